@@ -1,0 +1,196 @@
+"""The `lorekeeper` command line: run the bot, manage the database and campaigns, script everything else."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import signal
+import sys
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Annotated, Any, NoReturn, TypeVar
+
+import typer
+
+from canon.errors import GameError
+from config.settings import Settings, SettingsError, load_settings
+
+T = TypeVar("T")
+
+app = typer.Typer(
+    name="lorekeeper",
+    help="Lorekeeper: a Discord game-master bot that keeps your campaign's canon straight.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+db_app = typer.Typer(help="Manage the database schema.", no_args_is_help=True)
+campaign_app = typer.Typer(help="Create and list campaigns without Discord.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+app.add_typer(campaign_app, name="campaign")
+
+MISSING_TOKEN = """\
+Lorekeeper cannot start: no Discord bot token is set.
+
+The setting is LOREKEEPER_DISCORD_TOKEN. Put it in one of:
+  * the environment:     export LOREKEEPER_DISCORD_TOKEN=...
+  * a .env file here:    LOREKEEPER_DISCORD_TOKEN=...
+  * lorekeeper.toml:     discord_token = "..."   (or the file named by LOREKEEPER_CONFIG)
+
+To get a token: open https://discord.com/developers/applications, create an application,
+open "Bot", press "Reset Token" and copy it. Under "Privileged Gateway Intents" turn on
+MESSAGE CONTENT and SERVER MEMBERS. The README explains how to invite the bot to a server.
+"""
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print a message for a person on stderr and exit with `code`."""
+    typer.echo(message, err=True)
+    raise typer.Exit(code)
+
+
+def settings_or_exit() -> Settings:
+    """Load the settings, or print the screen that says which one is wrong and exit."""
+    try:
+        return load_settings()
+    except SettingsError as error:
+        fail(str(error))
+
+
+def configure_logging(settings: Settings) -> None:
+    """Log to stderr at the configured level, with the campaign, scene and command when known."""
+    from bot.logs import install
+
+    install(settings.log_level)
+
+
+def run_async(factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run a coroutine, turning user-facing errors into a message and exit code 1."""
+    try:
+        return asyncio.run(factory())
+    except GameError as error:
+        fail(error.message, code=1)
+
+
+def emit(payload: Any, *, as_json: bool, text: Callable[[], str]) -> None:
+    """Print JSON for scripts or text for people."""
+    if as_json:
+        typer.echo(json.dumps(payload, ensure_ascii=False, default=str))
+    else:
+        typer.echo(text())
+
+
+async def with_services(settings: Settings, work: Callable[[Any], Awaitable[T]]) -> T:
+    """Build the services, run `work(services)`, and close them."""
+    from bot.services import build_services
+
+    services = await build_services(settings)
+    try:
+        return await work(services)
+    finally:
+        await services.close()
+
+
+@app.command()
+def run() -> None:
+    """Run the bot on Discord (SQLite and embedded Chroma in ./data unless configured otherwise)."""
+    settings = settings_or_exit()
+    if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
+        fail(MISSING_TOKEN)
+    configure_logging(settings)
+    code = asyncio.run(_run_bot(settings))
+    raise typer.Exit(code)
+
+
+async def _run_bot(settings: Settings) -> int:
+    import discord
+
+    from bot.client import Lorekeeper
+    from bot.services import build_services
+
+    services = await build_services(settings)
+    options: dict[str, Any] = {}
+    if settings.shard_count:
+        options["shard_count"] = settings.shard_count
+    bot = Lorekeeper(services, **options)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+    token = settings.discord_token.get_secret_value() if settings.discord_token else ""
+    try:
+        async with bot:
+            await bot.start(token)
+    except discord.LoginFailure:
+        typer.echo(
+            "Discord refused the token in LOREKEEPER_DISCORD_TOKEN. Reset it in the developer portal "
+            "(Bot > Reset Token) and try again.",
+            err=True,
+        )
+        return 2
+    except discord.PrivilegedIntentsRequired:
+        typer.echo(
+            "Discord refused the connection: turn on MESSAGE CONTENT and SERVER MEMBERS under "
+            "Bot > Privileged Gateway Intents in the developer portal.",
+            err=True,
+        )
+        return 2
+    finally:
+        await services.close()
+    return 0
+
+
+@db_app.command("upgrade")
+def db_upgrade() -> None:
+    """Apply every pending database migration."""
+    from bot import database
+    from canon.storage import Database
+
+    settings = settings_or_exit()
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+
+    async def work() -> str | None:
+        db = Database.from_url(settings.resolved_database_url)
+        try:
+            await database.upgrade(db)
+            return await database.current_revision(db)
+        finally:
+            await db.dispose()
+
+    revision = run_async(work)
+    typer.echo(f"Database at revision {revision}: {settings.resolved_database_url}")
+
+
+@campaign_app.command("create")
+def campaign_create(
+    name: Annotated[str, typer.Argument(help="A unique name for the campaign")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
+) -> None:
+    """Create a campaign (Discord servers get theirs automatically on first use)."""
+    settings = settings_or_exit()
+    campaign = run_async(lambda: with_services(settings, lambda s: s.campaigns.create(name)))
+    emit(
+        campaign.model_dump(mode="json"),
+        as_json=as_json,
+        text=lambda: f"Created campaign #{campaign.id} “{campaign.name}”.",
+    )
+
+
+@campaign_app.command("list")
+def campaign_list(as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False) -> None:
+    """List every campaign."""
+    settings = settings_or_exit()
+    found = run_async(lambda: with_services(settings, lambda s: s.campaigns.all()))
+    emit(
+        [c.model_dump(mode="json") for c in found],
+        as_json=as_json,
+        text=lambda: "\n".join(f"#{c.id}  {c.name}" for c in found) or "No campaigns yet.",
+    )
+
+
+def main() -> None:
+    """Run the command line."""
+    logging.captureWarnings(True)
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)

@@ -1,0 +1,112 @@
+"""The Discord client: intents, extension loading, command sync and the one error handler users see."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.services import Services
+from canon.errors import GameError
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.scenes", "cogs.turns")
+
+
+def intents() -> discord.Intents:
+    """Return the intents Lorekeeper needs: guilds, members, messages and their content."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    wanted.members = True
+    wanted.guild_messages = True
+    wanted.message_content = True
+    wanted.dm_messages = False
+    return wanted
+
+
+def user_message_for(error: BaseException) -> tuple[str, GameError | None]:
+    """Return what to tell the user about an error raised by a command or a button, and the game error if any."""
+    original = error
+    while isinstance(original, app_commands.CommandInvokeError | commands.CommandInvokeError):
+        original = original.original
+    if isinstance(original, GameError):
+        return original.message, original
+    if isinstance(original, app_commands.CheckFailure) and str(original):
+        return str(original), GameError(str(original))
+    if isinstance(original, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {original.retry_after:.0f} s.", GameError("cooldown")
+    error_id = secrets.token_hex(4)
+    log.error("unexpected error %s", error_id, exc_info=(type(original), original, original.__traceback__))
+    return (
+        f"Something went wrong on my side. If it keeps happening, give the bot's host this id: `{error_id}`."
+    ), None
+
+
+async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
+    """Send an ephemeral message whether or not the interaction was already answered."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+    else:
+        await interaction.response.send_message(
+            text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+
+class LorekeeperTree(app_commands.CommandTree["Lorekeeper"]):
+    """The command tree with one error handler: game errors ephemerally, anything else logged with an id."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        text, _ = user_message_for(error)
+        try:
+            await reply_ephemeral(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not tell the user about an error", exc_info=True)
+
+
+class Lorekeeper(commands.Bot):
+    """Lorekeeper's Discord client; its services are built outside and passed in."""
+
+    def __init__(self, services: Services, **options: Any) -> None:
+        options.setdefault("intents", intents())
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        super().__init__(command_prefix=commands.when_mentioned, tree_cls=LorekeeperTree, **options)
+        self.services = services
+        self.extension_failures: dict[str, BaseException] = {}
+
+    async def setup_hook(self) -> None:
+        """Load every extension (logging each failure) and sync the slash commands."""
+        for extension in EXTENSIONS:
+            try:
+                await self.load_extension(extension)
+            except Exception as error:
+                self.extension_failures[extension] = error
+                log.exception("failed to load extension %s", extension)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Sync commands to the dev guild when one is configured (instant), else globally (up to an hour)."""
+        dev_guild = self.services.settings.dev_guild_id
+        if dev_guild:
+            guild = discord.Object(id=dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to the dev guild %s", len(synced), dev_guild)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands", len(synced))
+
+    async def on_ready(self) -> None:
+        """Log who we are once connected."""
+        log.info("connected as %s to %d servers", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        """Disconnect from Discord, then write what is queued and close the database."""
+        try:
+            await super().close()
+        finally:
+            await self.services.close()

@@ -1,0 +1,43 @@
+"""Logging: one line per record on stderr, carrying the campaign, scene and command being handled."""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import logging
+from collections.abc import Iterator
+
+_context: contextvars.ContextVar[dict[str, object]] = contextvars.ContextVar("lorekeeper_log_context", default={})
+
+FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s%(context)s"
+
+
+class ContextFilter(logging.Filter):
+    """Append ` [campaign=.. scene=.. command=..]` to every record from the current context."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        values = _context.get()
+        record.context = (" [" + " ".join(f"{k}={v}" for k, v in values.items()) + "]") if values else ""
+        return True
+
+
+@contextlib.contextmanager
+def log_context(**values: object) -> Iterator[None]:
+    """Add values (campaign, scene, command, ...) to every log record inside the block."""
+    merged = {**_context.get(), **{k: v for k, v in values.items() if v is not None}}
+    token = _context.set(merged)
+    try:
+        yield
+    finally:
+        _context.reset(token)
+
+
+def install(level: str) -> None:
+    """Configure the root logger for the bot process."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter(FORMAT))
+    handler.addFilter(ContextFilter())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(level)))

@@ -1,0 +1,20 @@
+"""Alembic environment: runs on a connection handed over by `bot.database` (never from an ini file)."""
+
+from __future__ import annotations
+
+from alembic import context
+
+from bot.database import metadata
+
+connection = context.config.attributes.get("connection")
+if connection is None:
+    raise RuntimeError("run migrations through `lorekeeper db upgrade` (bot.database.upgrade)")
+
+context.configure(
+    connection=connection,
+    target_metadata=metadata(),
+    render_as_batch=connection.dialect.name == "sqlite",
+    compare_type=True,
+)
+with context.begin_transaction():
+    context.run_migrations()

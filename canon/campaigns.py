@@ -1,0 +1,262 @@
+"""Campaigns: universes of truth, bound to a Discord server, that may fork into branches.
+
+A branch never copies its parent's rows. Every canon row is written by a `Changeset` (a numbered, timestamped
+decision), and a branch records the last parent changeset it inherits (`fork_changeset_id`). A campaign's
+*lineage* is therefore a short list of `(campaign_id, up_to_changeset)` pairs, from itself to the root, and a
+row is visible in the campaign when its `(campaign_id, changeset_id)` falls inside one of them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import re
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy import JSON, BigInteger, ForeignKey, Index, String, Text, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Mapped, mapped_column
+
+from canon.errors import Conflict, InvalidInput, NotFound
+from canon.storage import Base, BigIntPK, UTCDateTime, utc_now
+
+# A changeset id larger than any real one: "everything the campaign itself wrote".
+OPEN_END = 2**62
+
+
+class CampaignStatus(enum.StrEnum):
+    """Whether a campaign still plays; an abandoned branch stops answering."""
+
+    ACTIVE = "active"
+    ABANDONED = "abandoned"
+
+
+class ChangesetKind(enum.StrEnum):
+    """What kind of decision wrote a group of canon rows."""
+
+    SCENE_COMMIT = "scene_commit"
+    GM_DIRECT = "gm_direct"
+    RETCON = "retcon"
+    SOURCE_IMPORT = "source_import"
+    YAML_IMPORT = "yaml_import"
+    CAMPAIGN_IMPORT = "campaign_import"
+    REBASE = "rebase"
+    PROMOTION = "promotion"
+
+
+class CampaignRow(Base):
+    """A campaign or a branch of one."""
+
+    __tablename__ = "campaigns"
+
+    id: Mapped[int] = mapped_column(BigIntPK, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    guild_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    parent_id: Mapped[int | None] = mapped_column(ForeignKey("campaigns.id"))
+    fork_changeset_id: Mapped[int | None] = mapped_column(BigInteger)
+    fork_scene_order: Mapped[int | None]
+    fork_world_date: Mapped[str | None] = mapped_column(String(100))
+    status: Mapped[str] = mapped_column(String(20), default=CampaignStatus.ACTIVE.value)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
+
+
+class ChangesetRow(Base):
+    """One decision that wrote canon: a scene commit, a GM's direct add, a retcon, an import.
+
+    Its id is the campaign-independent clock of the canon graph: every canon row points at the changeset that
+    wrote it, and a branch's fork point is a changeset id.
+    """
+
+    __tablename__ = "changesets"
+
+    id: Mapped[int] = mapped_column(BigIntPK, primary_key=True, autoincrement=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id"))
+    kind: Mapped[str] = mapped_column(String(30))
+    actor_id: Mapped[int | None] = mapped_column(BigInteger)
+    actor_name: Mapped[str | None] = mapped_column(String(100))
+    scene_id: Mapped[int | None] = mapped_column(BigInteger)
+    rationale: Mapped[str | None] = mapped_column(Text)
+    recorded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
+
+    __table_args__ = (Index("ix_changesets_campaign_recorded", "campaign_id", "recorded_at"),)
+
+
+class Campaign(BaseModel):
+    """A campaign as the rest of the program sees it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    name: str
+    guild_id: int | None
+    parent_id: int | None
+    fork_changeset_id: int | None
+    fork_scene_order: int | None
+    fork_world_date: str | None
+    status: CampaignStatus
+    settings: dict[str, Any]
+    created_at: dt.datetime
+
+    @property
+    def is_branch(self) -> bool:
+        """Return whether this campaign is a fork of another."""
+        return self.parent_id is not None
+
+
+class LineageStep(BaseModel):
+    """One ancestor in a campaign's lineage and the last changeset of it that is visible."""
+
+    model_config = ConfigDict(frozen=True)
+
+    campaign_id: int
+    up_to_changeset: int
+    up_to_scene_order: int | None = None
+
+
+def _to_domain(row: CampaignRow) -> Campaign:
+    return Campaign(
+        id=row.id,
+        name=row.name,
+        guild_id=row.guild_id,
+        parent_id=row.parent_id,
+        fork_changeset_id=row.fork_changeset_id,
+        fork_scene_order=row.fork_scene_order,
+        fork_world_date=row.fork_world_date,
+        status=CampaignStatus(row.status),
+        settings=dict(row.settings or {}),
+        created_at=row.created_at,
+    )
+
+
+_NAME_RE = re.compile(r"^[\w][\w .'-]{0,99}$")
+
+
+def validate_campaign_name(name: str) -> str:
+    """Return a cleaned campaign name or raise `InvalidInput` saying what a name may contain."""
+    cleaned = " ".join(name.split())
+    if not _NAME_RE.fullmatch(cleaned):
+        raise InvalidInput(
+            "A campaign name is 1 to 100 letters, digits, spaces, dots, apostrophes, dashes or underscores, "
+            f"starting with a letter or digit; got {name!r}."
+        )
+    return cleaned
+
+
+async def get_campaign(session: AsyncSession, campaign_id: int) -> Campaign:
+    """Return a campaign by id or raise `NotFound`."""
+    row = await session.get(CampaignRow, campaign_id)
+    if row is None:
+        raise NotFound(f"There is no campaign #{campaign_id}.")
+    return _to_domain(row)
+
+
+async def find_campaign_by_name(session: AsyncSession, name: str) -> Campaign:
+    """Return a campaign by its unique name or raise `NotFound` listing the names that exist."""
+    row = (await session.execute(select(CampaignRow).where(CampaignRow.name == name))).scalar_one_or_none()
+    if row is None:
+        names = (
+            await session.execute(select(CampaignRow.name).order_by(CampaignRow.name).limit(20))
+        ).scalars()
+        known = ", ".join(names) or "none yet"
+        raise NotFound(f"There is no campaign named {name!r}. Campaigns: {known}.")
+    return _to_domain(row)
+
+
+async def list_campaigns(session: AsyncSession, *, guild_id: int | None = None) -> list[Campaign]:
+    """Return every campaign (of one guild when given), oldest first."""
+    query = select(CampaignRow).order_by(CampaignRow.id)
+    if guild_id is not None:
+        query = query.where(CampaignRow.guild_id == guild_id)
+    return [_to_domain(row) for row in (await session.execute(query)).scalars()]
+
+
+async def create_campaign(
+    session: AsyncSession,
+    name: str,
+    *,
+    guild_id: int | None = None,
+    settings: dict[str, Any] | None = None,
+) -> Campaign:
+    """Create a root campaign; the name must be unused."""
+    name = validate_campaign_name(name)
+    taken = await session.scalar(select(func.count()).where(CampaignRow.name == name))
+    if taken:
+        raise Conflict(f"A campaign named {name!r} already exists.")
+    row = CampaignRow(name=name, guild_id=guild_id, settings=settings or {})
+    session.add(row)
+    await session.flush()
+    return _to_domain(row)
+
+
+async def guild_default_campaign(session: AsyncSession, guild_id: int, guild_name: str) -> Campaign:
+    """Return the guild's root campaign, creating it on first use (named after the server)."""
+    row = (
+        await session.execute(
+            select(CampaignRow)
+            .where(CampaignRow.guild_id == guild_id, CampaignRow.parent_id.is_(None))
+            .order_by(CampaignRow.id)
+            .limit(1)
+        )
+    ).scalar_one_or_none()
+    if row is not None:
+        return _to_domain(row)
+    base = re.sub(r"[^\w .'-]", "", " ".join(guild_name.split()))[:80].strip(" .'-") or "Campaign"
+    name = base
+    if await session.scalar(select(func.count()).where(CampaignRow.name == name)):
+        name = f"{base} {guild_id}"
+    row = CampaignRow(name=name, guild_id=guild_id, settings={})
+    session.add(row)
+    await session.flush()
+    return _to_domain(row)
+
+
+async def lineage(session: AsyncSession, campaign_id: int) -> list[LineageStep]:
+    """Return the campaign and its ancestors, each with the last changeset visible from the campaign."""
+    steps: list[LineageStep] = []
+    limit = OPEN_END
+    scene_limit: int | None = None
+    current: int | None = campaign_id
+    seen: set[int] = set()
+    while current is not None:
+        if current in seen:  # pragma: no cover - a cycle would be a bug in fork
+            raise RuntimeError(f"campaign lineage loops at {current}")
+        seen.add(current)
+        row = await session.get(CampaignRow, current)
+        if row is None:
+            raise NotFound(f"There is no campaign #{current}.")
+        steps.append(LineageStep(campaign_id=row.id, up_to_changeset=limit, up_to_scene_order=scene_limit))
+        if row.parent_id is not None:
+            parent_limit = row.fork_changeset_id if row.fork_changeset_id is not None else 0
+            limit = min(limit, parent_limit)
+            if row.fork_scene_order is not None:
+                scene_limit = (
+                    row.fork_scene_order if scene_limit is None else min(scene_limit, row.fork_scene_order)
+                )
+        current = row.parent_id
+    return steps
+
+
+async def open_changeset(
+    session: AsyncSession,
+    campaign_id: int,
+    kind: ChangesetKind,
+    *,
+    actor_id: int | None = None,
+    actor_name: str | None = None,
+    scene_id: int | None = None,
+    rationale: str | None = None,
+) -> ChangesetRow:
+    """Record a decision and return it; canon rows written in the same transaction point at its id."""
+    row = ChangesetRow(
+        campaign_id=campaign_id,
+        kind=kind.value,
+        actor_id=actor_id,
+        actor_name=actor_name,
+        scene_id=scene_id,
+        rationale=rationale,
+    )
+    session.add(row)
+    await session.flush()
+    return row

@@ -1,0 +1,163 @@
+"""Lorekeeper's settings: environment variables, a `.env` file and an optional TOML file.
+
+Precedence, highest first: arguments passed in code, environment variables (`LOREKEEPER_...`, nested sections
+with `__`, e.g. `LOREKEEPER_LLM__MODEL`), the `.env` file, the TOML file named by `LOREKEEPER_CONFIG`
+(default `lorekeeper.toml` in the working directory, if present), then the defaults below.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+ENV_PREFIX = "LOREKEEPER_"
+CONFIG_FILE_ENV = "LOREKEEPER_CONFIG"
+DEFAULT_CONFIG_FILE = "lorekeeper.toml"
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+
+class LLMSettings(BaseModel):
+    """Any OpenAI-compatible endpoint; leave `base_url` and `model` empty to run without an LLM."""
+
+    base_url: str | None = None
+    model: str | None = None
+    api_key: SecretStr = SecretStr("not-needed")
+    timeout_seconds: float = Field(default=60.0, gt=0)
+    max_retries: int = Field(default=3, ge=0, le=10)
+    temperature: float = Field(default=0.7, ge=0, le=2)
+
+    @property
+    def configured(self) -> bool:
+        """Return whether an LLM endpoint and model are both set."""
+        return bool(self.base_url and self.model)
+
+
+class EmbeddingSettings(BaseModel):
+    """The offline embedding model behind semantic search."""
+
+    enabled: bool = True
+    batch_size: int = Field(default=32, ge=1, le=512)
+
+
+class ChromaSettings(BaseModel):
+    """Embedded Chroma by default; set `host` to use a Chroma server."""
+
+    host: str | None = None
+    port: int = Field(default=8000, ge=1, le=65535)
+
+
+class LoreSettings(BaseModel):
+    """Imports and retrieval of the campaign's world bible."""
+
+    max_file_bytes: int = Field(default=10 * 1024 * 1024, ge=1024)
+    chunk_min_tokens: int = Field(default=300, ge=20)
+    chunk_max_tokens: int = Field(default=800, ge=50)
+    chunk_overlap_tokens: int = Field(default=40, ge=0)
+
+
+class Settings(BaseSettings):
+    """Every setting the bot reads; see the README's configuration table."""
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        env_nested_delimiter="__",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="forbid",
+        validate_default=True,
+    )
+
+    discord_token: SecretStr | None = None
+    data_dir: Path = Path("./data")
+    database_url: str | None = None
+    gm_role: str = Field(default="GM", min_length=1, max_length=100)
+    dev_guild_id: int | None = Field(default=None, gt=0)
+    log_level: LogLevel = "INFO"
+    shard_count: int | None = Field(default=None, ge=1)
+    llm: LLMSettings = LLMSettings()
+    embedding: EmbeddingSettings = EmbeddingSettings()
+    chroma: ChromaSettings = ChromaSettings()
+    lore: LoreSettings = LoreSettings()
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_log_level(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, value: str | None) -> str | None:
+        if value is None or value == "":
+            return None
+        if not value.startswith(("sqlite+aiosqlite://", "postgresql+asyncpg://")):
+            raise ValueError(
+                "must start with sqlite+aiosqlite:// or postgresql+asyncpg:// "
+                "(for example postgresql+asyncpg://user@127.0.0.1:5432/lorekeeper)"
+            )
+        return value
+
+    @property
+    def resolved_database_url(self) -> str:
+        """Return the database URL, defaulting to a SQLite file in the data directory."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{(self.data_dir / 'lorekeeper.sqlite3').resolve()}"
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        toml_path = Path(os.environ.get(CONFIG_FILE_ENV, DEFAULT_CONFIG_FILE))
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings, dotenv_settings]
+        if toml_path.is_file():
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml_path))
+        return tuple(sources)
+
+
+class SettingsError(Exception):
+    """Settings could not be loaded; `str()` is a screen written for the person running the bot."""
+
+
+def describe_validation_error(error: ValidationError) -> str:
+    """Render a settings validation error as one screen naming each setting and what is wrong."""
+    lines = ["Lorekeeper cannot start: a setting is wrong.", ""]
+    for problem in error.errors():
+        path = [str(part) for part in problem["loc"]]
+        env_name = ENV_PREFIX + "__".join(part.upper() for part in path)
+        value = problem.get("input")
+        shown = "" if isinstance(value, dict) else f" (got {value!r})"
+        lines.append(f"  {'.'.join(path)}  [{env_name}]{shown}")
+        lines.append(f"    {problem['msg']}")
+    lines += [
+        "",
+        "Settings come from environment variables, a .env file in the working directory, "
+        f"or the TOML file named by {CONFIG_FILE_ENV} (default {DEFAULT_CONFIG_FILE}).",
+    ]
+    return "\n".join(lines)
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Load settings from every source, raising `SettingsError` with a readable screen when one is bad."""
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as error:
+        raise SettingsError(describe_validation_error(error)) from None
+    except (OSError, ValueError) as error:  # an unreadable or malformed TOML / .env file
+        raise SettingsError(
+            f"Lorekeeper cannot start: the configuration file could not be read.\n\n  {error}"
+        ) from None

@@ -1,0 +1,351 @@
+"""Scenes and their turns as the rest of the program sees them, and the service that starts and ends scenes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.errors import Conflict, InvalidInput, NotFound
+from canon.storage import Database, utc_now
+from memory.models import SceneRow, TurnRevisionRow, TurnRow
+
+MAX_TITLE = 200
+
+
+class SceneStatus(enum.StrEnum):
+    """A scene logs turns while active; ending puts it under review; commit completes it."""
+
+    ACTIVE = "active"
+    REVIEW = "review"
+    COMPLETED = "completed"
+
+
+class SpeakerKind(enum.StrEnum):
+    """Who spoke a turn."""
+
+    PLAYER = "player"
+    GM = "gm"
+    NPC = "npc"
+    NARRATOR = "narrator"
+
+
+class Actor(BaseModel):
+    """The person (or the bot) doing something, as the services record it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int | None
+    name: str
+    is_gm: bool = False
+
+
+class Scene(BaseModel):
+    """A scene of a campaign."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    campaign_id: int
+    guild_id: int | None
+    channel_id: int
+    title: str
+    location: str | None
+    status: SceneStatus
+    story_order: int
+    started_by_id: int | None
+    started_by_name: str | None
+    started_at: dt.datetime
+    ended_at: dt.datetime | None
+    narrator_mode: bool
+    summary: str | None
+
+
+class Turn(BaseModel):
+    """One logged message of a scene."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    scene_id: int
+    campaign_id: int
+    number: int
+    discord_message_id: int | None
+    author_id: int | None
+    author_name: str
+    speaker: SpeakerKind
+    text: str
+    attachments: list[dict[str, Any]] = Field(default_factory=list)
+    embeds: list[dict[str, Any]] = Field(default_factory=list)
+    created_at: dt.datetime
+    edited_at: dt.datetime | None
+    deleted_at: dt.datetime | None
+
+    @property
+    def is_deleted(self) -> bool:
+        """Return whether the message was deleted (the turn stays as a tombstone)."""
+        return self.deleted_at is not None
+
+
+class Participant(BaseModel):
+    """Someone who spoke in a scene, with how many turns."""
+
+    model_config = ConfigDict(frozen=True)
+
+    author_id: int | None
+    name: str
+    speaker: SpeakerKind
+    turns: int
+
+
+class SceneReport(BaseModel):
+    """What the summary embed of a scene shows."""
+
+    model_config = ConfigDict(frozen=True)
+
+    scene: Scene
+    turn_count: int
+    participants: list[Participant]
+
+    @property
+    def duration(self) -> dt.timedelta:
+        """Return how long the scene ran (until now when it is still going)."""
+        return (self.scene.ended_at or utc_now()) - self.scene.started_at
+
+
+def scene_from_row(row: SceneRow) -> Scene:
+    """Return the domain view of a scene row."""
+    return Scene(
+        id=row.id,
+        campaign_id=row.campaign_id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        title=row.title,
+        location=row.location,
+        status=SceneStatus(row.status),
+        story_order=row.story_order,
+        started_by_id=row.started_by_id,
+        started_by_name=row.started_by_name,
+        started_at=row.started_at,
+        ended_at=row.ended_at,
+        narrator_mode=row.narrator_mode,
+        summary=row.summary,
+    )
+
+
+def turn_from_row(row: TurnRow) -> Turn:
+    """Return the domain view of a turn row."""
+    return Turn(
+        id=row.id,
+        scene_id=row.scene_id,
+        campaign_id=row.campaign_id,
+        number=row.number,
+        discord_message_id=row.discord_message_id,
+        author_id=row.author_id,
+        author_name=row.author_name,
+        speaker=SpeakerKind(row.speaker),
+        text=row.text,
+        attachments=list(row.attachments or []),
+        embeds=list(row.embeds or []),
+        created_at=row.created_at,
+        edited_at=row.edited_at,
+        deleted_at=row.deleted_at,
+    )
+
+
+async def open_scene_in_channel(session: AsyncSession, channel_id: int) -> SceneRow | None:
+    """Return the channel's scene that is not completed yet (active or under review), if any."""
+    query = select(SceneRow).where(
+        SceneRow.channel_id == channel_id, SceneRow.status != SceneStatus.COMPLETED
+    )
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+async def load_scene(session: AsyncSession, scene_id: int) -> Scene:
+    """Return a scene by id or raise `NotFound`."""
+    row = await session.get(SceneRow, scene_id)
+    if row is None:
+        raise NotFound(f"There is no scene #{scene_id}.")
+    return scene_from_row(row)
+
+
+async def scene_turns(session: AsyncSession, scene_id: int, *, include_deleted: bool = True) -> list[Turn]:
+    """Return a scene's turns in order."""
+    query = select(TurnRow).where(TurnRow.scene_id == scene_id).order_by(TurnRow.number)
+    if not include_deleted:
+        query = query.where(TurnRow.deleted_at.is_(None))
+    return [turn_from_row(row) for row in (await session.execute(query)).scalars()]
+
+
+async def scene_participants(session: AsyncSession, scene_id: int) -> list[Participant]:
+    """Return who spoke in a scene (deleted turns excluded), most turns first."""
+    query = (
+        select(TurnRow.author_id, TurnRow.author_name, TurnRow.speaker, func.count())
+        .where(TurnRow.scene_id == scene_id, TurnRow.deleted_at.is_(None))
+        .group_by(TurnRow.author_id, TurnRow.author_name, TurnRow.speaker)
+        .order_by(func.count().desc(), TurnRow.author_name)
+    )
+    merged: dict[tuple[int | None, str], Participant] = {}
+    for author_id, name, speaker, count in (await session.execute(query)).all():
+        key = (author_id, speaker) if author_id is not None else (None, f"{speaker}:{name}")
+        if key in merged:  # the same person under an older display name
+            merged[key] = merged[key].model_copy(update={"turns": merged[key].turns + count})
+        else:
+            merged[key] = Participant(
+                author_id=author_id, name=name, speaker=SpeakerKind(speaker), turns=count
+            )
+    return sorted(merged.values(), key=lambda p: (-p.turns, p.name))
+
+
+async def turn_history(session: AsyncSession, turn_id: int) -> list[str]:
+    """Return the earlier texts of an edited turn, oldest first."""
+    query = (
+        select(TurnRevisionRow.text).where(TurnRevisionRow.turn_id == turn_id).order_by(TurnRevisionRow.id)
+    )
+    return list((await session.execute(query)).scalars())
+
+
+def clean_title(title: str | None, default: str) -> str:
+    """Return a scene title or location trimmed to one line, or raise `InvalidInput` when too long."""
+    value = " ".join((title or "").split()) or default
+    if len(value) > MAX_TITLE:
+        raise InvalidInput(
+            f"That is {len(value)} characters; a scene title or location is at most {MAX_TITLE}."
+        )
+    return value
+
+
+class SceneService:
+    """Start, inspect and end scenes; keeps the set of channels with an open scene for the message hot path."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._open_channels: set[int] | None = None
+
+    async def open_channels(self) -> set[int]:
+        """Return the ids of channels that have an active scene (loaded once, then kept current)."""
+        if self._open_channels is None:
+            async with self.db.session() as session:
+                query = select(SceneRow.channel_id).where(SceneRow.status == SceneStatus.ACTIVE)
+                self._open_channels = set((await session.execute(query)).scalars())
+        return self._open_channels
+
+    def forget_channel(self, channel_id: int) -> None:
+        """Stop treating a channel as having an active scene (after /endscene or a retired scene)."""
+        if self._open_channels is not None:
+            self._open_channels.discard(channel_id)
+
+    async def start_scene(
+        self,
+        *,
+        campaign_id: int,
+        guild_id: int | None,
+        channel_id: int,
+        title: str | None,
+        location: str | None,
+        actor: Actor,
+    ) -> Scene:
+        """Start a scene in a channel; refuse when the channel already has one that is not completed."""
+        clean = clean_title(title, "Untitled scene")
+        place = clean_title(location, "") or None
+
+        async def work(session: AsyncSession) -> Scene:
+            existing = await open_scene_in_channel(session, channel_id)
+            if existing is not None:
+                raise Conflict(_already_open_message(scene_from_row(existing)))
+            order = (
+                await session.scalar(
+                    select(func.coalesce(func.max(SceneRow.story_order), 0)).where(
+                        SceneRow.campaign_id == campaign_id
+                    )
+                )
+                or 0
+            ) + 1
+            row = SceneRow(
+                campaign_id=campaign_id,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                title=clean,
+                location=place,
+                status=SceneStatus.ACTIVE.value,
+                story_order=order,
+                started_by_id=actor.id,
+                started_by_name=actor.name,
+            )
+            session.add(row)
+            await session.flush()
+            return scene_from_row(row)
+
+        try:
+            scene = await self.db.run(work)
+        except IntegrityError:  # a racing /scene start in the same channel won
+            raise Conflict("A scene was just started in this channel.") from None
+        (await self.open_channels()).add(channel_id)
+        return scene
+
+    async def current_scene(self, channel_id: int) -> Scene:
+        """Return the channel's scene that is not completed, or raise `NotFound` saying how to start one."""
+        async with self.db.session() as session:
+            row = await open_scene_in_channel(session, channel_id)
+            if row is None:
+                raise NotFound("There is no scene in this channel. A GM can start one with `/scene start`.")
+            return scene_from_row(row)
+
+    async def report(self, scene_id: int) -> SceneReport:
+        """Return the counts and participants of a scene."""
+        async with self.db.session() as session:
+            scene = await load_scene(session, scene_id)
+            count = await session.scalar(
+                select(func.count()).where(TurnRow.scene_id == scene_id, TurnRow.deleted_at.is_(None))
+            )
+            return SceneReport(
+                scene=scene, turn_count=count or 0, participants=await scene_participants(session, scene_id)
+            )
+
+    async def transcript(self, scene_id: int) -> tuple[Scene, list[Turn]]:
+        """Return a scene and all its turns, tombstones included."""
+        async with self.db.session() as session:
+            return await load_scene(session, scene_id), await scene_turns(session, scene_id)
+
+    async def end_scene(self, channel_id: int, *, complete: bool = True) -> SceneReport:
+        """Stop logging the channel's active scene: complete it, or put it under review when canon waits."""
+        new_status = SceneStatus.COMPLETED if complete else SceneStatus.REVIEW
+
+        async def work(session: AsyncSession) -> int:
+            row = await open_scene_in_channel(session, channel_id)
+            if row is None:
+                raise NotFound("There is no scene in this channel to end.")
+            if row.status != SceneStatus.ACTIVE:
+                raise Conflict(f"The scene “{row.title}” has already ended; its canon review is waiting.")
+            result = await session.execute(
+                update(SceneRow)
+                .where(SceneRow.id == row.id, SceneRow.status == SceneStatus.ACTIVE)
+                .values(status=new_status.value, ended_at=utc_now())
+            )
+            if getattr(result, "rowcount", 1) != 1:  # another /endscene won the race
+                raise Conflict("This scene has just been ended.")
+            return row.id
+
+        scene_id = await self.db.run(work)
+        self.forget_channel(channel_id)
+        return await self.report(scene_id)
+
+    async def complete_scene(self, session: AsyncSession, scene_id: int) -> None:
+        """Mark a scene under review as completed, inside the caller's transaction (the canon commit)."""
+        await session.execute(
+            update(SceneRow).where(SceneRow.id == scene_id).values(status=SceneStatus.COMPLETED.value)
+        )
+
+
+def _already_open_message(scene: Scene) -> str:
+    if scene.status == SceneStatus.REVIEW:
+        return (
+            f"The scene “{scene.title}” in this channel is waiting for its canon review. "
+            "Commit it before starting another."
+        )
+    return f"The scene “{scene.title}” is already running in this channel. End it with `/endscene` first."

@@ -1,0 +1,276 @@
+"""The turn log: every message of a channel with an active scene becomes a turn, with group commit.
+
+`on_message` runs for every message of every server, so writes are batched: a single writer task takes
+whatever operations are queued (appends, edits, deletes, in arrival order), applies them in ONE transaction and
+only then resolves each caller's future. A turn is never reported stored before its commit; under a burst,
+hundreds of turns share one commit, and a lone message is committed at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import func, insert, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.storage import Database
+from memory.models import SceneRow, TurnRevisionRow, TurnRow
+from memory.scenes import SceneStatus, SpeakerKind
+
+log = logging.getLogger(__name__)
+
+
+class IncomingMessage(BaseModel):
+    """A chat message to log, already stripped of anything Discord-specific."""
+
+    model_config = ConfigDict(frozen=True)
+
+    message_id: int | None
+    channel_id: int
+    author_id: int | None
+    author_name: str
+    speaker: SpeakerKind
+    text: str
+    attachments: list[dict[str, Any]] = Field(default_factory=list)
+    embeds: list[dict[str, Any]] = Field(default_factory=list)
+    created_at: dt.datetime
+
+
+class LoggedTurn(BaseModel):
+    """Where a message was stored; `duplicate` when the message id was logged before."""
+
+    model_config = ConfigDict(frozen=True)
+
+    scene_id: int
+    campaign_id: int
+    number: int
+    duplicate: bool = False
+
+
+@dataclass
+class _Append:
+    message: IncomingMessage
+    future: asyncio.Future[LoggedTurn | None]
+
+
+@dataclass
+class _Edit:
+    message_id: int
+    text: str
+    edited_at: dt.datetime
+    future: asyncio.Future[bool]
+
+
+@dataclass
+class _Delete:
+    message_id: int
+    deleted_at: dt.datetime
+    future: asyncio.Future[bool]
+
+
+_Op = _Append | _Edit | _Delete
+
+
+@dataclass
+class _Batch:
+    """The state one transaction needs: the open scenes and the next turn number of each."""
+
+    scenes: dict[int, tuple[int, int]] = field(default_factory=dict)  # channel -> (scene id, campaign id)
+    next_number: dict[int, int] = field(default_factory=dict)  # scene id -> next turn number
+    seen_ids: dict[int, LoggedTurn] = field(default_factory=dict)  # message id -> stored turn
+
+
+class TurnLog:
+    """Log turns through one writer task with group commit; start it before use and close it on shutdown."""
+
+    def __init__(self, db: Database, *, max_batch: int = 500) -> None:
+        self.db = db
+        self.max_batch = max_batch
+        self._queue: asyncio.Queue[_Op] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self.committed_batches = 0
+
+    def start(self) -> None:
+        """Start the writer task (idempotent)."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name="lorekeeper-turn-log")
+
+    async def close(self) -> None:
+        """Write everything already queued, then stop the writer."""
+        if self._task is None:
+            return
+        await self._queue.join()
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        self._task = None
+
+    async def append(self, message: IncomingMessage) -> LoggedTurn | None:
+        """Store a message as the next turn of its channel's active scene; None when there is no such scene."""
+        future: asyncio.Future[LoggedTurn | None] = asyncio.get_running_loop().create_future()
+        self._enqueue(_Append(message, future))
+        return await future
+
+    async def edit(self, message_id: int, text: str, edited_at: dt.datetime) -> bool:
+        """Record an edit of a logged message (the old text goes to the history); False if it is no turn."""
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._enqueue(_Edit(message_id, text, edited_at, future))
+        return await future
+
+    async def delete(self, message_id: int, deleted_at: dt.datetime) -> bool:
+        """Leave a tombstone for a deleted message; False if it is no turn."""
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._enqueue(_Delete(message_id, deleted_at, future))
+        return await future
+
+    def _enqueue(self, op: _Op) -> None:
+        if self._task is None or self._task.done():
+            raise RuntimeError("TurnLog.start() was not called (or the writer stopped)")
+        self._queue.put_nowait(op)
+
+    async def _run(self) -> None:
+        while True:
+            ops = [await self._queue.get()]
+            while len(ops) < self.max_batch and not self._queue.empty():
+                ops.append(self._queue.get_nowait())
+            try:
+                await self._write(ops)
+            finally:
+                for _ in ops:
+                    self._queue.task_done()
+
+    async def _write(self, ops: list[_Op]) -> None:
+        live = [op for op in ops if not op.future.done()]  # a caller that was cancelled still gets written
+        try:
+            results = await self.db.run(lambda session: self._apply(session, ops))
+        except Exception as error:
+            if len(ops) == 1:
+                log.exception("could not log a turn")
+                if not ops[0].future.done():
+                    ops[0].future.set_exception(error)
+                return
+            # One poisoned operation must not sink the batch: retry each on its own.
+            log.warning("a batch of %d turn operations failed (%s); retrying one by one", len(ops), error)
+            for op in ops:
+                await self._write([op])
+            return
+        self.committed_batches += 1
+        for op, result in zip(ops, results, strict=True):
+            if op in live and not op.future.done():
+                op.future.set_result(result)  # type: ignore[arg-type]
+
+    async def _apply(self, session: AsyncSession, ops: list[_Op]) -> list[LoggedTurn | bool | None]:
+        batch = await self._prepare(session, ops)
+        results: list[LoggedTurn | bool | None] = []
+        new_rows: list[dict[str, Any]] = []
+        for op in ops:
+            if isinstance(op, _Append):
+                results.append(self._plan_append(batch, op.message, new_rows))
+            else:
+                if new_rows:  # an edit or delete may target a message appended earlier in this batch
+                    await session.execute(insert(TurnRow), new_rows)
+                    new_rows = []
+                if isinstance(op, _Edit):
+                    results.append(await self._apply_edit(session, op))
+                else:
+                    results.append(await self._apply_delete(session, op))
+        if new_rows:
+            await session.execute(insert(TurnRow), new_rows)
+        return results
+
+    async def _prepare(self, session: AsyncSession, ops: list[_Op]) -> _Batch:
+        batch = _Batch()
+        appends = [op.message for op in ops if isinstance(op, _Append)]
+        if not appends:
+            return batch
+        channels = {m.channel_id for m in appends}
+        scene_rows = await session.execute(
+            select(SceneRow.channel_id, SceneRow.id, SceneRow.campaign_id).where(
+                SceneRow.channel_id.in_(channels), SceneRow.status == SceneStatus.ACTIVE
+            )
+        )
+        batch.scenes = {channel: (scene, campaign) for channel, scene, campaign in scene_rows.all()}
+        scene_ids = [scene for scene, _ in batch.scenes.values()]
+        if scene_ids:
+            maxima = await session.execute(
+                select(TurnRow.scene_id, func.max(TurnRow.number))
+                .where(TurnRow.scene_id.in_(scene_ids))
+                .group_by(TurnRow.scene_id)
+            )
+            batch.next_number = {scene: 1 for scene in scene_ids}
+            batch.next_number.update({scene: (top or 0) + 1 for scene, top in maxima.all()})
+        message_ids = [m.message_id for m in appends if m.message_id is not None]
+        if message_ids:
+            known = await session.execute(
+                select(
+                    TurnRow.discord_message_id, TurnRow.scene_id, TurnRow.campaign_id, TurnRow.number
+                ).where(TurnRow.discord_message_id.in_(message_ids))
+            )
+            for message_id, scene, campaign, number in known.all():
+                batch.seen_ids[message_id] = LoggedTurn(
+                    scene_id=scene, campaign_id=campaign, number=number, duplicate=True
+                )
+        return batch
+
+    @staticmethod
+    def _plan_append(
+        batch: _Batch, message: IncomingMessage, rows: list[dict[str, Any]]
+    ) -> LoggedTurn | None:
+        if message.message_id is not None and message.message_id in batch.seen_ids:
+            return batch.seen_ids[message.message_id].model_copy(update={"duplicate": True})
+        target = batch.scenes.get(message.channel_id)
+        if target is None:
+            return None
+        scene_id, campaign_id = target
+        number = batch.next_number[scene_id]
+        batch.next_number[scene_id] = number + 1
+        rows.append(
+            {
+                "scene_id": scene_id,
+                "campaign_id": campaign_id,
+                "number": number,
+                "discord_message_id": message.message_id,
+                "author_id": message.author_id,
+                "author_name": message.author_name[:100],
+                "speaker": message.speaker.value,
+                "text": message.text,
+                "attachments": message.attachments,
+                "embeds": message.embeds,
+                "created_at": message.created_at,
+            }
+        )
+        logged = LoggedTurn(scene_id=scene_id, campaign_id=campaign_id, number=number)
+        if message.message_id is not None:
+            batch.seen_ids[message.message_id] = logged
+        return logged
+
+    @staticmethod
+    async def _apply_edit(session: AsyncSession, op: _Edit) -> bool:
+        row = (
+            await session.execute(select(TurnRow).where(TurnRow.discord_message_id == op.message_id))
+        ).scalar_one_or_none()
+        if row is None or row.text == op.text:
+            return row is not None
+        session.add(TurnRevisionRow(turn_id=row.id, text=row.text, replaced_at=op.edited_at))
+        row.text = op.text
+        row.edited_at = op.edited_at
+        await session.flush()
+        return True
+
+    @staticmethod
+    async def _apply_delete(session: AsyncSession, op: _Delete) -> bool:
+        row = (
+            await session.execute(select(TurnRow).where(TurnRow.discord_message_id == op.message_id))
+        ).scalar_one_or_none()
+        if row is None:
+            return False
+        if row.deleted_at is None:
+            row.deleted_at = op.deleted_at
+            await session.flush()
+        return True
