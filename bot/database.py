@@ -18,6 +18,7 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 def metadata() -> MetaData:
     """Return the metadata of every table, importing each layer's models so they register."""
     import canon.campaigns  # noqa: F401
+    import canon.models  # noqa: F401
     import memory.models  # noqa: F401
 
     return Base.metadata

@@ -40,4 +40,6 @@ def install(level: str) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
-    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLevelName(level)))
+    # Libraries' DEBUG output drowns ours (aiosqlite logs every cursor call): they stay at INFO or above.
+    for noisy in ("discord", "aiosqlite", "sqlalchemy", "asyncio", "chromadb", "httpx", "httpcore", "openai"):
+        logging.getLogger(noisy).setLevel(max(logging.INFO, logging.getLevelName(level)))

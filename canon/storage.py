@@ -17,7 +17,6 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
-from sqlalchemy.pool import NullPool
 from sqlalchemy.types import TypeDecorator
 
 T = TypeVar("T")
@@ -72,43 +71,55 @@ def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 
 
-def _sqlite_on_connect(dbapi_connection: Any, _record: Any) -> None:
-    # aiosqlite's adapter opens its own transactions; pragmas must run outside one.
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-    cursor.close()
+def _sqlite_engine(url: str, *, echo: bool, writer: bool) -> AsyncEngine:
+    """Return a SQLite engine whose transactions begin with our own BEGIN (IMMEDIATE for the writer).
+
+    The driver's implicit transactions are switched off (`isolation_level = None`) so that SAVEPOINTs work
+    and each transaction starts with our BEGIN: the single writer connection takes the write lock up front
+    (no lock upgrades that could fail), and readers, in WAL mode, never wait for it.
+    """
+    engine = create_async_engine(
+        url,
+        echo=echo,
+        pool_size=1 if writer else 5,
+        max_overflow=0 if writer else 10,
+        pool_timeout=300,
+        connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
+    )
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
+
+    return engine
 
 
-def create_engine(url: str, *, echo: bool = False, search_path: str | None = None) -> AsyncEngine:
+def create_engine(
+    url: str, *, echo: bool = False, search_path: str | None = None, writer: bool = True
+) -> AsyncEngine:
     """Create an async engine for SQLite or PostgreSQL with Lorekeeper's connection settings.
 
+    On SQLite, `writer=True` gives the one-connection engine all writes go through, else a pool of readers.
     `search_path` puts a PostgreSQL connection in one schema (the tests give each test its own).
     """
     if is_sqlite(url):
-        engine = create_async_engine(
-            url,
-            echo=echo,
-            connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
-        )
-        event.listen(engine.sync_engine, "connect", _sqlite_on_connect)
-        return engine
+        return _sqlite_engine(url, echo=echo, writer=writer)
     connect_args: dict[str, Any] = {}
     if search_path:
         connect_args["server_settings"] = {"search_path": search_path}
     return create_async_engine(
         url, echo=echo, pool_pre_ping=True, pool_size=10, max_overflow=10, connect_args=connect_args
     )
-
-
-def create_null_pool_engine(url: str) -> AsyncEngine:
-    """Create an engine without pooling, for one-shot tools (migrations, backups) that must not hold files."""
-    engine = create_async_engine(url, poolclass=NullPool)
-    if is_sqlite(url):
-        event.listen(engine.sync_engine, "connect", _sqlite_on_connect)
-    return engine
 
 
 def is_transient(error: BaseException) -> bool:
@@ -122,16 +133,24 @@ def is_transient(error: BaseException) -> bool:
 
 
 class Database:
-    """One engine and its session factory; services open sessions and own their transactions."""
+    """The engines and session factories; services open sessions and own their transactions.
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    Writes go through `run()` (on SQLite: the single writer connection, BEGIN IMMEDIATE); reads through
+    `session()` (a pool of readers). On PostgreSQL both use the same pooled engine.
+    """
+
+    def __init__(self, engine: AsyncEngine, read_engine: AsyncEngine | None = None) -> None:
         self.engine = engine
+        self.read_engine = read_engine or engine
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+        self.read_sessions = async_sessionmaker(self.read_engine, expire_on_commit=False)
 
     @classmethod
     def from_url(cls, url: str, *, echo: bool = False, search_path: str | None = None) -> Database:
         """Create a database for a URL."""
-        return cls(create_engine(url, echo=echo, search_path=search_path))
+        writer = create_engine(url, echo=echo, search_path=search_path)
+        reader = create_engine(url, echo=echo, writer=False) if is_sqlite(url) else None
+        return cls(writer, reader)
 
     @property
     def url(self) -> str:
@@ -145,8 +164,8 @@ class Database:
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:
-        """Open a session; the caller begins and commits its own transaction."""
-        async with self.sessions() as session:
+        """Open a session for reading (writes go through `run`)."""
+        async with self.read_sessions() as session:
             yield session
 
     async def run(
@@ -170,3 +189,5 @@ class Database:
     async def dispose(self) -> None:
         """Close every pooled connection."""
         await self.engine.dispose()
+        if self.read_engine is not self.engine:
+            await self.read_engine.dispose()

@@ -19,12 +19,19 @@ def is_gm(member: discord.abc.User | None, gm_role: str) -> bool:
     return any(role.name.casefold() == wanted for role in member.roles)
 
 
+class NotGM(app_commands.CheckFailure):
+    """An app-command check failure whose message is shown to the user as is."""
+
+
+def not_gm_message(gm_role: str) -> str:
+    """Return the refusal a non-GM sees."""
+    return f"Only the GM can do that: you need the “{gm_role}” role or the Manage Server permission."
+
+
 def require_gm(interaction: discord.Interaction, gm_role: str) -> None:
-    """Raise `NotAllowed` (shown ephemerally) unless the user of an interaction is a GM."""
+    """Raise `NotAllowed` (shown ephemerally) unless the user of an interaction is a GM (for buttons)."""
     if not is_gm(interaction.user, gm_role):
-        raise NotAllowed(
-            f"Only the GM can do that: you need the “{gm_role}” role or the Manage Server permission."
-        )
+        raise NotAllowed(not_gm_message(gm_role))
 
 
 def actor_of(interaction: discord.Interaction, gm_role: str) -> Actor:
@@ -38,7 +45,9 @@ def gm_only() -> object:
     """Return an app-command check that lets only GMs run the command."""
 
     def predicate(interaction: discord.Interaction) -> bool:
-        require_gm(interaction, interaction.client.services.settings.gm_role)  # type: ignore[attr-defined]
+        gm_role = interaction.client.services.settings.gm_role  # type: ignore[attr-defined]
+        if not is_gm(interaction.user, gm_role):
+            raise NotGM(not_gm_message(gm_role))
         return True
 
     return app_commands.check(predicate)

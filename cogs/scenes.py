@@ -70,8 +70,8 @@ class SceneCommands(commands.Cog):
     async def transcript(self, interaction: discord.Interaction) -> None:
         """Attach the transcript of the current scene (or the one under review)."""
         _guild(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
         current = await self.scenes.current_scene(interaction.channel_id or 0)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         scene, turns = await self.scenes.transcript(current.id)
         data = embeds.transcript_text(scene, turns).encode("utf-8")
         file = discord.File(io.BytesIO(data), filename=f"scene-{scene.story_order}.md")
@@ -88,6 +88,7 @@ class SceneCommands(commands.Cog):
     async def endscene(self, interaction: discord.Interaction) -> None:
         """Stop logging, and post the scene's summary."""
         _guild(interaction)
+        await self.scenes.current_scene(interaction.channel_id or 0)  # refuse before the public "thinking…"
         await interaction.response.defer(thinking=True)
         report = await self.scenes.end_scene(interaction.channel_id or 0)
         await interaction.followup.send(

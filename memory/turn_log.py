@@ -53,13 +53,13 @@ class LoggedTurn(BaseModel):
     duplicate: bool = False
 
 
-@dataclass
+@dataclass(eq=False)
 class _Append:
     message: IncomingMessage
     future: asyncio.Future[LoggedTurn | None]
 
 
-@dataclass
+@dataclass(eq=False)
 class _Edit:
     message_id: int
     text: str
@@ -67,7 +67,7 @@ class _Edit:
     future: asyncio.Future[bool]
 
 
-@dataclass
+@dataclass(eq=False)
 class _Delete:
     message_id: int
     deleted_at: dt.datetime
@@ -89,7 +89,7 @@ class _Batch:
 class TurnLog:
     """Log turns through one writer task with group commit; start it before use and close it on shutdown."""
 
-    def __init__(self, db: Database, *, max_batch: int = 500) -> None:
+    def __init__(self, db: Database, *, max_batch: int = 2000) -> None:
         self.db = db
         self.max_batch = max_batch
         self._queue: asyncio.Queue[_Op] = asyncio.Queue()
@@ -146,7 +146,6 @@ class TurnLog:
                     self._queue.task_done()
 
     async def _write(self, ops: list[_Op]) -> None:
-        live = [op for op in ops if not op.future.done()]  # a caller that was cancelled still gets written
         try:
             results = await self.db.run(lambda session: self._apply(session, ops))
         except Exception as error:
@@ -162,7 +161,7 @@ class TurnLog:
             return
         self.committed_batches += 1
         for op, result in zip(ops, results, strict=True):
-            if op in live and not op.future.done():
+            if not op.future.done():  # a caller that was cancelled meanwhile still had its turn written
                 op.future.set_result(result)  # type: ignore[arg-type]
 
     async def _apply(self, session: AsyncSession, ops: list[_Op]) -> list[LoggedTurn | bool | None]:
@@ -174,14 +173,14 @@ class TurnLog:
                 results.append(self._plan_append(batch, op.message, new_rows))
             else:
                 if new_rows:  # an edit or delete may target a message appended earlier in this batch
-                    await session.execute(insert(TurnRow), new_rows)
+                    await session.execute(insert(TurnRow.__table__), new_rows)
                     new_rows = []
                 if isinstance(op, _Edit):
                     results.append(await self._apply_edit(session, op))
                 else:
                     results.append(await self._apply_delete(session, op))
         if new_rows:
-            await session.execute(insert(TurnRow), new_rows)
+            await session.execute(insert(TurnRow.__table__), new_rows)
         return results
 
     async def _prepare(self, session: AsyncSession, ops: list[_Op]) -> _Batch:

@@ -18,7 +18,9 @@ from memory.turn_log import IncomingMessage, TurnLog
 GM = Actor(id=1, name="Gina", is_gm=True)
 
 
-def message(channel: int, message_id: int | None, text: str, *, author: int = 2, name: str = "Pat") -> IncomingMessage:
+def message(
+    channel: int, message_id: int | None, text: str, *, author: int = 2, name: str = "Pat"
+) -> IncomingMessage:
     return IncomingMessage(
         message_id=message_id,
         channel_id=channel,
@@ -75,7 +77,9 @@ async def test_scene_lifecycle_logs_turns_in_order(db: Database, campaign_id: in
         assert turns[4].is_deleted and turns[4].text == "line 4"
 
 
-async def test_messages_outside_scenes_are_not_stored(db: Database, campaign_id: int, turn_log: TurnLog) -> None:
+async def test_messages_outside_scenes_are_not_stored(
+    db: Database, campaign_id: int, turn_log: TurnLog
+) -> None:
     assert await turn_log.append(message(555, 1, "hello")) is None
     async with db.session() as session:
         assert await session.scalar(select(func.count()).select_from(TurnRow)) == 0

@@ -1,0 +1,667 @@
+"""Reading and writing the canon graph of one campaign (or branch), as of any point.
+
+`CanonReader` answers questions: resolve a name, an entity's card, its timeline, what depends on a fact, the
+neighbourhood within n hops. `CanonWriter` appends rows under one changeset. Both see a campaign through its
+lineage (see `canon.campaigns`): a branch reads its ancestors' rows up to its fork point, never later ones,
+and writes only its own.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import unicodedata
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from rapidfuzz import fuzz, process
+from sqlalchemy import ColumnElement, and_, false, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.campaigns import OPEN_END, ChangesetRow, LineageStep, lineage
+from canon.domain import (
+    NOW,
+    AsOf,
+    Authority,
+    CanonLevel,
+    Entity,
+    EntityCard,
+    EntityRef,
+    Evidence,
+    EvidenceKind,
+    Provenance,
+    Statement,
+    StatementKind,
+    StatementView,
+    Validity,
+    Viewer,
+    Visibility,
+)
+from canon.errors import Conflict, InvalidInput, NotFound
+from canon.models import AliasRow, DependencyRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
+from canon.ontology import Ontology
+
+FUZZY_CUTOFF = 80
+ALWAYS = Validity()
+
+
+def fold(name: str) -> str:
+    """Return a name normalised for matching: NFKC, case-folded, inner whitespace collapsed."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def lineage_filter(model: Any, steps: Sequence[LineageStep]) -> ColumnElement[bool]:
+    """Return the SQL condition selecting rows of `model` visible through a campaign's lineage."""
+    clauses: list[ColumnElement[bool]] = []
+    for step in steps:
+        if step.up_to_changeset >= OPEN_END:
+            clauses.append(model.campaign_id == step.campaign_id)
+        else:
+            clauses.append(
+                and_(model.campaign_id == step.campaign_id, model.changeset_id <= step.up_to_changeset)
+            )
+    return or_(*clauses) if clauses else false()
+
+
+def in_lineage(campaign_id: int, changeset_id: int, steps: Sequence[LineageStep]) -> bool:
+    """Return whether a row written by (campaign, changeset) is visible through a lineage."""
+    return any(s.campaign_id == campaign_id and changeset_id <= s.up_to_changeset for s in steps)
+
+
+def _validity(row: EntityRow | StatementRow) -> Validity:
+    return Validity(
+        world_from=row.world_from,
+        world_from_key=row.world_from_key,
+        world_until=row.world_until,
+        world_until_key=row.world_until_key,
+        story_from=row.story_from,
+        story_until=row.story_until,
+    )
+
+
+def _evidence(row: EvidenceRow) -> Evidence:
+    return Evidence(
+        kind=EvidenceKind(row.kind),
+        scene_id=row.scene_id,
+        turn_from=row.turn_from,
+        turn_to=row.turn_to,
+        source_id=row.source_id,
+        chunk_id=row.chunk_id,
+        file=row.file,
+        line=row.line,
+        proposal_id=row.proposal_id,
+        note=row.note,
+        changeset_id=row.changeset_id,
+    )
+
+
+def statement_sort_key(statement: Statement) -> tuple[int, int, int]:
+    """Order statements in story time: static canon (no scene) first by world date, then play by scene."""
+    v = statement.validity
+    return (
+        v.story_from if v.story_from is not None else -1,
+        v.world_from_key if v.world_from_key is not None else -(2**62),
+        statement.provenance.changeset_id,
+    )
+
+
+class CanonReader:
+    """Answers questions about one campaign's canon for one viewer, through the campaign's lineage."""
+
+    def __init__(
+        self,
+        session: AsyncSession,
+        steps: Sequence[LineageStep],
+        ontology: Ontology,
+        *,
+        viewer: Viewer = Viewer.PLAYER,
+    ) -> None:
+        self.session = session
+        self.steps = tuple(steps)
+        self.ontology = ontology
+        self.viewer = viewer
+
+    @classmethod
+    async def open(
+        cls, session: AsyncSession, campaign_id: int, ontology: Ontology, *, viewer: Viewer = Viewer.PLAYER
+    ) -> CanonReader:
+        """Return a reader for a campaign, its lineage resolved."""
+        return cls(session, await lineage(session, campaign_id), ontology, viewer=viewer)
+
+    @property
+    def campaign_id(self) -> int:
+        """Return the campaign being read (the first step of the lineage)."""
+        return self.steps[0].campaign_id
+
+    # -- filters --------------------------------------------------------------------------------------
+
+    def _visible(self, model: Any, as_of: AsOf) -> list[ColumnElement[bool]]:
+        conditions = [lineage_filter(model, self.steps)]
+        if as_of.believed_at is not None:
+            conditions.append(model.recorded_at <= as_of.believed_at)
+        return conditions
+
+    def _valid_at(self, model: Any, as_of: AsOf) -> list[ColumnElement[bool]]:
+        conditions: list[ColumnElement[bool]] = []
+        if as_of.world_key is not None:
+            conditions.append(or_(model.world_from_key.is_(None), model.world_from_key <= as_of.world_key))
+        if as_of.scene is not None:
+            conditions.append(or_(model.story_from.is_(None), model.story_from <= as_of.scene))
+        return conditions
+
+    def _may_see(self, visibility: str) -> bool:
+        return self.viewer == Viewer.GM or visibility == Visibility.PUBLIC
+
+    async def _retcons(self, kind: str, ids: Iterable[int], as_of: AsOf) -> dict[int, StatusChangeRow]:
+        id_list = list(set(ids))
+        if not id_list:
+            return {}
+        found: dict[int, StatusChangeRow] = {}
+        for start in range(0, len(id_list), 500):
+            query = select(StatusChangeRow).where(
+                StatusChangeRow.target_kind == kind,
+                StatusChangeRow.target_id.in_(id_list[start : start + 500]),
+                *self._visible(StatusChangeRow, as_of),
+            )
+            for row in (await self.session.execute(query)).scalars():
+                found.setdefault(row.target_id, row)
+        return found
+
+    # -- entities -------------------------------------------------------------------------------------
+
+    def _entity(self, row: EntityRow, aliases: Sequence[str], retcon: StatusChangeRow | None) -> Entity:
+        return Entity(
+            id=row.id,
+            type=row.type,
+            name=row.name,
+            key=row.key,
+            kind=row.kind,
+            visibility=Visibility(row.visibility),
+            description=row.description,
+            attributes=dict(row.attributes or {}),
+            aliases=tuple(aliases),
+            validity=_validity(row),
+            provenance=Provenance(
+                campaign_id=row.campaign_id,
+                changeset_id=row.changeset_id,
+                recorded_at=row.recorded_at,
+                authority=Authority(row.authority),
+                confidence=row.confidence,
+                level=CanonLevel.RETCONNED if retcon else CanonLevel.CANON,
+                retconned_at=retcon.recorded_at if retcon else None,
+                replaced_by=retcon.replacement_id if retcon else None,
+            ),
+        )
+
+    async def entities(
+        self, ids: Iterable[int], as_of: AsOf = NOW, *, include_retconned: bool = False
+    ) -> dict[int, Entity]:
+        """Return the visible entities among `ids`, keyed by id (hidden ones left out for players)."""
+        id_list = list(set(ids))
+        if not id_list:
+            return {}
+        rows: list[EntityRow] = []
+        for start in range(0, len(id_list), 500):
+            query = select(EntityRow).where(
+                EntityRow.id.in_(id_list[start : start + 500]), *self._visible(EntityRow, as_of)
+            )
+            rows += list((await self.session.execute(query)).scalars())
+        rows = [r for r in rows if self._may_see(r.visibility)]
+        retcons = await self._retcons("entity", (r.id for r in rows), as_of)
+        if not include_retconned:
+            rows = [r for r in rows if r.id not in retcons]
+        aliases = await self._aliases([r.id for r in rows], as_of)
+        return {r.id: self._entity(r, aliases.get(r.id, []), retcons.get(r.id)) for r in rows}
+
+    async def _aliases(self, ids: list[int], as_of: AsOf) -> dict[int, list[str]]:
+        found: dict[int, list[str]] = {}
+        for start in range(0, len(ids), 500):
+            query = (
+                select(AliasRow.entity_id, AliasRow.alias)
+                .where(AliasRow.entity_id.in_(ids[start : start + 500]), *self._visible(AliasRow, as_of))
+                .order_by(AliasRow.id)
+            )
+            for entity_id, alias in (await self.session.execute(query)).all():
+                found.setdefault(entity_id, []).append(alias)
+        return found
+
+    async def entity(self, entity_id: int, as_of: AsOf = NOW) -> Entity:
+        """Return one visible entity or raise `NotFound`."""
+        found = await self.entities([entity_id], as_of, include_retconned=True)
+        if entity_id not in found:
+            raise NotFound(f"There is no entity #{entity_id} in this campaign.")
+        return found[entity_id]
+
+    async def find_exact(self, name: str, as_of: AsOf = NOW) -> list[Entity]:
+        """Return visible, standing entities whose name, alias or key is exactly `name` (case-insensitive)."""
+        folded = fold(name)
+        by_name = select(EntityRow.id).where(
+            EntityRow.name_folded == folded, lineage_filter(EntityRow, self.steps)
+        )
+        by_key = select(EntityRow.id).where(
+            EntityRow.key == name.strip(), lineage_filter(EntityRow, self.steps)
+        )
+        by_alias = select(AliasRow.entity_id).where(
+            AliasRow.alias_folded == folded, lineage_filter(AliasRow, self.steps)
+        )
+        ids: set[int] = set()
+        for query in (by_name, by_key, by_alias):
+            ids.update((await self.session.execute(query)).scalars())
+        found = await self.entities(ids, as_of)
+        return sorted(found.values(), key=lambda e: e.id)
+
+    async def names(self) -> list[tuple[str, int]]:
+        """Return every visible (name or alias, entity id) pair, for fuzzy matching and autocomplete."""
+        pairs: list[tuple[str, int]] = []
+        query = select(EntityRow.name, EntityRow.id, EntityRow.visibility).where(
+            lineage_filter(EntityRow, self.steps)
+        )
+        hidden: set[int] = set()
+        for name, entity_id, visibility in (await self.session.execute(query)).all():
+            if self._may_see(visibility):
+                pairs.append((name, entity_id))
+            else:
+                hidden.add(entity_id)
+        alias_query = select(AliasRow.alias, AliasRow.entity_id).where(lineage_filter(AliasRow, self.steps))
+        pairs += [(a, e) for a, e in (await self.session.execute(alias_query)).all() if e not in hidden]
+        retconned = await self._retcons("entity", {e for _, e in pairs}, NOW)
+        return [(n, e) for n, e in pairs if e not in retconned]
+
+    async def resolve(self, name: str, as_of: AsOf = NOW, *, type_hint: str | None = None) -> Entity:
+        """Return the entity a name means: exact name, alias or key first, then the closest fuzzy match."""
+        exact = await self.find_exact(name, as_of)
+        if type_hint is not None:
+            typed = [e for e in exact if self.ontology.is_a(e.type, [type_hint])]
+            exact = typed or exact
+        if len(exact) == 1:
+            return exact[0]
+        if len(exact) > 1:
+            listed = ", ".join(f"{e.name} ({e.type} #{e.id})" for e in exact[:5])
+            raise InvalidInput(
+                f"“{name}” could mean several entities: {listed}. Use the id, like #{exact[0].id}."
+            )
+        if name.strip().startswith("#") and name.strip()[1:].isdigit():
+            return await self.entity(int(name.strip()[1:]), as_of)
+        matches = await self.fuzzy(name, limit=3)
+        if matches and matches[0][1] >= FUZZY_CUTOFF:
+            return await self.entity(matches[0][0].id, as_of)
+        hint = f" Did you mean {', '.join(m.name for m, _ in matches)}?" if matches else ""
+        raise NotFound(f"No entity called “{name}” in this campaign's canon.{hint}")
+
+    async def fuzzy(self, text: str, *, limit: int = 5) -> list[tuple[EntityRef, float]]:
+        """Return the entities whose names are closest to `text`, with a 0-100 score."""
+        pairs = await self.names()
+        if not pairs or not text.strip():
+            return []
+        choices = [fold(n) for n, _ in pairs]
+        hits = process.extract(fold(text), choices, scorer=fuzz.WRatio, limit=limit * 3)
+        best: dict[int, float] = {}
+        for _, score, index in hits:
+            entity_id = pairs[index][1]
+            best[entity_id] = max(best.get(entity_id, 0.0), float(score))
+        top = sorted(best.items(), key=lambda kv: -kv[1])[:limit]
+        found = await self.entities([e for e, _ in top])
+        return [(self.ref(found[e]), s) for e, s in top if e in found]
+
+    async def autocomplete(self, prefix: str, *, limit: int = 25) -> list[EntityRef]:
+        """Return entities for an autocomplete box: prefix matches first, then fuzzy ones."""
+        pairs = await self.names()
+        folded = fold(prefix)
+        starts = [e for n, e in pairs if fold(n).startswith(folded)] if folded else [e for _, e in pairs]
+        ordered = list(dict.fromkeys(starts))[:limit]
+        if len(ordered) < limit and folded:
+            ordered += [r.id for r, _ in await self.fuzzy(prefix, limit=limit) if r.id not in ordered]
+        found = await self.entities(ordered[:limit])
+        return [self.ref(found[e]) for e in ordered[:limit] if e in found]
+
+    @staticmethod
+    def ref(entity: Entity) -> EntityRef:
+        """Return a short reference to an entity."""
+        return EntityRef(id=entity.id, name=entity.name, type=entity.type, visibility=entity.visibility)
+
+    # -- statements -----------------------------------------------------------------------------------
+
+    async def statements(
+        self,
+        *,
+        subject_ids: Iterable[int] | None = None,
+        object_ids: Iterable[int] | None = None,
+        statement_ids: Iterable[int] | None = None,
+        predicates: Iterable[str] | None = None,
+        as_of: AsOf = NOW,
+        include_retconned: bool = False,
+        with_evidence: bool = True,
+    ) -> list[Statement]:
+        """Return visible statements matching every filter given (about/to these entities, these ids)."""
+        conditions = [*self._visible(StatementRow, as_of), *self._valid_at(StatementRow, as_of)]
+        about: list[ColumnElement[bool]] = []
+        if subject_ids is not None:
+            about.append(StatementRow.subject_id.in_(list(subject_ids)))
+        if object_ids is not None:
+            about.append(StatementRow.object_id.in_(list(object_ids)))
+        if about:
+            conditions.append(or_(*about))
+        if statement_ids is not None:
+            conditions.append(StatementRow.id.in_(list(statement_ids)))
+        if predicates is not None:
+            conditions.append(StatementRow.predicate.in_(list(predicates)))
+        rows = [
+            r
+            for r in (await self.session.execute(select(StatementRow).where(*conditions))).scalars()
+            if self._may_see(r.visibility)
+        ]
+        retcons = await self._retcons("statement", (r.id for r in rows), as_of)
+        if not include_retconned:
+            rows = [r for r in rows if r.id not in retcons]
+        evidence = await self.evidence("statement", [r.id for r in rows], as_of) if with_evidence else {}
+        return [self._statement(r, retcons.get(r.id), evidence.get(r.id, ())) for r in rows]
+
+    def _statement(
+        self, row: StatementRow, retcon: StatusChangeRow | None, evidence: Sequence[Evidence]
+    ) -> Statement:
+        return Statement(
+            id=row.id,
+            kind=StatementKind(row.kind),
+            subject_id=row.subject_id,
+            predicate=row.predicate,
+            object_id=row.object_id,
+            value=row.value,
+            via=row.via,
+            visibility=Visibility(row.visibility),
+            validity=_validity(row),
+            replaces_id=row.replaces_id,
+            provenance=Provenance(
+                campaign_id=row.campaign_id,
+                changeset_id=row.changeset_id,
+                recorded_at=row.recorded_at,
+                authority=Authority(row.authority),
+                confidence=row.confidence,
+                level=CanonLevel.RETCONNED if retcon else CanonLevel.CANON,
+                retconned_at=retcon.recorded_at if retcon else None,
+                replaced_by=retcon.replacement_id if retcon else None,
+            ),
+            evidence=tuple(evidence),
+        )
+
+    async def evidence(self, kind: str, ids: Sequence[int], as_of: AsOf = NOW) -> dict[int, list[Evidence]]:
+        """Return the evidence of entities or statements, keyed by their id."""
+        found: dict[int, list[Evidence]] = {}
+        for start in range(0, len(ids), 500):
+            query = (
+                select(EvidenceRow)
+                .where(
+                    EvidenceRow.target_kind == kind,
+                    EvidenceRow.target_id.in_(list(ids[start : start + 500])),
+                    *self._visible(EvidenceRow, as_of),
+                )
+                .order_by(EvidenceRow.id)
+            )
+            for row in (await self.session.execute(query)).scalars():
+                found.setdefault(row.target_id, []).append(_evidence(row))
+        return found
+
+    async def views(self, statements: Sequence[Statement], as_of: AsOf = NOW) -> list[StatementView]:
+        """Name the subject and object of each statement; statements about hidden entities are dropped."""
+        ids = {s.subject_id for s in statements} | {
+            s.object_id for s in statements if s.object_id is not None
+        }
+        entities = await self.entities(ids, as_of, include_retconned=True)
+        views = []
+        for s in statements:
+            subject = entities.get(s.subject_id)
+            obj = entities.get(s.object_id) if s.object_id is not None else None
+            if subject is None or (s.object_id is not None and obj is None):
+                continue
+            views.append(
+                StatementView(statement=s, subject=self.ref(subject), object=self.ref(obj) if obj else None)
+            )
+        return views
+
+    @staticmethod
+    def current_state(statements: Sequence[Statement]) -> Statement | None:
+        """Return the latest standing state statement among `statements` (story order, then world date)."""
+        states = [
+            s for s in statements if s.kind == StatementKind.STATE and s.provenance.level == CanonLevel.CANON
+        ]
+        return max(states, key=statement_sort_key) if states else None
+
+    async def card(self, entity_id: int, as_of: AsOf = NOW) -> EntityCard:
+        """Return an entity's card: current state, aliases, relations, facts and their evidence, as of a point."""
+        entity = await self.entity(entity_id, as_of)
+        if (
+            as_of.scene is not None
+            and entity.validity.story_from is not None
+            and entity.validity.story_from > as_of.scene
+        ):
+            raise NotFound(f"{entity.name} does not exist yet after scene {as_of.scene}.")
+        statements = await self.statements(subject_ids=[entity_id], object_ids=[entity_id], as_of=as_of)
+        views = await self.views(statements, as_of)
+        hidden = len(statements) - len(views)
+        state = self.current_state([v.statement for v in views if v.statement.subject_id == entity_id])
+        state_view = next((v for v in views if state is not None and v.statement.id == state.id), None)
+        relations = tuple(
+            sorted(
+                (v for v in views if v.statement.kind == StatementKind.RELATION),
+                key=lambda v: (v.statement.predicate, (v.object or v.subject).name),
+            )
+        )
+        facts = tuple(
+            sorted(
+                (v for v in views if v.statement.kind == StatementKind.ATTRIBUTE),
+                key=lambda v: statement_sort_key(v.statement),
+            )
+        )
+        own_evidence = (await self.evidence("entity", [entity_id], as_of)).get(entity_id, [])
+        return EntityCard(
+            entity=entity,
+            state=state_view,
+            relations=relations,
+            facts=facts,
+            evidence=tuple(own_evidence),
+            hidden_count=hidden,
+        )
+
+    async def timeline(self, entity_id: int, as_of: AsOf = NOW) -> list[StatementView]:
+        """Return everything about an entity in story order, retconned rows included and marked."""
+        await self.entity(entity_id, as_of)
+        statements = await self.statements(
+            subject_ids=[entity_id], object_ids=[entity_id], as_of=as_of, include_retconned=True
+        )
+        views = await self.views(statements, as_of)
+        return sorted(views, key=lambda v: statement_sort_key(v.statement))
+
+    async def neighbourhood(self, entity_id: int, hops: int = 1, as_of: AsOf = NOW) -> list[StatementView]:
+        """Return the relations within `hops` steps of an entity."""
+        if not 1 <= hops <= 4:
+            raise InvalidInput("A neighbourhood is 1 to 4 hops.")
+        await self.entity(entity_id, as_of)
+        frontier, seen, found = {entity_id}, {entity_id}, {}
+        for _ in range(hops):
+            statements = await self.statements(
+                subject_ids=frontier, object_ids=frontier, as_of=as_of, with_evidence=False
+            )
+            relations = [s for s in statements if s.kind == StatementKind.RELATION]
+            for s in relations:
+                found[s.id] = s
+            next_ids = {s.subject_id for s in relations} | {s.object_id for s in relations if s.object_id}
+            frontier = next_ids - seen
+            seen |= next_ids
+            if not frontier:
+                break
+        return await self.views(list(found.values()), as_of)
+
+    async def dependents(self, kind: str, target_id: int) -> list[StatementView]:
+        """Return the standing statements that rely on an entity or statement (to review after a retcon)."""
+        query = select(DependencyRow.statement_id).where(
+            DependencyRow.depends_on_kind == kind,
+            DependencyRow.depends_on_id == target_id,
+            lineage_filter(DependencyRow, self.steps),
+        )
+        ids = set((await self.session.execute(query)).scalars())
+        if kind == "entity":
+            about = await self.statements(
+                subject_ids=[target_id], object_ids=[target_id], with_evidence=False
+            )
+            ids |= {s.id for s in about}
+        if not ids:
+            return []
+        return await self.views(await self.statements(statement_ids=ids))
+
+
+class CanonWriter:
+    """Appends canon rows to one campaign under one changeset; the caller owns the transaction."""
+
+    def __init__(self, session: AsyncSession, changeset: ChangesetRow, ontology: Ontology) -> None:
+        self.session = session
+        self.changeset = changeset
+        self.ontology = ontology
+
+    @property
+    def campaign_id(self) -> int:
+        """Return the campaign written to."""
+        return self.changeset.campaign_id
+
+    def _stamp(self) -> dict[str, Any]:
+        return {
+            "campaign_id": self.changeset.campaign_id,
+            "changeset_id": self.changeset.id,
+            "recorded_at": self.changeset.recorded_at,
+        }
+
+    async def create_entity(
+        self,
+        *,
+        type: str,
+        name: str,
+        key: str | None = None,
+        visibility: Visibility = Visibility.PUBLIC,
+        description: str | None = None,
+        attributes: dict[str, Any] | None = None,
+        aliases: Iterable[str] = (),
+        validity: Validity = ALWAYS,
+        authority: Authority,
+        confidence: float = 1.0,
+        evidence: Iterable[Evidence] = (),
+    ) -> int:
+        """Create an entity of an ontology type with its aliases and evidence; return its id."""
+        type_name = self.ontology.entity_type(type)
+        clean = " ".join(name.split())
+        if not clean or len(clean) > 200:
+            raise InvalidInput("An entity's name is 1 to 200 characters.")
+        row = EntityRow(
+            **self._stamp(),
+            **validity.model_dump(),
+            type=type_name,
+            name=clean,
+            name_folded=fold(clean),
+            key=key,
+            kind=self.ontology.entity_types[type_name].kind.value,
+            visibility=visibility.value,
+            description=description,
+            attributes=attributes or {},
+            authority=authority.value,
+            confidence=confidence,
+        )
+        self.session.add(row)
+        await self.session.flush()
+        for alias in aliases:
+            await self.add_alias(row.id, alias)
+        await self.add_evidence("entity", row.id, evidence)
+        return row.id
+
+    async def add_alias(self, entity_id: int, alias: str) -> None:
+        """Give an entity another name."""
+        clean = " ".join(alias.split())
+        if clean:
+            self.session.add(
+                AliasRow(**self._stamp(), entity_id=entity_id, alias=clean, alias_folded=fold(clean))
+            )
+
+    async def add_statement(
+        self,
+        *,
+        kind: StatementKind,
+        subject_id: int,
+        predicate: str,
+        object_id: int | None = None,
+        value: str | None = None,
+        via: str | None = None,
+        validity: Validity = ALWAYS,
+        authority: Authority,
+        confidence: float = 1.0,
+        visibility: Visibility = Visibility.PUBLIC,
+        replaces_id: int | None = None,
+        evidence: Iterable[Evidence] = (),
+        depends_on: Iterable[tuple[str, int]] = (),
+    ) -> int:
+        """Append a statement with its evidence and dependencies; return its id."""
+        if kind == StatementKind.RELATION and object_id is None:
+            raise InvalidInput("A relation needs an entity at its other end.")
+        if kind != StatementKind.RELATION and value is None:
+            raise InvalidInput("A fact or state needs a value.")
+        row = StatementRow(
+            **self._stamp(),
+            **validity.model_dump(),
+            kind=kind.value,
+            subject_id=subject_id,
+            predicate=predicate,
+            object_id=object_id,
+            value=value,
+            via=via,
+            authority=authority.value,
+            confidence=confidence,
+            visibility=visibility.value,
+            replaces_id=replaces_id,
+        )
+        self.session.add(row)
+        await self.session.flush()
+        await self.add_evidence("statement", row.id, evidence)
+        for dep_kind, dep_id in depends_on:
+            self.session.add(
+                DependencyRow(
+                    **self._stamp(), statement_id=row.id, depends_on_kind=dep_kind, depends_on_id=dep_id
+                )
+            )
+        return row.id
+
+    async def add_evidence(self, target_kind: str, target_id: int, evidence: Iterable[Evidence]) -> None:
+        """Attach evidence to an entity or statement."""
+        for item in evidence:
+            self.session.add(
+                EvidenceRow(
+                    **self._stamp(),
+                    target_kind=target_kind,
+                    **item.model_dump(exclude={"changeset_id"}),
+                )
+            )
+
+    async def retcon(
+        self,
+        reader: CanonReader,
+        target_kind: str,
+        target_id: int,
+        *,
+        replacement_id: int | None,
+        rationale: str | None,
+    ) -> None:
+        """Mark an entity or statement retconned from this changeset on; refuse one already retconned."""
+        existing = await reader._retcons(target_kind, [target_id], NOW)
+        if target_id in existing:
+            current = existing[target_id].replacement_id
+            named = f" The current fact is #{current}." if current else " Nothing replaced it."
+            raise Conflict(f"{target_kind.title()} #{target_id} was already retconned.{named}")
+        self.session.add(
+            StatusChangeRow(
+                **self._stamp(),
+                target_kind=target_kind,
+                target_id=target_id,
+                level=CanonLevel.RETCONNED.value,
+                replacement_id=replacement_id,
+                rationale=rationale,
+            )
+        )
+        await self.session.flush()
+
+
+def believed_at(value: dt.datetime) -> AsOf:
+    """Return an as-of point for "what we believed at real time T"."""
+    return AsOf(believed_at=value if value.tzinfo else value.replace(tzinfo=dt.UTC))

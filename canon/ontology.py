@@ -1,0 +1,233 @@
+"""The ontology: entity types, relation types with their rules, and state tags with their transitions.
+
+Loaded from `config/ontology.yaml` and validated at startup; a campaign may extend it with more types,
+relations and states (never removing or loosening the base).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from ruamel.yaml import YAML
+
+from canon.errors import InvalidInput
+
+
+class EntityKind(enum.StrEnum):
+    """Concrete things (this city) or axioms (a law of the world, an archetype)."""
+
+    CONCRETE = "concrete"
+    AXIOMATIC = "axiomatic"
+
+
+class EntityType(BaseModel):
+    """A type of entity."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: EntityKind = EntityKind.CONCRETE
+    parent: str | None = None
+    description: str = ""
+
+
+class RelationType(BaseModel):
+    """A type of relation and the rules it obeys."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    from_types: tuple[str, ...] = Field(alias="from")
+    to_types: tuple[str, ...] = Field(alias="to")
+    symmetric: bool = False
+    temporal: bool = True
+    exclusive_with: tuple[str, ...] = ()
+    max_incoming: int | None = Field(default=None, ge=1)
+    max_outgoing: int | None = Field(default=None, ge=1)
+    single_place: bool = False
+
+
+class StateTag(BaseModel):
+    """A state an entity can be in."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    applies_to: tuple[str, ...]
+    description: str = ""
+    terminal: bool = False
+
+
+class TransitionVia(BaseModel):
+    """An event kind that legitimises otherwise forbidden transitions (a resurrection)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    from_states: tuple[str, ...] = Field(alias="from")
+    to_states: tuple[str, ...] = Field(alias="to")
+
+
+class States(BaseModel):
+    """State tags, the transitions allowed between them, and the events that allow more."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    tags: dict[str, StateTag]
+    transitions: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    via: dict[str, TransitionVia] = Field(default_factory=dict)
+
+
+class Ontology(BaseModel):
+    """The whole ontology, validated for internal consistency."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: int = 1
+    entity_types: dict[str, EntityType]
+    relation_types: dict[str, RelationType]
+    states: States
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Ontology:
+        problems: list[str] = []
+        types = self.entity_types
+        for name, etype in types.items():
+            if etype.parent is not None and etype.parent not in types:
+                problems.append(f"entity type {name}: unknown parent {etype.parent}")
+        for name, rel in self.relation_types.items():
+            for endpoint in (*rel.from_types, *rel.to_types):
+                if endpoint not in types:
+                    problems.append(f"relation {name}: unknown endpoint type {endpoint}")
+            for other in rel.exclusive_with:
+                if other not in self.relation_types:
+                    problems.append(f"relation {name}: exclusive with unknown relation {other}")
+                elif name not in self.relation_types[other].exclusive_with:
+                    problems.append(f"relation {name}: exclusive with {other}, but not the other way round")
+        tags = self.states.tags
+        for tag, spec in tags.items():
+            problems += [f"state {tag}: unknown type {t}" for t in spec.applies_to if t not in types]
+        for source, targets in self.states.transitions.items():
+            problems += [f"transition from unknown state {source}"] if source not in tags else []
+            problems += [f"transition {source} -> unknown state {t}" for t in targets if t not in tags]
+        for via, spec in self.states.via.items():
+            problems += [
+                f"via {via}: unknown state {t}" for t in (*spec.from_states, *spec.to_states) if t not in tags
+            ]
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+    # -- questions the rest of canon asks -------------------------------------------------------------
+
+    def ancestors(self, type_name: str) -> list[str]:
+        """Return a type followed by its parents up to the root."""
+        chain: list[str] = []
+        current: str | None = type_name
+        while current is not None and current not in chain:
+            chain.append(current)
+            current = self.entity_types[current].parent if current in self.entity_types else None
+        return chain
+
+    def is_a(self, type_name: str, wanted: Iterable[str]) -> bool:
+        """Return whether a type is one of `wanted` or a subtype of one."""
+        wanted_set = set(wanted)
+        return any(t in wanted_set for t in self.ancestors(type_name))
+
+    def entity_type(self, name: str) -> str:
+        """Return the canonical spelling of an entity type, or raise `InvalidInput` listing the allowed ones."""
+        found = _lookup(name, self.entity_types)
+        if found is None:
+            raise InvalidInput(
+                f"“{name}” is not an entity type. Allowed types: {', '.join(sorted(self.entity_types))}."
+            )
+        return found
+
+    def relation_type(self, name: str) -> str:
+        """Return the canonical spelling of a relation type, or raise `InvalidInput` listing the allowed ones."""
+        found = _lookup(name.replace(" ", "_").replace("-", "_"), self.relation_types)
+        if found is None:
+            raise InvalidInput(
+                f"“{name}” is not a relation. Allowed relations: {', '.join(sorted(self.relation_types))}."
+            )
+        return found
+
+    def state_tag(self, name: str) -> str:
+        """Return the canonical spelling of a state tag, or raise `InvalidInput` listing the allowed ones."""
+        found = _lookup(name, self.states.tags)
+        if found is None:
+            raise InvalidInput(
+                f"“{name}” is not a state. Allowed states: {', '.join(sorted(self.states.tags))}."
+            )
+        return found
+
+    def check_endpoints(self, relation: str, source_type: str, target_type: str) -> None:
+        """Raise `InvalidInput` when a relation may not join entities of these types."""
+        rel = self.relation_types[relation]
+        if not self.is_a(source_type, rel.from_types):
+            raise InvalidInput(
+                f"{relation} cannot start from a {source_type}; it starts from {', '.join(rel.from_types)}."
+            )
+        if not self.is_a(target_type, rel.to_types):
+            raise InvalidInput(
+                f"{relation} cannot point at a {target_type}; it points at {', '.join(rel.to_types)}."
+            )
+
+    def check_state_applies(self, state: str, entity_type: str) -> None:
+        """Raise `InvalidInput` when a state tag does not apply to an entity type."""
+        spec = self.states.tags[state]
+        if not self.is_a(entity_type, spec.applies_to):
+            raise InvalidInput(
+                f"A {entity_type} cannot be “{state}”; that state applies to {', '.join(spec.applies_to)}."
+            )
+
+    def transition_allowed(self, old: str, new: str, *, via: str | None = None) -> bool:
+        """Return whether a state may change from `old` to `new` (optionally through a named event)."""
+        if old == new or new in self.states.transitions.get(old, ()):
+            return True
+        if via is not None and via in self.states.via:
+            spec = self.states.via[via]
+            return old in spec.from_states and new in spec.to_states
+        return False
+
+    def extended(self, extension: dict[str, Any]) -> Ontology:
+        """Return this ontology with a campaign's additions; refuse redefinitions of what exists."""
+        data = self.model_dump(by_alias=True)
+        for section in ("entity_types", "relation_types"):
+            for name, spec in (extension.get(section) or {}).items():
+                if name in data[section]:
+                    raise InvalidInput(f"The ontology already defines {name}; an extension can only add.")
+                data[section][name] = spec
+        states = extension.get("states") or {}
+        for name, spec in (states.get("tags") or {}).items():
+            if name in data["states"]["tags"]:
+                raise InvalidInput(f"The ontology already defines the state {name}.")
+            data["states"]["tags"][name] = spec
+        for name, targets in (states.get("transitions") or {}).items():
+            merged = list(data["states"]["transitions"].get(name, ()))
+            data["states"]["transitions"][name] = merged + [t for t in targets if t not in merged]
+        try:
+            return Ontology.model_validate(data)
+        except ValidationError as error:
+            raise InvalidInput(f"The ontology extension is invalid: {error.errors()[0]['msg']}") from None
+
+
+def _lookup(name: str, table: dict[str, Any]) -> str | None:
+    if name in table:
+        return name
+    folded = name.strip().casefold()
+    return next((key for key in table if key.casefold() == folded), None)
+
+
+def parse_ontology(text: str) -> Ontology:
+    """Parse and validate an ontology document."""
+    data = YAML(typ="safe", pure=True).load(text)
+    return Ontology.model_validate(data)
+
+
+@cache
+def base_ontology() -> Ontology:
+    """Return the bundled ontology (`config/ontology.yaml`), parsed once."""
+    text = resources.files("config").joinpath("ontology.yaml").read_text(encoding="utf-8")
+    return parse_ontology(text)

@@ -1,0 +1,92 @@
+"""End-to-end harness: the real Lorekeeper client against the local Discord emulator, on a real database."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from bot.client import Lorekeeper
+from bot.services import build_services
+from config.settings import Settings
+from tests.conftest import DatabaseTarget
+from tests.emulator import Channel, DiscordEmulator, Guild, Member, Role
+
+
+@dataclass
+class World:
+    """A Discord server with a GM, two players and a scene channel, and the running bot."""
+
+    emu: DiscordEmulator
+    settings: Settings
+    target: DatabaseTarget
+    guild: Guild
+    gm_role: Role
+    gm: Member
+    pat: Member
+    quinn: Member
+    channel: Channel
+    bots: list[Lorekeeper] = field(default_factory=list)
+
+    async def start(self, **options: Any) -> Lorekeeper:
+        """Start a new bot process-equivalent: new services, new client, the same database."""
+        services = await build_services(self.settings, db=self.target.open())
+        bot = Lorekeeper(services, **options)
+        await self.emu.start_bot(bot)
+        self.bots.append(bot)
+        return bot
+
+    async def restart(self) -> Lorekeeper:
+        """Stop the running bot (flushing what it queued) and start a fresh one on the same database."""
+        await self.stop()
+        return await self.start()
+
+    async def stop(self) -> None:
+        """Stop the running bot."""
+        if self.bots:
+            await self.emu.stop_bot(self.bots.pop())
+
+    @property
+    def bot(self) -> Lorekeeper:
+        """Return the running bot."""
+        return self.bots[-1]
+
+
+def assert_no_pings(emu: DiscordEmulator) -> None:
+    """Fail when anything the bot posted (replies, followups, channel and webhook messages) could ping."""
+    posted = [m for m in emu.messages.values() if m.from_bot or m.data.get("webhook_id")]
+    for message in posted:
+        mentions = message.allowed_mentions
+        assert mentions is not None and mentions.get("parse") == [], (
+            f"message {message.id} was posted without allowed_mentions none: {mentions}"
+        )
+        assert not mentions.get("users") and not mentions.get("roles") and not mentions.get("replied_user")
+
+
+@pytest.fixture
+async def world(db_target: DatabaseTarget, settings: Settings) -> AsyncIterator[World]:
+    """A running bot in one server; fails the test if any handler logged an error."""
+    async with DiscordEmulator() as emu:
+        guild = emu.add_guild("The Tavern")
+        gm_role = emu.add_role(guild, "GM")
+        gm = emu.add_member(guild, "Gina", roles=[gm_role])
+        pat = emu.add_member(guild, "Pat")
+        quinn = emu.add_member(guild, "Quinn")
+        channel = emu.add_text_channel(guild, "scene-1")
+        world = World(emu, settings, db_target, guild, gm_role, gm, pat, quinn, channel)
+        await world.start()
+        try:
+            yield world
+            await emu.settle()
+            assert_no_pings(emu)
+        finally:
+            while world.bots:
+                await world.stop()
+        emu.errors.assert_no_errors()
+
+
+def embed_fields(embed: dict[str, Any]) -> dict[str, str]:
+    """Return an embed's fields as a name -> value mapping."""
+    return {f["name"]: f["value"] for f in embed.get("fields", [])}
