@@ -7,7 +7,9 @@ import contextvars
 import logging
 from collections.abc import Iterator
 
-_context: contextvars.ContextVar[dict[str, object]] = contextvars.ContextVar("lorekeeper_log_context", default={})
+_context: contextvars.ContextVar[dict[str, object]] = contextvars.ContextVar(
+    "lorekeeper_log_context", default={}
+)
 
 FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s%(context)s"
 
@@ -41,5 +43,6 @@ def install(level: str) -> None:
     root.handlers[:] = [handler]
     root.setLevel(level)
     # Libraries' DEBUG output drowns ours (aiosqlite logs every cursor call): they stay at INFO or above.
-    for noisy in ("discord", "aiosqlite", "sqlalchemy", "asyncio", "chromadb", "httpx", "httpcore", "openai"):
+    for noisy in ("discord", "aiosqlite", "asyncio", "chromadb", "httpx", "httpcore", "openai"):
         logging.getLogger(noisy).setLevel(max(logging.INFO, logging.getLevelName(level)))
+    logging.getLogger("sqlalchemy").setLevel(logging.WARNING)  # INFO would echo every statement

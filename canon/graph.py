@@ -309,7 +309,11 @@ class CanonReader:
         starts = [e for n, e in pairs if fold(n).startswith(folded)] if folded else [e for _, e in pairs]
         ordered = list(dict.fromkeys(starts))[:limit]
         if len(ordered) < limit and folded:
-            ordered += [r.id for r, _ in await self.fuzzy(prefix, limit=limit) if r.id not in ordered]
+            ordered += [
+                r.id
+                for r, score in await self.fuzzy(prefix, limit=limit)
+                if score >= 60 and r.id not in ordered
+            ]
         found = await self.entities(ordered[:limit])
         return [self.ref(found[e]) for e in ordered[:limit] if e in found]
 
@@ -630,6 +634,7 @@ class CanonWriter:
                 EvidenceRow(
                     **self._stamp(),
                     target_kind=target_kind,
+                    target_id=target_id,
                     **item.model_dump(exclude={"changeset_id"}),
                 )
             )

@@ -8,18 +8,15 @@ from __future__ import annotations
 import asyncio
 import sys
 
-import discord
-import yarl
-
 from bot.client import Lorekeeper
 from bot.logs import install
 from bot.services import build_services
 from config.settings import load_settings
+from tests.emulator import point_client_at
 
 
 async def main(base_url: str) -> None:
-    discord.http.Route.BASE = f"{base_url}/api/v10"
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(base_url.replace("http", "ws") + "/gateway")
+    point_client_at(base_url)
     settings = load_settings()
     install(settings.log_level)
     services = await build_services(settings)

@@ -611,10 +611,13 @@ class DiscordEmulator:
         deadline = asyncio.get_running_loop().time() + timeout
         before = handler_tasks()
         targets: list[GatewaySession] = await send()
+        if not settle:
+            # A sync is a server HEARTBEAT, and discord.py answers it through its gateway rate limiter
+            # (110 sends a minute): bursts must not sync per message. Call settle() once at the end.
+            return targets
         for session in targets:
             await session.sync(timeout)
-        if settle:
-            await self._wait_handlers(before, deadline, label)
+        await self._wait_handlers(before, deadline, label)
         return targets
 
     async def settle(self, *, timeout: float | None = None) -> None:

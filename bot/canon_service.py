@@ -1,0 +1,468 @@
+"""The canon use cases: propose, review, commit, add directly, retcon, look up, check. Each owns its transaction.
+
+This is where the narrative store (scenes, turns) and the truth layer (the canon graph) meet: a scene commit
+writes the accepted proposals and completes the scene in ONE transaction.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon import campaigns
+from canon.calendar import DateError, parse_date
+from canon.campaigns import Campaign, ChangesetKind, open_changeset
+from canon.checks import (
+    RecordedConflict,
+    findings_around,
+    record_findings,
+    recorded_conflicts,
+    whole_graph_findings,
+)
+from canon.continuity import Finding, world_key
+from canon.domain import NOW, AsOf, Authority, EntityCard, Evidence, EvidenceKind, StatementView, Viewer
+from canon.errors import Conflict, InvalidInput, NotFound
+from canon.gate import CanonizationGate, CommitResult, Draft
+from canon.graph import CanonReader, CanonWriter
+from canon.models import ProposalRow
+from canon.ontology import Ontology, base_ontology
+from canon.proposals import Proposal, ProposalContent
+from canon.storage import Database
+from memory.scenes import Actor, Scene, SceneReport, SceneService, SceneStatus, load_scene, scene_turns
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Review:
+    """What a review card shows: the scene, its proposals, and the Discord message of each turn cited."""
+
+    scene: Scene | None
+    batch: str | None
+    proposals: list[Proposal]
+    turn_messages: dict[int, int]
+
+
+@dataclass(frozen=True)
+class RetconResult:
+    """A retcon's outcome: the replacement (if any) and the facts to review because they relied on the old one."""
+
+    retconned_id: int
+    replacement_id: int | None
+    dependents: list[StatementView]
+
+
+def parse_as_of(
+    *, at_date: str | None = None, at_scene: int | None = None, believed_at: str | None = None
+) -> AsOf:
+    """Return an as-of point from command arguments, or raise `InvalidInput` showing the expected forms."""
+    world = world_k = None
+    if at_date:
+        try:
+            date = parse_date(at_date.strip())
+        except DateError as error:
+            raise InvalidInput(error.describe("The date") + ".") from None
+        world, world_k = str(date), world_key(date)
+    believed = None
+    if believed_at:
+        try:
+            believed = dt.datetime.fromisoformat(believed_at.strip())
+        except ValueError:
+            raise InvalidInput(
+                f"“{believed_at}” is not a real date and time; use ISO form like 2026-11-30T18:00Z."
+            ) from None
+        believed = believed if believed.tzinfo else believed.replace(tzinfo=dt.UTC)
+    if at_scene is not None and at_scene < 0:
+        raise InvalidInput("A scene number is 0 or more (0 means before the first scene).")
+    return AsOf(world=world, world_key=world_k, scene=at_scene, believed_at=believed)
+
+
+class CanonService:
+    """Canon use cases for the cogs and the command line."""
+
+    def __init__(self, db: Database, scenes: SceneService, ontology: Ontology | None = None) -> None:
+        self.db = db
+        self.scenes = scenes
+        self.base_ontology = ontology or base_ontology()
+
+    def ontology_for(self, campaign: Campaign) -> Ontology:
+        """Return the campaign's ontology: the base one plus the campaign's extension, if any."""
+        extension = campaign.settings.get("ontology")
+        return self.base_ontology.extended(extension) if extension else self.base_ontology
+
+    def gate_for(self, campaign: Campaign) -> CanonizationGate:
+        """Return the canonization gate with the campaign's ontology."""
+        return CanonizationGate(self.ontology_for(campaign))
+
+    async def reader(self, session: AsyncSession, campaign: Campaign, viewer: Viewer) -> CanonReader:
+        """Return a canon reader for a campaign and viewer."""
+        return await CanonReader.open(session, campaign.id, self.ontology_for(campaign), viewer=viewer)
+
+    # -- proposals ------------------------------------------------------------------------------------
+
+    async def _warnings(self, session: AsyncSession, campaign: Campaign, row: ProposalRow) -> list[Finding]:
+        """Return the findings a proposal would raise, by writing it in a savepoint and rolling back."""
+        gate = self.gate_for(campaign)
+        proposal = (await gate.proposals(session, campaign.id, ids=[row.id]))[0]
+        nested = await session.begin_nested()
+        try:
+            changeset = await open_changeset(session, campaign.id, ChangesetKind.SCENE_COMMIT)
+            reader = await self.reader(session, campaign, Viewer.GM)
+            writer = CanonWriter(session, changeset, reader.ontology)
+            entity_ids: dict[int, int] = {}
+            pending_entities = [
+                p
+                for p in await gate.proposals(session, campaign.id, scene_id=row.scene_id, batch=row.batch)
+                if p.type == "entity" and p.id != row.id and p.status in {"pending", "accepted"}
+            ]
+            for entity_proposal in pending_entities:
+                await gate.apply(writer, reader, entity_proposal, entity_ids, story_order=None)
+            story_order = await self._story_order(session, row.scene_id)
+            new_ids = await gate.apply(writer, reader, proposal, entity_ids, story_order=story_order)
+            await session.flush()
+            return await findings_around(reader, new_ids)
+        except (InvalidInput, Conflict, NotFound) as error:
+            log.info("proposal #%s cannot be simulated: %s", row.id, error)
+            return []
+        finally:
+            await nested.rollback()
+
+    async def _story_order(self, session: AsyncSession, scene_id: int | None) -> int | None:
+        return (await load_scene(session, scene_id)).story_order if scene_id is not None else None
+
+    async def propose(
+        self,
+        campaign: Campaign,
+        channel_id: int,
+        content: ProposalContent,
+        actor: Actor,
+        *,
+        turns: tuple[int, int] | None = None,
+    ) -> list[Proposal]:
+        """Propose a canon change in the channel's running scene, citing turns (by default the latest one)."""
+        scene = await self.scenes.current_scene(channel_id)
+        if scene.status != SceneStatus.ACTIVE:
+            raise Conflict("This scene has ended; proposals are closed while its review is open.")
+
+        async def work(session: AsyncSession) -> list[Proposal]:
+            all_turns = await scene_turns(session, scene.id, include_deleted=False)
+            if turns is not None:
+                first, last = turns
+                numbers = {t.number for t in all_turns}
+                if first > last or first not in numbers or last not in numbers:
+                    raise InvalidInput(
+                        f"This scene has turns {min(numbers, default=0)} to {max(numbers, default=0)}; "
+                        f"“{first}-{last}” is not a range of them."
+                    )
+                span: tuple[int | None, int | None] = (first, last)
+            else:
+                latest = all_turns[-1].number if all_turns else None
+                span = (latest, latest)
+            evidence = Evidence(
+                kind=EvidenceKind.TURNS, scene_id=scene.id, turn_from=span[0], turn_to=span[1]
+            )
+            draft = Draft(
+                content=content,
+                authority=Authority.GM if actor.is_gm else Authority.PLAYER,
+                evidence=[evidence],
+                origin="command",
+                proposer_id=actor.id,
+                proposer_name=actor.name,
+            )
+            reader = await self.reader(session, campaign, Viewer.GM)
+            return await self.gate_for(campaign).propose(
+                session,
+                reader,
+                draft,
+                scene_id=scene.id,
+                warnings_for=lambda s, row: self._warnings(s, campaign, row),
+            )
+
+        return await self.db.run(work)
+
+    async def submit(
+        self, campaign: Campaign, drafts: Sequence[Draft], *, scene_id: int | None, batch: str | None
+    ) -> list[Proposal]:
+        """Store proposals made by the system (LLM extraction, promotions) for review; one transaction."""
+
+        async def work(session: AsyncSession) -> list[Proposal]:
+            reader = await self.reader(session, campaign, Viewer.GM)
+            stored: list[Proposal] = []
+            gate = self.gate_for(campaign)
+            for draft in drafts:
+                try:
+                    nested = await session.begin_nested()
+                    stored += await gate.propose(
+                        session,
+                        reader,
+                        draft,
+                        scene_id=scene_id,
+                        batch=batch,
+                        warnings_for=lambda s, row: self._warnings(s, campaign, row),
+                    )
+                    await nested.commit()
+                except (InvalidInput, NotFound, Conflict) as error:
+                    await nested.rollback()
+                    log.info("dropped a proposal that does not fit canon: %s", error)
+            return stored
+
+        return await self.db.run(work)
+
+    async def end_scene(self, channel_id: int) -> tuple[SceneReport, Review]:
+        """End the channel's scene: complete it, or put it under review when proposals wait."""
+        scene = await self.scenes.current_scene(channel_id)
+        async with self.db.session() as session:
+            campaign = await campaigns.get_campaign(session, scene.campaign_id)
+            waiting = await self.gate_for(campaign).proposals(session, scene.campaign_id, scene_id=scene.id)
+        report = await self.scenes.end_scene(channel_id, complete=not waiting)
+        return report, await self.review(scene.id)
+
+    async def review(
+        self, scene_id: int | None, *, campaign_id: int | None = None, batch: str | None = None
+    ) -> Review:
+        """Return what the review card of a scene (or an import batch) shows."""
+        async with self.db.session() as session:
+            scene = await load_scene(session, scene_id) if scene_id is not None else None
+            owner = scene.campaign_id if scene else campaign_id
+            if owner is None:
+                raise InvalidInput("A review needs a scene or a campaign and batch.")
+            campaign = await campaigns.get_campaign(session, owner)
+            proposals = await self.gate_for(campaign).proposals(
+                session, owner, scene_id=scene_id, batch=batch
+            )
+            messages: dict[int, int] = {}
+            if scene is not None:
+                messages = {
+                    t.number: t.discord_message_id
+                    for t in await scene_turns(session, scene.id)
+                    if t.discord_message_id is not None
+                }
+            return Review(scene=scene, batch=batch, proposals=proposals, turn_messages=messages)
+
+    async def decide(
+        self, proposal_id: int, *, accept: bool, actor: Actor, rationale: str | None = None
+    ) -> Proposal:
+        """Record the GM's decision on one proposal (exactly once)."""
+
+        async def work(session: AsyncSession) -> Proposal:
+            row = await session.get(ProposalRow, proposal_id)
+            if row is None:
+                raise NotFound(f"There is no proposal #{proposal_id}.")
+            campaign = await campaigns.get_campaign(session, row.campaign_id)
+            return await self.gate_for(campaign).decide(
+                session,
+                proposal_id,
+                accept=accept,
+                decider_id=actor.id,
+                decider_name=actor.name,
+                rationale=rationale,
+            )
+
+        return await self.db.run(work, attempts=1)
+
+    async def accept_all(
+        self, scene_id: int | None, actor: Actor, *, campaign_id: int | None = None, batch: str | None = None
+    ) -> list[Proposal]:
+        """Accept every pending proposal without warnings."""
+
+        async def work(session: AsyncSession) -> list[Proposal]:
+            owner = (await load_scene(session, scene_id)).campaign_id if scene_id is not None else campaign_id
+            assert owner is not None
+            campaign = await campaigns.get_campaign(session, owner)
+            return await self.gate_for(campaign).accept_all(
+                session, owner, scene_id=scene_id, batch=batch, decider_id=actor.id, decider_name=actor.name
+            )
+
+        return await self.db.run(work, attempts=1)
+
+    async def commit_scene(self, scene_id: int, actor: Actor) -> CommitResult:
+        """Write the scene's accepted proposals, their evidence and the decision, and complete the scene: one transaction."""
+
+        async def work(session: AsyncSession) -> CommitResult:
+            scene = await load_scene(session, scene_id)
+            if scene.status == SceneStatus.COMPLETED:
+                raise Conflict(f"The scene “{scene.title}” is already committed; nothing changed.")
+            if scene.status == SceneStatus.ACTIVE:
+                raise Conflict("End the scene with /endscene before committing it.")
+            campaign = await campaigns.get_campaign(session, scene.campaign_id)
+            result = await self.gate_for(campaign).commit(
+                session,
+                campaign_id=campaign.id,
+                scene_id=scene.id,
+                story_order=scene.story_order,
+                actor_id=actor.id,
+                actor_name=actor.name,
+                check=lambda s, reader, ids: findings_around(reader, ids),
+            )
+            overridden = (
+                "; ".join(p.override_rationale for p in result.accepted if p.override_rationale) or None
+            )
+            await record_findings(session, campaign.id, result.findings, accepted_rationale=overridden)
+            await self.scenes.complete_scene(session, scene.id)
+            return result
+
+        return await self.db.run(work, attempts=1)
+
+    async def commit_batch(self, campaign: Campaign, batch: str, actor: Actor) -> CommitResult:
+        """Write the accepted proposals of an import batch (prose extraction, promotions)."""
+
+        async def work(session: AsyncSession) -> CommitResult:
+            result = await self.gate_for(campaign).commit(
+                session,
+                campaign_id=campaign.id,
+                scene_id=None,
+                batch=batch,
+                story_order=None,
+                actor_id=actor.id,
+                actor_name=actor.name,
+                kind=ChangesetKind.SOURCE_IMPORT,
+                check=lambda s, reader, ids: findings_around(reader, ids),
+            )
+            await record_findings(session, campaign.id, result.findings)
+            return result
+
+        return await self.db.run(work, attempts=1)
+
+    async def add_direct(
+        self, campaign: Campaign, content: ProposalContent, actor: Actor, *, command: str
+    ) -> CommitResult:
+        """Write canon directly (the GM's `/canon add`): authority gm, the command as evidence, one changeset."""
+
+        async def work(session: AsyncSession) -> CommitResult:
+            gate = self.gate_for(campaign)
+            reader = await self.reader(session, campaign, Viewer.GM)
+            batch = f"direct:{actor.id}:{dt.datetime.now(dt.UTC).timestamp()}"
+            draft = Draft(
+                content=content,
+                authority=Authority.GM,
+                evidence=[Evidence(kind=EvidenceKind.COMMAND, note=f"{command} by {actor.name}")],
+                origin="gm_direct",
+                proposer_id=actor.id,
+                proposer_name=actor.name,
+            )
+            proposals = await gate.propose(session, reader, draft, scene_id=None, batch=batch)
+            for proposal in proposals:
+                await gate.decide(
+                    session, proposal.id, accept=True, decider_id=actor.id, decider_name=actor.name
+                )
+            result = await gate.commit(
+                session,
+                campaign_id=campaign.id,
+                scene_id=None,
+                batch=batch,
+                story_order=None,
+                actor_id=actor.id,
+                actor_name=actor.name,
+                kind=ChangesetKind.GM_DIRECT,
+                check=lambda s, r, ids: findings_around(r, ids),
+            )
+            await record_findings(session, campaign.id, result.findings)
+            return result
+
+        return await self.db.run(work, attempts=1)
+
+    # -- retcon ---------------------------------------------------------------------------------------
+
+    async def retcon(
+        self,
+        campaign: Campaign,
+        statement_id: int,
+        actor: Actor,
+        *,
+        rationale: str,
+        new_value: str | None = None,
+    ) -> RetconResult:
+        """Mark a fact retconned (optionally replacing its value) and list the facts that relied on it."""
+        if not rationale.strip():
+            raise InvalidInput("A retcon needs a rationale: why the old fact no longer holds.")
+
+        async def work(session: AsyncSession) -> RetconResult:
+            reader = await self.reader(session, campaign, Viewer.GM)
+            found = await reader.statements(statement_ids=[statement_id], include_retconned=True)
+            if not found:
+                raise NotFound(f"There is no fact #{statement_id} in this campaign's canon.")
+            old = found[0]
+            changeset = await open_changeset(
+                session,
+                campaign.id,
+                ChangesetKind.RETCON,
+                actor_id=actor.id,
+                actor_name=actor.name,
+                rationale=rationale,
+            )
+            writer = CanonWriter(session, changeset, reader.ontology)
+            replacement = None
+            if new_value is not None:
+                if old.kind.value == "relation":
+                    target = await reader.resolve(new_value)
+                    obj, value = target.id, None
+                else:
+                    obj, value = None, new_value
+                replacement = await writer.add_statement(
+                    kind=old.kind,
+                    subject_id=old.subject_id,
+                    predicate=old.predicate,
+                    object_id=obj,
+                    value=value,
+                    via=old.via,
+                    validity=old.validity,
+                    authority=Authority.GM,
+                    visibility=old.visibility,
+                    replaces_id=old.id,
+                    evidence=[
+                        Evidence(kind=EvidenceKind.COMMAND, note=f"/retcon by {actor.name}: {rationale}")
+                    ],
+                )
+            await writer.retcon(reader, "statement", old.id, replacement_id=replacement, rationale=rationale)
+            dependents = [
+                d for d in await reader.dependents("statement", old.id) if d.statement.id != replacement
+            ]
+            return RetconResult(retconned_id=old.id, replacement_id=replacement, dependents=dependents)
+
+        return await self.db.run(work, attempts=1)
+
+    # -- questions ------------------------------------------------------------------------------------
+
+    async def card(
+        self, campaign: Campaign, name: str, *, viewer: Viewer, as_of: AsOf = NOW
+    ) -> EntityCard:
+        """Return an entity's card as of a point, for a viewer."""
+        async with self.db.session() as session:
+            reader = await self.reader(session, campaign, viewer)
+            entity = await reader.resolve(name, as_of)
+            return await reader.card(entity.id, as_of)
+
+    async def timeline(
+        self, campaign: Campaign, name: str, *, viewer: Viewer
+    ) -> tuple[str, list[StatementView]]:
+        """Return an entity's name and its timeline."""
+        async with self.db.session() as session:
+            reader = await self.reader(session, campaign, viewer)
+            entity = await reader.resolve(name)
+            return entity.name, await reader.timeline(entity.id)
+
+    async def autocomplete(self, campaign: Campaign, prefix: str, *, viewer: Viewer) -> list[tuple[str, str]]:
+        """Return (label, value) pairs of entity names for an autocomplete box."""
+        async with self.db.session() as session:
+            reader = await self.reader(session, campaign, viewer)
+            refs = await reader.autocomplete(prefix)
+        return [(f"{r.name} ({r.type})"[:100], r.name[:100]) for r in refs]
+
+    async def check(self, campaign: Campaign) -> tuple[list[Finding], list[Finding]]:
+        """Run every continuity rule over the whole graph; return all findings and the ones never seen before."""
+
+        async def work(session: AsyncSession) -> tuple[list[Finding], list[Finding]]:
+            reader = await self.reader(session, campaign, Viewer.GM)
+            findings = await whole_graph_findings(reader)
+            return findings, await record_findings(session, campaign.id, findings)
+
+        return await self.db.run(work)
+
+    async def conflicts(self, campaign: Campaign) -> list[RecordedConflict]:
+        """Return the conflicts recorded for the campaign, newest first."""
+        async with self.db.session() as session:
+            return await recorded_conflicts(session, campaign.id)

@@ -1,0 +1,329 @@
+"""Represent, parse, place and compare in-world dates on the campaign calendar.
+
+An in-world date is an era plus an optional year, month and day (`WorldDate`). Precision is kept: a date
+may name only an era (`3rd_age`), a year (`3rd_age.year_300`), a month or a day, or be entirely `unknown`.
+
+Years are ABSOLUTE: every era's years sit on one common year axis. An era's `start` and `end` (from a
+timeline) are years on that axis, and `3rd_age.year_340` means year 340 of that axis, which must fall inside
+the 3rd age's range. So `2nd_age.year_87` and `3rd_age.year_87` are the same year (eras may overlap or share a
+boundary year); the era says which era the date belongs to and places era-only dates. Negative years are
+allowed (`3rd_age.year_-50`). An era's `start` and `end` are both inclusive; `end: null` means the era has not
+ended. A sub-era without its own bounds inherits the missing bound from its parent era.
+
+Text forms accepted by `parse_date` (the era is always the first segment; an era id is a lowercase slug with
+at least one letter):
+
+    unknown
+    3rd_age                              era only
+    3rd_age.year_300                     year
+    3rd_age.year_300.month_3             month
+    3rd_age.year_300.month_3.day_17      day
+    3rd_age.300  3rd_age.300.3  3rd_age.300.3.17    the same without labels
+    3rd_age.year_-50  3rd_age.-50        negative (absolute) years
+
+`str(date)` gives the canonical labelled form (`3rd_age.year_300.month_3.day_17`).
+
+Ordering: dates form a partial order, because coarse dates are intervals. `compare(a, b, calendar)` answers
+explicitly:
+    before   a ends before b begins (certain)
+    after    a begins after b ends (certain)
+    same     a and b cover exactly the same span at their recorded precision; two dates both given as
+             `3rd_age.300` are "same" even though they may be different days
+    overlap  their spans intersect but differ, so their order is undetermined (e.g. `3rd_age.300` vs
+             `3rd_age.300.3.17`, or an era-only date vs a year inside that era)
+    unknown  at least one date cannot be placed: it is `unknown`, or it names only an era whose bounds the
+             calendar does not know
+`sort_key(date, calendar)` gives a total order that agrees with every certain answer (`before`/`after`),
+puts coarse dates before finer dates that start at the same point, and puts unplaceable dates last.
+
+This module is pure: no I/O, no database, no imports from the rest of Lorekeeper.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Literal, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Precision = Literal["unknown", "era", "year", "month", "day"]
+Comparison = Literal["before", "after", "same", "overlap", "unknown"]
+
+UNKNOWN = "unknown"
+DATE_FORMS = (
+    "3rd_age.year_300, 3rd_age.year_300.month_3.day_17, 3rd_age.300.3.17, 3rd_age (era only) or unknown"
+)
+
+ERA_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+_ERA_ID = re.compile(r"(?=[0-9_-]*[a-z])[a-z0-9][a-z0-9_-]*")
+_YEAR_SEGMENT = re.compile(r"^(?:year_)?([+-]?[0-9]+)$")
+_MONTH_SEGMENT = re.compile(r"^(?:month_)?([0-9]+)$")
+_DAY_SEGMENT = re.compile(r"^(?:day_)?([0-9]+)$")
+_LABELS = ("year", "month", "day")
+
+# Open interval ends; Python ints are unbounded, so these sit beyond any real year.
+_FAR = 10**18
+DatePoint = tuple[int, int, int]
+
+
+def is_era_id(text: str) -> bool:
+    """Tell whether `text` can name an era: a lowercase slug with at least one letter, not `unknown`."""
+    return _ERA_ID.fullmatch(text) is not None and text != UNKNOWN
+
+
+class CalendarRules(BaseModel):
+    """Hold the shape of the campaign's year: how many months, and at most how many days in a month."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    months_per_year: int = Field(default=12, ge=1)
+    days_per_month: int = Field(default=31, ge=1)
+
+
+DEFAULT_RULES = CalendarRules()
+
+
+class DateError(ValueError):
+    """Say why a text is not a date; `describe(subject)` phrases it for a world-builder."""
+
+    def __init__(self, text: str, reason: str | None = None) -> None:
+        self.text = text
+        self.reason = reason
+        super().__init__(self.describe("the date"))
+
+    def describe(self, subject: str) -> str:
+        """Phrase the problem as a sentence about `subject` (for example `"born"`)."""
+        message = f'{subject} must be a date like {DATE_FORMS}; got "{self.text}"'
+        if self.reason:
+            message += f" ({self.reason})"
+        return message
+
+
+class WorldDate(BaseModel):
+    """Hold an in-world date: an era, then optionally year, month and day; all None means unknown."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    era: str | None = None
+    year: int | None = None
+    month: int | None = None
+    day: int | None = None
+
+    @model_validator(mode="after")
+    def _check_shape(self) -> WorldDate:
+        if self.era is None and (self.year is not None or self.month is not None or self.day is not None):
+            raise ValueError("a date with a year, month or day needs an era")
+        if self.era is not None and not is_era_id(self.era):
+            raise ValueError(
+                f'era "{self.era}" must be a lowercase id with at least one letter, like 3rd_age'
+            )
+        if self.month is not None and self.year is None:
+            raise ValueError("a date with a month needs a year")
+        if self.day is not None and self.month is None:
+            raise ValueError("a date with a day needs a month")
+        if self.month is not None and self.month < 1:
+            raise ValueError(f"month must be 1 or more; got {self.month}")
+        if self.day is not None and self.day < 1:
+            raise ValueError(f"day must be 1 or more; got {self.day}")
+        return self
+
+    @classmethod
+    def unknown(cls) -> WorldDate:
+        """Return the date that is not known at all."""
+        return cls()
+
+    @property
+    def precision(self) -> Precision:
+        """Say how finely the date is known."""
+        if self.era is None:
+            return "unknown"
+        if self.year is None:
+            return "era"
+        if self.month is None:
+            return "year"
+        if self.day is None:
+            return "month"
+        return "day"
+
+    @property
+    def is_unknown(self) -> bool:
+        """Tell whether nothing at all is known about the date."""
+        return self.era is None
+
+    def __str__(self) -> str:
+        if self.era is None:
+            return UNKNOWN
+        parts = [self.era]
+        for label, value in zip(_LABELS, (self.year, self.month, self.day), strict=True):
+            if value is None:
+                break
+            parts.append(f"{label}_{value}")
+        return ".".join(parts)
+
+
+def parse_date(text: str, rules: CalendarRules = DEFAULT_RULES) -> WorldDate:
+    """Parse one of the date forms listed in the module docstring; raise `DateError` otherwise."""
+    if text == UNKNOWN:
+        return WorldDate.unknown()
+    segments = text.split(".")
+    era = segments[0]
+    if not is_era_id(era):
+        if era.lower() != era and is_era_id(era.lower()):
+            raise DateError(text, "era ids are lowercase")
+        raise DateError(text)
+    if len(segments) > 4:
+        raise DateError(text, "too many parts: an era, then at most year, month and day")
+    values: list[int] = []
+    for label, pattern, segment in zip(
+        _LABELS, (_YEAR_SEGMENT, _MONTH_SEGMENT, _DAY_SEGMENT), segments[1:], strict=False
+    ):
+        match = pattern.fullmatch(segment)
+        if match is None:
+            raise DateError(text, f'"{segment}" is not a {label}')
+        values.append(int(match.group(1)))
+    year, month, day = [*values, None, None, None][:3]
+    if month is not None and not 1 <= month <= rules.months_per_year:
+        raise DateError(text, f"month {month} is not a month of the calendar (1 to {rules.months_per_year})")
+    if day is not None and not 1 <= day <= rules.days_per_month:
+        raise DateError(text, f"day {day} is not a day of a month (1 to {rules.days_per_month})")
+    return WorldDate(era=era, year=year, month=month, day=day)
+
+
+class EraSpan(BaseModel):
+    """Hold one era's bounds on the absolute year axis (both inclusive; None where not known or open)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    start: int | None = None
+    end: int | None = None
+    parent: str | None = None
+
+
+class DateInterval(NamedTuple):
+    """Hold the span a date may occupy, as (year, month, day) points; month/day 0 and _FAR pad coarse dates."""
+
+    lo: DatePoint
+    hi: DatePoint
+
+
+class EraCalendar:
+    """Place dates on the absolute year axis using known era bounds; compare and sort them."""
+
+    def __init__(self, eras: Iterable[EraSpan] = ()) -> None:
+        spans: dict[str, EraSpan] = {}
+        for span in eras:
+            if span.id in spans:
+                raise ValueError(f'era "{span.id}" is defined twice')
+            spans[span.id] = span
+        self._eras = spans
+
+    @property
+    def eras(self) -> Mapping[str, EraSpan]:
+        """Return the eras this calendar knows, by id."""
+        return self._eras
+
+    def knows(self, era: str) -> bool:
+        """Tell whether the era is defined in this calendar."""
+        return era in self._eras
+
+    def bounds(self, era: str) -> tuple[int | None, int | None] | None:
+        """Return (start, end) of the era, inheriting missing bounds from parent eras; None if unknown era."""
+        if era not in self._eras:
+            return None
+        start: int | None = None
+        end: int | None = None
+        seen: set[str] = set()
+        current: str | None = era
+        while current is not None and current in self._eras and current not in seen:
+            seen.add(current)
+            span = self._eras[current]
+            if start is None:
+                start = span.start
+            if end is None:
+                end = span.end
+            current = span.parent
+        return start, end
+
+    def interval(self, date: WorldDate) -> DateInterval | None:
+        """Return the span the date may occupy, or None when it cannot be placed."""
+        if date.era is None:
+            return None
+        if date.year is None:
+            bounds = self.bounds(date.era)
+            if bounds is None or bounds == (None, None):
+                return None
+            start, end = bounds
+            return DateInterval(
+                (start if start is not None else -_FAR, 0, 0),
+                (end if end is not None else _FAR, _FAR, _FAR),
+            )
+        return _fixed_interval(date)
+
+    def compare(self, a: WorldDate, b: WorldDate) -> Comparison:
+        """Say whether `a` is certainly before or after `b`, the same span, overlapping, or unknown."""
+        ia = self.interval(a)
+        ib = self.interval(b)
+        if ia is None or ib is None:
+            return "unknown"
+        if ia.hi < ib.lo:
+            return "before"
+        if ia.lo > ib.hi:
+            return "after"
+        if ia == ib:
+            return "same"
+        return "overlap"
+
+    def sort_key(self, date: WorldDate) -> tuple[int, DatePoint, DatePoint]:
+        """Return a key giving a total order consistent with `compare`; unplaceable dates sort last."""
+        span = self.interval(date)
+        if span is None:
+            return (1, (0, 0, 0), (0, 0, 0))
+        # Inverting hi puts the coarser of two dates that start together first.
+        lo, hi = span
+        return (0, lo, (-hi[0], -hi[1], -hi[2]))
+
+    def check(self, date: WorldDate) -> str | None:
+        """Return why the date's year lies outside its era's bounds, or None if it fits or cannot tell."""
+        if date.era is None or date.year is None:
+            return None
+        bounds = self.bounds(date.era)
+        if bounds is None:
+            return None
+        start, end = bounds
+        if (start is not None and date.year < start) or (end is not None and date.year > end):
+            return f"year {date.year} is outside {date.era} ({_describe_bounds(start, end)})"
+        return None
+
+
+def _fixed_interval(date: WorldDate) -> DateInterval:
+    assert date.year is not None
+    year = date.year
+    if date.month is None:
+        return DateInterval((year, 0, 0), (year, _FAR, _FAR))
+    if date.day is None:
+        return DateInterval((year, date.month, 0), (year, date.month, _FAR))
+    point = (year, date.month, date.day)
+    return DateInterval(point, point)
+
+
+def _describe_bounds(start: int | None, end: int | None) -> str:
+    if start is not None and end is not None:
+        return f"years {start} to {end}"
+    if start is not None:
+        return f"from year {start}"
+    return f"up to year {end}"
+
+
+_NO_ERAS = EraCalendar()
+
+
+def compare(a: WorldDate, b: WorldDate, calendar: EraCalendar | None = None) -> Comparison:
+    """Compare two dates; without a calendar, era-only dates cannot be placed and compare `unknown`."""
+    return (calendar or _NO_ERAS).compare(a, b)
+
+
+def sort_key(date: WorldDate, calendar: EraCalendar | None = None) -> tuple[int, DatePoint, DatePoint]:
+    """Return the total-order key of `EraCalendar.sort_key` (without a calendar, era-only dates go last)."""
+    return (calendar or _NO_ERAS).sort_key(date)

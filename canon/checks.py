@@ -1,0 +1,177 @@
+"""Running the continuity rules against the database: snapshots of the graph, and the conflicts table.
+
+`canon.continuity` is pure; this module feeds it. A check around new statements loads only their
+neighbourhood (the entities they touch, those entities' relations and parents); the whole-graph check loads
+every standing row of the campaign's lineage once. Findings are recorded by fingerprint, so a problem found
+again is not reported as new.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Collection, Sequence
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.continuity import Finding, Snapshot, check
+from canon.graph import CanonReader, lineage_filter
+from canon.models import ConflictRow, DependencyRow, EntityRow
+from canon.storage import utc_now
+
+
+async def _dependencies(
+    reader: CanonReader, statement_ids: Collection[int]
+) -> dict[int, list[tuple[str, int]]]:
+    found: dict[int, list[tuple[str, int]]] = {}
+    ids = list(statement_ids)
+    for start in range(0, len(ids), 500):
+        query = select(
+            DependencyRow.statement_id, DependencyRow.depends_on_kind, DependencyRow.depends_on_id
+        ).where(
+            DependencyRow.statement_id.in_(ids[start : start + 500]),
+            lineage_filter(DependencyRow, reader.steps),
+        )
+        for statement_id, kind, target in (await reader.session.execute(query)).all():
+            found.setdefault(statement_id, []).append((kind, target))
+    return found
+
+
+async def neighbourhood_snapshot(reader: CanonReader, statement_ids: Collection[int]) -> Snapshot:
+    """Return a snapshot around some statements: their entities, those entities' statements, and parents."""
+    seed = await reader.statements(statement_ids=statement_ids, include_retconned=True, with_evidence=False)
+    entity_ids = {s.subject_id for s in seed} | {s.object_id for s in seed if s.object_id is not None}
+    return await entities_snapshot(reader, entity_ids)
+
+
+async def entities_snapshot(reader: CanonReader, entity_ids: Collection[int]) -> Snapshot:
+    """Return a snapshot of some entities: everything said about them, their neighbours and their parents."""
+    ids = set(entity_ids)
+    statements = await reader.statements(subject_ids=ids, object_ids=ids, include_retconned=True)
+    related = {s.subject_id for s in statements} | {
+        s.object_id for s in statements if s.object_id is not None
+    }
+    extra = related - ids
+    if extra:
+        # Parents' lives, an event's era, a place's containers: the rules read the other end's statements too.
+        more = await reader.statements(subject_ids=extra, include_retconned=True)
+        known = {s.id for s in statements}
+        statements += [s for s in more if s.id not in known]
+        related |= {s.object_id for s in more if s.object_id is not None}
+    entities = await reader.entities(related | ids, include_retconned=True)
+    dependencies = await _dependencies(reader, [s.id for s in statements])
+    return Snapshot(
+        entities=entities, statements=statements, dependencies=dependencies, ontology=reader.ontology
+    )
+
+
+async def whole_snapshot(reader: CanonReader) -> Snapshot:
+    """Return a snapshot of the campaign's whole graph (evidence is attached to findings afterwards)."""
+    entity_ids = list(
+        (
+            await reader.session.execute(select(EntityRow.id).where(lineage_filter(EntityRow, reader.steps)))
+        ).scalars()
+    )
+    entities = await reader.entities(entity_ids, include_retconned=True)
+    statements = await reader.statements(include_retconned=True, with_evidence=False)
+    dependencies = await _dependencies(reader, [s.id for s in statements])
+    return Snapshot(
+        entities=entities, statements=statements, dependencies=dependencies, ontology=reader.ontology
+    )
+
+
+async def findings_around(reader: CanonReader, statement_ids: Collection[int]) -> list[Finding]:
+    """Return the continuity findings that involve some statements (new or hypothetical ones)."""
+    if not statement_ids:
+        return []
+    snapshot = await neighbourhood_snapshot(reader, statement_ids)
+    return check(snapshot, focus=set(statement_ids))
+
+
+async def whole_graph_findings(reader: CanonReader) -> list[Finding]:
+    """Return every continuity finding of the campaign's graph."""
+    return check(await whole_snapshot(reader))
+
+
+async def record_findings(
+    session: AsyncSession,
+    campaign_id: int,
+    findings: Sequence[Finding],
+    *,
+    accepted_rationale: str | None = None,
+) -> list[Finding]:
+    """Record findings in the conflicts table; return those never seen before (for "post only new conflicts")."""
+    if not findings:
+        return []
+    prints = [f.fingerprint for f in findings]
+    known = set(
+        (
+            await session.execute(
+                select(ConflictRow.fingerprint).where(
+                    ConflictRow.campaign_id == campaign_id, ConflictRow.fingerprint.in_(prints)
+                )
+            )
+        ).scalars()
+    )
+    now = utc_now()
+    new: list[Finding] = []
+    for finding in findings:
+        if finding.fingerprint in known:
+            continue
+        known.add(finding.fingerprint)
+        new.append(finding)
+        session.add(
+            ConflictRow(
+                campaign_id=campaign_id,
+                kind=finding.kind.value,
+                fingerprint=finding.fingerprint,
+                message=finding.message,
+                details=finding.model_dump(mode="json"),
+                status="accepted" if accepted_rationale else "open",
+                rationale=accepted_rationale,
+                first_seen_at=now,
+                last_seen_at=now,
+            )
+        )
+    await session.flush()
+    return new
+
+
+class RecordedConflict(BaseModel):
+    """A conflict as recorded: what was found, when, and whether the GM accepted it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    kind: str
+    message: str
+    details: dict[str, Any]
+    status: str
+    rationale: str | None
+    first_seen_at: dt.datetime
+
+
+async def recorded_conflicts(
+    session: AsyncSession, campaign_id: int, *, limit: int = 50
+) -> list[RecordedConflict]:
+    """Return the campaign's recorded conflicts, newest first."""
+    query = (
+        select(ConflictRow)
+        .where(ConflictRow.campaign_id == campaign_id)
+        .order_by(ConflictRow.id.desc())
+        .limit(limit)
+    )
+    return [
+        RecordedConflict(
+            id=r.id,
+            kind=r.kind,
+            message=r.message,
+            details=dict(r.details or {}),
+            status=r.status,
+            rationale=r.rationale,
+            first_seen_at=r.first_seen_at,
+        )
+        for r in (await session.execute(query)).scalars()
+    ]

@@ -1,0 +1,752 @@
+"""The canonization gate: proposals are drafted, reviewed one by one, and committed together with evidence.
+
+Turns never write canon. A proposal waits (pending) until the GM accepts or rejects it; each decision is one
+conditional UPDATE, so two GMs clicking at once, or a double click, make exactly one decision. Commit writes
+every accepted proposal of a scene, its evidence and the decision, in the caller's single transaction.
+The campaign's authority policy says which authorities need review: by default imported sources and the GM
+are accepted automatically, players and the system (an LLM) go through the GM.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.calendar import parse_date
+from canon.campaigns import ChangesetKind, get_campaign, open_changeset
+from canon.continuity import Finding, world_key
+from canon.domain import Authority, Evidence, EvidenceKind, StatementKind, Validity, Viewer
+from canon.errors import Conflict, InvalidInput, NotFound
+from canon.graph import CanonReader, CanonWriter
+from canon.models import ProposalRow
+from canon.ontology import Ontology
+from canon.proposals import (
+    EntityContent,
+    EventContent,
+    FactContent,
+    Proposal,
+    ProposalContent,
+    ProposalStatus,
+    Ref,
+    RelationshipContent,
+    StateChangeContent,
+    check_date,
+    fingerprint,
+    parse_content,
+    references,
+)
+from canon.storage import utc_now
+
+log = logging.getLogger(__name__)
+
+DEFAULT_POLICY: dict[str, str] = {
+    Authority.SOURCE: "auto",
+    Authority.GM: "auto",
+    Authority.PLAYER: "review",
+    Authority.SYSTEM: "review",
+}
+UNDECIDED_AT_COMMIT = "Left undecided when the scene was committed."
+
+
+def authority_policy(settings: dict[str, Any]) -> dict[str, str]:
+    """Return a campaign's authority policy (which authorities are accepted without review)."""
+    return {**DEFAULT_POLICY, **(settings.get("authority_policy") or {})}
+
+
+def proposal_from_row(row: ProposalRow) -> Proposal:
+    """Return the domain view of a proposal row."""
+    return Proposal(
+        id=row.id,
+        campaign_id=row.campaign_id,
+        scene_id=row.scene_id,
+        batch=row.batch,
+        content=parse_content(row.content),
+        evidence=tuple(Evidence.model_validate(e) for e in row.evidence or []),
+        authority=Authority(row.authority),
+        confidence=row.confidence,
+        origin=row.origin,
+        status=ProposalStatus(row.status),
+        rationale=row.rationale,
+        warnings=tuple(row.warnings or []),
+        proposer_id=row.proposer_id,
+        proposer_name=row.proposer_name,
+        created_at=row.created_at,
+        decided_by_name=row.decided_by_name,
+        decided_at=row.decided_at,
+        override_rationale=row.override_rationale,
+        committed_changeset_id=row.committed_changeset_id,
+    )
+
+
+@dataclass
+class Draft:
+    """What someone proposes, before names are resolved."""
+
+    content: ProposalContent
+    authority: Authority
+    evidence: list[Evidence] = field(default_factory=list)
+    confidence: float = 1.0
+    origin: str = "command"
+    proposer_id: int | None = None
+    proposer_name: str | None = None
+    rationale: str | None = None
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    """What a commit wrote."""
+
+    changeset_id: int
+    accepted: list[Proposal]
+    rejected: list[Proposal]
+    entity_ids: dict[int, int]
+    statement_ids: list[int]
+    findings: list[Finding]
+
+
+def default_entity_type(role: str, ontology: Ontology, content: ProposalContent) -> str:
+    """Return the type to give a new entity created from an unknown name, from the role it plays."""
+    if isinstance(content, RelationshipContent):
+        rel = ontology.relation_types[ontology.relation_type(content.relation)]
+        allowed = rel.from_types if role == "subject" else rel.to_types
+        return allowed[0]
+    if role == "location":
+        return "Location"
+    if role == "era":
+        return "Era"
+    if isinstance(content, StateChangeContent):
+        applies = ontology.states.tags[ontology.state_tag(content.state)].applies_to
+        return applies[0]
+    return "Person" if role in {"participant", "subject"} else "Concept"
+
+
+class CanonizationGate:
+    """Drafts, decisions and commits; every method works inside the caller's transaction."""
+
+    def __init__(self, ontology: Ontology) -> None:
+        self.ontology = ontology
+
+    # -- validation -----------------------------------------------------------------------------------
+
+    def normalise(self, content: ProposalContent) -> ProposalContent:
+        """Return content with ontology names canonical and dates checked, or raise `InvalidInput`."""
+        o = self.ontology
+        match content:
+            case EntityContent():
+                return content.model_copy(update={"entity_type": o.entity_type(content.entity_type)})
+            case FactContent():
+                attribute = "_".join(content.attribute.strip().lower().split())
+                return content.model_copy(
+                    update={"attribute": attribute, "when": check_date(content.when, "when")}
+                )
+            case RelationshipContent():
+                return content.model_copy(
+                    update={
+                        "relation": o.relation_type(content.relation),
+                        "since": check_date(content.since, "since"),
+                        "until": check_date(content.until, "until"),
+                    }
+                )
+            case StateChangeContent():
+                via = content.via.strip().lower() if content.via else None
+                if via is not None and via not in o.states.via:
+                    raise InvalidInput(
+                        f"“{content.via}” is not a kind of event that changes states. "
+                        f"Allowed: {', '.join(sorted(o.states.via))}."
+                    )
+                return content.model_copy(
+                    update={
+                        "state": o.state_tag(content.state),
+                        "via": via,
+                        "when": check_date(content.when, "when"),
+                    }
+                )
+            case EventContent():
+                return content.model_copy(update={"when": check_date(content.when, "when")})
+        raise AssertionError(content)  # pragma: no cover
+
+    async def resolve(
+        self, reader: CanonReader, content: ProposalContent, pending: dict[str, int]
+    ) -> tuple[ProposalContent, list[tuple[str, Ref, str]]]:
+        """Resolve every entity reference; return the content and the names that need an entity proposal.
+
+        `pending` maps folded names to entity proposals already waiting in the same scene or batch.
+        """
+        missing: list[tuple[str, Ref, str]] = []
+
+        async def settle(role: str, ref: Ref) -> Ref:
+            if ref.entity_id is not None or ref.proposal_id is not None:
+                return ref
+            found = await reader.find_exact(ref.name)
+            if len(found) == 1:
+                return ref.model_copy(update={"entity_id": found[0].id, "name": found[0].name})
+            if len(found) > 1:
+                listed = ", ".join(f"{e.name} ({e.type} #{e.id})" for e in found[:5])
+                raise InvalidInput(
+                    f"“{ref.name}” could mean several entities: {listed}. Use the id, like #{found[0].id}."
+                )
+            if ref.name.startswith("#") and ref.name[1:].isdigit():
+                entity = await reader.entity(int(ref.name[1:]))
+                return ref.model_copy(update={"entity_id": entity.id, "name": entity.name})
+            key = " ".join(ref.name.casefold().split())
+            if key in pending:
+                return ref.model_copy(update={"proposal_id": pending[key]})
+            fuzzy = await reader.fuzzy(ref.name, limit=1)
+            if fuzzy and fuzzy[0][1] >= 90:
+                return ref.model_copy(update={"entity_id": fuzzy[0][0].id, "name": fuzzy[0][0].name})
+            missing.append((role, ref, default_entity_type(role, self.ontology, content)))
+            return ref
+
+        match content:
+            case FactContent() | StateChangeContent():
+                content = content.model_copy(update={"subject": await settle("subject", content.subject)})
+            case RelationshipContent():
+                content = content.model_copy(
+                    update={
+                        "subject": await settle("subject", content.subject),
+                        "object": await settle("object", content.object),
+                    }
+                )
+            case EventContent():
+                content = content.model_copy(
+                    update={
+                        "participants": tuple([await settle("participant", p) for p in content.participants]),
+                        "location": await settle("location", content.location) if content.location else None,
+                        "era": await settle("era", content.era) if content.era else None,
+                    }
+                )
+        return content, missing
+
+    async def check_types(self, reader: CanonReader, content: ProposalContent) -> None:
+        """Raise `InvalidInput` when resolved entities do not fit a relation's or state's rules."""
+        if (
+            isinstance(content, RelationshipContent)
+            and content.subject.entity_id
+            and content.object.entity_id
+        ):
+            ents = await reader.entities([content.subject.entity_id, content.object.entity_id])
+            subject, obj = ents.get(content.subject.entity_id), ents.get(content.object.entity_id)
+            if subject and obj:
+                self.ontology.check_endpoints(content.relation, subject.type, obj.type)
+        if isinstance(content, StateChangeContent) and content.subject.entity_id:
+            ent = (await reader.entities([content.subject.entity_id])).get(content.subject.entity_id)
+            if ent:
+                self.ontology.check_state_applies(content.state, ent.type)
+
+    # -- drafting -------------------------------------------------------------------------------------
+
+    async def propose(
+        self,
+        session: AsyncSession,
+        reader: CanonReader,
+        draft: Draft,
+        *,
+        scene_id: int | None,
+        batch: str | None = None,
+        warnings_for: Any = None,
+    ) -> list[Proposal]:
+        """Store a proposal (and an entity proposal for each unknown name); merge a duplicate into the original.
+
+        Returns the stored proposals, the requested one last. `warnings_for(session, proposal_row)` computes
+        the continuity warnings to show on the review card.
+        """
+        content = self.normalise(draft.content)
+        pending = await self._pending_entity_names(session, reader.campaign_id, scene_id, batch)
+        content, missing = await self.resolve(reader, content, pending)
+        await self.check_types(reader, content)
+        created: list[ProposalRow] = []
+        for role, ref, entity_type in missing:
+            entity_draft = Draft(
+                content=EntityContent(name=ref.name, entity_type=entity_type),
+                authority=draft.authority,
+                evidence=draft.evidence,
+                confidence=draft.confidence,
+                origin=draft.origin,
+                proposer_id=draft.proposer_id,
+                proposer_name=draft.proposer_name,
+                rationale=f"Named as the {role} of another proposal, and unknown to canon.",
+            )
+            row = await self._store(
+                session, reader.campaign_id, entity_draft, entity_draft.content, scene_id, batch
+            )
+            created.append(row)
+            content = _point_at(content, ref, row.id)
+        existing = await self._duplicate(session, reader.campaign_id, scene_id, batch, content)
+        if existing is not None:
+            log.info("merged a duplicate proposal into #%s", existing.id)
+            merged = list(existing.evidence or []) + [e.model_dump(mode="json") for e in draft.evidence]
+            existing.evidence = [dict(t) for t in {tuple(sorted(e.items())) for e in map(_freeze, merged)}]
+            created.append(existing)
+        else:
+            created.append(await self._store(session, reader.campaign_id, draft, content, scene_id, batch))
+        if warnings_for is not None:
+            for row in created:
+                row.warnings = [f.model_dump(mode="json") for f in await warnings_for(session, row)]
+        await session.flush()
+        return [proposal_from_row(r) for r in created]
+
+    async def _store(
+        self,
+        session: AsyncSession,
+        campaign_id: int,
+        draft: Draft,
+        content: ProposalContent,
+        scene_id: int | None,
+        batch: str | None,
+    ) -> ProposalRow:
+        row = ProposalRow(
+            campaign_id=campaign_id,
+            scene_id=scene_id,
+            batch=batch,
+            type=content.type,
+            content=content.model_dump(mode="json"),
+            evidence=[e.model_dump(mode="json") for e in draft.evidence],
+            authority=draft.authority.value,
+            confidence=draft.confidence,
+            origin=draft.origin,
+            fingerprint=fingerprint(content),
+            status=ProposalStatus.PENDING.value,
+            rationale=draft.rationale,
+            warnings=[],
+            proposer_id=draft.proposer_id,
+            proposer_name=draft.proposer_name,
+        )
+        session.add(row)
+        await session.flush()
+        return row
+
+    async def _pending_entity_names(
+        self, session: AsyncSession, campaign_id: int, scene_id: int | None, batch: str | None
+    ) -> dict[str, int]:
+        rows = await self._open_rows(session, campaign_id, scene_id, batch)
+        return {
+            " ".join(str(r.content["name"]).casefold().split()): r.id
+            for r in rows
+            if r.type == "entity" and r.status != ProposalStatus.REJECTED
+        }
+
+    async def _open_rows(
+        self, session: AsyncSession, campaign_id: int, scene_id: int | None, batch: str | None
+    ) -> list[ProposalRow]:
+        query = select(ProposalRow).where(
+            ProposalRow.campaign_id == campaign_id,
+            ProposalRow.status.in_([ProposalStatus.PENDING, ProposalStatus.ACCEPTED]),
+        )
+        query = query.where(ProposalRow.scene_id == scene_id) if scene_id is not None else query
+        query = query.where(ProposalRow.batch == batch) if batch is not None else query
+        return list((await session.execute(query.order_by(ProposalRow.id))).scalars())
+
+    async def _duplicate(
+        self,
+        session: AsyncSession,
+        campaign_id: int,
+        scene_id: int | None,
+        batch: str | None,
+        content: ProposalContent,
+    ) -> ProposalRow | None:
+        fp = fingerprint(content)
+        for row in await self._open_rows(session, campaign_id, scene_id, batch):
+            if row.fingerprint == fp:
+                return row
+        return None
+
+    # -- review ---------------------------------------------------------------------------------------
+
+    async def proposals(
+        self,
+        session: AsyncSession,
+        campaign_id: int,
+        *,
+        scene_id: int | None = None,
+        batch: str | None = None,
+        ids: Sequence[int] | None = None,
+    ) -> list[Proposal]:
+        """Return the proposals of a scene or batch (or by id), oldest first."""
+        query = select(ProposalRow).where(ProposalRow.campaign_id == campaign_id)
+        if scene_id is not None:
+            query = query.where(ProposalRow.scene_id == scene_id)
+        if batch is not None:
+            query = query.where(ProposalRow.batch == batch)
+        if ids is not None:
+            query = query.where(ProposalRow.id.in_(list(ids)))
+        rows = (await session.execute(query.order_by(ProposalRow.id))).scalars()
+        return [proposal_from_row(r) for r in rows]
+
+    async def get(self, session: AsyncSession, proposal_id: int) -> Proposal:
+        """Return one proposal or raise `NotFound`."""
+        row = await session.get(ProposalRow, proposal_id)
+        if row is None:
+            raise NotFound(f"There is no proposal #{proposal_id}.")
+        return proposal_from_row(row)
+
+    async def decide(
+        self,
+        session: AsyncSession,
+        proposal_id: int,
+        *,
+        accept: bool,
+        decider_id: int | None,
+        decider_name: str,
+        rationale: str | None = None,
+    ) -> Proposal:
+        """Accept or reject a pending proposal exactly once; a warned proposal needs a rationale to accept."""
+        row = await session.get(ProposalRow, proposal_id)
+        if row is None:
+            raise NotFound(f"There is no proposal #{proposal_id}.")
+        if row.status != ProposalStatus.PENDING:
+            who = f" by {row.decided_by_name}" if row.decided_by_name else ""
+            raise Conflict(f"Proposal #{proposal_id} was already {row.status}{who}.")
+        if accept and row.warnings and not (rationale and rationale.strip()):
+            raise InvalidInput(
+                f"Proposal #{proposal_id} raises continuity warnings. To accept it anyway, give a rationale."
+            )
+        status = ProposalStatus.ACCEPTED if accept else ProposalStatus.REJECTED
+        values: dict[str, Any] = {
+            "status": status.value,
+            "decided_by_id": decider_id,
+            "decided_by_name": decider_name,
+            "decided_at": utc_now(),
+        }
+        if accept and row.warnings:
+            values["override_rationale"] = rationale
+        elif rationale:
+            values["rationale"] = rationale
+        result = await session.execute(
+            update(ProposalRow)
+            .where(ProposalRow.id == proposal_id, ProposalRow.status == ProposalStatus.PENDING)
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+        if getattr(result, "rowcount", 1) != 1:
+            raise Conflict(f"Proposal #{proposal_id} was decided by someone else a moment ago.")
+        await session.refresh(row)
+        return proposal_from_row(row)
+
+    async def accept_all(
+        self,
+        session: AsyncSession,
+        campaign_id: int,
+        *,
+        scene_id: int | None,
+        batch: str | None,
+        decider_id: int | None,
+        decider_name: str,
+    ) -> list[Proposal]:
+        """Accept every pending proposal without continuity warnings; warned ones stay for a decision."""
+        query = (
+            update(ProposalRow)
+            .where(
+                ProposalRow.campaign_id == campaign_id,
+                ProposalRow.status == ProposalStatus.PENDING,
+                ProposalRow.scene_id == scene_id if scene_id is not None else ProposalRow.batch == batch,
+            )
+            .values(
+                status=ProposalStatus.ACCEPTED.value,
+                decided_by_id=decider_id,
+                decided_by_name=decider_name,
+                decided_at=utc_now(),
+            )
+            .returning(ProposalRow.id, ProposalRow.warnings)
+            .execution_options(synchronize_session=False)
+        )
+        accepted = (await session.execute(query)).all()
+        warned = [pid for pid, warnings in accepted if warnings]
+        if warned:  # put warned proposals back: they need a decision with a rationale
+            await session.execute(
+                update(ProposalRow)
+                .where(ProposalRow.id.in_(warned))
+                .values(
+                    status=ProposalStatus.PENDING.value,
+                    decided_by_id=None,
+                    decided_by_name=None,
+                    decided_at=None,
+                )
+                .execution_options(synchronize_session=False)
+            )
+        return await self.proposals(session, campaign_id, ids=[pid for pid, w in accepted if not w])
+
+    # -- commit ---------------------------------------------------------------------------------------
+
+    async def commit(
+        self,
+        session: AsyncSession,
+        *,
+        campaign_id: int,
+        scene_id: int | None,
+        batch: str | None = None,
+        story_order: int | None,
+        actor_id: int | None,
+        actor_name: str,
+        kind: ChangesetKind = ChangesetKind.SCENE_COMMIT,
+        check: Any = None,
+    ) -> CommitResult:
+        """Write every accepted proposal (and policy-accepted pending ones) under one changeset.
+
+        Pending proposals that the policy does not accept are rejected with a rationale. `check(session,
+        reader, statement_ids)` returns the continuity findings of the new rows, recorded by the caller.
+        """
+        rows = await self._open_rows(session, campaign_id, scene_id, batch)
+        if scene_id is None and batch is None:
+            raise InvalidInput("A commit needs a scene or a batch.")
+        campaign = await get_campaign(session, campaign_id)
+        policy = authority_policy(campaign.settings)
+        accepted: list[ProposalRow] = []
+        rejected: list[ProposalRow] = []
+        for row in rows:
+            auto = (
+                row.status == ProposalStatus.PENDING
+                and policy.get(row.authority) == "auto"
+                and not row.warnings
+            )
+            if row.status == ProposalStatus.ACCEPTED or auto:
+                accepted.append(row)
+            else:
+                rejected.append(row)
+        accepted = _with_entity_dependencies(accepted, rejected)
+        changeset = await open_changeset(
+            session, campaign_id, kind, actor_id=actor_id, actor_name=actor_name, scene_id=scene_id
+        )
+        reader = await CanonReader.open(session, campaign_id, self.ontology, viewer=Viewer.GM)
+        writer = CanonWriter(session, changeset, self.ontology)
+        entity_ids: dict[int, int] = {}
+        statement_ids: list[int] = []
+        # Entities first: other proposals may point at them.
+        for row in sorted(accepted, key=lambda r: (r.type != "entity", r.id)):
+            proposal = proposal_from_row(row)
+            statement_ids += await self.apply(writer, reader, proposal, entity_ids, story_order=story_order)
+        now = utc_now()
+        for row in accepted:
+            row.status = ProposalStatus.COMMITTED.value
+            row.committed_changeset_id = changeset.id
+            if row.decided_at is None:
+                row.decided_by_name = "authority policy"
+                row.decided_at = now
+        for row in rejected:
+            if row.status == ProposalStatus.PENDING:
+                row.status = ProposalStatus.REJECTED.value
+                row.rationale = row.rationale or UNDECIDED_AT_COMMIT
+                row.decided_at = now
+        await session.flush()
+        findings = await check(session, reader, statement_ids) if check is not None else []
+        return CommitResult(
+            changeset_id=changeset.id,
+            accepted=[proposal_from_row(r) for r in accepted],
+            rejected=[proposal_from_row(r) for r in rejected],
+            entity_ids=entity_ids,
+            statement_ids=statement_ids,
+            findings=findings,
+        )
+
+    async def apply(
+        self,
+        writer: CanonWriter,
+        reader: CanonReader,
+        proposal: Proposal,
+        entity_ids: dict[int, int],
+        *,
+        story_order: int | None,
+    ) -> list[int]:
+        """Write one accepted proposal into the graph; return the ids of the statements written."""
+        evidence = [
+            *proposal.evidence,
+            Evidence(kind=EvidenceKind.COMMAND, proposal_id=proposal.id, note=_decision_note(proposal)),
+        ]
+        authority, confidence = proposal.authority, proposal.confidence
+        content = proposal.content
+
+        def ref_id(ref: Ref) -> int:
+            if ref.entity_id is not None:
+                return ref.entity_id
+            if ref.proposal_id is not None and ref.proposal_id in entity_ids:
+                return entity_ids[ref.proposal_id]
+            raise Conflict(
+                f"Proposal #{proposal.id} names “{ref.name}”, whose entity proposal was not accepted."
+            )
+
+        def when(text: str | None, *, story: bool = True) -> Validity:
+            date = parse_date(text) if text else None
+            return Validity(
+                world_from=str(date) if date else None,
+                world_from_key=world_key(date) if date else None,
+                story_from=story_order if story else None,
+            )
+
+        written: list[int] = []
+        match content:
+            case EntityContent():
+                entity_ids[proposal.id] = await writer.create_entity(
+                    type=content.entity_type,
+                    name=content.name,
+                    visibility=content.visibility,
+                    description=content.description,
+                    aliases=content.aliases,
+                    validity=Validity(story_from=story_order),
+                    authority=authority,
+                    confidence=confidence,
+                    evidence=evidence,
+                )
+            case FactContent():
+                written.append(
+                    await writer.add_statement(
+                        kind=StatementKind.ATTRIBUTE,
+                        subject_id=ref_id(content.subject),
+                        predicate=content.attribute,
+                        value=content.value,
+                        validity=when(content.when),
+                        authority=authority,
+                        confidence=confidence,
+                        visibility=content.visibility,
+                        evidence=evidence,
+                    )
+                )
+            case RelationshipContent():
+                subject, obj = ref_id(content.subject), ref_id(content.object)
+                ents = await reader.entities([subject, obj])
+                if subject in ents and obj in ents:
+                    self.ontology.check_endpoints(content.relation, ents[subject].type, ents[obj].type)
+                since = parse_date(content.since) if content.since else None
+                until = parse_date(content.until) if content.until else None
+                written.append(
+                    await writer.add_statement(
+                        kind=StatementKind.RELATION,
+                        subject_id=subject,
+                        predicate=content.relation,
+                        object_id=obj,
+                        validity=Validity(
+                            world_from=str(since) if since else None,
+                            world_from_key=world_key(since) if since else None,
+                            world_until=str(until) if until else None,
+                            world_until_key=world_key(until) if until else None,
+                            story_from=story_order,
+                        ),
+                        authority=authority,
+                        confidence=confidence,
+                        visibility=content.visibility,
+                        evidence=evidence,
+                    )
+                )
+            case StateChangeContent():
+                written.append(
+                    await writer.add_statement(
+                        kind=StatementKind.STATE,
+                        subject_id=ref_id(content.subject),
+                        predicate="state",
+                        value=content.state,
+                        via=content.via,
+                        validity=when(content.when),
+                        authority=authority,
+                        confidence=confidence,
+                        visibility=content.visibility,
+                        evidence=evidence,
+                    )
+                )
+            case EventContent():
+                validity = when(content.when)
+                event_id = await writer.create_entity(
+                    type="Event",
+                    name=content.name,
+                    visibility=content.visibility,
+                    description=content.description,
+                    validity=validity,
+                    authority=authority,
+                    confidence=confidence,
+                    evidence=evidence,
+                )
+                entity_ids[proposal.id] = event_id
+                links: list[tuple[int, str, int]] = [
+                    (ref_id(p), "PARTICIPATED_IN", event_id) for p in content.participants
+                ]
+                if content.location is not None:
+                    links.append((event_id, "OCCURRED_AT", ref_id(content.location)))
+                if content.era is not None:
+                    links.append((event_id, "OCCURRED_DURING", ref_id(content.era)))
+                for subject, predicate, obj in links:
+                    written.append(
+                        await writer.add_statement(
+                            kind=StatementKind.RELATION,
+                            subject_id=subject,
+                            predicate=predicate,
+                            object_id=obj,
+                            validity=validity,
+                            authority=authority,
+                            confidence=confidence,
+                            visibility=content.visibility,
+                            evidence=evidence,
+                            depends_on=[("entity", event_id)],
+                        )
+                    )
+        return written
+
+    async def reject_batch(
+        self, session: AsyncSession, campaign_id: int, batch: str, decider_name: str
+    ) -> int:
+        """Reject every undecided proposal of a batch (a discarded import); return how many."""
+        result = await session.execute(
+            update(ProposalRow)
+            .where(
+                ProposalRow.campaign_id == campaign_id,
+                ProposalRow.batch == batch,
+                ProposalRow.status == ProposalStatus.PENDING,
+            )
+            .values(status=ProposalStatus.REJECTED.value, decided_by_name=decider_name, decided_at=utc_now())
+        )
+        return int(getattr(result, "rowcount", 0) or 0)
+
+
+def _point_at(content: ProposalContent, ref: Ref, proposal_id: int) -> ProposalContent:
+    def swap(candidate: Ref | None) -> Ref | None:
+        if candidate is not None and candidate is ref:
+            return candidate.model_copy(update={"proposal_id": proposal_id})
+        return candidate
+
+    match content:
+        case FactContent() | StateChangeContent():
+            return content.model_copy(update={"subject": swap(content.subject)})
+        case RelationshipContent():
+            return content.model_copy(
+                update={"subject": swap(content.subject), "object": swap(content.object)}
+            )
+        case EventContent():
+            return content.model_copy(
+                update={
+                    "participants": tuple(swap(p) or p for p in content.participants),
+                    "location": swap(content.location),
+                    "era": swap(content.era),
+                }
+            )
+    return content
+
+
+def _freeze(item: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in item.items() if v is not None}
+
+
+def _with_entity_dependencies(accepted: list[ProposalRow], rejected: list[ProposalRow]) -> list[ProposalRow]:
+    """Drop accepted proposals whose unknown entity's proposal was rejected (they cannot be written)."""
+    rejected_entities = {r.id for r in rejected if r.type == "entity"}
+    if not rejected_entities:
+        return accepted
+    kept: list[ProposalRow] = []
+    for row in accepted:
+        content = parse_content(row.content)
+        if any(ref.proposal_id in rejected_entities for _, ref in references(content)):
+            log.info("proposal #%s dropped: it names an entity whose proposal was rejected", row.id)
+            rejected.append(row)
+            row.status = ProposalStatus.REJECTED.value
+            row.rationale = "It names an entity whose own proposal was rejected."
+        else:
+            kept.append(row)
+    return kept
+
+
+def _decision_note(proposal: Proposal) -> str:
+    who = proposal.decided_by_name or "the authority policy"
+    note = f"Proposal #{proposal.id} by {proposal.proposer_name or proposal.origin}, accepted by {who}"
+    if proposal.override_rationale:
+        note += f" despite warnings: {proposal.override_rationale}"
+    return note

@@ -1,0 +1,243 @@
+"""Proposals: candidate canon changes, their typed content, and what they become once accepted.
+
+A proposal names entities as people type them. Before it is stored, every name is resolved against the
+campaign's canon (names, aliases, keys, then fuzzy); a name that matches nothing becomes its own entity
+proposal, which the first one then points at. The same content proposed twice in a scene is merged.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import hashlib
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from canon.calendar import DateError, parse_date
+from canon.domain import Authority, Evidence, Visibility
+from canon.errors import InvalidInput
+
+
+class ProposalType(enum.StrEnum):
+    """What a proposal would add to canon."""
+
+    FACT = "fact"
+    ENTITY = "entity"
+    RELATIONSHIP = "relationship"
+    STATE_CHANGE = "state_change"
+    EVENT = "event"
+
+
+class ProposalStatus(enum.StrEnum):
+    """Where a proposal stands; committed ones are in the graph."""
+
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    COMMITTED = "committed"
+
+
+class Ref(BaseModel):
+    """A reference to an entity: the name as typed, resolved to an entity or to an entity proposal."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str = Field(min_length=1, max_length=200)
+    entity_id: int | None = None
+    proposal_id: int | None = None
+
+    @property
+    def resolved(self) -> bool:
+        """Return whether the reference points at something."""
+        return self.entity_id is not None or self.proposal_id is not None
+
+
+class EntityContent(BaseModel):
+    """A new entity."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: Literal[ProposalType.ENTITY] = ProposalType.ENTITY
+    name: str = Field(min_length=1, max_length=200)
+    entity_type: str
+    description: str | None = Field(default=None, max_length=2000)
+    aliases: tuple[str, ...] = ()
+    visibility: Visibility = Visibility.PUBLIC
+
+
+class FactContent(BaseModel):
+    """An attribute of an entity: `subject.attribute = value`, optionally from an in-world date."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: Literal[ProposalType.FACT] = ProposalType.FACT
+    subject: Ref
+    attribute: str = Field(min_length=1, max_length=60)
+    value: str = Field(min_length=1, max_length=1000)
+    when: str | None = None
+    visibility: Visibility = Visibility.PUBLIC
+
+
+class RelationshipContent(BaseModel):
+    """A relation between two entities, optionally over an in-world interval."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: Literal[ProposalType.RELATIONSHIP] = ProposalType.RELATIONSHIP
+    subject: Ref
+    relation: str
+    object: Ref
+    since: str | None = None
+    until: str | None = None
+    visibility: Visibility = Visibility.PUBLIC
+
+
+class StateChangeContent(BaseModel):
+    """An entity entering a state (`dead`, `wounded`, ...), optionally through an event kind (`resurrection`)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: Literal[ProposalType.STATE_CHANGE] = ProposalType.STATE_CHANGE
+    subject: Ref
+    state: str
+    via: str | None = None
+    when: str | None = None
+    visibility: Visibility = Visibility.PUBLIC
+
+
+class EventContent(BaseModel):
+    """Something that happened: a name, a date, a place, an era, who took part."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: Literal[ProposalType.EVENT] = ProposalType.EVENT
+    name: str = Field(min_length=1, max_length=200)
+    when: str | None = None
+    location: Ref | None = None
+    era: Ref | None = None
+    participants: tuple[Ref, ...] = ()
+    description: str | None = Field(default=None, max_length=2000)
+    visibility: Visibility = Visibility.PUBLIC
+
+
+ProposalContent = Annotated[
+    EntityContent | FactContent | RelationshipContent | StateChangeContent | EventContent,
+    Field(discriminator="type"),
+]
+CONTENT_ADAPTER: TypeAdapter[ProposalContent] = TypeAdapter(ProposalContent)
+
+
+class Proposal(BaseModel):
+    """A stored proposal with its review state."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    campaign_id: int
+    scene_id: int | None
+    batch: str | None
+    content: ProposalContent
+    evidence: tuple[Evidence, ...]
+    authority: Authority
+    confidence: float
+    origin: str
+    status: ProposalStatus
+    rationale: str | None
+    warnings: tuple[dict[str, Any], ...]
+    proposer_id: int | None
+    proposer_name: str | None
+    created_at: dt.datetime
+    decided_by_name: str | None
+    decided_at: dt.datetime | None
+    override_rationale: str | None
+    committed_changeset_id: int | None
+
+    @property
+    def type(self) -> ProposalType:
+        """Return the proposal's type."""
+        return ProposalType(self.content.type)
+
+
+def parse_content(data: dict[str, Any]) -> ProposalContent:
+    """Validate stored or typed proposal content, raising `InvalidInput` with the first problem."""
+    try:
+        return CONTENT_ADAPTER.validate_python(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise InvalidInput(f"The proposal is malformed at {where}: {first['msg']}.") from None
+
+
+def check_date(text: str | None, what: str) -> str | None:
+    """Return a date in canonical form, or raise `InvalidInput` showing the expected forms."""
+    if text is None or not text.strip():
+        return None
+    try:
+        return str(parse_date(text.strip()))
+    except DateError as error:
+        raise InvalidInput(error.describe(f"“{what}”") + ".") from None
+
+
+def fingerprint(content: ProposalContent) -> str:
+    """Return a stable hash of what a proposal says (names folded), used to merge duplicates."""
+
+    def norm(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: norm(v) for k, v in sorted(value.items()) if k not in {"entity_id", "proposal_id"}}
+        if isinstance(value, list | tuple):
+            return [norm(v) for v in value]
+        if isinstance(value, str):
+            return " ".join(value.casefold().split())
+        return value
+
+    data = json.dumps(norm(content.model_dump(mode="json")), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(data.encode()).hexdigest()
+
+
+def describe(content: ProposalContent) -> str:
+    """Return a proposal as one plain sentence for the review card."""
+    match content:
+        case EntityContent():
+            return f"New {content.entity_type}: {content.name}" + (
+                f" — {content.description}" if content.description else ""
+            )
+        case FactContent():
+            when = f" (from {content.when})" if content.when else ""
+            return f"{content.subject.name}: {content.attribute} = {content.value}{when}"
+        case RelationshipContent():
+            span = f" (from {content.since})" if content.since else ""
+            span += f" (until {content.until})" if content.until else ""
+            return f"{content.subject.name} {content.relation} {content.object.name}{span}"
+        case StateChangeContent():
+            via = f" through {content.via}" if content.via else ""
+            when = f" ({content.when})" if content.when else ""
+            return f"{content.subject.name} becomes {content.state}{via}{when}"
+        case EventContent():
+            bits = [content.name]
+            if content.when:
+                bits.append(f"on {content.when}")
+            if content.location:
+                bits.append(f"at {content.location.name}")
+            if content.participants:
+                bits.append("with " + ", ".join(p.name for p in content.participants))
+            return "Event: " + " ".join(bits)
+    raise AssertionError(content)  # pragma: no cover
+
+
+def references(content: ProposalContent) -> list[tuple[str, Ref]]:
+    """Return every entity reference of a proposal with the role it plays."""
+    match content:
+        case FactContent() | StateChangeContent():
+            return [("subject", content.subject)]
+        case RelationshipContent():
+            return [("subject", content.subject), ("object", content.object)]
+        case EventContent():
+            refs = [("participant", p) for p in content.participants]
+            if content.location is not None:
+                refs.append(("location", content.location))
+            if content.era is not None:
+                refs.append(("era", content.era))
+            return refs
+    return []

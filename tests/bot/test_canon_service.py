@@ -1,0 +1,274 @@
+"""The canon use cases on a real database: propose, review, commit, add directly, retcon, as-of, conflicts."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.canon_service import CanonService, parse_as_of
+from canon import campaigns
+from canon.campaigns import Campaign
+from canon.domain import AsOf, CanonLevel, EvidenceKind, Viewer, Visibility
+from canon.errors import Conflict, InvalidInput, NotFound
+from canon.proposals import (
+    EntityContent,
+    EventContent,
+    FactContent,
+    ProposalStatus,
+    Ref,
+    RelationshipContent,
+    StateChangeContent,
+)
+from canon.storage import Database, utc_now
+from memory.scenes import Actor, SceneService, SceneStatus, SpeakerKind
+from memory.turn_log import IncomingMessage, TurnLog
+
+GM = Actor(id=1, name="Gina", is_gm=True)
+PAT = Actor(id=2, name="Pat", is_gm=False)
+CHANNEL = 500
+
+
+@pytest.fixture
+async def campaign(db: Database) -> Campaign:
+    return await db.run(lambda s: campaigns.create_campaign(s, "Shattered Isles", guild_id=10))
+
+
+@pytest.fixture
+async def service(db: Database) -> CanonService:
+    return CanonService(db, SceneService(db))
+
+
+async def play_scene(db: Database, service: CanonService, campaign: Campaign, lines: list[str]) -> int:
+    scene = await service.scenes.start_scene(
+        campaign_id=campaign.id, guild_id=10, channel_id=CHANNEL, title="Scene", location=None, actor=GM
+    )
+    log = TurnLog(db)
+    log.start()
+    for i, line in enumerate(lines):
+        await log.append(
+            IncomingMessage(
+                message_id=scene.id * 1000 + i,
+                channel_id=CHANNEL,
+                author_id=PAT.id,
+                author_name="Pat",
+                speaker=SpeakerKind.PLAYER,
+                text=line,
+                created_at=utc_now(),
+            )
+        )
+    await log.close()
+    return scene.id
+
+
+async def test_player_proposals_wait_for_the_gm_and_commit_writes_only_accepted(
+    db: Database, service: CanonService, campaign: Campaign
+) -> None:
+    scene_id = await play_scene(db, service, campaign, ["Aldric draws his sword.", "Aldric meets Mara."])
+    (entity,) = await service.propose(
+        campaign, CHANNEL, EntityContent(name="Aldric", entity_type="npc", description="a knight"), PAT
+    )
+    assert entity.content.entity_type == "NPC" and entity.status == ProposalStatus.PENDING
+    proposals = await service.propose(
+        campaign,
+        CHANNEL,
+        RelationshipContent(subject=Ref(name="aldric"), relation="ally of", object=Ref(name="Mara")),
+        PAT,
+        turns=(2, 2),
+    )
+    # "aldric" resolves to the pending Aldric proposal; Mara is unknown, so she becomes an entity proposal.
+    mara, relation = proposals
+    assert mara.content.name == "Mara" and mara.content.entity_type == "Person"
+    assert (
+        relation.content.subject.proposal_id == entity.id and relation.content.object.proposal_id == mara.id
+    )
+    assert relation.evidence[0].turn_from == 2
+    (fact,) = await service.propose(
+        campaign,
+        CHANNEL,
+        FactContent(subject=Ref(name="Aldric"), attribute="Title", value="Knight of the Vale"),
+        PAT,
+    )
+
+    report, review = await service.end_scene(CHANNEL)
+    assert report.scene.status == SceneStatus.REVIEW
+    assert [p.id for p in review.proposals] == [entity.id, mara.id, relation.id, fact.id]
+    assert review.turn_messages[2] == scene_id * 1000 + 1
+
+    await service.decide(entity.id, accept=True, actor=GM)
+    await service.decide(mara.id, accept=True, actor=GM)
+    await service.decide(relation.id, accept=True, actor=GM)
+    await service.decide(fact.id, accept=False, actor=GM, rationale="Not yet knighted")
+    with pytest.raises(Conflict, match="already rejected by Gina"):
+        await service.decide(fact.id, accept=True, actor=GM)
+
+    result = await service.commit_scene(scene_id, GM)
+    assert {p.id for p in result.accepted} == {entity.id, mara.id, relation.id}
+    card = await service.card(campaign, "Aldric", viewer=Viewer.PLAYER)
+    assert [v.sentence() for v in card.relations] == ["Aldric ally of Mara"]
+    assert card.facts == ()
+    evidence = card.relations[0].statement.evidence
+    assert any(e.kind == EvidenceKind.TURNS and e.scene_id == scene_id and e.turn_from == 2 for e in evidence)
+    assert any(e.kind == EvidenceKind.COMMAND and "accepted by Gina" in (e.note or "") for e in evidence)
+    with pytest.raises(Conflict, match="already committed"):
+        await service.commit_scene(scene_id, GM)
+    async with db.session() as session:
+        rejected = await service.gate_for(campaign).get(session, fact.id)
+    assert rejected.status == ProposalStatus.REJECTED and rejected.rationale == "Not yet knighted"
+
+
+async def test_asof_before_and_after_a_scene(db: Database, service: CanonService, campaign: Campaign) -> None:
+    await service.add_direct(
+        campaign, EntityContent(name="Aldric", entity_type="NPC"), GM, command="/canon add"
+    )
+    await service.add_direct(
+        campaign, StateChangeContent(subject=Ref(name="Aldric"), state="alive"), GM, command="/canon add"
+    )
+    scene_id = await play_scene(db, service, campaign, ["The arrow finds Aldric."])
+    await service.propose(campaign, CHANNEL, StateChangeContent(subject=Ref(name="Aldric"), state="dead"), GM)
+    await service.end_scene(CHANNEL)
+    result = await service.commit_scene(scene_id, GM)  # GM proposals are accepted by the default policy
+    assert len(result.accepted) == 1
+    before = await service.card(campaign, "Aldric", viewer=Viewer.PLAYER, as_of=AsOf(scene=0))
+    after = await service.card(campaign, "Aldric", viewer=Viewer.PLAYER, as_of=AsOf(scene=1))
+    assert before.state is not None and before.state.statement.value == "alive"
+    assert after.state is not None and after.state.statement.value == "dead"
+
+
+async def test_a_dead_character_acting_is_warned_and_needs_a_rationale(
+    db: Database, service: CanonService, campaign: Campaign
+) -> None:
+    await service.add_direct(
+        campaign, EntityContent(name="Aldric", entity_type="NPC"), GM, command="/canon add"
+    )
+    first = await play_scene(db, service, campaign, ["Aldric falls."])
+    await service.propose(campaign, CHANNEL, StateChangeContent(subject=Ref(name="Aldric"), state="dead"), GM)
+    await service.end_scene(CHANNEL)
+    await service.commit_scene(first, GM)
+
+    second = await play_scene(db, service, campaign, ["Aldric orders the march."])
+    proposals = await service.propose(
+        campaign,
+        CHANNEL,
+        EventContent(name="The order to march", participants=(Ref(name="Aldric"),)),
+        PAT,
+    )
+    event = proposals[-1]
+    assert event.warnings and event.warnings[0]["kind"] == "dead_acting"
+    with pytest.raises(InvalidInput, match="rationale"):
+        await service.decide(event.id, accept=True, actor=GM)
+    accepted = await service.decide(event.id, accept=True, actor=GM, rationale="A ghost, as planned")
+    assert accepted.override_rationale == "A ghost, as planned"
+    await service.end_scene(CHANNEL)
+    await service.commit_scene(second, GM)
+    conflicts = await service.conflicts(campaign)
+    assert conflicts and conflicts[0].status == "accepted" and conflicts[0].rationale == "A ghost, as planned"
+
+
+async def test_bad_proposals_get_clear_errors(
+    db: Database, service: CanonService, campaign: Campaign
+) -> None:
+    await play_scene(db, service, campaign, ["..."])
+    with pytest.raises(InvalidInput, match=r"Allowed relations: .*ALLY_OF"):
+        await service.propose(
+            campaign,
+            CHANNEL,
+            RelationshipContent(subject=Ref(name="A"), relation="LOVES", object=Ref(name="B")),
+            PAT,
+        )
+    with pytest.raises(InvalidInput, match=r"Allowed types: .*NPC"):
+        await service.propose(campaign, CHANNEL, EntityContent(name="X", entity_type="Spaceship"), PAT)
+    with pytest.raises(InvalidInput, match=r"3rd_age\.year_300"):
+        await service.propose(
+            campaign,
+            CHANNEL,
+            FactContent(subject=Ref(name="A"), attribute="title", value="x", when="3rd_age.year_abc"),
+            PAT,
+        )
+    with pytest.raises(InvalidInput, match="not a range"):
+        await service.propose(
+            campaign, CHANNEL, EntityContent(name="X", entity_type="NPC"), PAT, turns=(5, 9)
+        )
+    review = await service.review(None, campaign_id=campaign.id, batch=None)
+    assert review.proposals == []  # nothing half-written
+
+
+async def test_two_gms_deciding_at_once_make_one_decision(
+    db: Database, service: CanonService, campaign: Campaign
+) -> None:
+    await play_scene(db, service, campaign, ["..."])
+    (proposal,) = await service.propose(campaign, CHANNEL, EntityContent(name="Mara", entity_type="NPC"), PAT)
+    other = Actor(id=3, name="Gus", is_gm=True)
+    results = await asyncio.gather(
+        service.decide(proposal.id, accept=True, actor=GM),
+        service.decide(proposal.id, accept=False, actor=other),
+        return_exceptions=True,
+    )
+    assert sum(1 for r in results if isinstance(r, Conflict)) == 1
+    assert sum(1 for r in results if not isinstance(r, Exception)) == 1
+
+
+async def test_retcon_keeps_history_and_lists_dependents(
+    db: Database, service: CanonService, campaign: Campaign
+) -> None:
+    await service.add_direct(
+        campaign, EntityContent(name="Bridge of Sighs", entity_type="Location"), GM, command="c"
+    )
+    result = await service.add_direct(
+        campaign,
+        FactContent(subject=Ref(name="Bridge of Sighs"), attribute="material", value="stone"),
+        GM,
+        command="c",
+    )
+    (fact_id,) = result.statement_ids
+    before_retcon = utc_now()
+    retcon = await service.retcon(campaign, fact_id, GM, rationale="It was always wood", new_value="wood")
+    assert retcon.replacement_id is not None
+    card = await service.card(campaign, "Bridge of Sighs", viewer=Viewer.GM)
+    assert [v.statement.value for v in card.facts] == ["wood"]
+    assert card.facts[0].statement.replaces_id == fact_id
+    believed = await service.card(
+        campaign, "Bridge of Sighs", viewer=Viewer.GM, as_of=AsOf(believed_at=before_retcon)
+    )
+    assert [v.statement.value for v in believed.facts] == ["stone"]
+    _, timeline = await service.timeline(campaign, "Bridge of Sighs", viewer=Viewer.GM)
+    levels = {v.statement.value: v.statement.provenance.level for v in timeline}
+    assert levels == {"stone": CanonLevel.RETCONNED, "wood": CanonLevel.CANON}
+    with pytest.raises(Conflict, match=f"current fact is #{retcon.replacement_id}"):
+        await service.retcon(campaign, fact_id, GM, rationale="again")
+
+
+async def test_players_never_see_gm_only_canon(
+    db: Database, service: CanonService, campaign: Campaign
+) -> None:
+    await service.add_direct(
+        campaign,
+        EntityContent(name="The Hidden King", entity_type="NPC", visibility=Visibility.GM_ONLY),
+        GM,
+        command="c",
+    )
+    await service.add_direct(campaign, EntityContent(name="Mara", entity_type="NPC"), GM, command="c")
+    await service.add_direct(
+        campaign,
+        FactContent(subject=Ref(name="Mara"), attribute="secret", value="spy", visibility=Visibility.GM_ONLY),
+        GM,
+        command="c",
+    )
+    with pytest.raises(NotFound):
+        await service.card(campaign, "The Hidden King", viewer=Viewer.PLAYER)
+    assert (
+        await service.card(campaign, "The Hidden King", viewer=Viewer.GM)
+    ).entity.visibility == Visibility.GM_ONLY
+    assert (await service.card(campaign, "Mara", viewer=Viewer.PLAYER)).facts == ()
+    assert [v.statement.value for v in (await service.card(campaign, "Mara", viewer=Viewer.GM)).facts] == [
+        "spy"
+    ]
+    assert not await service.autocomplete(campaign, "Hidden", viewer=Viewer.PLAYER)
+
+
+def test_parse_as_of_errors_show_the_form() -> None:
+    with pytest.raises(InvalidInput, match="3rd_age"):
+        parse_as_of(at_date="the 3rd age, year 300")
+    with pytest.raises(InvalidInput, match="ISO"):
+        parse_as_of(believed_at="last week")
+    assert parse_as_of(at_date="3rd_age.year_340").world == "3rd_age.year_340"
