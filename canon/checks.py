@@ -16,9 +16,9 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.continuity import Finding, Snapshot, check
+from canon.continuity import Finding, Side, Snapshot, check
 from canon.graph import CanonReader, lineage_filter
-from canon.models import ConflictRow, DependencyRow, EntityRow
+from canon.models import ConflictRow, DependencyRow
 from canon.storage import utc_now
 
 
@@ -49,14 +49,16 @@ async def neighbourhood_snapshot(reader: CanonReader, statement_ids: Collection[
 async def entities_snapshot(reader: CanonReader, entity_ids: Collection[int]) -> Snapshot:
     """Return a snapshot of some entities: everything said about them, their neighbours and their parents."""
     ids = set(entity_ids)
-    statements = await reader.statements(subject_ids=ids, object_ids=ids, include_retconned=True)
+    statements = await reader.statements(
+        subject_ids=ids, object_ids=ids, include_retconned=True, with_evidence=False
+    )
     related = {s.subject_id for s in statements} | {
         s.object_id for s in statements if s.object_id is not None
     }
     extra = related - ids
     if extra:
         # Parents' lives, an event's era, a place's containers: the rules read the other end's statements too.
-        more = await reader.statements(subject_ids=extra, include_retconned=True)
+        more = await reader.statements(subject_ids=extra, include_retconned=True, with_evidence=False)
         known = {s.id for s in statements}
         statements += [s for s in more if s.id not in known]
         related |= {s.object_id for s in more if s.object_id is not None}
@@ -69,14 +71,9 @@ async def entities_snapshot(reader: CanonReader, entity_ids: Collection[int]) ->
 
 async def whole_snapshot(reader: CanonReader) -> Snapshot:
     """Return a snapshot of the campaign's whole graph (evidence is attached to findings afterwards)."""
-    entity_ids = list(
-        (
-            await reader.session.execute(select(EntityRow.id).where(lineage_filter(EntityRow, reader.steps)))
-        ).scalars()
-    )
-    entities = await reader.entities(entity_ids, include_retconned=True)
+    entities = await reader.all_entities(include_retconned=True)
     statements = await reader.statements(include_retconned=True, with_evidence=False)
-    dependencies = await _dependencies(reader, [s.id for s in statements])
+    dependencies = await _dependencies(reader, None)
     return Snapshot(
         entities=entities, statements=statements, dependencies=dependencies, ontology=reader.ontology
     )
@@ -87,12 +84,31 @@ async def findings_around(reader: CanonReader, statement_ids: Collection[int]) -
     if not statement_ids:
         return []
     snapshot = await neighbourhood_snapshot(reader, statement_ids)
-    return check(snapshot, focus=set(statement_ids))
+    return await with_evidence(reader, check(snapshot, focus=set(statement_ids)))
 
 
 async def whole_graph_findings(reader: CanonReader) -> list[Finding]:
-    """Return every continuity finding of the campaign's graph."""
-    return check(await whole_snapshot(reader))
+    """Return every continuity finding of the campaign's graph, each side with its evidence."""
+    return await with_evidence(reader, check(await whole_snapshot(reader)))
+
+
+async def with_evidence(reader: CanonReader, findings: list[Finding]) -> list[Finding]:
+    """Attach the evidence of every side of the findings (snapshots are loaded without it: it is big)."""
+    if not findings:
+        return findings
+    statement_ids = sorted({side.statement_id for f in findings for side in f.sides if side.statement_id})
+    entity_ids = sorted({side.entity_id for f in findings for side in f.sides if side.entity_id})
+    evidence = {
+        "statement": await reader.evidence("statement", statement_ids),
+        "entity": await reader.evidence("entity", entity_ids),
+    }
+
+    def attach(side: Side) -> Side:
+        kind, target = ("statement", side.statement_id) if side.statement_id else ("entity", side.entity_id)
+        found = evidence[kind].get(target or 0)
+        return side.model_copy(update={"evidence": tuple(found)}) if found and not side.evidence else side
+
+    return [f.model_copy(update={"sides": tuple(attach(s) for s in f.sides)}) for f in findings]
 
 
 async def record_findings(

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 
 class CanonLevel(enum.StrEnum):
@@ -62,10 +63,13 @@ class EvidenceKind(enum.StrEnum):
     BRANCH = "branch"
 
 
-class Validity(BaseModel):
-    """When something holds: on the campaign calendar (text as written + sortable key) and the story clock."""
+@dataclass(frozen=True, slots=True)
+class Validity:
+    """When something holds: on the campaign calendar (text as written + sortable key) and the story clock.
 
-    model_config = ConfigDict(frozen=True)
+    Validity, Provenance, Entity and Statement are slotted dataclasses, not pydantic models: the whole-graph
+    continuity check builds millions of them, and they only ever come from our own typed columns.
+    """
 
     world_from: str | None = None
     world_from_key: int | None = None
@@ -86,6 +90,9 @@ class Validity(BaseModel):
         if self.story_from is not None:
             parts.append(f"scene {self.story_from}" + (f"–{self.story_until}" if self.story_until else ""))
         return ", ".join(parts)
+
+
+ALWAYS = Validity()
 
 
 class Evidence(BaseModel):
@@ -127,10 +134,9 @@ class Evidence(BaseModel):
         return self.note or "a GM command"
 
 
-class Provenance(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Provenance:
     """Who admitted a row, when, under which decision, and whether it still stands."""
-
-    model_config = ConfigDict(frozen=True)
 
     campaign_id: int
     changeset_id: int
@@ -142,40 +148,38 @@ class Provenance(BaseModel):
     replaced_by: int | None = None
 
 
-class Entity(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Entity:
     """A typed thing of the world."""
-
-    model_config = ConfigDict(frozen=True)
 
     id: int
     type: str
     name: str
+    provenance: Provenance
     key: str | None = None
     kind: str = "concrete"
     visibility: Visibility = Visibility.PUBLIC
     description: str | None = None
-    attributes: dict[str, Any] = Field(default_factory=dict)
+    attributes: dict[str, Any] = field(default_factory=dict)
     aliases: tuple[str, ...] = ()
-    validity: Validity = Validity()
-    provenance: Provenance
+    validity: Validity = field(default_factory=lambda: ALWAYS)
 
 
-class Statement(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Statement:
     """One canon assertion: `subject predicate object-or-value`, valid over an interval."""
-
-    model_config = ConfigDict(frozen=True)
 
     id: int
     kind: StatementKind
     subject_id: int
     predicate: str
+    provenance: Provenance
     object_id: int | None = None
     value: str | None = None
     via: str | None = None
     visibility: Visibility = Visibility.PUBLIC
-    validity: Validity = Validity()
+    validity: Validity = field(default_factory=lambda: ALWAYS)
     replaces_id: int | None = None
-    provenance: Provenance
     evidence: tuple[Evidence, ...] = ()
 
 

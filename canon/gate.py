@@ -512,13 +512,21 @@ class CanonizationGate:
             session, campaign_id, kind, actor_id=actor_id, actor_name=actor_name, scene_id=scene_id
         )
         reader = await CanonReader.open(session, campaign_id, self.ontology, viewer=Viewer.GM)
-        writer = CanonWriter(session, changeset, self.ontology)
+        writer = CanonWriter(session, changeset, self.ontology, deferred=True)
         entity_ids: dict[int, int] = {}
-        statement_ids: list[int] = []
+        proposals = [proposal_from_row(r) for r in sorted(accepted, key=lambda r: (r.type != "entity", r.id))]
+        named = {
+            ref.entity_id for p in proposals for _, ref in references(p.content) if ref.entity_id is not None
+        }
+        types = {e.id: e.type for e in (await reader.entities(named)).values()}
+        placeholders: list[int] = []
         # Entities first: other proposals may point at them.
-        for row in sorted(accepted, key=lambda r: (r.type != "entity", r.id)):
-            proposal = proposal_from_row(row)
-            statement_ids += await self.apply(writer, reader, proposal, entity_ids, story_order=story_order)
+        for proposal in proposals:
+            placeholders += await self.apply(
+                writer, reader, proposal, entity_ids, story_order=story_order, types=types
+            )
+        written = await writer.flush()
+        statement_ids = [written.get(p, p) for p in placeholders]
         now = utc_now()
         for row in accepted:
             row.status = ProposalStatus.COMMITTED.value
@@ -550,8 +558,13 @@ class CanonizationGate:
         entity_ids: dict[int, int],
         *,
         story_order: int | None,
+        types: dict[int, str] | None = None,
     ) -> list[int]:
-        """Write one accepted proposal into the graph; return the ids of the statements written."""
+        """Write one accepted proposal into the graph; return the ids of the statements written.
+
+        `types` caches entity types for the relation endpoint check (and learns the entities created here).
+        """
+        types = {} if types is None else types
         evidence = [
             *proposal.evidence,
             Evidence(kind=EvidenceKind.COMMAND, proposal_id=proposal.id, note=_decision_note(proposal)),
@@ -579,7 +592,7 @@ class CanonizationGate:
         written: list[int] = []
         match content:
             case EntityContent():
-                entity_ids[proposal.id] = await writer.create_entity(
+                entity_ids[proposal.id] = created = await writer.create_entity(
                     type=content.entity_type,
                     name=content.name,
                     visibility=content.visibility,
@@ -590,6 +603,7 @@ class CanonizationGate:
                     confidence=confidence,
                     evidence=evidence,
                 )
+                types[created] = content.entity_type
             case FactContent():
                 written.append(
                     await writer.add_statement(
@@ -606,9 +620,11 @@ class CanonizationGate:
                 )
             case RelationshipContent():
                 subject, obj = ref_id(content.subject), ref_id(content.object)
-                ents = await reader.entities([subject, obj])
-                if subject in ents and obj in ents:
-                    self.ontology.check_endpoints(content.relation, ents[subject].type, ents[obj].type)
+                missing = [e for e in (subject, obj) if e not in types]
+                if missing:
+                    types.update({e.id: e.type for e in (await reader.entities(missing)).values()})
+                if subject in types and obj in types:
+                    self.ontology.check_endpoints(content.relation, types[subject], types[obj])
                 since = parse_date(content.since) if content.since else None
                 until = parse_date(content.until) if content.until else None
                 written.append(

@@ -8,17 +8,19 @@ and writes only its own.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rapidfuzz import fuzz, process
-from sqlalchemy import ColumnElement, and_, false, or_, select
+from sqlalchemy import ColumnElement, and_, false, insert, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import OPEN_END, ChangesetRow, LineageStep, lineage
 from canon.domain import (
+    ALWAYS,
     NOW,
     AsOf,
     Authority,
@@ -41,7 +43,6 @@ from canon.models import AliasRow, DependencyRow, EntityRow, EvidenceRow, Statem
 from canon.ontology import Ontology
 
 FUZZY_CUTOFF = 80
-ALWAYS = Validity()
 
 
 def fold(name: str) -> str:
@@ -67,7 +68,13 @@ def in_lineage(campaign_id: int, changeset_id: int, steps: Sequence[LineageStep]
     return any(s.campaign_id == campaign_id and changeset_id <= s.up_to_changeset for s in steps)
 
 
-def _validity(row: EntityRow | StatementRow) -> Validity:
+# Enum lookups by value: calling an Enum class is slow, and these run for every row of a whole-graph check.
+AUTHORITY_OF = {a.value: a for a in Authority}
+VISIBILITY_OF = {v.value: v for v in Visibility}
+STATEMENT_KIND_OF = {k.value: k for k in StatementKind}
+
+
+def _validity(row: Any) -> Validity:
     return Validity(
         world_from=row.world_from,
         world_from_key=row.world_from_key,
@@ -75,6 +82,54 @@ def _validity(row: EntityRow | StatementRow) -> Validity:
         world_until_key=row.world_until_key,
         story_from=row.story_from,
         story_until=row.story_until,
+    )
+
+
+def _provenance(row: Any) -> Provenance:
+    return Provenance(
+        campaign_id=row.campaign_id,
+        changeset_id=row.changeset_id,
+        recorded_at=row.recorded_at,
+        authority=AUTHORITY_OF[row.authority],
+        confidence=row.confidence,
+        level=CanonLevel.RETCONNED if row.retconned_at is not None else CanonLevel.CANON,
+        retconned_at=row.retconned_at,
+        replaced_by=row.replaced_by,
+    )
+
+
+def entity_from_row(row: Any, aliases: Sequence[str] = ()) -> Entity:
+    """Return an entity from a row of `entities` joined with its retcon (`retconned_at`, `replaced_by`)."""
+    return Entity(
+        id=row.id,
+        type=row.type,
+        name=row.name,
+        key=row.key,
+        kind=row.kind,
+        visibility=VISIBILITY_OF[row.visibility],
+        description=row.description,
+        attributes=dict(row.attributes or {}),
+        aliases=tuple(aliases),
+        validity=_validity(row),
+        provenance=_provenance(row),
+    )
+
+
+def statement_from_row(row: Any, evidence: Sequence[Evidence] = ()) -> Statement:
+    """Return a statement from a row of `statements` joined with its retcon (`retconned_at`, `replaced_by`)."""
+    return Statement(
+        id=row.id,
+        kind=STATEMENT_KIND_OF[row.kind],
+        subject_id=row.subject_id,
+        predicate=row.predicate,
+        object_id=row.object_id,
+        value=row.value,
+        via=row.via,
+        visibility=VISIBILITY_OF[row.visibility],
+        validity=_validity(row),
+        replaces_id=row.replaces_id,
+        provenance=_provenance(row),
+        evidence=tuple(evidence),
     )
 
 
@@ -168,49 +223,47 @@ class CanonReader:
 
     # -- entities -------------------------------------------------------------------------------------
 
-    def _entity(self, row: EntityRow, aliases: Sequence[str], retcon: StatusChangeRow | None) -> Entity:
-        return Entity(
-            id=row.id,
-            type=row.type,
-            name=row.name,
-            key=row.key,
-            kind=row.kind,
-            visibility=Visibility(row.visibility),
-            description=row.description,
-            attributes=dict(row.attributes or {}),
-            aliases=tuple(aliases),
-            validity=_validity(row),
-            provenance=Provenance(
-                campaign_id=row.campaign_id,
-                changeset_id=row.changeset_id,
-                recorded_at=row.recorded_at,
-                authority=Authority(row.authority),
-                confidence=row.confidence,
-                level=CanonLevel.RETCONNED if retcon else CanonLevel.CANON,
-                retconned_at=retcon.recorded_at if retcon else None,
-                replaced_by=retcon.replacement_id if retcon else None,
-            ),
+    def _retcon_subquery(self, kind: str, as_of: AsOf) -> Any:
+        """Return a subquery of the retcons visible from here: target id, when, and the replacement."""
+        sc = StatusChangeRow.__table__.c
+        conditions = [sc.target_kind == kind, lineage_filter(sc, self.steps)]
+        if as_of.believed_at is not None:
+            conditions.append(sc.recorded_at <= as_of.believed_at)
+        return (
+            select(sc.target_id, sc.recorded_at.label("retconned_at"), sc.replacement_id.label("replaced_by"))
+            .where(*conditions)
+            .subquery()
         )
+
+    async def _entity_rows(self, conditions: Sequence[ColumnElement[bool]], as_of: AsOf) -> list[Any]:
+        table = EntityRow.__table__
+        retcons = self._retcon_subquery("entity", as_of)
+        query = (
+            select(table, retcons.c.retconned_at, retcons.c.replaced_by)
+            .outerjoin(retcons, retcons.c.target_id == table.c.id)
+            .where(*conditions, *self._visible(table.c, as_of))
+        )
+        return [r for r in (await self.session.execute(query)).all() if self._may_see(r.visibility)]
 
     async def entities(
         self, ids: Iterable[int], as_of: AsOf = NOW, *, include_retconned: bool = False
     ) -> dict[int, Entity]:
         """Return the visible entities among `ids`, keyed by id (hidden ones left out for players)."""
         id_list = list(set(ids))
-        if not id_list:
-            return {}
-        rows: list[EntityRow] = []
+        rows: list[Any] = []
         for start in range(0, len(id_list), 500):
-            query = select(EntityRow).where(
-                EntityRow.id.in_(id_list[start : start + 500]), *self._visible(EntityRow, as_of)
+            rows += await self._entity_rows(
+                [EntityRow.__table__.c.id.in_(id_list[start : start + 500])], as_of
             )
-            rows += list((await self.session.execute(query)).scalars())
-        rows = [r for r in rows if self._may_see(r.visibility)]
-        retcons = await self._retcons("entity", (r.id for r in rows), as_of)
         if not include_retconned:
-            rows = [r for r in rows if r.id not in retcons]
+            rows = [r for r in rows if r.retconned_at is None]
         aliases = await self._aliases([r.id for r in rows], as_of)
-        return {r.id: self._entity(r, aliases.get(r.id, []), retcons.get(r.id)) for r in rows}
+        return {r.id: entity_from_row(r, aliases.get(r.id, ())) for r in rows}
+
+    async def all_entities(self, as_of: AsOf = NOW, *, include_retconned: bool = False) -> dict[int, Entity]:
+        """Return every visible entity of the lineage in one query, without aliases (for whole-graph work)."""
+        rows = await self._entity_rows([], as_of)
+        return {r.id: entity_from_row(r) for r in rows if include_retconned or r.retconned_at is None}
 
     async def _aliases(self, ids: list[int], as_of: AsOf) -> dict[int, list[str]]:
         found: dict[int, list[str]] = {}
@@ -234,20 +287,16 @@ class CanonReader:
     async def find_exact(self, name: str, as_of: AsOf = NOW) -> list[Entity]:
         """Return visible, standing entities whose name, alias or key is exactly `name` (case-insensitive)."""
         folded = fold(name)
-        by_name = select(EntityRow.id).where(
-            EntityRow.name_folded == folded, lineage_filter(EntityRow, self.steps)
-        )
-        by_key = select(EntityRow.id).where(
-            EntityRow.key == name.strip(), lineage_filter(EntityRow, self.steps)
-        )
+        table = EntityRow.__table__.c
         by_alias = select(AliasRow.entity_id).where(
             AliasRow.alias_folded == folded, lineage_filter(AliasRow, self.steps)
         )
-        ids: set[int] = set()
-        for query in (by_name, by_key, by_alias):
-            ids.update((await self.session.execute(query)).scalars())
-        found = await self.entities(ids, as_of)
-        return sorted(found.values(), key=lambda e: e.id)
+        rows = await self._entity_rows(
+            [or_(table.name_folded == folded, table.key == name.strip(), table.id.in_(by_alias))], as_of
+        )
+        rows = [r for r in rows if r.retconned_at is None]
+        aliases = await self._aliases([r.id for r in rows], as_of)
+        return sorted((entity_from_row(r, aliases.get(r.id, ())) for r in rows), key=lambda e: e.id)
 
     async def names(self) -> list[tuple[str, int]]:
         """Return every visible (name or alias, entity id) pair, for fuzzy matching and autocomplete."""
@@ -336,7 +385,10 @@ class CanonReader:
         with_evidence: bool = True,
     ) -> list[Statement]:
         """Return visible statements matching every filter given (about/to these entities, these ids)."""
-        conditions = [*self._visible(StatementRow, as_of), *self._valid_at(StatementRow, as_of)]
+        conditions = [
+            *self._visible(StatementRow.__table__.c, as_of),
+            *self._valid_at(StatementRow.__table__.c, as_of),
+        ]
         about: list[ColumnElement[bool]] = []
         if subject_ids is not None:
             about.append(StatementRow.subject_id.in_(list(subject_ids)))
@@ -348,43 +400,18 @@ class CanonReader:
             conditions.append(StatementRow.id.in_(list(statement_ids)))
         if predicates is not None:
             conditions.append(StatementRow.predicate.in_(list(predicates)))
-        rows = [
-            r
-            for r in (await self.session.execute(select(StatementRow).where(*conditions))).scalars()
-            if self._may_see(r.visibility)
-        ]
-        retcons = await self._retcons("statement", (r.id for r in rows), as_of)
-        if not include_retconned:
-            rows = [r for r in rows if r.id not in retcons]
-        evidence = await self.evidence("statement", [r.id for r in rows], as_of) if with_evidence else {}
-        return [self._statement(r, retcons.get(r.id), evidence.get(r.id, ())) for r in rows]
-
-    def _statement(
-        self, row: StatementRow, retcon: StatusChangeRow | None, evidence: Sequence[Evidence]
-    ) -> Statement:
-        return Statement(
-            id=row.id,
-            kind=StatementKind(row.kind),
-            subject_id=row.subject_id,
-            predicate=row.predicate,
-            object_id=row.object_id,
-            value=row.value,
-            via=row.via,
-            visibility=Visibility(row.visibility),
-            validity=_validity(row),
-            replaces_id=row.replaces_id,
-            provenance=Provenance(
-                campaign_id=row.campaign_id,
-                changeset_id=row.changeset_id,
-                recorded_at=row.recorded_at,
-                authority=Authority(row.authority),
-                confidence=row.confidence,
-                level=CanonLevel.RETCONNED if retcon else CanonLevel.CANON,
-                retconned_at=retcon.recorded_at if retcon else None,
-                replaced_by=retcon.replacement_id if retcon else None,
-            ),
-            evidence=tuple(evidence),
+        table = StatementRow.__table__
+        retcons = self._retcon_subquery("statement", as_of)
+        query = (
+            select(table, retcons.c.retconned_at, retcons.c.replaced_by)
+            .outerjoin(retcons, retcons.c.target_id == table.c.id)
+            .where(*conditions)
         )
+        rows = [r for r in (await self.session.execute(query)).all() if self._may_see(r.visibility)]
+        if not include_retconned:
+            rows = [r for r in rows if r.retconned_at is None]
+        evidence = await self.evidence("statement", [r.id for r in rows], as_of) if with_evidence else {}
+        return [statement_from_row(r, evidence.get(r.id, ())) for r in rows]
 
     async def evidence(self, kind: str, ids: Sequence[int], as_of: AsOf = NOW) -> dict[int, list[Evidence]]:
         """Return the evidence of entities or statements, keyed by their id."""
@@ -428,9 +455,10 @@ class CanonReader:
         ]
         return max(states, key=statement_sort_key) if states else None
 
-    async def card(self, entity_id: int, as_of: AsOf = NOW) -> EntityCard:
+    async def card(self, entity_or_id: Entity | int, as_of: AsOf = NOW) -> EntityCard:
         """Return an entity's card: current state, aliases, relations, facts and their evidence, as of a point."""
-        entity = await self.entity(entity_id, as_of)
+        entity = entity_or_id if isinstance(entity_or_id, Entity) else await self.entity(entity_or_id, as_of)
+        entity_id = entity.id
         if (
             as_of.scene is not None
             and entity.validity.story_from is not None
@@ -514,10 +542,16 @@ class CanonReader:
 class CanonWriter:
     """Appends canon rows to one campaign under one changeset; the caller owns the transaction."""
 
-    def __init__(self, session: AsyncSession, changeset: ChangesetRow, ontology: Ontology) -> None:
+    def __init__(
+        self, session: AsyncSession, changeset: ChangesetRow, ontology: Ontology, *, deferred: bool = False
+    ) -> None:
         self.session = session
         self.changeset = changeset
         self.ontology = ontology
+        # Deferred: statements are queued and written in bulk by flush() (a commit of hundreds of proposals
+        # would otherwise make a round trip per row); add_statement then returns a negative placeholder id.
+        self.deferred = deferred
+        self._pending: list[tuple[dict[str, Any], list[Evidence], list[tuple[str, int]]]] = []
 
     @property
     def campaign_id(self) -> int:
@@ -553,7 +587,7 @@ class CanonWriter:
             raise InvalidInput("An entity's name is 1 to 200 characters.")
         row = EntityRow(
             **self._stamp(),
-            **validity.model_dump(),
+            **dataclasses.asdict(validity),
             type=type_name,
             name=clean,
             name_folded=fold(clean),
@@ -602,20 +636,24 @@ class CanonWriter:
             raise InvalidInput("A relation needs an entity at its other end.")
         if kind != StatementKind.RELATION and value is None:
             raise InvalidInput("A fact or state needs a value.")
-        row = StatementRow(
+        values: dict[str, Any] = {
             **self._stamp(),
-            **validity.model_dump(),
-            kind=kind.value,
-            subject_id=subject_id,
-            predicate=predicate,
-            object_id=object_id,
-            value=value,
-            via=via,
-            authority=authority.value,
-            confidence=confidence,
-            visibility=visibility.value,
-            replaces_id=replaces_id,
-        )
+            **dataclasses.asdict(validity),
+            "kind": kind.value,
+            "subject_id": subject_id,
+            "predicate": predicate,
+            "object_id": object_id,
+            "value": value,
+            "via": via,
+            "authority": authority.value,
+            "confidence": confidence,
+            "visibility": visibility.value,
+            "replaces_id": replaces_id,
+        }
+        if self.deferred:
+            self._pending.append((values, list(evidence), list(depends_on)))
+            return -len(self._pending)
+        row = StatementRow(**values)
         self.session.add(row)
         await self.session.flush()
         await self.add_evidence("statement", row.id, evidence)
@@ -626,6 +664,39 @@ class CanonWriter:
                 )
             )
         return row.id
+
+    async def flush(self) -> dict[int, int]:
+        """Write the queued statements, their evidence and dependencies in bulk; map placeholders to ids."""
+        if not self._pending:
+            return {}
+        table = StatementRow.__table__
+        result = await self.session.execute(
+            insert(table).returning(table.c.id, sort_by_parameter_order=True),
+            [v for v, _, _ in self._pending],
+        )
+        ids = [row[0] for row in result.all()]
+        stamp = self._stamp()
+        evidence_rows = [
+            {
+                **stamp,
+                "target_kind": "statement",
+                "target_id": sid,
+                **item.model_dump(exclude={"changeset_id"}),
+            }
+            for sid, (_, items, _) in zip(ids, self._pending, strict=True)
+            for item in items
+        ]
+        dependency_rows = [
+            {**stamp, "statement_id": sid, "depends_on_kind": kind, "depends_on_id": target}
+            for sid, (_, _, deps) in zip(ids, self._pending, strict=True)
+            for kind, target in deps
+        ]
+        if evidence_rows:
+            await self.session.execute(insert(EvidenceRow.__table__), evidence_rows)
+        if dependency_rows:
+            await self.session.execute(insert(DependencyRow.__table__), dependency_rows)
+        self._pending.clear()
+        return {-(i + 1): sid for i, sid in enumerate(ids)}
 
     async def add_evidence(self, target_kind: str, target_id: int, evidence: Iterable[Evidence]) -> None:
         """Attach evidence to an entity or statement."""

@@ -1,0 +1,165 @@
+"""Canon speed: a 500-proposal scene commit, as-of entity queries and the whole-graph continuity check.
+
+Prints one JSON line. Defaults are the issue's sizes (1,000,000 statements, 100,000 entities); pass smaller
+ones for a quick look.
+
+    .venv/bin/python -m bench.canon [--entities 100000] [--statements 1000000] [--queries 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.canon_data import generate
+from bot import database
+from bot.canon_service import CanonService
+from canon import campaigns
+from canon.domain import AsOf, Authority, Evidence, EvidenceKind, Viewer
+from canon.errors import NotFound
+from canon.gate import Draft
+from canon.graph import CanonReader
+from canon.proposals import EntityContent, FactContent, Ref, RelationshipContent, StateChangeContent
+from canon.storage import Database
+from memory.scenes import Actor, SceneService
+
+GM = Actor(id=1, name="GM", is_gm=True)
+
+
+def ms(values: list[float], q: float) -> float:
+    """Return the q-th percentile of durations in milliseconds."""
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))] * 1000, 2)
+
+
+async def commit_500(tmp: Path) -> dict[str, Any]:
+    """Time the commit of a scene holding 500 accepted proposals, continuity checks included."""
+    path = tmp / "commit.sqlite3"
+    db = Database.from_url(f"sqlite+aiosqlite:///{path}")
+    await database.upgrade(db)
+    await db.dispose()
+    generate(path, entities=2_000, statements=20_000, campaign="Commit")
+    db = Database.from_url(f"sqlite+aiosqlite:///{path}")
+    service = CanonService(db, SceneService(db))
+    campaign = await service_campaign(db, "Commit")
+    scene = await service.scenes.start_scene(
+        campaign_id=campaign.id, guild_id=None, channel_id=1, title="Big scene", location=None, actor=GM
+    )
+    evidence = [Evidence(kind=EvidenceKind.TURNS, scene_id=scene.id, turn_from=1, turn_to=3)]
+    contents: list[Any] = []
+    for i in range(100):
+        contents.append(EntityContent(name=f"Newcomer {i}", entity_type="NPC"))
+        contents.append(StateChangeContent(subject=Ref(name=f"Newcomer {i}"), state="alive"))
+        contents.append(
+            FactContent(subject=Ref(name=f"NPC {i * 7:06d}"), attribute="mood", value=f"mood {i}")
+        )
+        contents.append(
+            RelationshipContent(
+                subject=Ref(name=f"Newcomer {i}"), relation="ALLY_OF", object=Ref(name=f"NPC {i * 7:06d}")
+            )
+        )
+        contents.append(
+            RelationshipContent(
+                subject=Ref(name=f"Newcomer {i}"),
+                relation="LOCATED_IN",
+                object=Ref(name=f"Location {i * 7 + 2:06d}"),
+            )
+        )
+
+    async def store(session: Any) -> None:
+        reader = await service.reader(session, campaign, Viewer.GM)
+        gate = service.gate_for(campaign)
+        for content in contents:
+            await gate.propose(
+                session,
+                reader,
+                Draft(content=content, authority=Authority.GM, evidence=evidence),
+                scene_id=scene.id,
+            )
+
+    await db.run(store)
+    await service.scenes.end_scene(1, complete=False)
+    began = time.perf_counter()
+    result = await service.commit_scene(scene.id, GM)
+    elapsed = time.perf_counter() - began
+    await db.dispose()
+    return {"proposals": len(result.accepted), "seconds": round(elapsed, 3), "findings": len(result.findings)}
+
+
+async def service_campaign(db: Database, name: str) -> campaigns.Campaign:
+    """Return a campaign by name."""
+    async with db.session() as session:
+        return await campaigns.find_campaign_by_name(session, name)
+
+
+async def big_graph(tmp: Path, entities: int, statements: int, queries: int) -> dict[str, Any]:
+    """Time as-of entity cards and the whole-graph continuity check on a large generated graph."""
+    path = tmp / "big.sqlite3"
+    db = Database.from_url(f"sqlite+aiosqlite:///{path}")
+    await database.upgrade(db)
+    await db.dispose()
+    began = time.perf_counter()
+    generated = generate(path, entities=entities, statements=statements)
+    generate_seconds = time.perf_counter() - began
+    db = Database.from_url(f"sqlite+aiosqlite:///{path}")
+    service = CanonService(db, SceneService(db))
+    campaign = await service_campaign(db, "Big")
+    names = (generated.sample_names * (queries // max(1, len(generated.sample_names)) + 1))[:queries]
+    points = [AsOf(scene=150), AsOf(world="year 1200", world_key=1200 * 10000), AsOf()]
+    timings: list[float] = []
+    not_yet = 0
+    for i, name in enumerate(names):
+        began = time.perf_counter()
+        try:
+            await service.card(campaign, name, viewer=Viewer.GM, as_of=points[i % len(points)])
+        except NotFound:  # an event of a later scene does not exist yet at the as-of point: still a query
+            not_yet += 1
+        timings.append(time.perf_counter() - began)
+    async with db.session() as session:
+        reader = await CanonReader.open(session, campaign.id, service.base_ontology, viewer=Viewer.GM)
+        entity_ids = [e.id for e in [await reader.resolve(n) for n in names[:50]]]
+    began = time.perf_counter()
+    findings, _ = await service.check(campaign)
+    check_seconds = time.perf_counter() - began
+    await db.dispose()
+    return {
+        "entities": entities,
+        "statements": statements,
+        "generate_seconds": round(generate_seconds, 1),
+        "asof_card_p50_ms": ms(timings, 50),
+        "asof_card_p95_ms": ms(timings, 95),
+        "whole_check_seconds": round(check_seconds, 2),
+        "whole_check_findings": len(findings),
+        "sampled_entities": len(entity_ids),
+        "asof_not_yet_existing": not_yet,
+    }
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entities", type=int, default=100_000)
+    parser.add_argument("--statements", type=int, default=1_000_000)
+    parser.add_argument("--queries", type=int, default=300)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        commit = await commit_500(Path(tmp))
+        big = await big_graph(Path(tmp), args.entities, args.statements, args.queries)
+    print(
+        json.dumps(
+            {
+                "bench": "canon",
+                "commit_500": commit,
+                **big,
+                "goals": {"commit_500_seconds": 1.0, "asof_card_p95_ms": 20, "whole_check_seconds": 30},
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
