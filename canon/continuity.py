@@ -38,6 +38,7 @@ How canon is read here (the encoding decisions; keep them in step with the write
 
 from __future__ import annotations
 
+import gc
 import hashlib
 from collections import defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -226,7 +227,15 @@ class Snapshot:
 
 def check(snapshot: Snapshot, *, focus: Collection[int] | None = None) -> list[Finding]:
     """Return the continuity findings of a snapshot, or with `focus` only those involving these statements."""
-    findings = _Checker(snapshot).run()
+    # Large snapshots allocate millions of small containers; the cyclic collector would rescan the snapshot's
+    # objects many times over for nothing (nothing here makes cycles), so it waits until the check is done.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        findings = _Checker(snapshot).run()
+    finally:
+        if collecting:
+            gc.enable()
     if focus is not None:
         wanted = set(focus)
         findings = [f for f in findings if not wanted.isdisjoint(f.statement_ids)]
@@ -317,7 +326,7 @@ def _sweep(cores: list[tuple[int, int, int]]) -> list[list[int]]:
 
 def _clock_cliques(members: Sequence[Statement], world: bool, supersede: bool) -> list[list[Statement]]:
     """Return the sets of members that certainly hold together on one clock (all members have that clock)."""
-    rows: list[tuple[int, int, int | None, Statement]] = []
+    rows: list[tuple[int, int, int, int | None, Statement]] = []
     for m in members:
         v = m.validity
         if world:
@@ -326,8 +335,8 @@ def _clock_cliques(members: Sequence[Statement], world: bool, supersede: bool) -
         else:
             f, u = v.story_from, v.story_until
             lo = _LO if f is None else f
-        rows.append((_LO if f is None else f, lo, u, m))
-    rows.sort(key=lambda r: (r[0], r[3].id))
+        rows.append((_LO if f is None else f, m.id, lo, u, m))
+    rows.sort()
     cores: list[tuple[int, int, int]] = []
     next_start = _HI
     i = len(rows) - 1
@@ -335,14 +344,14 @@ def _clock_cliques(members: Sequence[Statement], world: bool, supersede: bool) -
         start = rows[i][0]
         j = i
         while j >= 0 and rows[j][0] == start:
-            _, lo, until, _m = rows[j]
+            _, _, lo, until, _m = rows[j]
             hi = until if until is not None else (next_start if supersede else _HI)
             if lo < hi:
                 cores.append((lo, hi, j))
             j -= 1
         next_start = start
         i = j
-    return [[rows[k][3] for k in clique] for clique in _sweep(cores)]
+    return [[rows[k][4] for k in clique] for clique in _sweep(cores)]
 
 
 def _cliques(
@@ -375,6 +384,58 @@ def _cliques(
     return found
 
 
+def _pair_overlaps(a: Statement, b: Statement, timeless_predicates: Collection[str], supersede: bool) -> bool:
+    """Tell whether two statements certainly hold at once: `_cliques` for a group of exactly these two."""
+    va, vb = a.validity, b.validity
+    wa = va.world_from_key is not None or va.world_until_key is not None
+    wb = vb.world_from_key is not None or vb.world_until_key is not None
+    sa = va.story_from is not None or va.story_until is not None
+    sb = vb.story_from is not None or vb.story_until is not None
+    timeless_a = a.predicate in timeless_predicates or not (wa or sa)
+    timeless_b = b.predicate in timeless_predicates or not (wb or sb)
+    if timeless_a or timeless_b:
+        return timeless_a and timeless_b
+    if wa and wb:
+        fa, ua, fb, ub = va.world_from_key, va.world_until_key, vb.world_from_key, vb.world_until_key
+        lo_a = _LO if fa is None else _key_hi(fa)
+        lo_b = _LO if fb is None else _key_hi(fb)
+    elif sa and sb:
+        fa, ua, fb, ub = va.story_from, va.story_until, vb.story_from, vb.story_until
+        lo_a = _LO if fa is None else fa
+        lo_b = _LO if fb is None else fb
+    else:
+        return False
+    start_a = _LO if fa is None else fa
+    start_b = _LO if fb is None else fb
+    hi_a = ua if ua is not None else (start_b if supersede and start_b > start_a else _HI)
+    hi_b = ub if ub is not None else (start_a if supersede and start_a > start_b else _HI)
+    return max(lo_a, lo_b) < min(hi_a, hi_b)
+
+
+def _successive(members: Sequence[Statement], timeless_predicates: Collection[str]) -> bool:
+    """Tell whether every member is open-ended with its own start on each clock, so each ends as the next begins."""
+    world_starts: set[int] = set()
+    story_starts: set[int] = set()
+    undated = 0
+    for m in members:
+        v = m.validity
+        if m.predicate in timeless_predicates or v.world_until_key is not None or v.story_until is not None:
+            return False
+        f, s = v.world_from_key, v.story_from
+        if f is None and s is None:
+            undated += 1
+            continue
+        if f is not None:
+            if f in world_starts:
+                return False
+            world_starts.add(f)
+        if s is not None:
+            if s in story_starts:
+                return False
+            story_starts.add(s)
+    return undated < 2
+
+
 def _overlapping_pairs(
     members: Sequence[Statement],
     timeless_predicates: Collection[str],
@@ -383,6 +444,13 @@ def _overlapping_pairs(
     supersede: bool = True,
 ) -> list[tuple[Statement, Statement]]:
     """Return the pairs of members (lower id first) that certainly hold at once and `differ`."""
+    if len(members) == 2:
+        a, b = members if members[0].id < members[1].id else (members[1], members[0])
+        if a.replaces_id == b.id or b.replaces_id == a.id or not differs(a, b):
+            return []
+        return [(a, b)] if _pair_overlaps(a, b, timeless_predicates, supersede) else []
+    if supersede and _successive(members, timeless_predicates):
+        return []
     pairs: list[tuple[Statement, Statement]] = []
     seen: set[tuple[int, int]] = set()
     for clock, clique in _cliques(members, timeless_predicates, supersede=supersede):
@@ -406,8 +474,8 @@ def _overlapping_pairs(
 
 @dataclass
 class _Life:
-    birth: Statement | None
-    deaths: list[tuple[Statement, Statement | None]]  # (terminal state, the state that ended it)
+    birth: Statement | None  # with a world date, or None
+    deaths: list[tuple[Statement, _Moment, _Moment | None]]  # (terminal state, its moment, when it ended)
 
 
 _ROLE_SINGLE_PLACE = 1
@@ -500,8 +568,9 @@ class _Checker:
         statements = self.snapshot.statements
         retconned = CanonLevel.RETCONNED
         self.retconned_entities = {i for i, e in self.entities.items() if e.provenance.level == retconned}
-        self.retconned_statements = {s.id: s for s in statements if s.provenance.level == retconned}
-        hits = self._dependency_hits()
+        self.retconned_statements: dict[int, Statement] = {}
+        dependencies = self.snapshot.dependencies
+        with_dependencies: list[Statement] = []
 
         states: dict[int, list[Statement]] = defaultdict(list)
         attributes: dict[tuple[int, str], list[Statement]] = {}
@@ -521,9 +590,10 @@ class _Checker:
 
         for s in statements:
             if s.provenance.level == retconned:
+                self.retconned_statements[s.id] = s
                 continue
-            if hits and s.id in hits:
-                self._relies_on_retconned(s, hits[s.id])
+            if dependencies and s.id in dependencies:
+                with_dependencies.append(s)
             subject = s.subject_id
             obj = s.object_id
             if retconned_entities and (subject in retconned_entities or obj in retconned_entities):
@@ -548,7 +618,11 @@ class _Checker:
             if role & _ROLE_PARTICIPATION or (role & _ROLE_ACT and s.validity.story_from is not None):
                 acts[subject].append(s)
             if role & _ROLE_SINGLE_PLACE:
-                places.setdefault(subject, []).append(s)
+                group = places.get(subject)
+                if group is None:
+                    places[subject] = [s]
+                else:
+                    group.append(s)
             if role & _ROLE_EXCLUSIVE:
                 component, all_symmetric = components[predicate]
                 if all_symmetric:
@@ -563,7 +637,12 @@ class _Checker:
                     cardinality.setdefault((predicate, obj, True), []).append(s)
                 else:
                     if role & _ROLE_MAX_IN:
-                        cardinality.setdefault((predicate, obj, False), []).append(s)
+                        card_key = (predicate, obj, False)
+                        group = cardinality.get(card_key)
+                        if group is None:
+                            cardinality[card_key] = [s]
+                        else:
+                            group.append(s)
                     if role & _ROLE_MAX_OUT:
                         cardinality.setdefault((predicate, subject, True), []).append(s)
             if role & _ROLE_SPECIAL:
@@ -576,6 +655,7 @@ class _Checker:
                 else:
                     occurred.append(s)
 
+        self._relies_on_retconned(with_dependencies)
         lives = {entity_id: self._life(entity_id, group) for entity_id, group in states.items()}
         self._dead_acting(lives, acts)
         self._two_places(places)
@@ -590,19 +670,19 @@ class _Checker:
 
     # -- 8. relies on retconned ------------------------------------------------------------------------
 
-    def _dependency_hits(self) -> dict[int, list[tuple[str, int]]]:
-        hits: dict[int, list[tuple[str, int]]] = {}
+    def _relies_on_retconned(self, statements: list[Statement]) -> None:
         if not self.retconned_statements and not self.retconned_entities:
-            return hits
-        for statement_id, dependencies in self.snapshot.dependencies.items():
-            for kind, target in dependencies:
-                if (kind == "statement" and target in self.retconned_statements) or (
-                    kind == "entity" and target in self.retconned_entities
-                ):
-                    hits.setdefault(statement_id, []).append((kind, target))
-        return hits
+            return
+        for s in statements:
+            targets = [
+                (kind, target)
+                for kind, target in self.snapshot.dependencies[s.id]
+                if (kind == "statement" and target in self.retconned_statements)
+                or (kind == "entity" and target in self.retconned_entities)
+            ]
+            self._report_retconned(s, targets)
 
-    def _relies_on_retconned(self, s: Statement, targets: Sequence[tuple[str, int]]) -> None:
+    def _report_retconned(self, s: Statement, targets: Sequence[tuple[str, int]]) -> None:
         for kind, target in dict.fromkeys(targets):
             if kind == "statement":
                 old = self.retconned_statements[target]
@@ -647,9 +727,9 @@ class _Checker:
             v = s.validity
             if v.story_from is None and v.world_from_key is None:
                 continue  # undated static canon: its place in the order is unknown
-            birth = s if s.value == ALIVE else None
+            birth = s if s.value == ALIVE and v.world_from_key is not None else None
             break
-        deaths: list[tuple[Statement, Statement | None]] = []
+        deaths: list[tuple[Statement, _Moment, _Moment | None]] = []
         dead_since: Statement | None = None
         previous: Statement | None = None
         for s in known:
@@ -662,11 +742,11 @@ class _Checker:
             if terminal and dead_since is None:
                 dead_since = s
             elif not terminal and dead_since is not None:
-                deaths.append((dead_since, s))
+                deaths.append((dead_since, _start(dead_since.validity), _start(s.validity)))
                 dead_since = None
             previous = s
         if dead_since is not None:
-            deaths.append((dead_since, None))
+            deaths.append((dead_since, _start(dead_since.validity), None))
         return _Life(birth, deaths)
 
     @staticmethod
@@ -716,12 +796,11 @@ class _Checker:
                     moment = _start(event.validity)
                 else:
                     moment = _start(act.validity)
-                for death, revival in life.deaths:
-                    death_moment = _start(death.validity)
+                for death, death_moment, revival in life.deaths:
                     clock = _before(death_moment, moment)
                     if clock is None:
                         continue
-                    if revival is not None and _before(moment, _start(revival.validity)) is None:
+                    if revival is not None and _before(moment, revival) is None:
                         continue
                     self._report_dead_act(entity_id, death, act, event, moment, death_moment, clock)
                     break
@@ -781,7 +860,7 @@ class _Checker:
 
     def _two_places(self, places: Mapping[int, list[Statement]]) -> None:
         for entity_id, group in places.items():
-            if len(group) < 2:
+            if len(group) < 2 or len({s.object_id for s in group}) < 2:
                 continue
             for a, b in _overlapping_pairs(group, self.timeless_predicates, self._apart):
                 name = self.name(entity_id)
@@ -801,7 +880,7 @@ class _Checker:
             return b.predicate in relation_types[a.predicate].exclusive_with
 
         for group in buckets.values():
-            if len(group) < 2:
+            if len(group) < 2 or len({s.predicate for s in group}) < 2:
                 continue
             for a, b in _overlapping_pairs(group, self.timeless_predicates, excludes):
                 message = (
@@ -828,6 +907,10 @@ class _Checker:
                     continue
                 limit = found
             if len(group) <= limit:
+                continue
+            if len({_counterpart(s, anchor, outgoing, rel.symmetric) for s in group}) <= limit:
+                continue
+            if limit == 1 and _successive(group, self.timeless_predicates):
                 continue
             reported: list[frozenset[int]] = []
             for clock, clique in _cliques(group, self.timeless_predicates, supersede=limit == 1):
@@ -888,14 +971,13 @@ class _Checker:
     def _births(self, lives: Mapping[int, _Life]) -> None:
         for child, relations in self.parents.items():
             life = lives.get(child)
-            if life is None or life.birth is None or life.birth.validity.world_from_key is None:
+            if life is None or life.birth is None:
                 continue
             birth = life.birth
-            born = _start(birth.validity)
-            born = _Moment(born.world, None, born.world_text)  # a birth is dated in the world only
+            born = _Moment(birth.validity.world_from_key, None, birth.validity.world_from)  # world only
             deaths_before: list[tuple[Statement, Statement, str]] = []
             parent_ids: list[int] = []
-            for relation in sorted(relations, key=lambda s: s.id):
+            for relation in sorted(relations, key=lambda s: s.id) if len(relations) > 1 else relations:
                 parent = relation.subject_id
                 if parent == child or parent in parent_ids:
                     continue
@@ -904,19 +986,18 @@ class _Checker:
                 if parent_life is None:
                     continue
                 parent_birth = parent_life.birth
-                if parent_birth is not None and parent_birth.validity.world_from_key is not None:
+                if parent_birth is not None:
                     parent_born = _Moment(
                         parent_birth.validity.world_from_key, None, parent_birth.validity.world_from
                     )
                     clock = _before(born, parent_born)
                     if clock is not None:
                         self._report_born_before(child, birth, parent, parent_birth, relation, clock)
-                for death, revival in parent_life.deaths:
-                    death_moment = _start(death.validity)
+                for death, death_moment, revival in parent_life.deaths:
                     clock = _before(death_moment, born)
                     if clock is None:
                         continue
-                    if revival is not None and _before(born, _start(revival.validity)) is None:
+                    if revival is not None and _before(born, revival) is None:
                         continue
                     deaths_before.append((relation, death, clock))
                     break
@@ -1015,6 +1096,9 @@ class _Checker:
         for (subject, predicate), group in groups.items():
             if len(group) < 2:
                 continue
+            values = {s.value for s in group}
+            if len(values) < 2 or len({_normal(v) for v in values}) < 2:
+                continue
             for a, b in _overlapping_pairs(group, (), _different_values):
                 rank_a, rank_b = _rank(a), _rank(b)
                 high, low = (a, b) if rank_a >= rank_b else (b, a)
@@ -1051,8 +1135,12 @@ def _counterpart(s: Statement, anchor: int, outgoing: bool, symmetric: bool) -> 
     return (s.object_id or 0) if outgoing else s.subject_id
 
 
+def _normal(value: str | None) -> str:
+    return " ".join((value or "").casefold().split())
+
+
 def _different_values(a: Statement, b: Statement) -> bool:
-    return " ".join((a.value or "").casefold().split()) != " ".join((b.value or "").casefold().split())
+    return _normal(a.value) != _normal(b.value)
 
 
 def _rank(s: Statement) -> tuple[int, float]:
