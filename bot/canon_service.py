@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon import campaigns
+from canon import campaigns, review_cards
 from canon.calendar import DateError, parse_date
-from canon.campaigns import Campaign, ChangesetKind, open_changeset
+from canon.campaigns import Campaign, ChangesetKind, LineageStep, lineage, open_changeset
 from canon.checks import (
     RecordedConflict,
     findings_around,
@@ -24,13 +24,23 @@ from canon.checks import (
     whole_graph_findings,
 )
 from canon.continuity import Finding, world_key
-from canon.domain import NOW, AsOf, Authority, EntityCard, Evidence, EvidenceKind, StatementView, Viewer
+from canon.domain import (
+    NOW,
+    AsOf,
+    Authority,
+    EntityCard,
+    Evidence,
+    EvidenceKind,
+    StatementView,
+    Viewer,
+    Visibility,
+)
 from canon.errors import Conflict, InvalidInput, NotFound
-from canon.gate import CanonizationGate, CommitResult, Draft
+from canon.gate import CanonizationGate, CommitResult, Draft, authority_policy
 from canon.graph import CanonReader, CanonWriter
 from canon.models import ProposalRow
 from canon.ontology import Ontology, base_ontology
-from canon.proposals import Proposal, ProposalContent
+from canon.proposals import Proposal, ProposalContent, references
 from canon.storage import Database
 from memory.scenes import Actor, Scene, SceneReport, SceneService, SceneStatus, load_scene, scene_turns
 
@@ -39,12 +49,17 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Review:
-    """What a review card shows: the scene, its proposals, and the Discord message of each turn cited."""
+    """What a review card shows: the scene, its proposals, and the Discord message of each turn cited.
+
+    `secret` holds the ids of proposals a player must not read: GM-only ones, those naming GM-only entities,
+    and those whose continuity warnings rest on GM-only canon. A card posted where players see it hides them.
+    """
 
     scene: Scene | None
     batch: str | None
     proposals: list[Proposal]
     turn_messages: dict[int, int]
+    secret: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -54,6 +69,8 @@ class RetconResult:
     retconned_id: int
     replacement_id: int | None
     dependents: list[StatementView]
+    retconned: StatementView | None = None
+    replacement: StatementView | None = None
 
 
 def parse_as_of(
@@ -88,6 +105,12 @@ class CanonService:
         self.db = db
         self.scenes = scenes
         self.base_ontology = ontology or base_ontology()
+        self._lineages: dict[int, list[LineageStep]] = {}
+        # Set by the composition root (the game-master's voice): `before_review(scene)` runs at /endscene
+        # before the review is decided (proposal extraction); `after_complete(scene_id)` once a scene is
+        # complete (summary, NPC memories). Both log their own failures and never raise.
+        self.before_review: Callable[[Scene], Awaitable[object]] | None = None
+        self.after_complete: Callable[[int], Awaitable[object]] | None = None
 
     def ontology_for(self, campaign: Campaign) -> Ontology:
         """Return the campaign's ontology: the base one plus the campaign's extension, if any."""
@@ -99,8 +122,11 @@ class CanonService:
         return CanonizationGate(self.ontology_for(campaign))
 
     async def reader(self, session: AsyncSession, campaign: Campaign, viewer: Viewer) -> CanonReader:
-        """Return a canon reader for a campaign and viewer."""
-        return await CanonReader.open(session, campaign.id, self.ontology_for(campaign), viewer=viewer)
+        """Return a canon reader for a campaign and viewer (a campaign's lineage never changes: cached)."""
+        steps = self._lineages.get(campaign.id)
+        if steps is None:
+            steps = self._lineages[campaign.id] = await lineage(session, campaign.id)
+        return CanonReader(session, steps, self.ontology_for(campaign), viewer=viewer)
 
     # -- proposals ------------------------------------------------------------------------------------
 
@@ -215,10 +241,14 @@ class CanonService:
     async def end_scene(self, channel_id: int) -> tuple[SceneReport, Review]:
         """End the channel's scene: complete it, or put it under review when proposals wait."""
         scene = await self.scenes.current_scene(channel_id)
+        if self.before_review is not None and scene.status == SceneStatus.ACTIVE:
+            await self.before_review(scene)
         async with self.db.session() as session:
             campaign = await campaigns.get_campaign(session, scene.campaign_id)
             waiting = await self.gate_for(campaign).proposals(session, scene.campaign_id, scene_id=scene.id)
         report = await self.scenes.end_scene(channel_id, complete=not waiting)
+        if not waiting and self.after_complete is not None:
+            await self.after_complete(scene.id)
         return report, await self.review(scene.id)
 
     async def review(
@@ -241,7 +271,76 @@ class CanonService:
                     for t in await scene_turns(session, scene.id)
                     if t.discord_message_id is not None
                 }
-            return Review(scene=scene, batch=batch, proposals=proposals, turn_messages=messages)
+            secret = await self._secret_proposals(session, campaign, proposals)
+            return Review(
+                scene=scene, batch=batch, proposals=proposals, turn_messages=messages, secret=secret
+            )
+
+    async def review_in_channel(self, channel_id: int) -> Review:
+        """Return the review of the channel's scene that waits for its commit."""
+        scene = await self.scenes.current_scene(channel_id)
+        if scene.status == SceneStatus.ACTIVE:
+            raise Conflict("The scene in this channel is still running; end it with /endscene first.")
+        return await self.review(scene.id)
+
+    async def proposal(self, proposal_id: int) -> Proposal:
+        """Return one proposal or raise `NotFound`."""
+        async with self.db.session() as session:
+            row = await session.get(ProposalRow, proposal_id)
+            if row is None:
+                raise NotFound(f"There is no proposal #{proposal_id}.")
+            campaign = await campaigns.get_campaign(session, row.campaign_id)
+            return await self.gate_for(campaign).get(session, proposal_id)
+
+    async def secret_proposals(self, campaign: Campaign, proposals: Sequence[Proposal]) -> frozenset[int]:
+        """Return the proposals a player must not read in full (see `Review.secret`)."""
+        async with self.db.session() as session:
+            return await self._secret_proposals(session, campaign, proposals)
+
+    async def _secret_proposals(
+        self, session: AsyncSession, campaign: Campaign, proposals: Sequence[Proposal]
+    ) -> frozenset[int]:
+        """Return the proposals a player must not read (see `Review.secret`)."""
+        if not proposals:
+            return frozenset()
+        entity_ids: set[int] = set()
+        statement_ids: set[int] = set()
+        for p in proposals:
+            entity_ids |= {r.entity_id for _, r in references(p.content) if r.entity_id is not None}
+            for warning in p.warnings:
+                entity_ids |= set(warning.get("entity_ids") or ())
+                statement_ids |= set(warning.get("statement_ids") or ())
+        gm = await self.reader(session, campaign, Viewer.GM)
+        statements = await gm.statements(
+            statement_ids=statement_ids, include_retconned=True, with_evidence=False
+        )
+        entity_ids |= {s.subject_id for s in statements}
+        entity_ids |= {s.object_id for s in statements if s.object_id is not None}
+        entities = await gm.entities(entity_ids, include_retconned=True)
+        hidden_entities = {i for i, e in entities.items() if e.visibility == Visibility.GM_ONLY}
+        hidden_statements = {
+            s.id
+            for s in statements
+            if s.visibility == Visibility.GM_ONLY
+            or s.subject_id in hidden_entities
+            or s.object_id in hidden_entities
+        }
+        secret: set[int] = set()
+        for p in proposals:
+            refs = [r for _, r in references(p.content)]
+            if (
+                p.content.visibility == Visibility.GM_ONLY
+                or any(r.entity_id in hidden_entities for r in refs)
+                or any(
+                    set(w.get("entity_ids") or ()) & hidden_entities
+                    or set(w.get("statement_ids") or ()) & hidden_statements
+                    for w in p.warnings
+                )
+            ):
+                secret.add(p.id)
+        # A proposal naming a hidden entity proposal is hidden too.
+        secret |= {p.id for p in proposals if any(r.proposal_id in secret for _, r in references(p.content))}
+        return frozenset(secret)
 
     async def decide(
         self, proposal_id: int, *, accept: bool, actor: Actor, rationale: str | None = None
@@ -270,8 +369,14 @@ class CanonService:
         """Accept every pending proposal without warnings."""
 
         async def work(session: AsyncSession) -> list[Proposal]:
-            owner = (await load_scene(session, scene_id)).campaign_id if scene_id is not None else campaign_id
-            assert owner is not None
+            owner = campaign_id
+            if scene_id is not None:
+                scene = await load_scene(session, scene_id)
+                if scene.status == SceneStatus.COMPLETED:
+                    raise Conflict(f"The scene “{scene.title}” is already committed; nothing changed.")
+                owner = scene.campaign_id
+            if owner is None:
+                raise InvalidInput("Accepting all needs a scene or a campaign and batch.")
             campaign = await campaigns.get_campaign(session, owner)
             return await self.gate_for(campaign).accept_all(
                 session, owner, scene_id=scene_id, batch=batch, decider_id=actor.id, decider_name=actor.name
@@ -305,7 +410,10 @@ class CanonService:
             await self.scenes.complete_scene(session, scene.id)
             return result
 
-        return await self.db.run(work, attempts=1)
+        committed = await self.db.run(work, attempts=1)
+        if self.after_complete is not None:
+            await self.after_complete(scene_id)
+        return committed
 
     async def commit_batch(self, campaign: Campaign, batch: str, actor: Actor) -> CommitResult:
         """Write the accepted proposals of an import batch (prose extraction, promotions)."""
@@ -421,20 +529,33 @@ class CanonService:
             dependents = [
                 d for d in await reader.dependents("statement", old.id) if d.statement.id != replacement
             ]
-            return RetconResult(retconned_id=old.id, replacement_id=replacement, dependents=dependents)
+            shown = {
+                v.statement.id: v
+                for v in await reader.views(
+                    await reader.statements(
+                        statement_ids=[old.id] + ([replacement] if replacement else []),
+                        include_retconned=True,
+                    )
+                )
+            }
+            return RetconResult(
+                retconned_id=old.id,
+                replacement_id=replacement,
+                dependents=dependents,
+                retconned=shown.get(old.id),
+                replacement=shown.get(replacement) if replacement else None,
+            )
 
         return await self.db.run(work, attempts=1)
 
     # -- questions ------------------------------------------------------------------------------------
 
-    async def card(
-        self, campaign: Campaign, name: str, *, viewer: Viewer, as_of: AsOf = NOW
-    ) -> EntityCard:
+    async def card(self, campaign: Campaign, name: str, *, viewer: Viewer, as_of: AsOf = NOW) -> EntityCard:
         """Return an entity's card as of a point, for a viewer."""
         async with self.db.session() as session:
             reader = await self.reader(session, campaign, viewer)
             entity = await reader.resolve(name, as_of)
-            return await reader.card(entity.id, as_of)
+            return await reader.card(entity, as_of)
 
     async def timeline(
         self, campaign: Campaign, name: str, *, viewer: Viewer
@@ -461,6 +582,49 @@ class CanonService:
             return findings, await record_findings(session, campaign.id, findings)
 
         return await self.db.run(work)
+
+    async def set_policy(self, campaign: Campaign, authority: str, mode: str) -> dict[str, str]:
+        """Set whether an authority's proposals are accepted without review; return the whole policy."""
+        try:
+            who = Authority(authority.strip().lower())
+        except ValueError:
+            raise InvalidInput(
+                f"“{authority}” is not an authority. Allowed: {', '.join(a.value for a in Authority)}."
+            ) from None
+        how = mode.strip().lower()
+        if how not in {"auto", "review"}:
+            raise InvalidInput(f"“{mode}” is not a policy. Allowed: auto, review.")
+
+        async def work(session: AsyncSession) -> dict[str, str]:
+            current = await campaigns.get_campaign(session, campaign.id)
+            policy = {**(current.settings.get("authority_policy") or {}), who.value: how}
+            updated = await campaigns.update_campaign_settings(
+                session, campaign.id, {"authority_policy": policy}
+            )
+            return authority_policy(updated.settings)
+
+        return await self.db.run(work)
+
+    async def record_card(self, review: Review, *, channel_id: int, message_id: int) -> None:
+        """Remember where a review card was posted, so that the commit can bring it to its final state."""
+        if review.scene is None:
+            return
+        scene = review.scene
+        await self.db.run(
+            lambda s: review_cards.record_card(
+                s,
+                campaign_id=scene.campaign_id,
+                scene_id=scene.id,
+                batch=review.batch,
+                channel_id=channel_id,
+                message_id=message_id,
+            )
+        )
+
+    async def cards(self, scene_id: int) -> list[review_cards.ReviewCard]:
+        """Return the review cards posted for a scene."""
+        async with self.db.session() as session:
+            return await review_cards.cards_of_scene(session, scene_id)
 
     async def conflicts(self, campaign: Campaign) -> list[RecordedConflict]:
         """Return the conflicts recorded for the campaign, newest first."""

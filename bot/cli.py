@@ -105,14 +105,13 @@ def run() -> None:
 async def _run_bot(settings: Settings) -> int:
     import discord
 
-    from bot.client import Lorekeeper
+    from bot.backup import clear_pid, write_pid
+    from bot.client import create_bot
     from bot.services import build_services
 
     services = await build_services(settings)
-    options: dict[str, Any] = {}
-    if settings.shard_count:
-        options["shard_count"] = settings.shard_count
-    bot = Lorekeeper(services, **options)
+    bot = create_bot(services)
+    write_pid(settings.data_dir)  # `lorekeeper restore` refuses while this process lives
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
@@ -136,6 +135,7 @@ async def _run_bot(settings: Settings) -> int:
         return 2
     finally:
         await services.close()
+        clear_pid(settings.data_dir)
     return 0
 
 
@@ -148,16 +148,16 @@ def db_upgrade() -> None:
     settings = settings_or_exit()
     settings.data_dir.mkdir(parents=True, exist_ok=True)
 
-    async def work() -> str | None:
+    async def work() -> set[str]:
         db = Database.from_url(settings.resolved_database_url)
         try:
             await database.upgrade(db)
-            return await database.current_revision(db)
+            return await database.current_revisions(db)
         finally:
             await db.dispose()
 
-    revision = run_async(work)
-    typer.echo(f"Database at revision {revision}: {settings.resolved_database_url}")
+    revisions = run_async(work)
+    typer.echo(f"Database at revision {', '.join(sorted(revisions))}: {settings.resolved_database_url}")
 
 
 @campaign_app.command("create")
@@ -185,6 +185,46 @@ def campaign_list(as_json: Annotated[bool, typer.Option("--json", help="Print JS
         as_json=as_json,
         text=lambda: "\n".join(f"#{c.id}  {c.name}" for c in found) or "No campaigns yet.",
     )
+
+
+def _register_canon() -> None:
+    """Add `lorekeeper canon ...` (defined in `bot.cli_canon`, which uses the helpers above)."""
+    from bot.cli_canon import canon_app
+
+    app.add_typer(canon_app, name="canon")
+
+
+_register_canon()
+
+
+def _register_lore() -> None:
+    """Add `lorekeeper ingest | lore | reindex | sources` (defined in `bot.cli_lore`)."""
+    from bot.cli_lore import register
+
+    register(app)
+
+
+_register_lore()
+
+
+def _register_ops() -> None:
+    """Add `lorekeeper backup | restore | doctor` (defined in `bot.cli_ops`)."""
+    from bot.cli_ops import register
+
+    register(app)
+
+
+_register_ops()
+
+
+def _register_voice() -> None:
+    """Add `lorekeeper voice ...` (defined in `bot.cli_voice`)."""
+    from bot.cli_voice import register
+
+    register(app)
+
+
+_register_voice()
 
 
 def main() -> None:

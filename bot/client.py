@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.logs import bind_log_context
 from bot.services import Services
 from canon.errors import GameError
+from canon.storage import is_transient
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.scenes", "cogs.turns")
+EXTENSIONS = ("cogs.scenes", "cogs.turns", "cogs.canon", "cogs.voice", "cogs.operations")
 
 
 def intents() -> discord.Intents:
@@ -40,6 +43,12 @@ def user_message_for(error: BaseException) -> tuple[str, GameError | None]:
         return str(original), GameError(str(original))
     if isinstance(original, app_commands.CommandOnCooldown):
         return f"Slow down: try again in {original.retry_after:.0f} s.", GameError("cooldown")
+    if is_transient(original):  # the writes were retried and the database still did not answer
+        log.warning("database unavailable after retries: %s", original)
+        return (
+            "The database is busy or unreachable right now, so that was not saved. Nothing else was lost: "
+            "try again in a minute."
+        ), GameError("database unavailable")
     error_id = secrets.token_hex(4)
     log.error("unexpected error %s", error_id, exc_info=(type(original), original, original.__traceback__))
     return (
@@ -60,7 +69,23 @@ async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
 class LorekeeperTree(app_commands.CommandTree["Lorekeeper"]):
     """The command tree with one error handler: game errors ephemerally, anything else logged with an id."""
 
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Note when a command arrived (for its latency) and tag this task's log records with it."""
+        interaction.extras["lk_received"] = time.perf_counter()
+        command = interaction.command.qualified_name if interaction.command is not None else None
+        client = interaction.client
+        campaign = None
+        if interaction.guild_id is not None and isinstance(client, Lorekeeper):
+            campaign = client.services.campaigns.cached_campaign_id(interaction.guild_id)
+        bind_log_context(
+            command=command, guild=interaction.guild_id, channel=interaction.channel_id, campaign=campaign
+        )
+        return True
+
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        client = interaction.client
+        if isinstance(client, Lorekeeper):
+            client.record_latency(interaction, failed=True)
         text, _ = user_message_for(error)
         try:
             await reply_ephemeral(interaction, text)
@@ -89,6 +114,46 @@ class Lorekeeper(commands.Bot):
                 self.extension_failures[extension] = error
                 log.exception("failed to load extension %s", extension)
         await self.sync_commands()
+        await self.start_jobs()
+
+    async def start_jobs(self) -> None:
+        """Start the scheduled jobs (idle scenes, session reminders, nightly check, backups); log a failure."""
+        from bot.scheduler import ChannelGone
+
+        scheduler = self.services.scheduler
+        if scheduler is None:
+            return
+        client = self
+
+        class Poster:
+            async def post(self, channel_id: int, content: str) -> None:
+                try:
+                    channel = client.get_channel(channel_id) or await client.fetch_channel(channel_id)
+                    if not isinstance(channel, discord.abc.Messageable):
+                        raise ChannelGone(f"channel {channel_id} cannot take messages")
+                    await channel.send(content, allowed_mentions=discord.AllowedMentions.none())
+                except (discord.NotFound, discord.Forbidden) as error:
+                    raise ChannelGone(str(error)) from error
+
+        try:
+            await scheduler.start(self.services, Poster())
+        except Exception:
+            log.exception("the scheduler did not start; scheduled jobs are off until a restart")
+
+    def record_latency(self, interaction: discord.Interaction, *, failed: bool = False) -> None:
+        """Record how long a command took from its receipt (`interaction_check`) to now."""
+        received = interaction.extras.get("lk_received")
+        if received is None or interaction.command is None:
+            return
+        self.services.metrics.record(
+            interaction.command.qualified_name, time.perf_counter() - received, failed=failed
+        )
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction, command: app_commands.Command[Any, ..., Any] | Any
+    ) -> None:
+        """Record a finished command's latency."""
+        self.record_latency(interaction)
 
     async def sync_commands(self) -> None:
         """Sync commands to the dev guild when one is configured (instant), else globally (up to an hour)."""
@@ -115,3 +180,16 @@ class Lorekeeper(commands.Bot):
             await super().close()
         finally:
             await self.services.close()
+
+
+class ShardedLorekeeper(Lorekeeper, commands.AutoShardedBot):
+    """Lorekeeper as an `AutoShardedBot`: one process, several gateway connections (shards)."""
+
+
+def create_bot(services: Services, **options: Any) -> Lorekeeper:
+    """Return the client the settings ask for: sharded when `shard_count` is set, else a plain bot."""
+    shards = services.settings.shard_count
+    if shards:
+        options.setdefault("shard_count", shards)
+        return ShardedLorekeeper(services, **options)
+    return Lorekeeper(services, **options)

@@ -7,8 +7,10 @@ import contextvars
 import logging
 from collections.abc import Iterator
 
+# Never mutated in place (every change sets a new dict), so one shared empty default is safe.
+_EMPTY: dict[str, object] = {}
 _context: contextvars.ContextVar[dict[str, object]] = contextvars.ContextVar(
-    "lorekeeper_log_context", default={}
+    "lorekeeper_log_context", default=_EMPTY
 )
 
 FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s%(context)s"
@@ -32,6 +34,16 @@ def log_context(**values: object) -> Iterator[None]:
         yield
     finally:
         _context.reset(token)
+
+
+def bind_log_context(**values: object) -> None:
+    """Add values to the log context of the current task until it ends (an interaction's own task)."""
+    _context.set({**_context.get(), **{k: v for k, v in values.items() if v is not None}})
+
+
+def current_log_context() -> dict[str, object]:
+    """Return the values the current task's log records carry."""
+    return dict(_context.get())
 
 
 def install(level: str) -> None:

@@ -3,14 +3,28 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from bot.canon_service import CanonService
+from bot.ledger import SqlTokenLedger
+from bot.llm import LLMClient, OpenAICompatibleLLM, build_llm
+from bot.metrics import CommandLatencies
+from bot.operations import OperationsService
+from bot.scheduler import JobScheduler
+from bot.voice.service import VoiceService
 from canon import campaigns
 from canon.campaigns import Campaign
 from canon.storage import Database
 from config.settings import Settings
+from memory.digests import SceneMomentStore
+from memory.doc_index import ChromaDocIndex
+from memory.embedding import MiniLMEmbedder
+from memory.knowledge import KnowledgeService
+from memory.npc_memory import NpcMemoryStore
 from memory.scenes import SceneService
+from memory.tokens import count_tokens
 from memory.turn_log import TurnLog
+from memory.vector_index import ChromaVectorIndex
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +45,10 @@ class CampaignService:
         campaign = await self.db.run(lambda s: campaigns.guild_default_campaign(s, guild_id, guild_name))
         self._guild_default[guild_id] = campaign.id
         return campaign
+
+    def cached_campaign_id(self, guild_id: int) -> int | None:
+        """Return the id of a server's campaign when it is already known (no database access)."""
+        return self._guild_default.get(guild_id)
 
     async def by_name(self, name: str) -> Campaign:
         """Return a campaign by name or raise `NotFound`."""
@@ -56,10 +74,30 @@ class Services:
     campaigns: CampaignService
     scenes: SceneService
     turns: TurnLog
+    canon: CanonService
+    knowledge: KnowledgeService
+    llm: LLMClient | None
+    ledger: SqlTokenLedger
+    voice: VoiceService
+    # Operations (bot.operations, bot.scheduler, bot.metrics): made from the above unless passed in.
+    ops: OperationsService = field(default=None)  # type: ignore[assignment]
+    scheduler: JobScheduler | None = None
+    metrics: CommandLatencies = field(default_factory=CommandLatencies)
+
+    def __post_init__(self) -> None:
+        if self.ops is None:
+            self.ops = OperationsService(self.db, self.settings.ops)
+        if self.scheduler is None and self.settings.ops.scheduler_enabled:
+            self.scheduler = JobScheduler(self.settings, self.db)  # started by the bot, not here
 
     async def close(self) -> None:
-        """Write what is queued and close every connection."""
+        """Stop the scheduled jobs, write what is queued and close every connection."""
+        if self.scheduler is not None:
+            await self.scheduler.shutdown()
+        await self.voice.close()
         await self.turns.close()
+        if isinstance(self.llm, OpenAICompatibleLLM):
+            await self.llm.aclose()
         await self.db.dispose()
 
 
@@ -73,10 +111,83 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
         await database.upgrade(db)
     turns = TurnLog(db)
     turns.start()
+    scenes = SceneService(db)
+    canon = CanonService(db, scenes)  # the same SceneService: it keeps the channels with an open scene
+    knowledge = build_knowledge(settings, db, canon)
+    ledger = SqlTokenLedger(db)
+    llm = build_llm(settings.llm, ledger, token_counter=count_tokens)
+    voice = build_voice(settings, db, canon=canon, scenes=scenes, turns=turns, llm=llm, knowledge=knowledge)
     return Services(
         settings=settings,
         db=db,
         campaigns=CampaignService(db),
-        scenes=SceneService(db),
+        scenes=scenes,
         turns=turns,
+        canon=canon,
+        knowledge=knowledge,
+        llm=llm,
+        ledger=ledger,
+        voice=voice,
+    )
+
+
+def build_voice(
+    settings: Settings,
+    db: Database,
+    *,
+    canon: CanonService,
+    scenes: SceneService,
+    turns: TurnLog,
+    llm: LLMClient | None,
+    knowledge: KnowledgeService | None,
+) -> VoiceService:
+    """Build the game-master's voice and hook it into the scene's end and commit (see `CanonService`).
+
+    NPC memories and scene summaries get Chroma collections of their own per campaign (`lk_mem{id}`,
+    `lk_scn{id}`) beside the knowledge index, rebuilt from SQL on demand.
+    """
+    embedder = (
+        MiniLMEmbedder(batch_size=settings.embedding.batch_size) if settings.embedding.enabled else None
+    )
+    memory_index = moment_index = None
+    if embedder is not None:
+        path, host, port = settings.data_dir / "chroma", settings.chroma.host, settings.chroma.port
+        memory_index = ChromaDocIndex(prefix="lk_mem", path=path, host=host, port=port)
+        moment_index = ChromaDocIndex(prefix="lk_scn", path=path, host=host, port=port)
+    voice = VoiceService(
+        db=db,
+        settings=settings.voice,
+        canon=canon,
+        scenes=scenes,
+        turns=turns,
+        llm=llm,
+        memories=NpcMemoryStore(db, index=memory_index, embedder=embedder),
+        moments=SceneMomentStore(db, index=moment_index, embedder=embedder),
+        retriever=knowledge.retriever if knowledge is not None else None,
+        knowledge=knowledge,
+    )
+    canon.before_review = voice.before_review
+    canon.after_complete = voice.after_complete
+    return voice
+
+
+def build_knowledge(settings: Settings, db: Database, canon: CanonService | None = None) -> KnowledgeService:
+    """Build the imported-knowledge service: Chroma and the offline embedder unless embedding is switched off.
+
+    Neither loads anything here: the model loads on the first embedding, chromadb on the first vector call.
+    """
+    vectors: ChromaVectorIndex | None = None
+    embedder: MiniLMEmbedder | None = None
+    if settings.embedding.enabled:
+        embedder = MiniLMEmbedder(batch_size=settings.embedding.batch_size)
+        vectors = ChromaVectorIndex.from_settings(
+            settings.data_dir, settings.chroma.host, settings.chroma.port, settings.embedding.batch_size
+        )
+    return KnowledgeService(
+        db,
+        data_dir=settings.data_dir,
+        settings=settings.lore,
+        vectors=vectors,
+        embedder=embedder,
+        ontology_for=canon.ontology_for if canon is not None else None,
     )

@@ -190,6 +190,18 @@ async def create_campaign(
     return _to_domain(row)
 
 
+async def update_campaign_settings(
+    session: AsyncSession, campaign_id: int, changes: dict[str, Any]
+) -> Campaign:
+    """Merge `changes` into a campaign's settings (top-level keys replaced) and return the campaign."""
+    row = await session.get(CampaignRow, campaign_id, with_for_update=True)
+    if row is None:
+        raise NotFound(f"There is no campaign #{campaign_id}.")
+    row.settings = {**(row.settings or {}), **changes}  # a new dict, so the JSON column is marked dirty
+    await session.flush()
+    return _to_domain(row)
+
+
 async def guild_default_campaign(session: AsyncSession, guild_id: int, guild_name: str) -> Campaign:
     """Return the guild's root campaign, creating it on first use (named after the server)."""
     row = (

@@ -23,9 +23,17 @@ from canon.storage import utc_now
 
 
 async def _dependencies(
-    reader: CanonReader, statement_ids: Collection[int]
+    reader: CanonReader, statement_ids: Collection[int] | None
 ) -> dict[int, list[tuple[str, int]]]:
+    """Return what each statement depends on (every dependency of the lineage when `statement_ids` is None)."""
     found: dict[int, list[tuple[str, int]]] = {}
+    if statement_ids is None:
+        query = select(
+            DependencyRow.statement_id, DependencyRow.depends_on_kind, DependencyRow.depends_on_id
+        ).where(lineage_filter(DependencyRow, reader.steps))
+        for statement_id, kind, target in (await reader.session.execute(query)).all():
+            found.setdefault(statement_id, []).append((kind, target))
+        return found
     ids = list(statement_ids)
     for start in range(0, len(ids), 500):
         query = select(

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import discord
 from discord import app_commands
 
 from canon.errors import NotAllowed
 from memory.scenes import Actor
+
+T = TypeVar("T")
 
 
 def is_gm(member: discord.abc.User | None, gm_role: str) -> bool:
@@ -41,7 +46,7 @@ def actor_of(interaction: discord.Interaction, gm_role: str) -> Actor:
     )
 
 
-def gm_only() -> object:
+def gm_only() -> Callable[[T], T]:
     """Return an app-command check that lets only GMs run the command."""
 
     def predicate(interaction: discord.Interaction) -> bool:

@@ -1,8 +1,9 @@
-"""`/scene start|status|transcript` and `/endscene`: the scene lifecycle in a channel."""
+"""`/scene start|status|transcript|narrator|cast|similar` and `/endscene`: the scene lifecycle in a channel."""
 
 from __future__ import annotations
 
 import io
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -10,7 +11,7 @@ from discord.ext import commands
 
 from bot.client import Lorekeeper
 from canon.errors import InvalidInput
-from cogs import embeds
+from cogs import canon_options, canon_views, embeds, voice_embeds
 from cogs.checks import actor_of, gm_only, guild_only_message
 from memory.scenes import SceneService
 
@@ -82,18 +83,62 @@ class SceneCommands(commands.Cog):
             allowed_mentions=NONE,
         )
 
+    # -- the game-master's voice (narrator mode, cast, similar moments) ---------------------------
+
+    @scene.command(name="narrator", description="Turn the narrator on or off in this scene (GM)")
+    @app_commands.describe(mode="on: the narrator answers the players' turns; off: only /narrate")
+    @gm_only()
+    async def narrator(self, interaction: discord.Interaction, mode: Literal["on", "off"]) -> None:
+        """Switch narrator mode for the channel's running scene."""
+        _guild(interaction)
+        actor = actor_of(interaction, self.bot.services.settings.gm_role)
+        scene = await self.bot.services.voice.set_narrator(interaction.channel_id or 0, mode == "on", actor)
+        await interaction.response.send_message(voice_embeds.narrator_mode_text(scene), allowed_mentions=NONE)
+
+    @scene.command(name="cast", description="Say an NPC is in this scene, so it remembers it (GM)")
+    @app_commands.describe(npc="The NPC", remove="Take the NPC out of the cast instead")
+    @app_commands.autocomplete(npc=canon_options.entity_names)
+    @gm_only()
+    async def cast(
+        self, interaction: discord.Interaction, npc: app_commands.Range[str, 1, 200], remove: bool = False
+    ) -> None:
+        """Add an NPC to (or remove it from) the scene's cast."""
+        guild = _guild(interaction)
+        campaign = await self.bot.services.campaigns.for_guild(guild.id, guild.name)
+        actor = actor_of(interaction, self.bot.services.settings.gm_role)
+        name, changed = await self.bot.services.voice.cast(
+            campaign, interaction.channel_id or 0, npc, actor, remove=remove
+        )
+        await interaction.response.send_message(
+            voice_embeds.cast_text(name, changed, remove=remove), ephemeral=True, allowed_mentions=NONE
+        )
+
+    @scene.command(name="similar", description="Find committed scenes like a moment you describe")
+    @app_commands.describe(text="The moment, in a few words")
+    async def similar(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 300]) -> None:
+        """List the scenes whose summaries are closest to the text."""
+        guild = _guild(interaction)
+        campaign = await self.bot.services.campaigns.for_guild(guild.id, guild.name)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        moments = await self.bot.services.voice.similar_scenes(campaign, text)
+        await interaction.followup.send(
+            embed=voice_embeds.moments_embed(text, moments), ephemeral=True, allowed_mentions=NONE
+        )
+
     @app_commands.command(name="endscene", description="End the scene in this channel (GM)")
     @app_commands.guild_only()
     @gm_only()
     async def endscene(self, interaction: discord.Interaction) -> None:
-        """Stop logging, and post the scene's summary."""
+        """Stop logging, post the scene's summary and, when canon was proposed, the review card."""
         _guild(interaction)
         await self.scenes.current_scene(interaction.channel_id or 0)  # refuse before the public "thinking…"
         await interaction.response.defer(thinking=True)
-        report = await self.scenes.end_scene(interaction.channel_id or 0)
+        report, review = await self.bot.services.canon.end_scene(interaction.channel_id or 0)
         await interaction.followup.send(
             embed=embeds.scene_report_embed(report, heading="Scene ended"), allowed_mentions=NONE
         )
+        if review.proposals:
+            await canon_views.post_review(interaction, review)
 
 
 async def setup(bot: Lorekeeper) -> None:

@@ -65,6 +65,49 @@ class LoreSettings(BaseModel):
     chunk_overlap_tokens: int = Field(default=40, ge=0)
 
 
+class VoiceSettings(BaseModel):
+    """The game-master's voice: narration, proposal extraction and NPC memory (most of it needs an LLM)."""
+
+    #: Seconds of quiet after a player's turn before the narrator writes (narrator mode on).
+    narrator_debounce_seconds: float = Field(default=20.0, ge=0, le=3600)
+    #: Tokens of context (canon, turns, lore, memories) the narrator and NPCs are given at most.
+    context_tokens: int = Field(default=6000, ge=500, le=200_000)
+    #: How many recent turns the narrator sees at most (within the budget).
+    recent_turns: int = Field(default=30, ge=1, le=500)
+    narration_max_tokens: int = Field(default=500, ge=16, le=8000)
+    npc_reply_max_tokens: int = Field(default=300, ge=16, le=8000)
+    #: A transcript longer than this many tokens is extracted in pieces.
+    extraction_piece_tokens: int = Field(default=3000, ge=200, le=100_000)
+    extraction_max_tokens: int = Field(default=2000, ge=100, le=16_000)
+    #: NPC memories recalled for one reply.
+    npc_recall: int = Field(default=4, ge=1, le=20)
+
+
+class OpsSettings(BaseModel):
+    """Scheduled jobs and backups: idle-scene reminders, session reminders, the nightly check, backups."""
+
+    #: Run the job scheduler in the bot process (jobs are kept in the database).
+    scheduler_enabled: bool = True
+    #: A server's default time zone (IANA name) until a GM sets one with `/admin timezone`.
+    default_timezone: str = "UTC"
+    #: Remind the GM when an active scene has had no turn for this long (0: never); GMs may override it.
+    idle_scene_minutes: int = Field(default=240, ge=0, le=60 * 24 * 30)
+    #: How often active scenes are checked for quiet (seconds).
+    idle_check_seconds: int = Field(default=300, ge=5, le=86_400)
+    #: How long before a scheduled session its players are reminded.
+    session_reminder_minutes: int = Field(default=30, ge=0, le=60 * 24 * 7)
+    #: Hour (0-23, UTC) of the nightly whole-graph continuity check; -1 switches it off.
+    continuity_hour_utc: int = Field(default=4, ge=-1, le=23)
+    #: Hours between online backups of a SQLite database (0: never).
+    backup_interval_hours: float = Field(default=24.0, ge=0, le=24 * 30)
+    #: How many backups to keep (the oldest are removed).
+    backup_keep: int = Field(default=7, ge=1, le=1000)
+    #: Where backups go; default `data_dir/backups`.
+    backup_dir: Path | None = None
+    #: A job that fell due while the bot was down still runs (once) if it is at most this late.
+    misfire_grace_seconds: int = Field(default=12 * 3600, ge=1)
+
+
 class Settings(BaseSettings):
     """Every setting the bot reads; see the README's configuration table."""
 
@@ -88,6 +131,8 @@ class Settings(BaseSettings):
     embedding: EmbeddingSettings = EmbeddingSettings()
     chroma: ChromaSettings = ChromaSettings()
     lore: LoreSettings = LoreSettings()
+    voice: VoiceSettings = VoiceSettings()
+    ops: OpsSettings = OpsSettings()
 
     @field_validator("log_level", mode="before")
     @classmethod

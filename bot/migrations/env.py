@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from bot.database import metadata
+from bot.database import include_name, metadata
 
 connection = context.config.attributes.get("connection")
 if connection is None:
@@ -15,6 +15,7 @@ context.configure(
     target_metadata=metadata(),
     render_as_batch=connection.dialect.name == "sqlite",
     compare_type=True,
+    include_name=include_name,
 )
 with context.begin_transaction():
     context.run_migrations()

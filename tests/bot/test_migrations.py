@@ -12,13 +12,13 @@ from canon.storage import Database
 
 async def test_migrated_schema_matches_the_models(db: Database) -> None:
     def diff(sync_conn):
-        context = MigrationContext.configure(sync_conn, opts={"compare_type": True})
+        context = MigrationContext.configure(sync_conn, opts={"compare_type": True, "include_name": database.include_name})
         return compare_metadata(context, database.metadata())
 
     async with db.engine.connect() as conn:
         differences = await conn.run_sync(diff)
     assert differences == []
-    assert await database.current_revision(db) == database.head_revision()
+    assert await database.current_revisions(db) == database.head_revisions()
 
 
 async def test_upgrade_is_idempotent_and_downgrade_round_trips(db: Database) -> None:

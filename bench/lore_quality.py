@@ -1,0 +1,194 @@
+"""Retrieval quality of `/lore` on the SRD question set: lexical only, semantic only and hybrid, side by side.
+
+Imports `../shared/corpora/srd/world/*.md` as Reference into a fresh campaign (real SQLite file, real Chroma,
+the real offline embedding model) and answers `eval/dev.jsonl` with each mode. A hit at k: the target section
+(or one of its `alt` sections) is inside one of the top k results, i.e. a result from the target file whose
+heading path contains the target heading or whose text contains it as a markdown heading (the corpus README).
+Reports recall@1, recall@5 and MRR@10, overall and by question kind; then the same for the questions' sections
+in `raw/srd51-wiki/` (imported as a folder into a second campaign). Prints one JSON line.
+
+    .venv/bin/python -m bench.lore_quality [--questions PATH] [--work DIR] [--skip-wiki]
+
+`--work DIR` keeps the imported databases in DIR and reuses them on the next run (for tuning the search
+configuration without re-importing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bot import database
+from canon import campaigns
+from canon.domain import Viewer
+from canon.storage import Database
+from memory.embedding import MiniLMEmbedder
+from memory.knowledge import KnowledgeService, expand_paths
+from memory.knowledge_domain import KnowledgeClass, LoreResult
+from memory.retrieval import PRESETS, SearchConfig
+from memory.vector_index import ChromaVectorIndex
+
+SRD = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "srd"
+MODES = ("lexical", "semantic", "hybrid")
+_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$", re.MULTILINE)
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.replace("*", "").replace("_", " ").casefold().split())
+
+
+def is_hit(result: LoreResult | dict[str, Any], targets: Sequence[dict[str, str]]) -> bool:
+    """Return whether a result holds one of the target sections (file + heading)."""
+    if isinstance(result, LoreResult):
+        filename, path, text = result.filename, result.heading_path, result.text
+    else:
+        filename, path, text = result["source"], result["heading_path"], result["text"]
+    headings = {_fold(h) for h in path} | {_fold(h) for h in _HEADING.findall(text)}
+    return any(filename == t["file"] and _fold(t["heading"]) in headings for t in targets)
+
+
+def first_hit(results: Sequence[LoreResult], targets: Sequence[dict[str, str]]) -> int | None:
+    """Return the 1-based rank of the first hit, or None."""
+    for rank, result in enumerate(results, 1):
+        if is_hit(result, targets):
+            return rank
+    return None
+
+
+def metrics(ranks: Sequence[int | None]) -> dict[str, float]:
+    """Return recall@1, recall@5 and MRR@10 of first-hit ranks."""
+    n = len(ranks) or 1
+    return {
+        "n": len(ranks),
+        "recall@1": round(sum(1 for r in ranks if r == 1) / n, 3),
+        "recall@5": round(sum(1 for r in ranks if r is not None and r <= 5) / n, 3),
+        "mrr@10": round(sum(1 / r for r in ranks if r is not None and r <= 10) / n, 3),
+    }
+
+
+async def open_corpus(
+    work: Path, name: str, paths: list[tuple[Path, str]], embedder: MiniLMEmbedder
+) -> tuple[KnowledgeService, Database, int, float | None]:
+    """Open (or build) a campaign holding `paths` as Reference; return the service, db, campaign id, import s."""
+    work.mkdir(parents=True, exist_ok=True)  # noqa: ASYNC240 - a benchmark's setup
+    fresh = not (work / "lore.sqlite3").exists()
+    db = Database.from_url(f"sqlite+aiosqlite:///{work / 'lore.sqlite3'}")
+    await database.upgrade(db)
+    vectors = ChromaVectorIndex(path=work / "chroma")
+    service = KnowledgeService(db, data_dir=work, vectors=vectors, embedder=embedder)
+    if not fresh:
+        async with db.session() as session:
+            campaign = await campaigns.find_campaign_by_name(session, name)
+        return service, db, campaign.id, None
+    campaign = await db.run(lambda s: campaigns.create_campaign(s, name))
+    started = time.perf_counter()
+    for path, filename in paths:
+        await service.import_path(
+            campaign.id, path, filename=filename, knowledge_class=KnowledgeClass.REFERENCE
+        )
+    return service, db, campaign.id, round(time.perf_counter() - started, 1)
+
+
+async def evaluate(
+    service: KnowledgeService,
+    campaign_id: int,
+    questions: list[dict[str, Any]],
+    targets_of: Any,
+    configs: dict[str, SearchConfig],
+) -> dict[str, Any]:
+    """Answer every question in every mode; return metrics overall and by kind, and the misses of hybrid."""
+    out: dict[str, Any] = {}
+    misses: list[dict[str, Any]] = []
+    for mode, config in configs.items():
+        ranks: list[int | None] = []
+        by_kind: dict[str, list[int | None]] = defaultdict(list)
+        for q in questions:
+            targets = targets_of(q)
+            answer = await service.ask(
+                campaign_id, q["q"], viewer=Viewer.PLAYER, limit=10, config=config, record=False
+            )
+            rank = first_hit(answer.results, targets)
+            ranks.append(rank)
+            by_kind[q.get("kind", "?")].append(rank)
+            if mode == "hybrid" and rank != 1:
+                misses.append(
+                    {
+                        "id": q.get("id"),
+                        "q": q["q"],
+                        "want": [t["heading"] for t in targets],
+                        "rank": rank,
+                        "got": [" › ".join(r.heading_path[-2:]) for r in answer.results[:3]],
+                    }
+                )
+        out[mode] = {**metrics(ranks), "by_kind": {k: metrics(v) for k, v in sorted(by_kind.items())}}
+    out["hybrid_misses"] = misses
+    return out
+
+
+def mode_configs(base: SearchConfig) -> dict[str, SearchConfig]:
+    """Return the three modes of one configuration."""
+    return {mode: base.model_copy(update={"mode": mode, "name": mode}) for mode in MODES}
+
+
+async def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--questions", type=Path, default=SRD / "eval" / "dev.jsonl")
+    parser.add_argument("--work", type=Path, default=None, help="keep (and reuse) the imported corpora here")
+    parser.add_argument("--skip-wiki", action="store_true", help="do not run the raw/srd51-wiki part")
+    parser.add_argument("--misses", action="store_true", help="include hybrid misses in the output")
+    args = parser.parse_args(argv)
+    if not (SRD / "world").is_dir() or not args.questions.is_file():
+        print(json.dumps({"skipped": f"SRD corpus not found at {SRD}"}))
+        return {}
+    questions = [json.loads(line) for line in args.questions.read_text(encoding="utf-8").splitlines() if line]
+    embedder = MiniLMEmbedder()
+    temporary = tempfile.TemporaryDirectory() if args.work is None else None
+    work = Path(temporary.name) if temporary else args.work
+    configs = mode_configs(PRESETS["default"])
+    report: dict[str, Any] = {"bench": "lore_quality", "questions": len(questions)}
+    try:
+        world = sorted((SRD / "world").glob("*.md"))
+        service, db, campaign_id, seconds = await open_corpus(
+            work / "world", "SRD world", [(p, p.name) for p in world], embedder
+        )
+        report["world_import_s"] = seconds
+        result = await evaluate(service, campaign_id, questions, lambda q: [q, *q.get("alt", [])], configs)
+        misses = result.pop("hybrid_misses")
+        report["world"] = result
+        if args.misses:
+            report["world_hybrid_misses"] = misses
+        await db.dispose()
+
+        wiki_dir = SRD / "raw" / "srd51-wiki"
+        wiki_questions = [q for q in questions if q.get("srd51_wiki")]
+        if not args.skip_wiki and wiki_dir.is_dir() and wiki_questions:
+            service, db, campaign_id, seconds = await open_corpus(
+                work / "wiki", "SRD wiki", expand_paths([wiki_dir]), embedder
+            )
+            report["wiki_import_s"] = seconds
+            result = await evaluate(service, campaign_id, wiki_questions, lambda q: q["srd51_wiki"], configs)
+            misses = result.pop("hybrid_misses")
+            report["srd51_wiki"] = result
+            if args.misses:
+                report["wiki_hybrid_misses"] = misses
+            await db.dispose()
+    finally:
+        if temporary is not None:
+            temporary.cleanup()
+    print(json.dumps(report, ensure_ascii=False))
+    return report
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1:]))

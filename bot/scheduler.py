@@ -1,0 +1,380 @@
+"""Scheduled jobs: APScheduler 3 (asyncio) with its jobs in the database, and the jobs themselves.
+
+APScheduler pickles a job as a reference to a module-level function plus its arguments, so the jobs below
+are plain functions of ids. They find the running bot's services through a small registry (`install` /
+`current`): exactly one runtime per process, installed when the bot starts and removed when it stops. A job
+that fires with no runtime (the bot is stopping) does nothing.
+
+Restarts neither lose nor double jobs: the job store is the database (table `apscheduler_jobs`, created by
+migration 0006), system jobs have fixed ids and are added only when missing, and a session's reminder job is
+`session:{id}`. A job that fell due while the bot was down runs once at start (`coalesce`) when it is at most
+`misfire_grace_seconds` late; the reminder itself records which occurrence it announced, so even a job run
+twice posts once.
+
+The job store is synchronous (SQLAlchemy with the stdlib `sqlite3`, or `psycopg` for PostgreSQL): it is
+touched a few times per job, never on the message path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sqlalchemy import text
+
+from bot.logs import log_context
+from bot.ops_models import JOBS_TABLE
+from bot.timeparse import discord_time, zone
+from canon.storage import Database, utc_now
+from config.settings import Settings
+
+if TYPE_CHECKING:
+    from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+    from bot.services import Services
+
+log = logging.getLogger(__name__)
+
+IDLE_JOB = "system:idle-scenes"
+CONTINUITY_JOB = "system:continuity"
+BACKUP_JOB = "system:backup"
+REINDEX_JOB = "system:resume-indexing"
+
+
+class ChannelGone(Exception):
+    """The channel a job posts to no longer exists (or the bot may no longer post there)."""
+
+
+class Poster(Protocol):
+    """Where jobs post: a channel by id. Raises `ChannelGone` when the channel is deleted or closed to us."""
+
+    async def post(self, channel_id: int, content: str) -> None: ...
+
+
+@dataclass
+class JobRuntime:
+    """What a running job needs: the services, a way to post, and the scheduler (to drop its own job)."""
+
+    services: Services
+    poster: Poster
+    scheduler: JobScheduler
+
+
+_runtime: JobRuntime | None = None
+
+
+def install(runtime: JobRuntime) -> None:
+    """Make a runtime the one jobs of this process use."""
+    global _runtime
+    if _runtime is not None and _runtime is not runtime:
+        log.warning("a job runtime was already installed; replacing it")
+    _runtime = runtime
+
+
+def uninstall(runtime: JobRuntime | None = None) -> None:
+    """Remove the runtime (only `runtime`, when given)."""
+    global _runtime
+    if runtime is None or _runtime is runtime:
+        _runtime = None
+
+
+def current() -> JobRuntime | None:
+    """Return the installed runtime, if any."""
+    return _runtime
+
+
+def sync_url(db: Database) -> Any:
+    """Return the synchronous twin of the database URL (stdlib sqlite3, or psycopg for PostgreSQL)."""
+    url = db.engine.url
+    if db.is_sqlite:
+        return url.set(drivername="sqlite")
+    return url.set(drivername="postgresql+psycopg")
+
+
+class JobScheduler:
+    """APScheduler with the database as its job store; started by the bot, stopped before the database closes."""
+
+    def __init__(self, settings: Settings, db: Database) -> None:
+        self.settings = settings
+        self.db = db
+        self.scheduler: AsyncIOScheduler | None = None
+        self.runtime: JobRuntime | None = None
+        self._engine: Any = None
+        self.error: str | None = None
+
+    @property
+    def running(self) -> bool:
+        """Return whether the scheduler runs."""
+        return self.scheduler is not None and self.scheduler.running
+
+    async def _schema(self) -> str | None:
+        if self.db.is_sqlite:
+            return None
+        async with self.db.session() as session:
+            schema = await session.scalar(text("SELECT current_schema()"))
+        return None if schema in (None, "public") else str(schema)
+
+    def _build(self, schema: str | None) -> AsyncIOScheduler:
+        from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
+        from apscheduler.schedulers.asyncio import AsyncIOScheduler
+        from sqlalchemy import create_engine
+
+        options: dict[str, Any] = {"pool_pre_ping": True}
+        if self.db.is_sqlite:
+            options["connect_args"] = {"timeout": 30}
+        self._engine = create_engine(sync_url(self.db), **options)
+        store = SQLAlchemyJobStore(engine=self._engine, tablename=JOBS_TABLE, tableschema=schema)
+        return AsyncIOScheduler(
+            jobstores={"default": store},
+            job_defaults={
+                "coalesce": True,
+                "max_instances": 1,
+                "misfire_grace_time": self.settings.ops.misfire_grace_seconds,
+            },
+            timezone=dt.UTC,
+        )
+
+    async def start(self, services: Services, poster: Poster) -> bool:
+        """Start the scheduler and add the system jobs that are missing; False (logged) when it cannot run."""
+        if self.running:
+            return True
+        try:
+            self.scheduler = self._build(await self._schema())
+        except ImportError as error:
+            self.error = (
+                f"scheduled jobs are off: the synchronous PostgreSQL driver is missing ({error}); "
+                "install psycopg[binary]"
+            )
+            log.error(self.error)
+            return False
+        self.runtime = JobRuntime(services, poster, self)
+        install(self.runtime)
+        # Paused until the system jobs are in place, so a due job cannot run against a half-set-up store.
+        self.scheduler.start(paused=True)
+        await asyncio.to_thread(self._ensure_system_jobs)
+        self.scheduler.resume()
+        log.info("scheduler started with %d jobs", len(self.scheduler.get_jobs()))
+        return True
+
+    def _ensure_system_jobs(self) -> None:
+        from apscheduler.triggers.cron import CronTrigger
+        from apscheduler.triggers.interval import IntervalTrigger
+
+        assert self.scheduler is not None
+        ops = self.settings.ops
+        wanted: dict[str, tuple[str, Any] | None] = {
+            # Always on: a server may turn idle reminders on for itself when the default is off.
+            IDLE_JOB: ("bot.scheduler:idle_scene_job", IntervalTrigger(seconds=ops.idle_check_seconds)),
+            CONTINUITY_JOB: (
+                ("bot.scheduler:continuity_job", CronTrigger(hour=ops.continuity_hour_utc, minute=0))
+                if ops.continuity_hour_utc >= 0
+                else None
+            ),
+            BACKUP_JOB: (
+                ("bot.scheduler:backup_job", IntervalTrigger(hours=ops.backup_interval_hours))
+                if ops.backup_interval_hours > 0 and self.db.is_sqlite
+                else None
+            ),
+            REINDEX_JOB: ("bot.scheduler:resume_indexing_job", IntervalTrigger(minutes=15)),
+        }
+        for job_id, spec in wanted.items():
+            existing = self.scheduler.get_job(job_id)
+            if spec is None:
+                if existing is not None:
+                    existing.remove()
+                continue
+            func, trigger = spec
+            if existing is None:
+                self.scheduler.add_job(func, trigger, id=job_id, name=job_id)
+            elif str(existing.trigger) != str(trigger):
+                existing.reschedule(trigger)  # the setting changed: the new interval counts from now
+
+    async def shutdown(self) -> None:
+        """Stop the scheduler (running jobs are not waited for) and close its connections."""
+        scheduler, self.scheduler = self.scheduler, None
+        if scheduler is not None and scheduler.running:
+            scheduler.shutdown(wait=False)  # asyncio's scheduler stops in a loop callback: let it run
+            for _ in range(100):
+                if not scheduler.running:
+                    break
+                await asyncio.sleep(0)
+            log.info("scheduler stopped")
+        uninstall(self.runtime)
+        self.runtime = None
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+    def pending(self) -> list[tuple[str, dt.datetime | None]]:
+        """Return every job's id and next run time (UTC), soonest first."""
+        if self.scheduler is None:
+            return []
+        jobs = [(job.id, job.next_run_time) for job in self.scheduler.get_jobs()]
+        far = dt.datetime.max.replace(tzinfo=dt.UTC)
+        return sorted(jobs, key=lambda j: j[1] or far)
+
+    # -- session reminders --------------------------------------------------------------------------
+
+    def schedule_session(self, session_id: int, starts_at: dt.datetime, tz_name: str, repeat: str) -> None:
+        """Add (or replace) the reminder job of a scheduled session."""
+        from apscheduler.triggers.cron import CronTrigger
+        from apscheduler.triggers.date import DateTrigger
+
+        if self.scheduler is None:
+            return
+        lead = dt.timedelta(minutes=self.settings.ops.session_reminder_minutes)
+        now = utc_now()
+        trigger: Any
+        if repeat == "none":
+            trigger = DateTrigger(run_date=max(starts_at - lead, now + dt.timedelta(seconds=1)))
+        else:
+            tz = zone(tz_name)
+            local = (starts_at.astimezone(tz).replace(tzinfo=None)) - lead
+            fields: dict[str, Any] = {"hour": local.hour, "minute": local.minute}
+            if repeat == "weekly":
+                fields["day_of_week"] = local.weekday()
+            trigger = CronTrigger(timezone=tz, start_date=min(starts_at - lead, now), **fields)
+        self.scheduler.add_job(
+            "bot.scheduler:session_reminder_job",
+            trigger,
+            args=[session_id],
+            id=f"session:{session_id}",
+            name=f"session #{session_id} reminder",
+            replace_existing=True,
+        )
+
+    def cancel_session(self, session_id: int) -> None:
+        """Remove a session's reminder job (missing is fine)."""
+        from apscheduler.jobstores.base import JobLookupError
+
+        if self.scheduler is None:
+            return
+        with contextlib.suppress(JobLookupError):
+            self.scheduler.remove_job(f"session:{session_id}")
+
+
+# -- the jobs (module-level: APScheduler stores them by reference) -------------------------------------
+
+
+async def session_reminder_job(session_id: int) -> None:
+    """Remind a scheduled session's players in its channel; drop the job when the channel is gone."""
+    runtime = current()
+    if runtime is None:
+        log.info("session #%s reminder skipped: the bot is not running", session_id)
+        return
+    ops = runtime.services.ops
+    with log_context(job="session-reminder", session=session_id):
+        scheduled = await ops.get_session(session_id)
+        if scheduled is None or scheduled.status != "scheduled":
+            runtime.scheduler.cancel_session(session_id)
+            return
+        now = utc_now()
+        lead = dt.timedelta(minutes=runtime.services.settings.ops.session_reminder_minutes)
+        occurrence = scheduled.next_start(now - dt.timedelta(minutes=1))
+        if occurrence is None or occurrence - now > lead + dt.timedelta(minutes=5):
+            # Fired so late that the session it was for has begun: nothing useful to say.
+            log.info("session #%s reminder skipped: its occurrence has already started", session_id)
+            if scheduled.repeat == "none":
+                await ops.set_session_status(session_id, "done")
+            return
+        if not await ops.claim_reminder(session_id, occurrence):
+            log.info("session #%s reminder for %s already sent", session_id, occurrence.isoformat())
+            return
+        text = (
+            f"⏰ **{scheduled.title}** starts {discord_time(occurrence, 'F')} ({discord_time(occurrence, 'R')})."
+            + (f" It repeats {scheduled.repeat}." if scheduled.repeat != "none" else "")
+        )
+        try:
+            await runtime.poster.post(scheduled.channel_id, text)
+        except ChannelGone:
+            log.warning(
+                "session #%s reminder dropped: channel %s was deleted; the session is cancelled",
+                session_id,
+                scheduled.channel_id,
+            )
+            await ops.set_session_status(session_id, "dropped")
+            runtime.scheduler.cancel_session(session_id)
+
+
+async def idle_scene_job() -> None:
+    """Tell the GM about active scenes that have gone quiet (once per quiet stretch)."""
+    runtime = current()
+    if runtime is None:
+        return
+    ops = runtime.services.ops
+    for scene in await ops.quiet_scenes():
+        with log_context(job="idle-scene", scene=scene.scene_id):
+            hours = (utc_now() - scene.last_activity).total_seconds() / 3600
+            text = (
+                f"💤 The scene “{scene.title}” in <#{scene.channel_id}> has had no turn for "
+                f"{hours:.1f} h (since {discord_time(scene.last_activity, 'f')}). "
+                "Nudge the players, or end it with `/endscene`."
+            )
+            target = scene.gm_channel_id or scene.channel_id
+            try:
+                await runtime.poster.post(target, text)
+            except ChannelGone:
+                log.warning(
+                    "idle reminder for scene %s dropped: channel %s was deleted", scene.scene_id, target
+                )
+            await ops.mark_reminded(scene.scene_id, scene.last_activity)
+
+
+async def continuity_job() -> None:
+    """Check every server's campaign graph and post only the conflicts never reported before to its GMs."""
+    runtime = current()
+    if runtime is None:
+        return
+    services = runtime.services
+    for campaign in await services.campaigns.all():
+        if campaign.guild_id is None:
+            continue
+        with log_context(job="continuity", campaign=campaign.id):
+            settings = await services.ops.guild(campaign.guild_id)
+            if settings.gm_channel_id is None:
+                log.info("nightly check skipped: no GM channel set (/server gm-channel)")
+                continue
+            _, new = await services.canon.check(campaign)
+            if not new:
+                continue
+            lines = [f"🧭 Nightly continuity check of “{campaign.name}”: {len(new)} new conflict(s)."]
+            lines += [f"• {finding.message}" for finding in new[:10]]
+            if len(new) > 10:
+                lines.append(f"…and {len(new) - 10} more: `/canon conflicts`.")
+            try:
+                await runtime.poster.post(settings.gm_channel_id, "\n".join(lines)[:1990])
+            except ChannelGone:
+                log.warning("nightly check report dropped: GM channel %s was deleted", settings.gm_channel_id)
+
+
+async def backup_job() -> None:
+    """Take an online backup of the SQLite database and keep the newest `backup_keep`."""
+    runtime = current()
+    if runtime is None:
+        return
+    from bot.backup import backup_dir, backup_to, prune
+
+    settings = runtime.services.settings
+    db = runtime.services.db
+    if not db.is_sqlite or not db.engine.url.database:
+        return
+    with log_context(job="backup"):
+        folder = backup_dir(settings)
+        target = await asyncio.to_thread(backup_to, Path(db.engine.url.database), folder)
+        removed = await asyncio.to_thread(prune, folder, settings.ops.backup_keep)
+        log.info("backup written to %s (%d old backups removed)", target, len(removed))
+
+
+async def resume_indexing_job() -> None:
+    """Re-embed sources whose vectors failed (a Chroma server that was down): indexing resumes by itself."""
+    runtime = current()
+    if runtime is None:
+        return
+    from bot.recovery import resume_indexing
+
+    await resume_indexing(runtime.services.knowledge)

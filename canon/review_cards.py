@@ -1,0 +1,53 @@
+"""Where review cards were posted: a commit brings every card of its scene to the final state."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.models import ReviewCardRow
+
+
+class ReviewCard(BaseModel):
+    """A posted review card: its channel and message."""
+
+    model_config = ConfigDict(frozen=True)
+
+    scene_id: int | None
+    batch: str | None
+    channel_id: int
+    message_id: int
+
+
+async def record_card(
+    session: AsyncSession,
+    *,
+    campaign_id: int,
+    scene_id: int | None,
+    batch: str | None,
+    channel_id: int,
+    message_id: int,
+) -> None:
+    """Remember a posted card (once per message)."""
+    known = await session.scalar(select(ReviewCardRow.id).where(ReviewCardRow.message_id == message_id))
+    if known is None:
+        session.add(
+            ReviewCardRow(
+                campaign_id=campaign_id,
+                scene_id=scene_id,
+                batch=batch,
+                channel_id=channel_id,
+                message_id=message_id,
+            )
+        )
+        await session.flush()
+
+
+async def cards_of_scene(session: AsyncSession, scene_id: int) -> list[ReviewCard]:
+    """Return the cards posted for a scene, oldest first."""
+    query = select(ReviewCardRow).where(ReviewCardRow.scene_id == scene_id).order_by(ReviewCardRow.id)
+    return [
+        ReviewCard(scene_id=r.scene_id, batch=r.batch, channel_id=r.channel_id, message_id=r.message_id)
+        for r in (await session.execute(query)).scalars()
+    ]

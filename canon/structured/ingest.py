@@ -1,0 +1,1385 @@
+"""Ingest structured lore into a campaign's canon graph: exactly, through the ontology, all or nothing.
+
+`load_files` reads and validates YAML files (CPU only; run it off the event loop). `ingest` writes what they
+say into the canon graph inside the caller's transaction, under ONE changeset (`ChangesetKind.YAML_IMPORT`),
+and returns an `IngestReport`. The files of one call are ingested together: they may refer to each other, and
+to entities the campaign already has (by key).
+
+What a file becomes (authority `source`, confidence 1.0, canon level canon, evidence `yaml` with the file
+name and the line of the entry, or of the reference for a relation):
+
+- each entry: an entity of the loader's type, its YAML id as the entity's `key`, its name and visibility.
+  An Era's validity is its bounds (start/end), an Event's is its date; other entities are timeless. The
+  entity row carries no description: descriptions are facts like every other attribute, so that editing one
+  changes a fact, not the entity.
+- attributes (description, species, alignment, coordinates, titles, ...): attribute statements.
+- life events: born -> state `alive` from the birth date, died -> state `dead` from the death date
+  (an `unknown` date writes no state).
+- relations: exactly the loader's records (`LoreRelation`), with their validity and visibility.
+
+Resolution: an id used in a file must be defined in it, in another file of the same call, or in the
+campaign's canon (an entity with that key, or one a YAML file of the campaign defined); otherwise it is an
+error at its line, and nothing is written. An entry whose id is new but whose name and type match exactly one
+standing keyless entity (made in play or from prose) adopts that entity instead of duplicating it.
+
+Re-ingest: `StructuredFileRow` remembers, per (campaign, file name), the content hash, the entity of each
+entry and the statement filling each slot (`attr|key|name`, `state|key|alive`, `rel|TYPE|src|dst`) with its
+fingerprint. The same file again writes nothing; a changed file writes only the difference:
+
+- a slot whose value changed: the old statement is retconned and the new one `replaces` it;
+- a slot that disappeared: its statement is retconned (never deleted); an entry that disappeared: its
+  entity is retconned too;
+- an entry whose name, type, visibility or (Era/Event) dates changed: a new entity with the same key
+  replaces it (the old one is retconned, pointing at the new one), and every standing statement about the
+  old entity is carried over (retconned and re-written about the new one, with `replaces`), whoever wrote it.
+- a fact two files state identically is one statement with evidence from both.
+
+Checks on ingest: the continuity rules (`canon.continuity`) run on the statements written here (a child born
+before a parent or after both parents died, an event outside its era, the dead taking part in an event, and
+the rest) and come back as warnings, recorded in the conflicts table. A YAML fact that contradicts a fact of
+lower authority (prose, play) on the same attribute or the same limited relation slot is recorded as a
+`contradicts_higher_authority` conflict naming the YAML fact as the one that prevails; neither fact is
+retconned (the GM decides). A GM's direct word outranks YAML (`canon.domain.AUTHORITY_RANK`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import time
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from pydantic import BaseModel, ConfigDict, JsonValue
+from sqlalchemy import Table, insert, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.calendar import DEFAULT_RULES, CalendarRules, DateError, WorldDate, parse_date
+from canon.campaigns import ChangesetKind, LineageStep, lineage, open_changeset
+from canon.checks import neighbourhood_snapshot, record_findings, whole_snapshot, with_evidence
+from canon.continuity import ConflictKind, Finding, Snapshot, check, fingerprint, world_key
+from canon.domain import (
+    ALWAYS,
+    AUTHORITY_RANK,
+    Authority,
+    CanonLevel,
+    Evidence,
+    EvidenceKind,
+    Statement,
+    StatementKind,
+    Validity,
+    Viewer,
+    Visibility,
+)
+from canon.errors import Conflict, InvalidInput
+from canon.graph import CanonReader, CanonWriter, fold, lineage_filter
+from canon.models import AliasRow, EntityRow, EvidenceRow, StatusChangeRow
+from canon.ontology import Ontology
+from canon.storage import utc_now
+from canon.structured.loader import DEFAULT_MAX_BYTES, load_lore_file
+from canon.structured.models import StructuredFileRow
+from canon.structured.schemas import LoadResult, LoreEntry, LoreProblem, LoreRelation
+
+__all__ = [
+    "ChangeCounts",
+    "FileReport",
+    "IngestReport",
+    "IngestWarning",
+    "LoadedFile",
+    "content_hash",
+    "file_hashes",
+    "ingest",
+    "load_files",
+]
+
+# Entity types whose validity is their data (bounds, date): a change there replaces the entity.
+_DATED_TYPES = frozenset({"Era", "Event"})
+# Attributes that are not attribute statements: they become the entity's validity or its states.
+_NOT_ATTRIBUTES: dict[str, frozenset[str]] = {
+    "Era": frozenset({"start", "end"}),
+    "Event": frozenset({"date"}),
+    "Person": frozenset({"born", "died"}),
+}
+_LIFE_STATES = {"born": "alive", "died": "dead"}
+_CHUNK = 400
+# Above this many new statements the checks read the whole campaign once instead of a neighbourhood by ids.
+_NEIGHBOURHOOD_LIMIT = 400
+_NAME_LIMIT = 200
+_SEP = "\x1f"
+
+
+# --------------------------------------------------------------------------------------------- reports
+
+
+class ChangeCounts(BaseModel):
+    """How many entities or statements an ingest created, changed, kept, carried over and retconned."""
+
+    model_config = ConfigDict(frozen=True)
+
+    created: int = 0
+    changed: int = 0
+    unchanged: int = 0
+    retconned: int = 0
+    adopted: int = 0
+    carried_over: int = 0
+    shared: int = 0
+
+
+class IngestWarning(BaseModel):
+    """A continuity finding about the ingested facts: kind, sentence, the facts on each side."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    message: str
+    sides: tuple[str, ...] = ()
+    statement_ids: tuple[int, ...] = ()
+    entity_ids: tuple[int, ...] = ()
+    prevailing_id: int | None = None
+    new: bool = True
+
+
+_FileStatus = Literal["created", "updated", "unchanged", "failed"]
+
+
+class FileReport(BaseModel):
+    """What became of one file: its kind, whether it changed, and its entries by entity type."""
+
+    model_config = ConfigDict(frozen=True)
+
+    file: str
+    kind: str | None
+    status: _FileStatus
+    content_hash: str
+    entries: int = 0
+    counts: dict[str, int] = {}
+
+
+class IngestReport(BaseModel):
+    """The outcome of one ingest: per file, counts, warnings, or the errors (and then nothing was written)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    campaign_id: int
+    status: Literal["ingested", "unchanged", "failed"]
+    changeset_id: int | None = None
+    files: tuple[FileReport, ...] = ()
+    counts: dict[str, int] = {}
+    entities: ChangeCounts = ChangeCounts()
+    statements: ChangeCounts = ChangeCounts()
+    warnings: tuple[IngestWarning, ...] = ()
+    errors: tuple[LoreProblem, ...] = ()
+    error: str | None = None
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """Tell whether the files were ingested (or were already, unchanged)."""
+        return self.status != "failed"
+
+    def summary(self) -> str:
+        """Return the report as lines for a person: what was written, the warnings, or the errors."""
+        names = ", ".join(f.file for f in self.files) or "no file"
+        if self.status == "failed":
+            bad = ", ".join(sorted({e.file for e in self.errors})) or names
+            lines = [f"Nothing was written: {len(self.errors)} problem(s) in {bad}."]
+            lines += [str(e) for e in self.errors]
+            return "\n".join(lines)
+        counts = ", ".join(f"{n} {t}" for t, n in sorted(self.counts.items())) or "no entries"
+        if self.status == "unchanged":
+            return f"{names}: unchanged ({counts}); nothing new was written."
+        e, s = self.entities, self.statements
+        lines = [
+            f"Ingested {names} (changeset #{self.changeset_id}): {counts}.",
+            f"Entities: {e.created} new, {e.changed} replaced, {e.adopted} adopted, {e.unchanged} unchanged, "
+            f"{e.retconned} retconned. Facts: {s.created} new, {s.changed} changed, {s.unchanged} unchanged, "
+            f"{s.retconned} retconned, {s.carried_over} carried over.",
+        ]
+        for f in self.files:
+            lines.append(f"  {f.file} ({f.kind}): {f.status}, {f.entries} entries")
+        if self.warnings:
+            lines.append(f"{len(self.warnings)} warning(s):")
+            lines += [f"  ! [{w.kind}] {w.message}" for w in self.warnings]
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------- loading
+
+
+@dataclass(frozen=True)
+class LoadedFile:
+    """One file of an ingest: its name, content hash, and the loader's result (None: unchanged, not loaded)."""
+
+    name: str
+    content_hash: str
+    result: LoadResult | None
+
+
+def content_hash(data: bytes) -> str:
+    """Return the content hash a file is remembered by (sha256, hex)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_hashes(files: Sequence[tuple[str, bytes]]) -> dict[str, str]:
+    """Return each file's content hash by name."""
+    return {name: content_hash(data) for name, data in files}
+
+
+def load_files(
+    files: Sequence[tuple[str, bytes]],
+    *,
+    skip: Iterable[str] = (),
+    calendar_rules: CalendarRules = DEFAULT_RULES,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    hidden: bool = False,
+) -> list[LoadedFile]:
+    """Load and validate each file strictly (CPU-bound: run it in a worker thread for big files).
+
+    Files named in `skip` are not loaded (their content is known unchanged). `hidden` makes every entry and
+    relation GM-only, whatever the file says.
+    """
+    skipped = set(skip)
+    loaded: list[LoadedFile] = []
+    seen: dict[str, int] = Counter()
+    for name, data in files:
+        seen[name] += 1
+        digest = content_hash(data)
+        if name in skipped:
+            loaded.append(LoadedFile(name, digest, None))
+            continue
+        result = load_lore_file(data, name, max_bytes=max_bytes, calendar_rules=calendar_rules)
+        if hidden and result.ok:
+            result = _hide(result)
+        loaded.append(LoadedFile(name, digest, result))
+    doubles = [name for name, count in seen.items() if count > 1]
+    if doubles:
+        raise InvalidInput(
+            f"Two files of one import share the name {', '.join(doubles)}; a file is remembered by its name, "
+            "so rename one of them."
+        )
+    return loaded
+
+
+def _hide(result: LoadResult) -> LoadResult:
+    entries = tuple(e.model_copy(update={"visibility": "gm_only"}) for e in result.entries)
+    relations = tuple(r.model_copy(update={"visibility": "gm_only"}) for r in result.relations)
+    return result.model_copy(update={"entries": entries, "relations": relations})
+
+
+# --------------------------------------------------------------------------------------------- records
+
+
+@dataclass
+class _Record:
+    """What one file produced, as remembered (own row, or an ancestor's from before the fork)."""
+
+    file: str
+    kind: str
+    content_hash: str
+    entries: dict[str, dict[str, Any]]
+    statements: dict[str, list[Any]]
+    row: StructuredFileRow | None  # the campaign's own row, to update
+    dirty: bool = False
+
+
+async def load_records(session: AsyncSession, steps: Sequence[LineageStep]) -> dict[str, _Record]:
+    """Return what each YAML file produced in a campaign: its own records, or an ancestor's from before the fork."""
+    ids = [step.campaign_id for step in steps]
+    rows = (
+        (await session.execute(select(StructuredFileRow).where(StructuredFileRow.campaign_id.in_(ids))))
+        .scalars()
+        .all()
+    )
+    found: dict[str, _Record] = {}
+    for step in steps:
+        for row in rows:
+            if row.campaign_id != step.campaign_id or row.file in found:
+                continue
+            if row.changeset_id > step.up_to_changeset:
+                continue  # rewritten after the fork: the branch cannot see what it points at
+            own = step.campaign_id == steps[0].campaign_id
+            found[row.file] = _Record(
+                file=row.file,
+                kind=row.kind,
+                content_hash=row.content_hash,
+                entries=dict(row.entries or {}),
+                statements=dict(row.statements or {}),
+                row=row if own else None,
+            )
+    return found
+
+
+async def known_hashes(session: AsyncSession, campaign_id: int) -> dict[str, str]:
+    """Return the content hash of every YAML file the campaign remembers, by file name."""
+    return {
+        name: r.content_hash
+        for name, r in (await load_records(session, await lineage(session, campaign_id))).items()
+    }
+
+
+# --------------------------------------------------------------------------------------------- facts
+
+
+@dataclass(slots=True)
+class _Fact:
+    slot: str
+    kind: StatementKind
+    subject_id: int
+    predicate: str
+    object_id: int | None
+    value: str | None
+    validity: Validity
+    visibility: Visibility
+    line: int
+    fp: str
+
+
+@dataclass(slots=True)
+class _Known:
+    """An id the files may refer to: its entity, type, and where it is defined."""
+
+    entity_id: int | None
+    type: str
+    where: str
+
+
+@dataclass(slots=True)
+class _Planned:
+    """The entity an entry will be: kept, adopted, created or replacing an old one."""
+
+    entry: LoreEntry
+    file: str
+    fp: str
+    validity: Validity
+    action: Literal["keep", "adopt", "create", "replace"]
+    old_id: int | None = None
+    entity_id: int | None = None
+    type: str = ""
+
+
+def _entity_fingerprint(entity_type: str, name: str, visibility: str, validity: Validity) -> str:
+    text = _SEP.join((entity_type, name, visibility, validity.world_from or "", validity.world_until or ""))
+    return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
+
+
+def _statement_fingerprint(
+    kind: str,
+    subject_id: int,
+    predicate: str,
+    object_id: int | None,
+    value: str | None,
+    validity: Validity,
+    visibility: str,
+) -> str:
+    text = _SEP.join(
+        (
+            kind,
+            str(subject_id),
+            predicate,
+            "" if object_id is None else str(object_id),
+            "" if value is None else value,
+            validity.world_from or "",
+            validity.world_until or "",
+            visibility,
+        )
+    )
+    return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
+
+
+def _fingerprint_of(s: Statement) -> str:
+    return _statement_fingerprint(
+        s.kind.value, s.subject_id, s.predicate, s.object_id, s.value, s.validity, s.visibility.value
+    )
+
+
+def _clean_name(name: str) -> str:
+    return " ".join(name.split())
+
+
+def _date_validity(start: WorldDate | None, end: WorldDate | None = None) -> Validity:
+    return Validity(
+        world_from=str(start) if start is not None and not start.is_unknown else None,
+        world_from_key=world_key(start) if start is not None else None,
+        world_until=str(end) if end is not None and not end.is_unknown else None,
+        world_until_key=world_key(end) if end is not None else None,
+    )
+
+
+def _entity_validity(entry: LoreEntry) -> Validity:
+    attributes = entry.attributes
+    if entry.entity_type == "Era":
+        start, end = attributes.get("start"), attributes.get("end")
+        return _date_validity(
+            WorldDate(era=entry.id, year=start) if isinstance(start, int) else None,
+            WorldDate(era=entry.id, year=end) if isinstance(end, int) else None,
+        )
+    if entry.entity_type == "Event":
+        text = attributes.get("date")
+        if isinstance(text, str):
+            try:
+                return _date_validity(parse_date(text))
+            except DateError:  # pragma: no cover - the loader wrote it in canonical form
+                return ALWAYS
+    return ALWAYS
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if isinstance(value, int) or float(value).is_integer() else str(value)
+
+
+def _value_text(value: JsonValue) -> str | None:
+    """Return an attribute's value as statement text (None: nothing to state)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value if value.strip() else None
+    if isinstance(value, int | float):
+        return _number(value)
+    if isinstance(value, list):
+        items = [t for t in (_value_text(v) for v in value) if t]
+        return ", ".join(items) or None
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={_value_text(v)}" for k, v in value.items()) or None
+    return str(value)  # pragma: no cover
+
+
+# --------------------------------------------------------------------------------------------- ingest
+
+
+async def ingest(
+    session: AsyncSession,
+    campaign_id: int,
+    files: Sequence[LoadedFile],
+    ontology: Ontology,
+    *,
+    actor_id: int | None = None,
+    actor_name: str | None = None,
+) -> IngestReport:
+    """Write the files into the campaign's canon graph (in the caller's transaction) and return the report.
+
+    Files whose `result` is None are known unchanged (their hash must match what the campaign remembers).
+    When any file has a problem, or an id is defined nowhere, nothing is written and the report lists every
+    error with file, line and column.
+    """
+    return await _Ingest(session, campaign_id, files, ontology, actor_id, actor_name).run()
+
+
+class _Ingest:
+    def __init__(
+        self,
+        session: AsyncSession,
+        campaign_id: int,
+        files: Sequence[LoadedFile],
+        ontology: Ontology,
+        actor_id: int | None,
+        actor_name: str | None,
+    ) -> None:
+        self.session = session
+        self.campaign_id = campaign_id
+        self.files = list(files)
+        self.ontology = ontology
+        self.actor_id = actor_id
+        self.actor_name = actor_name
+        self.started = time.perf_counter()
+        self.errors: list[LoreProblem] = []
+        self.entity_counts: Counter[str] = Counter()
+        self.statement_counts: Counter[str] = Counter()
+        self.removed: dict[int, str] = {}  # entity id -> why it is retconned
+        self.replaced: dict[int, int] = {}  # old entity id -> the entity replacing it
+        self.new_records: dict[str, dict[str, list[Any]]] = {}
+        self.yaml_written: set[int] = set()
+
+    # -- the run --------------------------------------------------------------------------------------
+
+    async def run(self) -> IngestReport:
+        for loaded in self.files:
+            if loaded.result is not None:
+                self.errors += loaded.result.problems
+        if self.errors:
+            return self._failed()
+        self.steps = await lineage(self.session, self.campaign_id)
+        self.reader = CanonReader(self.session, self.steps, self.ontology, viewer=Viewer.GM)
+        self.records = await load_records(self.session, self.steps)
+        for loaded in self.files:
+            known = self.records.get(loaded.name)
+            if loaded.result is None and (known is None or known.content_hash != loaded.content_hash):
+                raise Conflict(f"{loaded.name} changed while it was being imported; import it again.")
+        self.changed = [
+            f
+            for f in self.files
+            if f.result is not None
+            and (self.records.get(f.name) is None or self.records[f.name].content_hash != f.content_hash)
+        ]
+        if not self.changed:
+            return self._report("unchanged", None, [])
+        await self._index()
+        if self.errors:
+            return self._failed()
+        await self._plan_entities()
+        if self.errors:
+            return self._failed()
+        facts = self._facts()
+        if self.errors:
+            return self._failed()
+        return await self._write(facts)
+
+    # -- what the files define and refer to -----------------------------------------------------------
+
+    async def _index(self) -> None:
+        """Find every id the files define or use: in the files, the campaign's other YAML files, or canon."""
+        self.changed_names = {f.name for f in self.changed}
+        self.defined: dict[str, tuple[LoadedFile, LoreEntry]] = {}
+        for loaded in self.changed:
+            assert loaded.result is not None
+            for entry in loaded.result.entries:
+                first = self.defined.get(entry.id)
+                if first is not None:
+                    self._error(
+                        loaded.name,
+                        entry.line,
+                        entry.column,
+                        f'"{entry.id}" is already defined in {first[0].name} at line {first[1].line}; an id '
+                        "is defined in one file only",
+                    )
+                    continue
+                self.defined[entry.id] = (loaded, entry)
+        # Ids defined by the campaign's other YAML files (and unchanged files of this call).
+        self.owned: dict[str, tuple[str, dict[str, Any]]] = {}
+        self.owned_entities: set[int] = set()
+        for record in self.records.values():
+            for key, info in record.entries.items():
+                self.owned_entities.add(int(info["e"]))
+                if record.file in self.changed_names:
+                    continue
+                self.owned[key] = (record.file, info)
+                if key in self.defined:
+                    loaded, entry = self.defined[key]
+                    self._error(
+                        loaded.name,
+                        entry.line,
+                        entry.column,
+                        f'"{key}" is already defined in {record.file} (line {info.get("l", "?")}), imported '
+                        "earlier; an id is defined in one file only",
+                    )
+        self.old_entries: dict[str, tuple[str, dict[str, Any]]] = {}
+        for name in self.changed_names:
+            previous = self.records.get(name)
+            if previous is not None:
+                for key, info in previous.entries.items():
+                    self.old_entries[key] = (name, info)
+        # Keys to look up in canon: referenced ids no file defines, and defined ids no record knows.
+        referenced = {
+            u.target_id
+            for f in self.changed
+            for u in (f.result.unresolved if f.result is not None else ())
+            if u.target_id not in self.defined and u.target_id not in self.owned
+        }
+        fresh = {k for k in self.defined if k not in self.old_entries}
+        self.canon_keys = await self._entities_by_key(referenced | fresh)
+        self.known: dict[str, _Known] = {}
+        for key, (loaded, entry) in self.defined.items():
+            self.known[key] = _Known(None, entry.entity_type, f"{loaded.name} at line {entry.line}")
+        for key, (file, info) in self.owned.items():
+            self.known[key] = _Known(
+                int(info["e"]), str(info.get("t", "")), f"{file} (line {info.get('l', '?')})"
+            )
+        for key, row in self.canon_keys.items():
+            self.known.setdefault(key, _Known(row.id, row.type, f"the campaign's canon (entity #{row.id})"))
+        by_name = await self._entities_named_like(referenced - set(self.known))
+        for key, rows in by_name.items():
+            if len(rows) == 1:
+                row = rows[0]
+                self.known[key] = _Known(row.id, row.type, f"the campaign's canon (“{row.name}”, #{row.id})")
+        for loaded in self.changed:
+            assert loaded.result is not None
+            for u in loaded.result.unresolved:
+                target = self.known.get(u.target_id)
+                if target is None and len(by_name.get(u.target_id, ())) > 1:
+                    listed = ", ".join(f"{r.name} ({r.type} #{r.id})" for r in by_name[u.target_id][:5])
+                    self._error(
+                        u.file,
+                        u.line,
+                        u.column,
+                        f'"{u.field}" of "{u.source_id}" refers to "{u.target_id}", which could be several '
+                        f"entities of the campaign's canon: {listed}",
+                    )
+                elif target is None:
+                    kinds = " or ".join(u.expected_types) or "entity"
+                    self._error(
+                        u.file,
+                        u.line,
+                        u.column,
+                        f'"{u.field}" of "{u.source_id}" refers to "{u.target_id}", which is defined nowhere: '
+                        "not in this file, not in the other files of this import, and not in the campaign's "
+                        f"canon (expected {_article(kinds)} {kinds})",
+                    )
+                elif u.expected_types and not self.ontology.is_a(target.type, u.expected_types):
+                    self._error(
+                        u.file,
+                        u.line,
+                        u.column,
+                        f'"{u.field}" of "{u.source_id}" must refer to {_article(u.expected_types[0])} '
+                        f'{" or ".join(u.expected_types)}; "{u.target_id}" is the {target.type} of '
+                        f"{target.where}",
+                    )
+
+    async def _entities_by_key(self, keys: set[str]) -> dict[str, Any]:
+        """Return the standing entities (visible through the lineage) with these keys, by key."""
+        found: dict[str, Any] = {}
+        key_list = sorted(keys)
+        table = EntityRow.__table__
+        for start in range(0, len(key_list), _CHUNK):
+            chunk = key_list[start : start + _CHUNK]
+            query = select(table).where(table.c.key.in_(chunk), lineage_filter(table.c, self.steps))
+            rows = list((await self.session.execute(query)).all())
+            retconned = await self._retconned("entity", [r.id for r in rows])
+            for row in sorted(rows, key=lambda r: r.id):
+                if row.id not in retconned:
+                    found[row.key] = row
+        return found
+
+    async def _entities_named_like(self, keys: set[str]) -> dict[str, list[Any]]:
+        """Return standing entities whose name or alias is what a key spells (`crimson_pact`: Crimson Pact).
+
+        Entities made in play or with `/canon add` have no key; a YAML file may still name them by id.
+        "The" in front of the name counts too (`crimson_pact`: The Crimson Pact).
+        """
+        spelled: dict[str, str] = {}
+        for key in keys:
+            words = fold(key.replace("_", " ").replace("-", " "))
+            spelled[words] = key
+            spelled[f"the {words}"] = key
+        if not spelled:
+            return {}
+        table = EntityRow.__table__
+        aliases = AliasRow.__table__
+        found: dict[str, dict[int, Any]] = {}
+        names = sorted(spelled)
+        for start in range(0, len(names), _CHUNK):
+            chunk = names[start : start + _CHUNK]
+            by_alias = select(aliases.c.entity_id, aliases.c.alias_folded).where(
+                aliases.c.alias_folded.in_(chunk), lineage_filter(aliases.c, self.steps)
+            )
+            alias_of = {
+                entity_id: folded for entity_id, folded in (await self.session.execute(by_alias)).all()
+            }
+            query = select(table).where(
+                or_(table.c.name_folded.in_(chunk), table.c.id.in_(list(alias_of))),
+                lineage_filter(table.c, self.steps),
+            )
+            rows = list((await self.session.execute(query)).all())
+            retconned = await self._retconned("entity", [r.id for r in rows])
+            for row in rows:
+                if row.id in retconned:
+                    continue
+                folded = row.name_folded if row.name_folded in spelled else alias_of.get(row.id)
+                if folded in spelled:
+                    found.setdefault(spelled[folded], {})[row.id] = row
+        return {key: sorted(rows.values(), key=lambda r: r.id) for key, rows in found.items()}
+
+    async def _retconned(self, kind: str, ids: Iterable[int]) -> set[int]:
+        """Return which of these entities or statements are retconned (as seen from the campaign)."""
+        id_list = sorted(set(ids))
+        found: set[int] = set()
+        sc = StatusChangeRow.__table__.c
+        for start in range(0, len(id_list), _CHUNK):
+            query = select(sc.target_id).where(
+                sc.target_kind == kind,
+                sc.target_id.in_(id_list[start : start + _CHUNK]),
+                lineage_filter(sc, self.steps),
+            )
+            found |= set((await self.session.execute(query)).scalars())
+        return found
+
+    # -- entities -------------------------------------------------------------------------------------
+
+    async def _plan_entities(self) -> None:
+        """Decide for every entry: keep its entity, adopt one from canon, create one, or replace one."""
+        self.planned: dict[str, _Planned] = {}
+        adopt_by_name: dict[str, list[str]] = {}
+        for key, (loaded, entry) in self.defined.items():
+            name = _clean_name(entry.name)
+            if len(name) > _NAME_LIMIT:
+                self._error(
+                    loaded.name, entry.line, entry.column, f'"name" is longer than {_NAME_LIMIT} characters'
+                )
+                continue
+            validity = _entity_validity(entry)
+            fp = _entity_fingerprint(entry.entity_type, name, entry.visibility, validity)
+            plan = _Planned(entry, loaded.name, fp, validity, "create", type=entry.entity_type)
+            self.planned[key] = plan
+            old = self.old_entries.get(key)
+            if old is not None:
+                info = old[1]
+                plan.old_id = int(info["e"])
+                plan.type = str(info.get("t") or entry.entity_type)
+                plan.action = "keep" if info.get("f") == fp else "replace"
+                continue
+            row = self.canon_keys.get(key)
+            if row is not None:
+                self._adopt(plan, row)
+                continue
+            adopt_by_name.setdefault(fold(name), []).append(key)
+        if adopt_by_name:
+            await self._adopt_by_name(adopt_by_name)
+        retconned = await self._retconned(
+            "entity", [p.old_id for p in self.planned.values() if p.old_id is not None and p.action == "keep"]
+        )
+        for plan in self.planned.values():
+            if plan.action == "keep" and plan.old_id in retconned:
+                plan.action = "replace"  # retconned meanwhile (by a GM): the file says it exists, so it does
+        for plan in self.planned.values():
+            if plan.action in ("keep", "adopt"):
+                plan.entity_id = plan.old_id
+
+    def _adopt(self, plan: _Planned, row: Any) -> None:
+        """Take over an existing entity: as it is when it matches the entry, else through a replacement."""
+        plan.old_id = row.id
+        entry = plan.entry
+        wanted = entry.entity_type
+        same_type = row.type == wanted or self.ontology.is_a(row.type, [wanted])
+        plan.type = row.type if same_type else wanted
+        same = (
+            same_type
+            and row.name == _clean_name(entry.name)
+            and row.visibility == entry.visibility
+            and (
+                wanted not in _DATED_TYPES
+                or (row.world_from, row.world_until) == (plan.validity.world_from, plan.validity.world_until)
+            )
+        )
+        plan.action = "adopt" if same else "replace"
+
+    async def _adopt_by_name(self, candidates: dict[str, list[str]]) -> None:
+        """Adopt standing keyless entities whose name (and a compatible type) is exactly an entry's."""
+        names = sorted(candidates)
+        table = EntityRow.__table__
+        for start in range(0, len(names), _CHUNK):
+            chunk = names[start : start + _CHUNK]
+            query = select(table).where(
+                table.c.name_folded.in_(chunk), table.c.key.is_(None), lineage_filter(table.c, self.steps)
+            )
+            rows = [r for r in (await self.session.execute(query)).all() if r.id not in self.owned_entities]
+            retconned = await self._retconned("entity", [r.id for r in rows])
+            by_name: dict[str, list[Any]] = {}
+            for row in rows:
+                if row.id not in retconned:
+                    by_name.setdefault(row.name_folded, []).append(row)
+            for folded, found in by_name.items():
+                keys = candidates.get(folded, [])
+                if len(keys) != 1:
+                    continue  # two entries share the name: adopting one would be a guess
+                plan = self.planned[keys[0]]
+                wanted = plan.entry.entity_type
+                fitting = [r for r in found if r.type == wanted or self.ontology.is_a(r.type, [wanted])]
+                if len(fitting) == 1:
+                    self._adopt(plan, fitting[0])
+
+    # -- facts ----------------------------------------------------------------------------------------
+
+    def _id_of(self, key: str) -> int:
+        plan = self.planned.get(key)
+        if plan is not None:
+            assert plan.entity_id is not None
+            return plan.entity_id
+        known = self.known[key]
+        assert known.entity_id is not None
+        return known.entity_id
+
+    def _type_of(self, key: str) -> str:
+        plan = self.planned.get(key)
+        return plan.type if plan is not None else self.known[key].type
+
+    def _facts(self) -> dict[str, dict[str, _Fact]]:
+        """Return, per changed file, the facts it states by slot (entity ids are placeholders until written)."""
+        # Placeholder ids for entities still to be written; replaced by real ids in _write.
+        self.placeholder = -1
+        for plan in self.planned.values():
+            if plan.entity_id is None:
+                plan.entity_id = self.placeholder
+                self.placeholder -= 1
+        facts: dict[str, dict[str, _Fact]] = {}
+        for loaded in self.changed:
+            assert loaded.result is not None
+            own: dict[str, _Fact] = {}
+            facts[loaded.name] = own
+            lives: dict[str, list[Any]] = {}
+            for life in loaded.result.life_events:
+                lives.setdefault(life.entity_id, []).append(life)
+            for entry in loaded.result.entries:
+                if entry.id not in self.planned:
+                    continue
+                self._entry_facts(entry, lives.get(entry.id, ()), own)
+            for relation in loaded.result.relations:
+                self._relation_fact(loaded.name, relation, own)
+        return facts
+
+    def _entry_facts(self, entry: LoreEntry, lives: Iterable[Any], own: dict[str, _Fact]) -> None:
+        subject = self._id_of(entry.id)
+        visibility = Visibility(entry.visibility)
+        skipped = _NOT_ATTRIBUTES.get(entry.entity_type, frozenset())
+        for name, raw in entry.attributes.items():
+            if name in skipped:
+                continue
+            value = _value_text(raw)
+            if value is None:
+                continue
+            slot = f"attr|{entry.id}|{name}"
+            fp = _statement_fingerprint("attribute", subject, name, None, value, ALWAYS, visibility.value)
+            own[slot] = _Fact(
+                slot, StatementKind.ATTRIBUTE, subject, name, None, value, ALWAYS, visibility, entry.line, fp
+            )
+        if entry.entity_type not in ("Person", "Creature", "Deity"):
+            return
+        for life in lives:
+            state = _LIFE_STATES.get(life.event)
+            if state is None or life.date.is_unknown:
+                continue
+            validity = _date_validity(life.date)
+            slot = f"state|{entry.id}|{state}"
+            fp = _statement_fingerprint("state", subject, "state", None, state, validity, visibility.value)
+            own[slot] = _Fact(
+                slot, StatementKind.STATE, subject, "state", None, state, validity, visibility, life.line, fp
+            )
+
+    def _relation_fact(self, file: str, relation: LoreRelation, own: dict[str, _Fact]) -> None:
+        source_type, target_type = self._type_of(relation.source_id), self._type_of(relation.target_id)
+        try:
+            self.ontology.check_endpoints(relation.type, source_type, target_type)
+        except InvalidInput as error:
+            self._error(
+                file, relation.line, relation.column, f'"{relation.field}" cannot be written: {error.message}'
+            )
+            return
+        source, target = self._id_of(relation.source_id), self._id_of(relation.target_id)
+        validity = _date_validity(relation.valid_from, relation.valid_until)
+        ends = (
+            sorted((relation.source_id, relation.target_id))
+            if relation.type == "SPOUSE_OF"
+            else [relation.source_id, relation.target_id]
+        )
+        slot = f"rel|{relation.type}|{ends[0]}|{ends[1]}"
+        fp = _statement_fingerprint(
+            "relation", source, relation.type, target, None, validity, relation.visibility
+        )
+        own[slot] = _Fact(
+            slot,
+            StatementKind.RELATION,
+            source,
+            relation.type,
+            target,
+            None,
+            validity,
+            Visibility(relation.visibility),
+            relation.line,
+            fp,
+        )
+
+    # -- writing --------------------------------------------------------------------------------------
+
+    async def _write(self, facts: dict[str, dict[str, _Fact]]) -> IngestReport:
+        names = ", ".join(f.name for f in self.changed)
+        self.changeset = await open_changeset(
+            self.session,
+            self.campaign_id,
+            ChangesetKind.YAML_IMPORT,
+            actor_id=self.actor_id,
+            actor_name=self.actor_name,
+            rationale=f"YAML import: {names}",
+        )
+        self.stamp = {
+            "campaign_id": self.campaign_id,
+            "changeset_id": self.changeset.id,
+            "recorded_at": self.changeset.recorded_at,
+        }
+        self.evidence_rows: list[dict[str, Any]] = []
+        self.status_rows: list[dict[str, Any]] = []
+        real = await self._write_entities()
+        # Placeholders in facts become real entity ids (and the fingerprints follow).
+        for own in facts.values():
+            for fact in own.values():
+                if fact.subject_id < 0 or (fact.object_id is not None and fact.object_id < 0):
+                    fact.subject_id = real.get(fact.subject_id, fact.subject_id)
+                    if fact.object_id is not None:
+                        fact.object_id = real.get(fact.object_id, fact.object_id)
+                    fact.fp = _statement_fingerprint(
+                        fact.kind.value,
+                        fact.subject_id,
+                        fact.predicate,
+                        fact.object_id,
+                        fact.value,
+                        fact.validity,
+                        fact.visibility.value,
+                    )
+        written = await self._write_statements(facts)
+        if self.evidence_rows:
+            await self.session.execute(insert(_table(EvidenceRow)), self.evidence_rows)
+        if self.status_rows:
+            await self.session.execute(insert(_table(StatusChangeRow)), self.status_rows)
+        self._save_records(facts)
+        await self.session.flush()
+        warnings = await self._check(written)
+        return self._report("ingested", self.changeset.id, warnings)
+
+    def _evidence(self, kind: str, target: int, file: str, line: int, note: str | None = None) -> None:
+        self.evidence_rows.append(
+            {
+                **self.stamp,
+                "target_kind": kind,
+                "target_id": target,
+                "kind": EvidenceKind.YAML.value,
+                "file": file,
+                "line": line,
+                "note": note,
+            }
+        )
+
+    def _retcon(self, kind: str, target: int, replacement: int | None, rationale: str) -> None:
+        self.status_rows.append(
+            {
+                **self.stamp,
+                "target_kind": kind,
+                "target_id": target,
+                "level": CanonLevel.RETCONNED.value,
+                "replacement_id": replacement,
+                "rationale": rationale,
+            }
+        )
+
+    async def _write_entities(self) -> dict[int, int]:
+        """Insert new and replacing entities in bulk; retcon replaced and removed ones; return placeholder -> id."""
+        to_insert = [p for p in self.planned.values() if p.action in ("create", "replace")]
+        rows = []
+        for plan in to_insert:
+            entry = plan.entry
+            type_name = self.ontology.entity_type(plan.type)
+            name = _clean_name(entry.name)
+            rows.append(
+                {
+                    **self.stamp,
+                    **dataclasses.asdict(plan.validity),
+                    "type": type_name,
+                    "name": name,
+                    "name_folded": fold(name),
+                    "key": entry.id,
+                    "kind": self.ontology.entity_types[type_name].kind.value,
+                    "visibility": entry.visibility,
+                    "description": None,
+                    "attributes": {},
+                    "authority": Authority.SOURCE.value,
+                    "confidence": 1.0,
+                }
+            )
+        real: dict[int, int] = {}
+        if rows:
+            table = _table(EntityRow)
+            result = await self.session.execute(
+                insert(table).returning(table.c.id, sort_by_parameter_order=True), rows
+            )
+            for plan, (new_id,) in zip(to_insert, result.all(), strict=True):
+                assert plan.entity_id is not None
+                real[plan.entity_id] = new_id
+                plan.entity_id = new_id
+                self._evidence("entity", new_id, plan.file, plan.entry.line)
+                if plan.action == "replace" and plan.old_id is not None:
+                    self.replaced[plan.old_id] = new_id
+        for plan in self.planned.values():
+            if plan.action == "adopt":
+                assert plan.entity_id is not None
+                self._evidence("entity", plan.entity_id, plan.file, plan.entry.line)
+        for key in (k for k in self.old_entries if k not in self.defined):
+            file, info = self.old_entries[key]
+            self.removed[int(info["e"])] = f"Removed from {file} (it defined “{key}”)."
+        already = await self._retconned("entity", [*self.replaced, *self.removed])
+        for old, new in self.replaced.items():
+            if old not in already:
+                plan = next(p for p in self.planned.values() if p.old_id == old)
+                self._retcon(
+                    "entity",
+                    old,
+                    new,
+                    f"Replaced by the entry “{plan.entry.id}” of {plan.file}, line {plan.entry.line}.",
+                )
+        for old, why in self.removed.items():
+            if old not in already:
+                self._retcon("entity", old, None, why)
+                self.entity_counts["retconned"] += 1
+        self.entity_counts.update(p.action for p in self.planned.values())
+        return real
+
+    async def _write_statements(self, facts: dict[str, dict[str, _Fact]]) -> list[int]:
+        """Write what changed; share identical facts; retcon what is gone; carry over facts of replaced entities."""
+        writer = CanonWriter(self.session, self.changeset, self.ontology, deferred=True)
+        old_claims: dict[str, dict[str, list[Any]]] = {
+            name: dict(self.records[name].statements) for name in self.changed_names if name in self.records
+        }
+        others = [r for name, r in self.records.items() if name not in self.changed_names]
+        claimed_elsewhere = {int(v[0]) for r in others for v in r.statements.values()}
+        by_fp: dict[str, int] = {}
+        for r in self.records.values():
+            for statement_id, fp in r.statements.values():
+                by_fp.setdefault(str(fp), int(statement_id))
+        # Candidates for sharing must still stand.
+        wanted_fps = {fact.fp for own in facts.values() for fact in own.values()}
+        candidates = {fp: sid for fp, sid in by_fp.items() if fp in wanted_fps}
+        dead = await self._retconned("statement", candidates.values())
+        shareable = {fp: sid for fp, sid in candidates.items() if sid not in dead}
+
+        pending: list[tuple[str, _Fact, int | None]] = []  # (file, fact, old statement id of the slot)
+        for name, own in facts.items():
+            old = old_claims.get(name, {})
+            old_ids = {int(v[0]) for v in old.values()}
+            claims: dict[str, list[Any]] = {}
+            self.new_records[name] = claims
+            for slot, fact in own.items():
+                before = old.get(slot)
+                if before is not None and before[1] == fact.fp:
+                    claims[slot] = [int(before[0]), fact.fp]
+                    self.statement_counts["unchanged"] += 1
+                    continue
+                shared = shareable.get(fact.fp)
+                if shared is not None:
+                    claims[slot] = [shared, fact.fp]
+                    if shared not in old_ids:
+                        self._evidence("statement", shared, name, fact.line)
+                        self.statement_counts["shared"] += 1
+                    else:
+                        self.statement_counts["unchanged"] += 1
+                    continue
+                pending.append((name, fact, int(before[0]) if before is not None else None))
+        still_claimed = claimed_elsewhere | {int(v[0]) for c in self.new_records.values() for v in c.values()}
+        gone: dict[int, tuple[str, str]] = {}  # old statement id -> (file, slot)
+        for name, old in old_claims.items():
+            for slot, (statement_id, _fp) in old.items():
+                if int(statement_id) not in still_claimed:
+                    gone[int(statement_id)] = (name, slot)
+        already = await self._retconned("statement", gone)
+        placeholders: list[tuple[str, _Fact, int]] = []
+        for name, fact, slot_was in pending:
+            replaces = (
+                slot_was if slot_was is not None and slot_was in gone and slot_was not in already else None
+            )
+            placeholder = await writer.add_statement(
+                kind=fact.kind,
+                subject_id=fact.subject_id,
+                predicate=fact.predicate,
+                object_id=fact.object_id,
+                value=fact.value,
+                validity=fact.validity,
+                authority=Authority.SOURCE,
+                confidence=1.0,
+                visibility=fact.visibility,
+                replaces_id=replaces,
+            )
+            placeholders.append((name, fact, placeholder))
+            self.statement_counts["changed" if replaces is not None else "created"] += 1
+        carried = await self._carry_over(writer, set(gone))
+        mapping = await writer.flush()
+        written: list[int] = []
+        slot_ids: dict[tuple[str, str], int] = {}
+        for name, fact, placeholder in placeholders:
+            statement_id = mapping[placeholder]
+            written.append(statement_id)
+            self.yaml_written.add(statement_id)
+            self.new_records[name][fact.slot] = [statement_id, fact.fp]
+            slot_ids[(name, fact.slot)] = statement_id
+            self._evidence("statement", statement_id, name, fact.line)
+        for old_id, placeholder, record_slots in carried:
+            new_id = mapping[placeholder]
+            written.append(new_id)
+            self._retcon(
+                "statement", old_id, new_id, "Carried over to the entity that replaced its subject or object."
+            )
+            for record, slot, fp in record_slots:
+                record.statements[slot] = [new_id, fp]
+                record.dirty = True
+        for statement_id, (name, slot) in gone.items():
+            if statement_id in already:
+                continue
+            replacement = slot_ids.get((name, slot))
+            why = f"Changed in {name}." if replacement is not None else f"No longer stated in {name}."
+            self._retcon("statement", statement_id, replacement, why)
+            self.statement_counts["retconned"] += 1
+        self.statement_counts["carried_over"] += len(carried)
+        return written
+
+    async def _carry_over(
+        self, writer: CanonWriter, leaving: set[int]
+    ) -> list[tuple[int, int, list[tuple[_Record, str, str]]]]:
+        """Re-write the standing statements about replaced entities about their replacements."""
+        if not self.replaced:
+            return []
+        old_ids = list(self.replaced)
+        statements: dict[int, Statement] = {}
+        for start in range(0, len(old_ids), _CHUNK):
+            chunk = old_ids[start : start + _CHUNK]
+            for s in await self.reader.statements(subject_ids=chunk, object_ids=chunk):
+                statements[s.id] = s
+        record_slots: dict[int, list[tuple[_Record, str, str]]] = {}
+        for record in self.records.values():
+            if record.file in self.changed_names:
+                continue
+            for slot, (statement_id, _fp) in record.statements.items():
+                if int(statement_id) in statements:
+                    record_slots.setdefault(int(statement_id), []).append((record, slot, ""))
+        carried: list[tuple[int, int, list[tuple[_Record, str, str]]]] = []
+        for s in sorted(statements.values(), key=lambda s: s.id):
+            if s.id in leaving:
+                continue  # a changed file's own fact: re-written from the file, or retconned
+            subject = self.replaced.get(s.subject_id, s.subject_id)
+            obj = self.replaced.get(s.object_id, s.object_id) if s.object_id is not None else None
+            evidence = [e.model_copy(update={"changeset_id": None}) for e in s.evidence]
+            evidence.append(
+                Evidence(kind=EvidenceKind.YAML, note=f"Carried over from #{s.id}: its entity was replaced.")
+            )
+            placeholder = await writer.add_statement(
+                kind=s.kind,
+                subject_id=subject,
+                predicate=s.predicate,
+                object_id=obj,
+                value=s.value,
+                via=s.via,
+                validity=s.validity,
+                authority=s.provenance.authority,
+                confidence=s.provenance.confidence,
+                visibility=s.visibility,
+                replaces_id=s.id,
+                evidence=evidence,
+            )
+            fp = _statement_fingerprint(
+                s.kind.value, subject, s.predicate, obj, s.value, s.validity, s.visibility.value
+            )
+            slots = [(record, slot, fp) for record, slot, _ in record_slots.get(s.id, [])]
+            carried.append((s.id, placeholder, slots))
+        return carried
+
+    def _save_records(self, facts: dict[str, dict[str, _Fact]]) -> None:
+        now = utc_now()
+        by_file: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in self.changed_names}
+        for key, plan in self.planned.items():
+            by_file[plan.file][key] = {
+                "e": plan.entity_id,
+                "f": plan.fp,
+                "t": plan.type,
+                "l": plan.entry.line,
+            }
+        for loaded in self.changed:
+            assert loaded.result is not None
+            record = self.records.get(loaded.name)
+            values = {
+                "kind": loaded.result.kind or "",
+                "content_hash": loaded.content_hash,
+                "changeset_id": self.changeset.id,
+                "entries": by_file[loaded.name],
+                "statements": self.new_records.get(loaded.name, {}),
+                "updated_at": now,
+            }
+            if record is not None and record.row is not None:
+                for attribute, value in values.items():
+                    setattr(record.row, attribute, value)
+            else:
+                self.session.add(StructuredFileRow(campaign_id=self.campaign_id, file=loaded.name, **values))
+        for record in self.records.values():
+            if record.file in self.changed_names or not record.dirty:
+                continue
+            if record.row is not None:
+                record.row.statements = dict(record.statements)
+                record.row.changeset_id = self.changeset.id
+                record.row.updated_at = now
+            else:
+                self.session.add(
+                    StructuredFileRow(
+                        campaign_id=self.campaign_id,
+                        file=record.file,
+                        kind=record.kind,
+                        content_hash=record.content_hash,
+                        changeset_id=self.changeset.id,
+                        entries=record.entries,
+                        statements=dict(record.statements),
+                        updated_at=now,
+                    )
+                )
+
+    # -- checks ---------------------------------------------------------------------------------------
+
+    async def _check(self, written: list[int]) -> list[IngestWarning]:
+        """Run the continuity rules on the new statements; record and return what they find."""
+        if not written:
+            return []
+        if len(written) <= _NEIGHBOURHOOD_LIMIT:
+            snapshot = await neighbourhood_snapshot(self.reader, written)
+        else:
+            snapshot = await whole_snapshot(self.reader)
+        found = check(snapshot, focus=set(written))
+        findings = await with_evidence(self.reader, self._yaml_prevails(found, snapshot, set(written)))
+        new = {f.fingerprint for f in await record_findings(self.session, self.campaign_id, findings)}
+        return [
+            IngestWarning(
+                kind=f.kind.value,
+                message=f.message,
+                sides=tuple(
+                    side.sentence
+                    + (" — " + "; ".join(e.describe() for e in side.evidence[:2]) if side.evidence else "")
+                    for side in f.sides
+                ),
+                statement_ids=f.statement_ids,
+                entity_ids=f.entity_ids,
+                prevailing_id=f.prevailing_id,
+                new=f.fingerprint in new,
+            )
+            for f in findings
+        ]
+
+    def _yaml_prevails(self, findings: list[Finding], snapshot: Snapshot, written: set[int]) -> list[Finding]:
+        """Turn a limit broken by YAML facts plus facts of lower authority into a contradiction the YAML wins."""
+        by_id = {s.id: s for s in snapshot.statements}
+        yaml_ids = set(self.yaml_written)
+        for claims in [*self.new_records.values(), *(r.statements for r in self.records.values())]:
+            yaml_ids |= {int(v[0]) for v in claims.values()}
+        result: list[Finding] = []
+        for finding in findings:
+            if finding.kind != ConflictKind.CARDINALITY:
+                result.append(finding)
+                continue
+            sides = [(side, by_id.get(side.statement_id or 0)) for side in finding.sides]
+            ours = [(side, s) for side, s in sides if s is not None and s.id in yaml_ids]
+            theirs = [(side, s) for side, s in sides if s is not None and s.id not in yaml_ids]
+            if not ours or not theirs:
+                result.append(finding)
+                continue
+            top = max(_rank(s) for _, s in ours)
+            if any(_rank(s) >= top for _, s in theirs):
+                result.append(finding)
+                continue
+            said = "; ".join(side.sentence for side, _ in ours)
+            other = "; ".join(f"{side.sentence} (from {_who(s)})" for side, s in theirs)
+            message = f"{other} contradicts the YAML lore ({said}); the YAML prevails."
+            ordered = tuple(side for side, _ in ours) + tuple(side for side, _ in theirs)
+            statement_ids = tuple(sorted({s.id for _, s in ours} | {s.id for _, s in theirs}))
+            kind = ConflictKind.CONTRADICTS_HIGHER_AUTHORITY
+            result.append(
+                Finding(
+                    kind=kind,
+                    message=message,
+                    sides=ordered,
+                    entity_ids=finding.entity_ids,
+                    statement_ids=statement_ids,
+                    prevailing_id=ours[0][1].id,
+                    fingerprint=fingerprint(kind, statement_ids, finding.entity_ids),
+                )
+            )
+        return result
+
+    # -- reports --------------------------------------------------------------------------------------
+
+    def _error(self, file: str, line: int, column: int, message: str) -> None:
+        self.errors.append(LoreProblem(file=file, line=line, column=column, message=message))
+
+    def _file_reports(self, status_of: Mapping[str, _FileStatus]) -> list[FileReport]:
+        reports: list[FileReport] = []
+        for loaded in self.files:
+            counts: Counter[str] = Counter()
+            kind: str | None = None
+            if loaded.result is not None:
+                counts.update(e.entity_type for e in loaded.result.entries)
+                kind = loaded.result.kind
+            else:
+                record = self.records.get(loaded.name) if hasattr(self, "records") else None
+                if record is not None:
+                    counts.update(str(info.get("t")) for info in record.entries.values())
+                    kind = record.kind
+            reports.append(
+                FileReport(
+                    file=loaded.name,
+                    kind=kind,
+                    status=status_of.get(loaded.name, "unchanged"),
+                    content_hash=loaded.content_hash,
+                    entries=sum(counts.values()),
+                    counts=dict(sorted(counts.items())),
+                )
+            )
+        return reports
+
+    def _failed(self) -> IngestReport:
+        errors = tuple(sorted(self.errors, key=lambda p: (p.file, p.line, p.column)))
+        bad = {p.file for p in errors}
+        failed: dict[str, _FileStatus] = {name: "failed" for name in bad}
+        files = self._file_reports(failed)
+        return IngestReport(
+            campaign_id=self.campaign_id,
+            status="failed",
+            files=tuple(files),
+            errors=errors,
+            error=f"{len(errors)} problem(s) in {', '.join(sorted(bad))}; nothing was written.",
+            seconds=round(time.perf_counter() - self.started, 4),
+        )
+
+    def _report(
+        self,
+        status: Literal["ingested", "unchanged"],
+        changeset_id: int | None,
+        warnings: list[IngestWarning],
+    ) -> IngestReport:
+        status_of: dict[str, _FileStatus] = {}
+        if status == "ingested":
+            for loaded in self.changed:
+                status_of[loaded.name] = "updated" if loaded.name in self.records else "created"
+        files = self._file_reports(status_of)
+        counts: Counter[str] = Counter()
+        for f in files:
+            counts.update(f.counts)
+        e, s = self.entity_counts, self.statement_counts
+        return IngestReport(
+            campaign_id=self.campaign_id,
+            status=status,
+            changeset_id=changeset_id,
+            files=tuple(files),
+            counts=dict(sorted(counts.items())),
+            entities=ChangeCounts(
+                created=e["create"],
+                changed=e["replace"],
+                unchanged=e["keep"],
+                adopted=e["adopt"],
+                retconned=e["retconned"],
+            ),
+            statements=ChangeCounts(
+                created=s["created"],
+                changed=s["changed"],
+                unchanged=s["unchanged"],
+                retconned=s["retconned"],
+                carried_over=s["carried_over"],
+                shared=s["shared"],
+            ),
+            warnings=tuple(warnings),
+            seconds=round(time.perf_counter() - self.started, 4),
+        )
+
+
+def _table(model: Any) -> Table:
+    """Return a model's table, typed as a table (for bulk inserts)."""
+    return cast(Table, model.__table__)
+
+
+def _rank(s: Statement) -> tuple[int, float]:
+    return AUTHORITY_RANK[s.provenance.authority], s.provenance.confidence
+
+
+_WHO = {
+    Authority.GM: "the GM",
+    Authority.SOURCE: "an imported source",
+    Authority.PLAYER: "play",
+    Authority.SYSTEM: "an inference",
+}
+
+
+def _who(s: Statement) -> str:
+    words = _WHO[s.provenance.authority]
+    return words if s.provenance.confidence >= 1 else f"{words}, confidence {s.provenance.confidence:g}"
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "AEIOU" else "a"

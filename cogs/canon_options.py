@@ -1,0 +1,139 @@
+"""Autocomplete for canon commands: entity names from canon (players never see GM-only ones), and the
+ontology's entity types, relations, states and transition events.
+
+Autocomplete only suggests: whatever is typed is checked again by the service, whose errors list the allowed
+values.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+import discord
+from discord import app_commands
+
+from canon.campaigns import Campaign
+from canon.domain import Viewer
+from canon.errors import GameError
+from canon.ontology import Ontology
+from cogs.canon_views import services_of
+from cogs.checks import is_gm
+from cogs.embeds import clip
+
+log = logging.getLogger(__name__)
+
+MAX_CHOICES = 25
+Choices = list[app_commands.Choice[str]]
+
+
+def viewer_of(interaction: discord.Interaction) -> Viewer:
+    """Return whether the user reads canon as the GM or as a player."""
+    return Viewer.GM if is_gm(interaction.user, services_of(interaction).settings.gm_role) else Viewer.PLAYER
+
+
+async def campaign_of(interaction: discord.Interaction) -> Campaign | None:
+    """Return the campaign of the interaction's server (None outside a server)."""
+    guild = interaction.guild
+    if guild is None:
+        return None
+    return await services_of(interaction).campaigns.for_guild(guild.id, guild.name)
+
+
+def ranked(names: Iterable[tuple[str, str]], current: str) -> Choices:
+    """Return (value, label) pairs matching what was typed: prefix matches first, then substrings."""
+    typed = current.strip().casefold().replace(" ", "_")
+    pairs = list(names)
+    starts = [p for p in pairs if p[0].casefold().startswith(typed)]
+    inside = [p for p in pairs if typed in p[0].casefold() and p not in starts]
+    return [
+        app_commands.Choice(name=clip(label, 100), value=value[:100])
+        for value, label in (starts + inside)[:MAX_CHOICES]
+    ]
+
+
+async def _ontology(interaction: discord.Interaction) -> Ontology | None:
+    campaign = await campaign_of(interaction)
+    return services_of(interaction).canon.ontology_for(campaign) if campaign is not None else None
+
+
+async def entity_names(interaction: discord.Interaction, current: str) -> Choices:
+    """Suggest entity names from canon that the user may see."""
+    try:
+        campaign = await campaign_of(interaction)
+        if campaign is None:
+            return []
+        found = await services_of(interaction).canon.autocomplete(
+            campaign, current, viewer=viewer_of(interaction)
+        )
+    except GameError:
+        return []
+    return [app_commands.Choice(name=label, value=value) for label, value in found[:MAX_CHOICES]]
+
+
+async def entity_name_list(interaction: discord.Interaction, current: str) -> Choices:
+    """Suggest the last name of a comma-separated list (participants), keeping the names before it."""
+    head, _, last = current.rpartition(",")
+    prefix = f"{head.strip()}, " if head.strip() else ""
+    choices = await entity_names(interaction, last.strip())
+    return [
+        app_commands.Choice(name=clip(prefix + c.name, 100), value=prefix + c.value)
+        for c in choices
+        if len(prefix + c.value) <= 100
+    ]
+
+
+async def entity_types(interaction: discord.Interaction, current: str) -> Choices:
+    """Suggest the ontology's entity types."""
+    ontology = await _ontology(interaction)
+    if ontology is None:
+        return []
+    return ranked(
+        (
+            (name, f"{name} — {spec.description}" if spec.description else name)
+            for name, spec in sorted(ontology.entity_types.items())
+        ),
+        current,
+    )
+
+
+async def relation_types(interaction: discord.Interaction, current: str) -> Choices:
+    """Suggest the ontology's relations, with the types they join."""
+    ontology = await _ontology(interaction)
+    if ontology is None:
+        return []
+    return ranked(
+        (
+            (name, f"{name} ({', '.join(rel.from_types)} → {', '.join(rel.to_types)})")
+            for name, rel in sorted(ontology.relation_types.items())
+        ),
+        current,
+    )
+
+
+async def state_tags(interaction: discord.Interaction, current: str) -> Choices:
+    """Suggest the ontology's states, with what they apply to."""
+    ontology = await _ontology(interaction)
+    if ontology is None:
+        return []
+    return ranked(
+        (
+            (name, f"{name} — {tag.description or name} ({', '.join(tag.applies_to)})")
+            for name, tag in sorted(ontology.states.tags.items())
+        ),
+        current,
+    )
+
+
+async def via_kinds(interaction: discord.Interaction, current: str) -> Choices:
+    """Suggest the events that allow otherwise forbidden state changes (a resurrection)."""
+    ontology = await _ontology(interaction)
+    if ontology is None:
+        return []
+    return ranked(
+        (
+            (name, f"{name} ({', '.join(via.from_states)} → {', '.join(via.to_states)})")
+            for name, via in sorted(ontology.states.via.items())
+        ),
+        current,
+    )

@@ -1,0 +1,389 @@
+"""The review card's buttons and the rationale modal: they hold ids only and survive a restart.
+
+Custom ids (each a `DynamicItem` template, registered when the extension loads in `setup_hook`):
+
+    lk:proposal:{proposal_id}:accept | reject          decide one proposal
+    lk:review:{scene_id}:accept_all                    accept every pending proposal without warnings
+    lk:review:{scene_id}:commit                        write the accepted ones and close the review
+    lk:review:{scene_id}:page:{page}:prev | next       show another page of the card
+    lk:rationale:{proposal_id}                         the modal asking why a warned proposal is accepted
+
+Every click re-reads the review from the database, re-checks that the user is a GM (an ephemeral refusal
+otherwise) and edits the card in place. A decision the service refuses (a double click, two GMs at once, a
+click after the commit) is answered ephemerally and changes nothing. The modal is answered by a listener on
+its custom id (`submit_rationale`), not by the Modal object, so a modal opened before a restart still works.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from bot.canon_service import Review
+from bot.client import reply_ephemeral, user_message_for
+from canon.errors import InvalidInput, NotAllowed
+from canon.proposals import ProposalStatus
+from cogs import canon_embeds
+from cogs.checks import actor_of, require_gm
+from cogs.embeds import clip
+from memory.scenes import SceneStatus
+
+if TYPE_CHECKING:
+    from bot.services import Services
+
+log = logging.getLogger(__name__)
+
+RATIONALE_MODAL = re.compile(r"lk:rationale:(?P<id>[0-9]{1,19})")
+RATIONALE_FIELD = "lk:rationale:text"
+_ROWS_FOR_PROPOSALS = 4  # the fifth row holds paging, Accept all and Commit
+ANOTHER_SERVER = "This review belongs to another server's campaign."
+
+
+def services_of(interaction: discord.Interaction) -> Services:
+    """Return the services of the bot that received an interaction."""
+    return cast("Services", interaction.client.services)  # type: ignore[attr-defined]
+
+
+async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
+    """Run a button's work; tell the user ephemerally about refusals (and log anything unexpected)."""
+    try:
+        await work()
+    except Exception as error:
+        text, _ = user_message_for(error)
+        try:
+            await reply_ephemeral(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not tell the user about an error", exc_info=True)
+
+
+def _reveals(message: discord.Message | None) -> bool:
+    """Return whether a card may show GM-only proposals: only on an ephemeral card the GM asked for."""
+    return bool(message is not None and message.flags.ephemeral)
+
+
+def _check_guild(interaction: discord.Interaction, review: Review) -> None:
+    if review.scene is not None and review.scene.guild_id not in (None, interaction.guild_id):
+        raise NotAllowed(ANOTHER_SERVER)
+
+
+async def _check_campaign(interaction: discord.Interaction, campaign_id: int) -> None:
+    guild = interaction.guild
+    if guild is None:
+        raise NotAllowed(ANOTHER_SERVER)
+    campaign = await services_of(interaction).campaigns.for_guild(guild.id, guild.name)
+    if campaign.id != campaign_id:
+        raise NotAllowed(ANOTHER_SERVER)
+
+
+def _gm(interaction: discord.Interaction) -> None:
+    require_gm(interaction, services_of(interaction).settings.gm_role)
+
+
+# -- the buttons ----------------------------------------------------------------------------------------
+
+
+class ProposalButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"lk:proposal:(?P<id>[0-9]{1,19}):(?P<action>accept|reject)",
+):
+    """Accept or reject one proposal."""
+
+    def __init__(
+        self, proposal_id: int, accept: bool, *, row: int | None = None, warned: bool = False
+    ) -> None:
+        label = f"{'Accept' if accept else 'Reject'} #{proposal_id}" + (" ⚠️" if accept and warned else "")
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
+                custom_id=f"lk:proposal:{proposal_id}:{'accept' if accept else 'reject'}",
+                row=row,
+            )
+        )
+        self.proposal_id = proposal_id
+        self.accept = accept
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ProposalButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["id"]), match["action"] == "accept")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Decide the proposal (a warned one asks for a rationale first) and update the card."""
+
+        async def work() -> None:
+            _gm(interaction)
+            services = services_of(interaction)
+            proposal = await services.canon.proposal(self.proposal_id)
+            await _check_campaign(interaction, proposal.campaign_id)
+            if proposal.scene_id is None:
+                raise InvalidInput("This proposal is not part of a scene's review.")
+            if self.accept and proposal.warnings and proposal.status == ProposalStatus.PENDING:
+                await interaction.response.send_modal(RationaleModal(self.proposal_id, proposal.warnings))
+                return
+            actor = actor_of(interaction, services.settings.gm_role)
+            await services.canon.decide(self.proposal_id, accept=self.accept, actor=actor)
+            review = await services.canon.review(proposal.scene_id)
+            await show_review(interaction, review, canon_embeds.page_of(review, self.proposal_id))
+
+        await guarded(interaction, work)
+
+
+class ReviewButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"lk:review:(?P<scene>[0-9]{1,19}):(?P<action>accept_all|commit)",
+):
+    """Accept all, or Commit, for one scene's review."""
+
+    def __init__(self, scene_id: int, action: str, *, disabled: bool = False, row: int | None = None) -> None:
+        labels = {"accept_all": "Accept all", "commit": "Commit"}
+        styles = {"accept_all": discord.ButtonStyle.secondary, "commit": discord.ButtonStyle.primary}
+        super().__init__(
+            discord.ui.Button(
+                label=labels[action],
+                style=styles[action],
+                custom_id=f"lk:review:{scene_id}:{action}",
+                disabled=disabled,
+                row=row,
+            )
+        )
+        self.scene_id = scene_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReviewButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["scene"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Accept every unwarned pending proposal, or commit the scene."""
+
+        async def work() -> None:
+            _gm(interaction)
+            if self.action == "commit":
+                await commit(interaction, self.scene_id)
+                return
+            services = services_of(interaction)
+            actor = actor_of(interaction, services.settings.gm_role)
+            _check_guild(interaction, await services.canon.review(self.scene_id))
+            await services.canon.accept_all(self.scene_id, actor)
+            review = await services.canon.review(self.scene_id)
+            await show_review(interaction, review, canon_embeds.first_pending_page(review))
+
+        await guarded(interaction, work)
+
+
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"lk:review:(?P<scene>[0-9]{1,19}):page:(?P<page>[0-9]{1,6}):(?P<way>prev|next)",
+):
+    """Show another page of a review card."""
+
+    def __init__(
+        self, scene_id: int, page: int, way: str, *, disabled: bool = False, row: int | None = None
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="◀ Previous" if way == "prev" else "Next ▶",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"lk:review:{scene_id}:page:{page}:{way}",
+                disabled=disabled,
+                row=row,
+            )
+        )
+        self.scene_id = scene_id
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PageButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["scene"]), int(match["page"]), match["way"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the page."""
+
+        async def work() -> None:
+            _gm(interaction)
+            review = await services_of(interaction).canon.review(self.scene_id)
+            _check_guild(interaction, review)
+            await show_review(interaction, review, self.page)
+
+        await guarded(interaction, work)
+
+
+DYNAMIC_ITEMS = (ProposalButton, ReviewButton, PageButton)
+
+
+# -- views ----------------------------------------------------------------------------------------------
+
+
+def review_view(review: Review, page: int) -> discord.ui.View:
+    """Return the buttons of one page of a review card: Accept/Reject per pending proposal, then the controls.
+
+    Rows 0-3 hold two pending proposals each (Accept, Reject); row 4 holds paging, Accept all and Commit.
+    """
+    assert review.scene is not None, "review cards are for scenes"
+    scene_id = review.scene.id
+    page = canon_embeds.clamp_page(review, page)
+    view = discord.ui.View(timeout=None)
+    pending = [p for p in canon_embeds.page_proposals(review, page) if p.status == ProposalStatus.PENDING]
+    for index, proposal in enumerate(pending[: _ROWS_FOR_PROPOSALS * 2]):
+        row = index // 2
+        view.add_item(ProposalButton(proposal.id, True, row=row, warned=bool(proposal.warnings)))
+        view.add_item(ProposalButton(proposal.id, False, row=row))
+    pages = canon_embeds.page_count(review)
+    if pages > 1:
+        view.add_item(PageButton(scene_id, max(0, page - 1), "prev", disabled=page == 0, row=4))
+        view.add_item(
+            PageButton(scene_id, min(pages - 1, page + 1), "next", disabled=page >= pages - 1, row=4)
+        )
+    any_pending = any(p.status == ProposalStatus.PENDING for p in review.proposals)
+    view.add_item(ReviewButton(scene_id, "accept_all", disabled=not any_pending, row=4))
+    view.add_item(ReviewButton(scene_id, "commit", row=4))
+    return view
+
+
+def closed_view(scene_id: int) -> discord.ui.View:
+    """Return the disabled controls of a committed review."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReviewButton(scene_id, "accept_all", disabled=True))
+    view.add_item(ReviewButton(scene_id, "commit", disabled=True))
+    return view
+
+
+def card_content(review: Review, page: int, *, reveal: bool) -> dict[str, Any]:
+    """Return the embed and view of a card as it stands (open or committed)."""
+    assert review.scene is not None
+    if review.scene.status == SceneStatus.COMPLETED:
+        return {
+            "embed": canon_embeds.committed_embed(review, [], reveal=reveal),
+            "view": closed_view(review.scene.id),
+        }
+    return {
+        "embed": canon_embeds.review_embed(review, page, reveal=reveal),
+        "view": review_view(review, page),
+    }
+
+
+async def post_review(interaction: discord.Interaction, review: Review, *, private: bool = False) -> None:
+    """Send a review card as a followup of a deferred interaction; remember public cards for the commit.
+
+    A private card (ephemeral, for the GM) shows GM-only proposals; a public one hides them.
+    """
+    page = canon_embeds.first_pending_page(review)
+    content = card_content(review, page, reveal=private)
+    message = await interaction.followup.send(
+        ephemeral=private, allowed_mentions=discord.AllowedMentions.none(), wait=True, **content
+    )
+    if not private:
+        await services_of(interaction).canon.record_card(
+            review, channel_id=message.channel.id, message_id=message.id
+        )
+
+
+async def show_review(interaction: discord.Interaction, review: Review, page: int) -> None:
+    """Edit the clicked card in place to show a page of the review as it now stands."""
+    content = card_content(review, page, reveal=_reveals(interaction.message))
+    if interaction.message is None:  # pragma: no cover - component interactions always carry their message
+        await interaction.response.send_message(ephemeral=True, **content)
+        return
+    await interaction.response.edit_message(**content)
+
+
+async def commit(interaction: discord.Interaction, scene_id: int) -> None:
+    """Commit a scene's review, then bring this card and every other posted card to the final state."""
+    services = services_of(interaction)
+    _check_guild(interaction, await services.canon.review(scene_id))
+    await interaction.response.defer()  # a big scene's commit may take longer than Discord's 3 s
+    actor = actor_of(interaction, services.settings.gm_role)
+    result = await services.canon.commit_scene(scene_id, actor)
+    review = await services.canon.review(scene_id)
+    clicked = interaction.message
+    await interaction.edit_original_response(
+        embed=canon_embeds.committed_embed(
+            review, result.findings, reveal=_reveals(clicked), committed_by=actor.name
+        ),
+        view=closed_view(scene_id),
+    )
+    public = canon_embeds.committed_embed(review, result.findings, reveal=False, committed_by=actor.name)
+    for card in await services.canon.cards(scene_id):
+        if clicked is not None and card.message_id == clicked.id:
+            continue
+        try:
+            message = interaction.client.get_partial_messageable(card.channel_id).get_partial_message(
+                card.message_id
+            )
+            await message.edit(embed=public, view=closed_view(scene_id))
+        except discord.HTTPException:  # a deleted card, or a channel we lost: the commit stands anyway
+            log.warning("could not close review card %s", card.message_id, exc_info=True)
+
+
+# -- the rationale modal --------------------------------------------------------------------------------
+
+
+class RationaleModal(discord.ui.Modal):
+    """Ask the GM why a proposal with continuity warnings is accepted anyway."""
+
+    def __init__(self, proposal_id: int, warnings: Sequence[dict[str, Any]]) -> None:
+        super().__init__(
+            title=clip(f"Accept #{proposal_id} despite warnings", 45),
+            custom_id=f"lk:rationale:{proposal_id}",
+            timeout=900,
+        )
+        first = next(iter(warnings), {})
+        self.add_item(
+            discord.ui.TextInput(
+                label="Why accept it anyway?",
+                custom_id=RATIONALE_FIELD,
+                style=discord.TextStyle.paragraph,
+                placeholder=clip(str(first.get("message") or "It breaks continuity."), 100),
+                min_length=1,
+                max_length=1000,
+            )
+        )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Leave the answer to `submit_rationale`, which also works after a restart."""
+
+
+def _field_value(components: Any, custom_id: str) -> str | None:
+    if isinstance(components, dict):
+        if components.get("custom_id") == custom_id and "value" in components:
+            return str(components["value"])
+        return _field_value(list(components.values()), custom_id)
+    if isinstance(components, list):
+        for item in components:
+            found = _field_value(item, custom_id)
+            if found is not None:
+                return found
+    return None
+
+
+async def submit_rationale(interaction: discord.Interaction, proposal_id: int) -> None:
+    """Accept a warned proposal with the GM's rationale from the modal, and update the card."""
+
+    async def work() -> None:
+        _gm(interaction)
+        services = services_of(interaction)
+        data = cast("dict[str, Any]", interaction.data or {})
+        rationale = _field_value(data.get("components", []), RATIONALE_FIELD)
+        await _check_campaign(interaction, (await services.canon.proposal(proposal_id)).campaign_id)
+        actor = actor_of(interaction, services.settings.gm_role)
+        proposal = await services.canon.decide(proposal_id, accept=True, actor=actor, rationale=rationale)
+        if proposal.scene_id is None or interaction.message is None:
+            await reply_ephemeral(interaction, f"Accepted proposal #{proposal_id}.")
+            return
+        review = await services.canon.review(proposal.scene_id)
+        await show_review(interaction, review, canon_embeds.page_of(review, proposal_id))
+
+    await guarded(interaction, work)

@@ -1,0 +1,118 @@
+"""Pure renderers for the operations commands: scheduled sessions and `/admin status`."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import discord
+
+from bot.operations import GuildOps, ScheduledSession
+from bot.timeparse import discord_time
+
+REPEAT_TEXT = {"none": "once", "daily": "every day", "weekly": "every week"}
+
+
+def _size(count: int | None) -> str:
+    if count is None:
+        return "unknown"
+    value = float(count)
+    for unit in ("B", "KB", "MB", "GB"):
+        if value < 1024 or unit == "GB":
+            return f"{value:,.0f} {unit}" if unit == "B" else f"{value:,.1f} {unit}"
+        value /= 1024
+    return f"{value:,.1f} TB"  # pragma: no cover
+
+
+def session_line(session: ScheduledSession, now: dt.datetime) -> str:
+    """Return one line about a scheduled session: id, title, next start (Discord timestamps), repeat, channel."""
+    start = session.next_start(now) or session.starts_at
+    return (
+        f"`#{session.id}` **{discord.utils.escape_markdown(session.title)}**: {discord_time(start, 'F')} "
+        f"({discord_time(start, 'R')}), {REPEAT_TEXT.get(session.repeat, session.repeat)}, in <#{session.channel_id}>"
+    )
+
+
+def scheduled_text(session: ScheduledSession, reminder_minutes: int, now: dt.datetime) -> str:
+    """Return the confirmation of `/session schedule`."""
+    start = session.next_start(now) or session.starts_at
+    reminder = (
+        f" I will post a reminder here {reminder_minutes} minutes before."
+        if reminder_minutes
+        else " I will post a reminder here when it starts."
+    )
+    return (
+        f"📅 Session `#{session.id}` **{discord.utils.escape_markdown(session.title)}** is scheduled for "
+        f"{discord_time(start, 'F')} ({discord_time(start, 'R')}), {REPEAT_TEXT[session.repeat]} "
+        f"(read in {session.timezone}; everyone sees it in their own time).{reminder}"
+    )
+
+
+def sessions_text(sessions: list[ScheduledSession], now: dt.datetime) -> str:
+    """Return the list of a server's scheduled sessions."""
+    if not sessions:
+        return "No sessions are scheduled. A GM can add one with `/session schedule`."
+    lines = [session_line(s, now) for s in sessions[:20]]
+    if len(sessions) > 20:
+        lines.append(f"…and {len(sessions) - 20} more.")
+    return "\n".join(lines)
+
+
+def guild_settings_text(settings: GuildOps) -> str:
+    """Return a server's operational settings in one message."""
+    channel = (
+        f"<#{settings.gm_channel_id}>" if settings.gm_channel_id else "not set (reminders go to the scene)"
+    )
+    idle = f"{settings.idle_minutes} minutes" if settings.idle_minutes else "off"
+    return f"Server time zone: **{settings.timezone}**. GM channel: {channel}. Idle-scene reminder: {idle}."
+
+
+def status_embed(status: dict[str, Any]) -> discord.Embed:
+    """Return the `/admin status` embed from `bot.status.collect`'s dictionary."""
+    embed = discord.Embed(title="Lorekeeper status", colour=discord.Colour.dark_teal())
+    counts = status["counts"]
+    embed.add_field(
+        name="Database",
+        value=(
+            f"{status['database']} · {_size(status['database_bytes'])}\n"
+            f"{counts['campaigns']:,} campaigns · {counts['scenes']:,} scenes · {counts['turns']:,} turns\n"
+            f"{counts['canon_rows']:,} canon rows ({counts['entities']:,} entities, "
+            f"{counts['statements']:,} statements) · {counts['sources']:,} sources · {counts['chunks']:,} chunks"
+        ),
+        inline=False,
+    )
+    jobs = status["jobs"]
+    if jobs is None:
+        jobs_text = "scheduler off"
+    elif not jobs:
+        jobs_text = "none"
+    else:
+        jobs_text = "\n".join(
+            f"`{job_id}` {discord_time(when, 'R') if when else '(paused)'}" for job_id, when in jobs[:8]
+        )
+        if len(jobs) > 8:
+            jobs_text += f"\n…and {len(jobs) - 8} more"
+    embed.add_field(name=f"Pending jobs ({len(jobs or [])})", value=jobs_text[:1024], inline=False)
+    latencies = status["latencies"]
+    if latencies:
+        overall = latencies.get("*", {})
+        rows = [
+            f"`{name}` p50 {v['p50_ms']:.0f} ms · p95 {v['p95_ms']:.0f} ms ({v['count']})"
+            for name, v in sorted(latencies.items(), key=lambda kv: -kv[1]["count"])
+            if name != "*"
+        ][:8]
+        head = f"all: p50 {overall.get('p50_ms', 0):.0f} ms · p95 {overall.get('p95_ms', 0):.0f} ms\n"
+        embed.add_field(name="Command latency (recent)", value=(head + "\n".join(rows))[:1024], inline=False)
+    else:
+        embed.add_field(name="Command latency (recent)", value="no commands yet", inline=False)
+    tokens = status["tokens"]
+    if tokens:
+        lines = [
+            f"{t['purpose']} ({t['model']}): {t['calls']:,} calls, {t['prompt_tokens']:,} + "
+            f"{t['completion_tokens']:,} tokens"
+            for t in tokens[:6]
+        ]
+        embed.add_field(name="LLM tokens (this server)", value="\n".join(lines)[:1024], inline=False)
+    else:
+        embed.add_field(name="LLM tokens (this server)", value=status["llm"], inline=False)
+    return embed

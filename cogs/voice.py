@@ -1,0 +1,225 @@
+"""`/narrate`, `/npc talk|memories|forget`, and the narrator that answers the players' turns (debounced).
+
+Discord stays here: the services get small callbacks that post a narration (with its Context button) or an
+NPC's line (through a channel webhook named after the NPC), and return the message id to store.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import Lorekeeper
+from bot.voice.debounce import Debouncer
+from bot.voice.service import VoiceService
+from canon.campaigns import Campaign
+from canon.errors import GameError, InvalidInput
+from cogs import voice_embeds
+from cogs.canon_options import entity_names
+from cogs.checks import actor_of, gm_only, guild_only_message, is_gm
+from cogs.voice_views import NarrationContextButton, narration_view
+from memory.scenes import Actor
+
+log = logging.getLogger(__name__)
+
+NONE = discord.AllowedMentions.none()
+WEBHOOK_NAME = "Lorekeeper NPCs"
+NARRATOR = Actor(id=None, name="narrator mode", is_gm=False)
+
+
+def _guild(interaction: discord.Interaction) -> discord.Guild:
+    if interaction.guild is None:
+        raise InvalidInput(guild_only_message())
+    return interaction.guild
+
+
+class VoiceCommands(commands.Cog):
+    """The narrator and the NPCs."""
+
+    npc = app_commands.Group(name="npc", description="Talk to the campaign's NPCs", guild_only=True)
+
+    def __init__(self, bot: Lorekeeper) -> None:
+        self.bot = bot
+        self.voice: VoiceService = bot.services.voice
+        self.debouncer = Debouncer()
+        self._webhooks: dict[int, discord.Webhook] = {}
+
+    async def cog_load(self) -> None:
+        """Finish the scenes a crash left without summary or memories (in the background)."""
+        self.voice._spawn(self._catch_up(), name="lorekeeper-voice-catch-up")
+
+    async def _catch_up(self) -> None:
+        try:
+            done = await self.voice.catch_up()
+        except Exception:
+            log.exception("could not finish the scenes left without summary and memories")
+            return
+        if done:
+            log.info("wrote the summary and NPC memories of %d scene(s) left over", done)
+
+    async def cog_unload(self) -> None:
+        """Stop the narrator's pending waits."""
+        await self.debouncer.close()
+
+    async def _campaign(self, interaction: discord.Interaction) -> Campaign:
+        guild = _guild(interaction)
+        return await self.bot.services.campaigns.for_guild(guild.id, guild.name)
+
+    def _actor(self, interaction: discord.Interaction) -> Actor:
+        return actor_of(interaction, self.bot.services.settings.gm_role)
+
+    # -- the narrator -----------------------------------------------------------------------------
+
+    def _poster(self, channel: discord.abc.Messageable) -> Any:
+        async def post(text: str, narration_id: int) -> int:
+            message = await channel.send(text, view=narration_view(narration_id), allowed_mentions=NONE)
+            return message.id
+
+        return post
+
+    @app_commands.command(name="narrate", description="Ask the narrator what happens next")
+    @app_commands.describe(direction="GM only: where the narration should go (never shown to players)")
+    @app_commands.guild_only()
+    async def narrate(
+        self, interaction: discord.Interaction, direction: app_commands.Range[str, 1, 1000] | None = None
+    ) -> None:
+        """Write and post the next narration of this channel's scene."""
+        _guild(interaction)
+        actor = self._actor(interaction)
+        channel = interaction.channel
+        if not isinstance(channel, discord.abc.Messageable):
+            raise InvalidInput("The narrator speaks in text channels.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        outcome = await self.voice.narrate(
+            interaction.channel_id or 0,
+            actor,
+            post=self._poster(channel),
+            trigger="command",
+            direction=direction,
+        )
+        await interaction.followup.send(
+            voice_embeds.narration_result_text(outcome, is_gm=actor.is_gm),
+            ephemeral=True,
+            allowed_mentions=NONE,
+        )
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        """After a player's turn in a scene with the narrator on, narrate once the table goes quiet."""
+        if message.author.bot or message.webhook_id is not None or message.guild is None:
+            return
+        if message.channel.id not in await self.voice.narrator_channels():
+            return
+        if is_gm(message.author, self.bot.services.settings.gm_role):
+            return  # the GM is narrating; the narrator waits for the players
+        channel = message.channel
+        delay = self.bot.services.settings.voice.narrator_debounce_seconds
+        self.debouncer.schedule(channel.id, delay, lambda: self._auto_narrate(channel))
+
+    async def _auto_narrate(self, channel: discord.abc.Messageable) -> None:
+        channel_id = getattr(channel, "id", 0)
+        try:
+            outcome = await self.voice.narrate(
+                channel_id, NARRATOR, post=self._poster(channel), trigger="auto"
+            )
+        except GameError as error:
+            log.warning("the narrator of channel %s did not speak: %s", channel_id, error.message)
+            return
+        if outcome.status == "blocked":
+            log.warning("narration #%s held back: it repeated hidden canon", outcome.narration_id)
+
+    # -- NPCs -------------------------------------------------------------------------------------
+
+    async def _webhook(self, channel: discord.TextChannel) -> discord.Webhook:
+        cached = self._webhooks.get(channel.id)
+        if cached is not None:
+            return cached
+        me = self.bot.user
+        hook = next(
+            (
+                h
+                for h in await channel.webhooks()
+                if h.name == WEBHOOK_NAME and h.user is not None and me is not None and h.user.id == me.id
+            ),
+            None,
+        )
+        if hook is None:
+            hook = await channel.create_webhook(name=WEBHOOK_NAME, reason="NPCs speak through this webhook")
+        self._webhooks[channel.id] = hook
+        return hook
+
+    @npc.command(name="talk", description="Say something to an NPC; it answers in character")
+    @app_commands.describe(npc="Who you speak to", message="What you say")
+    @app_commands.autocomplete(npc=entity_names)
+    async def talk(
+        self,
+        interaction: discord.Interaction,
+        npc: app_commands.Range[str, 1, 200],
+        message: app_commands.Range[str, 1, 1500],
+    ) -> None:
+        """Let an NPC answer from its memories and public canon, through a webhook with its name."""
+        campaign = await self._campaign(interaction)
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise InvalidInput("NPCs speak in a server's text channels.")
+        actor = self._actor(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+        async def post(name: str, text: str) -> int:
+            # Posted only once the NPC has an answer: a refusal never leaves a dangling line in the channel.
+            await channel.send(
+                voice_embeds.npc_exchange_text(actor.name, name, message), allowed_mentions=NONE
+            )
+            hook = await self._webhook(channel)
+            sent = await hook.send(text, username=name[:80], allowed_mentions=NONE, wait=True)
+            return sent.id
+
+        reply = await self.voice.npc_talk(campaign, channel.id, npc, message, actor, post=post)
+        await interaction.followup.send(
+            voice_embeds.npc_result_text(reply), ephemeral=True, allowed_mentions=NONE
+        )
+
+    @npc.command(name="memories", description="What an NPC remembers (GM)")
+    @app_commands.autocomplete(npc=entity_names)
+    @gm_only()
+    async def memories(self, interaction: discord.Interaction, npc: app_commands.Range[str, 1, 200]) -> None:
+        """List an NPC's memories and the links between them."""
+        campaign = await self._campaign(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        name, found = await self.voice.npc_memories(campaign, npc)
+        await interaction.followup.send(
+            embed=voice_embeds.memories_embed(name, found), ephemeral=True, allowed_mentions=NONE
+        )
+
+    @npc.command(name="forget", description="Make an NPC forget one memory, or everything (GM)")
+    @app_commands.describe(memory="The memory's number (from /npc memories); leave empty to forget all")
+    @app_commands.autocomplete(npc=entity_names)
+    @gm_only()
+    async def forget(
+        self,
+        interaction: discord.Interaction,
+        npc: app_commands.Range[str, 1, 200],
+        memory: app_commands.Range[int, 1] | None = None,
+    ) -> None:
+        """Forget a memory (its links go with it)."""
+        campaign = await self._campaign(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        name, count = await self.voice.npc_forget(campaign, npc, memory)
+        await interaction.followup.send(
+            voice_embeds.forgot_text(name, count, memory), ephemeral=True, allowed_mentions=NONE
+        )
+
+
+async def setup(bot: Lorekeeper) -> None:
+    """Register the narrator, the NPC commands and the Context button."""
+    bot.add_dynamic_items(NarrationContextButton)
+    await bot.add_cog(VoiceCommands(bot))
+
+
+async def teardown(bot: Lorekeeper) -> None:
+    """Forget the Context button."""
+    bot.remove_dynamic_items(NarrationContextButton)

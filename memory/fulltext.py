@@ -1,0 +1,193 @@
+"""Full-text search over knowledge chunks: SQLite FTS5 (bm25, headings weighted) or PostgreSQL tsvector.
+
+The index itself is made by migration 0003 (see its docstring) and kept in sync with `knowledge_chunks` by the
+database (SQLite triggers, a PostgreSQL generated column), so writing a chunk writes its full-text row in the
+same transaction. This module only builds queries: a question becomes an OR of its content words (English
+stopwords dropped; both engines stem), so a question's wording never has to match a passage exactly, and every
+search is restricted to the source ids the caller allows (campaign, enabled, visibility) inside the SQL.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import BindParameter, bindparam, text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+__all__ = ["STOPWORDS", "heading_search", "lexical_search", "query_words", "rebuild", "word_exists"]
+
+# English function words (and a few words every lore question carries) that would match nearly every chunk.
+_STOPWORD_TEXT = """
+    a about above after again against all also am an and any are aren as at be because been before being below
+    between both but by can cannot could couldn did didn do does doesn doing don down during each few for from
+    further get gets got had hadn has hasn have haven having he her here hers herself him himself his how i if in
+    into is isn it its itself just let me more most mustn my myself no nor not of off on once only or other ought
+    our ours ourselves out over own same shan she should shouldn so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was wasn we were weren what
+    when where which while who whom why will with won would wouldn you your yours yourself yourselves
+    s t d ll m re ve y
+    tell describe explain know anything something thing things please
+    """
+STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+_WORD = re.compile(r"[^\W_]+")
+MAX_QUERY_WORDS = 32
+
+
+def query_words(question: str) -> list[str]:
+    """Return a question's searchable words: folded, de-duplicated, stopwords dropped (all kept if none is left)."""
+    folded = unicodedata.normalize("NFKC", question).casefold()
+    words = [w for w in _WORD.findall(folded) if len(w) > 1 or w.isdigit()]
+    content = [w for w in words if w not in STOPWORDS]
+    chosen = content or words
+    return list(dict.fromkeys(chosen))[:MAX_QUERY_WORDS]
+
+
+def fts5_query(words: Sequence[str]) -> str:
+    """Return an FTS5 MATCH expression: the words as quoted strings joined by OR (nothing is an operator)."""
+    return " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
+
+
+def tsquery(words: Sequence[str]) -> str:
+    """Return a PostgreSQL to_tsquery expression: the words quoted and joined by |."""
+    return " | ".join("'" + w.replace("'", "''").replace("\\", "") + "'" for w in words)
+
+
+async def lexical_search(
+    session: AsyncSession,
+    words: Sequence[str],
+    source_ids: Sequence[int],
+    *,
+    limit: int,
+    heading_weight: float,
+) -> list[tuple[int, float]]:
+    """Return up to `limit` (chunk id, score) pairs of the allowed sources, best first (higher is better)."""
+    if not words or not source_ids or limit <= 0:
+        return []
+    dialect = session.get_bind().dialect.name
+    ids: BindParameter[Any] = bindparam("ids", expanding=True)
+    if dialect == "sqlite":
+        # bm25() is lower-is-better; its column weights are literal floats from the search config.
+        statement = text(
+            f"""
+            SELECT c.id, bm25(knowledge_fts, {float(heading_weight):.4f}, 1.0) AS score
+            FROM knowledge_fts JOIN knowledge_chunks AS c ON c.id = knowledge_fts.rowid
+            WHERE knowledge_fts MATCH :query AND c.source_id IN :ids
+            ORDER BY score LIMIT :limit
+            """
+        ).bindparams(ids)
+        rows = await session.execute(
+            statement, {"query": fts5_query(words), "ids": list(source_ids), "limit": limit}
+        )
+        return [(int(chunk_id), -float(score)) for chunk_id, score in rows.all()]
+    # ts_rank weights are {D, C, B, A}: headings are A, text is B.
+    text_weight = min(1.0, 1.0 / max(heading_weight, 1e-3))
+    statement = text(
+        f"""
+        SELECT c.id, ts_rank('{{0.1, 0.2, {text_weight:.4f}, 1.0}}'::float4[], c.search_vector, q, 1) AS score
+        FROM knowledge_chunks AS c, to_tsquery('english', :query) AS q
+        WHERE c.search_vector @@ q AND c.source_id IN :ids
+        ORDER BY score DESC, c.id LIMIT :limit
+        """
+    ).bindparams(ids)
+    rows = await session.execute(
+        statement, {"query": tsquery(words), "ids": list(source_ids), "limit": limit}
+    )
+    return [(int(chunk_id), float(score)) for chunk_id, score in rows.all()]
+
+
+async def heading_search(
+    session: AsyncSession, names: Sequence[str], source_ids: Sequence[int], *, limit: int
+) -> list[tuple[int, float, str]]:
+    """Return (chunk id, score, name) of allowed chunks whose headings contain one of `names` as a phrase."""
+    phrases = [
+        (name, [w for w in _WORD.findall(unicodedata.normalize("NFKC", name).casefold())]) for name in names
+    ]
+    phrases = [(name, words) for name, words in phrases if words]
+    if not phrases or not source_ids or limit <= 0:
+        return []
+    found: dict[int, tuple[float, str]] = {}
+    dialect = session.get_bind().dialect.name
+    ids: BindParameter[Any] = bindparam("ids", expanding=True)
+    for name, words in phrases:
+        if dialect == "sqlite":
+            statement = text(
+                """
+                SELECT c.id, bm25(knowledge_fts, 1.0, 0.0) AS score
+                FROM knowledge_fts JOIN knowledge_chunks AS c ON c.id = knowledge_fts.rowid
+                WHERE knowledge_fts MATCH :query AND c.source_id IN :ids
+                ORDER BY score LIMIT :limit
+                """
+            ).bindparams(ids)
+            query = "{heading_text} : " + '"' + " ".join(words) + '"'
+            rows = (
+                await session.execute(statement, {"query": query, "ids": list(source_ids), "limit": limit})
+            ).all()
+            scored = [(int(chunk_id), -float(score)) for chunk_id, score in rows]
+        else:
+            statement = text(
+                """
+                SELECT c.id, ts_rank(c.search_vector, q) AS score
+                FROM knowledge_chunks AS c, phraseto_tsquery('english', :query) AS q
+                WHERE c.search_vector @@ q AND ts_filter(c.search_vector, '{a}') @@ q AND c.source_id IN :ids
+                ORDER BY score DESC, c.id LIMIT :limit
+                """
+            ).bindparams(ids)
+            rows = (
+                await session.execute(
+                    statement, {"query": " ".join(words), "ids": list(source_ids), "limit": limit}
+                )
+            ).all()
+            scored = [(int(chunk_id), float(score)) for chunk_id, score in rows]
+        for chunk_id, score in scored:
+            if chunk_id not in found or found[chunk_id][0] < score:
+                found[chunk_id] = (score, name)
+    ranked = sorted(found.items(), key=lambda item: -item[1][0])[:limit]
+    return [(chunk_id, score, name) for chunk_id, (score, name) in ranked]
+
+
+async def word_exists(session: AsyncSession, word: str, source_ids: Sequence[int]) -> bool:
+    """Return whether a word (stemmed as the index stems it) occurs in any chunk of the given sources."""
+    if not source_ids:
+        return False
+    ids: BindParameter[Any] = bindparam("ids", expanding=True)
+    if session.get_bind().dialect.name == "sqlite":
+        statement = text(
+            """
+            SELECT 1 FROM knowledge_fts JOIN knowledge_chunks AS c ON c.id = knowledge_fts.rowid
+            WHERE knowledge_fts MATCH :query AND c.source_id IN :ids LIMIT 1
+            """
+        ).bindparams(ids)
+        query = fts5_query([word])
+    else:
+        statement = text(
+            """
+            SELECT 1 FROM knowledge_chunks AS c
+            WHERE c.search_vector @@ to_tsquery('english', :query) AND c.source_id IN :ids LIMIT 1
+            """
+        ).bindparams(ids)
+        query = tsquery([word])
+    found = await session.execute(statement, {"query": query, "ids": list(source_ids)})
+    return found.first() is not None
+
+
+async def rebuild(session: AsyncSession) -> None:
+    """Rebuild the full-text index from the chunks (SQLite; PostgreSQL's generated column needs nothing)."""
+    if session.get_bind().dialect.name == "sqlite":
+        await session.execute(text("INSERT INTO knowledge_fts(knowledge_fts) VALUES ('rebuild')"))
+
+
+async def integrity_check(session: AsyncSession) -> bool:
+    """Return whether the SQLite full-text index matches the chunks (always True on PostgreSQL)."""
+    if session.get_bind().dialect.name != "sqlite":
+        return True
+    try:
+        await session.execute(
+            text("INSERT INTO knowledge_fts(knowledge_fts, rank) VALUES ('integrity-check', 1)")
+        )
+    except Exception:  # FTS5 reports a mismatch as a generic SQL error
+        return False
+    return True

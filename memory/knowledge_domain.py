@@ -1,0 +1,379 @@
+"""Imported knowledge as the rest of the program sees it: pydantic values, never SQL rows."""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class KnowledgeClass(enum.StrEnum):
+    """How much story authority a source has: Canon > Reference > Inspiration."""
+
+    CANON = "canon"
+    REFERENCE = "reference"
+    INSPIRATION = "inspiration"
+
+    @property
+    def label(self) -> str:
+        """Return the class as shown to people."""
+        return self.value.title()
+
+    @property
+    def authority(self) -> int:
+        """Return the authority rank (higher wins)."""
+        return {KnowledgeClass.CANON: 3, KnowledgeClass.REFERENCE: 2, KnowledgeClass.INSPIRATION: 1}[self]
+
+
+class SourceVisibility(enum.StrEnum):
+    """Who may see a source's text: everyone in the campaign, or only the GM (narrator-only canon)."""
+
+    NORMAL = "normal"
+    HIDDEN = "hidden"
+
+
+class VectorStatus(enum.StrEnum):
+    """Whether a source's chunks have vectors in the semantic index."""
+
+    PENDING = "pending"
+    INDEXED = "indexed"
+    FAILED = "failed"
+    DISABLED = "disabled"
+    STALE = "stale"
+
+
+class SourceInfo(BaseModel):
+    """One row of the source inspector."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    campaign_id: int
+    title: str
+    filename: str
+    knowledge_class: KnowledgeClass
+    enabled: bool
+    hidden: bool
+    tags: list[str]
+    always_include: bool
+    content_hash: str
+    file_hash: str
+    size_bytes: int
+    mime_type: str
+    parser_version: str
+    chunking_version: str
+    version: int
+    chunk_count: int
+    token_count: int
+    vector_status: VectorStatus
+    vector_error: str | None
+    imported_at: dt.datetime
+    updated_at: dt.datetime
+    times_used: int
+    last_used_at: dt.datetime | None
+    notes: str | None
+    #: Set when the source belongs to an ancestor campaign of the branch being looked at (read-only here).
+    inherited_from: int | None = None
+
+
+class SourceVersionInfo(BaseModel):
+    """The metadata of one version of a source."""
+
+    model_config = ConfigDict(frozen=True)
+
+    version: int
+    title: str
+    filename: str
+    content_hash: str
+    file_hash: str
+    size_bytes: int
+    parser_version: str
+    chunking_version: str
+    chunk_count: int
+    imported_at: dt.datetime
+    replaced_at: dt.datetime | None
+
+
+class ChunkInfo(BaseModel):
+    """One chunk as the source inspector shows it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    index: int
+    heading_path: list[str]
+    text: str
+    display_text: str | None
+    token_count: int
+    content_hash: str
+
+
+class SourceDetail(BaseModel):
+    """A source with its versions and (the first of) its chunks."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source: SourceInfo
+    versions: list[SourceVersionInfo]
+    chunks: list[ChunkInfo]
+
+
+class ImportStage(enum.StrEnum):
+    """Where an import is."""
+
+    CHUNKING = "chunking"
+    STORING = "storing"
+    EMBEDDING = "embedding"
+    DONE = "done"
+
+
+class ImportProgress(BaseModel):
+    """A progress report of one file's import; `done`/`total` count chunks while embedding."""
+
+    model_config = ConfigDict(frozen=True)
+
+    filename: str
+    stage: ImportStage
+    done: int = 0
+    total: int = 0
+
+
+#: Called with each progress report; may be a plain function or a coroutine function.
+ProgressCallback = Callable[[ImportProgress], Awaitable[None] | None]
+
+
+class ImportOutcome(enum.StrEnum):
+    """What an import did."""
+
+    CREATED = "created"
+    UPDATED = "updated"
+    DUPLICATE = "duplicate"
+
+
+class ImportReport(BaseModel):
+    """What an import did with one file."""
+
+    model_config = ConfigDict(frozen=True)
+
+    filename: str
+    outcome: ImportOutcome
+    source: SourceInfo
+    #: The existing source whose content is identical (outcome duplicate); nothing was indexed again.
+    duplicate_of: int | None = None
+    #: The version replaced by this import (outcome updated).
+    previous_version: int | None = None
+    chunk_count: int = 0
+    token_count: int = 0
+    vector_status: VectorStatus = VectorStatus.PENDING
+    #: Why the source has no vectors (it stays searchable by words); `reindex` repairs it later.
+    vector_error: str | None = None
+    seconds: float = 0.0
+    warnings: list[str] = Field(default_factory=list)
+
+
+class ImportFailure(BaseModel):
+    """A file that could not be imported, and why (written for people)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    filename: str
+    error: str
+
+
+class ReindexReport(BaseModel):
+    """What `reindex` rebuilt."""
+
+    model_config = ConfigDict(frozen=True)
+
+    campaign_id: int
+    sources: int
+    chunks: int
+    rechunked_sources: int
+    vectors: int
+    vector_status: VectorStatus
+    vector_error: str | None = None
+    seconds: float = 0.0
+
+
+class DeleteReport(BaseModel):
+    """What deleting a source removed."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source_id: int
+    title: str
+    chunks_removed: int
+    vectors_removed: bool
+    file_removed: bool
+
+
+class Reason(BaseModel):
+    """Why a result was chosen: one retriever that found it, with its rank and raw score."""
+
+    model_config = ConfigDict(frozen=True)
+
+    #: lexical | semantic | heading | entity | always_include | canon_graph
+    kind: str
+    rank: int | None = None
+    score: float | None = None
+    detail: str | None = None
+
+    def describe(self) -> str:
+        """Return the reason as a short phrase."""
+        parts = [self.kind.replace("_", " ")]
+        if self.rank is not None:
+            parts.append(f"#{self.rank}")
+        if self.detail:
+            parts.append(f"({self.detail})")
+        return " ".join(parts)
+
+
+class LoreResult(BaseModel):
+    """One passage chosen for an answer, with its provenance."""
+
+    model_config = ConfigDict(frozen=True)
+
+    chunk_id: int | None
+    source_id: int | None
+    source_title: str
+    filename: str
+    knowledge_class: KnowledgeClass
+    heading_path: list[str]
+    #: The text shown (and stored with the retrieval record): the chunk body with its heading context.
+    text: str
+    token_count: int
+    score: float
+    reasons: list[Reason]
+    hidden: bool = False
+    always_include: bool = False
+
+    @property
+    def is_fact(self) -> bool:
+        """Return whether this passage may be presented as a fact (Inspiration never is)."""
+        return self.knowledge_class != KnowledgeClass.INSPIRATION
+
+    @property
+    def label(self) -> str:
+        """Return how the passage is labelled: class, and hidden/not-fact markers."""
+        label = self.knowledge_class.label
+        if not self.is_fact:
+            label += " (inspiration, not established fact)"
+        if self.hidden:
+            label += " [hidden: GM only]"
+        return label
+
+
+class CanonFact(BaseModel):
+    """A fact from the canon graph about an entity named in the question."""
+
+    model_config = ConfigDict(frozen=True)
+
+    entity_id: int
+    entity_name: str
+    entity_type: str
+    matched: str
+    match_score: float
+    hidden: bool
+    description: str | None
+    facts: list[str]
+    score: float = 0.0
+
+
+class Candidate(BaseModel):
+    """A candidate in the retrieval trace, kept or not."""
+
+    model_config = ConfigDict(frozen=True)
+
+    chunk_id: int
+    source_id: int
+    heading: str
+    fused: float
+    final: float
+    reasons: list[Reason]
+    chosen: bool
+    dropped_because: str | None = None
+    hidden: bool = False
+
+
+class RetrievalTrace(BaseModel):
+    """Everything the "Why these?" inspector shows about one retrieval."""
+
+    model_config = ConfigDict(frozen=True)
+
+    preset: str
+    mode: str
+    lexical_query: str | None
+    lexical_candidates: int
+    semantic_candidates: int
+    semantic_status: str
+    entity_matches: list[str]
+    allowed_sources: int
+    blocked_sources: int
+    candidates: list[Candidate]
+    budgets: dict[str, int]
+    used_tokens: dict[str, int]
+    timings_ms: dict[str, float]
+    warnings: list[str] = Field(default_factory=list)
+
+
+class Answer(BaseModel):
+    """The answer to a `/lore` question: passages with provenance, canon facts and the retrieval trace."""
+
+    model_config = ConfigDict(frozen=True)
+
+    campaign_id: int
+    question: str
+    viewer: str
+    results: list[LoreResult]
+    canon_facts: list[CanonFact]
+    trace: RetrievalTrace
+    #: The stored retrieval record (for the "Why these?" button), when the answer was recorded.
+    retrieval_id: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the command line's JSON shape: `results` with source, heading_path, class, score, text."""
+        return {
+            "question": self.question,
+            "retrieval_id": self.retrieval_id,
+            "results": [result_json(r) for r in self.results],
+            "canon_facts": [f.model_dump(mode="json") for f in self.canon_facts],
+        }
+
+
+def result_json(result: LoreResult) -> dict[str, Any]:
+    """Return one result in the command line's JSON shape."""
+    return {
+        "source": result.filename,
+        "title": result.source_title,
+        "heading_path": result.heading_path,
+        "class": result.knowledge_class.value,
+        "score": round(result.score, 6),
+        "text": result.text,
+        "chunk_id": result.chunk_id,
+        "source_id": result.source_id,
+        "hidden": result.hidden,
+        "is_fact": result.is_fact,
+        "always_include": result.always_include,
+        "token_count": result.token_count,
+        "reasons": [r.model_dump(mode="json", exclude_none=True) for r in result.reasons],
+    }
+
+
+class RetrievalRecord(BaseModel):
+    """A stored answer: what was shown, kept even after its sources change or are deleted."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    campaign_id: int
+    viewer: str
+    asker_id: int | None
+    question: str
+    preset: str
+    results: list[LoreResult]
+    canon_facts: list[CanonFact]
+    trace: RetrievalTrace
+    created_at: dt.datetime

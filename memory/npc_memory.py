@@ -1,0 +1,418 @@
+"""NPC memory: what each NPC lived through, in its own words, and the links between its memories.
+
+A memory record follows the seed: content, importance (0-1), a scope (`/campaign/{c}`, `.../npc/{n}`,
+`.../npc/{n}/scene/{s}`), created and last-accessed times. Relationships between memories are memories too
+(`doc_type` relationship, with the memories they link, an observation text and a strength), stored in the same
+table and the same per-campaign collection, so they are searched together with memories or filtered apart.
+
+The SQL rows are the source of truth; `NpcMemoryStore.rebuild` recreates a campaign's collection from them.
+Recall scores each candidate by similarity to the question, importance and recency, and records the access.
+A memory is a belief, not canon: callers present it as what the NPC remembers, below the canon it may
+contradict.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import enum
+import logging
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.errors import NotFound
+from canon.storage import Database, utc_now
+from memory.doc_index import DocIndex, DocIndexError, Metadata
+from memory.embedding import Embedder
+from memory.voice_models import NpcMemoryRow
+
+__all__ = [
+    "DocType",
+    "MemoryRecord",
+    "NewMemory",
+    "NpcMemoryStore",
+    "Recalled",
+    "ScopeKind",
+    "recall_score",
+    "scope_path",
+]
+
+log = logging.getLogger(__name__)
+
+#: Campaign-wide memories (common knowledge) are stored under this NPC id and recalled by every NPC.
+COMMON = 0
+RECENCY_HALF_LIFE_DAYS = 30.0
+CANDIDATES = 24
+
+
+class DocType(enum.StrEnum):
+    """A memory, or a relationship between memories."""
+
+    MEMORY = "memory"
+    RELATIONSHIP = "relationship"
+
+
+class ScopeKind(enum.StrEnum):
+    """How wide a memory's scope is."""
+
+    CAMPAIGN = "campaign"
+    NPC = "npc"
+    SCENE = "scene"
+
+
+def scope_path(campaign_id: int, npc_id: int | None = None, scene_id: int | None = None) -> str:
+    """Return a memory's scope path, e.g. `/campaign/3/npc/12/scene/7`."""
+    path = f"/campaign/{campaign_id}"
+    if npc_id:
+        path += f"/npc/{npc_id}"
+        if scene_id is not None:
+            path += f"/scene/{scene_id}"
+    return path
+
+
+class NewMemory(BaseModel):
+    """A memory (or relationship) to store; relationships name stored memory ids in `memory_ids`."""
+
+    model_config = ConfigDict(frozen=True)
+
+    npc_id: int
+    npc_name: str
+    doc_type: DocType = DocType.MEMORY
+    scope_kind: ScopeKind = ScopeKind.SCENE
+    scene_id: int | None = None
+    content: str = Field(min_length=1, max_length=4000)
+    importance: float = Field(default=0.5, ge=0, le=1)
+    relationship_type: str | None = None
+    memory_ids: tuple[int, ...] = ()
+    strength: float | None = Field(default=None, ge=0, le=1)
+    turn_from: int | None = None
+    turn_to: int | None = None
+    method: str = "extractive"
+    created_at: dt.datetime | None = None
+
+
+class MemoryRecord(BaseModel):
+    """A stored memory or relationship."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    campaign_id: int
+    npc_id: int
+    npc_name: str
+    doc_type: DocType
+    scope: str
+    scope_kind: ScopeKind
+    scene_id: int | None
+    content: str
+    importance: float
+    relationship_type: str | None
+    memory_ids: tuple[int, ...]
+    strength: float | None
+    turn_from: int | None
+    turn_to: int | None
+    method: str
+    created_at: dt.datetime
+    last_accessed_at: dt.datetime
+    forgotten_at: dt.datetime | None
+
+    def metadata(self) -> Metadata:
+        """Return the metadata the vector index keeps beside the vector (for filters)."""
+        return {
+            "npc_id": self.npc_id,
+            "doc_type": self.doc_type.value,
+            "scope_kind": self.scope_kind.value,
+            "scene_id": self.scene_id or 0,
+            "importance": self.importance,
+            "strength": self.strength if self.strength is not None else 0.0,
+            "created_at": int(self.created_at.timestamp()),
+        }
+
+
+class Recalled(BaseModel):
+    """A recalled memory, its similarity to the question and its final score."""
+
+    model_config = ConfigDict(frozen=True)
+
+    memory: MemoryRecord
+    similarity: float
+    score: float
+
+
+def _record(row: NpcMemoryRow) -> MemoryRecord:
+    return MemoryRecord(
+        id=row.id,
+        campaign_id=row.campaign_id,
+        npc_id=row.npc_entity_id,
+        npc_name=row.npc_name,
+        doc_type=DocType(row.doc_type),
+        scope=row.scope,
+        scope_kind=ScopeKind(row.scope_kind),
+        scene_id=row.scene_id,
+        content=row.content,
+        importance=row.importance,
+        relationship_type=row.relationship_type,
+        memory_ids=tuple(row.memory_ids or ()),
+        strength=row.strength,
+        turn_from=row.turn_from,
+        turn_to=row.turn_to,
+        method=row.method,
+        created_at=row.created_at,
+        last_accessed_at=row.last_accessed_at,
+        forgotten_at=row.forgotten_at,
+    )
+
+
+def recall_score(similarity: float, importance: float, last_accessed: dt.datetime, now: dt.datetime) -> float:
+    """Return a memory's recall score: mostly relevance, then importance, then recency of use."""
+    age_days = max(0.0, (now - last_accessed).total_seconds() / 86400)
+    recency = math.pow(0.5, age_days / RECENCY_HALF_LIFE_DAYS)
+    return 0.75 * similarity + 0.15 * importance + 0.10 * recency
+
+
+# --- repository -------------------------------------------------------------------------------------------
+
+
+async def add_memories(
+    session: AsyncSession, campaign_id: int, memories: Sequence[NewMemory]
+) -> list[MemoryRecord]:
+    """Store memories and relationships; return them with their ids."""
+    now = utc_now()
+    rows: list[NpcMemoryRow] = []
+    for memory in memories:
+        kind = memory.scope_kind
+        scene = memory.scene_id if kind == ScopeKind.SCENE else None
+        npc = memory.npc_id if kind != ScopeKind.CAMPAIGN else COMMON
+        row = NpcMemoryRow(
+            campaign_id=campaign_id,
+            npc_entity_id=npc,
+            npc_name=memory.npc_name[:200],
+            doc_type=memory.doc_type.value,
+            scope=scope_path(campaign_id, npc or None, scene),
+            scope_kind=kind.value,
+            scene_id=memory.scene_id,
+            content=memory.content,
+            importance=memory.importance,
+            relationship_type=memory.relationship_type,
+            memory_ids=list(memory.memory_ids),
+            strength=memory.strength,
+            turn_from=memory.turn_from,
+            turn_to=memory.turn_to,
+            method=memory.method,
+            created_at=memory.created_at or now,
+            last_accessed_at=memory.created_at or now,
+        )
+        session.add(row)
+        rows.append(row)
+    await session.flush()
+    return [_record(row) for row in rows]
+
+
+async def memories_of(
+    session: AsyncSession,
+    campaign_id: int,
+    npc_id: int | None = None,
+    *,
+    include_forgotten: bool = False,
+    doc_type: DocType | None = None,
+    scene_id: int | None = None,
+) -> list[MemoryRecord]:
+    """Return a campaign's memories (of one NPC, common ones included), oldest first."""
+    query = select(NpcMemoryRow).where(NpcMemoryRow.campaign_id == campaign_id)
+    if npc_id is not None:
+        query = query.where(or_(NpcMemoryRow.npc_entity_id == npc_id, NpcMemoryRow.npc_entity_id == COMMON))
+    if not include_forgotten:
+        query = query.where(NpcMemoryRow.forgotten_at.is_(None))
+    if doc_type is not None:
+        query = query.where(NpcMemoryRow.doc_type == doc_type.value)
+    if scene_id is not None:
+        query = query.where(NpcMemoryRow.scene_id == scene_id)
+    rows = (await session.execute(query.order_by(NpcMemoryRow.id))).scalars()
+    return [_record(row) for row in rows]
+
+
+async def memories_by_id(
+    session: AsyncSession, campaign_id: int, ids: Sequence[int]
+) -> dict[int, MemoryRecord]:
+    """Return the standing memories among `ids` of one campaign, by id."""
+    if not ids:
+        return {}
+    query = select(NpcMemoryRow).where(
+        NpcMemoryRow.campaign_id == campaign_id,
+        NpcMemoryRow.id.in_(list(ids)),
+        NpcMemoryRow.forgotten_at.is_(None),
+    )
+    return {row.id: _record(row) for row in (await session.execute(query)).scalars()}
+
+
+async def touch(session: AsyncSession, ids: Sequence[int], when: dt.datetime) -> None:
+    """Record that memories were recalled."""
+    if ids:
+        await session.execute(
+            update(NpcMemoryRow).where(NpcMemoryRow.id.in_(list(ids))).values(last_accessed_at=when)
+        )
+
+
+async def forget(
+    session: AsyncSession, campaign_id: int, npc_id: int, memory_id: int | None = None
+) -> list[int]:
+    """Mark one memory (or every memory of an NPC) forgotten, with the relationships that link them."""
+    query = select(NpcMemoryRow).where(
+        NpcMemoryRow.campaign_id == campaign_id,
+        NpcMemoryRow.npc_entity_id == npc_id,
+        NpcMemoryRow.forgotten_at.is_(None),
+    )
+    rows = list((await session.execute(query)).scalars())
+    chosen = [r for r in rows if memory_id is None or r.id == memory_id]
+    if memory_id is not None and not chosen:
+        raise NotFound(f"There is no memory #{memory_id} of this NPC.")
+    gone = {r.id for r in chosen}
+    linked = [
+        r
+        for r in rows
+        if r.id not in gone and r.doc_type == DocType.RELATIONSHIP and gone.intersection(r.memory_ids or ())
+    ]
+    now = utc_now()
+    for row in chosen + linked:
+        row.forgotten_at = now
+    await session.flush()
+    return sorted(gone | {r.id for r in linked})
+
+
+# --- the store --------------------------------------------------------------------------------------------
+
+
+class NpcMemoryStore:
+    """Write, recall, list and forget NPC memories: SQL first, then the campaign's vector collection."""
+
+    def __init__(self, db: Database, *, index: DocIndex | None, embedder: Embedder | None) -> None:
+        self.db = db
+        self.index = index
+        self.embedder = embedder
+
+    @property
+    def semantic(self) -> bool:
+        """Return whether recall can search by meaning (else it ranks by importance and recency)."""
+        return self.index is not None and self.embedder is not None
+
+    async def _embed(self, texts: Sequence[str]) -> list[list[float]]:
+        assert self.embedder is not None
+        return await asyncio.to_thread(self.embedder.embed_documents, list(texts))
+
+    async def index_records(self, campaign_id: int, records: Sequence[MemoryRecord]) -> bool:
+        """Put records into the campaign's collection; False (and a log line) when the index is unavailable."""
+        if not self.semantic or not records:
+            return False
+        assert self.index is not None
+        try:
+            vectors = await self._embed([r.content for r in records])
+            await self.index.upsert(
+                campaign_id, [r.id for r in records], vectors, [r.metadata() for r in records]
+            )
+        except (DocIndexError, Exception) as error:  # recall falls back to SQL; rebuild repairs the index
+            log.warning(
+                "could not index %d NPC memories of campaign %s: %s", len(records), campaign_id, error
+            )
+            return False
+        return True
+
+    async def add(self, campaign_id: int, memories: Sequence[NewMemory]) -> list[MemoryRecord]:
+        """Store memories in one transaction, then index them."""
+        if not memories:
+            return []
+        records = await self.db.run(lambda session: add_memories(session, campaign_id, memories))
+        await self.index_records(campaign_id, records)
+        return records
+
+    async def memories(
+        self, campaign_id: int, npc_id: int, *, doc_type: DocType | None = None
+    ) -> list[MemoryRecord]:
+        """Return an NPC's standing memories (and common ones), oldest first."""
+        async with self.db.session() as session:
+            return await memories_of(session, campaign_id, npc_id, doc_type=doc_type)
+
+    async def forget(self, campaign_id: int, npc_id: int, memory_id: int | None = None) -> list[int]:
+        """Forget one memory or all of an NPC's; return the ids forgotten (relationships included)."""
+        ids = await self.db.run(lambda session: forget(session, campaign_id, npc_id, memory_id))
+        if self.index is not None and ids:
+            try:
+                await self.index.delete(campaign_id, ids)
+            except DocIndexError as error:
+                log.warning("forgotten memories stay in the index until it is rebuilt: %s", error)
+        return ids
+
+    async def recall(
+        self,
+        campaign_id: int,
+        npc_id: int,
+        question: str,
+        *,
+        limit: int,
+        doc_types: Sequence[DocType] = (DocType.MEMORY, DocType.RELATIONSHIP),
+        now: dt.datetime | None = None,
+        record_access: bool = True,
+    ) -> list[Recalled]:
+        """Return an NPC's memories most relevant to `question`, best first, and record the access."""
+        when = now or utc_now()
+        similarity: dict[int, float] = {}
+        if self.semantic and question.strip():
+            assert self.index is not None
+            where: dict[str, Any] = {"$or": [{"npc_id": npc_id}, {"npc_id": COMMON}]}
+            if len(doc_types) == 1:
+                where = {"$and": [where, {"doc_type": doc_types[0].value}]}
+            try:
+                vector = (await self._embed([question]))[0]
+                hits = await self.index.query(campaign_id, vector, limit=CANDIDATES, where=where)
+                similarity = {hit.id: hit.similarity for hit in hits}
+            except DocIndexError as error:
+                log.warning("NPC memory search is unavailable, ranking by importance: %s", error)
+        async with self.db.session() as session:
+            if similarity:
+                found = await memories_by_id(session, campaign_id, list(similarity))
+                # The index only suggests: a hit must still be this NPC's (or common), standing memory.
+                candidates = [m for m in found.values() if m.npc_id in (npc_id, COMMON)]
+            else:
+                candidates = await memories_of(session, campaign_id, npc_id)
+        candidates = [m for m in candidates if m.doc_type in doc_types]
+        scored = [
+            Recalled(
+                memory=m,
+                similarity=similarity.get(m.id, 0.0),
+                score=recall_score(similarity.get(m.id, 0.0), m.importance, m.last_accessed_at, when),
+            )
+            for m in candidates
+        ]
+        scored.sort(key=lambda r: (-r.score, -r.memory.id))
+        chosen = scored[:limit]
+        if record_access and chosen:
+            ids = [r.memory.id for r in chosen]
+            await self.db.run(lambda session: touch(session, ids, when))
+        return chosen
+
+    async def relationships(self, campaign_id: int, memory_ids: Sequence[int]) -> list[MemoryRecord]:
+        """Return the standing relationships that link any of `memory_ids`."""
+        wanted = set(memory_ids)
+        async with self.db.session() as session:
+            rows = await memories_of(session, campaign_id, doc_type=DocType.RELATIONSHIP)
+        return [r for r in rows if wanted.intersection(r.memory_ids)]
+
+    async def rebuild(self, campaign_id: int) -> int:
+        """Drop the campaign's collection and index every standing memory again from SQL; return how many."""
+        if not self.semantic:
+            return 0
+        assert self.index is not None
+        async with self.db.session() as session:
+            records = await memories_of(session, campaign_id)
+        await self.index.reset(campaign_id)
+        for start in range(0, len(records), 256):
+            batch = records[start : start + 256]
+            vectors = await self._embed([r.content for r in batch])
+            await self.index.upsert(
+                campaign_id, [r.id for r in batch], vectors, [r.metadata() for r in batch]
+            )
+        return len(records)

@@ -1,0 +1,366 @@
+"""The semantic index port (`VectorIndex`) and its Chroma implementation: one collection per campaign.
+
+The vector index only suggests (DESIGN rule 1): every hit is checked against the database before it is used,
+and the whole index can be rebuilt from the chunks (`KnowledgeService.reindex`).
+
+Chroma is synchronous and slow to import (about three seconds), so the client is created on first use and
+every call runs in a worker thread (`asyncio.to_thread`). Campaigns are isolated by collection, never by a
+metadata filter: a filter costs about 25 times the query at 100,000 vectors (notes/offline-models.md), and a
+shared collection would put one campaign's vectors one bug away from another's answers.
+
+Each collection registers the offline MiniLM embedding function of `memory.embedding` (so a process
+reopening it needs no download) and records, as collection metadata, the model name, version, dimensions and
+the chunking version of its vectors. Vectors are computed by the caller (`Embedder`) and passed in, so imports
+can batch and report progress; queries pass a query vector as well.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+from pydantic import BaseModel, ConfigDict
+
+from canon.storage import utc_now
+from memory.embedding import chroma_embedding_function
+
+if TYPE_CHECKING:
+    from chromadb.api import ClientAPI
+    from chromadb.api.models.Collection import Collection
+
+__all__ = [
+    "VIEWS",
+    "ChromaVectorIndex",
+    "VectorHit",
+    "VectorIndex",
+    "VectorIndexError",
+    "collection_name",
+    "parse_vector_id",
+    "vector_id",
+]
+
+log = logging.getLogger(__name__)
+
+#: Chroma's own limit on one add() is larger; smaller batches keep memory flat on big imports.
+ADD_BATCH = 2048
+COLLECTION_PREFIX = "lk_c"
+
+
+class VectorIndexError(Exception):
+    """The vector index failed (unreachable server, corrupt files): semantic search is off until repaired."""
+
+
+class VectorHit(BaseModel):
+    """One nearest neighbour: a chunk, its source and its cosine distance (0 = same direction)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    chunk_id: int
+    source_id: int
+    distance: float
+    rank: int
+    #: Which view of the chunk matched ("p" prose, "t" title; see `memory.embed_text`).
+    view: str = "p"
+
+
+def collection_name(campaign_id: int, prefix: str = COLLECTION_PREFIX) -> str:
+    """Return the name of a campaign's collection."""
+    return f"{prefix}{campaign_id}"
+
+
+#: The views a chunk may have vectors for (see `memory.embed_text`).
+VIEWS = ("p", "t")
+
+
+def vector_id(chunk_id: int, view: str) -> str:
+    """Return the vector id of one view of a chunk ("123" for the prose view, "123:t" for the title view)."""
+    return str(chunk_id) if view == "p" else f"{chunk_id}:{view}"
+
+
+def parse_vector_id(value: str) -> tuple[int, str]:
+    """Return (chunk id, view) of a vector id."""
+    chunk, _, view = value.partition(":")
+    return int(chunk), view or "p"
+
+
+@runtime_checkable
+class VectorIndex(Protocol):
+    """Vectors of chunks, one namespace per campaign; the semantic half of retrieval."""
+
+    async def add(
+        self,
+        campaign_id: int,
+        chunk_ids: Sequence[int],
+        source_ids: Sequence[int],
+        vectors: npt.NDArray[np.float32],
+        *,
+        views: Sequence[str] | None = None,
+        metadata: Mapping[str, str | int] | None = None,
+    ) -> None:
+        """Add (or replace) vectors of chunks (one per chunk and view); `metadata` says how they were made."""
+        ...
+
+    async def query(
+        self,
+        campaign_id: int,
+        vector: Sequence[float],
+        *,
+        limit: int,
+        exclude_sources: Sequence[int] = (),
+    ) -> list[VectorHit]:
+        """Return the `limit` nearest chunks of a campaign, none from `exclude_sources`."""
+        ...
+
+    async def delete(self, campaign_id: int, chunk_ids: Sequence[int]) -> None:
+        """Remove every vector of chunks (missing ones are ignored)."""
+        ...
+
+    async def reset(self, campaign_id: int) -> None:
+        """Drop every vector of a campaign."""
+        ...
+
+    async def count(self, campaign_id: int) -> int:
+        """Return how many vectors a campaign has."""
+        ...
+
+    async def describe(self, campaign_id: int) -> dict[str, Any] | None:
+        """Return what a campaign's vectors were made with, or None when it has none."""
+        ...
+
+
+class ChromaVectorIndex:
+    """`VectorIndex` over Chroma: `PersistentClient(path)` by default, `HttpClient(host, port)` when a host is set."""
+
+    def __init__(
+        self,
+        *,
+        path: Path | None = None,
+        host: str | None = None,
+        port: int = 8000,
+        embedding_batch_size: int = 32,
+        prefix: str = COLLECTION_PREFIX,
+    ) -> None:
+        if path is None and host is None:
+            raise ValueError("a Chroma index needs a path or a host")
+        self.path = path
+        self.host = host
+        self.port = port
+        self.prefix = prefix
+        self.embedding_batch_size = embedding_batch_size
+        self._client: ClientAPI | None = None
+        self._collections: dict[int, Collection] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_settings(cls, data_dir: Path, host: str | None, port: int, batch_size: int) -> ChromaVectorIndex:
+        """Return the index the settings describe (data_dir/chroma unless a Chroma server is configured)."""
+        return cls(path=data_dir / "chroma", host=host, port=port, embedding_batch_size=batch_size)
+
+    # -- plumbing ----------------------------------------------------------------------------------
+
+    def client(self) -> ClientAPI:
+        """Return the Chroma client, creating it on first use (blocking: call from a worker thread)."""
+        if self._client is None:
+            with self._lock:
+                if self._client is None:
+                    self._client = self._connect()
+        return self._client
+
+    def _connect(self) -> ClientAPI:
+        try:
+            import chromadb
+            from chromadb.config import Settings as ChromaSettings
+        except ImportError as error:  # pragma: no cover - chromadb is a dependency
+            raise VectorIndexError(f"chromadb is not installed ({error})") from error
+        chroma_settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
+        try:
+            if self.host:
+                return chromadb.HttpClient(host=self.host, port=self.port, settings=chroma_settings)
+            assert self.path is not None
+            self.path.mkdir(parents=True, exist_ok=True)
+            return chromadb.PersistentClient(path=str(self.path), settings=chroma_settings)
+        except Exception as error:  # chromadb raises many untyped errors (connection, files)
+            where = f"{self.host}:{self.port}" if self.host else str(self.path)
+            raise VectorIndexError(f"the vector index at {where} cannot be opened ({error})") from error
+
+    def _collection(
+        self, campaign_id: int, *, create: bool, metadata: Mapping[str, str | int] | None = None
+    ) -> Collection | None:
+        cached = self._collections.get(campaign_id)
+        if cached is not None:
+            return cached
+        from chromadb.errors import NotFoundError
+
+        client = self.client()
+        name = collection_name(campaign_id, self.prefix)
+        function = chroma_embedding_function(batch_size=self.embedding_batch_size)
+        with self._lock:
+            cached = self._collections.get(campaign_id)
+            if cached is not None:
+                return cached
+            try:
+                collection = client.get_collection(name, embedding_function=function)
+            except (NotFoundError, ValueError) as error:
+                if isinstance(error, ValueError) and "does not exist" not in str(error):
+                    raise
+                if not create:
+                    return None
+                meta: dict[str, Any] = {"lk_campaign_id": campaign_id, "lk_created_at": utc_now().isoformat()}
+                meta.update(metadata or {})
+                collection = client.create_collection(
+                    name,
+                    embedding_function=function,
+                    metadata=meta,
+                    configuration={"hnsw": {"space": "cosine"}},
+                    get_or_create=True,
+                )
+            self._collections[campaign_id] = collection
+            return collection
+
+    async def _call(self, what: str, function: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await asyncio.to_thread(function, *args, **kwargs)
+        except VectorIndexError:
+            raise
+        except Exception as error:  # Chroma's errors are untyped; each one means "semantic search is off"
+            raise VectorIndexError(f"the vector index failed to {what}: {error}") from error
+
+    # -- the port ----------------------------------------------------------------------------------
+
+    async def add(
+        self,
+        campaign_id: int,
+        chunk_ids: Sequence[int],
+        source_ids: Sequence[int],
+        vectors: npt.NDArray[np.float32],
+        *,
+        views: Sequence[str] | None = None,
+        metadata: Mapping[str, str | int] | None = None,
+    ) -> None:
+        """Add (or replace) vectors of chunks in the campaign's collection."""
+        kinds = list(views) if views is not None else ["p"] * len(chunk_ids)
+        if not (len(chunk_ids) == len(source_ids) == len(vectors) == len(kinds)):
+            raise ValueError("chunk_ids, source_ids, views and vectors must have the same length")
+        if not chunk_ids:
+            return
+
+        def work() -> None:
+            collection = self._collection(campaign_id, create=True, metadata=metadata)
+            assert collection is not None
+            if metadata:
+                current = dict(collection.metadata or {})
+                wanted = {**current, **metadata}
+                if wanted != current:
+                    wanted.pop("hnsw:space", None)
+                    collection.modify(metadata=wanted)
+            for start in range(0, len(chunk_ids), ADD_BATCH):
+                end = start + ADD_BATCH
+                collection.upsert(
+                    ids=[
+                        vector_id(c, v) for c, v in zip(chunk_ids[start:end], kinds[start:end], strict=True)
+                    ],
+                    embeddings=vectors[start:end],
+                    metadatas=[{"source_id": int(s)} for s in source_ids[start:end]],
+                )
+
+        await self._call("add vectors", work)
+
+    async def query(
+        self,
+        campaign_id: int,
+        vector: Sequence[float],
+        *,
+        limit: int,
+        exclude_sources: Sequence[int] = (),
+    ) -> list[VectorHit]:
+        """Return the nearest chunks of the campaign's collection (empty when it has none)."""
+        if limit <= 0:
+            return []
+
+        def work() -> list[VectorHit]:
+            collection = self._collection(campaign_id, create=False)
+            if collection is None:
+                return []
+            where: Any = (
+                {"source_id": {"$nin": [int(s) for s in exclude_sources]}} if exclude_sources else None
+            )
+            query: list[Sequence[float] | Sequence[int]] = [[float(x) for x in vector]]
+            found = collection.query(
+                query_embeddings=query,
+                n_results=limit,
+                where=where,
+                include=["distances", "metadatas"],
+            )
+            ids = (found.get("ids") or [[]])[0]
+            distances = (found.get("distances") or [[]])[0]
+            metadatas = (found.get("metadatas") or [[]])[0]
+            hits = []
+            for rank, (raw_id, distance, meta) in enumerate(zip(ids, distances, metadatas, strict=True), 1):
+                source_id = (meta or {}).get("source_id")
+                if not isinstance(source_id, int):
+                    continue
+                chunk_id, view = parse_vector_id(raw_id)
+                hits.append(
+                    VectorHit(
+                        chunk_id=chunk_id, source_id=source_id, distance=float(distance), rank=rank, view=view
+                    )
+                )
+            return hits
+
+        return cast(list[VectorHit], await self._call("search", work))
+
+    async def delete(self, campaign_id: int, chunk_ids: Sequence[int]) -> None:
+        """Remove the vectors of chunks from the campaign's collection."""
+        if not chunk_ids:
+            return
+
+        def work() -> None:
+            collection = self._collection(campaign_id, create=False)
+            if collection is None:
+                return
+            ids = [vector_id(c, v) for c in chunk_ids for v in VIEWS]
+            for start in range(0, len(ids), ADD_BATCH):
+                collection.delete(ids=ids[start : start + ADD_BATCH])
+
+        await self._call("delete vectors", work)
+
+    async def reset(self, campaign_id: int) -> None:
+        """Drop the campaign's collection."""
+
+        def work() -> None:
+            from chromadb.errors import NotFoundError
+
+            client = self.client()
+            with self._lock:
+                self._collections.pop(campaign_id, None)
+                with contextlib.suppress(NotFoundError, ValueError):
+                    client.delete_collection(collection_name(campaign_id, self.prefix))
+
+        await self._call("drop the collection", work)
+
+    async def count(self, campaign_id: int) -> int:
+        """Return how many vectors the campaign's collection holds."""
+
+        def work() -> int:
+            collection = self._collection(campaign_id, create=False)
+            return 0 if collection is None else int(collection.count())
+
+        return cast(int, await self._call("count vectors", work))
+
+    async def describe(self, campaign_id: int) -> dict[str, Any] | None:
+        """Return the campaign's collection metadata (model, version, dimensions, chunking version)."""
+
+        def work() -> dict[str, Any] | None:
+            collection = self._collection(campaign_id, create=False)
+            if collection is None:
+                return None
+            return {**dict(collection.metadata or {}), "count": int(collection.count())}
+
+        return cast("dict[str, Any] | None", await self._call("read the collection", work))

@@ -1,0 +1,403 @@
+"""The canon renderers without Discord: limits for huge reviews, hidden canon, links, strikethroughs."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+import discord
+import pytest
+
+from bot.canon_service import RetconResult, Review
+from canon.continuity import ConflictKind, Finding, Side
+from canon.domain import (
+    AsOf,
+    Authority,
+    CanonLevel,
+    Entity,
+    EntityCard,
+    EntityRef,
+    Evidence,
+    EvidenceKind,
+    Provenance,
+    Statement,
+    StatementKind,
+    StatementView,
+    Validity,
+    Viewer,
+    Visibility,
+)
+from canon.proposals import EventContent, FactContent, Proposal, ProposalStatus, Ref
+from cogs import canon_embeds
+from cogs.canon_views import closed_view, review_view
+from memory.scenes import Scene, SceneStatus
+
+NOW = dt.datetime(2026, 11, 30, 18, 0, tzinfo=dt.UTC)
+LONG = "Ω" * 900 + " [click me](https://evil.example) @everyone"
+
+
+def scene(status: SceneStatus = SceneStatus.REVIEW) -> Scene:
+    return Scene(
+        id=7,
+        campaign_id=1,
+        guild_id=111,
+        channel_id=222,
+        title="The march " + "x" * 300,
+        location=None,
+        status=status,
+        story_order=3,
+        started_by_id=1,
+        started_by_name="Gina",
+        started_at=NOW,
+        ended_at=NOW,
+        narrator_mode=False,
+        summary=None,
+    )
+
+
+def warning(text: str) -> dict[str, Any]:
+    return {"kind": "dead_acting", "message": text, "sides": [], "entity_ids": [1], "statement_ids": [2]}
+
+
+def proposal(
+    pid: int,
+    *,
+    status: ProposalStatus = ProposalStatus.PENDING,
+    warnings: int = 0,
+    value: str = "Captain of the Guard",
+    visibility: Visibility = Visibility.PUBLIC,
+) -> Proposal:
+    return Proposal(
+        id=pid,
+        campaign_id=1,
+        scene_id=7,
+        batch=None,
+        content=FactContent(
+            subject=Ref(name="Mara", entity_id=3), attribute="title", value=value, visibility=visibility
+        ),
+        evidence=tuple(
+            Evidence(kind=EvidenceKind.TURNS, scene_id=7, turn_from=n, turn_to=n + 2) for n in range(1, 6)
+        ),
+        authority=Authority.PLAYER,
+        confidence=1.0,
+        origin="command",
+        status=status,
+        rationale="Not yet " + "n" * 400 if status == ProposalStatus.REJECTED else None,
+        warnings=tuple(warning(f"Aldric acts after dying, #{i} " + "w" * 300) for i in range(warnings)),
+        proposer_id=2,
+        proposer_name="Pat " + "p" * 90,
+        created_at=NOW,
+        decided_by_name=None if status == ProposalStatus.PENDING else "Gina",
+        decided_at=None,
+        override_rationale=None,
+        committed_changeset_id=None,
+    )
+
+
+def big_review(count: int = 500, *, status: SceneStatus = SceneStatus.REVIEW) -> Review:
+    statuses = list(ProposalStatus)
+    proposals = [
+        proposal(i, status=statuses[i % 3], warnings=i % 5, value=LONG if i % 2 else "short")
+        for i in range(1, count + 1)
+    ]
+    return Review(
+        scene=scene(status),
+        batch=None,
+        proposals=proposals,
+        turn_messages={n: 10**18 + n for n in range(1, 20)},
+        secret=frozenset(range(1, count + 1, 7)),
+    )
+
+
+def assert_within_discord_limits(embed: discord.Embed) -> None:
+    data = embed.to_dict()
+    assert len(embed) <= 6000
+    assert len(data.get("title", "")) <= 256
+    assert len(data.get("description", "")) <= 4096
+    assert len(data.get("fields", [])) <= 25
+    for field in data.get("fields", []):
+        assert 1 <= len(field["name"]) <= 256 and 1 <= len(field["value"]) <= 1024
+    assert len(data.get("footer", {}).get("text", "")) <= 2048
+
+
+def components_within_limits(view: discord.ui.View) -> list[dict[str, Any]]:
+    rows = view.to_components()
+    assert len(rows) <= 5
+    ids = []
+    for row in rows:
+        assert len(row["components"]) <= 5
+        for button in row["components"]:
+            assert len(button["custom_id"]) <= 100 and len(button["label"]) <= 80
+            ids.append(button["custom_id"])
+    assert len(ids) == len(set(ids))
+    return rows
+
+
+async def test_a_500_proposal_review_fits_discord_on_every_page() -> None:
+    review = big_review()
+    assert canon_embeds.page_count(review) == 63
+    for page in range(canon_embeds.page_count(review)):
+        for reveal in (True, False):
+            assert_within_discord_limits(canon_embeds.review_embed(review, page, reveal=reveal))
+        components_within_limits(review_view(review, page))
+    last = canon_embeds.review_embed(review, 10_000, reveal=False)  # out of range: the last page
+    assert "Page 63/63" in (last.footer.text or "")
+    assert_within_discord_limits(
+        canon_embeds.committed_embed(big_review(status=SceneStatus.COMPLETED), [], reveal=False)
+    )
+    components_within_limits(closed_view(7))
+
+
+async def test_the_review_view_has_buttons_for_pending_proposals_and_the_controls() -> None:
+    review = Review(
+        scene=scene(),
+        batch=None,
+        proposals=[
+            proposal(i, status=ProposalStatus.ACCEPTED if i == 2 else ProposalStatus.PENDING)
+            for i in range(1, 11)
+        ],
+        turn_messages={},
+    )
+    rows = components_within_limits(review_view(review, 0))
+    ids = [b["custom_id"] for row in rows for b in row["components"]]
+    assert "lk:proposal:1:accept" in ids and "lk:proposal:1:reject" in ids
+    assert "lk:proposal:2:accept" not in ids  # decided already
+    assert "lk:proposal:9:accept" not in ids  # on page 2
+    assert ids[-4:] == [
+        "lk:review:7:page:0:prev",
+        "lk:review:7:page:1:next",
+        "lk:review:7:accept_all",
+        "lk:review:7:commit",
+    ]
+    first = rows[-1]["components"][0]
+    assert first.get("disabled") is True  # no page before the first
+    assert canon_embeds.page_of(review, 9) == 1 and canon_embeds.first_pending_page(review) == 0
+
+
+def test_a_proposal_shows_its_evidence_as_links_and_its_warnings() -> None:
+    review = Review(
+        scene=scene(), batch=None, proposals=[proposal(5, warnings=1)], turn_messages={1: 999, 3: 1003}
+    )
+    embed = canon_embeds.review_embed(review, 0, reveal=False)
+    (field,) = embed.fields
+    assert field.name == "#5 · ⏳ pending · ⚠️ 1"
+    value = field.value or ""
+    assert (
+        "turns [1](https://discord.com/channels/111/222/999)–[3](https://discord.com/channels/111/222/1003)"
+        in value
+    )
+    assert "⚠️ Aldric acts after dying, #0" in value
+    assert "(+2)" in value  # five pieces of evidence, three shown
+
+
+def test_user_text_cannot_forge_links_or_break_markdown() -> None:
+    review = Review(
+        scene=scene(),
+        batch=None,
+        proposals=[proposal(1, value="[free](https://evil.example) **bold**")],
+        turn_messages={},
+    )
+    value = canon_embeds.review_embed(review, 0, reveal=False).fields[0].value or ""
+    assert re.search(r"(?<!\\)\[free", value) is None and "\\[free" in value and "\\*\\*bold" in value
+
+
+def test_hidden_proposals_are_locked_on_public_cards_and_marked_on_private_ones() -> None:
+    review = Review(
+        scene=scene(),
+        batch=None,
+        proposals=[proposal(1, value="the king is a fraud", visibility=Visibility.GM_ONLY), proposal(2)],
+        turn_messages={},
+        secret=frozenset({1}),
+    )
+    public = canon_embeds.review_embed(review, 0, reveal=False)
+    assert "fraud" not in str(public.to_dict()) and "GM-only" in (public.fields[0].value or "")
+    assert "1 GM-only proposal(s) are hidden" in (public.description or "")
+    private = canon_embeds.review_embed(review, 0, reveal=True)
+    assert (private.fields[0].value or "").startswith("🔒 Mara: title = the king is a fraud")
+    final = canon_embeds.committed_embed(
+        Review(
+            scene=scene(SceneStatus.COMPLETED),
+            batch=None,
+            proposals=[
+                proposal(1, status=ProposalStatus.COMMITTED, value="the king is a fraud"),
+                proposal(2, status=ProposalStatus.REJECTED),
+            ],
+            turn_messages={},
+            secret=frozenset({1}),
+        ),
+        [],
+        reveal=False,
+    )
+    assert "fraud" not in str(final.to_dict()) and "#1 🔒 GM-only" in str(final.to_dict())
+    assert "1 written to canon, 1 rejected" in (final.description or "")
+
+
+def ref(eid: int, name: str, visibility: Visibility = Visibility.PUBLIC) -> EntityRef:
+    return EntityRef(id=eid, name=name, type="NPC", visibility=visibility)
+
+
+def provenance(level: CanonLevel = CanonLevel.CANON, replaced_by: int | None = None) -> Provenance:
+    return Provenance(
+        campaign_id=1,
+        changeset_id=1,
+        recorded_at=NOW,
+        authority=Authority.GM,
+        confidence=1.0,
+        level=level,
+        replaced_by=replaced_by,
+    )
+
+
+def statement(
+    sid: int,
+    kind: StatementKind,
+    predicate: str,
+    *,
+    value: str | None = None,
+    obj: EntityRef | None = None,
+    visibility: Visibility = Visibility.PUBLIC,
+    level: CanonLevel = CanonLevel.CANON,
+    replaced_by: int | None = None,
+) -> StatementView:
+    return StatementView(
+        statement=Statement(
+            id=sid,
+            kind=kind,
+            subject_id=1,
+            predicate=predicate,
+            object_id=obj.id if obj else None,
+            value=value,
+            visibility=visibility,
+            validity=Validity(story_from=2),
+            provenance=provenance(level, replaced_by),
+            evidence=(Evidence(kind=EvidenceKind.TURNS, scene_id=4, turn_from=2, turn_to=3),),
+        ),
+        subject=ref(1, "Mara"),
+        object=obj,
+    )
+
+
+def mara_card(entity_visibility: Visibility = Visibility.PUBLIC) -> EntityCard:
+    return EntityCard(
+        entity=Entity(
+            id=1,
+            type="NPC",
+            name="Mara",
+            visibility=entity_visibility,
+            aliases=("The Captain",),
+            provenance=provenance(),
+        ),
+        state=statement(10, StatementKind.STATE, "state", value="alive"),
+        relations=(
+            statement(11, StatementKind.RELATION, "ALLY_OF", obj=ref(2, "Brann")),
+            statement(
+                12, StatementKind.RELATION, "SERVES", obj=ref(3, "The Hidden King", Visibility.GM_ONLY)
+            ),
+        ),
+        facts=(
+            statement(13, StatementKind.ATTRIBUTE, "title", value="Captain"),
+            statement(14, StatementKind.ATTRIBUTE, "secret", value="a spy", visibility=Visibility.GM_ONLY),
+        ),
+        evidence=(Evidence(kind=EvidenceKind.COMMAND, note="/canon add by Gina"),),
+    )
+
+
+def test_an_entity_card_hides_gm_only_canon_from_players_and_marks_it_for_the_gm() -> None:
+    player = canon_embeds.entity_card_embed(mara_card(), viewer=Viewer.PLAYER, as_of=AsOf())
+    text = str(player.to_dict())
+    assert "Captain" in text and "Brann" in text and "The Captain" in text
+    assert "spy" not in text and "Hidden King" not in text and "🔒" not in text
+    gm = canon_embeds.entity_card_embed(mara_card(), viewer=Viewer.GM, as_of=AsOf(scene=4))
+    fields = {f.name: f.value or "" for f in gm.fields}
+    assert "🔒 secret = a spy (scene 2) `#14` — scene #4, turns 2–3" in fields["Facts"]
+    assert "🔒 SERVES → The Hidden King" in fields["Relations"]
+    assert "Mara is alive" in fields["State"] and "after scene 4" in (gm.footer.text or "")
+    hidden = canon_embeds.entity_card_embed(mara_card(Visibility.GM_ONLY), viewer=Viewer.PLAYER, as_of=AsOf())
+    assert "Mara" not in str(hidden.to_dict())
+    assert canon_embeds.entity_card_embed(
+        mara_card(Visibility.GM_ONLY), viewer=Viewer.GM, as_of=AsOf()
+    ).title == ("Mara (NPC) 🔒")
+
+
+def test_a_timeline_strikes_retconned_rows_and_hides_gm_only_ones() -> None:
+    views = [
+        statement(
+            20, StatementKind.ATTRIBUTE, "material", value="stone", level=CanonLevel.RETCONNED, replaced_by=21
+        ),
+        statement(21, StatementKind.ATTRIBUTE, "material", value="wood"),
+        statement(22, StatementKind.ATTRIBUTE, "curse", value="yes", visibility=Visibility.GM_ONLY),
+    ]
+    player = canon_embeds.timeline_embed("Mara", views, viewer=Viewer.PLAYER).description or ""
+    assert "~~Mara: material = stone (scene 2) `#20`~~ retconned → `#21`" in player
+    assert "Mara: material = wood (scene 2) `#21`" in player and "curse" not in player
+    gm = canon_embeds.timeline_embed("Mara", views, viewer=Viewer.GM).description or ""
+    assert "🔒 Mara: curse = yes" in gm
+
+
+def test_long_lists_are_cut_at_whole_lines() -> None:
+    lines = [f"line {i} " + "x" * 50 for i in range(100)]
+    text = canon_embeds.fit_lines(lines, 1024)
+    assert len(text) <= 1024 and text.endswith("more")
+    shown = text.split("\n")[:-1]
+    assert shown == lines[: len(shown)] and f"… and {100 - len(shown)} more" == text.split("\n")[-1]
+    assert canon_embeds.fit_lines(["y" * 5000], 100) == "y" * 99 + "…"
+    assert canon_embeds.fit_lines(["a", "b"], 100) == "a\nb"
+
+
+def test_findings_retcons_and_added_canon_render_within_limits() -> None:
+    side = Side(
+        statement_id=5,
+        sentence="Aldric is dead",
+        evidence=(Evidence(kind=EvidenceKind.TURNS, scene_id=1, turn_from=1, turn_to=1),),
+    )
+    other = Side(statement_id=6, sentence="Aldric takes part in the march", evidence=())
+    finding = Finding(
+        kind=ConflictKind.DEAD_ACTING,
+        message="Aldric takes part in the march after dying. " + "z" * 2000,
+        sides=(side, other),
+        entity_ids=(1,),
+        statement_ids=(5, 6),
+        fingerprint="f",
+    )
+    embed = canon_embeds.check_embed([finding] * 40, [finding] * 40)
+    assert_within_discord_limits(embed)
+    assert "40 problem(s)" in (embed.description or "") and len(embed.fields) == 10
+    assert "`#5` Aldric is dead — scene #1, turn 1" in (embed.fields[0].value or "")
+    retcon = canon_embeds.retcon_embed(
+        RetconResult(
+            retconned_id=20,
+            replacement_id=21,
+            dependents=[statement(30 + i, StatementKind.ATTRIBUTE, "x", value="y" * 200) for i in range(50)],
+            retconned=statement(
+                20, StatementKind.ATTRIBUTE, "material", value="stone", level=CanonLevel.RETCONNED
+            ),
+            replacement=statement(21, StatementKind.ATTRIBUTE, "material", value="wood"),
+        ),
+        "It was always wood",
+    )
+    assert_within_discord_limits(retcon)
+    assert "Replaced by: Mara: material = wood" in (retcon.description or "")
+    assert retcon.fields[0].name == "Facts to review (50)"
+
+
+@pytest.mark.parametrize("count", [1, 2, 30])
+def test_proposed_embed_names_the_entities_made_for_unknown_names(count: int) -> None:
+    from canon.proposals import EntityContent
+
+    made = [
+        proposal(i).model_copy(update={"content": EntityContent(name=f"Stranger {i}", entity_type="Person")})
+        for i in range(1, count)
+    ]
+    event = proposal(count, warnings=2).model_copy(
+        update={
+            "content": EventContent(name="The march", participants=(Ref(name="Stranger 1", proposal_id=1),))
+        }
+    )
+    embed = canon_embeds.proposed_embed([*made, event])
+    assert_within_discord_limits(embed)
+    text = embed.description or ""
+    assert text.startswith(f"#{count} Event: The march")
+    if count > 1:
+        assert "“Stranger 1” is not in canon yet, so it is proposed too, as a new Person (#1)." in text
+    assert embed.fields[0].name == "⚠️ Continuity warnings"

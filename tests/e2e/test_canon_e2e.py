@@ -1,0 +1,489 @@
+"""The canonization gate end to end: /propose, /endscene's review card, GM buttons, commit, lookups, retcon.
+
+The real discord.py client against the emulator, checked in the database. The world fixture fails a test
+when any command, button, modal or listener logged an error, or when anything the bot posted could ping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+from sqlalchemy import func, select
+
+from canon.campaigns import Campaign, ChangesetRow
+from canon.domain import EvidenceKind, StatementKind, Viewer
+from canon.models import ConflictRow, ProposalRow, StatementRow
+from canon.proposals import ProposalStatus
+from memory.models import SceneRow
+from memory.scenes import SceneStatus
+from tests.e2e.conftest import World, embed_fields
+from tests.emulator.models import custom_ids
+
+
+def plain(text: str | None) -> str:
+    """Return Discord text with markdown escapes removed (the bot escapes what users typed)."""
+    return re.sub(r"\\(.)", r"\1", text or "")
+
+
+def embed_text(embed: dict[str, Any]) -> str:
+    """Return everything an embed says, as one unescaped string."""
+    parts = [embed.get("title") or "", embed.get("description") or ""]
+    for field in embed.get("fields", []):
+        parts += [field["name"], field["value"]]
+    parts.append((embed.get("footer") or {}).get("text") or "")
+    return plain("\n".join(parts))
+
+
+def review_cards(world: World) -> list[dict[str, Any]]:
+    """Return the review cards posted in the scene channel, oldest first (as they are now)."""
+    return [
+        m
+        for m in world.emu.channel_messages(world.channel)
+        if any(i.startswith("lk:review:") for i in custom_ids(m.get("components", [])))
+    ]
+
+
+def live(world: World, message: dict[str, Any]) -> dict[str, Any]:
+    """Return a message as it is now."""
+    return world.emu.stored(message).view()
+
+
+def buttons(message: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Return a message's buttons by custom id."""
+    found: dict[str, dict[str, Any]] = {}
+    for row in message.get("components", []):
+        for component in row.get("components", []):
+            found[component["custom_id"]] = component
+    return found
+
+
+async def campaign_of(world: World) -> Campaign:
+    return await world.bot.services.campaigns.for_guild(world.guild.id, world.guild.name)
+
+
+async def proposals_of_scene(world: World, scene_id: int) -> list[ProposalRow]:
+    async with world.bot.services.db.session() as session:
+        query = select(ProposalRow).where(ProposalRow.scene_id == scene_id).order_by(ProposalRow.id)
+        return list((await session.execute(query)).scalars())
+
+
+async def latest_scene(world: World) -> SceneRow:
+    async with world.bot.services.db.session() as session:
+        scene = await session.scalar(select(SceneRow).order_by(SceneRow.id.desc()).limit(1))
+        assert scene is not None
+        return scene
+
+
+async def canon_counts(world: World) -> tuple[int, int, int]:
+    """Return how many statements, changesets and conflicts the database holds."""
+    async with world.bot.services.db.session() as session:
+        return (
+            await session.scalar(select(func.count()).select_from(StatementRow)) or 0,
+            await session.scalar(select(func.count()).select_from(ChangesetRow)) or 0,
+            await session.scalar(select(func.count()).select_from(ConflictRow)) or 0,
+        )
+
+
+async def gm_adds(world: World, kind: str, **options: Any) -> dict[str, Any]:
+    reply = await world.emu.invoke(world.channel, world.gm, f"canon add {kind}", **options)
+    assert reply.ephemeral and reply.embeds, reply.content
+    assert reply.embeds[0]["title"] == "Written to canon", embed_text(reply.embeds[0])
+    return reply.embeds[0]
+
+
+async def kill_aldric_in_a_first_scene(world: World) -> None:
+    """Scene 1: Aldric falls; the GM's own proposal is accepted by the default policy at commit."""
+    emu, chan = world.emu, world.channel
+    await emu.invoke(chan, world.gm, "scene start", title="The ambush")
+    await emu.send_message(chan, world.gm, "An arrow finds Aldric. He falls.")
+    proposed = await emu.invoke(chan, world.gm, "propose state", subject="Aldric", state="dead")
+    assert proposed.ephemeral and "Aldric becomes dead" in embed_text(proposed.embeds[0])
+    await emu.invoke(chan, world.gm, "endscene")
+    (card,) = review_cards(world)
+    committed = await emu.click(card, f"lk:review:{(await latest_scene(world)).id}:commit", world.gm)
+    assert "1 written to canon" in embed_text(committed.embeds[0])
+
+
+async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> None:
+    emu, chan, gm, pat, quinn = world.emu, world.channel, world.gm, world.pat, world.quinn
+    for name, kind in (("Aldric", "NPC"), ("Mara", "NPC"), ("Brann", "PC")):
+        await gm_adds(world, "entity", name=name, type=kind)
+    await kill_aldric_in_a_first_scene(world)
+
+    # Scene 2: three proposals, one of which has the dead Aldric give an order.
+    await emu.invoke(chan, gm, "scene start", title="The march")
+    await emu.send_message(chan, pat, "Brann sharpens his blade.")
+    mara_arrives = await emu.send_message(chan, gm, "Mara arrives: she now captains the guard.")
+    aldric_orders = await emu.send_message(chan, quinn, "Aldric shouts: march at dawn!")
+    await emu.send_message(chan, pat, "Brann swears to stand by Mara.")
+    fact = await emu.invoke(
+        chan, pat, "propose fact", subject="Mara", attribute="title", value="Captain of the Guard", turns="2"
+    )
+    assert fact.ephemeral and "Mara: title = Captain of the Guard" in embed_text(fact.embeds[0])
+    ally = await emu.invoke(
+        chan, pat, "propose relationship", subject="Brann", relation="ALLY_OF", object="Mara", turns="4"
+    )
+    assert ally.ephemeral and "Brann ALLY_OF Mara" in embed_text(ally.embeds[0])
+    order = await emu.invoke(
+        chan, quinn, "propose event", name="The order to march", participants="Aldric", turns="3"
+    )
+    assert order.ephemeral and "Continuity warnings" in embed_text(order.embeds[0])
+    assert "Aldric takes part in “The order to march” (scene 2) after dying (scene 1)" in embed_text(
+        order.embeds[0]
+    )
+
+    ended = await emu.invoke(chan, gm, "endscene")
+    assert ended.embeds[0]["title"] == "Scene ended: The march"
+    scene = await latest_scene(world)
+    assert scene.status == SceneStatus.REVIEW
+    (_, card) = review_cards(world)
+    fact_row, ally_row, order_row = await proposals_of_scene(world, scene.id)
+    assert [r.type for r in (fact_row, ally_row, order_row)] == ["fact", "relationship", "event"]
+    text = embed_text(card["embeds"][0])
+    assert f"#{order_row.id} · ⏳ pending · ⚠️ 1" in text
+    assert "⚠️ Aldric takes part in “The order to march” (scene 2) after dying" in text  # the warning
+    fields = {f["name"].split(" ")[0]: f["value"] for f in card["embeds"][0]["fields"]}
+    link = f"https://discord.com/channels/{world.guild.id}/{chan.id}/{mara_arrives['id']}"
+    assert f"[turn 2]({link})" in fields[f"#{fact_row.id}"]
+    assert str(aldric_orders["id"]) in fields[f"#{order_row.id}"]
+    assert set(buttons(card)) >= {
+        f"lk:proposal:{fact_row.id}:accept",
+        f"lk:proposal:{order_row.id}:reject",
+        f"lk:review:{scene.id}:accept_all",
+        f"lk:review:{scene.id}:commit",
+    }
+
+    refused = await emu.click(card, f"lk:proposal:{fact_row.id}:accept", pat)
+    assert refused.ephemeral and "Only the GM" in (refused.content or "")
+    assert (await proposals_of_scene(world, scene.id))[0].status == ProposalStatus.PENDING
+
+    opened = await emu.click(card, f"lk:proposal:{order_row.id}:accept", gm)
+    assert opened.modal is not None and "despite warnings" in opened.modal["title"]
+    assert (await proposals_of_scene(world, scene.id))[2].status == ProposalStatus.PENDING
+
+    await world.restart()  # the buttons, and the modal opened before, must still work
+
+    accepted = await emu.click(card, f"lk:proposal:{fact_row.id}:accept", gm)
+    assert accepted.response_type == 7  # the card itself, edited in place
+    assert f"#{fact_row.id} · ✅ accepted" in embed_text(accepted.embeds[0])
+    assert f"lk:proposal:{fact_row.id}:accept" not in buttons(live(world, card))
+    reasoned = await emu.submit_modal(opened, gm, {"lk:rationale:text": "Aldric's ghost gives the order"})
+    assert reasoned.response_type == 7
+    assert "Accepted despite the warnings: Aldric's ghost gives the order" in embed_text(reasoned.embeds[0])
+    rejected = await emu.click(card, f"lk:proposal:{ally_row.id}:reject", gm)
+    assert f"#{ally_row.id} · ❌ rejected" in embed_text(rejected.embeds[0])
+
+    committed = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
+    final = embed_text(committed.embeds[0])
+    assert "Canon committed" in final and "2 written to canon, 1 rejected" in final
+    assert "dead_acting" in final  # the conflict accepted with a rationale is recorded
+    assert all(b.get("disabled") for b in buttons(live(world, card)).values())
+    assert (await latest_scene(world)).status == SceneStatus.COMPLETED
+
+    # The graph holds exactly the accepted facts of scene 2, with evidence pointing at the right turns.
+    canon = world.bot.services.canon
+    campaign = await campaign_of(world)
+    async with world.bot.services.db.session() as session:
+        reader = await canon.reader(session, campaign, Viewer.GM)
+        in_scene = [s for s in await reader.statements() if s.validity.story_from == scene.story_order]
+        views = {v.sentence(): v.statement for v in await reader.views(in_scene)}
+    assert set(views) == {"Mara: title = Captain of the Guard", "Aldric participated in The order to march"}
+    title, order_link = (
+        views["Mara: title = Captain of the Guard"],
+        views["Aldric participated in The order to march"],
+    )
+    turns = [e for e in title.evidence if e.kind == EvidenceKind.TURNS]
+    assert [(e.scene_id, e.turn_from, e.turn_to) for e in turns] == [(scene.id, 2, 2)]
+    assert [(e.turn_from, e.turn_to) for e in order_link.evidence if e.kind == EvidenceKind.TURNS] == [(3, 3)]
+    assert any(e.proposal_id == fact_row.id and "accepted by Gina" in (e.note or "") for e in title.evidence)
+    assert any("despite warnings: Aldric's ghost" in (e.note or "") for e in order_link.evidence)
+    brann = await canon.card(campaign, "Brann", viewer=Viewer.GM)
+    assert brann.relations == ()  # the rejected alliance was not written
+    (conflict,) = await canon.conflicts(campaign)
+    assert conflict.kind == "dead_acting" and conflict.rationale == "Aldric's ghost gives the order"
+
+    # As of scene 1 Mara has no title; as of scene 2 she has.
+    before = await emu.invoke(chan, pat, "canon asof", name="Mara", scene=1)
+    after = await emu.invoke(chan, pat, "canon asof", name="Mara", scene=2)
+    assert before.ephemeral and "Facts" not in embed_fields(before.embeds[0])
+    assert "Captain of the Guard" in plain(embed_fields(after.embeds[0])["Facts"])
+    assert "after scene 1" in embed_text(before.embeds[0])
+    aldric_before = await emu.invoke(chan, pat, "canon asof", name="Aldric", scene=0)
+    aldric_after = await emu.invoke(chan, pat, "canon entity", name="Aldric", as_of_scene=1)
+    assert embed_fields(aldric_before.embeds[0])["State"] == "unknown"
+    assert "Aldric is dead" in plain(embed_fields(aldric_after.embeds[0])["State"])
+
+
+async def test_autocomplete_and_cards_hide_gm_only_canon_from_players(world: World) -> None:
+    emu, chan = world.emu, world.channel
+    await gm_adds(world, "entity", name="The Hidden King", type="NPC", gm_only=True)
+    await gm_adds(world, "entity", name="Hilda", type="NPC")
+    await gm_adds(world, "fact", subject="Hilda", attribute="secret", value="a spy of the King", gm_only=True)
+
+    for command, focused in (("canon entity", "name"), ("propose fact", "subject")):
+        seen_by_pat = await emu.autocomplete(chan, world.pat, command, focused, "h")
+        seen_by_gm = await emu.autocomplete(chan, world.gm, command, focused, "h")
+        assert [c["value"] for c in seen_by_pat] == ["Hilda"], command
+        assert {c["value"] for c in seen_by_gm} == {"Hilda", "The Hidden King"}, command
+    participants = await emu.autocomplete(chan, world.pat, "propose event", "participants", "Brann, Hil")
+    assert [c["value"] for c in participants] == ["Brann, Hilda"]
+    relations = await emu.autocomplete(chan, world.pat, "propose relationship", "relation", "ally")
+    assert relations[0]["value"] == "ALLY_OF"
+
+    hidden = await emu.invoke(chan, world.pat, "canon entity", name="The Hidden King")
+    assert hidden.ephemeral and "No entity called" in (hidden.content or "")
+    player_card = await emu.invoke(chan, world.pat, "canon entity", name="Hilda")
+    assert "spy" not in embed_text(player_card.embeds[0]) and "🔒" not in embed_text(player_card.embeds[0])
+    gm_card = await emu.invoke(chan, world.gm, "canon entity", name="Hilda")
+    assert "🔒 secret = a spy of the King" in plain(embed_fields(gm_card.embeds[0])["Facts"])
+    king = await emu.invoke(chan, world.gm, "canon entity", name="The Hidden King")
+    assert king.ephemeral and king.embeds[0]["title"] == "The Hidden King (NPC) 🔒"
+    timeline = await emu.invoke(chan, world.pat, "canon timeline", name="Hilda")
+    assert "spy" not in embed_text(timeline.embeds[0])
+
+
+async def test_a_hidden_proposal_stays_hidden_on_the_public_card(world: World) -> None:
+    emu, chan = world.emu, world.channel
+    await gm_adds(world, "entity", name="The Hidden King", type="NPC", gm_only=True)
+    await gm_adds(world, "entity", name="Vell", type="NPC")
+    await gm_adds(world, "state", subject="Vell", state="dead", when="3rd_age.year_300", gm_only=True)
+    await emu.invoke(chan, world.gm, "scene start", title="Whispers")
+    await emu.send_message(chan, world.pat, "Who rules here?")
+    await emu.invoke(
+        chan, world.gm, "propose fact", subject="The Hidden King", attribute="seat", value="Vell"
+    )
+    # Vell's death is GM-only: Pat learns that there is a warning, never what it says.
+    seen = await emu.invoke(
+        chan, world.pat, "propose event", name="Vell's feast", when="3rd_age.year_310", participants="Vell"
+    )
+    told = embed_text(seen.embeds[0])
+    assert "1 continuity warning(s) that only the GM can read" in told and "dying" not in told
+    await emu.invoke(chan, world.gm, "endscene")
+    (card,) = review_cards(world)
+    public = embed_text(card["embeds"][0])
+    assert "seat" not in public and "dying" not in public and "feast" not in public
+    assert "2 GM-only proposal(s) are hidden on this card" in public
+    private = await emu.invoke(chan, world.gm, "canon review", private=True)
+    shown = embed_text(private.embeds[0])
+    assert private.ephemeral and "🔒 The Hidden King: seat = Vell" in shown
+    assert "Vell takes part in “Vell's feast”" in shown and "after dying" in shown
+    refused = await emu.invoke(chan, world.pat, "canon review")
+    assert refused.ephemeral and "Only the GM" in (refused.content or "")
+
+
+async def test_double_clicks_and_two_gms_make_one_decision(world: World) -> None:
+    emu, chan = world.emu, world.channel
+    gus = emu.add_member(world.guild, "Gus", roles=[world.gm_role])
+    await world.restart()  # new members are announced at connect
+    await emu.invoke(chan, world.gm, "scene start", title="Crossroads")
+    await emu.send_message(chan, world.pat, "We meet a merchant called Oswin.")
+    first = await emu.invoke(chan, world.pat, "propose entity", name="Oswin", type="npc")
+    second = await emu.invoke(chan, world.pat, "propose entity", name="Tilda", type="NPC")
+    assert first.ephemeral and second.ephemeral
+    await emu.invoke(chan, world.gm, "endscene")
+    (card,) = review_cards(world)
+    scene = await latest_scene(world)
+    oswin, tilda = await proposals_of_scene(world, scene.id)
+
+    both = await asyncio.gather(
+        emu.click(card, f"lk:proposal:{oswin.id}:accept", world.gm),
+        emu.click(card, f"lk:proposal:{oswin.id}:reject", gus),
+    )
+    assert sorted(r.response_type for r in both) == [4, 7]  # one edit of the card, one ephemeral refusal
+    loser = next(r for r in both if r.response_type == 4)
+    assert loser.ephemeral
+    assert "already" in (loser.content or "") or "someone else" in (loser.content or "")  # PostgreSQL races
+    decided = (await proposals_of_scene(world, scene.id))[0]
+    assert decided.status in {ProposalStatus.ACCEPTED, ProposalStatus.REJECTED}
+    assert decided.decided_by_name in {"Gina", "Gus"}
+
+    double = await asyncio.gather(
+        emu.click(card, f"lk:proposal:{tilda.id}:reject", world.gm),
+        emu.click(card, f"lk:proposal:{tilda.id}:reject", world.gm),
+    )
+    assert sorted(r.response_type for r in double) == [4, 7]
+    again = next(r for r in double if r.response_type == 4)
+    assert again.ephemeral and f"Proposal #{tilda.id} was" in (again.content or "")
+    assert (await proposals_of_scene(world, scene.id))[1].status == ProposalStatus.REJECTED
+    assert f"lk:proposal:{tilda.id}:accept" not in buttons(live(world, card))
+
+
+async def test_a_committed_scene_cannot_be_committed_again(world: World) -> None:
+    emu, chan = world.emu, world.channel
+    await emu.invoke(chan, world.gm, "scene start", title="Harbour")
+    await emu.send_message(chan, world.pat, "The ship is called the Grey Gull.")
+    await emu.invoke(chan, world.pat, "propose entity", name="Grey Gull", type="Item")
+    await emu.invoke(chan, world.gm, "endscene")
+    reposted = await emu.invoke(chan, world.gm, "canon review")
+    private = await emu.invoke(chan, world.gm, "canon review", private=True)
+    first, second = review_cards(world)
+    assert not reposted.ephemeral and private.ephemeral
+    scene = await latest_scene(world)
+    (proposal,) = await proposals_of_scene(world, scene.id)
+    await emu.click(first, f"lk:proposal:{proposal.id}:accept", world.gm)
+    await emu.click(first, f"lk:review:{scene.id}:commit", world.gm)
+    assert all(b.get("disabled") for b in buttons(live(world, second)).values())  # every card is closed
+    counts = await canon_counts(world)
+
+    stale = await emu.click(private.message, f"lk:review:{scene.id}:commit", world.gm)
+    assert stale.ephemeral and "already committed; nothing changed" in (stale.content or "")
+    late = await emu.click(private.message, f"lk:proposal:{proposal.id}:accept", world.gm)
+    assert late.ephemeral and "already committed" in (late.content or "")
+    all_of_them = await emu.click(private.message, f"lk:review:{scene.id}:accept_all", world.gm)
+    assert all_of_them.ephemeral and "already committed" in (all_of_them.content or "")
+    assert await canon_counts(world) == counts
+    again = await emu.invoke(chan, world.gm, "canon review")
+    assert again.ephemeral and "no scene" in (again.content or "").lower()
+
+
+async def test_paging_accept_all_and_the_policy(world: World) -> None:
+    emu, chan = world.emu, world.channel
+    await emu.invoke(chan, world.gm, "scene start", title="The market")
+    await emu.send_message(chan, world.pat, "So many stalls.")
+    for i in range(11):
+        await emu.invoke(chan, world.pat, "propose entity", name=f"Stall {i}", type="Location")
+    await emu.invoke(chan, world.gm, "endscene")
+    (card,) = review_cards(world)
+    scene = await latest_scene(world)
+    rows = await proposals_of_scene(world, scene.id)
+    assert len(card["components"]) == 5 and "Page 1/2" in embed_text(card["embeds"][0])
+    assert f"lk:proposal:{rows[8].id}:accept" not in buttons(card)
+    page_two = await emu.click(card, f"lk:review:{scene.id}:page:1:next", world.gm)
+    assert "Page 2/2" in embed_text(page_two.embeds[0])
+    assert f"lk:proposal:{rows[8].id}:accept" in buttons(live(world, card))
+    await emu.click(card, f"lk:proposal:{rows[10].id}:reject", world.gm)
+    everything = await emu.click(card, f"lk:review:{scene.id}:accept_all", world.gm)
+    assert "10 accepted · 1 rejected" in embed_text(everything.embeds[0])
+    assert buttons(live(world, card))[f"lk:review:{scene.id}:accept_all"].get("disabled")
+    committed = await emu.click(card, f"lk:review:{scene.id}:commit", world.gm)
+    assert "10 written to canon, 1 rejected" in embed_text(committed.embeds[0])
+
+    player = await emu.invoke(chan, world.pat, "canon policy", authority="player", mode="auto")
+    assert player.ephemeral and "Only the GM" in (player.content or "")
+    policy = await emu.invoke(chan, world.gm, "canon policy", authority="player", mode="auto")
+    assert "**player**: accepted automatically" in (policy.embeds[0]["description"] or "")
+    assert (await campaign_of(world)).settings["authority_policy"] == {"player": "auto"}
+    await emu.invoke(chan, world.gm, "scene start", title="The market, later")
+    await emu.send_message(chan, world.pat, "One more stall.")
+    await emu.invoke(chan, world.pat, "propose entity", name="Stall 11", type="Location")
+    await emu.invoke(chan, world.gm, "endscene")
+    later = await latest_scene(world)
+    await emu.click(review_cards(world)[-1], f"lk:review:{later.id}:commit", world.gm)  # no decision needed
+    card_11 = await world.bot.services.canon.card(await campaign_of(world), "Stall 11", viewer=Viewer.PLAYER)
+    assert card_11.entity.provenance.authority == "player"
+
+
+async def test_retcon_twice_names_the_current_fact(world: World) -> None:
+    emu, chan = world.emu, world.channel
+    await gm_adds(world, "entity", name="Bridge of Sighs", type="Location")
+    added = await gm_adds(world, "fact", subject="Bridge of Sighs", attribute="material", value="stone")
+    (fact_id,) = (int(n) for n in re.findall(r"fact #(\d+)", embed_text(added)))
+    player = await emu.invoke(chan, world.pat, "retcon", fact=fact_id, rationale="I prefer wood")
+    assert player.ephemeral and "Only the GM" in (player.content or "")
+    retcon = await emu.invoke(
+        chan, world.gm, "retcon", fact=fact_id, rationale="It was always wood", new_value="wood"
+    )
+    text = embed_text(retcon.embeds[0])
+    assert (
+        retcon.ephemeral
+        and "material = stone" in text
+        and "Replaced by: Bridge of Sighs: material = wood" in text
+    )
+    current = re.search(r"material = wood `#(\d+)`", text)
+    assert current is not None
+    twice = await emu.invoke(chan, world.gm, "retcon", fact=fact_id, rationale="again")
+    assert twice.ephemeral and f"The current fact is #{current[1]}" in (twice.content or "")
+    timeline = await emu.invoke(chan, world.gm, "canon timeline", name="Bridge of Sighs")
+    assert f"~~Bridge of Sighs: material = stone `#{fact_id}`~~ retconned → `#{current[1]}`" in plain(
+        timeline.embeds[0]["description"]
+    )
+
+
+async def test_bad_input_gets_clear_errors_and_stores_nothing(world: World) -> None:
+    emu, chan = world.emu, world.channel
+    outside = await emu.invoke(chan, world.pat, "propose fact", subject="Mara", attribute="title", value="x")
+    assert outside.ephemeral and "There is no scene in this channel" in (outside.content or "")
+    await emu.invoke(chan, world.gm, "scene start", title="Errors")
+    await emu.send_message(chan, world.pat, "...")
+    relation = await emu.invoke(
+        chan, world.pat, "propose relationship", subject="A", relation="LOVES", object="B"
+    )
+    assert relation.ephemeral and "Allowed relations:" in (relation.content or "")
+    assert "ALLY_OF" in (relation.content or "")
+    entity_type = await emu.invoke(chan, world.gm, "canon add entity", name="X", type="Spaceship")
+    assert entity_type.ephemeral and "Allowed types:" in (entity_type.content or "")
+    assert "NPC" in (entity_type.content or "")
+    state = await emu.invoke(chan, world.pat, "propose state", subject="A", state="sleepy")
+    assert "Allowed states:" in (state.content or "") and "dead" in (state.content or "")
+    date = await emu.invoke(
+        chan, world.pat, "propose fact", subject="A", attribute="title", value="x", when="3rd_age.year_abc"
+    )
+    assert date.ephemeral and "3rd_age.year_300" in (date.content or "")
+    turns = await emu.invoke(chan, world.pat, "propose entity", name="X", type="NPC", turns="five")
+    assert turns.ephemeral and "12-15" in (turns.content or "")
+    out_of_range = await emu.invoke(chan, world.pat, "propose entity", name="X", type="NPC", turns="5-9")
+    assert "not a range of them" in (out_of_range.content or "")
+    asof = await emu.invoke(chan, world.pat, "canon asof", name="A", date="the third age")
+    assert asof.ephemeral and "3rd_age.year_300" in (asof.content or "")
+    assert await proposals_of_scene(world, (await latest_scene(world)).id) == []
+    assert await canon_counts(world) == (0, 0, 0)
+
+
+async def test_unknown_names_become_entity_proposals_and_the_gm_checks_canon(world: World) -> None:
+    emu, chan = world.emu, world.channel
+    await emu.invoke(chan, world.gm, "scene start", title="Strangers")
+    await emu.send_message(chan, world.pat, "Brann meets Oswin.")
+    reply = await emu.invoke(
+        chan, world.pat, "propose relationship", subject="Brann", relation="ally of", object="Oswin"
+    )
+    text = embed_text(reply.embeds[0])
+    assert "“Brann” is not in canon yet, so it is proposed too" in text and "“Oswin”" in text
+    await emu.invoke(chan, world.gm, "endscene")
+    scene = await latest_scene(world)
+    assert [r.type for r in await proposals_of_scene(world, scene.id)] == ["entity", "entity", "relationship"]
+    (card,) = review_cards(world)
+    await emu.click(card, f"lk:review:{scene.id}:accept_all", world.gm)
+    await emu.click(card, f"lk:review:{scene.id}:commit", world.gm)
+    campaign = await campaign_of(world)
+    brann = await world.bot.services.canon.card(campaign, "Brann", viewer=Viewer.PLAYER)
+    assert [v.sentence() for v in brann.relations] == ["Brann ally of Oswin"]
+    assert brann.relations[0].statement.kind == StatementKind.RELATION
+
+    # Allies and enemies at once: recorded when written, reported by the whole-graph check, listed by
+    # /canon conflicts with both sides.
+    await gm_adds(world, "relationship", subject="Kara", relation="ALLY_OF", object="Lenn")
+    enemies = await gm_adds(world, "relationship", subject="Kara", relation="ENEMY_OF", object="Lenn")
+    assert "Recorded as conflicts" in embed_text(enemies)
+    refused = await emu.invoke(chan, world.pat, "canon check")
+    assert refused.ephemeral and "Only the GM" in (refused.content or "")
+    checked = await emu.invoke(chan, world.gm, "canon check")
+    assert checked.ephemeral and "problem(s) in the whole graph" in embed_text(checked.embeds[0])
+    conflicts = await emu.invoke(chan, world.gm, "canon conflicts")
+    listed = embed_text(conflicts.embeds[0])
+    assert (
+        "exclusive_relations" in listed and "Kara ally of Lenn" in listed and "Kara enemy of Lenn" in listed
+    )
+
+
+async def test_every_canon_command_is_synced(world: World) -> None:
+    synced = {c["name"]: c for c in world.emu.global_commands}
+    assert {"propose", "canon", "retcon"} <= set(synced)
+    assert {o["name"] for o in synced["propose"]["options"]} == {
+        "fact",
+        "entity",
+        "relationship",
+        "state",
+        "event",
+    }
+    canon = {o["name"]: o for o in synced["canon"]["options"]}
+    assert {"add", "entity", "timeline", "asof", "conflicts", "check", "review", "policy"} <= set(canon)
+    assert {o["name"] for o in canon["add"]["options"]} == {
+        "fact",
+        "entity",
+        "relationship",
+        "state",
+        "event",
+    }
+    assert not world.bot.extension_failures

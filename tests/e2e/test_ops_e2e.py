@@ -1,0 +1,246 @@
+"""Operations end to end: scheduled sessions and their reminders across restarts, time zones, idle scenes,
+the nightly check, `/admin status`, and jobs whose channel was deleted."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+import re
+from zoneinfo import ZoneInfo
+
+import pytest
+from discord import Permissions
+from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from sqlalchemy import create_engine, text, update
+
+from bot import scheduler as jobs
+from bot.ops_models import JOBS_TABLE, ScheduledSessionRow
+from canon.storage import utc_now
+from memory.models import SceneRow
+from tests.conftest import DatabaseTarget
+from tests.e2e.conftest import World, embed_fields
+
+TIMESTAMP = re.compile(r"<t:(\d+):F>")
+
+
+async def starts_soon(target: DatabaseTarget, session_id: int, minutes: float = 10) -> None:
+    """Move a scheduled session to start in a few minutes (its reminder is then due)."""
+    db = target.open()
+
+    async def work(session):  # type: ignore[no-untyped-def]
+        await session.execute(
+            update(ScheduledSessionRow)
+            .where(ScheduledSessionRow.id == session_id)
+            .values(starts_at=utc_now() + dt.timedelta(minutes=minutes))
+        )
+
+    try:
+        await db.run(work)
+    finally:
+        await db.dispose()
+
+
+def make_due(target: DatabaseTarget, job_id: str, seconds_ago: float = 60) -> None:
+    """Move a stored job's next run into the past, as if the bot had been down when it fell due."""
+    db = target.open()
+    engine = create_engine(jobs.sync_url(db))
+    store = SQLAlchemyJobStore(engine=engine, tablename=JOBS_TABLE, tableschema=target.search_path)
+    sched = AsyncIOScheduler(jobstores={"default": store}, timezone=dt.UTC)
+    try:
+        sched.start(paused=True)
+        sched.modify_job(job_id, next_run_time=utc_now() - dt.timedelta(seconds=seconds_ago))
+    finally:
+        sched.shutdown(wait=False)
+        store.shutdown()
+        engine.dispose()
+
+
+async def stored_job_ids(world: World) -> set[str]:
+    async with world.bot.services.db.session() as session:
+        return set((await session.execute(text(f"SELECT id FROM {JOBS_TABLE}"))).scalars())
+
+
+async def test_schedule_in_my_time_zone_shows_discord_timestamps(world: World) -> None:
+    await world.emu.invoke(world.channel, world.gm, "timezone set", zone="America/New_York")
+    shown = await world.emu.invoke(world.channel, world.gm, "timezone show")
+    assert "America/New_York" in (shown.content or "")
+    day = (utc_now() + dt.timedelta(days=60)).date()
+    result = await world.emu.invoke(
+        world.channel, world.gm, "session schedule", when=f"{day} 19:30", repeat="weekly", title="Heist"
+    )
+    stamp = int(TIMESTAMP.search(result.content or "").group(1))  # type: ignore[union-attr]
+    expected = dt.datetime.combine(day, dt.time(19, 30), tzinfo=ZoneInfo("America/New_York"))
+    assert dt.datetime.fromtimestamp(stamp, dt.UTC) == expected
+    assert "America/New_York" in (result.content or "")
+    assert "session:1" in await stored_job_ids(world)
+
+    listed = await world.emu.invoke(world.channel, world.pat, "session list")
+    assert listed.ephemeral and "Heist" in (listed.content or "") and f"<t:{stamp}:F>" in (listed.content or "")
+
+    refused = await world.emu.invoke(world.channel, world.pat, "session cancel", session_id=1)
+    assert refused.ephemeral and "Only the GM" in (refused.content or "")
+    cancelled = await world.emu.invoke(world.channel, world.gm, "session cancel", session_id=1)
+    assert "Cancelled" in (cancelled.content or "")
+    assert "session:1" not in await stored_job_ids(world)
+
+
+async def test_server_default_zone_and_bad_input(world: World) -> None:
+    await world.emu.invoke(world.channel, world.gm, "server timezone", zone="Asia/Tokyo")
+    day = (utc_now() + dt.timedelta(days=10)).date()
+    result = await world.emu.invoke(world.channel, world.gm, "session schedule", when=f"{day} 20:00")
+    stamp = int(TIMESTAMP.search(result.content or "").group(1))  # type: ignore[union-attr]
+    # Tokyo has no daylight saving time: 20:00 there is always 11:00 UTC.
+    assert dt.datetime.fromtimestamp(stamp, dt.UTC) == dt.datetime.combine(day, dt.time(11, 0), tzinfo=dt.UTC)
+    bad_zone = await world.emu.invoke(world.channel, world.pat, "timezone set", zone="Mars/Olympus")
+    assert bad_zone.ephemeral and "not a time zone" in (bad_zone.content or "")
+    past = await world.emu.invoke(world.channel, world.gm, "session schedule", when="2001-01-01 10:00")
+    assert past.ephemeral and "already passed" in (past.content or "")
+    gibberish = await world.emu.invoke(world.channel, world.gm, "session schedule", when="whenever")
+    assert gibberish.ephemeral and "not a time I can read" in (gibberish.content or "")
+
+
+async def test_reminder_that_fell_due_while_down_is_sent_once(world: World) -> None:
+    await world.emu.invoke(world.channel, world.gm, "session schedule", when="in 2 days", title="Catch-up")
+    await world.stop()
+    await starts_soon(world.target, 1)
+    make_due(world.target, "session:1")
+    await world.start()
+
+    def reminders() -> list[dict]:  # type: ignore[type-arg]
+        return [m for m in world.emu.channel_messages(world.channel) if m["content"].startswith("⏰")]
+
+    await world.emu.wait_for(lambda: len(reminders()) == 1, what="the overdue reminder")
+    # Restart twice more: the one-off reminder is gone from the store and is never sent again.
+    await world.restart()
+    await world.restart()
+    await asyncio.sleep(0.3)
+    assert len(reminders()) == 1
+    assert "Catch-up" in reminders()[0]["content"] and "<t:" in reminders()[0]["content"]
+    assert "session:1" not in await stored_job_ids(world)
+    # The job running twice (a crash between posting and the store's update) still posts once.
+    await jobs.session_reminder_job(1)
+    assert len(reminders()) == 1
+
+
+async def test_restarts_neither_lose_nor_double_jobs(world: World) -> None:
+    await world.emu.invoke(world.channel, world.gm, "session schedule", when="in 3 days", repeat="daily")
+    before = await stored_job_ids(world)
+    assert {jobs.IDLE_JOB, jobs.CONTINUITY_JOB, "session:1"} <= before
+    if world.bot.services.db.is_sqlite:
+        assert jobs.BACKUP_JOB in before
+    await world.restart()
+    await world.restart()
+    assert await stored_job_ids(world) == before
+    pending = world.bot.services.scheduler.pending()  # type: ignore[union-attr]
+    assert sorted(job_id for job_id, _ in pending) == sorted(before)
+
+
+async def test_job_whose_channel_was_deleted_is_dropped_with_a_log_line(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    doomed = world.emu.add_text_channel(world.guild, "doomed")
+    await world.stop()
+    await world.start()  # the new channel is announced on the next start
+    await world.emu.invoke(doomed, world.gm, "session schedule", when="in 5 days", title="Lost", repeat="weekly")
+    await world.emu.delete_channel(doomed)
+    await world.stop()
+    await starts_soon(world.target, 1)
+    make_due(world.target, "session:1", seconds_ago=5)
+    with caplog.at_level(logging.WARNING, logger="bot.scheduler"):
+        await world.start()
+        await world.emu.wait_for(
+            lambda: any("dropped" in r.getMessage() and "deleted" in r.getMessage() for r in caplog.records),
+            what="the drop logged",
+        )
+    assert "session:1" not in await stored_job_ids(world)
+    listed = await world.emu.invoke(world.channel, world.gm, "session list")
+    assert "Lost" not in (listed.content or "")
+
+
+async def test_quiet_scene_reminds_the_gm_channel_once(world: World) -> None:
+    gm_room = world.emu.add_text_channel(world.guild, "gm-room")
+    await world.restart()
+    await world.emu.invoke(world.channel, world.gm, "server gm-channel", channel=gm_room)
+    await world.emu.invoke(world.channel, world.gm, "server idle", minutes=30)
+    await world.emu.invoke(world.channel, world.gm, "scene start", title="Slow boat")
+    await jobs.idle_scene_job()
+    assert world.emu.channel_messages(gm_room) == []  # not quiet yet
+
+    async def age(session):  # type: ignore[no-untyped-def]
+        await session.execute(update(SceneRow).values(started_at=utc_now() - dt.timedelta(hours=2)))
+
+    await world.bot.services.db.run(age)
+    await jobs.idle_scene_job()
+    await jobs.idle_scene_job()
+    notes = world.emu.channel_messages(gm_room)
+    assert len(notes) == 1 and "Slow boat" in notes[0]["content"] and "no turn" in notes[0]["content"]
+    # A new turn starts a new stretch: no reminder until it, too, has gone quiet.
+    await world.emu.send_message(world.channel, world.pat, "Anyone there?")
+    await jobs.idle_scene_job()
+    assert len(world.emu.channel_messages(gm_room)) == 1
+
+
+async def test_idle_reminder_to_a_deleted_channel_is_dropped(world: World, caplog: pytest.LogCaptureFixture) -> None:
+    await world.emu.invoke(world.channel, world.gm, "scene start", title="Abandoned")
+
+    async def age(session):  # type: ignore[no-untyped-def]
+        await session.execute(update(SceneRow).values(started_at=utc_now() - dt.timedelta(days=2)))
+
+    await world.bot.services.db.run(age)
+    await world.emu.delete_channel(world.channel)
+    with caplog.at_level(logging.WARNING, logger="bot.scheduler"):
+        await jobs.idle_scene_job()
+        await jobs.idle_scene_job()
+    dropped = [r for r in caplog.records if "dropped" in r.getMessage()]
+    assert len(dropped) == 1, "reported once, then not retried"
+
+
+async def test_nightly_check_posts_only_new_conflicts(world: World) -> None:
+    gm_room = world.emu.add_text_channel(world.guild, "gm-room")
+    await world.restart()
+    await world.emu.invoke(world.channel, world.gm, "server gm-channel", channel=gm_room)
+    for value in ("Westhaven", "Eastmarch"):
+        await world.emu.invoke(
+            world.channel,
+            world.gm,
+            "canon add fact",
+            subject="Mira",
+            attribute="birthplace",
+            value=value,
+        )
+    await jobs.continuity_job()
+    first = world.emu.channel_messages(gm_room)
+    print("NIGHTLY", first)
+    await jobs.continuity_job()
+    assert len(world.emu.channel_messages(gm_room)) == len(first)
+    if first:
+        assert "new conflict" in first[0]["content"]
+
+
+async def test_admin_status_shows_counts_jobs_and_latency(world: World) -> None:
+    admin = world.emu.add_member(
+        world.guild, "Ada", roles=[world.emu.add_role(world.guild, "Admin", permissions=Permissions(manage_guild=True))]
+    )
+    await world.restart()
+    await world.emu.invoke(world.channel, world.gm, "scene start", title="Counting")
+    await world.emu.send_message(world.channel, world.pat, "One turn.")
+    await world.emu.invoke(world.channel, world.pat, "scene status")
+    result = await world.emu.invoke(world.channel, admin, "admin status")
+    assert result.ephemeral
+    fields = embed_fields(result.embeds[0])
+    assert "1 scenes · 1 turns" in fields["Database"]
+    assert jobs.IDLE_JOB in next(v for k, v in fields.items() if k.startswith("Pending jobs"))
+    latency = fields["Command latency (recent)"]
+    assert "scene start" in latency and "p95" in latency
+    assert fields["LLM tokens (this server)"] == "no LLM configured"
+    summary = world.bot.services.metrics.summary()
+    assert summary["scene start"]["count"] == 1
+
+
+async def test_admin_commands_need_manage_server(world: World) -> None:
+    from tests.emulator import CommandNotAvailable
+
+    with pytest.raises(CommandNotAvailable):
+        await world.emu.invoke(world.channel, world.pat, "admin status")
