@@ -230,7 +230,7 @@ def summarise(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
     precision = matched / predicted if predicted else (1.0 if not gold else 0.0)
     recall = matched / gold if gold else 1.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    by_kind: dict[str, dict[str, float]] = {}
+    by_kind: dict[str, dict[str, float | None]] = {}
     kinds = set().union(*(r["kinds_gold"] for r in results), *(r["kinds_predicted"] for r in results))
     for kind in sorted(kinds):
         g = sum(r["kinds_gold"][kind] for r in results)
@@ -241,7 +241,7 @@ def summarise(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "predicted": p,
             "precision": round(m / p, 3) if p else None,
             "recall": round(m / g, 3) if g else None,
-        }  # type: ignore[dict-item]
+        }
     count = len(results) or 1
     return {
         "scenes": len(results),

@@ -8,21 +8,73 @@ files' dates resolve. Apart from that era, each file only refers to ids it defin
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 ERA = "age_of_houses"
 
-_FIRST = (
-    "Aldo Bera Cato Dara Eryn Fael Gwen Hale Isra Joss Kael Lira Maro Nessa Orin Pell Quen Rhea Soren Tamsin "
-    "Ulric Vesna Wren Xara Yorick Zella Bram Cora Dain Edda Finn Gilda Hugo Ilse Jory Kira Loth Mira Ned Oona"
-).split()
-_HOUSES = "Vyr Ashveil Raventhorne Duskmere Holloway Ironwood Marchbank Stormcrow Thistle Wyndham".split()
+_FIRST = [
+    "Aldo",
+    "Bera",
+    "Cato",
+    "Dara",
+    "Eryn",
+    "Fael",
+    "Gwen",
+    "Hale",
+    "Isra",
+    "Joss",
+    "Kael",
+    "Lira",
+    "Maro",
+    "Nessa",
+    "Orin",
+    "Pell",
+    "Quen",
+    "Rhea",
+    "Soren",
+    "Tamsin",
+    "Ulric",
+    "Vesna",
+    "Wren",
+    "Xara",
+    "Yorick",
+    "Zella",
+    "Bram",
+    "Cora",
+    "Dain",
+    "Edda",
+    "Finn",
+    "Gilda",
+    "Hugo",
+    "Ilse",
+    "Jory",
+    "Kira",
+    "Loth",
+    "Mira",
+    "Ned",
+    "Oona",
+]
+_HOUSES = [
+    "Vyr",
+    "Ashveil",
+    "Raventhorne",
+    "Duskmere",
+    "Holloway",
+    "Ironwood",
+    "Marchbank",
+    "Stormcrow",
+    "Thistle",
+    "Wyndham",
+]
 
 
 def _people_name(rng: random.Random, index: int) -> str:
     return f"{rng.choice(_FIRST)} {rng.choice(_HOUSES)} {index}"
 
 
-def family_tree_text(people: int = 10_000, generations: int = 30, *, seed: int = 7, anachronisms: int = 0) -> str:
+def family_tree_text(
+    people: int = 10_000, generations: int = 30, *, seed: int = 7, anachronisms: int = 0
+) -> str:
     """Return a family tree of `people` members over `generations` generations, couples and parents included.
 
     Generation g is born around year 100 + 25*g; each member of a later generation has two parents from the
@@ -91,9 +143,18 @@ def timeline_text(events: int = 100, *, seed: int = 11) -> str:
         "    end: 3000",
         "    description: The age the generated houses live in.",
     ]
-    subs = [("age_of_founding", 0, 749), ("age_of_iron", 750, 1499), ("age_of_ash", 1500, 2249), ("age_of_frost", 2250, 3000)]
+    subs = [
+        ("age_of_founding", 0, 749),
+        ("age_of_iron", 750, 1499),
+        ("age_of_ash", 1500, 2249),
+        ("age_of_frost", 2250, 3000),
+    ]
     for sub, start, end in subs:
-        lines += [f"  - era: {sub}", f"    name: The {sub.replace('_', ' ').title()}", f"    parent_era: {ERA}"]
+        lines += [
+            f"  - era: {sub}",
+            f"    name: The {sub.replace('_', ' ').title()}",
+            f"    parent_era: {ERA}",
+        ]
         lines += [f"    start: {start}", f"    end: {end}"]
     lines.append("events:")
     for i in range(events):
@@ -205,7 +266,7 @@ def culture_text(entries: int = 100, *, seed: int = 23) -> str:
     return "\n".join(lines) + "\n"
 
 
-TYPICAL = {
+TYPICAL: dict[str, Callable[[], str]] = {
     "timeline": timeline_text,
     "family_tree": lambda: family_tree_text(100, 5, seed=5),
     "gazetteer": gazetteer_text,

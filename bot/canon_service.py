@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon import campaigns, review_cards
 from canon.calendar import DateError, parse_date
-from canon.campaigns import Campaign, ChangesetKind, LineageStep, lineage, open_changeset
+from canon.campaigns import Campaign, ChangesetKind, LineageStep, fork_point_of, lineage, open_changeset
 from canon.checks import (
     RecordedConflict,
     findings_around,
@@ -105,7 +105,7 @@ class CanonService:
         self.db = db
         self.scenes = scenes
         self.base_ontology = ontology or base_ontology()
-        self._lineages: dict[int, list[LineageStep]] = {}
+        self._lineages: dict[tuple[int, int | None, int | None, str], list[LineageStep]] = {}
         # Set by the composition root (the game-master's voice): `before_review(scene)` runs at /endscene
         # before the review is decided (proposal extraction); `after_complete(scene_id)` once a scene is
         # complete (summary, NPC memories). Both log their own failures and never raise.
@@ -122,11 +122,26 @@ class CanonService:
         return CanonizationGate(self.ontology_for(campaign))
 
     async def reader(self, session: AsyncSession, campaign: Campaign, viewer: Viewer) -> CanonReader:
-        """Return a canon reader for a campaign and viewer (a campaign's lineage never changes: cached)."""
-        steps = self._lineages.get(campaign.id)
+        """Return a canon reader for a campaign and viewer.
+
+        Lineages are cached: only a rebase moves one, and it moves the branch's own fork point (a branch with
+        branches of its own is never rebased), so the campaign's fork point is part of the key.
+        """
+        key = (
+            campaign.id,
+            campaign.fork_changeset_id,
+            campaign.fork_scene_order,
+            repr(fork_point_of(campaign)),
+        )
+        steps = self._lineages.get(key)
         if steps is None:
-            steps = self._lineages[campaign.id] = await lineage(session, campaign.id)
+            steps = self._lineages[key] = await lineage(session, campaign.id)
         return CanonReader(session, steps, self.ontology_for(campaign), viewer=viewer)
+
+    def forget_lineage(self, campaign_id: int) -> None:
+        """Drop the cached lineage of a campaign (after a rebase or a delete)."""
+        for key in [k for k in self._lineages if k[0] == campaign_id]:
+            del self._lineages[key]
 
     # -- proposals ------------------------------------------------------------------------------------
 
@@ -199,7 +214,9 @@ class CanonService:
                 proposer_id=actor.id,
                 proposer_name=actor.name,
             )
-            reader = await self.reader(session, campaign, Viewer.GM)
+            # Names resolve as the proposer sees canon: a player naming a GM-only entity gets a new-entity
+            # proposal (the GM sorts it out), never a hint that the hidden entity exists.
+            reader = await self.reader(session, campaign, Viewer.GM if actor.is_gm else Viewer.PLAYER)
             return await self.gate_for(campaign).propose(
                 session,
                 reader,
@@ -427,7 +444,8 @@ class CanonService:
                 story_order=None,
                 actor_id=actor.id,
                 actor_name=actor.name,
-                kind=ChangesetKind.SOURCE_IMPORT,
+                # Promotions from a branch (`bot.branches`) are batches too.
+                kind=ChangesetKind.PROMOTION if batch.startswith("promote:") else ChangesetKind.SOURCE_IMPORT,
                 check=lambda s, reader, ids: findings_around(reader, ids),
             )
             await record_findings(session, campaign.id, result.findings)

@@ -113,8 +113,15 @@ async def _run_bot(settings: Settings) -> int:
     bot = create_bot(services)
     write_pid(settings.data_dir)  # `lorekeeper restore` refuses while this process lives
     loop = asyncio.get_running_loop()
+    closing: list[asyncio.Future[None]] = []
+
+    def stop() -> None:
+        # One close, awaited below: a second signal must not start a racing shutdown.
+        if not closing:
+            closing.append(asyncio.ensure_future(bot.close()))
+
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+        loop.add_signal_handler(sig, stop)
     token = settings.discord_token.get_secret_value() if settings.discord_token else ""
     try:
         async with bot:
@@ -134,6 +141,8 @@ async def _run_bot(settings: Settings) -> int:
         )
         return 2
     finally:
+        for task in closing:
+            await asyncio.gather(task, return_exceptions=True)
         await services.close()
         clear_pid(settings.data_dir)
     return 0
@@ -177,14 +186,26 @@ def campaign_create(
 
 @campaign_app.command("list")
 def campaign_list(as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False) -> None:
-    """List every campaign."""
+    """List every campaign as a tree: each campaign, then its what-if branches with their fork points."""
+    from bot.cli_branches import node_payload, tree_lines
+
     settings = settings_or_exit()
-    found = run_async(lambda: with_services(settings, lambda s: s.campaigns.all()))
+    found = run_async(lambda: with_services(settings, lambda s: s.branches.tree()))
     emit(
-        [c.model_dump(mode="json") for c in found],
+        [node_payload(node) for node in found],
         as_json=as_json,
-        text=lambda: "\n".join(f"#{c.id}  {c.name}" for c in found) or "No campaigns yet.",
+        text=lambda: "\n".join(tree_lines(found)) or "No campaigns yet.",
     )
+
+
+def _register_branches() -> None:
+    """Add `lorekeeper campaign fork | info | rebase | promote | ...` (defined in `bot.cli_branches`)."""
+    from bot.cli_branches import register
+
+    register(campaign_app)
+
+
+_register_branches()
 
 
 def _register_canon() -> None:
@@ -225,6 +246,26 @@ def _register_voice() -> None:
 
 
 _register_voice()
+
+
+def _register_render() -> None:
+    """Add `lorekeeper render tree|timeline` (defined in `bot.cli_render`)."""
+    from bot.cli_render import register
+
+    register(app)
+
+
+_register_render()
+
+
+def _register_archive() -> None:
+    """Add `lorekeeper export | import` (defined in `bot.cli_archive`)."""
+    from bot.cli_archive import register
+
+    register(app)
+
+
+_register_archive()
 
 
 def main() -> None:

@@ -133,8 +133,10 @@ def ingest(
                     from bot.cli_voice import extract_imported
 
                     extracted.append(await extract_imported(services, target, report, failed))
-            for path in yaml_files:
-                yaml_results.append(await _ingest_yaml(services, target, path, hidden=hidden, tags=tags))
+            if yaml_files:  # imported together: structured lore files may refer to each other
+                yaml_results.append(
+                    await _ingest_yaml(services, target, yaml_files, hidden=hidden, tags=tags)
+                )
         finally:
             if progress:
                 progress.stop()
@@ -155,7 +157,7 @@ def ingest(
             counts[report["outcome"]] = counts.get(report["outcome"], 0) + 1
         summary = ", ".join(f"{n} {what}" for what, n in sorted(counts.items())) or "nothing imported"
         lines = [f"Campaign “{outcome['campaign']}”: {summary}; {len(outcome['failed'])} failed."]
-        lines += [f"  YAML: {y}" for y in outcome["yaml"]]
+        lines += [f"  YAML: {y.get('summary', y) if isinstance(y, dict) else y}" for y in outcome["yaml"]]
         lines += [f"  {e['filename']}: {e['text']}" for e in outcome["extracted"]]
         return "\n".join(lines)
 
@@ -165,25 +167,26 @@ def ingest(
 
 
 async def _ingest_yaml(
-    services: Any, campaign: Any, path: Path, *, hidden: bool | None, tags: list[str] | None
+    services: Any, campaign: Any, paths: list[Path], *, hidden: bool | None, tags: list[str] | None
 ) -> dict[str, Any]:
-    """Hand a YAML file to the structured-lore importer when it exists (another module builds it)."""
+    """Hand the YAML files, together, to the structured-lore importer (`bot.structured_import.ingest_yaml`)."""
+    name = ", ".join(p.name for p in paths)
     if importlib.util.find_spec(YAML_HOOK) is None:
         return {
-            "file": path.name,
+            "file": name,
             "error": "YAML import is not available yet: structured lore (timelines, bestiaries...) needs its "
             "own importer. Only .md and .txt files are imported as knowledge sources.",
         }
     module = importlib.import_module(YAML_HOOK)
     try:
-        result = module.ingest_yaml(services, campaign, path, hidden=hidden, tags=tags)
+        result = module.ingest_yaml(services, campaign, paths, hidden=hidden, tags=tags)
         if inspect.isawaitable(result):
             result = await result
     except GameError as error:
-        return {"file": path.name, "error": error.message}
+        return {"file": name, "error": error.message}
     if hasattr(result, "model_dump"):
         result = result.model_dump(mode="json")
-    return result if isinstance(result, dict) else {"file": path.name, "result": result}
+    return result if isinstance(result, dict) else {"file": name, "result": result}
 
 
 def _describe_report(report: ImportReport) -> str:

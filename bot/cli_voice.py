@@ -7,6 +7,8 @@
     lorekeeper voice usage -c C                      LLM tokens per purpose
     lorekeeper voice reindex -c C                    rebuild NPC memory and summary indexes from SQL
     lorekeeper voice catch-up                        summaries and memories of scenes a crash left undone
+    lorekeeper voice batch -c C BATCH                the proposals of an extraction batch
+    lorekeeper voice commit-batch -c C BATCH         commit it (`--accept ID`/`--accept-all`, `--reject ID`)
 
 `lorekeeper ingest --extract` (bot.cli_lore) calls `extract_imported` after each import.
 """
@@ -101,7 +103,9 @@ def extract_source(
 
 
 @voice_app.command("memories")
-def memories(npc: Annotated[str, typer.Argument(help="The NPC")], campaign: CampaignOption, as_json: JsonOption = False) -> None:
+def memories(
+    npc: Annotated[str, typer.Argument(help="The NPC")], campaign: CampaignOption, as_json: JsonOption = False
+) -> None:
     """List what an NPC remembers."""
     settings = settings_or_exit()
 
@@ -114,12 +118,18 @@ def memories(npc: Annotated[str, typer.Argument(help="The NPC")], campaign: Camp
     emit(
         {"npc": name, "memories": [m.model_dump(mode="json") for m in found]},
         as_json=as_json,
-        text=lambda: "\n".join(f"#{m.id} [{m.doc_type}] {m.content}" for m in found) or f"{name} remembers nothing.",
+        text=lambda: (
+            "\n".join(f"#{m.id} [{m.doc_type}] {m.content}" for m in found) or f"{name} remembers nothing."
+        ),
     )
 
 
 @voice_app.command("similar")
-def similar(text: Annotated[str, typer.Argument(help="The moment")], campaign: CampaignOption, as_json: JsonOption = False) -> None:
+def similar(
+    text: Annotated[str, typer.Argument(help="The moment")],
+    campaign: CampaignOption,
+    as_json: JsonOption = False,
+) -> None:
     """Find committed scenes like a described moment."""
     settings = settings_or_exit()
 
@@ -132,8 +142,10 @@ def similar(text: Annotated[str, typer.Argument(help="The moment")], campaign: C
     emit(
         [m.model_dump(mode="json") for m in found],
         as_json=as_json,
-        text=lambda: "\n".join(f"scene {m.story_order} {m.title} ({m.similarity:.2f}): {m.summary}" for m in found)
-        or "No committed scene is like that yet.",
+        text=lambda: (
+            "\n".join(f"scene {m.story_order} {m.title} ({m.similarity:.2f}): {m.summary}" for m in found)
+            or "No committed scene is like that yet."
+        ),
     )
 
 
@@ -151,10 +163,13 @@ def usage(campaign: CampaignOption, as_json: JsonOption = False) -> None:
     emit(
         [line.model_dump(mode="json") | {"total_tokens": line.total_tokens} for line in lines],
         as_json=as_json,
-        text=lambda: "\n".join(
-            f"{line.purpose:<18} {line.model:<24} {line.calls:>5} calls {line.total_tokens:>9} tokens" for line in lines
-        )
-        or "No LLM calls yet.",
+        text=lambda: (
+            "\n".join(
+                f"{line.purpose:<18} {line.model:<24} {line.calls:>5} calls {line.total_tokens:>9} tokens"
+                for line in lines
+            )
+            or "No LLM calls yet."
+        ),
     )
 
 
@@ -182,3 +197,78 @@ def catch_up(as_json: JsonOption = False) -> None:
     settings = settings_or_exit()
     done = run_async(lambda: with_services(settings, lambda s: s.voice.catch_up()))
     emit({"scenes": done}, as_json=as_json, text=lambda: f"Finished {done} scene(s).")
+
+
+@voice_app.command("batch")
+def batch(
+    name: Annotated[str, typer.Argument(help="The batch (printed by ingest --extract or extract-source)")],
+    campaign: CampaignOption,
+    as_json: JsonOption = False,
+) -> None:
+    """List the proposals of an extraction batch, as the GM reviews them."""
+    from canon.proposals import describe
+
+    settings = settings_or_exit()
+
+    async def work(services: Any) -> Any:
+        target = await services.campaigns.by_name(campaign)
+        return await services.canon.review(None, campaign_id=target.id, batch=name)
+
+    review = run_async(lambda: with_services(settings, work))
+    emit(
+        [p.model_dump(mode="json") for p in review.proposals],
+        as_json=as_json,
+        text=lambda: (
+            "\n".join(
+                f"#{p.id} [{p.status}] {describe(p.content)} ({p.authority}, {p.confidence})"
+                for p in review.proposals
+            )
+            or "No proposal in that batch."
+        ),
+    )
+
+
+@voice_app.command("commit-batch")
+def commit_batch(
+    name: Annotated[str, typer.Argument(help="The batch")],
+    campaign: CampaignOption,
+    reject: Annotated[list[int] | None, typer.Option("--reject", help="A proposal to reject; repeat")] = None,
+    accept: Annotated[list[int] | None, typer.Option("--accept", help="A proposal to accept; repeat")] = None,
+    accept_all: Annotated[bool, typer.Option("--accept-all", help="Accept every undecided proposal")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Decide the proposals named, then commit the batch as the GM; undecided ones are rejected.
+
+    Prose extractions (confidence 0.6) are never accepted by the authority policy alone: accept them here.
+    """
+    from memory.scenes import Actor
+
+    settings = settings_or_exit()
+    actor = Actor(id=None, name="command line", is_gm=True)
+
+    async def work(services: Any) -> Any:
+        target = await services.campaigns.by_name(campaign)
+        for proposal_id in reject or []:
+            await services.canon.decide(
+                proposal_id, accept=False, actor=actor, rationale="rejected at the command line"
+            )
+        for proposal_id in accept or []:
+            await services.canon.decide(proposal_id, accept=True, actor=actor)
+        if accept_all:
+            await services.canon.accept_all(None, actor, campaign_id=target.id, batch=name)
+        return await services.canon.commit_batch(target, name, actor)
+
+    result = run_async(lambda: with_services(settings, work))
+    emit(
+        {
+            "changeset_id": result.changeset_id,
+            "accepted": [p.id for p in result.accepted],
+            "rejected": sorted(set(reject or []) | {p.id for p in result.rejected}),
+            "entity_ids": {str(k): v for k, v in result.entity_ids.items()},
+            "statement_ids": result.statement_ids,
+        },
+        as_json=as_json,
+        text=lambda: (
+            f"Committed {len(result.accepted)} proposals; {len(reject or []) + len(result.rejected)} rejected."
+        ),
+    )

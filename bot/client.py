@@ -18,7 +18,16 @@ from canon.storage import is_transient
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.scenes", "cogs.turns", "cogs.canon", "cogs.voice", "cogs.operations")
+EXTENSIONS = (
+    "cogs.scenes",
+    "cogs.turns",
+    "cogs.canon",
+    "cogs.canon_pictures",  # adds /canon tree to cogs.canon's group: after it
+    "cogs.voice",
+    "cogs.operations",
+    "cogs.lore",
+    "cogs.campaign",
+)
 
 
 def intents() -> discord.Intents:

@@ -18,6 +18,7 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 
 def metadata() -> MetaData:
     """Return the metadata of every table, importing each layer's models so they register."""
+    import bot.branch_models
     import bot.ops_models  # noqa: F401
     import canon.campaigns
     import canon.models

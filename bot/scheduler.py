@@ -129,7 +129,16 @@ class JobScheduler:
             options["connect_args"] = {"timeout": 30}
         self._engine = create_engine(sync_url(self.db), **options)
         store = SQLAlchemyJobStore(engine=self._engine, tablename=JOBS_TABLE, tableschema=schema)
-        return AsyncIOScheduler(
+        from apscheduler.schedulers.base import STATE_STOPPED
+
+        class Scheduler(AsyncIOScheduler):  # type: ignore[misc]
+            def _process_jobs(self) -> float | None:
+                # A wakeup queued just before shutdown may run after it: a stopped scheduler does nothing.
+                if self.state == STATE_STOPPED:
+                    return None
+                return super()._process_jobs()  # type: ignore[no-any-return]
+
+        return Scheduler(
             jobstores={"default": store},
             job_defaults={
                 "coalesce": True,
@@ -292,13 +301,13 @@ async def session_reminder_job(session_id: int) -> None:
         try:
             await runtime.poster.post(scheduled.channel_id, text)
         except ChannelGone:
+            await ops.set_session_status(session_id, "dropped")
+            runtime.scheduler.cancel_session(session_id)
             log.warning(
                 "session #%s reminder dropped: channel %s was deleted; the session is cancelled",
                 session_id,
                 scheduled.channel_id,
             )
-            await ops.set_session_status(session_id, "dropped")
-            runtime.scheduler.cancel_session(session_id)
 
 
 async def idle_scene_job() -> None:

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass, field
 
+from bot.branches import BranchService, bound_campaign_id
 from bot.canon_service import CanonService
 from bot.ledger import SqlTokenLedger
 from bot.llm import LLMClient, OpenAICompatibleLLM, build_llm
 from bot.metrics import CommandLatencies
 from bot.operations import OperationsService
 from bot.scheduler import JobScheduler
+from bot.structured_import import StructuredImportService
 from bot.voice.service import VoiceService
 from canon import campaigns
 from canon.campaigns import Campaign
+from canon.errors import NotAllowed, NotFound
 from canon.storage import Database
 from config.settings import Settings
 from memory.digests import SceneMomentStore
@@ -46,6 +50,43 @@ class CampaignService:
         self._guild_default[guild_id] = campaign.id
         return campaign
 
+    async def for_channel(
+        self,
+        guild_id: int,
+        guild_name: str,
+        channel_id: int | None,
+        category_id: int | None,
+        *,
+        parent_channel_id: int | None = None,
+        allow_abandoned: bool = False,
+    ) -> Campaign:
+        """Return the campaign a channel plays in: its own binding, its parent channel's (a thread), its
+        category's, else the server's root campaign (see `bot.branches`).
+
+        A channel bound to an abandoned branch stops answering: `NotAllowed` says so (unless `allow_abandoned`,
+        for the commands that rebind it or show it).
+        """
+        async with self.db.session() as session:
+            bound = await bound_campaign_id(session, [channel_id, parent_channel_id, category_id])
+            campaign = await campaigns.get_campaign(session, bound) if bound is not None else None
+        if campaign is None:
+            return await self.for_guild(guild_id, guild_name)
+        if campaign.status == campaigns.CampaignStatus.ABANDONED and not allow_abandoned:
+            raise NotAllowed(
+                f"This channel plays in “{campaign.name}”, a branch that was abandoned: it no longer answers. "
+                "A GM can bind the channel to another campaign with `/campaign use`."
+            )
+        return campaign
+
+    async def of_guild(self, campaign_id: int, guild_id: int, guild_name: str) -> Campaign:
+        """Return a campaign of this server (its root or any of its branches), else raise `NotAllowed`."""
+        root = await self.for_guild(guild_id, guild_name)
+        async with self.db.session() as session:
+            campaign = await campaigns.get_campaign(session, campaign_id)
+        if campaign.id != root.id and campaign.guild_id != guild_id:
+            raise NotAllowed("That belongs to another server's campaign.")
+        return campaign
+
     def cached_campaign_id(self, guild_id: int) -> int | None:
         """Return the id of a server's campaign when it is already known (no database access)."""
         return self._guild_default.get(guild_id)
@@ -63,6 +104,14 @@ class CampaignService:
         """Return every campaign."""
         async with self.db.session() as session:
             return await campaigns.list_campaigns(session)
+
+    async def of_guild_by_name(self, guild_id: int, name: str) -> Campaign:
+        """Return a campaign or branch of a server by name, else raise `NotFound`."""
+        async with self.db.session() as session:
+            found = [c for c in await campaigns.list_campaigns(session, guild_id=guild_id) if c.name == name]
+        if not found:
+            raise NotFound(f"This server has no campaign or branch named “{name}”. See `/campaign list`.")
+        return found[0]
 
 
 @dataclass
@@ -83,15 +132,30 @@ class Services:
     ops: OperationsService = field(default=None)  # type: ignore[assignment]
     scheduler: JobScheduler | None = None
     metrics: CommandLatencies = field(default_factory=CommandLatencies)
+    _closing: asyncio.Future[None] | None = field(default=None, init=False, repr=False)
+    # Structured lore (YAML) import (bot.structured_import): made from db and canon unless passed in.
+    structured: StructuredImportService = field(default=None)  # type: ignore[assignment]
+    # What-if branches (bot.branches): made from db, canon, knowledge and voice unless passed in.
+    branches: BranchService = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         if self.ops is None:
             self.ops = OperationsService(self.db, self.settings.ops)
+        if self.structured is None:
+            self.structured = StructuredImportService(self.db, self.canon.ontology_for)
+        if self.branches is None:
+            self.branches = BranchService(self.db, self.canon, knowledge=self.knowledge, voice=self.voice)
         if self.scheduler is None and self.settings.ops.scheduler_enabled:
             self.scheduler = JobScheduler(self.settings, self.db)  # started by the bot, not here
 
     async def close(self) -> None:
-        """Stop the scheduled jobs, write what is queued and close every connection."""
+        """Stop the scheduled jobs, write what is queued and close every connection (once, however often called)."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close())
+        # Shielded: a caller cancelled at shutdown must not cut the flush and the disposal short.
+        await asyncio.shield(self._closing)
+
+    async def _close(self) -> None:
         if self.scheduler is not None:
             await self.scheduler.shutdown()
         await self.voice.close()

@@ -20,11 +20,11 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.campaigns import Campaign, lineage
+from canon.campaigns import Campaign
 from canon.errors import InvalidInput
 from canon.ontology import Ontology, base_ontology
 from canon.storage import Database
-from canon.structured.ingest import IngestReport, file_hashes, ingest, load_files, load_records
+from canon.structured.ingest import IngestReport, file_hashes, ingest, known_hashes, load_files
 from canon.structured.loader import DEFAULT_MAX_BYTES
 from memory.scenes import Actor
 
@@ -91,7 +91,7 @@ class StructuredImportService:
             raise InvalidInput(f"Structured lore files end in .yaml or .yml: {', '.join(bad)}.")
         hashes = file_hashes(files)
         async with self.db.session() as session:
-            remembered = await _remembered(session, campaign.id)
+            remembered = await known_hashes(session, campaign.id)
         unchanged = {name for name, digest in hashes.items() if remembered.get(name) == digest}
         ontology = self._ontology(campaign)
         loaded = await asyncio.to_thread(
@@ -110,11 +110,6 @@ class StructuredImportService:
             async with self.db.session() as session:
                 return await work(session)
         return await self.db.run(work, attempts=1)
-
-
-async def _remembered(session: AsyncSession, campaign_id: int) -> dict[str, str]:
-    records = await load_records(session, await lineage(session, campaign_id))
-    return {name: record.content_hash for name, record in records.items()}
 
 
 def service_of(services: Any) -> StructuredImportService:

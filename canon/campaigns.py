@@ -4,6 +4,12 @@ A branch never copies its parent's rows. Every canon row is written by a `Change
 decision), and a branch records the last parent changeset it inherits (`fork_changeset_id`). A campaign's
 *lineage* is therefore a short list of `(campaign_id, up_to_changeset)` pairs, from itself to the root, and a
 row is visible in the campaign when its `(campaign_id, changeset_id)` falls inside one of them.
+
+An inherited step can be cut further: by the story clock (`up_to_scene_order`: rows of later scenes stay out
+even when their commit landed before the fork's changeset), by the campaign calendar (`world_until_key`: a
+branch forked "at year 300" does not inherit what is dated after it) and by real time (`up_to_time`: imported
+sources and scene-less NPC memories recorded after the fork). The last two are kept in the branch's
+`settings["fork"]`, written once by `create_branch` and moved only by a rebase.
 """
 
 from __future__ import annotations
@@ -106,13 +112,29 @@ class Campaign(BaseModel):
 
 
 class LineageStep(BaseModel):
-    """One ancestor in a campaign's lineage and the last changeset of it that is visible."""
+    """One ancestor in a campaign's lineage and the last changeset of it that is visible.
+
+    The campaign itself is the first step and is never cut (`up_to_changeset` is `OPEN_END`, the rest None).
+    """
 
     model_config = ConfigDict(frozen=True)
 
     campaign_id: int
     up_to_changeset: int
     up_to_scene_order: int | None = None
+    #: Rows dated in the world after this calendar key are not inherited (an `at_date` fork).
+    world_until_key: int | None = None
+    #: Material kept by real time (imported sources, scene-less memories) recorded after this is not inherited.
+    up_to_time: dt.datetime | None = None
+
+    @property
+    def inherited(self) -> bool:
+        """Return whether this step is an ancestor (cut at a fork point) rather than the campaign itself."""
+        return self.up_to_changeset < OPEN_END
+
+
+#: The key of a branch's settings holding the cut-offs that have no column of their own.
+FORK_SETTINGS = "fork"
 
 
 def _to_domain(row: CampaignRow) -> Campaign:
@@ -224,11 +246,9 @@ async def guild_default_campaign(session: AsyncSession, guild_id: int, guild_nam
     return _to_domain(row)
 
 
-async def lineage(session: AsyncSession, campaign_id: int) -> list[LineageStep]:
-    """Return the campaign and its ancestors, each with the last changeset visible from the campaign."""
-    steps: list[LineageStep] = []
-    limit = OPEN_END
-    scene_limit: int | None = None
+async def chain(session: AsyncSession, campaign_id: int) -> list[CampaignRow]:
+    """Return the rows of a campaign and its ancestors, the campaign first (raises `NotFound`)."""
+    rows: list[CampaignRow] = []
     current: int | None = campaign_id
     seen: set[int] = set()
     while current is not None:
@@ -238,16 +258,132 @@ async def lineage(session: AsyncSession, campaign_id: int) -> list[LineageStep]:
         row = await session.get(CampaignRow, current)
         if row is None:
             raise NotFound(f"There is no campaign #{current}.")
-        steps.append(LineageStep(campaign_id=row.id, up_to_changeset=limit, up_to_scene_order=scene_limit))
-        if row.parent_id is not None:
-            parent_limit = row.fork_changeset_id if row.fork_changeset_id is not None else 0
-            limit = min(limit, parent_limit)
-            if row.fork_scene_order is not None:
-                scene_limit = (
-                    row.fork_scene_order if scene_limit is None else min(scene_limit, row.fork_scene_order)
-                )
+        rows.append(row)
         current = row.parent_id
+    return rows
+
+
+class ForkPoint(BaseModel):
+    """Where a branch leaves its parent: the cut-offs of everything it inherits from it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    changeset_id: int
+    scene_order: int | None = None
+    world_date: str | None = None
+    world_until_key: int | None = None
+    up_to_time: dt.datetime | None = None
+
+
+def fork_point_of(row: CampaignRow | Campaign) -> ForkPoint | None:
+    """Return a branch's fork point (None for a root campaign)."""
+    if row.parent_id is None:
+        return None
+    extra = (row.settings or {}).get(FORK_SETTINGS) or {}
+    until = extra.get("up_to_time")
+    return ForkPoint(
+        changeset_id=row.fork_changeset_id if row.fork_changeset_id is not None else 0,
+        scene_order=row.fork_scene_order,
+        world_date=row.fork_world_date,
+        world_until_key=extra.get("world_until_key"),
+        up_to_time=dt.datetime.fromisoformat(until) if until else None,
+    )
+
+
+def _min(a: Any, b: Any) -> Any:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return min(a, b)
+
+
+def steps_of(chain_rows: list[tuple[int, ForkPoint | None]]) -> list[LineageStep]:
+    """Return the lineage of a chain of (campaign id, its fork point), the campaign first.
+
+    Each ancestor is visible up to the tightest cut-off of every fork between it and the campaign.
+    """
+    steps: list[LineageStep] = []
+    limit, scene, world, until = OPEN_END, None, None, None
+    for campaign_id, point in chain_rows:
+        steps.append(
+            LineageStep(
+                campaign_id=campaign_id,
+                up_to_changeset=limit,
+                up_to_scene_order=scene,
+                world_until_key=world,
+                up_to_time=until,
+            )
+        )
+        if point is not None:
+            limit = min(limit, point.changeset_id)
+            scene = _min(scene, point.scene_order)
+            world = _min(world, point.world_until_key)
+            until = _min(until, point.up_to_time)
     return steps
+
+
+async def lineage(session: AsyncSession, campaign_id: int) -> list[LineageStep]:
+    """Return the campaign and its ancestors, each with the last changeset visible from the campaign."""
+    return steps_of([(row.id, fork_point_of(row)) for row in await chain(session, campaign_id)])
+
+
+async def children(session: AsyncSession, campaign_id: int) -> list[Campaign]:
+    """Return the branches forked directly from a campaign, oldest first."""
+    query = select(CampaignRow).where(CampaignRow.parent_id == campaign_id).order_by(CampaignRow.id)
+    return [_to_domain(row) for row in (await session.execute(query)).scalars()]
+
+
+async def create_branch(
+    session: AsyncSession, parent: Campaign, name: str, point: ForkPoint, *, guild_id: int | None
+) -> Campaign:
+    """Create a branch of `parent` at a fork point: one row, nothing copied (see the module docstring)."""
+    name = validate_campaign_name(name)
+    taken = await session.scalar(select(func.count()).where(CampaignRow.name == name))
+    if taken:
+        raise Conflict(f"A campaign named {name!r} already exists.")
+    row = CampaignRow(
+        name=name,
+        guild_id=guild_id,
+        parent_id=parent.id,
+        fork_changeset_id=point.changeset_id,
+        fork_scene_order=point.scene_order,
+        fork_world_date=point.world_date,
+        settings={FORK_SETTINGS: _fork_settings(point)},
+    )
+    session.add(row)
+    await session.flush()
+    return _to_domain(row)
+
+
+def _fork_settings(point: ForkPoint) -> dict[str, Any]:
+    return {
+        "world_until_key": point.world_until_key,
+        "up_to_time": point.up_to_time.isoformat() if point.up_to_time else None,
+    }
+
+
+async def move_fork_point(session: AsyncSession, campaign_id: int, point: ForkPoint) -> Campaign:
+    """Move a branch's fork point (a rebase); the caller has checked what that brings in."""
+    row = await session.get(CampaignRow, campaign_id, with_for_update=True)
+    if row is None or row.parent_id is None:
+        raise NotFound(f"There is no branch #{campaign_id}.")
+    row.fork_changeset_id = point.changeset_id
+    row.fork_scene_order = point.scene_order
+    row.fork_world_date = point.world_date
+    row.settings = {**(row.settings or {}), FORK_SETTINGS: _fork_settings(point)}
+    await session.flush()
+    return _to_domain(row)
+
+
+async def set_status(session: AsyncSession, campaign_id: int, status: CampaignStatus) -> Campaign:
+    """Set a campaign's status (active or abandoned)."""
+    row = await session.get(CampaignRow, campaign_id, with_for_update=True)
+    if row is None:
+        raise NotFound(f"There is no campaign #{campaign_id}.")
+    row.status = status.value
+    await session.flush()
+    return _to_domain(row)
 
 
 async def open_changeset(

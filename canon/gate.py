@@ -51,6 +51,9 @@ DEFAULT_POLICY: dict[str, str] = {
     Authority.SYSTEM: "review",
 }
 UNDECIDED_AT_COMMIT = "Left undecided when the scene was committed."
+# The policy accepts an authority's proposals without review only when they are certain: facts extracted from
+# prose (confidence 0.6, the seed's default) wait for the GM even though their authority is `source`.
+AUTO_ACCEPT_MIN_CONFIDENCE = 0.9
 
 
 def authority_policy(settings: dict[str, Any]) -> dict[str, str]:
@@ -196,7 +199,7 @@ class CanonizationGate:
             key = " ".join(ref.name.casefold().split())
             if key in pending:
                 return ref.model_copy(update={"proposal_id": pending[key]})
-            fuzzy = await reader.fuzzy(ref.name, limit=1)
+            fuzzy = await reader.fuzzy(ref.name, limit=1, whole=True)
             if fuzzy and fuzzy[0][1] >= 90:
                 return ref.model_copy(update={"entity_id": fuzzy[0][0].id, "name": fuzzy[0][0].name})
             missing.append((role, ref, default_entity_type(role, self.ontology, content)))
@@ -498,9 +501,12 @@ class CanonizationGate:
         accepted: list[ProposalRow] = []
         rejected: list[ProposalRow] = []
         for row in rows:
+            # A fact promoted from a branch always waits for the GM's own accept, whatever its authority.
             auto = (
                 row.status == ProposalStatus.PENDING
+                and row.origin != "promotion"
                 and policy.get(row.authority) == "auto"
+                and row.confidence >= AUTO_ACCEPT_MIN_CONFIDENCE
                 and not row.warnings
             )
             if row.status == ProposalStatus.ACCEPTED or auto:

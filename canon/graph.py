@@ -8,14 +8,14 @@ and writes only its own.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import unicodedata
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rapidfuzz import fuzz, process
-from sqlalchemy import ColumnElement, and_, false, insert, or_, select
+from sqlalchemy import BigInteger, ColumnElement, and_, false, func, insert, literal, or_, select, union
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import OPEN_END, ChangesetRow, LineageStep, lineage
@@ -50,17 +50,54 @@ def fold(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
+# Built conditions by (model, lineage): a branch's condition has a clause per ancestor, and building it for every
+# query of a card costs more than the queries themselves. The model is kept in the value so its id stays its own.
+_FILTERS: OrderedDict[tuple[int, tuple[LineageStep, ...]], tuple[Any, ColumnElement[bool]]] = OrderedDict()
+_FILTERS_KEPT = 512
+
+
 def lineage_filter(model: Any, steps: Sequence[LineageStep]) -> ColumnElement[bool]:
-    """Return the SQL condition selecting rows of `model` visible through a campaign's lineage."""
+    """Return the SQL condition selecting rows of `model` visible through a campaign's lineage.
+
+    An inherited step is cut at its changeset, and, for rows that carry the clocks, at its scene order (rows of
+    the parent's later scenes, however early their commit) and at its world date (an `at_date` fork).
+    """
+    key = (id(model), tuple(steps))
+    found = _FILTERS.get(key)
+    if found is not None and found[0] is model:
+        _FILTERS.move_to_end(key)
+        return found[1]
+    condition = _lineage_condition(model, key[1])
+    _FILTERS[key] = (model, condition)
+    while len(_FILTERS) > _FILTERS_KEPT:
+        _FILTERS.popitem(last=False)
+    return condition
+
+
+def _lineage_condition(model: Any, steps: Sequence[LineageStep]) -> ColumnElement[bool]:
+    world = getattr(model, "world_from_key", None)
+    story = getattr(model, "story_from", None)
     clauses: list[ColumnElement[bool]] = []
     for step in steps:
         if step.up_to_changeset >= OPEN_END:
             clauses.append(model.campaign_id == step.campaign_id)
-        else:
-            clauses.append(
-                and_(model.campaign_id == step.campaign_id, model.changeset_id <= step.up_to_changeset)
-            )
-    return or_(*clauses) if clauses else false()
+            continue
+        parts = [model.campaign_id == step.campaign_id, model.changeset_id <= step.up_to_changeset]
+        if step.up_to_scene_order is not None and story is not None:
+            parts.append(or_(story.is_(None), story <= step.up_to_scene_order))
+        if step.world_until_key is not None and world is not None:
+            parts.append(or_(world.is_(None), world <= step.world_until_key))
+        clauses.append(and_(*parts))
+    if len(clauses) > 1:
+        # The IN list first: it lets the planner seek a (campaign, ...) index once per campaign of the lineage.
+        return and_(model.campaign_id.in_(_fixed_list([step.campaign_id for step in steps])), or_(*clauses))
+    return clauses[0] if clauses else false()
+
+
+def _fixed_list(values: Sequence[int]) -> list[Any]:
+    """Return values for a fixed-length IN: one bound parameter each, so that the statement's SQL is compiled
+    once (an expanding IN list is rewritten at every execution)."""
+    return [literal(v, BigInteger) for v in values]
 
 
 def in_lineage(campaign_id: int, changeset_id: int, steps: Sequence[LineageStep]) -> bool:
@@ -72,6 +109,18 @@ def in_lineage(campaign_id: int, changeset_id: int, steps: Sequence[LineageStep]
 AUTHORITY_OF = {a.value: a for a in Authority}
 VISIBILITY_OF = {v.value: v for v in Visibility}
 STATEMENT_KIND_OF = {k.value: k for k in StatementKind}
+
+
+def validity_columns(v: Validity) -> dict[str, Any]:
+    """Return the `world_*` and `story_*` column values of a validity (dataclasses.asdict is slow in bulk)."""
+    return {
+        "world_from": v.world_from,
+        "world_from_key": v.world_from_key,
+        "world_until": v.world_until,
+        "world_until_key": v.world_until_key,
+        "story_from": v.story_from,
+        "story_until": v.story_until,
+    }
 
 
 def _validity(row: Any) -> Validity:
@@ -288,12 +337,19 @@ class CanonReader:
         """Return visible, standing entities whose name, alias or key is exactly `name` (case-insensitive)."""
         folded = fold(name)
         table = EntityRow.__table__.c
-        by_alias = select(AliasRow.entity_id).where(
-            AliasRow.alias_folded == folded, lineage_filter(AliasRow, self.steps)
+        # Three lookups on covering (campaign, name) indexes, instead of one OR that the planner answers by a
+        # scan of every entity; the exact lineage cut (changeset, scene, date) applies to the few rows found.
+        campaigns = [step.campaign_id for step in self.steps]
+        ids = union(
+            select(table.id).where(
+                table.campaign_id.in_(_fixed_list(campaigns)), table.name_folded == folded
+            ),
+            select(table.id).where(table.campaign_id.in_(_fixed_list(campaigns)), table.key == name.strip()),
+            select(AliasRow.entity_id).where(
+                AliasRow.alias_folded == folded, lineage_filter(AliasRow, self.steps)
+            ),
         )
-        rows = await self._entity_rows(
-            [or_(table.name_folded == folded, table.key == name.strip(), table.id.in_(by_alias))], as_of
-        )
+        rows = await self._entity_rows([table.id.in_(ids)], as_of)
         rows = [r for r in rows if r.retconned_at is None]
         aliases = await self._aliases([r.id for r in rows], as_of)
         return sorted((entity_from_row(r, aliases.get(r.id, ())) for r in rows), key=lambda e: e.id)
@@ -330,19 +386,24 @@ class CanonReader:
             )
         if name.strip().startswith("#") and name.strip()[1:].isdigit():
             return await self.entity(int(name.strip()[1:]), as_of)
-        matches = await self.fuzzy(name, limit=3)
+        matches = await self.fuzzy(name, limit=3, whole=True)
         if matches and matches[0][1] >= FUZZY_CUTOFF:
             return await self.entity(matches[0][0].id, as_of)
         hint = f" Did you mean {', '.join(m.name for m, _ in matches)}?" if matches else ""
         raise NotFound(f"No entity called “{name}” in this campaign's canon.{hint}")
 
-    async def fuzzy(self, text: str, *, limit: int = 5) -> list[tuple[EntityRef, float]]:
-        """Return the entities whose names are closest to `text`, with a 0-100 score."""
+    async def fuzzy(self, text: str, *, limit: int = 5, whole: bool = False) -> list[tuple[EntityRef, float]]:
+        """Return the entities whose names are closest to `text`, with a 0-100 score.
+
+        By default partial matches score high (good for suggestions); `whole=True` compares whole names only,
+        so that a typo ("Aldrik") still finds "Aldric" while "The Hidden King" does not find "the Knight".
+        """
         pairs = await self.names()
         if not pairs or not text.strip():
             return []
         choices = [fold(n) for n, _ in pairs]
-        hits = process.extract(fold(text), choices, scorer=fuzz.WRatio, limit=limit * 3)
+        scorer = fuzz.ratio if whole else fuzz.WRatio
+        hits = process.extract(fold(text), choices, scorer=scorer, limit=limit * 3)
         best: dict[int, float] = {}
         for _, score, index in hits:
             entity_id = pairs[index][1]
@@ -552,6 +613,7 @@ class CanonWriter:
         # would otherwise make a round trip per row); add_statement then returns a negative placeholder id.
         self.deferred = deferred
         self._pending: list[tuple[dict[str, Any], list[Evidence], list[tuple[str, int]]]] = []
+        self._stamp_values: dict[str, Any] | None = None
 
     @property
     def campaign_id(self) -> int:
@@ -559,11 +621,16 @@ class CanonWriter:
         return self.changeset.campaign_id
 
     def _stamp(self) -> dict[str, Any]:
-        return {
-            "campaign_id": self.changeset.campaign_id,
-            "changeset_id": self.changeset.id,
-            "recorded_at": self.changeset.recorded_at,
-        }
+        # Read once: the changeset's ORM attributes cost more than the rest of a bulk add_statement. Callers
+        # only spread it (`**self._stamp()`), never change it.
+        stamp = self._stamp_values
+        if stamp is None:
+            stamp = self._stamp_values = {
+                "campaign_id": self.changeset.campaign_id,
+                "changeset_id": self.changeset.id,
+                "recorded_at": self.changeset.recorded_at,
+            }
+        return stamp
 
     async def create_entity(
         self,
@@ -587,7 +654,7 @@ class CanonWriter:
             raise InvalidInput("An entity's name is 1 to 200 characters.")
         row = EntityRow(
             **self._stamp(),
-            **dataclasses.asdict(validity),
+            **validity_columns(validity),
             type=type_name,
             name=clean,
             name_folded=fold(clean),
@@ -638,7 +705,7 @@ class CanonWriter:
             raise InvalidInput("A fact or state needs a value.")
         values: dict[str, Any] = {
             **self._stamp(),
-            **dataclasses.asdict(validity),
+            **validity_columns(validity),
             "kind": kind.value,
             "subject_id": subject_id,
             "predicate": predicate,
@@ -669,12 +736,9 @@ class CanonWriter:
         """Write the queued statements, their evidence and dependencies in bulk; map placeholders to ids."""
         if not self._pending:
             return {}
-        table = StatementRow.__table__
-        result = await self.session.execute(
-            insert(table).returning(table.c.id, sort_by_parameter_order=True),
-            [v for v, _, _ in self._pending],
+        ids = await insert_returning_ids(
+            self.session, StatementRow.__table__, [v for v, _, _ in self._pending]
         )
-        ids = [row[0] for row in result.all()]
         stamp = self._stamp()
         evidence_rows = [
             {
@@ -691,10 +755,8 @@ class CanonWriter:
             for sid, (_, _, deps) in zip(ids, self._pending, strict=True)
             for kind, target in deps
         ]
-        if evidence_rows:
-            await self.session.execute(insert(EvidenceRow.__table__), evidence_rows)
-        if dependency_rows:
-            await self.session.execute(insert(DependencyRow.__table__), dependency_rows)
+        await bulk_insert(self.session, EvidenceRow.__table__, evidence_rows)
+        await bulk_insert(self.session, DependencyRow.__table__, dependency_rows)
         self._pending.clear()
         return {-(i + 1): sid for i, sid in enumerate(ids)}
 
@@ -736,6 +798,89 @@ class CanonWriter:
             )
         )
         await self.session.flush()
+
+
+async def insert_returning_ids(
+    session: AsyncSession, table: Any, rows: Sequence[dict[str, Any]]
+) -> list[int]:
+    """Insert rows in bulk and return their new ids in the order of `rows`.
+
+    PostgreSQL batches `RETURNING` sorted by parameter order itself. SQLAlchemy cannot do that on SQLite and
+    falls back to one INSERT per row (seconds for 50,000 statements), so on SQLite the ids are allocated
+    here, after the largest id, and the rows go through the driver's `executemany` (`bulk_insert`). The
+    caller's transaction holds SQLite's write lock from its first write (every write goes through
+    `Database.run`, BEGIN IMMEDIATE), so no other writer can take those ids meanwhile; if one somehow
+    did, the insert fails on the primary key instead of mixing rows up.
+    """
+    if not rows:
+        return []
+    if _is_sqlite(session):
+        last = (await session.execute(select(func.max(table.c.id)))).scalar() or 0
+        ids = list(range(last + 1, last + 1 + len(rows)))
+        await bulk_insert(session, table, [{**row, "id": i} for row, i in zip(rows, ids, strict=True)])
+        return ids
+    result = await session.execute(
+        insert(table).returning(table.c.id, sort_by_parameter_order=True), list(rows)
+    )
+    return [row[0] for row in result.all()]
+
+
+_UNSET = object()
+
+
+def _is_sqlite(session: AsyncSession) -> bool:
+    return session.bind is not None and session.bind.dialect.name == "sqlite"
+
+
+async def bulk_insert(session: AsyncSession, table: Any, rows: Sequence[dict[str, Any]]) -> None:
+    """Insert rows in bulk (no ids returned); every row must give the same columns.
+
+    On SQLite the rows go straight to the driver's `executemany` with each column's bind processing done
+    here (SQLAlchemy's per-row statement handling costs more than SQLite's own insert); columns a row does
+    not give take their Python-side default. Elsewhere a plain Core `insert` (asyncpg's executemany is fast).
+    """
+    if not rows:
+        return
+    if not _is_sqlite(session):
+        await session.execute(insert(table), list(rows))
+        return
+    dialect = session.bind.dialect  # type: ignore[union-attr]
+    given = rows[0].keys()
+    columns = [c for c in table.c if c.name in given or (c.default is not None and c.default.is_scalar)]
+    missing = [c for c in table.c if c.name not in given and c not in columns and not c.nullable]
+    missing = [c for c in missing if not (c.primary_key and c.autoincrement)]
+    if missing or any(
+        c.default is not None and not c.default.is_scalar and c.name not in given for c in table.c
+    ):
+        await session.execute(insert(table), list(rows))  # a callable default: let SQLAlchemy apply it
+        return
+    getters = []
+    for column in columns:
+        processor = column.type._cached_bind_processor(dialect)
+        default = column.default.arg if column.default is not None and column.name not in given else None
+        getters.append((column.name, processor, default, column.name in given))
+    names = ", ".join(dialect.identifier_preparer.quote(c.name) for c in columns)
+    sql = (
+        f"INSERT INTO {dialect.identifier_preparer.format_table(table)} ({names}) "
+        f"VALUES ({', '.join('?' for _ in columns)})"
+    )
+    params = []
+    # Rows of one bulk share values (the changeset's time, {}): process each distinct object once.
+    memo: list[tuple[object, object]] = [(_UNSET, None)] * len(getters)
+    for row in rows:
+        values = []
+        for index, (name, processor, default, present) in enumerate(getters):
+            value = row[name] if present else default
+            if processor is not None and value is not None:
+                raw, done = memo[index]
+                if raw is not value:
+                    done = processor(value)
+                    memo[index] = (value, done)
+                value = done
+            values.append(value)
+        params.append(tuple(values))
+    connection = await session.connection()
+    await connection.exec_driver_sql(sql, params)
 
 
 def believed_at(value: dt.datetime) -> AsOf:

@@ -20,7 +20,7 @@ from canon import forms
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
 from canon.proposals import ProposalContent
-from cogs import canon_embeds, canon_options, canon_views
+from cogs import canon_embeds, canon_options, canon_pictures, canon_views
 from cogs.canon_options import (
     entity_name_list,
     entity_names,
@@ -30,6 +30,7 @@ from cogs.canon_options import (
     via_kinds,
 )
 from cogs.checks import actor_of, gm_only, guild_only_message
+from cogs.places import campaign_here
 
 NONE = discord.AllowedMentions.none()
 Name = app_commands.Range[str, 1, 200]
@@ -64,8 +65,7 @@ class CanonCommands(commands.Cog):
         self.canon: CanonService = bot.services.canon
 
     async def _campaign(self, interaction: discord.Interaction) -> Campaign:
-        guild = _guild(interaction)
-        return await self.bot.services.campaigns.for_guild(guild.id, guild.name)
+        return await campaign_here(interaction)
 
     # -- /propose -------------------------------------------------------------------------------------
 
@@ -454,11 +454,16 @@ class CanonCommands(commands.Cog):
         """Show an entity as of a point."""
         await self._show_card(interaction, name, date=date, scene=scene, believed_at=believed_at)
 
-    @canon_group.command(name="timeline", description="Show everything about an entity in story order")
-    @app_commands.describe(name="The entity")
+    @canon_group.command(
+        name="timeline", description="Show an entity's story in order, or draw the timeline (of an era)"
+    )
+    @app_commands.describe(name="The entity; leave it out for the whole timeline, or name an era to draw it")
     @app_commands.autocomplete(name=entity_names)
-    async def timeline(self, interaction: discord.Interaction, name: Name) -> None:
-        """Show an entity's timeline; retconned rows are struck through."""
+    async def timeline(self, interaction: discord.Interaction, name: Name | None = None) -> None:
+        """Show an entity's timeline (retconned rows struck through); no name or an era: a picture."""
+        if name is None or await canon_pictures.names_an_era(interaction, name):
+            await canon_pictures.send_timeline(interaction, name)  # a PNG (cogs.canon_pictures)
+            return
         campaign = await self._campaign(interaction)
         viewer = canon_options.viewer_of(interaction)
         title, views = await self.canon.timeline(campaign, name, viewer=viewer)

@@ -20,6 +20,7 @@ from canon.ontology import Ontology
 from cogs.canon_views import services_of
 from cogs.checks import is_gm
 from cogs.embeds import clip
+from cogs.places import campaign_here
 
 log = logging.getLogger(__name__)
 
@@ -32,12 +33,11 @@ def viewer_of(interaction: discord.Interaction) -> Viewer:
     return Viewer.GM if is_gm(interaction.user, services_of(interaction).settings.gm_role) else Viewer.PLAYER
 
 
-async def campaign_of(interaction: discord.Interaction) -> Campaign | None:
-    """Return the campaign of the interaction's server (None outside a server)."""
-    guild = interaction.guild
-    if guild is None:
+async def campaign_of(interaction: discord.Interaction, *, allow_abandoned: bool = False) -> Campaign | None:
+    """Return the campaign the interaction's channel plays in (None outside a server)."""
+    if interaction.guild is None:
         return None
-    return await services_of(interaction).campaigns.for_guild(guild.id, guild.name)
+    return await campaign_here(interaction, allow_abandoned=allow_abandoned)
 
 
 def ranked(names: Iterable[tuple[str, str]], current: str) -> Choices:

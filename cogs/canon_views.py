@@ -7,6 +7,8 @@ Custom ids (each a `DynamicItem` template, registered when the extension loads i
     lk:review:{scene_id}:commit                        write the accepted ones and close the review
     lk:review:{scene_id}:page:{page}:prev | next       show another page of the card
     lk:rationale:{proposal_id}                         the modal asking why a warned proposal is accepted
+    lk:batch:{campaign_id}:{action}:{batch}            the same controls for an import batch (no scene):
+                                                       action accept_all | commit | page:{page}:prev|next
 
 Every click re-reads the review from the database, re-checks that the user is a GM (an ephemeral refusal
 otherwise) and edits the card in place. A decision the service refuses (a double click, two GMs at once, a
@@ -74,9 +76,11 @@ async def _check_campaign(interaction: discord.Interaction, campaign_id: int) ->
     guild = interaction.guild
     if guild is None:
         raise NotAllowed(ANOTHER_SERVER)
-    campaign = await services_of(interaction).campaigns.for_guild(guild.id, guild.name)
-    if campaign.id != campaign_id:
-        raise NotAllowed(ANOTHER_SERVER)
+    # Any campaign of this server's tree: a promotion card of the parent may sit in a branch's channel.
+    try:
+        await services_of(interaction).campaigns.of_guild(campaign_id, guild.id, guild.name)
+    except NotAllowed:
+        raise NotAllowed(ANOTHER_SERVER) from None
 
 
 def _gm(interaction: discord.Interaction) -> None:
@@ -122,14 +126,16 @@ class ProposalButton(
             services = services_of(interaction)
             proposal = await services.canon.proposal(self.proposal_id)
             await _check_campaign(interaction, proposal.campaign_id)
-            if proposal.scene_id is None:
+            if proposal.scene_id is None and proposal.batch is None:
                 raise InvalidInput("This proposal is not part of a scene's review.")
             if self.accept and proposal.warnings and proposal.status == ProposalStatus.PENDING:
                 await interaction.response.send_modal(RationaleModal(self.proposal_id, proposal.warnings))
                 return
             actor = actor_of(interaction, services.settings.gm_role)
             await services.canon.decide(self.proposal_id, accept=self.accept, actor=actor)
-            review = await services.canon.review(proposal.scene_id)
+            review = await services.canon.review(
+                proposal.scene_id, campaign_id=proposal.campaign_id, batch=proposal.batch
+            )
             await show_review(interaction, review, canon_embeds.page_of(review, self.proposal_id))
 
         await guarded(interaction, work)
@@ -221,7 +227,66 @@ class PageButton(
         await guarded(interaction, work)
 
 
-DYNAMIC_ITEMS = (ProposalButton, ReviewButton, PageButton)
+class BatchButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=(
+        r"lk:batch:(?P<campaign>[0-9]{1,19}):"
+        r"(?P<action>accept_all|commit|page:(?P<page>[0-9]{1,6}):(?P<way>prev|next)):(?P<batch>.{1,60})"
+    ),
+):
+    """Accept all, Commit, or page through the review card of an import batch (proposals without a scene)."""
+
+    def __init__(
+        self, campaign_id: int, batch: str, action: str, *, disabled: bool = False, row: int | None = None
+    ) -> None:
+        page_way = action.split(":")
+        labels = {"accept_all": "Accept all", "commit": "Commit", "prev": "◀ Previous", "next": "Next ▶"}
+        styles = {"accept_all": discord.ButtonStyle.secondary, "commit": discord.ButtonStyle.primary}
+        custom_id = f"lk:batch:{campaign_id}:{action}:{batch}"
+        if len(custom_id) > 100:  # pragma: no cover - batch names are short (`extract:{source}:{time}`)
+            raise InvalidInput("This batch's name is too long for a review card.")
+        super().__init__(
+            discord.ui.Button(
+                label=labels[page_way[-1]],
+                style=styles.get(page_way[0], discord.ButtonStyle.secondary),
+                custom_id=custom_id,
+                disabled=disabled,
+                row=row,
+            )
+        )
+        self.campaign_id = campaign_id
+        self.batch = batch
+        self.action = page_way[0]
+        self.page = int(page_way[1]) if self.action == "page" else 0
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> BatchButton:
+        """Rebuild the button from its custom id."""
+        return cls(int(match["campaign"]), match["batch"], match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Accept every unwarned pending proposal, commit the batch, or show a page."""
+
+        async def work() -> None:
+            _gm(interaction)
+            await _check_campaign(interaction, self.campaign_id)
+            services = services_of(interaction)
+            if self.action == "commit":
+                await commit_batch(interaction, self.campaign_id, self.batch)
+                return
+            if self.action == "accept_all":
+                actor = actor_of(interaction, services.settings.gm_role)
+                await services.canon.accept_all(None, actor, campaign_id=self.campaign_id, batch=self.batch)
+            review = await services.canon.review(None, campaign_id=self.campaign_id, batch=self.batch)
+            page = self.page if self.action == "page" else canon_embeds.first_pending_page(review)
+            await show_review(interaction, review, page)
+
+        await guarded(interaction, work)
+
+
+DYNAMIC_ITEMS = (ProposalButton, ReviewButton, PageButton, BatchButton)
 
 
 # -- views ----------------------------------------------------------------------------------------------
@@ -232,9 +297,10 @@ def review_view(review: Review, page: int) -> discord.ui.View:
 
     Rows 0-3 hold two pending proposals each (Accept, Reject); row 4 holds paging, Accept all and Commit.
     """
-    assert review.scene is not None, "review cards are for scenes"
-    scene_id = review.scene.id
     page = canon_embeds.clamp_page(review, page)
+    if review.scene is None:
+        return _batch_view(review, page)
+    scene_id = review.scene.id
     view = discord.ui.View(timeout=None)
     pending = [p for p in canon_embeds.page_proposals(review, page) if p.status == ProposalStatus.PENDING]
     for index, proposal in enumerate(pending[: _ROWS_FOR_PROPOSALS * 2]):
@@ -253,6 +319,46 @@ def review_view(review: Review, page: int) -> discord.ui.View:
     return view
 
 
+def _batch_review_ids(review: Review) -> tuple[int, str]:
+    assert review.batch is not None and review.proposals, "a batch card needs its batch and proposals"
+    return review.proposals[0].campaign_id, review.batch
+
+
+def _batch_view(review: Review, page: int) -> discord.ui.View:
+    """Return the buttons of one page of an import batch's card (as `review_view`, batch controls)."""
+    campaign_id, batch = _batch_review_ids(review)
+    view = discord.ui.View(timeout=None)
+    pending = [p for p in canon_embeds.page_proposals(review, page) if p.status == ProposalStatus.PENDING]
+    for index, proposal in enumerate(pending[: _ROWS_FOR_PROPOSALS * 2]):
+        row = index // 2
+        view.add_item(ProposalButton(proposal.id, True, row=row, warned=bool(proposal.warnings)))
+        view.add_item(ProposalButton(proposal.id, False, row=row))
+    pages = canon_embeds.page_count(review)
+    if pages > 1:
+        previous, following = max(0, page - 1), min(pages - 1, page + 1)
+        view.add_item(BatchButton(campaign_id, batch, f"page:{previous}:prev", disabled=page == 0, row=4))
+        view.add_item(
+            BatchButton(campaign_id, batch, f"page:{following}:next", disabled=page >= pages - 1, row=4)
+        )
+    any_pending = any(p.status == ProposalStatus.PENDING for p in review.proposals)
+    view.add_item(BatchButton(campaign_id, batch, "accept_all", disabled=not any_pending, row=4))
+    view.add_item(BatchButton(campaign_id, batch, "commit", row=4))
+    return view
+
+
+def _batch_closed(review: Review) -> bool:
+    """Return whether an import batch is done: nothing in it waits for a decision or a commit."""
+    return not any(p.status in {ProposalStatus.PENDING, ProposalStatus.ACCEPTED} for p in review.proposals)
+
+
+def _closed_batch_view(review: Review) -> discord.ui.View:
+    campaign_id, batch = _batch_review_ids(review)
+    view = discord.ui.View(timeout=None)
+    view.add_item(BatchButton(campaign_id, batch, "accept_all", disabled=True))
+    view.add_item(BatchButton(campaign_id, batch, "commit", disabled=True))
+    return view
+
+
 def closed_view(scene_id: int) -> discord.ui.View:
     """Return the disabled controls of a committed review."""
     view = discord.ui.View(timeout=None)
@@ -263,7 +369,16 @@ def closed_view(scene_id: int) -> discord.ui.View:
 
 def card_content(review: Review, page: int, *, reveal: bool) -> dict[str, Any]:
     """Return the embed and view of a card as it stands (open or committed)."""
-    assert review.scene is not None
+    if review.scene is None:  # an import batch
+        if _batch_closed(review):
+            return {
+                "embed": canon_embeds.committed_embed(review, [], reveal=reveal),
+                "view": _closed_batch_view(review),
+            }
+        return {
+            "embed": canon_embeds.review_embed(review, page, reveal=reveal),
+            "view": _batch_view(review, page),
+        }
     if review.scene.status == SceneStatus.COMPLETED:
         return {
             "embed": canon_embeds.committed_embed(review, [], reveal=reveal),
@@ -328,6 +443,29 @@ async def commit(interaction: discord.Interaction, scene_id: int) -> None:
             log.warning("could not close review card %s", card.message_id, exc_info=True)
 
 
+async def commit_batch(interaction: discord.Interaction, campaign_id: int, batch: str) -> None:
+    """Commit an import batch's accepted proposals and bring the clicked card to its final state."""
+    services = services_of(interaction)
+    guild = interaction.guild
+    if guild is None:  # pragma: no cover - `_check_campaign` refused it already
+        raise NotAllowed(ANOTHER_SERVER)
+    campaign = await services.campaigns.of_guild(campaign_id, guild.id, guild.name)  # a branch's, perhaps
+    review = await services.canon.review(None, campaign_id=campaign_id, batch=batch)
+    if _batch_closed(review):
+        raise InvalidInput("This batch is already committed; nothing changed.")
+    await interaction.response.defer()
+    actor = actor_of(interaction, services.settings.gm_role)
+    result = await services.canon.commit_batch(campaign, batch, actor)
+    review = await services.canon.review(None, campaign_id=campaign_id, batch=batch)
+    await interaction.edit_original_response(
+        embed=canon_embeds.committed_embed(
+            review, result.findings, reveal=_reveals(interaction.message), committed_by=actor.name
+        ),
+        view=_closed_batch_view(review),
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+
+
 # -- the rationale modal --------------------------------------------------------------------------------
 
 
@@ -380,10 +518,12 @@ async def submit_rationale(interaction: discord.Interaction, proposal_id: int) -
         await _check_campaign(interaction, (await services.canon.proposal(proposal_id)).campaign_id)
         actor = actor_of(interaction, services.settings.gm_role)
         proposal = await services.canon.decide(proposal_id, accept=True, actor=actor, rationale=rationale)
-        if proposal.scene_id is None or interaction.message is None:
+        if (proposal.scene_id is None and proposal.batch is None) or interaction.message is None:
             await reply_ephemeral(interaction, f"Accepted proposal #{proposal_id}.")
             return
-        review = await services.canon.review(proposal.scene_id)
+        review = await services.canon.review(
+            proposal.scene_id, campaign_id=proposal.campaign_id, batch=proposal.batch
+        )
         await show_review(interaction, review, canon_embeds.page_of(review, proposal_id))
 
     await guarded(interaction, work)

@@ -15,6 +15,7 @@ from canon.errors import InvalidInput
 from canon.storage import utc_now
 from cogs import operations_embeds as render
 from cogs.checks import gm_only, guild_only_message
+from cogs.places import campaign_here
 
 NONE = discord.AllowedMentions.none()
 _ZONES = sorted(available_timezones())
@@ -146,8 +147,8 @@ class OperationsCommands(commands.Cog):
         guild_id = _guild_id(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         campaign = self.services.campaigns.cached_campaign_id(guild_id)
-        if campaign is None and interaction.guild is not None:
-            campaign = (await self.services.campaigns.for_guild(guild_id, interaction.guild.name)).id
+        if interaction.guild is not None:
+            campaign = (await campaign_here(interaction, allow_abandoned=True)).id
         status = await collect(self.services, campaign)
         await interaction.followup.send(
             embed=render.status_embed(status), ephemeral=True, allowed_mentions=NONE

@@ -13,6 +13,7 @@ from bot.client import Lorekeeper
 from canon.errors import InvalidInput
 from cogs import canon_options, canon_views, embeds, voice_embeds
 from cogs.checks import actor_of, gm_only, guild_only_message
+from cogs.places import campaign_here
 from memory.scenes import SceneService
 
 NONE = discord.AllowedMentions.none()
@@ -44,7 +45,7 @@ class SceneCommands(commands.Cog):
     ) -> None:
         """Start logging this channel's messages as the turns of a new scene."""
         guild = _guild(interaction)
-        campaign = await self.bot.services.campaigns.for_guild(guild.id, guild.name)
+        campaign = await campaign_here(interaction)
         scene = await self.scenes.start_scene(
             campaign_id=campaign.id,
             guild_id=guild.id,
@@ -103,8 +104,8 @@ class SceneCommands(commands.Cog):
         self, interaction: discord.Interaction, npc: app_commands.Range[str, 1, 200], remove: bool = False
     ) -> None:
         """Add an NPC to (or remove it from) the scene's cast."""
-        guild = _guild(interaction)
-        campaign = await self.bot.services.campaigns.for_guild(guild.id, guild.name)
+        _guild(interaction)
+        campaign = await campaign_here(interaction)
         actor = actor_of(interaction, self.bot.services.settings.gm_role)
         name, changed = await self.bot.services.voice.cast(
             campaign, interaction.channel_id or 0, npc, actor, remove=remove
@@ -117,8 +118,8 @@ class SceneCommands(commands.Cog):
     @app_commands.describe(text="The moment, in a few words")
     async def similar(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 300]) -> None:
         """List the scenes whose summaries are closest to the text."""
-        guild = _guild(interaction)
-        campaign = await self.bot.services.campaigns.for_guild(guild.id, guild.name)
+        _guild(interaction)
+        campaign = await campaign_here(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         moments = await self.bot.services.voice.similar_scenes(campaign, text)
         await interaction.followup.send(

@@ -9,6 +9,7 @@ import discord
 from discord.ext import commands
 
 from bot.client import Lorekeeper
+from bot.logs import log_context
 from cogs.checks import is_gm
 from memory.scenes import SpeakerKind
 from memory.turn_log import IncomingMessage
@@ -67,7 +68,10 @@ class TurnLogger(commands.Cog):
             )
         )
         if logged is not None and not logged.duplicate:
-            log.debug("stored message %s as turn %s of scene %s", message.id, logged.number, logged.scene_id)
+            with log_context(campaign=logged.campaign_id, scene=logged.scene_id, channel=message.channel.id):
+                log.debug(
+                    "stored message %s as turn %s of scene %s", message.id, logged.number, logged.scene_id
+                )
 
     @commands.Cog.listener()
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:

@@ -21,6 +21,7 @@ from canon.errors import GameError, InvalidInput
 from cogs import voice_embeds
 from cogs.canon_options import entity_names
 from cogs.checks import actor_of, gm_only, guild_only_message, is_gm
+from cogs.places import campaign_here
 from cogs.voice_views import NarrationContextButton, narration_view
 from memory.scenes import Actor
 
@@ -49,8 +50,9 @@ class VoiceCommands(commands.Cog):
         self._webhooks: dict[int, discord.Webhook] = {}
 
     async def cog_load(self) -> None:
-        """Finish the scenes a crash left without summary or memories (in the background)."""
-        self.voice._spawn(self._catch_up(), name="lorekeeper-voice-catch-up")
+        """Load the narrator's channels; finish the scenes a crash left without summary or memories (later)."""
+        await self.voice.narrator_channels()
+        self.voice.run_in_background(self._catch_up(), name="lorekeeper-voice-catch-up")
 
     async def _catch_up(self) -> None:
         try:
@@ -66,8 +68,8 @@ class VoiceCommands(commands.Cog):
         await self.debouncer.close()
 
     async def _campaign(self, interaction: discord.Interaction) -> Campaign:
-        guild = _guild(interaction)
-        return await self.bot.services.campaigns.for_guild(guild.id, guild.name)
+        _guild(interaction)
+        return await campaign_here(interaction)
 
     def _actor(self, interaction: discord.Interaction) -> Actor:
         return actor_of(interaction, self.bot.services.settings.gm_role)

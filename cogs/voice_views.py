@@ -17,6 +17,7 @@ from canon.errors import NotAllowed
 from cogs import voice_embeds
 from cogs.canon_views import guarded, services_of
 from cogs.checks import require_gm
+from cogs.places import campaign_here
 
 NONE = discord.AllowedMentions.none()
 
@@ -51,10 +52,9 @@ class NarrationContextButton(
         async def work() -> None:
             services = services_of(interaction)
             require_gm(interaction, services.settings.gm_role)
-            guild = interaction.guild
-            if guild is None:
+            if interaction.guild is None:
                 raise NotAllowed("This narration belongs to another server's campaign.")
-            campaign = await services.campaigns.for_guild(guild.id, guild.name)
+            campaign = await campaign_here(interaction, allow_abandoned=True)
             record = await services.voice.narration(campaign, self.narration_id)
             data = voice_embeds.narration_context_text(record).encode("utf-8")
             await interaction.response.send_message(

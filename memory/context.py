@@ -23,8 +23,8 @@ from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from memory.untrusted import frame_untrusted
 from memory.tokens import count_tokens, truncate_to_tokens
+from memory.untrusted import frame_untrusted
 
 __all__ = [
     "PRIORITY",

@@ -24,6 +24,7 @@ from canon.storage import Database, utc_now
 from memory.doc_index import DocIndex, DocIndexError
 from memory.embedding import Embedder
 from memory.fulltext import STOPWORDS
+from memory.lineage import narrative_lineage
 from memory.models import SceneRow
 from memory.scenes import SceneStatus, SpeakerKind, Turn
 from memory.voice_models import SceneCastRow, SceneDigestRow
@@ -234,30 +235,51 @@ class SceneMomentStore:
         return True
 
     async def similar(self, campaign_id: int, text: str, *, limit: int = 3) -> list[Moment]:
-        """Return the campaign's completed scenes whose summaries are closest to `text`, best first."""
+        """Return the completed scenes whose summaries are closest to `text`, best first.
+
+        A branch also finds its ancestors' scenes up to its fork point (`memory.lineage`), never later ones.
+        """
         if not self.semantic or not text.strip():
             return []
         assert self.index is not None and self.embedder is not None
+        async with self.db.session() as session:
+            reaches = await narrative_lineage(session, campaign_id)
         try:
             vector = (await asyncio.to_thread(self.embedder.embed_documents, [text]))[0]
-            hits = await self.index.query(campaign_id, vector, limit=limit)
+            hits = []
+            for reach in reaches:
+                if reach.inherited and reach.scene_ids is not None:
+                    if not reach.scene_ids:
+                        continue
+                    where = {"scene_id": {"$in": sorted(reach.scene_ids)}}
+                    hits += await self.index.query(reach.campaign_id, vector, limit=limit, where=where)
+                else:
+                    hits += await self.index.query(reach.campaign_id, vector, limit=limit)
         except DocIndexError as error:
             log.warning("similar moments are unavailable: %s", error)
             return []
         similarity = {hit.id: hit.similarity for hit in hits}
+        by_campaign = {r.campaign_id: r for r in reaches}
         async with self.db.session() as session:
             rows = (
                 await session.execute(
-                    select(SceneRow.id, SceneRow.story_order, SceneRow.title, SceneDigestRow.summary)
+                    select(
+                        SceneRow.id,
+                        SceneRow.campaign_id,
+                        SceneRow.story_order,
+                        SceneRow.title,
+                        SceneDigestRow.summary,
+                    )
                     .join(SceneDigestRow, SceneDigestRow.scene_id == SceneRow.id)
-                    .where(SceneRow.campaign_id == campaign_id, SceneRow.id.in_(list(similarity)))
+                    .where(SceneRow.campaign_id.in_(list(by_campaign)), SceneRow.id.in_(list(similarity)))
                 )
             ).all()
         moments = [
             Moment(scene_id=i, story_order=o, title=t, summary=s, similarity=similarity[i])
-            for i, o, t, s in rows
+            for i, c, o, t, s in rows
+            if by_campaign[c].sees_scene(i)
         ]
-        return sorted(moments, key=lambda m: -m.similarity)
+        return sorted(moments, key=lambda m: -m.similarity)[:limit]
 
     async def rebuild(self, campaign_id: int) -> int:
         """Drop the campaign's moments collection and embed every stored summary again; return how many."""

@@ -6,7 +6,7 @@ written (a monster's stat block comes before what makes it special) made a weake
 puts the descriptive prose first, and a vector of the title alone adds what the model knows about a name:
 
 - prose view: the section title and its parent, then the chunk's prose paragraphs in document order, then its
-  list/table/number-heavy paragraphs, markdown marks removed, cut to `PROSE_TOKENS` o200k tokens (about 95
+  list/table/number-heavy paragraphs, markdown marks removed, cut to `PROSE_TOKENS` o200k tokens (about 62
   WordPiece tokens);
 - title view: the section title and its parent ("Sahuagin (Bestiary)").
 
@@ -24,8 +24,8 @@ from memory.tokens import truncate_to_tokens
 __all__ = ["PROSE_TOKENS", "VIEWS_VERSION", "prose_view", "title_view"]
 
 #: Bump when the views change: vectors made from other views are stale.
-VIEWS_VERSION = "prose96+title-1"
-PROSE_TOKENS = 96
+VIEWS_VERSION = "prose64+title-1"
+PROSE_TOKENS = 64
 
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]")
 _PARAGRAPHS = re.compile(r"\n[ \t]*\n")

@@ -17,7 +17,15 @@ from typing import Any
 from sqlalchemy import BindParameter, bindparam, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-__all__ = ["STOPWORDS", "heading_search", "lexical_search", "query_words", "rebuild", "word_exists"]
+__all__ = [
+    "STOPWORDS",
+    "document_frequencies",
+    "heading_search",
+    "lexical_search",
+    "query_words",
+    "rebuild",
+    "word_exists",
+]
 
 # English function words (and a few words every lore question carries) that would match nearly every chunk.
 _STOPWORD_TEXT = """
@@ -51,6 +59,16 @@ def fts5_query(words: Sequence[str]) -> str:
     return " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
 
 
+def scoped(expression: str, campaigns: Sequence[int]) -> str:
+    """Return an FTS5 expression restricted to chunks of the given campaigns (the table holds every campaign).
+
+    The campaign id is an indexed column: FTS5 intersects its posting list with the words', so the chunks of
+    other campaigns are never scored (a small campaign is not slowed down by a large one).
+    """
+    ids = " OR ".join(f'"{int(c)}"' for c in campaigns)
+    return f"campaign_id : ({ids}) AND ({expression})"
+
+
 def tsquery(words: Sequence[str]) -> str:
     """Return a PostgreSQL to_tsquery expression: the words quoted and joined by |."""
     return " | ".join("'" + w.replace("'", "''").replace("\\", "") + "'" for w in words)
@@ -61,11 +79,12 @@ async def lexical_search(
     words: Sequence[str],
     source_ids: Sequence[int],
     *,
+    campaigns: Sequence[int],
     limit: int,
     heading_weight: float,
 ) -> list[tuple[int, float]]:
     """Return up to `limit` (chunk id, score) pairs of the allowed sources, best first (higher is better)."""
-    if not words or not source_ids or limit <= 0:
+    if not words or not source_ids or not campaigns or limit <= 0:
         return []
     dialect = session.get_bind().dialect.name
     ids: BindParameter[Any] = bindparam("ids", expanding=True)
@@ -73,15 +92,14 @@ async def lexical_search(
         # bm25() is lower-is-better; its column weights are literal floats from the search config.
         statement = text(
             f"""
-            SELECT c.id, bm25(knowledge_fts, {float(heading_weight):.4f}, 1.0) AS score
+            SELECT c.id, bm25(knowledge_fts, {float(heading_weight):.4f}, 1.0, 0.0) AS score
             FROM knowledge_fts JOIN knowledge_chunks AS c ON c.id = knowledge_fts.rowid
             WHERE knowledge_fts MATCH :query AND c.source_id IN :ids
             ORDER BY score LIMIT :limit
             """
         ).bindparams(ids)
-        rows = await session.execute(
-            statement, {"query": fts5_query(words), "ids": list(source_ids), "limit": limit}
-        )
+        query = scoped("{heading_text text} : (" + fts5_query(words) + ")", campaigns)
+        rows = await session.execute(statement, {"query": query, "ids": list(source_ids), "limit": limit})
         return [(int(chunk_id), -float(score)) for chunk_id, score in rows.all()]
     # ts_rank weights are {D, C, B, A}: headings are A, text is B.
     text_weight = min(1.0, 1.0 / max(heading_weight, 1e-3))
@@ -89,25 +107,31 @@ async def lexical_search(
         f"""
         SELECT c.id, ts_rank('{{0.1, 0.2, {text_weight:.4f}, 1.0}}'::float4[], c.search_vector, q, 1) AS score
         FROM knowledge_chunks AS c, to_tsquery('english', :query) AS q
-        WHERE c.search_vector @@ q AND c.source_id IN :ids
+        WHERE c.search_vector @@ q AND c.source_id IN :ids AND c.campaign_id IN :campaigns
         ORDER BY score DESC, c.id LIMIT :limit
         """
-    ).bindparams(ids)
+    ).bindparams(ids, bindparam("campaigns", expanding=True))
     rows = await session.execute(
-        statement, {"query": tsquery(words), "ids": list(source_ids), "limit": limit}
+        statement,
+        {"query": tsquery(words), "ids": list(source_ids), "campaigns": list(campaigns), "limit": limit},
     )
     return [(int(chunk_id), float(score)) for chunk_id, score in rows.all()]
 
 
 async def heading_search(
-    session: AsyncSession, names: Sequence[str], source_ids: Sequence[int], *, limit: int
+    session: AsyncSession,
+    names: Sequence[str],
+    source_ids: Sequence[int],
+    *,
+    campaigns: Sequence[int],
+    limit: int,
 ) -> list[tuple[int, float, str]]:
     """Return (chunk id, score, name) of allowed chunks whose headings contain one of `names` as a phrase."""
     phrases = [
         (name, [w for w in _WORD.findall(unicodedata.normalize("NFKC", name).casefold())]) for name in names
     ]
     phrases = [(name, words) for name, words in phrases if words]
-    if not phrases or not source_ids or limit <= 0:
+    if not phrases or not source_ids or not campaigns or limit <= 0:
         return []
     found: dict[int, tuple[float, str]] = {}
     dialect = session.get_bind().dialect.name
@@ -116,13 +140,13 @@ async def heading_search(
         if dialect == "sqlite":
             statement = text(
                 """
-                SELECT c.id, bm25(knowledge_fts, 1.0, 0.0) AS score
+                SELECT c.id, bm25(knowledge_fts, 1.0, 0.0, 0.0) AS score
                 FROM knowledge_fts JOIN knowledge_chunks AS c ON c.id = knowledge_fts.rowid
                 WHERE knowledge_fts MATCH :query AND c.source_id IN :ids
                 ORDER BY score LIMIT :limit
                 """
             ).bindparams(ids)
-            query = "{heading_text} : " + '"' + " ".join(words) + '"'
+            query = scoped("{heading_text} : " + '"' + " ".join(words) + '"', campaigns)
             rows = (
                 await session.execute(statement, {"query": query, "ids": list(source_ids), "limit": limit})
             ).all()
@@ -149,9 +173,53 @@ async def heading_search(
     return [(chunk_id, score, name) for chunk_id, (score, name) in ranked]
 
 
-async def word_exists(session: AsyncSession, word: str, source_ids: Sequence[int]) -> bool:
+async def document_frequencies(
+    session: AsyncSession,
+    words: Sequence[str],
+    source_ids: Sequence[int],
+    *,
+    campaigns: Sequence[int],
+    cap: int,
+) -> dict[str, int]:
+    """Return how many chunks of the sources contain each word, counting no further than `cap` + 1.
+
+    Bounded, so a word in every chunk costs no more than a rare one: this only tells rare from common.
+    """
+    if not source_ids or not campaigns:
+        return dict.fromkeys(words, 0)
+    ids: BindParameter[Any] = bindparam("ids", expanding=True)
+    sqlite = session.get_bind().dialect.name == "sqlite"
+    if sqlite:
+        statement = text(
+            """
+            SELECT count(*) FROM (
+                SELECT c.id FROM knowledge_fts JOIN knowledge_chunks AS c ON c.id = knowledge_fts.rowid
+                WHERE knowledge_fts MATCH :query AND c.source_id IN :ids LIMIT :cap
+            )
+            """
+        ).bindparams(ids)
+    else:
+        statement = text(
+            """
+            SELECT count(*) FROM (
+                SELECT c.id FROM knowledge_chunks AS c
+                WHERE c.search_vector @@ to_tsquery('english', :query) AND c.source_id IN :ids LIMIT :cap
+            ) AS found
+            """
+        ).bindparams(ids)
+    counts: dict[str, int] = {}
+    for word in words:
+        query = scoped(fts5_query([word]), campaigns) if sqlite else tsquery([word])
+        found = await session.execute(statement, {"query": query, "ids": list(source_ids), "cap": cap + 1})
+        counts[word] = int(found.scalar_one())
+    return counts
+
+
+async def word_exists(
+    session: AsyncSession, word: str, source_ids: Sequence[int], *, campaigns: Sequence[int]
+) -> bool:
     """Return whether a word (stemmed as the index stems it) occurs in any chunk of the given sources."""
-    if not source_ids:
+    if not source_ids or not campaigns:
         return False
     ids: BindParameter[Any] = bindparam("ids", expanding=True)
     if session.get_bind().dialect.name == "sqlite":
@@ -161,7 +229,7 @@ async def word_exists(session: AsyncSession, word: str, source_ids: Sequence[int
             WHERE knowledge_fts MATCH :query AND c.source_id IN :ids LIMIT 1
             """
         ).bindparams(ids)
-        query = fts5_query([word])
+        query = scoped(fts5_query([word]), campaigns)
     else:
         statement = text(
             """

@@ -500,7 +500,7 @@ class KnowledgeService:
             )
             for cid, c in zip(written.chunk_ids, chunks, strict=True)
         ]
-        await self._drop_vectors(campaign_id, written.old_chunk_ids)
+        await self._drop_vectors(campaign_id, written.source.id, written.old_chunk_ids)
         status, error = await self._embed(campaign_id, items, name, progress)
         source = await self._set_vector_status(written.source, status, error)
         await _report(
@@ -729,6 +729,10 @@ class KnowledgeService:
             return False
         return True
 
+    async def remove_file_if_unused(self, file_hash: str) -> bool:
+        """Delete a stored copy no source of any campaign refers to any more (after a branch is deleted)."""
+        return await self._remove_file_if_unused(file_hash)
+
     def read_original(self, source: SourceInfo) -> bytes:
         """Return the raw bytes of a source's current version, as imported."""
         return (self.data_dir / "sources" / source.file_hash).read_bytes()
@@ -787,11 +791,11 @@ class KnowledgeService:
             return VectorStatus.FAILED, _error_text(error)
         return VectorStatus.INDEXED, None
 
-    async def _drop_vectors(self, campaign_id: int, chunk_ids: Sequence[int]) -> bool:
+    async def _drop_vectors(self, campaign_id: int, source_id: int, chunk_ids: Sequence[int]) -> bool:
         if self.vectors is None or not chunk_ids:
             return self.vectors is not None
         try:
-            await self.vectors.delete(campaign_id, chunk_ids)
+            await self.vectors.delete(campaign_id, source_id, chunk_ids)
         except VectorIndexError as error:  # orphans are harmless: every hit is checked against the database
             log.warning("could not remove %d vectors of campaign %s: %s", len(chunk_ids), campaign_id, error)
             return False
@@ -829,6 +833,7 @@ class KnowledgeService:
                 )
 
         await self.db.run(work)
+        self.retriever.forget_index_state(campaign_id)
 
     async def _set_vector_status(
         self, source: SourceInfo, status: VectorStatus, error: str | None
@@ -1008,7 +1013,7 @@ class KnowledgeService:
             return title, file_hash, ids
 
         title, file_hash, chunk_ids = await self.db.run(work)
-        dropped = await self._drop_vectors(campaign_id, chunk_ids)
+        dropped = await self._drop_vectors(campaign_id, source_id, chunk_ids)
         removed = await self._remove_file_if_unused(file_hash)
         return DeleteReport(
             source_id=source_id,
@@ -1187,9 +1192,12 @@ class KnowledgeService:
             )
             session.add(row)
             if used:
+                # Only the campaign's own sources count a use: a branch asking never writes to its parent.
                 await session.execute(
                     update(KnowledgeSourceRow)
-                    .where(KnowledgeSourceRow.id.in_(used))
+                    .where(
+                        KnowledgeSourceRow.id.in_(used), KnowledgeSourceRow.campaign_id == answer.campaign_id
+                    )
                     .values(times_used=KnowledgeSourceRow.times_used + 1, last_used_at=now)
                 )
             await session.flush()

@@ -1,19 +1,23 @@
 """SQL of imported knowledge shared by the import service and retrieval: sources a campaign sees, chunks by id.
 
-A branch sees the sources of its ancestors as well as its own (imported files are campaign-level material, not
-story history, so the fork point does not cut them); a source of a nearer campaign shadows one with the same
-file name further up. Sources of any other campaign are never read.
+A branch sees the sources of its ancestors as well as its own; a source of a nearer campaign shadows one with the
+same file name further up. Sources of any other campaign are never read. An ancestor's source is inherited
+when it was imported at or before the fork (`LineageStep.up_to_time`): a world bible added to the parent later
+stays out of the branch until a rebase. Imported files are campaign-level material, not story history, so a
+source the branch inherits keeps following its row: re-imported, disabled or hidden in the parent, it is so in
+the branch too (hidden stays hidden).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.campaigns import lineage
+from canon.campaigns import OPEN_END, LineageStep, lineage
 from canon.domain import Viewer
 from memory.knowledge_domain import (
     ChunkInfo,
@@ -95,9 +99,18 @@ async def lineage_ids(session: AsyncSession, campaign_id: int) -> list[int]:
     return [step.campaign_id for step in await lineage(session, campaign_id)]
 
 
+def _cut(campaign_id: int, imported_at: dt.datetime, steps: Sequence[LineageStep]) -> bool:
+    """Return whether an ancestor's source was imported after the fork that leads to it."""
+    for step in steps:
+        if step.campaign_id == campaign_id:
+            return step.up_to_time is not None and imported_at > step.up_to_time
+    return True
+
+
 async def campaign_sources(session: AsyncSession, campaign_id: int) -> list[SourceInfo]:
     """Return every source the campaign sees (its own, then inherited ones not shadowed), in id order."""
-    campaigns = await lineage_ids(session, campaign_id)
+    steps = await lineage(session, campaign_id)
+    campaigns = [step.campaign_id for step in steps]
     rows = (
         await session.execute(
             select(KnowledgeSourceRow)
@@ -108,6 +121,8 @@ async def campaign_sources(session: AsyncSession, campaign_id: int) -> list[Sour
     distance = {cid: index for index, cid in enumerate(campaigns)}
     nearest: dict[str, KnowledgeSourceRow] = {}
     for row in rows:
+        if _cut(row.campaign_id, row.imported_at, steps):
+            continue
         current = nearest.get(row.filename)
         if current is None or distance[row.campaign_id] < distance[current.campaign_id]:
             nearest[row.filename] = row
@@ -136,7 +151,29 @@ class SourceLite(NamedTuple):
 
 async def retrieval_sources(session: AsyncSession, campaign_id: int) -> list[SourceLite]:
     """Return the sources a campaign sees (as `campaign_sources`), with only what retrieval needs."""
-    campaigns = await lineage_ids(session, campaign_id)
+    return await lineage_sources(session, await lineage(session, campaign_id))
+
+
+async def lineage_sources(
+    session: AsyncSession, campaigns: Sequence[int] | Sequence[LineageStep]
+) -> list[SourceLite]:
+    """Return the sources seen through a lineage (steps or campaign ids, nearest first), cut and shadowed."""
+    return (await split_lineage_sources(session, campaigns))[0]
+
+
+async def split_lineage_sources(
+    session: AsyncSession, campaigns: Sequence[int] | Sequence[LineageStep]
+) -> tuple[list[SourceLite], list[SourceLite]]:
+    """Return the sources seen through a lineage, and the ancestors' sources cut off by a fork point.
+
+    Given bare campaign ids, nothing is cut. The cut ones are what vector search must leave out of an
+    ancestor's collection (they are there: a collection belongs to the campaign that imported the file).
+    """
+    steps = [
+        c if isinstance(c, LineageStep) else LineageStep(campaign_id=c, up_to_changeset=OPEN_END)
+        for c in campaigns
+    ]
+    ids = [step.campaign_id for step in steps]
     t = KnowledgeSourceRow
     rows = (
         await session.execute(
@@ -152,13 +189,15 @@ async def retrieval_sources(session: AsyncSession, campaign_id: int) -> list[Sou
                 t.version,
                 t.chunk_count,
                 t.vector_status,
+                t.imported_at,
             )
-            .where(t.campaign_id.in_(campaigns))
+            .where(t.campaign_id.in_(ids))
             .order_by(t.id)
         )
     ).all()
-    distance = {cid: index for index, cid in enumerate(campaigns)}
+    distance = {cid: index for index, cid in enumerate(ids)}
     nearest: dict[str, SourceLite] = {}
+    cut: list[SourceLite] = []
     for row in rows:
         lite = SourceLite(
             id=row.id,
@@ -173,10 +212,13 @@ async def retrieval_sources(session: AsyncSession, campaign_id: int) -> list[Sou
             chunk_count=row.chunk_count,
             vector_status=VectorStatus(row.vector_status),
         )
+        if _cut(row.campaign_id, row.imported_at, steps):
+            cut.append(lite)
+            continue
         current = nearest.get(lite.filename)
         if current is None or distance[lite.campaign_id] < distance[current.campaign_id]:
             nearest[lite.filename] = lite
-    return sorted(nearest.values(), key=lambda s: s.id)
+    return sorted(nearest.values(), key=lambda s: s.id), cut
 
 
 def may_see(source: SourceInfo | SourceLite, viewer: Viewer) -> bool:
@@ -189,12 +231,33 @@ def retrievable(sources: Iterable[SourceLite], viewer: Viewer) -> list[SourceLit
     return [s for s in sources if s.enabled and may_see(s, viewer)]
 
 
-async def chunks_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, KnowledgeChunkRow]:
-    """Return chunk rows by id (missing ids are left out)."""
-    found: dict[int, KnowledgeChunkRow] = {}
+class ChunkLite(NamedTuple):
+    """What retrieval shows of a chunk."""
+
+    id: int
+    source_id: int
+    heading_path: list[str]
+    text: str
+    token_count: int
+    content_hash: str
+
+
+async def chunks_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, ChunkLite]:
+    """Return chunks by id (missing ids are left out)."""
+    found: dict[int, ChunkLite] = {}
     unique = list(dict.fromkeys(ids))
+    t = KnowledgeChunkRow
     for start in range(0, len(unique), _BATCH):
-        query = select(KnowledgeChunkRow).where(KnowledgeChunkRow.id.in_(unique[start : start + _BATCH]))
-        for row in (await session.execute(query)).scalars():
-            found[row.id] = row
+        query = select(t.id, t.source_id, t.heading_path, t.text, t.token_count, t.content_hash).where(
+            t.id.in_(unique[start : start + _BATCH])
+        )
+        for row in (await session.execute(query)).all():
+            found[row.id] = ChunkLite(
+                id=row.id,
+                source_id=row.source_id,
+                heading_path=list(row.heading_path or []),
+                text=row.text,
+                token_count=row.token_count,
+                content_hash=row.content_hash,
+            )
     return found

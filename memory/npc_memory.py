@@ -9,6 +9,10 @@ The SQL rows are the source of truth; `NpcMemoryStore.rebuild` recreates a campa
 Recall scores each candidate by similarity to the question, importance and recency, and records the access.
 A memory is a belief, not canon: callers present it as what the NPC remembers, below the canon it may
 contradict.
+
+In a branch an NPC also remembers what it lived through in the ancestors' scenes up to the fork
+(`memory.lineage`), never a later scene of theirs; the branch only ever writes (and forgets, and marks as
+recalled) its own memories.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from canon.errors import NotFound
 from canon.storage import Database, utc_now
 from memory.doc_index import DocIndex, DocIndexError, Metadata
 from memory.embedding import Embedder
+from memory.lineage import Reach, narrative_lineage
 from memory.voice_models import NpcMemoryRow
 
 __all__ = [
@@ -250,6 +255,59 @@ async def memories_by_id(
     return {row.id: _record(row) for row in (await session.execute(query)).scalars()}
 
 
+def _standing(row: NpcMemoryRow, reach: Reach) -> bool:
+    """Return whether a memory row is remembered from the campaign of `reach`'s point of view."""
+    if not reach.sees_scene(row.scene_id):
+        return False
+    if row.scene_id is None and not reach.sees_time(row.created_at):
+        return False
+    if row.forgotten_at is None:
+        return True
+    # Forgotten in the parent after the fork: the branch still remembers it.
+    return reach.inherited and reach.up_to_time is not None and row.forgotten_at > reach.up_to_time
+
+
+async def lineage_memories(
+    session: AsyncSession,
+    reaches: Sequence[Reach],
+    npc_id: int | None = None,
+    *,
+    doc_type: DocType | None = None,
+    ids: Sequence[int] | None = None,
+) -> list[MemoryRecord]:
+    """Return the standing memories seen through a lineage (of one NPC, common ones included), oldest first."""
+    by_campaign = {r.campaign_id: r for r in reaches}
+    query = select(NpcMemoryRow).where(NpcMemoryRow.campaign_id.in_(list(by_campaign)))
+    if npc_id is not None:
+        query = query.where(or_(NpcMemoryRow.npc_entity_id == npc_id, NpcMemoryRow.npc_entity_id == COMMON))
+    if doc_type is not None:
+        query = query.where(NpcMemoryRow.doc_type == doc_type.value)
+    if ids is not None:
+        if not ids:
+            return []
+        query = query.where(NpcMemoryRow.id.in_(list(ids)))
+    rows = (await session.execute(query.order_by(NpcMemoryRow.id))).scalars()
+    return [_record(row) for row in rows if _standing(row, by_campaign[row.campaign_id])]
+
+
+def _where(reach: Reach, npc_id: int, doc_types: Sequence[DocType]) -> dict[str, Any]:
+    """Return the vector-index filter of one campaign of a lineage: this NPC (or common) within reach."""
+    parts: list[dict[str, Any]] = [{"$or": [{"npc_id": npc_id}, {"npc_id": COMMON}]}]
+    if len(doc_types) == 1:
+        parts.append({"doc_type": doc_types[0].value})
+    if reach.inherited:
+        scene_less: dict[str, Any] = {"scene_id": 0}
+        if reach.up_to_time is not None:
+            scene_less = {"$and": [scene_less, {"created_at": {"$lte": int(reach.up_to_time.timestamp())}}]}
+        if reach.scene_ids is None:
+            parts.append({"$or": [{"scene_id": {"$ne": 0}}, scene_less]})
+        elif reach.scene_ids:
+            parts.append({"$or": [{"scene_id": {"$in": sorted(reach.scene_ids)}}, scene_less]})
+        else:
+            parts.append(scene_less)
+    return parts[0] if len(parts) == 1 else {"$and": parts}
+
+
 async def touch(session: AsyncSession, ids: Sequence[int], when: dt.datetime) -> None:
     """Record that memories were recalled."""
     if ids:
@@ -332,9 +390,10 @@ class NpcMemoryStore:
     async def memories(
         self, campaign_id: int, npc_id: int, *, doc_type: DocType | None = None
     ) -> list[MemoryRecord]:
-        """Return an NPC's standing memories (and common ones), oldest first."""
+        """Return an NPC's standing memories (and common ones), oldest first; a branch's include inherited ones."""
         async with self.db.session() as session:
-            return await memories_of(session, campaign_id, npc_id, doc_type=doc_type)
+            reaches = await narrative_lineage(session, campaign_id)
+            return await lineage_memories(session, reaches, npc_id, doc_type=doc_type)
 
     async def forget(self, campaign_id: int, npc_id: int, memory_id: int | None = None) -> list[int]:
         """Forget one memory or all of an NPC's; return the ids forgotten (relationships included)."""
@@ -360,24 +419,27 @@ class NpcMemoryStore:
         """Return an NPC's memories most relevant to `question`, best first, and record the access."""
         when = now or utc_now()
         similarity: dict[int, float] = {}
+        async with self.db.session() as session:
+            reaches = await narrative_lineage(session, campaign_id)
         if self.semantic and question.strip():
             assert self.index is not None
-            where: dict[str, Any] = {"$or": [{"npc_id": npc_id}, {"npc_id": COMMON}]}
-            if len(doc_types) == 1:
-                where = {"$and": [where, {"doc_type": doc_types[0].value}]}
             try:
                 vector = (await self._embed([question]))[0]
-                hits = await self.index.query(campaign_id, vector, limit=CANDIDATES, where=where)
-                similarity = {hit.id: hit.similarity for hit in hits}
+                hits = []
+                for reach in reaches:  # the campaign's collection, then each ancestor's, within reach
+                    where = _where(reach, npc_id, doc_types)
+                    hits += await self.index.query(reach.campaign_id, vector, limit=CANDIDATES, where=where)
+                hits.sort(key=lambda hit: -hit.similarity)
+                similarity = {hit.id: hit.similarity for hit in hits[:CANDIDATES]}
             except DocIndexError as error:
                 log.warning("NPC memory search is unavailable, ranking by importance: %s", error)
         async with self.db.session() as session:
             if similarity:
-                found = await memories_by_id(session, campaign_id, list(similarity))
-                # The index only suggests: a hit must still be this NPC's (or common), standing memory.
-                candidates = [m for m in found.values() if m.npc_id in (npc_id, COMMON)]
+                # The index only suggests: a hit must still be this NPC's (or common), standing memory, in reach.
+                found = await lineage_memories(session, reaches, npc_id, ids=list(similarity))
+                candidates = [m for m in found if m.npc_id in (npc_id, COMMON)]
             else:
-                candidates = await memories_of(session, campaign_id, npc_id)
+                candidates = await lineage_memories(session, reaches, npc_id)
         candidates = [m for m in candidates if m.doc_type in doc_types]
         scored = [
             Recalled(
@@ -390,15 +452,18 @@ class NpcMemoryStore:
         scored.sort(key=lambda r: (-r.score, -r.memory.id))
         chosen = scored[:limit]
         if record_access and chosen:
-            ids = [r.memory.id for r in chosen]
-            await self.db.run(lambda session: touch(session, ids, when))
+            # Recalling an inherited memory never writes to the ancestor's rows.
+            ids = [r.memory.id for r in chosen if r.memory.campaign_id == campaign_id]
+            if ids:
+                await self.db.run(lambda session: touch(session, ids, when))
         return chosen
 
     async def relationships(self, campaign_id: int, memory_ids: Sequence[int]) -> list[MemoryRecord]:
         """Return the standing relationships that link any of `memory_ids`."""
         wanted = set(memory_ids)
         async with self.db.session() as session:
-            rows = await memories_of(session, campaign_id, doc_type=DocType.RELATIONSHIP)
+            reaches = await narrative_lineage(session, campaign_id)
+            rows = await lineage_memories(session, reaches, doc_type=DocType.RELATIONSHIP)
         return [r for r in rows if wanted.intersection(r.memory_ids)]
 
     async def rebuild(self, campaign_id: int) -> int:

@@ -45,10 +45,10 @@ from typing import Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 from rapidfuzz import fuzz, process
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.campaigns import Campaign, get_campaign, lineage
+from canon.campaigns import Campaign, ChangesetRow, LineageStep, get_campaign, lineage
 from canon.domain import EntityCard, Viewer, Visibility
 from canon.errors import GameError
 from canon.graph import CanonReader, fold
@@ -68,7 +68,7 @@ from memory.knowledge_domain import (
     VectorStatus,
 )
 from memory.knowledge_models import KnowledgeChunkRow, KnowledgeIndexStateRow
-from memory.knowledge_repo import SourceLite, chunks_by_id, retrievable, retrieval_sources
+from memory.knowledge_repo import SourceLite, chunks_by_id, retrievable, split_lineage_sources
 from memory.vector_index import VectorHit, VectorIndex
 
 log = logging.getLogger(__name__)
@@ -116,6 +116,12 @@ class SearchConfig(BaseModel):
             KnowledgeClass.INSPIRATION: 800,
         }
     )
+    #: Large campaigns: above this many chunks, words are searched by their rarest few only (see module doc).
+    large_campaign_chunks: int = Field(default=20_000, ge=1)
+    #: ...a word in more than this share of the chunks is left to the semantic search...
+    common_word_share: float = Field(default=0.01, gt=0, le=1)
+    #: ...and at most this many of the rarer words are searched.
+    large_campaign_words: int = Field(default=3, ge=1)
     #: Typo tolerance: question words close to a heading word are searched as that word too (0 = off).
     typo_cutoff: float = Field(default=85.0, ge=0, le=100)
     #: Canon-graph entities named in a question: how many cards, and the fuzzy cut-off (0-100).
@@ -176,7 +182,14 @@ class _Lists(BaseModel):
 
 
 _WORD = re.compile(r"[^\W\d_]+")
+_ARTICLES = frozenset({"the", "a", "an"})
 _VOCAB_CACHE = 8
+_NAMES_CACHE = 16
+# How long the vector-index state of a campaign is trusted (this process forgets it at once when it writes it).
+_STATE_TTL = 10.0
+# A campaign's settings (its ontology) and lineage are re-read after this many seconds (a rebase in another
+# process moves a lineage; in this one, `forget_campaign` drops it at once).
+_CAMPAIGN_TTL = 30.0
 
 
 def _windows(question: str, longest: int = 6) -> list[str]:
@@ -230,6 +243,11 @@ class Retriever:
         self.ontology_for = ontology_for
         self._base_ontology: Ontology | None = None
         self._vocabularies: OrderedDict[tuple[tuple[int, int], ...], list[str]] = OrderedDict()
+        self._campaigns: dict[int, tuple[float, Campaign, list[LineageStep]]] = {}
+        self._index_state: dict[int, tuple[float, tuple[str, str]]] = {}
+        self._names_cache: OrderedDict[
+            tuple[tuple[int, ...], str, int], tuple[dict[str, tuple[str, int]], list[str]]
+        ] = OrderedDict()
 
     def _ontology(self, campaign: Campaign) -> Ontology:
         if self.ontology_for is not None:
@@ -245,25 +263,22 @@ class Retriever:
         """Return the best passages and canon facts for a question, for one viewer (see the module docstring)."""
         timings: dict[str, float] = {}
         started = time.perf_counter()
+        # The query embedding (the slowest step) starts first and runs while the database is asked.
+        embedding: asyncio.Task[list[float]] | None = None
+        if config.mode != "lexical" and self.embedder is not None and self.vectors is not None:
+            embedding = asyncio.create_task(asyncio.to_thread(self.embedder.embed_query, question))
+            # Whoever ends up not needing it (a lexical-only campaign, an error) leaves it unread: mark it read.
+            embedding.add_done_callback(_consume)
         async with self.db.session() as session:
-            campaign = await get_campaign(session, campaign_id)
-            sources = await retrieval_sources(session, campaign_id)
+            campaign, steps = await self._campaign(session, campaign_id)
+            # A branch: its ancestors' sources up to the fork; the ones imported later are blocked like
+            # hidden ones, so they are kept out of the ancestor's vector collection too.
+            sources, after_fork = await split_lineage_sources(session, steps)
             allowed = {s.id: s for s in retrievable(sources, viewer)}
-            blocked = [s for s in sources if s.id not in allowed]
-            state = (
-                await session.execute(
-                    select(
-                        KnowledgeIndexStateRow.campaign_id,
-                        KnowledgeIndexStateRow.embedding_model_version,
-                        KnowledgeIndexStateRow.embedding_views,
-                    ).where(
-                        KnowledgeIndexStateRow.campaign_id.in_(
-                            {s.campaign_id for s in sources} or {campaign_id}
-                        )
-                    )
-                )
-            ).all()
-            versions = {cid: (version, views) for cid, version, views in state}
+            blocked = [s for s in sources if s.id not in allowed] + after_fork
+            versions: dict[int, tuple[str, str]] = {}
+            if config.mode != "lexical":
+                versions = await self._index_versions(session, {s.campaign_id for s in sources})
             timings["sources"] = _ms(started)
 
             lists = _Lists()
@@ -276,27 +291,33 @@ class Retriever:
 
             semantic_task: asyncio.Task[tuple[list[tuple[int, float, str]], str]] | None = None
             if config.mode != "lexical":
-                semantic_question = _corrected(question, lists.corrections)
+                if lists.corrections and embedding is not None:  # embed the corrected question instead
+                    embedding.cancel()
+                    embedding = None
                 semantic_task = asyncio.create_task(
-                    self._semantic(semantic_question, allowed, blocked, versions, config)
+                    self._semantic(
+                        _corrected(question, lists.corrections), allowed, blocked, versions, config, embedding
+                    )
                 )
             mark = time.perf_counter()
             if config.mode != "semantic":
+                words = await self._scale_words(session, words, allowed, config, lists)
                 lists.lexical = await fulltext.lexical_search(
                     session,
                     words,
                     list(allowed),
+                    campaigns=_campaigns_of(allowed),
                     limit=config.lexical_k,
                     heading_weight=config.heading_weight,
                 )
             timings["lexical"] = _ms(mark)
 
             mark = time.perf_counter()
-            facts, matches = await self._entities(session, campaign, question, viewer, config)
+            facts, matches = await self._entities(session, campaign, steps, question, viewer, config)
             if matches and config.entity_k and allowed:
                 names = [m.matched for m in matches]
                 lists.entity = await fulltext.heading_search(
-                    session, names, list(allowed), limit=config.entity_k
+                    session, names, list(allowed), campaigns=_campaigns_of(allowed), limit=config.entity_k
                 )
             timings["entities"] = _ms(mark)
 
@@ -327,6 +348,58 @@ class Retriever:
             timings["assemble"] = _ms(mark)
         timings["total"] = _ms(started)
         return answer.model_copy(update={"trace": answer.trace.model_copy(update={"timings_ms": timings})})
+
+    def forget_index_state(self, campaign_id: int) -> None:
+        """Drop the cached vector-index state of a campaign (called when its vectors are rebuilt)."""
+        self._index_state.pop(campaign_id, None)
+
+    async def _index_versions(self, session: AsyncSession, campaigns: set[int]) -> dict[int, tuple[str, str]]:
+        """Return (model version, views version) of each campaign's vectors, cached for a few seconds."""
+        now = time.monotonic()
+        fresh = {c: v for c, (at, v) in self._index_state.items() if c in campaigns and now - at < _STATE_TTL}
+        missing = campaigns - fresh.keys()
+        if missing:
+            t = KnowledgeIndexStateRow
+            rows = await session.execute(
+                select(t.campaign_id, t.embedding_model_version, t.embedding_views).where(
+                    t.campaign_id.in_(missing)
+                )
+            )
+            for cid, version, views in rows.all():
+                fresh[cid] = (version, views)
+                self._index_state[cid] = (now, (version, views))
+        return {c: v for c, v in fresh.items() if v is not None}
+
+    # -- large campaigns ---------------------------------------------------------------------------
+
+    async def _scale_words(
+        self,
+        session: AsyncSession,
+        words: list[str],
+        allowed: dict[int, SourceLite],
+        config: SearchConfig,
+        lists: _Lists,
+    ) -> list[str]:
+        """Return the words to search by: all of them, or in a large campaign its rarest few.
+
+        bm25 scores every chunk that has any query word: a word found in a quarter of 100,000 chunks costs
+        hundreds of milliseconds and adds almost nothing to the ranking (its idf is tiny). In a large campaign
+        the words found in more than `common_word_share` of the chunks are left to the semantic search.
+        """
+        chunks = sum(s.chunk_count for s in allowed.values())
+        if chunks <= config.large_campaign_chunks or not words:
+            return words
+        cap = max(500, int(chunks * config.common_word_share))
+        counts = await fulltext.document_frequencies(
+            session, words, list(allowed), campaigns=_campaigns_of(allowed), cap=cap
+        )
+        rare = sorted((w for w in words if counts[w] <= cap), key=lambda w: counts[w])
+        kept = [w for w in words if w in set(rare[: config.large_campaign_words])]
+        if kept != words:
+            lists.warnings.append(
+                f"large campaign: searched by the rarer words {', '.join(kept) or '(none)'}; common words by meaning"
+            )
+        return kept
 
     # -- typos -------------------------------------------------------------------------------------
 
@@ -378,7 +451,7 @@ class Retriever:
             found = process.extractOne(word, pool, scorer=fuzz.ratio, score_cutoff=config.typo_cutoff)
             if found is None:
                 continue
-            if await fulltext.word_exists(session, word, list(allowed)):
+            if await fulltext.word_exists(session, word, list(allowed), campaigns=_campaigns_of(allowed)):
                 continue  # a real word of these sources, only not in a heading
             fixes[word] = found[0]
         return fixes
@@ -392,11 +465,14 @@ class Retriever:
         blocked: Sequence[SourceLite],
         versions: dict[int, tuple[str, str]],
         config: SearchConfig,
+        embedding: asyncio.Task[list[float]] | None = None,
     ) -> tuple[list[tuple[int, float, str]], str]:
         """Return (chunk id, similarity, view) of the nearest allowed chunks, best first, and a status word."""
         if self.vectors is None or self.embedder is None:
             return [], "disabled"
         if not allowed:
+            if embedding is not None:
+                embedding.cancel()
             return [], "empty"
         embedder, vectors = self.embedder, self.vectors
         try:
@@ -411,7 +487,12 @@ class Retriever:
         # Two views per chunk: fetch twice as many vectors to keep `semantic_k` chunks.
         wanted = 2 * config.semantic_k
         try:
-            vector = np.asarray(await asyncio.to_thread(embedder.embed_query, question), dtype=np.float32)
+            raw = (
+                await embedding
+                if embedding is not None
+                else await asyncio.to_thread(embedder.embed_query, question)
+            )
+            vector = np.asarray(raw, dtype=np.float32)
             hits: list[VectorHit] = []
             for campaign_id in usable:
                 own_blocked = [s for s in blocked if s.campaign_id == campaign_id]
@@ -446,22 +527,64 @@ class Retriever:
 
     # -- canon graph -------------------------------------------------------------------------------
 
+    def forget_campaign(self, campaign_id: int) -> None:
+        """Drop a campaign's cached lineage (a rebase moved its fork point)."""
+        self._campaigns.pop(campaign_id, None)
+
+    async def _campaign(self, session: AsyncSession, campaign_id: int) -> tuple[Campaign, list[LineageStep]]:
+        """Return a campaign and its lineage (a lineage never changes; the campaign is re-read after a while)."""
+        cached = self._campaigns.get(campaign_id)
+        if cached is not None and time.monotonic() - cached[0] < _CAMPAIGN_TTL:
+            return cached[1], cached[2]
+        campaign = await get_campaign(session, campaign_id)
+        steps = await lineage(session, campaign_id)
+        self._campaigns[campaign_id] = (time.monotonic(), campaign, steps)
+        return campaign, steps
+
+    async def _names(
+        self, reader: CanonReader, viewer: Viewer
+    ) -> tuple[dict[str, tuple[str, int]], list[str]]:
+        """Return the entity names and aliases the viewer may see, folded, cached until canon changes."""
+        campaigns = [step.campaign_id for step in reader.steps]
+        stamp = await reader.session.scalar(
+            select(func.max(ChangesetRow.id)).where(ChangesetRow.campaign_id.in_(campaigns))
+        )
+        if stamp is None:  # no canon written in this lineage yet
+            return {}, []
+        key = (tuple(campaigns), viewer.value, int(stamp))
+        cached = self._names_cache.get(key)
+        if cached is not None:
+            return cached
+        folded_names: dict[str, tuple[str, int]] = {}
+        for name, entity_id in await reader.names():
+            folded = fold(name)
+            folded_names.setdefault(folded, (name, entity_id))
+            # "the Harbor Hawk" is also named "Harbor Hawk" (question windows never start on a stopword).
+            first, _, rest = folded.partition(" ")
+            if rest and first in _ARTICLES:
+                folded_names.setdefault(rest, (name, entity_id))
+        value = (folded_names, list(folded_names))
+        self._names_cache[key] = value
+        while len(self._names_cache) > _NAMES_CACHE:
+            self._names_cache.popitem(last=False)
+        return value
+
     async def _entities(
-        self, session: AsyncSession, campaign: Campaign, question: str, viewer: Viewer, config: SearchConfig
+        self,
+        session: AsyncSession,
+        campaign: Campaign,
+        steps: Sequence[LineageStep],
+        question: str,
+        viewer: Viewer,
+        config: SearchConfig,
     ) -> tuple[list[CanonFact], list[_EntityMatch]]:
         """Return the cards of canon entities named in the question (exact, then fuzzy on word windows)."""
         if config.max_entities == 0:
             return [], []
-        reader = CanonReader(
-            session, await lineage(session, campaign.id), self._ontology(campaign), viewer=viewer
-        )
-        pairs = await reader.names()
-        if not pairs:
+        reader = CanonReader(session, steps, self._ontology(campaign), viewer=viewer)
+        folded_names, choices = await self._names(reader, viewer)
+        if not folded_names:
             return [], []
-        folded_names: dict[str, tuple[str, int]] = {}
-        for name, entity_id in pairs:
-            folded_names.setdefault(fold(name), (name, entity_id))
-        choices = list(folded_names)
         best: dict[int, _EntityMatch] = {}
         covered: list[str] = []
         for window in _windows(question):
@@ -699,6 +822,16 @@ class Retriever:
             canon_facts=facts,
             trace=trace,
         )
+
+
+def _campaigns_of(allowed: dict[int, SourceLite]) -> list[int]:
+    """Return the campaigns owning the allowed sources (the scope of a full-text query)."""
+    return sorted({s.campaign_id for s in allowed.values()})
+
+
+def _consume(task: asyncio.Task[list[float]]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 def _corrected(question: str, corrections: dict[str, str]) -> str:

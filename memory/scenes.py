@@ -11,6 +11,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from canon.campaigns import CampaignRow
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.storage import Database, utc_now
 from memory.models import SceneRow, TurnRevisionRow, TurnRow
@@ -255,17 +256,23 @@ class SceneService:
         place = clean_title(location, "") or None
 
         async def work(session: AsyncSession) -> Scene:
+            # Scenes of one campaign take story orders one after another: on PostgreSQL, where writers
+            # run side by side, the campaign row is locked first (SQLite has one writer anyway).
+            # A branch's story goes on from its fork point: its first scene follows the last one it inherits.
+            forked_at = await session.scalar(
+                select(func.coalesce(CampaignRow.fork_scene_order, 0))
+                .where(CampaignRow.id == campaign_id)
+                .with_for_update()
+            )
             existing = await open_scene_in_channel(session, channel_id)
             if existing is not None:
                 raise Conflict(_already_open_message(scene_from_row(existing)))
-            order = (
-                await session.scalar(
-                    select(func.coalesce(func.max(SceneRow.story_order), 0)).where(
-                        SceneRow.campaign_id == campaign_id
-                    )
+            last = await session.scalar(
+                select(func.coalesce(func.max(SceneRow.story_order), 0)).where(
+                    SceneRow.campaign_id == campaign_id
                 )
-                or 0
-            ) + 1
+            )
+            order = max(last or 0, forked_at or 0) + 1
             row = SceneRow(
                 campaign_id=campaign_id,
                 guild_id=guild_id,
@@ -281,10 +288,17 @@ class SceneService:
             await session.flush()
             return scene_from_row(row)
 
-        try:
-            scene = await self.db.run(work)
-        except IntegrityError:  # a racing /scene start in the same channel won
-            raise Conflict("A scene was just started in this channel.") from None
+        for attempt in range(5):
+            try:
+                scene = await self.db.run(work)
+                break
+            except IntegrityError:
+                # Either a racing /scene start in the same channel won, or (PostgreSQL, where writers run
+                # side by side) another channel of the campaign took the same story order: then try again.
+                async with self.db.session() as session:
+                    taken = await open_scene_in_channel(session, channel_id)
+                if taken is not None or attempt == 4:
+                    raise Conflict("A scene was just started in this channel.") from None
         (await self.open_channels()).add(channel_id)
         return scene
 

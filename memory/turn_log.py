@@ -20,11 +20,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.storage import Database
+from canon.storage import Database, is_transient
 from memory.models import SceneRow, TurnRevisionRow, TurnRow
 from memory.scenes import SceneStatus, SpeakerKind
 
 log = logging.getLogger(__name__)
+
+#: The longest pause between two tries while the database is locked or unreachable (seconds).
+MAX_OUTAGE_WAIT = 5.0
 
 
 class IncomingMessage(BaseModel):
@@ -90,9 +93,10 @@ class _Batch:
 class TurnLog:
     """Log turns through one writer task with group commit; start it before use and close it on shutdown."""
 
-    def __init__(self, db: Database, *, max_batch: int = 2000) -> None:
+    def __init__(self, db: Database, *, max_batch: int = 2000, max_outage: float = 600.0) -> None:
         self.db = db
         self.max_batch = max_batch
+        self.max_outage = max_outage
         self._queue: asyncio.Queue[_Op] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.committed_batches = 0
@@ -150,7 +154,7 @@ class TurnLog:
 
     async def _write(self, ops: list[_Op]) -> None:
         try:
-            results = await self.db.run(lambda session: self._apply(session, ops))
+            results = await self._run_until_stored(ops)
         except Exception as error:
             if len(ops) == 1:
                 log.exception("could not log a turn")
@@ -176,6 +180,31 @@ class TurnLog:
         for op, result in zip(ops, results, strict=True):
             if not op.future.done():  # a caller that was cancelled meanwhile still had its turn written
                 op.future.set_result(result)  # type: ignore[arg-type]
+
+    async def _run_until_stored(self, ops: list[_Op]) -> list[LoggedTurn | bool | None]:
+        """Apply a batch, waiting out a database that is locked or unreachable (nothing queued is dropped).
+
+        `Database.run` already retries a few times; past that, the batch waits and tries again, with the
+        wait growing to `MAX_OUTAGE_WAIT`, for up to `max_outage` seconds in all. Messages keep queuing
+        meanwhile and are committed together once the database answers.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.max_outage
+        wait = 0.5
+        while True:
+            try:
+                return await self.db.run(lambda session: self._apply(session, ops))
+            except Exception as error:
+                if not is_transient(error) or loop.time() + wait > deadline:
+                    raise
+                log.warning(
+                    "the database is unavailable (%s); %d turn operations wait, retrying in %.1f s",
+                    error,
+                    len(ops),
+                    wait,
+                )
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, MAX_OUTAGE_WAIT)
 
     async def _apply(self, session: AsyncSession, ops: list[_Op]) -> list[LoggedTurn | bool | None]:
         batch = await self._prepare(session, ops)

@@ -11,7 +11,8 @@ shared collection would put one campaign's vectors one bug away from another's a
 Each collection registers the offline MiniLM embedding function of `memory.embedding` (so a process
 reopening it needs no download) and records, as collection metadata, the model name, version, dimensions and
 the chunking version of its vectors. Vectors are computed by the caller (`Embedder`) and passed in, so imports
-can batch and report progress; queries pass a query vector as well.
+can batch and report progress; queries pass a query vector as well. A vector's id is `chunk:source:view`, so
+a search learns the source of each hit without reading metadata (which costs more than the search itself).
 """
 
 from __future__ import annotations
@@ -79,15 +80,19 @@ def collection_name(campaign_id: int, prefix: str = COLLECTION_PREFIX) -> str:
 VIEWS = ("p", "t")
 
 
-def vector_id(chunk_id: int, view: str) -> str:
-    """Return the vector id of one view of a chunk ("123" for the prose view, "123:t" for the title view)."""
-    return str(chunk_id) if view == "p" else f"{chunk_id}:{view}"
+def vector_id(chunk_id: int, source_id: int, view: str) -> str:
+    """Return the vector id of one view of a chunk: "chunk:source:view" ("123:7:p", "123:7:t").
+
+    The source is in the id so a search can drop vectors of blocked sources without reading metadata
+    (fetching metadata costs more than the nearest-neighbour search itself).
+    """
+    return f"{chunk_id}:{source_id}:{view}"
 
 
-def parse_vector_id(value: str) -> tuple[int, str]:
-    """Return (chunk id, view) of a vector id."""
-    chunk, _, view = value.partition(":")
-    return int(chunk), view or "p"
+def parse_vector_id(value: str) -> tuple[int, int, str]:
+    """Return (chunk id, source id, view) of a vector id."""
+    chunk, source, view = value.split(":")
+    return int(chunk), int(source), view
 
 
 @runtime_checkable
@@ -118,8 +123,8 @@ class VectorIndex(Protocol):
         """Return the `limit` nearest chunks of a campaign, none from `exclude_sources`."""
         ...
 
-    async def delete(self, campaign_id: int, chunk_ids: Sequence[int]) -> None:
-        """Remove every vector of chunks (missing ones are ignored)."""
+    async def delete(self, campaign_id: int, source_id: int, chunk_ids: Sequence[int]) -> None:
+        """Remove every vector of some chunks of one source (missing ones are ignored)."""
         ...
 
     async def reset(self, campaign_id: int) -> None:
@@ -264,7 +269,10 @@ class ChromaVectorIndex:
                 end = start + ADD_BATCH
                 collection.upsert(
                     ids=[
-                        vector_id(c, v) for c, v in zip(chunk_ids[start:end], kinds[start:end], strict=True)
+                        vector_id(c, s, v)
+                        for c, s, v in zip(
+                            chunk_ids[start:end], source_ids[start:end], kinds[start:end], strict=True
+                        )
                     ],
                     embeddings=vectors[start:end],
                     metadatas=[{"source_id": int(s)} for s in source_ids[start:end]],
@@ -296,17 +304,16 @@ class ChromaVectorIndex:
                 query_embeddings=query,
                 n_results=limit,
                 where=where,
-                include=["distances", "metadatas"],
+                include=["distances"],
             )
             ids = (found.get("ids") or [[]])[0]
             distances = (found.get("distances") or [[]])[0]
-            metadatas = (found.get("metadatas") or [[]])[0]
             hits = []
-            for rank, (raw_id, distance, meta) in enumerate(zip(ids, distances, metadatas, strict=True), 1):
-                source_id = (meta or {}).get("source_id")
-                if not isinstance(source_id, int):
+            for rank, (raw_id, distance) in enumerate(zip(ids, distances, strict=True), 1):
+                try:
+                    chunk_id, source_id, view = parse_vector_id(raw_id)
+                except ValueError:  # not one of ours
                     continue
-                chunk_id, view = parse_vector_id(raw_id)
                 hits.append(
                     VectorHit(
                         chunk_id=chunk_id, source_id=source_id, distance=float(distance), rank=rank, view=view
@@ -316,8 +323,8 @@ class ChromaVectorIndex:
 
         return cast(list[VectorHit], await self._call("search", work))
 
-    async def delete(self, campaign_id: int, chunk_ids: Sequence[int]) -> None:
-        """Remove the vectors of chunks from the campaign's collection."""
+    async def delete(self, campaign_id: int, source_id: int, chunk_ids: Sequence[int]) -> None:
+        """Remove the vectors of some chunks of one source from the campaign's collection."""
         if not chunk_ids:
             return
 
@@ -325,7 +332,7 @@ class ChromaVectorIndex:
             collection = self._collection(campaign_id, create=False)
             if collection is None:
                 return
-            ids = [vector_id(c, v) for c in chunk_ids for v in VIEWS]
+            ids = [vector_id(c, source_id, v) for c in chunk_ids for v in VIEWS]
             for start in range(0, len(ids), ADD_BATCH):
                 collection.delete(ids=ids[start : start + ADD_BATCH])
 

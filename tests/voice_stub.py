@@ -74,10 +74,7 @@ class VoiceScript:
         kind = kind_of(body)
         self.seen[kind].append(body)
         handler = self.handlers.get(kind, "unscripted")
-        if isinstance(handler, list):
-            value = handler.pop(0) if len(handler) > 1 else handler[0]
-        else:
-            value = handler
+        value = (handler.pop(0) if len(handler) > 1 else handler[0]) if isinstance(handler, list) else handler
         if callable(value) and not isinstance(value, Reply):
             value = value(body)
         return _as_reply(value)

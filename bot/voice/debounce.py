@@ -29,7 +29,9 @@ class Debouncer:
         task = asyncio.create_task(self._wait_then_run(key, delay, action), name=f"lorekeeper-debounce-{key}")
         self._waiting[key] = task
 
-    async def _wait_then_run(self, key: Hashable, delay: float, action: Callable[[], Awaitable[None]]) -> None:
+    async def _wait_then_run(
+        self, key: Hashable, delay: float, action: Callable[[], Awaitable[None]]
+    ) -> None:
         await asyncio.sleep(delay)
         current = asyncio.current_task()
         if self._waiting.get(key) is current:

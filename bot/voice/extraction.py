@@ -271,6 +271,11 @@ class Extractor:
                 log.warning("extraction of piece %d failed: %s", index + 1, error.errors)
                 report.failed_pieces.append(f"piece {index + 1}: the model's reply could not be understood")
                 continue
+            except LLMUnavailable as error:
+                # Retries are spent: the pieces read so far still count; the rest wait for another try.
+                log.warning("extraction stopped at piece %d of %d: %s", index + 1, len(pieces), error.message)
+                report.failed_pieces += [f"piece {n + 1}: {error.message}" for n in range(index, len(pieces))]
+                break
             report.usage += reply.usage
             report.dropped += reply.value.dropped
             report.items += len(reply.value.items) + len(reply.value.dropped)
@@ -389,8 +394,3 @@ def make_draft(
         proposer_name="Lorekeeper",
         rationale=rationale,
     )
-
-
-def unavailable_reason(error: LLMUnavailable) -> str:
-    """Return a short reason for a report when the LLM did not answer."""
-    return error.message

@@ -153,7 +153,9 @@ def extractive_memories(
     if len(chosen) < EXTRACTIVE_MEMORIES - 1:
         # An NPC nobody named still saw the scene: the fullest descriptions of what happened, GM's first.
         others = [t for t in witnessed if t not in chosen]
-        others.sort(key=lambda t: (t.speaker not in (SpeakerKind.GM, SpeakerKind.NARRATOR), -len(t.text), t.number))
+        others.sort(
+            key=lambda t: (t.speaker not in (SpeakerKind.GM, SpeakerKind.NARRATOR), -len(t.text), t.number)
+        )
         chosen += others[: EXTRACTIVE_MEMORIES - 1 - len(chosen)]
     place = f"“{scene.title}”" + (f" at {scene.location}" if scene.location else "")
     memories: list[NewMemory] = []

@@ -21,7 +21,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from bot.llm import ChatMessage
 from canon.ontology import Ontology
-from memory.untrusted import UNTRUSTED_RULES, frame_untrusted
+from memory.untrusted import UNTRUSTED_RULES, defuse, frame_untrusted
 
 log = logging.getLogger(__name__)
 
@@ -271,6 +271,11 @@ def extraction_messages(
     return [ChatMessage.system(system), ChatMessage.user(user)]
 
 
+def _name(name: str) -> str:
+    """Return a name fit for a system prompt: one line, short, no frame markers (names are data too)."""
+    return defuse(" ".join(name.split()))[:80] or "someone"
+
+
 # --- narration ----------------------------------------------------------------------------------------------
 
 NARRATOR_SYSTEM = """\
@@ -388,6 +393,7 @@ def npc_memory_messages(
 ) -> list[ChatMessage]:
     """Return the messages asking an NPC's memories of one scene."""
     older_text = "\n".join(f"old:{memory_id}: {text}" for memory_id, text in older) or "(none)"
+    npc = _name(npc)
     system = NPC_MEMORY_SYSTEM.format(npc=npc) + "\n" + UNTRUSTED_RULES
     user = (
         f"{heading}\n\n{npc}'s older memories:\n{frame_untrusted('memories', older_text)}\n\n"
@@ -416,6 +422,7 @@ def npc_talk_messages(
     *, npc: str, speaker: str, context: str, message: str, retry_note: str | None = None
 ) -> list[ChatMessage]:
     """Return the messages asking an NPC's in-character reply."""
+    npc, speaker = _name(npc), _name(speaker)
     system = NPC_TALK_SYSTEM.format(npc=npc, speaker=speaker) + "\n" + UNTRUSTED_RULES
     parts = [
         context or "(you know nothing in particular)",

@@ -204,6 +204,7 @@ class VoiceService:
         #: `memory.knowledge.KnowledgeService`, for `extract_source`.
         self.knowledge = knowledge
         self._narrator_channels: set[int] | None = None
+        self._narrator_lock = asyncio.Lock()
         self._channel_locks: dict[int, asyncio.Lock] = {}
         self._digest_lock = asyncio.Lock()
         self._background: set[asyncio.Task[Any]] = set()
@@ -214,7 +215,8 @@ class VoiceService:
         async with self.db.session() as session:
             return await get_campaign(session, campaign_id)
 
-    def _spawn(self, coro: Awaitable[Any], name: str) -> None:
+    def run_in_background(self, coro: Awaitable[Any], name: str) -> None:
+        """Run work after the caller returns (kept until done; `drain` waits for it)."""
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
         task.set_name(name)
         self._background.add(task)
@@ -253,6 +255,10 @@ class VoiceService:
         except Exception:
             log.exception("proposal extraction for scene %s failed", scene.id)
             return
+        if report.failed_pieces:
+            log.warning(
+                "scene %s: %d piece(s) of the transcript were not read", scene.id, len(report.failed_pieces)
+            )
         if report.skipped is None:
             log.info(
                 "scene %s: %d items read, %d proposals stored, %d dropped, %d merged in %.1fs",
@@ -413,11 +419,14 @@ class VoiceService:
     async def narrator_channels(self) -> set[int]:
         """Return the channels whose running scene has narrator mode on (loaded once, then kept current)."""
         if self._narrator_channels is None:
-            async with self.db.session() as session:
-                query = select(SceneRow.channel_id).where(
-                    SceneRow.status == SceneStatus.ACTIVE, SceneRow.narrator_mode.is_(True)
-                )
-                self._narrator_channels = set((await session.execute(query)).scalars())
+            # One load, however many messages arrive at once: this runs on every message of every server.
+            async with self._narrator_lock:
+                if self._narrator_channels is None:
+                    async with self.db.session() as session:
+                        query = select(SceneRow.channel_id).where(
+                            SceneRow.status == SceneStatus.ACTIVE, SceneRow.narrator_mode.is_(True)
+                        )
+                        self._narrator_channels = set((await session.execute(query)).scalars())
         return self._narrator_channels
 
     def forget_narrator_channel(self, channel_id: int) -> None:
@@ -958,7 +967,7 @@ class VoiceService:
 
     async def after_complete(self, scene_id: int) -> None:
         """CanonService hook once a scene is complete: digest it in the background."""
-        self._spawn(self._digest_logged(scene_id), name=f"lorekeeper-digest-{scene_id}")
+        self.run_in_background(self._digest_logged(scene_id), name=f"lorekeeper-digest-{scene_id}")
 
     async def _digest_logged(self, scene_id: int) -> None:
         try:

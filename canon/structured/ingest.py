@@ -45,28 +45,38 @@ retconned (the GM decides). A GM's direct word outranks YAML (`canon.domain.AUTH
 from __future__ import annotations
 
 import dataclasses
+import gc
 import hashlib
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, JsonValue
-from sqlalchemy import Table, insert, or_, select
+from sqlalchemy import Table, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import defer
 
 from canon.calendar import DEFAULT_RULES, CalendarRules, DateError, WorldDate, parse_date
 from canon.campaigns import ChangesetKind, LineageStep, lineage, open_changeset
-from canon.checks import neighbourhood_snapshot, record_findings, whole_snapshot, with_evidence
-from canon.continuity import ConflictKind, Finding, Snapshot, check, fingerprint, world_key
+from canon.checks import (
+    entities_snapshot,
+    neighbourhood_snapshot,
+    record_findings,
+    whole_snapshot,
+    with_evidence,
+)
+from canon.continuity import ConflictKind, Finding, Side, Snapshot, check, fingerprint, world_key
 from canon.domain import (
     ALWAYS,
     AUTHORITY_RANK,
     Authority,
     CanonLevel,
+    Entity,
     Evidence,
     EvidenceKind,
+    Provenance,
     Statement,
     StatementKind,
     Validity,
@@ -74,7 +84,15 @@ from canon.domain import (
     Visibility,
 )
 from canon.errors import Conflict, InvalidInput
-from canon.graph import CanonReader, CanonWriter, fold, lineage_filter
+from canon.graph import (
+    CanonReader,
+    CanonWriter,
+    bulk_insert,
+    fold,
+    insert_returning_ids,
+    lineage_filter,
+    validity_columns,
+)
 from canon.models import AliasRow, EntityRow, EvidenceRow, StatusChangeRow
 from canon.ontology import Ontology
 from canon.storage import utc_now
@@ -103,9 +121,12 @@ _NOT_ATTRIBUTES: dict[str, frozenset[str]] = {
     "Person": frozenset({"born", "died"}),
 }
 _LIFE_STATES = {"born": "alive", "died": "dead"}
+_VISIBILITY = {v.value: v for v in Visibility}
 _CHUNK = 400
-# Above this many new statements the checks read the whole campaign once instead of a neighbourhood by ids.
+# The checks read the neighbourhood of at most this many statements by id, else the whole campaign once ...
 _NEIGHBOURHOOD_LIMIT = 400
+# ... and the neighbourhood of at most this many existing entities touched by new facts.
+_EXISTING_LIMIT = 1000
 _NAME_LIMIT = 200
 _SEP = "\x1f"
 
@@ -284,14 +305,18 @@ class _Record:
     dirty: bool = False
 
 
-async def load_records(session: AsyncSession, steps: Sequence[LineageStep]) -> dict[str, _Record]:
-    """Return what each YAML file produced in a campaign: its own records, or an ancestor's from before the fork."""
+async def load_records(
+    session: AsyncSession, steps: Sequence[LineageStep], *, statements: bool = True
+) -> dict[str, _Record]:
+    """Return what each YAML file produced in a campaign: its own records, or an ancestor's from before the fork.
+
+    `statements=False` leaves out the (big) statement maps, for when only entries and hashes matter.
+    """
     ids = [step.campaign_id for step in steps]
-    rows = (
-        (await session.execute(select(StructuredFileRow).where(StructuredFileRow.campaign_id.in_(ids))))
-        .scalars()
-        .all()
-    )
+    query = select(StructuredFileRow).where(StructuredFileRow.campaign_id.in_(ids))
+    if not statements:
+        query = query.options(defer(StructuredFileRow.statements))
+    rows = (await session.execute(query)).scalars().all()
     found: dict[str, _Record] = {}
     for step in steps:
         for row in rows:
@@ -305,18 +330,27 @@ async def load_records(session: AsyncSession, steps: Sequence[LineageStep]) -> d
                 kind=row.kind,
                 content_hash=row.content_hash,
                 entries=dict(row.entries or {}),
-                statements=dict(row.statements or {}),
-                row=row if own else None,
+                statements=dict(row.statements or {}) if statements else {},
+                row=row if own and statements else None,
             )
     return found
 
 
 async def known_hashes(session: AsyncSession, campaign_id: int) -> dict[str, str]:
-    """Return the content hash of every YAML file the campaign remembers, by file name."""
-    return {
-        name: r.content_hash
-        for name, r in (await load_records(session, await lineage(session, campaign_id))).items()
-    }
+    """Return the content hash of every YAML file the campaign remembers, by file name (a light query:
+    the same rules as `load_records`, without reading what the files produced)."""
+    steps = await lineage(session, campaign_id)
+    table = StructuredFileRow.__table__.c
+    query = select(table.campaign_id, table.file, table.content_hash, table.changeset_id).where(
+        table.campaign_id.in_([step.campaign_id for step in steps])
+    )
+    rows = (await session.execute(query)).all()
+    found: dict[str, str] = {}
+    for step in steps:
+        for campaign, file, digest, changeset in rows:
+            if campaign == step.campaign_id and file not in found and changeset <= step.up_to_changeset:
+                found[file] = digest
+    return found
 
 
 # --------------------------------------------------------------------------------------------- facts
@@ -357,6 +391,7 @@ class _Planned:
     old_id: int | None = None
     entity_id: int | None = None
     type: str = ""
+    folded: str = ""
 
 
 def _entity_fingerprint(entity_type: str, name: str, visibility: str, validity: Validity) -> str:
@@ -398,13 +433,16 @@ def _clean_name(name: str) -> str:
     return " ".join(name.split())
 
 
-def _date_validity(start: WorldDate | None, end: WorldDate | None = None) -> Validity:
-    return Validity(
-        world_from=str(start) if start is not None and not start.is_unknown else None,
-        world_from_key=world_key(start) if start is not None else None,
-        world_until=str(end) if end is not None and not end.is_unknown else None,
-        world_until_key=world_key(end) if end is not None else None,
-    )
+def _date_text(date: WorldDate | None) -> tuple[str | None, int | None]:
+    if date is None:
+        return None, None
+    return (None if date.is_unknown else str(date)), world_key(date)
+
+
+def _date_validity(
+    start: tuple[str | None, int | None], end: tuple[str | None, int | None] = (None, None)
+) -> Validity:
+    return Validity(world_from=start[0], world_from_key=start[1], world_until=end[0], world_until_key=end[1])
 
 
 def _entity_validity(entry: LoreEntry) -> Validity:
@@ -412,14 +450,14 @@ def _entity_validity(entry: LoreEntry) -> Validity:
     if entry.entity_type == "Era":
         start, end = attributes.get("start"), attributes.get("end")
         return _date_validity(
-            WorldDate(era=entry.id, year=start) if isinstance(start, int) else None,
-            WorldDate(era=entry.id, year=end) if isinstance(end, int) else None,
+            _date_text(WorldDate(era=entry.id, year=start) if isinstance(start, int) else None),
+            _date_text(WorldDate(era=entry.id, year=end) if isinstance(end, int) else None),
         )
     if entry.entity_type == "Event":
         text = attributes.get("date")
         if isinstance(text, str):
             try:
-                return _date_validity(parse_date(text))
+                return _date_validity(_date_text(parse_date(text)))
             except DateError:  # pragma: no cover - the loader wrote it in canonical form
                 return ALWAYS
     return ALWAYS
@@ -465,7 +503,16 @@ async def ingest(
     When any file has a problem, or an id is defined nowhere, nothing is written and the report lists every
     error with file, line and column.
     """
-    return await _Ingest(session, campaign_id, files, ontology, actor_id, actor_name).run()
+    # A big import allocates hundreds of thousands of small objects next to the loaded files' records, and
+    # no cycles; the cyclic collector would rescan them all again and again (most of the time of a
+    # 10,000-person tree). It waits until the import is done (other tasks only see collection delayed).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return await _Ingest(session, campaign_id, files, ontology, actor_id, actor_name).run()
+    finally:
+        if collecting:
+            gc.enable()
 
 
 class _Ingest:
@@ -492,6 +539,9 @@ class _Ingest:
         self.replaced: dict[int, int] = {}  # old entity id -> the entity replacing it
         self.new_records: dict[str, dict[str, list[Any]]] = {}
         self.yaml_written: set[int] = set()
+        self.new_statements: list[Statement] = []
+        self.dangling: list[int] = []  # standing facts about entities this import retcons
+        self.created_rows: dict[int, dict[str, Any]] = {}
 
     # -- the run --------------------------------------------------------------------------------------
 
@@ -503,7 +553,10 @@ class _Ingest:
             return self._failed()
         self.steps = await lineage(self.session, self.campaign_id)
         self.reader = CanonReader(self.session, self.steps, self.ontology, viewer=Viewer.GM)
-        self.records = await load_records(self.session, self.steps)
+        # Nothing to write when every file is known unchanged: the statement maps are not needed then.
+        self.records = await load_records(
+            self.session, self.steps, statements=any(f.result is not None for f in self.files)
+        )
         for loaded in self.files:
             known = self.records.get(loaded.name)
             if loaded.result is None and (known is None or known.content_hash != loaded.content_hash):
@@ -522,10 +575,10 @@ class _Ingest:
         await self._plan_entities()
         if self.errors:
             return self._failed()
-        facts = self._facts()
+        self._check_endpoints()
         if self.errors:
             return self._failed()
-        return await self._write(facts)
+        return await self._write()
 
     # -- what the files define and refer to -----------------------------------------------------------
 
@@ -579,6 +632,9 @@ class _Ingest:
             if u.target_id not in self.defined and u.target_id not in self.owned
         }
         fresh = {k for k in self.defined if k not in self.old_entries}
+        # Ids this import removes from their file are defined nowhere any more (their entities are retconned).
+        leaving = {k: file for k, (file, _) in self.old_entries.items() if k not in self.defined}
+        referenced -= set(leaving)
         self.canon_keys = await self._entities_by_key(referenced | fresh)
         self.known: dict[str, _Known] = {}
         for key, (loaded, entry) in self.defined.items():
@@ -606,6 +662,14 @@ class _Ingest:
                         u.column,
                         f'"{u.field}" of "{u.source_id}" refers to "{u.target_id}", which could be several '
                         f"entities of the campaign's canon: {listed}",
+                    )
+                elif target is None and u.target_id in leaving:
+                    self._error(
+                        u.file,
+                        u.line,
+                        u.column,
+                        f'"{u.field}" of "{u.source_id}" refers to "{u.target_id}", which this import removes '
+                        f"from {leaving[u.target_id]}",
                     )
                 elif target is None:
                     kinds = " or ".join(u.expected_types) or "entity"
@@ -723,7 +787,8 @@ class _Ingest:
             if row is not None:
                 self._adopt(plan, row)
                 continue
-            adopt_by_name.setdefault(fold(name), []).append(key)
+            plan.folded = fold(name)
+            adopt_by_name.setdefault(plan.folded, []).append(key)
         if adopt_by_name:
             await self._adopt_by_name(adopt_by_name)
         retconned = await self._retconned(
@@ -794,15 +859,33 @@ class _Ingest:
         plan = self.planned.get(key)
         return plan.type if plan is not None else self.known[key].type
 
+    def _check_endpoints(self) -> None:
+        """Report relations the ontology does not allow between the types at their ends (before any write)."""
+        allowed: dict[tuple[str, str, str], str | None] = {}
+        for loaded in self.changed:
+            assert loaded.result is not None
+            for relation in loaded.result.relations:
+                ends = (relation.type, self._type_of(relation.source_id), self._type_of(relation.target_id))
+                if ends not in allowed:
+                    try:
+                        self.ontology.check_endpoints(*ends)
+                        allowed[ends] = None
+                    except InvalidInput as error:
+                        allowed[ends] = error.message
+                problem = allowed[ends]
+                if problem is not None:
+                    self._error(
+                        loaded.name,
+                        relation.line,
+                        relation.column,
+                        f'"{relation.field}" cannot be written: {problem}',
+                    )
+
     def _facts(self) -> dict[str, dict[str, _Fact]]:
-        """Return, per changed file, the facts it states by slot (entity ids are placeholders until written)."""
-        # Placeholder ids for entities still to be written; replaced by real ids in _write.
-        self.placeholder = -1
-        for plan in self.planned.values():
-            if plan.entity_id is None:
-                plan.entity_id = self.placeholder
-                self.placeholder -= 1
+        """Return, per changed file, the facts it states by slot (every entity id is real by now)."""
         facts: dict[str, dict[str, _Fact]] = {}
+        self._validities: dict[tuple[int, int], Validity] = {}
+        self._dates: dict[int, tuple[str | None, int | None]] = {}
         for loaded in self.changed:
             assert loaded.result is not None
             own: dict[str, _Fact] = {}
@@ -815,12 +898,28 @@ class _Ingest:
                     continue
                 self._entry_facts(entry, lives.get(entry.id, ()), own)
             for relation in loaded.result.relations:
-                self._relation_fact(loaded.name, relation, own)
+                self._relation_fact(relation, own)
         return facts
+
+    def _validity(self, start: WorldDate | None, end: WorldDate | None = None) -> Validity:
+        # By identity: the loader shares one WorldDate per date text, and hashing pydantic models is slow.
+        key = (id(start), id(end))
+        found = self._validities.get(key)
+        if found is None:
+            found = self._validities[key] = _date_validity(self._date(start), self._date(end))
+        return found
+
+    def _date(self, date: WorldDate | None) -> tuple[str | None, int | None]:
+        if date is None:
+            return None, None
+        found = self._dates.get(id(date))
+        if found is None:
+            found = self._dates[id(date)] = (None if date.is_unknown else str(date), world_key(date))
+        return found
 
     def _entry_facts(self, entry: LoreEntry, lives: Iterable[Any], own: dict[str, _Fact]) -> None:
         subject = self._id_of(entry.id)
-        visibility = Visibility(entry.visibility)
+        visibility = _VISIBILITY[entry.visibility]
         skipped = _NOT_ATTRIBUTES.get(entry.entity_type, frozenset())
         for name, raw in entry.attributes.items():
             if name in skipped:
@@ -839,30 +938,20 @@ class _Ingest:
             state = _LIFE_STATES.get(life.event)
             if state is None or life.date.is_unknown:
                 continue
-            validity = _date_validity(life.date)
+            validity = self._validity(life.date)
             slot = f"state|{entry.id}|{state}"
             fp = _statement_fingerprint("state", subject, "state", None, state, validity, visibility.value)
             own[slot] = _Fact(
                 slot, StatementKind.STATE, subject, "state", None, state, validity, visibility, life.line, fp
             )
 
-    def _relation_fact(self, file: str, relation: LoreRelation, own: dict[str, _Fact]) -> None:
-        source_type, target_type = self._type_of(relation.source_id), self._type_of(relation.target_id)
-        try:
-            self.ontology.check_endpoints(relation.type, source_type, target_type)
-        except InvalidInput as error:
-            self._error(
-                file, relation.line, relation.column, f'"{relation.field}" cannot be written: {error.message}'
-            )
-            return
+    def _relation_fact(self, relation: LoreRelation, own: dict[str, _Fact]) -> None:
         source, target = self._id_of(relation.source_id), self._id_of(relation.target_id)
-        validity = _date_validity(relation.valid_from, relation.valid_until)
-        ends = (
-            sorted((relation.source_id, relation.target_id))
-            if relation.type == "SPOUSE_OF"
-            else [relation.source_id, relation.target_id]
-        )
-        slot = f"rel|{relation.type}|{ends[0]}|{ends[1]}"
+        validity = self._validity(relation.valid_from, relation.valid_until)
+        if relation.type == "SPOUSE_OF" and relation.target_id < relation.source_id:
+            slot = f"rel|{relation.type}|{relation.target_id}|{relation.source_id}"
+        else:
+            slot = f"rel|{relation.type}|{relation.source_id}|{relation.target_id}"
         fp = _statement_fingerprint(
             "relation", source, relation.type, target, None, validity, relation.visibility
         )
@@ -874,14 +963,14 @@ class _Ingest:
             target,
             None,
             validity,
-            Visibility(relation.visibility),
+            _VISIBILITY[relation.visibility],
             relation.line,
             fp,
         )
 
     # -- writing --------------------------------------------------------------------------------------
 
-    async def _write(self, facts: dict[str, dict[str, _Fact]]) -> IngestReport:
+    async def _write(self) -> IngestReport:
         names = ", ".join(f.name for f in self.changed)
         self.changeset = await open_changeset(
             self.session,
@@ -898,29 +987,12 @@ class _Ingest:
         }
         self.evidence_rows: list[dict[str, Any]] = []
         self.status_rows: list[dict[str, Any]] = []
-        real = await self._write_entities()
-        # Placeholders in facts become real entity ids (and the fingerprints follow).
-        for own in facts.values():
-            for fact in own.values():
-                if fact.subject_id < 0 or (fact.object_id is not None and fact.object_id < 0):
-                    fact.subject_id = real.get(fact.subject_id, fact.subject_id)
-                    if fact.object_id is not None:
-                        fact.object_id = real.get(fact.object_id, fact.object_id)
-                    fact.fp = _statement_fingerprint(
-                        fact.kind.value,
-                        fact.subject_id,
-                        fact.predicate,
-                        fact.object_id,
-                        fact.value,
-                        fact.validity,
-                        fact.visibility.value,
-                    )
+        await self._write_entities()
+        facts = self._facts()
         written = await self._write_statements(facts)
-        if self.evidence_rows:
-            await self.session.execute(insert(_table(EvidenceRow)), self.evidence_rows)
-        if self.status_rows:
-            await self.session.execute(insert(_table(StatusChangeRow)), self.status_rows)
-        self._save_records(facts)
+        await bulk_insert(self.session, EvidenceRow.__table__, self.evidence_rows)
+        await bulk_insert(self.session, StatusChangeRow.__table__, self.status_rows)
+        self._save_records()
         await self.session.flush()
         warnings = await self._check(written)
         return self._report("ingested", self.changeset.id, warnings)
@@ -950,8 +1022,8 @@ class _Ingest:
             }
         )
 
-    async def _write_entities(self) -> dict[int, int]:
-        """Insert new and replacing entities in bulk; retcon replaced and removed ones; return placeholder -> id."""
+    async def _write_entities(self) -> None:
+        """Insert new and replacing entities in bulk; retcon the replaced and removed ones."""
         to_insert = [p for p in self.planned.values() if p.action in ("create", "replace")]
         rows = []
         for plan in to_insert:
@@ -961,10 +1033,10 @@ class _Ingest:
             rows.append(
                 {
                     **self.stamp,
-                    **dataclasses.asdict(plan.validity),
+                    **validity_columns(plan.validity),
                     "type": type_name,
                     "name": name,
-                    "name_folded": fold(name),
+                    "name_folded": plan.folded or fold(name),
                     "key": entry.id,
                     "kind": self.ontology.entity_types[type_name].kind.value,
                     "visibility": entry.visibility,
@@ -974,16 +1046,11 @@ class _Ingest:
                     "confidence": 1.0,
                 }
             )
-        real: dict[int, int] = {}
         if rows:
-            table = _table(EntityRow)
-            result = await self.session.execute(
-                insert(table).returning(table.c.id, sort_by_parameter_order=True), rows
-            )
-            for plan, (new_id,) in zip(to_insert, result.all(), strict=True):
-                assert plan.entity_id is not None
-                real[plan.entity_id] = new_id
+            ids = await insert_returning_ids(self.session, _table(EntityRow), rows)
+            for plan, new_id, row in zip(to_insert, ids, rows, strict=True):
                 plan.entity_id = new_id
+                self.created_rows[new_id] = row
                 self._evidence("entity", new_id, plan.file, plan.entry.line)
                 if plan.action == "replace" and plan.old_id is not None:
                     self.replaced[plan.old_id] = new_id
@@ -1009,30 +1076,20 @@ class _Ingest:
                 self._retcon("entity", old, None, why)
                 self.entity_counts["retconned"] += 1
         self.entity_counts.update(p.action for p in self.planned.values())
-        return real
 
     async def _write_statements(self, facts: dict[str, dict[str, _Fact]]) -> list[int]:
         """Write what changed; share identical facts; retcon what is gone; carry over facts of replaced entities."""
         writer = CanonWriter(self.session, self.changeset, self.ontology, deferred=True)
         old_claims: dict[str, dict[str, list[Any]]] = {
-            name: dict(self.records[name].statements) for name in self.changed_names if name in self.records
+            name: self.records[name].statements for name in self.changed_names if name in self.records
         }
         others = [r for name, r in self.records.items() if name not in self.changed_names]
         claimed_elsewhere = {int(v[0]) for r in others for v in r.statements.values()}
-        by_fp: dict[str, int] = {}
-        for r in self.records.values():
-            for statement_id, fp in r.statements.values():
-                by_fp.setdefault(str(fp), int(statement_id))
-        # Candidates for sharing must still stand.
-        wanted_fps = {fact.fp for own in facts.values() for fact in own.values()}
-        candidates = {fp: sid for fp, sid in by_fp.items() if fp in wanted_fps}
-        dead = await self._retconned("statement", candidates.values())
-        shareable = {fp: sid for fp, sid in candidates.items() if sid not in dead}
 
-        pending: list[tuple[str, _Fact, int | None]] = []  # (file, fact, old statement id of the slot)
+        # 1. Slots whose fact is unchanged keep their statement; the rest may share one or need a new one.
+        undecided: list[tuple[str, _Fact, int | None]] = []  # (file, fact, the slot's old statement)
         for name, own in facts.items():
             old = old_claims.get(name, {})
-            old_ids = {int(v[0]) for v in old.values()}
             claims: dict[str, list[Any]] = {}
             self.new_records[name] = claims
             for slot, fact in own.items():
@@ -1040,17 +1097,24 @@ class _Ingest:
                 if before is not None and before[1] == fact.fp:
                     claims[slot] = [int(before[0]), fact.fp]
                     self.statement_counts["unchanged"] += 1
-                    continue
-                shared = shareable.get(fact.fp)
-                if shared is not None:
-                    claims[slot] = [shared, fact.fp]
-                    if shared not in old_ids:
-                        self._evidence("statement", shared, name, fact.line)
-                        self.statement_counts["shared"] += 1
-                    else:
-                        self.statement_counts["unchanged"] += 1
-                    continue
-                pending.append((name, fact, int(before[0]) if before is not None else None))
+                else:
+                    undecided.append((name, fact, int(before[0]) if before is not None else None))
+        shareable = await self._shareable({fact.fp for _, fact, _ in undecided})
+        pending: list[tuple[str, _Fact, int | None]] = []
+        for name, fact, slot_was in undecided:
+            shared = shareable.get(fact.fp)
+            if shared is None:
+                pending.append((name, fact, slot_was))
+                continue
+            self.new_records[name][fact.slot] = [shared, fact.fp]
+            old_ids = {int(v[0]) for v in old_claims.get(name, {}).values()}
+            if shared in old_ids:
+                self.statement_counts["unchanged"] += 1
+            else:
+                self._evidence("statement", shared, name, fact.line)
+                self.statement_counts["shared"] += 1
+
+        # 2. Old statements nobody states any more are retconned (by the fact now in their slot, if any).
         still_claimed = claimed_elsewhere | {int(v[0]) for c in self.new_records.values() for v in c.values()}
         gone: dict[int, tuple[str, str]] = {}  # old statement id -> (file, slot)
         for name, old in old_claims.items():
@@ -1058,7 +1122,9 @@ class _Ingest:
                 if int(statement_id) not in still_claimed:
                     gone[int(statement_id)] = (name, slot)
         already = await self._retconned("statement", gone)
-        placeholders: list[tuple[str, _Fact, int]] = []
+
+        # 3. New statements, in bulk.
+        placeholders: list[tuple[str, _Fact, int, int | None]] = []
         for name, fact, slot_was in pending:
             replaces = (
                 slot_was if slot_was is not None and slot_was in gone and slot_was not in already else None
@@ -1075,24 +1141,44 @@ class _Ingest:
                 visibility=fact.visibility,
                 replaces_id=replaces,
             )
-            placeholders.append((name, fact, placeholder))
+            placeholders.append((name, fact, placeholder, replaces))
             self.statement_counts["changed" if replaces is not None else "created"] += 1
         carried = await self._carry_over(writer, set(gone))
+        await self._find_dangling(set(gone))
         mapping = await writer.flush()
+        provenance = self._provenance(Authority.SOURCE, 1.0)
         written: list[int] = []
         slot_ids: dict[tuple[str, str], int] = {}
-        for name, fact, placeholder in placeholders:
+        for name, fact, placeholder, replaces in placeholders:
             statement_id = mapping[placeholder]
             written.append(statement_id)
             self.yaml_written.add(statement_id)
             self.new_records[name][fact.slot] = [statement_id, fact.fp]
             slot_ids[(name, fact.slot)] = statement_id
             self._evidence("statement", statement_id, name, fact.line)
-        for old_id, placeholder, record_slots in carried:
+            self.new_statements.append(
+                Statement(
+                    id=statement_id,
+                    kind=fact.kind,
+                    subject_id=fact.subject_id,
+                    predicate=fact.predicate,
+                    provenance=provenance,
+                    object_id=fact.object_id,
+                    value=fact.value,
+                    visibility=fact.visibility,
+                    validity=fact.validity,
+                    replaces_id=replaces,
+                )
+            )
+        for original, copy, placeholder, record_slots in carried:
             new_id = mapping[placeholder]
             written.append(new_id)
+            self.new_statements.append(dataclasses.replace(copy, id=new_id))
             self._retcon(
-                "statement", old_id, new_id, "Carried over to the entity that replaced its subject or object."
+                "statement",
+                original.id,
+                new_id,
+                "Carried over to the entity that replaced its subject or object.",
             )
             for record, slot, fp in record_slots:
                 record.statements[slot] = [new_id, fp]
@@ -1107,10 +1193,43 @@ class _Ingest:
         self.statement_counts["carried_over"] += len(carried)
         return written
 
+    async def _find_dangling(self, leaving: set[int]) -> None:
+        """Note the standing facts (other files', prose, play) about entities this import retcons: checked too."""
+        removed = list(self.removed)
+        for start in range(0, len(removed), _CHUNK):
+            chunk = removed[start : start + _CHUNK]
+            for s in await self.reader.statements(subject_ids=chunk, object_ids=chunk, with_evidence=False):
+                if s.id not in leaving:
+                    self.dangling.append(s.id)
+
+    async def _shareable(self, fingerprints: set[str]) -> dict[str, int]:
+        """Return standing statements another slot or file already wrote with these fingerprints."""
+        if not fingerprints:
+            return {}
+        candidates: dict[str, int] = {}
+        for record in self.records.values():
+            for statement_id, fp in record.statements.values():
+                if fp in fingerprints:
+                    candidates.setdefault(str(fp), int(statement_id))
+        dead = await self._retconned("statement", candidates.values())
+        return {fp: sid for fp, sid in candidates.items() if sid not in dead}
+
+    def _provenance(self, authority: Authority, confidence: float) -> Provenance:
+        return Provenance(
+            campaign_id=self.campaign_id,
+            changeset_id=self.changeset.id,
+            recorded_at=self.changeset.recorded_at,
+            authority=authority,
+            confidence=confidence,
+        )
+
     async def _carry_over(
         self, writer: CanonWriter, leaving: set[int]
-    ) -> list[tuple[int, int, list[tuple[_Record, str, str]]]]:
-        """Re-write the standing statements about replaced entities about their replacements."""
+    ) -> list[tuple[Statement, Statement, int, list[tuple[_Record, str, str]]]]:
+        """Re-write the standing statements about replaced entities about their replacements.
+
+        Returns (old statement, its copy without id, placeholder, record slots to repoint) for each.
+        """
         if not self.replaced:
             return []
         old_ids = list(self.replaced)
@@ -1119,14 +1238,14 @@ class _Ingest:
             chunk = old_ids[start : start + _CHUNK]
             for s in await self.reader.statements(subject_ids=chunk, object_ids=chunk):
                 statements[s.id] = s
-        record_slots: dict[int, list[tuple[_Record, str, str]]] = {}
+        record_slots: dict[int, list[tuple[_Record, str]]] = {}
         for record in self.records.values():
             if record.file in self.changed_names:
                 continue
             for slot, (statement_id, _fp) in record.statements.items():
                 if int(statement_id) in statements:
-                    record_slots.setdefault(int(statement_id), []).append((record, slot, ""))
-        carried: list[tuple[int, int, list[tuple[_Record, str, str]]]] = []
+                    record_slots.setdefault(int(statement_id), []).append((record, slot))
+        carried: list[tuple[Statement, Statement, int, list[tuple[_Record, str, str]]]] = []
         for s in sorted(statements.values(), key=lambda s: s.id):
             if s.id in leaving:
                 continue  # a changed file's own fact: re-written from the file, or retconned
@@ -1153,11 +1272,19 @@ class _Ingest:
             fp = _statement_fingerprint(
                 s.kind.value, subject, s.predicate, obj, s.value, s.validity, s.visibility.value
             )
-            slots = [(record, slot, fp) for record, slot, _ in record_slots.get(s.id, [])]
-            carried.append((s.id, placeholder, slots))
+            copy = dataclasses.replace(
+                s,
+                subject_id=subject,
+                object_id=obj,
+                replaces_id=s.id,
+                provenance=self._provenance(s.provenance.authority, s.provenance.confidence),
+                evidence=tuple(evidence),
+            )
+            slots = [(record, slot, fp) for record, slot in record_slots.get(s.id, [])]
+            carried.append((s, copy, placeholder, slots))
         return carried
 
-    def _save_records(self, facts: dict[str, dict[str, _Fact]]) -> None:
+    def _save_records(self) -> None:
         now = utc_now()
         by_file: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in self.changed_names}
         for key, plan in self.planned.items():
@@ -1207,15 +1334,20 @@ class _Ingest:
     # -- checks ---------------------------------------------------------------------------------------
 
     async def _check(self, written: list[int]) -> list[IngestWarning]:
-        """Run the continuity rules on the new statements; record and return what they find."""
-        if not written:
+        """Run the continuity rules on the new statements (and on facts left about retconned entities)."""
+        focus = [*written, *self.dangling]
+        if not focus:
             return []
-        if len(written) <= _NEIGHBOURHOOD_LIMIT:
-            snapshot = await neighbourhood_snapshot(self.reader, written)
+        if self.dangling:
+            snapshot = (
+                await neighbourhood_snapshot(self.reader, focus)
+                if len(focus) <= _NEIGHBOURHOOD_LIMIT
+                else await whole_snapshot(self.reader)
+            )
         else:
-            snapshot = await whole_snapshot(self.reader)
-        found = check(snapshot, focus=set(written))
-        findings = await with_evidence(self.reader, self._yaml_prevails(found, snapshot, set(written)))
+            snapshot = await self._snapshot()
+        found = check(snapshot, focus=set(focus))
+        findings = await with_evidence(self.reader, self._yaml_prevails(found, snapshot))
         new = {f.fingerprint for f in await record_findings(self.session, self.campaign_id, findings)}
         return [
             IngestWarning(
@@ -1234,7 +1366,46 @@ class _Ingest:
             for f in findings
         ]
 
-    def _yaml_prevails(self, findings: list[Finding], snapshot: Snapshot, written: set[int]) -> list[Finding]:
+    async def _snapshot(self) -> Snapshot:
+        """Return the snapshot the checks read: what was just written, from memory, plus the existing entities
+        it touches (their facts, neighbours and parents) from the database, or the whole campaign when
+        those are many."""
+        touched = {s.subject_id for s in self.new_statements} | {
+            s.object_id for s in self.new_statements if s.object_id is not None
+        }
+        existing = touched - set(self.created_rows)
+        if len(existing) > _EXISTING_LIMIT:
+            return await whole_snapshot(self.reader)
+        base = await entities_snapshot(self.reader, existing) if existing else None
+        provenance = self._provenance(Authority.SOURCE, 1.0)
+        entities: dict[int, Entity] = dict(base.entities) if base is not None else {}
+        for entity_id, row in self.created_rows.items():
+            entities[entity_id] = Entity(
+                id=entity_id,
+                type=row["type"],
+                name=row["name"],
+                provenance=provenance,
+                key=row["key"],
+                kind=row["kind"],
+                visibility=_VISIBILITY[row["visibility"]],
+                validity=Validity(
+                    world_from=row["world_from"],
+                    world_from_key=row["world_from_key"],
+                    world_until=row["world_until"],
+                    world_until_key=row["world_until_key"],
+                ),
+            )
+        statements = list(base.statements) if base is not None else []
+        known = {s.id for s in statements}
+        statements += [s for s in self.new_statements if s.id not in known]
+        return Snapshot(
+            entities=entities,
+            statements=statements,
+            dependencies=base.dependencies if base is not None else {},
+            ontology=self.ontology,
+        )
+
+    def _yaml_prevails(self, findings: list[Finding], snapshot: Snapshot) -> list[Finding]:
         """Turn a limit broken by YAML facts plus facts of lower authority into a contradiction the YAML wins."""
         by_id = {s.id: s for s in snapshot.statements}
         yaml_ids = set(self.yaml_written)
@@ -1272,7 +1443,42 @@ class _Ingest:
                     fingerprint=fingerprint(kind, statement_ids, finding.entity_ids),
                 )
             )
+        known = {f.fingerprint for f in result}
+        result += [
+            f for f in self._attribute_contradictions(snapshot, yaml_ids) if f.fingerprint not in known
+        ]
         return result
+
+    def _attribute_contradictions(self, snapshot: Snapshot, yaml_ids: set[int]) -> list[Finding]:
+        """Find facts of prose or play that give a new YAML attribute another value at an overlapping time.
+
+        The continuity rules let a fact of play (dated by scene) supersede a timeless one; YAML lore is
+        timeless when it gives no date, so it holds at every time, and a different value is a contradiction.
+        """
+        new_attributes = [
+            s for s in self.new_statements if s.kind == StatementKind.ATTRIBUTE and s.id in self.yaml_written
+        ]
+        if not new_attributes:
+            return []
+        wanted = {(s.subject_id, s.predicate) for s in new_attributes}
+        others: dict[tuple[int, str], list[Statement]] = defaultdict(list)
+        for s in snapshot.statements:
+            key = (s.subject_id, s.predicate)
+            if (
+                key in wanted
+                and s.kind == StatementKind.ATTRIBUTE
+                and s.id not in yaml_ids
+                and s.provenance.level != CanonLevel.RETCONNED
+            ):
+                others[key].append(s)
+        names = {i: e.name for i, e in snapshot.entities.items()}
+        found: list[Finding] = []
+        for ours in new_attributes:
+            for theirs in others.get((ours.subject_id, ours.predicate), ()):
+                if _normal(theirs.value) == _normal(ours.value) or not _world_overlap(ours, theirs):
+                    continue
+                found.append(_contradiction(ours, theirs, names.get(ours.subject_id, f"#{ours.subject_id}")))
+        return found
 
     # -- reports --------------------------------------------------------------------------------------
 
@@ -1362,6 +1568,63 @@ class _Ingest:
 def _table(model: Any) -> Table:
     """Return a model's table, typed as a table (for bulk inserts)."""
     return cast(Table, model.__table__)
+
+
+def _normal(value: str | None) -> str:
+    return " ".join((value or "").casefold().split())
+
+
+def _world_overlap(a: Statement, b: Statement) -> bool:
+    """Tell whether two facts can hold at once on the world clock (a fact without world dates holds always)."""
+    va, vb = a.validity, b.validity
+    if va.world_from_key is None and va.world_until_key is None:
+        return True
+    if vb.world_from_key is None and vb.world_until_key is None:
+        return True
+    lo_a = va.world_from_key if va.world_from_key is not None else -(2**62)
+    lo_b = vb.world_from_key if vb.world_from_key is not None else -(2**62)
+    hi_a = va.world_until_key if va.world_until_key is not None else 2**62
+    hi_b = vb.world_until_key if vb.world_until_key is not None else 2**62
+    return max(lo_a, lo_b) <= min(hi_a, hi_b)
+
+
+def _sentence(s: Statement, name: str) -> str:
+    when = s.validity.describe()
+    return f"{name}: {s.predicate} = {s.value}" + (f" ({when})" if when else "")
+
+
+def _contradiction(ours: Statement, theirs: Statement, name: str) -> Finding:
+    """Return the conflict between a YAML fact and another one: the higher authority prevails."""
+    rank_ours, rank_theirs = _rank(ours), _rank(theirs)
+    if rank_ours > rank_theirs:
+        prevailing: int | None = ours.id
+        verdict = "the YAML prevails"
+    elif rank_theirs > rank_ours:
+        prevailing = theirs.id
+        verdict = f"{_who(theirs)} prevails"
+    else:
+        prevailing = None
+        verdict = "neither outranks the other"
+    message = (
+        f"{name}'s {ours.predicate} is “{theirs.value}” according to {_who(theirs)}, contradicting "
+        f"“{ours.value}” from the YAML lore; {verdict}."
+    )
+    sides = (
+        Side(statement_id=ours.id, sentence=_sentence(ours, name), evidence=ours.evidence),
+        Side(statement_id=theirs.id, sentence=_sentence(theirs, name), evidence=theirs.evidence),
+    )
+    kind = ConflictKind.CONTRADICTS_HIGHER_AUTHORITY
+    statement_ids = tuple(sorted((ours.id, theirs.id)))
+    entity_ids = (ours.subject_id,)
+    return Finding(
+        kind=kind,
+        message=message,
+        sides=sides,
+        entity_ids=entity_ids,
+        statement_ids=statement_ids,
+        prevailing_id=prevailing,
+        fingerprint=fingerprint(kind, statement_ids, entity_ids),
+    )
 
 
 def _rank(s: Statement) -> tuple[int, float]:

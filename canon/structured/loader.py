@@ -6,7 +6,9 @@
    byte offset (a leading UTF-8 BOM is dropped).
 2. Tabs used for indentation are reported per line (YAML forbids them; a tab inside a block scalar's text is
    content and allowed). The structure of such a file is unknowable, so nothing further is checked.
-3. YAML syntax, via ruamel.yaml's event parser (no constructor, no resolver: we never let YAML guess types).
+3. YAML syntax, via a YAML event parser (no constructor, no resolver: we never let YAML guess types): libyaml's
+   C parser (PyYAML's CSafeLoader), and ruamel.yaml's when libyaml refuses the text or the text holds a tab,
+   an anchor, an alias or a tag (see `_build_tree`: the messages and positions reported are ruamel's).
    Rejected with line and column: syntax errors (ruamel's position), anchors and aliases (never expanded, so an
    alias bomb costs nothing), tags (`!!str`, `!x`), duplicate keys at any depth, complex keys, more than one
    document, a file that is not a mapping, an empty file.
@@ -74,7 +76,8 @@ the file is `gm_only`; an entry without `visibility` takes its enclosing block's
 lineage's members), else `public`. Life events: person born/died, creature first_appeared, era
 era_start/era_end (from its start/end years), event occurred.
 
-Performance: ruamel.yaml's pure-Python event parser dominates (roughly 0.1-0.2 MB/s here); the loader is
+Performance: parsing is libyaml's (C); what remains is building and checking the records in Python, about
+1-2 s of CPU for a 10,000-person tree (ruamel.yaml's pure-Python parser alone took 10 s and more). The loader is
 synchronous and CPU-bound, so callers should run big files off the event loop.
 """
 
@@ -175,6 +178,8 @@ _BLOCK_SCALAR_HEADER = re.compile(r"(?:^|[\s:?-])[|>][1-9+-]{0,2}[ \t]*(?:#.*)?$
 _ERA: tuple[TargetType, ...] = ("Era",)
 # libyaml's C parser (PyYAML built with libyaml); without it, ruamel.yaml's pure-Python parser does everything.
 _LIBYAML_LOADER: Any = getattr(yaml, "CSafeLoader", None)
+# A block scalar header directly followed by a comment: libyaml reads it, ruamel.yaml (YAML 1.2) refuses it.
+_HEADER_COMMENT = re.compile(r"[|>][0-9+-]{0,2}#")
 
 
 class _Problems:
@@ -419,7 +424,7 @@ _RUAMEL_EVENTS = _EventKinds(
 )
 
 
-def _build_tree(text: str, problems: _Problems) -> _Node | None:
+def _build_tree(text: str, problems: _Problems, *, fast: bool = True) -> _Node | None:
     """Build the positioned tree: libyaml's C event parser first, ruamel.yaml's when libyaml refuses the text.
 
     Both parsers emit the same events with the same 0-based line and column (in characters), and the
@@ -427,9 +432,11 @@ def _build_tree(text: str, problems: _Problems) -> _Node | None:
     documents), so the fast path loses nothing. A file libyaml cannot parse is parsed again by ruamel.yaml,
     whose error messages and positions are the ones reported (errors are rare; valid files stay fast).
     Text with a tab goes straight to ruamel.yaml: libyaml accepts a tab after `key:` where ruamel.yaml
-    (and so this loader) refuses it.
+    (and so this loader) refuses it; so does a block scalar header followed by `#` without a space (`|#`).
+    `load_lore_file` also reads any file with problems again with ruamel.yaml alone, so that what a
+    world-builder is told never depends on the parser.
     """
-    if _LIBYAML_LOADER is not None and "\t" not in text:
+    if fast and _LIBYAML_LOADER is not None and "\t" not in text and not _HEADER_COMMENT.search(text):
         scratch = _Problems(problems.file)
         try:
             root = _TreeBuilder(scratch).build_with_libyaml(text)
@@ -1686,7 +1693,11 @@ def load_lore_file(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _load(source, filename, max_bytes, kind, calendar_rules)
+        result = _load(source, filename, max_bytes, kind, calendar_rules, fast=True)
+        if result.problems and _LIBYAML_LOADER is not None:
+            # Problems are reported as ruamel.yaml reads the file (libyaml is more lenient in corners).
+            result = _load(source, filename, max_bytes, kind, calendar_rules, fast=False)
+        return result
     finally:
         if collecting:
             gc.enable()
@@ -1698,6 +1709,8 @@ def _load(
     max_bytes: int,
     kind: LoreKind | None,
     calendar_rules: CalendarRules,
+    *,
+    fast: bool,
 ) -> LoadResult:
     problems = _Problems(filename)
     text = _read_source(source, max_bytes, problems)
@@ -1708,7 +1721,7 @@ def _load(
         for line, column in tabs:
             problems.add(line, column, "a tab character is used for indentation; YAML needs spaces")
         return LoadResult(file=filename, kind=None, document=None, problems=problems.result())
-    root = _build_tree(text, problems)
+    root = _build_tree(text, problems, fast=fast)
     if root is None:
         return LoadResult(file=filename, kind=None, document=None, problems=problems.result())
     validator = _Validator(problems, calendar_rules)
@@ -1766,11 +1779,20 @@ def parse_yaml_as(
 
     Useful for other strict YAML inputs and for testing the scalar rules on a small model.
     """
+    instance, problems = _parse_as(model, text, filename, calendar_rules, fast=True)
+    if problems and _LIBYAML_LOADER is not None:  # as ruamel.yaml reads it (see load_lore_file)
+        instance, problems = _parse_as(model, text, filename, calendar_rules, fast=False)
+    return instance, problems
+
+
+def _parse_as(
+    model: type[ModelT], text: str, filename: str, calendar_rules: CalendarRules, *, fast: bool
+) -> tuple[ModelT | None, tuple[LoreProblem, ...]]:
     problems = _Problems(filename)
     tabs = _indentation_tabs(text)
     for line, column in tabs:
         problems.add(line, column, "a tab character is used for indentation; YAML needs spaces")
-    root = None if tabs else _build_tree(text, problems)
+    root = None if tabs else _build_tree(text, problems, fast=fast)
     instance: ModelT | None = None
     if root is not None:
         validator = _Validator(problems, calendar_rules)

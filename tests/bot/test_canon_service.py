@@ -9,7 +9,7 @@ import pytest
 from bot.canon_service import CanonService, parse_as_of
 from canon import campaigns
 from canon.campaigns import Campaign
-from canon.domain import AsOf, CanonLevel, EvidenceKind, Viewer, Visibility
+from canon.domain import AsOf, Authority, CanonLevel, EvidenceKind, Viewer, Visibility
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.proposals import (
     EntityContent,
@@ -272,3 +272,22 @@ def test_parse_as_of_errors_show_the_form() -> None:
     with pytest.raises(InvalidInput, match="ISO"):
         parse_as_of(believed_at="last week")
     assert parse_as_of(at_date="3rd_age.year_340").world == "3rd_age.year_340"
+
+
+async def test_prose_extractions_wait_for_the_gm_even_under_an_auto_policy(
+    db: Database, service: CanonService, campaign: Campaign
+) -> None:
+    from canon.gate import Draft
+
+    certain = Draft(
+        content=EntityContent(name="Westhaven", entity_type="Location"), authority=Authority.SOURCE
+    )
+    prose = Draft(
+        content=EntityContent(name="Old Abbey", entity_type="Location"),
+        authority=Authority.SOURCE,
+        confidence=0.6,
+    )
+    await service.submit(campaign, [certain, prose], scene_id=None, batch="import:1")
+    result = await service.commit_batch(campaign, "import:1", GM)
+    assert [p.content.name for p in result.accepted] == ["Westhaven"]
+    assert [p.content.name for p in result.rejected] == ["Old Abbey"]

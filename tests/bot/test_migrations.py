@@ -12,7 +12,9 @@ from canon.storage import Database
 
 async def test_migrated_schema_matches_the_models(db: Database) -> None:
     def diff(sync_conn):
-        context = MigrationContext.configure(sync_conn, opts={"compare_type": True, "include_name": database.include_name})
+        context = MigrationContext.configure(
+            sync_conn, opts={"compare_type": True, "include_name": database.include_name}
+        )
         return compare_metadata(context, database.metadata())
 
     async with db.engine.connect() as conn:

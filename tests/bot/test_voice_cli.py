@@ -81,10 +81,38 @@ def test_ingest_with_extract_leaves_source_proposals_for_the_gm(
         monkeypatch.setenv("LOREKEEPER_LLM__MODEL", STUB_MODEL)
         outcome = run(cli, "ingest", "chronicle.md", "--campaign", CAMPAIGN, "--extract")
         (extracted,) = outcome["extracted"]
-        assert extracted["stored"] == 2 and extracted["batch"].startswith(f"extract:{extracted['source_id']}:")
+        assert extracted["stored"] == 2 and extracted["batch"].startswith(
+            f"extract:{extracted['source_id']}:"
+        )
         usage = run(cli, "voice", "usage", "--campaign", CAMPAIGN)
-        assert [(u["purpose"], u["model"], u["calls"]) for u in usage] == [("prose_extraction", STUB_MODEL, 1)]
+        assert [(u["purpose"], u["model"], u["calls"]) for u in usage] == [
+            ("prose_extraction", STUB_MODEL, 1)
+        ]
     assert len(script.seen["extraction"]) == 1
+
+    # Nothing is canon until the GM accepts and commits (prose is never accepted by the policy alone).
+    listed = run(cli, "voice", "batch", extracted["batch"], "--campaign", CAMPAIGN)
+    assert [(p["status"], p["authority"], p["confidence"]) for p in listed] == [
+        ("pending", "source", 0.6)
+    ] * 2
+    assert cli.invoke(app, ["canon", "entity", "Ilsa Marrow", "--campaign", CAMPAIGN]).exit_code == 1
+    greywatch = next(p["id"] for p in listed if p["content"]["name"] == "Greywatch")
+    ilsa = next(p["id"] for p in listed if p["content"]["name"] == "Ilsa Marrow")
+    committed = run(
+        cli,
+        "voice",
+        "commit-batch",
+        extracted["batch"],
+        "--campaign",
+        CAMPAIGN,
+        "--accept",
+        str(ilsa),
+        "--reject",
+        str(greywatch),
+    )
+    assert committed["accepted"] == [ilsa] and committed["rejected"] == [greywatch]
+    card = run(cli, "canon", "entity", "Ilsa Marrow", "--campaign", CAMPAIGN)
+    assert card["entity"]["name"] == "Ilsa Marrow" and card["entity"]["provenance"]["authority"] == "source"
 
 
 def test_without_an_llm_extract_is_reported_as_failed_and_the_import_stands(cli: CliRunner) -> None:

@@ -22,17 +22,40 @@ CHANNEL = 700
 
 LINES = [
     (PAT, "I ask the Innkeeper about the stolen ledger."),
-    (GM, "Mira admits she hid the ledger in the cellar. A hooded stranger named Corvin watches from the corner."),
+    (
+        GM,
+        "Mira admits she hid the ledger in the cellar. A hooded stranger named Corvin watches from the corner.",
+    ),
     (QUINN, "I draw my sword and threaten Corvin."),
     (GM, "Corvin flees into the night, bleeding from a deep cut."),
 ]
 
 GOOD_ITEMS = items_reply(
-    {"kind": "entity", "name": "Corvin", "entity_type": "npc", "description": "a hooded stranger", "turns": [2], "confidence": 0.9},
-    {"kind": "fact", "subject": "the Innkeeper", "attribute": "hid", "value": "the ledger in the cellar", "turns": [2], "confidence": 0.8},
+    {
+        "kind": "entity",
+        "name": "Corvin",
+        "entity_type": "npc",
+        "description": "a hooded stranger",
+        "turns": [2],
+        "confidence": 0.9,
+    },
+    {
+        "kind": "fact",
+        "subject": "the Innkeeper",
+        "attribute": "hid",
+        "value": "the ledger in the cellar",
+        "turns": [2],
+        "confidence": 0.8,
+    },
     {"kind": "state_change", "subject": "Corvin", "state": "wounded", "turns": [4], "confidence": 0.7},
     # Already canon: merged into it, not proposed again.
-    {"kind": "relationship", "subject": "Mira", "relation": "located in", "object": "Thornwall", "turns": [1]},
+    {
+        "kind": "relationship",
+        "subject": "Mira",
+        "relation": "located in",
+        "object": "Thornwall",
+        "turns": [1],
+    },
     # Not in the ontology: dropped by the reply model.
     {"kind": "relationship", "subject": "Corvin", "relation": "LOVES", "object": "Mira", "turns": [3]},
     # Cites a turn that does not exist: dropped.
@@ -54,14 +77,20 @@ async def made(db_target: DatabaseTarget, tmp_path: Path) -> AsyncIterator[list[
         await services.close()
 
 
-async def start(made: list[Services], target: DatabaseTarget, tmp_path: Path, stub: LLMStub | None, **voice) -> tuple[Services, World]:
+async def start(
+    made: list[Services], target: DatabaseTarget, tmp_path: Path, stub: LLMStub | None, **voice
+) -> tuple[Services, World]:
     services = await open_services(target, settings_for(tmp_path, stub, **voice))
     made.append(services)
     return services, await seed(services)
 
 
 async def test_endscene_puts_extracted_proposals_on_the_review_card(
-    db_target: DatabaseTarget, tmp_path: Path, stub: LLMStub, made: list[Services], caplog: pytest.LogCaptureFixture
+    db_target: DatabaseTarget,
+    tmp_path: Path,
+    stub: LLMStub,
+    made: list[Services],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     script = VoiceScript(extraction=GOOD_ITEMS)
     stub.responder = script
@@ -69,7 +98,11 @@ async def test_endscene_puts_extracted_proposals_on_the_review_card(
     scene = await play(services, world, LINES, channel_id=CHANNEL)
     # A player already proposed what the model will find too: the two are merged, not doubled.
     await services.canon.propose(
-        world.campaign, CHANNEL, FactContent(subject=Ref(name="Mira"), attribute="hid", value="the ledger in the cellar"), PAT, turns=(2, 2)
+        world.campaign,
+        CHANNEL,
+        FactContent(subject=Ref(name="Mira"), attribute="hid", value="the ledger in the cellar"),
+        PAT,
+        turns=(2, 2),
     )
     caplog.set_level(logging.INFO)
     report, review = await services.canon.end_scene(CHANNEL)
@@ -83,13 +116,20 @@ async def test_endscene_puts_extracted_proposals_on_the_review_card(
     assert corvin.content.entity_type == "NPC" and corvin.confidence == 0.9 and corvin.origin == "extraction"
     assert corvin.status == ProposalStatus.PENDING
     (evidence,) = corvin.evidence
-    assert (evidence.kind, evidence.scene_id, evidence.turn_from, evidence.turn_to) == (EvidenceKind.TURNS, scene.id, 2, 2)
+    assert (evidence.kind, evidence.scene_id, evidence.turn_from, evidence.turn_to) == (
+        EvidenceKind.TURNS,
+        scene.id,
+        2,
+        2,
+    )
     wounded = by_kind["state_change"]
     assert isinstance(wounded.content, StateChangeContent)
     assert wounded.content.subject.proposal_id == corvin.id  # the new name points at its entity proposal
 
     # The player's proposal absorbed the extracted duplicate (the alias resolved to Mira): one proposal, both turns.
-    (hid,) = [p for p in review.proposals if isinstance(p.content, FactContent) and p.content.attribute == "hid"]
+    (hid,) = [
+        p for p in review.proposals if isinstance(p.content, FactContent) and p.content.attribute == "hid"
+    ]
     assert hid.authority == Authority.PLAYER and hid.content.subject.entity_id == world.mira
     assert len(review.proposals) == 3
 
@@ -111,12 +151,25 @@ async def test_a_long_transcript_is_read_in_pieces_and_the_same_item_merged(
         text = user_text(body)
         numbers = [int(n) for n in __import__("re").findall(r"^\[(\d+)\]", text, flags=8)]
         return items_reply(
-            {"kind": "fact", "subject": "Mira", "attribute": "occupation", "value": "innkeeper", "turns": [numbers[0]], "confidence": 0.5 + len(numbers) / 1000}
+            {
+                "kind": "fact",
+                "subject": "Mira",
+                "attribute": "occupation",
+                "value": "innkeeper",
+                "turns": [numbers[0]],
+                "confidence": 0.5 + len(numbers) / 1000,
+            }
         )
 
     stub.responder = VoiceScript(extraction=extraction)
     services, world = await start(made, db_target, tmp_path, stub, extraction_piece_tokens=200)
-    lines = [(PAT if i % 2 else GM, f"Turn {i}: Mira polishes another mug behind the bar while the rain keeps falling on Thornwall.") for i in range(1, 31)]
+    lines = [
+        (
+            PAT if i % 2 else GM,
+            f"Turn {i}: Mira polishes another mug behind the bar while the rain keeps falling on Thornwall.",
+        )
+        for i in range(1, 31)
+    ]
     await play(services, world, lines, channel_id=CHANNEL)
     _, review = await services.canon.end_scene(CHANNEL)
     requests = [r for r in stub.requests if "You extract" in r["messages"][0]["content"]]
@@ -133,7 +186,10 @@ async def test_a_piece_the_model_garbles_twice_is_skipped_and_the_rest_stands(
     script = VoiceScript(extraction=[Reply.raw("{'items': [oops"), Reply.raw("still not JSON"), good])
     stub.responder = script
     services, world = await start(made, db_target, tmp_path, stub, extraction_piece_tokens=200)
-    lines = [(PAT, f"Turn {i}: the rain keeps falling on the harbour and nobody says anything of note.") for i in range(1, 30)]
+    lines = [
+        (PAT, f"Turn {i}: the rain keeps falling on the harbour and nobody says anything of note.")
+        for i in range(1, 30)
+    ]
     lines.append((GM, "A stranger named Corvin enters."))
     await play(services, world, lines, channel_id=CHANNEL)
     report, review = await services.canon.end_scene(CHANNEL)
@@ -180,7 +236,11 @@ async def test_rate_limits_errors_and_timeouts_are_retried(
 
 
 async def test_an_unreachable_llm_never_stops_the_scene_from_ending(
-    db_target: DatabaseTarget, tmp_path: Path, stub: LLMStub, made: list[Services], caplog: pytest.LogCaptureFixture
+    db_target: DatabaseTarget,
+    tmp_path: Path,
+    stub: LLMStub,
+    made: list[Services],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     stub.responder = lambda body: Reply.error(503, retry_after="0")
     services, world = await start(made, db_target, tmp_path, stub)
@@ -217,14 +277,23 @@ async def test_imported_prose_becomes_source_proposals_waiting_in_a_batch(
 ) -> None:
     script = VoiceScript(
         extraction=items_reply(
-            {"kind": "entity", "name": "Ilsa Marrow", "entity_type": "NPC", "description": "captain of Greywatch", "turns": [1], "confidence": 0.95},
+            {
+                "kind": "entity",
+                "name": "Ilsa Marrow",
+                "entity_type": "NPC",
+                "description": "captain of Greywatch",
+                "turns": [1],
+                "confidence": 0.95,
+            },
             {"kind": "entity", "name": "Greywatch", "entity_type": "Location", "turns": [1]},
             {"kind": "state_change", "subject": "Greywatch", "state": "destroyed", "turns": [2]},
         )
     )
     stub.responder = script
     services, world = await start(made, db_target, tmp_path, stub)
-    imported = await services.knowledge.import_bytes(world.campaign.id, "chronicle.md", PROSE.encode(), hidden=hidden)
+    imported = await services.knowledge.import_bytes(
+        world.campaign.id, "chronicle.md", PROSE.encode(), hidden=hidden
+    )
     report = await services.voice.extract_source(world.campaign, imported.source.id)
     assert report.batch is not None and report.batch.startswith(f"extract:{imported.source.id}:")
     review = await services.canon.review(None, campaign_id=world.campaign.id, batch=report.batch)
@@ -241,3 +310,26 @@ async def test_imported_prose_becomes_source_proposals_waiting_in_a_batch(
     assert "- Mira (NPC; also: the Innkeeper)" in user_text(script.seen["extraction"][0])
     usage = {line.purpose: line for line in await services.ledger.usage(world.campaign.id)}
     assert usage["prose_extraction"].calls == 1 and usage["prose_extraction"].prompt_tokens > 0
+
+
+async def test_when_the_llm_goes_away_mid_scene_the_pieces_already_read_still_count(
+    db_target: DatabaseTarget,
+    tmp_path: Path,
+    stub: LLMStub,
+    made: list[Services],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    good = items_reply({"kind": "entity", "name": "Corvin", "entity_type": "NPC", "turns": [1]})
+    script = VoiceScript(extraction=[good, Reply.error(503, retry_after="0")])
+    stub.responder = script
+    services, world = await start(made, db_target, tmp_path, stub, extraction_piece_tokens=200)
+    lines = [(GM, "A stranger named Corvin enters.")]
+    lines += [
+        (PAT, f"Turn {i}: the rain keeps falling on the harbour and nobody says much.") for i in range(2, 30)
+    ]
+    scene = await play(services, world, lines, channel_id=CHANNEL)
+    report = await services.voice.extract_scene(scene)
+    assert report.pieces == 2 and report.stored == 1  # read one, stopped at the second
+    assert len(report.failed_pieces) >= 2  # the second and every piece after it wait for another try
+    assert len(script.seen["extraction"]) == 1 + 4  # the good piece, then one piece's four attempts
+    assert any("extraction stopped at piece 2" in r.getMessage() for r in caplog.records)

@@ -53,7 +53,9 @@ async def test_a_narration_is_posted_stored_as_a_narrator_turn_with_its_context(
     stub.responder = script
     services, world, scene = await start(made, db_target, tmp_path, stub)
     posts = Posts()
-    outcome = await services.voice.narrate(CHANNEL, GM, post=posts.narration, direction="Make the stew memorable.")
+    outcome = await services.voice.narrate(
+        CHANNEL, GM, post=posts.narration, direction="Make the stew memorable."
+    )
     assert outcome.status == "posted" and posts.narrations == [(CLEAN, outcome.narration_id)]
 
     _, turns = await services.scenes.transcript(scene.id)
@@ -102,7 +104,7 @@ async def test_narrator_mode_and_who_may_call_the_narrator(
     db_target: DatabaseTarget, tmp_path: Path, stub: LLMStub, made: list[Services]
 ) -> None:
     stub.responder = VoiceScript(narration=CLEAN)
-    services, world, scene = await start(made, db_target, tmp_path, stub)
+    services, _world, _scene = await start(made, db_target, tmp_path, stub)
     posts = Posts()
     with pytest.raises(NotAllowed):
         await services.voice.narrate(CHANNEL, PAT, post=posts.narration)  # narrator off: GM only
@@ -113,7 +115,9 @@ async def test_narrator_mode_and_who_may_call_the_narrator(
     with pytest.raises(NotAllowed):
         await services.voice.narrate(CHANNEL, PAT, post=posts.narration, direction="kill the knight")
     assert (await services.voice.narrate(CHANNEL, PAT, post=posts.narration)).status == "posted"
-    assert (await services.voice.narrate(CHANNEL, PAT, post=posts.narration, trigger="auto")).status == "posted"
+    assert (
+        await services.voice.narrate(CHANNEL, PAT, post=posts.narration, trigger="auto")
+    ).status == "posted"
     await services.voice.set_narrator(CHANNEL, False, GM)
     skipped = await services.voice.narrate(CHANNEL, PAT, post=posts.narration, trigger="auto")
     assert skipped.status == "skipped" and CHANNEL not in await services.voice.narrator_channels()
@@ -125,8 +129,10 @@ async def test_narrator_mode_and_who_may_call_the_narrator(
 async def test_without_an_llm_the_narrator_says_so_plainly(
     db_target: DatabaseTarget, tmp_path: Path, made: list[Services]
 ) -> None:
-    services, world, scene = await start(made, db_target, tmp_path, None)
-    with pytest.raises(LLMUnavailable, match="No language model is configured. Set LOREKEEPER_LLM__BASE_URL"):
+    services, _world, _scene = await start(made, db_target, tmp_path, None)
+    with pytest.raises(
+        LLMUnavailable, match=r"No language model is configured\. Set LOREKEEPER_LLM__BASE_URL"
+    ):
         await services.voice.narrate(CHANNEL, GM, post=Posts().narration)
     with pytest.raises(LLMUnavailable):
         await services.voice.set_narrator(CHANNEL, True, GM)
@@ -141,7 +147,11 @@ async def test_the_context_respects_a_small_budget_and_keeps_the_state(
     services, world, scene = await start(made, db_target, tmp_path, stub, context_tokens=500)
     from tests.bot.voice_fixtures import say
 
-    await say(services, scene, [(PAT, f"Turn {i}: I keep talking about the weather in Thornwall at length.") for i in range(40)])
+    await say(
+        services,
+        scene,
+        [(PAT, f"Turn {i}: I keep talking about the weather in Thornwall at length.") for i in range(40)],
+    )
     outcome = await services.voice.narrate(CHANNEL, GM, post=Posts().narration)
     record = await services.voice.narration(world.campaign, outcome.narration_id or 0)
     sections = {s["kind"]: s for s in record.context["sections"]}

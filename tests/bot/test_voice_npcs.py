@@ -12,7 +12,18 @@ from bot.services import Services
 from canon.errors import NotFound
 from memory.npc_memory import DocType, NewMemory, ScopeKind
 from memory.scenes import SceneStatus, SpeakerKind
-from tests.bot.voice_fixtures import GM, PAT, QUINN, SECRET_VALUE, Posts, open_services, play, say, seed, settings_for
+from tests.bot.voice_fixtures import (
+    GM,
+    PAT,
+    QUINN,
+    SECRET_VALUE,
+    Posts,
+    open_services,
+    play,
+    say,
+    seed,
+    settings_for,
+)
 from tests.conftest import DatabaseTarget
 from tests.llm_stub import LLMStub
 from tests.voice_stub import VoiceScript, user_text
@@ -51,7 +62,7 @@ async def made() -> AsyncIterator[list[Services]]:
 
 async def finish(services: Services, channel_id: int) -> int:
     """End a scene (completing it when nothing was proposed, else accepting all and committing) and digest it."""
-    report, review = await services.canon.end_scene(channel_id)
+    report, _review = await services.canon.end_scene(channel_id)
     if report.scene.status != SceneStatus.COMPLETED:
         await services.canon.accept_all(report.scene.id, GM)
         await services.canon.commit_scene(report.scene.id, GM)
@@ -75,18 +86,30 @@ async def test_npcs_remember_only_the_scenes_they_were_in_and_recall_the_right_m
 
     _, mira = await services.voice.npc_memories(world.campaign, "the Innkeeper")
     assert mira and {m.scene_id for m in mira} == {ledger.id}
-    assert all(m.method == "extractive" and m.scope_kind == ScopeKind.SCENE for m in mira if m.doc_type == DocType.MEMORY)
+    assert all(
+        m.method == "extractive" and m.scope_kind == ScopeKind.SCENE
+        for m in mira
+        if m.doc_type == DocType.MEMORY
+    )
     assert any("cellar" in m.content for m in mira)
-    assert all(m.scope == f"/campaign/{world.campaign.id}/npc/{world.mira}/scene/{ledger.id}" for m in mira if m.doc_type == DocType.MEMORY)
+    assert all(
+        m.scope == f"/campaign/{world.campaign.id}/npc/{world.mira}/scene/{ledger.id}"
+        for m in mira
+        if m.doc_type == DocType.MEMORY
+    )
     _, aldric = await services.voice.npc_memories(world.campaign, "Aldric")
-    assert aldric and {m.scene_id for m in aldric} == {gate.id} and any("moonwater" in m.content for m in aldric)
+    assert (
+        aldric and {m.scene_id for m in aldric} == {gate.id} and any("moonwater" in m.content for m in aldric)
+    )
     assert (await services.voice.npc_memories(world.campaign, "Orsolya"))[1] == []
 
     # Each scene got a summary, stored and searchable by meaning.
-    _, turns = await services.scenes.transcript(ledger.id)
+    _, _turns = await services.scenes.transcript(ledger.id)
     scene, _ = await services.scenes.transcript(ledger.id)
     assert scene.summary and "cellar" in scene.summary
-    moments = await services.voice.similar_scenes(world.campaign, "where was the ledger hidden under the barrels")
+    moments = await services.voice.similar_scenes(
+        world.campaign, "where was the ledger hidden under the barrels"
+    )
     assert moments[0].scene_id == ledger.id
 
     # Mira recalls the ledger, never the password of a scene she missed, and never hidden canon.
@@ -95,7 +118,9 @@ async def test_npcs_remember_only_the_scenes_they_were_in_and_recall_the_right_m
     talking = await open_services(db_target, settings_for(tmp_path, stub))
     made.append(talking)
     posts = Posts()
-    reply = await talking.voice.npc_talk(world.campaign, 803, "Mira", "Where did the ledger end up?", PAT, post=posts.npc)
+    reply = await talking.voice.npc_talk(
+        world.campaign, 803, "Mira", "Where did the ledger end up?", PAT, post=posts.npc
+    )
     assert reply.status == "posted" and posts.npc_lines == [("Mira", reply.text)]
     assert any("cellar" in m.content for m in reply.recalled)
     (prompt,) = script.prompts("npc_talk")
@@ -112,12 +137,28 @@ async def test_llm_memories_in_the_npcs_words_with_links_and_forgetting(
     script = VoiceScript(
         npc_memory={
             "memories": [
-                {"text": "That nosy Pat asked about my ledger. I told them too much.", "importance": 0.8, "turns": [1, 2]},
+                {
+                    "text": "That nosy Pat asked about my ledger. I told them too much.",
+                    "importance": 0.8,
+                    "turns": [1, 2],
+                },
                 {"text": "Quinn stood by the door like a guard dog.", "importance": 0.3, "turns": [3, 77]},
             ],
             "links": [
-                {"source": "new:1", "target": "new:2", "relationship_type": "same evening", "observation": "Both of them came together; they are a team.", "strength": 0.7},
-                {"source": "new:1", "target": "old:99999", "relationship_type": "recalls", "observation": "nothing", "strength": 0.5},
+                {
+                    "source": "new:1",
+                    "target": "new:2",
+                    "relationship_type": "same evening",
+                    "observation": "Both of them came together; they are a team.",
+                    "strength": 0.7,
+                },
+                {
+                    "source": "new:1",
+                    "target": "old:99999",
+                    "relationship_type": "recalls",
+                    "observation": "nothing",
+                    "strength": 0.5,
+                },
             ],
         },
         summary="Pat questioned Mira about the ledger; she revealed its hiding place.",
@@ -147,7 +188,9 @@ async def test_llm_memories_in_the_npcs_words_with_links_and_forgetting(
     assert refreshed.summary == "Pat questioned Mira about the ledger; she revealed its hiding place."
 
     # Relationships are searched together with memories, or filtered apart.
-    both = await services.voice.memories.recall(world.campaign.id, world.mira, "Pat and Quinn working as a team", limit=5)
+    both = await services.voice.memories.recall(
+        world.campaign.id, world.mira, "Pat and Quinn working as a team", limit=5
+    )
     assert {r.memory.doc_type for r in both} == {DocType.MEMORY, DocType.RELATIONSHIP}
     only = await services.voice.memories.recall(
         world.campaign.id, world.mira, "team", limit=5, doc_types=(DocType.RELATIONSHIP,)
@@ -178,7 +221,14 @@ async def test_a_memory_contradicting_canon_is_recalled_as_a_belief(
     world = await seed(services)
     await services.voice.memories.add(
         world.campaign.id,
-        [NewMemory(npc_id=world.mira, npc_name="Mira", content="I saw Aldric lying dead at the north gate.", importance=0.9)],
+        [
+            NewMemory(
+                npc_id=world.mira,
+                npc_name="Mira",
+                content="I saw Aldric lying dead at the north gate.",
+                importance=0.9,
+            )
+        ],
     )
     await services.voice.npc_talk(world.campaign, 820, "Mira", "Have you seen Aldric?", PAT, post=Posts().npc)
     (prompt,) = script.prompts("npc_talk")
@@ -196,7 +246,9 @@ async def test_npc_replies_never_leak_hidden_canon_and_hidden_npcs_cannot_speak(
     made.append(services)
     world = await seed(services)
     posts = Posts()
-    reply = await services.voice.npc_talk(world.campaign, 830, "Mira", "Who do you really serve?", PAT, post=posts.npc)
+    reply = await services.voice.npc_talk(
+        world.campaign, 830, "Mira", "Who do you really serve?", PAT, post=posts.npc
+    )
     assert reply.status == "blocked" and posts.npc_lines == []
     assert len(script.seen["npc_talk"]) == 2  # asked again once, then refused
     assert all(SECRET_VALUE not in p for p in script.prompts("npc_talk"))
@@ -213,7 +265,9 @@ async def test_talking_in_a_scene_logs_both_lines_and_puts_the_npc_in_it(
     world = await seed(services)
     scene = await play(services, world, [(PAT, "We sit down.")], channel_id=840, title="Quiet night")
     posts = Posts()
-    reply = await services.voice.npc_talk(world.campaign, 840, "Aldric", "Good evening, sir knight.", PAT, post=posts.npc)
+    reply = await services.voice.npc_talk(
+        world.campaign, 840, "Aldric", "Good evening, sir knight.", PAT, post=posts.npc
+    )
     _, turns = await services.scenes.transcript(scene.id)
     assert [(t.speaker, t.author_name, t.text) for t in turns[-2:]] == [
         (SpeakerKind.PLAYER, "Pat", "(to Aldric) Good evening, sir knight."),
@@ -234,14 +288,22 @@ async def test_memories_of_one_campaign_never_reach_another(
     first = await seed(services)
     second = await seed(services, name="Other Table", guild_id=11)
     store = services.voice.memories
-    await store.add(first.campaign.id, [NewMemory(npc_id=first.mira, npc_name="Mira", content="The ledger is in the cellar.")])
-    await store.add(second.campaign.id, [NewMemory(npc_id=second.mira, npc_name="Mira", content="The ledger burned in the fire.")])
+    await store.add(
+        first.campaign.id,
+        [NewMemory(npc_id=first.mira, npc_name="Mira", content="The ledger is in the cellar.")],
+    )
+    await store.add(
+        second.campaign.id,
+        [NewMemory(npc_id=second.mira, npc_name="Mira", content="The ledger burned in the fire.")],
+    )
     one = await store.recall(first.campaign.id, first.mira, "where is the ledger", limit=5)
     two = await store.recall(second.campaign.id, second.mira, "where is the ledger", limit=5)
     assert [r.memory.content for r in one] == ["The ledger is in the cellar."]
     assert [r.memory.content for r in two] == ["The ledger burned in the fire."]
     # One collection per campaign, not a filter over a shared one.
     assert store.index is not None
-    assert await store.index.count(first.campaign.id) == 1 and await store.index.count(second.campaign.id) == 1
+    assert (
+        await store.index.count(first.campaign.id) == 1 and await store.index.count(second.campaign.id) == 1
+    )
     # An id that is not this campaign's never comes back, even if asked for under the other campaign's NPC id.
     assert await store.recall(first.campaign.id, second.mira, "ledger", limit=5) == []

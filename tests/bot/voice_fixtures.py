@@ -67,13 +67,20 @@ async def seed(
 
     mira = await add(
         EntityContent(
-            name="Mira", entity_type="NPC", description="keeper of the Drowned Rat", aliases=("the Innkeeper",)
+            name="Mira",
+            entity_type="NPC",
+            description="keeper of the Drowned Rat",
+            aliases=("the Innkeeper",),
         )
     )
     aldric = await add(EntityContent(name="Aldric", entity_type="NPC", description="a knight of Thornwall"))
-    thornwall = await add(EntityContent(name="Thornwall", entity_type="Location", description="a harbour town"))
+    thornwall = await add(
+        EntityContent(name="Thornwall", entity_type="Location", description="a harbour town")
+    )
     orsolya = await add(
-        EntityContent(name="Orsolya", entity_type="NPC", description="a spymaster", visibility=Visibility.GM_ONLY)
+        EntityContent(
+            name="Orsolya", entity_type="NPC", description="a spymaster", visibility=Visibility.GM_ONLY
+        )
     )
     await canon.add_direct(
         campaign,
@@ -84,7 +91,10 @@ async def seed(
     await canon.add_direct(
         campaign,
         FactContent(
-            subject=Ref(name="Mira"), attribute="true_allegiance", value=SECRET_VALUE, visibility=Visibility.GM_ONLY
+            subject=Ref(name="Mira"),
+            attribute="true_allegiance",
+            value=SECRET_VALUE,
+            visibility=Visibility.GM_ONLY,
         ),
         GM,
         command="/canon add",
@@ -136,7 +146,7 @@ async def say(services: Services, scene: Scene, lines: Sequence[tuple[Actor, str
 
 
 async def _turns(services: Services, scene_id: int) -> list[Any]:
-    scene, turns = await services.scenes.transcript(scene_id)
+    _scene, turns = await services.scenes.transcript(scene_id)
     return turns
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from canon.storage import Database
 from memory.models import SceneRow, TurnRow
+from tests.conftest import DatabaseTarget
 from tests.emulator import DiscordEmulator
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,8 +22,8 @@ STORED = re.compile(r"stored message (\d+) as turn")
 class BotProcess:
     """The bot in a subprocess, with the message ids it acknowledged (logged after each commit)."""
 
-    def __init__(self, emu: DiscordEmulator, data_dir: Path) -> None:
-        self.emu, self.data_dir = emu, data_dir
+    def __init__(self, emu: DiscordEmulator, data_dir: Path, target: DatabaseTarget | None = None) -> None:
+        self.emu, self.data_dir, self.target = emu, data_dir, target
         self.acked: list[int] = []
         self.proc: asyncio.subprocess.Process | None = None
         self.reader: asyncio.Task[None] | None = None
@@ -37,6 +37,10 @@ class BotProcess:
             "LOREKEEPER_EMBEDDING__ENABLED": "false",
         }
         env.pop("LOREKEEPER_DATABASE_URL", None)
+        if self.target is not None:
+            env["LOREKEEPER_DATABASE_URL"] = self.target.url
+            if self.target.search_path:
+                env["LOREKEEPER_TEST_SEARCH_PATH"] = self.target.search_path
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -81,14 +85,16 @@ class BotProcess:
             await self.reader
 
 
-async def test_sigkill_mid_burst_keeps_every_acknowledged_turn_once(tmp_path: Path) -> None:
+async def test_sigkill_mid_burst_keeps_every_acknowledged_turn_once(
+    tmp_path: Path, db_target: DatabaseTarget
+) -> None:
     async with DiscordEmulator() as emu:
         guild = emu.add_guild("Crash Test")
         gm = emu.add_member(guild, "Gina", roles=[emu.add_role(guild, "GM")])
         pat = emu.add_member(guild, "Pat")
         chan = emu.add_text_channel(guild, "scene")
 
-        first = BotProcess(emu, tmp_path)
+        first = BotProcess(emu, tmp_path, db_target)
         await first.start()
         # The bot runs in another process: the emulator cannot watch its handlers, only wait for the reply.
         started = await emu.invoke(
@@ -104,7 +110,7 @@ async def test_sigkill_mid_burst_keeps_every_acknowledged_turn_once(tmp_path: Pa
         acked_before_kill = list(first.acked)
         assert 200 <= len(acked_before_kill) < 3000, "the kill should land mid-burst"
 
-        second = BotProcess(emu, tmp_path)
+        second = BotProcess(emu, tmp_path, db_target)
         await second.start()
         after = await emu.send_message(chan, pat, "after the crash", settle=False)
         await emu.wait_for(
@@ -112,7 +118,7 @@ async def test_sigkill_mid_burst_keeps_every_acknowledged_turn_once(tmp_path: Pa
         )
         await second.terminate()
 
-    db = Database.from_url(f"sqlite+aiosqlite:///{tmp_path / 'lorekeeper.sqlite3'}")
+    db = db_target.open()
     try:
         async with db.session() as session:
             rows = (

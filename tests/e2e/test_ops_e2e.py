@@ -10,9 +10,9 @@ import re
 from zoneinfo import ZoneInfo
 
 import pytest
-from discord import Permissions
 from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from discord import Permissions
 from sqlalchemy import create_engine, text, update
 
 from bot import scheduler as jobs
@@ -77,7 +77,9 @@ async def test_schedule_in_my_time_zone_shows_discord_timestamps(world: World) -
     assert "session:1" in await stored_job_ids(world)
 
     listed = await world.emu.invoke(world.channel, world.pat, "session list")
-    assert listed.ephemeral and "Heist" in (listed.content or "") and f"<t:{stamp}:F>" in (listed.content or "")
+    assert (
+        listed.ephemeral and "Heist" in (listed.content or "") and f"<t:{stamp}:F>" in (listed.content or "")
+    )
 
     refused = await world.emu.invoke(world.channel, world.pat, "session cancel", session_id=1)
     assert refused.ephemeral and "Only the GM" in (refused.content or "")
@@ -143,7 +145,9 @@ async def test_job_whose_channel_was_deleted_is_dropped_with_a_log_line(
     doomed = world.emu.add_text_channel(world.guild, "doomed")
     await world.stop()
     await world.start()  # the new channel is announced on the next start
-    await world.emu.invoke(doomed, world.gm, "session schedule", when="in 5 days", title="Lost", repeat="weekly")
+    await world.emu.invoke(
+        doomed, world.gm, "session schedule", when="in 5 days", title="Lost", repeat="weekly"
+    )
     await world.emu.delete_channel(doomed)
     await world.stop()
     await starts_soon(world.target, 1)
@@ -182,7 +186,9 @@ async def test_quiet_scene_reminds_the_gm_channel_once(world: World) -> None:
     assert len(world.emu.channel_messages(gm_room)) == 1
 
 
-async def test_idle_reminder_to_a_deleted_channel_is_dropped(world: World, caplog: pytest.LogCaptureFixture) -> None:
+async def test_idle_reminder_to_a_deleted_channel_is_dropped(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
     await world.emu.invoke(world.channel, world.gm, "scene start", title="Abandoned")
 
     async def age(session):  # type: ignore[no-untyped-def]
@@ -201,27 +207,34 @@ async def test_nightly_check_posts_only_new_conflicts(world: World) -> None:
     gm_room = world.emu.add_text_channel(world.guild, "gm-room")
     await world.restart()
     await world.emu.invoke(world.channel, world.gm, "server gm-channel", channel=gm_room)
-    for value in ("Westhaven", "Eastmarch"):
+    for relation in ("ALLY_OF", "ENEMY_OF"):
         await world.emu.invoke(
             world.channel,
             world.gm,
-            "canon add fact",
-            subject="Mira",
-            attribute="birthplace",
-            value=value,
+            "canon add relationship",
+            subject="Kara",
+            relation=relation,
+            object="Lenn",
         )
+
+    async def forget(session):  # type: ignore[no-untyped-def]
+        # As if the canon had been written by something that records no conflicts (an older version).
+        await session.execute(text("DELETE FROM conflicts"))
+
+    await world.bot.services.db.run(forget)
     await jobs.continuity_job()
-    first = world.emu.channel_messages(gm_room)
-    print("NIGHTLY", first)
-    await jobs.continuity_job()
-    assert len(world.emu.channel_messages(gm_room)) == len(first)
-    if first:
-        assert "new conflict" in first[0]["content"]
+    posted = world.emu.channel_messages(gm_room)
+    assert len(posted) == 1 and "1 new conflict" in posted[0]["content"] and "Kara" in posted[0]["content"]
+    await jobs.continuity_job()  # nothing new: nothing posted
+    assert len(world.emu.channel_messages(gm_room)) == 1
+    assert world.emu.channel_messages(world.channel, include_ephemeral=False) == [], "nothing in the open"
 
 
 async def test_admin_status_shows_counts_jobs_and_latency(world: World) -> None:
     admin = world.emu.add_member(
-        world.guild, "Ada", roles=[world.emu.add_role(world.guild, "Admin", permissions=Permissions(manage_guild=True))]
+        world.guild,
+        "Ada",
+        roles=[world.emu.add_role(world.guild, "Admin", permissions=Permissions(manage_guild=True))],
     )
     await world.restart()
     await world.emu.invoke(world.channel, world.gm, "scene start", title="Counting")
@@ -244,3 +257,30 @@ async def test_admin_commands_need_manage_server(world: World) -> None:
 
     with pytest.raises(CommandNotAvailable):
         await world.emu.invoke(world.channel, world.pat, "admin status")
+
+
+async def test_logs_carry_the_command_campaign_and_scene(
+    world: World, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.logs import ContextFilter
+
+    caplog.handler.addFilter(ContextFilter())
+    with caplog.at_level(logging.DEBUG, logger="cogs.turns"):
+        await world.emu.invoke(world.channel, world.gm, "scene start", title="Traced")
+        await world.emu.send_message(world.channel, world.pat, "A traced turn.")
+    (stored,) = [r for r in caplog.records if r.getMessage().startswith("stored message")]
+    assert "campaign=1" in stored.context and "scene=1" in stored.context  # type: ignore[attr-defined]
+
+    async def broken(guild_id: int) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(world.bot.services.ops, "sessions", broken)
+    caplog.clear()
+    answer = await world.emu.invoke(world.channel, world.pat, "session list")
+    assert "give the bot's host this id" in (answer.content or "")
+    (error,) = [r for r in caplog.records if r.getMessage().startswith("unexpected error")]
+    context = error.context  # type: ignore[attr-defined]
+    assert (
+        "command=session list" in context and f"guild={world.guild.id}" in context and "campaign=1" in context
+    )
+    world.emu.errors.clear()

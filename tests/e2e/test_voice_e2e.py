@@ -50,8 +50,21 @@ def extraction(body: dict[str, Any]) -> dict[str, Any]:
     cellar = turn_number(body, "hidden in the cellar")
     corvin = turn_number(body, "Corvin")
     return items_reply(
-        {"kind": "fact", "subject": "the Innkeeper", "attribute": "hid", "value": "the ledger in the cellar", "turns": [cellar], "confidence": 0.8},
-        {"kind": "entity", "name": "Corvin", "entity_type": "NPC", "description": "a hooded stranger", "turns": [corvin]},
+        {
+            "kind": "fact",
+            "subject": "the Innkeeper",
+            "attribute": "hid",
+            "value": "the ledger in the cellar",
+            "turns": [cellar],
+            "confidence": 0.8,
+        },
+        {
+            "kind": "entity",
+            "name": "Corvin",
+            "entity_type": "NPC",
+            "description": "a hooded stranger",
+            "turns": [corvin],
+        },
     )
 
 
@@ -64,9 +77,21 @@ def summary(body: dict[str, Any]) -> str:
 def npc_memory(body: dict[str, Any]) -> dict[str, Any]:
     system = body["messages"][0]["content"]
     if "memories of Mira" in system:
-        return {"memories": [{"text": "Pat asked me about the ledger; I told them it lies in the cellar.", "importance": 0.8, "turns": [1]}]}
+        return {
+            "memories": [
+                {
+                    "text": "Pat asked me about the ledger; I told them it lies in the cellar.",
+                    "importance": 0.8,
+                    "turns": [1],
+                }
+            ]
+        }
     if "memories of Aldric" in system:
-        return {"memories": [{"text": "I gave the travellers the password: moonwater.", "importance": 0.7, "turns": [2]}]}
+        return {
+            "memories": [
+                {"text": "I gave the travellers the password: moonwater.", "importance": 0.7, "turns": [2]}
+            ]
+        }
     return {"memories": []}
 
 
@@ -76,7 +101,9 @@ def npc_talk(body: dict[str, Any]) -> str:
 
 
 @pytest.fixture
-async def voice_world(db_target: DatabaseTarget, tmp_path: Path) -> AsyncIterator[tuple[World, LLMStub, VoiceScript]]:
+async def voice_world(
+    db_target: DatabaseTarget, tmp_path: Path
+) -> AsyncIterator[tuple[World, LLMStub, VoiceScript]]:
     script = VoiceScript(
         extraction=extraction,
         narration=CLEAN,
@@ -121,7 +148,7 @@ def posted_text(world: World) -> list[str]:
 async def test_the_game_masters_voice_from_narration_to_npc_memory(
     voice_world: tuple[World, LLMStub, VoiceScript],
 ) -> None:
-    world, stub, script = voice_world
+    world, _stub, script = voice_world
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     services = world.bot.services
     campaign = await services.campaigns.for_guild(world.guild.id, world.guild.name)
@@ -132,13 +159,19 @@ async def test_the_game_masters_voice_from_narration_to_npc_memory(
     turned = await emu.invoke(chan, gm, "scene narrator", mode="on")
     assert "narrator is on" in (turned.content or "")
     await emu.send_message(chan, pat, "I ask the Innkeeper where the stolen ledger went.")
-    await emu.wait_for(lambda: any(CLEAN in (m.get("content") or "") for m in emu.channel_messages(chan)), what="a narration")
+    await emu.wait_for(
+        lambda: any(CLEAN in (m.get("content") or "") for m in emu.channel_messages(chan)), what="a narration"
+    )
     narration = next(m for m in emu.channel_messages(chan) if CLEAN in (m.get("content") or ""))
     (button,) = [i for i in custom_ids(narration.get("components", [])) if i.startswith("lk:narration:")]
     narration_id = int(button.split(":")[2])
 
     # The GM's turns do not wake the narrator; the players' do, once.
-    await emu.send_message(chan, gm, "Mira whispers that the ledger is hidden in the cellar. A hooded stranger named Corvin watches.")
+    await emu.send_message(
+        chan,
+        gm,
+        "Mira whispers that the ledger is hidden in the cellar. A hooded stranger named Corvin watches.",
+    )
     assert len(script.seen["narration"]) == 1
 
     # A narration that would quote hidden canon is rewritten, and held back when it insists.
@@ -156,15 +189,21 @@ async def test_the_game_masters_voice_from_narration_to_npc_memory(
     assert "## The exact prompt sent to the model" in context.decode() and SECRET_VALUE in context.decode()
     async with services.db.session() as session:
         rows = list((await session.execute(select(NarrationRow).order_by(NarrationRow.id))).scalars())
-    assert [r.status for r in rows] == [NarrationStatus.POSTED, NarrationStatus.BLOCKED] and rows[0].id == narration_id
+    assert [r.status for r in rows] == [NarrationStatus.POSTED, NarrationStatus.BLOCKED] and rows[
+        0
+    ].id == narration_id
 
     # /endscene: the transcript becomes proposals on the review card, which the GM accepts and commits.
     await emu.invoke(chan, gm, "endscene")
-    cards = [m for m in emu.channel_messages(chan) if any(i.startswith("lk:review:") for i in custom_ids(m.get("components", [])))]
+    cards = [
+        m
+        for m in emu.channel_messages(chan)
+        if any(i.startswith("lk:review:") for i in custom_ids(m.get("components", [])))
+    ]
     (card,) = cards
-    card_text = " ".join(f"{f['name']} {f['value']}" for e in card["embeds"] for f in e.get("fields", [])) + " ".join(
-        e.get("description") or "" for e in card["embeds"]
-    )
+    card_text = " ".join(
+        f"{f['name']} {f['value']}" for e in card["embeds"] for f in e.get("fields", [])
+    ) + " ".join(e.get("description") or "" for e in card["embeds"])
     assert "hid" in card_text and "Corvin" in card_text
     ids = custom_ids(card.get("components", []))
     scene_id = int(next(i for i in ids if i.endswith(":commit")).split(":")[2])
@@ -204,9 +243,13 @@ async def test_the_game_masters_voice_from_narration_to_npc_memory(
 
     # /npc talk: Mira answers through a webhook with her name, from her memory of the right scene only.
     before = len(script.seen["npc_talk"])
-    asked = await emu.invoke(chan, pat, "npc talk", npc="Mira", message="What do you know about the password, or the ledger?")
+    asked = await emu.invoke(
+        chan, pat, "npc talk", npc="Mira", message="What do you know about the password, or the ledger?"
+    )
     assert asked.ephemeral and "Mira answered" in (asked.content or "")
-    hooks = [m for m in emu.channel_messages(chan) if m.get("webhook_id") and m["author"]["username"] == "Mira"]
+    hooks = [
+        m for m in emu.channel_messages(chan) if m.get("webhook_id") and m["author"]["username"] == "Mira"
+    ]
     (spoken,) = hooks
     assert "cellar" in spoken["content"] and "moonwater" not in spoken["content"]
     (prompt,) = [user_text(b) for b in script.seen["npc_talk"][before:]]
@@ -227,3 +270,28 @@ async def test_the_game_masters_voice_from_narration_to_npc_memory(
     assert listed.ephemeral and "cellar" in (listed.embeds[0].get("description") or "")
     similar = await emu.invoke(chan, pat, "scene similar", text="a secret password at a gate")
     assert similar.embeds[0]["fields"][0]["name"].startswith("Scene 2: The north gate")
+
+
+async def test_without_an_llm_the_voice_commands_say_so_and_the_rest_works(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    services = world.bot.services
+    assert services.llm is None
+    campaign = await services.campaigns.for_guild(world.guild.id, world.guild.name)
+    await seed(services, campaign=campaign)
+    await emu.invoke(chan, gm, "scene start", title="No model tonight")
+    for command, options in (
+        ("narrate", {}),
+        ("scene narrator", {"mode": "on"}),
+        ("npc talk", {"npc": "Mira", "message": "Hi"}),
+    ):
+        reply = await emu.invoke(chan, gm, command, **options)
+        assert reply.ephemeral and "No language model is configured" in (reply.content or ""), command
+    await emu.send_message(chan, pat, "I ask the Innkeeper about the ledger in the cellar.")
+    ended = await emu.invoke(chan, gm, "endscene")
+    assert not ended.ephemeral
+    await services.voice.drain()
+    _, mira = await services.voice.npc_memories(campaign, "Mira")
+    assert mira and all(m.method == "extractive" for m in mira)  # memories without a model, from her scene
+    async with services.db.session() as session:
+        scene = await session.scalar(select(SceneRow).order_by(SceneRow.id.desc()).limit(1))
+    assert scene is not None and scene.summary and "ledger" in scene.summary

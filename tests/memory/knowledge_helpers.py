@@ -99,7 +99,7 @@ class LeakyVectorIndex:
             for rank, (d, cid, view, sid) in enumerate(scored[:limit], 1)
         ]
 
-    async def delete(self, campaign_id: int, chunk_ids: Sequence[int]) -> None:
+    async def delete(self, campaign_id: int, source_id: int, chunk_ids: Sequence[int]) -> None:
         for key in [k for k in self.items if k[0] in set(chunk_ids)]:
             del self.items[key]
 

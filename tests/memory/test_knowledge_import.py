@@ -44,10 +44,10 @@ async def count(db: Database, model: type, *where: object) -> int:
 
 
 async def fts_rows(db: Database) -> int:
-    """Return how many chunks the full-text index finds for a word every test chunk has."""
+    """Return how many chunks the full-text index holds (FTS5: one docsize row per indexed chunk)."""
     async with db.session() as session:
         if db.is_sqlite:
-            query = "SELECT count(*) FROM knowledge_fts WHERE knowledge_fts MATCH 'the'"
+            query = "SELECT count(*) FROM knowledge_fts_docsize"
         else:
             query = "SELECT count(*) FROM knowledge_chunks WHERE search_vector IS NOT NULL"
         return int((await session.execute(text(query))).scalar_one())
@@ -70,7 +70,7 @@ async def test_import_stores_source_version_chunks_file_and_vectors(db: Database
     assert report.chunk_count == source.chunk_count >= 1
     stored = tmp_path / "data" / "sources" / source.file_hash
     assert stored.read_bytes() == WORLD.encode()
-    assert [e.stage for e in events][0] == ImportStage.CHUNKING and events[-1].stage == ImportStage.DONE
+    assert events[0].stage == ImportStage.CHUNKING and events[-1].stage == ImportStage.DONE
     embedding = [e for e in events if e.stage == ImportStage.EMBEDDING]
     assert embedding and embedding[-1].done == embedding[-1].total == report.chunk_count
     assert await count(db, KnowledgeSourceVersionRow) == 1
@@ -131,7 +131,9 @@ async def test_the_same_content_twice_is_reported_not_indexed_again(db: Database
     renamed = await service.import_bytes(campaign, "copy of world.md", WORLD.encode())
     # NFC and NFD spell the same text: still a duplicate, whatever the bytes.
     decomposed = unicodedata.normalize("NFD", WORLD + "Café\n")
-    composed = await service.import_bytes(campaign, "cafe.md", unicodedata.normalize("NFC", WORLD + "Café\n").encode())
+    composed = await service.import_bytes(
+        campaign, "cafe.md", unicodedata.normalize("NFC", WORLD + "Café\n").encode()
+    )
     nfd = await service.import_bytes(campaign, "cafe-nfd.md", decomposed.encode())
     assert first.outcome == ImportOutcome.CREATED
     for report in (again, renamed):
@@ -145,14 +147,19 @@ async def test_the_same_content_twice_is_reported_not_indexed_again(db: Database
     assert stored == sorted({first.source.file_hash, composed.source.file_hash})
 
 
-async def test_a_changed_file_becomes_a_new_version_and_keeps_the_old_metadata(db: Database, tmp_path: Path) -> None:
+async def test_a_changed_file_becomes_a_new_version_and_keeps_the_old_metadata(
+    db: Database, tmp_path: Path
+) -> None:
     service = knowledge_service(db, tmp_path)
     campaign = await new_campaign(db, "Westhaven")
     first = await service.import_bytes(
         campaign, "world.md", WORLD.encode(), knowledge_class=KnowledgeClass.CANON, tags=["coast"]
     )
     old_chunks = await service.chunks(campaign, first.source.id)
-    changed = WORLD.replace("Year of Ash", "Year of Embers") + "\n## The Market\n\nSpice stalls and a moneylender.\n"
+    changed = (
+        WORLD.replace("Year of Ash", "Year of Embers")
+        + "\n## The Market\n\nSpice stalls and a moneylender.\n"
+    )
     second = await service.import_bytes(campaign, "world.md", changed.encode())
     assert second.outcome == ImportOutcome.UPDATED and second.previous_version == 1
     source = second.source
@@ -170,7 +177,9 @@ async def test_a_changed_file_becomes_a_new_version_and_keeps_the_old_metadata(d
     # Both versions' raw files are kept (the old version's metadata points at its copy).
     assert (tmp_path / "data" / "sources" / first.source.file_hash).is_file()
     assert (tmp_path / "data" / "sources" / source.file_hash).is_file()
-    answer = await service.ask(campaign, "when did the monks flee the abbey?", viewer=Viewer.PLAYER, record=False)
+    answer = await service.ask(
+        campaign, "when did the monks flee the abbey?", viewer=Viewer.PLAYER, record=False
+    )
     assert "Year of Embers" in answer.results[0].text
     assert all("Year of Ash" not in r.text for r in answer.results)
 
@@ -233,17 +242,23 @@ async def test_embedding_failure_keeps_the_source_searchable_by_words_and_visibl
     rebuilt = await fixed.reindex(campaign)
     assert rebuilt.vector_status == VectorStatus.INDEXED and rebuilt.vectors == rebuilt.chunks
     assert {s.vector_status for s in await fixed.list_sources(campaign)} == {VectorStatus.INDEXED}
-    semantic = await fixed.ask(campaign, "who looks after the tower light?", viewer=Viewer.PLAYER, record=False)
+    semantic = await fixed.ask(
+        campaign, "who looks after the tower light?", viewer=Viewer.PLAYER, record=False
+    )
     assert semantic.trace.semantic_status == "ok" and semantic.results[0].filename == "harbor.txt"
 
 
-async def test_reindex_rebuilds_full_text_and_vectors_without_touching_sources(db: Database, tmp_path: Path) -> None:
+async def test_reindex_rebuilds_full_text_and_vectors_without_touching_sources(
+    db: Database, tmp_path: Path
+) -> None:
     service = knowledge_service(db, tmp_path)
     campaign = await new_campaign(db, "Westhaven")
     report = await service.import_bytes(campaign, "world.md", WORLD.encode())
     before = await service.list_sources(campaign)
     if db.is_sqlite:  # wreck the derived full-text index; reindex must repair it from the chunks
-        await db.run(lambda s: s.execute(text("INSERT INTO knowledge_fts(knowledge_fts) VALUES ('delete-all')")))
+        await db.run(
+            lambda s: s.execute(text("INSERT INTO knowledge_fts(knowledge_fts) VALUES ('delete-all')"))
+        )
         assert await fts_rows(db) == 0
     assert service.vectors is not None
     await service.vectors.reset(campaign)
@@ -253,7 +268,9 @@ async def test_reindex_rebuilds_full_text_and_vectors_without_touching_sources(d
     assert await service.vectors.count(campaign) == 2 * report.chunk_count
     after = await service.list_sources(campaign)
     keep = ("id", "content_hash", "file_hash", "version", "knowledge_class", "title", "imported_at")
-    assert [s.model_dump(include=set(keep)) for s in after] == [s.model_dump(include=set(keep)) for s in before]
+    assert [s.model_dump(include=set(keep)) for s in after] == [
+        s.model_dump(include=set(keep)) for s in before
+    ]
 
 
 def test_folders_expand_to_sorted_md_and_txt_files(tmp_path: Path) -> None:
@@ -266,7 +283,8 @@ def test_folders_expand_to_sorted_md_and_txt_files(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-async def test_the_srd51_wiki_tree_imports_file_by_file(db: Database, tmp_path: Path) -> None:
+async def test_the_srd51_wiki_tree_imports_file_by_file(sqlite_db: Database, tmp_path: Path) -> None:
+    db = sqlite_db  # 1,000+ imports: once is enough (PostgreSQL runs every other import test)
     wiki = require_shared(SRD / "raw" / "srd51-wiki")
     service = knowledge_service(db, tmp_path, semantic=False)
     campaign = await new_campaign(db, "SRD wiki")
@@ -287,7 +305,10 @@ async def test_the_srd51_wiki_tree_imports_file_by_file(db: Database, tmp_path: 
 
 
 @pytest.mark.slow
-async def test_a_one_and_a_half_megabyte_concatenation_of_srd52_imports(db: Database, tmp_path: Path) -> None:
+async def test_a_one_and_a_half_megabyte_concatenation_of_srd52_imports(
+    sqlite_db: Database, tmp_path: Path
+) -> None:
+    db = sqlite_db
     src = require_shared(SRD / "raw" / "srd52" / "src")
     data = b"\n\n".join(p.read_bytes() for p in sorted(src.rglob("*.md")))
     assert len(data) > 1_400_000

@@ -34,7 +34,9 @@ def test_a_frame_holds_the_text_and_it_cannot_close_itself() -> None:
 
 def test_frames_are_reproducible_and_distinct() -> None:
     assert frame_untrusted("memories", "a") == frame_untrusted("memories", "a")
-    assert frame_untrusted("memories", "a").splitlines()[0] != frame_untrusted("memories", "b").splitlines()[0]
+    assert (
+        frame_untrusted("memories", "a").splitlines()[0] != frame_untrusted("memories", "b").splitlines()[0]
+    )
     assert "\u202e" not in frame_untrusted("turn", "right\u202eto left")
 
 
@@ -45,7 +47,10 @@ SECRETS = [
     Secret(text="The duke poisoned the well at Thornwall", label="duke"),
     Secret(text="Orsolya", label="hidden entity"),
 ]
-PUBLIC = ["Mira the innkeeper pours ale at the Drowned Rat in Thornwall.", "Pat asks about the duke and the well."]
+PUBLIC = [
+    "Mira the innkeeper pours ale at the Drowned Rat in Thornwall.",
+    "Pat asks about the duke and the well.",
+]
 
 
 def test_a_reply_quoting_a_secret_is_caught() -> None:
@@ -82,7 +87,9 @@ def test_a_paraphrase_escapes_the_lexical_check() -> None:
 
 
 def items(prefix: str, count: int, words: int = 40) -> tuple[ContextItem, ...]:
-    return tuple(ContextItem.of(f"{prefix} {i} " + "lorem " * words, ref=f"{prefix}:{i}") for i in range(count))
+    return tuple(
+        ContextItem.of(f"{prefix} {i} " + "lorem " * words, ref=f"{prefix}:{i}") for i in range(count)
+    )
 
 
 def sections() -> list[ContextSection]:
@@ -93,7 +100,11 @@ def sections() -> list[ContextSection]:
         ContextSection(kind=SectionKind.RULES, title="Rules", items=items("rule", 2), reserve=100),
         ContextSection(kind=SectionKind.STATE, title="State", items=items("state", 3), reserve=300),
         ContextSection(
-            kind=SectionKind.TURNS, title="Turns", items=items("turn", 10, words=10), reserve=200, keep_newest=True
+            kind=SectionKind.TURNS,
+            title="Turns",
+            items=items("turn", 10, words=10),
+            reserve=200,
+            keep_newest=True,
         ),
     ]
 
@@ -118,7 +129,13 @@ def test_inspiration_goes_first_then_reference_and_state_and_rules_stay() -> Non
     assert context.used <= full - insp // 2
     inspiration = context.section(SectionKind.INSPIRATION)
     assert inspiration is not None and inspiration.dropped
-    for kind in (SectionKind.RULES, SectionKind.STATE, SectionKind.TURNS, SectionKind.CANON, SectionKind.REFERENCE):
+    for kind in (
+        SectionKind.RULES,
+        SectionKind.STATE,
+        SectionKind.TURNS,
+        SectionKind.CANON,
+        SectionKind.REFERENCE,
+    ):
         section = context.section(kind)
         assert section is not None and not section.dropped, kind
 
@@ -142,10 +159,14 @@ def test_rules_come_before_everything_else() -> None:
 
 
 def test_turns_keep_the_newest_in_order_without_gaps() -> None:
-    turns = tuple(ContextItem.of(f"[{n}] " + "word " * (60 if n == 7 else 10), ref=f"turn:{n}") for n in range(1, 11))
+    turns = tuple(
+        ContextItem.of(f"[{n}] " + "word " * (60 if n == 7 else 10), ref=f"turn:{n}") for n in range(1, 11)
+    )
     newest_three = sum(t.tokens for t in turns[7:])
     budget = SECTION_OVERHEAD + newest_three + turns[6].tokens // 2
-    context = assemble([ContextSection(kind=SectionKind.TURNS, title="T", items=turns, keep_newest=True)], budget)
+    context = assemble(
+        [ContextSection(kind=SectionKind.TURNS, title="T", items=turns, keep_newest=True)], budget
+    )
     section = context.section(SectionKind.TURNS)
     assert section is not None
     kept = [item.ref for item in section.items]
@@ -165,7 +186,9 @@ def test_a_first_item_too_big_is_cut_to_fit_rather_than_lost() -> None:
 def test_rendering_frames_every_section_and_skips_empty_ones() -> None:
     context = assemble(
         [
-            ContextSection(kind=SectionKind.STATE, title="Who is here", items=(ContextItem.of("Mira (NPC)"),)),
+            ContextSection(
+                kind=SectionKind.STATE, title="Who is here", items=(ContextItem.of("Mira (NPC)"),)
+            ),
             ContextSection(kind=SectionKind.MEMORIES, title="Memories", items=()),
         ],
         1000,

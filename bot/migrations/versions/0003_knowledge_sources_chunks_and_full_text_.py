@@ -3,10 +3,11 @@
 The full-text index is dialect-specific and made here with raw SQL, outside the ORM metadata
 (`bot.database.include_name` keeps it out of schema comparisons):
 
-- SQLite: an FTS5 table `knowledge_fts(heading_text, text)` whose content is `knowledge_chunks` (external
-  content, rowid = chunk id), Porter stemming over unicode61, kept in sync by three triggers, so a chunk and its
-  full-text row are written in the same transaction whatever code writes the chunk. bm25() weights the
-  heading column at query time. NOTE: a later batch ALTER of `knowledge_chunks` (SQLite copies and renames the
+- SQLite: an FTS5 table `knowledge_fts(heading_text, text, campaign_id)` whose content is `knowledge_chunks`
+  (external content, rowid = chunk id), Porter stemming over unicode61, kept in sync by three triggers, so a
+  chunk and its full-text row are written in the same transaction whatever code writes the chunk. bm25()
+  weights the heading column at query time. `campaign_id` is indexed too (weight 0 in bm25): a query ANDs it
+  with the words, so one campaign's search never scores another campaign's chunks (the table is shared). NOTE: a later batch ALTER of `knowledge_chunks` (SQLite copies and renames the
   table) drops the triggers: recreate them with `_SQLITE_TRIGGERS` and run the FTS5 'rebuild' command.
 - PostgreSQL: a generated `tsvector` column `knowledge_chunks.search_vector` (headings weight A, text weight B,
   English configuration) with a GIN index.
@@ -221,7 +222,7 @@ def downgrade() -> None:
 
 _SQLITE_FTS = """
 CREATE VIRTUAL TABLE knowledge_fts USING fts5(
-    heading_text, text,
+    heading_text, text, campaign_id,
     content='knowledge_chunks', content_rowid='id',
     tokenize='porter unicode61 remove_diacritics 2'
 )
@@ -230,20 +231,23 @@ CREATE VIRTUAL TABLE knowledge_fts USING fts5(
 _SQLITE_TRIGGERS = (
     """
     CREATE TRIGGER knowledge_chunks_fts_insert AFTER INSERT ON knowledge_chunks BEGIN
-        INSERT INTO knowledge_fts(rowid, heading_text, text) VALUES (new.id, new.heading_text, new.text);
+        INSERT INTO knowledge_fts(rowid, heading_text, text, campaign_id)
+        VALUES (new.id, new.heading_text, new.text, new.campaign_id);
     END
     """,
     """
     CREATE TRIGGER knowledge_chunks_fts_delete AFTER DELETE ON knowledge_chunks BEGIN
-        INSERT INTO knowledge_fts(knowledge_fts, rowid, heading_text, text)
-        VALUES ('delete', old.id, old.heading_text, old.text);
+        INSERT INTO knowledge_fts(knowledge_fts, rowid, heading_text, text, campaign_id)
+        VALUES ('delete', old.id, old.heading_text, old.text, old.campaign_id);
     END
     """,
     """
-    CREATE TRIGGER knowledge_chunks_fts_update AFTER UPDATE OF heading_text, text ON knowledge_chunks BEGIN
-        INSERT INTO knowledge_fts(knowledge_fts, rowid, heading_text, text)
-        VALUES ('delete', old.id, old.heading_text, old.text);
-        INSERT INTO knowledge_fts(rowid, heading_text, text) VALUES (new.id, new.heading_text, new.text);
+    CREATE TRIGGER knowledge_chunks_fts_update AFTER UPDATE OF heading_text, text, campaign_id
+    ON knowledge_chunks BEGIN
+        INSERT INTO knowledge_fts(knowledge_fts, rowid, heading_text, text, campaign_id)
+        VALUES ('delete', old.id, old.heading_text, old.text, old.campaign_id);
+        INSERT INTO knowledge_fts(rowid, heading_text, text, campaign_id)
+        VALUES (new.id, new.heading_text, new.text, new.campaign_id);
     END
     """,
 )

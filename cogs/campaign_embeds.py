@@ -1,0 +1,142 @@
+"""Pure renderers of what-if branches: the tree, a branch's card, a rebase plan. No Discord connection needed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.branches import Binding, BranchInfo, BranchNode, DeleteReport, RebasePlan
+from canon.campaigns import Campaign, CampaignStatus, ForkPoint, fork_point_of
+from cogs.embeds import COLOUR, FIELD_LIMIT, clip
+
+TREE_LIMIT = 3900
+CONFLICTS_SHOWN = 10
+
+
+def fork_text(point: ForkPoint | None, parent: str | None) -> str:
+    """Return where a branch leaves its parent, in words ("" for a root campaign)."""
+    if point is None:
+        return ""
+    parts = [f"changeset #{point.changeset_id}"]
+    if point.scene_order is not None:
+        parts.append(f"after scene {point.scene_order}" if point.scene_order else "before any scene")
+    if point.world_date:
+        parts.append(f"world up to {point.world_date}")
+    return f"forked from {parent or 'its parent'} at " + ", ".join(parts)
+
+
+def _place(binding: Binding) -> str:
+    return f"<#{binding.channel_id}>" + (" (category)" if binding.kind == "category" else "")
+
+
+def tree_text(nodes: Sequence[BranchNode], *, here: int | None = None) -> str:
+    """Return the tree of campaigns and branches, one line each, indented by depth."""
+    lines: list[str] = []
+    for node in nodes:
+        c = node.campaign
+        mark = " ← this channel" if c.id == here else ""
+        status = " [abandoned]" if c.status == CampaignStatus.ABANDONED else ""
+        fork = fork_text(node.fork, node.parent_name)
+        places = ", ".join(_place(b) for b in node.bindings[:5])
+        line = "  " * node.depth + ("└ " if node.depth else "") + f"**{c.name}**{status}{mark}"
+        if fork:
+            line += f" — {fork}"
+        if places:
+            line += f" · plays in {places}"
+        lines.append(line)
+    text = "\n".join(lines) or "No campaign yet."
+    return clip(text, TREE_LIMIT)
+
+
+def tree_embed(nodes: Sequence[BranchNode], *, here: int | None = None) -> discord.Embed:
+    """Render `/campaign list`."""
+    embed = discord.Embed(title="Campaigns and their branches", colour=COLOUR)
+    embed.description = tree_text(nodes, here=here)
+    embed.set_footer(text="Channels not bound to a branch play in the server's campaign.")
+    return embed
+
+
+def info_embed(info: BranchInfo) -> discord.Embed:
+    """Render `/campaign info`."""
+    c = info.campaign
+    kind = "Branch" if c.is_branch else "Campaign"
+    embed = discord.Embed(title=f"{kind}: {c.name}", colour=COLOUR)
+    if info.parent is not None:
+        embed.description = fork_text(info.fork, info.parent.name).capitalize() + "."
+        if info.behind:
+            embed.description += (
+                f" {info.parent.name} has {info.behind} newer changeset(s): `/campaign rebase`."
+            )
+    embed.add_field(name="Status", value=c.status.value)
+    own = info.own
+    embed.add_field(
+        name="Written here",
+        value=(
+            f"{own.get('entities', 0)} entities, {own.get('facts', 0)} facts, {own.get('scenes', 0)} scenes, "
+            f"{own.get('sources', 0)} sources, {own.get('npc_memories', 0)} NPC memories"
+        ),
+        inline=False,
+    )
+    if info.children:
+        names = ", ".join(
+            k.name + (" [abandoned]" if k.status == CampaignStatus.ABANDONED else "") for k in info.children
+        )
+        embed.add_field(name="Branches", value=clip(names, FIELD_LIMIT), inline=False)
+    if info.bindings:
+        embed.add_field(
+            name="Plays in",
+            value=clip(", ".join(_place(b) for b in info.bindings), FIELD_LIMIT),
+            inline=False,
+        )
+    embed.set_footer(text=f"Campaign #{c.id}")
+    return embed
+
+
+def forked_embed(branch: Campaign, parent: Campaign) -> discord.Embed:
+    """Render the answer to `/campaign fork`."""
+    embed = discord.Embed(title=f"New branch: {branch.name}", colour=COLOUR)
+    embed.description = (
+        fork_text(fork_point_of(branch), parent.name).capitalize()
+        + ". Nothing was copied: the branch reads its parent up to that point, and nothing it writes reaches "
+        + f"{parent.name}. Bind a channel to it with `/campaign use`."
+    )
+    return embed
+
+
+def plan_embed(plan: RebasePlan) -> discord.Embed:
+    """Render a rebase plan (before confirming) or its result."""
+    b = plan.branch
+    title = f"Rebased {b.name}" if plan.applied else f"Rebase {b.name} on {plan.parent.name}?"
+    embed = discord.Embed(title=title, colour=COLOUR)
+    embed.description = (
+        f"Fork point: changeset #{plan.current.changeset_id} → #{plan.target.changeset_id}, "
+        f"scene {plan.current.scene_order or 0} → {plan.target.scene_order or 0}. "
+        f"It brings in {plan.changesets} changeset(s), {plan.scenes} scene(s) and {plan.sources} source(s) of "
+        f"{plan.parent.name}."
+    )
+    if plan.conflicts:
+        lines = [f"• {f.message}" for f in plan.conflicts[:CONFLICTS_SHOWN]]
+        if len(plan.conflicts) > CONFLICTS_SHOWN:
+            lines.append(f"… and {len(plan.conflicts) - CONFLICTS_SHOWN} more")
+        embed.add_field(
+            name=f"{len(plan.conflicts)} continuity conflict(s) it would make",
+            value=clip("\n".join(lines), FIELD_LIMIT),
+            inline=False,
+        )
+    else:
+        embed.add_field(name="Continuity", value="No new conflict.", inline=False)
+    if not plan.applied:
+        embed.set_footer(text="Nothing has changed yet. Confirm to move the fork point.")
+    elif plan.conflicts:
+        embed.set_footer(text="The conflicts are recorded: /canon conflicts in the branch lists them.")
+    return embed
+
+
+def deleted_text(report: DeleteReport) -> str:
+    """Return the answer to a confirmed `/campaign delete`."""
+    rows = sum(report.rows.values())
+    return (
+        f"Deleted the branch “{report.name}”: {rows} row(s) it wrote, {report.collections_dropped} vector "
+        f"collection(s), {report.files_removed} stored file(s). Its parent is untouched."
+    )

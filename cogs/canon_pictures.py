@@ -1,0 +1,106 @@
+"""`/canon tree <person or lineage>` and the picture of `/canon timeline` (no name, or an era's name).
+
+An extension of its own that adds `tree` to the `/canon` group of `cogs.canon` (load it after that one) and
+gives `cogs.canon`'s timeline command the picture to send. Thin: resolve the campaign and the viewer, call
+`bot.pictures.PictureService`, attach the PNG. Replies are ephemeral, like every canon lookup: a GM's picture
+may show GM-only people and events, a player's never does.
+"""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from discord import app_commands
+
+from bot.client import Lorekeeper
+from bot.pictures import PictureService
+from canon.campaigns import Campaign
+from canon.domain import Viewer
+from canon.errors import InvalidInput
+from canon.render import Picture
+from cogs import canon_options
+from cogs.canon_options import entity_names
+from cogs.canon_views import services_of
+from cogs.checks import guild_only_message
+
+NONE = discord.AllowedMentions.none()
+
+
+def pictures_of(interaction: discord.Interaction) -> PictureService:
+    """Return the picture service of the bot answering the interaction."""
+    services = services_of(interaction)
+    return PictureService(services.db, services.canon)
+
+
+async def _campaign(interaction: discord.Interaction) -> Campaign:
+    campaign = await canon_options.campaign_of(interaction)
+    if campaign is None:
+        raise InvalidInput(guild_only_message())
+    return campaign
+
+
+async def send_picture(interaction: discord.Interaction, picture: Picture, filename: str) -> None:
+    """Send a picture as an ephemeral reply with the PNG attached (the interaction must be deferred)."""
+    embed = discord.Embed(title=picture.title[:256], colour=discord.Colour.dark_gold())
+    embed.set_image(url=f"attachment://{filename}")
+    await interaction.followup.send(
+        embed=embed,
+        file=discord.File(io.BytesIO(picture.png), filename=filename),
+        ephemeral=True,
+        allowed_mentions=NONE,
+    )
+
+
+async def send_timeline(interaction: discord.Interaction, era: str | None) -> None:
+    """Answer `/canon timeline` with the picture of the whole timeline, or of one era."""
+    campaign = await _campaign(interaction)
+    viewer = canon_options.viewer_of(interaction)
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    picture = await pictures_of(interaction).timeline(campaign, era, viewer=viewer)
+    await send_picture(interaction, picture, "timeline.png")
+
+
+async def names_an_era(interaction: discord.Interaction, name: str) -> bool:
+    """Tell whether `/canon timeline <name>` names an era (a picture) rather than an entity (a list)."""
+    campaign = await _campaign(interaction)
+    viewer: Viewer = canon_options.viewer_of(interaction)
+    return await pictures_of(interaction).is_era(campaign, name, viewer=viewer)
+
+
+@app_commands.command(name="tree", description="Draw the family tree of a person or a lineage")
+@app_commands.describe(
+    name="A person (with ancestors and descendants) or a lineage (all its members)",
+    generations="How many generations up and down from a person (default 3)",
+)
+@app_commands.autocomplete(name=entity_names)
+async def tree(
+    interaction: discord.Interaction,
+    name: app_commands.Range[str, 1, 200],
+    generations: app_commands.Range[int, 1, 6] = 3,
+) -> None:
+    """Draw a family tree: generations in rows, spouses side by side, parents joined to children."""
+    campaign = await _campaign(interaction)
+    viewer = canon_options.viewer_of(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    picture = await pictures_of(interaction).family_tree(
+        campaign, name, viewer=viewer, up=generations, down=generations
+    )
+    await send_picture(interaction, picture, "family-tree.png")
+
+
+async def setup(bot: Lorekeeper) -> None:
+    """Add `/canon tree` to the `/canon` group (cogs.canon must be loaded first)."""
+    group = bot.tree.get_command("canon")
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError("cogs.canon_pictures needs cogs.canon loaded first (it adds to /canon)")
+    if group.get_command("tree") is None:
+        group.add_command(tree)
+
+
+async def teardown(bot: Lorekeeper) -> None:
+    """Take `/canon tree` away again."""
+    group = bot.tree.get_command("canon")
+    if isinstance(group, app_commands.Group):
+        group.remove_command("tree")

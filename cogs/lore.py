@@ -1,0 +1,321 @@
+"""`/lore ...`: ask the campaign's knowledge, import world-bible files, inspect and manage sources.
+
+Discord does not let a command group take arguments itself, so the question is `/lore ask <question>`; the
+other subcommands are the GM's: `import`, `sources`, `source`, `set`, `disable`, `enable`, `delete`.
+
+Thin adapters: validate, defer before anything slow, call one service method (`KnowledgeService` or
+`LoreImportService`), render with `cogs.lore_embeds`. Answers are ephemeral unless `public:true` (then they
+are read as a player's, whoever asks); every GM command answers ephemerally, since it may show hidden sources.
+The "Why these?" button lives in `cogs.lore_views`; the review card of an extraction in `cogs.canon_views`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import Lorekeeper
+from bot.lore_service import SETTINGS, LoreImportService, parse_tags, setting_change
+from canon.campaigns import Campaign
+from canon.domain import Viewer
+from canon.errors import GameError, InvalidInput
+from cogs import canon_views, lore_embeds, lore_views
+from cogs.canon_options import campaign_of, viewer_of
+from cogs.checks import actor_of, gm_only, guild_only_message, is_gm
+from cogs.embeds import clip
+from memory.knowledge import KnowledgeService
+from memory.knowledge_domain import ImportProgress, ImportStage, KnowledgeClass
+
+log = logging.getLogger(__name__)
+
+NONE = discord.AllowedMentions.none()
+MAX_CHOICES = 25
+#: At most one progress edit per this many seconds (Discord rate-limits message edits).
+PROGRESS_INTERVAL = 1.0
+SourceId = app_commands.Range[int, 1, 2**53]
+Field = Literal["class", "hidden", "tags", "always-include"]
+
+
+async def source_ids(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    """Suggest the campaign's sources by id or title, to GMs only (a player gets nothing, hidden or not)."""
+    services = canon_views.services_of(interaction)
+    if not is_gm(interaction.user, services.settings.gm_role):
+        return []
+    try:
+        campaign = await campaign_of(interaction)
+        if campaign is None:
+            return []
+        sources = await services.knowledge.list_sources(campaign.id, viewer=Viewer.GM)
+    except GameError:
+        return []
+    typed = str(current or "").strip().lstrip("#").casefold()
+    found = [
+        s
+        for s in sources
+        if not typed
+        or str(s.id).startswith(typed)
+        or typed in s.title.casefold()
+        or typed in s.filename.casefold()
+    ]
+    choices = []
+    for s in found[:MAX_CHOICES]:
+        flags = (
+            [s.knowledge_class.label] + (["hidden"] if s.hidden else []) + ([] if s.enabled else ["disabled"])
+        )
+        choices.append(
+            app_commands.Choice(name=clip(f"#{s.id} {s.title} ({', '.join(flags)})", 100), value=s.id)
+        )
+    return choices
+
+
+async def setting_values(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Suggest values for the chosen setting of `/lore set`."""
+    field = getattr(interaction.namespace, "field", None)
+    options = {
+        "class": [c.value for c in KnowledgeClass],
+        "hidden": ["true", "false"],
+        "always-include": ["true", "false"],
+        "tags": ["-"],
+    }.get(str(field), [])
+    typed = current.strip().casefold()
+    values = [v for v in options if v.startswith(typed)] or ([current] if current else [])
+    return [app_commands.Choice(name=v, value=v) for v in values[:MAX_CHOICES]]
+
+
+class ImportProgressMessage:
+    """Edit the deferred answer as an import goes on, at most once per `PROGRESS_INTERVAL` seconds."""
+
+    def __init__(self, interaction: discord.Interaction, *, extract: bool) -> None:
+        self.interaction = interaction
+        self.extract = extract
+        self.last = float("-inf")
+
+    async def __call__(self, event: ImportProgress) -> None:
+        """Show an import's progress (the final answer replaces it)."""
+        if event.stage == ImportStage.DONE:
+            if not self.extract:
+                return
+            text = lore_embeds.progress_text(event) + " Reading its prose into canon proposals…"
+        else:
+            now = time.monotonic()
+            if now - self.last < PROGRESS_INTERVAL:
+                return
+            self.last = now
+            text = lore_embeds.progress_text(event)
+        await self.interaction.edit_original_response(content=text, allowed_mentions=NONE)
+
+
+class LoreCommands(commands.Cog):
+    """Ask the campaign's knowledge; the GM imports, inspects and manages its sources."""
+
+    lore = app_commands.Group(
+        name="lore", description="Ask the campaign's lore, import and manage its sources", guild_only=True
+    )
+
+    def __init__(self, bot: Lorekeeper) -> None:
+        self.bot = bot
+        services = bot.services
+        self.knowledge: KnowledgeService = services.knowledge
+        self.imports = LoreImportService(
+            services.knowledge, services.structured, services.canon, services.voice
+        )
+
+    async def _campaign(self, interaction: discord.Interaction) -> Campaign:
+        campaign = await campaign_of(interaction)
+        if campaign is None:
+            raise InvalidInput(guild_only_message())
+        return campaign
+
+    # -- /lore ask ------------------------------------------------------------------------------------
+
+    @lore.command(name="ask", description="Ask what the campaign's canon and sources say")
+    @app_commands.describe(
+        question="What do you want to know? e.g. who rules Westhaven?",
+        limit="How many passages (default 5)",
+        public="Post the answer for everyone (read as a player's answer)",
+    )
+    async def ask(
+        self,
+        interaction: discord.Interaction,
+        question: app_commands.Range[str, 1, 1000],
+        limit: app_commands.Range[int, 1, 10] = 5,
+        public: bool = False,
+    ) -> None:
+        """Answer a lore question with passages, canon facts and a "Why these?" button."""
+        campaign = await self._campaign(interaction)
+        viewer = Viewer.PLAYER if public else viewer_of(interaction)
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        answer = await self.knowledge.ask(
+            campaign.id, question, viewer=viewer, limit=limit, asker_id=interaction.user.id
+        )
+        await interaction.followup.send(
+            embed=lore_embeds.answer_embed(answer, viewer=viewer),
+            view=lore_views.answer_view(answer.retrieval_id),
+            ephemeral=not public,
+            allowed_mentions=NONE,
+        )
+
+    # -- /lore import ---------------------------------------------------------------------------------
+
+    @lore.command(name="import", description="Import a world-bible file: .md/.txt prose or .yaml lore (GM)")
+    @app_commands.describe(
+        file="A .md or .txt file (knowledge), or a .yaml/.yml structured lore file (canon)",
+        knowledge_class="How much authority it has (new prose files: reference)",
+        hidden="Only the GM may see it (narrator-only)",
+        tags="Tags, separated by commas",
+        always_include="Always include it in answers (canon prose only)",
+        extract="Also read the prose into canon proposals for you to review (needs an LLM)",
+    )
+    @app_commands.rename(knowledge_class="class")
+    @gm_only()
+    async def import_file(
+        self,
+        interaction: discord.Interaction,
+        file: discord.Attachment,
+        knowledge_class: Literal["canon", "reference", "inspiration"] | None = None,
+        hidden: bool | None = None,
+        tags: app_commands.Range[str, 1, 400] | None = None,
+        always_include: bool | None = None,
+        extract: bool = False,
+    ) -> None:
+        """Import an attached file, showing progress; with `extract`, post the batch's review card."""
+        campaign = await self._campaign(interaction)
+        self.imports.check_upload(file.filename, file.size, extract=extract)
+        tag_list = parse_tags(tags)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        data = await file.read()
+        outcome = await self.imports.import_file(
+            campaign,
+            file.filename,
+            data,
+            actor=actor_of(interaction, self.bot.services.settings.gm_role),
+            knowledge_class=KnowledgeClass(knowledge_class) if knowledge_class else None,
+            hidden=hidden,
+            tags=tag_list,
+            always_include=always_include,
+            extract=extract,
+            progress=ImportProgressMessage(interaction, extract=extract),
+        )
+        if outcome.structured is not None:
+            embed = lore_embeds.structured_embed(outcome.structured, outcome.filename)
+            content = f"Ignored for a YAML file: {', '.join(outcome.ignored)}." if outcome.ignored else None
+        else:
+            assert outcome.report is not None
+            embed = lore_embeds.import_embed(outcome.report)
+            content = (
+                lore_embeds.extraction_text(outcome.stored, outcome.pieces, error=outcome.extraction_error)
+                if extract
+                else None
+            )
+        await interaction.edit_original_response(content=content, embed=embed, allowed_mentions=NONE)
+        if outcome.review is not None:
+            await canon_views.post_review(interaction, outcome.review, private=True)
+
+    # -- the source inspector -------------------------------------------------------------------------
+
+    @lore.command(name="sources", description="List the knowledge sources: class, state, hash, use (GM)")
+    @app_commands.describe(page="Which page (15 sources a page)")
+    @gm_only()
+    async def sources(
+        self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10_000] = 1
+    ) -> None:
+        """List the campaign's sources."""
+        campaign = await self._campaign(interaction)
+        found = await self.knowledge.list_sources(campaign.id, viewer=Viewer.GM)
+        await interaction.response.send_message(
+            embed=lore_embeds.sources_embed(found, page), ephemeral=True, allowed_mentions=NONE
+        )
+
+    @lore.command(name="source", description="Inspect one knowledge source: versions, chunks, hashes (GM)")
+    @app_commands.describe(source="The source's id")
+    @app_commands.autocomplete(source=source_ids)
+    @gm_only()
+    async def source(self, interaction: discord.Interaction, source: SourceId) -> None:
+        """Show one source."""
+        campaign = await self._campaign(interaction)
+        detail = await self.knowledge.get_source(campaign.id, source, viewer=Viewer.GM, chunk_limit=20)
+        await interaction.response.send_message(
+            embed=lore_embeds.source_embed(detail), ephemeral=True, allowed_mentions=NONE
+        )
+
+    @lore.command(name="set", description="Change a source's class, hidden flag, tags or always-include (GM)")
+    @app_commands.describe(
+        source="The source's id",
+        field="What to change",
+        value="class: canon|reference|inspiration; hidden, always-include: true|false; tags: a, b (- clears)",
+    )
+    @app_commands.autocomplete(source=source_ids)
+    @app_commands.autocomplete(value=setting_values)
+    @gm_only()
+    async def set_source(
+        self,
+        interaction: discord.Interaction,
+        source: SourceId,
+        field: Field,
+        value: app_commands.Range[str, 1, 400],
+    ) -> None:
+        """Change one setting of a source."""
+        campaign = await self._campaign(interaction)
+        change = setting_change(field, value)
+        changed = await self.knowledge.set_source(campaign.id, source, **change)  # type: ignore[arg-type]
+        await interaction.response.send_message(
+            embed=lore_embeds.source_changed_embed(changed, f"{field} set"),
+            ephemeral=True,
+            allowed_mentions=NONE,
+        )
+
+    @lore.command(name="disable", description="Stop retrieving a source; it stays stored (GM)")
+    @app_commands.describe(source="The source's id")
+    @app_commands.autocomplete(source=source_ids)
+    @gm_only()
+    async def disable(self, interaction: discord.Interaction, source: SourceId) -> None:
+        """Disable a source."""
+        campaign = await self._campaign(interaction)
+        changed = await self.knowledge.disable_source(campaign.id, source)
+        await interaction.response.send_message(
+            embed=lore_embeds.source_changed_embed(changed, "disabled"), ephemeral=True, allowed_mentions=NONE
+        )
+
+    @lore.command(name="enable", description="Retrieve a disabled source again (GM)")
+    @app_commands.describe(source="The source's id")
+    @app_commands.autocomplete(source=source_ids)
+    @gm_only()
+    async def enable(self, interaction: discord.Interaction, source: SourceId) -> None:
+        """Enable a source."""
+        campaign = await self._campaign(interaction)
+        changed = await self.knowledge.enable_source(campaign.id, source)
+        await interaction.response.send_message(
+            embed=lore_embeds.source_changed_embed(changed, "enabled"), ephemeral=True, allowed_mentions=NONE
+        )
+
+    @lore.command(name="delete", description="Delete a source, its chunks and vectors (GM)")
+    @app_commands.describe(source="The source's id")
+    @app_commands.autocomplete(source=source_ids)
+    @gm_only()
+    async def delete(self, interaction: discord.Interaction, source: SourceId) -> None:
+        """Delete a source; answers already given keep the text they showed."""
+        campaign = await self._campaign(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        report = await self.knowledge.delete_source(campaign.id, source)
+        await interaction.followup.send(
+            embed=lore_embeds.deleted_embed(report), ephemeral=True, allowed_mentions=NONE
+        )
+
+
+async def setup(bot: Lorekeeper) -> None:
+    """Register the /lore commands and the "Why these?" button."""
+    bot.add_dynamic_items(*lore_views.DYNAMIC_ITEMS)
+    await bot.add_cog(LoreCommands(bot))
+
+
+async def teardown(bot: Lorekeeper) -> None:
+    """Forget the "Why these?" button when the extension is unloaded."""
+    bot.remove_dynamic_items(*lore_views.DYNAMIC_ITEMS)
+
+
+__all__ = ["SETTINGS", "LoreCommands", "setup", "teardown"]

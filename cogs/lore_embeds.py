@@ -1,0 +1,453 @@
+"""Pure renderers for `/lore`: answers, the "Why these?" inspector, the source inspector, imports. No Discord I/O.
+
+Every embed stays inside Discord's limits (title 256, description 4096, 25 fields of 1024 with names of 256,
+6000 in all). Imported text is data: snippets are markdown-escaped, so a link or an image in a source is shown
+as its text and never becomes a clickable or fetched thing.
+
+Secrecy: the service already leaves hidden sources and GM-only canon out for a player; these renderers drop
+them again when the viewer is a player (belt and braces) and mark them 🔒 for the GM. Inspiration is always
+labelled as inspiration, never as fact.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Sequence
+
+import discord
+
+from canon.domain import Viewer
+from canon.structured.ingest import IngestReport
+from cogs.canon_embeds import fit_lines, shrink_to_limit
+from cogs.embeds import COLOUR, clip
+from memory.knowledge_domain import (
+    Answer,
+    CanonFact,
+    DeleteReport,
+    ImportOutcome,
+    ImportProgress,
+    ImportReport,
+    ImportStage,
+    KnowledgeClass,
+    LoreResult,
+    Reason,
+    RetrievalRecord,
+    SourceDetail,
+    SourceInfo,
+)
+
+TITLE_LIMIT = 256
+FIELD_NAME_LIMIT = 256
+FIELD_LIMIT = 1024
+DESCRIPTION_LIMIT = 4096
+LOCK = "🔒"
+INSPIRATION = "💭"
+CANON_MARK = "📜"
+SNIPPET_CHARS = 420
+SOURCES_PER_PAGE = 15
+INSPIRATION_NOTE = "Inspiration: mood and ideas, not established fact."
+WARNING_COLOUR = discord.Colour.orange()
+ERROR_COLOUR = discord.Colour.red()
+DONE_COLOUR = discord.Colour.green()
+CLASS_BADGE = {
+    KnowledgeClass.CANON: "Canon",
+    KnowledgeClass.REFERENCE: "Reference",
+    KnowledgeClass.INSPIRATION: f"{INSPIRATION} Inspiration — not established fact",
+}
+
+
+def _escape(text: str) -> str:
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+_HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*$")
+
+
+def snippet(text: str, limit: int = SNIPPET_CHARS, *, skip: Sequence[str] = ()) -> str:
+    """Return a passage as one escaped line of at most `limit` characters, its headings as `Heading —`.
+
+    Headings at the very start that are in `skip` (the title and heading path, shown already) are left out.
+    """
+    parts: list[str] = []
+    leading = True
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        heading = _HEADING.match(stripped)
+        if heading is None:
+            leading = False
+            parts.append(stripped)
+        elif not (leading and heading.group(1) in skip):
+            parts.append(f"{heading.group(1)} —")
+    return _escape(clip(" ".join(" ".join(parts).split()), limit))
+
+
+def where(result: LoreResult) -> str:
+    """Return a passage's place: the source title and its heading path."""
+    path = [h for h in result.heading_path if h and h != result.source_title]
+    return " › ".join([result.source_title, *path])
+
+
+def class_badge(knowledge_class: KnowledgeClass, *, hidden: bool = False) -> str:
+    """Return the label of a class, Inspiration marked as not fact, hidden marked 🔒."""
+    badge = CLASS_BADGE[knowledge_class]
+    return f"{badge} · {LOCK} hidden (GM only)" if hidden else badge
+
+
+def _visible_results(results: Sequence[LoreResult], viewer: Viewer) -> list[LoreResult]:
+    return [r for r in results if viewer == Viewer.GM or not r.hidden]
+
+
+def _visible_facts(facts: Sequence[CanonFact], viewer: Viewer) -> list[CanonFact]:
+    return [f for f in facts if viewer == Viewer.GM or not f.hidden]
+
+
+# -- /lore ask ------------------------------------------------------------------------------------------
+
+
+def result_field(rank: int, result: LoreResult) -> tuple[str, str]:
+    """Return the name and value of one passage's field."""
+    name = clip(f"{rank}. {where(result)}", FIELD_NAME_LIMIT)
+    lines = [f"*{class_badge(result.knowledge_class, hidden=result.hidden)}*"]
+    body = snippet(result.text, skip=[result.source_title, *result.heading_path])
+    if not result.is_fact:
+        body = f"{INSPIRATION} _Inspiration, not fact:_ {body}"
+    lines.append(body)
+    lines.append(f"— `{clip(result.filename, 120)}`")
+    return name, fit_lines(lines, FIELD_LIMIT)
+
+
+def fact_field(fact: CanonFact) -> tuple[str, str]:
+    """Return the name and value of one entity's canon facts."""
+    lock = f" {LOCK} GM only" if fact.hidden else ""
+    name = clip(f"{CANON_MARK} Canon: {fact.entity_name} ({fact.entity_type}){lock}", FIELD_NAME_LIMIT)
+    lines = []
+    if fact.description:
+        lines.append(_escape(clip(fact.description, 300)))
+    lines += [f"• {_escape(clip(f, 200))}" for f in fact.facts]
+    return name, fit_lines(lines or ["(no facts recorded yet)"], 600)
+
+
+def answer_embed(answer: Answer, *, viewer: Viewer) -> discord.Embed:
+    """Render a `/lore ask` answer: canon facts about the entities named, then the best passages."""
+    results = _visible_results(answer.results, viewer)
+    facts = _visible_facts(answer.canon_facts, viewer)
+    embed = discord.Embed(title=clip(f"Lore: {answer.question}", TITLE_LIMIT), colour=COLOUR)
+    lines: list[str] = []
+    if not results and not facts:
+        lines.append("Nothing in this campaign's knowledge answers that. Try other words, or ask the GM.")
+    else:
+        lines.append("From the campaign's canon and sources, best first.")
+        if any(not r.is_fact for r in results):
+            lines.append(f"{INSPIRATION} {INSPIRATION_NOTE}")
+        if viewer == Viewer.GM and (any(r.hidden for r in results) or any(f.hidden for f in facts)):
+            lines.append(f"{LOCK} marks GM-only material: players never see it.")
+    embed.description = "\n".join(lines)
+    for fact in facts[:5]:
+        name, value = fact_field(fact)
+        embed.add_field(name=name, value=value, inline=False)
+    for rank, result in enumerate(results[: 25 - len(embed.fields)], 1):
+        name, value = result_field(rank, result)
+        embed.add_field(name=name, value=value, inline=False)
+    footer = f"Answer #{answer.retrieval_id}" if answer.retrieval_id is not None else "Answer"
+    footer += " · “Why these?” shows the scores and reasons"
+    embed.set_footer(text=footer)
+    return shrink_to_limit(embed)
+
+
+# -- the retrieval inspector ----------------------------------------------------------------------------
+
+
+def reasons_text(reasons: Sequence[Reason]) -> str:
+    """Return why a passage was chosen, each retriever with its rank and score."""
+    parts = []
+    for reason in reasons:
+        text = reason.describe()
+        if reason.score is not None:
+            text += f" = {reason.score:.3g}"
+        parts.append(_escape(text))
+    return "; ".join(parts) or "no reason recorded"
+
+
+def why_embed(record: RetrievalRecord, *, viewer: Viewer) -> discord.Embed:
+    """Render the retrieval inspector of a stored answer: each result's score and reasons, and what was not kept.
+
+    The text each result showed is the stored one: an answer keeps it even after its source changes or goes.
+    """
+    trace = record.trace
+    results = _visible_results(record.results, viewer)
+    embed = discord.Embed(title=clip(f"Why these? {record.question}", TITLE_LIMIT), colour=COLOUR)
+    semantic = f"{trace.semantic_candidates} by meaning ({trace.semantic_status})"
+    lines = [
+        f"Answer #{record.id}, {record.created_at:%Y-%m-%d %H:%M} UTC · preset {trace.preset} · mode {trace.mode}",
+        f"Candidates: {trace.lexical_candidates} by words, {semantic}.",
+    ]
+    if trace.lexical_query:
+        lines.append(f"Words searched: `{clip(trace.lexical_query.replace('`', ''), 300)}`")
+    if trace.entity_matches:
+        lines.append("Canon entities named: " + _escape(clip(", ".join(trace.entity_matches), 400)))
+    if viewer == Viewer.GM:  # how many sources were filtered out would tell a player that hidden ones exist
+        lines.append(
+            f"Sources searched: {trace.allowed_sources} (filtered out before ranking: {trace.blocked_sources})."
+        )
+    used = " · ".join(
+        f"{name} {trace.used_tokens.get(name, 0)}/{budget}" for name, budget in sorted(trace.budgets.items())
+    )
+    if used:
+        lines.append(f"Tokens used of each class's budget: {used}.")
+    lines += [f"⚠️ {_escape(clip(w, 300))}" for w in trace.warnings[:3]]
+    embed.description = fit_lines(lines, 1500)
+    for rank, result in enumerate(results[:10], 1):
+        name = clip(f"{rank}. {where(result)}", FIELD_NAME_LIMIT)
+        value = [
+            f"score **{result.score:.3f}** · {class_badge(result.knowledge_class, hidden=result.hidden)}"
+            + (" · always included" if result.always_include else ""),
+            f"source #{result.source_id} `{clip(result.filename, 80)}`, chunk #{result.chunk_id}",
+            f"Why: {reasons_text(result.reasons)}",
+            f"Showed: {snippet(result.text, 220, skip=[result.source_title, *result.heading_path])}",
+        ]
+        embed.add_field(name=name, value=fit_lines(value, 700), inline=False)
+    chosen = {r.chunk_id for r in record.results}
+    dropped = [
+        c for c in trace.candidates if c.chunk_id not in chosen and (viewer == Viewer.GM or not c.hidden)
+    ]
+    if dropped:
+        rows = [
+            f"{LOCK if c.hidden else '·'} {_escape(clip(c.heading, 80))} — {c.final:.3f}"
+            + (f" ({_escape(c.dropped_because)})" if c.dropped_because else "")
+            for c in dropped
+        ]
+        embed.add_field(name="Considered, not shown", value=fit_lines(rows, 900), inline=False)
+    facts = _visible_facts(record.canon_facts, viewer)
+    if facts:
+        rows = [
+            f"{LOCK + ' ' if f.hidden else ''}{_escape(f.entity_name)} ({f.entity_type}): named as "
+            f"“{_escape(clip(f.matched, 60))}”, match {f.match_score:.0f}"
+            for f in facts
+        ]
+        embed.add_field(name="Canon facts", value=fit_lines(rows, 600), inline=False)
+    if trace.timings_ms:
+        total = sum(trace.timings_ms.values())
+        embed.set_footer(text=f"Retrieval took {total:.0f} ms")
+    return shrink_to_limit(embed)
+
+
+# -- the source inspector -------------------------------------------------------------------------------
+
+
+def _when(value: dt.datetime | None) -> str:
+    return f"{value:%Y-%m-%d %H:%M}" if value is not None else "never"
+
+
+def source_flags(source: SourceInfo) -> str:
+    """Return a source's class and states in words."""
+    flags = [class_badge(source.knowledge_class)]
+    flags.append("enabled" if source.enabled else "**disabled**")
+    if source.hidden:
+        flags.append(f"{LOCK} hidden")
+    if source.always_include:
+        flags.append("always included")
+    return " · ".join(flags)
+
+
+def source_line(source: SourceInfo) -> str:
+    """Return one line of the source list."""
+    return (
+        f"`#{source.id}` **{_escape(clip(source.title, 60))}** — {source_flags(source)} · v{source.version} · "
+        f"{source.chunk_count} chunks · `{source.content_hash[:10]}` · imported {_when(source.imported_at)} · "
+        f"used {source.times_used}×"
+    )
+
+
+def page_total(count: int) -> int:
+    """Return how many pages a list of `count` sources has (at least one)."""
+    return max(1, -(-count // SOURCES_PER_PAGE))
+
+
+def sources_embed(sources: Sequence[SourceInfo], page: int = 1) -> discord.Embed:
+    """Render one page of the source inspector: class, states, hash, chunks, imported at, times used."""
+    pages = page_total(len(sources))
+    page = min(max(1, page), pages)
+    embed = discord.Embed(title=f"Knowledge sources ({len(sources)})", colour=COLOUR)
+    if not sources:
+        embed.description = "No sources yet. Import a world bible with `/lore import` (.md, .txt or .yaml)."
+        return embed
+    shown = sources[(page - 1) * SOURCES_PER_PAGE : page * SOURCES_PER_PAGE]
+    embed.description = fit_lines([source_line(s) for s in shown], DESCRIPTION_LIMIT)
+    embed.set_footer(text=f"Page {page}/{pages} · /lore source <id> for one source · {LOCK} = GM only")
+    return shrink_to_limit(embed)
+
+
+def source_embed(detail: SourceDetail) -> discord.Embed:
+    """Render one source: file, class, states, tags, hashes, versions, chunks, vectors, use."""
+    source = detail.source
+    embed = discord.Embed(title=clip(f"#{source.id} {source.title}", TITLE_LIMIT), colour=COLOUR)
+    embed.description = fit_lines(
+        [
+            source_flags(source),
+            f"File `{clip(source.filename, 200)}` · {source.size_bytes:,} bytes · {source.mime_type}",
+        ],
+        1000,
+    )
+    embed.add_field(name="Tags", value=_escape(", ".join(source.tags)) or "none", inline=True)
+    embed.add_field(
+        name="Use", value=f"{source.times_used}× · last {_when(source.last_used_at)}", inline=True
+    )
+    vectors = source.vector_status.value + (
+        f": {clip(source.vector_error, 200)}" if source.vector_error else ""
+    )
+    embed.add_field(name="Vectors", value=_escape(vectors), inline=True)
+    embed.add_field(
+        name="Content hash (SHA-256)",
+        value=f"text `{source.content_hash}`\nfile `{source.file_hash}`",
+        inline=False,
+    )
+    versions = [
+        f"v{v.version} · {_when(v.imported_at)} · {v.chunk_count} chunks · `{v.content_hash[:10]}`"
+        + (f" · replaced {_when(v.replaced_at)}" if v.replaced_at else " · current")
+        for v in detail.versions
+    ]
+    embed.add_field(
+        name=f"Versions ({len(detail.versions)})", value=fit_lines(versions or ["v1"], 600), inline=False
+    )
+    chunks = [
+        f"{c.index}. {_escape(clip(' › '.join(c.heading_path) or '(top)', 90))} · {c.token_count} tokens"
+        for c in detail.chunks
+    ]
+    embed.add_field(
+        name=f"Chunks ({source.chunk_count}, {source.token_count:,} tokens; parser {source.parser_version}, "
+        f"chunker {source.chunking_version})"[:FIELD_NAME_LIMIT],
+        value=fit_lines(chunks or ["none"], FIELD_LIMIT),
+        inline=False,
+    )
+    if detail.chunks:
+        first = detail.chunks[0]
+        embed.add_field(
+            name="Text (first chunk)",
+            value=snippet(first.display_text or first.text, 700),
+            inline=False,
+        )
+    if source.notes:
+        embed.add_field(name="Notes", value=_escape(clip(source.notes, 500)), inline=False)
+    footer = f"Imported {_when(source.imported_at)} · updated {_when(source.updated_at)}"
+    if source.inherited_from is not None:
+        footer += f" · inherited from campaign #{source.inherited_from}"
+    embed.set_footer(text=footer)
+    return shrink_to_limit(embed)
+
+
+def source_changed_embed(source: SourceInfo, what: str) -> discord.Embed:
+    """Render the answer to `/lore set`, `/lore enable` and `/lore disable`."""
+    embed = discord.Embed(title=clip(f"#{source.id} {source.title}: {what}", TITLE_LIMIT), colour=DONE_COLOUR)
+    lines = [source_flags(source)]
+    if source.tags:
+        lines.append("Tags: " + _escape(", ".join(source.tags)))
+    if not source.enabled:
+        lines.append("A disabled source stays stored but is never retrieved; `/lore enable` brings it back.")
+    embed.description = "\n".join(lines)
+    return embed
+
+
+def deleted_embed(report: DeleteReport) -> discord.Embed:
+    """Render what deleting a source removed."""
+    embed = discord.Embed(
+        title=clip(f"Deleted #{report.source_id} {report.title}", TITLE_LIMIT), colour=COLOUR
+    )
+    vectors = "and its vectors" if report.vectors_removed else "(no vector index to clean)"
+    embed.description = (
+        f"Removed the source, its versions, {report.chunks_removed} chunks {vectors}. "
+        "Answers already given keep the text they showed."
+    )
+    return embed
+
+
+# -- imports --------------------------------------------------------------------------------------------
+
+
+def progress_bar(done: int, total: int, width: int = 20) -> str:
+    """Return a text progress bar."""
+    filled = round(width * done / total) if total else 0
+    return "█" * filled + "░" * (width - filled)
+
+
+def progress_text(event: ImportProgress) -> str:
+    """Return the progress message of an import as it stands."""
+    name = f"`{clip(event.filename, 150)}`"
+    if event.stage == ImportStage.CHUNKING:
+        return f"Importing {name}: reading and chunking…"
+    if event.stage == ImportStage.STORING:
+        return f"Importing {name}: storing {event.total} chunks…"
+    if event.stage == ImportStage.EMBEDDING:
+        return (
+            f"Importing {name}: embedding chunks {progress_bar(event.done, event.total)} "
+            f"{event.done}/{event.total}"
+        )
+    return f"Imported {name}."
+
+
+def import_embed(report: ImportReport) -> discord.Embed:
+    """Render what importing one prose file did."""
+    source = report.source
+    if report.outcome == ImportOutcome.DUPLICATE:
+        embed = discord.Embed(title=clip(f"Already imported: {report.filename}", TITLE_LIMIT), colour=COLOUR)
+        embed.description = (
+            f"The same text is already source #{report.duplicate_of} ({_escape(source.title)}); "
+            "nothing was indexed again."
+        )
+        return embed
+    verb = f"Updated to version {source.version}" if report.outcome == ImportOutcome.UPDATED else "Imported"
+    embed = discord.Embed(
+        title=clip(f"{verb}: {report.filename}", TITLE_LIMIT),
+        colour=WARNING_COLOUR if report.warnings else DONE_COLOUR,
+    )
+    vectors = report.vector_status.value + (
+        f" ({clip(report.vector_error, 200)})" if report.vector_error else ""
+    )
+    lines = [
+        f"Source #{source.id} **{_escape(clip(source.title, 150))}** — {source_flags(source)}",
+        f"{report.chunk_count} chunks, {report.token_count:,} tokens · vectors {_escape(vectors)} · "
+        f"{report.seconds:.1f} s",
+    ]
+    if source.tags:
+        lines.append("Tags: " + _escape(", ".join(source.tags)))
+    lines += [f"⚠️ {_escape(clip(w, 300))}" for w in report.warnings]
+    embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
+    return embed
+
+
+def structured_embed(report: IngestReport, filename: str) -> discord.Embed:
+    """Render a structured (YAML) import: counts by type and warnings, or every error with its line."""
+    failed = report.status == "failed"
+    embed = discord.Embed(
+        title=clip(f"{'Not imported' if failed else 'Structured lore'}: {filename}", TITLE_LIMIT),
+        colour=ERROR_COLOUR if failed else (WARNING_COLOUR if report.warnings else DONE_COLOUR),
+    )
+    if failed:
+        lines = [report.error or f"Nothing was written: {len(report.errors)} problem(s)."]
+        lines += [f"• {_escape(clip(str(e), 300))}" for e in report.errors]
+        embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
+        embed.set_footer(text="Fix these lines and import the file again: nothing was written.")
+        return embed
+    summary = report.summary().splitlines()
+    embed.description = fit_lines([_escape(line) for line in summary[:2]], 1500)
+    if report.counts:
+        counts = [f"{kind}: {n}" for kind, n in sorted(report.counts.items())]
+        embed.add_field(name="Entries by type", value=fit_lines(counts, FIELD_LIMIT), inline=False)
+    if report.warnings:
+        warnings = [f"⚠️ [{w.kind}] {_escape(clip(w.message, 250))}" for w in report.warnings]
+        embed.add_field(name=f"Warnings ({len(report.warnings)})", value=fit_lines(warnings, FIELD_LIMIT))
+    return shrink_to_limit(embed)
+
+
+def extraction_text(stored: int, pieces: int, *, error: str | None = None) -> str:
+    """Return the line that introduces the review card of an extraction (or says why there is none)."""
+    if error is not None:
+        return f"The source is imported, but its prose was not read into proposals: {error}"
+    if not stored:
+        return f"Read {pieces} piece(s) of prose: no new canon to propose."
+    return (
+        f"Read {pieces} piece(s) of prose into {stored} proposal(s). Nothing becomes canon until you accept "
+        "them and press **Commit** on the card below."
+    )

@@ -1,0 +1,139 @@
+"""What a branch remembers and can look up, by meaning too: NPC memories and `/lore` through the lineage.
+
+Real Chroma and the real embedding model: the point is that the vector collections of the parent are queried
+with the fork's cut-off, not only the SQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.services import Services, build_services
+from canon.domain import Viewer
+from config.settings import Settings
+from memory.scenes import SceneStatus
+from tests.bot.voice_fixtures import GM, PAT, QUINN, World, play, seed
+from tests.conftest import DatabaseTarget
+
+
+@pytest.fixture
+async def services(db_target: DatabaseTarget, tmp_path: Path) -> AsyncIterator[Services]:
+    settings = Settings(_env_file=None, data_dir=tmp_path / "data", gm_role="GM")  # type: ignore[call-arg]
+    built = await build_services(settings, db=db_target.open())
+    try:
+        yield built
+    finally:
+        await built.close()
+
+
+async def finish(services: Services, channel_id: int) -> int:
+    report, _ = await services.canon.end_scene(channel_id)
+    if report.scene.status != SceneStatus.COMPLETED:
+        await services.canon.accept_all(report.scene.id, GM)
+        await services.canon.commit_scene(report.scene.id, GM)
+    await services.voice.drain()
+    return report.scene.id
+
+
+async def test_an_npc_in_a_branch_never_remembers_a_scene_played_only_in_the_parent_after_the_fork(
+    services: Services,
+) -> None:
+    world = await seed(services)
+    main = world.campaign
+    ledger = [
+        (PAT, "I ask the Innkeeper where the stolen ledger went."),
+        (GM, "Mira whispers that the ledger is hidden in the cellar, under the wine barrels."),
+    ]
+    await play(services, world, ledger, channel_id=801, title="The ledger")
+    before_fork = await finish(services, 801)
+    branch = await services.branches.fork(main, "What if")
+
+    password = [
+        (PAT, "I ask Mira for the password of the north gate."),
+        (GM, "Mira leans in: the password at the gate is moonwater."),
+    ]
+    await play(services, world, password, channel_id=802, title="The password")
+    await finish(services, 802)
+    dragon = [
+        (QUINN, "Mira, what do you know of the dragon?"),
+        (GM, "Mira says the dragon sleeps under the old lighthouse."),
+    ]
+    branch_world = World(branch, world.mira, world.aldric, world.thornwall, world.orsolya)
+    scene = await play(services, branch_world, dragon, channel_id=803, title="The dragon")
+    assert scene.story_order == 2
+    await finish(services, 803)
+
+    _, remembered = await services.voice.npc_memories(branch, "Mira")
+    contents = " ".join(m.content for m in remembered)
+    assert "cellar" in contents and "lighthouse" in contents and "moonwater" not in contents
+    assert {m.scene_id for m in remembered if m.campaign_id == main.id} == {before_fork}
+    _, parent_memories = await services.voice.npc_memories(main, "Mira")
+    parent_text = " ".join(m.content for m in parent_memories)
+    assert "moonwater" in parent_text and "lighthouse" not in parent_text
+
+    stamps = {m.id: m.last_accessed_at for m in parent_memories}
+    recalled = await services.voice.memories.recall(
+        branch.id, world.mira, "what is the password of the north gate?", limit=10
+    )
+    assert recalled and all("moonwater" not in r.memory.content for r in recalled)
+    assert any("cellar" in r.memory.content for r in recalled)  # found by meaning in the parent's collection
+    assert any(r.similarity > 0 for r in recalled if r.memory.campaign_id == main.id)
+    # Recalling in the branch never writes to the parent's rows.
+    _, parent_after = await services.voice.npc_memories(main, "Mira")
+    assert {m.id: m.last_accessed_at for m in parent_after} == stamps
+
+    moments = await services.voice.similar_scenes(branch, "the password of the north gate", limit=5)
+    assert {m.scene_id for m in moments} <= {before_fork, scene.id}
+
+
+async def test_lore_in_a_branch_sees_the_parents_sources_up_to_the_fork_and_hidden_stays_hidden(
+    services: Services,
+) -> None:
+    main = await services.campaigns.create("Westhaven", guild_id=20)
+    knowledge = services.knowledge
+    world = await knowledge.import_bytes(
+        main.id, "world.md", b"# Westhaven\n\nThe gull throne of Westhaven is carved from driftwood."
+    )
+    secret = await knowledge.import_bytes(
+        main.id, "secrets.md", b"# The Pact\n\nThe harbour master serves the drowned cult in secret."
+    )
+    await knowledge.set_source(main.id, secret.source.id, hidden=True)
+    branch = await services.branches.fork(main, "Westhaven burns")
+    later = await knowledge.import_bytes(
+        main.id, "later.md", b"# Lighthouse\n\nThe lighthouse keeper hoards sapphires from the wrecks."
+    )
+    own = await knowledge.import_bytes(
+        branch.id, "branch.md", b"# Ashes\n\nIn this telling the gull throne burned to ashes."
+    )
+    assert {s.id for s in await knowledge.list_sources(branch.id)} == {
+        world.source.id,
+        secret.source.id,
+        own.source.id,
+    }
+
+    for mode in ("default", "semantic", "lexical"):
+        player = await knowledge.ask(
+            branch.id, "harbour master drowned cult secret", viewer=Viewer.PLAYER, config=mode, limit=10
+        )
+        assert secret.source.id not in {r.source_id for r in player.results}
+        gm = await knowledge.ask(
+            branch.id, "lighthouse keeper sapphires wrecks", viewer=Viewer.GM, config=mode, limit=10
+        )
+        assert later.source.id not in {r.source_id for r in gm.results}
+    hidden = await knowledge.ask(
+        branch.id, "harbour master drowned cult", viewer=Viewer.GM, config="semantic", limit=10
+    )
+    assert any(r.source_id == secret.source.id and r.hidden for r in hidden.results)
+    throne = await knowledge.ask(branch.id, "gull throne", viewer=Viewer.PLAYER, limit=10)
+    assert {world.source.id, own.source.id} <= {r.source_id for r in throne.results}
+    # The branch's answers never count as uses of the parent's sources.
+    assert all(s.times_used == 0 for s in await knowledge.list_sources(main.id))
+    parent = await knowledge.ask(main.id, "gull throne burned ashes", viewer=Viewer.GM, limit=10)
+    assert own.source.id not in {r.source_id for r in parent.results}
+    # A rebase brings the parent's later source in.
+    await services.branches.rebase(branch, GM)
+    gm = await knowledge.ask(branch.id, "lighthouse keeper sapphires", viewer=Viewer.GM, limit=10)
+    assert later.source.id in {r.source_id for r in gm.results}

@@ -1,0 +1,460 @@
+"""What-if branches on a real database: fork, isolation both ways, fork points, rebase, promotion, retire, export.
+
+The services are the application's own (`build_services`), with embedding switched off except where recall by
+meaning is the point (NPC memories, `/lore`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from bot.branch_rows import lineage_row_sets
+from bot.campaign_archive import CampaignArchive, read_archive
+from bot.database import metadata
+from bot.services import Services, build_services
+from canon.campaigns import Campaign, CampaignStatus
+from canon.domain import AsOf, EvidenceKind, Viewer
+from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from canon.proposals import (
+    EntityContent,
+    EventContent,
+    FactContent,
+    ProposalContent,
+    ProposalStatus,
+    Ref,
+    StateChangeContent,
+)
+from config.settings import Settings
+from memory.scenes import Actor, SceneStatus, SpeakerKind
+from memory.turn_log import IncomingMessage
+from tests.conftest import DatabaseTarget
+
+GM = Actor(id=1, name="Gina", is_gm=True)
+PAT = Actor(id=2, name="Pat", is_gm=False)
+GUILD = 10
+
+
+def settings_for(tmp_path: Path, *, semantic: bool = False) -> Settings:
+    return Settings(  # type: ignore[call-arg]
+        _env_file=None, data_dir=tmp_path / "data", gm_role="GM", embedding={"enabled": semantic}
+    )
+
+
+@pytest.fixture
+async def services(db_target: DatabaseTarget, tmp_path: Path) -> AsyncIterator[Services]:
+    built = await build_services(settings_for(tmp_path), db=db_target.open())
+    try:
+        yield built
+    finally:
+        await built.close()
+
+
+async def add(services: Services, campaign: Campaign, content: ProposalContent) -> Any:
+    return await services.canon.add_direct(campaign, content, GM, command="/canon add")
+
+
+async def fact_value(services: Services, campaign: Campaign, name: str, attribute: str, **as_of: Any) -> Any:
+    """Return the value of an entity's attribute in a campaign (None when absent or the entity is unknown)."""
+    try:
+        card = await services.canon.card(campaign, name, viewer=Viewer.GM, as_of=AsOf(**as_of))
+    except NotFound:
+        return None
+    values = [v.statement.value for v in card.facts if v.statement.predicate == attribute]
+    return values[-1] if values else None
+
+
+async def play(services: Services, campaign: Campaign, channel: int, lines: list[str]) -> int:
+    """Play a scene in a channel: start it, log the lines, and return its id."""
+    scene = await services.scenes.start_scene(
+        campaign_id=campaign.id, guild_id=GUILD, channel_id=channel, title="Scene", location=None, actor=GM
+    )
+    for number, line in enumerate(lines, 1):
+        await services.turns.append(
+            IncomingMessage(
+                message_id=channel * 1000 + scene.story_order * 100 + number,
+                channel_id=channel,
+                author_id=PAT.id,
+                author_name=PAT.name,
+                speaker=SpeakerKind.PLAYER,
+                text=line,
+                created_at=scene.started_at,
+            )
+        )
+    return scene.id
+
+
+async def commit(services: Services, campaign: Campaign, channel: int, *proposals: ProposalContent) -> int:
+    """Propose (as the GM), end and commit the channel's scene; return its story order."""
+    for content in proposals:
+        await services.canon.propose(campaign, channel, content, GM)
+    report, _ = await services.canon.end_scene(channel)
+    if report.scene.status != SceneStatus.COMPLETED:
+        await services.canon.accept_all(report.scene.id, GM)
+        await services.canon.commit_scene(report.scene.id, GM)
+    await services.voice.drain()
+    return report.scene.story_order
+
+
+async def counts(services: Services, campaign_id: int) -> dict[str, int]:
+    """Return how many rows of every campaign table belong to a campaign."""
+    found: dict[str, int] = {}
+    async with services.db.session() as session:
+        for table in metadata().sorted_tables:
+            if "campaign_id" in table.c:
+                found[table.name] = int(
+                    await session.scalar(select(func.count()).where(table.c.campaign_id == campaign_id)) or 0
+                )
+    return found
+
+
+async def total_rows(services: Services) -> dict[str, int]:
+    found: dict[str, int] = {}
+    async with services.db.session() as session:
+        for table in metadata().sorted_tables:
+            found[table.name] = int(await session.scalar(select(func.count()).select_from(table)) or 0)
+    return found
+
+
+async def root(services: Services) -> Campaign:
+    campaign = await services.campaigns.for_guild(GUILD, "Shattered Isles")
+    await add(services, campaign, EntityContent(name="Aldric", entity_type="NPC", description="a knight"))
+    await add(services, campaign, FactContent(subject=Ref(name="Aldric"), attribute="title", value="Knight"))
+    return campaign
+
+
+# --- fork and isolation ------------------------------------------------------------------------------------
+
+
+async def test_a_fork_is_one_row_and_nothing_crosses_between_parent_and_siblings(services: Services) -> None:
+    main = await root(services)
+    await play(services, main, 500, ["Aldric rides out."])
+    await commit(
+        services, main, 500, FactContent(subject=Ref(name="Aldric"), attribute="horse", value="Grey")
+    )
+    before = await total_rows(services)
+    left = await services.branches.fork(main, "Left", actor=GM)
+    right = await services.branches.fork(main, "Right", actor=GM)
+    after = await total_rows(services)
+    assert {t: after[t] - before[t] for t in after if after[t] != before[t]} == {"campaigns": 2}
+    assert left.parent_id == main.id and left.fork_scene_order == 1 and left.guild_id == GUILD
+
+    parent_rows = await counts(services, main.id)
+    # A busy branch: direct canon, a retcon of an inherited fact, a scene with a committed proposal.
+    await add(services, left, EntityContent(name="Brann", entity_type="NPC"))
+    card = await services.canon.card(left, "Aldric", viewer=Viewer.GM)
+    title = next(v.statement for v in card.facts if v.statement.predicate == "title")
+    await services.canon.retcon(
+        left, title.id, GM, rationale="In this branch he was never knighted", new_value="Squire"
+    )
+    scene = await play(services, left, 501, ["Aldric loses his horse."])
+    order = await commit(
+        services, left, 501, FactContent(subject=Ref(name="Aldric"), attribute="horse", value="none")
+    )
+    assert order == 2  # the branch's story goes on after the scene it forked at
+    await add(services, right, FactContent(subject=Ref(name="Aldric"), attribute="weapon", value="axe"))
+
+    assert await counts(services, main.id) == parent_rows  # the parent is untouched
+    assert await fact_value(services, main, "Aldric", "title") == "Knight"
+    assert await fact_value(services, main, "Aldric", "horse") == "Grey"
+    assert await fact_value(services, main, "Aldric", "weapon") is None
+    assert await fact_value(services, main, "Brann", "title") is None
+    assert await fact_value(services, left, "Aldric", "title") == "Squire"
+    assert await fact_value(services, left, "Aldric", "horse") == "none"
+    assert await fact_value(services, left, "Aldric", "weapon") is None  # the sibling's
+    assert await fact_value(services, right, "Aldric", "title") == "Knight"
+    with pytest.raises(NotFound):
+        await services.canon.card(right, "Brann", viewer=Viewer.GM)
+    # As of the fork's scene, the branch reads the parent's story exactly as the parent does.
+    assert await fact_value(services, left, "Aldric", "horse", scene=1) == "Grey"
+    assert await fact_value(services, main, "Aldric", "horse", scene=1) == "Grey"
+
+    # What the parent commits after the fork stays out of its branches.
+    await add(services, main, FactContent(subject=Ref(name="Aldric"), attribute="weapon", value="lance"))
+    assert await fact_value(services, main, "Aldric", "weapon") == "lance"
+    assert await fact_value(services, left, "Aldric", "weapon") is None
+    assert await fact_value(services, right, "Aldric", "weapon") == "axe"
+    assert scene
+
+
+async def test_forks_at_a_scene_and_at_a_date_cut_what_they_inherit(services: Services) -> None:
+    main = await root(services)
+    await add(services, main, EntityContent(name="Siege of Thornwall", entity_type="Event"))
+    await add(
+        services,
+        main,
+        FactContent(subject=Ref(name="Aldric"), attribute="oath", value="Vale", when="3rd_age.year_300"),
+    )
+    await add(
+        services,
+        main,
+        FactContent(subject=Ref(name="Aldric"), attribute="exile", value="North", when="3rd_age.year_320"),
+    )
+    await play(services, main, 510, ["Aldric buys a horse."])
+    await commit(
+        services, main, 510, FactContent(subject=Ref(name="Aldric"), attribute="horse", value="Grey")
+    )
+    await play(services, main, 511, ["Aldric buys a sword."])
+    await commit(
+        services, main, 511, FactContent(subject=Ref(name="Aldric"), attribute="sword", value="Dawn")
+    )
+    with pytest.raises(InvalidInput, match="not both"):
+        await services.branches.fork(main, "Both", at_scene=1, at_date="3rd_age.year_310")
+    with pytest.raises(NotFound, match="no committed scene 7"):
+        await services.branches.fork(main, "Later", at_scene=7)
+
+    early = await services.branches.fork(main, "After the horse", at_scene=1)
+    assert early.fork_scene_order == 1
+    assert await fact_value(services, early, "Aldric", "horse") == "Grey"
+    assert await fact_value(services, early, "Aldric", "sword") is None
+    assert await fact_value(services, early, "Aldric", "exile") == "North"  # decided before scene 1's commit
+
+    dated = await services.branches.fork(main, "Year 310", at_date="3rd_age.year_310")
+    assert dated.fork_world_date is not None
+    assert await fact_value(services, dated, "Aldric", "oath") == "Vale"
+    assert await fact_value(services, dated, "Aldric", "exile") is None  # dated after the fork
+    assert await fact_value(services, dated, "Aldric", "sword") == "Dawn"
+    # The branch's own rows are not cut by the date: it plays on from it.
+    await add(
+        services,
+        dated,
+        FactContent(subject=Ref(name="Aldric"), attribute="exile", value="South", when="3rd_age.year_330"),
+    )
+    assert await fact_value(services, dated, "Aldric", "exile") == "South"
+    # A branch of a branch keeps the tightest cut of both.
+    deeper = await services.branches.fork(early, "Deeper")
+    assert await fact_value(services, deeper, "Aldric", "sword") is None
+    assert await fact_value(services, deeper, "Aldric", "horse") == "Grey"
+
+
+# --- rebase ------------------------------------------------------------------------------------------------
+
+
+async def test_rebase_shows_a_planted_conflict_and_changes_nothing_until_confirmed(
+    services: Services,
+) -> None:
+    main = await root(services)
+    await add(
+        services, main, StateChangeContent(subject=Ref(name="Aldric"), state="alive", when="3rd_age.year_280")
+    )
+    branch = await services.branches.fork(main, "Siege")
+    # The branch plays Aldric at a siege in 310; the parent, meanwhile, kills him in 300.
+    await add(
+        services,
+        branch,
+        EventContent(name="Siege of Thornwall", when="3rd_age.year_310", participants=(Ref(name="Aldric"),)),
+    )
+    await add(
+        services, main, StateChangeContent(subject=Ref(name="Aldric"), state="dead", when="3rd_age.year_300")
+    )
+    await add(services, main, FactContent(subject=Ref(name="Aldric"), attribute="grave", value="Vale"))
+
+    plan = await services.branches.plan_rebase(branch)
+    assert plan.changesets == 2 and not plan.applied and not plan.up_to_date
+    assert [f.kind.value for f in plan.conflicts] == ["dead_acting"]
+    assert "Siege of Thornwall" in plan.conflicts[0].message
+    # Nothing changed: same fork point, the parent's later canon still out, no conflict recorded.
+    same = await services.campaigns.by_name("Siege")
+    assert same.fork_changeset_id == branch.fork_changeset_id
+    assert await fact_value(services, same, "Aldric", "grave") is None
+    assert await services.canon.conflicts(same) == []
+
+    await add(services, main, FactContent(subject=Ref(name="Aldric"), attribute="horse", value="Grey"))
+    with pytest.raises(Conflict, match="changed since"):
+        await services.branches.rebase(same, GM, expect=plan.target.changeset_id)
+    plan = await services.branches.plan_rebase(same)
+    done = await services.branches.rebase(same, GM, expect=plan.target.changeset_id)
+    assert done.applied
+    rebased = await services.campaigns.by_name("Siege")
+    assert rebased.fork_changeset_id == plan.target.changeset_id
+    assert await fact_value(services, rebased, "Aldric", "grave") == "Vale"
+    assert [c.kind for c in await services.canon.conflicts(rebased)] == ["dead_acting"]
+    assert (await services.branches.plan_rebase(rebased)).up_to_date
+    # A branch with branches of its own is never rebased (their inheritance runs through its fork point).
+    await services.branches.fork(rebased, "Siege later")
+    await add(services, main, FactContent(subject=Ref(name="Aldric"), attribute="shield", value="Oak"))
+    with pytest.raises(Conflict, match="branches of its own"):
+        await services.branches.plan_rebase(rebased)
+
+
+# --- promotion ---------------------------------------------------------------------------------------------
+
+
+async def test_promotion_goes_through_the_parents_review(services: Services) -> None:
+    main = await root(services)
+    branch = await services.branches.fork(main, "Smithy")
+    own = await add(
+        services, branch, FactContent(subject=Ref(name="Aldric"), attribute="trade", value="smith")
+    )
+    (trade_id,) = own.statement_ids
+    await add(services, branch, EntityContent(name="Brann", entity_type="NPC", description="an apprentice"))
+    brann = await add(
+        services, branch, FactContent(subject=Ref(name="Brann"), attribute="title", value="Smith")
+    )
+    parent_rows = await counts(services, main.id)
+
+    promotion = await services.branches.promote(branch, trade_id, GM)
+    (proposal,) = promotion.proposals
+    assert promotion.parent.id == main.id and proposal.campaign_id == main.id
+    assert proposal.status == ProposalStatus.PENDING and proposal.origin == "promotion"
+    assert proposal.evidence[0].kind == EvidenceKind.BRANCH and f"fact #{trade_id}" in (
+        proposal.evidence[0].note or ""
+    )
+    assert await fact_value(services, main, "Aldric", "trade") is None
+    with pytest.raises(Conflict, match="already waiting"):
+        await services.branches.promote(branch, trade_id, GM)
+    # Committing without an accept writes nothing: a promotion never passes on the authority policy.
+    result = await services.canon.commit_batch(main, promotion.batch, GM)
+    assert result.accepted == [] and [p.id for p in result.rejected] == [proposal.id]
+    assert await fact_value(services, main, "Aldric", "trade") is None
+
+    again = await services.branches.promote(branch, trade_id, GM)
+    (second,) = again.proposals
+    await services.canon.decide(second.id, accept=True, actor=GM)
+    committed = await services.branches.commit_promotion(second.id, GM)
+    assert [p.id for p in committed.accepted] == [second.id]
+    assert await fact_value(services, main, "Aldric", "trade") == "smith"
+    card = await services.canon.card(main, "Aldric", viewer=Viewer.GM)
+    trade = next(v.statement for v in card.facts if v.statement.predicate == "trade")
+    assert any(e.kind == EvidenceKind.BRANCH for e in trade.evidence)
+    assert trade.provenance.campaign_id == main.id
+
+    # A fact about an entity the branch created brings the entity along, as its own proposal.
+    (brann_fact,) = brann.statement_ids
+    new = await services.branches.promote(branch, brann_fact, GM)
+    assert [p.content.type for p in new.proposals] == ["entity", "fact"]
+    assert new.proposals[0].content.name == "Brann"  # type: ignore[union-attr]
+    # An inherited fact is the parent's already.
+    inherited = await services.canon.card(branch, "Aldric", viewer=Viewer.GM)
+    title = next(v.statement for v in inherited.facts if v.statement.predicate == "title")
+    with pytest.raises(Conflict, match="inherited"):
+        await services.branches.promote(branch, title.id, GM)
+    # Nothing moved into the branch from its parent's review either.
+    assert (await counts(services, main.id))["statements"] == parent_rows["statements"] + 1
+
+
+# --- bindings, abandon, delete -----------------------------------------------------------------------------
+
+
+async def test_channels_play_in_their_bound_branch_and_an_abandoned_one_stops_answering(
+    services: Services,
+) -> None:
+    main = await root(services)
+    branch = await services.branches.fork(main, "Dark Road")
+    campaigns = services.campaigns
+    assert (await campaigns.for_channel(GUILD, "Shattered Isles", 601, 700)).id == main.id
+    await services.branches.bind(GUILD, 700, "category", branch, GM, channels=[601, 602])
+    assert (await campaigns.for_channel(GUILD, "x", 601, 700)).id == branch.id  # inherits its category's
+    await services.branches.bind(GUILD, 602, "channel", main, GM)
+    assert (await campaigns.for_channel(GUILD, "x", 602, 700)).id == main.id  # its own binding wins
+    await services.branches.bind(GUILD, 605, "channel", branch, GM)
+    thread = await campaigns.for_channel(GUILD, "x", 9001, None, parent_channel_id=605)
+    assert thread.id == branch.id  # a thread plays where its channel does
+    with pytest.raises(NotAllowed, match="not a campaign of this server"):
+        await services.branches.bind(GUILD + 1, 603, "channel", branch, GM)
+    # A channel cannot change campaign in the middle of a scene.
+    await play(services, main, 603, ["Hello."])
+    with pytest.raises(Conflict, match="still open"):
+        await services.branches.bind(GUILD, 603, "channel", branch, GM)
+    nodes = await services.branches.tree(guild_id=GUILD)
+    assert [(n.campaign.name, n.depth) for n in nodes] == [("Shattered Isles", 0), ("Dark Road", 1)]
+    assert [b.channel_id for b in nodes[1].bindings] == [700, 605]
+
+    # Abandon: refused with a scene open in the branch, then the branch stops answering everywhere.
+    await play(services, branch, 601, ["We walk the dark road."])
+    with pytest.raises(Conflict, match="still open"):
+        await services.branches.abandon(branch, GM)
+    await commit(services, branch, 601)
+    fact = await add(
+        services, branch, FactContent(subject=Ref(name="Aldric"), attribute="fate", value="lost")
+    )
+    promotion = await services.branches.promote(branch, fact.statement_ids[0], GM)
+    abandoned = await services.branches.abandon(branch, GM)
+    assert abandoned.status == CampaignStatus.ABANDONED
+    with pytest.raises(NotAllowed, match="abandoned"):
+        await campaigns.for_channel(GUILD, "x", 601, 700)
+    assert (await campaigns.for_channel(GUILD, "x", 601, 700, allow_abandoned=True)).id == branch.id
+    # Its material never reaches another campaign: the pending promotion is rejected, no fork, no promote.
+    review = await services.canon.review(None, campaign_id=main.id, batch=promotion.batch)
+    assert [p.status for p in review.proposals] == [ProposalStatus.REJECTED]
+    with pytest.raises(Conflict, match="abandoned"):
+        await services.branches.fork(abandoned, "From the ashes")
+    with pytest.raises(Conflict, match="abandoned"):
+        await services.branches.promote(abandoned, fact.statement_ids[0], GM)
+    with pytest.raises(Conflict, match="abandoned"):
+        await services.branches.bind(GUILD, 604, "channel", abandoned, GM)
+
+
+async def test_delete_removes_only_what_the_branch_wrote(services: Services) -> None:
+    main = await root(services)
+    await play(services, main, 620, ["Aldric waits."])
+    await commit(services, main, 620, FactContent(subject=Ref(name="Aldric"), attribute="mood", value="calm"))
+    branch = await services.branches.fork(main, "Doomed")
+    child = await services.branches.fork(branch, "Doomed again")
+    await services.branches.bind(GUILD, 621, "channel", branch, GM)
+    await add(services, branch, EntityContent(name="Brann", entity_type="NPC"))
+    await play(services, branch, 621, ["Brann shouts."])
+    await commit(
+        services, branch, 621, FactContent(subject=Ref(name="Aldric"), attribute="mood", value="angry")
+    )
+    with pytest.raises(InvalidInput, match="not a branch"):
+        await services.branches.delete(main)
+    with pytest.raises(Conflict, match="branches of its own"):
+        await services.branches.delete(branch)
+    await services.branches.delete(child)
+    parent_rows = await counts(services, main.id)
+    report = await services.branches.delete(branch)
+    assert (
+        report.rows["statements"] >= 1 and report.rows["scenes"] == 1 and report.rows["channel_bindings"] == 1
+    )
+    assert await counts(services, main.id) == parent_rows
+    assert sum((await counts(services, branch.id)).values()) == 0
+    with pytest.raises(NotFound):
+        await services.campaigns.by_name("Doomed")
+    assert await fact_value(services, main, "Aldric", "mood") == "calm"
+    assert (await services.campaigns.for_channel(GUILD, "x", 621, None)).id == main.id
+
+
+# --- export ------------------------------------------------------------------------------------------------
+
+
+async def test_export_of_a_branch_includes_what_it_inherits(services: Services, tmp_path: Path) -> None:
+    main = await root(services)
+    await services.knowledge.import_bytes(
+        main.id, "world.md", b"# Thornwall\n\nA harbour town of grey stone."
+    )
+    await play(services, main, 630, ["Aldric rides."])
+    await commit(
+        services, main, 630, FactContent(subject=Ref(name="Aldric"), attribute="horse", value="Grey")
+    )
+    branch = await services.branches.fork(main, "Export me")
+    await add(services, main, FactContent(subject=Ref(name="Aldric"), attribute="later", value="parent only"))
+    await services.knowledge.import_bytes(
+        main.id, "later.md", b"# Later\n\nAdded to the parent after the fork."
+    )
+    await add(services, branch, FactContent(subject=Ref(name="Aldric"), attribute="trade", value="smith"))
+
+    async with services.db.session() as session:
+        rows = await lineage_row_sets(session, branch.id)
+    assert {r["value"] for r in rows["statements"]} >= {"Knight", "Grey", "smith"}
+    assert "parent only" not in {r["value"] for r in rows["statements"]}
+    assert [r["filename"] for r in rows["knowledge_sources"]] == ["world.md"]
+    assert len(rows["scenes"]) == 1 and rows["turns"]
+
+    archive = CampaignArchive(services.db, services.knowledge, voice=services.voice)
+    path = tmp_path / "branch.zip"
+    await archive.export_campaign(branch.id, path)
+    contents = read_archive(path)
+    values = {r["value"] for r in contents.tables["statements"]}
+    assert {"Knight", "Grey", "smith"} <= values and "parent only" not in values
+    assert [r["filename"] for r in contents.tables["knowledge_sources"]] == ["world.md"]
+    restored = await archive.import_campaign(path, name="Restored branch")
+    copy = restored.campaign
+    assert copy.parent_id is None
+    assert await fact_value(services, copy, "Aldric", "horse") == "Grey"
+    assert await fact_value(services, copy, "Aldric", "trade") == "smith"
+    assert await fact_value(services, copy, "Aldric", "later") is None

@@ -1,0 +1,94 @@
+"""`lorekeeper doctor` says plainly what is wrong, and `--quiet` answers with the exit code alone."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bot import doctor
+from bot.cli import app
+from config.settings import Settings
+from tests.chroma_server import free_port
+
+TOKEN = (
+    base64.urlsafe_b64encode(b"1234567890123456789").decode().rstrip("=")
+    + ".GhIjKl.abcdefghijklmnopqrstuvwxyz0123"
+)
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    for key in list(__import__("os").environ):
+        if key.startswith("LOREKEEPER_"):
+            monkeypatch.delenv(key)
+    monkeypatch.setenv("LOREKEEPER_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("LOREKEEPER_DISCORD_TOKEN", TOKEN)
+    return tmp_path
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["doctor", *args])
+    return result.exit_code, result.output
+
+
+def test_a_healthy_setup_passes(env: Path) -> None:
+    assert CliRunner().invoke(app, ["db", "upgrade"]).exit_code == 0
+    code, output = run()
+    assert code == 0, output
+    assert "Everything Lorekeeper needs is in order." in output
+    assert "ok    database:" in output and "at revision" in output
+    assert "note  llm: no LLM configured" in output
+    assert run("--quiet") == (0, "")
+
+
+def test_an_unmigrated_database_and_a_missing_token_are_named(
+    env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("LOREKEEPER_DISCORD_TOKEN")
+    code, output = run()
+    assert code == 1
+    assert "FAIL  discord token: LOREKEEPER_DISCORD_TOKEN is not set" in output
+    assert "not migrated" in output and "lorekeeper db upgrade" in output
+    assert run("--quiet") == (1, "")
+
+
+def test_unreachable_services_are_named(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    port = free_port()
+    monkeypatch.setenv("LOREKEEPER_DATABASE_URL", f"postgresql+asyncpg://nobody@127.0.0.1:{port}/none")
+    monkeypatch.setenv("LOREKEEPER_CHROMA__HOST", "127.0.0.1")
+    monkeypatch.setenv("LOREKEEPER_CHROMA__PORT", str(port))
+    monkeypatch.setenv("LOREKEEPER_LLM__BASE_URL", f"http://127.0.0.1:{port}/v1")
+    monkeypatch.setenv("LOREKEEPER_LLM__MODEL", "tiny")
+    code, output = run()
+    assert code == 1
+    assert "FAIL  database:" in output and "does not answer" in output
+    assert f"FAIL  vector index: the Chroma server at 127.0.0.1:{port} does not answer" in output
+    assert "falls back to words only" in output
+    assert "FAIL  llm: the LLM endpoint" in output
+    assert "3 problem(s)" in output or "4 problem(s)" in output
+
+
+def test_a_bad_setting_fails_quietly_with_quiet(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LOREKEEPER_LOG_LEVEL", "LOUD")
+    assert run("--quiet") == (1, "")
+
+
+@pytest.mark.parametrize(
+    ("token", "problem"),
+    [("abc", "three parts"), ("bm90LWFuLWlk.x.y", "not a bot id"), (TOKEN, "")],
+)
+def test_token_shapes(token: str, problem: str, tmp_path: Path) -> None:
+    check = doctor.check_token(Settings(_env_file=None, data_dir=tmp_path, discord_token=token))  # type: ignore[call-arg]
+    assert check.ok == (not problem)
+    assert problem in check.detail
+
+
+def test_an_unwritable_data_dir(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    check = doctor.check_data_dir(Settings(_env_file=None, data_dir=blocker / "data"))  # type: ignore[call-arg]
+    assert not check.ok and "not writable" in check.detail

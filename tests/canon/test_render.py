@@ -1,0 +1,187 @@
+"""Pictures of the canon: decode the PNG and check it against the data (and the graph) it was drawn from."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from canon.render import (
+    BACKGROUND,
+    BOX_BORDER,
+    BOX_FILL,
+    MARKER,
+    EraBand,
+    FamilyTree,
+    Picture,
+    Timeline,
+    TimelineEvent,
+    TimelineLayout,
+    TreeLayout,
+    TreePerson,
+    fit,
+    font,
+    generations,
+    render_family_tree,
+    render_timeline,
+)
+
+
+def decode(picture: Picture) -> Image.Image:
+    image = Image.open(io.BytesIO(picture.png))
+    image.load()
+    assert image.format == "PNG"
+    return image.convert("RGB")
+
+
+def lineage(depth: int) -> FamilyTree:
+    """A couple per generation, each couple's first child marrying into the next generation."""
+    people: list[TreePerson] = []
+    parent_of: list[tuple[int, int]] = []
+    spouses: list[tuple[int, int]] = []
+    for g in range(depth):
+        heir, spouse = 100 + g * 10, 100 + g * 10 + 1
+        people += [TreePerson(heir, f"Heir {g}", born=str(100 + 25 * g)), TreePerson(spouse, f"Spouse {g}")]
+        spouses.append((heir, spouse))
+        if g:
+            parent_of += [(100 + (g - 1) * 10, heir), (100 + (g - 1) * 10 + 1, heir)]
+    return FamilyTree(
+        title=f"{depth} generations", people=tuple(people), parent_of=tuple(parent_of), spouses=tuple(spouses)
+    )
+
+
+def test_generations_are_rows_and_spouses_share_their_partners_row() -> None:
+    tree = lineage(4)
+    level = generations(tree)
+    assert [level[100 + g * 10] for g in range(4)] == [0, 1, 2, 3]
+    assert all(level[100 + g * 10 + 1] == g for g in range(4))  # spouses have no parents here
+
+
+def test_the_image_grows_with_the_generations_and_every_box_is_where_the_layout_says() -> None:
+    sizes = []
+    for depth in (1, 2, 4):
+        picture = render_family_tree(lineage(depth))
+        image = decode(picture)
+        layout = picture.layout
+        assert isinstance(layout, TreeLayout)
+        assert image.size == (layout.width, layout.height)
+        assert len(layout.rows) == depth
+        sizes.append(image.size[1])
+        for box in layout.boxes.values():
+            x0, y0, x1, y1 = box.rect
+            assert image.getpixel(((x0 + x1) // 2, y0 + 1)) == BOX_BORDER  # the top border
+            assert image.getpixel((x0 + 6, (y0 + y1) // 2)) == BOX_FILL  # inside, left of the text
+            assert image.getpixel((x1 + 1, y0 - 2)) == BACKGROUND
+    assert sizes[0] < sizes[1] < sizes[2]
+
+
+def test_each_person_name_is_drawn_in_their_box_and_spouses_sit_side_by_side() -> None:
+    tree = lineage(3)
+    picture = render_family_tree(tree)
+    layout = picture.layout
+    assert isinstance(layout, TreeLayout)
+    for person in tree.people:
+        box = layout.boxes[person.id]
+        assert box.lines[0] == person.name
+        if person.born:
+            assert person.born in box.lines[1]
+    image = decode(picture)
+    for a, b in layout.spouse_links:
+        left, right = sorted((layout.boxes[a].rect, layout.boxes[b].rect))
+        assert left[1] == right[1] and 0 < right[0] - left[2] <= 40  # same row, next to each other
+        middle = (left[1] + left[3]) // 2
+        assert image.getpixel(((left[2] + right[0]) // 2, middle - 3)) != BACKGROUND  # the double line
+    # Each child sits below its parents, joined to them by a line that reaches the child's top edge.
+    for parent, child in layout.parent_links:
+        assert layout.boxes[parent].rect[3] < layout.boxes[child].rect[1]
+        cx0, cy0, cx1, _ = layout.boxes[child].rect
+        assert image.getpixel(((cx0 + cx1) // 2, cy0 - 3)) != BACKGROUND
+
+
+def test_text_that_does_not_fit_is_shortened_with_an_ellipsis() -> None:
+    long = TreePerson(1, "Aldric Raventhorne the Slayer of the Pale Worm, Lord of Thornwall")
+    picture = render_family_tree(FamilyTree(title="One", people=(long,)))
+    assert isinstance(picture.layout, TreeLayout)
+    drawn = picture.layout.boxes[1].lines[0]
+    assert drawn.endswith("…") and long.name.startswith(drawn[:-1])
+    assert fit("short", font(15), 500) == "short"
+
+
+def _timeline(hidden: bool = False) -> Timeline:
+    eras = (
+        EraBand(1, "The First Age", -3000, -1201),
+        EraBand(2, "The Second Age", -1200, -101),
+        EraBand(3, "The Third Age", -100, 600),
+        EraBand(4, "The Age of Iron", 250, 400, parent=3),
+    )
+    events = [
+        TimelineEvent(10, "Founding of Thornwall", -2400),
+        TimelineEvent(11, "Coronation", 12),
+        TimelineEvent(12, "Battle of Black Spire", 395, month=3),
+        TimelineEvent(13, "Raising of the Spire", None, era=4),
+    ]
+    if hidden:
+        events.append(TimelineEvent(14, "Drowning of the Library", -300))
+    return Timeline(title="Timeline", eras=eras, events=tuple(events))
+
+
+def test_the_timeline_draws_eras_as_bands_and_places_events_by_date() -> None:
+    picture = render_timeline(_timeline())
+    layout = picture.layout
+    assert isinstance(layout, TimelineLayout)
+    image = decode(picture)
+    assert image.size == (layout.width, layout.height)
+    # Bands cover their years; sub-eras sit below their era; a narrow band's name goes beside it.
+    first, third, iron = layout.bands[1], layout.bands[3], layout.bands[4]
+    assert first.rect[0] == layout.x_of(-3000) and first.rect[2] == layout.x_of(-1200)
+    assert iron.rect[1] > third.rect[1] and third.rect[0] <= iron.rect[0] and iron.rect[2] <= third.rect[2]
+    assert iron.text == "The Age of Iron"
+    x0, y0, _, _ = first.rect
+    assert image.getpixel((x0 + 3, y0 + 3)) not in (BACKGROUND, BOX_BORDER)  # filled
+    # Events in date order along the axis, each marker drawn, labels never overlapping.
+    markers = {i: label.marker for i, label in layout.events.items()}
+    assert markers[10] is not None and markers[11] is not None and markers[12] is not None
+    assert markers[10][0] < markers[11][0] < markers[12][0]
+    assert markers[12][0] == layout.x_of(395 + 2 / 12)
+    for marker in markers.values():
+        assert marker is not None and image.getpixel(marker) == MARKER
+    assert layout.events[13].text == "Raising of the Spire (in The Age of Iron)"
+    iron_x0, _, iron_x1, _ = iron.rect
+    assert iron_x0 <= markers[13][0] <= iron_x1  # era-only date: inside its era  # type: ignore[index]
+    rects = [label.rect for label in layout.events.values()]
+    for i, a in enumerate(rects):
+        for b in rects[i + 1 :]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+    # Ticks are in order and inside the axis.
+    xs = [x for _, x in layout.ticks]
+    assert xs == sorted(xs) and layout.left <= xs[0] and xs[-1] <= layout.right
+
+
+def test_a_timeline_with_more_events_is_taller_not_overlapping() -> None:
+    base = render_timeline(_timeline()).layout
+    crowded = Timeline(
+        title="Crowded",
+        eras=(EraBand(1, "An Age", 0, 100),),
+        events=tuple(TimelineEvent(i, f"Event {i}", 50) for i in range(12)),
+    )
+    layout = render_timeline(crowded).layout
+    assert isinstance(layout, TimelineLayout) and isinstance(base, TimelineLayout)
+    assert layout.height > base.height
+    assert len({label.rect[1] for label in layout.events.values()}) == 12  # twelve lanes
+
+
+def test_nothing_to_draw_is_said_plainly() -> None:
+    from canon.errors import InvalidInput
+
+    with pytest.raises(InvalidInput, match="nobody to draw"):
+        render_family_tree(FamilyTree(title="Empty", people=()))
+    with pytest.raises(InvalidInput, match="has a year"):
+        render_timeline(Timeline(title="Empty", eras=(EraBand(1, "Age", None, None),), events=()))
+
+
+def test_a_picture_can_be_written_and_read_back(tmp_path: Path) -> None:
+    path = tmp_path / "tree.png"
+    path.write_bytes(render_family_tree(lineage(2)).png)
+    assert Image.open(path).size[0] > 0

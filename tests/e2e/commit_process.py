@@ -1,0 +1,26 @@
+"""Commit one scene in a process of its own (to be killed mid-commit): `python -m tests.e2e.commit_process URL SCHEMA SCENE`.
+
+Prints `committing` just before the commit's transaction starts and `committed` after it returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+from bot.canon_service import CanonService
+from canon.storage import Database
+from memory.scenes import Actor, SceneService
+
+
+async def main(url: str, schema: str, scene_id: int) -> None:
+    db = Database.from_url(url, search_path=schema or None)
+    service = CanonService(db, SceneService(db))
+    print("committing", flush=True)
+    await service.commit_scene(scene_id, Actor(id=1, name="Gina", is_gm=True))
+    print("committed", flush=True)
+    await db.dispose()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3])))

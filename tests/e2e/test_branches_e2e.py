@@ -1,0 +1,153 @@
+"""What-if branches end to end: fork, bind a category, play and commit a scene in the branch, then `/canon asof`
+and `/lore ask` in both channels, abandon (the branch's channel stops answering) and delete with confirmation.
+
+The real discord.py client against the emulator, a real database, real Chroma and the real embedding model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from config.settings import Settings
+from tests.conftest import DatabaseTarget
+from tests.e2e.conftest import World, assert_no_pings
+from tests.emulator import Channel, DiscordEmulator
+from tests.emulator.models import custom_ids
+
+
+def everything(message: dict[str, Any] | None) -> str:
+    """Return all the text of a message: content, embeds' titles, descriptions, fields and footers."""
+    if message is None:
+        return ""
+    parts = [message.get("content") or ""]
+    for embed in message.get("embeds", []):
+        parts += [embed.get("title") or "", embed.get("description") or ""]
+        parts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields", [])]
+        parts.append((embed.get("footer") or {}).get("text", ""))
+    return "\n".join(parts).replace("\\", "")
+
+
+@pytest.fixture
+async def branched(db_target: DatabaseTarget, settings: Settings) -> AsyncIterator[tuple[World, Channel]]:
+    """The usual world plus a "What-if" category with a channel in it, made before the bot starts."""
+    async with DiscordEmulator() as emu:
+        guild = emu.add_guild("The Tavern")
+        gm_role = emu.add_role(guild, "GM")
+        gm = emu.add_member(guild, "Gina", roles=[gm_role])
+        pat = emu.add_member(guild, "Pat")
+        quinn = emu.add_member(guild, "Quinn")
+        channel = emu.add_text_channel(guild, "scene-1")
+        category = emu.add_category(guild, "What-if")
+        elsewhere = emu.add_text_channel(guild, "dark-road", category=category)
+        world = World(emu, settings, db_target, guild, gm_role, gm, pat, quinn, channel)
+        await world.start()
+        try:
+            yield world, elsewhere
+            await emu.settle()
+            assert_no_pings(emu)
+        finally:
+            while world.bots:
+                await world.stop()
+        emu.errors.assert_no_errors()
+
+
+async def test_a_branch_plays_in_its_own_channel_and_never_leaks_into_the_main_one(
+    branched: tuple[World, Channel],
+) -> None:
+    world, dark = branched
+    emu, main, gm, pat = world.emu, world.channel, world.gm, world.pat
+    services = world.bot.services
+
+    added = await emu.invoke(main, gm, "canon add entity", name="Aldric", type="NPC", description="a knight")
+    assert added.ephemeral, added.content
+    await emu.invoke(
+        main, gm, "canon add fact", subject="Aldric", attribute="title", value="Knight of the Vale"
+    )
+    root = await services.campaigns.for_guild(world.guild.id, world.guild.name)
+    await services.knowledge.import_bytes(
+        root.id, "world.md", b"# Thornwall\n\nThornwall is a harbour town of grey stone and gulls."
+    )
+    await emu.invoke(main, gm, "scene start", title="The oath")
+    await emu.send_message(main, pat, "Aldric kneels and swears the oath.")
+    await emu.invoke(main, gm, "endscene")
+
+    # Fork: players may not; the GM may, and nothing is copied.
+    refused = await emu.invoke(main, pat, "campaign fork", name="Dark Road")
+    assert refused.ephemeral and "Only the GM" in (refused.content or "")
+    forked = await emu.invoke(main, gm, "campaign fork", name="Dark Road")
+    assert "New branch: Dark Road" in everything(forked.message) and "after scene 1" in everything(
+        forked.message
+    )
+    # The parent moves on after the fork: a later source and a later fact.
+    await services.knowledge.import_bytes(
+        root.id, "later.md", b"# Sapphires\n\nThe lighthouse keeper hoards sapphires from the wrecks."
+    )
+    await emu.invoke(main, gm, "canon add fact", subject="Aldric", attribute="horse", value="Grey")
+
+    # Bind the category: its channel now plays in the branch.
+    bound = await emu.invoke(dark, gm, "campaign use", branch="Dark Road", scope="category")
+    assert "now plays in **Dark Road**" in (bound.content or "")
+    info = await emu.invoke(dark, pat, "campaign info")
+    assert "Branch: Dark Road" in everything(info.message)
+
+    # A scene in the branch: its story goes on after the fork's scene; its canon stays in the branch.
+    started = await emu.invoke(dark, gm, "scene start", title="The dark road")
+    assert "Scene 2: The dark road" in everything(started.message)
+    await emu.send_message(dark, pat, "Aldric turns his back on the Vale and rides into exile.")
+    await emu.invoke(dark, gm, "propose fact", subject="Aldric", attribute="fate", value="exiled")
+    await emu.invoke(dark, gm, "endscene")
+    cards = [
+        m
+        for m in emu.channel_messages(dark)
+        if any(i.startswith("lk:review:") for i in custom_ids(m.get("components", [])))
+    ]
+    (card,) = cards
+    commit_id = next(i for i in custom_ids(card["components"]) if i.endswith(":commit"))
+    committed = await emu.click(card, commit_id, gm)
+    assert "1 written to canon" in everything(committed.message)
+
+    # /canon asof in both channels.
+    in_branch = everything((await emu.invoke(dark, pat, "canon asof", name="Aldric")).message)
+    assert "exiled" in in_branch and "Knight of the Vale" in in_branch and "Grey" not in in_branch
+    in_main = everything((await emu.invoke(main, pat, "canon asof", name="Aldric")).message)
+    assert "exiled" not in in_main and "Knight of the Vale" in in_main and "Grey" in in_main
+    before = everything((await emu.invoke(dark, pat, "canon asof", name="Aldric", scene=1)).message)
+    assert "Knight of the Vale" in before and "exiled" not in before
+
+    # /lore ask in both channels: the branch sees the parent's sources up to the fork, and its own canon.
+    lore_branch = everything(
+        (await emu.invoke(dark, pat, "lore ask", question="Thornwall harbour sapphires Aldric")).message
+    )
+    assert (
+        "grey stone" in lore_branch
+        and "sapphires from the wrecks" not in lore_branch
+        and "exiled" in lore_branch
+    )
+    lore_main = everything(
+        (await emu.invoke(main, pat, "lore ask", question="Thornwall harbour sapphires Aldric")).message
+    )
+    assert "sapphires from the wrecks" in lore_main and "exiled" not in lore_main
+
+    # The tree, from anywhere.
+    tree = everything((await emu.invoke(main, pat, "campaign list")).message)
+    assert "Dark Road" in tree and "forked from The Tavern" in tree
+
+    # Abandon: the branch's channel stops answering, the main one goes on.
+    abandoned = await emu.invoke(dark, gm, "campaign abandon")
+    assert "is abandoned" in (abandoned.content or "")
+    stopped = await emu.invoke(dark, gm, "scene start", title="Too late")
+    assert stopped.ephemeral and "abandoned" in (stopped.content or "")
+    asked = await emu.invoke(dark, pat, "lore ask", question="Thornwall")
+    assert asked.ephemeral and "abandoned" in (asked.content or "")
+
+    # Delete, with confirmation: the branch's channel falls back to the server's campaign.
+    warning = await emu.invoke(main, gm, "campaign delete", branch="Dark Road")
+    assert warning.ephemeral and "cannot be undone" in (warning.content or "")
+    (button,) = [i for i in custom_ids(warning.components) if i.startswith("lk:branchdel:")]
+    deleted = await emu.click(warning.message, button, gm)
+    assert "Deleted the branch “Dark Road”" in (deleted.content or "")
+    back = everything((await emu.invoke(dark, pat, "canon asof", name="Aldric")).message)
+    assert "Grey" in back and "exiled" not in back
