@@ -44,7 +44,7 @@ def generate(
     campaign_id = int(cur.lastrowid or 0)
     changesets = max(1, statements // 1000)
     first_cs = None
-    for i in range(changesets):
+    for _ in range(changesets):
         cur.execute(
             "INSERT INTO changesets (campaign_id, kind, actor_name, recorded_at) VALUES (?, 'scene_commit', 'gen', ?)",
             (campaign_id, stamp),

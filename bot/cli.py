@@ -40,7 +40,7 @@ The setting is LOREKEEPER_DISCORD_TOKEN. Put it in one of:
 To get a token: open https://discord.com/developers/applications, create an application,
 open "Bot", press "Reset Token" and copy it. Under "Privileged Gateway Intents" turn on
 MESSAGE CONTENT and SERVER MEMBERS. The README explains how to invite the bot to a server.
-"""
+"""  # noqa: S105 (a help screen, not a password)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

@@ -111,9 +111,9 @@ class Ontology(BaseModel):
         for source, targets in self.states.transitions.items():
             problems += [f"transition from unknown state {source}"] if source not in tags else []
             problems += [f"transition {source} -> unknown state {t}" for t in targets if t not in tags]
-        for via, spec in self.states.via.items():
+        for via, rule in self.states.via.items():
             problems += [
-                f"via {via}: unknown state {t}" for t in (*spec.from_states, *spec.to_states) if t not in tags
+                f"via {via}: unknown state {t}" for t in (*rule.from_states, *rule.to_states) if t not in tags
             ]
         if problems:
             raise ValueError("; ".join(problems))

@@ -215,14 +215,14 @@ class TurnLog:
                 results.append(self._plan_append(batch, op.message, new_rows))
             else:
                 if new_rows:  # an edit or delete may target a message appended earlier in this batch
-                    await session.execute(insert(TurnRow.__table__), new_rows)
+                    await session.execute(insert(TurnRow), new_rows)
                     new_rows = []
                 if isinstance(op, _Edit):
                     results.append(await self._apply_edit(session, op))
                 else:
                     results.append(await self._apply_delete(session, op))
         if new_rows:
-            await session.execute(insert(TurnRow.__table__), new_rows)
+            await session.execute(insert(TurnRow), new_rows)
         return results
 
     async def _prepare(self, session: AsyncSession, ops: list[_Op]) -> _Batch:
@@ -254,6 +254,8 @@ class TurnLog:
                 ).where(TurnRow.discord_message_id.in_(message_ids))
             )
             for message_id, scene, campaign, number in known.all():
+                if message_id is None:  # never: the query matched message ids; this narrows the type
+                    continue
                 batch.seen_ids[message_id] = LoggedTurn(
                     scene_id=scene, campaign_id=campaign, number=number, duplicate=True
                 )
