@@ -420,10 +420,7 @@ class CanonService:
                 actor_name=actor.name,
                 check=lambda s, reader, ids: findings_around(reader, ids),
             )
-            overridden = (
-                "; ".join(p.override_rationale for p in result.accepted if p.override_rationale) or None
-            )
-            await record_findings(session, campaign.id, result.findings, accepted_rationale=overridden)
+            await record_findings(session, campaign.id, result.findings, accepted=result.overridden())
             await self.scenes.complete_scene(session, scene.id)
             return result
 
@@ -448,7 +445,7 @@ class CanonService:
                 kind=ChangesetKind.PROMOTION if batch.startswith("promote:") else ChangesetKind.SOURCE_IMPORT,
                 check=lambda s, reader, ids: findings_around(reader, ids),
             )
-            await record_findings(session, campaign.id, result.findings)
+            await record_findings(session, campaign.id, result.findings, accepted=result.overridden())
             return result
 
         return await self.db.run(work, attempts=1)

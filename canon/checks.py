@@ -9,7 +9,7 @@ again is not reported as new.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -124,9 +124,13 @@ async def record_findings(
     campaign_id: int,
     findings: Sequence[Finding],
     *,
-    accepted_rationale: str | None = None,
+    accepted: Mapping[str, str] | None = None,
 ) -> list[Finding]:
-    """Record findings in the conflicts table; return those never seen before (for "post only new conflicts")."""
+    """Record findings in the conflicts table; return those never seen before (for "post only new conflicts").
+
+    `accepted` maps the fingerprints of findings the GM accepted anyway to the rationale given; they are
+    recorded as accepted, every other new finding as open.
+    """
     if not findings:
         return []
     prints = [f.fingerprint for f in findings]
@@ -140,6 +144,7 @@ async def record_findings(
         ).scalars()
     )
     now = utc_now()
+    overridden = accepted or {}
     new: list[Finding] = []
     for finding in findings:
         if finding.fingerprint in known:
@@ -153,8 +158,8 @@ async def record_findings(
                 fingerprint=finding.fingerprint,
                 message=finding.message,
                 details=finding.model_dump(mode="json"),
-                status="accepted" if accepted_rationale else "open",
-                rationale=accepted_rationale,
+                status="accepted" if finding.fingerprint in overridden else "open",
+                rationale=overridden.get(finding.fingerprint),
                 first_seen_at=now,
                 last_seen_at=now,
             )

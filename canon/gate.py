@@ -102,7 +102,7 @@ class Draft:
 
 @dataclass(frozen=True)
 class CommitResult:
-    """What a commit wrote."""
+    """What a commit wrote; `written_by` maps each accepted proposal's id to the statements it wrote."""
 
     changeset_id: int
     accepted: list[Proposal]
@@ -110,6 +110,25 @@ class CommitResult:
     entity_ids: dict[int, int]
     statement_ids: list[int]
     findings: list[Finding]
+    written_by: dict[int, list[int]] = field(default_factory=dict)
+
+    def overridden(self) -> dict[str, str]:
+        """Return the rationale of each finding the GM accepted anyway, keyed by the finding's fingerprint.
+
+        A finding is accepted when it involves a statement of a proposal accepted despite its warnings, with
+        that proposal's own rationale; every other finding of the commit stays open.
+        """
+        rationale_of: dict[int, str] = {}
+        for proposal in self.accepted:
+            if proposal.override_rationale:
+                for statement_id in self.written_by.get(proposal.id, ()):
+                    rationale_of[statement_id] = proposal.override_rationale
+        accepted: dict[str, str] = {}
+        for finding in self.findings:
+            reasons = dict.fromkeys(rationale_of[i] for i in finding.statement_ids if i in rationale_of)
+            if reasons:
+                accepted[finding.fingerprint] = "; ".join(reasons)
+        return accepted
 
 
 def default_entity_type(role: str, ontology: Ontology, content: ProposalContent) -> str:
@@ -525,14 +544,15 @@ class CanonizationGate:
             ref.entity_id for p in proposals for _, ref in references(p.content) if ref.entity_id is not None
         }
         types = {e.id: e.type for e in (await reader.entities(named)).values()}
-        placeholders: list[int] = []
+        placeholders: dict[int, list[int]] = {}
         # Entities first: other proposals may point at them.
         for proposal in proposals:
-            placeholders += await self.apply(
+            placeholders[proposal.id] = await self.apply(
                 writer, reader, proposal, entity_ids, story_order=story_order, types=types
             )
         written = await writer.flush()
-        statement_ids = [written.get(p, p) for p in placeholders]
+        written_by = {pid: [written.get(p, p) for p in ids] for pid, ids in placeholders.items()}
+        statement_ids = [i for ids in written_by.values() for i in ids]
         now = utc_now()
         for row in accepted:
             row.status = ProposalStatus.COMMITTED.value
@@ -554,6 +574,7 @@ class CanonizationGate:
             entity_ids=entity_ids,
             statement_ids=statement_ids,
             findings=findings,
+            written_by=written_by,
         )
 
     async def apply(

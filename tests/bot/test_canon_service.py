@@ -291,3 +291,53 @@ async def test_prose_extractions_wait_for_the_gm_even_under_an_auto_policy(
     result = await service.commit_batch(campaign, "import:1", GM)
     assert [p.content.name for p in result.accepted] == ["Westhaven"]
     assert [p.content.name for p in result.rejected] == ["Old Abbey"]
+
+
+async def test_commit_accepts_only_the_conflicts_of_proposals_accepted_anyway(
+    db: Database, service: CanonService, campaign: Campaign
+) -> None:
+    await service.add_direct(
+        campaign, EntityContent(name="Aldric", entity_type="NPC"), GM, command="/canon add"
+    )
+    await service.add_direct(
+        campaign, EntityContent(name="Mara", entity_type="NPC"), GM, command="/canon add"
+    )
+    await service.add_direct(
+        campaign,
+        StateChangeContent(subject=Ref(name="Aldric"), state="dead", when="3rd_age.year_300"),
+        GM,
+        command="/canon add",
+    )
+    scene_id = await play_scene(db, service, campaign, ["Aldric orders the march.", "Mara is crowned."])
+    *_, ghost = await service.propose(
+        campaign,
+        CHANNEL,
+        EventContent(name="The order to march", when="3rd_age.year_301", participants=(Ref(name="Aldric"),)),
+        PAT,
+        turns=(1, 1),
+    )
+    (crown,) = await service.propose(
+        campaign,
+        CHANNEL,
+        FactContent(subject=Ref(name="Mara"), attribute="title", value="Queen", when="3rd_age.year_301"),
+        PAT,
+    )
+    assert ghost.warnings and not crown.warnings
+    await service.end_scene(CHANNEL)
+    # Canon written after the review opened: the crown proposal now contradicts the GM, unwarned.
+    await service.add_direct(
+        campaign,
+        FactContent(subject=Ref(name="Mara"), attribute="title", value="Beggar", when="3rd_age.year_301"),
+        GM,
+        command="/canon add",
+    )
+    await service.decide(ghost.id, accept=True, actor=GM, rationale="A ghost, as planned")
+    await service.decide(crown.id, accept=True, actor=GM)
+    result = await service.commit_scene(scene_id, GM)
+    assert {f.kind.value for f in result.findings} == {"dead_acting", "contradicts_higher_authority"}
+
+    recorded = {c.kind: c for c in await service.conflicts(campaign)}
+    assert recorded["dead_acting"].status == "accepted"
+    assert recorded["dead_acting"].rationale == "A ghost, as planned"
+    assert recorded["contradicts_higher_authority"].status == "open"
+    assert recorded["contradicts_higher_authority"].rationale is None
