@@ -19,7 +19,7 @@ all began as someone's text.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -124,11 +124,6 @@ class AssembledContext(BaseModel):
     def render(self) -> str:
         """Return every non-empty section as prompt text, in priority order."""
         return "\n\n".join(s.render() for s in self.sections if s.items)
-
-    def texts(self, kinds: Iterable[SectionKind] | None = None) -> list[str]:
-        """Return the texts of the kept items (of some sections only, when `kinds` is given)."""
-        wanted = set(kinds) if kinds is not None else None
-        return [i.text for s in self.sections if wanted is None or s.kind in wanted for i in s.items]
 
 
 class _Fill:

@@ -2,11 +2,15 @@
 
 A narrator may be steered by hidden canon; an NPC never is, but its reply is checked all the same. The check
 is lexical: a reply leaks a secret when it repeats a run of the secret's words (three, or the whole secret
-when it is shorter) that carries a *distinctive* word, one the players' own material (`public`) never uses,
-two distinctive words side by side, or a proper noun of the secret that the players never saw. Words the players already know
-cannot leak anything, which keeps ordinary phrases and public names from tripping the check. A paraphrase
-escapes it; the prompts' instruction never to reveal hidden material is the first line of defence, this is
-the second.
+when it is shorter) that carries a *distinctive* word, one the material players may see (`public`) never
+uses, two distinctive words side by side, or a proper noun of the secret that the players never saw. Words
+the players already know cannot leak anything, which keeps ordinary phrases and public names from tripping
+the check. A paraphrase escapes it; the prompts' instruction never to reveal hidden material is the first
+line of defence, this is the second.
+
+`public` must hold only what players may legitimately see: player-visible canon, public sources, what the GM
+said at the table. Never a player's own words: a player who types "Is Mira in the Crimson Pact?" would
+otherwise make the secret's words ordinary, and a reply confirming it would pass.
 """
 
 from __future__ import annotations
@@ -73,7 +77,7 @@ def _proper_nouns(text: str) -> list[str]:
 
 
 def find_leaks(reply: str, secrets: Iterable[Secret], public: Iterable[str]) -> list[Leak]:
-    """Return the secrets `reply` quotes (empty when it quotes none); `public` is what players already know."""
+    """Return the secrets `reply` quotes (empty when it quotes none); `public` is what players may know."""
     reply_words = words(reply)
     if not reply_words:
         return []

@@ -83,6 +83,11 @@ def turn_line(turn: Turn) -> str:
     return f"[{turn.number}] {who}: {' '.join(turn.text.split())}"
 
 
+def gm_words(turns: Iterable[Turn]) -> list[str]:
+    """Return what the GM said in a scene's turns: public, and the only table talk that may reveal canon."""
+    return [t.text for t in turns if t.speaker == SpeakerKind.GM and not t.is_deleted]
+
+
 def mentions(text: str, names: Sequence[str]) -> bool:
     """Return whether any of `names` appears in `text` as whole words (case and accents ignored)."""
     folded = f" {' '.join(_WORDS.findall(fold(text)))} "

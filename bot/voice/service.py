@@ -48,6 +48,7 @@ from bot.voice.material import (
     contradictions,
     extractive_memories,
     first_mention,
+    gm_words,
     is_npc_type,
     memory_line,
     public_state_names,
@@ -139,7 +140,11 @@ class DigestReport:
 
 @dataclass
 class _Material:
-    """The context of one narration or NPC reply, and what the leak check needs."""
+    """The context of one narration or NPC reply, and what the leak check needs.
+
+    `public` is what players may legitimately know (player-visible canon, public sources, the GM's own words
+    at the table), never a player's text: a player who types a guess must not unlock the secret it names.
+    """
 
     context: AssembledContext
     secrets: list[Secret]
@@ -704,13 +709,11 @@ class VoiceService:
                 items=tuple(inspiration),
             ),
         ]
-        context = assemble(sections, budget)
-        public_texts = [scene.title, scene.location or "", *(t.text for t in turns)]
-        public_texts += context.texts([k for k in SectionKind if k != SectionKind.SECRETS])
+        public = gm_words(turns) + [i.text for i in (*rules, *state, *canon_items, *reference, *inspiration)]
         return _Material(
-            context=context,
+            context=assemble(sections, budget),
             secrets=[Secret(text=text, label=label) for label, text in secrets],
-            public=public_texts,
+            public=public,
         )
 
     async def _cards(
@@ -919,13 +922,12 @@ class VoiceService:
             ),
             ContextSection(kind=SectionKind.REFERENCE, title="Public background", items=tuple(reference)),
         ]
-        context = assemble(sections, budget)
         secrets: list[Secret] = []
         for card in gm_cards.values():
             for line in secret_lines(card):
                 secrets.append(Secret(text=line, label=f"hidden canon about {card.entity.name}"))
-        public = [message, npc, *(t.text for t in turns), *context.texts()]
-        return _Material(context=context, secrets=secrets, public=public), recalled
+        public = gm_words(turns) + [i.text for i in (*state_items, *canon_items, *reference)]
+        return _Material(context=assemble(sections, budget), secrets=secrets, public=public), recalled
 
     async def npc_memories(self, campaign: Campaign, npc_name: str) -> tuple[str, list[MemoryRecord]]:
         """Return an NPC's name and standing memories (GM)."""

@@ -13,7 +13,17 @@ from canon.errors import NotAllowed, NotFound
 from memory.context import SectionKind
 from memory.narrations import NarrationStatus
 from memory.scenes import SpeakerKind
-from tests.bot.voice_fixtures import GM, PAT, SECRET_VALUE, Posts, open_services, play, seed, settings_for
+from tests.bot.voice_fixtures import (
+    GM,
+    PAT,
+    SECRET_VALUE,
+    Posts,
+    open_services,
+    play,
+    say,
+    seed,
+    settings_for,
+)
 from tests.conftest import DatabaseTarget
 from tests.llm_stub import LLMStub
 from tests.voice_stub import VoiceScript, user_text
@@ -145,8 +155,6 @@ async def test_the_context_respects_a_small_budget_and_keeps_the_state(
     script = VoiceScript(narration=CLEAN)
     stub.responder = script
     services, world, scene = await start(made, db_target, tmp_path, stub, context_tokens=500)
-    from tests.bot.voice_fixtures import say
-
     await say(
         services,
         scene,
@@ -160,3 +168,23 @@ async def test_the_context_respects_a_small_budget_and_keeps_the_state(
     turns = sections[SectionKind.TURNS]
     assert turns["dropped"] and "Turn 39" in turns["items"][-1]["text"]
     assert "Turn 39" in user_text(script.seen["narration"][0])
+
+
+async def test_a_player_naming_the_secret_does_not_let_a_narration_confirm_it(
+    db_target: DatabaseTarget, tmp_path: Path, stub: LLMStub, made: list[Services]
+) -> None:
+    script = VoiceScript(narration=LEAKY)
+    stub.responder = script
+    services, world, scene = await start(made, db_target, tmp_path, stub)
+    await say(services, scene, [(PAT, f"Is Mira secretly part of {SECRET_VALUE}?")])
+    posts = Posts()
+    blocked = await services.voice.narrate(CHANNEL, GM, post=posts.narration)
+    assert blocked.status == "blocked" and posts.narrations == []
+    assert len(script.seen["narration"]) == 2  # rewritten once, then held back
+    record = await services.voice.narration(world.campaign, blocked.narration_id or 0)
+    assert record.status == NarrationStatus.BLOCKED and "crimson" in (record.blocked_reason or "").lower()
+
+    # What the GM says at the table is public: once the GM reveals it, the narration may say it too.
+    await say(services, scene, [(GM, f"Mira draws back her sleeve: the tattoo of {SECRET_VALUE}.")])
+    revealed = await services.voice.narrate(CHANNEL, GM, post=posts.narration)
+    assert revealed.status == "posted" and posts.narrations == [(LEAKY, revealed.narration_id)]

@@ -307,3 +307,29 @@ async def test_memories_of_one_campaign_never_reach_another(
     )
     # An id that is not this campaign's never comes back, even if asked for under the other campaign's NPC id.
     assert await store.recall(first.campaign.id, second.mira, "ledger", limit=5) == []
+
+
+async def test_a_player_naming_the_secret_does_not_let_an_npc_confirm_it(
+    db_target: DatabaseTarget, tmp_path: Path, stub: LLMStub, made: list[Services]
+) -> None:
+    script = VoiceScript(npc_talk=f"*leans in* Yes. I am sworn to {SECRET_VALUE}.")
+    stub.responder = script
+    services = await open_services(db_target, settings_for(tmp_path, stub))
+    made.append(services)
+    world = await seed(services)
+    scene = await play(services, world, [(QUINN, f"I heard rumours of {SECRET_VALUE}.")], channel_id=850)
+    posts = Posts()
+    reply = await services.voice.npc_talk(
+        world.campaign, 850, "Mira", f"Are you part of {SECRET_VALUE}?", PAT, post=posts.npc
+    )
+    assert reply.status == "blocked" and posts.npc_lines == []
+    assert len(script.seen["npc_talk"]) == 2
+    _, turns = await services.scenes.transcript(scene.id)
+    assert [t.author_name for t in turns] == ["Quinn"]  # nothing of the refused exchange was logged
+
+    # Once the GM says it at the table it is public, and Mira may confirm it.
+    await say(services, scene, [(GM, f"Everyone in the room now knows Mira serves {SECRET_VALUE}.")])
+    posted = await services.voice.npc_talk(
+        world.campaign, 850, "Mira", f"Are you part of {SECRET_VALUE}?", PAT, post=posts.npc
+    )
+    assert posted.status == "posted" and posts.npc_lines == [("Mira", posted.text)]
