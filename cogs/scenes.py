@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 from typing import Literal
 
@@ -10,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Lorekeeper
-from canon.errors import InvalidInput
+from canon.errors import GameError, InvalidInput
 from cogs import canon_options, canon_views, embeds, voice_embeds
 from cogs.checks import actor_of, gm_only, guild_only_message
 from cogs.places import campaign_here
@@ -132,9 +133,18 @@ class SceneCommands(commands.Cog):
     async def endscene(self, interaction: discord.Interaction) -> None:
         """Stop logging, post the scene's summary and, when canon was proposed, the review card."""
         _guild(interaction)
-        await self.scenes.current_scene(interaction.channel_id or 0)  # refuse before the public "thinking…"
+        channel_id = interaction.channel_id or 0
+        # Refuse (no scene, or one already under review) before the public "thinking…" that would show it.
+        await self.scenes.endable_scene(channel_id)
         await interaction.response.defer(thinking=True)
-        report, review = await self.bot.services.canon.end_scene(interaction.channel_id or 0)
+        try:
+            report, review = await self.bot.services.canon.end_scene(channel_id)
+        except GameError:
+            # Another /endscene won the race meanwhile: take the public "thinking…" back, so that the
+            # error handler's refusal is sent as a new, ephemeral message instead of filling it.
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+            raise
         await interaction.followup.send(
             embed=embeds.scene_report_embed(report, heading="Scene ended"), allowed_mentions=NONE
         )

@@ -310,6 +310,11 @@ class SceneService:
                 raise NotFound("There is no scene in this channel. A GM can start one with `/scene start`.")
             return scene_from_row(row)
 
+    async def endable_scene(self, channel_id: int) -> Scene:
+        """Return the channel's active scene, or raise what `end_scene` would (no scene, under review)."""
+        async with self.db.session() as session:
+            return scene_from_row(_endable(await open_scene_in_channel(session, channel_id)))
+
     async def report(self, scene_id: int) -> SceneReport:
         """Return the counts and participants of a scene."""
         async with self.db.session() as session:
@@ -331,11 +336,7 @@ class SceneService:
         new_status = SceneStatus.COMPLETED if complete else SceneStatus.REVIEW
 
         async def work(session: AsyncSession) -> int:
-            row = await open_scene_in_channel(session, channel_id)
-            if row is None:
-                raise NotFound("There is no scene in this channel to end.")
-            if row.status != SceneStatus.ACTIVE:
-                raise Conflict(f"The scene “{row.title}” has already ended; its canon review is waiting.")
+            row = _endable(await open_scene_in_channel(session, channel_id))
             result = await session.execute(
                 update(SceneRow)
                 .where(SceneRow.id == row.id, SceneRow.status == SceneStatus.ACTIVE)
@@ -354,6 +355,18 @@ class SceneService:
         await session.execute(
             update(SceneRow).where(SceneRow.id == scene_id).values(status=SceneStatus.COMPLETED.value)
         )
+
+
+def _endable(row: SceneRow | None) -> SceneRow:
+    """Return an open scene row that may be ended, or raise `NotFound` / `Conflict` for the user."""
+    if row is None:
+        raise NotFound("There is no scene in this channel to end. A GM can start one with `/scene start`.")
+    if row.status != SceneStatus.ACTIVE:
+        raise Conflict(
+            f"The scene “{row.title}” has already ended; its canon review is waiting. "
+            "Use the review card (or `/canon review`) to commit it."
+        )
+    return row
 
 
 def _already_open_message(scene: Scene) -> str:

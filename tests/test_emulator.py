@@ -140,6 +140,12 @@ def register_commands(tree: app_commands.CommandTree[Any]) -> None:
         await interaction.response.defer(thinking=True)
         await interaction.followup.send("rolled 4")
 
+    @tree.command(description="Think in public, take it back, answer privately")
+    async def retract(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.delete_original_response()
+        await interaction.followup.send("just for you", ephemeral=True)
+
     @tree.command(description="Answer, read back, delete, follow up, edit the followup")
     async def scratch(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("temp")
@@ -353,7 +359,7 @@ async def test_login_syncs_commands_and_receives_the_guild(world: World, bot: De
     emu = world.emu
     names = sorted(c["name"] for c in emu.global_commands)
     assert names == sorted(["ping", "secret", "scene", "report", "vote", "lore", "propose", "inspect", "gm",
-                            "announce", "narrate", "feedback", "roll", "scratch", "stall",
+                            "announce", "narrate", "feedback", "roll", "retract", "scratch", "stall",
                             "boom"])  # fmt: skip
     assert emu.requests_to("PUT", rf"/applications/{emu.application_id}/commands$")
     guild = bot.get_guild(world.guild.id)
@@ -428,6 +434,17 @@ async def test_first_followup_fills_the_thinking_message(world: World, bot: Demo
     assert r.original_message is not None and followup["id"] == r.original_message["id"]
     assert not followup["flags"] & 128  # no longer loading
     assert [m["content"] for m in world.emu.channel_messages(world.chan)] == ["rolled 4"]
+
+
+async def test_a_withdrawn_thinking_message_lets_the_followup_be_ephemeral(
+    world: World, bot: DemoBot
+) -> None:
+    r = await world.emu.invoke(world.chan, world.pat, "retract")
+    assert r.deferred and r.original_message is not None and r.original_message["deleted"]
+    assert r.ephemeral and r.content == "just for you"
+    (followup,) = r.followups
+    assert followup["id"] != r.original_message["id"]
+    assert world.emu.channel_messages(world.chan) == []
 
 
 async def test_original_response_read_deleted_and_followup_edited(world: World, bot: DemoBot) -> None:

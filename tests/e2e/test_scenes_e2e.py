@@ -195,3 +195,41 @@ async def test_an_unexpected_error_shows_an_id_and_is_logged(world: World, monke
     assert any(error_id in m for m in emu.errors.messages())
     assert "fire" not in (reply.content or "")
     emu.errors.clear()
+
+
+async def test_endscene_under_review_is_refused_privately_and_changes_nothing(world: World) -> None:
+    emu, chan = world.emu, world.channel
+    await emu.invoke(chan, world.gm, "scene start", title="The ambush")
+    await emu.send_message(chan, world.pat, "I draw my bow.")
+    await emu.invoke(chan, world.pat, "propose state", subject="Aldric", state="dead")
+    await emu.invoke(chan, world.gm, "endscene")  # a proposal waits: the scene goes under review
+    async with world.bot.services.db.session() as session:
+        before = await session.scalar(select(SceneRow).order_by(SceneRow.id.desc()).limit(1))
+    assert before is not None and before.status == SceneStatus.REVIEW
+    public_before = emu.channel_messages(chan, include_deleted=True)
+
+    again = await emu.invoke(chan, world.gm, "endscene")
+    assert again.ephemeral and "canon review is waiting" in (again.content or "")
+    assert not again.deferred  # refused before any public "thinking…"
+    assert emu.channel_messages(chan, include_deleted=True) == public_before
+    async with world.bot.services.db.session() as session:
+        after = await session.get(SceneRow, before.id)
+    assert after is not None and (after.status, after.ended_at) == (SceneStatus.REVIEW, before.ended_at)
+
+
+async def test_endscene_losing_a_race_takes_its_thinking_message_back(world: World, monkeypatch) -> None:
+    emu, chan = world.emu, world.channel
+    await emu.invoke(chan, world.gm, "scene start", title="Two GMs")
+    canon = world.bot.services.canon
+    real_end = canon.end_scene
+
+    async def other_gm_first(channel_id: int):
+        await real_end(channel_id)  # another GM's /endscene lands between the check and this one
+        return await real_end(channel_id)
+
+    monkeypatch.setattr(canon, "end_scene", other_gm_first)
+    lost = await emu.invoke(chan, world.gm, "endscene")
+    assert lost.deferred and lost.ephemeral and "no scene" in (lost.content or "").lower()
+    assert lost.original_message is not None and lost.original_message["deleted"]
+    (public,) = emu.channel_messages(chan)  # only the scene's start announcement is public
+    assert public["embeds"][0]["title"] == "Scene 1: Two GMs"

@@ -819,8 +819,10 @@ class RestApi:
         if not record.responded:
             raise unknown("Webhook")
         original = record.original
-        if record.response_type == 5 and original is not None and original.data.get("flags", 0) & LOADING:
-            # The first followup after a "thinking" deferral replaces the loading message.
+        loading = original is not None and not original.deleted and original.data.get("flags", 0) & LOADING
+        if record.response_type == 5 and original is not None and loading:
+            # The first followup after a "thinking" deferral replaces the loading message (unless the bot
+            # deleted it: then the followup is a new message, with its own ephemeral flag).
             self.apply_edit(original, {k: v for k, v in body.items() if k != "flags"}, uploads)
             record.followup_messages.append(original)
             await self.announce("MESSAGE_UPDATE", original)
@@ -875,9 +877,11 @@ class RestApi:
 
     async def delete_webhook_message(self, req: ApiRequest) -> tuple[int, Any]:
         target, stored = self._webhook_message(req)
+        withdrawn = bool(stored.data.get("flags", 0) & LOADING)
         stored.deleted = True
         await self.announce("MESSAGE_DELETE", stored)
-        if isinstance(target, InteractionResult):
+        # Deleting the "thinking" message withdraws it: the interaction waits for its followup still.
+        if isinstance(target, InteractionResult) and not withdrawn:
             target.finish(None)
         return 204, None
 
