@@ -410,6 +410,8 @@ class CanonService:
                 raise Conflict(f"The scene “{scene.title}” is already committed; nothing changed.")
             if scene.status == SceneStatus.ACTIVE:
                 raise Conflict("End the scene with /endscene before committing it.")
+            # Completing first claims the scene: a concurrent commit waits on its row, then is refused.
+            await self.scenes.complete_scene(session, scene.id)
             campaign = await campaigns.get_campaign(session, scene.campaign_id)
             result = await self.gate_for(campaign).commit(
                 session,
@@ -421,7 +423,6 @@ class CanonService:
                 check=lambda s, reader, ids: findings_around(reader, ids),
             )
             await record_findings(session, campaign.id, result.findings, accepted=result.overridden())
-            await self.scenes.complete_scene(session, scene.id)
             return result
 
         committed = await self.db.run(work, attempts=1)

@@ -353,15 +353,27 @@ class CanonizationGate:
         }
 
     async def _open_rows(
-        self, session: AsyncSession, campaign_id: int, scene_id: int | None, batch: str | None
+        self,
+        session: AsyncSession,
+        campaign_id: int,
+        scene_id: int | None,
+        batch: str | None,
+        *,
+        lock: bool = False,
     ) -> list[ProposalRow]:
+        """Return the pending and accepted proposals of a scene or batch; `lock` row-locks them (commit).
+
+        A commit locks them so that a decision racing it waits, then finds them no longer pending, instead
+        of being overwritten (SQLite needs no lock: its writes are serialized).
+        """
         query = select(ProposalRow).where(
             ProposalRow.campaign_id == campaign_id,
             ProposalRow.status.in_([ProposalStatus.PENDING, ProposalStatus.ACCEPTED]),
         )
         query = query.where(ProposalRow.scene_id == scene_id) if scene_id is not None else query
         query = query.where(ProposalRow.batch == batch) if batch is not None else query
-        return list((await session.execute(query.order_by(ProposalRow.id))).scalars())
+        query = query.order_by(ProposalRow.id)
+        return list((await session.execute(query.with_for_update() if lock else query)).scalars())
 
     async def _duplicate(
         self,
@@ -512,9 +524,9 @@ class CanonizationGate:
         Pending proposals that the policy does not accept are rejected with a rationale. `check(session,
         reader, statement_ids)` returns the continuity findings of the new rows, recorded by the caller.
         """
-        rows = await self._open_rows(session, campaign_id, scene_id, batch)
         if scene_id is None and batch is None:
             raise InvalidInput("A commit needs a scene or a batch.")
+        rows = await self._open_rows(session, campaign_id, scene_id, batch, lock=True)
         campaign = await get_campaign(session, campaign_id)
         policy = authority_policy(campaign.settings)
         accepted: list[ProposalRow] = []

@@ -351,10 +351,18 @@ class SceneService:
         return await self.report(scene_id)
 
     async def complete_scene(self, session: AsyncSession, scene_id: int) -> None:
-        """Mark a scene under review as completed, inside the caller's transaction (the canon commit)."""
-        await session.execute(
-            update(SceneRow).where(SceneRow.id == scene_id).values(status=SceneStatus.COMPLETED.value)
+        """Mark a scene under review as completed, inside the caller's transaction (the canon commit).
+
+        One conditional UPDATE: it row-locks the scene, so of two concurrent commits the second waits here
+        and then finds the scene no longer under review, and is refused before it writes anything.
+        """
+        result = await session.execute(
+            update(SceneRow)
+            .where(SceneRow.id == scene_id, SceneRow.status == SceneStatus.REVIEW)
+            .values(status=SceneStatus.COMPLETED.value)
         )
+        if getattr(result, "rowcount", 1) != 1:
+            raise Conflict("This scene is no longer under review: it is already committed; nothing changed.")
 
 
 def _endable(row: SceneRow | None) -> SceneRow:

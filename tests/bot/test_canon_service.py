@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from sqlalchemy import func, select
 
 from bot.canon_service import CanonService, parse_as_of
 from canon import campaigns
-from canon.campaigns import Campaign
+from canon.campaigns import Campaign, ChangesetRow
 from canon.domain import AsOf, Authority, CanonLevel, EvidenceKind, Viewer, Visibility
 from canon.errors import Conflict, InvalidInput, NotFound
+from canon.models import EntityRow, StatementRow
 from canon.proposals import (
     EntityContent,
     EventContent,
@@ -341,3 +343,47 @@ async def test_commit_accepts_only_the_conflicts_of_proposals_accepted_anyway(
     assert recorded["dead_acting"].rationale == "A ghost, as planned"
     assert recorded["contradicts_higher_authority"].status == "open"
     assert recorded["contradicts_higher_authority"].rationale is None
+
+
+async def test_two_concurrent_commits_write_the_scene_once(
+    db: Database, service: CanonService, campaign: Campaign
+) -> None:
+    scene_id = await play_scene(db, service, campaign, ["Aldric meets Mara at the gate."])
+    await service.propose(campaign, CHANNEL, EntityContent(name="Aldric", entity_type="NPC"), GM)
+    await service.propose(
+        campaign,
+        CHANNEL,
+        RelationshipContent(subject=Ref(name="Aldric"), relation="ALLY_OF", object=Ref(name="Mara")),
+        GM,
+    )
+    await service.end_scene(CHANNEL)
+    other = Actor(id=3, name="Gus", is_gm=True)
+    results = await asyncio.gather(
+        service.commit_scene(scene_id, GM), service.commit_scene(scene_id, other), return_exceptions=True
+    )
+    won = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(won) == 1 and len(refused) == 1
+    assert isinstance(refused[0], Conflict) and "already committed" in refused[0].message
+    (result,) = won
+    assert len(result.accepted) == 3 and len(result.statement_ids) == 1
+
+    async with db.session() as session:
+        statements = (
+            await session.execute(select(func.count()).where(StatementRow.campaign_id == campaign.id))
+        ).scalar()
+        entities = (
+            await session.execute(select(func.count()).where(EntityRow.campaign_id == campaign.id))
+        ).scalar()
+        commits = (
+            await session.execute(
+                select(func.count()).where(
+                    ChangesetRow.campaign_id == campaign.id, ChangesetRow.kind == "scene_commit"
+                )
+            )
+        ).scalar()
+    assert (statements, entities, commits) == (1, 2, 1)
+    review = await service.review(scene_id)
+    assert {p.status for p in review.proposals} == {ProposalStatus.COMMITTED}
+    assert {p.committed_changeset_id for p in review.proposals} == {result.changeset_id}
+    assert review.scene is not None and review.scene.status == SceneStatus.COMPLETED
