@@ -37,9 +37,12 @@ fingerprint. The same file again writes nothing; a changed file writes only the 
 Checks on ingest: the continuity rules (`canon.continuity`) run on the statements written here (a child born
 before a parent or after both parents died, an event outside its era, the dead taking part in an event, and
 the rest) and come back as warnings, recorded in the conflicts table. A YAML fact that contradicts a fact of
-lower authority (prose, play) on the same attribute or the same limited relation slot is recorded as a
-`contradicts_higher_authority` conflict naming the YAML fact as the one that prevails; neither fact is
-retconned (the GM decides). A GM's direct word outranks YAML (`canon.domain.AUTHORITY_RANK`).
+lower authority (prose, play) on the same attribute or the same limited relation slot wins: the conflict is
+recorded as `contradicts_higher_authority`, citing both sides with their evidence and naming the YAML fact as
+the one that prevails, and the other fact is kept but superseded (retconned, replaced by the YAML fact, so
+that cards and as-of reads show the YAML value and a timeline still shows the other, marked). Of a relation
+slot only as many of the weakest facts go as the slot's limit needs. A GM's direct word outranks YAML
+(`canon.domain.AUTHORITY_RANK`): then nothing is superseded, and the open conflict is the GM's to decide.
 """
 
 from __future__ import annotations
@@ -135,7 +138,10 @@ _SEP = "\x1f"
 
 
 class ChangeCounts(BaseModel):
-    """How many entities or statements an ingest created, changed, kept, carried over and retconned."""
+    """How many entities or statements an ingest created, changed, kept, carried over and retconned.
+
+    `superseded`: facts of prose or play a YAML fact contradicted and prevailed over (kept, retconned).
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -146,10 +152,14 @@ class ChangeCounts(BaseModel):
     adopted: int = 0
     carried_over: int = 0
     shared: int = 0
+    superseded: int = 0
 
 
 class IngestWarning(BaseModel):
-    """A continuity finding about the ingested facts: kind, sentence, the facts on each side."""
+    """A continuity finding about the ingested facts: kind, sentence, the facts on each side.
+
+    `superseded_ids`: the facts of lower authority this ingest superseded by the prevailing YAML fact.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -159,6 +169,7 @@ class IngestWarning(BaseModel):
     statement_ids: tuple[int, ...] = ()
     entity_ids: tuple[int, ...] = ()
     prevailing_id: int | None = None
+    superseded_ids: tuple[int, ...] = ()
     new: bool = True
 
 
@@ -216,7 +227,8 @@ class IngestReport(BaseModel):
             f"Ingested {names} (changeset #{self.changeset_id}): {counts}.",
             f"Entities: {e.created} new, {e.changed} replaced, {e.adopted} adopted, {e.unchanged} unchanged, "
             f"{e.retconned} retconned. Facts: {s.created} new, {s.changed} changed, {s.unchanged} unchanged, "
-            f"{s.retconned} retconned, {s.carried_over} carried over.",
+            f"{s.retconned} retconned, {s.carried_over} carried over"
+            + (f", {s.superseded} of prose or play superseded by the YAML." if s.superseded else "."),
         ]
         for f in self.files:
             lines.append(f"  {f.file} ({f.kind}): {f.status}, {f.entries} entries")
@@ -542,6 +554,9 @@ class _Ingest:
         self.new_statements: list[Statement] = []
         self.dangling: list[int] = []  # standing facts about entities this import retcons
         self.created_rows: dict[int, dict[str, Any]] = {}
+        self.written_at: dict[int, str] = {}  # new YAML statement id -> "file, line N"
+        # Cardinality contradictions the YAML wins, by fingerprint: the weakest facts the slot's limit drops.
+        self.over_limit: dict[str, list[int]] = {}
 
     # -- the run --------------------------------------------------------------------------------------
 
@@ -1155,6 +1170,7 @@ class _Ingest:
             self.yaml_written.add(statement_id)
             self.new_records[name][fact.slot] = [statement_id, fact.fp]
             slot_ids[(name, fact.slot)] = statement_id
+            self.written_at[statement_id] = f"{name}, line {fact.line}"
             self._evidence("statement", statement_id, name, fact.line)
             self.new_statements.append(
                 Statement(
@@ -1348,6 +1364,7 @@ class _Ingest:
             snapshot = await self._snapshot()
         found = check(snapshot, focus=set(focus))
         findings = await with_evidence(self.reader, self._yaml_prevails(found, snapshot))
+        findings, superseded = await self._supersede(findings, snapshot)
         new = {f.fingerprint for f in await record_findings(self.session, self.campaign_id, findings)}
         return [
             IngestWarning(
@@ -1361,10 +1378,62 @@ class _Ingest:
                 statement_ids=f.statement_ids,
                 entity_ids=f.entity_ids,
                 prevailing_id=f.prevailing_id,
+                superseded_ids=superseded.get(f.fingerprint, ()),
                 new=f.fingerprint in new,
             )
             for f in findings
         ]
+
+    async def _supersede(
+        self, findings: list[Finding], snapshot: Snapshot
+    ) -> tuple[list[Finding], dict[str, tuple[int, ...]]]:
+        """Retcon the facts of lower authority a new YAML fact prevails over, each replaced by that YAML fact.
+
+        Returns the findings (saying so in their message) and the superseded statement ids by fingerprint.
+        """
+        by_id = {s.id: s for s in snapshot.statements}
+        losers: dict[int, tuple[int, str]] = {}  # superseded statement -> (the YAML fact, why)
+        by_finding: dict[str, tuple[int, ...]] = {}
+        for finding in findings:
+            winner = by_id.get(finding.prevailing_id or 0)
+            if finding.kind != ConflictKind.CONTRADICTS_HIGHER_AUTHORITY or winner is None:
+                continue
+            if winner.id not in self.written_at:
+                continue  # an older YAML fact: the conflict was there before this import
+            ids = self.over_limit.get(finding.fingerprint)
+            if ids is None:
+                ids = [
+                    s.id
+                    for s in (by_id.get(side.statement_id or 0) for side in finding.sides)
+                    if s is not None and s.id not in self.written_at and _rank(s) < _rank(winner)
+                ]
+            for loser in (i for i in ids if i not in losers):
+                losers[loser] = (
+                    winner.id,
+                    f"Contradicted by the YAML lore ({self.written_at[winner.id]}), which prevails: "
+                    f"superseded by statement #{winner.id}.",
+                )
+            if ids:
+                by_finding[finding.fingerprint] = tuple(sorted(ids))
+        standing = set(losers) - await self._retconned("statement", losers)
+        if not standing:
+            return findings, {}
+        self.status_rows = []
+        for loser in sorted(standing):
+            winner_id, why = losers[loser]
+            self._retcon("statement", loser, winner_id, why)
+        await bulk_insert(self.session, StatusChangeRow.__table__, self.status_rows)
+        self.statement_counts["superseded"] += len(standing)
+        superseded = {fp: tuple(i for i in ids if i in standing) for fp, ids in by_finding.items()}
+        marked = []
+        for finding in findings:
+            gone = superseded.get(finding.fingerprint, ())
+            if gone:
+                listed = ", ".join(f"#{i}" for i in gone)
+                note = f" The YAML fact is now the current one; superseded (kept, not deleted): {listed}."
+                finding = finding.model_copy(update={"message": finding.message + note})
+            marked.append(finding)
+        return marked, {fp: ids for fp, ids in superseded.items() if ids}
 
     async def _snapshot(self) -> Snapshot:
         """Return the snapshot the checks read: what was just written, from memory, plus the existing entities
@@ -1426,12 +1495,16 @@ class _Ingest:
             if any(_rank(s) >= top for _, s in theirs):
                 result.append(finding)
                 continue
+            dropped = self._beyond_limit([s for _, s in ours], [s for _, s in theirs])
             said = "; ".join(side.sentence for side, _ in ours)
             other = "; ".join(f"{side.sentence} (from {_who(s)})" for side, s in theirs)
             message = f"{other} contradicts the YAML lore ({said}); the YAML prevails."
             ordered = tuple(side for side, _ in ours) + tuple(side for side, _ in theirs)
             statement_ids = tuple(sorted({s.id for _, s in ours} | {s.id for _, s in theirs}))
             kind = ConflictKind.CONTRADICTS_HIGHER_AUTHORITY
+            prints = fingerprint(kind, statement_ids, finding.entity_ids)
+            prevailing = next((s for _, s in ours if s.id in self.written_at), ours[0][1])
+            self.over_limit[prints] = dropped
             result.append(
                 Finding(
                     kind=kind,
@@ -1439,8 +1512,8 @@ class _Ingest:
                     sides=ordered,
                     entity_ids=finding.entity_ids,
                     statement_ids=statement_ids,
-                    prevailing_id=ours[0][1].id,
-                    fingerprint=fingerprint(kind, statement_ids, finding.entity_ids),
+                    prevailing_id=prevailing.id,
+                    fingerprint=prints,
                 )
             )
         known = {f.fingerprint for f in result}
@@ -1448,6 +1521,36 @@ class _Ingest:
             f for f in self._attribute_contradictions(snapshot, yaml_ids) if f.fingerprint not in known
         ]
         return result
+
+    def _beyond_limit(self, ours: list[Statement], theirs: list[Statement]) -> list[int]:
+        """Return the relations of lower authority a slot must lose to fit its limit beside the YAML's, weakest
+        (then newest) first; one that names the same entity as a YAML relation agrees with it and stays."""
+        group = [*ours, *theirs]
+        rel = self.ontology.relation_types.get(group[0].predicate)
+        ends = set.intersection(*({s.subject_id, s.object_id or s.subject_id} for s in group))
+        if rel is None or not ends:
+            return [s.id for s in theirs]
+        anchor = min(ends)
+        outgoing = all(s.subject_id == anchor for s in group)
+        if rel.symmetric:
+            limits = [x for x in (rel.max_incoming, rel.max_outgoing) if x is not None]
+        else:
+            limits = [x for x in ((rel.max_outgoing,) if outgoing else (rel.max_incoming,)) if x is not None]
+        if not limits:
+            return [s.id for s in theirs]
+
+        def other_end(s: Statement) -> int | None:
+            return s.object_id if s.subject_id == anchor else s.subject_id
+
+        kept = {other_end(s) for s in ours}
+        remaining = sorted(
+            (s for s in theirs if other_end(s) not in kept),
+            key=lambda s: (_rank(s), -s.provenance.changeset_id, -s.id),
+        )
+        dropped: list[int] = []
+        while remaining and len(kept | {other_end(s) for s in remaining}) > min(limits):
+            dropped.append(remaining.pop(0).id)
+        return dropped
 
     def _attribute_contradictions(self, snapshot: Snapshot, yaml_ids: set[int]) -> list[Finding]:
         """Find facts of prose or play that give a new YAML attribute another value at an overlapping time.
@@ -1559,6 +1662,7 @@ class _Ingest:
                 retconned=s["retconned"],
                 carried_over=s["carried_over"],
                 shared=s["shared"],
+                superseded=s["superseded"],
             ),
             warnings=tuple(warnings),
             seconds=round(time.perf_counter() - self.started, 4),

@@ -26,7 +26,10 @@ from canon.structured import load_lore_file
 from canon.structured.models import StructuredFileRow
 from memory.scenes import Actor, SceneService, SpeakerKind
 from memory.turn_log import IncomingMessage, TurnLog
-from tests.conftest import SRD, require_shared
+from tests.bot.voice_fixtures import open_services, settings_for
+from tests.conftest import SRD, DatabaseTarget, require_shared
+from tests.llm_stub import LLMStub
+from tests.voice_stub import VoiceScript, items_reply
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "yaml"
 KINDS = ["timeline", "family_tree", "gazetteer", "bestiary", "magic_system", "culture"]
@@ -483,6 +486,7 @@ async def test_yaml_contradicting_play_wins_and_the_conflict_cites_both_sides(
     assert contradiction.prevailing_id == yaml_fact.id
     assert set(contradiction.statement_ids) == {yaml_fact.id, played.id}
     assert "chaotic_evil" in contradiction.message and "prevails" in contradiction.message
+    assert contradiction.superseded_ids == (played.id,) and report.statements.superseded == 1
     async with db.session() as session:
         row = (
             await session.execute(
@@ -493,6 +497,104 @@ async def test_yaml_contradicting_play_wins_and_the_conflict_cites_both_sides(
     cited = {e["kind"] for side in sides for e in side["evidence"]}
     assert {"yaml", "turns"} <= cited  # the YAML file and line, and the turns of play
     assert row.details["prevailing_id"] == yaml_fact.id
+    await assert_yaml_is_current(db, campaign, worm_id, yaml_fact.id, played.id, "chaotic_evil")
+
+
+async def assert_yaml_is_current(
+    db: Database, campaign: Campaign, entity_id: int, yaml_id: int, other_id: int, value: str
+) -> None:
+    """Check that the card shows only the YAML value, and that the other fact is kept, superseded by it."""
+    async with db.session() as session:
+        for viewer in (Viewer.GM, Viewer.PLAYER):
+            reader = await reader_of(db, session, campaign, viewer)
+            card = await reader.card(entity_id)
+            alignments = [v.statement for v in card.facts if v.statement.predicate == "alignment"]
+            assert [(s.id, s.value) for s in alignments] == [(yaml_id, value)]
+            as_of = await reader.card(entity_id, AsOf(world="3rd_age.year_400", world_key=400 * 10000))
+            assert [v.statement.id for v in as_of.facts if v.statement.predicate == "alignment"] == [yaml_id]
+        reader = await reader_of(db, session, campaign)
+        (kept,) = await reader.statements(statement_ids=[other_id], include_retconned=True)
+        assert kept.provenance.level == CanonLevel.RETCONNED and kept.provenance.replaced_by == yaml_id
+        history = [v.statement.id for v in await reader.timeline(entity_id)]
+        assert other_id in history and yaml_id in history
+        why = await session.scalar(
+            select(StatusChangeRow.rationale).where(
+                StatusChangeRow.target_kind == "statement", StatusChangeRow.target_id == other_id
+            )
+        )
+    assert why is not None and "bestiary.yaml, line" in why and "prevails" in why
+
+
+async def test_yaml_contradicting_prose_wins_and_the_conflict_cites_the_chunk(
+    db_target: DatabaseTarget, tmp_path: Path
+) -> None:
+    # Prose first, the way `/lore import` + extraction writes it: authority source, confidence 0.6, a chunk.
+    script = VoiceScript(
+        extraction=items_reply(
+            {"kind": "entity", "name": "The Pale Worm", "entity_type": "Creature", "turns": [1]},
+            {
+                "kind": "fact",
+                "subject": "The Pale Worm",
+                "attribute": "alignment",
+                "value": "lawful good",
+                "turns": [1],
+            },
+        )
+    )
+    async with LLMStub(responder=script) as stub:
+        services = await open_services(db_target, settings_for(tmp_path, stub))
+        try:
+            campaign = await services.campaigns.create("Valdorn", guild_id=20)
+            imported = await services.knowledge.import_bytes(
+                campaign.id,
+                "worm.md",
+                b"# The Pale Worm\n\nThe Pale Worm is gentle and kind to travellers.\n",
+            )
+            extraction = await services.voice.extract_source(campaign, imported.source.id)
+            assert extraction.batch is not None and extraction.stored == 2
+            await services.canon.accept_all(None, GM, campaign_id=campaign.id, batch=extraction.batch)
+            await services.canon.commit_batch(campaign, extraction.batch, GM)
+            async with services.db.session() as session:
+                reader = await reader_of(services.db, session, campaign)
+                (worm,) = await reader.find_exact("The Pale Worm")
+                (prose,) = await reader.statements(subject_ids=[worm.id], predicates=["alignment"])
+            assert (prose.provenance.authority, prose.provenance.confidence) == (Authority.SOURCE, 0.6)
+            assert EvidenceKind.CHUNK in [e.kind for e in prose.evidence]
+
+            await add_factions(services.canon, campaign)
+            report = await services.structured.import_files(campaign, fixture_files(*KINDS), GM)
+            assert report.status == "ingested", report.summary()
+            assert report.entities.adopted == 1
+            _, statements, _ = await by_key_or_id(services.db, campaign, worm.id)
+            (yaml_fact,) = [
+                s for s in statements if s.predicate == "alignment" and s.provenance.confidence == 1.0
+            ]
+            (contradiction,) = [w for w in report.warnings if w.kind == "contradicts_higher_authority"]
+            assert contradiction.prevailing_id == yaml_fact.id
+            assert set(contradiction.statement_ids) == {yaml_fact.id, prose.id}
+            assert contradiction.superseded_ids == (prose.id,) and report.statements.superseded == 1
+            assert "lawful good" in contradiction.message and "superseded" in contradiction.message
+            async with services.db.session() as session:
+                row = (
+                    await session.execute(
+                        select(ConflictRow).where(
+                            ConflictRow.campaign_id == campaign.id,
+                            ConflictRow.kind == "contradicts_higher_authority",
+                        )
+                    )
+                ).scalar_one()
+            evidence = {
+                side["statement_id"]: [(e["kind"], e["file"], e["source_id"]) for e in side["evidence"]]
+                for side in row.details["sides"]
+            }
+            assert ("chunk", None, imported.source.id) in evidence[prose.id]
+            assert [kind for kind, _, _ in evidence[yaml_fact.id]] == ["yaml"]
+            assert evidence[yaml_fact.id][0][1] == "bestiary.yaml"
+            await assert_yaml_is_current(
+                services.db, campaign, worm.id, yaml_fact.id, prose.id, "chaotic_evil"
+            )
+        finally:
+            await services.close()
 
 
 async def by_key_or_id(db: Database, campaign: Campaign, entity_id: int) -> Any:
@@ -542,7 +644,24 @@ async def test_a_relation_limit_broken_by_play_is_won_by_the_yaml(
         "Orrin Vyr parent of Aldric Raventhorne" in contradiction.message
         and "the YAML prevails" in contradiction.message
     )
-    assert contradiction.prevailing_id is not None
+    # The YAML's two parents stand; the played third one is kept, superseded by a YAML parent.
+    (played,) = result.statement_ids
+    assert contradiction.superseded_ids == (played,) and report.statements.superseded == 1
+    aldric, _, _ = await by_key(db, campaign, "aldric_raventhorne")
+    async with db.session() as session:
+        reader = await reader_of(db, session, campaign)
+        card = await reader.card(aldric.id)
+        parents = {
+            v.subject.name
+            for v in card.relations
+            if v.statement.predicate == "PARENT_OF" and v.object and v.object.id == aldric.id
+        }
+        assert parents == {"Cael Vyr", "Yssa Raventhorne"}
+        (kept,) = await reader.statements(statement_ids=[played], include_retconned=True)
+    assert kept.provenance.level == CanonLevel.RETCONNED
+    assert (
+        contradiction.prevailing_id is not None and kept.provenance.replaced_by == contradiction.prevailing_id
+    )
 
 
 async def test_a_branch_ingests_into_itself_only(
