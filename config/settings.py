@@ -7,11 +7,15 @@ with `__`, e.g. `LOREKEEPER_LLM__MODEL`), the `.env` file, the TOML file named b
 
 from __future__ import annotations
 
+import difflib
 import os
+import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
+from pydantic.fields import FieldInfo
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -116,6 +120,8 @@ class Settings(BaseSettings):
         env_nested_delimiter="__",
         env_file=".env",
         env_file_encoding="utf-8",
+        # A .env file is often shared with Docker Compose (POSTGRES_PASSWORD...): only our own lines count.
+        dotenv_filtering="match_prefix",
         extra="forbid",
         validate_default=True,
     )
@@ -178,15 +184,66 @@ class SettingsError(Exception):
     """Settings could not be loaded; `str()` is a screen written for the person running the bot."""
 
 
+def env_name(path: Sequence[str]) -> str:
+    """Return the environment variable of a setting path, e.g. `LOREKEEPER_LLM__API_KEY` for llm.api_key."""
+    return ENV_PREFIX + "__".join(part.upper() for part in path)
+
+
+def _setting_fields(model: type[BaseModel], prefix: tuple[str, ...] = ()) -> dict[tuple[str, ...], FieldInfo]:
+    """Return every setting of a model by its path, nested sections' settings included."""
+    found: dict[tuple[str, ...], FieldInfo] = {}
+    for name, info in model.model_fields.items():
+        path = (*prefix, name)
+        found[path] = info
+        if isinstance(info.annotation, type) and issubclass(info.annotation, BaseModel):
+            found.update(_setting_fields(info.annotation, path))
+    return found
+
+
+def _is_secret(info: FieldInfo | None) -> bool:
+    annotation = info.annotation if info is not None else None
+    return annotation is SecretStr or SecretStr in get_args(annotation)
+
+
+_URL_PASSWORD = re.compile(r"(://[^:/@\s]*:)[^@\s]*@")
+
+
+def _shown(value: object) -> str:
+    """Return a bad value as the screen shows it: a URL's password masked, long values cut."""
+    text = _URL_PASSWORD.sub(r"\1***@", repr(value))
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
 def describe_validation_error(error: ValidationError) -> str:
-    """Render a settings validation error as one screen naming each setting and what is wrong."""
+    """Render a settings validation error as one screen naming each setting and what is wrong.
+
+    A value is echoed only when it can be no secret: never for secret settings, never for an unknown one
+    (a misspelt LOREKEEPER_DISCORD_TOKNE holds a token), and with any password in a URL masked.
+    """
+    fields = _setting_fields(Settings)
+    known = {"__".join(path): path for path in fields}
     lines = ["Lorekeeper cannot start: a setting is wrong.", ""]
     for problem in error.errors():
-        path = [str(part) for part in problem["loc"]]
-        env_name = ENV_PREFIX + "__".join(part.upper() for part in path)
+        path = tuple(str(part) for part in problem["loc"])
+        if problem["type"] == "extra_forbidden":
+            # Unknown keys arrive with the prefix already stripped (.env) or as written (TOML).
+            key = "__".join(path).lower()
+            lines.append(f"  {env_name(key.split('__'))}  (or {'.'.join(path)} in the TOML file)")
+            if key == CONFIG_FILE_ENV[len(ENV_PREFIX) :].lower():
+                lines.append(f"    {CONFIG_FILE_ENV} is read from the environment only, not from a file.")
+                continue
+            hint = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+            guess = f"; did you mean {env_name(known[hint[0]])}?" if hint else "."
+            lines.append(f"    is not a Lorekeeper setting{guess} (its value is not shown)")
+            continue
         value = problem.get("input")
-        shown = "" if isinstance(value, dict) else f" (got {value!r})"
-        lines.append(f"  {'.'.join(path)}  [{env_name}]{shown}")
+        if _is_secret(fields.get(path)):
+            shown = " (the value is a secret: not shown)"
+        elif isinstance(value, dict):
+            shown = ""
+        else:
+            shown = f" (got {_shown(value)})"
+        lines.append(f"  {'.'.join(path)}  [{env_name(path)}]{shown}")
         lines.append(f"    {problem['msg']}")
     lines += [
         "",
