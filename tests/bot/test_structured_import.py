@@ -417,21 +417,40 @@ members:
     name: The Young Prince
     born: old_kingdom.year_150
     parents: [old_king]
+  - id: old_queen
+    name: The Old Queen
+    born: old_kingdom.year_210
+    died: old_kingdom.year_270
+  - id: late_heir
+    name: The Late Heir
+    born: old_kingdom.year_300
+    parents: [old_king, old_queen]
 """
     first = await importer.import_files(
         campaign, [("eras.yaml", timeline.encode()), ("kings.yaml", tree.encode())], GM
     )
     assert first.status == "ingested", first.summary()
+    assert sorted(w.kind for w in first.warnings) == ["born_after_parents_death", "born_before_parent"]
     born = next(w for w in first.warnings if w.kind == "born_before_parent")
     assert "The Young Prince" in born.message and "The Old King" in born.message
     assert any("kings.yaml" in side for side in born.sides)
+    orphan = next(w for w in first.warnings if w.kind == "born_after_parents_death")
+    assert orphan.message.startswith("The Late Heir is born (old_kingdom.year_300) after the deaths")
+    assert "The Old King (old_kingdom.year_260)" in orphan.message
+    assert "The Old Queen (old_kingdom.year_270)" in orphan.message
+    lines = tree.splitlines()
+    cited = {int(side.rsplit("line ", 1)[1]) for side in orphan.sides if "kings.yaml, line" in side}
+    assert {
+        lines.index("    born: old_kingdom.year_300") + 1,
+        lines.index("    died: old_kingdom.year_270") + 1,
+    } <= cited
     second = await importer.import_files(campaign, [("events.yaml", late_events.encode())], GM)
     assert second.status == "ingested", second.summary()
     kinds = {w.kind for w in second.warnings}
     assert {"event_outside_era", "dead_acting"} <= kinds
     async with db.session() as session:
         recorded = set((await session.execute(select(ConflictRow.kind))).scalars())
-    assert {"born_before_parent", "event_outside_era", "dead_acting"} <= recorded
+    assert {"born_before_parent", "born_after_parents_death", "event_outside_era", "dead_acting"} <= recorded
 
 
 async def test_yaml_contradicting_play_wins_and_the_conflict_cites_both_sides(
