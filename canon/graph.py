@@ -245,11 +245,18 @@ class CanonReader:
         return conditions
 
     def _valid_at(self, model: Any, as_of: AsOf) -> list[ColumnElement[bool]]:
+        """Return the conditions for rows valid at an as-of point: begun, and not yet ended.
+
+        Validity is [from, until) on both clocks: a relation that ends in year 305 (or in scene 4) no longer
+        holds in year 305 (after scene 4); an unknown end holds on.
+        """
         conditions: list[ColumnElement[bool]] = []
         if as_of.world_key is not None:
             conditions.append(or_(model.world_from_key.is_(None), model.world_from_key <= as_of.world_key))
+            conditions.append(or_(model.world_until_key.is_(None), model.world_until_key > as_of.world_key))
         if as_of.scene is not None:
             conditions.append(or_(model.story_from.is_(None), model.story_from <= as_of.scene))
+            conditions.append(or_(model.story_until.is_(None), model.story_until > as_of.scene))
         return conditions
 
     def _may_see(self, visibility: str) -> bool:

@@ -6,12 +6,23 @@ import asyncio
 
 import pytest
 from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.canon_service import CanonService, parse_as_of
 from canon import campaigns
-from canon.campaigns import Campaign, ChangesetRow
-from canon.domain import AsOf, Authority, CanonLevel, EvidenceKind, Viewer, Visibility
+from canon.campaigns import Campaign, ChangesetKind, ChangesetRow
+from canon.domain import (
+    AsOf,
+    Authority,
+    CanonLevel,
+    EvidenceKind,
+    StatementKind,
+    Validity,
+    Viewer,
+    Visibility,
+)
 from canon.errors import Conflict, InvalidInput, NotFound
+from canon.graph import CanonWriter
 from canon.models import EntityRow, StatementRow
 from canon.proposals import (
     EntityContent,
@@ -387,3 +398,55 @@ async def test_two_concurrent_commits_write_the_scene_once(
     assert {p.status for p in review.proposals} == {ProposalStatus.COMMITTED}
     assert {p.committed_changeset_id for p in review.proposals} == {result.changeset_id}
     assert review.scene is not None and review.scene.status == SceneStatus.COMPLETED
+
+
+async def test_asof_leaves_out_what_has_ended(
+    db: Database, service: CanonService, campaign: Campaign
+) -> None:
+    for name in ("Aldric", "Mara"):
+        await service.add_direct(campaign, EntityContent(name=name, entity_type="NPC"), GM, command="c")
+    await service.add_direct(
+        campaign,
+        RelationshipContent(
+            subject=Ref(name="Aldric"),
+            relation="ALLY_OF",
+            object=Ref(name="Mara"),
+            since="3rd_age.year_300",
+            until="3rd_age.year_305",
+        ),
+        GM,
+        command="c",
+    )
+
+    async def allies(date: str | None = None) -> list[str]:
+        card = await service.card(campaign, "Aldric", viewer=Viewer.GM, as_of=parse_as_of(at_date=date))
+        return [v.sentence() for v in card.relations]
+
+    assert await allies("3rd_age.year_299") == []
+    assert await allies("3rd_age.year_302") == ["Aldric ally of Mara"]
+    assert await allies("3rd_age.year_304.12.30") == ["Aldric ally of Mara"]
+    assert await allies("3rd_age.year_305") == []
+    assert await allies("3rd_age.year_340") == []
+    assert await allies() == ["Aldric ally of Mara"]  # the present keeps the whole history
+
+    # The story clock ends too: a fact that holds from scene 1 until scene 3 (a branch's shifted fact).
+    async def write(session: AsyncSession) -> int:
+        reader = await service.reader(session, campaign, Viewer.GM)
+        changeset = await campaigns.open_changeset(session, campaign.id, ChangesetKind.GM_DIRECT)
+        (aldric,) = await reader.find_exact("Aldric")
+        return await CanonWriter(session, changeset, reader.ontology).add_statement(
+            kind=StatementKind.ATTRIBUTE,
+            subject_id=aldric.id,
+            predicate="disguise",
+            value="a friar",
+            validity=Validity(story_from=1, story_until=3),
+            authority=Authority.GM,
+        )
+
+    await db.run(write)
+
+    async def disguises(scene: int) -> list[str | None]:
+        card = await service.card(campaign, "Aldric", viewer=Viewer.GM, as_of=AsOf(scene=scene))
+        return [v.statement.value for v in card.facts]
+
+    assert [await disguises(n) for n in (0, 1, 2, 3, 4)] == [[], ["a friar"], ["a friar"], [], []]
