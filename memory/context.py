@@ -13,7 +13,7 @@ The seed's priorities, as an algorithm (`assemble`):
    rather than leave the section empty. Turns are kept newest first and shown in story order.
 
 Every section body is framed as untrusted data (`memory.untrusted`): canon values, turns, passages and memories
-all began as someone's text.
+all began as someone's text. Section titles stand outside the frame, so they are fixed wording, never data.
 """
 
 from __future__ import annotations
@@ -79,6 +79,7 @@ class ContextSection(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     kind: SectionKind
+    #: Prompt text outside the data frame: fixed wording from the code, never a name or anything else of data.
     title: str
     items: tuple[ContextItem, ...] = ()
     reserve: int = Field(default=0, ge=0)

@@ -11,6 +11,7 @@ repeating), or a callable `(request body) -> any of those`. Every request is kep
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
@@ -46,6 +47,19 @@ def user_text(body: dict[str, Any]) -> str:
 def prompt_text(body: dict[str, Any]) -> str:
     """Return every message of a request, joined."""
     return "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
+
+
+_FRAME = re.compile(r"<<<DATA (\S+) (\w+)[^\n]*>>>\n(.*?)\n<<<END DATA \1 \2>>>", re.DOTALL)
+
+
+def outside_frames(text: str) -> str:
+    """Return a prompt's text with every data frame cut out: what the model may take as instructions."""
+    return _FRAME.sub("", text)
+
+
+def framed(text: str, kind: str) -> list[str]:
+    """Return the bodies of a prompt's data frames of one kind (e.g. the `character` an NPC prompt is for)."""
+    return [m.group(3) for m in _FRAME.finditer(text) if m.group(1) == kind]
 
 
 def _as_reply(value: Any) -> Reply:

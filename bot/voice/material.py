@@ -70,6 +70,11 @@ def secrets_of(lines: Iterable[tuple[str, str]]) -> list[Secret]:
     return [Secret(text=text, label=label) for label, text in lines]
 
 
+def scene_heading(scene: Scene) -> str:
+    """Return how prompts name a scene: its order, title and place (data: prompts frame it)."""
+    return f"Scene {scene.story_order}: “{scene.title}”" + (f" at {scene.location}" if scene.location else "")
+
+
 def turn_line(turn: Turn) -> str:
     """Return one turn as a context line."""
     if turn.speaker == SpeakerKind.NARRATOR:

@@ -52,6 +52,7 @@ from bot.voice.material import (
     is_npc_type,
     memory_line,
     public_state_names,
+    scene_heading,
     secret_lines,
     turn_line,
 )
@@ -289,9 +290,7 @@ class VoiceService:
             known = await self._known(player_view, "\n".join(line for _, line in lines))
         if not lines:
             return ExtractionReport(skipped="The scene has no turns.")
-        heading = f"Scene {scene.story_order}: “{scene.title}”" + (
-            f" at {scene.location}" if scene.location else ""
-        )
+        heading = scene_heading(scene)
         pieces = split_pieces(lines, max_tokens=self.settings.extraction_piece_tokens, heading=heading)
         report = ExtractionReport()
         extractor = Extractor(self.llm, max_tokens=self.settings.extraction_max_tokens)
@@ -507,9 +506,7 @@ class VoiceService:
     ) -> NarrationOutcome:
         campaign = await self._campaign(scene.campaign_id)
         material = await self.narration_material(campaign, scene)
-        heading = f"Scene {scene.story_order}: “{scene.title}”" + (
-            f" at {scene.location}" if scene.location else ""
-        )
+        heading = scene_heading(scene)
         hidden = material.context.section(SectionKind.SECRETS)
         has_secrets = hidden is not None and bool(hidden.items)
         messages = narration_messages(
@@ -903,7 +900,7 @@ class VoiceService:
         sections = [
             ContextSection(
                 kind=SectionKind.STATE,
-                title=f"Canon (true, public; it overrides memories) about {npc} and who is mentioned",
+                title="Canon (true, public; it overrides memories) about you and whoever is mentioned",
                 items=tuple(state_items),
                 reserve=budget * 3 // 10,
             ),
@@ -916,7 +913,7 @@ class VoiceService:
             ContextSection(kind=SectionKind.CANON, title="Public lore (facts)", items=tuple(canon_items)),
             ContextSection(
                 kind=SectionKind.MEMORIES,
-                title=f"{npc}'s own memories (beliefs; canon wins where they disagree)",
+                title="Your own memories (beliefs; canon wins where they disagree)",
                 items=tuple(memory_items),
                 reserve=budget // 5,
             ),
@@ -1042,12 +1039,9 @@ class VoiceService:
         if self.llm is not None and turns:
             transcript = "\n".join(f"[{n}] {line}" for n, line in transcript_lines(turns))
             transcript = truncate_to_tokens(transcript, self.settings.extraction_piece_tokens * 2)
-            heading = f"Scene {scene.story_order}: “{scene.title}”" + (
-                f" at {scene.location}" if scene.location else ""
-            )
             try:
                 completion = await self.llm.complete(
-                    summary_messages(heading=heading, transcript=transcript),
+                    summary_messages(heading=scene_heading(scene), transcript=transcript),
                     campaign_id=campaign.id,
                     purpose="scene_summary",
                     max_tokens=300,
@@ -1104,9 +1098,7 @@ class VoiceService:
         transcript = truncate_to_tokens(
             "\n".join(f"[{n}] {line}" for n, line in lines), self.settings.extraction_piece_tokens
         )
-        heading = f"Scene {scene.story_order}: “{scene.title}”" + (
-            f" at {scene.location}" if scene.location else ""
-        )
+        heading = scene_heading(scene)
         reply = await self.llm.complete_structured(
             npc_memory_messages(
                 npc=npc, heading=heading, transcript=transcript, older=[(m.id, m.content) for m in older]

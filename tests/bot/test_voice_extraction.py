@@ -16,7 +16,7 @@ from memory.scenes import SceneStatus
 from tests.bot.voice_fixtures import GM, PAT, QUINN, World, open_services, play, seed, settings_for
 from tests.conftest import DatabaseTarget
 from tests.llm_stub import LLMStub, Reply
-from tests.voice_stub import VoiceScript, items_reply, user_text
+from tests.voice_stub import VoiceScript, items_reply, outside_frames, user_text
 
 CHANNEL = 700
 
@@ -138,6 +138,7 @@ async def test_endscene_puts_extracted_proposals_on_the_review_card(
     text = user_text(prompt)
     assert "<<<DATA transcript" in text and "[2] Gina (GM): Mira admits" in text
     assert "- Mira (NPC; also: the Innkeeper)" in text and "Orsolya" not in text
+    assert "Drowned Rat" in text and "Drowned Rat" not in outside_frames(text)  # the scene title is data
     assert stub.response_formats() == ["json_schema"]
     dropped = " ".join(r.getMessage() for r in caplog.records)
     assert "LOVES" in dropped or "relation" in dropped
@@ -307,6 +308,8 @@ async def test_imported_prose_becomes_source_proposals_waiting_in_a_batch(
         expected = Visibility.GM_ONLY if hidden else Visibility.PUBLIC
         assert proposal.content.visibility == expected
     assert "<<<DATA prose" in user_text(script.seen["extraction"][0])
+    prompt = user_text(script.seen["extraction"][0])
+    assert "Fall of Greywatch" in prompt and "Greywatch" not in outside_frames(prompt)  # titles are data
     assert "- Mira (NPC; also: the Innkeeper)" in user_text(script.seen["extraction"][0])
     usage = {line.purpose: line for line in await services.ledger.usage(world.campaign.id)}
     assert usage["prose_extraction"].calls == 1 and usage["prose_extraction"].prompt_tokens > 0

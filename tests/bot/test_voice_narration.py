@@ -26,7 +26,7 @@ from tests.bot.voice_fixtures import (
 )
 from tests.conftest import DatabaseTarget
 from tests.llm_stub import LLMStub
-from tests.voice_stub import VoiceScript, user_text
+from tests.voice_stub import VoiceScript, outside_frames, user_text
 
 CHANNEL = 800
 LINES = [(PAT, "I push open the door of the Drowned Rat and wave at Mira."), (PAT, "I order a hot stew.")]
@@ -86,6 +86,7 @@ async def test_a_narration_is_posted_stored_as_a_narrator_turn_with_its_context(
     assert record.prompt[1]["content"] in prompt
     assert "never state, quote, paraphrase or hint at it" in prompt  # ...which is told never to reveal it
     assert "<<<DATA gm_direction" in prompt and "Make the stew memorable." in prompt
+    assert "Drowned Rat" not in outside_frames(prompt) and "Thornwall" not in outside_frames(prompt)
     assert record.context["used"] <= record.context["budget"]
 
 

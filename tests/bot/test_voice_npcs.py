@@ -26,7 +26,7 @@ from tests.bot.voice_fixtures import (
 )
 from tests.conftest import DatabaseTarget
 from tests.llm_stub import LLMStub
-from tests.voice_stub import VoiceScript, user_text
+from tests.voice_stub import VoiceScript, outside_frames, user_text
 
 LEDGER_SCENE = [
     (PAT, "I ask the Innkeeper where the stolen ledger went."),
@@ -127,6 +127,8 @@ async def test_npcs_remember_only_the_scenes_they_were_in_and_recall_the_right_m
     assert "cellar" in prompt and "moonwater" not in prompt and SECRET_VALUE not in prompt
     assert "keeper of the Drowned Rat" in prompt  # public canon about her
     assert "<<<DATA message" in prompt and "Where did the ledger end up?" in prompt
+    # Names are data: the NPC's and the player's stand only inside frames, section titles included.
+    assert "Mira" not in outside_frames(prompt) and "Pat" not in outside_frames(prompt)
     after = {m.id: m for m in (await talking.voice.npc_memories(world.campaign, "Mira"))[1]}
     assert after[reply.recalled[0].id].last_accessed_at > reply.recalled[0].created_at
 
@@ -183,7 +185,7 @@ async def test_llm_memories_in_the_npcs_words_with_links_and_forgetting(
     assert link.memory_ids == (own[0].id, own[1].id) and link.relationship_type == "same_evening"
     assert link.strength == 0.7 and link.scope_kind == ScopeKind.NPC
     memory_prompt = script.prompts("npc_memory")[0]
-    assert "<<<DATA transcript" in memory_prompt and "You write the memories of Mira" in memory_prompt
+    assert "<<<DATA transcript" in memory_prompt and "<<<DATA character" in memory_prompt
     refreshed, _ = await services.scenes.transcript(scene.id)
     assert refreshed.summary == "Pat questioned Mira about the ledger; she revealed its hiding place."
 

@@ -28,7 +28,7 @@ from tests.e2e.conftest import World, assert_no_pings
 from tests.emulator import DiscordEmulator
 from tests.emulator.models import custom_ids
 from tests.llm_stub import LLMStub
-from tests.voice_stub import VoiceScript, items_reply, user_text
+from tests.voice_stub import VoiceScript, framed, items_reply, user_text
 
 CLEAN = "The fire crackles; Mira wipes the bar and glances at the cellar door."
 LEAKY = f"Mira leans close: she has sworn herself to {SECRET_VALUE}."
@@ -75,8 +75,8 @@ def summary(body: dict[str, Any]) -> str:
 
 
 def npc_memory(body: dict[str, Any]) -> dict[str, Any]:
-    system = body["messages"][0]["content"]
-    if "memories of Mira" in system:
+    who = framed(user_text(body), "character")
+    if who == ["Mira"]:
         return {
             "memories": [
                 {
@@ -86,7 +86,7 @@ def npc_memory(body: dict[str, Any]) -> dict[str, Any]:
                 }
             ]
         }
-    if "memories of Aldric" in system:
+    if who == ["Aldric"]:
         return {
             "memories": [
                 {"text": "I gave the travellers the password: moonwater.", "importance": 0.7, "turns": [2]}
