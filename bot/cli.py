@@ -151,6 +151,8 @@ async def _run_bot(settings: Settings) -> int:
 @db_app.command("upgrade")
 def db_upgrade() -> None:
     """Apply every pending database migration."""
+    from sqlalchemy.engine import make_url
+
     from bot import database
     from canon.storage import Database
 
@@ -166,7 +168,8 @@ def db_upgrade() -> None:
             await db.dispose()
 
     revisions = run_async(work)
-    typer.echo(f"Database at revision {', '.join(sorted(revisions))}: {settings.resolved_database_url}")
+    shown = make_url(settings.resolved_database_url).render_as_string(hide_password=True)
+    typer.echo(f"Database at revision {', '.join(sorted(revisions))}: {shown}")
 
 
 @campaign_app.command("create")
