@@ -7,11 +7,13 @@ reach its parent or a sibling, and nothing its parent commits later reaches it. 
 - the parent's latest changeset (default): its canon as it stands, its completed scenes, its sources so far;
 - `at_scene N`: the changeset that committed scene N (and anything decided outside play before it), scenes up
   to N, sources imported before it; rows of later scenes stay out even if their commit came first;
-- `at_date WHEN`: the latest changeset, minus every inherited row dated in the world after WHEN.
+- `at_date WHEN`: the latest changeset, minus every inherited row dated in the world after WHEN; and, since
+  scenes carry no in-world date of their own, the story is cut before the first scene that wrote canon dated
+  after WHEN (that scene and every later one stay out, with their turns, NPC memories and summaries).
 
 Then, in this module: channel and category bindings (which campaign a channel plays in); the tree of branches;
 rebase (move the fork point to the parent's latest changeset after showing the continuity conflicts the
-move would bring, and only once confirmed); promotion (a branch fact proposed to the parent through the
+move would bring, and only once confirmed; the branch's own scenes then follow the parent's new ones); promotion (a branch fact proposed to the parent through the
 parent's own review: nothing moves until the GM accepts it); abandon (a branch stops answering and nothing of it
 is ever promoted or forked again) and delete (the branch's own rows, collections and bindings; never an
 ancestor's). `bot.branch_rows` gives export what a branch sees, inherited rows included.
@@ -19,6 +21,8 @@ ancestor's). `bot.branch_rows` gives export what a branch sees, inherited rows i
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -44,13 +48,13 @@ from canon.campaigns import (
     lineage,
     steps_of,
 )
-from canon.checks import findings_around, record_findings, whole_graph_findings
-from canon.continuity import Finding, key_span, world_key
-from canon.domain import Evidence, EvidenceKind, StatementKind, StatementView, Viewer
+from canon.checks import findings_around, record_findings, whole_graph_findings, whole_snapshot, with_evidence
+from canon.continuity import Finding, Snapshot, check, key_span, world_key
+from canon.domain import Evidence, EvidenceKind, StatementKind, StatementView, Validity, Viewer
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from canon.gate import CommitResult, Draft
-from canon.graph import CanonReader
-from canon.models import ProposalRow
+from canon.graph import CanonReader, lineage_filter
+from canon.models import EntityRow, ProposalRow, StatementRow
 from canon.proposals import (
     EntityContent,
     FactContent,
@@ -63,7 +67,7 @@ from canon.proposals import (
 )
 from canon.storage import Database, utc_now
 from memory.knowledge_models import KnowledgeSourceRow
-from memory.lineage import reaches_of
+from memory.lineage import reaches_of, shift_own_story
 from memory.models import SceneRow
 from memory.scenes import Actor, SceneStatus
 
@@ -122,15 +126,50 @@ class RebasePlan:
     target: ForkPoint
     changesets: int
     scenes: int
-    sources: int
+    #: The parent's sources the rebase brings in (imported after the current fork point).
+    source_ids: tuple[int, ...]
     #: Continuity findings of the rebased graph that the branch does not have now.
     conflicts: list[Finding]
+    #: The story orders of the branch's own scenes (before the rebase, or after it once applied).
+    own_scenes: tuple[int, ...] = ()
+    #: How many places the branch's own scenes move, to come after the parent's scenes the rebase brings in.
+    shift: int = 0
     applied: bool = False
+
+    @property
+    def sources(self) -> int:
+        """Return how many of the parent's sources the rebase brings in."""
+        return len(self.source_ids)
 
     @property
     def up_to_date(self) -> bool:
         """Return whether the parent has nothing the branch does not already inherit."""
         return self.changesets == 0 and self.scenes == 0 and self.sources == 0
+
+    @property
+    def renumbered(self) -> tuple[int, int, int, int] | None:
+        """Return (first, last) of the branch's own scenes before and after the rebase, if they move."""
+        if not self.shift or not self.own_scenes:
+            return None
+        first, last = self.own_scenes[0], self.own_scenes[-1]
+        if self.applied:
+            return first - self.shift, last - self.shift, first, last
+        return first, last, first + self.shift, last + self.shift
+
+    @property
+    def scene_move(self) -> tuple[str, str] | None:
+        """Return the branch's own scenes before and after the rebase in words ("4–5", "7–8"), if they move."""
+        moved = self.renumbered
+        return None if moved is None else (_span(moved[0], moved[1]), _span(moved[2], moved[3]))
+
+    @property
+    def token(self) -> str:
+        """Return what the GM was shown, for the confirmation: the target changeset, scene and sources.
+
+        A rebase confirmed with another token changes nothing (the parent moved on since the plan was shown).
+        """
+        sources = hashlib.sha256(",".join(map(str, sorted(self.source_ids))).encode()).hexdigest()[:12]
+        return f"{self.target.changeset_id}-{self.target.scene_order or 0}-{sources}"
 
 
 @dataclass(frozen=True)
@@ -292,6 +331,26 @@ async def scene_point(session: AsyncSession, parent: Campaign, order: int) -> Fo
     return ForkPoint(changeset_id=best, scene_order=order, up_to_time=moment)
 
 
+async def date_scene_order(session: AsyncSession, parent: Campaign, until_key: int, latest: int) -> int:
+    """Return where the parent's story passes an in-world date: the scene before the first one that wrote canon
+    dated after it (or `latest`, when no scene did).
+
+    Scenes carry no date of their own; a story goes forward in time, so once a scene has put something after
+    the date, it and every later scene are after the date too.
+    """
+    steps = await lineage(session, parent.id)
+    first: int | None = None
+    for model in (EntityRow, StatementRow):
+        found = await session.scalar(
+            select(func.min(model.story_from)).where(
+                lineage_filter(model, steps), model.world_from_key > until_key, model.story_from.is_not(None)
+            )
+        )
+        if found is not None:
+            first = found if first is None else min(first, found)
+    return latest if first is None else min(latest, first - 1)
+
+
 def date_cut(when: str) -> tuple[str, int]:
     """Return an in-world date as written canonically and the last world key it covers (or `InvalidInput`)."""
     try:
@@ -347,7 +406,10 @@ class BranchService:
             else:
                 point = await latest_point(session, current)
             if cut is not None:
-                point = point.model_copy(update={"world_date": cut[0], "world_until_key": cut[1]})
+                order = await date_scene_order(session, current, cut[1], point.scene_order or 0)
+                point = point.model_copy(
+                    update={"world_date": cut[0], "world_until_key": cut[1], "scene_order": order}
+                )
             branch = await campaigns.create_branch(session, current, name, point, guild_id=current.guild_id)
             log.info(
                 "forked %s (#%s) from %s at changeset %s by %s",
@@ -570,9 +632,19 @@ class BranchService:
             )
         current = fork_point_of(branch)
         assert current is not None
+        forked_after = current.scene_order or 0
         latest = await latest_point(session, parent)
+        scene_order = latest.scene_order or 0
+        if current.world_until_key is not None:  # an at_date cut is kept, and never moves back
+            scene_order = max(
+                forked_after, await date_scene_order(session, parent, current.world_until_key, scene_order)
+            )
         target = latest.model_copy(
-            update={"world_date": current.world_date, "world_until_key": current.world_until_key}
+            update={
+                "world_date": current.world_date,
+                "world_until_key": current.world_until_key,
+                "scene_order": scene_order,
+            }
         )
         changesets = int(
             await session.scalar(
@@ -588,23 +660,37 @@ class BranchService:
             await session.scalar(
                 select(func.count()).where(
                     SceneRow.campaign_id == parent.id,
-                    SceneRow.story_order > (current.scene_order or 0),
-                    SceneRow.story_order <= (target.scene_order or 0),
+                    SceneRow.story_order > forked_after,
+                    SceneRow.story_order <= scene_order,
                 )
             )
             or 0
         )
+        own_scenes = tuple(
+            (
+                await session.execute(
+                    select(SceneRow.story_order)
+                    .where(SceneRow.campaign_id == branch.id)
+                    .order_by(SceneRow.story_order)
+                )
+            ).scalars()
+        )
+        # The branch's own scenes come after everything it inherits: they move past the parent's new ones.
+        shift = scene_order - forked_after if own_scenes and scene_order > forked_after else 0
         rows = await chain(session, branch.id)
         new_steps = steps_of([(branch.id, target)] + [(r.id, fork_point_of(r)) for r in rows[1:]])
         old_steps = await lineage(session, branch.id)
-        sources = await self._sources_between(session, old_steps, new_steps)
+        source_ids = await self._sources_between(session, old_steps, new_steps)
         conflicts: list[Finding] = []
         if changesets or scenes:
             ontology = self.canon.ontology_for(branch)
             before = await whole_graph_findings(CanonReader(session, old_steps, ontology, viewer=Viewer.GM))
-            after = await whole_graph_findings(CanonReader(session, new_steps, ontology, viewer=Viewer.GM))
+            rebased = CanonReader(session, new_steps, ontology, viewer=Viewer.GM)
+            snapshot = _moved_story(await whole_snapshot(rebased), branch.id, forked_after, shift)
             known = {f.fingerprint for f in before}
-            conflicts = [f for f in after if f.fingerprint not in known]
+            conflicts = [
+                f for f in await with_evidence(rebased, check(snapshot)) if f.fingerprint not in known
+            ]
         return RebasePlan(
             branch=branch,
             parent=parent,
@@ -612,51 +698,57 @@ class BranchService:
             target=target,
             changesets=changesets,
             scenes=scenes,
-            sources=sources,
+            source_ids=source_ids,
             conflicts=conflicts,
+            own_scenes=own_scenes,
+            shift=shift,
         )
 
     @staticmethod
     async def _sources_between(
         session: AsyncSession, old: Sequence[LineageStep], new: Sequence[LineageStep]
-    ) -> int:
-        count = 0
+    ) -> tuple[int, ...]:
+        found: list[int] = []
         for before, after in zip(old[1:], new[1:], strict=True):
             if before.up_to_time is None or after.up_to_time is None:
                 continue
-            count += int(
-                await session.scalar(
-                    select(func.count()).where(
+            found += (
+                await session.execute(
+                    select(KnowledgeSourceRow.id).where(
                         KnowledgeSourceRow.campaign_id == before.campaign_id,
                         KnowledgeSourceRow.imported_at > before.up_to_time,
                         KnowledgeSourceRow.imported_at <= after.up_to_time,
                     )
                 )
-                or 0
-            )
-        return count
+            ).scalars()
+        return tuple(sorted(found))
 
     async def plan_rebase(self, branch: Campaign) -> RebasePlan:
         """Return what a rebase would bring in and the conflicts it would make; change nothing."""
         async with self.db.session() as session:
             return await self._rebase_plan(session, branch.id)
 
-    async def rebase(self, branch: Campaign, actor: Actor, *, expect: int | None = None) -> RebasePlan:
+    async def rebase(self, branch: Campaign, actor: Actor, *, expect: str | None = None) -> RebasePlan:
         """Move the fork point to the parent's latest changeset, recording the new conflicts for the branch.
 
-        `expect` is the target changeset the GM was shown: when the parent moved on meanwhile, nothing changes
-        and `Conflict` asks to look again.
+        The branch's own scenes (and the story clock of the canon they wrote) move after the parent's scenes
+        the rebase brings in. `expect` is the plan's `token` the GM was shown: when the parent moved on
+        meanwhile (canon, scenes or sources), nothing changes and `Conflict` asks to look again.
         """
 
         async def work(session: AsyncSession) -> RebasePlan:
             plan = await self._rebase_plan(session, branch.id)
-            if expect is not None and plan.target.changeset_id != expect:
+            if expect is not None and plan.token != expect:
                 raise Conflict(
                     f"“{plan.parent.name}” changed since the conflicts were shown; run the rebase again to see "
                     "what it would bring in now. Nothing changed."
                 )
             if plan.up_to_date:
                 raise Conflict(f"“{branch.name}” already has everything of “{plan.parent.name}”.")
+            moved = plan.scene_move
+            if moved is not None:
+                await self._retirable(session, plan.branch, "rebased")
+                await shift_own_story(session, branch.id, after=plan.current.scene_order or 0, by=plan.shift)
             await campaigns.move_fork_point(session, branch.id, plan.target)
             await campaigns.open_changeset(
                 session,
@@ -667,10 +759,13 @@ class BranchService:
                 rationale=(
                     f"Rebased on “{plan.parent.name}”: fork point moved from changeset "
                     f"#{plan.current.changeset_id} to #{plan.target.changeset_id}"
+                    + (f"; its own scenes {moved[0]} became {moved[1]}" if moved else "")
                 ),
             )
             await record_findings(session, branch.id, plan.conflicts)
-            return RebasePlan(**{**plan.__dict__, "applied": True})
+            return dataclasses.replace(
+                plan, applied=True, own_scenes=tuple(order + plan.shift for order in plan.own_scenes)
+            )
 
         done = await self.db.run(work, attempts=1)
         self._forget(branch.id)
@@ -834,7 +929,7 @@ class BranchService:
             )
 
     async def abandon(self, branch: Campaign, actor: Actor) -> Campaign:
-        """Stop a branch: its channels stop answering, its pending promotions are rejected, nothing forks it."""
+        """Stop a branch: its channels go quiet, its waiting proposals and promotions are rejected, no fork."""
 
         async def work(session: AsyncSession) -> Campaign:
             current = await campaigns.get_campaign(session, branch.id)
@@ -849,10 +944,15 @@ class BranchService:
                     f"“{current.name}” has branches still in play ({', '.join(k.name for k in live)}); abandon "
                     "them first."
                 )
+            # Its promotions waiting in the parent, and its own waiting proposals (a review card of the
+            # branch must not write to it once abandoned).
             prefix = f"promote:{current.id}:"
             await session.execute(
                 update(ProposalRow)
-                .where(ProposalRow.batch.startswith(prefix), ProposalRow.status == ProposalStatus.PENDING)
+                .where(
+                    or_(ProposalRow.batch.startswith(prefix), ProposalRow.campaign_id == current.id),
+                    ProposalRow.status == ProposalStatus.PENDING,
+                )
                 .values(
                     status=ProposalStatus.REJECTED.value,
                     rationale=f"The branch “{current.name}” was abandoned.",
@@ -911,6 +1011,44 @@ class BranchService:
             except Exception as error:  # a collection left behind is unreachable: no campaign has its id
                 log.warning("could not drop a vector collection of deleted branch %s: %s", campaign_id, error)
         return dropped
+
+
+def _span(first: int, last: int) -> str:
+    return str(first) if first == last else f"{first}–{last}"
+
+
+def _moved_story(snapshot: Snapshot, campaign_id: int, after: int, by: int) -> Snapshot:
+    """Return a snapshot whose rows of `campaign_id` after story order `after` sit `by` scenes later.
+
+    What the rebased graph will look like once `shift_own_story` has moved the branch's own scenes.
+    """
+    if by <= 0:
+        return snapshot
+
+    def moved(validity: Validity) -> Validity:
+        return dataclasses.replace(
+            validity,
+            story_from=validity.story_from + by
+            if validity.story_from is not None and validity.story_from > after
+            else validity.story_from,
+            story_until=validity.story_until + by
+            if validity.story_until is not None and validity.story_until > after
+            else validity.story_until,
+        )
+
+    def own(row: Any) -> bool:
+        return bool(row.provenance.campaign_id == campaign_id)
+
+    return dataclasses.replace(
+        snapshot,
+        entities={
+            i: dataclasses.replace(e, validity=moved(e.validity)) if own(e) else e
+            for i, e in snapshot.entities.items()
+        },
+        statements=[
+            dataclasses.replace(s, validity=moved(s.validity)) if own(s) else s for s in snapshot.statements
+        ],
+    )
 
 
 def _content_of(view: StatementView, refs: dict[int, Ref]) -> ProposalContent:

@@ -37,7 +37,7 @@ def export_campaign(
     settings = settings_or_exit()
 
     async def work(services: Any) -> Any:
-        target = await services.campaigns.by_name(campaign)
+        target = await services.campaigns.by_name(campaign, allow_abandoned=True)
         return await _archive(services).export_campaign(target.id, file)
 
     report = run_async(lambda: with_services(settings, work))

@@ -65,10 +65,17 @@ def _plan_payload(plan: RebasePlan) -> dict[str, Any]:
         "changesets": plan.changesets,
         "scenes": plan.scenes,
         "sources": plan.sources,
+        "renumbered": _renumbered(plan),
+        "token": plan.token,
         "conflicts": [f.model_dump(mode="json") for f in plan.conflicts],
         "applied": plan.applied,
         "up_to_date": plan.up_to_date,
     }
+
+
+def _renumbered(plan: RebasePlan) -> dict[str, list[int]] | None:
+    moved = plan.renumbered
+    return None if moved is None else {"from": [moved[0], moved[1]], "to": [moved[2], moved[3]]}
 
 
 def _plan_text(plan: RebasePlan) -> str:
@@ -78,6 +85,13 @@ def _plan_text(plan: RebasePlan) -> str:
         f"of “{plan.parent.name}”: {plan.changesets} changeset(s), {plan.scenes} scene(s), {plan.sources} "
         "source(s).",
     ]
+    moved = plan.scene_move
+    if moved is not None:
+        lines.append(
+            f"The branch's own scene(s) {moved[0]} "
+            + ("now come" if plan.applied else "will come")
+            + f" after the parent's, as scene(s) {moved[1]}."
+        )
     if plan.conflicts:
         lines.append(f"{len(plan.conflicts)} continuity conflict(s):")
         lines += [f"  - {f.message}" for f in plan.conflicts]
@@ -144,7 +158,7 @@ def register(campaign_app: typer.Typer) -> None:
         settings = settings_or_exit()
 
         async def work(services: Any) -> BranchInfo:
-            found = await services.campaigns.by_name(name)
+            found = await services.campaigns.by_name(name, allow_abandoned=True)
             result: BranchInfo = await services.branches.info(found)
             return result
 
@@ -271,7 +285,7 @@ def register(campaign_app: typer.Typer) -> None:
         settings = settings_or_exit()
 
         async def work(services: Any) -> Any:
-            found = await services.campaigns.by_name(branch)
+            found = await services.campaigns.by_name(branch, allow_abandoned=True)
             return await services.branches.abandon(found, CLI_ACTOR)
 
         done = run_async(lambda: with_services(settings, work))
@@ -287,7 +301,7 @@ def register(campaign_app: typer.Typer) -> None:
         settings = settings_or_exit()
 
         async def work(services: Any) -> Any:
-            found = await services.campaigns.by_name(branch)
+            found = await services.campaigns.by_name(branch, allow_abandoned=True)
             if not yes:
                 return await services.branches.info(found)
             return await services.branches.delete(found)

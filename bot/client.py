@@ -85,7 +85,14 @@ class LorekeeperTree(app_commands.CommandTree["Lorekeeper"]):
         client = interaction.client
         campaign = None
         if interaction.guild_id is not None and isinstance(client, Lorekeeper):
-            campaign = client.services.campaigns.cached_campaign_id(interaction.guild_id)
+            # The campaign the channel plays in: a channel bound to a branch logs as the branch.
+            channel = interaction.channel
+            places = [
+                interaction.channel_id,
+                getattr(channel, "parent_id", None),
+                getattr(channel, "category_id", None),
+            ]
+            campaign = await client.services.campaigns.id_for_logs(interaction.guild_id, places)
         bind_log_context(
             command=command, guild=interaction.guild_id, channel=interaction.channel_id, campaign=campaign
         )

@@ -340,7 +340,7 @@ async def continuity_job() -> None:
     if runtime is None:
         return
     services = runtime.services
-    for campaign in await services.campaigns.all():
+    for campaign in await services.campaigns.in_play():
         if campaign.guild_id is None:
             continue
         with log_context(job="continuity", campaign=campaign.id):

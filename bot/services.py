@@ -6,6 +6,8 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from bot.branches import BranchService, bound_campaign_id
 from bot.canon_service import CanonService
 from bot.ledger import SqlTokenLedger
@@ -34,7 +36,11 @@ log = logging.getLogger(__name__)
 
 
 class CampaignService:
-    """Find and create campaigns; a Discord server gets its campaign on first use."""
+    """Find and create campaigns; a Discord server gets its campaign on first use.
+
+    The lookups that lead to play (`for_channel`, `by_name`) refuse an abandoned branch, so that nothing answers
+    from it or writes to it; inspection, export and delete ask for it with `allow_abandoned`.
+    """
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -68,15 +74,36 @@ class CampaignService:
         """
         async with self.db.session() as session:
             bound = await bound_campaign_id(session, [channel_id, parent_channel_id, category_id])
-            campaign = await campaigns.get_campaign(session, bound) if bound is not None else None
+            if bound is None:
+                campaign = None
+            else:
+                campaign = await campaigns.get_campaign(session, bound)
+                if not allow_abandoned:
+                    await _refuse_abandoned(
+                        session,
+                        campaign,
+                        f"This channel plays in “{campaign.name}”, a branch that was abandoned: it no longer "
+                        "answers.",
+                        "A GM can bind the channel to “{parent}”, where its story goes on, with "
+                        "`/campaign use`.",
+                    )
         if campaign is None:
             return await self.for_guild(guild_id, guild_name)
-        if campaign.status == campaigns.CampaignStatus.ABANDONED and not allow_abandoned:
-            raise NotAllowed(
-                f"This channel plays in “{campaign.name}”, a branch that was abandoned: it no longer answers. "
-                "A GM can bind the channel to another campaign with `/campaign use`."
-            )
         return campaign
+
+    async def id_for_logs(self, guild_id: int, places: list[int | None]) -> int | None:
+        """Return the id of the campaign a channel plays in, to tag log records (None when unknown).
+
+        `places` are the channel, its parent channel (a thread) and its category. Never raises: a log tag is
+        not worth failing a command for.
+        """
+        try:
+            async with self.db.session() as session:
+                bound = await bound_campaign_id(session, places)
+        except Exception:
+            log.debug("no campaign for the log context of guild %s", guild_id, exc_info=True)
+            bound = None
+        return bound if bound is not None else self._guild_default.get(guild_id)
 
     async def of_guild(self, campaign_id: int, guild_id: int, guild_name: str) -> Campaign:
         """Return a campaign of this server (its root or any of its branches), else raise `NotAllowed`."""
@@ -91,10 +118,22 @@ class CampaignService:
         """Return the id of a server's campaign when it is already known (no database access)."""
         return self._guild_default.get(guild_id)
 
-    async def by_name(self, name: str) -> Campaign:
-        """Return a campaign by name or raise `NotFound`."""
+    async def by_name(self, name: str, *, allow_abandoned: bool = False) -> Campaign:
+        """Return a campaign by name or raise `NotFound`.
+
+        An abandoned branch raises `NotAllowed` (unless `allow_abandoned`: inspecting, exporting, deleting it).
+        """
         async with self.db.session() as session:
-            return await campaigns.find_campaign_by_name(session, name)
+            campaign = await campaigns.find_campaign_by_name(session, name)
+            if not allow_abandoned:
+                await _refuse_abandoned(
+                    session,
+                    campaign,
+                    f"“{campaign.name}” is a branch that was abandoned: it no longer answers or changes.",
+                    "Its story goes on in “{parent}”: name that campaign instead. `lorekeeper campaign info` "
+                    "and `lorekeeper export` still read the branch.",
+                )
+            return campaign
 
     async def create(self, name: str, *, guild_id: int | None = None) -> Campaign:
         """Create a root campaign."""
@@ -105,6 +144,10 @@ class CampaignService:
         async with self.db.session() as session:
             return await campaigns.list_campaigns(session)
 
+    async def in_play(self) -> list[Campaign]:
+        """Return every campaign but the abandoned branches."""
+        return [c for c in await self.all() if c.status != campaigns.CampaignStatus.ABANDONED]
+
     async def of_guild_by_name(self, guild_id: int, name: str) -> Campaign:
         """Return a campaign or branch of a server by name, else raise `NotFound`."""
         async with self.db.session() as session:
@@ -112,6 +155,18 @@ class CampaignService:
         if not found:
             raise NotFound(f"This server has no campaign or branch named “{name}”. See `/campaign list`.")
         return found[0]
+
+
+async def _refuse_abandoned(session: AsyncSession, campaign: Campaign, what: str, instead: str) -> None:
+    """Raise `NotAllowed` for an abandoned branch: `what` happened, `instead` names where its story goes on.
+
+    `instead` is formatted with `parent`, the nearest ancestor still in play (a root campaign is never abandoned).
+    """
+    if campaign.status != campaigns.CampaignStatus.ABANDONED:
+        return
+    ancestors = (await campaigns.chain(session, campaign.id))[1:]
+    parent = next((row for row in ancestors if row.status != campaigns.CampaignStatus.ABANDONED), None)
+    raise NotAllowed(what + (" " + instead.format(parent=parent.name) if parent is not None else ""))
 
 
 @dataclass

@@ -2,11 +2,12 @@
 
 Thin adapters over `bot.branches.BranchService`. A command acts on the campaign of its channel (`cogs.places`)
 unless it names a branch. Rebase and delete answer with a confirmation button first: the button carries the
-branch id (and for a rebase the changeset the GM was shown), so a stale confirmation changes nothing.
+branch id (and for a rebase the token of the plan the GM was shown), so a stale confirmation changes nothing.
 
 Custom ids (DynamicItems, registered when the extension loads):
 
-    lk:rebase:{branch_id}:{changeset_id}      move the fork point to that changeset, after the plan was shown
+    lk:rebase:{branch_id}:{token}             move the fork point as the plan shown (`RebasePlan.token`: the
+                                              changeset, scene and sources it brings in)
     lk:branchdel:{branch_id}                  delete the branch, after the warning was shown
 """
 
@@ -74,30 +75,30 @@ def _place(interaction: discord.Interaction, scope: str) -> tuple[int, list[int]
 
 class RebaseButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"lk:rebase:(?P<branch>[0-9]{1,19}):(?P<changeset>[0-9]{1,19})",
+    template=r"lk:rebase:(?P<branch>[0-9]{1,19}):(?P<token>[0-9a-f-]{1,60})",
 ):
     """Confirm a rebase that was shown."""
 
-    def __init__(self, branch_id: int, changeset_id: int) -> None:
+    def __init__(self, branch_id: int, token: str) -> None:
         super().__init__(
             discord.ui.Button(
                 label="Rebase",
                 style=discord.ButtonStyle.danger,
-                custom_id=f"lk:rebase:{branch_id}:{changeset_id}",
+                custom_id=f"lk:rebase:{branch_id}:{token}",
             )
         )
         self.branch_id = branch_id
-        self.changeset_id = changeset_id
+        self.token = token
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> RebaseButton:
         """Rebuild the button from its custom id."""
-        return cls(int(match["branch"]), int(match["changeset"]))
+        return cls(int(match["branch"]), match["token"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Rebase the branch onto the changeset shown, unless the parent moved on meanwhile."""
+        """Rebase the branch as the plan shown, unless the parent moved on meanwhile."""
 
         async def work() -> None:
             services = services_of(interaction)
@@ -105,7 +106,7 @@ class RebaseButton(
             guild = _guild(interaction)
             branch = await services.campaigns.of_guild(self.branch_id, guild.id, guild.name)
             actor = actor_of(interaction, services.settings.gm_role)
-            plan = await services.branches.rebase(branch, actor, expect=self.changeset_id)
+            plan = await services.branches.rebase(branch, actor, expect=self.token)
             await interaction.response.edit_message(embed=campaign_embeds.plan_embed(plan), view=None)
 
         await guarded(interaction, work)
@@ -274,7 +275,7 @@ class CampaignCommands(commands.Cog):
             )
             return
         view = discord.ui.View(timeout=None)
-        view.add_item(RebaseButton(target.id, plan.target.changeset_id))
+        view.add_item(RebaseButton(target.id, plan.token))
         await interaction.followup.send(
             embed=campaign_embeds.plan_embed(plan), view=view, ephemeral=True, allowed_mentions=NONE
         )

@@ -115,6 +115,17 @@ def plan_embed(plan: RebasePlan) -> discord.Embed:
         f"It brings in {plan.changesets} changeset(s), {plan.scenes} scene(s) and {plan.sources} source(s) of "
         f"{plan.parent.name}."
     )
+    moved = plan.scene_move
+    if moved is not None:
+        embed.add_field(
+            name="The branch's own scenes",
+            value=(
+                f"Scene(s) {moved[0]} of {b.name} "
+                + ("now come" if plan.applied else "will come")
+                + f" after the parent's, as scene(s) {moved[1]}: `/canon asof scene:N` reads one story."
+            ),
+            inline=False,
+        )
     if plan.conflicts:
         lines = [f"• {f.message}" for f in plan.conflicts[:CONFLICTS_SHOWN]]
         if len(plan.conflicts) > CONFLICTS_SHOWN:

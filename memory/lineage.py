@@ -5,6 +5,10 @@ so they are cut by the story clock instead: an ancestor's scenes up to the fork'
 with everything tied to them (turns, NPC memories, summaries); rows tied to no scene (common knowledge) are
 inherited when they were written at or before the fork (`LineageStep.up_to_time`). A later scene of the
 parent never reaches the branch, whenever its memories were written.
+
+The story clock of a lineage is one sequence: the ancestors' scenes up to the fork, then the branch's own. When a
+rebase moves the fork point past scenes the parent played meanwhile, the branch's own scenes (and the story clock
+of the canon they wrote) move after them (`shift_own_story`), so that no two scenes a campaign sees share a number.
 """
 
 from __future__ import annotations
@@ -13,13 +17,14 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import LineageStep, lineage
+from canon.models import EntityRow, StatementRow
 from memory.models import SceneRow
 
-__all__ = ["Reach", "narrative_lineage", "reaches_of"]
+__all__ = ["Reach", "narrative_lineage", "reaches_of", "shift_own_story"]
 
 
 class Reach(NamedTuple):
@@ -64,3 +69,29 @@ async def reaches_of(session: AsyncSession, steps: Sequence[LineageStep]) -> lis
 async def narrative_lineage(session: AsyncSession, campaign_id: int) -> list[Reach]:
     """Return the narrative reach of a campaign and its ancestors, the campaign first."""
     return await reaches_of(session, await lineage(session, campaign_id))
+
+
+async def shift_own_story(session: AsyncSession, campaign_id: int, *, after: int, by: int) -> None:
+    """Move a campaign's own scenes after story order `after` (and its canon's story clock) `by` places later.
+
+    Only the campaign's own rows move; the caller makes sure nothing inherits them (a branch without branches).
+    """
+    if by <= 0:
+        return
+    # Through negative numbers: an UPDATE checks the (campaign, story order) uniqueness row by row.
+    own_scenes = (SceneRow.campaign_id == campaign_id, SceneRow.story_order > after)
+    await session.execute(
+        update(SceneRow).where(*own_scenes).values(story_order=-(SceneRow.story_order + by))
+    )
+    await session.execute(
+        update(SceneRow)
+        .where(SceneRow.campaign_id == campaign_id, SceneRow.story_order < 0)
+        .values(story_order=-SceneRow.story_order)
+    )
+    for model in (EntityRow, StatementRow):
+        for column in (model.story_from, model.story_until):
+            await session.execute(
+                update(model)
+                .where(model.campaign_id == campaign_id, column > after)
+                .values({column.key: column + by})
+            )

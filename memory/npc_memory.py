@@ -290,6 +290,25 @@ async def lineage_memories(
     return [_record(row) for row in rows if _standing(row, by_campaign[row.campaign_id])]
 
 
+async def forgotten_after_fork(
+    session: AsyncSession, reaches: Sequence[Reach], npc_id: int
+) -> list[MemoryRecord]:
+    """Return the memories (of one NPC, common ones included) an ancestor forgot after the fork.
+
+    The branch still remembers them, but forgetting took them out of the ancestor's vector collection.
+    """
+    inherited = {r.campaign_id: r for r in reaches if r.inherited and r.up_to_time is not None}
+    if not inherited:
+        return []
+    query = select(NpcMemoryRow).where(
+        NpcMemoryRow.campaign_id.in_(list(inherited)),
+        NpcMemoryRow.forgotten_at.is_not(None),
+        or_(NpcMemoryRow.npc_entity_id == npc_id, NpcMemoryRow.npc_entity_id == COMMON),
+    )
+    rows = (await session.execute(query.order_by(NpcMemoryRow.id))).scalars()
+    return [_record(row) for row in rows if _standing(row, inherited[row.campaign_id])]
+
+
 def _where(reach: Reach, npc_id: int, doc_types: Sequence[DocType]) -> dict[str, Any]:
     """Return the vector-index filter of one campaign of a lineage: this NPC (or common) within reach."""
     parts: list[dict[str, Any]] = [{"$or": [{"npc_id": npc_id}, {"npc_id": COMMON}]}]
@@ -431,6 +450,15 @@ class NpcMemoryStore:
                     hits += await self.index.query(reach.campaign_id, vector, limit=CANDIDATES, where=where)
                 hits.sort(key=lambda hit: -hit.similarity)
                 similarity = {hit.id: hit.similarity for hit in hits[:CANDIDATES]}
+                # What an ancestor forgot after the fork has no vector any more: compare its text here.
+                async with self.db.session() as session:
+                    kept = await forgotten_after_fork(session, reaches, npc_id)
+                if kept:
+                    for record, embedded in zip(
+                        kept, await self._embed([m.content for m in kept]), strict=True
+                    ):
+                        near = sum(a * b for a, b in zip(vector, embedded, strict=True))  # unit vectors
+                        similarity[record.id] = max(similarity.get(record.id, 0.0), near)
             except DocIndexError as error:
                 log.warning("NPC memory search is unavailable, ranking by importance: %s", error)
         async with self.db.session() as session:

@@ -13,6 +13,7 @@ import pytest
 
 from bot.services import Services, build_services
 from canon.domain import Viewer
+from canon.proposals import FactContent, Ref
 from config.settings import Settings
 from memory.scenes import SceneStatus
 from tests.bot.voice_fixtures import GM, PAT, QUINN, World, play, seed
@@ -86,7 +87,83 @@ async def test_an_npc_in_a_branch_never_remembers_a_scene_played_only_in_the_par
     assert {m.id: m.last_accessed_at for m in parent_after} == stamps
 
     moments = await services.voice.similar_scenes(branch, "the password of the north gate", limit=5)
-    assert {m.scene_id for m in moments} <= {before_fork, scene.id}
+    assert {m.scene_id for m in moments} == {before_fork, scene.id}  # never the parent's later scene
+
+
+async def test_a_branch_remembers_what_its_parent_forgot_after_the_fork_by_meaning_too(
+    services: Services,
+) -> None:
+    world = await seed(services)
+    main = world.campaign
+    ledger = [
+        (PAT, "I ask the Innkeeper where the stolen ledger went."),
+        (GM, "Mira whispers that the ledger is hidden in the cellar, under the wine barrels."),
+    ]
+    await play(services, world, ledger, channel_id=821, title="The ledger")
+    await finish(services, 821)
+    branch = await services.branches.fork(main, "Remembers")
+    _, memories = await services.voice.npc_memories(main, "Mira")
+    (cellar,) = [m for m in memories if "cellar" in m.content]
+    question = "where is the stolen ledger hidden?"
+    before = await services.voice.memories.recall(branch.id, world.mira, question, limit=10)
+    (similarity,) = [r.similarity for r in before if r.memory.id == cellar.id]
+    # The parent forgets it after the fork: its row is tombstoned, its vector deleted from the parent's index.
+    assert cellar.id in await services.voice.memories.forget(main.id, world.mira, cellar.id)
+    gone = await services.voice.memories.recall(main.id, world.mira, question, limit=10)
+    assert all(r.memory.id != cellar.id for r in gone)
+    _, kept = await services.voice.npc_memories(branch, "Mira")
+    assert cellar.id in {m.id for m in kept}  # SQL: the branch still remembers it
+    recalled = await services.voice.memories.recall(branch.id, world.mira, question, limit=10)
+    found = [r for r in recalled if r.memory.id == cellar.id]
+    assert found and similarity > 0.3  # recall by meaning agrees: as close to the question as before
+    assert found[0].similarity == pytest.approx(similarity, abs=1e-4)
+
+
+async def test_an_at_date_fork_leaves_out_the_scenes_after_the_date_with_their_memories_and_summaries(
+    services: Services,
+) -> None:
+    world = await seed(services)
+    main = world.campaign
+    scenes = []
+    for channel, title, lines, content in (
+        (
+            831,
+            "The ledger",
+            [(GM, "Mira whispers that the ledger is hidden in the cellar, under the wine barrels.")],
+            FactContent(subject=Ref(name="Mira"), attribute="oath", value="silence", when="3rd_age.year_300"),
+        ),
+        (
+            832,
+            "The password",
+            [(GM, "Mira leans in: the password at the gate is moonwater.")],
+            FactContent(
+                subject=Ref(name="Aldric"), attribute="exile", value="North", when="3rd_age.year_320"
+            ),
+        ),
+        (
+            833,
+            "The dragon",
+            [(GM, "Mira says the dragon sleeps under the old lighthouse.")],
+            FactContent(subject=Ref(name="Mira"), attribute="mood", value="wary"),
+        ),
+    ):
+        await play(services, world, [(PAT, "I listen to Mira."), *lines], channel_id=channel, title=title)
+        await services.canon.propose(main, channel, content, GM)
+        scenes.append(await finish(services, channel))
+
+    dated = await services.branches.fork(main, "Year 310", at_date="3rd_age.year_310")
+    # Scene 2 put something after year 310: the story passes the date there, so scenes 2 and 3 stay out.
+    assert dated.fork_scene_order == 1
+    card = await services.canon.card(dated, "Mira", viewer=Viewer.GM)
+    facts = {v.statement.predicate: v.statement.value for v in card.facts}
+    assert facts.get("oath") == "silence" and "mood" not in facts  # the mood is undated, but of scene 3
+    _, remembered = await services.voice.npc_memories(dated, "Mira")
+    assert {m.scene_id for m in remembered if m.scene_id} == {scenes[0]}
+    moments = await services.voice.similar_scenes(dated, "the password and the dragon", limit=5)
+    assert {m.scene_id for m in moments} == {scenes[0]}
+    branch_world = World(dated, world.mira, world.aldric, world.thornwall, world.orsolya)
+    first = await play(services, branch_world, [(PAT, "Year 310.")], channel_id=834, title="In 310")
+    assert first.story_order == 2  # the branch's story goes on right after the cut
 
 
 async def test_lore_in_a_branch_sees_the_parents_sources_up_to_the_fork_and_hidden_stays_hidden(

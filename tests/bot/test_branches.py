@@ -27,6 +27,7 @@ from canon.proposals import (
     ProposalContent,
     ProposalStatus,
     Ref,
+    RelationshipContent,
     StateChangeContent,
 )
 from config.settings import Settings
@@ -151,7 +152,7 @@ async def test_a_fork_is_one_row_and_nothing_crosses_between_parent_and_siblings
     await services.canon.retcon(
         left, title.id, GM, rationale="In this branch he was never knighted", new_value="Squire"
     )
-    scene = await play(services, left, 501, ["Aldric loses his horse."])
+    scene_id = await play(services, left, 501, ["Aldric loses his horse."])
     order = await commit(
         services, left, 501, FactContent(subject=Ref(name="Aldric"), attribute="horse", value="none")
     )
@@ -162,7 +163,8 @@ async def test_a_fork_is_one_row_and_nothing_crosses_between_parent_and_siblings
     assert await fact_value(services, main, "Aldric", "title") == "Knight"
     assert await fact_value(services, main, "Aldric", "horse") == "Grey"
     assert await fact_value(services, main, "Aldric", "weapon") is None
-    assert await fact_value(services, main, "Brann", "title") is None
+    with pytest.raises(NotFound):  # the branch's own entity never reaches the parent
+        await services.canon.card(main, "Brann", viewer=Viewer.GM)
     assert await fact_value(services, left, "Aldric", "title") == "Squire"
     assert await fact_value(services, left, "Aldric", "horse") == "none"
     assert await fact_value(services, left, "Aldric", "weapon") is None  # the sibling's
@@ -178,7 +180,8 @@ async def test_a_fork_is_one_row_and_nothing_crosses_between_parent_and_siblings
     assert await fact_value(services, main, "Aldric", "weapon") == "lance"
     assert await fact_value(services, left, "Aldric", "weapon") is None
     assert await fact_value(services, right, "Aldric", "weapon") == "axe"
-    assert scene
+    scene, _turns = await services.scenes.transcript(scene_id)
+    assert scene.campaign_id == left.id  # the branch's scene is its own, not the parent's
 
 
 async def test_forks_at_a_scene_and_at_a_date_cut_what_they_inherit(services: Services) -> None:
@@ -265,9 +268,9 @@ async def test_rebase_shows_a_planted_conflict_and_changes_nothing_until_confirm
 
     await add(services, main, FactContent(subject=Ref(name="Aldric"), attribute="horse", value="Grey"))
     with pytest.raises(Conflict, match="changed since"):
-        await services.branches.rebase(same, GM, expect=plan.target.changeset_id)
+        await services.branches.rebase(same, GM, expect=plan.token)
     plan = await services.branches.plan_rebase(same)
-    done = await services.branches.rebase(same, GM, expect=plan.target.changeset_id)
+    done = await services.branches.rebase(same, GM, expect=plan.token)
     assert done.applied
     rebased = await services.campaigns.by_name("Siege")
     assert rebased.fork_changeset_id == plan.target.changeset_id
@@ -279,6 +282,93 @@ async def test_rebase_shows_a_planted_conflict_and_changes_nothing_until_confirm
     await add(services, main, FactContent(subject=Ref(name="Aldric"), attribute="shield", value="Oak"))
     with pytest.raises(Conflict, match="branches of its own"):
         await services.branches.plan_rebase(rebased)
+
+
+async def test_rebase_puts_the_branchs_own_scenes_after_the_parents_new_ones(services: Services) -> None:
+    main = await root(services)
+    for place in ("Thornwall", "Vale"):
+        await add(services, main, EntityContent(name=place, entity_type="Location"))
+    await play(services, main, 640, ["Aldric rides."])
+    await commit(
+        services, main, 640, FactContent(subject=Ref(name="Aldric"), attribute="horse", value="Grey")
+    )
+    branch = await services.branches.fork(main, "Elsewhere")
+    # Both play on from scene 1: the branch its scenes 2 and 3, the parent its own scenes 2 and 3.
+    own: list[int] = []
+    for channel, content in (
+        (
+            641,
+            RelationshipContent(subject=Ref(name="Aldric"), relation="LOCATED_IN", object=Ref(name="Vale")),
+        ),
+        (641, FactContent(subject=Ref(name="Aldric"), attribute="shield", value="Oak")),
+    ):
+        own.append(await play(services, branch, channel, ["The branch plays on."]))
+        await commit(services, branch, channel, content)
+    for channel, content in (
+        (
+            642,
+            RelationshipContent(
+                subject=Ref(name="Aldric"), relation="LOCATED_IN", object=Ref(name="Thornwall")
+            ),
+        ),
+        (642, FactContent(subject=Ref(name="Aldric"), attribute="helm", value="Iron")),
+    ):
+        await play(services, main, channel, ["The parent plays on."])
+        await commit(services, main, channel, content)
+
+    plan = await services.branches.plan_rebase(branch)
+    assert plan.scenes == 2 and plan.own_scenes == (2, 3) and plan.renumbered == (2, 3, 4, 5)
+    # The check runs over the rebased story: Aldric is in Thornwall in scene 3, then in the Vale in scene 4.
+    assert plan.conflicts == []
+    assert await fact_value(services, branch, "Aldric", "shield", scene=3) == "Oak"  # nothing moved yet
+    # A scene open in the branch would be renumbered under the players' feet: refused until it is committed.
+    own.append(await play(services, branch, 643, ["Still playing."]))
+    with pytest.raises(Conflict, match="still open"):
+        await services.branches.rebase(branch, GM, expect=plan.token)
+    await commit(services, branch, 643)
+    plan = await services.branches.plan_rebase(branch)
+    assert plan.own_scenes == (2, 3, 4)
+    done = await services.branches.rebase(branch, GM, expect=plan.token)
+    assert done.applied and done.own_scenes == (4, 5, 6) and done.scene_move == ("2–4", "4–6")
+
+    # One story: the parent's scenes 1-3, then the branch's own, with their canon.
+    orders = [(await services.scenes.report(scene_id)).scene.story_order for scene_id in own]
+    assert orders == [4, 5, 6]
+    assert await fact_value(services, branch, "Aldric", "helm", scene=3) == "Iron"
+    assert await fact_value(services, branch, "Aldric", "shield", scene=3) is None
+    assert await fact_value(services, branch, "Aldric", "shield", scene=4) is None
+    assert await fact_value(services, branch, "Aldric", "shield", scene=5) == "Oak"
+    for scene, places in ((3, [2]), (4, [2, 4])):  # Thornwall from the parent's scene 2, the Vale from 4
+        card = await services.canon.card(branch, "Aldric", viewer=Viewer.GM, as_of=AsOf(scene=scene))
+        assert sorted(r.statement.validity.story_from for r in card.relations) == places
+    _, findings = await services.canon.check(branch)
+    assert [f for f in findings if f.kind.value == "two_places"] == []
+    # The parent is untouched, and the branch's next scene follows its own.
+    assert await fact_value(services, main, "Aldric", "shield") is None
+    assert (await services.scenes.report(own[0])).scene.campaign_id == branch.id
+    next_scene = await play(services, branch, 644, ["Onwards."])
+    assert (await services.scenes.report(next_scene)).scene.story_order == 7
+
+
+async def test_a_rebase_confirmed_after_the_parent_imported_a_source_changes_nothing(
+    services: Services,
+) -> None:
+    main = await root(services)
+    branch = await services.branches.fork(main, "Quiet")
+    await add(services, main, FactContent(subject=Ref(name="Aldric"), attribute="horse", value="Grey"))
+    plan = await services.branches.plan_rebase(branch)
+    assert plan.sources == 0 and plan.changesets == 1
+    # Between the preview and the click, the parent imports a source the preview did not show.
+    await services.knowledge.import_bytes(main.id, "late.md", b"# Late\n\nA source nobody was shown.")
+    with pytest.raises(Conflict, match="changed since"):
+        await services.branches.rebase(branch, GM, expect=plan.token)
+    unchanged = await services.campaigns.by_name("Quiet")
+    assert unchanged.fork_changeset_id == branch.fork_changeset_id
+    assert [s.filename for s in await services.knowledge.list_sources(branch.id)] == []
+    shown = await services.branches.plan_rebase(unchanged)
+    assert shown.sources == 1 and shown.token != plan.token
+    await services.branches.rebase(unchanged, GM, expect=shown.token)
+    assert [s.filename for s in await services.knowledge.list_sources(branch.id)] == ["late.md"]
 
 
 # --- promotion ---------------------------------------------------------------------------------------------
