@@ -19,6 +19,8 @@ NPC_TYPES = ("Person", "Creature", "Deity")
 MAX_FACTS_PER_CARD = 12
 EXTRACTIVE_MEMORIES = 4
 QUOTE_CHARS = 300
+#: Whose naming an NPC puts it in a scene: the GM and the narrator describe the scene, players only talk in it.
+STAGING_SPEAKERS = frozenset({SpeakerKind.GM, SpeakerKind.NARRATOR})
 
 _WORDS = re.compile(r"[^\W_]+")
 

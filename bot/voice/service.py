@@ -44,6 +44,7 @@ from bot.voice.extraction import (
     transcript_lines,
 )
 from bot.voice.material import (
+    STAGING_SPEAKERS,
     card_line,
     contradictions,
     extractive_memories,
@@ -73,7 +74,7 @@ from config.settings import VoiceSettings
 from memory import digests as digest_repo
 from memory.context import AssembledContext, ContextItem, ContextSection, SectionKind, assemble
 from memory.digests import Moment, SceneDigest, SceneMomentStore, extractive_summary
-from memory.framing import sanitize
+from memory.framing import passage_line
 from memory.leaks import Leak, Secret, find_leaks
 from memory.models import SceneRow
 from memory.narrations import (
@@ -101,7 +102,6 @@ MAX_DIRECTION = 1000
 NPC_SCENE_TURNS = 8
 NPC_LINKS_THRESHOLD = 0.72
 LORE_RESULTS = 12
-PASSAGE_CHARS = 4000
 
 
 @dataclass(frozen=True)
@@ -150,12 +150,6 @@ class _Material:
     context: AssembledContext
     secrets: list[Secret]
     public: list[str]
-
-
-def passage_line(result: Any) -> str:
-    """Return a retrieved passage as one context line: where it is from, then its text made inert."""
-    where = " › ".join([result.source_title, *result.heading_path])
-    return f"{where}: {sanitize(result.text, max_chars=PASSAGE_CHARS)}"
 
 
 def clip_for_discord(text: str, limit: int = DISCORD_TEXT_LIMIT) -> str:
@@ -1001,8 +995,10 @@ class VoiceService:
             turns = await scene_turns(session, scene.id, include_deleted=False)
             cast = await digest_repo.cast_of(session, scene.id)
             reader = await self.canon.reader(session, campaign, Viewer.GM)
-            text = "\n".join(t.text for t in turns)
-            present_ids = names_in(text, await reader.names()) | set(cast)
+            # Present: the cast, the NPCs who spoke, and whoever the GM or the narrator named. A player naming
+            # someone ("I wonder where Aldric is") is talk about them, not a sign that they are there.
+            staged = "\n".join(t.text for t in turns if t.speaker in STAGING_SPEAKERS)
+            present_ids = names_in(staged, await reader.names()) | set(cast)
             npc_speakers = {t.author_name for t in turns if t.speaker == SpeakerKind.NPC}
             for name in npc_speakers:
                 with contextlib.suppress(GameError):
@@ -1017,9 +1013,10 @@ class VoiceService:
             if npc.id in already:
                 continue
             names = [npc.name, *npc.aliases]
+            # Present from the first turn naming it (a player's too: "I ask the Innkeeper" was said to her).
             since = first_mention(turns, names, speaker_name=npc.name)
             if since is None:
-                since = turns[0].number if turns and npc.id in cast else None
+                since = turns[0].number if turns else None
             if since is None:
                 continue
             written = await self._npc_memories(campaign, scene, turns, npc.id, npc.name, names, since)

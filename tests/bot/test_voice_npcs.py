@@ -335,3 +335,28 @@ async def test_a_player_naming_the_secret_does_not_let_an_npc_confirm_it(
         world.campaign, 850, "Mira", f"Are you part of {SECRET_VALUE}?", PAT, post=posts.npc
     )
     assert posted.status == "posted" and posts.npc_lines == [("Mira", posted.text)]
+
+
+async def test_an_npc_a_player_only_talks_about_was_not_there_and_remembers_nothing(
+    db_target: DatabaseTarget, tmp_path: Path, made: list[Services]
+) -> None:
+    services = await open_services(db_target, settings_for(tmp_path, None))
+    made.append(services)
+    world = await seed(services)
+    scene = await play(
+        services,
+        world,
+        [
+            (PAT, "I wonder whether Aldric still guards the north gate."),
+            (QUINN, "Let us ask the Innkeeper."),
+            (GM, "Mira shrugs: nobody has seen that knight in weeks."),
+        ],
+        channel_id=860,
+        title="Rumours",
+    )
+    await finish(services, 860)
+    assert (await services.voice.npc_memories(world.campaign, "Aldric"))[1] == []
+    _, mira = await services.voice.npc_memories(world.campaign, "Mira")
+    assert mira and all(m.scene_id == scene.id for m in mira)
+    # The GM put her there; she heard herself asked for from the first turn naming her, a player's.
+    assert min(m.turn_from or 0 for m in mira) == 2

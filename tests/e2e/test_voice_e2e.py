@@ -287,6 +287,7 @@ async def test_without_an_llm_the_voice_commands_say_so_and_the_rest_works(world
         reply = await emu.invoke(chan, gm, command, **options)
         assert reply.ephemeral and "No language model is configured" in (reply.content or ""), command
     await emu.send_message(chan, pat, "I ask the Innkeeper about the ledger in the cellar.")
+    await emu.send_message(chan, gm, "Mira looks away and says nothing.")  # the GM puts her in the scene
     ended = await emu.invoke(chan, gm, "endscene")
     assert not ended.ephemeral
     await services.voice.drain()
