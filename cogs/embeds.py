@@ -55,7 +55,11 @@ def scene_report_embed(report: SceneReport, *, heading: str) -> discord.Embed:
 
 
 def transcript_text(scene: Scene, turns: list[Turn]) -> str:
-    """Render a scene's transcript as Markdown: every turn verbatim, edits and deletions marked."""
+    """Render a scene's transcript as Markdown: every turn verbatim, edits marked, deleted turns as tombstones.
+
+    Anyone in the channel may download it, so a deleted message shows only that it was there: its text,
+    attachments and embeds stay in the database (the turn's history) but not in the file.
+    """
     lines = [f"# Scene {scene.story_order}: {scene.title}", ""]
     if scene.location:
         lines += [f"Location: {scene.location}", ""]
@@ -69,6 +73,9 @@ def transcript_text(scene: Scene, turns: list[Turn]) -> str:
             marks.append("deleted")
         suffix = f" [{', '.join(marks)}]" if marks else ""
         lines.append(f"**{turn.number}. {turn.author_name}{speaker}** {turn.created_at:%H:%M:%S}{suffix}")
+        if turn.is_deleted:
+            lines += ["*(message deleted)*", ""]
+            continue
         if turn.text:
             lines.append(turn.text)
         for attachment in turn.attachments:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -79,6 +80,8 @@ class TurnLogger(commands.Cog):
         content = payload.data.get("content")
         if content is None or payload.guild_id is None:  # an embed unfurl, not an edit of the text
             return
+        if (payload.data.get("author") or {}).get("bot"):  # our own answers and cards are never turns
+            return
         edited = payload.data.get("edited_timestamp")
         when = discord.utils.parse_time(edited) if edited else discord.utils.utcnow()
         await self.services.turns.edit(payload.message_id, content, when)
@@ -89,6 +92,16 @@ class TurnLogger(commands.Cog):
         if payload.guild_id is None:
             return
         await self.services.turns.delete(payload.message_id, discord.utils.utcnow())
+
+    @commands.Cog.listener()
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        """Leave a tombstone for each turn a purge deleted (queued together, so they share one commit)."""
+        if payload.guild_id is None:
+            return
+        when = discord.utils.utcnow()
+        await asyncio.gather(
+            *(self.services.turns.delete(message_id, when) for message_id in payload.message_ids)
+        )
 
 
 async def setup(bot: Lorekeeper) -> None:

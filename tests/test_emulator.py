@@ -259,6 +259,7 @@ class DemoBot(commands.Bot):
         self.seen: list[discord.Message] = []
         self.edits: list[tuple[str, str]] = []
         self.deleted: list[int] = []
+        self.purged: list[tuple[int, int | None, set[int]]] = []
         self.votes: list[tuple[int, str]] = []
         self.echoed: set[int] = set()
         register_commands(self.tree)
@@ -281,6 +282,9 @@ class DemoBot(commands.Bot):
 
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
         self.deleted.append(payload.message_id)
+
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        self.purged.append((payload.channel_id, payload.guild_id, payload.message_ids))
 
 
 class GuildSyncBot(commands.Bot):
@@ -623,6 +627,17 @@ async def test_on_message_sees_content_edit_and_delete(world: World, bot: DemoBo
     assert bot.deleted == [int(m["id"])]
     await emu.send_message(world.chan, world.other_bot, "beep")
     assert len(bot.seen) == 1  # the bot ignores bots
+
+
+async def test_a_purge_is_one_bulk_delete_event(world: World, bot: DemoBot) -> None:
+    emu = world.emu
+    sent = [await emu.send_message(world.chan, world.pat, f"line {i}") for i in range(3)]
+    await emu.bulk_delete_messages(sent[:2])
+    assert bot.purged == [(world.chan.id, world.guild.id, {int(m["id"]) for m in sent[:2]})]
+    assert bot.deleted == []  # one MESSAGE_DELETE_BULK, not a MESSAGE_DELETE per message
+    assert [m["content"] for m in emu.channel_messages(world.chan, include_users=True)] == ["line 2"]
+    with pytest.raises(ValueError, match="2 to 100 messages"):
+        await emu.bulk_delete_messages(sent[2:])
 
 
 async def test_replay_delivers_the_same_message_again(world: World, bot: DemoBot) -> None:

@@ -45,6 +45,8 @@ async def test_a_scene_from_start_to_end(world: World) -> None:
     transcript = await emu.invoke(chan, world.quinn, "scene transcript")
     (text,) = transcript.files.values()
     assert "I order an ale." in text.decode() and "[edited]\nI look around." in text.decode()
+    assert "[deleted]\n*(message deleted)*" in text.decode()  # a tombstone: the deleted text is not shown
+    assert "out of character" not in text.decode()
 
     ended = await emu.invoke(chan, world.gm, "endscene")
     fields = embed_fields(ended.embeds[0])
@@ -233,3 +235,33 @@ async def test_endscene_losing_a_race_takes_its_thinking_message_back(world: Wor
     assert lost.original_message is not None and lost.original_message["deleted"]
     (public,) = emu.channel_messages(chan)  # only the scene's start announcement is public
     assert public["embeds"][0]["title"] == "Scene 1: Two GMs"
+
+
+async def test_a_moderators_purge_leaves_tombstones(world: World) -> None:
+    emu, chan = world.emu, world.channel
+    before_scene = await emu.send_message(chan, world.pat, "chatter before the scene")
+    await emu.invoke(chan, world.gm, "scene start", title="The purge")
+    kept = await emu.send_message(chan, world.pat, "I stay.")
+    spam = [
+        await emu.send_message(chan, world.quinn, "spam one"),
+        await emu.send_message(
+            chan, world.quinn, "spam two", attachments=[emu.make_attachment("x.png", b"x")]
+        ),
+    ]
+    await emu.bulk_delete_messages([before_scene, *spam])  # a purge also sweeps a message that is no turn
+
+    turns = await stored_turns(world)
+    assert [(t.text, t.is_deleted) for t in turns] == [
+        ("I stay.", False),
+        ("spam one", True),
+        ("spam two", True),
+    ]
+    assert turns[0].discord_message_id == int(kept["id"])
+    assert turns[1].deleted_at is not None and turns[1].deleted_at == turns[2].deleted_at  # one purge
+    status = await emu.invoke(chan, world.pat, "scene status")
+    fields = embed_fields(status.embeds[0])
+    assert fields["Turns"] == "1" and "Quinn" not in fields["Participants"]
+    transcript = await emu.invoke(chan, world.pat, "scene transcript")
+    (text,) = transcript.files.values()
+    assert "I stay." in text.decode() and text.decode().count("*(message deleted)*") == 2
+    assert "spam" not in text.decode() and "x.png" not in text.decode()

@@ -578,6 +578,17 @@ class DiscordEmulator:
         intent = DIRECT_MESSAGES if guild_id is None else GUILD_MESSAGES
         return await self.broadcast("MESSAGE_DELETE", data, guild_id=guild_id, intents=intent)
 
+    async def broadcast_bulk_delete(self, stored: list[StoredMessage]) -> list[GatewaySession]:
+        channel = stored[0].channel
+        data: dict[str, Any] = {
+            "ids": [str(m.id) for m in stored],
+            "channel_id": str(channel.id),
+            "guild_id": str(channel.guild_id),
+        }
+        return await self.broadcast(
+            "MESSAGE_DELETE_BULK", data, guild_id=channel.guild_id, intents=GUILD_MESSAGES
+        )
+
     async def _wait_handlers(self, before: set[asyncio.Task[Any]], deadline: float, label: str) -> None:
         """Wait until the bot is quiet.
 
@@ -790,6 +801,27 @@ class DiscordEmulator:
         stored.deleted = True
         await self._deliver(
             "delete_message", lambda: self.broadcast_delete(stored), settle=settle, timeout=timeout
+        )
+
+    async def bulk_delete_messages(
+        self,
+        messages: Iterable[dict[str, Any] | StoredMessage],
+        *,
+        settle: bool = True,
+        timeout: float | None = None,
+    ) -> None:
+        """Delete 2 to 100 messages of one server channel at once, as a moderator's purge does (MESSAGE_DELETE_BULK)."""
+        stored = [self.stored(m) for m in messages]
+        channels = {m.channel.id for m in stored}
+        if not 2 <= len(stored) <= 100 or len(channels) != 1 or stored[0].channel.guild_id is None:
+            raise ValueError("a bulk delete takes 2 to 100 messages of one server channel")
+        for message in stored:
+            message.deleted = True
+        await self._deliver(
+            f"bulk_delete_messages ({len(stored)})",
+            lambda: self.broadcast_bulk_delete(stored),
+            settle=settle,
+            timeout=timeout,
         )
 
     async def replay(
