@@ -226,6 +226,13 @@ async def update_campaign_settings(
 
 async def guild_default_campaign(session: AsyncSession, guild_id: int, guild_name: str) -> Campaign:
     """Return the guild's root campaign, creating it on first use (named after the server)."""
+    if session.get_bind().dialect.name == "postgresql":
+        # Two first uses of a server at once would both find no campaign and both create one: PostgreSQL runs
+        # writers side by side, so the lookup and the insert are serialized per server by a lock held until
+        # the transaction ends (SQLite has one writer anyway). A server may hold several root campaigns
+        # (imports), so a unique index cannot say which one is its default.
+        key = func.hashtextextended(f"lorekeeper:guild-campaign:{guild_id}", 0)
+        await session.execute(select(func.pg_advisory_xact_lock(key)))
     row = (
         await session.execute(
             select(CampaignRow)
