@@ -5,6 +5,7 @@ Every test runs on SQLite and, when LOREKEEPER_TEST_POSTGRES_URL is set, on Post
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,16 @@ from canon.structured.models import StructuredFileRow
 from memory.scenes import Actor, SceneService, SpeakerKind
 from memory.turn_log import IncomingMessage, TurnLog
 from tests.bot.voice_fixtures import open_services, settings_for
+from tests.canon.picture_checks import (
+    EraSpan,
+    assert_timeline_shows,
+    assert_tree_shows,
+    decode,
+    era_bands,
+    inside,
+    standing,
+    year_of,
+)
 from tests.conftest import SRD, DatabaseTarget, require_shared
 from tests.llm_stub import LLMStub
 from tests.voice_stub import VoiceScript, items_reply
@@ -720,19 +731,24 @@ async def test_pictures_of_the_ingested_tree_and_timeline_leave_hidden_entries_o
 
     await ingest_all(importer, canon, campaign)
     pictures = PictureService(db, canon)
-    shown: dict[Viewer, set[str]] = {}
-    for viewer in (Viewer.GM, Viewer.PLAYER):
+    people = {viewer: await standing(db, campaign.id, "Person", viewer) for viewer in Viewer}
+    (heir,) = [i for i, row in people[Viewer.GM].items() if row.key == "the_nameless_heir"]
+    assert len(people[Viewer.GM]) == 17 and set(people[Viewer.PLAYER]) == set(people[Viewer.GM]) - {heir}
+    for viewer in Viewer:
         picture = await pictures.family_tree(campaign, "The Bloodline of House Vyr", viewer=viewer)
         layout = picture.layout
         assert isinstance(layout, TreeLayout)
-        shown[viewer] = {box.lines[0] for box in layout.boxes.values()}
+        # The decoded PNG: one drawn box per person the viewer may see, each where the layout says.
+        drawn = assert_tree_shows(decode(picture.png), len(people[viewer]))
+        assert drawn == sorted(inside(box.rect, 2) for box in layout.boxes.values())
+        assert {i: box.lines[0] for i, box in layout.boxes.items()} == {
+            i: row.name for i, row in people[viewer].items()
+        }
+        assert (heir in layout.boxes) is (viewer == Viewer.GM)
         # Theron and Mara founded the line: the top row; their grandchildren two rows below.
         names_by_row = [{layout.boxes[i].lines[0] for i in row} for row in layout.rows]
         assert {"Theron Ashveil", "Mara Ashveil"} <= names_by_row[0]
         assert "Cael Vyr" in names_by_row[2]
-    assert "The Nameless Heir" in shown[Viewer.GM]
-    assert "The Nameless Heir" not in shown[Viewer.PLAYER]
-    assert shown[Viewer.GM] - shown[Viewer.PLAYER] == {"The Nameless Heir"}
     aldric = await pictures.family_tree(campaign, "Aldric Raventhorne", viewer=Viewer.PLAYER, up=1, down=1)
     assert isinstance(aldric.layout, TreeLayout)
     names = {box.lines[0] for box in aldric.layout.boxes.values()}
@@ -744,17 +760,61 @@ async def test_pictures_of_the_ingested_tree_and_timeline_leave_hidden_entries_o
         "Corvin Raventhorne",
         "Wren Raventhorne",
     }
-    for viewer, hidden_seen in ((Viewer.GM, True), (Viewer.PLAYER, False)):
+    assert_tree_shows(decode(aldric.png), len(names))
+    for viewer in Viewer:
+        eras = await standing(db, campaign.id, "Era", viewer)
+        events = await standing(db, campaign.id, "Event", viewer)
         timeline = await pictures.timeline(campaign, viewer=viewer)
         layout = timeline.layout
         assert isinstance(layout, TimelineLayout)
+        image = decode(timeline.png)
+        spans = {row.key: era_span(row) for row in eras.values()}
+        undated = [row for row in events.values() if row.world_from_key is None]
+        assert [row.key for row in undated] == ["raising_of_the_black_spire"]  # only "in the Third Age"
+        hidden = [
+            row
+            for row in (await standing(db, campaign.id, "Event", Viewer.GM)).values()
+            if row.id not in events
+        ]
+        assert_timeline_shows(
+            image,
+            list(spans.values()),
+            [year_of(row.world_from_key) for row in events.values() if row.world_from_key is not None],
+            [spans["3rd_age"]],
+            x_of=layout.x_of,
+            absent=[year_of(row.world_from_key) for row in hidden if row.key == "drowning_of_the_library"],
+        )
+        assert sorted(era_bands(image)) == sorted(inside(band.rect, 1) for band in layout.bands.values())
         texts = [label.text for label in layout.events.values()]
         assert any(t.startswith("Battle of Black Spire (340)") for t in texts)
-        assert any(t.startswith("Drowning of the Library") for t in texts) is hidden_seen
+        assert any(t.startswith("Drowning of the Library") for t in texts) is (viewer == Viewer.GM)
+        assert len(hidden) == (0 if viewer == Viewer.GM else 2)
     era = await pictures.timeline(campaign, "The Age of Iron", viewer=Viewer.PLAYER)
     assert isinstance(era.layout, TimelineLayout)
     assert {b.text for b in era.layout.bands.values()} == {"The Age of Iron"}
     assert all("Founding of Thornwall" not in label.text for label in era.layout.events.values())
+    # One era drawn large: a year is several pixels wide here, so a marker a year off would show.
+    iron = next(
+        row
+        for row in (await standing(db, campaign.id, "Era", Viewer.PLAYER)).values()
+        if row.key == "age_of_iron"
+    )
+    span = dataclasses.replace(era_span(iron), sub=False)
+    within = [
+        year_of(row.world_from_key)
+        for row in (await standing(db, campaign.id, "Event", Viewer.PLAYER)).values()
+        if row.world_from_key is not None and span.start <= row.world_from_key // 10000 <= span.end
+    ]
+    assert len(within) == 3  # the battle, the slaying and the treaty; the nameless birth is GM-only
+    assert_timeline_shows(decode(era.png), [span], within, x_of=era.layout.x_of)
+    assert era_bands(decode(era.png)) == [inside(band.rect, 1) for band in era.layout.bands.values()]
+
+
+def era_span(row: Any) -> EraSpan:
+    """Return an Era entity's years (its validity) and whether it lies inside another era."""
+    return EraSpan(
+        start=row.world_from_key // 10000, end=row.world_until_key // 10000, sub=row.key == "age_of_iron"
+    )
 
 
 async def test_hidden_makes_every_entry_and_fact_gm_only(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,6 @@ from canon.render import (
     MARKER,
     EraBand,
     FamilyTree,
-    Picture,
     Timeline,
     TimelineEvent,
     TimelineLayout,
@@ -27,13 +25,7 @@ from canon.render import (
     render_family_tree,
     render_timeline,
 )
-
-
-def decode(picture: Picture) -> Image.Image:
-    image = Image.open(io.BytesIO(picture.png))
-    image.load()
-    assert image.format == "PNG"
-    return image.convert("RGB")
+from tests.canon.picture_checks import decode, inside, person_boxes
 
 
 def lineage(depth: int) -> FamilyTree:
@@ -63,12 +55,13 @@ def test_the_image_grows_with_the_generations_and_every_box_is_where_the_layout_
     sizes = []
     for depth in (1, 2, 4):
         picture = render_family_tree(lineage(depth))
-        image = decode(picture)
+        image = decode(picture.png)
         layout = picture.layout
         assert isinstance(layout, TreeLayout)
         assert image.size == (layout.width, layout.height)
         assert len(layout.rows) == depth
         sizes.append(image.size[1])
+        assert person_boxes(image) == sorted(inside(box.rect, 2) for box in layout.boxes.values())
         for box in layout.boxes.values():
             x0, y0, x1, y1 = box.rect
             assert image.getpixel(((x0 + x1) // 2, y0 + 1)) == BOX_BORDER  # the top border
@@ -87,7 +80,7 @@ def test_each_person_name_is_drawn_in_their_box_and_spouses_sit_side_by_side() -
         assert box.lines[0] == person.name
         if person.born:
             assert person.born in box.lines[1]
-    image = decode(picture)
+    image = decode(picture.png)
     for a, b in layout.spouse_links:
         left, right = sorted((layout.boxes[a].rect, layout.boxes[b].rect))
         assert left[1] == right[1] and 0 < right[0] - left[2] <= 40  # same row, next to each other
@@ -131,7 +124,7 @@ def test_the_timeline_draws_eras_as_bands_and_places_events_by_date() -> None:
     picture = render_timeline(_timeline())
     layout = picture.layout
     assert isinstance(layout, TimelineLayout)
-    image = decode(picture)
+    image = decode(picture.png)
     assert image.size == (layout.width, layout.height)
     # Bands cover their years; sub-eras sit below their era; a narrow band's name goes beside it.
     first, third, iron = layout.bands[1], layout.bands[3], layout.bands[4]

@@ -1,17 +1,28 @@
 """`/canon tree` and `/canon timeline` pictures end to end: the real client against the emulator, PNG decoded.
 
 The campaign's lore comes from the fixtures' YAML files (through the bot's own structured-import service).
+Only the attached PNG is read here (no layout): what it shows is found by its colours and compared with the
+ingested graph, read from the database.
 """
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 from PIL import Image
 
+from canon.campaigns import Campaign
+from canon.domain import Viewer
 from canon.proposals import EntityContent
 from memory.scenes import Actor
+from tests.canon.picture_checks import (
+    EraSpan,
+    assert_timeline_shows,
+    assert_tree_shows,
+    decode,
+    standing,
+    year_of,
+)
 from tests.e2e.conftest import World
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "yaml"
@@ -19,7 +30,7 @@ KINDS = ["timeline", "family_tree", "gazetteer", "bestiary", "magic_system", "cu
 GM = Actor(id=1, name="Gina", is_gm=True)
 
 
-async def import_lore(world: World) -> None:
+async def import_lore(world: World) -> Campaign:
     services = world.bot.services
     campaign = await services.campaigns.for_guild(world.guild.id, world.guild.name)
     for name in ("Sisterhood of Silver", "The Crimson Pact"):
@@ -29,19 +40,19 @@ async def import_lore(world: World) -> None:
     files = [(f"{k}.yaml", (FIXTURES / f"{k}.yaml").read_bytes()) for k in KINDS]
     report = await services.structured.import_files(campaign, files, GM)
     assert report.status == "ingested", report.summary()
+    return campaign
 
 
 def png_of(result: object) -> Image.Image:
     files = result.files  # type: ignore[attr-defined]
     assert len(files) == 1, files
     (data,) = files.values()
-    image = Image.open(io.BytesIO(data))
-    assert image.format == "PNG"
-    return image
+    return decode(data)
 
 
 async def test_canon_tree_attaches_a_png_that_hides_gm_only_people_from_players(world: World) -> None:
-    await import_lore(world)
+    campaign = await import_lore(world)
+    db = world.bot.services.db
     emu, chan = world.emu, world.channel
     synced = {c["name"]: c for c in emu.global_commands}
     assert "tree" in {o["name"] for o in synced["canon"]["options"]}
@@ -51,25 +62,61 @@ async def test_canon_tree_attaches_a_png_that_hides_gm_only_people_from_players(
     player_png, gm_png = png_of(player), png_of(gm)
     assert player.embeds[0]["title"] == "Family tree: The Bloodline of House Vyr"
     assert player.embeds[0]["image"]["url"].endswith("family-tree.png")
-    # The GM's tree has one more person (the hidden heir) in the same rows: wider or equal, never smaller.
+    # One drawn box per person each may see: the GM's tree has the hidden heir, the player's does not.
+    players = await standing(db, campaign.id, "Person", Viewer.PLAYER)
+    gms = await standing(db, campaign.id, "Person", Viewer.GM)
+    hidden = {row.key for i, row in gms.items() if i not in players}
+    assert hidden == {"the_nameless_heir"} and len(gms) == 17
+    assert_tree_shows(player_png, len(players))
+    assert_tree_shows(gm_png, len(gms))
+    # The same rows (the heir is of a generation already drawn), one box wider or equal.
     assert gm_png.size[1] == player_png.size[1] and gm_png.size[0] >= player_png.size[0]
-    assert gm_png.tobytes() != player_png.tobytes()
     one = await emu.invoke(chan, world.pat, "canon tree", name="Aldric Raventhorne", generations=1)
     assert png_of(one).size[1] < player_png.size[1]  # three generations, not six
+    # Aldric, his parents and wife, his children (Corvin, Wren): one generation each way.
+    assert_tree_shows(png_of(one), 6)
     wrong = await emu.invoke(chan, world.pat, "canon tree", name="Thornwall Keep")
     assert "a family tree is drawn for a person or a lineage" in (wrong.content or "")
     assert not world.bot.extension_failures
 
 
 async def test_canon_timeline_without_a_name_or_with_an_era_is_a_picture(world: World) -> None:
-    await import_lore(world)
+    campaign = await import_lore(world)
+    db = world.bot.services.db
     emu, chan = world.emu, world.channel
+    eras = await standing(db, campaign.id, "Era", Viewer.PLAYER)
+    events = await standing(db, campaign.id, "Event", Viewer.PLAYER)
+    everything = await standing(db, campaign.id, "Event", Viewer.GM)
+    spans = {
+        row.key: EraSpan(
+            row.world_from_key // 10000, row.world_until_key // 10000, sub=row.key == "age_of_iron"
+        )
+        for row in eras.values()
+    }
+    dated = {
+        row.key: year_of(row.world_from_key) for row in events.values() if row.world_from_key is not None
+    }
+    hidden = {row.key: year_of(row.world_from_key) for i, row in everything.items() if i not in events}
+    assert len(spans) == 4 and set(hidden) == {"drowning_of_the_library", "the_nameless_birth"}
     whole = await emu.invoke(chan, world.pat, "canon timeline")
     assert whole.ephemeral and whole.embeds[0]["title"] == "Timeline"
     whole_png = png_of(whole)
+    # Eras as bands over their years, events at their dates (the scale read off the bands), the
+    # undated Raising of the Black Spire inside the Third Age, nothing where the hidden drowning would be.
+    assert_timeline_shows(
+        whole_png,
+        list(spans.values()),
+        list(dated.values()),
+        [spans["3rd_age"]],
+        absent=[hidden["drowning_of_the_library"]],
+    )
     era = await emu.invoke(chan, world.pat, "canon timeline", name="The Age of Iron")
     assert era.embeds[0]["title"] == "Timeline: The Age of Iron"
     assert png_of(era).size[1] <= whole_png.size[1]
+    iron = EraSpan(spans["age_of_iron"].start, spans["age_of_iron"].end)
+    within = [year for year in dated.values() if iron.start <= year < iron.end + 1]
+    assert len(within) == 3
+    assert_timeline_shows(png_of(era), [iron], within, absent=[hidden["the_nameless_birth"]])
     # An entity that is not an era still gets its story as text.
     story = await emu.invoke(chan, world.pat, "canon timeline", name="Aldric Raventhorne")
     assert story.files == {} and "Aldric Raventhorne" in story.embeds[0]["title"]
