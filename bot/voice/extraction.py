@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -115,6 +115,26 @@ def split_pieces(
             break
         start = max(start + 1, end - overlap)
     return pieces
+
+
+def turn_spans(numbers: Iterable[int]) -> list[tuple[int, int]]:
+    """Return numbers as runs of consecutive ones, first to last: {2, 3, 9} -> [(2, 3), (9, 9)]."""
+    spans: list[tuple[int, int]] = []
+    for number in sorted(set(numbers)):
+        if spans and number == spans[-1][1] + 1:
+            spans[-1] = (spans[-1][0], number)
+        else:
+            spans.append((number, number))
+    return spans
+
+
+def describe_spans(spans: Sequence[tuple[int, int]]) -> str:
+    """Return spans as words: `turn 2`, `turns 2–3`, `turns 2–3, 9 and 12`."""
+    parts = [str(first) if first == last else f"{first}–{last}" for first, last in spans]
+    if len(parts) == 1 and spans[0][0] == spans[0][1]:
+        return f"turn {parts[0]}"
+    listed = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+    return f"turns {listed}"
 
 
 def paragraph_lines(text: str) -> list[tuple[int, str]]:

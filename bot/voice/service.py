@@ -35,6 +35,7 @@ from bot.voice.extraction import (
     Extractor,
     Piece,
     already_canon,
+    describe_spans,
     make_draft,
     merge_candidates,
     names_in,
@@ -42,6 +43,7 @@ from bot.voice.extraction import (
     paragraph_lines,
     split_pieces,
     transcript_lines,
+    turn_spans,
 )
 from bot.voice.material import (
     STAGING_SPEAKERS,
@@ -300,18 +302,19 @@ class VoiceService:
         candidates = await self._without_canon(campaign, merge_candidates(found, report), report)
         drafts = []
         for candidate in candidates:
-            first, last = min(candidate.lines), max(candidate.lines)
-            span = f"turn {first}" if first == last else f"turns {first}–{last}"
+            # The exact turns cited: [2, 9] is two pieces of evidence, never the range 2-9 between them.
+            spans = turn_spans(candidate.lines)
             drafts.append(
                 make_draft(
                     candidate,
                     authority=Authority.SYSTEM,
                     evidence=[
                         Evidence(kind=EvidenceKind.TURNS, scene_id=scene.id, turn_from=first, turn_to=last)
+                        for first, last in spans
                     ],
                     origin="extraction",
                     confidence=None,
-                    rationale=f"Read from {span} by the language model.",
+                    rationale=f"Read from {describe_spans(spans)} by the language model.",
                 )
             )
         report.drafts = order_drafts(drafts)

@@ -9,7 +9,14 @@ import json
 from openai.lib._pydantic import to_strict_json_schema
 
 from bot.voice.debounce import Debouncer
-from bot.voice.extraction import item_content, names_in, paragraph_lines, split_pieces
+from bot.voice.extraction import (
+    describe_spans,
+    item_content,
+    names_in,
+    paragraph_lines,
+    split_pieces,
+    turn_spans,
+)
 from bot.voice.prompts import (
     EntityItem,
     ExtractionReply,
@@ -130,6 +137,14 @@ def test_a_transcript_is_cut_into_overlapping_pieces_of_whole_turns() -> None:
         assert after.lines[0][0] <= before.lines[-1][0]  # consecutive pieces overlap
     assert split_pieces([], max_tokens=200, heading="h") == []
     assert paragraph_lines("One.\n\n\nTwo  lines\nhere.\n\n") == [(1, "One."), (2, "Two lines here.")]
+
+
+def test_cited_turns_become_exact_spans() -> None:
+    assert turn_spans([9, 2, 3, 3, 12, 11]) == [(2, 3), (9, 9), (11, 12)]
+    assert turn_spans([]) == []
+    assert describe_spans([(5, 5)]) == "turn 5"
+    assert describe_spans([(2, 3)]) == "turns 2–3"
+    assert describe_spans([(2, 3), (9, 9), (11, 12)]) == "turns 2–3, 9 and 11–12"
 
 
 def test_names_match_whole_words_only() -> None:
