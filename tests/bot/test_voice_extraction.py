@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -12,8 +14,8 @@ from bot.llm import NOT_CONFIGURED_MESSAGE, LLMUnavailable
 from bot.services import Services
 from canon.domain import Authority, EvidenceKind, Visibility
 from canon.proposals import EntityContent, FactContent, ProposalStatus, Ref, StateChangeContent
-from memory.scenes import SceneStatus
-from tests.bot.voice_fixtures import GM, PAT, QUINN, World, open_services, play, seed, settings_for
+from memory.scenes import SceneStatus, SpeakerKind
+from tests.bot.voice_fixtures import GM, PAT, QUINN, Posts, World, open_services, play, seed, settings_for
 from tests.conftest import DatabaseTarget
 from tests.llm_stub import LLMStub, Reply
 from tests.voice_stub import VoiceScript, items_reply, outside_frames, user_text
@@ -150,7 +152,7 @@ async def test_a_long_transcript_is_read_in_pieces_and_the_same_item_merged(
 ) -> None:
     def extraction(body: dict) -> dict:
         text = user_text(body)
-        numbers = [int(n) for n in __import__("re").findall(r"^\[(\d+)\]", text, flags=8)]
+        numbers = [int(n) for n in re.findall(r"^\[(\d+)\]", text, flags=re.MULTILINE)]
         return items_reply(
             {
                 "kind": "fact",
@@ -175,9 +177,30 @@ async def test_a_long_transcript_is_read_in_pieces_and_the_same_item_merged(
     _, review = await services.canon.end_scene(CHANNEL)
     requests = [r for r in stub.requests if "You extract" in r["messages"][0]["content"]]
     assert len(requests) >= 3
+    firsts = sorted(int(re.findall(r"^\[(\d+)\]", user_text(r), flags=re.MULTILINE)[0]) for r in requests)
+    assert firsts[0] == 1 and all(b - a > 1 for a, b in itertools.pairwise(firsts))
     (fact,) = review.proposals
-    (evidence,) = fact.evidence
-    assert evidence.turn_from == 1 and evidence.turn_to > 20  # widened over the pieces that found it
+    # One proposal, with each piece's cited turn as evidence of its own (not one range across them).
+    assert sorted((e.turn_from, e.turn_to) for e in fact.evidence) == [(n, n) for n in firsts]
+
+
+async def test_evidence_keeps_the_exact_turns_an_item_cites(
+    db_target: DatabaseTarget, tmp_path: Path, stub: LLMStub, made: list[Services]
+) -> None:
+    stub.responder = VoiceScript(
+        extraction=items_reply(
+            {"kind": "entity", "name": "Corvin", "entity_type": "NPC", "turns": [4, 2, 3, 2]},
+            {"kind": "state_change", "subject": "Corvin", "state": "wounded", "turns": [4, 1]},
+        )
+    )
+    services, world = await start(made, db_target, tmp_path, stub)
+    scene = await play(services, world, LINES, channel_id=CHANNEL)
+    _, review = await services.canon.end_scene(CHANNEL)
+    by_kind = {p.content.type: p for p in review.proposals}
+    spans = {kind: [(e.scene_id, e.turn_from, e.turn_to) for e in p.evidence] for kind, p in by_kind.items()}
+    assert spans == {"entity": [(scene.id, 2, 4)], "state_change": [(scene.id, 1, 1), (scene.id, 4, 4)]}
+    assert by_kind["state_change"].rationale == "Read from turns 1 and 4 by the language model."
+    assert by_kind["entity"].rationale == "Read from turns 2–4 by the language model."
 
 
 async def test_a_piece_the_model_garbles_twice_is_skipped_and_the_rest_stands(
@@ -336,3 +359,33 @@ async def test_when_the_llm_goes_away_mid_scene_the_pieces_already_read_still_co
     assert len(report.failed_pieces) >= 2  # the second and every piece after it wait for another try
     assert len(script.seen["extraction"]) == 1 + 4  # the good piece, then one piece's four attempts
     assert any("extraction stopped at piece 2" in r.getMessage() for r in caplog.records)
+
+
+async def test_what_a_narration_establishes_is_proposed_at_endscene(
+    db_target: DatabaseTarget, tmp_path: Path, stub: LLMStub, made: list[Services]
+) -> None:
+    narrated = "Mira ladles out her smoked eel stew, the dish all of Thornwall knows her for."
+
+    def extraction(body: dict) -> dict:
+        # A careful reader: the fact is proposed only if the narrator's turn is in the transcript, citing it.
+        cited = re.findall(r"^\[(\d+)\] Narrator: .*smoked eel stew", user_text(body), flags=re.MULTILINE)
+        fact = {"kind": "fact", "subject": "Mira", "attribute": "signature_dish", "value": "smoked eel stew"}
+        return items_reply({**fact, "turns": [int(n) for n in cited]}) if cited else items_reply()
+
+    stub.responder = VoiceScript(narration=narrated, extraction=extraction)
+    services, world = await start(made, db_target, tmp_path, stub)
+    scene = await play(services, world, LINES[:1], channel_id=CHANNEL)
+    outcome = await services.voice.narrate(CHANNEL, GM, post=Posts().narration)
+    assert outcome.status == "posted"
+    _, turns = await services.scenes.transcript(scene.id)
+    narrator_turn = turns[-1]
+    assert (narrator_turn.speaker, narrator_turn.text) == (SpeakerKind.NARRATOR, narrated)
+
+    report, review = await services.canon.end_scene(CHANNEL)
+    assert report.scene.status == SceneStatus.REVIEW
+    (proposal,) = review.proposals
+    assert isinstance(proposal.content, FactContent) and proposal.content.value == "smoked eel stew"
+    assert proposal.content.subject.entity_id == world.mira and proposal.authority == Authority.SYSTEM
+    assert [(e.scene_id, e.turn_from, e.turn_to) for e in proposal.evidence] == [
+        (scene.id, narrator_turn.number, narrator_turn.number)
+    ]
