@@ -24,6 +24,7 @@ from canon.ontology import base_ontology
 from canon.proposals import EntityContent, FactContent, Ref, RelationshipContent
 from canon.storage import Database, utc_now
 from canon.structured import load_lore_file
+from canon.structured.ingest import ChangeCounts
 from canon.structured.models import StructuredFileRow
 from memory.scenes import Actor, SceneService, SpeakerKind
 from memory.turn_log import IncomingMessage, TurnLog
@@ -282,6 +283,11 @@ async def test_a_changed_file_applies_only_the_difference_with_retcons_never_del
 ) -> None:
     await ingest_all(importer, canon, campaign)
     before = await counts(db)
+    async with db.session() as session:
+        records_before = {
+            row.file: dict(row.statements)
+            for row in (await session.execute(select(StructuredFileRow))).scalars()
+        }
     old_aldric, old_statements, _ = await by_key(db, campaign, "aldric_raventhorne")
     old_title = next(s for s in old_statements if s.predicate == "titles")
     elara, _, _ = await by_key(db, campaign, "elara_raventhorne")
@@ -301,12 +307,26 @@ async def test_a_changed_file_applies_only_the_difference_with_retcons_never_del
     report = await importer.import_files(campaign, [("family_tree.yaml", changed.encode())], GM)
     assert report.status == "ingested", report.summary()
     assert report.files[0].status == "updated"
-    assert report.entities.changed == 1 and report.entities.retconned == 1 and report.entities.created == 0
-    assert report.statements.changed >= 1 and report.statements.retconned >= 2
+    # The tree's 18 entries: 16 kept as they were, Elara replaced (renamed), Serah retconned (removed).
+    assert report.entities == ChangeCounts(unchanged=16, changed=1, retconned=1)
+    # Its facts: Aldric's titles and Elara's five (alive, her lineage, her marriage, her two children) are
+    # re-written in their slots; Serah's three (alive, her lineage, her parent) are retconned with the six
+    # they replace; nothing else of the file is touched, and nobody else said anything about Elara.
+    # The file stated 79 facts: 44 relations, 28 states (Orrin's unknown death writes none), 7 attributes.
+    assert len(records_before["family_tree.yaml"]) == 79
+    assert report.statements == ChangeCounts(changed=6, unchanged=79 - 6 - 3, retconned=6 + 3)
     after = await counts(db)
-    # Nothing deleted: every table only grew.
-    assert all(after[name] >= before[name] for name in before)
-    assert after["changesets"] == before["changesets"] + 1
+    # Exactly the difference, nothing deleted: 6 statements, 1 entity, their 7 pieces of evidence, 9 statement
+    # and 2 entity retcons, one changeset; the file's record is updated in place.
+    assert {name: after[name] - before[name] for name in before} == {
+        "entities": 1,
+        "statements": 6,
+        "evidence": 7,
+        "status": 11,
+        "changesets": 1,
+        "files": 0,
+        "conflicts": 0,
+    }
     # The changed value: the old fact retconned, the new one replaces it, with its evidence.
     aldric, statements, _ = await by_key(db, campaign, "aldric_raventhorne")
     assert aldric.id == old_aldric.id
