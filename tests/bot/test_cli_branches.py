@@ -1,7 +1,9 @@
-"""`lorekeeper campaign fork|list|info|rebase|promote|accept-promotion|delete` and `canon entity --campaign BRANCH`."""
+"""`lorekeeper campaign fork|list|info|rebase|promote|accept-promotion|abandon|delete` and `canon entity
+--campaign BRANCH`."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -10,8 +12,13 @@ import pytest
 from typer.testing import CliRunner
 
 from bot.cli import app
+from bot.services import build_services
+from canon.proposals import FactContent, Ref
+from config.settings import Settings
+from memory.scenes import Actor
 
 MAIN = "Shattered Isles"
+GM = Actor(id=1, name="Gina", is_gm=True)
 
 
 @pytest.fixture
@@ -88,3 +95,109 @@ def test_fork_read_rebase_promote_and_delete_from_the_command_line(cli: CliRunne
     assert value(run(cli, "canon", "entity", "Aldric", "--campaign", MAIN), "trade") == "smith"
     refused = run(cli, "campaign", "delete", MAIN, "--yes", code=1)
     assert "not a branch" in refused.output
+
+
+def play_scenes(data_dir: Path, *scenes: tuple[str, str, str | None]) -> None:
+    """Play and commit one scene of MAIN per (attribute, value, in-world date) fact about Aldric.
+
+    The command line has no scenes (they are played in Discord): the same services, on the same database.
+    """
+
+    async def go() -> None:
+        settings = Settings(_env_file=None, data_dir=data_dir, embedding={"enabled": False})  # type: ignore[call-arg]
+        services = await build_services(settings)
+        try:
+            campaign = await services.campaigns.by_name(MAIN)
+            for channel, (attribute, value, when) in enumerate(scenes, 900):
+                await services.scenes.start_scene(
+                    campaign_id=campaign.id,
+                    guild_id=None,
+                    channel_id=channel,
+                    title=value,
+                    location=None,
+                    actor=GM,
+                )
+                content = FactContent(subject=Ref(name="Aldric"), attribute=attribute, value=value, when=when)
+                await services.canon.propose(campaign, channel, content, GM)
+                report, _ = await services.canon.end_scene(channel)
+                await services.canon.accept_all(report.scene.id, GM)
+                await services.canon.commit_scene(report.scene.id, GM)
+            await services.voice.drain()
+        finally:
+            await services.close()
+
+    asyncio.run(go())
+
+
+def test_fork_at_a_scene_and_at_a_date_from_the_command_line(cli: CliRunner, tmp_path: Path) -> None:
+    run(cli, "canon", "add", "entity", "Aldric", "npc", "--campaign", MAIN)
+    run(
+        cli,
+        "canon",
+        "add",
+        "fact",
+        "Aldric",
+        "oath",
+        "Vale",
+        "--when",
+        "3rd_age.year_300",
+        "--campaign",
+        MAIN,
+    )
+    play_scenes(tmp_path / "data", ("horse", "Grey", None), ("exile", "North", "3rd_age.year_320"))
+
+    early = run(cli, "campaign", "fork", MAIN, "After the horse", "--at-scene", "1")
+    assert early["fork_scene_order"] == 1 and early["fork_world_date"] is None
+    card = run(cli, "canon", "entity", "Aldric", "--campaign", "After the horse")
+    assert (value(card, "horse"), value(card, "exile")) == ("Grey", None)
+    missing = run(cli, "campaign", "fork", MAIN, "Too far", "--at-scene", "7", code=1)
+    assert "no committed scene 7" in missing.output and "go up to 2" in missing.output
+    both = run(
+        cli, "campaign", "fork", MAIN, "Both", "--at-scene", "1", "--at-date", "3rd_age.year_310", code=1
+    )
+    assert "not both" in both.output
+
+    dated = run(cli, "campaign", "fork", MAIN, "Year 310", "--at-date", "3rd_age.year_310")
+    # Scene 2 is set in year 320: the branch's story stops before it.
+    assert dated["fork_world_date"] == "3rd_age.year_310" and dated["fork_scene_order"] == 1
+    card = run(cli, "canon", "entity", "Aldric", "--campaign", "Year 310")
+    assert (value(card, "oath"), value(card, "horse"), value(card, "exile")) == ("Vale", "Grey", None)
+    text = cli.invoke(app, ["campaign", "list"]).stdout
+    assert "Year 310  (forked from Shattered Isles at changeset #" in text
+    assert "after scene 1, world up to 3rd_age.year_310" in text
+    undated = run(cli, "campaign", "fork", MAIN, "No year", "--at-date", "yesterday", code=1)
+    assert "“yesterday” has no year" in undated.output
+    assert [n["name"] for n in run(cli, "campaign", "list")] == [MAIN, "After the horse", "Year 310"]
+
+
+def test_an_abandoned_branch_stops_answering_on_the_command_line_but_can_be_read_and_deleted(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    run(cli, "canon", "add", "entity", "Aldric", "npc", "--campaign", MAIN)
+    run(cli, "campaign", "fork", MAIN, "Doomed")
+    run(cli, "canon", "add", "fact", "Aldric", "fate", "lost", "--campaign", "Doomed")
+    done = run(cli, "campaign", "abandon", "Doomed")
+    assert done["status"] == "abandoned"
+
+    # No answers, no writes: each says which branch and where its story goes on.
+    for args in (
+        ("canon", "entity", "Aldric", "--campaign", "Doomed"),
+        ("canon", "add", "fact", "Aldric", "mood", "grim", "--campaign", "Doomed"),
+        ("campaign", "fork", "Doomed", "From the ashes"),
+        ("campaign", "rebase", "Doomed", "--yes"),
+    ):
+        refused = run(cli, *args, code=1)
+        assert "“Doomed” is a branch that was abandoned" in refused.output, args
+        assert "“Shattered Isles”" in refused.output, args
+    again = run(cli, "campaign", "abandon", "Doomed", code=1)
+    assert "already abandoned" in again.output
+    assert value(run(cli, "canon", "entity", "Aldric", "--campaign", MAIN), "mood") is None
+
+    # Read-only inspection and export still work; so does delete.
+    assert run(cli, "campaign", "info", "Doomed")["status"] == "abandoned"
+    assert "Doomed [abandoned]" in cli.invoke(app, ["campaign", "list"]).stdout
+    exported = run(cli, "export", str(tmp_path / "doomed.zip"), "--campaign", "Doomed")
+    assert exported["tables"]["statements"] >= 1 and (tmp_path / "doomed.zip").exists()
+    gone = run(cli, "campaign", "delete", "Doomed", "--yes")
+    assert gone["deleted"] is True
+    assert [n["name"] for n in run(cli, "campaign", "list")] == [MAIN]
