@@ -46,6 +46,9 @@ AsOption = Annotated[
 ]
 WhenOption = Annotated[str | None, typer.Option("--when", help="In-world date, like 3rd_age.year_300")]
 GmOnlyOption = Annotated[bool, typer.Option("--gm-only", help="Hide it from players")]
+ReliesOnOption = Annotated[
+    str | None, typer.Option("--relies-on", help="The facts it builds on, like 12 or 12,15")
+]
 
 
 def _checked(build: Callable[[], T]) -> T:
@@ -228,6 +231,7 @@ def add_fact(
     value: Annotated[str, typer.Argument(help="Its value")],
     campaign: CampaignOption,
     when: WhenOption = None,
+    relies_on: ReliesOnOption = None,
     gm_only: GmOnlyOption = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -236,7 +240,7 @@ def add_fact(
         campaign,
         "fact",
         lambda: forms.fact_content(
-            subject=subject, attribute=attribute, value=value, when=when, gm_only=gm_only
+            subject=subject, attribute=attribute, value=value, when=when, gm_only=gm_only, relies_on=relies_on
         ),
         as_json,
     )
@@ -273,6 +277,7 @@ def add_relationship(
     campaign: CampaignOption,
     since: Annotated[str | None, typer.Option("--since", help="In-world date it starts")] = None,
     until: Annotated[str | None, typer.Option("--until", help="In-world date it ends")] = None,
+    relies_on: ReliesOnOption = None,
     gm_only: GmOnlyOption = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -281,7 +286,13 @@ def add_relationship(
         campaign,
         "relationship",
         lambda: forms.relationship_content(
-            subject=subject, relation=relation, target=target, since=since, until=until, gm_only=gm_only
+            subject=subject,
+            relation=relation,
+            target=target,
+            since=since,
+            until=until,
+            gm_only=gm_only,
+            relies_on=relies_on,
         ),
         as_json,
     )
@@ -296,6 +307,7 @@ def add_state(
         str | None, typer.Option("--via", help="The event that allows it, like resurrection")
     ] = None,
     when: WhenOption = None,
+    relies_on: ReliesOnOption = None,
     gm_only: GmOnlyOption = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -303,7 +315,9 @@ def add_state(
     _add(
         campaign,
         "state",
-        lambda: forms.state_content(subject=subject, state=state, via=via, when=when, gm_only=gm_only),
+        lambda: forms.state_content(
+            subject=subject, state=state, via=via, when=when, gm_only=gm_only, relies_on=relies_on
+        ),
         as_json,
     )
 
@@ -319,6 +333,7 @@ def add_event(
         str | None, typer.Option("--participants", help="Who took part, comma-separated")
     ] = None,
     description: Annotated[str | None, typer.Option("--description", help="A few words about it")] = None,
+    relies_on: ReliesOnOption = None,
     gm_only: GmOnlyOption = False,
     as_json: JsonOption = False,
 ) -> None:
@@ -334,6 +349,7 @@ def add_event(
             participants=participants,
             description=description,
             gm_only=gm_only,
+            relies_on=relies_on,
         ),
         as_json,
     )

@@ -34,6 +34,24 @@ def parse_turns(text: str | None) -> tuple[int, int] | None:
     return first, last
 
 
+FACTS_FORM = "fact numbers like 12 or #12, #15"
+_FACT_ID = re.compile(r"^#?(\d{1,15})$")
+
+
+def parse_fact_ids(text: str | None) -> tuple[int, ...]:
+    """Return the fact numbers of `#12, 15` (none when empty), or raise `InvalidInput` showing the form."""
+    found: dict[int, None] = {}
+    for part in (text or "").replace(";", ",").split(","):
+        item = part.strip()
+        if not item:
+            continue
+        match = _FACT_ID.match(item)
+        if match is None or int(match[1]) < 1:
+            raise InvalidInput(f"“{item[:30]}” is not a fact number; use {FACTS_FORM}.")
+        found[int(match[1])] = None
+    return tuple(found)
+
+
 def split_names(text: str | None) -> tuple[str, ...]:
     """Return the names of a comma-separated list, blanks dropped, duplicates (case-insensitive) once."""
     if not text:
@@ -71,7 +89,13 @@ def _build(data: dict[str, Any]) -> ProposalContent:
 
 
 def fact_content(
-    *, subject: str, attribute: str, value: str, when: str | None = None, gm_only: bool = False
+    *,
+    subject: str,
+    attribute: str,
+    value: str,
+    when: str | None = None,
+    gm_only: bool = False,
+    relies_on: str | None = None,
 ) -> ProposalContent:
     """Return a fact: `subject.attribute = value`, from an in-world date when given."""
     return _build(
@@ -82,6 +106,7 @@ def fact_content(
             "value": _required(value, "value"),
             "when": _blank_to_none(when),
             "visibility": _visibility(gm_only),
+            "relies_on": list(parse_fact_ids(relies_on)),
         }
     )
 
@@ -115,6 +140,7 @@ def relationship_content(
     since: str | None = None,
     until: str | None = None,
     gm_only: bool = False,
+    relies_on: str | None = None,
 ) -> ProposalContent:
     """Return a relation `subject RELATION target`, over an in-world interval when given."""
     return _build(
@@ -126,6 +152,7 @@ def relationship_content(
             "since": _blank_to_none(since),
             "until": _blank_to_none(until),
             "visibility": _visibility(gm_only),
+            "relies_on": list(parse_fact_ids(relies_on)),
         }
     )
 
@@ -137,6 +164,7 @@ def state_content(
     via: str | None = None,
     when: str | None = None,
     gm_only: bool = False,
+    relies_on: str | None = None,
 ) -> ProposalContent:
     """Return a state change (`dead`, `wounded`...), through an event kind (`resurrection`) when given."""
     return _build(
@@ -147,6 +175,7 @@ def state_content(
             "via": _blank_to_none(via),
             "when": _blank_to_none(when),
             "visibility": _visibility(gm_only),
+            "relies_on": list(parse_fact_ids(relies_on)),
         }
     )
 
@@ -160,6 +189,7 @@ def event_content(
     participants: str | None = None,
     description: str | None = None,
     gm_only: bool = False,
+    relies_on: str | None = None,
 ) -> ProposalContent:
     """Return an event with its date, place, era and comma-separated participants."""
     return _build(
@@ -172,5 +202,6 @@ def event_content(
             "participants": [{"name": n} for n in split_names(participants)],
             "description": _blank_to_none(description),
             "visibility": _visibility(gm_only),
+            "relies_on": list(parse_fact_ids(relies_on)),
         }
     )

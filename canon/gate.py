@@ -20,9 +20,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from canon.calendar import parse_date
 from canon.campaigns import ChangesetKind, get_campaign, open_changeset
 from canon.continuity import Finding, world_key
-from canon.domain import Authority, Evidence, EvidenceKind, StatementKind, Validity, Viewer
+from canon.domain import (
+    Authority,
+    CanonLevel,
+    Evidence,
+    EvidenceKind,
+    StatementKind,
+    Validity,
+    Viewer,
+)
 from canon.errors import Conflict, InvalidInput, NotFound
-from canon.graph import CanonReader, CanonWriter
+from canon.graph import CanonReader, CanonWriter, statement_sort_key, validity_sort_key
 from canon.models import ProposalRow
 from canon.ontology import Ontology
 from canon.proposals import (
@@ -36,6 +44,7 @@ from canon.proposals import (
     RelationshipContent,
     StateChangeContent,
     check_date,
+    citations,
     fingerprint,
     parse_content,
     references,
@@ -145,6 +154,43 @@ def default_entity_type(role: str, ontology: Ontology, content: ProposalContent)
         applies = ontology.states.tags[ontology.state_tag(content.state)].applies_to
         return applies[0]
     return "Person" if role in {"participant", "subject"} else "Concept"
+
+
+class StateHistory:
+    """The standing states of entities as a commit writes new ones: which state each new one follows.
+
+    A state change depends on the state it follows, and an event's participation on the state the participant
+    was in, so that retconning that state lists them for review. Known states are loaded per entity once
+    (`load` takes many at a time); states written by the same commit are added as they are written.
+    """
+
+    def __init__(self, reader: CanonReader) -> None:
+        self.reader = reader
+        self._states: dict[int, list[tuple[tuple[int, int, int], int, int]]] = {}
+
+    async def load(self, entity_ids: Sequence[int]) -> None:
+        """Read the standing states of entities not read yet, in one query."""
+        missing = [e for e in dict.fromkeys(entity_ids) if e not in self._states]
+        if not missing:
+            return
+        for entity_id in missing:
+            self._states[entity_id] = []
+        for state in await self.reader.statements(
+            subject_ids=missing, predicates=["state"], with_evidence=False
+        ):
+            if state.kind == StatementKind.STATE and state.provenance.level == CanonLevel.CANON:
+                self.add(state.subject_id, statement_sort_key(state), state.id)
+
+    def add(self, entity_id: int, key: tuple[int, int, int], statement_id: int) -> None:
+        """Record a state of an entity (a new one: its placeholder id from a deferred writer will do)."""
+        entries = self._states.setdefault(entity_id, [])
+        entries.append((key, len(entries), statement_id))
+
+    async def before(self, entity_id: int, key: tuple[int, int, int]) -> int | None:
+        """Return the id of the entity's latest state at or before a point in story order, if any."""
+        await self.load([entity_id])
+        earlier = [entry for entry in self._states[entity_id] if entry[0] <= key]
+        return max(earlier)[2] if earlier else None
 
 
 class CanonizationGate:
@@ -260,6 +306,26 @@ class CanonizationGate:
             if ent:
                 self.ontology.check_state_applies(content.state, ent.type)
 
+    async def check_citations(self, reader: CanonReader, content: ProposalContent) -> None:
+        """Raise `NotFound` for a cited fact the proposer cannot see, `Conflict` for a retconned one."""
+        cited = citations(content)
+        if not cited:
+            return
+        found = {
+            v.statement.id: v.statement
+            for v in await reader.views(
+                await reader.statements(statement_ids=cited, include_retconned=True, with_evidence=False)
+            )
+        }
+        for statement_id in cited:
+            statement = found.get(statement_id)
+            if statement is None:
+                raise NotFound(f"There is no fact #{statement_id} in this campaign's canon to rely on.")
+            if statement.provenance.level == CanonLevel.RETCONNED:
+                current = statement.provenance.replaced_by
+                named = f" The current fact is #{current}." if current else " Nothing replaced it."
+                raise Conflict(f"Fact #{statement_id} was retconned, so nothing can rely on it.{named}")
+
     # -- drafting -------------------------------------------------------------------------------------
 
     async def propose(
@@ -281,6 +347,7 @@ class CanonizationGate:
         pending = await self._pending_entity_names(session, reader.campaign_id, scene_id, batch)
         content, missing = await self.resolve(reader, content, pending)
         await self.check_types(reader, content)
+        await self.check_citations(reader, content)
         created: list[ProposalRow] = []
         for role, ref, entity_type in missing:
             entity_draft = Draft(
@@ -556,11 +623,21 @@ class CanonizationGate:
             ref.entity_id for p in proposals for _, ref in references(p.content) if ref.entity_id is not None
         }
         types = {e.id: e.type for e in (await reader.entities(named)).values()}
+        history = StateHistory(reader)
+        await history.load(
+            [
+                ref.entity_id
+                for p in proposals
+                if isinstance(p.content, StateChangeContent | EventContent)
+                for role, ref in references(p.content)
+                if role in {"subject", "participant"} and ref.entity_id is not None
+            ]
+        )
         placeholders: dict[int, list[int]] = {}
         # Entities first: other proposals may point at them.
         for proposal in proposals:
             placeholders[proposal.id] = await self.apply(
-                writer, reader, proposal, entity_ids, story_order=story_order, types=types
+                writer, reader, proposal, entity_ids, story_order=story_order, types=types, history=history
             )
         written = await writer.flush()
         written_by = {pid: [written.get(p, p) for p in ids] for pid, ids in placeholders.items()}
@@ -598,12 +675,17 @@ class CanonizationGate:
         *,
         story_order: int | None,
         types: dict[int, str] | None = None,
+        history: StateHistory | None = None,
     ) -> list[int]:
         """Write one accepted proposal into the graph; return the ids of the statements written.
 
-        `types` caches entity types for the relation endpoint check (and learns the entities created here).
+        `types` caches entity types for the relation endpoint check (and learns the entities created here);
+        `history` the states already known, which new states and participations depend on. Each statement
+        written depends on the facts the proposal cites.
         """
         types = {} if types is None else types
+        history = StateHistory(reader) if history is None else history
+        cited = [("statement", i) for i in citations(proposal.content)]
         evidence = [
             *proposal.evidence,
             Evidence(kind=EvidenceKind.COMMAND, proposal_id=proposal.id, note=_decision_note(proposal)),
@@ -655,6 +737,7 @@ class CanonizationGate:
                         confidence=confidence,
                         visibility=content.visibility,
                         evidence=evidence,
+                        depends_on=cited,
                     )
                 )
             case RelationshipContent():
@@ -683,23 +766,28 @@ class CanonizationGate:
                         confidence=confidence,
                         visibility=content.visibility,
                         evidence=evidence,
+                        depends_on=cited,
                     )
                 )
             case StateChangeContent():
-                written.append(
-                    await writer.add_statement(
-                        kind=StatementKind.STATE,
-                        subject_id=ref_id(content.subject),
-                        predicate="state",
-                        value=content.state,
-                        via=content.via,
-                        validity=when(content.when),
-                        authority=authority,
-                        confidence=confidence,
-                        visibility=content.visibility,
-                        evidence=evidence,
-                    )
+                subject, validity = ref_id(content.subject), when(content.when)
+                key = validity_sort_key(validity, writer.changeset.id)
+                previous = await history.before(subject, key)
+                state_id = await writer.add_statement(
+                    kind=StatementKind.STATE,
+                    subject_id=subject,
+                    predicate="state",
+                    value=content.state,
+                    via=content.via,
+                    validity=validity,
+                    authority=authority,
+                    confidence=confidence,
+                    visibility=content.visibility,
+                    evidence=evidence,
+                    depends_on=[*cited, *([("statement", previous)] if previous is not None else [])],
                 )
+                history.add(subject, key, state_id)
+                written.append(state_id)
             case EventContent():
                 validity = when(content.when)
                 event_id = await writer.create_entity(
@@ -713,14 +801,17 @@ class CanonizationGate:
                     evidence=evidence,
                 )
                 entity_ids[proposal.id] = event_id
-                links: list[tuple[int, str, int]] = [
-                    (ref_id(p), "PARTICIPATED_IN", event_id) for p in content.participants
-                ]
+                # A participant takes part in the state they are in then (alive, or a ghost accepted anyway).
+                key = validity_sort_key(validity, writer.changeset.id)
+                links: list[tuple[int, str, int, int | None]] = []
+                for participant in content.participants:
+                    who = ref_id(participant)
+                    links.append((who, "PARTICIPATED_IN", event_id, await history.before(who, key)))
                 if content.location is not None:
-                    links.append((event_id, "OCCURRED_AT", ref_id(content.location)))
+                    links.append((event_id, "OCCURRED_AT", ref_id(content.location), None))
                 if content.era is not None:
-                    links.append((event_id, "OCCURRED_DURING", ref_id(content.era)))
-                for subject, predicate, obj in links:
+                    links.append((event_id, "OCCURRED_DURING", ref_id(content.era), None))
+                for subject, predicate, obj, state in links:
                     written.append(
                         await writer.add_statement(
                             kind=StatementKind.RELATION,
@@ -732,7 +823,11 @@ class CanonizationGate:
                             confidence=confidence,
                             visibility=content.visibility,
                             evidence=evidence,
-                            depends_on=[("entity", event_id)],
+                            depends_on=[
+                                ("entity", event_id),
+                                *cited,
+                                *([("statement", state)] if state is not None else []),
+                            ],
                         )
                     )
         return written

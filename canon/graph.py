@@ -200,11 +200,15 @@ def _evidence(row: EvidenceRow) -> Evidence:
 
 def statement_sort_key(statement: Statement) -> tuple[int, int, int]:
     """Order statements in story time: static canon (no scene) first by world date, then play by scene."""
-    v = statement.validity
+    return validity_sort_key(statement.validity, statement.provenance.changeset_id)
+
+
+def validity_sort_key(v: Validity, changeset_id: int) -> tuple[int, int, int]:
+    """Return where a statement of this validity, written by this changeset, falls in story order."""
     return (
         v.story_from if v.story_from is not None else -1,
         v.world_from_key if v.world_from_key is not None else -(2**62),
-        statement.provenance.changeset_id,
+        changeset_id,
     )
 
 
@@ -757,15 +761,22 @@ class CanonWriter:
             for sid, (_, items, _) in zip(ids, self._pending, strict=True)
             for item in items
         ]
+        # A statement may depend on another of the same flush (a state on the previous one): by placeholder.
+        placed = {-(i + 1): sid for i, sid in enumerate(ids)}
         dependency_rows = [
-            {**stamp, "statement_id": sid, "depends_on_kind": kind, "depends_on_id": target}
+            {
+                **stamp,
+                "statement_id": sid,
+                "depends_on_kind": kind,
+                "depends_on_id": placed.get(target, target) if kind == "statement" else target,
+            }
             for sid, (_, _, deps) in zip(ids, self._pending, strict=True)
             for kind, target in deps
         ]
         await bulk_insert(self.session, EvidenceRow.__table__, evidence_rows)
         await bulk_insert(self.session, DependencyRow.__table__, dependency_rows)
         self._pending.clear()
-        return {-(i + 1): sid for i, sid in enumerate(ids)}
+        return placed
 
     async def add_evidence(self, target_kind: str, target_id: int, evidence: Iterable[Evidence]) -> None:
         """Attach evidence to an entity or statement."""

@@ -54,6 +54,11 @@ class Ref(BaseModel):
         return self.entity_id is not None or self.proposal_id is not None
 
 
+# The canon facts (statement ids) a proposal says it builds on: once written, it depends on them, so a retcon
+# of one lists it for review.
+Citations = Annotated[tuple[Annotated[int, Field(ge=1)], ...], Field(max_length=20)]
+
+
 class EntityContent(BaseModel):
     """A new entity."""
 
@@ -78,6 +83,7 @@ class FactContent(BaseModel):
     value: str = Field(min_length=1, max_length=1000)
     when: str | None = None
     visibility: Visibility = Visibility.PUBLIC
+    relies_on: Citations = ()
 
 
 class RelationshipContent(BaseModel):
@@ -92,6 +98,7 @@ class RelationshipContent(BaseModel):
     since: str | None = None
     until: str | None = None
     visibility: Visibility = Visibility.PUBLIC
+    relies_on: Citations = ()
 
 
 class StateChangeContent(BaseModel):
@@ -105,6 +112,7 @@ class StateChangeContent(BaseModel):
     via: str | None = None
     when: str | None = None
     visibility: Visibility = Visibility.PUBLIC
+    relies_on: Citations = ()
 
 
 class EventContent(BaseModel):
@@ -120,6 +128,7 @@ class EventContent(BaseModel):
     participants: tuple[Ref, ...] = ()
     description: str | None = Field(default=None, max_length=2000)
     visibility: Visibility = Visibility.PUBLIC
+    relies_on: Citations = ()
 
 
 ProposalContent = Annotated[
@@ -196,8 +205,19 @@ def fingerprint(content: ProposalContent) -> str:
     return hashlib.sha256(data.encode()).hexdigest()
 
 
+def citations(content: ProposalContent) -> tuple[int, ...]:
+    """Return the ids of the canon facts a proposal says it relies on."""
+    return () if isinstance(content, EntityContent) else content.relies_on
+
+
 def describe(content: ProposalContent) -> str:
     """Return a proposal as one plain sentence for the review card."""
+    cited = citations(content)
+    sentence = _sentence(content)
+    return sentence + (f" (relies on {', '.join(f'#{i}' for i in cited)})" if cited else "")
+
+
+def _sentence(content: ProposalContent) -> str:
     match content:
         case EntityContent():
             return f"New {content.entity_type}: {content.name}" + (

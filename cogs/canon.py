@@ -41,6 +41,8 @@ Turns = app_commands.Range[str, 1, 30]
 DATE_HELP = "In-world date like 3rd_age.year_300 or 3rd_age.300.3.17"
 TURNS_HELP = "The turns that show it, like 12 or 12-15 (default: the latest turn)"
 GM_ONLY_HELP = "Hide it from players (GM-only canon)"
+RELIES_ON_HELP = "The facts it builds on, like 12 or #12, #15 (a retcon of one lists it for review)"
+Facts = app_commands.Range[str, 1, 200]
 
 
 def _guild(interaction: discord.Interaction) -> discord.Guild:
@@ -93,6 +95,7 @@ class CanonCommands(commands.Cog):
         value="Its value",
         when=DATE_HELP,
         turns=TURNS_HELP,
+        relies_on=RELIES_ON_HELP,
     )
     @app_commands.autocomplete(subject=entity_names)
     async def propose_fact(
@@ -103,11 +106,14 @@ class CanonCommands(commands.Cog):
         value: Text,
         when: Date | None = None,
         turns: Turns | None = None,
+        relies_on: Facts | None = None,
     ) -> None:
         """Propose `subject.attribute = value`."""
         await self._propose(
             interaction,
-            lambda: forms.fact_content(subject=subject, attribute=attribute, value=value, when=when),
+            lambda: forms.fact_content(
+                subject=subject, attribute=attribute, value=value, when=when, relies_on=relies_on
+            ),
             turns,
         )
 
@@ -146,6 +152,7 @@ class CanonCommands(commands.Cog):
         since=DATE_HELP,
         until=DATE_HELP,
         turns=TURNS_HELP,
+        relies_on=RELIES_ON_HELP,
     )
     @app_commands.rename(target="object")
     @app_commands.autocomplete(subject=entity_names, relation=relation_types, target=entity_names)
@@ -158,12 +165,18 @@ class CanonCommands(commands.Cog):
         since: Date | None = None,
         until: Date | None = None,
         turns: Turns | None = None,
+        relies_on: Facts | None = None,
     ) -> None:
         """Propose `subject RELATION object`."""
         await self._propose(
             interaction,
             lambda: forms.relationship_content(
-                subject=subject, relation=relation, target=target, since=since, until=until
+                subject=subject,
+                relation=relation,
+                target=target,
+                since=since,
+                until=until,
+                relies_on=relies_on,
             ),
             turns,
         )
@@ -175,6 +188,7 @@ class CanonCommands(commands.Cog):
         via="The event that allows it, like resurrection",
         when=DATE_HELP,
         turns=TURNS_HELP,
+        relies_on=RELIES_ON_HELP,
     )
     @app_commands.autocomplete(subject=entity_names, state=state_tags, via=via_kinds)
     async def propose_state(
@@ -185,10 +199,15 @@ class CanonCommands(commands.Cog):
         via: app_commands.Range[str, 1, 60] | None = None,
         when: Date | None = None,
         turns: Turns | None = None,
+        relies_on: Facts | None = None,
     ) -> None:
         """Propose that an entity enters a state."""
         await self._propose(
-            interaction, lambda: forms.state_content(subject=subject, state=state, via=via, when=when), turns
+            interaction,
+            lambda: forms.state_content(
+                subject=subject, state=state, via=via, when=when, relies_on=relies_on
+            ),
+            turns,
         )
 
     @propose.command(name="event", description="Propose an event: what happened, when, where, who took part")
@@ -200,6 +219,7 @@ class CanonCommands(commands.Cog):
         participants="Who took part, separated by commas",
         description="A few words about it",
         turns=TURNS_HELP,
+        relies_on=RELIES_ON_HELP,
     )
     @app_commands.autocomplete(location=entity_names, era=entity_names, participants=entity_name_list)
     async def propose_event(
@@ -212,6 +232,7 @@ class CanonCommands(commands.Cog):
         participants: Text | None = None,
         description: Text | None = None,
         turns: Turns | None = None,
+        relies_on: Facts | None = None,
     ) -> None:
         """Propose an event."""
         await self._propose(
@@ -223,6 +244,7 @@ class CanonCommands(commands.Cog):
                 era=era,
                 participants=participants,
                 description=description,
+                relies_on=relies_on,
             ),
             turns,
         )
@@ -251,6 +273,7 @@ class CanonCommands(commands.Cog):
         value="Its value",
         when=DATE_HELP,
         gm_only=GM_ONLY_HELP,
+        relies_on=RELIES_ON_HELP,
     )
     @app_commands.autocomplete(subject=entity_names)
     @gm_only()
@@ -262,12 +285,18 @@ class CanonCommands(commands.Cog):
         value: Text,
         when: Date | None = None,
         gm_only: bool = False,
+        relies_on: Facts | None = None,
     ) -> None:
         """Write `subject.attribute = value`."""
         await self._add(
             interaction,
             lambda: forms.fact_content(
-                subject=subject, attribute=attribute, value=value, when=when, gm_only=gm_only
+                subject=subject,
+                attribute=attribute,
+                value=value,
+                when=when,
+                gm_only=gm_only,
+                relies_on=relies_on,
             ),
             "fact",
         )
@@ -308,6 +337,7 @@ class CanonCommands(commands.Cog):
         since=DATE_HELP,
         until=DATE_HELP,
         gm_only=GM_ONLY_HELP,
+        relies_on=RELIES_ON_HELP,
     )
     @app_commands.rename(target="object")
     @app_commands.autocomplete(subject=entity_names, relation=relation_types, target=entity_names)
@@ -321,12 +351,19 @@ class CanonCommands(commands.Cog):
         since: Date | None = None,
         until: Date | None = None,
         gm_only: bool = False,
+        relies_on: Facts | None = None,
     ) -> None:
         """Write `subject RELATION object`."""
         await self._add(
             interaction,
             lambda: forms.relationship_content(
-                subject=subject, relation=relation, target=target, since=since, until=until, gm_only=gm_only
+                subject=subject,
+                relation=relation,
+                target=target,
+                since=since,
+                until=until,
+                gm_only=gm_only,
+                relies_on=relies_on,
             ),
             "relationship",
         )
@@ -338,6 +375,7 @@ class CanonCommands(commands.Cog):
         via="The event that allows it, like resurrection",
         when=DATE_HELP,
         gm_only=GM_ONLY_HELP,
+        relies_on=RELIES_ON_HELP,
     )
     @app_commands.autocomplete(subject=entity_names, state=state_tags, via=via_kinds)
     @gm_only()
@@ -349,11 +387,14 @@ class CanonCommands(commands.Cog):
         via: app_commands.Range[str, 1, 60] | None = None,
         when: Date | None = None,
         gm_only: bool = False,
+        relies_on: Facts | None = None,
     ) -> None:
         """Write that an entity enters a state."""
         await self._add(
             interaction,
-            lambda: forms.state_content(subject=subject, state=state, via=via, when=when, gm_only=gm_only),
+            lambda: forms.state_content(
+                subject=subject, state=state, via=via, when=when, gm_only=gm_only, relies_on=relies_on
+            ),
             "state",
         )
 
@@ -366,6 +407,7 @@ class CanonCommands(commands.Cog):
         participants="Who took part, separated by commas",
         description="A few words about it",
         gm_only=GM_ONLY_HELP,
+        relies_on=RELIES_ON_HELP,
     )
     @app_commands.autocomplete(location=entity_names, era=entity_names, participants=entity_name_list)
     @gm_only()
@@ -379,6 +421,7 @@ class CanonCommands(commands.Cog):
         participants: Text | None = None,
         description: Text | None = None,
         gm_only: bool = False,
+        relies_on: Facts | None = None,
     ) -> None:
         """Write an event."""
         await self._add(
@@ -391,6 +434,7 @@ class CanonCommands(commands.Cog):
                 participants=participants,
                 description=description,
                 gm_only=gm_only,
+                relies_on=relies_on,
             ),
             "event",
         )

@@ -236,7 +236,7 @@ async def test_retcon_keeps_history_and_lists_dependents(
     (fact_id,) = result.statement_ids
     before_retcon = utc_now()
     retcon = await service.retcon(campaign, fact_id, GM, rationale="It was always wood", new_value="wood")
-    assert retcon.replacement_id is not None
+    assert retcon.replacement_id is not None and retcon.dependents == []
     card = await service.card(campaign, "Bridge of Sighs", viewer=Viewer.GM)
     assert [v.statement.value for v in card.facts] == ["wood"]
     assert card.facts[0].statement.replaces_id == fact_id
@@ -249,6 +249,106 @@ async def test_retcon_keeps_history_and_lists_dependents(
     assert levels == {"stone": CanonLevel.RETCONNED, "wood": CanonLevel.CANON}
     with pytest.raises(Conflict, match=f"current fact is #{retcon.replacement_id}"):
         await service.retcon(campaign, fact_id, GM, rationale="again")
+
+
+async def test_retcon_lists_the_facts_that_cite_it_and_a_retconned_fact_cannot_be_cited(
+    db: Database, service: CanonService, campaign: Campaign
+) -> None:
+    await service.add_direct(
+        campaign, EntityContent(name="Bridge of Sighs", entity_type="Location"), GM, command="c"
+    )
+    (stone,) = (
+        await service.add_direct(
+            campaign,
+            FactContent(subject=Ref(name="Bridge of Sighs"), attribute="material", value="stone"),
+            GM,
+            command="c",
+        )
+    ).statement_ids
+    (load,) = (
+        await service.add_direct(
+            campaign,
+            FactContent(
+                subject=Ref(name="Bridge of Sighs"),
+                attribute="bears",
+                value="a siege tower",
+                relies_on=(stone,),
+            ),
+            GM,
+            command="c",
+        )
+    ).statement_ids
+    (unrelated,) = (
+        await service.add_direct(
+            campaign,
+            FactContent(subject=Ref(name="Bridge of Sighs"), attribute="span", value="forty yards"),
+            GM,
+            command="c",
+        )
+    ).statement_ids
+
+    retcon = await service.retcon(campaign, stone, GM, rationale="It was always wood", new_value="wood")
+    assert [d.statement.id for d in retcon.dependents] == [load]
+    assert unrelated not in {d.statement.id for d in retcon.dependents}
+    findings, _ = await service.check(campaign)
+    relying = [f for f in findings if f.kind.value == "relies_on_retconned"]
+    assert [set(f.statement_ids) for f in relying] == [{stone, load}]
+
+    await play_scene(db, service, campaign, ["The tower rolls onto the bridge."])
+    with pytest.raises(Conflict, match=f"current fact is #{retcon.replacement_id}"):
+        await service.propose(
+            campaign,
+            CHANNEL,
+            FactContent(
+                subject=Ref(name="Bridge of Sighs"), attribute="cracked", value="yes", relies_on=(stone,)
+            ),
+            PAT,
+        )
+    with pytest.raises(NotFound, match="no fact #999999"):
+        await service.propose(
+            campaign,
+            CHANNEL,
+            FactContent(
+                subject=Ref(name="Bridge of Sighs"), attribute="cracked", value="yes", relies_on=(999999,)
+            ),
+            PAT,
+        )
+
+
+async def test_states_and_participations_depend_on_the_state_they_follow(
+    db: Database, service: CanonService, campaign: Campaign
+) -> None:
+    await service.add_direct(campaign, EntityContent(name="Aldric", entity_type="NPC"), GM, command="c")
+    (alive,) = (
+        await service.add_direct(
+            campaign,
+            StateChangeContent(subject=Ref(name="Aldric"), state="alive", when="3rd_age.year_280"),
+            GM,
+            command="c",
+        )
+    ).statement_ids
+    scene_id = await play_scene(db, service, campaign, ["An arrow.", "Aldric rallies the guard."])
+    (wounded,) = await service.propose(
+        campaign, CHANNEL, StateChangeContent(subject=Ref(name="Aldric"), state="wounded"), PAT, turns=(1, 1)
+    )
+    *_, rally = await service.propose(
+        campaign,
+        CHANNEL,
+        EventContent(name="The rally", participants=(Ref(name="Aldric"),)),
+        PAT,
+        turns=(2, 2),
+    )
+    await service.end_scene(CHANNEL)
+    await service.accept_all(scene_id, GM)
+    result = await service.commit_scene(scene_id, GM)
+    (wounded_id,) = result.written_by[wounded.id]
+    (took_part,) = result.written_by[rally.id]
+
+    first = await service.retcon(campaign, alive, GM, rationale="He was born in the north")
+    assert [d.statement.id for d in first.dependents] == [wounded_id]
+    second = await service.retcon(campaign, wounded_id, GM, rationale="The arrow missed")
+    assert [d.sentence() for d in second.dependents] == ["Aldric participated in The rally"]
+    assert [d.statement.id for d in second.dependents] == [took_part]
 
 
 async def test_players_never_see_gm_only_canon(

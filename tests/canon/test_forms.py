@@ -7,7 +7,14 @@ import pytest
 from canon import forms
 from canon.domain import Visibility
 from canon.errors import InvalidInput
-from canon.proposals import EntityContent, EventContent, FactContent, RelationshipContent, StateChangeContent
+from canon.proposals import (
+    EntityContent,
+    EventContent,
+    FactContent,
+    RelationshipContent,
+    StateChangeContent,
+    citations,
+)
 
 
 @pytest.mark.parametrize(
@@ -58,3 +65,14 @@ def test_a_missing_or_too_long_value_is_a_clear_error() -> None:
         forms.fact_content(subject="A", attribute="title", value="  ")
     with pytest.raises(InvalidInput, match="name: String should have at most 200 characters"):
         forms.entity_content(name="x" * 201, entity_type="NPC")
+
+
+def test_cited_facts_are_parsed_and_a_malformed_one_shows_the_form() -> None:
+    assert forms.parse_fact_ids(" #12, 15,, 12 ;7") == (12, 15, 7)
+    assert forms.parse_fact_ids(None) == ()
+    state = forms.state_content(subject="A", state="dead", relies_on="#3")
+    assert isinstance(state, StateChangeContent) and state.relies_on == (3,)
+    assert citations(forms.fact_content(subject="A", attribute="title", value="x")) == ()
+    for bad in ("twelve", "#", "0", "12-15"):
+        with pytest.raises(InvalidInput, match=r"#12, #15"):
+            forms.parse_fact_ids(bad)
