@@ -9,17 +9,16 @@ Failure policy, in one place:
   (a `Retry-After` / `retry-after-ms` header replaces the computed delay), at most `max_retries` times, then
   `LLMUnavailable`. Any other 4xx is not retried: `LLMUnavailable` at once, with a message naming the cause.
 - Cancellation is never retried: `asyncio.CancelledError` passes through and closes the HTTP request.
-- Structured output tries `response_format={"type": "json_schema", ...}` first. The endpoint is taken to refuse
-  it when a json_schema request fails with HTTP 400/422/500/501 and the error mentions `response_format` or
-  `json_schema` (llama.cpp's Python server answers 500 "response_format type must be one of ..."), or, while
-  support is still unknown, with 400/422/500/501 whatever it says. A refusal is not retried: the same call
-  falls back to `{"type": "json_object"}` with the schema in a system message (a fallback request is as good
-  as a retry for a transient 500). The client then remembers that the endpoint lacks json_schema (at once for
-  a refusal that mentions it, after the fallback succeeds otherwise) and goes straight to json_object.
-  Exceptions, which fall back for that call only and remember nothing: an error saying "invalid schema"
-  (OpenAI rejecting one schema under its strict rules), and any refusal once a json_schema request has
-  succeeded on this client (a schema the server cannot compile, not an endpoint without support). Once
-  json_schema has worked, 5xx on it are ordinary retryable errors.
+- Structured output tries `response_format={"type": "json_schema", ...}` first. A refusal is not retried: the
+  same call falls back to `{"type": "json_object"}` with the schema in a system message. Only a refusal that
+  is about the format downgrades the client for good: HTTP 400/422/500/501 whose error mentions
+  `response_format` or `json_schema` (llama.cpp's Python server answers 500 "response_format type must be one
+  of ..."), while support is still unknown; from then on the client goes straight to json_object. These fall
+  back for that call only and remember nothing: an error saying "invalid schema" (OpenAI rejecting one schema
+  under its strict rules), a format refusal once a json_schema request has succeeded on this client (a schema
+  the server cannot compile, not an endpoint without support), and, while support is unknown, a 400/422/501
+  that does not say why. A 500 that does not mention the format is an ordinary failure, retried like any
+  other: one transient error must not cost the endpoint its structured output.
 - Output that is not valid JSON for the model gets exactly one repair request (the invalid output and the
   errors go back, asking for corrected JSON only); if that is invalid too, `LLMOutputInvalid`.
 """
@@ -60,8 +59,11 @@ _REFUSAL_WORDS = ("response_format", "json_schema")
 # OpenAI's wording when it supports json_schema but rejects this particular schema (strict-mode rules).
 _SCHEMA_PROBLEM_WORDS = ("invalid schema",)
 
-# How a json_schema request was refused: the endpoint lacks the format ("endpoint"), this one schema was
-# rejected ("schema"), or an unexplained error while support is still unknown ("guess").
+# Statuses that may refuse json_schema without saying so (a 500 that does not say so is taken as transient).
+_SILENT_REFUSAL_STATUSES = frozenset({400, 422, 501})
+
+# How a json_schema request was refused: the endpoint lacks the format ("endpoint", remembered), this one
+# schema was rejected ("schema"), or an unexplained 4xx/501 while support is still unknown ("guess").
 _Refusal = Literal["endpoint", "schema", "guess"]
 _MAX_REPAIR_ERRORS = 20
 _SERVER_MESSAGE_CHARS = 300
@@ -397,7 +399,6 @@ class OpenAICompatibleLLM:
     ) -> Structured[T]:
         """Return the model's reply parsed and validated as `response_model` (one repair at most)."""
         use_schema = self._json_schema_supported is not False
-        remember = False  # set when the refusal was a guess: confirmed only if json_object then works
         prompt = list(messages)
         first: Completion | None = None
         if use_schema:
@@ -417,7 +418,6 @@ class OpenAICompatibleLLM:
                 )
             except _SchemaRefused as refused:
                 use_schema = False
-                remember = refused.kind == "guess"
                 if refused.kind == "endpoint" and self._json_schema_supported is None:
                     self._json_schema_supported = False
                 log.info(
@@ -439,8 +439,6 @@ class OpenAICompatibleLLM:
                 response_format=self._json_object_format(response_model),
             )
             first = await self._complete(params, prompt, campaign_id=campaign_id, purpose=purpose)
-            if remember and self._json_schema_supported is None:
-                self._json_schema_supported = False
 
         assert first is not None
         try:
@@ -594,7 +592,7 @@ class OpenAICompatibleLLM:
                 return "schema"
             if any(word in text for word in _REFUSAL_WORDS):
                 return "endpoint" if unknown else "schema"
-            return "guess" if unknown else None
+            return "guess" if unknown and error.status_code in _SILENT_REFUSAL_STATUSES else None
 
         return check
 

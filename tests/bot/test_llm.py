@@ -205,24 +205,48 @@ async def test_refused_json_schema_falls_back_to_json_object_and_remembers(make_
     assert fallback["messages"][2]["content"] == PROMPT[1].content
 
 
-async def test_unexplained_server_error_on_first_json_schema_falls_back_once(
+async def test_a_transient_500_on_the_first_json_schema_call_is_retried_not_downgraded(
     stub: LLMStub, make_llm: Any, sleeps: Sleeps
 ) -> None:
-    def responder(body: dict[str, Any]) -> Reply:
-        if body["response_format"]["type"] == "json_schema":
-            return Reply.error(500, "internal error")
-        return Reply.json(NPC_JSON)
-
-    stub.responder = responder
+    stub.add(Reply.error(500, "internal error"), Reply.json(NPC_JSON), Reply.json({"name": "Tob", "age": 60}))
     llm = make_llm(stub)
 
     result = await llm.complete_structured(PROMPT, NPC, campaign_id=1, purpose="npc")
+    assert result.value.name == "Mira" and llm.json_schema_supported is True
+    again = await llm.complete_structured(PROMPT, NPC, campaign_id=1, purpose="npc")
+
+    assert again.value.name == "Tob"
+    assert stub.response_formats() == ["json_schema"] * 3
+    assert len(sleeps.delays) == 1  # retried after a backoff, like any 500
+
+
+async def test_a_500_that_never_mentions_the_format_is_never_taken_for_a_refusal(
+    stub: LLMStub, make_llm: Any, sleeps: Sleeps
+) -> None:
+    stub.responder = lambda body: Reply.error(500, "internal error")
+    llm = make_llm(stub, max_retries=2)
+
+    with pytest.raises(LLMUnavailable, match="did not answer after 3 tries"):
+        await llm.complete_structured(PROMPT, NPC, campaign_id=1, purpose="npc")
+
+    assert stub.response_formats() == ["json_schema"] * 3
+    assert llm.json_schema_supported is None  # still unknown: the next call tries json_schema again
+    assert len(sleeps.delays) == 2
+
+
+async def test_an_unexplained_400_on_a_fresh_client_falls_back_for_that_call_only(
+    stub: LLMStub, make_llm: Any, sleeps: Sleeps
+) -> None:
+    stub.add(Reply.error(400, "bad request"), Reply.json(NPC_JSON), Reply.json(NPC_JSON))
+    llm = make_llm(stub)
+
+    result = await llm.complete_structured(PROMPT, NPC, campaign_id=1, purpose="npc")
+    assert result.value.name == "Mira" and llm.json_schema_supported is None
     await llm.complete_structured(PROMPT, NPC, campaign_id=1, purpose="npc")
 
-    assert result.value.name == "Mira"
-    assert stub.response_formats() == ["json_schema", "json_object", "json_object"]
-    assert llm.json_schema_supported is False
-    assert sleeps.delays == []  # the fallback is the retry
+    assert stub.response_formats() == ["json_schema", "json_object", "json_schema"]
+    assert llm.json_schema_supported is True
+    assert sleeps.delays == []  # a 400 is not retried: the fallback is the second try
 
 
 async def test_once_json_schema_worked_a_500_is_retried_not_downgraded(
