@@ -40,7 +40,7 @@ from canon.gate import CanonizationGate, CommitResult, Draft, authority_policy
 from canon.graph import CanonReader, CanonWriter
 from canon.models import ProposalRow
 from canon.ontology import Ontology, base_ontology
-from canon.proposals import Proposal, ProposalContent, references
+from canon.proposals import EntityContent, Proposal, ProposalContent, ProposalStatus, references
 from canon.storage import Database
 from memory.scenes import Actor, Scene, SceneReport, SceneService, SceneStatus, load_scene, scene_turns
 
@@ -149,28 +149,25 @@ class CanonService:
         """Return the findings a proposal would raise, by writing it in a savepoint and rolling back."""
         gate = self.gate_for(campaign)
         proposal = (await gate.proposals(session, campaign.id, ids=[row.id]))[0]
-        nested = await session.begin_nested()
-        try:
-            changeset = await open_changeset(session, campaign.id, ChangesetKind.SCENE_COMMIT)
-            reader = await self.reader(session, campaign, Viewer.GM)
-            writer = CanonWriter(session, changeset, reader.ontology)
-            entity_ids: dict[int, int] = {}
-            pending_entities = [
-                p
-                for p in await gate.proposals(session, campaign.id, scene_id=row.scene_id, batch=row.batch)
-                if p.type == "entity" and p.id != row.id and p.status in {"pending", "accepted"}
-            ]
-            for entity_proposal in pending_entities:
-                await gate.apply(writer, reader, entity_proposal, entity_ids, story_order=None)
-            story_order = await self._story_order(session, row.scene_id)
-            new_ids = await gate.apply(writer, reader, proposal, entity_ids, story_order=story_order)
-            await session.flush()
-            return await findings_around(reader, new_ids)
-        except (InvalidInput, Conflict, NotFound) as error:
-            log.info("proposal #%s cannot be simulated: %s", row.id, error)
+        if isinstance(proposal.content, EntityContent):  # a new entity writes no statement to check
             return []
-        finally:
-            await nested.rollback()
+        # Only the entity proposals this one names are needed: the others cannot be in its neighbourhood,
+        # and writing every pending entity of the scene made each proposal slower than the last.
+        named = sorted({r.proposal_id for _, r in references(proposal.content) if r.proposal_id is not None})
+        entities = [
+            p
+            for p in (await gate.proposals(session, campaign.id, ids=named) if named else [])
+            if p.type == "entity" and p.id != row.id and p.status in {"pending", "accepted"}
+        ]
+        reader = await self.reader(session, campaign, Viewer.GM)
+        found = await gate.simulate(
+            session,
+            reader,
+            [*entities, proposal],
+            story_order=await self._story_order(session, row.scene_id),
+            check=findings_around,
+        )
+        return found.get(proposal.id, [])
 
     async def _story_order(self, session: AsyncSession, scene_id: int | None) -> int | None:
         return (await load_scene(session, scene_id)).story_order if scene_id is not None else None
@@ -264,9 +261,32 @@ class CanonService:
             campaign = await campaigns.get_campaign(session, scene.campaign_id)
             waiting = await self.gate_for(campaign).proposals(session, scene.campaign_id, scene_id=scene.id)
         report = await self.scenes.end_scene(channel_id, complete=not waiting)
-        if not waiting and self.after_complete is not None:
+        if waiting:
+            await self.db.run(lambda session: self._rewarn(session, report.scene))
+        elif self.after_complete is not None:
             await self.after_complete(scene.id)
         return report, await self.review(scene.id)
+
+    async def _rewarn(self, session: AsyncSession, scene: Scene) -> None:
+        """Recompute the warnings of the scene's pending proposals against all its open proposals at once.
+
+        Each proposal was checked alone when it was made; two of them may contradict each other (or canon
+        committed since), which only shows with every proposal of the scene written together.
+        """
+        campaign = await campaigns.get_campaign(session, scene.campaign_id)
+        gate = self.gate_for(campaign)
+        open_ = [
+            p
+            for p in await gate.proposals(session, campaign.id, scene_id=scene.id)
+            if p.status in {ProposalStatus.PENDING, ProposalStatus.ACCEPTED}
+        ]
+        reader = await self.reader(session, campaign, Viewer.GM)
+        found = await gate.simulate(
+            session, reader, open_, story_order=scene.story_order, check=findings_around
+        )
+        # A proposal that cannot be written keeps the warnings it had: the commit will drop or refuse it.
+        pending = [p.id for p in open_ if p.status == ProposalStatus.PENDING and p.id in found]
+        await gate.set_warnings(session, {pid: found[pid] for pid in pending})
 
     async def review(
         self, scene_id: int | None, *, campaign_id: int | None = None, batch: str | None = None

@@ -12,9 +12,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select, update
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.calendar import parse_date
@@ -665,6 +665,61 @@ class CanonizationGate:
             findings=findings,
             written_by=written_by,
         )
+
+    async def simulate(
+        self,
+        session: AsyncSession,
+        reader: CanonReader,
+        proposals: Sequence[Proposal],
+        *,
+        story_order: int | None,
+        check: Any,
+    ) -> dict[int, list[Finding]]:
+        """Return the findings each proposal would raise with all of them written together, writing nothing.
+
+        The proposals are written as a commit would write them, in a savepoint that is rolled back;
+        `check(reader, statement_ids)` returns the findings around the new statements. A finding goes to
+        every proposal whose statements it involves. A proposal that cannot be written (its entity was
+        rejected, a relation's ends do not fit) is left out and raises nothing.
+        """
+        nested = await session.begin_nested()
+        try:
+            changeset = await open_changeset(session, reader.campaign_id, ChangesetKind.SCENE_COMMIT)
+            writer = CanonWriter(session, changeset, self.ontology, deferred=True)
+            entity_ids: dict[int, int] = {}
+            history = StateHistory(reader)
+            placeholders: dict[int, list[int]] = {}
+            for proposal in sorted(proposals, key=lambda p: (p.type != "entity", p.id)):
+                try:
+                    placeholders[proposal.id] = await self.apply(
+                        writer, reader, proposal, entity_ids, story_order=story_order, history=history
+                    )
+                except (InvalidInput, Conflict, NotFound) as error:
+                    log.info("proposal #%s cannot be simulated: %s", proposal.id, error)
+            written = await writer.flush()
+            owner = {written.get(p, p): pid for pid, ids in placeholders.items() for p in ids}
+            found: dict[int, list[Finding]] = {pid: [] for pid in placeholders}
+            for finding in await check(reader, list(owner)) if owner else []:
+                for pid in dict.fromkeys(owner[i] for i in finding.statement_ids if i in owner):
+                    found[pid].append(finding)
+            return found
+        finally:
+            await nested.rollback()
+
+    async def set_warnings(self, session: AsyncSession, warnings: dict[int, list[Finding]]) -> None:
+        """Replace the continuity warnings of pending proposals (decided ones keep what they were decided on)."""
+        table = cast(Table, ProposalRow.__table__)
+        rows = [
+            {"target": pid, "new_warnings": [f.model_dump(mode="json") for f in found]}
+            for pid, found in warnings.items()
+        ]
+        if rows:
+            await session.execute(
+                update(table)
+                .where(table.c.id == bindparam("target"), table.c.status == ProposalStatus.PENDING.value)
+                .values(warnings=bindparam("new_warnings")),
+                rows,
+            )
 
     async def apply(
         self,

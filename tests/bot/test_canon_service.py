@@ -550,3 +550,39 @@ async def test_asof_leaves_out_what_has_ended(
         return [v.statement.value for v in card.facts]
 
     assert [await disguises(n) for n in (0, 1, 2, 3, 4)] == [[], ["a friar"], ["a friar"], [], []]
+
+
+async def test_endscene_warns_of_proposals_that_contradict_each_other(
+    db: Database, service: CanonService, campaign: Campaign
+) -> None:
+    for name in ("Aldric", "Mara"):
+        await service.add_direct(campaign, EntityContent(name=name, entity_type="NPC"), GM, command="c")
+    scene_id = await play_scene(db, service, campaign, ["Aldric swears to Mara.", "Aldric betrays Mara."])
+    (ally,) = await service.propose(
+        campaign,
+        CHANNEL,
+        RelationshipContent(subject=Ref(name="Aldric"), relation="ALLY_OF", object=Ref(name="Mara")),
+        PAT,
+        turns=(1, 1),
+    )
+    (enemy,) = await service.propose(
+        campaign,
+        CHANNEL,
+        RelationshipContent(subject=Ref(name="Aldric"), relation="ENEMY_OF", object=Ref(name="Mara")),
+        PAT,
+        turns=(2, 2),
+    )
+    (title,) = await service.propose(
+        campaign, CHANNEL, FactContent(subject=Ref(name="Mara"), attribute="title", value="Captain"), PAT
+    )
+    assert ally.warnings == () and enemy.warnings == ()  # each alone is fine
+
+    _, review = await service.end_scene(CHANNEL)
+    warned = {p.id: [w["kind"] for w in p.warnings] for p in review.proposals}
+    assert warned == {ally.id: ["exclusive_relations"], enemy.id: ["exclusive_relations"], title.id: []}
+    assert review.proposals[0].warnings[0]["fingerprint"] == review.proposals[1].warnings[0]["fingerprint"]
+
+    accepted = await service.accept_all(scene_id, GM)
+    assert [p.id for p in accepted] == [title.id]  # the contradicting pair waits for a decision
+    with pytest.raises(InvalidInput, match="rationale"):
+        await service.decide(enemy.id, accept=True, actor=GM)
