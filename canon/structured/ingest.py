@@ -960,9 +960,43 @@ class _Ingest:
                 slot, StatementKind.STATE, subject, "state", None, state, validity, visibility, life.line, fp
             )
 
+    async def _event_dates(self) -> None:
+        """Find the date of every event named by an undated OCCURRED_AT (a gazetteer's `events_held`).
+
+        A timeline's `location` and a gazetteer's `events_held` say the same thing, where an event took
+        place; the timeline dates it from the event and the gazetteer cannot. Dated alike, the two are one
+        fact (one statement with evidence from both files) instead of the same edge twice.
+        """
+        self.event_dates: dict[str, Validity] = {}
+        wanted = {
+            r.source_id
+            for f in self.changed
+            for r in (f.result.relations if f.result is not None else ())
+            if r.type == "OCCURRED_AT" and r.valid_from is None
+        }
+        elsewhere: dict[int, str] = {}
+        for key in wanted:
+            plan = self.planned.get(key)
+            if plan is not None:
+                self.event_dates[key] = plan.validity
+            elif self.known[key].entity_id is not None:
+                elsewhere[int(self.known[key].entity_id or 0)] = key
+        table = EntityRow.__table__.c
+        ids = sorted(elsewhere)
+        for start in range(0, len(ids), _CHUNK):
+            query = select(table.id, table.world_from, table.world_from_key).where(
+                table.id.in_(ids[start : start + _CHUNK])
+            )
+            for entity_id, world_from, world_from_key in (await self.session.execute(query)).all():
+                self.event_dates[elsewhere[entity_id]] = Validity(
+                    world_from=world_from, world_from_key=world_from_key
+                )
+
     def _relation_fact(self, relation: LoreRelation, own: dict[str, _Fact]) -> None:
         source, target = self._id_of(relation.source_id), self._id_of(relation.target_id)
         validity = self._validity(relation.valid_from, relation.valid_until)
+        if relation.type == "OCCURRED_AT" and relation.valid_from is None:
+            validity = self.event_dates.get(relation.source_id, validity)
         if relation.type == "SPOUSE_OF" and relation.target_id < relation.source_id:
             slot = f"rel|{relation.type}|{relation.target_id}|{relation.source_id}"
         else:
@@ -1003,6 +1037,7 @@ class _Ingest:
         self.evidence_rows: list[dict[str, Any]] = []
         self.status_rows: list[dict[str, Any]] = []
         await self._write_entities()
+        await self._event_dates()
         facts = self._facts()
         written = await self._write_statements(facts)
         await bulk_insert(self.session, EvidenceRow.__table__, self.evidence_rows)
@@ -1138,13 +1173,18 @@ class _Ingest:
                     gone[int(statement_id)] = (name, slot)
         already = await self._retconned("statement", gone)
 
-        # 3. New statements, in bulk.
+        # 3. New statements, in bulk; a fact two files of this import state alike is one statement.
         placeholders: list[tuple[str, _Fact, int, int | None]] = []
+        first_of: dict[str, int] = {}  # fingerprint -> placeholder
         for name, fact, slot_was in pending:
             replaces = (
                 slot_was if slot_was is not None and slot_was in gone and slot_was not in already else None
             )
-            placeholder = await writer.add_statement(
+            if fact.fp in first_of:
+                placeholders.append((name, fact, first_of[fact.fp], None))
+                self.statement_counts["shared"] += 1
+                continue
+            placeholder = first_of[fact.fp] = await writer.add_statement(
                 kind=fact.kind,
                 subject_id=fact.subject_id,
                 predicate=fact.predicate,
@@ -1166,12 +1206,14 @@ class _Ingest:
         slot_ids: dict[tuple[str, str], int] = {}
         for name, fact, placeholder, replaces in placeholders:
             statement_id = mapping[placeholder]
-            written.append(statement_id)
-            self.yaml_written.add(statement_id)
             self.new_records[name][fact.slot] = [statement_id, fact.fp]
             slot_ids[(name, fact.slot)] = statement_id
-            self.written_at[statement_id] = f"{name}, line {fact.line}"
             self._evidence("statement", statement_id, name, fact.line)
+            if statement_id in self.written_at:
+                continue  # stated by an earlier file of this import too: evidence only
+            written.append(statement_id)
+            self.yaml_written.add(statement_id)
+            self.written_at[statement_id] = f"{name}, line {fact.line}"
             self.new_statements.append(
                 Statement(
                     id=statement_id,

@@ -6,6 +6,7 @@ Every test runs on SQLite and, when LOREKEEPER_TEST_POSTGRES_URL is set, on Post
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -219,6 +220,90 @@ async def test_the_hand_written_files_ingest_together_through_the_ontology(
     async with db.session() as session:
         recorded = (await session.execute(select(ConflictRow.kind))).scalars().all()
     assert "dead_acting" in recorded
+
+
+async def test_every_relation_the_loader_emits_is_one_statement_of_its_type_in_the_database(
+    db: Database, importer: StructuredImportService, canon: CanonService, campaign: Campaign
+) -> None:
+    report = await ingest_all(importer, canon, campaign)
+    # What the loader says, per file: (type, source id, target id) -> the file and line of the reference.
+    emitted: dict[tuple[str, str, str], set[tuple[str, int]]] = {}
+    for name, data in fixture_files(*KINDS):
+        for relation in load_lore_file(data, name).relations:
+            key = (relation.type, relation.source_id, relation.target_id)
+            emitted.setdefault(key, set()).add((name, relation.line))
+    # What the database holds: every relation statement of the campaign, its ends named by their YAML ids
+    # (the two factions made in play have no key: the files call them by their spelled names).
+    async with db.session() as session:
+        entities = {
+            row.id: row.key or "_".join(w for w in row.name_folded.split() if w != "the")
+            for row in (
+                await session.execute(select(EntityRow).where(EntityRow.campaign_id == campaign.id))
+            ).scalars()
+        }
+        rows = (
+            await session.execute(
+                select(StatementRow).where(
+                    StatementRow.campaign_id == campaign.id, StatementRow.kind == StatementKind.RELATION.value
+                )
+            )
+        ).scalars()
+        stored = Counter((r.predicate, entities[r.subject_id], entities[r.object_id or 0]) for r in rows)
+        evidence = (
+            await session.execute(
+                select(StatementRow.predicate, StatementRow.subject_id, StatementRow.object_id, EvidenceRow)
+                .join(EvidenceRow, EvidenceRow.target_id == StatementRow.id)
+                .where(
+                    StatementRow.campaign_id == campaign.id,
+                    StatementRow.kind == StatementKind.RELATION.value,
+                    EvidenceRow.target_kind == "statement",
+                )
+            )
+        ).all()
+    cited: dict[tuple[str, str, str], set[tuple[str, int]]] = {}
+    for predicate, subject, obj, row in evidence:
+        cited.setdefault((predicate, entities[subject], entities[obj or 0]), set()).add((row.file, row.line))
+    # One statement per distinct edge (an edge two files state is one statement with evidence from both) ...
+    assert all(n == 1 for n in stored.values()), [k for k, n in stored.items() if n > 1]
+    assert set(stored) == set(emitted)
+    # ... so the counts per type are the loader's, type by type, and every type the seed names is there.
+    by_type = Counter(t for t, _, _ in emitted)
+    assert Counter(t for t, _, _ in stored) == by_type
+    assert {
+        "PARENT_OF",
+        "SPOUSE_OF",
+        "MEMBER_OF",
+        "PART_OF",
+        "CULTURE_OF",
+        "OCCURRED_AT",
+        "OCCURRED_DURING",
+        "PARTICIPATED_IN",
+        "WORSHIPS",
+        "SPEAKS",
+        "PRACTICES",
+        "DEFEATED",
+        "SUB_ERA_OF",
+        "INHABITS",
+        "BELONGS_TO",
+        "LANGUAGE_OF",
+        "HOMELAND_OF",
+    } == set(by_type)
+    assert sum(by_type.values()) == report.statements.created - sum(
+        1 for r in await all_statements(db, campaign) if r.kind != StatementKind.RELATION.value
+    )
+    # Each statement's evidence is the file and line of every reference that states it: where the timeline
+    # and the gazetteer both say where an event took place, one statement cites both.
+    for edge, places in emitted.items():
+        assert cited[edge] == places, edge
+    twice = [edge for edge, places in emitted.items() if len({file for file, _ in places}) == 2]
+    assert len(twice) == 5 and {t for t, _, _ in twice} == {"OCCURRED_AT"}
+    assert report.statements.shared == len(twice)
+
+
+async def all_statements(db: Database, campaign: Campaign) -> list[Any]:
+    async with db.session() as session:
+        query = select(StatementRow).where(StatementRow.campaign_id == campaign.id)
+        return list((await session.execute(query)).scalars())
 
 
 async def test_an_id_defined_nowhere_is_an_error_with_its_line_and_nothing_is_written(
