@@ -8,19 +8,18 @@ hidden sources are only printed on request (and then marked).
 from __future__ import annotations
 
 import enum
-import importlib.util
-import inspect
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from bot.cli import emit, fail, run_async, settings_or_exit, with_services
+from bot.structured_import import ingest_yaml
 from canon.domain import Viewer
 from canon.errors import GameError
-from memory.knowledge import expand_paths
+from memory.knowledge import YAML_SUFFIXES, expand_paths
 from memory.knowledge_domain import (
     Answer,
     ImportFailure,
@@ -33,8 +32,8 @@ from memory.knowledge_domain import (
 )
 from memory.retrieval import PRESETS
 
-YAML_SUFFIXES = (".yaml", ".yml")
-YAML_HOOK = "bot.structured_import"
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class ViewerChoice(enum.StrEnum):
@@ -157,12 +156,12 @@ def ingest(
             counts[report["outcome"]] = counts.get(report["outcome"], 0) + 1
         summary = ", ".join(f"{n} {what}" for what, n in sorted(counts.items())) or "nothing imported"
         lines = [f"Campaign “{outcome['campaign']}”: {summary}; {len(outcome['failed'])} failed."]
-        lines += [f"  YAML: {y.get('summary', y) if isinstance(y, dict) else y}" for y in outcome["yaml"]]
+        lines += [f"  YAML: {y.get('summary') or y['error']}" for y in outcome["yaml"]]
         lines += [f"  {e['filename']}: {e['text']}" for e in outcome["extracted"]]
         return "\n".join(lines)
 
     emit(outcome, as_json=as_json, text=text)
-    if outcome["failed"] or any(isinstance(y, dict) and y.get("error") for y in outcome["yaml"]):
+    if outcome["failed"] or any(y.get("error") for y in outcome["yaml"]):
         raise typer.Exit(1)
 
 
@@ -170,23 +169,10 @@ async def _ingest_yaml(
     services: Any, campaign: Any, paths: list[Path], *, hidden: bool | None, tags: list[str] | None
 ) -> dict[str, Any]:
     """Hand the YAML files, together, to the structured-lore importer (`bot.structured_import.ingest_yaml`)."""
-    name = ", ".join(p.name for p in paths)
-    if importlib.util.find_spec(YAML_HOOK) is None:
-        return {
-            "file": name,
-            "error": "YAML import is not available yet: structured lore (timelines, bestiaries...) needs its "
-            "own importer. Only .md and .txt files are imported as knowledge sources.",
-        }
-    module = importlib.import_module(YAML_HOOK)
     try:
-        result = module.ingest_yaml(services, campaign, paths, hidden=hidden, tags=tags)
-        if inspect.isawaitable(result):
-            result = await result
+        return await ingest_yaml(services, campaign, paths, hidden=hidden, tags=tags)
     except GameError as error:
-        return {"file": name, "error": error.message}
-    if hasattr(result, "model_dump"):
-        result = result.model_dump(mode="json")
-    return result if isinstance(result, dict) else {"file": name, "result": result}
+        return {"file": ", ".join(p.name for p in paths), "error": error.message}
 
 
 def _describe_report(report: ImportReport) -> str:
@@ -204,13 +190,13 @@ def _describe_report(report: ImportReport) -> str:
 
 
 class _Progress:
-    """A rich progress bar per file (chunks embedded / total), on stderr."""
+    """A rich progress bar per file (chunks embedded / total), on stderr unless another console is given."""
 
-    def __init__(self) -> None:
+    def __init__(self, console: Console | None = None) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        self.console = Console(stderr=True)
+        self.console = console if console is not None else Console(stderr=True)
         self.progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-import importlib.util
+import io
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from bot.cli import app
+from bot.cli_lore import _describe_report, _Progress
+from canon.storage import Database
+from config.settings import LoreSettings
+from memory.knowledge_domain import ImportStage
+from tests.memory.knowledge_helpers import knowledge_service, new_campaign
 
 CAMPAIGN = "Shattered Isles"
 
@@ -117,18 +123,16 @@ def test_bad_files_fail_clearly_and_yaml_is_handed_on(cli: CliRunner, tmp_path: 
     good = tmp_path / "good.txt"
     good.write_text("The tide comes twice a day.", encoding="utf-8")
     yaml_file = tmp_path / "bestiary.yaml"
-    yaml_file.write_text("creatures: []\n", encoding="utf-8")
+    yaml_file.write_text("creatures:\n  - id: tide_hag\n    name: Tide Hag\n", encoding="utf-8")
     result = run(cli, "ingest", str(bad), str(good), str(yaml_file), code=1)
     payload = json.loads(result.stdout)
     assert [r["source"]["filename"] for r in payload["imported"]] == ["good.txt"]
     (failure,) = payload["failed"]
     assert failure["filename"] == "broken.md" and "byte offset 13" in failure["error"]
-    # YAML goes, all files together, to the structured-lore importer when it exists, else a clear refusal.
+    # YAML goes, all files together, to the structured-lore importer: the creature is now canon.
     (handed,) = payload["yaml"]
-    if importlib.util.find_spec("bot.structured_import") is None:
-        assert handed["error"].startswith("YAML import is not available yet")
-    else:
-        assert isinstance(handed, dict) and handed
+    assert handed["status"] == "ingested" and handed["files"][0]["file"] == "bestiary.yaml"
+    assert handed["entities"]["created"] == 1 and "Tide Hag" not in json.dumps(payload["imported"])
     missing = cli.invoke(app, ["ingest", str(tmp_path / "nope.md"), "--campaign", CAMPAIGN])
     assert missing.exit_code == 2 and "Not found" in missing.stderr
     unknown = cli.invoke(app, ["lore", "who?", "--campaign", "Nowhere", "--json"])
@@ -147,3 +151,64 @@ def test_semantic_lore_and_reindex_with_the_real_model(
     assert any(r["kind"] == "semantic" for r in answer["results"][0]["reasons"])
     rebuilt = run(cli, "reindex")
     assert rebuilt["vector_status"] == "indexed" and rebuilt["vectors"] == rebuilt["chunks"] >= 1
+
+
+def test_always_include_makes_a_canon_source_that_every_answer_carries(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    folder = bible(tmp_path)
+    run(cli, "ingest", str(folder / "world.md"))
+    rules = tmp_path / "rules.md"
+    rules.write_text("# House rules\n\nNo magic works inside the Drowned Temple.\n", encoding="utf-8")
+    (report,) = run(cli, "ingest", str(rules), "--always-include")["imported"]
+    assert report["source"]["knowledge_class"] == "canon" and report["source"]["always_include"] is True
+
+    answer = run(cli, "lore", "who is the harbor master?", "--limit", "1")
+    first, best = answer["results"]  # the always-included passage comes on top of the limit
+    assert first["source"] == "rules.md" and first["always_include"] is True
+    assert first["reasons"][0]["kind"] == "always_include"
+    assert best["heading_path"][-1] == "Saltmarsh" and best["always_include"] is False
+
+    lesser = tmp_path / "lesser.md"
+    lesser.write_text("# Almanac\n\nThe tide comes twice a day.\n", encoding="utf-8")
+    refused = run(cli, "ingest", str(lesser), "--always-include", "--class", "reference", code=1)
+    (failure,) = json.loads(refused.stdout)["failed"]
+    assert "Only Canon sources can be always included" in failure["error"]
+    assert [s["filename"] for s in run(cli, "sources")] == ["world.md", "rules.md"]
+
+
+async def test_the_progress_bar_follows_an_import_stage_by_stage(db: Database, tmp_path: Path) -> None:
+    service = knowledge_service(db, tmp_path, settings=LoreSettings(chunk_min_tokens=20))
+    campaign = await new_campaign(db, CAMPAIGN)
+    path = tmp_path / "world.md"
+    path.write_text(WORLD, encoding="utf-8")
+    screen = io.StringIO()
+    progress = _Progress(Console(file=screen, force_terminal=True, width=120, color_system=None))
+    update = progress.callback("world.md")
+    seen: list[tuple[ImportStage, str, float, float | None]] = []
+
+    def watch(event: Any) -> None:
+        update(event)
+        (task,) = progress.progress.tasks
+        seen.append((event.stage, task.description, task.completed, task.total))
+
+    try:
+        report = await service.import_path(campaign, path, progress=watch)
+        progress.progress.refresh()
+        progress.finish("world.md", _describe_report(report))
+    finally:
+        progress.stop()
+    n = report.chunk_count
+    assert n >= 2 and report.vector_status.value == "indexed"
+    assert [stage for stage, *_ in seen] == [
+        ImportStage.CHUNKING,
+        ImportStage.STORING,
+        ImportStage.EMBEDDING,
+        ImportStage.DONE,
+    ]
+    assert seen[1][1:] == ("world.md (storing)", 0, n)
+    assert seen[2][1:] == ("world.md (embedding)", n, n)
+    shown = screen.getvalue()
+    assert "world.md (done)" in shown and f"{n}/{n}" in shown and "━" in shown
+    assert f"✓ world.md: imported as source #{report.source.id}" in shown
+    assert not progress.progress.tasks  # a finished file leaves the bar
