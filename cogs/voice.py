@@ -210,7 +210,7 @@ class VoiceCommands(commands.Cog):
         """Forget a memory (its links go with it)."""
         campaign = await self._campaign(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        name, count = await self.voice.npc_forget(campaign, npc, memory)
+        name, count = await self.voice.npc_forget(campaign, npc, self._actor(interaction), memory)
         await interaction.followup.send(
             voice_embeds.forgot_text(name, count, memory), ephemeral=True, allowed_mentions=NONE
         )

@@ -929,9 +929,11 @@ class VoiceService:
         return npc, await self.memories.memories(campaign.id, npc_id)
 
     async def npc_forget(
-        self, campaign: Campaign, npc_name: str, memory_id: int | None = None
+        self, campaign: Campaign, npc_name: str, actor: Actor, memory_id: int | None = None
     ) -> tuple[str, int]:
         """Forget one memory of an NPC, or all of them (GM); return the NPC's name and how many went."""
+        if not actor.is_gm:
+            raise NotAllowed("Only the GM can make an NPC forget.")
         npc_id, npc, _ = await self._npc(campaign, npc_name, viewer=Viewer.GM)
         return npc, len(await self.memories.forget(campaign.id, npc_id, memory_id))
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.services import Services
-from canon.errors import NotFound
+from canon.errors import NotAllowed, NotFound
 from memory.npc_memory import DocType, NewMemory, ScopeKind
 from memory.scenes import SceneStatus, SpeakerKind
 from tests.bot.voice_fixtures import (
@@ -199,8 +199,15 @@ async def test_llm_memories_in_the_npcs_words_with_links_and_forgetting(
     )
     assert [r.memory.id for r in only] == [link.id]
 
+    # Only the GM makes an NPC forget, whoever calls the service.
+    with pytest.raises(NotAllowed):
+        await services.voice.npc_forget(world.campaign, "Mira", PAT, own[0].id)
+    with pytest.raises(NotAllowed):
+        await services.voice.npc_forget(world.campaign, "Mira", PAT)
+    assert len((await services.voice.npc_memories(world.campaign, "Mira"))[1]) == len(memories)
+
     # Forgetting a memory takes its links along; the index follows the rows.
-    npc, count = await services.voice.npc_forget(world.campaign, "Mira", own[0].id)
+    npc, count = await services.voice.npc_forget(world.campaign, "Mira", GM, own[0].id)
     assert (npc, count) == ("Mira", 2)
     _, left = await services.voice.npc_memories(world.campaign, "Mira")
     assert [m.id for m in left] == [own[1].id]

@@ -271,6 +271,13 @@ async def test_the_game_masters_voice_from_narration_to_npc_memory(
     similar = await emu.invoke(chan, pat, "scene similar", text="a secret password at a gate")
     assert similar.embeds[0]["fields"][0]["name"].startswith("Scene 2: The north gate")
 
+    # Only the GM makes an NPC forget.
+    refused = await emu.invoke(gate, pat, "npc forget", npc="Aldric")
+    assert refused.ephemeral and "Only the GM" in (refused.content or "")
+    forgot = await emu.invoke(gate, gm, "npc forget", npc="Aldric")
+    assert forgot.ephemeral and f"Aldric forgot everything: {len(aldric)} memories" in (forgot.content or "")
+    assert (await services.voice.npc_memories(campaign, "Aldric"))[1] == []
+
 
 async def test_without_an_llm_the_voice_commands_say_so_and_the_rest_works(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
