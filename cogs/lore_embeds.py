@@ -107,6 +107,11 @@ def _visible_facts(facts: Sequence[CanonFact], viewer: Viewer) -> list[CanonFact
 # -- /lore ask ------------------------------------------------------------------------------------------
 
 
+def warning_lines(warnings: Sequence[str], limit: int = 3) -> list[str]:
+    """Return the first warnings of a retrieval as escaped ⚠️ lines."""
+    return [f"⚠️ {_escape(clip(w, 300))}" for w in warnings[:limit]]
+
+
 def result_field(rank: int, result: LoreResult) -> tuple[str, str]:
     """Return the name and value of one passage's field."""
     name = clip(f"{rank}. {where(result)}", FIELD_NAME_LIMIT)
@@ -144,7 +149,10 @@ def answer_embed(answer: Answer, *, viewer: Viewer) -> discord.Embed:
             lines.append(f"{INSPIRATION} {INSPIRATION_NOTE}")
         if viewer == Viewer.GM and (any(r.hidden for r in results) or any(f.hidden for f in facts)):
             lines.append(f"{LOCK} marks GM-only material: players never see it.")
-    embed.description = "\n".join(lines)
+    # A degraded search (words only while the vector index is down, a typo searched as a heading word) is
+    # said in the answer itself: the asker should know why it may be worse than usual.
+    lines += warning_lines(answer.trace.warnings)
+    embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     for fact in facts[:5]:
         name, value = fact_field(fact)
         embed.add_field(name=name, value=value, inline=False)
@@ -197,7 +205,7 @@ def why_embed(record: RetrievalRecord, *, viewer: Viewer) -> discord.Embed:
     )
     if used:
         lines.append(f"Tokens used of each class's budget: {used}.")
-    lines += [f"⚠️ {_escape(clip(w, 300))}" for w in trace.warnings[:3]]
+    lines += warning_lines(trace.warnings)
     embed.description = fit_lines(lines, 1500)
     for rank, result in enumerate(results[:10], 1):
         name = clip(f"{rank}. {where(result)}", FIELD_NAME_LIMIT)

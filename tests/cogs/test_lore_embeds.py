@@ -163,6 +163,30 @@ def test_huge_answers_stay_inside_discords_limits_and_imported_text_is_inert() -
     )
 
 
+def test_an_answer_found_by_words_only_says_so_in_the_answer_itself() -> None:
+    down = "semantic search unavailable (failed: the vector index failed to search: [Errno 111]): words only"
+    degraded = answer([result(1)]).model_copy(
+        update={"trace": trace().model_copy(update={"semantic_status": "failed", "warnings": [down]})}
+    )
+    for viewer in (Viewer.PLAYER, Viewer.GM):
+        embed = lore_embeds.answer_embed(degraded, viewer=viewer)
+        assert f"⚠️ {lore_embeds._escape(down)}" in (embed.description or "")
+        assert_fits(embed)
+    assert "⚠️" not in (lore_embeds.answer_embed(answer([result(1)]), viewer=Viewer.PLAYER).description or "")
+    # Nothing found at all: the warning still explains why.
+    empty = degraded.model_copy(update={"results": []})
+    shown = lore_embeds.answer_embed(empty, viewer=Viewer.PLAYER).description or ""
+    assert "Nothing in this campaign" in shown and "words only" in shown
+    # Many long warnings stay inside the limits, each markdown-escaped.
+    noisy = degraded.model_copy(
+        update={"trace": trace().model_copy(update={"warnings": ["**bold** " + "w" * 5000] * 10})}
+    )
+    embed = lore_embeds.answer_embed(noisy, viewer=Viewer.PLAYER)
+    assert_fits(embed)
+    assert (embed.description or "").count("⚠️") == 3
+    assert "\\*\\*bold" in (embed.description or "")
+
+
 def record(results: list[LoreResult], candidates: list[Candidate], facts: list[CanonFact]) -> RetrievalRecord:
     return RetrievalRecord(
         id=42,

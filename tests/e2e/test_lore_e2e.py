@@ -17,7 +17,9 @@ from typing import Any
 import pytest
 
 from canon.domain import Viewer
+from config.settings import Settings
 from tests.bot.voice_fixtures import settings_for
+from tests.chroma_server import ChromaServer
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World, assert_no_pings, embed_fields
 from tests.emulator import DiscordEmulator
@@ -154,11 +156,19 @@ async def test_lore_keeps_hidden_sources_from_players_and_obeys_disable_and_dele
     assert "Versions (1)" in everything(detail.message) and "used 1×" not in everything(detail.message)
     assert "Use" in embed_fields(detail.embeds[0])
 
-    # A disabled source is never retrieved, for anyone; enabling brings it back.
+    # A disabled source is never retrieved, for anyone; enabling brings it back. Only the GM may do either.
+    async def refused(command: str, source: int) -> None:
+        denied = await emu.invoke(chan, pat, command, source=source)
+        assert denied.ephemeral and "Only the GM" in (denied.content or ""), command
+
+    await refused("lore disable", ids["world.md"])
+    assert (await services.knowledge.get_source(campaign.id, ids["world.md"])).source.enabled
     await emu.invoke(chan, gm, "lore disable", source=ids["world.md"])
     for user in (pat, gm):
         answer = await emu.invoke(chan, user, "lore ask", question="who rules from the Gull Throne?")
         assert "King Aldric" not in everything(answer.message)
+    await refused("lore enable", ids["world.md"])
+    assert not (await services.knowledge.get_source(campaign.id, ids["world.md"])).source.enabled
     await emu.invoke(chan, gm, "lore enable", source=ids["world.md"])
     back = await emu.invoke(chan, pat, "lore ask", question="who rules from the Gull Throne?")
     assert "King Aldric" in everything(back.message)
@@ -170,7 +180,11 @@ async def test_lore_keeps_hidden_sources_from_players_and_obeys_disable_and_dele
     assert "Only the GM" in (denied.content or "")
     assert (await services.knowledge.get_source(campaign.id, ids["secrets.md"])).source.hidden
 
-    # Delete: the source goes, old answers keep the text they showed.
+    # Delete: refused to a player (nothing goes); the GM's removes the source, old answers keep their text.
+    kept = await services.knowledge.get_source(campaign.id, ids["secrets.md"])
+    await refused("lore delete", ids["secrets.md"])
+    still = await services.knowledge.get_source(campaign.id, ids["secrets.md"])
+    assert still.source.chunk_count == kept.source.chunk_count > 0 and len(still.chunks) == len(kept.chunks)
     deleted = await emu.invoke(chan, gm, "lore delete", source=ids["secrets.md"])
     assert "Deleted" in everything(deleted.message)
     after = await services.knowledge.ask(campaign.id, question, viewer=Viewer.GM, record=False)
@@ -196,6 +210,61 @@ async def test_a_yaml_import_answers_with_its_counts_or_its_error_lines(world: W
     assert "Frost Hound" in everything(card.message)
     refused = await import_file(world, "bestiary.yaml", GOOD_YAML, extract=True)
     assert "extract" in (refused.content or "") and refused.ephemeral
+
+
+@pytest.fixture
+async def chroma_world(
+    db_target: DatabaseTarget, tmp_path: Path
+) -> AsyncIterator[tuple[World, ChromaServer]]:
+    """A running bot whose vectors live in a Chroma server (which a test may stop)."""
+    server = ChromaServer(tmp_path / "chroma-server")
+    server.start()
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None,
+        data_dir=tmp_path / "data",
+        gm_role="GM",
+        chroma={"host": server.host, "port": server.port},
+    )
+    try:
+        async with DiscordEmulator() as emu:
+            guild = emu.add_guild("The Tavern")
+            gm_role = emu.add_role(guild, "GM")
+            gm = emu.add_member(guild, "Gina", roles=[gm_role])
+            pat = emu.add_member(guild, "Pat")
+            quinn = emu.add_member(guild, "Quinn")
+            channel = emu.add_text_channel(guild, "scene-1")
+            world = World(emu, settings, db_target, guild, gm_role, gm, pat, quinn, channel)
+            await world.start()
+            try:
+                yield world, server
+                await emu.settle()
+                assert_no_pings(emu)
+            finally:
+                while world.bots:
+                    await world.stop()
+            emu.errors.assert_no_errors()
+    finally:
+        server.stop()
+
+
+async def test_with_the_vector_server_down_the_answer_comes_by_words_and_says_so(
+    chroma_world: tuple[World, ChromaServer],
+) -> None:
+    world, server = chroma_world
+    emu, chan, pat = world.emu, world.channel, world.pat
+    imported = await import_file(world, "world.md", WORLD)
+    assert "vectors indexed" in everything(imported.message)
+    healthy = await emu.invoke(chan, pat, "lore ask", question="who rules from the Gull Throne?")
+    assert "King Aldric" in everything(healthy.message) and "⚠️" not in everything(healthy.message)
+
+    server.stop()
+    asked = await emu.invoke(chan, pat, "lore ask", question="who rules from the Gull Throne?")
+    shown = everything(asked.message)
+    assert "King Aldric" in shown  # the words alone still find it
+    (description,) = [e.get("description") or "" for e in asked.embeds]
+    assert "⚠️ semantic search unavailable" in description and "words only" in description
+    why = await emu.click(asked.message, why_id(asked.message), pat)
+    assert "words only" in everything(why.message)
 
 
 PROSE = """# The Fall of Greywatch
