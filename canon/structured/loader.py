@@ -5,7 +5,9 @@
 1. Bytes: files larger than `max_bytes` are refused unread; bytes that are not UTF-8 are reported with their
    byte offset (a leading UTF-8 BOM is dropped).
 2. Tabs used for indentation are reported per line (YAML forbids them; a tab inside a block scalar's text is
-   content and allowed). The structure of such a file is unknowable, so nothing further is checked.
+   content and allowed). The rest of the file is still checked, read with those tabs expanded to the first
+   tab width (4, 2 or 8) under which it parses, its problems reported at their place in the file as written;
+   when no width makes the structure clear, nothing further is checked.
 3. YAML syntax, via a YAML event parser (no constructor, no resolver: we never let YAML guess types): libyaml's
    C parser (PyYAML's CSafeLoader), and ruamel.yaml's when libyaml refuses the text or the text holds a tab,
    an anchor, an alias or a tag (see `_build_tree`: the messages and positions reported are ruamel's).
@@ -321,6 +323,60 @@ def _indentation_tabs(text: str) -> list[tuple[int, int]]:
             block_parent = spaces
             block_indent = None
     return found
+
+
+_TAB_INDENTATION = "a tab character is used for indentation; YAML needs spaces"
+# Tab widths tried, in turn, to read a file indented with tabs as its author meant it.
+_TAB_WIDTHS = (4, 2, 8)
+_LINES_AND_BREAKS = re.compile(r"(\r\n|\r|\n)")
+
+
+@dataclass(frozen=True, slots=True)
+class _Expanded:
+    """A text with the tabs of some lines' indentation expanded, and how to find a column of it as written."""
+
+    text: str
+    leads: dict[int, tuple[str, int]]  # line -> (its leading whitespace as written, the tab width)
+
+    def column(self, line: int, column: int) -> int:
+        """Return the column, in the text as written, of a column of the expanded text."""
+        found = self.leads.get(line)
+        if found is None:
+            return column
+        lead, width = found
+        wide = len(lead.expandtabs(width))
+        if column > wide:
+            return column - wide + len(lead)
+        position = 0
+        for index, char in enumerate(lead):
+            position = (position // width + 1) * width if char == "\t" else position + 1
+            if column <= position:
+                return index + 1
+        return len(lead)  # pragma: no cover - column <= wide is inside the lead
+
+
+def _expand_tabs(text: str, tabs: list[tuple[int, int]], *, fast: bool) -> _Expanded | None:
+    """Return the text with indentation tabs expanded at the first width under which it parses, or None."""
+    pieces = _LINES_AND_BREAKS.split(text)  # lines at even indexes, their breaks between
+    lines = {line for line, _ in tabs}
+    for width in _TAB_WIDTHS:
+        leads: dict[int, tuple[str, int]] = {}
+        expanded = list(pieces)
+        for line in lines:
+            row = pieces[2 * (line - 1)]
+            lead = row[: len(row) - len(row.lstrip(" \t"))]
+            leads[line] = (lead, width)
+            expanded[2 * (line - 1)] = lead.expandtabs(width) + row[len(lead) :]
+        candidate = "".join(expanded)
+        probe = _Problems("")
+        if _build_tree(candidate, probe, fast=fast) is not None and not probe.items:
+            return _Expanded(candidate, leads)
+    return None
+
+
+def _report_as_written(problems: _Problems, found: Sequence[LoreProblem], expanded: _Expanded) -> None:
+    for problem in found:
+        problems.add(problem.line, expanded.column(problem.line, problem.column), problem.message)
 
 
 # --- stage 3: YAML events -> a small positioned tree --------------------------------------------------------
@@ -1717,10 +1773,33 @@ def _load(
     if text is None:
         return LoadResult(file=filename, kind=None, document=None, problems=problems.result())
     tabs = _indentation_tabs(text)
-    if tabs:
-        for line, column in tabs:
-            problems.add(line, column, "a tab character is used for indentation; YAML needs spaces")
+    if not tabs:
+        return _check_text(text, filename, problems, kind, calendar_rules, fast=fast)
+    for line, column in tabs:
+        problems.add(line, column, _TAB_INDENTATION)
+    expanded = _expand_tabs(text, tabs, fast=fast)
+    if expanded is None:
         return LoadResult(file=filename, kind=None, document=None, problems=problems.result())
+    checked = _check_text(expanded.text, filename, _Problems(filename), kind, calendar_rules, fast=fast)
+    _report_as_written(problems, checked.problems, expanded)
+    unresolved = tuple(
+        u.model_copy(update={"column": expanded.column(u.line, u.column)}) for u in checked.unresolved
+    )
+    return LoadResult(
+        file=filename, kind=checked.kind, document=None, unresolved=unresolved, problems=problems.result()
+    )
+
+
+def _check_text(
+    text: str,
+    filename: str,
+    problems: _Problems,
+    kind: LoreKind | None,
+    calendar_rules: CalendarRules,
+    *,
+    fast: bool,
+) -> LoadResult:
+    """Parse and validate text free of indentation tabs; see `load_lore_file`."""
     root = _build_tree(text, problems, fast=fast)
     if root is None:
         return LoadResult(file=filename, kind=None, document=None, problems=problems.result())
@@ -1791,12 +1870,16 @@ def _parse_as(
     problems = _Problems(filename)
     tabs = _indentation_tabs(text)
     for line, column in tabs:
-        problems.add(line, column, "a tab character is used for indentation; YAML needs spaces")
-    root = None if tabs else _build_tree(text, problems, fast=fast)
+        problems.add(line, column, _TAB_INDENTATION)
+    expanded = _expand_tabs(text, tabs, fast=fast) if tabs else None
     instance: ModelT | None = None
-    if root is not None:
-        validator = _Validator(problems, calendar_rules)
-        instance = validator.unit(root, model, (), "the document")
+    if not tabs or expanded is not None:
+        checked = _Problems(filename) if expanded is not None else problems
+        root = _build_tree(expanded.text if expanded is not None else text, checked, fast=fast)
+        if root is not None:
+            instance = _Validator(checked, calendar_rules).unit(root, model, (), "the document")
+        if expanded is not None:
+            _report_as_written(problems, checked.result(), expanded)
     if problems.items:
         return None, problems.result()
     return instance, ()

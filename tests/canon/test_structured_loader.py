@@ -751,6 +751,40 @@ def test_tabs_inside_block_text_are_content() -> None:
     assert result.document.creatures[0].description == "line\n\tindented\n"  # type: ignore[union-attr]
 
 
+def test_a_file_indented_with_tabs_still_has_its_other_problems_reported_where_they_are_written() -> None:
+    tab = "a tab character is used for indentation; YAML needs spaces"
+    text = (
+        "creatures:\n"
+        "  - id: pale_worm\n"
+        "\tname: The Pale Worm\n"
+        "\talignment: NO\n"
+        "\tcolour: white\n"
+        "  - id: frost_wyrmling\n"
+        "  \tname: Frost Wyrmling\n"
+        "  \tfirst_appeared: 3rd_age.year_12.month_13\n"
+    )
+    found = problems(load_lore_file(text, "tabs.yaml"))
+    assert [p for p in found if p[2] == tab] == [
+        (3, 1, tab),
+        (4, 1, tab),
+        (5, 1, tab),
+        (7, 3, tab),
+        (8, 3, tab),
+    ]
+    others = [p for p in found if p[2] != tab]
+    # Read with the tabs as 4 columns of indentation, the file is two creatures: their own problems show, at
+    # the line and column of the file as written ("colour" right after its tab, the date after "  \t...: ").
+    assert [(line, column) for line, column, _ in others] == [(5, 2), (8, 20)]
+    assert others[0][2].startswith('unknown field "colour"')
+    assert "month 13 is not a month" in others[1][2]
+    # The same text with spaces has exactly those other problems.
+    spaced = problems(load_lore_file(text.expandtabs(4), "spaces.yaml"))
+    assert [message for _, _, message in spaced] == [message for _, _, message in others]
+    # Where no tab width makes the structure clear, the tabs are all that is said.
+    unclear = load_lore_file("creatures:\n  - id: a\n\tname: A\n   \t  bad: [\n", "unclear.yaml")
+    assert problems(unclear) == [(3, 1, tab), (4, 4, tab)]
+
+
 def test_a_tab_that_ruamel_refuses_mid_line_is_reported_as_a_tab() -> None:
     result = load_lore_file("creatures:\n  - id: a\n    name:\tA\n")
     assert problems(result) == [
