@@ -7,9 +7,11 @@ writes the accepted proposals and completes the scene in ONE transaction.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -29,6 +31,7 @@ from canon.domain import (
     AsOf,
     Authority,
     EntityCard,
+    EntityRef,
     Evidence,
     EvidenceKind,
     StatementView,
@@ -106,6 +109,7 @@ class CanonService:
         self.scenes = scenes
         self.base_ontology = ontology or base_ontology()
         self._lineages: dict[tuple[int, int | None, int | None, str], list[LineageStep]] = {}
+        self._ontologies: dict[str, Ontology] = {}
         # Set by the composition root (the game-master's voice): `before_review(scene)` runs at /endscene
         # before the review is decided (proposal extraction); `after_complete(scene_id)` once a scene is
         # complete (summary, NPC memories). Both log their own failures and never raise.
@@ -115,7 +119,42 @@ class CanonService:
     def ontology_for(self, campaign: Campaign) -> Ontology:
         """Return the campaign's ontology: the base one plus the campaign's extension, if any."""
         extension = campaign.settings.get("ontology")
-        return self.base_ontology.extended(extension) if extension else self.base_ontology
+        if not extension:
+            return self.base_ontology
+        # Validating an extension costs more than the queries of a lookup: each distinct one is built once.
+        key = json.dumps(extension, sort_keys=True)
+        found = self._ontologies.get(key)
+        if found is None:
+            found = self._ontologies[key] = self.base_ontology.extended(extension)
+        return found
+
+    async def set_ontology(self, campaign: Campaign, extension: dict[str, Any] | None) -> Ontology:
+        """Replace the campaign's ontology extension (None clears it); return the campaign's new ontology.
+
+        The extension is validated against the base ontology; one that leaves out a type, relation, state
+        or event kind the campaign's canon uses is refused, since canon is never deleted.
+        """
+        new = self.base_ontology.extended(extension) if extension else self.base_ontology
+
+        async def work(session: AsyncSession) -> Ontology:
+            current = await campaigns.get_campaign(session, campaign.id)
+            old = self.ontology_for(current)
+            reader = await self.reader(session, current, Viewer.GM)
+            used = await reader.names_in_use(
+                entity_types=set(old.entity_types) - set(new.entity_types),
+                relations=set(old.relation_types) - set(new.relation_types),
+                states=set(old.states.tags) - set(new.states.tags),
+                via=set(old.states.via) - set(new.states.via),
+            )
+            if used:
+                raise Conflict(
+                    f"The campaign's canon uses {', '.join(sorted(used))}, which the new extension leaves "
+                    "out; keep them in it (canon is never deleted, only retconned)."
+                )
+            await campaigns.update_campaign_settings(session, campaign.id, {"ontology": extension or None})
+            return new
+
+        return await self.db.run(work)
 
     def gate_for(self, campaign: Campaign) -> CanonizationGate:
         """Return the canonization gate with the campaign's ontology."""
@@ -601,6 +640,15 @@ class CanonService:
             reader = await self.reader(session, campaign, viewer)
             entity = await reader.resolve(name)
             return entity.name, await reader.timeline(entity.id)
+
+    async def neighbours(
+        self, campaign: Campaign, name: str, *, viewer: Viewer, hops: int = 1, as_of: AsOf = NOW
+    ) -> tuple[EntityRef, list[tuple[int, StatementView]]]:
+        """Return an entity and the relations within `hops` steps of it, each with its step."""
+        async with self.db.session() as session:
+            reader = await self.reader(session, campaign, viewer)
+            entity = await reader.resolve(name, as_of)
+            return reader.ref(entity), await reader.neighbourhood(entity.id, hops, as_of)
 
     async def autocomplete(self, campaign: Campaign, prefix: str, *, viewer: Viewer) -> list[tuple[str, str]]:
         """Return (label, value) pairs of entity names for an autocomplete box."""

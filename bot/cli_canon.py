@@ -8,16 +8,21 @@ as a player unless `--as gm` is given, so hidden canon is only printed on reques
 from __future__ import annotations
 
 import enum
+import json
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
 
 from bot.canon_service import parse_as_of
 from bot.cli import emit, fail, run_async, settings_or_exit, with_services
 from canon import forms
 from canon.domain import CanonLevel, EntityCard, StatementView, Viewer, Visibility
 from canon.errors import GameError
+from canon.ontology import Ontology
 from canon.proposals import ProposalContent, describe
 from memory.scenes import Actor
 
@@ -147,6 +152,48 @@ def canon_timeline(
     )
 
 
+@canon_app.command("neighbours")
+def canon_neighbours(
+    name: Annotated[str, typer.Argument(help="The entity's name, alias or #id")],
+    campaign: CampaignOption,
+    hops: Annotated[int, typer.Option("--hops", help="How many steps out (1 to 4)")] = 1,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="In-world date, like 3rd_age.year_300")] = None,
+    viewer: AsOption = ViewerChoice.PLAYER,
+    as_json: JsonOption = False,
+) -> None:
+    """Print the relations within N steps of an entity, nearest first."""
+    point = _checked(lambda: parse_as_of(at_date=as_of))
+
+    async def work(services: Any, found: Any) -> Any:
+        return await services.canon.neighbours(
+            found, name, viewer=Viewer(viewer.value), hops=hops, as_of=point
+        )
+
+    entity, found = _with_campaign(campaign, work)
+    reached: dict[int, tuple[int, Any]] = {}
+    for hop, view in found:
+        for ref in (view.subject, view.object):
+            if ref is not None and ref.id != entity.id and ref.id not in reached:
+                reached[ref.id] = (hop, ref)
+    payload = {
+        "entity": entity.model_dump(mode="json"),
+        "hops": hops,
+        "as_of": point.model_dump(mode="json"),
+        "viewer": viewer.value,
+        "relations": [{"hop": hop, **view.model_dump(mode="json")} for hop, view in found],
+        "entities": [{"hop": hop, **ref.model_dump(mode="json")} for hop, ref in reached.values()],
+    }
+    emit(
+        payload,
+        as_json=as_json,
+        text=lambda: "\n".join(
+            [f"Within {hops} step(s) of {entity.name}:"]
+            + [f"  [{hop}] {_line(view)}" for hop, view in found]
+            + ([] if found else ["  nothing"])
+        ),
+    )
+
+
 @canon_app.command("check")
 def canon_check(campaign: CampaignOption, as_json: JsonOption = False) -> None:
     """Run every continuity rule over the whole graph; print each conflict with the facts and evidence."""
@@ -194,6 +241,71 @@ def canon_conflicts(campaign: CampaignOption, as_json: JsonOption = False) -> No
             or "No conflicts recorded."
         ),
     )
+
+
+def _read_extension(path: Path) -> dict[str, Any] | None:
+    """Return the ontology extension in a YAML (or JSON) file (None when empty), or exit 1 saying why."""
+    try:
+        data = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        fail(f"Cannot read {path}: {error.strerror or error}.", code=1)
+    except YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        fail(f"{path} is not valid YAML{where}: {getattr(error, 'problem', None) or error}.", code=1)
+    if data is not None and not isinstance(data, dict):
+        fail(f"{path} must hold a mapping with entity_types, relation_types and states.", code=1)
+    return data or None
+
+
+def _ontology_payload(campaign: str, extension: Any, ontology: Ontology) -> dict[str, Any]:
+    return {
+        "campaign": campaign,
+        "extension": extension,
+        "entity_types": sorted(ontology.entity_types),
+        "relation_types": sorted(ontology.relation_types),
+        "states": sorted(ontology.states.tags),
+        "transitions": {k: list(v) for k, v in sorted(ontology.states.transitions.items())},
+        "via": {k: v.model_dump(by_alias=True) for k, v in sorted(ontology.states.via.items())},
+    }
+
+
+@canon_app.command("ontology")
+def canon_ontology(
+    campaign: CampaignOption,
+    set_file: Annotated[
+        Path | None,
+        typer.Option("--set", help="Replace the campaign's extension with this YAML file (validated first)"),
+    ] = None,
+    clear: Annotated[bool, typer.Option("--clear", help="Remove the campaign's extension")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Show the campaign's ontology and its extension, or set the extension (it may only add to the base)."""
+    if set_file is not None and clear:
+        fail("Give --set FILE or --clear, not both.", code=1)
+    extension = _read_extension(set_file) if set_file is not None else None
+
+    async def work(services: Any, found: Any) -> tuple[Any, Ontology]:
+        if set_file is not None or clear:
+            return extension, await services.canon.set_ontology(found, extension)
+        return found.settings.get("ontology"), services.canon.ontology_for(found)
+
+    shown, ontology = _with_campaign(campaign, work)
+    payload = _ontology_payload(campaign, shown, ontology)
+
+    def text() -> str:
+        lines = [
+            f"Ontology of {campaign}" + (" (base plus the campaign's extension)" if shown else " (base)")
+        ]
+        lines.append("Entity types: " + ", ".join(payload["entity_types"]))
+        lines.append("Relations: " + ", ".join(payload["relation_types"]))
+        lines.append("States: " + ", ".join(payload["states"]))
+        lines.append("Events that change states: " + ", ".join(payload["via"]))
+        if shown:
+            lines.append("Extension: " + json.dumps(shown, ensure_ascii=False, sort_keys=True))
+        return "\n".join(lines)
+
+    emit(payload, as_json=as_json, text=text)
 
 
 def _add(campaign: str, kind: str, build: Callable[[], ProposalContent], as_json: bool) -> None:

@@ -573,25 +573,66 @@ class CanonReader:
         views = await self.views(statements, as_of)
         return sorted(views, key=lambda v: statement_sort_key(v.statement))
 
-    async def neighbourhood(self, entity_id: int, hops: int = 1, as_of: AsOf = NOW) -> list[StatementView]:
-        """Return the relations within `hops` steps of an entity."""
+    async def neighbourhood(
+        self, entity_id: int, hops: int = 1, as_of: AsOf = NOW
+    ) -> list[tuple[int, StatementView]]:
+        """Return the relations within `hops` steps of an entity, each with the step it was found at.
+
+        The walk goes only through what this viewer may see: a player never reaches entities that are
+        linked only through a GM-only entity or relation.
+        """
         if not 1 <= hops <= 4:
             raise InvalidInput("A neighbourhood is 1 to 4 hops.")
         await self.entity(entity_id, as_of)
-        frontier, seen, found = {entity_id}, {entity_id}, {}
-        for _ in range(hops):
+        frontier, seen = {entity_id}, {entity_id}
+        found: dict[int, tuple[int, StatementView]] = {}
+        for hop in range(1, hops + 1):
             statements = await self.statements(
                 subject_ids=frontier, object_ids=frontier, as_of=as_of, with_evidence=False
             )
-            relations = [s for s in statements if s.kind == StatementKind.RELATION]
-            for s in relations:
-                found[s.id] = s
-            next_ids = {s.subject_id for s in relations} | {s.object_id for s in relations if s.object_id}
-            frontier = next_ids - seen
-            seen |= next_ids
+            relations = [s for s in statements if s.kind == StatementKind.RELATION and s.id not in found]
+            views = await self.views(relations, as_of)
+            for view in views:
+                found[view.statement.id] = (hop, view)
+            reached = {v.subject.id for v in views} | {v.object.id for v in views if v.object is not None}
+            frontier = reached - seen
+            seen |= reached
             if not frontier:
                 break
-        return await self.views(list(found.values()), as_of)
+        return sorted(
+            found.values(), key=lambda item: (item[0], item[1].statement.predicate, item[1].statement.id)
+        )
+
+    async def names_in_use(
+        self,
+        *,
+        entity_types: Iterable[str] = (),
+        relations: Iterable[str] = (),
+        states: Iterable[str] = (),
+        via: Iterable[str] = (),
+    ) -> set[str]:
+        """Return which of these ontology names the lineage's canon uses, retconned rows included."""
+        entity, statement = EntityRow.__table__.c, StatementRow.__table__.c
+        in_lineage = lineage_filter(statement, self.steps)
+        queries: list[Any] = []
+        if names := list(entity_types):
+            queries.append(
+                select(entity.type).where(lineage_filter(entity, self.steps), entity.type.in_(names))
+            )
+        if names := list(relations):
+            queries.append(select(statement.predicate).where(in_lineage, statement.predicate.in_(names)))
+        if names := list(states):
+            queries.append(
+                select(statement.value).where(
+                    in_lineage, statement.kind == StatementKind.STATE.value, statement.value.in_(names)
+                )
+            )
+        if names := list(via):
+            queries.append(select(statement.via).where(in_lineage, statement.via.in_(names)))
+        used: set[str] = set()
+        for query in queries:
+            used |= set((await self.session.execute(query.distinct())).scalars())
+        return used
 
     async def dependents(self, kind: str, target_id: int) -> list[StatementView]:
         """Return the standing statements that rely on an entity or statement (to review after a retcon)."""

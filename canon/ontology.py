@@ -192,25 +192,83 @@ class Ontology(BaseModel):
         return False
 
     def extended(self, extension: dict[str, Any]) -> Ontology:
-        """Return this ontology with a campaign's additions; refuse redefinitions of what exists."""
+        """Return this ontology with a campaign's additions, or raise `InvalidInput` naming every problem.
+
+        An extension adds entity types, relation types, state tags, transitions and `via` events. It never
+        redefines what exists, and never loosens it: a transition between two states of this ontology that it
+        does not allow (dead -> alive) stays forbidden, and no transition may leave a terminal state; leaving
+        one takes an event, so an extension adds a `via` entry (like resurrection) instead.
+        """
+        if not isinstance(extension, dict):
+            raise InvalidInput(
+                "An ontology extension is a mapping with entity_types, relation_types, states."
+            )
+        problems = _unknown_keys(extension, EXTENSION_SECTIONS, "the extension")
         data = self.model_dump(by_alias=True)
         for section in ("entity_types", "relation_types"):
-            for name, spec in (extension.get(section) or {}).items():
+            for name, spec in _section(extension, section, problems).items():
                 if name in data[section]:
-                    raise InvalidInput(f"The ontology already defines {name}; an extension can only add.")
-                data[section][name] = spec
-        states = extension.get("states") or {}
-        for name, spec in (states.get("tags") or {}).items():
-            if name in data["states"]["tags"]:
-                raise InvalidInput(f"The ontology already defines the state {name}.")
-            data["states"]["tags"][name] = spec
-        for name, targets in (states.get("transitions") or {}).items():
-            merged = list(data["states"]["transitions"].get(name, ()))
-            data["states"]["transitions"][name] = merged + [t for t in targets if t not in merged]
-        try:
-            return Ontology.model_validate(data)
-        except ValidationError as error:
-            raise InvalidInput(f"The ontology extension is invalid: {error.errors()[0]['msg']}") from None
+                    problems.append(f"{name} is already defined; an extension can only add")
+                else:
+                    data[section][name] = spec
+        states = _section(extension, "states", problems)
+        problems += _unknown_keys(states, STATE_SECTIONS, "states")
+        for section, what in (("tags", "the state"), ("via", "the event kind")):
+            for name, spec in _section(states, section, problems).items():
+                if name in data["states"][section]:
+                    problems.append(f"{what} {name} is already defined; an extension can only add")
+                else:
+                    data["states"][section][name] = spec
+        tags = data["states"]["tags"]
+        for source, targets in _section(states, "transitions", problems).items():
+            merged = list(data["states"]["transitions"].get(source, ()))
+            for target in targets if isinstance(targets, list) else [targets]:
+                if target in merged:
+                    continue
+                if isinstance(tags.get(source), dict) and tags[source].get("terminal"):
+                    problems.append(
+                        f"{source} -> {target}: {source} is terminal, so leaving it takes an event; "
+                        f"add a `via` entry (like resurrection: from [{source}] to [{target}]) instead"
+                    )
+                elif source in self.states.tags and target in self.states.tags:
+                    problems.append(
+                        f"{source} -> {target}: the base ontology does not allow it, and an extension "
+                        "cannot loosen the base (a `via` event can allow it)"
+                    )
+                merged.append(target)
+            data["states"]["transitions"][source] = merged
+        if not problems:
+            try:
+                return Ontology.model_validate(data)
+            except ValidationError as error:
+                problems += [_describe(e) for e in error.errors()]
+        raise InvalidInput("The ontology extension is invalid: " + "; ".join(problems) + ".")
+
+
+EXTENSION_SECTIONS = ("entity_types", "relation_types", "states")
+STATE_SECTIONS = ("tags", "transitions", "via")
+
+
+def _unknown_keys(data: dict[str, Any], allowed: tuple[str, ...], where: str) -> list[str]:
+    return [
+        f"{key!r} is not a section of {where} (allowed: {', '.join(allowed)})"
+        for key in data
+        if key not in allowed
+    ]
+
+
+def _section(data: dict[str, Any], name: str, problems: list[str]) -> dict[str, Any]:
+    value = data.get(name) or {}
+    if not isinstance(value, dict):
+        problems.append(f"{name} must be a mapping of names")
+        return {}
+    return value
+
+
+def _describe(error: Any) -> str:
+    where = ".".join(str(part) for part in error.get("loc", ()))
+    message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message
 
 
 def _lookup(name: str, table: dict[str, Any]) -> str | None:
@@ -221,9 +279,13 @@ def _lookup(name: str, table: dict[str, Any]) -> str | None:
 
 
 def parse_ontology(text: str) -> Ontology:
-    """Parse and validate an ontology document."""
-    data = YAML(typ="safe", pure=True).load(text)
-    return Ontology.model_validate(data)
+    """Parse and validate an ontology document, raising `InvalidInput` naming every problem."""
+    try:
+        return Ontology.model_validate(YAML(typ="safe", pure=True).load(text))
+    except ValidationError as error:
+        raise InvalidInput(
+            "The ontology is invalid: " + "; ".join(_describe(e) for e in error.errors()) + "."
+        ) from None
 
 
 @cache

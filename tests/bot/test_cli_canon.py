@@ -110,3 +110,96 @@ def test_bad_input_exits_1_with_a_message(cli: CliRunner) -> None:
     unknown = cli.invoke(app, ["canon", "check", "--campaign", "Nowhere", "--json"])
     assert unknown.exit_code == 1 and "There is no campaign named 'Nowhere'" in unknown.stderr
     assert run(cli, "canon", "check") == {"campaign": CAMPAIGN, "conflicts": []}  # nothing was written
+
+
+EXTENSION = """
+entity_types:
+  Starship: {kind: concrete, parent: Item, description: a ship of the void}
+relation_types:
+  CREWS: {from: [Person], to: [Starship], temporal: true}
+states:
+  tags:
+    adrift: {applies_to: [Starship]}
+  transitions:
+    intact: [adrift]
+"""
+
+
+def test_the_campaign_ontology_is_shown_set_validated_and_kept_while_canon_uses_it(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    shown = run(cli, "canon", "ontology")
+    assert (
+        shown["extension"] is None
+        and "NPC" in shown["entity_types"]
+        and "Starship" not in shown["entity_types"]
+    )
+    assert shown["via"]["resurrection"] == {"from": ["dead"], "to": ["alive", "wounded"]}
+    refused = run(cli, "canon", "add", "entity", "Grey Gull", "Starship", code=1)
+    assert "Allowed types:" in refused.stderr
+
+    extension = tmp_path / "space.yaml"
+    extension.write_text(EXTENSION, encoding="utf-8")
+    set_ = run(cli, "canon", "ontology", "--set", str(extension))
+    assert "Starship" in set_["entity_types"] and "CREWS" in set_["relation_types"]
+    assert set_["extension"]["entity_types"]["Starship"]["parent"] == "Item"
+    assert "adrift" in set_["transitions"]["intact"] and "damaged" in set_["transitions"]["intact"]
+    assert run(cli, "canon", "ontology")["extension"] == set_["extension"]  # stored with the campaign
+    run(cli, "canon", "add", "entity", "Grey Gull", "Starship")
+    crew = run(cli, "canon", "add", "relationship", "Mara", "CREWS", "Grey Gull")
+    assert [p["content"]["type"] for p in crew["written"]] == ["entity", "relationship"]
+
+    loosening = tmp_path / "undying.yaml"
+    loosening.write_text("states:\n  transitions:\n    dead: [alive]\n", encoding="utf-8")
+    loosened = run(cli, "canon", "ontology", "--set", str(loosening), code=1)
+    assert "dead is terminal" in loosened.stderr and "resurrection" in loosened.stderr
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("entity_types: [Starship\n", encoding="utf-8")
+    assert "not valid YAML at line" in run(cli, "canon", "ontology", "--set", str(broken), code=1).stderr
+    missing = run(cli, "canon", "ontology", "--set", str(tmp_path / "nowhere.yaml"), code=1)
+    assert "Cannot read" in missing.stderr
+    # Canon uses Starship and CREWS: an extension without them is refused, and so is clearing it.
+    dropped = run(cli, "canon", "ontology", "--clear", code=1)
+    assert "uses CREWS, Starship" in dropped.stderr
+    assert run(cli, "canon", "ontology")["extension"] == set_["extension"]  # nothing changed
+
+
+def test_neighbours_within_hops_never_walk_through_hidden_canon(cli: CliRunner) -> None:
+    run(cli, "canon", "add", "relationship", "Aldric", "ALLY_OF", "Mara")
+    run(cli, "canon", "add", "relationship", "Mara", "MEMBER_OF", "Night Watch")
+    run(cli, "canon", "add", "entity", "The Hidden King", "NPC", "--gm-only")
+    run(cli, "canon", "add", "relationship", "Aldric", "ENEMY_OF", "The Hidden King")
+    run(cli, "canon", "add", "relationship", "The Hidden King", "RULES", "Black Keep")
+    run(cli, "canon", "add", "relationship", "Black Keep", "PART_OF", "Far North")
+
+    one = run(cli, "canon", "neighbours", "Aldric")
+    assert [(r["hop"], r["statement"]["predicate"]) for r in one["relations"]] == [(1, "ALLY_OF")]
+    assert [(e["hop"], e["name"]) for e in one["entities"]] == [(1, "Mara")]
+    three = run(cli, "canon", "neighbours", "Aldric", "--hops", "3")
+    assert [(r["hop"], r["statement"]["predicate"]) for r in three["relations"]] == [
+        (1, "ALLY_OF"),
+        (2, "MEMBER_OF"),
+    ]
+    gm = run(cli, "canon", "neighbours", "Aldric", "--hops", "3", "--as", "gm")
+    assert [(e["hop"], e["name"]) for e in gm["entities"]] == [
+        (1, "Mara"),
+        (1, "The Hidden King"),
+        (2, "Night Watch"),
+        (2, "Black Keep"),
+        (3, "Far North"),
+    ]
+    assert "1 to 4 hops" in run(cli, "canon", "neighbours", "Aldric", "--hops", "9", code=1).stderr
+
+
+def test_a_fact_may_cite_the_facts_it_relies_on(cli: CliRunner) -> None:
+    (stone,) = run(cli, "canon", "add", "fact", "Bridge", "material", "stone")["statement_ids"]
+    cited = run(cli, "canon", "add", "fact", "Bridge", "bears", "a siege tower", "--relies-on", f"#{stone}")
+    assert cited["written"][0]["content"]["relies_on"] == [stone]
+    assert (
+        "not a fact number"
+        in run(cli, "canon", "add", "fact", "Bridge", "x", "y", "--relies-on", "one", code=1).stderr
+    )
+    assert (
+        "no fact #999"
+        in run(cli, "canon", "add", "fact", "Bridge", "x", "y", "--relies-on", "999", code=1).stderr
+    )

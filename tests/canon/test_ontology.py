@@ -1,0 +1,201 @@
+"""The ontology: the bundled one validates, a broken one is refused naming each problem, extensions only add."""
+
+from __future__ import annotations
+
+import io
+from importlib import resources
+from typing import Any
+
+import pytest
+from ruamel.yaml import YAML
+
+from canon.errors import InvalidInput
+from canon.ontology import Ontology, base_ontology, parse_ontology
+
+REQUIRED_TYPES = {
+    "Person",
+    "PC",
+    "NPC",
+    "Faction",
+    "Location",
+    "Region",
+    "Item",
+    "Creature",
+    "Deity",
+    "Culture",
+    "Language",
+    "MagicSystem",
+    "Spell",
+    "Era",
+    "Event",
+    "Lineage",
+    "Title",
+    "Plane",
+    "Material",
+}
+
+
+def bundled() -> dict[str, Any]:
+    """Return the bundled ontology document as data, to break copies of it."""
+    text = resources.files("config").joinpath("ontology.yaml").read_text(encoding="utf-8")
+    data: dict[str, Any] = YAML(typ="safe", pure=True).load(text)
+    return data
+
+
+def dump(data: dict[str, Any]) -> str:
+    """Return data as a YAML document."""
+    out = io.StringIO()
+    YAML(typ="safe", pure=True).dump(data, out)
+    return out.getvalue()
+
+
+def test_the_bundled_ontology_has_the_required_types_and_rules() -> None:
+    o = base_ontology()
+    assert set(o.entity_types) >= REQUIRED_TYPES
+    assert o.relation_types["ALLY_OF"].exclusive_with == ("ENEMY_OF",)
+    assert o.relation_types["PARENT_OF"].max_incoming == 2 and not o.relation_types["PARENT_OF"].temporal
+    assert o.is_a("NPC", ["Person"]) and not o.is_a("Item", ["Person"])
+    assert not o.transition_allowed("dead", "alive")
+    assert o.transition_allowed("dead", "alive", via="resurrection")
+    assert not o.transition_allowed("dead", "alive", via="raising")
+    assert o.transition_allowed("alive", "wounded")
+
+
+@pytest.mark.parametrize(
+    ("breakage", "message"),
+    [
+        (lambda d: d["entity_types"]["PC"].update(parent="Hero"), "entity type PC: unknown parent Hero"),
+        (
+            lambda d: d["relation_types"]["LEADS"].update({"to": ["Guild"]}),
+            "relation LEADS: unknown endpoint type Guild",
+        ),
+        (
+            lambda d: d["relation_types"]["ENEMY_OF"].update(exclusive_with=[]),
+            "relation ALLY_OF: exclusive with ENEMY_OF, but not the other way round",
+        ),
+        (
+            lambda d: d["states"]["transitions"]["alive"].append("petrified"),
+            "transition alive -> unknown state petrified",
+        ),
+        (lambda d: d["states"]["via"]["raising"].update({"to": ["lich"]}), "via raising: unknown state lich"),
+        (
+            lambda d: d["states"]["tags"]["alive"].update(applies_to=["Robot"]),
+            "state alive: unknown type Robot",
+        ),
+        (lambda d: d["relation_types"]["SPOUSE_OF"].update(max_incoming=0), "max_incoming"),
+        (lambda d: d["entity_types"]["NPC"].update(colour="blue"), "entity_types.NPC.colour"),
+    ],
+)
+def test_a_broken_ontology_is_refused_naming_the_problem(breakage: Any, message: str) -> None:
+    data = bundled()
+    breakage(data)
+    with pytest.raises(InvalidInput, match="The ontology is invalid") as raised:
+        parse_ontology(dump(data))
+    assert message in raised.value.message
+
+
+def test_every_problem_is_named_at_once() -> None:
+    data = bundled()
+    data["entity_types"]["PC"]["parent"] = "Hero"
+    data["states"]["transitions"]["alive"].append("petrified")
+    with pytest.raises(InvalidInput) as raised:
+        parse_ontology(dump(data))
+    assert "unknown parent Hero" in raised.value.message
+    assert "unknown state petrified" in raised.value.message
+
+
+SPACE = {
+    "entity_types": {"Starship": {"kind": "concrete", "parent": "Item", "description": "a ship of the void"}},
+    "relation_types": {"CREWS": {"from": ["Person"], "to": ["Starship"], "temporal": True}},
+    "states": {
+        "tags": {
+            "petrified": {"applies_to": ["Person", "Creature"], "description": "turned to stone"},
+            "adrift": {"applies_to": ["Starship"]},
+        },
+        "transitions": {"alive": ["petrified"], "intact": ["adrift"], "adrift": ["intact", "destroyed"]},
+        "via": {"stone_to_flesh": {"from": ["petrified"], "to": ["alive"]}},
+    },
+}
+
+
+def test_an_extension_adds_types_relations_states_transitions_and_events() -> None:
+    o = base_ontology().extended(SPACE)
+    assert o.entity_type("starship") == "Starship" and o.is_a("Starship", ["Item"])
+    o.check_endpoints("CREWS", "NPC", "Starship")
+    with pytest.raises(InvalidInput, match="cannot point at a Location"):
+        o.check_endpoints("CREWS", "NPC", "Location")
+    o.check_state_applies("adrift", "Starship")
+    assert o.transition_allowed("alive", "petrified")
+    assert o.transition_allowed("alive", "wounded")  # the base's transitions are kept
+    assert o.transition_allowed("intact", "adrift") and o.transition_allowed("adrift", "destroyed")
+    assert not o.transition_allowed("petrified", "alive")
+    assert o.transition_allowed("petrified", "alive", via="stone_to_flesh")  # `via` entries are kept
+    assert o.transition_allowed("dead", "alive", via="resurrection")
+    assert not o.transition_allowed("dead", "alive")
+    assert "Starship" not in base_ontology().entity_types  # the base is untouched
+
+
+@pytest.mark.parametrize(
+    ("extension", "message"),
+    [
+        ({"states": {"transitions": {"dead": ["alive"]}}}, "dead is terminal, so leaving it takes an event"),
+        ({"states": {"transitions": {"destroyed": ["intact"]}}}, "destroyed is terminal"),
+        (
+            {"states": {"transitions": {"undead": ["alive"]}}},
+            "undead -> alive: the base ontology does not allow it",
+        ),
+        (
+            {"states": {"tags": {"ghost": {"applies_to": ["Person"]}}, "transitions": {"dead": ["ghost"]}}},
+            "dead is terminal",
+        ),
+        (
+            {
+                "states": {
+                    "tags": {"lich": {"applies_to": ["Person"], "terminal": True}},
+                    "transitions": {"lich": ["alive"]},
+                }
+            },
+            "lich is terminal",
+        ),
+        ({"entity_types": {"NPC": {"kind": "concrete"}}}, "NPC is already defined"),
+        (
+            {"relation_types": {"ALLY_OF": {"from": ["Person"], "to": ["Person"]}}},
+            "ALLY_OF is already defined",
+        ),
+        ({"states": {"tags": {"dead": {"applies_to": ["Item"]}}}}, "the state dead is already defined"),
+        (
+            {"states": {"via": {"resurrection": {"from": ["dead"], "to": ["undead"]}}}},
+            "the event kind resurrection is already defined",
+        ),
+        ({"entity_type": {"Starship": {}}}, "'entity_type' is not a section of the extension"),
+        ({"states": {"tag": {}}}, "'tag' is not a section of states"),
+        (
+            {"relation_types": {"CREWS": {"from": ["Person"], "to": ["Spaceship"]}}},
+            "relation CREWS: unknown endpoint type Spaceship",
+        ),
+        (
+            {"states": {"transitions": {"alive": ["petrified"]}}},
+            "transition alive -> unknown state petrified",
+        ),
+        ({"entity_types": {"Starship": {"kind": "imaginary"}}}, "entity_types.Starship.kind"),
+        (["Starship"], "a mapping"),
+    ],
+)
+def test_an_extension_that_redefines_or_loosens_the_base_is_refused(extension: Any, message: str) -> None:
+    with pytest.raises(InvalidInput, match=r"invalid|mapping") as raised:
+        base_ontology().extended(extension)
+    assert message in raised.value.message
+
+
+def test_an_extension_may_leave_a_terminal_state_through_a_new_event() -> None:
+    o = base_ontology().extended(
+        {
+            "states": {
+                "tags": {"ghost": {"applies_to": ["Person"]}},
+                "via": {"haunting": {"from": ["dead"], "to": ["ghost"]}},
+            }
+        }
+    )
+    assert not o.transition_allowed("dead", "ghost")
+    assert o.transition_allowed("dead", "ghost", via="haunting")
+    assert isinstance(o, Ontology)
