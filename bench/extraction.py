@@ -1,18 +1,21 @@
 """Proposal extraction quality: precision and recall against what a careful GM would accept, tokens and time.
 
 Runs the production extraction path (`bot.voice.extraction`: pieces, the ontology-typed prompt with the known
-entities, per-item validation, conversion to proposal content, merging) on the scripted scenes of
-`bench/extraction_scenes.py`, with the LLM configured in the settings (LOREKEEPER_LLM__BASE_URL and
-LOREKEEPER_LLM__MODEL, or lorekeeper.toml). Names are then resolved as the gate would (canon names and
-aliases exactly, then fuzzy), and the proposals matched one to one against the gold ones:
+entities, per-item validation, conversion to proposal content, merging, and the check that drops what canon
+already says, against a real canon in a throwaway SQLite file: one campaign per scene, holding its known
+entities and its `canon`) on the scripted scenes of `bench/extraction_scenes.py`, with the LLM configured in
+the settings (LOREKEEPER_LLM__BASE_URL and LOREKEEPER_LLM__MODEL, or lorekeeper.toml). Names are then resolved
+as the gate would (canon names and aliases exactly, then fuzzy), and the proposals matched one to one against
+the gold ones:
 
 - entity: same name; fact: same subject and a value saying the same (the attribute's wording is free);
 - relationship: same relation and ends (either order for symmetric relations); state change: subject and state;
 - event: the same participants, or a name saying the same.
 
 Prints one JSON line. Without an LLM configured it prints a line saying so (status "skipped").
-`--stub-gold` runs the same harness against the local stub server replaying the gold answers: a check of the
-harness itself (it must score 1.0), clearly labelled, never a measure of any model.
+`--stub-gold` runs the same harness against the local stub server replaying the gold answers and the canon a
+scene restates (to every piece): a check of the harness itself (it must score 1.0, every restated item merged
+into canon), clearly labelled, never a measure of any model.
 
     .venv/bin/python -m bench.extraction [--stub-gold] [--scenes N]
 """
@@ -24,6 +27,7 @@ import asyncio
 import contextlib
 import json
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -33,8 +37,11 @@ from urllib.parse import urlsplit
 from rapidfuzz import fuzz
 
 from bench.extraction_scenes import SCENES
+from bot import database
+from bot.canon_service import CanonService
 from bot.llm import InMemoryTokenLedger, LLMClient, OpenAICompatibleLLM
 from bot.voice.extraction import (
+    Candidate,
     ExtractionReport,
     Extractor,
     Piece,
@@ -42,8 +49,11 @@ from bot.voice.extraction import (
     merge_candidates,
     names_in,
     split_pieces,
+    without_canon,
 )
 from bot.voice.prompts import extraction_reply_model
+from canon.campaigns import Campaign, create_campaign
+from canon.domain import Viewer
 from canon.graph import fold
 from canon.ontology import Ontology, base_ontology
 from canon.proposals import (
@@ -54,7 +64,9 @@ from canon.proposals import (
     RelationshipContent,
     StateChangeContent,
 )
+from canon.storage import Database
 from config.settings import load_settings
+from memory.scenes import Actor, SceneService
 from memory.tokens import count_tokens
 
 NAME_MATCH = 90
@@ -72,12 +84,50 @@ def scene_lines(scene: dict[str, Any]) -> list[tuple[int, str]]:
     return lines
 
 
-def gold_contents(scene: dict[str, Any], ontology: Ontology) -> list[ProposalContent]:
-    """Return a scene's gold proposals as content (validating them with the production reply model)."""
-    reply = extraction_reply_model(ontology).model_validate({"items": scene["gold"]})
+def gold_contents(scene: dict[str, Any], ontology: Ontology, key: str = "gold") -> list[ProposalContent]:
+    """Return a scene's gold proposals (or its prior `canon`) as content, validated by the production model."""
+    reply = extraction_reply_model(ontology).model_validate({"items": scene.get(key, [])})
     if reply.dropped:
-        raise ValueError(f"scene {scene['id']}: invalid gold items: {reply.dropped}")
+        raise ValueError(f"scene {scene['id']}: invalid {key} items: {reply.dropped}")
     return [item_content(item) for item in reply.items]
+
+
+class CanonWorld:
+    """A throwaway canon in a SQLite file: one campaign per scene, with its known entities and prior canon."""
+
+    GM = Actor(id=0, name="bench", is_gm=True)
+
+    def __init__(self, directory: str, ontology: Ontology) -> None:
+        self.db = Database.from_url(f"sqlite+aiosqlite:///{directory}/extraction.sqlite3")
+        self.canon = CanonService(self.db, SceneService(self.db), ontology)
+        self.ontology = ontology
+
+    async def open(self) -> None:
+        """Create the schema."""
+        await database.upgrade(self.db)
+
+    async def close(self) -> None:
+        """Close the database."""
+        await self.db.dispose()
+
+    async def campaign_for(self, scene: dict[str, Any]) -> Campaign:
+        """Return a new campaign whose canon holds the scene's known entities and what it restates."""
+        campaign = await self.db.run(lambda s: create_campaign(s, f"bench {scene['id']}"))
+        contents: list[ProposalContent] = [
+            EntityContent(name=name, entity_type=entity_type, aliases=tuple(aliases))
+            for name, entity_type, aliases in scene["known"]
+        ]
+        for content in [*contents, *gold_contents(scene, self.ontology, "canon")]:
+            await self.canon.add_direct(campaign, content, self.GM, command="bench")
+        return campaign
+
+    async def new_only(
+        self, campaign: Campaign, candidates: Sequence[Candidate], report: ExtractionReport
+    ) -> list[Candidate]:
+        """Return the candidates canon does not already hold (the production check)."""
+        async with self.db.session() as session:
+            reader = await self.canon.reader(session, campaign, Viewer.GM)
+            return await without_canon(reader, candidates, report)
 
 
 class Names:
@@ -157,8 +207,8 @@ def score(
 
 
 def gold_responder(ontology: Ontology) -> Any:
-    """Return a stub responder that answers each extraction request with its scene's gold items."""
-    by_title = {scene["title"]: scene["gold"] for scene in SCENES}
+    """Return a stub responder answering each extraction request with its scene's gold and restated canon."""
+    by_title = {scene["title"]: [*scene["gold"], *scene.get("canon", [])] for scene in SCENES}
 
     def respond(body: dict[str, Any]) -> Any:
         from tests.llm_stub import Reply
@@ -173,9 +223,16 @@ def gold_responder(ontology: Ontology) -> Any:
 
 
 async def run_scene(
-    scene: dict[str, Any], llm: LLMClient, ontology: Ontology, *, piece_tokens: int, max_tokens: int
+    scene: dict[str, Any],
+    llm: LLMClient,
+    ontology: Ontology,
+    world: CanonWorld,
+    *,
+    piece_tokens: int,
+    max_tokens: int,
 ) -> dict[str, Any]:
     """Extract one scene; return its predictions, gold, timing and tokens."""
+    campaign = await world.campaign_for(scene)
     lines = scene_lines(scene)
     known = [(n, t, list(a)) for n, t, a in scene["known"]]
     heading = f"Scene: “{scene['title']}”"
@@ -196,8 +253,10 @@ async def run_scene(
         purpose="bench_extraction",
         report=report,
     )
+    merged = merge_candidates(found, report)
+    new = await world.new_only(campaign, merged, report)
     seconds = time.perf_counter() - started
-    predicted = [c.content for c in merge_candidates(found, report)]
+    predicted = [c.content for c in new]
     gold = gold_contents(scene, ontology)
     new_names = [g.name for g in gold if isinstance(g, EntityContent | EventContent)]
     new_names += [p.name for p in predicted if isinstance(p, EntityContent | EventContent)]
@@ -206,6 +265,8 @@ async def run_scene(
     return {
         "id": scene["id"],
         "pieces": report.pieces,
+        "merged_into_canon": len(merged) - len(new),
+        "restated_canon": len(scene.get("canon", [])),
         "predicted": len(predicted),
         "gold": len(gold),
         "matched": len(pairs),
@@ -256,6 +317,9 @@ def summarise(results: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "completion_tokens_per_scene": round(sum(r["completion_tokens"] for r in results) / count, 1),
         "seconds_per_scene": round(sum(r["seconds"] for r in results) / count, 3),
         "pieces": sum(r["pieces"] for r in results),
+        "pieces_of_long_scenes": {r["id"]: r["pieces"] for r in results if r["id"].startswith("long-")},
+        "restated_canon": sum(r["restated_canon"] for r in results),
+        "merged_into_canon": sum(r["merged_into_canon"] for r in results),
         "dropped_items": sum(r["dropped"] for r in results),
         "failed_pieces": sum(r["failed_pieces"] for r in results),
         "worst_scenes": [
@@ -281,6 +345,7 @@ async def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     scenes = SCENES[: args.scenes] if args.scenes else SCENES
     for scene in scenes:  # the fixture itself must fit the ontology
         gold_contents(scene, ontology)
+        gold_contents(scene, ontology, "canon")
     gold_total = sum(len(s["gold"]) for s in scenes)
     base: dict[str, Any] = {"bench": "extraction", "fixture_scenes": len(scenes), "fixture_gold": gold_total}
     if not args.stub_gold and not settings.llm.configured:
@@ -292,6 +357,9 @@ async def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         }
     ledger = InMemoryTokenLedger()
     async with contextlib.AsyncExitStack() as stack:
+        world = CanonWorld(stack.enter_context(tempfile.TemporaryDirectory()), ontology)
+        await world.open()
+        stack.push_async_callback(world.close)
         if args.stub_gold:
             from tests.llm_stub import LLMStub
 
@@ -311,6 +379,7 @@ async def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                     scene,
                     llm,
                     ontology,
+                    world,
                     piece_tokens=settings.voice.extraction_piece_tokens,
                     max_tokens=settings.voice.extraction_max_tokens,
                 )

@@ -5,6 +5,12 @@ and `gold`: the proposals in the extraction reply's own shape (so a stub can rep
 Several scenes hold traps a careful GM would not accept: plans, rumours, questions, out-of-character talk.
 Matching rules live in the benchmark: names through canon aliases and fuzzy equality, facts by subject and
 value (the attribute's wording is free), events by their participants or name.
+
+The long scenes (`long-*`) run past one piece of the transcript (hours of table talk around a few moments that
+matter), so extraction reads them in pieces and merges what overlapping pieces both found. A scene's `canon`
+lists what canon already holds before it and the scene restates (in the same shape, citing the turns that
+restate it): the benchmark writes it into canon first, so a proposal repeating it is merged into canon by the
+production check, never proposed; it is never gold.
 """
 
 from __future__ import annotations
@@ -14,6 +20,86 @@ from typing import Any
 P, G, N = "player", "gm", "narrator"
 
 Known = list[tuple[str, str, list[str]]]
+
+# Table talk that establishes nothing a careful GM would make canon: dice, rules, snacks, idle plans, weather.
+BANTER: list[tuple[str, str, str]] = [
+    (
+        P,
+        "Pat",
+        "I roll for perception. Fourteen, plus two. Do I notice anything in the room, or is it just people "
+        "drinking and talking about the weather?",
+    ),
+    (
+        G,
+        "Gina",
+        "Nothing out of the ordinary. People drink, talk about the weather and complain about the price of salt.",
+    ),
+    (
+        P,
+        "Quinn",
+        "Quick rules question: does my advantage from inspiration stack with the bonus from the bard's song, or "
+        "do I just take the better one?",
+    ),
+    (
+        G,
+        "Gina",
+        "Take the better one, they don't stack. We can look it up properly after the session if you want.",
+    ),
+    (
+        P,
+        "Pat",
+        "Can someone pass the crisps? And does anyone want more tea before we carry on with the scene?",
+    ),
+    (
+        P,
+        "Quinn",
+        "I keep an eye on the door and nurse my drink. If anyone comes in I want to see them before they see me.",
+    ),
+    (
+        G,
+        "Gina",
+        "Time drags on. A fire crackles somewhere, a dog snores, and the rain keeps drumming on the roof.",
+    ),
+    (
+        P,
+        "Pat",
+        "Maybe we should look for work tomorrow and ask around? Or we could just rest. I don't know yet.",
+    ),
+    (
+        P,
+        "Quinn",
+        "Let's decide tomorrow. I'd rather not make plans while my character is this tired and grumpy, honestly.",
+    ),
+    (
+        P,
+        "Pat",
+        "How much money do we have left after today? I want to buy new boots at some point, mine are awful.",
+    ),
+    (
+        G,
+        "Gina",
+        "About thirty silver between you. The boots will have to wait until somebody pays you for something.",
+    ),
+    (P, "Quinn", "I hum an old song under my breath and tap along on the table with my fingers, badly."),
+    (
+        P,
+        "Pat",
+        "Out of character: I need to leave by eleven tonight, so let's keep an eye on the time, please.",
+    ),
+    (
+        G,
+        "Gina",
+        "Noted, we'll stop at a good point. Back in the scene: for a long while nothing much happens.",
+    ),
+    (P, "Pat", "I try to remember whether we locked the wagon. Can I make a memory check, or is that silly?"),
+    (G, "Gina", "Roll it if you like. Eleven: you honestly can't remember, which is not very reassuring."),
+]
+
+
+def _talk(count: int, start: int = 0) -> list[tuple[str, str, str]]:
+    """Return `count` turns of table talk (from `BANTER`, starting at `start`)."""
+    return [BANTER[(start + n) % len(BANTER)] for n in range(count)]
+
 
 SCENES: list[dict[str, Any]] = [
     {
@@ -529,6 +615,191 @@ SCENES: list[dict[str, Any]] = [
                 "attribute": "occupation",
                 "value": "keeper of the lighthouse",
                 "turns": [2],
+            },
+        ],
+    },
+    {
+        "id": "long-vigil",
+        "title": "The Long Vigil",
+        "known": [("Mira", "NPC", ["the Innkeeper"]), ("Thornwall", "Location", [])],
+        "turns": [
+            (
+                P,
+                "Pat",
+                "We settle in at the Innkeeper's place for the night and ask for a table by the fire.",
+            ),
+            (G, "Gina", "Mira, the innkeeper here in Thornwall, brings you bread and a jug of cider."),
+            *_talk(60),  # turns 3-62
+            (
+                G,
+                "Gina",
+                "Near midnight the door bangs open: a soaked courier, Edda Varn, a rider of the Harbour Post, "
+                "staggers in with a sealed letter.",
+            ),
+            *_talk(60, 5),  # turns 64-123
+            (
+                G,
+                "Gina",
+                "Edda slumps by the fire and does not wake. By dawn she is dead, the letter still in her hand.",
+            ),
+            (P, "Quinn", "I gently take the letter from her hand."),
+        ],
+        "gold": [
+            {"kind": "entity", "name": "Edda Varn", "entity_type": "NPC", "turns": [63]},
+            {"kind": "entity", "name": "Harbour Post", "entity_type": "Faction", "turns": [63]},
+            {
+                "kind": "relationship",
+                "subject": "Edda Varn",
+                "relation": "MEMBER_OF",
+                "object": "Harbour Post",
+                "turns": [63],
+            },
+            {"kind": "state_change", "subject": "Edda Varn", "state": "dead", "turns": [124]},
+        ],
+        "canon": [
+            {
+                "kind": "fact",
+                "subject": "Mira",
+                "attribute": "occupation",
+                "value": "innkeeper",
+                "turns": [2],
+            },
+            {
+                "kind": "relationship",
+                "subject": "Mira",
+                "relation": "LOCATED_IN",
+                "object": "Thornwall",
+                "turns": [2],
+            },
+        ],
+    },
+    {
+        "id": "long-caravan",
+        "title": "The Salt Road Caravan",
+        "known": [("Aldric", "NPC", ["Sir Aldric"]), ("Saltfang", "Faction", ["the Saltfang gang"])],
+        "turns": [
+            (G, "Gina", "The caravan rolls out at first light along the salt road, twelve wagons long."),
+            (
+                G,
+                "Gina",
+                "Sir Aldric rides at its head; everyone knows the Saltfang gang are his sworn enemies and would love "
+                "to catch him on the road.",
+            ),
+            (
+                G,
+                "Gina",
+                "The caravan master, a stout old man called Orrin Tallow, counts the wagons twice and grumbles.",
+            ),
+            *_talk(70),  # turns 4-73
+            (
+                G,
+                "Gina",
+                "An arrow from the reeds takes Sir Aldric in the thigh. He keeps his saddle, but he bleeds badly.",
+            ),
+            *_talk(70, 3),  # turns 75-144
+            (
+                G,
+                "Gina",
+                "At the river crossing the drivers call Redwater Ford, red-sashed Saltfang riders burst from the "
+                "reeds.",
+            ),
+            (P, "Pat", "I draw my bow and shoot at the nearest rider."),
+            *_talk(70, 9),  # turns 147-216
+            (
+                G,
+                "Gina",
+                "Pale but upright, Aldric leads the charge that breaks the Saltfang riders; they flee across the "
+                "ford, leaving their dead in the water.",
+            ),
+        ],
+        "gold": [
+            {"kind": "entity", "name": "Orrin Tallow", "entity_type": "NPC", "turns": [3]},
+            {
+                "kind": "fact",
+                "subject": "Orrin Tallow",
+                "attribute": "occupation",
+                "value": "caravan master",
+                "turns": [3],
+            },
+            {"kind": "state_change", "subject": "Aldric", "state": "wounded", "turns": [74]},
+            {"kind": "entity", "name": "Redwater Ford", "entity_type": "Location", "turns": [145]},
+            {
+                "kind": "event",
+                "name": "Battle of Redwater Ford",
+                "location": "Redwater Ford",
+                "participants": ["Aldric", "Saltfang"],
+                "turns": [145, 217],
+            },
+            {
+                "kind": "relationship",
+                "subject": "Aldric",
+                "relation": "DEFEATED",
+                "object": "Saltfang",
+                "turns": [217],
+            },
+        ],
+        "canon": [
+            {
+                "kind": "relationship",
+                "subject": "Aldric",
+                "relation": "ENEMY_OF",
+                "object": "Saltfang",
+                "turns": [2],
+            },
+        ],
+    },
+    {
+        "id": "long-council",
+        "title": "Council by Candlelight",
+        "known": [("Lord Brannoc", "NPC", ["the Old Lion", "Brannoc"]), ("Thornwall", "Location", [])],
+        "turns": [
+            (
+                G,
+                "Gina",
+                "Lord Brannoc, who rules Thornwall, opens the council by candlelight; the old lords grumble.",
+            ),
+            (P, "Pat", "I find a seat at the back and listen."),
+            *_talk(47, 2),  # turns 3-49
+            (
+                G,
+                "Gina",
+                "A young woman takes the seat at Brannoc's right: Maelis, his daughter, the steward of his "
+                "household.",
+            ),
+            *_talk(49, 11),  # turns 51-99
+            (
+                G,
+                "Gina",
+                "Brannoc takes off his signet ring and gives it to Maelis: from tonight she rules Thornwall in "
+                "his place.",
+            ),
+            (P, "Quinn", "I bow to the new lady of Thornwall."),
+        ],
+        "gold": [
+            {"kind": "entity", "name": "Maelis", "entity_type": "NPC", "turns": [50]},
+            {
+                "kind": "relationship",
+                "subject": "Lord Brannoc",
+                "relation": "PARENT_OF",
+                "object": "Maelis",
+                "turns": [50],
+            },
+            {"kind": "fact", "subject": "Maelis", "attribute": "title", "value": "steward", "turns": [50]},
+            {
+                "kind": "relationship",
+                "subject": "Maelis",
+                "relation": "RULES",
+                "object": "Thornwall",
+                "turns": [100],
+            },
+        ],
+        "canon": [
+            {
+                "kind": "relationship",
+                "subject": "Lord Brannoc",
+                "relation": "RULES",
+                "object": "Thornwall",
+                "turns": [1],
             },
         ],
     },

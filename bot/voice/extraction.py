@@ -388,6 +388,24 @@ async def already_canon(reader: CanonReader, content: ProposalContent) -> str | 
     return None
 
 
+async def without_canon(
+    reader: CanonReader, candidates: Sequence[Candidate], report: ExtractionReport
+) -> list[Candidate]:
+    """Return the candidates that add to canon; the others are merged into it (logged and reported)."""
+    kept = []
+    for candidate in candidates:
+        try:
+            reason = await already_canon(reader, candidate.content)
+        except GameError:  # a name canon cannot resolve: the gate decides what to make of it
+            reason = None
+        if reason is None:
+            kept.append(candidate)
+        else:
+            log.info("extracted item merged into existing canon: %s", reason)
+            report.merged.append(reason)
+    return kept
+
+
 def order_drafts(drafts: Sequence[Draft]) -> list[Draft]:
     """Return drafts with new entities first, then events, then the rest (so references find them pending)."""
     rank = {"entity": 0, "event": 1}

@@ -31,10 +31,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.canon_service import CanonService
 from bot.llm import NOT_CONFIGURED_MESSAGE, LLMClient, LLMOutputInvalid, LLMUnavailable, require_llm
 from bot.voice.extraction import (
+    Candidate,
     ExtractionReport,
     Extractor,
     Piece,
-    already_canon,
     describe_spans,
     make_draft,
     merge_candidates,
@@ -44,6 +44,7 @@ from bot.voice.extraction import (
     split_pieces,
     transcript_lines,
     turn_spans,
+    without_canon,
 )
 from bot.voice.material import (
     STAGING_SPEAKERS,
@@ -340,22 +341,11 @@ class VoiceService:
         return sorted(((known[i][0], known[i][1], known[i][2]) for i in ids), key=lambda k: k[0])
 
     async def _without_canon(
-        self, campaign: Campaign, candidates: Sequence[Any], report: ExtractionReport
-    ) -> list[Any]:
-        kept = []
+        self, campaign: Campaign, candidates: Sequence[Candidate], report: ExtractionReport
+    ) -> list[Candidate]:
         async with self.db.session() as session:
             reader = await self.canon.reader(session, campaign, Viewer.GM)
-            for candidate in candidates:
-                try:
-                    reason = await already_canon(reader, candidate.content)
-                except GameError:
-                    reason = None
-                if reason is not None:
-                    log.info("extracted item merged into existing canon: %s", reason)
-                    report.merged.append(reason)
-                else:
-                    kept.append(candidate)
-        return kept
+            return await without_canon(reader, candidates, report)
 
     async def extract_source(self, campaign: Campaign, source_id: int) -> ExtractionReport:
         """Extract proposals from an imported document into a batch that waits for the GM (authority source)."""
