@@ -4,7 +4,7 @@ Everything a player typed, a world bible said, or a model wrote earlier is data,
 5). A prompt puts each such text between markers that name what it is; the text cannot close its own frame:
 marker-like bracket runs inside it are defused before it is framed, and the markers carry a digest of the
 framed text. The system prompt says what the markers mean (`UNTRUSTED_RULES`). Retrieved knowledge passages
-are rendered by `memory.framing` (the knowledge side's renderer); this module frames everything else.
+are made inert by `memory.framing` first (images as text, capped) and framed here like everything else.
 """
 
 from __future__ import annotations
