@@ -592,17 +592,19 @@ class CanonCommands(commands.Cog):
             embed=canon_embeds.retcon_embed(result, rationale), ephemeral=True, allowed_mentions=NONE
         )
 
-    # -- the rationale modal, answered by custom id so that it survives a restart ---------------------
+    # -- the rationale modals, answered by custom id so that they survive a restart -------------------
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Answer a submitted rationale modal (see `cogs.canon_views`)."""
+        """Answer a submitted rationale modal, accept or reject (see `cogs.canon_views`)."""
         if interaction.type != discord.InteractionType.modal_submit:
             return
         data: dict[str, Any] = dict(interaction.data or {})
         match = canon_views.RATIONALE_MODAL.fullmatch(str(data.get("custom_id", "")))
         if match is not None:
-            await canon_views.submit_rationale(interaction, int(match["id"]))
+            await canon_views.submit_rationale(
+                interaction, int(match["id"]), accept=match["action"] == "rationale"
+            )
 
 
 async def setup(bot: Lorekeeper) -> None:

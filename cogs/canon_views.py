@@ -7,13 +7,16 @@ Custom ids (each a `DynamicItem` template, registered when the extension loads i
     lk:review:{scene_id}:commit                        write the accepted ones and close the review
     lk:review:{scene_id}:page:{page}:prev | next       show another page of the card
     lk:rationale:{proposal_id}                         the modal asking why a warned proposal is accepted
+    lk:reject:{proposal_id}                            the modal asking (optionally) why one is rejected
     lk:batch:{campaign_id}:{action}:{batch}            the same controls for an import batch (no scene):
                                                        action accept_all | commit | page:{page}:prev|next
 
 Every click re-reads the review from the database, re-checks that the user is a GM (an ephemeral refusal
 otherwise) and edits the card in place. A decision the service refuses (a double click, two GMs at once, a
-click after the commit) is answered ephemerally and changes nothing. The modal is answered by a listener on
-its custom id (`submit_rationale`), not by the Modal object, so a modal opened before a restart still works.
+click after the commit) is answered ephemerally and changes nothing. Reject always asks for a rationale,
+which may be left empty; Accept asks for one only when the proposal raises warnings. The modals are answered
+by a listener on their custom ids (`submit_rationale`), not by the Modal object, so a modal opened before a
+restart still works.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RATIONALE_MODAL = re.compile(r"lk:rationale:(?P<id>[0-9]{1,19})")
+RATIONALE_MODAL = re.compile(r"lk:(?P<action>rationale|reject):(?P<id>[0-9]{1,19})")
 RATIONALE_FIELD = "lk:rationale:text"
 _ROWS_FOR_PROPOSALS = 4  # the fifth row holds paging, Accept all and Commit
 ANOTHER_SERVER = "This review belongs to another server's campaign."
@@ -119,7 +122,7 @@ class ProposalButton(
         return cls(int(match["id"]), match["action"] == "accept")
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Decide the proposal (a warned one asks for a rationale first) and update the card."""
+        """Decide the proposal (a reject, or an accept despite warnings, asks for a rationale first)."""
 
         async def work() -> None:
             _gm(interaction)
@@ -128,8 +131,10 @@ class ProposalButton(
             await _check_campaign(interaction, proposal.campaign_id)
             if proposal.scene_id is None and proposal.batch is None:
                 raise InvalidInput("This proposal is not part of a scene's review.")
-            if self.accept and proposal.warnings and proposal.status == ProposalStatus.PENDING:
-                await interaction.response.send_modal(RationaleModal(self.proposal_id, proposal.warnings))
+            if proposal.status == ProposalStatus.PENDING and (proposal.warnings or not self.accept):
+                await interaction.response.send_modal(
+                    RationaleModal(self.proposal_id, proposal.warnings, accept=self.accept)
+                )
                 return
             actor = actor_of(interaction, services.settings.gm_role)
             await services.canon.decide(self.proposal_id, accept=self.accept, actor=actor)
@@ -470,22 +475,27 @@ async def commit_batch(interaction: discord.Interaction, campaign_id: int, batch
 
 
 class RationaleModal(discord.ui.Modal):
-    """Ask the GM why a proposal with continuity warnings is accepted anyway."""
+    """Ask the GM why a proposal with continuity warnings is accepted anyway, or (optionally) why one is rejected."""
 
-    def __init__(self, proposal_id: int, warnings: Sequence[dict[str, Any]]) -> None:
+    def __init__(self, proposal_id: int, warnings: Sequence[dict[str, Any]], *, accept: bool = True) -> None:
         super().__init__(
-            title=clip(f"Accept #{proposal_id} despite warnings", 45),
-            custom_id=f"lk:rationale:{proposal_id}",
+            title=clip(f"Accept #{proposal_id} despite warnings" if accept else f"Reject #{proposal_id}", 45),
+            custom_id=f"lk:{'rationale' if accept else 'reject'}:{proposal_id}",
             timeout=900,
         )
         first = next(iter(warnings), {})
+        if accept:
+            placeholder = str(first.get("message") or "It breaks continuity.")
+        else:
+            placeholder = "Optional: it is kept with the rejected proposal. Leave empty to just reject."
         self.add_item(
             discord.ui.TextInput(
-                label="Why accept it anyway?",
+                label="Why accept it anyway?" if accept else "Why reject it? (optional)",
                 custom_id=RATIONALE_FIELD,
                 style=discord.TextStyle.paragraph,
-                placeholder=clip(str(first.get("message") or "It breaks continuity."), 100),
-                min_length=1,
+                placeholder=clip(placeholder, 100),
+                required=accept,
+                min_length=1 if accept else 0,
                 max_length=1000,
             )
         )
@@ -507,19 +517,23 @@ def _field_value(components: Any, custom_id: str) -> str | None:
     return None
 
 
-async def submit_rationale(interaction: discord.Interaction, proposal_id: int) -> None:
-    """Accept a warned proposal with the GM's rationale from the modal, and update the card."""
+async def submit_rationale(
+    interaction: discord.Interaction, proposal_id: int, *, accept: bool = True
+) -> None:
+    """Accept (a warned proposal) or reject one with the GM's rationale from the modal; update the card."""
 
     async def work() -> None:
         _gm(interaction)
         services = services_of(interaction)
         data = cast("dict[str, Any]", interaction.data or {})
-        rationale = _field_value(data.get("components", []), RATIONALE_FIELD)
+        rationale = (_field_value(data.get("components", []), RATIONALE_FIELD) or "").strip() or None
         await _check_campaign(interaction, (await services.canon.proposal(proposal_id)).campaign_id)
         actor = actor_of(interaction, services.settings.gm_role)
-        proposal = await services.canon.decide(proposal_id, accept=True, actor=actor, rationale=rationale)
+        proposal = await services.canon.decide(proposal_id, accept=accept, actor=actor, rationale=rationale)
         if (proposal.scene_id is None and proposal.batch is None) or interaction.message is None:
-            await reply_ephemeral(interaction, f"Accepted proposal #{proposal_id}.")
+            await reply_ephemeral(
+                interaction, f"{'Accepted' if accept else 'Rejected'} proposal #{proposal_id}."
+            )
             return
         review = await services.canon.review(
             proposal.scene_id, campaign_id=proposal.campaign_id, batch=proposal.batch

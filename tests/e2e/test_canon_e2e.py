@@ -172,8 +172,12 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     reasoned = await emu.submit_modal(opened, gm, {"lk:rationale:text": "Aldric's ghost gives the order"})
     assert reasoned.response_type == 7
     assert "Accepted despite the warnings: Aldric's ghost gives the order" in embed_text(reasoned.embeds[0])
-    rejected = await emu.click(card, f"lk:proposal:{ally_row.id}:reject", gm)
+    asked = await emu.click(card, f"lk:proposal:{ally_row.id}:reject", gm)
+    assert asked.modal is not None and asked.modal["custom_id"] == f"lk:reject:{ally_row.id}"
+    assert (await proposals_of_scene(world, scene.id))[1].status == ProposalStatus.PENDING
+    rejected = await emu.submit_modal(asked, gm, {"lk:rationale:text": "Brann never trusted Mara"})
     assert f"#{ally_row.id} · ❌ rejected" in embed_text(rejected.embeds[0])
+    assert "Why: Brann never trusted Mara" in embed_text(rejected.embeds[0])
 
     committed = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
     final = embed_text(committed.embeds[0])
@@ -201,6 +205,8 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     assert any("despite warnings: Aldric's ghost" in (e.note or "") for e in order_link.evidence)
     brann = await canon.card(campaign, "Brann", viewer=Viewer.GM)
     assert brann.relations == ()  # the rejected alliance was not written
+    ally_after = (await proposals_of_scene(world, scene.id))[1]
+    assert ally_after.status == ProposalStatus.REJECTED and ally_after.rationale == "Brann never trusted Mara"
     (conflict,) = await canon.conflicts(campaign)
     assert conflict.kind == "dead_acting" and conflict.rationale == "Aldric's ghost gives the order"
 
@@ -287,9 +293,11 @@ async def test_double_clicks_and_two_gms_make_one_decision(world: World) -> None
     scene = await latest_scene(world)
     oswin, tilda = await proposals_of_scene(world, scene.id)
 
+    asked = await emu.click(card, f"lk:proposal:{oswin.id}:reject", gus)
+    assert asked.modal is not None  # Gus is asked why; meanwhile Gina accepts
     both = await asyncio.gather(
         emu.click(card, f"lk:proposal:{oswin.id}:accept", world.gm),
-        emu.click(card, f"lk:proposal:{oswin.id}:reject", gus),
+        emu.submit_modal(asked, gus, {"lk:rationale:text": "Not this merchant"}),
     )
     assert sorted(r.response_type for r in both) == [4, 7]  # one edit of the card, one ephemeral refusal
     loser = next(r for r in both if r.response_type == 4)
@@ -299,10 +307,13 @@ async def test_double_clicks_and_two_gms_make_one_decision(world: World) -> None
     assert decided.status in {ProposalStatus.ACCEPTED, ProposalStatus.REJECTED}
     assert decided.decided_by_name in {"Gina", "Gus"}
 
-    double = await asyncio.gather(
+    asked_twice = await asyncio.gather(
         emu.click(card, f"lk:proposal:{tilda.id}:reject", world.gm),
         emu.click(card, f"lk:proposal:{tilda.id}:reject", world.gm),
     )
+    assert all(r.modal is not None for r in asked_twice)  # asking decides nothing
+    assert (await proposals_of_scene(world, scene.id))[1].status == ProposalStatus.PENDING
+    double = await asyncio.gather(*(emu.submit_modal(r, world.gm, {}) for r in asked_twice))
     assert sorted(r.response_type for r in double) == [4, 7]
     again = next(r for r in double if r.response_type == 4)
     assert again.ephemeral and f"Proposal #{tilda.id} was" in (again.content or "")
@@ -353,7 +364,8 @@ async def test_paging_accept_all_and_the_policy(world: World) -> None:
     page_two = await emu.click(card, f"lk:review:{scene.id}:page:1:next", world.gm)
     assert "Page 2/2" in embed_text(page_two.embeds[0])
     assert f"lk:proposal:{rows[8].id}:accept" in buttons(live(world, card))
-    await emu.click(card, f"lk:proposal:{rows[10].id}:reject", world.gm)
+    asked = await emu.click(card, f"lk:proposal:{rows[10].id}:reject", world.gm)
+    await emu.submit_modal(asked, world.gm, {})  # the rationale is optional
     everything = await emu.click(card, f"lk:review:{scene.id}:accept_all", world.gm)
     assert "10 accepted · 1 rejected" in embed_text(everything.embeds[0])
     assert buttons(live(world, card))[f"lk:review:{scene.id}:accept_all"].get("disabled")
