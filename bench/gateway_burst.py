@@ -2,7 +2,9 @@
 
 Two phases on one bot: a burst sent as fast as the emulator can dispatch (throughput), then the same number of
 messages paced at the goal rate (latency without a backlog). Latency is wall-clock time from the dispatch of a
-MESSAGE_CREATE to the bot's commit acknowledgement (both processes read the same clock).
+MESSAGE_CREATE to the bot's commit acknowledgement (both processes read the same clock). Each phase also gives
+the CPU time the bot process and the emulator spent per message: unlike the rates, it hardly moves when other
+work shares the machine.
 """
 
 from __future__ import annotations
@@ -18,6 +20,19 @@ from typing import Any
 from tests.emulator import DiscordEmulator
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """Return the CPU time (user + system) a live process has used so far; None where /proc is missing."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_ms_per(before: float | None, after: float | None, count: int) -> float | None:
+    return None if before is None or after is None else round((after - before) * 1000 / count, 3)
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -62,13 +77,15 @@ async def run_gateway_burst(messages: int, channels: int, *, paced_rate: float =
             assert proc.stdout is not None
             reader = AckReader(proc.stdout)
             try:
-                await emu.wait_for(lambda: bool(emu.ready_sessions(guild.id)), timeout=60, what="bot ready")
-                await emu.wait_for(lambda: bool(emu.global_commands), timeout=60, what="commands synced")
+                # The bot's start (imports, the embedding model) can take minutes on a busy machine.
+                await emu.wait_for(lambda: bool(emu.ready_sessions(guild.id)), timeout=300, what="bot ready")
+                await emu.wait_for(lambda: bool(emu.global_commands), timeout=300, what="commands synced")
                 for chan in chans:
                     await emu.invoke(chan, gm, "scene start", title="Bench", timeout=30)
 
                 async def phase(count: int, rate: float | None) -> dict[str, Any]:
                     sent: dict[int, float] = {}
+                    bot_cpu, own_cpu = process_cpu_seconds(proc.pid), time.process_time()
                     began = time.time()
                     for i in range(count):
                         if rate is not None:
@@ -92,6 +109,7 @@ async def run_gateway_burst(messages: int, channels: int, *, paced_rate: float =
                         timeout=300,
                         what="every message committed",
                     )
+                    bot_cpu_after, own_cpu_after = process_cpu_seconds(proc.pid), time.process_time()
                     last = max(reader.acks[m] for m in sent)
                     latencies = [reader.acks[m] - t for m, t in sent.items()]
                     return {
@@ -100,6 +118,8 @@ async def run_gateway_burst(messages: int, channels: int, *, paced_rate: float =
                         "p99_ms": _percentile(latencies, 99),
                         "seconds": round(last - began, 2),
                         "dispatch_seconds": round(dispatched, 2),
+                        "bot_cpu_ms_per_message": _cpu_ms_per(bot_cpu, bot_cpu_after, count),
+                        "emulator_cpu_ms_per_message": _cpu_ms_per(own_cpu, own_cpu_after, count),
                     }
 
                 burst = await phase(messages, None)

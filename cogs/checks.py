@@ -18,7 +18,8 @@ def is_gm(member: discord.abc.User | None, gm_role: str) -> bool:
     """Return whether a member may act as GM."""
     if not isinstance(member, discord.Member):
         return False
-    if member.guild_permissions.manage_guild or member.guild_permissions.administrator:
+    permissions = member.guild_permissions  # computed from every role: once (this runs for every message)
+    if permissions.manage_guild or permissions.administrator:
         return True
     wanted = gm_role.casefold()
     return any(role.name.casefold() == wanted for role in member.roles)

@@ -68,7 +68,7 @@ class TurnLogger(commands.Cog):
                 created_at=message.created_at,
             )
         )
-        if logged is not None and not logged.duplicate:
+        if logged is not None and not logged.duplicate and log.isEnabledFor(logging.DEBUG):
             with log_context(campaign=logged.campaign_id, scene=logged.scene_id, channel=message.channel.id):
                 log.debug(
                     "stored message %s as turn %s of scene %s", message.id, logged.number, logged.scene_id

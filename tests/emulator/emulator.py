@@ -618,14 +618,16 @@ class DiscordEmulator:
     async def _deliver(
         self, label: str, send: Callable[[], Any], *, settle: bool, timeout: float | None
     ) -> list[GatewaySession]:
+        if not settle:
+            # A sync is a server HEARTBEAT, and discord.py answers it through its gateway rate limiter
+            # (110 sends a minute): bursts must not sync per message. Call settle() once at the end.
+            # (Nor are the handler tasks listed: that walks every task, for every message of a burst.)
+            sent: list[GatewaySession] = await send()
+            return sent
         timeout = self.timeout if timeout is None else timeout
         deadline = asyncio.get_running_loop().time() + timeout
         before = handler_tasks()
         targets: list[GatewaySession] = await send()
-        if not settle:
-            # A sync is a server HEARTBEAT, and discord.py answers it through its gateway rate limiter
-            # (110 sends a minute): bursts must not sync per message. Call settle() once at the end.
-            return targets
         for session in targets:
             await session.sync(timeout)
         await self._wait_handlers(before, deadline, label)

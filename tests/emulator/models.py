@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import mimetypes
 import re
 import time
@@ -422,12 +421,21 @@ class StoredMessage:
 
     def view(self) -> dict[str, Any]:
         """Return a detached copy: the Discord payload plus ``files``, ``allowed_mentions``, ``avatar_url``."""
-        data = copy.deepcopy(self.data)
+        data = json_copy(self.data)
         data["files"] = self.files
-        data["allowed_mentions"] = copy.deepcopy(self.allowed_mentions)
+        data["allowed_mentions"] = json_copy(self.allowed_mentions)
         data["avatar_url"] = self.avatar_url
         data["deleted"] = self.deleted
         return data
+
+
+def json_copy(value: Any) -> Any:
+    """Return a deep copy of JSON-shaped data (dicts, lists, scalars): `copy.deepcopy` without its memo, faster."""
+    if isinstance(value, dict):
+        return {key: json_copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [json_copy(item) for item in value]
+    return value
 
 
 _USER_MENTION = re.compile(r"<@!?(\d+)>")
