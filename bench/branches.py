@@ -3,9 +3,11 @@
 Prints one JSON line. A generated graph (`bench.canon_data`, straight into SQLite) gets 300 completed scenes, so
 that its facts' scene numbers are real ones; then it is forked three times in a chain (each branch writing a
 little canon of its own), and the same as-of entity cards are asked of the root and of the deepest branch,
-alternately (so that drift in the machine's load hits both alike).
+alternately (so that drift in the machine's load hits both alike). Each card is asked `--repeat` times of
+each and its fastest time counts: on a shared machine a single timing measures the other processes as much as
+the query, and the p95 of single timings swings by a third from run to run.
 
-    .venv/bin/python -m bench.branches [--entities 100000] [--statements 1000000] [--queries 300]
+    .venv/bin/python -m bench.branches [--entities 100000] [--statements 1000000] [--queries 300] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -52,15 +54,16 @@ async def main() -> None:
     parser.add_argument("--entities", type=int, default=100_000)
     parser.add_argument("--statements", type=int, default=1_000_000)
     parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        result = await run(Path(tmp), args.entities, args.statements, args.queries)
+        result = await run(Path(tmp), args.entities, args.statements, args.queries, max(1, args.repeat))
     print(
         json.dumps({"bench": "branches", **result, "goals": {"fork_seconds": 1.0, "branch_p95_ratio": 1.2}})
     )
 
 
-async def run(tmp: Path, entities: int, statements: int, queries: int) -> dict[str, Any]:
+async def run(tmp: Path, entities: int, statements: int, queries: int, repeat: int) -> dict[str, Any]:
     path = tmp / "branches.sqlite3"
     db = Database.from_url(f"sqlite+aiosqlite:///{path}")
     await database.upgrade(db)
@@ -100,12 +103,12 @@ async def run(tmp: Path, entities: int, statements: int, queries: int) -> dict[s
     branch_times: list[float] = []
     for i, name in enumerate(names):
         point = points[i % len(points)]
-        if i % 2:
-            branch_times.append(await card(deepest, name, point))
-            root_times.append(await card(root, name, point))
-        else:
-            root_times.append(await card(root, name, point))
-            branch_times.append(await card(deepest, name, point))
+        best = {root.id: float("inf"), deepest.id: float("inf")}
+        for attempt in range(repeat):
+            for campaign in (deepest, root) if (i + attempt) % 2 else (root, deepest):
+                best[campaign.id] = min(best[campaign.id], await card(campaign, name, point))
+        root_times.append(best[root.id])
+        branch_times.append(best[deepest.id])
     same = 0
     for name in names[:30]:  # the branch reads the same inherited canon as the root (plus its notes)
         a = await canon.card(root, name, viewer=Viewer.GM)
@@ -118,6 +121,7 @@ async def run(tmp: Path, entities: int, statements: int, queries: int) -> dict[s
         "statements": statements,
         "fork_seconds": round(fork_seconds, 4),
         "depth": len(chain),
+        "repeat": repeat,
         "root_asof_p50_ms": ms(root_times, 50),
         "root_asof_p95_ms": root_p95,
         "branch_asof_p50_ms": ms(branch_times, 50),

@@ -13,10 +13,11 @@ reach its parent or a sibling, and nothing its parent commits later reaches it. 
 
 Then, in this module: channel and category bindings (which campaign a channel plays in); the tree of branches;
 rebase (move the fork point to the parent's latest changeset after showing the continuity conflicts the
-move would bring, and only once confirmed; the branch's own scenes then follow the parent's new ones); promotion (a branch fact proposed to the parent through the
-parent's own review: nothing moves until the GM accepts it); abandon (a branch stops answering and nothing of it
-is ever promoted or forked again) and delete (the branch's own rows, collections and bindings; never an
-ancestor's). `bot.branch_rows` gives export what a branch sees, inherited rows included.
+move would bring, and only once confirmed; the branch's own scenes then follow the parent's new ones);
+promotion (a branch fact proposed to the parent through the parent's own review: nothing moves until the GM
+accepts it); abandon (a branch stops answering and nothing of it is ever promoted or forked again) and delete
+(the branch's own rows, collections and bindings; never an ancestor's). `bot.branch_rows` gives export what a
+branch sees, inherited rows included.
 """
 
 from __future__ import annotations
