@@ -1228,13 +1228,22 @@ class KnowledgeService:
             )
         if viewer == Viewer.GM:
             return record
+        visible_facts = [f for f in facts if not f.hidden]
+        # An entity match reads "window → name (score)"; the window is the fact's `matched`.
+        windows = {f.matched for f in visible_facts}
+        stripped: dict[str, Any] = {
+            "candidates": [c for c in trace.candidates if not c.hidden],
+            "entity_matches": [m for m in trace.entity_matches if m.split(" → ", 1)[0] in windows],
+        }
+        if record.viewer == Viewer.GM.value:
+            # The GM's search ran over hidden sources too: its typo corrections (in the warnings and the words
+            # searched) may be words only they contain, and its source counts include them.
+            stripped.update(warnings=[], lexical_query=None, allowed_sources=0, blocked_sources=0)
         return record.model_copy(
             update={
                 "results": [r for r in results if not r.hidden],
-                "canon_facts": [f for f in facts if not f.hidden],
-                "trace": trace.model_copy(
-                    update={"candidates": [c for c in trace.candidates if not c.hidden]}
-                ),
+                "canon_facts": visible_facts,
+                "trace": trace.model_copy(update=stripped),
             }
         )
 

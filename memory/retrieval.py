@@ -185,6 +185,8 @@ _WORD = re.compile(r"[^\W\d_]+")
 _ARTICLES = frozenset({"the", "a", "an"})
 _VOCAB_CACHE = 8
 _NAMES_CACHE = 16
+# Up to this many times the vectors a search wants, blocked vectors are over-fetched rather than filtered out.
+OVERFETCH_VECTORS = 4
 # How long the vector-index state of a campaign is trusted (this process forgets it at once when it writes it).
 _STATE_TTL = 10.0
 # A campaign's settings (its ontology) and lineage are re-read after this many seconds (a rebase in another
@@ -393,7 +395,8 @@ class Retriever:
         counts = await fulltext.document_frequencies(
             session, words, list(allowed), campaigns=_campaigns_of(allowed), cap=cap
         )
-        rare = sorted((w for w in words if counts[w] <= cap), key=lambda w: counts[w])
+        # A word in no chunk would only take the place of one that matches.
+        rare = sorted((w for w in words if 0 < counts[w] <= cap), key=lambda w: counts[w])
         kept = [w for w in words if w in set(rare[: config.large_campaign_words])]
         if kept != words:
             lists.warnings.append(
@@ -496,20 +499,7 @@ class Retriever:
             hits: list[VectorHit] = []
             for campaign_id in usable:
                 own_blocked = [s for s in blocked if s.campaign_id == campaign_id]
-                blocked_vectors = 2 * sum(s.chunk_count for s in own_blocked)
-                if blocked_vectors == 0:
-                    found = await vectors.query(campaign_id, vector.tolist(), limit=wanted)
-                elif blocked_vectors <= 4 * wanted:
-                    # Few vectors are off limits: over-fetch instead of a (much slower) metadata filter.
-                    found = await vectors.query(campaign_id, vector.tolist(), limit=wanted + blocked_vectors)
-                else:
-                    found = await vectors.query(
-                        campaign_id,
-                        vector.tolist(),
-                        limit=wanted,
-                        exclude_sources=[s.id for s in own_blocked],
-                    )
-                hits += found
+                hits += await _nearest(vectors, campaign_id, vector.tolist(), wanted, own_blocked, allowed)
         except Exception as error:  # semantic search is an extra: never fail the answer
             log.warning("semantic search failed: %s", error)
             return [], f"failed: {error}"
@@ -822,6 +812,34 @@ class Retriever:
             canon_facts=facts,
             trace=trace,
         )
+
+
+async def _nearest(
+    vectors: VectorIndex,
+    campaign_id: int,
+    vector: list[float],
+    wanted: int,
+    blocked: Sequence[SourceLite],
+    allowed: dict[int, SourceLite],
+) -> list[VectorHit]:
+    """Return a campaign's nearest vectors, holding its `wanted` nearest allowed ones (or all it has).
+
+    Vectors of blocked sources (hidden from this viewer, disabled, imported after a branch's fork) are kept out
+    without a metadata filter when possible: in a large collection a filter costs many times the search itself
+    (notes/offline-models.md). With few blocked vectors, over-fetching by their number is exact. With more, one
+    search twice as deep nearly always holds enough allowed vectors (a hidden source is a small share of a
+    campaign); only when it does not (a question about the hidden material itself) is the filtered search run.
+    """
+    blocked_vectors = 2 * sum(s.chunk_count for s in blocked)
+    if blocked_vectors <= OVERFETCH_VECTORS * wanted:
+        return await vectors.query(campaign_id, vector, limit=wanted + blocked_vectors)
+    deeper = 2 * wanted
+    found = await vectors.query(campaign_id, vector, limit=deeper)
+    # Enough: the wanted number, or every vector the allowed sources have when they have fewer.
+    enough = min(wanted, 2 * sum(s.chunk_count for s in allowed.values() if s.campaign_id == campaign_id))
+    if len(found) < deeper or sum(1 for hit in found if hit.source_id in allowed) >= enough:
+        return found
+    return await vectors.query(campaign_id, vector, limit=wanted, exclude_sources=[s.id for s in blocked])
 
 
 def _campaigns_of(allowed: dict[int, SourceLite]) -> list[int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -13,9 +14,11 @@ from canon.errors import InvalidInput, NotFound
 from canon.graph import CanonWriter
 from canon.ontology import base_ontology
 from canon.storage import Database
+from config.settings import LoreSettings
 from memory.knowledge import KnowledgeService
 from memory.knowledge_domain import Answer, KnowledgeClass
 from memory.retrieval import PRESETS, SearchConfig
+from memory.vector_index import ChromaVectorIndex, VectorHit
 from tests.memory.knowledge_helpers import (
     EMBEDDER,
     LeakyVectorIndex,
@@ -278,6 +281,32 @@ async def test_always_include_canon_is_always_there_within_its_budget(db: Databa
     assert not moved.always_include
 
 
+async def test_the_same_text_in_two_sources_is_shown_once_the_better_copy_kept(
+    db: Database, tmp_path: Path
+) -> None:
+    service = knowledge_service(db, tmp_path, semantic=False, settings=LoreSettings(chunk_min_tokens=20))
+    campaign = await new_campaign(db, "Westhaven")
+    shared = (
+        "## The Gull Steps\n\nThe tide rises twice a day over the Gull Steps, and the ferrymen of Westhaven "
+        "wait at the top with lanterns until the water falls back below the seventh step.\n\n"
+    )
+    copies = {}
+    for name, cls, extra in (
+        ("almanac.md", KnowledgeClass.REFERENCE, "## Markets\n\nFish are sold at dawn by the old quay."),
+        ("canon.md", KnowledgeClass.CANON, "## Bells\n\nThe abbey bell rings at dusk for the drowned."),
+    ):
+        report = await service.import_bytes(
+            campaign, name, f"# Westhaven\n\n{shared}{extra}\n".encode(), knowledge_class=cls
+        )
+        assert report.chunk_count == 2
+        copies[cls] = report.source.id
+    answer = await service.ask(campaign, "when does the tide cover the Gull Steps?", viewer=Viewer.PLAYER)
+    steps = [r for r in answer.results if r.heading_path[-1] == "The Gull Steps"]
+    assert [r.source_id for r in steps] == [copies[KnowledgeClass.CANON]]  # Canon outranks Reference
+    (dropped,) = [c for c in answer.trace.candidates if c.dropped_because == "duplicate text"]
+    assert dropped.source_id == copies[KnowledgeClass.REFERENCE] and dropped.heading.endswith("Gull Steps")
+
+
 async def test_results_are_cut_to_a_token_budget_per_class(db: Database, tmp_path: Path) -> None:
     service = knowledge_service(db, tmp_path, semantic=False)
     campaign = await new_campaign(db, "Westhaven")
@@ -357,6 +386,49 @@ async def test_canon_entities_named_in_the_question_bring_their_facts_even_missp
     assert any("smuggles" in f for f in names["Captain Mirelle Vantross"].facts)
 
 
+async def test_a_gm_answer_opened_by_a_player_names_no_hidden_entity_and_no_correction(
+    db: Database, tmp_path: Path
+) -> None:
+    service = knowledge_service(db, tmp_path, semantic=False)
+    campaign = await new_campaign(db, "Westhaven")
+
+    async def write(session):  # type: ignore[no-untyped-def]
+        changeset = await open_changeset(session, campaign, ChangesetKind.GM_DIRECT)
+        writer = CanonWriter(session, changeset, base_ontology())
+        await writer.create_entity(type="NPC", name="Captain Mirelle Vantross", authority=Authority.GM)
+        await writer.create_entity(
+            type="NPC", name="Severin Nightglass", authority=Authority.GM, visibility=Visibility.GM_ONLY
+        )
+
+    await db.run(write)
+    await service.import_bytes(campaign, "world.md", ALPHA_WORLD.encode())
+    await service.import_bytes(
+        campaign, "secrets.md", b"# Secrets\n\n## Nightglass\n\nA vampire's name.", hidden=True
+    )
+    question = "who are Severin Nightglas and captain Mirelle Vantross?"
+    gm = await service.ask(campaign, question, viewer=Viewer.GM, config="lexical")
+    assert gm.retrieval_id is not None
+    # The GM's own trace names the hidden entity and the correction towards the hidden source's heading.
+    assert any("Severin Nightglass" in m for m in gm.trace.entity_matches)
+    assert any("nightglass" in w for w in gm.trace.warnings)
+
+    shown = await service.get_retrieval(campaign, gm.retrieval_id, viewer=Viewer.PLAYER)
+    assert [m.split(" → ")[1].split(" (")[0] for m in shown.trace.entity_matches] == [
+        "Captain Mirelle Vantross"
+    ]
+    assert [f.entity_name for f in shown.canon_facts] == ["Captain Mirelle Vantross"]
+    assert shown.trace.warnings == [] and shown.trace.lexical_query is None
+    assert "nightglass" not in shown.trace.model_dump_json().lower()
+    assert (await service.get_retrieval(campaign, gm.retrieval_id, viewer=Viewer.GM)).trace == gm.trace
+
+    # A player's own answer keeps its warnings: they were made from what the player may see.
+    player = await service.ask(campaign, "who rules Westhavn?", viewer=Viewer.PLAYER, config="lexical")
+    assert player.retrieval_id is not None and player.trace.warnings
+    mine = await service.get_retrieval(campaign, player.retrieval_id, viewer=Viewer.PLAYER)
+    assert mine.trace.warnings == player.trace.warnings
+    assert mine.trace.lexical_query == player.trace.lexical_query
+
+
 async def test_deleting_a_source_keeps_the_answers_already_given(db: Database, tmp_path: Path) -> None:
     service = knowledge_service(db, tmp_path)
     campaign = await new_campaign(db, "Westhaven")
@@ -391,6 +463,96 @@ async def test_misspelt_words_are_searched_as_the_heading_word_they_are_close_to
         campaign, "what is a Hyra?", viewer=Viewer.PLAYER, config=SearchConfig(typo_cutoff=0)
     )
     assert off.results == []
+
+
+async def test_a_large_campaign_searches_by_its_rarest_words_and_still_finds_the_passage(
+    db: Database, tmp_path: Path
+) -> None:
+    settings = LoreSettings(chunk_min_tokens=20, chunk_max_tokens=50, chunk_overlap_tokens=0)
+    service = knowledge_service(db, tmp_path, semantic=False, settings=settings)
+    campaign = await new_campaign(db, "Westhaven")
+    piers = "".join(
+        f"## Pier {n}\n\nThe harbour pier number {n} is kept by a keeper who paints its posts blue and counts "
+        "the boats at dusk.\n\n"
+        for n in range(600)
+    )
+    report = await service.import_bytes(campaign, "piers.md", f"# Piers\n\n{piers}".encode())
+    assert report.chunk_count == 600  # "harbour" is in more chunks than a large campaign searches by words
+    await service.import_bytes(
+        campaign,
+        "steps.md",
+        b"# The Gull Steps\n\nAt the harbour the tide rises over the Gull Steps, where ferrymen wait with lanterns.",
+    )
+    # Three words no chunk has ("cover", "keep", "lit") must not take the places of the rare ones.
+    question = "when does the harbour tide cover the gull steps where the ferrymen keep their lanterns lit?"
+    large = SearchConfig(mode="lexical", large_campaign_chunks=100)
+    answer = await service.ask(campaign, question, viewer=Viewer.PLAYER, config=large)
+    assert answer.results[0].filename == "steps.md"
+    assert answer.trace.lexical_query == "tide OR gull OR steps"  # the three rarest, in question order
+    (warning,) = [w for w in answer.trace.warnings if w.startswith("large campaign")]
+    assert "tide, gull, steps" in warning
+    # Below the threshold every word is searched, and the passage is found the same.
+    small = await service.ask(campaign, question, viewer=Viewer.PLAYER, config="lexical")
+    assert small.results[0].filename == "steps.md"
+    assert "harbour" in (small.trace.lexical_query or "") and not any(
+        "large" in w for w in small.trace.warnings
+    )
+
+
+class RecordingChroma(ChromaVectorIndex):
+    """The real Chroma index, remembering each search's depth and metadata filter."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path=path)
+        self.searches: list[tuple[int, tuple[int, ...]]] = []
+
+    async def query(
+        self, campaign_id: int, vector: Sequence[float], *, limit: int, exclude_sources: Sequence[int] = ()
+    ) -> list[VectorHit]:
+        self.searches.append((limit, tuple(exclude_sources)))
+        return await super().query(campaign_id, vector, limit=limit, exclude_sources=exclude_sources)
+
+
+async def test_a_large_hidden_source_is_searched_around_and_filtered_only_when_it_crowds_the_top(
+    db: Database, tmp_path: Path
+) -> None:
+    chroma = RecordingChroma(tmp_path / "chroma")
+    settings = LoreSettings(chunk_min_tokens=20, chunk_max_tokens=50, chunk_overlap_tokens=0)
+    service = knowledge_service(db, tmp_path, settings=settings, vectors=chroma)
+    campaign = await new_campaign(db, "Westhaven")
+    halls = "".join(
+        f"## Throne hall {n}\n\nKing Aldric Stormborn sits on the Gull Throne in hall {n} and hears the "
+        "petitions of the harbour folk.\n\n"
+        for n in range(6)
+    )
+    public = await service.import_bytes(campaign, "court.md", f"# Court\n\n{halls}".encode())
+    assert public.chunk_count >= 5  # at least as many as a search wants
+    crypts = "".join(
+        f"## Crypt {n}\n\nThe vampire abbot Severin drinks the blood of sleeping pilgrims in crypt {n}, "
+        "below the bell tower of the Old Abbey.\n\n"
+        for n in range(30)
+    )
+    hidden = await service.import_bytes(campaign, "crypts.md", f"# Crypts\n\n{crypts}".encode(), hidden=True)
+    assert hidden.chunk_count == 30
+    # Five chunks wanted (ten vectors): 60 hidden vectors are too many to simply fetch past.
+    config = SearchConfig(mode="semantic", semantic_k=5)
+
+    chroma.searches.clear()
+    crowded = await service.ask(
+        campaign, "which vampire drinks the blood of pilgrims?", viewer=Viewer.PLAYER, config=config
+    )
+    assert chroma.searches == [(20, ()), (10, (hidden.source.id,))]  # twice as deep, then filtered
+    assert crowded.results and {r.source_id for r in crowded.results} == {public.source.id}
+    assert crowded.trace.semantic_candidates == 5
+
+    chroma.searches.clear()
+    clear = await service.ask(campaign, "who sits on the Gull Throne?", viewer=Viewer.PLAYER, config=config)
+    assert chroma.searches == [(20, ())]  # enough allowed vectors in the deeper search: no filter
+    assert clear.results[0].source_id == public.source.id
+
+    chroma.searches.clear()
+    gm = await service.ask(campaign, "which vampire drinks blood?", viewer=Viewer.GM, config=config)
+    assert chroma.searches == [(10, ())] and gm.results[0].source_id == hidden.source.id
 
 
 async def test_a_branch_sees_its_parent_sources_and_its_own_never_leak_back(
