@@ -78,8 +78,9 @@ def family_tree_text(
     """Return a family tree of `people` members over `generations` generations, couples and parents included.
 
     Generation g is born around year 100 + 25*g; each member of a later generation has two parents from the
-    previous one (a couple). `anachronisms` children are planted born before one of their parents (the loader
-    accepts them; the continuity check on ingest reports them).
+    previous one (a couple). `anachronisms` children are planted born after one of their parents and before
+    the other: exactly one `born_before_parent` each (the loader accepts them; the continuity check on ingest
+    reports them). A tree too small to hold that many is refused (ValueError).
     """
     rng = random.Random(seed)
     per_generation = max(2, people // generations)
@@ -107,8 +108,8 @@ def family_tree_text(
             parents: tuple[str, str] | None = previous[i % len(previous)] if previous else None
             if parents is not None:
                 year = max(born[parents[0]], born[parents[1]]) + rng.randint(20, 30)
-                if planted < anachronisms and i % 97 == 5:
-                    year = born[parents[0]] - 5  # born before a parent: an anachronism
+                if planted < anachronisms and i % 97 == 5 and born[parents[1]] < born[parents[0]] - 5:
+                    year = born[parents[0]] - 5  # born before one parent (after the other): one anachronism
                     planted += 1
             else:
                 year = 100 + rng.randint(0, 10)
@@ -128,6 +129,8 @@ def family_tree_text(
                 lines.append(f"    description: Member {made} of generation {generation}.")
             made += 1
         previous = couples or previous
+    if planted < anachronisms:
+        raise ValueError(f"only {planted} of {anachronisms} anachronisms fit in a tree of {people} people")
     return "\n".join(lines) + "\n"
 
 

@@ -131,6 +131,9 @@ _NEIGHBOURHOOD_LIMIT = 400
 # ... and the neighbourhood of at most this many existing entities touched by new facts.
 _EXISTING_LIMIT = 1000
 _NAME_LIMIT = 200
+# Every entity row shares this one (never mutated) mapping: a bulk insert serialises each distinct object
+# once, so 10,000 rows cost one JSON encoding instead of 10,000.
+_NO_ATTRIBUTES: dict[str, Any] = {}
 _SEP = "\x1f"
 
 
@@ -554,7 +557,7 @@ class _Ingest:
         self.new_statements: list[Statement] = []
         self.dangling: list[int] = []  # standing facts about entities this import retcons
         self.created_rows: dict[int, dict[str, Any]] = {}
-        self.written_at: dict[int, str] = {}  # new YAML statement id -> "file, line N"
+        self.written_at: dict[int, tuple[str, int]] = {}  # new YAML statement id -> (file, line)
         # Cardinality contradictions the YAML wins, by fingerprint: the weakest facts the slot's limit drops.
         self.over_limit: dict[str, list[int]] = {}
 
@@ -1035,6 +1038,7 @@ class _Ingest:
             "recorded_at": self.changeset.recorded_at,
         }
         self.evidence_rows: list[dict[str, Any]] = []
+        self.evidence_bases: dict[tuple[str, str], dict[str, Any]] = {}
         self.status_rows: list[dict[str, Any]] = []
         await self._write_entities()
         await self._event_dates()
@@ -1047,18 +1051,18 @@ class _Ingest:
         warnings = await self._check(written)
         return self._report("ingested", self.changeset.id, warnings)
 
-    def _evidence(self, kind: str, target: int, file: str, line: int, note: str | None = None) -> None:
-        self.evidence_rows.append(
-            {
+    def _evidence(self, kind: str, target: int, file: str, line: int) -> None:
+        # One row per entity and statement (tens of thousands in a big tree): the constant part is built once.
+        base = self.evidence_bases.get((kind, file))
+        if base is None:
+            base = self.evidence_bases[(kind, file)] = {
                 **self.stamp,
                 "target_kind": kind,
-                "target_id": target,
                 "kind": EvidenceKind.YAML.value,
                 "file": file,
-                "line": line,
-                "note": note,
+                "note": None,
             }
-        )
+        self.evidence_rows.append({**base, "target_id": target, "line": line})
 
     def _retcon(self, kind: str, target: int, replacement: int | None, rationale: str) -> None:
         self.status_rows.append(
@@ -1091,7 +1095,7 @@ class _Ingest:
                     "kind": self.ontology.entity_types[type_name].kind.value,
                     "visibility": entry.visibility,
                     "description": None,
-                    "attributes": {},
+                    "attributes": _NO_ATTRIBUTES,
                     "authority": Authority.SOURCE.value,
                     "confidence": 1.0,
                 }
@@ -1213,7 +1217,7 @@ class _Ingest:
                 continue  # stated by an earlier file of this import too: evidence only
             written.append(statement_id)
             self.yaml_written.add(statement_id)
-            self.written_at[statement_id] = f"{name}, line {fact.line}"
+            self.written_at[statement_id] = (name, fact.line)
             self.new_statements.append(
                 Statement(
                     id=statement_id,
@@ -1449,12 +1453,10 @@ class _Ingest:
                     for s in (by_id.get(side.statement_id or 0) for side in finding.sides)
                     if s is not None and s.id not in self.written_at and _rank(s) < _rank(winner)
                 ]
+            file, line = self.written_at[winner.id]
+            why = f"Contradicted by the YAML lore ({file}, line {line}), which prevails: superseded by #{winner.id}."
             for loser in (i for i in ids if i not in losers):
-                losers[loser] = (
-                    winner.id,
-                    f"Contradicted by the YAML lore ({self.written_at[winner.id]}), which prevails: "
-                    f"superseded by statement #{winner.id}.",
-                )
+                losers[loser] = (winner.id, why)
             if ids:
                 by_finding[finding.fingerprint] = tuple(sorted(ids))
         standing = set(losers) - await self._retconned("statement", losers)
