@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import BindParameter, bindparam, text
+from sqlalchemy import BindParameter, TextClause, bindparam, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 __all__ = [
@@ -74,6 +74,24 @@ def tsquery(words: Sequence[str]) -> str:
     return " | ".join("'" + w.replace("'", "''").replace("\\", "") + "'" for w in words)
 
 
+# The chunks a SQLite full-text query may return: its MATCH is scoped to the campaigns (`scoped`), so leaving out
+# every chunk of those campaigns' sources that are not allowed leaves exactly the allowed sources' chunks. This
+# reads the ids of the (few) chunks left out from an index, where joining each match to its chunk row to check
+# its source would read a table row per match (most of a large campaign's query time).
+_ONLY_ALLOWED = """knowledge_fts.rowid NOT IN (
+    SELECT c.id FROM knowledge_chunks AS c WHERE c.source_id IN (
+        SELECT s.id FROM knowledge_sources AS s WHERE s.campaign_id IN :campaigns AND s.id NOT IN :ids
+    )
+)"""
+
+
+def _sqlite(sql: str) -> TextClause:
+    """Return a SQLite full-text statement with the allowed-chunks filter's expanding parameters."""
+    return text(sql.replace("{only_allowed}", _ONLY_ALLOWED)).bindparams(
+        bindparam("ids", expanding=True), bindparam("campaigns", expanding=True)
+    )
+
+
 async def lexical_search(
     session: AsyncSession,
     words: Sequence[str],
@@ -90,16 +108,18 @@ async def lexical_search(
     ids: BindParameter[Any] = bindparam("ids", expanding=True)
     if dialect == "sqlite":
         # bm25() is lower-is-better; its column weights are literal floats from the search config.
-        statement = text(
+        statement = _sqlite(
             f"""
-            SELECT c.id, bm25(knowledge_fts, {float(heading_weight):.4f}, 1.0, 0.0) AS score
-            FROM knowledge_fts JOIN knowledge_chunks AS c ON c.id = knowledge_fts.rowid
-            WHERE knowledge_fts MATCH :query AND c.source_id IN :ids
+            SELECT knowledge_fts.rowid, bm25(knowledge_fts, {float(heading_weight):.4f}, 1.0, 0.0) AS score
+            FROM knowledge_fts WHERE knowledge_fts MATCH :query AND {{only_allowed}}
             ORDER BY score LIMIT :limit
             """
-        ).bindparams(ids)
+        )
         query = scoped("{heading_text text} : (" + fts5_query(words) + ")", campaigns)
-        rows = await session.execute(statement, {"query": query, "ids": list(source_ids), "limit": limit})
+        rows = await session.execute(
+            statement,
+            {"query": query, "ids": list(source_ids), "campaigns": list(campaigns), "limit": limit},
+        )
         return [(int(chunk_id), -float(score)) for chunk_id, score in rows.all()]
     # ts_rank weights are {D, C, B, A}: headings are A, text is B.
     text_weight = min(1.0, 1.0 / max(heading_weight, 1e-3))
@@ -138,17 +158,19 @@ async def heading_search(
     ids: BindParameter[Any] = bindparam("ids", expanding=True)
     for name, words in phrases:
         if dialect == "sqlite":
-            statement = text(
+            statement = _sqlite(
                 """
-                SELECT c.id, bm25(knowledge_fts, 1.0, 0.0, 0.0) AS score
-                FROM knowledge_fts JOIN knowledge_chunks AS c ON c.id = knowledge_fts.rowid
-                WHERE knowledge_fts MATCH :query AND c.source_id IN :ids
+                SELECT knowledge_fts.rowid, bm25(knowledge_fts, 1.0, 0.0, 0.0) AS score
+                FROM knowledge_fts WHERE knowledge_fts MATCH :query AND {only_allowed}
                 ORDER BY score LIMIT :limit
                 """
-            ).bindparams(ids)
+            )
             query = scoped("{heading_text} : " + '"' + " ".join(words) + '"', campaigns)
             rows = (
-                await session.execute(statement, {"query": query, "ids": list(source_ids), "limit": limit})
+                await session.execute(
+                    statement,
+                    {"query": query, "ids": list(source_ids), "campaigns": list(campaigns), "limit": limit},
+                )
             ).all()
             scored = [(int(chunk_id), -float(score)) for chunk_id, score in rows]
         else:
@@ -190,14 +212,14 @@ async def document_frequencies(
     ids: BindParameter[Any] = bindparam("ids", expanding=True)
     sqlite = session.get_bind().dialect.name == "sqlite"
     if sqlite:
-        statement = text(
+        statement = _sqlite(
             """
             SELECT count(*) FROM (
-                SELECT c.id FROM knowledge_fts JOIN knowledge_chunks AS c ON c.id = knowledge_fts.rowid
-                WHERE knowledge_fts MATCH :query AND c.source_id IN :ids LIMIT :cap
+                SELECT knowledge_fts.rowid FROM knowledge_fts
+                WHERE knowledge_fts MATCH :query AND {only_allowed} LIMIT :cap
             )
             """
-        ).bindparams(ids)
+        )
     else:
         statement = text(
             """
@@ -210,7 +232,10 @@ async def document_frequencies(
     counts: dict[str, int] = {}
     for word in words:
         query = scoped(fts5_query([word]), campaigns) if sqlite else tsquery([word])
-        found = await session.execute(statement, {"query": query, "ids": list(source_ids), "cap": cap + 1})
+        values = {"query": query, "ids": list(source_ids), "cap": cap + 1}
+        if sqlite:
+            values["campaigns"] = list(campaigns)
+        found = await session.execute(statement, values)
         counts[word] = int(found.scalar_one())
     return counts
 
@@ -221,24 +246,23 @@ async def word_exists(
     """Return whether a word (stemmed as the index stems it) occurs in any chunk of the given sources."""
     if not source_ids or not campaigns:
         return False
-    ids: BindParameter[Any] = bindparam("ids", expanding=True)
+    values: dict[str, Any] = {"ids": list(source_ids)}
     if session.get_bind().dialect.name == "sqlite":
-        statement = text(
+        statement = _sqlite(
             """
-            SELECT 1 FROM knowledge_fts JOIN knowledge_chunks AS c ON c.id = knowledge_fts.rowid
-            WHERE knowledge_fts MATCH :query AND c.source_id IN :ids LIMIT 1
+            SELECT 1 FROM knowledge_fts WHERE knowledge_fts MATCH :query AND {only_allowed} LIMIT 1
             """
-        ).bindparams(ids)
-        query = scoped(fts5_query([word]), campaigns)
+        )
+        values.update(query=scoped(fts5_query([word]), campaigns), campaigns=list(campaigns))
     else:
         statement = text(
             """
             SELECT 1 FROM knowledge_chunks AS c
             WHERE c.search_vector @@ to_tsquery('english', :query) AND c.source_id IN :ids LIMIT 1
             """
-        ).bindparams(ids)
-        query = tsquery([word])
-    found = await session.execute(statement, {"query": query, "ids": list(source_ids)})
+        ).bindparams(bindparam("ids", expanding=True))
+        values["query"] = tsquery([word])
+    found = await session.execute(statement, values)
     return found.first() is not None
 
 
