@@ -11,19 +11,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import random
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bench.canon_data import generate
+from bench.canon_data import Generated, generate
 from bot import database
 from bot.canon_service import CanonService
 from canon import campaigns
 from canon.domain import AsOf, Authority, Evidence, EvidenceKind, Viewer
 from canon.errors import NotFound
 from canon.gate import Draft
-from canon.graph import CanonReader
 from canon.proposals import EntityContent, FactContent, Ref, RelationshipContent, StateChangeContent
 from canon.storage import Database
 from memory.scenes import Actor, SceneService
@@ -43,7 +44,8 @@ async def commit_500(tmp: Path) -> dict[str, Any]:
     db = Database.from_url(f"sqlite+aiosqlite:///{path}")
     await database.upgrade(db)
     await db.dispose()
-    generate(path, entities=2_000, statements=20_000, campaign="Commit")
+    generated = generate(path, entities=2_000, statements=20_000, campaign="Commit")
+    npcs, places = generated.names_by_type["NPC"], generated.names_by_type["Location"]
     db = Database.from_url(f"sqlite+aiosqlite:///{path}")
     service = CanonService(db, SceneService(db))
     campaign = await service_campaign(db, "Commit")
@@ -56,18 +58,20 @@ async def commit_500(tmp: Path) -> dict[str, Any]:
         contents.append(EntityContent(name=f"Newcomer {i}", entity_type="NPC"))
         contents.append(StateChangeContent(subject=Ref(name=f"Newcomer {i}"), state="alive"))
         contents.append(
-            FactContent(subject=Ref(name=f"NPC {i * 7:06d}"), attribute="mood", value=f"mood {i}")
+            FactContent(subject=Ref(name=npcs[i * 7 % len(npcs)]), attribute="mood", value=f"mood {i}")
         )
         contents.append(
             RelationshipContent(
-                subject=Ref(name=f"Newcomer {i}"), relation="ALLY_OF", object=Ref(name=f"NPC {i * 7:06d}")
+                subject=Ref(name=f"Newcomer {i}"),
+                relation="ALLY_OF",
+                object=Ref(name=npcs[i * 7 % len(npcs)]),
             )
         )
         contents.append(
             RelationshipContent(
                 subject=Ref(name=f"Newcomer {i}"),
                 relation="LOCATED_IN",
-                object=Ref(name=f"Location {i * 7 + 2:06d}"),
+                object=Ref(name=places[(i * 7 + 2) % len(places)]),
             )
         )
 
@@ -97,6 +101,28 @@ async def service_campaign(db: Database, name: str) -> campaigns.Campaign:
         return await campaigns.find_campaign_by_name(session, name)
 
 
+def as_of_points(count: int, generated: Generated, seed: int = 11) -> list[AsOf]:
+    """Return as-of points spread over the generated history: world dates, scenes, real times, and mixes."""
+    rng = random.Random(seed)
+    first, last = generated.recorded
+    points: list[AsOf] = []
+    for i in range(count):
+        year = rng.randint(*generated.years)
+        world = {"world": f"year {year}", "world_key": year * 10000}
+        scene = {"scene": rng.randint(1, max(1, generated.scenes))}
+        believed = {"believed_at": first + (last - first) * rng.random()}
+        kind = i % 4
+        if kind == 0:
+            points.append(AsOf(**world))
+        elif kind == 1:
+            points.append(AsOf(**scene))
+        elif kind == 2:
+            points.append(AsOf(**believed))
+        else:
+            points.append(AsOf(**world, **scene))
+    return points
+
+
 async def big_graph(tmp: Path, entities: int, statements: int, queries: int) -> dict[str, Any]:
     """Time as-of entity cards and the whole-graph continuity check on a large generated graph."""
     path = tmp / "big.sqlite3"
@@ -109,34 +135,40 @@ async def big_graph(tmp: Path, entities: int, statements: int, queries: int) -> 
     db = Database.from_url(f"sqlite+aiosqlite:///{path}")
     service = CanonService(db, SceneService(db))
     campaign = await service_campaign(db, "Big")
-    names = (generated.sample_names * (queries // max(1, len(generated.sample_names)) + 1))[:queries]
-    points = [AsOf(scene=150), AsOf(world="year 1200", world_key=1200 * 10000), AsOf()]
+    # One query in five names its entity by an alias.
+    pool = generated.sample_names[: len(generated.sample_aliases) * 4] + generated.sample_aliases
+    random.Random(5).shuffle(pool)
+    names = (pool * (queries // max(1, len(pool)) + 1))[:queries]
+    points = as_of_points(queries, generated)
     timings: list[float] = []
-    not_yet = 0
-    for i, name in enumerate(names):
+    not_found = 0
+    for name, point in zip(names, points, strict=True):
         began = time.perf_counter()
         try:
-            await service.card(campaign, name, viewer=Viewer.GM, as_of=points[i % len(points)])
-        except NotFound:  # an event of a later scene does not exist yet at the as-of point: still a query
-            not_yet += 1
+            await service.card(campaign, name, viewer=Viewer.GM, as_of=point)
+        except NotFound:  # the entity does not exist yet at that point: not an answer, so not timed
+            not_found += 1
+            continue
         timings.append(time.perf_counter() - began)
-    async with db.session() as session:
-        reader = await CanonReader.open(session, campaign.id, service.base_ontology, viewer=Viewer.GM)
-        entity_ids = [e.id for e in [await reader.resolve(n) for n in names[:50]]]
     began = time.perf_counter()
     findings, _ = await service.check(campaign)
     check_seconds = time.perf_counter() - began
     await db.dispose()
+    kinds = Counter(f.kind.value for f in findings)
     return {
         "entities": entities,
         "statements": statements,
+        "retcons": generated.retcons,
+        "aliases": generated.aliases,
         "generate_seconds": round(generate_seconds, 1),
+        "asof_queries_timed": len(timings),
+        "asof_not_found": not_found,
         "asof_card_p50_ms": ms(timings, 50),
         "asof_card_p95_ms": ms(timings, 95),
         "whole_check_seconds": round(check_seconds, 2),
         "whole_check_findings": len(findings),
-        "sampled_entities": len(entity_ids),
-        "asof_not_yet_existing": not_yet,
+        "whole_check_planted": generated.planted,
+        "whole_check_kinds": dict(sorted(kinds.items())),
     }
 
 

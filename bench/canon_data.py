@@ -1,167 +1,272 @@
-"""Generate a large canon graph straight into a migrated SQLite file, for the canon and branch benchmarks.
+"""Write a large canon graph straight into a migrated SQLite file, for the canon and branch benchmarks.
 
-Rows go in through sqlite3's executemany (the benchmarks measure queries, not the generator). The graph is
-shaped like play: people with births and some deaths, parents, places over time, alliances and enmities,
-events with participants, attributes with mixed authority, every statement with one evidence row.
+The world is `bench.continuity_data`'s: eras, a gazetteer, people with births, deaths, parents and moves,
+alliances that turn, events inside their eras, items changing hands, play in scenes, attributes from several
+authorities, retconned facts with their replacements and retconned minor characters, dependencies, and a
+few planted continuity conflicts (three per kind), which the whole-graph check must find, and nothing else.
+Here every fifth entity also gets an alias, every changeset its real time (a minute apart, so "as we
+believed at T" has history to cut), and every retcon its status change. Rows go in through sqlite3's
+executemany: the benchmarks measure queries, not the generator.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-TYPES = ["NPC", "Person", "Location", "Faction", "Item", "Creature", "Event"]
-ATTRIBUTES = ["title", "eye_colour", "occupation", "motto", "weapon", "rank"]
+from bench.continuity_data import make_snapshot
+from canon.domain import CanonLevel, Entity, Statement
+
+ALIAS_EVERY = 5
+RETCON_DELAY = dt.timedelta(days=30)
 
 
 @dataclass(frozen=True)
 class Generated:
-    """What was generated: the campaign id, counts, and some entity names to query."""
+    """What was generated: counts, the span of the world's clocks, and some names (and aliases) to query."""
 
     campaign_id: int
     entities: int
     statements: int
     changesets: int
     sample_names: list[str]
+    sample_aliases: list[str]
+    names_by_type: dict[str, list[str]]
+    retcons: int
+    aliases: int
+    planted: int
+    years: tuple[int, int]
+    scenes: int
+    recorded: tuple[dt.datetime, dt.datetime]
+
+
+def alias_of(name: str) -> str:
+    """Return the alias generated for an entity's name."""
+    return f"Old {name}"
+
+
+def _stamp(moment: dt.datetime) -> str:
+    return moment.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def _next_id(cur: sqlite3.Cursor, table: str) -> int:
+    cur.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {table}")
+    return int(cur.fetchone()[0])
 
 
 def generate(
     path: Path, *, entities: int, statements: int, seed: int = 7, campaign: str = "Big"
 ) -> Generated:
-    """Fill a migrated SQLite file with one campaign of the given size."""
+    """Fill a migrated SQLite file with one campaign of exactly this many entities and statements."""
+    snapshot, planted = make_snapshot(entities, statements, seed)
     rng = random.Random(seed)
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=OFF")
-    stamp = "2026-01-01 00:00:00.000000"
     cur = conn.cursor()
+    moments = sorted(
+        {e.provenance.recorded_at for e in snapshot.entities.values()}
+        | {s.provenance.recorded_at for s in snapshot.statements}
+    )
+    retcon_time = moments[-1] + RETCON_DELAY
     cur.execute(
         "INSERT INTO campaigns (name, guild_id, status, settings, created_at) VALUES (?, NULL, 'active', '{}', ?)",
-        (campaign, stamp),
+        (campaign, _stamp(moments[0])),
     )
     campaign_id = int(cur.lastrowid or 0)
-    changesets = max(1, statements // 1000)
-    first_cs = None
-    for _ in range(changesets):
-        cur.execute(
-            "INSERT INTO changesets (campaign_id, kind, actor_name, recorded_at) VALUES (?, 'scene_commit', 'gen', ?)",
-            (campaign_id, stamp),
-        )
-        first_cs = first_cs or int(cur.lastrowid or 0)
-    assert first_cs is not None
-    cur.execute("SELECT coalesce(max(id), 0) FROM entities")
-    base_entity = int(cur.fetchone()[0]) + 1
-    entity_rows = []
-    names = []
-    for i in range(entities):
-        etype = TYPES[i % len(TYPES)]
-        name = f"{etype} {i:06d}"
-        names.append(name)
-        entity_rows.append(
+    # The snapshot's changesets, in time order, then the one that retconned.
+    first_changeset = _next_id(cur, "changesets")
+    changeset_of = {moment: first_changeset + i for i, moment in enumerate(moments)}
+    retcon_changeset = first_changeset + len(moments)
+    conn.executemany(
+        "INSERT INTO changesets (id, campaign_id, kind, actor_name, recorded_at) VALUES (?, ?, ?, 'gen', ?)",
+        [(changeset_of[m], campaign_id, "scene_commit", _stamp(m)) for m in moments]
+        + [(retcon_changeset, campaign_id, "retcon", _stamp(retcon_time))],
+    )
+
+    entity_base = _next_id(cur, "entities") - 1
+    statement_base = _next_id(cur, "statements") - 1
+    ordered = sorted(snapshot.entities.values(), key=lambda e: e.id)
+    conn.executemany(
+        "INSERT INTO entities (id, campaign_id, changeset_id, recorded_at, type, name, name_folded, key, kind,"
+        " visibility, attributes, authority, confidence, world_from, world_from_key, world_until,"
+        " world_until_key, story_from, story_until) VALUES (?,?,?,?,?,?,?,?,?,?,'{}',?,?,?,?,?,?,?,?)",
+        (_entity_row(e, entity_base, campaign_id, changeset_of) for e in ordered),
+    )
+    aliases = [e for i, e in enumerate(ordered) if i % ALIAS_EVERY == 0]
+    conn.executemany(
+        "INSERT INTO entity_aliases (campaign_id, changeset_id, recorded_at, entity_id, alias, alias_folded)"
+        " VALUES (?,?,?,?,?,?)",
+        (
             (
                 campaign_id,
-                first_cs + (i * changesets) // entities,
-                stamp,
-                etype,
-                name,
-                name.casefold(),
-                "concrete",
-                "public" if i % 50 else "gm_only",
-                "{}",
-                "source" if i % 3 == 0 else "gm",
-                1.0,
-                None if etype != "Event" else 1000 + i % 500,
-                i % 300 if etype == "Event" else None,
+                changeset_of[e.provenance.recorded_at],
+                _stamp(e.provenance.recorded_at),
+                entity_base + e.id,
+                alias_of(e.name),
+                alias_of(e.name).casefold(),
             )
-        )
-    conn.executemany(
-        "INSERT INTO entities (campaign_id, changeset_id, recorded_at, type, name, name_folded, kind, visibility,"
-        " attributes, authority, confidence, world_from_key, story_from) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        entity_rows,
+            for e in aliases
+        ),
     )
-    people = [base_entity + i for i in range(entities) if TYPES[i % len(TYPES)] in {"NPC", "Person"}]
-    places = [base_entity + i for i in range(entities) if TYPES[i % len(TYPES)] == "Location"]
-    events = [base_entity + i for i in range(entities) if TYPES[i % len(TYPES)] == "Event"]
-    factions = [base_entity + i for i in range(entities) if TYPES[i % len(TYPES)] == "Faction"]
-    statement_rows = []
-    for n in range(statements):
-        cs = first_cs + (n * changesets) // statements
-        roll = n % 10
-        if roll < 2:  # a life: born, sometimes dead
-            who = people[rng.randrange(len(people))]
-            born = 1000 + rng.randrange(400)
-            value = "alive" if roll == 0 else "dead"
-            key = born * 10000 if roll == 0 else (born + 30 + rng.randrange(60)) * 10000
-            statement_rows.append(
-                (campaign_id, cs, stamp, "state", who, "state", None, value, key, None, None)
-            )
-        elif roll < 4:
-            who = people[rng.randrange(len(people))]
-            where = places[rng.randrange(len(places))]
-            start = 1000 + rng.randrange(500)
-            statement_rows.append(
-                (
-                    campaign_id,
-                    cs,
-                    stamp,
-                    "relation",
-                    who,
-                    "LOCATED_IN",
-                    where,
-                    None,
-                    start * 10000,
-                    (start + 5) * 10000,
-                    None,
-                )
-            )
-        elif roll < 6:
-            a, b = people[rng.randrange(len(people))], factions[rng.randrange(len(factions))]
-            pred = "MEMBER_OF"
-            statement_rows.append((campaign_id, cs, stamp, "relation", a, pred, b, None, None, None, None))
-        elif roll < 8:
-            who = people[rng.randrange(len(people))]
-            ev = events[rng.randrange(len(events))]
-            statement_rows.append(
-                (campaign_id, cs, stamp, "relation", who, "PARTICIPATED_IN", ev, None, None, None, None)
-            )
-        else:
-            who = base_entity + rng.randrange(entities)
-            attr = ATTRIBUTES[rng.randrange(len(ATTRIBUTES))]
-            statement_rows.append(
-                (
-                    campaign_id,
-                    cs,
-                    stamp,
-                    "attribute",
-                    who,
-                    attr,
-                    None,
-                    f"value {rng.randrange(1000)}",
-                    None,
-                    None,
-                    n % 300,
-                )
-            )
     conn.executemany(
-        "INSERT INTO statements (campaign_id, changeset_id, recorded_at, kind, subject_id, predicate, object_id, value,"
-        " world_from_key, world_until_key, story_from, authority, confidence, visibility)"
-        " VALUES (?,?,?,?,?,?,?,?,?,?,?,'gm',1.0,'public')",
-        statement_rows,
+        "INSERT INTO statements (id, campaign_id, changeset_id, recorded_at, kind, subject_id, predicate,"
+        " object_id, value, via, authority, confidence, visibility, replaces_id, world_from, world_from_key,"
+        " world_until, world_until_key, story_from, story_until)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            _statement_row(s, entity_base, statement_base, campaign_id, changeset_of)
+            for s in snapshot.statements
+        ),
     )
-    cur.execute("SELECT min(id) FROM statements WHERE campaign_id = ?", (campaign_id,))
-    first_statement = int(cur.fetchone()[0])
+    replacement = {s.replaces_id: s.id for s in snapshot.statements if s.replaces_id is not None}
+    retconned = [
+        ("statement", s.id) for s in snapshot.statements if s.provenance.level == CanonLevel.RETCONNED
+    ]
+    retconned += [("entity", e.id) for e in ordered if e.provenance.level == CanonLevel.RETCONNED]
+    conn.executemany(
+        "INSERT INTO status_changes (campaign_id, changeset_id, recorded_at, target_kind, target_id, level,"
+        " replacement_id, rationale) VALUES (?,?,?,?,?,'retconned',?,'generated retcon')",
+        (
+            (
+                campaign_id,
+                retcon_changeset,
+                _stamp(retcon_time),
+                kind,
+                (statement_base if kind == "statement" else entity_base) + target,
+                statement_base + replacement[target]
+                if kind == "statement" and target in replacement
+                else None,
+            )
+            for kind, target in retconned
+        ),
+    )
     conn.executemany(
         "INSERT INTO evidence (campaign_id, changeset_id, recorded_at, target_kind, target_id, kind, scene_id,"
-        " turn_from, turn_to) VALUES (?,?,?,'statement',?,'turns',?,?,?)",
+        " turn_from, turn_to, file, line) VALUES (?,?,?,'statement',?,?,?,?,?,?,?)",
+        _evidence_rows(snapshot.statements, statement_base, campaign_id, changeset_of),
+    )
+    by_id = {s.id: s for s in snapshot.statements}
+    conn.executemany(
+        "INSERT INTO dependencies (campaign_id, changeset_id, recorded_at, statement_id, depends_on_kind,"
+        " depends_on_id) VALUES (?,?,?,?,?,?)",
         (
-            (campaign_id, row[1], stamp, first_statement + i, 1 + i % 300, 1 + i % 40, 2 + i % 40)
-            for i, row in enumerate(statement_rows)
+            (
+                campaign_id,
+                changeset_of[by_id[sid].provenance.recorded_at],
+                _stamp(by_id[sid].provenance.recorded_at),
+                statement_base + sid,
+                kind,
+                (statement_base if kind == "statement" else entity_base) + target,
+            )
+            for sid, targets in snapshot.dependencies.items()
+            for kind, target in targets
         ),
     )
     conn.commit()
     conn.execute("ANALYZE")
     conn.close()
-    picks = [names[i] for i in rng.sample(range(entities), min(200, entities)) if i % 50]
-    return Generated(campaign_id, entities, statements, changesets, picks)
+
+    standing = [e for e in ordered if e.provenance.level == CanonLevel.CANON and e.type != "Era"]
+    picks = [e.name for e in rng.sample(standing, min(200, len(standing)))]
+    by_type: dict[str, list[str]] = {}
+    for e in standing:
+        by_type.setdefault(e.type, []).append(e.name)
+    aliased = [
+        alias_of(e.name) for e in aliases if e.provenance.level == CanonLevel.CANON and e.type != "Era"
+    ]
+    keys = [s.validity.world_from_key for s in snapshot.statements if s.validity.world_from_key is not None]
+    scenes = [s.validity.story_from for s in snapshot.statements if s.validity.story_from is not None]
+    return Generated(
+        campaign_id=campaign_id,
+        entities=len(ordered),
+        statements=len(snapshot.statements),
+        changesets=len(moments) + 1,
+        sample_names=picks,
+        retcons=len(retconned),
+        aliases=len(aliases),
+        planted=sum(planted.values()),
+        sample_aliases=rng.sample(aliased, min(50, len(aliased))),
+        names_by_type=by_type,
+        years=(min(keys) // 10000, max(keys) // 10000),
+        scenes=max(scenes, default=0),
+        recorded=(moments[0], retcon_time),
+    )
+
+
+def _entity_row(
+    e: Entity, base: int, campaign_id: int, changeset_of: dict[dt.datetime, int]
+) -> tuple[object, ...]:
+    v, p = e.validity, e.provenance
+    return (
+        base + e.id,
+        campaign_id,
+        changeset_of[p.recorded_at],
+        _stamp(p.recorded_at),
+        e.type,
+        e.name,
+        e.name.casefold(),
+        e.key,
+        e.kind,
+        e.visibility.value,
+        p.authority.value,
+        p.confidence,
+        v.world_from,
+        v.world_from_key,
+        v.world_until,
+        v.world_until_key,
+        v.story_from,
+        v.story_until,
+    )
+
+
+def _statement_row(
+    s: Statement, entity_base: int, base: int, campaign_id: int, changeset_of: dict[dt.datetime, int]
+) -> tuple[object, ...]:
+    v, p = s.validity, s.provenance
+    return (
+        base + s.id,
+        campaign_id,
+        changeset_of[p.recorded_at],
+        _stamp(p.recorded_at),
+        s.kind.value,
+        entity_base + s.subject_id,
+        s.predicate,
+        entity_base + s.object_id if s.object_id is not None else None,
+        s.value,
+        s.via,
+        p.authority.value,
+        p.confidence,
+        s.visibility.value,
+        base + s.replaces_id if s.replaces_id is not None else None,
+        v.world_from,
+        v.world_from_key,
+        v.world_until,
+        v.world_until_key,
+        v.story_from,
+        v.story_until,
+    )
+
+
+def _evidence_rows(
+    statements: Iterable[Statement], base: int, campaign_id: int, changeset_of: dict[dt.datetime, int]
+) -> Iterable[tuple[object, ...]]:
+    for s in statements:
+        p = s.provenance
+        for e in s.evidence:
+            yield (
+                campaign_id,
+                changeset_of[p.recorded_at],
+                _stamp(p.recorded_at),
+                base + s.id,
+                e.kind.value,
+                e.scene_id,
+                e.turn_from,
+                e.turn_to,
+                e.file,
+                e.line,
+            )

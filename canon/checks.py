@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.continuity import Finding, Side, Snapshot, check
+from canon.continuity import PARENT_OF, PART_OF, SUB_ERA_OF, Finding, Side, Snapshot, check
 from canon.graph import CanonReader, lineage_filter
 from canon.models import ConflictRow, DependencyRow
 from canon.storage import utc_now
@@ -47,29 +47,53 @@ async def _dependencies(
     return found
 
 
+# What the rules read of the entities at the other end of a relation: parents' lives (their states), an
+# event's era (its sub-era links), a place's containers. Nothing else of theirs can take part in
+# a finding about the entities a check is around, and reading all of it pulls in most of a dense graph.
+_NEIGHBOUR_PREDICATES = ("state", PARENT_OF, PART_OF, SUB_ERA_OF)
+
+
 async def neighbourhood_snapshot(reader: CanonReader, statement_ids: Collection[int]) -> Snapshot:
-    """Return a snapshot around some statements: their entities, those entities' statements, and parents."""
+    """Return a snapshot around some statements: their entities and those entities' neighbourhood (see
+    `entities_snapshot`), and what the statements rely on (a retconned fact they cite)."""
     seed = await reader.statements(statement_ids=statement_ids, include_retconned=True, with_evidence=False)
     entity_ids = {s.subject_id for s in seed} | {s.object_id for s in seed if s.object_id is not None}
-    return await entities_snapshot(reader, entity_ids)
+    relied = [
+        target for targets in (await _dependencies(reader, statement_ids)).values() for target in targets
+    ]
+    entity_ids |= {target for kind, target in relied if kind == "entity"}
+    return await entities_snapshot(
+        reader, entity_ids, relied_on=[target for kind, target in relied if kind == "statement"]
+    )
 
 
-async def entities_snapshot(reader: CanonReader, entity_ids: Collection[int]) -> Snapshot:
-    """Return a snapshot of some entities: everything said about them, their neighbours and their parents."""
+async def entities_snapshot(
+    reader: CanonReader, entity_ids: Collection[int], *, relied_on: Collection[int] = ()
+) -> Snapshot:
+    """Return a snapshot of some entities: everything said about them, and of the entities at the other end
+    what the rules read (their states, parents, containers and sub-eras); `relied_on` adds statements."""
     ids = set(entity_ids)
     statements = await reader.statements(
         subject_ids=ids, object_ids=ids, include_retconned=True, with_evidence=False
     )
+    known = {s.id for s in statements}
+    if relied_on:
+        cited = await reader.statements(statement_ids=relied_on, include_retconned=True, with_evidence=False)
+        statements += [s for s in cited if s.id not in known]
+        known |= {s.id for s in cited}
     related = {s.subject_id for s in statements} | {
         s.object_id for s in statements if s.object_id is not None
     }
     extra = related - ids
     if extra:
-        # Parents' lives, an event's era, a place's containers: the rules read the other end's statements too.
-        more = await reader.statements(subject_ids=extra, include_retconned=True, with_evidence=False)
-        known = {s.id for s in statements}
+        more = await reader.statements(
+            subject_ids=extra,
+            predicates=_NEIGHBOUR_PREDICATES,
+            include_retconned=True,
+            with_evidence=False,
+        )
         statements += [s for s in more if s.id not in known]
-        related |= {s.object_id for s in more if s.object_id is not None}
+        related |= {s.subject_id for s in more} | {s.object_id for s in more if s.object_id is not None}
     entities = await reader.entities(related | ids, include_retconned=True)
     dependencies = await _dependencies(reader, [s.id for s in statements])
     return Snapshot(

@@ -30,7 +30,7 @@ from canon.domain import (
     Viewer,
 )
 from canon.errors import Conflict, InvalidInput, NotFound
-from canon.graph import CanonReader, CanonWriter, statement_sort_key, validity_sort_key
+from canon.graph import CanonReader, CanonWriter, NewEntity, statement_sort_key, validity_sort_key
 from canon.models import ProposalRow
 from canon.ontology import Ontology
 from canon.proposals import (
@@ -180,6 +180,10 @@ class StateHistory:
         ):
             if state.kind == StatementKind.STATE and state.provenance.level == CanonLevel.CANON:
                 self.add(state.subject_id, statement_sort_key(state), state.id)
+
+    def created(self, entity_id: int) -> None:
+        """Record that an entity was just created: it has no states to read."""
+        self._states.setdefault(entity_id, [])
 
     def add(self, entity_id: int, key: tuple[int, int, int], statement_id: int) -> None:
         """Record a state of an entity (a new one: its placeholder id from a deferred writer will do)."""
@@ -633,12 +637,22 @@ class CanonizationGate:
                 if role in {"subject", "participant"} and ref.entity_id is not None
             ]
         )
-        placeholders: dict[int, list[int]] = {}
-        # Entities first: other proposals may point at them.
+        # Entities first, in bulk: other proposals may point at them.
+        await self.create_entities(
+            writer, proposals, entity_ids, story_order=story_order, types=types, history=history
+        )
+        placeholders: dict[int, list[int]] = {p.id: [] for p in proposals if p.type == "entity"}
         for proposal in proposals:
-            placeholders[proposal.id] = await self.apply(
-                writer, reader, proposal, entity_ids, story_order=story_order, types=types, history=history
-            )
+            if proposal.type != "entity":
+                placeholders[proposal.id] = await self.apply(
+                    writer,
+                    reader,
+                    proposal,
+                    entity_ids,
+                    story_order=story_order,
+                    types=types,
+                    history=history,
+                )
         written = await writer.flush()
         written_by = {pid: [written.get(p, p) for p in ids] for pid, ids in placeholders.items()}
         statement_ids = [i for ids in written_by.values() for i in ids]
@@ -721,6 +735,41 @@ class CanonizationGate:
                 rows,
             )
 
+    async def create_entities(
+        self,
+        writer: CanonWriter,
+        proposals: Sequence[Proposal],
+        entity_ids: dict[int, int],
+        *,
+        story_order: int | None,
+        types: dict[int, str],
+        history: StateHistory,
+    ) -> None:
+        """Write accepted entity proposals in bulk; learn their ids (`entity_ids`), types and empty histories."""
+        new: list[tuple[Proposal, EntityContent]] = [
+            (p, p.content) for p in proposals if isinstance(p.content, EntityContent)
+        ]
+        created = await writer.create_entities(
+            [
+                NewEntity(
+                    type=content.entity_type,
+                    name=content.name,
+                    visibility=content.visibility,
+                    description=content.description,
+                    aliases=content.aliases,
+                    validity=Validity(story_from=story_order),
+                    authority=proposal.authority,
+                    confidence=proposal.confidence,
+                    evidence=tuple(_evidence(proposal)),
+                )
+                for proposal, content in new
+            ]
+        )
+        for (proposal, content), entity_id in zip(new, created, strict=True):
+            entity_ids[proposal.id] = entity_id
+            types[entity_id] = content.entity_type
+            history.created(entity_id)
+
     async def apply(
         self,
         writer: CanonWriter,
@@ -741,10 +790,7 @@ class CanonizationGate:
         types = {} if types is None else types
         history = StateHistory(reader) if history is None else history
         cited = [("statement", i) for i in citations(proposal.content)]
-        evidence = [
-            *proposal.evidence,
-            Evidence(kind=EvidenceKind.COMMAND, proposal_id=proposal.id, note=_decision_note(proposal)),
-        ]
+        evidence = _evidence(proposal)
         authority, confidence = proposal.authority, proposal.confidence
         content = proposal.content
 
@@ -768,18 +814,9 @@ class CanonizationGate:
         written: list[int] = []
         match content:
             case EntityContent():
-                entity_ids[proposal.id] = created = await writer.create_entity(
-                    type=content.entity_type,
-                    name=content.name,
-                    visibility=content.visibility,
-                    description=content.description,
-                    aliases=content.aliases,
-                    validity=Validity(story_from=story_order),
-                    authority=authority,
-                    confidence=confidence,
-                    evidence=evidence,
+                await self.create_entities(
+                    writer, [proposal], entity_ids, story_order=story_order, types=types, history=history
                 )
-                types[created] = content.entity_type
             case FactContent():
                 written.append(
                     await writer.add_statement(
@@ -856,6 +893,7 @@ class CanonizationGate:
                     evidence=evidence,
                 )
                 entity_ids[proposal.id] = event_id
+                history.created(event_id)
                 # A participant takes part in the state they are in then (alive, or a ghost accepted anyway).
                 key = validity_sort_key(validity, writer.changeset.id)
                 links: list[tuple[int, str, int, int | None]] = []
@@ -947,6 +985,14 @@ def _with_entity_dependencies(accepted: list[ProposalRow], rejected: list[Propos
         else:
             kept.append(row)
     return kept
+
+
+def _evidence(proposal: Proposal) -> list[Evidence]:
+    """Return what a committed proposal's rows rest on: the proposal's evidence and the decision."""
+    return [
+        *proposal.evidence,
+        Evidence(kind=EvidenceKind.COMMAND, proposal_id=proposal.id, note=_decision_note(proposal)),
+    ]
 
 
 def _decision_note(proposal: Proposal) -> str:

@@ -11,11 +11,26 @@ from __future__ import annotations
 import datetime as dt
 import unicodedata
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from operator import itemgetter
 from typing import Any
 
 from rapidfuzz import fuzz, process
-from sqlalchemy import BigInteger, ColumnElement, and_, false, func, insert, literal, or_, select, union
+from sqlalchemy import (
+    BigInteger,
+    ColumnElement,
+    String,
+    and_,
+    false,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    type_coerce,
+    union,
+)
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import OPEN_END, ChangesetRow, LineageStep, lineage
@@ -123,66 +138,124 @@ def validity_columns(v: Validity) -> dict[str, Any]:
     }
 
 
-def _validity(row: Any) -> Validity:
-    return Validity(
-        world_from=row.world_from,
-        world_from_key=row.world_from_key,
-        world_until=row.world_until,
-        world_until_key=row.world_until_key,
-        story_from=row.story_from,
-        story_until=row.story_until,
-    )
+class RowReader:
+    """Build entities and statements from rows of a table joined with their retcon (`retconned_at`,
+    `replaced_by`, the last two columns), by position: a row's attributes by name cost more than the rest.
+
+    Equal validities and provenances are shared (both are frozen): a whole-graph read turns a million rows
+    into objects, and they have only a few thousand distinct values of each, which cost more to build than
+    to look up. One reader per query or batch of queries keeps the memo from outliving them.
+    """
+
+    def __init__(self, table: Any) -> None:
+        at = {name: index for index, name in enumerate([c.name for c in table.c] + RETCON_COLUMNS)}
+        self.at = at
+        self._validity_key = itemgetter(*(at[name] for name in VALIDITY_COLUMNS))
+        self._provenance_key = itemgetter(*(at[name] for name in PROVENANCE_COLUMNS))
+        self._validities: dict[tuple[Any, ...], Validity] = {}
+        self._provenances: dict[tuple[Any, ...], Provenance] = {}
+
+    def validity(self, row: Any) -> Validity:
+        """Return a row's validity."""
+        key = self._validity_key(row)
+        found = self._validities.get(key)
+        if found is None:
+            found = self._validities[key] = Validity(*key)
+        return found
+
+    def provenance(self, row: Any) -> Provenance:
+        """Return a row's provenance."""
+        key = self._provenance_key(row)
+        found = self._provenances.get(key)
+        if found is None:
+            campaign_id, changeset_id, recorded_at, authority, confidence, retconned_at, replaced_by = key
+            found = self._provenances[key] = Provenance(
+                campaign_id=campaign_id,
+                changeset_id=changeset_id,
+                recorded_at=_aware(recorded_at),
+                authority=AUTHORITY_OF[authority],
+                confidence=confidence,
+                level=CanonLevel.RETCONNED if retconned_at is not None else CanonLevel.CANON,
+                retconned_at=_aware(retconned_at) if retconned_at is not None else None,
+                replaced_by=replaced_by,
+            )
+        return found
+
+    def entity(self, row: Any, aliases: Sequence[str] = ()) -> Entity:
+        """Return an entity from a row of `entities`."""
+        at = self.at
+        return Entity(
+            id=row[at["id"]],
+            type=row[at["type"]],
+            name=row[at["name"]],
+            key=row[at["key"]],
+            kind=row[at["kind"]],
+            visibility=VISIBILITY_OF[row[at["visibility"]]],
+            description=row[at["description"]],
+            attributes=dict(row[at["attributes"]] or {}),
+            aliases=tuple(aliases),
+            validity=self.validity(row),
+            provenance=self.provenance(row),
+        )
+
+    def statements(self, rows: Iterable[Any], evidence: Mapping[int, Sequence[Evidence]]) -> list[Statement]:
+        """Return the statements of rows of `statements`, with their evidence by id."""
+        at = self.at
+        i_id, i_kind, i_subject, i_predicate = at["id"], at["kind"], at["subject_id"], at["predicate"]
+        i_object, i_value, i_via, i_visibility = at["object_id"], at["value"], at["via"], at["visibility"]
+        i_replaces = at["replaces_id"]
+        validity, provenance = self.validity, self.provenance
+        return [
+            Statement(
+                row[i_id],
+                STATEMENT_KIND_OF[row[i_kind]],
+                row[i_subject],
+                row[i_predicate],
+                provenance(row),
+                row[i_object],
+                row[i_value],
+                row[i_via],
+                VISIBILITY_OF[row[i_visibility]],
+                validity(row),
+                row[i_replaces],
+                tuple(evidence.get(row[i_id], ())),
+            )
+            for row in rows
+        ]
 
 
-def _provenance(row: Any) -> Provenance:
-    return Provenance(
-        campaign_id=row.campaign_id,
-        changeset_id=row.changeset_id,
-        recorded_at=row.recorded_at,
-        authority=AUTHORITY_OF[row.authority],
-        confidence=row.confidence,
-        level=CanonLevel.RETCONNED if row.retconned_at is not None else CanonLevel.CANON,
-        retconned_at=row.retconned_at,
-        replaced_by=row.replaced_by,
-    )
+# Read times without type processing (a String has none, on SQLite and PostgreSQL alike): SQLite gives the
+# stored text, asyncpg a datetime; `_aware` makes either an aware UTC datetime.
+_RAW = String()
 
 
-def entity_from_row(row: Any, aliases: Sequence[str] = ()) -> Entity:
-    """Return an entity from a row of `entities` joined with its retcon (`retconned_at`, `replaced_by`)."""
-    return Entity(
-        id=row.id,
-        type=row.type,
-        name=row.name,
-        key=row.key,
-        kind=row.kind,
-        visibility=VISIBILITY_OF[row.visibility],
-        description=row.description,
-        attributes=dict(row.attributes or {}),
-        aliases=tuple(aliases),
-        validity=_validity(row),
-        provenance=_provenance(row),
-    )
+def _aware(value: Any) -> dt.datetime:
+    """Return a time read raw from the database as an aware UTC datetime."""
+    moment = dt.datetime.fromisoformat(value) if isinstance(value, str) else value
+    return moment.replace(tzinfo=dt.UTC) if moment.tzinfo is None else moment.astimezone(dt.UTC)
 
 
-def statement_from_row(row: Any, evidence: Sequence[Evidence] = ()) -> Statement:
-    """Return a statement from a row of `statements` joined with its retcon (`retconned_at`, `replaced_by`)."""
-    return Statement(
-        id=row.id,
-        kind=STATEMENT_KIND_OF[row.kind],
-        subject_id=row.subject_id,
-        predicate=row.predicate,
-        object_id=row.object_id,
-        value=row.value,
-        via=row.via,
-        visibility=VISIBILITY_OF[row.visibility],
-        validity=_validity(row),
-        replaces_id=row.replaces_id,
-        provenance=_provenance(row),
-        evidence=tuple(evidence),
-    )
+RETCON_COLUMNS = ["retconned_at", "replaced_by"]
+VALIDITY_COLUMNS = (
+    "world_from",
+    "world_from_key",
+    "world_until",
+    "world_until_key",
+    "story_from",
+    "story_until",
+)
+PROVENANCE_COLUMNS = (
+    "campaign_id",
+    "changeset_id",
+    "recorded_at",
+    "authority",
+    "confidence",
+    "retconned_at",
+    "replaced_by",
+)
 
 
-def _evidence(row: EvidenceRow) -> Evidence:
+def _evidence(row: Any) -> Evidence:
     return Evidence(
         kind=EvidenceKind(row.kind),
         scene_id=row.scene_id,
@@ -295,18 +368,30 @@ class CanonReader:
             .subquery()
         )
 
+    def _with_retcons(self, table: Any, kind: str, as_of: AsOf) -> Any:
+        """Return a select of a table's rows joined with their retcons, in `RowReader`'s column order.
+
+        The times come raw (no type processing: `RowReader` converts each distinct one once); a whole-graph
+        read would otherwise parse two timestamps per row.
+        """
+        retcons = self._retcon_subquery(kind, as_of)
+        columns = [type_coerce(c, _RAW).label(c.name) if c.name == "recorded_at" else c for c in table.c]
+        return select(
+            *columns, type_coerce(retcons.c.retconned_at, _RAW).label("retconned_at"), retcons.c.replaced_by
+        ).outerjoin(retcons, retcons.c.target_id == table.c.id)
+
     async def _entity_rows(self, conditions: Sequence[ColumnElement[bool]], as_of: AsOf) -> list[Any]:
         table = EntityRow.__table__
-        retcons = self._retcon_subquery("entity", as_of)
-        query = (
-            select(table, retcons.c.retconned_at, retcons.c.replaced_by)
-            .outerjoin(retcons, retcons.c.target_id == table.c.id)
-            .where(*conditions, *self._visible(table.c, as_of))
-        )
+        query = self._with_retcons(table, "entity", as_of).where(*conditions, *self._visible(table.c, as_of))
         return [r for r in (await self.session.execute(query)).all() if self._may_see(r.visibility)]
 
     async def entities(
-        self, ids: Iterable[int], as_of: AsOf = NOW, *, include_retconned: bool = False
+        self,
+        ids: Iterable[int],
+        as_of: AsOf = NOW,
+        *,
+        include_retconned: bool = False,
+        with_aliases: bool = True,
     ) -> dict[int, Entity]:
         """Return the visible entities among `ids`, keyed by id (hidden ones left out for players)."""
         id_list = list(set(ids))
@@ -317,13 +402,15 @@ class CanonReader:
             )
         if not include_retconned:
             rows = [r for r in rows if r.retconned_at is None]
-        aliases = await self._aliases([r.id for r in rows], as_of)
-        return {r.id: entity_from_row(r, aliases.get(r.id, ())) for r in rows}
+        aliases = await self._aliases([r.id for r in rows], as_of) if with_aliases else {}
+        build = RowReader(EntityRow.__table__)
+        return {r.id: build.entity(r, aliases.get(r.id, ())) for r in rows}
 
     async def all_entities(self, as_of: AsOf = NOW, *, include_retconned: bool = False) -> dict[int, Entity]:
         """Return every visible entity of the lineage in one query, without aliases (for whole-graph work)."""
         rows = await self._entity_rows([], as_of)
-        return {r.id: entity_from_row(r) for r in rows if include_retconned or r.retconned_at is None}
+        build = RowReader(EntityRow.__table__)
+        return {r.id: build.entity(r) for r in rows if include_retconned or r.retconned_at is None}
 
     async def _aliases(self, ids: list[int], as_of: AsOf) -> dict[int, list[str]]:
         found: dict[int, list[str]] = {}
@@ -363,7 +450,8 @@ class CanonReader:
         rows = await self._entity_rows([table.id.in_(ids)], as_of)
         rows = [r for r in rows if r.retconned_at is None]
         aliases = await self._aliases([r.id for r in rows], as_of)
-        return sorted((entity_from_row(r, aliases.get(r.id, ())) for r in rows), key=lambda e: e.id)
+        build = RowReader(EntityRow.__table__)
+        return sorted((build.entity(r, aliases.get(r.id, ())) for r in rows), key=lambda e: e.id)
 
     async def names(self) -> list[tuple[str, int]]:
         """Return every visible (name or alias, entity id) pair, for fuzzy matching and autocomplete."""
@@ -473,33 +561,44 @@ class CanonReader:
         if predicates is not None:
             conditions.append(StatementRow.predicate.in_(list(predicates)))
         table = StatementRow.__table__
-        retcons = self._retcon_subquery("statement", as_of)
-        query = (
-            select(table, retcons.c.retconned_at, retcons.c.replaced_by)
-            .outerjoin(retcons, retcons.c.target_id == table.c.id)
-            .where(*conditions)
-        )
-        rows = [r for r in (await self.session.execute(query)).all() if self._may_see(r.visibility)]
+        query = self._with_retcons(table, "statement", as_of).where(*conditions)
+        build = RowReader(table)
+        rows = (await self.session.execute(query)).all()
+        at = build.at
+        if self.viewer != Viewer.GM:
+            visibility = at["visibility"]
+            rows = [r for r in rows if r[visibility] == Visibility.PUBLIC]
         if not include_retconned:
-            rows = [r for r in rows if r.retconned_at is None]
-        evidence = await self.evidence("statement", [r.id for r in rows], as_of) if with_evidence else {}
-        return [statement_from_row(r, evidence.get(r.id, ())) for r in rows]
+            retconned = at["retconned_at"]
+            rows = [r for r in rows if r[retconned] is None]
+        evidence = (
+            await self.evidence("statement", [r[at["id"]] for r in rows], as_of) if with_evidence else {}
+        )
+        return build.statements(rows, evidence)
 
     async def evidence(self, kind: str, ids: Sequence[int], as_of: AsOf = NOW) -> dict[int, list[Evidence]]:
         """Return the evidence of entities or statements, keyed by their id."""
-        found: dict[int, list[Evidence]] = {}
-        for start in range(0, len(ids), 500):
+        return {target: found for (_, target), found in (await self.evidence_of({kind: ids}, as_of)).items()}
+
+    async def evidence_of(
+        self, targets: Mapping[str, Sequence[int]], as_of: AsOf = NOW
+    ) -> dict[tuple[str, int], list[Evidence]]:
+        """Return the evidence of entities and statements at once, keyed by (kind, id)."""
+        table = EvidenceRow.__table__.c
+        clauses = [
+            and_(table.target_kind == kind, table.target_id.in_(list(ids[start : start + 500])))
+            for kind, ids in targets.items()
+            for start in range(0, len(ids), 500)
+        ]
+        found: dict[tuple[str, int], list[Evidence]] = {}
+        for start in range(0, len(clauses), 4):  # a few IN lists per query: a card's facts and itself in one
             query = (
-                select(EvidenceRow)
-                .where(
-                    EvidenceRow.target_kind == kind,
-                    EvidenceRow.target_id.in_(list(ids[start : start + 500])),
-                    *self._visible(EvidenceRow, as_of),
-                )
-                .order_by(EvidenceRow.id)
+                select(EvidenceRow.__table__)
+                .where(or_(*clauses[start : start + 4]), *self._visible(table, as_of))
+                .order_by(table.id)
             )
-            for row in (await self.session.execute(query)).scalars():
-                found.setdefault(row.target_id, []).append(_evidence(row))
+            for row in (await self.session.execute(query)).all():
+                found.setdefault((row.target_kind, row.target_id), []).append(_evidence(row))
         return found
 
     async def views(self, statements: Sequence[Statement], as_of: AsOf = NOW) -> list[StatementView]:
@@ -507,7 +606,7 @@ class CanonReader:
         ids = {s.subject_id for s in statements} | {
             s.object_id for s in statements if s.object_id is not None
         }
-        entities = await self.entities(ids, as_of, include_retconned=True)
+        entities = await self.entities(ids, as_of, include_retconned=True, with_aliases=False)
         views = []
         for s in statements:
             subject = entities.get(s.subject_id)
@@ -537,7 +636,13 @@ class CanonReader:
             and entity.validity.story_from > as_of.scene
         ):
             raise NotFound(f"{entity.name} does not exist yet after scene {as_of.scene}.")
-        statements = await self.statements(subject_ids=[entity_id], object_ids=[entity_id], as_of=as_of)
+        statements = await self.statements(
+            subject_ids=[entity_id], object_ids=[entity_id], as_of=as_of, with_evidence=False
+        )
+        evidence = await self.evidence_of(
+            {"statement": [s.id for s in statements], "entity": [entity_id]}, as_of
+        )
+        statements = [replace(s, evidence=tuple(evidence.get(("statement", s.id), ()))) for s in statements]
         views = await self.views(statements, as_of)
         hidden = len(statements) - len(views)
         state = self.current_state([v.statement for v in views if v.statement.subject_id == entity_id])
@@ -554,7 +659,7 @@ class CanonReader:
                 key=lambda v: statement_sort_key(v.statement),
             )
         )
-        own_evidence = (await self.evidence("entity", [entity_id], as_of)).get(entity_id, [])
+        own_evidence = evidence.get(("entity", entity_id), [])
         return EntityCard(
             entity=entity,
             state=state_view,
@@ -652,6 +757,23 @@ class CanonReader:
         return await self.views(await self.statements(statement_ids=ids))
 
 
+@dataclass(frozen=True)
+class NewEntity:
+    """An entity to create (`CanonWriter.create_entities`): its type, name, and what comes with it."""
+
+    type: str
+    name: str
+    authority: Authority
+    key: str | None = None
+    visibility: Visibility = Visibility.PUBLIC
+    description: str | None = None
+    attributes: dict[str, Any] = field(default_factory=dict)
+    aliases: tuple[str, ...] = ()
+    validity: Validity = ALWAYS
+    confidence: float = 1.0
+    evidence: tuple[Evidence, ...] = ()
+
+
 class CanonWriter:
     """Appends canon rows to one campaign under one changeset; the caller owns the transaction."""
 
@@ -700,30 +822,70 @@ class CanonWriter:
         evidence: Iterable[Evidence] = (),
     ) -> int:
         """Create an entity of an ontology type with its aliases and evidence; return its id."""
-        type_name = self.ontology.entity_type(type)
-        clean = " ".join(name.split())
-        if not clean or len(clean) > 200:
-            raise InvalidInput("An entity's name is 1 to 200 characters.")
-        row = EntityRow(
-            **self._stamp(),
-            **validity_columns(validity),
-            type=type_name,
-            name=clean,
-            name_folded=fold(clean),
-            key=key,
-            kind=self.ontology.entity_types[type_name].kind.value,
-            visibility=visibility.value,
-            description=description,
-            attributes=attributes or {},
-            authority=authority.value,
-            confidence=confidence,
+        (created,) = await self.create_entities(
+            [
+                NewEntity(
+                    type=type,
+                    name=name,
+                    key=key,
+                    visibility=visibility,
+                    description=description,
+                    attributes=attributes or {},
+                    aliases=tuple(aliases),
+                    validity=validity,
+                    authority=authority,
+                    confidence=confidence,
+                    evidence=tuple(evidence),
+                )
+            ]
         )
-        self.session.add(row)
-        await self.session.flush()
-        for alias in aliases:
-            await self.add_alias(row.id, alias)
-        await self.add_evidence("entity", row.id, evidence)
-        return row.id
+        return created
+
+    async def create_entities(self, entities: Sequence[NewEntity]) -> list[int]:
+        """Create entities with their aliases and evidence in bulk (a commit's new entities); return their ids."""
+        rows = []
+        for entity in entities:
+            type_name = self.ontology.entity_type(entity.type)
+            clean = " ".join(entity.name.split())
+            if not clean or len(clean) > 200:
+                raise InvalidInput("An entity's name is 1 to 200 characters.")
+            rows.append(
+                {
+                    **self._stamp(),
+                    **validity_columns(entity.validity),
+                    "type": type_name,
+                    "name": clean,
+                    "name_folded": fold(clean),
+                    "key": entity.key,
+                    "kind": self.ontology.entity_types[type_name].kind.value,
+                    "visibility": entity.visibility.value,
+                    "description": entity.description,
+                    "attributes": entity.attributes,
+                    "authority": entity.authority.value,
+                    "confidence": entity.confidence,
+                }
+            )
+        ids = await insert_returning_ids(self.session, EntityRow.__table__, rows)
+        stamp = self._stamp()
+        aliases = [
+            {**stamp, "entity_id": entity_id, "alias": clean, "alias_folded": fold(clean)}
+            for entity_id, entity in zip(ids, entities, strict=True)
+            for clean in (" ".join(alias.split()) for alias in entity.aliases)
+            if clean
+        ]
+        evidence = [
+            {
+                **stamp,
+                "target_kind": "entity",
+                "target_id": entity_id,
+                **item.model_dump(exclude={"changeset_id"}),
+            }
+            for entity_id, entity in zip(ids, entities, strict=True)
+            for item in entity.evidence
+        ]
+        await bulk_insert(self.session, AliasRow.__table__, aliases)
+        await bulk_insert(self.session, EvidenceRow.__table__, evidence)
+        return ids
 
     async def add_alias(self, entity_id: int, alias: str) -> None:
         """Give an entity another name."""

@@ -586,3 +586,37 @@ async def test_endscene_warns_of_proposals_that_contradict_each_other(
     assert [p.id for p in accepted] == [title.id]  # the contradicting pair waits for a decision
     with pytest.raises(InvalidInput, match="rationale"):
         await service.decide(enemy.id, accept=True, actor=GM)
+
+
+async def test_a_commit_warns_when_a_cited_fact_about_another_entity_was_retconned_meanwhile(
+    db: Database, service: CanonService, campaign: Campaign
+) -> None:
+    await service.add_direct(campaign, EntityContent(name="Mara", entity_type="NPC"), GM, command="c")
+    await service.add_direct(
+        campaign, EntityContent(name="Old Keep", entity_type="Location"), GM, command="c"
+    )
+    (walls,) = (
+        await service.add_direct(
+            campaign,
+            FactContent(subject=Ref(name="Old Keep"), attribute="walls", value="unbreached"),
+            GM,
+            command="c",
+        )
+    ).statement_ids
+    scene_id = await play_scene(db, service, campaign, ["Mara holds the keep."])
+    (hold,) = await service.propose(
+        campaign,
+        CHANNEL,
+        FactContent(
+            subject=Ref(name="Mara"), attribute="stronghold", value="the Old Keep", relies_on=(walls,)
+        ),
+        PAT,
+    )
+    assert hold.warnings == ()
+    await service.end_scene(CHANNEL)
+    await service.retcon(campaign, walls, GM, rationale="The walls fell long ago")
+    await service.decide(hold.id, accept=True, actor=GM)
+    result = await service.commit_scene(scene_id, GM)
+    (written,) = result.written_by[hold.id]
+    relying = [f for f in result.findings if f.kind.value == "relies_on_retconned"]
+    assert [set(f.statement_ids) for f in relying] == [{walls, written}]
