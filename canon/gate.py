@@ -168,6 +168,21 @@ class StateHistory:
         self.reader = reader
         self._states: dict[int, list[tuple[tuple[int, int, int], int, int]]] = {}
 
+    @classmethod
+    async def of(cls, reader: CanonReader, proposals: Sequence[Proposal]) -> StateHistory:
+        """Return the history of the existing entities whose states these proposals change or rely on."""
+        history = cls(reader)
+        await history.load(
+            [
+                ref.entity_id
+                for p in proposals
+                if isinstance(p.content, StateChangeContent | EventContent)
+                for role, ref in references(p.content)
+                if role in {"subject", "participant"} and ref.entity_id is not None
+            ]
+        )
+        return history
+
     async def load(self, entity_ids: Sequence[int]) -> None:
         """Read the standing states of entities not read yet, in one query."""
         missing = [e for e in dict.fromkeys(entity_ids) if e not in self._states]
@@ -627,16 +642,7 @@ class CanonizationGate:
             ref.entity_id for p in proposals for _, ref in references(p.content) if ref.entity_id is not None
         }
         types = {e.id: e.type for e in (await reader.entities(named)).values()}
-        history = StateHistory(reader)
-        await history.load(
-            [
-                ref.entity_id
-                for p in proposals
-                if isinstance(p.content, StateChangeContent | EventContent)
-                for role, ref in references(p.content)
-                if role in {"subject", "participant"} and ref.entity_id is not None
-            ]
-        )
+        history = await StateHistory.of(reader, proposals)
         # Entities first, in bulk: other proposals may point at them.
         await self.create_entities(
             writer, proposals, entity_ids, story_order=story_order, types=types, history=history
@@ -701,7 +707,7 @@ class CanonizationGate:
             changeset = await open_changeset(session, reader.campaign_id, ChangesetKind.SCENE_COMMIT)
             writer = CanonWriter(session, changeset, self.ontology, deferred=True)
             entity_ids: dict[int, int] = {}
-            history = StateHistory(reader)
+            history = await StateHistory.of(reader, proposals)
             placeholders: dict[int, list[int]] = {}
             for proposal in sorted(proposals, key=lambda p: (p.type != "entity", p.id)):
                 try:
