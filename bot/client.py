@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import gc
+import importlib
 import logging
 import secrets
 import time
@@ -15,6 +18,7 @@ from bot.logs import bind_log_context
 from bot.services import Services
 from canon.errors import GameError
 from canon.storage import is_transient
+from memory.embedding import MiniLMEmbedder
 
 log = logging.getLogger(__name__)
 
@@ -85,14 +89,9 @@ class LorekeeperTree(app_commands.CommandTree["Lorekeeper"]):
         client = interaction.client
         campaign = None
         if interaction.guild_id is not None and isinstance(client, Lorekeeper):
-            # The campaign the channel plays in: a channel bound to a branch logs as the branch.
-            channel = interaction.channel
-            places = [
-                interaction.channel_id,
-                getattr(channel, "parent_id", None),
-                getattr(channel, "category_id", None),
-            ]
-            campaign = await client.services.campaigns.id_for_logs(interaction.guild_id, places)
+            # The server's campaign, without a query (this runs for every command): a command in a channel
+            # bound to a branch logs as the branch from the moment it looks its campaign up (`campaign_here`).
+            campaign = client.services.campaigns.cached_campaign_id(interaction.guild_id)
         bind_log_context(
             command=command, guild=interaction.guild_id, channel=interaction.channel_id, campaign=campaign
         )
@@ -130,7 +129,28 @@ class Lorekeeper(commands.Bot):
                 self.extension_failures[extension] = error
                 log.exception("failed to load extension %s", extension)
         await self.sync_commands()
+        await self.warm_up()
         await self.start_jobs()
+
+    async def warm_up(self) -> None:
+        """Load the embedding model and import chromadb now, in a worker thread, rather than on a first /lore.
+
+        Both take seconds, and an import holds the interpreter lock throughout: done on a first question, it
+        stalled every command and message behind it. Both are once per process. A failure is only logged
+        (lookups fall back to words alone, as they would anyway).
+        """
+        knowledge = self.services.knowledge
+
+        def load() -> None:
+            if isinstance(knowledge.embedder, MiniLMEmbedder):
+                knowledge.embedder.load()
+            if knowledge.vectors is not None:
+                importlib.import_module("chromadb")
+
+        try:
+            await asyncio.to_thread(load)
+        except Exception:
+            log.warning("the embedding model or chromadb did not load at start", exc_info=True)
 
     async def start_jobs(self) -> None:
         """Start the scheduled jobs (idle scenes, session reminders, nightly check, backups); log a failure."""
@@ -187,8 +207,9 @@ class Lorekeeper(commands.Bot):
         """Skip prefix-command parsing: Lorekeeper has only slash commands, and this runs for every message."""
 
     async def on_ready(self) -> None:
-        """Log who we are once connected."""
+        """Log who we are once connected, and take what start-up loaded out of the garbage collector's sight."""
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
+        freeze_startup_heap()
 
     async def close(self) -> None:
         """Disconnect from Discord, then write what is queued and close the database."""
@@ -196,6 +217,23 @@ class Lorekeeper(commands.Bot):
             await super().close()
         finally:
             await self.services.close()
+
+
+_heap_frozen = False
+
+
+def freeze_startup_heap() -> None:
+    """Move what start-up loaded out of the garbage collector's sight (once per process).
+
+    The model, chromadb and every server's cache live as long as the process: full collections walking them
+    took up to seconds each under load, the event loop stalled throughout. Frozen, they are never walked again.
+    Once only: an object frozen and later dropped in a reference cycle is never freed.
+    """
+    global _heap_frozen
+    if not _heap_frozen:
+        _heap_frozen = True
+        gc.collect()
+        gc.freeze()
 
 
 class ShardedLorekeeper(Lorekeeper, commands.AutoShardedBot):

@@ -75,7 +75,9 @@ class CampaignService:
         async with self.db.session() as session:
             bound = await bound_campaign_id(session, [channel_id, parent_channel_id, category_id])
             if bound is None:
-                campaign = None
+                # The server's own campaign, read in this session when already known (one session a command).
+                cached = self._guild_default.get(guild_id)
+                campaign = await campaigns.get_campaign(session, cached) if cached is not None else None
             else:
                 campaign = await campaigns.get_campaign(session, bound)
                 if not allow_abandoned:
@@ -91,26 +93,14 @@ class CampaignService:
             return await self.for_guild(guild_id, guild_name)
         return campaign
 
-    async def id_for_logs(self, guild_id: int, places: list[int | None]) -> int | None:
-        """Return the id of the campaign a channel plays in, to tag log records (None when unknown).
-
-        `places` are the channel, its parent channel (a thread) and its category. Never raises: a log tag is
-        not worth failing a command for.
-        """
-        try:
-            async with self.db.session() as session:
-                bound = await bound_campaign_id(session, places)
-        except Exception:
-            log.debug("no campaign for the log context of guild %s", guild_id, exc_info=True)
-            bound = None
-        return bound if bound is not None else self._guild_default.get(guild_id)
-
     async def of_guild(self, campaign_id: int, guild_id: int, guild_name: str) -> Campaign:
         """Return a campaign of this server (its root or any of its branches), else raise `NotAllowed`."""
-        root = await self.for_guild(guild_id, guild_name)
+        root_id = self._guild_default.get(guild_id)
+        if root_id is None:
+            root_id = (await self.for_guild(guild_id, guild_name)).id
         async with self.db.session() as session:
             campaign = await campaigns.get_campaign(session, campaign_id)
-        if campaign.id != root.id and campaign.guild_id != guild_id:
+        if campaign.id != root_id and campaign.guild_id != guild_id:
             raise NotAllowed("That belongs to another server's campaign.")
         return campaign
 

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import sqlite3
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
+import aiosqlite
 from sqlalchemy import BigInteger, DateTime, Dialect, Integer, MetaData, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -71,31 +74,130 @@ def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 
 
+class _OneTripCursor:
+    """An aiosqlite-shaped cursor that runs a statement and fetches its rows in one trip to the driver's thread.
+
+    aiosqlite makes four trips per statement (open a cursor, execute, fetch, close), each a hand-off to the
+    connection's thread and back through the event loop. Under load every trip waited for a turn of a busy
+    loop, so a write transaction of a few dozen statements held SQLite's one write lock for seconds while
+    the turn log queued behind it.
+    """
+
+    arraysize = 1
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._connection = connection
+        self.description: Any = None
+        self.rowcount = -1
+        self.lastrowid: int | None = None
+        self._rows: list[Any] = []
+
+    async def __aenter__(self) -> _OneTripCursor:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        return None
+
+    async def execute(self, sql: str, parameters: Any = None) -> _OneTripCursor:
+        await self._run(sql, () if parameters is None else parameters, many=False)
+        return self
+
+    async def executemany(self, sql: str, parameters: Any) -> _OneTripCursor:
+        await self._run(sql, parameters, many=True)
+        return self
+
+    async def _run(self, sql: str, parameters: Any, *, many: bool) -> None:
+        connection = self._connection
+        # aiosqlite's own queue to its thread (`_execute` is untyped): the statement and its rows, one trip.
+        run: Callable[..., Awaitable[tuple[Any, int, int | None, list[Any]]]] = connection._execute
+        result = await run(_run_statement, connection._conn, sql, parameters, many)
+        self.description, self.rowcount, self.lastrowid, self._rows = result
+
+    async def fetchone(self) -> Any:
+        return self._rows.pop(0) if self._rows else None
+
+    async def fetchmany(self, size: int | None = None) -> list[Any]:
+        count = size or self.arraysize
+        rows, self._rows = self._rows[:count], self._rows[count:]
+        return rows
+
+    async def fetchall(self) -> list[Any]:
+        rows, self._rows = self._rows, []
+        return rows
+
+    async def close(self) -> None:
+        self._rows = []
+
+
+def _run_statement(
+    connection: sqlite3.Connection, sql: str, parameters: Any, many: bool
+) -> tuple[Any, int, int | None, list[Any]]:
+    """Execute one statement and fetch all its rows (in the connection's own thread)."""
+    cursor = connection.cursor()
+    try:
+        if many:
+            cursor.executemany(sql, parameters)
+        else:
+            cursor.execute(sql, parameters)
+        rows = cursor.fetchall() if cursor.description else []
+        return cursor.description, cursor.rowcount, cursor.lastrowid, rows
+    finally:
+        cursor.close()
+
+
+class _OneTripConnection(aiosqlite.Connection):
+    """An aiosqlite connection whose cursors make one trip per statement (see `_OneTripCursor`)."""
+
+    def cursor(self) -> _OneTripCursor:  # type: ignore[override]
+        """Return a cursor (no trip: the driver's cursor is made with each statement)."""
+        return _OneTripCursor(self)
+
+    async def rollback(self) -> None:
+        """Roll back; no trip when no transaction is open (the pool resets each connection it gets back)."""
+        if self._conn.in_transaction:  # statements are awaited one by one: none is running now
+            await super().rollback()
+
+
 def _sqlite_engine(url: str, *, echo: bool, writer: bool) -> AsyncEngine:
     """Return a SQLite engine whose transactions begin with our own BEGIN (IMMEDIATE for the writer).
 
-    The driver's implicit transactions are switched off (`isolation_level = None`) so that SAVEPOINTs work
+    The driver's implicit transactions are switched off (`isolation_level=None`) so that SAVEPOINTs work
     and each transaction starts with our BEGIN: the single writer connection takes the write lock up front
     (no lock upgrades that could fail), and readers, in WAL mode, never wait for it.
     """
+    parsed = make_url(url)
+
+    def connect() -> sqlite3.Connection:  # runs in the connection's own thread
+        args, options = engine.dialect.create_connect_args(parsed)
+        connection = sqlite3.connect(
+            str(args[0]),
+            timeout=SQLITE_BUSY_TIMEOUT_MS / 1000,
+            isolation_level=None,
+            uri=bool(options.get("uri", False)),
+        )
+        for pragma in (
+            "journal_mode=WAL",
+            "synchronous=NORMAL",
+            "foreign_keys=ON",
+            f"busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
+        ):
+            connection.execute(f"PRAGMA {pragma}")
+        return connection
+
+    async def open_connection() -> aiosqlite.Connection:
+        connection: aiosqlite.Connection = await _OneTripConnection(connect, 64)
+        return connection
+
     engine = create_async_engine(
         url,
         echo=echo,
-        pool_size=1 if writer else 5,
-        max_overflow=0 if writer else 10,
+        async_creator=open_connection,
+        # Readers stay open: an overflow connection is closed on return, and reopening one (a thread, the
+        # PRAGMAs) for every burst of reads costs more than the idle connections.
+        pool_size=1 if writer else 15,
+        max_overflow=0 if writer else 5,
         pool_timeout=300,
-        connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
     )
-
-    @event.listens_for(engine.sync_engine, "connect")
-    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-        cursor.close()
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Any) -> None:
@@ -132,6 +234,45 @@ def is_transient(error: BaseException) -> bool:
     return isinstance(error, ConnectionError | OSError)
 
 
+class _WriterTurns:
+    """Who takes SQLite's one writer connection next: urgent writes (group commits) before the others.
+
+    The pool alone queues writers first come, first served, so a batch of turns waited behind every command
+    already queued; now it waits for the one transaction holding the connection at most.
+    """
+
+    def __init__(self) -> None:
+        self._busy = False
+        self._waiting: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = (deque(), deque())
+
+    async def acquire(self, *, urgent: bool) -> None:
+        """Wait for the writer's turn."""
+        if not self._busy:
+            self._busy = True
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        queue = self._waiting[0 if urgent else 1]
+        queue.append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self.release()  # handed the turn just as we were cancelled: pass it on
+            elif turn in queue:
+                queue.remove(turn)
+            raise
+
+    def release(self) -> None:
+        """Hand the writer to the next in line (urgent first)."""
+        for queue in self._waiting:
+            while queue:
+                turn = queue.popleft()
+                if not turn.done():
+                    turn.set_result(None)
+                    return
+        self._busy = False
+
+
 class Database:
     """The engines and session factories; services open sessions and own their transactions.
 
@@ -144,6 +285,8 @@ class Database:
         self.read_engine = read_engine or engine
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
         self.read_sessions = async_sessionmaker(self.read_engine, expire_on_commit=False)
+        # SQLite has one writer; PostgreSQL's writers run side by side and need no turns.
+        self._writer = _WriterTurns() if self.is_sqlite else None
 
     @classmethod
     def from_url(cls, url: str, *, echo: bool = False, search_path: str | None = None) -> Database:
@@ -174,17 +317,33 @@ class Database:
         *,
         attempts: int = 5,
         backoff: float = 0.05,
+        urgent: bool = False,
     ) -> T:
-        """Run `work` in one transaction, retrying the whole transaction on transient errors."""
+        """Run `work` in one transaction, retrying the whole transaction on transient errors.
+
+        `urgent` writes (short group commits that many callers wait for, like the turn log's) take SQLite's
+        writer before the others waiting for it.
+        """
         for attempt in range(1, attempts + 1):
             try:
-                async with self.sessions() as session, session.begin():
+                async with self._writer_turn(urgent), self.sessions() as session, session.begin():
                     return await work(session)
             except (OperationalError, DBAPIError, ConnectionError) as error:
                 if attempt == attempts or not is_transient(error):
                     raise
                 await asyncio.sleep(backoff * 2 ** (attempt - 1))
         raise AssertionError("unreachable")  # pragma: no cover
+
+    @asynccontextmanager
+    async def _writer_turn(self, urgent: bool) -> AsyncIterator[None]:
+        if self._writer is None:
+            yield
+            return
+        await self._writer.acquire(urgent=urgent)
+        try:
+            yield
+        finally:
+            self._writer.release()
 
     async def dispose(self) -> None:
         """Close every pooled connection."""

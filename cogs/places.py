@@ -10,6 +10,7 @@ from typing import Any, cast
 
 import discord
 
+from bot.logs import bind_log_context
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
 from cogs.checks import guild_only_message
@@ -40,4 +41,5 @@ async def campaign_here(interaction: discord.Interaction, *, allow_abandoned: bo
         parent_channel_id=parent_id,
         allow_abandoned=allow_abandoned,
     )
+    bind_log_context(campaign=campaign.id)  # the rest of the command logs as the campaign it plays in
     return campaign

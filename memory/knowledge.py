@@ -1203,7 +1203,8 @@ class KnowledgeService:
             await session.flush()
             return row.id
 
-        return await self.db.run(work)
+        # Urgent: the answer waits for this short insert, and must not queue behind long commands.
+        return await self.db.run(work, urgent=True)
 
     async def get_retrieval(self, campaign_id: int, retrieval_id: int, *, viewer: Viewer) -> RetrievalRecord:
         """Return a stored answer for the "Why these?" inspector (a player never sees its hidden parts)."""

@@ -196,7 +196,8 @@ class TurnLog:
         wait = 0.5
         while True:
             try:
-                return await self.db.run(lambda session: self._apply(session, ops))
+                # Urgent: every message of the batch waits for it, and it is short.
+                return await self.db.run(lambda session: self._apply(session, ops), urgent=True)
             except Exception as error:
                 if not is_transient(error) or loop.time() + wait > deadline:
                     raise

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import aiosqlite
 import pytest
+from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
@@ -32,3 +38,61 @@ async def test_foreign_keys_are_enforced(sqlite_db: Database) -> None:
 
     with pytest.raises(IntegrityError, match="FOREIGN KEY"):
         await sqlite_db.run(orphan)
+
+
+async def test_an_urgent_write_goes_before_the_writes_already_waiting(sqlite_db: Database) -> None:
+    order: list[str] = []
+    holding, release = asyncio.Event(), asyncio.Event()
+
+    async def hold(session: AsyncSession) -> None:
+        await session.execute(text("SELECT 1"))
+        holding.set()
+        await release.wait()
+        order.append("holder")
+
+    def write(name: str) -> Callable[[AsyncSession], Awaitable[None]]:
+        async def work(session: AsyncSession) -> None:
+            await session.execute(text("SELECT 1"))
+            order.append(name)
+
+        return work
+
+    holder = asyncio.create_task(sqlite_db.run(hold))
+    await holding.wait()
+    first = asyncio.create_task(sqlite_db.run(write("command 1")))
+    gone = asyncio.create_task(sqlite_db.run(write("cancelled")))
+    second = asyncio.create_task(sqlite_db.run(write("command 2")))
+    urgent = asyncio.create_task(sqlite_db.run(write("turns"), urgent=True))
+    await asyncio.sleep(0.05)  # every one of them is waiting for the writer now
+    gone.cancel()
+    release.set()
+    await asyncio.gather(holder, first, second, urgent)
+    assert order == ["holder", "turns", "command 1", "command 2"]
+    assert gone.cancelled()
+
+
+async def test_a_statement_is_one_trip_to_the_driver_thread(
+    sqlite_db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    trips: list[str] = []
+    original = aiosqlite.Connection._execute
+
+    async def counted(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        trips.append(getattr(fn, "__name__", repr(fn)))
+        return await original(self, fn, *args, **kwargs)
+
+    async with sqlite_db.session() as session:  # the pool's connection is open before counting
+        await session.execute(text("SELECT 1"))
+    monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
+    async with sqlite_db.session() as session:
+        rows = (await session.execute(text("SELECT value FROM json_each('[1, 2, 3]')"))).scalars().all()
+    assert rows == [1, 2, 3]
+    # BEGIN, the SELECT with its rows, the ROLLBACK: aiosqlite alone made nine (cursor, execute, fetch, close).
+    assert len(trips) == 3, trips
+
+    async def many(session: AsyncSession) -> list[int]:
+        await session.execute(text("CREATE TEMP TABLE t (x INTEGER)"))
+        await session.execute(text("INSERT INTO t (x) VALUES (:x)"), [{"x": 1}, {"x": 2}])
+        return list((await session.execute(text("SELECT x FROM t ORDER BY x"))).scalars())
+
+    assert await sqlite_db.run(many) == [1, 2]

@@ -212,3 +212,45 @@ async def test_sigterm_writes_turns_in_flight_stops_jobs_and_closes_connections(
     # Every connection closed cleanly: SQLite removes the WAL when the last one closes after a checkpoint.
     assert not (tmp_path / "lorekeeper.sqlite3-wal").exists()
     assert not (tmp_path / "lorekeeper.pid").exists()
+
+
+STARTUP_SCRIPT = """
+import asyncio, gc, sys
+from bot.client import create_bot
+from bot.services import build_services
+from config.settings import load_settings
+from memory import embedding
+from tests.emulator import DiscordEmulator
+
+async def main():
+    async with DiscordEmulator() as emu:
+        emu.add_guild("Warm")
+        services = await build_services(load_settings())
+        print("before", "chromadb" in sys.modules, bool(embedding._runtimes), gc.get_freeze_count() > 0)
+        bot = create_bot(services)
+        await emu.start_bot(bot)
+        print("after", "chromadb" in sys.modules, bool(embedding._runtimes), gc.get_freeze_count() > 0)
+        await emu.stop_bot(bot)
+
+asyncio.run(main())
+"""
+
+
+async def test_start_up_loads_the_model_and_chromadb_and_freezes_what_it_loaded(tmp_path: Path) -> None:
+    # A fresh interpreter: the model, chromadb and the frozen heap are once per process.
+    env = {**os.environ, "LOREKEEPER_DATA_DIR": str(tmp_path), "LOREKEEPER_LOG_LEVEL": "WARNING"}
+    env.pop("LOREKEEPER_DATABASE_URL", None)
+    env.pop("LOREKEEPER_EMBEDDING__ENABLED", None)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        STARTUP_SCRIPT,
+        cwd=ROOT,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), 300)
+    assert proc.returncode == 0, err.decode()[-3000:]
+    # Before: nothing loaded (a first /lore would have paid for it); after the bot is ready: all of it.
+    assert out.decode().split() == ["before", "False", "False", "False", "after", "True", "True", "True"]
