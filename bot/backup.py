@@ -8,7 +8,7 @@ itself while the bot keeps writing (WAL readers do not block the writer).
 from __future__ import annotations
 
 import datetime as dt
-import os
+import fcntl
 import sqlite3
 from pathlib import Path
 
@@ -16,7 +16,7 @@ from config.settings import Settings
 
 PREFIX = "lorekeeper-"
 SUFFIX = ".sqlite3"
-PID_FILE = "lorekeeper.pid"
+LOCK_FILE = "lorekeeper.lock"
 REQUIRED_TABLES = {"alembic_version", "campaigns", "scenes", "turns"}
 
 
@@ -129,20 +129,38 @@ def inspect_backup(path: Path) -> set[str]:
     return revisions
 
 
-def running_pid(data_dir: Path) -> int | None:
-    """Return the pid of a bot running on this data directory, if one is alive."""
-    pid_file = data_dir / PID_FILE
-    try:
-        pid = int(pid_file.read_text().strip())
-    except (OSError, ValueError):
-        return None
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return None
-    except PermissionError:
-        return pid
-    return pid
+class RunLock:
+    """An exclusive lock on `data_dir/lorekeeper.lock`: held by the running bot, and by a restore while it runs.
+
+    A kernel lock (`flock`), not a pid file: under Docker the bot and a `lorekeeper restore` started in another
+    container are both PID 1, and a pid file left by a crash names whichever process has that number now. The
+    lock goes with the process that holds it, however that ends, and every container sharing the data
+    volume sees it.
+    """
+
+    def __init__(self, data_dir: Path) -> None:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        self.path = data_dir / LOCK_FILE
+        self._file = self.path.open("a+")
+        try:
+            fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._file.close()
+            raise BackupError(
+                f"the bot (or a restore) is running on {data_dir}: it holds {self.path}; stop it first"
+            ) from None
+
+    def release(self) -> None:
+        """Let go of the lock (closing the file releases it)."""
+        if not self._file.closed:
+            fcntl.flock(self._file, fcntl.LOCK_UN)
+            self._file.close()
+
+    def __enter__(self) -> RunLock:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.release()
 
 
 def restore(settings: Settings, source: Path, *, force: bool = False) -> tuple[set[str], Path | None]:
@@ -154,9 +172,13 @@ def restore(settings: Settings, source: Path, *, force: bool = False) -> tuple[s
     database = sqlite_path(settings)
     if database is None:
         raise BackupError("restore works on the SQLite database only; for PostgreSQL use pg_restore")
-    pid = running_pid(settings.data_dir)
-    if pid is not None and pid != os.getpid():
-        raise BackupError(f"the bot is running on this data directory (pid {pid}); stop it first")
+    with RunLock(settings.data_dir):  # refused while a bot runs; and no bot starts until it is done
+        return _restore(settings, database, source, force=force)
+
+
+def _restore(
+    settings: Settings, database: Path, source: Path, *, force: bool
+) -> tuple[set[str], Path | None]:
     revisions = inspect_backup(source)
     if source.resolve() == database.resolve():
         raise BackupError("that file is the database itself")
@@ -182,21 +204,3 @@ def restore(settings: Settings, source: Path, *, force: bool = False) -> tuple[s
     finally:
         dst.close()
     return revisions, saved
-
-
-def write_pid(data_dir: Path) -> Path:
-    """Record this process as the bot running on a data directory."""
-    data_dir.mkdir(parents=True, exist_ok=True)
-    path = data_dir / PID_FILE
-    path.write_text(str(os.getpid()))
-    return path
-
-
-def clear_pid(data_dir: Path) -> None:
-    """Remove this process's pid file."""
-    path = data_dir / PID_FILE
-    try:
-        if path.read_text().strip() == str(os.getpid()):
-            path.unlink()
-    except OSError:
-        pass

@@ -105,13 +105,17 @@ def run() -> None:
 async def _run_bot(settings: Settings) -> int:
     import discord
 
-    from bot.backup import clear_pid, write_pid
+    from bot.backup import BackupError, RunLock, sqlite_path
     from bot.client import create_bot
     from bot.services import build_services
 
+    try:  # before the migrations: a restore refuses while a bot holds it, and no bot starts during one
+        lock = RunLock(settings.data_dir) if sqlite_path(settings) is not None else None
+    except BackupError as error:
+        typer.echo(f"Not starting: {error}.", err=True)
+        return 1
     services = await build_services(settings)
     bot = create_bot(services)
-    write_pid(settings.data_dir)  # `lorekeeper restore` refuses while this process lives
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Future[None]] = []
 
@@ -144,7 +148,8 @@ async def _run_bot(settings: Settings) -> int:
         for task in closing:
             await asyncio.gather(task, return_exceptions=True)
         await services.close()
-        clear_pid(settings.data_dir)
+        if lock is not None:
+            lock.release()
     return 0
 
 

@@ -182,7 +182,10 @@ class Lorekeeper(commands.Bot):
         if received is None or interaction.command is None:
             return
         self.services.metrics.record(
-            interaction.command.qualified_name, time.perf_counter() - received, failed=failed
+            interaction.command.qualified_name,
+            time.perf_counter() - received,
+            guild_id=interaction.guild_id,
+            failed=failed,
         )
 
     async def on_app_command_completion(

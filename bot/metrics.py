@@ -1,4 +1,5 @@
-"""Command latencies: from an interaction's receipt to the command's completion, in a ring buffer per command."""
+"""Command latencies: from an interaction's receipt to the command's completion, a ring buffer per server and
+command (a server's admin sees their own server's commands only)."""
 
 from __future__ import annotations
 
@@ -17,28 +18,30 @@ def percentile(values: list[float], q: float) -> float:
 
 
 class CommandLatencies:
-    """The last `WINDOW` latencies (seconds) of each command and of all commands together."""
+    """The last `WINDOW` latencies (seconds) of each command of each server, and of all its commands together."""
 
     def __init__(self, window: int = WINDOW) -> None:
         self.window = window
-        self._by_command: dict[str, deque[float]] = {}
-        self._all: deque[float] = deque(maxlen=window * 4)
+        self._by_command: dict[tuple[int | None, str], deque[float]] = {}
+        self._all: dict[int | None, deque[float]] = {}
         self.errors = 0
         self._lock = threading.Lock()
 
-    def record(self, command: str, seconds: float, *, failed: bool = False) -> None:
-        """Record one command's latency."""
+    def record(
+        self, command: str, seconds: float, *, guild_id: int | None = None, failed: bool = False
+    ) -> None:
+        """Record one command's latency in a server (None: a direct message)."""
         with self._lock:
-            self._by_command.setdefault(command, deque(maxlen=self.window)).append(seconds)
-            self._all.append(seconds)
+            self._by_command.setdefault((guild_id, command), deque(maxlen=self.window)).append(seconds)
+            self._all.setdefault(guild_id, deque(maxlen=self.window * 4)).append(seconds)
             if failed:
                 self.errors += 1
 
-    def summary(self) -> dict[str, dict[str, float]]:
-        """Return count, p50 and p95 (milliseconds) per command and for `*` (all)."""
+    def summary(self, guild_id: int | None = None) -> dict[str, dict[str, float]]:
+        """Return count, p50 and p95 (milliseconds) per command of one server, and for `*` (all of them)."""
         with self._lock:
-            series = {name: list(values) for name, values in self._by_command.items()}
-            series["*"] = list(self._all)
+            series = {name: list(v) for (guild, name), v in self._by_command.items() if guild == guild_id}
+            series["*"] = list(self._all.get(guild_id, ()))
         return {
             name: {
                 "count": len(values),

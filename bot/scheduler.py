@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
+import functools
 import logging
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,14 +37,17 @@ from config.settings import Settings
 if TYPE_CHECKING:
     from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+    from bot.operations import ScheduledSession
     from bot.services import Services
 
 log = logging.getLogger(__name__)
 
-IDLE_JOB = "system:idle-scenes"
-CONTINUITY_JOB = "system:continuity"
-BACKUP_JOB = "system:backup"
-REINDEX_JOB = "system:resume-indexing"
+#: The bot's own jobs (not one server's) have ids starting with this.
+SYSTEM_JOB_PREFIX = "system:"
+IDLE_JOB = f"{SYSTEM_JOB_PREFIX}idle-scenes"
+CONTINUITY_JOB = f"{SYSTEM_JOB_PREFIX}continuity"
+BACKUP_JOB = f"{SYSTEM_JOB_PREFIX}backup"
+REINDEX_JOB = f"{SYSTEM_JOB_PREFIX}resume-indexing"
 
 
 class ChannelGone(Exception):
@@ -96,8 +100,89 @@ def sync_url(db: Database) -> Any:
     return url.set(drivername="postgresql+psycopg")
 
 
+@functools.cache
+def _thread_safe_scheduler_class() -> type[Any]:
+    """Return APScheduler's asyncio scheduler, changed to keep its job store off the event loop.
+
+    The job store is synchronous SQL (up to a 30 s busy wait on a locked SQLite file), and APScheduler
+    calls it from the loop each time it wakes up. Worse, on SQLite the write it waits for belongs to a
+    transaction that can only finish when the loop runs. So the wake-up's work runs in a worker thread, and
+    the jobs it finds due are handed back to the loop.
+    """
+    from apscheduler.executors.asyncio import AsyncIOExecutor
+    from apscheduler.executors.base import run_coroutine_job
+    from apscheduler.schedulers.asyncio import AsyncIOScheduler
+    from apscheduler.schedulers.base import STATE_STOPPED
+
+    class LoopExecutor(AsyncIOExecutor):  # type: ignore[misc]
+        """Run coroutine jobs on the loop, whichever thread submits them."""
+
+        def _do_submit_job(self, job: Any, run_times: list[dt.datetime]) -> None:
+            coro = run_coroutine_job(job, job._jobstore_alias, run_times, self._logger.name)
+            future = asyncio.run_coroutine_threadsafe(coro, self._eventloop)
+
+            def done(finished: Any) -> None:
+                self._pending_futures.discard(finished)
+                try:
+                    events = finished.result()
+                except BaseException as error:  # APScheduler logs what the job raised
+                    self._run_job_error(job.id, error, error.__traceback__)
+                else:
+                    self._run_job_success(job.id, events)
+
+            self._pending_futures.add(future)
+            future.add_done_callback(done)
+
+    class Scheduler(AsyncIOScheduler):  # type: ignore[misc]
+        _busy = False
+        _again = False
+        inflight: asyncio.Future[Any] | None = None
+
+        def _create_default_executor(self) -> LoopExecutor:
+            return LoopExecutor()
+
+        def _process_jobs(self) -> float | None:
+            # A wakeup queued just before shutdown may run after it: a stopped scheduler does nothing.
+            if self.state == STATE_STOPPED:
+                return None
+            return super()._process_jobs()  # type: ignore[no-any-return]
+
+        def wakeup(self) -> None:
+            loop = self._eventloop
+            if loop is not None and not loop.is_closed():
+                loop.call_soon_threadsafe(self._wake)
+
+        def _wake(self) -> None:
+            self._stop_timer()
+            if self.state == STATE_STOPPED or self._eventloop is None:
+                return
+            if self._busy:  # one pass at a time, and one more right after it
+                self._again = True
+                return
+            self._busy = True
+            self.inflight = self._eventloop.run_in_executor(None, self._process_jobs)
+            self.inflight.add_done_callback(self._woken)
+
+        def _woken(self, future: asyncio.Future[float | None]) -> None:
+            self._busy = False
+            if self.state == STATE_STOPPED or self._eventloop is None or future.cancelled():
+                return
+            error = future.exception()
+            if error is not None:  # APScheduler catches the store's errors itself: this is a bug
+                log.error("the scheduler's wake-up failed", exc_info=error)
+            wait = 0 if self._again else (1.0 if error is not None else future.result())
+            self._again = False
+            self._start_timer(wait)
+
+    return Scheduler
+
+
 class JobScheduler:
-    """APScheduler with the database as its job store; started by the bot, stopped before the database closes."""
+    """APScheduler with the database as its job store; started by the bot, stopped before the database closes.
+
+    The job store's SQL is synchronous and may wait up to 30 s on a locked SQLite file: it never runs on the
+    event loop. The methods below run it in a worker thread; so does the scheduler's own wake-up.
+    """
 
     def __init__(self, settings: Settings, db: Database) -> None:
         self.settings = settings
@@ -121,7 +206,6 @@ class JobScheduler:
 
     def _build(self, schema: str | None) -> AsyncIOScheduler:
         from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
-        from apscheduler.schedulers.asyncio import AsyncIOScheduler
         from sqlalchemy import create_engine
 
         options: dict[str, Any] = {"pool_pre_ping": True}
@@ -129,16 +213,7 @@ class JobScheduler:
             options["connect_args"] = {"timeout": 30}
         self._engine = create_engine(sync_url(self.db), **options)
         store = SQLAlchemyJobStore(engine=self._engine, tablename=JOBS_TABLE, tableschema=schema)
-        from apscheduler.schedulers.base import STATE_STOPPED
-
-        class Scheduler(AsyncIOScheduler):  # type: ignore[misc]
-            def _process_jobs(self) -> float | None:
-                # A wakeup queued just before shutdown may run after it: a stopped scheduler does nothing.
-                if self.state == STATE_STOPPED:
-                    return None
-                return super()._process_jobs()  # type: ignore[no-any-return]
-
-        return Scheduler(
+        scheduler: AsyncIOScheduler = _thread_safe_scheduler_class()(
             jobstores={"default": store},
             job_defaults={
                 "coalesce": True,
@@ -146,10 +221,15 @@ class JobScheduler:
                 "misfire_grace_time": self.settings.ops.misfire_grace_seconds,
             },
             timezone=dt.UTC,
+            event_loop=asyncio.get_running_loop(),
         )
+        return scheduler
 
     async def start(self, services: Services, poster: Poster) -> bool:
-        """Start the scheduler and add the system jobs that are missing; False (logged) when it cannot run."""
+        """Start the scheduler, adding the system jobs and session reminders that are missing.
+
+        False (logged) when it cannot run.
+        """
         if self.running:
             return True
         try:
@@ -163,12 +243,29 @@ class JobScheduler:
             return False
         self.runtime = JobRuntime(services, poster, self)
         install(self.runtime)
-        # Paused until the system jobs are in place, so a due job cannot run against a half-set-up store.
-        self.scheduler.start(paused=True)
-        await asyncio.to_thread(self._ensure_system_jobs)
-        self.scheduler.resume()
-        log.info("scheduler started with %d jobs", len(self.scheduler.get_jobs()))
+        sessions = await services.ops.sessions()
+        scheduler = self.scheduler
+        # Paused until every job is in place, so a due job cannot run against a half-set-up store.
+        await asyncio.to_thread(scheduler.start, paused=True)
+        await asyncio.to_thread(self._ensure_jobs, sessions)
+        scheduler.resume()
+        log.info("scheduler started with %d jobs", len(await self.pending()))
         return True
+
+    def _ensure_jobs(self, sessions: list[ScheduledSession]) -> None:
+        self._ensure_system_jobs()
+        assert self.scheduler is not None
+        # A session row committed without its job (a crash in between, or it was scheduled by a process
+        # whose scheduler is off) would never be reminded of: its job is made again here.
+        missing = [s for s in sessions if self.scheduler.get_job(session_job_id(s.id)) is None]
+        for scheduled in missing:
+            self._add_session_job(scheduled.id, scheduled.starts_at, scheduled.timezone, scheduled.repeat)
+        if missing:
+            log.warning(
+                "re-added the reminder jobs of %d scheduled sessions that had none: %s",
+                len(missing),
+                ", ".join(f"#{s.id}" for s in missing),
+            )
 
     def _ensure_system_jobs(self) -> None:
         from apscheduler.triggers.cron import CronTrigger
@@ -207,6 +304,12 @@ class JobScheduler:
         """Stop the scheduler (running jobs are not waited for) and close its connections."""
         scheduler, self.scheduler = self.scheduler, None
         if scheduler is not None and scheduler.running:
+            # Paused first, and a wake-up still in the store waited for: stopping takes the store's lock, on
+            # the loop, which a wake-up blocked on the database would hold.
+            scheduler.pause()
+            if scheduler.inflight is not None:
+                with contextlib.suppress(Exception):
+                    await scheduler.inflight
             scheduler.shutdown(wait=False)  # asyncio's scheduler stops in a loop callback: let it run
             for _ in range(100):
                 if not scheduler.running:
@@ -219,52 +322,73 @@ class JobScheduler:
             self._engine.dispose()
             self._engine = None
 
-    def pending(self) -> list[tuple[str, dt.datetime | None]]:
+    async def pending(self) -> list[tuple[str, dt.datetime | None]]:
         """Return every job's id and next run time (UTC), soonest first."""
-        if self.scheduler is None:
+        scheduler = self.scheduler
+        if scheduler is None:
             return []
-        jobs = [(job.id, job.next_run_time) for job in self.scheduler.get_jobs()]
+        jobs = [(job.id, job.next_run_time) for job in await asyncio.to_thread(scheduler.get_jobs)]
         far = dt.datetime.max.replace(tzinfo=dt.UTC)
         return sorted(jobs, key=lambda j: j[1] or far)
 
     # -- session reminders --------------------------------------------------------------------------
 
-    def schedule_session(self, session_id: int, starts_at: dt.datetime, tz_name: str, repeat: str) -> None:
+    async def schedule_session(
+        self, session_id: int, starts_at: dt.datetime, tz_name: str, repeat: str
+    ) -> None:
         """Add (or replace) the reminder job of a scheduled session."""
-        from apscheduler.triggers.cron import CronTrigger
-        from apscheduler.triggers.date import DateTrigger
+        if self.scheduler is not None:
+            await asyncio.to_thread(self._add_session_job, session_id, starts_at, tz_name, repeat)
 
-        if self.scheduler is None:
-            return
-        lead = dt.timedelta(minutes=self.settings.ops.session_reminder_minutes)
-        now = utc_now()
-        trigger: Any
-        if repeat == "none":
-            trigger = DateTrigger(run_date=max(starts_at - lead, now + dt.timedelta(seconds=1)))
-        else:
-            tz = zone(tz_name)
-            local = (starts_at.astimezone(tz).replace(tzinfo=None)) - lead
-            fields: dict[str, Any] = {"hour": local.hour, "minute": local.minute}
-            if repeat == "weekly":
-                fields["day_of_week"] = local.weekday()
-            trigger = CronTrigger(timezone=tz, start_date=min(starts_at - lead, now), **fields)
+    def _add_session_job(self, session_id: int, starts_at: dt.datetime, tz_name: str, repeat: str) -> None:
+        assert self.scheduler is not None
         self.scheduler.add_job(
             "bot.scheduler:session_reminder_job",
-            trigger,
+            self.reminder_trigger(starts_at, tz_name, repeat),
             args=[session_id],
-            id=f"session:{session_id}",
+            id=session_job_id(session_id),
             name=f"session #{session_id} reminder",
             replace_existing=True,
         )
 
-    def cancel_session(self, session_id: int) -> None:
+    def reminder_trigger(
+        self, starts_at: dt.datetime, tz_name: str, repeat: str, now: dt.datetime | None = None
+    ) -> Any:
+        """Return when a session's reminder fires: the lead time before its start (each start, if it repeats)."""
+        from apscheduler.triggers.cron import CronTrigger
+        from apscheduler.triggers.date import DateTrigger
+
+        lead = dt.timedelta(minutes=self.settings.ops.session_reminder_minutes)
+        if repeat == "none":
+            now = now or utc_now()
+            return DateTrigger(run_date=max(starts_at - lead, now + dt.timedelta(seconds=1)))
+        tz = zone(tz_name)
+        local = (starts_at.astimezone(tz).replace(tzinfo=None)) - lead
+        fields: dict[str, Any] = {"hour": local.hour, "minute": local.minute}
+        if repeat == "weekly":
+            fields["day_of_week"] = local.weekday()
+        # From the first session's reminder on: an earlier start would fire before the first session, for
+        # no session at all.
+        return CronTrigger(timezone=tz, start_date=starts_at - lead, **fields)
+
+    async def cancel_session(self, session_id: int) -> None:
         """Remove a session's reminder job (missing is fine)."""
         from apscheduler.jobstores.base import JobLookupError
 
-        if self.scheduler is None:
+        scheduler = self.scheduler
+        if scheduler is None:
             return
-        with contextlib.suppress(JobLookupError):
-            self.scheduler.remove_job(f"session:{session_id}")
+
+        def remove() -> None:
+            with contextlib.suppress(JobLookupError):
+                scheduler.remove_job(session_job_id(session_id))
+
+        await asyncio.to_thread(remove)
+
+
+def session_job_id(session_id: int) -> str:
+    """Return the job id of a scheduled session's reminder."""
+    return f"session:{session_id}"
 
 
 # -- the jobs (module-level: APScheduler stores them by reference) -------------------------------------
@@ -280,7 +404,7 @@ async def session_reminder_job(session_id: int) -> None:
     with log_context(job="session-reminder", session=session_id):
         scheduled = await ops.get_session(session_id)
         if scheduled is None or scheduled.status != "scheduled":
-            runtime.scheduler.cancel_session(session_id)
+            await runtime.scheduler.cancel_session(session_id)
             return
         now = utc_now()
         lead = dt.timedelta(minutes=runtime.services.settings.ops.session_reminder_minutes)
@@ -302,7 +426,7 @@ async def session_reminder_job(session_id: int) -> None:
             await runtime.poster.post(scheduled.channel_id, text)
         except ChannelGone:
             await ops.set_session_status(session_id, "dropped")
-            runtime.scheduler.cancel_session(session_id)
+            await runtime.scheduler.cancel_session(session_id)
             log.warning(
                 "session #%s reminder dropped: channel %s was deleted; the session is cancelled",
                 session_id,

@@ -85,8 +85,10 @@ class OperationsCommands(commands.Cog):
             title=title,
             now=now,
         )
+        # The session is stored first: were the job lost (a crash, or this process's scheduler is off), the
+        # scheduler adds it again when it starts.
         if self.services.scheduler is not None:
-            self.services.scheduler.schedule_session(
+            await self.services.scheduler.schedule_session(
                 scheduled.id, scheduled.starts_at, scheduled.timezone, scheduled.repeat
             )
         await interaction.response.send_message(
@@ -109,7 +111,7 @@ class OperationsCommands(commands.Cog):
         """Cancel a session and its reminders."""
         cancelled = await self.services.ops.cancel_session(_guild_id(interaction), session_id)
         if self.services.scheduler is not None:
-            self.services.scheduler.cancel_session(cancelled.id)
+            await self.services.scheduler.cancel_session(cancelled.id)
         await interaction.response.send_message(
             f"Cancelled session `#{cancelled.id}` **{discord.utils.escape_markdown(cancelled.title)}**.",
             allowed_mentions=NONE,
@@ -149,7 +151,7 @@ class OperationsCommands(commands.Cog):
         campaign = self.services.campaigns.cached_campaign_id(guild_id)
         if interaction.guild is not None:
             campaign = (await campaign_here(interaction, allow_abandoned=True)).id
-        status = await collect(self.services, campaign)
+        status = await collect(self.services, guild_id, campaign)
         await interaction.followup.send(
             embed=render.status_embed(status), ephemeral=True, allowed_mentions=NONE
         )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 import sqlite3
 import subprocess
 import sys
@@ -21,6 +20,7 @@ from memory.scenes import Actor, SpeakerKind
 from memory.turn_log import IncomingMessage
 
 GM = Actor(id=1, name="GM", is_gm=True)
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def seed(settings: Settings, turns: int) -> None:
@@ -139,20 +139,29 @@ def test_restore_verifies_the_file(settings: Settings, tmp_path: Path) -> None:
         backup.restore(settings, tmp_path / "missing.sqlite3")
 
 
+HOLD_LOCK = (
+    "import pathlib, sys, time; from bot.backup import RunLock; "
+    "lock = RunLock(pathlib.Path(sys.argv[1])); print('held', flush=True); time.sleep(60)"
+)
+
+
 async def test_restore_refuses_while_the_bot_runs(settings: Settings, tmp_path: Path) -> None:
     await seed(settings, 1)
     database = backup.sqlite_path(settings)
     assert database is not None
     copy = backup.backup_file(database, tmp_path / "b.sqlite3")
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])  # noqa: ASYNC220 - the bot stand-in
+    # The bot stand-in holds the run lock as `lorekeeper run` does (in another process, as in another container).
+    holder = subprocess.Popen(  # noqa: ASYNC220 - the bot stand-in
+        [sys.executable, "-c", HOLD_LOCK, str(settings.data_dir)], stdout=subprocess.PIPE, cwd=ROOT
+    )
     try:
-        (settings.data_dir / backup.PID_FILE).write_text(str(sleeper.pid))
+        assert holder.stdout is not None and holder.stdout.readline().strip() == b"held"
         with pytest.raises(backup.BackupError, match="running"):
             backup.restore(settings, copy, force=True)
     finally:
-        sleeper.kill()
-        sleeper.wait()
-    backup.restore(settings, copy, force=True)  # the pid is dead now: allowed
+        holder.kill()  # SIGKILL: no clean-up ran, yet nothing stale is left behind
+        holder.wait()
+    backup.restore(settings, copy, force=True)  # the holder is gone: allowed
 
 
 def test_backup_of_postgres_points_to_pg_dump(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -162,8 +171,20 @@ def test_backup_of_postgres_points_to_pg_dump(monkeypatch: pytest.MonkeyPatch, t
     assert result.exit_code == 2 and "pg_dump" in result.output
 
 
-def test_pid_file_round_trip(tmp_path: Path) -> None:
-    backup.write_pid(tmp_path)
-    assert backup.running_pid(tmp_path) == os.getpid()
-    backup.clear_pid(tmp_path)
-    assert backup.running_pid(tmp_path) is None
+def test_the_run_lock_is_one_holder_at_a_time_whatever_the_pids(tmp_path: Path) -> None:
+    # Not a pid: in Docker the bot and a restore in another container are both PID 1.
+    held = backup.RunLock(tmp_path)
+    with pytest.raises(backup.BackupError, match="running"):
+        backup.RunLock(tmp_path)
+    held.release()
+    with backup.RunLock(tmp_path):
+        pass
+    backup.RunLock(tmp_path).release()
+
+
+async def test_the_bot_does_not_start_during_a_restore(settings: Settings) -> None:
+    from bot.cli import _run_bot
+
+    with backup.RunLock(settings.data_dir):
+        assert await _run_bot(settings) == 1
+    assert not (settings.data_dir / "lorekeeper.sqlite3").exists(), "nothing was migrated meanwhile"

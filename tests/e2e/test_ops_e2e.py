@@ -7,6 +7,7 @@ import asyncio
 import datetime as dt
 import logging
 import re
+import sqlite3
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -15,12 +16,16 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from discord import Permissions
 from sqlalchemy import create_engine, text, update
 
+from bot import backup
 from bot import scheduler as jobs
+from bot.llm import ChatMessage
 from bot.ops_models import JOBS_TABLE, ScheduledSessionRow
 from canon.storage import utc_now
+from config.settings import LLMSettings
 from memory.models import SceneRow
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World, embed_fields
+from tests.llm_stub import STUB_MODEL, LLMStub, Reply
 
 TIMESTAMP = re.compile(r"<t:(\d+):F>")
 
@@ -135,7 +140,7 @@ async def test_restarts_neither_lose_nor_double_jobs(world: World) -> None:
     await world.restart()
     await world.restart()
     assert await stored_job_ids(world) == before
-    pending = world.bot.services.scheduler.pending()  # type: ignore[union-attr]
+    pending = await world.bot.services.scheduler.pending()  # type: ignore[union-attr]
     assert sorted(job_id for job_id, _ in pending) == sorted(before)
 
 
@@ -230,26 +235,53 @@ async def test_nightly_check_posts_only_new_conflicts(world: World) -> None:
     assert world.emu.channel_messages(world.channel, include_ephemeral=False) == [], "nothing in the open"
 
 
-async def test_admin_status_shows_counts_jobs_and_latency(world: World) -> None:
+async def test_admin_status_shows_this_servers_counts_jobs_latency_and_tokens(world: World) -> None:
     admin = world.emu.add_member(
         world.guild,
         "Ada",
         roles=[world.emu.add_role(world.guild, "Admin", permissions=Permissions(manage_guild=True))],
     )
-    await world.restart()
-    await world.emu.invoke(world.channel, world.gm, "scene start", title="Counting")
-    await world.emu.send_message(world.channel, world.pat, "One turn.")
-    await world.emu.invoke(world.channel, world.pat, "scene status")
-    result = await world.emu.invoke(world.channel, admin, "admin status")
+    other = world.emu.add_guild("Elsewhere")
+    other_gm = world.emu.add_member(other, "Olga", roles=[world.emu.add_role(other, "GM")])
+    other_room = world.emu.add_text_channel(other, "table")
+    async with LLMStub(responder=lambda body: Reply.text("The fog lifts.")) as stub:
+        llm = LLMSettings(base_url=stub.base_url, model=STUB_MODEL, max_retries=0, timeout_seconds=5)
+        world.settings = world.settings.model_copy(update={"llm": llm})
+        await world.restart()
+        await world.emu.invoke(world.channel, world.gm, "scene start", title="Counting")
+        await world.emu.send_message(world.channel, world.pat, "One turn.")
+        await world.emu.invoke(world.channel, world.pat, "scene status")
+        await world.emu.invoke(world.channel, world.gm, "session schedule", when="in 2 days", title="Ours")
+        # Another server's commands and sessions are its own business.
+        await world.emu.invoke(other_room, other_gm, "scene start", title="Theirs")
+        await world.emu.invoke(other_room, other_gm, "session schedule", when="in 3 days", title="Theirs")
+        services = world.bot.services
+        campaign = services.campaigns.cached_campaign_id(world.guild.id)
+        assert services.llm is not None and campaign is not None
+        await services.llm.complete(
+            [ChatMessage(role="user", content="Describe the harbour.")],
+            campaign_id=campaign,
+            purpose="narration",
+        )
+        result = await world.emu.invoke(world.channel, admin, "admin status")
     assert result.ephemeral
     fields = embed_fields(result.embeds[0])
-    assert "1 scenes · 1 turns" in fields["Database"]
-    assert jobs.IDLE_JOB in next(v for k, v in fields.items() if k.startswith("Pending jobs"))
+    database = fields["Database"]
+    assert "1 scenes · 1 turns" in database
+    size = re.search(r"SQLite · ([\d,.]+) (B|KB|MB|GB)|PostgreSQL · ([\d,.]+) (B|KB|MB|GB)", database)
+    assert size is not None and float((size.group(1) or size.group(3)).replace(",", "")) > 0, database
+    pending = next(v for k, v in fields.items() if k.startswith("Pending jobs"))
+    assert jobs.IDLE_JOB in pending and "session:1" in pending and "session:2" not in pending
     latency = fields["Command latency (recent)"]
-    assert "scene start" in latency and "p95" in latency
-    assert fields["LLM tokens (this server)"] == "no LLM configured"
-    summary = world.bot.services.metrics.summary()
-    assert summary["scene start"]["count"] == 1
+    assert "scene start" in latency and "p95" in latency and "(1)" in latency  # ours only, not theirs
+    tokens = re.search(
+        r"narration \(stub-model\): 1 calls, ([\d,]+) \+ ([\d,]+) tokens", fields["LLM tokens (this server)"]
+    )
+    assert tokens is not None and int(tokens.group(1).replace(",", "")) > 0, fields[
+        "LLM tokens (this server)"
+    ]
+    assert services.metrics.summary(world.guild.id)["scene start"]["count"] == 1
+    assert services.metrics.summary(other.id)["scene start"]["count"] == 1
 
 
 async def test_admin_commands_need_manage_server(world: World) -> None:
@@ -284,3 +316,104 @@ async def test_logs_carry_the_command_campaign_and_scene(
         "command=session list" in context and f"guild={world.guild.id}" in context and "campaign=1" in context
     )
     world.emu.errors.clear()
+
+
+async def test_a_session_without_its_job_gets_one_when_the_scheduler_starts(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    ops = world.settings.ops
+    # Scheduled through a process whose scheduler is off (the session row commits first, then the job).
+    world.settings = world.settings.model_copy(
+        update={"ops": ops.model_copy(update={"scheduler_enabled": False})}
+    )
+    await world.restart()
+    assert world.bot.services.scheduler is None
+    scheduled = await world.emu.invoke(
+        world.channel, world.gm, "session schedule", when="in 3 days", repeat="weekly", title="Orphan"
+    )
+    assert "scheduled" in (scheduled.content or "")
+    assert "session:1" not in await stored_job_ids(world)
+    world.settings = world.settings.model_copy(update={"ops": ops})
+    with caplog.at_level(logging.WARNING, logger="bot.scheduler"):
+        await world.restart()
+    assert "session:1" in await stored_job_ids(world)
+    (added,) = [r for r in caplog.records if r.getMessage().startswith("re-added")]
+    assert "#1" in added.getMessage()
+    caplog.clear()
+    await world.restart()  # nothing is missing any more: nothing re-added, nothing doubled
+    assert not [r for r in caplog.records if r.getMessage().startswith("re-added")]
+    assert sorted(job for job, _ in await world.bot.services.scheduler.pending()).count("session:1") == 1  # type: ignore[union-attr]
+
+
+async def test_a_daily_reminder_fires_before_each_session_never_before_the_first(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    day = (utc_now() + dt.timedelta(days=3)).date()
+    await world.emu.invoke(
+        world.channel, world.gm, "session schedule", when=f"{day} 19:00", repeat="daily", title="Nightly"
+    )
+    scheduler = world.bot.services.scheduler
+    assert scheduler is not None and scheduler.scheduler is not None
+    job = await asyncio.to_thread(scheduler.scheduler.get_job, "session:1")
+    start = dt.datetime.combine(day, dt.time(19, 0), tzinfo=dt.UTC)  # the server's zone: UTC
+    lead = dt.timedelta(minutes=world.settings.ops.session_reminder_minutes)
+    # The first reminder is the first session's, three days on, not one tomorrow for no session at all.
+    first = job.next_run_time
+    assert first == start - lead
+    second = job.trigger.get_next_fire_time(first, first + dt.timedelta(seconds=1))
+    assert second == first + dt.timedelta(days=1)
+    for moment in (first, second):  # the job as APScheduler runs it at each fire time
+        monkeypatch.setattr(jobs, "utc_now", lambda moment=moment: moment)
+        await jobs.session_reminder_job(1)
+    reminders = [
+        m["content"] for m in world.emu.channel_messages(world.channel) if m["content"].startswith("⏰")
+    ]
+    stamps = [int(TIMESTAMP.search(text).group(1)) for text in reminders]  # type: ignore[union-attr]
+    assert stamps == [int(start.timestamp()), int((start + dt.timedelta(days=1)).timestamp())]
+    assert all("Nightly" in text and "repeats daily" in text for text in reminders)
+
+
+async def test_the_backup_job_keeps_the_newest_backups(world: World) -> None:
+    if not world.bot.services.db.is_sqlite:
+        pytest.skip("scheduled backups are of the SQLite database (PostgreSQL: pg_dump)")
+    world.settings = world.settings.model_copy(
+        update={"ops": world.settings.ops.model_copy(update={"backup_keep": 2})}
+    )
+    await world.restart()
+    await world.emu.invoke(world.channel, world.gm, "scene start", title="Kept")
+    await world.emu.send_message(world.channel, world.pat, "Worth keeping.")
+    folder = backup.backup_dir(world.settings)
+    made = []
+    for _ in range(3):
+        await jobs.backup_job()
+        made.append(backup.backups(folder)[-1])
+    kept = backup.backups(folder)
+    assert kept == made[1:], "the oldest was removed, the two newest kept"
+    for path in kept:
+        assert backup.inspect_backup(path)  # a whole, migrated Lorekeeper database
+        with sqlite3.connect(path) as conn:
+            assert conn.execute("SELECT text FROM turns").fetchall() == [("Worth keeping.",)]
+
+
+async def test_the_nightly_report_to_a_deleted_gm_channel_is_dropped_with_a_log_line(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    gm_room = world.emu.add_text_channel(world.guild, "gm-room")
+    await world.restart()
+    await world.emu.invoke(world.channel, world.gm, "server gm-channel", channel=gm_room)
+    for relation in ("ALLY_OF", "ENEMY_OF"):
+        await world.emu.invoke(
+            world.channel,
+            world.gm,
+            "canon add relationship",
+            subject="Kara",
+            relation=relation,
+            object="Lenn",
+        )
+    await world.bot.services.db.run(lambda session: session.execute(text("DELETE FROM conflicts")))
+    await world.emu.delete_channel(gm_room)
+    with caplog.at_level(logging.WARNING, logger="bot.scheduler"):
+        await jobs.continuity_job()
+    (dropped,) = [r for r in caplog.records if "report dropped" in r.getMessage()]
+    assert str(gm_room.id) in dropped.getMessage() and "deleted" in dropped.getMessage()
+    assert world.emu.channel_messages(world.channel, include_ephemeral=False) == [], "not posted elsewhere"
