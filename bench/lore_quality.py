@@ -1,13 +1,16 @@
-"""Retrieval quality of `/lore` on the SRD question set: lexical only, semantic only and hybrid, side by side.
+"""Retrieval quality of `/lore` on the SRD question set: lexical, semantic, hybrid and RRF, side by side.
 
 Imports `../shared/corpora/srd/world/*.md` as Reference into a fresh campaign (real SQLite file, real Chroma,
-the real offline embedding model) and answers `eval/dev.jsonl` with each mode. A hit at k: the target section
-(or one of its `alt` sections) is inside one of the top k results, i.e. a result from the target file whose
-heading path contains the target heading or whose text contains it as a markdown heading (the corpus README).
-Reports recall@1, recall@5 and MRR@10, overall and by question kind; then the same for the questions' sections
-in `raw/srd51-wiki/` (imported as a folder into a second campaign). Prints one JSON line.
+the real offline embedding model) and answers `eval/dev.jsonl` in each column: `lexical`, `semantic`,
+`hybrid` (the default preset), `rrf` (the reciprocal-rank-fusion preset) and `hybrid_pruned` (the default
+with the large-campaign pruning forced on: only the question's three rarest words searched by words).
+A hit at k: the target section (or one of its `alt` sections) is inside one of the top k results, i.e. a
+result from the target file whose heading path contains the target heading or whose text contains it as a
+markdown heading (the corpus README). Reports recall@1, recall@5 and MRR@10, overall and by question kind; then
+the same for the questions' sections in `raw/srd51-wiki/` (imported as a folder into a second campaign). Prints
+one JSON line.
 
-    .venv/bin/python -m bench.lore_quality [--questions PATH] [--work DIR] [--skip-wiki]
+    .venv/bin/python -m bench.lore_quality [--questions PATH] [--work DIR] [--skip-wiki] [--misses]
 
 `--work DIR` keeps the imported databases in DIR and reuses them on the next run (for tuning the search
 configuration without re-importing).
@@ -135,8 +138,14 @@ async def evaluate(
 
 
 def mode_configs(base: SearchConfig) -> dict[str, SearchConfig]:
-    """Return the three modes of one configuration."""
-    return {mode: base.model_copy(update={"mode": mode, "name": mode}) for mode in MODES}
+    """Return the columns of one run: the three modes, reciprocal rank fusion, and hybrid with pruning forced on.
+
+    The pruned column is what a campaign above `large_campaign_chunks` gets: words searched by their rarest few.
+    """
+    configs = {mode: base.model_copy(update={"mode": mode, "name": mode}) for mode in MODES}
+    configs["rrf"] = PRESETS["rrf"]
+    configs["hybrid_pruned"] = base.model_copy(update={"name": "hybrid_pruned", "large_campaign_chunks": 1})
+    return configs
 
 
 async def main(argv: Sequence[str] | None = None) -> dict[str, Any]:

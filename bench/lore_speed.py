@@ -12,14 +12,16 @@ Prints one JSON line with:
   every campaign's vectors queried with a `where` filter on the campaign, plus a Python BM25 (rank_bm25's
   algorithm: every chunk scored for every query word) over every chunk of every campaign, filtered afterwards.
 
-The generated campaign: 100 sources of 1,000 chunks each, written straight into the database (so its
-full-text index is built by the same triggers as any import); each chunk is ~120 words drawn from the SRD
-world bible's own word frequencies under a generated two-word heading. Embedding 100,000 chunks with the real
-model would take hours here, so their vectors are random unit vectors inserted directly (one per chunk, the
-prose view); the queries still go through the real embedder, and the search work (HNSW over 100,000 vectors,
-FTS over 100,000 chunks) is the real one.
+The generated campaign: 100 sources of 1,000 chunks each, plus one hidden source of `--hidden-chunks` (1,000)
+chunks, written straight into the database (so its full-text index is built by the same triggers as any
+import); each chunk is ~120 words drawn from the SRD world bible's own word frequencies under a generated
+two-word heading. Embedding 100,000 chunks with the real model would take hours here, so their vectors are
+random unit vectors inserted directly, two per chunk as production stores them (the prose and the title view);
+the queries still go through the real embedder, and the search work (HNSW over 200,000 vectors, FTS over
+100,000 chunks) is the real one. The questions are asked as a player, so the hidden source's 2,000 vectors are
+kept out of every semantic search (the filtered path of `memory.retrieval`), as they are out of the baseline's.
 
-    .venv/bin/python -m bench.lore_speed [--chunks 100000] [--work DIR]
+    .venv/bin/python -m bench.lore_speed [--chunks 100000] [--hidden-chunks 1000] [--work DIR] [--skip-baseline]
 """
 
 from __future__ import annotations
@@ -49,9 +51,9 @@ from memory.chunking import CHUNKING_VERSION
 from memory.embed_text import VIEWS_VERSION
 from memory.embedding import EMBEDDING_DIMENSIONS, MiniLMEmbedder, chroma_embedding_function
 from memory.knowledge import PARSER_VERSION, KnowledgeService
-from memory.knowledge_domain import KnowledgeClass
+from memory.knowledge_domain import KnowledgeClass, SourceVisibility
 from memory.knowledge_models import KnowledgeChunkRow, KnowledgeIndexStateRow, KnowledgeSourceRow
-from memory.vector_index import ChromaVectorIndex, collection_name
+from memory.vector_index import VIEWS, ChromaVectorIndex, collection_name
 
 SRD = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "srd"
 _WORD = re.compile(r"[a-z]+")
@@ -125,16 +127,19 @@ async def import_world(
 
 async def latencies(
     service: KnowledgeService, campaign_id: int, questions: list[str], *, record: bool = False
-) -> dict[str, float]:
-    """Return p50/p95 of asking every question once (after one warm-up pass)."""
+) -> dict[str, Any]:
+    """Return p50/p95 of asking every question once (after one warm-up pass), and p95 of each step."""
     for question in questions[:10]:
         await service.ask(campaign_id, question, viewer=Viewer.PLAYER, record=False)
     spent = []
+    steps: dict[str, list[float]] = {}
     for question in questions:
         started = time.perf_counter()
-        await service.ask(campaign_id, question, viewer=Viewer.PLAYER, limit=5, record=record)
+        answer = await service.ask(campaign_id, question, viewer=Viewer.PLAYER, limit=5, record=record)
         spent.append(time.perf_counter() - started)
-    return percentiles(spent)
+        for step, ms in answer.trace.timings_ms.items():
+            steps.setdefault(step, []).append(ms / 1000)
+    return {**percentiles(spent), "steps_p95_ms": {k: percentiles(v)["p95_ms"] for k, v in steps.items()}}
 
 
 def synthetic_vocabulary() -> tuple[list[str], np.ndarray, list[str]]:
@@ -151,18 +156,32 @@ def synthetic_vocabulary() -> tuple[list[str], np.ndarray, list[str]]:
 
 
 async def build_large(
-    db: Database, work: Path, campaign_id: int, total: int, embedder: MiniLMEmbedder, seed: int = 7
-) -> tuple[list[tuple[int, str]], dict[str, Any]]:
-    """Write `total` generated chunks into a campaign (100 sources) and random vectors into its collection."""
+    db: Database,
+    work: Path,
+    campaign_id: int,
+    total: int,
+    embedder: MiniLMEmbedder,
+    *,
+    hidden_chunks: int = 1000,
+    seed: int = 7,
+) -> tuple[list[tuple[int, str]], set[int], dict[str, Any]]:
+    """Write `total` generated chunks (100 sources) and a hidden source into a campaign, with two random
+    vectors per chunk in its collection; return (chunk id, text) of every chunk, the hidden chunk ids, timings.
+    """
     rng = np.random.default_rng(seed)
     word_list, weights, name_list = synthetic_vocabulary()
     words, names = np.array(word_list), np.array(name_list)
     per_source = 1000
     started = time.perf_counter()
     texts: list[tuple[int, str]] = []
+    source_of: dict[int, int] = {}
+    hidden_ids: set[int] = set()
     now = utc_now()
-    for source_number in range((total + per_source - 1) // per_source):
-        count = min(per_source, total - source_number * per_source)
+    sizes = [min(per_source, total - start) for start in range(0, total, per_source)]
+    plan = [(number, count, False) for number, count in enumerate(sizes)]
+    if hidden_chunks:
+        plan.append((len(sizes), hidden_chunks, True))
+    for source_number, count, hidden in plan:
         bodies = []
         for _ in range(count):
             title = f"{rng.choice(names)} {rng.choice(names)}"
@@ -173,7 +192,10 @@ async def build_large(
             bodies.append((title, f"# Atlas {source_number}\n## {title}\n\n" + "\n\n".join(paragraphs)))
 
         async def write(
-            session: Any, source_number: int = source_number, bodies: list[Any] = bodies
+            session: Any,
+            source_number: int = source_number,
+            bodies: list[Any] = bodies,
+            hidden: bool = hidden,
         ) -> tuple[list[int], int]:
             source = KnowledgeSourceRow(
                 campaign_id=campaign_id,
@@ -181,7 +203,7 @@ async def build_large(
                 filename=f"atlas-{source_number:03d}.md",
                 knowledge_class=KnowledgeClass.REFERENCE.value,
                 enabled=True,
-                visibility="normal",
+                visibility=SourceVisibility.HIDDEN.value if hidden else SourceVisibility.NORMAL.value,
                 tags=[],
                 always_include=False,
                 content_hash=f"{source_number:064d}",
@@ -232,11 +254,12 @@ async def build_large(
 
         ids, source_id = await db.run(write)
         texts += [(cid, body) for cid, (_, body) in zip(ids, bodies, strict=True)]
-        if source_number == 0:
-            first_source = source_id
+        source_of.update(dict.fromkeys(ids, source_id))
+        if hidden:
+            hidden_ids.update(ids)
     sql_seconds = time.perf_counter() - started
 
-    # Random unit vectors, one per chunk, straight into the campaign's collection.
+    # Random unit vectors, two per chunk (the prose and the title view), straight into the campaign's collection.
     started = time.perf_counter()
     vectors = ChromaVectorIndex(path=work / "chroma")
     metadata = {
@@ -247,12 +270,17 @@ async def build_large(
         "chunking_version": CHUNKING_VERSION,
     }
     ids = [cid for cid, _ in texts]
-    source_of = {cid: first_source + index // per_source for index, cid in enumerate(ids)}
     for start in range(0, len(ids), 5000):
         block = ids[start : start + 5000]
-        matrix = rng.standard_normal((len(block), EMBEDDING_DIMENSIONS)).astype(np.float32)
-        matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
-        await vectors.add(campaign_id, block, [source_of[c] for c in block], matrix, metadata=metadata)
+        for view in VIEWS:
+            await vectors.add(
+                campaign_id,
+                block,
+                [source_of[c] for c in block],
+                unit_vectors(rng, len(block)),
+                views=[view] * len(block),
+                metadata=metadata,
+            )
 
     async def state(session: Any) -> None:
         session.add(
@@ -268,25 +296,43 @@ async def build_large(
         )
 
     await db.run(state)
-    return texts, {
-        "chunks": len(texts),
-        "sql_write_s": round(sql_seconds, 1),
-        "vector_write_s": round(time.perf_counter() - started, 1),
-    }
+    return (
+        texts,
+        hidden_ids,
+        {
+            "chunks": len(texts),
+            "hidden_chunks": len(hidden_ids),
+            "vectors": await vectors.count(campaign_id),
+            "sql_write_s": round(sql_seconds, 1),
+            "vector_write_s": round(time.perf_counter() - started, 1),
+        },
+    )
+
+
+def unit_vectors(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Return n random unit vectors of the model's dimensions."""
+    matrix = rng.standard_normal((n, EMBEDDING_DIMENSIONS)).astype(np.float32)
+    return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
 
 
 async def naive_baseline(
     work: Path,
     embedder: MiniLMEmbedder,
     corpora: dict[int, list[tuple[int, str]]],
-    vectors_of: dict[int, dict[str, Any]],
+    hidden: set[int],
     campaign_id: int,
     questions: list[str],
+    seed: int = 11,
 ) -> dict[str, Any]:
-    """Answer the questions the naive way: a shared filtered Chroma collection + Python BM25 over everything."""
+    """Answer the questions the naive way: a shared filtered Chroma collection + Python BM25 over everything.
+
+    The shared collection holds what the campaigns' own collections hold (two random vectors per chunk); a
+    query filters it by campaign and leaves the hidden chunks out, as the player's search does.
+    """
     import chromadb
     from chromadb.config import Settings as ChromaSettings
 
+    rng = np.random.default_rng(seed)
     client = chromadb.PersistentClient(
         path=str(work / "shared-chroma"), settings=ChromaSettings(anonymized_telemetry=False)
     )
@@ -296,28 +342,31 @@ async def naive_baseline(
         configuration={"hnsw": {"space": "cosine"}},  # type: ignore[arg-type]
     )
     started = time.perf_counter()
-    for cid, store in vectors_of.items():
-        ids, matrix = store["ids"], store["vectors"]
+    for cid, docs in corpora.items():
+        ids = [chunk_id for chunk_id, _ in docs]
         for start in range(0, len(ids), 5000):
-            collection.add(
-                ids=[f"{cid}:{i}" for i in ids[start : start + 5000]],
-                embeddings=matrix[start : start + 5000],
-                metadatas=[{"campaign_id": cid}] * len(ids[start : start + 5000]),
-            )
+            block = ids[start : start + 5000]
+            for view in VIEWS:
+                collection.add(
+                    ids=[f"{cid}:{i}:{view}" for i in block],
+                    embeddings=unit_vectors(rng, len(block)),
+                    metadatas=[{"campaign_id": cid, "hidden": i in hidden} for i in block],
+                )
     build_vectors = time.perf_counter() - started
     started = time.perf_counter()
     all_docs = [(cid, chunk_id, text) for cid, docs in corpora.items() for chunk_id, text in docs]
     bm25 = NaiveBM25([tokens(text) for _, _, text in all_docs])
-    owner = np.array([cid for cid, _, _ in all_docs])
+    allowed = np.array([cid == campaign_id and chunk_id not in hidden for cid, chunk_id, _ in all_docs])
     build_bm25 = time.perf_counter() - started
     stop = {"the", "a", "of", "and", "is", "what", "which", "how", "does", "do", "to", "in", "i"}
+    where: Any = {"$and": [{"campaign_id": campaign_id}, {"hidden": False}]}
     spent = []
     for number, question in enumerate(questions):
         began = time.perf_counter()
         vector = embedder.embed_query(question)
-        collection.query(query_embeddings=[vector], n_results=50, where={"campaign_id": campaign_id})
+        collection.query(query_embeddings=[vector], n_results=100, where=where)
         scores = bm25.scores([w for w in tokens(question) if w not in stop])
-        scores[owner != campaign_id] = -1
+        scores[~allowed] = -1
         np.argpartition(-scores, 50)[:50]
         if number >= 5:  # the first few warm up
             spent.append(time.perf_counter() - began)
@@ -333,6 +382,7 @@ async def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--chunks", type=int, default=100_000)
+    parser.add_argument("--hidden-chunks", type=int, default=1000, help="chunks of the hidden source")
     parser.add_argument("--work", type=Path, default=None)
     parser.add_argument("--skip-baseline", action="store_true")
     args = parser.parse_args(argv)
@@ -355,7 +405,9 @@ async def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             "ask_recorded": await latencies(service, srd_campaign, questions, record=True),
         }
         large = await db.run(lambda s: campaigns.create_campaign(s, "Generated"))
-        texts, built = await build_large(db, work, large.id, args.chunks, embedder)
+        texts, hidden, built = await build_large(
+            db, work, large.id, args.chunks, embedder, hidden_chunks=args.hidden_chunks
+        )
         report["large"] = {"build": built, "ask": await latencies(service, large.id, questions)}
         if not args.skip_baseline:
             async with db.session() as session:
@@ -366,18 +418,8 @@ async def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                         )
                     )
                 ).all()
-            rng = np.random.default_rng(11)
-
-            def unit(n: int) -> np.ndarray:
-                matrix = rng.standard_normal((n, EMBEDDING_DIMENSIONS)).astype(np.float32)
-                return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
-
             corpora = {srd_campaign: [(r[0], r[1]) for r in srd_rows], large.id: texts}
-            vectors_of = {
-                cid: {"ids": [c for c, _ in docs], "vectors": unit(len(docs))}
-                for cid, docs in corpora.items()
-            }
-            baseline = await naive_baseline(work, embedder, corpora, vectors_of, large.id, questions)
+            baseline = await naive_baseline(work, embedder, corpora, hidden, large.id, questions)
             report["large"]["naive_baseline"] = baseline
             report["large"]["speedup_p95"] = round(baseline["p95_ms"] / report["large"]["ask"]["p95_ms"], 1)
             report["large"]["speedup_p50"] = round(baseline["p50_ms"] / report["large"]["ask"]["p50_ms"], 1)

@@ -186,7 +186,7 @@ _ARTICLES = frozenset({"the", "a", "an"})
 _VOCAB_CACHE = 8
 _NAMES_CACHE = 16
 # Up to this many times the vectors a search wants, blocked vectors are over-fetched rather than filtered out.
-OVERFETCH_VECTORS = 4
+_OVERFETCH_VECTORS = 4
 # How long the vector-index state of a campaign is trusted (this process forgets it at once when it writes it).
 _STATE_TTL = 10.0
 # A campaign's settings (its ontology) and lineage are re-read after this many seconds (a rebase in another
@@ -831,7 +831,7 @@ async def _nearest(
     campaign); only when it does not (a question about the hidden material itself) is the filtered search run.
     """
     blocked_vectors = 2 * sum(s.chunk_count for s in blocked)
-    if blocked_vectors <= OVERFETCH_VECTORS * wanted:
+    if blocked_vectors <= _OVERFETCH_VECTORS * wanted:
         return await vectors.query(campaign_id, vector, limit=wanted + blocked_vectors)
     deeper = 2 * wanted
     found = await vectors.query(campaign_id, vector, limit=deeper)
