@@ -1,7 +1,8 @@
-"""The Dockerfile and docker-compose.yml, checked by reading them (no Docker engine runs in the tests)."""
+"""The Dockerfile and the Compose files, checked by reading them (no Docker engine runs in the tests)."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -11,51 +12,71 @@ from ruamel.yaml import YAML
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def compose() -> dict[str, Any]:
-    return YAML(typ="safe").load((ROOT / "docker-compose.yml").read_text())  # type: ignore[no-any-return]
+def compose(name: str = "docker-compose.yml") -> dict[str, Any]:
+    return YAML(typ="safe").load((ROOT / name).read_text())  # type: ignore[no-any-return]
+
+
+def required_variables(spec: Any) -> set[str]:
+    """Return the variables a Compose file requires (`${NAME:?message}`), wherever they are."""
+    return set(re.findall(r"\$\{(\w+):\?", json.dumps(spec)))
 
 
 def test_the_bot_runs_alone_on_its_embedded_defaults() -> None:
     spec = compose()
     services = spec["services"]
-    always_on = [name for name, service in services.items() if not service.get("profiles")]
-    assert always_on == ["bot"]
+    assert list(services) == ["bot"]
     bot = services["bot"]
     assert bot["build"] == "."
     assert "lorekeeper-data:/data" in bot["volumes"]
     env = bot["environment"]
+    # Compose reads every service of a file whatever its profile: the token is all this file may require.
+    assert required_variables(spec) == {"LOREKEEPER_DISCORD_TOKEN"}
     assert env["LOREKEEPER_DISCORD_TOKEN"].startswith("${LOREKEEPER_DISCORD_TOKEN:?")
     # Unset means embedded: an empty database URL and Chroma host.
     assert env["LOREKEEPER_DATABASE_URL"] == "${LOREKEEPER_DATABASE_URL:-}"
     assert env["LOREKEEPER_CHROMA__HOST"] == "${LOREKEEPER_CHROMA__HOST:-}"
     assert bot["env_file"] == [{"path": ".env", "required": False}]
-    # The scale services are optional dependencies: absent without the profile.
-    for name in ("postgres", "chroma"):
-        assert bot["depends_on"][name] == {"condition": "service_healthy", "required": False}
+    assert "depends_on" not in bot
     assert re.fullmatch(r"\d+s", bot["stop_grace_period"])
+    assert set(spec["volumes"]) == {"lorekeeper-data"}
 
 
-def test_the_scale_profile_adds_postgres_and_a_chroma_server() -> None:
-    spec = compose()
+def test_the_scale_file_adds_postgres_and_a_chroma_server_and_requires_a_password() -> None:
+    spec = compose("docker-compose.scale.yml")
     services = spec["services"]
-    assert services["postgres"]["profiles"] == ["scale"]
-    assert services["chroma"]["profiles"] == ["scale"]
+    assert set(services) == {"bot", "postgres", "chroma"}
     postgres = services["postgres"]
     assert postgres["image"].startswith("postgres:15")
     assert postgres["environment"]["POSTGRES_DB"] == "lorekeeper"
+    # PostgreSQL refuses to start without a password: Compose says so before anything starts.
+    assert postgres["environment"]["POSTGRES_PASSWORD"].startswith("${POSTGRES_PASSWORD:?")
+    assert required_variables(spec) == {"POSTGRES_PASSWORD"}
     assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
     chroma = services["chroma"]
     assert chroma["entrypoint"] == ["chroma"] and chroma["command"][0] == "run"
     assert chroma["command"][chroma["command"].index("--port") + 1] == "8000"
     assert "/api/v2/heartbeat" in " ".join(chroma["healthcheck"]["test"])
     named = {v.split(":")[0] for s in services.values() for v in s.get("volumes", [])}
-    assert named == set(spec["volumes"]) == {"lorekeeper-data", "postgres-data", "chroma-data"}
-    # The URL the README gives for the profile is one the settings accept.
-    header = (ROOT / "docker-compose.yml").read_text()
-    url = re.search(r"LOREKEEPER_DATABASE_URL=(\S+)", header).group(1)  # type: ignore[union-attr]
+    assert named == set(spec["volumes"]) == {"postgres-data", "chroma-data"}
+    # The bot is pointed at both, and waits for them to be healthy.
+    bot = services["bot"]
+    assert bot["depends_on"] == {
+        "postgres": {"condition": "service_healthy"},
+        "chroma": {"condition": "service_healthy"},
+    }
+    assert bot["environment"]["LOREKEEPER_CHROMA__HOST"] == "chroma"
+    url = bot["environment"]["LOREKEEPER_DATABASE_URL"].replace(
+        "${POSTGRES_PASSWORD:?set POSTGRES_PASSWORD in .env}", "choose-one"
+    )
     from config.settings import Settings
 
-    assert Settings(_env_file=None, database_url=url).database_url == url  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, database_url=url)  # type: ignore[call-arg]
+    assert settings.database_url == "postgresql+asyncpg://lorekeeper:choose-one@postgres:5432/lorekeeper"
+    # The header's way of adding the file is the one Compose reads from .env.
+    assert (
+        "COMPOSE_FILE=docker-compose.yml:docker-compose.scale.yml"
+        in (ROOT / "docker-compose.yml").read_text()
+    )
 
 
 def test_dockerfile_is_slim_non_root_with_a_volume_and_a_healthcheck() -> None:

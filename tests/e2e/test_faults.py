@@ -1,4 +1,5 @@
-"""Faults: a locked SQLite file, PostgreSQL connections killed mid-run, and Discord answering 429 or 5xx."""
+"""Faults: a locked SQLite file, PostgreSQL connections killed mid-run or the server unreachable for a while, and
+Discord answering 429 or 5xx."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import uuid
 
 import pytest
 from sqlalchemy import func, select, text
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot import scheduler as jobs
@@ -146,6 +148,104 @@ async def test_postgres_connections_killed_mid_run_lose_no_turn(world: World) ->
         detail = world.emu.errors.format_records([record])
         assert "administrator command" in detail or "connection was closed" in detail, detail
         assert record.name != "memory.turn_log", detail
+    world.emu.errors.clear()
+
+
+class TcpProxy:
+    """A TCP proxy in front of PostgreSQL that a test cuts (connections dropped, new ones refused) and restores.
+
+    The bot connects through it, so a cut is the server unreachable from the bot's side, as a restarted
+    PostgreSQL or a network outage is, while the test's own connections go straight to the server.
+    """
+
+    def __init__(self, host: str, port: int) -> None:
+        self.target = (host, port)
+        self.port = 0
+        self.server: asyncio.Server | None = None
+        self.links: set[asyncio.StreamWriter] = set()
+
+    async def start(self) -> None:
+        """Listen (on the same port as before, after a cut)."""
+        self.server = await asyncio.start_server(self._link, "127.0.0.1", self.port)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    async def _link(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        try:
+            server_r, server_w = await asyncio.open_connection(*self.target)
+        except OSError:
+            client_w.close()
+            return
+        self.links |= {client_w, server_w}
+
+        async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            try:
+                while data := await reader.read(65536):
+                    writer.write(data)
+                    await writer.drain()
+            except OSError:
+                pass
+            finally:
+                writer.close()
+
+        await asyncio.gather(pipe(client_r, server_w), pipe(server_r, client_w))
+        self.links -= {client_w, server_w}
+
+    def cut(self) -> None:
+        """Drop every connection and refuse new ones."""
+        assert self.server is not None
+        self.server.close()
+        for writer in list(self.links):
+            writer.transport.abort()
+
+
+@pytest.mark.postgres
+async def test_postgres_unreachable_for_a_while_loses_no_turn_and_tells_the_user(world: World) -> None:
+    if world.bot.services.db.is_sqlite:
+        pytest.skip("PostgreSQL only")
+    url = make_url(world.target.url)
+    proxy = TcpProxy(url.host or "127.0.0.1", url.port or 5432)
+    await proxy.start()
+    through = url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+    await world.stop()
+    db = Database.from_url(through, search_path=world.target.search_path)
+    services = await build_services(world.settings, db=db)
+    bot = Lorekeeper(services)
+    await world.emu.start_bot(bot)
+    world.bots.append(bot)
+    acked: list[int] = []
+    services.turns.observers.append(acked.extend)
+    await world.emu.invoke(world.channel, world.gm, "scene start", title="Blackout")
+    for i in range(20):
+        await world.emu.send_message(world.channel, world.pat, f"before {i}", settle=False)
+    await world.emu.wait_for(lambda: len(acked) == 20, timeout=30, what="turns before the outage")
+
+    proxy.cut()
+    try:
+        for i in range(30):
+            await world.emu.send_message(world.channel, world.pat, f"during {i}", settle=False)
+        # While it lasts, a command's reads and retried writes fail: the user is told so, not left waiting.
+        for told in (
+            # settle=False: the messages' handlers wait for their turns' commit, on purpose.
+            await world.emu.invoke(world.channel, world.pat, "scene status", timeout=30, settle=False),
+            await world.emu.invoke(
+                world.channel, world.gm, "session schedule", when="in 2 days", timeout=30, settle=False
+            ),
+        ):
+            assert told.ephemeral and "database is busy or unreachable" in (told.content or ""), told.content
+        await asyncio.sleep(1.5)  # longer than a command's retries: the turn log keeps waiting
+        assert len(acked) == 20, "no turn is reported stored while the database is unreachable"
+    finally:
+        await proxy.start()  # back, even after a failure above (the bot's shutdown writes what it queued)
+    await world.emu.wait_for(lambda: len(acked) == 50, timeout=60, what="every turn stored once it is back")
+    async with services.db.session() as session:
+        rows = (await session.execute(select(TurnRow.text, TurnRow.number).order_by(TurnRow.number))).all()
+    assert [r[0] for r in rows] == [f"before {i}" for i in range(20)] + [f"during {i}" for i in range(30)]
+    assert [r[1] for r in rows] == list(range(1, 51))
+    status = await world.emu.invoke(world.channel, world.pat, "scene status")
+    assert status.ephemeral and status.embeds, "commands work again"
+    # What went wrong meanwhile was logged as the outage it was, never as a turn lost.
+    for record in world.emu.errors.records:
+        assert record.name != "memory.turn_log", world.emu.errors.format_records([record])
     world.emu.errors.clear()
 
 
