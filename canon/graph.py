@@ -9,6 +9,7 @@ and writes only its own.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
@@ -788,6 +789,8 @@ class CanonWriter:
         self.deferred = deferred
         self._pending: list[tuple[dict[str, Any], list[Evidence], list[tuple[str, int]]]] = []
         self._stamp_values: dict[str, Any] | None = None
+        # The column values of each validity written, by identity (bulk writers share one Validity per date).
+        self._validity_values: dict[int, tuple[Validity, dict[str, Any]]] = {}
 
     @property
     def campaign_id(self) -> int:
@@ -913,24 +916,10 @@ class CanonWriter:
         depends_on: Iterable[tuple[str, int]] = (),
     ) -> int:
         """Append a statement with its evidence and dependencies; return its id."""
-        if kind == StatementKind.RELATION and object_id is None:
-            raise InvalidInput("A relation needs an entity at its other end.")
-        if kind != StatementKind.RELATION and value is None:
-            raise InvalidInput("A fact or state needs a value.")
-        values: dict[str, Any] = {
-            **self._stamp(),
-            **validity_columns(validity),
-            "kind": kind.value,
-            "subject_id": subject_id,
-            "predicate": predicate,
-            "object_id": object_id,
-            "value": value,
-            "via": via,
-            "authority": authority.value,
-            "confidence": confidence,
-            "visibility": visibility.value,
-            "replaces_id": replaces_id,
-        }
+        values = self._statement_values(
+            kind, subject_id, predicate, object_id, value, via, validity, authority, confidence, visibility
+        )
+        values["replaces_id"] = replaces_id
         if self.deferred:
             self._pending.append((values, list(evidence), list(depends_on)))
             return -len(self._pending)
@@ -945,6 +934,68 @@ class CanonWriter:
                 )
             )
         return row.id
+
+    def queue_statement(
+        self,
+        *,
+        kind: StatementKind,
+        subject_id: int,
+        predicate: str,
+        object_id: int | None = None,
+        value: str | None = None,
+        validity: Validity = ALWAYS,
+        authority: Authority,
+        confidence: float = 1.0,
+        visibility: Visibility = Visibility.PUBLIC,
+        replaces_id: int | None = None,
+    ) -> int:
+        """Queue a statement without evidence for `flush` (a deferred writer's bulk path); return its placeholder.
+
+        The same statement as `add_statement` without the await, for imports that queue tens of thousands.
+        """
+        if not self.deferred:
+            raise RuntimeError("queue_statement needs a deferred writer")
+        values = self._statement_values(
+            kind, subject_id, predicate, object_id, value, None, validity, authority, confidence, visibility
+        )
+        values["replaces_id"] = replaces_id
+        self._pending.append((values, [], []))
+        return -len(self._pending)
+
+    def _statement_values(
+        self,
+        kind: StatementKind,
+        subject_id: int,
+        predicate: str,
+        object_id: int | None,
+        value: str | None,
+        via: str | None,
+        validity: Validity,
+        authority: Authority,
+        confidence: float,
+        visibility: Visibility,
+    ) -> dict[str, Any]:
+        """Check a statement's shape and return its row's values (all but `replaces_id`)."""
+        if kind == StatementKind.RELATION and object_id is None:
+            raise InvalidInput("A relation needs an entity at its other end.")
+        if kind != StatementKind.RELATION and value is None:
+            raise InvalidInput("A fact or state needs a value.")
+        known = self._validity_values.get(id(validity))
+        if known is None or known[0] is not validity:
+            known = self._validity_values[id(validity)] = (validity, validity_columns(validity))
+        return {
+            **self._stamp(),
+            **known[1],
+            "kind": kind.value,
+            "subject_id": subject_id,
+            "predicate": predicate,
+            "object_id": object_id,
+            "value": value,
+            "via": via,
+            "authority": authority.value,
+            "confidence": confidence,
+            "visibility": visibility.value,
+        }
 
     async def flush(self) -> dict[int, int]:
         """Write the queued statements, their evidence and dependencies in bulk; map placeholders to ids."""
@@ -1038,7 +1089,7 @@ async def insert_returning_ids(
     if _is_sqlite(session):
         last = (await session.execute(select(func.max(table.c.id)))).scalar() or 0
         ids = list(range(last + 1, last + 1 + len(rows)))
-        await bulk_insert(session, table, [{**row, "id": i} for row, i in zip(rows, ids, strict=True)])
+        await _sqlite_bulk_insert(session, table, rows, {"id": ids})
         return ids
     result = await session.execute(
         insert(table).returning(table.c.id, sort_by_parameter_order=True), list(rows)
@@ -1065,43 +1116,73 @@ async def bulk_insert(session: AsyncSession, table: Any, rows: Sequence[dict[str
     if not _is_sqlite(session):
         await session.execute(insert(table), list(rows))
         return
+    await _sqlite_bulk_insert(session, table, rows, {})
+
+
+async def _sqlite_bulk_insert(
+    session: AsyncSession, table: Any, rows: Sequence[dict[str, Any]], extra: dict[str, list[Any]]
+) -> None:
+    """Insert rows through the driver's `executemany`; `extra` gives whole columns (the ids) beside the rows.
+
+    Each row is read once, by one `itemgetter` (the rows of a big import do not fit in the CPU's caches, and a
+    Python loop per row and column cost more than SQLite's own insert); only the few columns with a bind
+    processor (times, JSON, floats) are read again, and processed once per distinct value in a run.
+    """
     dialect = session.bind.dialect  # type: ignore[union-attr]
-    given = rows[0].keys()
+    given = rows[0].keys() | extra.keys()
     columns = [c for c in table.c if c.name in given or (c.default is not None and c.default.is_scalar)]
     missing = [c for c in table.c if c.name not in given and c not in columns and not c.nullable]
     missing = [c for c in missing if not (c.primary_key and c.autoincrement)]
     if missing or any(
         c.default is not None and not c.default.is_scalar and c.name not in given for c in table.c
     ):
-        await session.execute(insert(table), list(rows))  # a callable default: let SQLAlchemy apply it
+        # A callable default: let SQLAlchemy apply it.
+        merged = [row | {name: values[i] for name, values in extra.items()} for i, row in enumerate(rows)]
+        await session.execute(insert(table), merged)
         return
-    getters = []
+    count = len(rows)
+    plain: list[str] = []  # read as they are, by one itemgetter
+    later: list[tuple[str, Iterable[Any]]] = []  # processed, default or extra columns, whole
     for column in columns:
+        name = column.name
         processor = column.type._cached_bind_processor(dialect)
-        default = column.default.arg if column.default is not None and column.name not in given else None
-        getters.append((column.name, processor, default, column.name in given))
-    names = ", ".join(dialect.identifier_preparer.quote(c.name) for c in columns)
+        if name in extra:
+            later.append((name, extra[name]))
+        elif name not in given:
+            default = column.default.arg
+            later.append(
+                (name, itertools.repeat(default if processor is None else processor(default), count))
+            )
+        elif processor is not None:
+            later.append((name, _processed([row[name] for row in rows], processor)))
+        else:
+            plain.append(name)
+    if len(plain) > 1:
+        heads: Iterable[tuple[Any, ...]] = map(itemgetter(*plain), rows)
+    else:
+        heads = [tuple(row[name] for name in plain) for row in rows]
+    tails = zip(*(values for _, values in later), strict=True)
+    params = list(map(tuple.__add__, heads, tails)) if later else list(heads)
+    names = ", ".join(dialect.identifier_preparer.quote(name) for name in [*plain, *(n for n, _ in later)])
     sql = (
         f"INSERT INTO {dialect.identifier_preparer.format_table(table)} ({names}) "
         f"VALUES ({', '.join('?' for _ in columns)})"
     )
-    params = []
-    # Rows of one bulk share values (the changeset's time, {}): process each distinct object once.
-    memo: list[tuple[object, object]] = [(_UNSET, None)] * len(getters)
-    for row in rows:
-        values = []
-        for index, (name, processor, default, present) in enumerate(getters):
-            value = row[name] if present else default
-            if processor is not None and value is not None:
-                raw, done = memo[index]
-                if raw is not value:
-                    done = processor(value)
-                    memo[index] = (value, done)
-                value = done
-            values.append(value)
-        params.append(tuple(values))
     connection = await session.connection()
     await connection.exec_driver_sql(sql, params)
+
+
+def _processed(values: Sequence[Any], processor: Any) -> list[Any]:
+    """Return a column's values bind-processed; runs of one object (the changeset's time, {}) are done once."""
+    found: list[Any] = []
+    last: object = _UNSET
+    done: Any = None
+    for value in values:
+        if value is not last:
+            last = value
+            done = None if value is None else processor(value)
+        found.append(done)
+    return found
 
 
 def believed_at(value: dt.datetime) -> AsOf:

@@ -1188,7 +1188,7 @@ class _Ingest:
                 placeholders.append((name, fact, first_of[fact.fp], None))
                 self.statement_counts["shared"] += 1
                 continue
-            placeholder = first_of[fact.fp] = await writer.add_statement(
+            placeholder = first_of[fact.fp] = writer.queue_statement(
                 kind=fact.kind,
                 subject_id=fact.subject_id,
                 predicate=fact.predicate,

@@ -543,6 +543,7 @@ class _TreeBuilder:
         documents = 0
         scalar, alias, document_start = kinds.scalar, kinds.alias, kinds.document_start
         collection_start, collection_end = kinds.collection_start, kinds.collection_end
+        mapping_start = kinds.mapping_start
         attach = self._attach
         hand_over = kinds.hand_over_properties
         for event in events:
@@ -556,15 +557,15 @@ class _TreeBuilder:
                 # libyaml says "" for a plain scalar's style, ruamel None; _Scalar.plain means None.
                 attach(_Scalar(str(event.value), event.style or None, mark.line + 1, mark.column + 1))
             elif cls in collection_start:
-                if hand_over and (event.anchor is not None or event.tag is not None):
-                    raise _FastParserFailed
-                self._check_properties(event)
+                if event.anchor is not None or event.tag is not None:
+                    if hand_over:
+                        raise _FastParserFailed
+                    self._check_properties(event)
+                line, column = _mark(event)
                 if len(self.stack) >= MAX_DEPTH:
-                    line, column = _mark(event)
                     self.problems.add(line, column, f"the file nests deeper than {MAX_DEPTH} levels")
                     return None
-                line, column = _mark(event)
-                if cls is kinds.mapping_start:
+                if cls is mapping_start:
                     self.stack.append(_MapFrame(_Map([], line, column)))
                 else:
                     self.stack.append(_SeqFrame(_Seq([], line, column)))
@@ -717,6 +718,10 @@ def _shape_of(annotation: Any, metadata: Sequence[Any] = ()) -> _Shape:
 
 
 _SHAPES: dict[type[LoreModel], dict[str, _Shape]] = {}
+# Scalar kinds read as the scalar's own text: any quoted scalar, and a plain one unless it spells null.
+_VERBATIM = frozenset(
+    {ScalarKind.TEXT, ScalarKind.ID, ScalarKind.REF, ScalarKind.ERA_REF, ScalarKind.DATE, ScalarKind.CHOICE}
+)
 
 
 def _shapes(model: type[LoreModel]) -> dict[str, _Shape]:
@@ -777,7 +782,10 @@ class _Validator:
     # -- positions and labels --
 
     def pos(self, loc: Loc) -> tuple[int, int]:
-        for end in range(len(loc), -1, -1):
+        found = self.positions.get(loc)
+        if found is not None:
+            return found
+        for end in range(len(loc) - 1, -1, -1):
             found = self.positions.get(loc[:end])
             if found is not None:
                 return found
@@ -830,8 +838,17 @@ class _Validator:
             written[name] = key
             field_loc = (*loc, name)
             self.positions[field_loc] = (value.line, value.column)
-            self.labels[field_loc] = f'"{key.value}"'
-            converted = self.convert(value, shapes[name], field_loc, key.value)
+            if key.value != name:  # `label` names any other field by its name, as written
+                self.labels[field_loc] = f'"{key.value}"'
+            shape = shapes[name]
+            if (
+                type(value) is _Scalar
+                and shape.scalar in _VERBATIM
+                and (value.style is not None or shape.scalar is ScalarKind.TEXT or value.value not in _NULLS)
+            ):
+                data[name] = value.value  # what `scalar` returns for it, without the checks it cannot fail
+                continue
+            converted = self.convert(value, shape, field_loc, key.value)
             if converted is _FAILED:
                 self.reported.add(field_loc)
             else:
@@ -841,7 +858,7 @@ class _Validator:
     def convert(self, node: _Node, shape: _Shape, loc: Loc, key: str) -> Any:
         if isinstance(node, _Broken):
             return _FAILED
-        label = self.labels.get(loc, f'"{key}"')
+        label = self.labels.get(loc) or f'"{key}"'
         if shape.kind == "list":
             if isinstance(node, _Scalar) and node.plain and node.value in _NULLS:
                 return []
@@ -986,16 +1003,32 @@ class _Validator:
             self.report(error_loc, message)
 
     def _check_reference_lists(self, instance: LoreModel, loc: Loc) -> None:
-        for name, shape in _shapes(type(instance)).items():
-            if shape.kind != "list" or shape.item is None or shape.item.scalar is not ScalarKind.REF:
+        for name in _reference_lists(type(instance)):
+            targets = getattr(instance, name)
+            if len(targets) < 2 or len(set(targets)) == len(targets):
                 continue
             seen: set[str] = set()
-            for index, target in enumerate(getattr(instance, name)):
+            for index, target in enumerate(targets):
                 if target in seen:
                     self.report(
                         (*loc, name, index), f'{self.label((*loc, name))} lists "{target}" more than once'
                     )
                 seen.add(target)
+
+
+_REFERENCE_LISTS: dict[type[LoreModel], tuple[str, ...]] = {}
+
+
+def _reference_lists(model: type[LoreModel]) -> tuple[str, ...]:
+    """Return the fields of `model` that list references (cached)."""
+    found = _REFERENCE_LISTS.get(model)
+    if found is None:
+        found = _REFERENCE_LISTS[model] = tuple(
+            name
+            for name, shape in _shapes(model).items()
+            if shape.kind == "list" and shape.item is not None and shape.item.scalar is ScalarKind.REF
+        )
+    return found
 
 
 def _field_list(model: type[LoreModel]) -> str:
@@ -1150,19 +1183,6 @@ class _Defined:
     visibility: Visibility
 
 
-@dataclass(slots=True)
-class _PendingRelation:
-    type: RelationType
-    source: str
-    target: str
-    field: str
-    declared_by: str
-    line: int
-    column: int
-    valid_from: WorldDate | None
-    valid_until: WorldDate | None
-
-
 _LINKED_FIELDS: dict[tuple[str, type[LoreModel]], tuple[str, ...]] = {}
 
 
@@ -1185,12 +1205,16 @@ class _Normaliser:
         self.file = file
         self.defined: dict[str, _Defined] = {}
         self.entries: list[LoreEntry] = []
-        self.relations: list[_PendingRelation] = []
+        # A relation's record values (its visibility still to decide) and the entry declaring it.
+        self.relations: list[tuple[dict[str, Any], str]] = []
         self.relation_keys: set[tuple[str, str, str]] = set()
         self.life_events: list[LifeEvent] = []
         self.unresolved: list[UnresolvedReference] = []
         self.calendar = EraCalendar()
         self.reference_checks: list[tuple[str, Loc, str, str, tuple[TargetType, ...]]] = []
+        # Dates as text, by identity (the date kept with it): the models share one WorldDate per date written,
+        # and a tree repeats each year hundreds of times.
+        self.date_texts: dict[int, tuple[WorldDate, str]] = {}
 
     # -- shared helpers --
 
@@ -1248,16 +1272,27 @@ class _Normaliser:
         valid_from: WorldDate | None = None,
         valid_until: WorldDate | None = None,
     ) -> None:
-        ends = sorted((source, target)) if relation == "SPOUSE_OF" else [source, target]
-        key = (relation, ends[0], ends[1])
+        key = (
+            (relation, target, source)
+            if relation == "SPOUSE_OF" and target < source
+            else (relation, source, target)
+        )
         if key in self.relation_keys:
             return
         self.relation_keys.add(key)
-        self.relations.append(
-            _PendingRelation(
-                relation, source, target, field_name, declared_by, *position, valid_from, valid_until
-            )
-        )
+        values = {
+            "type": relation,
+            "source_id": source,
+            "target_id": target,
+            "field": field_name,
+            "visibility": "public",
+            "valid_from": valid_from,
+            "valid_until": valid_until,
+            "file": self.file,
+            "line": position[0],
+            "column": position[1],
+        }
+        self.relations.append((values, declared_by))
 
     def link(
         self,
@@ -1293,6 +1328,15 @@ class _Normaliser:
                     self.link(entity_type, field_name, owner, (*loc, field_name, index), target)
             elif value is not None:
                 self.link(entity_type, field_name, owner, (*loc, field_name), value)
+
+    def date_text(self, date: WorldDate | None) -> str | None:
+        """Return a date as text (None for none)."""
+        if date is None:
+            return None
+        found = self.date_texts.get(id(date))
+        if found is None:
+            found = self.date_texts[id(date)] = (date, str(date))
+        return found[1]
 
     def life(self, entity_id: str, event: LifeEventKind, date: WorldDate, loc: Loc) -> None:
         line, column = self.v.pos(loc)
@@ -1408,7 +1452,7 @@ class _Normaliser:
         else:
             date = self._event_date(event, era_id, path[:-1], loc)
         attributes: dict[str, JsonValue] = {
-            "date": str(date) if date is not None else None,
+            "date": self.date_text(date),
             "in_fiction_date": event.in_fiction_date,
             "description": event.description,
             "significance": event.significance,
@@ -1473,8 +1517,8 @@ class _Normaliser:
         for person in document.members:
             loc = self.v.loc_of(person)
             person_attributes: dict[str, JsonValue] = {
-                "born": str(person.born) if person.born else None,
-                "died": str(person.died) if person.died else None,
+                "born": self.date_text(person.born),
+                "died": self.date_text(person.died),
                 "titles": list(person.titles),
                 "description": person.description,
             }
@@ -1550,7 +1594,7 @@ class _Normaliser:
             attributes: dict[str, JsonValue] = {
                 "species": creature.species,
                 "alignment": creature.alignment,
-                "first_appeared": str(creature.first_appeared) if creature.first_appeared else None,
+                "first_appeared": self.date_text(creature.first_appeared),
                 "description": creature.description,
             }
             visibility = creature.visibility or "public"
@@ -1647,28 +1691,15 @@ class _Normaliser:
             )
 
     def final_relations(self) -> list[LoreRelation]:
-        def hidden(entity: str) -> bool:
-            defined = self.defined.get(entity)
-            return defined is not None and defined.visibility == "gm_only"
-
-        return [
-            _record(
-                LoreRelation,
-                type=pending.type,
-                source_id=pending.source,
-                target_id=pending.target,
-                field=pending.field,
-                visibility="gm_only"
-                if hidden(pending.declared_by) or hidden(pending.source) or hidden(pending.target)
-                else "public",
-                valid_from=pending.valid_from,
-                valid_until=pending.valid_until,
-                file=self.file,
-                line=pending.line,
-                column=pending.column,
-            )
-            for pending in self.relations
-        ]
+        hidden = {key for key, defined in self.defined.items() if defined.visibility == "gm_only"}
+        found: list[LoreRelation] = []
+        for values, declared_by in self.relations:
+            if hidden and (
+                declared_by in hidden or values["source_id"] in hidden or values["target_id"] in hidden
+            ):
+                values["visibility"] = "gm_only"
+            found.append(_from_values(LoreRelation, values))
+        return found
 
     def _report_cycles(
         self, edges: dict[str, list[tuple[str, Loc]]], describe: typing.Callable[[list[str]], str]
@@ -1685,12 +1716,19 @@ def _record(cls: type[RecordT], **values: Any) -> RecordT:
 
     A 10,000-person tree makes ~100,000 records; pydantic's `model_construct` alone would cost seconds.
     """
+    return _from_values(cls, values)
+
+
+_set_attribute = object.__setattr__
+
+
+def _from_values(cls: type[RecordT], values: dict[str, Any]) -> RecordT:
+    """Build a record from a dict of already-validated values (it becomes the record's own); see `_record`."""
     record = cls.__new__(cls)
-    set_attribute = object.__setattr__
-    set_attribute(record, "__dict__", values)
-    set_attribute(record, "__pydantic_fields_set__", set(values))
-    set_attribute(record, "__pydantic_extra__", None)
-    set_attribute(record, "__pydantic_private__", None)
+    _set_attribute(record, "__dict__", values)
+    _set_attribute(record, "__pydantic_fields_set__", set(values))
+    _set_attribute(record, "__pydantic_extra__", None)
+    _set_attribute(record, "__pydantic_private__", None)
     return record
 
 
