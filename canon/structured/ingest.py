@@ -864,14 +864,13 @@ class _Ingest:
 
     # -- facts ----------------------------------------------------------------------------------------
 
-    def _id_of(self, key: str) -> int:
-        plan = self.planned.get(key)
-        if plan is not None:
+    def _entity_ids(self) -> dict[str, int]:
+        """Return the entity id of every key the files define or use (every entity exists by now)."""
+        ids = {key: known.entity_id for key, known in self.known.items() if known.entity_id is not None}
+        for key, plan in self.planned.items():
             assert plan.entity_id is not None
-            return plan.entity_id
-        known = self.known[key]
-        assert known.entity_id is not None
-        return known.entity_id
+            ids[key] = plan.entity_id
+        return ids
 
     def _type_of(self, key: str) -> str:
         plan = self.planned.get(key)
@@ -904,6 +903,7 @@ class _Ingest:
         facts: dict[str, dict[str, _Fact]] = {}
         self._validities: dict[tuple[int, int], Validity] = {}
         self._dates: dict[int, tuple[str | None, int | None]] = {}
+        self._ids = self._entity_ids()
         for loaded in self.changed:
             assert loaded.result is not None
             own: dict[str, _Fact] = {}
@@ -936,7 +936,7 @@ class _Ingest:
         return found
 
     def _entry_facts(self, entry: LoreEntry, lives: Iterable[Any], own: dict[str, _Fact]) -> None:
-        subject = self._id_of(entry.id)
+        subject = self._ids[entry.id]
         visibility = _VISIBILITY[entry.visibility]
         skipped = _NOT_ATTRIBUTES.get(entry.entity_type, frozenset())
         for name, raw in entry.attributes.items():
@@ -996,7 +996,7 @@ class _Ingest:
                 )
 
     def _relation_fact(self, relation: LoreRelation, own: dict[str, _Fact]) -> None:
-        source, target = self._id_of(relation.source_id), self._id_of(relation.target_id)
+        source, target = self._ids[relation.source_id], self._ids[relation.target_id]
         validity = self._validity(relation.valid_from, relation.valid_until)
         if relation.type == "OCCURRED_AT" and relation.valid_from is None:
             validity = self.event_dates.get(relation.source_id, validity)

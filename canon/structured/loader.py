@@ -422,14 +422,49 @@ _Node = _Scalar | _Map | _Seq | _Broken
 @dataclass(slots=True, eq=False)
 class _MapFrame:
     node: _Map
+    problems: _Problems
     key: _Scalar | None = None
     has_key: bool = False
     seen: dict[str, _Scalar] = field(default_factory=dict)
 
+    def add(self, node: _Node) -> None:
+        """Take the mapping's next key or value, reporting complex and duplicate keys."""
+        if not self.has_key:
+            self.has_key = True
+            if type(node) is _Scalar:
+                self.key = node
+            else:
+                self.key = None
+                if not isinstance(node, _Broken):
+                    self.problems.add(
+                        node.line, node.column, "a key must be a simple name, not a list or a mapping"
+                    )
+            return
+        self.has_key = False
+        key = self.key
+        if key is None:
+            return
+        first = self.seen.get(key.value)
+        if first is not None:
+            self.problems.add(
+                key.line,
+                key.column,
+                f'duplicate key "{key.value}" (already given at line {first.line}, column {first.column})',
+            )
+            return
+        self.seen[key.value] = key
+        if type(node) is _Scalar and node.style is None and not node.value:
+            # ruamel marks an empty value at the start of the next line; point at its key instead.
+            node.line, node.column = key.line, key.column
+        self.node.pairs.append((key, node))
 
-@dataclass(slots=True, eq=False)
+
 class _SeqFrame:
-    node: _Seq
+    __slots__ = ("add", "node")
+
+    def __init__(self, node: _Seq) -> None:
+        self.node = node
+        self.add = node.items.append  # items need no checks: straight into the list
 
 
 def _mark(event: Any) -> tuple[int, int]:
@@ -544,8 +579,9 @@ class _TreeBuilder:
         scalar, alias, document_start = kinds.scalar, kinds.alias, kinds.document_start
         collection_start, collection_end = kinds.collection_start, kinds.collection_end
         mapping_start = kinds.mapping_start
-        attach = self._attach
         hand_over = kinds.hand_over_properties
+        stack = self.stack
+        node: _Node
         for event in events:
             cls = type(event)
             if cls is scalar:
@@ -555,23 +591,23 @@ class _TreeBuilder:
                     self._check_properties(event)
                 mark = event.start_mark
                 # libyaml says "" for a plain scalar's style, ruamel None; _Scalar.plain means None.
-                attach(_Scalar(str(event.value), event.style or None, mark.line + 1, mark.column + 1))
+                node = _Scalar(str(event.value), event.style or None, mark.line + 1, mark.column + 1)
             elif cls in collection_start:
                 if event.anchor is not None or event.tag is not None:
                     if hand_over:
                         raise _FastParserFailed
                     self._check_properties(event)
                 line, column = _mark(event)
-                if len(self.stack) >= MAX_DEPTH:
+                if len(stack) >= MAX_DEPTH:
                     self.problems.add(line, column, f"the file nests deeper than {MAX_DEPTH} levels")
                     return None
                 if cls is mapping_start:
-                    self.stack.append(_MapFrame(_Map([], line, column)))
+                    stack.append(_MapFrame(_Map([], line, column), self.problems))
                 else:
-                    self.stack.append(_SeqFrame(_Seq([], line, column)))
+                    stack.append(_SeqFrame(_Seq([], line, column)))
+                continue
             elif cls in collection_end:
-                frame = self.stack.pop()
-                attach(frame.node)
+                node = stack.pop().node
             elif cls is alias:
                 if hand_over:
                     raise _FastParserFailed
@@ -581,18 +617,24 @@ class _TreeBuilder:
                     column,
                     f'aliases ("*{event.anchor}") are not allowed in lore files; write the value out in full',
                 )
-                attach(_Broken(line, column))
-            elif cls is document_start:
-                documents += 1
-                if documents > 1:
-                    line, column = _mark(event)
-                    self.problems.add(
-                        line,
-                        column,
-                        "a second YAML document starts here; a lore file holds exactly one document "
-                        "(remove the extra `---` or split the file)",
-                    )
-                    break
+                node = _Broken(line, column)
+            else:
+                if cls is document_start:
+                    documents += 1
+                    if documents > 1:
+                        line, column = _mark(event)
+                        self.problems.add(
+                            line,
+                            column,
+                            "a second YAML document starts here; a lore file holds exactly one document "
+                            "(remove the extra `---` or split the file)",
+                        )
+                        break
+                continue
+            if stack:
+                stack[-1].add(node)
+            else:
+                self.root = node
         if documents == 0 or self.root is None:
             self.problems.add(1, 1, "the file is empty; a lore file is a mapping such as `creatures: [...]`")
             return None
@@ -613,43 +655,6 @@ class _TreeBuilder:
                 f'tags ("{_describe_tag(event.tag)}") are not allowed in lore files; write the plain value '
                 "(put quotes around it if it must be text)",
             )
-
-    def _attach(self, node: _Node) -> None:
-        if not self.stack:
-            self.root = node
-            return
-        frame = self.stack[-1]
-        if isinstance(frame, _SeqFrame):
-            frame.node.items.append(node)
-            return
-        if not frame.has_key:
-            frame.has_key = True
-            if isinstance(node, _Scalar):
-                frame.key = node
-            else:
-                frame.key = None
-                if not isinstance(node, _Broken):
-                    self.problems.add(
-                        node.line, node.column, "a key must be a simple name, not a list or a mapping"
-                    )
-            return
-        frame.has_key = False
-        key = frame.key
-        if key is None:
-            return
-        first = frame.seen.get(key.value)
-        if first is not None:
-            self.problems.add(
-                key.line,
-                key.column,
-                f'duplicate key "{key.value}" (already given at line {first.line}, column {first.column})',
-            )
-            return
-        frame.seen[key.value] = key
-        if isinstance(node, _Scalar) and node.plain and not node.value:
-            # ruamel marks an empty value at the start of the next line; point at its key instead.
-            node.line, node.column = key.line, key.column
-        frame.node.pairs.append((key, node))
 
     def _syntax_error(self, exc: MarkedYAMLError) -> None:
         mark = exc.problem_mark or exc.context_mark
