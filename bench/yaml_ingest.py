@@ -32,15 +32,17 @@ PLANTED = 3  # anachronisms planted in the generated family tree
 SRD_BESTIARY = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "srd" / "world" / "bestiary.yaml"
 
 
-def load_ms(data: bytes, name: str, repeat: int) -> float:
-    """Return the best time of `repeat` strict loads, in milliseconds."""
-    best = float("inf")
+def load_ms(data: bytes, name: str, repeat: int) -> dict[str, float]:
+    """Return the best wall and CPU times of `repeat` strict loads, in milliseconds."""
+    best = best_cpu = float("inf")
     for _ in range(repeat):
+        cpu = time.process_time()
         started = time.perf_counter()
         result = load_lore_file(data, name)
         best = min(best, time.perf_counter() - started)
+        best_cpu = min(best_cpu, time.process_time() - cpu)
         assert result.ok, result.problems[:3]
-    return round(best * 1000, 1)
+    return {"load_ms": round(best * 1000, 1), "load_cpu_ms": round(best_cpu * 1000, 1)}
 
 
 async def fresh(tmp: Path, name: str) -> tuple[Database, campaigns.Campaign, StructuredImportService]:
@@ -56,7 +58,7 @@ async def typical(tmp: Path, repeat: int) -> dict[str, Any]:
     for kind, make in TYPICAL.items():
         data = make().encode()
         entry: dict[str, Any] = {"bytes": len(data), "entries": len(load_lore_file(data, kind).entries)}
-        entry["load_ms"] = load_ms(data, f"{kind}.yaml", repeat)
+        entry |= load_ms(data, f"{kind}.yaml", repeat)
         best = best_cpu = float("inf")
         for attempt in range(repeat):
             db, campaign, importer = await fresh(tmp, f"{kind}{attempt}")
@@ -81,9 +83,11 @@ async def bestiary(tmp: Path, repeat: int) -> dict[str, Any] | None:
         return None
     data = SRD_BESTIARY.read_bytes()
     db, campaign, importer = await fresh(tmp, "srd")
+    cpu = time.process_time()
     started = time.perf_counter()
     report = await importer.import_files(campaign, [("bestiary.yaml", data)])
     ingest_s = time.perf_counter() - started
+    cpu_s = time.process_time() - cpu
     assert report.status == "ingested" and report.counts == {"Creature": 334}, report.summary()
     started = time.perf_counter()
     again = await importer.import_files(campaign, [("bestiary.yaml", data)])
@@ -93,8 +97,9 @@ async def bestiary(tmp: Path, repeat: int) -> dict[str, Any] | None:
     return {
         "creatures": 334,
         "bytes": len(data),
-        "load_ms": load_ms(data, "bestiary.yaml", repeat),
+        **load_ms(data, "bestiary.yaml", repeat),
         "ingest_ms": round(ingest_s * 1000, 1),
+        "ingest_cpu_ms": round(cpu_s * 1000, 1),
         "unchanged_ms": round(unchanged_s * 1000, 1),
     }
 

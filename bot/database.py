@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
@@ -37,7 +38,7 @@ _FTS_COLUMNS = {("knowledge_chunks", "search_vector")}
 _FTS_INDEXES = {"ix_knowledge_chunks_search_vector"}
 
 
-def include_name(name: str | None, type_: str, parent_names: Mapping[str, str | None]) -> bool:
+def include_name(name: str | None, type_: str, parent_names: Mapping[Any, str | None]) -> bool:
     """Return whether a reflected object takes part in schema comparison (the full-text objects do not).
 
     Pass it as `include_name` to Alembic (env.py and any `compare_metadata` context).

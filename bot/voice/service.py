@@ -616,10 +616,10 @@ class VoiceService:
         state: list[ContextItem] = []
         secrets: list[tuple[str, str]] = []
         for entity_id, gm_card in sorted(gm_cards.items()):
-            public = player_cards.get(entity_id)
-            if public is not None:
-                item = ContextItem.of(card_line(public), ref=f"entity:{entity_id}")
-                axiomatic = public.entity.kind == "axiomatic"
+            player_card = player_cards.get(entity_id)
+            if player_card is not None:
+                item = ContextItem.of(card_line(player_card), ref=f"entity:{entity_id}")
+                axiomatic = player_card.entity.kind == "axiomatic"
                 (rules if axiomatic else state).append(item)
             for line in secret_lines(gm_card):
                 secrets.append((f"hidden canon about {gm_card.entity.name}", line))

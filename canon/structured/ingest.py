@@ -668,6 +668,16 @@ class _Ingest:
             if len(rows) == 1:
                 row = rows[0]
                 self.known[key] = _Known(row.id, row.type, f"the campaign's canon (“{row.name}”, #{row.id})")
+        fitting: dict[tuple[str, tuple[str, ...]], bool] = {}
+
+        def fits(type_name: str, expected: tuple[str, ...]) -> bool:
+            # Answered once per question: the thousands of dates of a big tree all ask it about one era.
+            key = (type_name, expected)
+            found = fitting.get(key)
+            if found is None:
+                found = fitting[key] = self.ontology.is_a(type_name, expected)
+            return found
+
         for loaded in self.changed:
             assert loaded.result is not None
             for u in loaded.result.unresolved:
@@ -699,7 +709,7 @@ class _Ingest:
                         "not in this file, not in the other files of this import, and not in the campaign's "
                         f"canon (expected {_article(kinds)} {kinds})",
                     )
-                elif u.expected_types and not self.ontology.is_a(target.type, u.expected_types):
+                elif u.expected_types and not fits(target.type, u.expected_types):
                     self._error(
                         u.file,
                         u.line,
