@@ -33,17 +33,21 @@ from canon.proposals import FactContent, Ref
 from canon.storage import Database
 from memory.scenes import SceneService
 
-SCENES = 300
+SCENES = 300  # at least this many, so that the as-of point at scene 150 lies inside the story
 
 
-def add_scenes(path: Path, campaign_id: int) -> None:
-    """Give the generated campaign its completed scenes 1..300 (its facts say they were played in them)."""
+def add_scenes(path: Path, campaign_id: int, count: int) -> None:
+    """Give the generated campaign its completed scenes 1..count (its facts say they were played in them).
+
+    A fork at the present cuts the story at the last scene played: a fact from a later scene that the
+    scenes table does not have would be left out of the branch, as if it were played after the fork.
+    """
     conn = sqlite3.connect(path)
     stamp = "2026-01-01 00:00:00.000000"
     conn.executemany(
         "INSERT INTO scenes (campaign_id, channel_id, title, status, story_order, started_at, narrator_mode)"
         " VALUES (?, ?, ?, 'completed', ?, ?, 0)",
-        [(campaign_id, 1, f"Scene {n}", n, stamp) for n in range(1, SCENES + 1)],
+        [(campaign_id, 1, f"Scene {n}", n, stamp) for n in range(1, count + 1)],
     )
     conn.commit()
     conn.close()
@@ -69,7 +73,7 @@ async def run(tmp: Path, entities: int, statements: int, queries: int, repeat: i
     await database.upgrade(db)
     await db.dispose()
     generated = generate(path, entities=entities, statements=statements)
-    add_scenes(path, generated.campaign_id)
+    add_scenes(path, generated.campaign_id, max(SCENES, generated.scenes))
     db = Database.from_url(f"sqlite+aiosqlite:///{path}")
     canon = CanonService(db, SceneService(db))
     branches = BranchService(db, canon)
