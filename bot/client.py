@@ -244,9 +244,15 @@ class ShardedLorekeeper(Lorekeeper, commands.AutoShardedBot):
 
 
 def create_bot(services: Services, **options: Any) -> Lorekeeper:
-    """Return the client the settings ask for: sharded when `shard_count` is set, else a plain bot."""
-    shards = services.settings.shard_count
-    if shards:
-        options.setdefault("shard_count", shards)
+    """Return the client the settings ask for: sharded when `shard_count` is set, else a plain bot.
+
+    With `shard_ids` as well, this process runs only those shards of `shard_count`; the other processes run
+    the rest, on the same database.
+    """
+    settings = services.settings
+    if settings.shard_count:
+        options.setdefault("shard_count", settings.shard_count)
+        if settings.shard_ids is not None:
+            options.setdefault("shard_ids", settings.shard_ids)
         return ShardedLorekeeper(services, **options)
     return Lorekeeper(services, **options)

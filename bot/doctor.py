@@ -95,6 +95,10 @@ def check_scheduler_driver(settings: Settings) -> Check:
     """Check that the job store's synchronous driver is installed (PostgreSQL needs psycopg)."""
     if not settings.ops.scheduler_enabled:
         return Check("scheduler", True, "switched off (ops.scheduler_enabled = false)", warning=True)
+    if not settings.runs_scheduler:
+        return Check(
+            "scheduler", True, f"runs in the process of shard 0 (this one runs shards {settings.shard_ids})"
+        )
     if settings.resolved_database_url.startswith("sqlite"):
         return Check("scheduler", True, "jobs kept in the SQLite database")
     try:

@@ -190,7 +190,7 @@ class Services:
             self.structured = StructuredImportService(self.db, self.canon.ontology_for)
         if self.branches is None:
             self.branches = BranchService(self.db, self.canon, knowledge=self.knowledge, voice=self.voice)
-        if self.scheduler is None and self.settings.ops.scheduler_enabled:
+        if self.scheduler is None and self.settings.runs_scheduler:
             self.scheduler = JobScheduler(self.settings, self.db)  # started by the bot, not here
 
     async def close(self) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal, get_args
 
-from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
+from pydantic import BaseModel, Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import (
     BaseSettings,
@@ -133,6 +133,8 @@ class Settings(BaseSettings):
     dev_guild_id: int | None = Field(default=None, gt=0)
     log_level: LogLevel = "INFO"
     shard_count: int | None = Field(default=None, ge=1)
+    #: The shards this process runs, of `shard_count` (e.g. `[0, 1]` of 4): several processes split the shards.
+    shard_ids: list[int] | None = None
     llm: LLMSettings = LLMSettings()
     embedding: EmbeddingSettings = EmbeddingSettings()
     chroma: ChromaSettings = ChromaSettings()
@@ -156,6 +158,29 @@ class Settings(BaseSettings):
                 "(for example postgresql+asyncpg://user@127.0.0.1:5432/lorekeeper)"
             )
         return value
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shard_ids_within_count(cls, value: list[int] | None, info: ValidationInfo) -> list[int] | None:
+        if value is None:
+            return None
+        count = info.data.get("shard_count")
+        if not count:
+            raise ValueError("needs shard_count as well (the number of shards of all the processes together)")
+        if not value or len(set(value)) != len(value):
+            raise ValueError("must list one or more different shard numbers, such as [0, 1]")
+        if outside := [i for i in value if not 0 <= i < count]:
+            raise ValueError(f"{outside} are outside 0..{count - 1} (shard_count is {count})")
+        return value
+
+    @property
+    def runs_scheduler(self) -> bool:
+        """Return whether this process runs the scheduled jobs.
+
+        They run when switched on and, if the shards are split between processes, only in the process that
+        runs shard 0: two schedulers on one job store would send every reminder twice.
+        """
+        return self.ops.scheduler_enabled and (self.shard_ids is None or 0 in self.shard_ids)
 
     @property
     def resolved_database_url(self) -> str:

@@ -186,3 +186,31 @@ def test_a_malformed_toml_file_is_one_readable_screen(clean_environment: Path) -
 def test_settings_built_in_code_can_skip_the_dotenv_file(clean_environment: Path) -> None:
     (clean_environment / ".env").write_text("LOREKEEPER_GM_ROLE=from dotenv\n", encoding="utf-8")
     assert Settings(_env_file=None).gm_role == "GM"  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "complaint"),
+    [
+        (None, "[1]", "needs shard_count as well"),
+        ("2", "[0, 3]", "[3] are outside 0..1 (shard_count is 2)"),
+        ("4", "[1, 1]", "different shard numbers"),
+        ("4", "[]", "different shard numbers"),
+    ],
+)
+def test_shard_ids_must_fit_the_shard_count(
+    monkeypatch: pytest.MonkeyPatch, count: str | None, ids: str, complaint: str
+) -> None:
+    if count is not None:
+        monkeypatch.setenv("LOREKEEPER_SHARD_COUNT", count)
+    monkeypatch.setenv("LOREKEEPER_SHARD_IDS", ids)
+    screen = screen_of()
+    assert "shard_ids  [LOREKEEPER_SHARD_IDS]" in screen and complaint in screen
+
+
+def test_only_the_process_of_shard_zero_runs_the_scheduled_jobs() -> None:
+    def runs(**values: object) -> bool:
+        return Settings(_env_file=None, **values).runs_scheduler  # type: ignore[arg-type]
+
+    assert runs() and runs(shard_count=4) and runs(shard_count=4, shard_ids=[0, 1])
+    assert not runs(shard_count=4, shard_ids=[2, 3])
+    assert not runs(ops={"scheduler_enabled": False})
