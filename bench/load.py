@@ -152,12 +152,18 @@ class Load:
         custom_id: str = "",
         message: dict[str, Any] | None = None,
         wait: float = 30,
-        **options: Any,
+        options: dict[str, Any] | None = None,
+        **kw_options: Any,
     ) -> Any:
-        """Dispatch an interaction without a gateway sync and wait for its answer; record the latency."""
+        """Dispatch an interaction without a gateway sync and wait for its answer; record the latency.
+
+        Options are given by name; ``options={...}`` passes names only known at run time (which could clash
+        with these parameters).
+        """
         emu = self.emu
         if command is not None:
-            data, label = emu._command_interaction_data(channel, user, command, options)
+            values = {**(options or {}), **kw_options}
+            data, label = emu._command_interaction_data(channel, user, command, values)
             record = emu._new_interaction(APPLICATION_COMMAND, label, channel, user, data)
         else:
             assert message is not None
@@ -260,7 +266,9 @@ class Load:
             elif kind == "lore":
                 if lore_command is not None:
                     name, option = lore_command
-                    task = self.interact("lore", chan, player, name, **{option: self.rng.choice(QUESTIONS)})
+                    task = self.interact(
+                        "lore", chan, player, name, options={option: self.rng.choice(QUESTIONS)}
+                    )
                     pending.add(asyncio.create_task(task))
             elif kind == "propose":
                 task = self.interact(

@@ -262,7 +262,7 @@ async def build_large(
     # Random unit vectors, two per chunk (the prose and the title view), straight into the campaign's collection.
     started = time.perf_counter()
     vectors = ChromaVectorIndex(path=work / "chroma")
-    metadata = {
+    metadata: dict[str, str | int] = {
         "embedding_model": embedder.model_name,
         "embedding_model_version": embedder.model_version,
         "embedding_dimensions": EMBEDDING_DIMENSIONS,
@@ -312,7 +312,8 @@ async def build_large(
 def unit_vectors(rng: np.random.Generator, n: int) -> np.ndarray:
     """Return n random unit vectors of the model's dimensions."""
     matrix = rng.standard_normal((n, EMBEDDING_DIMENSIONS)).astype(np.float32)
-    return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+    unit: np.ndarray = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+    return unit
 
 
 async def naive_baseline(
@@ -339,7 +340,7 @@ async def naive_baseline(
     collection = client.create_collection(
         "shared",
         embedding_function=chroma_embedding_function(),
-        configuration={"hnsw": {"space": "cosine"}},  # type: ignore[arg-type]
+        configuration={"hnsw": {"space": "cosine"}},
     )
     started = time.perf_counter()
     for cid, docs in corpora.items():
@@ -363,8 +364,8 @@ async def naive_baseline(
     spent = []
     for number, question in enumerate(questions):
         began = time.perf_counter()
-        vector = embedder.embed_query(question)
-        collection.query(query_embeddings=[vector], n_results=100, where=where)
+        query: list[Sequence[float] | Sequence[int]] = [embedder.embed_query(question)]
+        collection.query(query_embeddings=query, n_results=100, where=where)
         scores = bm25.scores([w for w in tokens(question) if w not in stop])
         scores[~allowed] = -1
         np.argpartition(-scores, 50)[:50]

@@ -97,6 +97,11 @@ def _describe_tasks(tasks: Iterable[asyncio.Task[Any]]) -> str:
     return "\n".join(lines)
 
 
+def _permission_bits(permissions: int | discord.Permissions) -> int:
+    """Return the bits of permissions given as an int or a ``discord.Permissions``."""
+    return permissions.value if isinstance(permissions, discord.Permissions) else int(permissions)
+
+
 def point_client_at(base_url: str) -> Callable[[], None]:
     """Point discord.py at an emulator by URL (for a bot in another process); return an undo function.
 
@@ -142,7 +147,7 @@ class DiscordEmulator:
     ) -> None:
         self.token = token
         self.privileged_intents = set(privileged_intents)
-        self.bot_permissions = int(getattr(bot_permissions, "value", bot_permissions))
+        self.bot_permissions = _permission_bits(bot_permissions)
         self.recommended_shards = recommended_shards
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.timeout = timeout
@@ -204,9 +209,7 @@ class DiscordEmulator:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.port = self._runner.addresses[0][1]
         self._saved_patches = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
         discord.http.Route.BASE = self.api_base
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
@@ -369,7 +372,7 @@ class DiscordEmulator:
         mentionable: bool = False,
     ) -> Role:
         """Create a role; ``permissions`` is an int or a ``discord.Permissions``."""
-        value = int(getattr(permissions, "value", permissions))
+        value = _permission_bits(permissions)
         pos = position if position is not None else len(guild.roles)
         role = Role(
             self.ids.next(), guild.id, name, value, position=pos, color=color, mentionable=mentionable

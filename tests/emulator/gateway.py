@@ -60,22 +60,25 @@ class _ZstdStream:
 
     def __init__(self) -> None:
         try:
-            import zstandard  # type: ignore[import-not-found]
+            import zstandard
 
             self._compressor: Any = zstandard.ZstdCompressor().compressobj()
             self._flush_mode: Any = zstandard.COMPRESSOBJ_FLUSH_BLOCK
             self._stdlib = False
         except ImportError:
-            from compression import zstd  # type: ignore[import-not-found]
+            from compression import zstd
 
             self._compressor = zstd.ZstdCompressor()
             self._flush_mode = zstd.ZstdCompressor.FLUSH_BLOCK
             self._stdlib = True
 
     def compress(self, data: bytes) -> bytes:
+        block: bytes  # either library's compressor (typed Any: neither need be installed) returns bytes
         if self._stdlib:
-            return self._compressor.compress(data, mode=self._flush_mode)
-        return self._compressor.compress(data) + self._compressor.flush(self._flush_mode)
+            block = self._compressor.compress(data, mode=self._flush_mode)
+        else:
+            block = self._compressor.compress(data) + self._compressor.flush(self._flush_mode)
+        return block
 
 
 class GatewaySession:

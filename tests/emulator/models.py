@@ -421,7 +421,7 @@ class StoredMessage:
 
     def view(self) -> dict[str, Any]:
         """Return a detached copy: the Discord payload plus ``files``, ``allowed_mentions``, ``avatar_url``."""
-        data = json_copy(self.data)
+        data: dict[str, Any] = json_copy(self.data)
         data["files"] = self.files
         data["allowed_mentions"] = json_copy(self.allowed_mentions)
         data["avatar_url"] = self.avatar_url

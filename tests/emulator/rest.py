@@ -7,9 +7,9 @@ import json
 import logging
 import re
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from aiohttp import web
 
@@ -35,6 +35,25 @@ _log = logging.getLogger(__name__)
 IS_COMPONENTS_V2 = 1 << 15
 SUPPRESS_EMBEDS = 1 << 2
 _NAME_RE = re.compile(r"^[-_'\w]{1,32}$")
+
+
+class _MessageFields(TypedDict):
+    """The fields of a message the bot's body gives: ``message_payload``'s keyword arguments, plus a poll."""
+
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    attachments: list[dict[str, Any]]
+    flags: int
+    poll: NotRequired[dict[str, Any]]
+
+
+class _InteractionFields(TypedDict):
+    """What a message answering an interaction carries beside its body."""
+
+    interaction_metadata: dict[str, Any]
+    webhook_id: str
+    application_id: str
 
 
 @dataclass
@@ -174,7 +193,7 @@ def _check_component(comp: dict[str, Any], path: str, errors: dict[str, str]) ->
         _check_component(comp["accessory"], f"{path}.accessory", errors)
 
 
-def validate_message(data: dict[str, Any], *, allow_empty: bool = False) -> None:
+def validate_message(data: Mapping[str, Any], *, allow_empty: bool = False) -> None:
     """Apply Discord's message limits; raise 400 like Discord would."""
     errors: dict[str, str] = {}
     content = data.get("content") or ""
@@ -492,7 +511,7 @@ class RestApi:
         body = body or {}
         allowed = body.get("allowed_mentions")
         ref = body.get("message_reference")
-        fields = {
+        fields: _MessageFields = {
             "content": body.get("content") or "",
             "embeds": [{"type": "rich", **e} for e in body.get("embeds") or []],
             "components": body.get("components") or [],
@@ -665,6 +684,18 @@ class RestApi:
 
     # -------------------------------------------------------------- interactions
 
+    def _interaction_fields(self, record: InteractionResult) -> _InteractionFields:
+        return {
+            "interaction_metadata": {
+                "id": str(record.id),
+                "type": record.type,
+                "user": record.user.payload(),
+                "authorizing_integration_owners": record.payload.get("authorizing_integration_owners", {}),
+            },
+            "webhook_id": str(self.emu.application_id),
+            "application_id": str(self.emu.application_id),
+        }
+
     async def callback(self, req: ApiRequest) -> tuple[int, Any]:
         record = self.emu.interactions.get(int(req.params["interaction_id"]))
         if record is None or record.token != req.params["token"]:
@@ -682,16 +713,7 @@ class RestApi:
             raise invalid({"type": "A modal cannot answer a modal submit"})
         message: StoredMessage | None = None
         channel = record.channel
-        metadata = {
-            "interaction_metadata": {
-                "id": str(record.id),
-                "type": record.type,
-                "user": record.user.payload(),
-                "authorizing_integration_owners": record.payload.get("authorizing_integration_owners", {}),
-            },
-            "webhook_id": str(self.emu.application_id),
-            "application_id": str(self.emu.application_id),
-        }
+        metadata = self._interaction_fields(record)
         if kind == 4:
             message = self.build_bot_message(channel, data, req.uploads, **metadata)
             record.original = message
@@ -828,16 +850,7 @@ class RestApi:
             await self.announce("MESSAGE_UPDATE", original)
             record.finish(original)
             return 200, copy.deepcopy(original.data)
-        metadata = {
-            "interaction_metadata": {
-                "id": str(record.id),
-                "type": record.type,
-                "user": record.user.payload(),
-                "authorizing_integration_owners": record.payload.get("authorizing_integration_owners", {}),
-            },
-            "webhook_id": str(self.emu.application_id),
-            "application_id": str(self.emu.application_id),
-        }
+        metadata = self._interaction_fields(record)
         stored = self.build_bot_message(record.channel, body, uploads, **metadata)
         record.followup_messages.append(stored)
         await self.announce("MESSAGE_CREATE", stored)
