@@ -8,7 +8,6 @@ the scene as done, so a scene committed while the bot was going down is picked u
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import logging
 import math
@@ -20,9 +19,8 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.storage import Database, utc_now
-from memory.doc_index import DocIndex, DocIndexError
-from memory.embedding import Embedder
+from canon.storage import utc_now
+from memory.doc_index import DocIndexError, IndexedStore
 from memory.fulltext import STOPWORDS
 from memory.lineage import narrative_lineage
 from memory.models import SceneRow
@@ -198,18 +196,8 @@ async def cast_of(session: AsyncSession, scene_id: int) -> list[int]:
 # --- similar moments --------------------------------------------------------------------------------------
 
 
-class SceneMomentStore:
+class SceneMomentStore(IndexedStore):
     """Scene summaries in SQL, found by meaning through the campaign's moments collection."""
-
-    def __init__(self, db: Database, *, index: DocIndex | None, embedder: Embedder | None) -> None:
-        self.db = db
-        self.index = index
-        self.embedder = embedder
-
-    @property
-    def semantic(self) -> bool:
-        """Return whether summaries can be searched by meaning."""
-        return self.index is not None and self.embedder is not None
 
     async def save(self, digest: SceneDigest, *, story_order: int) -> SceneDigest:
         """Store a digest, then embed its summary (a failure to embed is logged; `rebuild` repairs it)."""
@@ -220,13 +208,11 @@ class SceneMomentStore:
     async def _index(self, campaign_id: int, items: Sequence[tuple[int, int, str]]) -> bool:
         if not self.semantic or not items:
             return False
-        assert self.index is not None and self.embedder is not None
         try:
-            vectors = await asyncio.to_thread(self.embedder.embed_documents, [text for _, _, text in items])
-            await self.index.upsert(
+            await self._put(
                 campaign_id,
                 [scene for scene, _, _ in items],
-                vectors,
+                [text for _, _, text in items],
                 [{"scene_id": scene, "story_order": order} for scene, order, _ in items],
             )
         except Exception as error:  # the summary is in SQL; the index is rebuilt from it
@@ -245,7 +231,7 @@ class SceneMomentStore:
         async with self.db.session() as session:
             reaches = await narrative_lineage(session, campaign_id)
         try:
-            vector = (await asyncio.to_thread(self.embedder.embed_documents, [text]))[0]
+            vector = (await self._embed([text]))[0]
             hits = []
             for reach in reaches:
                 if reach.inherited and reach.scene_ids is not None:

@@ -10,23 +10,19 @@ worker thread.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import threading
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
-from canon.storage import utc_now
-from memory.embedding import chroma_embedding_function
+from memory.chroma_client import ChromaCollections
 
 if TYPE_CHECKING:
-    from chromadb.api import ClientAPI
-    from chromadb.api.models.Collection import Collection
+    from canon.storage import Database
+    from memory.embedding import Embedder
 
-__all__ = ["ChromaDocIndex", "DocHit", "DocIndex", "DocIndexError", "Metadata"]
+__all__ = ["ChromaDocIndex", "DocHit", "DocIndex", "DocIndexError", "IndexedStore", "Metadata"]
 
 log = logging.getLogger(__name__)
 
@@ -91,97 +87,39 @@ class DocIndex(Protocol):
         ...
 
 
-class ChromaDocIndex:
+class IndexedStore:
+    """Documents kept in SQL and found by meaning through a `DocIndex` (NPC memories, scene moments)."""
+
+    def __init__(self, db: Database, *, index: DocIndex | None, embedder: Embedder | None) -> None:
+        self.db = db
+        self.index = index
+        self.embedder = embedder
+
+    @property
+    def semantic(self) -> bool:
+        """Return whether the documents can be searched by meaning (an index and an embedder are set)."""
+        return self.index is not None and self.embedder is not None
+
+    async def _embed(self, texts: Sequence[str]) -> list[list[float]]:
+        assert self.embedder is not None
+        return await asyncio.to_thread(self.embedder.embed_documents, list(texts))
+
+    async def _put(
+        self, campaign_id: int, ids: Sequence[int], texts: Sequence[str], metadatas: Sequence[Metadata]
+    ) -> None:
+        """Embed `texts` and add (or replace) them in the campaign's collection."""
+        assert self.index is not None
+        vectors = await self._embed(texts)
+        await self.index.upsert(campaign_id, ids, vectors, metadatas)
+
+
+class ChromaDocIndex(ChromaCollections):
     """`DocIndex` over Chroma: `PersistentClient(path)`, or `HttpClient(host, port)` when a host is set."""
 
-    def __init__(
-        self,
-        *,
-        prefix: str,
-        path: Path | None = None,
-        host: str | None = None,
-        port: int = 8000,
-        metadata: Mapping[str, str | int] | None = None,
-    ) -> None:
-        if path is None and host is None:
-            raise ValueError("a Chroma index needs a path or a host")
-        self.prefix = prefix
-        self.path = path
-        self.host = host
-        self.port = port
-        self.metadata = dict(metadata or {})
-        self._client: ClientAPI | None = None
-        self._collections: dict[int, Collection] = {}
-        self._lock = threading.Lock()
-
-    def name(self, campaign_id: int) -> str:
-        """Return the collection name of a campaign."""
-        return f"{self.prefix}{campaign_id}"
-
-    def _connect(self) -> ClientAPI:
-        import chromadb
-        from chromadb.config import Settings as ChromaSettings
-
-        chroma_settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
-        try:
-            if self.host:
-                return chromadb.HttpClient(host=self.host, port=self.port, settings=chroma_settings)
-            assert self.path is not None
-            self.path.mkdir(parents=True, exist_ok=True)
-            return chromadb.PersistentClient(path=str(self.path), settings=chroma_settings)
-        except Exception as error:  # chromadb raises many untyped errors
-            where = f"{self.host}:{self.port}" if self.host else str(self.path)
-            raise DocIndexError(f"the index at {where} cannot be opened ({error})") from error
-
-    def _client_now(self) -> ClientAPI:
-        if self._client is None:
-            with self._lock:
-                if self._client is None:
-                    self._client = self._connect()
-        return self._client
-
-    def _collection(self, campaign_id: int, *, create: bool) -> Collection | None:
-        cached = self._collections.get(campaign_id)
-        if cached is not None:
-            return cached
-        from chromadb.errors import NotFoundError
-
-        client = self._client_now()
-        # Registers the offline embedding function, so a process reopening the collection needs no download.
-        function = chroma_embedding_function()
-        with self._lock:
-            cached = self._collections.get(campaign_id)
-            if cached is not None:
-                return cached
-            try:
-                collection = client.get_collection(self.name(campaign_id), embedding_function=function)
-            except (NotFoundError, ValueError) as error:
-                if isinstance(error, ValueError) and "does not exist" not in str(error):
-                    raise
-                if not create:
-                    return None
-                meta: dict[str, Any] = {
-                    "lk_campaign_id": campaign_id,
-                    "lk_created_at": utc_now().isoformat(),
-                    **self.metadata,
-                }
-                collection = client.create_collection(
-                    self.name(campaign_id),
-                    embedding_function=function,
-                    metadata=meta,
-                    configuration={"hnsw": {"space": "cosine"}},
-                    get_or_create=True,
-                )
-            self._collections[campaign_id] = collection
-            return collection
-
-    async def _call(self, what: str, function: Any) -> Any:
-        try:
-            return await asyncio.to_thread(function)
-        except DocIndexError:
-            raise
-        except Exception as error:  # Chroma's errors are untyped
-            raise DocIndexError(f"the {self.prefix} index failed to {what}: {error}") from error
+    error = DocIndexError
+    unopened = "the index at {where} cannot be opened ({error})"
+    failed = "the {prefix} index failed to {what}: {error}"
+    counted = "documents"
 
     async def upsert(
         self,
@@ -256,26 +194,3 @@ class ChromaDocIndex:
                 collection.delete(ids=[str(i) for i in ids])
 
         await self._call("delete documents", work)
-
-    async def reset(self, campaign_id: int) -> None:
-        """Drop the campaign's collection."""
-
-        def work() -> None:
-            from chromadb.errors import NotFoundError
-
-            client = self._client_now()
-            with self._lock:
-                self._collections.pop(campaign_id, None)
-                with contextlib.suppress(NotFoundError, ValueError):
-                    client.delete_collection(self.name(campaign_id))
-
-        await self._call("drop the collection", work)
-
-    async def count(self, campaign_id: int) -> int:
-        """Return how many documents the campaign's collection holds."""
-
-        def work() -> int:
-            collection = self._collection(campaign_id, create=False)
-            return 0 if collection is None else int(collection.count())
-
-        return cast(int, await self._call("count documents", work))

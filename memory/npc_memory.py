@@ -17,7 +17,6 @@ recalled) its own memories.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import enum
 import logging
@@ -30,9 +29,8 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.errors import NotFound
-from canon.storage import Database, utc_now
-from memory.doc_index import DocIndex, DocIndexError, Metadata
-from memory.embedding import Embedder
+from canon.storage import utc_now
+from memory.doc_index import DocIndexError, IndexedStore, Metadata
 from memory.lineage import Reach, narrative_lineage
 from memory.voice_models import NpcMemoryRow
 
@@ -364,32 +362,22 @@ async def forget(
 # --- the store --------------------------------------------------------------------------------------------
 
 
-class NpcMemoryStore:
-    """Write, recall, list and forget NPC memories: SQL first, then the campaign's vector collection."""
+class NpcMemoryStore(IndexedStore):
+    """Write, recall, list and forget NPC memories: SQL first, then the campaign's vector collection.
 
-    def __init__(self, db: Database, *, index: DocIndex | None, embedder: Embedder | None) -> None:
-        self.db = db
-        self.index = index
-        self.embedder = embedder
-
-    @property
-    def semantic(self) -> bool:
-        """Return whether recall can search by meaning (else it ranks by importance and recency)."""
-        return self.index is not None and self.embedder is not None
-
-    async def _embed(self, texts: Sequence[str]) -> list[list[float]]:
-        assert self.embedder is not None
-        return await asyncio.to_thread(self.embedder.embed_documents, list(texts))
+    Without an index or an embedder (`semantic` false) recall ranks by importance and recency alone.
+    """
 
     async def index_records(self, campaign_id: int, records: Sequence[MemoryRecord]) -> bool:
         """Put records into the campaign's collection; False (and a log line) when the index is unavailable."""
         if not self.semantic or not records:
             return False
-        assert self.index is not None
         try:
-            vectors = await self._embed([r.content for r in records])
-            await self.index.upsert(
-                campaign_id, [r.id for r in records], vectors, [r.metadata() for r in records]
+            await self._put(
+                campaign_id,
+                [r.id for r in records],
+                [r.content for r in records],
+                [r.metadata() for r in records],
             )
         except (DocIndexError, Exception) as error:  # recall falls back to SQL; rebuild repairs the index
             log.warning(
@@ -504,8 +492,7 @@ class NpcMemoryStore:
         await self.index.reset(campaign_id)
         for start in range(0, len(records), 256):
             batch = records[start : start + 256]
-            vectors = await self._embed([r.content for r in batch])
-            await self.index.upsert(
-                campaign_id, [r.id for r in batch], vectors, [r.metadata() for r in batch]
+            await self._put(
+                campaign_id, [r.id for r in batch], [r.content for r in batch], [r.metadata() for r in batch]
             )
         return len(records)

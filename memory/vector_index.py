@@ -17,24 +17,16 @@ a search learns the source of each hit without reading metadata (which costs mor
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict
 
-from canon.storage import utc_now
-from memory.embedding import chroma_embedding_function
-
-if TYPE_CHECKING:
-    from chromadb.api import ClientAPI
-    from chromadb.api.models.Collection import Collection
+from memory.chroma_client import ChromaCollections
 
 __all__ = [
     "VIEWS",
@@ -140,8 +132,13 @@ class VectorIndex(Protocol):
         ...
 
 
-class ChromaVectorIndex:
+class ChromaVectorIndex(ChromaCollections):
     """`VectorIndex` over Chroma: `PersistentClient(path)` by default, `HttpClient(host, port)` when a host is set."""
+
+    error = VectorIndexError
+    unopened = "the vector index at {where} cannot be opened ({error})"
+    failed = "the vector index failed to {what}: {error}"
+    counted = "vectors"
 
     def __init__(
         self,
@@ -152,90 +149,14 @@ class ChromaVectorIndex:
         embedding_batch_size: int = 32,
         prefix: str = COLLECTION_PREFIX,
     ) -> None:
-        if path is None and host is None:
-            raise ValueError("a Chroma index needs a path or a host")
-        self.path = path
-        self.host = host
-        self.port = port
-        self.prefix = prefix
-        self.embedding_batch_size = embedding_batch_size
-        self._client: ClientAPI | None = None
-        self._collections: dict[int, Collection] = {}
-        self._lock = threading.Lock()
+        super().__init__(
+            prefix=prefix, path=path, host=host, port=port, embedding_batch_size=embedding_batch_size
+        )
 
     @classmethod
     def from_settings(cls, data_dir: Path, host: str | None, port: int, batch_size: int) -> ChromaVectorIndex:
         """Return the index the settings describe (data_dir/chroma unless a Chroma server is configured)."""
         return cls(path=data_dir / "chroma", host=host, port=port, embedding_batch_size=batch_size)
-
-    # -- plumbing ----------------------------------------------------------------------------------
-
-    def client(self) -> ClientAPI:
-        """Return the Chroma client, creating it on first use (blocking: call from a worker thread)."""
-        if self._client is None:
-            with self._lock:
-                if self._client is None:
-                    self._client = self._connect()
-        return self._client
-
-    def _connect(self) -> ClientAPI:
-        try:
-            import chromadb
-            from chromadb.config import Settings as ChromaSettings
-        except ImportError as error:  # pragma: no cover - chromadb is a dependency
-            raise VectorIndexError(f"chromadb is not installed ({error})") from error
-        chroma_settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
-        try:
-            if self.host:
-                return chromadb.HttpClient(host=self.host, port=self.port, settings=chroma_settings)
-            assert self.path is not None
-            self.path.mkdir(parents=True, exist_ok=True)
-            return chromadb.PersistentClient(path=str(self.path), settings=chroma_settings)
-        except Exception as error:  # chromadb raises many untyped errors (connection, files)
-            where = f"{self.host}:{self.port}" if self.host else str(self.path)
-            raise VectorIndexError(f"the vector index at {where} cannot be opened ({error})") from error
-
-    def _collection(
-        self, campaign_id: int, *, create: bool, metadata: Mapping[str, str | int] | None = None
-    ) -> Collection | None:
-        cached = self._collections.get(campaign_id)
-        if cached is not None:
-            return cached
-        from chromadb.errors import NotFoundError
-
-        client = self.client()
-        name = collection_name(campaign_id, self.prefix)
-        function = chroma_embedding_function(batch_size=self.embedding_batch_size)
-        with self._lock:
-            cached = self._collections.get(campaign_id)
-            if cached is not None:
-                return cached
-            try:
-                collection = client.get_collection(name, embedding_function=function)
-            except (NotFoundError, ValueError) as error:
-                if isinstance(error, ValueError) and "does not exist" not in str(error):
-                    raise
-                if not create:
-                    return None
-                meta: dict[str, Any] = {"lk_campaign_id": campaign_id, "lk_created_at": utc_now().isoformat()}
-                meta.update(metadata or {})
-                collection = client.create_collection(
-                    name,
-                    embedding_function=function,
-                    metadata=meta,
-                    configuration={"hnsw": {"space": "cosine"}},
-                    get_or_create=True,
-                )
-            self._collections[campaign_id] = collection
-            return collection
-
-    async def _call(self, what: str, function: Any, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return await asyncio.to_thread(function, *args, **kwargs)
-        except VectorIndexError:
-            raise
-        except Exception as error:  # Chroma's errors are untyped; each one means "semantic search is off"
-            raise VectorIndexError(f"the vector index failed to {what}: {error}") from error
 
     # -- the port ----------------------------------------------------------------------------------
 
@@ -337,29 +258,6 @@ class ChromaVectorIndex:
                 collection.delete(ids=ids[start : start + ADD_BATCH])
 
         await self._call("delete vectors", work)
-
-    async def reset(self, campaign_id: int) -> None:
-        """Drop the campaign's collection."""
-
-        def work() -> None:
-            from chromadb.errors import NotFoundError
-
-            client = self.client()
-            with self._lock:
-                self._collections.pop(campaign_id, None)
-                with contextlib.suppress(NotFoundError, ValueError):
-                    client.delete_collection(collection_name(campaign_id, self.prefix))
-
-        await self._call("drop the collection", work)
-
-    async def count(self, campaign_id: int) -> int:
-        """Return how many vectors the campaign's collection holds."""
-
-        def work() -> int:
-            collection = self._collection(campaign_id, create=False)
-            return 0 if collection is None else int(collection.count())
-
-        return cast(int, await self._call("count vectors", work))
 
     async def describe(self, campaign_id: int) -> dict[str, Any] | None:
         """Return the campaign's collection metadata (model, version, dimensions, chunking version)."""
