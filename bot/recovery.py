@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from sqlalchemy import distinct, select
+from sqlalchemy import select
 
 from memory.knowledge import KnowledgeService
 from memory.knowledge_domain import VectorStatus
@@ -18,8 +18,10 @@ async def campaigns_needing_vectors(knowledge: KnowledgeService) -> list[int]:
     """Return the campaigns with sources whose vectors failed or are missing."""
     waiting = (VectorStatus.FAILED.value, VectorStatus.PENDING.value, VectorStatus.STALE.value)
     async with knowledge.db.session() as session:
-        query = select(distinct(KnowledgeSourceRow.campaign_id)).where(
-            KnowledgeSourceRow.vector_status.in_(waiting)
+        query = (
+            select(KnowledgeSourceRow.campaign_id)
+            .where(KnowledgeSourceRow.vector_status.in_(waiting))
+            .distinct()
         )
         return sorted((await session.execute(query)).scalars())
 
