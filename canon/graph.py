@@ -789,8 +789,8 @@ class CanonWriter:
         self.deferred = deferred
         self._pending: list[tuple[dict[str, Any], list[Evidence], list[tuple[str, int]]]] = []
         self._stamp_values: dict[str, Any] | None = None
-        # The column values of each validity written, by identity (bulk writers share one Validity per date).
-        self._validity_values: dict[int, tuple[Validity, dict[str, Any]]] = {}
+        # The shared column values of each validity written, by identity (see `_statement_values`).
+        self._validity_values: dict[int, tuple[Validity, Authority, float, str | None, dict[str, Any]]] = {}
 
     @property
     def campaign_id(self) -> int:
@@ -959,7 +959,7 @@ class CanonWriter:
             kind, subject_id, predicate, object_id, value, None, validity, authority, confidence, visibility
         )
         values["replaces_id"] = replaces_id
-        self._pending.append((values, [], []))
+        self._pending.append((values, _NO_EVIDENCE, _NO_DEPENDENCIES))
         return -len(self._pending)
 
     def _statement_values(
@@ -976,25 +976,38 @@ class CanonWriter:
         visibility: Visibility,
     ) -> dict[str, Any]:
         """Check a statement's shape and return its row's values (all but `replaces_id`)."""
-        if kind == StatementKind.RELATION and object_id is None:
-            raise InvalidInput("A relation needs an entity at its other end.")
-        if kind != StatementKind.RELATION and value is None:
+        if kind == StatementKind.RELATION:
+            if object_id is None:
+                raise InvalidInput("A relation needs an entity at its other end.")
+        elif value is None:
             raise InvalidInput("A fact or state needs a value.")
+        # The columns every statement of one validity, authority, confidence and `via` shares (the stamp,
+        # the validity's columns ...), built once: a bulk writer shares one Validity per date.
         known = self._validity_values.get(id(validity))
-        if known is None or known[0] is not validity:
-            known = self._validity_values[id(validity)] = (validity, validity_columns(validity))
+        if (
+            known is None
+            or known[0] is not validity
+            or known[1] is not authority
+            or known[2] != confidence
+            or known[3] != via
+        ):
+            shared = {
+                **self._stamp(),
+                **validity_columns(validity),
+                "via": via,
+                "authority": authority.value,
+                "confidence": confidence,
+            }
+            known = self._validity_values[id(validity)] = (validity, authority, confidence, via, shared)
+        # `_value_`: an enum's `.value` is a property, costly on tens of thousands of rows.
         return {
-            **self._stamp(),
-            **known[1],
-            "kind": kind.value,
+            **known[4],
+            "kind": kind._value_,
             "subject_id": subject_id,
             "predicate": predicate,
             "object_id": object_id,
             "value": value,
-            "via": via,
-            "authority": authority.value,
-            "confidence": confidence,
-            "visibility": visibility.value,
+            "visibility": visibility._value_,
         }
 
     async def flush(self) -> dict[int, int]:
@@ -1098,6 +1111,9 @@ async def insert_returning_ids(
 
 
 _UNSET = object()
+# What a queued statement without evidence or dependencies carries (never changed).
+_NO_EVIDENCE: list[Evidence] = []
+_NO_DEPENDENCIES: list[tuple[str, int]] = []
 
 
 def _is_sqlite(session: AsyncSession) -> bool:

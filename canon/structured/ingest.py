@@ -414,6 +414,9 @@ def _entity_fingerprint(entity_type: str, name: str, visibility: str, validity: 
     return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
 
 
+_blake = hashlib.blake2b
+
+
 def _statement_fingerprint(
     kind: str,
     subject_id: int,
@@ -457,7 +460,7 @@ def _date_text(date: WorldDate | None) -> tuple[str | None, int | None]:
 def _date_validity(
     start: tuple[str | None, int | None], end: tuple[str | None, int | None] = (None, None)
 ) -> Validity:
-    return Validity(world_from=start[0], world_from_key=start[1], world_until=end[0], world_until_key=end[1])
+    return Validity(start[0], start[1], end[0], end[1])  # world_from, _key, world_until, _key
 
 
 def _entity_validity(entry: LoreEntry) -> Validity:
@@ -882,17 +885,17 @@ class _Ingest:
             ids[key] = plan.entity_id
         return ids
 
-    def _type_of(self, key: str) -> str:
-        plan = self.planned.get(key)
-        return plan.type if plan is not None else self.known[key].type
-
     def _check_endpoints(self) -> None:
         """Report relations the ontology does not allow between the types at their ends (before any write)."""
         allowed: dict[tuple[str, str, str], str | None] = {}
+        # The type of every key (a planned entry's, else the known entity's), in one map: a big tree asks it
+        # for tens of thousands of ends.
+        types = {key: known.type for key, known in self.known.items()}
+        types.update((key, plan.type) for key, plan in self.planned.items())
         for loaded in self.changed:
             assert loaded.result is not None
             for relation in loaded.result.relations:
-                ends = (relation.type, self._type_of(relation.source_id), self._type_of(relation.target_id))
+                ends = (relation.type, types[relation.source_id], types[relation.target_id])
                 if ends not in allowed:
                     try:
                         self.ontology.check_endpoints(*ends)
@@ -925,8 +928,7 @@ class _Ingest:
                 if entry.id not in self.planned:
                     continue
                 self._entry_facts(entry, lives.get(entry.id, ()), own)
-            for relation in loaded.result.relations:
-                self._relation_fact(relation, own)
+            self._relation_facts(loaded.result.relations, own)
         return facts
 
     def _validity(self, start: WorldDate | None, end: WorldDate | None = None) -> Validity:
@@ -1005,30 +1007,42 @@ class _Ingest:
                     world_from=world_from, world_from_key=world_from_key
                 )
 
-    def _relation_fact(self, relation: LoreRelation, own: dict[str, _Fact]) -> None:
-        source, target = self._ids[relation.source_id], self._ids[relation.target_id]
-        validity = self._validity(relation.valid_from, relation.valid_until)
-        if relation.type == "OCCURRED_AT" and relation.valid_from is None:
-            validity = self.event_dates.get(relation.source_id, validity)
-        if relation.type == "SPOUSE_OF" and relation.target_id < relation.source_id:
-            slot = f"rel|{relation.type}|{relation.target_id}|{relation.source_id}"
-        else:
-            slot = f"rel|{relation.type}|{relation.source_id}|{relation.target_id}"
-        fp = _statement_fingerprint(
-            "relation", source, relation.type, target, None, validity, relation.visibility
-        )
-        own[slot] = _Fact(
-            slot,
-            StatementKind.RELATION,
-            source,
-            relation.type,
-            target,
-            None,
-            validity,
-            _VISIBILITY[relation.visibility],
-            relation.line,
-            fp,
-        )
+    def _relation_facts(self, relations: Iterable[LoreRelation], own: dict[str, _Fact]) -> None:
+        """Add the fact of each relation record (one loop: a big tree has tens of thousands)."""
+        ids, validity_of, event_dates = self._ids, self._validity, self.event_dates
+        # The fingerprint's text of each validity (its world bounds), by identity like the validities.
+        bounds: dict[int, str] = {}
+        relation_kind = StatementKind.RELATION
+        for relation in relations:
+            kind, source_id, target_id = relation.type, relation.source_id, relation.target_id
+            source, target = ids[source_id], ids[target_id]
+            validity = validity_of(relation.valid_from, relation.valid_until)
+            if kind == "OCCURRED_AT" and relation.valid_from is None:
+                validity = event_dates.get(source_id, validity)
+            if kind == "SPOUSE_OF" and target_id < source_id:
+                slot = f"rel|{kind}|{target_id}|{source_id}"
+            else:
+                slot = f"rel|{kind}|{source_id}|{target_id}"
+            bound = bounds.get(id(validity))
+            if bound is None:
+                bound = bounds[id(validity)] = (
+                    f"{validity.world_from or ''}{_SEP}{validity.world_until or ''}"
+                )
+            visibility = relation.visibility
+            # _statement_fingerprint("relation", source, kind, target, None, validity, visibility), inlined.
+            text = f"relation{_SEP}{source}{_SEP}{kind}{_SEP}{target}{_SEP}{_SEP}{bound}{_SEP}{visibility}"
+            own[slot] = _Fact(
+                slot,
+                relation_kind,
+                source,
+                kind,
+                target,
+                None,
+                validity,
+                _VISIBILITY[visibility],
+                relation.line,
+                _blake(text.encode(), digest_size=10).hexdigest(),
+            )
 
     # -- writing --------------------------------------------------------------------------------------
 
@@ -1062,6 +1076,9 @@ class _Ingest:
         return self._report("ingested", self.changeset.id, warnings)
 
     def _evidence(self, kind: str, target: int, file: str, line: int) -> None:
+        self.evidence_rows.append({**self._evidence_base(kind, file), "target_id": target, "line": line})
+
+    def _evidence_base(self, kind: str, file: str) -> dict[str, Any]:
         # One row per entity and statement (tens of thousands in a big tree): the constant part is built once.
         base = self.evidence_bases.get((kind, file))
         if base is None:
@@ -1072,7 +1089,7 @@ class _Ingest:
                 "file": file,
                 "note": None,
             }
-        self.evidence_rows.append({**base, "target_id": target, "line": line})
+        return base
 
     def _retcon(self, kind: str, target: int, replacement: int | None, rationale: str) -> None:
         self.status_rows.append(
@@ -1217,31 +1234,41 @@ class _Ingest:
         mapping = await writer.flush()
         provenance = self._provenance(Authority.SOURCE, 1.0)
         written: list[int] = []
-        slot_ids: dict[tuple[str, str], int] = {}
+        written_at, new_statements, records = self.written_at, self.new_statements, self.new_records
+        evidence_rows = self.evidence_rows
         for name, fact, placeholder, replaces in placeholders:
             statement_id = mapping[placeholder]
-            self.new_records[name][fact.slot] = [statement_id, fact.fp]
-            slot_ids[(name, fact.slot)] = statement_id
-            self._evidence("statement", statement_id, name, fact.line)
-            if statement_id in self.written_at:
+            records[name][fact.slot] = [statement_id, fact.fp]
+            evidence_rows.append(
+                {**self._evidence_base("statement", name), "target_id": statement_id, "line": fact.line}
+            )
+            if statement_id in written_at:
                 continue  # stated by an earlier file of this import too: evidence only
             written.append(statement_id)
-            self.yaml_written.add(statement_id)
-            self.written_at[statement_id] = (name, fact.line)
-            self.new_statements.append(
+            written_at[statement_id] = (name, fact.line)
+            new_statements.append(
                 Statement(
-                    id=statement_id,
-                    kind=fact.kind,
-                    subject_id=fact.subject_id,
-                    predicate=fact.predicate,
-                    provenance=provenance,
-                    object_id=fact.object_id,
-                    value=fact.value,
-                    visibility=fact.visibility,
-                    validity=fact.validity,
-                    replaces_id=replaces,
+                    statement_id,
+                    fact.kind,
+                    fact.subject_id,
+                    fact.predicate,
+                    provenance,
+                    fact.object_id,
+                    fact.value,
+                    None,
+                    fact.visibility,
+                    fact.validity,
+                    replaces,
+                    (),
                 )
             )
+        self.yaml_written.update(written)
+        # The new statement in each slot whose old one is gone (its replacement).
+        slot_ids = (
+            {(name, fact.slot): mapping[placeholder] for name, fact, placeholder, _ in placeholders}
+            if gone
+            else {}
+        )
         for original, copy, placeholder, record_slots in carried:
             new_id = mapping[placeholder]
             written.append(new_id)

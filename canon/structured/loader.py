@@ -1725,13 +1725,25 @@ def _record(cls: type[RecordT], **values: Any) -> RecordT:
 
 
 _set_attribute = object.__setattr__
+# The fields set of each frozen record model, shared by its records that give every field (nothing can add to
+# it: the records are frozen, and `model_copy` copies it): one set per model instead of one per record.
+_ALL_FIELDS: dict[type[BaseModel], set[str]] = {}
 
 
 def _from_values(cls: type[RecordT], values: dict[str, Any]) -> RecordT:
     """Build a record from a dict of already-validated values (it becomes the record's own); see `_record`."""
     record = cls.__new__(cls)
     _set_attribute(record, "__dict__", values)
-    _set_attribute(record, "__pydantic_fields_set__", set(values))
+    fields = _ALL_FIELDS.get(cls)
+    if fields is None:
+        fields = set(cls.model_fields)
+        if cls.model_config.get("frozen"):
+            _ALL_FIELDS[cls] = fields
+        else:  # pragma: no cover - every record model is frozen
+            fields = set(values)
+    if len(values) != len(fields):  # pragma: no cover - records give every field
+        fields = set(values)
+    _set_attribute(record, "__pydantic_fields_set__", fields)
     _set_attribute(record, "__pydantic_extra__", None)
     _set_attribute(record, "__pydantic_private__", None)
     return record
