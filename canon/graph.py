@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import math
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from operator import itemgetter
+from operator import is_, itemgetter
 from typing import Any
 
 from rapidfuzz import fuzz, process
@@ -1159,6 +1160,9 @@ async def _sqlite_bulk_insert(
     count = len(rows)
     plain: list[str] = []  # read as they are, by one itemgetter
     later: list[tuple[str, Iterable[Any]]] = []  # processed, default or extra columns, whole
+    # Columns with one value in every row (the changeset's stamp, the authority, defaults ...) are written
+    # into the statement as literals: SQLite then binds only what varies (a fifth less work per row).
+    fixed: list[tuple[str, str]] = []
     for column in columns:
         name = column.name
         processor = column.type._cached_bind_processor(dialect)
@@ -1166,26 +1170,71 @@ async def _sqlite_bulk_insert(
             later.append((name, extra[name]))
         elif name not in given:
             default = column.default.arg
-            later.append(
-                (name, itertools.repeat(default if processor is None else processor(default), count))
-            )
+            value = default if processor is None else processor(default)
+            literal = _sql_literal(value) if count > 1 else None
+            if literal is not None:
+                fixed.append((name, literal))
+            else:
+                later.append((name, itertools.repeat(value, count)))
         elif processor is not None:
-            later.append((name, _processed([row[name] for row in rows], processor)))
+            values = _processed([row[name] for row in rows], processor)
+            literal = _constant_literal(values) if count > 1 else None
+            if literal is not None:
+                fixed.append((name, literal))
+            else:
+                later.append((name, values))
         else:
-            plain.append(name)
+            literal = _constant_literal(rows, name) if count > 1 else None
+            if literal is not None:
+                fixed.append((name, literal))
+            else:
+                plain.append(name)
     if len(plain) > 1:
         heads: Iterable[tuple[Any, ...]] = map(itemgetter(*plain), rows)
     else:
         heads = [tuple(row[name] for name in plain) for row in rows]
     tails = zip(*(values for _, values in later), strict=True)
     params = list(map(tuple.__add__, heads, tails)) if later else list(heads)
-    names = ", ".join(dialect.identifier_preparer.quote(name) for name in [*plain, *(n for n, _ in later)])
-    sql = (
-        f"INSERT INTO {dialect.identifier_preparer.format_table(table)} ({names}) "
-        f"VALUES ({', '.join('?' for _ in columns)})"
-    )
+    bound = [*plain, *(n for n, _ in later)]
+    quote = dialect.identifier_preparer.quote
+    names = ", ".join(quote(name) for name in [*bound, *(n for n, _ in fixed)])
+    slots = ", ".join(["?"] * len(bound) + [literal for _, literal in fixed])
+    sql = f"INSERT INTO {dialect.identifier_preparer.format_table(table)} ({names}) VALUES ({slots})"
     connection = await session.connection()
     await connection.exec_driver_sql(sql, params)
+
+
+def _constant_literal(rows: Sequence[Any], name: str | None = None) -> str | None:
+    """Return the SQL literal of a column whose every row holds the same object (`rows[i][name]`, or
+    `rows[i]` without a name), else None. Only the very same object counts (1 and True, 1 and 1.0 differ)."""
+    read = itemgetter(name) if name is not None else None
+    first = rows[0] if read is None else read(rows[0])
+    middle = rows[len(rows) // 2] if read is None else read(rows[len(rows) // 2])
+    last = rows[-1] if read is None else read(rows[-1])
+    if middle is not first or last is not first:
+        return None
+    literal = _sql_literal(first)
+    if literal is None:
+        return None
+    values = rows if read is None else map(read, rows)
+    return literal if all(map(is_, values, itertools.repeat(first))) else None
+
+
+_INT64 = range(-(2**63), 2**63)
+
+
+def _sql_literal(value: Any) -> str | None:
+    """Return a value as an SQLite literal that stores exactly what binding it would, or None if unsure."""
+    if value is None:
+        return "NULL"
+    kind = type(value)
+    if kind is int:
+        return str(value) if value in _INT64 else None
+    if kind is float:
+        return repr(value) if math.isfinite(value) else None
+    if kind is str:
+        return None if "\x00" in value else "'" + value.replace("'", "''") + "'"
+    return None  # bytes, bools, anything else: bound as usual
 
 
 def _processed(values: Sequence[Any], processor: Any) -> list[Any]:
