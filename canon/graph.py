@@ -1160,8 +1160,8 @@ async def _sqlite_bulk_insert(
     count = len(rows)
     plain: list[str] = []  # read as they are, by one itemgetter
     later: list[tuple[str, Iterable[Any]]] = []  # processed, default or extra columns, whole
-    # Columns with one value in every row (the changeset's stamp, the authority, defaults ...) are written
-    # into the statement as literals: SQLite then binds only what varies (a fifth less work per row).
+    # Numbers and NULLs that are the same in every row (the campaign, the changeset, confidence, open ends)
+    # are written into the statement as literals: SQLite then binds only what varies.
     fixed: list[tuple[str, str]] = []
     for column in columns:
         name = column.name
@@ -1224,7 +1224,7 @@ _INT64 = range(-(2**63), 2**63)
 
 
 def _sql_literal(value: Any) -> str | None:
-    """Return a value as an SQLite literal that stores exactly what binding it would, or None if unsure."""
+    """Return a number or NULL as an SQLite literal that stores exactly what binding it would, else None."""
     if value is None:
         return "NULL"
     kind = type(value)
@@ -1232,9 +1232,8 @@ def _sql_literal(value: Any) -> str | None:
         return str(value) if value in _INT64 else None
     if kind is float:
         return repr(value) if math.isfinite(value) else None
-    if kind is str:
-        return None if "\x00" in value else "'" + value.replace("'", "''") + "'"
-    return None  # bytes, bools, anything else: bound as usual
+    # Text is always bound, never spliced: imported names and files must not become part of a statement.
+    return None  # text, bytes, bools, anything else: bound as usual
 
 
 def _processed(values: Sequence[Any], processor: Any) -> list[Any]:

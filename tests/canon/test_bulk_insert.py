@@ -1,6 +1,7 @@
-"""SQLite bulk inserts (`canon.graph.bulk_insert`): columns with one value in every row are written as literals.
+"""SQLite bulk inserts (`canon.graph.bulk_insert`): numbers and NULLs the same in every row are written as literals.
 
 What is stored must be exactly what binding each value would store: the same values, the same SQLite types.
+Text is always bound, never spliced into the statement.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, text
+from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, event, text
 from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 
 from canon.graph import bulk_insert
@@ -28,8 +29,16 @@ things = Table(
 )
 
 
-async def _stored(tmp_path: Path, rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+async def _stored(
+    tmp_path: Path, rows: list[dict[str, Any]], statements: list[str] | None = None
+) -> list[tuple[Any, ...]]:
     engine = create_async_engine(f"sqlite+aiosqlite:///{tmp_path}/bulk.sqlite3")
+    if statements is not None:
+
+        @event.listens_for(engine.sync_engine, "before_cursor_execute")
+        def seen(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+            statements.append(statement)
+
     try:
         async with engine.begin() as connection:
             await connection.run_sync(metadata.create_all)
@@ -51,7 +60,11 @@ async def _stored(tmp_path: Path, rows: list[dict[str, Any]]) -> list[tuple[Any,
 )
 async def test_a_constant_text_is_stored_as_bound(tmp_path: Path, name: str) -> None:
     rows = [{"name": name, "count": i, "ratio": 0.5, "flag": True, "note": None} for i in range(3)]
-    stored = await _stored(tmp_path, rows)
+    statements: list[str] = []
+    stored = await _stored(tmp_path, rows, statements)
+    inserts = [s for s in statements if s.startswith("INSERT INTO things")]
+    assert len(inserts) == 1 and "0.5" in inserts[0]  # the constant number is a literal ...
+    assert inserts[0].count("?") == 2 and (not name or name not in inserts[0])  # ... name and count are bound
     assert stored == [(name, "text", i, "integer", 0.5, "real", 1, "integer", None, "null") for i in range(3)]
 
 
