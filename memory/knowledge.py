@@ -1162,7 +1162,7 @@ class KnowledgeService:
         """
         question = " ".join(question.split())
         if not question:
-            raise InvalidInput("Ask a question, for example `/lore who rules Westhaven?`.")
+            raise InvalidInput("Ask a question, for example `/lore ask who rules Westhaven?`.")
         if len(question) > 1000:
             raise InvalidInput("A lore question is at most 1,000 characters.")
         if not 1 <= limit <= 25:
