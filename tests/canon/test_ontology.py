@@ -61,6 +61,23 @@ def test_the_bundled_ontology_has_the_required_types_and_rules() -> None:
     assert o.transition_allowed("alive", "wounded")
 
 
+def test_every_type_can_end_from_each_of_its_states_without_a_warning() -> None:
+    # A cursed sword may be destroyed, an intact guild dissolve, a missing ring be found intact.
+    o = base_ontology()
+    for type_name in o.entity_types:
+        states = [n for n, tag in o.states.tags.items() if o.is_a(type_name, tag.applies_to)]
+        ends = [n for n in states if o.states.tags[n].terminal]
+        for state in states:
+            if o.states.tags[state].terminal:
+                continue
+            for end in ends:
+                assert o.transition_allowed(state, end), f"{type_name}: {state} -> {end}"
+    for found in ("intact", "damaged"):
+        assert o.transition_allowed("missing", found) and o.transition_allowed("cursed", found)
+    assert not o.transition_allowed("destroyed", "intact")
+    assert o.transition_allowed("destroyed", "intact", via="restoration")
+
+
 @pytest.mark.parametrize(
     ("breakage", "message"),
     [
