@@ -6,8 +6,9 @@
    byte offset (a leading UTF-8 BOM is dropped).
 2. Tabs used for indentation are reported per line (YAML forbids them; a tab inside a block scalar's text is
    content and allowed). The rest of the file is still checked, read with those tabs expanded to the first
-   tab width (4, 2 or 8) under which it parses, its problems reported at their place in the file as written;
-   when no width makes the structure clear, nothing further is checked.
+   tab width (4, 2 or 8) under which it parses, whatever else it then holds (duplicate keys, anchors, unknown
+   fields ...): those problems are reported with the tabs, at their place in the file as written (the line
+   and column a message names too); when no width makes the structure clear, nothing further is checked.
 3. YAML syntax, via a YAML event parser (no constructor, no resolver: we never let YAML guess types): libyaml's
    C parser (PyYAML's CSafeLoader), and ruamel.yaml's when libyaml refuses the text or the text holds a tab,
    an anchor, an alias or a tag (see `_build_tree`: the messages and positions reported are ruamel's).
@@ -333,10 +334,16 @@ _LINES_AND_BREAKS = re.compile(r"(\r\n|\r|\n)")
 
 @dataclass(frozen=True, slots=True)
 class _Expanded:
-    """A text with the tabs of some lines' indentation expanded, and how to find a column of it as written."""
+    """A text with the tabs of some lines' indentation expanded, and how to find a column of it as written.
+
+    `root` is the tree built from `text`, `problems` what building it reported (duplicate keys, anchors,
+    aliases, tags ...), at their place in `text`.
+    """
 
     text: str
     leads: dict[int, tuple[str, int]]  # line -> (its leading whitespace as written, the tab width)
+    root: _Node
+    problems: _Problems
 
     def column(self, line: int, column: int) -> int:
         """Return the column, in the text as written, of a column of the expanded text."""
@@ -355,8 +362,12 @@ class _Expanded:
         return len(lead)  # pragma: no cover - column <= wide is inside the lead
 
 
-def _expand_tabs(text: str, tabs: list[tuple[int, int]], *, fast: bool) -> _Expanded | None:
-    """Return the text with indentation tabs expanded at the first width under which it parses, or None."""
+def _expand_tabs(text: str, tabs: list[tuple[int, int]], filename: str, *, fast: bool) -> _Expanded | None:
+    """Return the text with indentation tabs expanded at the first width under which it parses, or None.
+
+    A width is taken once the tree builds, whatever problems it holds: they are the file's own (a duplicate
+    key, an alias ...), to be reported with the tabs, not a sign that the width is wrong.
+    """
     pieces = _LINES_AND_BREAKS.split(text)  # lines at even indexes, their breaks between
     lines = {line for line, _ in tabs}
     for width in _TAB_WIDTHS:
@@ -368,15 +379,28 @@ def _expand_tabs(text: str, tabs: list[tuple[int, int]], *, fast: bool) -> _Expa
             leads[line] = (lead, width)
             expanded[2 * (line - 1)] = lead.expandtabs(width) + row[len(lead) :]
         candidate = "".join(expanded)
-        probe = _Problems("")
-        if _build_tree(candidate, probe, fast=fast) is not None and not probe.items:
-            return _Expanded(candidate, leads)
+        probe = _Problems(filename)
+        root = _build_tree(candidate, probe, fast=fast)
+        if root is not None:
+            return _Expanded(candidate, leads, root, probe)
     return None
 
 
+# A message naming another place ends with it: `... (already given at line 3, column 5)`, `... at line 4,
+# column 9` (duplicate keys and ids).
+_PLACE_AT_END = re.compile(r"line (\d+), column (\d+)(\)?)$")
+
+
 def _report_as_written(problems: _Problems, found: Sequence[LoreProblem], expanded: _Expanded) -> None:
+    """Add problems found in the expanded text at their columns in the text as written (messages' too)."""
     for problem in found:
-        problems.add(problem.line, expanded.column(problem.line, problem.column), problem.message)
+        message = problem.message
+        place = _PLACE_AT_END.search(message)
+        if place is not None:
+            line = int(place[1])
+            column = expanded.column(line, int(place[2]))
+            message = f"{message[: place.start()]}line {line}, column {column}{place[3]}"
+        problems.add(problem.line, expanded.column(problem.line, problem.column), message)
 
 
 # --- stage 3: YAML events -> a small positioned tree --------------------------------------------------------
@@ -1832,10 +1856,10 @@ def _load(
         return _check_text(text, filename, problems, kind, calendar_rules, fast=fast)
     for line, column in tabs:
         problems.add(line, column, _TAB_INDENTATION)
-    expanded = _expand_tabs(text, tabs, fast=fast)
+    expanded = _expand_tabs(text, tabs, filename, fast=fast)
     if expanded is None:
         return LoadResult(file=filename, kind=None, document=None, problems=problems.result())
-    checked = _check_text(expanded.text, filename, _Problems(filename), kind, calendar_rules, fast=fast)
+    checked = _check_tree(expanded.root, filename, expanded.problems, kind, calendar_rules)
     _report_as_written(problems, checked.problems, expanded)
     unresolved = tuple(
         u.model_copy(update={"column": expanded.column(u.line, u.column)}) for u in checked.unresolved
@@ -1858,6 +1882,17 @@ def _check_text(
     root = _build_tree(text, problems, fast=fast)
     if root is None:
         return LoadResult(file=filename, kind=None, document=None, problems=problems.result())
+    return _check_tree(root, filename, problems, kind, calendar_rules)
+
+
+def _check_tree(
+    root: _Node,
+    filename: str,
+    problems: _Problems,
+    kind: LoreKind | None,
+    calendar_rules: CalendarRules,
+) -> LoadResult:
+    """Validate a built tree (`problems` holds what building it reported); see `load_lore_file`."""
     validator = _Validator(problems, calendar_rules)
     detected, document = _validate_root(root, validator, kind)
     validator.report_duplicate_ids()
@@ -1926,15 +1961,16 @@ def _parse_as(
     tabs = _indentation_tabs(text)
     for line, column in tabs:
         problems.add(line, column, _TAB_INDENTATION)
-    expanded = _expand_tabs(text, tabs, fast=fast) if tabs else None
     instance: ModelT | None = None
-    if not tabs or expanded is not None:
-        checked = _Problems(filename) if expanded is not None else problems
-        root = _build_tree(expanded.text if expanded is not None else text, checked, fast=fast)
+    if not tabs:
+        root = _build_tree(text, problems, fast=fast)
         if root is not None:
-            instance = _Validator(checked, calendar_rules).unit(root, model, (), "the document")
+            instance = _Validator(problems, calendar_rules).unit(root, model, (), "the document")
+    else:
+        expanded = _expand_tabs(text, tabs, filename, fast=fast)
         if expanded is not None:
-            _report_as_written(problems, checked.result(), expanded)
+            _Validator(expanded.problems, calendar_rules).unit(expanded.root, model, (), "the document")
+            _report_as_written(problems, expanded.problems.result(), expanded)
     if problems.items:
         return None, problems.result()
     return instance, ()

@@ -7,10 +7,17 @@ import tracemalloc
 from collections import Counter
 
 import pytest
+from sqlalchemy import func, select
 
+from canon import campaigns
 from canon.calendar import WorldDate
+from canon.campaigns import ChangesetRow
+from canon.models import EntityRow, EvidenceRow, StatementRow
 from canon.ontology import base_ontology
+from canon.storage import Database
 from canon.structured import LoadResult, LoreKind, load_lore_file, parse_yaml_as
+from canon.structured.ingest import ingest, load_files
+from canon.structured.models import StructuredFileRow
 from canon.structured.schemas import (
     RELATION_FIELDS,
     BestiaryFile,
@@ -783,6 +790,141 @@ def test_a_file_indented_with_tabs_still_has_its_other_problems_reported_where_t
     # Where no tab width makes the structure clear, the tabs are all that is said.
     unclear = load_lore_file("creatures:\n  - id: a\n\tname: A\n   \t  bad: [\n", "unclear.yaml")
     assert problems(unclear) == [(3, 1, tab), (4, 4, tab)]
+
+
+TAB = "a tab character is used for indentation; YAML needs spaces"
+
+
+def assert_nothing_loaded(result: LoadResult) -> None:
+    """A file with any problem gives no document and no records: there is nothing to write."""
+    assert not result.ok
+    assert result.document is None
+    assert (result.entries, result.relations, result.life_events) == ((), (), ())
+
+
+def test_a_tab_and_a_duplicate_key_are_both_reported_each_at_its_place() -> None:
+    text = (
+        "creatures:\n"
+        "  - id: pale_worm\n"
+        "\tname: The Pale Worm\n"  # line 3: the first "name", right after the tab (column 2)
+        "    species: worm\n"
+        "    name: Pale Worm\n"  # line 5: the duplicate, at column 5
+        "  - id: wyrm\n"
+        "  \tname: Wyrm\n"  # line 7
+        "  \tname: Wyrm again\n"  # line 8: a duplicate on a tab-indented line too
+    )
+    result = load_lore_file(text, "tabs.yaml")
+    assert problems(result) == [
+        (3, 1, TAB),
+        (5, 5, 'duplicate key "name" (already given at line 3, column 2)'),
+        (7, 3, TAB),
+        (8, 3, TAB),
+        (8, 4, 'duplicate key "name" (already given at line 7, column 4)'),
+    ]
+    assert_nothing_loaded(result)
+    # Written with spaces, the file has just the duplicate keys (their columns are the spaced file's).
+    spaced = problems(load_lore_file(text.expandtabs(4), "spaces.yaml"))
+    assert [(line, message.split(" (")[0]) for line, _, message in spaced] == [
+        (5, 'duplicate key "name"'),
+        (8, 'duplicate key "name"'),
+    ]
+
+
+def test_a_tab_and_an_unknown_field_are_both_reported() -> None:
+    text = "creatures:\n  - id: a\n\tname: A\n\tcolour: white\n    size: huge\n"
+    result = load_lore_file(text, "tabs.yaml")
+    found = problems(result)
+    assert [(line, column, message.split(";")[0]) for line, column, message in found] == [
+        (3, 1, "a tab character is used for indentation"),
+        (4, 1, "a tab character is used for indentation"),
+        (4, 2, 'unknown field "colour"'),
+        (5, 5, 'unknown field "size"'),
+    ]
+    assert found[2][2] == problems(load_lore_file(text.expandtabs(4)))[0][2]  # the same plain message
+    assert_nothing_loaded(result)
+
+
+def test_a_tab_and_a_reference_to_an_id_defined_nowhere_are_both_reported() -> None:
+    text = (
+        "creatures:\n"
+        "  - id: a\n"
+        "\tname: A\n"
+        "\thabitat: nowhere\n"  # line 4: the reference's value starts at column 11 as written
+        "    defeated_by: [b, nobody]\n"
+        "  - id: b\n"
+        "    name: B\n"
+    )
+    result = load_lore_file(text, "tabs.yaml")
+    assert problems(result) == [(3, 1, TAB), (4, 1, TAB)]
+    assert [(u.line, u.column, u.field, u.target_id) for u in result.unresolved] == [
+        (4, 11, "habitat", "nowhere"),
+        (5, 22, "defeated_by", "nobody"),
+    ]
+    assert_nothing_loaded(result)
+
+
+def test_a_tab_and_an_anchor_and_alias_are_all_reported() -> None:
+    text = "creatures:\n  - id: a\n\tname: &n A\n  - id: b\n    name: *n\n"
+    result = load_lore_file(text, "tabs.yaml")
+    assert problems(result) == [
+        (3, 1, TAB),
+        (3, 8, 'anchors ("&n") are not allowed in lore files; write the value out in full'),
+        (5, 11, 'aliases ("*n") are not allowed in lore files; write the value out in full'),
+    ]
+    assert_nothing_loaded(result)
+
+
+def test_a_duplicate_id_after_a_tab_names_the_first_place_as_written() -> None:
+    text = "locations:\n\t- id: keep\n\t  name: Keep\n  - id: keep\n    name: Keep again\n"
+    assert problems(load_lore_file(text, "tabs.yaml")) == [
+        (2, 1, TAB),
+        (3, 1, TAB),
+        (4, 9, 'duplicate id "keep": already used for the Location at line 2, column 8'),
+    ]
+
+
+def test_a_file_whose_only_problem_is_a_tab_reports_just_the_tab() -> None:
+    result = load_lore_file("creatures:\n  - id: a\n\tname: A\n", "tabs.yaml")
+    assert problems(result) == [(3, 1, TAB)]
+    assert result.unresolved == ()
+    assert_nothing_loaded(result)
+    model, found = parse_yaml_as(_Flags, "enabled: true\nnote:\n\tsomething\n", "flags.yaml")
+    assert model is None
+    assert [(p.line, p.column, p.message) for p in found] == [(3, 1, TAB)]
+
+
+def test_parse_yaml_as_reports_a_tab_with_the_other_problems() -> None:
+    model, found = parse_yaml_as(_Flags, "enabled: true\nnote:\n\tx\nenabled: false\n", "flags.yaml")
+    assert model is None
+    assert [(p.line, p.column, p.message) for p in found] == [
+        (3, 1, TAB),
+        (4, 1, 'duplicate key "enabled" (already given at line 1, column 1)'),
+    ]
+
+
+async def test_a_file_with_a_tab_and_other_problems_writes_nothing(db: Database) -> None:
+    text = "creatures:\n  - id: a\n\tname: A\n\tcolour: white\n    name: A again\n  - id: b\n    name: B\n"
+    campaign = await db.run(lambda s: campaigns.create_campaign(s, "Tabs"))
+    before = await row_counts(db)
+    loaded = load_files([("tabs.yaml", text.encode())])
+    report = await db.run(lambda s: ingest(s, campaign.id, loaded, base_ontology()))
+    assert report.status == "failed" and "Nothing was written" in report.summary()
+    errors = [(e.file, e.line, e.column, e.message.split(";")[0]) for e in report.errors]
+    assert errors == [
+        ("tabs.yaml", 3, 1, "a tab character is used for indentation"),
+        ("tabs.yaml", 4, 1, "a tab character is used for indentation"),
+        ("tabs.yaml", 4, 2, 'unknown field "colour"'),
+        ("tabs.yaml", 5, 5, 'duplicate key "name" (already given at line 3, column 2)'),
+    ]
+    assert await row_counts(db) == before
+
+
+async def row_counts(db: Database) -> dict[str, int]:
+    async with db.session() as session:
+        return {
+            model.__tablename__: int(await session.scalar(select(func.count()).select_from(model)) or 0)
+            for model in (EntityRow, StatementRow, EvidenceRow, ChangesetRow, StructuredFileRow)
+        }
 
 
 def test_a_tab_that_ruamel_refuses_mid_line_is_reported_as_a_tab() -> None:
