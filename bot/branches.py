@@ -136,6 +136,12 @@ class RebasePlan:
     #: How many places the branch's own scenes move, to come after the parent's scenes the rebase brings in.
     shift: int = 0
     applied: bool = False
+    #: What of the parent's ontology extension the branch lacks ("relation CREWS", "entity type Starship").
+    ontology_added: tuple[str, ...] = ()
+    #: Names both extensions define differently: the branch keeps its own definition.
+    ontology_kept: tuple[str, ...] = ()
+    #: The branch's ontology extension once rebased (its own, plus `ontology_added`).
+    ontology: dict[str, Any] | None = None
 
     @property
     def sources(self) -> int:
@@ -145,7 +151,7 @@ class RebasePlan:
     @property
     def up_to_date(self) -> bool:
         """Return whether the parent has nothing the branch does not already inherit."""
-        return self.changesets == 0 and self.scenes == 0 and self.sources == 0
+        return self.changesets == 0 and self.scenes == 0 and self.sources == 0 and not self.ontology_added
 
     @property
     def renumbered(self) -> tuple[int, int, int, int] | None:
@@ -170,7 +176,10 @@ class RebasePlan:
         A rebase confirmed with another token changes nothing (the parent moved on since the plan was shown).
         """
         sources = hashlib.sha256(",".join(map(str, sorted(self.source_ids))).encode()).hexdigest()[:12]
-        return f"{self.target.changeset_id}-{self.target.scene_order or 0}-{sources}"
+        token = f"{self.target.changeset_id}-{self.target.scene_order or 0}-{sources}"
+        if self.ontology_added:  # the parent extended its ontology since the preview: shown again
+            token += "-" + hashlib.sha256("\n".join(self.ontology_added).encode()).hexdigest()[:8]
+        return token
 
 
 @dataclass(frozen=True)
@@ -682,9 +691,22 @@ class BranchService:
         new_steps = steps_of([(branch.id, target)] + [(r.id, fork_point_of(r)) for r in rows[1:]])
         old_steps = await lineage(session, branch.id)
         source_ids = await self._sources_between(session, old_steps, new_steps)
+        extension, added, kept = campaigns.merge_ontology_extensions(
+            branch.settings.get(campaigns.ONTOLOGY_SETTINGS), parent.settings.get(campaigns.ONTOLOGY_SETTINGS)
+        )
+        try:
+            ontology = self.canon.ontology_for(
+                branch.model_copy(
+                    update={"settings": {**branch.settings, campaigns.ONTOLOGY_SETTINGS: extension}}
+                )
+            )
+        except InvalidInput as error:
+            raise Conflict(
+                f"“{parent.name}”'s ontology extension cannot be added to “{branch.name}”'s: {error} "
+                "Make the two agree (`lorekeeper canon ontology --set`) and rebase again. Nothing changed."
+            ) from None
         conflicts: list[Finding] = []
         if changesets or scenes:
-            ontology = self.canon.ontology_for(branch)
             before = await whole_graph_findings(CanonReader(session, old_steps, ontology, viewer=Viewer.GM))
             rebased = CanonReader(session, new_steps, ontology, viewer=Viewer.GM)
             snapshot = _moved_story(await whole_snapshot(rebased), branch.id, forked_after, shift)
@@ -703,6 +725,9 @@ class BranchService:
             conflicts=conflicts,
             own_scenes=own_scenes,
             shift=shift,
+            ontology_added=tuple(added),
+            ontology_kept=tuple(kept),
+            ontology=extension,
         )
 
     @staticmethod
@@ -750,6 +775,10 @@ class BranchService:
             if moved is not None:
                 await self._retirable(session, plan.branch, "rebased")
                 await shift_own_story(session, branch.id, after=plan.current.scene_order or 0, by=plan.shift)
+            if plan.ontology_added:  # add-only: the branch's canon keeps every type it was written with
+                await campaigns.update_campaign_settings(
+                    session, branch.id, {campaigns.ONTOLOGY_SETTINGS: plan.ontology}
+                )
             await campaigns.move_fork_point(session, branch.id, plan.target)
             await campaigns.open_changeset(
                 session,
@@ -761,6 +790,7 @@ class BranchService:
                     f"Rebased on “{plan.parent.name}”: fork point moved from changeset "
                     f"#{plan.current.changeset_id} to #{plan.target.changeset_id}"
                     + (f"; its own scenes {moved[0]} became {moved[1]}" if moved else "")
+                    + (f"; ontology: added {', '.join(plan.ontology_added)}" if plan.ontology_added else "")
                 ),
             )
             await record_findings(session, branch.id, plan.conflicts)

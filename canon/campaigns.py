@@ -10,10 +10,17 @@ even when their commit landed before the fork's changeset), by the campaign cale
 branch forked "at year 300" does not inherit what is dated after it) and by real time (`up_to_time`: imported
 sources and scene-less NPC memories recorded after the fork). The last two are kept in the branch's
 `settings["fork"]`, written once by `create_branch` and moved only by a rebase.
+
+Settings are not versioned, so a branch starts with a copy of its parent's other settings as they are at the
+fork (`branch_settings`): its ontology extension (the types and relations of the canon it inherits), its
+authority policy, and any key added later. From then on they are the branch's own. A rebase brings the
+parent's ontology extension forward (`merge_ontology_extensions`: an extension only adds, so the parent's later
+additions are added to the branch's) and leaves the rest alone: a policy is how the branch's own table plays.
 """
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import enum
 import re
@@ -135,6 +142,75 @@ class LineageStep(BaseModel):
 
 #: The key of a branch's settings holding the cut-offs that have no column of their own.
 FORK_SETTINGS = "fork"
+#: The campaign's ontology extension (`canon.ontology.Ontology.extended`): copied at a fork, merged by a rebase.
+ONTOLOGY_SETTINGS = "ontology"
+#: Which authorities' proposals are accepted without review (`canon.gate.authority_policy`): copied at a fork,
+#: then the branch's own (a rebase leaves it alone).
+POLICY_SETTINGS = "authority_policy"
+
+
+def branch_settings(parent: Campaign, point: ForkPoint) -> dict[str, Any]:
+    """Return the settings a branch starts with: a copy of the parent's (all but its fork), and its own fork.
+
+    Every key but `fork` is copied, including keys this module does not know (a setting added later is a
+    campaign's setting, and a branch plays the parent's campaign as it stood). Time zones and GM channels are
+    a server's (`bot.ops_models`), not a campaign's, so a branch shares its server's without a copy.
+    """
+    inherited = {
+        key: copy.deepcopy(value) for key, value in (parent.settings or {}).items() if key != FORK_SETTINGS
+    }
+    return {**inherited, FORK_SETTINGS: _fork_settings(point)}
+
+
+_NAMED_SECTIONS = ("entity_types", "relation_types")
+_STATE_NAMED_SECTIONS = ("tags", "via")
+
+
+def merge_ontology_extensions(
+    ours: dict[str, Any] | None, theirs: dict[str, Any] | None
+) -> tuple[dict[str, Any] | None, list[str], list[str]]:
+    """Return `ours` with what `theirs` adds, the names added, and the names both define differently.
+
+    Extensions only add to the base ontology, so adding the parent's later additions to a branch's extension
+    never invalidates the branch's canon. A name both define (differently) keeps the branch's definition: its
+    canon was written against it. Transitions are merged target by target. The caller validates the result
+    (two additions can still clash, e.g. a transition out of a state the branch made terminal).
+    """
+    merged: dict[str, Any] = copy.deepcopy(ours) if ours else {}
+    added: list[str] = []
+    clashes: list[str] = []
+    if not theirs:
+        return merged or None, added, clashes
+
+    def named(target: dict[str, Any], source: dict[str, Any], label: str) -> None:
+        for name, spec in source.items():
+            if name not in target:
+                target[name] = copy.deepcopy(spec)
+                added.append(f"{label} {name}")
+            elif target[name] != spec:
+                clashes.append(f"{label} {name}")
+
+    for section, label in zip(_NAMED_SECTIONS, ("entity type", "relation"), strict=True):
+        if isinstance(theirs.get(section), dict):
+            named(merged.setdefault(section, {}), theirs[section], label)
+    their_states = theirs.get("states")
+    if isinstance(their_states, dict):
+        states = merged.setdefault("states", {})
+        for section, label in zip(_STATE_NAMED_SECTIONS, ("state", "event kind"), strict=True):
+            if isinstance(their_states.get(section), dict):
+                named(states.setdefault(section, {}), their_states[section], label)
+        transitions = their_states.get("transitions")
+        if isinstance(transitions, dict):
+            own = states.setdefault("transitions", {})
+            for source, targets in transitions.items():
+                current = own.get(source, [])
+                current = list(current) if isinstance(current, list) else [current]
+                for target in targets if isinstance(targets, list) else [targets]:
+                    if target not in current:
+                        current.append(target)
+                        added.append(f"transition {source} -> {target}")
+                own[source] = current
+    return merged or None, added, clashes
 
 
 def _to_domain(row: CampaignRow) -> Campaign:
@@ -344,7 +420,10 @@ async def children(session: AsyncSession, campaign_id: int) -> list[Campaign]:
 async def create_branch(
     session: AsyncSession, parent: Campaign, name: str, point: ForkPoint, *, guild_id: int | None
 ) -> Campaign:
-    """Create a branch of `parent` at a fork point: one row, nothing copied (see the module docstring)."""
+    """Create a branch of `parent` at a fork point: one row, no canon copied, the parent's settings copied.
+
+    `parent` is read in the same transaction, so the settings copied are those of the fork.
+    """
     name = validate_campaign_name(name)
     taken = await session.scalar(select(func.count()).where(CampaignRow.name == name))
     if taken:
@@ -356,7 +435,7 @@ async def create_branch(
         fork_changeset_id=point.changeset_id,
         fork_scene_order=point.scene_order,
         fork_world_date=point.world_date,
-        settings={FORK_SETTINGS: _fork_settings(point)},
+        settings=branch_settings(parent, point),
     )
     session.add(row)
     await session.flush()
