@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import importlib
 import logging
@@ -69,14 +70,42 @@ def user_message_for(error: BaseException) -> tuple[str, GameError | None]:
     ), None
 
 
+async def withdraw_public_thinking(interaction: discord.Interaction) -> None:
+    """Delete the public "thinking…" message of a command deferred in the open and not yet answered.
+
+    The first followup after a "thinking" deferral fills that message, keeping the deferral's flags whatever its
+    own say: a refusal or an error id sent then would be shown to the whole channel. Deleted, the deferral is
+    withdrawn and the next followup is a message of its own, which may be ephemeral. A deferral that is private
+    already, or that a followup or an edit has filled, is left alone.
+    """
+    if interaction.response.type is not discord.InteractionResponseType.deferred_channel_message:
+        return
+    # discord.py caches the original response once read: a copy read while it was loading would still say so
+    # after a followup filled it, so read it afresh.
+    interaction._original_response = None
+    try:
+        original = await interaction.original_response()
+    except discord.NotFound:  # deleted already
+        return
+    if original.flags.loading and not original.flags.ephemeral:
+        with contextlib.suppress(discord.NotFound):  # deleted meanwhile: withdrawn all the same
+            await interaction.delete_original_response()
+
+
 async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
-    """Send an ephemeral message whether or not the interaction was already answered."""
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
-    else:
+    """Send an ephemeral message whether or not the interaction was already answered.
+
+    After a public "thinking…" deferral nobody answered yet, that message is withdrawn first: the followup would
+    fill it, in public, instead of arriving privately. When it cannot be withdrawn the HTTPException propagates
+    and nothing is sent: the "thinking…" times out rather than show the reply to everyone.
+    """
+    if not interaction.response.is_done():
         await interaction.response.send_message(
             text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
+        return
+    await withdraw_public_thinking(interaction)
+    await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
 
 class LorekeeperTree(app_commands.CommandTree["Lorekeeper"]):

@@ -82,7 +82,8 @@ class CanonCommands(commands.Cog):
         proposals = await self.canon.propose(
             campaign, interaction.channel_id or 0, content, actor, turns=span
         )
-        # A player's warnings may rest on GM-only canon: they learn that there is a warning, not why.
+        # A player's warnings may rest on GM-only canon: those are left out, unmentioned (the GM reads them
+        # on the review card).
         secret = frozenset() if actor.is_gm else await self.canon.secret_proposals(campaign, proposals)
         await interaction.followup.send(
             embed=canon_embeds.proposed_embed(proposals, secret=secret), ephemeral=True, allowed_mentions=NONE

@@ -176,11 +176,11 @@ def page_proposals(review: Review, page: int) -> list[Proposal]:
 def proposal_field(proposal: Proposal, review: Review, *, reveal: bool) -> tuple[str, str]:
     """Return the name and value of one proposal's field on the review card."""
     name = f"#{proposal.id} · {STATUS[proposal.status]}"
+    hidden = proposal.id in review.secret
+    if hidden and not reveal:  # not even how many warnings: they may rest on GM-only canon
+        return name, HIDDEN_PROPOSAL
     if proposal.warnings and proposal.status in {ProposalStatus.PENDING, ProposalStatus.ACCEPTED}:
         name += f" · {WARN} {len(proposal.warnings)}"
-    hidden = proposal.id in review.secret
-    if hidden and not reveal:
-        return name, HIDDEN_PROPOSAL
     lines = [(f"{LOCK} " if hidden else "") + _escape(clip(describe(proposal.content), 300))]
     who = f"by {_escape(proposal.proposer_name or proposal.origin)} · {proposal.authority.value}"
     if proposal.decided_by_name and proposal.status != ProposalStatus.PENDING:
@@ -223,11 +223,13 @@ def review_embed(review: Review, page: int, *, reveal: bool) -> discord.Embed:
         "evidence. Undecided ones follow the campaign's authority policy (by default the GM's are "
         "accepted, players' and the system's rejected). A proposal with ⚠️ needs a rationale to accept.",
     ]
-    hidden = len(review.secret)
-    if hidden and not reveal:
-        lines.append(f"{LOCK} {hidden} GM-only proposal(s) are hidden on this card.")
+    # No count of the GM-only proposals here: players read this card too (the GM's private card shows them).
     embed.description = "\n".join(lines)
-    if any(p.warnings for p in review.proposals if p.status == ProposalStatus.PENDING):
+    if any(
+        p.warnings
+        for p in review.proposals
+        if p.status == ProposalStatus.PENDING and (reveal or p.id not in review.secret)
+    ):
         embed.colour = WARNING_COLOUR
     for proposal in page_proposals(review, page):
         name, value = proposal_field(proposal, review, reveal=reveal)
@@ -293,7 +295,9 @@ def committed_embed(
 def proposed_embed(proposals: Sequence[Proposal], *, secret: frozenset[int] = frozenset()) -> discord.Embed:
     """Render what a /propose stored: the proposal, the entity proposals made for unknown names, warnings.
 
-    The warnings of `secret` proposals rest on GM-only canon: only their number is shown.
+    The warnings of `secret` proposals may rest on GM-only canon: they are left out without a trace (no count,
+    no colour), so that the reply reads as one without warnings and a player learns nothing of hidden canon.
+    The GM, who reviews every proposal anyway, reads them on the review card.
     """
     embed = discord.Embed(title="Proposed for canon", colour=COLOUR)
     *created, requested = proposals
@@ -306,11 +310,6 @@ def proposed_embed(proposals: Sequence[Proposal], *, secret: frozenset[int] = fr
             )
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     warnings = [w for p in proposals if p.id not in secret for w in _warning_messages(p.warnings)]
-    withheld = sum(len(p.warnings) for p in proposals if p.id in secret)
-    if withheld:
-        warnings.append(
-            f"{withheld} continuity warning(s) that only the GM can read; the GM will review them."
-        )
     if warnings:
         embed.colour = WARNING_COLOUR
         embed.add_field(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import io
 from typing import Literal
 
@@ -11,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import Lorekeeper
-from canon.errors import GameError, InvalidInput
+from canon.errors import InvalidInput
 from cogs import canon_options, canon_views, embeds, voice_embeds
 from cogs.checks import actor_of, gm_only, guild_only_message
 from cogs.places import campaign_here
@@ -137,14 +136,9 @@ class SceneCommands(commands.Cog):
         # Refuse (no scene, or one already under review) before the public "thinking…" that would show it.
         await self.scenes.endable_scene(channel_id)
         await interaction.response.defer(thinking=True)
-        try:
-            report, review = await self.bot.services.canon.end_scene(channel_id)
-        except GameError:
-            # Another /endscene won the race meanwhile: take the public "thinking…" back, so that the
-            # error handler's refusal is sent as a new, ephemeral message instead of filling it.
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.delete_original_response()
-            raise
+        # Should another /endscene win the race meanwhile, the error handler takes this public "thinking…"
+        # back and refuses privately (`reply_ephemeral`).
+        report, review = await self.bot.services.canon.end_scene(channel_id)
         await interaction.followup.send(
             embed=embeds.scene_report_embed(report, heading="Scene ended"), allowed_mentions=NONE
         )

@@ -212,7 +212,7 @@ def test_hidden_proposals_are_locked_on_public_cards_and_marked_on_private_ones(
     )
     public = canon_embeds.review_embed(review, 0, reveal=False)
     assert "fraud" not in str(public.to_dict()) and "GM-only" in (public.fields[0].value or "")
-    assert "1 GM-only proposal(s) are hidden" in (public.description or "")
+    assert "GM-only" not in (public.description or "") and "hidden" not in (public.description or "")
     private = canon_embeds.review_embed(review, 0, reveal=True)
     assert (private.fields[0].value or "").startswith("🔒 Mara: title = the king is a fraud")
     final = canon_embeds.committed_embed(
@@ -401,3 +401,28 @@ def test_proposed_embed_names_the_entities_made_for_unknown_names(count: int) ->
     if count > 1:
         assert "“Stranger 1” is not in canon yet, so it is proposed too, as a new Person (#1)." in text
     assert embed.fields[0].name == "⚠️ Continuity warnings"
+
+
+def test_a_players_proposed_reply_reads_the_same_whether_or_not_hidden_canon_warned() -> None:
+    """Warnings resting on GM-only canon leave no trace for a player: no count, no field, no colour."""
+    warned = proposal(5, warnings=2)
+    unwarned = proposal(5)
+    seen = canon_embeds.proposed_embed([warned], secret=frozenset({5}))
+    assert seen.to_dict() == canon_embeds.proposed_embed([unwarned]).to_dict()
+    assert "GM" in (seen.description or "")  # it still says the GM reviews it, as every reply does
+    gm_seen = canon_embeds.proposed_embed([warned])
+    assert gm_seen.colour == canon_embeds.WARNING_COLOUR and len(gm_seen.fields[0].value.splitlines()) == 2
+
+
+def test_a_public_card_shows_no_warning_count_or_colour_for_a_hidden_proposal() -> None:
+    review = Review(
+        scene=scene(),
+        batch=None,
+        proposals=[proposal(1, warnings=1), proposal(2)],
+        turn_messages={},
+        secret=frozenset({1}),
+    )
+    public = canon_embeds.review_embed(review, 0, reveal=False)
+    assert public.fields[0].name == "#1 · ⏳ pending" and public.colour == canon_embeds.COLOUR
+    private = canon_embeds.review_embed(review, 0, reveal=True)
+    assert private.fields[0].name == "#1 · ⏳ pending · ⚠️ 1" and private.colour == canon_embeds.WARNING_COLOUR
