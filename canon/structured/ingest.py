@@ -24,7 +24,10 @@ standing keyless entity (made in play or from prose) adopts that entity instead 
 
 Re-ingest: `StructuredFileRow` remembers, per (campaign, file name), the content hash, the entity of each
 entry and the statement filling each slot (`attr|key|name`, `state|key|alive`, `rel|TYPE|src|dst`) with its
-fingerprint. The same file again writes nothing; a changed file writes only the difference:
+fingerprint. It is kept by version (a new row per changeset, never updated): a campaign compares a file with
+its own latest version, else the one its nearest ancestor had at the fork (a branch forked before its parent
+re-imported a file still knows what it inherited). The same file again writes nothing; a changed file writes
+only the difference (in the importing campaign, never in its ancestors):
 
 - a slot whose value changed: the old statement is retconned and the new one `replaces` it;
 - a slot that disappeared: its statement is retconned (never deleted); an entry that disappeared: its
@@ -309,63 +312,78 @@ def _hide(result: LoadResult) -> LoadResult:
 
 @dataclass
 class _Record:
-    """What one file produced, as remembered (own row, or an ancestor's from before the fork)."""
+    """What one file produced, as remembered: the version of its record the campaign sees."""
 
     file: str
     kind: str
     content_hash: str
     entries: dict[str, dict[str, Any]]
     statements: dict[str, list[Any]]
-    row: StructuredFileRow | None  # the campaign's own row, to update
     dirty: bool = False
+
+
+async def _visible_versions(
+    session: AsyncSession, steps: Sequence[LineageStep], *columns: Any
+) -> dict[str, Any]:
+    """Return, per file name, the version of its record the campaign sees (a row of `id`, `file` and `columns`).
+
+    A file's record is kept by version (one row per changeset that wrote it, never updated): a campaign sees
+    its own latest version, else that of the nearest ancestor among those written at or before the fork.
+    """
+    table = StructuredFileRow.__table__.c
+    query = select(table.id, table.campaign_id, table.file, table.changeset_id, *columns).where(
+        or_(
+            *(
+                (table.campaign_id == step.campaign_id) & (table.changeset_id <= step.up_to_changeset)
+                for step in steps
+            )
+        )
+    )
+    distance = {step.campaign_id: index for index, step in enumerate(steps)}
+    found: dict[str, Any] = {}
+    for row in (await session.execute(query)).all():
+        current = found.get(row.file)
+        if current is None or (distance[row.campaign_id], -row.changeset_id) < (
+            distance[current.campaign_id],
+            -current.changeset_id,
+        ):
+            found[row.file] = row
+    return found
 
 
 async def load_records(
     session: AsyncSession, steps: Sequence[LineageStep], *, statements: bool = True
 ) -> dict[str, _Record]:
-    """Return what each YAML file produced in a campaign: its own records, or an ancestor's from before the fork.
+    """Return what each YAML file produced in a campaign, as the campaign sees it (see `_visible_versions`).
 
     `statements=False` leaves out the (big) statement maps, for when only entries and hashes matter.
     """
-    ids = [step.campaign_id for step in steps]
-    query = select(StructuredFileRow).where(StructuredFileRow.campaign_id.in_(ids))
+    versions = await _visible_versions(session, steps)
+    ids = sorted(row.id for row in versions.values())
+    query = select(StructuredFileRow)
     if not statements:
         query = query.options(defer(StructuredFileRow.statements))
-    rows = (await session.execute(query)).scalars().all()
     found: dict[str, _Record] = {}
-    for step in steps:
-        for row in rows:
-            if row.campaign_id != step.campaign_id or row.file in found:
-                continue
-            if row.changeset_id > step.up_to_changeset:
-                continue  # rewritten after the fork: the branch cannot see what it points at
-            own = step.campaign_id == steps[0].campaign_id
+    for start in range(0, len(ids), _CHUNK):
+        chosen = query.where(StructuredFileRow.id.in_(ids[start : start + _CHUNK]))
+        for row in (await session.execute(chosen)).scalars():
             found[row.file] = _Record(
                 file=row.file,
                 kind=row.kind,
                 content_hash=row.content_hash,
                 entries=dict(row.entries or {}),
                 statements=dict(row.statements or {}) if statements else {},
-                row=row if own and statements else None,
             )
     return found
 
 
 async def known_hashes(session: AsyncSession, campaign_id: int) -> dict[str, str]:
     """Return the content hash of every YAML file the campaign remembers, by file name (a light query:
-    the same rules as `load_records`, without reading what the files produced)."""
+    the same versions as `load_records`, without reading what the files produced)."""
     steps = await lineage(session, campaign_id)
     table = StructuredFileRow.__table__.c
-    query = select(table.campaign_id, table.file, table.content_hash, table.changeset_id).where(
-        table.campaign_id.in_([step.campaign_id for step in steps])
-    )
-    rows = (await session.execute(query)).all()
-    found: dict[str, str] = {}
-    for step in steps:
-        for campaign, file, digest, changeset in rows:
-            if campaign == step.campaign_id and file not in found and changeset <= step.up_to_changeset:
-                found[file] = digest
-    return found
+    versions = await _visible_versions(session, steps, table.content_hash)
+    return {file: row.content_hash for file, row in versions.items()}
 
 
 # --------------------------------------------------------------------------------------------- facts
@@ -1384,6 +1402,8 @@ class _Ingest:
         return carried
 
     def _save_records(self) -> None:
+        """Write a new version of the record of every file this import wrote for (never update one in place:
+        a branch forked earlier still reads the version it inherited)."""
         now = utc_now()
         by_file: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in self.changed_names}
         for key, plan in self.planned.items():
@@ -1393,42 +1413,33 @@ class _Ingest:
                 "t": plan.type,
                 "l": plan.entry.line,
             }
+        stamp = {"campaign_id": self.campaign_id, "changeset_id": self.changeset.id, "updated_at": now}
         for loaded in self.changed:
             assert loaded.result is not None
-            record = self.records.get(loaded.name)
-            values = {
-                "kind": loaded.result.kind or "",
-                "content_hash": loaded.content_hash,
-                "changeset_id": self.changeset.id,
-                "entries": by_file[loaded.name],
-                "statements": self.new_records.get(loaded.name, {}),
-                "updated_at": now,
-            }
-            if record is not None and record.row is not None:
-                for attribute, value in values.items():
-                    setattr(record.row, attribute, value)
-            else:
-                self.session.add(StructuredFileRow(campaign_id=self.campaign_id, file=loaded.name, **values))
+            self.session.add(
+                StructuredFileRow(
+                    **stamp,
+                    file=loaded.name,
+                    kind=loaded.result.kind or "",
+                    content_hash=loaded.content_hash,
+                    entries=by_file[loaded.name],
+                    statements=self.new_records.get(loaded.name, {}),
+                )
+            )
         for record in self.records.values():
             if record.file in self.changed_names or not record.dirty:
                 continue
-            if record.row is not None:
-                record.row.statements = dict(record.statements)
-                record.row.changeset_id = self.changeset.id
-                record.row.updated_at = now
-            else:
-                self.session.add(
-                    StructuredFileRow(
-                        campaign_id=self.campaign_id,
-                        file=record.file,
-                        kind=record.kind,
-                        content_hash=record.content_hash,
-                        changeset_id=self.changeset.id,
-                        entries=record.entries,
-                        statements=dict(record.statements),
-                        updated_at=now,
-                    )
+            # Another file's facts carried over to a replacing entity: the same file, repointed slots.
+            self.session.add(
+                StructuredFileRow(
+                    **stamp,
+                    file=record.file,
+                    kind=record.kind,
+                    content_hash=record.content_hash,
+                    entries=record.entries,
+                    statements=dict(record.statements),
                 )
+            )
 
     # -- checks ---------------------------------------------------------------------------------------
 

@@ -1,7 +1,10 @@
 """What each imported YAML file produced in a campaign's canon, so that re-importing it applies only the difference.
 
-One row per (campaign, file name). Not canon itself (canon rows are never changed; this bookkeeping is): the
-file's content hash, the last changeset that wrote for it, and two maps:
+One row per version: every changeset that writes for a file adds a row for it (campaign, file name, that
+changeset), and no row is ever updated. A campaign reads its own latest version of a file, else the latest
+one its nearest ancestor wrote at or before the fork (`canon.structured.ingest.load_records`), so a parent's
+re-import never changes what a branch inherited. Not canon itself (canon rows are never changed; this is
+bookkeeping about them): the file's content hash, the changeset that wrote the version, and two maps:
 
 - `entries`: entry id (the YAML id, the entity's `key`) -> {"e": entity id, "f": entity fingerprint,
   "t": entity type, "l": line}
@@ -21,7 +24,7 @@ from canon.storage import Base, BigIntPK, UTCDateTime, utc_now
 
 
 class StructuredFileRow(Base):
-    """One YAML file imported into a campaign and what it produced."""
+    """One version of a YAML file imported into a campaign: what it produced as of `changeset_id`."""
 
     __tablename__ = "structured_files"
 
@@ -33,6 +36,7 @@ class StructuredFileRow(Base):
     changeset_id: Mapped[int] = mapped_column(BigInteger)
     entries: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     statements: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    # When the version was written (the name is older than versions: no row is updated any more).
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
 
-    __table_args__ = (UniqueConstraint("campaign_id", "file"),)
+    __table_args__ = (UniqueConstraint("campaign_id", "file", "changeset_id"),)

@@ -402,14 +402,15 @@ async def test_a_changed_file_applies_only_the_difference_with_retcons_never_del
     assert report.statements == ChangeCounts(changed=6, unchanged=79 - 6 - 3, retconned=6 + 3)
     after = await counts(db)
     # Exactly the difference, nothing deleted: 6 statements, 1 entity, their 7 pieces of evidence, 9 statement
-    # and 2 entity retcons, one changeset; the file's record is updated in place.
+    # and 2 entity retcons, one changeset; the file's record gets a new version (the old one is kept, for
+    # the branches forked before).
     assert {name: after[name] - before[name] for name in before} == {
         "entities": 1,
         "statements": 6,
         "evidence": 7,
         "status": 11,
         "changesets": 1,
-        "files": 0,
+        "files": 1,
         "conflicts": 0,
     }
     # The changed value: the old fact retconned, the new one replaces it, with its evidence.
