@@ -28,6 +28,6 @@ WORKDIR /data
 VOLUME ["/data"]
 # SIGTERM (docker stop) makes the bot write queued turns, stop its jobs and close its connections.
 STOPSIGNAL SIGTERM
-HEALTHCHECK --interval=60s --timeout=30s --start-period=90s --retries=3 CMD ["lorekeeper", "doctor", "--quiet"]
+HEALTHCHECK --interval=60s --timeout=30s --start-period=90s --retries=3 CMD ["lorekeeper", "doctor", "--quiet", "--live"]
 ENTRYPOINT ["lorekeeper"]
 CMD ["run"]

@@ -60,6 +60,10 @@ def register(app: typer.Typer) -> None:
     def doctor(
         quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing; exit code only")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
+        live: Annotated[
+            bool,
+            typer.Option("--live", help="Also fail unless the bot is running and connected (healthchecks)"),
+        ] = False,
     ) -> None:
         """Check the configuration and every connection (database, data directory, Chroma, model, LLM, token)."""
         from bot.doctor import render, run_checks
@@ -72,7 +76,7 @@ def register(app: typer.Typer) -> None:
             if not quiet:
                 typer.echo(str(error), err=True)
             raise typer.Exit(1) from None
-        checks = asyncio.run(run_checks(settings))
+        checks = asyncio.run(run_checks(settings, live=live))
         failed = any(not c.ok for c in checks)
         if as_json:
             typer.echo(json.dumps([c.__dict__ for c in checks]))

@@ -32,6 +32,7 @@ EXTENSIONS = (
     "cogs.operations",
     "cogs.lore",
     "cogs.campaign",
+    "cogs.health",  # the heartbeat `lorekeeper doctor --live` reads
 )
 
 

@@ -9,7 +9,7 @@ import json
 import tempfile
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from config.settings import Settings
 
@@ -183,13 +183,20 @@ async def check_llm(settings: Settings) -> Check:
     return Check("llm", True, f"{base} answers (HTTP {status}), model {settings.llm.model}")
 
 
-async def run_checks(settings: Settings) -> list[Check]:
-    """Run every check."""
+async def run_checks(settings: Settings, *, live: bool = False) -> list[Check]:
+    """Run every check; `live` also requires the bot to be running and connected (a container's healthcheck).
+
+    Without `live`, a bot that is not running is only a note: the doctor is also run before the first start.
+    """
+    from bot.health import check_heartbeat
+
     checks = [check_token(settings), check_data_dir(settings), check_scheduler_driver(settings)]
     checks.append(await check_database(settings))
     checks.append(await check_chroma(settings))
     checks.append(check_embedding_model(settings))
     checks.append(await check_llm(settings))
+    running = check_heartbeat(settings)
+    checks.append(running if live or running.ok else replace(running, ok=True, warning=True))
     return checks
 
 

@@ -87,7 +87,7 @@ def test_dockerfile_is_slim_non_root_with_a_volume_and_a_healthcheck() -> None:
     assert re.search(r"^USER lorekeeper$", final, flags=re.M)
     assert "useradd" in final and "--uid 10001" in final
     assert 'VOLUME ["/data"]' in final and "LOREKEEPER_DATA_DIR=/data" in final
-    assert re.search(r'HEALTHCHECK .*CMD \["lorekeeper", "doctor", "--quiet"\]', final)
+    assert re.search(r'HEALTHCHECK .*CMD \["lorekeeper", "doctor", "--quiet", "--live"\]', final)
     assert "STOPSIGNAL SIGTERM" in final
     assert 'ENTRYPOINT ["lorekeeper"]' in final and 'CMD ["run"]' in final
     # Every package the program imports is copied into the image.
@@ -101,4 +101,4 @@ def test_the_healthcheck_command_exists() -> None:
     from bot.cli import app
 
     result = CliRunner().invoke(app, ["doctor", "--help"])
-    assert result.exit_code == 0 and "--quiet" in result.output
+    assert result.exit_code == 0 and "--quiet" in result.output and "--live" in result.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import datetime as dt
 from pathlib import Path
 
 import pytest
@@ -92,3 +93,41 @@ def test_an_unwritable_data_dir(tmp_path: Path) -> None:
     blocker.write_text("x")
     check = doctor.check_data_dir(Settings(_env_file=None, data_dir=blocker / "data"))  # type: ignore[call-arg]
     assert not check.ok and "not writable" in check.detail
+
+
+def test_live_fails_unless_the_bot_is_running_and_connected(env: Path) -> None:
+    from bot.health import STALE_AFTER, heartbeat_path, write_heartbeat
+    from canon.storage import utc_now
+
+    assert CliRunner().invoke(app, ["db", "upgrade"]).exit_code == 0
+    code, output = run()  # not running: a note for a person, not a failure
+    assert code == 0 and "note  bot process: no heartbeat" in output, output
+    code, output = run("--live")
+    assert code == 1 and "FAIL  bot process: no heartbeat" in output, output
+    path = heartbeat_path(Settings(_env_file=None, data_dir=env / "data"))  # type: ignore[call-arg]
+    write_heartbeat(path, connected=True)
+    code, output = run("--live")
+    assert code == 0 and "ok    bot process: running" in output, output
+    write_heartbeat(path, connected=False)
+    assert run("--live", "--quiet") == (1, "")
+    old = utc_now() - dt.timedelta(seconds=STALE_AFTER + 5)
+    write_heartbeat(path, connected=True, now=old)
+    code, output = run("--live")
+    assert code == 1 and "the bot is stuck or was killed" in output, output
+    write_heartbeat(path, connected=True, running=False)
+    code, output = run("--live")
+    assert code == 1 and "stopped" in output, output
+    path.write_text("{not json")
+    code, output = run("--live")
+    assert code == 1 and "cannot be read" in output, output
+
+
+def test_each_process_of_split_shards_has_its_own_heartbeat(tmp_path: Path) -> None:
+    from bot.health import heartbeat_path
+
+    def path(**values: object) -> Path:
+        return heartbeat_path(Settings(_env_file=None, data_dir=tmp_path, **values))  # type: ignore[arg-type]
+
+    assert path() == path(shard_count=2) == tmp_path / "heartbeat.json"
+    assert path(shard_count=4, shard_ids=[2, 3]) == tmp_path / "heartbeat-shards-2-3.json"
+    assert path(shard_count=4, shard_ids=[0, 1]) != path(shard_count=4, shard_ids=[2, 3])
