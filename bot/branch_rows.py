@@ -5,8 +5,10 @@ branch sees it. Canon rows go through the lineage filter (changeset, scene order
 the rows they hang off (aliases their entity, evidence and retcons their target). Narrative rows follow the
 ancestors' scenes within reach (`memory.lineage`); imported sources their import time; rows without a campaign
 of their own (turn revisions, source versions, scene casts) their parent row. An ancestor's bookkeeping (its
-proposals, review cards, recorded conflicts, answered questions, token use, YAML import records) is its own
-business and stays out; the asking campaign's own bookkeeping is in.
+proposals, review cards, recorded conflicts, answered questions, token use) is its own business and stays
+out; the asking campaign's own bookkeeping is in. Of the YAML import records, each file's version the campaign
+compares a re-import with (its own latest, else the nearest ancestor's latest before the fork) is in, so a
+restored archive still knows what each file produced.
 
 For a root campaign this is simply every row it owns.
 """
@@ -35,7 +37,6 @@ NOT_INHERITED = frozenset(
         "knowledge_retrievals",
         "knowledge_index_state",
         "llm_usage",
-        "structured_files",
     }
 )
 #: Discord and scheduler bookkeeping: never part of a campaign's rows.
@@ -96,6 +97,36 @@ def _visible(
     return when is None or reach.sees_time(when)
 
 
+def _current_file_versions(
+    rows: list[dict[str, Any]], lineage_ids: list[int], kept: dict[str, set[int]]
+) -> list[dict[str, Any]]:
+    """Keep, per YAML file, the record a re-import compares with: the nearest campaign's latest version.
+
+    The record's links to entities and facts the campaign does not see (an at-date fork cuts later-dated
+    ones) are left out with them: what the archive does not hold, a re-import writes again.
+    """
+    distance = {cid: index for index, cid in enumerate(lineage_ids)}
+    current: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        best = current.get(row["file"])
+        if best is None or (distance[row["campaign_id"]], -row["changeset_id"]) < (
+            distance[best["campaign_id"]],
+            -best["changeset_id"],
+        ):
+            current[row["file"]] = row
+    entities, statements = kept.get("entities", set()), kept.get("statements", set())
+    out = []
+    for row in sorted(current.values(), key=lambda r: r["id"]):
+        entries = {
+            key: entry
+            for key, entry in (row["entries"] or {}).items()
+            if entry.get("e") is None or entry["e"] in entities
+        }
+        slots = {slot: pair for slot, pair in (row["statements"] or {}).items() if int(pair[0]) in statements}
+        out.append(row | {"entries": entries, "statements": slots})
+    return out
+
+
 def _nearest_by_filename(rows: list[dict[str, Any]], lineage_ids: list[int]) -> list[dict[str, Any]]:
     """Keep, per file name, the source of the nearest campaign (a branch's file shadows its parent's)."""
     distance = {cid: index for index, cid in enumerate(lineage_ids)}
@@ -154,6 +185,8 @@ async def lineage_row_sets(
             rows = found
         if table.name == "knowledge_sources":
             rows = _nearest_by_filename(rows, ids)
+        elif table.name == "structured_files":
+            rows = _current_file_versions(rows, ids, kept)
         sets[table.name] = rows
         if "id" in columns:
             kept[table.name] = {row["id"] for row in rows}

@@ -10,6 +10,7 @@ Every test runs on SQLite and, when LOREKEEPER_TEST_POSTGRES_URL is set, on Post
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -272,3 +273,31 @@ async def test_a_rebased_branch_compares_with_the_parents_newer_version(
     assert await names_of(db, root, "maric_vyr") == ["Maric the Bold"]
     _, facts = await seen(db, branch)
     assert doubled(facts) == []
+
+
+async def test_a_restored_branch_archive_still_knows_what_each_file_produced(
+    db: Database, importer: StructuredImportService, branches: BranchService, root: Campaign, tmp_path: Path
+) -> None:
+    from bot.campaign_archive import CampaignArchive, read_archive
+    from bot.services import build_services
+    from config.settings import Settings
+
+    branch = await branches.fork(root, "Exported", actor=GM)
+    changed = await importer.import_files(root, [("family_tree.yaml", PARENT_TREE.encode())], GM)
+    assert changed.status == "ingested", changed.summary()
+    settings = Settings(_env_file=None, data_dir=tmp_path / "data", embedding={"enabled": False})  # type: ignore[call-arg]
+    services = await build_services(settings, db=db)
+    try:
+        archive = CampaignArchive(db, services.knowledge)
+        path = tmp_path / "branch.zip"
+        await archive.export_campaign(branch.id, path)
+        files = read_archive(path).tables["structured_files"]
+        # One record per file, the version the branch inherited (before the parent's change).
+        assert sorted(r["file"] for r in files) == sorted(f"{kind}.yaml" for kind in KINDS)
+        restored = (await archive.import_campaign(path, name="Restored")).campaign
+    finally:
+        await services.close()
+    again = await importer.import_files(restored, [("family_tree.yaml", TREE.encode())], GM)
+    assert again.status == "unchanged", again.summary()
+    assert doubled((await seen(db, restored))[1]) == []
+    assert await names_of(db, restored, "maric_vyr") == ["Maric Vyr"]
