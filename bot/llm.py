@@ -288,6 +288,23 @@ class _Invalid(Exception):
         self.problem = problem
 
 
+def endpoint_host(base_url: str) -> str:
+    """Return the `host[:port]` of an endpoint URL, as messages to players name it.
+
+    Never the URL's user name, password, path or query: a base URL may carry credentials
+    (`https://user:key@host/v1`, `...?key=...`), and the host goes into messages shown to players.
+    """
+    try:
+        parts = urlsplit(base_url if "//" in base_url else f"//{base_url}")
+        host, port = parts.hostname, parts.port
+    except ValueError:  # a port that is not a number, an unbalanced [IPv6] bracket
+        return "the configured server"
+    if not host:
+        return "the configured server"
+    shown = f"[{host}]" if ":" in host else host
+    return f"{shown}:{port}" if port is not None else shown
+
+
 class OpenAICompatibleLLM:
     """`LLMClient` over `openai.AsyncOpenAI`, for OpenAI, vLLM, llama.cpp, Ollama, LM Studio and the like."""
 
@@ -320,7 +337,7 @@ class OpenAICompatibleLLM:
         """
         self.model = model
         self.base_url = base_url
-        self.host = urlsplit(base_url).netloc or base_url
+        self.host = endpoint_host(base_url)
         self._ledger = ledger
         self._timeout = timeout_seconds
         self._max_retries = max_retries

@@ -22,6 +22,7 @@ from bot.llm import (
     OpenAICompatibleLLM,
     Usage,
     build_llm,
+    endpoint_host,
     require_llm,
 )
 from canon.errors import Unavailable
@@ -478,6 +479,63 @@ async def test_unreachable_server_is_retried_then_unavailable(make_llm: Any, sle
 
     assert caught.value.message == f"The language model at 127.0.0.1:{port} did not answer after 3 tries."
     assert len(sleeps.delays) == 2
+
+
+@pytest.mark.parametrize(
+    ("base_url", "host"),
+    [
+        ("http://lk-user:s3cret@127.0.0.1:8080/v1?key=k3y", "127.0.0.1:8080"),
+        ("https://token@API.example.com/v1#k3y", "api.example.com"),
+        ("http://[::1]:11434/v1?api_key=k3y", "[::1]:11434"),
+        ("lk-user:s3cret@localhost:8000/v1", "localhost:8000"),
+        ("http://lk-user:s3cret@host:port/v1", "the configured server"),
+    ],
+)
+def test_the_endpoint_host_is_its_name_and_port_only(base_url: str, host: str) -> None:
+    assert endpoint_host(base_url) == host
+
+
+SECRETS = ("lk-user", "s3cret", "k3y", "key=")
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        (Reply.error(401, "bad key"), "rejected the API key"),
+        (Reply.error(403, "forbidden"), "refused access"),
+        (Reply.error(400, "too long"), "refused the request (HTTP 400): too long"),
+        (Reply.error(429, "quota", retry_after="3600"), "is busy and asked to wait"),
+        (Reply.error(500, "down"), "did not answer after 2 tries"),
+    ],
+)
+async def test_errors_name_the_servers_host_never_the_credentials_in_its_url(
+    stub: LLMStub, make_llm: Any, reply: Reply, expected: str
+) -> None:
+    stub.add(reply, reply)
+    # No query: the OpenAI client would send it inside the path (the 404 of the test below).
+    llm = make_llm(f"http://lk-user:s3cret@{stub.host}/v1", max_retries=1)
+
+    with pytest.raises(LLMUnavailable) as caught:
+        await llm.complete(PROMPT, campaign_id=1, purpose="t")
+
+    assert caught.value.message.startswith(f"The language model at {stub.host} "), caught.value.message
+    assert expected in caught.value.message
+    assert not [s for s in SECRETS if s in str(caught.value)]
+
+
+async def test_a_base_url_with_a_query_key_is_never_named_in_errors(stub: LLMStub, make_llm: Any) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    for base_url, host in (
+        (f"http://lk-user:s3cret@{stub.host}/v1?key=k3y", stub.host),  # the query lands in the path: 404
+        (f"http://lk-user:s3cret@127.0.0.1:{port}/v1?key=k3y", f"127.0.0.1:{port}"),  # refused
+    ):
+        llm = make_llm(base_url, max_retries=0)
+        with pytest.raises(LLMUnavailable) as caught:
+            await llm.complete(PROMPT, campaign_id=1, purpose="t")
+        assert caught.value.message.startswith(f"The language model at {host} "), caught.value.message
+        assert not [s for s in SECRETS if s in str(caught.value)]
 
 
 async def test_cancellation_cancels_the_request_and_does_not_retry(
