@@ -13,7 +13,13 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import delete, func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.ops_models import GuildOpsRow, IdleReminderRow, ScheduledSessionRow, UserTimezoneRow
+from bot.ops_models import (
+    GuildOpsRow,
+    IdleReminderRow,
+    ScheduledSessionRow,
+    SchedulerJobRow,
+    UserTimezoneRow,
+)
 from bot.timeparse import REPEATS, next_occurrence, parse_when, zone
 from canon.errors import InvalidInput, NotFound
 from canon.storage import Database, utc_now
@@ -251,10 +257,14 @@ class OperationsService:
         await self.db.run(work)
 
     async def claim_reminder(self, session_id: int, occurrence: dt.datetime) -> bool:
-        """Record that the reminder for one occurrence goes out; False when it already went (run twice)."""
+        """Record that the reminder for one occurrence goes out; False when it already went (run twice).
+
+        The row is locked (PostgreSQL; SQLite has one writer): two runs at once, such as a job re-added by the
+        scheduler's reconciliation while the one it replaced still runs, claim it once between them.
+        """
 
         async def work(session: AsyncSession) -> bool:
-            row = await session.get(ScheduledSessionRow, session_id)
+            row = await session.get(ScheduledSessionRow, session_id, with_for_update=True)
             if row is None or row.status != "scheduled" or row.reminded_for == occurrence:
                 return False
             row.reminded_for = occurrence
@@ -326,6 +336,21 @@ class OperationsService:
         await self.db.run(work)
 
     # -- status -------------------------------------------------------------------------------------
+
+    async def stored_jobs(self) -> list[tuple[str, dt.datetime | None]]:
+        """Return the job store's job ids and next run times (UTC), soonest first, read from the database.
+
+        For a process that runs no scheduler while another one does (shards split between processes).
+        """
+        query = select(SchedulerJobRow.id, SchedulerJobRow.next_run_time)
+        async with self.db.session() as session:
+            rows = (await session.execute(query)).all()
+        jobs = [
+            (job_id, dt.datetime.fromtimestamp(when, dt.UTC) if when is not None else None)
+            for job_id, when in rows
+        ]
+        far = dt.datetime.max.replace(tzinfo=dt.UTC)
+        return sorted(jobs, key=lambda j: j[1] or far)
 
     async def counts(self, campaign_id: int | None = None) -> dict[str, int]:
         """Return row counts of the main tables (of one campaign, or all)."""

@@ -11,6 +11,13 @@ migration 0006), system jobs have fixed ids and are added only when missing, and
 `misfire_grace_seconds` late; the reminder itself records which occurrence it announced, so even a job run
 twice posts once.
 
+Only one process runs the scheduler (with shards split between processes, the one with shard 0), but any
+process may schedule or cancel a session: one without the scheduler only writes the session's row. So the
+scheduler reconciles the sessions with their jobs when it starts and every `RECONCILE_SECONDS` after (the
+`system:session-jobs` job): a scheduled session without its job gets one, a session whose start, zone,
+repeat or lead time changed gets a new one (each job's name records what it was made from), and a job whose
+session was cancelled, is over or is gone is removed.
+
 The job store is synchronous (SQLAlchemy with the stdlib `sqlite3`, or `psycopg` for PostgreSQL): it is
 touched a few times per job, never on the message path.
 """
@@ -22,7 +29,7 @@ import contextlib
 import datetime as dt
 import functools
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -37,7 +44,7 @@ from config.settings import Settings
 if TYPE_CHECKING:
     from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-    from bot.operations import ScheduledSession
+    from bot.operations import OperationsService, ScheduledSession
     from bot.services import Services
 
 log = logging.getLogger(__name__)
@@ -48,6 +55,10 @@ IDLE_JOB = f"{SYSTEM_JOB_PREFIX}idle-scenes"
 CONTINUITY_JOB = f"{SYSTEM_JOB_PREFIX}continuity"
 BACKUP_JOB = f"{SYSTEM_JOB_PREFIX}backup"
 REINDEX_JOB = f"{SYSTEM_JOB_PREFIX}resume-indexing"
+RECONCILE_JOB = f"{SYSTEM_JOB_PREFIX}session-jobs"
+#: How often the scheduler gives sessions scheduled (or cancelled) by another process their jobs (seconds).
+RECONCILE_SECONDS = 60
+SESSION_JOB_PREFIX = "session:"
 
 
 class ChannelGone(Exception):
@@ -58,6 +69,15 @@ class Poster(Protocol):
     """Where jobs post: a channel by id. Raises `ChannelGone` when the channel is deleted or closed to us."""
 
     async def post(self, channel_id: int, content: str) -> None: ...
+
+
+@dataclass
+class Reconciled:
+    """The session ids whose reminder job a reconciliation added, replaced or removed."""
+
+    added: list[int] = field(default_factory=list)
+    replaced: list[int] = field(default_factory=list)
+    removed: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -243,29 +263,77 @@ class JobScheduler:
             return False
         self.runtime = JobRuntime(services, poster, self)
         install(self.runtime)
-        sessions = await services.ops.sessions()
         scheduler = self.scheduler
         # Paused until every job is in place, so a due job cannot run against a half-set-up store.
         await asyncio.to_thread(scheduler.start, paused=True)
-        await asyncio.to_thread(self._ensure_jobs, sessions)
+        await asyncio.to_thread(self._ensure_system_jobs)
+        await self.reconcile(services.ops, at_start=True)
         scheduler.resume()
         log.info("scheduler started with %d jobs", len(await self.pending()))
         return True
 
-    def _ensure_jobs(self, sessions: list[ScheduledSession]) -> None:
-        self._ensure_system_jobs()
+    async def reconcile(self, ops: OperationsService, *, at_start: bool = False) -> Reconciled:
+        """Give each scheduled session the reminder job it should have; remove the jobs of the others.
+
+        A session row without its job (a crash in between, or it was scheduled by a process whose scheduler
+        is off, such as one running other shards) gets one; a job made from an older version of its session
+        is made again (unless it is due: it reads the session when it runs); a job whose session was
+        cancelled, is over or is gone is removed. Logged as a warning at start (something was lost), else as
+        information (another process scheduled or cancelled a session).
+        """
+        if self.scheduler is None:
+            return Reconciled()
+        # Jobs first, sessions second: this process commits a session before it adds the job, so a job read
+        # here always has its session in the read below, and is never taken for a cancelled one's.
+        found = await asyncio.to_thread(self._session_jobs)
+        sessions = await ops.sessions()
+        done = await asyncio.to_thread(self._reconcile, found, sessions, utc_now())
+        level = logging.WARNING if at_start else logging.INFO
+        for ids, what in (
+            (done.added, "re-added the reminder jobs of %d scheduled sessions that had none: %s"),
+            (done.replaced, "remade the reminder jobs of %d scheduled sessions that changed: %s"),
+            (done.removed, "removed the reminder jobs of %d sessions no longer scheduled: %s"),
+        ):
+            if ids:
+                named = ", ".join(f"#{i}" for i in ids[:20]) + (
+                    f" and {len(ids) - 20} more" if len(ids) > 20 else ""
+                )
+                log.log(level, what, len(ids), named)
+        return done
+
+    def _session_jobs(self) -> dict[int, Any]:
         assert self.scheduler is not None
-        # A session row committed without its job (a crash in between, or it was scheduled by a process
-        # whose scheduler is off) would never be reminded of: its job is made again here.
-        missing = [s for s in sessions if self.scheduler.get_job(session_job_id(s.id)) is None]
-        for scheduled in missing:
-            self._add_session_job(scheduled.id, scheduled.starts_at, scheduled.timezone, scheduled.repeat)
-        if missing:
-            log.warning(
-                "re-added the reminder jobs of %d scheduled sessions that had none: %s",
-                len(missing),
-                ", ".join(f"#{s.id}" for s in missing),
-            )
+        found: dict[int, Any] = {}
+        for job in self.scheduler.get_jobs():
+            number = job.id.removeprefix(SESSION_JOB_PREFIX)
+            if job.id.startswith(SESSION_JOB_PREFIX) and number.isdigit():
+                found[int(number)] = job
+        return found
+
+    def _reconcile(
+        self, found: dict[int, Any], sessions: list[ScheduledSession], now: dt.datetime
+    ) -> Reconciled:
+        from apscheduler.jobstores.base import JobLookupError
+
+        assert self.scheduler is not None
+        done = Reconciled()
+        for scheduled in sessions:
+            job = found.get(scheduled.id)
+            if job is None:
+                self._add_session_job(scheduled, now)
+                done.added.append(scheduled.id)
+            elif job.name != self.session_job_name(scheduled) and not (
+                job.next_run_time is not None and job.next_run_time <= now
+            ):
+                self._add_session_job(scheduled, now)
+                done.replaced.append(scheduled.id)
+        wanted = {s.id for s in sessions}
+        for session_id, job in sorted(found.items()):
+            if session_id not in wanted:
+                with contextlib.suppress(JobLookupError):
+                    self.scheduler.remove_job(job.id)
+                done.removed.append(session_id)
+        return done
 
     def _ensure_system_jobs(self) -> None:
         from apscheduler.triggers.cron import CronTrigger
@@ -287,6 +355,10 @@ class JobScheduler:
                 else None
             ),
             REINDEX_JOB: ("bot.scheduler:resume_indexing_job", IntervalTrigger(minutes=15)),
+            RECONCILE_JOB: (
+                "bot.scheduler:reconcile_sessions_job",
+                IntervalTrigger(seconds=RECONCILE_SECONDS),
+            ),
         }
         for job_id, spec in wanted.items():
             existing = self.scheduler.get_job(job_id)
@@ -333,22 +405,41 @@ class JobScheduler:
 
     # -- session reminders --------------------------------------------------------------------------
 
-    async def schedule_session(
-        self, session_id: int, starts_at: dt.datetime, tz_name: str, repeat: str
-    ) -> None:
+    async def schedule_session(self, scheduled: ScheduledSession) -> None:
         """Add (or replace) the reminder job of a scheduled session."""
         if self.scheduler is not None:
-            await asyncio.to_thread(self._add_session_job, session_id, starts_at, tz_name, repeat)
+            await asyncio.to_thread(self._add_session_job, scheduled, utc_now())
 
-    def _add_session_job(self, session_id: int, starts_at: dt.datetime, tz_name: str, repeat: str) -> None:
+    def session_job_name(self, scheduled: ScheduledSession) -> str:
+        """Return the name of a session's reminder job: what it is made from, which tells when it is stale."""
+        starts = scheduled.starts_at.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return (
+            f"session #{scheduled.id} reminder: {scheduled.repeat} from {starts} in {scheduled.timezone}, "
+            f"{self.settings.ops.session_reminder_minutes} min before"
+        )
+
+    def _add_session_job(self, scheduled: ScheduledSession, now: dt.datetime) -> None:
         assert self.scheduler is not None
+        options: dict[str, Any] = {}
+        lead = dt.timedelta(minutes=self.settings.ops.session_reminder_minutes)
+        upcoming = scheduled.next_start(now)
+        if (
+            scheduled.repeat != "none"
+            and upcoming is not None
+            and upcoming - lead <= now
+            and scheduled.reminded_for != upcoming
+        ):
+            # Its next start is nearer than the lead time (scheduled late, or the job is made late): the
+            # trigger's first fire would be the start after it, so this one is reminded of now.
+            options["next_run_time"] = now + dt.timedelta(seconds=1)
         self.scheduler.add_job(
             "bot.scheduler:session_reminder_job",
-            self.reminder_trigger(starts_at, tz_name, repeat),
-            args=[session_id],
-            id=session_job_id(session_id),
-            name=f"session #{session_id} reminder",
+            self.reminder_trigger(scheduled.starts_at, scheduled.timezone, scheduled.repeat, now),
+            args=[scheduled.id],
+            id=session_job_id(scheduled.id),
+            name=self.session_job_name(scheduled),
             replace_existing=True,
+            **options,
         )
 
     def reminder_trigger(
@@ -368,8 +459,10 @@ class JobScheduler:
         if repeat == "weekly":
             fields["day_of_week"] = local.weekday()
         # From the first session's reminder on: an earlier start would fire before the first session, for
-        # no session at all.
-        return CronTrigger(timezone=tz, start_date=starts_at - lead, **fields)
+        # no session at all. To the minute, as the trigger fires: a start at 19:30:45 (scheduled "in 3 days")
+        # would otherwise skip its first reminder, at 19:00:00, for the next one.
+        first = (starts_at - lead).replace(second=0, microsecond=0)
+        return CronTrigger(timezone=tz, start_date=first, **fields)
 
     async def cancel_session(self, session_id: int) -> None:
         """Remove a session's reminder job (missing is fine)."""
@@ -388,7 +481,7 @@ class JobScheduler:
 
 def session_job_id(session_id: int) -> str:
     """Return the job id of a scheduled session's reminder."""
-    return f"session:{session_id}"
+    return f"{SESSION_JOB_PREFIX}{session_id}"
 
 
 # -- the jobs (module-level: APScheduler stores them by reference) -------------------------------------
@@ -432,6 +525,15 @@ async def session_reminder_job(session_id: int) -> None:
                 session_id,
                 scheduled.channel_id,
             )
+
+
+async def reconcile_sessions_job() -> None:
+    """Give sessions scheduled by another process their reminder jobs, and drop those of cancelled ones."""
+    runtime = current()
+    if runtime is None:
+        return
+    with log_context(job="session-jobs"):
+        await runtime.scheduler.reconcile(runtime.services.ops)
 
 
 async def idle_scene_job() -> None:

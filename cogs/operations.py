@@ -85,12 +85,10 @@ class OperationsCommands(commands.Cog):
             title=title,
             now=now,
         )
-        # The session is stored first: were the job lost (a crash, or this process's scheduler is off), the
-        # scheduler adds it again when it starts.
+        # The session is stored first. Where this process runs no scheduler (another process runs shard 0,
+        # and the jobs), or the job is lost in a crash, the scheduler adds it within a minute (`reconcile`).
         if self.services.scheduler is not None:
-            await self.services.scheduler.schedule_session(
-                scheduled.id, scheduled.starts_at, scheduled.timezone, scheduled.repeat
-            )
+            await self.services.scheduler.schedule_session(scheduled)
         await interaction.response.send_message(
             render.scheduled_text(scheduled, self.services.settings.ops.session_reminder_minutes, now),
             allowed_mentions=NONE,
@@ -110,6 +108,8 @@ class OperationsCommands(commands.Cog):
     async def cancel(self, interaction: discord.Interaction, session_id: app_commands.Range[int, 1]) -> None:
         """Cancel a session and its reminders."""
         cancelled = await self.services.ops.cancel_session(_guild_id(interaction), session_id)
+        # Without a scheduler here, the job stays until the scheduler's next reconciliation removes it; were
+        # it due first, it finds the session cancelled and posts nothing.
         if self.services.scheduler is not None:
             await self.services.scheduler.cancel_session(cancelled.id)
         await interaction.response.send_message(

@@ -345,6 +345,73 @@ async def test_a_session_without_its_job_gets_one_when_the_scheduler_starts(
     assert sorted(job for job, _ in await world.bot.services.scheduler.pending()).count("session:1") == 1  # type: ignore[union-attr]
 
 
+async def test_sessions_changed_or_cancelled_elsewhere_get_their_jobs_remade_or_removed(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    for title in ("Moved", "Dropped", "Kept"):
+        await world.emu.invoke(
+            world.channel, world.gm, "session schedule", when="in 3 days", repeat="weekly", title=title
+        )
+
+    async def pending() -> dict[str, dt.datetime | None]:
+        scheduler = world.bot.services.scheduler
+        assert scheduler is not None
+        return dict(await scheduler.pending())
+
+    before = await pending()
+    later = utc_now() + dt.timedelta(days=5)
+    lead = dt.timedelta(minutes=world.settings.ops.session_reminder_minutes)
+    kept = await world.bot.services.ops.get_session(3)
+    assert kept is not None  # "in 3 days" has seconds: the first reminder is still the first session's
+    assert before["session:3"] == (kept.starts_at - lead).replace(second=0, microsecond=0)
+
+    async def elsewhere(session):  # type: ignore[no-untyped-def]
+        # As another process (one without the scheduler) would leave them: a session moved, one cancelled.
+        await session.execute(
+            update(ScheduledSessionRow).where(ScheduledSessionRow.id == 1).values(starts_at=later)
+        )
+        await session.execute(
+            update(ScheduledSessionRow).where(ScheduledSessionRow.id == 2).values(status="cancelled")
+        )
+
+    await world.bot.services.db.run(elsewhere)
+    scheduler = world.bot.services.scheduler
+    assert scheduler is not None
+    with caplog.at_level(logging.INFO, logger="bot.scheduler"):
+        done = await scheduler.reconcile(world.bot.services.ops)
+    assert (done.added, done.replaced, done.removed) == ([], [1], [2])
+    after = await pending()
+    assert after["session:1"] == (later - lead).replace(second=0, microsecond=0)
+    assert "session:2" not in after and after["session:3"] == before["session:3"]
+    assert any(r.getMessage().startswith("remade") and "#1" in r.getMessage() for r in caplog.records)
+    assert any(r.getMessage().startswith("removed") and "#2" in r.getMessage() for r in caplog.records)
+    # Nothing changed since: the next reconciliation (and a restart's) leaves every job as it is.
+    done = await scheduler.reconcile(world.bot.services.ops)
+    assert (done.added, done.replaced, done.removed) == ([], [], [])
+    await world.restart()
+    assert await pending() == after
+
+
+async def test_a_weekly_session_scheduled_inside_its_reminder_lead_is_reminded_at_once(world: World) -> None:
+    await world.emu.invoke(
+        world.channel, world.gm, "session schedule", when="in 10 minutes", repeat="weekly", title="Soon"
+    )
+
+    def reminders() -> list[str]:
+        return [
+            m["content"] for m in world.emu.channel_messages(world.channel) if m["content"].startswith("⏰")
+        ]
+
+    # The scheduler runs it (its trigger alone would first fire a week on, for the second session).
+    await world.emu.wait_for(lambda: len(reminders()) == 1, what="the reminder of the first session")
+    assert "Soon" in reminders()[0] and "repeats weekly" in reminders()[0]
+    pending = dict(await world.bot.services.scheduler.pending())  # type: ignore[union-attr]
+    (scheduled,) = await world.bot.services.ops.sessions(world.guild.id)
+    lead = dt.timedelta(minutes=world.settings.ops.session_reminder_minutes)
+    next_week = scheduled.starts_at + dt.timedelta(days=7) - lead
+    assert pending["session:1"] == next_week.replace(second=0, microsecond=0)
+
+
 async def test_a_daily_reminder_fires_before_each_session_never_before_the_first(
     world: World, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import select
+from discord import Permissions
+from sqlalchemy import select, text
 
+from bot import scheduler as jobs
 from bot.client import Lorekeeper, ShardedLorekeeper, create_bot
-from bot.services import build_services
+from bot.ops_models import JOBS_TABLE
+from bot.services import Services, build_services
+from canon.storage import utc_now
 from config.settings import Settings
 from memory.models import SceneRow, TurnRow
 from tests.conftest import DatabaseTarget
+from tests.e2e.conftest import assert_no_pings, embed_fields
+from tests.e2e.test_ops_e2e import starts_soon
 from tests.emulator import DiscordEmulator
 
 
@@ -80,6 +89,116 @@ async def test_two_processes_split_the_shards_and_one_runs_the_jobs(
                 assert not started.ephemeral, started.content
                 assert all_services[shard].metrics.summary(guild.id)["scene start"]["count"] == 1
                 assert "scene start" not in all_services[1 - shard].metrics.summary(guild.id)
+        finally:
+            for bot in bots:
+                await emu.stop_bot(bot)
+        emu.errors.assert_no_errors()
+
+
+async def run_job_now(scheduler: jobs.JobScheduler, job_id: str) -> None:
+    """Make a stored job due now, as if its time had come, and wait until the running scheduler has run it."""
+    from apscheduler.events import EVENT_JOB_ERROR, EVENT_JOB_EXECUTED
+
+    running = scheduler.scheduler
+    assert running is not None and scheduler.running
+    loop = asyncio.get_running_loop()
+    ran: asyncio.Future[BaseException | None] = loop.create_future()
+
+    def finished(event: Any) -> None:  # on the loop's thread or the scheduler's worker thread
+        if event.job_id == job_id:
+            loop.call_soon_threadsafe(lambda: ran.done() or ran.set_result(event.exception))
+
+    running.add_listener(finished, EVENT_JOB_EXECUTED | EVENT_JOB_ERROR)
+    try:
+        await asyncio.to_thread(running.modify_job, job_id, next_run_time=utc_now())
+        error = await asyncio.wait_for(ran, timeout=30)
+    finally:
+        running.remove_listener(finished)
+    assert error is None, f"{job_id} failed: {error!r}"
+
+
+async def stored_jobs(services: Services) -> dict[str, dt.datetime | None]:
+    """Return the job store's job ids and next run times, read from the shared database."""
+    async with services.db.session() as session:
+        rows = (await session.execute(text(f"SELECT id, next_run_time FROM {JOBS_TABLE}"))).all()
+    return {job_id: dt.datetime.fromtimestamp(when, dt.UTC) if when else None for job_id, when in rows}
+
+
+async def test_a_session_scheduled_through_the_process_without_the_scheduler_is_reminded_by_the_other(
+    db_target: DatabaseTarget, tmp_path: Path
+) -> None:
+    async with DiscordEmulator() as emu:
+        worlds = []
+        for shard in (0, 1):
+            guild = emu.add_guild(f"Realm {shard}", shard=(shard, 2))
+            gm = emu.add_member(guild, f"GM {shard}", roles=[emu.add_role(guild, "GM")])
+            worlds.append((guild, gm, emu.add_text_channel(guild, "table")))
+        guild, gm, chan = worlds[1]  # a server on shard 1: its commands reach the process without jobs
+        admin = emu.add_member(
+            guild, "Ada", roles=[emu.add_role(guild, "Admin", permissions=Permissions(manage_guild=True))]
+        )
+        bots, all_services = [], []
+        for shard in (0, 1):
+            settings = Settings(  # type: ignore[call-arg]
+                _env_file=None, data_dir=tmp_path / f"data{shard}", shard_count=2, shard_ids=[shard]
+            )
+            services = await build_services(settings, db=db_target.open())
+            bot = create_bot(services)
+            await emu.start_bot(bot)
+            bots.append(bot)
+            all_services.append(services)
+        zero, one = all_services
+        try:
+            assert zero.scheduler is not None and one.scheduler is None
+            assert jobs.RECONCILE_JOB in await stored_jobs(zero)
+
+            scheduled = await emu.invoke(
+                chan, gm, "session schedule", when="in 2 days", title="Across shards"
+            )
+            assert not scheduled.ephemeral and "Across shards" in (scheduled.content or "")
+            (session,) = await one.ops.sessions(guild.id)
+            job_id = jobs.session_job_id(session.id)
+            assert job_id not in await stored_jobs(zero), "the shard-1 process adds no job"
+
+            # The shard-0 process's reconciliation, when it falls due, adds the missing job.
+            await run_job_now(zero.scheduler, jobs.RECONCILE_JOB)
+            lead = dt.timedelta(minutes=zero.settings.ops.session_reminder_minutes)
+            reminded_at = (await stored_jobs(zero))[job_id]
+            assert reminded_at is not None  # the store keeps a float timestamp: equal to a microsecond
+            assert abs(reminded_at - (session.starts_at - lead)) <= dt.timedelta(microseconds=1)
+            # The shard-1 server's admin sees it pending, read from the shared job store.
+            status = await emu.invoke(chan, admin, "admin status")
+            pending = next(v for k, v in embed_fields(status.embeds[0]).items() if k.startswith("Pending"))
+            assert job_id in pending and jobs.RECONCILE_JOB in pending, pending
+
+            # The session moves to start in ten minutes (inside the reminder's lead): the next reconciliation
+            # remakes its job, which the shard-0 process runs at once, posting in the shard-1 server's
+            # channel.
+            await starts_soon(db_target, session.id, minutes=10)
+            await run_job_now(zero.scheduler, jobs.RECONCILE_JOB)
+
+            def reminders() -> list[dict[str, Any]]:
+                return [m for m in emu.channel_messages(chan) if m["content"].startswith("⏰")]
+
+            await emu.wait_for(lambda: len(reminders()) == 1, what="the reminder from the shard-0 process")
+            assert "Across shards" in reminders()[0]["content"]
+            await run_job_now(zero.scheduler, jobs.RECONCILE_JOB)  # the one-off session is over: no new job
+            assert job_id not in await stored_jobs(zero)
+            assert (await one.ops.get_session(session.id)).status == "done"  # type: ignore[union-attr]
+
+            # Cancelled through the shard-1 process: its job goes at the next reconciliation, unposted.
+            await emu.invoke(chan, gm, "session schedule", when="in 3 days", repeat="weekly", title="Off")
+            (later,) = await one.ops.sessions(guild.id)
+            later_job = jobs.session_job_id(later.id)
+            await run_job_now(zero.scheduler, jobs.RECONCILE_JOB)
+            assert later_job in await stored_jobs(zero)
+            cancelled = await emu.invoke(chan, gm, "session cancel", session_id=later.id)
+            assert "Cancelled" in (cancelled.content or "")
+            await run_job_now(zero.scheduler, jobs.RECONCILE_JOB)
+            assert later_job not in await stored_jobs(zero)
+            assert len(reminders()) == 1
+            await emu.settle()
+            assert_no_pings(emu)
         finally:
             for bot in bots:
                 await emu.stop_bot(bot)
