@@ -206,16 +206,36 @@ def _sqlite_engine(url: str, *, echo: bool, writer: bool) -> AsyncEngine:
     return engine
 
 
+def split_search_path(url: str) -> tuple[str, str | None]:
+    """Return a PostgreSQL URL without its `search_path` query parameter, and that parameter (or None).
+
+    `postgresql+asyncpg://user@host/db?search_path=lorekeeper` keeps Lorekeeper's tables in the schema
+    `lorekeeper` (it must exist) of a database shared with others, as asyncpg's own DSNs read it. The
+    driver takes no such argument: the engine gets the URL without it and sets it on each connection.
+    """
+    parsed = make_url(url)
+    schema = parsed.query.get("search_path")
+    if schema is None:
+        return url, None
+    if not isinstance(schema, str) or not schema.strip():
+        raise ValueError("search_path must be given once, with a schema name: ?search_path=lorekeeper")
+    bare = parsed.difference_update_query(["search_path"])
+    return bare.render_as_string(hide_password=False), schema
+
+
 def create_engine(
     url: str, *, echo: bool = False, search_path: str | None = None, writer: bool = True
 ) -> AsyncEngine:
     """Create an async engine for SQLite or PostgreSQL with Lorekeeper's connection settings.
 
     On SQLite, `writer=True` gives the one-connection engine all writes go through, else a pool of readers.
-    `search_path` puts a PostgreSQL connection in one schema (the tests give each test its own).
+    `search_path` puts a PostgreSQL connection in one schema; so does a `?search_path=` in the URL (see
+    `split_search_path`), which the argument overrides.
     """
     if is_sqlite(url):
         return _sqlite_engine(url, echo=echo, writer=writer)
+    url, in_url = split_search_path(url)
+    search_path = search_path or in_url
     connect_args: dict[str, Any] = {}
     if search_path:
         connect_args["server_settings"] = {"search_path": search_path}
@@ -290,7 +310,7 @@ class Database:
 
     @classmethod
     def from_url(cls, url: str, *, echo: bool = False, search_path: str | None = None) -> Database:
-        """Create a database for a URL."""
+        """Create a database for a URL (a PostgreSQL URL may name its schema: `?search_path=NAME`)."""
         writer = create_engine(url, echo=echo, search_path=search_path)
         reader = create_engine(url, echo=echo, writer=False) if is_sqlite(url) else None
         return cls(writer, reader)

@@ -1,4 +1,8 @@
-"""Shared fixtures: a migrated database on a real SQLite file and, when configured, on PostgreSQL."""
+"""Shared fixtures: a migrated database on a real SQLite file and, when configured, on PostgreSQL.
+
+A test about SQLite itself (its files, backups, WAL, pragmas) says so with
+`@pytest.mark.sqlite_only(reason=...)`: on `db_target` it then runs on SQLite only.
+"""
 
 from __future__ import annotations
 
@@ -7,18 +11,32 @@ import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot import database
-from canon.storage import Database
+from canon.storage import Database, is_sqlite
 from config.settings import Settings
 
 POSTGRES_URL = os.environ.get("LOREKEEPER_TEST_POSTGRES_URL")
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 SRD = SHARED / "corpora" / "srd"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "sqlite_only(reason): about SQLite itself (files, WAL, pragmas); never run on PostgreSQL"
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        marker = item.get_closest_marker("sqlite_only")
+        if marker is not None and not marker.kwargs.get("reason"):
+            raise pytest.UsageError(f"{item.nodeid}: sqlite_only needs a reason= (why SQLite only)")
 
 
 def require_shared(path: Path) -> Path:
@@ -43,12 +61,23 @@ class DatabaseTarget:
     url: str
     search_path: str | None = None
 
+    @property
+    def is_sqlite(self) -> bool:
+        return is_sqlite(self.url)
+
+    @property
+    def database_url(self) -> str:
+        """The URL as the app's settings take it (LOREKEEPER_DATABASE_URL): it names the schema, if any."""
+        if self.search_path is None:
+            return self.url
+        return f"{self.url}{'&' if '?' in self.url else '?'}search_path={quote(self.search_path)}"
+
     def open(self) -> Database:
         return Database.from_url(self.url, search_path=self.search_path)
 
 
-async def make_target(kind: str, tmp_path: Path) -> DatabaseTarget:
-    """Create and migrate an empty database of a kind; for PostgreSQL, in a fresh schema."""
+async def make_target(kind: str, tmp_path: Path, *, migrate: bool = True) -> DatabaseTarget:
+    """Create an empty database of a kind, migrated unless told not; for PostgreSQL, in a fresh schema."""
     if kind == "sqlite":
         target = DatabaseTarget(f"sqlite+aiosqlite:///{tmp_path}/lorekeeper-test.sqlite3")
     else:
@@ -62,9 +91,10 @@ async def make_target(kind: str, tmp_path: Path) -> DatabaseTarget:
             await conn.execute(text(f'CREATE SCHEMA "{schema}"'))
         await admin.dispose()
         target = DatabaseTarget(POSTGRES_URL, schema)
-    db = target.open()
-    await database.upgrade(db)
-    await db.dispose()
+    if migrate:
+        db = target.open()
+        await database.upgrade(db)
+        await db.dispose()
     return target
 
 
@@ -77,14 +107,34 @@ async def drop_target(target: DatabaseTarget) -> None:
         await admin.dispose()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-async def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[DatabaseTarget]:
-    """A migrated, empty database: a SQLite file, then PostgreSQL when LOREKEEPER_TEST_POSTGRES_URL is set."""
-    target = await make_target(request.param, tmp_path)
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+async def _target(
+    request: pytest.FixtureRequest, tmp_path: Path, *, migrate: bool
+) -> AsyncIterator[DatabaseTarget]:
+    sqlite_only = request.node.get_closest_marker("sqlite_only")
+    if sqlite_only is not None and request.param != "sqlite":
+        pytest.skip(f"SQLite only: {sqlite_only.kwargs['reason']}")
+    target = await make_target(request.param, tmp_path, migrate=migrate)
     try:
         yield target
     finally:
         await drop_target(target)
+
+
+@pytest.fixture(params=BACKENDS)
+async def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[DatabaseTarget]:
+    """A migrated, empty database: a SQLite file, then PostgreSQL when LOREKEEPER_TEST_POSTGRES_URL is set."""
+    async for target in _target(request, tmp_path, migrate=True):
+        yield target
+
+
+@pytest.fixture(params=BACKENDS)
+async def empty_db_target(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[DatabaseTarget]:
+    """Like `db_target`, but with no tables yet (nothing migrated): for the migrations themselves."""
+    async for target in _target(request, tmp_path, migrate=False):
+        yield target
 
 
 @pytest.fixture

@@ -1,7 +1,11 @@
-"""The installed `lorekeeper` console script, run as a real subprocess in an empty directory."""
+"""The installed `lorekeeper` console script, run as a real subprocess in an empty directory.
+
+The token screens stop before any database is opened; `db upgrade` runs on SQLite, then PostgreSQL.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import sqlite3
@@ -10,8 +14,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import make_url
 
 from bot.database import head_revisions
+from canon.storage import Database
+from tests.conftest import DatabaseTarget
 
 LOREKEEPER = Path(sys.executable).with_name("lorekeeper")
 TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl.not-a-real-token-but-secret"
@@ -71,6 +79,7 @@ def test_help_lists_run_and_db(workdir: Path) -> None:
     assert db_help.returncode == 0 and "upgrade" in db_help.stdout
 
 
+@pytest.mark.sqlite_only(reason="the default database: a SQLite file in data_dir, in WAL mode")
 def test_db_upgrade_creates_the_schema_in_a_fresh_sqlite_file(workdir: Path) -> None:
     data = workdir / "data"
     first = lorekeeper(workdir, "db", "upgrade", LOREKEEPER_DATA_DIR=str(data))
@@ -86,3 +95,36 @@ def test_db_upgrade_creates_the_schema_in_a_fresh_sqlite_file(workdir: Path) -> 
     assert versions == heads and journal == "wal"
     again = lorekeeper(workdir, "db", "upgrade", LOREKEEPER_DATA_DIR=str(data))
     assert again.returncode == 0 and said in again.stdout
+
+
+async def tables_and_versions(target: DatabaseTarget) -> tuple[set[str], set[str]]:
+    """Return the tables and Alembic revisions of the target's own schema (named, not found by search path)."""
+    db = Database.from_url(target.url)
+    schema = target.search_path
+    try:
+        async with db.engine.connect() as conn:
+            tables = set(await conn.run_sync(lambda sync: inspect(sync).get_table_names(schema=schema)))
+            where = f'"{schema}".' if schema else ""
+            versions = set(
+                (await conn.execute(text(f"SELECT version_num FROM {where}alembic_version"))).scalars()
+            )
+    finally:
+        await db.dispose()
+    return tables, versions
+
+
+def test_db_upgrade_creates_the_schema_in_the_configured_empty_database(
+    workdir: Path, empty_db_target: DatabaseTarget
+) -> None:
+    url = empty_db_target.database_url  # for PostgreSQL the test's own schema, as ?search_path=
+    env = {"LOREKEEPER_DATA_DIR": str(workdir / "data"), "LOREKEEPER_DATABASE_URL": url}
+    first = lorekeeper(workdir, "db", "upgrade", **env)
+    assert first.returncode == 0, first.stderr
+    heads = head_revisions()
+    said = f"Database at revision {', '.join(sorted(heads))}: {make_url(url).render_as_string(hide_password=True)}"
+    assert said in first.stdout
+    tables, versions = asyncio.run(tables_and_versions(empty_db_target))
+    assert {"campaigns", "scenes", "turns", "turn_revisions"} <= tables and versions == heads
+    again = lorekeeper(workdir, "db", "upgrade", **env)
+    assert again.returncode == 0 and said in again.stdout
+    assert asyncio.run(tables_and_versions(empty_db_target)) == (tables, versions)

@@ -14,20 +14,16 @@ from typer.testing import CliRunner
 from bot.cli import app
 from bot.services import build_services
 from canon.proposals import FactContent, Ref
-from config.settings import Settings
+from config.settings import load_settings
 from memory.scenes import Actor
+from tests.conftest import DatabaseTarget
 
 MAIN = "Shattered Isles"
 GM = Actor(id=1, name="Gina", is_gm=True)
 
 
 @pytest.fixture
-def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
-    monkeypatch.chdir(tmp_path)
-    for name in ("LOREKEEPER_DATABASE_URL", "LOREKEEPER_CONFIG", "LOREKEEPER_DISCORD_TOKEN"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LOREKEEPER_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("LOREKEEPER_EMBEDDING__ENABLED", "false")
+def cli(cli_env: DatabaseTarget) -> CliRunner:
     runner = CliRunner()
     assert runner.invoke(app, ["campaign", "create", MAIN]).exit_code == 0
     return runner
@@ -97,14 +93,17 @@ def test_fork_read_rebase_promote_and_delete_from_the_command_line(cli: CliRunne
     assert "not a branch" in refused.output
 
 
-def play_scenes(data_dir: Path, *scenes: tuple[str, str, str | None]) -> None:
+def play_scenes(data_dir: Path, target: DatabaseTarget, *scenes: tuple[str, str, str | None]) -> None:
     """Play and commit one scene of MAIN per (attribute, value, in-world date) fact about Aldric.
 
     The command line has no scenes (they are played in Discord): the same services, on the same database.
     """
 
     async def go() -> None:
-        settings = Settings(_env_file=None, data_dir=data_dir, embedding={"enabled": False})  # type: ignore[call-arg]
+        # As the command line reads them (tmp_path holds no .env or lorekeeper.toml), on the test's database.
+        settings = load_settings(
+            data_dir=data_dir, database_url=target.database_url, embedding={"enabled": False}
+        )
         services = await build_services(settings)
         try:
             campaign = await services.campaigns.by_name(MAIN)
@@ -129,7 +128,9 @@ def play_scenes(data_dir: Path, *scenes: tuple[str, str, str | None]) -> None:
     asyncio.run(go())
 
 
-def test_fork_at_a_scene_and_at_a_date_from_the_command_line(cli: CliRunner, tmp_path: Path) -> None:
+def test_fork_at_a_scene_and_at_a_date_from_the_command_line(
+    cli: CliRunner, cli_env: DatabaseTarget, tmp_path: Path
+) -> None:
     run(cli, "canon", "add", "entity", "Aldric", "npc", "--campaign", MAIN)
     run(
         cli,
@@ -144,7 +145,7 @@ def test_fork_at_a_scene_and_at_a_date_from_the_command_line(cli: CliRunner, tmp
         "--campaign",
         MAIN,
     )
-    play_scenes(tmp_path / "data", ("horse", "Grey", None), ("exile", "North", "3rd_age.year_320"))
+    play_scenes(tmp_path / "data", cli_env, ("horse", "Grey", None), ("exile", "North", "3rd_age.year_320"))
 
     early = run(cli, "campaign", "fork", MAIN, "After the horse", "--at-scene", "1")
     assert early["fork_scene_order"] == 1 and early["fork_world_date"] is None

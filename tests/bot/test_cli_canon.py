@@ -1,4 +1,4 @@
-"""`lorekeeper canon ...` through typer's runner, on a SQLite file in tmp_path, asserting the JSON."""
+"""`lorekeeper canon ...` through typer's runner, on SQLite then PostgreSQL, asserting the JSON."""
 
 from __future__ import annotations
 
@@ -10,18 +10,14 @@ import pytest
 from typer.testing import CliRunner
 
 from bot.cli import app
+from tests.conftest import DatabaseTarget
 
 CAMPAIGN = "Shattered Isles"
 
 
 @pytest.fixture
-def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
-    """A runner whose settings point at tmp_path (and read no config file of the working directory)."""
-    monkeypatch.chdir(tmp_path)
-    for name in ("LOREKEEPER_DATABASE_URL", "LOREKEEPER_CONFIG", "LOREKEEPER_DISCORD_TOKEN"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LOREKEEPER_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("LOREKEEPER_EMBEDDING__ENABLED", "false")
+def cli(cli_env: DatabaseTarget) -> CliRunner:
+    """A runner whose settings point at tmp_path and the test's database (and read no config file)."""
     runner = CliRunner()
     created = runner.invoke(app, ["campaign", "create", CAMPAIGN])
     assert created.exit_code == 0, created.output

@@ -1,4 +1,4 @@
-"""`lorekeeper ingest | lore | reindex | sources` through typer's runner, on a SQLite file in tmp_path."""
+"""`lorekeeper ingest | lore | reindex | sources` through typer's runner, on SQLite then PostgreSQL."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from bot.cli_lore import _describe_report, _Progress
 from canon.storage import Database
 from config.settings import LoreSettings
 from memory.knowledge_domain import ImportStage
+from tests.conftest import DatabaseTarget
 from tests.memory.knowledge_helpers import knowledge_service, new_campaign
 
 CAMPAIGN = "Shattered Isles"
@@ -36,13 +37,8 @@ SECRET = (
 
 
 @pytest.fixture
-def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
-    """A runner whose settings point at tmp_path; embedding on only in tests that ask for it."""
-    monkeypatch.chdir(tmp_path)
-    for name in ("LOREKEEPER_DATABASE_URL", "LOREKEEPER_CONFIG", "LOREKEEPER_DISCORD_TOKEN"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LOREKEEPER_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("LOREKEEPER_EMBEDDING__ENABLED", "false")
+def cli(cli_env: DatabaseTarget, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    """A runner whose settings point at tmp_path and the test's database; embedding on only when asked."""
     monkeypatch.setenv("LOREKEEPER_LORE__CHUNK_MIN_TOKENS", "20")  # small sections keep chunks of their own
     runner = CliRunner()
     created = runner.invoke(app, ["campaign", "create", CAMPAIGN])

@@ -1,4 +1,7 @@
-"""`lorekeeper ingest FILE.yaml...` and `lorekeeper render tree|timeline` through typer's runner, on SQLite."""
+"""`lorekeeper ingest FILE.yaml...` and `lorekeeper render tree|timeline` through typer's runner.
+
+On SQLite, then PostgreSQL.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from bot.cli import app
+from tests.conftest import DatabaseTarget
 
 CAMPAIGN = "Valdorn"
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "yaml"
@@ -20,13 +24,8 @@ KINDS = ["timeline", "family_tree", "gazetteer", "bestiary", "magic_system", "cu
 
 
 @pytest.fixture
-def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
-    """A runner whose settings point at tmp_path, with the campaign and its two factions made."""
-    monkeypatch.chdir(tmp_path)
-    for name in ("LOREKEEPER_DATABASE_URL", "LOREKEEPER_CONFIG", "LOREKEEPER_DISCORD_TOKEN"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LOREKEEPER_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("LOREKEEPER_EMBEDDING__ENABLED", "false")
+def cli(cli_env: DatabaseTarget) -> CliRunner:
+    """A runner on tmp_path and the test's database, with the campaign and its two factions made."""
     runner = CliRunner()
     assert runner.invoke(app, ["campaign", "create", CAMPAIGN]).exit_code == 0
     for name in ("Sisterhood of Silver", "The Crimson Pact"):

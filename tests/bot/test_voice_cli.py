@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bot.cli import app
+from tests.conftest import DatabaseTarget
 from tests.llm_stub import STUB_MODEL, LLMStub
 from tests.voice_stub import VoiceScript, items_reply
 
@@ -49,12 +50,7 @@ def stub_in_thread(script: VoiceScript) -> Iterator[LLMStub]:
 
 
 @pytest.fixture
-def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
-    monkeypatch.chdir(tmp_path)
-    for name in ("LOREKEEPER_DATABASE_URL", "LOREKEEPER_CONFIG", "LOREKEEPER_DISCORD_TOKEN"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("LOREKEEPER_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("LOREKEEPER_EMBEDDING__ENABLED", "false")
+def cli(cli_env: DatabaseTarget, tmp_path: Path) -> CliRunner:
     runner = CliRunner()
     assert runner.invoke(app, ["campaign", "create", CAMPAIGN]).exit_code == 0
     (tmp_path / "chronicle.md").write_text(CHRONICLE)

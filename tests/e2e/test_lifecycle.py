@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from sqlalchemy import func, insert, select
+from sqlalchemy.engine import make_url
 
 from bot.backup import RunLock
 from bot.canon_service import CanonService
@@ -144,7 +145,32 @@ async def test_a_commit_killed_midway_is_all_there_or_not_at_all(db_target: Data
     assert "rolled back" in outcomes and outcomes[-1] == "committed", outcomes
 
 
-async def test_sigterm_writes_turns_in_flight_stops_jobs_and_closes_connections(tmp_path: Path) -> None:
+def wal_exists(target: DatabaseTarget) -> bool:
+    """Return whether a SQLite target's write-ahead log file is there."""
+    return Path(f"{make_url(target.url).database}-wal").exists()
+
+
+# `lorekeeper run`'s code (tests.e2e.ops_bot_process) with every pooled connection of the process counted: how
+# many were opened, and how many the process closed itself (not left to the exit), printed as it ends.
+COUNTED_BOT_SCRIPT = """
+import asyncio, sys
+from sqlalchemy import event
+from sqlalchemy.pool import Pool
+from tests.e2e import ops_bot_process
+
+opened, closed = {}, set()  # opened holds each connection: no id is reused while we count
+event.listen(Pool, "connect", lambda connection, record: opened.setdefault(id(connection), connection))
+event.listen(Pool, "close", lambda connection, record: closed.add(id(connection)))
+event.listen(Pool, "close_detached", lambda connection: closed.add(id(connection)))
+code = asyncio.run(ops_bot_process.main(sys.argv[1]))
+print("connections", len(opened), len(opened.keys() - closed), flush=True)
+sys.exit(code)
+"""
+
+
+async def test_sigterm_writes_turns_in_flight_stops_jobs_and_closes_connections(
+    db_target: DatabaseTarget, tmp_path: Path
+) -> None:
     async with DiscordEmulator(timeout=60) as emu:
         guild = emu.add_guild("Graceful")
         gm = emu.add_member(guild, "Gina", roles=[emu.add_role(guild, "GM")])
@@ -153,15 +179,15 @@ async def test_sigterm_writes_turns_in_flight_stops_jobs_and_closes_connections(
         env = {
             **os.environ,
             "LOREKEEPER_DATA_DIR": str(tmp_path),
+            "LOREKEEPER_DATABASE_URL": db_target.database_url,  # PostgreSQL: the test's schema
             "LOREKEEPER_DISCORD_TOKEN": emu.token,
             "LOREKEEPER_EMBEDDING__ENABLED": "false",
             "LOREKEEPER_LOG_LEVEL": "INFO",
         }
-        env.pop("LOREKEEPER_DATABASE_URL", None)
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
-            "-m",
-            "tests.e2e.ops_bot_process",
+            "-c",
+            COUNTED_BOT_SCRIPT,
             emu.base_url,
             cwd=ROOT,
             env=env,
@@ -172,12 +198,17 @@ async def test_sigterm_writes_turns_in_flight_stops_jobs_and_closes_connections(
         assert proc.stdout is not None and proc.stderr is not None
         received: set[int] = set()
         acked: set[int] = set()
+        connections: list[tuple[int, int]] = []  # (opened, left open), printed as the process ends
         log: list[str] = []
 
         async def read_out() -> None:
             async for raw in proc.stdout:  # type: ignore[union-attr]
                 kind, _, value = raw.decode().strip().partition(" ")
-                (received if kind == "recv" else acked).add(int(value))
+                if kind == "connections":
+                    opened, left_open = value.split()
+                    connections.append((int(opened), int(left_open)))
+                else:
+                    (received if kind == "recv" else acked).add(int(value))
 
         async def read_err() -> None:
             async for raw in proc.stderr:  # type: ignore[union-attr]
@@ -201,7 +232,7 @@ async def test_sigterm_writes_turns_in_flight_stops_jobs_and_closes_connections(
     assert code == 0, text[-3000:]
     assert "scheduler stopped" in text
     assert "Traceback" not in text, text[-3000:]
-    db = Database.from_url(f"sqlite+aiosqlite:///{tmp_path / 'lorekeeper.sqlite3'}")
+    db = db_target.open()
     try:
         async with db.session() as session:
             stored = set((await session.execute(select(TurnRow.discord_message_id))).scalars())
@@ -210,9 +241,13 @@ async def test_sigterm_writes_turns_in_flight_stops_jobs_and_closes_connections(
     assert received, "the bot received messages before SIGTERM"
     assert received <= stored, f"{len(received - stored)} turns in flight were lost"
     assert acked <= stored
-    # Every connection closed cleanly: SQLite removes the WAL when the last one closes after a checkpoint.
-    assert not (tmp_path / "lorekeeper.sqlite3-wal").exists()
-    with RunLock(tmp_path):  # the run lock went with the bot: a restore may go ahead
+    # Every connection the bot opened (database, readers, the job store's) it closed itself before exiting.
+    ((opened, left_open),) = connections
+    assert opened >= 2 and left_open == 0, connections
+    if db_target.is_sqlite:
+        # And cleanly: SQLite removes the WAL when the last connection closes after a checkpoint.
+        assert not wal_exists(db_target)
+    with RunLock(tmp_path):  # the run lock (taken on SQLite) went with the bot: a restore may go ahead
         pass
 
 
