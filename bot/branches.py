@@ -68,6 +68,7 @@ from canon.proposals import (
 )
 from canon.storage import Database, utc_now
 from memory.knowledge_models import KnowledgeSourceRow
+from memory.knowledge_repo import delete_source_rows, kept_restrictions
 from memory.lineage import reaches_of, shift_own_story
 from memory.models import SceneRow
 from memory.scenes import Actor, SceneStatus
@@ -142,11 +143,14 @@ class RebasePlan:
     ontology_kept: tuple[str, ...] = ()
     #: The branch's ontology extension once rebased (its own, plus `ontology_added`).
     ontology: dict[str, Any] | None = None
+    #: The branch's copies of sources the parent re-imported or deleted since the fork (as they were at the
+    #: fork): the rebase drops them, so the parent's current version (or nothing) comes in.
+    refreshed_ids: tuple[int, ...] = ()
 
     @property
     def sources(self) -> int:
-        """Return how many of the parent's sources the rebase brings in."""
-        return len(self.source_ids)
+        """Return how many of the parent's sources the rebase brings in (or brings up to date)."""
+        return len(self.source_ids) + len(self.refreshed_ids)
 
     @property
     def up_to_date(self) -> bool:
@@ -175,7 +179,10 @@ class RebasePlan:
 
         A rebase confirmed with another token changes nothing (the parent moved on since the plan was shown).
         """
-        sources = hashlib.sha256(",".join(map(str, sorted(self.source_ids))).encode()).hexdigest()[:12]
+        ids = ",".join(map(str, sorted(self.source_ids)))
+        if self.refreshed_ids:
+            ids += "/" + ",".join(map(str, sorted(self.refreshed_ids)))
+        sources = hashlib.sha256(ids.encode()).hexdigest()[:12]
         token = f"{self.target.changeset_id}-{self.target.scene_order or 0}-{sources}"
         if self.ontology_added:  # the parent extended its ontology since the preview: shown again
             token += "-" + hashlib.sha256("\n".join(self.ontology_added).encode()).hexdigest()[:8]
@@ -361,6 +368,21 @@ async def date_scene_order(session: AsyncSession, parent: Campaign, until_key: i
     return latest if first is None else min(latest, first - 1)
 
 
+async def _with_kept_restrictions(session: AsyncSession, parent: Campaign, point: ForkPoint) -> ForkPoint:
+    """Return a fork point that also records which of the sources it inherits are hidden or disabled now.
+
+    They stay so in the branch whatever the parent does later: only a more restrictive change (hiding,
+    disabling) of an inherited source reaches a branch.
+    """
+    rows = await chain(session, parent.id)
+    # The branch's lineage minus the branch itself (it has no id yet, and its own sources are not inherited).
+    steps = steps_of([(0, point)] + [(r.id, fork_point_of(r)) for r in rows])[1:]
+    hidden, disabled = await kept_restrictions(session, steps)
+    return point.model_copy(
+        update={"hidden_sources": tuple(sorted(hidden)), "disabled_sources": tuple(sorted(disabled))}
+    )
+
+
 def date_cut(when: str) -> tuple[str, int]:
     """Return an in-world date as written canonically and the last world key it covers (or `InvalidInput`)."""
     try:
@@ -420,6 +442,7 @@ class BranchService:
                 point = point.model_copy(
                     update={"world_date": cut[0], "world_until_key": cut[1], "scene_order": order}
                 )
+            point = await _with_kept_restrictions(session, current, point)
             branch = await campaigns.create_branch(session, current, name, point, guild_id=current.guild_id)
             log.info(
                 "forked %s (#%s) from %s at changeset %s by %s",
@@ -688,9 +711,27 @@ class BranchService:
         # The branch's own scenes come after everything it inherits: they move past the parent's new ones.
         shift = scene_order - forked_after if own_scenes and scene_order > forked_after else 0
         rows = await chain(session, branch.id)
+        target = await _with_kept_restrictions(session, parent, target)
         new_steps = steps_of([(branch.id, target)] + [(r.id, fork_point_of(r)) for r in rows[1:]])
         old_steps = await lineage(session, branch.id)
         source_ids = await self._sources_between(session, old_steps, new_steps)
+        pins = campaigns.pinned_sources(branch)
+        refreshed: tuple[int, ...] = ()
+        if pins:  # the copies still as copied (one the branch re-imported itself is its own now)
+            refreshed = tuple(
+                sorted(
+                    source_id
+                    for source_id, content_hash in (
+                        await session.execute(
+                            select(KnowledgeSourceRow.id, KnowledgeSourceRow.content_hash).where(
+                                KnowledgeSourceRow.id.in_(list(pins)),
+                                KnowledgeSourceRow.campaign_id == branch.id,
+                            )
+                        )
+                    ).all()
+                    if pins.get(source_id) == content_hash
+                )
+            )
         extension, added, kept = campaigns.merge_ontology_extensions(
             branch.settings.get(campaigns.ONTOLOGY_SETTINGS), parent.settings.get(campaigns.ONTOLOGY_SETTINGS)
         )
@@ -728,6 +769,7 @@ class BranchService:
             ontology_added=tuple(added),
             ontology_kept=tuple(kept),
             ontology=extension,
+            refreshed_ids=refreshed,
         )
 
     @staticmethod
@@ -762,7 +804,10 @@ class BranchService:
         meanwhile (canon, scenes or sources), nothing changes and `Conflict` asks to look again.
         """
 
+        dropped: list[tuple[int, list[int], str | None]] = []
+
         async def work(session: AsyncSession) -> RebasePlan:
+            dropped.clear()
             plan = await self._rebase_plan(session, branch.id)
             if expect is not None and plan.token != expect:
                 raise Conflict(
@@ -779,7 +824,10 @@ class BranchService:
                 await campaigns.update_campaign_settings(
                     session, branch.id, {campaigns.ONTOLOGY_SETTINGS: plan.ontology}
                 )
-            await campaigns.move_fork_point(session, branch.id, plan.target)
+            for source_id in plan.refreshed_ids:  # the parent's current version comes in instead
+                chunk_ids, file_hash = await delete_source_rows(session, source_id)
+                dropped.append((source_id, chunk_ids, file_hash))
+            await campaigns.move_fork_point(session, branch.id, plan.target)  # clears the pins too
             await campaigns.open_changeset(
                 session,
                 branch.id,
@@ -799,6 +847,11 @@ class BranchService:
             )
 
         done = await self.db.run(work, attempts=1)
+        if self.knowledge is not None:
+            for source_id, chunk_ids, file_hash in dropped:
+                await self.knowledge.drop_vectors(branch.id, source_id, chunk_ids)
+                if file_hash:
+                    await self.knowledge.remove_file_if_unused(file_hash)
         self._forget(branch.id)
         return done
 

@@ -9,7 +9,9 @@ An inherited step can be cut further: by the story clock (`up_to_scene_order`: r
 even when their commit landed before the fork's changeset), by the campaign calendar (`world_until_key`: a
 branch forked "at year 300" does not inherit what is dated after it) and by real time (`up_to_time`: imported
 sources and scene-less NPC memories recorded after the fork). The last two are kept in the branch's
-`settings["fork"]`, written once by `create_branch` and moved only by a rebase.
+`settings["fork"]`, written once by `create_branch` and moved only by a rebase, with the inherited sources that
+were hidden or disabled at the fork (they stay so in the branch) and the branch's copies of sources its parent
+re-imported or deleted since (`PINNED_SOURCES`).
 
 Settings are not versioned, so a branch starts with a copy of its parent's other settings as they are at the
 fork (`branch_settings`): its ontology extension (the types and relations of the canon it inherits), its
@@ -133,6 +135,10 @@ class LineageStep(BaseModel):
     world_until_key: int | None = None
     #: Material kept by real time (imported sources, scene-less memories) recorded after this is not inherited.
     up_to_time: dt.datetime | None = None
+    #: Inherited sources that were hidden (or disabled) at a fork on the way: they stay so, whatever the
+    #: ancestor does to them later (only a more restrictive change reaches a branch).
+    hidden_sources: frozenset[int] = frozenset()
+    disabled_sources: frozenset[int] = frozenset()
 
     @property
     def inherited(self) -> bool:
@@ -356,6 +362,9 @@ class ForkPoint(BaseModel):
     world_date: str | None = None
     world_until_key: int | None = None
     up_to_time: dt.datetime | None = None
+    #: The inherited sources hidden from players, and disabled, at the fork (they stay so in the branch).
+    hidden_sources: tuple[int, ...] = ()
+    disabled_sources: tuple[int, ...] = ()
 
 
 def fork_point_of(row: CampaignRow | Campaign) -> ForkPoint | None:
@@ -370,6 +379,8 @@ def fork_point_of(row: CampaignRow | Campaign) -> ForkPoint | None:
         world_date=row.fork_world_date,
         world_until_key=extra.get("world_until_key"),
         up_to_time=dt.datetime.fromisoformat(until) if until else None,
+        hidden_sources=tuple(extra.get("hidden_sources") or ()),
+        disabled_sources=tuple(extra.get("disabled_sources") or ()),
     )
 
 
@@ -388,6 +399,8 @@ def steps_of(chain_rows: list[tuple[int, ForkPoint | None]]) -> list[LineageStep
     """
     steps: list[LineageStep] = []
     limit, scene, world, until = OPEN_END, None, None, None
+    hidden: frozenset[int] = frozenset()
+    disabled: frozenset[int] = frozenset()
     for campaign_id, point in chain_rows:
         steps.append(
             LineageStep(
@@ -396,6 +409,8 @@ def steps_of(chain_rows: list[tuple[int, ForkPoint | None]]) -> list[LineageStep
                 up_to_scene_order=scene,
                 world_until_key=world,
                 up_to_time=until,
+                hidden_sources=hidden,
+                disabled_sources=disabled,
             )
         )
         if point is not None:
@@ -403,6 +418,8 @@ def steps_of(chain_rows: list[tuple[int, ForkPoint | None]]) -> list[LineageStep
             scene = _min(scene, point.scene_order)
             world = _min(world, point.world_until_key)
             until = _min(until, point.up_to_time)
+            hidden = hidden | set(point.hidden_sources)
+            disabled = disabled | set(point.disabled_sources)
     return steps
 
 
@@ -443,10 +460,62 @@ async def create_branch(
 
 
 def _fork_settings(point: ForkPoint) -> dict[str, Any]:
-    return {
+    extra: dict[str, Any] = {
         "world_until_key": point.world_until_key,
         "up_to_time": point.up_to_time.isoformat() if point.up_to_time else None,
     }
+    if point.hidden_sources:
+        extra["hidden_sources"] = sorted(set(point.hidden_sources))
+    if point.disabled_sources:
+        extra["disabled_sources"] = sorted(set(point.disabled_sources))
+    return extra
+
+
+#: In a branch's `settings["fork"]`: its copies of inherited sources the parent changed or deleted since the
+#: fork, {copy's source id: the content hash it was copied with} (`memory.knowledge_repo.pin_for_branches`).
+#: A rebase removes the copies still as copied (the parent's current version comes in) and clears the list.
+PINNED_SOURCES = "pinned_sources"
+
+
+def pinned_sources(campaign: CampaignRow | Campaign) -> dict[int, str]:
+    """Return a branch's pinned copies of inherited sources: {its own source id: content hash when copied}."""
+    extra = (campaign.settings or {}).get(FORK_SETTINGS) or {}
+    return {int(key): str(value) for key, value in (extra.get(PINNED_SOURCES) or {}).items()}
+
+
+async def pin_source(
+    session: AsyncSession, branch_id: int, source_id: int, content_hash: str, *, replaces: int
+) -> list[int]:
+    """Record that a branch's source `source_id` is its copy of the inherited source `replaces`, as it was.
+
+    The branch's own branches that kept `replaces` hidden or disabled (from their fork) keep the copy so too;
+    their ids are returned (their lineage changed: a cache of it must be dropped).
+    """
+    touched: list[int] = []
+    row = await session.get(CampaignRow, branch_id, with_for_update=True)
+    if row is None or row.parent_id is None:
+        raise NotFound(f"There is no branch #{branch_id}.")
+    settings = dict(row.settings or {})
+    extra = dict(settings.get(FORK_SETTINGS) or {})
+    extra[PINNED_SOURCES] = {**(extra.get(PINNED_SOURCES) or {}), str(source_id): content_hash}
+    row.settings = {**settings, FORK_SETTINGS: extra}  # new dicts, so the JSON column is marked dirty
+    pending = [branch_id]
+    while pending:
+        for kid in (
+            await session.execute(select(CampaignRow).where(CampaignRow.parent_id == pending.pop()))
+        ).scalars():
+            pending.append(kid.id)
+            kept = dict((kid.settings or {}).get(FORK_SETTINGS) or {})
+            changed = False
+            for key in ("hidden_sources", "disabled_sources"):
+                if replaces in (kept.get(key) or ()):
+                    kept[key] = sorted({*kept[key], source_id})
+                    changed = True
+            if changed:
+                kid.settings = {**(kid.settings or {}), FORK_SETTINGS: kept}
+                touched.append(kid.id)
+    await session.flush()
+    return touched
 
 
 async def move_fork_point(session: AsyncSession, campaign_id: int, point: ForkPoint) -> Campaign:

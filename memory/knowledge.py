@@ -9,7 +9,9 @@ An import, step by step (`KnowledgeService.import_bytes`):
    (`file_hash`), which is what the source inspector and a later re-chunk read.
 3. Decide: identical content already in the campaign -> reported as a duplicate of that source, nothing indexed.
    The same file name with other content -> a new version of that source: the old version's metadata stays in
-   `knowledge_source_versions`, its chunks are replaced.
+   `knowledge_source_versions`, its chunks are replaced. A branch that inherits the source keeps the old version:
+   it gets its own copy first, in the same transaction (`memory.knowledge_repo.pin_for_branches`; so does a
+   delete).
 4. Write, all or nothing: the source, its version row and its chunks in ONE transaction through `Database.run`
    (the full-text rows follow the chunks inside the database, see migration 0003). A failure leaves no trace
    (and removes the stored copy if this import created it).
@@ -38,9 +40,9 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.campaigns import Campaign, get_campaign
+from canon.campaigns import Campaign, get_campaign, lineage, pinned_sources
 from canon.domain import Viewer
-from canon.errors import InvalidInput, NotFound
+from canon.errors import Conflict, InvalidInput, NotFound
 from canon.ontology import Ontology
 from canon.storage import Database, utc_now
 from config.settings import LoreSettings
@@ -76,9 +78,13 @@ from memory.knowledge_models import (
     KnowledgeSourceVersionRow,
 )
 from memory.knowledge_repo import (
+    PinnedCopy,
     campaign_sources,
     chunk_info,
+    delete_source_rows,
+    lineage_sources,
     may_see,
+    pin_for_branches,
     source_info,
     version_info,
 )
@@ -259,6 +265,8 @@ class _Written(BaseModel):
     previous_version: int | None = None
     old_chunk_ids: list[int] = []
     chunk_ids: list[int] = []
+    #: The copies of the old version made for the branches that inherit it (their vectors come after).
+    pinned: list[tuple[int, int, list[int], list[int]]] = []
 
 
 class _EmbedItem(BaseModel):
@@ -503,6 +511,8 @@ class KnowledgeService:
         await self._drop_vectors(campaign_id, written.source.id, written.old_chunk_ids)
         status, error = await self._embed(campaign_id, items, name, progress)
         source = await self._set_vector_status(written.source, status, error)
+        # The branches' copies of the old version: in their own collections, once the import's are in.
+        await self._embed_pinned([PinnedCopy(*p) for p in written.pinned], name)
         await _report(
             progress,
             ImportProgress(filename=name, stage=ImportStage.DONE, done=len(chunks), total=len(chunks)),
@@ -571,7 +581,9 @@ class KnowledgeService:
         old_chunk_ids: list[int] = []
         previous: int | None = None
         token_count = sum(c.token_count for c in chunks)
+        pinned: list[PinnedCopy] = []
         if row is not None:
+            pinned = await pin_for_branches(session, row)  # before the old version's chunks go
             previous = row.version
             old_chunk_ids = list(
                 (
@@ -681,6 +693,7 @@ class KnowledgeService:
             previous_version=previous,
             old_chunk_ids=old_chunk_ids,
             chunk_ids=chunk_ids,
+            pinned=[tuple(p) for p in pinned],
         )
 
     # -- raw files ---------------------------------------------------------------------------------
@@ -728,6 +741,34 @@ class KnowledgeService:
         except FileNotFoundError:
             return False
         return True
+
+    async def _embed_pinned(self, copies: Sequence[PinnedCopy], filename: str) -> None:
+        """Add the vectors of branches' copies of a source to their collections (see `pin_for_branches`)."""
+        for copy in copies:
+            for campaign_id in copy.restricted_in:  # their cached lineage predates the copy
+                self.retriever.forget_campaign(campaign_id)
+            async with self.db.session() as session:
+                rows = (
+                    await session.execute(
+                        select(KnowledgeChunkRow.id, KnowledgeChunkRow.heading_path, KnowledgeChunkRow.text)
+                        .where(KnowledgeChunkRow.source_id == copy.source_id)
+                        .order_by(KnowledgeChunkRow.chunk_index)
+                    )
+                ).all()
+                row = await session.get(KnowledgeSourceRow, copy.source_id)
+                if row is None:  # deleted meanwhile
+                    continue
+                source = source_info(row)
+            items = [
+                _EmbedItem(chunk_id=cid, source_id=copy.source_id, heading_path=list(path or []), text=text)
+                for cid, path, text in rows
+            ]
+            status, error = await self._embed(copy.campaign_id, items, filename, None)
+            await self._set_vector_status(source, status, error)
+
+    async def drop_vectors(self, campaign_id: int, source_id: int, chunk_ids: Sequence[int]) -> bool:
+        """Remove the vectors of a source's chunks from a campaign's collection (a rebase's dropped copies)."""
+        return await self._drop_vectors(campaign_id, source_id, chunk_ids)
 
     async def remove_file_if_unused(self, file_hash: str) -> bool:
         """Delete a stored copy no source of any campaign refers to any more (after a branch is deleted)."""
@@ -994,25 +1035,19 @@ class KnowledgeService:
         Answers already given keep the text they showed: retrieval records store it.
         """
 
-        async def work(session: AsyncSession) -> tuple[str, str, list[int]]:
+        async def work(session: AsyncSession) -> tuple[str, str, list[int], list[PinnedCopy]]:
             row = await self._own_row(session, campaign_id, source_id)
-            ids = list(
-                (
-                    await session.execute(
-                        select(KnowledgeChunkRow.id).where(KnowledgeChunkRow.source_id == source_id)
-                    )
-                ).scalars()
-            )
-            await session.execute(delete(KnowledgeChunkRow).where(KnowledgeChunkRow.source_id == source_id))
-            await session.execute(
-                delete(KnowledgeSourceVersionRow).where(KnowledgeSourceVersionRow.source_id == source_id)
-            )
+            await self._refuse_unpinning(session, campaign_id, row)
+            # A branch that inherits it keeps it: its own copy, as it stands, before the rows go.
+            pinned = await pin_for_branches(session, row)
             title, file_hash = row.title, row.file_hash
-            await session.delete(row)
+            session.expunge(row)
+            ids, _ = await delete_source_rows(session, source_id)
             await session.flush()
-            return title, file_hash, ids
+            return title, file_hash, ids, pinned
 
-        title, file_hash, chunk_ids = await self.db.run(work)
+        title, file_hash, chunk_ids, pinned = await self.db.run(work)
+        await self._embed_pinned(pinned, title)
         dropped = await self._drop_vectors(campaign_id, source_id, chunk_ids)
         removed = await self._remove_file_if_unused(file_hash)
         return DeleteReport(
@@ -1022,6 +1057,24 @@ class KnowledgeService:
             vectors_removed=dropped,
             file_removed=removed,
         )
+
+    @staticmethod
+    async def _refuse_unpinning(session: AsyncSession, campaign_id: int, row: KnowledgeSourceRow) -> None:
+        """Refuse deleting a branch's copy of an inherited source that would bring the parent's newer one in.
+
+        The copy is the source as the branch had it at its fork; without it the branch would read the version
+        its parent has now, which the branch's story never saw. Disabling the copy, or a rebase, says which.
+        """
+        campaign = await get_campaign(session, campaign_id)
+        if pinned_sources(campaign).get(row.id) != row.content_hash:
+            return
+        steps = await lineage(session, campaign_id)
+        if any(s.filename == row.filename for s in await lineage_sources(session, steps[1:])):
+            raise Conflict(
+                f"“{row.filename}” is this branch's copy of the source as it was at the fork; its parent has "
+                "changed it since, and deleting the copy would bring the parent's version in. Disable it "
+                "instead, or rebase the branch to take the parent's version."
+            )
 
     # -- reindex -----------------------------------------------------------------------------------
 

@@ -3,9 +3,14 @@
 A branch sees the sources of its ancestors as well as its own; a source of a nearer campaign shadows one with the
 same file name further up. Sources of any other campaign are never read. An ancestor's source is inherited
 when it was imported at or before the fork (`LineageStep.up_to_time`): a world bible added to the parent later
-stays out of the branch until a rebase. Imported files are campaign-level material, not story history, so a
-source the branch inherits keeps following its row: re-imported, disabled or hidden in the parent, it is so in
-the branch too (hidden stays hidden).
+stays out of the branch until a rebase.
+
+A branch keeps an inherited source as it was at the fork. While the parent leaves it alone the branch reads the
+parent's row (a hide or a disable there reaches the branch too: hidden stays hidden). Before the parent
+re-imports it (its chunks are rebuilt in place) or deletes it, each branch that inherits it gets its own copy
+(`pin_for_branches`): the row, its versions' metadata and its chunks (so their full-text rows), under the same
+file name so that it shadows the parent's, recorded in the branch's fork settings. A rebase drops the copies
+still as copied, and the parent's current version comes in (`canon.campaigns.PINNED_SOURCES`).
 """
 
 from __future__ import annotations
@@ -14,10 +19,10 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import BigInteger, delete, func, insert, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.campaigns import OPEN_END, LineageStep, lineage
+from canon.campaigns import OPEN_END, LineageStep, children, fork_point_of, lineage, pin_source
 from canon.domain import Viewer
 from memory.knowledge_domain import (
     ChunkInfo,
@@ -107,6 +112,20 @@ def _cut(campaign_id: int, imported_at: dt.datetime, steps: Sequence[LineageStep
     return True
 
 
+def _kept_flags(
+    source_id: int, campaign_id: int, hidden: bool, enabled: bool, steps: Sequence[LineageStep]
+) -> tuple[bool, bool]:
+    """Return a source's (hidden, enabled) as the campaign sees it: an inherited one hidden or disabled at a
+    fork on the way stays so, whatever its row says now."""
+    for step in steps:
+        if step.campaign_id == campaign_id:
+            return (
+                hidden or source_id in step.hidden_sources,
+                enabled and source_id not in step.disabled_sources,
+            )
+    return hidden, enabled
+
+
 async def campaign_sources(session: AsyncSession, campaign_id: int) -> list[SourceInfo]:
     """Return every source the campaign sees (its own, then inherited ones not shadowed), in id order."""
     steps = await lineage(session, campaign_id)
@@ -127,10 +146,14 @@ async def campaign_sources(session: AsyncSession, campaign_id: int) -> list[Sour
         if current is None or distance[row.campaign_id] < distance[current.campaign_id]:
             nearest[row.filename] = row
     chosen = sorted(nearest.values(), key=lambda r: r.id)
-    return [
-        source_info(row, inherited_from=None if row.campaign_id == campaign_id else row.campaign_id)
-        for row in chosen
-    ]
+    found: list[SourceInfo] = []
+    for row in chosen:
+        info = source_info(row, inherited_from=None if row.campaign_id == campaign_id else row.campaign_id)
+        hidden, enabled = _kept_flags(row.id, row.campaign_id, info.hidden, info.enabled, steps)
+        if (hidden, enabled) != (info.hidden, info.enabled):
+            info = info.model_copy(update={"hidden": hidden, "enabled": enabled})
+        found.append(info)
+    return found
 
 
 class SourceLite(NamedTuple):
@@ -199,14 +222,17 @@ async def split_lineage_sources(
     nearest: dict[str, SourceLite] = {}
     cut: list[SourceLite] = []
     for row in rows:
+        hidden, enabled = _kept_flags(
+            row.id, row.campaign_id, row.visibility == SourceVisibility.HIDDEN, row.enabled, steps
+        )
         lite = SourceLite(
             id=row.id,
             campaign_id=row.campaign_id,
             title=row.title,
             filename=row.filename,
             knowledge_class=KnowledgeClass(row.knowledge_class),
-            enabled=row.enabled,
-            hidden=row.visibility == SourceVisibility.HIDDEN,
+            enabled=enabled,
+            hidden=hidden,
             always_include=row.always_include,
             version=row.version,
             chunk_count=row.chunk_count,
@@ -261,3 +287,155 @@ async def chunks_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, C
                 content_hash=row.content_hash,
             )
     return found
+
+
+# --- what a branch keeps of its parent's sources -----------------------------------------------------------
+
+#: The chunk columns a pinned copy takes over as they are (the campaign and the source are the copy's).
+_CHUNK_COPIED = (
+    "version",
+    "chunk_index",
+    "heading_path",
+    "heading_text",
+    "text",
+    "display_text",
+    "token_count",
+    "content_hash",
+    "tags",
+    "char_start",
+    "char_end",
+)
+#: The source columns a pinned copy takes over (its vector state is its own: they go in the branch's collection).
+_SOURCE_COPIED = (
+    "title",
+    "filename",
+    "knowledge_class",
+    "enabled",
+    "visibility",
+    "tags",
+    "always_include",
+    "content_hash",
+    "file_hash",
+    "stored_path",
+    "size_bytes",
+    "mime_type",
+    "parser_version",
+    "chunking_version",
+    "version",
+    "chunk_count",
+    "token_count",
+    "imported_at",
+    "updated_at",
+    "notes",
+)
+
+
+class PinnedCopy(NamedTuple):
+    """A branch's copy of an inherited source, made before its parent changed or deleted the source."""
+
+    campaign_id: int
+    source_id: int
+    chunk_ids: list[int]
+    #: The branch's own branches whose fork restrictions now name the copy too (their lineage changed).
+    restricted_in: list[int]
+
+
+async def pin_for_branches(session: AsyncSession, row: KnowledgeSourceRow) -> list[PinnedCopy]:
+    """Give every branch that inherits `row` its own copy of it as it stands, before the caller changes it.
+
+    The branches that inherit it are the source campaign's direct branches forked after it was imported that
+    have no file of that name of their own; a branch of one of them inherits the copy (imported at the same
+    time as the original), so it needs none. The copy's vectors are the caller's to add (after the commit).
+    """
+    copies: list[PinnedCopy] = []
+    for branch in await children(session, row.campaign_id):
+        point = fork_point_of(branch)
+        if point is not None and point.up_to_time is not None and row.imported_at > point.up_to_time:
+            continue  # imported after that fork: the branch never saw it
+        shadowed = await session.scalar(
+            select(func.count()).where(
+                KnowledgeSourceRow.campaign_id == branch.id, KnowledgeSourceRow.filename == row.filename
+            )
+        )
+        if shadowed:
+            continue
+        copy = KnowledgeSourceRow(
+            campaign_id=branch.id,
+            **{name: getattr(row, name) for name in _SOURCE_COPIED},
+            vector_status="pending",
+            times_used=0,
+        )
+        if point is not None:  # as the branch sees it: hidden or disabled at its fork stays so
+            if row.id in point.hidden_sources:
+                copy.visibility = SourceVisibility.HIDDEN.value
+            if row.id in point.disabled_sources:
+                copy.enabled = False
+        session.add(copy)
+        await session.flush()
+        versions = (
+            await session.execute(
+                select(KnowledgeSourceVersionRow).where(KnowledgeSourceVersionRow.source_id == row.id)
+            )
+        ).scalars()
+        for version in versions:
+            session.add(
+                KnowledgeSourceVersionRow(
+                    source_id=copy.id,
+                    **{
+                        c.key: getattr(version, c.key)
+                        for c in KnowledgeSourceVersionRow.__table__.columns
+                        if c.key not in {"id", "source_id"}
+                    },
+                )
+            )
+        t = KnowledgeChunkRow
+        await session.execute(
+            insert(t).from_select(
+                ["campaign_id", "source_id", *_CHUNK_COPIED],
+                select(
+                    literal(branch.id, type_=BigInteger),
+                    literal(copy.id, type_=BigInteger),
+                    *(getattr(t, name) for name in _CHUNK_COPIED),
+                )
+                .where(t.source_id == row.id)
+                .order_by(t.chunk_index),
+            )
+        )
+        touched = await pin_source(session, branch.id, copy.id, row.content_hash, replaces=row.id)
+        ids = (
+            await session.execute(select(t.id).where(t.source_id == copy.id).order_by(t.chunk_index))
+        ).scalars()
+        copies.append(
+            PinnedCopy(campaign_id=branch.id, source_id=copy.id, chunk_ids=list(ids), restricted_in=touched)
+        )
+    await session.flush()
+    return copies
+
+
+async def kept_restrictions(session: AsyncSession, steps: Sequence[LineageStep]) -> tuple[set[int], set[int]]:
+    """Return the ids of the sources seen through inherited `steps` that are hidden, and that are disabled.
+
+    What a fork (or a rebase) records, so that only a more restrictive change of an ancestor reaches a branch.
+    """
+    sources = await lineage_sources(session, steps)
+    return {s.id for s in sources if s.hidden}, {s.id for s in sources if not s.enabled}
+
+
+async def delete_source_rows(session: AsyncSession, source_id: int) -> tuple[list[int], str | None]:
+    """Delete a source, its versions and chunks (their full-text rows follow); return chunk ids and file hash."""
+    chunk_ids = list(
+        (
+            await session.execute(
+                select(KnowledgeChunkRow.id).where(KnowledgeChunkRow.source_id == source_id)
+            )
+        ).scalars()
+    )
+    file_hash = await session.scalar(
+        select(KnowledgeSourceRow.file_hash).where(KnowledgeSourceRow.id == source_id)
+    )
+    await session.execute(delete(KnowledgeChunkRow).where(KnowledgeChunkRow.source_id == source_id))
+    await session.execute(
+        delete(KnowledgeSourceVersionRow).where(KnowledgeSourceVersionRow.source_id == source_id)
+    )
+    await session.execute(delete(KnowledgeSourceRow).where(KnowledgeSourceRow.id == source_id))
+    return chunk_ids, file_hash

@@ -214,3 +214,70 @@ async def test_lore_in_a_branch_sees_the_parents_sources_up_to_the_fork_and_hidd
     await services.branches.rebase(branch, GM)
     gm = await knowledge.ask(branch.id, "lighthouse keeper sapphires", viewer=Viewer.GM, limit=10)
     assert later.source.id in {r.source_id for r in gm.results}
+
+
+async def test_lore_in_a_branch_answers_from_sources_as_they_were_at_the_fork(services: Services) -> None:
+    main = await services.campaigns.create("Saltmarsh", guild_id=21)
+    knowledge = services.knowledge
+    await knowledge.import_bytes(
+        main.id, "world.md", b"# Saltmarsh\n\nThe gull throne of Saltmarsh is carved from driftwood."
+    )
+    harbour = await knowledge.import_bytes(
+        main.id, "harbour.md", b"# Harbour\n\nThe harbour chain is forged from black iron links."
+    )
+    guild = await knowledge.import_bytes(
+        main.id, "guild.md", b"# Guild\n\nThe smugglers guild meets beneath the fish market."
+    )
+    branch = await services.branches.fork(main, "Saltmarsh drowned")
+    # After the fork the parent changes a word, deletes a source and hides another.
+    await knowledge.import_bytes(
+        main.id, "world.md", b"# Saltmarsh\n\nThe gull throne of Saltmarsh is carved from coral."
+    )
+    await knowledge.delete_source(main.id, harbour.source.id)
+    await knowledge.set_source(main.id, guild.source.id, hidden=True)
+
+    def text(answer: object) -> str:
+        return " ".join(r.text for r in answer.results)  # type: ignore[attr-defined]
+
+    for mode in ("default", "semantic", "lexical"):
+        there = await knowledge.ask(
+            branch.id, "what is the gull throne carved from", viewer=Viewer.PLAYER, config=mode, limit=5
+        )
+        assert "driftwood" in text(there) and "coral" not in text(there)
+        here = await knowledge.ask(
+            main.id, "what is the gull throne carved from", viewer=Viewer.PLAYER, config=mode, limit=5
+        )
+        assert "coral" in text(here) and "driftwood" not in text(here)
+        chain = await knowledge.ask(
+            branch.id, "harbour chain forged iron", viewer=Viewer.PLAYER, config=mode, limit=5
+        )
+        assert "black iron" in text(chain)
+        gone = await knowledge.ask(
+            main.id, "harbour chain forged iron", viewer=Viewer.GM, config=mode, limit=5
+        )
+        assert "black iron" not in text(gone)
+        # Hiding is more restrictive for players: it reaches the branch.
+        smugglers = await knowledge.ask(
+            branch.id, "smugglers guild fish market", viewer=Viewer.PLAYER, config=mode, limit=5
+        )
+        assert "fish market" not in text(smugglers)
+    assert sorted(s.filename for s in await knowledge.list_sources(branch.id, viewer=Viewer.PLAYER)) == [
+        "harbour.md",
+        "world.md",
+    ]
+
+    # A rebase brings the parent's sources as they are now: the new word, no harbour.
+    plan = await services.branches.plan_rebase(branch)
+    assert plan.sources == 2 and not plan.up_to_date
+    await services.branches.rebase(branch, GM, expect=plan.token)
+    for mode in ("default", "semantic", "lexical"):
+        there = await knowledge.ask(
+            branch.id, "what is the gull throne carved from", viewer=Viewer.PLAYER, config=mode, limit=5
+        )
+        assert "coral" in text(there) and "driftwood" not in text(there)
+        chain = await knowledge.ask(
+            branch.id, "harbour chain forged iron", viewer=Viewer.GM, config=mode, limit=5
+        )
+        assert "black iron" not in text(chain)
+    assert sorted(s.filename for s in await knowledge.list_sources(branch.id)) == ["guild.md", "world.md"]
+    assert all(s.inherited_from == main.id for s in await knowledge.list_sources(branch.id))
