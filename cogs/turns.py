@@ -50,6 +50,10 @@ class TurnLogger(commands.Cog):
         """Log a message as a turn when its channel has an active scene."""
         if message.author.bot or message.webhook_id is not None or message.guild is None:
             return
+        with self.services.turns.admitting():  # a shutdown waits for this message
+            await self._log(message)
+
+    async def _log(self, message: discord.Message) -> None:
         if message.channel.id not in await self.services.scenes.open_channels():
             return
         speaker = (

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,12 +96,18 @@ class _Batch:
 class TurnLog:
     """Log turns through one writer task with group commit; start it before use and close it on shutdown."""
 
-    def __init__(self, db: Database, *, max_batch: int = 2000, max_outage: float = 600.0) -> None:
+    def __init__(
+        self, db: Database, *, max_batch: int = 2000, max_outage: float = 600.0, close_grace: float = 10.0
+    ) -> None:
         self.db = db
         self.max_batch = max_batch
         self.max_outage = max_outage
+        self.close_grace = close_grace
         self._queue: asyncio.Queue[_Op] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self._entrants = 0
+        self._no_entrants = asyncio.Event()
+        self._no_entrants.set()
         self.committed_batches = 0
         # Called after each commit with the stored turns' message ids (metrics, benchmarks, tests).
         self.observers: list[Callable[[list[int]], None]] = []
@@ -111,15 +117,36 @@ class TurnLog:
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run(), name="lorekeeper-turn-log")
 
+    @contextlib.contextmanager
+    def admitting(self) -> Iterator[None]:
+        """Count a caller on its way to the log (a message handler, from its first line): `close` waits for it.
+
+        A handler of a message received just before shutdown may still be looking up its scene when the
+        bot starts closing; without this, its turn would arrive after the writer stopped and be lost.
+        """
+        self._entrants += 1
+        self._no_entrants.clear()
+        try:
+            yield
+        finally:
+            self._entrants -= 1
+            if not self._entrants:
+                self._no_entrants.set()
+
     async def close(self) -> None:
-        """Write everything already queued, then stop the writer."""
+        """Wait for the callers admitted (up to `close_grace` seconds), write everything queued, stop the writer."""
         if self._task is None:
             return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._no_entrants.wait(), self.close_grace)
+        if self._entrants:
+            log.warning("%d message handlers were still running when the turn log closed", self._entrants)
         await self._queue.join()
-        self._task.cancel()
+        # No await between the join and here: nothing was queued since. A later caller is told, not dropped.
+        task, self._task = self._task, None
+        task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
-            await self._task
-        self._task = None
+            await task
 
     async def append(self, message: IncomingMessage) -> LoggedTurn | None:
         """Store a message as the next turn of its channel's active scene; None when there is no such scene."""

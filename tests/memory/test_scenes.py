@@ -181,3 +181,32 @@ async def test_turn_timestamps_are_utc_aware(db: Database, campaign_id: int, tur
     async with db.session() as session:
         (turn,) = await scene_turns(session, scene_id)
     assert turn.created_at.tzinfo is not None and turn.created_at.utcoffset() == dt.timedelta(0)
+
+
+async def test_close_waits_for_admitted_callers_and_refuses_later_ones(
+    db: Database, campaign_id: int
+) -> None:
+    scenes = SceneService(db)
+    await start(scenes, campaign_id, 700)
+    log = TurnLog(db)
+    log.start()
+    looked_up = asyncio.Event()
+
+    async def handler(i: int) -> None:  # like the turn logger: admitted first, then a lookup, then the append
+        with log.admitting():
+            await looked_up.wait()
+            await log.append(message(700, 7000 + i, f"last words {i}"))
+
+    handlers = [asyncio.create_task(handler(i)) for i in range(20)]
+    await asyncio.sleep(0)  # every handler is admitted and waits on its lookup
+    closing = asyncio.create_task(log.close())
+    await asyncio.sleep(0.05)
+    assert not closing.done()  # the log waits for the handlers on their way
+    looked_up.set()
+    await closing
+    await asyncio.gather(*handlers)
+    async with db.session() as session:
+        stored = (await session.execute(select(func.count()).select_from(TurnRow))).scalar_one()
+    assert stored == 20
+    with pytest.raises(RuntimeError, match="not called"):
+        await log.append(message(700, 7999, "too late"))
