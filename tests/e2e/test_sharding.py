@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +63,29 @@ async def test_two_shards_serve_their_own_guilds(db_target: DatabaseTarget, tmp_
     assert {t[1] for t in turns} == {g.id for g, *_ in worlds}
 
 
+@contextlib.asynccontextmanager
+async def split_processes(
+    emu: DiscordEmulator, db_target: DatabaseTarget, tmp_path: Path
+) -> AsyncIterator[tuple[list[Lorekeeper], list[Services]]]:
+    """Run two bots' worth of processes on one database, each with its own client, services and one of 2 shards."""
+    bots: list[Lorekeeper] = []
+    all_services: list[Services] = []
+    try:
+        for shard in (0, 1):
+            settings = Settings(  # type: ignore[call-arg]
+                _env_file=None, data_dir=tmp_path / f"data{shard}", shard_count=2, shard_ids=[shard]
+            )
+            services = await build_services(settings, db=db_target.open())
+            bot = create_bot(services)
+            await emu.start_bot(bot)
+            bots.append(bot)
+            all_services.append(services)
+        yield bots, all_services
+    finally:
+        for bot in bots:
+            await emu.stop_bot(bot)
+
+
 async def test_two_processes_split_the_shards_and_one_runs_the_jobs(
     db_target: DatabaseTarget, tmp_path: Path
 ) -> None:
@@ -70,17 +95,7 @@ async def test_two_processes_split_the_shards_and_one_runs_the_jobs(
             guild = emu.add_guild(f"Realm {shard}", shard=(shard, 2))
             gm = emu.add_member(guild, f"GM {shard}", roles=[emu.add_role(guild, "GM")])
             worlds.append((guild, gm, emu.add_text_channel(guild, "scene")))
-        bots, all_services = [], []
-        for shard in (0, 1):  # two bot processes' worth: each its own client, services and connections
-            settings = Settings(  # type: ignore[call-arg]
-                _env_file=None, data_dir=tmp_path / f"data{shard}", shard_count=2, shard_ids=[shard]
-            )
-            services = await build_services(settings, db=db_target.open())
-            bot = create_bot(services)
-            await emu.start_bot(bot)
-            bots.append(bot)
-            all_services.append(services)
-        try:
+        async with split_processes(emu, db_target, tmp_path) as (bots, all_services):
             assert sorted(tuple(i["shard"]) for i in emu.identify_log) == [(0, 2), (1, 2)]
             assert [s.scheduler is not None for s in all_services] == [True, False]
             for shard, (guild, gm, chan) in enumerate(worlds):
@@ -89,9 +104,6 @@ async def test_two_processes_split_the_shards_and_one_runs_the_jobs(
                 assert not started.ephemeral, started.content
                 assert all_services[shard].metrics.summary(guild.id)["scene start"]["count"] == 1
                 assert "scene start" not in all_services[1 - shard].metrics.summary(guild.id)
-        finally:
-            for bot in bots:
-                await emu.stop_bot(bot)
         emu.errors.assert_no_errors()
 
 
@@ -137,18 +149,7 @@ async def test_a_session_scheduled_through_the_process_without_the_scheduler_is_
         admin = emu.add_member(
             guild, "Ada", roles=[emu.add_role(guild, "Admin", permissions=Permissions(manage_guild=True))]
         )
-        bots, all_services = [], []
-        for shard in (0, 1):
-            settings = Settings(  # type: ignore[call-arg]
-                _env_file=None, data_dir=tmp_path / f"data{shard}", shard_count=2, shard_ids=[shard]
-            )
-            services = await build_services(settings, db=db_target.open())
-            bot = create_bot(services)
-            await emu.start_bot(bot)
-            bots.append(bot)
-            all_services.append(services)
-        zero, one = all_services
-        try:
+        async with split_processes(emu, db_target, tmp_path) as (_, (zero, one)):
             assert zero.scheduler is not None and one.scheduler is None
             assert jobs.RECONCILE_JOB in await stored_jobs(zero)
 
@@ -199,9 +200,6 @@ async def test_a_session_scheduled_through_the_process_without_the_scheduler_is_
             assert len(reminders()) == 1
             await emu.settle()
             assert_no_pings(emu)
-        finally:
-            for bot in bots:
-                await emu.stop_bot(bot)
         emu.errors.assert_no_errors()
 
 
