@@ -6,13 +6,11 @@ Settings come from the environment as in production; only Discord's address is p
 from __future__ import annotations
 
 import asyncio
-import os
 import sys
 
 from bot.client import Lorekeeper
 from bot.logs import install
 from bot.services import build_services
-from canon.storage import Database
 from config.settings import load_settings
 from tests.emulator import point_client_at
 
@@ -21,10 +19,7 @@ async def main(base_url: str) -> None:
     point_client_at(base_url)
     settings = load_settings()
     install(settings.log_level)
-    # A test's PostgreSQL schema (the URL cannot carry a search_path); production never sets it.
-    schema = os.environ.get("LOREKEEPER_TEST_SEARCH_PATH")
-    db = Database.from_url(settings.resolved_database_url, search_path=schema) if schema else None
-    services = await build_services(settings, db=db)
+    services = await build_services(settings)
     bot = Lorekeeper(services)
     bot._connection.guild_ready_timeout = 0.05
     async with bot:

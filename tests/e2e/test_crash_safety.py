@@ -38,9 +38,7 @@ class BotProcess:
         }
         env.pop("LOREKEEPER_DATABASE_URL", None)
         if self.target is not None:
-            env["LOREKEEPER_DATABASE_URL"] = self.target.url
-            if self.target.search_path:
-                env["LOREKEEPER_TEST_SEARCH_PATH"] = self.target.search_path
+            env["LOREKEEPER_DATABASE_URL"] = self.target.database_url  # PostgreSQL: the test's schema
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
