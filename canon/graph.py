@@ -788,10 +788,15 @@ class CanonWriter:
         # Deferred: statements are queued and written in bulk by flush() (a commit of hundreds of proposals
         # would otherwise make a round trip per row); add_statement then returns a negative placeholder id.
         self.deferred = deferred
-        self._pending: list[tuple[dict[str, Any], list[Evidence], list[tuple[str, int]]]] = []
+        # Each queued statement's row (a dict, or a tuple in `_STATEMENT_COLUMNS` order), evidence, dependencies.
+        self._pending: list[
+            tuple[dict[str, Any] | tuple[Any, ...], list[Evidence], list[tuple[str, int]]]
+        ] = []
         self._stamp_values: dict[str, Any] | None = None
         # The shared column values of each validity written, by identity (see `_statement_values`).
         self._validity_values: dict[int, tuple[Validity, Authority, float, str | None, dict[str, Any]]] = {}
+        # The same shared values as a tuple, by identity of their `_validity_values` entry (`queue_statements`).
+        self._validity_heads: dict[int, tuple[Any, tuple[Any, ...]]] = {}
 
     @property
     def campaign_id(self) -> int:
@@ -963,6 +968,77 @@ class CanonWriter:
         self._pending.append((values, _NO_EVIDENCE, _NO_DEPENDENCIES))
         return -len(self._pending)
 
+    def queue_statements(
+        self,
+        rows: Iterable[
+            tuple[StatementKind, int, str, int | None, str | None, Validity, Visibility, int | None]
+        ],
+        *,
+        authority: Authority,
+        confidence: float = 1.0,
+    ) -> list[int]:
+        """Queue many statements of one authority and confidence, like `queue_statement` each (same rows,
+        same checks); return their placeholders in order.
+
+        Each row is (kind, subject_id, predicate, object_id, value, validity, visibility, replaces_id): one
+        loop for the tens of thousands of an import, without a call with keywords per statement.
+        """
+        if not self.deferred:
+            raise RuntimeError("queue_statement needs a deferred writer")
+        pending, values_of, shared_of = self._pending, self._statement_values, self._validity_values
+        append, relation, heads = pending.append, StatementKind.RELATION, self._validity_heads
+        first = len(pending)
+        for kind, subject_id, predicate, object_id, value, validity, visibility, replaces_id in rows:
+            known = shared_of.get(id(validity))
+            if (
+                known is None
+                or known[0] is not validity
+                or known[1] is not authority
+                or known[2] != confidence
+                or known[3] is not None
+                or (object_id is None if kind == relation else value is None)
+            ):
+                # A validity seen first, or a row the checks refuse: the one-statement path says why.
+                values = values_of(
+                    kind,
+                    subject_id,
+                    predicate,
+                    object_id,
+                    value,
+                    None,
+                    validity,
+                    authority,
+                    confidence,
+                    visibility,
+                )
+                values["replaces_id"] = replaces_id
+                append((values, _NO_EVIDENCE, _NO_DEPENDENCIES))
+                continue
+            # `_statement_values`' row as a tuple in `_STATEMENT_COLUMNS` order (a dict per row of a big import
+            # costs more than SQLite's insert); `_value_`: an enum's `.value` is a costly property.
+            head = heads.get(id(known))
+            if head is None or head[0] is not known:
+                if tuple(known[4]) != _STATEMENT_COLUMNS[:-7]:  # pragma: no cover - a column added above
+                    raise AssertionError("_STATEMENT_COLUMNS must follow _statement_values")
+                head = heads[id(known)] = (known, tuple(known[4].values()))
+            append(
+                (
+                    (
+                        *head[1],
+                        kind._value_,
+                        subject_id,
+                        predicate,
+                        object_id,
+                        value,
+                        visibility._value_,
+                        replaces_id,
+                    ),
+                    _NO_EVIDENCE,
+                    _NO_DEPENDENCIES,
+                )
+            )
+        return list(range(-first - 1, -len(pending) - 1, -1))
+
     def _statement_values(
         self,
         kind: StatementKind,
@@ -1015,9 +1091,16 @@ class CanonWriter:
         """Write the queued statements, their evidence and dependencies in bulk; map placeholders to ids."""
         if not self._pending:
             return {}
-        ids = await insert_returning_ids(
-            self.session, StatementRow.__table__, [v for v, _, _ in self._pending]
-        )
+        rows: list[Any] = [v for v, _, _ in self._pending]
+        if any(type(v) is tuple for v in rows):
+            # Rows queued by `queue_statements` are tuples: the others become tuples too.
+            as_tuple = itemgetter(*_STATEMENT_COLUMNS)
+            rows = [v if type(v) is tuple else as_tuple(v) for v in rows]
+            ids = await insert_returning_ids(
+                self.session, StatementRow.__table__, rows, columns=_STATEMENT_COLUMNS
+            )
+        else:
+            ids = await insert_returning_ids(self.session, StatementRow.__table__, rows)
         stamp = self._stamp()
         evidence_rows = [
             {
@@ -1087,9 +1170,11 @@ class CanonWriter:
 
 
 async def insert_returning_ids(
-    session: AsyncSession, table: Any, rows: Sequence[dict[str, Any]]
+    session: AsyncSession, table: Any, rows: Sequence[Any], *, columns: Sequence[str] | None = None
 ) -> list[int]:
     """Insert rows in bulk and return their new ids in the order of `rows`.
+
+    Rows are dicts, or tuples of the values of `columns` in that order.
 
     PostgreSQL batches `RETURNING` sorted by parameter order itself. SQLAlchemy cannot do that on SQLite and
     falls back to one INSERT per row (seconds for 50,000 statements), so on SQLite the ids are allocated
@@ -1103,15 +1188,36 @@ async def insert_returning_ids(
     if _is_sqlite(session):
         last = (await session.execute(select(func.max(table.c.id)))).scalar() or 0
         ids = list(range(last + 1, last + 1 + len(rows)))
-        await _sqlite_bulk_insert(session, table, rows, {"id": ids})
+        await _sqlite_bulk_insert(session, table, rows, {"id": ids}, columns)
         return ids
-    result = await session.execute(
-        insert(table).returning(table.c.id, sort_by_parameter_order=True), list(rows)
-    )
+    dicts = list(rows) if columns is None else [dict(zip(columns, row, strict=True)) for row in rows]
+    result = await session.execute(insert(table).returning(table.c.id, sort_by_parameter_order=True), dicts)
     return [row[0] for row in result.all()]
 
 
 _UNSET = object()
+# A statement row's columns in the order `_statement_values` gives them, then `replaces_id` (tuple rows).
+_STATEMENT_COLUMNS = (
+    "campaign_id",
+    "changeset_id",
+    "recorded_at",
+    "world_from",
+    "world_from_key",
+    "world_until",
+    "world_until_key",
+    "story_from",
+    "story_until",
+    "via",
+    "authority",
+    "confidence",
+    "kind",
+    "subject_id",
+    "predicate",
+    "object_id",
+    "value",
+    "visibility",
+    "replaces_id",
+)
 # What a queued statement without evidence or dependencies carries (never changed).
 _NO_EVIDENCE: list[Evidence] = []
 _NO_DEPENDENCIES: list[tuple[str, int]] = []
@@ -1137,16 +1243,28 @@ async def bulk_insert(session: AsyncSession, table: Any, rows: Sequence[dict[str
 
 
 async def _sqlite_bulk_insert(
-    session: AsyncSession, table: Any, rows: Sequence[dict[str, Any]], extra: dict[str, list[Any]]
+    session: AsyncSession,
+    table: Any,
+    rows: Sequence[Any],
+    extra: dict[str, list[Any]],
+    columns_of_rows: Sequence[str] | None = None,
 ) -> None:
     """Insert rows through the driver's `executemany`; `extra` gives whole columns (the ids) beside the rows.
+
+    Rows are dicts, or tuples of the values of `columns_of_rows` in that order (read by position alike).
 
     Each row is read once, by one `itemgetter` (the rows of a big import do not fit in the CPU's caches, and a
     Python loop per row and column cost more than SQLite's own insert); only the few columns with a bind
     processor (times, JSON, floats) are read again, and processed once per distinct value in a run.
     """
     dialect = session.bind.dialect  # type: ignore[union-attr]
-    given = rows[0].keys() | extra.keys()
+    # Where each given column is read in a row: its name in a dict, its position in a tuple.
+    at: dict[str, Any] = (
+        {name: name for name in rows[0]}
+        if columns_of_rows is None
+        else {name: i for i, name in enumerate(columns_of_rows)}
+    )
+    given = at.keys() | extra.keys()
     columns = [c for c in table.c if c.name in given or (c.default is not None and c.default.is_scalar)]
     missing = [c for c in table.c if c.name not in given and c not in columns and not c.nullable]
     missing = [c for c in missing if not (c.primary_key and c.autoincrement)]
@@ -1154,7 +1272,10 @@ async def _sqlite_bulk_insert(
         c.default is not None and not c.default.is_scalar and c.name not in given for c in table.c
     ):
         # A callable default: let SQLAlchemy apply it.
-        merged = [row | {name: values[i] for name, values in extra.items()} for i, row in enumerate(rows)]
+        as_dicts = (
+            rows if columns_of_rows is None else [dict(zip(columns_of_rows, r, strict=True)) for r in rows]
+        )
+        merged = [row | {name: values[i] for name, values in extra.items()} for i, row in enumerate(as_dicts)]
         await session.execute(insert(table), merged)
         return
     count = len(rows)
@@ -1177,22 +1298,22 @@ async def _sqlite_bulk_insert(
             else:
                 later.append((name, itertools.repeat(value, count)))
         elif processor is not None:
-            values = _processed([row[name] for row in rows], processor)
+            values = _processed(list(map(itemgetter(at[name]), rows)), processor)
             literal = _constant_literal(values) if count > 1 else None
             if literal is not None:
                 fixed.append((name, literal))
             else:
                 later.append((name, values))
         else:
-            literal = _constant_literal(rows, name) if count > 1 else None
+            literal = _constant_literal(rows, at[name]) if count > 1 else None
             if literal is not None:
                 fixed.append((name, literal))
             else:
                 plain.append(name)
     if len(plain) > 1:
-        heads: Iterable[tuple[Any, ...]] = map(itemgetter(*plain), rows)
+        heads: Iterable[tuple[Any, ...]] = map(itemgetter(*(at[name] for name in plain)), rows)
     else:
-        heads = [tuple(row[name] for name in plain) for row in rows]
+        heads = [tuple(row[at[name]] for name in plain) for row in rows]
     tails = zip(*(values for _, values in later), strict=True)
     params = list(map(tuple.__add__, heads, tails)) if later else list(heads)
     bound = [*plain, *(n for n, _ in later)]
@@ -1204,7 +1325,7 @@ async def _sqlite_bulk_insert(
     await connection.exec_driver_sql(sql, params)
 
 
-def _constant_literal(rows: Sequence[Any], name: str | None = None) -> str | None:
+def _constant_literal(rows: Sequence[Any], name: str | int | None = None) -> str | None:
     """Return the SQL literal of a column whose every row holds the same object (`rows[i][name]`, or
     `rows[i]` without a name), else None. Only the very same object counts (1 and True, 1 and 1.0 differ)."""
     read = itemgetter(name) if name is not None else None

@@ -1223,30 +1223,37 @@ class _Ingest:
         already = await self._retconned("statement", gone)
 
         # 3. New statements, in bulk; a fact two files of this import state alike is one statement.
+        # Each fact's place in `queued` (the statements to write), its placeholder once they are queued.
         placeholders: list[tuple[str, _Fact, int, int | None]] = []
-        first_of: dict[str, int] = {}  # fingerprint -> placeholder
+        queued: list[tuple[StatementKind, int, str, int | None, str | None, Validity, Visibility, int | None]]
+        queued = []
+        first_of: dict[str, int] = {}  # fingerprint -> place in `queued`
+        counts = self.statement_counts
         for name, fact, slot_was in pending:
             replaces = (
                 slot_was if slot_was is not None and slot_was in gone and slot_was not in already else None
             )
-            if fact.fp in first_of:
-                placeholders.append((name, fact, first_of[fact.fp], None))
-                self.statement_counts["shared"] += 1
+            fp = fact.fp
+            if fp in first_of:
+                placeholders.append((name, fact, first_of[fp], None))
+                counts["shared"] += 1
                 continue
-            placeholder = first_of[fact.fp] = writer.queue_statement(
-                kind=fact.kind,
-                subject_id=fact.subject_id,
-                predicate=fact.predicate,
-                object_id=fact.object_id,
-                value=fact.value,
-                validity=fact.validity,
-                authority=Authority.SOURCE,
-                confidence=1.0,
-                visibility=fact.visibility,
-                replaces_id=replaces,
+            place = first_of[fp] = len(queued)
+            queued.append(
+                (
+                    fact.kind,
+                    fact.subject_id,
+                    fact.predicate,
+                    fact.object_id,
+                    fact.value,
+                    fact.validity,
+                    fact.visibility,
+                    replaces,
+                )
             )
-            placeholders.append((name, fact, placeholder, replaces))
-            self.statement_counts["changed" if replaces is not None else "created"] += 1
+            placeholders.append((name, fact, place, replaces))
+            counts["changed" if replaces is not None else "created"] += 1
+        queued_as = writer.queue_statements(queued, authority=Authority.SOURCE, confidence=1.0)
         carried = await self._carry_over(writer, set(gone))
         await self._find_dangling(set(gone))
         mapping = await writer.flush()
@@ -1254,12 +1261,12 @@ class _Ingest:
         written: list[int] = []
         written_at, new_statements, records = self.written_at, self.new_statements, self.new_records
         evidence_rows = self.evidence_rows
-        for name, fact, placeholder, replaces in placeholders:
-            statement_id = mapping[placeholder]
+        ids = [mapping[placeholder] for placeholder in queued_as]
+        bases = {name: self._evidence_base("statement", name) for name in facts}
+        for name, fact, place, replaces in placeholders:
+            statement_id = ids[place]
             records[name][fact.slot] = [statement_id, fact.fp]
-            evidence_rows.append(
-                {**self._evidence_base("statement", name), "target_id": statement_id, "line": fact.line}
-            )
+            evidence_rows.append({**bases[name], "target_id": statement_id, "line": fact.line})
             if statement_id in written_at:
                 continue  # stated by an earlier file of this import too: evidence only
             written.append(statement_id)
@@ -1282,11 +1289,7 @@ class _Ingest:
             )
         self.yaml_written.update(written)
         # The new statement in each slot whose old one is gone (its replacement).
-        slot_ids = (
-            {(name, fact.slot): mapping[placeholder] for name, fact, placeholder, _ in placeholders}
-            if gone
-            else {}
-        )
+        slot_ids = {(name, fact.slot): ids[place] for name, fact, place, _ in placeholders} if gone else {}
         for original, copy, placeholder, record_slots in carried:
             new_id = mapping[placeholder]
             written.append(new_id)
