@@ -1227,8 +1227,12 @@ def _is_sqlite(session: AsyncSession) -> bool:
     return session.bind is not None and session.bind.dialect.name == "sqlite"
 
 
-async def bulk_insert(session: AsyncSession, table: Any, rows: Sequence[dict[str, Any]]) -> None:
+async def bulk_insert(
+    session: AsyncSession, table: Any, rows: Sequence[Any], *, columns: Sequence[str] | None = None
+) -> None:
     """Insert rows in bulk (no ids returned); every row must give the same columns.
+
+    Rows are dicts, or tuples of the values of `columns` in that order (no dict per row of a big import).
 
     On SQLite the rows go straight to the driver's `executemany` with each column's bind processing done
     here (SQLAlchemy's per-row statement handling costs more than SQLite's own insert); columns a row does
@@ -1237,9 +1241,10 @@ async def bulk_insert(session: AsyncSession, table: Any, rows: Sequence[dict[str
     if not rows:
         return
     if not _is_sqlite(session):
-        await session.execute(insert(table), list(rows))
+        dicts = list(rows) if columns is None else [dict(zip(columns, row, strict=True)) for row in rows]
+        await session.execute(insert(table), dicts)
         return
-    await _sqlite_bulk_insert(session, table, rows, {})
+    await _sqlite_bulk_insert(session, table, rows, {}, columns)
 
 
 async def _sqlite_bulk_insert(

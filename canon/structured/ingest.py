@@ -389,6 +389,20 @@ async def known_hashes(session: AsyncSession, campaign_id: int) -> dict[str, str
 # --------------------------------------------------------------------------------------------- facts
 
 
+# The columns of the evidence rows an import writes, in the order of its tuple rows.
+_EVIDENCE_COLUMNS = (
+    "campaign_id",
+    "changeset_id",
+    "recorded_at",
+    "target_kind",
+    "kind",
+    "file",
+    "note",
+    "target_id",
+    "line",
+)
+
+
 @dataclass(slots=True)
 class _Fact:
     slot: str
@@ -1079,14 +1093,15 @@ class _Ingest:
             "changeset_id": self.changeset.id,
             "recorded_at": self.changeset.recorded_at,
         }
-        self.evidence_rows: list[dict[str, Any]] = []
-        self.evidence_bases: dict[tuple[str, str], dict[str, Any]] = {}
+        # Evidence rows as tuples in `_EVIDENCE_COLUMNS` order (tens of thousands: no dict each).
+        self.evidence_rows: list[tuple[Any, ...]] = []
+        self.evidence_bases: dict[tuple[str, str], tuple[Any, ...]] = {}
         self.status_rows: list[dict[str, Any]] = []
         await self._write_entities()
         await self._event_dates()
         facts = self._facts()
         written = await self._write_statements(facts)
-        await bulk_insert(self.session, EvidenceRow.__table__, self.evidence_rows)
+        await bulk_insert(self.session, EvidenceRow.__table__, self.evidence_rows, columns=_EVIDENCE_COLUMNS)
         await bulk_insert(self.session, StatusChangeRow.__table__, self.status_rows)
         self._save_records()
         await self.session.flush()
@@ -1094,19 +1109,23 @@ class _Ingest:
         return self._report("ingested", self.changeset.id, warnings)
 
     def _evidence(self, kind: str, target: int, file: str, line: int) -> None:
-        self.evidence_rows.append({**self._evidence_base(kind, file), "target_id": target, "line": line})
+        self.evidence_rows.append((*self._evidence_base(kind, file), target, line))
 
-    def _evidence_base(self, kind: str, file: str) -> dict[str, Any]:
-        # One row per entity and statement (tens of thousands in a big tree): the constant part is built once.
+    def _evidence_base(self, kind: str, file: str) -> tuple[Any, ...]:
+        # One row per entity and statement (tens of thousands in a big tree): the constant part is built once,
+        # the values of `_EVIDENCE_COLUMNS` but the last two.
         base = self.evidence_bases.get((kind, file))
         if base is None:
-            base = self.evidence_bases[(kind, file)] = {
-                **self.stamp,
-                "target_kind": kind,
-                "kind": EvidenceKind.YAML.value,
-                "file": file,
-                "note": None,
-            }
+            stamp = self.stamp
+            base = self.evidence_bases[(kind, file)] = (
+                stamp["campaign_id"],
+                stamp["changeset_id"],
+                stamp["recorded_at"],
+                kind,
+                EvidenceKind.YAML.value,
+                file,
+                None,
+            )
         return base
 
     def _retcon(self, kind: str, target: int, replacement: int | None, rationale: str) -> None:
@@ -1266,7 +1285,7 @@ class _Ingest:
         for name, fact, place, replaces in placeholders:
             statement_id = ids[place]
             records[name][fact.slot] = [statement_id, fact.fp]
-            evidence_rows.append({**bases[name], "target_id": statement_id, "line": fact.line})
+            evidence_rows.append((*bases[name], statement_id, fact.line))
             if statement_id in written_at:
                 continue  # stated by an earlier file of this import too: evidence only
             written.append(statement_id)

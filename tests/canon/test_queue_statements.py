@@ -13,8 +13,8 @@ from canon import campaigns
 from canon.campaigns import ChangesetKind, open_changeset
 from canon.domain import ALWAYS, Authority, StatementKind, Validity, Visibility
 from canon.errors import InvalidInput
-from canon.graph import CanonWriter
-from canon.models import StatementRow
+from canon.graph import CanonWriter, bulk_insert
+from canon.models import EvidenceRow, StatementRow
 from canon.ontology import base_ontology
 from canon.storage import Database
 
@@ -121,3 +121,36 @@ async def test_queue_statements_refuses_what_queue_statement_refuses(db: Databas
             )
 
     await db.run(work)
+
+
+async def test_bulk_insert_of_tuple_rows_stores_what_dict_rows_store(db: Database) -> None:
+    campaign = await db.run(lambda s: campaigns.create_campaign(s, "evidence"))
+    names = (
+        "campaign_id",
+        "changeset_id",
+        "recorded_at",
+        "target_kind",
+        "kind",
+        "file",
+        "note",
+        "target_id",
+        "line",
+    )
+
+    async def work(session: AsyncSession) -> list[list[tuple[Any, ...]]]:
+        changeset = await open_changeset(session, campaign.id, ChangesetKind.YAML_IMPORT)
+        head = (campaign.id, changeset.id, changeset.recorded_at)
+        values = [(*head, "statement", "yaml", f"f{i % 2}.yaml", None, 100 + i, i + 1) for i in range(5)]
+        stored = []
+        for kind, rows in (("dicts", [dict(zip(names, v, strict=True)) for v in values]), ("tuples", values)):
+            await bulk_insert(
+                session, EvidenceRow.__table__, rows, columns=None if kind == "dicts" else names
+            )
+            table = EvidenceRow.__table__.c
+            query = select(*(table[n] for n in names)).order_by(table.id.desc()).limit(len(values))
+            stored.append([tuple(r) for r in (await session.execute(query)).all()][::-1])
+        return stored
+
+    as_dicts, as_tuples = await db.run(work)
+    assert as_tuples == as_dicts
+    assert [r[-2:] for r in as_tuples] == [(100 + i, i + 1) for i in range(5)]
