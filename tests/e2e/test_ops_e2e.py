@@ -25,6 +25,7 @@ from config.settings import LLMSettings
 from memory.models import SceneRow
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World, embed_fields
+from tests.emulator import Channel
 from tests.llm_stub import STUB_MODEL, LLMStub, Reply
 
 TIMESTAMP = re.compile(r"<t:(\d+):F>")
@@ -208,7 +209,8 @@ async def test_idle_reminder_to_a_deleted_channel_is_dropped(
     assert len(dropped) == 1, "reported once, then not retried"
 
 
-async def test_nightly_check_posts_only_new_conflicts(world: World) -> None:
+async def gm_room_and_a_conflict(world: World) -> Channel:
+    """Set a GM channel and write canon that conflicts (Kara both ALLY_OF and ENEMY_OF Lenn); return it."""
     gm_room = world.emu.add_text_channel(world.guild, "gm-room")
     await world.restart()
     await world.emu.invoke(world.channel, world.gm, "server gm-channel", channel=gm_room)
@@ -221,6 +223,11 @@ async def test_nightly_check_posts_only_new_conflicts(world: World) -> None:
             relation=relation,
             object="Lenn",
         )
+    return gm_room
+
+
+async def test_nightly_check_posts_only_new_conflicts(world: World) -> None:
+    gm_room = await gm_room_and_a_conflict(world)
 
     async def forget(session):  # type: ignore[no-untyped-def]
         # As if the canon had been written by something that records no conflicts (an older version).
@@ -465,18 +472,7 @@ async def test_the_backup_job_keeps_the_newest_backups(world: World) -> None:
 async def test_the_nightly_report_to_a_deleted_gm_channel_is_dropped_with_a_log_line(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
-    gm_room = world.emu.add_text_channel(world.guild, "gm-room")
-    await world.restart()
-    await world.emu.invoke(world.channel, world.gm, "server gm-channel", channel=gm_room)
-    for relation in ("ALLY_OF", "ENEMY_OF"):
-        await world.emu.invoke(
-            world.channel,
-            world.gm,
-            "canon add relationship",
-            subject="Kara",
-            relation=relation,
-            object="Lenn",
-        )
+    gm_room = await gm_room_and_a_conflict(world)
     await world.bot.services.db.run(lambda session: session.execute(text("DELETE FROM conflicts")))
     await world.emu.delete_channel(gm_room)
     with caplog.at_level(logging.WARNING, logger="bot.scheduler"):

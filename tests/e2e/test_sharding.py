@@ -22,7 +22,7 @@ from memory.models import SceneRow, TurnRow
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import assert_no_pings, embed_fields
 from tests.e2e.test_ops_e2e import starts_soon
-from tests.emulator import DiscordEmulator
+from tests.emulator import Channel, DiscordEmulator, Guild, Member
 
 
 async def test_two_shards_serve_their_own_guilds(db_target: DatabaseTarget, tmp_path: Path) -> None:
@@ -63,6 +63,16 @@ async def test_two_shards_serve_their_own_guilds(db_target: DatabaseTarget, tmp_
     assert {t[1] for t in turns} == {g.id for g, *_ in worlds}
 
 
+def two_realms(emu: DiscordEmulator, channel: str) -> list[tuple[Guild, Member, Channel]]:
+    """Add a server on each of 2 shards, each with a GM and one text channel."""
+    worlds = []
+    for shard in (0, 1):
+        guild = emu.add_guild(f"Realm {shard}", shard=(shard, 2))
+        gm = emu.add_member(guild, f"GM {shard}", roles=[emu.add_role(guild, "GM")])
+        worlds.append((guild, gm, emu.add_text_channel(guild, channel)))
+    return worlds
+
+
 @contextlib.asynccontextmanager
 async def split_processes(
     emu: DiscordEmulator, db_target: DatabaseTarget, tmp_path: Path
@@ -90,11 +100,7 @@ async def test_two_processes_split_the_shards_and_one_runs_the_jobs(
     db_target: DatabaseTarget, tmp_path: Path
 ) -> None:
     async with DiscordEmulator() as emu:
-        worlds = []
-        for shard in (0, 1):
-            guild = emu.add_guild(f"Realm {shard}", shard=(shard, 2))
-            gm = emu.add_member(guild, f"GM {shard}", roles=[emu.add_role(guild, "GM")])
-            worlds.append((guild, gm, emu.add_text_channel(guild, "scene")))
+        worlds = two_realms(emu, "scene")
         async with split_processes(emu, db_target, tmp_path) as (bots, all_services):
             assert sorted(tuple(i["shard"]) for i in emu.identify_log) == [(0, 2), (1, 2)]
             assert [s.scheduler is not None for s in all_services] == [True, False]
@@ -140,11 +146,7 @@ async def test_a_session_scheduled_through_the_process_without_the_scheduler_is_
     db_target: DatabaseTarget, tmp_path: Path
 ) -> None:
     async with DiscordEmulator() as emu:
-        worlds = []
-        for shard in (0, 1):
-            guild = emu.add_guild(f"Realm {shard}", shard=(shard, 2))
-            gm = emu.add_member(guild, f"GM {shard}", roles=[emu.add_role(guild, "GM")])
-            worlds.append((guild, gm, emu.add_text_channel(guild, "table")))
+        worlds = two_realms(emu, "table")
         guild, gm, chan = worlds[1]  # a server on shard 1: its commands reach the process without jobs
         admin = emu.add_member(
             guild, "Ada", roles=[emu.add_role(guild, "Admin", permissions=Permissions(manage_guild=True))]
