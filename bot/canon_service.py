@@ -386,21 +386,7 @@ class CanonService:
             for warning in p.warnings:
                 entity_ids |= set(warning.get("entity_ids") or ())
                 statement_ids |= set(warning.get("statement_ids") or ())
-        gm = await self.reader(session, campaign, Viewer.GM)
-        statements = await gm.statements(
-            statement_ids=statement_ids, include_retconned=True, with_evidence=False
-        )
-        entity_ids |= {s.subject_id for s in statements}
-        entity_ids |= {s.object_id for s in statements if s.object_id is not None}
-        entities = await gm.entities(entity_ids, include_retconned=True)
-        hidden_entities = {i for i, e in entities.items() if e.visibility == Visibility.GM_ONLY}
-        hidden_statements = {
-            s.id
-            for s in statements
-            if s.visibility == Visibility.GM_ONLY
-            or s.subject_id in hidden_entities
-            or s.object_id in hidden_entities
-        }
+        hidden_entities, hidden_statements = await self._hidden(session, campaign, entity_ids, statement_ids)
         secret: set[int] = set()
         for p in proposals:
             refs = [r for _, r in references(p.content)]
@@ -417,6 +403,51 @@ class CanonService:
         # A proposal naming a hidden entity proposal is hidden too.
         secret |= {p.id for p in proposals if any(r.proposal_id in secret for _, r in references(p.content))}
         return frozenset(secret)
+
+    async def _hidden(
+        self, session: AsyncSession, campaign: Campaign, entity_ids: set[int], statement_ids: set[int]
+    ) -> tuple[set[int], set[int]]:
+        """Return which of these entities and statements a player must not see.
+
+        Hidden: GM-only entities (those the statements are about included), and GM-only statements or
+        statements about a GM-only entity.
+        """
+        gm = await self.reader(session, campaign, Viewer.GM)
+        statements = await gm.statements(
+            statement_ids=statement_ids, include_retconned=True, with_evidence=False
+        )
+        about = entity_ids | {s.subject_id for s in statements}
+        about |= {s.object_id for s in statements if s.object_id is not None}
+        entities = await gm.entities(about, include_retconned=True)
+        hidden_entities = {i for i, e in entities.items() if e.visibility == Visibility.GM_ONLY}
+        hidden_statements = {
+            s.id
+            for s in statements
+            if s.visibility == Visibility.GM_ONLY
+            or s.subject_id in hidden_entities
+            or s.object_id in hidden_entities
+        }
+        return hidden_entities, hidden_statements
+
+    async def public_findings(self, campaign_id: int, findings: Sequence[Finding]) -> list[Finding]:
+        """Return the continuity findings a player may hear of: none that touches GM-only canon."""
+        if not findings:
+            return []
+        async with self.db.session() as session:
+            campaign = await campaigns.get_campaign(session, campaign_id)
+            hidden_entities, hidden_statements = await self._hidden(
+                session,
+                campaign,
+                {i for f in findings for i in f.entity_ids},
+                {i for f in findings for i in f.statement_ids},
+            )
+        return [
+            f
+            for f in findings
+            if not (
+                hidden_entities.intersection(f.entity_ids) or hidden_statements.intersection(f.statement_ids)
+            )
+        ]
 
     async def decide(
         self, proposal_id: int, *, accept: bool, actor: Actor, rationale: str | None = None

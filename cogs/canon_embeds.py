@@ -6,11 +6,13 @@ in id order, so a proposal always sits on the same page however the others are d
 
 Hidden canon: the service already leaves GM-only rows out for players; these renderers drop them again when
 the viewer is a player (belt and braces) and mark them 🔒 for the GM. A review card posted where players see
-it (`reveal=False`) shows GM-only proposals (`Review.secret`) as a locked line, never their text.
+it (`reveal=False`) leaves GM-only proposals (`Review.secret`) out without a trace: no line, no count, no
+button, so a player cannot tell that anything is hidden. The GM decides them on a private card.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -50,7 +52,6 @@ STATUS = {
     ProposalStatus.REJECTED: "❌ rejected",
     ProposalStatus.COMMITTED: "📜 committed",
 }
-HIDDEN_PROPOSAL = f"{LOCK} GM-only: the GM reads it with `/canon review private:true`."
 WARNING_COLOUR = discord.Colour.orange()
 DONE_COLOUR = discord.Colour.green()
 
@@ -177,8 +178,8 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool) -> tuple
     """Return the name and value of one proposal's field on the review card."""
     name = f"#{proposal.id} · {STATUS[proposal.status]}"
     hidden = proposal.id in review.secret
-    if hidden and not reveal:  # not even how many warnings: they may rest on GM-only canon
-        return name, HIDDEN_PROPOSAL
+    if hidden and not reveal:  # pragma: no cover - `as_seen` left it out already (belt and braces)
+        raise ValueError("a GM-only proposal on a card players see")
     if proposal.warnings and proposal.status in {ProposalStatus.PENDING, ProposalStatus.ACCEPTED}:
         name += f" · {WARN} {len(proposal.warnings)}"
     lines = [(f"{LOCK} " if hidden else "") + _escape(clip(describe(proposal.content), 300))]
@@ -201,6 +202,14 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool) -> tuple
     return name, fit_lines(lines, PROPOSAL_FIELD_BUDGET)
 
 
+def as_seen(review: Review, *, reveal: bool) -> Review:
+    """Return the review as a card shows it: without its GM-only proposals unless the card `reveal`s them."""
+    if reveal or not review.secret:
+        return review
+    shown = [p for p in review.proposals if p.id not in review.secret]
+    return dataclasses.replace(review, proposals=shown, secret=frozenset())
+
+
 def review_counts(review: Review) -> Counter[ProposalStatus]:
     """Return how many proposals are in each status."""
     return Counter(p.status for p in review.proposals)
@@ -208,6 +217,7 @@ def review_counts(review: Review) -> Counter[ProposalStatus]:
 
 def review_embed(review: Review, page: int, *, reveal: bool) -> discord.Embed:
     """Render one page of a scene's review card (the buttons come from `cogs.canon_views.review_view`)."""
+    review = as_seen(review, reveal=reveal)
     page = clamp_page(review, page)
     counts = review_counts(review)
     embed = discord.Embed(title=clip(_review_title(review, "Canon review"), TITLE_LIMIT), colour=COLOUR)
@@ -223,13 +233,8 @@ def review_embed(review: Review, page: int, *, reveal: bool) -> discord.Embed:
         "evidence. Undecided ones follow the campaign's authority policy (by default the GM's are "
         "accepted, players' and the system's rejected). A proposal with ⚠️ needs a rationale to accept.",
     ]
-    # No count of the GM-only proposals here: players read this card too (the GM's private card shows them).
     embed.description = "\n".join(lines)
-    if any(
-        p.warnings
-        for p in review.proposals
-        if p.status == ProposalStatus.PENDING and (reveal or p.id not in review.secret)
-    ):
+    if any(p.warnings for p in review.proposals if p.status == ProposalStatus.PENDING):
         embed.colour = WARNING_COLOUR
     for proposal in page_proposals(review, page):
         name, value = proposal_field(proposal, review, reveal=reveal)
@@ -250,6 +255,7 @@ def committed_embed(
     review: Review, findings: Sequence[Finding], *, reveal: bool, committed_by: str | None = None
 ) -> discord.Embed:
     """Render the final state of a review card after its commit: what was written, what was not, conflicts."""
+    review = as_seen(review, reveal=reveal)
     embed = discord.Embed(
         title=clip(_review_title(review, "Canon committed"), TITLE_LIMIT), colour=DONE_COLOUR
     )
@@ -268,9 +274,8 @@ def committed_embed(
     embed.description = "\n".join(lines)
 
     def line(p: Proposal, *, why: bool) -> str:
-        if p.id in review.secret and not reveal:
-            return f"#{p.id} {LOCK} GM-only"
-        text = f"#{p.id} " + _escape(clip(describe(p.content), 150))
+        text = f"#{p.id} {LOCK} " if p.id in review.secret else f"#{p.id} "
+        text += _escape(clip(describe(p.content), 150))
         if why and p.rationale:
             text += f" — {_escape(clip(p.rationale, 120))}"
         return text

@@ -373,7 +373,11 @@ def closed_view(scene_id: int) -> discord.ui.View:
 
 
 def card_content(review: Review, page: int, *, reveal: bool) -> dict[str, Any]:
-    """Return the embed and view of a card as it stands (open or committed)."""
+    """Return the embed and view of a card as it stands (open or committed).
+
+    A card players see has no line, count or button for a GM-only proposal (`canon_embeds.as_seen`).
+    """
+    review = canon_embeds.as_seen(review, reveal=reveal)
     if review.scene is None:  # an import batch
         if _batch_closed(review):
             return {
@@ -398,16 +402,25 @@ def card_content(review: Review, page: int, *, reveal: bool) -> dict[str, Any]:
 async def post_review(interaction: discord.Interaction, review: Review, *, private: bool = False) -> None:
     """Send a review card as a followup of a deferred interaction; remember public cards for the commit.
 
-    A private card (ephemeral, for the GM) shows GM-only proposals; a public one hides them.
+    A private card (ephemeral, for the GM) shows GM-only proposals; a public one leaves them out, and then the
+    GM who asked for it also gets the private card, to decide them there.
     """
-    page = canon_embeds.first_pending_page(review)
-    content = card_content(review, page, reveal=private)
+    shown = review if private else canon_embeds.as_seen(review, reveal=False)
+    content = card_content(shown, canon_embeds.first_pending_page(shown), reveal=private)
     message = await interaction.followup.send(
         ephemeral=private, allowed_mentions=discord.AllowedMentions.none(), wait=True, **content
     )
-    if not private:
-        await services_of(interaction).canon.record_card(
-            review, channel_id=message.channel.id, message_id=message.id
+    if private:
+        return
+    await services_of(interaction).canon.record_card(
+        review, channel_id=message.channel.id, message_id=message.id
+    )
+    if review.secret:
+        await interaction.followup.send(
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+            content=f"{len(review.secret)} GM-only proposal(s) are not on the public card; decide them here.",
+            **card_content(review, canon_embeds.first_pending_page(review), reveal=True),
         )
 
 
@@ -428,14 +441,26 @@ async def commit(interaction: discord.Interaction, scene_id: int) -> None:
     actor = actor_of(interaction, services.settings.gm_role)
     result = await services.canon.commit_scene(scene_id, actor)
     review = await services.canon.review(scene_id)
+    assert review.scene is not None  # a scene's review
+    # Players read the public cards: no word of a conflict that touches GM-only canon there.
+    heard = await services.canon.public_findings(review.scene.campaign_id, result.findings)
     clicked = interaction.message
+    reveal = _reveals(clicked)
     await interaction.edit_original_response(
         embed=canon_embeds.committed_embed(
-            review, result.findings, reveal=_reveals(clicked), committed_by=actor.name
+            review, result.findings if reveal else heard, reveal=reveal, committed_by=actor.name
         ),
         view=closed_view(scene_id),
     )
-    public = canon_embeds.committed_embed(review, result.findings, reveal=False, committed_by=actor.name)
+    unheard = len(result.findings) - len(heard)
+    if unheard and not reveal:
+        await interaction.followup.send(
+            f"{canon_embeds.WARN} {unheard} continuity conflict(s) touching GM-only canon were recorded too; "
+            "see `/canon conflicts`.",
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+    public = canon_embeds.committed_embed(review, heard, reveal=False, committed_by=actor.name)
     for card in await services.canon.cards(scene_id):
         if clicked is not None and card.message_id == clicked.id:
             continue
@@ -462,10 +487,12 @@ async def commit_batch(interaction: discord.Interaction, campaign_id: int, batch
     actor = actor_of(interaction, services.settings.gm_role)
     result = await services.canon.commit_batch(campaign, batch, actor)
     review = await services.canon.review(None, campaign_id=campaign_id, batch=batch)
+    reveal = _reveals(interaction.message)
+    findings = (
+        result.findings if reveal else await services.canon.public_findings(campaign.id, result.findings)
+    )
     await interaction.edit_original_response(
-        embed=canon_embeds.committed_embed(
-            review, result.findings, reveal=_reveals(interaction.message), committed_by=actor.name
-        ),
+        embed=canon_embeds.committed_embed(review, findings, reveal=reveal, committed_by=actor.name),
         view=_closed_batch_view(review),
         allowed_mentions=discord.AllowedMentions.none(),
     )

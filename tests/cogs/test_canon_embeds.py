@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from typing import Any
@@ -141,8 +142,12 @@ async def test_a_500_proposal_review_fits_discord_on_every_page() -> None:
         for reveal in (True, False):
             assert_within_discord_limits(canon_embeds.review_embed(review, page, reveal=reveal))
         components_within_limits(review_view(review, page))
-    last = canon_embeds.review_embed(review, 10_000, reveal=False)  # out of range: the last page
+    last = canon_embeds.review_embed(review, 10_000, reveal=True)  # out of range: the last page
     assert "Page 63/63" in (last.footer.text or "")
+    # Players' card: the 72 GM-only proposals are not there at all, so it has fewer pages.
+    public_last = canon_embeds.review_embed(review, 10_000, reveal=False)
+    assert "Page 54/54" in (public_last.footer.text or "")
+    assert (public_last.description or "").startswith("428 proposals")
     assert_within_discord_limits(
         canon_embeds.committed_embed(big_review(status=SceneStatus.COMPLETED), [], reveal=False)
     )
@@ -202,7 +207,7 @@ def test_user_text_cannot_forge_links_or_break_markdown() -> None:
     assert re.search(r"(?<!\\)\[free", value) is None and "\\[free" in value and "\\*\\*bold" in value
 
 
-def test_hidden_proposals_are_locked_on_public_cards_and_marked_on_private_ones() -> None:
+def test_hidden_proposals_leave_no_trace_on_public_cards_and_are_marked_on_private_ones() -> None:
     review = Review(
         scene=scene(),
         batch=None,
@@ -211,10 +216,19 @@ def test_hidden_proposals_are_locked_on_public_cards_and_marked_on_private_ones(
         secret=frozenset({1}),
     )
     public = canon_embeds.review_embed(review, 0, reveal=False)
-    assert "fraud" not in str(public.to_dict()) and "GM-only" in (public.fields[0].value or "")
-    assert "GM-only" not in (public.description or "") and "hidden" not in (public.description or "")
+    text = str(public.to_dict())
+    assert "fraud" not in text and "GM-only" not in text and "🔒" not in text and "#1" not in text
+    assert [f.name for f in public.fields] == ["#2 · ⏳ pending"]
+    assert (public.description or "").startswith("1 proposals: 1 pending")
+    assert (
+        canon_embeds.review_embed(review, 0, reveal=False).to_dict()
+        == canon_embeds.review_embed(
+            dataclasses.replace(review, proposals=[review.proposals[1]], secret=frozenset()), 0, reveal=False
+        ).to_dict()
+    )
     private = canon_embeds.review_embed(review, 0, reveal=True)
     assert (private.fields[0].value or "").startswith("🔒 Mara: title = the king is a fraud")
+    assert (private.description or "").startswith("2 proposals: 2 pending")
     final = canon_embeds.committed_embed(
         Review(
             scene=scene(SceneStatus.COMPLETED),
@@ -229,8 +243,8 @@ def test_hidden_proposals_are_locked_on_public_cards_and_marked_on_private_ones(
         [],
         reveal=False,
     )
-    assert "fraud" not in str(final.to_dict()) and "#1 🔒 GM-only" in str(final.to_dict())
-    assert "1 written to canon, 1 rejected" in (final.description or "")
+    assert "fraud" not in str(final.to_dict()) and "#1" not in str(final.to_dict())
+    assert "0 written to canon, 1 rejected" in (final.description or "")
 
 
 def ref(eid: int, name: str, visibility: Visibility = Visibility.PUBLIC) -> EntityRef:
@@ -423,6 +437,6 @@ def test_a_public_card_shows_no_warning_count_or_colour_for_a_hidden_proposal() 
         secret=frozenset({1}),
     )
     public = canon_embeds.review_embed(review, 0, reveal=False)
-    assert public.fields[0].name == "#1 · ⏳ pending" and public.colour == canon_embeds.COLOUR
+    assert [f.name for f in public.fields] == ["#2 · ⏳ pending"] and public.colour == canon_embeds.COLOUR
     private = canon_embeds.review_embed(review, 0, reveal=True)
     assert private.fields[0].name == "#1 · ⏳ pending · ⚠️ 1" and private.colour == canon_embeds.WARNING_COLOUR

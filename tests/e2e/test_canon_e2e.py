@@ -267,17 +267,44 @@ async def test_a_hidden_proposal_stays_hidden_on_the_public_card(world: World) -
     told = embed_text(seen.embeds[0])
     assert "dying" not in told and "warning" not in told.casefold() and "only the GM" not in told
     assert not seen.embeds[0].get("fields") and "waits for the GM's review" in told
-    await emu.invoke(chan, world.gm, "endscene")
+    ended = await emu.invoke(chan, world.gm, "endscene")
+    scene = await latest_scene(world)
+    proposals = await proposals_of_scene(world, scene.id)
+    hidden_ids = {p.id for p in proposals if "Hidden King" in str(p.content) or "feast" in str(p.content)}
+    assert len(hidden_ids) == 2
     (card,) = review_cards(world)
     public = embed_text(card["embeds"][0])
     assert "seat" not in public and "dying" not in public and "feast" not in public
-    assert "GM-only proposal(s)" not in public and "are hidden on this card" not in public
+    # Not even a trace: no locked line, no count, no buttons for the GM-only proposals.
+    assert "GM-only" not in public and "🔒" not in public and "hidden" not in public.casefold()
+    assert not any(f"#{i} " in public for i in hidden_ids)
+    assert not any(f"lk:proposal:{i}:" in c for i in hidden_ids for c in custom_ids(card["components"]))
+    assert f"\n{len(proposals) - 2} proposals: " in public
+    # The GM who ended the scene got them on a private card at once.
+    (told,) = [m for m in ended.followup_messages if m.ephemeral]
+    assert "2 GM-only proposal(s) are not on the public card" in (told.data.get("content") or "")
+    assert "🔒 The Hidden King: seat = Vell" in embed_text(told.data["embeds"][0])
+    assert all(f"lk:proposal:{i}:accept" in custom_ids(told.data["components"]) for i in hidden_ids)
     private = await emu.invoke(chan, world.gm, "canon review", private=True)
     shown = embed_text(private.embeds[0])
     assert private.ephemeral and "🔒 The Hidden King: seat = Vell" in shown
     assert "Vell takes part in “Vell's feast”" in shown and "after dying" in shown
     refused = await emu.invoke(chan, world.pat, "canon review")
     assert refused.ephemeral and "Only the GM" in (refused.content or "")
+    # The GM accepts the feast despite its warning, on the private card; the commit's conflict (Vell's death
+    # is GM-only) is never mentioned on the card players read.
+    (feast,) = [p for p in proposals if "feast" in str(p.content)]
+    asked = await emu.click(told, f"lk:proposal:{feast.id}:accept", world.gm)
+    assert asked.modal is not None
+    await emu.submit_modal(asked, world.gm, {"lk:rationale:text": "The feast is in his memory."})
+    committed = await emu.click(card, f"lk:review:{scene.id}:commit", world.gm)
+    (note,) = committed.followup_messages
+    assert note.ephemeral and "1 continuity conflict(s) touching GM-only canon" in note.data["content"]
+    closed = embed_text(live(world, card)["embeds"][0])
+    assert "Canon committed" in closed and "No continuity conflicts." in closed and "feast" not in closed
+    async with world.bot.services.db.session() as session:
+        kinds = (await session.execute(select(ConflictRow.kind))).scalars().all()
+    assert kinds == ["dead_acting"]  # recorded for the GM all the same
 
 
 async def test_double_clicks_and_two_gms_make_one_decision(world: World) -> None:
