@@ -24,6 +24,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import CampaignRow, LineageStep, lineage
 from canon.graph import lineage_filter
+from memory.knowledge_domain import SourceVisibility
+from memory.knowledge_repo import kept_flags
 from memory.lineage import Reach, reaches_of
 
 __all__ = ["NOT_INHERITED", "lineage_row_sets", "lineage_tables"]
@@ -138,6 +140,17 @@ def _nearest_by_filename(rows: list[dict[str, Any]], lineage_ids: list[int]) -> 
     return sorted(nearest.values(), key=lambda r: r["id"])
 
 
+def _with_kept_flags(row: dict[str, Any], steps: Sequence[LineageStep]) -> dict[str, Any]:
+    """Return a source's row with its flags as the campaign sees them (hidden or disabled at a fork, kept so)."""
+    hidden, enabled = kept_flags(
+        row["id"], row["campaign_id"], row["visibility"] == SourceVisibility.HIDDEN, row["enabled"], steps
+    )
+    return row | {
+        "visibility": SourceVisibility.HIDDEN.value if hidden else row["visibility"],
+        "enabled": enabled,
+    }
+
+
 async def _children(
     session: AsyncSession, table: Table, kept: dict[str, set[int]]
 ) -> list[dict[str, Any]] | None:
@@ -184,7 +197,7 @@ async def lineage_row_sets(
                 continue
             rows = found
         if table.name == "knowledge_sources":
-            rows = _nearest_by_filename(rows, ids)
+            rows = [_with_kept_flags(row, steps) for row in _nearest_by_filename(rows, ids)]
         elif table.name == "structured_files":
             rows = _current_file_versions(rows, ids, kept)
         sets[table.name] = rows

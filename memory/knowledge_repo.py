@@ -112,7 +112,7 @@ def _cut(campaign_id: int, imported_at: dt.datetime, steps: Sequence[LineageStep
     return True
 
 
-def _kept_flags(
+def kept_flags(
     source_id: int, campaign_id: int, hidden: bool, enabled: bool, steps: Sequence[LineageStep]
 ) -> tuple[bool, bool]:
     """Return a source's (hidden, enabled) as the campaign sees it: an inherited one hidden or disabled at a
@@ -149,7 +149,7 @@ async def campaign_sources(session: AsyncSession, campaign_id: int) -> list[Sour
     found: list[SourceInfo] = []
     for row in chosen:
         info = source_info(row, inherited_from=None if row.campaign_id == campaign_id else row.campaign_id)
-        hidden, enabled = _kept_flags(row.id, row.campaign_id, info.hidden, info.enabled, steps)
+        hidden, enabled = kept_flags(row.id, row.campaign_id, info.hidden, info.enabled, steps)
         if (hidden, enabled) != (info.hidden, info.enabled):
             info = info.model_copy(update={"hidden": hidden, "enabled": enabled})
         found.append(info)
@@ -222,7 +222,7 @@ async def split_lineage_sources(
     nearest: dict[str, SourceLite] = {}
     cut: list[SourceLite] = []
     for row in rows:
-        hidden, enabled = _kept_flags(
+        hidden, enabled = kept_flags(
             row.id, row.campaign_id, row.visibility == SourceVisibility.HIDDEN, row.enabled, steps
         )
         lite = SourceLite(

@@ -874,3 +874,40 @@ async def test_export_of_a_branch_includes_what_it_inherits(services: Services, 
     assert await fact_value(services, copy, "Aldric", "horse") == "Grey"
     assert await fact_value(services, copy, "Aldric", "trade") == "smith"
     assert await fact_value(services, copy, "Aldric", "later") is None
+
+
+async def test_export_of_a_branch_keeps_its_inherited_sources_as_they_were_at_the_fork(
+    services: Services, tmp_path: Path
+) -> None:
+    main = await root(services)
+    knowledge = services.knowledge
+    secret = await knowledge.import_bytes(
+        main.id, "secret.md", b"# Pact\n\nThe mayor serves the cult.", hidden=True
+    )
+    draft = await knowledge.import_bytes(main.id, "draft.md", b"# Draft\n\nAn old draft.")
+    await knowledge.disable_source(main.id, draft.source.id)
+    branch = await services.branches.fork(main, "Kept at the fork")
+    # After the fork the parent reveals its secret and enables its draft: not so in the branch.
+    await knowledge.set_source(main.id, secret.source.id, hidden=False)
+    await knowledge.enable_source(main.id, draft.source.id)
+    seen = {s.filename: (s.hidden, s.enabled) for s in await knowledge.list_sources(branch.id)}
+    assert seen == {"secret.md": (True, True), "draft.md": (False, False)}
+
+    archive = CampaignArchive(services.db, services.knowledge, voice=services.voice)
+    path = tmp_path / "branch.zip"
+    await archive.export_campaign(branch.id, path)
+    written = {
+        r["filename"]: (r["visibility"], r["enabled"]) for r in read_archive(path).tables["knowledge_sources"]
+    }
+    assert written == {"secret.md": ("hidden", True), "draft.md": ("normal", False)}
+    copy = (await archive.import_campaign(path, name="Restored branch")).campaign
+    assert {s.filename: (s.hidden, s.enabled) for s in await knowledge.list_sources(copy.id)} == seen
+    player = await knowledge.ask(copy.id, "mayor serves the cult", viewer=Viewer.PLAYER, limit=5)
+    assert all("mayor" not in r.text for r in player.results)
+    # The parent's own export has its sources as they are now.
+    await archive.export_campaign(main.id, tmp_path / "main.zip")
+    own = {
+        r["filename"]: (r["visibility"], r["enabled"])
+        for r in read_archive(tmp_path / "main.zip").tables["knowledge_sources"]
+    }
+    assert own == {"secret.md": ("normal", True), "draft.md": ("normal", True)}
