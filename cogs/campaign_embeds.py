@@ -126,6 +126,21 @@ def plan_embed(plan: RebasePlan) -> discord.Embed:
             ),
             inline=False,
         )
+    if plan.ontology_added or plan.ontology_kept:
+        lines = []
+        if plan.ontology_added:
+            verb = "Added" if plan.applied else "Adds"
+            lines.append(f"{verb} the parent's {', '.join(plan.ontology_added)}.")
+        if plan.ontology_kept:
+            lines.append(
+                f"Keeps the branch's own definition of {', '.join(plan.ontology_kept)} "
+                "(the parent defines it differently)."
+            )
+        embed.add_field(
+            name="Ontology",
+            value=clip(discord.utils.escape_markdown("\n".join(lines)), FIELD_LIMIT),
+            inline=False,
+        )
     if plan.conflicts:
         lines = [f"• {f.message}" for f in plan.conflicts[:CONFLICTS_SHOWN]]
         if len(plan.conflicts) > CONFLICTS_SHOWN:

@@ -31,6 +31,7 @@ from canon.proposals import (
     RelationshipContent,
     StateChangeContent,
 )
+from cogs.campaign_embeds import plan_embed
 from config.settings import Settings
 from memory.scenes import Actor, SceneStatus, SpeakerKind
 from memory.turn_log import IncomingMessage
@@ -464,6 +465,10 @@ async def test_rebase_adds_the_parents_later_ontology_additions_and_keeps_the_br
     assert plan.changesets == 0 and not plan.up_to_date  # only the ontology moved
     assert set(plan.ontology_added) == {"entity type Shuttle", "relation DOCKS_AT"}
     assert plan.ontology_kept == ("entity type Beacon",)
+    # The GM's preview says so.
+    (shown,) = [f.value or "" for f in plan_embed(plan).fields if f.name == "Ontology"]
+    assert "Adds the parent's" in shown and "entity type Shuttle" in shown and "relation DOCKS\\_AT" in shown
+    assert "Keeps the branch's own definition of entity type Beacon" in shown
     # The parent extends its ontology again between the preview and the click (and drops its Beacon):
     # nothing changes.
     await services.canon.set_ontology(
