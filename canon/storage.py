@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 import aiosqlite
+import orjson
 from sqlalchemy import BigInteger, DateTime, Dialect, Integer, MetaData, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -191,6 +192,7 @@ def _sqlite_engine(url: str, *, echo: bool, writer: bool) -> AsyncEngine:
     engine = create_async_engine(
         url,
         echo=echo,
+        json_serializer=json_text,
         async_creator=open_connection,
         # Readers stay open: an overflow connection is closed on return, and reopening one (a thread, the
         # PRAGMAs) for every burst of reads costs more than the idle connections.
@@ -204,6 +206,14 @@ def _sqlite_engine(url: str, *, echo: bool, writer: bool) -> AsyncEngine:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
 
     return engine
+
+
+def json_text(value: Any) -> str:
+    """Serialise a JSON column's value (orjson: a big import's file records cost a fifth of `json.dumps`).
+
+    As `json.dumps` reads them, but compact and in UTF-8; keys that are not strings (ids) become strings.
+    """
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def split_search_path(url: str) -> tuple[str, str | None]:
@@ -240,7 +250,13 @@ def create_engine(
     if search_path:
         connect_args["server_settings"] = {"search_path": search_path}
     return create_async_engine(
-        url, echo=echo, pool_pre_ping=True, pool_size=10, max_overflow=10, connect_args=connect_args
+        url,
+        echo=echo,
+        json_serializer=json_text,
+        pool_pre_ping=True,
+        pool_size=10,
+        max_overflow=10,
+        connect_args=connect_args,
     )
 
 
