@@ -192,12 +192,15 @@ class Lorekeeper(commands.Bot):
         client = self
 
         class Poster:
-            async def post(self, channel_id: int, content: str) -> None:
+            async def post(self, channel_id: int, content: str, *, ping_role_id: int | None = None) -> None:
+                mentions = discord.AllowedMentions.none()
+                if ping_role_id is not None:  # that role alone
+                    mentions.roles = [discord.Object(ping_role_id)]
                 try:
                     channel = client.get_channel(channel_id) or await client.fetch_channel(channel_id)
                     if not isinstance(channel, discord.abc.Messageable):
                         raise ChannelGone(f"channel {channel_id} cannot take messages")
-                    await channel.send(content, allowed_mentions=discord.AllowedMentions.none())
+                    await channel.send(content, allowed_mentions=mentions)
                 except (discord.NotFound, discord.Forbidden) as error:
                     raise ChannelGone(str(error)) from error
 

@@ -58,6 +58,8 @@ class ScheduledSession(BaseModel):
     status: str
     created_by_id: int | None
     reminded_for: dt.datetime | None
+    #: The players' role its reminder mentions (None: it pings nobody).
+    ping_role_id: int | None = None
 
     def next_start(self, now: dt.datetime) -> dt.datetime | None:
         """Return the next start at or after `now` (None for a one-off session that is over)."""
@@ -90,6 +92,7 @@ def _session(row: ScheduledSessionRow) -> ScheduledSession:
         status=row.status,
         created_by_id=row.created_by_id,
         reminded_for=row.reminded_for,
+        ping_role_id=row.ping_role_id,
     )
 
 
@@ -179,9 +182,15 @@ class OperationsService:
         when: str,
         repeat: str = "none",
         title: str | None = None,
+        ping_role_id: int | None = None,
         now: dt.datetime | None = None,
     ) -> ScheduledSession:
-        """Put a session on the calendar, `when` read in the user's time zone."""
+        """Put a session on the calendar, `when` read in the user's time zone; its reminder mentions the role
+        `ping_role_id` (the players'), if given."""
+        if ping_role_id == guild_id:
+            raise InvalidInput(
+                "The reminder does not ping @everyone; give the players' role (or none), e.g. players:@Party."
+            )
         if repeat not in REPEATS:
             raise InvalidInput(f"“{repeat}” is not a repeat; use one of {', '.join(REPEATS)}.")
         now = now or utc_now()
@@ -212,6 +221,7 @@ class OperationsService:
                 repeat=repeat,
                 status="scheduled",
                 created_by_id=user_id,
+                ping_role_id=ping_role_id,
             )
             session.add(row)
             await session.flush()

@@ -66,6 +66,8 @@ class ScheduledSessionRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
     #: The start of the occurrence last reminded about: a reminder job run twice posts once.
     reminded_for: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    #: The players' role the reminder mentions (None: it pings nobody).
+    ping_role_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 class IdleReminderRow(Base):

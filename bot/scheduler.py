@@ -68,7 +68,9 @@ class ChannelGone(Exception):
 class Poster(Protocol):
     """Where jobs post: a channel by id. Raises `ChannelGone` when the channel is deleted or closed to us."""
 
-    async def post(self, channel_id: int, content: str) -> None: ...
+    async def post(self, channel_id: int, content: str, *, ping_role_id: int | None = None) -> None:
+        """Post `content`; it may mention the role `ping_role_id`, and nobody else."""
+        ...
 
 
 @dataclass
@@ -512,11 +514,12 @@ async def session_reminder_job(session_id: int) -> None:
             log.info("session #%s reminder for %s already sent", session_id, occurrence.isoformat())
             return
         text = (
-            f"⏰ **{scheduled.title}** starts {discord_time(occurrence, 'F')} ({discord_time(occurrence, 'R')})."
+            (f"<@&{scheduled.ping_role_id}> " if scheduled.ping_role_id else "")
+            + f"⏰ **{scheduled.title}** starts {discord_time(occurrence, 'F')} ({discord_time(occurrence, 'R')})."
             + (f" It repeats {scheduled.repeat}." if scheduled.repeat != "none" else "")
         )
         try:
-            await runtime.poster.post(scheduled.channel_id, text)
+            await runtime.poster.post(scheduled.channel_id, text, ping_role_id=scheduled.ping_role_id)
         except ChannelGone:
             await ops.set_session_status(session_id, "dropped")
             await runtime.scheduler.cancel_session(session_id)

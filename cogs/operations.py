@@ -64,6 +64,7 @@ class OperationsCommands(commands.Cog):
         when="In your time zone: 2026-12-05 19:30, tomorrow 7pm, friday 19:30, in 2 hours",
         repeat="Once, every day or every week",
         title="What the session is called",
+        players="The players' role: the reminder pings it (and nobody else)",
     )
     @gm_only()
     async def schedule(
@@ -72,6 +73,7 @@ class OperationsCommands(commands.Cog):
         when: app_commands.Range[str, 1, 100],
         repeat: Literal["none", "daily", "weekly"] = "none",
         title: app_commands.Range[str, 1, 200] | None = None,
+        players: discord.Role | None = None,
     ) -> None:
         """Put a session on the calendar and schedule its reminder."""
         guild_id = _guild_id(interaction)
@@ -83,6 +85,7 @@ class OperationsCommands(commands.Cog):
             when=when,
             repeat=repeat,
             title=title,
+            ping_role_id=players.id if players is not None else None,
             now=now,
         )
         # The session is stored first. Where this process runs no scheduler (another process runs shard 0,

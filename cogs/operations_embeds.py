@@ -30,6 +30,7 @@ def session_line(session: ScheduledSession, now: dt.datetime) -> str:
     return (
         f"`#{session.id}` **{discord.utils.escape_markdown(session.title)}**: {discord_time(start, 'F')} "
         f"({discord_time(start, 'R')}), {REPEAT_TEXT.get(session.repeat, session.repeat)}, in <#{session.channel_id}>"
+        + (f", pings <@&{session.ping_role_id}>" if session.ping_role_id else "")
     )
 
 
@@ -37,10 +38,11 @@ def scheduled_text(session: ScheduledSession, reminder_minutes: int, now: dt.dat
     """Return the confirmation of `/session schedule`."""
     start = session.next_start(now) or session.starts_at
     reminder = (
-        f" I will post a reminder here {reminder_minutes} minutes before."
+        f" I will post a reminder here {reminder_minutes} minutes before"
         if reminder_minutes
-        else " I will post a reminder here when it starts."
+        else " I will post a reminder here when it starts"
     )
+    reminder += f", pinging <@&{session.ping_role_id}>." if session.ping_role_id else "."
     return (
         f"📅 Session `#{session.id}` **{discord.utils.escape_markdown(session.title)}** is scheduled for "
         f"{discord_time(start, 'F')} ({discord_time(start, 'R')}), {REPEAT_TEXT[session.repeat]} "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Set
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +30,8 @@ class World:
     quinn: Member
     channel: Channel
     bots: list[Lorekeeper] = field(default_factory=list)
+    #: Roles a test lets the bot ping (a session's players' role in its reminder); nothing else may ping.
+    pingable_roles: set[int] = field(default_factory=set)
 
     async def start(self, **options: Any) -> Lorekeeper:
         """Start a new bot process-equivalent: new services, new client, the same database."""
@@ -55,8 +57,9 @@ class World:
         return self.bots[-1]
 
 
-def assert_no_pings(emu: DiscordEmulator) -> None:
-    """Fail when anything the bot posted (replies, followups, channel and webhook messages) could ping."""
+def assert_no_pings(emu: DiscordEmulator, pingable_roles: Set[int] = frozenset()) -> None:
+    """Fail when anything the bot posted (replies, followups, channel and webhook messages) could ping, but
+    for the `pingable_roles`, which a message may allow and mention (and then no other role)."""
     posted = [
         m
         for m in emu.messages.values()
@@ -67,7 +70,10 @@ def assert_no_pings(emu: DiscordEmulator) -> None:
         assert mentions is not None and mentions.get("parse") == [], (
             f"message {message.id} was posted without allowed_mentions none: {mentions}"
         )
-        assert not mentions.get("users") and not mentions.get("roles") and not mentions.get("replied_user")
+        assert not mentions.get("users") and not mentions.get("replied_user")
+        assert {int(r) for r in mentions.get("roles") or ()} <= pingable_roles, (
+            f"message {message.id} may ping roles {mentions.get('roles')}"
+        )
 
 
 @pytest.fixture
@@ -85,7 +91,7 @@ async def world(db_target: DatabaseTarget, settings: Settings) -> AsyncIterator[
         try:
             yield world
             await emu.settle()
-            assert_no_pings(emu)
+            assert_no_pings(emu, world.pingable_roles)
         finally:
             while world.bots:
                 await world.stop()

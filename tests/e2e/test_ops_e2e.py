@@ -26,6 +26,7 @@ from memory.models import SceneRow
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World, embed_fields
 from tests.emulator import Channel
+from tests.emulator.models import parse_mentions
 from tests.llm_stub import STUB_MODEL, LLMStub, Reply
 
 TIMESTAMP = re.compile(r"<t:(\d+):F>")
@@ -130,6 +131,41 @@ async def test_reminder_that_fell_due_while_down_is_sent_once(world: World) -> N
     # The job running twice (a crash between posting and the store's update) still posts once.
     await jobs.session_reminder_job(1)
     assert len(reminders()) == 1
+
+
+async def test_a_reminder_pings_the_players_role_and_nobody_else(world: World) -> None:
+    emu = world.emu
+    party = emu.add_role(world.guild, "Party", mentionable=True)
+    world.pingable_roles.add(party.id)  # the reminder's, and only there (checked below)
+    await world.restart()  # new roles are announced at connect
+    refused = await emu.invoke(
+        world.channel, world.gm, "session schedule", when="in 2 days", players=world.guild.everyone
+    )
+    assert refused.ephemeral and "does not ping @everyone" in (refused.content or "")
+    assert await world.bot.services.ops.sessions(world.guild.id) == []
+    told = await emu.invoke(
+        world.channel, world.gm, "session schedule", when="in 2 days", title="Heist @everyone", players=party
+    )
+    assert f"pinging <@&{party.id}>" in (told.content or "")
+    assert parse_mentions(told.content or "", told.message["allowed_mentions"]) == ([], [], False)
+    (scheduled,) = await world.bot.services.ops.sessions(world.guild.id)
+    assert scheduled.ping_role_id == party.id
+    listed = await emu.invoke(world.channel, world.pat, "session list")
+    assert f"pings <@&{party.id}>" in (listed.content or "")
+
+    await world.stop()
+    await starts_soon(world.target, scheduled.id)
+    make_due(world.target, f"session:{scheduled.id}")
+    await world.start()
+
+    def reminders() -> list[dict]:  # type: ignore[type-arg]
+        return [m for m in emu.channel_messages(world.channel) if "⏰" in m["content"]]
+
+    await emu.wait_for(lambda: len(reminders()) == 1, what="the reminder")
+    (reminder,) = reminders()
+    assert reminder["content"].startswith(f"<@&{party.id}> ⏰ **Heist @everyone**")
+    # The players' role is pinged; the @everyone in the GM's title is not.
+    assert parse_mentions(reminder["content"], reminder["allowed_mentions"]) == ([], [party.id], False)
 
 
 async def test_restarts_neither_lose_nor_double_jobs(world: World) -> None:
