@@ -33,6 +33,7 @@ from canon.proposals import (
 )
 from cogs.campaign_embeds import plan_embed
 from config.settings import Settings
+from memory.knowledge_domain import ImportReport
 from memory.scenes import Actor, SceneStatus, SpeakerKind
 from memory.turn_log import IncomingMessage
 from tests.conftest import DatabaseTarget
@@ -627,16 +628,25 @@ async def test_a_branch_that_re_imports_its_copy_keeps_its_own_version_through_a
     assert "purple" in (await chunk_text(services, early, "world.md") or "")
 
 
+async def hidden_and_disabled(
+    services: Services, campaign: Campaign, *, draft: str
+) -> tuple[ImportReport, ImportReport]:
+    """Import a hidden source (secret.md, about the mayor and the cult) and a disabled one (`draft`)."""
+    knowledge = services.knowledge
+    secret = await knowledge.import_bytes(
+        campaign.id, "secret.md", b"# Pact\n\nThe mayor serves the cult.", hidden=True
+    )
+    old = await knowledge.import_bytes(campaign.id, draft, b"# Draft\n\nAn old draft.")
+    await knowledge.disable_source(campaign.id, old.source.id)
+    return secret, old
+
+
 async def test_only_a_more_restrictive_change_of_an_inherited_source_reaches_a_branch(
     services: Services,
 ) -> None:
     main = await root(services)
     knowledge = services.knowledge
-    secret = await knowledge.import_bytes(
-        main.id, "secret.md", b"# Pact\n\nThe mayor serves the cult.", hidden=True
-    )
-    off = await knowledge.import_bytes(main.id, "off.md", b"# Off\n\nAn old draft.")
-    await knowledge.disable_source(main.id, off.source.id)
+    secret, off = await hidden_and_disabled(services, main, draft="off.md")
     open_ = await knowledge.import_bytes(main.id, "open.md", b"# Open\n\nThe market opens at dawn.")
     branch = await services.branches.fork(main, "Kept secrets")
     deeper = await services.branches.fork(branch, "Kept deeper")
@@ -886,11 +896,7 @@ async def test_export_of_a_branch_keeps_its_inherited_sources_as_they_were_at_th
 ) -> None:
     main = await root(services)
     knowledge = services.knowledge
-    secret = await knowledge.import_bytes(
-        main.id, "secret.md", b"# Pact\n\nThe mayor serves the cult.", hidden=True
-    )
-    draft = await knowledge.import_bytes(main.id, "draft.md", b"# Draft\n\nAn old draft.")
-    await knowledge.disable_source(main.id, draft.source.id)
+    secret, draft = await hidden_and_disabled(services, main, draft="draft.md")
     branch = await services.branches.fork(main, "Kept at the fork")
     # After the fork the parent reveals its secret and enables its draft: not so in the branch.
     await knowledge.set_source(main.id, secret.source.id, hidden=False)
