@@ -1201,12 +1201,7 @@ _STATEMENT_COLUMNS = (
     "campaign_id",
     "changeset_id",
     "recorded_at",
-    "world_from",
-    "world_from_key",
-    "world_until",
-    "world_until_key",
-    "story_from",
-    "story_until",
+    *VALIDITY_COLUMNS,  # as `validity_columns` gives them
     "via",
     "authority",
     "confidence",
