@@ -13,14 +13,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.canon_service import CanonService, parse_as_of
 from bot.client import Lorekeeper
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
-from cogs import canon_add, canon_embeds, canon_options, canon_pictures, canon_views
+from cogs import canon_add, canon_cards, canon_embeds, canon_options, canon_pictures, canon_views
 from cogs.canon_options import DATE_HELP, Date, Name, Text, entity_names
 from cogs.canon_propose import ProposeCommands
-from cogs.checks import actor_of, gm_only, guild_only_message
+from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
 from cogs.places import campaign_here
 
 NONE = discord.AllowedMentions.none()
@@ -36,7 +37,10 @@ class CanonCommands(commands.Cog):
     """Everyone looks canon up; the GM reviews, checks and retcons it."""
 
     canon_group = app_commands.Group(
-        name="canon", description="Look up and manage the campaign's canon", guild_only=True
+        name="canon",
+        description="Look up and manage the campaign's canon",
+        guild_only=True,
+        allowed_contexts=IN_SERVERS,
     )
 
     def __init__(self, bot: Lorekeeper) -> None:
@@ -141,21 +145,19 @@ class CanonCommands(commands.Cog):
     async def check(self, interaction: discord.Interaction) -> None:
         """Run every continuity rule over the graph and report the new problems."""
         campaign = await self._campaign(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.think(interaction)
         findings, new = await self.canon.check(campaign)
-        await interaction.followup.send(
-            embed=canon_embeds.check_embed(findings, new), ephemeral=True, allowed_mentions=NONE
-        )
+        await replies.answer(interaction, embed=canon_embeds.check_embed(findings, new))
 
     @canon_group.command(name="review", description="Post this channel's canon review card again (GM)")
     @app_commands.describe(private="Show it only to you, GM-only proposals included")
     @gm_only()
     async def review(self, interaction: discord.Interaction, private: bool = False) -> None:
-        """Re-post the review card of the scene waiting for its commit."""
+        """Re-post the review card of the scene (or import) waiting for its commit in this channel."""
         _guild(interaction)
         review = await self.canon.review_in_channel(interaction.channel_id or 0)
-        await interaction.response.defer(ephemeral=private, thinking=True)
-        await canon_views.post_review(interaction, review, private=private)
+        await replies.think(interaction)
+        await canon_cards.post_review(interaction, review, private=private)
 
     @canon_group.command(name="policy", description="Choose whose proposals need the GM's review (GM)")
     @app_commands.describe(
@@ -192,12 +194,10 @@ class CanonCommands(commands.Cog):
     ) -> None:
         """Mark a fact retconned, link its replacement, and list the facts to review."""
         campaign = await self._campaign(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.think(interaction)
         actor = actor_of(interaction, self.bot.services.settings.gm_role)
         result = await self.canon.retcon(campaign, fact, actor, rationale=rationale, new_value=new_value)
-        await interaction.followup.send(
-            embed=canon_embeds.retcon_embed(result, rationale), ephemeral=True, allowed_mentions=NONE
-        )
+        await replies.answer(interaction, embed=canon_embeds.retcon_embed(result, rationale))
 
     # -- the rationale modals, answered by custom id so that they survive a restart -------------------
 

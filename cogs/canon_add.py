@@ -12,6 +12,7 @@ from collections.abc import Callable
 import discord
 from discord import app_commands
 
+from bot import replies
 from canon import forms
 from canon.proposals import ProposalContent
 from cogs import canon_embeds
@@ -43,16 +44,14 @@ add = app_commands.Group(name="add", description="Write canon directly (GM)")
 async def _add(interaction: discord.Interaction, build: Callable[[], ProposalContent], kind: str) -> None:
     campaign = await campaign_here(interaction)
     content = build()
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await replies.think(interaction)
     services = services_of(interaction)
     actor = actor_of(interaction, services.settings.gm_role)
     channel = getattr(interaction.channel, "name", None) or interaction.channel_id
     result = await services.canon.add_direct(
         campaign, content, actor, command=f"/canon add {kind} in #{channel}"
     )
-    await interaction.followup.send(
-        embed=canon_embeds.added_embed(result), ephemeral=True, allowed_mentions=NONE
-    )
+    await replies.answer(interaction, embed=canon_embeds.added_embed(result))
 
 
 @add.command(name="fact", description="Write a fact to canon (GM)")

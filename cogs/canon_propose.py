@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.canon_service import CanonService
 from bot.client import Lorekeeper
 from canon import forms
@@ -34,7 +35,7 @@ from cogs.canon_options import (
     state_tags,
     via_kinds,
 )
-from cogs.checks import actor_of
+from cogs.checks import IN_SERVERS, actor_of
 from cogs.places import campaign_here
 
 NONE = discord.AllowedMentions.none()
@@ -44,7 +45,10 @@ class ProposeCommands(commands.Cog):
     """Propose canon during this channel's scene: a fact, an entity, a relation, a change of state, an event."""
 
     propose = app_commands.Group(
-        name="propose", description="Propose canon during this channel's scene", guild_only=True
+        name="propose",
+        description="Propose canon during this channel's scene",
+        guild_only=True,
+        allowed_contexts=IN_SERVERS,
     )
 
     def __init__(self, bot: Lorekeeper) -> None:
@@ -57,7 +61,7 @@ class ProposeCommands(commands.Cog):
         campaign = await campaign_here(interaction)
         span = forms.parse_turns(turns)
         content = build()
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.think(interaction)
         actor = actor_of(interaction, self.bot.services.settings.gm_role)
         proposals = await self.canon.propose(
             campaign, interaction.channel_id or 0, content, actor, turns=span
@@ -65,9 +69,7 @@ class ProposeCommands(commands.Cog):
         # A player's warnings may rest on GM-only canon: those are left out, unmentioned (the GM reads them
         # on the review card).
         secret = frozenset() if actor.is_gm else await self.canon.secret_proposals(campaign, proposals)
-        await interaction.followup.send(
-            embed=canon_embeds.proposed_embed(proposals, secret=secret), ephemeral=True, allowed_mentions=NONE
-        )
+        await replies.answer(interaction, embed=canon_embeds.proposed_embed(proposals, secret=secret))
 
     @propose.command(name="fact", description="Propose a fact: subject's attribute has a value")
     @app_commands.describe(
