@@ -18,6 +18,8 @@ from typing import Any
 
 import discord
 
+from bot import limits
+
 NONE = discord.AllowedMentions.none()
 #: `interaction.extras` key: "private" or "public" while the "thinking…" message waits, "answered" after.
 _DEFERRAL = "lk_deferral"
@@ -88,6 +90,7 @@ async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
     a neutral mark, the text goes in a private followup (a new message, since the original was edited), and the
     public message is deleted; when that fails the HTTPException propagates before anything private is lost.
     """
+    text = limits.clip(text, limits.MESSAGE)  # error texts are assembled from many places: cut, never refused
     if not interaction.response.is_done():
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NONE)
         return

@@ -20,7 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import replies
+from bot import limits, replies
 from bot.client import Lorekeeper
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
@@ -322,10 +322,8 @@ class CampaignCommands(commands.Cog):
             raise InvalidInput(f"“{target.name}” is a campaign, not a branch; only branches can be deleted.")
         info = await self.services.branches.info(target)
         if info.children:
-            raise InvalidInput(
-                f"“{target.name}” has branches of its own ({', '.join(k.name for k in info.children)}); delete "
-                "them first."
-            )
+            names = limits.fit_inline([k.name for k in info.children], 1000)
+            raise InvalidInput(f"“{target.name}” has branches of its own ({names}); delete them first.")
         own = info.own
         view = discord.ui.View(timeout=None)
         view.add_item(DeleteButton(target.id))

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import replies
+from bot import limits, replies
 from bot.client import Lorekeeper
 from bot.lore_service import SETTINGS, LoreImportService, parse_tags, setting_change
 from canon.campaigns import Campaign
@@ -82,7 +82,10 @@ async def setting_values(interaction: discord.Interaction, current: str) -> list
     }.get(str(field), [])
     typed = current.strip().casefold()
     values = [v for v in options if v.startswith(typed)] or ([current] if current else [])
-    return [app_commands.Choice(name=v, value=v) for v in values[:MAX_CHOICES]]
+    # What was typed is offered back as is, when a choice can hold it (100 characters).
+    return [
+        app_commands.Choice(name=v, value=v) for v in values[:MAX_CHOICES] if len(v) <= limits.CHOICE_VALUE
+    ]
 
 
 class LoreCommands(commands.Cog):
