@@ -10,6 +10,7 @@ answer. Every card is remembered for its channel, so `/canon review` there finds
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -97,7 +98,17 @@ async def read_prose(interaction: discord.Interaction, outcome: LoreImport, read
     )
     first = await replies.answer(interaction, note, embed=lore_embeds.import_embed(outcome.report))
     editor = progress.message_editor(status) if status is not None else private_editor(interaction)
-    result = await read(progress.Progress(editor, lambda done, total: reading_text(filename, done, total)))
+    try:
+        result = await read(
+            progress.Progress(editor, lambda done, total: reading_text(filename, done, total))
+        )
+    except BaseException:
+        if status is not None:  # the GM hears why (the error handler); the channel, that it stopped
+            with contextlib.suppress(discord.HTTPException):
+                await status.edit(
+                    content=f"📖 The reading of `{clip(filename, 150)}` stopped.", allowed_mentions=NONE
+                )
+        raise
     text = lore_embeds.extraction_text(result.stored, result.pieces, error=result.extraction_error)
     review = result.review
     services = services_of(interaction)
