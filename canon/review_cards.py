@@ -55,8 +55,8 @@ async def cards_of_scene(session: AsyncSession, scene_id: int) -> list[ReviewCar
     ]
 
 
-async def batch_cards_in_channel(session: AsyncSession, channel_id: int) -> list[ReviewCard]:
-    """Return the cards of import batches (no scene) shown in a channel, newest first."""
+async def batch_cards_in_channel(session: AsyncSession, channel_id: int, limit: int = 50) -> list[ReviewCard]:
+    """Return the cards of import batches (no scene) shown in a channel, newest first (at most `limit`)."""
     query = (
         select(ReviewCardRow)
         .where(
@@ -65,6 +65,7 @@ async def batch_cards_in_channel(session: AsyncSession, channel_id: int) -> list
             ReviewCardRow.batch.is_not(None),
         )
         .order_by(ReviewCardRow.id.desc())
+        .limit(limit)
     )
     return [
         ReviewCard(
