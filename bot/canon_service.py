@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot import limits
 from canon import campaigns, review_cards
 from canon.calendar import DateError, parse_date
 from canon.campaigns import Campaign, ChangesetKind, LineageStep, fork_point_of, lineage, open_changeset
@@ -113,8 +114,10 @@ class CanonService:
         # Set by the composition root (the game-master's voice): `before_review(scene)` runs at /endscene
         # before the review is decided (proposal extraction); `after_complete(scene_id)` once a scene is
         # complete (summary, NPC memories). Both log their own failures and never raise.
-        self.before_review: Callable[[Scene], Awaitable[object]] | None = None
+        self.before_review: Callable[..., Awaitable[object]] | None = None
         self.after_complete: Callable[[int], Awaitable[object]] | None = None
+        #: Channels whose scene is being ended now (its transcript read): a second /endscene waits its turn.
+        self._ending: set[int] = set()
 
     def ontology_for(self, campaign: Campaign) -> Ontology:
         """Return the campaign's ontology: the base one plus the campaign's extension, if any."""
@@ -291,11 +294,33 @@ class CanonService:
 
         return await self.db.run(work)
 
-    async def end_scene(self, channel_id: int) -> tuple[SceneReport, Review]:
-        """End the channel's scene: complete it, or put it under review when proposals wait."""
+    async def endable_scene(self, channel_id: int) -> Scene:
+        """Return the channel's scene that `end_scene` would end now, or raise what it would."""
+        if channel_id in self._ending:
+            raise Conflict("This scene is already being ended: its summary will be posted in this channel.")
+        return await self.scenes.endable_scene(channel_id)
+
+    async def end_scene(
+        self, channel_id: int, *, progress: Callable[[int, int], Awaitable[None]] | None = None
+    ) -> tuple[SceneReport, Review]:
+        """End the channel's scene: complete it, or put it under review when proposals wait.
+
+        Reading the transcript into proposals may take many model calls; `progress(read, total)` hears of
+        each piece, and a second call for the same channel meanwhile is refused.
+        """
+        await self.endable_scene(channel_id)
+        self._ending.add(channel_id)
+        try:
+            return await self._end_scene(channel_id, progress)
+        finally:
+            self._ending.discard(channel_id)
+
+    async def _end_scene(
+        self, channel_id: int, progress: Callable[[int, int], Awaitable[None]] | None
+    ) -> tuple[SceneReport, Review]:
         scene = await self.scenes.current_scene(channel_id)
         if self.before_review is not None and scene.status == SceneStatus.ACTIVE:
-            await self.before_review(scene)
+            await self.before_review(scene, progress=progress)
         async with self.db.session() as session:
             campaign = await campaigns.get_campaign(session, scene.campaign_id)
             waiting = await self.gate_for(campaign).proposals(session, scene.campaign_id, scene_id=scene.id)
@@ -353,11 +378,22 @@ class CanonService:
             )
 
     async def review_in_channel(self, channel_id: int) -> Review:
-        """Return the review of the channel's scene that waits for its commit."""
-        scene = await self.scenes.current_scene(channel_id)
-        if scene.status == SceneStatus.ACTIVE:
+        """Return the review waiting in a channel: its scene's, else the newest open import batch shown there."""
+        try:
+            scene: Scene | None = await self.scenes.current_scene(channel_id)
+        except NotFound:
+            scene = None
+        if scene is not None and scene.status != SceneStatus.ACTIVE:
+            return await self.review(scene.id)
+        async with self.db.session() as session:
+            cards = await review_cards.batch_cards_in_channel(session, channel_id)
+        for card in cards:
+            review = await self.review(None, campaign_id=card.campaign_id, batch=card.batch)
+            if any(p.status in {ProposalStatus.PENDING, ProposalStatus.ACCEPTED} for p in review.proposals):
+                return review
+        if scene is not None:
             raise Conflict("The scene in this channel is still running; end it with /endscene first.")
-        return await self.review(scene.id)
+        raise NotFound("There is no scene in this channel. A GM can start one with `/scene start`.")
 
     async def proposal(self, proposal_id: int) -> Proposal:
         """Return one proposal or raise `NotFound`."""
@@ -682,11 +718,21 @@ class CanonService:
             return reader.ref(entity), await reader.neighbourhood(entity.id, hops, as_of)
 
     async def autocomplete(self, campaign: Campaign, prefix: str, *, viewer: Viewer) -> list[tuple[str, str]]:
-        """Return (label, value) pairs of entity names for an autocomplete box."""
+        """Return (label, value) pairs of entity names for an autocomplete box.
+
+        A choice's value holds 100 characters and a name up to 200: a longer name is sent as `#id`, which every
+        lookup resolves (`CanonReader.resolve`), so picking it never sends a cut name.
+        """
         async with self.db.session() as session:
             reader = await self.reader(session, campaign, viewer)
             refs = await reader.autocomplete(prefix)
-        return [(f"{r.name} ({r.type})"[:100], r.name[:100]) for r in refs]
+        return [
+            (
+                limits.clip(f"{r.name} ({r.type})", limits.CHOICE_NAME),
+                r.name if len(r.name) <= limits.CHOICE_VALUE else f"#{r.id}",
+            )
+            for r in refs
+        ]
 
     async def check(self, campaign: Campaign) -> tuple[list[Finding], list[Finding]]:
         """Run every continuity rule over the whole graph; return all findings and the ones never seen before."""
@@ -721,15 +767,19 @@ class CanonService:
         return await self.db.run(work)
 
     async def record_card(self, review: Review, *, channel_id: int, message_id: int) -> None:
-        """Remember where a review card was posted, so that the commit can bring it to its final state."""
-        if review.scene is None:
+        """Remember where a review card was posted: the commit brings a scene's cards to their final state, and
+        `/canon review` finds an import batch's card again in its channel."""
+        if review.scene is not None:
+            campaign_id, scene_id = review.scene.campaign_id, review.scene.id
+        elif review.batch is not None and review.proposals:
+            campaign_id, scene_id = review.proposals[0].campaign_id, None
+        else:
             return
-        scene = review.scene
         await self.db.run(
             lambda s: review_cards.record_card(
                 s,
-                campaign_id=scene.campaign_id,
-                scene_id=scene.id,
+                campaign_id=campaign_id,
+                scene_id=scene_id,
                 batch=review.batch,
                 channel_id=channel_id,
                 message_id=message_id,

@@ -20,6 +20,7 @@ from typing import Any
 import discord
 
 from bot.canon_service import RetconResult, Review
+from bot.limits import fit_lines
 from canon.checks import RecordedConflict
 from canon.continuity import Finding
 from canon.domain import (
@@ -57,29 +58,6 @@ DONE_COLOUR = discord.Colour.green()
 
 
 # -- helpers --------------------------------------------------------------------------------------------
-
-
-def fit_lines(lines: Sequence[str], limit: int, *, more: str = "… and {n} more") -> str:
-    """Join whole lines up to `limit` characters, ending with how many were left out."""
-    joined = "\n".join(lines)
-    if len(joined) <= limit:
-        return joined
-    shown: list[str] = []
-    used = -1
-    for line in lines:
-        if used + 1 + len(line) > limit:
-            break
-        shown.append(line)
-        used += 1 + len(line)
-    while shown:
-        text = "\n".join([*shown, more.format(n=len(lines) - len(shown))])
-        if len(text) <= limit:
-            return text
-        shown.pop()
-    # Not even the first line fits whole: cut it.
-    tail = more.format(n=len(lines) - 1) if len(lines) > 1 else ""
-    room = limit - (len(tail) + 1 if tail else 0)
-    return "\n".join(part for part in (clip(lines[0], max(1, room)), tail) if part)[:limit]
 
 
 def shrink_to_limit(embed: discord.Embed) -> discord.Embed:

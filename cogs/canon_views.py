@@ -28,8 +28,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
+from bot import limits
 from bot.canon_service import Review
-from bot.client import reply_ephemeral, user_message_for
+from bot.client import user_message_for
+from bot.replies import reply_ephemeral
 from canon.errors import InvalidInput, NotAllowed
 from canon.proposals import ProposalStatus
 from cogs import canon_embeds
@@ -399,31 +401,6 @@ def card_content(review: Review, page: int, *, reveal: bool) -> dict[str, Any]:
     }
 
 
-async def post_review(interaction: discord.Interaction, review: Review, *, private: bool = False) -> None:
-    """Send a review card as a followup of a deferred interaction; remember public cards for the commit.
-
-    A private card (ephemeral, for the GM) shows GM-only proposals; a public one leaves them out, and then the
-    GM who asked for it also gets the private card, to decide them there.
-    """
-    shown = review if private else canon_embeds.as_seen(review, reveal=False)
-    content = card_content(shown, canon_embeds.first_pending_page(shown), reveal=private)
-    message = await interaction.followup.send(
-        ephemeral=private, allowed_mentions=discord.AllowedMentions.none(), wait=True, **content
-    )
-    if private:
-        return
-    await services_of(interaction).canon.record_card(
-        review, channel_id=message.channel.id, message_id=message.id
-    )
-    if review.secret:
-        await interaction.followup.send(
-            ephemeral=True,
-            allowed_mentions=discord.AllowedMentions.none(),
-            content=f"{len(review.secret)} GM-only proposal(s) are not on the public card; decide them here.",
-            **card_content(review, canon_embeds.first_pending_page(review), reveal=True),
-        )
-
-
 async def show_review(interaction: discord.Interaction, review: Review, page: int) -> None:
     """Edit the clicked card in place to show a page of the review as it now stands."""
     content = card_content(review, page, reveal=_reveals(interaction.message))
@@ -506,7 +483,10 @@ class RationaleModal(discord.ui.Modal):
 
     def __init__(self, proposal_id: int, warnings: Sequence[dict[str, Any]], *, accept: bool = True) -> None:
         super().__init__(
-            title=clip(f"Accept #{proposal_id} despite warnings" if accept else f"Reject #{proposal_id}", 45),
+            title=clip(
+                f"Accept #{proposal_id} despite warnings" if accept else f"Reject #{proposal_id}",
+                limits.MODAL_TITLE,
+            ),
             custom_id=f"lk:{'rationale' if accept else 'reject'}:{proposal_id}",
             timeout=900,
         )
@@ -516,14 +496,16 @@ class RationaleModal(discord.ui.Modal):
         else:
             placeholder = "Optional: it is kept with the rejected proposal. Leave empty to just reject."
         self.add_item(
-            discord.ui.TextInput(
-                label="Why accept it anyway?" if accept else "Why reject it? (optional)",
-                custom_id=RATIONALE_FIELD,
-                style=discord.TextStyle.paragraph,
-                placeholder=clip(placeholder, 100),
-                required=accept,
-                min_length=1 if accept else 0,
-                max_length=1000,
+            discord.ui.Label(
+                text="Why accept it anyway?" if accept else "Why reject it? (optional)",
+                component=discord.ui.TextInput(
+                    custom_id=RATIONALE_FIELD,
+                    style=discord.TextStyle.paragraph,
+                    placeholder=clip(placeholder, limits.MODAL_PLACEHOLDER),
+                    required=accept,
+                    min_length=1 if accept else 0,
+                    max_length=1000,
+                ),
             )
         )
 

@@ -35,6 +35,7 @@ from bot.voice.extraction import (
     ExtractionReport,
     Extractor,
     Piece,
+    PiecesRead,
     describe_spans,
     make_draft,
     merge_candidates,
@@ -247,11 +248,11 @@ class VoiceService:
 
     # -- extraction -----------------------------------------------------------------------------------
 
-    async def before_review(self, scene: Scene) -> None:
+    async def before_review(self, scene: Scene, *, progress: PiecesRead | None = None) -> None:
         """CanonService hook at /endscene: drop the narrator, extract proposals; never fail the scene's end."""
         self.forget_narrator_channel(scene.channel_id)
         try:
-            report = await self.extract_scene(scene)
+            report = await self.extract_scene(scene, progress=progress)
         except (GameError, LLMUnavailable) as error:
             log.warning("proposal extraction for scene %s failed: %s", scene.id, error)
             return
@@ -273,7 +274,9 @@ class VoiceService:
                 report.seconds,
             )
 
-    async def extract_scene(self, scene: Scene | int) -> ExtractionReport:
+    async def extract_scene(
+        self, scene: Scene | int, *, progress: PiecesRead | None = None
+    ) -> ExtractionReport:
         """Extract the proposals a scene's transcript establishes and submit them for the GM's review."""
         if self.llm is None:
             return ExtractionReport(skipped=NOT_CONFIGURED_MESSAGE)
@@ -299,6 +302,7 @@ class VoiceService:
             campaign_id=campaign.id,
             purpose="extraction",
             report=report,
+            progress=progress,
         )
         candidates = await self._without_canon(campaign, merge_candidates(found, report), report)
         drafts = []
@@ -347,7 +351,9 @@ class VoiceService:
             reader = await self.canon.reader(session, campaign, Viewer.GM)
             return await without_canon(reader, candidates, report)
 
-    async def extract_source(self, campaign: Campaign, source_id: int) -> ExtractionReport:
+    async def extract_source(
+        self, campaign: Campaign, source_id: int, *, progress: PiecesRead | None = None
+    ) -> ExtractionReport:
         """Extract proposals from an imported document into a batch that waits for the GM (authority source)."""
         llm = require_llm(self.llm)
         if self.knowledge is None:
@@ -378,6 +384,7 @@ class VoiceService:
             purpose="prose_extraction",
             report=report,
             cite_required=False,
+            progress=progress,
         )
         candidates = await self._without_canon(campaign, merge_candidates(found, report), report)
         drafts = []

@@ -18,7 +18,7 @@ from canon.models import ConflictRow, ProposalRow, StatementRow
 from canon.proposals import ProposalStatus
 from memory.models import SceneRow
 from memory.scenes import SceneStatus
-from tests.e2e.conftest import World, embed_fields
+from tests.e2e.conftest import World, embed_fields, scene_report
 from tests.emulator.models import custom_ids
 
 
@@ -135,7 +135,9 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     )
 
     ended = await emu.invoke(chan, gm, "endscene")
-    assert ended.embeds[0]["title"] == "Scene ended: The march"
+    report = scene_report(emu, chan)
+    assert report["embeds"][0]["title"] == "Scene ended: The march"
+    assert ended.ephemeral and report["id"] in (ended.content or "")  # the GM's answer links to it
     scene = await latest_scene(world)
     assert scene.status == SceneStatus.REVIEW
     (_, card) = review_cards(world)
@@ -358,7 +360,7 @@ async def test_a_committed_scene_cannot_be_committed_again(world: World) -> None
     reposted = await emu.invoke(chan, world.gm, "canon review")
     private = await emu.invoke(chan, world.gm, "canon review", private=True)
     first, second = review_cards(world)
-    assert not reposted.ephemeral and private.ephemeral
+    assert reposted.ephemeral and "Review card posted" in (reposted.content or "") and private.ephemeral
     scene = await latest_scene(world)
     (proposal,) = await proposals_of_scene(world, scene.id)
     await emu.click(first, f"lk:proposal:{proposal.id}:accept", world.gm)

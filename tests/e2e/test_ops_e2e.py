@@ -166,6 +166,7 @@ async def test_a_reminder_pings_the_players_role_and_nobody_else(world: World) -
     assert reminder["content"].startswith(f"<@&{party.id}> ⏰ **Heist @everyone**")
     # The players' role is pinged; the @everyone in the GM's title is not.
     assert parse_mentions(reminder["content"], reminder["allowed_mentions"]) == ([], [party.id], False)
+    assert reminder["mention_roles"] == [str(party.id)]  # mentionable: Discord notifies it
 
 
 async def test_restarts_neither_lose_nor_double_jobs(world: World) -> None:

@@ -20,6 +20,7 @@ import discord.http
 import yarl
 from aiohttp import web
 
+from . import discord_rules as rules
 from .errors import BotErrorCapture
 from .gateway import (
     DIRECT_MESSAGES,
@@ -175,6 +176,12 @@ class DiscordEmulator:
         self.identify_log: list[dict[str, Any]] = []
         self.typing: list[int] = []
         self.errors = BotErrorCapture()
+        #: Discord's time for interaction tokens: moves only by ``clock.advance(seconds)``.
+        self.clock = rules.InteractionClock()
+        #: Deprecated or undocumented behaviours the bot relied on (each also logged as an ERROR).
+        self.deprecations: list[str] = []
+        #: Application commands created per scope (None: global), against Discord's 200 a day.
+        self.command_creates: dict[int | None, int] = {}
 
         self._dm_channels: dict[int, Channel] = {}
         self._bots: dict[discord.Client, asyncio.Task[None]] = {}
@@ -679,10 +686,17 @@ class DiscordEmulator:
         extra_mentions: Iterable[int] = (),
         message_type: int = 0,
         message_reference: dict[str, Any] | None = None,
+        default_parse: tuple[str, ...] = rules.MESSAGE_DEFAULT_PARSE,
+        mentioner: Member | None = None,
         **extra: Any,
     ) -> dict[str, Any]:
-        """Build a message object the way Discord returns and dispatches it."""
-        user_ids, role_ids, everyone = parse_mentions(content, allowed_mentions)
+        """Build a message object the way Discord returns and dispatches it.
+
+        ``mentioner`` (default: ``member``) is whose permissions decide the role and @everyone pings.
+        """
+        user_ids, role_ids, everyone = self.pinged(
+            channel, content, allowed_mentions, default_parse, member if mentioner is None else mentioner
+        )
         for uid in extra_mentions:
             if uid not in user_ids:
                 user_ids.append(uid)
@@ -715,6 +729,39 @@ class DiscordEmulator:
             data["referenced_message"] = None if ref is None else copy.deepcopy(ref.data)
         data.update(extra)
         return data
+
+    def pinged(
+        self,
+        channel: Channel,
+        content: str,
+        allowed: dict[str, Any] | None,
+        default_parse: tuple[str, ...],
+        mentioner: Member | None,
+    ) -> tuple[list[int], list[int], bool]:
+        """Return (users, roles, everyone) a message's content really notifies (see ``rules.pinged``)."""
+        parsed = parse_mentions(content, allowed if allowed is not None else {"parse": list(default_parse)})
+        guild = channel.guild
+        if guild is None:
+            return rules.pinged(parsed, None)
+        permissions = guild.permissions_of(mentioner) if mentioner is not None else 0
+        rights = rules.MentionRights(
+            mention_everyone=bool(permissions & rules.MENTION_EVERYONE),
+            role_mentionable=lambda role_id: bool(getattr(guild.roles.get(role_id), "mentionable", False)),
+        )
+        return rules.pinged(parsed, rights)
+
+    def set_mentions(self, stored: StoredMessage, data: dict[str, Any]) -> None:
+        """Recompute a message's ``mentions``, ``mention_roles`` and ``mention_everyone`` from its content."""
+        user_ids, role_ids, everyone = self.pinged(
+            stored.channel,
+            data.get("content") or "",
+            stored.allowed_mentions,
+            stored.default_parse,
+            stored.mentioner,
+        )
+        data["mentions"] = self._mention_payloads(stored.channel, user_ids)
+        data["mention_roles"] = [str(r) for r in role_ids]
+        data["mention_everyone"] = everyone
 
     def _mention_payloads(self, channel: Channel, user_ids: Iterable[int]) -> list[dict[str, Any]]:
         result = []
@@ -760,7 +807,9 @@ class DiscordEmulator:
             message_type=19 if ref else 0,
             message_reference=ref,
         )
-        stored = StoredMessage(data, channel, self.blobs, from_bot=user.id == self.bot_user.id)
+        stored = StoredMessage(
+            data, channel, self.blobs, from_bot=user.id == self.bot_user.id, mentioner=member
+        )
         self.messages[stored.id] = stored
         await self._deliver(
             f"message {content[:40]!r}",
@@ -783,10 +832,8 @@ class DiscordEmulator:
         stored = self.stored(message)
         if content is not None:
             stored.data["content"] = content
-            user_ids, role_ids, everyone = parse_mentions(content, stored.allowed_mentions)
-            stored.data["mentions"] = self._mention_payloads(stored.channel, user_ids)
-            stored.data["mention_roles"] = [str(r) for r in role_ids]
-            stored.data["mention_everyone"] = everyone
+            stored.allowed_mentions = None  # a person's edit parses with the default allowances
+            self.set_mentions(stored, stored.data)
         if embeds is not None:
             stored.data["embeds"] = [{"type": "rich", **e} for e in embeds]
         stored.data["edited_timestamp"] = now_iso()
@@ -901,7 +948,16 @@ class DiscordEmulator:
         if source is not None:
             payload["message"] = copy.deepcopy(source.data)
         record = InteractionResult(
-            interaction_id, token, kind, label, channel, user, member, payload, source_message=source
+            interaction_id,
+            token,
+            kind,
+            label,
+            channel,
+            user,
+            member,
+            payload,
+            source_message=source,
+            created_at=self.clock.now(),
         )
         self.interactions[interaction_id] = record
         self.interactions_by_token[token] = record

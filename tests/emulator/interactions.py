@@ -9,6 +9,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from .discord_rules import check_typed_value
 from .models import EPHEMERAL, Attachment, Channel, Guild, Member, Role, StoredMessage, User
 
 # Application command option types
@@ -68,6 +69,8 @@ class InteractionResult:
     modal: dict[str, Any] | None = None
     choices: list[dict[str, Any]] | None = None
     source_message: StoredMessage | None = None
+    #: When Discord created the interaction, on the emulator's interaction clock (its token expires from it).
+    created_at: float = 0.0
     done: asyncio.Event = field(default_factory=asyncio.Event)
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -333,6 +336,7 @@ def modal_submission(
             text = value if value is not None else component.get("value") or ""
             if component.get("required", True) and not text:
                 raise AssertionError(f"{label}: required modal field {custom_id!r} left empty")
+            check_typed_value(component, text, f"{label} field {custom_id!r}")
             entry["value"] = text
         elif kind == CHECKBOX:
             entry["value"] = bool(value)

@@ -401,6 +401,10 @@ class StoredMessage:
     avatar_url: str | None = None
     deleted: bool = False
     from_bot: bool = False
+    #: What an edit without ``allowed_mentions`` parses (regular messages: all; interactions, webhooks: users).
+    default_parse: tuple[str, ...] = ("users", "roles", "everyone")
+    #: The member whose permissions decide which role and @everyone mentions ping (None: nobody's).
+    mentioner: Member | None = None
 
     @property
     def id(self) -> int:

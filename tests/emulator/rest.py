@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from aiohttp import web
 
+from . import discord_rules as rules
+from .discord_rules import ApiError, invalid
 from .gateway import GUILDS
 from .interactions import AUTOCOMPLETE, MODAL_SUBMIT, InteractionResult
 from .models import (
@@ -24,7 +26,6 @@ from .models import (
     StoredMessage,
     Webhook,
     now_iso,
-    parse_mentions,
 )
 
 if TYPE_CHECKING:
@@ -105,29 +106,6 @@ class Fault:
         )
 
 
-class ApiError(Exception):
-    """A Discord-shaped error answer."""
-
-    def __init__(self, status: int, code: int, message: str, errors: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.errors = errors
-
-    def body(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"message": self.message, "code": self.code}
-        if self.errors:
-            nested: dict[str, Any] = {}
-            for path, text in self.errors.items():
-                node = nested
-                for part in path.split("."):
-                    node = node.setdefault(part, {})
-                node.setdefault("_errors", []).append({"code": "EMULATOR_CHECK", "message": text})
-            data["errors"] = nested
-        return data
-
-
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     """Answer JSON with ``Content-Type: application/json`` exactly (a charset suffix breaks discord.py)."""
     return web.Response(
@@ -148,10 +126,6 @@ def unknown(kind: str) -> ApiError:
         "interaction": 10062,
     }
     return ApiError(404, codes[kind], f"Unknown {kind}")
-
-
-def invalid(errors: dict[str, str]) -> ApiError:
-    return ApiError(400, 50035, "Invalid Form Body", errors)
 
 
 @dataclass
@@ -175,15 +149,8 @@ def _check_component(comp: dict[str, Any], path: str, errors: dict[str, str]) ->
         errors[f"{path}.custom_id"] = "Must be 100 or fewer in length."
     if comp.get("type") == 2 and len(comp.get("label") or "") > 80:
         errors[f"{path}.label"] = "Must be 80 or fewer in length."
-    if comp.get("type") == 3:
-        options = comp.get("options", [])
-        if not 1 <= len(options) <= 25:
-            errors[f"{path}.options"] = "Must be between 1 and 25 in length."
-        for i, opt in enumerate(options):
-            if not 1 <= len(opt.get("label", "")) <= 100:
-                errors[f"{path}.options.{i}.label"] = "Must be between 1 and 100 in length."
-            if not 1 <= len(opt.get("value", "")) <= 100:
-                errors[f"{path}.options.{i}.value"] = "Must be between 1 and 100 in length."
+    if comp.get("type") in rules.SELECT_TYPES:
+        rules.check_select(comp, path, errors)
     if len(comp.get("placeholder") or "") > 150:
         errors[f"{path}.placeholder"] = "Must be 150 or fewer in length."
     for key in ("components",):
@@ -236,6 +203,7 @@ def validate_message(data: Mapping[str, Any], *, allow_empty: bool = False) -> N
         for i, row in enumerate(components):
             if row.get("type") == 1 and len(row.get("components", [])) > 5:
                 errors[f"components.{i}.components"] = "Must be 5 or fewer in length."
+        rules.check_action_rows(components, errors)
     for i, comp in enumerate(components):
         _check_component(comp, f"components.{i}", errors)
     if errors:
@@ -301,6 +269,7 @@ def validate_commands(commands: list[dict[str, Any]]) -> None:
             _check_options(cmd.get("options") or [], str(i), errors)
     if sum(1 for c in commands if c.get("type", 1) == 1) > 100:
         errors["_"] = "Maximum number of application commands reached (100)"
+    rules.check_command_size(commands, errors)
     if errors:
         raise invalid(errors)
 
@@ -453,6 +422,7 @@ class RestApi:
         if webhook_id == self.emu.application_id:
             record = self.emu.interactions_by_token.get(token)
             if record is not None:
+                rules.check_token_alive(record.created_at, self.emu.clock.now(), responded=record.responded)
                 return record
         webhook = self.emu.webhooks.get(webhook_id)
         if webhook is None or webhook.token != token:
@@ -510,6 +480,7 @@ class RestApi:
         emu = self.emu
         body = body or {}
         allowed = body.get("allowed_mentions")
+        rules.check_allowed_mentions(allowed)
         ref = body.get("message_reference")
         fields: _MessageFields = {
             "content": body.get("content") or "",
@@ -521,9 +492,12 @@ class RestApi:
         if body.get("poll"):
             fields["poll"] = body["poll"]
         validate_message(fields, allow_empty=allow_empty)
-        member = None
-        if with_member and channel.guild is not None:
-            member = channel.guild.members.get(emu.bot_user.id)
+        rules.check_file_count(len(fields["attachments"]))
+        bot_member = channel.guild.members.get(emu.bot_user.id) if channel.guild is not None else None
+        member = bot_member if with_member else None
+        # Interaction responses and webhook messages parse users only when allowed_mentions is absent.
+        webhook_like = "interaction_metadata" in extra or "webhook_id" in extra
+        default_parse = rules.INTERACTION_DEFAULT_PARSE if webhook_like else rules.MESSAGE_DEFAULT_PARSE
         data = emu.message_payload(
             channel,
             author=author or emu.bot_user.payload(),
@@ -531,13 +505,22 @@ class RestApi:
             allowed_mentions=allowed,
             message_type=19 if ref else 0,
             message_reference=ref,
+            default_parse=default_parse,
+            mentioner=bot_member,
             **fields,
             **extra,
         )
         if body.get("nonce") is not None:
             data["nonce"] = body["nonce"]
         stored = StoredMessage(
-            data, channel, emu.blobs, allowed_mentions=allowed, avatar_url=avatar_url, from_bot=True
+            data,
+            channel,
+            emu.blobs,
+            allowed_mentions=allowed,
+            avatar_url=avatar_url,
+            from_bot=True,
+            default_parse=default_parse,
+            mentioner=bot_member,
         )
         emu.messages[stored.id] = stored
         return stored
@@ -565,12 +548,13 @@ class RestApi:
         if body.get("poll"):
             data["poll"] = body["poll"]
         validate_message(data)
-        if "allowed_mentions" in body:
-            stored.allowed_mentions = body["allowed_mentions"]
-        user_ids, role_ids, everyone = parse_mentions(data["content"], stored.allowed_mentions)
-        data["mentions"] = self.emu._mention_payloads(stored.channel, user_ids)
-        data["mention_roles"] = [str(r) for r in role_ids]
-        data["mention_everyone"] = everyone
+        rules.check_file_count(len(data.get("attachments") or []))
+        if "content" in body or "allowed_mentions" in body:
+            rules.check_allowed_mentions(body.get("allowed_mentions"))
+            # resources/message#edit-message: an edit of the content re-parses its mentions under the edit's
+            # allowed_mentions, or, when it has none, under the default allowances.
+            stored.allowed_mentions = body.get("allowed_mentions")
+        self.emu.set_mentions(stored, data)
         # Filling in a deferred "thinking" message does not show as an edit.
         data["edited_timestamp"] = None if was_loading else now_iso()
         stored.data = data
@@ -660,10 +644,25 @@ class RestApi:
         _, existing = self._command_scope(req)
         return 200, copy.deepcopy(existing)
 
+    def _count_creates(
+        self, guild_id: int | None, body: list[dict[str, Any]], existing: list[dict[str, Any]]
+    ) -> None:
+        """Count the commands a sync creates (those that did not exist); refuse past Discord's 200 a day."""
+        known = {(c["name"], c.get("type", 1)) for c in existing}
+        created = sum(1 for c in body if (c.get("name"), c.get("type", 1)) not in known)
+        total = self.emu.command_creates.get(guild_id, 0) + created
+        if total > rules.DAILY_COMMAND_CREATES:
+            raise ApiError(
+                429, 30034, "Max number of daily application command creates has been reached (200)"
+            )
+        self.emu.command_creates[guild_id] = total
+
     async def put_commands(self, req: ApiRequest) -> tuple[int, Any]:
         guild_id, existing = self._command_scope(req)
         body = req.json or []
         validate_commands(body)
+        self._count_creates(guild_id, body, existing)
+        rules.check_command_contexts(body, self.emu.deprecations)
         commands = [self._normalize_command(c, guild_id, existing) for c in body]
         if guild_id is None:
             self.emu.global_commands = commands
@@ -674,6 +673,8 @@ class RestApi:
     async def post_command(self, req: ApiRequest) -> tuple[int, Any]:
         guild_id, existing = self._command_scope(req)
         validate_commands([req.json])
+        self._count_creates(guild_id, [req.json], existing)
+        rules.check_command_contexts([req.json], self.emu.deprecations)
         cmd = self._normalize_command(req.json, guild_id, existing)
         updated = [c for c in existing if c["id"] != cmd["id"]] + [cmd]
         if guild_id is None:
@@ -700,6 +701,7 @@ class RestApi:
         record = self.emu.interactions.get(int(req.params["interaction_id"]))
         if record is None or record.token != req.params["token"]:
             raise unknown("interaction")
+        rules.check_callback_in_time(record.created_at, self.emu.clock.now())
         if record.responded:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
         body = req.json or {}
@@ -762,15 +764,7 @@ class RestApi:
             record.callbacks.append(body)
             record.finish(None)
         elif kind == 9:
-            errors = {}
-            if not 1 <= len(data.get("title") or "") <= 45:
-                errors["data.title"] = "Must be between 1 and 45 in length."
-            if not 1 <= len(data.get("components") or []) <= 5:
-                errors["data.components"] = "Must be between 1 and 5 in length."
-            if len(data.get("custom_id") or "") > 100:
-                errors["data.custom_id"] = "Must be 100 or fewer in length."
-            if errors:
-                raise invalid(errors)
+            rules.check_modal(data, self.emu.deprecations)
             record.modal = data
             record.response_type = kind
             record.callbacks.append(body)
@@ -812,9 +806,9 @@ class RestApi:
             channel = self.emu.channels.get(int(req.query["thread_id"])) or channel
         if channel.deleted:
             raise unknown("Channel")
-        username = body.get("username") or target.name
-        if len(username) > 80:
-            raise invalid({"username": "Must be 80 or fewer in length."})
+        if body.get("username") is not None:
+            rules.check_webhook_name(body["username"], "username", username=True)
+        username = (body.get("username") or target.name).strip()
         author = {
             "id": str(target.id),
             "username": username,
@@ -842,9 +836,27 @@ class RestApi:
             raise unknown("Webhook")
         original = record.original
         loading = original is not None and not original.deleted and original.data.get("flags", 0) & LOADING
+        if (
+            record.response_type == 5
+            and original is not None
+            and original.deleted
+            and not record.done.is_set()
+        ):
+            rules.deprecated(
+                self.emu.deprecations,
+                f"{record.label}: a followup after the deferral's loading message was deleted (undocumented: "
+                "interactions/receiving-and-responding#create-followup-message says nothing of it)",
+            )
         if record.response_type == 5 and original is not None and loading:
-            # The first followup after a "thinking" deferral replaces the loading message (unless the bot
-            # deleted it: then the followup is a new message, with its own ephemeral flag).
+            # interactions/receiving-and-responding#create-followup-message: "When using this endpoint directly
+            # after responding to an interaction with DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, this endpoint will
+            # function as Edit Original Interaction Response ... The ephemeral flag will be ignored ... This
+            # behavior is deprecated". Deleted, the loading message is withdrawn: the followup is a new message.
+            rules.deprecated(
+                self.emu.deprecations,
+                f"{record.label}: the first message after a thinking deferral was a followup "
+                "(deprecated: edit the original response)",
+            )
             self.apply_edit(original, {k: v for k, v in body.items() if k != "flags"}, uploads)
             record.followup_messages.append(original)
             await self.announce("MESSAGE_UPDATE", original)
@@ -901,10 +913,7 @@ class RestApi:
     async def create_webhook(self, req: ApiRequest) -> tuple[int, Any]:
         channel = self._channel(req)
         name = (req.json or {}).get("name") or ""
-        if not 1 <= len(name) <= 80:
-            raise invalid({"name": "Must be between 1 and 80 in length."})
-        if "clyde" in name.lower() or "discord" in name.lower():
-            raise invalid({"name": f"Username cannot contain {name!r}"})
+        rules.check_webhook_name(name, "name", username=False)
         webhook = Webhook(self.emu.ids.next(), secrets.token_urlsafe(32), channel, name, self.emu.bot_user)
         self.emu.webhooks[webhook.id] = webhook
         return 200, webhook.payload()
