@@ -27,8 +27,7 @@ log = logging.getLogger(__name__)
 
 
 class CanonizationGate:
-    """Drafts, decisions and commits of one campaign's ontology; every method works inside the caller's
-    transaction."""
+    """Drafts, decisions and commits under one campaign's ontology, inside the caller's transaction."""
 
     def __init__(self, ontology: Ontology) -> None:
         self.ontology = ontology
