@@ -49,11 +49,11 @@ from canon.campaigns import (
     lineage,
     steps_of,
 )
-from canon.checks import findings_around, record_findings, whole_graph_findings, whole_snapshot, with_evidence
+from canon.checks import record_findings, whole_graph_findings, whole_snapshot, with_evidence
 from canon.continuity import Finding, Snapshot, check, key_span, world_key
 from canon.domain import Evidence, EvidenceKind, StatementKind, StatementView, Validity, Viewer
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
-from canon.gate import CommitResult, Draft
+from canon.gate import CommitResult, CommitTarget, Draft
 from canon.graph import CanonReader, lineage_filter
 from canon.models import EntityRow, ProposalRow, StatementRow
 from canon.proposals import (
@@ -976,20 +976,10 @@ class BranchService:
                     + ", ".join(f"#{p.id}" for p in waiting)
                     + " still wait."
                 )
-            result = await gate.commit(
-                session,
-                campaign_id=parent.id,
-                scene_id=None,
-                batch=batch,
-                story_order=None,
-                actor_id=actor.id,
-                actor_name=actor.name,
-                kind=ChangesetKind.PROMOTION,
-                check=lambda s, reader, ids: findings_around(reader, ids),
-            )
+            target = CommitTarget.of_batch(parent.id, batch, ChangesetKind.PROMOTION)
+            result = await gate.commit(session, target, actor_id=actor.id, actor_name=actor.name)
             if not result.accepted and not result.rejected:
                 raise Conflict("This promotion was already committed.")
-            await record_findings(session, parent.id, result.findings)
             return result
 
         return await self.db.run(work, attempts=1)

@@ -256,7 +256,7 @@ def commit_batch(
             await services.canon.decide(proposal_id, accept=True, actor=actor)
         if accept_all:
             await services.canon.accept_all(None, actor, campaign_id=target.id, batch=name)
-        return await services.canon.commit_batch(target, name, actor)
+        return (await services.canon.commit_batch(target, name, actor)).result
 
     result = run_async(lambda: with_services(settings, work))
     emit(

@@ -29,9 +29,10 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot import limits
-from bot.canon_service import Review
+from bot.canon_service import ANOTHER_SERVER, Review
 from bot.client import user_message_for
 from bot.replies import reply_ephemeral
+from canon.campaigns import Campaign
 from canon.errors import InvalidInput, NotAllowed
 from canon.proposals import ProposalStatus
 from cogs import canon_embeds
@@ -47,7 +48,6 @@ log = logging.getLogger(__name__)
 RATIONALE_MODAL = re.compile(r"lk:(?P<action>rationale|reject):(?P<id>[0-9]{1,19})")
 RATIONALE_FIELD = "lk:rationale:text"
 _ROWS_FOR_PROPOSALS = 4  # the fifth row holds paging, Accept all and Commit
-ANOTHER_SERVER = "This review belongs to another server's campaign."
 
 
 def services_of(interaction: discord.Interaction) -> Services:
@@ -77,13 +77,14 @@ def _check_guild(interaction: discord.Interaction, review: Review) -> None:
         raise NotAllowed(ANOTHER_SERVER)
 
 
-async def _check_campaign(interaction: discord.Interaction, campaign_id: int) -> None:
+async def _check_campaign(interaction: discord.Interaction, campaign_id: int) -> Campaign:
+    """Return the campaign of a card, or refuse when it is not one of this server's campaigns."""
     guild = interaction.guild
     if guild is None:
         raise NotAllowed(ANOTHER_SERVER)
     # Any campaign of this server's tree: a promotion card of the parent may sit in a branch's channel.
     try:
-        await services_of(interaction).campaigns.of_guild(campaign_id, guild.id, guild.name)
+        return await services_of(interaction).campaigns.of_guild(campaign_id, guild.id, guild.name)
     except NotAllowed:
         raise NotAllowed(ANOTHER_SERVER) from None
 
@@ -278,10 +279,10 @@ class BatchButton(
 
         async def work() -> None:
             _gm(interaction)
-            await _check_campaign(interaction, self.campaign_id)
+            campaign = await _check_campaign(interaction, self.campaign_id)
             services = services_of(interaction)
             if self.action == "commit":
-                await commit_batch(interaction, self.campaign_id, self.batch)
+                await commit_batch(interaction, campaign, self.batch)
                 return
             if self.action == "accept_all":
                 actor = actor_of(interaction, services.settings.gm_role)
@@ -413,23 +414,22 @@ async def show_review(interaction: discord.Interaction, review: Review, page: in
 async def commit(interaction: discord.Interaction, scene_id: int) -> None:
     """Commit a scene's review, then bring this card and every other posted card to the final state."""
     services = services_of(interaction)
-    _check_guild(interaction, await services.canon.review(scene_id))
+    if interaction.guild_id is None:  # pragma: no cover - review cards live in a server's channels
+        raise NotAllowed(ANOTHER_SERVER)
     await interaction.response.defer()  # a big scene's commit may take longer than Discord's 3 s
     actor = actor_of(interaction, services.settings.gm_role)
-    result = await services.canon.commit_scene(scene_id, actor)
-    review = await services.canon.review(scene_id)
-    assert review.scene is not None  # a scene's review
-    # Players read the public cards: no word of a conflict that touches GM-only canon there.
-    heard = await services.canon.public_findings(review.scene.campaign_id, result.findings)
+    outcome = await services.canon.commit_scene(scene_id, actor, guild_id=interaction.guild_id)
+    findings, heard = outcome.result.findings, outcome.heard
     clicked = interaction.message
     reveal = _reveals(clicked)
+    # Players read the public cards: no word of a conflict that touches GM-only canon there.
     await interaction.edit_original_response(
         embed=canon_embeds.committed_embed(
-            review, result.findings if reveal else heard, reveal=reveal, committed_by=actor.name
+            outcome.review, findings if reveal else heard, reveal=reveal, committed_by=actor.name
         ),
         view=closed_view(scene_id),
     )
-    unheard = len(result.findings) - len(heard)
+    unheard = len(findings) - len(heard)
     if unheard and not reveal:
         await interaction.followup.send(
             f"{canon_embeds.WARN} {unheard} continuity conflict(s) touching GM-only canon were recorded too; "
@@ -437,8 +437,8 @@ async def commit(interaction: discord.Interaction, scene_id: int) -> None:
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
-    public = canon_embeds.committed_embed(review, heard, reveal=False, committed_by=actor.name)
-    for card in await services.canon.cards(scene_id):
+    public = canon_embeds.committed_embed(outcome.review, heard, reveal=False, committed_by=actor.name)
+    for card in outcome.cards:
         if clicked is not None and card.message_id == clicked.id:
             continue
         try:
@@ -450,27 +450,17 @@ async def commit(interaction: discord.Interaction, scene_id: int) -> None:
             log.warning("could not close review card %s", card.message_id, exc_info=True)
 
 
-async def commit_batch(interaction: discord.Interaction, campaign_id: int, batch: str) -> None:
+async def commit_batch(interaction: discord.Interaction, campaign: Campaign, batch: str) -> None:
     """Commit an import batch's accepted proposals and bring the clicked card to its final state."""
     services = services_of(interaction)
-    guild = interaction.guild
-    if guild is None:  # pragma: no cover - `_check_campaign` refused it already
-        raise NotAllowed(ANOTHER_SERVER)
-    campaign = await services.campaigns.of_guild(campaign_id, guild.id, guild.name)  # a branch's, perhaps
-    review = await services.canon.review(None, campaign_id=campaign_id, batch=batch)
-    if _batch_closed(review):
-        raise InvalidInput("This batch is already committed; nothing changed.")
     await interaction.response.defer()
     actor = actor_of(interaction, services.settings.gm_role)
-    result = await services.canon.commit_batch(campaign, batch, actor)
-    review = await services.canon.review(None, campaign_id=campaign_id, batch=batch)
+    outcome = await services.canon.commit_batch(campaign, batch, actor)
     reveal = _reveals(interaction.message)
-    findings = (
-        result.findings if reveal else await services.canon.public_findings(campaign.id, result.findings)
-    )
+    findings = outcome.result.findings if reveal else outcome.heard
     await interaction.edit_original_response(
-        embed=canon_embeds.committed_embed(review, findings, reveal=reveal, committed_by=actor.name),
-        view=_closed_batch_view(review),
+        embed=canon_embeds.committed_embed(outcome.review, findings, reveal=reveal, committed_by=actor.name),
+        view=_closed_batch_view(outcome.review),
         allowed_mentions=discord.AllowedMentions.none(),
     )
 

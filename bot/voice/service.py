@@ -28,8 +28,8 @@ from typing import Any, Literal
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.canon_service import CanonService
 from bot.llm import NOT_CONFIGURED_MESSAGE, LLMClient, LLMOutputInvalid, LLMUnavailable, require_llm
+from bot.proposal_service import ProposalService
 from bot.voice.extraction import (
     Candidate,
     ExtractionReport,
@@ -186,7 +186,7 @@ class VoiceService:
         *,
         db: Any,
         settings: VoiceSettings,
-        canon: CanonService,
+        canon: ProposalService,
         scenes: SceneService,
         turns: TurnLog,
         llm: LLMClient | None,

@@ -759,7 +759,7 @@ async def test_a_relation_limit_broken_by_play_is_won_by_the_yaml(
     assert proposal.warnings  # three parents: the GM accepts it anyway, with a reason
     await canon.end_scene(CHANNEL)
     await canon.decide(proposal.id, accept=True, actor=GM, rationale="Rumour has it.")
-    result = await canon.commit_scene(scene.id, GM)
+    result = (await canon.commit_scene(scene.id, GM)).result
     assert len(result.statement_ids) == 1
     # Re-ingesting the tree with a change that rewrites Aldric's parent edges checks them against play.
     tree = (FIXTURES / "family_tree.yaml").read_text()
