@@ -89,8 +89,8 @@ from memory.knowledge_models import (
     KnowledgeSourceRow,
     KnowledgeSourceVersionRow,
 )
-from memory.models import SceneRow, TurnRevisionRow, TurnRow
-from memory.voice_models import NarrationRow, NpcMemoryRow, SceneCastRow, SceneDigestRow
+from memory.scene_tables import SceneRow, TurnRevisionRow, TurnRow
+from memory.voice_tables import NarrationRow, NpcMemoryRow, SceneCastRow, SceneDigestRow
 
 if TYPE_CHECKING:
     from bot.voice.service import VoiceService

@@ -25,8 +25,8 @@ def metadata() -> MetaData:
     import canon.models
     import canon.structured.models  # noqa: F401
     import memory.knowledge_models
-    import memory.models
-    import memory.voice_models  # noqa: F401
+    import memory.scene_tables
+    import memory.voice_tables  # noqa: F401
 
     return Base.metadata
 

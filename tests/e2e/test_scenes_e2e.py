@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from canon.storage import Database
-from memory.models import SceneRow, TurnRow
+from memory.scene_tables import SceneRow, TurnRow
 from memory.scenes import SceneStatus, SpeakerKind, scene_turns, turn_history
 from tests.e2e.conftest import World, embed_fields
 
