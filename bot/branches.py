@@ -67,8 +67,9 @@ from canon.proposals import (
     StateChangeContent,
 )
 from canon.storage import Database, utc_now
-from memory.knowledge_models import KnowledgeSourceRow
-from memory.knowledge_repo import delete_source_rows, kept_restrictions
+from memory.knowledge.repository import kept_restrictions
+from memory.knowledge.source_rows import delete_source_rows
+from memory.knowledge.tables import KnowledgeSourceRow
 from memory.lineage import reaches_of, shift_own_story
 from memory.scene_tables import SceneRow
 from memory.scenes import Actor, SceneStatus
