@@ -67,10 +67,11 @@ from canon.proposals import (
     StateChangeContent,
 )
 from canon.storage import Database, utc_now
-from memory.knowledge_models import KnowledgeSourceRow
-from memory.knowledge_repo import delete_source_rows, kept_restrictions
+from memory.knowledge.repository import kept_restrictions
+from memory.knowledge.source_rows import delete_source_rows
+from memory.knowledge.tables import KnowledgeSourceRow
 from memory.lineage import reaches_of, shift_own_story
-from memory.models import SceneRow
+from memory.scene_tables import SceneRow
 from memory.scenes import Actor, SceneStatus
 
 log = logging.getLogger(__name__)
@@ -630,7 +631,7 @@ class BranchService:
     @staticmethod
     async def _own_counts(session: AsyncSession, campaign_id: int) -> dict[str, int]:
         from canon.models import EntityRow, StatementRow
-        from memory.voice_models import NpcMemoryRow
+        from memory.voice_tables import NpcMemoryRow
 
         counts: dict[str, int] = {}
         for label, model in (

@@ -79,18 +79,18 @@ from canon.models import (
 from canon.storage import Base, Database, UTCDateTime, utc_now
 from canon.structured.ingest import _statement_fingerprint
 from canon.structured.models import StructuredFileRow
-from memory.knowledge import KnowledgeService
-from memory.knowledge_archive import ArchivedSource, KnowledgeArchive, restore_knowledge
-from memory.knowledge_domain import ImportOutcome, KnowledgeClass, ProgressCallback, SourceVersionInfo
-from memory.knowledge_models import (
+from memory.knowledge.archive import ArchivedSource, KnowledgeArchive, restore_knowledge
+from memory.knowledge.models import ImportOutcome, KnowledgeClass, ProgressCallback, SourceVersionInfo
+from memory.knowledge.service import KnowledgeService
+from memory.knowledge.tables import (
     KnowledgeChunkRow,
     KnowledgeIndexStateRow,
     KnowledgeRetrievalRow,
     KnowledgeSourceRow,
     KnowledgeSourceVersionRow,
 )
-from memory.models import SceneRow, TurnRevisionRow, TurnRow
-from memory.voice_models import NarrationRow, NpcMemoryRow, SceneCastRow, SceneDigestRow
+from memory.scene_tables import SceneRow, TurnRevisionRow, TurnRow
+from memory.voice_tables import NarrationRow, NpcMemoryRow, SceneCastRow, SceneDigestRow
 
 if TYPE_CHECKING:
     from bot.voice.service import VoiceService

@@ -23,8 +23,9 @@ from bot.structured_import import StructuredImportService
 from canon.campaigns import Campaign
 from canon.errors import GameError, InvalidInput
 from canon.structured.ingest import IngestReport
-from memory.knowledge import ALLOWED_SUFFIXES, YAML_SUFFIXES, KnowledgeService, clean_tags
-from memory.knowledge_domain import ImportReport, KnowledgeClass, ProgressCallback
+from memory.knowledge.files import ALLOWED_SUFFIXES, YAML_SUFFIXES, clean_tags
+from memory.knowledge.models import ImportReport, KnowledgeClass, ProgressCallback
+from memory.knowledge.service import KnowledgeService
 from memory.scenes import Actor
 
 if TYPE_CHECKING:

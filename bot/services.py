@@ -27,7 +27,7 @@ from config.settings import Settings
 from memory.digests import SceneMomentStore
 from memory.doc_index import ChromaDocIndex
 from memory.embedding import MiniLMEmbedder
-from memory.knowledge import KnowledgeService
+from memory.knowledge.service import KnowledgeService
 from memory.npc_memory import NpcMemoryStore
 from memory.scenes import SceneService
 from memory.tokens import count_tokens

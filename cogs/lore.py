@@ -28,8 +28,8 @@ from cogs import canon_views, lore_embeds, lore_import, lore_views
 from cogs.canon_options import campaign_of, viewer_of
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
 from cogs.embeds import clip
-from memory.knowledge import KnowledgeService
-from memory.knowledge_domain import KnowledgeClass
+from memory.knowledge.models import KnowledgeClass
+from memory.knowledge.service import KnowledgeService
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from canon.domain import Viewer
 from canon.structured.ingest import IngestReport
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import COLOUR, clip
-from memory.knowledge_domain import (
+from memory.knowledge.models import (
     Answer,
     CanonFact,
     DeleteReport,

@@ -24,7 +24,7 @@ from bot.limits import clip
 from bot.lore_service import LoreImport
 from cogs import canon_cards, canon_embeds, lore_embeds, progress
 from cogs.canon_views import card_content, services_of
-from memory.knowledge_domain import ImportProgress, ImportStage
+from memory.knowledge.models import ImportProgress, ImportStage
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from canon.campaigns import CampaignRow
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.storage import Database, utc_now
-from memory.models import SceneRow, TurnRevisionRow, TurnRow
+from memory.scene_tables import SceneRow, TurnRevisionRow, TurnRow
 
 MAX_TITLE = 200
 

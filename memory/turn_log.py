@@ -21,7 +21,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.storage import Database, is_transient
-from memory.models import SceneRow, TurnRevisionRow, TurnRow
+from memory.scene_tables import SceneRow, TurnRevisionRow, TurnRow
 from memory.scenes import SceneStatus, SpeakerKind
 
 log = logging.getLogger(__name__)

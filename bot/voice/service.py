@@ -80,7 +80,6 @@ from memory.context import AssembledContext, ContextItem, ContextSection, Sectio
 from memory.digests import Moment, SceneDigest, SceneMomentStore, extractive_summary
 from memory.framing import passage_line
 from memory.leaks import Leak, Secret, find_leaks
-from memory.models import SceneRow
 from memory.narrations import (
     NarrationRecord,
     NarrationStatus,
@@ -89,6 +88,7 @@ from memory.narrations import (
     update_narration,
 )
 from memory.npc_memory import DocType, MemoryRecord, NewMemory, NpcMemoryStore, ScopeKind, memories_of
+from memory.scene_tables import SceneRow
 from memory.scenes import Actor, Scene, SceneService, SceneStatus, SpeakerKind, load_scene, scene_turns
 from memory.tokens import truncate_to_tokens
 from memory.turn_log import IncomingMessage, TurnLog

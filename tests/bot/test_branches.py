@@ -33,7 +33,7 @@ from canon.proposals import (
 )
 from cogs.campaign_embeds import plan_embed
 from config.settings import Settings
-from memory.knowledge_domain import ImportReport
+from memory.knowledge.models import ImportReport
 from memory.scenes import Actor, SceneStatus, SpeakerKind
 from memory.turn_log import IncomingMessage
 from tests.conftest import DatabaseTarget

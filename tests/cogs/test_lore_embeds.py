@@ -14,7 +14,7 @@ from canon.structured.ingest import ChangeCounts, FileReport, IngestReport, Inge
 from canon.structured.schemas import LoreProblem
 from cogs import lore_embeds
 from cogs.lore_views import answer_view
-from memory.knowledge_domain import (
+from memory.knowledge.models import (
     Answer,
     Candidate,
     CanonFact,

@@ -16,7 +16,7 @@ from canon.campaigns import Campaign, ChangesetRow
 from canon.domain import EvidenceKind, StatementKind, Viewer
 from canon.models import ConflictRow, ProposalRow, StatementRow
 from canon.proposals import ProposalStatus
-from memory.models import SceneRow
+from memory.scene_tables import SceneRow
 from memory.scenes import SceneStatus
 from tests.e2e.conftest import World, embed_fields, scene_report
 from tests.emulator.models import custom_ids

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from memory.models import SceneRow, TurnRow
+from memory.scene_tables import SceneRow, TurnRow
 from tests.conftest import DatabaseTarget
 from tests.emulator import DiscordEmulator
 

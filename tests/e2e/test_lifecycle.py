@@ -20,7 +20,7 @@ from canon.gate import Draft
 from canon.models import EntityRow, ProposalRow
 from canon.proposals import EntityContent
 from canon.storage import Database, utc_now
-from memory.models import SceneRow, TurnRow
+from memory.scene_tables import SceneRow, TurnRow
 from memory.scenes import Actor, SceneService, SceneStatus, SpeakerKind
 from memory.turn_log import IncomingMessage, TurnLog
 from tests.conftest import DatabaseTarget

@@ -22,7 +22,7 @@ from bot.llm import ChatMessage
 from bot.ops_models import JOBS_TABLE, ScheduledSessionRow
 from canon.storage import utc_now
 from config.settings import LLMSettings
-from memory.models import SceneRow
+from memory.scene_tables import SceneRow
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World, embed_fields
 from tests.emulator import Channel

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from canon.storage import Database
-from memory.models import SceneRow, TurnRow
+from memory.scene_tables import SceneRow, TurnRow
 from memory.scenes import SceneStatus, SpeakerKind, scene_turns, turn_history
 from tests.e2e.conftest import World, embed_fields, scene_report
 

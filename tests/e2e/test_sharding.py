@@ -18,7 +18,7 @@ from bot.ops_models import JOBS_TABLE
 from bot.services import Services, build_services
 from canon.storage import utc_now
 from config.settings import Settings
-from memory.models import SceneRow, TurnRow
+from memory.scene_tables import SceneRow, TurnRow
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import assert_no_pings, embed_fields
 from tests.e2e.test_ops_e2e import starts_soon

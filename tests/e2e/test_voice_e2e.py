@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from memory.models import SceneRow
 from memory.narrations import NarrationStatus
 from memory.npc_memory import DocType
+from memory.scene_tables import SceneRow
 from memory.scenes import SceneStatus, SpeakerKind
-from memory.voice_models import NarrationRow, SceneDigestRow
+from memory.voice_tables import NarrationRow, SceneDigestRow
 from tests.bot.voice_fixtures import SECRET_VALUE, seed, settings_for
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World, assert_no_pings, scene_report

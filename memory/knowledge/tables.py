@@ -1,7 +1,7 @@
 """SQL tables of imported knowledge: sources, their versions, chunks, vector-index state, retrieval records.
 
-Rows never leave the `memory.knowledge*` repositories; the rest of the program sees the pydantic models in
-`memory.knowledge_domain`.
+Rows never leave the repository modules of `memory.knowledge`; the rest of the program sees the pydantic models
+in `memory.knowledge.models`.
 
 The full-text index is NOT described here: it is dialect-specific and created by migration 0003 with raw SQL
 (SQLite: the FTS5 table `knowledge_fts` over `knowledge_chunks(heading_text, text)`, kept in sync by

@@ -17,21 +17,20 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.errors import InvalidInput
 from canon.storage import utc_now
-from memory.knowledge import KnowledgeService
-from memory.knowledge_domain import (
+from memory.knowledge.import_rows import restore_history
+from memory.knowledge.models import (
     ImportOutcome,
     ImportReport,
     KnowledgeClass,
     ProgressCallback,
     SourceVersionInfo,
 )
-from memory.knowledge_models import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
-from memory.knowledge_repo import version_info
+from memory.knowledge.repository import own_sources, source_versions
+from memory.knowledge.service import KnowledgeService
 
 __all__ = ["ARCHIVE_FORMAT", "ArchivedSource", "KnowledgeArchive", "export_knowledge", "restore_knowledge"]
 
@@ -81,56 +80,53 @@ def _read(path: Path) -> bytes | None:
 async def export_knowledge(service: KnowledgeService, campaign_id: int) -> KnowledgeArchive:
     """Return an archive of the campaign's own sources (a branch's inherited ones stay with its parent)."""
     async with service.db.session() as session:
-        rows = list(
-            (
-                await session.execute(
-                    select(KnowledgeSourceRow)
-                    .where(KnowledgeSourceRow.campaign_id == campaign_id)
-                    .order_by(KnowledgeSourceRow.id)
-                )
-            ).scalars()
-        )
-        versions = {
-            row.id: [
-                version_info(v)
-                for v in (
-                    await session.execute(
-                        select(KnowledgeSourceVersionRow)
-                        .where(KnowledgeSourceVersionRow.source_id == row.id)
-                        .order_by(KnowledgeSourceVersionRow.version)
-                    )
-                ).scalars()
-            ]
-            for row in rows
-        }
-    sources = []
-    for row in rows:
+        sources = await own_sources(session, campaign_id)
+        versions = {source.id: await source_versions(session, source.id) for source in sources}
+    archived = []
+    for source in sources:
         files: dict[str, str] = {}
-        for file_hash in {row.file_hash, *(v.file_hash for v in versions[row.id])}:
-            raw = await asyncio.to_thread(_read, service.data_dir / "sources" / file_hash)
+        for file_hash in {source.file_hash, *(v.file_hash for v in versions[source.id])}:
+            raw = await asyncio.to_thread(_read, service.files.path(file_hash))
             if raw is not None:
                 files[file_hash] = base64.b64encode(raw).decode("ascii")
-        if row.file_hash not in files:
-            raise InvalidInput(f"The stored copy of {row.filename} is missing; it cannot be exported.")
-        sources.append(
+        if source.file_hash not in files:
+            raise InvalidInput(f"The stored copy of {source.filename} is missing; it cannot be exported.")
+        archived.append(
             ArchivedSource(
-                filename=row.filename,
-                title=row.title,
-                knowledge_class=KnowledgeClass(row.knowledge_class),
-                enabled=row.enabled,
-                hidden=row.visibility == "hidden",
-                tags=list(row.tags or []),
-                always_include=row.always_include,
-                notes=row.notes,
-                times_used=row.times_used,
-                imported_at=row.imported_at,
-                version=row.version,
-                versions=versions[row.id],
+                filename=source.filename,
+                title=source.title,
+                knowledge_class=source.knowledge_class,
+                enabled=source.enabled,
+                hidden=source.hidden,
+                tags=source.tags,
+                always_include=source.always_include,
+                notes=source.notes,
+                times_used=source.times_used,
+                imported_at=source.imported_at,
+                version=source.version,
+                versions=versions[source.id],
                 files=files,
-                file_hash=row.file_hash,
+                file_hash=source.file_hash,
             )
         )
-    return KnowledgeArchive(exported_at=utc_now(), campaign_id=campaign_id, sources=sources)
+    return KnowledgeArchive(exported_at=utc_now(), campaign_id=campaign_id, sources=archived)
+
+
+async def _restore_history(service: KnowledgeService, source_id: int, item: ArchivedSource) -> None:
+    """Give a restored source its archived versions' metadata, enabled state, use count and import time."""
+
+    async def work(session: AsyncSession) -> None:
+        await restore_history(
+            session,
+            source_id,
+            item.versions,
+            version=item.version,
+            enabled=item.enabled,
+            times_used=item.times_used,
+            imported_at=item.imported_at,
+        )
+
+    await service.db.run(work)
 
 
 async def restore_knowledge(
@@ -169,41 +165,8 @@ async def restore_knowledge(
             if file_hash != item.file_hash:
                 older = base64.b64decode(encoded)
                 if hashlib.sha256(older).hexdigest() == file_hash:
-                    await asyncio.to_thread(service._store_file, older, file_hash)
-
-        async def history(
-            session: AsyncSession, item: ArchivedSource = item, source_id: int = report.source.id
-        ) -> None:
-            row = await session.get(KnowledgeSourceRow, source_id)
-            if row is None:
-                return
-            await session.execute(
-                delete(KnowledgeSourceVersionRow).where(KnowledgeSourceVersionRow.source_id == source_id)
-            )
-            for version in item.versions:
-                current = version.version == item.version
-                values = version.model_dump()
-                if current:  # re-chunked here: the current version's row describes what was just built
-                    values.update(
-                        chunking_version=row.chunking_version,
-                        parser_version=row.parser_version,
-                        chunk_count=row.chunk_count,
-                        replaced_at=None,
-                    )
-                values["stored_path"] = f"sources/{version.file_hash}"
-                session.add(KnowledgeSourceVersionRow(source_id=source_id, **values))
-            row.version = item.version
-            row.enabled = item.enabled
-            row.times_used = item.times_used
-            row.imported_at = item.imported_at
-            await session.execute(
-                update(KnowledgeChunkRow)
-                .where(KnowledgeChunkRow.source_id == source_id)
-                .values(version=item.version)
-            )
-            await session.flush()
-
-        await service.db.run(history)
+                    await asyncio.to_thread(service.files.store, older, file_hash)
+        await _restore_history(service, report.source.id, item)
         restored = await service.get_source(campaign_id, report.source.id, chunk_limit=0)
         reports.append(report.model_copy(update={"source": restored.source}))
     return reports

@@ -1,16 +1,13 @@
-"""SQL of imported knowledge shared by the import service and retrieval: sources a campaign sees, chunks by id.
+"""SQL of what a campaign sees of imported knowledge: sources (its own and inherited), chunks, versions.
 
 A branch sees the sources of its ancestors as well as its own; a source of a nearer campaign shadows one with the
 same file name further up. Sources of any other campaign are never read. An ancestor's source is inherited
 when it was imported at or before the fork (`LineageStep.up_to_time`): a world bible added to the parent later
-stays out of the branch until a rebase.
+stays out of the branch until a rebase. A branch keeps an inherited source as it was at the fork: see
+`memory.knowledge.pinning`.
 
-A branch keeps an inherited source as it was at the fork. While the parent leaves it alone the branch reads the
-parent's row (a hide or a disable there reaches the branch too: hidden stays hidden). Before the parent
-re-imports it (its chunks are rebuilt in place) or deletes it, each branch that inherits it gets its own copy
-(`pin_for_branches`): the row, its versions' metadata and its chunks (so their full-text rows), under the same
-file name so that it shadows the parent's, recorded in the branch's fork settings. A rebase drops the copies
-still as copied, and the parent's current version comes in (`canon.campaigns.PINNED_SOURCES`).
+Shared by the knowledge services and retrieval. Rows never leave this module: it returns the values of
+`memory.knowledge.models` (or the light tuples retrieval needs).
 """
 
 from __future__ import annotations
@@ -19,12 +16,12 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from sqlalchemy import BigInteger, delete, func, insert, literal, select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.campaigns import OPEN_END, LineageStep, children, fork_point_of, lineage, pin_source
+from canon.campaigns import OPEN_END, LineageStep, lineage
 from canon.domain import Viewer
-from memory.knowledge_domain import (
+from memory.knowledge.models import (
     ChunkInfo,
     KnowledgeClass,
     SourceInfo,
@@ -32,7 +29,7 @@ from memory.knowledge_domain import (
     SourceVisibility,
     VectorStatus,
 )
-from memory.knowledge_models import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
+from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
 
 _BATCH = 500
 
@@ -289,127 +286,27 @@ async def chunks_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, C
     return found
 
 
-# --- what a branch keeps of its parent's sources -----------------------------------------------------------
-
-#: The chunk columns a pinned copy takes over as they are (the campaign and the source are the copy's).
-_CHUNK_COPIED = (
-    "version",
-    "chunk_index",
-    "heading_path",
-    "heading_text",
-    "text",
-    "display_text",
-    "token_count",
-    "content_hash",
-    "tags",
-    "char_start",
-    "char_end",
-)
-#: The source columns a pinned copy takes over (its vector state is its own: they go in the branch's collection).
-_SOURCE_COPIED = (
-    "title",
-    "filename",
-    "knowledge_class",
-    "enabled",
-    "visibility",
-    "tags",
-    "always_include",
-    "content_hash",
-    "file_hash",
-    "stored_path",
-    "size_bytes",
-    "mime_type",
-    "parser_version",
-    "chunking_version",
-    "version",
-    "chunk_count",
-    "token_count",
-    "imported_at",
-    "updated_at",
-    "notes",
-)
-
-
-class PinnedCopy(NamedTuple):
-    """A branch's copy of an inherited source, made before its parent changed or deleted the source."""
-
-    campaign_id: int
-    source_id: int
-    chunk_ids: list[int]
-    #: The branch's own branches whose fork restrictions now name the copy too (their lineage changed).
-    restricted_in: list[int]
-
-
-async def pin_for_branches(session: AsyncSession, row: KnowledgeSourceRow) -> list[PinnedCopy]:
-    """Give every branch that inherits `row` its own copy of it as it stands, before the caller changes it.
-
-    The branches that inherit it are the source campaign's direct branches forked after it was imported that
-    have no file of that name of their own; a branch of one of them inherits the copy (imported at the same
-    time as the original), so it needs none. The copy's vectors are the caller's to add (after the commit).
-    """
-    copies: list[PinnedCopy] = []
-    for branch in await children(session, row.campaign_id):
-        point = fork_point_of(branch)
-        if point is not None and point.up_to_time is not None and row.imported_at > point.up_to_time:
-            continue  # imported after that fork: the branch never saw it
-        shadowed = await session.scalar(
-            select(func.count()).where(
-                KnowledgeSourceRow.campaign_id == branch.id, KnowledgeSourceRow.filename == row.filename
+async def heading_texts(session: AsyncSession, source_ids: Sequence[int]) -> list[str]:
+    """Return the heading text (path and inner headings) of every chunk of these sources."""
+    texts: list[str] = []
+    for start in range(0, len(source_ids), _BATCH):
+        rows = await session.execute(
+            select(KnowledgeChunkRow.heading_text).where(
+                KnowledgeChunkRow.source_id.in_(source_ids[start : start + _BATCH])
             )
         )
-        if shadowed:
-            continue
-        copy = KnowledgeSourceRow(
-            campaign_id=branch.id,
-            **{name: getattr(row, name) for name in _SOURCE_COPIED},
-            vector_status="pending",
-            times_used=0,
-        )
-        if point is not None:  # as the branch sees it: hidden or disabled at its fork stays so
-            if row.id in point.hidden_sources:
-                copy.visibility = SourceVisibility.HIDDEN.value
-            if row.id in point.disabled_sources:
-                copy.enabled = False
-        session.add(copy)
-        await session.flush()
-        versions = (
-            await session.execute(
-                select(KnowledgeSourceVersionRow).where(KnowledgeSourceVersionRow.source_id == row.id)
-            )
-        ).scalars()
-        for version in versions:
-            session.add(
-                KnowledgeSourceVersionRow(
-                    source_id=copy.id,
-                    **{
-                        c.key: getattr(version, c.key)
-                        for c in KnowledgeSourceVersionRow.__table__.columns
-                        if c.key not in {"id", "source_id"}
-                    },
-                )
-            )
-        t = KnowledgeChunkRow
-        await session.execute(
-            insert(t).from_select(
-                ["campaign_id", "source_id", *_CHUNK_COPIED],
-                select(
-                    literal(branch.id, type_=BigInteger),
-                    literal(copy.id, type_=BigInteger),
-                    *(getattr(t, name) for name in _CHUNK_COPIED),
-                )
-                .where(t.source_id == row.id)
-                .order_by(t.chunk_index),
-            )
-        )
-        touched = await pin_source(session, branch.id, copy.id, row.content_hash, replaces=row.id)
-        ids = (
-            await session.execute(select(t.id).where(t.source_id == copy.id).order_by(t.chunk_index))
-        ).scalars()
-        copies.append(
-            PinnedCopy(campaign_id=branch.id, source_id=copy.id, chunk_ids=list(ids), restricted_in=touched)
-        )
-    await session.flush()
-    return copies
+        texts += [text for (text,) in rows.all()]
+    return texts
+
+
+async def chunk_ids_of(session: AsyncSession, source_ids: Sequence[int]) -> list[int]:
+    """Return the ids of these sources' chunks, source by source, each in order."""
+    rows = await session.execute(
+        select(KnowledgeChunkRow.id)
+        .where(KnowledgeChunkRow.source_id.in_(source_ids))
+        .order_by(KnowledgeChunkRow.source_id, KnowledgeChunkRow.chunk_index)
+    )
+    return list(rows.scalars())
 
 
 async def kept_restrictions(session: AsyncSession, steps: Sequence[LineageStep]) -> tuple[set[int], set[int]]:
@@ -421,21 +318,90 @@ async def kept_restrictions(session: AsyncSession, steps: Sequence[LineageStep])
     return {s.id for s in sources if s.hidden}, {s.id for s in sources if not s.enabled}
 
 
-async def delete_source_rows(session: AsyncSession, source_id: int) -> tuple[list[int], str | None]:
-    """Delete a source, its versions and chunks (their full-text rows follow); return chunk ids and file hash."""
-    chunk_ids = list(
-        (
-            await session.execute(
-                select(KnowledgeChunkRow.id).where(KnowledgeChunkRow.source_id == source_id)
+# --- one campaign's own sources ----------------------------------------------------------------------------
+
+
+async def own_sources(session: AsyncSession, campaign_id: int) -> list[SourceInfo]:
+    """Return the campaign's own sources (not inherited ones), in id order."""
+    rows = await session.execute(
+        select(KnowledgeSourceRow)
+        .where(KnowledgeSourceRow.campaign_id == campaign_id)
+        .order_by(KnowledgeSourceRow.id)
+    )
+    return [source_info(row) for row in rows.scalars()]
+
+
+async def source_info_by_id(session: AsyncSession, source_id: int) -> SourceInfo | None:
+    """Return a source by id whatever its campaign (the caller checks the campaign), or None."""
+    row = await session.get(KnowledgeSourceRow, source_id)
+    return None if row is None else source_info(row)
+
+
+async def find_duplicate(session: AsyncSession, campaign_id: int, content_hash: str) -> SourceInfo | None:
+    """Return the campaign's first own source with this text (NFC content hash), if any."""
+    row = (
+        await session.execute(
+            select(KnowledgeSourceRow)
+            .where(
+                KnowledgeSourceRow.campaign_id == campaign_id,
+                KnowledgeSourceRow.content_hash == content_hash,
             )
-        ).scalars()
+            .order_by(KnowledgeSourceRow.id)
+            .limit(1)
+        )
+    ).scalar_one_or_none()
+    return None if row is None else source_info(row)
+
+
+async def source_named(session: AsyncSession, campaign_id: int, filename: str) -> SourceInfo | None:
+    """Return the campaign's own source imported under this file name, if any."""
+    row = (
+        await session.execute(
+            select(KnowledgeSourceRow).where(
+                KnowledgeSourceRow.campaign_id == campaign_id, KnowledgeSourceRow.filename == filename
+            )
+        )
+    ).scalar_one_or_none()
+    return None if row is None else source_info(row)
+
+
+async def source_versions(session: AsyncSession, source_id: int) -> list[SourceVersionInfo]:
+    """Return the metadata of every version of a source, oldest first."""
+    rows = await session.execute(
+        select(KnowledgeSourceVersionRow)
+        .where(KnowledgeSourceVersionRow.source_id == source_id)
+        .order_by(KnowledgeSourceVersionRow.version)
     )
-    file_hash = await session.scalar(
-        select(KnowledgeSourceRow.file_hash).where(KnowledgeSourceRow.id == source_id)
+    return [version_info(row) for row in rows.scalars()]
+
+
+async def source_chunks(
+    session: AsyncSession, source_id: int, *, limit: int | None = None
+) -> list[ChunkInfo]:
+    """Return a source's chunks in order (the first `limit` of them, when given)."""
+    query = (
+        select(KnowledgeChunkRow)
+        .where(KnowledgeChunkRow.source_id == source_id)
+        .order_by(KnowledgeChunkRow.chunk_index)
     )
-    await session.execute(delete(KnowledgeChunkRow).where(KnowledgeChunkRow.source_id == source_id))
-    await session.execute(
-        delete(KnowledgeSourceVersionRow).where(KnowledgeSourceVersionRow.source_id == source_id)
+    if limit is not None:
+        query = query.limit(limit)
+    return [chunk_info(row) for row in (await session.execute(query)).scalars()]
+
+
+async def file_in_use(session: AsyncSession, file_hash: str) -> bool:
+    """Return whether a source or a version of any campaign refers to a stored copy."""
+    used = await session.scalar(
+        select(func.count())
+        .select_from(KnowledgeSourceVersionRow)
+        .where(KnowledgeSourceVersionRow.file_hash == file_hash)
     )
-    await session.execute(delete(KnowledgeSourceRow).where(KnowledgeSourceRow.id == source_id))
-    return chunk_ids, file_hash
+    used = (used or 0) + (
+        await session.scalar(
+            select(func.count())
+            .select_from(KnowledgeSourceRow)
+            .where(KnowledgeSourceRow.file_hash == file_hash)
+        )
+        or 0
+    )
+    return bool(used)
