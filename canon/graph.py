@@ -58,6 +58,7 @@ from canon.domain import (
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.models import AliasRow, DependencyRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
 from canon.ontology import Ontology
+from canon.visibility import gm_only, may_see
 
 FUZZY_CUTOFF = 80
 
@@ -339,7 +340,7 @@ class CanonReader:
         return conditions
 
     def _may_see(self, visibility: str) -> bool:
-        return self.viewer == Viewer.GM or visibility == Visibility.PUBLIC
+        return may_see(self.viewer, gm_only(visibility))
 
     async def _retcons(self, kind: str, ids: Iterable[int], as_of: AsOf) -> dict[int, StatusChangeRow]:
         id_list = list(set(ids))
@@ -569,7 +570,8 @@ class CanonReader:
         at = build.at
         if self.viewer != Viewer.GM:
             visibility = at["visibility"]
-            rows = [r for r in rows if r[visibility] == Visibility.PUBLIC]
+            # A statement's own visibility here; one about a hidden entity goes in `views` (`statement_hidden`).
+            rows = [r for r in rows if may_see(self.viewer, gm_only(r[visibility]))]
         if not include_retconned:
             retconned = at["retconned_at"]
             rows = [r for r in rows if r[retconned] is None]
