@@ -14,6 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.ext.commands.bot import BotBase
 
 from bot.logs import bind_log_context
 from bot.services import Services
@@ -248,9 +249,16 @@ class Lorekeeper(commands.Bot):
         freeze_startup_heap()
 
     async def close(self) -> None:
-        """Disconnect from Discord, then write what is queued and close the database."""
+        """Disconnect from Discord, then unload the extensions, write what is queued and close the database.
+
+        The gateway closes first: `commands.Bot.close` unloads every extension before it disconnects, and a
+        message received meanwhile reached no turn logger (its turn was lost under load). Disconnected first,
+        the bot receives nothing more; what is posted from then on is read back from the channels' history
+        at the next start (`cogs.turns`).
+        """
         try:
-            await super().close()
+            await super(BotBase, self).close()  # discord.Client's (or AutoShardedClient's): the gateway
+            await super().close()  # the extensions; the gateway's close is not repeated
         finally:
             await self.services.close()
 
