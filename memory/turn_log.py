@@ -63,6 +63,38 @@ class IncomingMessage(BaseModel):
     created_at: dt.datetime
 
 
+class ResumePoint(BaseModel):
+    """Where an active scene's log stands: the newest Discord message stored, else when the scene began."""
+
+    model_config = ConfigDict(frozen=True)
+
+    scene_id: int
+    channel_id: int
+    after_message_id: int | None
+    started_at: dt.datetime
+
+
+async def resume_points(db: Database) -> list[ResumePoint]:
+    """Return every active scene's resume point: history after it may hold messages not stored yet."""
+    newest = (
+        select(TurnRow.scene_id, func.max(TurnRow.discord_message_id).label("newest"))
+        .group_by(TurnRow.scene_id)
+        .subquery()
+    )
+    query = (
+        select(SceneRow.id, SceneRow.channel_id, newest.c.newest, SceneRow.started_at)
+        .outerjoin(newest, newest.c.scene_id == SceneRow.id)
+        .where(SceneRow.status == SceneStatus.ACTIVE)
+        .order_by(SceneRow.id)
+    )
+    async with db.session() as session:
+        rows = (await session.execute(query)).all()
+    return [
+        ResumePoint(scene_id=scene, channel_id=channel, after_message_id=after, started_at=started)
+        for scene, channel, after, started in rows
+    ]
+
+
 class LoggedTurn(BaseModel):
     """Where a message was stored; `duplicate` when the message id was logged before."""
 
@@ -132,6 +164,11 @@ class TurnLog:
         self.committed_batches = 0
         # Called after each commit with the stored turns' message ids (metrics, benchmarks, tests).
         self.observers: list[Callable[[list[int]], None]] = []
+
+    @property
+    def waiting(self) -> int:
+        """Return how many operations wait to be written (queued, and the batch being written)."""
+        return self._queue.qsize() + len(self._current)
 
     def start(self) -> None:
         """Start the writer task (idempotent)."""
@@ -210,11 +247,22 @@ class TurnLog:
         finally:
             waiting.cancel()
 
-    async def append(self, message: IncomingMessage) -> LoggedTurn | None:
-        """Store a message as the next turn of its channel's active scene; None when there is no such scene."""
+    async def append(self, message: IncomingMessage, *, read_back: bool = False) -> LoggedTurn | None:
+        """Store a message as the next turn of its channel's active scene; None when there is no such scene.
+
+        None too for a message not queued during an outage (its channel is in `missed_channels`): until
+        the channel's history is read back (`read_back=True` appends, then `caught_up`), its new messages
+        are not queued either, so that its turns stay in the order they were posted.
+        """
         future: asyncio.Future[LoggedTurn | None] = asyncio.get_running_loop().create_future()
+        if not read_back and message.channel_id in self.missed_channels:
+            return None
         self._enqueue(_Append(message, future))
         return await future
+
+    def caught_up(self, channel_id: int) -> None:
+        """Note that a channel's history was read back: its messages are queued again."""
+        self.missed_channels.discard(channel_id)
 
     async def edit(self, message_id: int, text: str, edited_at: dt.datetime) -> bool:
         """Record an edit of a logged message (the old text goes to the history); False if it is no turn."""
@@ -312,7 +360,7 @@ class TurnLog:
                 wait = min(wait * 2, MAX_OUTAGE_WAIT)
                 continue
             if self.outage is not None:
-                log.warning("turns are stored again (%s is over)", self.outage)
+                log.warning("turns are stored again (the storage failed: %s)", self.outage)
                 self._set_outage(None)
             return results
 
