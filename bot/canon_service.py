@@ -22,7 +22,7 @@ from bot import limits
 from bot.canon_access import CanonAccess
 from bot.proposal_service import ProposalService, Review
 from canon import campaigns, review_cards
-from canon.calendar import DateError, parse_date
+from canon.calendar import DateError, parse_date, real_time_problem
 from canon.campaigns import Campaign, ChangesetKind, open_changeset
 from canon.checks import RecordedConflict, record_findings, recorded_conflicts, whole_graph_findings
 from canon.continuity import Finding, world_key
@@ -105,6 +105,9 @@ def parse_as_of(
                 f"“{believed_at}” is not a real date and time; use ISO form like 2026-11-30T18:00Z."
             ) from None
         believed = believed if believed.tzinfo else believed.replace(tzinfo=dt.UTC)
+        if (problem := real_time_problem(believed)) is not None:
+            raise InvalidInput(f"“{believed_at.strip()}” cannot be used: {problem}.")
+        believed = believed.astimezone(dt.UTC)
     if at_scene is not None and at_scene < 0:
         raise InvalidInput("A scene number is 0 or more (0 means before the first scene).")
     return AsOf(world=world, world_key=world_k, scene=at_scene, believed_at=believed)

@@ -13,13 +13,14 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.ext.commands.bot import BotBase
 
 from bot import command_sync
 from bot.logs import bind_log_context
 from bot.replies import reply_ephemeral
 from bot.services import Services
 from canon.errors import GameError
-from canon.storage import is_transient
+from canon.storage import DISK_ERROR, DISK_FULL, READ_ONLY, is_transient, storage_fault
 from memory.embedding import MiniLMEmbedder
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,19 @@ def intents() -> discord.Intents:
     return wanted
 
 
+#: What the bot's host can do about each storage fault, for the GM (`canon.storage.storage_fault`).
+STORAGE_ADVICE = {
+    DISK_FULL: "ask the bot's host to free space on the disk of its data folder",
+    READ_ONLY: "ask the bot's host to let the bot write to its database again (`lorekeeper doctor` checks it)",
+    DISK_ERROR: "ask the bot's host to check the disk of its data folder (`lorekeeper doctor` checks it)",
+}
+
+
+def storage_advice(fault: str) -> str:
+    """Return the next step for a storage fault, in words for the GM."""
+    return STORAGE_ADVICE.get(fault, "try again in a minute")
+
+
 def user_message_for(error: BaseException) -> tuple[str, GameError | None]:
     """Return what to tell the user about an error raised by a command or a button, and the game error if any."""
     original = error
@@ -73,7 +87,13 @@ def user_message_for(error: BaseException) -> tuple[str, GameError | None]:
         return str(original), GameError(str(original))
     if isinstance(original, app_commands.CommandOnCooldown):
         return f"Slow down: try again in {original.retry_after:.0f} s.", GameError("cooldown")
-    if is_transient(original):  # the writes were retried and the database still did not answer
+    fault = storage_fault(original)
+    if fault in STORAGE_ADVICE:  # the storage itself: said plainly, with what the host can do
+        log.warning("a command could not write: %s (%s)", fault, original)
+        return (
+            f"That was not saved: {fault}. Nothing else was lost; {storage_advice(fault)}, then try again."
+        ), GameError(fault)
+    if fault is not None or is_transient(original):  # retried, and the database still did not answer
         log.warning("database unavailable after retries: %s", original)
         return (
             "The database is busy or unreachable right now, so that was not saved. Nothing else was lost: "
@@ -229,9 +249,16 @@ class Lorekeeper(commands.Bot):
         freeze_startup_heap()
 
     async def close(self) -> None:
-        """Disconnect from Discord, then write what is queued and close the database."""
+        """Disconnect from Discord, then unload the extensions, write what is queued and close the database.
+
+        The gateway closes first: `commands.Bot.close` unloads every extension before it disconnects, and a
+        message received meanwhile reached no turn logger (its turn was lost under load). Disconnected first,
+        the bot receives nothing more; what is posted from then on is read back from the channels' history
+        at the next start (`cogs.turns`).
+        """
         try:
-            await super().close()
+            await super(BotBase, self).close()  # discord.Client's (or AutoShardedClient's): the gateway
+            await super().close()  # the extensions; the gateway's close is not repeated
         finally:
             await self.services.close()
 

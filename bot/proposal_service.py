@@ -16,7 +16,7 @@ from bot.canon_access import CanonAccess
 from canon import campaigns, review_cards
 from canon.campaigns import Campaign
 from canon.continuity import Finding
-from canon.domain import Authority, Evidence, EvidenceKind, Viewer, Visibility
+from canon.domain import Authority, Evidence, EvidenceKind, Viewer
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.gate import CanonizationGate, Draft, authority_policy
 from canon.graph import CanonReader
@@ -24,6 +24,7 @@ from canon.models import ProposalRow
 from canon.ontology import Ontology
 from canon.proposals import Proposal, ProposalContent, ProposalStatus, references
 from canon.storage import Database
+from canon.visibility import HiddenCanon, proposal_hidden, warnings_hidden
 from memory.scenes import Actor, Scene, SceneService, SceneStatus, load_scene, scene_turns
 
 log = logging.getLogger(__name__)
@@ -33,8 +34,9 @@ log = logging.getLogger(__name__)
 class Review:
     """What a review card shows: the scene, its proposals, and the Discord message of each turn cited.
 
-    `secret` holds the ids of proposals a player must not read: GM-only ones, those naming GM-only entities,
-    and those whose continuity warnings rest on GM-only canon. A card posted where players see it hides them.
+    `secret` holds the ids of proposals a player must not read (`canon.visibility.proposal_hidden`: GM-only
+    ones and those naming GM-only entities, never a player's own); `secret_warnings` those shown to players
+    without their continuity warnings, which rest on GM-only canon. A card players see follows both.
     """
 
     scene: Scene | None
@@ -42,6 +44,7 @@ class Review:
     proposals: list[Proposal]
     turn_messages: dict[int, int]
     secret: frozenset[int] = frozenset()
+    secret_warnings: frozenset[int] = frozenset()
 
 
 class ProposalService:
@@ -182,9 +185,17 @@ class ProposalService:
                     for t in await scene_turns(session, scene.id)
                     if t.discord_message_id is not None
                 }
-            secret = await self._secret_proposals(session, campaign, proposals)
+            secret, secret_warnings = await self._secret_proposals(session, campaign, proposals)
+            # The card's order: what players may read first, so a public card and the GM's private one
+            # number those alike (1, 2, 3 ...), and the GM-only ones follow on the private card alone.
+            proposals = sorted(proposals, key=lambda p: (p.id in secret, p.id))
             return Review(
-                scene=scene, batch=batch, proposals=proposals, turn_messages=messages, secret=secret
+                scene=scene,
+                batch=batch,
+                proposals=proposals,
+                turn_messages=messages,
+                secret=secret,
+                secret_warnings=secret_warnings,
             )
 
     async def review_in_channel(self, channel_id: int) -> Review:
@@ -214,17 +225,19 @@ class ProposalService:
             campaign = await campaigns.get_campaign(session, row.campaign_id)
             return await self.gate_for(campaign).get(session, proposal_id)
 
-    async def secret_proposals(self, campaign: Campaign, proposals: Sequence[Proposal]) -> frozenset[int]:
-        """Return the proposals a player must not read in full (see `Review.secret`)."""
+    async def secret_proposals(
+        self, campaign: Campaign, proposals: Sequence[Proposal]
+    ) -> tuple[frozenset[int], frozenset[int]]:
+        """Return the proposals a player must not read, and those whose warnings they must not read."""
         async with self.db.session() as session:
             return await self._secret_proposals(session, campaign, proposals)
 
     async def _secret_proposals(
         self, session: AsyncSession, campaign: Campaign, proposals: Sequence[Proposal]
-    ) -> frozenset[int]:
-        """Return the proposals a player must not read (see `Review.secret`)."""
+    ) -> tuple[frozenset[int], frozenset[int]]:
+        """Return the proposals a player must not read, and those whose warnings they must not read."""
         if not proposals:
-            return frozenset()
+            return frozenset(), frozenset()
         entity_ids: set[int] = set()
         statement_ids: set[int] = set()
         for p in proposals:
@@ -232,32 +245,17 @@ class ProposalService:
             for warning in p.warnings:
                 entity_ids |= set(warning.get("entity_ids") or ())
                 statement_ids |= set(warning.get("statement_ids") or ())
-        hidden_entities, hidden_statements = await self._hidden(session, campaign, entity_ids, statement_ids)
-        secret: set[int] = set()
-        for p in proposals:
-            refs = [r for _, r in references(p.content)]
-            if (
-                p.content.visibility == Visibility.GM_ONLY
-                or any(r.entity_id in hidden_entities for r in refs)
-                or any(
-                    set(w.get("entity_ids") or ()) & hidden_entities
-                    or set(w.get("statement_ids") or ()) & hidden_statements
-                    for w in p.warnings
-                )
-            ):
-                secret.add(p.id)
+        hidden = await self._hidden(session, campaign, entity_ids, statement_ids)
+        secret = {p.id for p in proposals if proposal_hidden(p, hidden)}
         # A proposal naming a hidden entity proposal is hidden too.
-        secret |= {p.id for p in proposals if any(r.proposal_id in secret for _, r in references(p.content))}
-        return frozenset(secret)
+        secret |= {p.id for p in proposals if proposal_hidden(p, hidden, secret)}
+        warned = {p.id for p in proposals if p.id not in secret and warnings_hidden(p.warnings, hidden)}
+        return frozenset(secret), frozenset(warned)
 
     async def _hidden(
         self, session: AsyncSession, campaign: Campaign, entity_ids: set[int], statement_ids: set[int]
-    ) -> tuple[set[int], set[int]]:
-        """Return which of these entities and statements a player must not see.
-
-        Hidden: GM-only entities (those the statements are about included), and GM-only statements or
-        statements about a GM-only entity.
-        """
+    ) -> HiddenCanon:
+        """Return which of these entities and statements a player must not see (`canon.visibility`)."""
         gm = await self.reader(session, campaign, Viewer.GM)
         statements = await gm.statements(
             statement_ids=statement_ids, include_retconned=True, with_evidence=False
@@ -265,15 +263,7 @@ class ProposalService:
         about = entity_ids | {s.subject_id for s in statements}
         about |= {s.object_id for s in statements if s.object_id is not None}
         entities = await gm.entities(about, include_retconned=True)
-        hidden_entities = {i for i, e in entities.items() if e.visibility == Visibility.GM_ONLY}
-        hidden_statements = {
-            s.id
-            for s in statements
-            if s.visibility == Visibility.GM_ONLY
-            or s.subject_id in hidden_entities
-            or s.object_id in hidden_entities
-        }
-        return hidden_entities, hidden_statements
+        return HiddenCanon.of(entities, statements)
 
     async def public_findings(self, campaign_id: int, findings: Sequence[Finding]) -> list[Finding]:
         """Return the continuity findings a player may hear of: none that touches GM-only canon."""
@@ -281,19 +271,13 @@ class ProposalService:
             return []
         async with self.db.session() as session:
             campaign = await campaigns.get_campaign(session, campaign_id)
-            hidden_entities, hidden_statements = await self._hidden(
+            hidden = await self._hidden(
                 session,
                 campaign,
                 {i for f in findings for i in f.entity_ids},
                 {i for f in findings for i in f.statement_ids},
             )
-        return [
-            f
-            for f in findings
-            if not (
-                hidden_entities.intersection(f.entity_ids) or hidden_statements.intersection(f.statement_ids)
-            )
-        ]
+        return [f for f in findings if not hidden.touches(f.entity_ids, f.statement_ids)]
 
     async def decide(
         self, proposal_id: int, *, accept: bool, actor: Actor, rationale: str | None = None

@@ -25,6 +25,7 @@ from bot.client import Lorekeeper
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
 from cogs import campaign_embeds, canon_cards
+from cogs.canon_options import viewer_of
 from cogs.canon_views import guarded, services_of
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, require_gm
 from cogs.embeds import clip
@@ -255,7 +256,8 @@ class CampaignCommands(commands.Cog):
     async def info(self, interaction: discord.Interaction, branch: Name | None = None) -> None:
         """Show one campaign's card."""
         target = await _named(interaction, branch)
-        info = await self.services.branches.info(target)
+        # A player's counts are of what players may see: hidden canon moves none of them.
+        info = await self.services.branches.info(target, viewer=viewer_of(interaction))
         await interaction.response.send_message(
             embed=campaign_embeds.info_embed(info), ephemeral=True, allowed_mentions=NONE
         )

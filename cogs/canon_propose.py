@@ -68,7 +68,10 @@ class ProposeCommands(commands.Cog):
         )
         # A player's warnings may rest on GM-only canon: those are left out, unmentioned (the GM reads them
         # on the review card).
-        secret = frozenset() if actor.is_gm else await self.canon.secret_proposals(campaign, proposals)
+        secret: frozenset[int] = frozenset()
+        if not actor.is_gm:
+            hidden, hidden_warnings = await self.canon.secret_proposals(campaign, proposals)
+            secret = hidden | hidden_warnings
         await replies.answer(interaction, embed=canon_embeds.proposed_embed(proposals, secret=secret))
 
     @propose.command(name="fact", description="Propose a fact: subject's attribute has a value")

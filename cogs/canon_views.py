@@ -34,7 +34,7 @@ from bot.client import user_message_for
 from bot.replies import reply_ephemeral
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput, NotAllowed
-from canon.proposals import ProposalStatus
+from canon.proposals import ProposalStatus, describe
 from cogs import canon_embeds
 from cogs.checks import actor_of, require_gm
 from cogs.embeds import clip
@@ -103,9 +103,17 @@ class ProposalButton(
     """Accept or reject one proposal."""
 
     def __init__(
-        self, proposal_id: int, accept: bool, *, row: int | None = None, warned: bool = False
+        self,
+        proposal_id: int,
+        accept: bool,
+        *,
+        row: int | None = None,
+        warned: bool = False,
+        number: int | None = None,
     ) -> None:
-        label = f"{'Accept' if accept else 'Reject'} #{proposal_id}" + (" ⚠️" if accept and warned else "")
+        # The label names the proposal by its number on the card, never by its id (ids have gaps).
+        label = ("Accept" if accept else "Reject") + (f" #{number}" if number is not None else "")
+        label += " ⚠️" if accept and warned else ""
         super().__init__(
             discord.ui.Button(
                 label=label,
@@ -136,7 +144,12 @@ class ProposalButton(
                 raise InvalidInput("This proposal is not part of a scene's review.")
             if proposal.status == ProposalStatus.PENDING and (proposal.warnings or not self.accept):
                 await interaction.response.send_modal(
-                    RationaleModal(self.proposal_id, proposal.warnings, accept=self.accept)
+                    RationaleModal(
+                        self.proposal_id,
+                        proposal.warnings,
+                        accept=self.accept,
+                        about=describe(proposal.content),
+                    )
                 )
                 return
             actor = actor_of(interaction, services.settings.gm_role)
@@ -300,6 +313,18 @@ DYNAMIC_ITEMS = (ProposalButton, ReviewButton, PageButton, BatchButton)
 # -- views ----------------------------------------------------------------------------------------------
 
 
+def _proposal_buttons(view: discord.ui.View, review: Review, page: int) -> None:
+    """Add Accept and Reject for each pending proposal of a page (two proposals a row, rows 0-3)."""
+    numbers = canon_embeds.card_numbers(review)
+    pending = [p for p in canon_embeds.page_proposals(review, page) if p.status == ProposalStatus.PENDING]
+    for index, proposal in enumerate(pending[: _ROWS_FOR_PROPOSALS * 2]):
+        row, number = index // 2, numbers[proposal.id]
+        view.add_item(
+            ProposalButton(proposal.id, True, row=row, warned=bool(proposal.warnings), number=number)
+        )
+        view.add_item(ProposalButton(proposal.id, False, row=row, number=number))
+
+
 def review_view(review: Review, page: int) -> discord.ui.View:
     """Return the buttons of one page of a review card: Accept/Reject per pending proposal, then the controls.
 
@@ -310,11 +335,7 @@ def review_view(review: Review, page: int) -> discord.ui.View:
         return _batch_view(review, page)
     scene_id = review.scene.id
     view = discord.ui.View(timeout=None)
-    pending = [p for p in canon_embeds.page_proposals(review, page) if p.status == ProposalStatus.PENDING]
-    for index, proposal in enumerate(pending[: _ROWS_FOR_PROPOSALS * 2]):
-        row = index // 2
-        view.add_item(ProposalButton(proposal.id, True, row=row, warned=bool(proposal.warnings)))
-        view.add_item(ProposalButton(proposal.id, False, row=row))
+    _proposal_buttons(view, review, page)
     pages = canon_embeds.page_count(review)
     if pages > 1:
         view.add_item(PageButton(scene_id, max(0, page - 1), "prev", disabled=page == 0, row=4))
@@ -336,11 +357,7 @@ def _batch_view(review: Review, page: int) -> discord.ui.View:
     """Return the buttons of one page of an import batch's card (as `review_view`, batch controls)."""
     campaign_id, batch = _batch_review_ids(review)
     view = discord.ui.View(timeout=None)
-    pending = [p for p in canon_embeds.page_proposals(review, page) if p.status == ProposalStatus.PENDING]
-    for index, proposal in enumerate(pending[: _ROWS_FOR_PROPOSALS * 2]):
-        row = index // 2
-        view.add_item(ProposalButton(proposal.id, True, row=row, warned=bool(proposal.warnings)))
-        view.add_item(ProposalButton(proposal.id, False, row=row))
+    _proposal_buttons(view, review, page)
     pages = canon_embeds.page_count(review)
     if pages > 1:
         previous, following = max(0, page - 1), min(pages - 1, page + 1)
@@ -471,12 +488,13 @@ async def commit_batch(interaction: discord.Interaction, campaign: Campaign, bat
 class RationaleModal(discord.ui.Modal):
     """Ask the GM why a proposal with continuity warnings is accepted anyway, or (optionally) why one is rejected."""
 
-    def __init__(self, proposal_id: int, warnings: Sequence[dict[str, Any]], *, accept: bool = True) -> None:
+    def __init__(
+        self, proposal_id: int, warnings: Sequence[dict[str, Any]], *, accept: bool = True, about: str = ""
+    ) -> None:
+        # Titled by what the proposal says, as the card shows it (the card numbers proposals, not by id).
+        heading = "Accept despite warnings" if accept else "Reject"
         super().__init__(
-            title=clip(
-                f"Accept #{proposal_id} despite warnings" if accept else f"Reject #{proposal_id}",
-                limits.MODAL_TITLE,
-            ),
+            title=clip(f"{heading}: {about}" if about else heading, limits.MODAL_TITLE),
             custom_id=f"lk:{'rationale' if accept else 'reject'}:{proposal_id}",
             timeout=900,
         )

@@ -14,12 +14,13 @@ from sqlalchemy import ColumnElement, and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import LineageStep, lineage
-from canon.domain import NOW, AsOf, Entity, EntityRef, Evidence, Statement, StatementView, Viewer, Visibility
+from canon.domain import NOW, AsOf, Entity, EntityRef, Evidence, Statement, StatementView, Viewer
 from canon.errors import NotFound
 from canon.graph.lineage import lineage_as_of, valid_at
 from canon.graph.rows import RowReader, evidence_from_row, with_retcons
 from canon.models import AliasRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
 from canon.ontology import Ontology
+from canon.visibility import gm_only, may_see
 
 
 class LineageReader:
@@ -51,7 +52,7 @@ class LineageReader:
         return self.steps[0].campaign_id
 
     def _may_see(self, visibility: str) -> bool:
-        return self.viewer == Viewer.GM or visibility == Visibility.PUBLIC
+        return may_see(self.viewer, gm_only(visibility))
 
     async def _retcons(self, kind: str, ids: Iterable[int], as_of: AsOf) -> dict[int, StatusChangeRow]:
         id_list = list(set(ids))
@@ -165,7 +166,8 @@ class LineageReader:
         at = build.at
         if self.viewer != Viewer.GM:
             visibility = at["visibility"]
-            rows = [r for r in rows if r[visibility] == Visibility.PUBLIC]
+            # A statement's own visibility here; one about a hidden entity goes in `views` (`statement_hidden`).
+            rows = [r for r in rows if may_see(self.viewer, gm_only(r[visibility]))]
         if not include_retconned:
             retconned = at["retconned_at"]
             rows = [r for r in rows if r[retconned] is None]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 
 import pytest
 from sqlalchemy import func, select
@@ -248,6 +249,15 @@ def test_parse_as_of_errors_show_the_form() -> None:
     with pytest.raises(InvalidInput, match="ISO"):
         parse_as_of(believed_at="last week")
     assert parse_as_of(at_date="3rd_age.year_340").world == "3rd_age.year_340"
+
+
+def test_parse_as_of_refuses_what_cannot_be_stored_naming_the_range() -> None:
+    with pytest.raises(InvalidInput, match="years -999,999,999,999 to 999,999,999,999"):
+        parse_as_of(at_date="3rd_age.year_99999999999999999999")
+    with pytest.raises(InvalidInput, match=r"real times run from 0001-01-02 to 9999-12-30 \(UTC\)"):
+        parse_as_of(believed_at="0001-01-01T00:00+14:00")
+    believed = parse_as_of(believed_at="2026-11-30T18:00+14:00").believed_at
+    assert believed == dt.datetime(2026, 11, 30, 4, tzinfo=dt.UTC) and believed.tzinfo == dt.UTC
 
 
 async def test_two_concurrent_commits_write_the_scene_once(
