@@ -14,7 +14,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.emulator import (
+from bot.emulator import (
     BotErrorCapture,
     Channel,
     CommandNotAvailable,

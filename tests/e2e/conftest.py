@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from bot.client import INVITE_PERMISSIONS, Lorekeeper
+from bot.emulator import Channel, DiscordEmulator, Guild, Member, Role
+from bot.emulator.models import LOADING
 from bot.services import build_services
 from config.settings import Settings
 from tests.conftest import DatabaseTarget
-from tests.emulator import Channel, DiscordEmulator, Guild, Member, Role
-from tests.emulator.models import LOADING
 
 
 @dataclass

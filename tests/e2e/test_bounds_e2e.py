@@ -6,9 +6,9 @@ column refusing a year, or Python's datetime refusing a time zone's reading of i
 
 from __future__ import annotations
 
+from bot.emulator.interactions import InteractionResult
 from canon.calendar import REAL_TIME_RANGE, YEAR_RANGE
 from tests.e2e.conftest import World
-from tests.emulator.interactions import InteractionResult
 
 HUGE_DATE = "3rd_age.year_99999999999999999999"
 ERROR_ID_TEXT = "give the bot's host this id"

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
+from bot.emulator import Channel, DiscordEmulator
+from bot.emulator.models import custom_ids
 from canon.domain import Viewer
 from config.settings import Settings
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World, assert_no_pings
-from tests.emulator import Channel, DiscordEmulator
-from tests.emulator.models import custom_ids
 
 
 def everything(message: dict[str, Any] | None) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from bot.emulator.models import custom_ids
 from canon.campaigns import Campaign, ChangesetRow
 from canon.domain import EvidenceKind, StatementKind, Viewer
 from canon.models import ConflictRow, ProposalRow, StatementRow
@@ -19,7 +20,6 @@ from canon.proposals import ProposalStatus
 from memory.scene_tables import SceneRow
 from memory.scenes import SceneStatus
 from tests.e2e.conftest import World, embed_fields, scene_report
-from tests.emulator.models import custom_ids
 
 
 def plain(text: str | None) -> str:

@@ -16,6 +16,8 @@ import pytest
 from sqlalchemy import update
 
 from bot.client import INVITE_PERMISSIONS
+from bot.emulator import DiscordEmulator
+from bot.emulator.models import custom_ids
 from bot.ops_models import CommandSyncRow
 from canon.domain import Visibility
 from canon.proposals import EntityContent
@@ -23,8 +25,6 @@ from canon.storage import utc_now
 from tests.bot.voice_fixtures import GM, settings_for
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World, assert_no_pings, scene_report
-from tests.emulator import DiscordEmulator
-from tests.emulator.models import custom_ids
 from tests.llm_stub import LLMStub
 from tests.voice_stub import VoiceScript, items_reply
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.emulator.interactions import InteractionResult
+from bot.emulator.models import custom_ids
 from bot.replies import WITHDRAWN
 from canon.errors import NotFound
 from tests.e2e.conftest import World, scene_report
-from tests.emulator.interactions import InteractionResult
-from tests.emulator.models import custom_ids
 
 ERROR_ID_TEXT = "give the bot's host this id"
 

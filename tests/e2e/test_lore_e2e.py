@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 
+from bot.emulator import DiscordEmulator
+from bot.emulator.models import custom_ids
 from canon.domain import Viewer
 from config.settings import Settings
 from tests.bot.voice_fixtures import settings_for
 from tests.chroma_server import ChromaServer
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World, assert_no_pings, embed_fields
-from tests.emulator import DiscordEmulator
-from tests.emulator.models import custom_ids
 from tests.llm_stub import LLMStub
 from tests.voice_stub import VoiceScript, items_reply
 

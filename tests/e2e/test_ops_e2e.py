@@ -18,6 +18,8 @@ from sqlalchemy import create_engine, text, update
 
 from bot import backup
 from bot import scheduler as jobs
+from bot.emulator import Channel
+from bot.emulator.models import parse_mentions
 from bot.llm import ChatMessage
 from bot.ops_models import JOBS_TABLE, ScheduledSessionRow
 from canon.storage import utc_now
@@ -25,8 +27,6 @@ from config.settings import LLMSettings
 from memory.scene_tables import SceneRow
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World, embed_fields
-from tests.emulator import Channel
-from tests.emulator.models import parse_mentions
 from tests.llm_stub import STUB_MODEL, LLMStub, Reply
 
 TIMESTAMP = re.compile(r"<t:(\d+):F>")
@@ -329,7 +329,7 @@ async def test_admin_status_shows_this_servers_counts_jobs_latency_and_tokens(wo
 
 
 async def test_admin_commands_need_manage_server(world: World) -> None:
-    from tests.emulator import CommandNotAvailable
+    from bot.emulator import CommandNotAvailable
 
     with pytest.raises(CommandNotAvailable):
         await world.emu.invoke(world.channel, world.pat, "admin status")

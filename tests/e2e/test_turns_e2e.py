@@ -12,10 +12,10 @@ from typing import Any
 from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 
+from bot.emulator.models import StoredMessage
 from canon.storage import DISK_FULL
 from memory.scene_tables import TurnRow
 from tests.e2e.conftest import World
-from tests.emulator.models import StoredMessage
 
 #: PostgreSQL's own error for a full disk (SQLSTATE 53100), raised where the server would raise it.
 PG_DISK_FULL = """

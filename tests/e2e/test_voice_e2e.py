@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from bot.emulator import DiscordEmulator
+from bot.emulator.models import custom_ids
 from memory.narrations import NarrationStatus
 from memory.npc_memory import DocType
 from memory.scene_tables import SceneRow
@@ -25,8 +27,6 @@ from memory.voice_tables import NarrationRow, SceneDigestRow
 from tests.bot.voice_fixtures import SECRET_VALUE, seed, settings_for
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World, assert_no_pings, scene_report
-from tests.emulator import DiscordEmulator
-from tests.emulator.models import custom_ids
 from tests.llm_stub import LLMStub
 from tests.voice_stub import VoiceScript, framed, items_reply, user_text
 

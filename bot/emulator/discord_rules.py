@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-_log = logging.getLogger("tests.emulator")
+_log = logging.getLogger("bot.emulator")
 
 
 class ApiError(Exception):
