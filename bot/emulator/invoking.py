@@ -201,6 +201,26 @@ class InteractionsSent(UsersActing):
                     f"{label}: {member.name} lacks default_member_permissions {needed} (has {have})"
                 )
 
+    def commands_for(self, channel: Channel, who: Member | User) -> list[dict[str, Any]]:
+        """Return the synced chat-input commands a user's client offers in a channel (guild ones first).
+
+        Discord's client lists only what Discord would let this user run there: the same checks as ``invoke``.
+        """
+        _, member = self._member_or_user(channel, who)
+        guild = channel.guild
+        scoped = self.guild_commands.get(guild.id, []) if guild is not None else []
+        names = {c["name"] for c in scoped}
+        offered = []
+        for command in [*scoped, *(c for c in self.global_commands if c["name"] not in names)]:
+            if command.get("type", 1) != 1:
+                continue
+            try:
+                self._check_available(command, channel, member, command["name"])
+            except CommandNotAvailable:
+                continue
+            offered.append(command)
+        return offered
+
     def _command_interaction_data(
         self,
         channel: Channel,
