@@ -104,6 +104,9 @@ class Sandbox:
             record = self.emu.interactions.get(int(metadata.get("id", 0)))
             if record is not None and record.label.startswith("/"):
                 self.world.labels[message.id] = record.label
+                if record.label == "/lore import" and not self.world.lore_imported:
+                    self.world.lore_imported = True
+                    self.schedule_save()
         if not message.ephemeral:
             self.schedule_save()
 

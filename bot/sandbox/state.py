@@ -86,6 +86,7 @@ class SandboxStore:
             "channels": {key: c.id for key, c in world.channels.items()},
             "gm_role_id": world.gm_role.id,
             "sample_loaded": world.sample_loaded,
+            "lore_imported": world.lore_imported,
             "messages": [self._message_payload(m, world) for m in sorted(kept, key=lambda m: m.id)],
             "webhooks": [
                 {"id": w.id, "token": w.token, "channel_id": w.channel.id, "name": w.name}
@@ -157,6 +158,7 @@ class SandboxStore:
             people={key: guild.members[int(uid)] for key, uid in state["people"].items()},
             channels={key: emu.channels[int(cid)] for key, cid in state["channels"].items()},
             sample_loaded=bool(state["sample_loaded"]),
+            lore_imported=bool(state.get("lore_imported")),
             labels=labels,
         )
 

@@ -146,6 +146,7 @@ async def state(request: web.Request) -> web.Response:
             "sample": {
                 "loaded": world.sample_loaded,
                 "loading": sandbox.sample_task is not None and not sandbox.sample_task.done(),
+                "campaign_started": world.lore_imported,
             },
         }
     )

@@ -39,6 +39,8 @@ class SandboxWorld:
     channels: dict[str, Channel]
     #: Whether the sample world was imported (an existing sandbox never imports it twice).
     sample_loaded: bool = False
+    #: Whether the GM imported anything (the page then stops offering the sample world to an empty campaign).
+    lore_imported: bool = False
     #: "/lore ask" and the like, by the id of the message that answered it ("Pat used /lore ask").
     labels: dict[int, str] = field(default_factory=dict)
 

@@ -30,7 +30,7 @@ FLAGS = (
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-    "--window-size=1440,900",
+    "--window-size=1440,1000",
 )
 #: How long a step may take before the test fails naming it: generous, since a loaded machine is slow.
 WAIT = 90.0
@@ -203,7 +203,7 @@ class Page:
         self.keys(text, Keys.ENTER)
         self.until(lambda: text in self.text(), f"the message {text!r} shows")
 
-    def command(self, name: str, *, files: dict[str, Path] | None = None, **values: str) -> None:
+    def command(self, name: str, /, *, files: dict[str, Path] | None = None, **values: str) -> None:
         """Type /name, pick it with Enter, fill its options (Tab between them) and send it with Enter."""
         from selenium.webdriver.common.by import By
         from selenium.webdriver.common.keys import Keys
@@ -228,7 +228,9 @@ class Page:
                 field.send_keys(value)
         last = self.driver.switch_to.active_element
         if last.tag_name not in ("input", "select", "textarea") or last.get_attribute("type") == "file":
-            last = self.driver.find_element(By.CSS_SELECTOR, "#command-form .send-command")  # Enter presses it
+            last = self.driver.find_element(
+                By.CSS_SELECTOR, "#command-form .send-command"
+            )  # Enter presses it
         last.send_keys(Keys.ENTER)
         self.until(
             lambda: not self.driver.find_element(By.ID, "command-form").is_displayed(), f"/{name} is sent"

@@ -73,6 +73,9 @@ def test_a_scene_played_to_canon_in_the_browser(page: Page) -> None:
     page.until(lambda: "Canon review" in page.text() and "Accept #1" in page.text(), "the review card")
     ending = page.message_with("Ending")
     assert ending is not None and "Only you can see this" in ending.text
+    assert "Your campaign is empty" not in page.driver.find_element("id", "banners").text
+    page.driver.find_element("css selector", "#banners .banner-close").click()  # the LLM notice, read
+    page.until(lambda: not page.driver.find_element("id", "banners").text, "the notice closes")
     _save_readme_picture(page.shot("2-review-card-gm"))
 
     # A player cannot decide: Pat's click is refused, privately, and the card does not change.
@@ -88,9 +91,8 @@ def test_a_scene_played_to_canon_in_the_browser(page: Page) -> None:
     page.click_button("Canon review", "Accept #1")
     page.until(lambda: "accepted" in page.message_with("Canon review").text, "the proposal is accepted")
     page.click_button("Canon review", "Commit")
-    page.until(
-        lambda: "committed" in page.message_with("Canon review").text.lower(), "the scene is committed"
-    )
+    page.until(lambda: "Canon committed" in page.text(), "the scene is committed")
+    assert "#1 Corin Vale: debt = owes Brannoc forty silver" in page.message_with("Canon committed").text
     page.shot("3-committed")
 
     # A player asks the lore and opens an entity card and a family tree: no GM-only canon anywhere.

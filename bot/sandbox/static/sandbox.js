@@ -145,7 +145,7 @@
     }
     if (state.sample.loading) {
       box.append(el("div", "banner sample", "Importing the sample world… the GM’s imports appear in #lore-library, then a short scene in #the-gilded-eel."));
-    } else if (!state.sample.loaded && state.me.gm) {
+    } else if (!state.sample.loaded && !state.sample.campaign_started && state.me.gm) {
       const banner = el("div", "banner sample");
       banner.append(el("span", "banner-text", "Your campaign is empty. Import the Saltcoast, a small sample world with a scene to review, or your own files with /lore import. "));
       const load = el("button", "banner-action", "Import the sample world");
@@ -187,7 +187,6 @@
     await loadState();
     connect();
     await openChannel(channelId || state.first_channel);
-    toast(`You are now ${state.me.name}${state.me.gm ? ", the GM" : ", a player"}.`);
   }
 
   // ---------------------------------------------------------------- messages
@@ -405,6 +404,7 @@
     await openChannel(state.first_channel);
     $("input").focus();
     document.body.dataset.ready = "true";
+    performance.mark("lk-ready"); // the page load the benchmark measures
   }
 
   start().catch((error) => {
