@@ -219,7 +219,11 @@
     if (existing) existing.replaceWith(node);
     else list.insertBefore(node, before);
     $("empty").hidden = true;
-    if (nearBottom || !existing) list.scrollTop = list.scrollHeight;
+    if (nearBottom || !existing) {
+      list.scrollTop = list.scrollHeight;
+      // A picture grows the message once loaded: stay at the bottom when we were there.
+      node.querySelectorAll("img").forEach((img) => img.addEventListener("load", () => { list.scrollTop = list.scrollHeight; }, { once: true }));
+    }
   }
 
   async function openChannel(id, focusMessage = null) {
