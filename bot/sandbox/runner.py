@@ -29,14 +29,6 @@ TRIM_SECONDS = 60.0
 #: The first start loads the embedding model and may migrate the database: give it time.
 START_TIMEOUT = 180.0
 
-#: The features that need a language model, as the page lists them when none is configured.
-LLM_FEATURES = (
-    "narration (/narrate, and /scene narrator on)",
-    "NPC speech (/npc talk)",
-    "reading a scene's transcript into canon proposals at /endscene",
-    "reading imported prose into proposals (/lore import extract:true)",
-)
-
 
 def is_loopback(host: str) -> bool:
     """Return whether binding to ``host`` keeps the sandbox on this machine."""

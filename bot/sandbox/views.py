@@ -14,6 +14,14 @@ from bot.emulator.models import LOADING
 
 from .world import SandboxWorld
 
+#: The features that need a language model, as the page lists them when none is configured.
+LLM_FEATURES = (
+    "narration (/narrate, and /scene narrator on)",
+    "NPC speech (/npc talk)",
+    "reading a scene's transcript into canon proposals at /endscene",
+    "reading imported prose into proposals (/lore import extract:true)",
+)
+
 #: Pictures the page shows inline; any other file is offered as a download.
 INLINE_IMAGES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 

@@ -17,7 +17,7 @@ from aiohttp import BodyPartReader, web
 from . import actions
 from .actions import ActionRefused, Upload
 from .hub import event_stream
-from .views import INLINE_IMAGES, channel_messages, commands_view, person_view
+from .views import INLINE_IMAGES, LLM_FEATURES, channel_messages, commands_view, person_view
 from .world import CHANNELS, FIRST_CHANNEL, PEOPLE
 
 if TYPE_CHECKING:
@@ -120,8 +120,6 @@ async def ping(request: web.Request) -> web.Response:
 
 async def state(request: web.Request) -> web.Response:
     """The server, the people, the channels, what the chosen person may run, and what needs an LLM."""
-    from .runner import LLM_FEATURES
-
     sandbox = _sandbox(request)
     world = sandbox.world
     asked = request.query.get("user", "")

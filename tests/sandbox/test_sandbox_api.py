@@ -16,7 +16,9 @@ import aiohttp
 import pytest
 
 from bot.emulator import InteractionResult
-from bot.sandbox.runner import LLM_FEATURES, Sandbox, loopback_warning, open_sandbox, sandbox_settings
+from bot.sandbox.runner import Sandbox, loopback_warning, open_sandbox, sandbox_settings
+from bot.sandbox.sample import FILES
+from bot.sandbox.views import LLM_FEATURES
 from config.settings import LLMSettings, Settings
 from tests.llm_stub import STUB_MODEL, LLMStub, Reply
 
@@ -42,7 +44,7 @@ class Client:
         async with self.http.post(self.url + path, json=body, headers=headers) as response:
             return response.status, await response.json()
 
-    async def command(self, who: str, channel: str, name: str, **options: Any) -> tuple[int, Any]:
+    async def command(self, who: str, channel: str, name: str, /, **options: Any) -> tuple[int, Any]:
         body = {"user": self.id(who), "channel": self.channel(channel), "command": name, "options": options}
         return await self.post("/api/commands", body)
 
@@ -56,6 +58,15 @@ class Client:
             assert response.status == 200
             result: list[dict[str, Any]] = await response.json()
             return result
+
+    async def shown(self, who: str, channel: str, text: str) -> dict[str, Any]:
+        """Wait until a message with ``text`` is in a channel as ``who`` sees it (work after the answer)."""
+        for _ in range(3000):
+            found = [m for m in await self.messages(who, channel) if text in text_of(m)]
+            if found:
+                return found[-1]
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"no message with {text!r} in #{channel} for {who}")
 
     async def state(self, who: str) -> dict[str, Any]:
         async with self.http.get(f"{self.url}/api/state?user={self.id(who)}") as response:
@@ -162,9 +173,9 @@ async def test_bad_actions_are_refused_with_a_sentence_and_change_nothing(client
          "“limit” takes a whole number; “lots” is not one."),
         ("/api/commands", {**body, "command": "lore ask", "options": {"question": "q", "tone": "x"}}, 400,
          "/lore ask has no option “tone”."),
-        ("/api/commands", {**body, "command": "lore import", "options": {}}, 404,
-         "/lore import is not a command you can use here."),
-        ("/api/commands", {**body, "command": "endscene", "options": {}}, 404, "not a command you can use"),
+        ("/api/commands", {**body, "command": "lore import", "options": {}}, 400, "/lore import needs “file”."),
+        ("/api/commands", {**body, "command": "dance", "options": {}}, 404,
+         "/dance is not a command you can use here."),
         ("/api/click", {"user": client.id("pat"), "message": 99, "custom_id": "x"}, 404, "That message is gone."),
         ("/api/modal", {"user": client.id("pat"), "interaction": 5, "values": {}}, 404, "That form is closed"),
     ]  # fmt: skip
@@ -236,6 +247,43 @@ async def test_with_a_language_model_an_npc_speaks_under_its_own_name(sandbox_co
             assert [(m["author"]["name"], m["content"]) for m in spoken] == [
                 ("Brannoc", "Evening, stranger. Rain keeps the honest ones home.")
             ]
+
+
+def buttons(message: dict[str, Any]) -> dict[str, str]:
+    return {c["label"]: c["custom_id"] for row in message["components"] for c in row["components"]}
+
+
+async def test_the_sample_world_is_imported_once_and_a_session_goes_on_after_a_restart(
+    sandbox_config: Settings,
+) -> None:
+    async with open_sandbox(sandbox_config, port=0, sample=True) as sandbox, aiohttp.ClientSession() as http:
+        assert sandbox.sample_task is not None
+        await asyncio.wait_for(sandbox.sample_task, 600)
+        client = Client(sandbox, http)
+        assert sandbox.world.sample_loaded and (await client.state("gm"))["sample"]["loaded"]
+        imports = await client.messages("gm", "lore")
+        assert len(imports) == len(FILES) and all(m["ephemeral"] for m in imports)  # the GM's answers
+        assert await client.messages("pat", "lore") == []
+        card = await client.shown("gm", "tavern", "Canon review")
+        assert "Corin Vale: debt = owes Brannoc Marrow forty silver" in text_of(card)
+        await sandbox.emu.settle()
+        kept = [m["id"] for m in await client.messages("gm", "tavern") if not m["ephemeral"]]
+
+    async with open_sandbox(sandbox_config, port=0, sample=True) as sandbox, aiohttp.ClientSession() as http:
+        client = Client(sandbox, http)
+        assert sandbox.sample_task is None  # never twice
+        assert not sandbox.emu.requests_to("PUT", r"/commands$")  # Discord kept the commands: no sync
+        scene = await client.messages("gm", "tavern")
+        assert [m["id"] for m in scene] == kept  # the same messages, the same ids
+        card = next(m for m in scene if "Canon review" in text_of(m))
+        body = {"user": client.id("gm"), "message": card["id"], "custom_id": buttons(card)["Accept #1"]}
+        status, _ = await client.post("/api/click", body)  # buttons work after a restart
+        assert status == 200
+        card = await client.shown("gm", "tavern", "1 accepted")
+        assert "Canon review" in text_of(card)
+        assert (await client.say("pat", "tavern", "Still here."))[0] == 200
+        newest = (await client.messages("quinn", "tavern"))[-1]
+        assert newest["content"] == "Still here." and int(newest["id"]) > max(int(i) for i in kept)
 
 
 def test_listening_beyond_this_machine_prints_a_warning() -> None:
