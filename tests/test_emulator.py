@@ -436,6 +436,13 @@ async def test_observers_follow_every_message_change_ephemeral_ones_included(
     ]
 
 
+async def test_commands_for_lists_what_discord_would_offer_this_member(world: World, bot: DemoBot) -> None:
+    offered = {c["name"] for c in world.emu.commands_for(world.chan, world.pat)}
+    assert "gm" not in offered  # default_member_permissions: Manage Server, which Pat lacks
+    assert {"ping", "scene", "lore", "propose"} <= offered
+    assert "gm" in {c["name"] for c in world.emu.commands_for(world.chan, world.gm)}
+
+
 async def test_defer_then_edit_original(world: World, bot: DemoBot) -> None:
     r = await world.emu.invoke(world.chan, world.gm, "scene start", title="The Inn", location="Thornwall")
     assert r.deferred and r.response_type == 5

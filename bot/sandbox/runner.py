@@ -167,13 +167,17 @@ async def open_sandbox(
             world = store.load(emu) if store.exists() else build_world(emu, settings.gm_role)
             sandbox = Sandbox(emu, world, settings, store, LiveHub(emu, world))
             emu.observers.extend([sandbox.on_message, sandbox.hub.on_message])
-            services = await build_services(settings)
-            await emu.start_bot(Lorekeeper(services), timeout=START_TIMEOUT)
-            sandbox.save()
+            # The page's port first: a port in use is said at once, not after the bot's start.
             runner = web.AppRunner(build_app(sandbox, host), access_log=None, handle_signals=False)
             await runner.setup()
-            site = web.TCPSite(runner, host, port)
-            await site.start()
+            try:
+                await web.TCPSite(runner, host, port).start()
+                services = await build_services(settings)
+                await emu.start_bot(Lorekeeper(services), timeout=START_TIMEOUT)
+            except BaseException:
+                await runner.cleanup()
+                raise
+            sandbox.save()
             bound = runner.addresses[0]
             shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host  # noqa: S104 (only a display name)
             sandbox.url = f"http://{shown if ':' not in shown else f'[{shown}]'}:{bound[1]}"
