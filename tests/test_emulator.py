@@ -412,6 +412,37 @@ async def test_invoke_plain_and_ephemeral(world: World, bot: DemoBot) -> None:
     assert len(world.emu.channel_messages(world.chan)) == 1  # ephemeral replies are not in the channel
 
 
+async def test_observers_follow_every_message_change_ephemeral_ones_included(
+    world: World, bot: DemoBot
+) -> None:
+    emu = world.emu
+    seen: list[tuple[str, int, str, bool]] = []
+    emu.observers.append(lambda event, m: seen.append((event, m.id, m.data["content"], m.ephemeral)))
+    posted = await emu.send_message(world.chan, world.pat, "!echo hi")
+    await emu.edit_message(posted, "!echo hi again")
+    r = await emu.invoke(world.chan, world.pat, "secret")
+    r2 = await emu.invoke(world.chan, world.gm, "scene start", title="Inn")  # thinking, then filled in
+    await emu.delete_message(posted)
+    assert r.final is not None and r2.final is not None
+    echo = next(m for m in emu.channel_messages(world.chan) if m["content"] == "echo: hi")
+    assert seen == [
+        ("MESSAGE_CREATE", int(posted["id"]), "!echo hi", False),
+        ("MESSAGE_CREATE", int(echo["id"]), "echo: hi", False),
+        ("MESSAGE_UPDATE", int(posted["id"]), "!echo hi again", False),
+        ("MESSAGE_CREATE", r.final.id, "hush", True),  # the gateway never carried this one
+        ("MESSAGE_CREATE", r2.final.id, "", False),
+        ("MESSAGE_UPDATE", r2.final.id, "Scene Inn at nowhere", False),
+        ("MESSAGE_DELETE", int(posted["id"]), "!echo hi again", False),
+    ]
+
+
+async def test_commands_for_lists_what_discord_would_offer_this_member(world: World, bot: DemoBot) -> None:
+    offered = {c["name"] for c in world.emu.commands_for(world.chan, world.pat)}
+    assert "gm" not in offered  # default_member_permissions: Manage Server, which Pat lacks
+    assert {"ping", "scene", "lore", "propose"} <= offered
+    assert "gm" in {c["name"] for c in world.emu.commands_for(world.chan, world.gm)}
+
+
 async def test_defer_then_edit_original(world: World, bot: DemoBot) -> None:
     r = await world.emu.invoke(world.chan, world.gm, "scene start", title="The Inn", location="Thornwall")
     assert r.deferred and r.response_type == 5

@@ -67,6 +67,10 @@ class SnowflakeFactory:
         self._last_ms = ms
         return ms << 22
 
+    def skip_past(self, snowflake: int) -> None:
+        """Make every later id greater than ``snowflake`` (for ids restored from a saved state)."""
+        self._last_ms = max(self._last_ms, snowflake >> 22)
+
 
 def shard_of(guild_id: int, shard_count: int) -> int:
     """Return the shard Discord routes a guild to."""
