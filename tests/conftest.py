@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,11 @@ import pytest
 from canon.storage import Database, is_sqlite
 from config.settings import Settings
 from tests.db_templates import TEMPLATES
+
+# pytest keeps each test module's rewritten asserts in __pycache__ and reads them back next run, but writes
+# nothing where bytecode caches are turned off (PYTHONDONTWRITEBYTECODE): then each worker rewrote every module
+# on every run, half of its collection. The caches are ignored by git, and scripts/setup writes them anyway.
+sys.dont_write_bytecode = False
 
 POSTGRES_URL = os.environ.get("LOREKEEPER_TEST_POSTGRES_URL")
 SHARED = Path(__file__).resolve().parents[2] / "shared"
