@@ -18,6 +18,7 @@ entity or fact ids (the GM's do).
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -119,6 +120,10 @@ def evidence_text(evidence: Evidence, review: Review | None = None) -> str:
     return _escape(evidence.describe())
 
 
+# A decision's note as the gate writes it; the number may be another copy's after an archive is restored.
+_DECISION_NOTE = re.compile(r"Proposal #[0-9]+ by (?P<rest>.*)", re.S)
+
+
 def evidence_words(evidence: Evidence, viewer: Viewer) -> str:
     """Return evidence in words for a viewer (escaped): a player's words carry no ids and no GM rationale.
 
@@ -129,9 +134,9 @@ def evidence_words(evidence: Evidence, viewer: Viewer) -> str:
         return _escape(evidence.describe())
     if evidence.kind == EvidenceKind.CHUNK:
         return "an imported source"
-    prefix = f"Proposal #{evidence.proposal_id} by "
-    if evidence.kind == EvidenceKind.COMMAND and evidence.note and evidence.note.startswith(prefix):
-        decided = evidence.note[len(prefix) :].split(" despite warnings:", 1)[0]
+    decision = _DECISION_NOTE.match(evidence.note or "") if evidence.kind == EvidenceKind.COMMAND else None
+    if decision is not None:
+        decided = decision["rest"].split(" despite warnings:", 1)[0]
         return _escape(f"proposed by {decided}")
     return _escape(evidence.describe())
 
