@@ -15,17 +15,20 @@ from canon.campaigns import ChangesetRow
 from canon.models import EntityRow, EvidenceRow, StatementRow
 from canon.ontology import base_ontology
 from canon.storage import Database
-from canon.structured import LoadResult, LoreKind, load_lore_file, parse_yaml_as
-from canon.structured.ingest import ingest, load_files
-from canon.structured.models import StructuredFileRow
-from canon.structured.schemas import (
+from canon.structured import (
     RELATION_FIELDS,
     BestiaryFile,
     CultureFile,
     FamilyTreeFile,
+    LoadResult,
+    LoreKind,
     LoreModel,
     TimelineFile,
+    load_lore_file,
+    parse_yaml_as,
 )
+from canon.structured.ingest import ingest, load_files
+from canon.structured.models import StructuredFileRow
 
 FIXTURES = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "yaml"
 SRD_BESTIARY = (
