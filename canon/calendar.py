@@ -62,6 +62,10 @@ _MONTH_SEGMENT = re.compile(r"^(?:month_)?([0-9]+)$")
 _DAY_SEGMENT = re.compile(r"^(?:day_)?([0-9]+)$")
 _LABELS = ("year", "month", "day")
 
+# The years the calendar places: a date's world key (`year * 10000 + month * 100 + day`) is stored as a 64-bit
+# integer, and the open interval ends (`_FAR`) sit beyond every year.
+MIN_YEAR = -999_999_999_999
+MAX_YEAR = 999_999_999_999
 # Open interval ends; Python ints are unbounded, so these sit beyond any real year.
 _FAR = 10**18
 DatePoint = tuple[int, int, int]

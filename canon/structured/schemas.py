@@ -23,7 +23,7 @@ from pydantic import (
     ValidationInfo,
 )
 
-from canon.calendar import DEFAULT_RULES, CalendarRules, WorldDate, is_era_id, parse_date
+from canon.calendar import DEFAULT_RULES, MAX_YEAR, MIN_YEAR, CalendarRules, WorldDate, is_era_id, parse_date
 
 EntityType = Literal[
     "Person",
@@ -132,6 +132,16 @@ def check_era_path(value: str) -> str:
     return value
 
 
+_YEARS = f"the calendar's years run from {MIN_YEAR:,} to {MAX_YEAR:,}"
+
+
+def check_year(value: int) -> int:
+    """Accept a year the calendar can place (`canon.calendar.MIN_YEAR` to `MAX_YEAR`)."""
+    if not MIN_YEAR <= value <= MAX_YEAR:
+        raise FieldProblem(f"is {value}, but {_YEARS}")
+    return value
+
+
 # Parsed dates by (text, rules): a big family tree repeats the same few hundred years thousands of times, and
 # WorldDate is frozen, so one instance can serve them all. Only successes are kept; bounded by a reset.
 _DATE_CACHE: dict[tuple[str, CalendarRules], WorldDate] = {}
@@ -150,6 +160,8 @@ def _date_field(value: object, info: ValidationInfo) -> object:
     found = _DATE_CACHE.get(key)
     if found is None:
         found = parse_date(value, rules)
+        if found.year is not None and not MIN_YEAR <= found.year <= MAX_YEAR:
+            raise FieldProblem(f"has the year {found.year}, but {_YEARS}")
         if len(_DATE_CACHE) >= _DATE_CACHE_SIZE:
             _DATE_CACHE.clear()
         _DATE_CACHE[key] = found
@@ -164,7 +176,7 @@ Ref = Annotated[str, ScalarKind.REF, AfterValidator(check_id)]
 EraRef = Annotated[str, ScalarKind.REF, AfterValidator(check_era_id)]
 EraPath = Annotated[str, ScalarKind.ERA_REF, AfterValidator(check_era_path)]
 Date = Annotated[WorldDate, ScalarKind.DATE, BeforeValidator(_date_field)]
-Year = Annotated[int, ScalarKind.INT]
+Year = Annotated[int, ScalarKind.INT, AfterValidator(check_year)]
 Month = Annotated[int, ScalarKind.INT, Field(ge=1)]
 Day = Annotated[int, ScalarKind.INT, Field(ge=1)]
 Level = Annotated[int, ScalarKind.INT, Field(ge=0)]

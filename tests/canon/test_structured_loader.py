@@ -305,6 +305,8 @@ DATE_HINT = (
 )
 BAD_ID = 'must be an id made of lowercase letters, digits, "_" and "-" that starts with a letter or digit, like house_vyr'
 
+YEARS = "the calendar's years run from -999,999,999,999 to 999,999,999,999"
+
 BROKEN: dict[str, list[tuple[int, int, str]]] = {
     "broken_alias.yaml": [
         (2, 5, 'anchors ("&base") are not allowed in lore files; write the value out in full'),
@@ -496,6 +498,10 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
         ),
     ],
     "broken_visibility.yaml": [(4, 17, '"visibility" must be one of: public, gm_only; got "secret"')],
+    "broken_year_out_of_range.yaml": [
+        (6, 12, f'"start" is -1000000000000000, but {YEARS}'),
+        (11, 15, f'"year" is 1000000000000000, but {YEARS}'),
+    ],
     "broken_wrong_type.yaml": [
         (4, 13, '"system" must be an id like house_vyr; got a list'),
         (5, 12, '"level" must be a whole number like 340; got "three"'),
@@ -544,6 +550,39 @@ def test_each_broken_fixture_reports_exactly_its_problems(name: str) -> None:
 def test_every_broken_fixture_is_covered() -> None:
     on_disk = {p.name for p in FIXTURES.glob("broken_*.yaml")}
     assert on_disk - set(BROKEN) == {"broken_billion_laughs.yaml", "broken_unresolved_reference.yaml"}
+
+
+@pytest.mark.parametrize(
+    ("text", "place", "message"),
+    [
+        (
+            "lineage: l\nmembers:\n  - id: p\n    name: P\n    born: an_age.year_1000000000000000\n",
+            (5, 11),
+            "born",
+        ),
+        (
+            "creatures:\n  - id: c\n    name: C\n    first_appeared: an_age.-1000000000000\n",
+            (4, 21),
+            "first_appeared",
+        ),
+    ],
+)
+def test_a_date_whose_year_is_outside_the_calendar_is_reported_with_its_place_and_the_range(
+    text: str, place: tuple[int, int], message: str
+) -> None:
+    result = load_lore_file(text, "f.yaml")
+    year = text.split("an_age.", 1)[1].split("\n", 1)[0].removeprefix("year_")
+    assert problems(result) == [(*place, f'"{message}" has the year {year}, but {YEARS}')]
+
+
+def test_the_calendar_s_first_and_last_years_are_years() -> None:
+    text = (
+        "lineage: l\nmembers:\n  - id: p\n    name: P\n    born: an_age.year_-999999999999\n"
+        "    died: an_age.999999999999.12.31\n"
+    )
+    result = load_lore_file(text, "f.yaml")
+    assert result.ok, result.problems
+    assert [life.date.year for life in result.life_events] == [-999_999_999_999, 999_999_999_999]
 
 
 def test_a_problem_reads_as_file_line_column_message() -> None:
