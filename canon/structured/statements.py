@@ -11,14 +11,39 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from operator import attrgetter
+from typing import Any, cast
 
-from canon.domain import Authority, Evidence, EvidenceKind, Statement, StatementKind, Validity, Visibility
-from canon.graph import CanonWriter
+from sqlalchemy import Table
+
+from canon.domain import Authority, Evidence, EvidenceKind, Statement
+from canon.graph import VALIDITY_COLUMNS, CanonWriter, insert_returning_ids
+from canon.models import StatementRow
 from canon.structured.facts import Fact, statement_fingerprint
 from canon.structured.versions import CHUNK, FileVersion
 from canon.structured.write import Writer
 
+# The columns of a new YAML statement's row, in the order `_new_rows` gives them: those every statement of one
+# validity shares (the changeset's, the validity's, authority and confidence), then its own (`via` stays NULL).
+STATEMENT_COLUMNS = (
+    "campaign_id",
+    "changeset_id",
+    "recorded_at",
+    *VALIDITY_COLUMNS,
+    "authority",
+    "confidence",
+    "kind",
+    "subject_id",
+    "predicate",
+    "object_id",
+    "value",
+    "visibility",
+    "replaces_id",
+)
+_STATEMENTS = cast(Table, StatementRow.__table__)
+_SOURCE = Authority.SOURCE.value
+# A validity's columns (its fields bear their names).
+_validity_values = attrgetter(*VALIDITY_COLUMNS)
 # A fact waiting for its statement: (file, fact, the statement its slot held before, if any).
 _Undecided = tuple[str, Fact, int | None]
 # A statement carried over: (the old one, its copy about the replacing entity, its placeholder, the record
@@ -32,7 +57,6 @@ async def write_statements(w: Writer, facts: dict[str, dict[str, Fact]]) -> list
     Returns the ids of the statements written (new YAML facts and carried-over ones), for the checks.
     """
     state = w.state
-    canon_writer = CanonWriter(state.session, w.changeset, state.ontology, deferred=True)
     old_claims: dict[str, dict[str, list[Any]]] = {
         name: state.versions[name].statements for name in state.changed_names if name in state.versions
     }
@@ -47,14 +71,15 @@ async def write_statements(w: Writer, facts: dict[str, dict[str, Fact]]) -> list
             if int(statement_id) not in still_claimed:
                 gone[int(statement_id)] = (name, slot)
     already = await state.retconned("statement", gone)
-    placeholders, queued_as = _queue_new(w, canon_writer, pending, gone, already)
+    placed, rows = _new_rows(w, pending, gone, already)
+    canon_writer = CanonWriter(state.session, w.changeset, state.ontology, deferred=True)
     carried = await _carry_over(w, canon_writer, set(gone))
     await _find_dangling(w, set(gone))
+    ids = await insert_returning_ids(state.session, _STATEMENTS, rows, columns=STATEMENT_COLUMNS)
     mapping = await canon_writer.flush()
-    ids = [mapping[placeholder] for placeholder in queued_as]
-    written = _record_new(w, facts, placeholders, ids)
+    written = _record_new(w, facts, placed, ids)
     # The new statement in each slot whose old one is gone (its replacement).
-    slot_ids = {(name, fact.slot): ids[place] for name, fact, place, _ in placeholders} if gone else {}
+    slot_ids = {(name, fact.slot): ids[place] for name, fact, place, _ in placed} if gone else {}
     for original, copy, placeholder, record_slots in carried:
         new_id = mapping[placeholder]
         written.append(new_id)
@@ -114,50 +139,59 @@ async def _keep_and_share(
     return pending
 
 
-def _queue_new(
-    w: Writer, canon_writer: CanonWriter, pending: list[_Undecided], gone: dict[int, Any], already: set[int]
-) -> tuple[list[tuple[str, Fact, int, int | None]], list[int]]:
-    """Queue the new statements in bulk; a fact two files of this import state alike is one statement.
+def _new_rows(
+    w: Writer, pending: list[_Undecided], gone: dict[int, Any], already: set[int]
+) -> tuple[list[tuple[str, Fact, int, int | None]], list[tuple[Any, ...]]]:
+    """Return the rows of the new statements, in `STATEMENT_COLUMNS` order, and each fact's place among them
+    (with the statement it replaces); a fact two files of this import state alike is one statement.
 
-    Returns each fact's place among the queued statements (with the statement it replaces) and their
-    placeholders.
+    A fact becomes its row directly (no dict, no intermediate statement): the columns every statement of one
+    validity shares are built once per validity.
     """
-    placeholders: list[tuple[str, Fact, int, int | None]] = []
-    queued: list[
-        tuple[StatementKind, int, str, int | None, str | None, Validity, Visibility, int | None]
-    ] = []
-    first_of: dict[str, int] = {}  # fingerprint -> place in `queued`
-    counts = w.state.statement_counts
+    placed: list[tuple[str, Fact, int, int | None]] = []
+    rows: list[tuple[Any, ...]] = []
+    first_of: dict[str, int] = {}  # fingerprint -> place in `rows`
+    stamp = (w.state.campaign_id, w.changeset.id, w.changeset.recorded_at)
+    heads: dict[int, tuple[Any, ...]] = {}  # the shared columns, by identity of the validity
+    changed = shared = 0
     for name, fact, slot_was in pending:
         replaces = slot_was if slot_was is not None and slot_was in gone and slot_was not in already else None
         fp = fact.fp
         if fp in first_of:
-            placeholders.append((name, fact, first_of[fp], None))
-            counts["shared"] += 1
+            placed.append((name, fact, first_of[fp], None))
+            shared += 1
             continue
-        place = first_of[fp] = len(queued)
-        queued.append(
+        validity = fact.validity
+        head = heads.get(id(validity))
+        if head is None:
+            head = heads[id(validity)] = (*stamp, *_validity_values(validity), _SOURCE, 1.0)
+        place = first_of[fp] = len(rows)
+        rows.append(
             (
-                fact.kind,
+                *head,
+                fact.kind._value_,
                 fact.subject_id,
                 fact.predicate,
                 fact.object_id,
                 fact.value,
-                fact.validity,
-                fact.visibility,
+                fact.visibility._value_,
                 replaces,
             )
         )
-        placeholders.append((name, fact, place, replaces))
-        counts["changed" if replaces is not None else "created"] += 1
-    queued_as = canon_writer.queue_statements(queued, authority=Authority.SOURCE, confidence=1.0)
-    return placeholders, queued_as
+        placed.append((name, fact, place, replaces))
+        if replaces is not None:
+            changed += 1
+    counts = w.state.statement_counts
+    counts["shared"] += shared
+    counts["changed"] += changed
+    counts["created"] += len(rows) - changed
+    return placed, rows
 
 
 def _record_new(
     w: Writer,
     facts: dict[str, dict[str, Fact]],
-    placeholders: list[tuple[str, Fact, int, int | None]],
+    placed: list[tuple[str, Fact, int, int | None]],
     ids: list[int],
 ) -> list[int]:
     """Note each new statement in its file's record, with its evidence; return the ids written."""
@@ -166,7 +200,7 @@ def _record_new(
     written_at, new_statements, records = w.written_at, w.new_statements, w.new_versions
     evidence_rows = w.evidence_rows
     bases = {name: w.evidence_base("statement", name) for name in facts}
-    for name, fact, place, replaces in placeholders:
+    for name, fact, place, replaces in placed:
         statement_id = ids[place]
         records[name][fact.slot] = [statement_id, fact.fp]
         evidence_rows.append((*bases[name], statement_id, fact.line))
