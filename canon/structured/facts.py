@@ -153,7 +153,7 @@ class FactBuilder:
         self.event_dates = event_dates
         # Validities and date texts by identity: the loader shares one WorldDate per date text, and hashing
         # pydantic models is slow.
-        self._validities: dict[tuple[int, int], Validity] = {}
+        self._validities: dict[tuple[int, int], tuple[Validity, str]] = {}
         self._dates: dict[int, tuple[str | None, int | None]] = {}
 
     def facts(self, changed: Iterable[LoadedFile]) -> dict[str, dict[str, Fact]]:
@@ -173,12 +173,14 @@ class FactBuilder:
             self._relation_facts(loaded.result.relations, own)
         return facts
 
-    def _validity(self, start: WorldDate | None, end: WorldDate | None = None) -> Validity:
+    def _validity(self, start: WorldDate | None, end: WorldDate | None = None) -> tuple[Validity, str]:
+        """Return the validity from `start` to `end` and its bounds as a fingerprint writes them."""
         # By identity: the loader shares one WorldDate per date text, and hashing pydantic models is slow.
         key = (id(start), id(end))
         found = self._validities.get(key)
         if found is None:
-            found = self._validities[key] = _date_validity(self._date(start), self._date(end))
+            validity = _date_validity(self._date(start), self._date(end))
+            found = self._validities[key] = (validity, _bounds(validity))
         return found
 
     def _date(self, date: WorldDate | None) -> tuple[str | None, int | None]:
@@ -206,42 +208,45 @@ class FactBuilder:
             )
         if entry.entity_type not in ("Person", "Creature", "Deity"):
             return
+        state_kind = StatementKind.STATE
         for life in lives:
             state = _LIFE_STATES.get(life.event)
             if state is None or life.date.is_unknown:
                 continue
-            validity = self._validity(life.date)
+            validity, bounds = self._validity(life.date)
             slot = f"state|{entry.id}|{state}"
-            fp = statement_fingerprint("state", subject, "state", None, state, validity, visibility.value)
+            # statement_fingerprint("state", subject, "state", None, state, validity, visibility), inlined.
+            text = (
+                f"state{_SEP}{subject}{_SEP}state{_SEP}{_SEP}{state}{_SEP}{bounds}{_SEP}{visibility._value_}"
+            )
+            fp = _blake(text.encode(), digest_size=10).hexdigest()
             own[slot] = Fact(
-                slot, StatementKind.STATE, subject, "state", None, state, validity, visibility, life.line, fp
+                slot, state_kind, subject, "state", None, state, validity, visibility, life.line, fp
             )
 
     def _relation_facts(self, relations: Iterable[LoreRelation], own: dict[str, Fact]) -> None:
         """Add the fact of each relation record (one loop: a big tree has tens of thousands)."""
-        ids, validity_of, event_dates = self._ids, self._validity, self.event_dates
-        # The fingerprint's text of each validity (its world bounds), by identity like the validities.
-        bounds: dict[int, str] = {}
-        relation_kind = StatementKind.RELATION
+        ids, validities, event_dates = self._ids, self._validities, self.event_dates
+        relation_kind, visibilities, blake, fact = StatementKind.RELATION, _VISIBILITY, _blake, Fact
         for relation in relations:
             kind, source_id, target_id = relation.type, relation.source_id, relation.target_id
             source, target = ids[source_id], ids[target_id]
-            validity = validity_of(relation.valid_from, relation.valid_until)
-            if kind == "OCCURRED_AT" and relation.valid_from is None:
-                validity = event_dates.get(source_id, validity)
+            valid_from = relation.valid_from
+            found = validities.get((id(valid_from), id(relation.valid_until)))
+            if found is None:
+                found = self._validity(valid_from, relation.valid_until)
+            validity, bounds = found
+            if valid_from is None and kind == "OCCURRED_AT" and source_id in event_dates:
+                validity = event_dates[source_id]
+                bounds = _bounds(validity)
             if kind == "SPOUSE_OF" and target_id < source_id:
                 slot = f"rel|{kind}|{target_id}|{source_id}"
             else:
                 slot = f"rel|{kind}|{source_id}|{target_id}"
-            bound = bounds.get(id(validity))
-            if bound is None:
-                bound = bounds[id(validity)] = (
-                    f"{validity.world_from or ''}{_SEP}{validity.world_until or ''}"
-                )
             visibility = relation.visibility
             # statement_fingerprint("relation", source, kind, target, None, validity, visibility), inlined.
-            text = f"relation{_SEP}{source}{_SEP}{kind}{_SEP}{target}{_SEP}{_SEP}{bound}{_SEP}{visibility}"
-            own[slot] = Fact(
+            text = f"relation{_SEP}{source}{_SEP}{kind}{_SEP}{target}{_SEP}{_SEP}{bounds}{_SEP}{visibility}"
+            own[slot] = fact(
                 slot,
                 relation_kind,
                 source,
@@ -249,10 +254,15 @@ class FactBuilder:
                 target,
                 None,
                 validity,
-                _VISIBILITY[visibility],
+                visibilities[visibility],
                 relation.line,
-                _blake(text.encode(), digest_size=10).hexdigest(),
+                blake(text.encode(), digest_size=10).hexdigest(),
             )
+
+
+def _bounds(validity: Validity) -> str:
+    """Return a validity's world bounds as a statement's fingerprint writes them."""
+    return f"{validity.world_from or ''}{_SEP}{validity.world_until or ''}"
 
 
 async def event_dates(state: IngestState, index: Index, planned: dict[str, Planned]) -> dict[str, Validity]:

@@ -105,16 +105,16 @@ class Checks:
             winner = by_id.get(finding.prevailing_id or 0)
             if finding.kind != ConflictKind.CONTRADICTS_HIGHER_AUTHORITY or winner is None:
                 continue
-            if winner.id not in self.w.written_at:
+            if winner.id not in self.w.yaml_written:
                 continue  # an older YAML fact: the conflict was there before this import
             ids = self.over_limit.get(finding.fingerprint)
             if ids is None:
                 ids = [
                     s.id
                     for s in (by_id.get(side.statement_id or 0) for side in finding.sides)
-                    if s is not None and s.id not in self.w.written_at and _rank(s) < _rank(winner)
+                    if s is not None and s.id not in self.w.yaml_written and _rank(s) < _rank(winner)
                 ]
-            file, line = self.w.written_at[winner.id]
+            file, line = self.w.written_where(winner.id)
             why = f"Contradicted by the YAML lore ({file}, line {line}), which prevails: superseded by #{winner.id}."
             for loser in (i for i in ids if i not in losers):
                 losers[loser] = (winner.id, why)
@@ -208,7 +208,7 @@ class Checks:
             statement_ids = tuple(sorted({s.id for _, s in ours} | {s.id for _, s in theirs}))
             kind = ConflictKind.CONTRADICTS_HIGHER_AUTHORITY
             prints = fingerprint(kind, statement_ids, finding.entity_ids)
-            prevailing = next((s for _, s in ours if s.id in self.w.written_at), ours[0][1])
+            prevailing = next((s for _, s in ours if s.id in self.w.yaml_written), ours[0][1])
             self.over_limit[prints] = dropped
             result.append(
                 Finding(

@@ -21,7 +21,7 @@ from canon.graph import VALIDITY_COLUMNS, CanonWriter, insert_returning_ids
 from canon.models import StatementRow
 from canon.structured.facts import Fact, statement_fingerprint
 from canon.structured.versions import CHUNK, FileVersion
-from canon.structured.write import Writer
+from canon.structured.write import Placed, Writer
 
 # The columns of a new YAML statement's row, in the order `_new_rows` gives them: those every statement of one
 # validity shares (the changeset's, the validity's, authority and confidence), then its own (`via` stays NULL).
@@ -79,7 +79,7 @@ async def write_statements(w: Writer, facts: dict[str, dict[str, Fact]]) -> list
     mapping = await canon_writer.flush()
     written = _record_new(w, facts, placed, ids)
     # The new statement in each slot whose old one is gone (its replacement).
-    slot_ids = {(name, fact.slot): ids[place] for name, fact, place, _ in placed} if gone else {}
+    slot_ids = {(name, fact.slot): ids[place] for name, fact, place, _, _ in placed} if gone else {}
     for original, copy, placeholder, record_slots in carried:
         new_id = mapping[placeholder]
         written.append(new_id)
@@ -109,7 +109,7 @@ async def _keep_and_share(
 ) -> list[_Undecided]:
     """Keep the statement of every slot whose fact is unchanged, share those another slot or file states;
     return the facts that need a new statement."""
-    counts = w.state.statement_counts
+    unchanged = shared_count = 0
     undecided: list[_Undecided] = []
     for name, own in facts.items():
         old = old_claims.get(name, {})
@@ -117,38 +117,46 @@ async def _keep_and_share(
         w.new_versions[name] = claims
         for slot, fact in own.items():
             before = old.get(slot)
-            if before is not None and before[1] == fact.fp:
+            if before is None:
+                undecided.append((name, fact, None))
+            elif before[1] == fact.fp:
                 claims[slot] = [int(before[0]), fact.fp]
-                counts["unchanged"] += 1
+                unchanged += 1
             else:
-                undecided.append((name, fact, int(before[0]) if before is not None else None))
+                undecided.append((name, fact, int(before[0])))
     shareable = await _shareable(w, {fact.fp for _, fact, _ in undecided})
-    pending: list[_Undecided] = []
-    for name, fact, slot_was in undecided:
-        shared = shareable.get(fact.fp)
-        if shared is None:
-            pending.append((name, fact, slot_was))
-            continue
-        w.new_versions[name][fact.slot] = [shared, fact.fp]
-        old_ids = {int(v[0]) for v in old_claims.get(name, {}).values()}
-        if shared in old_ids:
-            counts["unchanged"] += 1
-        else:
-            w.evidence("statement", shared, name, fact.line)
-            counts["shared"] += 1
+    if not shareable:
+        pending = undecided
+    else:
+        pending = []
+        old_ids = {name: {int(v[0]) for v in claims.values()} for name, claims in old_claims.items()}
+        for name, fact, slot_was in undecided:
+            shared = shareable.get(fact.fp)
+            if shared is None:
+                pending.append((name, fact, slot_was))
+                continue
+            w.new_versions[name][fact.slot] = [shared, fact.fp]
+            if shared in old_ids.get(name, ()):
+                unchanged += 1
+            else:
+                w.evidence("statement", shared, name, fact.line)
+                shared_count += 1
+    counts = w.state.statement_counts
+    counts["unchanged"] += unchanged
+    counts["shared"] += shared_count
     return pending
 
 
 def _new_rows(
     w: Writer, pending: list[_Undecided], gone: dict[int, Any], already: set[int]
-) -> tuple[list[tuple[str, Fact, int, int | None]], list[tuple[Any, ...]]]:
-    """Return the rows of the new statements, in `STATEMENT_COLUMNS` order, and each fact's place among them
-    (with the statement it replaces); a fact two files of this import state alike is one statement.
+) -> tuple[list[Placed], list[tuple[Any, ...]]]:
+    """Return each fact's place among the new statements and their rows, in `STATEMENT_COLUMNS` order; a fact
+    two files of this import state alike is one statement (written for the first, shared by the others).
 
     A fact becomes its row directly (no dict, no intermediate statement): the columns every statement of one
     validity shares are built once per validity.
     """
-    placed: list[tuple[str, Fact, int, int | None]] = []
+    placed: list[Placed] = []
     rows: list[tuple[Any, ...]] = []
     first_of: dict[str, int] = {}  # fingerprint -> place in `rows`
     stamp = (w.state.campaign_id, w.changeset.id, w.changeset.recorded_at)
@@ -158,7 +166,7 @@ def _new_rows(
         replaces = slot_was if slot_was is not None and slot_was in gone and slot_was not in already else None
         fp = fact.fp
         if fp in first_of:
-            placed.append((name, fact, first_of[fp], None))
+            placed.append((name, fact, first_of[fp], None, False))
             shared += 1
             continue
         validity = fact.validity
@@ -178,7 +186,7 @@ def _new_rows(
                 replaces,
             )
         )
-        placed.append((name, fact, place, replaces))
+        placed.append((name, fact, place, replaces, True))
         if replaces is not None:
             changed += 1
     counts = w.state.statement_counts
@@ -189,25 +197,20 @@ def _new_rows(
 
 
 def _record_new(
-    w: Writer,
-    facts: dict[str, dict[str, Fact]],
-    placed: list[tuple[str, Fact, int, int | None]],
-    ids: list[int],
+    w: Writer, facts: dict[str, dict[str, Fact]], placed: list[Placed], ids: list[int]
 ) -> list[int]:
     """Note each new statement in its file's record, with its evidence; return the ids written."""
     provenance = w.provenance(Authority.SOURCE, 1.0)
     written: list[int] = []
-    written_at, new_statements, records = w.written_at, w.new_statements, w.new_versions
-    evidence_rows = w.evidence_rows
+    new_statements, records, evidence_rows = w.new_statements, w.new_versions, w.evidence_rows
     bases = {name: w.evidence_base("statement", name) for name in facts}
-    for name, fact, place, replaces in placed:
+    for name, fact, place, replaces, first in placed:
         statement_id = ids[place]
         records[name][fact.slot] = [statement_id, fact.fp]
         evidence_rows.append((*bases[name], statement_id, fact.line))
-        if statement_id in written_at:
+        if not first:
             continue  # stated by an earlier file of this import too: evidence only
         written.append(statement_id)
-        written_at[statement_id] = (name, fact.line)
         new_statements.append(
             Statement(
                 statement_id,
@@ -225,6 +228,7 @@ def _record_new(
             )
         )
     w.yaml_written.update(written)
+    w.placed, w.placed_ids = placed, ids
     return written
 
 

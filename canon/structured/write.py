@@ -17,7 +17,7 @@ from canon.domain import Authority, CanonLevel, EvidenceKind, Provenance, Statem
 from canon.graph import bulk_insert, fold, insert_returning_ids, validity_columns
 from canon.models import EntityRow, EvidenceRow, StatusChangeRow
 from canon.storage import utc_now
-from canon.structured.facts import clean_name
+from canon.structured.facts import Fact, clean_name
 from canon.structured.models import StructuredFileRow
 from canon.structured.plan import Planned
 from canon.structured.resolve import Index
@@ -35,6 +35,9 @@ EVIDENCE_COLUMNS = (
     "target_id",
     "line",
 )
+# Where a new fact went: (file, fact, its place among the new statements, the statement it replaces, whether it
+# is the first of the import to state it: the others share its statement).
+Placed = tuple[str, Fact, int, int | None, bool]
 # Every entity row shares this one (never mutated) mapping: a bulk insert serialises each distinct object
 # once, so 10,000 rows cost one JSON encoding instead of 10,000.
 _NO_ATTRIBUTES: dict[str, Any] = {}
@@ -46,9 +49,10 @@ class Writer:
     - `replaced`: old entity id -> the entity replacing it; `removed`: entity id -> why it is retconned;
     - `created_rows`: the new entities' rows, by id;
     - `new_versions`: per changed file, slot -> [statement id, fingerprint];
-    - `written_at`: each new YAML statement's file and line; `new_statements`: the statements written
-      (the new YAML facts and the ones carried over), as the checks read them; `yaml_written`: the new
-      YAML statements' ids; `dangling`: standing facts about entities this import retcons.
+    - `yaml_written`: the new YAML statements' ids (`written_where` tells each one's file and line);
+      `new_statements`: the statements written (the new YAML facts and the ones carried over), as the checks
+      read them; `dangling`: standing facts about entities this import retcons;
+    - `placed`: where each new fact went among the new statements (`placed_ids`).
     """
 
     def __init__(
@@ -74,7 +78,18 @@ class Writer:
         self.yaml_written: set[int] = set()
         self.new_statements: list[Statement] = []
         self.dangling: list[int] = []
-        self.written_at: dict[int, tuple[str, int]] = {}
+        self.placed: list[Placed] = []
+        self.placed_ids: list[int] = []
+        self._written_where: dict[int, tuple[str, int]] | None = None
+
+    def written_where(self, statement_id: int) -> tuple[str, int]:
+        """Return the file and line of a new YAML statement (the first file of the import that states it)."""
+        if self._written_where is None:
+            ids = self.placed_ids
+            self._written_where = {
+                ids[place]: (name, fact.line) for name, fact, place, _, first in self.placed if first
+            }
+        return self._written_where[statement_id]
 
     def evidence(self, kind: str, target: int, file: str, line: int) -> None:
         """Queue the `yaml` evidence of an entity or statement: this file, this line."""
