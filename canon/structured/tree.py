@@ -206,10 +206,15 @@ class TreeBuilder:
 
     def build_with_libyaml(self, text: str) -> Node | None:
         """Build from libyaml's events; raise `_FastParserFailed` on any error libyaml reports."""
+        loader = LIBYAML_LOADER(text)
         try:
-            return self._consume(yaml.parse(text, Loader=LIBYAML_LOADER), _LIBYAML_EVENTS)
+            # The parser's events straight from `get_event` (None after the last): `yaml.parse` would wrap
+            # each of the ~200,000 events of a big tree in a generator step and a `check_event` call.
+            return self._consume(iter(loader.get_event, None), _LIBYAML_EVENTS)
         except (yaml.YAMLError, UnicodeError) as exc:
             raise _FastParserFailed from exc
+        finally:
+            loader.dispose()
 
     def build(self, text: str) -> Node | None:
         """Build from ruamel.yaml's events, reporting syntax errors with ruamel's message and position."""
