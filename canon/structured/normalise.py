@@ -61,6 +61,9 @@ def _linked_fields(entity_type: EntityType, model: type[LoreModel]) -> tuple[str
     return found
 
 
+_EMPTY: list[JsonValue] = []
+
+
 class Normaliser:
     """Check what spans entries and build the kind-independent records."""
 
@@ -98,20 +101,18 @@ class Normaliser:
             return  # reported by Validator.report_duplicate_ids
         self.defined[entity_id] = _Defined(entity_type, entry_loc, visibility)
         line, column = self.v.pos(entry_loc)
-        clean: dict[str, JsonValue] = {k: v for k, v in attributes.items() if v is not None and v != []}
-        self.entries.append(
-            record(
-                LoreEntry,
-                id=entity_id,
-                entity_type=entity_type,
-                name=name,
-                attributes=clean,
-                visibility=visibility,
-                file=self.file,
-                line=line,
-                column=column,
-            )
-        )
+        clean: dict[str, JsonValue] = {k: v for k, v in attributes.items() if v is not None and v != _EMPTY}
+        values = {
+            "id": entity_id,
+            "entity_type": entity_type,
+            "name": name,
+            "attributes": clean,
+            "visibility": visibility,
+            "file": self.file,
+            "line": line,
+            "column": column,
+        }
+        self.entries.append(from_values(LoreEntry, values))
 
     def refer(
         self,
@@ -120,10 +121,9 @@ class Normaliser:
         field_name: str,
         target: str,
         expected: tuple[TargetType, ...],
-    ) -> tuple[int, int]:
-        """Note a reference to check once every id is known; return its position."""
+    ) -> None:
+        """Note a reference to check once every id is known."""
         self.reference_checks.append((source, loc, field_name, target, expected))
-        return self.v.pos(loc)
 
     def relate(
         self,
@@ -132,10 +132,11 @@ class Normaliser:
         target: str,
         field_name: str,
         declared_by: str,
-        position: tuple[int, int],
+        loc: Loc,
         valid_from: WorldDate | None = None,
         valid_until: WorldDate | None = None,
     ) -> None:
+        """Record the edge `source -[relation]-> target`, at the place of the reference (`loc`), once."""
         key = (
             (relation, target, source)
             if relation == "SPOUSE_OF" and target < source
@@ -144,6 +145,7 @@ class Normaliser:
         if key in self.relation_keys:
             return
         self.relation_keys.add(key)
+        line, column = self.v.pos(loc)
         values = {
             "type": relation,
             "source_id": source,
@@ -153,8 +155,8 @@ class Normaliser:
             "valid_from": valid_from,
             "valid_until": valid_until,
             "file": self.file,
-            "line": position[0],
-            "column": position[1],
+            "line": line,
+            "column": column,
         }
         self.relations.append((values, declared_by))
 
@@ -171,12 +173,35 @@ class Normaliser:
     ) -> None:
         """Record the edge `RELATION_FIELDS` assigns to this field, and check the reference."""
         spec = RELATION_FIELDS[(entity_type, field_name)]
-        position = self.refer(owner, loc, field_name, target, spec.target_types)
+        # `refer`, inlined: a big tree links tens of thousands of references.
+        self.reference_checks.append((owner, loc, field_name, target, spec.target_types))
         if target == owner:
             self.v.report(loc, f'{self.v.label(loc)} refers to "{owner}" itself')
             return
         source, dest = (owner, target) if spec.outgoing else (target, owner)
-        self.relate(spec.relation, source, dest, field_name, owner, position, valid_from, valid_until)
+        relation = spec.relation
+        key = (
+            (relation, dest, source)
+            if relation == "SPOUSE_OF" and dest < source
+            else (relation, source, dest)
+        )
+        if key in self.relation_keys:
+            return
+        self.relation_keys.add(key)
+        line, column = self.v.pos(loc)
+        values = {
+            "type": relation,
+            "source_id": source,
+            "target_id": dest,
+            "field": field_name,
+            "visibility": "public",
+            "valid_from": valid_from,
+            "valid_until": valid_until,
+            "file": self.file,
+            "line": line,
+            "column": column,
+        }
+        self.relations.append((values, owner))
 
     def link_fields(
         self, entity_type: EntityType, entry: LoreModel, loc: Loc, *, skip: tuple[str, ...] = ()
@@ -204,22 +229,20 @@ class Normaliser:
 
     def life(self, entity_id: str, event: LifeEventKind, date: WorldDate, loc: Loc) -> None:
         line, column = self.v.pos(loc)
-        self.life_events.append(
-            record(
-                LifeEvent,
-                entity_id=entity_id,
-                event=event,
-                date=date,
-                file=self.file,
-                line=line,
-                column=column,
-            )
-        )
+        values = {
+            "entity_id": entity_id,
+            "event": event,
+            "date": date,
+            "file": self.file,
+            "line": line,
+            "column": column,
+        }
+        self.life_events.append(from_values(LifeEvent, values))
 
     def check_date(self, owner: str, date: WorldDate | None, loc: Loc, field_name: str) -> None:
         if date is None or date.era is None:
             return
-        self.refer(owner, loc, field_name, date.era, ERAS)
+        self.reference_checks.append((owner, loc, field_name, date.era, ERAS))
         reason = self.calendar.check(date)
         if reason is not None:
             self.v.report(loc, f"{self.v.label(loc)} is {date}, but {reason}")
@@ -256,6 +279,8 @@ class Normaliser:
 
     def final_relations(self) -> list[LoreRelation]:
         hidden = {key for key, defined in self.defined.items() if defined.visibility == "gm_only"}
+        if not hidden:
+            return [from_values(LoreRelation, values) for values, _ in self.relations]
         found: list[LoreRelation] = []
         for values, declared_by in self.relations:
             if hidden and (

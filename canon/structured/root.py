@@ -27,7 +27,7 @@ def read_root(
             f"this file is {got(root) if not isinstance(root, Scalar) else 'a single value'}",
         )
         return None, None
-    validator.positions[()] = (root.line, root.column)
+    validator.positions[()] = root
     declared: LoreKind | None = None
     body: list[tuple[Scalar, Node]] = []
     kind_node: Scalar | None = None

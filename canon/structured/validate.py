@@ -109,6 +109,29 @@ def _shapes(model: type[LoreModel]) -> dict[str, _Shape]:
     return cached
 
 
+# Per model, each key a file may write: (the field's name, its shape, whether its scalar is read verbatim, and
+# whether it is text: then even a plain null-looking scalar is its own text).
+_FieldSpec = tuple[str, _Shape, bool, bool]
+_FIELD_TABLES: dict[type[LoreModel], dict[str, _FieldSpec]] = {}
+
+
+def _field_table(model: type[LoreModel]) -> dict[str, _FieldSpec]:
+    table = _FIELD_TABLES.get(model)
+    if table is None:
+        shapes = _shapes(model)
+        names = {**{name: name for name in shapes}, **model.yaml_aliases}
+        table = _FIELD_TABLES[model] = {
+            key: (name, shapes[name], _verbatim(shapes[name]), shapes[name].scalar is ScalarKind.TEXT)
+            for key, name in names.items()
+            if name in shapes
+        }
+    return table
+
+
+def _verbatim(shape: _Shape) -> bool:
+    return shape.kind == "scalar" and shape.scalar in _VERBATIM
+
+
 def _expected(shape: _Shape) -> str:
     if shape.kind == "list":
         return 'a list like ["a", "b"]'
@@ -151,8 +174,12 @@ class Validator:
         self.identities: Identities = identities or {}
         self.context = {"calendar_rules": rules}
         self.rules = rules
-        self.positions: dict[Loc, tuple[int, int]] = {}
+        # The node at each place (its line and column are asked for far less often than places are noted).
+        self.positions: dict[Loc, Node] = {}
         self.labels: dict[Loc, str] = {}
+        # The key (as written) of each list of scalars: its items' labels ("item 2 of "parents"") are made
+        # when asked for, and kept here only for items after one that could not be read.
+        self.item_keys: dict[Loc, str] = {}
         self.unit_locs: dict[int, Loc] = {}
         self.failed_ids: set[str] = set()
         self.reported: set[Loc] = set()
@@ -163,15 +190,31 @@ class Validator:
     def pos(self, loc: Loc) -> tuple[int, int]:
         found = self.positions.get(loc)
         if found is not None:
-            return found
+            return found.line, found.column
         for end in range(len(loc) - 1, -1, -1):
             found = self.positions.get(loc[:end])
             if found is not None:
-                return found
+                return found.line, found.column
         return 1, 1
 
     def label(self, loc: Loc) -> str:
-        return self.labels.get(loc) or (f'"{loc[-1]}"' if loc and isinstance(loc[-1], str) else "this value")
+        found = self.labels.get(loc)
+        if found:
+            return found
+        if not loc:
+            return "this value"
+        last = loc[-1]
+        if isinstance(last, str):
+            return f'"{last}"'
+        key = self.item_keys.get(loc[:-1])
+        return f'item {last + 1} of "{key}"' if key is not None else "this value"
+
+    def _item_label(self, loc: Loc) -> str | None:
+        if loc and not isinstance(loc[-1], str):
+            key = self.item_keys.get(loc[:-1])
+            if key is not None:
+                return f'item {loc[-1] + 1} of "{key}"'
+        return None
 
     def report(self, loc: Loc, message: str) -> None:
         line, column = self.pos(loc)
@@ -189,45 +232,46 @@ class Validator:
         if not isinstance(node, Map):
             self.at(node, f"{label} must be a mapping of fields ({field_list(model)}); got {got(node)}")
             return None
-        self.positions[loc] = (node.line, node.column)
+        self.positions[loc] = node
         data = self.fields(node, model, loc)
         return self.validate(model, data, loc)
 
     def fields(
         self, node: Map, model: type[LoreModel], loc: Loc, skip: frozenset[str] = frozenset()
     ) -> dict[str, Any]:
-        shapes = _shapes(model)
-        aliases = model.yaml_aliases
+        table = _field_table(model)
+        positions = self.positions
         data: dict[str, Any] = {}
         written: dict[str, Scalar] = {}
         for key, value in node.pairs:
-            if key.value in skip:
+            written_key = key.value
+            if written_key in skip:
                 continue
-            name = aliases.get(key.value, key.value)
-            if name not in shapes:
-                self.at(key, _unknown_field(key.value, model))
+            spec = table.get(written_key)
+            if spec is None:
+                self.at(key, _unknown_field(written_key, model))
                 continue
+            name, shape, verbatim, text = spec
             other = written.get(name)
             if other is not None:
                 self.at(
                     key,
-                    f'"{key.value}" and "{other.value}" mean the same field (line {other.line}); give only one',
+                    f'"{written_key}" and "{other.value}" mean the same field (line {other.line}); give only one',
                 )
                 continue
             written[name] = key
             field_loc = (*loc, name)
-            self.positions[field_loc] = (value.line, value.column)
-            if key.value != name:  # `label` names any other field by its name, as written
-                self.labels[field_loc] = f'"{key.value}"'
-            shape = shapes[name]
+            positions[field_loc] = value
+            if written_key != name:  # `label` names any other field by its name, as written
+                self.labels[field_loc] = f'"{written_key}"'
             if (
-                type(value) is Scalar
-                and shape.scalar in _VERBATIM
-                and (value.style is not None or shape.scalar is ScalarKind.TEXT or value.value not in NULLS)
+                verbatim
+                and type(value) is Scalar
+                and (value.style is not None or text or value.value not in NULLS)
             ):
                 data[name] = value.value  # what `scalar` returns for it, without the checks it cannot fail
                 continue
-            converted = self.convert(value, shape, field_loc, key.value)
+            converted = self.convert(value, shape, field_loc, written_key)
             if converted is _FAILED:
                 self.reported.add(field_loc)
             else:
@@ -237,7 +281,7 @@ class Validator:
     def convert(self, node: Node, shape: _Shape, loc: Loc, key: str) -> Any:
         if isinstance(node, Broken):
             return _FAILED
-        label = self.labels.get(loc) or f'"{key}"'
+        label = self.labels.get(loc) or self._item_label(loc) or f'"{key}"'
         if shape.kind == "list":
             if isinstance(node, Scalar) and node.plain and node.value in NULLS:
                 return []
@@ -246,22 +290,15 @@ class Validator:
                 self.at(node, f"{label} must be {_expected(shape)}; got {got(node)}{hint}")
                 return _FAILED
             assert shape.item is not None
-            items: list[Any] = []
-            for index, item in enumerate(node.items):
-                item_label = f'item {index + 1} of "{key}"'
-                if shape.item.kind == "model":
-                    assert shape.item.model is not None
-                    unit = self.unit(item, shape.item.model, (*loc, index), item_label)
-                    if unit is not None:
-                        items.append(unit)
-                    continue
-                item_loc = (*loc, len(items))
-                self.labels[item_loc] = item_label
-                converted = self.convert(item, shape.item, item_loc, key)
-                if converted is not _FAILED:
-                    self.positions[item_loc] = (item.line, item.column)
-                    items.append(converted)
-            return items
+            item_shape = shape.item
+            if item_shape.kind == "model":
+                assert item_shape.model is not None
+                units = (
+                    self.unit(item, item_shape.model, (*loc, index), f'item {index + 1} of "{key}"')
+                    for index, item in enumerate(node.items)
+                )
+                return [unit for unit in units if unit is not None]
+            return self._scalar_items(node, item_shape, loc, key)
         if shape.kind == "model":
             assert shape.model is not None
             if shape.nullable and isinstance(node, Scalar) and node.plain and node.value in NULLS:
@@ -269,6 +306,30 @@ class Validator:
             unit = self.unit(node, shape.model, loc, label)
             return _FAILED if unit is None else unit
         return self.scalar(node, shape, label)
+
+    def _scalar_items(self, node: Seq, shape: _Shape, loc: Loc, key: str) -> list[Any]:
+        """Convert the items of a list of scalars (the places of items that fail are left out)."""
+        self.item_keys[loc] = key
+        positions = self.positions
+        verbatim, text = _verbatim(shape), shape.scalar is ScalarKind.TEXT
+        items: list[Any] = []
+        for index, item in enumerate(node.items):
+            item_loc = (*loc, len(items))
+            if len(items) != index:  # after an item that failed: its own index no longer is its place
+                self.labels[item_loc] = f'item {index + 1} of "{key}"'
+            if (
+                verbatim
+                and type(item) is Scalar
+                and (item.style is not None or text or item.value not in NULLS)
+            ):
+                positions[item_loc] = item
+                items.append(item.value)
+                continue
+            converted = self.convert(item, shape, item_loc, key)
+            if converted is not _FAILED:
+                positions[item_loc] = item
+                items.append(converted)
+        return items
 
     def scalar(self, node: Node, shape: _Shape, label: str) -> Any:
         if not isinstance(node, Scalar):

@@ -134,11 +134,11 @@ def normalise(n: Normaliser, document: TimelineFile) -> None:
             n.life(era.era, "era_end", WorldDate(era=era.era, year=era.end), (*loc, "end"))
         if era.parent_era is not None:
             parent_loc = (*loc, "parent_era")
-            position = n.refer(era.era, parent_loc, "parent_era", era.parent_era, ERAS)
+            n.refer(era.era, parent_loc, "parent_era", era.parent_era, ERAS)
             if era.parent_era == era.era:
                 n.v.report(parent_loc, f'"parent_era" refers to "{era.era}" itself')
             else:
-                n.relate("SUB_ERA_OF", era.era, era.parent_era, "parent_era", era.era, position)
+                n.relate("SUB_ERA_OF", era.era, era.parent_era, "parent_era", era.era, parent_loc)
                 parents.setdefault(era.era, []).append((era.parent_era, parent_loc))
             parent = by_id.get(era.parent_era)
             if parent is not None:
