@@ -21,19 +21,24 @@ ones and a close match.
 
 from __future__ import annotations
 
-import difflib
 import re
-import types
-import typing
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Literal, TypeVar
+from collections.abc import Mapping
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from canon.calendar import CalendarRules, DateError
 from canon.structured.problems import Problems
 from canon.structured.schemas import EntityType, FieldProblem, LoreModel, ScalarKind
+from canon.structured.shapes import (
+    Shape,
+    expected,
+    field_list,
+    field_table,
+    is_verbatim,
+    reference_lists,
+    unknown_field,
+)
 from canon.structured.tree import Broken, Map, Node, Scalar, Seq
 
 Loc = tuple[str | int, ...]
@@ -45,109 +50,6 @@ NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 _INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
 _LEADING_ZERO_INT = re.compile(r"[-+]?0[0-9]+")
 _NUMBER = re.compile(r"[-+]?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?")
-
-
-@dataclass(frozen=True, slots=True)
-class _Shape:
-    kind: Literal["scalar", "list", "model"]
-    scalar: ScalarKind | None = None
-    item: _Shape | None = None
-    model: type[LoreModel] | None = None
-    nullable: bool = False
-    choices: tuple[str, ...] = ()
-
-
-def _shape_of(annotation: Any, metadata: Sequence[Any] = ()) -> _Shape:
-    origin = typing.get_origin(annotation)
-    if origin is typing.Annotated:
-        inner, *extra = typing.get_args(annotation)
-        return _shape_of(inner, [*metadata, *extra])
-    marker = next((m for m in metadata if isinstance(m, ScalarKind)), None)
-    if origin in (typing.Union, types.UnionType):
-        options = [a for a in typing.get_args(annotation) if a is not type(None)]
-        nullable = len(options) < len(typing.get_args(annotation))
-        if len(options) == 1:
-            return replace(_shape_of(options[0], metadata), nullable=nullable)
-        if marker is not None:
-            return _Shape("scalar", scalar=marker, nullable=nullable)
-        raise TypeError(f"unsupported union in a lore schema: {annotation!r}")
-    if origin is Literal:
-        choices = tuple(str(a) for a in typing.get_args(annotation))
-        return _Shape("scalar", scalar=ScalarKind.CHOICE, choices=choices)
-    if marker is not None:
-        return _Shape("scalar", scalar=marker)
-    if origin is list:
-        (item,) = typing.get_args(annotation)
-        return _Shape("list", item=_shape_of(item))
-    if isinstance(annotation, type) and issubclass(annotation, LoreModel):
-        return _Shape("model", model=annotation)
-    if annotation is bool:
-        return _Shape("scalar", scalar=ScalarKind.BOOL)
-    if annotation is int:
-        return _Shape("scalar", scalar=ScalarKind.INT)
-    if annotation is float:
-        return _Shape("scalar", scalar=ScalarKind.NUMBER)
-    if annotation is str:
-        return _Shape("scalar", scalar=ScalarKind.TEXT)
-    raise TypeError(f"unsupported type in a lore schema: {annotation!r}")
-
-
-_SHAPES: dict[type[LoreModel], dict[str, _Shape]] = {}
-# Scalar kinds read as the scalar's own text: any quoted scalar, and a plain one unless it spells null.
-_VERBATIM = frozenset(
-    {ScalarKind.TEXT, ScalarKind.ID, ScalarKind.REF, ScalarKind.ERA_REF, ScalarKind.DATE, ScalarKind.CHOICE}
-)
-
-
-def _shapes(model: type[LoreModel]) -> dict[str, _Shape]:
-    cached = _SHAPES.get(model)
-    if cached is None:
-        cached = {
-            name: _shape_of(info.annotation, info.metadata) for name, info in model.model_fields.items()
-        }
-        _SHAPES[model] = cached
-    return cached
-
-
-# Per model, each key a file may write: (the field's name, its shape, whether its scalar is read verbatim, and
-# whether it is text: then even a plain null-looking scalar is its own text).
-_FieldSpec = tuple[str, _Shape, bool, bool]
-_FIELD_TABLES: dict[type[LoreModel], dict[str, _FieldSpec]] = {}
-
-
-def _field_table(model: type[LoreModel]) -> dict[str, _FieldSpec]:
-    table = _FIELD_TABLES.get(model)
-    if table is None:
-        shapes = _shapes(model)
-        names = {**{name: name for name in shapes}, **model.yaml_aliases}
-        table = _FIELD_TABLES[model] = {
-            key: (name, shapes[name], _verbatim(shapes[name]), shapes[name].scalar is ScalarKind.TEXT)
-            for key, name in names.items()
-            if name in shapes
-        }
-    return table
-
-
-def _verbatim(shape: _Shape) -> bool:
-    return shape.kind == "scalar" and shape.scalar in _VERBATIM
-
-
-def _expected(shape: _Shape) -> str:
-    if shape.kind == "list":
-        return 'a list like ["a", "b"]'
-    if shape.kind == "model":
-        return "a mapping of fields"
-    return {
-        ScalarKind.TEXT: "text",
-        ScalarKind.ID: "an id like house_vyr",
-        ScalarKind.REF: "an id like house_vyr",
-        ScalarKind.ERA_REF: "an era id like 3rd_age",
-        ScalarKind.DATE: "a date like 3rd_age.year_300",
-        ScalarKind.INT: "a whole number like 340",
-        ScalarKind.NUMBER: "a number like 12 or 12.5",
-        ScalarKind.BOOL: "true or false",
-        ScalarKind.CHOICE: "one of: " + ", ".join(shape.choices),
-    }[shape.scalar or ScalarKind.TEXT]
 
 
 def got(node: Node) -> str:
@@ -239,7 +141,7 @@ class Validator:
     def fields(
         self, node: Map, model: type[LoreModel], loc: Loc, skip: frozenset[str] = frozenset()
     ) -> dict[str, Any]:
-        table = _field_table(model)
+        table = field_table(model)
         positions = self.positions
         data: dict[str, Any] = {}
         written: dict[str, Scalar] = {}
@@ -249,7 +151,7 @@ class Validator:
                 continue
             spec = table.get(written_key)
             if spec is None:
-                self.at(key, _unknown_field(written_key, model))
+                self.at(key, unknown_field(written_key, model))
                 continue
             name, shape, verbatim, text = spec
             other = written.get(name)
@@ -278,7 +180,7 @@ class Validator:
                 data[name] = converted
         return data
 
-    def convert(self, node: Node, shape: _Shape, loc: Loc, key: str) -> Any:
+    def convert(self, node: Node, shape: Shape, loc: Loc, key: str) -> Any:
         if isinstance(node, Broken):
             return _FAILED
         label = self.labels.get(loc) or self._item_label(loc) or f'"{key}"'
@@ -287,7 +189,7 @@ class Validator:
                 return []
             if not isinstance(node, Seq):
                 hint = f" (write [{node.value}] for a single item)" if isinstance(node, Scalar) else ""
-                self.at(node, f"{label} must be {_expected(shape)}; got {got(node)}{hint}")
+                self.at(node, f"{label} must be {expected(shape)}; got {got(node)}{hint}")
                 return _FAILED
             assert shape.item is not None
             item_shape = shape.item
@@ -307,11 +209,11 @@ class Validator:
             return _FAILED if unit is None else unit
         return self.scalar(node, shape, label)
 
-    def _scalar_items(self, node: Seq, shape: _Shape, loc: Loc, key: str) -> list[Any]:
+    def _scalar_items(self, node: Seq, shape: Shape, loc: Loc, key: str) -> list[Any]:
         """Convert the items of a list of scalars (the places of items that fail are left out)."""
         self.item_keys[loc] = key
         positions = self.positions
-        verbatim, text = _verbatim(shape), shape.scalar is ScalarKind.TEXT
+        verbatim, text = is_verbatim(shape), shape.scalar is ScalarKind.TEXT
         items: list[Any] = []
         for index, item in enumerate(node.items):
             item_loc = (*loc, len(items))
@@ -331,9 +233,9 @@ class Validator:
                 items.append(converted)
         return items
 
-    def scalar(self, node: Node, shape: _Shape, label: str) -> Any:
+    def scalar(self, node: Node, shape: Shape, label: str) -> Any:
         if not isinstance(node, Scalar):
-            self.at(node, f"{label} must be {_expected(shape)}; got {got(node)}")
+            self.at(node, f"{label} must be {expected(shape)}; got {got(node)}")
             return _FAILED
         kind = shape.scalar
         text = node.value
@@ -343,7 +245,7 @@ class Validator:
             written = f'"{text}"' if text else "nothing"
             self.at(
                 node,
-                f"{label} must be {_expected(shape)}; got {written} (write it in quotes if it really is the id)",
+                f"{label} must be {expected(shape)}; got {written} (write it in quotes if it really is the id)",
             )
             return _FAILED
         if kind in (ScalarKind.INT, ScalarKind.NUMBER):
@@ -352,18 +254,18 @@ class Validator:
                 if pattern.fullmatch(text):
                     self.at(
                         node,
-                        f"{label} must be {_expected(shape)} written without quotes; got {got(node)} "
+                        f"{label} must be {expected(shape)} written without quotes; got {got(node)} "
                         "in quotes",
                     )
                 else:
-                    self.at(node, f"{label} must be {_expected(shape)}; got {got(node)}")
+                    self.at(node, f"{label} must be {expected(shape)}; got {got(node)}")
                 return _FAILED
             if pattern.fullmatch(text):
                 return int(text) if _INT.fullmatch(text) else float(text)
             hint = ""
             if _LEADING_ZERO_INT.fullmatch(text):
                 hint = f" (leading zeros are not allowed: write {int(text)})"
-            self.at(node, f"{label} must be {_expected(shape)}; got {got(node)}{hint}")
+            self.at(node, f"{label} must be {expected(shape)}; got {got(node)}{hint}")
             return _FAILED
         if kind is ScalarKind.BOOL:
             if node.plain and text in ("true", "false"):
@@ -458,7 +360,7 @@ class Validator:
             self.report(error_loc, message)
 
     def _check_reference_lists(self, instance: LoreModel, loc: Loc) -> None:
-        for name in _reference_lists(type(instance)):
+        for name in reference_lists(type(instance)):
             targets = getattr(instance, name)
             if len(targets) < 2 or len(set(targets)) == len(targets):
                 continue
@@ -469,32 +371,3 @@ class Validator:
                         (*loc, name, index), f'{self.label((*loc, name))} lists "{target}" more than once'
                     )
                 seen.add(target)
-
-
-_REFERENCE_LISTS: dict[type[LoreModel], tuple[str, ...]] = {}
-
-
-def _reference_lists(model: type[LoreModel]) -> tuple[str, ...]:
-    """Return the fields of `model` that list references (cached)."""
-    found = _REFERENCE_LISTS.get(model)
-    if found is None:
-        found = _REFERENCE_LISTS[model] = tuple(
-            name
-            for name, shape in _shapes(model).items()
-            if shape.kind == "list" and shape.item is not None and shape.item.scalar is ScalarKind.REF
-        )
-    return found
-
-
-def field_list(model: type[LoreModel]) -> str:
-    # The inherited `visibility` reads better last.
-    names = sorted(model.model_fields, key=lambda name: name == "visibility")
-    aliases = [f"{alias} (= {target})" for alias, target in model.yaml_aliases.items()]
-    return ", ".join([*names, *aliases])
-
-
-def _unknown_field(key: str, model: type[LoreModel]) -> str:
-    allowed = [*model.model_fields, *model.yaml_aliases]
-    close = difflib.get_close_matches(key, allowed, n=1)
-    hint = f' (did you mean "{close[0]}"?)' if close else ""
-    return f'unknown field "{key}"{hint}; allowed fields: {field_list(model)}'

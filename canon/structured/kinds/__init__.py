@@ -1,5 +1,9 @@
-"""The kinds of structured-lore file, registered: a new kind is one module (a `KindSpec`) added to `KINDS` and
-its name to `LoreKind`.
+"""The kinds of structured-lore file, registered in one place.
+
+A new kind is one module beside these (its file and entry models, the top-level keys that identify it, the
+reference fields that become edges, and how its document becomes records: a `KindSpec`), registered here: its
+name in `LoreKind`, its file model in `LoreDocument`, its spec in `KINDS` (a test checks the three agree). An
+entity type no kind defined before also goes into `schemas.EntityType` (and the ontology).
 
 A file says its kind (`kind: timeline`) or is recognised by its top-level keys (`KIND_KEYS`); keys of two
 kinds in one file are an error naming both.
