@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from canon.calendar import DEFAULT_RULES, CalendarRules
@@ -39,18 +39,22 @@ def load_files(
     calendar_rules: CalendarRules = DEFAULT_RULES,
     max_bytes: int = DEFAULT_MAX_BYTES,
     hidden: bool = False,
+    hashes: Mapping[str, str] | None = None,
 ) -> list[LoadedFile]:
     """Load and validate each file strictly (CPU-bound: run it in a worker thread for big files).
 
     Files named in `skip` are not loaded (their content is known unchanged). `hidden` makes every entry and
-    relation GM-only, whatever the file says.
+    relation GM-only, whatever the file says. `hashes`: the files' content hashes by name, when the caller
+    has them already (`file_hashes`).
     """
     skipped = set(skip)
     loaded: list[LoadedFile] = []
     seen: dict[str, int] = Counter()
     for name, data in files:
         seen[name] += 1
-        digest = content_hash(data)
+        digest = hashes.get(name) if hashes is not None else None
+        if digest is None:
+            digest = content_hash(data)
         if name in skipped:
             loaded.append(LoadedFile(name, digest, None))
             continue

@@ -40,6 +40,7 @@ class Planned:
     old_id: int | None = None
     entity_id: int | None = None
     type: str = ""
+    name: str = ""  # the entity's name: the entry's, its whitespace collapsed
     folded: str = ""
 
 
@@ -56,7 +57,7 @@ async def plan_entities(state: IngestState, index: Index) -> dict[str, Planned]:
             continue
         validity = entity_validity(entry)
         fp = entity_fingerprint(entry.entity_type, name, entry.visibility, validity)
-        plan = Planned(entry, loaded.name, fp, validity, "create", type=entry.entity_type)
+        plan = Planned(entry, loaded.name, fp, validity, "create", type=entry.entity_type, name=name)
         planned[key] = plan
         old = index.old_entries.get(key)
         if old is not None:
@@ -94,7 +95,7 @@ def _adopt(state: IngestState, plan: Planned, row: Any) -> None:
     plan.type = row.type if same_type else wanted
     same = (
         same_type
-        and row.name == clean_name(entry.name)
+        and row.name == plan.name
         and row.visibility == entry.visibility
         and (
             wanted not in DATED_TYPES

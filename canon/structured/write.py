@@ -17,7 +17,7 @@ from canon.domain import Authority, CanonLevel, EvidenceKind, Provenance, Statem
 from canon.graph import bulk_insert, fold, insert_returning_ids, validity_columns
 from canon.models import EntityRow, EvidenceRow, StatusChangeRow
 from canon.storage import utc_now
-from canon.structured.facts import Fact, clean_name
+from canon.structured.facts import Fact
 from canon.structured.models import StructuredFileRow
 from canon.structured.plan import Planned
 from canon.structured.resolve import Index
@@ -174,7 +174,7 @@ class Writer:
     def _entity_row(self, plan: Planned) -> dict[str, Any]:
         ontology = self.state.ontology
         type_name = ontology.entity_type(plan.type)
-        name = clean_name(plan.entry.name)
+        name = plan.name
         return {
             **self.stamp,
             **validity_columns(plan.validity),
