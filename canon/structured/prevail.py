@@ -29,7 +29,6 @@ from canon.domain import (
     Entity,
     Statement,
     StatementKind,
-    Validity,
     Visibility,
 )
 from canon.graph import bulk_insert
@@ -153,6 +152,7 @@ class Checks:
         base = await entities_snapshot(self.state.reader, existing) if existing else None
         provenance = self.w.provenance(Authority.SOURCE, 1.0)
         entities: dict[int, Entity] = dict(base.entities) if base is not None else {}
+        plans = self.w.created_plans
         for entity_id, row in self.w.created_rows.items():
             entities[entity_id] = Entity(
                 id=entity_id,
@@ -162,12 +162,7 @@ class Checks:
                 key=row["key"],
                 kind=row["kind"],
                 visibility=_VISIBILITY[row["visibility"]],
-                validity=Validity(
-                    world_from=row["world_from"],
-                    world_from_key=row["world_from_key"],
-                    world_until=row["world_until"],
-                    world_until_key=row["world_until_key"],
-                ),
+                validity=plans[entity_id].validity,  # the row's, as one object (shared by most entities)
             )
         statements = list(base.statements) if base is not None else []
         known = {s.id for s in statements}

@@ -47,7 +47,7 @@ class Writer:
     """Write one ingest's rows under its changeset, and remember what it wrote for the checks and the records.
 
     - `replaced`: old entity id -> the entity replacing it; `removed`: entity id -> why it is retconned;
-    - `created_rows`: the new entities' rows, by id;
+    - `created_rows`: the new entities' rows, by id, and `created_plans` the plans they come from;
     - `new_versions`: per changed file, slot -> [statement id, fingerprint];
     - `yaml_written`: the new YAML statements' ids (`written_where` tells each one's file and line);
       `new_statements`: the statements written (the new YAML facts and the ones carried over), as the checks
@@ -74,6 +74,7 @@ class Writer:
         self.removed: dict[int, str] = {}
         self.replaced: dict[int, int] = {}
         self.created_rows: dict[int, dict[str, Any]] = {}
+        self.created_plans: dict[int, Planned] = {}
         self.new_versions: dict[str, dict[str, list[Any]]] = {}
         self.yaml_written: set[int] = set()
         self.new_statements: list[Statement] = []
@@ -145,6 +146,7 @@ class Writer:
             for plan, new_id, row in zip(to_insert, ids, rows, strict=True):
                 plan.entity_id = new_id
                 self.created_rows[new_id] = row
+                self.created_plans[new_id] = plan
                 self.evidence("entity", new_id, plan.file, plan.entry.line)
                 if plan.action == "replace" and plan.old_id is not None:
                     self.replaced[plan.old_id] = new_id
