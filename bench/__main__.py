@@ -24,6 +24,7 @@ ALL = (
     "recall",
     "chroma_modes",
     "load",
+    "sandbox",
 )
 
 

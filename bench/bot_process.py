@@ -10,9 +10,9 @@ import sys
 import time
 
 from bot.client import Lorekeeper
+from bot.emulator import point_client_at
 from bot.services import build_services
 from config.settings import load_settings
-from tests.emulator import point_client_at
 
 
 async def main(base_url: str) -> None:

@@ -94,7 +94,7 @@ async def commit_500(tmp: Path) -> dict[str, Any]:
     await db.run(store)
     await service.scenes.end_scene(1, complete=False)
     began = time.perf_counter()
-    result = await service.commit_scene(scene.id, GM)
+    result = (await service.commit_scene(scene.id, GM)).result
     elapsed = time.perf_counter() - began
     await db.dispose()
     return {"proposals": len(result.accepted), "seconds": round(elapsed, 3), "findings": len(result.findings)}

@@ -30,9 +30,9 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from tests.emulator import Channel, DiscordEmulator, Member
-from tests.emulator.interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT
-from tests.emulator.models import custom_ids, find_component
+from bot.emulator import Channel, DiscordEmulator, Member
+from bot.emulator.interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT
+from bot.emulator.models import custom_ids, find_component
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"

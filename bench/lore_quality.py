@@ -35,8 +35,9 @@ from canon import campaigns
 from canon.domain import Viewer
 from canon.storage import Database
 from memory.embedding import MiniLMEmbedder
-from memory.knowledge import KnowledgeService, expand_paths
-from memory.knowledge_domain import KnowledgeClass, LoreResult
+from memory.knowledge.files import expand_paths
+from memory.knowledge.models import KnowledgeClass, LoreResult
+from memory.knowledge.service import KnowledgeService
 from memory.retrieval import PRESETS, SearchConfig
 from memory.vector_index import ChromaVectorIndex
 

@@ -50,9 +50,10 @@ from canon.storage import Database, utc_now
 from memory.chunking import CHUNKING_VERSION
 from memory.embed_text import VIEWS_VERSION
 from memory.embedding import EMBEDDING_DIMENSIONS, MiniLMEmbedder, chroma_embedding_function
-from memory.knowledge import PARSER_VERSION, KnowledgeService
-from memory.knowledge_domain import KnowledgeClass, SourceVisibility
-from memory.knowledge_models import KnowledgeChunkRow, KnowledgeIndexStateRow, KnowledgeSourceRow
+from memory.knowledge.files import PARSER_VERSION
+from memory.knowledge.models import KnowledgeClass, SourceVisibility
+from memory.knowledge.service import KnowledgeService
+from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeIndexStateRow, KnowledgeSourceRow
 from memory.vector_index import VIEWS, ChromaVectorIndex, collection_name
 
 SRD = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "srd"

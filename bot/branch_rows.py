@@ -24,8 +24,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import CampaignRow, LineageStep, lineage
 from canon.graph import lineage_filter
-from memory.knowledge_domain import SourceVisibility
-from memory.knowledge_repo import kept_flags
+from memory.knowledge.models import SourceVisibility
+from memory.knowledge.repository import kept_flags
 from memory.lineage import Reach, reaches_of
 
 __all__ = ["NOT_INHERITED", "lineage_row_sets", "lineage_tables"]

@@ -29,8 +29,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, func, or_, select, update
+from sqlalchemy import ColumnElement, delete, exists, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from bot.branch_models import ChannelBindingRow
 from bot.canon_service import CanonService
@@ -49,11 +50,11 @@ from canon.campaigns import (
     lineage,
     steps_of,
 )
-from canon.checks import findings_around, record_findings, whole_graph_findings, whole_snapshot, with_evidence
+from canon.checks import record_findings, whole_graph_findings, whole_snapshot, with_evidence
 from canon.continuity import Finding, Snapshot, check, key_span, world_key
 from canon.domain import Evidence, EvidenceKind, StatementKind, StatementView, Validity, Viewer
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
-from canon.gate import CommitResult, Draft
+from canon.gate import CommitResult, CommitTarget, Draft
 from canon.graph import CanonReader, lineage_filter
 from canon.models import EntityRow, ProposalRow, StatementRow
 from canon.proposals import (
@@ -67,10 +68,12 @@ from canon.proposals import (
     StateChangeContent,
 )
 from canon.storage import Database, utc_now
-from memory.knowledge_models import KnowledgeSourceRow
-from memory.knowledge_repo import delete_source_rows, kept_restrictions
+from canon.visibility import entity_is_public_sql, statement_is_public_sql
+from memory.knowledge.repository import kept_restrictions
+from memory.knowledge.source_rows import delete_source_rows
+from memory.knowledge.tables import KnowledgeSourceRow
 from memory.lineage import reaches_of, shift_own_story
-from memory.models import SceneRow
+from memory.scene_tables import SceneRow
 from memory.scenes import Actor, SceneStatus
 
 log = logging.getLogger(__name__)
@@ -594,8 +597,11 @@ class BranchService:
             walk(root, 0)
         return nodes
 
-    async def info(self, campaign: Campaign) -> BranchInfo:
-        """Return a campaign's parent, fork point, branches, bindings and the rows it wrote itself."""
+    async def info(self, campaign: Campaign, *, viewer: Viewer = Viewer.GM) -> BranchInfo:
+        """Return a campaign's parent, fork point, branches, bindings and the rows it wrote itself.
+
+        The counts are of what `viewer` may see: a player's leave hidden canon out.
+        """
         async with self.db.session() as session:
             current = await campaigns.get_campaign(session, campaign.id)
             parent = (
@@ -605,7 +611,7 @@ class BranchService:
             )
             children = await campaigns.children(session, current.id)
             binds = await bindings_of(session, campaign_id=current.id)
-            own = await self._own_counts(session, current.id)
+            own = await self._own_counts(session, current.id, viewer)
             behind = 0
             point = fork_point_of(current)
             if parent is not None and point is not None:
@@ -628,21 +634,37 @@ class BranchService:
         )
 
     @staticmethod
-    async def _own_counts(session: AsyncSession, campaign_id: int) -> dict[str, int]:
-        from canon.models import EntityRow, StatementRow
-        from memory.voice_models import NpcMemoryRow
+    async def _own_counts(session: AsyncSession, campaign_id: int, viewer: Viewer) -> dict[str, int]:
+        """Count the rows a campaign wrote itself that the viewer may see (`canon.visibility`).
 
+        A player's counts leave out GM-only entities, facts that are or touch them, hidden sources and the
+        memories of hidden NPCs: a count that moved when the GM added only hidden things would tell of them.
+        """
+        from canon.models import EntityRow, StatementRow
+        from memory.knowledge.models import SourceVisibility
+        from memory.voice_tables import NpcMemoryRow
+
+        player = viewer == Viewer.PLAYER
+        npc = aliased(EntityRow)
+        public_npc = exists(
+            select(npc.id).where(npc.id == NpcMemoryRow.npc_entity_id, entity_is_public_sql(npc))
+        )
+        counted: list[tuple[str, Any, list[ColumnElement[bool]]]] = [
+            ("entities", EntityRow, [entity_is_public_sql(EntityRow)] if player else []),
+            ("facts", StatementRow, [statement_is_public_sql(StatementRow, EntityRow)] if player else []),
+            ("scenes", SceneRow, []),
+            (
+                "sources",
+                KnowledgeSourceRow,
+                # `source_hidden`: a campaign's own source is hidden by its own flag.
+                [KnowledgeSourceRow.visibility != SourceVisibility.HIDDEN] if player else [],
+            ),
+            ("npc_memories", NpcMemoryRow, [public_npc] if player else []),
+        ]
         counts: dict[str, int] = {}
-        for label, model in (
-            ("entities", EntityRow),
-            ("facts", StatementRow),
-            ("scenes", SceneRow),
-            ("sources", KnowledgeSourceRow),
-            ("npc_memories", NpcMemoryRow),
-        ):
-            counts[label] = int(
-                await session.scalar(select(func.count()).where(model.campaign_id == campaign_id)) or 0
-            )
+        for label, model, visible in counted:
+            query = select(func.count()).select_from(model).where(model.campaign_id == campaign_id, *visible)
+            counts[label] = int(await session.scalar(query) or 0)
         return counts
 
     # -- rebase -------------------------------------------------------------------------------------
@@ -976,20 +998,10 @@ class BranchService:
                     + ", ".join(f"#{p.id}" for p in waiting)
                     + " still wait."
                 )
-            result = await gate.commit(
-                session,
-                campaign_id=parent.id,
-                scene_id=None,
-                batch=batch,
-                story_order=None,
-                actor_id=actor.id,
-                actor_name=actor.name,
-                kind=ChangesetKind.PROMOTION,
-                check=lambda s, reader, ids: findings_around(reader, ids),
-            )
+            target = CommitTarget.of_batch(parent.id, batch, ChangesetKind.PROMOTION)
+            result = await gate.commit(session, target, actor_id=actor.id, actor_name=actor.name)
             if not result.accepted and not result.rejected:
                 raise Conflict("This promotion was already committed.")
-            await record_findings(session, parent.id, result.findings)
             return result
 
         return await self.db.run(work, attempts=1)

@@ -77,20 +77,20 @@ from canon.models import (
     StatusChangeRow,
 )
 from canon.storage import Base, Database, UTCDateTime, utc_now
-from canon.structured.ingest import _statement_fingerprint
+from canon.structured.facts import statement_fingerprint
 from canon.structured.models import StructuredFileRow
-from memory.knowledge import KnowledgeService
-from memory.knowledge_archive import ArchivedSource, KnowledgeArchive, restore_knowledge
-from memory.knowledge_domain import ImportOutcome, KnowledgeClass, ProgressCallback, SourceVersionInfo
-from memory.knowledge_models import (
+from memory.knowledge.archive import ArchivedSource, KnowledgeArchive, restore_knowledge
+from memory.knowledge.models import ImportOutcome, KnowledgeClass, ProgressCallback, SourceVersionInfo
+from memory.knowledge.service import KnowledgeService
+from memory.knowledge.tables import (
     KnowledgeChunkRow,
     KnowledgeIndexStateRow,
     KnowledgeRetrievalRow,
     KnowledgeSourceRow,
     KnowledgeSourceVersionRow,
 )
-from memory.models import SceneRow, TurnRevisionRow, TurnRow
-from memory.voice_models import NarrationRow, NpcMemoryRow, SceneCastRow, SceneDigestRow
+from memory.scene_tables import SceneRow, TurnRevisionRow, TurnRow
+from memory.voice_tables import NarrationRow, NpcMemoryRow, SceneCastRow, SceneDigestRow
 
 if TYPE_CHECKING:
     from bot.voice.service import VoiceService
@@ -553,7 +553,7 @@ def _scope(scope: str, campaign_id: int, ids: _Ids) -> str:
 
 def _statement_fp(row: dict[str, Any], subject: int, obj: int | None) -> str:
     validity = Validity(world_from=row.get("world_from"), world_until=row.get("world_until"))
-    return _statement_fingerprint(
+    return statement_fingerprint(
         str(row["kind"]),
         subject,
         str(row["predicate"]),

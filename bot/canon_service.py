@@ -1,30 +1,30 @@
-"""The canon use cases: propose, review, commit, add directly, retcon, look up, check. Each owns its transaction.
+"""The canon use cases: end and commit a scene, commit a batch, add directly, retcon, look up, check. Each owns
+its transaction; proposals and their review are `bot.proposal_service`'s, which this service extends.
 
 This is where the narrative store (scenes, turns) and the truth layer (the canon graph) meet: a scene commit
-writes the accepted proposals and completes the scene in ONE transaction.
+writes the accepted proposals and completes the scene in ONE transaction. The game-master's voice takes part
+through two hooks given at construction: `before_review(scene)` runs at /endscene before the review is decided
+(proposal extraction), `after_complete(scene_id)` once a scene is complete (summary, NPC memories). Both log
+their own failures and never raise.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot import limits
+from bot.canon_access import CanonAccess
+from bot.proposal_service import ProposalService, Review
 from canon import campaigns, review_cards
-from canon.calendar import DateError, parse_date
-from canon.campaigns import Campaign, ChangesetKind, LineageStep, fork_point_of, lineage, open_changeset
-from canon.checks import (
-    RecordedConflict,
-    findings_around,
-    record_findings,
-    recorded_conflicts,
-    whole_graph_findings,
-)
+from canon.calendar import DateError, parse_date, real_time_problem
+from canon.campaigns import Campaign, ChangesetKind, open_changeset
+from canon.checks import RecordedConflict, record_findings, recorded_conflicts, whole_graph_findings
 from canon.continuity import Finding, world_key
 from canon.domain import (
     NOW,
@@ -34,35 +34,44 @@ from canon.domain import (
     EntityRef,
     Evidence,
     EvidenceKind,
+    Statement,
     StatementView,
     Viewer,
-    Visibility,
 )
-from canon.errors import Conflict, InvalidInput, NotFound
-from canon.gate import CanonizationGate, CommitResult, Draft, authority_policy
+from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from canon.gate import CommitResult, CommitTarget, Draft
 from canon.graph import CanonReader, CanonWriter
-from canon.models import ProposalRow
-from canon.ontology import Ontology, base_ontology
-from canon.proposals import Proposal, ProposalContent, ProposalStatus, references
+from canon.ontology import Ontology
+from canon.proposals import ProposalContent, ProposalStatus
 from canon.storage import Database
-from memory.scenes import Actor, Scene, SceneReport, SceneService, SceneStatus, load_scene, scene_turns
+from memory.scenes import Actor, Scene, SceneReport, SceneService, SceneStatus, load_scene
+
+__all__ = [
+    "ANOTHER_SERVER",
+    "CanonService",
+    "CommitOutcome",
+    "RetconResult",
+    "Review",
+    "parse_as_of",
+]
 
 log = logging.getLogger(__name__)
 
+ANOTHER_SERVER = "This review belongs to another server's campaign."
+
 
 @dataclass(frozen=True)
-class Review:
-    """What a review card shows: the scene, its proposals, and the Discord message of each turn cited.
+class CommitOutcome:
+    """What a commit's card shows: what was written, the review as it now stands, and the cards to close.
 
-    `secret` holds the ids of proposals a player must not read: GM-only ones, those naming GM-only entities,
-    and those whose continuity warnings rest on GM-only canon. A card posted where players see it hides them.
+    `result.findings` holds every continuity finding, for the GM; `heard` only those a player may hear of (none
+    that touches GM-only canon). `cards` are the review cards posted for the scene (none for a batch).
     """
 
-    scene: Scene | None
-    batch: str | None
-    proposals: list[Proposal]
-    turn_messages: dict[int, int]
-    secret: frozenset[int] = frozenset()
+    result: CommitResult
+    review: Review
+    heard: list[Finding]
+    cards: list[review_cards.ReviewCard]
 
 
 @dataclass(frozen=True)
@@ -96,37 +105,32 @@ def parse_as_of(
                 f"“{believed_at}” is not a real date and time; use ISO form like 2026-11-30T18:00Z."
             ) from None
         believed = believed if believed.tzinfo else believed.replace(tzinfo=dt.UTC)
+        if (problem := real_time_problem(believed)) is not None:
+            raise InvalidInput(f"“{believed_at.strip()}” cannot be used: {problem}.")
+        believed = believed.astimezone(dt.UTC)
     if at_scene is not None and at_scene < 0:
         raise InvalidInput("A scene number is 0 or more (0 means before the first scene).")
     return AsOf(world=world, world_key=world_k, scene=at_scene, believed_at=believed)
 
 
-class CanonService:
-    """Canon use cases for the cogs and the command line."""
+class CanonService(ProposalService):
+    """Canon use cases for the cogs and the command line (proposals and their review included)."""
 
-    def __init__(self, db: Database, scenes: SceneService, ontology: Ontology | None = None) -> None:
-        self.db = db
-        self.scenes = scenes
-        self.base_ontology = ontology or base_ontology()
-        self._lineages: dict[tuple[int, int | None, int | None, str], list[LineageStep]] = {}
-        self._ontologies: dict[str, Ontology] = {}
-        # Set by the composition root (the game-master's voice): `before_review(scene)` runs at /endscene
-        # before the review is decided (proposal extraction); `after_complete(scene_id)` once a scene is
-        # complete (summary, NPC memories). Both log their own failures and never raise.
-        self.before_review: Callable[[Scene], Awaitable[object]] | None = None
-        self.after_complete: Callable[[int], Awaitable[object]] | None = None
-
-    def ontology_for(self, campaign: Campaign) -> Ontology:
-        """Return the campaign's ontology: the base one plus the campaign's extension, if any."""
-        extension = campaign.settings.get("ontology")
-        if not extension:
-            return self.base_ontology
-        # Validating an extension costs more than the queries of a lookup: each distinct one is built once.
-        key = json.dumps(extension, sort_keys=True)
-        found = self._ontologies.get(key)
-        if found is None:
-            found = self._ontologies[key] = self.base_ontology.extended(extension)
-        return found
+    def __init__(
+        self,
+        db: Database,
+        scenes: SceneService,
+        ontology: Ontology | None = None,
+        *,
+        access: CanonAccess | None = None,
+        before_review: Callable[..., Awaitable[object]] | None = None,
+        after_complete: Callable[[int], Awaitable[object]] | None = None,
+    ) -> None:
+        super().__init__(db, scenes, ontology, access=access)
+        self.before_review = before_review
+        self.after_complete = after_complete
+        #: Channels whose scene is being ended now (its transcript read): a second /endscene waits its turn.
+        self._ending: set[int] = set()
 
     async def set_ontology(self, campaign: Campaign, extension: dict[str, Any] | None) -> Ontology:
         """Replace the campaign's ontology extension (None clears it); return the campaign's new ontology.
@@ -156,146 +160,33 @@ class CanonService:
 
         return await self.db.run(work)
 
-    def gate_for(self, campaign: Campaign) -> CanonizationGate:
-        """Return the canonization gate with the campaign's ontology."""
-        return CanonizationGate(self.ontology_for(campaign))
+    async def endable_scene(self, channel_id: int) -> Scene:
+        """Return the channel's scene that `end_scene` would end now, or raise what it would."""
+        if channel_id in self._ending:
+            raise Conflict("This scene is already being ended: its summary will be posted in this channel.")
+        return await self.scenes.endable_scene(channel_id)
 
-    async def reader(self, session: AsyncSession, campaign: Campaign, viewer: Viewer) -> CanonReader:
-        """Return a canon reader for a campaign and viewer.
+    async def end_scene(
+        self, channel_id: int, *, progress: Callable[[int, int], Awaitable[None]] | None = None
+    ) -> tuple[SceneReport, Review]:
+        """End the channel's scene: complete it, or put it under review when proposals wait.
 
-        Lineages are cached: only a rebase moves one, and it moves the branch's own fork point (a branch with
-        branches of its own is never rebased), so the campaign's fork point is part of the key.
+        Reading the transcript into proposals may take many model calls; `progress(read, total)` hears of
+        each piece, and a second call for the same channel meanwhile is refused.
         """
-        key = (
-            campaign.id,
-            campaign.fork_changeset_id,
-            campaign.fork_scene_order,
-            repr(fork_point_of(campaign)),
-        )
-        steps = self._lineages.get(key)
-        if steps is None:
-            steps = self._lineages[key] = await lineage(session, campaign.id)
-        return CanonReader(session, steps, self.ontology_for(campaign), viewer=viewer)
+        await self.endable_scene(channel_id)
+        self._ending.add(channel_id)
+        try:
+            return await self._end_scene(channel_id, progress)
+        finally:
+            self._ending.discard(channel_id)
 
-    def forget_lineage(self, campaign_id: int) -> None:
-        """Drop the cached lineage of a campaign (after a rebase or a delete)."""
-        for key in [k for k in self._lineages if k[0] == campaign_id]:
-            del self._lineages[key]
-
-    # -- proposals ------------------------------------------------------------------------------------
-
-    async def _warnings(self, session: AsyncSession, campaign: Campaign, row: ProposalRow) -> list[Finding]:
-        """Return the findings a proposal would raise, by writing it in a savepoint and rolling back."""
-        if row.type == "entity":  # a new entity writes no statement to check
-            return []
-        gate = self.gate_for(campaign)
-        proposal = (await gate.proposals(session, campaign.id, ids=[row.id]))[0]
-        # Only the entity proposals this one names are needed: the others cannot be in its neighbourhood,
-        # and writing every pending entity of the scene made each proposal slower than the last.
-        named = sorted({r.proposal_id for _, r in references(proposal.content) if r.proposal_id is not None})
-        entities = [
-            p
-            for p in (await gate.proposals(session, campaign.id, ids=named) if named else [])
-            if p.type == "entity" and p.id != row.id and p.status in {"pending", "accepted"}
-        ]
-        reader = await self.reader(session, campaign, Viewer.GM)
-        found = await gate.simulate(
-            session,
-            reader,
-            [*entities, proposal],
-            story_order=await self._story_order(session, row.scene_id),
-            check=findings_around,
-        )
-        return found.get(proposal.id, [])
-
-    async def _story_order(self, session: AsyncSession, scene_id: int | None) -> int | None:
-        return (await load_scene(session, scene_id)).story_order if scene_id is not None else None
-
-    async def propose(
-        self,
-        campaign: Campaign,
-        channel_id: int,
-        content: ProposalContent,
-        actor: Actor,
-        *,
-        turns: tuple[int, int] | None = None,
-    ) -> list[Proposal]:
-        """Propose a canon change in the channel's running scene, citing turns (by default the latest one)."""
-        scene = await self.scenes.current_scene(channel_id)
-        if scene.status != SceneStatus.ACTIVE:
-            raise Conflict("This scene has ended; proposals are closed while its review is open.")
-
-        async def work(session: AsyncSession) -> list[Proposal]:
-            all_turns = await scene_turns(session, scene.id, include_deleted=False)
-            if turns is not None:
-                first, last = turns
-                numbers = {t.number for t in all_turns}
-                if first > last or first not in numbers or last not in numbers:
-                    raise InvalidInput(
-                        f"This scene has turns {min(numbers, default=0)} to {max(numbers, default=0)}; "
-                        f"“{first}-{last}” is not a range of them."
-                    )
-                span: tuple[int | None, int | None] = (first, last)
-            else:
-                latest = all_turns[-1].number if all_turns else None
-                span = (latest, latest)
-            evidence = Evidence(
-                kind=EvidenceKind.TURNS, scene_id=scene.id, turn_from=span[0], turn_to=span[1]
-            )
-            draft = Draft(
-                content=content,
-                authority=Authority.GM if actor.is_gm else Authority.PLAYER,
-                evidence=[evidence],
-                origin="command",
-                proposer_id=actor.id,
-                proposer_name=actor.name,
-            )
-            # Names resolve as the proposer sees canon: a player naming a GM-only entity gets a new-entity
-            # proposal (the GM sorts it out), never a hint that the hidden entity exists.
-            reader = await self.reader(session, campaign, Viewer.GM if actor.is_gm else Viewer.PLAYER)
-            return await self.gate_for(campaign).propose(
-                session,
-                reader,
-                draft,
-                scene_id=scene.id,
-                warnings_for=lambda s, row: self._warnings(s, campaign, row),
-            )
-
-        return await self.db.run(work)
-
-    async def submit(
-        self, campaign: Campaign, drafts: Sequence[Draft], *, scene_id: int | None, batch: str | None
-    ) -> list[Proposal]:
-        """Store proposals made by the system (LLM extraction, promotions) for review; one transaction."""
-
-        async def work(session: AsyncSession) -> list[Proposal]:
-            reader = await self.reader(session, campaign, Viewer.GM)
-            stored: list[Proposal] = []
-            gate = self.gate_for(campaign)
-            for draft in drafts:
-                try:
-                    nested = await session.begin_nested()
-                    stored += await gate.propose(
-                        session,
-                        reader,
-                        draft,
-                        scene_id=scene_id,
-                        batch=batch,
-                        warnings_for=lambda s, row: self._warnings(s, campaign, row),
-                    )
-                    await nested.commit()
-                except (InvalidInput, NotFound, Conflict) as error:
-                    await nested.rollback()
-                    log.info("dropped a proposal that does not fit canon: %s", error)
-            return stored
-
-        return await self.db.run(work)
-
-    async def end_scene(self, channel_id: int) -> tuple[SceneReport, Review]:
-        """End the channel's scene: complete it, or put it under review when proposals wait."""
+    async def _end_scene(
+        self, channel_id: int, progress: Callable[[int, int], Awaitable[None]] | None
+    ) -> tuple[SceneReport, Review]:
         scene = await self.scenes.current_scene(channel_id)
         if self.before_review is not None and scene.status == SceneStatus.ACTIVE:
-            await self.before_review(scene)
+            await self.before_review(scene, progress=progress)
         async with self.db.session() as session:
             campaign = await campaigns.get_campaign(session, scene.campaign_id)
             waiting = await self.gate_for(campaign).proposals(session, scene.campaign_id, scene_id=scene.id)
@@ -307,195 +198,25 @@ class CanonService:
         return report, await self.review(scene.id)
 
     async def _rewarn(self, session: AsyncSession, scene: Scene) -> None:
-        """Recompute the warnings of the scene's pending proposals against all its open proposals at once.
-
-        Each proposal was checked alone when it was made; two of them may contradict each other (or canon
-        committed since), which only shows with every proposal of the scene written together.
-        """
+        """Recompute the warnings of the scene's pending proposals against all its open proposals at once."""
         campaign = await campaigns.get_campaign(session, scene.campaign_id)
-        gate = self.gate_for(campaign)
-        open_ = [
-            p
-            for p in await gate.proposals(session, campaign.id, scene_id=scene.id)
-            if p.status in {ProposalStatus.PENDING, ProposalStatus.ACCEPTED}
-        ]
         reader = await self.reader(session, campaign, Viewer.GM)
-        found = await gate.simulate(
-            session, reader, open_, story_order=scene.story_order, check=findings_around
+        await self.gate_for(campaign).rewarn(
+            session, reader, scene_id=scene.id, story_order=scene.story_order
         )
-        # A proposal that cannot be written keeps the warnings it had: the commit will drop or refuse it.
-        pending = [p.id for p in open_ if p.status == ProposalStatus.PENDING and p.id in found]
-        await gate.set_warnings(session, {pid: found[pid] for pid in pending})
 
-    async def review(
-        self, scene_id: int | None, *, campaign_id: int | None = None, batch: str | None = None
-    ) -> Review:
-        """Return what the review card of a scene (or an import batch) shows."""
-        async with self.db.session() as session:
-            scene = await load_scene(session, scene_id) if scene_id is not None else None
-            owner = scene.campaign_id if scene else campaign_id
-            if owner is None:
-                raise InvalidInput("A review needs a scene or a campaign and batch.")
-            campaign = await campaigns.get_campaign(session, owner)
-            proposals = await self.gate_for(campaign).proposals(
-                session, owner, scene_id=scene_id, batch=batch
-            )
-            messages: dict[int, int] = {}
-            if scene is not None:
-                messages = {
-                    t.number: t.discord_message_id
-                    for t in await scene_turns(session, scene.id)
-                    if t.discord_message_id is not None
-                }
-            secret = await self._secret_proposals(session, campaign, proposals)
-            return Review(
-                scene=scene, batch=batch, proposals=proposals, turn_messages=messages, secret=secret
-            )
+    # -- commits --------------------------------------------------------------------------------------
 
-    async def review_in_channel(self, channel_id: int) -> Review:
-        """Return the review of the channel's scene that waits for its commit."""
-        scene = await self.scenes.current_scene(channel_id)
-        if scene.status == SceneStatus.ACTIVE:
-            raise Conflict("The scene in this channel is still running; end it with /endscene first.")
-        return await self.review(scene.id)
-
-    async def proposal(self, proposal_id: int) -> Proposal:
-        """Return one proposal or raise `NotFound`."""
-        async with self.db.session() as session:
-            row = await session.get(ProposalRow, proposal_id)
-            if row is None:
-                raise NotFound(f"There is no proposal #{proposal_id}.")
-            campaign = await campaigns.get_campaign(session, row.campaign_id)
-            return await self.gate_for(campaign).get(session, proposal_id)
-
-    async def secret_proposals(self, campaign: Campaign, proposals: Sequence[Proposal]) -> frozenset[int]:
-        """Return the proposals a player must not read in full (see `Review.secret`)."""
-        async with self.db.session() as session:
-            return await self._secret_proposals(session, campaign, proposals)
-
-    async def _secret_proposals(
-        self, session: AsyncSession, campaign: Campaign, proposals: Sequence[Proposal]
-    ) -> frozenset[int]:
-        """Return the proposals a player must not read (see `Review.secret`)."""
-        if not proposals:
-            return frozenset()
-        entity_ids: set[int] = set()
-        statement_ids: set[int] = set()
-        for p in proposals:
-            entity_ids |= {r.entity_id for _, r in references(p.content) if r.entity_id is not None}
-            for warning in p.warnings:
-                entity_ids |= set(warning.get("entity_ids") or ())
-                statement_ids |= set(warning.get("statement_ids") or ())
-        hidden_entities, hidden_statements = await self._hidden(session, campaign, entity_ids, statement_ids)
-        secret: set[int] = set()
-        for p in proposals:
-            refs = [r for _, r in references(p.content)]
-            if (
-                p.content.visibility == Visibility.GM_ONLY
-                or any(r.entity_id in hidden_entities for r in refs)
-                or any(
-                    set(w.get("entity_ids") or ()) & hidden_entities
-                    or set(w.get("statement_ids") or ()) & hidden_statements
-                    for w in p.warnings
-                )
-            ):
-                secret.add(p.id)
-        # A proposal naming a hidden entity proposal is hidden too.
-        secret |= {p.id for p in proposals if any(r.proposal_id in secret for _, r in references(p.content))}
-        return frozenset(secret)
-
-    async def _hidden(
-        self, session: AsyncSession, campaign: Campaign, entity_ids: set[int], statement_ids: set[int]
-    ) -> tuple[set[int], set[int]]:
-        """Return which of these entities and statements a player must not see.
-
-        Hidden: GM-only entities (those the statements are about included), and GM-only statements or
-        statements about a GM-only entity.
-        """
-        gm = await self.reader(session, campaign, Viewer.GM)
-        statements = await gm.statements(
-            statement_ids=statement_ids, include_retconned=True, with_evidence=False
-        )
-        about = entity_ids | {s.subject_id for s in statements}
-        about |= {s.object_id for s in statements if s.object_id is not None}
-        entities = await gm.entities(about, include_retconned=True)
-        hidden_entities = {i for i, e in entities.items() if e.visibility == Visibility.GM_ONLY}
-        hidden_statements = {
-            s.id
-            for s in statements
-            if s.visibility == Visibility.GM_ONLY
-            or s.subject_id in hidden_entities
-            or s.object_id in hidden_entities
-        }
-        return hidden_entities, hidden_statements
-
-    async def public_findings(self, campaign_id: int, findings: Sequence[Finding]) -> list[Finding]:
-        """Return the continuity findings a player may hear of: none that touches GM-only canon."""
-        if not findings:
-            return []
-        async with self.db.session() as session:
-            campaign = await campaigns.get_campaign(session, campaign_id)
-            hidden_entities, hidden_statements = await self._hidden(
-                session,
-                campaign,
-                {i for f in findings for i in f.entity_ids},
-                {i for f in findings for i in f.statement_ids},
-            )
-        return [
-            f
-            for f in findings
-            if not (
-                hidden_entities.intersection(f.entity_ids) or hidden_statements.intersection(f.statement_ids)
-            )
-        ]
-
-    async def decide(
-        self, proposal_id: int, *, accept: bool, actor: Actor, rationale: str | None = None
-    ) -> Proposal:
-        """Record the GM's decision on one proposal (exactly once)."""
-
-        async def work(session: AsyncSession) -> Proposal:
-            row = await session.get(ProposalRow, proposal_id)
-            if row is None:
-                raise NotFound(f"There is no proposal #{proposal_id}.")
-            campaign = await campaigns.get_campaign(session, row.campaign_id)
-            return await self.gate_for(campaign).decide(
-                session,
-                proposal_id,
-                accept=accept,
-                decider_id=actor.id,
-                decider_name=actor.name,
-                rationale=rationale,
-            )
-
-        return await self.db.run(work, attempts=1)
-
-    async def accept_all(
-        self, scene_id: int | None, actor: Actor, *, campaign_id: int | None = None, batch: str | None = None
-    ) -> list[Proposal]:
-        """Accept every pending proposal without warnings."""
-
-        async def work(session: AsyncSession) -> list[Proposal]:
-            owner = campaign_id
-            if scene_id is not None:
-                scene = await load_scene(session, scene_id)
-                if scene.status == SceneStatus.COMPLETED:
-                    raise Conflict(f"The scene “{scene.title}” is already committed; nothing changed.")
-                owner = scene.campaign_id
-            if owner is None:
-                raise InvalidInput("Accepting all needs a scene or a campaign and batch.")
-            campaign = await campaigns.get_campaign(session, owner)
-            return await self.gate_for(campaign).accept_all(
-                session, owner, scene_id=scene_id, batch=batch, decider_id=actor.id, decider_name=actor.name
-            )
-
-        return await self.db.run(work, attempts=1)
-
-    async def commit_scene(self, scene_id: int, actor: Actor) -> CommitResult:
-        """Write the scene's accepted proposals, their evidence and the decision, and complete the scene: one transaction."""
+    async def commit_scene(
+        self, scene_id: int, actor: Actor, *, guild_id: int | None = None
+    ) -> CommitOutcome:
+        """Write the scene's accepted proposals, their evidence and the decision, and complete the scene: one
+        transaction. Asked from a server (`guild_id`), a scene of another server's campaign is refused."""
 
         async def work(session: AsyncSession) -> CommitResult:
             scene = await load_scene(session, scene_id)
+            if guild_id is not None and scene.guild_id not in (None, guild_id):
+                raise NotAllowed(ANOTHER_SERVER)
             if scene.status == SceneStatus.COMPLETED:
                 raise Conflict(f"The scene “{scene.title}” is already committed; nothing changed.")
             if scene.status == SceneStatus.ACTIVE:
@@ -503,43 +224,47 @@ class CanonService:
             # Completing first claims the scene: a concurrent commit waits on its row, then is refused.
             await self.scenes.complete_scene(session, scene.id)
             campaign = await campaigns.get_campaign(session, scene.campaign_id)
-            result = await self.gate_for(campaign).commit(
-                session,
-                campaign_id=campaign.id,
-                scene_id=scene.id,
-                story_order=scene.story_order,
-                actor_id=actor.id,
-                actor_name=actor.name,
-                check=lambda s, reader, ids: findings_around(reader, ids),
+            target = CommitTarget.of_scene(campaign.id, scene.id, scene.story_order)
+            return await self.gate_for(campaign).commit(
+                session, target, actor_id=actor.id, actor_name=actor.name
             )
-            await record_findings(session, campaign.id, result.findings, accepted=result.overridden())
-            return result
 
         committed = await self.db.run(work, attempts=1)
         if self.after_complete is not None:
             await self.after_complete(scene_id)
-        return committed
+        review = await self.review(scene_id)
+        assert review.scene is not None  # a scene's review
+        cards = await self.cards(scene_id)
+        return CommitOutcome(committed, review, await self._heard(review.scene.campaign_id, committed), cards)
 
-    async def commit_batch(self, campaign: Campaign, batch: str, actor: Actor) -> CommitResult:
-        """Write the accepted proposals of an import batch (prose extraction, promotions)."""
+    async def commit_batch(self, campaign: Campaign, batch: str, actor: Actor) -> CommitOutcome:
+        """Write the accepted proposals of an import batch (prose extraction, promotions); refuse a batch with
+        nothing left to commit."""
+        # Promotions from a branch (`bot.branches`) are batches too.
+        kind = ChangesetKind.PROMOTION if batch.startswith("promote:") else ChangesetKind.SOURCE_IMPORT
 
         async def work(session: AsyncSession) -> CommitResult:
-            result = await self.gate_for(campaign).commit(
-                session,
-                campaign_id=campaign.id,
-                scene_id=None,
-                batch=batch,
-                story_order=None,
-                actor_id=actor.id,
-                actor_name=actor.name,
-                # Promotions from a branch (`bot.branches`) are batches too.
-                kind=ChangesetKind.PROMOTION if batch.startswith("promote:") else ChangesetKind.SOURCE_IMPORT,
-                check=lambda s, reader, ids: findings_around(reader, ids),
-            )
-            await record_findings(session, campaign.id, result.findings, accepted=result.overridden())
-            return result
+            gate = self.gate_for(campaign)
+            open_ = [
+                p
+                for p in await gate.proposals(session, campaign.id, batch=batch)
+                if p.status in {ProposalStatus.PENDING, ProposalStatus.ACCEPTED}
+            ]
+            if not open_:
+                raise InvalidInput(
+                    "This batch has nothing left to commit: it was committed already, or every proposal in it "
+                    "was rejected. Nothing changed."
+                )
+            target = CommitTarget.of_batch(campaign.id, batch, kind)
+            return await gate.commit(session, target, actor_id=actor.id, actor_name=actor.name)
 
-        return await self.db.run(work, attempts=1)
+        committed = await self.db.run(work, attempts=1)
+        review = await self.review(None, campaign_id=campaign.id, batch=batch)
+        return CommitOutcome(committed, review, await self._heard(campaign.id, committed), [])
+
+    async def _heard(self, campaign_id: int, result: CommitResult) -> list[Finding]:
+        """Return the findings of a commit that a player may hear of."""
+        return await self.public_findings(campaign_id, result.findings)
 
     async def add_direct(
         self, campaign: Campaign, content: ProposalContent, actor: Actor, *, command: str
@@ -563,19 +288,8 @@ class CanonService:
                 await gate.decide(
                     session, proposal.id, accept=True, decider_id=actor.id, decider_name=actor.name
                 )
-            result = await gate.commit(
-                session,
-                campaign_id=campaign.id,
-                scene_id=None,
-                batch=batch,
-                story_order=None,
-                actor_id=actor.id,
-                actor_name=actor.name,
-                kind=ChangesetKind.GM_DIRECT,
-                check=lambda s, r, ids: findings_around(r, ids),
-            )
-            await record_findings(session, campaign.id, result.findings)
-            return result
+            target = CommitTarget.of_batch(campaign.id, batch, ChangesetKind.GM_DIRECT)
+            return await gate.commit(session, target, actor_id=actor.id, actor_name=actor.name)
 
         return await self.db.run(work, attempts=1)
 
@@ -611,26 +325,8 @@ class CanonService:
             writer = CanonWriter(session, changeset, reader.ontology)
             replacement = None
             if new_value is not None:
-                if old.kind.value == "relation":
-                    target = await reader.resolve(new_value)
-                    obj, value = target.id, None
-                else:
-                    obj, value = None, new_value
-                replacement = await writer.add_statement(
-                    kind=old.kind,
-                    subject_id=old.subject_id,
-                    predicate=old.predicate,
-                    object_id=obj,
-                    value=value,
-                    via=old.via,
-                    validity=old.validity,
-                    authority=Authority.GM,
-                    visibility=old.visibility,
-                    replaces_id=old.id,
-                    evidence=[
-                        Evidence(kind=EvidenceKind.COMMAND, note=f"/retcon by {actor.name}: {rationale}")
-                    ],
-                )
+                note = f"/retcon by {actor.name}: {rationale}"
+                replacement = await _replace(reader, writer, old, new_value, note)
             await writer.retcon(reader, "statement", old.id, replacement_id=replacement, rationale=rationale)
             dependents = [
                 d for d in await reader.dependents("statement", old.id) if d.statement.id != replacement
@@ -682,11 +378,21 @@ class CanonService:
             return reader.ref(entity), await reader.neighbourhood(entity.id, hops, as_of)
 
     async def autocomplete(self, campaign: Campaign, prefix: str, *, viewer: Viewer) -> list[tuple[str, str]]:
-        """Return (label, value) pairs of entity names for an autocomplete box."""
+        """Return (label, value) pairs of entity names for an autocomplete box.
+
+        A choice's value holds 100 characters and a name up to 200: a longer name is sent as `#id`, which every
+        lookup resolves (`CanonReader.resolve`), so picking it never sends a cut name.
+        """
         async with self.db.session() as session:
             reader = await self.reader(session, campaign, viewer)
             refs = await reader.autocomplete(prefix)
-        return [(f"{r.name} ({r.type})"[:100], r.name[:100]) for r in refs]
+        return [
+            (
+                limits.clip(f"{r.name} ({r.type})", limits.CHOICE_NAME),
+                r.name if len(r.name) <= limits.CHOICE_VALUE else f"#{r.id}",
+            )
+            for r in refs
+        ]
 
     async def check(self, campaign: Campaign) -> tuple[list[Finding], list[Finding]]:
         """Run every continuity rule over the whole graph; return all findings and the ones never seen before."""
@@ -698,50 +404,32 @@ class CanonService:
 
         return await self.db.run(work)
 
-    async def set_policy(self, campaign: Campaign, authority: str, mode: str) -> dict[str, str]:
-        """Set whether an authority's proposals are accepted without review; return the whole policy."""
-        try:
-            who = Authority(authority.strip().lower())
-        except ValueError:
-            raise InvalidInput(
-                f"“{authority}” is not an authority. Allowed: {', '.join(a.value for a in Authority)}."
-            ) from None
-        how = mode.strip().lower()
-        if how not in {"auto", "review"}:
-            raise InvalidInput(f"“{mode}” is not a policy. Allowed: auto, review.")
-
-        async def work(session: AsyncSession) -> dict[str, str]:
-            current = await campaigns.get_campaign(session, campaign.id)
-            policy = {**(current.settings.get("authority_policy") or {}), who.value: how}
-            updated = await campaigns.update_campaign_settings(
-                session, campaign.id, {"authority_policy": policy}
-            )
-            return authority_policy(updated.settings)
-
-        return await self.db.run(work)
-
-    async def record_card(self, review: Review, *, channel_id: int, message_id: int) -> None:
-        """Remember where a review card was posted, so that the commit can bring it to its final state."""
-        if review.scene is None:
-            return
-        scene = review.scene
-        await self.db.run(
-            lambda s: review_cards.record_card(
-                s,
-                campaign_id=scene.campaign_id,
-                scene_id=scene.id,
-                batch=review.batch,
-                channel_id=channel_id,
-                message_id=message_id,
-            )
-        )
-
-    async def cards(self, scene_id: int) -> list[review_cards.ReviewCard]:
-        """Return the review cards posted for a scene."""
-        async with self.db.session() as session:
-            return await review_cards.cards_of_scene(session, scene_id)
-
     async def conflicts(self, campaign: Campaign) -> list[RecordedConflict]:
         """Return the conflicts recorded for the campaign, newest first."""
         async with self.db.session() as session:
             return await recorded_conflicts(session, campaign.id)
+
+
+async def _replace(
+    reader: CanonReader, writer: CanonWriter, old: Statement, new_value: str, note: str
+) -> int:
+    """Write the statement that replaces a retconned one: the same, with a new value (a relation: a new other
+    end, named) as the GM's, with the retcon as evidence; return its id."""
+    if old.kind.value == "relation":
+        target = await reader.resolve(new_value)
+        obj, value = target.id, None
+    else:
+        obj, value = None, new_value
+    return await writer.add_statement(
+        kind=old.kind,
+        subject_id=old.subject_id,
+        predicate=old.predicate,
+        object_id=obj,
+        value=value,
+        via=old.via,
+        validity=old.validity,
+        authority=Authority.GM,
+        visibility=old.visibility,
+        replaces_id=old.id,
+        evidence=[Evidence(kind=EvidenceKind.COMMAND, note=note)],
+    )

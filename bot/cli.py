@@ -8,6 +8,7 @@ import logging
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Coroutine
+from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
@@ -151,6 +152,23 @@ async def _run_bot(settings: Settings) -> int:
         if lock is not None:
             lock.release()
     return 0
+
+
+@app.command()
+def sandbox(
+    sample: Annotated[bool, typer.Option("--sample", help="Import the sample world (once)")] = False,
+    host: Annotated[str, typer.Option(help="The address the page listens on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The page's port (0: any free one)", min=0, max=65535)] = 8080,
+    data_dir: Annotated[
+        Path, typer.Option("--data-dir", help="Where the sandbox keeps its state", file_okay=False)
+    ] = Path("./data/sandbox"),
+) -> None:
+    """Try the whole bot in a browser, without Discord: the GM and three players in a local server."""
+    from bot.sandbox.serve import serve
+
+    settings = settings_or_exit()
+    configure_logging(settings)
+    raise typer.Exit(asyncio.run(serve(settings, data_dir=data_dir, host=host, port=port, sample=sample)))
 
 
 @db_app.command("upgrade")

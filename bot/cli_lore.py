@@ -19,8 +19,8 @@ from bot.cli import emit, fail, run_async, settings_or_exit, with_services
 from bot.structured_import import ingest_yaml
 from canon.domain import Viewer
 from canon.errors import GameError
-from memory.knowledge import YAML_SUFFIXES, expand_paths
-from memory.knowledge_domain import (
+from memory.knowledge.files import YAML_SUFFIXES, expand_paths
+from memory.knowledge.models import (
     Answer,
     ImportFailure,
     ImportProgress,

@@ -60,7 +60,7 @@ def _describe(report: dict[str, Any]) -> str:
 
 async def extract_imported(services: Any, campaign: Any, report: Any, failed: list[Any]) -> dict[str, Any]:
     """Extract proposals from a freshly imported source; a failure is added to `failed` (never raised)."""
-    from memory.knowledge_domain import ImportFailure, ImportOutcome
+    from memory.knowledge.models import ImportFailure, ImportOutcome
 
     if report.outcome == ImportOutcome.DUPLICATE:
         return {}
@@ -256,7 +256,7 @@ def commit_batch(
             await services.canon.decide(proposal_id, accept=True, actor=actor)
         if accept_all:
             await services.canon.accept_all(None, actor, campaign_id=target.id, batch=name)
-        return await services.canon.commit_batch(target, name, actor)
+        return (await services.canon.commit_batch(target, name, actor)).result
 
     result = run_async(lambda: with_services(settings, work))
     emit(

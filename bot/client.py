@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import importlib
 import logging
@@ -14,11 +13,14 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.ext.commands.bot import BotBase
 
+from bot import command_sync
 from bot.logs import bind_log_context
+from bot.replies import reply_ephemeral
 from bot.services import Services
 from canon.errors import GameError
-from canon.storage import is_transient
+from canon.storage import DISK_ERROR, DISK_FULL, READ_ONLY, is_transient, storage_fault
 from memory.embedding import MiniLMEmbedder
 
 log = logging.getLogger(__name__)
@@ -36,6 +38,20 @@ EXTENSIONS = (
 )
 
 
+#: The bot permissions the README's invite asks for: read and post in channels and threads, with embeds and
+#: files; read history; manage the webhook NPCs speak through. Mention Everyone is optional (README): without
+#: it, a session reminder pings a players' role only if the role is mentionable.
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    manage_webhooks=True,
+)
+
+
 def intents() -> discord.Intents:
     """Return the intents Lorekeeper needs: guilds, members, messages and their content."""
     wanted = discord.Intents.none()
@@ -45,6 +61,19 @@ def intents() -> discord.Intents:
     wanted.message_content = True
     wanted.dm_messages = False
     return wanted
+
+
+#: What the bot's host can do about each storage fault, for the GM (`canon.storage.storage_fault`).
+STORAGE_ADVICE = {
+    DISK_FULL: "ask the bot's host to free space on the disk of its data folder",
+    READ_ONLY: "ask the bot's host to let the bot write to its database again (`lorekeeper doctor` checks it)",
+    DISK_ERROR: "ask the bot's host to check the disk of its data folder (`lorekeeper doctor` checks it)",
+}
+
+
+def storage_advice(fault: str) -> str:
+    """Return the next step for a storage fault, in words for the GM."""
+    return STORAGE_ADVICE.get(fault, "try again in a minute")
 
 
 def user_message_for(error: BaseException) -> tuple[str, GameError | None]:
@@ -58,7 +87,13 @@ def user_message_for(error: BaseException) -> tuple[str, GameError | None]:
         return str(original), GameError(str(original))
     if isinstance(original, app_commands.CommandOnCooldown):
         return f"Slow down: try again in {original.retry_after:.0f} s.", GameError("cooldown")
-    if is_transient(original):  # the writes were retried and the database still did not answer
+    fault = storage_fault(original)
+    if fault in STORAGE_ADVICE:  # the storage itself: said plainly, with what the host can do
+        log.warning("a command could not write: %s (%s)", fault, original)
+        return (
+            f"That was not saved: {fault}. Nothing else was lost; {storage_advice(fault)}, then try again."
+        ), GameError(fault)
+    if fault is not None or is_transient(original):  # retried, and the database still did not answer
         log.warning("database unavailable after retries: %s", original)
         return (
             "The database is busy or unreachable right now, so that was not saved. Nothing else was lost: "
@@ -69,44 +104,6 @@ def user_message_for(error: BaseException) -> tuple[str, GameError | None]:
     return (
         f"Something went wrong on my side. If it keeps happening, give the bot's host this id: `{error_id}`."
     ), None
-
-
-async def withdraw_public_thinking(interaction: discord.Interaction) -> None:
-    """Delete the public "thinking…" message of a command deferred in the open and not yet answered.
-
-    The first followup after a "thinking" deferral fills that message, keeping the deferral's flags whatever its
-    own say: a refusal or an error id sent then would be shown to the whole channel. Deleted, the deferral is
-    withdrawn and the next followup is a message of its own, which may be ephemeral. A deferral that is private
-    already, or that a followup or an edit has filled, is left alone.
-    """
-    if interaction.response.type is not discord.InteractionResponseType.deferred_channel_message:
-        return
-    # discord.py caches the original response once read: a copy read while it was loading would still say so
-    # after a followup filled it, so read it afresh.
-    interaction._original_response = None
-    try:
-        original = await interaction.original_response()
-    except discord.NotFound:  # deleted already
-        return
-    if original.flags.loading and not original.flags.ephemeral:
-        with contextlib.suppress(discord.NotFound):  # deleted meanwhile: withdrawn all the same
-            await interaction.delete_original_response()
-
-
-async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
-    """Send an ephemeral message whether or not the interaction was already answered.
-
-    After a public "thinking…" deferral nobody answered yet, that message is withdrawn first: the followup would
-    fill it, in public, instead of arriving privately. When it cannot be withdrawn the HTTPException propagates
-    and nothing is sent: the "thinking…" times out rather than show the reply to everyone.
-    """
-    if not interaction.response.is_done():
-        await interaction.response.send_message(
-            text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-        )
-        return
-    await withdraw_public_thinking(interaction)
-    await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
 
 class LorekeeperTree(app_commands.CommandTree["Lorekeeper"]):
@@ -228,16 +225,20 @@ class Lorekeeper(commands.Bot):
         self.record_latency(interaction)
 
     async def sync_commands(self) -> None:
-        """Sync commands to the dev guild when one is configured (instant), else globally (up to an hour)."""
+        """Sync commands to the dev guild when one is configured (instant), else globally (up to an hour).
+
+        Only when the tree changed since the last sync (`bot.command_sync`): a restart makes no sync call.
+        """
         dev_guild = self.services.settings.dev_guild_id
-        if dev_guild:
-            guild = discord.Object(id=dev_guild)
+        guild = discord.Object(id=dev_guild) if dev_guild else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to the dev guild %s", len(synced), dev_guild)
-        else:
-            synced = await self.tree.sync()
-            log.info("synced %d global commands", len(synced))
+        if self.application_id is None:  # pragma: no cover - set at login, before setup_hook
+            raise RuntimeError("the application id is not known yet")
+        synced = await command_sync.sync_if_changed(self.tree, self.services.db, self.application_id, guild)
+        if synced is not None:
+            where = f"to the dev guild {dev_guild}" if guild is not None else "globally"
+            log.info("synced %d commands %s", synced, where)
 
     async def on_message(self, message: discord.Message, /) -> None:
         """Skip prefix-command parsing: Lorekeeper has only slash commands, and this runs for every message."""
@@ -248,9 +249,16 @@ class Lorekeeper(commands.Bot):
         freeze_startup_heap()
 
     async def close(self) -> None:
-        """Disconnect from Discord, then write what is queued and close the database."""
+        """Disconnect from Discord, then unload the extensions, write what is queued and close the database.
+
+        The gateway closes first: `commands.Bot.close` unloads every extension before it disconnects, and a
+        message received meanwhile reached no turn logger (its turn was lost under load). Disconnected first,
+        the bot receives nothing more; what is posted from then on is read back from the channels' history
+        at the next start (`cogs.turns`).
+        """
         try:
-            await super().close()
+            await super(BotBase, self).close()  # discord.Client's (or AutoShardedClient's): the gateway
+            await super().close()  # the extensions; the gateway's close is not repeated
         finally:
             await self.services.close()
 

@@ -24,9 +24,9 @@ def metadata() -> MetaData:
     import canon.campaigns
     import canon.models
     import canon.structured.models  # noqa: F401
-    import memory.knowledge_models
-    import memory.models
-    import memory.voice_models  # noqa: F401
+    import memory.knowledge.tables
+    import memory.scene_tables
+    import memory.voice_tables  # noqa: F401
 
     return Base.metadata
 

@@ -7,7 +7,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.storage import Database
-from memory.voice_models import LLMUsageRow
+from memory.voice_tables import LLMUsageRow
 
 
 class UsageLine(BaseModel):

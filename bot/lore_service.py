@@ -23,11 +23,13 @@ from bot.structured_import import StructuredImportService
 from canon.campaigns import Campaign
 from canon.errors import GameError, InvalidInput
 from canon.structured.ingest import IngestReport
-from memory.knowledge import ALLOWED_SUFFIXES, YAML_SUFFIXES, KnowledgeService, clean_tags
-from memory.knowledge_domain import ImportReport, KnowledgeClass, ProgressCallback
+from memory.knowledge.files import ALLOWED_SUFFIXES, YAML_SUFFIXES, clean_tags
+from memory.knowledge.models import ImportReport, KnowledgeClass, ProgressCallback
+from memory.knowledge.service import KnowledgeService
 from memory.scenes import Actor
 
 if TYPE_CHECKING:
+    from bot.voice.extraction import PiecesRead
     from bot.voice.service import VoiceService
 
 log = logging.getLogger(__name__)
@@ -182,13 +184,23 @@ class LoreImportService:
         outcome = LoreImport(kind=kind, filename=imported.filename, report=imported)
         if not extract:
             return outcome
-        return await self._extract(campaign, outcome, imported.duplicate_of or imported.source.id)
+        return await self.read_into_proposals(campaign, outcome)
 
-    async def _extract(self, campaign: Campaign, outcome: LoreImport, source_id: int) -> LoreImport:
+    async def read_into_proposals(
+        self, campaign: Campaign, outcome: LoreImport, *, progress: PiecesRead | None = None
+    ) -> LoreImport:
+        """Read an imported prose file into proposals waiting for the GM (one model call a piece: long).
+
+        `progress(read, total)` hears of each piece read. A failure of the reading leaves the import standing
+        and says why (`extraction_error`).
+        """
+        if outcome.report is None:
+            raise InvalidInput("Only prose files (.md or .txt) are read into proposals.")
+        source_id = outcome.report.duplicate_of or outcome.report.source.id
         if self.voice is None:
             return _with(outcome, extraction_error="the game-master's voice is not available here.")
         try:
-            report = await self.voice.extract_source(campaign, source_id)
+            report = await self.voice.extract_source(campaign, source_id, progress=progress)
         except GameError as error:
             return _with(outcome, extraction_error=error.message)
         review = None

@@ -24,7 +24,7 @@ from bot.timeparse import REPEATS, next_occurrence, parse_when, zone
 from canon.errors import InvalidInput, NotFound
 from canon.storage import Database, utc_now
 from config.settings import OpsSettings
-from memory.models import SceneRow, TurnRow
+from memory.scene_tables import SceneRow, TurnRow
 from memory.scenes import SceneStatus
 
 log = logging.getLogger(__name__)

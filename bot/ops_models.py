@@ -1,5 +1,6 @@
-"""SQL tables of the operations side: time zones, the GM channel, scheduled sessions, idle reminders, and the
-table APScheduler keeps its jobs in (declared here so that migrations, not the scheduler, create it).
+"""SQL tables of the operations side: time zones, the GM channel, scheduled sessions, idle reminders, the
+command tree last synced to Discord, and the table APScheduler keeps its jobs in (declared here so that
+migrations, not the scheduler, create it).
 
 Rows never leave `bot.operations`; the rest of the program sees its pydantic models.
 """
@@ -78,3 +79,16 @@ class IdleReminderRow(Base):
     scene_id: Mapped[int] = mapped_column(ForeignKey("scenes.id"), primary_key=True, autoincrement=False)
     activity_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     reminded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
+
+
+class CommandSyncRow(Base):
+    """The hash of the slash-command tree last synced to Discord, per application and scope (global, a guild).
+
+    A start whose tree hashes the same makes no sync call (Discord allows 200 command creations a day).
+    """
+
+    __tablename__ = "command_syncs"
+
+    scope: Mapped[str] = mapped_column(String(80), primary_key=True)
+    tree_hash: Mapped[str] = mapped_column(String(64))
+    synced_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)

@@ -6,9 +6,9 @@ import logging
 
 from sqlalchemy import select
 
-from memory.knowledge import KnowledgeService
-from memory.knowledge_domain import VectorStatus
-from memory.knowledge_models import KnowledgeSourceRow
+from memory.knowledge.models import VectorStatus
+from memory.knowledge.service import KnowledgeService
+from memory.knowledge.tables import KnowledgeSourceRow
 from memory.vector_index import VectorIndexError
 
 log = logging.getLogger(__name__)

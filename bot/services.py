@@ -9,11 +9,13 @@ from dataclasses import dataclass, field
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.branches import BranchService, bound_campaign_id
+from bot.canon_access import CanonAccess
 from bot.canon_service import CanonService
 from bot.ledger import SqlTokenLedger
 from bot.llm import LLMClient, OpenAICompatibleLLM, build_llm
 from bot.metrics import CommandLatencies
 from bot.operations import OperationsService
+from bot.proposal_service import ProposalService
 from bot.scheduler import JobScheduler
 from bot.structured_import import StructuredImportService
 from bot.voice.service import VoiceService
@@ -25,7 +27,7 @@ from config.settings import Settings
 from memory.digests import SceneMomentStore
 from memory.doc_index import ChromaDocIndex
 from memory.embedding import MiniLMEmbedder
-from memory.knowledge import KnowledgeService
+from memory.knowledge.service import KnowledgeService
 from memory.npc_memory import NpcMemoryStore
 from memory.scenes import SceneService
 from memory.tokens import count_tokens
@@ -221,11 +223,20 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
     turns = TurnLog(db)
     turns.start()
     scenes = SceneService(db)
-    canon = CanonService(db, scenes)  # the same SceneService: it keeps the channels with an open scene
-    knowledge = build_knowledge(settings, db, canon)
+    # One SceneService (it keeps the channels with an open scene) and one CanonAccess (the cached lineages a
+    # rebase forgets) for every canon service. The voice uses proposals; the canon service calls the voice when
+    # a scene ends and once it is complete, so the voice comes first.
+    access = CanonAccess()
+    proposals = ProposalService(db, scenes, access=access)
+    knowledge = build_knowledge(settings, db, access)
     ledger = SqlTokenLedger(db)
     llm = build_llm(settings.llm, ledger, token_counter=count_tokens)
-    voice = build_voice(settings, db, canon=canon, scenes=scenes, turns=turns, llm=llm, knowledge=knowledge)
+    voice = build_voice(
+        settings, db, proposals=proposals, scenes=scenes, turns=turns, llm=llm, knowledge=knowledge
+    )
+    canon = CanonService(
+        db, scenes, access=access, before_review=voice.before_review, after_complete=voice.after_complete
+    )
     return Services(
         settings=settings,
         db=db,
@@ -244,13 +255,13 @@ def build_voice(
     settings: Settings,
     db: Database,
     *,
-    canon: CanonService,
+    proposals: ProposalService,
     scenes: SceneService,
     turns: TurnLog,
     llm: LLMClient | None,
     knowledge: KnowledgeService | None,
 ) -> VoiceService:
-    """Build the game-master's voice and hook it into the scene's end and commit (see `CanonService`).
+    """Build the game-master's voice (its hooks go to `CanonService`: the scene's end and commit).
 
     NPC memories and scene summaries get Chroma collections of their own per campaign (`lk_mem{id}`,
     `lk_scn{id}`) beside the knowledge index, rebuilt from SQL on demand.
@@ -266,7 +277,7 @@ def build_voice(
     voice = VoiceService(
         db=db,
         settings=settings.voice,
-        canon=canon,
+        canon=proposals,
         scenes=scenes,
         turns=turns,
         llm=llm,
@@ -275,12 +286,10 @@ def build_voice(
         retriever=knowledge.retriever if knowledge is not None else None,
         knowledge=knowledge,
     )
-    canon.before_review = voice.before_review
-    canon.after_complete = voice.after_complete
     return voice
 
 
-def build_knowledge(settings: Settings, db: Database, canon: CanonService | None = None) -> KnowledgeService:
+def build_knowledge(settings: Settings, db: Database, canon: CanonAccess | None = None) -> KnowledgeService:
     """Build the imported-knowledge service: Chroma and the offline embedder unless embedding is switched off.
 
     Neither loads anything here: the model loads on the first embedding, chromadb on the first vector call.

@@ -11,6 +11,7 @@ import datetime as dt
 import re
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from canon.calendar import REAL_TIME_RANGE, real_time_problem
 from canon.errors import InvalidInput
 
 WEEKDAYS = {
@@ -75,6 +76,8 @@ def localize(naive: dt.datetime, tz: ZoneInfo) -> dt.datetime:
     An ambiguous time (the hour repeated when clocks go back) is read as its first occurrence.
     """
     aware = naive.replace(tzinfo=tz, fold=0)
+    if real_time_problem(aware) is not None:
+        raise InvalidInput(f"{naive:%Y-%m-%d %H:%M} cannot be used: times run {REAL_TIME_RANGE}.")
     if aware.astimezone(dt.UTC).astimezone(tz).replace(tzinfo=None) != naive:
         raise InvalidInput(
             f"{naive:%Y-%m-%d %H:%M} does not exist in {tz.key}: the clocks skip that hour. Pick another time."

@@ -23,6 +23,11 @@ at least one letter):
 
 `str(date)` gives the canonical labelled form (`3rd_age.year_300.month_3.day_17`).
 
+Bounds: a year lies between `MIN_YEAR` and `MAX_YEAR` (a trillion years either way), so that its sortable key
+(`year * 10000 + month * 100 + day`) fits the 64-bit columns it is stored in; a real time (`as believed at`, a
+session's start) lies between `EARLIEST_REAL_TIME` and `LATEST_REAL_TIME` in UTC, so that it can be read in any
+time zone. `YEAR_RANGE` and `REAL_TIME_RANGE` name them in messages; this module is the one place for both.
+
 Ordering: dates form a partial order, because coarse dates are intervals. `compare(a, b, calendar)` answers
 explicitly:
     before   a ends before b begins (certain)
@@ -41,6 +46,7 @@ This module is pure: no I/O, no database, no imports from the rest of Lorekeeper
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterable, Mapping
 from typing import Literal, NamedTuple
@@ -62,10 +68,17 @@ _MONTH_SEGMENT = re.compile(r"^(?:month_)?([0-9]+)$")
 _DAY_SEGMENT = re.compile(r"^(?:day_)?([0-9]+)$")
 _LABELS = ("year", "month", "day")
 
-# The years the calendar places: a date's world key (`year * 10000 + month * 100 + day`) is stored as a 64-bit
-# integer, and the open interval ends (`_FAR`) sit beyond every year.
-MIN_YEAR = -999_999_999_999
-MAX_YEAR = 999_999_999_999
+#: The first and last year a date may name: a world key (`year * 10000 + month * 100 + day`) of any of them
+#: fits a signed 64-bit column with room to spare.
+MAX_YEAR = 10**12 - 1
+MIN_YEAR = -MAX_YEAR
+YEAR_RANGE = f"years {MIN_YEAR:,} to {MAX_YEAR:,}"
+#: The first and last real (UTC) time a command takes: a day inside Python's own range, so that the time can be
+#: shown in any time zone (the offsets run up to 14 hours either way).
+EARLIEST_REAL_TIME = dt.datetime(1, 1, 2, tzinfo=dt.UTC)
+LATEST_REAL_TIME = dt.datetime(9999, 12, 30, 23, 59, tzinfo=dt.UTC)
+REAL_TIME_RANGE = "from 0001-01-02 to 9999-12-30 (UTC)"
+
 # Open interval ends; Python ints are unbounded, so these sit beyond any real year.
 _FAR = 10**18
 DatePoint = tuple[int, int, int]
@@ -74,6 +87,22 @@ DatePoint = tuple[int, int, int]
 def is_era_id(text: str) -> bool:
     """Tell whether `text` can name an era: a lowercase slug with at least one letter, not `unknown`."""
     return _ERA_ID.fullmatch(text) is not None and text != UNKNOWN
+
+
+def year_problem(year: int) -> str | None:
+    """Return why a year cannot be stored (outside `YEAR_RANGE`), or None when it can."""
+    if MIN_YEAR <= year <= MAX_YEAR:
+        return None
+    return f"year {year:,} is outside the calendar, which runs over {YEAR_RANGE}"
+
+
+def real_time_problem(moment: dt.datetime) -> str | None:
+    """Return why an aware real time cannot be used (outside `REAL_TIME_RANGE`), or None when it can."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        return "it names no time zone"
+    if EARLIEST_REAL_TIME <= moment <= LATEST_REAL_TIME:
+        return None
+    return f"real times run {REAL_TIME_RANGE}"
 
 
 class CalendarRules(BaseModel):
@@ -185,8 +214,16 @@ def parse_date(text: str, rules: CalendarRules = DEFAULT_RULES) -> WorldDate:
         match = pattern.fullmatch(segment)
         if match is None:
             raise DateError(text, f'"{segment}" is not a {label}')
+        digits = match.group(1).lstrip("+-").lstrip("0")
+        if len(digits) > len(str(MAX_YEAR)):  # a huge run of digits is never turned into an int
+            if label == "year":
+                raise DateError(text, f"the year is outside the calendar, which runs over {YEAR_RANGE}")
+            top = rules.months_per_year if label == "month" else rules.days_per_month
+            raise DateError(text, f"that {label} is not one of the calendar's (1 to {top})")
         values.append(int(match.group(1)))
     year, month, day = [*values, None, None, None][:3]
+    if year is not None and (problem := year_problem(year)) is not None:
+        raise DateError(text, problem)
     if month is not None and not 1 <= month <= rules.months_per_year:
         raise DateError(text, f"month {month} is not a month of the calendar (1 to {rules.months_per_year})")
     if day is not None and not 1 <= day <= rules.days_per_month:

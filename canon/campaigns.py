@@ -472,7 +472,7 @@ def _fork_settings(point: ForkPoint) -> dict[str, Any]:
 
 
 #: In a branch's `settings["fork"]`: its copies of inherited sources the parent changed or deleted since the
-#: fork, {copy's source id: the content hash it was copied with} (`memory.knowledge_repo.pin_for_branches`).
+#: fork, {copy's source id: the content hash it was copied with} (`memory.knowledge.pinning.pin_for_branches`).
 #: A rebase removes the copies still as copied (the parent's current version comes in) and clears the list.
 PINNED_SOURCES = "pinned_sources"
 

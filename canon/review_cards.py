@@ -1,4 +1,5 @@
-"""Where review cards were posted: a commit brings every card of its scene to the final state."""
+"""Where review cards were posted: a commit brings every card of its scene to the final state, and
+`/canon review` finds an import batch's card again in the channel it was shown in."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ class ReviewCard(BaseModel):
     batch: str | None
     channel_id: int
     message_id: int
+    campaign_id: int | None = None
 
 
 async def record_card(
@@ -49,5 +51,29 @@ async def cards_of_scene(session: AsyncSession, scene_id: int) -> list[ReviewCar
     query = select(ReviewCardRow).where(ReviewCardRow.scene_id == scene_id).order_by(ReviewCardRow.id)
     return [
         ReviewCard(scene_id=r.scene_id, batch=r.batch, channel_id=r.channel_id, message_id=r.message_id)
+        for r in (await session.execute(query)).scalars()
+    ]
+
+
+async def batch_cards_in_channel(session: AsyncSession, channel_id: int, limit: int = 50) -> list[ReviewCard]:
+    """Return the cards of import batches (no scene) shown in a channel, newest first (at most `limit`)."""
+    query = (
+        select(ReviewCardRow)
+        .where(
+            ReviewCardRow.channel_id == channel_id,
+            ReviewCardRow.scene_id.is_(None),
+            ReviewCardRow.batch.is_not(None),
+        )
+        .order_by(ReviewCardRow.id.desc())
+        .limit(limit)
+    )
+    return [
+        ReviewCard(
+            scene_id=None,
+            batch=r.batch,
+            channel_id=r.channel_id,
+            message_id=r.message_id,
+            campaign_id=r.campaign_id,
+        )
         for r in (await session.execute(query)).scalars()
     ]

@@ -20,12 +20,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import limits, replies
 from bot.client import Lorekeeper
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
-from cogs import campaign_embeds, canon_views
+from cogs import campaign_embeds, canon_cards
+from cogs.canon_options import viewer_of
 from cogs.canon_views import guarded, services_of
-from cogs.checks import actor_of, gm_only, guild_only_message, require_gm
+from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, require_gm
 from cogs.embeds import clip
 from cogs.places import campaign_here, place_of
 
@@ -158,7 +160,10 @@ class CampaignCommands(commands.Cog):
     """Fork what-if branches, choose where they play, bring them up to date, promote, retire."""
 
     campaign = app_commands.Group(
-        name="campaign", description="Campaigns and their what-if branches", guild_only=True
+        name="campaign",
+        description="Campaigns and their what-if branches",
+        guild_only=True,
+        allowed_contexts=IN_SERVERS,
     )
 
     def __init__(self, bot: Lorekeeper) -> None:
@@ -251,7 +256,8 @@ class CampaignCommands(commands.Cog):
     async def info(self, interaction: discord.Interaction, branch: Name | None = None) -> None:
         """Show one campaign's card."""
         target = await _named(interaction, branch)
-        info = await self.services.branches.info(target)
+        # A player's counts are of what players may see: hidden canon moves none of them.
+        info = await self.services.branches.info(target, viewer=viewer_of(interaction))
         await interaction.response.send_message(
             embed=campaign_embeds.info_embed(info), ephemeral=True, allowed_mentions=NONE
         )
@@ -265,20 +271,16 @@ class CampaignCommands(commands.Cog):
     async def rebase(self, interaction: discord.Interaction, branch: Name | None = None) -> None:
         """Show what a rebase brings in and the conflicts it makes, with a button to confirm."""
         target = await _named(interaction, branch)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.think(interaction)
         plan = await self.services.branches.plan_rebase(target)
         if plan.up_to_date:
-            await interaction.followup.send(
-                f"**{target.name}** already has everything of **{plan.parent.name}**.",
-                ephemeral=True,
-                allowed_mentions=NONE,
+            await replies.answer(
+                interaction, f"**{target.name}** already has everything of **{plan.parent.name}**."
             )
             return
         view = discord.ui.View(timeout=None)
         view.add_item(RebaseButton(target.id, plan.token))
-        await interaction.followup.send(
-            embed=campaign_embeds.plan_embed(plan), view=view, ephemeral=True, allowed_mentions=NONE
-        )
+        await replies.answer(interaction, embed=campaign_embeds.plan_embed(plan), view=view)
 
     @campaign.command(name="promote", description="Propose one of this branch's facts to its parent (GM)")
     @app_commands.describe(fact="The fact's number (#id, as shown by /canon lookups)")
@@ -288,13 +290,13 @@ class CampaignCommands(commands.Cog):
     ) -> None:
         """Propose the fact in the parent; its review card decides (nothing moves until the GM accepts)."""
         branch = await campaign_here(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.think(interaction)
         actor = actor_of(interaction, self.services.settings.gm_role)
         promotion = await self.services.branches.promote(branch, fact, actor)
         review = await self.services.canon.review(
             None, campaign_id=promotion.parent.id, batch=promotion.batch
         )
-        await canon_views.post_review(interaction, review, private=True)
+        await canon_cards.post_review(interaction, review, private=True)
 
     @campaign.command(name="abandon", description="Abandon a branch: its channels stop answering (GM)")
     @app_commands.describe(branch="The branch (default: this channel's)")
@@ -322,10 +324,8 @@ class CampaignCommands(commands.Cog):
             raise InvalidInput(f"“{target.name}” is a campaign, not a branch; only branches can be deleted.")
         info = await self.services.branches.info(target)
         if info.children:
-            raise InvalidInput(
-                f"“{target.name}” has branches of its own ({', '.join(k.name for k in info.children)}); delete "
-                "them first."
-            )
+            names = limits.fit_inline([k.name for k in info.children], 1000)
+            raise InvalidInput(f"“{target.name}” has branches of its own ({names}); delete them first.")
         own = info.own
         view = discord.ui.View(timeout=None)
         view.add_item(DeleteButton(target.id))

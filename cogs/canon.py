@@ -1,48 +1,30 @@
-"""`/propose`, `/canon ...` and `/retcon`: proposing canon in a scene, the GM's canon tools, and lookups.
+"""`/canon ...` and `/retcon`: lookups for everyone, the GM's canon tools; the extension of every canon command.
 
-Thin adapters: build the content from the options (`canon.forms`), call one `CanonService` method, render
-with `cogs.canon_embeds`. Lookups and GM answers are ephemeral, since they may show GM-only canon. The review
-card's buttons live in `cogs.canon_views`.
+Thin adapters: call one `CanonService` method, render with `cogs.canon_embeds`. Lookups and GM answers are
+ephemeral, since they may show GM-only canon. The extension also registers `/propose` (`cogs.canon_propose`),
+`/canon add` (`cogs.canon_add`) and the review card's buttons (`cogs.canon_views`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.canon_service import CanonService, parse_as_of
 from bot.client import Lorekeeper
-from canon import forms
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
-from canon.proposals import ProposalContent
-from cogs import canon_embeds, canon_options, canon_pictures, canon_views
-from cogs.canon_options import (
-    entity_name_list,
-    entity_names,
-    entity_types,
-    relation_types,
-    state_tags,
-    via_kinds,
-)
-from cogs.checks import actor_of, gm_only, guild_only_message
+from cogs import canon_add, canon_cards, canon_embeds, canon_options, canon_pictures, canon_views
+from cogs.canon_options import DATE_HELP, Date, Name, Text, entity_names
+from cogs.canon_propose import ProposeCommands
+from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
 from cogs.places import campaign_here
 
 NONE = discord.AllowedMentions.none()
-Name = app_commands.Range[str, 1, 200]
-Date = app_commands.Range[str, 1, 100]
-Text = app_commands.Range[str, 1, 1000]
-Turns = app_commands.Range[str, 1, 30]
-
-DATE_HELP = "In-world date like 3rd_age.year_300 or 3rd_age.300.3.17"
-TURNS_HELP = "The turns that show it, like 12 or 12-15 (default: the latest turn)"
-GM_ONLY_HELP = "Hide it from players (GM-only canon)"
-RELIES_ON_HELP = "The facts it builds on, like 12 or #12, #15 (a retcon of one lists it for review)"
-Facts = app_commands.Range[str, 1, 200]
 
 
 def _guild(interaction: discord.Interaction) -> discord.Guild:
@@ -52,15 +34,14 @@ def _guild(interaction: discord.Interaction) -> discord.Guild:
 
 
 class CanonCommands(commands.Cog):
-    """Propose canon during a scene; the GM adds, reviews, checks and retcons; everyone looks things up."""
+    """Everyone looks canon up; the GM reviews, checks and retcons it."""
 
-    propose = app_commands.Group(
-        name="propose", description="Propose canon during this channel's scene", guild_only=True
-    )
     canon_group = app_commands.Group(
-        name="canon", description="Look up and manage the campaign's canon", guild_only=True
+        name="canon",
+        description="Look up and manage the campaign's canon",
+        guild_only=True,
+        allowed_contexts=IN_SERVERS,
     )
-    add = app_commands.Group(name="add", description="Write canon directly (GM)", parent=canon_group)
 
     def __init__(self, bot: Lorekeeper) -> None:
         self.bot = bot
@@ -68,377 +49,6 @@ class CanonCommands(commands.Cog):
 
     async def _campaign(self, interaction: discord.Interaction) -> Campaign:
         return await campaign_here(interaction)
-
-    # -- /propose -------------------------------------------------------------------------------------
-
-    async def _propose(
-        self, interaction: discord.Interaction, build: Callable[[], ProposalContent], turns: str | None
-    ) -> None:
-        campaign = await self._campaign(interaction)
-        span = forms.parse_turns(turns)
-        content = build()
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        actor = actor_of(interaction, self.bot.services.settings.gm_role)
-        proposals = await self.canon.propose(
-            campaign, interaction.channel_id or 0, content, actor, turns=span
-        )
-        # A player's warnings may rest on GM-only canon: those are left out, unmentioned (the GM reads them
-        # on the review card).
-        secret = frozenset() if actor.is_gm else await self.canon.secret_proposals(campaign, proposals)
-        await interaction.followup.send(
-            embed=canon_embeds.proposed_embed(proposals, secret=secret), ephemeral=True, allowed_mentions=NONE
-        )
-
-    @propose.command(name="fact", description="Propose a fact: subject's attribute has a value")
-    @app_commands.describe(
-        subject="Who or what it is about",
-        attribute="What about it, like title or eye colour",
-        value="Its value",
-        when=DATE_HELP,
-        turns=TURNS_HELP,
-        relies_on=RELIES_ON_HELP,
-    )
-    @app_commands.autocomplete(subject=entity_names)
-    async def propose_fact(
-        self,
-        interaction: discord.Interaction,
-        subject: Name,
-        attribute: app_commands.Range[str, 1, 60],
-        value: Text,
-        when: Date | None = None,
-        turns: Turns | None = None,
-        relies_on: Facts | None = None,
-    ) -> None:
-        """Propose `subject.attribute = value`."""
-        await self._propose(
-            interaction,
-            lambda: forms.fact_content(
-                subject=subject, attribute=attribute, value=value, when=when, relies_on=relies_on
-            ),
-            turns,
-        )
-
-    @propose.command(name="entity", description="Propose a new person, place, faction, item...")
-    @app_commands.describe(
-        name="Its name",
-        type="Its type in the campaign's ontology",
-        description="A few words about it",
-        aliases="Other names, separated by commas",
-        turns=TURNS_HELP,
-    )
-    @app_commands.autocomplete(type=entity_types)
-    async def propose_entity(
-        self,
-        interaction: discord.Interaction,
-        name: Name,
-        type: app_commands.Range[str, 1, 60],
-        description: Text | None = None,
-        aliases: Text | None = None,
-        turns: Turns | None = None,
-    ) -> None:
-        """Propose a new entity."""
-        await self._propose(
-            interaction,
-            lambda: forms.entity_content(
-                name=name, entity_type=type, description=description, aliases=aliases
-            ),
-            turns,
-        )
-
-    @propose.command(name="relationship", description="Propose a relation between two entities")
-    @app_commands.describe(
-        subject="Who or what it starts from",
-        relation="The relation, like ALLY_OF or LOCATED_IN",
-        target="Who or what it points at",
-        since=DATE_HELP,
-        until=DATE_HELP,
-        turns=TURNS_HELP,
-        relies_on=RELIES_ON_HELP,
-    )
-    @app_commands.rename(target="object")
-    @app_commands.autocomplete(subject=entity_names, relation=relation_types, target=entity_names)
-    async def propose_relationship(
-        self,
-        interaction: discord.Interaction,
-        subject: Name,
-        relation: app_commands.Range[str, 1, 60],
-        target: Name,
-        since: Date | None = None,
-        until: Date | None = None,
-        turns: Turns | None = None,
-        relies_on: Facts | None = None,
-    ) -> None:
-        """Propose `subject RELATION object`."""
-        await self._propose(
-            interaction,
-            lambda: forms.relationship_content(
-                subject=subject,
-                relation=relation,
-                target=target,
-                since=since,
-                until=until,
-                relies_on=relies_on,
-            ),
-            turns,
-        )
-
-    @propose.command(name="state", description="Propose a change of state: dead, wounded, missing...")
-    @app_commands.describe(
-        subject="Who or what changes",
-        state="The new state",
-        via="The event that allows it, like resurrection",
-        when=DATE_HELP,
-        turns=TURNS_HELP,
-        relies_on=RELIES_ON_HELP,
-    )
-    @app_commands.autocomplete(subject=entity_names, state=state_tags, via=via_kinds)
-    async def propose_state(
-        self,
-        interaction: discord.Interaction,
-        subject: Name,
-        state: app_commands.Range[str, 1, 60],
-        via: app_commands.Range[str, 1, 60] | None = None,
-        when: Date | None = None,
-        turns: Turns | None = None,
-        relies_on: Facts | None = None,
-    ) -> None:
-        """Propose that an entity enters a state."""
-        await self._propose(
-            interaction,
-            lambda: forms.state_content(
-                subject=subject, state=state, via=via, when=when, relies_on=relies_on
-            ),
-            turns,
-        )
-
-    @propose.command(name="event", description="Propose an event: what happened, when, where, who took part")
-    @app_commands.describe(
-        name="What happened",
-        when=DATE_HELP,
-        location="Where it happened",
-        era="The era it belongs to",
-        participants="Who took part, separated by commas",
-        description="A few words about it",
-        turns=TURNS_HELP,
-        relies_on=RELIES_ON_HELP,
-    )
-    @app_commands.autocomplete(location=entity_names, era=entity_names, participants=entity_name_list)
-    async def propose_event(
-        self,
-        interaction: discord.Interaction,
-        name: Name,
-        when: Date | None = None,
-        location: Name | None = None,
-        era: Name | None = None,
-        participants: Text | None = None,
-        description: Text | None = None,
-        turns: Turns | None = None,
-        relies_on: Facts | None = None,
-    ) -> None:
-        """Propose an event."""
-        await self._propose(
-            interaction,
-            lambda: forms.event_content(
-                name=name,
-                when=when,
-                location=location,
-                era=era,
-                participants=participants,
-                description=description,
-                relies_on=relies_on,
-            ),
-            turns,
-        )
-
-    # -- /canon add -----------------------------------------------------------------------------------
-
-    async def _add(
-        self, interaction: discord.Interaction, build: Callable[[], ProposalContent], kind: str
-    ) -> None:
-        campaign = await self._campaign(interaction)
-        content = build()
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        actor = actor_of(interaction, self.bot.services.settings.gm_role)
-        channel = getattr(interaction.channel, "name", None) or interaction.channel_id
-        result = await self.canon.add_direct(
-            campaign, content, actor, command=f"/canon add {kind} in #{channel}"
-        )
-        await interaction.followup.send(
-            embed=canon_embeds.added_embed(result), ephemeral=True, allowed_mentions=NONE
-        )
-
-    @add.command(name="fact", description="Write a fact to canon (GM)")
-    @app_commands.describe(
-        subject="Who or what it is about",
-        attribute="What about it",
-        value="Its value",
-        when=DATE_HELP,
-        gm_only=GM_ONLY_HELP,
-        relies_on=RELIES_ON_HELP,
-    )
-    @app_commands.autocomplete(subject=entity_names)
-    @gm_only()
-    async def add_fact(
-        self,
-        interaction: discord.Interaction,
-        subject: Name,
-        attribute: app_commands.Range[str, 1, 60],
-        value: Text,
-        when: Date | None = None,
-        gm_only: bool = False,
-        relies_on: Facts | None = None,
-    ) -> None:
-        """Write `subject.attribute = value`."""
-        await self._add(
-            interaction,
-            lambda: forms.fact_content(
-                subject=subject,
-                attribute=attribute,
-                value=value,
-                when=when,
-                gm_only=gm_only,
-                relies_on=relies_on,
-            ),
-            "fact",
-        )
-
-    @add.command(name="entity", description="Write a new entity to canon (GM)")
-    @app_commands.describe(
-        name="Its name",
-        type="Its type in the campaign's ontology",
-        description="A few words about it",
-        aliases="Other names, separated by commas",
-        gm_only=GM_ONLY_HELP,
-    )
-    @app_commands.autocomplete(type=entity_types)
-    @gm_only()
-    async def add_entity(
-        self,
-        interaction: discord.Interaction,
-        name: Name,
-        type: app_commands.Range[str, 1, 60],
-        description: Text | None = None,
-        aliases: Text | None = None,
-        gm_only: bool = False,
-    ) -> None:
-        """Write a new entity."""
-        await self._add(
-            interaction,
-            lambda: forms.entity_content(
-                name=name, entity_type=type, description=description, aliases=aliases, gm_only=gm_only
-            ),
-            "entity",
-        )
-
-    @add.command(name="relationship", description="Write a relation to canon (GM)")
-    @app_commands.describe(
-        subject="Who or what it starts from",
-        relation="The relation, like ALLY_OF",
-        target="Who or what it points at",
-        since=DATE_HELP,
-        until=DATE_HELP,
-        gm_only=GM_ONLY_HELP,
-        relies_on=RELIES_ON_HELP,
-    )
-    @app_commands.rename(target="object")
-    @app_commands.autocomplete(subject=entity_names, relation=relation_types, target=entity_names)
-    @gm_only()
-    async def add_relationship(
-        self,
-        interaction: discord.Interaction,
-        subject: Name,
-        relation: app_commands.Range[str, 1, 60],
-        target: Name,
-        since: Date | None = None,
-        until: Date | None = None,
-        gm_only: bool = False,
-        relies_on: Facts | None = None,
-    ) -> None:
-        """Write `subject RELATION object`."""
-        await self._add(
-            interaction,
-            lambda: forms.relationship_content(
-                subject=subject,
-                relation=relation,
-                target=target,
-                since=since,
-                until=until,
-                gm_only=gm_only,
-                relies_on=relies_on,
-            ),
-            "relationship",
-        )
-
-    @add.command(name="state", description="Write a change of state to canon (GM)")
-    @app_commands.describe(
-        subject="Who or what changes",
-        state="The new state",
-        via="The event that allows it, like resurrection",
-        when=DATE_HELP,
-        gm_only=GM_ONLY_HELP,
-        relies_on=RELIES_ON_HELP,
-    )
-    @app_commands.autocomplete(subject=entity_names, state=state_tags, via=via_kinds)
-    @gm_only()
-    async def add_state(
-        self,
-        interaction: discord.Interaction,
-        subject: Name,
-        state: app_commands.Range[str, 1, 60],
-        via: app_commands.Range[str, 1, 60] | None = None,
-        when: Date | None = None,
-        gm_only: bool = False,
-        relies_on: Facts | None = None,
-    ) -> None:
-        """Write that an entity enters a state."""
-        await self._add(
-            interaction,
-            lambda: forms.state_content(
-                subject=subject, state=state, via=via, when=when, gm_only=gm_only, relies_on=relies_on
-            ),
-            "state",
-        )
-
-    @add.command(name="event", description="Write an event to canon (GM)")
-    @app_commands.describe(
-        name="What happened",
-        when=DATE_HELP,
-        location="Where it happened",
-        era="The era it belongs to",
-        participants="Who took part, separated by commas",
-        description="A few words about it",
-        gm_only=GM_ONLY_HELP,
-        relies_on=RELIES_ON_HELP,
-    )
-    @app_commands.autocomplete(location=entity_names, era=entity_names, participants=entity_name_list)
-    @gm_only()
-    async def add_event(
-        self,
-        interaction: discord.Interaction,
-        name: Name,
-        when: Date | None = None,
-        location: Name | None = None,
-        era: Name | None = None,
-        participants: Text | None = None,
-        description: Text | None = None,
-        gm_only: bool = False,
-        relies_on: Facts | None = None,
-    ) -> None:
-        """Write an event."""
-        await self._add(
-            interaction,
-            lambda: forms.event_content(
-                name=name,
-                when=when,
-                location=location,
-                era=era,
-                participants=participants,
-                description=description,
-                gm_only=gm_only,
-                relies_on=relies_on,
-            ),
-            "event",
-        )
 
     # -- lookups --------------------------------------------------------------------------------------
 
@@ -535,21 +145,19 @@ class CanonCommands(commands.Cog):
     async def check(self, interaction: discord.Interaction) -> None:
         """Run every continuity rule over the graph and report the new problems."""
         campaign = await self._campaign(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.think(interaction)
         findings, new = await self.canon.check(campaign)
-        await interaction.followup.send(
-            embed=canon_embeds.check_embed(findings, new), ephemeral=True, allowed_mentions=NONE
-        )
+        await replies.answer(interaction, embed=canon_embeds.check_embed(findings, new))
 
     @canon_group.command(name="review", description="Post this channel's canon review card again (GM)")
     @app_commands.describe(private="Show it only to you, GM-only proposals included")
     @gm_only()
     async def review(self, interaction: discord.Interaction, private: bool = False) -> None:
-        """Re-post the review card of the scene waiting for its commit."""
+        """Re-post the review card of the scene (or import) waiting for its commit in this channel."""
         _guild(interaction)
         review = await self.canon.review_in_channel(interaction.channel_id or 0)
-        await interaction.response.defer(ephemeral=private, thinking=True)
-        await canon_views.post_review(interaction, review, private=private)
+        await replies.think(interaction)
+        await canon_cards.post_review(interaction, review, private=private)
 
     @canon_group.command(name="policy", description="Choose whose proposals need the GM's review (GM)")
     @app_commands.describe(
@@ -586,12 +194,10 @@ class CanonCommands(commands.Cog):
     ) -> None:
         """Mark a fact retconned, link its replacement, and list the facts to review."""
         campaign = await self._campaign(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.think(interaction)
         actor = actor_of(interaction, self.bot.services.settings.gm_role)
         result = await self.canon.retcon(campaign, fact, actor, rationale=rationale, new_value=new_value)
-        await interaction.followup.send(
-            embed=canon_embeds.retcon_embed(result, rationale), ephemeral=True, allowed_mentions=NONE
-        )
+        await replies.answer(interaction, embed=canon_embeds.retcon_embed(result, rationale))
 
     # -- the rationale modals, answered by custom id so that they survive a restart -------------------
 
@@ -609,9 +215,12 @@ class CanonCommands(commands.Cog):
 
 
 async def setup(bot: Lorekeeper) -> None:
-    """Register the canon commands and the review card's persistent buttons."""
+    """Register `/propose`, `/canon` (with `/canon add`), `/retcon` and the review card's persistent buttons."""
     bot.add_dynamic_items(*canon_views.DYNAMIC_ITEMS)
-    await bot.add_cog(CanonCommands(bot))
+    await bot.add_cog(ProposeCommands(bot))
+    cog = CanonCommands(bot)
+    await bot.add_cog(cog)
+    canon_add.attach(cog.canon_group)
 
 
 async def teardown(bot: Lorekeeper) -> None:

@@ -4,10 +4,15 @@ Every embed stays inside Discord's limits (title 256, description 4096, 25 field
 lists are cut at whole lines with "… and N more". The review card shows one page of `PAGE_SIZE` proposals,
 in id order, so a proposal always sits on the same page however the others are decided.
 
-Hidden canon: the service already leaves GM-only rows out for players; these renderers drop them again when
-the viewer is a player (belt and braces) and mark them 🔒 for the GM. A review card posted where players see
-it (`reveal=False`) leaves GM-only proposals (`Review.secret`) out without a trace: no line, no count, no
-button, so a player cannot tell that anything is hidden. The GM decides them on a private card.
+Hidden canon (`canon.visibility` decides what is): the service already leaves GM-only rows out for players;
+these renderers drop them again when the viewer is a player (belt and braces) and mark them 🔒 for the GM. A
+review card posted where players see it (`reveal=False`) leaves GM-only proposals (`Review.secret`) out without
+a trace (no line, no count, no button), and shows the proposals whose warnings rest on GM-only canon
+(`Review.secret_warnings`) without those warnings; the GM decides and reads them on a private card.
+
+Numbers players see carry no gaps that hidden rows would explain: a review card numbers its proposals 1, 2, 3
+(the ones players may read first, so both cards number them alike), and players' cards and timelines show no
+entity or fact ids (the GM's do).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import Any
 import discord
 
 from bot.canon_service import RetconResult, Review
+from bot.limits import fit_lines
 from canon.checks import RecordedConflict
 from canon.continuity import Finding
 from canon.domain import (
@@ -35,6 +41,7 @@ from canon.domain import (
 )
 from canon.gate import CommitResult
 from canon.proposals import EntityContent, Proposal, ProposalStatus, describe
+from canon.visibility import view_hidden, visible_views
 from cogs.embeds import COLOUR, clip
 
 PAGE_SIZE = 8
@@ -57,29 +64,6 @@ DONE_COLOUR = discord.Colour.green()
 
 
 # -- helpers --------------------------------------------------------------------------------------------
-
-
-def fit_lines(lines: Sequence[str], limit: int, *, more: str = "… and {n} more") -> str:
-    """Join whole lines up to `limit` characters, ending with how many were left out."""
-    joined = "\n".join(lines)
-    if len(joined) <= limit:
-        return joined
-    shown: list[str] = []
-    used = -1
-    for line in lines:
-        if used + 1 + len(line) > limit:
-            break
-        shown.append(line)
-        used += 1 + len(line)
-    while shown:
-        text = "\n".join([*shown, more.format(n=len(lines) - len(shown))])
-        if len(text) <= limit:
-            return text
-        shown.pop()
-    # Not even the first line fits whole: cut it.
-    tail = more.format(n=len(lines) - 1) if len(lines) > 1 else ""
-    room = limit - (len(tail) + 1 if tail else 0)
-    return "\n".join(part for part in (clip(lines[0], max(1, room)), tail) if part)[:limit]
 
 
 def shrink_to_limit(embed: discord.Embed) -> discord.Embed:
@@ -135,6 +119,23 @@ def evidence_text(evidence: Evidence, review: Review | None = None) -> str:
     return _escape(evidence.describe())
 
 
+def evidence_words(evidence: Evidence, viewer: Viewer) -> str:
+    """Return evidence in words for a viewer (escaped): a player's words carry no ids and no GM rationale.
+
+    A decision's note names its proposal by id and may quote the GM's reason to accept it despite warnings,
+    which may rest on GM-only canon; a source chunk is named by ids. Players read neither.
+    """
+    if viewer == Viewer.GM:
+        return _escape(evidence.describe())
+    if evidence.kind == EvidenceKind.CHUNK:
+        return "an imported source"
+    prefix = f"Proposal #{evidence.proposal_id} by "
+    if evidence.kind == EvidenceKind.COMMAND and evidence.note and evidence.note.startswith(prefix):
+        decided = evidence.note[len(prefix) :].split(" despite warnings:", 1)[0]
+        return _escape(f"proposed by {decided}")
+    return _escape(evidence.describe())
+
+
 def _warning_messages(warnings: Iterable[dict[str, Any]]) -> list[str]:
     return [str(w.get("message") or w.get("kind") or "a continuity problem") for w in warnings]
 
@@ -174,9 +175,14 @@ def page_proposals(review: Review, page: int) -> list[Proposal]:
     return review.proposals[start : start + PAGE_SIZE]
 
 
-def proposal_field(proposal: Proposal, review: Review, *, reveal: bool) -> tuple[str, str]:
-    """Return the name and value of one proposal's field on the review card."""
-    name = f"#{proposal.id} · {STATUS[proposal.status]}"
+def card_numbers(review: Review) -> dict[int, int]:
+    """Return each proposal's number on the card (1, 2, 3 in the card's order), by proposal id."""
+    return {p.id: index for index, p in enumerate(review.proposals, start=1)}
+
+
+def proposal_field(proposal: Proposal, review: Review, *, reveal: bool, number: int) -> tuple[str, str]:
+    """Return the name and value of one proposal's field on the review card (`number`: its card number)."""
+    name = f"#{number} · {STATUS[proposal.status]}"
     hidden = proposal.id in review.secret
     if hidden and not reveal:  # pragma: no cover - `as_seen` left it out already (belt and braces)
         raise ValueError("a GM-only proposal on a card players see")
@@ -203,11 +209,16 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool) -> tuple
 
 
 def as_seen(review: Review, *, reveal: bool) -> Review:
-    """Return the review as a card shows it: without its GM-only proposals unless the card `reveal`s them."""
-    if reveal or not review.secret:
+    """Return the review as a card shows it: unless the card `reveal`s them, without its GM-only proposals,
+    and without the warnings that rest on GM-only canon (the proposals themselves stay)."""
+    if reveal or not (review.secret or review.secret_warnings):
         return review
-    shown = [p for p in review.proposals if p.id not in review.secret]
-    return dataclasses.replace(review, proposals=shown, secret=frozenset())
+    shown = [
+        p.model_copy(update={"warnings": ()}) if p.id in review.secret_warnings else p
+        for p in review.proposals
+        if p.id not in review.secret
+    ]
+    return dataclasses.replace(review, proposals=shown, secret=frozenset(), secret_warnings=frozenset())
 
 
 def review_counts(review: Review) -> Counter[ProposalStatus]:
@@ -236,8 +247,9 @@ def review_embed(review: Review, page: int, *, reveal: bool) -> discord.Embed:
     embed.description = "\n".join(lines)
     if any(p.warnings for p in review.proposals if p.status == ProposalStatus.PENDING):
         embed.colour = WARNING_COLOUR
+    numbers = card_numbers(review)
     for proposal in page_proposals(review, page):
-        name, value = proposal_field(proposal, review, reveal=reveal)
+        name, value = proposal_field(proposal, review, reveal=reveal, number=numbers[proposal.id])
         embed.add_field(name=name, value=value, inline=False)
     if not review.proposals:
         embed.add_field(name="Nothing proposed", value="Commit completes the scene.", inline=False)
@@ -273,8 +285,11 @@ def committed_embed(
         lines.append("No continuity conflicts.")
     embed.description = "\n".join(lines)
 
+    numbers = card_numbers(review)
+
     def line(p: Proposal, *, why: bool) -> str:
-        text = f"#{p.id} {LOCK} " if p.id in review.secret else f"#{p.id} "
+        number = numbers[p.id]
+        text = f"#{number} {LOCK} " if p.id in review.secret else f"#{number} "
         text += _escape(clip(describe(p.content), 150))
         if why and p.rationale:
             text += f" — {_escape(clip(p.rationale, 120))}"
@@ -306,12 +321,12 @@ def proposed_embed(proposals: Sequence[Proposal], *, secret: frozenset[int] = fr
     """
     embed = discord.Embed(title="Proposed for canon", colour=COLOUR)
     *created, requested = proposals
-    lines = [f"#{requested.id} {_escape(clip(describe(requested.content), 400))} — waits for the GM's review"]
+    lines = [f"{_escape(clip(describe(requested.content), 400))} — waits for the GM's review"]
     for extra in created:
         if isinstance(extra.content, EntityContent):
             lines.append(
                 f"“{_escape(extra.content.name)}” is not in canon yet, so it is proposed too, as a new "
-                f"{extra.content.entity_type} (#{extra.id})."
+                f"{extra.content.entity_type}."
             )
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     warnings = [w for p in proposals if p.id not in secret for w in _warning_messages(p.warnings)]
@@ -359,21 +374,10 @@ def added_embed(result: CommitResult) -> discord.Embed:
 # -- entity cards and timelines -------------------------------------------------------------------------
 
 
-def _hidden(view: StatementView) -> bool:
-    return (
-        view.statement.visibility == Visibility.GM_ONLY
-        or view.subject.visibility == Visibility.GM_ONLY
-        or (view.object is not None and view.object.visibility == Visibility.GM_ONLY)
-    )
-
-
-def visible_views(views: Iterable[StatementView], viewer: Viewer) -> list[StatementView]:
-    """Return the statements a viewer may see (players never see GM-only ones)."""
-    return [v for v in views if viewer == Viewer.GM or not _hidden(v)]
-
-
-def statement_line(view: StatementView, *, evidence: bool = True, relative_to: int | None = None) -> str:
-    """Return one statement as a line: lock, sentence, when, id and evidence."""
+def statement_line(
+    view: StatementView, *, evidence: bool = True, relative_to: int | None = None, viewer: Viewer = Viewer.GM
+) -> str:
+    """Return one statement as a line: lock, sentence, when, its id (the GM's cards only) and evidence."""
     s = view.statement
     if s.kind == StatementKind.RELATION and view.object is not None and relative_to is not None:
         if view.subject.id == relative_to:
@@ -385,9 +389,11 @@ def statement_line(view: StatementView, *, evidence: bool = True, relative_to: i
     else:
         text = _escape(view.sentence())
     when = s.validity.describe()
-    line = (f"{LOCK} " if _hidden(view) else "") + text + (f" ({when})" if when else "") + f" `#{s.id}`"
+    line = (f"{LOCK} " if view_hidden(view) else "") + text + (f" ({when})" if when else "")
+    if viewer == Viewer.GM:
+        line += f" `#{s.id}`"
     if evidence and s.evidence:
-        line += " — " + "; ".join(_escape(e.describe()) for e in s.evidence[:2])
+        line += " — " + "; ".join(evidence_words(e, viewer) for e in s.evidence[:2])
     return line
 
 
@@ -409,11 +415,11 @@ def entity_card_embed(card: EntityCard, *, viewer: Viewer, as_of: AsOf) -> disco
         lines.append(f"Kind: {entity.kind}")
     embed.description = fit_lines(lines, 2000) or None
     state = card.state
-    if state is not None and viewer == Viewer.PLAYER and _hidden(state):
+    if state is not None and viewer == Viewer.PLAYER and view_hidden(state):
         state = None
     embed.add_field(
         name="State",
-        value=statement_line(state, relative_to=entity.id) if state is not None else "unknown",
+        value=statement_line(state, relative_to=entity.id, viewer=viewer) if state is not None else "unknown",
         inline=False,
     )
     relations = visible_views(card.relations, viewer)
@@ -421,7 +427,8 @@ def entity_card_embed(card: EntityCard, *, viewer: Viewer, as_of: AsOf) -> disco
         embed.add_field(
             name="Relations",
             value=fit_lines(
-                [statement_line(v, evidence=False, relative_to=entity.id) for v in relations], FIELD_LIMIT
+                [statement_line(v, evidence=False, relative_to=entity.id, viewer=viewer) for v in relations],
+                FIELD_LIMIT,
             ),
             inline=False,
         )
@@ -429,18 +436,20 @@ def entity_card_embed(card: EntityCard, *, viewer: Viewer, as_of: AsOf) -> disco
     if facts:
         embed.add_field(
             name="Facts",
-            value=fit_lines([statement_line(v, relative_to=entity.id) for v in facts], FIELD_LIMIT),
+            value=fit_lines(
+                [statement_line(v, relative_to=entity.id, viewer=viewer) for v in facts], FIELD_LIMIT
+            ),
             inline=False,
         )
     if card.evidence:
         embed.add_field(
             name="Evidence",
-            value=fit_lines([_escape(e.describe()) for e in card.evidence], FIELD_LIMIT),
+            value=fit_lines([evidence_words(e, viewer) for e in card.evidence], FIELD_LIMIT),
             inline=False,
         )
-    footer = f"As of {as_of.describe()} · entity #{entity.id}"
+    footer = f"As of {as_of.describe()}"
     if viewer == Viewer.GM:
-        footer += f" · {LOCK} = GM only"
+        footer += f" · entity #{entity.id} · {LOCK} = GM only"
     embed.set_footer(text=footer)
     return shrink_to_limit(embed)
 
@@ -450,10 +459,10 @@ def timeline_embed(name: str, views: Sequence[StatementView], *, viewer: Viewer)
     embed = discord.Embed(title=clip(f"Timeline: {name}", TITLE_LIMIT), colour=COLOUR)
     lines = []
     for view in visible_views(views, viewer):
-        line = statement_line(view, evidence=False)
+        line = statement_line(view, evidence=False, viewer=viewer)
         if view.statement.provenance.level == CanonLevel.RETCONNED:
             replaced = view.statement.provenance.replaced_by
-            line = f"~~{line}~~ retconned" + (f" → `#{replaced}`" if replaced else "")
+            line = f"~~{line}~~ retconned" + (f" → `#{replaced}`" if replaced and viewer == Viewer.GM else "")
         lines.append(line)
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT - 96) if lines else "Nothing recorded yet."
     footer = "Struck through: retconned (what was believed before)."

@@ -1,5 +1,5 @@
-"""Autocomplete for canon commands: entity names from canon (players never see GM-only ones), and the
-ontology's entity types, relations, states and transition events.
+"""Options of the canon commands: their types and help texts, and autocomplete: entity names from canon
+(players never see GM-only ones), and the ontology's entity types, relations, states and transition events.
 
 Autocomplete only suggests: whatever is typed is checked again by the service, whose errors list the allowed
 values.
@@ -26,6 +26,18 @@ log = logging.getLogger(__name__)
 
 MAX_CHOICES = 25
 Choices = list[app_commands.Choice[str]]
+
+Name = app_commands.Range[str, 1, 200]
+Date = app_commands.Range[str, 1, 100]
+Text = app_commands.Range[str, 1, 1000]
+Turns = app_commands.Range[str, 1, 30]
+Facts = app_commands.Range[str, 1, 200]
+Word = app_commands.Range[str, 1, 60]
+
+DATE_HELP = "In-world date like 3rd_age.year_300 or 3rd_age.300.3.17"
+TURNS_HELP = "The turns that show it, like 12 or 12-15 (default: the latest turn)"
+GM_ONLY_HELP = "Hide it from players (GM-only canon)"
+RELIES_ON_HELP = "The facts it builds on, like 12 or #12, #15 (a retcon of one lists it for review)"
 
 
 def viewer_of(interaction: discord.Interaction) -> Viewer:

@@ -13,6 +13,7 @@ import io
 import discord
 from discord import app_commands
 
+from bot import limits, replies
 from bot.client import Lorekeeper
 from bot.pictures import PictureService
 from canon.campaigns import Campaign
@@ -23,6 +24,7 @@ from cogs import canon_options
 from cogs.canon_options import entity_names
 from cogs.canon_views import services_of
 from cogs.checks import guild_only_message
+from cogs.embeds import clip
 
 NONE = discord.AllowedMentions.none()
 
@@ -42,13 +44,10 @@ async def _campaign(interaction: discord.Interaction) -> Campaign:
 
 async def send_picture(interaction: discord.Interaction, picture: Picture, filename: str) -> None:
     """Send a picture as an ephemeral reply with the PNG attached (the interaction must be deferred)."""
-    embed = discord.Embed(title=picture.title[:256], colour=discord.Colour.dark_gold())
+    embed = discord.Embed(title=clip(picture.title, limits.EMBED_TITLE), colour=discord.Colour.dark_gold())
     embed.set_image(url=f"attachment://{filename}")
-    await interaction.followup.send(
-        embed=embed,
-        file=discord.File(io.BytesIO(picture.png), filename=filename),
-        ephemeral=True,
-        allowed_mentions=NONE,
+    await replies.answer(
+        interaction, embed=embed, file=discord.File(io.BytesIO(picture.png), filename=filename)
     )
 
 
@@ -57,7 +56,7 @@ async def send_timeline(interaction: discord.Interaction, era: str | None) -> No
     campaign = await _campaign(interaction)
     viewer = canon_options.viewer_of(interaction)
     if not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.think(interaction)
     picture = await pictures_of(interaction).timeline(campaign, era, viewer=viewer)
     await send_picture(interaction, picture, "timeline.png")
 
@@ -83,7 +82,7 @@ async def tree(
     """Draw a family tree: generations in rows, spouses side by side, parents joined to children."""
     campaign = await _campaign(interaction)
     viewer = canon_options.viewer_of(interaction)
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await replies.think(interaction)
     picture = await pictures_of(interaction).family_tree(
         campaign, name, viewer=viewer, up=generations, down=generations
     )

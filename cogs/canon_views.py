@@ -28,10 +28,13 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot.canon_service import Review
-from bot.client import reply_ephemeral, user_message_for
+from bot import limits
+from bot.canon_service import ANOTHER_SERVER, Review
+from bot.client import user_message_for
+from bot.replies import reply_ephemeral
+from canon.campaigns import Campaign
 from canon.errors import InvalidInput, NotAllowed
-from canon.proposals import ProposalStatus
+from canon.proposals import ProposalStatus, describe
 from cogs import canon_embeds
 from cogs.checks import actor_of, require_gm
 from cogs.embeds import clip
@@ -45,7 +48,6 @@ log = logging.getLogger(__name__)
 RATIONALE_MODAL = re.compile(r"lk:(?P<action>rationale|reject):(?P<id>[0-9]{1,19})")
 RATIONALE_FIELD = "lk:rationale:text"
 _ROWS_FOR_PROPOSALS = 4  # the fifth row holds paging, Accept all and Commit
-ANOTHER_SERVER = "This review belongs to another server's campaign."
 
 
 def services_of(interaction: discord.Interaction) -> Services:
@@ -75,13 +77,14 @@ def _check_guild(interaction: discord.Interaction, review: Review) -> None:
         raise NotAllowed(ANOTHER_SERVER)
 
 
-async def _check_campaign(interaction: discord.Interaction, campaign_id: int) -> None:
+async def _check_campaign(interaction: discord.Interaction, campaign_id: int) -> Campaign:
+    """Return the campaign of a card, or refuse when it is not one of this server's campaigns."""
     guild = interaction.guild
     if guild is None:
         raise NotAllowed(ANOTHER_SERVER)
     # Any campaign of this server's tree: a promotion card of the parent may sit in a branch's channel.
     try:
-        await services_of(interaction).campaigns.of_guild(campaign_id, guild.id, guild.name)
+        return await services_of(interaction).campaigns.of_guild(campaign_id, guild.id, guild.name)
     except NotAllowed:
         raise NotAllowed(ANOTHER_SERVER) from None
 
@@ -100,9 +103,17 @@ class ProposalButton(
     """Accept or reject one proposal."""
 
     def __init__(
-        self, proposal_id: int, accept: bool, *, row: int | None = None, warned: bool = False
+        self,
+        proposal_id: int,
+        accept: bool,
+        *,
+        row: int | None = None,
+        warned: bool = False,
+        number: int | None = None,
     ) -> None:
-        label = f"{'Accept' if accept else 'Reject'} #{proposal_id}" + (" ⚠️" if accept and warned else "")
+        # The label names the proposal by its number on the card, never by its id (ids have gaps).
+        label = ("Accept" if accept else "Reject") + (f" #{number}" if number is not None else "")
+        label += " ⚠️" if accept and warned else ""
         super().__init__(
             discord.ui.Button(
                 label=label,
@@ -133,7 +144,12 @@ class ProposalButton(
                 raise InvalidInput("This proposal is not part of a scene's review.")
             if proposal.status == ProposalStatus.PENDING and (proposal.warnings or not self.accept):
                 await interaction.response.send_modal(
-                    RationaleModal(self.proposal_id, proposal.warnings, accept=self.accept)
+                    RationaleModal(
+                        self.proposal_id,
+                        proposal.warnings,
+                        accept=self.accept,
+                        about=describe(proposal.content),
+                    )
                 )
                 return
             actor = actor_of(interaction, services.settings.gm_role)
@@ -276,10 +292,10 @@ class BatchButton(
 
         async def work() -> None:
             _gm(interaction)
-            await _check_campaign(interaction, self.campaign_id)
+            campaign = await _check_campaign(interaction, self.campaign_id)
             services = services_of(interaction)
             if self.action == "commit":
-                await commit_batch(interaction, self.campaign_id, self.batch)
+                await commit_batch(interaction, campaign, self.batch)
                 return
             if self.action == "accept_all":
                 actor = actor_of(interaction, services.settings.gm_role)
@@ -297,6 +313,18 @@ DYNAMIC_ITEMS = (ProposalButton, ReviewButton, PageButton, BatchButton)
 # -- views ----------------------------------------------------------------------------------------------
 
 
+def _proposal_buttons(view: discord.ui.View, review: Review, page: int) -> None:
+    """Add Accept and Reject for each pending proposal of a page (two proposals a row, rows 0-3)."""
+    numbers = canon_embeds.card_numbers(review)
+    pending = [p for p in canon_embeds.page_proposals(review, page) if p.status == ProposalStatus.PENDING]
+    for index, proposal in enumerate(pending[: _ROWS_FOR_PROPOSALS * 2]):
+        row, number = index // 2, numbers[proposal.id]
+        view.add_item(
+            ProposalButton(proposal.id, True, row=row, warned=bool(proposal.warnings), number=number)
+        )
+        view.add_item(ProposalButton(proposal.id, False, row=row, number=number))
+
+
 def review_view(review: Review, page: int) -> discord.ui.View:
     """Return the buttons of one page of a review card: Accept/Reject per pending proposal, then the controls.
 
@@ -307,11 +335,7 @@ def review_view(review: Review, page: int) -> discord.ui.View:
         return _batch_view(review, page)
     scene_id = review.scene.id
     view = discord.ui.View(timeout=None)
-    pending = [p for p in canon_embeds.page_proposals(review, page) if p.status == ProposalStatus.PENDING]
-    for index, proposal in enumerate(pending[: _ROWS_FOR_PROPOSALS * 2]):
-        row = index // 2
-        view.add_item(ProposalButton(proposal.id, True, row=row, warned=bool(proposal.warnings)))
-        view.add_item(ProposalButton(proposal.id, False, row=row))
+    _proposal_buttons(view, review, page)
     pages = canon_embeds.page_count(review)
     if pages > 1:
         view.add_item(PageButton(scene_id, max(0, page - 1), "prev", disabled=page == 0, row=4))
@@ -333,11 +357,7 @@ def _batch_view(review: Review, page: int) -> discord.ui.View:
     """Return the buttons of one page of an import batch's card (as `review_view`, batch controls)."""
     campaign_id, batch = _batch_review_ids(review)
     view = discord.ui.View(timeout=None)
-    pending = [p for p in canon_embeds.page_proposals(review, page) if p.status == ProposalStatus.PENDING]
-    for index, proposal in enumerate(pending[: _ROWS_FOR_PROPOSALS * 2]):
-        row = index // 2
-        view.add_item(ProposalButton(proposal.id, True, row=row, warned=bool(proposal.warnings)))
-        view.add_item(ProposalButton(proposal.id, False, row=row))
+    _proposal_buttons(view, review, page)
     pages = canon_embeds.page_count(review)
     if pages > 1:
         previous, following = max(0, page - 1), min(pages - 1, page + 1)
@@ -399,31 +419,6 @@ def card_content(review: Review, page: int, *, reveal: bool) -> dict[str, Any]:
     }
 
 
-async def post_review(interaction: discord.Interaction, review: Review, *, private: bool = False) -> None:
-    """Send a review card as a followup of a deferred interaction; remember public cards for the commit.
-
-    A private card (ephemeral, for the GM) shows GM-only proposals; a public one leaves them out, and then the
-    GM who asked for it also gets the private card, to decide them there.
-    """
-    shown = review if private else canon_embeds.as_seen(review, reveal=False)
-    content = card_content(shown, canon_embeds.first_pending_page(shown), reveal=private)
-    message = await interaction.followup.send(
-        ephemeral=private, allowed_mentions=discord.AllowedMentions.none(), wait=True, **content
-    )
-    if private:
-        return
-    await services_of(interaction).canon.record_card(
-        review, channel_id=message.channel.id, message_id=message.id
-    )
-    if review.secret:
-        await interaction.followup.send(
-            ephemeral=True,
-            allowed_mentions=discord.AllowedMentions.none(),
-            content=f"{len(review.secret)} GM-only proposal(s) are not on the public card; decide them here.",
-            **card_content(review, canon_embeds.first_pending_page(review), reveal=True),
-        )
-
-
 async def show_review(interaction: discord.Interaction, review: Review, page: int) -> None:
     """Edit the clicked card in place to show a page of the review as it now stands."""
     content = card_content(review, page, reveal=_reveals(interaction.message))
@@ -436,23 +431,22 @@ async def show_review(interaction: discord.Interaction, review: Review, page: in
 async def commit(interaction: discord.Interaction, scene_id: int) -> None:
     """Commit a scene's review, then bring this card and every other posted card to the final state."""
     services = services_of(interaction)
-    _check_guild(interaction, await services.canon.review(scene_id))
+    if interaction.guild_id is None:  # pragma: no cover - review cards live in a server's channels
+        raise NotAllowed(ANOTHER_SERVER)
     await interaction.response.defer()  # a big scene's commit may take longer than Discord's 3 s
     actor = actor_of(interaction, services.settings.gm_role)
-    result = await services.canon.commit_scene(scene_id, actor)
-    review = await services.canon.review(scene_id)
-    assert review.scene is not None  # a scene's review
-    # Players read the public cards: no word of a conflict that touches GM-only canon there.
-    heard = await services.canon.public_findings(review.scene.campaign_id, result.findings)
+    outcome = await services.canon.commit_scene(scene_id, actor, guild_id=interaction.guild_id)
+    findings, heard = outcome.result.findings, outcome.heard
     clicked = interaction.message
     reveal = _reveals(clicked)
+    # Players read the public cards: no word of a conflict that touches GM-only canon there.
     await interaction.edit_original_response(
         embed=canon_embeds.committed_embed(
-            review, result.findings if reveal else heard, reveal=reveal, committed_by=actor.name
+            outcome.review, findings if reveal else heard, reveal=reveal, committed_by=actor.name
         ),
         view=closed_view(scene_id),
     )
-    unheard = len(result.findings) - len(heard)
+    unheard = len(findings) - len(heard)
     if unheard and not reveal:
         await interaction.followup.send(
             f"{canon_embeds.WARN} {unheard} continuity conflict(s) touching GM-only canon were recorded too; "
@@ -460,8 +454,8 @@ async def commit(interaction: discord.Interaction, scene_id: int) -> None:
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
-    public = canon_embeds.committed_embed(review, heard, reveal=False, committed_by=actor.name)
-    for card in await services.canon.cards(scene_id):
+    public = canon_embeds.committed_embed(outcome.review, heard, reveal=False, committed_by=actor.name)
+    for card in outcome.cards:
         if clicked is not None and card.message_id == clicked.id:
             continue
         try:
@@ -473,27 +467,17 @@ async def commit(interaction: discord.Interaction, scene_id: int) -> None:
             log.warning("could not close review card %s", card.message_id, exc_info=True)
 
 
-async def commit_batch(interaction: discord.Interaction, campaign_id: int, batch: str) -> None:
+async def commit_batch(interaction: discord.Interaction, campaign: Campaign, batch: str) -> None:
     """Commit an import batch's accepted proposals and bring the clicked card to its final state."""
     services = services_of(interaction)
-    guild = interaction.guild
-    if guild is None:  # pragma: no cover - `_check_campaign` refused it already
-        raise NotAllowed(ANOTHER_SERVER)
-    campaign = await services.campaigns.of_guild(campaign_id, guild.id, guild.name)  # a branch's, perhaps
-    review = await services.canon.review(None, campaign_id=campaign_id, batch=batch)
-    if _batch_closed(review):
-        raise InvalidInput("This batch is already committed; nothing changed.")
     await interaction.response.defer()
     actor = actor_of(interaction, services.settings.gm_role)
-    result = await services.canon.commit_batch(campaign, batch, actor)
-    review = await services.canon.review(None, campaign_id=campaign_id, batch=batch)
+    outcome = await services.canon.commit_batch(campaign, batch, actor)
     reveal = _reveals(interaction.message)
-    findings = (
-        result.findings if reveal else await services.canon.public_findings(campaign.id, result.findings)
-    )
+    findings = outcome.result.findings if reveal else outcome.heard
     await interaction.edit_original_response(
-        embed=canon_embeds.committed_embed(review, findings, reveal=reveal, committed_by=actor.name),
-        view=_closed_batch_view(review),
+        embed=canon_embeds.committed_embed(outcome.review, findings, reveal=reveal, committed_by=actor.name),
+        view=_closed_batch_view(outcome.review),
         allowed_mentions=discord.AllowedMentions.none(),
     )
 
@@ -504,9 +488,13 @@ async def commit_batch(interaction: discord.Interaction, campaign_id: int, batch
 class RationaleModal(discord.ui.Modal):
     """Ask the GM why a proposal with continuity warnings is accepted anyway, or (optionally) why one is rejected."""
 
-    def __init__(self, proposal_id: int, warnings: Sequence[dict[str, Any]], *, accept: bool = True) -> None:
+    def __init__(
+        self, proposal_id: int, warnings: Sequence[dict[str, Any]], *, accept: bool = True, about: str = ""
+    ) -> None:
+        # Titled by what the proposal says, as the card shows it (the card numbers proposals, not by id).
+        heading = "Accept despite warnings" if accept else "Reject"
         super().__init__(
-            title=clip(f"Accept #{proposal_id} despite warnings" if accept else f"Reject #{proposal_id}", 45),
+            title=clip(f"{heading}: {about}" if about else heading, limits.MODAL_TITLE),
             custom_id=f"lk:{'rationale' if accept else 'reject'}:{proposal_id}",
             timeout=900,
         )
@@ -516,14 +504,16 @@ class RationaleModal(discord.ui.Modal):
         else:
             placeholder = "Optional: it is kept with the rejected proposal. Leave empty to just reject."
         self.add_item(
-            discord.ui.TextInput(
-                label="Why accept it anyway?" if accept else "Why reject it? (optional)",
-                custom_id=RATIONALE_FIELD,
-                style=discord.TextStyle.paragraph,
-                placeholder=clip(placeholder, 100),
-                required=accept,
-                min_length=1 if accept else 0,
-                max_length=1000,
+            discord.ui.Label(
+                text="Why accept it anyway?" if accept else "Why reject it? (optional)",
+                component=discord.ui.TextInput(
+                    custom_id=RATIONALE_FIELD,
+                    style=discord.TextStyle.paragraph,
+                    placeholder=clip(placeholder, limits.MODAL_PLACEHOLDER),
+                    required=accept,
+                    min_length=1 if accept else 0,
+                    max_length=1000,
+                ),
             )
         )
 

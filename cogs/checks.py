@@ -13,6 +13,10 @@ from memory.scenes import Actor
 
 T = TypeVar("T")
 
+#: Where commands may be used, as Discord's `contexts` (its deprecated `dm_permission` is not relied on).
+IN_SERVERS = app_commands.AppCommandContext(guild=True)
+IN_SERVERS_AND_DMS = app_commands.AppCommandContext(guild=True, dm_channel=True)
+
 
 def is_gm(member: discord.abc.User | None, gm_role: str) -> bool:
     """Return whether a member may act as GM."""

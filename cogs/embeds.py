@@ -6,6 +6,7 @@ import datetime as dt
 
 import discord
 
+from bot.limits import clip as clip
 from memory.scenes import Scene, SceneReport, SpeakerKind, Turn
 
 COLOUR = discord.Colour.dark_gold()
@@ -22,11 +23,6 @@ def human_duration(delta: dt.timedelta) -> str:
     if minutes:
         return f"{minutes} min {secs:02d} s"
     return f"{secs} s"
-
-
-def clip(text: str, limit: int) -> str:
-    """Return text cut to `limit` characters with an ellipsis when it was longer."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def scene_started_embed(scene: Scene) -> discord.Embed:
@@ -88,3 +84,28 @@ def transcript_text(scene: Scene, turns: list[Turn]) -> str:
             )
         lines.append("")
     return "\n".join(lines)
+
+
+def scene_ending_text(scene: Scene) -> str:
+    """Render the channel message shown while a scene ends (its transcript read into proposals)."""
+    return f"🎬 Ending scene {scene.story_order}, “{clip(scene.title, 200)}”: reading the transcript…"
+
+
+def scene_reading_text(read: int, total: int) -> str:
+    """Render the progress of reading a scene's transcript into canon proposals."""
+    return (
+        f"🎬 Ending the scene: reading the transcript for canon proposals, {read} of {total} passages read…"
+    )
+
+
+def transcript_file_names(scene: Scene, parts: int) -> list[str]:
+    """Return the file names of a transcript in `parts` parts."""
+    if parts == 1:
+        return [f"scene-{scene.story_order}.md"]
+    return [f"scene-{scene.story_order}-part-{n}-of-{parts}.md" for n in range(1, parts + 1)]
+
+
+def transcript_note(scene: Scene, turns: int, parts: int) -> str:
+    """Render the message that carries a transcript's files."""
+    where = "" if parts == 1 else f", in {parts} files (Discord takes files of limited size)"
+    return f"Transcript of “{clip(scene.title, 200)}”: {turns} turns{where}."

@@ -12,31 +12,29 @@ The "Why these?" button lives in `cogs.lore_views`; the review card of an extrac
 from __future__ import annotations
 
 import logging
-import time
 from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import limits, replies
 from bot.client import Lorekeeper
 from bot.lore_service import SETTINGS, LoreImportService, parse_tags, setting_change
 from canon.campaigns import Campaign
 from canon.domain import Viewer
 from canon.errors import GameError, InvalidInput
-from cogs import canon_views, lore_embeds, lore_views
+from cogs import canon_views, lore_embeds, lore_import, lore_views
 from cogs.canon_options import campaign_of, viewer_of
-from cogs.checks import actor_of, gm_only, guild_only_message, is_gm
+from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
 from cogs.embeds import clip
-from memory.knowledge import KnowledgeService
-from memory.knowledge_domain import ImportProgress, ImportStage, KnowledgeClass
+from memory.knowledge.models import KnowledgeClass
+from memory.knowledge.service import KnowledgeService
 
 log = logging.getLogger(__name__)
 
 NONE = discord.AllowedMentions.none()
 MAX_CHOICES = 25
-#: At most one progress edit per this many seconds (Discord rate-limits message edits).
-PROGRESS_INTERVAL = 1.0
 SourceId = app_commands.Range[int, 1, 2**53]
 Field = Literal["class", "hidden", "tags", "always-include"]
 
@@ -84,37 +82,20 @@ async def setting_values(interaction: discord.Interaction, current: str) -> list
     }.get(str(field), [])
     typed = current.strip().casefold()
     values = [v for v in options if v.startswith(typed)] or ([current] if current else [])
-    return [app_commands.Choice(name=v, value=v) for v in values[:MAX_CHOICES]]
-
-
-class ImportProgressMessage:
-    """Edit the deferred answer as an import goes on, at most once per `PROGRESS_INTERVAL` seconds."""
-
-    def __init__(self, interaction: discord.Interaction, *, extract: bool) -> None:
-        self.interaction = interaction
-        self.extract = extract
-        self.last = float("-inf")
-
-    async def __call__(self, event: ImportProgress) -> None:
-        """Show an import's progress (the final answer replaces it)."""
-        if event.stage == ImportStage.DONE:
-            if not self.extract:
-                return
-            text = lore_embeds.progress_text(event) + " Reading its prose into canon proposals…"
-        else:
-            now = time.monotonic()
-            if now - self.last < PROGRESS_INTERVAL:
-                return
-            self.last = now
-            text = lore_embeds.progress_text(event)
-        await self.interaction.edit_original_response(content=text, allowed_mentions=NONE)
+    # What was typed is offered back as is, when a choice can hold it (100 characters).
+    return [
+        app_commands.Choice(name=v, value=v) for v in values[:MAX_CHOICES] if len(v) <= limits.CHOICE_VALUE
+    ]
 
 
 class LoreCommands(commands.Cog):
     """Ask the campaign's knowledge; the GM imports, inspects and manages its sources."""
 
     lore = app_commands.Group(
-        name="lore", description="Ask the campaign's lore, import and manage its sources", guild_only=True
+        name="lore",
+        description="Ask the campaign's lore, import and manage its sources",
+        guild_only=True,
+        allowed_contexts=IN_SERVERS,
     )
 
     def __init__(self, bot: Lorekeeper) -> None:
@@ -149,15 +130,14 @@ class LoreCommands(commands.Cog):
         """Answer a lore question with passages, canon facts and a "Why these?" button."""
         campaign = await self._campaign(interaction)
         viewer = Viewer.PLAYER if public else viewer_of(interaction)
-        await interaction.response.defer(ephemeral=not public, thinking=True)
+        await replies.think(interaction, ephemeral=not public)
         answer = await self.knowledge.ask(
             campaign.id, question, viewer=viewer, limit=limit, asker_id=interaction.user.id
         )
-        await interaction.followup.send(
+        await replies.answer(
+            interaction,
             embed=lore_embeds.answer_embed(answer, viewer=viewer),
             view=lore_views.answer_view(answer.retrieval_id),
-            ephemeral=not public,
-            allowed_mentions=NONE,
         )
 
     # -- /lore import ---------------------------------------------------------------------------------
@@ -183,11 +163,11 @@ class LoreCommands(commands.Cog):
         always_include: bool | None = None,
         extract: bool = False,
     ) -> None:
-        """Import an attached file, showing progress; with `extract`, post the batch's review card."""
+        """Import an attached file, showing progress; with `extract`, read it into a batch's review card."""
         campaign = await self._campaign(interaction)
         self.imports.check_upload(file.filename, file.size, extract=extract)
         tag_list = parse_tags(tags)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.think(interaction)
         data = await file.read()
         outcome = await self.imports.import_file(
             campaign,
@@ -198,23 +178,22 @@ class LoreCommands(commands.Cog):
             hidden=hidden,
             tags=tag_list,
             always_include=always_include,
-            extract=extract,
-            progress=ImportProgressMessage(interaction, extract=extract),
+            progress=lore_import.ImportProgressMessage(interaction),
         )
         if outcome.structured is not None:
             embed = lore_embeds.structured_embed(outcome.structured, outcome.filename)
             content = f"Ignored for a YAML file: {', '.join(outcome.ignored)}." if outcome.ignored else None
-        else:
-            assert outcome.report is not None
-            embed = lore_embeds.import_embed(outcome.report)
-            content = (
-                lore_embeds.extraction_text(outcome.stored, outcome.pieces, error=outcome.extraction_error)
-                if extract
-                else None
-            )
-        await interaction.edit_original_response(content=content, embed=embed, allowed_mentions=NONE)
-        if outcome.review is not None:
-            await canon_views.post_review(interaction, outcome.review, private=True)
+            await replies.answer(interaction, content, embed=embed)
+            return
+        assert outcome.report is not None
+        if not extract:
+            await replies.answer(interaction, embed=lore_embeds.import_embed(outcome.report))
+            return
+        await lore_import.read_prose(
+            interaction,
+            outcome,
+            lambda progress: self.imports.read_into_proposals(campaign, outcome, progress=progress),
+        )
 
     # -- the source inspector -------------------------------------------------------------------------
 
@@ -300,11 +279,9 @@ class LoreCommands(commands.Cog):
     async def delete(self, interaction: discord.Interaction, source: SourceId) -> None:
         """Delete a source; answers already given keep the text they showed."""
         campaign = await self._campaign(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.think(interaction)
         report = await self.knowledge.delete_source(campaign.id, source)
-        await interaction.followup.send(
-            embed=lore_embeds.deleted_embed(report), ephemeral=True, allowed_mentions=NONE
-        )
+        await replies.answer(interaction, embed=lore_embeds.deleted_embed(report))
 
 
 async def setup(bot: Lorekeeper) -> None:

@@ -17,11 +17,12 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.limits import fit_lines
 from canon.domain import Viewer
 from canon.structured.ingest import IngestReport
-from cogs.canon_embeds import fit_lines, shrink_to_limit
+from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import COLOUR, clip
-from memory.knowledge_domain import (
+from memory.knowledge.models import (
     Answer,
     CanonFact,
     DeleteReport,

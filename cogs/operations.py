@@ -9,12 +9,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import replies
 from bot.client import Lorekeeper
 from bot.status import collect
 from canon.errors import InvalidInput
 from canon.storage import utc_now
 from cogs import operations_embeds as render
-from cogs.checks import gm_only, guild_only_message
+from cogs.checks import IN_SERVERS, IN_SERVERS_AND_DMS, gm_only, guild_only_message
 from cogs.places import campaign_here
 
 NONE = discord.AllowedMentions.none()
@@ -41,16 +42,26 @@ async def zone_names(_: discord.Interaction, current: str) -> list[app_commands.
 class OperationsCommands(commands.Cog):
     """Scheduled sessions, time zones and the server admin's status page."""
 
-    session = app_commands.Group(name="session", description="Schedule game sessions", guild_only=True)
-    timezone = app_commands.Group(name="timezone", description="Your time zone, for scheduled times")
+    session = app_commands.Group(
+        name="session", description="Schedule game sessions", guild_only=True, allowed_contexts=IN_SERVERS
+    )
+    timezone = app_commands.Group(
+        name="timezone",
+        description="Your time zone, for scheduled times",
+        allowed_contexts=IN_SERVERS_AND_DMS,
+    )
     admin = app_commands.Group(
         name="admin",
         description="The bot's health (server admins)",
         guild_only=True,
+        allowed_contexts=IN_SERVERS,
         default_permissions=discord.Permissions(manage_guild=True),
     )
     server = app_commands.Group(
-        name="server", description="This server's time zone, GM channel and reminders (GM)", guild_only=True
+        name="server",
+        description="This server's time zone, GM channel and reminders (GM)",
+        guild_only=True,
+        allowed_contexts=IN_SERVERS,
     )
 
     def __init__(self, bot: Lorekeeper) -> None:
@@ -92,17 +103,23 @@ class OperationsCommands(commands.Cog):
         # and the jobs), or the job is lost in a crash, the scheduler adds it within a minute (`reconcile`).
         if self.services.scheduler is not None:
             await self.services.scheduler.schedule_session(scheduled)
+        pingable = players is None or players.mentionable or interaction.app_permissions.mention_everyone
         await interaction.response.send_message(
-            render.scheduled_text(scheduled, self.services.settings.ops.session_reminder_minutes, now),
+            render.scheduled_text(
+                scheduled, self.services.settings.ops.session_reminder_minutes, now, role_pingable=pingable
+            ),
             allowed_mentions=NONE,
         )
 
     @session.command(name="list", description="List this server's scheduled sessions")
-    async def list_sessions(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(page="Which page, when they do not fit one message")
+    async def list_sessions(
+        self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1
+    ) -> None:
         """Show the upcoming sessions (times in each reader's own time zone)."""
         sessions = await self.services.ops.sessions(_guild_id(interaction))
         await interaction.response.send_message(
-            render.sessions_text(sessions, utc_now()), ephemeral=True, allowed_mentions=NONE
+            render.sessions_text(sessions, utc_now(), page), ephemeral=True, allowed_mentions=NONE
         )
 
     @session.command(name="cancel", description="Cancel a scheduled session (GM)")
@@ -116,7 +133,7 @@ class OperationsCommands(commands.Cog):
         if self.services.scheduler is not None:
             await self.services.scheduler.cancel_session(cancelled.id)
         await interaction.response.send_message(
-            f"Cancelled session `#{cancelled.id}` **{discord.utils.escape_markdown(cancelled.title)}**.",
+            f"Cancelled session `#{cancelled.id}` **{render.title_text(cancelled.title)}**.",
             allowed_mentions=NONE,
         )
 
@@ -150,14 +167,12 @@ class OperationsCommands(commands.Cog):
     async def status(self, interaction: discord.Interaction) -> None:
         """Show the bot's health as this server sees it."""
         guild_id = _guild_id(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.think(interaction)
         campaign = self.services.campaigns.cached_campaign_id(guild_id)
         if interaction.guild is not None:
             campaign = (await campaign_here(interaction, allow_abandoned=True)).id
         status = await collect(self.services, guild_id, campaign)
-        await interaction.followup.send(
-            embed=render.status_embed(status), ephemeral=True, allowed_mentions=NONE
-        )
+        await replies.answer(interaction, embed=render.status_embed(status))
 
     # -- /server (GM) ----------------------------------------------------------------------------------
 

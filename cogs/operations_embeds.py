@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from bot import limits
 from bot.operations import GuildOps, ScheduledSession
 from bot.timeparse import discord_time
 
@@ -24,18 +25,29 @@ def _size(count: int | None) -> str:
     return f"{value:,.1f} TB"  # pragma: no cover
 
 
+def title_text(title: str) -> str:
+    """Return a session's title as typed, to show in bold: its markdown, backslashes and mentions inert."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(title))
+
+
 def session_line(session: ScheduledSession, now: dt.datetime) -> str:
     """Return one line about a scheduled session: id, title, next start (Discord timestamps), repeat, channel."""
     start = session.next_start(now) or session.starts_at
     return (
-        f"`#{session.id}` **{discord.utils.escape_markdown(session.title)}**: {discord_time(start, 'F')} "
+        f"`#{session.id}` **{title_text(session.title)}**: {discord_time(start, 'F')} "
         f"({discord_time(start, 'R')}), {REPEAT_TEXT.get(session.repeat, session.repeat)}, in <#{session.channel_id}>"
         + (f", pings <@&{session.ping_role_id}>" if session.ping_role_id else "")
     )
 
 
-def scheduled_text(session: ScheduledSession, reminder_minutes: int, now: dt.datetime) -> str:
-    """Return the confirmation of `/session schedule`."""
+def scheduled_text(
+    session: ScheduledSession, reminder_minutes: int, now: dt.datetime, *, role_pingable: bool = True
+) -> str:
+    """Return the confirmation of `/session schedule`.
+
+    Discord notifies a role only when it is mentionable or the bot has Mention Everyone: when neither holds
+    (`role_pingable` false), the GM is told how to fix it.
+    """
     start = session.next_start(now) or session.starts_at
     reminder = (
         f" I will post a reminder here {reminder_minutes} minutes before"
@@ -43,21 +55,39 @@ def scheduled_text(session: ScheduledSession, reminder_minutes: int, now: dt.dat
         else " I will post a reminder here when it starts"
     )
     reminder += f", pinging <@&{session.ping_role_id}>." if session.ping_role_id else "."
-    return (
-        f"📅 Session `#{session.id}` **{discord.utils.escape_markdown(session.title)}** is scheduled for "
+    text = (
+        f"📅 Session `#{session.id}` **{title_text(session.title)}** is scheduled for "
         f"{discord_time(start, 'F')} ({discord_time(start, 'R')}), {REPEAT_TEXT[session.repeat]} "
         f"(read in {session.timezone}; everyone sees it in their own time).{reminder}"
     )
+    if session.ping_role_id and not role_pingable:
+        text += (
+            f"\n⚠️ Discord will not notify <@&{session.ping_role_id}> yet: the role is not mentionable and I lack "
+            "the *Mention Everyone* permission. Turn on *Allow anyone to @mention this role* in Server Settings → "
+            "Roles, or give me *Mention Everyone* (I still never ping @everyone)."
+        )
+    return text
 
 
-def sessions_text(sessions: list[ScheduledSession], now: dt.datetime) -> str:
-    """Return the list of a server's scheduled sessions."""
+#: The line under a page of `/session list` that is not the last.
+MORE_SESSIONS = "Page {page} of {pages}: `/session list page:{next}` shows more."
+
+
+def sessions_pages(sessions: list[ScheduledSession], now: dt.datetime) -> list[str]:
+    """Return `/session list` as pages that each fit one message (whole lines, the page line included)."""
     if not sessions:
-        return "No sessions are scheduled. A GM can add one with `/session schedule`."
-    lines = [session_line(s, now) for s in sessions[:20]]
-    if len(sessions) > 20:
-        lines.append(f"…and {len(sessions) - 20} more.")
-    return "\n".join(lines)
+        return ["No sessions are scheduled. A GM can add one with `/session schedule`."]
+    room = limits.MESSAGE - len(MORE_SESSIONS.format(page=999, pages=999, next=999)) - 1
+    return limits.pages((session_line(s, now) for s in sessions), room)
+
+
+def sessions_text(sessions: list[ScheduledSession], now: dt.datetime, page: int = 1) -> str:
+    """Return one page of a server's scheduled sessions (the last page when `page` is past it)."""
+    found = sessions_pages(sessions, now)
+    index = min(max(page, 1), len(found)) - 1
+    if index == len(found) - 1:
+        return found[index]
+    return found[index] + "\n" + MORE_SESSIONS.format(page=index + 1, pages=len(found), next=index + 2)
 
 
 def guild_settings_text(settings: GuildOps) -> str:

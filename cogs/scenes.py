@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 from typing import Literal
 
@@ -9,10 +10,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import limits, replies
 from bot.client import Lorekeeper
 from canon.errors import InvalidInput
-from cogs import canon_options, canon_views, embeds, voice_embeds
-from cogs.checks import actor_of, gm_only, guild_only_message
+from cogs import canon_cards, canon_options, embeds, progress, voice_embeds
+from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
 from cogs.places import campaign_here
 from memory.scenes import SceneService
 
@@ -28,7 +30,12 @@ def _guild(interaction: discord.Interaction) -> discord.Guild:
 class SceneCommands(commands.Cog):
     """Start a scene, see how it goes, download its transcript, end it."""
 
-    scene = app_commands.Group(name="scene", description="Run the scene in this channel", guild_only=True)
+    scene = app_commands.Group(
+        name="scene",
+        description="Run the scene in this channel",
+        guild_only=True,
+        allowed_contexts=IN_SERVERS,
+    )
 
     def __init__(self, bot: Lorekeeper) -> None:
         self.bot = bot
@@ -70,19 +77,22 @@ class SceneCommands(commands.Cog):
 
     @scene.command(name="transcript", description="Download this channel's scene as a Markdown file")
     async def transcript(self, interaction: discord.Interaction) -> None:
-        """Attach the transcript of the current scene (or the one under review)."""
+        """Attach the transcript of the current scene (or the one under review), in parts if it is long."""
         _guild(interaction)
         current = await self.scenes.current_scene(interaction.channel_id or 0)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.think(interaction)
         scene, turns = await self.scenes.transcript(current.id)
-        data = embeds.transcript_text(scene, turns).encode("utf-8")
-        file = discord.File(io.BytesIO(data), filename=f"scene-{scene.story_order}.md")
-        await interaction.followup.send(
-            f"Transcript of “{scene.title}”: {len(turns)} turns.",
-            file=file,
-            ephemeral=True,
-            allowed_mentions=NONE,
-        )
+        size = getattr(interaction, "filesize_limit", None) or limits.FILE_BYTES
+        parts = limits.split_text_file(embeds.transcript_text(scene, turns), size)
+        names = embeds.transcript_file_names(scene, len(parts))
+        files = [
+            discord.File(io.BytesIO(part), filename=name) for part, name in zip(parts, names, strict=True)
+        ]
+        text = embeds.transcript_note(scene, len(turns), len(parts))
+        for index in range(0, len(files), limits.FILES):
+            await replies.answer(
+                interaction, text if index == 0 else None, files=files[index : index + limits.FILES]
+            )
 
     # -- the game-master's voice (narrator mode, cast, similar moments) ---------------------------
 
@@ -120,30 +130,42 @@ class SceneCommands(commands.Cog):
         """List the scenes whose summaries are closest to the text."""
         _guild(interaction)
         campaign = await campaign_here(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.think(interaction)
         moments = await self.bot.services.voice.similar_scenes(campaign, text)
-        await interaction.followup.send(
-            embed=voice_embeds.moments_embed(text, moments), ephemeral=True, allowed_mentions=NONE
-        )
+        await replies.answer(interaction, embed=voice_embeds.moments_embed(text, moments))
 
     @app_commands.command(name="endscene", description="End the scene in this channel (GM)")
     @app_commands.guild_only()
     @gm_only()
     async def endscene(self, interaction: discord.Interaction) -> None:
-        """Stop logging, post the scene's summary and, when canon was proposed, the review card."""
+        """Stop logging, post the scene's summary and, when canon was proposed, the review card.
+
+        Reading a long transcript into proposals may outlast the interaction's 15 minutes: the progress, the
+        summary and the review card are messages of the channel, and the GM's private answer links to them.
+        """
         _guild(interaction)
-        channel_id = interaction.channel_id or 0
-        # Refuse (no scene, or one already under review) before the public "thinking…" that would show it.
-        await self.scenes.endable_scene(channel_id)
-        await interaction.response.defer(thinking=True)
-        # Should another /endscene win the race meanwhile, the error handler takes this public "thinking…"
-        # back and refuses privately (`reply_ephemeral`).
-        report, review = await self.bot.services.canon.end_scene(channel_id)
-        await interaction.followup.send(
-            embed=embeds.scene_report_embed(report, heading="Scene ended"), allowed_mentions=NONE
-        )
-        if review.proposals:
-            await canon_views.post_review(interaction, review)
+        channel = interaction.channel
+        if not isinstance(channel, discord.abc.Messageable):
+            raise InvalidInput("Scenes are played in a server's text channels.")
+        canon = self.bot.services.canon
+        # Refuse (no scene, one under review, one being ended) before anything is posted.
+        scene = await canon.endable_scene(interaction.channel_id or 0)
+        await replies.think(interaction)
+        status = await progress.post(channel, embeds.scene_ending_text(scene))
+        await replies.answer(interaction, f"Ending “{scene.title}”: {status.jump_url}")
+        show = progress.Progress(progress.message_editor(status), embeds.scene_reading_text)
+        try:
+            report, review = await canon.end_scene(scene.channel_id, progress=show)
+        except BaseException:
+            with contextlib.suppress(discord.HTTPException):  # the GM hears why (the error handler)
+                await status.delete()
+            raise
+        await status.edit(content=None, embed=embeds.scene_report_embed(report, heading="Scene ended"))
+        if not review.proposals:
+            return
+        await canon_cards.post_public_card(channel, self.bot.services, review)
+        if review.secret:
+            await canon_cards.tell_gm_secret_proposals(interaction, review)
 
 
 async def setup(bot: Lorekeeper) -> None:

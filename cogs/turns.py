@@ -1,4 +1,10 @@
-"""The turn logger: messages, edits and deletions in a channel with an active scene become turns."""
+"""The turn logger: messages, edits and deletions in a channel with an active scene become turns.
+
+Nothing posted is lost: what the bot missed (down, disconnected, or its storage failing for long) is read back
+from the channels' history at start, on reconnect and once the storage is back (`cogs.turn_history`), and while
+the storage fails the GM is told so, in the scene's channel or the server's GM channel, and again when it is
+over.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +15,10 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.client import Lorekeeper
+from bot.client import Lorekeeper, storage_advice
 from bot.logs import log_context
 from cogs.checks import is_gm
+from cogs.turn_history import Gates, HistoryReader
 from memory.scenes import SpeakerKind
 from memory.turn_log import IncomingMessage
 
@@ -44,6 +51,36 @@ class TurnLogger(commands.Cog):
     def __init__(self, bot: Lorekeeper) -> None:
         self.bot = bot
         self.services = bot.services
+        self.gates = Gates()
+        if not bot.is_ready():  # until the first read-back at READY, new messages wait: older ones come first
+            self.gates.close_all()
+        self.history = HistoryReader(bot, self.services.turns, self.incoming, self.gates)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.services.turns.outage_observers.append(self._outage_changed)
+
+    async def cog_unload(self) -> None:
+        """Stop listening to the turn log's outages (the extension is unloaded)."""
+        observers = self.services.turns.outage_observers
+        if self._outage_changed in observers:
+            observers.remove(self._outage_changed)
+        self.gates.open_all()
+
+    def incoming(self, message: discord.Message) -> IncomingMessage:
+        """Return a Discord message as the turn log takes it."""
+        speaker = (
+            SpeakerKind.GM if is_gm(message.author, self.services.settings.gm_role) else SpeakerKind.PLAYER
+        )
+        return IncomingMessage(
+            message_id=message.id,
+            channel_id=message.channel.id,
+            author_id=message.author.id,
+            author_name=message.author.display_name,
+            speaker=speaker,
+            text=message.content,
+            attachments=attachment_metadata(message),
+            embeds=embed_metadata(message),
+            created_at=message.created_at,
+        )
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -51,27 +88,86 @@ class TurnLogger(commands.Cog):
         if message.author.bot or message.webhook_id is not None or message.guild is None:
             return
         with self.services.turns.admitting():  # a shutdown waits for this message
+            await self.gates.wait(message.channel.id)
             await self._log(message)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Read back what was posted in the active scenes while the bot was down."""
+        await self._read_back_all("start")
+
+    @commands.Cog.listener()
+    async def on_resumed(self) -> None:
+        """Read back what was posted while the connection was down (Discord does not replay it)."""
+        await self._read_back_all("reconnect")
+
+    async def _read_back_all(self, why: str) -> None:
+        self.gates.close_all()  # first thing: messages dispatched after this event wait for the read-back
+        try:
+            if not self.bot.is_closed():
+                read = await self.history.read_back_all()
+                if read:
+                    log.info("%s: %d messages missed in the scenes' channels were stored", why, read)
+        except Exception:
+            if self.bot.is_closed():  # a shutdown closed the connection: the next start reads them back
+                log.info("stopped reading the scenes' channels back at %s: the bot is shutting down", why)
+            else:
+                log.exception("reading the scenes' channels back at %s failed", why)
+        finally:
+            self.gates.open_all()
+
+    def _outage_changed(self, fault: str | None) -> None:
+        task = asyncio.ensure_future(self._after_outage_change(fault))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _after_outage_change(self, fault: str | None) -> None:
+        try:
+            if fault is None and self.services.turns.missed_channels:
+                await self.history.read_back(set(self.services.turns.missed_channels))
+            await self._tell_gms(fault)
+        except Exception:
+            log.exception("could not tell the GMs that the storage %s", "is back" if fault is None else fault)
+
+    async def _tell_gms(self, fault: str | None) -> None:
+        """Tell each active scene's GM (its server's GM channel, else the scene's channel) of an outage."""
+        if fault is None:
+            text = "✅ Messages are saved again; the ones posted meanwhile are stored too."
+        else:
+            text = (
+                f"⚠️ I cannot save this scene's messages right now: {fault}. Keep playing: I keep them and "
+                f"save them once it is fixed. To fix it, {storage_advice(fault)}."
+            )
+        targets: set[int] = set()
+        for channel_id in sorted(await self._scene_channels()):
+            channel = self.bot.get_channel(channel_id)
+            guild = getattr(channel, "guild", None)
+            if guild is None:
+                continue  # another shard's
+            gm_channel = None
+            try:
+                gm_channel = (await self.services.ops.guild(guild.id)).gm_channel_id
+            except Exception:  # the database may be what fails: the scene's own channel then
+                log.debug("no GM channel for server %s during the outage", guild.id, exc_info=True)
+            targets.add(gm_channel or channel_id)
+        for target in sorted(targets):
+            channel = self.bot.get_channel(target)
+            if isinstance(channel, discord.abc.Messageable):
+                try:
+                    await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+                except discord.HTTPException as error:
+                    log.warning("could not tell channel %s about the storage: %s", target, error)
+
+    async def _scene_channels(self) -> set[int]:
+        try:
+            return set(await self.services.scenes.open_channels())
+        except Exception:  # not loaded yet, and the database is what fails
+            return set()
 
     async def _log(self, message: discord.Message) -> None:
         if message.channel.id not in await self.services.scenes.open_channels():
             return
-        speaker = (
-            SpeakerKind.GM if is_gm(message.author, self.services.settings.gm_role) else SpeakerKind.PLAYER
-        )
-        logged = await self.services.turns.append(
-            IncomingMessage(
-                message_id=message.id,
-                channel_id=message.channel.id,
-                author_id=message.author.id,
-                author_name=message.author.display_name,
-                speaker=speaker,
-                text=message.content,
-                attachments=attachment_metadata(message),
-                embeds=embed_metadata(message),
-                created_at=message.created_at,
-            )
-        )
+        logged = await self.services.turns.append(self.incoming(message))
         if logged is not None and not logged.duplicate and log.isEnabledFor(logging.DEBUG):
             with log_context(campaign=logged.campaign_id, scene=logged.scene_id, channel=message.channel.id):
                 log.debug(

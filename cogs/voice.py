@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import limits, replies
 from bot.client import Lorekeeper
 from bot.voice.debounce import Debouncer
 from bot.voice.service import VoiceService
@@ -20,7 +21,7 @@ from canon.campaigns import Campaign
 from canon.errors import GameError, InvalidInput
 from cogs import voice_embeds
 from cogs.canon_options import entity_names
-from cogs.checks import actor_of, gm_only, guild_only_message, is_gm
+from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
 from cogs.places import campaign_here
 from cogs.voice_views import NarrationContextButton, narration_view
 from memory.scenes import Actor
@@ -41,7 +42,9 @@ def _guild(interaction: discord.Interaction) -> discord.Guild:
 class VoiceCommands(commands.Cog):
     """The narrator and the NPCs."""
 
-    npc = app_commands.Group(name="npc", description="Talk to the campaign's NPCs", guild_only=True)
+    npc = app_commands.Group(
+        name="npc", description="Talk to the campaign's NPCs", guild_only=True, allowed_contexts=IN_SERVERS
+    )
 
     def __init__(self, bot: Lorekeeper) -> None:
         self.bot = bot
@@ -95,7 +98,7 @@ class VoiceCommands(commands.Cog):
         channel = interaction.channel
         if not isinstance(channel, discord.abc.Messageable):
             raise InvalidInput("The narrator speaks in text channels.")
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.think(interaction)
         outcome = await self.voice.narrate(
             interaction.channel_id or 0,
             actor,
@@ -103,11 +106,7 @@ class VoiceCommands(commands.Cog):
             trigger="command",
             direction=direction,
         )
-        await interaction.followup.send(
-            voice_embeds.narration_result_text(outcome, is_gm=actor.is_gm),
-            ephemeral=True,
-            allowed_mentions=NONE,
-        )
+        await replies.answer(interaction, voice_embeds.narration_result_text(outcome, is_gm=actor.is_gm))
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -137,6 +136,7 @@ class VoiceCommands(commands.Cog):
     # -- NPCs -------------------------------------------------------------------------------------
 
     async def _webhook(self, channel: discord.TextChannel) -> discord.Webhook:
+        """Return the channel's NPC webhook: the one remembered, the bot's existing one, or a new one."""
         cached = self._webhooks.get(channel.id)
         if cached is not None:
             return cached
@@ -154,6 +154,18 @@ class VoiceCommands(commands.Cog):
         self._webhooks[channel.id] = hook
         return hook
 
+    async def _speak_as(self, channel: discord.TextChannel, name: str, text: str) -> discord.WebhookMessage:
+        """Post `text` under the NPC's name (as Discord accepts it); a webhook deleted meanwhile is made anew."""
+        username = limits.webhook_username(name)
+        try:
+            hook = await self._webhook(channel)
+            return await hook.send(text, username=username, allowed_mentions=NONE, wait=True)
+        except discord.NotFound:  # Unknown Webhook (10015): someone deleted it; the next one is made here
+            log.info("the NPC webhook of channel %s was deleted; making a new one", channel.id)
+            self._webhooks.pop(channel.id, None)
+            hook = await self._webhook(channel)
+            return await hook.send(text, username=username, allowed_mentions=NONE, wait=True)
+
     @npc.command(name="talk", description="Say something to an NPC; it answers in character")
     @app_commands.describe(npc="Who you speak to", message="What you say")
     @app_commands.autocomplete(npc=entity_names)
@@ -169,21 +181,22 @@ class VoiceCommands(commands.Cog):
         if not isinstance(channel, discord.TextChannel):
             raise InvalidInput("NPCs speak in a server's text channels.")
         actor = self._actor(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.think(interaction)
 
         async def post(name: str, text: str) -> int:
-            # Posted only once the NPC has an answer: a refusal never leaves a dangling line in the channel.
-            await channel.send(
-                voice_embeds.npc_exchange_text(actor.name, name, message), allowed_mentions=NONE
-            )
-            hook = await self._webhook(channel)
-            sent = await hook.send(text, username=name[:80], allowed_mentions=NONE, wait=True)
+            # The line saying who asked follows the NPC's message once it is sent: a refusal, or a message
+            # Discord would not take, never leaves a line without its answer.
+            sent = await self._speak_as(channel, name, text)
+            try:
+                await channel.send(
+                    voice_embeds.npc_exchange_text(actor.name, name, message), allowed_mentions=NONE
+                )
+            except discord.HTTPException:  # the answer stands, and is logged as a turn all the same
+                log.warning("could not post who asked %s in channel %s", name, channel.id, exc_info=True)
             return sent.id
 
         reply = await self.voice.npc_talk(campaign, channel.id, npc, message, actor, post=post)
-        await interaction.followup.send(
-            voice_embeds.npc_result_text(reply), ephemeral=True, allowed_mentions=NONE
-        )
+        await replies.answer(interaction, voice_embeds.npc_result_text(reply))
 
     @npc.command(name="memories", description="What an NPC remembers (GM)")
     @app_commands.autocomplete(npc=entity_names)
@@ -191,11 +204,9 @@ class VoiceCommands(commands.Cog):
     async def memories(self, interaction: discord.Interaction, npc: app_commands.Range[str, 1, 200]) -> None:
         """List an NPC's memories and the links between them."""
         campaign = await self._campaign(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.think(interaction)
         name, found = await self.voice.npc_memories(campaign, npc)
-        await interaction.followup.send(
-            embed=voice_embeds.memories_embed(name, found), ephemeral=True, allowed_mentions=NONE
-        )
+        await replies.answer(interaction, embed=voice_embeds.memories_embed(name, found))
 
     @npc.command(name="forget", description="Make an NPC forget one memory, or everything (GM)")
     @app_commands.describe(memory="The memory's number (from /npc memories); leave empty to forget all")
@@ -209,11 +220,9 @@ class VoiceCommands(commands.Cog):
     ) -> None:
         """Forget a memory (its links go with it)."""
         campaign = await self._campaign(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.think(interaction)
         name, count = await self.voice.npc_forget(campaign, npc, self._actor(interaction), memory)
-        await interaction.followup.send(
-            voice_embeds.forgot_text(name, count, memory), ephemeral=True, allowed_mentions=NONE
-        )
+        await replies.answer(interaction, voice_embeds.forgot_text(name, count, memory))
 
 
 async def setup(bot: Lorekeeper) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 import discord
 
+from bot import limits
 from bot.voice.extraction import ExtractionReport
 from bot.voice.service import NarrationOutcome, NpcReply
 from cogs.embeds import COLOUR, clip
@@ -77,11 +78,10 @@ def narration_result_text(outcome: NarrationOutcome, *, is_gm: bool) -> str:
         return "The narrator has spoken."
     if outcome.status == "blocked":
         if is_gm:
-            where = ", ".join(dict.fromkeys(leak.label for leak in outcome.leaks))
-            return (
-                f"The narration was held back: it repeated hidden canon ({where}). "
-                f"Its context is narration #{outcome.narration_id}; try again or give a direction."
-            )
+            head = "The narration was held back: it repeated hidden canon ("
+            tail = f"). Its context is narration #{outcome.narration_id}; try again or give a direction."
+            labels = list(dict.fromkeys(leak.label for leak in outcome.leaks))
+            return head + limits.fit_inline(labels, limits.MESSAGE - len(head) - len(tail)) + tail
         return "The narrator has nothing to add right now."
     if outcome.status == "skipped":
         return "The narrator is off in this scene."
@@ -99,8 +99,9 @@ def narrator_mode_text(scene: Scene) -> str:
 
 
 def npc_exchange_text(speaker: str, npc: str, message: str) -> str:
-    """Render the line a player said to an NPC (posted before the NPC's answer)."""
-    return clip(f"**{speaker}** → **{npc}**: {message}", 2000)
+    """Render who asked the NPC what, posted under the NPC's answer once that is sent."""
+    who, whom = discord.utils.escape_markdown(speaker), discord.utils.escape_markdown(npc)
+    return clip(f"↑ **{whom}** answering **{who}**: {message}", limits.MESSAGE)
 
 
 def npc_result_text(reply: NpcReply) -> str:

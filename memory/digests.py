@@ -23,9 +23,9 @@ from canon.storage import utc_now
 from memory.doc_index import DocIndexError, IndexedStore
 from memory.fulltext import STOPWORDS
 from memory.lineage import narrative_lineage
-from memory.models import SceneRow
+from memory.scene_tables import SceneRow
 from memory.scenes import SceneStatus, SpeakerKind, Turn
-from memory.voice_models import SceneCastRow, SceneDigestRow
+from memory.voice_tables import SceneCastRow, SceneDigestRow
 
 __all__ = [
     "Moment",

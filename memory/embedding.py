@@ -326,6 +326,18 @@ def chroma_embedding_function(*, batch_size: int = DEFAULT_BATCH_SIZE) -> Embedd
     return cast("EmbeddingFunction[Embeddable]", cls(batch_size=batch_size))
 
 
+def _validate_chroma_config(config: dict[str, Any]) -> None:
+    """Raise `ValueError` unless a collection's recorded configuration is one this embedding function runs."""
+    model = config.get("model_name", EMBEDDING_MODEL)
+    if model != EMBEDDING_MODEL:
+        raise ValueError(f"this embedding function only runs {EMBEDDING_MODEL}, not {model!r}")
+    if config.get("dimensions", EMBEDDING_DIMENSIONS) != EMBEDDING_DIMENSIONS:
+        raise ValueError(f"{EMBEDDING_MODEL} vectors have {EMBEDDING_DIMENSIONS} dimensions")
+    batch_size = config.get("batch_size", DEFAULT_BATCH_SIZE)
+    if not isinstance(batch_size, int) or batch_size < 1:
+        raise ValueError("batch_size must be a positive integer")
+
+
 def _define_chroma_class() -> type[EmbeddingFunction[Documents]]:
     from chromadb.api.types import Documents, EmbeddingFunction, Embeddings, Space
     from chromadb.utils.embedding_functions import register_embedding_function
@@ -393,14 +405,7 @@ def _define_chroma_class() -> type[EmbeddingFunction[Documents]]:
 
         @staticmethod
         def validate_config(config: dict[str, Any]) -> None:
-            model = config.get("model_name", EMBEDDING_MODEL)
-            if model != EMBEDDING_MODEL:
-                raise ValueError(f"this embedding function only runs {EMBEDDING_MODEL}, not {model!r}")
-            if config.get("dimensions", EMBEDDING_DIMENSIONS) != EMBEDDING_DIMENSIONS:
-                raise ValueError(f"{EMBEDDING_MODEL} vectors have {EMBEDDING_DIMENSIONS} dimensions")
-            batch_size = config.get("batch_size", DEFAULT_BATCH_SIZE)
-            if not isinstance(batch_size, int) or batch_size < 1:
-                raise ValueError("batch_size must be a positive integer")
+            _validate_chroma_config(config)
 
         def is_legacy(self) -> bool:
             return False

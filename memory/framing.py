@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from memory.chunking import inert_markdown
 from memory.context import AssembledSection, ContextItem, SectionKind
-from memory.knowledge_domain import CanonFact, KnowledgeClass, LoreResult
+from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.untrusted import UNTRUSTED_RULES, defuse
 
 __all__ = ["CLASS_SECTIONS", "FACTS_TITLE", "HIDDEN_MARK", "passage_line", "render_knowledge", "sanitize"]

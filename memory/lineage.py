@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import LineageStep, lineage
 from canon.models import EntityRow, StatementRow
-from memory.models import SceneRow
+from memory.scene_tables import SceneRow
 
 __all__ = ["Reach", "narrative_lineage", "reaches_of", "shift_own_story"]
 

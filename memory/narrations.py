@@ -11,7 +11,7 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.errors import NotFound
-from memory.voice_models import NarrationRow
+from memory.voice_tables import NarrationRow
 
 __all__ = ["NarrationRecord", "NarrationStatus", "create_narration", "get_narration", "update_narration"]
 

@@ -32,7 +32,7 @@ from canon.errors import NotFound
 from canon.storage import utc_now
 from memory.doc_index import DocIndexError, IndexedStore, Metadata
 from memory.lineage import Reach, narrative_lineage
-from memory.voice_models import NpcMemoryRow
+from memory.voice_tables import NpcMemoryRow
 
 __all__ = [
     "DocType",

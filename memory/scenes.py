@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import enum
 from typing import Any
@@ -14,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from canon.campaigns import CampaignRow
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.storage import Database, utc_now
-from memory.models import SceneRow, TurnRevisionRow, TurnRow
+from memory.scene_tables import SceneRow, TurnRevisionRow, TurnRow
 
 MAX_TITLE = 200
 
@@ -227,13 +228,17 @@ class SceneService:
     def __init__(self, db: Database) -> None:
         self.db = db
         self._open_channels: set[int] | None = None
+        self._loading = asyncio.Lock()
 
     async def open_channels(self) -> set[int]:
         """Return the ids of channels that have an active scene (loaded once, then kept current)."""
         if self._open_channels is None:
-            async with self.db.session() as session:
-                query = select(SceneRow.channel_id).where(SceneRow.status == SceneStatus.ACTIVE)
-                self._open_channels = set((await session.execute(query)).scalars())
+            # One load, however many messages arrive at once (each would otherwise wait for a connection).
+            async with self._loading:
+                if self._open_channels is None:
+                    async with self.db.session() as session:
+                        query = select(SceneRow.channel_id).where(SceneRow.status == SceneStatus.ACTIVE)
+                        self._open_channels = set((await session.execute(query)).scalars())
         return self._open_channels
 
     def forget_channel(self, channel_id: int) -> None:

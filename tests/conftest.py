@@ -6,20 +6,24 @@ A test about SQLite itself (its files, backups, WAL, pragmas) says so with
 
 from __future__ import annotations
 
+import asyncio
 import os
-import uuid
+import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot import database
 from canon.storage import Database, is_sqlite
 from config.settings import Settings
+from tests.db_templates import TEMPLATES
+
+# pytest keeps each test module's rewritten asserts in __pycache__ and reads them back next run, but writes
+# nothing where bytecode caches are turned off (PYTHONDONTWRITEBYTECODE): then each worker rewrote every module
+# on every run, half of its collection. The caches are ignored by git, and scripts/setup writes them anyway.
+sys.dont_write_bytecode = False
 
 POSTGRES_URL = os.environ.get("LOREKEEPER_TEST_POSTGRES_URL")
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -77,34 +81,30 @@ class DatabaseTarget:
 
 
 async def make_target(kind: str, tmp_path: Path, *, migrate: bool = True) -> DatabaseTarget:
-    """Create an empty database of a kind, migrated unless told not; for PostgreSQL, in a fresh schema."""
+    """Create an empty database of a kind, migrated unless told not; for PostgreSQL, in a fresh schema.
+
+    A migrated database is a copy of what the migrations made once in this process (`tests/db_templates.py`).
+    """
     if kind == "sqlite":
-        target = DatabaseTarget(f"sqlite+aiosqlite:///{tmp_path}/lorekeeper-test.sqlite3")
-    else:
-        if not POSTGRES_URL:
-            pytest.skip(
-                "PostgreSQL tests need LOREKEEPER_TEST_POSTGRES_URL (.ci/run sets it when 127.0.0.1:5432 answers)"
-            )
-        schema = f"lk_{uuid.uuid4().hex[:12]}"
-        admin = create_async_engine(POSTGRES_URL)
-        async with admin.begin() as conn:
-            await conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-        await admin.dispose()
-        target = DatabaseTarget(POSTGRES_URL, schema)
-    if migrate:
-        db = target.open()
-        await database.upgrade(db)
-        await db.dispose()
-    return target
+        path = tmp_path / "lorekeeper-test.sqlite3"
+        if migrate:
+            await TEMPLATES.copy_sqlite(path)
+        return DatabaseTarget(f"sqlite+aiosqlite:///{path}")
+    if not POSTGRES_URL:
+        pytest.skip(
+            "PostgreSQL tests need LOREKEEPER_TEST_POSTGRES_URL (.ci/run sets it when 127.0.0.1:5432 answers)"
+        )
+    return DatabaseTarget(POSTGRES_URL, await TEMPLATES.create_postgres(POSTGRES_URL, migrated=migrate))
 
 
 async def drop_target(target: DatabaseTarget) -> None:
     """Drop a test database's PostgreSQL schema (SQLite files go with tmp_path)."""
     if target.search_path and POSTGRES_URL:
-        admin = create_async_engine(POSTGRES_URL)
-        async with admin.begin() as conn:
-            await conn.execute(text(f'DROP SCHEMA "{target.search_path}" CASCADE'))
-        await admin.dispose()
+        await TEMPLATES.drop_postgres(POSTGRES_URL, target.search_path)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    asyncio.run(TEMPLATES.drop_all())
 
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]

@@ -102,3 +102,17 @@ def test_the_healthcheck_command_exists() -> None:
 
     result = CliRunner().invoke(app, ["doctor", "--help"])
     assert result.exit_code == 0 and "--quiet" in result.output and "--live" in result.output
+
+
+def test_the_readme_invite_asks_for_exactly_the_permissions_the_bot_is_tested_with() -> None:
+    """The e2e tests run the bot with `INVITE_PERMISSIONS`: the README's invite must ask for the same ones."""
+    from bot.client import INVITE_PERMISSIONS
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    step = readme.split("Under **OAuth2 → URL Generator**", 1)[1].split("\n5.", 1)[0]
+    asked = {" ".join(name.split()).casefold() for name in re.findall(r"\*([A-Z][A-Za-z \n]+)\*", step)}
+    wanted = {name.replace("_", " ").casefold() for name, on in INVITE_PERMISSIONS if on}
+    # discord.py names View Channels "view_channel", and lists its old name "read_messages" too.
+    wanted = {"view channels" if w in {"view channel", "read messages"} else w for w in wanted}
+    assert wanted <= asked, wanted - asked
+    assert asked - wanted == {"mention everyone"}  # the one the README calls optional

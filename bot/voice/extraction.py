@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -56,6 +56,8 @@ from memory.tokens import count_tokens
 log = logging.getLogger(__name__)
 
 PIECE_OVERLAP_TURNS = 2
+#: Hears how many pieces of a transcript or a file were read so far, of how many.
+PiecesRead = Callable[[int, int], Awaitable[None]]
 _WORDS = re.compile(r"[^\W_]+")
 
 
@@ -263,12 +265,18 @@ class Extractor:
         purpose: str,
         report: ExtractionReport,
         cite_required: bool = True,
+        progress: PiecesRead | None = None,
     ) -> list[tuple[int, Candidate]]:
-        """Return (piece index, candidate) for every item that fits, recording what was dropped."""
+        """Return (piece index, candidate) for every item that fits, recording what was dropped.
+
+        `progress(read, total)` hears of each piece read (a long scene or file takes many model calls).
+        """
         model = extraction_reply_model(ontology)
         started = time.perf_counter()
         found: list[tuple[int, Candidate]] = []
         for index, piece in enumerate(pieces):
+            if progress is not None and index:
+                await progress(index, len(pieces))
             report.pieces += 1
             messages = extraction_messages(
                 ontology=ontology,
@@ -314,6 +322,8 @@ class Extractor:
                     continue
                 found.append((index, Candidate(content=content, lines=cited, confidence=item.confidence)))
         report.seconds += time.perf_counter() - started
+        if progress is not None and pieces:
+            await progress(len(pieces), len(pieces))
         return found
 
 

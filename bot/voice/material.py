@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from canon.domain import EntityCard, StatementKind, StatementView, Visibility
+from canon.domain import EntityCard, StatementKind
 from canon.graph import fold
 from canon.ontology import Ontology
+from canon.visibility import entity_hidden, view_hidden
 from memory.leaks import Secret
 from memory.npc_memory import DocType, MemoryRecord, NewMemory, ScopeKind
 from memory.scenes import Scene, SpeakerKind, Turn
@@ -45,25 +46,17 @@ def card_line(card: EntityCard) -> str:
     return "; ".join(bits)
 
 
-def _secret_view(view: StatementView) -> bool:
-    return (
-        view.statement.visibility == Visibility.GM_ONLY
-        or view.subject.visibility == Visibility.GM_ONLY
-        or (view.object is not None and view.object.visibility == Visibility.GM_ONLY)
-    )
-
-
 def secret_lines(gm_card: EntityCard) -> list[str]:
     """Return what only the GM may know about an entity: GM-only facts, relations, state and hidden entities."""
     lines: list[str] = []
     entity = gm_card.entity
-    if entity.visibility == Visibility.GM_ONLY:
+    if entity_hidden(entity):
         lines.append(card_line(gm_card))
         return lines
     views = [*gm_card.facts, *gm_card.relations]
     if gm_card.state is not None:
         views.append(gm_card.state)
-    lines += [v.sentence() for v in views if _secret_view(v)]
+    lines += [v.sentence() for v in views if view_hidden(v)]
     return lines
 
 

@@ -28,13 +28,14 @@ from typing import Any, Literal
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.canon_service import CanonService
 from bot.llm import NOT_CONFIGURED_MESSAGE, LLMClient, LLMOutputInvalid, LLMUnavailable, require_llm
+from bot.proposal_service import ProposalService
 from bot.voice.extraction import (
     Candidate,
     ExtractionReport,
     Extractor,
     Piece,
+    PiecesRead,
     describe_spans,
     make_draft,
     merge_candidates,
@@ -79,7 +80,6 @@ from memory.context import AssembledContext, ContextItem, ContextSection, Sectio
 from memory.digests import Moment, SceneDigest, SceneMomentStore, extractive_summary
 from memory.framing import passage_line
 from memory.leaks import Leak, Secret, find_leaks
-from memory.models import SceneRow
 from memory.narrations import (
     NarrationRecord,
     NarrationStatus,
@@ -88,6 +88,7 @@ from memory.narrations import (
     update_narration,
 )
 from memory.npc_memory import DocType, MemoryRecord, NewMemory, NpcMemoryStore, ScopeKind, memories_of
+from memory.scene_tables import SceneRow
 from memory.scenes import Actor, Scene, SceneService, SceneStatus, SpeakerKind, load_scene, scene_turns
 from memory.tokens import truncate_to_tokens
 from memory.turn_log import IncomingMessage, TurnLog
@@ -185,7 +186,7 @@ class VoiceService:
         *,
         db: Any,
         settings: VoiceSettings,
-        canon: CanonService,
+        canon: ProposalService,
         scenes: SceneService,
         turns: TurnLog,
         llm: LLMClient | None,
@@ -247,11 +248,11 @@ class VoiceService:
 
     # -- extraction -----------------------------------------------------------------------------------
 
-    async def before_review(self, scene: Scene) -> None:
+    async def before_review(self, scene: Scene, *, progress: PiecesRead | None = None) -> None:
         """CanonService hook at /endscene: drop the narrator, extract proposals; never fail the scene's end."""
         self.forget_narrator_channel(scene.channel_id)
         try:
-            report = await self.extract_scene(scene)
+            report = await self.extract_scene(scene, progress=progress)
         except (GameError, LLMUnavailable) as error:
             log.warning("proposal extraction for scene %s failed: %s", scene.id, error)
             return
@@ -273,7 +274,9 @@ class VoiceService:
                 report.seconds,
             )
 
-    async def extract_scene(self, scene: Scene | int) -> ExtractionReport:
+    async def extract_scene(
+        self, scene: Scene | int, *, progress: PiecesRead | None = None
+    ) -> ExtractionReport:
         """Extract the proposals a scene's transcript establishes and submit them for the GM's review."""
         if self.llm is None:
             return ExtractionReport(skipped=NOT_CONFIGURED_MESSAGE)
@@ -299,6 +302,7 @@ class VoiceService:
             campaign_id=campaign.id,
             purpose="extraction",
             report=report,
+            progress=progress,
         )
         candidates = await self._without_canon(campaign, merge_candidates(found, report), report)
         drafts = []
@@ -347,7 +351,9 @@ class VoiceService:
             reader = await self.canon.reader(session, campaign, Viewer.GM)
             return await without_canon(reader, candidates, report)
 
-    async def extract_source(self, campaign: Campaign, source_id: int) -> ExtractionReport:
+    async def extract_source(
+        self, campaign: Campaign, source_id: int, *, progress: PiecesRead | None = None
+    ) -> ExtractionReport:
         """Extract proposals from an imported document into a batch that waits for the GM (authority source)."""
         llm = require_llm(self.llm)
         if self.knowledge is None:
@@ -378,6 +384,7 @@ class VoiceService:
             purpose="prose_extraction",
             report=report,
             cite_required=False,
+            progress=progress,
         )
         candidates = await self._without_canon(campaign, merge_candidates(found, report), report)
         drafts = []

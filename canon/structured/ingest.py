@@ -37,7 +37,6 @@ from canon.errors import Conflict
 from canon.graph import CanonReader
 from canon.ontology import Ontology
 from canon.structured.facts import FactBuilder, event_dates
-from canon.structured.facts import statement_fingerprint as _statement_fingerprint  # noqa: F401
 from canon.structured.files import LoadedFile, content_hash, file_hashes, load_files
 from canon.structured.plan import check_endpoints, entity_ids, plan_entities
 from canon.structured.prevail import Checks
@@ -53,11 +52,8 @@ from canon.structured.resolve import build_index
 from canon.structured.state import IngestState
 from canon.structured.statements import write_statements
 from canon.structured.versions import known_hashes, load_records
-from canon.structured.write import EVIDENCE_COLUMNS as _EVIDENCE_COLUMNS  # noqa: F401
 from canon.structured.write import Writer
 
-# `_statement_fingerprint` and `_EVIDENCE_COLUMNS` stay importable from here: `bot.campaign_archive` and the
-# bulk-insert tests import them (from before the stage modules).
 __all__ = [
     "ChangeCounts",
     "FileReport",

@@ -23,7 +23,15 @@ from pydantic import (
     ValidationInfo,
 )
 
-from canon.calendar import DEFAULT_RULES, MAX_YEAR, MIN_YEAR, CalendarRules, WorldDate, is_era_id, parse_date
+from canon.calendar import (
+    DEFAULT_RULES,
+    YEAR_RANGE,
+    CalendarRules,
+    WorldDate,
+    is_era_id,
+    parse_date,
+    year_problem,
+)
 
 EntityType = Literal[
     "Person",
@@ -132,13 +140,10 @@ def check_era_path(value: str) -> str:
     return value
 
 
-_YEARS = f"the calendar's years run from {MIN_YEAR:,} to {MAX_YEAR:,}"
-
-
 def check_year(value: int) -> int:
-    """Accept a year the calendar can place (`canon.calendar.MIN_YEAR` to `MAX_YEAR`)."""
-    if not MIN_YEAR <= value <= MAX_YEAR:
-        raise FieldProblem(f"is {value}, but {_YEARS}")
+    """Accept a year the calendar can place (`canon.calendar.YEAR_RANGE`); a date's year is `parse_date`'s."""
+    if year_problem(value) is not None:
+        raise FieldProblem(f"is {value:,}, outside the calendar, which runs over {YEAR_RANGE}")
     return value
 
 
@@ -160,8 +165,6 @@ def _date_field(value: object, info: ValidationInfo) -> object:
     found = _DATE_CACHE.get(key)
     if found is None:
         found = parse_date(value, rules)
-        if found.year is not None and not MIN_YEAR <= found.year <= MAX_YEAR:
-            raise FieldProblem(f"has the year {found.year}, but {_YEARS}")
         if len(_DATE_CACHE) >= _DATE_CACHE_SIZE:
             _DATE_CACHE.clear()
         _DATE_CACHE[key] = found

@@ -49,6 +49,8 @@ Identities = Mapping[type[LoreModel], tuple[EntityType, str]]
 NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 _INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
 _LEADING_ZERO_INT = re.compile(r"[-+]?0[0-9]+")
+# The most digits a number's whole part may have: far beyond any field's range (a year has at most 12).
+MAX_DIGITS = 30
 _NUMBER = re.compile(r"[-+]?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?")
 
 
@@ -260,7 +262,17 @@ class Validator:
                 else:
                     self.at(node, f"{label} must be {expected(shape)}; got {got(node)}")
                 return _FAILED
-            if pattern.fullmatch(text):
+            number = pattern.fullmatch(text) is not None
+            if number or _LEADING_ZERO_INT.fullmatch(text):
+                digits = len(text.lstrip("+-").split(".", 1)[0])
+                if digits > MAX_DIGITS:  # never turned into an int (nor echoed): no field holds one so long
+                    self.at(
+                        node,
+                        f"{label} must be {expected(shape)} of at most {MAX_DIGITS} digits; got one of {digits:,} "
+                        "digits",
+                    )
+                    return _FAILED
+            if number:
                 return int(text) if _INT.fullmatch(text) else float(text)
             hint = ""
             if _LEADING_ZERO_INT.fullmatch(text):

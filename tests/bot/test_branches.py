@@ -33,7 +33,7 @@ from canon.proposals import (
 )
 from cogs.campaign_embeds import plan_embed
 from config.settings import Settings
-from memory.knowledge_domain import ImportReport
+from memory.knowledge.models import ImportReport
 from memory.scenes import Actor, SceneStatus, SpeakerKind
 from memory.turn_log import IncomingMessage
 from tests.conftest import DatabaseTarget
@@ -739,7 +739,7 @@ async def test_promotion_goes_through_the_parents_review(services: Services) -> 
     with pytest.raises(Conflict, match="already waiting"):
         await services.branches.promote(branch, trade_id, GM)
     # Committing without an accept writes nothing: a promotion never passes on the authority policy.
-    result = await services.canon.commit_batch(main, promotion.batch, GM)
+    result = (await services.canon.commit_batch(main, promotion.batch, GM)).result
     assert result.accepted == [] and [p.id for p in result.rejected] == [proposal.id]
     assert await fact_value(services, main, "Aldric", "trade") is None
 

@@ -1,4 +1,5 @@
-"""The installed `lorekeeper` console script, run as a real subprocess in an empty directory.
+"""The `lorekeeper` command line in an empty directory: the installed console script as a real subprocess
+(a first `run` and a first `db upgrade`), the other screens in this process through typer's CliRunner.
 
 The token screens stop before any database is opened; `db upgrade` runs on SQLite, then PostgreSQL.
 """
@@ -6,6 +7,7 @@ The token screens stop before any database is opened; `db upgrade` runs on SQLit
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import sqlite3
@@ -16,7 +18,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import make_url
+from typer.testing import CliRunner
 
+from bot.cli import app
 from bot.database import head_revisions
 from canon.storage import Database
 from tests.conftest import DatabaseTarget
@@ -46,6 +50,17 @@ def lorekeeper(workdir: Path, *args: str, **env: str) -> subprocess.CompletedPro
     )
 
 
+def lorekeeper_in_process(workdir: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run the command line as `lorekeeper` does, in this process: the same screens and exit codes, without
+    starting an interpreter and importing everything again."""
+    unset: dict[str, str | None] = {k: None for k in os.environ if k.startswith("LOREKEEPER_")}
+    with contextlib.chdir(workdir):
+        result = CliRunner().invoke(app, list(args), env={**unset, **env})
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception  # a traceback, where the console script would have printed one
+    return subprocess.CompletedProcess(list(args), result.exit_code, result.stdout, result.stderr)
+
+
 def test_run_without_a_token_says_what_to_set_and_where(workdir: Path) -> None:
     result = lorekeeper(workdir, "run", LOREKEEPER_DATA_DIR=str(workdir / "data"))
     assert result.returncode != 0
@@ -58,24 +73,24 @@ def test_run_without_a_token_says_what_to_set_and_where(workdir: Path) -> None:
 
 
 def test_run_with_a_blank_token_is_the_same_screen(workdir: Path) -> None:
-    result = lorekeeper(workdir, "run", LOREKEEPER_DISCORD_TOKEN="   ")
+    result = lorekeeper_in_process(workdir, "run", LOREKEEPER_DISCORD_TOKEN="   ")
     assert result.returncode != 0 and "no Discord bot token is set" in result.stderr
 
 
 def test_run_with_a_misspelt_token_in_dotenv_names_it_and_hides_it(workdir: Path) -> None:
     (workdir / ".env").write_text(f"LOREKEEPER_DISCORD_TOKNE={TOKEN}\n", encoding="utf-8")
-    result = lorekeeper(workdir, "run")
+    result = lorekeeper_in_process(workdir, "run")
     assert result.returncode != 0
     assert "LOREKEEPER_DISCORD_TOKNE" in result.stderr and "LOREKEEPER_DISCORD_TOKEN?" in result.stderr
     assert TOKEN not in result.stderr + result.stdout and "Traceback" not in result.stderr
 
 
 def test_help_lists_run_and_db(workdir: Path) -> None:
-    result = lorekeeper(workdir, "--help")
+    result = lorekeeper_in_process(workdir, "--help")
     assert result.returncode == 0, result.stderr
     listed = {line.split()[1] for line in result.stdout.splitlines() if re.match(r"│ [a-z]", line)}
     assert {"run", "db"} <= listed, result.stdout
-    db_help = lorekeeper(workdir, "db", "--help")
+    db_help = lorekeeper_in_process(workdir, "db", "--help")
     assert db_help.returncode == 0 and "upgrade" in db_help.stdout
 
 
@@ -118,13 +133,13 @@ def test_db_upgrade_creates_the_schema_in_the_configured_empty_database(
 ) -> None:
     url = empty_db_target.database_url  # for PostgreSQL the test's own schema, as ?search_path=
     env = {"LOREKEEPER_DATA_DIR": str(workdir / "data"), "LOREKEEPER_DATABASE_URL": url}
-    first = lorekeeper(workdir, "db", "upgrade", **env)
+    first = lorekeeper_in_process(workdir, "db", "upgrade", **env)
     assert first.returncode == 0, first.stderr
     heads = head_revisions()
     said = f"Database at revision {', '.join(sorted(heads))}: {make_url(url).render_as_string(hide_password=True)}"
     assert said in first.stdout
     tables, versions = asyncio.run(tables_and_versions(empty_db_target))
     assert {"campaigns", "scenes", "turns", "turn_revisions"} <= tables and versions == heads
-    again = lorekeeper(workdir, "db", "upgrade", **env)
+    again = lorekeeper_in_process(workdir, "db", "upgrade", **env)
     assert again.returncode == 0 and said in again.stdout
     assert asyncio.run(tables_and_versions(empty_db_target)) == (tables, versions)

@@ -15,7 +15,7 @@ from bot.cli import app
 from bot.cli_lore import _describe_report, _Progress
 from canon.storage import Database
 from config.settings import LoreSettings
-from memory.knowledge_domain import ImportStage
+from memory.knowledge.models import ImportStage
 from tests.conftest import DatabaseTarget
 from tests.memory.knowledge_helpers import knowledge_service, new_campaign
 

@@ -38,10 +38,10 @@ from canon.proposals import EntityContent, FactContent, Ref
 from canon.storage import utc_now
 from cogs.canon_embeds import entity_card_embed
 from config.settings import LoreSettings, Settings
-from memory.knowledge_domain import KnowledgeClass
-from memory.knowledge_models import KnowledgeSourceRow
-from memory.models import TurnRevisionRow, TurnRow
-from memory.voice_models import NpcMemoryRow, SceneDigestRow
+from memory.knowledge.models import KnowledgeClass
+from memory.knowledge.tables import KnowledgeSourceRow
+from memory.scene_tables import TurnRevisionRow, TurnRow
+from memory.voice_tables import NpcMemoryRow, SceneDigestRow
 from tests.bot.voice_fixtures import GM, PAT, play, seed
 from tests.conftest import DatabaseTarget
 

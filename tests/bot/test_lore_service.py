@@ -10,7 +10,7 @@ import pytest
 from bot.lore_service import LoreImportService, parse_tags, setting_change
 from canon.errors import InvalidInput
 from config.settings import LoreSettings
-from memory.knowledge_domain import KnowledgeClass
+from memory.knowledge.models import KnowledgeClass
 
 
 class _Stub:

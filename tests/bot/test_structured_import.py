@@ -367,7 +367,8 @@ async def test_years_at_the_calendar_s_bounds_are_stored_and_one_past_them_is_an
         (
             9,
             15,
-            '"year" is 1000000000000, but the calendar\'s years run from -999,999,999,999 to 999,999,999,999',
+            '"year" is 1,000,000,000,000, outside the calendar, which runs over years -999,999,999,999 to '
+            "999,999,999,999",
         )
     ]
     assert await counts(db) == before
@@ -785,7 +786,7 @@ async def test_a_relation_limit_broken_by_play_is_won_by_the_yaml(
     assert proposal.warnings  # three parents: the GM accepts it anyway, with a reason
     await canon.end_scene(CHANNEL)
     await canon.decide(proposal.id, accept=True, actor=GM, rationale="Rumour has it.")
-    result = await canon.commit_scene(scene.id, GM)
+    result = (await canon.commit_scene(scene.id, GM)).result
     assert len(result.statement_ids) == 1
     # Re-ingesting the tree with a change that rewrites Aldric's parent edges checks them against play.
     tree = (FIXTURES / "family_tree.yaml").read_text()

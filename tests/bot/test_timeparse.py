@@ -72,3 +72,12 @@ def test_discord_timestamps() -> None:
     moment = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
     assert discord_time(moment) == f"<t:{int(moment.timestamp())}:F>"
     assert discord_time(moment, "R").endswith(":R>")
+
+
+def test_a_time_past_the_last_day_in_the_zone_furthest_behind_is_refused_naming_the_range() -> None:
+    behind = ZoneInfo("Etc/GMT+12")  # UTC-12: 9999-12-31 23:59 there is past Python's last UTC day
+    with pytest.raises(InvalidInput, match="times run from 0001-01-02 to 9999-12-30"):
+        parse_when("9999-12-31 23:59", behind, NOW)
+    ahead = ZoneInfo("Etc/GMT-14")
+    with pytest.raises(InvalidInput, match="times run from"):
+        parse_when("0001-01-01 00:00", ahead, NOW)

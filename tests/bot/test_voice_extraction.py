@@ -13,6 +13,7 @@ import pytest
 from bot.llm import NOT_CONFIGURED_MESSAGE, LLMUnavailable
 from bot.services import Services
 from canon.domain import Authority, EvidenceKind, Visibility
+from canon.errors import Conflict, NotFound
 from canon.proposals import EntityContent, FactContent, ProposalStatus, Ref, StateChangeContent
 from memory.scenes import SceneStatus, SpeakerKind
 from tests.bot.voice_fixtures import GM, PAT, QUINN, Posts, World, open_services, play, seed, settings_for
@@ -389,3 +390,29 @@ async def test_what_a_narration_establishes_is_proposed_at_endscene(
     assert [(e.scene_id, e.turn_from, e.turn_to) for e in proposal.evidence] == [
         (scene.id, narrator_turn.number, narrator_turn.number)
     ]
+
+
+async def test_endscene_tells_how_many_pieces_were_read_and_refuses_a_second_end_meanwhile(
+    db_target: DatabaseTarget, tmp_path: Path, stub: LLMStub, made: list[Services]
+) -> None:
+    heard: list[tuple[int, int]] = []
+    stub.responder = VoiceScript(extraction={"items": []})
+    services, world = await start(made, db_target, tmp_path, stub, extraction_piece_tokens=200)
+    lines = [
+        (PAT, f"Turn {i}: the rain keeps falling on the harbour and nobody says much.") for i in range(40)
+    ]
+    await play(services, world, lines, channel_id=CHANNEL)
+
+    async def progress(read: int, total: int) -> None:
+        heard.append((read, total))
+        if len(heard) == 1:  # while the first end reads the transcript, a second one is refused
+            with pytest.raises(Conflict, match="already being ended"):
+                await services.canon.end_scene(CHANNEL)
+
+    report, _ = await services.canon.end_scene(CHANNEL, progress=progress)
+    total = heard[-1][1]
+    assert total >= 3 and heard[-1] == (total, total)
+    assert [read for read, _ in heard] == sorted(read for read, _ in heard)  # never backwards
+    assert report.scene.status == SceneStatus.COMPLETED
+    with pytest.raises(NotFound):  # the end is over: nothing left to end, and no guard left behind
+        await services.canon.end_scene(CHANNEL)

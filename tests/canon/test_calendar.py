@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 
 import pytest
@@ -9,6 +10,10 @@ from pydantic import ValidationError
 
 from canon.calendar import (
     DATE_FORMS,
+    MAX_YEAR,
+    MIN_YEAR,
+    REAL_TIME_RANGE,
+    YEAR_RANGE,
     CalendarRules,
     DateError,
     EraCalendar,
@@ -17,6 +22,7 @@ from canon.calendar import (
     compare,
     is_era_id,
     parse_date,
+    real_time_problem,
     sort_key,
 )
 
@@ -89,6 +95,39 @@ def test_parse_date_rejects_malformed_dates_with_the_expected_forms(text: str, r
     if reason is not None:
         assert reason in message
     assert "3rd_age.year_300" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "3rd_age.year_99999999999999999999",
+        "3rd_age.1000000000000",
+        "3rd_age.year_-1000000000000",
+        "3rd_age." + "9" * 5000,  # more digits than Python turns into an int
+    ],
+)
+def test_a_year_outside_the_calendar_is_refused_naming_the_range(text: str) -> None:
+    with pytest.raises(DateError) as caught:
+        parse_date(text)
+    assert YEAR_RANGE in caught.value.describe("The date")
+    assert YEAR_RANGE == "years -999,999,999,999 to 999,999,999,999"
+
+
+def test_the_calendar_s_first_and_last_years_are_dates_whose_keys_fit_64_bits() -> None:
+    assert parse_date(f"3rd_age.{MAX_YEAR}.12.31").year == MAX_YEAR
+    assert parse_date(f"3rd_age.{MIN_YEAR}").year == MIN_YEAR
+    assert (MAX_YEAR + 1) * 10000 < 2**63 and (MIN_YEAR - 1) * 10000 > -(2**63)
+    with pytest.raises(DateError, match="not one of the calendar's"):
+        parse_date("3rd_age.300." + "1" * 40)
+
+
+def test_real_times_are_bounded_so_any_time_zone_can_show_them() -> None:
+    plus14 = dt.timezone(dt.timedelta(hours=14))
+    assert real_time_problem(dt.datetime(1, 1, 1, tzinfo=plus14)) == f"real times run {REAL_TIME_RANGE}"
+    assert real_time_problem(dt.datetime(9999, 12, 31, 23, 59, tzinfo=dt.UTC)) is not None
+    assert real_time_problem(dt.datetime(2026, 11, 30, 18, tzinfo=plus14)) is None
+    naive = dt.datetime(2026, 11, 30, 18, tzinfo=plus14).replace(tzinfo=None)
+    assert real_time_problem(naive) == "it names no time zone"
 
 
 def test_calendar_rules_change_the_month_and_day_limits() -> None:

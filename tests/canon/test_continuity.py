@@ -17,14 +17,12 @@ from canon.continuity import (
     Finding,
     Side,
     Snapshot,
-    _cliques,
-    _overlapping_pairs,
-    _pair_overlaps,
     check,
     fingerprint,
     key_span,
     world_key,
 )
+from canon.continuity.intervals import cliques, overlapping_pairs, pair_overlaps
 from canon.domain import (
     Authority,
     CanonLevel,
@@ -849,9 +847,9 @@ def test_pair_fast_path_agrees_with_the_general_sweep() -> None:
                     and (a.validity.world_from_key, a.validity.world_until_key) != (None, None)
                     and (b.validity.world_from_key, b.validity.world_until_key) != (None, None)
                 )
-                for clock, _ in _cliques([a, b], timeless, supersede=supersede)
+                for clock, _ in cliques([a, b], timeless, supersede=supersede)
             )
-            assert _pair_overlaps(a, b, timeless, supersede) == general, (a.validity, b.validity, supersede)
+            assert pair_overlaps(a, b, timeless, supersede) == general, (a.validity, b.validity, supersede)
 
 
 def test_group_pairs_agree_with_the_general_sweep() -> None:
@@ -880,14 +878,14 @@ def test_group_pairs_agree_with_the_general_sweep() -> None:
                 )
             )
         expected = set()
-        for clock, clique in _cliques(members, frozenset(), supersede=True):
+        for clock, clique in cliques(members, frozenset(), supersede=True):
             for a, b in itertools.combinations(clique, 2):
                 both_dated = all(
                     (m.validity.world_from_key, m.validity.world_until_key) != (None, None) for m in (a, b)
                 )
                 if not (clock == "story" and both_dated):
                     expected.add(tuple(sorted((a.id, b.id))))
-        found = {(a.id, b.id) for a, b in _overlapping_pairs(members, frozenset(), lambda a, b: True)}
+        found = {(a.id, b.id) for a, b in overlapping_pairs(members, frozenset(), lambda a, b: True)}
         assert found == expected, [m.validity for m in members]
 
 

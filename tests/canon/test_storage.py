@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from canon.storage import Database
-from memory.models import SceneRow
+from memory.scene_tables import SceneRow
 
 
 async def pragmas(engine: AsyncEngine) -> tuple[str, int, int]:

@@ -30,7 +30,7 @@ from canon.domain import (
     Visibility,
 )
 from canon.proposals import EventContent, FactContent, Proposal, ProposalStatus, Ref
-from cogs import canon_embeds
+from cogs import canon_embeds, canon_views
 from cogs.canon_views import closed_view, review_view
 from memory.scenes import Scene, SceneStatus
 
@@ -186,7 +186,7 @@ def test_a_proposal_shows_its_evidence_as_links_and_its_warnings() -> None:
     )
     embed = canon_embeds.review_embed(review, 0, reveal=False)
     (field,) = embed.fields
-    assert field.name == "#5 · ⏳ pending · ⚠️ 1"
+    assert field.name == "#1 · ⏳ pending · ⚠️ 1"  # its number on the card, not its id
     value = field.value or ""
     assert (
         "turns [1](https://discord.com/channels/111/222/999)–[3](https://discord.com/channels/111/222/1003)"
@@ -208,34 +208,36 @@ def test_user_text_cannot_forge_links_or_break_markdown() -> None:
 
 
 def test_hidden_proposals_leave_no_trace_on_public_cards_and_are_marked_on_private_ones() -> None:
+    # The service orders a review as the card shows it: what players may read first, the GM-only ones last.
     review = Review(
         scene=scene(),
         batch=None,
-        proposals=[proposal(1, value="the king is a fraud", visibility=Visibility.GM_ONLY), proposal(2)],
+        proposals=[proposal(2), proposal(1, value="the king is a fraud", visibility=Visibility.GM_ONLY)],
         turn_messages={},
         secret=frozenset({1}),
     )
     public = canon_embeds.review_embed(review, 0, reveal=False)
     text = str(public.to_dict())
-    assert "fraud" not in text and "GM-only" not in text and "🔒" not in text and "#1" not in text
-    assert [f.name for f in public.fields] == ["#2 · ⏳ pending"]
+    assert "fraud" not in text and "GM-only" not in text and "🔒" not in text and "#2" not in text
+    assert [f.name for f in public.fields] == ["#1 · ⏳ pending"]  # numbered on the card: no gap, no id
     assert (public.description or "").startswith("1 proposals: 1 pending")
     assert (
         canon_embeds.review_embed(review, 0, reveal=False).to_dict()
         == canon_embeds.review_embed(
-            dataclasses.replace(review, proposals=[review.proposals[1]], secret=frozenset()), 0, reveal=False
+            dataclasses.replace(review, proposals=[review.proposals[0]], secret=frozenset()), 0, reveal=False
         ).to_dict()
     )
     private = canon_embeds.review_embed(review, 0, reveal=True)
-    assert (private.fields[0].value or "").startswith("🔒 Mara: title = the king is a fraud")
+    assert [f.name for f in private.fields] == ["#1 · ⏳ pending", "#2 · ⏳ pending"]
+    assert (private.fields[1].value or "").startswith("🔒 Mara: title = the king is a fraud")
     assert (private.description or "").startswith("2 proposals: 2 pending")
     final = canon_embeds.committed_embed(
         Review(
             scene=scene(SceneStatus.COMPLETED),
             batch=None,
             proposals=[
-                proposal(1, status=ProposalStatus.COMMITTED, value="the king is a fraud"),
                 proposal(2, status=ProposalStatus.REJECTED),
+                proposal(1, status=ProposalStatus.COMMITTED, value="the king is a fraud"),
             ],
             turn_messages={},
             secret=frozenset({1}),
@@ -243,7 +245,7 @@ def test_hidden_proposals_leave_no_trace_on_public_cards_and_are_marked_on_priva
         [],
         reveal=False,
     )
-    assert "fraud" not in str(final.to_dict()) and "#1" not in str(final.to_dict())
+    assert "fraud" not in str(final.to_dict()) and "#2" not in str(final.to_dict())
     assert "0 written to canon, 1 rejected" in (final.description or "")
 
 
@@ -343,9 +345,11 @@ def test_a_timeline_strikes_retconned_rows_and_hides_gm_only_ones() -> None:
         statement(22, StatementKind.ATTRIBUTE, "curse", value="yes", visibility=Visibility.GM_ONLY),
     ]
     player = canon_embeds.timeline_embed("Mara", views, viewer=Viewer.PLAYER).description or ""
-    assert "~~Mara: material = stone (scene 2) `#20`~~ retconned → `#21`" in player
-    assert "Mara: material = wood (scene 2) `#21`" in player and "curse" not in player
+    # Players read no fact numbers (their gaps would count the hidden ones); the GM does.
+    assert "~~Mara: material = stone (scene 2)~~ retconned\n" in player
+    assert "Mara: material = wood (scene 2)" in player and "curse" not in player and "#" not in player
     gm = canon_embeds.timeline_embed("Mara", views, viewer=Viewer.GM).description or ""
+    assert "~~Mara: material = stone (scene 2) `#20`~~ retconned → `#21`" in gm
     assert "🔒 Mara: curse = yes" in gm
 
 
@@ -411,9 +415,9 @@ def test_proposed_embed_names_the_entities_made_for_unknown_names(count: int) ->
     embed = canon_embeds.proposed_embed([*made, event])
     assert_within_discord_limits(embed)
     text = embed.description or ""
-    assert text.startswith(f"#{count} Event: The march")
+    assert text.startswith("Event: The march") and f"#{count}" not in text
     if count > 1:
-        assert "“Stranger 1” is not in canon yet, so it is proposed too, as a new Person (#1)." in text
+        assert "“Stranger 1” is not in canon yet, so it is proposed too, as a new Person." in text
     assert embed.fields[0].name == "⚠️ Continuity warnings"
 
 
@@ -428,15 +432,21 @@ def test_a_players_proposed_reply_reads_the_same_whether_or_not_hidden_canon_war
     assert gm_seen.colour == canon_embeds.WARNING_COLOUR and len(gm_seen.fields[0].value.splitlines()) == 2
 
 
-def test_a_public_card_shows_no_warning_count_or_colour_for_a_hidden_proposal() -> None:
-    review = Review(
+def test_a_public_card_shows_a_proposal_warned_by_hidden_canon_without_the_warning() -> None:
+    warned = Review(
         scene=scene(),
         batch=None,
         proposals=[proposal(1, warnings=1), proposal(2)],
         turn_messages={},
-        secret=frozenset({1}),
+        secret_warnings=frozenset({1}),
     )
-    public = canon_embeds.review_embed(review, 0, reveal=False)
-    assert [f.name for f in public.fields] == ["#2 · ⏳ pending"] and public.colour == canon_embeds.COLOUR
-    private = canon_embeds.review_embed(review, 0, reveal=True)
+    unwarned = dataclasses.replace(warned, proposals=[proposal(1), proposal(2)], secret_warnings=frozenset())
+    public = canon_embeds.review_embed(warned, 0, reveal=False)
+    assert [f.name for f in public.fields] == ["#1 · ⏳ pending", "#2 · ⏳ pending"]
+    # Not a trace: the card reads as one where nothing warned (no count, no line, no colour, no ⚠️ button).
+    assert public.to_dict() == canon_embeds.review_embed(unwarned, 0, reveal=False).to_dict()
+    view = canon_views.card_content(warned, 0, reveal=False)["view"]
+    labels = [c["label"] for row in view.to_components() for c in row["components"]]
+    assert "Accept #1" in labels and not any("⚠️" in str(label) for label in labels)
+    private = canon_embeds.review_embed(warned, 0, reveal=True)
     assert private.fields[0].name == "#1 · ⏳ pending · ⚠️ 1" and private.colour == canon_embeds.WARNING_COLOUR

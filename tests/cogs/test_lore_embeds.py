@@ -14,7 +14,7 @@ from canon.structured import LoreProblem
 from canon.structured.ingest import ChangeCounts, FileReport, IngestReport, IngestWarning
 from cogs import lore_embeds
 from cogs.lore_views import answer_view
-from memory.knowledge_domain import (
+from memory.knowledge.models import (
     Answer,
     Candidate,
     CanonFact,

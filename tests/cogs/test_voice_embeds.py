@@ -106,6 +106,19 @@ def test_results_tell_the_gm_why_and_players_nothing_secret() -> None:
     assert "says nothing" in voice_embeds.npc_result_text(refused)
 
 
+def test_the_held_back_notice_fits_a_message_however_many_secrets_it_names() -> None:
+    """Worst case: every hidden entity named, each with a name as long as a name may be (200 characters)."""
+    leaks = tuple(Leak(label=f"{n:03d} " + "Q" * 196, phrase="x") for n in range(60))
+    blocked = NarrationOutcome(status="blocked", narration_id=123456789, leaks=leaks)
+    text = voice_embeds.narration_result_text(blocked, is_gm=True)
+    assert len(text) <= 2000
+    assert text.startswith("The narration was held back") and "narration #123456789" in text
+    named = sum(f"{n:03d} " in text for n in range(60))
+    assert 1 <= named < 60 and f"and {60 - named} more" in text
+    few = NarrationOutcome(status="blocked", narration_id=1, leaks=leaks[:2])
+    assert "more" not in voice_embeds.narration_result_text(few, is_gm=True)
+
+
 def test_memories_fit_an_embed_however_many_there_are() -> None:
     memories = [memory(i, "I remember " + "a great deal " * 40) for i in range(1, 60)]
     memories.append(
@@ -134,4 +147,7 @@ def test_moments_and_small_texts() -> None:
     assert voice_embeds.moments_embed("x", []).description == "No committed scene is like that yet."
     assert "forgot memory #4" in voice_embeds.forgot_text("Mira", 1, 4)
     assert voice_embeds.cast_text("Aldric", False, remove=False) == "Aldric is already in the scene's cast."
-    assert voice_embeds.npc_exchange_text("Pat", "Mira", "hi") == "**Pat** → **Mira**: hi"
+    # Posted under the NPC's answer, once that is sent.
+    assert voice_embeds.npc_exchange_text("Pat", "Mira", "hi") == "↑ **Mira** answering **Pat**: hi"
+    assert voice_embeds.npc_exchange_text("P*t", "M_ra", "hi").startswith("↑ **M\\_ra** answering **P\\*t**")
+    assert len(voice_embeds.npc_exchange_text("P" * 200, "N" * 200, "x" * 1500)) <= 2000

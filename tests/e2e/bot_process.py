@@ -9,10 +9,10 @@ import asyncio
 import sys
 
 from bot.client import Lorekeeper
+from bot.emulator import point_client_at
 from bot.logs import install
 from bot.services import build_services
 from config.settings import load_settings
-from tests.emulator import point_client_at
 
 
 async def main(base_url: str) -> None:

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from bot.client import Lorekeeper
+from bot.client import INVITE_PERMISSIONS, Lorekeeper
+from bot.emulator import Channel, DiscordEmulator, Guild, Member, Role
+from bot.emulator.models import LOADING
 from bot.services import build_services
 from config.settings import Settings
 from tests.conftest import DatabaseTarget
-from tests.emulator import Channel, DiscordEmulator, Guild, Member, Role
-from tests.emulator.models import LOADING
 
 
 @dataclass
@@ -79,7 +79,8 @@ def assert_no_pings(emu: DiscordEmulator, pingable_roles: Set[int] = frozenset()
 @pytest.fixture
 async def world(db_target: DatabaseTarget, settings: Settings) -> AsyncIterator[World]:
     """A running bot in one server; fails the test if any handler logged an error."""
-    async with DiscordEmulator() as emu:
+    # The bot has what the README's invite gives it, not more (no Mention Everyone, no administrator).
+    async with DiscordEmulator(bot_permissions=INVITE_PERMISSIONS) as emu:
         guild = emu.add_guild("The Tavern")
         gm_role = emu.add_role(guild, "GM")
         gm = emu.add_member(guild, "Gina", roles=[gm_role])
@@ -101,3 +102,14 @@ async def world(db_target: DatabaseTarget, settings: Settings) -> AsyncIterator[
 def embed_fields(embed: dict[str, Any]) -> dict[str, str]:
     """Return an embed's fields as a name -> value mapping."""
     return {f["name"]: f["value"] for f in embed.get("fields", [])}
+
+
+def scene_report(emu: DiscordEmulator, channel: Channel) -> dict[str, Any]:
+    """Return the report `/endscene` posted in a channel (the newest), as a message of the channel."""
+    reports = [
+        m
+        for m in emu.channel_messages(channel)
+        if m.get("embeds") and str(m["embeds"][0].get("title", "")).startswith("Scene ended")
+    ]
+    assert reports, "no scene report was posted in the channel"
+    return reports[-1]

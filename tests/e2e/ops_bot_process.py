@@ -11,9 +11,9 @@ import sys
 from typing import Any
 
 from bot import cli
+from bot.emulator import point_client_at
 from bot.logs import install
 from config.settings import load_settings
-from tests.emulator import point_client_at
 
 
 async def main(base_url: str) -> int:

@@ -12,14 +12,14 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from bot.emulator.models import custom_ids
 from canon.campaigns import Campaign, ChangesetRow
 from canon.domain import EvidenceKind, StatementKind, Viewer
 from canon.models import ConflictRow, ProposalRow, StatementRow
 from canon.proposals import ProposalStatus
-from memory.models import SceneRow
+from memory.scene_tables import SceneRow
 from memory.scenes import SceneStatus
-from tests.e2e.conftest import World, embed_fields
-from tests.emulator.models import custom_ids
+from tests.e2e.conftest import World, embed_fields, scene_report
 
 
 def plain(text: str | None) -> str:
@@ -135,19 +135,21 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     )
 
     ended = await emu.invoke(chan, gm, "endscene")
-    assert ended.embeds[0]["title"] == "Scene ended: The march"
+    report = scene_report(emu, chan)
+    assert report["embeds"][0]["title"] == "Scene ended: The march"
+    assert ended.ephemeral and report["id"] in (ended.content or "")  # the GM's answer links to it
     scene = await latest_scene(world)
     assert scene.status == SceneStatus.REVIEW
     (_, card) = review_cards(world)
     fact_row, ally_row, order_row = await proposals_of_scene(world, scene.id)
     assert [r.type for r in (fact_row, ally_row, order_row)] == ["fact", "relationship", "event"]
     text = embed_text(card["embeds"][0])
-    assert f"#{order_row.id} · ⏳ pending · ⚠️ 1" in text
+    assert "#3 · ⏳ pending · ⚠️ 1" in text  # numbered on the card (1, 2, 3), not by id
     assert "⚠️ Aldric takes part in “The order to march” (scene 2) after dying" in text  # the warning
     fields = {f["name"].split(" ")[0]: f["value"] for f in card["embeds"][0]["fields"]}
     link = f"https://discord.com/channels/{world.guild.id}/{chan.id}/{mara_arrives['id']}"
-    assert f"[turn 2]({link})" in fields[f"#{fact_row.id}"]
-    assert str(aldric_orders["id"]) in fields[f"#{order_row.id}"]
+    assert f"[turn 2]({link})" in fields["#1"]
+    assert str(aldric_orders["id"]) in fields["#3"]
     assert set(buttons(card)) >= {
         f"lk:proposal:{fact_row.id}:accept",
         f"lk:proposal:{order_row.id}:reject",
@@ -167,7 +169,7 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
 
     accepted = await emu.click(card, f"lk:proposal:{fact_row.id}:accept", gm)
     assert accepted.response_type == 7  # the card itself, edited in place
-    assert f"#{fact_row.id} · ✅ accepted" in embed_text(accepted.embeds[0])
+    assert "#1 · ✅ accepted" in embed_text(accepted.embeds[0])
     assert f"lk:proposal:{fact_row.id}:accept" not in buttons(live(world, card))
     reasoned = await emu.submit_modal(opened, gm, {"lk:rationale:text": "Aldric's ghost gives the order"})
     assert reasoned.response_type == 7
@@ -176,7 +178,7 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     assert asked.modal is not None and asked.modal["custom_id"] == f"lk:reject:{ally_row.id}"
     assert (await proposals_of_scene(world, scene.id))[1].status == ProposalStatus.PENDING
     rejected = await emu.submit_modal(asked, gm, {"lk:rationale:text": "Brann never trusted Mara"})
-    assert f"#{ally_row.id} · ❌ rejected" in embed_text(rejected.embeds[0])
+    assert "#2 · ❌ rejected" in embed_text(rejected.embeds[0])
     assert "Why: Brann never trusted Mara" in embed_text(rejected.embeds[0])
 
     committed = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
@@ -270,21 +272,24 @@ async def test_a_hidden_proposal_stays_hidden_on_the_public_card(world: World) -
     ended = await emu.invoke(chan, world.gm, "endscene")
     scene = await latest_scene(world)
     proposals = await proposals_of_scene(world, scene.id)
-    hidden_ids = {p.id for p in proposals if "Hidden King" in str(p.content) or "feast" in str(p.content)}
-    assert len(hidden_ids) == 2
+    (king,) = [p for p in proposals if "Hidden King" in str(p.content)]
     (card,) = review_cards(world)
     public = embed_text(card["embeds"][0])
-    assert "seat" not in public and "dying" not in public and "feast" not in public
-    # Not even a trace: no locked line, no count, no buttons for the GM-only proposals.
+    assert "seat" not in public and "Hidden King" not in public
+    # Pat's own proposal is on it, numbered on the card, without the warning that rests on Vell's secret death.
+    assert "Event: Vell's feast on 3rd_age.year_310 with Vell" in public and "dying" not in public
+    assert "takes part" not in public and " · ⚠️" not in public
+    # Not even a trace of the GM-only one: no locked line, no count, no buttons, no gap in the numbers.
     assert "GM-only" not in public and "🔒" not in public and "hidden" not in public.casefold()
-    assert not any(f"#{i} " in public for i in hidden_ids)
-    assert not any(f"lk:proposal:{i}:" in c for i in hidden_ids for c in custom_ids(card["components"]))
-    assert f"\n{len(proposals) - 2} proposals: " in public
-    # The GM who ended the scene got them on a private card at once.
+    assert not any(f"lk:proposal:{king.id}:" in c for c in custom_ids(card["components"]))
+    assert f"\n{len(proposals) - 1} proposals: " in public
+    numbers = [int(n) for n in re.findall(r"^#(\d+) · ", public, re.MULTILINE)]
+    assert numbers == list(range(1, len(proposals)))
+    # The GM who ended the scene got the GM-only one on a private card at once.
     (told,) = [m for m in ended.followup_messages if m.ephemeral]
-    assert "2 GM-only proposal(s) are not on the public card" in (told.data.get("content") or "")
+    assert "1 GM-only proposal(s) are not on the public card" in (told.data.get("content") or "")
     assert "🔒 The Hidden King: seat = Vell" in embed_text(told.data["embeds"][0])
-    assert all(f"lk:proposal:{i}:accept" in custom_ids(told.data["components"]) for i in hidden_ids)
+    assert f"lk:proposal:{king.id}:accept" in custom_ids(told.data["components"])
     private = await emu.invoke(chan, world.gm, "canon review", private=True)
     shown = embed_text(private.embeds[0])
     assert private.ephemeral and "🔒 The Hidden King: seat = Vell" in shown
@@ -301,7 +306,8 @@ async def test_a_hidden_proposal_stays_hidden_on_the_public_card(world: World) -
     (note,) = committed.followup_messages
     assert note.ephemeral and "1 continuity conflict(s) touching GM-only canon" in note.data["content"]
     closed = embed_text(live(world, card)["embeds"][0])
-    assert "Canon committed" in closed and "No continuity conflicts." in closed and "feast" not in closed
+    assert "Canon committed" in closed and "No continuity conflicts." in closed and "feast" in closed
+    assert "seat" not in closed
     async with world.bot.services.db.session() as session:
         kinds = (await session.execute(select(ConflictRow.kind))).scalars().all()
     assert kinds == ["dead_acting"]  # recorded for the GM all the same
@@ -358,7 +364,7 @@ async def test_a_committed_scene_cannot_be_committed_again(world: World) -> None
     reposted = await emu.invoke(chan, world.gm, "canon review")
     private = await emu.invoke(chan, world.gm, "canon review", private=True)
     first, second = review_cards(world)
-    assert not reposted.ephemeral and private.ephemeral
+    assert reposted.ephemeral and "Review card posted" in (reposted.content or "") and private.ephemeral
     scene = await latest_scene(world)
     (proposal,) = await proposals_of_scene(world, scene.id)
     await emu.click(first, f"lk:proposal:{proposal.id}:accept", world.gm)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from memory.models import SceneRow, TurnRow
+from bot.emulator import DiscordEmulator
+from memory.scene_tables import SceneRow, TurnRow
 from tests.conftest import DatabaseTarget
-from tests.emulator import DiscordEmulator
 
 ROOT = Path(__file__).resolve().parents[2]
 STORED = re.compile(r"stored message (\d+) as turn")

@@ -18,7 +18,7 @@ from bot.client import Lorekeeper
 from bot.services import build_services
 from canon import storage
 from canon.storage import Database
-from memory.models import TurnRow
+from memory.scene_tables import TurnRow
 from tests.conftest import POSTGRES_URL
 from tests.e2e.conftest import World
 

@@ -14,17 +14,17 @@ from sqlalchemy.engine import make_url
 
 from bot.backup import RunLock
 from bot.canon_service import CanonService
+from bot.emulator import DiscordEmulator
 from canon import campaigns
 from canon.domain import Authority, Evidence, EvidenceKind
 from canon.gate import Draft
 from canon.models import EntityRow, ProposalRow
 from canon.proposals import EntityContent
 from canon.storage import Database, utc_now
-from memory.models import SceneRow, TurnRow
+from memory.scene_tables import SceneRow, TurnRow
 from memory.scenes import Actor, SceneService, SceneStatus, SpeakerKind
 from memory.turn_log import IncomingMessage, TurnLog
 from tests.conftest import DatabaseTarget
-from tests.emulator import DiscordEmulator
 
 ROOT = Path(__file__).resolve().parents[2]
 GM = Actor(id=1, name="Gina", is_gm=True)
@@ -257,7 +257,7 @@ from bot.client import create_bot
 from bot.services import build_services
 from config.settings import load_settings
 from memory import embedding
-from tests.emulator import DiscordEmulator
+from bot.emulator import DiscordEmulator
 
 async def main():
     async with DiscordEmulator() as emu:

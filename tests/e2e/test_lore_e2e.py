@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 
+from bot.emulator import DiscordEmulator
+from bot.emulator.models import custom_ids
 from canon.domain import Viewer
 from config.settings import Settings
 from tests.bot.voice_fixtures import settings_for
 from tests.chroma_server import ChromaServer
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World, assert_no_pings, embed_fields
-from tests.emulator import DiscordEmulator
-from tests.emulator.models import custom_ids
 from tests.llm_stub import LLMStub
 from tests.voice_stub import VoiceScript, items_reply
 
@@ -308,9 +308,12 @@ async def test_extracted_prose_waits_on_a_batch_card_only_the_gm_decides(
     world, script = llm_world
     emu, gm, pat = world.emu, world.gm, world.pat
     result = await import_file(world, "chronicle.md", PROSE, extract=True)
-    assert "2 proposal(s)" in (result.content or "") and len(script.seen["extraction"]) == 1
-    (card,) = result.followups
-    assert card["flags"] & 64  # the GM's own card: ephemeral
+    assert result.ephemeral and "Reading its prose into proposals: https://" in (result.content or "")
+    assert len(script.seen["extraction"]) == 1
+    # No GM channel: the card is a message of this channel, as players see it (nothing here is GM-only).
+    (card,) = [m for m in emu.channel_messages(world.channel) if "lk:batch:" in str(m["components"])]
+    assert "2 proposal(s)" in card["content"] and not card["flags"] & 64
+    assert card["id"] in (result.content or "")
     ids = custom_ids(card["components"])
     batch_ids = [i for i in ids if i.startswith("lk:batch:")]
     assert {i.split(":")[3] for i in batch_ids} == {"accept_all", "commit"}

@@ -18,15 +18,15 @@ from sqlalchemy import create_engine, text, update
 
 from bot import backup
 from bot import scheduler as jobs
+from bot.emulator import Channel
+from bot.emulator.models import parse_mentions
 from bot.llm import ChatMessage
 from bot.ops_models import JOBS_TABLE, ScheduledSessionRow
 from canon.storage import utc_now
 from config.settings import LLMSettings
-from memory.models import SceneRow
+from memory.scene_tables import SceneRow
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World, embed_fields
-from tests.emulator import Channel
-from tests.emulator.models import parse_mentions
 from tests.llm_stub import STUB_MODEL, LLMStub, Reply
 
 TIMESTAMP = re.compile(r"<t:(\d+):F>")
@@ -166,6 +166,7 @@ async def test_a_reminder_pings_the_players_role_and_nobody_else(world: World) -
     assert reminder["content"].startswith(f"<@&{party.id}> ⏰ **Heist @everyone**")
     # The players' role is pinged; the @everyone in the GM's title is not.
     assert parse_mentions(reminder["content"], reminder["allowed_mentions"]) == ([], [party.id], False)
+    assert reminder["mention_roles"] == [str(party.id)]  # mentionable: Discord notifies it
 
 
 async def test_restarts_neither_lose_nor_double_jobs(world: World) -> None:
@@ -328,7 +329,7 @@ async def test_admin_status_shows_this_servers_counts_jobs_latency_and_tokens(wo
 
 
 async def test_admin_commands_need_manage_server(world: World) -> None:
-    from tests.emulator import CommandNotAvailable
+    from bot.emulator import CommandNotAvailable
 
     with pytest.raises(CommandNotAvailable):
         await world.emu.invoke(world.channel, world.pat, "admin status")

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 from sqlalchemy import func, select
 
 from canon.storage import Database
-from memory.models import SceneRow, TurnRow
+from memory.scene_tables import SceneRow, TurnRow
 from memory.scenes import SceneStatus, SpeakerKind, scene_turns, turn_history
-from tests.e2e.conftest import World, embed_fields
+from tests.e2e.conftest import World, embed_fields, scene_report
 
 
 async def stored_turns(world: World, *, scene_id: int | None = None) -> list:
@@ -49,8 +52,9 @@ async def test_a_scene_from_start_to_end(world: World) -> None:
     assert "out of character" not in text.decode()
 
     ended = await emu.invoke(chan, world.gm, "endscene")
-    fields = embed_fields(ended.embeds[0])
-    assert ended.embeds[0]["title"] == "Scene ended: The Inn"
+    report = scene_report(emu, chan)
+    fields = embed_fields(report["embeds"][0])
+    assert ended.ephemeral and report["embeds"][0]["title"] == "Scene ended: The Inn"
     assert (
         fields["Turns"] == "3"
         and "Pat (1)" in fields["Participants"]
@@ -219,22 +223,52 @@ async def test_endscene_under_review_is_refused_privately_and_changes_nothing(wo
     assert after is not None and (after.status, after.ended_at) == (SceneStatus.REVIEW, before.ended_at)
 
 
-async def test_endscene_losing_a_race_takes_its_thinking_message_back(world: World, monkeypatch) -> None:
+async def test_endscene_losing_a_race_takes_its_progress_message_back(world: World, monkeypatch) -> None:
     emu, chan = world.emu, world.channel
     await emu.invoke(chan, world.gm, "scene start", title="Two GMs")
     canon = world.bot.services.canon
     real_end = canon.end_scene
 
-    async def other_gm_first(channel_id: int):
-        await real_end(channel_id)  # another GM's /endscene lands between the check and this one
-        return await real_end(channel_id)
+    async def other_gm_first(channel_id: int, **kwargs: Any):
+        await real_end(channel_id)  # another process's /endscene lands between the check and this one
+        return await real_end(channel_id, **kwargs)
 
     monkeypatch.setattr(canon, "end_scene", other_gm_first)
     lost = await emu.invoke(chan, world.gm, "endscene")
-    assert lost.deferred and lost.ephemeral and "no scene" in (lost.content or "").lower()
-    assert lost.original_message is not None and lost.original_message["deleted"]
-    (public,) = emu.channel_messages(chan)  # only the scene's start announcement is public
+    assert lost.deferred and lost.ephemeral and "Ending “Two GMs”" in (lost.content or "")
+    (refusal,) = lost.followups
+    assert refusal["flags"] & 64 and "no scene" in refusal["content"].lower()
+    (public,) = emu.channel_messages(chan)  # only the scene's start announcement: the progress was taken back
     assert public["embeds"][0]["title"] == "Scene 1: Two GMs"
+
+
+async def test_a_second_endscene_while_the_first_reads_the_transcript_is_refused(
+    world: World, monkeypatch
+) -> None:
+    emu, chan = world.emu, world.channel
+    await emu.invoke(chan, world.gm, "scene start", title="Slow reading")
+    canon = world.bot.services.canon
+    reading = asyncio.Event()
+    release = asyncio.Event()
+    real_hook = canon.before_review
+
+    async def slow_reading(scene: Any, **kwargs: Any) -> None:
+        reading.set()
+        await release.wait()
+        if real_hook is not None:
+            await real_hook(scene, **kwargs)
+
+    monkeypatch.setattr(canon, "before_review", slow_reading)
+    first = await emu.invoke(chan, world.gm, "endscene", settle=False)  # answered; still reading
+    await reading.wait()
+    assert first.ephemeral and "Ending “Slow reading”" in (first.content or "")
+    second = await emu.invoke(chan, world.gm, "endscene")
+    assert second.ephemeral and not second.deferred and "already being ended" in (second.content or "")
+    release.set()
+    await emu.settle()
+    await emu.wait_for(lambda: any("Scene ended" in str(m["embeds"]) for m in emu.channel_messages(chan)))
+    progress = [m for m in emu.channel_messages(chan) if m["content"].startswith("🎬")]
+    assert progress == []  # the progress message became the report
 
 
 async def test_a_moderators_purge_leaves_tombstones(world: World) -> None:

@@ -14,15 +14,15 @@ from sqlalchemy import select, text
 
 from bot import scheduler as jobs
 from bot.client import Lorekeeper, ShardedLorekeeper, create_bot
+from bot.emulator import Channel, DiscordEmulator, Guild, Member
 from bot.ops_models import JOBS_TABLE
 from bot.services import Services, build_services
 from canon.storage import utc_now
 from config.settings import Settings
-from memory.models import SceneRow, TurnRow
+from memory.scene_tables import SceneRow, TurnRow
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import assert_no_pings, embed_fields
 from tests.e2e.test_ops_e2e import starts_soon
-from tests.emulator import Channel, DiscordEmulator, Guild, Member
 
 
 async def test_two_shards_serve_their_own_guilds(db_target: DatabaseTarget, tmp_path: Path) -> None:

@@ -17,16 +17,16 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from memory.models import SceneRow
+from bot.emulator import DiscordEmulator
+from bot.emulator.models import custom_ids
 from memory.narrations import NarrationStatus
 from memory.npc_memory import DocType
+from memory.scene_tables import SceneRow
 from memory.scenes import SceneStatus, SpeakerKind
-from memory.voice_models import NarrationRow, SceneDigestRow
+from memory.voice_tables import NarrationRow, SceneDigestRow
 from tests.bot.voice_fixtures import SECRET_VALUE, seed, settings_for
 from tests.conftest import DatabaseTarget
-from tests.e2e.conftest import World, assert_no_pings
-from tests.emulator import DiscordEmulator
-from tests.emulator.models import custom_ids
+from tests.e2e.conftest import World, assert_no_pings, scene_report
 from tests.llm_stub import LLMStub
 from tests.voice_stub import VoiceScript, framed, items_reply, user_text
 
@@ -295,8 +295,8 @@ async def test_without_an_llm_the_voice_commands_say_so_and_the_rest_works(world
         assert reply.ephemeral and "No language model is configured" in (reply.content or ""), command
     await emu.send_message(chan, pat, "I ask the Innkeeper about the ledger in the cellar.")
     await emu.send_message(chan, gm, "Mira looks away and says nothing.")  # the GM puts her in the scene
-    ended = await emu.invoke(chan, gm, "endscene")
-    assert not ended.ephemeral
+    await emu.invoke(chan, gm, "endscene")
+    assert scene_report(emu, chan)["embeds"][0]["title"] == "Scene ended: No model tonight"
     await services.voice.drain()
     _, mira = await services.voice.npc_memories(campaign, "Mira")
     assert mira and all(m.method == "extractive" for m in mira)  # memories without a model, from her scene

@@ -13,7 +13,7 @@ from canon import campaigns
 from canon.storage import Database
 from config.settings import LoreSettings
 from memory.embedding import MiniLMEmbedder
-from memory.knowledge import KnowledgeService
+from memory.knowledge.service import KnowledgeService
 from memory.vector_index import ChromaVectorIndex, VectorHit
 
 # One embedder object for every test: the onnxruntime session behind it is shared by the process anyway.

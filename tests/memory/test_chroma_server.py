@@ -10,7 +10,7 @@ import pytest
 from bot.recovery import resume_indexing
 from bot.services import Services, build_services
 from config.settings import Settings
-from memory.knowledge_domain import VectorStatus
+from memory.knowledge.models import VectorStatus
 from memory.vector_index import collection_name
 from tests.chroma_server import ChromaServer
 from tests.conftest import DatabaseTarget

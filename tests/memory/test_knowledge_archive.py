@@ -6,8 +6,8 @@ from pathlib import Path
 
 from canon.domain import Viewer
 from canon.storage import Database
-from memory.knowledge_archive import KnowledgeArchive, export_knowledge, restore_knowledge
-from memory.knowledge_domain import KnowledgeClass, VectorStatus
+from memory.knowledge.archive import KnowledgeArchive, export_knowledge, restore_knowledge
+from memory.knowledge.models import KnowledgeClass, VectorStatus
 from tests.memory.knowledge_helpers import knowledge_service, new_campaign
 
 WORLD = b"# Westhaven\n\n## The Crown\n\nKing Aldric rules from the Gull Throne.\n\n## The Abbey\n\nMonks keep the Ledger of Tides.\n"

@@ -14,7 +14,7 @@ from canon.storage import Database
 from config.settings import LoreSettings
 from memory.context import AssembledSection, ContextItem, SectionKind
 from memory.framing import CLASS_SECTIONS, FACTS_TITLE, HIDDEN_MARK, passage_line, render_knowledge
-from memory.knowledge_domain import CanonFact, KnowledgeClass, LoreResult, Reason
+from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult, Reason
 from memory.untrusted import UNTRUSTED_RULES
 from tests.memory.knowledge_helpers import knowledge_service, new_campaign
 

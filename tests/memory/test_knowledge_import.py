@@ -13,16 +13,16 @@ from canon.domain import Viewer
 from canon.errors import InvalidInput, NotFound
 from canon.storage import Database
 from config.settings import LoreSettings
-from memory import knowledge as knowledge_module
-from memory.knowledge import InvalidEncoding, expand_paths
-from memory.knowledge_domain import (
+from memory.knowledge import import_rows
+from memory.knowledge.files import InvalidEncoding, expand_paths
+from memory.knowledge.models import (
     ImportOutcome,
     ImportProgress,
     ImportStage,
     KnowledgeClass,
     VectorStatus,
 )
-from memory.knowledge_models import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
+from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
 from tests.conftest import SRD, require_shared
 from tests.memory.knowledge_helpers import FailingEmbedder, knowledge_service, new_campaign
 
@@ -189,13 +189,13 @@ async def test_an_import_that_fails_half_way_leaves_nothing(
 ) -> None:
     service = knowledge_service(db, tmp_path)
     campaign = await new_campaign(db, "Westhaven")
-    original = knowledge_module._insert_chunks
+    original = import_rows.insert_chunks
 
     async def insert_then_fail(session, rows):  # type: ignore[no-untyped-def]
         await original(session, rows)  # the chunks and their full-text rows are written...
         raise RuntimeError("disk full")  # ...then the transaction fails
 
-    monkeypatch.setattr(knowledge_module, "_insert_chunks", insert_then_fail)
+    monkeypatch.setattr(import_rows, "insert_chunks", insert_then_fail)
     with pytest.raises(RuntimeError, match="disk full"):
         await service.import_bytes(campaign, "world.md", WORLD.encode())
     assert await count(db, KnowledgeSourceRow) == 0
@@ -205,9 +205,9 @@ async def test_an_import_that_fails_half_way_leaves_nothing(
     assert not any((tmp_path / "data" / "sources").iterdir())
     assert service.vectors is not None and await service.vectors.count(campaign) == 0
     # A failed update keeps the previous version whole.
-    monkeypatch.setattr(knowledge_module, "_insert_chunks", original)
+    monkeypatch.setattr(import_rows, "insert_chunks", original)
     first = await service.import_bytes(campaign, "world.md", WORLD.encode())
-    monkeypatch.setattr(knowledge_module, "_insert_chunks", insert_then_fail)
+    monkeypatch.setattr(import_rows, "insert_chunks", insert_then_fail)
     with pytest.raises(RuntimeError):
         await service.import_bytes(campaign, "world.md", (WORLD + "\nMore.\n").encode())
     detail = await service.get_source(campaign, first.source.id)

@@ -9,7 +9,7 @@ import pytest
 from canon.domain import Viewer
 from canon.errors import InvalidInput, NotFound
 from canon.storage import Database
-from memory.knowledge_domain import ImportProgress, KnowledgeClass
+from memory.knowledge.models import ImportProgress, KnowledgeClass
 from tests.memory.knowledge_helpers import knowledge_service, new_campaign
 
 NOTES = b"# Harbor notes\n\n## Lighthouse\n\nThe keeper, Old Tam, counts ships at dawn.\n"

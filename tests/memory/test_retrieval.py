@@ -15,8 +15,8 @@ from canon.graph import CanonWriter
 from canon.ontology import base_ontology
 from canon.storage import Database
 from config.settings import LoreSettings
-from memory.knowledge import KnowledgeService
-from memory.knowledge_domain import Answer, KnowledgeClass
+from memory.knowledge.models import Answer, KnowledgeClass
+from memory.knowledge.service import KnowledgeService
 from memory.retrieval import PRESETS, SearchConfig
 from memory.vector_index import ChromaVectorIndex, VectorHit
 from tests.memory.knowledge_helpers import (

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from canon import campaigns
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.storage import Database, utc_now
-from memory.models import TurnRow
+from memory.scene_tables import TurnRow
 from memory.scenes import Actor, SceneService, SceneStatus, SpeakerKind, scene_turns, turn_history
 from memory.turn_log import IncomingMessage, TurnLog
 

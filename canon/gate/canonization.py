@@ -1,0 +1,215 @@
+"""`CanonizationGate`: proposals are drafted, reviewed one by one, and committed together with evidence.
+
+Every method works inside the caller's transaction. The gate owns a proposal from its draft to its commit: the
+continuity warnings a proposal raises (`propose(warn=True)`, `rewarn`), each decision, and the commit with the
+findings of what it wrote and their record.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.continuity import Finding
+from canon.domain import Viewer
+from canon.gate import commit as commits
+from canon.gate import drafts, proposal_rows
+from canon.gate.commit import CommitResult, CommitTarget
+from canon.gate.drafts import Draft
+from canon.graph import CanonReader
+from canon.models import ProposalRow
+from canon.ontology import Ontology
+from canon.proposals import EntityContent, Proposal, ProposalStatus, references
+
+log = logging.getLogger(__name__)
+
+
+class CanonizationGate:
+    """Drafts, decisions and commits under one campaign's ontology, inside the caller's transaction."""
+
+    def __init__(self, ontology: Ontology) -> None:
+        self.ontology = ontology
+
+    # -- drafting -------------------------------------------------------------------------------------
+
+    async def propose(
+        self,
+        session: AsyncSession,
+        reader: CanonReader,
+        draft: Draft,
+        *,
+        scene_id: int | None,
+        batch: str | None = None,
+        story_order: int | None = None,
+        warn: bool = False,
+    ) -> list[Proposal]:
+        """Store a proposal (and an entity proposal for each unknown name); merge a duplicate into the original.
+
+        Names resolve as `reader`'s viewer sees canon. Returns the stored proposals, the requested one last.
+        With `warn`, each gets the continuity warnings its review card shows: the findings it would raise,
+        written at `story_order` (its scene's place in the story) with the entity proposals it names.
+        """
+        content = drafts.normalise(self.ontology, draft.content)
+        campaign_id = reader.campaign_id
+        pending = await proposal_rows.pending_entity_names(session, campaign_id, scene_id, batch)
+        content, missing = await drafts.resolve(self.ontology, reader, content, pending)
+        await drafts.check_types(self.ontology, reader, content)
+        await drafts.check_citations(reader, content)
+        created: list[ProposalRow] = []
+        for role, ref, entity_type in missing:
+            entity_draft = Draft(
+                content=EntityContent(name=ref.name, entity_type=entity_type),
+                authority=draft.authority,
+                evidence=draft.evidence,
+                confidence=draft.confidence,
+                origin=draft.origin,
+                proposer_id=draft.proposer_id,
+                proposer_name=draft.proposer_name,
+                rationale=f"Named as the {role} of another proposal, and unknown to canon.",
+            )
+            row = await proposal_rows.store(
+                session, campaign_id, entity_draft, entity_draft.content, scene_id, batch
+            )
+            created.append(row)
+            content = drafts.point_at(content, ref, row.id)
+        existing = await proposal_rows.duplicate(session, campaign_id, scene_id, batch, content)
+        if existing is not None:
+            log.info("merged a duplicate proposal into #%s", existing.id)
+            merged = list(existing.evidence or []) + [e.model_dump(mode="json") for e in draft.evidence]
+            existing.evidence = [
+                dict(t) for t in {tuple(sorted(e.items())) for e in map(drafts.freeze, merged)}
+            ]
+            created.append(existing)
+        else:
+            created.append(await proposal_rows.store(session, campaign_id, draft, content, scene_id, batch))
+        if warn:
+            gm = CanonReader(session, reader.steps, self.ontology, viewer=Viewer.GM)
+            for row in created:
+                found = await self._warnings(session, gm, row, story_order)
+                row.warnings = [f.model_dump(mode="json") for f in found]
+        await session.flush()
+        return [proposal_rows.proposal_from_row(r) for r in created]
+
+    async def _warnings(
+        self, session: AsyncSession, gm: CanonReader, row: ProposalRow, story_order: int | None
+    ) -> list[Finding]:
+        """Return the findings a proposal would raise, by writing it in a savepoint and rolling back."""
+        if row.type == "entity":  # a new entity writes no statement to check
+            return []
+        proposal = (await proposal_rows.proposals(session, gm.campaign_id, ids=[row.id]))[0]
+        # Only the entity proposals this one names are needed: the others cannot be in its neighbourhood,
+        # and writing every pending entity of the scene made each proposal slower than the last.
+        named = sorted({r.proposal_id for _, r in references(proposal.content) if r.proposal_id is not None})
+        entities = [
+            p
+            for p in (await proposal_rows.proposals(session, gm.campaign_id, ids=named) if named else [])
+            if p.type == "entity" and p.id != row.id and p.status in {"pending", "accepted"}
+        ]
+        found = await self.simulate(session, gm, [*entities, proposal], story_order=story_order)
+        return found.get(proposal.id, [])
+
+    async def simulate(
+        self,
+        session: AsyncSession,
+        reader: CanonReader,
+        proposals: Sequence[Proposal],
+        *,
+        story_order: int | None,
+    ) -> dict[int, list[Finding]]:
+        """Return the findings each proposal would raise with all of them written together, writing nothing
+        (see `canon.gate.commit.simulate`)."""
+        return await commits.simulate(session, self.ontology, reader, proposals, story_order=story_order)
+
+    async def rewarn(
+        self, session: AsyncSession, reader: CanonReader, *, scene_id: int, story_order: int | None
+    ) -> None:
+        """Recompute the warnings of a scene's pending proposals against all its open proposals at once.
+
+        Each proposal was checked alone when it was made; two of them may contradict each other (or canon
+        committed since), which only shows with every proposal of the scene written together. `reader` reads
+        as the GM.
+        """
+        open_ = [
+            p
+            for p in await self.proposals(session, reader.campaign_id, scene_id=scene_id)
+            if p.status in {ProposalStatus.PENDING, ProposalStatus.ACCEPTED}
+        ]
+        found = await self.simulate(session, reader, open_, story_order=story_order)
+        # A proposal that cannot be written keeps the warnings it had: the commit will drop or refuse it.
+        pending = [p.id for p in open_ if p.status == ProposalStatus.PENDING and p.id in found]
+        await proposal_rows.set_warnings(session, {pid: found[pid] for pid in pending})
+
+    # -- review ---------------------------------------------------------------------------------------
+
+    async def proposals(
+        self,
+        session: AsyncSession,
+        campaign_id: int,
+        *,
+        scene_id: int | None = None,
+        batch: str | None = None,
+        ids: Sequence[int] | None = None,
+    ) -> list[Proposal]:
+        """Return the proposals of a scene or batch (or by id), oldest first."""
+        return await proposal_rows.proposals(session, campaign_id, scene_id=scene_id, batch=batch, ids=ids)
+
+    async def get(self, session: AsyncSession, proposal_id: int) -> Proposal:
+        """Return one proposal or raise `NotFound`."""
+        return await proposal_rows.get(session, proposal_id)
+
+    async def decide(
+        self,
+        session: AsyncSession,
+        proposal_id: int,
+        *,
+        accept: bool,
+        decider_id: int | None,
+        decider_name: str,
+        rationale: str | None = None,
+    ) -> Proposal:
+        """Accept or reject a pending proposal exactly once; a warned proposal needs a rationale to accept."""
+        return await proposal_rows.decide(
+            session,
+            proposal_id,
+            accept=accept,
+            decider_id=decider_id,
+            decider_name=decider_name,
+            rationale=rationale,
+        )
+
+    async def accept_all(
+        self,
+        session: AsyncSession,
+        campaign_id: int,
+        *,
+        scene_id: int | None,
+        batch: str | None,
+        decider_id: int | None,
+        decider_name: str,
+    ) -> list[Proposal]:
+        """Accept every pending proposal without continuity warnings; warned ones stay for a decision."""
+        return await proposal_rows.accept_all(
+            session,
+            campaign_id,
+            scene_id=scene_id,
+            batch=batch,
+            decider_id=decider_id,
+            decider_name=decider_name,
+        )
+
+    async def reject_batch(
+        self, session: AsyncSession, campaign_id: int, batch: str, decider_name: str
+    ) -> int:
+        """Reject every undecided proposal of a batch (a discarded import); return how many."""
+        return await proposal_rows.reject_batch(session, campaign_id, batch, decider_name)
+
+    # -- commit ---------------------------------------------------------------------------------------
+
+    async def commit(
+        self, session: AsyncSession, target: CommitTarget, *, actor_id: int | None, actor_name: str
+    ) -> CommitResult:
+        """Write a scene's or batch's accepted proposals under one changeset, with the continuity findings of
+        what was written, recorded (see `canon.gate.commit.commit`)."""
+        return await commits.commit(session, self.ontology, target, actor_id=actor_id, actor_name=actor_name)

@@ -1,0 +1,209 @@
+"""Drafting a proposal: its content normalised through the ontology, its names resolved, its types and citations
+checked, before it is stored (`canon.gate.canonization.CanonizationGate.propose`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from canon.domain import Authority, CanonLevel, Evidence
+from canon.errors import Conflict, InvalidInput, NotFound
+from canon.graph import CanonReader
+from canon.ontology import Ontology
+from canon.proposals import (
+    EntityContent,
+    EventContent,
+    FactContent,
+    ProposalContent,
+    Ref,
+    RelationshipContent,
+    StateChangeContent,
+    check_date,
+    citations,
+)
+
+
+@dataclass
+class Draft:
+    """What someone proposes, before names are resolved."""
+
+    content: ProposalContent
+    authority: Authority
+    evidence: list[Evidence] = field(default_factory=list)
+    confidence: float = 1.0
+    origin: str = "command"
+    proposer_id: int | None = None
+    proposer_name: str | None = None
+    rationale: str | None = None
+
+
+def default_entity_type(role: str, ontology: Ontology, content: ProposalContent) -> str:
+    """Return the type to give a new entity created from an unknown name, from the role it plays."""
+    if isinstance(content, RelationshipContent):
+        rel = ontology.relation_types[ontology.relation_type(content.relation)]
+        allowed = rel.from_types if role == "subject" else rel.to_types
+        return allowed[0]
+    if role == "location":
+        return "Location"
+    if role == "era":
+        return "Era"
+    if isinstance(content, StateChangeContent):
+        applies = ontology.states.tags[ontology.state_tag(content.state)].applies_to
+        return applies[0]
+    return "Person" if role in {"participant", "subject"} else "Concept"
+
+
+def normalise(ontology: Ontology, content: ProposalContent) -> ProposalContent:
+    """Return content with ontology names canonical and dates checked, or raise `InvalidInput`."""
+    o = ontology
+    match content:
+        case EntityContent():
+            return content.model_copy(update={"entity_type": o.entity_type(content.entity_type)})
+        case FactContent():
+            attribute = "_".join(content.attribute.strip().lower().split())
+            return content.model_copy(
+                update={"attribute": attribute, "when": check_date(content.when, "when")}
+            )
+        case RelationshipContent():
+            return content.model_copy(
+                update={
+                    "relation": o.relation_type(content.relation),
+                    "since": check_date(content.since, "since"),
+                    "until": check_date(content.until, "until"),
+                }
+            )
+        case StateChangeContent():
+            via = content.via.strip().lower() if content.via else None
+            if via is not None and via not in o.states.via:
+                raise InvalidInput(
+                    f"“{content.via}” is not a kind of event that changes states. "
+                    f"Allowed: {', '.join(sorted(o.states.via))}."
+                )
+            return content.model_copy(
+                update={
+                    "state": o.state_tag(content.state),
+                    "via": via,
+                    "when": check_date(content.when, "when"),
+                }
+            )
+        case EventContent():
+            return content.model_copy(update={"when": check_date(content.when, "when")})
+    raise AssertionError(content)  # pragma: no cover
+
+
+async def resolve(
+    ontology: Ontology, reader: CanonReader, content: ProposalContent, pending: dict[str, int]
+) -> tuple[ProposalContent, list[tuple[str, Ref, str]]]:
+    """Resolve every entity reference; return the content and the names that need an entity proposal.
+
+    `pending` maps folded names to entity proposals already waiting in the same scene or batch.
+    """
+    missing: list[tuple[str, Ref, str]] = []
+
+    async def settle(role: str, ref: Ref) -> Ref:
+        if ref.entity_id is not None or ref.proposal_id is not None:
+            return ref
+        found = await reader.find_exact(ref.name)
+        if len(found) == 1:
+            return ref.model_copy(update={"entity_id": found[0].id, "name": found[0].name})
+        if len(found) > 1:
+            listed = ", ".join(f"{e.name} ({e.type} #{e.id})" for e in found[:5])
+            raise InvalidInput(
+                f"“{ref.name}” could mean several entities: {listed}. Use the id, like #{found[0].id}."
+            )
+        if ref.name.startswith("#") and ref.name[1:].isdigit():
+            entity = await reader.entity(int(ref.name[1:]))
+            return ref.model_copy(update={"entity_id": entity.id, "name": entity.name})
+        key = " ".join(ref.name.casefold().split())
+        if key in pending:
+            return ref.model_copy(update={"proposal_id": pending[key]})
+        fuzzy = await reader.fuzzy(ref.name, limit=1, whole=True)
+        if fuzzy and fuzzy[0][1] >= 90:
+            return ref.model_copy(update={"entity_id": fuzzy[0][0].id, "name": fuzzy[0][0].name})
+        missing.append((role, ref, default_entity_type(role, ontology, content)))
+        return ref
+
+    match content:
+        case FactContent() | StateChangeContent():
+            content = content.model_copy(update={"subject": await settle("subject", content.subject)})
+        case RelationshipContent():
+            content = content.model_copy(
+                update={
+                    "subject": await settle("subject", content.subject),
+                    "object": await settle("object", content.object),
+                }
+            )
+        case EventContent():
+            content = content.model_copy(
+                update={
+                    "participants": tuple([await settle("participant", p) for p in content.participants]),
+                    "location": await settle("location", content.location) if content.location else None,
+                    "era": await settle("era", content.era) if content.era else None,
+                }
+            )
+    return content, missing
+
+
+async def check_types(ontology: Ontology, reader: CanonReader, content: ProposalContent) -> None:
+    """Raise `InvalidInput` when resolved entities do not fit a relation's or state's rules."""
+    if isinstance(content, RelationshipContent) and content.subject.entity_id and content.object.entity_id:
+        ents = await reader.entities([content.subject.entity_id, content.object.entity_id])
+        subject, obj = ents.get(content.subject.entity_id), ents.get(content.object.entity_id)
+        if subject and obj:
+            ontology.check_endpoints(content.relation, subject.type, obj.type)
+    if isinstance(content, StateChangeContent) and content.subject.entity_id:
+        ent = (await reader.entities([content.subject.entity_id])).get(content.subject.entity_id)
+        if ent:
+            ontology.check_state_applies(content.state, ent.type)
+
+
+async def check_citations(reader: CanonReader, content: ProposalContent) -> None:
+    """Raise `NotFound` for a cited fact the proposer cannot see, `Conflict` for a retconned one."""
+    cited = citations(content)
+    if not cited:
+        return
+    found = {
+        v.statement.id: v.statement
+        for v in await reader.views(
+            await reader.statements(statement_ids=cited, include_retconned=True, with_evidence=False)
+        )
+    }
+    for statement_id in cited:
+        statement = found.get(statement_id)
+        if statement is None:
+            raise NotFound(f"There is no fact #{statement_id} in this campaign's canon to rely on.")
+        if statement.provenance.level == CanonLevel.RETCONNED:
+            current = statement.provenance.replaced_by
+            named = f" The current fact is #{current}." if current else " Nothing replaced it."
+            raise Conflict(f"Fact #{statement_id} was retconned, so nothing can rely on it.{named}")
+
+
+def point_at(content: ProposalContent, ref: Ref, proposal_id: int) -> ProposalContent:
+    """Return content with one reference (this very object) pointed at an entity proposal."""
+
+    def swap(candidate: Ref | None) -> Ref | None:
+        if candidate is not None and candidate is ref:
+            return candidate.model_copy(update={"proposal_id": proposal_id})
+        return candidate
+
+    match content:
+        case FactContent() | StateChangeContent():
+            return content.model_copy(update={"subject": swap(content.subject)})
+        case RelationshipContent():
+            return content.model_copy(
+                update={"subject": swap(content.subject), "object": swap(content.object)}
+            )
+        case EventContent():
+            return content.model_copy(
+                update={
+                    "participants": tuple(swap(p) or p for p in content.participants),
+                    "location": swap(content.location),
+                    "era": swap(content.era),
+                }
+            )
+    return content
+
+
+def freeze(item: dict[str, Any]) -> dict[str, Any]:
+    """Return an evidence item without its empty fields (two that differ only there are one)."""
+    return {k: v for k, v in item.items() if v is not None}

@@ -1,0 +1,271 @@
+"""The proposals table, read and written: storing a proposal, the open ones of a scene or batch, decisions.
+
+Each decision is one conditional UPDATE (`decide`), so two GMs clicking at once, or a double click, make exactly
+one decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.continuity import Finding
+from canon.domain import Authority, Evidence
+from canon.errors import Conflict, InvalidInput, NotFound
+from canon.gate.drafts import Draft
+from canon.models import ProposalRow
+from canon.proposals import Proposal, ProposalContent, ProposalStatus, fingerprint, parse_content
+from canon.storage import utc_now
+
+
+def proposal_from_row(row: ProposalRow) -> Proposal:
+    """Return the domain view of a proposal row."""
+    return Proposal(
+        id=row.id,
+        campaign_id=row.campaign_id,
+        scene_id=row.scene_id,
+        batch=row.batch,
+        content=parse_content(row.content),
+        evidence=tuple(Evidence.model_validate(e) for e in row.evidence or []),
+        authority=Authority(row.authority),
+        confidence=row.confidence,
+        origin=row.origin,
+        status=ProposalStatus(row.status),
+        rationale=row.rationale,
+        warnings=tuple(row.warnings or []),
+        proposer_id=row.proposer_id,
+        proposer_name=row.proposer_name,
+        created_at=row.created_at,
+        decided_by_name=row.decided_by_name,
+        decided_at=row.decided_at,
+        override_rationale=row.override_rationale,
+        committed_changeset_id=row.committed_changeset_id,
+    )
+
+
+async def store(
+    session: AsyncSession,
+    campaign_id: int,
+    draft: Draft,
+    content: ProposalContent,
+    scene_id: int | None,
+    batch: str | None,
+) -> ProposalRow:
+    """Store a proposal as pending and return its row (its id assigned)."""
+    row = ProposalRow(
+        campaign_id=campaign_id,
+        scene_id=scene_id,
+        batch=batch,
+        type=content.type,
+        content=content.model_dump(mode="json"),
+        evidence=[e.model_dump(mode="json") for e in draft.evidence],
+        authority=draft.authority.value,
+        confidence=draft.confidence,
+        origin=draft.origin,
+        fingerprint=fingerprint(content),
+        status=ProposalStatus.PENDING.value,
+        rationale=draft.rationale,
+        warnings=[],
+        proposer_id=draft.proposer_id,
+        proposer_name=draft.proposer_name,
+    )
+    session.add(row)
+    await session.flush()
+    return row
+
+
+async def pending_entity_names(
+    session: AsyncSession, campaign_id: int, scene_id: int | None, batch: str | None
+) -> dict[str, int]:
+    """Return the entity proposals waiting in a scene or batch, by folded name (for names that point at them)."""
+    rows = await open_rows(session, campaign_id, scene_id, batch)
+    return {
+        " ".join(str(r.content["name"]).casefold().split()): r.id
+        for r in rows
+        if r.type == "entity" and r.status != ProposalStatus.REJECTED
+    }
+
+
+async def open_rows(
+    session: AsyncSession,
+    campaign_id: int,
+    scene_id: int | None,
+    batch: str | None,
+    *,
+    lock: bool = False,
+) -> list[ProposalRow]:
+    """Return the pending and accepted proposals of a scene or batch; `lock` row-locks them (commit).
+
+    A commit locks them so that a decision racing it waits, then finds them no longer pending, instead
+    of being overwritten (SQLite needs no lock: its writes are serialized).
+    """
+    query = select(ProposalRow).where(
+        ProposalRow.campaign_id == campaign_id,
+        ProposalRow.status.in_([ProposalStatus.PENDING, ProposalStatus.ACCEPTED]),
+    )
+    query = query.where(ProposalRow.scene_id == scene_id) if scene_id is not None else query
+    query = query.where(ProposalRow.batch == batch) if batch is not None else query
+    query = query.order_by(ProposalRow.id)
+    return list((await session.execute(query.with_for_update() if lock else query)).scalars())
+
+
+async def duplicate(
+    session: AsyncSession,
+    campaign_id: int,
+    scene_id: int | None,
+    batch: str | None,
+    content: ProposalContent,
+) -> ProposalRow | None:
+    """Return the open proposal of a scene or batch with the same content, if any."""
+    fp = fingerprint(content)
+    for row in await open_rows(session, campaign_id, scene_id, batch):
+        if row.fingerprint == fp:
+            return row
+    return None
+
+
+async def proposals(
+    session: AsyncSession,
+    campaign_id: int,
+    *,
+    scene_id: int | None = None,
+    batch: str | None = None,
+    ids: Sequence[int] | None = None,
+) -> list[Proposal]:
+    """Return the proposals of a scene or batch (or by id), oldest first."""
+    query = select(ProposalRow).where(ProposalRow.campaign_id == campaign_id)
+    if scene_id is not None:
+        query = query.where(ProposalRow.scene_id == scene_id)
+    if batch is not None:
+        query = query.where(ProposalRow.batch == batch)
+    if ids is not None:
+        query = query.where(ProposalRow.id.in_(list(ids)))
+    rows = (await session.execute(query.order_by(ProposalRow.id))).scalars()
+    return [proposal_from_row(r) for r in rows]
+
+
+async def get(session: AsyncSession, proposal_id: int) -> Proposal:
+    """Return one proposal or raise `NotFound`."""
+    row = await session.get(ProposalRow, proposal_id)
+    if row is None:
+        raise NotFound(f"There is no proposal #{proposal_id}.")
+    return proposal_from_row(row)
+
+
+async def decide(
+    session: AsyncSession,
+    proposal_id: int,
+    *,
+    accept: bool,
+    decider_id: int | None,
+    decider_name: str,
+    rationale: str | None = None,
+) -> Proposal:
+    """Accept or reject a pending proposal exactly once; a warned proposal needs a rationale to accept."""
+    row = await session.get(ProposalRow, proposal_id)
+    if row is None:
+        raise NotFound(f"There is no proposal #{proposal_id}.")
+    if row.status != ProposalStatus.PENDING:
+        who = f" by {row.decided_by_name}" if row.decided_by_name else ""
+        raise Conflict(f"Proposal #{proposal_id} was already {row.status}{who}.")
+    if accept and row.warnings and not (rationale and rationale.strip()):
+        raise InvalidInput(
+            f"Proposal #{proposal_id} raises continuity warnings. To accept it anyway, give a rationale."
+        )
+    status = ProposalStatus.ACCEPTED if accept else ProposalStatus.REJECTED
+    values: dict[str, Any] = {
+        "status": status.value,
+        "decided_by_id": decider_id,
+        "decided_by_name": decider_name,
+        "decided_at": utc_now(),
+    }
+    if accept and row.warnings:
+        values["override_rationale"] = rationale
+    elif rationale:
+        values["rationale"] = rationale
+    result = await session.execute(
+        update(ProposalRow)
+        .where(ProposalRow.id == proposal_id, ProposalRow.status == ProposalStatus.PENDING)
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    if getattr(result, "rowcount", 1) != 1:
+        raise Conflict(f"Proposal #{proposal_id} was decided by someone else a moment ago.")
+    await session.refresh(row)
+    return proposal_from_row(row)
+
+
+async def accept_all(
+    session: AsyncSession,
+    campaign_id: int,
+    *,
+    scene_id: int | None,
+    batch: str | None,
+    decider_id: int | None,
+    decider_name: str,
+) -> list[Proposal]:
+    """Accept every pending proposal without continuity warnings; warned ones stay for a decision."""
+    query = (
+        update(ProposalRow)
+        .where(
+            ProposalRow.campaign_id == campaign_id,
+            ProposalRow.status == ProposalStatus.PENDING,
+            ProposalRow.scene_id == scene_id if scene_id is not None else ProposalRow.batch == batch,
+        )
+        .values(
+            status=ProposalStatus.ACCEPTED.value,
+            decided_by_id=decider_id,
+            decided_by_name=decider_name,
+            decided_at=utc_now(),
+        )
+        .returning(ProposalRow.id, ProposalRow.warnings)
+        .execution_options(synchronize_session=False)
+    )
+    accepted = (await session.execute(query)).all()
+    warned = [pid for pid, warnings in accepted if warnings]
+    if warned:  # put warned proposals back: they need a decision with a rationale
+        await session.execute(
+            update(ProposalRow)
+            .where(ProposalRow.id.in_(warned))
+            .values(
+                status=ProposalStatus.PENDING.value,
+                decided_by_id=None,
+                decided_by_name=None,
+                decided_at=None,
+            )
+            .execution_options(synchronize_session=False)
+        )
+    return await proposals(session, campaign_id, ids=[pid for pid, w in accepted if not w])
+
+
+async def set_warnings(session: AsyncSession, warnings: dict[int, list[Finding]]) -> None:
+    """Replace the continuity warnings of pending proposals (decided ones keep what they were decided on)."""
+    table = cast(Table, ProposalRow.__table__)
+    rows = [
+        {"target": pid, "new_warnings": [f.model_dump(mode="json") for f in found]}
+        for pid, found in warnings.items()
+    ]
+    if rows:
+        await session.execute(
+            update(table)
+            .where(table.c.id == bindparam("target"), table.c.status == ProposalStatus.PENDING.value)
+            .values(warnings=bindparam("new_warnings")),
+            rows,
+        )
+
+
+async def reject_batch(session: AsyncSession, campaign_id: int, batch: str, decider_name: str) -> int:
+    """Reject every undecided proposal of a batch (a discarded import); return how many."""
+    result = await session.execute(
+        update(ProposalRow)
+        .where(
+            ProposalRow.campaign_id == campaign_id,
+            ProposalRow.batch == batch,
+            ProposalRow.status == ProposalStatus.PENDING,
+        )
+        .values(status=ProposalStatus.REJECTED.value, decided_by_name=decider_name, decided_at=utc_now())
+    )
+    return int(getattr(result, "rowcount", 0) or 0)

@@ -1,0 +1,276 @@
+"""`CanonReader`: questions about one campaign's canon for one viewer, as of any point.
+
+Resolve a name, an entity's card, its timeline, what depends on a fact, the neighbourhood within n hops, which
+ontology names canon uses. The rows come through the campaign's lineage (`canon.graph.reads.LineageReader`): a
+branch reads its ancestors' rows up to its fork point, never later ones.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from rapidfuzz import fuzz, process
+from sqlalchemy import select, union
+
+from canon.domain import (
+    NOW,
+    AsOf,
+    CanonLevel,
+    Entity,
+    EntityCard,
+    EntityRef,
+    Statement,
+    StatementKind,
+    StatementView,
+)
+from canon.errors import InvalidInput, NotFound
+from canon.graph.keys import fold, statement_sort_key
+from canon.graph.lineage import fixed_list, lineage_filter
+from canon.graph.reads import LineageReader
+from canon.graph.rows import RowReader
+from canon.models import AliasRow, DependencyRow, EntityRow, StatementRow
+
+FUZZY_CUTOFF = 80
+
+
+class CanonReader(LineageReader):
+    """Answers questions about one campaign's canon for one viewer, through the campaign's lineage."""
+
+    async def find_exact(self, name: str, as_of: AsOf = NOW) -> list[Entity]:
+        """Return visible, standing entities whose name, alias or key is exactly `name` (case-insensitive)."""
+        folded = fold(name)
+        table = EntityRow.__table__.c
+        # Three lookups on covering (campaign, name) indexes, instead of one OR that the planner answers by a
+        # scan of every entity; the exact lineage cut (changeset, scene, date) applies to the few rows found.
+        campaigns = [step.campaign_id for step in self.steps]
+        ids = union(
+            select(table.id).where(table.campaign_id.in_(fixed_list(campaigns)), table.name_folded == folded),
+            select(table.id).where(table.campaign_id.in_(fixed_list(campaigns)), table.key == name.strip()),
+            select(AliasRow.entity_id).where(
+                AliasRow.alias_folded == folded, lineage_filter(AliasRow, self.steps)
+            ),
+        )
+        rows = await self._entity_rows([table.id.in_(ids)], as_of)
+        rows = [r for r in rows if r.retconned_at is None]
+        aliases = await self._aliases([r.id for r in rows], as_of)
+        build = RowReader(EntityRow.__table__)
+        return sorted((build.entity(r, aliases.get(r.id, ())) for r in rows), key=lambda e: e.id)
+
+    async def names(self) -> list[tuple[str, int]]:
+        """Return every visible (name or alias, entity id) pair, for fuzzy matching and autocomplete."""
+        pairs: list[tuple[str, int]] = []
+        query = select(EntityRow.name, EntityRow.id, EntityRow.visibility).where(
+            lineage_filter(EntityRow, self.steps)
+        )
+        hidden: set[int] = set()
+        for name, entity_id, visibility in (await self.session.execute(query)).all():
+            if self._may_see(visibility):
+                pairs.append((name, entity_id))
+            else:
+                hidden.add(entity_id)
+        alias_query = select(AliasRow.alias, AliasRow.entity_id).where(lineage_filter(AliasRow, self.steps))
+        pairs += [(a, e) for a, e in (await self.session.execute(alias_query)).all() if e not in hidden]
+        retconned = await self._retcons("entity", {e for _, e in pairs}, NOW)
+        return [(n, e) for n, e in pairs if e not in retconned]
+
+    async def resolve(self, name: str, as_of: AsOf = NOW, *, type_hint: str | None = None) -> Entity:
+        """Return the entity a name means: exact name, alias or key first, then the closest fuzzy match."""
+        exact = await self.find_exact(name, as_of)
+        if type_hint is not None:
+            typed = [e for e in exact if self.ontology.is_a(e.type, [type_hint])]
+            exact = typed or exact
+        if len(exact) == 1:
+            return exact[0]
+        if len(exact) > 1:
+            listed = ", ".join(f"{e.name} ({e.type} #{e.id})" for e in exact[:5])
+            raise InvalidInput(
+                f"“{name}” could mean several entities: {listed}. Use the id, like #{exact[0].id}."
+            )
+        if name.strip().startswith("#") and name.strip()[1:].isdigit():
+            return await self.entity(int(name.strip()[1:]), as_of)
+        matches = await self.fuzzy(name, limit=3, whole=True)
+        if matches and matches[0][1] >= FUZZY_CUTOFF:
+            return await self.entity(matches[0][0].id, as_of)
+        hint = f" Did you mean {', '.join(m.name for m, _ in matches)}?" if matches else ""
+        raise NotFound(f"No entity called “{name}” in this campaign's canon.{hint}")
+
+    async def fuzzy(self, text: str, *, limit: int = 5, whole: bool = False) -> list[tuple[EntityRef, float]]:
+        """Return the entities whose names are closest to `text`, with a 0-100 score.
+
+        By default partial matches score high (good for suggestions); `whole=True` compares whole names only,
+        so that a typo ("Aldrik") still finds "Aldric" while "The Hidden King" does not find "the Knight".
+        """
+        pairs = await self.names()
+        if not pairs or not text.strip():
+            return []
+        choices = [fold(n) for n, _ in pairs]
+        scorer = fuzz.ratio if whole else fuzz.WRatio
+        hits = process.extract(fold(text), choices, scorer=scorer, limit=limit * 3)
+        best: dict[int, float] = {}
+        for _, score, index in hits:
+            entity_id = pairs[index][1]
+            best[entity_id] = max(best.get(entity_id, 0.0), float(score))
+        top = sorted(best.items(), key=lambda kv: -kv[1])[:limit]
+        found = await self.entities([e for e, _ in top])
+        return [(self.ref(found[e]), s) for e, s in top if e in found]
+
+    async def autocomplete(self, prefix: str, *, limit: int = 25) -> list[EntityRef]:
+        """Return entities for an autocomplete box: prefix matches first, then fuzzy ones."""
+        pairs = await self.names()
+        folded = fold(prefix)
+        starts = [e for n, e in pairs if fold(n).startswith(folded)] if folded else [e for _, e in pairs]
+        ordered = list(dict.fromkeys(starts))[:limit]
+        if len(ordered) < limit and folded:
+            ordered += [
+                r.id
+                for r, score in await self.fuzzy(prefix, limit=limit)
+                if score >= 60 and r.id not in ordered
+            ]
+        found = await self.entities(ordered[:limit])
+        return [self.ref(found[e]) for e in ordered[:limit] if e in found]
+
+    @staticmethod
+    def current_state(statements: Sequence[Statement]) -> Statement | None:
+        """Return the latest standing state statement among `statements` (story order, then world date)."""
+        states = [
+            s for s in statements if s.kind == StatementKind.STATE and s.provenance.level == CanonLevel.CANON
+        ]
+        return max(states, key=statement_sort_key) if states else None
+
+    async def card(self, entity_or_id: Entity | int, as_of: AsOf = NOW) -> EntityCard:
+        """Return an entity's card: current state, aliases, relations, facts and their evidence, as of a point."""
+        entity = entity_or_id if isinstance(entity_or_id, Entity) else await self.entity(entity_or_id, as_of)
+        entity_id = entity.id
+        if (
+            as_of.scene is not None
+            and entity.validity.story_from is not None
+            and entity.validity.story_from > as_of.scene
+        ):
+            raise NotFound(f"{entity.name} does not exist yet after scene {as_of.scene}.")
+        statements = await self.statements(
+            subject_ids=[entity_id], object_ids=[entity_id], as_of=as_of, with_evidence=False
+        )
+        evidence = await self.evidence_of(
+            {"statement": [s.id for s in statements], "entity": [entity_id]}, as_of
+        )
+        statements = [replace(s, evidence=tuple(evidence.get(("statement", s.id), ()))) for s in statements]
+        views = await self.views(statements, as_of)
+        hidden = len(statements) - len(views)
+        state = self.current_state([v.statement for v in views if v.statement.subject_id == entity_id])
+        state_view = next((v for v in views if state is not None and v.statement.id == state.id), None)
+        relations = tuple(
+            sorted(
+                (v for v in views if v.statement.kind == StatementKind.RELATION),
+                key=lambda v: (v.statement.predicate, (v.object or v.subject).name),
+            )
+        )
+        facts = tuple(
+            sorted(
+                (v for v in views if v.statement.kind == StatementKind.ATTRIBUTE),
+                key=lambda v: statement_sort_key(v.statement),
+            )
+        )
+        own_evidence = evidence.get(("entity", entity_id), [])
+        return EntityCard(
+            entity=entity,
+            state=state_view,
+            relations=relations,
+            facts=facts,
+            evidence=tuple(own_evidence),
+            hidden_count=hidden,
+        )
+
+    async def timeline(self, entity_id: int, as_of: AsOf = NOW) -> list[StatementView]:
+        """Return everything about an entity in story order, retconned rows included and marked."""
+        await self.entity(entity_id, as_of)
+        statements = await self.statements(
+            subject_ids=[entity_id], object_ids=[entity_id], as_of=as_of, include_retconned=True
+        )
+        views = await self.views(statements, as_of)
+        return sorted(views, key=lambda v: statement_sort_key(v.statement))
+
+    async def neighbourhood(
+        self, entity_id: int, hops: int = 1, as_of: AsOf = NOW
+    ) -> list[tuple[int, StatementView]]:
+        """Return the relations within `hops` steps of an entity, each with the step it was found at.
+
+        The walk goes only through what this viewer may see: a player never reaches entities that are
+        linked only through a GM-only entity or relation.
+        """
+        if not 1 <= hops <= 4:
+            raise InvalidInput("A neighbourhood is 1 to 4 hops.")
+        await self.entity(entity_id, as_of)
+        frontier, seen = {entity_id}, {entity_id}
+        found: dict[int, tuple[int, StatementView]] = {}
+        for hop in range(1, hops + 1):
+            statements = await self.statements(
+                subject_ids=frontier, object_ids=frontier, as_of=as_of, with_evidence=False
+            )
+            relations = [s for s in statements if s.kind == StatementKind.RELATION and s.id not in found]
+            views = await self.views(relations, as_of)
+            for view in views:
+                found[view.statement.id] = (hop, view)
+            reached = {v.subject.id for v in views} | {v.object.id for v in views if v.object is not None}
+            frontier = reached - seen
+            seen |= reached
+            if not frontier:
+                break
+        return sorted(
+            found.values(), key=lambda item: (item[0], item[1].statement.predicate, item[1].statement.id)
+        )
+
+    async def names_in_use(
+        self,
+        *,
+        entity_types: Iterable[str] = (),
+        relations: Iterable[str] = (),
+        states: Iterable[str] = (),
+        via: Iterable[str] = (),
+    ) -> set[str]:
+        """Return which of these ontology names the lineage's canon uses, retconned rows included."""
+        entity, statement = EntityRow.__table__.c, StatementRow.__table__.c
+        in_lineage = lineage_filter(statement, self.steps)
+        queries: list[Any] = []
+        if names := list(entity_types):
+            queries.append(
+                select(entity.type).where(lineage_filter(entity, self.steps), entity.type.in_(names))
+            )
+        if names := list(relations):
+            queries.append(select(statement.predicate).where(in_lineage, statement.predicate.in_(names)))
+        if names := list(states):
+            queries.append(
+                select(statement.value).where(
+                    in_lineage, statement.kind == StatementKind.STATE.value, statement.value.in_(names)
+                )
+            )
+        if names := list(via):
+            queries.append(select(statement.via).where(in_lineage, statement.via.in_(names)))
+        used: set[str] = set()
+        for query in queries:
+            used |= set((await self.session.execute(query.distinct())).scalars())
+        return used
+
+    async def dependents(self, kind: str, target_id: int) -> list[StatementView]:
+        """Return the standing statements that rely on an entity or statement (to review after a retcon)."""
+        query = select(DependencyRow.statement_id).where(
+            DependencyRow.depends_on_kind == kind,
+            DependencyRow.depends_on_id == target_id,
+            lineage_filter(DependencyRow, self.steps),
+        )
+        ids = set((await self.session.execute(query)).scalars())
+        if kind == "entity":
+            about = await self.statements(
+                subject_ids=[target_id], object_ids=[target_id], with_evidence=False
+            )
+            ids |= {s.id for s in about}
+        if not ids:
+            return []
+        return await self.views(await self.statements(statement_ids=ids))
+
+
+def believed_at(value: dt.datetime) -> AsOf:
+    """Return an as-of point for "what we believed at real time T"."""
+    return AsOf(believed_at=value if value.tzinfo else value.replace(tzinfo=dt.UTC))

@@ -1,0 +1,219 @@
+"""`LineageReader`: a campaign's canon rows read through its lineage as values, for one viewer.
+
+The building blocks of every question (`canon.graph.reader.CanonReader` asks them): entities with their aliases,
+statements valid at an as-of point, their evidence, and views naming both ends. A player's reader leaves out
+what is GM-only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Self
+
+from sqlalchemy import ColumnElement, and_, or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.campaigns import LineageStep, lineage
+from canon.domain import NOW, AsOf, Entity, EntityRef, Evidence, Statement, StatementView, Viewer
+from canon.errors import NotFound
+from canon.graph.lineage import lineage_as_of, valid_at
+from canon.graph.rows import RowReader, evidence_from_row, with_retcons
+from canon.models import AliasRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
+from canon.ontology import Ontology
+from canon.visibility import gm_only, may_see
+
+
+class LineageReader:
+    """Reads one campaign's canon rows for one viewer, through the campaign's lineage."""
+
+    def __init__(
+        self,
+        session: AsyncSession,
+        steps: Sequence[LineageStep],
+        ontology: Ontology,
+        *,
+        viewer: Viewer = Viewer.PLAYER,
+    ) -> None:
+        self.session = session
+        self.steps = tuple(steps)
+        self.ontology = ontology
+        self.viewer = viewer
+
+    @classmethod
+    async def open(
+        cls, session: AsyncSession, campaign_id: int, ontology: Ontology, *, viewer: Viewer = Viewer.PLAYER
+    ) -> Self:
+        """Return a reader for a campaign, its lineage resolved."""
+        return cls(session, await lineage(session, campaign_id), ontology, viewer=viewer)
+
+    @property
+    def campaign_id(self) -> int:
+        """Return the campaign being read (the first step of the lineage)."""
+        return self.steps[0].campaign_id
+
+    def _may_see(self, visibility: str) -> bool:
+        return may_see(self.viewer, gm_only(visibility))
+
+    async def _retcons(self, kind: str, ids: Iterable[int], as_of: AsOf) -> dict[int, StatusChangeRow]:
+        id_list = list(set(ids))
+        if not id_list:
+            return {}
+        found: dict[int, StatusChangeRow] = {}
+        for start in range(0, len(id_list), 500):
+            query = select(StatusChangeRow).where(
+                StatusChangeRow.target_kind == kind,
+                StatusChangeRow.target_id.in_(id_list[start : start + 500]),
+                *lineage_as_of(StatusChangeRow, self.steps, as_of),
+            )
+            for row in (await self.session.execute(query)).scalars():
+                found.setdefault(row.target_id, row)
+        return found
+
+    async def _entity_rows(self, conditions: Sequence[ColumnElement[bool]], as_of: AsOf) -> list[Any]:
+        table = EntityRow.__table__
+        query = with_retcons(table, self.steps, "entity", as_of).where(
+            *conditions, *lineage_as_of(table.c, self.steps, as_of)
+        )
+        return [r for r in (await self.session.execute(query)).all() if self._may_see(r.visibility)]
+
+    async def entities(
+        self,
+        ids: Iterable[int],
+        as_of: AsOf = NOW,
+        *,
+        include_retconned: bool = False,
+        with_aliases: bool = True,
+    ) -> dict[int, Entity]:
+        """Return the visible entities among `ids`, keyed by id (hidden ones left out for players)."""
+        id_list = list(set(ids))
+        rows: list[Any] = []
+        for start in range(0, len(id_list), 500):
+            rows += await self._entity_rows(
+                [EntityRow.__table__.c.id.in_(id_list[start : start + 500])], as_of
+            )
+        if not include_retconned:
+            rows = [r for r in rows if r.retconned_at is None]
+        aliases = await self._aliases([r.id for r in rows], as_of) if with_aliases else {}
+        build = RowReader(EntityRow.__table__)
+        return {r.id: build.entity(r, aliases.get(r.id, ())) for r in rows}
+
+    async def all_entities(self, as_of: AsOf = NOW, *, include_retconned: bool = False) -> dict[int, Entity]:
+        """Return every visible entity of the lineage in one query, without aliases (for whole-graph work)."""
+        rows = await self._entity_rows([], as_of)
+        build = RowReader(EntityRow.__table__)
+        return {r.id: build.entity(r) for r in rows if include_retconned or r.retconned_at is None}
+
+    async def _aliases(self, ids: list[int], as_of: AsOf) -> dict[int, list[str]]:
+        found: dict[int, list[str]] = {}
+        for start in range(0, len(ids), 500):
+            query = (
+                select(AliasRow.entity_id, AliasRow.alias)
+                .where(
+                    AliasRow.entity_id.in_(ids[start : start + 500]),
+                    *lineage_as_of(AliasRow, self.steps, as_of),
+                )
+                .order_by(AliasRow.id)
+            )
+            for entity_id, alias in (await self.session.execute(query)).all():
+                found.setdefault(entity_id, []).append(alias)
+        return found
+
+    async def entity(self, entity_id: int, as_of: AsOf = NOW) -> Entity:
+        """Return one visible entity or raise `NotFound`."""
+        found = await self.entities([entity_id], as_of, include_retconned=True)
+        if entity_id not in found:
+            raise NotFound(f"There is no entity #{entity_id} in this campaign.")
+        return found[entity_id]
+
+    @staticmethod
+    def ref(entity: Entity) -> EntityRef:
+        """Return a short reference to an entity."""
+        return EntityRef(id=entity.id, name=entity.name, type=entity.type, visibility=entity.visibility)
+
+    # -- statements -----------------------------------------------------------------------------------
+
+    async def statements(
+        self,
+        *,
+        subject_ids: Iterable[int] | None = None,
+        object_ids: Iterable[int] | None = None,
+        statement_ids: Iterable[int] | None = None,
+        predicates: Iterable[str] | None = None,
+        as_of: AsOf = NOW,
+        include_retconned: bool = False,
+        with_evidence: bool = True,
+    ) -> list[Statement]:
+        """Return visible statements matching every filter given (about/to these entities, these ids)."""
+        conditions = [
+            *lineage_as_of(StatementRow.__table__.c, self.steps, as_of),
+            *valid_at(StatementRow.__table__.c, as_of),
+        ]
+        about: list[ColumnElement[bool]] = []
+        if subject_ids is not None:
+            about.append(StatementRow.subject_id.in_(list(subject_ids)))
+        if object_ids is not None:
+            about.append(StatementRow.object_id.in_(list(object_ids)))
+        if about:
+            conditions.append(or_(*about))
+        if statement_ids is not None:
+            conditions.append(StatementRow.id.in_(list(statement_ids)))
+        if predicates is not None:
+            conditions.append(StatementRow.predicate.in_(list(predicates)))
+        table = StatementRow.__table__
+        query = with_retcons(table, self.steps, "statement", as_of).where(*conditions)
+        build = RowReader(table)
+        rows = (await self.session.execute(query)).all()
+        at = build.at
+        if self.viewer != Viewer.GM:
+            visibility = at["visibility"]
+            # A statement's own visibility here; one about a hidden entity goes in `views` (`statement_hidden`).
+            rows = [r for r in rows if may_see(self.viewer, gm_only(r[visibility]))]
+        if not include_retconned:
+            retconned = at["retconned_at"]
+            rows = [r for r in rows if r[retconned] is None]
+        evidence = (
+            await self.evidence("statement", [r[at["id"]] for r in rows], as_of) if with_evidence else {}
+        )
+        return build.statements(rows, evidence)
+
+    async def evidence(self, kind: str, ids: Sequence[int], as_of: AsOf = NOW) -> dict[int, list[Evidence]]:
+        """Return the evidence of entities or statements, keyed by their id."""
+        return {target: found for (_, target), found in (await self.evidence_of({kind: ids}, as_of)).items()}
+
+    async def evidence_of(
+        self, targets: Mapping[str, Sequence[int]], as_of: AsOf = NOW
+    ) -> dict[tuple[str, int], list[Evidence]]:
+        """Return the evidence of entities and statements at once, keyed by (kind, id)."""
+        table = EvidenceRow.__table__.c
+        clauses = [
+            and_(table.target_kind == kind, table.target_id.in_(list(ids[start : start + 500])))
+            for kind, ids in targets.items()
+            for start in range(0, len(ids), 500)
+        ]
+        found: dict[tuple[str, int], list[Evidence]] = {}
+        for start in range(0, len(clauses), 4):  # a few IN lists per query: a card's facts and itself in one
+            query = (
+                select(EvidenceRow.__table__)
+                .where(or_(*clauses[start : start + 4]), *lineage_as_of(table, self.steps, as_of))
+                .order_by(table.id)
+            )
+            for row in (await self.session.execute(query)).all():
+                found.setdefault((row.target_kind, row.target_id), []).append(evidence_from_row(row))
+        return found
+
+    async def views(self, statements: Sequence[Statement], as_of: AsOf = NOW) -> list[StatementView]:
+        """Name the subject and object of each statement; statements about hidden entities are dropped."""
+        ids = {s.subject_id for s in statements} | {
+            s.object_id for s in statements if s.object_id is not None
+        }
+        entities = await self.entities(ids, as_of, include_retconned=True, with_aliases=False)
+        views = []
+        for s in statements:
+            subject = entities.get(s.subject_id)
+            obj = entities.get(s.object_id) if s.object_id is not None else None
+            if subject is None or (s.object_id is not None and obj is None):
+                continue
+            views.append(
+                StatementView(statement=s, subject=self.ref(subject), object=self.ref(obj) if obj else None)
+            )
+        return views

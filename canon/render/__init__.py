@@ -1,0 +1,97 @@
+"""Pictures of the canon graph: a family tree and a timeline, as PNG images (Pillow), readable at a glance.
+
+Two layers:
+- pure functions that take plain data (`FamilyTree`, `Timeline`) and return a `Picture`: the PNG bytes and the
+  layout they were drawn from (every box, label and band with its pixel rectangle and the text drawn), so
+  tests and callers can check the image against the graph;
+- `family_tree_of` / `timeline_of`, which read that data from the canon graph through a `CanonReader`. The
+  reader's viewer decides what is shown: for a player, GM-only entities and facts never reach the data, so
+  they cannot reach the picture.
+
+Family tree: one row per generation (parents above children), spouses side by side joined by a double line,
+each child joined to its parents by an elbow line; each person is a box with the name and the years of birth
+and death. Timeline: eras as coloured bands on a year axis (sub-eras in a band below their era), events as
+markers placed by date with their names in lanes that never overlap.
+
+The modules: `drawing` (fonts, colours, `Picture`), `family_tree` and `timeline` (data, layout, drawing), and
+`from_graph` (the data read through a `CanonReader`).
+"""
+
+from canon.render.drawing import (
+    BACKGROUND,
+    BAND_COLOURS,
+    BOX_BORDER,
+    BOX_FILL,
+    FOCUS_FILL,
+    INK,
+    LINE,
+    MARKER,
+    MAX_TIMELINE_EVENTS,
+    MAX_TREE_PEOPLE,
+    MAX_WIDTH,
+    MUTED,
+    Font,
+    Picture,
+    Rect,
+    fit,
+    font,
+)
+from canon.render.family_tree import (
+    BOX_H,
+    BOX_W,
+    Box,
+    FamilyTree,
+    TreeLayout,
+    TreePerson,
+    generations,
+    layout_family_tree,
+    render_family_tree,
+)
+from canon.render.from_graph import family_tree_of, timeline_of
+from canon.render.timeline import (
+    EraBand,
+    Label,
+    Timeline,
+    TimelineEvent,
+    TimelineLayout,
+    layout_timeline,
+    render_timeline,
+)
+
+__all__ = [
+    "BACKGROUND",
+    "BAND_COLOURS",
+    "BOX_BORDER",
+    "BOX_FILL",
+    "BOX_H",
+    "BOX_W",
+    "FOCUS_FILL",
+    "INK",
+    "LINE",
+    "MARKER",
+    "MAX_TIMELINE_EVENTS",
+    "MAX_TREE_PEOPLE",
+    "MAX_WIDTH",
+    "MUTED",
+    "Box",
+    "EraBand",
+    "FamilyTree",
+    "Font",
+    "Label",
+    "Picture",
+    "Rect",
+    "Timeline",
+    "TimelineEvent",
+    "TimelineLayout",
+    "TreeLayout",
+    "TreePerson",
+    "family_tree_of",
+    "fit",
+    "font",
+    "generations",
+    "layout_family_tree",
+    "layout_timeline",
+    "render_family_tree",
+    "render_timeline",
+    "timeline_of",
+]

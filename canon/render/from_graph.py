@@ -1,0 +1,207 @@
+"""The data of a family tree or a timeline, read from the canon graph as the reader's viewer may see it."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from canon.domain import StatementKind
+from canon.errors import InvalidInput, NotFound
+from canon.graph import CanonReader
+from canon.render.drawing import MAX_TIMELINE_EVENTS, MAX_TREE_PEOPLE
+from canon.render.family_tree import FamilyTree, TreePerson
+from canon.render.timeline import EraBand, Timeline, TimelineEvent, era_bounds
+
+
+def _year_text(text: str | None, key: int | None) -> str | None:
+    if key is not None:
+        return str(key // 10000)
+    if text:
+        return text.split(".", 1)[0].replace("_", " ")  # an era only: say which
+    return None
+
+
+@dataclass
+class _Kin:
+    parents: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
+    children: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
+    spouses: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
+
+
+async def _kinship(reader: CanonReader) -> tuple[_Kin, set[int]]:
+    statements = await reader.statements(predicates=["PARENT_OF", "SPOUSE_OF"], with_evidence=False)
+    kin = _Kin()
+    ids: set[int] = set()
+    for s in statements:
+        if s.object_id is None:
+            continue
+        ids |= {s.subject_id, s.object_id}
+        if s.predicate == "PARENT_OF":
+            kin.parents[s.object_id].add(s.subject_id)
+            kin.children[s.subject_id].add(s.object_id)
+        else:
+            kin.spouses[s.subject_id].add(s.object_id)
+            kin.spouses[s.object_id].add(s.subject_id)
+    return kin, ids
+
+
+async def family_tree_of(
+    reader: CanonReader, name: str, *, up: int = 3, down: int = 3, max_people: int = MAX_TREE_PEOPLE
+) -> FamilyTree:
+    """Return the family tree around a person (ancestors `up`, descendants `down` generations, spouses), or
+    the members of a lineage, as the reader's viewer may see them."""
+    entity = await reader.resolve(name)
+    kin, _ = await _kinship(reader)
+    if reader.ontology.is_a(entity.type, ["Lineage"]):
+        members = await reader.statements(
+            object_ids=[entity.id], predicates=["MEMBER_OF"], with_evidence=False
+        )
+        chosen = [s.subject_id for s in sorted(members, key=lambda s: s.id)]
+        focus = None
+        title = f"Family tree: {entity.name}"
+    elif reader.ontology.is_a(entity.type, ["Person", "Creature", "Deity"]):
+        chosen = _around(entity.id, kin, up, down)
+        focus = entity.id
+        title = f"Family tree of {entity.name}"
+    else:
+        raise InvalidInput(
+            f"{entity.name} is a {entity.type}; a family tree is drawn for a person or a lineage."
+        )
+    visible = await reader.entities(chosen)
+    ordered = [i for i in dict.fromkeys(chosen) if i in visible]
+    omitted = max(0, len(ordered) - max_people)
+    ordered = ordered[:max_people]
+    if not ordered:
+        raise NotFound(f"There is nobody to draw in the family tree of {entity.name}.")
+    chosen_set = set(ordered)
+    lives = await _lives(reader, ordered)
+    people = tuple(
+        TreePerson(
+            id=i, name=visible[i].name, born=lives.get(i, (None, None))[0], died=lives.get(i, (None, None))[1]
+        )
+        for i in ordered
+    )
+    parent_of = tuple(sorted((p, c) for c in chosen_set for p in kin.parents.get(c, ()) if p in chosen_set))
+    spouses = tuple(
+        sorted(
+            {(min(a, b), max(a, b)) for a in chosen_set for b in kin.spouses.get(a, ()) if b in chosen_set}
+        )
+    )
+    return FamilyTree(
+        title=title, people=people, parent_of=parent_of, spouses=spouses, focus=focus, omitted=omitted
+    )
+
+
+def _around(person: int, kin: _Kin, up: int, down: int) -> list[int]:
+    """Return a person, their ancestors and descendants within reach, and everyone's spouses, nearest first."""
+    chosen: dict[int, None] = {person: None}
+    frontier = {person}
+    for _ in range(up):
+        frontier = {p for child in frontier for p in kin.parents.get(child, ())} - set(chosen)
+        chosen.update(dict.fromkeys(sorted(frontier)))
+    frontier = {person}
+    for _ in range(down):
+        frontier = {c for parent in frontier for c in kin.children.get(parent, ())} - set(chosen)
+        chosen.update(dict.fromkeys(sorted(frontier)))
+    for member in list(chosen):
+        chosen.update(dict.fromkeys(sorted(kin.spouses.get(member, ()))))
+    return list(chosen)
+
+
+async def _lives(reader: CanonReader, ids: Iterable[int]) -> dict[int, tuple[str | None, str | None]]:
+    """Return each entity's year of birth (first `alive`) and death (first terminal state), as shown."""
+    id_list = list(ids)
+    tags = reader.ontology.states.tags
+    found: dict[int, tuple[str | None, str | None]] = {}
+    for start in range(0, len(id_list), 400):
+        chunk = id_list[start : start + 400]
+        statements = await reader.statements(subject_ids=chunk, predicates=["state"], with_evidence=False)
+        by_subject: dict[int, list[tuple[int, str | None, str]]] = defaultdict(list)
+        for s in statements:
+            if s.kind != StatementKind.STATE or s.value is None:
+                continue
+            key = s.validity.world_from_key
+            by_subject[s.subject_id].append(
+                (key if key is not None else 2**62, _year_text(s.validity.world_from, key), s.value)
+            )
+        for subject, states in by_subject.items():
+            states.sort()
+            born = next((text for _, text, value in states if value == "alive"), None)
+            died = next((text for _, text, value in states if value in tags and tags[value].terminal), None)
+            found[subject] = (born, died)
+    return found
+
+
+async def timeline_of(
+    reader: CanonReader, era: str | None = None, *, max_events: int = MAX_TIMELINE_EVENTS
+) -> Timeline:
+    """Return the campaign's timeline (or one era's, sub-eras included), as the reader's viewer may see it."""
+    everything = await reader.all_entities()
+    eras = {i: e for i, e in everything.items() if reader.ontology.is_a(e.type, ["Era"])}
+    events = {i: e for i, e in everything.items() if reader.ontology.is_a(e.type, ["Event"])}
+    links = await reader.statements(predicates=["SUB_ERA_OF", "OCCURRED_DURING"], with_evidence=False)
+    parent: dict[int, int] = {}
+    during: dict[int, int] = {}
+    for s in links:
+        if s.object_id is None:
+            continue
+        if s.predicate == "SUB_ERA_OF" and s.subject_id in eras and s.object_id in eras:
+            parent.setdefault(s.subject_id, s.object_id)
+        elif s.predicate == "OCCURRED_DURING" and s.subject_id in events:
+            during.setdefault(s.subject_id, s.object_id)
+    title = "Timeline"
+    if era is not None:
+        chosen = await reader.resolve(era)
+        if chosen.id not in eras:
+            raise InvalidInput(f"{chosen.name} is a {chosen.type}, not an era; name an era or nothing.")
+        keep = {chosen.id}
+        changed = True
+        while changed:
+            changed = False
+            for child, up in parent.items():
+                if up in keep and child not in keep:
+                    keep.add(child)
+                    changed = True
+        eras = {i: e for i, e in eras.items() if i in keep}
+        title = f"Timeline: {chosen.name}"
+    bands = tuple(
+        EraBand(
+            id=i,
+            name=e.name,
+            start=_key_year(e.validity.world_from_key),
+            end=_key_year(e.validity.world_until_key),
+            parent=parent.get(i) if parent.get(i) in eras else None,
+        )
+        for i, e in sorted(eras.items())
+    )
+    spans = era_bounds(bands)
+    chosen_events: list[TimelineEvent] = []
+    for i, e in sorted(events.items()):
+        key = e.validity.world_from_key
+        year = _key_year(key)
+        month = ((key % 10000) // 100 or None) if key is not None else None
+        home = during.get(i)
+        if era is not None:
+            inside = home in eras
+            if not inside and year is not None:
+                inside = any(
+                    (s is None or s <= year) and (t is None or year <= t) and (s is not None or t is not None)
+                    for s, t in spans.values()
+                )
+            if not inside:
+                continue
+        if year is None and (home is None or home not in eras):
+            continue
+        chosen_events.append(
+            TimelineEvent(id=i, name=e.name, year=year, month=month, era=home if home in eras else None)
+        )
+    chosen_events.sort(key=lambda ev: (ev.year if ev.year is not None else 0, ev.name))
+    omitted = max(0, len(chosen_events) - max_events)
+    if not bands and not chosen_events:
+        raise NotFound("This campaign's canon has no eras or dated events yet to draw a timeline from.")
+    return Timeline(title=title, eras=bands, events=tuple(chosen_events[:max_events]), omitted=omitted)
+
+
+def _key_year(key: int | None) -> int | None:
+    return None if key is None else key // 10000

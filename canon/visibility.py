@@ -1,0 +1,147 @@
+"""Decide who may see what: the one place for the rule that keeps GM-only canon from players (DESIGN rule 7).
+
+- An entity is hidden when it is GM-only.
+- A statement (fact, relation, state) is hidden when it is GM-only, or when either of its ends (its subject,
+  its object) is a hidden entity: "Vell is dead" tells of Vell even when the death itself is public.
+- A knowledge source is hidden when the campaign sees it hidden (an inherited source hidden at a fork stays
+  hidden in the branch); its text and its passages are for the GM alone.
+- A proposal is hidden when it is GM-only, or names a hidden entity or a hidden entity proposal, unless a
+  player made it: what a player proposed is shown back to the players as they wrote it, never dropped (a card
+  that drops it would tell them something is hidden). Its continuity warnings are hidden on their own when any
+  rests on hidden canon: the proposal shows, without warnings, and the GM reads them on the private view.
+- A continuity conflict (or finding) is hidden when it touches a hidden entity or a hidden statement.
+
+Everything else in the program asks these functions (or `statement_is_public_sql`, their twin for counting
+in SQL) instead of comparing visibilities itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from typing import Any
+
+from sqlalchemy import ColumnElement, and_, exists, or_, select
+from sqlalchemy.orm import aliased
+
+from canon.domain import Authority, Entity, EntityRef, StatementView, Viewer, Visibility
+from canon.proposals import Proposal, references
+
+__all__ = [
+    "HiddenCanon",
+    "entity_hidden",
+    "entity_is_public_sql",
+    "gm_only",
+    "may_see",
+    "proposal_hidden",
+    "source_hidden",
+    "statement_hidden",
+    "statement_is_public_sql",
+    "view_hidden",
+    "visible_views",
+    "warnings_hidden",
+]
+
+
+def may_see(viewer: Viewer, hidden: bool) -> bool:
+    """Return whether a viewer may see something hidden or not (the GM sees everything)."""
+    return viewer == Viewer.GM or not hidden
+
+
+def gm_only(visibility: Visibility | str) -> bool:
+    """Return whether a row's own visibility keeps it from players (its ends aside: see `statement_hidden`)."""
+    return visibility == Visibility.GM_ONLY
+
+
+def entity_hidden(entity: Entity | EntityRef | Visibility | str) -> bool:
+    """Return whether an entity (or an entity's visibility) is hidden from players."""
+    return gm_only(entity if isinstance(entity, str) else entity.visibility)
+
+
+def statement_hidden(
+    visibility: Visibility | str,
+    subject: Visibility | str,
+    object_: Visibility | str | None = None,
+) -> bool:
+    """Return whether a statement is hidden: it is GM-only, or its subject or object is."""
+    return gm_only(visibility) or gm_only(subject) or (object_ is not None and gm_only(object_))
+
+
+def view_hidden(view: StatementView) -> bool:
+    """Return whether a named statement is hidden from players (see `statement_hidden`)."""
+    return statement_hidden(
+        view.statement.visibility,
+        view.subject.visibility,
+        view.object.visibility if view.object is not None else None,
+    )
+
+
+def visible_views(views: Iterable[StatementView], viewer: Viewer) -> list[StatementView]:
+    """Return the statements a viewer may see."""
+    return [v for v in views if may_see(viewer, view_hidden(v))]
+
+
+def source_hidden(hidden: bool) -> bool:
+    """Return whether a knowledge source is hidden from players, given its flag as the campaign sees it."""
+    return bool(hidden)
+
+
+class HiddenCanon:
+    """The GM-only entities and statements among some a check or a proposal touches (their ids)."""
+
+    def __init__(self, entities: Collection[int] = (), statements: Collection[int] = ()) -> None:
+        self.entities = frozenset(entities)
+        self.statements = frozenset(statements)
+
+    @classmethod
+    def of(cls, entities: Mapping[int, Any], statements: Iterable[Any]) -> HiddenCanon:
+        """Return the hidden ones among entities (id -> entity) and statements (with their ends' ids)."""
+        hidden_entities = {i for i, e in entities.items() if entity_hidden(e)}
+        hidden_statements = {
+            s.id
+            for s in statements
+            if gm_only(s.visibility)
+            or s.subject_id in hidden_entities
+            or (s.object_id is not None and s.object_id in hidden_entities)
+        }
+        return cls(hidden_entities, hidden_statements)
+
+    def touches(self, entity_ids: Iterable[int] = (), statement_ids: Iterable[int] = ()) -> bool:
+        """Return whether a conflict, finding or warning naming these rows rests on hidden canon."""
+        return bool(self.entities.intersection(entity_ids) or self.statements.intersection(statement_ids))
+
+
+def warnings_hidden(warnings: Iterable[Mapping[str, Any]], hidden: HiddenCanon) -> bool:
+    """Return whether any of a proposal's continuity warnings rests on hidden canon."""
+    return any(hidden.touches(w.get("entity_ids") or (), w.get("statement_ids") or ()) for w in warnings)
+
+
+def proposal_hidden(proposal: Proposal, hidden: HiddenCanon, hidden_proposals: Collection[int] = ()) -> bool:
+    """Return whether players may not read a proposal (see the module docstring); its warnings aside."""
+    if proposal.authority == Authority.PLAYER:
+        return False
+    if proposal.content.visibility == Visibility.GM_ONLY:
+        return True
+    refs = [r for _, r in references(proposal.content)]
+    return any(r.entity_id is not None and r.entity_id in hidden.entities for r in refs) or any(
+        r.proposal_id is not None and r.proposal_id in hidden_proposals for r in refs
+    )
+
+
+def entity_is_public_sql(entity: Any) -> ColumnElement[bool]:
+    """Return the SQL condition of `entity_hidden`'s contrary, for a table of entities (counting)."""
+    return entity.visibility == Visibility.PUBLIC  # type: ignore[no-any-return]
+
+
+def statement_is_public_sql(statement: Any, entity_table: Any) -> ColumnElement[bool]:
+    """Return the SQL condition of `statement_hidden`'s contrary, for a table of statements (counting).
+
+    `entity_table` is the entities' table; a statement whose subject or object is a GM-only entity is hidden.
+    """
+    ends = aliased(entity_table)
+    hidden_end = exists(
+        select(ends.id).where(
+            or_(ends.id == statement.subject_id, ends.id == statement.object_id),
+            ends.visibility == Visibility.GM_ONLY,
+        )
+    )
+    return and_(statement.visibility == Visibility.PUBLIC, ~hidden_end)

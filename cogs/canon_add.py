@@ -1,0 +1,238 @@
+"""`/canon add fact|entity|relationship|state|event`: the GM writes canon directly, without a scene's review.
+
+The `add` group joins the `/canon` group of `cogs.canon` when that extension loads (`attach`). Thin adapters:
+build the content from the options (`canon.forms`), call `CanonService.add_direct`, render the result
+ephemerally (it may be GM-only canon).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import discord
+from discord import app_commands
+
+from bot import replies
+from canon import forms
+from canon.proposals import ProposalContent
+from cogs import canon_embeds
+from cogs.canon_options import (
+    DATE_HELP,
+    GM_ONLY_HELP,
+    RELIES_ON_HELP,
+    Date,
+    Facts,
+    Name,
+    Text,
+    Word,
+    entity_name_list,
+    entity_names,
+    entity_types,
+    relation_types,
+    state_tags,
+    via_kinds,
+)
+from cogs.canon_views import services_of
+from cogs.checks import actor_of, gm_only
+from cogs.places import campaign_here
+
+NONE = discord.AllowedMentions.none()
+
+add = app_commands.Group(name="add", description="Write canon directly (GM)")
+
+
+async def _add(interaction: discord.Interaction, build: Callable[[], ProposalContent], kind: str) -> None:
+    campaign = await campaign_here(interaction)
+    content = build()
+    await replies.think(interaction)
+    services = services_of(interaction)
+    actor = actor_of(interaction, services.settings.gm_role)
+    channel = getattr(interaction.channel, "name", None) or interaction.channel_id
+    result = await services.canon.add_direct(
+        campaign, content, actor, command=f"/canon add {kind} in #{channel}"
+    )
+    await replies.answer(interaction, embed=canon_embeds.added_embed(result))
+
+
+@add.command(name="fact", description="Write a fact to canon (GM)")
+@app_commands.describe(
+    subject="Who or what it is about",
+    attribute="What about it",
+    value="Its value",
+    when=DATE_HELP,
+    gm_only=GM_ONLY_HELP,
+    relies_on=RELIES_ON_HELP,
+)
+@app_commands.autocomplete(subject=entity_names)
+@gm_only()
+async def add_fact(
+    interaction: discord.Interaction,
+    subject: Name,
+    attribute: Word,
+    value: Text,
+    when: Date | None = None,
+    gm_only: bool = False,
+    relies_on: Facts | None = None,
+) -> None:
+    """Write `subject.attribute = value`."""
+    await _add(
+        interaction,
+        lambda: forms.fact_content(
+            subject=subject,
+            attribute=attribute,
+            value=value,
+            when=when,
+            gm_only=gm_only,
+            relies_on=relies_on,
+        ),
+        "fact",
+    )
+
+
+@add.command(name="entity", description="Write a new entity to canon (GM)")
+@app_commands.describe(
+    name="Its name",
+    type="Its type in the campaign's ontology",
+    description="A few words about it",
+    aliases="Other names, separated by commas",
+    gm_only=GM_ONLY_HELP,
+)
+@app_commands.autocomplete(type=entity_types)
+@gm_only()
+async def add_entity(
+    interaction: discord.Interaction,
+    name: Name,
+    type: Word,
+    description: Text | None = None,
+    aliases: Text | None = None,
+    gm_only: bool = False,
+) -> None:
+    """Write a new entity."""
+    await _add(
+        interaction,
+        lambda: forms.entity_content(
+            name=name, entity_type=type, description=description, aliases=aliases, gm_only=gm_only
+        ),
+        "entity",
+    )
+
+
+@add.command(name="relationship", description="Write a relation to canon (GM)")
+@app_commands.describe(
+    subject="Who or what it starts from",
+    relation="The relation, like ALLY_OF",
+    target="Who or what it points at",
+    since=DATE_HELP,
+    until=DATE_HELP,
+    gm_only=GM_ONLY_HELP,
+    relies_on=RELIES_ON_HELP,
+)
+@app_commands.rename(target="object")
+@app_commands.autocomplete(subject=entity_names, relation=relation_types, target=entity_names)
+@gm_only()
+async def add_relationship(
+    interaction: discord.Interaction,
+    subject: Name,
+    relation: Word,
+    target: Name,
+    since: Date | None = None,
+    until: Date | None = None,
+    gm_only: bool = False,
+    relies_on: Facts | None = None,
+) -> None:
+    """Write `subject RELATION object`."""
+    await _add(
+        interaction,
+        lambda: forms.relationship_content(
+            subject=subject,
+            relation=relation,
+            target=target,
+            since=since,
+            until=until,
+            gm_only=gm_only,
+            relies_on=relies_on,
+        ),
+        "relationship",
+    )
+
+
+@add.command(name="state", description="Write a change of state to canon (GM)")
+@app_commands.describe(
+    subject="Who or what changes",
+    state="The new state",
+    via="The event that allows it, like resurrection",
+    when=DATE_HELP,
+    gm_only=GM_ONLY_HELP,
+    relies_on=RELIES_ON_HELP,
+)
+@app_commands.autocomplete(subject=entity_names, state=state_tags, via=via_kinds)
+@gm_only()
+async def add_state(
+    interaction: discord.Interaction,
+    subject: Name,
+    state: Word,
+    via: Word | None = None,
+    when: Date | None = None,
+    gm_only: bool = False,
+    relies_on: Facts | None = None,
+) -> None:
+    """Write that an entity enters a state."""
+    await _add(
+        interaction,
+        lambda: forms.state_content(
+            subject=subject, state=state, via=via, when=when, gm_only=gm_only, relies_on=relies_on
+        ),
+        "state",
+    )
+
+
+@add.command(name="event", description="Write an event to canon (GM)")
+@app_commands.describe(
+    name="What happened",
+    when=DATE_HELP,
+    location="Where it happened",
+    era="The era it belongs to",
+    participants="Who took part, separated by commas",
+    description="A few words about it",
+    gm_only=GM_ONLY_HELP,
+    relies_on=RELIES_ON_HELP,
+)
+@app_commands.autocomplete(location=entity_names, era=entity_names, participants=entity_name_list)
+@gm_only()
+async def add_event(
+    interaction: discord.Interaction,
+    name: Name,
+    when: Date | None = None,
+    location: Name | None = None,
+    era: Name | None = None,
+    participants: Text | None = None,
+    description: Text | None = None,
+    gm_only: bool = False,
+    relies_on: Facts | None = None,
+) -> None:
+    """Write an event."""
+    await _add(
+        interaction,
+        lambda: forms.event_content(
+            name=name,
+            when=when,
+            location=location,
+            era=era,
+            participants=participants,
+            description=description,
+            gm_only=gm_only,
+            relies_on=relies_on,
+        ),
+        "event",
+    )
+
+
+def attach(canon_group: app_commands.Group) -> None:
+    """Put `/canon add` into the `/canon` group."""
+    if canon_group.get_command(add.name) is None:
+        canon_group.add_command(add)
+
+
+def detach(canon_group: app_commands.Group) -> None:
+    """Take `/canon add` out of the `/canon` group again."""
+    canon_group.remove_command(add.name)

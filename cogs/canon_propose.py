@@ -1,0 +1,236 @@
+"""`/propose fact|entity|relationship|state|event`: anyone proposes canon during a scene, for the GM's review.
+
+Thin adapters: build the content from the options (`canon.forms`), call `CanonService.propose`, render with
+`cogs.canon_embeds`. The answer is ephemeral: a player's warnings that rest on GM-only canon are left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import replies
+from bot.canon_service import CanonService
+from bot.client import Lorekeeper
+from canon import forms
+from canon.proposals import ProposalContent
+from cogs import canon_embeds
+from cogs.canon_options import (
+    DATE_HELP,
+    RELIES_ON_HELP,
+    TURNS_HELP,
+    Date,
+    Facts,
+    Name,
+    Text,
+    Turns,
+    Word,
+    entity_name_list,
+    entity_names,
+    entity_types,
+    relation_types,
+    state_tags,
+    via_kinds,
+)
+from cogs.checks import IN_SERVERS, actor_of
+from cogs.places import campaign_here
+
+NONE = discord.AllowedMentions.none()
+
+
+class ProposeCommands(commands.Cog):
+    """Propose canon during this channel's scene: a fact, an entity, a relation, a change of state, an event."""
+
+    propose = app_commands.Group(
+        name="propose",
+        description="Propose canon during this channel's scene",
+        guild_only=True,
+        allowed_contexts=IN_SERVERS,
+    )
+
+    def __init__(self, bot: Lorekeeper) -> None:
+        self.bot = bot
+        self.canon: CanonService = bot.services.canon
+
+    async def _propose(
+        self, interaction: discord.Interaction, build: Callable[[], ProposalContent], turns: str | None
+    ) -> None:
+        campaign = await campaign_here(interaction)
+        span = forms.parse_turns(turns)
+        content = build()
+        await replies.think(interaction)
+        actor = actor_of(interaction, self.bot.services.settings.gm_role)
+        proposals = await self.canon.propose(
+            campaign, interaction.channel_id or 0, content, actor, turns=span
+        )
+        # A player's warnings may rest on GM-only canon: those are left out, unmentioned (the GM reads them
+        # on the review card).
+        secret: frozenset[int] = frozenset()
+        if not actor.is_gm:
+            hidden, hidden_warnings = await self.canon.secret_proposals(campaign, proposals)
+            secret = hidden | hidden_warnings
+        await replies.answer(interaction, embed=canon_embeds.proposed_embed(proposals, secret=secret))
+
+    @propose.command(name="fact", description="Propose a fact: subject's attribute has a value")
+    @app_commands.describe(
+        subject="Who or what it is about",
+        attribute="What about it, like title or eye colour",
+        value="Its value",
+        when=DATE_HELP,
+        turns=TURNS_HELP,
+        relies_on=RELIES_ON_HELP,
+    )
+    @app_commands.autocomplete(subject=entity_names)
+    async def propose_fact(
+        self,
+        interaction: discord.Interaction,
+        subject: Name,
+        attribute: Word,
+        value: Text,
+        when: Date | None = None,
+        turns: Turns | None = None,
+        relies_on: Facts | None = None,
+    ) -> None:
+        """Propose `subject.attribute = value`."""
+        await self._propose(
+            interaction,
+            lambda: forms.fact_content(
+                subject=subject, attribute=attribute, value=value, when=when, relies_on=relies_on
+            ),
+            turns,
+        )
+
+    @propose.command(name="entity", description="Propose a new person, place, faction, item...")
+    @app_commands.describe(
+        name="Its name",
+        type="Its type in the campaign's ontology",
+        description="A few words about it",
+        aliases="Other names, separated by commas",
+        turns=TURNS_HELP,
+    )
+    @app_commands.autocomplete(type=entity_types)
+    async def propose_entity(
+        self,
+        interaction: discord.Interaction,
+        name: Name,
+        type: Word,
+        description: Text | None = None,
+        aliases: Text | None = None,
+        turns: Turns | None = None,
+    ) -> None:
+        """Propose a new entity."""
+        await self._propose(
+            interaction,
+            lambda: forms.entity_content(
+                name=name, entity_type=type, description=description, aliases=aliases
+            ),
+            turns,
+        )
+
+    @propose.command(name="relationship", description="Propose a relation between two entities")
+    @app_commands.describe(
+        subject="Who or what it starts from",
+        relation="The relation, like ALLY_OF or LOCATED_IN",
+        target="Who or what it points at",
+        since=DATE_HELP,
+        until=DATE_HELP,
+        turns=TURNS_HELP,
+        relies_on=RELIES_ON_HELP,
+    )
+    @app_commands.rename(target="object")
+    @app_commands.autocomplete(subject=entity_names, relation=relation_types, target=entity_names)
+    async def propose_relationship(
+        self,
+        interaction: discord.Interaction,
+        subject: Name,
+        relation: Word,
+        target: Name,
+        since: Date | None = None,
+        until: Date | None = None,
+        turns: Turns | None = None,
+        relies_on: Facts | None = None,
+    ) -> None:
+        """Propose `subject RELATION object`."""
+        await self._propose(
+            interaction,
+            lambda: forms.relationship_content(
+                subject=subject,
+                relation=relation,
+                target=target,
+                since=since,
+                until=until,
+                relies_on=relies_on,
+            ),
+            turns,
+        )
+
+    @propose.command(name="state", description="Propose a change of state: dead, wounded, missing...")
+    @app_commands.describe(
+        subject="Who or what changes",
+        state="The new state",
+        via="The event that allows it, like resurrection",
+        when=DATE_HELP,
+        turns=TURNS_HELP,
+        relies_on=RELIES_ON_HELP,
+    )
+    @app_commands.autocomplete(subject=entity_names, state=state_tags, via=via_kinds)
+    async def propose_state(
+        self,
+        interaction: discord.Interaction,
+        subject: Name,
+        state: Word,
+        via: Word | None = None,
+        when: Date | None = None,
+        turns: Turns | None = None,
+        relies_on: Facts | None = None,
+    ) -> None:
+        """Propose that an entity enters a state."""
+        await self._propose(
+            interaction,
+            lambda: forms.state_content(
+                subject=subject, state=state, via=via, when=when, relies_on=relies_on
+            ),
+            turns,
+        )
+
+    @propose.command(name="event", description="Propose an event: what happened, when, where, who took part")
+    @app_commands.describe(
+        name="What happened",
+        when=DATE_HELP,
+        location="Where it happened",
+        era="The era it belongs to",
+        participants="Who took part, separated by commas",
+        description="A few words about it",
+        turns=TURNS_HELP,
+        relies_on=RELIES_ON_HELP,
+    )
+    @app_commands.autocomplete(location=entity_names, era=entity_names, participants=entity_name_list)
+    async def propose_event(
+        self,
+        interaction: discord.Interaction,
+        name: Name,
+        when: Date | None = None,
+        location: Name | None = None,
+        era: Name | None = None,
+        participants: Text | None = None,
+        description: Text | None = None,
+        turns: Turns | None = None,
+        relies_on: Facts | None = None,
+    ) -> None:
+        """Propose an event."""
+        await self._propose(
+            interaction,
+            lambda: forms.event_content(
+                name=name,
+                when=when,
+                location=location,
+                era=era,
+                participants=participants,
+                description=description,
+                relies_on=relies_on,
+            ),
+            turns,
+        )

@@ -1,0 +1,92 @@
+"""Answering a lore question from a campaign's knowledge, and the stored answers behind "Why these?".
+
+The search itself is `memory.retrieval.Retriever.search`; this module checks the question, records the answer
+with exactly the text shown, and gives a stored answer back to whoever may see it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from canon.domain import Viewer
+from canon.errors import InvalidInput, NotFound
+from canon.storage import Database, utc_now
+from memory.knowledge.models import Answer, RetrievalRecord
+from memory.knowledge.retrievals import add_retrieval, load_retrieval
+from memory.retrieval import Retriever, SearchConfig, preset
+
+
+class Answerer:
+    """Answers lore questions for a player or the GM and keeps the answers."""
+
+    def __init__(self, db: Database, retriever: Retriever) -> None:
+        self.db = db
+        self.retriever = retriever
+
+    async def ask(
+        self,
+        campaign_id: int,
+        question: str,
+        *,
+        viewer: Viewer = Viewer.PLAYER,
+        limit: int = 5,
+        config: SearchConfig | str = "default",
+        record: bool = True,
+        asker_id: int | None = None,
+    ) -> Answer:
+        """Answer a lore question from the campaign's sources and canon graph, for a player or the GM.
+
+        Players never get hidden sources or GM-only canon; the GM gets them marked hidden. With `record`, the
+        answer is stored (with the exact text shown) for the "Why these?" inspector, and each source used
+        counts one more use.
+        """
+        question = " ".join(question.split())
+        if not question:
+            raise InvalidInput("Ask a question, for example `/lore ask who rules Westhaven?`.")
+        if len(question) > 1000:
+            raise InvalidInput("A lore question is at most 1,000 characters.")
+        if not 1 <= limit <= 25:
+            raise InvalidInput("Ask for 1 to 25 results.")
+        search = preset(config) if isinstance(config, str) else config
+        answer = await self.retriever.search(campaign_id, question, viewer=viewer, limit=limit, config=search)
+        if record:
+            retrieval_id = await self._record(answer, search.name, asker_id)
+            answer = answer.model_copy(update={"retrieval_id": retrieval_id})
+        return answer
+
+    async def _record(self, answer: Answer, preset_name: str, asker_id: int | None) -> int:
+        """Store an answer for "Why these?" and count the use of its sources; return the record's id."""
+        now = utc_now()
+        # Urgent: the answer waits for this short insert, and must not queue behind long commands.
+        return await self.db.run(
+            lambda session: add_retrieval(session, answer, preset=preset_name, asker_id=asker_id, now=now),
+            urgent=True,
+        )
+
+    async def get_retrieval(self, campaign_id: int, retrieval_id: int, *, viewer: Viewer) -> RetrievalRecord:
+        """Return a stored answer for the "Why these?" inspector (a player never sees its hidden parts)."""
+        async with self.db.session() as session:
+            record = await load_retrieval(session, campaign_id, retrieval_id)
+        if record is None:
+            raise NotFound(f"There is no lore answer #{retrieval_id} in this campaign.")
+        if viewer == Viewer.GM:
+            return record
+        trace = record.trace
+        visible_facts = [f for f in record.canon_facts if not f.hidden]
+        # An entity match reads "window → name (score)"; the window is the fact's `matched`.
+        windows = {f.matched for f in visible_facts}
+        stripped: dict[str, Any] = {
+            "candidates": [c for c in trace.candidates if not c.hidden],
+            "entity_matches": [m for m in trace.entity_matches if m.split(" → ", 1)[0] in windows],
+        }
+        if record.viewer == Viewer.GM.value:
+            # The GM's search ran over hidden sources too: its typo corrections (in the warnings and the words
+            # searched) may be words only they contain, and its source counts include them.
+            stripped.update(warnings=[], lexical_query=None, allowed_sources=0, blocked_sources=0)
+        return record.model_copy(
+            update={
+                "results": [r for r in record.results if not r.hidden],
+                "canon_facts": visible_facts,
+                "trace": trace.model_copy(update=stripped),
+            }
+        )

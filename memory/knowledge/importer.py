@@ -1,0 +1,281 @@
+"""Importing a .md/.txt file into a campaign's knowledge, step by step (`Importer.import_bytes`):
+
+1. Validate: a .md/.txt name, not empty, not over the size limit, strict UTF-8 (the error names the byte offset
+   of the first bad byte), no NUL byte. Nothing is written before this passes.
+2. Normalise: the text is NFC-normalised for chunking, indexing and duplicate detection (`content_hash` is the
+   SHA-256 of the NFC text); the raw bytes are copied as they are to `data_dir/sources/<sha256 of the bytes>`
+   (`file_hash`), which is what the source inspector and a later re-chunk read.
+3. Decide: identical content already in the campaign -> reported as a duplicate of that source, nothing indexed.
+   The same file name with other content -> a new version of that source: the old version's metadata stays in
+   `knowledge_source_versions`, its chunks are replaced. A branch that inherits the source keeps the old version:
+   it gets its own copy first, in the same transaction (`memory.knowledge.pinning.pin_for_branches`; so does a
+   delete).
+4. Write, all or nothing: the source, its version row and its chunks in ONE transaction through `Database.run`
+   (the full-text rows follow the chunks inside the database, see migration 0003). A failure leaves no trace
+   (and removes the stored copy if this import created it).
+5. Embed, after the commit and outside the writer: the chunks are embedded in batches (progress is reported)
+   and added to the campaign's vector collection. If embedding is off or fails, the source stays imported and
+   searchable by words; its `vector_status` says `disabled` or `failed` (with the error), and `reindex` repairs it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from canon.campaigns import get_campaign
+from canon.errors import InvalidInput
+from canon.storage import Database
+from config.settings import LoreSettings
+from memory.chunking import Chunk, ChunkingOptions, chunk_markdown
+from memory.knowledge.files import (
+    FileStore,
+    check_suffix,
+    clean_filename,
+    clean_tags,
+    detect_title,
+    normalized_text,
+    size_text,
+)
+from memory.knowledge.import_rows import ImportPlan, WrittenImport, write_import
+from memory.knowledge.index_state import EmbedItem
+from memory.knowledge.models import (
+    ImportOutcome,
+    ImportProgress,
+    ImportReport,
+    ImportStage,
+    KnowledgeClass,
+    ProgressCallback,
+    SourceInfo,
+)
+from memory.knowledge.progress import report_progress
+from memory.knowledge.repository import find_duplicate, source_named
+from memory.knowledge.vectors import ChunkVectors
+
+_ALWAYS_CANON = "Only Canon sources can be always included; use --class canon."
+
+
+def chunking_options(settings: LoreSettings) -> ChunkingOptions:
+    """Return the chunk sizes from the settings."""
+    minimum = min(settings.chunk_min_tokens, settings.chunk_max_tokens)
+    return ChunkingOptions(
+        min_tokens=minimum, max_tokens=settings.chunk_max_tokens, overlap_tokens=settings.chunk_overlap_tokens
+    )
+
+
+class Importer:
+    """Imports files into a campaign's knowledge; see the module docstring for every step."""
+
+    def __init__(
+        self, db: Database, *, settings: LoreSettings, files: FileStore, vectors: ChunkVectors
+    ) -> None:
+        self.db = db
+        self.settings = settings
+        self.files = files
+        self.vectors = vectors
+
+    async def import_path(
+        self,
+        campaign_id: int,
+        path: Path,
+        *,
+        filename: str | None = None,
+        knowledge_class: KnowledgeClass | None = None,
+        hidden: bool | None = None,
+        tags: Sequence[str] | None = None,
+        always_include: bool | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> ImportReport:
+        """Import one file from disk (read in place; the copy kept is made by `import_bytes`)."""
+        name = filename or path.name
+        limit = self.settings.max_file_bytes
+        try:
+            size = (await asyncio.to_thread(path.stat)).st_size
+        except OSError as error:
+            raise InvalidInput(f"{name} cannot be read: {error.strerror or error}.") from None
+        if size > limit:
+            raise InvalidInput(f"{name} is {size_text(size)}; the import limit is {size_text(limit)}.")
+        data = await asyncio.to_thread(path.read_bytes)
+        return await self.import_bytes(
+            campaign_id,
+            name,
+            data,
+            knowledge_class=knowledge_class,
+            hidden=hidden,
+            tags=tags,
+            always_include=always_include,
+            progress=progress,
+        )
+
+    async def import_bytes(
+        self,
+        campaign_id: int,
+        filename: str,
+        data: bytes,
+        *,
+        knowledge_class: KnowledgeClass | None = None,
+        hidden: bool | None = None,
+        tags: Sequence[str] | None = None,
+        always_include: bool | None = None,
+        title: str | None = None,
+        notes: str | None = None,
+        progress: ProgressCallback | None = None,
+    ) -> ImportReport:
+        """Import one .md/.txt file's bytes into a campaign; see the module docstring for every step.
+
+        Options left None keep an updated source's current setting (a new source gets Reference, visible,
+        no tags, not always included; `always_include=True` alone makes a new source Canon).
+        Raises `InvalidInput` (bad name, size, encoding, empty) or `NotFound` (campaign); then nothing is written.
+        """
+        started = time.perf_counter()
+        name, mime, text = self._validated(filename, data)
+        clean = clean_tags(tags)
+        if always_include and knowledge_class is None:
+            knowledge_class = KnowledgeClass.CANON
+        if always_include and knowledge_class not in (None, KnowledgeClass.CANON):
+            raise InvalidInput(_ALWAYS_CANON)
+        content_hash = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        file_hash = hashlib.sha256(data).hexdigest()
+
+        async with self.db.session() as session:
+            await get_campaign(session, campaign_id)
+            duplicate = await find_duplicate(session, campaign_id, content_hash)
+            if duplicate is not None:
+                return _duplicate_report(name, duplicate, started)
+            existing = await source_named(session, campaign_id, name)
+        final_class = (
+            knowledge_class or (existing.knowledge_class if existing else None) or KnowledgeClass.REFERENCE
+        )
+        if always_include and final_class != KnowledgeClass.CANON:
+            raise InvalidInput(_ALWAYS_CANON)
+        existing_title = existing.title if existing else None
+        doc_title = (title or "").strip()[:200] or detect_title(text, name) or existing_title or name
+
+        await report_progress(progress, ImportProgress(filename=name, stage=ImportStage.CHUNKING))
+        chunks = await asyncio.to_thread(chunk_markdown, text, doc_title, chunking_options(self.settings))
+        if not chunks:
+            raise InvalidInput(f"{name} has no text to index.")
+
+        stored_path, created_file = await asyncio.to_thread(self.files.store, data, file_hash)
+        plan = ImportPlan(
+            campaign_id=campaign_id,
+            filename=name,
+            title=doc_title,
+            mime=mime,
+            content_hash=content_hash,
+            file_hash=file_hash,
+            stored_path=stored_path,
+            size_bytes=len(data),
+            knowledge_class=knowledge_class,
+            hidden=hidden,
+            tags=clean,
+            always_include=always_include,
+            notes=notes,
+        )
+        await report_progress(
+            progress, ImportProgress(filename=name, stage=ImportStage.STORING, total=len(chunks))
+        )
+        written = await self._write(plan, chunks, created_file)
+        if written.outcome == ImportOutcome.DUPLICATE:
+            return _raced_duplicate_report(name, written, started)
+        # A concurrent delete of another source with the same bytes may have removed the copy meanwhile.
+        await asyncio.to_thread(self.files.store, data, file_hash)
+        return await self._index(campaign_id, name, written, chunks, started, progress)
+
+    def _validated(self, filename: str, data: bytes) -> tuple[str, str, str]:
+        """Return the stored name, the MIME type and the normalised text of a file, or raise `InvalidInput`."""
+        name = clean_filename(filename)
+        mime = check_suffix(name)
+        limit = self.settings.max_file_bytes
+        if len(data) > limit:
+            raise InvalidInput(f"{name} is {size_text(len(data))}; the import limit is {size_text(limit)}.")
+        if not data:
+            raise InvalidInput(f"{name} is empty: there is nothing to import.")
+        text = normalized_text(data, name)
+        if not text.strip():
+            raise InvalidInput(f"{name} has no text (only blank space): there is nothing to import.")
+        return name, mime, text
+
+    async def _write(self, plan: ImportPlan, chunks: Sequence[Chunk], created_file: bool) -> WrittenImport:
+        """Write the import in one transaction; the stored copy it created goes if nothing refers to it."""
+        try:
+            written = await self.db.run(lambda session: write_import(session, plan, chunks))
+        except BaseException:
+            if created_file:
+                await self.files.remove_if_unused(plan.file_hash)
+            raise
+        if written.outcome == ImportOutcome.DUPLICATE and created_file:
+            await self.files.remove_if_unused(plan.file_hash)
+        return written
+
+    async def _index(
+        self,
+        campaign_id: int,
+        name: str,
+        written: WrittenImport,
+        chunks: Sequence[Chunk],
+        started: float,
+        progress: ProgressCallback | None,
+    ) -> ImportReport:
+        """Replace the old version's vectors by the new chunks' (and the branches' copies'); report."""
+        items = [
+            EmbedItem(
+                chunk_id=cid, source_id=written.source.id, heading_path=list(c.heading_path), text=c.text
+            )
+            for cid, c in zip(written.chunk_ids, chunks, strict=True)
+        ]
+        await self.vectors.drop(campaign_id, written.source.id, written.old_chunk_ids)
+        status, error = await self.vectors.embed(campaign_id, items, name, progress)
+        source = await self.vectors.set_status(written.source, status, error)
+        # The branches' copies of the old version: in their own collections, once the import's are in.
+        await self.vectors.embed_pinned(written.pinned, name)
+        await report_progress(
+            progress,
+            ImportProgress(filename=name, stage=ImportStage.DONE, done=len(chunks), total=len(chunks)),
+        )
+        warnings = []
+        if error:
+            warnings.append(f"Semantic indexing failed; the source is searchable by words only: {error}")
+        return ImportReport(
+            filename=name,
+            outcome=written.outcome,
+            source=source,
+            previous_version=written.previous_version,
+            chunk_count=len(chunks),
+            token_count=sum(c.token_count for c in chunks),
+            vector_status=status,
+            vector_error=error,
+            seconds=time.perf_counter() - started,
+            warnings=warnings,
+        )
+
+
+def _duplicate_report(name: str, source: SourceInfo, started: float) -> ImportReport:
+    """Return the report of a file whose text the campaign already has (found before anything was written)."""
+    return ImportReport(
+        filename=name,
+        outcome=ImportOutcome.DUPLICATE,
+        source=source,
+        duplicate_of=source.id,
+        vector_status=source.vector_status,
+        seconds=time.perf_counter() - started,
+        warnings=[
+            f"The same text is already imported as source #{source.id} ({source.filename}); nothing was indexed again."
+        ],
+    )
+
+
+def _raced_duplicate_report(name: str, written: WrittenImport, started: float) -> ImportReport:
+    """Return the report of a file whose text someone else imported while this import was chunking."""
+    assert written.duplicate_of is not None
+    return ImportReport(
+        filename=name,
+        outcome=ImportOutcome.DUPLICATE,
+        source=written.source,
+        duplicate_of=written.duplicate_of,
+        seconds=time.perf_counter() - started,
+        warnings=["The same text is already imported; nothing was indexed again."],
+    )

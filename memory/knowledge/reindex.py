@@ -1,0 +1,127 @@
+"""Rebuilding a campaign's derived indexes from its sources, and the state of those indexes.
+
+Chunks, full-text rows and vectors are derived data: the stored copies of the files and the source rows are the
+truth, so everything else can be rebuilt from them at any time (`Reindexer.reindex`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.campaigns import get_campaign
+from canon.storage import Database
+from config.settings import LoreSettings
+from memory import fulltext
+from memory.chunking import CHUNKING_VERSION, chunk_markdown
+from memory.knowledge.files import PARSER_VERSION, FileStore, normalized_text
+from memory.knowledge.import_rows import replace_chunks
+from memory.knowledge.importer import chunking_options
+from memory.knowledge.index_state import (
+    EmbedItem,
+    chunks_to_embed,
+    index_counts,
+    set_campaign_vector_status,
+)
+from memory.knowledge.models import ProgressCallback, ReindexReport, SourceInfo, VectorStatus
+from memory.knowledge.repository import own_sources
+from memory.knowledge.vectors import ChunkVectors, error_text
+from memory.vector_index import VectorIndexError
+
+
+class Reindexer:
+    """Rebuilds a campaign's chunks, full-text index and vectors; reports their state."""
+
+    def __init__(
+        self, db: Database, *, settings: LoreSettings, files: FileStore, vectors: ChunkVectors
+    ) -> None:
+        self.db = db
+        self.settings = settings
+        self.files = files
+        self.vectors = vectors
+
+    async def reindex(
+        self, campaign_id: int, *, rechunk: bool = False, progress: ProgressCallback | None = None
+    ) -> ReindexReport:
+        """Rebuild every derived index of a campaign's own sources without touching the sources.
+
+        Sources chunked by an older chunker (or all, with `rechunk`) are re-chunked from their stored copies;
+        the full-text index is rebuilt; the campaign's vector collection is dropped and re-embedded.
+        """
+        started = time.perf_counter()
+        async with self.db.session() as session:
+            await get_campaign(session, campaign_id)
+            sources = await own_sources(session, campaign_id)
+
+        # The full-text index first: its delete triggers need it to match the chunks before any is replaced.
+        async def rebuild(session: AsyncSession) -> None:
+            await fulltext.rebuild(session)
+
+        await self.db.run(rebuild)
+        rechunked = 0
+        for source in sources:
+            if (
+                rechunk
+                or source.chunking_version != CHUNKING_VERSION
+                or source.parser_version != PARSER_VERSION
+            ):
+                await self._rechunk(source)
+                rechunked += 1
+
+        async with self.db.session() as session:
+            items = await chunks_to_embed(session, campaign_id=campaign_id)
+        status, error = await self._revector(campaign_id, items, progress)
+        await self.db.run(lambda session: set_campaign_vector_status(session, campaign_id, status, error))
+        return ReindexReport(
+            campaign_id=campaign_id,
+            sources=len(sources),
+            chunks=len(items),
+            rechunked_sources=rechunked,
+            vectors=len(items) if status == VectorStatus.INDEXED else 0,
+            vector_status=status,
+            vector_error=error,
+            seconds=time.perf_counter() - started,
+        )
+
+    async def _rechunk(self, source: SourceInfo) -> None:
+        """Chunk a source again from its stored copy, with this chunker and these settings."""
+        data = await asyncio.to_thread(self.files.read, source.file_hash)
+        text = normalized_text(data, source.filename)
+        chunks = await asyncio.to_thread(chunk_markdown, text, source.title, chunking_options(self.settings))
+        await self.db.run(lambda session: replace_chunks(session, source.id, chunks))
+
+    async def _revector(
+        self, campaign_id: int, items: list[EmbedItem], progress: ProgressCallback | None
+    ) -> tuple[VectorStatus, str | None]:
+        """Drop the campaign's vector collection and embed its chunks again; return the status and error."""
+        if self.vectors.vectors is None or not self.vectors.enabled:
+            return VectorStatus.DISABLED, None
+        try:
+            await self.vectors.vectors.reset(campaign_id)
+        except VectorIndexError as failure:
+            return VectorStatus.FAILED, error_text(failure)
+        return await self.vectors.embed(campaign_id, items, "(reindex)", progress)
+
+    async def index_status(self, campaign_id: int) -> dict[str, Any]:
+        """Return the state of a campaign's indexes: sources by vector status, and the vector index metadata."""
+        async with self.db.session() as session:
+            await get_campaign(session, campaign_id)
+            counts, chunks = await index_counts(session, campaign_id)
+        described: dict[str, Any] | None = None
+        error: str | None = None
+        if self.vectors.vectors is not None:
+            try:
+                described = await self.vectors.vectors.describe(campaign_id)
+            except VectorIndexError as failure:
+                error = str(failure)
+        return {
+            "campaign_id": campaign_id,
+            "chunks": chunks,
+            "sources_by_vector_status": counts,
+            "vector_index": described,
+            "vector_index_error": error,
+            "semantic_enabled": self.vectors.enabled,
+        }

@@ -1,0 +1,88 @@
+"""The facade of imported knowledge for the cogs and the command line: import, inspect, manage, reindex, ask."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from canon.campaigns import Campaign
+from canon.ontology import Ontology
+from canon.storage import Database
+from config.settings import LoreSettings
+from memory.chunking import ChunkingOptions
+from memory.embedding import Embedder
+from memory.knowledge.ask import Answerer
+from memory.knowledge.files import FileStore
+from memory.knowledge.importer import Importer, chunking_options
+from memory.knowledge.models import SourceInfo
+from memory.knowledge.reindex import Reindexer
+from memory.knowledge.sources import SourceAdmin
+from memory.knowledge.vectors import ChunkVectors
+from memory.retrieval import Retriever
+from memory.vector_index import VectorIndex
+
+__all__ = ["KnowledgeService"]
+
+
+class KnowledgeService:
+    """Imported knowledge for the cogs and the command line: import, inspect, manage, reindex, ask.
+
+    A thin facade: each method is its use case's own, bound here under the name callers know (`importer`,
+    `sources`, `reindexer`, `answers`; see `memory.knowledge`). `vectors` and `embedder` are the semantic half;
+    either may be None (embedding switched off), and then everything still works by words alone.
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        data_dir: Path,
+        settings: LoreSettings | None = None,
+        vectors: VectorIndex | None = None,
+        embedder: Embedder | None = None,
+        ontology_for: Callable[[Campaign], Ontology] | None = None,
+    ) -> None:
+        self.db = db
+        self.data_dir = data_dir
+        self.settings = settings or LoreSettings()
+        self.vectors = vectors
+        self.embedder = embedder
+        self.retriever = Retriever(db, vectors=vectors, embedder=embedder, ontology_for=ontology_for)
+        self.files = FileStore(db, data_dir)
+        self.chunk_vectors = ChunkVectors(db, vectors=vectors, embedder=embedder, retriever=self.retriever)
+        self.importer = Importer(db, settings=self.settings, files=self.files, vectors=self.chunk_vectors)
+        self.reindexer = Reindexer(db, settings=self.settings, files=self.files, vectors=self.chunk_vectors)
+        self.sources = SourceAdmin(db, files=self.files, vectors=self.chunk_vectors)
+        self.answers = Answerer(db, self.retriever)
+
+        self.import_path = self.importer.import_path
+        self.import_bytes = self.importer.import_bytes
+        self.list_sources = self.sources.list_sources
+        self.get_source = self.sources.get_source
+        self.chunks = self.sources.chunks
+        self.set_source = self.sources.set_source
+        self.set_enabled = self.sources.set_enabled
+        self.enable_source = self.sources.enable_source
+        self.disable_source = self.sources.disable_source
+        self.delete_source = self.sources.delete_source
+        self.reindex = self.reindexer.reindex
+        self.index_status = self.reindexer.index_status
+        self.ask = self.answers.ask
+        self.get_retrieval = self.answers.get_retrieval
+        #: Remove the vectors of a source's chunks from a campaign's collection (a rebase's dropped copies).
+        self.drop_vectors = self.chunk_vectors.drop
+        #: Delete a stored copy no source of any campaign refers to any more (after a branch is deleted).
+        self.remove_file_if_unused = self.files.remove_if_unused
+
+    @property
+    def semantic_enabled(self) -> bool:
+        """Return whether semantic indexing is configured (an embedder and a vector index)."""
+        return self.chunk_vectors.enabled
+
+    def chunking_options(self) -> ChunkingOptions:
+        """Return the chunk sizes from the settings."""
+        return chunking_options(self.settings)
+
+    def read_original(self, source: SourceInfo) -> bytes:
+        """Return the raw bytes of a source's current version, as imported."""
+        return self.files.read(source.file_hash)

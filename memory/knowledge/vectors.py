@@ -1,0 +1,163 @@
+"""The semantic half of imported knowledge: chunk vectors in the campaign's collection, and their bookkeeping.
+
+Embedding runs after the chunks are committed and outside the database writer: it is the slow part of an import.
+If it is off or fails, the source stays imported and searchable by words; its `vector_status` says `disabled` or
+`failed` (with the error), and a reindex repairs it. The vector index only suggests: every hit is checked
+against the database, so a vector left behind is harmless.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+
+import numpy as np
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.storage import Database
+from memory.chunking import CHUNKING_VERSION
+from memory.embed_text import VIEWS_VERSION, prose_view, title_view
+from memory.embedding import Embedder
+from memory.knowledge.index_state import (
+    EmbedItem,
+    chunks_to_embed,
+    record_index_state,
+    set_vector_status,
+)
+from memory.knowledge.models import ImportProgress, ImportStage, ProgressCallback, SourceInfo, VectorStatus
+from memory.knowledge.pinning import PinnedCopy
+from memory.knowledge.progress import report_progress
+from memory.knowledge.repository import source_info_by_id
+from memory.retrieval import Retriever
+from memory.vector_index import VectorIndex, VectorIndexError, collection_name
+
+log = logging.getLogger(__name__)
+
+#: Chunks embedded per call of the embedder (two views each).
+EMBED_BATCH = 128
+
+
+def error_text(error: BaseException) -> str:
+    """Return an error as stored in `vector_error` (its message, at most 500 characters)."""
+    message = getattr(error, "message", None) or str(error) or type(error).__name__
+    return str(message)[:500]
+
+
+class ChunkVectors:
+    """Adds, drops and accounts for the vectors of a campaign's chunks.
+
+    `vectors` and `embedder` may be None (embedding switched off); then every source is `disabled`, and
+    everything still works by words alone. The retriever is told when what it caches changes.
+    """
+
+    def __init__(
+        self, db: Database, *, vectors: VectorIndex | None, embedder: Embedder | None, retriever: Retriever
+    ) -> None:
+        self.db = db
+        self.vectors = vectors
+        self.embedder = embedder
+        self.retriever = retriever
+
+    @property
+    def enabled(self) -> bool:
+        """Return whether semantic indexing is configured (an embedder and a vector index)."""
+        return self.vectors is not None and self.embedder is not None
+
+    def index_metadata(self) -> dict[str, str | int]:
+        """Return what vectors made now are made with (the model's files are read the first time)."""
+        assert self.embedder is not None
+        return {
+            "embedding_model": self.embedder.model_name,
+            "embedding_model_version": self.embedder.model_version,
+            "embedding_dimensions": self.embedder.dimensions,
+            "embedding_views": VIEWS_VERSION,
+            "chunking_version": CHUNKING_VERSION,
+        }
+
+    async def embed(
+        self,
+        campaign_id: int,
+        items: Sequence[EmbedItem],
+        filename: str,
+        progress: ProgressCallback | None,
+    ) -> tuple[VectorStatus, str | None]:
+        """Embed the views of chunks and add them to the campaign's collection; return the status and error.
+
+        Called after the chunks are committed and outside the writer: embedding is the slow part of an import.
+        """
+        if self.vectors is None or self.embedder is None:
+            return VectorStatus.DISABLED, None
+        embedder, vectors = self.embedder, self.vectors
+        total = len(items)
+        try:
+            metadata = await asyncio.to_thread(self.index_metadata)
+            await self.record_index_state(campaign_id, metadata)
+            for start in range(0, total, EMBED_BATCH):
+                batch = items[start : start + EMBED_BATCH]
+                texts = [prose_view(i.heading_path, i.text) for i in batch]
+                texts += [title_view(i.heading_path, i.text[:200]) for i in batch]
+                array = np.asarray(await asyncio.to_thread(embedder.embed_documents, texts), dtype=np.float32)
+                await vectors.add(
+                    campaign_id,
+                    [i.chunk_id for i in batch] * 2,
+                    [i.source_id for i in batch] * 2,
+                    array,
+                    views=["p"] * len(batch) + ["t"] * len(batch),
+                    metadata=metadata,
+                )
+                await report_progress(
+                    progress,
+                    ImportProgress(
+                        filename=filename, stage=ImportStage.EMBEDDING, done=start + len(batch), total=total
+                    ),
+                )
+        except Exception as error:  # the import stands; lexical search works; reindex repairs
+            log.warning("semantic indexing in campaign %s failed: %s", campaign_id, error)
+            return VectorStatus.FAILED, error_text(error)
+        return VectorStatus.INDEXED, None
+
+    async def drop(self, campaign_id: int, source_id: int, chunk_ids: Sequence[int]) -> bool:
+        """Remove the vectors of a source's chunks from a campaign's collection; return whether that worked."""
+        if self.vectors is None or not chunk_ids:
+            return self.vectors is not None
+        try:
+            await self.vectors.delete(campaign_id, source_id, chunk_ids)
+        except VectorIndexError as error:  # orphans are harmless: every hit is checked against the database
+            log.warning("could not remove %d vectors of campaign %s: %s", len(chunk_ids), campaign_id, error)
+            return False
+        return True
+
+    async def record_index_state(self, campaign_id: int, metadata: dict[str, str | int]) -> None:
+        """Record what the campaign's vectors are made with (a change marks older vectors stale)."""
+        values: dict[str, str | int] = {
+            "collection": collection_name(campaign_id),
+            "embedding_model": str(metadata["embedding_model"]),
+            "embedding_model_version": str(metadata["embedding_model_version"]),
+            "embedding_dimensions": int(metadata["embedding_dimensions"]),
+            "embedding_views": str(metadata["embedding_views"]),
+            "chunking_version": str(metadata["chunking_version"]),
+        }
+
+        async def work(session: AsyncSession) -> None:
+            await record_index_state(session, campaign_id, values)
+
+        await self.db.run(work)
+        self.retriever.forget_index_state(campaign_id)
+
+    async def set_status(self, source: SourceInfo, status: VectorStatus, error: str | None) -> SourceInfo:
+        """Record a source's vector status and error; return the source as it now is."""
+        return await self.db.run(lambda session: set_vector_status(session, source, status, error))
+
+    async def embed_pinned(self, copies: Sequence[PinnedCopy], filename: str) -> None:
+        """Add the vectors of branches' copies of a source to their collections (see `pin_for_branches`)."""
+        for copy in copies:
+            for campaign_id in copy.restricted_in:  # their cached lineage predates the copy
+                self.retriever.forget_campaign(campaign_id)
+            async with self.db.session() as session:
+                items = await chunks_to_embed(session, source_id=copy.source_id)
+                source = await source_info_by_id(session, copy.source_id)
+            if source is None:  # deleted meanwhile
+                continue
+            status, error = await self.embed(copy.campaign_id, items, filename, None)
+            await self.set_status(source, status, error)
