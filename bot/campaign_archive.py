@@ -77,7 +77,7 @@ from canon.models import (
     StatusChangeRow,
 )
 from canon.storage import Base, Database, UTCDateTime, utc_now
-from canon.structured.ingest import _statement_fingerprint
+from canon.structured.facts import statement_fingerprint
 from canon.structured.models import StructuredFileRow
 from memory.knowledge.archive import ArchivedSource, KnowledgeArchive, restore_knowledge
 from memory.knowledge.models import ImportOutcome, KnowledgeClass, ProgressCallback, SourceVersionInfo
@@ -553,7 +553,7 @@ def _scope(scope: str, campaign_id: int, ids: _Ids) -> str:
 
 def _statement_fp(row: dict[str, Any], subject: int, obj: int | None) -> str:
     validity = Validity(world_from=row.get("world_from"), world_until=row.get("world_until"))
-    return _statement_fingerprint(
+    return statement_fingerprint(
         str(row["kind"]),
         subject,
         str(row["predicate"]),

@@ -110,7 +110,7 @@ class StructuredImportService:
         unchanged = {name for name, digest in hashes.items() if remembered.get(name) == digest}
         ontology = self._ontology(campaign)
         loaded = await asyncio.to_thread(
-            load_files, files, skip=unchanged, max_bytes=self.max_bytes, hidden=hidden
+            load_files, files, skip=unchanged, max_bytes=self.max_bytes, hidden=hidden, hashes=hashes
         )
         actor_id = actor.id if actor is not None else None
         actor_name = actor.name if actor is not None else None

@@ -1,12 +1,10 @@
-"""Define the six structured-lore file kinds and the normalised records the loader produces.
+"""Define the vocabulary of structured lore: entity, relation and target types, and how a field is read.
 
-The file models mirror what a world-builder writes (see docs/structured-lore.md). Every field's YAML reading
-is declared with a `ScalarKind` marker so the loader can apply strict, Norway-proof rules before pydantic
-sees a value: text fields keep the scalar's source text (`NO`, `yes`, `012`, `~`, `null` stay as written),
-numbers must be real unquoted integers, ids must be slugs. All models forbid unknown fields.
-
-The normalised records (`LoreEntry`, `LoreRelation`, `LifeEvent`, `UnresolvedReference`, `LoreProblem`)
-are kind-independent and are what the canon-graph ingestion consumes.
+Every field's YAML reading is declared with a `ScalarKind` marker so the loader can apply strict,
+Norway-proof rules before a value is checked: text fields keep the scalar's source text (`NO`, `yes`, `012`,
+`~`, `null` stay as written), numbers must be real unquoted integers, ids must be slugs. The file models of each
+kind (`canon.structured.kinds`) are built from the field types here, on `LoreModel` and `Entry`, which forbid
+unknown fields. `RelationField` says how a reference field becomes edges.
 """
 
 from __future__ import annotations
@@ -21,22 +19,20 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
-    JsonValue,
     StringConstraints,
     ValidationInfo,
 )
 
-from canon.calendar import DEFAULT_RULES, CalendarRules, WorldDate, is_era_id, parse_date
-
-LoreKind = Literal["timeline", "family_tree", "gazetteer", "bestiary", "magic_system", "culture"]
-LORE_KINDS: tuple[LoreKind, ...] = (
-    "timeline",
-    "family_tree",
-    "gazetteer",
-    "bestiary",
-    "magic_system",
-    "culture",
+from canon.calendar import (
+    DEFAULT_RULES,
+    YEAR_RANGE,
+    CalendarRules,
+    WorldDate,
+    is_era_id,
+    parse_date,
+    year_problem,
 )
+
 EntityType = Literal[
     "Person",
     "Lineage",
@@ -144,6 +140,13 @@ def check_era_path(value: str) -> str:
     return value
 
 
+def check_year(value: int) -> int:
+    """Accept a year the calendar can place (`canon.calendar.YEAR_RANGE`); a date's year is `parse_date`'s."""
+    if year_problem(value) is not None:
+        raise FieldProblem(f"is {value:,}, outside the calendar, which runs over {YEAR_RANGE}")
+    return value
+
+
 # Parsed dates by (text, rules): a big family tree repeats the same few hundred years thousands of times, and
 # WorldDate is frozen, so one instance can serve them all. Only successes are kept; bounded by a reset.
 _DATE_CACHE: dict[tuple[str, CalendarRules], WorldDate] = {}
@@ -176,7 +179,7 @@ Ref = Annotated[str, ScalarKind.REF, AfterValidator(check_id)]
 EraRef = Annotated[str, ScalarKind.REF, AfterValidator(check_era_id)]
 EraPath = Annotated[str, ScalarKind.ERA_REF, AfterValidator(check_era_path)]
 Date = Annotated[WorldDate, ScalarKind.DATE, BeforeValidator(_date_field)]
-Year = Annotated[int, ScalarKind.INT]
+Year = Annotated[int, ScalarKind.INT, AfterValidator(check_year)]
 Month = Annotated[int, ScalarKind.INT, Field(ge=1)]
 Day = Annotated[int, ScalarKind.INT, Field(ge=1)]
 Level = Annotated[int, ScalarKind.INT, Field(ge=0)]
@@ -199,236 +202,6 @@ class Entry(LoreModel):
     visibility: VisibilityField | None = None
 
 
-# --- timeline ---------------------------------------------------------------------------------------------
-
-
-class Event(Entry):
-    """A named event; its date is its era (or the enclosing era) plus optional year, month and day."""
-
-    yaml_aliases: ClassVar[dict[str, str]] = {"slug": "id", "label": "name"}
-
-    id: Id
-    name: Name
-    in_fiction_date: Text | None = None
-    era: EraPath | None = None
-    year: Year | None = None
-    month: Month | None = None
-    day: Day | None = None
-    location: Ref | None = None
-    participants: list[Ref] = []
-    description: Text | None = None
-    significance: Text | None = None
-
-
-class Era(Entry):
-    """An era with absolute start and end years (both inclusive; no end means ongoing) and its events."""
-
-    era: EraId
-    name: Name | None = None
-    parent_era: EraRef | None = None
-    start: Year | None = None
-    end: Year | None = None
-    description: Text | None = None
-    events: list[Event] = []
-
-
-class TimelineFile(LoreModel):
-    """A timeline: one or more eras; events nested in an era or listed at the top with their own era."""
-
-    eras: list[Era] = []
-    events: list[Event] = []
-
-
-# --- family tree ------------------------------------------------------------------------------------------
-
-
-class Person(Entry):
-    """A member of a family tree."""
-
-    id: Id
-    name: Name
-    born: Date | None = None
-    died: Date | None = None
-    parents: list[Ref] = []
-    spouse_of: list[Ref] = []
-    culture: Ref | None = None
-    titles: list[Text] = []
-    description: Text | None = None
-
-
-class FamilyTreeFile(LoreModel):
-    """A lineage (the file's top-level fields) and its members."""
-
-    lineage: Id
-    name: Name | None = None
-    founding_ancestor: Ref | None = None
-    description: Text | None = None
-    visibility: VisibilityField | None = None
-    members: list[Person] = []
-
-
-# --- gazetteer --------------------------------------------------------------------------------------------
-
-
-class Coordinates(LoreModel):
-    """A position on the campaign map."""
-
-    x: Number
-    y: Number
-
-
-class Location(Entry):
-    """A place: a city, fortress, pass, ..."""
-
-    id: Id
-    name: Name
-    type: Text | None = None
-    part_of: Ref | None = None
-    culture_of: Ref | None = None
-    coordinates: Coordinates | None = None
-    description: Text | None = None
-    events_held: list[Ref] = []
-
-
-class Region(Entry):
-    """A region containing locations and other regions."""
-
-    id: Id
-    name: Name
-    parent_region: Ref | None = None
-    contains: list[Ref] = []
-    description: Text | None = None
-
-
-class GazetteerFile(LoreModel):
-    """Locations and regions."""
-
-    locations: list[Location] = []
-    regions: list[Region] = []
-
-
-# --- bestiary ---------------------------------------------------------------------------------------------
-
-
-class Creature(Entry):
-    """A creature: a species or a named individual."""
-
-    id: Id
-    name: Name
-    species: Text | None = None
-    alignment: Text | None = None
-    habitat: Ref | None = None
-    first_appeared: Date | None = None
-    description: Text | None = None
-    defeated_by: list[Ref] = []
-
-
-class BestiaryFile(LoreModel):
-    """Creatures."""
-
-    creatures: list[Creature] = []
-
-
-# --- magic system -----------------------------------------------------------------------------------------
-
-
-class MagicSystem(Entry):
-    """A system of magic; `source` is free text (a law of nature, a deity's name, ...)."""
-
-    id: Id
-    name: Name
-    source: Text | None = None
-    practitioners: list[Ref] = []
-    description: Text | None = None
-
-
-class Spell(Entry):
-    """A spell, belonging to a magic system."""
-
-    id: Id
-    name: Name
-    system: Ref | None = None
-    level: Level | None = None
-    school: Text | None = None
-    practitioners: list[Ref] = []
-    description: Text | None = None
-
-
-class MagicSystemFile(LoreModel):
-    """Magic systems and spells."""
-
-    systems: list[MagicSystem] = []
-    spells: list[Spell] = []
-
-
-# --- culture ----------------------------------------------------------------------------------------------
-
-
-class Culture(Entry):
-    """A culture, with its own language and homeland."""
-
-    id: Id
-    name: Name
-    language: Ref | None = None
-    homeland: Ref | None = None
-    description: Text | None = None
-
-
-class Language(Entry):
-    """A language and who speaks it."""
-
-    id: Id
-    name: Name
-    script: Text | None = None
-    speakers: list[Ref] = []
-    description: Text | None = None
-
-
-class Deity(Entry):
-    """A deity and who worships it."""
-
-    id: Id
-    name: Name
-    domain: list[Text] = []
-    alignment: Text | None = None
-    symbol: Text | None = None
-    worshipped_by: list[Ref] = []
-    description: Text | None = None
-
-
-class CultureFile(LoreModel):
-    """Cultures, languages and deities."""
-
-    cultures: list[Culture] = []
-    languages: list[Language] = []
-    deities: list[Deity] = []
-
-
-LoreDocument = TimelineFile | FamilyTreeFile | GazetteerFile | BestiaryFile | MagicSystemFile | CultureFile
-
-FILE_MODELS: dict[LoreKind, type[LoreModel]] = {
-    "timeline": TimelineFile,
-    "family_tree": FamilyTreeFile,
-    "gazetteer": GazetteerFile,
-    "bestiary": BestiaryFile,
-    "magic_system": MagicSystemFile,
-    "culture": CultureFile,
-}
-
-# Top-level keys that identify a kind when the file has no `kind:`.
-KIND_KEYS: dict[LoreKind, tuple[str, ...]] = {
-    "timeline": ("era", "eras", "events", "parent_era", "start", "end"),
-    "family_tree": ("members", "founding_ancestor", "lineage"),
-    "gazetteer": ("locations", "regions"),
-    "bestiary": ("creatures",),
-    "magic_system": ("systems", "spells"),
-    "culture": ("cultures", "languages", "deities"),
-}
-
-
-# --- relations written by reference fields ---------------------------------------------------------------
-
-
 class RelationField(BaseModel):
     """How one reference field becomes edges: `outgoing` means entry -[relation]-> target, else the reverse."""
 
@@ -441,249 +214,8 @@ class RelationField(BaseModel):
     target_types: tuple[TargetType, ...]
 
 
-_PLACES: tuple[TargetType, ...] = ("Location", "Region")
-
-# Endpoint types follow config/ontology.yaml (a test keeps them in step).
-RELATION_FIELDS: dict[tuple[EntityType, str], RelationField] = {
-    (spec.entity_type, spec.field): spec
-    for spec in (
-        RelationField(
-            entity_type="Era", field="parent_era", relation="SUB_ERA_OF", outgoing=True, target_types=("Era",)
-        ),
-        RelationField(
-            entity_type="Event", field="era", relation="OCCURRED_DURING", outgoing=True, target_types=("Era",)
-        ),
-        RelationField(
-            entity_type="Event", field="location", relation="OCCURRED_AT", outgoing=True, target_types=_PLACES
-        ),
-        RelationField(
-            entity_type="Event",
-            field="participants",
-            relation="PARTICIPATED_IN",
-            outgoing=False,
-            target_types=("Person", "Creature", "Deity", "Faction"),
-        ),
-        RelationField(
-            entity_type="Person",
-            field="parents",
-            relation="PARENT_OF",
-            outgoing=False,
-            target_types=("Person",),
-        ),
-        RelationField(
-            entity_type="Person",
-            field="spouse_of",
-            relation="SPOUSE_OF",
-            outgoing=True,
-            target_types=("Person",),
-        ),
-        RelationField(
-            entity_type="Person",
-            field="culture",
-            relation="MEMBER_OF",
-            outgoing=True,
-            target_types=("Culture",),
-        ),
-        RelationField(
-            entity_type="Person",
-            field="members",
-            relation="MEMBER_OF",
-            outgoing=True,
-            target_types=("Lineage",),
-        ),
-        RelationField(
-            entity_type="Location", field="part_of", relation="PART_OF", outgoing=True, target_types=_PLACES
-        ),
-        RelationField(
-            entity_type="Location",
-            field="culture_of",
-            relation="CULTURE_OF",
-            outgoing=False,
-            target_types=("Culture",),
-        ),
-        RelationField(
-            entity_type="Location",
-            field="events_held",
-            relation="OCCURRED_AT",
-            outgoing=False,
-            target_types=("Event",),
-        ),
-        RelationField(
-            entity_type="Region",
-            field="parent_region",
-            relation="PART_OF",
-            outgoing=True,
-            target_types=("Region",),
-        ),
-        RelationField(
-            entity_type="Region", field="contains", relation="PART_OF", outgoing=False, target_types=_PLACES
-        ),
-        RelationField(
-            entity_type="Creature", field="habitat", relation="INHABITS", outgoing=True, target_types=_PLACES
-        ),
-        RelationField(
-            entity_type="Creature",
-            field="defeated_by",
-            relation="DEFEATED",
-            outgoing=False,
-            target_types=("Person", "Creature", "Deity", "Faction"),
-        ),
-        RelationField(
-            entity_type="MagicSystem",
-            field="practitioners",
-            relation="PRACTICES",
-            outgoing=False,
-            target_types=("Person", "Culture", "Creature", "Deity", "Faction"),
-        ),
-        RelationField(
-            entity_type="Spell",
-            field="system",
-            relation="BELONGS_TO",
-            outgoing=True,
-            target_types=("MagicSystem",),
-        ),
-        RelationField(
-            entity_type="Spell",
-            field="practitioners",
-            relation="PRACTICES",
-            outgoing=False,
-            target_types=("Person", "Culture", "Creature", "Deity", "Faction"),
-        ),
-        RelationField(
-            entity_type="Culture",
-            field="language",
-            relation="LANGUAGE_OF",
-            outgoing=False,
-            target_types=("Language",),
-        ),
-        RelationField(
-            entity_type="Culture",
-            field="homeland",
-            relation="HOMELAND_OF",
-            outgoing=False,
-            target_types=_PLACES,
-        ),
-        RelationField(
-            entity_type="Language",
-            field="speakers",
-            relation="SPEAKS",
-            outgoing=False,
-            target_types=("Person", "Culture", "Creature", "Deity", "Faction"),
-        ),
-        RelationField(
-            entity_type="Deity",
-            field="worshipped_by",
-            relation="WORSHIPS",
-            outgoing=False,
-            target_types=("Person", "Culture", "Creature", "Faction"),
-        ),
-    )
-}
-# Reference fields that are checked (and may be unresolved) but write no edge of their own.
-REFERENCE_ONLY_FIELDS: dict[tuple[EntityType, str], tuple[TargetType, ...]] = {
-    ("Lineage", "founding_ancestor"): ("Person",),
-}
-
-
-# --- normalised output ------------------------------------------------------------------------------------
-
-
-class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class LoreProblem(_Record):
-    """One problem in a lore file, at a 1-based line and column, with a message for a world-builder."""
-
-    file: str
-    line: int
-    column: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.file}: line {self.line}, column {self.column}: {self.message}"
-
-
-class LoreEntry(_Record):
-    """One entity defined by a lore file, whatever its kind.
-
-    `attributes` holds every non-reference field the world-builder gave (dates as canonical date text,
-    coordinates as {"x": .., "y": ..}); reference fields become `LoreRelation`s instead.
-    """
-
-    id: str
-    entity_type: EntityType
-    name: str
-    attributes: dict[str, JsonValue]
-    visibility: Visibility
-    file: str
-    line: int
-    column: int
-
-
-class LoreRelation(_Record):
-    """One typed edge `source_id -[type]-> target_id`, at the line and column of the YAML reference."""
-
-    type: RelationType
-    source_id: str
-    target_id: str
-    field: str
-    visibility: Visibility
-    valid_from: WorldDate | None = None
-    valid_until: WorldDate | None = None
-    file: str
-    line: int
-    column: int
-
-
-class LifeEvent(_Record):
-    """A dated moment of an entity: birth, death, first appearance, era start/end, an event's occurrence."""
-
-    entity_id: str
-    event: LifeEventKind
-    date: WorldDate
-    file: str
-    line: int
-    column: int
-
-
-class UnresolvedReference(_Record):
-    """A reference to an id the file does not define; the caller resolves it against existing canon."""
-
-    file: str
-    line: int
-    column: int
-    source_id: str
-    field: str
-    target_id: str
-    expected_types: tuple[TargetType, ...]
-
-    def __str__(self) -> str:
-        kinds = " or ".join(self.expected_types) if self.expected_types else "entity"
-        article = "an" if kinds[:1] in "AEIOUe" else "a"
-        return (
-            f'{self.file}: line {self.line}, column {self.column}: "{self.field}" of "{self.source_id}" '
-            f'refers to "{self.target_id}", which this file does not define (expected {article} {kinds})'
-        )
-
-
-class LoadResult(_Record):
-    """The outcome of loading one lore file: a validated document and its records, or every problem.
-
-    When `problems` is non-empty, `document`, `entries`, `relations` and `life_events` are empty;
-    `unresolved` is still filled when the file got far enough to tell.
-    """
-
-    file: str
-    kind: LoreKind | None
-    document: LoreDocument | None
-    entries: tuple[LoreEntry, ...] = ()
-    relations: tuple[LoreRelation, ...] = ()
-    life_events: tuple[LifeEvent, ...] = ()
-    unresolved: tuple[UnresolvedReference, ...] = ()
-    problems: tuple[LoreProblem, ...] = ()
-
-    @property
-    def ok(self) -> bool:
-        """Tell whether the file loaded without problems."""
-        return not self.problems
+# Target types several reference fields share.
+ERAS: tuple[TargetType, ...] = ("Era",)
+PLACES: tuple[TargetType, ...] = ("Location", "Region")
+AGENTS: tuple[TargetType, ...] = ("Person", "Creature", "Deity", "Faction")
+PRACTITIONERS: tuple[TargetType, ...] = ("Person", "Culture", "Creature", "Deity", "Faction")

@@ -347,6 +347,33 @@ async def test_a_reference_resolves_against_canon_by_key_and_by_type(
     assert 'must refer to a Culture; "old_valdorni" is the Language' in error.message and error.line > 1
 
 
+async def test_years_at_the_calendar_s_bounds_are_stored_and_one_past_them_is_an_error_at_its_line(
+    db: Database, importer: StructuredImportService, campaign: Campaign
+) -> None:
+    text = (
+        "kind: timeline\neras:\n  - era: deep_age\n    start: -999999999999\n    end: 999999999999\n"
+        "    events:\n      - id: last_light\n        name: Last Light\n        year: 999999999999\n"
+    )
+    report = await importer.import_files(campaign, [("deep.yaml", text.encode())], GM)
+    assert report.status == "ingested", report.summary()
+    async with db.session() as session:
+        keys = dict((await session.execute(select(EntityRow.key, EntityRow.world_from_key))).tuples().all())
+    assert keys == {"deep_age": -999_999_999_999 * 10000, "last_light": 999_999_999_999 * 10000}
+    before = await counts(db)
+    past = text.replace("year: 999999999999", "year: 1000000000000")
+    failed = await importer.import_files(campaign, [("deep.yaml", past.encode())], GM)
+    assert failed.status == "failed"
+    assert [(e.line, e.column, e.message) for e in failed.errors] == [
+        (
+            9,
+            15,
+            '"year" is 1,000,000,000,000, outside the calendar, which runs over years -999,999,999,999 to '
+            "999,999,999,999",
+        )
+    ]
+    assert await counts(db) == before
+
+
 # --- re-ingest ---------------------------------------------------------------------------------------------
 
 

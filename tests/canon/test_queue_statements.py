@@ -17,7 +17,7 @@ from canon.graph import CanonWriter, bulk_insert
 from canon.models import EvidenceRow, StatementRow
 from canon.ontology import base_ontology
 from canon.storage import Database
-from canon.structured.ingest import _EVIDENCE_COLUMNS
+from canon.structured.write import EVIDENCE_COLUMNS
 
 WHEN = Validity(world_from="1 AR", world_from_key=10)
 COLUMNS = [c for c in StatementRow.__table__.c if c.name not in ("id", "changeset_id", "recorded_at")]
@@ -126,7 +126,7 @@ async def test_queue_statements_refuses_what_queue_statement_refuses(db: Databas
 
 async def test_bulk_insert_of_tuple_rows_stores_what_dict_rows_store(db: Database) -> None:
     campaign = await db.run(lambda s: campaigns.create_campaign(s, "evidence"))
-    names = _EVIDENCE_COLUMNS  # the order the import builds its tuple rows in
+    names = EVIDENCE_COLUMNS  # the order the import builds its tuple rows in
 
     async def work(session: AsyncSession) -> list[list[tuple[Any, ...]]]:
         changeset = await open_changeset(session, campaign.id, ChangesetKind.YAML_IMPORT)

@@ -15,17 +15,20 @@ from canon.campaigns import ChangesetRow
 from canon.models import EntityRow, EvidenceRow, StatementRow
 from canon.ontology import base_ontology
 from canon.storage import Database
-from canon.structured import LoadResult, LoreKind, load_lore_file, parse_yaml_as
-from canon.structured.ingest import ingest, load_files
-from canon.structured.models import StructuredFileRow
-from canon.structured.schemas import (
+from canon.structured import (
     RELATION_FIELDS,
     BestiaryFile,
     CultureFile,
     FamilyTreeFile,
+    LoadResult,
+    LoreKind,
     LoreModel,
     TimelineFile,
+    load_lore_file,
+    parse_yaml_as,
 )
+from canon.structured.ingest import ingest, load_files
+from canon.structured.models import StructuredFileRow
 
 FIXTURES = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "yaml"
 SRD_BESTIARY = (
@@ -302,6 +305,8 @@ DATE_HINT = (
 )
 BAD_ID = 'must be an id made of lowercase letters, digits, "_" and "-" that starts with a letter or digit, like house_vyr'
 
+YEARS = "outside the calendar, which runs over years -999,999,999,999 to 999,999,999,999"
+
 BROKEN: dict[str, list[tuple[int, int, str]]] = {
     "broken_alias.yaml": [
         (2, 5, 'anchors ("&base") are not allowed in lore files; write the value out in full'),
@@ -493,6 +498,10 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
         ),
     ],
     "broken_visibility.yaml": [(4, 17, '"visibility" must be one of: public, gm_only; got "secret"')],
+    "broken_year_out_of_range.yaml": [
+        (6, 12, f'"start" is -1,000,000,000,000,000, {YEARS}'),
+        (11, 15, f'"year" is 1,000,000,000,000,000, {YEARS}'),
+    ],
     "broken_wrong_type.yaml": [
         (4, 13, '"system" must be an id like house_vyr; got a list'),
         (5, 12, '"level" must be a whole number like 340; got "three"'),
@@ -541,6 +550,53 @@ def test_each_broken_fixture_reports_exactly_its_problems(name: str) -> None:
 def test_every_broken_fixture_is_covered() -> None:
     on_disk = {p.name for p in FIXTURES.glob("broken_*.yaml")}
     assert on_disk - set(BROKEN) == {"broken_billion_laughs.yaml", "broken_unresolved_reference.yaml"}
+
+
+@pytest.mark.parametrize(
+    ("text", "place", "message"),
+    [
+        (
+            "lineage: l\nmembers:\n  - id: p\n    name: P\n    born: an_age.year_1000000000000000\n",
+            (5, 11),
+            "born",
+        ),
+        (
+            "creatures:\n  - id: c\n    name: C\n    first_appeared: an_age.-1000000000000\n",
+            (4, 21),
+            "first_appeared",
+        ),
+    ],
+)
+def test_a_date_whose_year_is_outside_the_calendar_is_reported_with_its_place_and_the_range(
+    text: str, place: tuple[int, int], message: str
+) -> None:
+    result = load_lore_file(text, "f.yaml")
+    written = text.split(": ")[-1].strip()
+    expected = f'"{message}" must be a date like {DATE_HINT}; got "{written}" (the year is {YEARS})'
+    assert problems(result) == [(*place, expected)]
+
+
+@pytest.mark.parametrize(
+    ("text", "place", "message"),
+    [
+        ("era: an_age\nstart: 1" + "0" * 5000 + "\n", (2, 8), '"start" must be a whole number like 340'),
+        (
+            "spells:\n  - id: s\n    name: S\n    level: 0" + "9" * 5000 + "\n",
+            (4, 12),
+            '"level" must be a whole number like 340',
+        ),
+        (
+            "locations:\n  - id: l\n    name: L\n    coordinates: {x: 1" + "0" * 5000 + ".5, y: 1}\n",
+            (4, 22),
+            '"x" must be a number like 12 or 12.5',
+        ),
+    ],
+)
+def test_a_number_too_long_for_any_field_is_refused_with_its_place_not_converted(
+    text: str, place: tuple[int, int], message: str
+) -> None:
+    result = load_lore_file(text, "f.yaml")
+    assert problems(result) == [(*place, f"{message} of at most 30 digits; got one of 5,001 digits")]
 
 
 def test_a_problem_reads_as_file_line_column_message() -> None:

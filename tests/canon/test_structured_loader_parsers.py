@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-import canon.structured.loader as loader
+import canon.structured.tree as tree
 from canon.structured import LoadResult, load_lore_file
 
 FIXTURES = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "yaml"
@@ -32,13 +32,13 @@ def outcome(result: LoadResult) -> tuple[object, ...]:
 def both(text: str | bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[tuple[object, ...], tuple[object, ...]]:
     fast = outcome(load_lore_file(text, "f.yaml"))
     with monkeypatch.context() as patch:
-        patch.setattr(loader, "_LIBYAML_LOADER", None)
+        patch.setattr(tree, "LIBYAML_LOADER", None)
         slow = outcome(load_lore_file(text, "f.yaml"))
     return fast, slow
 
 
 def test_libyaml_is_there() -> None:
-    assert loader._LIBYAML_LOADER is not None, "PyYAML without libyaml: the loader falls back to ruamel.yaml"
+    assert tree.LIBYAML_LOADER is not None, "PyYAML without libyaml: the loader falls back to ruamel.yaml"
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("*.yaml")))

@@ -10,8 +10,8 @@ import discord
 import pytest
 
 from canon.domain import Viewer
+from canon.structured import LoreProblem
 from canon.structured.ingest import ChangeCounts, FileReport, IngestReport, IngestWarning
-from canon.structured.schemas import LoreProblem
 from cogs import lore_embeds
 from cogs.lore_views import answer_view
 from memory.knowledge.models import (

@@ -1,0 +1,297 @@
+"""Ingest stage 3: what each changed file states, fact by fact, once every entity exists.
+
+An entry's attributes become attribute statements (timeless), born and died the states `alive` and `dead` from
+those dates (an `unknown` date writes no state), and each relation record a relation statement with its validity
+and visibility. Each fact fills a slot of its file (`attr|key|name`, `state|key|alive`, `rel|TYPE|src|dst`) that
+names it independently of its value; its fingerprint tells a changed value from the same one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import JsonValue
+from sqlalchemy import select
+
+from canon.calendar import DateError, WorldDate, parse_date
+from canon.continuity import world_key
+from canon.domain import ALWAYS, StatementKind, Validity, Visibility
+from canon.models import EntityRow
+from canon.structured.files import LoadedFile
+from canon.structured.records import LoreEntry, LoreRelation
+from canon.structured.versions import CHUNK
+
+if TYPE_CHECKING:
+    from canon.structured.plan import Planned
+    from canon.structured.resolve import Index
+    from canon.structured.state import IngestState
+
+# Attributes that are not attribute statements: they become the entity's validity or its states.
+_NOT_ATTRIBUTES: dict[str, frozenset[str]] = {
+    "Era": frozenset({"start", "end"}),
+    "Event": frozenset({"date"}),
+    "Person": frozenset({"born", "died"}),
+}
+_LIFE_STATES = {"born": "alive", "died": "dead"}
+_VISIBILITY = {v.value: v for v in Visibility}
+_SEP = "\x1f"
+_blake = hashlib.blake2b
+
+
+@dataclass(slots=True)
+class Fact:
+    """One fact a file states, in its slot (one per fact of the file, whatever its value), with its fingerprint."""
+
+    slot: str
+    kind: StatementKind
+    subject_id: int
+    predicate: str
+    object_id: int | None
+    value: str | None
+    validity: Validity
+    visibility: Visibility
+    line: int
+    fp: str
+
+
+def entity_fingerprint(entity_type: str, name: str, visibility: str, validity: Validity) -> str:
+    text = _SEP.join((entity_type, name, visibility, validity.world_from or "", validity.world_until or ""))
+    return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
+
+
+def statement_fingerprint(
+    kind: str,
+    subject_id: int,
+    predicate: str,
+    object_id: int | None,
+    value: str | None,
+    validity: Validity,
+    visibility: str,
+) -> str:
+    text = _SEP.join(
+        (
+            kind,
+            str(subject_id),
+            predicate,
+            "" if object_id is None else str(object_id),
+            "" if value is None else value,
+            validity.world_from or "",
+            validity.world_until or "",
+            visibility,
+        )
+    )
+    return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
+
+
+def clean_name(name: str) -> str:
+    return " ".join(name.split())
+
+
+def _date_text(date: WorldDate | None) -> tuple[str | None, int | None]:
+    if date is None:
+        return None, None
+    return (None if date.is_unknown else str(date)), world_key(date)
+
+
+def _date_validity(
+    start: tuple[str | None, int | None], end: tuple[str | None, int | None] = (None, None)
+) -> Validity:
+    return Validity(start[0], start[1], end[0], end[1])  # world_from, _key, world_until, _key
+
+
+def entity_validity(entry: LoreEntry) -> Validity:
+    attributes = entry.attributes
+    if entry.entity_type == "Era":
+        start, end = attributes.get("start"), attributes.get("end")
+        return _date_validity(
+            _date_text(WorldDate(era=entry.id, year=start) if isinstance(start, int) else None),
+            _date_text(WorldDate(era=entry.id, year=end) if isinstance(end, int) else None),
+        )
+    if entry.entity_type == "Event":
+        text = attributes.get("date")
+        if isinstance(text, str):
+            try:
+                return _date_validity(_date_text(parse_date(text)))
+            except DateError:  # pragma: no cover - the loader wrote it in canonical form
+                return ALWAYS
+    return ALWAYS
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if isinstance(value, int) or float(value).is_integer() else str(value)
+
+
+def value_text(value: JsonValue) -> str | None:
+    """Return an attribute's value as statement text (None: nothing to state)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value if value.strip() else None
+    if isinstance(value, int | float):
+        return _number(value)
+    if isinstance(value, list):
+        items = [t for t in (value_text(v) for v in value) if t]
+        return ", ".join(items) or None
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={value_text(v)}" for k, v in value.items()) or None
+    return str(value)  # pragma: no cover
+
+
+class FactBuilder:
+    """Turn the changed files' records into facts by slot, with every entity id known."""
+
+    def __init__(
+        self, ids: dict[str, int], planned_keys: Iterable[str], event_dates: dict[str, Validity]
+    ) -> None:
+        self._ids = ids
+        self._planned = set(planned_keys)
+        self.event_dates = event_dates
+        # Validities and date texts by identity: the loader shares one WorldDate per date text, and hashing
+        # pydantic models is slow.
+        self._validities: dict[tuple[int, int], tuple[Validity, str]] = {}
+        self._dates: dict[int, tuple[str | None, int | None]] = {}
+
+    def facts(self, changed: Iterable[LoadedFile]) -> dict[str, dict[str, Fact]]:
+        """Return, per changed file, the facts it states by slot."""
+        facts: dict[str, dict[str, Fact]] = {}
+        for loaded in changed:
+            assert loaded.result is not None
+            own: dict[str, Fact] = {}
+            facts[loaded.name] = own
+            lives: dict[str, list[Any]] = {}
+            for life in loaded.result.life_events:
+                lives.setdefault(life.entity_id, []).append(life)
+            for entry in loaded.result.entries:
+                if entry.id not in self._planned:
+                    continue
+                self._entry_facts(entry, lives.get(entry.id, ()), own)
+            self._relation_facts(loaded.result.relations, own)
+        return facts
+
+    def _validity(self, start: WorldDate | None, end: WorldDate | None = None) -> tuple[Validity, str]:
+        """Return the validity from `start` to `end` and its bounds as a fingerprint writes them."""
+        # By identity: the loader shares one WorldDate per date text, and hashing pydantic models is slow.
+        key = (id(start), id(end))
+        found = self._validities.get(key)
+        if found is None:
+            validity = _date_validity(self._date(start), self._date(end))
+            found = self._validities[key] = (validity, _bounds(validity))
+        return found
+
+    def _date(self, date: WorldDate | None) -> tuple[str | None, int | None]:
+        if date is None:
+            return None, None
+        found = self._dates.get(id(date))
+        if found is None:
+            found = self._dates[id(date)] = (None if date.is_unknown else str(date), world_key(date))
+        return found
+
+    def _entry_facts(self, entry: LoreEntry, lives: Iterable[Any], own: dict[str, Fact]) -> None:
+        subject = self._ids[entry.id]
+        visibility = _VISIBILITY[entry.visibility]
+        skipped = _NOT_ATTRIBUTES.get(entry.entity_type, frozenset())
+        for name, raw in entry.attributes.items():
+            if name in skipped:
+                continue
+            value = value_text(raw)
+            if value is None:
+                continue
+            slot = f"attr|{entry.id}|{name}"
+            fp = statement_fingerprint("attribute", subject, name, None, value, ALWAYS, visibility.value)
+            own[slot] = Fact(
+                slot, StatementKind.ATTRIBUTE, subject, name, None, value, ALWAYS, visibility, entry.line, fp
+            )
+        if entry.entity_type not in ("Person", "Creature", "Deity"):
+            return
+        state_kind = StatementKind.STATE
+        for life in lives:
+            state = _LIFE_STATES.get(life.event)
+            if state is None or life.date.is_unknown:
+                continue
+            validity, bounds = self._validity(life.date)
+            slot = f"state|{entry.id}|{state}"
+            # statement_fingerprint("state", subject, "state", None, state, validity, visibility), inlined.
+            text = (
+                f"state{_SEP}{subject}{_SEP}state{_SEP}{_SEP}{state}{_SEP}{bounds}{_SEP}{visibility._value_}"
+            )
+            fp = _blake(text.encode(), digest_size=10).hexdigest()
+            own[slot] = Fact(
+                slot, state_kind, subject, "state", None, state, validity, visibility, life.line, fp
+            )
+
+    def _relation_facts(self, relations: Iterable[LoreRelation], own: dict[str, Fact]) -> None:
+        """Add the fact of each relation record (one loop: a big tree has tens of thousands)."""
+        ids, validities, event_dates = self._ids, self._validities, self.event_dates
+        relation_kind, visibilities, blake, fact = StatementKind.RELATION, _VISIBILITY, _blake, Fact
+        for relation in relations:
+            kind, source_id, target_id = relation.type, relation.source_id, relation.target_id
+            source, target = ids[source_id], ids[target_id]
+            valid_from = relation.valid_from
+            found = validities.get((id(valid_from), id(relation.valid_until)))
+            if found is None:
+                found = self._validity(valid_from, relation.valid_until)
+            validity, bounds = found
+            if valid_from is None and kind == "OCCURRED_AT" and source_id in event_dates:
+                validity = event_dates[source_id]
+                bounds = _bounds(validity)
+            if kind == "SPOUSE_OF" and target_id < source_id:
+                slot = f"rel|{kind}|{target_id}|{source_id}"
+            else:
+                slot = f"rel|{kind}|{source_id}|{target_id}"
+            visibility = relation.visibility
+            # statement_fingerprint("relation", source, kind, target, None, validity, visibility), inlined.
+            text = f"relation{_SEP}{source}{_SEP}{kind}{_SEP}{target}{_SEP}{_SEP}{bounds}{_SEP}{visibility}"
+            own[slot] = fact(
+                slot,
+                relation_kind,
+                source,
+                kind,
+                target,
+                None,
+                validity,
+                visibilities[visibility],
+                relation.line,
+                blake(text.encode(), digest_size=10).hexdigest(),
+            )
+
+
+def _bounds(validity: Validity) -> str:
+    """Return a validity's world bounds as a statement's fingerprint writes them."""
+    return f"{validity.world_from or ''}{_SEP}{validity.world_until or ''}"
+
+
+async def event_dates(state: IngestState, index: Index, planned: dict[str, Planned]) -> dict[str, Validity]:
+    """Return the date of every event named by an undated OCCURRED_AT (a gazetteer's `events_held`).
+
+    A timeline's `location` and a gazetteer's `events_held` say the same thing, where an event took place; the
+    timeline dates it from the event and the gazetteer cannot. Dated alike, the two are one fact (one statement
+    with evidence from both files) instead of the same edge twice.
+    """
+    found: dict[str, Validity] = {}
+    wanted = {
+        r.source_id
+        for f in state.changed
+        for r in (f.result.relations if f.result is not None else ())
+        if r.type == "OCCURRED_AT" and r.valid_from is None
+    }
+    elsewhere: dict[int, str] = {}
+    for key in wanted:
+        plan = planned.get(key)
+        if plan is not None:
+            found[key] = plan.validity
+        elif index.known[key].entity_id is not None:
+            elsewhere[int(index.known[key].entity_id or 0)] = key
+    table = EntityRow.__table__.c
+    ids = sorted(elsewhere)
+    for start in range(0, len(ids), CHUNK):
+        query = select(table.id, table.world_from, table.world_from_key).where(
+            table.id.in_(ids[start : start + CHUNK])
+        )
+        for entity_id, world_from, world_from_key in (await state.session.execute(query)).all():
+            found[elsewhere[entity_id]] = Validity(world_from=world_from, world_from_key=world_from_key)
+    return found

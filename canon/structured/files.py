@@ -1,0 +1,77 @@
+"""The files of one ingest: read and validated strictly, each with the content hash it is remembered by."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from canon.calendar import DEFAULT_RULES, CalendarRules
+from canon.errors import InvalidInput
+from canon.structured.loader import DEFAULT_MAX_BYTES, load_lore_file
+from canon.structured.result import LoadResult
+
+
+@dataclass(frozen=True)
+class LoadedFile:
+    """One file of an ingest: its name, content hash, and the loader's result (None: unchanged, not loaded)."""
+
+    name: str
+    content_hash: str
+    result: LoadResult | None
+
+
+def content_hash(data: bytes) -> str:
+    """Return the content hash a file is remembered by (sha256, hex)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_hashes(files: Sequence[tuple[str, bytes]]) -> dict[str, str]:
+    """Return each file's content hash by name."""
+    return {name: content_hash(data) for name, data in files}
+
+
+def load_files(
+    files: Sequence[tuple[str, bytes]],
+    *,
+    skip: Iterable[str] = (),
+    calendar_rules: CalendarRules = DEFAULT_RULES,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    hidden: bool = False,
+    hashes: Mapping[str, str] | None = None,
+) -> list[LoadedFile]:
+    """Load and validate each file strictly (CPU-bound: run it in a worker thread for big files).
+
+    Files named in `skip` are not loaded (their content is known unchanged). `hidden` makes every entry and
+    relation GM-only, whatever the file says. `hashes`: the files' content hashes by name, when the caller
+    has them already (`file_hashes`).
+    """
+    skipped = set(skip)
+    loaded: list[LoadedFile] = []
+    seen: dict[str, int] = Counter()
+    for name, data in files:
+        seen[name] += 1
+        digest = hashes.get(name) if hashes is not None else None
+        if digest is None:
+            digest = content_hash(data)
+        if name in skipped:
+            loaded.append(LoadedFile(name, digest, None))
+            continue
+        result = load_lore_file(data, name, max_bytes=max_bytes, calendar_rules=calendar_rules)
+        if hidden and result.ok:
+            result = _hide(result)
+        loaded.append(LoadedFile(name, digest, result))
+    doubles = [name for name, count in seen.items() if count > 1]
+    if doubles:
+        raise InvalidInput(
+            f"Two files of one import share the name {', '.join(doubles)}; a file is remembered by its name, "
+            "so rename one of them."
+        )
+    return loaded
+
+
+def _hide(result: LoadResult) -> LoadResult:
+    entries = tuple(e.model_copy(update={"visibility": "gm_only"}) for e in result.entries)
+    relations = tuple(r.model_copy(update={"visibility": "gm_only"}) for r in result.relations)
+    return result.model_copy(update={"entries": entries, "relations": relations})

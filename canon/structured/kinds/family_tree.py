@@ -1,0 +1,162 @@
+"""Family-tree files: a lineage (the file's top level) and its members.
+
+Edges: every member MEMBER_OF the lineage (from birth to death), each parent PARENT_OF the member (from the
+member's birth to that parent's death), SPOUSE_OF (one edge per pair, even when both sides list it), and
+MEMBER_OF the member's culture. `founding_ancestor` writes no edge (the ontology has none): it is a Lineage
+attribute, checked as a reference to a Person.
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import TYPE_CHECKING
+
+from pydantic import Field, JsonValue
+
+from canon.structured.kinds.base import KindSpec
+from canon.structured.schemas import (
+    Date,
+    Entry,
+    Id,
+    LifeEventKind,
+    LoreModel,
+    Name,
+    Ref,
+    RelationField,
+    TargetType,
+    Text,
+    Visibility,
+    VisibilityField,
+)
+
+if TYPE_CHECKING:
+    from canon.structured.normalise import Normaliser
+    from canon.structured.validate import Loc
+
+_FOUNDING_ANCESTOR: tuple[TargetType, ...] = ("Person",)
+
+
+class Person(Entry):
+    """A member of a family tree."""
+
+    id: Id
+    name: Name
+    born: Date | None = None
+    died: Date | None = None
+    parents: list[Ref] = Field(default_factory=list)
+    spouse_of: list[Ref] = Field(default_factory=list)
+    culture: Ref | None = None
+    titles: list[Text] = Field(default_factory=list)
+    description: Text | None = None
+
+
+class FamilyTreeFile(LoreModel):
+    """A lineage (the file's top-level fields) and its members."""
+
+    lineage: Id
+    name: Name | None = None
+    founding_ancestor: Ref | None = None
+    description: Text | None = None
+    visibility: VisibilityField | None = None
+    members: list[Person] = Field(default_factory=list)
+
+
+def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
+    """Define the lineage and its members, with their lives, parents, spouses and cultures."""
+    lineage = document.lineage
+    lineage_visibility: Visibility = document.visibility or "public"
+    attributes: dict[str, JsonValue] = {
+        "description": document.description,
+        "founding_ancestor": document.founding_ancestor,
+    }
+    name = document.name or lineage
+    n.define("Lineage", lineage, name, attributes, lineage_visibility, ("lineage",))
+    if document.founding_ancestor is not None:
+        expected = _FOUNDING_ANCESTOR
+        n.refer(lineage, ("founding_ancestor",), "founding_ancestor", document.founding_ancestor, expected)
+    people = {person.id: person for person in document.members}
+    ancestry: dict[str, list[tuple[str, Loc]]] = {}
+    for person in document.members:
+        loc = n.v.loc_of(person)
+        person_attributes: dict[str, JsonValue] = {
+            "born": n.date_text(person.born),
+            "died": n.date_text(person.died),
+            "titles": list(person.titles),
+            "description": person.description,
+        }
+        visibility = person.visibility or lineage_visibility
+        n.define("Person", person.id, person.name, person_attributes, visibility, loc)
+        n.link("Person", "members", person.id, loc, lineage, valid_from=person.born, valid_until=person.died)
+        for field_name, date in (("born", person.born), ("died", person.died)):
+            if date is not None:
+                n.check_date(person.id, date, (*loc, field_name), field_name)
+                n.life(person.id, typing.cast(LifeEventKind, field_name), date, (*loc, field_name))
+        if (
+            person.born is not None
+            and person.died is not None
+            and n.calendar.compare(person.died, person.born) == "before"
+        ):
+            n.v.report((*loc, "died"), f'"died" ({person.died}) is before "born" ({person.born})')
+        for index, parent in enumerate(person.parents):
+            parent_loc = (*loc, "parents", index)
+            parent_person = people.get(parent)
+            until = parent_person.died if parent_person is not None else None
+            n.link(
+                "Person",
+                "parents",
+                person.id,
+                parent_loc,
+                parent,
+                valid_from=person.born,
+                valid_until=until,
+            )
+            if parent != person.id:
+                ancestry.setdefault(person.id, []).append((parent, parent_loc))
+        n.link_fields("Person", person, loc, skip=("parents",))
+    n.report_cycles(
+        ancestry,
+        lambda cycle: (
+            f'"{cycle[0]}" would be their own ancestor: {" -> ".join(cycle)} '
+            "(each followed by one of their parents)"
+        ),
+    )
+
+
+KIND = KindSpec(
+    name="family_tree",
+    keys=("members", "founding_ancestor", "lineage"),
+    model=FamilyTreeFile,
+    entries={FamilyTreeFile: ("Lineage", "lineage"), Person: ("Person", "id")},
+    normalise=normalise,
+    relations=(
+        RelationField(
+            entity_type="Person",
+            field="parents",
+            relation="PARENT_OF",
+            outgoing=False,
+            target_types=("Person",),
+        ),
+        RelationField(
+            entity_type="Person",
+            field="spouse_of",
+            relation="SPOUSE_OF",
+            outgoing=True,
+            target_types=("Person",),
+        ),
+        RelationField(
+            entity_type="Person",
+            field="culture",
+            relation="MEMBER_OF",
+            outgoing=True,
+            target_types=("Culture",),
+        ),
+        RelationField(
+            entity_type="Person",
+            field="members",
+            relation="MEMBER_OF",
+            outgoing=True,
+            target_types=("Lineage",),
+        ),
+    ),
+    references={("Lineage", "founding_ancestor"): _FOUNDING_ANCESTOR},
+)

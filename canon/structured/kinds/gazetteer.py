@@ -1,0 +1,131 @@
+"""Gazetteer files: locations and regions.
+
+Edges: location PART_OF its place, a culture CULTURE_OF the location, each event held OCCURRED_AT the location
+(dated by the event on ingest, so that it is the same fact as a timeline's `location`), region PART_OF its
+parent region, and whatever a region `contains` PART_OF it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantic import Field, JsonValue
+
+from canon.structured.kinds.base import KindSpec
+from canon.structured.schemas import (
+    PLACES,
+    Entry,
+    Id,
+    LoreModel,
+    Name,
+    Number,
+    Ref,
+    RelationField,
+    Text,
+)
+
+if TYPE_CHECKING:
+    from canon.structured.normalise import Normaliser
+    from canon.structured.validate import Loc
+
+
+class Coordinates(LoreModel):
+    """A position on the campaign map."""
+
+    x: Number
+    y: Number
+
+
+class Location(Entry):
+    """A place: a city, fortress, pass, ..."""
+
+    id: Id
+    name: Name
+    type: Text | None = None
+    part_of: Ref | None = None
+    culture_of: Ref | None = None
+    coordinates: Coordinates | None = None
+    description: Text | None = None
+    events_held: list[Ref] = Field(default_factory=list)
+
+
+class Region(Entry):
+    """A region containing locations and other regions."""
+
+    id: Id
+    name: Name
+    parent_region: Ref | None = None
+    contains: list[Ref] = Field(default_factory=list)
+    description: Text | None = None
+
+
+class GazetteerFile(LoreModel):
+    """Locations and regions."""
+
+    locations: list[Location] = Field(default_factory=list)
+    regions: list[Region] = Field(default_factory=list)
+
+
+def normalise(n: Normaliser, document: GazetteerFile) -> None:
+    """Define the locations and regions, with what contains what (never itself)."""
+    containment: dict[str, list[tuple[str, Loc]]] = {}
+    for place in document.locations:
+        loc = n.v.loc_of(place)
+        attributes: dict[str, JsonValue] = {
+            "type": place.type,
+            "coordinates": place.coordinates.model_dump() if place.coordinates else None,
+            "description": place.description,
+        }
+        n.define("Location", place.id, place.name, attributes, place.visibility or "public", loc)
+        n.link_fields("Location", place, loc)
+        if place.part_of is not None and place.part_of != place.id:
+            containment.setdefault(place.id, []).append((place.part_of, (*loc, "part_of")))
+    for region in document.regions:
+        loc = n.v.loc_of(region)
+        attributes = {"description": region.description}
+        n.define("Region", region.id, region.name, attributes, region.visibility or "public", loc)
+        n.link_fields("Region", region, loc)
+        if region.parent_region is not None and region.parent_region != region.id:
+            containment.setdefault(region.id, []).append((region.parent_region, (*loc, "parent_region")))
+        for index, member in enumerate(region.contains):
+            if member != region.id:
+                containment.setdefault(member, []).append((region.id, (*loc, "contains", index)))
+    n.report_cycles(containment, lambda cycle: f'"{cycle[0]}" would be part of itself: {" -> ".join(cycle)}')
+
+
+KIND = KindSpec(
+    name="gazetteer",
+    keys=("locations", "regions"),
+    model=GazetteerFile,
+    entries={Location: ("Location", "id"), Region: ("Region", "id")},
+    normalise=normalise,
+    relations=(
+        RelationField(
+            entity_type="Location", field="part_of", relation="PART_OF", outgoing=True, target_types=PLACES
+        ),
+        RelationField(
+            entity_type="Location",
+            field="culture_of",
+            relation="CULTURE_OF",
+            outgoing=False,
+            target_types=("Culture",),
+        ),
+        RelationField(
+            entity_type="Location",
+            field="events_held",
+            relation="OCCURRED_AT",
+            outgoing=False,
+            target_types=("Event",),
+        ),
+        RelationField(
+            entity_type="Region",
+            field="parent_region",
+            relation="PART_OF",
+            outgoing=True,
+            target_types=("Region",),
+        ),
+        RelationField(
+            entity_type="Region", field="contains", relation="PART_OF", outgoing=False, target_types=PLACES
+        ),
+    ),
+)

@@ -1,0 +1,265 @@
+"""Timeline files: eras on the absolute year axis, and the events in them.
+
+Either one era at the top level (the seed's form) or several under `eras:`; events sit under their era, or at
+the top level with their own `era:` (a path such as `3rd_age.age_of_iron`, outermost first, promises the
+nesting). Edges: era SUB_ERA_OF parent; event OCCURRED_DURING its era, OCCURRED_AT its location, and each
+participant PARTICIPATED_IN it, all from the event's date.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, ClassVar
+
+from pydantic import Field, JsonValue
+
+from canon.calendar import EraCalendar, EraSpan, WorldDate
+from canon.structured.kinds.base import KindSpec
+from canon.structured.schemas import (
+    AGENTS,
+    ERAS,
+    PLACES,
+    Day,
+    Entry,
+    EraId,
+    EraPath,
+    EraRef,
+    Id,
+    LoreModel,
+    Month,
+    Name,
+    Ref,
+    RelationField,
+    Text,
+    Visibility,
+    Year,
+)
+
+if TYPE_CHECKING:
+    from canon.structured.normalise import Normaliser
+    from canon.structured.tree import Map
+    from canon.structured.validate import Loc, Validator
+
+
+class Event(Entry):
+    """A named event; its date is its era (or the enclosing era) plus optional year, month and day."""
+
+    yaml_aliases: ClassVar[dict[str, str]] = {"slug": "id", "label": "name"}
+
+    id: Id
+    name: Name
+    in_fiction_date: Text | None = None
+    era: EraPath | None = None
+    year: Year | None = None
+    month: Month | None = None
+    day: Day | None = None
+    location: Ref | None = None
+    participants: list[Ref] = Field(default_factory=list)
+    description: Text | None = None
+    significance: Text | None = None
+
+
+class Era(Entry):
+    """An era with absolute start and end years (both inclusive; no end means ongoing) and its events."""
+
+    era: EraId
+    name: Name | None = None
+    parent_era: EraRef | None = None
+    start: Year | None = None
+    end: Year | None = None
+    description: Text | None = None
+    events: list[Event] = Field(default_factory=list)
+
+
+class TimelineFile(LoreModel):
+    """A timeline: one or more eras; events nested in an era or listed at the top with their own era."""
+
+    eras: list[Era] = Field(default_factory=list)
+    events: list[Event] = Field(default_factory=list)
+
+
+_ERA_HEADER_FIELDS = frozenset(Era.model_fields) - {"events"}
+
+
+def read_root(node: Map, validator: Validator) -> TimelineFile | None:
+    """Read a timeline: several eras under `eras:`, or one era described at the top level (the seed's form)."""
+    keys = {key.value for key, _ in node.pairs}
+    header = keys & _ERA_HEADER_FIELDS
+    if "eras" in keys or not header:
+        for key, _ in node.pairs:
+            if key.value in header:
+                validator.at(
+                    key,
+                    f'"{key.value}" describes a single era; with "eras:" put it inside each era\'s entry, '
+                    'or drop "eras:" and describe one era at the top level',
+                )
+        data = validator.fields(node, TimelineFile, (), skip=frozenset(header))
+        return validator.document(TimelineFile, data)
+    era = validator.unit(node, Era, (), "the timeline")
+    if era is None:
+        return None
+    return TimelineFile(eras=[era])
+
+
+def normalise(n: Normaliser, document: TimelineFile) -> None:
+    """Define the eras and their events, with their dates, bounds and edges."""
+    eras = document.eras
+    n.calendar = EraCalendar(
+        {
+            era.era: EraSpan(id=era.era, start=era.start, end=era.end, parent=era.parent_era) for era in eras
+        }.values()
+    )
+    parents: dict[str, list[tuple[str, Loc]]] = {}
+    by_id = {era.era: era for era in eras}
+    for era in eras:
+        loc = n.v.loc_of(era)
+        attributes: dict[str, JsonValue] = {
+            "start": era.start,
+            "end": era.end,
+            "description": era.description,
+        }
+        n.define(
+            "Era",
+            era.era,
+            era.name or era.era,
+            attributes,
+            era.visibility or "public",
+            loc,
+        )
+        if era.start is not None and era.end is not None and era.end < era.start:
+            n.v.report((*loc, "end"), f'"end" ({era.end}) is before "start" ({era.start})')
+        if era.start is not None:
+            n.life(era.era, "era_start", WorldDate(era=era.era, year=era.start), (*loc, "start"))
+        if era.end is not None:
+            n.life(era.era, "era_end", WorldDate(era=era.era, year=era.end), (*loc, "end"))
+        if era.parent_era is not None:
+            parent_loc = (*loc, "parent_era")
+            n.refer(era.era, parent_loc, "parent_era", era.parent_era, ERAS)
+            if era.parent_era == era.era:
+                n.v.report(parent_loc, f'"parent_era" refers to "{era.era}" itself')
+            else:
+                n.relate("SUB_ERA_OF", era.era, era.parent_era, "parent_era", era.era, parent_loc)
+                parents.setdefault(era.era, []).append((era.parent_era, parent_loc))
+            parent = by_id.get(era.parent_era)
+            if parent is not None:
+                _check_sub_era(n, era, parent, loc)
+    n.report_cycles(parents, lambda cycle: f'era "{cycle[0]}" would be inside itself: {" -> ".join(cycle)}')
+    for era in eras:
+        for event in era.events:
+            _event(n, event, era, by_id)
+    for event in document.events:
+        _event(n, event, None, by_id)
+
+
+def _check_sub_era(n: Normaliser, era: Era, parent: Era, loc: Loc) -> None:
+    bounds = n.calendar.bounds(parent.era)
+    if bounds is None:
+        return
+    start, end = bounds
+    if era.start is not None and start is not None and era.start < start:
+        n.v.report(
+            (*loc, "start"),
+            f'"start" ({era.start}) is before the start of its parent era {parent.era} ({start})',
+        )
+    if era.end is not None and end is not None and era.end > end:
+        n.v.report(
+            (*loc, "end"), f'"end" ({era.end}) is after the end of its parent era {parent.era} ({end})'
+        )
+
+
+def _event(n: Normaliser, event: Event, enclosing: Era | None, eras: dict[str, Era]) -> None:
+    loc = n.v.loc_of(event)
+    visibility: Visibility = event.visibility or (enclosing.visibility if enclosing else None) or "public"
+    path = event.era.split(".") if event.era else []
+    era_loc = (*loc, "era")
+    if enclosing is not None and path and enclosing.era not in path:
+        n.v.report(era_loc, f'"era" is {event.era}, but this event is listed under era {enclosing.era}')
+    for outer, inner in itertools.pairwise(path):
+        inner_era = eras.get(inner)
+        if inner_era is not None and inner_era.parent_era != outer:
+            n.v.report(
+                era_loc,
+                f'"era" is {event.era}, but era {inner} is not inside {outer} (its parent_era is '
+                f"{inner_era.parent_era or 'not set'})",
+            )
+    era_id = path[-1] if path else (enclosing.era if enclosing else None)
+    date: WorldDate | None = None
+    if era_id is None:
+        n.v.report(loc, 'an event listed outside an era needs "era:" (the era it happened in)')
+    else:
+        date = _event_date(n, event, era_id, path[:-1], loc)
+    attributes: dict[str, JsonValue] = {
+        "date": n.date_text(date),
+        "in_fiction_date": event.in_fiction_date,
+        "description": event.description,
+        "significance": event.significance,
+    }
+    n.define("Event", event.id, event.name, attributes, visibility, loc)
+    if era_id is not None:
+        n.link("Event", "era", event.id, era_loc if path else loc, era_id, valid_from=date)
+    if date is not None:
+        n.life(event.id, "occurred", date, loc)
+    if event.location is not None:
+        n.link("Event", "location", event.id, (*loc, "location"), event.location, valid_from=date)
+    for index, participant in enumerate(event.participants):
+        n.link("Event", "participants", event.id, (*loc, "participants", index), participant, valid_from=date)
+
+
+def _event_date(
+    n: Normaliser, event: Event, era_id: str, outer_eras: list[str], loc: Loc
+) -> WorldDate | None:
+    broken = False
+    if event.month is not None and event.year is None:
+        n.v.report((*loc, "month"), '"month" needs a "year"')
+        broken = True
+    if event.day is not None and event.month is None:
+        n.v.report((*loc, "day"), '"day" needs a "month"')
+        broken = True
+    rules = n.v.rules
+    if event.month is not None and event.month > rules.months_per_year:
+        n.v.report(
+            (*loc, "month"),
+            f'"month" must be 1 to {rules.months_per_year} (the months of the calendar); got {event.month}',
+        )
+        broken = True
+    if event.day is not None and event.day > rules.days_per_month:
+        n.v.report((*loc, "day"), f'"day" must be 1 to {rules.days_per_month}; got {event.day}')
+        broken = True
+    if broken:
+        return None
+    date = WorldDate(era=era_id, year=event.year, month=event.month, day=event.day)
+    # A path such as 3rd_age.age_of_iron also promises the year lies inside 3rd_age.
+    for era in [era_id, *reversed(outer_eras)]:
+        reason = n.calendar.check(date.model_copy(update={"era": era}))
+        if reason is not None:
+            n.v.report((*loc, "year"), f'"year": {reason}')
+            break
+    return date
+
+
+KIND = KindSpec(
+    name="timeline",
+    keys=("era", "eras", "events", "parent_era", "start", "end"),
+    model=TimelineFile,
+    entries={Era: ("Era", "era"), Event: ("Event", "id")},
+    normalise=normalise,
+    relations=(
+        RelationField(
+            entity_type="Era", field="parent_era", relation="SUB_ERA_OF", outgoing=True, target_types=ERAS
+        ),
+        RelationField(
+            entity_type="Event", field="era", relation="OCCURRED_DURING", outgoing=True, target_types=ERAS
+        ),
+        RelationField(
+            entity_type="Event", field="location", relation="OCCURRED_AT", outgoing=True, target_types=PLACES
+        ),
+        RelationField(
+            entity_type="Event",
+            field="participants",
+            relation="PARTICIPATED_IN",
+            outgoing=False,
+            target_types=AGENTS,
+        ),
+    ),
+    read_root=read_root,
+)

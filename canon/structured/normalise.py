@@ -1,0 +1,329 @@
+"""Stage 6 of loading a lore file: what spans entries is checked, and the kind-independent records built.
+
+Each kind normalises its own document (`canon.structured.kinds`) through the `Normaliser`'s shared steps:
+`define` an entity, `link` a reference field into the edge `RELATION_FIELDS` assigns it, `life` for a dated
+moment, `check_date` against the eras the file defines. Once every entry is known, `resolve` checks each
+reference: to an id the file defines (of a type the field allows) or, when the file does not define it, an
+`UnresolvedReference` for the caller to resolve against the campaign's canon. Identical edges are kept once,
+at the first place they are written; a relation is `gm_only` when the entry declaring it or either end
+defined in the file is.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import JsonValue
+
+from canon.calendar import EraCalendar, WorldDate
+from canon.structured.kinds import RELATION_FIELDS
+from canon.structured.records import (
+    LifeEvent,
+    LoreEntry,
+    LoreRelation,
+    UnresolvedReference,
+    from_values,
+    record,
+)
+from canon.structured.schemas import (
+    ERAS,
+    EntityType,
+    LifeEventKind,
+    LoreModel,
+    RelationType,
+    TargetType,
+    Visibility,
+)
+from canon.structured.validate import Loc, Validator
+
+
+@dataclass(slots=True)
+class _Defined:
+    type: EntityType
+    loc: Loc
+    visibility: Visibility
+
+
+_LINKED_FIELDS: dict[tuple[str, type[LoreModel]], tuple[str, ...]] = {}
+
+
+def _linked_fields(entity_type: EntityType, model: type[LoreModel]) -> tuple[str, ...]:
+    """Return the fields of `model` that `RELATION_FIELDS` turns into edges for `entity_type` (cached)."""
+    key = (entity_type, model)
+    found = _LINKED_FIELDS.get(key)
+    if found is None:
+        names = set(model.model_fields)
+        found = tuple(f for (t, f) in RELATION_FIELDS if t == entity_type and f in names)
+        _LINKED_FIELDS[key] = found
+    return found
+
+
+_EMPTY: list[JsonValue] = []
+
+
+class Normaliser:
+    """Check what spans entries and build the kind-independent records."""
+
+    def __init__(self, validator: Validator, file: str) -> None:
+        self.v = validator
+        self.file = file
+        self.defined: dict[str, _Defined] = {}
+        self.entries: list[LoreEntry] = []
+        # A relation's record values (its visibility still to decide) and the entry declaring it.
+        self.relations: list[tuple[dict[str, Any], str]] = []
+        self.relation_keys: set[tuple[str, str, str]] = set()
+        self.life_events: list[LifeEvent] = []
+        self.unresolved: list[UnresolvedReference] = []
+        self.calendar = EraCalendar()
+        self.reference_checks: list[tuple[str, Loc, str, str, tuple[TargetType, ...]]] = []
+        # Dates as text, by identity (the date kept with it): the models share one WorldDate per date written,
+        # and a tree repeats each year hundreds of times.
+        self.date_texts: dict[int, tuple[WorldDate, str]] = {}
+
+    # -- shared helpers --
+
+    # Records below are built with record (no validation): every value comes from validated models, and
+    # re-validating ~100k records per 10k-person tree costs seconds.
+
+    def define(
+        self,
+        entity_type: EntityType,
+        entity_id: str,
+        name: str,
+        attributes: dict[str, JsonValue],
+        visibility: Visibility,
+        entry_loc: Loc,
+    ) -> None:
+        if entity_id in self.defined:
+            return  # reported by Validator.report_duplicate_ids
+        self.defined[entity_id] = _Defined(entity_type, entry_loc, visibility)
+        line, column = self.v.pos(entry_loc)
+        clean: dict[str, JsonValue] = {k: v for k, v in attributes.items() if v is not None and v != _EMPTY}
+        values = {
+            "id": entity_id,
+            "entity_type": entity_type,
+            "name": name,
+            "attributes": clean,
+            "visibility": visibility,
+            "file": self.file,
+            "line": line,
+            "column": column,
+        }
+        self.entries.append(from_values(LoreEntry, values))
+
+    def refer(
+        self,
+        source: str,
+        loc: Loc,
+        field_name: str,
+        target: str,
+        expected: tuple[TargetType, ...],
+    ) -> None:
+        """Note a reference to check once every id is known."""
+        self.reference_checks.append((source, loc, field_name, target, expected))
+
+    def relate(
+        self,
+        relation: RelationType,
+        source: str,
+        target: str,
+        field_name: str,
+        declared_by: str,
+        loc: Loc,
+        valid_from: WorldDate | None = None,
+        valid_until: WorldDate | None = None,
+    ) -> None:
+        """Record the edge `source -[relation]-> target`, at the place of the reference (`loc`), once."""
+        key = (
+            (relation, target, source)
+            if relation == "SPOUSE_OF" and target < source
+            else (relation, source, target)
+        )
+        if key in self.relation_keys:
+            return
+        self.relation_keys.add(key)
+        line, column = self.v.pos(loc)
+        values = {
+            "type": relation,
+            "source_id": source,
+            "target_id": target,
+            "field": field_name,
+            "visibility": "public",
+            "valid_from": valid_from,
+            "valid_until": valid_until,
+            "file": self.file,
+            "line": line,
+            "column": column,
+        }
+        self.relations.append((values, declared_by))
+
+    def link(
+        self,
+        entity_type: EntityType,
+        field_name: str,
+        owner: str,
+        loc: Loc,
+        target: str,
+        *,
+        valid_from: WorldDate | None = None,
+        valid_until: WorldDate | None = None,
+    ) -> None:
+        """Record the edge `RELATION_FIELDS` assigns to this field, and check the reference."""
+        spec = RELATION_FIELDS[(entity_type, field_name)]
+        # `refer`, inlined: a big tree links tens of thousands of references.
+        self.reference_checks.append((owner, loc, field_name, target, spec.target_types))
+        if target == owner:
+            self.v.report(loc, f'{self.v.label(loc)} refers to "{owner}" itself')
+            return
+        source, dest = (owner, target) if spec.outgoing else (target, owner)
+        relation = spec.relation
+        key = (
+            (relation, dest, source)
+            if relation == "SPOUSE_OF" and dest < source
+            else (relation, source, dest)
+        )
+        if key in self.relation_keys:
+            return
+        self.relation_keys.add(key)
+        line, column = self.v.pos(loc)
+        values = {
+            "type": relation,
+            "source_id": source,
+            "target_id": dest,
+            "field": field_name,
+            "visibility": "public",
+            "valid_from": valid_from,
+            "valid_until": valid_until,
+            "file": self.file,
+            "line": line,
+            "column": column,
+        }
+        self.relations.append((values, owner))
+
+    def link_fields(
+        self, entity_type: EntityType, entry: LoreModel, loc: Loc, *, skip: tuple[str, ...] = ()
+    ) -> None:
+        """Record the edges of every reference field of `entry` that carries no dates."""
+        for field_name in _linked_fields(entity_type, type(entry)):
+            if field_name in skip:
+                continue
+            value = getattr(entry, field_name)
+            owner = getattr(entry, "id")  # noqa: B009 - every linked entry has an id
+            if isinstance(value, list):
+                for index, target in enumerate(value):
+                    self.link(entity_type, field_name, owner, (*loc, field_name, index), target)
+            elif value is not None:
+                self.link(entity_type, field_name, owner, (*loc, field_name), value)
+
+    def date_text(self, date: WorldDate | None) -> str | None:
+        """Return a date as text (None for none)."""
+        if date is None:
+            return None
+        found = self.date_texts.get(id(date))
+        if found is None:
+            found = self.date_texts[id(date)] = (date, str(date))
+        return found[1]
+
+    def life(self, entity_id: str, event: LifeEventKind, date: WorldDate, loc: Loc) -> None:
+        line, column = self.v.pos(loc)
+        values = {
+            "entity_id": entity_id,
+            "event": event,
+            "date": date,
+            "file": self.file,
+            "line": line,
+            "column": column,
+        }
+        self.life_events.append(from_values(LifeEvent, values))
+
+    def check_date(self, owner: str, date: WorldDate | None, loc: Loc, field_name: str) -> None:
+        if date is None or date.era is None:
+            return
+        self.reference_checks.append((owner, loc, field_name, date.era, ERAS))
+        reason = self.calendar.check(date)
+        if reason is not None:
+            self.v.report(loc, f"{self.v.label(loc)} is {date}, but {reason}")
+
+    # -- after every entry is known --
+
+    def resolve(self) -> None:
+        for source, loc, field_name, target, expected in self.reference_checks:
+            defined = self.defined.get(target)
+            if defined is not None:
+                if expected and defined.type not in expected:
+                    line, column = self.v.pos(defined.loc)
+                    self.v.report(
+                        loc,
+                        f'{self.v.label(loc)} must refer to {_a(expected)}; "{target}" is the '
+                        f"{defined.type} at line {line}",
+                    )
+                continue
+            if target in self.v.failed_ids:
+                continue
+            line, column = self.v.pos(loc)
+            self.unresolved.append(
+                record(
+                    UnresolvedReference,
+                    file=self.file,
+                    line=line,
+                    column=column,
+                    source_id=source,
+                    field=field_name,
+                    target_id=target,
+                    expected_types=expected,
+                )
+            )
+
+    def final_relations(self) -> list[LoreRelation]:
+        hidden = {key for key, defined in self.defined.items() if defined.visibility == "gm_only"}
+        if not hidden:
+            return [from_values(LoreRelation, values) for values, _ in self.relations]
+        found: list[LoreRelation] = []
+        for values, declared_by in self.relations:
+            if hidden and (
+                declared_by in hidden or values["source_id"] in hidden or values["target_id"] in hidden
+            ):
+                values["visibility"] = "gm_only"
+            found.append(from_values(LoreRelation, values))
+        return found
+
+    def report_cycles(
+        self, edges: dict[str, list[tuple[str, Loc]]], describe: typing.Callable[[list[str]], str]
+    ) -> None:
+        for cycle, loc in _find_cycles(edges):
+            self.v.report(loc, describe(cycle))
+
+
+def _a(types_: tuple[str, ...]) -> str:
+    words = " or ".join(types_)
+    return ("an " if words[:1] in "AEIOU" else "a ") + words
+
+
+def _find_cycles(edges: dict[str, list[tuple[str, Loc]]]) -> Iterator[tuple[list[str], Loc]]:
+    """Yield each cycle once (as the ids along it, first repeated last) with the edge that closes it."""
+    white, grey, black = 0, 1, 2
+    colour: dict[str, int] = {}
+    for start in edges:
+        if colour.get(start, white) != white:
+            continue
+        colour[start] = grey
+        path = [start]
+        stack: list[Iterator[tuple[str, Loc]]] = [iter(edges.get(start, ()))]
+        while stack:
+            step = next(stack[-1], None)
+            if step is None:
+                stack.pop()
+                colour[path.pop()] = black
+                continue
+            target, loc = step
+            state = colour.get(target, white)
+            if state == grey:
+                cycle = [*path[path.index(target) :], target]
+                yield cycle, loc
+            elif state == white:
+                colour[target] = grey
+                path.append(target)
+                stack.append(iter(edges.get(target, ())))

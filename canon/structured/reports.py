@@ -1,0 +1,210 @@
+"""What an ingest reports: per file, counts of what it created, changed and kept, the warnings, or the errors."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from canon.structured.records import LoreProblem
+
+if TYPE_CHECKING:
+    from canon.structured.files import LoadedFile
+    from canon.structured.state import IngestState
+    from canon.structured.versions import FileVersion
+
+
+class ChangeCounts(BaseModel):
+    """How many entities or statements an ingest created, changed, kept, carried over and retconned.
+
+    `superseded`: facts of prose or play a YAML fact contradicted and prevailed over (kept, retconned).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    created: int = 0
+    changed: int = 0
+    unchanged: int = 0
+    retconned: int = 0
+    adopted: int = 0
+    carried_over: int = 0
+    shared: int = 0
+    superseded: int = 0
+
+
+class IngestWarning(BaseModel):
+    """A continuity finding about the ingested facts: kind, sentence, the facts on each side.
+
+    `superseded_ids`: the facts of lower authority this ingest superseded by the prevailing YAML fact.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    message: str
+    sides: tuple[str, ...] = ()
+    statement_ids: tuple[int, ...] = ()
+    entity_ids: tuple[int, ...] = ()
+    prevailing_id: int | None = None
+    superseded_ids: tuple[int, ...] = ()
+    new: bool = True
+
+
+FileStatus = Literal["created", "updated", "unchanged", "failed"]
+
+
+class FileReport(BaseModel):
+    """What became of one file: its kind, whether it changed, and its entries by entity type."""
+
+    model_config = ConfigDict(frozen=True)
+
+    file: str
+    kind: str | None
+    status: FileStatus
+    content_hash: str
+    entries: int = 0
+    counts: dict[str, int] = {}
+
+
+class IngestReport(BaseModel):
+    """The outcome of one ingest: per file, counts, warnings, or the errors (and then nothing was written)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    campaign_id: int
+    status: Literal["ingested", "unchanged", "failed"]
+    changeset_id: int | None = None
+    files: tuple[FileReport, ...] = ()
+    counts: dict[str, int] = {}
+    entities: ChangeCounts = ChangeCounts()
+    statements: ChangeCounts = ChangeCounts()
+    warnings: tuple[IngestWarning, ...] = ()
+    errors: tuple[LoreProblem, ...] = ()
+    error: str | None = None
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """Tell whether the files were ingested (or were already, unchanged)."""
+        return self.status != "failed"
+
+    def summary(self) -> str:
+        """Return the report as lines for a person: what was written, the warnings, or the errors."""
+        names = ", ".join(f.file for f in self.files) or "no file"
+        if self.status == "failed":
+            bad = ", ".join(sorted({e.file for e in self.errors})) or names
+            lines = [f"Nothing was written: {len(self.errors)} problem(s) in {bad}."]
+            lines += [str(e) for e in self.errors]
+            return "\n".join(lines)
+        counts = ", ".join(f"{n} {t}" for t, n in sorted(self.counts.items())) or "no entries"
+        if self.status == "unchanged":
+            return f"{names}: unchanged ({counts}); nothing new was written."
+        e, s = self.entities, self.statements
+        lines = [
+            f"Ingested {names} (changeset #{self.changeset_id}): {counts}.",
+            f"Entities: {e.created} new, {e.changed} replaced, {e.adopted} adopted, {e.unchanged} unchanged, "
+            f"{e.retconned} retconned. Facts: {s.created} new, {s.changed} changed, {s.unchanged} unchanged, "
+            f"{s.retconned} retconned, {s.carried_over} carried over"
+            + (f", {s.superseded} of prose or play superseded by the YAML." if s.superseded else "."),
+        ]
+        for f in self.files:
+            lines.append(f"  {f.file} ({f.kind}): {f.status}, {f.entries} entries")
+        if self.warnings:
+            lines.append(f"{len(self.warnings)} warning(s):")
+            lines += [f"  ! [{w.kind}] {w.message}" for w in self.warnings]
+        return "\n".join(lines)
+
+
+def failed_report(
+    campaign_id: int,
+    files: Sequence[LoadedFile],
+    versions: Mapping[str, FileVersion],
+    errors: Sequence[LoreProblem],
+    started: float,
+) -> IngestReport:
+    """Return the report of an ingest that wrote nothing: every error, sorted by file and position."""
+    ordered = tuple(sorted(errors, key=lambda p: (p.file, p.line, p.column)))
+    bad = {p.file for p in ordered}
+    failed: dict[str, FileStatus] = {name: "failed" for name in bad}
+    return IngestReport(
+        campaign_id=campaign_id,
+        status="failed",
+        files=tuple(_file_reports(files, versions, failed)),
+        errors=ordered,
+        error=f"{len(ordered)} problem(s) in {', '.join(sorted(bad))}; nothing was written.",
+        seconds=round(time.perf_counter() - started, 4),
+    )
+
+
+def done_report(
+    state: IngestState,
+    status: Literal["ingested", "unchanged"],
+    changeset_id: int | None,
+    warnings: Sequence[IngestWarning],
+) -> IngestReport:
+    """Return the report of an ingest that wrote what changed (or found nothing changed)."""
+    status_of: dict[str, FileStatus] = {}
+    if status == "ingested":
+        for loaded in state.changed:
+            status_of[loaded.name] = "updated" if loaded.name in state.versions else "created"
+    files = _file_reports(state.files, state.versions, status_of)
+    counts: Counter[str] = Counter()
+    for f in files:
+        counts.update(f.counts)
+    e, s = state.entity_counts, state.statement_counts
+    return IngestReport(
+        campaign_id=state.campaign_id,
+        status=status,
+        changeset_id=changeset_id,
+        files=tuple(files),
+        counts=dict(sorted(counts.items())),
+        entities=ChangeCounts(
+            created=e["create"],
+            changed=e["replace"],
+            unchanged=e["keep"],
+            adopted=e["adopt"],
+            retconned=e["retconned"],
+        ),
+        statements=ChangeCounts(
+            created=s["created"],
+            changed=s["changed"],
+            unchanged=s["unchanged"],
+            retconned=s["retconned"],
+            carried_over=s["carried_over"],
+            shared=s["shared"],
+            superseded=s["superseded"],
+        ),
+        warnings=tuple(warnings),
+        seconds=round(time.perf_counter() - state.started, 4),
+    )
+
+
+def _file_reports(
+    files: Sequence[LoadedFile], versions: Mapping[str, FileVersion], status_of: Mapping[str, FileStatus]
+) -> list[FileReport]:
+    reports: list[FileReport] = []
+    for loaded in files:
+        counts: Counter[str] = Counter()
+        kind: str | None = None
+        if loaded.result is not None:
+            counts.update(e.entity_type for e in loaded.result.entries)
+            kind = loaded.result.kind
+        else:
+            version = versions.get(loaded.name)
+            if version is not None:
+                counts.update(str(info.get("t")) for info in version.entries.values())
+                kind = version.kind
+        reports.append(
+            FileReport(
+                file=loaded.name,
+                kind=kind,
+                status=status_of.get(loaded.name, "unchanged"),
+                content_hash=loaded.content_hash,
+                entries=sum(counts.values()),
+                counts=dict(sorted(counts.items())),
+            )
+        )
+    return reports

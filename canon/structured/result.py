@@ -1,0 +1,32 @@
+"""The outcome of loading one lore file: a validated document and its records, or every problem."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from canon.structured.kinds import LoreDocument, LoreKind
+from canon.structured.records import LifeEvent, LoreEntry, LoreProblem, LoreRelation, UnresolvedReference
+
+
+class LoadResult(BaseModel):
+    """The outcome of loading one lore file: a validated document and its records, or every problem.
+
+    When `problems` is non-empty, `document`, `entries`, `relations` and `life_events` are empty;
+    `unresolved` is still filled when the file got far enough to tell.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    file: str
+    kind: LoreKind | None
+    document: LoreDocument | None
+    entries: tuple[LoreEntry, ...] = ()
+    relations: tuple[LoreRelation, ...] = ()
+    life_events: tuple[LifeEvent, ...] = ()
+    unresolved: tuple[UnresolvedReference, ...] = ()
+    problems: tuple[LoreProblem, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """Tell whether the file loaded without problems."""
+        return not self.problems

@@ -1,0 +1,143 @@
+"""What a lore model's fields look like to the validator: each field's shape (a scalar of some kind, a list, a
+nested model), read once from the model's annotations and kept per model, with the words that describe it."""
+
+from __future__ import annotations
+
+import difflib
+import types
+import typing
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from canon.structured.schemas import LoreModel, ScalarKind
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    kind: Literal["scalar", "list", "model"]
+    scalar: ScalarKind | None = None
+    item: Shape | None = None
+    model: type[LoreModel] | None = None
+    nullable: bool = False
+    choices: tuple[str, ...] = ()
+
+
+def shape_of(annotation: Any, metadata: Sequence[Any] = ()) -> Shape:
+    origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        inner, *extra = typing.get_args(annotation)
+        return shape_of(inner, [*metadata, *extra])
+    marker = next((m for m in metadata if isinstance(m, ScalarKind)), None)
+    if origin in (typing.Union, types.UnionType):
+        options = [a for a in typing.get_args(annotation) if a is not type(None)]
+        nullable = len(options) < len(typing.get_args(annotation))
+        if len(options) == 1:
+            return replace(shape_of(options[0], metadata), nullable=nullable)
+        if marker is not None:
+            return Shape("scalar", scalar=marker, nullable=nullable)
+        raise TypeError(f"unsupported union in a lore schema: {annotation!r}")
+    if origin is Literal:
+        choices = tuple(str(a) for a in typing.get_args(annotation))
+        return Shape("scalar", scalar=ScalarKind.CHOICE, choices=choices)
+    if marker is not None:
+        return Shape("scalar", scalar=marker)
+    if origin is list:
+        (item,) = typing.get_args(annotation)
+        return Shape("list", item=shape_of(item))
+    if isinstance(annotation, type) and issubclass(annotation, LoreModel):
+        return Shape("model", model=annotation)
+    if annotation is bool:
+        return Shape("scalar", scalar=ScalarKind.BOOL)
+    if annotation is int:
+        return Shape("scalar", scalar=ScalarKind.INT)
+    if annotation is float:
+        return Shape("scalar", scalar=ScalarKind.NUMBER)
+    if annotation is str:
+        return Shape("scalar", scalar=ScalarKind.TEXT)
+    raise TypeError(f"unsupported type in a lore schema: {annotation!r}")
+
+
+_SHAPES: dict[type[LoreModel], dict[str, Shape]] = {}
+# Scalar kinds read as the scalar's own text: any quoted scalar, and a plain one unless it spells null.
+VERBATIM = frozenset(
+    {ScalarKind.TEXT, ScalarKind.ID, ScalarKind.REF, ScalarKind.ERA_REF, ScalarKind.DATE, ScalarKind.CHOICE}
+)
+
+
+def shapes_of(model: type[LoreModel]) -> dict[str, Shape]:
+    cached = _SHAPES.get(model)
+    if cached is None:
+        cached = {name: shape_of(info.annotation, info.metadata) for name, info in model.model_fields.items()}
+        _SHAPES[model] = cached
+    return cached
+
+
+# Per model, each key a file may write: (the field's name, its shape, whether its scalar is read verbatim, and
+# whether it is text: then even a plain null-looking scalar is its own text).
+FieldSpec = tuple[str, Shape, bool, bool]
+_FIELD_TABLES: dict[type[LoreModel], dict[str, FieldSpec]] = {}
+
+
+def field_table(model: type[LoreModel]) -> dict[str, FieldSpec]:
+    table = _FIELD_TABLES.get(model)
+    if table is None:
+        shapes = shapes_of(model)
+        names = {**{name: name for name in shapes}, **model.yaml_aliases}
+        table = _FIELD_TABLES[model] = {
+            key: (name, shapes[name], is_verbatim(shapes[name]), shapes[name].scalar is ScalarKind.TEXT)
+            for key, name in names.items()
+            if name in shapes
+        }
+    return table
+
+
+def is_verbatim(shape: Shape) -> bool:
+    return shape.kind == "scalar" and shape.scalar in VERBATIM
+
+
+def expected(shape: Shape) -> str:
+    if shape.kind == "list":
+        return 'a list like ["a", "b"]'
+    if shape.kind == "model":
+        return "a mapping of fields"
+    return {
+        ScalarKind.TEXT: "text",
+        ScalarKind.ID: "an id like house_vyr",
+        ScalarKind.REF: "an id like house_vyr",
+        ScalarKind.ERA_REF: "an era id like 3rd_age",
+        ScalarKind.DATE: "a date like 3rd_age.year_300",
+        ScalarKind.INT: "a whole number like 340",
+        ScalarKind.NUMBER: "a number like 12 or 12.5",
+        ScalarKind.BOOL: "true or false",
+        ScalarKind.CHOICE: "one of: " + ", ".join(shape.choices),
+    }[shape.scalar or ScalarKind.TEXT]
+
+
+_REFERENCE_LISTS: dict[type[LoreModel], tuple[str, ...]] = {}
+
+
+def reference_lists(model: type[LoreModel]) -> tuple[str, ...]:
+    """Return the fields of `model` that list references (cached)."""
+    found = _REFERENCE_LISTS.get(model)
+    if found is None:
+        found = _REFERENCE_LISTS[model] = tuple(
+            name
+            for name, shape in shapes_of(model).items()
+            if shape.kind == "list" and shape.item is not None and shape.item.scalar is ScalarKind.REF
+        )
+    return found
+
+
+def field_list(model: type[LoreModel]) -> str:
+    # The inherited `visibility` reads better last.
+    names = sorted(model.model_fields, key=lambda name: name == "visibility")
+    aliases = [f"{alias} (= {target})" for alias, target in model.yaml_aliases.items()]
+    return ", ".join([*names, *aliases])
+
+
+def unknown_field(key: str, model: type[LoreModel]) -> str:
+    allowed = [*model.model_fields, *model.yaml_aliases]
+    close = difflib.get_close_matches(key, allowed, n=1)
+    hint = f' (did you mean "{close[0]}"?)' if close else ""
+    return f'unknown field "{key}"{hint}; allowed fields: {field_list(model)}'

@@ -1,0 +1,336 @@
+"""Stage 3 of loading a lore file: YAML parse events become a small positioned tree, under every strict rule.
+
+No constructor, no resolver: YAML never guesses a type here, every scalar keeps its source text and style.
+libyaml's C event parser (PyYAML's CSafeLoader) reads first, and ruamel.yaml's when libyaml refuses the text
+or the text holds a tab, an anchor, an alias or a tag (see `build_tree`: the messages and positions
+reported are ruamel's). Rejected with line and column: syntax errors, anchors and aliases (never expanded,
+so an alias bomb costs nothing), tags (`!!str`, `!x`), duplicate keys at any depth, complex keys, nesting
+deeper than `MAX_DEPTH`, more than one document, an empty file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from ruamel.yaml import YAML
+from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import (
+    AliasEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+)
+from ruamel.yaml.reader import ReaderError
+from yaml import events as yaml_events
+
+from canon.structured.problems import Problems, text_position
+
+MAX_DEPTH = 64
+# libyaml's C parser (PyYAML built with libyaml); without it, ruamel.yaml's pure-Python parser does everything.
+LIBYAML_LOADER: Any = getattr(yaml, "CSafeLoader", None)
+# A block scalar header directly followed by a comment: libyaml reads it, ruamel.yaml (YAML 1.2) refuses it.
+_HEADER_COMMENT = re.compile(r"[|>][0-9+-]{0,2}#")
+
+
+@dataclass(slots=True, eq=False)
+class Scalar:
+    value: str
+    style: str | None
+    line: int
+    column: int
+
+    @property
+    def plain(self) -> bool:
+        return self.style is None
+
+
+@dataclass(slots=True, eq=False)
+class Map:
+    pairs: list[tuple[Scalar, Node]]
+    line: int
+    column: int
+
+
+@dataclass(slots=True, eq=False)
+class Seq:
+    items: list[Node]
+    line: int
+    column: int
+
+
+@dataclass(slots=True, eq=False)
+class Broken:
+    """A node already reported (an alias); validation skips it silently."""
+
+    line: int
+    column: int
+
+
+Node = Scalar | Map | Seq | Broken
+
+
+@dataclass(slots=True, eq=False)
+class _MapFrame:
+    node: Map
+    problems: Problems
+    key: Scalar | None = None
+    has_key: bool = False
+    seen: dict[str, Scalar] = field(default_factory=dict)
+
+    def add(self, node: Node) -> None:
+        """Take the mapping's next key or value, reporting complex and duplicate keys."""
+        if not self.has_key:
+            self.has_key = True
+            if type(node) is Scalar:
+                self.key = node
+            else:
+                self.key = None
+                if not isinstance(node, Broken):
+                    self.problems.add(
+                        node.line, node.column, "a key must be a simple name, not a list or a mapping"
+                    )
+            return
+        self.has_key = False
+        key = self.key
+        if key is None:
+            return
+        first = self.seen.get(key.value)
+        if first is not None:
+            self.problems.add(
+                key.line,
+                key.column,
+                f'duplicate key "{key.value}" (already given at line {first.line}, column {first.column})',
+            )
+            return
+        self.seen[key.value] = key
+        if type(node) is Scalar and node.style is None and not node.value:
+            # ruamel marks an empty value at the start of the next line; point at its key instead.
+            node.line, node.column = key.line, key.column
+        self.node.pairs.append((key, node))
+
+
+class _SeqFrame:
+    __slots__ = ("add", "node")
+
+    def __init__(self, node: Seq) -> None:
+        self.node = node
+        self.add = node.items.append  # items need no checks: straight into the list
+
+
+def _mark(event: Any) -> tuple[int, int]:
+    mark = event.start_mark
+    return int(mark.line) + 1, int(mark.column) + 1
+
+
+def _describe_tag(tag: object) -> str:
+    text = str(tag)
+    return "!!" + text.removeprefix("tag:yaml.org,2002:") if text.startswith("tag:yaml.org,2002:") else text
+
+
+class _FastParserFailed(Exception):
+    """libyaml refused the text: parse again with ruamel.yaml, whose messages and positions we report."""
+
+
+@dataclass(frozen=True, slots=True)
+class _EventKinds:
+    """The event classes of one YAML parser (libyaml through PyYAML, or ruamel.yaml)."""
+
+    document_start: type
+    scalar: type
+    collection_start: tuple[type, ...]
+    mapping_start: type
+    collection_end: tuple[type, ...]
+    alias: type
+    # Anchors, aliases and tags are errors either way; libyaml and ruamel.yaml disagree on where an anchor's
+    # name ends (YAML 1.2 lets it contain ":"), so on the fast path the first one hands over to ruamel.yaml.
+    hand_over_properties: bool = False
+
+
+_LIBYAML_EVENTS = _EventKinds(
+    document_start=yaml_events.DocumentStartEvent,
+    scalar=yaml_events.ScalarEvent,
+    collection_start=(yaml_events.MappingStartEvent, yaml_events.SequenceStartEvent),
+    mapping_start=yaml_events.MappingStartEvent,
+    collection_end=(yaml_events.MappingEndEvent, yaml_events.SequenceEndEvent),
+    alias=yaml_events.AliasEvent,
+    hand_over_properties=True,
+)
+_RUAMEL_EVENTS = _EventKinds(
+    document_start=DocumentStartEvent,
+    scalar=ScalarEvent,
+    collection_start=(MappingStartEvent, SequenceStartEvent),
+    mapping_start=MappingStartEvent,
+    collection_end=(MappingEndEvent, SequenceEndEvent),
+    alias=AliasEvent,
+)
+
+
+def build_tree(text: str, problems: Problems, *, fast: bool = True) -> Node | None:
+    """Build the positioned tree: libyaml's C event parser first, ruamel.yaml's when libyaml refuses the text.
+
+    Both parsers emit the same events with the same 0-based line and column (in characters), and the
+    builder applies every rule itself from the events (anchors, aliases, tags, duplicate keys, depth,
+    documents), so the fast path loses nothing. A file libyaml cannot parse is parsed again by ruamel.yaml,
+    whose error messages and positions are the ones reported (errors are rare; valid files stay fast).
+    Text with a tab goes straight to ruamel.yaml: libyaml accepts a tab after `key:` where ruamel.yaml
+    (and so this loader) refuses it; so does a block scalar header followed by `#` without a space (`|#`).
+    `load_lore_file` also reads any file with problems again with ruamel.yaml alone, so that what a
+    world-builder is told never depends on the parser.
+    """
+    if fast and LIBYAML_LOADER is not None and "\t" not in text and not _HEADER_COMMENT.search(text):
+        scratch = Problems(problems.file)
+        try:
+            root = TreeBuilder(scratch).build_with_libyaml(text)
+        except _FastParserFailed:
+            pass
+        else:
+            problems.extend(scratch)
+            return root
+    return TreeBuilder(problems).build(text)
+
+
+class TreeBuilder:
+    """Turn YAML parse events into `Node`s, reporting anchors, aliases, tags, duplicate keys, documents."""
+
+    def __init__(self, problems: Problems) -> None:
+        self.problems = problems
+        self.stack: list[_MapFrame | _SeqFrame] = []
+        self.root: Node | None = None
+
+    def build_with_libyaml(self, text: str) -> Node | None:
+        """Build from libyaml's events; raise `_FastParserFailed` on any error libyaml reports."""
+        loader = LIBYAML_LOADER(text)
+        try:
+            # The parser's events straight from `get_event` (None after the last): `yaml.parse` would wrap
+            # each of the ~200,000 events of a big tree in a generator step and a `check_event` call.
+            return self._consume(iter(loader.get_event, None), _LIBYAML_EVENTS)
+        except (yaml.YAMLError, UnicodeError) as exc:
+            raise _FastParserFailed from exc
+        finally:
+            loader.dispose()
+
+    def build(self, text: str) -> Node | None:
+        """Build from ruamel.yaml's events, reporting syntax errors with ruamel's message and position."""
+        parser = YAML(typ="safe", pure=True)
+        try:
+            return self._consume(parser.parse(text), _RUAMEL_EVENTS)
+        except MarkedYAMLError as exc:
+            self._syntax_error(exc)
+            return None
+        except ReaderError as exc:
+            line, column = text_position(text, int(exc.position))
+            character = exc.character
+            code = ord(character) if isinstance(character, str) else int(character)
+            self.problems.add(
+                line, column, f"the file contains the character U+{code:04X}, which YAML does not allow"
+            )
+            return None
+        except YAMLError as exc:
+            self.problems.add(1, 1, f"the file is not valid YAML: {exc}")
+            return None
+
+    def _consume(self, events: Iterable[Any], kinds: _EventKinds) -> Node | None:
+        documents = 0
+        scalar, alias, document_start = kinds.scalar, kinds.alias, kinds.document_start
+        collection_start, collection_end = kinds.collection_start, kinds.collection_end
+        mapping_start = kinds.mapping_start
+        hand_over = kinds.hand_over_properties
+        stack = self.stack
+        node: Node
+        for event in events:
+            cls = type(event)
+            if cls is scalar:
+                if event.anchor is not None or event.tag is not None:
+                    if hand_over:
+                        raise _FastParserFailed
+                    self._check_properties(event)
+                mark = event.start_mark
+                # libyaml says "" for a plain scalar's style, ruamel None; Scalar.plain means None.
+                node = Scalar(str(event.value), event.style or None, mark.line + 1, mark.column + 1)
+            elif cls in collection_start:
+                if event.anchor is not None or event.tag is not None:
+                    if hand_over:
+                        raise _FastParserFailed
+                    self._check_properties(event)
+                line, column = _mark(event)
+                if len(stack) >= MAX_DEPTH:
+                    self.problems.add(line, column, f"the file nests deeper than {MAX_DEPTH} levels")
+                    return None
+                if cls is mapping_start:
+                    stack.append(_MapFrame(Map([], line, column), self.problems))
+                else:
+                    stack.append(_SeqFrame(Seq([], line, column)))
+                continue
+            elif cls in collection_end:
+                node = stack.pop().node
+            elif cls is alias:
+                if hand_over:
+                    raise _FastParserFailed
+                line, column = _mark(event)
+                self.problems.add(
+                    line,
+                    column,
+                    f'aliases ("*{event.anchor}") are not allowed in lore files; write the value out in full',
+                )
+                node = Broken(line, column)
+            else:
+                if cls is document_start:
+                    documents += 1
+                    if documents > 1:
+                        line, column = _mark(event)
+                        self.problems.add(
+                            line,
+                            column,
+                            "a second YAML document starts here; a lore file holds exactly one document "
+                            "(remove the extra `---` or split the file)",
+                        )
+                        break
+                continue
+            if stack:
+                stack[-1].add(node)
+            else:
+                self.root = node
+        if documents == 0 or self.root is None:
+            self.problems.add(1, 1, "the file is empty; a lore file is a mapping such as `creatures: [...]`")
+            return None
+        return self.root
+
+    def _check_properties(self, event: Any) -> None:
+        line, column = _mark(event)
+        if event.anchor is not None:
+            self.problems.add(
+                line,
+                column,
+                f'anchors ("&{event.anchor}") are not allowed in lore files; write the value out in full',
+            )
+        if event.tag is not None:
+            self.problems.add(
+                line,
+                column,
+                f'tags ("{_describe_tag(event.tag)}") are not allowed in lore files; write the plain value '
+                "(put quotes around it if it must be text)",
+            )
+
+    def _syntax_error(self, exc: MarkedYAMLError) -> None:
+        mark = exc.problem_mark or exc.context_mark
+        line, column = (int(mark.line) + 1, int(mark.column) + 1) if mark is not None else (1, 1)
+        problem = str(exc.problem or "the text is not valid YAML")
+        if "'\\t'" in problem or "\t" in problem:
+            self.problems.add(
+                line, column, "a tab character is not allowed here; YAML needs spaces (replace the tab)"
+            )
+            return
+        message = f"YAML syntax error: {problem}"
+        if exc.context and exc.context_mark is not None:
+            message += (
+                f" ({exc.context} that starts at line {int(exc.context_mark.line) + 1}, "
+                f"column {int(exc.context_mark.column) + 1})"
+            )
+        self.problems.add(line, column, message)

@@ -1,0 +1,385 @@
+"""Stage 5 of loading a lore file: the positioned tree becomes model instances, every problem at its place.
+
+Each field's shape comes from its model's annotations (`ScalarKind` markers, lists, nested models), and each
+scalar is read by its field's kind, from the scalar's source text (see docs/structured-lore.md):
+
+    text             the text exactly as written: `NO`, `yes`, `on`, `off`, `1e3`, `012`, `0x1F`, `1:20`,
+                     `~`, `null` and an empty value stay those strings (the Norway problem cannot happen).
+    id / reference   a lowercase slug `[a-z0-9][a-z0-9_-]*` (hyphens allowed: the SRD bestiary uses them).
+                     An optional single reference written as plain `null`, `~` or nothing means "none".
+    whole number     an unquoted decimal integer (`340`, `-100`). Quoted numbers (`"340"`) are refused:
+                     quotes mean text, and a strict loader does not guess. `012`, `0x1F`, `1e3`, `1_000`,
+                     `3.0` are refused too. Optional numbers accept plain `null`.
+    number           (coordinates) an unquoted decimal: `12`, `-3.5`.
+    boolean          only unquoted `true` / `false`.
+    date             see `canon.calendar`; optional dates accept plain `null`.
+    list             a YAML sequence; an optional list written as `null` or nothing means empty.
+
+Every entry is validated on its own, so that all entries' problems show; unknown fields name the allowed
+ones and a close match.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from canon.calendar import CalendarRules, DateError
+from canon.structured.problems import Problems
+from canon.structured.schemas import EntityType, FieldProblem, LoreModel, ScalarKind
+from canon.structured.shapes import (
+    Shape,
+    expected,
+    field_list,
+    field_table,
+    is_verbatim,
+    reference_lists,
+    unknown_field,
+)
+from canon.structured.tree import Broken, Map, Node, Scalar, Seq
+
+Loc = tuple[str | int, ...]
+ModelT = TypeVar("ModelT", bound=LoreModel)
+# The entity type of each entry model and the field holding its id.
+Identities = Mapping[type[LoreModel], tuple[EntityType, str]]
+
+NULLS = frozenset({"", "~", "null", "Null", "NULL"})
+_INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
+_LEADING_ZERO_INT = re.compile(r"[-+]?0[0-9]+")
+# The most digits a number's whole part may have: far beyond any field's range (a year has at most 12).
+MAX_DIGITS = 30
+_NUMBER = re.compile(r"[-+]?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?")
+
+
+def got(node: Node) -> str:
+    if isinstance(node, Scalar):
+        return f'"{node.value}"'
+    return "a list" if isinstance(node, Seq) else "a mapping"
+
+
+class _Failed:
+    """Marker for a value that could not be converted (already reported)."""
+
+
+_FAILED = _Failed()
+
+
+class Validator:
+    """Convert the positioned tree into model instances, reporting every problem with its position."""
+
+    def __init__(
+        self, problems: Problems, rules: CalendarRules, identities: Identities | None = None
+    ) -> None:
+        self.problems = problems
+        # Entry models whose ids are collected (for duplicates and references) with their entity type.
+        self.identities: Identities = identities or {}
+        self.context = {"calendar_rules": rules}
+        self.rules = rules
+        # The node at each place (its line and column are asked for far less often than places are noted).
+        self.positions: dict[Loc, Node] = {}
+        self.labels: dict[Loc, str] = {}
+        # The key (as written) of each list of scalars: its items' labels ("item 2 of "parents"") are made
+        # when asked for, and kept here only for items after one that could not be read.
+        self.item_keys: dict[Loc, str] = {}
+        self.unit_locs: dict[int, Loc] = {}
+        self.failed_ids: set[str] = set()
+        self.reported: set[Loc] = set()
+        self.ids: list[tuple[str, EntityType, Loc]] = []
+
+    # -- positions and labels --
+
+    def pos(self, loc: Loc) -> tuple[int, int]:
+        found = self.positions.get(loc)
+        if found is not None:
+            return found.line, found.column
+        for end in range(len(loc) - 1, -1, -1):
+            found = self.positions.get(loc[:end])
+            if found is not None:
+                return found.line, found.column
+        return 1, 1
+
+    def label(self, loc: Loc) -> str:
+        found = self.labels.get(loc)
+        if found:
+            return found
+        if not loc:
+            return "this value"
+        last = loc[-1]
+        if isinstance(last, str):
+            return f'"{last}"'
+        key = self.item_keys.get(loc[:-1])
+        return f'item {last + 1} of "{key}"' if key is not None else "this value"
+
+    def _item_label(self, loc: Loc) -> str | None:
+        if loc and not isinstance(loc[-1], str):
+            key = self.item_keys.get(loc[:-1])
+            if key is not None:
+                return f'item {loc[-1] + 1} of "{key}"'
+        return None
+
+    def report(self, loc: Loc, message: str) -> None:
+        line, column = self.pos(loc)
+        self.problems.add(line, column, message)
+
+    def at(self, node: Node | Scalar, message: str) -> None:
+        self.problems.add(node.line, node.column, message)
+
+    # -- conversion --
+
+    def unit(self, node: Node, model: type[ModelT], loc: Loc, label: str) -> ModelT | None:
+        """Validate one mapping as `model` on its own, so other entries' problems are still found."""
+        if isinstance(node, Broken):
+            return None
+        if not isinstance(node, Map):
+            self.at(node, f"{label} must be a mapping of fields ({field_list(model)}); got {got(node)}")
+            return None
+        self.positions[loc] = node
+        data = self.fields(node, model, loc)
+        return self.validate(model, data, loc)
+
+    def fields(
+        self, node: Map, model: type[LoreModel], loc: Loc, skip: frozenset[str] = frozenset()
+    ) -> dict[str, Any]:
+        table = field_table(model)
+        positions = self.positions
+        data: dict[str, Any] = {}
+        written: dict[str, Scalar] = {}
+        for key, value in node.pairs:
+            written_key = key.value
+            if written_key in skip:
+                continue
+            spec = table.get(written_key)
+            if spec is None:
+                self.at(key, unknown_field(written_key, model))
+                continue
+            name, shape, verbatim, text = spec
+            other = written.get(name)
+            if other is not None:
+                self.at(
+                    key,
+                    f'"{written_key}" and "{other.value}" mean the same field (line {other.line}); give only one',
+                )
+                continue
+            written[name] = key
+            field_loc = (*loc, name)
+            positions[field_loc] = value
+            if written_key != name:  # `label` names any other field by its name, as written
+                self.labels[field_loc] = f'"{written_key}"'
+            if (
+                verbatim
+                and type(value) is Scalar
+                and (value.style is not None or text or value.value not in NULLS)
+            ):
+                data[name] = value.value  # what `scalar` returns for it, without the checks it cannot fail
+                continue
+            converted = self.convert(value, shape, field_loc, written_key)
+            if converted is _FAILED:
+                self.reported.add(field_loc)
+            else:
+                data[name] = converted
+        return data
+
+    def convert(self, node: Node, shape: Shape, loc: Loc, key: str) -> Any:
+        if isinstance(node, Broken):
+            return _FAILED
+        label = self.labels.get(loc) or self._item_label(loc) or f'"{key}"'
+        if shape.kind == "list":
+            if isinstance(node, Scalar) and node.plain and node.value in NULLS:
+                return []
+            if not isinstance(node, Seq):
+                hint = f" (write [{node.value}] for a single item)" if isinstance(node, Scalar) else ""
+                self.at(node, f"{label} must be {expected(shape)}; got {got(node)}{hint}")
+                return _FAILED
+            assert shape.item is not None
+            item_shape = shape.item
+            if item_shape.kind == "model":
+                assert item_shape.model is not None
+                units = (
+                    self.unit(item, item_shape.model, (*loc, index), f'item {index + 1} of "{key}"')
+                    for index, item in enumerate(node.items)
+                )
+                return [unit for unit in units if unit is not None]
+            return self._scalar_items(node, item_shape, loc, key)
+        if shape.kind == "model":
+            assert shape.model is not None
+            if shape.nullable and isinstance(node, Scalar) and node.plain and node.value in NULLS:
+                return None
+            unit = self.unit(node, shape.model, loc, label)
+            return _FAILED if unit is None else unit
+        return self.scalar(node, shape, label)
+
+    def _scalar_items(self, node: Seq, shape: Shape, loc: Loc, key: str) -> list[Any]:
+        """Convert the items of a list of scalars (the places of items that fail are left out)."""
+        self.item_keys[loc] = key
+        positions = self.positions
+        verbatim, text = is_verbatim(shape), shape.scalar is ScalarKind.TEXT
+        items: list[Any] = []
+        for index, item in enumerate(node.items):
+            item_loc = (*loc, len(items))
+            if len(items) != index:  # after an item that failed: its own index no longer is its place
+                self.labels[item_loc] = f'item {index + 1} of "{key}"'
+            if (
+                verbatim
+                and type(item) is Scalar
+                and (item.style is not None or text or item.value not in NULLS)
+            ):
+                positions[item_loc] = item
+                items.append(item.value)
+                continue
+            converted = self.convert(item, shape, item_loc, key)
+            if converted is not _FAILED:
+                positions[item_loc] = item
+                items.append(converted)
+        return items
+
+    def scalar(self, node: Node, shape: Shape, label: str) -> Any:
+        if not isinstance(node, Scalar):
+            self.at(node, f"{label} must be {expected(shape)}; got {got(node)}")
+            return _FAILED
+        kind = shape.scalar
+        text = node.value
+        if shape.nullable and node.plain and text in NULLS and kind is not ScalarKind.TEXT:
+            return None
+        if kind in (ScalarKind.ID, ScalarKind.REF, ScalarKind.ERA_REF) and node.plain and text in NULLS:
+            written = f'"{text}"' if text else "nothing"
+            self.at(
+                node,
+                f"{label} must be {expected(shape)}; got {written} (write it in quotes if it really is the id)",
+            )
+            return _FAILED
+        if kind in (ScalarKind.INT, ScalarKind.NUMBER):
+            pattern = _INT if kind is ScalarKind.INT else _NUMBER
+            if not node.plain:
+                if pattern.fullmatch(text):
+                    self.at(
+                        node,
+                        f"{label} must be {expected(shape)} written without quotes; got {got(node)} "
+                        "in quotes",
+                    )
+                else:
+                    self.at(node, f"{label} must be {expected(shape)}; got {got(node)}")
+                return _FAILED
+            number = pattern.fullmatch(text) is not None
+            if number or _LEADING_ZERO_INT.fullmatch(text):
+                digits = len(text.lstrip("+-").split(".", 1)[0])
+                if digits > MAX_DIGITS:  # never turned into an int (nor echoed): no field holds one so long
+                    self.at(
+                        node,
+                        f"{label} must be {expected(shape)} of at most {MAX_DIGITS} digits; got one of {digits:,} "
+                        "digits",
+                    )
+                    return _FAILED
+            if number:
+                return int(text) if _INT.fullmatch(text) else float(text)
+            hint = ""
+            if _LEADING_ZERO_INT.fullmatch(text):
+                hint = f" (leading zeros are not allowed: write {int(text)})"
+            self.at(node, f"{label} must be {expected(shape)}; got {got(node)}{hint}")
+            return _FAILED
+        if kind is ScalarKind.BOOL:
+            if node.plain and text in ("true", "false"):
+                return text == "true"
+            self.at(node, f"{label} must be true or false (without quotes); got {got(node)}")
+            return _FAILED
+        # Text, ids, references, choices and dates: the scalar's own text, never a resolved value.
+        return text
+
+    def validate(self, model: type[ModelT], data: dict[str, Any], loc: Loc) -> ModelT | None:
+        identity = self.identities.get(model)
+        raw_id = data.get(identity[1]) if identity is not None else None
+        if identity is not None and isinstance(raw_id, str):
+            self.ids.append((raw_id, identity[0], (*loc, identity[1])))
+        try:
+            instance = model.model_validate(data, context=self.context)
+        except ValidationError as exc:
+            self._report_validation(exc, loc, model)
+            if isinstance(raw_id, str):
+                self.failed_ids.add(raw_id)
+            return None
+        self.unit_locs[id(instance)] = loc
+        self._check_reference_lists(instance, loc)
+        return instance
+
+    def document(self, model: type[ModelT], data: dict[str, Any]) -> ModelT | None:
+        """Validate a file's top-level fields; when only optional ones are broken, drop them, so that the
+        cross-entry checks still run (the problems are reported either way)."""
+        document = self.validate(model, data, ())
+        if document is not None:
+            return document
+        probe = {k: v for k, v in data.items() if isinstance(v, list)}
+        for name, info in model.model_fields.items():
+            if info.is_required() and name in data:
+                probe[name] = data[name]
+        try:
+            return model.model_validate(probe, context=self.context)
+        except ValidationError:
+            return None
+
+    def loc_of(self, instance: BaseModel) -> Loc:
+        return self.unit_locs[id(instance)]
+
+    def report_duplicate_ids(self) -> None:
+        """Report every id given twice in the file (all kinds share one namespace), at the later place."""
+        first: dict[str, tuple[EntityType, tuple[int, int]]] = {}
+        for entity_id, entity_type, loc in sorted(self.ids, key=lambda item: self.pos(item[2])):
+            position = self.pos(loc)
+            earlier = first.get(entity_id)
+            if earlier is None:
+                first[entity_id] = (entity_type, position)
+                continue
+            self.report(
+                loc,
+                f'duplicate id "{entity_id}": already used for the {earlier[0]} at line {earlier[1][0]}, '
+                f"column {earlier[1][1]}",
+            )
+
+    def _report_validation(self, exc: ValidationError, loc: Loc, model: type[LoreModel]) -> None:
+        for error in exc.errors(include_url=False):
+            error_loc = (*loc, *error["loc"])
+            if any(error_loc[:end] in self.reported for end in range(len(loc) + 1, len(error_loc) + 1)):
+                continue
+            label = self.label(error_loc)
+            kind = error["type"]
+            if kind == "missing":
+                name = str(error_loc[-1])
+                spellings = [name, *(a for a, target in model.yaml_aliases.items() if target == name)]
+                self.report(
+                    error_loc[:-1], "missing required field " + " or ".join(f'"{n}"' for n in spellings)
+                )
+                continue
+            ctx = error.get("ctx") or {}
+            value = error.get("input")
+            if kind == "value_error":
+                cause = ctx.get("error")
+                if isinstance(cause, DateError):
+                    message = cause.describe(label)
+                elif isinstance(cause, FieldProblem):
+                    message = f"{label} {cause}"
+                else:
+                    message = str(cause) if cause is not None else error["msg"]
+            elif kind == "literal_error":
+                expected = str(ctx.get("expected", "")).replace("'", "").replace(" or ", ", ")
+                message = f'{label} must be one of: {expected}; got "{value}"'
+            elif kind == "string_too_short":
+                message = f"{label} must not be empty"
+            elif kind == "greater_than_equal":
+                message = f"{label} must be at least {ctx.get('ge')}; got {value}"
+            else:
+                message = f"{label}: {error['msg']}"
+            self.report(error_loc, message)
+
+    def _check_reference_lists(self, instance: LoreModel, loc: Loc) -> None:
+        for name in reference_lists(type(instance)):
+            targets = getattr(instance, name)
+            if len(targets) < 2 or len(set(targets)) == len(targets):
+                continue
+            seen: set[str] = set()
+            for index, target in enumerate(targets):
+                if target in seen:
+                    self.report(
+                        (*loc, name, index), f'{self.label((*loc, name))} lists "{target}" more than once'
+                    )
+                seen.add(target)
