@@ -172,6 +172,11 @@ class Writer:
             if old not in already:
                 self.retcon("entity", old, None, why)
                 state.entity_counts["retconned"] += 1
+        gone = sorted(old for old in self.removed if old not in already)
+        table = EntityRow.__table__.c
+        for start in range(0, len(gone), CHUNK):
+            query = select(table.name).where(table.id.in_(gone[start : start + CHUNK])).order_by(table.name)
+            state.retconned_names += list((await state.session.execute(query)).scalars())
         state.entity_counts.update(p.action for p in planned.values())
         await self._write_aliases()
 
