@@ -22,7 +22,10 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import secrets
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +41,24 @@ from canon.structured.loader import DEFAULT_MAX_BYTES
 from memory.scenes import Actor
 
 YAML_SUFFIXES = (".yaml", ".yml")
+#: How long an import waiting for its replacement to be confirmed is kept, and how many are kept at most.
+PENDING_SECONDS = 15 * 60
+PENDING_LIMIT = 20
+EXPIRED = (
+    "This replacement is no longer waiting: it was confirmed already, or 15 minutes passed, or the bot restarted. "
+    "Nothing was written; import the file again."
+)
+
+
+@dataclass(frozen=True)
+class PendingImport:
+    """An import that would replace earlier files, held until the GM confirms it (in memory: uploads are not
+    kept on disk, so a restart forgets it and the GM imports again)."""
+
+    campaign_id: int
+    files: tuple[tuple[str, bytes], ...]
+    hidden: bool
+    held_at: float
 
 
 class StructuredImportService:
@@ -48,6 +69,25 @@ class StructuredImportService:
         # `ontology_for(campaign)` gives the campaign's ontology (CanonService.ontology_for); default: the base.
         self.ontology_for = ontology_for
         self.max_bytes = max_bytes
+        self._pending: dict[str, PendingImport] = {}
+
+    def hold(self, campaign: Campaign, files: Sequence[tuple[str, bytes]], *, hidden: bool = False) -> str:
+        """Keep an import that waits for the GM to confirm a replacement; return its token."""
+        while len(self._pending) >= PENDING_LIMIT:
+            self._pending.pop(next(iter(self._pending)))
+        token = secrets.token_hex(8)
+        self._pending[token] = PendingImport(campaign.id, tuple(files), hidden, time.monotonic())
+        return token
+
+    async def confirm(self, token: str, campaign: Campaign, actor: Actor | None = None) -> IngestReport:
+        """Import what `hold` kept, replacing the earlier files; `InvalidInput` when it no longer waits."""
+        pending = self._pending.get(token)
+        if pending is None or pending.campaign_id != campaign.id:
+            raise InvalidInput(EXPIRED)
+        del self._pending[token]
+        if time.monotonic() - pending.held_at > PENDING_SECONDS:
+            raise InvalidInput(EXPIRED)
+        return await self.import_files(campaign, pending.files, actor, hidden=pending.hidden, replace=True)
 
     def _ontology(self, campaign: Campaign) -> Ontology:
         if self.ontology_for is not None:
