@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bot import database
+from bot.schema import database
 from canon import campaigns
 from canon.domain import Viewer
 from canon.storage import Database

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy import insert, select
 
-from bot import database
+from bot.schema import database
 from canon import campaigns
 from canon.domain import Viewer
 from canon.storage import Database, utc_now

@@ -28,8 +28,8 @@ from typing import Any, Literal
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.llm import NOT_CONFIGURED_MESSAGE, LLMClient, LLMOutputInvalid, LLMUnavailable, require_llm
-from bot.proposal_service import ProposalService
+from bot.llm.client import NOT_CONFIGURED_MESSAGE, LLMClient, LLMOutputInvalid, LLMUnavailable, require_llm
+from bot.services.proposal_service import ProposalService
 from bot.voice.extraction import (
     Candidate,
     ExtractionReport,

@@ -19,7 +19,8 @@ import pytest
 from sqlalchemy import func, select
 from typer.testing import CliRunner
 
-from bot.campaign_archive import (
+from bot.app import Services, build_services
+from bot.archive.campaign_archive import (
     ARCHIVE_VERSION,
     ArchiveError,
     CampaignArchive,
@@ -27,8 +28,7 @@ from bot.campaign_archive import (
     archive_bytes,
     read_archive,
 )
-from bot.cli import app
-from bot.services import Services, build_services
+from bot.cli.main import app
 from canon.campaigns import Campaign, CampaignRow
 from canon.domain import NOW, Authority, Evidence, EvidenceKind, Viewer
 from canon.errors import Conflict

@@ -12,7 +12,7 @@ import openai
 import pytest
 from pydantic import BaseModel, Field
 
-from bot.llm import (
+from bot.llm.client import (
     NOT_CONFIGURED_MESSAGE,
     ChatMessage,
     InMemoryTokenLedger,

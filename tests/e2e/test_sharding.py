@@ -12,11 +12,11 @@ from typing import Any
 from discord import Permissions
 from sqlalchemy import select, text
 
-from bot import scheduler as jobs
-from bot.client import Lorekeeper, ShardedLorekeeper, create_bot
+from bot.app import Services, build_services
+from bot.client.client import Lorekeeper, ShardedLorekeeper, create_bot
 from bot.emulator import Channel, DiscordEmulator, Guild, Member
-from bot.ops_models import JOBS_TABLE
-from bot.services import Services, build_services
+from bot.ops import scheduler as jobs
+from bot.schema.ops_tables import JOBS_TABLE
 from canon.storage import utc_now
 from config.settings import Settings
 from memory.scene_tables import SceneRow, TurnRow
