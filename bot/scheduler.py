@@ -1,0 +1,25 @@
+"""The job functions under the name jobs saved by earlier versions use (`bot.scheduler:...`).
+
+APScheduler keeps each job's function as a `module:name` reference in the database; jobs saved before the
+scheduler moved to `bot.ops.scheduler` still name this module, and must load. New jobs name `bot.ops.scheduler`.
+"""
+
+from __future__ import annotations
+
+from bot.ops.scheduler import (
+    backup_job,
+    continuity_job,
+    idle_scene_job,
+    reconcile_sessions_job,
+    resume_indexing_job,
+    session_reminder_job,
+)
+
+__all__ = [
+    "backup_job",
+    "continuity_job",
+    "idle_scene_job",
+    "reconcile_sessions_job",
+    "resume_indexing_job",
+    "session_reminder_job",
+]
