@@ -37,8 +37,8 @@ from canon.storage import Database
 from memory.embedding import MiniLMEmbedder
 from memory.knowledge.files import expand_paths
 from memory.knowledge.models import KnowledgeClass, LoreResult
+from memory.knowledge.retrieval import PRESETS, SearchConfig
 from memory.knowledge.service import KnowledgeService
-from memory.retrieval import PRESETS, SearchConfig
 from memory.vector_index import ChromaVectorIndex
 
 SRD = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "srd"

@@ -30,7 +30,7 @@ from memory.knowledge.models import (
     SourceInfo,
     result_json,
 )
-from memory.retrieval import PRESETS
+from memory.knowledge.retrieval import PRESETS
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -203,7 +203,7 @@ class VoiceService:
         self.llm = llm
         self.memories = memories
         self.moments = moments
-        #: `memory.retrieval.Retriever` (or anything with its `search`), when imported knowledge is wired.
+        #: `memory.knowledge.retrieval.Retriever` (or anything with its `search`), when imported knowledge is wired.
         self.retriever = retriever
         #: `memory.knowledge.KnowledgeService`, for `extract_source`.
         self.knowledge = knowledge
@@ -723,7 +723,7 @@ class VoiceService:
         if self.retriever is None or not query.strip():
             return []
         try:
-            from memory.retrieval import preset
+            from memory.knowledge.retrieval import preset
 
             answer = await self.retriever.search(
                 campaign_id, query[:1000], viewer=viewer, limit=LORE_RESULTS, config=preset("context")

@@ -23,8 +23,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from memory import fulltext
 from memory.knowledge.repository import SourceLite, heading_texts
-from memory.retrieval.candidates import CandidateLists
-from memory.retrieval.config import SearchConfig
+from memory.knowledge.retrieval.candidates import CandidateLists
+from memory.knowledge.retrieval.config import SearchConfig
 
 _WORD = re.compile(r"[^\W\d_]+")
 #: Heading vocabularies kept (one per set of allowed source versions).

@@ -26,8 +26,8 @@ from memory.knowledge.models import (
     VectorStatus,
 )
 from memory.knowledge.repository import ChunkLite, SourceLite, chunk_ids_of, chunks_by_id
-from memory.retrieval.candidates import CandidateLists, EntityMatch, fuse
-from memory.retrieval.config import SearchConfig
+from memory.knowledge.retrieval.candidates import CandidateLists, EntityMatch, fuse
+from memory.knowledge.retrieval.config import SearchConfig
 
 
 @dataclass(slots=True)

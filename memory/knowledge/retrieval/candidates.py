@@ -10,7 +10,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from memory.knowledge.models import Reason
-from memory.retrieval.config import SearchConfig
+from memory.knowledge.retrieval.config import SearchConfig
 
 
 class EntityMatch(BaseModel):

@@ -36,7 +36,7 @@ is labelled as not being fact (`LoreResult.is_fact`). How a question is searched
 
 from __future__ import annotations
 
-from memory.retrieval.config import PRESETS, SearchConfig, preset
-from memory.retrieval.retriever import Retriever
+from memory.knowledge.retrieval.config import PRESETS, SearchConfig, preset
+from memory.knowledge.retrieval.retriever import Retriever
 
 __all__ = ["PRESETS", "Retriever", "SearchConfig", "preset"]

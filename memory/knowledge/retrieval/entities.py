@@ -2,7 +2,7 @@
 
 Names and aliases are matched on word windows of the question (exact first, then fuzzy, so typos still match);
 only the entities the viewer may see are matched. Chunks whose headings carry a matched entity's name get a bonus
-in the fusion (`memory.retrieval.candidates`).
+in the fusion (`memory.knowledge.retrieval.candidates`).
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from canon.graph import CanonReader, fold
 from canon.ontology import Ontology, base_ontology
 from memory import fulltext
 from memory.knowledge.models import CanonFact
-from memory.retrieval.candidates import EntityMatch
-from memory.retrieval.config import SearchConfig
+from memory.knowledge.retrieval.candidates import EntityMatch
+from memory.knowledge.retrieval.config import SearchConfig
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from memory.embed_text import VIEWS_VERSION
 from memory.embedding import Embedder
 from memory.knowledge.index_state import index_versions
 from memory.knowledge.repository import SourceLite
-from memory.retrieval.config import SearchConfig
+from memory.knowledge.retrieval.config import SearchConfig
 from memory.vector_index import VectorHit, VectorIndex
 
 log = logging.getLogger(__name__)

@@ -16,12 +16,12 @@ from memory import fulltext
 from memory.embedding import Embedder
 from memory.knowledge.models import Answer
 from memory.knowledge.repository import SourceLite, retrievable, split_lineage_sources
-from memory.retrieval.assemble import Found, assemble
-from memory.retrieval.candidates import CandidateLists
-from memory.retrieval.config import SearchConfig
-from memory.retrieval.entities import EntityFinder
-from memory.retrieval.semantic import SemanticSearch
-from memory.retrieval.words import TypoFixer, campaigns_of, corrected, scale_words
+from memory.knowledge.retrieval.assemble import Found, assemble
+from memory.knowledge.retrieval.candidates import CandidateLists
+from memory.knowledge.retrieval.config import SearchConfig
+from memory.knowledge.retrieval.entities import EntityFinder
+from memory.knowledge.retrieval.semantic import SemanticSearch
+from memory.knowledge.retrieval.words import TypoFixer, campaigns_of, corrected, scale_words
 from memory.vector_index import VectorIndex
 
 # A campaign's settings (its ontology) and lineage are re-read after this many seconds (a rebase in another
@@ -34,7 +34,7 @@ def _ms(start: float) -> float:
 
 
 class Retriever:
-    """Answers questions from a campaign's knowledge; see `memory.retrieval`."""
+    """Answers questions from a campaign's knowledge; see `memory.knowledge.retrieval`."""
 
     def __init__(
         self,
@@ -55,7 +55,7 @@ class Retriever:
     async def search(
         self, campaign_id: int, question: str, *, viewer: Viewer, limit: int, config: SearchConfig
     ) -> Answer:
-        """Return the best passages and canon facts for a question, for one viewer (see `memory.retrieval`)."""
+        """Return the best passages and canon facts for a question, for one viewer (see `memory.knowledge.retrieval`)."""
         timings: dict[str, float] = {}
         started = time.perf_counter()
         # The query embedding (the slowest step) starts first and runs while the database is asked.
