@@ -1,6 +1,6 @@
 """`lorekeeper export | import`: a whole campaign to one archive file, and back as a new campaign.
 
-Registered on the main app by `bot.cli.main`; the archive format is described in `bot.archive.campaign_archive`.
+Registered on the main app by `bot.cli.main`; the archive is described in `bot.archive` (`campaign_archive`, its file in `file`).
 """
 
 from __future__ import annotations

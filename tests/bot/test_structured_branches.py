@@ -279,7 +279,8 @@ async def test_a_restored_branch_archive_still_knows_what_each_file_produced(
     db: Database, importer: StructuredImportService, branches: BranchService, root: Campaign, tmp_path: Path
 ) -> None:
     from bot.app import build_services
-    from bot.archive.campaign_archive import CampaignArchive, read_archive
+    from bot.archive.campaign_archive import CampaignArchive
+    from bot.archive.file import read_archive
     from config.settings import Settings
 
     branch = await branches.fork(root, "Exported", actor=GM)
