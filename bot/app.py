@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.branches import BranchService, bound_campaign_id
-from bot.llm.client import LLMClient, OpenAICompatibleLLM, build_llm
+from bot.llm.client import LLMClient
+from bot.llm.openai_compatible import OpenAICompatibleLLM, build_llm
 from bot.ops.ledger import SqlTokenLedger
 from bot.ops.metrics import CommandLatencies
 from bot.ops.operations import OperationsService

@@ -19,12 +19,10 @@ from bot.llm.client import (
     LLMClient,
     LLMOutputInvalid,
     LLMUnavailable,
-    OpenAICompatibleLLM,
     Usage,
-    build_llm,
-    endpoint_host,
     require_llm,
 )
+from bot.llm.openai_compatible import OpenAICompatibleLLM, build_llm, endpoint_host
 from canon.errors import Unavailable
 from config.settings import LLMSettings
 from tests.llm_stub import STUB_MODEL, LLMStub, Reply
