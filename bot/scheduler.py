@@ -1,12 +1,12 @@
 """The job functions under the name jobs saved by earlier versions use (`bot.scheduler:...`).
 
 APScheduler keeps each job's function as a `module:name` reference in the database; jobs saved before the
-scheduler moved to `bot.ops.scheduler` still name this module, and must load. New jobs name `bot.ops.scheduler`.
+jobs moved to `bot.ops.jobs` still name this module, and must load. New jobs name `bot.ops.jobs`.
 """
 
 from __future__ import annotations
 
-from bot.ops.scheduler import (
+from bot.ops.jobs import (
     backup_job,
     continuity_job,
     idle_scene_job,

@@ -183,7 +183,7 @@ class Lorekeeper(commands.Bot):
 
     async def start_jobs(self) -> None:
         """Start the scheduled jobs (idle scenes, session reminders, nightly check, backups); log a failure."""
-        from bot.ops.scheduler import ChannelGone
+        from bot.ops.jobs import ChannelGone
 
         scheduler = self.services.scheduler
         if scheduler is None:

@@ -1,9 +1,6 @@
-"""Scheduled jobs: APScheduler 3 (asyncio) with its jobs in the database, and the jobs themselves.
+"""The job scheduler: APScheduler 3 (asyncio) with its jobs in the database.
 
-APScheduler pickles a job as a reference to a module-level function plus its arguments, so the jobs below
-are plain functions of ids. They find the running bot's services through a small registry (`install` /
-`current`): exactly one runtime per process, installed when the bot starts and removed when it stops. A job
-that fires with no runtime (the bot is stopping) does nothing.
+The jobs themselves, and the registry through which they find the running bot's services, are `bot.ops.jobs`.
 
 Restarts neither lose nor double jobs: the job store is the database (table `apscheduler_jobs`, created by
 migration 0006), system jobs have fixed ids and are added only when missing, and a session's reminder job is
@@ -30,13 +27,12 @@ import datetime as dt
 import functools
 import logging
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 
-from bot.ops.logs import log_context
-from bot.ops.timeparse import discord_time, zone
+from bot.ops.jobs import JobRuntime, Poster, install, uninstall
+from bot.ops.timeparse import zone
 from bot.schema.ops_tables import JOBS_TABLE
 from canon.storage import Database, utc_now
 from config.settings import Settings
@@ -61,18 +57,6 @@ RECONCILE_SECONDS = 60
 SESSION_JOB_PREFIX = "session:"
 
 
-class ChannelGone(Exception):
-    """The channel a job posts to no longer exists (or the bot may no longer post there)."""
-
-
-class Poster(Protocol):
-    """Where jobs post: a channel by id. Raises `ChannelGone` when the channel is deleted or closed to us."""
-
-    async def post(self, channel_id: int, content: str, *, ping_role_id: int | None = None) -> None:
-        """Post `content`; it may mention the role `ping_role_id`, and nobody else."""
-        ...
-
-
 @dataclass
 class Reconciled:
     """The session ids whose reminder job a reconciliation added, replaced or removed."""
@@ -80,38 +64,6 @@ class Reconciled:
     added: list[int] = field(default_factory=list)
     replaced: list[int] = field(default_factory=list)
     removed: list[int] = field(default_factory=list)
-
-
-@dataclass
-class JobRuntime:
-    """What a running job needs: the services, a way to post, and the scheduler (to drop its own job)."""
-
-    services: Services
-    poster: Poster
-    scheduler: JobScheduler
-
-
-_runtime: JobRuntime | None = None
-
-
-def install(runtime: JobRuntime) -> None:
-    """Make a runtime the one jobs of this process use."""
-    global _runtime
-    if _runtime is not None and _runtime is not runtime:
-        log.warning("a job runtime was already installed; replacing it")
-    _runtime = runtime
-
-
-def uninstall(runtime: JobRuntime | None = None) -> None:
-    """Remove the runtime (only `runtime`, when given)."""
-    global _runtime
-    if runtime is None or _runtime is runtime:
-        _runtime = None
-
-
-def current() -> JobRuntime | None:
-    """Return the installed runtime, if any."""
-    return _runtime
 
 
 def sync_url(db: Database) -> Any:
@@ -345,20 +297,20 @@ class JobScheduler:
         ops = self.settings.ops
         wanted: dict[str, tuple[str, Any] | None] = {
             # Always on: a server may turn idle reminders on for itself when the default is off.
-            IDLE_JOB: ("bot.ops.scheduler:idle_scene_job", IntervalTrigger(seconds=ops.idle_check_seconds)),
+            IDLE_JOB: ("bot.ops.jobs:idle_scene_job", IntervalTrigger(seconds=ops.idle_check_seconds)),
             CONTINUITY_JOB: (
-                ("bot.ops.scheduler:continuity_job", CronTrigger(hour=ops.continuity_hour_utc, minute=0))
+                ("bot.ops.jobs:continuity_job", CronTrigger(hour=ops.continuity_hour_utc, minute=0))
                 if ops.continuity_hour_utc >= 0
                 else None
             ),
             BACKUP_JOB: (
-                ("bot.ops.scheduler:backup_job", IntervalTrigger(hours=ops.backup_interval_hours))
+                ("bot.ops.jobs:backup_job", IntervalTrigger(hours=ops.backup_interval_hours))
                 if ops.backup_interval_hours > 0 and self.db.is_sqlite
                 else None
             ),
-            REINDEX_JOB: ("bot.ops.scheduler:resume_indexing_job", IntervalTrigger(minutes=15)),
+            REINDEX_JOB: ("bot.ops.jobs:resume_indexing_job", IntervalTrigger(minutes=15)),
             RECONCILE_JOB: (
-                "bot.ops.scheduler:reconcile_sessions_job",
+                "bot.ops.jobs:reconcile_sessions_job",
                 IntervalTrigger(seconds=RECONCILE_SECONDS),
             ),
         }
@@ -435,7 +387,7 @@ class JobScheduler:
             # trigger's first fire would be the start after it, so this one is reminded of now.
             options["next_run_time"] = now + dt.timedelta(seconds=1)
         self.scheduler.add_job(
-            "bot.ops.scheduler:session_reminder_job",
+            "bot.ops.jobs:session_reminder_job",
             self.reminder_trigger(scheduled.starts_at, scheduled.timezone, scheduled.repeat, now),
             args=[scheduled.id],
             id=session_job_id(scheduled.id),
@@ -484,135 +436,3 @@ class JobScheduler:
 def session_job_id(session_id: int) -> str:
     """Return the job id of a scheduled session's reminder."""
     return f"{SESSION_JOB_PREFIX}{session_id}"
-
-
-# -- the jobs (module-level: APScheduler stores them by reference) -------------------------------------
-
-
-async def session_reminder_job(session_id: int) -> None:
-    """Remind a scheduled session's players in its channel; drop the job when the channel is gone."""
-    runtime = current()
-    if runtime is None:
-        log.info("session #%s reminder skipped: the bot is not running", session_id)
-        return
-    ops = runtime.services.ops
-    with log_context(job="session-reminder", session=session_id):
-        scheduled = await ops.get_session(session_id)
-        if scheduled is None or scheduled.status != "scheduled":
-            await runtime.scheduler.cancel_session(session_id)
-            return
-        now = utc_now()
-        lead = dt.timedelta(minutes=runtime.services.settings.ops.session_reminder_minutes)
-        occurrence = scheduled.next_start(now - dt.timedelta(minutes=1))
-        if occurrence is None or occurrence - now > lead + dt.timedelta(minutes=5):
-            # Fired so late that the session it was for has begun: nothing useful to say.
-            log.info("session #%s reminder skipped: its occurrence has already started", session_id)
-            if scheduled.repeat == "none":
-                await ops.set_session_status(session_id, "done")
-            return
-        if not await ops.claim_reminder(session_id, occurrence):
-            log.info("session #%s reminder for %s already sent", session_id, occurrence.isoformat())
-            return
-        text = (
-            (f"<@&{scheduled.ping_role_id}> " if scheduled.ping_role_id else "")
-            + f"⏰ **{scheduled.title}** starts {discord_time(occurrence, 'F')} ({discord_time(occurrence, 'R')})."
-            + (f" It repeats {scheduled.repeat}." if scheduled.repeat != "none" else "")
-        )
-        try:
-            await runtime.poster.post(scheduled.channel_id, text, ping_role_id=scheduled.ping_role_id)
-        except ChannelGone:
-            await ops.set_session_status(session_id, "dropped")
-            await runtime.scheduler.cancel_session(session_id)
-            log.warning(
-                "session #%s reminder dropped: channel %s was deleted; the session is cancelled",
-                session_id,
-                scheduled.channel_id,
-            )
-
-
-async def reconcile_sessions_job() -> None:
-    """Give sessions scheduled by another process their reminder jobs, and drop those of cancelled ones."""
-    runtime = current()
-    if runtime is None:
-        return
-    with log_context(job="session-jobs"):
-        await runtime.scheduler.reconcile(runtime.services.ops)
-
-
-async def idle_scene_job() -> None:
-    """Tell the GM about active scenes that have gone quiet (once per quiet stretch)."""
-    runtime = current()
-    if runtime is None:
-        return
-    ops = runtime.services.ops
-    for scene in await ops.quiet_scenes():
-        with log_context(job="idle-scene", scene=scene.scene_id):
-            hours = (utc_now() - scene.last_activity).total_seconds() / 3600
-            text = (
-                f"💤 The scene “{scene.title}” in <#{scene.channel_id}> has had no turn for "
-                f"{hours:.1f} h (since {discord_time(scene.last_activity, 'f')}). "
-                "Nudge the players, or end it with `/endscene`."
-            )
-            target = scene.gm_channel_id or scene.channel_id
-            try:
-                await runtime.poster.post(target, text)
-            except ChannelGone:
-                log.warning(
-                    "idle reminder for scene %s dropped: channel %s was deleted", scene.scene_id, target
-                )
-            await ops.mark_reminded(scene.scene_id, scene.last_activity)
-
-
-async def continuity_job() -> None:
-    """Check every server's campaign graph and post only the conflicts never reported before to its GMs."""
-    runtime = current()
-    if runtime is None:
-        return
-    services = runtime.services
-    for campaign in await services.campaigns.in_play():
-        if campaign.guild_id is None:
-            continue
-        with log_context(job="continuity", campaign=campaign.id):
-            settings = await services.ops.guild(campaign.guild_id)
-            if settings.gm_channel_id is None:
-                log.info("nightly check skipped: no GM channel set (/server gm-channel)")
-                continue
-            _, new = await services.canon.check(campaign)
-            if not new:
-                continue
-            lines = [f"🧭 Nightly continuity check of “{campaign.name}”: {len(new)} new conflict(s)."]
-            lines += [f"• {finding.message}" for finding in new[:10]]
-            if len(new) > 10:
-                lines.append(f"…and {len(new) - 10} more: `/canon conflicts`.")
-            try:
-                await runtime.poster.post(settings.gm_channel_id, "\n".join(lines)[:1990])
-            except ChannelGone:
-                log.warning("nightly check report dropped: GM channel %s was deleted", settings.gm_channel_id)
-
-
-async def backup_job() -> None:
-    """Take an online backup of the SQLite database and keep the newest `backup_keep`."""
-    runtime = current()
-    if runtime is None:
-        return
-    from bot.ops.backup import backup_dir, backup_to, prune
-
-    settings = runtime.services.settings
-    db = runtime.services.db
-    if not db.is_sqlite or not db.engine.url.database:
-        return
-    with log_context(job="backup"):
-        folder = backup_dir(settings)
-        target = await asyncio.to_thread(backup_to, Path(db.engine.url.database), folder)
-        removed = await asyncio.to_thread(prune, folder, settings.ops.backup_keep)
-        log.info("backup written to %s (%d old backups removed)", target, len(removed))
-
-
-async def resume_indexing_job() -> None:
-    """Re-embed sources whose vectors failed (a Chroma server that was down): indexing resumes by itself."""
-    runtime = current()
-    if runtime is None:
-        return
-    from bot.ops.recovery import resume_indexing
-
-    await resume_indexing(runtime.services.knowledge)

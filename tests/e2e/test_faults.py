@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.app import build_services
 from bot.client.client import Lorekeeper
-from bot.ops import scheduler as jobs
+from bot.ops import jobs
 from canon import storage
 from canon.storage import Database
 from memory.scene_tables import TurnRow
