@@ -1,8 +1,11 @@
-"""The "Why these?" button of a `/lore` answer: it holds a retrieval-record id only and survives a restart.
+"""The buttons of `/lore` answers: "Why these?" (a retrieval-record id only: it survives a restart) and the
+GM's confirmation of a YAML import that replaces earlier files.
 
-Custom id (a `DynamicItem` template, registered when the extension loads):
+Custom ids (`DynamicItem` templates, registered when the extension loads):
 
     lk:lore:why:{retrieval_id}      show the retrieval inspector of a stored answer
+    lk:lore:replace:{token}         import the held files, replacing the earlier ones (GM only; the upload is
+                                    held in memory for 15 minutes, so after a restart the GM imports again)
 
 A click re-reads the stored answer from the database, checks that it belongs to this server's campaign and that
 the clicker asked it (or is a GM), and shows it ephemerally as the clicker may see it: a player never sees a
@@ -20,7 +23,7 @@ from canon.domain import Viewer
 from canon.errors import NotAllowed
 from cogs import lore_embeds
 from cogs.canon_views import guarded, services_of
-from cogs.checks import is_gm
+from cogs.checks import actor_of, is_gm, require_gm
 from cogs.places import campaign_here
 
 NONE = discord.AllowedMentions.none()
@@ -71,7 +74,55 @@ class WhyButton(
         await guarded(interaction, work)
 
 
-DYNAMIC_ITEMS = (WhyButton,)
+class ReplaceButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"lk:lore:replace:(?P<token>[0-9a-f]{16})",
+):
+    """Confirm a YAML import that replaces files imported before (GM only)."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Replace and retcon",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"lk:lore:replace:{token}",
+            )
+        )
+        self.token = token
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReplaceButton:
+        """Rebuild the button from its custom id."""
+        return cls(match["token"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Import the held files, replacing the earlier ones, and show what was written."""
+
+        async def work() -> None:
+            services = services_of(interaction)
+            require_gm(interaction, services.settings.gm_role)
+            campaign = await campaign_here(interaction)
+            await interaction.response.defer()
+            actor = actor_of(interaction, services.settings.gm_role)
+            report = await services.structured.confirm(self.token, campaign, actor)
+            names = ", ".join(report.replaced_files) or ", ".join(f.file for f in report.files)
+            await interaction.edit_original_response(
+                embed=lore_embeds.structured_embed(report, names), view=None, allowed_mentions=NONE
+            )
+
+        await guarded(interaction, work)
+
+
+DYNAMIC_ITEMS = (WhyButton, ReplaceButton)
+
+
+def replace_view(token: str) -> discord.ui.View:
+    """Return the GM's button that confirms a replacing YAML import."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReplaceButton(token))
+    return view
 
 
 def answer_view(retrieval_id: int | None) -> discord.ui.View:
