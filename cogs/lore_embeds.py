@@ -23,7 +23,6 @@ from canon.structured.ingest import IngestReport
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import COLOUR, clip
 from memory.knowledge.models import (
-    Answer,
     CanonFact,
     DeleteReport,
     ImportOutcome,
@@ -111,59 +110,6 @@ def _visible_facts(facts: Sequence[CanonFact], viewer: Viewer) -> list[CanonFact
 def warning_lines(warnings: Sequence[str], limit: int = 3) -> list[str]:
     """Return the first warnings of a retrieval as escaped ⚠️ lines."""
     return [f"⚠️ {_escape(clip(w, 300))}" for w in warnings[:limit]]
-
-
-def result_field(rank: int, result: LoreResult) -> tuple[str, str]:
-    """Return the name and value of one passage's field."""
-    name = clip(f"{rank}. {where(result)}", FIELD_NAME_LIMIT)
-    lines = [f"*{class_badge(result.knowledge_class, hidden=result.hidden)}*"]
-    body = snippet(result.text, skip=[result.source_title, *result.heading_path])
-    if not result.is_fact:
-        body = f"{INSPIRATION} _Inspiration, not fact:_ {body}"
-    lines.append(body)
-    lines.append(f"— `{clip(result.filename, 120)}`")
-    return name, fit_lines(lines, FIELD_LIMIT)
-
-
-def fact_field(fact: CanonFact) -> tuple[str, str]:
-    """Return the name and value of one entity's canon facts."""
-    lock = f" {LOCK} GM only" if fact.hidden else ""
-    name = clip(f"{CANON_MARK} Canon: {fact.entity_name} ({fact.entity_type}){lock}", FIELD_NAME_LIMIT)
-    lines = []
-    if fact.description:
-        lines.append(_escape(clip(fact.description, 300)))
-    lines += [f"• {_escape(clip(f, 200))}" for f in fact.facts]
-    return name, fit_lines(lines or ["(no facts recorded yet)"], 600)
-
-
-def answer_embed(answer: Answer, *, viewer: Viewer) -> discord.Embed:
-    """Render a `/lore ask` answer: canon facts about the entities named, then the best passages."""
-    results = _visible_results(answer.results, viewer)
-    facts = _visible_facts(answer.canon_facts, viewer)
-    embed = discord.Embed(title=clip(f"Lore: {answer.question}", TITLE_LIMIT), colour=COLOUR)
-    lines: list[str] = []
-    if not results and not facts:
-        lines.append("Nothing in this campaign's knowledge answers that. Try other words, or ask the GM.")
-    else:
-        lines.append("From the campaign's canon and sources, best first.")
-        if any(not r.is_fact for r in results):
-            lines.append(f"{INSPIRATION} {INSPIRATION_NOTE}")
-        if viewer == Viewer.GM and (any(r.hidden for r in results) or any(f.hidden for f in facts)):
-            lines.append(f"{LOCK} marks GM-only material: players never see it.")
-    # A degraded search (words only while the vector index is down, a typo searched as a heading word) is
-    # said in the answer itself: the asker should know why it may be worse than usual.
-    lines += warning_lines(answer.trace.warnings)
-    embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
-    for fact in facts[:5]:
-        name, value = fact_field(fact)
-        embed.add_field(name=name, value=value, inline=False)
-    for rank, result in enumerate(results[: 25 - len(embed.fields)], 1):
-        name, value = result_field(rank, result)
-        embed.add_field(name=name, value=value, inline=False)
-    footer = f"Answer #{answer.retrieval_id}" if answer.retrieval_id is not None else "Answer"
-    footer += " · “Why these?” shows the scores and reasons"
-    embed.set_footer(text=footer)
-    return shrink_to_limit(embed)
 
 
 # -- the retrieval inspector ----------------------------------------------------------------------------

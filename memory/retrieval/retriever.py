@@ -132,6 +132,13 @@ class Retriever:
                 )
             )
         mark = time.perf_counter()
+        facts, matches = await self.entities.find(session, campaign, steps, question, viewer, config)
+        # A name given as an alias, in part or misspelt is searched by the entity's name too.
+        named = [f.entity_name for f in facts] + [m.matched for m in matches]
+        words += [w for name in named for w in fulltext.query_words(name) if w not in words]
+        timings["entities"] = _ms(mark)
+
+        mark = time.perf_counter()
         if config.mode != "semantic":
             words = await scale_words(session, words, allowed, config, lists)
             lists.lexical = await fulltext.lexical_search(
@@ -145,13 +152,12 @@ class Retriever:
         timings["lexical"] = _ms(mark)
 
         mark = time.perf_counter()
-        facts, matches = await self.entities.find(session, campaign, steps, question, viewer, config)
         if matches and config.entity_k and allowed:
             names = [m.matched for m in matches]
             lists.entity = await fulltext.heading_search(
                 session, names, list(allowed), campaigns=campaigns_of(allowed), limit=config.entity_k
             )
-        timings["entities"] = _ms(mark)
+        timings["entity_headings"] = _ms(mark)
 
         if semantic_task is not None:
             mark = time.perf_counter()

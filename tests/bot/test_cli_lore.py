@@ -78,6 +78,20 @@ def test_ingest_a_folder_then_ask_as_player_and_gm(cli: CliRunner, tmp_path: Pat
     first = player["results"][0]
     assert first["heading_path"] == ["Shattered Isles", "Saltmarsh"] and first["class"] == "canon"
     assert isinstance(first["score"], float) and "Eliza Crane" in first["text"]
+    # The short answer, with its citation: the player's from the visible source only.
+    answer = player["answer"]
+    assert answer["known"] and answer["mode"] == "extractive"
+    assert answer["text"] == "Its harbor master is Eliza Crane. [1]"
+    assert [(c["number"], c["label"], c["source_id"]) for c in answer["citations"]] == [
+        (1, "Shattered Isles › Saltmarsh", first["source_id"])
+    ]
+    unknown = run(cli, "lore", "Who is Eliza Crane's brother?")
+    assert unknown["answer"] == {
+        "text": "Nothing the table knows says who Eliza Crane's brother is.",
+        "mode": "nothing",
+        "known": False,
+        "citations": [],
+    }
     gm = run(cli, "lore", "who is Eliza Crane?", "--as", "gm", "--limit", "1")
     assert (
         len(gm["results"]) == 1 and gm["results"][0]["source"] == "secrets.md" and gm["results"][0]["hidden"]
