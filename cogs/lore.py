@@ -31,6 +31,7 @@ from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
 from cogs.embeds import clip
 from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.service import KnowledgeService
+from memory.retrieval.config import always_include_warning
 
 log = logging.getLogger(__name__)
 
@@ -208,8 +209,11 @@ class LoreCommands(commands.Cog):
         """List the campaign's sources."""
         campaign = await self._campaign(interaction)
         found = await self.knowledge.list_sources(campaign.id, viewer=Viewer.GM)
+        warning = always_include_warning(found)
         await interaction.response.send_message(
-            embed=lore_embeds.sources_embed(found, page), ephemeral=True, allowed_mentions=NONE
+            embed=lore_embeds.sources_embed(found, page, warning=warning),
+            ephemeral=True,
+            allowed_mentions=NONE,
         )
 
     @lore.command(name="source", description="Inspect one knowledge source: versions, chunks, hashes (GM)")
@@ -244,8 +248,9 @@ class LoreCommands(commands.Cog):
         campaign = await self._campaign(interaction)
         change = setting_change(field, value)
         changed = await self.knowledge.set_source(campaign.id, source, **change)  # type: ignore[arg-type]
+        warning = await self.knowledge.always_include_warning(campaign.id) if field != "tags" else None
         await interaction.response.send_message(
-            embed=lore_embeds.source_changed_embed(changed, f"{field} set"),
+            embed=lore_embeds.source_changed_embed(changed, f"{field} set", warning=warning),
             ephemeral=True,
             allowed_mentions=NONE,
         )

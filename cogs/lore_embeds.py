@@ -221,8 +221,13 @@ def page_total(count: int) -> int:
     return max(1, -(-count // SOURCES_PER_PAGE))
 
 
-def sources_embed(sources: Sequence[SourceInfo], page: int = 1) -> discord.Embed:
-    """Render one page of the source inspector: class, states, hash, chunks, imported at, times used."""
+def sources_embed(
+    sources: Sequence[SourceInfo], page: int = 1, *, warning: str | None = None
+) -> discord.Embed:
+    """Render one page of the source inspector: class, states, hash, chunks, imported at, times used.
+
+    `warning` (always-included Canon crowding the answers' budget) heads every page.
+    """
     pages = page_total(len(sources))
     page = min(max(1, page), pages)
     embed = discord.Embed(title=f"Knowledge sources ({len(sources)})", colour=COLOUR)
@@ -230,7 +235,8 @@ def sources_embed(sources: Sequence[SourceInfo], page: int = 1) -> discord.Embed
         embed.description = "No sources yet. Import a world bible with `/lore import` (.md, .txt or .yaml)."
         return embed
     shown = sources[(page - 1) * SOURCES_PER_PAGE : page * SOURCES_PER_PAGE]
-    embed.description = fit_lines([source_line(s) for s in shown], DESCRIPTION_LIMIT)
+    head = [f"⚠️ {_escape(warning)}", ""] if warning else []
+    embed.description = fit_lines(head + [source_line(s) for s in shown], DESCRIPTION_LIMIT)
     embed.set_footer(text=f"Page {page}/{pages} · /lore source <id> for one source · {LOCK} = GM only")
     return shrink_to_limit(embed)
 
@@ -293,10 +299,12 @@ def source_embed(detail: SourceDetail) -> discord.Embed:
     return shrink_to_limit(embed)
 
 
-def source_changed_embed(source: SourceInfo, what: str) -> discord.Embed:
-    """Render the answer to `/lore set`, `/lore enable` and `/lore disable`."""
+def source_changed_embed(source: SourceInfo, what: str, *, warning: str | None = None) -> discord.Embed:
+    """Render the answer to `/lore set`, `/lore enable` and `/lore disable` (and what the GM should know)."""
     embed = discord.Embed(title=clip(f"#{source.id} {source.title}: {what}", TITLE_LIMIT), colour=DONE_COLOUR)
     lines = [source_flags(source)]
+    if warning:
+        lines.append(f"⚠️ {_escape(warning)}")
     if source.tags:
         lines.append("Tags: " + _escape(", ".join(source.tags)))
     if not source.enabled:

@@ -34,6 +34,7 @@ from memory.knowledge.models import (
     VectorStatus,
 )
 from memory.retrieval.answer import compose
+from memory.retrieval.config import always_include_warning
 
 NOW = dt.datetime(2026, 11, 30, 18, 0, tzinfo=dt.UTC)
 LONG = "Ω" * 3000 + " [click me](https://evil.example/track.png) @everyone ![img](https://t.example/a.png)"
@@ -289,6 +290,18 @@ def test_the_source_inspector_lists_every_column_and_pages_within_limits() -> No
         assert part in line
     assert "Page 7/7" in (lore_embeds.sources_embed(sources, 99).footer.text or "")
     assert "No sources yet" in (lore_embeds.sources_embed([]).description or "")
+
+
+def test_always_included_canon_past_half_the_budget_is_flagged_in_the_inspector() -> None:
+    rules = source(1, title="House rules", knowledge_class=KnowledgeClass.CANON, always_include=True)
+    assert always_include_warning([rules]) is None  # 900 of 2,400 tokens
+    codex = source(2, title="Codex", knowledge_class=KnowledgeClass.CANON, always_include=True)
+    off = source(3, title="Off", knowledge_class=KnowledgeClass.CANON, always_include=True, enabled=False)
+    warning = always_include_warning([rules, codex, off])
+    assert warning is not None and "(House rules, Codex) takes 1,800 tokens, 75%" in warning
+    shown = lore_embeds.sources_embed([rules, codex, off], warning=warning).description or ""
+    assert shown.startswith("⚠️ Always-included Canon (House rules, Codex)")
+    assert_fits(lore_embeds.sources_embed([rules, codex], warning=warning * 40))
 
 
 def test_one_source_with_many_versions_and_chunks_fits() -> None:
