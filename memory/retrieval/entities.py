@@ -22,9 +22,10 @@ from canon.graph import CanonReader, fold
 from canon.ontology import Ontology, base_ontology
 from memory import fulltext
 from memory.knowledge.answer_models import Relation
-from memory.knowledge.models import CanonFact
+from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.retrieval.candidates import EntityMatch
 from memory.retrieval.config import SearchConfig
+from memory.retrieval.superseded import mark_superseded
 
 log = logging.getLogger(__name__)
 
@@ -232,3 +233,20 @@ class EntityFinder:
             )
         found = {f.entity_id for f in facts}
         return facts, [m for m in ranked if m.entity_id in found]
+
+    async def mark_superseded(
+        self,
+        session: AsyncSession,
+        campaign: Campaign,
+        steps: Sequence[LineageStep],
+        viewer: Viewer,
+        results: list[LoreResult],
+    ) -> list[LoreResult]:
+        """Return the results with the Canon passages the story has changed marked (`memory.retrieval.superseded`)."""
+        if not any(r.knowledge_class == KnowledgeClass.CANON for r in results):
+            return results
+        reader = CanonReader(session, steps, self.ontology(campaign), viewer=viewer)
+        names = await self.names(reader, viewer)
+        if not names[0]:
+            return results
+        return await mark_superseded(reader, names[0], results)

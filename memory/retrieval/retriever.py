@@ -94,6 +94,9 @@ class Retriever:
                 limit=limit,
                 config=config,
             )
+            marked = await self.entities.mark_superseded(session, campaign, steps, viewer, answer.results)
+            if marked != answer.results:
+                answer = answer.model_copy(update={"results": marked})
             timings["assemble"] = _ms(mark)
         timings["total"] = _ms(started)
         return answer.model_copy(update={"trace": answer.trace.model_copy(update={"timings_ms": timings})})

@@ -10,7 +10,9 @@ from canon.domain import Authority, StatementKind, Viewer, Visibility
 from canon.graph import CanonWriter
 from canon.ontology import base_ontology
 from canon.storage import Database
+from config.settings import LoreSettings
 from memory.knowledge.answer_models import AnswerMode
+from memory.knowledge.models import KnowledgeClass
 from memory.retrieval import SearchConfig
 from memory.retrieval.entities import Names, best_matches, name_parts, singulars
 from tests.memory.knowledge_helpers import knowledge_service, new_campaign
@@ -87,3 +89,64 @@ async def test_relation_questions_are_answered_from_the_graph_and_gm_only_ones_s
     assert "Tomas" not in player.model_dump_json()
     gm = await service.ask(campaign, "Who is Ysolde's brother?", viewer=Viewer.GM)
     assert gm.reply is not None and gm.reply.text == "Ysolde Marrow is a sibling of Tomas Marrow. [1]"
+
+
+GATE = b"""# Greyhaven
+
+## North Gate
+
+The north gate is open to travellers day and night. Its iron doors were forged by the first dwarves of the
+hills, and the watch counts every cart that passes under the arch at dawn and at dusk.
+
+## Harbour
+
+The harbour is open to every ship that pays the toll. Fishing boats crowd the quays at dawn, and the
+harbourmaster keeps a ledger of every hull, flag and cargo that comes in from the cold grey sea.
+"""
+
+
+async def test_a_canon_passage_the_story_changed_is_marked_out_of_date_for_those_who_may_know(
+    db: Database, tmp_path: Path
+) -> None:
+    service = knowledge_service(db, tmp_path, semantic=False, settings=LoreSettings(chunk_min_tokens=20))
+    campaign = await new_campaign(db, "Greyhaven")
+    ontology = base_ontology()
+
+    made: dict[str, int] = {}
+
+    async def gate(session, value: str, authority: Authority, visibility=Visibility.PUBLIC):  # type: ignore[no-untyped-def]
+        writer = CanonWriter(
+            session, await open_changeset(session, campaign, ChangesetKind.GM_DIRECT), ontology
+        )
+        if "gate" not in made:
+            made["gate"] = await writer.create_entity(type="Location", name="North Gate", authority=authority)
+        await writer.add_statement(
+            kind=StatementKind.ATTRIBUTE,
+            subject_id=made["gate"],
+            predicate="status",
+            value=value,
+            authority=authority,
+            visibility=visibility,
+        )
+
+    await db.run(lambda s: gate(s, "open", Authority.SOURCE))
+    await service.import_bytes(campaign, "greyhaven.md", GATE, knowledge_class=KnowledgeClass.CANON)
+    before = await service.ask(campaign, "Is the north gate open?", viewer=Viewer.PLAYER)
+    assert before.results[0].heading_path[-1] == "North Gate" and before.results[0].out_of_date is None
+
+    await db.run(lambda s: gate(s, "collapsed", Authority.GM))
+    after = await service.ask(campaign, "Is the north gate open?", viewer=Viewer.PLAYER)
+    first = after.results[0]
+    assert first.heading_path[-1] == "North Gate"
+    assert first.out_of_date == "North Gate's status is collapsed"
+    assert all(r.out_of_date is None for r in after.results if r.heading_path[-1] == "Harbour")
+    assert after.reply is not None
+    number = next(c.number for c in after.reply.citations if c.chunk_id == first.chunk_id)
+    assert f"[{number}] is out of date: North Gate's status is collapsed now." in after.reply.text
+
+    # A change players may not know of marks nothing for them (the GM sees it).
+    await db.run(lambda s: gate(s, "rubble", Authority.GM, Visibility.GM_ONLY))
+    player = await service.ask(campaign, "Is the north gate open?", viewer=Viewer.PLAYER)
+    assert player.results[0].out_of_date == "North Gate's status is collapsed"
+    gm = await service.ask(campaign, "Is the north gate open?", viewer=Viewer.GM)
+    assert gm.results[0].out_of_date == "North Gate's status is rubble"
