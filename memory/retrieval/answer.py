@@ -153,13 +153,33 @@ def names_in(question: str) -> list[str]:
     return found
 
 
+_BLOCK_START = re.compile(r"^\s*(?:[-*+•]\s|\d+[.)]\s|\|)")
+
+
+def _blocks(text: str) -> list[str]:
+    """Return a passage's paragraphs, list items and table rows, each on one line (headings left out)."""
+    blocks: list[str] = []
+    current: list[str] = []
+    for line in text.splitlines():
+        starts = not line.strip() or _HEADING.match(line) or _BLOCK_START.match(line)
+        if starts and current:
+            blocks.append(" ".join(current))
+            current = []
+        if line.strip() and not _HEADING.match(line) and not set(line.strip()) <= set("|-: "):
+            current.append(line.strip())
+            if line.lstrip().startswith("|"):
+                blocks.append(" ".join(current))
+                current = []
+    if current:
+        blocks.append(" ".join(current))
+    return blocks
+
+
 def sentences(text: str) -> list[str]:
     """Return a passage's sentences (headings left out, markup stripped, each clipped)."""
     found: list[str] = []
-    for line in text.splitlines():
-        if not line.strip() or _HEADING.match(line) or set(line.strip()) <= set("|-: "):
-            continue
-        clean = " ".join(_MARKUP.sub(" ", line).split()).strip(" -•")
+    for block in _blocks(text):
+        clean = " ".join(_MARKUP.sub(" ", block).split()).strip(" -•")
         for piece in _SENTENCE.split(clean):
             piece = piece.strip()
             if len(piece) >= 12:

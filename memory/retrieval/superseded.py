@@ -77,10 +77,31 @@ def stale_note(text: str, changes: Sequence[Change]) -> str | None:
     return None
 
 
-def _named(result: LoreResult, names: dict[str, tuple[str, int]]) -> list[int]:
-    """Return the entities a passage's headings name (a heading that is a name, or its plural)."""
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+
+
+def sections(result: LoreResult) -> list[tuple[list[str], str]]:
+    """Return a passage's sections: the headings each one is under, and its text (a chunk may hold several)."""
+    found: list[tuple[list[str], str]] = []
+    headings = [result.source_title, *result.heading_path]
+    lines: list[str] = []
+    for line in result.text.splitlines():
+        match = _HEADING.match(line)
+        if match is None:
+            lines.append(line)
+            continue
+        if any(x.strip() for x in lines):
+            found.append((headings, "\n".join(lines)))
+        headings, lines = [result.source_title, *result.heading_path, match.group(1)], []
+    if any(x.strip() for x in lines):
+        found.append((headings, "\n".join(lines)))
+    return found
+
+
+def _named(headings: Sequence[str], names: dict[str, tuple[str, int]]) -> list[int]:
+    """Return the entities headings name (a heading that is a name, or its plural)."""
     found = []
-    for heading in [result.source_title, *result.heading_path]:
+    for heading in headings:
         key = fold(heading)
         for candidate in (key, key[:-1] if key.endswith("s") else key):
             if candidate in names:
@@ -93,8 +114,9 @@ async def mark_superseded(
     reader: CanonReader, names: dict[str, tuple[str, int]], results: Sequence[LoreResult]
 ) -> list[LoreResult]:
     """Return the results with the Canon passages the story has changed marked out of date (see the module)."""
-    named = {r.chunk_id: _named(r, names) for r in results if r.knowledge_class == KnowledgeClass.CANON}
-    wanted = list(dict.fromkeys(e for ids in named.values() for e in ids))[:MAX_ENTITIES]
+    canon = [r for r in results if r.knowledge_class == KnowledgeClass.CANON]
+    parts = {id(r): [(_named(h, names), text) for h, text in sections(r)] for r in canon}
+    wanted = list(dict.fromkeys(e for p in parts.values() for ids, _ in p for e in ids))[:MAX_ENTITIES]
     if not wanted:
         return list(results)
     changes: dict[int, list[Change]] = {}
@@ -105,7 +127,11 @@ async def mark_superseded(
             changes[entity_id] = []
     marked = []
     for result in results:
-        found = [c for e in named.get(result.chunk_id, []) for c in changes.get(e, [])]
-        note = stale_note(result.text, found) if found else None
+        note = None
+        for ids, text in parts.get(id(result), []):
+            found = [c for e in ids for c in changes.get(e, [])]
+            note = stale_note(text, found) if found else None
+            if note:
+                break
         marked.append(result.model_copy(update={"out_of_date": note}) if note else result)
     return marked
