@@ -18,10 +18,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits, replies
-from bot.client import Lorekeeper
-from bot.lore_answer import LoreAnswers
-from bot.lore_service import SETTINGS, LoreImportService, parse_tags, setting_change
+from bot.client import limits, replies
+from bot.client.client import Lorekeeper
+from bot.services.lore_answer import LoreAnswers
+from bot.services.lore_service import SETTINGS, LoreImportService, parse_tags, setting_change
 from canon.campaigns import Campaign
 from canon.domain import Viewer
 from canon.errors import GameError, InvalidInput
@@ -30,8 +30,8 @@ from cogs.canon_options import campaign_of, viewer_of
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
 from cogs.embeds import clip
 from memory.knowledge.models import KnowledgeClass
+from memory.knowledge.retrieval.config import always_include_warning
 from memory.knowledge.service import KnowledgeService
-from memory.retrieval.config import always_include_warning
 
 log = logging.getLogger(__name__)
 

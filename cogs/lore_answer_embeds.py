@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.limits import fit_lines
+from bot.client.limits import fit_lines
 from canon.domain import Viewer
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import COLOUR, clip
@@ -38,7 +38,7 @@ from cogs.lore_embeds import (
 )
 from memory.knowledge.answer_models import ShortAnswer
 from memory.knowledge.models import Answer, CanonFact, LoreResult, RetrievalRecord
-from memory.retrieval.answer import compose
+from memory.knowledge.retrieval.answer import compose
 
 OUT_OF_DATE = "⚠️ Out of date"
 NOTHING = "Nothing in this campaign's knowledge answers that. Try other words, or ask the GM."

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from bot.llm import InMemoryTokenLedger, OpenAICompatibleLLM
-from bot.lore_answer import LoreAnswers, answer_messages
+from bot.llm.client import InMemoryTokenLedger
+from bot.llm.openai_compatible import OpenAICompatibleLLM
+from bot.services.lore_answer import LoreAnswers, answer_messages
 from canon.domain import Viewer
 from canon.storage import Database
 from config.settings import LoreSettings

@@ -33,8 +33,8 @@ from memory.knowledge.models import (
     SourceVersionInfo,
     VectorStatus,
 )
-from memory.retrieval.answer import compose
-from memory.retrieval.config import always_include_warning
+from memory.knowledge.retrieval.answer import compose
+from memory.knowledge.retrieval.config import always_include_warning
 
 NOW = dt.datetime(2026, 11, 30, 18, 0, tzinfo=dt.UTC)
 LONG = "Ω" * 3000 + " [click me](https://evil.example/track.png) @everyone ![img](https://t.example/a.png)"
@@ -445,7 +445,7 @@ def test_a_snippet_reads_as_one_line_with_its_headings_and_without_the_ones_alre
 
 
 def test_a_batch_card_pages_and_rebuilds_its_buttons_from_their_custom_ids() -> None:
-    from bot.canon_service import Review
+    from bot.services.canon_service import Review
     from canon.proposals import ProposalStatus
     from cogs.canon_views import BatchButton, card_content
     from tests.cogs.test_canon_embeds import proposal

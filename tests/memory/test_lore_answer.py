@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from memory.knowledge.answer_models import AnswerMode, Relation
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
-from memory.retrieval.answer import compose, key_words, nothing_known, same_word, sentences
+from memory.knowledge.retrieval.answer import compose, key_words, nothing_known, same_word, sentences
 
 
 def passage(

@@ -13,8 +13,8 @@ from canon.storage import Database
 from config.settings import LoreSettings
 from memory.knowledge.answer_models import AnswerMode
 from memory.knowledge.models import KnowledgeClass
-from memory.retrieval import SearchConfig
-from memory.retrieval.entities import Names, best_matches, name_parts, singulars
+from memory.knowledge.retrieval import SearchConfig
+from memory.knowledge.retrieval.entities import Names, best_matches, name_parts, singulars
 from tests.memory.knowledge_helpers import knowledge_service, new_campaign
 
 
