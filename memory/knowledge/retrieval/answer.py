@@ -105,6 +105,8 @@ RELATION_PHRASES = {
 #: Passages whose sentences may answer (the best few), and the longest sentence quoted.
 PASSAGES_READ = 3
 SENTENCE_CHARS = 320
+#: Shorter pieces are not sentences ("Cost 5 gp" is one: a list item of a stat block).
+MIN_SENTENCE_CHARS = 8
 #: Share of the question's words a passage must hold to answer it.
 MIN_COVERAGE = 0.5
 
@@ -137,9 +139,21 @@ def _has(words: set[str], word: str) -> bool:
     return word in words or any(same_word(word, w) for w in words)
 
 
+#: The table's abbreviations, read as the words a source writes out.
+ABBREVIATIONS = {
+    "ac": ("armor", "class"),
+    "hp": ("hit", "points"),
+    "cr": ("challenge",),
+    "dc": ("difficulty", "class"),
+    "xp": ("experience",),
+}
+
+
 def key_words(question: str) -> list[str]:
-    """Return the words a question is about: content words but the ones that only ask."""
-    words = [w[:-2] if w.endswith("'s") else w for w in fulltext.query_words(question.replace("’", "'"))]
+    """Return the words a question is about: content words but the ones that only ask, abbreviations spelt out."""
+    words: list[str] = []
+    for word in fulltext.query_words(question.replace("’", "'")):
+        words += ABBREVIATIONS.get(word, (word,))
     return [w for w in dict.fromkeys(words) if w not in GENERIC and w not in fulltext.STOPWORDS]
 
 
@@ -182,7 +196,7 @@ def sentences(text: str) -> list[str]:
         clean = " ".join(_MARKUP.sub(" ", block).split()).strip(" -•")
         for piece in _SENTENCE.split(clean):
             piece = piece.strip()
-            if len(piece) >= 12:
+            if len(piece) >= MIN_SENTENCE_CHARS:
                 found.append(piece if len(piece) <= SENTENCE_CHARS else piece[: SENTENCE_CHARS - 1] + "…")
     return found
 
