@@ -145,6 +145,20 @@ def _warning_messages(warnings: Iterable[dict[str, Any]]) -> list[str]:
     return [str(w.get("message") or w.get("kind") or "a continuity problem") for w in warnings]
 
 
+def _warning_lines(warnings: Iterable[dict[str, Any]]) -> list[str]:
+    """Return each warning (escaped) followed by its sides with their evidence, in a player's words."""
+    lines: list[str] = []
+    for warning in warnings:
+        lines.append(_escape(_warning_messages([warning])[0]))
+        for side in warning.get("sides") or []:
+            said = [
+                evidence_words(Evidence.model_validate(e), Viewer.PLAYER) for e in side.get("evidence") or []
+            ]
+            if said:
+                lines.append(f"  ◦ {_escape(str(side.get('sentence', '')))}: {said[0]}")
+    return lines
+
+
 # -- the review card ------------------------------------------------------------------------------------
 
 
@@ -334,12 +348,12 @@ def proposed_embed(proposals: Sequence[Proposal], *, secret: frozenset[int] = fr
                 f"{extra.content.entity_type}."
             )
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
-    warnings = [w for p in proposals if p.id not in secret for w in _warning_messages(p.warnings)]
+    warnings = [w for p in proposals if p.id not in secret for w in _warning_lines(p.warnings)]
     if warnings:
         embed.colour = WARNING_COLOUR
         embed.add_field(
             name=f"{WARN} Continuity warnings",
-            value=fit_lines([_escape(w) for w in warnings], FIELD_LIMIT),
+            value=fit_lines(warnings, FIELD_LIMIT),
             inline=False,
         )
     embed.set_footer(text="The GM accepts or rejects it when the scene ends (/endscene).")
