@@ -27,7 +27,6 @@ import discord
 
 from bot.canon_service import RetconResult, Review
 from bot.limits import fit_lines
-from canon.checks import RecordedConflict
 from canon.continuity import Finding
 from canon.domain import (
     AsOf,
@@ -506,29 +505,6 @@ def _sides_lines(sides: Iterable[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def conflicts_embed(conflicts: Sequence[RecordedConflict]) -> discord.Embed:
-    """Render recorded conflicts with both sides and their evidence (GM only)."""
-    embed = discord.Embed(title="Continuity conflicts", colour=WARNING_COLOUR if conflicts else DONE_COLOUR)
-    if not conflicts:
-        embed.description = "No conflicts recorded."
-        return embed
-    shown = conflicts[:10]
-    embed.description = f"{len(conflicts)} recorded, newest first" + (
-        f"; the first {len(shown)} here." if len(conflicts) > len(shown) else "."
-    )
-    for conflict in shown:
-        lines = [_escape(clip(conflict.message, 300)), *_sides_lines(conflict.details.get("sides") or [])]
-        if conflict.rationale:
-            lines.append(f"Accepted: {_escape(conflict.rationale)}")
-        embed.add_field(
-            name=clip(f"#{conflict.id} · {conflict.kind} · {conflict.status}", TITLE_LIMIT),
-            value=fit_lines(lines, 520),
-            inline=False,
-        )
-    embed.set_footer(text=f"{LOCK} This list may name GM-only canon.")
-    return shrink_to_limit(embed)
-
-
 def check_embed(findings: Sequence[Finding], new: Sequence[Finding]) -> discord.Embed:
     """Render a whole-graph continuity check: how many problems, and the new ones with both sides."""
     embed = discord.Embed(title="Continuity check", colour=WARNING_COLOUR if findings else DONE_COLOUR)
@@ -564,6 +540,10 @@ def retcon_embed(result: RetconResult, rationale: str) -> discord.Embed:
         lines.append(f"Replaced by fact #{result.replacement_id}.")
     else:
         lines.append("Nothing replaces it.")
+    if result.closed:
+        lines.append(
+            f"Resolves {len(result.closed)} open conflict(s): " + "; ".join(f"#{c.id}" for c in result.closed)
+        )
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     embed.add_field(
         name=f"Facts to review ({len(result.dependents)})",
