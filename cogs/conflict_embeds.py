@@ -10,8 +10,8 @@ from typing import Any
 
 import discord
 
-from bot import limits
-from bot.limits import fit_lines
+from bot.client import limits
+from bot.client.limits import fit_lines
 from canon.checks import RecordedConflict
 from canon.conflicts import ACCEPTED, DISMISSED, OPEN, ConflictPage, Resolution, Show
 from canon.domain import Evidence

@@ -18,7 +18,7 @@ from typing import Any, cast
 
 import discord
 
-from bot import limits
+from bot.client import limits
 from canon.conflicts import OPEN, ConflictPage, Show
 from cogs.canon_views import guarded, services_of
 from cogs.checks import actor_of, require_gm

@@ -28,8 +28,8 @@ from typing import Any, Literal
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.llm import NOT_CONFIGURED_MESSAGE, LLMClient, LLMOutputInvalid, LLMUnavailable, require_llm
-from bot.proposal_service import ProposalService
+from bot.llm.client import NOT_CONFIGURED_MESSAGE, LLMClient, LLMOutputInvalid, LLMUnavailable, require_llm
+from bot.services.proposal_service import ProposalService
 from bot.voice.extraction import (
     Candidate,
     ExtractionReport,
@@ -203,7 +203,7 @@ class VoiceService:
         self.llm = llm
         self.memories = memories
         self.moments = moments
-        #: `memory.retrieval.Retriever` (or anything with its `search`), when imported knowledge is wired.
+        #: `memory.knowledge.retrieval.Retriever` (or anything with its `search`), when imported knowledge is wired.
         self.retriever = retriever
         #: `memory.knowledge.KnowledgeService`, for `extract_source`.
         self.knowledge = knowledge
@@ -723,7 +723,7 @@ class VoiceService:
         if self.retriever is None or not query.strip():
             return []
         try:
-            from memory.retrieval import preset
+            from memory.knowledge.retrieval import preset
 
             answer = await self.retriever.search(
                 campaign_id, query[:1000], viewer=viewer, limit=LORE_RESULTS, config=preset("context")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import command
 from sqlalchemy import select, update
 
-from bot import database
+from bot.schema import database
 from canon.models import ConflictRow, StatementRow
 from canon.proposals import EntityContent, FactContent, Ref
 from canon.storage import Database
