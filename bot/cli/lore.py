@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from bot.cli.common import emit, fail, run_async, settings_or_exit, with_services
+from bot.services.lore_answer import LoreAnswers
 from bot.services.structured_import import ingest_yaml
 from canon.domain import Viewer
 from canon.errors import GameError
@@ -338,7 +339,7 @@ def lore(
         target = await services.campaigns.by_name(campaign)
         for text, extra in lines:
             try:
-                answer = await services.knowledge.ask(
+                answer = await LoreAnswers(services.knowledge, services.llm).ask(
                     target.id, text, viewer=who, limit=limit, config=preset_name, record=record
                 )
             except GameError as error:
@@ -361,15 +362,21 @@ def _print_line(payload: dict[str, Any]) -> None:
 
 def _answer_text(answer: Answer) -> str:
     lines = [f"Q: {answer.question}"]
+    if answer.reply is not None:
+        lines.append(f"A: {answer.reply.text}")
+        lines += [f"   [{c.number}] {c.label}" for c in answer.reply.citations if c.cited]
     for fact in answer.canon_facts:
         mark = " [hidden]" if fact.hidden else ""
         lines.append(f"  CANON {fact.entity_name} ({fact.entity_type}){mark}: " + "; ".join(fact.facts[:5]))
     if not answer.results and not answer.canon_facts:
         lines.append("  Nothing in this campaign's knowledge matches.")
-    for rank, result in enumerate(answer.results, 1):
+    for rank, result in enumerate(answer.results, len(answer.canon_facts) + 1):
         data = result_json(result)
         where = " › ".join(result.heading_path) or result.source_title
-        lines.append(f"  {rank}. [{result.label}] {result.filename} — {where}  (score {data['score']})")
+        stale = f" OUT OF DATE (now {result.out_of_date})" if result.out_of_date else ""
+        lines.append(
+            f"  {rank}.{stale} [{result.label}] {result.filename} — {where}  (score {data['score']})"
+        )
         snippet = " ".join(result.text.split())[:300]
         lines.append(f"     {snippet}")
     for warning in answer.trace.warnings:

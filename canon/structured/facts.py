@@ -1,6 +1,7 @@
 """Ingest stage 3: what each changed file states, fact by fact, once every entity exists.
 
-An entry's attributes become attribute statements (timeless), born and died the states `alive` and `dead` from
+An entry's attributes become attribute statements (timeless, under the names the ontology declares: a
+family tree's `titles` is a Person's `title`), born and died the states `alive` and `dead` from
 those dates (an `unknown` date writes no state), and each relation record a relation statement with its validity
 and visibility. Each fact fills a slot of its file (`attr|key|name`, `state|key|alive`, `rel|TYPE|src|dst`) that
 names it independently of its value; its fingerprint tells a changed value from the same one.
@@ -9,7 +10,7 @@ names it independently of its value; its fingerprint tells a changed value from 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -150,9 +151,16 @@ class FactBuilder:
     """Turn the changed files' records into facts by slot, with every entity id known."""
 
     def __init__(
-        self, ids: dict[str, int], planned_keys: Iterable[str], event_dates: dict[str, Validity]
+        self,
+        ids: dict[str, int],
+        planned_keys: Iterable[str],
+        event_dates: dict[str, Validity],
+        *,
+        attribute_name: Callable[[str, str], str] | None = None,
     ) -> None:
         self._ids = ids
+        # A field's attribute as the ontology declares it for the entry's type (`titles` is `title`).
+        self._attribute_name = attribute_name or (lambda _type, name: name)
         self._planned = set(planned_keys)
         self.event_dates = event_dates
         # Validities and date texts by identity: the loader shares one WorldDate per date text, and hashing
@@ -207,9 +215,10 @@ class FactBuilder:
                 continue
             slot = f"attr|{entry.id}|{name}"
             shown = Visibility.GM_ONLY if name in entry.gm_only else visibility
-            fp = statement_fingerprint("attribute", subject, name, None, value, ALWAYS, shown.value)
+            predicate = self._attribute_name(entry.entity_type, name)
+            fp = statement_fingerprint("attribute", subject, predicate, None, value, ALWAYS, shown.value)
             own[slot] = Fact(
-                slot, StatementKind.ATTRIBUTE, subject, name, None, value, ALWAYS, shown, entry.line, fp
+                slot, StatementKind.ATTRIBUTE, subject, predicate, None, value, ALWAYS, shown, entry.line, fp
             )
         if entry.entity_type not in _LIVING:
             return
