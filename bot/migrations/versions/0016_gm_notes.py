@@ -4,7 +4,7 @@ The GM's notes (text, tags, the scene they are about, a done flag) and the canon
 Nothing existing changes: the tables start empty.
 
 Revision ID: 0016
-Revises: 0011
+Revises: 0014
 Create Date: 2026-12-03 09:00:00.000000
 """
 
@@ -16,7 +16,7 @@ from alembic import op
 import canon.storage
 
 revision = "0016"
-down_revision = "0011"
+down_revision = "0014"
 branch_labels = None
 depends_on = None
 
