@@ -188,9 +188,8 @@ class MemoryOperations(IndexedStore):
     """The scoped-memory operations of `NpcMemoryStore` (see the module docstring)."""
 
     def _record(self, row: NpcMemoryRow) -> Any:
-        from memory.npc_memory import record_of
-
-        return record_of(row)
+        """Return a row as its record (`NpcMemoryStore` gives its `MemoryRecord`)."""
+        raise NotImplementedError
 
     async def find(
         self,

@@ -162,11 +162,6 @@ class Recalled(BaseModel):
     score: float
 
 
-def record_of(row: NpcMemoryRow) -> MemoryRecord:
-    """Return a memory row as its record."""
-    return _record(row)
-
-
 def _record(row: NpcMemoryRow) -> MemoryRecord:
     return MemoryRecord(
         categories=categories_of(row.categories),
@@ -396,6 +391,9 @@ class NpcMemoryStore(MemoryOperations):
     Without an index or an embedder (`semantic` false) recall ranks by importance and recency alone. Recall
     never returns a private memory (the GM's alone: an NPC does not speak from it).
     """
+
+    def _record(self, row: NpcMemoryRow) -> MemoryRecord:
+        return _record(row)
 
     async def index_records(self, campaign_id: int, records: Sequence[MemoryRecord]) -> bool:
         """Put records into the campaign's collection; False (and a log line) when the index is unavailable."""
