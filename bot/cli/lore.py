@@ -7,6 +7,7 @@ hidden sources are only printed on request (and then marked).
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import json
 import sys
@@ -20,6 +21,7 @@ from bot.services.lore_answer import LoreAnswers
 from bot.services.structured_import import ingest_yaml
 from canon.domain import Viewer
 from canon.errors import GameError
+from memory.dialogue import is_dialogue
 from memory.knowledge.files import YAML_SUFFIXES, expand_paths
 from memory.knowledge.models import (
     Answer,
@@ -32,6 +34,7 @@ from memory.knowledge.models import (
     result_json,
 )
 from memory.knowledge.retrieval import PRESETS
+from memory.scenes import Actor
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -54,6 +57,9 @@ class ClassChoice(enum.StrEnum):
 
 CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
+
+
+CLI_ACTOR = Actor(id=None, name="command line", is_gm=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -100,17 +106,21 @@ def ingest(
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         fail(f"Not found: {', '.join(missing)}")
-    yaml_files = [p for p in paths if p.is_file() and p.suffix.lower() in YAML_SUFFIXES]
-    text_paths = [p for p in paths if p not in yaml_files]
+    dialogues = [p for p in paths if p.is_file() and is_dialogue(p.name, p.read_bytes()[:4096])]
+    yaml_files = [
+        p for p in paths if p.is_file() and p.suffix.lower() in YAML_SUFFIXES and p not in dialogues
+    ]
+    text_paths = [p for p in paths if p not in yaml_files and p not in dialogues]
     cls = KnowledgeClass(knowledge_class.value) if knowledge_class else None
 
     async def work(services: Any) -> dict[str, Any]:
         target = await services.campaigns.by_name(campaign)
-        files = expand_paths(text_paths)
-        if not files and not yaml_files:
-            raise GameError("No .md or .txt file to import there.")
         imported: list[ImportReport] = []
         failed: list[ImportFailure] = []
+        files = expand_paths(text_paths) if text_paths else []
+        if not files and not yaml_files and not dialogues:
+            raise GameError("No .md or .txt file to import there.")
+        scenes = [await _ingest_dialogue(services, target, path, failed) for path in dialogues]
         extracted: list[dict[str, Any]] = []
         yaml_results: list[Any] = []
         progress = None if as_json else _Progress()
@@ -155,6 +165,7 @@ def ingest(
             "imported": [r.model_dump(mode="json") for r in imported],
             "failed": [f.model_dump(mode="json") for f in failed],
             "yaml": yaml_results,
+            "dialogue": [d for d in scenes if d],
             "extracted": [e for e in extracted if e],
         }
 
@@ -165,13 +176,44 @@ def ingest(
         raise typer.Exit(1)
 
 
+async def _ingest_dialogue(
+    services: Any, campaign: Any, path: Path, failed: list[ImportFailure]
+) -> dict[str, Any]:
+    """Import a dialogue file into a scene (`bot.voice.dialogue_import`); a failure goes to `failed`."""
+    try:
+        data = await asyncio.to_thread(path.read_bytes)
+        done = await services.dialogue.import_dialogue(campaign, path.name, data, CLI_ACTOR)
+    except GameError as error:
+        failed.append(ImportFailure(filename=path.name, error=error.message))
+        return {}
+    scene = done.report.scene
+    waiting = len(done.review.proposals)
+    text = (
+        f"{path.name}: {done.lines} lines into scene {scene.story_order} “{scene.title}”"
+        + (f"; the NPCs {', '.join(done.npcs)} spoke" if done.npcs else "")
+        + (
+            f"; {waiting} proposal(s) wait for review (lorekeeper canon review --scene {scene.id})"
+            if waiting
+            else "; nothing to review: the scene is complete"
+        )
+    )
+    return {
+        "file": path.name,
+        "scene_id": scene.id,
+        "lines": done.lines,
+        "npcs": list(done.npcs),
+        "proposals": waiting,
+        "text": text,
+    }
+
+
 def ingest_text(outcome: dict[str, Any]) -> str:
     """Return what `lorekeeper ingest` did, for a person: prose files and YAML entries written, what failed."""
     counts: dict[str, int] = {}
     for report in outcome["imported"]:
         counts[report["outcome"]] = counts.get(report["outcome"], 0) + 1
     parts: list[str] = []
-    if counts or not outcome["yaml"]:
+    if counts or not (outcome["yaml"] or outcome.get("dialogue")):
         done = ", ".join(f"{n} {what}" for what, n in sorted(counts.items()))
         parts.append(f"prose: {done}" if done else "no prose file imported")
     failed = len(outcome["failed"])
@@ -193,6 +235,8 @@ def ingest_text(outcome: dict[str, Any]) -> str:
             details += [
                 f"  {e['file']}: line {e['line']}, column {e['column']}: {e['message']}" for e in y["errors"]
             ]
+    parts += [f"dialogue: {d['file']} into a scene" for d in outcome.get("dialogue", ())]
+    details += [f"  {d['text']}" for d in outcome.get("dialogue", ())]
     lines = [f"Campaign “{outcome['campaign']}”: {'; '.join(parts)}; {failed} failed.", *details]
     lines += [f"  {e['filename']}: {e['text']}" for e in outcome["extracted"]]
     return "\n".join(lines)

@@ -295,3 +295,77 @@ async def test_the_gm_edits_filters_deletes_and_counts_npc_memories_and_a_player
     assert "Memories in Mira" in scopes and "2 memories (0 private)" in scopes
     assert "debts 1" in scopes and "harbour 1" in scopes and "monsters 1" in scopes
     assert "the whole campaign: 2" in scopes
+
+
+DIALOGUE = b"""title: At the Drowned Rat
+date: 3rd_age.year_340
+location: Thornwall
+dialogue:
+  - speaker: Mira
+    line: The ledger is hidden in the cellar, under the barrels.
+  - speaker: Kestrel
+    line: Then we go down tonight.
+"""
+
+
+async def test_a_dialogue_file_becomes_a_closed_scene_with_a_review_card_and_npc_memories(
+    db_target: Any, tmp_path: Any
+) -> None:
+    from bot.emulator import DiscordEmulator
+    from canon.proposals import EntityContent
+    from memory.scenes import Actor
+    from tests.bot.voice_fixtures import settings_for
+    from tests.e2e.conftest import assert_no_pings
+    from tests.llm_stub import LLMStub
+    from tests.voice_stub import VoiceScript, items_reply
+
+    script = VoiceScript(
+        extraction=items_reply(
+            {"kind": "fact", "subject": "Mira", "attribute": "hid", "value": "the ledger", "turns": [2]}
+        ),
+        npc_memory={
+            "memories": [{"text": "I told them where the ledger is.", "importance": 0.8, "turns": [2]}],
+            "links": [],
+        },
+    )
+    async with LLMStub(responder=script) as stub, DiscordEmulator() as emu:
+        guild = emu.add_guild("The Tavern")
+        gm_role = emu.add_role(guild, "GM")
+        gm = emu.add_member(guild, "Gina", roles=[gm_role])
+        pat = emu.add_member(guild, "Pat")
+        quinn = emu.add_member(guild, "Quinn")
+        chan = emu.add_text_channel(guild, "scene-1")
+        world = World(emu, settings_for(tmp_path, stub), db_target, guild, gm_role, gm, pat, quinn, chan)
+        await world.start()
+        try:
+            services = world.bot.services
+            campaign = await services.campaigns.for_guild(guild.id, guild.name)
+            boss = Actor(id=gm.id, name=gm.name, is_gm=True)
+            await services.canon.add_direct(
+                campaign, EntityContent(name="Mira", entity_type="NPC"), boss, command="t"
+            )
+            refused = await emu.invoke(
+                chan, pat, "lore import", file=emu.make_attachment("talk.yaml", DIALOGUE)
+            )
+            assert refused.ephemeral and "GM" in (refused.content or "")
+            done = await emu.invoke(chan, gm, "lore import", file=emu.make_attachment("talk.yaml", DIALOGUE))
+            text = everything(done.message)
+            assert "2 lines are now scene 1, “At the Drowned Rat (3rd_age.year_340)”" in text, text
+            assert "The NPCs Mira spoke" in text and "the ledger" in text and done.ephemeral
+            assert done.message is not None
+            commit = next(c for c in custom_ids(done.message.get("components", [])) if ":commit" in c)
+            accept = next(c for c in custom_ids(done.message.get("components", [])) if c.endswith(":accept"))
+            await emu.click(done.message, accept, gm)
+            await emu.click(emu.stored(done.message).view(), commit, gm)
+            await services.voice.drain()
+
+            _, memories = await services.voice.npc_memories(campaign, "Mira")
+            assert any("ledger" in m.content for m in memories), memories
+            listed = everything((await emu.invoke(chan, gm, "npc memories", npc="Mira")).message)
+            assert "ledger" in listed
+            await emu.settle()
+            assert_no_pings(emu)
+        finally:
+            while world.bots:
+                await world.stop()
+        emu.errors.assert_no_errors()
