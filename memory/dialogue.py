@@ -114,7 +114,7 @@ def _check(filename: str, number: int, speaker: str, text: str) -> tuple[str, st
 
 def _from_yaml(filename: str, text: str) -> DialogueScript:
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f", line {mark.line + 1}" if mark is not None else ""
