@@ -48,12 +48,15 @@ from bot.voice.extraction import (
     without_canon,
 )
 from bot.voice.material import (
+    CARD_LABEL,
     STAGING_SPEAKERS,
     card_line,
+    card_secrets,
     contradictions,
     extractive_memories,
     first_mention,
     gm_words,
+    guarded_secrets,
     is_npc_type,
     memory_line,
     public_state_names,
@@ -629,7 +632,7 @@ class VoiceService:
                 axiomatic = player_card.entity.kind == "axiomatic"
                 (rules if axiomatic else state).append(item)
             for line in secret_lines(gm_card):
-                secrets.append((f"hidden canon about {gm_card.entity.name}", line))
+                secrets.append((CARD_LABEL + gm_card.entity.name, line))
         turn_items = [ContextItem.of(turn_line(t), ref=f"turn:{t.number}") for t in recent]
         query = " ".join(t.text for t in recent[-3:]) or scene.title
         lore = await self._lore(campaign.id, query, viewer=Viewer.GM)
@@ -703,7 +706,7 @@ class VoiceService:
         public = gm_words(turns) + [i.text for i in (*rules, *state, *canon_items, *reference, *inspiration)]
         return _Material(
             context=assemble(sections, budget),
-            secrets=[Secret(text=text, label=label) for label, text in secrets],
+            secrets=guarded_secrets(gm_cards.values(), secrets),
             public=public,
         )
 
@@ -913,10 +916,7 @@ class VoiceService:
             ),
             ContextSection(kind=SectionKind.REFERENCE, title="Public background", items=tuple(reference)),
         ]
-        secrets: list[Secret] = []
-        for card in gm_cards.values():
-            for line in secret_lines(card):
-                secrets.append(Secret(text=line, label=f"hidden canon about {card.entity.name}"))
+        secrets = [secret for card in gm_cards.values() for secret in card_secrets(card)]
         public = gm_words(turns) + [i.text for i in (*state_items, *canon_items, *reference)]
         return _Material(context=assemble(sections, budget), secrets=secrets, public=public), recalled
 
