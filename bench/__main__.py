@@ -22,6 +22,7 @@ ALL = (
     "lore_speed",
     "lore_quality",
     "recall",
+    "leaks",
     "chroma_modes",
     "load",
     "sandbox",

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from memory.leaks.normalize import fold_word
 
-__all__ = ["RELATION_WORDS", "STATE_WORDS", "cue_phrases"]
+__all__ = ["RELATION_WORDS", "STATE_WORDS", "cue_phrases", "state_adjectives"]
 
 _DEATH = (
     "dead died dies dying death killed slain slew murdered deceased perished perish fallen lifeless corpse "
@@ -27,7 +27,7 @@ STATE_WORDS: dict[str, str] = {
     "wounded": "wounded injured hurt bleeding maimed stabbed crippled",
     "missing": "missing vanished disappeared gone lost unaccounted whereabouts|unknown nowhere|to|be|found",
     "imprisoned": (
-        "imprisoned prisoner captive captured jailed chained locked|up held|captive dungeon shackled in|chains"
+        "imprisoned a|prisoner prisoner|of captive captured jailed chained locked|up held|captive dungeon shackled in|chains"
     ),
     "cursed": "cursed hexed bewitched accursed under|a|curse doomed",
     "undead": "undead risen|from|the|dead revenant ghoul lich vampire walks|again",
@@ -79,3 +79,12 @@ def cue_phrases(words: Iterable[str], table: dict[str, str]) -> list[str]:
         phrases.append(word)
         phrases += [p.replace("|", " ") for p in folded.get(fold_word(word), "").split()]
     return list(dict.fromkeys(phrases))
+
+
+@functools.cache
+def state_adjectives() -> frozenset[str]:
+    """Return the one-word states and their synonyms (compared folded): after "the" they name a crowd."""
+    words = {fold_word(key) for key in STATE_WORDS}
+    for synonyms in STATE_WORDS.values():
+        words.update(fold_word(w) for w in synonyms.split() if "|" not in w)
+    return frozenset(words)

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from memory.fulltext import STOPWORDS
-from memory.leaks.lexicon import RELATION_WORDS, STATE_WORDS, cue_phrases
+from memory.leaks.lexicon import RELATION_WORDS, STATE_WORDS, cue_phrases, state_adjectives
 from memory.leaks.normalize import Clause, clauses, fold_word, tokens
 from memory.leaks.secret import Secret, SecretKind
 
@@ -187,6 +187,7 @@ def _says(clause: Clause, group: tuple[Phrase, ...], *, adjective: bool) -> int 
             as_noun = (
                 adjective
                 and len(phrase) == 1
+                and phrase[0] in state_adjectives()
                 and i > 0
                 and words[i - 1] in CROWD
                 and (after >= len(words) or words[after] in STOP)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bench.leaks import run
 from memory.leaks import Secret, SecretKind, find_leaks, words
 
 PUBLIC = ["The fishermen sing for the dead at dusk; Brann the smith hammers at the forge."]
@@ -124,3 +125,9 @@ def test_words_are_compared_as_a_reader_sees_them() -> None:
     assert words("Crim\u00adson Pa\u00adct's") == words("crimson pact") == ["crimson", "pact"]
     assert words("\u0421rimson \u0420act") == ["crimson", "pact"]
     assert words("year 310") == ["year", "310"]
+
+
+def test_the_benchmark_meets_its_goal_on_a_few_worlds() -> None:
+    result = run(worlds=4)
+    assert result["verbatim_and_normalised_caught"] == 1.0, result["missed"]
+    assert result["false_alarm_rate"] < 0.05, result["false_alarms"]
