@@ -49,6 +49,8 @@ NGRAM = 3
 MIN_NAME_CHARS = 3
 #: A free-text clause is a claim when it has this many content words (fewer say nothing; more are a passage).
 MIN_CLAIM_WORDS, MAX_CLAIM_WORDS = 2, 8
+#: A clause this short ("Slain, last winter.") is an answer about what the clause before it named.
+ELLIPTIC_WORDS = 4
 
 
 class Text:
@@ -182,15 +184,13 @@ def _says(clause: Clause, group: tuple[Phrase, ...], *, adjective: bool) -> int 
     words = clause.words
     for phrase in group:
         for i in _find(words, phrase):
-            after = i + len(phrase)
-            # "for the dead at dusk": an adjective after an article, with no noun after it, names a crowd.
+            # "for the dead at dusk", "our wounded": a state after "the" or a possessive names a crowd.
             as_noun = (
                 adjective
                 and len(phrase) == 1
                 and phrase[0] in state_adjectives()
                 and i > 0
                 and words[i - 1] in CROWD
-                and (after >= len(words) or words[after] in STOP)
             )
             if not as_noun:
                 return i
@@ -201,7 +201,7 @@ def reveals(compiled: CompiledSecret, text: Text, *, allow_negated: bool = True)
     """Return the words of `text` that say what the secret says of its subjects (None when none do).
 
     A clause says it when it names every subject (a subject named in the clause before counts when this
-    one refers back with a pronoun) and says every cue (the value or predicate, or a word meaning the same).
+    one refers back: a pronoun, or a clause of a few words) and says every cue (the value or predicate, or a word meaning the same).
     """
     if not compiled.cues or (not compiled.subjects and len(compiled.cues) < MIN_CLAIM_WORDS):
         return None
@@ -212,7 +212,9 @@ def reveals(compiled: CompiledSecret, text: Text, *, allow_negated: bool = True)
             continue
         said = [_says(clause, group, adjective=compiled.adjective) for group in compiled.cues]
         if all(i is not None for i in said):
-            refers_back = previous is not None and bool(PRONOUNS.intersection(clause.words))
+            # "He died." and "Slain, last winter." speak of whoever the clause before named.
+            elliptic = len(clause.words) <= ELLIPTIC_WORDS and not NEGATIONS.intersection(clause.words)
+            refers_back = previous is not None and (elliptic or bool(PRONOUNS.intersection(clause.words)))
             places: list[int] = [i for i in said if i is not None]
             named = True
             for names, partial in zip(compiled.subjects, compiled.partial, strict=True):

@@ -25,6 +25,7 @@ def test_the_issues_example_is_caught_though_every_word_is_public() -> None:
         "They found Brann's corpse by the anvil.",
         "The Smith of Dunmore has perished.",
         "Brann? He passed away last winter.",
+        "*lowers her voice* Brann? Slain, last winter.",
         "Br\u00adann is de\u00adad.",  # soft hyphens
         "B\u200brann is d\u200cead.",  # zero-width space and non-joiner
         "\u0412rann is d\u0435ad.",  # Cyrillic Ve and ie
@@ -47,6 +48,8 @@ def test_a_hidden_state_is_caught_in_every_dress(reply: str) -> None:
         "The fishermen sing for the dead; Brann hammers at the forge.",
         "Brann hammers at the forge. They sing for the dead at dusk.",
         "Brann wipes his brow; dead leaves blow past the door.",
+        "Brann drinks to the dead every winter.",
+        "Brann counts the coins twice; none are dead.",
         "The dead do not rest here. Brann keeps the forge hot.",
         "Brann the smith is alive and well, and busy.",
         "",
