@@ -162,6 +162,8 @@ def answer_embed(answer: Answer, *, viewer: Viewer) -> discord.Embed:
         embed.add_field(name=name, value=value, inline=False)
     footer = f"Answer #{answer.retrieval_id}" if answer.retrieval_id is not None else "Answer"
     footer += " · “Why these?” shows the scores and reasons"
+    if answer.unsaved:
+        footer = f"This answer could not be saved ({answer.unsaved}), so it has no “Why these?”"
     embed.set_footer(text=footer)
     return shrink_to_limit(embed)
 

@@ -332,6 +332,8 @@ class Answer(BaseModel):
     trace: RetrievalTrace
     #: The stored retrieval record (for the "Why these?" button), when the answer was recorded.
     retrieval_id: int | None = None
+    #: Why the answer could not be recorded (a storage fault in plain words: "the disk is full"), if so.
+    unsaved: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the command line's JSON shape: `results` with source, heading_path, class, score, text."""
