@@ -113,33 +113,15 @@ WRITE_ADVICE = {
 }
 
 
-class _Written(Exception):
-    """The write probe went through (raised to roll it back)."""
-
-
 async def _write_problem(db: Any) -> str | None:
-    """Return what keeps the database from taking a write, in plain words with a next step (None: it can).
-
-    The probe writes the migration mark onto itself in a transaction it rolls back: nothing changes.
-    """
-    from sqlalchemy import text
-
-    from canon.storage import storage_fault
-
-    async def probe(session: Any) -> None:
-        await session.execute(text("UPDATE alembic_version SET version_num = version_num"))
-        raise _Written  # undoes the write: the transaction rolls back
-
+    """Return what keeps the database from taking a write, in plain words with a next step (None: it can)."""
     try:
-        await asyncio.wait_for(db.run(probe), 15)
-    except _Written:
-        return None
+        fault = await asyncio.wait_for(db.write_fault(), 15)
     except Exception as error:
-        fault = storage_fault(error)
-        if fault is None:
-            return f"{type(error).__name__}: {error}"
-        return f"{fault}; {WRITE_ADVICE.get(fault, 'check that the database accepts writes')}"
-    raise AssertionError("unreachable")  # pragma: no cover
+        return f"{type(error).__name__}: {error}"
+    if fault is None:
+        return None
+    return f"{fault}; {WRITE_ADVICE.get(fault, 'check that the database accepts writes')}"
 
 
 def check_scheduler_driver(settings: Settings) -> Check:

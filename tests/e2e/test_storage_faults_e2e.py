@@ -8,6 +8,7 @@ the record it keeps cannot be written, and says so. Once the storage is back, ev
 from __future__ import annotations
 
 import asyncio
+import logging
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,7 +20,14 @@ from bot.emulator.models import custom_ids
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World
 from tests.e2e.test_canon_e2e import embed_text, gm_adds
-from tests.storage_faults import fill_disk, free_disk, make_read_only, make_writable, small_disk
+from tests.storage_faults import (
+    fill_disk,
+    free_disk,
+    make_read_only,
+    make_writable,
+    read_only_url,
+    small_disk,
+)
 
 SOURCE = "# The Mill\n\nThe old mill of Dunmore grinds barley for the whole valley.\n"
 TABLES = ("entities", "knowledge_retrievals", "scenes")
@@ -91,3 +99,26 @@ async def test_a_read_only_database_is_named_and_lore_questions_still_answer(wor
     assert "The mill at dawn" in (started.content or "") + "".join(
         embed_text(e) for e in started.embeds or []
     ), started.content
+
+
+async def test_a_start_on_a_read_only_database_says_so(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    await world.stop()
+    writable = world.target
+    async with read_only_url(writable) as url:
+        world.target = DatabaseTarget(url)
+        try:
+            with caplog.at_level(logging.WARNING, logger="bot.client"):
+                await world.start()
+            assert any(
+                "the database takes no writes: the database is read-only" in r.getMessage()
+                for r in caplog.records
+            ), [r.getMessage() for r in caplog.records]
+            await world.stop()
+        finally:
+            world.target = writable
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="bot.client"):
+        await world.start()
+    assert not any("takes no writes" in r.getMessage() for r in caplog.records)
