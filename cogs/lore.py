@@ -153,6 +153,8 @@ class LoreCommands(commands.Cog):
         tags="Tags, separated by commas",
         always_include="Always include it in answers (canon prose only)",
         extract="Also read the prose into canon proposals for you to review (needs an LLM)",
+        file2="Another .yaml file, imported together with the first (they may refer to each other)",
+        file3="A third .yaml file imported together with them",
     )
     @app_commands.rename(knowledge_class="class")
     @gm_only()
@@ -165,13 +167,19 @@ class LoreCommands(commands.Cog):
         tags: app_commands.Range[str, 1, 400] | None = None,
         always_include: bool | None = None,
         extract: bool = False,
+        file2: discord.Attachment | None = None,
+        file3: discord.Attachment | None = None,
     ) -> None:
         """Import an attached file, showing progress; with `extract`, read it into a batch's review card."""
         campaign = await self._campaign(interaction)
         self.imports.check_upload(file.filename, file.size, extract=extract)
+        extra = [f for f in (file2, file3) if f is not None]
+        for attachment in extra:
+            self.imports.check_upload(attachment.filename, attachment.size)
         tag_list = parse_tags(tags)
         await replies.think(interaction)
         data = await file.read()
+        more = [(attachment.filename, await attachment.read()) for attachment in extra]
         outcome = await self.imports.import_file(
             campaign,
             file.filename,
@@ -182,11 +190,14 @@ class LoreCommands(commands.Cog):
             tags=tag_list,
             always_include=always_include,
             progress=lore_import.ImportProgressMessage(interaction),
+            more=more,
         )
         if outcome.structured is not None:
             embed = lore_embeds.structured_embed(outcome.structured, outcome.filename)
             content = f"Ignored for a YAML file: {', '.join(outcome.ignored)}." if outcome.ignored else None
-            await replies.answer(interaction, content, embed=embed)
+            token = outcome.confirm_token
+            view = lore_views.replace_view(token) if token is not None else None
+            await replies.answer(interaction, content, embed=embed, view=view)
             return
         assert outcome.report is not None
         if not extract:

@@ -403,6 +403,18 @@ def structured_embed(report: IngestReport, filename: str) -> discord.Embed:
         embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
         embed.set_footer(text="Fix these lines and import the file again: nothing was written.")
         return embed
+    if report.status == "confirm":
+        embed.title = clip(f"Replace {', '.join(report.replaced_files)}?", TITLE_LIMIT)
+        embed.colour = WARNING_COLOUR
+        embed.description = fit_lines(
+            [
+                _escape(f"This import replaces the file of that name imported before: {report.written()}."),
+                _escape(report.retcon_text()),
+                "Press **Replace and retcon** to import it; nothing was written yet, and without it nothing is.",
+            ],
+            DESCRIPTION_LIMIT,
+        )
+        return shrink_to_limit(embed)
     summary = report.summary().splitlines()
     embed.description = fit_lines([_escape(line) for line in summary[:2]], 1500)
     if report.counts:

@@ -1,10 +1,12 @@
-"""The buttons of a `/lore` answer: **Sources** and the GM's "Why these?"; each holds a retrieval-record id only
-and survives a restart.
+"""The buttons of a `/lore` answer (**Sources** and the GM's "Why these?": each holds a retrieval-record id only
+and survives a restart) and the GM's confirmation of a YAML import that replaces earlier files.
 
 Custom ids (`DynamicItem` templates, registered when the extension loads):
 
     lk:lore:src:{retrieval_id}      show the numbered sources (passages, canon facts) of a stored answer
     lk:lore:why:{retrieval_id}      show the retrieval inspector (scores and reasons) of a stored answer: GM only
+    lk:lore:replace:{token}         import the held files, replacing the earlier ones (GM only; the upload is
+                                    held in memory for 15 minutes, so after a restart the GM imports again)
 
 A click re-reads the stored answer from the database, checks that it belongs to this server's campaign and that
 the clicker asked it (or is a GM), and shows it ephemerally as the clicker may see it: a player never sees a
@@ -23,7 +25,7 @@ from canon.domain import Viewer
 from canon.errors import NotAllowed
 from cogs import lore_answer_embeds, lore_embeds
 from cogs.canon_views import guarded, services_of
-from cogs.checks import is_gm
+from cogs.checks import actor_of, is_gm, require_gm
 from cogs.places import campaign_here
 
 NONE = discord.AllowedMentions.none()
@@ -120,9 +122,6 @@ class SourcesButton(
         await guarded(interaction, work)
 
 
-DYNAMIC_ITEMS = (SourcesButton, WhyButton)
-
-
 def answer_view(retrieval_id: int | None, *, viewer: Viewer = Viewer.PLAYER) -> discord.ui.View:
     """Return the buttons under an answer: Sources, and "Why these?" for the GM (none when not stored)."""
     view = discord.ui.View(timeout=None)
@@ -130,4 +129,55 @@ def answer_view(retrieval_id: int | None, *, viewer: Viewer = Viewer.PLAYER) -> 
         view.add_item(SourcesButton(retrieval_id))
         if viewer == Viewer.GM:
             view.add_item(WhyButton(retrieval_id))
+    return view
+
+
+class ReplaceButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"lk:lore:replace:(?P<token>[0-9a-f]{16})",
+):
+    """Confirm a YAML import that replaces files imported before (GM only)."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Replace and retcon",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"lk:lore:replace:{token}",
+            )
+        )
+        self.token = token
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ReplaceButton:
+        """Rebuild the button from its custom id."""
+        return cls(match["token"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Import the held files, replacing the earlier ones, and show what was written."""
+
+        async def work() -> None:
+            services = services_of(interaction)
+            require_gm(interaction, services.settings.gm_role)
+            campaign = await campaign_here(interaction)
+            await interaction.response.defer()
+            actor = actor_of(interaction, services.settings.gm_role)
+            report = await services.structured.confirm(self.token, campaign, actor)
+            names = ", ".join(report.replaced_files) or ", ".join(f.file for f in report.files)
+            await interaction.edit_original_response(
+                embed=lore_embeds.structured_embed(report, names), view=None, allowed_mentions=NONE
+            )
+
+        await guarded(interaction, work)
+
+
+DYNAMIC_ITEMS = (SourcesButton, WhyButton, ReplaceButton)
+
+
+def replace_view(token: str) -> discord.ui.View:
+    """Return the GM's button that confirms a replacing YAML import."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReplaceButton(token))
     return view
