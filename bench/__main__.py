@@ -25,6 +25,7 @@ ALL = (
     "chroma_modes",
     "load",
     "sandbox",
+    "cli_start",
 )
 
 
