@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -191,6 +190,8 @@ _register_archive()
 
 def main() -> None:
     """Run the command line."""
+    import logging
+
     logging.captureWarnings(True)
     try:
         app()
