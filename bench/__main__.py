@@ -26,6 +26,7 @@ ALL = (
     "chroma_modes",
     "load",
     "sandbox",
+    "cli_start",
 )
 
 
