@@ -19,7 +19,7 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 
 def metadata() -> MetaData:
     """Return the metadata of every table, importing each layer's models so they register."""
-    import bot.branch_models
+    import bot.branches.tables
     import bot.ops_models  # noqa: F401
     import canon.campaigns
     import canon.models

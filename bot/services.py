@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.branches import BranchService, bound_campaign_id
+from bot.branches.repository import bound_campaign_id
+from bot.branches.service import BranchService
 from bot.canon_access import CanonAccess
 from bot.canon_service import CanonService
 from bot.ledger import SqlTokenLedger

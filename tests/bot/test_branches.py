@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from bot.branch_rows import lineage_row_sets
+from bot.branches.lineage_rows import lineage_row_sets
 from bot.campaign_archive import CampaignArchive, read_archive
 from bot.database import metadata
 from bot.services import Services, build_services

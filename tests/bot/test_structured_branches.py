@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from bot.branches import BranchService
+from bot.branches.service import BranchService
 from bot.canon_service import CanonService
 from bot.structured_import import StructuredImportService
 from canon import campaigns
