@@ -22,5 +22,5 @@ sees, inherited rows included.
 Modules: `fork` (fork points and forking), `bindings` (channels and categories), `tree` (the tree and a
 campaign's place in it), `rebase`, `promote`, `retire` (abandon and delete), `service` (`BranchService`, the
 facade the cogs and the command line call), `repository` (their SQL), `models` (the values they return),
-`tables` (the bindings' table), `lineage_rows` (a campaign's rows, its inherited ones included, for export).
+`lineage_rows` (a campaign's rows, its inherited ones included, for export).
 """

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from bot.branches.models import Binding
-from bot.branches.tables import ChannelBindingRow
+from bot.schema.branch_tables import ChannelBindingRow
 from canon.campaigns import CampaignRow, ChangesetKind, ChangesetRow, LineageStep
 from canon.domain import Viewer
 from canon.graph import lineage_filter
@@ -365,7 +365,7 @@ async def reject_waiting(
 
 def _campaign_tables() -> list[Any]:
     """Return every table whose rows belong to one campaign, children before the tables they point at."""
-    from bot.database import metadata
+    from bot.schema.database import metadata
 
     return [t for t in reversed(metadata().sorted_tables) if t.name != CampaignRow.__tablename__]
 

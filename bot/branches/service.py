@@ -17,7 +17,7 @@ from bot.branches import retire as _retire
 from bot.branches import tree as _tree
 from bot.branches.common import BranchDeps
 from bot.branches.models import Binding, BranchInfo, BranchNode, DeleteReport, Promotion, RebasePlan
-from bot.canon_service import CanonService
+from bot.services.canon_service import CanonService
 from canon.campaigns import Campaign
 from canon.domain import Viewer
 from canon.gate import CommitResult

@@ -14,8 +14,8 @@ from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.llm import LLMClient
-from bot.proposal_service import ProposalService
+from bot.llm.client import LLMClient
+from bot.services.proposal_service import ProposalService
 from bot.voice.material import is_npc_type
 from canon.campaigns import Campaign, get_campaign
 from canon.domain import EntityCard, Viewer
@@ -47,7 +47,7 @@ class VoiceDeps:
     llm: LLMClient | None
     memories: NpcMemoryStore
     moments: SceneMomentStore
-    #: `memory.retrieval.Retriever` (or anything with its `search`), when imported knowledge is wired.
+    #: `memory.knowledge.retrieval.Retriever` (or anything with its `search`), when imported knowledge is wired.
     retriever: Any = None
     #: `memory.knowledge.KnowledgeService`, for `extract_source`.
     knowledge: Any = None
@@ -137,7 +137,7 @@ async def lore(deps: VoiceDeps, campaign_id: int, query: str, *, viewer: Viewer)
     if deps.retriever is None or not query.strip():
         return []
     try:
-        from memory.retrieval import preset
+        from memory.knowledge.retrieval import preset
 
         answer = await deps.retriever.search(
             campaign_id, query[:1000], viewer=viewer, limit=LORE_RESULTS, config=preset("context")

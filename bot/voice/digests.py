@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.llm import LLMOutputInvalid, LLMUnavailable
+from bot.llm.client import LLMOutputInvalid, LLMUnavailable
 from bot.voice.common import VoiceDeps
 from bot.voice.extraction import names_in, transcript_lines
 from bot.voice.material import (

@@ -10,7 +10,7 @@ import logging
 import time
 from collections.abc import Sequence
 
-from bot.llm import NOT_CONFIGURED_MESSAGE, LLMUnavailable, require_llm
+from bot.llm.client import NOT_CONFIGURED_MESSAGE, LLMUnavailable, require_llm
 from bot.voice.common import VoiceDeps
 from bot.voice.extraction import (
     Candidate,

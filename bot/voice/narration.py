@@ -17,7 +17,7 @@ from typing import Literal
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.llm import ChatMessage, LLMClient, require_llm
+from bot.llm.client import ChatMessage, LLMClient, require_llm
 from bot.voice.common import Material, VoiceDeps, clip_for_discord, strip_reply
 from bot.voice.material import scene_heading
 from bot.voice.narration_context import narration_material

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bot.llm import require_llm
+from bot.llm.client import require_llm
 from bot.voice.common import Material, VoiceDeps, cards, clip_for_discord, lore, resolve_npc, strip_reply
 from bot.voice.extraction import names_in
 from bot.voice.material import (

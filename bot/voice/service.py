@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import Any, Literal
 
-from bot.llm import LLMClient
-from bot.proposal_service import ProposalService
+from bot.llm.client import LLMClient
+from bot.services.proposal_service import ProposalService
 from bot.voice.common import Material, VoiceDeps
 from bot.voice.digests import DigestReport, Digests
 from bot.voice.extracting import ExtractionCases
