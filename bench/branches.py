@@ -24,7 +24,7 @@ from typing import Any
 
 from bench.canon import GM, ms, service_campaign
 from bench.canon_data import generate
-from bot.branches.service import BranchService
+from bot.branches import BranchService
 from bot.schema import database
 from bot.services.canon_service import CanonService
 from canon.domain import AsOf, Viewer

@@ -8,8 +8,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.branches.repository import bound_campaign_id
-from bot.branches.service import BranchService
+from bot.branches import BranchService, bound_campaign_id
 from bot.llm.client import LLMClient
 from bot.llm.openai_compatible import OpenAICompatibleLLM, build_llm
 from bot.ops.ledger import SqlTokenLedger

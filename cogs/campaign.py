@@ -1,6 +1,6 @@
 """`/campaign fork|use|unbind|list|info|rebase|promote|abandon|delete`: what-if branches from Discord.
 
-Thin adapters over `bot.branches.service.BranchService`. A command acts on the campaign of its channel (`cogs.places`)
+Thin adapters over `bot.branches.BranchService`. A command acts on the campaign of its channel (`cogs.places`)
 unless it names a branch. Rebase and delete answer with a confirmation button first: the button carries the
 branch id (and for a rebase the token of the plan the GM was shown), so a stale confirmation changes nothing.
 

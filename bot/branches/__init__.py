@@ -22,5 +22,27 @@ sees, inherited rows included.
 Modules: `fork` (fork points and forking), `bindings` (channels and categories), `tree` (the tree and a
 campaign's place in it), `rebase`, `promote`, `retire` (abandon and delete), `service` (`BranchService`, the
 facade the cogs and the command line call), `repository` (their SQL), `models` (the values they return),
-`lineage_rows` (a campaign's rows, its inherited ones included, for export).
+`lineage_rows` (a campaign's rows, its inherited ones included, for export). The package gives its callers
+the service, the values and the few queries they use.
 """
+
+from bot.branches.fork import date_cut, latest_point, scene_point
+from bot.branches.models import Binding, BranchInfo, BranchNode, DeleteReport, Promotion, RebasePlan
+from bot.branches.repository import bindings_of, bound_campaign_id, delete_campaign_rows
+from bot.branches.service import BranchService
+
+__all__ = [
+    "Binding",
+    "BranchInfo",
+    "BranchNode",
+    "BranchService",
+    "DeleteReport",
+    "Promotion",
+    "RebasePlan",
+    "bindings_of",
+    "bound_campaign_id",
+    "date_cut",
+    "delete_campaign_rows",
+    "latest_point",
+    "scene_point",
+]

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from bot.branches.models import BranchInfo, BranchNode, RebasePlan
+from bot.branches import BranchInfo, BranchNode, RebasePlan
 from bot.cli.common import emit, fail, run_async, settings_or_exit, with_services
 from canon.campaigns import CampaignStatus, ForkPoint
 from memory.scenes import Actor

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from bot.branches.service import BranchService
+from bot.branches import BranchService
 from bot.services.canon_service import CanonService
 from bot.services.structured_import import StructuredImportService
 from canon import campaigns
