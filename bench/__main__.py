@@ -21,11 +21,13 @@ ALL = (
     "yaml_ingest",
     "lore_speed",
     "lore_quality",
+    "lore_answers",
     "recall",
     "leaks",
     "chroma_modes",
     "load",
     "sandbox",
+    "cli_start",
 )
 
 

@@ -13,12 +13,23 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import replies
-from bot.canon_service import CanonService, parse_as_of
-from bot.client import Lorekeeper
+from bot.client import replies
+from bot.client.client import Lorekeeper
+from bot.services.canon_service import CanonService, parse_as_of
 from canon.campaigns import Campaign
+from canon.conflicts import Show
+from canon.domain import Viewer
 from canon.errors import InvalidInput
-from cogs import canon_add, canon_cards, canon_embeds, canon_options, canon_pictures, canon_views
+from cogs import (
+    canon_add,
+    canon_cards,
+    canon_embeds,
+    canon_options,
+    canon_pictures,
+    canon_views,
+    conflict_views,
+    note_embeds,
+)
 from cogs.canon_options import DATE_HELP, Date, Name, Text, entity_names
 from cogs.canon_propose import ProposeCommands
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
@@ -65,11 +76,10 @@ class CanonCommands(commands.Cog):
         as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at)
         viewer = canon_options.viewer_of(interaction)
         card = await self.canon.card(campaign, name, viewer=viewer, as_of=as_of)
-        await interaction.response.send_message(
-            embed=canon_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of),
-            ephemeral=True,
-            allowed_mentions=NONE,
-        )
+        embed = canon_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of)
+        if viewer == Viewer.GM:  # the GM's own notes about it: the GM's view only
+            note_embeds.add_card_notes(embed, await self.bot.services.notes.about(campaign, card.entity.id))
+        await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NONE)
 
     @canon_group.command(
         name="entity", description="Show an entity's card: state, relations, facts, evidence"
@@ -130,15 +140,16 @@ class CanonCommands(commands.Cog):
 
     # -- the GM's tools -------------------------------------------------------------------------------
 
-    @canon_group.command(name="conflicts", description="Show the recorded continuity conflicts (GM)")
+    @canon_group.command(name="conflicts", description="Show the continuity conflicts, open ones first (GM)")
+    @app_commands.describe(show="Which conflicts: open (the default), closed or all")
     @gm_only()
-    async def conflicts(self, interaction: discord.Interaction) -> None:
-        """List recorded conflicts with both sides."""
+    async def conflicts(
+        self, interaction: discord.Interaction, show: Literal["open", "closed", "all"] = "open"
+    ) -> None:
+        """List a page of conflicts with both sides, with buttons to resolve or dismiss the open ones."""
         campaign = await self._campaign(interaction)
-        found = await self.canon.conflicts(campaign)
-        await interaction.response.send_message(
-            embed=canon_embeds.conflicts_embed(found), ephemeral=True, allowed_mentions=NONE
-        )
+        page = await self.canon.conflict_page(campaign, show=Show(show))
+        await interaction.response.send_message(ephemeral=True, **conflict_views.page_content(page))
 
     @canon_group.command(name="check", description="Check the whole canon for continuity problems (GM)")
     @gm_only()
@@ -212,11 +223,14 @@ class CanonCommands(commands.Cog):
             await canon_views.submit_rationale(
                 interaction, int(match["id"]), accept=match["action"] == "rationale"
             )
+        reason = conflict_views.REASON_MODAL.fullmatch(str(data.get("custom_id", "")))
+        if reason is not None:
+            await conflict_views.submit_reason(interaction, reason)
 
 
 async def setup(bot: Lorekeeper) -> None:
     """Register `/propose`, `/canon` (with `/canon add`), `/retcon` and the review card's persistent buttons."""
-    bot.add_dynamic_items(*canon_views.DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*canon_views.DYNAMIC_ITEMS, *conflict_views.DYNAMIC_ITEMS)
     await bot.add_cog(ProposeCommands(bot))
     cog = CanonCommands(bot)
     await bot.add_cog(cog)
@@ -225,4 +239,4 @@ async def setup(bot: Lorekeeper) -> None:
 
 async def teardown(bot: Lorekeeper) -> None:
     """Forget the review card's buttons when the extension is unloaded."""
-    bot.remove_dynamic_items(*canon_views.DYNAMIC_ITEMS)
+    bot.remove_dynamic_items(*canon_views.DYNAMIC_ITEMS, *conflict_views.DYNAMIC_ITEMS)

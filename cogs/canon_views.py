@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot import limits
-from bot.canon_service import ANOTHER_SERVER, Review
-from bot.client import user_message_for
-from bot.replies import reply_ephemeral
+from bot.client import limits
+from bot.client.client import user_message_for
+from bot.client.replies import reply_ephemeral
+from bot.services.canon_service import ANOTHER_SERVER, Review
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput, NotAllowed
 from canon.proposals import ProposalStatus, describe
@@ -41,7 +41,7 @@ from cogs.embeds import clip
 from memory.scenes import SceneStatus
 
 if TYPE_CHECKING:
-    from bot.services import Services
+    from bot.app import Services
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.services import Services
+from bot.app import Services
 from canon.domain import Visibility
 from canon.errors import NotAllowed, NotFound
 from canon.proposals import Ref, StateChangeContent
