@@ -4,7 +4,8 @@
 say one of them verbatim, paraphrased, or verbatim dressed up (soft hyphens, zero-width characters, Cyrillic
 look-alikes, leetspeak, words broken across lines, full-width forms), and innocent narrations sharing the
 secrets' words. A leak is caught when the guard names its secret; an innocent text is a false alarm when the
-guard names any. Goal: every verbatim or dressed leak caught, false alarms under 5 %. Prints one JSON line.
+guard names any. Goal: every verbatim or dressed leak caught, false alarms under 5 %. Also the time of one
+check against a narrator's largest context (`ms_large_context`). Prints one JSON line.
 
     .venv/bin/python -m bench.leaks
 """
@@ -12,12 +13,13 @@ guard names any. Goal: every verbatim or dressed leak caught, false alarms under
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections import Counter
 from typing import Any
 
-from bench.leaks_data import cases
-from memory.leaks import find_leaks
+from bench.leaks_data import PEOPLE, cases
+from memory.leaks import Secret, find_leaks
 
 
 def run(worlds: int = 12) -> dict[str, Any]:
@@ -57,9 +59,45 @@ def run(worlds: int = 12) -> dict[str, Any]:
     }
 
 
+def large_context_ms(repeats: int = 5) -> float:
+    """Return the time of one check against a narrator's largest context: 60 passages, 80 secrets."""
+    rng = random.Random(7)
+    vocabulary = [
+        *PEOPLE,
+        *[
+            "the",
+            "a",
+            "of",
+            "dead",
+            "smith",
+            "forge",
+            "sea",
+            "salt",
+            "road",
+            "guild",
+            "tower",
+            "cellar",
+            "ledger",
+            "gate",
+            "rain",
+        ],
+    ]
+    public = [" ".join(rng.choice(vocabulary) for _ in range(300)) + "." for _ in range(60)]
+    secrets = [Secret.state((name,), "dead", label=name) for name in PEOPLE] * 2
+    secrets += [
+        Secret(text=f"The duke poisoned the well at Thornwall in year {i}.", label="t") for i in range(40)
+    ]
+    reply = "Brann hammers at the forge while the rain falls on the harbour. " * 10
+    find_leaks(reply, secrets, public)
+    started = time.perf_counter()
+    for _ in range(repeats):
+        find_leaks(reply, secrets, public)
+    return round(1000 * (time.perf_counter() - started) / repeats, 1)
+
+
 def main() -> None:
     """Print the benchmark's JSON line."""
-    print(json.dumps(run(), ensure_ascii=False))
+    print(json.dumps({**run(), "ms_large_context": large_context_ms()}, ensure_ascii=False))
 
 
 if __name__ == "__main__":

@@ -27,7 +27,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from memory.leaks.match import Text, compile_secret, distinctive_quote, hidden_name, reveals
+from memory.leaks.match import (
+    CompiledSecret,
+    Text,
+    compile_secret,
+    distinctive_quote,
+    hidden_name,
+    may_say,
+    reveals,
+    secret_text,
+)
 from memory.leaks.normalize import tokens
 from memory.leaks.secret import Leak, Secret, SecretKind
 
@@ -37,6 +46,13 @@ __all__ = ["Leak", "Secret", "SecretKind", "find_leaks", "words"]
 def words(text: str) -> list[str]:
     """Return the comparable words of a text (what the guard compares; see `memory.leaks.normalize`)."""
     return tokens(text)
+
+
+def _said_in(claim: CompiledSecret, texts: list[Text], combined: Text) -> bool:
+    """Return whether the public material says the claim itself (then it is no secret)."""
+    if not may_say(claim, combined.vocabulary):
+        return False
+    return any(reveals(claim, text, allow_negated=False) for text in texts)
 
 
 def find_leaks(text: str, secrets: Iterable[Secret], public: Iterable[str]) -> list[Leak]:
@@ -50,19 +66,19 @@ def find_leaks(text: str, secrets: Iterable[Secret], public: Iterable[str]) -> l
     if not reply.words:
         return []
     public_texts = [Text(p) for p in public if p.strip()]
-    public_all = Text("\n".join(p for p in public if p.strip()))
+    public_all = Text(parts=public_texts)
     known = set(public_all.words)
     leaks: list[Leak] = []
     for secret in secrets:
         found: str | None = None
         for claim in compile_secret(secret):
             found = hidden_name(claim, reply, public_all)
-            if found is None and not any(reveals(claim, p, allow_negated=False) for p in public_texts):
+            if found is None and not _said_in(claim, public_texts, public_all):
                 found = reveals(claim, reply)
             if found is not None:
                 break
         if found is None:
-            found = distinctive_quote(Text(secret.text), reply, known)
+            found = distinctive_quote(secret_text(secret.text), reply, known)
         if found is not None:
             leaks.append(Leak(label=secret.label, phrase=found))
     return leaks

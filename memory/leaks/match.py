@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -10,7 +11,15 @@ from memory.leaks.lexicon import RELATION_WORDS, STATE_WORDS, cue_phrases, state
 from memory.leaks.normalize import Clause, clauses, fold_word, tokens
 from memory.leaks.secret import Secret, SecretKind
 
-__all__ = ["CompiledSecret", "Text", "compile_secret", "distinctive_quote", "reveals"]
+__all__ = [
+    "CompiledSecret",
+    "Text",
+    "compile_secret",
+    "distinctive_quote",
+    "hidden_name",
+    "may_say",
+    "reveals",
+]
 
 Phrase = tuple[str, ...]
 
@@ -56,9 +65,10 @@ ELLIPTIC_WORDS = 4
 class Text:
     """A text prepared once for matching: its clauses, its words and the runs of words it holds."""
 
-    def __init__(self, text: str) -> None:
-        self.clauses = clauses(text)
+    def __init__(self, text: str = "", *, parts: Sequence[Text] = ()) -> None:
+        self.clauses: list[Clause] = clauses(text) if text else [c for part in parts for c in part.clauses]
         self.words = [w for c in self.clauses for w in c.words]
+        self.vocabulary = frozenset(self.words)
         self.raw = [w for c in self.clauses for w in c.raw]
 
     def quote(self, gram: Phrase) -> str:
@@ -68,7 +78,9 @@ class Text:
 
     def has_run(self, phrase: Phrase) -> bool:
         """Return whether the words of `phrase` stand together in one clause."""
-        return any(_find(c.words, phrase) for c in self.clauses)
+        if not phrase or phrase[0] not in self.vocabulary:
+            return False
+        return any(c.find(phrase) for c in self.clauses)
 
 
 @dataclass(frozen=True)
@@ -112,8 +124,16 @@ def _content(text: str) -> list[str]:
     return [w for w in tokens(text) if w not in STOP]
 
 
-def _cue_group(words: Iterable[str], table: dict[str, str]) -> tuple[Phrase, ...]:
-    phrases = (_phrase(p) for p in cue_phrases(words, table))
+_TABLES = {"state": STATE_WORDS, "relation": RELATION_WORDS, "none": {}}
+
+
+def _cue_group(words: Iterable[str], table: str) -> tuple[Phrase, ...]:
+    return _cue_group_of(tuple(words), table)
+
+
+@functools.lru_cache(maxsize=4096)
+def _cue_group_of(words: tuple[str, ...], table: str) -> tuple[Phrase, ...]:
+    phrases = (_phrase(p) for p in cue_phrases(words, _TABLES[table]))
     return tuple(dict.fromkeys(p for p in phrases if p))
 
 
@@ -123,18 +143,19 @@ def _text_claims(secret: Secret) -> list[CompiledSecret]:
     for clause in clauses(secret.text):
         content = list(dict.fromkeys(w for w in clause.words if w not in STOP))
         if MIN_CLAIM_WORDS <= len(content) <= MAX_CLAIM_WORDS:
-            cues = tuple(_cue_group([w], STATE_WORDS) for w in content)
+            cues = tuple(_cue_group([w], "state") for w in content)
             claims.append(CompiledSecret(secret, (), (), cues, adjective=True, names=()))
     return claims
 
 
-def compile_secret(secret: Secret) -> list[CompiledSecret]:
+@functools.lru_cache(maxsize=4096)
+def compile_secret(secret: Secret) -> tuple[CompiledSecret, ...]:
     """Return what the matcher needs of a secret: names as word runs, cue groups with their synonyms.
 
     A structured secret gives one claim; free text one per clause short enough to be a claim.
     """
     if secret.kind == SecretKind.TEXT:
-        return _text_claims(secret)
+        return tuple(_text_claims(secret))
     subjects = tuple(_name_forms(names) for names in secret.subjects)
     partial = tuple(
         frozenset(w for p in names for w in p if len(p) > 1 and w not in STOP and len(w) >= 4)
@@ -145,18 +166,18 @@ def compile_secret(secret: Secret) -> list[CompiledSecret]:
     value = secret.value or ""
     if secret.kind == SecretKind.STATE:
         raw = " ".join(tokens(value))
-        cues.append(_cue_group([raw, *_content(value)], STATE_WORDS))
+        cues.append(_cue_group([raw, *_content(value)], "state"))
     elif secret.kind == SecretKind.RELATION:
         key = (secret.predicate or "").lower()
-        group = _cue_group(predicate_words, {})
-        extra = _cue_group([key], RELATION_WORDS)[1:]
+        group = _cue_group(predicate_words, "none")
+        extra = _cue_group([key], "relation")[1:]
         cues.append(tuple(dict.fromkeys((*group, *extra))))
     elif secret.kind == SecretKind.FACT:
         words = _content(value)
         if not words or set(words) <= TRUTHY:
-            cues.append(_cue_group(predicate_words, STATE_WORDS))
+            cues.append(_cue_group(predicate_words, "state"))
         else:
-            cues += [_cue_group([w], STATE_WORDS) for w in words]
+            cues += [_cue_group([w], "state") for w in words]
     names = _name_forms(secret.hidden_names)
     compiled = CompiledSecret(
         secret=secret,
@@ -166,12 +187,12 @@ def compile_secret(secret: Secret) -> list[CompiledSecret]:
         adjective=secret.kind in (SecretKind.STATE, SecretKind.FACT),
         names=names,
     )
-    return [compiled]
+    return (compiled,)
 
 
 def _names_subject(clause: Clause, names: tuple[Phrase, ...], partial: frozenset[str]) -> int | None:
     for name in names:
-        found = _find(clause.words, name)
+        found = clause.find(name)
         if found:
             return found[0]
     for i, word in enumerate(clause.words):
@@ -183,7 +204,7 @@ def _names_subject(clause: Clause, names: tuple[Phrase, ...], partial: frozenset
 def _says(clause: Clause, group: tuple[Phrase, ...], *, adjective: bool) -> int | None:
     words = clause.words
     for phrase in group:
-        for i in _find(words, phrase):
+        for i in clause.find(phrase):
             # "for the dead at dusk", "our wounded": a state after "the" or a possessive names a crowd.
             as_noun = (
                 adjective
@@ -197,6 +218,17 @@ def _says(clause: Clause, group: tuple[Phrase, ...], *, adjective: bool) -> int 
     return None
 
 
+def may_say(compiled: CompiledSecret, vocabulary: frozenset[str]) -> bool:
+    """Return whether a text has words enough to say the secret (most texts are ruled out here, at once)."""
+    for group in compiled.cues:
+        if not any(phrase[0] in vocabulary for phrase in group):
+            return False
+    for names, partial in zip(compiled.subjects, compiled.partial, strict=True):
+        if not any(name[0] in vocabulary for name in names) and vocabulary.isdisjoint(partial):
+            return False
+    return True
+
+
 def reveals(compiled: CompiledSecret, text: Text, *, allow_negated: bool = True) -> str | None:
     """Return the words of `text` that say what the secret says of its subjects (None when none do).
 
@@ -204,6 +236,8 @@ def reveals(compiled: CompiledSecret, text: Text, *, allow_negated: bool = True)
     one refers back: a pronoun, or a clause of a few words) and says every cue (the value or predicate, or a word meaning the same).
     """
     if not compiled.cues or (not compiled.subjects and len(compiled.cues) < MIN_CLAIM_WORDS):
+        return None
+    if not may_say(compiled, text.vocabulary):
         return None
     previous: Clause | None = None
     for clause in text.clauses:
@@ -236,6 +270,12 @@ def hidden_name(compiled: CompiledSecret, text: Text, public: Text) -> str | Non
         if not public.has_run(name) and text.has_run(name):
             return text.quote(name)
     return None
+
+
+@functools.lru_cache(maxsize=4096)
+def secret_text(text: str) -> Text:
+    """Return a secret's own text prepared for matching (kept: the same secrets are checked again and again)."""
+    return Text(text)
 
 
 def _grams(words: Sequence[str], n: int) -> set[tuple[str, ...]]:

@@ -83,11 +83,26 @@ def tokens(text: str) -> list[str]:
 class Clause:
     """A clause of a text: its comparable words, and the same words as written (names are capitalised)."""
 
-    __slots__ = ("raw", "words")
+    __slots__ = ("index", "raw", "words")
 
     def __init__(self, words: Sequence[str], raw: Sequence[str]) -> None:
         self.words = tuple(words)
         self.raw = tuple(raw)
+        #: Where each word stands: a phrase is looked for only where its first word is.
+        self.index: dict[str, list[int]] = {}
+        for i, word in enumerate(self.words):
+            self.index.setdefault(word, []).append(i)
+
+    def find(self, phrase: Sequence[str]) -> list[int]:
+        """Return where the words of `phrase` stand together in the clause (their first word's places)."""
+        if not phrase:
+            return []
+        size = len(phrase)
+        return [
+            i
+            for i in self.index.get(phrase[0], ())
+            if size == 1 or tuple(self.words[i : i + size]) == tuple(phrase)
+        ]
 
     def capitalised(self, index: int) -> bool:
         """Return whether the word at `index` was written with a capital (a name, mostly)."""
