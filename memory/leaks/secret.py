@@ -40,6 +40,7 @@ class Secret(BaseModel):
     @classmethod
     def state(cls, names: tuple[str, ...], state: str, *, label: str) -> Secret:
         """Return the secret that an entity (by its names) is in a state."""
+        _named(names)
         return cls(
             text=f"{names[0]} is {state}",
             label=label,
@@ -52,6 +53,7 @@ class Secret(BaseModel):
     @classmethod
     def fact(cls, names: tuple[str, ...], attribute: str, value: str, *, label: str) -> Secret:
         """Return the secret that an entity's attribute has a value."""
+        _named(names)
         return cls(
             text=f"{names[0]}: {attribute} = {value}",
             label=label,
@@ -64,6 +66,8 @@ class Secret(BaseModel):
     @classmethod
     def relation(cls, subject: tuple[str, ...], relation: str, obj: tuple[str, ...], *, label: str) -> Secret:
         """Return the secret that a relation holds from one entity to another."""
+        _named(subject)
+        _named(obj)
         return cls(
             text=f"{subject[0]} {relation.replace('_', ' ').lower()} {obj[0]}",
             label=label,
@@ -75,7 +79,13 @@ class Secret(BaseModel):
     @classmethod
     def entity(cls, names: tuple[str, ...], text: str, *, label: str) -> Secret:
         """Return the secret that a GM-only entity exists: its names (and what canon says of it)."""
+        _named(names)
         return cls(text=text, label=label, kind=SecretKind.ENTITY, hidden_names=names)
+
+
+def _named(names: tuple[str, ...]) -> None:
+    if not names:
+        raise ValueError("A secret about an entity needs the entity's name.")
 
 
 class Leak(BaseModel):

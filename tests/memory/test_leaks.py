@@ -134,3 +134,10 @@ def test_the_benchmark_meets_its_goal_on_a_few_worlds() -> None:
     result = run(worlds=4)
     assert result["verbatim_and_normalised_caught"] == 1.0, result["missed"]
     assert result["false_alarm_rate"] < 0.05, result["false_alarms"]
+
+
+def test_a_secret_about_nobody_is_refused_when_built() -> None:
+    with pytest.raises(ValueError, match="needs the entity's name"):
+        Secret.state((), "dead", label="x")
+    with pytest.raises(ValueError, match="needs the entity's name"):
+        Secret.relation(("Mira",), "MEMBER_OF", (), label="x")
