@@ -138,6 +138,16 @@ ProposalContent = Annotated[
 CONTENT_ADAPTER: TypeAdapter[ProposalContent] = TypeAdapter(ProposalContent)
 
 
+#: The kind of a proposal's warning that is no continuity finding: its attribute is new to the campaign.
+UNKNOWN_ATTRIBUTE = "unknown_attribute"
+
+
+def needs_rationale(warnings: Any) -> bool:
+    """Return whether accepting a proposal with these warnings needs the GM's rationale: a continuity finding
+    does; a note that its attribute is new to the campaign does not (accepting it is the confirmation)."""
+    return any(w.get("kind") != UNKNOWN_ATTRIBUTE for w in warnings or ())
+
+
 class Proposal(BaseModel):
     """A stored proposal with its review state."""
 
@@ -162,6 +172,11 @@ class Proposal(BaseModel):
     decided_at: dt.datetime | None
     override_rationale: str | None
     committed_changeset_id: int | None
+
+    @property
+    def needs_rationale(self) -> bool:
+        """Whether accepting this proposal needs the GM's rationale (see `needs_rationale`)."""
+        return needs_rationale(self.warnings)
 
     @property
     def type(self) -> ProposalType:

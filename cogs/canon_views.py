@@ -142,7 +142,7 @@ class ProposalButton(
             await _check_campaign(interaction, proposal.campaign_id)
             if proposal.scene_id is None and proposal.batch is None:
                 raise InvalidInput("This proposal is not part of a scene's review.")
-            if proposal.status == ProposalStatus.PENDING and (proposal.warnings or not self.accept):
+            if proposal.status == ProposalStatus.PENDING and (proposal.needs_rationale or not self.accept):
                 await interaction.response.send_modal(
                     RationaleModal(
                         self.proposal_id,
@@ -320,7 +320,7 @@ def _proposal_buttons(view: discord.ui.View, review: Review, page: int) -> None:
     for index, proposal in enumerate(pending[: _ROWS_FOR_PROPOSALS * 2]):
         row, number = index // 2, numbers[proposal.id]
         view.add_item(
-            ProposalButton(proposal.id, True, row=row, warned=bool(proposal.warnings), number=number)
+            ProposalButton(proposal.id, True, row=row, warned=proposal.needs_rationale, number=number)
         )
         view.add_item(ProposalButton(proposal.id, False, row=row, number=number))
 

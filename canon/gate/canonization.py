@@ -22,7 +22,14 @@ from canon.gate.drafts import Draft
 from canon.graph import CanonReader
 from canon.models import ProposalRow
 from canon.ontology import Ontology
-from canon.proposals import EntityContent, FactContent, Proposal, ProposalStatus, references
+from canon.proposals import (
+    UNKNOWN_ATTRIBUTE,
+    EntityContent,
+    FactContent,
+    Proposal,
+    ProposalStatus,
+    references,
+)
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +165,7 @@ class CanonizationGate:
         found = await self.simulate(session, reader, open_, story_order=story_order)
         # A proposal that cannot be written keeps the warnings it had: the commit will drop or refuse it.
         pending = [p.id for p in open_ if p.status == ProposalStatus.PENDING and p.id in found]
-        notes = {p.id: [w for w in p.warnings if w.get("kind") == drafts.UNKNOWN_ATTRIBUTE] for p in open_}
+        notes = {p.id: [w for w in p.warnings if w.get("kind") == UNKNOWN_ATTRIBUTE] for p in open_}
         await proposal_rows.set_warnings(session, {pid: found[pid] for pid in pending}, notes)
 
     # -- review ---------------------------------------------------------------------------------------

@@ -17,7 +17,14 @@ from canon.domain import Authority, Evidence
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.gate.drafts import Draft
 from canon.models import ProposalRow
-from canon.proposals import Proposal, ProposalContent, ProposalStatus, fingerprint, parse_content
+from canon.proposals import (
+    Proposal,
+    ProposalContent,
+    ProposalStatus,
+    fingerprint,
+    needs_rationale,
+    parse_content,
+)
 from canon.storage import utc_now
 
 
@@ -171,7 +178,7 @@ async def decide(
     if row.status != ProposalStatus.PENDING:
         who = f" by {row.decided_by_name}" if row.decided_by_name else ""
         raise Conflict(f"Proposal #{proposal_id} was already {row.status}{who}.")
-    if accept and row.warnings and not (rationale and rationale.strip()):
+    if accept and needs_rationale(row.warnings) and not (rationale and rationale.strip()):
         raise InvalidInput(
             f"Proposal #{proposal_id} raises continuity warnings. To accept it anyway, give a rationale."
         )
@@ -182,7 +189,7 @@ async def decide(
         "decided_by_name": decider_name,
         "decided_at": utc_now(),
     }
-    if accept and row.warnings:
+    if accept and needs_rationale(row.warnings):
         values["override_rationale"] = rationale
     elif rationale:
         values["rationale"] = rationale
@@ -225,7 +232,7 @@ async def accept_all(
         .execution_options(synchronize_session=False)
     )
     accepted = (await session.execute(query)).all()
-    warned = [pid for pid, warnings in accepted if warnings]
+    warned = [pid for pid, warnings in accepted if needs_rationale(warnings)]
     if warned:  # put warned proposals back: they need a decision with a rationale
         await session.execute(
             update(ProposalRow)
