@@ -21,6 +21,7 @@ ALL = (
     "yaml_ingest",
     "lore_speed",
     "lore_quality",
+    "lore_answers",
     "recall",
     "chroma_modes",
     "load",
