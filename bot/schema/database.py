@@ -25,6 +25,7 @@ def metadata() -> MetaData:
     import canon.models
     import canon.structured.models  # noqa: F401
     import memory.knowledge.tables
+    import memory.notes.tables
     import memory.scene_tables
     import memory.voice_tables  # noqa: F401
 
