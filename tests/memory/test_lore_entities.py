@@ -150,3 +150,7 @@ async def test_a_canon_passage_the_story_changed_is_marked_out_of_date_for_those
     assert player.results[0].out_of_date == "North Gate's status is collapsed"
     gm = await service.ask(campaign, "Is the north gate open?", viewer=Viewer.GM)
     assert gm.results[0].out_of_date == "North Gate's status is rubble"
+    # Asked for the attribute itself, canon from play answers before the imported prose.
+    status = await service.ask(campaign, "What is the status of the North Gate?", viewer=Viewer.PLAYER)
+    assert status.reply is not None and status.reply.mode == AnswerMode.GRAPH
+    assert status.reply.text == "North Gate's status is collapsed. [1]"

@@ -279,6 +279,41 @@ def _about_entity_only(question: str, fact: CanonFact) -> bool:
     return all(_has(named, w) for w in key_words(question))
 
 
+_ATTRIBUTE = re.compile(r"^(?P<subject>.+?): (?P<predicate>[^=]+?) = (?P<value>.+)$")
+
+
+def _fact_sentence(fact: str) -> str:
+    """Return a card's fact line as a sentence ("North Gate: status = collapsed" -> "North Gate's status is …")."""
+    match = _ATTRIBUTE.match(fact)
+    if match is None:
+        return fact
+    return f"{match['subject']}'s {match['predicate'].replace('_', ' ')} is {match['value']}"
+
+
+def _latest(lines: Sequence[str]) -> list[str]:
+    """Return a card's fact lines keeping, of an attribute stated more than once, its last value (story order)."""
+    kept: dict[str, str] = {}
+    for line in lines:
+        match = _ATTRIBUTE.match(line)
+        key = f"{match['subject']}:{match['predicate']}" if match else line
+        kept.pop(key, None)
+        kept[key] = line
+    return list(kept.values())
+
+
+def _fact_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return the canon fact that holds every word the question asks besides the entity's name, or None."""
+    for number, fact in enumerate(facts, 1):
+        named = set(_fold(fact.matched)) | set(_fold(fact.entity_name))
+        asked = [w for w in key_words(question) if not _has(named, w)]
+        if not asked:
+            continue
+        for line in _latest(fact.facts):
+            if all(_has(set(_fold(line)), w) for w in asked):
+                return f"{_fact_sentence(line)}. [{number}]", number
+    return None
+
+
 def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return an answer from the canon graph (a relation, or the card of the entity asked about), or None."""
     relation = _relation_answer(question, facts)
@@ -286,6 +321,9 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         return relation
     if any(w in RELATION_WORDS for w in _fold(question)):
         return None  # a relation the graph does not hold: the passages may still say it
+    attribute = _fact_answer(question, facts)
+    if attribute is not None:
+        return attribute
     for number, fact in enumerate(facts, 1):
         if not _about_entity_only(question, fact):
             continue
