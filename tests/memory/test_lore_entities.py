@@ -144,6 +144,15 @@ async def test_a_canon_passage_the_story_changed_is_marked_out_of_date_for_those
     number = next(c.number for c in after.reply.citations if c.chunk_id == first.chunk_id)
     assert f"[{number}] is out of date: North Gate's status is collapsed now." in after.reply.text
 
+    # Imported again (a new version), the source's report tells the GM which section the story has changed.
+    again = await service.import_bytes(
+        campaign, "greyhaven.md", GATE + b"\nNew text.\n", knowledge_class=KnowledgeClass.CANON
+    )
+    assert (
+        "“Greyhaven › North Gate” says what the story has changed since: now North Gate's status is collapsed."
+        in (again.warnings)
+    )
+
     # A change players may not know of marks nothing for them (the GM sees it).
     await db.run(lambda s: gate(s, "rubble", Authority.GM, Visibility.GM_ONLY))
     player = await service.ask(campaign, "Is the north gate open?", viewer=Viewer.PLAYER)
