@@ -18,6 +18,7 @@ from bot.ops.scheduler import JobScheduler
 from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
 from bot.services.gm_notes import GmNoteDesk
+from bot.services.npc_memories import NpcMemoryDesk
 from bot.services.proposal_service import ProposalService
 from bot.services.structured_import import StructuredImportService
 from bot.voice.service import VoiceService
@@ -189,6 +190,8 @@ class Services:
     branches: BranchService = field(default=None)  # type: ignore[assignment]
     # The GM's notes (memory.notes, bot.services.gm_notes): made from db, canon and scenes unless passed in.
     notes: GmNoteDesk = field(default=None)  # type: ignore[assignment]
+    # The GM's operations on NPC memories (bot.services.npc_memories): made from the voice's store and canon.
+    npc_memories: NpcMemoryDesk = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         if self.ops is None:
@@ -197,6 +200,8 @@ class Services:
             self.structured = StructuredImportService(self.db, self.canon.ontology_for)
         if self.notes is None:
             self.notes = GmNoteDesk(GmNoteService(self.db), self.canon, self.scenes)
+        if self.npc_memories is None:
+            self.npc_memories = NpcMemoryDesk(self.voice.memories, self.canon)
         if self.branches is None:
             self.branches = BranchService(self.db, self.canon, knowledge=self.knowledge, voice=self.voice)
         if self.scheduler is None and self.settings.runs_scheduler:
