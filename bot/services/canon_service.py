@@ -388,6 +388,15 @@ class CanonService(ProposalService):
             entity = await reader.resolve(name, as_of)
             return reader.ref(entity), await reader.neighbourhood(entity.id, hops, as_of)
 
+    async def place_named(self, campaign: Campaign, name: str | None) -> int | None:
+        """Return the place a scene's location names: the one Location of canon so named, else None."""
+        if not name or not name.strip():
+            return None
+        async with self.db.session() as session:
+            reader = await self.reader(session, campaign, Viewer.GM)
+            found = [e for e in await reader.find_exact(name) if reader.ontology.is_a(e.type, ["Location"])]
+        return found[0].id if len(found) == 1 else None
+
     async def autocomplete(self, campaign: Campaign, prefix: str, *, viewer: Viewer) -> list[tuple[str, str]]:
         """Return (label, value) pairs of entity names for an autocomplete box.
 

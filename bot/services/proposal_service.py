@@ -6,6 +6,7 @@ what a player may read of a review is decided here (`Review.secret`).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from canon.gate import CanonizationGate, Draft, authority_policy
 from canon.graph import CanonReader
 from canon.models import ProposalRow
 from canon.ontology import Ontology
-from canon.proposals import Proposal, ProposalContent, ProposalStatus, references
+from canon.proposals import Proposal, ProposalContent, ProposalStatus, dated_by_scene, references
 from canon.storage import Database
 from canon.visibility import HiddenCanon, proposal_hidden, warnings_hidden
 from memory.scenes import Actor, Scene, SceneService, SceneStatus, load_scene, scene_turns
@@ -117,8 +118,10 @@ class ProposalService:
             evidence = Evidence(
                 kind=EvidenceKind.TURNS, scene_id=scene.id, turn_from=span[0], turn_to=span[1]
             )
+            loaded = await load_scene(session, scene.id)
             draft = Draft(
-                content=content,
+                # Facts of play are dated by the scene's in-world date unless they say one of their own.
+                content=dated_by_scene(content, loaded.world_date),
                 authority=Authority.GM if actor.is_gm else Authority.PLAYER,
                 evidence=[evidence],
                 origin="command",
@@ -128,9 +131,8 @@ class ProposalService:
             # Names resolve as the proposer sees canon: a player naming a GM-only entity gets a new-entity
             # proposal (the GM sorts it out), never a hint that the hidden entity exists.
             reader = await self.reader(session, campaign, Viewer.GM if actor.is_gm else Viewer.PLAYER)
-            story_order = (await load_scene(session, scene.id)).story_order
             return await self.gate_for(campaign).propose(
-                session, reader, draft, scene_id=scene.id, story_order=story_order, warn=True
+                session, reader, draft, scene_id=scene.id, story_order=loaded.story_order, warn=True
             )
 
         return await self.db.run(work)
@@ -142,10 +144,15 @@ class ProposalService:
 
         async def work(session: AsyncSession) -> list[Proposal]:
             reader = await self.reader(session, campaign, Viewer.GM)
-            story_order = (await load_scene(session, scene_id)).story_order if scene_id is not None else None
+            scene = await load_scene(session, scene_id) if scene_id is not None else None
+            story_order = scene.story_order if scene is not None else None
             stored: list[Proposal] = []
             gate = self.gate_for(campaign)
             for draft in drafts:
+                if scene is not None:
+                    draft = dataclasses.replace(
+                        draft, content=dated_by_scene(draft.content, scene.world_date)
+                    )
                 try:
                     nested = await session.begin_nested()
                     stored += await gate.propose(

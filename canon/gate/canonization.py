@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.continuity import Finding
-from canon.domain import Viewer
+from canon.domain import Authority, Viewer
 from canon.gate import commit as commits
 from canon.gate import drafts, proposal_rows
 from canon.gate.commit import CommitResult, CommitTarget
@@ -93,7 +93,9 @@ class CanonizationGate:
             gm = CanonReader(session, reader.steps, self.ontology, viewer=Viewer.GM)
             for row in created:
                 found = await self._warnings(session, gm, row, story_order)
-                notes = [note] if note is not None and row is created[-1] else []
+                # The GM's own word on an attribute the ontology does not declare confirms it as a new one.
+                noted = note is not None and row is created[-1] and draft.authority != Authority.GM
+                notes = [note] if noted and note is not None else []
                 row.warnings = [*notes, *(f.model_dump(mode="json") for f in found)]
         await session.flush()
         return [proposal_rows.proposal_from_row(r) for r in created]

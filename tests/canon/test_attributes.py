@@ -61,6 +61,14 @@ async def test_an_unknown_attribute_is_warned_with_the_nearest_names_and_kept_un
     assert result.written_by[fact.id]
 
 
+async def test_the_gms_own_unknown_attribute_is_a_new_attribute_without_a_warning(desk: Desk) -> None:
+    (fact,) = await desk.propose(
+        FactContent(subject=Ref(name="Mara"), attribute="Favourite song", value="The Gull"), scene=1, gm=True
+    )
+    assert isinstance(fact.content, FactContent) and fact.content.attribute == "favourite_song"
+    assert fact.warnings == ()
+
+
 async def test_a_value_of_the_wrong_type_is_refused_and_nothing_is_stored(desk: Desk, db: Database) -> None:
     before = await proposal_count(db)
     with pytest.raises(

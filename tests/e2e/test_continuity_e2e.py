@@ -11,9 +11,10 @@ from typing import Any
 
 from sqlalchemy import select
 
+from canon.domain import Viewer
 from canon.models import ConflictRow
 from tests.e2e.conftest import World
-from tests.e2e.test_canon_e2e import buttons, embed_text
+from tests.e2e.test_canon_e2e import buttons, campaign_of, embed_text, latest_scene, review_cards
 
 FAMILY = """\
 lineage: house_tidewright
@@ -145,3 +146,61 @@ async def test_conflicts_page_and_a_player_cannot_list_them(world: World) -> Non
     assert second.response_type == 7 and "page 2 of 2." in embed_text(second.embeds[0])
     assert len(second.embeds[0]["fields"]) == 2
     assert "Twin 0" in embed_text(second.embeds[0])  # the oldest, last
+
+
+async def commit_latest_scene(world: World) -> None:
+    """End the channel's scene and commit its review as the GM."""
+    await world.emu.invoke(world.channel, world.gm, "endscene")
+    scene = await latest_scene(world)
+    card = review_cards(world)[-1]
+    await world.emu.click(card, f"lk:review:{scene.id}:accept_all", world.gm)
+    committed = await world.emu.click(card, f"lk:review:{scene.id}:commit", world.gm)
+    text = embed_text(committed.embeds[0])
+    assert " written to canon, 0 rejected." in text, text
+
+
+async def test_a_dated_scene_dates_its_facts_on_the_timeline_and_the_next_scene_goes_on(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await emu.invoke(chan, gm, "canon add entity", name="Greyhaven", type="Location")
+    await emu.invoke(chan, gm, "canon add entity", name="Mara", type="NPC")
+    refused = await emu.invoke(chan, gm, "scene start", title="Arrival", date="3rd_age.300.13.1")
+    assert refused.ephemeral and "month 13 is not a month of the calendar" in (refused.content or "")
+    started = await emu.invoke(
+        chan, gm, "scene start", title="Arrival", location="greyhaven", date="3rd_age.300.3.17"
+    )
+    assert "In-world date\n3rd_age.year_300.month_3.day_17" in embed_text(started.message["embeds"][0])
+    first = await latest_scene(world)
+    async with world.bot.services.db.session() as session:
+        reader = await world.bot.services.canon.reader(session, await campaign_of(world), Viewer.GM)
+        (greyhaven,) = await reader.find_exact("Greyhaven")
+    assert first.location_id == greyhaven.id and first.world_key == 3000317
+
+    await emu.send_message(chan, pat, "Mara takes the harbourmaster's keys.")
+    await emu.invoke(chan, pat, "propose fact", subject="Mara", attribute="title", value="Harbourmaster")
+    await commit_latest_scene(world)
+
+    # The next scene goes on from the same date; the GM moves it on three days.
+    await emu.invoke(chan, gm, "scene start", title="The storm")
+    assert (await latest_scene(world)).world_date == "3rd_age.year_300.month_3.day_17"
+    player_time = await emu.invoke(chan, pat, "scene time", when="+3 days")
+    assert player_time.ephemeral and "Only the GM" in (player_time.content or "")
+    bad = await emu.invoke(chan, gm, "scene time", when="+3 fortnights")
+    assert bad.ephemeral and "is not a shift of time" in (bad.content or "")
+    moved = await emu.invoke(chan, gm, "scene time", when="+3 days")
+    assert "now takes place on 3rd_age.year_300.month_3.day_20" in (moved.message["content"] or "")
+    await emu.send_message(chan, pat, "A spar breaks; Mara is hurt.")
+    await emu.invoke(chan, pat, "propose state", subject="Mara", state="wounded")
+    await emu.invoke(chan, pat, "propose state", subject="Mara", state="alive", when="3rd_age.300.3.30")
+    await commit_latest_scene(world)
+
+    timeline = embed_text((await emu.invoke(chan, gm, "canon timeline", name="Mara")).embeds[0])
+    titled = timeline.index("Mara: title = Harbourmaster")
+    wounded = timeline.index("Mara is wounded")
+    assert titled < wounded < timeline.index("Mara is alive"), timeline
+    assert "3rd_age.year_300.month_3.day_17" in timeline[titled:wounded], timeline
+    assert "3rd_age.year_300.month_3.day_20" in timeline[wounded:], timeline
+    # As of a day between the scenes, Mara holds her title and is not yet wounded.
+    card = embed_text(
+        (await emu.invoke(chan, pat, "canon entity", name="Mara", as_of_date="3rd_age.300.3.18")).embeds[0]
+    )
+    assert "Harbourmaster" in card and "wounded" not in card, card
