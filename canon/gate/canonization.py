@@ -96,6 +96,10 @@ class CanonizationGate:
                 # The GM's own word on an attribute the ontology does not declare confirms it as a new one.
                 noted = note is not None and row is created[-1] and draft.authority != Authority.GM
                 notes = [note] if noted and note is not None else []
+                made = proposal_rows.proposal_from_row(row).content
+                if isinstance(made, EntityContent):
+                    axiom = drafts.axiom_note(self.ontology, made, draft.authority)
+                    notes += [axiom] if axiom is not None else []
                 row.warnings = [*notes, *(f.model_dump(mode="json") for f in found)]
         await session.flush()
         return [proposal_rows.proposal_from_row(r) for r in created]
@@ -160,7 +164,7 @@ class CanonizationGate:
         found = await self.simulate(session, reader, open_, story_order=story_order)
         # A proposal that cannot be written keeps the warnings it had: the commit will drop or refuse it.
         pending = [p.id for p in open_ if p.status == ProposalStatus.PENDING and p.id in found]
-        notes = {p.id: [w for w in p.warnings if w.get("kind") == drafts.UNKNOWN_ATTRIBUTE] for p in open_}
+        notes = {p.id: [w for w in p.warnings if w.get("note")] for p in open_}  # not continuity findings
         await proposal_rows.set_warnings(session, {pid: found[pid] for pid in pending}, notes)
 
     # -- review ---------------------------------------------------------------------------------------

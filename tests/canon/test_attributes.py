@@ -117,3 +117,20 @@ async def test_a_title_that_changes_at_a_date_is_a_change(desk: Desk) -> None:
         scene=2,
     )
     assert fact.warnings == ()
+
+
+async def test_a_law_of_the_world_proposed_by_a_player_is_warned_and_by_the_gm_is_not(desk: Desk) -> None:
+    (spell,) = await desk.propose(EntityContent(name="Wild magic", entity_type="MagicSystem"), scene=1)
+    (warning,) = spell.warnings
+    assert warning["kind"] == "axiom_from_player"
+    assert warning["message"] == (
+        "“Wild magic” would be a law of the world (a MagicSystem), which takes the GM's word or an imported "
+        "source's, not play's."
+    )
+    rewarned = {p.id: p for p in await desk.rewarn(1)}
+    assert [w["kind"] for w in rewarned[spell.id].warnings] == ["axiom_from_player"]
+    (npc,) = await desk.propose(EntityContent(name="Tam", entity_type="NPC"), scene=1)
+    (gm_law,) = await desk.propose(
+        EntityContent(name="Old magic", entity_type="MagicSystem"), scene=1, gm=True
+    )
+    assert npc.warnings == () and gm_law.warnings == ()
