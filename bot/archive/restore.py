@@ -37,6 +37,7 @@ async def restore_rows(
     await restorer.review()
     await restorer.structured(statements)
     await restorer.voice()
+    await restorer.notes()
     await session.flush()
 
 
@@ -315,6 +316,22 @@ class _Restorer:
             row["campaign_id"] = campaign_id
             row["scene_id"] = ids.need("scenes", row["scene_id"], f"narration #{row['id']}")
         await self.put("narrations", narrations)
+
+    # -- the GM's notes, and the entities each is about
+
+    async def notes(self) -> None:
+        ids, campaign_id = self.ids, self.campaign_id
+        notes = self.rows_of("gm_notes")
+        for row in notes:
+            row["campaign_id"] = campaign_id
+            row["scene_id"] = ids.get("scenes", row["scene_id"])
+        await self.put("gm_notes", notes)
+        links = self.rows_of("gm_note_entities")
+        for row in links:
+            row["campaign_id"] = campaign_id
+            row["note_id"] = ids.need("gm_notes", row["note_id"], "a GM note's entity")
+            row["entity_id"] = ids.need("entities", row["entity_id"], "a GM note's entity")
+        await self.put("gm_note_entities", links)
 
 
 def _without_id(row: dict[str, Any]) -> dict[str, Any]:

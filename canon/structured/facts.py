@@ -23,6 +23,7 @@ from canon.domain import ALWAYS, StatementKind, Validity, Visibility
 from canon.models import EntityRow
 from canon.structured.files import LoadedFile
 from canon.structured.records import LoreEntry, LoreRelation
+from canon.structured.schemas import SYMMETRIC
 from canon.structured.versions import CHUNK
 
 if TYPE_CHECKING:
@@ -35,8 +36,11 @@ _NOT_ATTRIBUTES: dict[str, frozenset[str]] = {
     "Era": frozenset({"start", "end"}),
     "Event": frozenset({"date"}),
     "Person": frozenset({"born", "died"}),
+    "NPC": frozenset({"born", "died"}),
+    "PC": frozenset({"born", "died"}),
 }
 _LIFE_STATES = {"born": "alive", "died": "dead"}
+_LIVING = frozenset({"Person", "NPC", "PC", "Creature", "Deity"})
 _VISIBILITY = {v.value: v for v in Visibility}
 _SEP = "\x1f"
 _blake = hashlib.blake2b
@@ -210,21 +214,13 @@ class FactBuilder:
             if value is None:
                 continue
             slot = f"attr|{entry.id}|{name}"
+            shown = Visibility.GM_ONLY if name in entry.gm_only else visibility
             predicate = self._attribute_name(entry.entity_type, name)
-            fp = statement_fingerprint("attribute", subject, predicate, None, value, ALWAYS, visibility.value)
+            fp = statement_fingerprint("attribute", subject, predicate, None, value, ALWAYS, shown.value)
             own[slot] = Fact(
-                slot,
-                StatementKind.ATTRIBUTE,
-                subject,
-                predicate,
-                None,
-                value,
-                ALWAYS,
-                visibility,
-                entry.line,
-                fp,
+                slot, StatementKind.ATTRIBUTE, subject, predicate, None, value, ALWAYS, shown, entry.line, fp
             )
-        if entry.entity_type not in ("Person", "Creature", "Deity"):
+        if entry.entity_type not in _LIVING:
             return
         state_kind = StatementKind.STATE
         for life in lives:
@@ -233,14 +229,11 @@ class FactBuilder:
                 continue
             validity, bounds = self._validity(life.date)
             slot = f"state|{entry.id}|{state}"
+            shown = Visibility.GM_ONLY if life.event in entry.gm_only else visibility
             # statement_fingerprint("state", subject, "state", None, state, validity, visibility), inlined.
-            text = (
-                f"state{_SEP}{subject}{_SEP}state{_SEP}{_SEP}{state}{_SEP}{bounds}{_SEP}{visibility._value_}"
-            )
+            text = f"state{_SEP}{subject}{_SEP}state{_SEP}{_SEP}{state}{_SEP}{bounds}{_SEP}{shown._value_}"
             fp = _blake(text.encode(), digest_size=10).hexdigest()
-            own[slot] = Fact(
-                slot, state_kind, subject, "state", None, state, validity, visibility, life.line, fp
-            )
+            own[slot] = Fact(slot, state_kind, subject, "state", None, state, validity, shown, life.line, fp)
 
     def _relation_facts(self, relations: Iterable[LoreRelation], own: dict[str, Fact]) -> None:
         """Add the fact of each relation record (one loop: a big tree has tens of thousands)."""
@@ -257,7 +250,7 @@ class FactBuilder:
             if valid_from is None and kind == "OCCURRED_AT" and source_id in event_dates:
                 validity = event_dates[source_id]
                 bounds = _bounds(validity)
-            if kind == "SPOUSE_OF" and target_id < source_id:
+            if kind in SYMMETRIC and target_id < source_id:
                 slot = f"rel|{kind}|{target_id}|{source_id}"
             else:
                 slot = f"rel|{kind}|{source_id}|{target_id}"

@@ -154,9 +154,9 @@ async def test_the_srd_bestiary_becomes_334_creatures_with_their_attributes(
     line = next(
         i for i, text in enumerate(path.read_text().splitlines(), 1) if '"adult-black-dragon"' in text
     )
-    assert [(e.kind, e.file, e.line) for e in evidence] == [(EvidenceKind.YAML, "bestiary.yaml", line)]
+    assert [(e.kind, e.file, e.line) for e in evidence] == [(EvidenceKind.YAML, "world/bestiary.yaml", line)]
     assert all(
-        (e.kind, e.file, e.line) == (EvidenceKind.YAML, "bestiary.yaml", line)
+        (e.kind, e.file, e.line) == (EvidenceKind.YAML, "world/bestiary.yaml", line)
         for s in statements
         for e in s.evidence
     )
