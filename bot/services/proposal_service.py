@@ -11,11 +11,12 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.canon_access import CanonAccess
 from canon import campaigns, review_cards
-from canon.campaigns import Campaign
+from canon.campaigns import Campaign, ChangesetKind, ChangesetRow
 from canon.continuity import Finding
 from canon.domain import Authority, Evidence, EvidenceKind, Viewer
 from canon.errors import Conflict, InvalidInput, NotFound
@@ -173,9 +174,18 @@ class ProposalService:
         return await self.db.run(work)
 
     async def review(
-        self, scene_id: int | None, *, campaign_id: int | None = None, batch: str | None = None
+        self,
+        scene_id: int | None,
+        *,
+        campaign_id: int | None = None,
+        batch: str | None = None,
+        committed_in: int | None = None,
     ) -> Review:
-        """Return what the review card of a scene (or an import batch) shows."""
+        """Return what the review card of a scene (or an import batch) shows.
+
+        Proposals a checkpoint committed while the scene ran are done: they leave the scene's card, except on
+        the card of that very commit (`committed_in`, its changeset).
+        """
         async with self.db.session() as session:
             scene = await load_scene(session, scene_id) if scene_id is not None else None
             owner = scene.campaign_id if scene else campaign_id
@@ -192,6 +202,8 @@ class ProposalService:
                     for t in await scene_turns(session, scene.id)
                     if t.discord_message_id is not None
                 }
+            if scene is not None:
+                proposals = await _without_checkpointed(session, proposals, committed_in)
             secret, secret_warnings = await self._secret_proposals(session, campaign, proposals)
             # The card's order: what players may read first, so a public card and the GM's private one
             # number those alike (1, 2, 3 ...), and the GM-only ones follow on the private card alone.
@@ -374,3 +386,21 @@ class ProposalService:
         """Return the review cards posted for a scene."""
         async with self.db.session() as session:
             return await review_cards.cards_of_scene(session, scene_id)
+
+
+async def _without_checkpointed(
+    session: AsyncSession, proposals: list[Proposal], committed_in: int | None
+) -> list[Proposal]:
+    """Return the proposals without those committed at a checkpoint (other than the changeset `committed_in`)."""
+    done = {
+        p.committed_changeset_id
+        for p in proposals
+        if p.committed_changeset_id is not None and p.committed_changeset_id != committed_in
+    }
+    if not done:
+        return proposals
+    query = select(ChangesetRow.id).where(
+        ChangesetRow.id.in_(done), ChangesetRow.kind == ChangesetKind.SCENE_CHECKPOINT.value
+    )
+    checkpoints = set((await session.execute(query)).scalars())
+    return [p for p in proposals if p.committed_changeset_id not in checkpoints]

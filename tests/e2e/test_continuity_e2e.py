@@ -14,7 +14,14 @@ from sqlalchemy import select
 from canon.domain import Viewer
 from canon.models import ConflictRow
 from tests.e2e.conftest import World
-from tests.e2e.test_canon_e2e import buttons, campaign_of, embed_text, latest_scene, review_cards
+from tests.e2e.test_canon_e2e import (
+    buttons,
+    campaign_of,
+    embed_text,
+    latest_scene,
+    proposals_of_scene,
+    review_cards,
+)
 
 FAMILY = """\
 lineage: house_tidewright
@@ -204,3 +211,48 @@ async def test_a_dated_scene_dates_its_facts_on_the_timeline_and_the_next_scene_
         (await emu.invoke(chan, pat, "canon entity", name="Mara", as_of_date="3rd_age.300.3.18")).embeds[0]
     )
     assert "Harbourmaster" in card and "wounded" not in card, card
+
+
+async def test_a_checkpoint_commits_the_accepted_so_far_and_they_leave_the_end_of_scene_card(
+    world: World,
+) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await emu.invoke(chan, gm, "canon add entity", name="Mara", type="NPC")
+    refused = await emu.invoke(chan, gm, "canon checkpoint")
+    assert refused.ephemeral and "no scene in this channel" in (refused.content or "").lower()
+    await emu.invoke(chan, gm, "scene start", title="The long watch")
+    await emu.send_message(chan, pat, "Mara climbs the tower.")
+    await emu.invoke(chan, pat, "propose fact", subject="Mara", attribute="title", value="Watch captain")
+    await emu.invoke(chan, pat, "propose state", subject="Mara", state="wounded")
+    scene = await latest_scene(world)
+
+    player = await emu.invoke(chan, pat, "canon checkpoint")
+    assert player.ephemeral and "Only the GM" in (player.content or "")
+    await emu.invoke(chan, gm, "canon checkpoint")
+    (card,) = review_cards(world)
+    title, wounded = [p.id for p in await proposals_of_scene(world, scene.id)]
+    refused_click = await emu.click(card, f"lk:review:{scene.id}:commit", pat)
+    assert refused_click.ephemeral and "Only the GM" in (refused_click.content or "")
+    await emu.click(card, f"lk:proposal:{title}:accept", gm)
+    committed = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
+    text = embed_text(committed.embeds[0])
+    assert "1 written to canon, 0 rejected." in text and "Mara: title = Watch captain" in text, text
+
+    # The scene goes on: its turns are still logged, the undecided proposal still waits, a new one joins it.
+    assert (await latest_scene(world)).status == "active"
+    await emu.send_message(chan, pat, "Mara binds her arm.")
+    await emu.invoke(chan, pat, "propose fact", subject="Mara", attribute="occupation", value="Sentry")
+    statuses = {p.id: p.status for p in await proposals_of_scene(world, scene.id)}
+    assert statuses[title] == "committed" and statuses[wounded] == "pending"
+
+    await emu.invoke(chan, gm, "endscene")
+    final = review_cards(world)[-1]
+    final_text = embed_text(final["embeds"][0])
+    assert "Mara is wounded" in final_text or "Mara becomes wounded" in final_text, final_text
+    assert "Sentry" in final_text and "Watch captain" not in final_text, final_text
+    await emu.click(final, f"lk:review:{scene.id}:accept_all", gm)
+    done = embed_text((await emu.click(final, f"lk:review:{scene.id}:commit", gm)).embeds[0])
+    assert "2 written to canon, 0 rejected." in done and "Watch captain" not in done, done
+    assert (await latest_scene(world)).status == "completed"
+    card_text = embed_text((await emu.invoke(chan, gm, "canon entity", name="Mara")).embeds[0])
+    assert card_text.count("Watch captain") == 1, card_text
