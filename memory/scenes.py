@@ -37,6 +37,7 @@ class SpeakerKind(enum.StrEnum):
     GM = "gm"
     NPC = "npc"
     NARRATOR = "narrator"
+    ROLL = "roll"  # another bot's message in the scene's channel: a dice roll (Avrae and the like)
 
 
 class Actor(BaseModel):

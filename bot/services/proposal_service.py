@@ -27,7 +27,7 @@ from canon.ontology import Ontology
 from canon.proposals import Proposal, ProposalContent, ProposalStatus, dated_by_scene, references
 from canon.storage import Database
 from canon.visibility import HiddenCanon, proposal_hidden, warnings_hidden
-from memory.scenes import Actor, Scene, SceneService, SceneStatus, load_scene, scene_turns
+from memory.scenes import Actor, Scene, SceneService, SceneStatus, SpeakerKind, Turn, load_scene, scene_turns
 
 log = logging.getLogger(__name__)
 
@@ -96,8 +96,10 @@ class ProposalService:
         actor: Actor,
         *,
         turns: tuple[int, int] | None = None,
+        resolution: int | None = None,
     ) -> list[Proposal]:
-        """Propose a canon change in the channel's running scene, citing turns (by default the latest one)."""
+        """Propose a canon change in the channel's running scene, citing turns (by default the latest one) and
+        the roll that decided it (`resolution`: the number of a roll turn, another bot's message)."""
         scene = await self.scenes.current_scene(channel_id)
         if scene.status != SceneStatus.ACTIVE:
             raise Conflict("This scene has ended; proposals are closed while its review is open.")
@@ -116,15 +118,17 @@ class ProposalService:
             else:
                 latest = all_turns[-1].number if all_turns else None
                 span = (latest, latest)
-            evidence = Evidence(
-                kind=EvidenceKind.TURNS, scene_id=scene.id, turn_from=span[0], turn_to=span[1]
-            )
+            evidence = [
+                Evidence(kind=EvidenceKind.TURNS, scene_id=scene.id, turn_from=span[0], turn_to=span[1])
+            ]
+            if resolution is not None:
+                evidence.append(_roll_evidence(scene.id, all_turns, resolution))
             loaded = await load_scene(session, scene.id)
             draft = Draft(
                 # Facts of play are dated by the scene's in-world date unless they say one of their own.
                 content=dated_by_scene(content, loaded.world_date),
                 authority=Authority.GM if actor.is_gm else Authority.PLAYER,
-                evidence=[evidence],
+                evidence=evidence,
                 origin="command",
                 proposer_id=actor.id,
                 proposer_name=actor.name,
@@ -404,3 +408,24 @@ async def _without_checkpointed(
     )
     checkpoints = set((await session.execute(query)).scalars())
     return [p for p in proposals if p.committed_changeset_id not in checkpoints]
+
+
+def _roll_evidence(scene_id: int, turns: Sequence[Turn], number: int) -> Evidence:
+    """Return the evidence of the roll that resolved a proposal, or raise `InvalidInput` for a turn that is none."""
+    rolls = [t for t in turns if t.speaker == SpeakerKind.ROLL]
+    turn = next((t for t in turns if t.number == number), None)
+    if turn is None or turn.speaker != SpeakerKind.ROLL:
+        listed = ", ".join(f"turn {t.number} ({t.author_name})" for t in rolls[-5:])
+        hint = f" The rolls of this scene: {listed}." if listed else " This scene has no roll yet."
+        raise InvalidInput(
+            f"Turn {number} is not a dice roll of this scene, so it cannot resolve a proposal.{hint}"
+        )
+    said = " ".join(turn.text.split())
+    said = said if len(said) <= 200 else said[:199] + "…"
+    return Evidence(
+        kind=EvidenceKind.TURNS,
+        scene_id=scene_id,
+        turn_from=number,
+        turn_to=number,
+        note=f"resolved by {turn.author_name}'s roll: {said}",
+    )

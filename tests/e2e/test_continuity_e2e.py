@@ -13,6 +13,7 @@ from sqlalchemy import select
 
 from canon.domain import Viewer
 from canon.models import ConflictRow
+from memory.scenes import scene_turns
 from tests.e2e.conftest import World
 from tests.e2e.test_canon_e2e import (
     buttons,
@@ -256,3 +257,63 @@ async def test_a_checkpoint_commits_the_accepted_so_far_and_they_leave_the_end_o
     assert (await latest_scene(world)).status == "completed"
     card_text = embed_text((await emu.invoke(chan, gm, "canon entity", name="Mara")).embeds[0])
     assert card_text.count("Watch captain") == 1, card_text
+
+
+async def test_another_bots_roll_is_a_turn_in_the_transcript_and_resolves_a_proposal(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    avrae = emu.add_member(world.guild, "Avrae", bot=True)
+    await emu.invoke(chan, gm, "canon add entity", name="Brann", type="PC")
+    await emu.invoke(chan, gm, "scene start", title="The duel")
+    await emu.send_message(chan, pat, "Brann swings at the sellsword.")
+    roll = {
+        "title": "Brann makes an attack roll!",
+        "description": "1d20 (17) + 5 = `22`",
+        "fields": [{"name": "Meta", "value": "**To Hit**: 22, hits AC 15"}],
+        "footer": {"text": "Avrae"},
+    }
+    await emu.send_message(chan, avrae, "", embeds=[roll])
+    await emu.send_message(chan, pat, "The blade bites.")
+
+    scene = await latest_scene(world)
+    async with world.bot.services.db.session() as session:
+        turns = await scene_turns(session, scene.id)
+    assert [(t.number, t.speaker.value) for t in turns] == [(1, "player"), (2, "roll"), (3, "player")]
+    assert turns[1].author_name == "Avrae"
+    assert (
+        turns[1].text
+        == "Brann makes an attack roll!\n1d20 (17) + 5 = `22`\nMeta: **To Hit**: 22, hits AC 15\nAvrae"
+    )
+
+    transcript = await emu.invoke(chan, pat, "scene transcript")
+    (file,) = transcript.files.values()
+    assert "**2. Avrae (roll)**" in file.decode() and "1d20 (17) + 5 = `22`" in file.decode()
+
+    not_a_roll = await emu.invoke(chan, pat, "propose state", subject="Brann", state="wounded", resolution=3)
+    assert not_a_roll.ephemeral and "Turn 3 is not a dice roll of this scene" in (not_a_roll.content or "")
+    assert "turn 2 (Avrae)" in (not_a_roll.content or "")
+    proposed = await emu.invoke(
+        chan,
+        pat,
+        "propose fact",
+        subject="Brann",
+        attribute="title",
+        value="Duelist",
+        turns="1-3",
+        resolution=2,
+    )
+    assert "Brann: title = Duelist" in embed_text(proposed.embeds[0])
+    (fact,) = [p for p in await proposals_of_scene(world, scene.id)]
+    resolved = [{k: v for k, v in e.items() if v is not None} for e in fact.evidence if e.get("note")]
+    assert resolved == [
+        {
+            "kind": "turns",
+            "scene_id": scene.id,
+            "turn_from": 2,
+            "turn_to": 2,
+            "note": "resolved by Avrae's roll: Brann makes an attack roll! 1d20 (17) + 5 = `22` Meta: **To Hit**: "
+            "22, hits AC 15 Avrae",
+        }
+    ]
+    await emu.invoke(chan, gm, "endscene")
+    card = embed_text(review_cards(world)[-1]["embeds"][0])
+    assert "resolved by Avrae's roll: Brann makes an attack roll!" in card, card
