@@ -222,6 +222,8 @@ async def test_a_checkpoint_commits_the_accepted_so_far_and_they_leave_the_end_o
     refused = await emu.invoke(chan, gm, "canon checkpoint")
     assert refused.ephemeral and "no scene in this channel" in (refused.content or "").lower()
     await emu.invoke(chan, gm, "scene start", title="The long watch")
+    empty = await emu.invoke(chan, gm, "canon checkpoint")
+    assert empty.ephemeral and "Nothing has been proposed in this scene" in (empty.content or "")
     await emu.send_message(chan, pat, "Mara climbs the tower.")
     await emu.invoke(chan, pat, "propose fact", subject="Mara", attribute="title", value="Watch captain")
     await emu.invoke(chan, pat, "propose state", subject="Mara", state="wounded")
@@ -247,6 +249,8 @@ async def test_a_checkpoint_commits_the_accepted_so_far_and_they_leave_the_end_o
     assert statuses[title] == "committed" and statuses[wounded] == "pending"
 
     await emu.invoke(chan, gm, "endscene")
+    ended = await emu.invoke(chan, gm, "canon checkpoint")
+    assert ended.ephemeral and "This scene has ended" in (ended.content or "")
     final = review_cards(world)[-1]
     final_text = embed_text(final["embeds"][0])
     assert "Mara is wounded" in final_text or "Mara becomes wounded" in final_text, final_text
