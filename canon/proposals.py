@@ -220,6 +220,18 @@ def fingerprint(content: ProposalContent) -> str:
     return hashlib.sha256(data.encode()).hexdigest()
 
 
+def dated_by_scene(content: ProposalContent, world_date: str | None) -> ProposalContent:
+    """Return content dated by its scene's in-world date, unless it says a date of its own (or has none)."""
+    if world_date is None:
+        return content
+    match content:
+        case FactContent() | StateChangeContent() | EventContent() if content.when is None:
+            return content.model_copy(update={"when": world_date})
+        case RelationshipContent() if content.since is None:
+            return content.model_copy(update={"since": world_date})
+    return content
+
+
 def citations(content: ProposalContent) -> tuple[int, ...]:
     """Return the ids of the canon facts a proposal says it relies on."""
     return () if isinstance(content, EntityContent) else content.relies_on

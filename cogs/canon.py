@@ -170,6 +170,19 @@ class CanonCommands(commands.Cog):
         await replies.think(interaction)
         await canon_cards.post_review(interaction, review, private=private)
 
+    @canon_group.command(
+        name="checkpoint",
+        description="Review and commit this scene's proposals so far, without ending it (GM)",
+    )
+    @app_commands.describe(private="Show the card only to you, GM-only proposals included")
+    @gm_only()
+    async def checkpoint(self, interaction: discord.Interaction, private: bool = False) -> None:
+        """Post the review card of the running scene's proposals so far; its Commit keeps the scene going."""
+        _guild(interaction)
+        await replies.think(interaction)
+        review = await self.canon.checkpoint(interaction.channel_id or 0)
+        await canon_cards.post_review(interaction, review, private=private)
+
     @canon_group.command(name="policy", description="Choose whose proposals need the GM's review (GM)")
     @app_commands.describe(
         authority="Whose proposals", mode="auto: accepted at commit; review: the GM decides"

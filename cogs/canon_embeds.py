@@ -113,9 +113,12 @@ def evidence_text(evidence: Evidence, review: Review | None = None) -> str:
                 else label
             )
 
-        if first == last:
-            return link(first, f"turn {first}")
-        return f"turns {link(first, str(first))}–{link(last, str(last))}"
+        cited = (
+            link(first, f"turn {first}")
+            if first == last
+            else f"turns {link(first, str(first))}–{link(last, str(last))}"
+        )
+        return cited + (f" ({_escape(evidence.note)})" if evidence.note else "")
     return _escape(evidence.describe())
 
 

@@ -13,25 +13,49 @@ extension's listener on its custom id, so one opened before a restart still work
 
 from __future__ import annotations
 
+import logging
 import re
-from typing import Any, cast
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
 from bot.client import limits
+from bot.client.client import user_message_for
+from bot.client.replies import reply_ephemeral
 from canon.conflicts import OPEN, ConflictPage, Show
-from cogs.canon_views import guarded, services_of
 from cogs.checks import actor_of, require_gm
 from cogs.conflict_embeds import conflict_page_embed
 from cogs.embeds import clip
 from cogs.places import campaign_here
 
+if TYPE_CHECKING:
+    from bot.app import Services
+
+log = logging.getLogger(__name__)
 REASON_MODAL = re.compile(
     r"lk:conflictwhy:(?P<id>[0-9]{1,19}):(?P<action>resolve|dismiss):(?P<show>open|closed|all):(?P<page>[0-9]{1,6})"
 )
 REASON_FIELD = "lk:conflictwhy:text"
 NONE = discord.AllowedMentions.none()
 _ROWS_FOR_CONFLICTS = 4  # the fifth row holds paging
+
+
+def services_of(interaction: discord.Interaction) -> Services:
+    """Return the services of the bot that received an interaction."""
+    return cast("Services", interaction.client.services)  # type: ignore[attr-defined]
+
+
+async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
+    """Run a button's work; tell the user ephemerally about refusals (and log anything unexpected)."""
+    try:
+        await work()
+    except Exception as error:
+        text, _ = user_message_for(error)
+        try:
+            await reply_ephemeral(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not tell the user about an error", exc_info=True)
 
 
 def _gm(interaction: discord.Interaction) -> None:

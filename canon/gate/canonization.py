@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.continuity import Finding
-from canon.domain import Viewer
+from canon.domain import Authority, Viewer
 from canon.gate import commit as commits
 from canon.gate import drafts, proposal_rows
 from canon.gate.commit import CommitResult, CommitTarget
@@ -23,7 +23,6 @@ from canon.graph import CanonReader
 from canon.models import ProposalRow
 from canon.ontology import Ontology
 from canon.proposals import (
-    UNKNOWN_ATTRIBUTE,
     EntityContent,
     FactContent,
     Proposal,
@@ -100,7 +99,13 @@ class CanonizationGate:
             gm = CanonReader(session, reader.steps, self.ontology, viewer=Viewer.GM)
             for row in created:
                 found = await self._warnings(session, gm, row, story_order)
-                notes = [note] if note is not None and row is created[-1] else []
+                # The GM's own word on an attribute the ontology does not declare confirms it as a new one.
+                noted = note is not None and row is created[-1] and draft.authority != Authority.GM
+                notes = [note] if noted and note is not None else []
+                made = proposal_rows.proposal_from_row(row).content
+                if isinstance(made, EntityContent):
+                    axiom = drafts.axiom_note(self.ontology, made, draft.authority)
+                    notes += [axiom] if axiom is not None else []
                 row.warnings = [*notes, *(f.model_dump(mode="json") for f in found)]
         await session.flush()
         return [proposal_rows.proposal_from_row(r) for r in created]
@@ -165,7 +170,7 @@ class CanonizationGate:
         found = await self.simulate(session, reader, open_, story_order=story_order)
         # A proposal that cannot be written keeps the warnings it had: the commit will drop or refuse it.
         pending = [p.id for p in open_ if p.status == ProposalStatus.PENDING and p.id in found]
-        notes = {p.id: [w for w in p.warnings if w.get("kind") == UNKNOWN_ATTRIBUTE] for p in open_}
+        notes = {p.id: [w for w in p.warnings if w.get("note")] for p in open_}  # not continuity findings
         await proposal_rows.set_warnings(session, {pid: found[pid] for pid in pending}, notes)
 
     # -- review ---------------------------------------------------------------------------------------

@@ -110,9 +110,9 @@ async def test_players_cards_name_facts_without_their_numbers(world: World) -> N
     await gm_adds(world, "fact", subject="Brann", attribute="secret", value="a spy", gm_only=True)
     await gm_adds(world, "fact", subject="Brann", attribute="trade", value="smith")
     player = embed_text((await emu.invoke(chan, world.pat, "canon entity", name="Brann")).embeds[0])
-    assert "trade = smith" in player and not re.search(r"#\d", player), player
+    assert "occupation = smith" in player and not re.search(r"#\d", player), player
     gm = embed_text((await emu.invoke(chan, world.gm, "canon entity", name="Brann")).embeds[0])
-    assert re.search(r"trade = smith `#\d+`", gm) and re.search(r"entity #\d+", gm), gm
+    assert re.search(r"occupation = smith `#\d+`", gm) and re.search(r"entity #\d+", gm), gm
 
 
 def test_a_statement_is_hidden_when_it_or_either_end_is_gm_only() -> None:
