@@ -203,15 +203,13 @@ class CanonCommands(commands.Cog):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Answer a submitted rationale modal, accept or reject (see `cogs.canon_views`)."""
+        """Answer a submitted review modal: accept, reject or edit (see `cogs.review_modals`)."""
         if interaction.type != discord.InteractionType.modal_submit:
             return
         data: dict[str, Any] = dict(interaction.data or {})
-        match = canon_views.RATIONALE_MODAL.fullmatch(str(data.get("custom_id", "")))
+        match = canon_views.MODAL.fullmatch(str(data.get("custom_id", "")))
         if match is not None:
-            await canon_views.submit_rationale(
-                interaction, int(match["id"]), accept=match["action"] == "rationale"
-            )
+            await canon_views.submit_modal(interaction, match["action"], int(match["id"]))
 
 
 async def setup(bot: Lorekeeper) -> None:

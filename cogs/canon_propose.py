@@ -28,6 +28,7 @@ from cogs.canon_options import (
     Text,
     Turns,
     Word,
+    attribute_names,
     entity_name_list,
     entity_names,
     entity_types,
@@ -83,7 +84,7 @@ class ProposeCommands(commands.Cog):
         turns=TURNS_HELP,
         relies_on=RELIES_ON_HELP,
     )
-    @app_commands.autocomplete(subject=entity_names)
+    @app_commands.autocomplete(subject=entity_names, attribute=attribute_names)
     async def propose_fact(
         self,
         interaction: discord.Interaction,

@@ -8,7 +8,7 @@ findings of what it wrote and their record.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -21,7 +21,7 @@ from canon.gate.drafts import Draft
 from canon.graph import CanonReader
 from canon.models import ProposalRow
 from canon.ontology import Ontology
-from canon.proposals import EntityContent, Proposal, ProposalStatus, references
+from canon.proposals import EntityContent, Proposal, ProposalContent, ProposalStatus, references
 
 log = logging.getLogger(__name__)
 
@@ -188,8 +188,10 @@ class CanonizationGate:
         batch: str | None,
         decider_id: int | None,
         decider_name: str,
+        skip: Collection[int] = (),
     ) -> list[Proposal]:
-        """Accept every pending proposal without continuity warnings; warned ones stay for a decision."""
+        """Accept every pending proposal without continuity warnings but those in `skip` (the GM has not seen
+        them); warned ones stay for a decision."""
         return await proposal_rows.accept_all(
             session,
             campaign_id,
@@ -197,7 +199,30 @@ class CanonizationGate:
             batch=batch,
             decider_id=decider_id,
             decider_name=decider_name,
+            skip=skip,
         )
+
+    async def revise(
+        self,
+        session: AsyncSession,
+        reader: CanonReader,
+        proposal_id: int,
+        content: ProposalContent,
+        *,
+        story_order: int | None,
+    ) -> Proposal:
+        """Replace a pending proposal's content with the GM's correction, checked as a new one would be, and
+        recompute its continuity warnings. Its entity references stay as they were resolved."""
+        content = drafts.normalise(self.ontology, content)
+        await drafts.check_types(self.ontology, reader, content)
+        await drafts.check_citations(reader, content)
+        row = await proposal_rows.revise(session, proposal_id, content)
+        gm = CanonReader(session, reader.steps, self.ontology, viewer=Viewer.GM)
+        row.warnings = [
+            f.model_dump(mode="json") for f in await self._warnings(session, gm, row, story_order)
+        ]
+        await session.flush()
+        return proposal_rows.proposal_from_row(row)
 
     async def reject_batch(
         self, session: AsyncSession, campaign_id: int, batch: str, decider_name: str

@@ -6,7 +6,7 @@ one decision.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, select, update
@@ -198,6 +198,24 @@ async def decide(
     return proposal_from_row(row)
 
 
+async def revise(session: AsyncSession, proposal_id: int, content: ProposalContent) -> ProposalRow:
+    """Replace a pending proposal's content (the GM's correction before a decision); return its row."""
+    result = await session.execute(
+        update(ProposalRow)
+        .where(ProposalRow.id == proposal_id, ProposalRow.status == ProposalStatus.PENDING)
+        .values(type=content.type, content=content.model_dump(mode="json"), fingerprint=fingerprint(content))
+        .execution_options(synchronize_session=False)
+    )
+    row = await session.get(ProposalRow, proposal_id)
+    if row is None:
+        raise NotFound("That proposal no longer exists.")
+    if getattr(result, "rowcount", 1) != 1:
+        who = f" by {row.decided_by_name}" if row.decided_by_name else ""
+        raise Conflict(f"This proposal was already {row.status}{who}; it can no longer be edited.")
+    await session.refresh(row)
+    return row
+
+
 async def accept_all(
     session: AsyncSession,
     campaign_id: int,
@@ -206,14 +224,17 @@ async def accept_all(
     batch: str | None,
     decider_id: int | None,
     decider_name: str,
+    skip: Collection[int] = (),
 ) -> list[Proposal]:
-    """Accept every pending proposal without continuity warnings; warned ones stay for a decision."""
+    """Accept every pending proposal without continuity warnings but those in `skip`; warned ones stay for a
+    decision."""
     query = (
         update(ProposalRow)
         .where(
             ProposalRow.campaign_id == campaign_id,
             ProposalRow.status == ProposalStatus.PENDING,
             ProposalRow.scene_id == scene_id if scene_id is not None else ProposalRow.batch == batch,
+            ProposalRow.id.not_in(list(skip)),
         )
         .values(
             status=ProposalStatus.ACCEPTED.value,
