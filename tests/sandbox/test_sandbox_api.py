@@ -251,7 +251,10 @@ async def test_with_a_language_model_an_npc_speaks_under_its_own_name(sandbox_co
 
 def buttons(message: dict[str, Any]) -> dict[str, str]:
     return {
-        c["label"]: c["custom_id"] for row in message["components"] for c in row["components"] if c["type"] == 2
+        c["label"]: c["custom_id"]
+        for row in message["components"]
+        for c in row["components"]
+        if c["type"] == 2
     }
 
 
