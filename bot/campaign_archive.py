@@ -79,6 +79,7 @@ from canon.models import (
 from canon.storage import Base, Database, UTCDateTime, utc_now
 from canon.structured.facts import statement_fingerprint
 from canon.structured.models import StructuredFileRow
+from memory.journal import JournalEntryRow
 from memory.knowledge.archive import ArchivedSource, KnowledgeArchive, restore_knowledge
 from memory.knowledge.models import ImportOutcome, KnowledgeClass, ProgressCallback, SourceVersionInfo
 from memory.knowledge.service import KnowledgeService
@@ -142,6 +143,7 @@ MODELS: dict[str, type[Base]] = {
     "scene_digests": SceneDigestRow,
     "scene_cast": SceneCastRow,
     "narrations": NarrationRow,
+    "journal_entries": JournalEntryRow,
 }
 #: Of a chunk only its identity is exported: the text is rebuilt from the source's bytes.
 CHUNK_COLUMNS = ("id", "source_id", "chunk_index", "content_hash")
@@ -283,6 +285,18 @@ async def voice_family(session: AsyncSession, campaign: Campaign) -> Tables:
     }
 
 
+async def journal_family(session: AsyncSession, campaign: Campaign) -> Tables:
+    """Return the campaign journal: each completed scene's recap."""
+    entries = (
+        await session.execute(
+            select(JournalEntryRow)
+            .where(JournalEntryRow.campaign_id == campaign.id)
+            .order_by(JournalEntryRow.scene_id)
+        )
+    ).scalars()
+    return {"journal_entries": _dump(entries)}
+
+
 #: Every family, in the order they are read.
 FAMILIES: tuple[Family, ...] = (
     knowledge_family,
@@ -291,6 +305,7 @@ FAMILIES: tuple[Family, ...] = (
     review_family,
     structured_family,
     voice_family,
+    journal_family,
 )
 
 
@@ -1069,7 +1084,20 @@ class CampaignArchive:
             row["campaign_id"] = campaign_id
             row["scene_id"] = ids.need("scenes", row["scene_id"], f"narration #{row['id']}")
         await put("narrations", [_without_id(r) for r in narrations], [r["id"] for r in narrations])
+        await _restore_journal(session, rows_of("journal_entries"), ids, campaign_id)
         await session.flush()
+
+
+async def _restore_journal(
+    session: AsyncSession, entries: list[dict[str, Any]], ids: _Ids, campaign_id: int
+) -> None:
+    """Restore the campaign journal's recaps, each keyed by its restored scene."""
+    for row in entries:
+        row["campaign_id"] = campaign_id
+        row["scene_id"] = ids.need("scenes", row["scene_id"], "a recap of the journal")
+    if entries:
+        await session.execute(insert(JournalEntryRow), entries)
+    ids.put("journal_entries", [r["scene_id"] for r in entries], [r["scene_id"] for r in entries])
 
 
 def _without_id(row: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from bot.llm import LLMClient, OpenAICompatibleLLM, build_llm
 from bot.metrics import CommandLatencies
 from bot.operations import OperationsService
 from bot.proposal_service import ProposalService
+from bot.recaps import RecapService
 from bot.scheduler import JobScheduler
 from bot.structured_import import StructuredImportService
 from bot.voice.service import VoiceService
@@ -184,6 +185,8 @@ class Services:
     structured: StructuredImportService = field(default=None)  # type: ignore[assignment]
     # What-if branches (bot.branches): made from db, canon, knowledge and voice unless passed in.
     branches: BranchService = field(default=None)  # type: ignore[assignment]
+    # Scene recaps and the campaign journal (bot.recaps): made from db, canon and voice unless passed in.
+    recaps: RecapService = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         if self.ops is None:
@@ -192,6 +195,8 @@ class Services:
             self.structured = StructuredImportService(self.db, self.canon.ontology_for)
         if self.branches is None:
             self.branches = BranchService(self.db, self.canon, knowledge=self.knowledge, voice=self.voice)
+        if self.recaps is None:
+            self.recaps = RecapService(self.db, self.canon, self.voice)
         if self.scheduler is None and self.settings.runs_scheduler:
             self.scheduler = JobScheduler(self.settings, self.db)  # started by the bot, not here
 

@@ -40,6 +40,7 @@ from canon.proposals import ProposalStatus, describe
 from cogs import canon_embeds
 from cogs.checks import actor_of
 from cogs.embeds import clip
+from cogs.recaps import post_recap
 from cogs.review_common import (
     check_campaign,
     check_guild,
@@ -506,6 +507,8 @@ async def commit(interaction: discord.Interaction, scene_id: int) -> None:
         {"content": None, "embed": private, "view": closed_view(scene_id)},
         skip=clicked.id if clicked is not None else None,
     )
+    if outcome.review.scene is not None:
+        await post_recap(interaction.client, scene_id, outcome.review.scene.channel_id)
 
 
 async def commit_batch(interaction: discord.Interaction, campaign: Campaign, batch: str) -> None:
