@@ -17,7 +17,8 @@ branch-aware export can decide which rows a campaign has in one place):
 - review: proposals (with their decisions) and recorded conflicts;
 - narrative: scenes, turns and the turns' edit history;
 - voice: NPC memories, scene digests, scene casts and narrations (with the exact prompt each was written from);
-- structured: what each imported YAML file produced (so a re-import applies only the difference).
+- structured: what each imported YAML file produced (so a re-import applies only the difference);
+- journal: each completed scene's recap.
 
 Derived data is NOT exported and is rebuilt on import: chunks, full-text rows and vectors (the sources are
 re-imported from their bytes, so the same files give the same chunks and the same answers), and the NPC memory
@@ -1084,20 +1085,20 @@ class CampaignArchive:
             row["campaign_id"] = campaign_id
             row["scene_id"] = ids.need("scenes", row["scene_id"], f"narration #{row['id']}")
         await put("narrations", [_without_id(r) for r in narrations], [r["id"] for r in narrations])
-        await _restore_journal(session, rows_of("journal_entries"), ids, campaign_id)
-        await session.flush()
+        await _restore_journal(session, rows_of("journal_entries"), ids, campaign_id)  # then flushes
 
 
 async def _restore_journal(
     session: AsyncSession, entries: list[dict[str, Any]], ids: _Ids, campaign_id: int
 ) -> None:
-    """Restore the campaign journal's recaps, each keyed by its restored scene."""
+    """Restore the campaign journal's recaps, each keyed by its restored scene; flush what was restored."""
     for row in entries:
         row["campaign_id"] = campaign_id
         row["scene_id"] = ids.need("scenes", row["scene_id"], "a recap of the journal")
     if entries:
         await session.execute(insert(JournalEntryRow), entries)
     ids.put("journal_entries", [r["scene_id"] for r in entries], [r["scene_id"] for r in entries])
+    await session.flush()
 
 
 def _without_id(row: dict[str, Any]) -> dict[str, Any]:

@@ -285,9 +285,16 @@ class ProposalService:
         return [f for f in findings if not hidden.touches(f.entity_ids, f.statement_ids)]
 
     async def decide(
-        self, proposal_id: int, *, accept: bool, actor: Actor, rationale: str | None = None
+        self,
+        proposal_id: int,
+        *,
+        accept: bool,
+        actor: Actor,
+        rationale: str | None = None,
+        rationale_public: bool = False,
     ) -> Proposal:
-        """Record the GM's decision on one proposal (exactly once)."""
+        """Record the GM's decision on one proposal (exactly once); a rejection's rationale is shown to players
+        only when `rationale_public`."""
 
         async def work(session: AsyncSession) -> Proposal:
             row = await session.get(ProposalRow, proposal_id)
@@ -301,6 +308,7 @@ class ProposalService:
                 decider_id=actor.id,
                 decider_name=actor.name,
                 rationale=rationale,
+                rationale_public=rationale_public,
             )
 
         return await self.db.run(work, attempts=1)

@@ -162,6 +162,8 @@ class Proposal(BaseModel):
     decided_at: dt.datetime | None
     override_rationale: str | None
     committed_changeset_id: int | None
+    #: Whether the GM chose to show a rejection's rationale to players (private by default).
+    rationale_public: bool = False
 
     @property
     def type(self) -> ProposalType:

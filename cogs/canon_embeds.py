@@ -202,7 +202,12 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool, number: 
         links = [evidence_text(e, review) for e in proposal.evidence[:3]]
         extra = f" (+{len(proposal.evidence) - 3})" if len(proposal.evidence) > 3 else ""
         lines.append("Evidence: " + ", ".join(links) + extra)
-    if proposal.status == ProposalStatus.REJECTED and proposal.rationale and reveal:  # a GM's reason: private
+    # A GM's reason for a rejection is private unless the GM chose to show it.
+    if (
+        proposal.status == ProposalStatus.REJECTED
+        and proposal.rationale
+        and (reveal or proposal.rationale_public)
+    ):
         lines.append(f"Why: {_escape(clip(proposal.rationale, 200))}")
     if proposal.override_rationale:
         lines.append(f"Accepted despite the warnings: {_escape(clip(proposal.override_rationale, 200))}")
@@ -310,7 +315,7 @@ def committed_embed(
     if refused:
         embed.add_field(
             name="Rejected",
-            value=fit_lines([line(p, why=reveal) for p in refused], FIELD_LIMIT),
+            value=fit_lines([line(p, why=reveal or p.rationale_public) for p in refused], FIELD_LIMIT),
             inline=False,
         )
     embed.set_footer(text="This review is closed.")

@@ -54,7 +54,15 @@ from cogs.review_common import (
     services_of,
     waiting_note,
 )
-from cogs.review_modals import MODAL, RationaleModal, edit_changes, modal_values, open_edit
+from cogs.review_modals import (
+    MODAL,
+    RATIONALE_FIELD,
+    SHOW_REASON,
+    RationaleModal,
+    edit_changes,
+    modal_values,
+    open_edit,
+)
 from memory.scenes import SceneStatus
 
 __all__ = ["DYNAMIC_ITEMS", "MODAL", "card_content", "services_of", "show_review", "submit_modal"]
@@ -543,10 +551,11 @@ async def submit_modal(interaction: discord.Interaction, action: str, proposal_i
             done = f"Edited: {describe(proposal.content)}. Accept or reject it on the card."
         else:
             accept = action == "rationale"
-            rationale = str(values.get("lk:rationale:text") or "").strip() or None
+            rationale = str(values.get(RATIONALE_FIELD) or "").strip() or None
+            shown = "public" in (values.get(SHOW_REASON) or ())
             actor = actor_of(interaction, services.settings.gm_role)
             proposal = await services.canon.decide(
-                proposal_id, accept=accept, actor=actor, rationale=rationale
+                proposal_id, accept=accept, actor=actor, rationale=rationale, rationale_public=shown
             )
             done = f"{'Accepted' if accept else 'Rejected'}: {describe(proposal.content)}."
         if (proposal.scene_id is None and proposal.batch is None) or interaction.message is None:

@@ -23,6 +23,7 @@ from cogs.review_common import check_campaign, services_of
 
 MODAL = re.compile(r"lk:(?P<action>rationale|reject|edit):(?P<id>[0-9]{1,19})")
 RATIONALE_FIELD = "lk:rationale:text"
+SHOW_REASON = "lk:reject:shown"
 EDIT_FIELD = "lk:edit:{}"
 ATTRIBUTE_PICK = "lk:edit:attribute_pick"
 _LABELS = {
@@ -56,9 +57,7 @@ class RationaleModal(discord.ui.Modal):
         if accept:
             placeholder = str(first.get("message") or "It breaks continuity.")
         else:
-            placeholder = (
-                "Optional, kept with the proposal and shown only to GMs. Leave empty to just reject."
-            )
+            placeholder = "Optional, kept with the proposal. Leave empty to just reject."
         self.add_item(
             discord.ui.Label(
                 text="Why accept it anyway?" if accept else "Why reject it? (optional)",
@@ -72,6 +71,23 @@ class RationaleModal(discord.ui.Modal):
                 ),
             )
         )
+
+        if not accept:
+            self.add_item(
+                discord.ui.Label(
+                    text="Who reads the reason?",
+                    component=discord.ui.Select(
+                        custom_id=SHOW_REASON,
+                        required=False,
+                        min_values=0,
+                        max_values=1,
+                        options=[
+                            discord.SelectOption(label="Only GMs", value="private", default=True),
+                            discord.SelectOption(label="Everyone at the table", value="public"),
+                        ],
+                    ),
+                )
+            )
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         """Leave the answer to the listener, which also works after a restart."""

@@ -168,6 +168,7 @@ class CanonizationGate:
         decider_id: int | None,
         decider_name: str,
         rationale: str | None = None,
+        rationale_public: bool = False,
     ) -> Proposal:
         """Accept or reject a pending proposal exactly once; a warned proposal needs a rationale to accept."""
         return await proposal_rows.decide(
@@ -177,6 +178,7 @@ class CanonizationGate:
             decider_id=decider_id,
             decider_name=decider_name,
             rationale=rationale,
+            rationale_public=rationale_public,
         )
 
     async def accept_all(

@@ -43,6 +43,7 @@ def proposal_from_row(row: ProposalRow) -> Proposal:
         decided_at=row.decided_at,
         override_rationale=row.override_rationale,
         committed_changeset_id=row.committed_changeset_id,
+        rationale_public=bool(row.rationale_public),
     )
 
 
@@ -163,8 +164,12 @@ async def decide(
     decider_id: int | None,
     decider_name: str,
     rationale: str | None = None,
+    rationale_public: bool = False,
 ) -> Proposal:
-    """Accept or reject a pending proposal exactly once; a warned proposal needs a rationale to accept."""
+    """Accept or reject a pending proposal exactly once; a warned proposal needs a rationale to accept.
+
+    A rejection's rationale is shown to players only when `rationale_public` (the GM chose so).
+    """
     row = await session.get(ProposalRow, proposal_id)
     if row is None:
         raise NotFound(f"There is no proposal #{proposal_id}.")
@@ -186,6 +191,7 @@ async def decide(
         values["override_rationale"] = rationale
     elif rationale:
         values["rationale"] = rationale
+        values["rationale_public"] = rationale_public and not accept
     result = await session.execute(
         update(ProposalRow)
         .where(ProposalRow.id == proposal_id, ProposalRow.status == ProposalStatus.PENDING)

@@ -107,3 +107,29 @@ async def test_accept_all_on_the_public_card_leaves_gm_only_proposals_for_the_gm
     assert "1 written to canon" in embed_text(committed.embeds[0])
     assert "seat" not in str(live(world, card))
     assert "lk:pick" not in buttons(live(world, card))  # a committed card has nothing left to pick
+
+
+async def test_a_rejection_reason_reaches_players_only_when_the_gm_shows_it(world: World) -> None:
+    emu, chan, gm = world.emu, world.channel, world.gm
+    await emu.invoke(chan, gm, "scene start", title="Gossip")
+    await emu.send_message(chan, world.pat, "They say the mill burned.")
+    for name in ("Burned Mill", "Second Mill"):
+        await emu.invoke(chan, world.pat, "propose entity", name=name, type="Location")
+    await emu.invoke(chan, gm, "endscene")
+    (card,) = review_cards(world)
+    scene = await latest_scene(world)
+    burned, second = await proposals_of_scene(world, scene.id)
+    asked = await emu.click(card, f"lk:proposal:{burned.id}:reject", gm)
+    fields = {c["component"]["custom_id"]: c["component"] for c in asked.modal["components"]}
+    assert [o["value"] for o in fields["lk:reject:shown"]["options"] if o.get("default")] == ["private"]
+    await emu.submit_modal(asked, gm, {"lk:rationale:text": "The mill is a secret lair"})
+    assert "secret lair" not in str(live(world, card)["embeds"])  # private by default
+    asked = await emu.click(card, f"lk:proposal:{second.id}:reject", gm)
+    await emu.submit_modal(
+        asked, gm, {"lk:rationale:text": "Only one mill in town", "lk:reject:shown": ["public"]}
+    )
+    shown = embed_text(live(world, card)["embeds"][0])
+    assert "Why: Only one mill in town" in shown and "secret lair" not in shown
+    committed = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
+    final = embed_text(committed.embeds[0])
+    assert "Only one mill in town" in final and "secret lair" not in final
