@@ -69,11 +69,13 @@ from bot.voice.prompts import (
     npc_talk_messages,
     summary_messages,
 )
+from canon import presence
 from canon.campaigns import Campaign, get_campaign
 from canon.domain import Authority, EntityCard, Evidence, EvidenceKind, Viewer, Visibility
 from canon.errors import Conflict, GameError, InvalidInput, NotAllowed, NotFound, Unavailable
 from canon.graph import CanonReader
 from canon.proposals import ProposalContent
+from canon.visibility import view_hidden
 from config.settings import VoiceSettings
 from memory import digests as digest_repo
 from memory.context import AssembledContext, ContextItem, ContextSection, SectionKind, assemble
@@ -245,6 +247,28 @@ class VoiceService:
                     f"{entity.name} is a {entity.type}, not a character who can talk or remember."
                 )
             return entity.id, entity.name, list(entity.aliases)
+
+    async def _check_present(
+        self, campaign: Campaign, npc_id: int, npc: str, actor: Actor, allow: str | None
+    ) -> None:
+        """Refuse an NPC out of the story's present (as the asker sees its state), unless a GM allows it."""
+        if allow is not None:
+            if not actor.is_gm:
+                raise NotAllowed("Only the GM can let a character speak out of the story's present.")
+            if allow not in presence.ALLOWANCES:
+                raise InvalidInput(f"“{allow}” is not a way to allow it: {' or '.join(presence.ALLOWANCES)}.")
+            return
+        async with self.db.session() as session:
+            # The state the asker may see: a secret death is never told by a refusal.
+            reader = await self.canon.reader(session, campaign, Viewer.GM if actor.is_gm else Viewer.PLAYER)
+            card = await reader.card(npc_id)
+        shown = (
+            card.state if card.state is not None and (actor.is_gm or not view_hidden(card.state)) else None
+        )
+        state = shown.statement.value if shown is not None else None
+        if state is not None and presence.out_of_story(reader.ontology, state):
+            tag = reader.ontology.states.tags.get(state)
+            raise Conflict(presence.refusal(npc, state, tag.description if tag else ""))
 
     # -- extraction -----------------------------------------------------------------------------------
 
@@ -744,9 +768,13 @@ class VoiceService:
         actor: Actor,
         *,
         post: PostAsNpc,
+        allow: str | None = None,
     ) -> NpcReply:
-        """Let an NPC answer in character from what it could know: its memories and public canon."""
-        llm = require_llm(self.llm)
+        """Let an NPC answer in character from what it could know: its memories and public canon.
+
+        An NPC dead, destroyed or absent at the story's present (`canon.presence`) is refused, unless a GM
+        `allow`s it (a flashback, a ghost).
+        """
         message = message.strip()
         if not message:
             raise InvalidInput("Say something to the NPC.")
@@ -754,6 +782,8 @@ class VoiceService:
             raise InvalidInput(f"That is {len(message)} characters; say it in at most {MAX_NPC_MESSAGE}.")
         # Players reach only NPCs they know of; what an NPC says is public, so a hidden one cannot speak.
         npc_id, npc, _ = await self._npc(campaign, npc_name, viewer=Viewer.PLAYER)
+        await self._check_present(campaign, npc_id, npc, actor, allow)
+        llm = require_llm(self.llm)
         scene: Scene | None = None
         with contextlib.suppress(NotFound):
             current = await self.scenes.current_scene(channel_id)
