@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.branches import BranchService, bound_campaign_id
 from bot.canon_access import CanonAccess
 from bot.canon_service import CanonService
+from bot.directory import Directory
 from bot.ledger import SqlTokenLedger
 from bot.llm import LLMClient, OpenAICompatibleLLM, build_llm
 from bot.metrics import CommandLatencies
@@ -187,6 +188,8 @@ class Services:
     branches: BranchService = field(default=None)  # type: ignore[assignment]
     # Scene recaps and the campaign journal (bot.recaps): made from db, canon and voice unless passed in.
     recaps: RecapService = field(default=None)  # type: ignore[assignment]
+    # The directory of what canon knows (bot.directory): made from canon unless passed in.
+    directory: Directory = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         if self.ops is None:
@@ -195,6 +198,8 @@ class Services:
             self.structured = StructuredImportService(self.db, self.canon.ontology_for)
         if self.branches is None:
             self.branches = BranchService(self.db, self.canon, knowledge=self.knowledge, voice=self.voice)
+        if self.directory is None:
+            self.directory = Directory(self.canon)
         if self.recaps is None:
             self.recaps = RecapService(self.db, self.canon, self.voice)
         if self.scheduler is None and self.settings.runs_scheduler:

@@ -18,7 +18,15 @@ from bot.canon_service import CanonService, parse_as_of
 from bot.client import Lorekeeper
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
-from cogs import canon_add, canon_cards, canon_embeds, canon_options, canon_pictures, canon_views
+from cogs import (
+    canon_add,
+    canon_cards,
+    canon_directory,
+    canon_embeds,
+    canon_options,
+    canon_pictures,
+    canon_views,
+)
 from cogs.canon_options import DATE_HELP, Date, Name, Text, entity_names
 from cogs.canon_propose import ProposeCommands
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
@@ -65,11 +73,9 @@ class CanonCommands(commands.Cog):
         as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at)
         viewer = canon_options.viewer_of(interaction)
         card = await self.canon.card(campaign, name, viewer=viewer, as_of=as_of)
-        await interaction.response.send_message(
-            embed=canon_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of),
-            ephemeral=True,
-            allowed_mentions=NONE,
-        )
+        content = canon_directory.card_content(card, viewer)  # with a select of its related entities
+        content["embed"] = canon_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of)
+        await interaction.response.send_message(ephemeral=True, allowed_mentions=NONE, **content)
 
     @canon_group.command(
         name="entity", description="Show an entity's card: state, relations, facts, evidence"
@@ -214,13 +220,14 @@ class CanonCommands(commands.Cog):
 
 async def setup(bot: Lorekeeper) -> None:
     """Register `/propose`, `/canon` (with `/canon add`), `/retcon` and the review card's persistent buttons."""
-    bot.add_dynamic_items(*canon_views.DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*canon_views.DYNAMIC_ITEMS, *canon_directory.DYNAMIC_ITEMS)
     await bot.add_cog(ProposeCommands(bot))
     cog = CanonCommands(bot)
     await bot.add_cog(cog)
     canon_add.attach(cog.canon_group)
+    canon_directory.attach(cog.canon_group)
 
 
 async def teardown(bot: Lorekeeper) -> None:
     """Forget the review card's buttons when the extension is unloaded."""
-    bot.remove_dynamic_items(*canon_views.DYNAMIC_ITEMS)
+    bot.remove_dynamic_items(*canon_views.DYNAMIC_ITEMS, *canon_directory.DYNAMIC_ITEMS)
