@@ -30,15 +30,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bot import database
+from bot.schema import database
 from canon import campaigns
 from canon.domain import Viewer
 from canon.storage import Database
 from memory.embedding import MiniLMEmbedder
 from memory.knowledge.files import expand_paths
 from memory.knowledge.models import KnowledgeClass, LoreResult
+from memory.knowledge.retrieval import PRESETS, SearchConfig
 from memory.knowledge.service import KnowledgeService
-from memory.retrieval import PRESETS, SearchConfig
 from memory.vector_index import ChromaVectorIndex
 
 SRD = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "srd"

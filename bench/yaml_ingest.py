@@ -34,8 +34,8 @@ from typing import Any
 import yaml
 
 from bench.yaml_data import TYPICAL, family_tree_text, timeline_text
-from bot import database
-from bot.structured_import import StructuredImportService
+from bot.schema import database
+from bot.services.structured_import import StructuredImportService
 from canon import campaigns
 from canon.storage import Database
 from canon.structured import load_lore_file

@@ -57,7 +57,7 @@ _CHUNK = 500
 
 
 def _tables() -> list[Table]:
-    from bot.database import metadata
+    from bot.schema.database import metadata
 
     ordered = [t for t in metadata().sorted_tables if t.name != CampaignRow.__tablename__]
     canon = sorted((t for t in ordered if t.name in _CANON_ORDER), key=lambda t: _CANON_ORDER.index(t.name))

@@ -34,7 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from bot.branch_models import ChannelBindingRow
-from bot.canon_service import CanonService
+from bot.services.canon_service import CanonService
 from canon import campaigns
 from canon.calendar import DateError, parse_date
 from canon.campaigns import (
@@ -1180,7 +1180,7 @@ def _content_of(view: StatementView, refs: dict[int, Ref]) -> ProposalContent:
 
 def _campaign_tables() -> list[Any]:
     """Return every table whose rows belong to one campaign, children before the tables they point at."""
-    from bot.database import metadata
+    from bot.schema.database import metadata
 
     return [t for t in reversed(metadata().sorted_tables) if t.name != CampaignRow.__tablename__]
 

@@ -160,7 +160,7 @@ def branch_settings(parent: Campaign, point: ForkPoint) -> dict[str, Any]:
 
     Every key but `fork` is copied, including keys this module does not know (a setting added later is a
     campaign's setting, and a branch plays the parent's campaign as it stood). Time zones and GM channels are
-    a server's (`bot.ops_models`), not a campaign's, so a branch shares its server's without a copy.
+    a server's (`bot.schema.ops_tables`), not a campaign's, so a branch shares its server's without a copy.
     """
     inherited = {
         key: copy.deepcopy(value) for key, value in (parent.settings or {}).items() if key != FORK_SETTINGS

@@ -20,8 +20,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits, replies
-from bot.client import Lorekeeper
+from bot.client import limits, replies
+from bot.client.client import Lorekeeper
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
 from cogs import campaign_embeds, canon_cards

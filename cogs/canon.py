@@ -13,9 +13,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import replies
-from bot.canon_service import CanonService, parse_as_of
-from bot.client import Lorekeeper
+from bot.client import replies
+from bot.client.client import Lorekeeper
+from bot.services.canon_service import CanonService, parse_as_of
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
 from cogs import (

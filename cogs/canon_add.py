@@ -12,7 +12,7 @@ from collections.abc import Callable
 import discord
 from discord import app_commands
 
-from bot import replies
+from bot.client import replies
 from canon import forms
 from canon.proposals import ProposalContent
 from cogs import canon_embeds

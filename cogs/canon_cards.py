@@ -13,15 +13,15 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import replies
-from bot.canon_service import Review
+from bot.client import replies
+from bot.services.canon_service import Review
 from canon.errors import InvalidInput
 from cogs import canon_embeds
 from cogs.canon_views import card_content, services_of
 from cogs.review_common import remember_private
 
 if TYPE_CHECKING:
-    from bot.services import Services
+    from bot.app import Services
 
 log = logging.getLogger(__name__)
 

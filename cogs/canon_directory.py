@@ -17,8 +17,8 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
-from bot import limits
-from bot.directory import MAX_FILTER, DirectoryPage
+from bot.client import limits
+from bot.services.directory import MAX_FILTER, DirectoryPage
 from canon.domain import NOW, EntityCard, Viewer
 from canon.errors import InvalidInput
 from canon.visibility import visible_views

@@ -25,8 +25,8 @@ from typing import Any
 
 import discord
 
-from bot.canon_service import RetconResult, Review
-from bot.limits import fit_lines
+from bot.client.limits import fit_lines
+from bot.services.canon_service import RetconResult, Review
 from canon.checks import RecordedConflict
 from canon.continuity import Finding
 from canon.domain import (

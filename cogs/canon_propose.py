@@ -12,9 +12,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import replies
-from bot.canon_service import CanonService
-from bot.client import Lorekeeper
+from bot.client import replies
+from bot.client.client import Lorekeeper
+from bot.services.canon_service import CanonService
 from canon import forms
 from canon.proposals import ProposalContent
 from cogs import canon_embeds

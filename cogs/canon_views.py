@@ -32,8 +32,8 @@ from typing import Any, cast
 
 import discord
 
-from bot import limits
-from bot.canon_service import Review
+from bot.client import limits
+from bot.services.canon_service import Review
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput, NotAllowed
 from canon.proposals import ProposalStatus, describe

@@ -6,7 +6,7 @@ import datetime as dt
 
 import discord
 
-from bot.limits import clip as clip
+from bot.client.limits import clip as clip
 from memory.scenes import Scene, SceneReport, SpeakerKind, Turn
 
 COLOUR = discord.Colour.dark_gold()

@@ -18,9 +18,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits, replies
-from bot.client import Lorekeeper
-from bot.lore_service import SETTINGS, LoreImportService, parse_tags, setting_change
+from bot.client import limits, replies
+from bot.client.client import Lorekeeper
+from bot.services.lore_service import SETTINGS, LoreImportService, parse_tags, setting_change
 from canon.campaigns import Campaign
 from canon.domain import Viewer
 from canon.errors import GameError, InvalidInput

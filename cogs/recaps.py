@@ -14,8 +14,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import Lorekeeper
-from bot.limits import fit_lines
+from bot.client.client import Lorekeeper
+from bot.client.limits import fit_lines
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import COLOUR, clip
 from cogs.places import campaign_here
@@ -23,7 +23,7 @@ from cogs.review_common import services_of
 from memory.journal import Recap
 
 if TYPE_CHECKING:
-    from bot.services import Services
+    from bot.app import Services
 
 log = logging.getLogger(__name__)
 

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot import limits
-from bot.canon_service import ANOTHER_SERVER, Review
-from bot.client import user_message_for
-from bot.replies import reply_ephemeral
+from bot.client import limits
+from bot.client.client import user_message_for
+from bot.client.replies import reply_ephemeral
+from bot.services.canon_service import ANOTHER_SERVER, Review
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput, NotAllowed
 from canon.proposals import Proposal, ProposalStatus, describe
@@ -27,7 +27,7 @@ from cogs.checks import require_gm
 from cogs.embeds import clip
 
 if TYPE_CHECKING:
-    from bot.services import Services
+    from bot.app import Services
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot import limits
+from bot.client import limits
 from canon.domain import Viewer
 from canon.errors import Conflict
 from canon.proposals import EDITABLE, OPTIONAL, Proposal, ProposalStatus, ProposalType

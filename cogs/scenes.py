@@ -10,8 +10,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits, replies
-from bot.client import Lorekeeper
+from bot.client import limits, replies
+from bot.client.client import Lorekeeper
 from canon.errors import InvalidInput
 from cogs import canon_cards, canon_options, embeds, progress, voice_embeds
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message

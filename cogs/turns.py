@@ -15,8 +15,8 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.client import Lorekeeper, storage_advice
-from bot.logs import log_context
+from bot.client.client import Lorekeeper, storage_advice
+from bot.ops.logs import log_context
 from cogs.checks import is_gm
 from cogs.turn_history import Gates, HistoryReader
 from memory.scenes import SpeakerKind

@@ -13,8 +13,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits, replies
-from bot.client import Lorekeeper
+from bot.client import limits, replies
+from bot.client.client import Lorekeeper
 from bot.voice.debounce import Debouncer
 from bot.voice.service import VoiceService
 from canon.campaigns import Campaign

@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 
-from bot import limits
+from bot.client import limits
 from bot.voice.extraction import ExtractionReport
 from bot.voice.service import NarrationOutcome, NpcReply
 from cogs.embeds import COLOUR, clip

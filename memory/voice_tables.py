@@ -1,7 +1,7 @@
 """SQL tables of the game-master's voice: token usage, narrations, NPC memories, scene digests and scene casts.
 
 Rows never leave the repositories that read them (`memory.npc_memory`, `memory.narrations`, `memory.digests`,
-`bot.ledger`). NPC memories live here first: the Chroma collections that make them searchable are derived
+`bot.ops.ledger`). NPC memories live here first: the Chroma collections that make them searchable are derived
 from these rows and can be rebuilt from them at any time.
 """
 

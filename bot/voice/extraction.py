@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from bot.llm import LLMClient, LLMOutputInvalid, LLMUnavailable, Usage
+from bot.llm.client import LLMClient, LLMOutputInvalid, LLMUnavailable, Usage
 from bot.voice.prompts import (
     EntityItem,
     EventItem,

@@ -28,8 +28,8 @@ from typing import Any, Literal
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.llm import NOT_CONFIGURED_MESSAGE, LLMClient, LLMOutputInvalid, LLMUnavailable, require_llm
-from bot.proposal_service import ProposalService
+from bot.llm.client import NOT_CONFIGURED_MESSAGE, LLMClient, LLMOutputInvalid, LLMUnavailable, require_llm
+from bot.services.proposal_service import ProposalService
 from bot.voice.extraction import (
     Candidate,
     ExtractionReport,
@@ -75,6 +75,7 @@ from canon.domain import Authority, EntityCard, Evidence, EvidenceKind, Viewer, 
 from canon.errors import Conflict, GameError, InvalidInput, NotAllowed, NotFound, Unavailable
 from canon.graph import CanonReader
 from canon.proposals import ProposalContent
+from canon.storage import Database
 from canon.visibility import view_hidden
 from config.settings import VoiceSettings
 from memory import digests as digest_repo
@@ -205,7 +206,7 @@ class VoiceService:
         self.llm = llm
         self.memories = memories
         self.moments = moments
-        #: `memory.retrieval.Retriever` (or anything with its `search`), when imported knowledge is wired.
+        #: `memory.knowledge.retrieval.Retriever` (or anything with its `search`), when imported knowledge is wired.
         self.retriever = retriever
         #: `memory.knowledge.KnowledgeService`, for `extract_source`.
         self.knowledge = knowledge
@@ -247,28 +248,6 @@ class VoiceService:
                     f"{entity.name} is a {entity.type}, not a character who can talk or remember."
                 )
             return entity.id, entity.name, list(entity.aliases)
-
-    async def _check_present(
-        self, campaign: Campaign, npc_id: int, npc: str, actor: Actor, allow: str | None
-    ) -> None:
-        """Refuse an NPC out of the story's present (as the asker sees its state), unless a GM allows it."""
-        if allow is not None:
-            if not actor.is_gm:
-                raise NotAllowed("Only the GM can let a character speak out of the story's present.")
-            if allow not in presence.ALLOWANCES:
-                raise InvalidInput(f"“{allow}” is not a way to allow it: {' or '.join(presence.ALLOWANCES)}.")
-            return
-        async with self.db.session() as session:
-            # The state the asker may see: a secret death is never told by a refusal.
-            reader = await self.canon.reader(session, campaign, Viewer.GM if actor.is_gm else Viewer.PLAYER)
-            card = await reader.card(npc_id)
-        shown = (
-            card.state if card.state is not None and (actor.is_gm or not view_hidden(card.state)) else None
-        )
-        state = shown.statement.value if shown is not None else None
-        if state is not None and presence.out_of_story(reader.ontology, state):
-            tag = reader.ontology.states.tags.get(state)
-            raise Conflict(presence.refusal(npc, state, tag.description if tag else ""))
 
     # -- extraction -----------------------------------------------------------------------------------
 
@@ -747,7 +726,7 @@ class VoiceService:
         if self.retriever is None or not query.strip():
             return []
         try:
-            from memory.retrieval import preset
+            from memory.knowledge.retrieval import preset
 
             answer = await self.retriever.search(
                 campaign_id, query[:1000], viewer=viewer, limit=LORE_RESULTS, config=preset("context")
@@ -770,19 +749,11 @@ class VoiceService:
         post: PostAsNpc,
         allow: str | None = None,
     ) -> NpcReply:
-        """Let an NPC answer in character from what it could know: its memories and public canon.
-
-        An NPC dead, destroyed or absent at the story's present (`canon.presence`) is refused, unless a GM
-        `allow`s it (a flashback, a ghost).
-        """
-        message = message.strip()
-        if not message:
-            raise InvalidInput("Say something to the NPC.")
-        if len(message) > MAX_NPC_MESSAGE:
-            raise InvalidInput(f"That is {len(message)} characters; say it in at most {MAX_NPC_MESSAGE}.")
+        """Let an NPC answer from its memories and public canon (one out of the story's present: `check_present`)."""
+        message = checked_message(message)
         # Players reach only NPCs they know of; what an NPC says is public, so a hidden one cannot speak.
         npc_id, npc, _ = await self._npc(campaign, npc_name, viewer=Viewer.PLAYER)
-        await self._check_present(campaign, npc_id, npc, actor, allow)
+        await check_present(self.db, self.canon, campaign, (npc_id, npc), actor, allow)
         llm = require_llm(self.llm)
         scene: Scene | None = None
         with contextlib.suppress(NotFound):
@@ -1251,3 +1222,39 @@ class VoiceService:
 
 async def _scene_memories(session: AsyncSession, campaign_id: int, scene_id: int) -> list[MemoryRecord]:
     return await memories_of(session, campaign_id, scene_id=scene_id, include_forgotten=True)
+
+
+async def check_present(
+    db: Database,
+    canon: ProposalService,
+    campaign: Campaign,
+    npc: tuple[int, str],
+    actor: Actor,
+    allow: str | None,
+) -> None:
+    """Refuse an NPC out of the story's present (as the asker sees its state), unless a GM allows it."""
+    if allow is not None:
+        if not actor.is_gm:
+            raise NotAllowed("Only the GM can let a character speak out of the story's present.")
+        if allow not in presence.ALLOWANCES:
+            raise InvalidInput(f"“{allow}” is not a way to allow it: {' or '.join(presence.ALLOWANCES)}.")
+        return
+    async with db.session() as session:
+        # The state the asker may see: a secret death is never told by a refusal.
+        reader = await canon.reader(session, campaign, Viewer.GM if actor.is_gm else Viewer.PLAYER)
+        card = await reader.card(npc[0])
+    shown = card.state if card.state is not None and (actor.is_gm or not view_hidden(card.state)) else None
+    state = shown.statement.value if shown is not None else None
+    if state is not None and presence.out_of_story(reader.ontology, state):
+        tag = reader.ontology.states.tags.get(state)
+        raise Conflict(presence.refusal(npc[1], state, tag.description if tag else ""))
+
+
+def checked_message(message: str) -> str:
+    """Return what is said to an NPC, stripped, or raise `InvalidInput` when it is empty or too long."""
+    message = message.strip()
+    if not message:
+        raise InvalidInput("Say something to the NPC.")
+    if len(message) > MAX_NPC_MESSAGE:
+        raise InvalidInput(f"That is {len(message)} characters; say it in at most {MAX_NPC_MESSAGE}.")
+    return message

@@ -1,6 +1,6 @@
 """Answering a lore question from a campaign's knowledge, and the stored answers behind "Why these?".
 
-The search itself is `memory.retrieval.Retriever.search`; this module checks the question, records the answer
+The search itself is `memory.knowledge.retrieval.Retriever.search`; this module checks the question, records the answer
 with exactly the text shown, and gives a stored answer back to whoever may see it.
 """
 
@@ -12,8 +12,8 @@ from canon.domain import Viewer
 from canon.errors import InvalidInput, NotFound
 from canon.storage import Database, utc_now
 from memory.knowledge.models import Answer, RetrievalRecord
+from memory.knowledge.retrieval import Retriever, SearchConfig, preset
 from memory.knowledge.retrievals import add_retrieval, load_retrieval
-from memory.retrieval import Retriever, SearchConfig, preset
 
 
 class Answerer:

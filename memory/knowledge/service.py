@@ -16,9 +16,9 @@ from memory.knowledge.files import FileStore
 from memory.knowledge.importer import Importer, chunking_options
 from memory.knowledge.models import SourceInfo
 from memory.knowledge.reindex import Reindexer
+from memory.knowledge.retrieval import Retriever
 from memory.knowledge.sources import SourceAdmin
 from memory.knowledge.vectors import ChunkVectors
-from memory.retrieval import Retriever
 from memory.vector_index import VectorIndex
 
 __all__ = ["KnowledgeService"]

@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
+from bot.app import Services, build_services
+from bot.archive.campaign_archive import CampaignArchive
+from bot.archive.file import read_archive
 from bot.branch_rows import lineage_row_sets
-from bot.campaign_archive import CampaignArchive, read_archive
-from bot.database import metadata
-from bot.services import Services, build_services
+from bot.schema.database import metadata
 from canon.campaigns import Campaign, CampaignStatus
 from canon.domain import AsOf, EvidenceKind, Viewer
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound

@@ -20,8 +20,8 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import make_url
 from typer.testing import CliRunner
 
-from bot.cli import app
-from bot.database import head_revisions
+from bot.cli.main import app
+from bot.schema.database import head_revisions
 from canon.storage import Database
 from tests.conftest import DatabaseTarget
 

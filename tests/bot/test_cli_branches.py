@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli import app
-from bot.services import build_services
+from bot.app import build_services
+from bot.cli.main import app
 from canon.proposals import FactContent, Ref
 from config.settings import load_settings
 from memory.scenes import Actor

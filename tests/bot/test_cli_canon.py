@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli import app
+from bot.cli.main import app
 from tests.conftest import DatabaseTarget
 
 CAMPAIGN = "Shattered Isles"

@@ -11,8 +11,8 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from bot.cli import app
-from bot.cli_lore import _describe_report, _Progress
+from bot.cli.lore import _describe_report, _Progress
+from bot.cli.main import app
 from canon.storage import Database
 from config.settings import LoreSettings
 from memory.knowledge.models import ImportStage

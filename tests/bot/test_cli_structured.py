@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from bot.cli import app
+from bot.cli.main import app
 from tests.conftest import DatabaseTarget
 
 CAMPAIGN = "Valdorn"

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bot import doctor
-from bot.cli import app
+from bot.cli.main import app
+from bot.ops import doctor
 from config.settings import Settings
 from tests.chroma_server import free_port
 
@@ -96,7 +96,7 @@ def test_an_unwritable_data_dir(tmp_path: Path) -> None:
 
 
 def test_live_fails_unless_the_bot_is_running_and_connected(env: Path) -> None:
-    from bot.health import STALE_AFTER, heartbeat_path, write_heartbeat
+    from bot.ops.health import STALE_AFTER, heartbeat_path, write_heartbeat
     from canon.storage import utc_now
 
     assert CliRunner().invoke(app, ["db", "upgrade"]).exit_code == 0
@@ -123,7 +123,7 @@ def test_live_fails_unless_the_bot_is_running_and_connected(env: Path) -> None:
 
 
 def test_each_process_of_split_shards_has_its_own_heartbeat(tmp_path: Path) -> None:
-    from bot.health import heartbeat_path
+    from bot.ops.health import heartbeat_path
 
     def path(**values: object) -> Path:
         return heartbeat_path(Settings(_env_file=None, data_dir=tmp_path, **values))  # type: ignore[arg-type]

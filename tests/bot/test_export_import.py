@@ -19,16 +19,10 @@ import pytest
 from sqlalchemy import func, select
 from typer.testing import CliRunner
 
-from bot.campaign_archive import (
-    ARCHIVE_VERSION,
-    ArchiveError,
-    CampaignArchive,
-    RestoreReport,
-    archive_bytes,
-    read_archive,
-)
-from bot.cli import app
-from bot.services import Services, build_services
+from bot.app import Services, build_services
+from bot.archive.campaign_archive import CampaignArchive, RestoreReport
+from bot.archive.file import ARCHIVE_VERSION, ArchiveError, archive_bytes, read_archive
+from bot.cli.main import app
 from canon.campaigns import Campaign, CampaignRow
 from canon.domain import NOW, Authority, Evidence, EvidenceKind, Viewer
 from canon.errors import Conflict

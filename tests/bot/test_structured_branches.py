@@ -17,8 +17,8 @@ import pytest
 from sqlalchemy import func, select
 
 from bot.branches import BranchService
-from bot.canon_service import CanonService
-from bot.structured_import import StructuredImportService
+from bot.services.canon_service import CanonService
+from bot.services.structured_import import StructuredImportService
 from canon import campaigns
 from canon.campaigns import Campaign, ChangesetRow
 from canon.domain import CanonLevel, Viewer
@@ -278,8 +278,9 @@ async def test_a_rebased_branch_compares_with_the_parents_newer_version(
 async def test_a_restored_branch_archive_still_knows_what_each_file_produced(
     db: Database, importer: StructuredImportService, branches: BranchService, root: Campaign, tmp_path: Path
 ) -> None:
-    from bot.campaign_archive import CampaignArchive, read_archive
-    from bot.services import build_services
+    from bot.app import build_services
+    from bot.archive.campaign_archive import CampaignArchive
+    from bot.archive.file import read_archive
     from config.settings import Settings
 
     branch = await branches.fork(root, "Exported", actor=GM)

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from bot.canon_service import CanonService
-from bot.structured_import import StructuredImportService
+from bot.services.canon_service import CanonService
+from bot.services.structured_import import StructuredImportService
 from canon import campaigns
 from canon.campaigns import Campaign, ChangesetRow
 from canon.domain import AsOf, Authority, CanonLevel, EvidenceKind, StatementKind, Viewer, Visibility
@@ -859,7 +859,7 @@ async def _fork(session: Any, parent: Campaign, changeset: int) -> Campaign:
 async def test_pictures_of_the_ingested_tree_and_timeline_leave_hidden_entries_out_for_players(
     db: Database, importer: StructuredImportService, canon: CanonService, campaign: Campaign
 ) -> None:
-    from bot.pictures import PictureService
+    from bot.services.pictures import PictureService
     from canon.render import TimelineLayout, TreeLayout
 
     await ingest_all(importer, canon, campaign)

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.canon_service import RetconResult, Review
+from bot.services.canon_service import RetconResult, Review
 from canon.continuity import ConflictKind, Finding, Side
 from canon.domain import (
     AsOf,

@@ -238,7 +238,7 @@ async def test_rebase_promote_unbind_and_the_gm_only_buttons_from_discord(
     assert "exiled" in everything((await emu.invoke(main, pat, "canon asof", name="Aldric")).message)
 
     # A command in the branch's channel logs under the branch, not the server's campaign.
-    from bot.logs import ContextFilter
+    from bot.ops.logs import ContextFilter
 
     caplog.handler.addFilter(ContextFilter())
 

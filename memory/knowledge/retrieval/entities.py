@@ -1,0 +1,170 @@
+"""Entity candidates: canon-graph entities named in a question, and their cards as `canon_facts`.
+
+Names and aliases are matched on word windows of the question (exact first, then fuzzy, so typos still match);
+only the entities the viewer may see are matched. Chunks whose headings carry a matched entity's name get a bonus
+in the fusion (`memory.knowledge.retrieval.candidates`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+
+from rapidfuzz import fuzz, process
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.campaigns import Campaign, ChangesetRow, LineageStep
+from canon.domain import EntityCard, Viewer, Visibility
+from canon.errors import GameError
+from canon.graph import CanonReader, fold
+from canon.ontology import Ontology, base_ontology
+from memory import fulltext
+from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.candidates import EntityMatch
+from memory.knowledge.retrieval.config import SearchConfig
+
+log = logging.getLogger(__name__)
+
+_ARTICLES = frozenset({"the", "a", "an"})
+#: Folded name tables kept (one per lineage, viewer and canon state).
+_NAMES_CACHE = 16
+
+#: Folded name -> (name as written, entity id); and the folded names, for fuzzy matching.
+Names = tuple[dict[str, tuple[str, int]], list[str]]
+
+
+def windows(question: str, longest: int = 6) -> list[str]:
+    """Return the word windows of a question (1 to `longest` words) that do not start or end on a stopword."""
+    words = [w.strip('.,;:!?"()[]') for w in question.replace("’", "'").split()]
+    words = [w[:-2] if w.lower().endswith("'s") else w for w in words if w]
+    found: list[str] = []
+    for size in range(min(longest, len(words)), 0, -1):
+        for start in range(len(words) - size + 1):
+            window = words[start : start + size]
+            if fold(window[0]) in fulltext.STOPWORDS or fold(window[-1]) in fulltext.STOPWORDS:
+                continue
+            found.append(" ".join(window))
+    return list(dict.fromkeys(found))
+
+
+def card_facts(card: EntityCard, limit: int) -> list[str]:
+    """Return an entity card's state, facts and relations as sentences, without repeats, at most `limit`."""
+    facts: list[str] = []
+    if card.state is not None:
+        facts.append(card.state.sentence())
+    facts += [view.sentence() for view in card.facts]
+    facts += [view.sentence() for view in card.relations]
+    return list(dict.fromkeys(facts))[:limit]
+
+
+def best_matches(question: str, names: Names, config: SearchConfig) -> list[EntityMatch]:
+    """Return the entities the question names, best first, at most `max_entities`."""
+    folded_names, choices = names
+    best: dict[int, EntityMatch] = {}
+    covered: list[str] = []
+    for window in windows(question):
+        key = fold(window)
+        if any(key in longer for longer in covered):
+            continue  # "Red Dragon" inside an already matched "Adult Red Dragon"
+        match: tuple[str, float] | None = None
+        if key in folded_names:
+            match = (key, 100.0)
+        elif len(key) >= 4:
+            found = process.extractOne(key, choices, scorer=fuzz.ratio, score_cutoff=config.fuzzy_cutoff)
+            if found is not None:
+                match = (found[0], float(found[1]))
+        if match is None:
+            continue
+        name, entity_id = folded_names[match[0]]
+        covered.append(key)
+        score = match[1] + len(key) / 100  # longer matches first among equals
+        if entity_id not in best or best[entity_id].score < score:
+            best[entity_id] = EntityMatch(entity_id=entity_id, matched=name, window=window, score=score)
+    return sorted(best.values(), key=lambda m: -m.score)[: config.max_entities]
+
+
+class EntityFinder:
+    """Finds the canon entities a question names, with their names cached until the lineage's canon changes."""
+
+    def __init__(self, ontology_for: Callable[[Campaign], Ontology] | None = None) -> None:
+        self.ontology_for = ontology_for
+        self._base_ontology: Ontology | None = None
+        self._names_cache: OrderedDict[tuple[tuple[int, ...], str, int], Names] = OrderedDict()
+
+    def ontology(self, campaign: Campaign) -> Ontology:
+        """Return the campaign's ontology (the base one extended by its settings, unless one is given)."""
+        if self.ontology_for is not None:
+            return self.ontology_for(campaign)
+        if self._base_ontology is None:
+            self._base_ontology = base_ontology()
+        extension = campaign.settings.get("ontology")
+        return self._base_ontology.extended(extension) if extension else self._base_ontology
+
+    async def names(self, reader: CanonReader, viewer: Viewer) -> Names:
+        """Return the entity names and aliases the viewer may see, folded, cached until canon changes."""
+        campaigns = [step.campaign_id for step in reader.steps]
+        stamp = await reader.session.scalar(
+            select(func.max(ChangesetRow.id)).where(ChangesetRow.campaign_id.in_(campaigns))
+        )
+        if stamp is None:  # no canon written in this lineage yet
+            return {}, []
+        key = (tuple(campaigns), viewer.value, int(stamp))
+        cached = self._names_cache.get(key)
+        if cached is not None:
+            return cached
+        folded_names: dict[str, tuple[str, int]] = {}
+        for name, entity_id in await reader.names():
+            folded = fold(name)
+            folded_names.setdefault(folded, (name, entity_id))
+            # "the Harbor Hawk" is also named "Harbor Hawk" (question windows never start on a stopword).
+            first, _, rest = folded.partition(" ")
+            if rest and first in _ARTICLES:
+                folded_names.setdefault(rest, (name, entity_id))
+        value = (folded_names, list(folded_names))
+        self._names_cache[key] = value
+        while len(self._names_cache) > _NAMES_CACHE:
+            self._names_cache.popitem(last=False)
+        return value
+
+    async def find(
+        self,
+        session: AsyncSession,
+        campaign: Campaign,
+        steps: Sequence[LineageStep],
+        question: str,
+        viewer: Viewer,
+        config: SearchConfig,
+    ) -> tuple[list[CanonFact], list[EntityMatch]]:
+        """Return the cards of canon entities named in the question (exact, then fuzzy on word windows)."""
+        if config.max_entities == 0:
+            return [], []
+        reader = CanonReader(session, steps, self.ontology(campaign), viewer=viewer)
+        names = await self.names(reader, viewer)
+        if not names[0]:
+            return [], []
+        ranked = best_matches(question, names, config)
+        facts: list[CanonFact] = []
+        for m in ranked:
+            try:
+                card = await reader.card(m.entity_id)
+            except GameError:  # an entity retconned or hidden meanwhile: no card
+                log.debug("no card for entity #%s", m.entity_id)
+                continue
+            entity = card.entity
+            facts.append(
+                CanonFact(
+                    entity_id=entity.id,
+                    entity_name=entity.name,
+                    entity_type=entity.type,
+                    matched=m.window,
+                    match_score=round(min(m.score, 100.0), 1),
+                    hidden=entity.visibility == Visibility.GM_ONLY,
+                    description=entity.description,
+                    facts=card_facts(card, config.max_facts_per_entity),
+                    score=round(min(m.score, 100.0) / 100, 4),
+                )
+            )
+        found = {f.entity_id for f in facts}
+        return facts, [m for m in ranked if m.entity_id in found]
