@@ -12,7 +12,11 @@ from tests.e2e.test_canon_e2e import gm_adds
 
 def spoken(world: World) -> list[object]:
     """Return what NPCs said in the channel (webhook messages)."""
-    return [m for m in world.emu.channel_messages(world.channel) if m.get("webhook_id")]
+    return [
+        m
+        for m in world.emu.channel_messages(world.channel)
+        if m["author"].get("bot") and m.get("webhook_id") and m["author"]["username"] != "Lorekeeper"
+    ]
 
 
 async def test_a_dead_or_missing_npc_is_refused_privately_unless_the_gm_allows_it(world: World) -> None:
