@@ -58,6 +58,7 @@ async def test_the_gm_corrects_a_proposal_with_edit_before_accepting_it(world: W
     assert empty.ephemeral and "cannot be empty" in (empty.content or "")
     assert (await proposals_of_scene(world, scene.id))[0].content == row.content
 
+    await world.restart()  # the modal opened before, the select and the buttons still work
     edited = await emu.submit_modal(opened, gm, {"lk:edit:attribute_pick": ["title"]})
     assert edited.response_type == 7  # the card, edited in place, the proposal still picked
     shown = embed_text(edited.embeds[0])
@@ -66,6 +67,8 @@ async def test_the_gm_corrects_a_proposal_with_edit_before_accepting_it(world: W
     assert after.content["attribute"] == "title" and after.status == ProposalStatus.PENDING
     assert f"lk:proposal:{row.id}:accept" in buttons(live(world, card))
 
+    repicked = await emu.click(card, "lk:pick", gm, values=[str(row.id)])
+    assert repicked.response_type == 7
     await emu.click(card, f"lk:proposal:{row.id}:accept", gm)
     with pytest.raises(Conflict, match="already accepted"):
         await world.bot.services.canon.revise(row.id, {"value": "Queen"})
