@@ -307,6 +307,13 @@ def _plant(b: _Builder, kind: ConflictKind, copy: int, eras: dict[str, int]) -> 
         person = b.entity("NPC", f"Disputed {copy}")
         b.attribute(person, "eye_colour", "blue", authority=Authority.GM)
         b.attribute(person, "eye_colour", "green", authority=Authority.PLAYER, validity=None)
+    elif kind == ConflictKind.SINGLE_VALUED:
+        # The world bible's title (undated) and another from play, dated only by its scene: both at once.
+        person = b.entity("NPC", f"Twice titled {copy}")
+        b.attribute(
+            person, "titles", "Harbourmaster of Greyhaven", authority=Authority.SOURCE, file="people.yaml"
+        )
+        b.attribute(person, "title", "Pirate Queen", authority=Authority.SOURCE, validity=v(sf=scene))
     elif kind == ConflictKind.RELIES_ON_RETCONNED:
         person = b.entity("NPC", f"Heir {copy}")
         old = b.attribute(person, "title", "Heir of the North", retconned=True)

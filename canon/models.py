@@ -216,8 +216,12 @@ class ConflictRow(Base):
     fingerprint: Mapped[str] = mapped_column(String(64))
     message: Mapped[str] = mapped_column(Text)
     details: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    status: Mapped[str] = mapped_column(String(12), default="open")  # open | accepted | resolved
+    # open | accepted (a proposal accepted despite it) | resolved | dismissed (never raised again)
+    status: Mapped[str] = mapped_column(String(12), default="open")
     rationale: Mapped[str | None] = mapped_column(Text)
+    resolution: Mapped[str | None] = mapped_column(String(20))  # retcon | change | rationale
+    closed_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    closed_by: Mapped[str | None] = mapped_column(String(100))
     first_seen_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
     last_seen_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
     notified_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)

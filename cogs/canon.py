@@ -17,6 +17,7 @@ from bot.client import replies
 from bot.client.client import Lorekeeper
 from bot.services.canon_service import CanonService, parse_as_of
 from canon.campaigns import Campaign
+from canon.conflicts import Show
 from canon.errors import InvalidInput
 from cogs import (
     canon_add,
@@ -26,6 +27,7 @@ from cogs import (
     canon_options,
     canon_pictures,
     canon_views,
+    conflict_views,
 )
 from cogs.canon_options import DATE_HELP, Date, Name, Text, entity_names
 from cogs.canon_propose import ProposeCommands
@@ -136,15 +138,16 @@ class CanonCommands(commands.Cog):
 
     # -- the GM's tools -------------------------------------------------------------------------------
 
-    @canon_group.command(name="conflicts", description="Show the recorded continuity conflicts (GM)")
+    @canon_group.command(name="conflicts", description="Show the continuity conflicts, open ones first (GM)")
+    @app_commands.describe(show="Which conflicts: open (the default), closed or all")
     @gm_only()
-    async def conflicts(self, interaction: discord.Interaction) -> None:
-        """List recorded conflicts with both sides."""
+    async def conflicts(
+        self, interaction: discord.Interaction, show: Literal["open", "closed", "all"] = "open"
+    ) -> None:
+        """List a page of conflicts with both sides, with buttons to resolve or dismiss the open ones."""
         campaign = await self._campaign(interaction)
-        found = await self.canon.conflicts(campaign)
-        await interaction.response.send_message(
-            embed=canon_embeds.conflicts_embed(found), ephemeral=True, allowed_mentions=NONE
-        )
+        page = await self.canon.conflict_page(campaign, show=Show(show))
+        await interaction.response.send_message(ephemeral=True, **conflict_views.page_content(page))
 
     @canon_group.command(name="check", description="Check the whole canon for continuity problems (GM)")
     @gm_only()
@@ -216,11 +219,16 @@ class CanonCommands(commands.Cog):
         match = canon_views.MODAL.fullmatch(str(data.get("custom_id", "")))
         if match is not None:
             await canon_views.submit_modal(interaction, match["action"], int(match["id"]))
+        reason = conflict_views.REASON_MODAL.fullmatch(str(data.get("custom_id", "")))
+        if reason is not None:
+            await conflict_views.submit_reason(interaction, reason)
 
 
 async def setup(bot: Lorekeeper) -> None:
     """Register `/propose`, `/canon` (with `/canon add`), `/retcon` and the review card's persistent buttons."""
-    bot.add_dynamic_items(*canon_views.DYNAMIC_ITEMS, *canon_directory.DYNAMIC_ITEMS)
+    bot.add_dynamic_items(
+        *canon_views.DYNAMIC_ITEMS, *canon_directory.DYNAMIC_ITEMS, *conflict_views.DYNAMIC_ITEMS
+    )
     await bot.add_cog(ProposeCommands(bot))
     cog = CanonCommands(bot)
     await bot.add_cog(cog)
@@ -230,4 +238,6 @@ async def setup(bot: Lorekeeper) -> None:
 
 async def teardown(bot: Lorekeeper) -> None:
     """Forget the review card's buttons when the extension is unloaded."""
-    bot.remove_dynamic_items(*canon_views.DYNAMIC_ITEMS, *canon_directory.DYNAMIC_ITEMS)
+    bot.remove_dynamic_items(
+        *canon_views.DYNAMIC_ITEMS, *canon_directory.DYNAMIC_ITEMS, *conflict_views.DYNAMIC_ITEMS
+    )

@@ -27,7 +27,6 @@ import discord
 
 from bot.client.limits import fit_lines
 from bot.services.canon_service import RetconResult, Review
-from canon.checks import RecordedConflict
 from canon.continuity import Finding
 from canon.domain import (
     AsOf,
@@ -143,6 +142,20 @@ def evidence_words(evidence: Evidence, viewer: Viewer) -> str:
 
 def _warning_messages(warnings: Iterable[dict[str, Any]]) -> list[str]:
     return [str(w.get("message") or w.get("kind") or "a continuity problem") for w in warnings]
+
+
+def _warning_lines(warnings: Iterable[dict[str, Any]]) -> list[str]:
+    """Return each warning (escaped) followed by its sides with their evidence, in a player's words."""
+    lines: list[str] = []
+    for warning in warnings:
+        lines.append(_escape(_warning_messages([warning])[0]))
+        for side in warning.get("sides") or []:
+            said = [
+                evidence_words(Evidence.model_validate(e), Viewer.PLAYER) for e in side.get("evidence") or []
+            ]
+            if said:
+                lines.append(f"  ◦ {_escape(str(side.get('sentence', '')))}: {said[0]}")
+    return lines
 
 
 # -- the review card ------------------------------------------------------------------------------------
@@ -342,12 +355,12 @@ def proposed_embed(proposals: Sequence[Proposal], *, secret: frozenset[int] = fr
                 f"{extra.content.entity_type}."
             )
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
-    warnings = [w for p in proposals if p.id not in secret for w in _warning_messages(p.warnings)]
+    warnings = [w for p in proposals if p.id not in secret for w in _warning_lines(p.warnings)]
     if warnings:
         embed.colour = WARNING_COLOUR
         embed.add_field(
             name=f"{WARN} Continuity warnings",
-            value=fit_lines([_escape(w) for w in warnings], FIELD_LIMIT),
+            value=fit_lines(warnings, FIELD_LIMIT),
             inline=False,
         )
     embed.set_footer(text="The GM accepts or rejects it when the scene ends (/endscene).")
@@ -500,29 +513,6 @@ def _sides_lines(sides: Iterable[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def conflicts_embed(conflicts: Sequence[RecordedConflict]) -> discord.Embed:
-    """Render recorded conflicts with both sides and their evidence (GM only)."""
-    embed = discord.Embed(title="Continuity conflicts", colour=WARNING_COLOUR if conflicts else DONE_COLOUR)
-    if not conflicts:
-        embed.description = "No conflicts recorded."
-        return embed
-    shown = conflicts[:10]
-    embed.description = f"{len(conflicts)} recorded, newest first" + (
-        f"; the first {len(shown)} here." if len(conflicts) > len(shown) else "."
-    )
-    for conflict in shown:
-        lines = [_escape(clip(conflict.message, 300)), *_sides_lines(conflict.details.get("sides") or [])]
-        if conflict.rationale:
-            lines.append(f"Accepted: {_escape(conflict.rationale)}")
-        embed.add_field(
-            name=clip(f"#{conflict.id} · {conflict.kind} · {conflict.status}", TITLE_LIMIT),
-            value=fit_lines(lines, 520),
-            inline=False,
-        )
-    embed.set_footer(text=f"{LOCK} This list may name GM-only canon.")
-    return shrink_to_limit(embed)
-
-
 def check_embed(findings: Sequence[Finding], new: Sequence[Finding]) -> discord.Embed:
     """Render a whole-graph continuity check: how many problems, and the new ones with both sides."""
     embed = discord.Embed(title="Continuity check", colour=WARNING_COLOUR if findings else DONE_COLOUR)
@@ -558,6 +548,10 @@ def retcon_embed(result: RetconResult, rationale: str) -> discord.Embed:
         lines.append(f"Replaced by fact #{result.replacement_id}.")
     else:
         lines.append("Nothing replaces it.")
+    if result.closed:
+        lines.append(
+            f"Resolves {len(result.closed)} open conflict(s): " + "; ".join(f"#{c.id}" for c in result.closed)
+        )
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     embed.add_field(
         name=f"Facts to review ({len(result.dependents)})",

@@ -84,13 +84,17 @@ async def entity_names(interaction: discord.Interaction, current: str) -> Choice
 
 
 async def attribute_names(interaction: discord.Interaction, current: str) -> Choices:
-    """Suggest the attribute names the campaign's canon already uses (so `title` is not added as `titles`)."""
+    """Suggest attribute names: those the ontology declares for the subject's type, then those canon uses."""
     try:
         campaign = await campaign_of(interaction)
         if campaign is None:
             return []
+        subject = getattr(interaction.namespace, "subject", None)
         found = await services_of(interaction).canon.attribute_names(
-            campaign, current, viewer=viewer_of(interaction)
+            campaign,
+            current,
+            viewer=viewer_of(interaction),
+            subject=subject if isinstance(subject, str) else None,
         )
     except GameError:
         return []

@@ -17,7 +17,7 @@ import discord
 from bot.client import limits
 from canon.domain import Viewer
 from canon.errors import Conflict
-from canon.proposals import EDITABLE, OPTIONAL, Proposal, ProposalStatus, ProposalType
+from canon.proposals import EDITABLE, OPTIONAL, FactContent, Proposal, ProposalStatus, ProposalType
 from cogs.embeds import clip
 from cogs.review_common import check_campaign, services_of
 
@@ -96,8 +96,8 @@ class RationaleModal(discord.ui.Modal):
 class EditModal(discord.ui.Modal):
     """Let the GM correct a pending proposal's fields (value, attribute, date ...) before deciding it.
 
-    For a fact, a select offers the attribute names the campaign's canon already uses, so that a typed
-    `titles` can become the `title` canon knows.
+    For a fact, a select offers the attribute names its subject's type declares and those canon already uses,
+    so that a typed `captaincy` can become the `title` canon knows.
     """
 
     def __init__(self, proposal: Proposal, *, about: str = "", attributes: Sequence[str] = ()) -> None:
@@ -127,7 +127,7 @@ class EditModal(discord.ui.Modal):
         if proposal.type == ProposalType.FACT and known:
             self.add_item(
                 discord.ui.Label(
-                    text="Or a name canon already uses",
+                    text="Or an attribute canon knows",
                     description="Picking one replaces the name typed above.",
                     component=discord.ui.Select(
                         custom_id=ATTRIBUTE_PICK,
@@ -177,12 +177,14 @@ def edit_changes(proposal: Proposal, values: dict[str, Any]) -> dict[str, str | 
 
 
 async def open_edit(interaction: discord.Interaction, proposal: Proposal, about: str) -> None:
-    """Open the modal that corrects a pending proposal, offering the attribute names canon uses."""
+    """Open the modal that corrects a pending proposal, offering the attribute names of its subject's type."""
     if proposal.status != ProposalStatus.PENDING:
         raise Conflict(f"This proposal was already {proposal.status}; it can no longer be edited.")
     services = services_of(interaction)
     attributes: list[str] = []
-    if proposal.type == ProposalType.FACT:
+    if isinstance(proposal.content, FactContent):
         campaign = await check_campaign(interaction, proposal.campaign_id)
-        attributes = await services.canon.attribute_names(campaign, "", viewer=Viewer.GM)
+        ref = proposal.content.subject
+        subject = f"#{ref.entity_id}" if ref.entity_id is not None else ref.name
+        attributes = await services.canon.attribute_names(campaign, "", viewer=Viewer.GM, subject=subject)
     await interaction.response.send_modal(EditModal(proposal, about=about, attributes=attributes))

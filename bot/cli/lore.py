@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from bot.cli.common import emit, fail, run_async, settings_or_exit, with_services
+from bot.services.lore_answer import LoreAnswers
 from bot.services.structured_import import ingest_yaml
 from canon.domain import Viewer
 from canon.errors import GameError
@@ -85,6 +86,13 @@ def ingest(
         bool,
         typer.Option("--extract", help="Also read the prose into canon proposals for the GM (needs an LLM)"),
     ] = False,
+    replace: Annotated[
+        bool,
+        typer.Option(
+            "--replace",
+            help="Replace YAML files imported before under the same name (retcons what they said)",
+        ),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Import world-bible files (.md/.txt) into a campaign's knowledge; YAML goes to the structured importer."""
@@ -134,7 +142,9 @@ def ingest(
                     extracted.append(await extract_imported(services, target, report, failed))
             if yaml_files:  # imported together: structured lore files may refer to each other
                 yaml_results.append(
-                    await _ingest_yaml(services, target, yaml_files, hidden=hidden, tags=tags)
+                    await _ingest_yaml(
+                        services, target, yaml_files, hidden=hidden, tags=tags, replace=replace
+                    )
                 )
         finally:
             if progress:
@@ -150,27 +160,62 @@ def ingest(
 
     outcome = run_async(lambda: with_services(settings, work))
 
-    def text() -> str:
-        counts: dict[str, int] = {}
-        for report in outcome["imported"]:
-            counts[report["outcome"]] = counts.get(report["outcome"], 0) + 1
-        summary = ", ".join(f"{n} {what}" for what, n in sorted(counts.items())) or "nothing imported"
-        lines = [f"Campaign “{outcome['campaign']}”: {summary}; {len(outcome['failed'])} failed."]
-        lines += [f"  YAML: {y.get('summary') or y['error']}" for y in outcome["yaml"]]
-        lines += [f"  {e['filename']}: {e['text']}" for e in outcome["extracted"]]
-        return "\n".join(lines)
-
-    emit(outcome, as_json=as_json, text=text)
+    emit(outcome, as_json=as_json, text=lambda: ingest_text(outcome))
     if outcome["failed"] or any(y.get("error") for y in outcome["yaml"]):
         raise typer.Exit(1)
 
 
+def ingest_text(outcome: dict[str, Any]) -> str:
+    """Return what `lorekeeper ingest` did, for a person: prose files and YAML entries written, what failed."""
+    counts: dict[str, int] = {}
+    for report in outcome["imported"]:
+        counts[report["outcome"]] = counts.get(report["outcome"], 0) + 1
+    parts: list[str] = []
+    if counts or not outcome["yaml"]:
+        done = ", ".join(f"{n} {what}" for what, n in sorted(counts.items()))
+        parts.append(f"prose: {done}" if done else "no prose file imported")
+    failed = len(outcome["failed"])
+    details: list[str] = []
+    for y in outcome["yaml"]:
+        status = y.get("status")
+        if status == "ingested":
+            parts.append(f"YAML: wrote {_written(y)}")
+        elif status == "unchanged":
+            parts.append(f"YAML: {_written(y)} unchanged, nothing written")
+        elif status == "confirm":
+            parts.append("YAML: nothing written (it would replace files imported before)")
+        else:
+            bad = {e["file"] for e in y.get("errors", ())} or {y.get("file", "")}
+            failed += len(bad)
+            parts.append(f"YAML: nothing written, {len(y.get('errors', ())) or 1} problem(s)")
+        details += [f"  {line}" for line in (y.get("error") or y.get("summary") or "").splitlines()]
+        if y.get("error") and y.get("errors"):
+            details += [
+                f"  {e['file']}: line {e['line']}, column {e['column']}: {e['message']}" for e in y["errors"]
+            ]
+    lines = [f"Campaign “{outcome['campaign']}”: {'; '.join(parts)}; {failed} failed.", *details]
+    lines += [f"  {e['filename']}: {e['text']}" for e in outcome["extracted"]]
+    return "\n".join(lines)
+
+
+def _written(report: dict[str, Any]) -> str:
+    counts = ", ".join(f"{n} {t}" for t, n in sorted(report.get("counts", {}).items())) or "no entries"
+    files = len(report.get("files", ()))
+    return f"{counts} from {files} file{'s' if files != 1 else ''}"
+
+
 async def _ingest_yaml(
-    services: Any, campaign: Any, paths: list[Path], *, hidden: bool | None, tags: list[str] | None
+    services: Any,
+    campaign: Any,
+    paths: list[Path],
+    *,
+    hidden: bool | None,
+    tags: list[str] | None,
+    replace: bool,
 ) -> dict[str, Any]:
     """Hand the YAML files, together, to the structured-lore importer (`bot.services.structured_import.ingest_yaml`)."""
     try:
-        return await ingest_yaml(services, campaign, paths, hidden=hidden, tags=tags)
+        return await ingest_yaml(services, campaign, paths, hidden=hidden, tags=tags, replace=replace)
     except GameError as error:
         return {"file": ", ".join(p.name for p in paths), "error": error.message}
 
@@ -294,7 +339,7 @@ def lore(
         target = await services.campaigns.by_name(campaign)
         for text, extra in lines:
             try:
-                answer = await services.knowledge.ask(
+                answer = await LoreAnswers(services.knowledge, services.llm).ask(
                     target.id, text, viewer=who, limit=limit, config=preset_name, record=record
                 )
             except GameError as error:
@@ -317,15 +362,21 @@ def _print_line(payload: dict[str, Any]) -> None:
 
 def _answer_text(answer: Answer) -> str:
     lines = [f"Q: {answer.question}"]
+    if answer.reply is not None:
+        lines.append(f"A: {answer.reply.text}")
+        lines += [f"   [{c.number}] {c.label}" for c in answer.reply.citations if c.cited]
     for fact in answer.canon_facts:
         mark = " [hidden]" if fact.hidden else ""
         lines.append(f"  CANON {fact.entity_name} ({fact.entity_type}){mark}: " + "; ".join(fact.facts[:5]))
     if not answer.results and not answer.canon_facts:
         lines.append("  Nothing in this campaign's knowledge matches.")
-    for rank, result in enumerate(answer.results, 1):
+    for rank, result in enumerate(answer.results, len(answer.canon_facts) + 1):
         data = result_json(result)
         where = " › ".join(result.heading_path) or result.source_title
-        lines.append(f"  {rank}. [{result.label}] {result.filename} — {where}  (score {data['score']})")
+        stale = f" OUT OF DATE (now {result.out_of_date})" if result.out_of_date else ""
+        lines.append(
+            f"  {rank}.{stale} [{result.label}] {result.filename} — {where}  (score {data['score']})"
+        )
         snippet = " ".join(result.text.split())[:300]
         lines.append(f"     {snippet}")
     for warning in answer.trace.warnings:

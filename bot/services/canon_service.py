@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -22,6 +22,7 @@ from bot.client import limits
 from bot.services.canon_access import CanonAccess
 from bot.services.proposal_service import ProposalService, Review
 from canon import campaigns, review_cards
+from canon import conflicts as lifecycle
 from canon.calendar import DateError, parse_date, real_time_problem
 from canon.campaigns import Campaign, ChangesetKind, open_changeset
 from canon.checks import RecordedConflict, record_findings, recorded_conflicts, whole_graph_findings
@@ -83,6 +84,7 @@ class RetconResult:
     dependents: list[StatementView]
     retconned: StatementView | None = None
     replacement: StatementView | None = None
+    closed: list[RecordedConflict] = field(default_factory=list)
 
 
 def parse_as_of(
@@ -335,6 +337,14 @@ class CanonService(ProposalService):
                 note = f"/retcon by {actor.name}: {rationale}"
                 replacement = await _replace(reader, writer, old, new_value, note)
             await writer.retcon(reader, "statement", old.id, replacement_id=replacement, rationale=rationale)
+            closed = await lifecycle.resolve_answered(
+                session,
+                campaign.id,
+                [old.id],
+                resolution=lifecycle.Resolution.RETCON,
+                reason=rationale,
+                by=actor.name,
+            )
             dependents = [
                 d for d in await reader.dependents("statement", old.id) if d.statement.id != replacement
             ]
@@ -353,6 +363,7 @@ class CanonService(ProposalService):
                 dependents=dependents,
                 retconned=shown.get(old.id),
                 replacement=shown.get(replacement) if replacement else None,
+                closed=closed,
             )
 
         return await self.db.run(work, attempts=1)
@@ -406,7 +417,12 @@ class CanonService(ProposalService):
 
         async def work(session: AsyncSession) -> tuple[list[Finding], list[Finding]]:
             reader = await self.reader(session, campaign, Viewer.GM)
-            findings = await whole_graph_findings(reader)
+            found = await whole_graph_findings(reader)
+            await lifecycle.resolve_vanished(
+                session, campaign.id, [f.fingerprint for f in found], by="a check"
+            )
+            dismissed = await lifecycle.dismissed_fingerprints(session, campaign.id)
+            findings = [f for f in found if f.fingerprint not in dismissed]
             return findings, await record_findings(session, campaign.id, findings)
 
         return await self.db.run(work)
@@ -415,6 +431,24 @@ class CanonService(ProposalService):
         """Return the conflicts recorded for the campaign, newest first."""
         async with self.db.session() as session:
             return await recorded_conflicts(session, campaign.id)
+
+    async def conflict_page(
+        self, campaign: Campaign, *, show: lifecycle.Show = lifecycle.Show.OPEN, page: int = 0
+    ) -> lifecycle.ConflictPage:
+        """Return a page of the campaign's conflicts (open ones by default), newest first."""
+        async with self.db.session() as session:
+            return await lifecycle.conflict_page(session, campaign.id, show=show, page=page)
+
+    async def close_conflict(
+        self, campaign: Campaign, conflict_id: int, actor: Actor, *, dismiss: bool, reason: str
+    ) -> RecordedConflict:
+        """Resolve an open conflict with the GM's rationale, or dismiss it for good with a reason."""
+        return await self.db.run(
+            lambda s: lifecycle.close(
+                s, campaign.id, conflict_id, dismiss=dismiss, reason=reason, by=actor.name
+            ),
+            attempts=1,
+        )
 
 
 async def _replace(

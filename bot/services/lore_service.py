@@ -97,6 +97,8 @@ class LoreImport:
     batch: str | None = None
     extraction_error: str | None = None
     review: Review | None = None
+    #: A YAML import that would replace earlier files waits for the GM under this token (`structured.confirm`).
+    confirm_token: str | None = None
     #: Options that do not apply to this kind of file and were ignored.
     ignored: tuple[str, ...] = ()
 
@@ -154,9 +156,18 @@ class LoreImportService:
         always_include: bool | None = None,
         extract: bool = False,
         progress: ProgressCallback | None = None,
+        more: Sequence[tuple[str, bytes]] = (),
     ) -> LoreImport:
-        """Import one file (see the module docstring); GameErrors of the import itself propagate."""
+        """Import one file, or several YAML files together (`more`), (see the module docstring); GameErrors of
+        the import itself propagate. A YAML import that would retcon what an earlier file of the same name said
+        is not written: it waits for the GM's confirmation (`confirm_token`)."""
         kind = self.check_upload(filename, len(data), extract=extract)
+        for name, extra in more:
+            if self.check_upload(name, len(extra)) != "structured" or kind != "structured":
+                raise InvalidInput(
+                    "Only YAML files are imported together (they may refer to each other); import a .md or .txt "
+                    "file on its own."
+                )
         if kind == "structured":
             ignored = tuple(
                 name
@@ -167,10 +178,19 @@ class LoreImportService:
                 )
                 if value
             )
+            files = [(PurePosixPath(name).name, content) for name, content in ((filename, data), *more)]
             report = await self.structured.import_files(
-                campaign, [(PurePosixPath(filename).name, data)], actor, hidden=bool(hidden)
+                campaign, files, actor, hidden=bool(hidden), replace=False
             )
-            return LoreImport(kind=kind, filename=filename, structured=report, ignored=ignored)
+            token = (
+                self.structured.hold(campaign, files, hidden=bool(hidden))
+                if report.status == "confirm"
+                else None
+            )
+            shown = ", ".join(name for name, _ in files)
+            return LoreImport(
+                kind=kind, filename=shown, structured=report, ignored=ignored, confirm_token=token
+            )
         imported = await self.knowledge.import_bytes(
             campaign.id,
             filename,

@@ -6,6 +6,7 @@ what a player may read of a review is decided here (`Review.secret`).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -17,11 +18,11 @@ from canon import campaigns, review_cards
 from canon.campaigns import Campaign
 from canon.continuity import Finding
 from canon.domain import Authority, Evidence, EvidenceKind, Viewer
-from canon.errors import Conflict, InvalidInput, NotFound
+from canon.errors import Conflict, GameError, InvalidInput, NotFound
 from canon.gate import CanonizationGate, Draft, authority_policy
 from canon.graph import CanonReader
 from canon.models import ProposalRow
-from canon.ontology import Ontology
+from canon.ontology import Ontology, attribute_key
 from canon.proposals import Proposal, ProposalContent, ProposalStatus, references, revised
 from canon.storage import Database
 from canon.visibility import HiddenCanon, proposal_hidden, warnings_hidden
@@ -333,11 +334,22 @@ class ProposalService:
 
         return await self.db.run(work, attempts=1)
 
-    async def attribute_names(self, campaign: Campaign, prefix: str, *, viewer: Viewer) -> list[str]:
-        """Return the attribute names the campaign's canon uses, starting with `prefix` (for autocomplete)."""
+    async def attribute_names(
+        self, campaign: Campaign, prefix: str, *, viewer: Viewer, subject: str | None = None
+    ) -> list[str]:
+        """Return attribute names starting with `prefix` (for autocomplete): those the ontology declares for the
+        subject's type (every type's without a subject known), then those the campaign's canon uses."""
+        ontology = self.ontology_for(campaign)
         async with self.db.session() as session:
             reader = await self.reader(session, campaign, viewer)
-            return await reader.attribute_names(prefix)
+            used = await reader.attribute_names(prefix)
+            type_name = None
+            if subject and subject.strip():
+                with contextlib.suppress(GameError):
+                    type_name = (await reader.resolve(subject.strip())).type
+        start = attribute_key(prefix)
+        declared = [a for a in ontology.declared_attributes(type_name) if a.startswith(start)]
+        return list(dict.fromkeys([*declared, *used]))[:25]
 
     async def accept_all(
         self,

@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from canon.continuity.attributes import AttributeRules
 from canon.continuity.base import (
     ROLE_ACT,
     ROLE_EXCLUSIVE,
@@ -54,7 +55,7 @@ class _Groups:
     occurred: list[Statement] = field(default_factory=list)
 
 
-class Checker(LifeRules, RelationRules, ClaimRules):
+class Checker(LifeRules, RelationRules, ClaimRules, AttributeRules):
     """One check of a snapshot: `run` groups the statements, then applies every rule."""
 
     def run(self) -> list[Finding]:

@@ -28,6 +28,7 @@ class ConflictKind(StrEnum):
     BORN_AFTER_PARENTS_DEATH = "born_after_parents_death"
     EVENT_OUTSIDE_ERA = "event_outside_era"
     CONTRADICTS_HIGHER_AUTHORITY = "contradicts_higher_authority"
+    SINGLE_VALUED = "single_valued"
     RELIES_ON_RETCONNED = "relies_on_retconned"
     FORBIDDEN_TRANSITION = "forbidden_transition"
 

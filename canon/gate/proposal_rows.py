@@ -6,7 +6,7 @@ one decision.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, select, update
@@ -268,11 +268,17 @@ async def accept_all(
     return await proposals(session, campaign_id, ids=[pid for pid, w in accepted if not w])
 
 
-async def set_warnings(session: AsyncSession, warnings: dict[int, list[Finding]]) -> None:
-    """Replace the continuity warnings of pending proposals (decided ones keep what they were decided on)."""
+async def set_warnings(
+    session: AsyncSession,
+    warnings: dict[int, list[Finding]],
+    notes: Mapping[int, Sequence[dict[str, Any]]] | None = None,
+) -> None:
+    """Replace the continuity warnings of pending proposals (decided ones keep what they were decided on);
+    `notes` are warnings that are not continuity findings (an unknown attribute), kept first."""
     table = cast(Table, ProposalRow.__table__)
+    kept = notes or {}
     rows = [
-        {"target": pid, "new_warnings": [f.model_dump(mode="json") for f in found]}
+        {"target": pid, "new_warnings": [*kept.get(pid, ()), *(f.model_dump(mode="json") for f in found)]}
         for pid, found in warnings.items()
     ]
     if rows:

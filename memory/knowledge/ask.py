@@ -13,6 +13,7 @@ from canon.errors import InvalidInput, NotFound
 from canon.storage import Database, utc_now
 from memory.knowledge.models import Answer, RetrievalRecord
 from memory.knowledge.retrieval import Retriever, SearchConfig, preset
+from memory.knowledge.retrieval.answer import compose
 from memory.knowledge.retrievals import add_retrieval, load_retrieval
 
 
@@ -49,6 +50,7 @@ class Answerer:
             raise InvalidInput("Ask for 1 to 25 results.")
         search = preset(config) if isinstance(config, str) else config
         answer = await self.retriever.search(campaign_id, question, viewer=viewer, limit=limit, config=search)
+        answer = answer.model_copy(update={"reply": compose(question, answer.canon_facts, answer.results)})
         if record:
             retrieval_id = await self._record(answer, search.name, asker_id)
             answer = answer.model_copy(update={"retrieval_id": retrieval_id})

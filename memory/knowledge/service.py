@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from canon.campaigns import Campaign
+from canon.domain import Viewer
 from canon.ontology import Ontology
 from canon.storage import Database
 from config.settings import LoreSettings
@@ -14,9 +16,10 @@ from memory.embedding import Embedder
 from memory.knowledge.ask import Answerer
 from memory.knowledge.files import FileStore
 from memory.knowledge.importer import Importer, chunking_options
-from memory.knowledge.models import SourceInfo
+from memory.knowledge.models import ImportReport, SourceInfo
 from memory.knowledge.reindex import Reindexer
 from memory.knowledge.retrieval import Retriever
+from memory.knowledge.retrieval.config import always_include_warning
 from memory.knowledge.sources import SourceAdmin
 from memory.knowledge.vectors import ChunkVectors
 from memory.vector_index import VectorIndex
@@ -55,8 +58,6 @@ class KnowledgeService:
         self.sources = SourceAdmin(db, files=self.files, vectors=self.chunk_vectors)
         self.answers = Answerer(db, self.retriever)
 
-        self.import_path = self.importer.import_path
-        self.import_bytes = self.importer.import_bytes
         self.list_sources = self.sources.list_sources
         self.get_source = self.sources.get_source
         self.chunks = self.sources.chunks
@@ -73,6 +74,30 @@ class KnowledgeService:
         self.drop_vectors = self.chunk_vectors.drop
         #: Delete a stored copy no source of any campaign refers to any more (after a branch is deleted).
         self.remove_file_if_unused = self.files.remove_if_unused
+
+    async def import_path(self, campaign_id: int, path: Path, **options: Any) -> ImportReport:
+        """Import one file from disk (see `Importer.import_path`), warning when always-include crowds answers."""
+        report = await self.importer.import_path(campaign_id, path, **options)
+        return await self._budget_checked(campaign_id, report)
+
+    async def import_bytes(
+        self, campaign_id: int, filename: str, data: bytes, **options: Any
+    ) -> ImportReport:
+        """Import one file's bytes (see `Importer.import_bytes`), warning when always-include crowds answers."""
+        report = await self.importer.import_bytes(campaign_id, filename, data, **options)
+        return await self._budget_checked(campaign_id, report)
+
+    async def _budget_checked(self, campaign_id: int, report: ImportReport) -> ImportReport:
+        if not report.source.always_include:
+            return report
+        warning = await self.always_include_warning(campaign_id)
+        if warning is None:
+            return report
+        return report.model_copy(update={"warnings": [*report.warnings, warning]})
+
+    async def always_include_warning(self, campaign_id: int) -> str | None:
+        """Return the GM's warning when always-included Canon takes over half of an answer's Canon budget."""
+        return always_include_warning(await self.list_sources(campaign_id, viewer=Viewer.GM))
 
     @property
     def semantic_enabled(self) -> bool:

@@ -38,7 +38,7 @@ async def play_and_commit(services: Services, channel: int) -> int:
     await services.canon.propose(
         world.campaign,
         channel,
-        FactContent(subject=Ref(name="Mira"), attribute="hid", value="the ledger"),
+        FactContent(subject=Ref(name="Mira"), attribute="occupation", value="keeper of the ledger"),
         PAT,
         turns=(2, 2),
     )
@@ -46,7 +46,10 @@ async def play_and_commit(services: Services, channel: int) -> int:
         world.campaign,
         channel,
         FactContent(
-            subject=Ref(name="Mira"), attribute="owes", value="Orsolya", visibility=Visibility.GM_ONLY
+            subject=Ref(name="Mira"),
+            attribute="nickname",
+            value="Orsolya's eyes",
+            visibility=Visibility.GM_ONLY,
         ),
         GM,
     )
@@ -67,7 +70,7 @@ async def test_without_a_model_the_recap_is_extractive_and_leaves_gm_only_facts_
     scene_id = await play_and_commit(services, 901)
     recap = await services.recaps.recap_scene(scene_id)
     assert recap.method == "extractive" and recap.summary is None
-    assert recap.facts == ("Mira: hid = the ledger",)  # not the GM-only debt
+    assert recap.facts == ("Mira: occupation = keeper of the ledger",)  # not the GM-only debt
     assert recap.present == ("Pat", "Gina", "Quinn")
     assert [(c.number, c.author) for c in recap.cited] == [(2, "Gina")]
     assert await services.recaps.recap_scene(scene_id) == recap  # kept: written once
@@ -84,4 +87,4 @@ async def test_with_a_model_the_recap_carries_its_summary(
         recap = await services.recaps.recap_scene(scene_id)
         await services.voice.drain()
     assert recap.method == "llm" and recap.summary == SUMMARY
-    assert recap.facts == ("Mira: hid = the ledger",)
+    assert recap.facts == ("Mira: occupation = keeper of the ledger",)

@@ -175,7 +175,7 @@ async def test_a_changed_file_in_a_branch_writes_only_the_difference_and_nothing
     parent_before, sibling_before = await seen(db, root), await seen(db, sibling)
     parent_rows, sibling_rows = await own_rows(db, root), await own_rows(db, sibling)
     branch_rows = await own_rows(db, branch)
-    old_titles = await facts_about(db, branch, "aldric_raventhorne", "titles")
+    old_titles = await facts_about(db, branch, "aldric_raventhorne", "title")
 
     report = await importer.import_files(branch, [("family_tree.yaml", BRANCH_TREE.encode())], GM)
     assert report.status == "ingested", report.summary()
@@ -194,7 +194,7 @@ async def test_a_changed_file_in_a_branch_writes_only_the_difference_and_nothing
         "files": 1,
         "conflicts": 0,
     }
-    assert await facts_about(db, branch, "aldric_raventhorne", "titles") == [
+    assert await facts_about(db, branch, "aldric_raventhorne", "title") == [
         "Slayer of the Pale Worm, Lord of Thornwall"
     ]
     assert await names_of(db, branch, "maric_vyr") == ["Maric Vyr"]
@@ -203,8 +203,8 @@ async def test_a_changed_file_in_a_branch_writes_only_the_difference_and_nothing
     # The parent and the sibling: not a row, not a fact changed.
     assert await own_rows(db, root) == parent_rows and await own_rows(db, sibling) == sibling_rows
     assert await seen(db, root) == parent_before and await seen(db, sibling) == sibling_before
-    assert await facts_about(db, root, "aldric_raventhorne", "titles") == old_titles
-    assert await facts_about(db, sibling, "aldric_raventhorne", "titles") == old_titles
+    assert await facts_about(db, root, "aldric_raventhorne", "title") == old_titles
+    assert await facts_about(db, sibling, "aldric_raventhorne", "title") == old_titles
 
     # The branch now compares with its own version; the sibling still with the one it inherited.
     again = await importer.import_files(branch, [("family_tree.yaml", BRANCH_TREE.encode())], GM)
@@ -219,8 +219,8 @@ async def test_a_changed_file_in_a_branch_writes_only_the_difference_and_nothing
     back = await importer.import_files(deeper, [("family_tree.yaml", TREE.encode())], GM)
     assert back.status == "ingested", back.summary()
     assert back.statements == ChangeCounts(changed=1, unchanged=slots - 1, retconned=1)
-    assert await facts_about(db, deeper, "aldric_raventhorne", "titles") == old_titles
-    assert await facts_about(db, branch, "aldric_raventhorne", "titles") == [
+    assert await facts_about(db, deeper, "aldric_raventhorne", "title") == old_titles
+    assert await facts_about(db, branch, "aldric_raventhorne", "title") == [
         "Slayer of the Pale Worm, Lord of Thornwall"
     ]
 

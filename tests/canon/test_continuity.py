@@ -613,7 +613,7 @@ def test_player_contradicts_the_gm() -> None:
     finding = only(w.check(), ConflictKind.CONTRADICTS_HIGHER_AUTHORITY)
 
     assert finding.message == (
-        "Aldric's eye_colour is “green” according to play (undated), contradicting “blue” from the GM (undated); "
+        "Aldric's eye colour is “green” according to play (undated), contradicting “blue” from the GM (undated); "
         "“blue” prevails."
     )
     assert finding.prevailing_id == gm.id
@@ -628,8 +628,8 @@ def test_equal_authority_is_decided_by_confidence_or_not_at_all() -> None:
     sure = w.attr(keep, "population", "500", authority=Authority.SYSTEM, confidence=0.9, wf="3rd_age.300")
     unsure = w.attr(keep, "population", "5000", authority=Authority.SYSTEM, confidence=0.4, wf="3rd_age.300")
     town = w.entity("Town", "Location")
-    w.attr(town, "ruler", "Aldric", authority=Authority.SOURCE)
-    w.attr(town, "ruler", "Bran", authority=Authority.SOURCE)
+    w.attr(town, "patron_saint", "Aldric", authority=Authority.SOURCE)  # not declared by the ontology
+    w.attr(town, "patron_saint", "Bran", authority=Authority.SOURCE)
 
     findings = w.check()
 
@@ -649,8 +649,8 @@ def test_agreeing_changing_or_unordered_attributes_and_states_are_no_contradicti
     w.attr(aldric, "eye_colour", " Blue ", authority=Authority.PLAYER)  # the same value
     w.attr(aldric, "hair", "black", wf="3rd_age.300")
     w.attr(aldric, "hair", "grey", wf="3rd_age.340", authority=Authority.PLAYER)  # a change over time
-    w.attr(aldric, "rank", "captain", authority=Authority.SOURCE)
-    w.attr(aldric, "rank", "general", sf=4, authority=Authority.PLAYER)  # timeless against play: unknown
+    w.attr(aldric, "favourite_song", "captain", authority=Authority.SOURCE)  # not declared by the ontology:
+    w.attr(aldric, "favourite_song", "general", sf=4, authority=Authority.PLAYER)  # timeless against play
     old = w.attr(aldric, "title", "Lord of Varn", authority=Authority.SOURCE)
     w.attr(
         aldric, "title", "Duke of Varn", authority=Authority.GM, replaces=old.id
@@ -659,6 +659,62 @@ def test_agreeing_changing_or_unordered_attributes_and_states_are_no_contradicti
     w.state(aldric, "wounded", sf=2)  # states change over time: not this rule
 
     assert w.check() == []
+
+
+def test_a_second_title_at_the_same_time_under_another_spelling() -> None:
+    w = World()
+    mara = w.entity("Mara")
+    bible = w.attr(mara, "titles", "Harbourmaster of Greyhaven", authority=Authority.SOURCE)
+    play = w.attr(mara, "title", "Pirate Queen", sf=3, authority=Authority.SOURCE)
+
+    finding = only(w.check(), ConflictKind.SINGLE_VALUED)
+
+    assert finding.message == (
+        "Mara has two values of title: “Harbourmaster of Greyhaven” (an imported source, undated) and "
+        "“Pirate Queen” (an imported source, scene 3), but Mara has one title at a time."
+    )
+    assert finding.statement_ids == (bible.id, play.id) and finding.prevailing_id is None
+    assert {side.evidence for side in finding.sides} == {bible.evidence, play.evidence}
+
+
+def test_a_title_from_play_against_the_world_bible_is_a_contradiction_the_bible_wins() -> None:
+    w = World()
+    mara = w.entity("Mara")
+    bible = w.attr(mara, "titles", "Harbourmaster of Greyhaven", authority=Authority.SOURCE)
+    w.attr(mara, "Titles", "Pirate Queen", sf=3, authority=Authority.PLAYER)
+
+    finding = only(w.check(), ConflictKind.CONTRADICTS_HIGHER_AUTHORITY)
+
+    assert finding.prevailing_id == bible.id
+    assert finding.message.startswith("Mara's title is “Pirate Queen” according to play (scene 3)")
+
+
+def test_a_dated_change_of_title_and_multi_valued_attributes_are_no_conflict() -> None:
+    w = World()
+    mara = w.entity("Mara")
+    w.attr(mara, "title", "Harbourmaster of Greyhaven", authority=Authority.SOURCE)
+    w.attr(mara, "title", "Pirate Queen", wf="3rd_age.340", sf=3, authority=Authority.PLAYER)  # a change
+    w.attr(mara, "nickname", "the Gull")
+    w.attr(mara, "epithets", "Storm-born", sf=2)  # nicknames are many
+    god = w.entity("Thal", "Deity")
+    w.attr(god, "domain", "the sea")
+    w.attr(god, "domains", "storms", sf=1)
+
+    assert w.check() == []
+
+
+def test_an_attribute_that_never_changes_conflicts_whenever_it_is_dated() -> None:
+    w = World()
+    mara = w.entity("Mara")
+    first = w.attr(mara, "eye_colour", "grey", wf="3rd_age.300")
+    second = w.attr(mara, "eye colour", "green", wf="3rd_age.340")
+    w.attr(mara, "hair_colour", "black", wf="3rd_age.300")
+    w.attr(mara, "hair", "white", wf="3rd_age.340")  # hair may change
+
+    finding = only(w.check(), ConflictKind.SINGLE_VALUED)
+
+    assert finding.statement_ids == (first.id, second.id)
+    assert finding.message.endswith(", but Mara's eye colour never changes.")
 
 
 # -- 8. relying on retconned canon -----------------------------------------------------------------------

@@ -549,7 +549,7 @@ async def test_unknown_names_become_entity_proposals_and_the_gm_checks_canon(wor
     conflicts = await emu.invoke(chan, world.gm, "canon conflicts")
     listed = embed_text(conflicts.embeds[0])
     assert (
-        "exclusive_relations" in listed and "Kara ally of Lenn" in listed and "Kara enemy of Lenn" in listed
+        "exclusive relations" in listed and "Kara ally of Lenn" in listed and "Kara enemy of Lenn" in listed
     )
 
 

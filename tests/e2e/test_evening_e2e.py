@@ -76,14 +76,16 @@ async def test_an_evening_at_the_table(world: World) -> None:
     assert refused.ephemeral and "Aldric is dead" in (refused.content or "")
     assert not [m for m in emu.channel_messages(chan) if m["author"]["username"] == "Aldric"]
     await emu.invoke(
-        chan, pat, "propose fact", subject="Mara", attribute="titles", value="Captain", turns="2"
+        chan, pat, "propose fact", subject="Mara", attribute="captaincy", value="Captain", turns="2"
     )
     order = await emu.invoke(
         chan, quinn, "propose event", name="The order to march", participants="Aldric", turns="3"
     )
     assert "Continuity warnings" in embed_text(order.embeds[0])
     await emu.invoke(chan, robin, "propose relationship", subject="Brann", relation="ALLY_OF", object="Mara")
-    await emu.invoke(chan, gm, "propose fact", subject="The Hidden King", attribute="seat", value="Greyhaven")
+    await emu.invoke(
+        chan, gm, "propose fact", subject="The Hidden King", attribute="occupation", value="Greyhaven"
+    )
     ended = await emu.invoke(chan, gm, "endscene")
     _, card = review_cards(world)
     scene = await latest_scene(world)
@@ -93,7 +95,7 @@ async def test_an_evening_at_the_table(world: World) -> None:
         "Hidden King" not in public and "4 proposals" not in public and "\n3 proposals: 3 pending" in public
     )
     (told,) = [m for m in ended.followup_messages if m.ephemeral]  # the GM's private card, at once
-    assert "🔒 The Hidden King: seat = Greyhaven" in embed_text(told.data["embeds"][0])
+    assert "🔒 The Hidden King: occupation = Greyhaven" in embed_text(told.data["embeds"][0])
 
     # The GM corrects Pat's attribute with Edit (canon says `title`), accepts it, accepts the march despite
     # its warning with a rationale, and accepts the alliance.
@@ -110,7 +112,7 @@ async def test_an_evening_at_the_table(world: World) -> None:
 
     # No silent decision: Commit waits for the GM-only proposal and says which, privately.
     waits = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
-    assert waits.ephemeral and "The Hidden King: seat = Greyhaven" in (waits.content or "")
+    assert waits.ephemeral and "The Hidden King: occupation = Greyhaven" in (waits.content or "")
     assert (await latest_scene(world)).status == "review"
     assert (await proposals_of_scene(world, scene.id))[3].status == ProposalStatus.PENDING
     await emu.click(waits.message, f"lk:proposal:{king.id}:accept", gm)

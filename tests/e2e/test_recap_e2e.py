@@ -41,7 +41,9 @@ async def test_a_completed_scene_posts_its_recap_and_recap_says_previously_on(wo
     await emu.invoke(
         chan, pat, "propose fact", subject="Mara", attribute="title", value="Captain of the Guard", turns="2"
     )
-    await emu.invoke(chan, gm, "propose fact", subject="The Hidden King", attribute="seat", value="Mill")
+    await emu.invoke(
+        chan, gm, "propose fact", subject="The Hidden King", attribute="occupation", value="Mill"
+    )
     await emu.invoke(chan, gm, "endscene")
     assert len(recaps_posted(world)) == 1  # under review: no recap yet
     (card,) = review_cards(world)
@@ -57,7 +59,7 @@ async def test_a_completed_scene_posts_its_recap_and_recap_says_previously_on(wo
     assert "Now part of the story: Mara: title = Captain of the Guard" in text
     assert "Who was there: Quinn, Pat" in text
     assert "Turn 2, Pat: “Mara now captains the harbour guard, she says.”" in text
-    assert "Hidden King" not in text and "seat" not in text  # GM-only canon never reaches the recap
+    assert "Hidden King" not in text and "occupation = " not in text  # GM-only canon never reaches the recap
 
     previously = await emu.invoke(chan, world.quinn, "recap", scenes=2)
     assert not previously.ephemeral  # for the whole table

@@ -25,29 +25,30 @@ from tests.e2e.test_canon_e2e import (
 async def test_the_gm_corrects_a_proposal_with_edit_before_accepting_it(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     await gm_adds(world, "entity", name="Ysolde", type="Person")
-    await gm_adds(world, "fact", subject="Ysolde", attribute="title", value="Harbourmaster")
     await emu.invoke(chan, gm, "scene start", title="The docks")
     await emu.send_message(chan, pat, "Ysolde now keeps the docks as well.")
     # The attribute box suggests the names canon uses, so `title` is found while typing.
     suggested = await emu.autocomplete(chan, pat, "propose fact", "attribute", "tit", subject="Ysolde")
     assert [c["value"] for c in suggested] == ["title"]
     await emu.invoke(
-        chan, pat, "propose fact", subject="Ysolde", attribute="titles", value="Warden of the Docks"
+        chan, pat, "propose fact", subject="Ysolde", attribute="captaincy", value="Warden of the Docks"
     )
     await emu.invoke(chan, gm, "endscene")
     (card,) = review_cards(world)
     scene = await latest_scene(world)
     (row,) = await proposals_of_scene(world, scene.id)
-    assert "Ysolde: titles = Warden of the Docks" in embed_text(card["embeds"][0])
+    assert "Ysolde: captaincy = Warden of the Docks" in embed_text(card["embeds"][0])
+    assert "Did you mean" in embed_text(card["embeds"][0])  # an attribute the ontology does not know
 
     refused = await emu.click(card, f"lk:proposal:{row.id}:edit", pat)
     assert refused.ephemeral and "Only the GM" in (refused.content or "") and refused.modal is None
     opened = await emu.click(card, f"lk:proposal:{row.id}:edit", gm)
     assert opened.modal is not None and opened.modal["custom_id"] == f"lk:edit:{row.id}"
     fields = {c["component"]["custom_id"]: c["component"] for c in opened.modal["components"]}
-    assert fields["lk:edit:attribute"]["value"] == "titles"
+    assert fields["lk:edit:attribute"]["value"] == "captaincy"
     assert fields["lk:edit:value"]["value"] == "Warden of the Docks"
-    assert [o["value"] for o in fields["lk:edit:attribute_pick"]["options"]] == ["title"]
+    offered = [o["value"] for o in fields["lk:edit:attribute_pick"]["options"]]
+    assert {"title", "occupation"} <= set(offered) and "captaincy" not in offered  # a Person's attributes
 
     # A player who got hold of the modal cannot submit it; a date that is no date changes nothing.
     stolen = await emu.submit_modal(opened, pat, {"lk:edit:value": "Queen"})
@@ -63,6 +64,7 @@ async def test_the_gm_corrects_a_proposal_with_edit_before_accepting_it(world: W
     assert edited.response_type == 7  # the card, edited in place, the proposal still picked
     shown = embed_text(edited.embeds[0])
     assert "Ysolde: title = Warden of the Docks" in shown and "#1 · ⏳ pending" in shown
+    assert "Did you mean" not in shown and "· ⚠️" not in shown  # its warnings are computed again
     (after,) = await proposals_of_scene(world, scene.id)
     assert after.content["attribute"] == "title" and after.status == ProposalStatus.PENDING
     assert f"lk:proposal:{row.id}:accept" in buttons(live(world, card))
@@ -74,12 +76,9 @@ async def test_the_gm_corrects_a_proposal_with_edit_before_accepting_it(world: W
         await world.bot.services.canon.revise(row.id, {"value": "Queen"})
     committed = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
     assert "1 written to canon" in embed_text(committed.embeds[0])
-    titles = await world.bot.services.canon.attribute_names(
-        await world.bot.services.campaigns.for_guild(world.guild.id, world.guild.name),
-        "",
-        viewer=Viewer.PLAYER,
-    )
-    assert titles == ["title"]  # one name in canon, never `title` and `titles`
+    campaign = await world.bot.services.campaigns.for_guild(world.guild.id, world.guild.name)
+    card_now = await world.bot.services.canon.card(campaign, "Ysolde", viewer=Viewer.PLAYER)
+    assert {v.statement.predicate for v in card_now.facts} == {"title"}  # never `title` and `captaincy`
 
 
 async def test_accept_all_on_the_public_card_leaves_gm_only_proposals_for_the_gm(world: World) -> None:
@@ -87,7 +86,9 @@ async def test_accept_all_on_the_public_card_leaves_gm_only_proposals_for_the_gm
     await gm_adds(world, "entity", name="The Hidden King", type="Person", gm_only=True)
     await emu.invoke(chan, gm, "scene start", title="Court")
     await emu.send_message(chan, world.pat, "We bow.")
-    await emu.invoke(chan, gm, "propose fact", subject="The Hidden King", attribute="seat", value="Mill")
+    await emu.invoke(
+        chan, gm, "propose fact", subject="The Hidden King", attribute="occupation", value="Mill"
+    )
     await emu.invoke(chan, world.pat, "propose entity", name="Court Jester", type="Person")
     await emu.invoke(chan, gm, "endscene")
     (card,) = review_cards(world)
@@ -101,14 +102,14 @@ async def test_accept_all_on_the_public_card_leaves_gm_only_proposals_for_the_gm
     refused = await emu.click(card, f"lk:review:{scene.id}:commit", world.pat)
     assert refused.ephemeral and "Only the GM" in (refused.content or "")
     waits = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
-    assert waits.ephemeral and "The Hidden King: seat = Mill" in (waits.content or "")
+    assert waits.ephemeral and "The Hidden King: occupation = Mill" in (waits.content or "")
     picked_for_gm = waits.components[1]["components"][0]["custom_id"]
     assert picked_for_gm == f"lk:proposal:{king.id}:accept"
     await emu.click(waits.message, picked_for_gm, gm)
     committed = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
     assert "2 written to canon" not in embed_text(committed.embeds[0])  # players' count: one
     assert "1 written to canon" in embed_text(committed.embeds[0])
-    assert "seat" not in str(live(world, card))
+    assert "occupation = " not in str(live(world, card))
     assert "lk:pick" not in buttons(live(world, card))  # a committed card has nothing left to pick
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from memory.knowledge.models import KnowledgeClass
+from memory.knowledge.models import KnowledgeClass, SourceInfo
 
-__all__ = ["PRESETS", "Fusion", "Mode", "SearchConfig", "preset"]
+__all__ = ["PRESETS", "Fusion", "Mode", "SearchConfig", "always_include_warning", "preset"]
 
 Mode = Literal["hybrid", "lexical", "semantic"]
 Fusion = Literal["score", "rrf"]
@@ -95,3 +96,27 @@ def preset(name: str) -> SearchConfig:
         return PRESETS[name]
     except KeyError:
         raise KeyError(f"unknown search preset {name!r}; presets: {', '.join(PRESETS)}") from None
+
+
+def always_include_warning(sources: Sequence[SourceInfo], config: SearchConfig | None = None) -> str | None:
+    """Return a warning for the GM when always-included Canon takes over half of an answer's Canon budget.
+
+    Always-included passages come first in every answer and use the Canon budget before anything the question
+    found: past half of it, the Canon that answers the question is crowded out.
+    """
+    budget = (config or PRESETS["default"]).budget(KnowledgeClass.CANON)
+    always = [
+        s for s in sources if s.always_include and s.enabled and s.knowledge_class == KnowledgeClass.CANON
+    ]
+    used = sum(s.token_count for s in always)
+    if not budget or used * 2 <= budget:
+        return None
+    titles = ", ".join(s.title for s in always[:5]) + (
+        f" and {len(always) - 5} more" if len(always) > 5 else ""
+    )
+    share = min(100, round(100 * used / budget))
+    return (
+        f"Always-included Canon ({titles}) takes {used:,} tokens, {share}% of the {budget:,} tokens of Canon an "
+        "answer holds: the Canon a question finds gets little room. Turn always-include off for some of them "
+        "with `/lore set`."
+    )

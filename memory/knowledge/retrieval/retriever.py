@@ -94,6 +94,9 @@ class Retriever:
                 limit=limit,
                 config=config,
             )
+            marked = await self.entities.mark_superseded(session, campaign, steps, viewer, answer.results)
+            if marked != answer.results:
+                answer = answer.model_copy(update={"results": marked})
             timings["assemble"] = _ms(mark)
         timings["total"] = _ms(started)
         return answer.model_copy(update={"trace": answer.trace.model_copy(update={"timings_ms": timings})})
@@ -132,6 +135,13 @@ class Retriever:
                 )
             )
         mark = time.perf_counter()
+        facts, matches = await self.entities.find(session, campaign, steps, question, viewer, config)
+        # A name given as an alias, in part or misspelt is searched by the entity's name too.
+        named = [f.entity_name for f in facts] + [m.matched for m in matches]
+        words += [w for name in named for w in fulltext.query_words(name) if w not in words]
+        timings["entities"] = _ms(mark)
+
+        mark = time.perf_counter()
         if config.mode != "semantic":
             words = await scale_words(session, words, allowed, config, lists)
             lists.lexical = await fulltext.lexical_search(
@@ -145,13 +155,12 @@ class Retriever:
         timings["lexical"] = _ms(mark)
 
         mark = time.perf_counter()
-        facts, matches = await self.entities.find(session, campaign, steps, question, viewer, config)
         if matches and config.entity_k and allowed:
             names = [m.matched for m in matches]
             lists.entity = await fulltext.heading_search(
                 session, names, list(allowed), campaigns=campaigns_of(allowed), limit=config.entity_k
             )
-        timings["entities"] = _ms(mark)
+        timings["entity_headings"] = _ms(mark)
 
         if semantic_task is not None:
             mark = time.perf_counter()
