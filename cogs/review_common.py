@@ -100,10 +100,14 @@ def waiting_note(review: Review, waiting: list[Proposal]) -> str:
     listed = "; ".join(f"#{numbers[p.id]} {clip(describe(p.content), 120)}" for p in waiting[:5])
     more = f" and {len(waiting) - 5} more" if len(waiting) > 5 else ""
     return clip(
-        f"Nothing was committed yet: {len(waiting)} GM-only proposal(s) wait for your decision ({listed}{more}). "
-        "Decide them on this private card, then press Commit again.",
+        f"Nothing was committed yet: {_count(len(waiting))} for your decision ({listed}{more}). "
+        "Decide on this private card, then press Commit again.",
         limits.MESSAGE,
     )
+
+
+def _count(n: int) -> str:
+    return "a GM-only proposal waits" if n == 1 else f"{n} GM-only proposals wait"
 
 
 class PrivateCards:
