@@ -21,10 +21,12 @@ ALL = (
     "yaml_ingest",
     "lore_speed",
     "lore_quality",
+    "lore_answers",
     "recall",
     "chroma_modes",
     "load",
     "sandbox",
+    "cli_start",
 )
 
 

@@ -18,6 +18,7 @@ from bot.ops.scheduler import JobScheduler
 from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
 from bot.services.directory import Directory
+from bot.services.gm_notes import GmNoteDesk
 from bot.services.proposal_service import ProposalService
 from bot.services.recaps import RecapService
 from bot.services.structured_import import StructuredImportService
@@ -31,6 +32,7 @@ from memory.digests import SceneMomentStore
 from memory.doc_index import ChromaDocIndex
 from memory.embedding import MiniLMEmbedder
 from memory.knowledge.service import KnowledgeService
+from memory.notes import GmNoteService
 from memory.npc_memory import NpcMemoryStore
 from memory.scenes import SceneService
 from memory.tokens import count_tokens
@@ -191,12 +193,16 @@ class Services:
     recaps: RecapService = field(default=None)  # type: ignore[assignment]
     # The directory of what canon knows (bot.services.directory): made from canon unless passed in.
     directory: Directory = field(default=None)  # type: ignore[assignment]
+    # The GM's notes (memory.notes, bot.services.gm_notes): made from db, canon and scenes unless passed in.
+    notes: GmNoteDesk = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         if self.ops is None:
             self.ops = OperationsService(self.db, self.settings.ops)
         if self.structured is None:
             self.structured = StructuredImportService(self.db, self.canon.ontology_for)
+        if self.notes is None:
+            self.notes = GmNoteDesk(GmNoteService(self.db), self.canon, self.scenes)
         if self.branches is None:
             self.branches = BranchService(self.db, self.canon, knowledge=self.knowledge, voice=self.voice)
         if self.directory is None:

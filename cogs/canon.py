@@ -18,6 +18,7 @@ from bot.client.client import Lorekeeper
 from bot.services.canon_service import CanonService, parse_as_of
 from canon.campaigns import Campaign
 from canon.conflicts import Show
+from canon.domain import Viewer
 from canon.errors import InvalidInput
 from cogs import (
     canon_add,
@@ -28,6 +29,7 @@ from cogs import (
     canon_pictures,
     canon_views,
     conflict_views,
+    note_embeds,
 )
 from cogs.canon_options import DATE_HELP, Date, Name, Text, entity_names
 from cogs.canon_propose import ProposeCommands
@@ -76,7 +78,10 @@ class CanonCommands(commands.Cog):
         viewer = canon_options.viewer_of(interaction)
         card = await self.canon.card(campaign, name, viewer=viewer, as_of=as_of)
         content = canon_directory.card_content(card, viewer)  # with a select of its related entities
-        content["embed"] = canon_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of)
+        embed = canon_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of)
+        if viewer == Viewer.GM:  # the GM's own notes about it: the GM's view only
+            note_embeds.add_card_notes(embed, await self.bot.services.notes.about(campaign, card.entity.id))
+        content["embed"] = embed
         await interaction.response.send_message(ephemeral=True, allowed_mentions=NONE, **content)
 
     @canon_group.command(

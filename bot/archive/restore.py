@@ -39,6 +39,7 @@ async def restore_rows(
     await restorer.structured(statements)
     await restorer.voice()
     await restorer.journal()
+    await restorer.notes()
     await session.flush()
 
 
@@ -328,6 +329,22 @@ class _Restorer:
         if entries:
             await self.session.execute(insert(JournalEntryRow), entries)
         self.ids.put("journal_entries", [r["scene_id"] for r in entries], [r["scene_id"] for r in entries])
+
+    # -- the GM's notes, and the entities each is about
+
+    async def notes(self) -> None:
+        ids, campaign_id = self.ids, self.campaign_id
+        notes = self.rows_of("gm_notes")
+        for row in notes:
+            row["campaign_id"] = campaign_id
+            row["scene_id"] = ids.get("scenes", row["scene_id"])
+        await self.put("gm_notes", notes)
+        links = self.rows_of("gm_note_entities")
+        for row in links:
+            row["campaign_id"] = campaign_id
+            row["note_id"] = ids.need("gm_notes", row["note_id"], "a GM note's entity")
+            row["entity_id"] = ids.need("entities", row["entity_id"], "a GM note's entity")
+        await self.put("gm_note_entities", links)
 
 
 def _without_id(row: dict[str, Any]) -> dict[str, Any]:

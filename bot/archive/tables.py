@@ -29,6 +29,7 @@ from canon.storage import Base, UTCDateTime
 from canon.structured.models import StructuredFileRow
 from memory.journal import JournalEntryRow
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
+from memory.notes.tables import GmNoteEntityRow, GmNoteRow
 from memory.scene_tables import SceneRow, TurnRevisionRow, TurnRow
 from memory.voice_tables import NarrationRow, NpcMemoryRow, SceneCastRow, SceneDigestRow
 
@@ -62,6 +63,8 @@ MODELS: dict[str, type[Base]] = {
     "scene_cast": SceneCastRow,
     "narrations": NarrationRow,
     "journal_entries": JournalEntryRow,
+    "gm_notes": GmNoteRow,
+    "gm_note_entities": GmNoteEntityRow,
 }
 #: Of a chunk only its identity is exported: the text is rebuilt from the source's bytes.
 CHUNK_COLUMNS = ("id", "source_id", "chunk_index", "content_hash")
@@ -207,6 +210,16 @@ async def journal_family(session: AsyncSession, campaign: Campaign) -> Tables:
     return {"journal_entries": _dump(entries)}
 
 
+async def notes_family(session: AsyncSession, campaign: Campaign) -> Tables:
+    """Return the GM's notes and the entities each is about."""
+    return {
+        "gm_notes": _dump(await _all(session, GmNoteRow, GmNoteRow.campaign_id == campaign.id)),
+        "gm_note_entities": _dump(
+            await _all(session, GmNoteEntityRow, GmNoteEntityRow.campaign_id == campaign.id)
+        ),
+    }
+
+
 #: Every family, in the order they are read.
 FAMILIES: tuple[Family, ...] = (
     knowledge_family,
@@ -216,4 +229,5 @@ FAMILIES: tuple[Family, ...] = (
     structured_family,
     voice_family,
     journal_family,
+    notes_family,
 )

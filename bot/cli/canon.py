@@ -11,30 +11,25 @@ import enum
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
 
-from bot.cli.common import emit, fail, run_async, settings_or_exit, with_services
-from bot.services.canon_service import parse_as_of
-from canon import forms
-from canon.domain import CanonLevel, EntityCard, StatementView, Viewer, Visibility
+from bot.cli.common import Typer, cli_actor, emit, fail, run_async, settings_or_exit, with_services
 from canon.errors import GameError
-from canon.ontology import Ontology
-from canon.proposals import ProposalContent, describe
-from memory.scenes import Actor
+
+if TYPE_CHECKING:
+    from canon.domain import EntityCard, StatementView
+    from canon.ontology import Ontology
+    from canon.proposals import ProposalContent
 
 T = TypeVar("T")
 
-canon_app = typer.Typer(help="Look up, check and write canon without Discord.", no_args_is_help=True)
-canon_add_app = typer.Typer(
+canon_app = Typer(help="Look up, check and write canon without Discord.", no_args_is_help=True)
+canon_add_app = Typer(
     help="Write canon directly, as the GM (the command is the evidence).", no_args_is_help=True
 )
 canon_app.add_typer(canon_add_app, name="add")
-
-CLI_ACTOR = Actor(id=None, name="command line", is_gm=True)
 
 
 class ViewerChoice(enum.StrEnum):
@@ -76,6 +71,8 @@ def _with_campaign(campaign: str, work: Callable[[Any, Any], Awaitable[T]]) -> T
 
 
 def _line(view: StatementView) -> str:
+    from canon.domain import CanonLevel, Visibility
+
     s = view.statement
     lock = "[gm only] " if s.visibility == Visibility.GM_ONLY else ""
     when = s.validity.describe()
@@ -90,6 +87,8 @@ def _line(view: StatementView) -> str:
 
 
 def _card_text(card: EntityCard, as_of: str) -> str:
+    from canon.domain import Visibility
+
     entity = card.entity
     lock = " [gm only]" if entity.visibility == Visibility.GM_ONLY else ""
     lines = [f"{entity.name} ({entity.type}, #{entity.id}){lock} — as of {as_of}"]
@@ -116,6 +115,9 @@ def canon_entity(
     as_json: JsonOption = False,
 ) -> None:
     """Print an entity's card: state, aliases, relations, facts and their evidence."""
+    from bot.services.canon_service import parse_as_of
+    from canon.domain import Viewer
+
     point = _checked(lambda: parse_as_of(at_date=as_of, at_scene=as_of_scene, believed_at=believed_at))
 
     async def work(services: Any, found: Any) -> EntityCard:
@@ -137,6 +139,7 @@ def canon_timeline(
     as_json: JsonOption = False,
 ) -> None:
     """Print everything about an entity in story order, retconned rows included and marked."""
+    from canon.domain import Viewer
 
     async def work(services: Any, found: Any) -> tuple[str, list[StatementView]]:
         result: tuple[str, list[StatementView]] = await services.canon.timeline(
@@ -162,6 +165,9 @@ def canon_neighbours(
     as_json: JsonOption = False,
 ) -> None:
     """Print the relations within N steps of an entity, nearest first."""
+    from bot.services.canon_service import parse_as_of
+    from canon.domain import Viewer
+
     point = _checked(lambda: parse_as_of(at_date=as_of))
 
     async def work(services: Any, found: Any) -> Any:
@@ -196,7 +202,7 @@ def canon_neighbours(
 
 @canon_app.command("check")
 def canon_check(campaign: CampaignOption, as_json: JsonOption = False) -> None:
-    """Run every continuity rule over the whole graph; print each conflict with the facts and evidence."""
+    """Run every continuity rule over the whole graph; print each conflict (exit code 1 when there is one)."""
 
     async def work(services: Any, found: Any) -> Any:
         return await services.canon.check(found)
@@ -223,6 +229,8 @@ def canon_check(campaign: CampaignOption, as_json: JsonOption = False) -> None:
         as_json=as_json,
         text=text,
     )
+    if findings:  # a check that finds problems fails, for scripts and CI
+        raise typer.Exit(1)
 
 
 @canon_app.command("conflicts")
@@ -245,6 +253,9 @@ def canon_conflicts(campaign: CampaignOption, as_json: JsonOption = False) -> No
 
 def _read_extension(path: Path) -> dict[str, Any] | None:
     """Return the ontology extension in a YAML (or JSON) file (None when empty), or exit 1 saying why."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
     try:
         data = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
     except OSError as error:
@@ -309,11 +320,13 @@ def canon_ontology(
 
 
 def _add(campaign: str, kind: str, build: Callable[[], ProposalContent], as_json: bool) -> None:
+    from canon.proposals import describe
+
     content = _checked(build)
 
     async def work(services: Any, found: Any) -> Any:
         return await services.canon.add_direct(
-            found, content, CLI_ACTOR, command=f"lorekeeper canon add {kind}"
+            found, content, cli_actor(), command=f"lorekeeper canon add {kind}"
         )
 
     result = _with_campaign(campaign, work)
@@ -348,6 +361,8 @@ def add_fact(
     as_json: JsonOption = False,
 ) -> None:
     """Write a fact: SUBJECT's ATTRIBUTE is VALUE."""
+    from canon import forms
+
     _add(
         campaign,
         "fact",
@@ -371,6 +386,8 @@ def add_entity(
     as_json: JsonOption = False,
 ) -> None:
     """Write a new entity of an ontology type."""
+    from canon import forms
+
     _add(
         campaign,
         "entity",
@@ -394,6 +411,8 @@ def add_relationship(
     as_json: JsonOption = False,
 ) -> None:
     """Write a relation: SUBJECT RELATION OBJECT."""
+    from canon import forms
+
     _add(
         campaign,
         "relationship",
@@ -424,6 +443,8 @@ def add_state(
     as_json: JsonOption = False,
 ) -> None:
     """Write that SUBJECT enters STATE."""
+    from canon import forms
+
     _add(
         campaign,
         "state",
@@ -450,6 +471,8 @@ def add_event(
     as_json: JsonOption = False,
 ) -> None:
     """Write an event with its date, place, era and participants."""
+    from canon import forms
+
     _add(
         campaign,
         "event",

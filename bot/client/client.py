@@ -36,6 +36,7 @@ EXTENSIONS = (
     "cogs.voice",
     "cogs.operations",
     "cogs.lore",
+    "cogs.notes",
     "cogs.campaign",
     "cogs.health",  # the heartbeat `lorekeeper doctor --live` reads
 )

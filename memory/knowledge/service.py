@@ -16,7 +16,7 @@ from memory.embedding import Embedder
 from memory.knowledge.ask import Answerer
 from memory.knowledge.files import FileStore
 from memory.knowledge.importer import Importer, chunking_options
-from memory.knowledge.models import ImportReport, SourceInfo
+from memory.knowledge.models import ImportReport, KnowledgeClass, LoreResult, SourceInfo
 from memory.knowledge.reindex import Reindexer
 from memory.knowledge.retrieval import Retriever
 from memory.knowledge.retrieval.config import always_include_warning
@@ -98,6 +98,30 @@ class KnowledgeService:
     async def always_include_warning(self, campaign_id: int) -> str | None:
         """Return the GM's warning when always-included Canon takes over half of an answer's Canon budget."""
         return always_include_warning(await self.list_sources(campaign_id, viewer=Viewer.GM))
+
+    async def out_of_date(self, campaign_id: int, source_id: int) -> list[tuple[str, str]]:
+        """Return the sections of a Canon source the story has changed: (where, what holds now), for the GM."""
+        detail = await self.get_source(campaign_id, source_id, viewer=Viewer.GM, chunk_limit=500)
+        source = detail.source
+        if source.knowledge_class != KnowledgeClass.CANON:
+            return []
+        passages = [
+            LoreResult(
+                chunk_id=c.id,
+                source_id=source.id,
+                source_title=source.title,
+                filename=source.filename,
+                knowledge_class=source.knowledge_class,
+                heading_path=c.heading_path,
+                text=c.text,
+                token_count=c.token_count,
+                score=0.0,
+                reasons=[],
+            )
+            for c in detail.chunks
+        ]
+        marked = await self.retriever.out_of_date(campaign_id, passages, viewer=Viewer.GM)
+        return [(" › ".join(p.heading_path) or source.title, p.out_of_date) for p in marked if p.out_of_date]
 
     @property
     def semantic_enabled(self) -> bool:

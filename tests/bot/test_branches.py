@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from bot.app import Services, build_services
 from bot.archive.campaign_archive import CampaignArchive
 from bot.archive.file import read_archive
-from bot.branch_rows import lineage_row_sets
+from bot.branches.lineage_rows import lineage_row_sets
 from bot.schema.database import metadata
 from canon.campaigns import Campaign, CampaignStatus
 from canon.domain import AsOf, EvidenceKind, Viewer

@@ -166,6 +166,10 @@ async def build_campaign(services: Services) -> Campaign:
     # Structured lore.
     yaml = await services.structured.import_files(campaign, [("bestiary.yaml", BESTIARY.encode())])
     assert yaml.ok, yaml.summary()
+    # The GM's notes: one about an entity, one done.
+    await services.notes.add(campaign, "The worm wakes at midwinter", GM, tags="plot", about="The Pale Worm")
+    done = await services.notes.add(campaign, "Print the map", GM, tags="todo")
+    await services.notes.mark_done(campaign, done.page.notes[0].id)
     await services.canon.check(campaign)
     return campaign
 
@@ -311,6 +315,16 @@ async def test_a_round_trip_keeps_every_answer_and_card_and_never_reuses_an_id(
     assert after_cards == {key: translate(text, report) for key, text in before_cards.items()}
     assert "Ledger of Tides" in after_cards[("Ledger of Tides", "gm")]
 
+    # The GM's notes came along, about the restored entity, the done one still done.
+    notes = (await services.notes.search(copy, include_done=True)).page.notes
+    assert [(n.text, n.tags, n.done) for n in notes] == [
+        ("The worm wakes at midwinter", ("plot",), False),
+        ("Print the map", ("todo",), True),
+    ]
+    worm = await services.canon.card(copy, "The Pale Worm", viewer=Viewer.GM)
+    assert [n.text for n in await services.notes.about(copy, worm.entity.id)] == [
+        "The worm wakes at midwinter"
+    ]
     # The YAML bookkeeping came along: importing the same file again writes nothing.
     again = await services.structured.import_files(copy, [("bestiary.yaml", BESTIARY.encode())])
     assert again.status == "unchanged", again.summary()

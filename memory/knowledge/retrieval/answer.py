@@ -14,6 +14,7 @@ answer never hints at GM-only material. Inspiration is never quoted as fact.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -27,36 +28,24 @@ __all__ = ["compose", "key_words", "nothing_known", "numbered", "sentences"]
 
 #: Words of a question that ask, rather than say what about.
 GENERIC = frozenset(
-    [
-        "tell",
-        "about",
-        "know",
-        "describe",
-        "explain",
-        "lore",
-        "story",
-        "information",
-        "info",
-        "detail",
-        "details",
-        "say",
-        "says",
-        "said",
-        "mean",
-        "means",
-        "called",
-        "name",
-        "named",
-        "kind",
-        "sort",
-        "type",
-        "happen",
-        "happens",
-        "happened",
-        "give",
-        "list",
-        "does",
-    ]
+    {
+        *("tell", "about", "know", "describe", "explain", "lore", "story", "information", "info", "detail"),
+        *(
+            "details",
+            "say",
+            "says",
+            "said",
+            "mean",
+            "means",
+            "called",
+            "name",
+            "named",
+            "kind",
+            "sort",
+            "type",
+        ),
+        *("happen", "happens", "happened", "give", "list", "does", "like", "much", "many"),
+    }
 )
 #: Question words that ask for a relation, and the relation types that answer them.
 RELATION_WORDS: dict[str, tuple[str, ...]] = {
@@ -109,8 +98,30 @@ SENTENCE_CHARS = 320
 MIN_SENTENCE_CHARS = 8
 #: Share of the question's words a passage must hold to answer it.
 MIN_COVERAGE = 0.5
+#: Share of the question's weight a quoted sentence and its headings must hold.
+SENTENCE_COVERAGE = 0.6
 
 _WORD = re.compile(r"[^\W_]+")
+#: "What does X do?" cannot be turned into "what X does" by moving a word: such questions are quoted.
+_AUXILIARIES = frozenset(
+    [
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "will",
+        "would",
+        "should",
+        "shall",
+        "may",
+        "might",
+        "must",
+        "has",
+        "have",
+        "had",
+    ]
+)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"“(]?[A-Z0-9])")
 _HEADING = re.compile(r"^\s*#{1,6}\s")
 _MARKUP = re.compile(r"[*_`>|]+")
@@ -207,9 +218,12 @@ def nothing_known(question: str) -> str:
     match = re.match(r"(?i)^(who|what|where|when|which|how)\s+(is|are|was|were)\s+(.+)$", q)
     if match:
         return f"Nothing the table knows says {match.group(1).lower()} {match.group(3)} {match.group(2).lower()}."
-    match = re.match(r"(?i)^(who|what|where|when|which|how|why)\s+(.+)$", q)
+    match = re.match(r"(?i)^(who|what|where|when|which|how|why)\s+(\w+)\b(.*)$", q)
+    asks = {w.casefold() for w in q.split()[1:4]} & _AUXILIARIES  # "what damage does a mace deal"
+    if match and not asks:
+        return f"Nothing the table knows says {match.group(1).lower()} {match.group(2)}{match.group(3)}."
     if match:
-        return f"Nothing the table knows says {match.group(1).lower()} {match.group(2)}."
+        return f"Nothing the table knows answers “{q}?”."
     return f"Nothing the table knows answers “{q}”."
 
 
@@ -290,16 +304,30 @@ def _covers(words: set[str], word: str) -> bool:
     return relation is not None and any(RELATION_WORDS.get(w) == relation for w in words)
 
 
+def _weights(keys: Sequence[str], names: Sequence[str], results: Sequence[LoreResult]) -> dict[str, float]:
+    """Return each question word's weight: rarer among the passages found weighs more, a name double."""
+    texts = [set(_fold(" ".join([r.source_title, *r.heading_path, r.text]))) for r in results]
+    weight = {}
+    for w in keys:
+        found = sum(1 for words in texts if _covers(words, w))
+        # A word no passage holds cannot be quoted: it weighs nothing here (a passage must still hold it).
+        rarity = 1.0 + math.log((1 + len(texts)) / (1 + found)) if found else 0.0
+        weight[w] = rarity * (2.0 if w in names else 1.0)
+    return weight
+
+
 def _scored(question: str, results: Sequence[LoreResult], first: int) -> list[_Sentence]:
     """Return the sentences of the passages that answer the question, scored against it, best first.
 
     A passage answers when it holds every name of the question and at least half of its other words (a name
-    alone is not an answer to "Who is Eliza Crane's brother?").
+    alone is not an answer to "Who is Eliza Crane's brother?"); a sentence, when it and its headings hold most
+    of the question's weight. Short sentences are preferred ("Range 60 feet" over a paragraph naming a range).
     """
     keys = key_words(question)
     names = [n for n in names_in(question) if n in keys]
     others = [w for w in keys if w not in names]
-    weight = {w: 2.0 if w in names else 1.0 for w in keys}
+    weight = _weights(keys, names, results)
+    total = sum(weight.values()) or 1.0
     scored: list[_Sentence] = []
     readable = [(i, r) for i, r in enumerate(results) if r.is_fact][:PASSAGES_READ]
     for rank, (index, result) in enumerate(readable):
@@ -313,10 +341,11 @@ def _scored(question: str, results: Sequence[LoreResult], first: int) -> list[_S
         for position, text in enumerate(sentences(result.text)):
             words = set(_fold(text))
             own = sum(weight[w] for w in keys if _covers(words, w))
-            if not own:
-                continue
             by_heading = sum(weight[w] for w in keys if not _covers(words, w) and _has(heading, w))
-            score = (own + 0.5 * by_heading) * damp - 0.01 * position
+            if not own or (own + by_heading) / total < SENTENCE_COVERAGE:
+                continue
+            density = 1.0 / (1.0 + len(words) / 30)
+            score = (own + 0.5 * by_heading) * damp * density - 0.01 * position
             scored.append(_Sentence(text, first + index, score, {w for w in keys if _covers(words, w)}))
     scored.sort(key=lambda s: -s.score)
     return scored
