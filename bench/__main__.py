@@ -17,6 +17,7 @@ ALL = (
     "turns",
     "storage",
     "canon",
+    "continuity",
     "branches",
     "yaml_ingest",
     "lore_speed",

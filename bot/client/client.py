@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS = (
     "cogs.scenes",
+    "cogs.recaps",
     "cogs.turns",
     "cogs.canon",
     "cogs.canon_pictures",  # adds /canon tree to cogs.canon's group: after it
