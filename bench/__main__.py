@@ -17,14 +17,18 @@ ALL = (
     "turns",
     "storage",
     "canon",
+    "continuity",
     "branches",
     "yaml_ingest",
     "lore_speed",
     "lore_quality",
+    "lore_answers",
     "recall",
+    "leaks",
     "chroma_modes",
     "load",
     "sandbox",
+    "cli_start",
 )
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import gc
 import json
 import os
@@ -129,7 +130,7 @@ async def dialogue(tmp: Path, repeat: int, lines: int = 1000) -> dict[str, Any]:
         turns.start()
         canon = CanonService(db, scenes)
         for name in ("Mira", "Aldric", "Orsolya"):
-            await db.run(lambda s, n=name, c=campaign.id: _npc(s, c, n))
+            await db.run(functools.partial(_npc, campaign_id=campaign.id, name=name))
         service = DialogueImportService(scenes, turns, canon)
         cpu = time.process_time()
         started = time.perf_counter()
@@ -156,7 +157,7 @@ def _timed(work: Any) -> float:
     return time.perf_counter() - started
 
 
-async def _npc(session: Any, campaign_id: int, name: str) -> None:
+async def _npc(session: Any, *, campaign_id: int, name: str) -> None:
     from canon.campaigns import ChangesetKind, open_changeset
     from canon.graph import fold
     from canon.models import EntityRow

@@ -239,8 +239,9 @@ class LoreCommands(commands.Cog):
         """Show one source."""
         campaign = await self._campaign(interaction)
         detail = await self.knowledge.get_source(campaign.id, source, viewer=Viewer.GM, chunk_limit=20)
+        stale = await self.knowledge.out_of_date(campaign.id, source)
         await interaction.response.send_message(
-            embed=lore_embeds.source_embed(detail), ephemeral=True, allowed_mentions=NONE
+            embed=lore_embeds.source_embed(detail, out_of_date=stale), ephemeral=True, allowed_mentions=NONE
         )
 
     @lore.command(name="set", description="Change a source's class, hidden flag, tags or always-include (GM)")

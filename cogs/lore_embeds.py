@@ -241,10 +241,20 @@ def sources_embed(
     return shrink_to_limit(embed)
 
 
-def source_embed(detail: SourceDetail) -> discord.Embed:
-    """Render one source: file, class, states, tags, hashes, versions, chunks, vectors, use."""
+def source_embed(detail: SourceDetail, *, out_of_date: Sequence[tuple[str, str]] = ()) -> discord.Embed:
+    """Render one source: file, class, states, tags, hashes, versions, chunks, vectors, use.
+
+    `out_of_date`: the sections the story has changed since (where, what holds now), for the GM to update.
+    """
     source = detail.source
     embed = discord.Embed(title=clip(f"#{source.id} {source.title}", TITLE_LIMIT), colour=COLOUR)
+    if out_of_date:
+        rows = [f"• {_escape(clip(where, 120))}: now {_escape(clip(now, 200))}" for where, now in out_of_date]
+        embed.add_field(
+            name="⚠️ Out of date: the story has changed these sections",
+            value=fit_lines(rows, FIELD_LIMIT),
+            inline=False,
+        )
     embed.description = fit_lines(
         [
             source_flags(source),

@@ -10,6 +10,7 @@ import tempfile
 import urllib.error
 import urllib.request
 from dataclasses import replace
+from typing import Any
 
 from bot.ops.checks import Check
 from config.settings import Settings
@@ -17,9 +18,19 @@ from config.settings import Settings
 TIMEOUT = 5.0
 
 
-def check_token(settings: Settings) -> Check:
-    """Check that a Discord token is set and shaped like one (three dot-separated parts, an id first)."""
+def check_token(settings: Settings, *, required: bool = True) -> Check:
+    """Check that a Discord token is set and shaped like one (three dot-separated parts, an id first).
+
+    Not `required`, a missing token is a note: a GM who only uses the command line needs none.
+    """
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
+        if not required:
+            return Check(
+                "discord token",
+                True,
+                "LOREKEEPER_DISCORD_TOKEN is not set: only `lorekeeper run` needs it (it explains how to get one)",
+                warning=True,
+            )
         return Check(
             "discord token", False, "LOREKEEPER_DISCORD_TOKEN is not set; `lorekeeper run` explains how"
         )
@@ -47,7 +58,12 @@ def check_data_dir(settings: Settings) -> Check:
         with tempfile.NamedTemporaryFile(dir=settings.data_dir, prefix=".doctor-"):
             pass
     except OSError as error:
-        return Check("data directory", False, f"{settings.data_dir} is not writable: {error}")
+        return Check(
+            "data directory",
+            False,
+            f"{settings.data_dir} is not writable ({error.strerror or error}): give the bot's user write "
+            "access to it, or free space on its disk",
+        )
     return Check("data directory", True, f"{settings.data_dir.resolve()} is writable")
 
 
@@ -76,9 +92,36 @@ async def check_database(settings: Settings) -> Check:
                 False,
                 f"{db.url} is not migrated ({missing}); run `lorekeeper db upgrade` (the bot does it at start)",
             )
-        return Check("database", True, f"{db.url} answers, at revision {', '.join(sorted(current))}")
+        problem = await _write_problem(db)
+        if problem is not None:
+            return Check("database", False, f"{db.url} answers but cannot be written: {problem}")
+        return Check(
+            "database", True, f"{db.url} answers and takes writes, at revision {', '.join(sorted(current))}"
+        )
     finally:
         await db.dispose()
+
+
+#: What the host can do about each storage fault (`canon.storage.storage_fault`).
+WRITE_ADVICE = {
+    "the disk is full": "free space on the disk that holds it",
+    "the database is read-only": (
+        "give the bot's user write access to the database file and its folder (PostgreSQL: a role that may "
+        "write, not in a read-only transaction or on a standby)"
+    ),
+    "the disk could not be read or written": "check the disk that holds it",
+}
+
+
+async def _write_problem(db: Any) -> str | None:
+    """Return what keeps the database from taking a write, in plain words with a next step (None: it can)."""
+    try:
+        fault = await asyncio.wait_for(db.write_fault(), 15)
+    except Exception as error:
+        return f"{type(error).__name__}: {error}"
+    if fault is None:
+        return None
+    return f"{fault}; {WRITE_ADVICE.get(fault, 'check that the database accepts writes')}"
 
 
 def check_scheduler_driver(settings: Settings) -> Check:
@@ -176,11 +219,16 @@ async def check_llm(settings: Settings) -> Check:
 async def run_checks(settings: Settings, *, live: bool = False) -> list[Check]:
     """Run every check; `live` also requires the bot to be running and connected (a container's healthcheck).
 
-    Without `live`, a bot that is not running is only a note: the doctor is also run before the first start.
+    Without `live`, a bot that is not running and a missing token are only notes: the doctor is also run
+    before the first start, and by a GM who only uses the command line.
     """
     from bot.ops.health import check_heartbeat
 
-    checks = [check_token(settings), check_data_dir(settings), check_scheduler_driver(settings)]
+    checks = [
+        check_token(settings, required=live),
+        check_data_dir(settings),
+        check_scheduler_driver(settings),
+    ]
     checks.append(await check_database(settings))
     checks.append(await check_chroma(settings))
     checks.append(check_embedding_model(settings))

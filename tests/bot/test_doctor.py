@@ -13,6 +13,8 @@ from bot.cli.main import app
 from bot.ops import doctor
 from config.settings import Settings
 from tests.chroma_server import free_port
+from tests.conftest import DatabaseTarget
+from tests.storage_faults import read_only_url
 
 TOKEN = (
     base64.urlsafe_b64encode(b"1234567890123456789").decode().rstrip("=")
@@ -46,15 +48,28 @@ def test_a_healthy_setup_passes(env: Path) -> None:
     assert run("--quiet") == (0, "")
 
 
-def test_an_unmigrated_database_and_a_missing_token_are_named(
-    env: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delenv("LOREKEEPER_DISCORD_TOKEN")
+def test_an_unmigrated_database_is_named(env: Path) -> None:
     code, output = run()
     assert code == 1
-    assert "FAIL  discord token: LOREKEEPER_DISCORD_TOKEN is not set" in output
     assert "not migrated" in output and "lorekeeper db upgrade" in output
     assert run("--quiet") == (1, "")
+
+
+def test_a_missing_token_is_a_note_unless_the_bot_must_run(
+    env: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A GM who only uses the command line needs no token; a healthcheck of the running bot (--live) does."""
+    assert CliRunner().invoke(app, ["db", "upgrade"]).exit_code == 0
+    monkeypatch.delenv("LOREKEEPER_DISCORD_TOKEN")
+    code, output = run()
+    assert code == 0, output
+    assert (
+        "note  discord token: LOREKEEPER_DISCORD_TOKEN is not set: only `lorekeeper run` needs it" in output
+    )
+    assert "Everything Lorekeeper needs is in order." in output
+    code, output = run("--live")
+    assert code == 1
+    assert "FAIL  discord token: LOREKEEPER_DISCORD_TOKEN is not set" in output
 
 
 def test_unreachable_services_are_named(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -131,3 +146,17 @@ def test_each_process_of_split_shards_has_its_own_heartbeat(tmp_path: Path) -> N
     assert path() == path(shard_count=2) == tmp_path / "heartbeat.json"
     assert path(shard_count=4, shard_ids=[2, 3]) == tmp_path / "heartbeat-shards-2-3.json"
     assert path(shard_count=4, shard_ids=[0, 1]) != path(shard_count=4, shard_ids=[2, 3])
+
+
+async def test_a_database_that_answers_but_takes_no_writes_is_named(
+    db_target: DatabaseTarget, tmp_path: Path
+) -> None:
+    settings = Settings(_env_file=None, data_dir=tmp_path, database_url=db_target.database_url)  # type: ignore[call-arg]
+    healthy = await doctor.check_database(settings)
+    assert healthy.ok and "takes writes" in healthy.detail, healthy.detail
+    async with read_only_url(db_target) as url:
+        check = await doctor.check_database(settings.model_copy(update={"database_url": url}))
+    assert not check.ok
+    assert (
+        "answers but cannot be written: the database is read-only; give the bot's user write" in check.detail
+    )

@@ -100,3 +100,9 @@ async def test_a_canon_passage_the_story_changed_is_marked_out_of_date(world: Wo
     # The GM is told to update the source.
     gm_after = await emu.invoke(chan, gm, "lore ask", question="Is the north gate open?")
     assert "Update the source." in description(gm_after)
+    services = world.bot.services
+    campaign = await services.campaigns.for_guild(world.guild.id, world.guild.name)
+    (source,) = await services.knowledge.list_sources(campaign.id)
+    inspected = everything((await emu.invoke(chan, gm, "lore source", source=source.id)).message)
+    assert "⚠️ Out of date: the story has changed these sections" in inspected
+    assert "• Greyhaven: now North Gate's status is collapsed" in inspected

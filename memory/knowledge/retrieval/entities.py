@@ -241,12 +241,13 @@ class EntityFinder:
         steps: Sequence[LineageStep],
         viewer: Viewer,
         results: list[LoreResult],
+        max_entities: int = 8,
     ) -> list[LoreResult]:
-        """Return the results with the Canon passages the story has changed marked (`memory.knowledge.retrieval.superseded`)."""
+        """Return the results with the Canon passages the story has changed marked (`retrieval.superseded`)."""
         if not any(r.knowledge_class == KnowledgeClass.CANON for r in results):
             return results
         reader = CanonReader(session, steps, self.ontology(campaign), viewer=viewer)
         names = await self.names(reader, viewer)
         if not names[0]:
             return results
-        return await mark_superseded(reader, names[0], results)
+        return await mark_superseded(reader, names[0], results, max_entities=max_entities)

@@ -14,7 +14,7 @@ from canon.ontology import Ontology
 from canon.storage import Database
 from memory import fulltext
 from memory.embedding import Embedder
-from memory.knowledge.models import Answer
+from memory.knowledge.models import Answer, LoreResult
 from memory.knowledge.repository import SourceLite, retrievable, split_lineage_sources
 from memory.knowledge.retrieval.assemble import Found, assemble
 from memory.knowledge.retrieval.candidates import CandidateLists
@@ -169,6 +169,16 @@ class Retriever:
             if lists.semantic_status.startswith(("failed", "stale", "disabled")):
                 lists.warnings.append(f"semantic search unavailable ({lists.semantic_status}): words only")
         return Found(allowed=allowed, blocked=blocked, words=words, lists=lists, facts=facts, matches=matches)
+
+    async def out_of_date(
+        self, campaign_id: int, passages: list[LoreResult], *, viewer: Viewer, max_entities: int = 50
+    ) -> list[LoreResult]:
+        """Return passages with the Canon ones the story has changed marked (a source inspected, not a question)."""
+        async with self.db.session() as session:
+            campaign, steps = await self._campaign(session, campaign_id)
+            return await self.entities.mark_superseded(
+                session, campaign, steps, viewer, passages, max_entities=max_entities
+            )
 
     def forget_index_state(self, campaign_id: int) -> None:
         """Drop the cached vector-index state of a campaign (called when its vectors are rebuilt)."""

@@ -111,12 +111,16 @@ def _named(headings: Sequence[str], names: dict[str, tuple[str, int]]) -> list[i
 
 
 async def mark_superseded(
-    reader: CanonReader, names: dict[str, tuple[str, int]], results: Sequence[LoreResult]
+    reader: CanonReader,
+    names: dict[str, tuple[str, int]],
+    results: Sequence[LoreResult],
+    *,
+    max_entities: int = MAX_ENTITIES,
 ) -> list[LoreResult]:
     """Return the results with the Canon passages the story has changed marked out of date (see the module)."""
     canon = [r for r in results if r.knowledge_class == KnowledgeClass.CANON]
     parts = {id(r): [(_named(h, names), text) for h, text in sections(r)] for r in canon}
-    wanted = list(dict.fromkeys(e for p in parts.values() for ids, _ in p for e in ids))[:MAX_ENTITIES]
+    wanted = list(dict.fromkeys(e for p in parts.values() for ids, _ in p for e in ids))[:max_entities]
     if not wanted:
         return list(results)
     changes: dict[int, list[Change]] = {}
