@@ -23,6 +23,7 @@ from canon.errors import InvalidInput
 from cogs import (
     canon_add,
     canon_cards,
+    canon_directory,
     canon_embeds,
     canon_options,
     canon_pictures,
@@ -76,10 +77,12 @@ class CanonCommands(commands.Cog):
         as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at)
         viewer = canon_options.viewer_of(interaction)
         card = await self.canon.card(campaign, name, viewer=viewer, as_of=as_of)
+        content = canon_directory.card_content(card, viewer)  # with a select of its related entities
         embed = canon_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of)
         if viewer == Viewer.GM:  # the GM's own notes about it: the GM's view only
             note_embeds.add_card_notes(embed, await self.bot.services.notes.about(campaign, card.entity.id))
-        await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NONE)
+        content["embed"] = embed
+        await interaction.response.send_message(ephemeral=True, allowed_mentions=NONE, **content)
 
     @canon_group.command(
         name="entity", description="Show an entity's card: state, relations, facts, evidence"
@@ -227,15 +230,13 @@ class CanonCommands(commands.Cog):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Answer a submitted rationale modal, accept or reject (see `cogs.canon_views`)."""
+        """Answer a submitted review modal: accept, reject or edit (see `cogs.review_modals`)."""
         if interaction.type != discord.InteractionType.modal_submit:
             return
         data: dict[str, Any] = dict(interaction.data or {})
-        match = canon_views.RATIONALE_MODAL.fullmatch(str(data.get("custom_id", "")))
+        match = canon_views.MODAL.fullmatch(str(data.get("custom_id", "")))
         if match is not None:
-            await canon_views.submit_rationale(
-                interaction, int(match["id"]), accept=match["action"] == "rationale"
-            )
+            await canon_views.submit_modal(interaction, match["action"], int(match["id"]))
         reason = conflict_views.REASON_MODAL.fullmatch(str(data.get("custom_id", "")))
         if reason is not None:
             await conflict_views.submit_reason(interaction, reason)
@@ -243,13 +244,18 @@ class CanonCommands(commands.Cog):
 
 async def setup(bot: Lorekeeper) -> None:
     """Register `/propose`, `/canon` (with `/canon add`), `/retcon` and the review card's persistent buttons."""
-    bot.add_dynamic_items(*canon_views.DYNAMIC_ITEMS, *conflict_views.DYNAMIC_ITEMS)
+    bot.add_dynamic_items(
+        *canon_views.DYNAMIC_ITEMS, *canon_directory.DYNAMIC_ITEMS, *conflict_views.DYNAMIC_ITEMS
+    )
     await bot.add_cog(ProposeCommands(bot))
     cog = CanonCommands(bot)
     await bot.add_cog(cog)
     canon_add.attach(cog.canon_group)
+    canon_directory.attach(cog.canon_group)
 
 
 async def teardown(bot: Lorekeeper) -> None:
     """Forget the review card's buttons when the extension is unloaded."""
-    bot.remove_dynamic_items(*canon_views.DYNAMIC_ITEMS, *conflict_views.DYNAMIC_ITEMS)
+    bot.remove_dynamic_items(
+        *canon_views.DYNAMIC_ITEMS, *canon_directory.DYNAMIC_ITEMS, *conflict_views.DYNAMIC_ITEMS
+    )

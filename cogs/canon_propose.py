@@ -28,6 +28,7 @@ from cogs.canon_options import (
     Text,
     Turns,
     Word,
+    attribute_names,
     entity_name_list,
     entity_names,
     entity_types,
@@ -90,7 +91,7 @@ class ProposeCommands(commands.Cog):
         resolution=RESOLUTION_HELP,
         relies_on=RELIES_ON_HELP,
     )
-    @app_commands.autocomplete(subject=entity_names)
+    @app_commands.autocomplete(subject=entity_names, attribute=attribute_names)
     async def propose_fact(
         self,
         interaction: discord.Interaction,

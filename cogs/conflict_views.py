@@ -15,22 +15,20 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
 from bot.client import limits
-from bot.client.client import user_message_for
-from bot.client.replies import reply_ephemeral
 from canon.conflicts import OPEN, ConflictPage, Show
 from cogs.checks import actor_of, require_gm
 from cogs.conflict_embeds import conflict_page_embed
 from cogs.embeds import clip
 from cogs.places import campaign_here
+from cogs.review_common import guarded, services_of
 
 if TYPE_CHECKING:
-    from bot.app import Services
+    pass
 
 log = logging.getLogger(__name__)
 REASON_MODAL = re.compile(
@@ -39,23 +37,6 @@ REASON_MODAL = re.compile(
 REASON_FIELD = "lk:conflictwhy:text"
 NONE = discord.AllowedMentions.none()
 _ROWS_FOR_CONFLICTS = 4  # the fifth row holds paging
-
-
-def services_of(interaction: discord.Interaction) -> Services:
-    """Return the services of the bot that received an interaction."""
-    return cast("Services", interaction.client.services)  # type: ignore[attr-defined]
-
-
-async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
-    """Run a button's work; tell the user ephemerally about refusals (and log anything unexpected)."""
-    try:
-        await work()
-    except Exception as error:
-        text, _ = user_message_for(error)
-        try:
-            await reply_ephemeral(interaction, text)
-        except discord.HTTPException:
-            log.warning("could not tell the user about an error", exc_info=True)
 
 
 def _gm(interaction: discord.Interaction) -> None:

@@ -17,6 +17,7 @@ from canon.story_clock import date_and_key, scene_time
 from cogs import canon_cards, canon_options, embeds, progress, voice_embeds
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
 from cogs.places import campaign_here
+from cogs.recaps import post_recap
 from memory.scenes import SceneService
 
 NONE = discord.AllowedMentions.none()
@@ -157,7 +158,7 @@ class SceneCommands(commands.Cog):
     @app_commands.guild_only()
     @gm_only()
     async def endscene(self, interaction: discord.Interaction) -> None:
-        """Stop logging, post the scene's summary and, when canon was proposed, the review card.
+        """Stop logging, post the scene's report and its recap or, when canon was proposed, the review card.
 
         Reading a long transcript into proposals may outlast the interaction's 15 minutes: the progress, the
         summary and the review card are messages of the channel, and the GM's private answer links to them.
@@ -180,7 +181,8 @@ class SceneCommands(commands.Cog):
                 await status.delete()
             raise
         await status.edit(content=None, embed=embeds.scene_report_embed(report, heading="Scene ended"))
-        if not review.proposals:
+        if not review.proposals:  # complete already: its recap now (else the commit posts it)
+            await post_recap(self.bot, scene.id, scene.channel_id)
             return
         await canon_cards.post_public_card(channel, self.bot.services, review)
         if review.secret:

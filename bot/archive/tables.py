@@ -27,6 +27,7 @@ from canon.models import (
 )
 from canon.storage import Base, UTCDateTime
 from canon.structured.models import StructuredFileRow
+from memory.journal import JournalEntryRow
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
 from memory.notes.tables import GmNoteEntityRow, GmNoteRow
 from memory.scene_tables import SceneRow, TurnRevisionRow, TurnRow
@@ -61,6 +62,7 @@ MODELS: dict[str, type[Base]] = {
     "scene_digests": SceneDigestRow,
     "scene_cast": SceneCastRow,
     "narrations": NarrationRow,
+    "journal_entries": JournalEntryRow,
     "gm_notes": GmNoteRow,
     "gm_note_entities": GmNoteEntityRow,
 }
@@ -196,6 +198,18 @@ async def voice_family(session: AsyncSession, campaign: Campaign) -> Tables:
     }
 
 
+async def journal_family(session: AsyncSession, campaign: Campaign) -> Tables:
+    """Return the campaign journal: each completed scene's recap."""
+    entries = (
+        await session.execute(
+            select(JournalEntryRow)
+            .where(JournalEntryRow.campaign_id == campaign.id)
+            .order_by(JournalEntryRow.scene_id)
+        )
+    ).scalars()
+    return {"journal_entries": _dump(entries)}
+
+
 async def notes_family(session: AsyncSession, campaign: Campaign) -> Tables:
     """Return the GM's notes and the entities each is about."""
     return {
@@ -214,5 +228,6 @@ FAMILIES: tuple[Family, ...] = (
     review_family,
     structured_family,
     voice_family,
+    journal_family,
     notes_family,
 )

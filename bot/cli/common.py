@@ -182,3 +182,22 @@ def cli_actor() -> Actor:
     from memory.scenes import Actor
 
     return Actor(id=None, name="command line", is_gm=True)
+
+
+def checked(build: Callable[[], T]) -> T:
+    """Return `build()`, or print a malformed option's message and exit 1 (as `run_async` does)."""
+    try:
+        return build()
+    except GameError as error:
+        fail(error.message, code=1)
+
+
+def with_campaign(campaign: str, work: Callable[[Any, Any], Awaitable[T]]) -> T:
+    """Run `work(services, campaign)` for a campaign named on the command line."""
+    settings = settings_or_exit()
+
+    async def run(services: Any) -> T:
+        found = await services.campaigns.by_name(campaign)
+        return await work(services, found)
+
+    return run_async(lambda: with_services(settings, run))

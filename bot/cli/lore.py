@@ -16,12 +16,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from bot.cli.common import emit, fail, run_async, settings_or_exit, with_services
+from bot.cli.progress import Progress, describe_report
 from canon.errors import GameError
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
-    from memory.knowledge.models import Answer, ImportProgress, ImportReport, SourceInfo
+    from memory.knowledge.models import Answer, ImportReport, SourceInfo
 
 #: The search presets' names (`memory.knowledge.retrieval.PRESETS`, which a test keeps in step), named here so
 #: that the help screen does not load the search.
@@ -146,7 +145,7 @@ async def _ingest_all(
     failed: list[ImportFailure] = []
     extracted: list[dict[str, Any]] = []
     yaml_results: list[Any] = []
-    progress = None if quiet else _Progress()
+    progress = None if quiet else Progress()
     try:
         for path, name in files:
             callback = progress.callback(name) if progress else None
@@ -161,7 +160,7 @@ async def _ingest_all(
                 continue
             imported.append(report)
             if progress:
-                progress.finish(name, _describe_report(report))
+                progress.finish(name, describe_report(report))
             if extract:  # the game-master's voice: proposals wait for the GM (bot.cli.voice)
                 from bot.cli.voice import extract_imported
 
@@ -240,70 +239,6 @@ async def _ingest_yaml(
         return await ingest_yaml(services, campaign, paths, hidden=hidden, tags=tags, replace=replace)
     except GameError as error:
         return {"file": ", ".join(p.name for p in paths), "error": error.message}
-
-
-def _describe_report(report: ImportReport) -> str:
-    if report.duplicate_of is not None:
-        return f"[yellow]=[/yellow] {report.filename}: same text as source #{report.duplicate_of}, not indexed again"
-    verb = "updated to version " + str(report.source.version) if report.previous_version else "imported"
-    line = (
-        f"[green]✓[/green] {report.filename}: {verb} as source #{report.source.id} "
-        f"({report.source.knowledge_class.label}{', hidden' if report.source.hidden else ''}), "
-        f"{report.chunk_count} chunks, vectors {report.vector_status.value}"
-    )
-    if report.vector_error:
-        line += f" ({report.vector_error})"
-    return line
-
-
-class _Progress:
-    """A rich progress bar per file (chunks embedded / total), on stderr unless another console is given."""
-
-    def __init__(self, console: Console | None = None) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        self.console = console if console is not None else Console(stderr=True)
-        self.progress = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=self.console,
-            transient=True,
-        )
-        self.progress.start()
-        self.tasks: dict[str, Any] = {}
-
-    def callback(self, name: str) -> Any:
-        task = self.progress.add_task(name, total=None)
-        self.tasks[name] = task
-
-        from memory.knowledge.models import ImportStage
-
-        def update(event: ImportProgress) -> None:
-            if event.stage == ImportStage.EMBEDDING:
-                self.progress.update(
-                    task, total=event.total, completed=event.done, description=f"{name} (embedding)"
-                )
-            elif event.stage == ImportStage.STORING:
-                self.progress.update(task, total=event.total, completed=0, description=f"{name} (storing)")
-            else:
-                self.progress.update(task, description=f"{name} ({event.stage.value})")
-
-        return update
-
-    def finish(self, name: str, line: str) -> None:
-        task = self.tasks.pop(name, None)
-        if task is not None:
-            self.progress.remove_task(task)
-        self.progress.console.print(line, highlight=False)
-
-    def line(self, text: str) -> None:
-        self.progress.console.print(text, highlight=False)
-
-    def stop(self) -> None:
-        self.progress.stop()
 
 
 # ------------------------------------------------------------------------------------------------ lore
@@ -429,7 +364,7 @@ def reindex(
 
     async def work(services: Any) -> Any:
         target = await services.campaigns.by_name(campaign)
-        progress = None if as_json else _Progress()
+        progress = None if as_json else Progress()
         try:
             callback = progress.callback("reindex") if progress else None
             return await services.knowledge.reindex(target.id, rechunk=rechunk, progress=callback)

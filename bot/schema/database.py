@@ -24,6 +24,7 @@ def metadata() -> MetaData:
     import canon.campaigns
     import canon.models
     import canon.structured.models  # noqa: F401
+    import memory.journal
     import memory.knowledge.tables
     import memory.notes.tables
     import memory.scene_tables

@@ -43,7 +43,7 @@ from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from canon.gate import CommitResult, CommitTarget, Draft
 from canon.graph import CanonReader, CanonWriter
 from canon.ontology import Ontology
-from canon.proposals import ProposalContent, ProposalStatus
+from canon.proposals import ProposalContent, ProposalStatus, describe
 from canon.storage import Database
 from memory.scenes import Actor, Scene, SceneReport, SceneService, SceneStatus, load_scene
 
@@ -247,6 +247,13 @@ class CanonService(ProposalService):
                 session, target, actor_id=actor.id, actor_name=actor.name
             )
 
+        waiting = (await self.review(scene_id)).hidden_undecided()
+        if waiting:
+            raise Conflict(
+                "Nothing was committed: decide the GM-only proposals first (they are on your private card): "
+                + "; ".join(f"“{describe(p.content)}”" for p in waiting[:5])
+                + (f" and {len(waiting) - 5} more." if len(waiting) > 5 else ".")
+            )
         committed = await self.db.run(work, attempts=1)
         review = await self.review(scene_id, committed_in=committed.changeset_id)
         if self.after_complete is not None and review.scene and review.scene.status == SceneStatus.COMPLETED:

@@ -6,9 +6,10 @@ what a player may read of a review is decided here (`Review.secret`).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -19,12 +20,19 @@ from canon import campaigns, review_cards
 from canon.campaigns import Campaign, ChangesetKind, ChangesetRow
 from canon.continuity import Finding
 from canon.domain import Authority, Evidence, EvidenceKind, Viewer
-from canon.errors import Conflict, InvalidInput, NotFound
+from canon.errors import Conflict, GameError, InvalidInput, NotFound
 from canon.gate import CanonizationGate, Draft, authority_policy
 from canon.graph import CanonReader
 from canon.models import ProposalRow
-from canon.ontology import Ontology
-from canon.proposals import Proposal, ProposalContent, ProposalStatus, dated_by_scene, references
+from canon.ontology import Ontology, attribute_key
+from canon.proposals import (
+    Proposal,
+    ProposalContent,
+    ProposalStatus,
+    dated_by_scene,
+    references,
+    revised,
+)
 from canon.storage import Database
 from canon.visibility import HiddenCanon, proposal_hidden, warnings_hidden
 from memory.scenes import Actor, Scene, SceneService, SceneStatus, SpeakerKind, Turn, load_scene, scene_turns
@@ -47,6 +55,11 @@ class Review:
     turn_messages: dict[int, int]
     secret: frozenset[int] = frozenset()
     secret_warnings: frozenset[int] = frozenset()
+
+    def hidden_undecided(self) -> list[Proposal]:
+        """Return the GM-only proposals still waiting for a decision: a commit waits for them, since only the
+        GM's private card shows them and nothing may be decided without the GM seeing it."""
+        return [p for p in self.proposals if p.id in self.secret and p.status == ProposalStatus.PENDING]
 
 
 class ProposalService:
@@ -303,9 +316,16 @@ class ProposalService:
         return [f for f in findings if not hidden.touches(f.entity_ids, f.statement_ids)]
 
     async def decide(
-        self, proposal_id: int, *, accept: bool, actor: Actor, rationale: str | None = None
+        self,
+        proposal_id: int,
+        *,
+        accept: bool,
+        actor: Actor,
+        rationale: str | None = None,
+        rationale_public: bool = False,
     ) -> Proposal:
-        """Record the GM's decision on one proposal (exactly once)."""
+        """Record the GM's decision on one proposal (exactly once); a rejection's rationale is shown to players
+        only when `rationale_public`."""
 
         async def work(session: AsyncSession) -> Proposal:
             row = await session.get(ProposalRow, proposal_id)
@@ -319,14 +339,58 @@ class ProposalService:
                 decider_id=actor.id,
                 decider_name=actor.name,
                 rationale=rationale,
+                rationale_public=rationale_public,
             )
 
         return await self.db.run(work, attempts=1)
 
+    async def revise(self, proposal_id: int, changes: dict[str, str | None]) -> Proposal:
+        """Correct a pending proposal (value, attribute, date ...) before it is decided; its warnings are
+        recomputed. A decided proposal, or one of a committed scene, is refused."""
+
+        async def work(session: AsyncSession) -> Proposal:
+            row = await session.get(ProposalRow, proposal_id)
+            if row is None:
+                raise NotFound("That proposal no longer exists.")
+            campaign = await campaigns.get_campaign(session, row.campaign_id)
+            gate = self.gate_for(campaign)
+            content = revised((await gate.get(session, proposal_id)).content, changes)
+            scene = await load_scene(session, row.scene_id) if row.scene_id is not None else None
+            if scene is not None and scene.status == SceneStatus.COMPLETED:
+                raise Conflict(f"The scene “{scene.title}” is already committed; nothing changed.")
+            reader = await self.reader(session, campaign, Viewer.GM)
+            story_order = scene.story_order if scene is not None else None
+            return await gate.revise(session, reader, proposal_id, content, story_order=story_order)
+
+        return await self.db.run(work, attempts=1)
+
+    async def attribute_names(
+        self, campaign: Campaign, prefix: str, *, viewer: Viewer, subject: str | None = None
+    ) -> list[str]:
+        """Return attribute names starting with `prefix` (for autocomplete): those the ontology declares for the
+        subject's type (every type's without a subject known), then those the campaign's canon uses."""
+        ontology = self.ontology_for(campaign)
+        async with self.db.session() as session:
+            reader = await self.reader(session, campaign, viewer)
+            used = await reader.attribute_names(prefix)
+            type_name = None
+            if subject and subject.strip():
+                with contextlib.suppress(GameError):
+                    type_name = (await reader.resolve(subject.strip())).type
+        start = attribute_key(prefix)
+        declared = [a for a in ontology.declared_attributes(type_name) if a.startswith(start)]
+        return list(dict.fromkeys([*declared, *used]))[:25]
+
     async def accept_all(
-        self, scene_id: int | None, actor: Actor, *, campaign_id: int | None = None, batch: str | None = None
+        self,
+        scene_id: int | None,
+        actor: Actor,
+        *,
+        campaign_id: int | None = None,
+        batch: str | None = None,
+        skip: Collection[int] = (),
     ) -> list[Proposal]:
-        """Accept every pending proposal without warnings."""
+        """Accept every pending proposal without warnings, but those in `skip` (the ones a card did not show)."""
 
         async def work(session: AsyncSession) -> list[Proposal]:
             owner = campaign_id
@@ -339,7 +403,13 @@ class ProposalService:
                 raise InvalidInput("Accepting all needs a scene or a campaign and batch.")
             campaign = await campaigns.get_campaign(session, owner)
             return await self.gate_for(campaign).accept_all(
-                session, owner, scene_id=scene_id, batch=batch, decider_id=actor.id, decider_name=actor.name
+                session,
+                owner,
+                scene_id=scene_id,
+                batch=batch,
+                decider_id=actor.id,
+                decider_name=actor.name,
+                skip=skip,
             )
 
         return await self.db.run(work, attempts=1)

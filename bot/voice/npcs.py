@@ -18,17 +18,19 @@ from bot.voice.common import Material, VoiceDeps, cards, clip_for_discord, lore,
 from bot.voice.extraction import names_in
 from bot.voice.material import (
     card_line,
+    card_secrets,
     contradictions,
     gm_words,
     memory_line,
     public_state_names,
-    secret_lines,
     turn_line,
 )
 from bot.voice.prompts import RETRY_AFTER_LEAK, npc_talk_messages
+from canon import presence
 from canon.campaigns import Campaign
 from canon.domain import EntityCard, Viewer
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound, Unavailable
+from canon.visibility import view_hidden
 from memory import digests as digest_repo
 from memory.context import AssembledContext, ContextItem, ContextSection, SectionKind, assemble
 from memory.digests import Moment
@@ -60,11 +62,44 @@ class NpcReply:
     prompt: tuple[dict[str, str], ...] = ()
 
 
+def checked_message(message: str) -> str:
+    """Return what is said to an NPC, stripped, or raise `InvalidInput` when it is empty or too long."""
+    message = message.strip()
+    if not message:
+        raise InvalidInput("Say something to the NPC.")
+    if len(message) > MAX_NPC_MESSAGE:
+        raise InvalidInput(f"That is {len(message)} characters; say it in at most {MAX_NPC_MESSAGE}.")
+    return message
+
+
 class NpcCases:
     """An NPC's speech, memories and presence in scenes."""
 
     def __init__(self, deps: VoiceDeps) -> None:
         self.deps = deps
+
+    async def check_present(
+        self, campaign: Campaign, npc: tuple[int, str], actor: Actor, allow: str | None
+    ) -> None:
+        """Refuse an NPC out of the story's present (as the asker sees its state), unless a GM allows it."""
+        if allow is not None:
+            if not actor.is_gm:
+                raise NotAllowed("Only the GM can let a character speak out of the story's present.")
+            if allow not in presence.ALLOWANCES:
+                raise InvalidInput(f"“{allow}” is not a way to allow it: {' or '.join(presence.ALLOWANCES)}.")
+            return
+        async with self.deps.db.session() as session:
+            # The state the asker may see: a secret death is never told by a refusal.
+            viewer = Viewer.GM if actor.is_gm else Viewer.PLAYER
+            reader = await self.deps.canon.reader(session, campaign, viewer)
+            card = await reader.card(npc[0])
+        shown = (
+            card.state if card.state is not None and (actor.is_gm or not view_hidden(card.state)) else None
+        )
+        state = shown.statement.value if shown is not None else None
+        if state is not None and presence.out_of_story(reader.ontology, state):
+            tag = reader.ontology.states.tags.get(state)
+            raise Conflict(presence.refusal(npc[1], state, tag.description if tag else ""))
 
     async def npc_talk(
         self,
@@ -75,16 +110,18 @@ class NpcCases:
         actor: Actor,
         *,
         post: PostAsNpc,
+        allow: str | None = None,
     ) -> NpcReply:
-        """Let an NPC answer in character from what it could know: its memories and public canon."""
-        llm = require_llm(self.deps.llm)
-        message = message.strip()
-        if not message:
-            raise InvalidInput("Say something to the NPC.")
-        if len(message) > MAX_NPC_MESSAGE:
-            raise InvalidInput(f"That is {len(message)} characters; say it in at most {MAX_NPC_MESSAGE}.")
+        """Let an NPC answer in character from what it could know: its memories and public canon.
+
+        An NPC out of the story's present (dead, destroyed, missing: `check_present`) is refused, unless a GM
+        `allow`s it (a flashback, a ghost).
+        """
+        message = checked_message(message)
         # Players reach only NPCs they know of; what an NPC says is public, so a hidden one cannot speak.
         npc_id, npc, _ = await resolve_npc(self.deps, campaign, npc_name, viewer=Viewer.PLAYER)
+        await self.check_present(campaign, (npc_id, npc), actor, allow)
+        llm = require_llm(self.deps.llm)
         scene: Scene | None = None
         with contextlib.suppress(NotFound):
             current = await self.deps.scenes.current_scene(channel_id)
@@ -288,12 +325,8 @@ class NpcCases:
 
 
 def _secrets(gm_cards: dict[int, EntityCard]) -> list[Secret]:
-    """Return the GM-only lines of the cards, which an NPC's reply must never quote."""
-    return [
-        Secret(text=line, label=f"hidden canon about {card.entity.name}")
-        for card in gm_cards.values()
-        for line in secret_lines(card)
-    ]
+    """Return what only the GM knows of the cards, which an NPC's reply must never reveal."""
+    return [secret for card in gm_cards.values() for secret in card_secrets(card)]
 
 
 def _passages(results: list[Any], knowledge_class: str) -> list[ContextItem]:

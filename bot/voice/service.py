@@ -169,9 +169,12 @@ class VoiceService:
         actor: Actor,
         *,
         post: PostAsNpc,
+        allow: str | None = None,
     ) -> NpcReply:
-        """Let an NPC answer in character from what it could know: its memories and public canon."""
-        return await self.npcs.npc_talk(campaign, channel_id, npc_name, message, actor, post=post)
+        """Let an NPC answer in character from what it could know (a GM may `allow` one out of the story)."""
+        return await self.npcs.npc_talk(
+            campaign, channel_id, npc_name, message, actor, post=post, allow=allow
+        )
 
     async def npc_material(
         self, campaign: Campaign, npc_id: int, npc: str, message: str, scene: Scene | None

@@ -25,7 +25,7 @@ from canon.gate.writing import ProposalWriter, StateHistory
 from canon.graph import CanonReader, CanonWriter
 from canon.models import ProposalRow
 from canon.ontology import Ontology
-from canon.proposals import Proposal, ProposalStatus, parse_content, references
+from canon.proposals import Proposal, ProposalStatus, needs_rationale, parse_content, references
 from canon.storage import utc_now
 
 log = logging.getLogger(__name__)
@@ -140,7 +140,7 @@ def _decided(
             and row.origin != "promotion"
             and policy.get(row.authority) == "auto"
             and row.confidence >= AUTO_ACCEPT_MIN_CONFIDENCE
-            and not row.warnings
+            and not needs_rationale(row.warnings)
         )
         if row.status == ProposalStatus.ACCEPTED or auto:
             accepted.append(row)

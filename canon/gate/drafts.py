@@ -12,6 +12,7 @@ from canon.errors import Conflict, InvalidInput, NotFound
 from canon.graph import CanonReader
 from canon.ontology import EntityKind, Ontology, ValueType, attribute_key
 from canon.proposals import (
+    UNKNOWN_ATTRIBUTE,
     EntityContent,
     EventContent,
     FactContent,
@@ -94,10 +95,6 @@ def normalise(ontology: Ontology, content: ProposalContent) -> ProposalContent:
     raise AssertionError(content)  # pragma: no cover
 
 
-# The kind of a proposal's warning that is no continuity finding: its attribute is not in the ontology.
-UNKNOWN_ATTRIBUTE = "unknown_attribute"
-
-
 def settle_attribute(
     ontology: Ontology, content: FactContent, type_name: str
 ) -> tuple[FactContent, dict[str, Any] | None]:
@@ -110,8 +107,8 @@ def settle_attribute(
         nearest = [n.replace("_", " ") for n in ontology.nearest_attributes(type_name, name)]
         hint = f" Did you mean {' or '.join(nearest)}?" if nearest else ""
         message = (
-            f"“{words}” is not an attribute this campaign's ontology knows for {content.subject.name}.{hint} "
-            "Accepting it makes it a new attribute."
+            f"“{words}” is a new kind of detail for {content.subject.name}: nothing in this campaign uses it "
+            f"yet.{hint} Accepting the proposal adds it."
         )
         subject = content.subject.entity_id
         note = {

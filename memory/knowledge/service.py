@@ -76,24 +76,31 @@ class KnowledgeService:
         self.remove_file_if_unused = self.files.remove_if_unused
 
     async def import_path(self, campaign_id: int, path: Path, **options: Any) -> ImportReport:
-        """Import one file from disk (see `Importer.import_path`), warning when always-include crowds answers."""
+        """Import one file from disk (see `Importer.import_path`), with what the GM should know of it."""
         report = await self.importer.import_path(campaign_id, path, **options)
-        return await self._budget_checked(campaign_id, report)
+        return await self._checked(campaign_id, report)
 
     async def import_bytes(
         self, campaign_id: int, filename: str, data: bytes, **options: Any
     ) -> ImportReport:
-        """Import one file's bytes (see `Importer.import_bytes`), warning when always-include crowds answers."""
+        """Import one file's bytes (see `Importer.import_bytes`), with what the GM should know of it."""
         report = await self.importer.import_bytes(campaign_id, filename, data, **options)
-        return await self._budget_checked(campaign_id, report)
+        return await self._checked(campaign_id, report)
 
-    async def _budget_checked(self, campaign_id: int, report: ImportReport) -> ImportReport:
-        if not report.source.always_include:
+    async def _checked(self, campaign_id: int, report: ImportReport) -> ImportReport:
+        """Add the GM's warnings to an import: always-include crowding answers, sections the story has changed."""
+        warnings: list[str] = []
+        if report.source.always_include:
+            crowded = await self.always_include_warning(campaign_id)
+            warnings += [crowded] if crowded else []
+        if report.source.knowledge_class == KnowledgeClass.CANON and report.source.chunk_count:
+            stale = await self.out_of_date(campaign_id, report.duplicate_of or report.source.id)
+            warnings += [
+                f"“{where}” says what the story has changed since: now {now}." for where, now in stale
+            ]
+        if not warnings:
             return report
-        warning = await self.always_include_warning(campaign_id)
-        if warning is None:
-            return report
-        return report.model_copy(update={"warnings": [*report.warnings, warning]})
+        return report.model_copy(update={"warnings": [*report.warnings, *warnings]})
 
     async def always_include_warning(self, campaign_id: int) -> str | None:
         """Return the GM's warning when always-included Canon takes over half of an answer's Canon budget."""

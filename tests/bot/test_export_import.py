@@ -137,6 +137,7 @@ async def build_campaign(services: Services) -> Campaign:
         await services.canon.decide(proposal.id, accept=True, actor=GM)
     await services.canon.commit_scene(scene.id, GM)
     await services.voice.drain()
+    await services.recaps.recap_scene(scene.id)  # the campaign journal
     # A retcon with a replacement (status change, replaces).
     card = await services.canon.card(campaign, "Aldric", viewer=Viewer.GM)
     title = next(v for v in card.facts if v.statement.predicate == "title")
@@ -257,11 +258,19 @@ async def test_a_round_trip_keeps_every_answer_and_card_and_never_reuses_an_id(
 
     # Fresh ids everywhere: nothing restored shares an id with the original.
     for table, mapping in report.ids.items():
-        if table != "scene_digests":  # keyed by scene id, already checked through scenes
+        if table not in {"scene_digests", "journal_entries"}:  # keyed by scene id, checked through scenes
             assert not set(mapping) & set(mapping.values()), table
     for model in (EntityRow, StatementRow, StatusChangeRow, EvidenceRow, ProposalRow, TurnRow, NpcMemoryRow):
         assert await count(services, model, copy.id) == await count(services, model, campaign.id), model
     assert await count(services, SceneDigestRow, copy.id) == 1
+    # The campaign journal came along: the same recap, of the restored scene.
+    (recap,) = await services.recaps.latest(campaign, 10)
+    (restored_recap,) = await services.recaps.latest(copy, 10)
+    assert restored_recap.scene_id == report.ids["scenes"][recap.scene_id]
+    assert restored_recap.model_dump(exclude={"scene_id", "campaign_id"}) == recap.model_dump(
+        exclude={"scene_id", "campaign_id"}
+    )
+    assert recap.facts == ("Aldric: title = Lord of Thornwall",) and recap.cited
     async with services.db.session() as session:
         revisions = await session.scalar(
             select(func.count())

@@ -48,15 +48,14 @@ async def test_an_unknown_attribute_is_warned_with_the_nearest_names_and_kept_un
     )
     (warning,) = fact.warnings
     assert warning["message"] == (
-        "“haircolor” is not an attribute this campaign's ontology knows for Mara. Did you mean hair colour or "
-        "eye colour? Accepting it makes it a new attribute."
+        "“haircolor” is a new kind of detail for Mara: nothing in this campaign uses it yet. Did you mean "
+        "hair colour or eye colour? Accepting the proposal adds it."
     )
-    # The scene's end recomputes the continuity warnings; the note stays, and accepting needs a rationale.
+    # The scene's end recomputes the continuity warnings; the note stays, and accepting is the confirmation
+    # (no rationale: the note is no continuity finding), so "accept all" takes it too.
     rewarned = {p.id: p for p in await desk.rewarn(1)}
     assert [w["kind"] for w in rewarned[fact.id].warnings] == ["unknown_attribute"]
-    with pytest.raises(InvalidInput, match="rationale"):
-        await desk.decide(fact.id, accept=True)
-    await desk.decide(fact.id, accept=True, rationale="Hair colour spelled the old way, on purpose")
+    await desk.decide(fact.id, accept=True)
     result = await desk.commit(scene=1)
     assert result.written_by[fact.id]
 

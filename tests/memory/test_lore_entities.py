@@ -144,9 +144,22 @@ async def test_a_canon_passage_the_story_changed_is_marked_out_of_date_for_those
     number = next(c.number for c in after.reply.citations if c.chunk_id == first.chunk_id)
     assert f"[{number}] is out of date: North Gate's status is collapsed now." in after.reply.text
 
+    # Imported again (a new version), the source's report tells the GM which section the story has changed.
+    again = await service.import_bytes(
+        campaign, "greyhaven.md", GATE + b"\nNew text.\n", knowledge_class=KnowledgeClass.CANON
+    )
+    assert (
+        "“Greyhaven › North Gate” says what the story has changed since: now North Gate's status is collapsed."
+        in (again.warnings)
+    )
+
     # A change players may not know of marks nothing for them (the GM sees it).
     await db.run(lambda s: gate(s, "rubble", Authority.GM, Visibility.GM_ONLY))
     player = await service.ask(campaign, "Is the north gate open?", viewer=Viewer.PLAYER)
     assert player.results[0].out_of_date == "North Gate's status is collapsed"
     gm = await service.ask(campaign, "Is the north gate open?", viewer=Viewer.GM)
     assert gm.results[0].out_of_date == "North Gate's status is rubble"
+    # Asked for the attribute itself, canon from play answers before the imported prose.
+    status = await service.ask(campaign, "What is the status of the North Gate?", viewer=Viewer.PLAYER)
+    assert status.reply is not None and status.reply.mode == AnswerMode.GRAPH
+    assert status.reply.text == "North Gate's status is collapsed. [1]"
