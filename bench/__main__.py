@@ -17,6 +17,7 @@ ALL = (
     "turns",
     "storage",
     "canon",
+    "continuity",
     "branches",
     "yaml_ingest",
     "lore_speed",
@@ -26,6 +27,7 @@ ALL = (
     "chroma_modes",
     "load",
     "sandbox",
+    "cli_start",
 )
 
 

@@ -17,7 +17,11 @@ from bot.ops.operations import OperationsService
 from bot.ops.scheduler import JobScheduler
 from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
+from bot.services.directory import Directory
+from bot.services.gm_notes import GmNoteDesk
+from bot.services.npc_memories import NpcMemoryDesk
 from bot.services.proposal_service import ProposalService
+from bot.services.recaps import RecapService
 from bot.services.structured_import import StructuredImportService
 from bot.voice.service import VoiceService
 from canon import campaigns
@@ -29,6 +33,7 @@ from memory.digests import SceneMomentStore
 from memory.doc_index import ChromaDocIndex
 from memory.embedding import MiniLMEmbedder
 from memory.knowledge.service import KnowledgeService
+from memory.notes import GmNoteService
 from memory.npc_memory import NpcMemoryStore
 from memory.scenes import SceneService
 from memory.tokens import count_tokens
@@ -185,14 +190,30 @@ class Services:
     structured: StructuredImportService = field(default=None)  # type: ignore[assignment]
     # What-if branches (bot.branches): made from db, canon, knowledge and voice unless passed in.
     branches: BranchService = field(default=None)  # type: ignore[assignment]
+    # Scene recaps and the campaign journal (bot.services.recaps): made from db, canon and voice unless passed in.
+    recaps: RecapService = field(default=None)  # type: ignore[assignment]
+    # The directory of what canon knows (bot.services.directory): made from canon unless passed in.
+    directory: Directory = field(default=None)  # type: ignore[assignment]
+    # The GM's notes (memory.notes, bot.services.gm_notes): made from db, canon and scenes unless passed in.
+    notes: GmNoteDesk = field(default=None)  # type: ignore[assignment]
+    # The GM's operations on NPC memories (bot.services.npc_memories): made from the voice's store and canon.
+    npc_memories: NpcMemoryDesk = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         if self.ops is None:
             self.ops = OperationsService(self.db, self.settings.ops)
         if self.structured is None:
             self.structured = StructuredImportService(self.db, self.canon.ontology_for)
+        if self.notes is None:
+            self.notes = GmNoteDesk(GmNoteService(self.db), self.canon, self.scenes)
+        if self.npc_memories is None:
+            self.npc_memories = NpcMemoryDesk(self.voice.memories, self.canon)
         if self.branches is None:
             self.branches = BranchService(self.db, self.canon, knowledge=self.knowledge, voice=self.voice)
+        if self.directory is None:
+            self.directory = Directory(self.canon)
+        if self.recaps is None:
+            self.recaps = RecapService(self.db, self.canon, self.voice)
         if self.scheduler is None and self.settings.runs_scheduler:
             self.scheduler = JobScheduler(self.settings, self.db)  # started by the bot, not here
 

@@ -51,6 +51,7 @@ class ChangesetKind(enum.StrEnum):
     """What kind of decision wrote a group of canon rows."""
 
     SCENE_COMMIT = "scene_commit"
+    SCENE_CHECKPOINT = "scene_checkpoint"  # a running scene's accepted proposals so far
     GM_DIRECT = "gm_direct"
     RETCON = "retcon"
     SOURCE_IMPORT = "source_import"

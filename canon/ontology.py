@@ -228,6 +228,13 @@ class Ontology(BaseModel):
             return folded, None
         return found
 
+    def declared_attributes(self, type_name: str | None = None) -> list[str]:
+        """Return the attribute names a type declares (its parent's and the common ones included), in order;
+        without a type, those of every type."""
+        types = [type_name] if type_name is not None else list(self._attribute_index)
+        names = [name for t in types for name, _ in (self._attribute_index.get(t) or {}).values()]
+        return list(dict.fromkeys(names))
+
     def nearest_attributes(self, type_name: str, name: str, limit: int = 3) -> list[str]:
         """Return the declared attributes of a type whose names or aliases are nearest to `name`."""
         index = self._attribute_index.get(type_name) or {}

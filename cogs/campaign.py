@@ -26,10 +26,10 @@ from canon.campaigns import Campaign
 from canon.errors import InvalidInput
 from cogs import campaign_embeds, canon_cards
 from cogs.canon_options import viewer_of
-from cogs.canon_views import guarded, services_of
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, require_gm
 from cogs.embeds import clip
 from cogs.places import campaign_here, place_of
+from cogs.review_common import guarded, services_of
 
 NONE = discord.AllowedMentions.none()
 Name = app_commands.Range[str, 1, 100]

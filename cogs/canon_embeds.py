@@ -113,9 +113,12 @@ def evidence_text(evidence: Evidence, review: Review | None = None) -> str:
                 else label
             )
 
-        if first == last:
-            return link(first, f"turn {first}")
-        return f"turns {link(first, str(first))}–{link(last, str(last))}"
+        cited = (
+            link(first, f"turn {first}")
+            if first == last
+            else f"turns {link(first, str(first))}–{link(last, str(last))}"
+        )
+        return cited + (f" ({_escape(evidence.note)})" if evidence.note else "")
     return _escape(evidence.describe())
 
 
@@ -215,7 +218,12 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool, number: 
         links = [evidence_text(e, review) for e in proposal.evidence[:3]]
         extra = f" (+{len(proposal.evidence) - 3})" if len(proposal.evidence) > 3 else ""
         lines.append("Evidence: " + ", ".join(links) + extra)
-    if proposal.status == ProposalStatus.REJECTED and proposal.rationale:
+    # A GM's reason for a rejection is private unless the GM chose to show it.
+    if (
+        proposal.status == ProposalStatus.REJECTED
+        and proposal.rationale
+        and (reveal or proposal.rationale_public)
+    ):
         lines.append(f"Why: {_escape(clip(proposal.rationale, 200))}")
     if proposal.override_rationale:
         lines.append(f"Accepted despite the warnings: {_escape(clip(proposal.override_rationale, 200))}")
@@ -258,9 +266,10 @@ def review_embed(review: Review, page: int, *, reveal: bool) -> discord.Embed:
         summary += f" · {counts[ProposalStatus.COMMITTED]} committed"
     lines = [
         summary,
-        "Accept or reject each proposal, then press **Commit** to write the accepted ones with their "
-        "evidence. Undecided ones follow the campaign's authority policy (by default the GM's are "
-        "accepted, players' and the system's rejected). A proposal with ⚠️ needs a rationale to accept.",
+        "Pick a proposal in the list, then **Accept**, **Reject** or **Edit** it; press **Commit** to write "
+        "the accepted ones with their evidence. Undecided ones follow the campaign's authority policy (by "
+        "default the GM's are accepted, players' and the system's rejected). A proposal with ⚠️ needs a "
+        "rationale to accept.",
     ]
     embed.description = "\n".join(lines)
     if any(p.warnings for p in review.proposals if p.status == ProposalStatus.PENDING):
@@ -321,7 +330,9 @@ def committed_embed(
         )
     if refused:
         embed.add_field(
-            name="Rejected", value=fit_lines([line(p, why=True) for p in refused], FIELD_LIMIT), inline=False
+            name="Rejected",
+            value=fit_lines([line(p, why=reveal or p.rationale_public) for p in refused], FIELD_LIMIT),
+            inline=False,
         )
     embed.set_footer(text="This review is closed.")
     return shrink_to_limit(embed)

@@ -13,19 +13,24 @@ extension's listener on its custom id, so one opened before a restart still work
 
 from __future__ import annotations
 
+import logging
 import re
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
 from bot.client import limits
 from canon.conflicts import OPEN, ConflictPage, Show
-from cogs.canon_views import guarded, services_of
 from cogs.checks import actor_of, require_gm
 from cogs.conflict_embeds import conflict_page_embed
 from cogs.embeds import clip
 from cogs.places import campaign_here
+from cogs.review_common import guarded, services_of
 
+if TYPE_CHECKING:
+    pass
+
+log = logging.getLogger(__name__)
 REASON_MODAL = re.compile(
     r"lk:conflictwhy:(?P<id>[0-9]{1,19}):(?P<action>resolve|dismiss):(?P<show>open|closed|all):(?P<page>[0-9]{1,6})"
 )

@@ -11,7 +11,8 @@ place):
 - review: proposals (with their decisions) and recorded conflicts;
 - narrative: scenes, turns and the turns' edit history;
 - voice: NPC memories, scene digests, scene casts and narrations (with the exact prompt each was written from);
-- structured: what each imported YAML file produced (so a re-import applies only the difference).
+- structured: what each imported YAML file produced (so a re-import applies only the difference);
+- journal: each completed scene's recap.
 
 Derived data is NOT exported and is rebuilt on import: chunks, full-text rows and vectors (the sources are
 re-imported from their bytes, so the same files give the same chunks and the same answers), and the NPC memory
@@ -149,8 +150,8 @@ class CampaignArchive:
                 tables.update(await family(session, campaign))
             if campaign.is_branch:
                 # A what-if branch's archive stands alone: the same tables, with what it inherits of its
-                # ancestors up to its fork points (`bot.branch_rows`).
-                from bot.branch_rows import lineage_tables
+                # ancestors up to its fork points (`bot.branches.lineage_rows`).
+                from bot.branches.lineage_rows import lineage_tables
 
                 tables = await lineage_tables(
                     session, campaign.id, list(tables), columns={"knowledge_chunks": CHUNK_COLUMNS}

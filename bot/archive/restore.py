@@ -18,6 +18,7 @@ from bot.archive.remap import Ids, evidence_json, finding_json, refs_json, scope
 from bot.archive.tables import BATCH, MODELS, Tables, load_row
 from canon.models import ProposalRow, StatementRow
 from canon.storage import Base
+from memory.journal import JournalEntryRow
 from memory.scene_tables import SceneRow, TurnRow
 from memory.voice_tables import NpcMemoryRow, SceneDigestRow
 
@@ -37,6 +38,8 @@ async def restore_rows(
     await restorer.review()
     await restorer.structured(statements)
     await restorer.voice()
+    await restorer.journal()
+    await restorer.notes()
     await session.flush()
 
 
@@ -315,6 +318,33 @@ class _Restorer:
             row["campaign_id"] = campaign_id
             row["scene_id"] = ids.need("scenes", row["scene_id"], f"narration #{row['id']}")
         await self.put("narrations", narrations)
+
+    # -- the campaign journal: each recap keyed by its restored scene
+
+    async def journal(self) -> None:
+        entries = self.rows_of("journal_entries")
+        for row in entries:
+            row["campaign_id"] = self.campaign_id
+            row["scene_id"] = self.ids.need("scenes", row["scene_id"], "a recap of the journal")
+        if entries:
+            await self.session.execute(insert(JournalEntryRow), entries)
+        self.ids.put("journal_entries", [r["scene_id"] for r in entries], [r["scene_id"] for r in entries])
+
+    # -- the GM's notes, and the entities each is about
+
+    async def notes(self) -> None:
+        ids, campaign_id = self.ids, self.campaign_id
+        notes = self.rows_of("gm_notes")
+        for row in notes:
+            row["campaign_id"] = campaign_id
+            row["scene_id"] = ids.get("scenes", row["scene_id"])
+        await self.put("gm_notes", notes)
+        links = self.rows_of("gm_note_entities")
+        for row in links:
+            row["campaign_id"] = campaign_id
+            row["note_id"] = ids.need("gm_notes", row["note_id"], "a GM note's entity")
+            row["entity_id"] = ids.need("entities", row["entity_id"], "a GM note's entity")
+        await self.put("gm_note_entities", links)
 
 
 def _without_id(row: dict[str, Any]) -> dict[str, Any]:

@@ -27,7 +27,9 @@ from canon.models import (
 )
 from canon.storage import Base, UTCDateTime
 from canon.structured.models import StructuredFileRow
+from memory.journal import JournalEntryRow
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
+from memory.notes.tables import GmNoteEntityRow, GmNoteRow
 from memory.scene_tables import SceneRow, TurnRevisionRow, TurnRow
 from memory.voice_tables import NarrationRow, NpcMemoryRow, SceneCastRow, SceneDigestRow
 
@@ -60,6 +62,9 @@ MODELS: dict[str, type[Base]] = {
     "scene_digests": SceneDigestRow,
     "scene_cast": SceneCastRow,
     "narrations": NarrationRow,
+    "journal_entries": JournalEntryRow,
+    "gm_notes": GmNoteRow,
+    "gm_note_entities": GmNoteEntityRow,
 }
 #: Of a chunk only its identity is exported: the text is rebuilt from the source's bytes.
 CHUNK_COLUMNS = ("id", "source_id", "chunk_index", "content_hash")
@@ -193,6 +198,28 @@ async def voice_family(session: AsyncSession, campaign: Campaign) -> Tables:
     }
 
 
+async def journal_family(session: AsyncSession, campaign: Campaign) -> Tables:
+    """Return the campaign journal: each completed scene's recap."""
+    entries = (
+        await session.execute(
+            select(JournalEntryRow)
+            .where(JournalEntryRow.campaign_id == campaign.id)
+            .order_by(JournalEntryRow.scene_id)
+        )
+    ).scalars()
+    return {"journal_entries": _dump(entries)}
+
+
+async def notes_family(session: AsyncSession, campaign: Campaign) -> Tables:
+    """Return the GM's notes and the entities each is about."""
+    return {
+        "gm_notes": _dump(await _all(session, GmNoteRow, GmNoteRow.campaign_id == campaign.id)),
+        "gm_note_entities": _dump(
+            await _all(session, GmNoteEntityRow, GmNoteEntityRow.campaign_id == campaign.id)
+        ),
+    }
+
+
 #: Every family, in the order they are read.
 FAMILIES: tuple[Family, ...] = (
     knowledge_family,
@@ -201,4 +228,6 @@ FAMILIES: tuple[Family, ...] = (
     review_family,
     structured_family,
     voice_family,
+    journal_family,
+    notes_family,
 )

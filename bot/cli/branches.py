@@ -8,16 +8,16 @@ given.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from bot.branches import BranchInfo, BranchNode, RebasePlan
-from bot.cli.common import emit, fail, run_async, settings_or_exit, with_services
-from canon.campaigns import CampaignStatus, ForkPoint
-from memory.scenes import Actor
+from bot.cli.common import cli_actor, emit, fail, run_async, settings_or_exit, with_services
 
-CLI_ACTOR = Actor(id=None, name="command line", is_gm=True)
+if TYPE_CHECKING:
+    from bot.branches import BranchInfo, BranchNode, RebasePlan
+    from canon.campaigns import ForkPoint
+
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
 YesOption = Annotated[bool, typer.Option("--yes", help="Do it (without it, only show what would happen)")]
 
@@ -36,6 +36,8 @@ def fork_words(point: ForkPoint | None, parent: str | None) -> str:
 
 def tree_lines(nodes: Sequence[BranchNode]) -> list[str]:
     """Return the tree of campaigns, one line each, branches indented under their parent."""
+    from canon.campaigns import CampaignStatus
+
     lines = []
     for node in nodes:
         c = node.campaign
@@ -116,222 +118,219 @@ def _info_payload(info: BranchInfo) -> dict[str, Any]:
 
 def register(campaign_app: typer.Typer) -> None:
     """Add the branch commands to `lorekeeper campaign`."""
+    campaign_app.command("fork")(fork)
+    campaign_app.command("info")(info)
+    campaign_app.command("rebase")(rebase)
+    campaign_app.command("promote")(promote)
+    campaign_app.command("accept-promotion")(accept_promotion)
+    campaign_app.command("abandon")(abandon)
+    campaign_app.command("delete")(delete)
 
-    @campaign_app.command("fork")
-    def fork(
-        parent: Annotated[str, typer.Argument(help="The campaign to fork")],
-        name: Annotated[str, typer.Argument(help="The new branch's name")],
-        at_scene: Annotated[
-            int | None, typer.Option("--at-scene", help="Fork right after this scene")
-        ] = None,
-        at_date: Annotated[
-            str | None,
-            typer.Option("--at-date", help="Fork at this in-world date (later-dated canon stays out)"),
-        ] = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Fork a what-if branch: one row, the parent read up to the fork point (nothing is copied)."""
-        settings = settings_or_exit()
 
-        async def work(services: Any) -> Any:
-            found = await services.campaigns.by_name(parent)
-            return await services.branches.fork(
-                found, name, at_scene=at_scene, at_date=at_date, actor=CLI_ACTOR
-            )
+def fork(
+    parent: Annotated[str, typer.Argument(help="The campaign to fork")],
+    name: Annotated[str, typer.Argument(help="The new branch's name")],
+    at_scene: Annotated[int | None, typer.Option("--at-scene", help="Fork right after this scene")] = None,
+    at_date: Annotated[
+        str | None,
+        typer.Option("--at-date", help="Fork at this in-world date (later-dated canon stays out)"),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Fork a what-if branch: one row, the parent read up to the fork point (nothing is copied)."""
+    settings = settings_or_exit()
 
-        branch = run_async(lambda: with_services(settings, work))
-        from canon.campaigns import fork_point_of
-
-        emit(
-            branch.model_dump(mode="json"),
-            as_json=as_json,
-            text=lambda: (
-                f"Created branch #{branch.id} “{branch.name}”, {fork_words(fork_point_of(branch), parent)}."
-            ),
+    async def work(services: Any) -> Any:
+        found = await services.campaigns.by_name(parent)
+        return await services.branches.fork(
+            found, name, at_scene=at_scene, at_date=at_date, actor=cli_actor()
         )
 
-    @campaign_app.command("info")
-    def info(
-        name: Annotated[str, typer.Argument(help="The campaign or branch")], as_json: JsonOption = False
-    ) -> None:
-        """Show a campaign's parent, fork point, branches, bound channels and what it wrote itself."""
-        settings = settings_or_exit()
+    branch = run_async(lambda: with_services(settings, work))
+    from canon.campaigns import fork_point_of
 
-        async def work(services: Any) -> BranchInfo:
-            found = await services.campaigns.by_name(name, allow_abandoned=True)
-            result: BranchInfo = await services.branches.info(found)
-            return result
+    emit(
+        branch.model_dump(mode="json"),
+        as_json=as_json,
+        text=lambda: (
+            f"Created branch #{branch.id} “{branch.name}”, {fork_words(fork_point_of(branch), parent)}."
+        ),
+    )
 
-        found = run_async(lambda: with_services(settings, work))
 
-        def text() -> str:
-            c = found.campaign
-            lines = [f"#{c.id} {c.name} ({c.status.value})"]
-            if found.parent is not None:
-                lines.append(fork_words(found.fork, found.parent.name))
-                if found.behind:
-                    lines.append(
-                        f"{found.parent.name} has {found.behind} newer changeset(s): rebase to get them."
-                    )
-            lines.append(
-                "Written here: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in found.own.items())
-            )
-            if found.children:
-                lines.append("Branches: " + ", ".join(k.name for k in found.children))
-            return "\n".join(lines)
+def info(
+    name: Annotated[str, typer.Argument(help="The campaign or branch")], as_json: JsonOption = False
+) -> None:
+    """Show a campaign's parent, fork point, branches, bound channels and what it wrote itself."""
+    settings = settings_or_exit()
 
-        emit(_info_payload(found), as_json=as_json, text=text)
+    async def work(services: Any) -> BranchInfo:
+        found = await services.campaigns.by_name(name, allow_abandoned=True)
+        result: BranchInfo = await services.branches.info(found)
+        return result
 
-    @campaign_app.command("rebase")
-    def rebase(
-        branch: Annotated[str, typer.Argument(help="The branch")],
-        yes: YesOption = False,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Show the conflicts a rebase onto the parent's latest canon would make; with --yes, rebase."""
-        settings = settings_or_exit()
+    found = run_async(lambda: with_services(settings, work))
 
-        async def work(services: Any) -> RebasePlan:
-            found = await services.campaigns.by_name(branch)
-            if yes:
-                done: RebasePlan = await services.branches.rebase(found, CLI_ACTOR)
-                return done
-            plan: RebasePlan = await services.branches.plan_rebase(found)
-            return plan
-
-        plan = run_async(lambda: with_services(settings, work))
-        if plan.up_to_date and not plan.applied:
-            emit(_plan_payload(plan), as_json=as_json, text=lambda: f"“{plan.branch.name}” is up to date.")
-            return
-        emit(_plan_payload(plan), as_json=as_json, text=lambda: _plan_text(plan))
-
-    @campaign_app.command("promote")
-    def promote(
-        branch: Annotated[str, typer.Argument(help="The branch")],
-        fact: Annotated[int, typer.Argument(help="The id of one of the branch's own facts")],
-        as_json: JsonOption = False,
-    ) -> None:
-        """Propose a branch fact to the parent, for review there (`accept-promotion` decides and commits)."""
-        settings = settings_or_exit()
-
-        async def work(services: Any) -> Any:
-            found = await services.campaigns.by_name(branch)
-            return await services.branches.promote(found, fact, CLI_ACTOR)
-
-        promotion = run_async(lambda: with_services(settings, work))
-        from canon.proposals import describe
-
-        emit(
-            {
-                "parent": promotion.parent.name,
-                "batch": promotion.batch,
-                "proposals": [p.model_dump(mode="json") for p in promotion.proposals],
-            },
-            as_json=as_json,
-            text=lambda: "\n".join(
-                [f"Proposed to “{promotion.parent.name}” (batch {promotion.batch}):"]
-                + [f"  #{p.id} [{p.status}] {describe(p.content)}" for p in promotion.proposals]
-            ),
-        )
-
-    @campaign_app.command("accept-promotion")
-    def accept_promotion(
-        proposal: Annotated[int, typer.Argument(help="Any proposal of the promotion")],
-        reject: Annotated[
-            list[int] | None, typer.Option("--reject", help="A proposal to reject; repeat")
-        ] = None,
-        rationale: Annotated[
-            str | None, typer.Option("--rationale", help="Why a proposal with warnings is accepted anyway")
-        ] = None,
-        as_json: JsonOption = False,
-    ) -> None:
-        """As the GM: accept the promotion's proposals (but those named by --reject) and commit them."""
-        settings = settings_or_exit()
-        rejected = set(reject or [])
-
-        async def work(services: Any) -> Any:
-            first = await services.canon.proposal(proposal)
-            review = await services.canon.review(None, campaign_id=first.campaign_id, batch=first.batch)
-            for p in review.proposals:
-                if p.status != "pending":
-                    continue
-                await services.canon.decide(
-                    p.id,
-                    accept=p.id not in rejected,
-                    actor=CLI_ACTOR,
-                    rationale=rationale if p.id not in rejected else "rejected at the command line",
+    def text() -> str:
+        c = found.campaign
+        lines = [f"#{c.id} {c.name} ({c.status.value})"]
+        if found.parent is not None:
+            lines.append(fork_words(found.fork, found.parent.name))
+            if found.behind:
+                lines.append(
+                    f"{found.parent.name} has {found.behind} newer changeset(s): rebase to get them."
                 )
-            return await services.branches.commit_promotion(proposal, CLI_ACTOR)
+        lines.append("Written here: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in found.own.items()))
+        if found.children:
+            lines.append("Branches: " + ", ".join(k.name for k in found.children))
+        return "\n".join(lines)
 
-        result = run_async(lambda: with_services(settings, work))
-        emit(
-            {
-                "changeset_id": result.changeset_id,
-                "accepted": [p.id for p in result.accepted],
-                "rejected": [p.id for p in result.rejected],
-                "statement_ids": result.statement_ids,
-            },
-            as_json=as_json,
-            text=lambda: (
-                f"Committed {len(result.accepted)} promoted proposal(s) in changeset #{result.changeset_id}."
-            ),
-        )
+    emit(_info_payload(found), as_json=as_json, text=text)
 
-    @campaign_app.command("abandon")
-    def abandon(
-        branch: Annotated[str, typer.Argument(help="The branch")], as_json: JsonOption = False
-    ) -> None:
-        """Abandon a branch: its channels stop answering and nothing of it reaches another campaign."""
-        settings = settings_or_exit()
 
-        async def work(services: Any) -> Any:
-            found = await services.campaigns.by_name(branch, allow_abandoned=True)
-            return await services.branches.abandon(found, CLI_ACTOR)
+def rebase(
+    branch: Annotated[str, typer.Argument(help="The branch")],
+    yes: YesOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Show the conflicts a rebase onto the parent's latest canon would make; with --yes, rebase."""
+    settings = settings_or_exit()
 
-        done = run_async(lambda: with_services(settings, work))
-        emit(done.model_dump(mode="json"), as_json=as_json, text=lambda: f"Abandoned “{done.name}”.")
+    async def work(services: Any) -> RebasePlan:
+        found = await services.campaigns.by_name(branch)
+        if yes:
+            done: RebasePlan = await services.branches.rebase(found, cli_actor())
+            return done
+        plan: RebasePlan = await services.branches.plan_rebase(found)
+        return plan
 
-    @campaign_app.command("delete")
-    def delete(
-        branch: Annotated[str, typer.Argument(help="The branch")],
-        yes: YesOption = False,
-        as_json: JsonOption = False,
-    ) -> None:
-        """Delete a branch and everything it wrote (never its parent's); without --yes, show what would go."""
-        settings = settings_or_exit()
+    plan = run_async(lambda: with_services(settings, work))
+    if plan.up_to_date and not plan.applied:
+        emit(_plan_payload(plan), as_json=as_json, text=lambda: f"“{plan.branch.name}” is up to date.")
+        return
+    emit(_plan_payload(plan), as_json=as_json, text=lambda: _plan_text(plan))
 
-        async def work(services: Any) -> Any:
-            found = await services.campaigns.by_name(branch, allow_abandoned=True)
-            if not yes:
-                return await services.branches.info(found)
-            return await services.branches.delete(found)
 
-        result = run_async(lambda: with_services(settings, work))
+def promote(
+    branch: Annotated[str, typer.Argument(help="The branch")],
+    fact: Annotated[int, typer.Argument(help="The id of one of the branch's own facts")],
+    as_json: JsonOption = False,
+) -> None:
+    """Propose a branch fact to the parent, for review there (`accept-promotion` decides and commits)."""
+    settings = settings_or_exit()
+
+    async def work(services: Any) -> Any:
+        found = await services.campaigns.by_name(branch)
+        return await services.branches.promote(found, fact, cli_actor())
+
+    promotion = run_async(lambda: with_services(settings, work))
+    from canon.proposals import describe
+
+    emit(
+        {
+            "parent": promotion.parent.name,
+            "batch": promotion.batch,
+            "proposals": [p.model_dump(mode="json") for p in promotion.proposals],
+        },
+        as_json=as_json,
+        text=lambda: "\n".join(
+            [f"Proposed to “{promotion.parent.name}” (batch {promotion.batch}):"]
+            + [f"  #{p.id} [{p.status}] {describe(p.content)}" for p in promotion.proposals]
+        ),
+    )
+
+
+def accept_promotion(
+    proposal: Annotated[int, typer.Argument(help="Any proposal of the promotion")],
+    reject: Annotated[list[int] | None, typer.Option("--reject", help="A proposal to reject; repeat")] = None,
+    rationale: Annotated[
+        str | None, typer.Option("--rationale", help="Why a proposal with warnings is accepted anyway")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """As the GM: accept the promotion's proposals (but those named by --reject) and commit them."""
+    settings = settings_or_exit()
+    rejected = set(reject or [])
+
+    async def work(services: Any) -> Any:
+        first = await services.canon.proposal(proposal)
+        review = await services.canon.review(None, campaign_id=first.campaign_id, batch=first.batch)
+        for p in review.proposals:
+            if p.status != "pending":
+                continue
+            await services.canon.decide(
+                p.id,
+                accept=p.id not in rejected,
+                actor=cli_actor(),
+                rationale=rationale if p.id not in rejected else "rejected at the command line",
+            )
+        return await services.branches.commit_promotion(proposal, cli_actor())
+
+    result = run_async(lambda: with_services(settings, work))
+    emit(
+        {
+            "changeset_id": result.changeset_id,
+            "accepted": [p.id for p in result.accepted],
+            "rejected": [p.id for p in result.rejected],
+            "statement_ids": result.statement_ids,
+        },
+        as_json=as_json,
+        text=lambda: (
+            f"Committed {len(result.accepted)} promoted proposal(s) in changeset #{result.changeset_id}."
+        ),
+    )
+
+
+def abandon(branch: Annotated[str, typer.Argument(help="The branch")], as_json: JsonOption = False) -> None:
+    """Abandon a branch: its channels stop answering and nothing of it reaches another campaign."""
+    settings = settings_or_exit()
+
+    async def work(services: Any) -> Any:
+        found = await services.campaigns.by_name(branch, allow_abandoned=True)
+        return await services.branches.abandon(found, cli_actor())
+
+    done = run_async(lambda: with_services(settings, work))
+    emit(done.model_dump(mode="json"), as_json=as_json, text=lambda: f"Abandoned “{done.name}”.")
+
+
+def delete(
+    branch: Annotated[str, typer.Argument(help="The branch")],
+    yes: YesOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Delete a branch and everything it wrote (never its parent's); without --yes, show what would go."""
+    settings = settings_or_exit()
+
+    async def work(services: Any) -> Any:
+        found = await services.campaigns.by_name(branch, allow_abandoned=True)
         if not yes:
-            if result.parent is None:
-                fail(
-                    f"“{result.campaign.name}” is a campaign, not a branch; only branches can be deleted.",
-                    code=1,
-                )
-            emit(
-                {"would_delete": _info_payload(result), "deleted": False},
-                as_json=as_json,
-                text=lambda: (
-                    f"Would delete “{result.campaign.name}” and what it wrote: "
-                    + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in result.own.items())
-                    + ". Nothing changed; run again with --yes."
-                ),
+            return await services.branches.info(found)
+        return await services.branches.delete(found)
+
+    result = run_async(lambda: with_services(settings, work))
+    if not yes:
+        if result.parent is None:
+            fail(
+                f"“{result.campaign.name}” is a campaign, not a branch; only branches can be deleted.",
+                code=1,
             )
-            return
         emit(
-            {
-                "deleted": True,
-                "name": result.name,
-                "rows": result.rows,
-                "files_removed": result.files_removed,
-            },
+            {"would_delete": _info_payload(result), "deleted": False},
             as_json=as_json,
             text=lambda: (
-                f"Deleted “{result.name}”: {sum(result.rows.values())} row(s). Its parent is untouched."
+                f"Would delete “{result.campaign.name}” and what it wrote: "
+                + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in result.own.items())
+                + ". Nothing changed; run again with --yes."
             ),
         )
+        return
+    emit(
+        {
+            "deleted": True,
+            "name": result.name,
+            "rows": result.rows,
+            "files_removed": result.files_removed,
+        },
+        as_json=as_json,
+        text=lambda: f"Deleted “{result.name}”: {sum(result.rows.values())} row(s). Its parent is untouched.",
+    )

@@ -9,32 +9,22 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
 
-from bot.cli.common import emit, fail, run_async, settings_or_exit, with_services
-from bot.services.canon_service import parse_as_of
-from canon import forms
-from canon.domain import CanonLevel, EntityCard, StatementView, Viewer, Visibility
-from canon.errors import GameError
-from canon.ontology import Ontology
-from canon.proposals import ProposalContent, describe
-from memory.scenes import Actor
+from bot.cli.canon_add import canon_add_app
+from bot.cli.common import Typer, checked, emit, fail, with_campaign
+
+if TYPE_CHECKING:
+    from canon.domain import EntityCard, StatementView
+    from canon.ontology import Ontology
 
 T = TypeVar("T")
 
-canon_app = typer.Typer(help="Look up, check and write canon without Discord.", no_args_is_help=True)
-canon_add_app = typer.Typer(
-    help="Write canon directly, as the GM (the command is the evidence).", no_args_is_help=True
-)
+canon_app = Typer(help="Look up, check and write canon without Discord.", no_args_is_help=True)
 canon_app.add_typer(canon_add_app, name="add")
-
-CLI_ACTOR = Actor(id=None, name="command line", is_gm=True)
 
 
 class ViewerChoice(enum.StrEnum):
@@ -49,33 +39,11 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
 AsOption = Annotated[
     ViewerChoice, typer.Option("--as", help="Read as a player (public canon) or as the GM (everything)")
 ]
-WhenOption = Annotated[str | None, typer.Option("--when", help="In-world date, like 3rd_age.year_300")]
-GmOnlyOption = Annotated[bool, typer.Option("--gm-only", help="Hide it from players")]
-ReliesOnOption = Annotated[
-    str | None, typer.Option("--relies-on", help="The facts it builds on, like 12 or 12,15")
-]
-
-
-def _checked(build: Callable[[], T]) -> T:
-    """Return `build()`, or print a malformed option's message and exit 1 (as `run_async` does)."""
-    try:
-        return build()
-    except GameError as error:
-        fail(error.message, code=1)
-
-
-def _with_campaign(campaign: str, work: Callable[[Any, Any], Awaitable[T]]) -> T:
-    """Run `work(services, campaign)` for a campaign named on the command line."""
-    settings = settings_or_exit()
-
-    async def run(services: Any) -> T:
-        found = await services.campaigns.by_name(campaign)
-        return await work(services, found)
-
-    return run_async(lambda: with_services(settings, run))
 
 
 def _line(view: StatementView) -> str:
+    from canon.domain import CanonLevel, Visibility
+
     s = view.statement
     lock = "[gm only] " if s.visibility == Visibility.GM_ONLY else ""
     when = s.validity.describe()
@@ -90,6 +58,8 @@ def _line(view: StatementView) -> str:
 
 
 def _card_text(card: EntityCard, as_of: str) -> str:
+    from canon.domain import Visibility
+
     entity = card.entity
     lock = " [gm only]" if entity.visibility == Visibility.GM_ONLY else ""
     lines = [f"{entity.name} ({entity.type}, #{entity.id}){lock} — as of {as_of}"]
@@ -116,13 +86,16 @@ def canon_entity(
     as_json: JsonOption = False,
 ) -> None:
     """Print an entity's card: state, aliases, relations, facts and their evidence."""
-    point = _checked(lambda: parse_as_of(at_date=as_of, at_scene=as_of_scene, believed_at=believed_at))
+    from bot.services.canon_service import parse_as_of
+    from canon.domain import Viewer
+
+    point = checked(lambda: parse_as_of(at_date=as_of, at_scene=as_of_scene, believed_at=believed_at))
 
     async def work(services: Any, found: Any) -> EntityCard:
         card: EntityCard = await services.canon.card(found, name, viewer=Viewer(viewer.value), as_of=point)
         return card
 
-    card = _with_campaign(campaign, work)
+    card = with_campaign(campaign, work)
     payload = {**card.model_dump(mode="json"), "as_of": point.model_dump(mode="json"), "viewer": viewer.value}
     if viewer == ViewerChoice.PLAYER:
         payload.pop("hidden_count", None)  # not even how much is hidden
@@ -137,6 +110,7 @@ def canon_timeline(
     as_json: JsonOption = False,
 ) -> None:
     """Print everything about an entity in story order, retconned rows included and marked."""
+    from canon.domain import Viewer
 
     async def work(services: Any, found: Any) -> tuple[str, list[StatementView]]:
         result: tuple[str, list[StatementView]] = await services.canon.timeline(
@@ -144,7 +118,7 @@ def canon_timeline(
         )
         return result
 
-    title, views = _with_campaign(campaign, work)
+    title, views = with_campaign(campaign, work)
     emit(
         {"entity": title, "viewer": viewer.value, "timeline": [v.model_dump(mode="json") for v in views]},
         as_json=as_json,
@@ -162,14 +136,17 @@ def canon_neighbours(
     as_json: JsonOption = False,
 ) -> None:
     """Print the relations within N steps of an entity, nearest first."""
-    point = _checked(lambda: parse_as_of(at_date=as_of))
+    from bot.services.canon_service import parse_as_of
+    from canon.domain import Viewer
+
+    point = checked(lambda: parse_as_of(at_date=as_of))
 
     async def work(services: Any, found: Any) -> Any:
         return await services.canon.neighbours(
             found, name, viewer=Viewer(viewer.value), hops=hops, as_of=point
         )
 
-    entity, found = _with_campaign(campaign, work)
+    entity, found = with_campaign(campaign, work)
     reached: dict[int, tuple[int, Any]] = {}
     for hop, view in found:
         for ref in (view.subject, view.object):
@@ -196,12 +173,12 @@ def canon_neighbours(
 
 @canon_app.command("check")
 def canon_check(campaign: CampaignOption, as_json: JsonOption = False) -> None:
-    """Run every continuity rule over the whole graph; print each conflict with the facts and evidence."""
+    """Run every continuity rule over the whole graph; print each conflict (exit code 1 when there is one)."""
 
     async def work(services: Any, found: Any) -> Any:
         return await services.canon.check(found)
 
-    findings, new = _with_campaign(campaign, work)
+    findings, new = with_campaign(campaign, work)
     fresh = {f.fingerprint for f in new}
 
     def text() -> str:
@@ -223,6 +200,8 @@ def canon_check(campaign: CampaignOption, as_json: JsonOption = False) -> None:
         as_json=as_json,
         text=text,
     )
+    if findings:  # a check that finds problems fails, for scripts and CI
+        raise typer.Exit(1)
 
 
 @canon_app.command("conflicts")
@@ -232,7 +211,7 @@ def canon_conflicts(campaign: CampaignOption, as_json: JsonOption = False) -> No
     async def work(services: Any, found: Any) -> Any:
         return await services.canon.conflicts(found)
 
-    recorded = _with_campaign(campaign, work)
+    recorded = with_campaign(campaign, work)
     emit(
         [c.model_dump(mode="json") for c in recorded],
         as_json=as_json,
@@ -245,6 +224,9 @@ def canon_conflicts(campaign: CampaignOption, as_json: JsonOption = False) -> No
 
 def _read_extension(path: Path) -> dict[str, Any] | None:
     """Return the ontology extension in a YAML (or JSON) file (None when empty), or exit 1 saying why."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
     try:
         data = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
     except OSError as error:
@@ -290,7 +272,7 @@ def canon_ontology(
             return extension, await services.canon.set_ontology(found, extension)
         return found.settings.get("ontology"), services.canon.ontology_for(found)
 
-    shown, ontology = _with_campaign(campaign, work)
+    shown, ontology = with_campaign(campaign, work)
     payload = _ontology_payload(campaign, shown, ontology)
 
     def text() -> str:
@@ -306,162 +288,3 @@ def canon_ontology(
         return "\n".join(lines)
 
     emit(payload, as_json=as_json, text=text)
-
-
-def _add(campaign: str, kind: str, build: Callable[[], ProposalContent], as_json: bool) -> None:
-    content = _checked(build)
-
-    async def work(services: Any, found: Any) -> Any:
-        return await services.canon.add_direct(
-            found, content, CLI_ACTOR, command=f"lorekeeper canon add {kind}"
-        )
-
-    result = _with_campaign(campaign, work)
-    payload = {
-        "changeset_id": result.changeset_id,
-        "written": [p.model_dump(mode="json") for p in result.accepted],
-        "entity_ids": {str(k): v for k, v in result.entity_ids.items()},
-        "statement_ids": result.statement_ids,
-        "conflicts": [f.model_dump(mode="json") for f in result.findings],
-    }
-
-    def text() -> str:
-        lines = [f"Written to canon (changeset #{result.changeset_id}):"]
-        lines += [f"  {describe(p.content)}" for p in result.accepted]
-        if result.statement_ids:
-            lines.append("  facts: " + ", ".join(f"#{i}" for i in result.statement_ids))
-        lines += [f"  conflict [{f.kind.value}]: {f.message}" for f in result.findings]
-        return "\n".join(lines)
-
-    emit(payload, as_json=as_json, text=text)
-
-
-@canon_add_app.command("fact")
-def add_fact(
-    subject: Annotated[str, typer.Argument(help="Who or what it is about")],
-    attribute: Annotated[str, typer.Argument(help="What about it, like title")],
-    value: Annotated[str, typer.Argument(help="Its value")],
-    campaign: CampaignOption,
-    when: WhenOption = None,
-    relies_on: ReliesOnOption = None,
-    gm_only: GmOnlyOption = False,
-    as_json: JsonOption = False,
-) -> None:
-    """Write a fact: SUBJECT's ATTRIBUTE is VALUE."""
-    _add(
-        campaign,
-        "fact",
-        lambda: forms.fact_content(
-            subject=subject, attribute=attribute, value=value, when=when, gm_only=gm_only, relies_on=relies_on
-        ),
-        as_json,
-    )
-
-
-@canon_add_app.command("entity")
-def add_entity(
-    name: Annotated[str, typer.Argument(help="Its name")],
-    entity_type: Annotated[
-        str, typer.Argument(metavar="TYPE", help="Its ontology type, like NPC or Location")
-    ],
-    campaign: CampaignOption,
-    description: Annotated[str | None, typer.Option("--description", help="A few words about it")] = None,
-    aliases: Annotated[str | None, typer.Option("--aliases", help="Other names, comma-separated")] = None,
-    gm_only: GmOnlyOption = False,
-    as_json: JsonOption = False,
-) -> None:
-    """Write a new entity of an ontology type."""
-    _add(
-        campaign,
-        "entity",
-        lambda: forms.entity_content(
-            name=name, entity_type=entity_type, description=description, aliases=aliases, gm_only=gm_only
-        ),
-        as_json,
-    )
-
-
-@canon_add_app.command("relationship")
-def add_relationship(
-    subject: Annotated[str, typer.Argument(help="Who or what it starts from")],
-    relation: Annotated[str, typer.Argument(help="The relation, like ALLY_OF")],
-    target: Annotated[str, typer.Argument(metavar="OBJECT", help="Who or what it points at")],
-    campaign: CampaignOption,
-    since: Annotated[str | None, typer.Option("--since", help="In-world date it starts")] = None,
-    until: Annotated[str | None, typer.Option("--until", help="In-world date it ends")] = None,
-    relies_on: ReliesOnOption = None,
-    gm_only: GmOnlyOption = False,
-    as_json: JsonOption = False,
-) -> None:
-    """Write a relation: SUBJECT RELATION OBJECT."""
-    _add(
-        campaign,
-        "relationship",
-        lambda: forms.relationship_content(
-            subject=subject,
-            relation=relation,
-            target=target,
-            since=since,
-            until=until,
-            gm_only=gm_only,
-            relies_on=relies_on,
-        ),
-        as_json,
-    )
-
-
-@canon_add_app.command("state")
-def add_state(
-    subject: Annotated[str, typer.Argument(help="Who or what changes")],
-    state: Annotated[str, typer.Argument(help="The new state, like dead")],
-    campaign: CampaignOption,
-    via: Annotated[
-        str | None, typer.Option("--via", help="The event that allows it, like resurrection")
-    ] = None,
-    when: WhenOption = None,
-    relies_on: ReliesOnOption = None,
-    gm_only: GmOnlyOption = False,
-    as_json: JsonOption = False,
-) -> None:
-    """Write that SUBJECT enters STATE."""
-    _add(
-        campaign,
-        "state",
-        lambda: forms.state_content(
-            subject=subject, state=state, via=via, when=when, gm_only=gm_only, relies_on=relies_on
-        ),
-        as_json,
-    )
-
-
-@canon_add_app.command("event")
-def add_event(
-    name: Annotated[str, typer.Argument(help="What happened")],
-    campaign: CampaignOption,
-    when: WhenOption = None,
-    location: Annotated[str | None, typer.Option("--location", help="Where it happened")] = None,
-    era: Annotated[str | None, typer.Option("--era", help="The era it belongs to")] = None,
-    participants: Annotated[
-        str | None, typer.Option("--participants", help="Who took part, comma-separated")
-    ] = None,
-    description: Annotated[str | None, typer.Option("--description", help="A few words about it")] = None,
-    relies_on: ReliesOnOption = None,
-    gm_only: GmOnlyOption = False,
-    as_json: JsonOption = False,
-) -> None:
-    """Write an event with its date, place, era and participants."""
-    _add(
-        campaign,
-        "event",
-        lambda: forms.event_content(
-            name=name,
-            when=when,
-            location=location,
-            era=era,
-            participants=participants,
-            description=description,
-            gm_only=gm_only,
-            relies_on=relies_on,
-        ),
-        as_json,
-    )

@@ -16,25 +16,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from bot.cli.common import emit, fail, run_async, settings_or_exit, with_services
-from bot.services.lore_answer import LoreAnswers
-from bot.services.structured_import import ingest_yaml
-from canon.domain import Viewer
+from bot.cli.progress import Progress, describe_report
 from canon.errors import GameError
-from memory.knowledge.files import YAML_SUFFIXES, expand_paths
-from memory.knowledge.models import (
-    Answer,
-    ImportFailure,
-    ImportProgress,
-    ImportReport,
-    ImportStage,
-    KnowledgeClass,
-    SourceInfo,
-    result_json,
-)
-from memory.knowledge.retrieval import PRESETS
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from memory.knowledge.models import Answer, ImportReport, SourceInfo
+
+#: The search presets' names (`memory.knowledge.retrieval.PRESETS`, which a test keeps in step), named here so
+#: that the help screen does not load the search.
+PRESET_NAMES = ("default", "lexical", "semantic", "rrf", "context")
 
 
 class ViewerChoice(enum.StrEnum):
@@ -96,73 +86,102 @@ def ingest(
     as_json: JsonOption = False,
 ) -> None:
     """Import world-bible files (.md/.txt) into a campaign's knowledge; YAML goes to the structured importer."""
+    from memory.knowledge.files import YAML_SUFFIXES
+    from memory.knowledge.models import KnowledgeClass
+
     settings = settings_or_exit()
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         fail(f"Not found: {', '.join(missing)}")
     yaml_files = [p for p in paths if p.is_file() and p.suffix.lower() in YAML_SUFFIXES]
     text_paths = [p for p in paths if p not in yaml_files]
-    cls = KnowledgeClass(knowledge_class.value) if knowledge_class else None
+    options: dict[str, Any] = {
+        "knowledge_class": KnowledgeClass(knowledge_class.value) if knowledge_class else None,
+        "hidden": hidden,
+        "tags": tags or None,
+        "always_include": always_include,
+    }
 
     async def work(services: Any) -> dict[str, Any]:
         target = await services.campaigns.by_name(campaign)
-        files = expand_paths(text_paths)
-        if not files and not yaml_files:
-            raise GameError("No .md or .txt file to import there.")
-        imported: list[ImportReport] = []
-        failed: list[ImportFailure] = []
-        extracted: list[dict[str, Any]] = []
-        yaml_results: list[Any] = []
-        progress = None if as_json else _Progress()
-        try:
-            for path, name in files:
-                callback = progress.callback(name) if progress else None
-                try:
-                    report = await services.knowledge.import_path(
-                        target.id,
-                        path,
-                        filename=name,
-                        knowledge_class=cls,
-                        hidden=hidden,
-                        tags=tags or None,
-                        always_include=always_include,
-                        progress=callback,
-                    )
-                except GameError as error:
-                    failed.append(ImportFailure(filename=name, error=error.message))
-                    if progress:
-                        progress.line(f"[red]✗[/red] {name}: {error.message}")
-                    continue
-                imported.append(report)
-                if progress:
-                    progress.finish(name, _describe_report(report))
-                if extract:  # the game-master's voice: proposals wait for the GM (bot.cli.voice)
-                    from bot.cli.voice import extract_imported
-
-                    extracted.append(await extract_imported(services, target, report, failed))
-            if yaml_files:  # imported together: structured lore files may refer to each other
-                yaml_results.append(
-                    await _ingest_yaml(
-                        services, target, yaml_files, hidden=hidden, tags=tags, replace=replace
-                    )
-                )
-        finally:
-            if progress:
-                progress.stop()
-        return {
-            "campaign": target.name,
-            "campaign_id": target.id,
-            "imported": [r.model_dump(mode="json") for r in imported],
-            "failed": [f.model_dump(mode="json") for f in failed],
-            "yaml": yaml_results,
-            "extracted": [e for e in extracted if e],
-        }
+        return await _ingest_all(
+            services,
+            target,
+            text_paths,
+            yaml_files,
+            options,
+            tags=tags,
+            extract=extract,
+            quiet=as_json,
+            replace=replace,
+        )
 
     outcome = run_async(lambda: with_services(settings, work))
-
     emit(outcome, as_json=as_json, text=lambda: ingest_text(outcome))
     if outcome["failed"] or any(y.get("error") for y in outcome["yaml"]):
         raise typer.Exit(1)
+
+
+async def _ingest_all(
+    services: Any,
+    target: Any,
+    text_paths: list[Path],
+    yaml_files: list[Path],
+    options: dict[str, Any],
+    *,
+    tags: list[str] | None,
+    extract: bool,
+    quiet: bool,
+    replace: bool,
+) -> dict[str, Any]:
+    """Import each prose file (a failed one is reported, the others go on), then the YAML files together."""
+    from memory.knowledge.files import expand_paths
+    from memory.knowledge.models import ImportFailure
+
+    files = expand_paths(text_paths)
+    if not files and not yaml_files:
+        raise GameError("No .md or .txt file to import there.")
+    imported: list[ImportReport] = []
+    failed: list[ImportFailure] = []
+    extracted: list[dict[str, Any]] = []
+    yaml_results: list[Any] = []
+    progress = None if quiet else Progress()
+    try:
+        for path, name in files:
+            callback = progress.callback(name) if progress else None
+            try:
+                report = await services.knowledge.import_path(
+                    target.id, path, filename=name, progress=callback, **options
+                )
+            except GameError as error:
+                failed.append(ImportFailure(filename=name, error=error.message))
+                if progress:
+                    progress.line(f"[red]✗[/red] {name}: {error.message}")
+                continue
+            imported.append(report)
+            if progress:
+                progress.finish(name, describe_report(report))
+            if extract:  # the game-master's voice: proposals wait for the GM (bot.cli.voice)
+                from bot.cli.voice import extract_imported
+
+                extracted.append(await extract_imported(services, target, report, failed))
+        if yaml_files:  # imported together: structured lore files may refer to each other
+            yaml_results.append(
+                await _ingest_yaml(
+                    services, target, yaml_files, hidden=options["hidden"], tags=tags, replace=replace
+                )
+            )
+    finally:
+        if progress:
+            progress.stop()
+    return {
+        "campaign": target.name,
+        "campaign_id": target.id,
+        "imported": [r.model_dump(mode="json") for r in imported],
+        "failed": [f.model_dump(mode="json") for f in failed],
+        "yaml": yaml_results,
+        "extracted": [e for e in extracted if e],
+    }
 
 
 def ingest_text(outcome: dict[str, Any]) -> str:
@@ -213,73 +232,13 @@ async def _ingest_yaml(
     tags: list[str] | None,
     replace: bool,
 ) -> dict[str, Any]:
-    """Hand the YAML files, together, to the structured-lore importer (`bot.services.structured_import.ingest_yaml`)."""
+    """Hand the YAML files, together, to the structured-lore importer (`bot.services.structured_import`)."""
+    from bot.services.structured_import import ingest_yaml
+
     try:
         return await ingest_yaml(services, campaign, paths, hidden=hidden, tags=tags, replace=replace)
     except GameError as error:
         return {"file": ", ".join(p.name for p in paths), "error": error.message}
-
-
-def _describe_report(report: ImportReport) -> str:
-    if report.duplicate_of is not None:
-        return f"[yellow]=[/yellow] {report.filename}: same text as source #{report.duplicate_of}, not indexed again"
-    verb = "updated to version " + str(report.source.version) if report.previous_version else "imported"
-    line = (
-        f"[green]✓[/green] {report.filename}: {verb} as source #{report.source.id} "
-        f"({report.source.knowledge_class.label}{', hidden' if report.source.hidden else ''}), "
-        f"{report.chunk_count} chunks, vectors {report.vector_status.value}"
-    )
-    if report.vector_error:
-        line += f" ({report.vector_error})"
-    return line
-
-
-class _Progress:
-    """A rich progress bar per file (chunks embedded / total), on stderr unless another console is given."""
-
-    def __init__(self, console: Console | None = None) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        self.console = console if console is not None else Console(stderr=True)
-        self.progress = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=self.console,
-            transient=True,
-        )
-        self.progress.start()
-        self.tasks: dict[str, Any] = {}
-
-    def callback(self, name: str) -> Any:
-        task = self.progress.add_task(name, total=None)
-        self.tasks[name] = task
-
-        def update(event: ImportProgress) -> None:
-            if event.stage == ImportStage.EMBEDDING:
-                self.progress.update(
-                    task, total=event.total, completed=event.done, description=f"{name} (embedding)"
-                )
-            elif event.stage == ImportStage.STORING:
-                self.progress.update(task, total=event.total, completed=0, description=f"{name} (storing)")
-            else:
-                self.progress.update(task, description=f"{name} ({event.stage.value})")
-
-        return update
-
-    def finish(self, name: str, line: str) -> None:
-        task = self.tasks.pop(name, None)
-        if task is not None:
-            self.progress.remove_task(task)
-        self.progress.console.print(line, highlight=False)
-
-    def line(self, text: str) -> None:
-        self.progress.console.print(text, highlight=False)
-
-    def stop(self) -> None:
-        self.progress.stop()
 
 
 # ------------------------------------------------------------------------------------------------ lore
@@ -297,7 +256,7 @@ def lore(
         typer.Option("--queries", help="A file with one question per line (or JSON lines with q)"),
     ] = None,
     preset_name: Annotated[
-        str, typer.Option("--preset", help=f"Search preset: {', '.join(PRESETS)}")
+        str, typer.Option("--preset", help=f"Search preset: {', '.join(PRESET_NAMES)}")
     ] = "default",
     record: Annotated[
         bool, typer.Option("--record", help="Store the answer and count the sources' uses")
@@ -308,8 +267,10 @@ def lore(
     settings = settings_or_exit()
     if (question is None) == (queries is None):
         fail("Give a QUESTION or --queries FILE (not both).")
-    if preset_name not in PRESETS:
-        fail(f"Unknown preset {preset_name!r}; presets: {', '.join(PRESETS)}.")
+    from canon.domain import Viewer
+
+    if preset_name not in PRESET_NAMES:
+        fail(f"Unknown preset {preset_name!r}; presets: {', '.join(PRESET_NAMES)}.")
     who = Viewer(viewer.value)
     lines: list[tuple[str, dict[str, Any]]] = []
     if queries is not None:
@@ -334,6 +295,8 @@ def lore(
     else:
         assert question is not None
         lines.append((question, {}))
+
+    from bot.services.lore_answer import LoreAnswers
 
     async def work(services: Any) -> None:
         target = await services.campaigns.by_name(campaign)
@@ -361,6 +324,8 @@ def _print_line(payload: dict[str, Any]) -> None:
 
 
 def _answer_text(answer: Answer) -> str:
+    from memory.knowledge.models import result_json
+
     lines = [f"Q: {answer.question}"]
     if answer.reply is not None:
         lines.append(f"A: {answer.reply.text}")
@@ -399,7 +364,7 @@ def reindex(
 
     async def work(services: Any) -> Any:
         target = await services.campaigns.by_name(campaign)
-        progress = None if as_json else _Progress()
+        progress = None if as_json else Progress()
         try:
             callback = progress.callback("reindex") if progress else None
             return await services.knowledge.reindex(target.id, rechunk=rechunk, progress=callback)
@@ -434,6 +399,8 @@ def sources(
 ) -> None:
     """List a campaign's knowledge sources: class, enabled, hidden, hash, chunks, imported at, times used."""
     settings = settings_or_exit()
+
+    from canon.domain import Viewer
 
     async def work(services: Any) -> list[SourceInfo]:
         target = await services.campaigns.by_name(campaign)

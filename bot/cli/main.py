@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import signal
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -13,6 +10,7 @@ import typer
 
 from bot.cli.common import (
     MISSING_TOKEN,
+    Typer,
     configure_logging,
     emit,
     fail,
@@ -20,17 +18,16 @@ from bot.cli.common import (
     settings_or_exit,
     with_services,
 )
-from config.settings import Settings
 
-app = typer.Typer(
+app = Typer(
     name="lorekeeper",
     help="Lorekeeper: a Discord game-master bot that keeps your campaign's canon straight.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-db_app = typer.Typer(help="Manage the database schema.", no_args_is_help=True)
-campaign_app = typer.Typer(help="Create and list campaigns without Discord.", no_args_is_help=True)
+db_app = Typer(help="Manage the database schema.", no_args_is_help=True)
+campaign_app = Typer(help="Create and list campaigns without Discord.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
 app.add_typer(campaign_app, name="campaign")
 
@@ -41,60 +38,12 @@ def run() -> None:
     settings = settings_or_exit()
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
         fail(MISSING_TOKEN)
+    import asyncio
+
+    from bot.cli.run import run_bot
+
     configure_logging(settings)
-    code = asyncio.run(_run_bot(settings))
-    raise typer.Exit(code)
-
-
-async def _run_bot(settings: Settings) -> int:
-    import discord
-
-    from bot.app import build_services
-    from bot.client.client import create_bot
-    from bot.ops.backup import BackupError, RunLock, sqlite_path
-
-    try:  # before the migrations: a restore refuses while a bot holds it, and no bot starts during one
-        lock = RunLock(settings.data_dir) if sqlite_path(settings) is not None else None
-    except BackupError as error:
-        typer.echo(f"Not starting: {error}.", err=True)
-        return 1
-    services = await build_services(settings)
-    bot = create_bot(services)
-    loop = asyncio.get_running_loop()
-    closing: list[asyncio.Future[None]] = []
-
-    def stop() -> None:
-        # One close, awaited below: a second signal must not start a racing shutdown.
-        if not closing:
-            closing.append(asyncio.ensure_future(bot.close()))
-
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop)
-    token = settings.discord_token.get_secret_value() if settings.discord_token else ""
-    try:
-        async with bot:
-            await bot.start(token)
-    except discord.LoginFailure:
-        typer.echo(
-            "Discord refused the token in LOREKEEPER_DISCORD_TOKEN. Reset it in the developer portal "
-            "(Bot > Reset Token) and try again.",
-            err=True,
-        )
-        return 2
-    except discord.PrivilegedIntentsRequired:
-        typer.echo(
-            "Discord refused the connection: turn on MESSAGE CONTENT and SERVER MEMBERS under "
-            "Bot > Privileged Gateway Intents in the developer portal.",
-            err=True,
-        )
-        return 2
-    finally:
-        for task in closing:
-            await asyncio.gather(task, return_exceptions=True)
-        await services.close()
-        if lock is not None:
-            lock.release()
-    return 0
+    raise typer.Exit(asyncio.run(run_bot(settings)))
 
 
 @app.command()
@@ -107,6 +56,8 @@ def sandbox(
     ] = Path("./data/sandbox"),
 ) -> None:
     """Try the whole bot in a browser, without Discord: the GM and three players in a local server."""
+    import asyncio
+
     from bot.sandbox.serve import serve
 
     settings = settings_or_exit()
@@ -239,6 +190,8 @@ _register_archive()
 
 def main() -> None:
     """Run the command line."""
+    import logging
+
     logging.captureWarnings(True)
     try:
         app()

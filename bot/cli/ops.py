@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Annotated
@@ -76,6 +75,8 @@ def register(app: typer.Typer) -> None:
             if not quiet:
                 typer.echo(str(error), err=True)
             raise typer.Exit(1) from None
+        import asyncio
+
         checks = asyncio.run(run_checks(settings, live=live))
         failed = any(not c.ok for c in checks)
         if as_json:

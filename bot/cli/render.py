@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import enum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from bot.cli.common import emit, run_async, settings_or_exit, with_services
-from bot.services.pictures import PictureService
-from canon.domain import Viewer
-from canon.render import Picture, TreeLayout
+from bot.cli.common import Typer, emit, run_async, settings_or_exit, with_services
 
-render_app = typer.Typer(help="Draw family trees and timelines as PNG images.", no_args_is_help=True)
+if TYPE_CHECKING:
+    from canon.render import Picture
+
+render_app = Typer(help="Draw family trees and timelines as PNG images.", no_args_is_help=True)
 
 
 class ViewerChoice(enum.StrEnum):
@@ -41,6 +41,8 @@ def register(app: typer.Typer) -> None:
 
 
 def _write(picture: Picture, output: Path, as_json: bool) -> None:
+    from canon.render import TreeLayout
+
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_bytes(picture.png)
     layout = picture.layout
@@ -73,6 +75,9 @@ def tree(
     settings = settings_or_exit()
 
     async def work(services: Any) -> Picture:
+        from bot.services.pictures import PictureService
+        from canon.domain import Viewer
+
         target = await services.campaigns.by_name(campaign)
         pictures = PictureService(services.db, services.canon)
         return await pictures.family_tree(target, name, viewer=Viewer(viewer.value), up=up, down=down)
@@ -92,6 +97,9 @@ def timeline(
     settings = settings_or_exit()
 
     async def work(services: Any) -> Picture:
+        from bot.services.pictures import PictureService
+        from canon.domain import Viewer
+
         target = await services.campaigns.by_name(campaign)
         pictures = PictureService(services.db, services.canon)
         return await pictures.timeline(target, era, viewer=Viewer(viewer.value))

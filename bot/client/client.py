@@ -29,12 +29,14 @@ log = logging.getLogger(__name__)
 
 EXTENSIONS = (
     "cogs.scenes",
+    "cogs.recaps",
     "cogs.turns",
     "cogs.canon",
     "cogs.canon_pictures",  # adds /canon tree to cogs.canon's group: after it
     "cogs.voice",
     "cogs.operations",
     "cogs.lore",
+    "cogs.notes",
     "cogs.campaign",
     "cogs.health",  # the heartbeat `lorekeeper doctor --live` reads
 )

@@ -17,9 +17,19 @@ from config.settings import Settings
 TIMEOUT = 5.0
 
 
-def check_token(settings: Settings) -> Check:
-    """Check that a Discord token is set and shaped like one (three dot-separated parts, an id first)."""
+def check_token(settings: Settings, *, required: bool = True) -> Check:
+    """Check that a Discord token is set and shaped like one (three dot-separated parts, an id first).
+
+    Not `required`, a missing token is a note: a GM who only uses the command line needs none.
+    """
     if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
+        if not required:
+            return Check(
+                "discord token",
+                True,
+                "LOREKEEPER_DISCORD_TOKEN is not set: only `lorekeeper run` needs it (it explains how to get one)",
+                warning=True,
+            )
         return Check(
             "discord token", False, "LOREKEEPER_DISCORD_TOKEN is not set; `lorekeeper run` explains how"
         )
@@ -176,11 +186,16 @@ async def check_llm(settings: Settings) -> Check:
 async def run_checks(settings: Settings, *, live: bool = False) -> list[Check]:
     """Run every check; `live` also requires the bot to be running and connected (a container's healthcheck).
 
-    Without `live`, a bot that is not running is only a note: the doctor is also run before the first start.
+    Without `live`, a bot that is not running and a missing token are only notes: the doctor is also run
+    before the first start, and by a GM who only uses the command line.
     """
     from bot.ops.health import check_heartbeat
 
-    checks = [check_token(settings), check_data_dir(settings), check_scheduler_driver(settings)]
+    checks = [
+        check_token(settings, required=live),
+        check_data_dir(settings),
+        check_scheduler_driver(settings),
+    ]
     checks.append(await check_database(settings))
     checks.append(await check_chroma(settings))
     checks.append(check_embedding_model(settings))

@@ -43,7 +43,7 @@ from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from canon.gate import CommitResult, CommitTarget, Draft
 from canon.graph import CanonReader, CanonWriter
 from canon.ontology import Ontology
-from canon.proposals import ProposalContent, ProposalStatus
+from canon.proposals import ProposalContent, ProposalStatus, describe
 from canon.storage import Database
 from memory.scenes import Actor, Scene, SceneReport, SceneService, SceneStatus, load_scene
 
@@ -191,13 +191,27 @@ class CanonService(ProposalService):
             await self.before_review(scene, progress=progress)
         async with self.db.session() as session:
             campaign = await campaigns.get_campaign(session, scene.campaign_id)
-            waiting = await self.gate_for(campaign).proposals(session, scene.campaign_id, scene_id=scene.id)
+            proposals = await self.gate_for(campaign).proposals(session, scene.campaign_id, scene_id=scene.id)
+        # Proposals a checkpoint committed (or rejected) are done: a scene with nothing open completes at once.
+        waiting = [p for p in proposals if p.status in {ProposalStatus.PENDING, ProposalStatus.ACCEPTED}]
         report = await self.scenes.end_scene(channel_id, complete=not waiting)
         if waiting:
             await self.db.run(lambda session: self._rewarn(session, report.scene))
         elif self.after_complete is not None:
             await self.after_complete(scene.id)
         return report, await self.review(scene.id)
+
+    async def checkpoint(self, channel_id: int) -> Review:
+        """Return the review card of a running scene's proposals so far (their warnings recomputed together),
+        to accept or reject and commit now without ending the scene (`commit_scene` writes the accepted)."""
+        scene = await self.scenes.current_scene(channel_id)
+        if scene.status != SceneStatus.ACTIVE:
+            raise Conflict("This scene has ended; its review card is the one to use (/canon review).")
+        await self.db.run(lambda session: self._rewarn(session, scene))
+        review = await self.review(scene.id)
+        if not review.proposals:
+            raise InvalidInput("Nothing has been proposed in this scene since its last checkpoint.")
+        return review
 
     async def _rewarn(self, session: AsyncSession, scene: Scene) -> None:
         """Recompute the warnings of the scene's pending proposals against all its open proposals at once."""
@@ -221,20 +235,29 @@ class CanonService(ProposalService):
                 raise NotAllowed(ANOTHER_SERVER)
             if scene.status == SceneStatus.COMPLETED:
                 raise Conflict(f"The scene “{scene.title}” is already committed; nothing changed.")
-            if scene.status == SceneStatus.ACTIVE:
-                raise Conflict("End the scene with /endscene before committing it.")
-            # Completing first claims the scene: a concurrent commit waits on its row, then is refused.
-            await self.scenes.complete_scene(session, scene.id)
+            # A running scene's card comes from /canon checkpoint: its accepted proposals are written now and
+            # the scene goes on; an ended one is completed first, which claims it (a concurrent commit waits on
+            # its row, then is refused).
+            checkpoint = scene.status == SceneStatus.ACTIVE
+            if not checkpoint:
+                await self.scenes.complete_scene(session, scene.id)
             campaign = await campaigns.get_campaign(session, scene.campaign_id)
-            target = CommitTarget.of_scene(campaign.id, scene.id, scene.story_order)
+            target = CommitTarget.of_scene(campaign.id, scene.id, scene.story_order, checkpoint=checkpoint)
             return await self.gate_for(campaign).commit(
                 session, target, actor_id=actor.id, actor_name=actor.name
             )
 
+        waiting = (await self.review(scene_id)).hidden_undecided()
+        if waiting:
+            raise Conflict(
+                "Nothing was committed: decide the GM-only proposals first (they are on your private card): "
+                + "; ".join(f"“{describe(p.content)}”" for p in waiting[:5])
+                + (f" and {len(waiting) - 5} more." if len(waiting) > 5 else ".")
+            )
         committed = await self.db.run(work, attempts=1)
-        if self.after_complete is not None:
+        review = await self.review(scene_id, committed_in=committed.changeset_id)
+        if self.after_complete is not None and review.scene and review.scene.status == SceneStatus.COMPLETED:
             await self.after_complete(scene_id)
-        review = await self.review(scene_id)
         assert review.scene is not None  # a scene's review
         cards = await self.cards(scene_id)
         return CommitOutcome(committed, review, await self._heard(review.scene.campaign_id, committed), cards)
@@ -387,6 +410,15 @@ class CanonService(ProposalService):
             reader = await self.reader(session, campaign, viewer)
             entity = await reader.resolve(name, as_of)
             return reader.ref(entity), await reader.neighbourhood(entity.id, hops, as_of)
+
+    async def place_named(self, campaign: Campaign, name: str | None) -> int | None:
+        """Return the place a scene's location names: the one Location of canon so named, else None."""
+        if not name or not name.strip():
+            return None
+        async with self.db.session() as session:
+            reader = await self.reader(session, campaign, Viewer.GM)
+            found = [e for e in await reader.find_exact(name) if reader.ontology.is_a(e.type, ["Location"])]
+        return found[0].id if len(found) == 1 else None
 
     async def autocomplete(self, campaign: Campaign, prefix: str, *, viewer: Viewer) -> list[tuple[str, str]]:
         """Return (label, value) pairs of entity names for an autocomplete box.

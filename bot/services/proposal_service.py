@@ -6,26 +6,36 @@ what a player may read of a review is decided here (`Review.secret`).
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.canon_access import CanonAccess
 from canon import campaigns, review_cards
-from canon.campaigns import Campaign
+from canon.campaigns import Campaign, ChangesetKind, ChangesetRow
 from canon.continuity import Finding
 from canon.domain import Authority, Evidence, EvidenceKind, Viewer
-from canon.errors import Conflict, InvalidInput, NotFound
+from canon.errors import Conflict, GameError, InvalidInput, NotFound
 from canon.gate import CanonizationGate, Draft, authority_policy
 from canon.graph import CanonReader
 from canon.models import ProposalRow
-from canon.ontology import Ontology
-from canon.proposals import Proposal, ProposalContent, ProposalStatus, references
+from canon.ontology import Ontology, attribute_key
+from canon.proposals import (
+    Proposal,
+    ProposalContent,
+    ProposalStatus,
+    dated_by_scene,
+    references,
+    revised,
+)
 from canon.storage import Database
 from canon.visibility import HiddenCanon, proposal_hidden, warnings_hidden
-from memory.scenes import Actor, Scene, SceneService, SceneStatus, load_scene, scene_turns
+from memory.scenes import Actor, Scene, SceneService, SceneStatus, SpeakerKind, Turn, load_scene, scene_turns
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +55,11 @@ class Review:
     turn_messages: dict[int, int]
     secret: frozenset[int] = frozenset()
     secret_warnings: frozenset[int] = frozenset()
+
+    def hidden_undecided(self) -> list[Proposal]:
+        """Return the GM-only proposals still waiting for a decision: a commit waits for them, since only the
+        GM's private card shows them and nothing may be decided without the GM seeing it."""
+        return [p for p in self.proposals if p.id in self.secret and p.status == ProposalStatus.PENDING]
 
 
 class ProposalService:
@@ -94,8 +109,10 @@ class ProposalService:
         actor: Actor,
         *,
         turns: tuple[int, int] | None = None,
+        resolution: int | None = None,
     ) -> list[Proposal]:
-        """Propose a canon change in the channel's running scene, citing turns (by default the latest one)."""
+        """Propose a canon change in the channel's running scene, citing turns (by default the latest one) and
+        the roll that decided it (`resolution`: the number of a roll turn, another bot's message)."""
         scene = await self.scenes.current_scene(channel_id)
         if scene.status != SceneStatus.ACTIVE:
             raise Conflict("This scene has ended; proposals are closed while its review is open.")
@@ -114,13 +131,17 @@ class ProposalService:
             else:
                 latest = all_turns[-1].number if all_turns else None
                 span = (latest, latest)
-            evidence = Evidence(
-                kind=EvidenceKind.TURNS, scene_id=scene.id, turn_from=span[0], turn_to=span[1]
-            )
+            evidence = [
+                Evidence(kind=EvidenceKind.TURNS, scene_id=scene.id, turn_from=span[0], turn_to=span[1])
+            ]
+            if resolution is not None:
+                evidence.append(_roll_evidence(scene.id, all_turns, resolution))
+            loaded = await load_scene(session, scene.id)
             draft = Draft(
-                content=content,
+                # Facts of play are dated by the scene's in-world date unless they say one of their own.
+                content=dated_by_scene(content, loaded.world_date),
                 authority=Authority.GM if actor.is_gm else Authority.PLAYER,
-                evidence=[evidence],
+                evidence=evidence,
                 origin="command",
                 proposer_id=actor.id,
                 proposer_name=actor.name,
@@ -128,9 +149,8 @@ class ProposalService:
             # Names resolve as the proposer sees canon: a player naming a GM-only entity gets a new-entity
             # proposal (the GM sorts it out), never a hint that the hidden entity exists.
             reader = await self.reader(session, campaign, Viewer.GM if actor.is_gm else Viewer.PLAYER)
-            story_order = (await load_scene(session, scene.id)).story_order
             return await self.gate_for(campaign).propose(
-                session, reader, draft, scene_id=scene.id, story_order=story_order, warn=True
+                session, reader, draft, scene_id=scene.id, story_order=loaded.story_order, warn=True
             )
 
         return await self.db.run(work)
@@ -142,10 +162,15 @@ class ProposalService:
 
         async def work(session: AsyncSession) -> list[Proposal]:
             reader = await self.reader(session, campaign, Viewer.GM)
-            story_order = (await load_scene(session, scene_id)).story_order if scene_id is not None else None
+            scene = await load_scene(session, scene_id) if scene_id is not None else None
+            story_order = scene.story_order if scene is not None else None
             stored: list[Proposal] = []
             gate = self.gate_for(campaign)
             for draft in drafts:
+                if scene is not None:
+                    draft = dataclasses.replace(
+                        draft, content=dated_by_scene(draft.content, scene.world_date)
+                    )
                 try:
                     nested = await session.begin_nested()
                     stored += await gate.propose(
@@ -166,9 +191,18 @@ class ProposalService:
         return await self.db.run(work)
 
     async def review(
-        self, scene_id: int | None, *, campaign_id: int | None = None, batch: str | None = None
+        self,
+        scene_id: int | None,
+        *,
+        campaign_id: int | None = None,
+        batch: str | None = None,
+        committed_in: int | None = None,
     ) -> Review:
-        """Return what the review card of a scene (or an import batch) shows."""
+        """Return what the review card of a scene (or an import batch) shows.
+
+        Proposals a checkpoint committed while the scene ran are done: they leave the scene's card, except on
+        the card of that very commit (`committed_in`, its changeset).
+        """
         async with self.db.session() as session:
             scene = await load_scene(session, scene_id) if scene_id is not None else None
             owner = scene.campaign_id if scene else campaign_id
@@ -185,6 +219,8 @@ class ProposalService:
                     for t in await scene_turns(session, scene.id)
                     if t.discord_message_id is not None
                 }
+            if scene is not None:
+                proposals = await _without_checkpointed(session, proposals, committed_in)
             secret, secret_warnings = await self._secret_proposals(session, campaign, proposals)
             # The card's order: what players may read first, so a public card and the GM's private one
             # number those alike (1, 2, 3 ...), and the GM-only ones follow on the private card alone.
@@ -280,9 +316,16 @@ class ProposalService:
         return [f for f in findings if not hidden.touches(f.entity_ids, f.statement_ids)]
 
     async def decide(
-        self, proposal_id: int, *, accept: bool, actor: Actor, rationale: str | None = None
+        self,
+        proposal_id: int,
+        *,
+        accept: bool,
+        actor: Actor,
+        rationale: str | None = None,
+        rationale_public: bool = False,
     ) -> Proposal:
-        """Record the GM's decision on one proposal (exactly once)."""
+        """Record the GM's decision on one proposal (exactly once); a rejection's rationale is shown to players
+        only when `rationale_public`."""
 
         async def work(session: AsyncSession) -> Proposal:
             row = await session.get(ProposalRow, proposal_id)
@@ -296,14 +339,58 @@ class ProposalService:
                 decider_id=actor.id,
                 decider_name=actor.name,
                 rationale=rationale,
+                rationale_public=rationale_public,
             )
 
         return await self.db.run(work, attempts=1)
 
+    async def revise(self, proposal_id: int, changes: dict[str, str | None]) -> Proposal:
+        """Correct a pending proposal (value, attribute, date ...) before it is decided; its warnings are
+        recomputed. A decided proposal, or one of a committed scene, is refused."""
+
+        async def work(session: AsyncSession) -> Proposal:
+            row = await session.get(ProposalRow, proposal_id)
+            if row is None:
+                raise NotFound("That proposal no longer exists.")
+            campaign = await campaigns.get_campaign(session, row.campaign_id)
+            gate = self.gate_for(campaign)
+            content = revised((await gate.get(session, proposal_id)).content, changes)
+            scene = await load_scene(session, row.scene_id) if row.scene_id is not None else None
+            if scene is not None and scene.status == SceneStatus.COMPLETED:
+                raise Conflict(f"The scene “{scene.title}” is already committed; nothing changed.")
+            reader = await self.reader(session, campaign, Viewer.GM)
+            story_order = scene.story_order if scene is not None else None
+            return await gate.revise(session, reader, proposal_id, content, story_order=story_order)
+
+        return await self.db.run(work, attempts=1)
+
+    async def attribute_names(
+        self, campaign: Campaign, prefix: str, *, viewer: Viewer, subject: str | None = None
+    ) -> list[str]:
+        """Return attribute names starting with `prefix` (for autocomplete): those the ontology declares for the
+        subject's type (every type's without a subject known), then those the campaign's canon uses."""
+        ontology = self.ontology_for(campaign)
+        async with self.db.session() as session:
+            reader = await self.reader(session, campaign, viewer)
+            used = await reader.attribute_names(prefix)
+            type_name = None
+            if subject and subject.strip():
+                with contextlib.suppress(GameError):
+                    type_name = (await reader.resolve(subject.strip())).type
+        start = attribute_key(prefix)
+        declared = [a for a in ontology.declared_attributes(type_name) if a.startswith(start)]
+        return list(dict.fromkeys([*declared, *used]))[:25]
+
     async def accept_all(
-        self, scene_id: int | None, actor: Actor, *, campaign_id: int | None = None, batch: str | None = None
+        self,
+        scene_id: int | None,
+        actor: Actor,
+        *,
+        campaign_id: int | None = None,
+        batch: str | None = None,
+        skip: Collection[int] = (),
     ) -> list[Proposal]:
-        """Accept every pending proposal without warnings."""
+        """Accept every pending proposal without warnings, but those in `skip` (the ones a card did not show)."""
 
         async def work(session: AsyncSession) -> list[Proposal]:
             owner = campaign_id
@@ -316,7 +403,13 @@ class ProposalService:
                 raise InvalidInput("Accepting all needs a scene or a campaign and batch.")
             campaign = await campaigns.get_campaign(session, owner)
             return await self.gate_for(campaign).accept_all(
-                session, owner, scene_id=scene_id, batch=batch, decider_id=actor.id, decider_name=actor.name
+                session,
+                owner,
+                scene_id=scene_id,
+                batch=batch,
+                decider_id=actor.id,
+                decider_name=actor.name,
+                skip=skip,
             )
 
         return await self.db.run(work, attempts=1)
@@ -367,3 +460,42 @@ class ProposalService:
         """Return the review cards posted for a scene."""
         async with self.db.session() as session:
             return await review_cards.cards_of_scene(session, scene_id)
+
+
+async def _without_checkpointed(
+    session: AsyncSession, proposals: list[Proposal], committed_in: int | None
+) -> list[Proposal]:
+    """Return the proposals without those committed at a checkpoint (other than the changeset `committed_in`)."""
+    done = {
+        p.committed_changeset_id
+        for p in proposals
+        if p.committed_changeset_id is not None and p.committed_changeset_id != committed_in
+    }
+    if not done:
+        return proposals
+    query = select(ChangesetRow.id).where(
+        ChangesetRow.id.in_(done), ChangesetRow.kind == ChangesetKind.SCENE_CHECKPOINT.value
+    )
+    checkpoints = set((await session.execute(query)).scalars())
+    return [p for p in proposals if p.committed_changeset_id not in checkpoints]
+
+
+def _roll_evidence(scene_id: int, turns: Sequence[Turn], number: int) -> Evidence:
+    """Return the evidence of the roll that resolved a proposal, or raise `InvalidInput` for a turn that is none."""
+    rolls = [t for t in turns if t.speaker == SpeakerKind.ROLL]
+    turn = next((t for t in turns if t.number == number), None)
+    if turn is None or turn.speaker != SpeakerKind.ROLL:
+        listed = ", ".join(f"turn {t.number} ({t.author_name})" for t in rolls[-5:])
+        hint = f" The rolls of this scene: {listed}." if listed else " This scene has no roll yet."
+        raise InvalidInput(
+            f"Turn {number} is not a dice roll of this scene, so it cannot resolve a proposal.{hint}"
+        )
+    said = " ".join(turn.text.split())
+    said = said if len(said) <= 200 else said[:199] + "…"
+    return Evidence(
+        kind=EvidenceKind.TURNS,
+        scene_id=scene_id,
+        turn_from=number,
+        turn_to=number,
+        note=f"resolved by {turn.author_name}'s roll: {said}",
+    )

@@ -31,6 +31,9 @@ class ConflictKind(StrEnum):
     SINGLE_VALUED = "single_valued"
     RELIES_ON_RETCONNED = "relies_on_retconned"
     FORBIDDEN_TRANSITION = "forbidden_transition"
+    CAUSE_AFTER_EFFECT = "cause_after_effect"
+    PARTICIPANT_NOT_BORN = "participant_not_born"
+    AXIOM_FROM_PLAYER = "axiom_from_player"
 
 
 KIND_ORDER = {kind: index for index, kind in enumerate(ConflictKind)}
@@ -42,6 +45,8 @@ PARENT_OF = "PARENT_OF"
 PART_OF = "PART_OF"
 OCCURRED_DURING = "OCCURRED_DURING"
 SUB_ERA_OF = "SUB_ERA_OF"
+CAUSED = "CAUSED"
+PRECEDED = "PRECEDED"
 ALIVE = "alive"
 
 

@@ -10,8 +10,9 @@ from typing import Any
 from canon.domain import Authority, CanonLevel, Evidence
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.graph import CanonReader
-from canon.ontology import Ontology, ValueType, attribute_key
+from canon.ontology import EntityKind, Ontology, ValueType, attribute_key
 from canon.proposals import (
+    UNKNOWN_ATTRIBUTE,
     EntityContent,
     EventContent,
     FactContent,
@@ -94,10 +95,6 @@ def normalise(ontology: Ontology, content: ProposalContent) -> ProposalContent:
     raise AssertionError(content)  # pragma: no cover
 
 
-# The kind of a proposal's warning that is no continuity finding: its attribute is not in the ontology.
-UNKNOWN_ATTRIBUTE = "unknown_attribute"
-
-
 def settle_attribute(
     ontology: Ontology, content: FactContent, type_name: str
 ) -> tuple[FactContent, dict[str, Any] | None]:
@@ -110,8 +107,8 @@ def settle_attribute(
         nearest = [n.replace("_", " ") for n in ontology.nearest_attributes(type_name, name)]
         hint = f" Did you mean {' or '.join(nearest)}?" if nearest else ""
         message = (
-            f"“{words}” is not an attribute this campaign's ontology knows for {content.subject.name}.{hint} "
-            "Accepting it makes it a new attribute."
+            f"“{words}” is a new kind of detail for {content.subject.name}: nothing in this campaign uses it "
+            f"yet.{hint} Accepting the proposal adds it."
         )
         subject = content.subject.entity_id
         note = {
@@ -121,6 +118,7 @@ def settle_attribute(
             "entity_ids": [subject] if subject is not None else [],
             "statement_ids": [],
             "fingerprint": hashlib.sha256(f"{UNKNOWN_ATTRIBUTE}|{type_name}|{name}".encode()).hexdigest(),
+            "note": True,
         }
         return content.model_copy(update={"attribute": name}), note
     value = content.value.strip()
@@ -134,6 +132,25 @@ def settle_attribute(
     elif spec.value == ValueType.DATE:
         value = check_date(value, words) or value
     return content.model_copy(update={"attribute": name, "value": value}), None
+
+
+def axiom_note(ontology: Ontology, content: EntityContent, authority: Authority) -> dict[str, Any] | None:
+    """Return a warning for a law of the world (an axiomatic entity) proposed by a player, else None."""
+    spec = ontology.entity_types.get(content.entity_type)
+    if authority != Authority.PLAYER or spec is None or spec.kind != EntityKind.AXIOMATIC:
+        return None
+    return {
+        "kind": "axiom_from_player",
+        "message": (
+            f"“{content.name}” would be a law of the world (a {content.entity_type}), which takes the GM's word "
+            "or an imported source's, not play's."
+        ),
+        "sides": [],
+        "entity_ids": [],
+        "statement_ids": [],
+        "fingerprint": hashlib.sha256(f"axiom_from_player|{content.name}".encode()).hexdigest(),
+        "note": True,
+    }
 
 
 async def resolve(

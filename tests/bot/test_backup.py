@@ -183,8 +183,8 @@ def test_the_run_lock_is_one_holder_at_a_time_whatever_the_pids(tmp_path: Path) 
 
 
 async def test_the_bot_does_not_start_during_a_restore(settings: Settings) -> None:
-    from bot.cli.main import _run_bot
+    from bot.cli.run import run_bot
 
     with backup.RunLock(settings.data_dir):
-        assert await _run_bot(settings) == 1
+        assert await run_bot(settings) == 1
     assert not (settings.data_dir / "lorekeeper.sqlite3").exists(), "nothing was migrated meanwhile"

@@ -11,8 +11,8 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from bot.cli.lore import _describe_report, _Progress
 from bot.cli.main import app
+from bot.cli.progress import Progress, describe_report
 from canon.storage import Database
 from config.settings import LoreSettings
 from memory.knowledge.models import ImportStage
@@ -201,7 +201,7 @@ async def test_the_progress_bar_follows_an_import_stage_by_stage(db: Database, t
     path = tmp_path / "world.md"
     path.write_text(WORLD, encoding="utf-8")
     screen = io.StringIO()
-    progress = _Progress(Console(file=screen, force_terminal=True, width=120, color_system=None))
+    progress = Progress(Console(file=screen, force_terminal=True, width=120, color_system=None))
     update = progress.callback("world.md")
     seen: list[tuple[ImportStage, str, float, float | None]] = []
 
@@ -213,7 +213,7 @@ async def test_the_progress_bar_follows_an_import_stage_by_stage(db: Database, t
     try:
         report = await service.import_path(campaign, path, progress=watch)
         progress.progress.refresh()
-        progress.finish("world.md", _describe_report(report))
+        progress.finish("world.md", describe_report(report))
     finally:
         progress.stop()
     n = report.chunk_count

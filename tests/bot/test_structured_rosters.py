@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bot.canon_service import CanonService
-from bot.structured_import import StructuredImportService
 
+from bot.services.canon_service import CanonService
+from bot.services.structured_import import StructuredImportService
 from canon import campaigns
 from canon.campaigns import Campaign
 from canon.domain import StatementKind, Viewer, Visibility

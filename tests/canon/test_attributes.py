@@ -48,17 +48,24 @@ async def test_an_unknown_attribute_is_warned_with_the_nearest_names_and_kept_un
     )
     (warning,) = fact.warnings
     assert warning["message"] == (
-        "“haircolor” is not an attribute this campaign's ontology knows for Mara. Did you mean hair colour or "
-        "eye colour? Accepting it makes it a new attribute."
+        "“haircolor” is a new kind of detail for Mara: nothing in this campaign uses it yet. Did you mean "
+        "hair colour or eye colour? Accepting the proposal adds it."
     )
-    # The scene's end recomputes the continuity warnings; the note stays, and accepting needs a rationale.
+    # The scene's end recomputes the continuity warnings; the note stays, and accepting is the confirmation
+    # (no rationale: the note is no continuity finding), so "accept all" takes it too.
     rewarned = {p.id: p for p in await desk.rewarn(1)}
     assert [w["kind"] for w in rewarned[fact.id].warnings] == ["unknown_attribute"]
-    with pytest.raises(InvalidInput, match="rationale"):
-        await desk.decide(fact.id, accept=True)
-    await desk.decide(fact.id, accept=True, rationale="Hair colour spelled the old way, on purpose")
+    await desk.decide(fact.id, accept=True)
     result = await desk.commit(scene=1)
     assert result.written_by[fact.id]
+
+
+async def test_the_gms_own_unknown_attribute_is_a_new_attribute_without_a_warning(desk: Desk) -> None:
+    (fact,) = await desk.propose(
+        FactContent(subject=Ref(name="Mara"), attribute="Favourite song", value="The Gull"), scene=1, gm=True
+    )
+    assert isinstance(fact.content, FactContent) and fact.content.attribute == "favourite_song"
+    assert fact.warnings == ()
 
 
 async def test_a_value_of_the_wrong_type_is_refused_and_nothing_is_stored(desk: Desk, db: Database) -> None:
@@ -109,3 +116,20 @@ async def test_a_title_that_changes_at_a_date_is_a_change(desk: Desk) -> None:
         scene=2,
     )
     assert fact.warnings == ()
+
+
+async def test_a_law_of_the_world_proposed_by_a_player_is_warned_and_by_the_gm_is_not(desk: Desk) -> None:
+    (spell,) = await desk.propose(EntityContent(name="Wild magic", entity_type="MagicSystem"), scene=1)
+    (warning,) = spell.warnings
+    assert warning["kind"] == "axiom_from_player"
+    assert warning["message"] == (
+        "“Wild magic” would be a law of the world (a MagicSystem), which takes the GM's word or an imported "
+        "source's, not play's."
+    )
+    rewarned = {p.id: p for p in await desk.rewarn(1)}
+    assert [w["kind"] for w in rewarned[spell.id].warnings] == ["axiom_from_player"]
+    (npc,) = await desk.propose(EntityContent(name="Tam", entity_type="NPC"), scene=1)
+    (gm_law,) = await desk.propose(
+        EntityContent(name="Old magic", entity_type="MagicSystem"), scene=1, gm=True
+    )
+    assert npc.warnings == () and gm_law.warnings == ()

@@ -76,7 +76,14 @@ class World:
         self._ids = itertools.count(1)
 
     def entity(
-        self, name: str, type_: str = "NPC", *, key: str | None = None, retconned: bool = False, **dates: Any
+        self,
+        name: str,
+        type_: str = "NPC",
+        *,
+        key: str | None = None,
+        retconned: bool = False,
+        authority: Authority = Authority.GM,
+        **dates: Any,
     ) -> int:
         entity_id = next(self._ids)
         self.entities[entity_id] = Entity(
@@ -84,8 +91,9 @@ class World:
             type=type_,
             name=name,
             key=key,
+            kind=base_ontology().entity_types[type_].kind.value,
             validity=validity(**dates),
-            provenance=provenance(retconned=retconned),
+            provenance=provenance(retconned=retconned, authority=authority),
         )
         return entity_id
 
@@ -715,6 +723,79 @@ def test_an_attribute_that_never_changes_conflicts_whenever_it_is_dated() -> Non
 
     assert finding.statement_ids == (first.id, second.id)
     assert finding.message.endswith(", but Mara's eye colour never changes.")
+
+
+# -- 10-12. cause before effect, participants born by the event, axioms not from play ---------------------
+
+
+def test_a_cause_after_its_effect() -> None:
+    w = World()
+    spark = w.entity("The spark", "Event", wf="3rd_age.340")
+    fire = w.entity("The fire", "Event", wf="3rd_age.300.6")
+    caused = w.rel(spark, "CAUSED", fire)
+    age = w.entity("The Age of Ash", "Era", wf="3rd_age.400")
+    preceded = w.rel(age, "PRECEDED", fire)
+
+    findings = w.check()
+
+    assert [f.kind for f in findings] == [ConflictKind.CAUSE_AFTER_EFFECT] * 2
+    by_relation = {f.statement_ids: f for f in findings}
+    assert by_relation[(caused.id,)].message == (
+        "“The spark” (3rd_age.340) is said to cause “The fire” (3rd_age.300.6), which happened before it."
+    )
+    assert by_relation[(caused.id,)].entity_ids == (spark, fire)
+    assert "is said to precede “The fire”" in by_relation[(preceded.id,)].message
+
+
+def test_causes_in_order_undated_or_on_one_day_and_deeds_of_people_raise_nothing() -> None:
+    w = World()
+    spark = w.entity("The spark", "Event", wf="3rd_age.300")
+    fire = w.entity("The fire", "Event", wf="3rd_age.300.6")  # within the spark's year: order unknown
+    w.rel(spark, "CAUSED", fire)
+    later = w.entity("The ashes", "Event", wf="3rd_age.301")
+    w.rel(fire, "PRECEDED", later)
+    w.rel(w.entity("Rumour", "Event"), "CAUSED", fire)  # undated
+    w.rel(w.entity("Aldric"), "CAUSED", fire)  # a person's deed: not an order of events
+    w.rel(w.entity("Scene cause", "Event", sf=2), "CAUSED", w.entity("Scene effect", "Event", sf=3))
+
+    assert w.check() == []
+
+
+def test_a_participant_not_yet_born() -> None:
+    w = World()
+    mara = w.entity("Mara")
+    born = w.state(mara, "alive", wf="3rd_age.320")
+    battle = w.entity("The battle of the Ford", "Event", wf="3rd_age.300")
+    took_part = w.rel(mara, "PARTICIPATED_IN", battle)
+    vow = w.entity("The vow", "Event", wf="3rd_age.320.5")  # in her birth year: order unknown
+    w.rel(mara, "WITNESSED", vow)
+    w.rel(mara, "WITNESSED", w.entity("A later feast", "Event", wf="3rd_age.340"))
+
+    finding = only(w.check(), ConflictKind.PARTICIPANT_NOT_BORN)
+
+    assert finding.message == (
+        "Mara takes part in “The battle of the Ford” (3rd_age.300) before being born (3rd_age.320)."
+    )
+    assert finding.statement_ids == (born.id, took_part.id) and finding.entity_ids == (mara, battle)
+
+
+def test_axioms_from_play_but_not_from_the_gm_or_a_source() -> None:
+    w = World()
+    wild = w.entity("Wild magic", "MagicSystem", authority=Authority.PLAYER)
+    tides = w.entity("The law of tides", "Concept")
+    rule = w.attr(tides, "rule", "the sea never freezes", authority=Authority.PLAYER)
+    w.attr(tides, "scope", "every sea", authority=Authority.SOURCE)
+    w.attr(w.entity("Mara", authority=Authority.PLAYER), "title", "Queen", authority=Authority.PLAYER)
+    w.entity("Old magic", "MagicSystem", authority=Authority.PLAYER, retconned=True)
+
+    findings = w.check()
+
+    assert [f.kind for f in findings] == [ConflictKind.AXIOM_FROM_PLAYER] * 2
+    entity_finding, fact_finding = sorted(findings, key=lambda f: f.statement_ids)
+    assert entity_finding.entity_ids == (wild,) and entity_finding.message.startswith(
+        "“Wild magic” is a law of the world (a MagicSystem), but it comes from play"
+    )
+    assert fact_finding.statement_ids == (rule.id,)
 
 
 # -- 8. relying on retconned canon -----------------------------------------------------------------------

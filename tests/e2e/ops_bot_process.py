@@ -10,7 +10,7 @@ import asyncio
 import sys
 from typing import Any
 
-from bot.cli import main as cli
+from bot.cli import run as cli
 from bot.emulator import point_client_at
 from bot.ops.logs import install
 from config.settings import load_settings
@@ -44,7 +44,7 @@ async def main(base_url: str) -> int:
 
     client.create_bot = create_bot  # type: ignore[assignment]
     assert real_create is None
-    return await cli._run_bot(settings)
+    return await cli.run_bot(settings)
 
 
 if __name__ == "__main__":

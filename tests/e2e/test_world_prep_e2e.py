@@ -188,3 +188,41 @@ async def test_replacing_a_file_of_the_same_name_asks_the_gm_first_and_a_player_
     assert "Ghoul" in everything(ghoul.message)
     gone = await emu.invoke(chan, gm, "canon entity", name="Aboleth")
     assert "No entity called “Aboleth”" in everything(gone.message) + (gone.content or "")
+
+
+async def test_a_gm_note_shows_on_the_entity_card_for_the_gm_and_never_for_a_player(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await emu.invoke(chan, gm, "lore import", file=attach(world, "bestiary.yaml", BESTIARY))
+    secret = "sleeps under the Drowned Library"
+    added = await emu.invoke(
+        chan, gm, "note add", text=f"The Aboleth {secret}", tags="plot, lair", about="Aboleth"
+    )
+    assert (
+        added.ephemeral
+        and secret in everything(added.message)
+        and "about Aboleth" in everything(added.message)
+    )
+    await emu.invoke(chan, gm, "note add", text="Roll for the kraken's mood", tags="todo")
+    # The GM's card shows the note; a player's card of the same entity does not, nor its count.
+    gm_card = everything((await emu.invoke(chan, gm, "canon entity", name="Aboleth")).message)
+    assert secret in gm_card and "Your notes" in gm_card
+    player_card = everything((await emu.invoke(chan, pat, "canon entity", name="Aboleth")).message)
+    assert "Aboleth" in player_card and secret not in player_card and "notes" not in player_card.lower()
+    # Searchable by words and tags; a player cannot use /note at all.
+    found = everything((await emu.invoke(chan, gm, "note list", search="drowned")).message)
+    assert secret in found and "kraken" not in found
+    todo = everything((await emu.invoke(chan, gm, "note list", tag="todo")).message)
+    assert "kraken's mood" in todo and secret not in todo
+    for command, options in (
+        ("note list", {}),
+        ("note add", {"text": "mine now"}),
+        ("note done", {"note": 1}),
+    ):
+        refused = await emu.invoke(chan, pat, command, **options)
+        assert refused.ephemeral and secret not in (refused.content or "") + everything(refused.message)
+        assert "GM" in (refused.content or "") + everything(refused.message)
+    # Done: off the card, still found with include_done.
+    number = int(found.split("**#", 1)[1].split("**", 1)[0])
+    await emu.invoke(chan, gm, "note done", note=number)
+    assert secret not in everything((await emu.invoke(chan, gm, "canon entity", name="Aboleth")).message)
+    assert secret in everything((await emu.invoke(chan, gm, "note list", include_done=True)).message)

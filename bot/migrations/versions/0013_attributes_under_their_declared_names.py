@@ -9,7 +9,7 @@ Downgrade removes those notes; the renamed facts keep their declared names, whic
 attribute names.
 
 Revision ID: 0013
-Revises: 0011
+Revises: 0012
 Create Date: 2026-12-03 09:00:00.000000
 """
 
@@ -27,7 +27,7 @@ import canon.storage
 from canon.ontology import base_ontology
 
 revision = "0013"
-down_revision = "0011"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
