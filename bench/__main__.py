@@ -24,6 +24,7 @@ ALL = (
     "lore_quality",
     "lore_answers",
     "recall",
+    "leaks",
     "chroma_modes",
     "load",
     "sandbox",

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 import orjson
-from sqlalchemy import BigInteger, DateTime, Dialect, Integer, MetaData, event
+from sqlalchemy import BigInteger, DateTime, Dialect, Integer, MetaData, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
@@ -377,6 +377,10 @@ class _WriterTurns:
         self._busy = False
 
 
+class _ProbeWritten(Exception):
+    """A write probe went through (raised to roll it back)."""
+
+
 class Database:
     """The engines and session factories; services open sessions and own their transactions.
 
@@ -448,6 +452,28 @@ class Database:
             yield
         finally:
             self._writer.release()
+
+    async def write_fault(self) -> str | None:
+        """Return why the database takes no write now, in plain words (`READ_ONLY`, `DISK_FULL`, ...), or None.
+
+        The probe rewrites the migration mark onto itself in a transaction it rolls back: nothing changes. An
+        error that is not the storage's (no schema yet, say) is raised.
+        """
+
+        async def probe(session: AsyncSession) -> None:
+            await session.execute(text("UPDATE alembic_version SET version_num = version_num"))
+            raise _ProbeWritten  # the write went through: roll it back
+
+        try:
+            await self.run(probe, attempts=1)
+        except _ProbeWritten:
+            return None
+        except Exception as error:
+            fault = storage_fault(error)
+            if fault is None:
+                raise
+            return fault
+        raise AssertionError("unreachable")  # pragma: no cover
 
     async def dispose(self) -> None:
         """Close every pooled connection."""

@@ -107,6 +107,10 @@ def answer_embed(answer: Answer, *, viewer: Viewer) -> discord.Embed:
     if shown:
         more = " · “Why these?” shows the scores and reasons" if viewer == Viewer.GM else ""
         embed.set_footer(text=f"Sources shows the {shown} source(s) behind this answer{more}")
+    if answer.unsaved:  # no stored record: the buttons that would open it are not there
+        embed.set_footer(
+            text=f"This answer could not be saved ({answer.unsaved}), so its sources cannot be opened"
+        )
     return shrink_to_limit(embed)
 
 

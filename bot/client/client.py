@@ -161,7 +161,23 @@ class Lorekeeper(commands.Bot):
                 log.exception("failed to load extension %s", extension)
         await self.sync_commands()
         await self.warm_up()
+        await self.check_storage()
         await self.start_jobs()
+
+    async def check_storage(self) -> None:
+        """Say at start, in the logs, when the database takes no writes (commands that write will say it too)."""
+        try:
+            fault = await self.services.db.write_fault()
+        except Exception:
+            log.warning("could not check that the database takes writes", exc_info=True)
+            return
+        if fault is not None:
+            log.warning(
+                "the database takes no writes: %s. Commands that write will fail and turns will wait in memory "
+                "until it does; %s (`lorekeeper doctor` checks it).",
+                fault,
+                storage_advice(fault).removeprefix("ask the bot's host to "),
+            )
 
     async def warm_up(self) -> None:
         """Load the embedding model and import chromadb now, in a worker thread, rather than on a first /lore.

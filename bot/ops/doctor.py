@@ -10,6 +10,7 @@ import tempfile
 import urllib.error
 import urllib.request
 from dataclasses import replace
+from typing import Any
 
 from bot.ops.checks import Check
 from config.settings import Settings
@@ -57,7 +58,12 @@ def check_data_dir(settings: Settings) -> Check:
         with tempfile.NamedTemporaryFile(dir=settings.data_dir, prefix=".doctor-"):
             pass
     except OSError as error:
-        return Check("data directory", False, f"{settings.data_dir} is not writable: {error}")
+        return Check(
+            "data directory",
+            False,
+            f"{settings.data_dir} is not writable ({error.strerror or error}): give the bot's user write "
+            "access to it, or free space on its disk",
+        )
     return Check("data directory", True, f"{settings.data_dir.resolve()} is writable")
 
 
@@ -86,9 +92,36 @@ async def check_database(settings: Settings) -> Check:
                 False,
                 f"{db.url} is not migrated ({missing}); run `lorekeeper db upgrade` (the bot does it at start)",
             )
-        return Check("database", True, f"{db.url} answers, at revision {', '.join(sorted(current))}")
+        problem = await _write_problem(db)
+        if problem is not None:
+            return Check("database", False, f"{db.url} answers but cannot be written: {problem}")
+        return Check(
+            "database", True, f"{db.url} answers and takes writes, at revision {', '.join(sorted(current))}"
+        )
     finally:
         await db.dispose()
+
+
+#: What the host can do about each storage fault (`canon.storage.storage_fault`).
+WRITE_ADVICE = {
+    "the disk is full": "free space on the disk that holds it",
+    "the database is read-only": (
+        "give the bot's user write access to the database file and its folder (PostgreSQL: a role that may "
+        "write, not in a read-only transaction or on a standby)"
+    ),
+    "the disk could not be read or written": "check the disk that holds it",
+}
+
+
+async def _write_problem(db: Any) -> str | None:
+    """Return what keeps the database from taking a write, in plain words with a next step (None: it can)."""
+    try:
+        fault = await asyncio.wait_for(db.write_fault(), 15)
+    except Exception as error:
+        return f"{type(error).__name__}: {error}"
+    if fault is None:
+        return None
+    return f"{fault}; {WRITE_ADVICE.get(fault, 'check that the database accepts writes')}"
 
 
 def check_scheduler_driver(settings: Settings) -> Check:

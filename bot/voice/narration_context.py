@@ -13,9 +13,11 @@ from typing import Any
 from bot.voice.common import Material, VoiceDeps, cards, lore
 from bot.voice.extraction import names_in
 from bot.voice.material import (
+    CARD_LABEL,
     card_line,
     contradictions,
     gm_words,
+    guarded_secrets,
     is_npc_type,
     memory_line,
     public_state_names,
@@ -27,7 +29,6 @@ from canon.domain import EntityCard, Viewer
 from memory import digests as digest_repo
 from memory.context import ContextItem, ContextSection, SectionKind, assemble
 from memory.framing import passage_line
-from memory.leaks import Secret
 from memory.scenes import Scene, scene_turns
 
 
@@ -73,7 +74,7 @@ async def narration_material(deps: VoiceDeps, campaign: Campaign, scene: Scene) 
     played = (*items.rules, *items.state, *items.canon, *items.reference, *items.inspiration)
     return Material(
         context=assemble(_sections(items, deps.settings.context_tokens), deps.settings.context_tokens),
-        secrets=[Secret(text=text, label=label) for label, text in items.secrets],
+        secrets=guarded_secrets(gm_cards.values(), items.secrets),
         public=gm_words(turns) + [i.text for i in played],
     )
 
@@ -87,7 +88,7 @@ def _add_cards(items: _Items, gm_cards: dict[int, EntityCard], player_cards: dic
             axiomatic = player_card.entity.kind == "axiomatic"
             (items.rules if axiomatic else items.state).append(item)
         for line in secret_lines(gm_card):
-            items.secrets.append((f"hidden canon about {gm_card.entity.name}", line))
+            items.secrets.append((CARD_LABEL + gm_card.entity.name, line))
 
 
 def _add_lore(items: _Items, results: Sequence[Any]) -> None:

@@ -18,11 +18,11 @@ from bot.voice.common import Material, VoiceDeps, cards, clip_for_discord, lore,
 from bot.voice.extraction import names_in
 from bot.voice.material import (
     card_line,
+    card_secrets,
     contradictions,
     gm_words,
     memory_line,
     public_state_names,
-    secret_lines,
     turn_line,
 )
 from bot.voice.prompts import RETRY_AFTER_LEAK, npc_talk_messages
@@ -325,12 +325,8 @@ class NpcCases:
 
 
 def _secrets(gm_cards: dict[int, EntityCard]) -> list[Secret]:
-    """Return the GM-only lines of the cards, which an NPC's reply must never quote."""
-    return [
-        Secret(text=line, label=f"hidden canon about {card.entity.name}")
-        for card in gm_cards.values()
-        for line in secret_lines(card)
-    ]
+    """Return what only the GM knows of the cards, which an NPC's reply must never reveal."""
+    return [secret for card in gm_cards.values() for secret in card_secrets(card)]
 
 
 def _passages(results: list[Any], knowledge_class: str) -> list[ContextItem]:

@@ -6,15 +6,18 @@ with exactly the text shown, and gives a stored answer back to whoever may see i
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from canon.domain import Viewer
 from canon.errors import InvalidInput, NotFound
-from canon.storage import Database, utc_now
+from canon.storage import Database, storage_fault, utc_now
 from memory.knowledge.models import Answer, RetrievalRecord
 from memory.knowledge.retrieval import Retriever, SearchConfig, preset
 from memory.knowledge.retrieval.answer import compose
 from memory.knowledge.retrievals import add_retrieval, load_retrieval
+
+log = logging.getLogger(__name__)
 
 
 class Answerer:
@@ -39,7 +42,8 @@ class Answerer:
 
         Players never get hidden sources or GM-only canon; the GM gets them marked hidden. With `record`, the
         answer is stored (with the exact text shown) for the "Why these?" inspector, and each source used
-        counts one more use.
+        counts one more use. A question is a read: when the storage cannot take the record (the disk is full,
+        the database is read-only), the answer is given all the same, unsaved, and says why.
         """
         question = " ".join(question.split())
         if not question:
@@ -52,7 +56,14 @@ class Answerer:
         answer = await self.retriever.search(campaign_id, question, viewer=viewer, limit=limit, config=search)
         answer = answer.model_copy(update={"reply": compose(question, answer.canon_facts, answer.results)})
         if record:
-            retrieval_id = await self._record(answer, search.name, asker_id)
+            try:
+                retrieval_id = await self._record(answer, search.name, asker_id)
+            except Exception as error:
+                fault = storage_fault(error)
+                if fault is None:
+                    raise
+                log.warning("a lore answer was given but not saved: %s (%s)", fault, error)
+                return answer.model_copy(update={"unsaved": fault})
             answer = answer.model_copy(update={"retrieval_id": retrieval_id})
         return answer
 

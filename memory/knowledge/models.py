@@ -340,6 +340,8 @@ class Answer(BaseModel):
     retrieval_id: int | None = None
     #: The short answer with its citations (extractive, from the graph, or written by the language model).
     reply: ShortAnswer | None = None
+    #: Why the answer could not be recorded (a storage fault in plain words: "the disk is full"), if so.
+    unsaved: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the command line's JSON shape: `results` with source, heading_path, class, score, text."""

@@ -13,6 +13,8 @@ from bot.cli.main import app
 from bot.ops import doctor
 from config.settings import Settings
 from tests.chroma_server import free_port
+from tests.conftest import DatabaseTarget
+from tests.storage_faults import read_only_url
 
 TOKEN = (
     base64.urlsafe_b64encode(b"1234567890123456789").decode().rstrip("=")
@@ -144,3 +146,17 @@ def test_each_process_of_split_shards_has_its_own_heartbeat(tmp_path: Path) -> N
     assert path() == path(shard_count=2) == tmp_path / "heartbeat.json"
     assert path(shard_count=4, shard_ids=[2, 3]) == tmp_path / "heartbeat-shards-2-3.json"
     assert path(shard_count=4, shard_ids=[0, 1]) != path(shard_count=4, shard_ids=[2, 3])
+
+
+async def test_a_database_that_answers_but_takes_no_writes_is_named(
+    db_target: DatabaseTarget, tmp_path: Path
+) -> None:
+    settings = Settings(_env_file=None, data_dir=tmp_path, database_url=db_target.database_url)  # type: ignore[call-arg]
+    healthy = await doctor.check_database(settings)
+    assert healthy.ok and "takes writes" in healthy.detail, healthy.detail
+    async with read_only_url(db_target) as url:
+        check = await doctor.check_database(settings.model_copy(update={"database_url": url}))
+    assert not check.ok
+    assert (
+        "answers but cannot be written: the database is read-only; give the bot's user write" in check.detail
+    )

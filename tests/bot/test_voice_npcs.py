@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from bot.app import Services
+from canon.domain import Visibility
 from canon.errors import NotAllowed, NotFound
+from canon.proposals import Ref, StateChangeContent
 from memory.npc_memory import DocType, NewMemory, ScopeKind
 from memory.scenes import SceneStatus, SpeakerKind
 from tests.bot.voice_fixtures import (
@@ -367,3 +369,30 @@ async def test_an_npc_a_player_only_talks_about_was_not_there_and_remembers_noth
     assert mira and all(m.scene_id == scene.id for m in mira)
     # The GM put her there; she heard herself asked for from the first turn naming her, a player's.
     assert min(m.turn_from or 0 for m in mira) == 2
+
+
+async def test_an_npc_saying_a_hidden_state_in_public_words_is_refused(
+    db_target: DatabaseTarget, tmp_path: Path, stub: LLMStub, made: list[Services]
+) -> None:
+    script = VoiceScript(npc_talk="*lowers her voice* Aldric? Sl\u00adain, last winter. Tell no one.")
+    stub.responder = script
+    services = await open_services(db_target, settings_for(tmp_path, stub))
+    made.append(services)
+    world = await seed(services)
+    await services.canon.add_direct(
+        world.campaign,
+        StateChangeContent(subject=Ref(name="Aldric"), state="dead", visibility=Visibility.GM_ONLY),
+        GM,
+        command="/canon add",
+    )
+    posts = Posts()
+    reply = await services.voice.npc_talk(
+        world.campaign, 860, "Mira", "Where is Aldric these days? Is he dead?", PAT, post=posts.npc
+    )
+    assert reply.status == "blocked" and posts.npc_lines == []
+    # Words of the secret said of nobody in particular pass.
+    script.handlers["npc_talk"] = "Aldric drinks to the dead every winter."
+    posted = await services.voice.npc_talk(
+        world.campaign, 860, "Mira", "Where is Aldric these days?", PAT, post=posts.npc
+    )
+    assert posted.status == "posted"

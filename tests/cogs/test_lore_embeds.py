@@ -471,3 +471,17 @@ def test_a_batch_card_pages_and_rebuilds_its_buttons_from_their_custom_ids() -> 
     closed = card_content(Review(scene=None, batch=batch, proposals=done, turn_messages={}), 0, reveal=False)
     assert "Canon committed" in (closed["embed"].title or "")
     assert all(item.item.disabled for item in closed["view"].children)  # type: ignore[attr-defined]
+
+
+def test_an_unsaved_answer_says_why_it_has_no_inspector() -> None:
+    answer = Answer(
+        campaign_id=1,
+        question="What does the mill grind?",
+        viewer="player",
+        results=[],
+        canon_facts=[],
+        trace=trace(),
+        unsaved="the disk is full",
+    )
+    footer = lore_answer_embeds.answer_embed(answer, viewer=Viewer.PLAYER).footer.text or ""
+    assert footer == "This answer could not be saved (the disk is full), so its sources cannot be opened"

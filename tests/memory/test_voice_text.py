@@ -55,7 +55,7 @@ PUBLIC = [
 
 def test_a_reply_quoting_a_secret_is_caught() -> None:
     leaks = find_leaks("Mira smiles: she has served the Crimson Pact for years.", SECRETS, PUBLIC)
-    assert [leak.label for leak in leaks] == ["Mira"] and "crimson" in leaks[0].phrase
+    assert [leak.label for leak in leaks] == ["Mira"] and "crimson" in leaks[0].phrase.lower()
 
 
 def test_a_three_word_run_with_a_distinctive_word_is_caught() -> None:
@@ -78,8 +78,8 @@ def test_ordinary_words_shared_with_a_secret_are_not_a_leak() -> None:
     assert find_leaks("", SECRETS, PUBLIC) == []
 
 
-def test_a_paraphrase_escapes_the_lexical_check() -> None:
-    # Documented limit: the prompt's instruction is the first defence, this check the second.
+def test_a_paraphrase_in_words_of_its_own_escapes_the_guard() -> None:
+    # Documented limit: the prompt's instruction is the first defence, this guard the second.
     assert find_leaks("The water was tainted by the lord of the land.", SECRETS, PUBLIC) == []
 
 
