@@ -3,7 +3,8 @@ or dismissed with a reason, and the pages `/canon conflicts` shows.
 
 A dismissed conflict keeps its fingerprint in the table, so the same facts never raise it again
 (`canon.checks.record_findings` records a fingerprint once). A retcon resolves every open conflict one of whose
-sides is the retconned fact; a whole-graph check resolves the open ones it no longer finds (canon changed).
+sides is the retconned fact; a whole-graph check resolves the open ones it no longer finds (canon changed), and
+reopens those it finds again.
 """
 
 from __future__ import annotations
@@ -161,6 +162,32 @@ async def resolve_vanished(
         closed.append(conflict_from_row(row))
     await session.flush()
     return closed
+
+
+async def reopen_found(
+    session: AsyncSession, campaign_id: int, found: Collection[str]
+) -> list[RecordedConflict]:
+    """Reopen the conflicts a change of canon resolved that a check finds again (canon changed back)."""
+    if not found:
+        return []
+    rows = (
+        await session.execute(
+            select(ConflictRow).where(
+                ConflictRow.campaign_id == campaign_id,
+                ConflictRow.status == RESOLVED,
+                ConflictRow.resolution == Resolution.CHANGE.value,
+            )
+        )
+    ).scalars()
+    present = set(found)
+    reopened: list[RecordedConflict] = []
+    for row in rows:
+        if row.fingerprint not in present:
+            continue
+        row.status, row.resolution, row.rationale, row.closed_at, row.closed_by = OPEN, None, None, None, None
+        reopened.append(conflict_from_row(row))
+    await session.flush()
+    return reopened
 
 
 async def dismissed_fingerprints(session: AsyncSession, campaign_id: int) -> set[str]:

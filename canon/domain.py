@@ -225,6 +225,8 @@ class EntityCard(BaseModel):
     facts: tuple[StatementView, ...]
     evidence: tuple[Evidence, ...]
     hidden_count: int = 0
+    # Facts of a single-valued attribute that a later value, dated in the world, changed: id -> that date.
+    changed_at: dict[int, str] = {}
 
 
 class AsOf(BaseModel):

@@ -276,7 +276,8 @@ class Ontology(BaseModel):
         An extension adds entity types, relation types, state tags, transitions and `via` events. It never
         redefines what exists, and never loosens it: a transition between two states of this ontology that it
         does not allow (dead -> alive) stays forbidden, and no transition may leave a terminal state; leaving
-        one takes an event, so an extension adds a `via` entry (like resurrection) instead.
+        one takes an event, so an extension adds a `via` entry (like resurrection) instead. `attributes` adds
+        attributes to types that exist (`{Person: {favourite_song: {}}}`), never one a type already has.
         """
         if not isinstance(extension, dict):
             raise InvalidInput(
@@ -290,6 +291,18 @@ class Ontology(BaseModel):
                     problems.append(f"{name} is already defined; an extension can only add")
                 else:
                     data[section][name] = spec
+        for type_name, added in _section(extension, "attributes", problems).items():
+            if type_name not in data["entity_types"]:
+                problems.append(f"attributes of {type_name}: there is no such entity type")
+                continue
+            own = data["entity_types"][type_name].setdefault("attributes", {})
+            for name, spec in (added if isinstance(added, dict) else {}).items():
+                if self.attribute(type_name, name)[1] is not None or name in own:
+                    problems.append(
+                        f"{type_name} already has the attribute {name}; an extension can only add"
+                    )
+                else:
+                    own[name] = spec
         states = _section(extension, "states", problems)
         problems += _unknown_keys(states, STATE_SECTIONS, "states")
         for section, what in (("tags", "the state"), ("via", "the event kind")):
@@ -324,7 +337,7 @@ class Ontology(BaseModel):
         raise InvalidInput("The ontology extension is invalid: " + "; ".join(problems) + ".")
 
 
-EXTENSION_SECTIONS = ("entity_types", "relation_types", "states")
+EXTENSION_SECTIONS = ("entity_types", "relation_types", "attributes", "states")
 STATE_SECTIONS = ("tags", "transitions", "via")
 
 

@@ -466,7 +466,16 @@ def entity_card_embed(card: EntityCard, *, viewer: Viewer, as_of: AsOf) -> disco
         embed.add_field(
             name="Facts",
             value=fit_lines(
-                [statement_line(v, relative_to=entity.id, viewer=viewer) for v in facts], FIELD_LIMIT
+                [
+                    statement_line(v, relative_to=entity.id, viewer=viewer)
+                    + (
+                        f" — changed on {card.changed_at[v.statement.id]}"
+                        if v.statement.id in card.changed_at
+                        else ""
+                    )
+                    for v in facts
+                ],
+                FIELD_LIMIT,
             ),
             inline=False,
         )

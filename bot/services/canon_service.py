@@ -443,9 +443,9 @@ class CanonService(ProposalService):
         async def work(session: AsyncSession) -> tuple[list[Finding], list[Finding]]:
             reader = await self.reader(session, campaign, Viewer.GM)
             found = await whole_graph_findings(reader)
-            await lifecycle.resolve_vanished(
-                session, campaign.id, [f.fingerprint for f in found], by="a check"
-            )
+            prints = [f.fingerprint for f in found]
+            await lifecycle.resolve_vanished(session, campaign.id, prints, by="a check")
+            await lifecycle.reopen_found(session, campaign.id, prints)
             dismissed = await lifecycle.dismissed_fingerprints(session, campaign.id)
             findings = [f for f in found if f.fingerprint not in dismissed]
             return findings, await record_findings(session, campaign.id, findings)

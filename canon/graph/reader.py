@@ -8,6 +8,7 @@ branch reads its ancestors' rows up to its fork point, never later ones.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -183,7 +184,31 @@ class CanonReader(LineageReader):
             facts=facts,
             evidence=tuple(own_evidence),
             hidden_count=hidden,
+            changed_at=self._changes(
+                entity, [v.statement for v in facts if v.statement.subject_id == entity_id]
+            ),
         )
+
+    def _changes(self, entity: Entity, facts: list[Statement]) -> dict[int, str]:
+        """Return the facts of a single-valued attribute that a later value changed, with the date it changed:
+        a change is a different value with an in-world date after the earlier one's (or the earlier is undated)."""
+        groups: dict[str, list[Statement]] = {}
+        for s in facts:
+            name, spec = self.ontology.attribute(entity.type, s.predicate)
+            if spec is not None and not spec.many and spec.changes:
+                groups.setdefault(name, []).append(s)
+        changed: dict[int, str] = {}
+        for group in groups.values():
+            ordered = sorted(group, key=_world_order)
+            for old, new in itertools.pairwise(ordered):
+                start, since = old.validity.world_from_key, new.validity.world_from_key
+                if since is None or (start is not None and start >= since):
+                    continue
+                if " ".join((old.value or "").casefold().split()) != " ".join(
+                    (new.value or "").casefold().split()
+                ):
+                    changed[old.id] = new.validity.world_from or str(since)
+        return changed
 
     async def timeline(self, entity_id: int, as_of: AsOf = NOW) -> list[StatementView]:
         """Return everything about an entity in story order, retconned rows included and marked."""
@@ -310,3 +335,9 @@ def fold_prefix(text: str) -> str:
 def believed_at(value: dt.datetime) -> AsOf:
     """Return an as-of point for "what we believed at real time T"."""
     return AsOf(believed_at=value if value.tzinfo else value.replace(tzinfo=dt.UTC))
+
+
+def _world_order(s: Statement) -> tuple[int, int]:
+    """Order a fact by its in-world start (undated first), then by when it was written."""
+    key = s.validity.world_from_key
+    return (-(2**62) if key is None else key, s.id)

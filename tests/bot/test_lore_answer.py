@@ -12,12 +12,13 @@ import pytest
 
 from bot.llm.client import InMemoryTokenLedger
 from bot.llm.openai_compatible import OpenAICompatibleLLM
-from bot.services.lore_answer import LoreAnswers, answer_messages
+from bot.services.lore_answer import LoreAnswers, answer_messages, guarded_material
 from canon.domain import Viewer
 from canon.storage import Database
 from config.settings import LoreSettings
-from memory.knowledge.answer_models import AnswerMode
-from memory.knowledge.models import KnowledgeClass, LoreResult
+from memory.knowledge.answer_models import AnswerMode, Relation
+from memory.knowledge.models import Answer, CanonFact, KnowledgeClass, LoreResult, RetrievalTrace
+from memory.leaks import find_leaks
 from memory.untrusted import CLOSE, OPEN
 from tests.llm_stub import STUB_MODEL, LLMStub, Reply
 from tests.memory.knowledge_helpers import knowledge_service, new_campaign
@@ -142,3 +143,52 @@ def test_the_prompt_keeps_an_out_of_date_passage_marked() -> None:
     (_, user) = answer_messages("Is the gate open?", [], [gate])
     assert "OUT OF DATE: now North Gate is collapsed" in user.content
     assert json.dumps("known") in answer_messages("q", [], [])[0].content
+
+
+def test_the_guard_is_given_what_the_gm_sees_and_the_player_does_not_as_structured_secrets() -> None:
+    def card(hidden: bool, facts: list[str], relations: list[Relation]) -> CanonFact:
+        return CanonFact(
+            entity_id=1,
+            entity_name="Ysolde Marrow",
+            entity_type="NPC",
+            matched="Ysolde",
+            match_score=92.0,
+            hidden=hidden,
+            description="the harbourmaster",
+            facts=facts,
+            relations=relations,
+        )
+
+    sibling = Relation(subject="Ysolde Marrow", predicate="SIBLING_OF", object="Tomas Marrow")
+    gm_card = card(
+        False, ["Ysolde Marrow: title = harbourmaster", "Ysolde Marrow: debt = owes the smugglers"], [sibling]
+    )
+    player_card = card(False, ["Ysolde Marrow: title = harbourmaster"], [])
+    trace = RetrievalTrace(
+        preset="default",
+        mode="hybrid",
+        lexical_query=None,
+        lexical_candidates=0,
+        semantic_candidates=0,
+        semantic_status="ok",
+        entity_matches=[],
+        allowed_sources=1,
+        blocked_sources=0,
+        candidates=[],
+        budgets={},
+        used_tokens={},
+        timings_ms={},
+    )
+
+    def answer(facts: list[CanonFact]) -> Answer:
+        return Answer(
+            campaign_id=1, question="q", viewer="player", results=[], canon_facts=facts, trace=trace
+        )
+
+    secrets, public = guarded_material(answer([player_card]), answer([gm_card]))
+    assert {s.kind.value for s in secrets} == {"fact", "relation"}
+    assert find_leaks("Ysolde's brother is Tomas Marrow. [1]", secrets, public)
+    assert find_leaks("She owes the smugglers. [1]", secrets, public)
+    assert not find_leaks("Ysolde Marrow is the harbourmaster. [1]", secrets, public)
+    hidden, _ = guarded_material(answer([]), answer([card(True, [], [])]))
+    assert [s.kind.value for s in hidden] == ["entity"] and find_leaks("Ask Ysolde Marrow.", hidden, [])

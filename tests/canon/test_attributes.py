@@ -107,15 +107,25 @@ async def test_a_second_title_at_the_same_time_is_warned_with_both_sides_evidenc
     assert play_side["evidence"][0]["scene_id"] == 2 and play_side["evidence"][0]["turn_from"] == 4
 
 
-async def test_a_title_that_changes_at_a_date_is_a_change(desk: Desk) -> None:
-    await desk.add(
-        FactContent(subject=Ref(name="Mara"), attribute="title", value="Harbourmaster of Greyhaven")
-    )
+async def test_a_title_that_changes_at_a_date_is_a_change_and_the_card_shows_it(desk: Desk) -> None:
+    (old,) = (
+        await desk.add(
+            FactContent(subject=Ref(name="Mara"), attribute="title", value="Harbourmaster of Greyhaven")
+        )
+    ).statement_ids
     (fact,) = await desk.propose(
         FactContent(subject=Ref(name="Mara"), attribute="title", value="Pirate Queen", when="3rd_age.340"),
         scene=2,
     )
     assert fact.warnings == ()
+    await desk.decide(fact.id, accept=True)
+    await desk.commit(scene=2)
+    await desk.add(FactContent(subject=Ref(name="Mara"), attribute="nickname", value="the Gull"))
+    await desk.add(
+        FactContent(subject=Ref(name="Mara"), attribute="epithet", value="Storm-born", when="3rd_age.341")
+    )
+    card = await desk.card("Mara")
+    assert card.changed_at == {old: "3rd_age.year_340"}  # nicknames are many: no change
 
 
 async def test_a_law_of_the_world_proposed_by_a_player_is_warned_and_by_the_gm_is_not(desk: Desk) -> None:

@@ -32,9 +32,9 @@ async def recheck(desk: Desk) -> tuple[int, int]:
     async def work(session: AsyncSession) -> tuple[int, int]:
         reader = await desk.reader(session)
         found = await whole_graph_findings(reader)
-        await lifecycle.resolve_vanished(
-            session, desk.campaign.id, [f.fingerprint for f in found], by="a check"
-        )
+        prints = [f.fingerprint for f in found]
+        await lifecycle.resolve_vanished(session, desk.campaign.id, prints, by="a check")
+        await lifecycle.reopen_found(session, desk.campaign.id, prints)
         dismissed = await lifecycle.dismissed_fingerprints(session, desk.campaign.id)
         kept = [f for f in found if f.fingerprint not in dismissed]
         return len(kept), len(await record_findings(session, desk.campaign.id, kept))
@@ -93,6 +93,17 @@ async def test_a_dismissed_conflict_is_never_raised_again_and_a_vanished_one_res
         (brann.id, "resolved", "change"),
         (mara.id, "dismissed", None),
     }
+
+
+async def test_a_conflict_a_change_resolved_reopens_when_a_check_finds_it_again(db: Database) -> None:
+    desk = await Desk.create(db)
+    await two_titles(desk, "Mara")
+    (conflict,) = await desk.conflicts()
+    await db.run(lambda s: lifecycle.resolve_vanished(s, desk.campaign.id, [], by="a check"))  # as if changed
+    assert (await desk.conflicts())[0].resolution == "change"
+    assert await recheck(desk) == (1, 0)  # found again: not new, but open again
+    (again,) = await desk.conflicts()
+    assert (again.id, again.status, again.resolution, again.closed_at) == (conflict.id, "open", None, None)
 
 
 async def test_a_retcon_resolves_the_open_conflicts_it_answers(db: Database) -> None:

@@ -254,3 +254,12 @@ def test_an_extension_adds_a_type_with_its_attributes() -> None:
     )
     assert extended.attribute("Ship", "Captain")[0] == "captain"
     assert extended.attribute("Ship", "price")[0] == "value"  # from its parent, Item
+
+
+def test_an_extension_adds_attributes_to_existing_types_but_never_redefines_one() -> None:
+    extended = base_ontology().extended({"attributes": {"Person": {"favourite_song": {"aliases": ["song"]}}}})
+    assert extended.attribute("NPC", "Song")[0] == "favourite_song"
+    with pytest.raises(InvalidInput) as error:
+        base_ontology().extended({"attributes": {"Person": {"titles": {}}, "Starship": {"captain": {}}}})
+    assert "Person already has the attribute titles" in error.value.message
+    assert "attributes of Starship: there is no such entity type" in error.value.message

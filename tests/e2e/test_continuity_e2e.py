@@ -199,7 +199,13 @@ async def test_a_dated_scene_dates_its_facts_on_the_timeline_and_the_next_scene_
     await emu.send_message(chan, pat, "A spar breaks; Mara is hurt.")
     await emu.invoke(chan, pat, "propose state", subject="Mara", state="wounded")
     await emu.invoke(chan, pat, "propose state", subject="Mara", state="alive", when="3rd_age.300.3.30")
+    promoted = await emu.invoke(
+        chan, pat, "propose fact", subject="Mara", attribute="title", value="Harbour-lord"
+    )
+    assert "Continuity warnings" not in embed_text(promoted.embeds[0])  # a dated change, not a conflict
     await commit_latest_scene(world)
+    now = embed_text((await emu.invoke(chan, pat, "canon entity", name="Mara")).embeds[0])
+    assert "title = Harbourmaster" in now and "changed on 3rd_age.year_300.month_3.day_20" in now, now
 
     timeline = embed_text((await emu.invoke(chan, gm, "canon timeline", name="Mara")).embeds[0])
     titled = timeline.index("Mara: title = Harbourmaster")

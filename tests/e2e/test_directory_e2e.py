@@ -36,6 +36,7 @@ async def test_the_directory_pages_and_searches_and_hides_gm_only_entities_from_
         gm_seen.embeds[0]
     )
     (following,) = [i for i in buttons(gm_seen.message) if i.startswith("lk:dir:1:next")]
+    await world.restart()  # the listing's controls survive a restart
     page_two = await emu.click(gm_seen.message, following, gm)
     assert page_two.response_type == 7 and "Page 2 of 2" in embed_text(page_two.embeds[0])
 

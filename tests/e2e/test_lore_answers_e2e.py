@@ -61,7 +61,8 @@ async def test_an_answer_cites_its_sources_and_a_gm_only_answer_is_nothing_known
     asked = await emu.invoke(chan, pat, "lore ask", question="What does the harbourmaster keep a ledger of?")
     shown = description(asked)
     assert shown.startswith("The harbourmaster keeps a ledger of every hull, flag and cargo")
-    assert shown.endswith("the toll is paid. [1]\n\n[1] Greyhaven")  # small sections share one passage
+    # Small sections share one passage: the citation names the section quoted.
+    assert shown.endswith("the toll is paid. [1]\n\n[1] Greyhaven › Harbour")
     assert custom_ids(asked.message["components"]) == [why_id(asked.message, "src")]  # no "Why these?"
     assert "[1] Greyhaven" in await sources(world, asked, pat)
 
@@ -95,7 +96,7 @@ async def test_a_canon_passage_the_story_changed_is_marked_out_of_date(world: Wo
     after = await emu.invoke(chan, pat, "lore ask", question="Is the north gate open?")
     shown = description(after)
     assert "is out of date: North Gate's status is collapsed now." in shown
-    assert "\n\n[2] Greyhaven · ⚠️ Out of date" in shown
+    assert "\n\n[2] Greyhaven › North Gate · ⚠️ Out of date" in shown
     assert "⚠️ Out of date: now North Gate's status is collapsed." in await sources(world, after, pat)
     # The GM is told to update the source.
     gm_after = await emu.invoke(chan, gm, "lore ask", question="Is the north gate open?")

@@ -160,6 +160,44 @@ async def test_a_canon_passage_the_story_changed_is_marked_out_of_date_for_those
     gm = await service.ask(campaign, "Is the north gate open?", viewer=Viewer.GM)
     assert gm.results[0].out_of_date == "North Gate's status is rubble"
     # Asked for the attribute itself, canon from play answers before the imported prose.
+    (card,) = [f for f in gm.canon_facts if f.entity_name == "North Gate"]
+    assert card.facts == ["North Gate: status = rubble"]  # the values it replaced are not read as current
     status = await service.ask(campaign, "What is the status of the North Gate?", viewer=Viewer.PLAYER)
     assert status.reply is not None and status.reply.mode == AnswerMode.GRAPH
     assert status.reply.text == "North Gate's status is collapsed. [1]"
+
+
+async def test_a_many_valued_attribute_keeps_every_value_and_marks_nothing_out_of_date(
+    db: Database, tmp_path: Path
+) -> None:
+    service = knowledge_service(db, tmp_path, semantic=False)
+    campaign = await new_campaign(db, "Greyhaven")
+
+    async def write(session):  # type: ignore[no-untyped-def]
+        writer = CanonWriter(
+            session, await open_changeset(session, campaign, ChangesetKind.GM_DIRECT), base_ontology()
+        )
+        corin = await writer.create_entity(type="NPC", name="Corin Vale", authority=Authority.GM)
+        for value in ("owes Brannoc forty silver", "owes the guild a favour"):
+            await writer.add_statement(
+                kind=StatementKind.ATTRIBUTE,
+                subject_id=corin,
+                predicate="debt",
+                value=value,
+                authority=Authority.GM,
+            )
+
+    await db.run(write)
+    await service.import_bytes(
+        campaign,
+        "people.md",
+        b"# People\n\n## Corin Vale\n\nCorin Vale owes Brannoc forty silver and drinks at the Gull.",
+        knowledge_class=KnowledgeClass.CANON,
+    )
+    answer = await service.ask(campaign, "Who is Corin Vale?", viewer=Viewer.PLAYER)
+    (card,) = answer.canon_facts
+    assert card.facts == [
+        "Corin Vale: debt = owes Brannoc forty silver",
+        "Corin Vale: debt = owes the guild a favour",
+    ]
+    assert all(r.out_of_date is None for r in answer.results)

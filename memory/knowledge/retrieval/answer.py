@@ -26,6 +26,7 @@ from memory.knowledge.retrieval.answer_words import (
     key_words,
     names_in,
     same_word,
+    sections_of,
     sentences,
 )
 
@@ -103,6 +104,8 @@ class _Sentence:
     number: int
     score: float
     words: set[str]
+    #: The heading inside the passage the sentence is under (a passage may hold several small sections).
+    section: str | None = None
 
 
 def _weights(keys: Sequence[str], names: Sequence[str], results: Sequence[LoreResult]) -> dict[str, float]:
@@ -139,15 +142,18 @@ def _scored(question: str, results: Sequence[LoreResult], first: int) -> list[_S
         if others and sum(1 for w in others if covers(passage, w)) / len(others) < MIN_COVERAGE:
             continue
         damp = (1.0 - 0.12 * rank) * (0.5 if result.out_of_date else 1.0)
-        for position, text in enumerate(sentences(result.text)):
+        placed = [(section, text) for section, body in sections_of(result.text) for text in sentences(body)]
+        for position, (section, text) in enumerate(placed):
             words = set(fold_words(text))
+            above = heading | set(fold_words(section or ""))
             own = sum(weight[w] for w in keys if covers(words, w))
-            by_heading = sum(weight[w] for w in keys if not covers(words, w) and has_word(heading, w))
+            by_heading = sum(weight[w] for w in keys if not covers(words, w) and has_word(above, w))
             if not own or (own + by_heading) / total < SENTENCE_COVERAGE:
                 continue
             density = 1.0 / (1.0 + len(words) / 30)
             score = (own + 0.5 * by_heading) * damp * density - 0.01 * position
-            scored.append(_Sentence(text, first + index, score, {w for w in keys if covers(words, w)}))
+            matched = {w for w in keys if covers(words, w)}
+            scored.append(_Sentence(text, first + index, score, matched, section))
     scored.sort(key=lambda s: -s.score)
     return scored
 
@@ -181,6 +187,11 @@ def compose(question: str, facts: Sequence[CanonFact], results: Sequence[LoreRes
             text = sentence.text if sentence.text.endswith((".", "!", "?", "…")) else sentence.text + "."
             parts.append(f"{text} [{sentence.number}]")
             cited.add(sentence.number)
+            citation = citations[sentence.number - 1]
+            if sentence.section and not citation.label.endswith(sentence.section):
+                # Name the section quoted, not only the passage that holds it.
+                label = f"{citation.label} › {sentence.section}"
+                citations[sentence.number - 1] = citation.model_copy(update={"label": label})
     for number in sorted(cited):
         stale = citations[number - 1].out_of_date
         if stale:

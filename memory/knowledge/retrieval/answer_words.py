@@ -15,6 +15,7 @@ __all__ = [
     "key_words",
     "names_in",
     "same_word",
+    "sections_of",
     "sentences",
 ]
 
@@ -172,3 +173,24 @@ def covers(words: set[str], word: str) -> bool:
         return True
     relation = RELATION_WORDS.get(word)
     return relation is not None and any(RELATION_WORDS.get(w) == relation for w in words)
+
+
+_SECTION = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+
+
+def sections_of(text: str) -> list[tuple[str | None, str]]:
+    """Return a passage's sections: the heading inside the passage each is under (None before any), its text."""
+    found: list[tuple[str | None, str]] = []
+    heading: str | None = None
+    lines: list[str] = []
+    for line in text.splitlines():
+        match = _SECTION.match(line)
+        if match is None:
+            lines.append(line)
+            continue
+        if any(x.strip() for x in lines):
+            found.append((heading, "\n".join(lines)))
+        heading, lines = match.group(1), []
+    if any(x.strip() for x in lines):
+        found.append((heading, "\n".join(lines)))
+    return found

@@ -56,14 +56,33 @@ def windows(question: str, longest: int = 6) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def card_facts(card: EntityCard, limit: int) -> list[str]:
-    """Return an entity card's state, facts and relations as sentences, without repeats, at most `limit`."""
+def card_facts(card: EntityCard, limit: int, ontology: Ontology | None = None) -> list[str]:
+    """Return an entity card's state, facts and relations as sentences, without repeats, at most `limit`.
+
+    Of a single-valued attribute stated more than once, only its last value in story order is kept: an answer
+    must never read a value the story has since replaced as the current one (nor lose the current one to
+    `limit`). The values of an attribute the ontology declares many-valued are all kept.
+    """
     facts: list[str] = []
     if card.state is not None:
         facts.append(card.state.sentence())
-    facts += [view.sentence() for view in card.facts]
+    last = {view.statement.predicate: view for view in card.facts}
+    facts += [
+        view.sentence()
+        for view in card.facts
+        if last[view.statement.predicate] is view
+        or is_many(ontology, card.entity.type, view.statement.predicate)
+    ]
     facts += [view.sentence() for view in card.relations]
     return list(dict.fromkeys(facts))[:limit]
+
+
+def is_many(ontology: Ontology | None, entity_type: str, predicate: str) -> bool:
+    """Return whether the ontology declares an attribute of a type many-valued (several values at once)."""
+    if ontology is None:
+        return False
+    spec = ontology.attribute(entity_type, predicate)[1]
+    return spec is not None and spec.many
 
 
 def card_relations(card: EntityCard) -> list[Relation]:
@@ -226,7 +245,7 @@ class EntityFinder:
                     match_score=round(min(m.score, 100.0), 1),
                     hidden=entity.visibility == Visibility.GM_ONLY,
                     description=entity.description,
-                    facts=card_facts(card, config.max_facts_per_entity),
+                    facts=card_facts(card, config.max_facts_per_entity, reader.ontology),
                     score=round(min(m.score, 100.0) / 100, 4),
                     relations=card_relations(card),
                 )

@@ -11,8 +11,9 @@ players may not know of never marks a passage for them (the mark itself would te
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from canon.domain import CanonLevel, StatementKind, StatementView
 from canon.errors import GameError
@@ -42,12 +43,17 @@ class Change:
         return f"{self.entity}'s {self.predicate.replace('_', ' ')} is {self.now}"
 
 
-def changes_of(views: Sequence[StatementView]) -> list[Change]:
-    """Return the changed values among an entity's statements in story order (retconned rows ignored)."""
+def changes_of(views: Sequence[StatementView], many: Callable[[str], bool] = lambda _: False) -> list[Change]:
+    """Return the changed values among an entity's statements in story order (retconned rows ignored).
+
+    `many(predicate)`: an attribute with several values at once (titles) is never a change of one value.
+    """
     groups: dict[tuple[StatementKind, str], list[StatementView]] = {}
     for view in views:
         s = view.statement
         if s.kind == StatementKind.RELATION or s.value is None or s.provenance.level != CanonLevel.CANON:
+            continue
+        if s.kind == StatementKind.ATTRIBUTE and many(s.predicate):
             continue
         groups.setdefault((s.kind, s.predicate), []).append(view)
     found = []
@@ -60,6 +66,11 @@ def changes_of(views: Sequence[StatementView]) -> list[Change]:
         if before:
             found.append(Change(group[-1].subject.name, kind, predicate, now, before))
     return found
+
+
+def _many(reader: CanonReader, entity_type: str, predicate: str) -> bool:
+    spec = reader.ontology.attribute(entity_type, predicate)[1] if entity_type else None
+    return spec is not None and spec.many
 
 
 def _says(text: str, value: str) -> bool:
@@ -126,7 +137,9 @@ async def mark_superseded(
     changes: dict[int, list[Change]] = {}
     for entity_id in wanted:
         try:
-            changes[entity_id] = changes_of(await reader.timeline(entity_id))
+            views = await reader.timeline(entity_id)
+            kind = next((v.subject.type for v in views if v.subject.id == entity_id), "")
+            changes[entity_id] = changes_of(views, partial(_many, reader, kind))
         except GameError:  # an entity gone or hidden meanwhile: nothing to say about it
             changes[entity_id] = []
     marked = []
