@@ -1,6 +1,6 @@
 """Structured lore (YAML) speed: a typical file of each kind, the SRD bestiary, and a 10,000-person family tree.
 
-Prints one JSON line. For each file: `load_ms` (read and validate, the strict loader alone) and `ingest_ms`
+Prints one JSON line (with a 1,000-line dialogue file parsed and imported into a scene). For each file: `load_ms` (read and validate, the strict loader alone) and `ingest_ms`
 (the whole import into a fresh SQLite campaign: validation, entities, statements, evidence, the continuity
 checks on the new facts and the conflicts they record). Goals: under 50 ms per typical file (~100 entries),
 and the 10,000-person tree (anachronism check included) at most 2.5 times its floor, measured in the same
@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import gc
 import json
 import os
+import random
 import shutil
 import sqlite3
 import statistics
@@ -88,6 +90,93 @@ async def typical(tmp: Path, repeat: int) -> dict[str, Any]:
         entry["ingest_cpu_ms"] = round(best_cpu * 1000, 1)
         found[kind] = entry
     return found
+
+
+def dialogue_text(lines: int = 1000, *, seed: int = 37) -> str:
+    """Return a YAML dialogue of `lines` lines among three NPCs and two players, the place changing now and then."""
+    rng = random.Random(seed)
+    speakers = ["Mira", "Aldric", "Orsolya", "Kestrel", "Pat"]
+    out = [
+        "title: The long night at the Drowned Rat",
+        "date: 3rd_age.year_340",
+        "location: Thornwall",
+        "dialogue:",
+    ]
+    for i in range(lines):
+        out += [
+            f"  - speaker: {rng.choice(speakers)}",
+            f'    line: "Line {i}: the tide, the ledger and the {rng.choice(["bell", "cellar", "ring"])}."',
+        ]
+        if i % 100 == 99:
+            out.append(f"    location: room {i // 100}")
+    return "\n".join(out) + "\n"
+
+
+async def dialogue(tmp: Path, repeat: int, lines: int = 1000) -> dict[str, Any]:
+    """Time a dialogue of `lines` lines: parsing alone, then importing it into a scene (no LLM: it completes)."""
+    from bot.services.canon_service import CanonService
+    from bot.voice.dialogue_import import DialogueImportService
+    from memory.dialogue import parse_dialogue
+    from memory.scenes import Actor, SceneService
+    from memory.turn_log import TurnLog
+
+    data = dialogue_text(lines).encode()
+    best_parse = min(_timed(lambda: parse_dialogue("dialogue.yaml", data)) for _ in range(repeat))
+    best = best_cpu = float("inf")
+    for attempt in range(repeat):
+        db, campaign, _ = await fresh(tmp, f"dialogue{attempt}")
+        scenes = SceneService(db)
+        turns = TurnLog(db)
+        turns.start()
+        canon = CanonService(db, scenes)
+        for name in ("Mira", "Aldric", "Orsolya"):
+            await db.run(functools.partial(_npc, campaign_id=campaign.id, name=name))
+        service = DialogueImportService(scenes, turns, canon)
+        cpu = time.process_time()
+        started = time.perf_counter()
+        done = await service.import_dialogue(
+            campaign, "dialogue.yaml", data, Actor(id=None, name="bench", is_gm=True)
+        )
+        best = min(best, time.perf_counter() - started)
+        best_cpu = min(best_cpu, time.process_time() - cpu)
+        assert done.lines == lines and done.npcs == ("Aldric", "Mira", "Orsolya"), done
+        await turns.close()
+        await db.dispose()
+    return {
+        "lines": lines,
+        "bytes": len(data),
+        "parse_ms": round(best_parse * 1000, 1),
+        "import_ms": round(best * 1000, 1),
+        "import_cpu_ms": round(best_cpu * 1000, 1),
+    }
+
+
+def _timed(work: Any) -> float:
+    started = time.perf_counter()
+    work()
+    return time.perf_counter() - started
+
+
+async def _npc(session: Any, *, campaign_id: int, name: str) -> None:
+    from canon.campaigns import ChangesetKind, open_changeset
+    from canon.graph import fold
+    from canon.models import EntityRow
+
+    changeset = await open_changeset(session, campaign_id, ChangesetKind.YAML_IMPORT, rationale="bench")
+    session.add(
+        EntityRow(
+            campaign_id=campaign_id,
+            changeset_id=changeset.id,
+            type="NPC",
+            name=name,
+            name_folded=fold(name),
+            kind="concrete",
+            visibility="public",
+            attributes={},
+            authority="gm",
+            confidence=1.0,
+        )
+    )
 
 
 async def bestiary(tmp: Path, repeat: int) -> dict[str, Any] | None:
@@ -311,6 +400,7 @@ async def main(people: int, generations: int, repeat: int, tree_repeat: int) -> 
             },
             "typical_files": typical_files,
             "srd_bestiary": await bestiary(tmp, repeat),
+            "dialogue_1000_lines": await dialogue(tmp, repeat),
             "family_tree": tree,
             "reference_loop_cpu_ms": min(before, reference_ms()),
             "load_average_before": load_before,

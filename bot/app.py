@@ -23,6 +23,7 @@ from bot.services.npc_memories import NpcMemoryDesk
 from bot.services.proposal_service import ProposalService
 from bot.services.recaps import RecapService
 from bot.services.structured_import import StructuredImportService
+from bot.voice.dialogue_import import DialogueImportService
 from bot.voice.service import VoiceService
 from canon import campaigns
 from canon.campaigns import Campaign
@@ -198,6 +199,8 @@ class Services:
     notes: GmNoteDesk = field(default=None)  # type: ignore[assignment]
     # The GM's operations on NPC memories (bot.services.npc_memories): made from the voice's store and canon.
     npc_memories: NpcMemoryDesk = field(default=None)  # type: ignore[assignment]
+    # Dialogue files into scenes (bot.voice.dialogue_import): made from scenes, turns and canon.
+    dialogue: DialogueImportService = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         if self.ops is None:
@@ -206,6 +209,8 @@ class Services:
             self.structured = StructuredImportService(self.db, self.canon.ontology_for)
         if self.notes is None:
             self.notes = GmNoteDesk(GmNoteService(self.db), self.canon, self.scenes)
+        if self.dialogue is None:
+            self.dialogue = DialogueImportService(self.scenes, self.turns, self.canon)
         if self.npc_memories is None:
             self.npc_memories = NpcMemoryDesk(self.voice.memories, self.canon)
         if self.branches is None:

@@ -29,6 +29,7 @@ from cogs import canon_views, lore_answer_embeds, lore_embeds, lore_import, lore
 from cogs.canon_options import campaign_of, viewer_of
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
 from cogs.embeds import clip
+from memory.dialogue import is_dialogue
 from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.retrieval.config import always_include_warning
 from memory.knowledge.service import KnowledgeService
@@ -147,7 +148,7 @@ class LoreCommands(commands.Cog):
 
     @lore.command(name="import", description="Import a world-bible file: .md/.txt prose or .yaml lore (GM)")
     @app_commands.describe(
-        file="A .md or .txt file (knowledge), or a .yaml/.yml structured lore file (canon)",
+        file="A .md or .txt file (knowledge), a .yaml/.yml structured lore file (canon), or a dialogue file (a scene)",
         knowledge_class="How much authority it has (new prose files: reference)",
         hidden="Only the GM may see it (narrator-only)",
         tags="Tags, separated by commas",
@@ -179,6 +180,9 @@ class LoreCommands(commands.Cog):
         tag_list = parse_tags(tags)
         await replies.think(interaction)
         data = await file.read()
+        if not extra and is_dialogue(file.filename, data):  # lines of a scene, not world-bible prose
+            await lore_import.import_dialogue(interaction, campaign, file.filename, data)
+            return
         more = [(attachment.filename, await attachment.read()) for attachment in extra]
         outcome = await self.imports.import_file(
             campaign,

@@ -22,8 +22,10 @@ from bot.client import replies
 from bot.client.limits import clip
 from bot.services.canon_service import Review
 from bot.services.lore_service import LoreImport
+from canon.campaigns import Campaign
 from cogs import canon_cards, canon_embeds, lore_embeds, progress
 from cogs.canon_views import card_content, services_of
+from cogs.checks import actor_of
 from memory.knowledge.models import ImportProgress, ImportStage
 
 log = logging.getLogger(__name__)
@@ -150,6 +152,31 @@ async def tell_gm_privately(
     shown = message or fallback
     if review is not None and shown is not None and interaction.channel_id is not None:
         await services.canon.record_card(review, channel_id=interaction.channel_id, message_id=shown.id)
+
+
+async def import_dialogue(
+    interaction: discord.Interaction, campaign: Campaign, filename: str, data: bytes
+) -> None:
+    """Import a dialogue file into a scene and give the GM, privately, what it did and the scene's card."""
+    services = services_of(interaction)
+    actor = actor_of(interaction, services.settings.gm_role)
+    done = await services.dialogue.import_dialogue(campaign, filename, data, actor)
+    scene = done.report.scene
+    spoke = (
+        f" The NPCs {', '.join(done.npcs)} spoke; they remember it once it is committed." if done.npcs else ""
+    )
+    waiting = bool(done.review.proposals)
+    text = (
+        f"📜 `{clip(filename, 150)}`: {done.lines} lines are now scene {scene.story_order}, "
+        f"“{clip(scene.title, 150)}”.{spoke} "
+        + (
+            "Its proposals wait on the card below: nothing becomes canon until you accept them and press "
+            "**Commit**."
+            if waiting
+            else "Nothing to review: the scene is complete."
+        )
+    )
+    await tell_gm_privately(interaction, text, done.review if waiting else None, fallback=None)
 
 
 def private_editor(interaction: discord.Interaction) -> progress.Edit:

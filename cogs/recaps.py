@@ -77,7 +77,12 @@ def previously_embed(recaps: Sequence[Recap]) -> discord.Embed:
 
 
 async def post_recap(client: discord.Client, scene_id: int, channel_id: int) -> None:
-    """Post a completed scene's recap in its channel (a failure is logged: the scene stays committed)."""
+    """Post a completed scene's recap in its channel (a failure is logged: the scene stays committed).
+
+    A scene imported from a dialogue file has no Discord channel (a negative id): its recap is not posted,
+    `/recap` reads it like any other."""
+    if channel_id <= 0:
+        return
     try:
         services = cast("Services", client.services)  # type: ignore[attr-defined]
         recap = await services.recaps.recap_scene(scene_id)

@@ -19,7 +19,7 @@ from bot.voice.debounce import Debouncer
 from bot.voice.service import VoiceService
 from canon.campaigns import Campaign
 from canon.errors import GameError, InvalidInput
-from cogs import voice_embeds
+from cogs import npc_memory_embeds, voice_embeds
 from cogs.canon_options import entity_names
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
 from cogs.places import campaign_here
@@ -203,15 +203,43 @@ class VoiceCommands(commands.Cog):
         reply = await self.voice.npc_talk(campaign, channel.id, npc, message, actor, post=post, allow=allow)
         await replies.answer(interaction, voice_embeds.npc_result_text(reply))
 
-    @npc.command(name="memories", description="What an NPC remembers (GM)")
+    @npc.command(name="memories", description="What an NPC remembers; filter and search (GM)")
+    @app_commands.describe(
+        search="Memories most like this, best first",
+        category="Memories with this category",
+        meta="Memories with this metadata (key=value, ...)",
+        min_score="With a search: at least this similar, 0 to 1",
+        include_private="Private memories too (default yes)",
+        page="Which page (10 memories a page)",
+    )
     @app_commands.autocomplete(npc=entity_names)
     @gm_only()
-    async def memories(self, interaction: discord.Interaction, npc: app_commands.Range[str, 1, 200]) -> None:
-        """List an NPC's memories and the links between them."""
+    async def memories(
+        self,
+        interaction: discord.Interaction,
+        npc: app_commands.Range[str, 1, 200],
+        search: app_commands.Range[str, 1, 300] | None = None,
+        category: app_commands.Range[str, 1, 40] | None = None,
+        meta: app_commands.Range[str, 1, 400] | None = None,
+        min_score: app_commands.Range[float, 0.0, 1.0] | None = None,
+        include_private: bool = True,
+        page: app_commands.Range[int, 1, 10_000] = 1,
+    ) -> None:
+        """List an NPC's memories and the links between them, or a filtered, searched page of them."""
         campaign = await self._campaign(interaction)
         await replies.think(interaction)
-        name, found = await self.voice.npc_memories(campaign, npc)
-        await replies.answer(interaction, embed=voice_embeds.memories_embed(name, found))
+        if search is None and category is None and meta is None and page == 1 and include_private:
+            name, found = await self.voice.npc_memories(campaign, npc)
+            await replies.answer(interaction, embed=voice_embeds.memories_embed(name, found))
+            return
+        desk = self.bot.services.npc_memories
+        query = await desk.query(
+            campaign, npc=npc, categories=category, meta=meta, include_private=include_private
+        )
+        result = await desk.find(campaign, query, text=search, min_score=min_score, page=page)
+        name = (await desk.npc(campaign, npc))[1]
+        title = f"What {name} remembers" + (f" of “{search}”" if search else "")
+        await replies.answer(interaction, embed=npc_memory_embeds.page_embed(title, result))
 
     @npc.command(name="forget", description="Make an NPC forget one memory, or everything (GM)")
     @app_commands.describe(memory="The memory's number (from /npc memories); leave empty to forget all")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from bot.cli.common import emit, fail, run_async, settings_or_exit, with_services
+from bot.cli.dialogue import dialogue_paths, ingest_dialogue
 from bot.cli.progress import Progress, describe_report
 from canon.errors import GameError
 
@@ -93,8 +94,11 @@ def ingest(
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         fail(f"Not found: {', '.join(missing)}")
-    yaml_files = [p for p in paths if p.is_file() and p.suffix.lower() in YAML_SUFFIXES]
-    text_paths = [p for p in paths if p not in yaml_files]
+    dialogues = dialogue_paths(paths)
+    yaml_files = [
+        p for p in paths if p.is_file() and p.suffix.lower() in YAML_SUFFIXES and p not in dialogues
+    ]
+    text_paths = [p for p in paths if p not in yaml_files and p not in dialogues]
     options: dict[str, Any] = {
         "knowledge_class": KnowledgeClass(knowledge_class.value) if knowledge_class else None,
         "hidden": hidden,
@@ -114,6 +118,7 @@ def ingest(
             extract=extract,
             quiet=as_json,
             replace=replace,
+            dialogues=dialogues,
         )
 
     outcome = run_async(lambda: with_services(settings, work))
@@ -133,16 +138,19 @@ async def _ingest_all(
     extract: bool,
     quiet: bool,
     replace: bool,
+    dialogues: list[Path],
 ) -> dict[str, Any]:
-    """Import each prose file (a failed one is reported, the others go on), then the YAML files together."""
+    """Import each dialogue into a scene and each prose file (a failed one is reported, the others go on),
+    then the YAML files together."""
     from memory.knowledge.files import expand_paths
     from memory.knowledge.models import ImportFailure
 
-    files = expand_paths(text_paths)
-    if not files and not yaml_files:
+    files = expand_paths(text_paths) if text_paths else []
+    if not files and not yaml_files and not dialogues:
         raise GameError("No .md or .txt file to import there.")
     imported: list[ImportReport] = []
     failed: list[ImportFailure] = []
+    scenes = [await ingest_dialogue(services, target, path, failed) for path in dialogues]
     extracted: list[dict[str, Any]] = []
     yaml_results: list[Any] = []
     progress = None if quiet else Progress()
@@ -180,6 +188,7 @@ async def _ingest_all(
         "imported": [r.model_dump(mode="json") for r in imported],
         "failed": [f.model_dump(mode="json") for f in failed],
         "yaml": yaml_results,
+        "dialogue": [d for d in scenes if d],
         "extracted": [e for e in extracted if e],
     }
 
@@ -190,7 +199,7 @@ def ingest_text(outcome: dict[str, Any]) -> str:
     for report in outcome["imported"]:
         counts[report["outcome"]] = counts.get(report["outcome"], 0) + 1
     parts: list[str] = []
-    if counts or not outcome["yaml"]:
+    if counts or not (outcome["yaml"] or outcome.get("dialogue")):
         done = ", ".join(f"{n} {what}" for what, n in sorted(counts.items()))
         parts.append(f"prose: {done}" if done else "no prose file imported")
     failed = len(outcome["failed"])
@@ -212,6 +221,8 @@ def ingest_text(outcome: dict[str, Any]) -> str:
             details += [
                 f"  {e['file']}: line {e['line']}, column {e['column']}: {e['message']}" for e in y["errors"]
             ]
+    parts += [f"dialogue: {d['file']} into a scene" for d in outcome.get("dialogue", ())]
+    details += [f"  {d['text']}" for d in outcome.get("dialogue", ())]
     lines = [f"Campaign “{outcome['campaign']}”: {'; '.join(parts)}; {failed} failed.", *details]
     lines += [f"  {e['filename']}: {e['text']}" for e in outcome["extracted"]]
     return "\n".join(lines)

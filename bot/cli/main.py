@@ -168,6 +168,16 @@ def _register_voice() -> None:
 _register_voice()
 
 
+def _register_memory() -> None:
+    """Add `lorekeeper memory ...` (defined in `bot.cli.memory`)."""
+    from bot.cli.memory import register
+
+    register(app)
+
+
+_register_memory()
+
+
 def _register_render() -> None:
     """Add `lorekeeper render tree|timeline` (defined in `bot.cli.render`)."""
     from bot.cli.render import register

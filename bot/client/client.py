@@ -34,6 +34,7 @@ EXTENSIONS = (
     "cogs.canon",
     "cogs.canon_pictures",  # adds /canon tree to cogs.canon's group: after it
     "cogs.voice",
+    "cogs.npc_memory_tools",  # adds to cogs.voice's /npc group: after it
     "cogs.operations",
     "cogs.lore",
     "cogs.notes",

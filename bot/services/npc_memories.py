@@ -151,3 +151,24 @@ class NpcMemoryDesk:
     async def scopes(self, campaign: Campaign) -> dict[str, int]:
         """Return every scope holding memories (with its ancestors) and how many it holds."""
         return await self.memories.scopes(campaign.id)
+
+    async def scope_names(self, campaign: Campaign, scopes: Sequence[str]) -> dict[str, str]:
+        """Return each scope path in words: "the whole campaign", "Mira", "Mira in scene 3"."""
+        parsed: dict[str, tuple[int | None, int | None]] = {}
+        for scope in scopes:
+            parts = scope.strip("/").split("/")
+            npc = int(parts[3]) if len(parts) >= 4 and parts[2] == "npc" and parts[3].isdigit() else None
+            scene = int(parts[5]) if len(parts) >= 6 and parts[4] == "scene" and parts[5].isdigit() else None
+            parsed[scope] = (npc, scene)
+        npc_ids = {n for n, _ in parsed.values() if n}
+        async with self.canon.db.session() as session:
+            reader = await self.canon.reader(session, campaign, Viewer.GM)
+            entities = await reader.entities(npc_ids, include_retconned=True) if npc_ids else {}
+        names: dict[str, str] = {}
+        for scope, (npc, scene) in parsed.items():
+            if npc is None:
+                names[scope] = "the whole campaign"
+                continue
+            who = entities[npc].name if npc in entities else "an NPC no longer in canon"
+            names[scope] = who if scene is None else f"{who}, in one scene"
+        return names

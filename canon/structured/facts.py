@@ -160,7 +160,17 @@ class FactBuilder:
     ) -> None:
         self._ids = ids
         # A field's attribute as the ontology declares it for the entry's type (`titles` is `title`).
-        self._attribute_name = attribute_name or (lambda _type, name: name)
+        named = attribute_name or (lambda _type, name: name)
+        # Asked once per (type, field): a file repeats the same few fields on every entry.
+        names: dict[tuple[str, str], str] = {}
+
+        def cached(type_name: str, name: str) -> str:
+            found = names.get((type_name, name))
+            if found is None:
+                found = names[(type_name, name)] = named(type_name, name)
+            return found
+
+        self._attribute_name = cached
         self._planned = set(planned_keys)
         self.event_dates = event_dates
         # Validities and date texts by identity: the loader shares one WorldDate per date text, and hashing

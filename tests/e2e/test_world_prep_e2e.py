@@ -226,3 +226,146 @@ async def test_a_gm_note_shows_on_the_entity_card_for_the_gm_and_never_for_a_pla
     await emu.invoke(chan, gm, "note done", note=number)
     assert secret not in everything((await emu.invoke(chan, gm, "canon entity", name="Aboleth")).message)
     assert secret in everything((await emu.invoke(chan, gm, "note list", include_done=True)).message)
+
+
+async def test_the_gm_edits_filters_deletes_and_counts_npc_memories_and_a_player_cannot(world: World) -> None:
+    from canon.proposals import EntityContent
+    from memory.npc_memory import NewMemory, ScopeKind
+    from memory.scenes import Actor
+
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    services = world.bot.services
+    campaign = await services.campaigns.for_guild(world.guild.id, world.guild.name)
+    boss = Actor(id=gm.id, name=gm.name, is_gm=True)
+    added = await services.canon.add_direct(
+        campaign, EntityContent(name="Mira", entity_type="NPC"), boss, command="t"
+    )
+    mira = next(iter(added.entity_ids.values()))
+
+    def memory(text: str, *categories: str) -> NewMemory:
+        return NewMemory(
+            npc_id=mira, npc_name="Mira", scope_kind=ScopeKind.NPC, content=text, categories=categories
+        )
+
+    stored = await services.voice.memories.add(
+        campaign.id,
+        [
+            memory("Aldric paid for the cellar room with a silver ring.", "debts"),
+            memory("A storm sank three fishing boats off the harbour.", "harbour"),
+            memory("The baker owes two silver for flour.", "debts", "town"),
+        ],
+    )
+    storm = stored[1].id
+    # The GM corrects a memory; it is found by its new text.
+    edited = await emu.invoke(
+        chan,
+        gm,
+        "npc memory-edit",
+        memory=storm,
+        text="A kraken dragged three fishing boats under.",
+        categories="harbour, monsters",
+    )
+    assert "changed" in everything(edited.message) and "kraken" in everything(edited.message)
+    found = await emu.invoke(chan, gm, "npc memories", npc="Mira", search="sea monster tentacles")
+    text = everything(found.message)
+    assert text.index("kraken") < text.index("silver"), text
+    filtered = everything((await emu.invoke(chan, gm, "npc memories", npc="Mira", category="debts")).message)
+    assert "baker" in filtered and "Aldric" in filtered and "kraken" not in filtered
+    # A player may do none of it.
+    for command, options in (
+        ("npc memory-edit", {"memory": storm, "text": "mine"}),
+        ("npc memory-delete", {"npc": "Mira", "category": "debts"}),
+        ("npc memory-scopes", {}),
+        ("npc memories", {"npc": "Mira", "search": "kraken"}),
+    ):
+        refused = await emu.invoke(chan, pat, command, **options)
+        answer = everything(refused.message) + (refused.content or "")
+        assert refused.ephemeral and "kraken" not in answer and "GM" in answer, answer
+    unchanged = everything(
+        (await emu.invoke(chan, gm, "npc memories", npc="Mira", category="monsters")).message
+    )
+    assert "kraken" in unchanged and "mine" not in unchanged
+    # A filtered delete: Mira's debts with the town category only.
+    deleted = await emu.invoke(chan, gm, "npc memory-delete", npc="Mira", category="town")
+    assert "Deleted 1 memory" in (deleted.content or "")
+    left = everything((await emu.invoke(chan, gm, "npc memories", npc="Mira", category="debts")).message)
+    assert "Aldric" in left and "baker" not in left
+    # Scope info: counts, per category, and the scopes named.
+    scopes = everything((await emu.invoke(chan, gm, "npc memory-scopes", npc="Mira")).message)
+    assert "Memories in Mira" in scopes and "2 memories (0 private)" in scopes
+    assert "debts 1" in scopes and "harbour 1" in scopes and "monsters 1" in scopes
+    assert "the whole campaign: 2" in scopes
+
+
+DIALOGUE = b"""title: At the Drowned Rat
+date: 3rd_age.year_340
+location: Thornwall
+dialogue:
+  - speaker: Mira
+    line: The ledger is hidden in the cellar, under the barrels.
+  - speaker: Kestrel
+    line: Then we go down tonight.
+"""
+
+
+async def test_a_dialogue_file_becomes_a_closed_scene_with_a_review_card_and_npc_memories(
+    db_target: Any, tmp_path: Any
+) -> None:
+    from bot.emulator import DiscordEmulator
+    from canon.proposals import EntityContent
+    from memory.scenes import Actor
+    from tests.bot.voice_fixtures import settings_for
+    from tests.e2e.conftest import assert_no_pings
+    from tests.llm_stub import LLMStub
+    from tests.voice_stub import VoiceScript, items_reply
+
+    script = VoiceScript(
+        extraction=items_reply(
+            {"kind": "fact", "subject": "Mira", "attribute": "hid", "value": "the ledger", "turns": [2]}
+        ),
+        npc_memory={
+            "memories": [{"text": "I told them where the ledger is.", "importance": 0.8, "turns": [2]}],
+            "links": [],
+        },
+    )
+    async with LLMStub(responder=script) as stub, DiscordEmulator() as emu:
+        guild = emu.add_guild("The Tavern")
+        gm_role = emu.add_role(guild, "GM")
+        gm = emu.add_member(guild, "Gina", roles=[gm_role])
+        pat = emu.add_member(guild, "Pat")
+        quinn = emu.add_member(guild, "Quinn")
+        chan = emu.add_text_channel(guild, "scene-1")
+        world = World(emu, settings_for(tmp_path, stub), db_target, guild, gm_role, gm, pat, quinn, chan)
+        await world.start()
+        try:
+            services = world.bot.services
+            campaign = await services.campaigns.for_guild(guild.id, guild.name)
+            boss = Actor(id=gm.id, name=gm.name, is_gm=True)
+            await services.canon.add_direct(
+                campaign, EntityContent(name="Mira", entity_type="NPC"), boss, command="t"
+            )
+            refused = await emu.invoke(
+                chan, pat, "lore import", file=emu.make_attachment("talk.yaml", DIALOGUE)
+            )
+            assert refused.ephemeral and "GM" in (refused.content or "")
+            done = await emu.invoke(chan, gm, "lore import", file=emu.make_attachment("talk.yaml", DIALOGUE))
+            text = everything(done.message)
+            assert "2 lines are now scene 1, “At the Drowned Rat (3rd_age.year_340)”" in text, text
+            assert "The NPCs Mira spoke" in text and "the ledger" in text and done.ephemeral
+            assert done.message is not None
+            commit = next(c for c in custom_ids(done.message.get("components", [])) if ":commit" in c)
+            accept = next(c for c in custom_ids(done.message.get("components", [])) if c.endswith(":accept"))
+            await emu.click(done.message, accept, gm)
+            await emu.click(emu.stored(done.message).view(), commit, gm)
+            await services.voice.drain()
+
+            _, memories = await services.voice.npc_memories(campaign, "Mira")
+            assert any("ledger" in m.content for m in memories), memories
+            listed = everything((await emu.invoke(chan, gm, "npc memories", npc="Mira")).message)
+            assert "ledger" in listed
+            await emu.settle()
+            assert_no_pings(emu)
+        finally:
+            while world.bots:
+                await world.stop()
+        emu.errors.assert_no_errors()
