@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.canon_access import CanonAccess
+from bot.wording import wording_for
 from canon import campaigns, review_cards
 from canon.campaigns import Campaign
 from canon.continuity import Finding
@@ -25,6 +26,7 @@ from canon.ontology import Ontology
 from canon.proposals import Proposal, ProposalContent, ProposalStatus, references
 from canon.storage import Database
 from canon.visibility import HiddenCanon, proposal_hidden, warnings_hidden
+from canon.wording import PLAIN, Wording
 from memory.scenes import Actor, Scene, SceneService, SceneStatus, load_scene, scene_turns
 
 log = logging.getLogger(__name__)
@@ -45,6 +47,8 @@ class Review:
     turn_messages: dict[int, int]
     secret: frozenset[int] = frozenset()
     secret_warnings: frozenset[int] = frozenset()
+    #: The words the card speaks in: the calendar's, and the scene's turns with their speakers and links.
+    words: Wording = PLAIN
 
 
 class ProposalService:
@@ -186,6 +190,8 @@ class ProposalService:
                     if t.discord_message_id is not None
                 }
             secret, secret_warnings = await self._secret_proposals(session, campaign, proposals)
+            reader = await self.reader(session, campaign, Viewer.PLAYER)
+            words = await wording_for(session, reader, [e for p in proposals for e in p.evidence])
             # The card's order: what players may read first, so a public card and the GM's private one
             # number those alike (1, 2, 3 ...), and the GM-only ones follow on the private card alone.
             proposals = sorted(proposals, key=lambda p: (p.id in secret, p.id))
@@ -196,6 +202,7 @@ class ProposalService:
                 turn_messages=messages,
                 secret=secret,
                 secret_warnings=secret_warnings,
+                words=words,
             )
 
     async def review_in_channel(self, channel_id: int) -> Review:

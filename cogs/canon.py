@@ -18,7 +18,15 @@ from bot.canon_service import CanonService, parse_as_of
 from bot.client import Lorekeeper
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
-from cogs import canon_add, canon_cards, canon_embeds, canon_options, canon_pictures, canon_views
+from cogs import (
+    canon_add,
+    canon_cards,
+    canon_embeds,
+    canon_options,
+    canon_pictures,
+    canon_views,
+    entity_embeds,
+)
 from cogs.canon_options import DATE_HELP, Date, Name, Text, entity_names
 from cogs.canon_propose import ProposeCommands
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
@@ -64,9 +72,9 @@ class CanonCommands(commands.Cog):
         campaign = await self._campaign(interaction)
         as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at)
         viewer = canon_options.viewer_of(interaction)
-        card = await self.canon.card(campaign, name, viewer=viewer, as_of=as_of)
+        card, words = await self.canon.worded_card(campaign, name, viewer=viewer, as_of=as_of)
         await interaction.response.send_message(
-            embed=canon_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of),
+            embed=entity_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of, words=words),
             ephemeral=True,
             allowed_mentions=NONE,
         )
@@ -121,9 +129,9 @@ class CanonCommands(commands.Cog):
             return
         campaign = await self._campaign(interaction)
         viewer = canon_options.viewer_of(interaction)
-        title, views = await self.canon.timeline(campaign, name, viewer=viewer)
+        title, views, words = await self.canon.worded_timeline(campaign, name, viewer=viewer)
         await interaction.response.send_message(
-            embed=canon_embeds.timeline_embed(title, views, viewer=viewer),
+            embed=entity_embeds.timeline_embed(title, views, viewer=viewer, words=words),
             ephemeral=True,
             allowed_mentions=NONE,
         )

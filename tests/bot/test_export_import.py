@@ -36,7 +36,7 @@ from canon.gate import Draft
 from canon.models import EntityRow, EvidenceRow, ProposalRow, StatementRow, StatusChangeRow
 from canon.proposals import EntityContent, FactContent, Ref
 from canon.storage import utc_now
-from cogs.canon_embeds import entity_card_embed
+from cogs.entity_embeds import entity_card_embed
 from config.settings import LoreSettings, Settings
 from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.tables import KnowledgeSourceRow
