@@ -248,7 +248,13 @@ class Page:
         from selenium.webdriver.common.keys import Keys
 
         listbox = field.find_element(By.XPATH, "following-sibling::div[contains(@class, 'suggestions')]")
-        self.until(lambda: listbox.is_displayed() and value in listbox.text, f"suggestions for {value!r}")
+        self.until(
+            lambda: listbox.is_displayed() and listbox.get_attribute("data-query") == value,
+            f"suggestions for {value!r}",
+        )
+        first = listbox.find_element(By.CSS_SELECTOR, ".suggestion.active").text
+        assert value in first, f"the first suggestion for {value!r} is {first!r}"
+
         field.send_keys(Keys.ENTER)
         self.until(
             lambda: not listbox.is_displayed() and field.get_attribute("data-choice") is not None,

@@ -133,8 +133,11 @@ def _propose_with_autocomplete(page: Page) -> None:
         lambda: page.driver.find_element(By.ID, "opt-subject").is_displayed(), "/propose fact's options"
     )
     page.keys("Cori")  # the subject has the focus: the bot suggests names as it is typed
-    page.until(
-        lambda: "Corin Vale (Person)" in page.driver.find_element(By.CSS_SELECTOR, ".suggestions").text,
+    suggestions = page.driver.find_element(By.CSS_SELECTOR, ".suggestions")
+    page.until(  # the list shown answers what was typed, not an earlier, shorter text
+        lambda: (
+            suggestions.get_attribute("data-query") == "Cori" and "Corin Vale (Person)" in suggestions.text
+        ),
         "the bot suggests Corin Vale",
     )
     page.keys(Keys.ENTER)  # picks the highlighted suggestion

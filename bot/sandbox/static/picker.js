@@ -324,7 +324,8 @@ const Picker = (() => {
       const value = name === entry.option.name ? entry.input.value : valueOf(other);
       if (value !== "" && value !== null) options[name] = value;
     }
-    options[entry.option.name] = entry.input.value;
+    const asked = entry.input.value;
+    options[entry.option.name] = asked;
     const answer = await app.post("/api/autocomplete", {
       user: app.state().me.id,
       channel: app.channelId(),
@@ -335,6 +336,7 @@ const Picker = (() => {
     if (seq !== s.seq || !current) return;
     s.choices = (answer && answer.choices) || [];
     s.active = 0;
+    s.listbox.dataset.query = asked; // what the shown suggestions answer
     drawChoices(entry);
   }
 
