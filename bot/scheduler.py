@@ -39,6 +39,7 @@ from bot.logs import log_context
 from bot.ops_models import JOBS_TABLE
 from bot.timeparse import discord_time, zone
 from canon.storage import Database, utc_now
+from canon.wording import warning_sentence
 from config.settings import Settings
 
 if TYPE_CHECKING:
@@ -581,7 +582,7 @@ async def continuity_job() -> None:
             if not new:
                 continue
             lines = [f"🧭 Nightly continuity check of “{campaign.name}”: {len(new)} new conflict(s)."]
-            lines += [f"• {finding.message}" for finding in new[:10]]
+            lines += [f"• {warning_sentence(finding.message)}" for finding in new[:10]]
             if len(new) > 10:
                 lines.append(f"…and {len(new) - 10} more: `/canon conflicts`.")
             try:

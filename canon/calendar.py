@@ -57,9 +57,7 @@ Precision = Literal["unknown", "era", "year", "month", "day"]
 Comparison = Literal["before", "after", "same", "overlap", "unknown"]
 
 UNKNOWN = "unknown"
-DATE_FORMS = (
-    "3rd_age.year_300, 3rd_age.year_300.month_3.day_17, 3rd_age.300.3.17, 3rd_age (era only) or unknown"
-)
+DATE_FORMS = "3rd_age.300 (an era and a year), 3rd_age.300.3.17 (and a month and a day), 3rd_age or unknown"
 
 ERA_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 _ERA_ID = re.compile(r"(?=[0-9_-]*[a-z])[a-z0-9][a-z0-9_-]*")

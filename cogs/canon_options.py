@@ -17,6 +17,7 @@ from canon.campaigns import Campaign
 from canon.domain import Viewer
 from canon.errors import GameError
 from canon.ontology import Ontology
+from canon.wording import relation_words
 from cogs.canon_views import services_of
 from cogs.checks import is_gm
 from cogs.embeds import clip
@@ -116,7 +117,7 @@ async def relation_types(interaction: discord.Interaction, current: str) -> Choi
         return []
     return ranked(
         (
-            (name, f"{name} ({', '.join(rel.from_types)} → {', '.join(rel.to_types)})")
+            (name, f"{relation_words(name)} ({', '.join(rel.from_types)} → {', '.join(rel.to_types)})")
             for name, rel in sorted(ontology.relation_types.items())
         ),
         current,
