@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from canon.domain import StatementKind
+from canon.domain import StatementKind, Visibility
 from canon.errors import InvalidInput, NotFound
 from canon.graph import CanonReader
 from canon.render.drawing import MAX_TIMELINE_EVENTS, MAX_TREE_PEOPLE
@@ -78,7 +78,11 @@ async def family_tree_of(
     lives = await _lives(reader, ordered)
     people = tuple(
         TreePerson(
-            id=i, name=visible[i].name, born=lives.get(i, (None, None))[0], died=lives.get(i, (None, None))[1]
+            id=i,
+            name=visible[i].name,
+            born=lives.get(i, (None, None))[0],
+            died=lives.get(i, (None, None))[1],
+            hidden=visible[i].visibility == Visibility.GM_ONLY,
         )
         for i in ordered
     )

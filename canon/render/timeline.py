@@ -218,13 +218,18 @@ def placed_events(
             story.append(event)
     if story:
         dated = [(e.scene, y) for y, e in placed if e.scene is not None and e.year is not None]
-        last = max((y for y, _ in placed), default=0.0)
+        years = [y for y, _ in placed] + [y for span in bounds.values() for y in span if y is not None]
+        last = max(years, default=0.0)
+        # Events of one place are spread apart (about 1/80 of the picture each) up to the next event there.
+        spread = max(1.0, (last - min(years, default=0.0)) / 80)
         groups: dict[float, list[TimelineEvent]] = {}
         for event in sorted(story, key=lambda e: (e.scene or 0, e.id)):
             before = [y for scene, y in dated if scene is not None and scene <= (event.scene or 0)]
-            groups.setdefault(math.floor(max(before) if before else last), []).append(event)
+            groups.setdefault(max(before) if before else last, []).append(event)
         for anchor, members in groups.items():
-            placed += [(anchor + (i + 1) / (len(members) + 1), e) for i, e in enumerate(members)]
+            following = min((y for y, _ in placed if y > anchor), default=None)
+            step = spread if following is None else min(spread, (following - anchor) / (len(members) + 1))
+            placed += [(anchor + (i + 1) * step, e) for i, e in enumerate(members)]
     return sorted(placed, key=lambda item: (item[0], item[1].name))
 
 
