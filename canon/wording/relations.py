@@ -76,10 +76,11 @@ def attribute_words(attribute: str) -> str:
 
 
 def fact_sentence(subject: str, attribute: str, value: str) -> str:
-    """Return a fact as a sentence: "Ysolde Marrow is Harbourmaster of Greyhaven", "Mara's eye colour is grey"."""
+    """Return a fact in words: "Ysolde Marrow is Harbourmaster of Greyhaven", "Mara's eye colour: grey" (a
+    value may be any phrase, "owes Brannoc forty silver", so it follows a colon rather than "is")."""
     if attribute.strip().lower() in BEING:
         return f"{subject} is {value}"
-    return f"{subject}'s {attribute_words(attribute)} is {value}"
+    return f"{subject}'s {attribute_words(attribute)}: {value}"
 
 
 def state_sentence(subject: str, state: str, via: str | None = None) -> str:

@@ -20,6 +20,7 @@ from canon.domain import EntityCard, Viewer, Visibility
 from canon.errors import GameError
 from canon.graph import CanonReader, fold
 from canon.ontology import Ontology, base_ontology
+from canon.wording import PLAIN, CalendarWords, Wording, statement_words
 from memory import fulltext
 from memory.knowledge.models import CanonFact
 from memory.retrieval.candidates import EntityMatch
@@ -49,13 +50,11 @@ def windows(question: str, longest: int = 6) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def card_facts(card: EntityCard, limit: int) -> list[str]:
-    """Return an entity card's state, facts and relations as sentences, without repeats, at most `limit`."""
-    facts: list[str] = []
-    if card.state is not None:
-        facts.append(card.state.sentence())
-    facts += [view.sentence() for view in card.facts]
-    facts += [view.sentence() for view in card.relations]
+def card_facts(card: EntityCard, limit: int, words: Wording = PLAIN) -> list[str]:
+    """Return an entity card's state, facts and relations as sentences (with when they hold, in the calendar's
+    words), without repeats, at most `limit`."""
+    views = ([card.state] if card.state is not None else []) + [*card.facts, *card.relations]
+    facts = [statement_words(view, words, Viewer.PLAYER, evidence=False) for view in views]
     return list(dict.fromkeys(facts))[:limit]
 
 
@@ -145,6 +144,7 @@ class EntityFinder:
         if not names[0]:
             return [], []
         ranked = best_matches(question, names, config)
+        words = Wording(calendar=CalendarWords(eras=await reader.era_names())) if ranked else PLAIN
         facts: list[CanonFact] = []
         for m in ranked:
             try:
@@ -162,7 +162,7 @@ class EntityFinder:
                     match_score=round(min(m.score, 100.0), 1),
                     hidden=entity.visibility == Visibility.GM_ONLY,
                     description=entity.description,
-                    facts=card_facts(card, config.max_facts_per_entity),
+                    facts=card_facts(card, config.max_facts_per_entity, words),
                     score=round(min(m.score, 100.0) / 100, 4),
                 )
             )

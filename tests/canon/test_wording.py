@@ -101,7 +101,7 @@ def test_relations_and_facts_as_the_table_says_them() -> None:
     assert fact_sentence("Ysolde Marrow", "titles", "Harbourmaster of Greyhaven") == (
         "Ysolde Marrow is Harbourmaster of Greyhaven"
     )
-    assert fact_sentence("Mara", "eye_colour", "grey") == "Mara's eye colour is grey"
+    assert fact_sentence("Mara", "eye_colour", "grey") == "Mara's eye colour: grey"
 
 
 SCENES = {

@@ -332,7 +332,7 @@ def test_an_entity_card_hides_gm_only_canon_from_players_and_marks_it_for_the_gm
     gm = entity_embeds.entity_card_embed(mara_card(), viewer=Viewer.GM, as_of=AsOf(scene=4), words=words)
     fields = {f.name: f.value or "" for f in gm.fields}
     assert (
-        "🔒 Mara's secret is a spy (from scene 2) `#14` — said in scene 2, turns [2](https://example.org/2)–3 by Pat"
+        "🔒 Mara's secret: a spy (from scene 2) `#14` — said in scene 2, turns [2](https://example.org/2)–3 by Pat"
         in fields["Facts"]
     )
     assert "🔒 Mara serves The Hidden King" in fields["Relations"]
@@ -357,11 +357,11 @@ def test_a_timeline_strikes_retconned_rows_and_hides_gm_only_ones() -> None:
     ]
     player = entity_embeds.timeline_embed("Mara", views, viewer=Viewer.PLAYER).description or ""
     # Players read no fact numbers (their gaps would count the hidden ones); the GM does.
-    assert "~~Mara's material is stone (from scene 2)~~ retconned\n" in player
-    assert "Mara's material is wood (from scene 2)" in player and "curse" not in player and "#" not in player
+    assert "~~Mara's material: stone (from scene 2)~~ retconned\n" in player
+    assert "Mara's material: wood (from scene 2)" in player and "curse" not in player and "#" not in player
     gm = entity_embeds.timeline_embed("Mara", views, viewer=Viewer.GM).description or ""
-    assert "~~Mara's material is stone (from scene 2) `#20`~~ retconned → `#21`" in gm
-    assert "🔒 Mara's curse is yes" in gm
+    assert "~~Mara's material: stone (from scene 2) `#20`~~ retconned → `#21`" in gm
+    assert "🔒 Mara's curse: yes" in gm
 
 
 def test_long_lists_are_cut_at_whole_lines() -> None:
@@ -406,7 +406,7 @@ def test_findings_retcons_and_added_canon_render_within_limits() -> None:
         "It was always wood",
     )
     assert_within_discord_limits(retcon)
-    assert "Replaced by: Mara's material is wood" in (retcon.description or "")
+    assert "Replaced by: Mara's material: wood" in (retcon.description or "")
     assert retcon.fields[0].name == "Facts to review (50)"
 
 

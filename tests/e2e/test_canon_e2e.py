@@ -245,7 +245,7 @@ async def test_autocomplete_and_cards_hide_gm_only_canon_from_players(world: Wor
     player_card = await emu.invoke(chan, world.pat, "canon entity", name="Hilda")
     assert "spy" not in embed_text(player_card.embeds[0]) and "🔒" not in embed_text(player_card.embeds[0])
     gm_card = await emu.invoke(chan, world.gm, "canon entity", name="Hilda")
-    assert "🔒 Hilda's secret is a spy of the King" in plain(embed_fields(gm_card.embeds[0])["Facts"])
+    assert "🔒 Hilda's secret: a spy of the King" in plain(embed_fields(gm_card.embeds[0])["Facts"])
     king = await emu.invoke(chan, world.gm, "canon entity", name="The Hidden King")
     assert king.ephemeral and king.embeds[0]["title"] == "The Hidden King (NPC) 🔒"
     timeline = await emu.invoke(chan, world.pat, "canon timeline", name="Hilda")
@@ -288,11 +288,11 @@ async def test_a_hidden_proposal_stays_hidden_on_the_public_card(world: World) -
     # The GM who ended the scene got the GM-only one on a private card at once.
     (told,) = [m for m in ended.followup_messages if m.ephemeral]
     assert "1 GM-only proposal(s) are not on the public card" in (told.data.get("content") or "")
-    assert "🔒 The Hidden King's seat is Vell" in embed_text(told.data["embeds"][0])
+    assert "🔒 The Hidden King's seat: Vell" in embed_text(told.data["embeds"][0])
     assert f"lk:proposal:{king.id}:accept" in custom_ids(told.data["components"])
     private = await emu.invoke(chan, world.gm, "canon review", private=True)
     shown = embed_text(private.embeds[0])
-    assert private.ephemeral and "🔒 The Hidden King's seat is Vell" in shown
+    assert private.ephemeral and "🔒 The Hidden King's seat: Vell" in shown
     assert "Vell takes part in “Vell's feast”" in shown and "after dying" in shown
     refused = await emu.invoke(chan, world.pat, "canon review")
     assert refused.ephemeral and "Only the GM" in (refused.content or "")
@@ -434,15 +434,15 @@ async def test_retcon_twice_names_the_current_fact(world: World) -> None:
     text = embed_text(retcon.embeds[0])
     assert (
         retcon.ephemeral
-        and "material is stone" in text
-        and "Replaced by: Bridge of Sighs's material is wood" in text
+        and "material: stone" in text
+        and "Replaced by: Bridge of Sighs's material: wood" in text
     )
-    current = re.search(r"material is wood `#(\d+)`", text)
+    current = re.search(r"material: wood `#(\d+)`", text)
     assert current is not None
     twice = await emu.invoke(chan, world.gm, "retcon", fact=fact_id, rationale="again")
     assert twice.ephemeral and f"The current fact is #{current[1]}" in (twice.content or "")
     timeline = await emu.invoke(chan, world.gm, "canon timeline", name="Bridge of Sighs")
-    assert f"~~Bridge of Sighs's material is stone `#{fact_id}`~~ retconned → `#{current[1]}`" in plain(
+    assert f"~~Bridge of Sighs's material: stone `#{fact_id}`~~ retconned → `#{current[1]}`" in plain(
         timeline.embeds[0]["description"]
     )
 

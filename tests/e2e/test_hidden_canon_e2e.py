@@ -99,7 +99,7 @@ async def test_a_public_review_card_is_no_oracle_for_a_secret_death(world: World
     assert re.search(r"^#2 · ⏳ pending · ⚠️ 1$", shown, re.MULTILINE), shown
     assert (
         "Vell takes part in “Vell's wedding” (year 310 of the 3rd age) after dying" in shown
-        and "🔒 The Hidden King's seat is Mill" in shown
+        and "🔒 The Hidden King's seat: Mill" in shown
     )
     assert all("lk:proposal:" in c or "lk:review:" in c for c in custom_ids(card["components"]))
 
@@ -110,9 +110,9 @@ async def test_players_cards_name_facts_without_their_numbers(world: World) -> N
     await gm_adds(world, "fact", subject="Brann", attribute="secret", value="a spy", gm_only=True)
     await gm_adds(world, "fact", subject="Brann", attribute="trade", value="smith")
     player = embed_text((await emu.invoke(chan, world.pat, "canon entity", name="Brann")).embeds[0])
-    assert "Brann's trade is smith" in player and not re.search(r"#\d", player), player
+    assert "Brann's trade: smith" in player and not re.search(r"#\d", player), player
     gm = embed_text((await emu.invoke(chan, world.gm, "canon entity", name="Brann")).embeds[0])
-    assert re.search(r"trade is smith `#\d+`", gm) and re.search(r"entity #\d+", gm), gm
+    assert re.search(r"trade: smith `#\d+`", gm) and re.search(r"entity #\d+", gm), gm
 
 
 def test_a_statement_is_hidden_when_it_or_either_end_is_gm_only() -> None:
