@@ -17,14 +17,17 @@ ALL = (
     "turns",
     "storage",
     "canon",
+    "continuity",
     "branches",
     "yaml_ingest",
     "lore_speed",
     "lore_quality",
+    "lore_answers",
     "recall",
     "chroma_modes",
     "load",
     "sandbox",
+    "cli_start",
 )
 
 

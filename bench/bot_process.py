@@ -9,9 +9,9 @@ import asyncio
 import sys
 import time
 
-from bot.client import Lorekeeper
+from bot.app import build_services
+from bot.client.client import Lorekeeper
 from bot.emulator import point_client_at
-from bot.services import build_services
 from config.settings import load_settings
 
 

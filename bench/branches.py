@@ -24,9 +24,9 @@ from typing import Any
 
 from bench.canon import GM, ms, service_campaign
 from bench.canon_data import generate
-from bot import database
 from bot.branches import BranchService
-from bot.canon_service import CanonService
+from bot.schema import database
+from bot.services.canon_service import CanonService
 from canon.domain import AsOf, Viewer
 from canon.errors import NotFound
 from canon.proposals import FactContent, Ref

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.canon_data import Generated, generate
-from bot import database
-from bot.canon_service import CanonService
+from bot.schema import database
+from bot.services.canon_service import CanonService
 from canon import campaigns
 from canon.domain import AsOf, Authority, Evidence, EvidenceKind, Viewer
 from canon.errors import NotFound

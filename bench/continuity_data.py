@@ -62,6 +62,7 @@ _ERA_OF_YEAR = (
 )
 
 _AUTHORITIES = (Authority.SOURCE, Authority.GM, Authority.PLAYER, Authority.SYSTEM)
+_KINDS = {name: spec.kind.value for name, spec in base_ontology().entity_types.items()}
 _FIRST = (
     "Al",
     "Bra",
@@ -177,6 +178,7 @@ class _Builder:
         key: str | None = None,
         validity: Validity | None = None,
         retconned: bool = False,
+        authority: Authority = Authority.SOURCE,
     ) -> int:
         entity_id = self.next_entity
         self.next_entity += 1
@@ -185,8 +187,9 @@ class _Builder:
             type=type_,
             name=name,
             key=key,
+            kind=_KINDS[type_],
             validity=validity or Validity(),
-            provenance=self.provenance(Authority.SOURCE, 1, retconned),
+            provenance=self.provenance(authority, 1, retconned),
         )
         return entity_id
 
@@ -307,6 +310,30 @@ def _plant(b: _Builder, kind: ConflictKind, copy: int, eras: dict[str, int]) -> 
         person = b.entity("NPC", f"Disputed {copy}")
         b.attribute(person, "eye_colour", "blue", authority=Authority.GM)
         b.attribute(person, "eye_colour", "green", authority=Authority.PLAYER, validity=None)
+    elif kind == ConflictKind.SINGLE_VALUED:
+        # The world bible's title (undated) and another from play, dated only by its scene: both at once.
+        person = b.entity("NPC", f"Twice titled {copy}")
+        b.attribute(
+            person, "titles", "Harbourmaster of Greyhaven", authority=Authority.SOURCE, file="people.yaml"
+        )
+        b.attribute(person, "title", "Pirate Queen", authority=Authority.SOURCE, validity=v(sf=scene))
+    elif kind == ConflictKind.CAUSE_AFTER_EFFECT:
+        # An event said to cause (or precede) one that happened years before it.
+        cause = b.entity("Event", f"The late spark {copy}", validity=v((year + 40, 0, 0)))
+        effect = b.entity("Event", f"The early fire {copy}", validity=v((year + 10, 6, 1)))
+        b.relation(cause, "CAUSED" if copy % 2 == 0 else "PRECEDED", effect, file="timeline.yaml")
+    elif kind == ConflictKind.PARTICIPANT_NOT_BORN:
+        person = b.entity("NPC", f"Unborn witness {copy}")
+        b.state(person, "alive", validity=v((year + 30, 0, 0)), file="family_tree.yaml")
+        event = b.entity("Event", f"The old battle {copy}", validity=v((year + 5, 0, 0)))
+        b.relation(person, "PARTICIPATED_IN" if copy % 2 == 0 else "WITNESSED", event, file="timeline.yaml")
+    elif kind == ConflictKind.AXIOM_FROM_PLAYER:
+        # A law of the world a player made up (the entity itself, or a fact about the GM's own).
+        if copy % 2 == 0:
+            b.entity("MagicSystem", f"Wild magic {copy}", authority=Authority.PLAYER)
+        else:
+            law = b.entity("Concept", f"The law of tides {copy}")
+            b.attribute(law, "rule", "the sea never freezes", authority=Authority.PLAYER)
     elif kind == ConflictKind.RELIES_ON_RETCONNED:
         person = b.entity("NPC", f"Heir {copy}")
         old = b.attribute(person, "title", "Heir of the North", retconned=True)
@@ -730,8 +757,28 @@ def make_snapshot(
             gc.enable()
 
 
+def make_planted_snapshot(
+    entities: int, statements: int, seed: int, *, per_kind: int = PLANTED_PER_KIND
+) -> tuple[Snapshot, dict[ConflictKind, list[frozenset[int]]]]:
+    """Return a snapshot as `make_snapshot` does, and the entities of each planted conflict, by kind (a finding
+    of that kind about one of them finds it; any other finding is a false alarm)."""
+    planted: dict[ConflictKind, list[frozenset[int]]] = {}
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        snapshot, _ = _make_snapshot(entities, statements, seed, per_kind, planted)
+    finally:
+        if collecting:
+            gc.enable()
+    return snapshot, planted
+
+
 def _make_snapshot(
-    entities: int, statements: int, seed: int, per_kind: int
+    entities: int,
+    statements: int,
+    seed: int,
+    per_kind: int,
+    planted: dict[ConflictKind, list[frozenset[int]]] | None = None,
 ) -> tuple[Snapshot, dict[ConflictKind, int]]:
     staging = _Builder(seed)
     staging_eras = {era: 0 for era, *_ in ERAS}
@@ -743,7 +790,10 @@ def _make_snapshot(
     world.create_entities(statements - len(staging.statements))
     for kind in ConflictKind:
         for copy in range(per_kind):
+            first = b.next_entity
             _plant(b, kind, copy, world.era_ids)
+            if planted is not None:
+                planted.setdefault(kind, []).append(frozenset(range(first, b.next_entity)))
     world.fill(statements)
     if len(b.entities) != entities or len(b.statements) != statements:
         raise AssertionError(f"built {len(b.entities)} entities and {len(b.statements)} statements")

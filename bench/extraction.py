@@ -37,9 +37,10 @@ from urllib.parse import urlsplit
 from rapidfuzz import fuzz
 
 from bench.extraction_scenes import SCENES
-from bot import database
-from bot.canon_service import CanonService
-from bot.llm import InMemoryTokenLedger, LLMClient, OpenAICompatibleLLM
+from bot.llm.client import InMemoryTokenLedger, LLMClient
+from bot.llm.openai_compatible import OpenAICompatibleLLM
+from bot.schema import database
+from bot.services.canon_service import CanonService
 from bot.voice.extraction import (
     Candidate,
     ExtractionReport,

@@ -316,7 +316,7 @@ async def prepare_database(env: dict[str, str], guild_ids: list[tuple[int, str]]
     """Migrate, create each server's campaign and import a small world bible into it (in a subprocess)."""
     script = (
         "import asyncio, json, sys\n"
-        "from bot.services import build_services\n"
+        "from bot.app import build_services\n"
         "from config.settings import load_settings\n"
         "async def main():\n"
         "    services = await build_services(load_settings())\n"

@@ -9,10 +9,10 @@ import asyncio
 import sys
 import time
 
-from bot.client import create_bot
+from bot.app import build_services
+from bot.client.client import create_bot
 from bot.emulator import point_client_at
-from bot.logs import install
-from bot.services import build_services
+from bot.ops.logs import install
 from config.settings import load_settings
 
 

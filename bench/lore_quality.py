@@ -1,9 +1,14 @@
-"""Retrieval quality of `/lore` on the SRD question set: lexical, semantic, hybrid and RRF, side by side.
+"""Retrieval quality of `/lore` on the SRD question set: each preset and the naive baselines, side by side.
 
 Imports `../shared/corpora/srd/world/*.md` as Reference into a fresh campaign (real SQLite file, real Chroma,
-the real offline embedding model) and answers `eval/dev.jsonl` in each column: `lexical`, `semantic`,
-`hybrid` (the default preset), `rrf` (the reciprocal-rank-fusion preset) and `hybrid_pruned` (the default
-with the large-campaign pruning forced on: only the question's three rarest words searched by words).
+the real offline embedding model) and answers `eval/dev.jsonl` in each column: the presets `default` (hybrid),
+`lexical`, `semantic`, `rrf` and `context`, `hybrid_pruned` (the default with the large-campaign pruning forced
+on: only the question's three rarest words searched by words), and the naive baselines `bm25` (words alone, one
+field, no typo or entity help), `dense` (meaning alone) and `plain_rrf` (reciprocal rank fusion of those two).
+
+The questions are split once, deterministically, into a tuning half and an untouched half (by a hash of each
+question's id: `split`). Search settings are tuned on the tuning half only; the untouched half says how they do
+on questions nobody tuned to. Every column is reported on both halves and on all questions.
 A hit at k: the target section (or one of its `alt` sections) is inside one of the top k results, i.e. a
 result from the target file whose heading path contains the target heading or whose text contains it as a
 markdown heading (the corpus README). Reports recall@1, recall@5 and MRR@10, overall and by question kind; then
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import re
 import sys
@@ -30,15 +36,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bot import database
+from bot.schema import database
 from canon import campaigns
 from canon.domain import Viewer
 from canon.storage import Database
 from memory.embedding import MiniLMEmbedder
 from memory.knowledge.files import expand_paths
 from memory.knowledge.models import KnowledgeClass, LoreResult
+from memory.knowledge.retrieval import PRESETS, SearchConfig
 from memory.knowledge.service import KnowledgeService
-from memory.retrieval import PRESETS, SearchConfig
 from memory.vector_index import ChromaVectorIndex
 
 SRD = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "srd"
@@ -102,6 +108,15 @@ async def open_corpus(
     return service, db, campaign.id, round(time.perf_counter() - started, 1)
 
 
+def split(questions: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Return the tuning and untouched halves of a question set (by the parity of a hash of each id)."""
+    halves: dict[str, list[dict[str, Any]]] = {"tuning": [], "untouched": []}
+    for q in questions:
+        digest = hashlib.sha256(str(q.get("id") or q["q"]).encode()).digest()
+        halves["tuning" if digest[0] % 2 == 0 else "untouched"].append(q)
+    return halves
+
+
 async def evaluate(
     service: KnowledgeService,
     campaign_id: int,
@@ -109,11 +124,13 @@ async def evaluate(
     targets_of: Any,
     configs: dict[str, SearchConfig],
 ) -> dict[str, Any]:
-    """Answer every question in every mode; return metrics overall and by kind, and the misses of hybrid."""
+    """Answer every question in every column; return metrics by half, overall and by kind, and default's misses."""
     out: dict[str, Any] = {}
     misses: list[dict[str, Any]] = []
+    halves = split(questions)
+    half_of = {id(q): name for name, qs in halves.items() for q in qs}
     for mode, config in configs.items():
-        ranks: list[int | None] = []
+        ranks: dict[str, list[int | None]] = defaultdict(list)
         by_kind: dict[str, list[int | None]] = defaultdict(list)
         for q in questions:
             targets = targets_of(q)
@@ -121,31 +138,42 @@ async def evaluate(
                 campaign_id, q["q"], viewer=Viewer.PLAYER, limit=10, config=config, record=False
             )
             rank = first_hit(answer.results, targets)
-            ranks.append(rank)
+            ranks[half_of[id(q)]].append(rank)
+            ranks["all"].append(rank)
             by_kind[q.get("kind", "?")].append(rank)
-            if mode == "hybrid" and rank != 1:
+            if mode == "default" and rank != 1:
                 misses.append(
                     {
                         "id": q.get("id"),
+                        "half": half_of[id(q)],
                         "q": q["q"],
                         "want": [t["heading"] for t in targets],
                         "rank": rank,
                         "got": [" › ".join(r.heading_path[-2:]) for r in answer.results[:3]],
                     }
                 )
-        out[mode] = {**metrics(ranks), "by_kind": {k: metrics(v) for k, v in sorted(by_kind.items())}}
-    out["hybrid_misses"] = misses
+        out[mode] = {
+            **{half: metrics(ranks[half]) for half in ("tuning", "untouched", "all")},
+            "by_kind": {k: metrics(v) for k, v in sorted(by_kind.items())},
+        }
+    out["default_misses"] = misses
     return out
 
 
 def mode_configs(base: SearchConfig) -> dict[str, SearchConfig]:
-    """Return the columns of one run: the three modes, reciprocal rank fusion, and hybrid with pruning forced on.
+    """Return the columns of one run: every preset, hybrid with pruning forced on, and the naive baselines.
 
     The pruned column is what a campaign above `large_campaign_chunks` gets: words searched by their rarest few.
     """
-    configs = {mode: base.model_copy(update={"mode": mode, "name": mode}) for mode in MODES}
-    configs["rrf"] = PRESETS["rrf"]
+    configs = {name: PRESETS[name] for name in ("lexical", "semantic", "rrf", "context")}
+    configs = {"default": base, **configs}
     configs["hybrid_pruned"] = base.model_copy(update={"name": "hybrid_pruned", "large_campaign_chunks": 1})
+    naive = SearchConfig(typo_cutoff=0, max_entities=0, entity_k=0, heading_weight=1.0)
+    configs["bm25"] = naive.model_copy(update={"name": "bm25", "mode": "lexical"})
+    configs["dense"] = naive.model_copy(update={"name": "dense", "mode": "semantic"})
+    configs["plain_rrf"] = naive.model_copy(
+        update={"name": "plain_rrf", "fusion": "rrf", "lexical_weight": 1.0, "semantic_weight": 1.0}
+    )
     return configs
 
 
@@ -166,7 +194,13 @@ async def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     temporary = tempfile.TemporaryDirectory() if args.work is None else None
     work = Path(temporary.name) if temporary else args.work
     configs = mode_configs(PRESETS["default"])
-    report: dict[str, Any] = {"bench": "lore_quality", "questions": len(questions)}
+    halves = split(questions)
+    report: dict[str, Any] = {
+        "bench": "lore_quality",
+        "questions": len(questions),
+        "tuning": len(halves["tuning"]),
+        "untouched": len(halves["untouched"]),
+    }
     try:
         world = sorted((SRD / "world").glob("*.md"))
         service, db, campaign_id, seconds = await open_corpus(
@@ -174,10 +208,10 @@ async def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         )
         report["world_import_s"] = seconds
         result = await evaluate(service, campaign_id, questions, lambda q: [q, *q.get("alt", [])], configs)
-        misses = result.pop("hybrid_misses")
+        misses = result.pop("default_misses")
         report["world"] = result
         if args.misses:
-            report["world_hybrid_misses"] = misses
+            report["world_default_misses"] = misses
         await db.dispose()
 
         wiki_dir = SRD / "raw" / "srd51-wiki"
@@ -188,10 +222,10 @@ async def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             )
             report["wiki_import_s"] = seconds
             result = await evaluate(service, campaign_id, wiki_questions, lambda q: q["srd51_wiki"], configs)
-            misses = result.pop("hybrid_misses")
+            misses = result.pop("default_misses")
             report["srd51_wiki"] = result
             if args.misses:
-                report["wiki_hybrid_misses"] = misses
+                report["wiki_default_misses"] = misses
             await db.dispose()
     finally:
         if temporary is not None:

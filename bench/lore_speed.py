@@ -19,7 +19,7 @@ two-word heading. Embedding 100,000 chunks with the real model would take hours 
 random unit vectors inserted directly, two per chunk as production stores them (the prose and the title view);
 the queries still go through the real embedder, and the search work (HNSW over 200,000 vectors, FTS over
 100,000 chunks) is the real one. The questions are asked as a player, so the hidden source's 2,000 vectors are
-kept out of every semantic search (the filtered path of `memory.retrieval`), as they are out of the baseline's.
+kept out of every semantic search (the filtered path of `memory.knowledge.retrieval`), as they are out of the baseline's.
 
     .venv/bin/python -m bench.lore_speed [--chunks 100000] [--hidden-chunks 1000] [--work DIR] [--skip-baseline]
 """
@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy import insert, select
 
-from bot import database
+from bot.schema import database
 from canon import campaigns
 from canon.domain import Viewer
 from canon.storage import Database, utc_now

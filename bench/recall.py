@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.recall_data import MEMORIES, QUESTIONS
-from bot import database
+from bot.schema import database
 from canon import campaigns
 from canon.storage import Database
 from memory.doc_index import ChromaDocIndex

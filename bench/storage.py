@@ -22,8 +22,8 @@ from typing import Any
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot import database
-from bot.ledger import SqlTokenLedger
+from bot.ops.ledger import SqlTokenLedger
+from bot.schema import database
 from canon import campaigns
 from canon.storage import Database, utc_now
 from memory.scenes import Actor, SceneService, SpeakerKind

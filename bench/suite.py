@@ -37,8 +37,8 @@ from typing import Any
 from sqlalchemy import text
 from typer.testing import CliRunner
 
-from bot import database
-from bot.cli import app
+from bot.cli.main import app
+from bot.schema import database
 from canon.storage import Database, create_engine
 from tests.db_templates import Templates
 
@@ -118,7 +118,7 @@ async def database_figures(rounds: int) -> dict[str, Any]:
 
 def start_figures(rounds: int) -> dict[str, Any]:
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    args = [sys.executable, "-c", "import bot.services, bot.cli"]
+    args = [sys.executable, "-c", "import bot.app, bot.cli.main"]
     cold_cpu, warm_cpu, cold_wall, warm_wall = [], [], [], []
     for _ in range(rounds):
         with tempfile.TemporaryDirectory() as empty:  # caches looked for there: none found, none written

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot import database
+from bot.schema import database
 from canon import campaigns
 from canon.storage import Database, utc_now
 from memory.scenes import Actor, SceneService, SpeakerKind

@@ -269,6 +269,56 @@ def culture_text(entries: int = 100, *, seed: int = 23) -> str:
     return "\n".join(lines) + "\n"
 
 
+def factions_text(factions: int = 100, *, seed: int = 29) -> str:
+    """Return a factions file: great houses with lesser factions as members, allies and rivals among them."""
+    rng = random.Random(seed)
+    lines = ["factions:"]
+    for i in range(factions):
+        house = rng.choice(_HOUSES)
+        lines += [
+            f"  - id: faction_{i}",
+            f"    name: The {house} Company {i}",
+            f"    aliases: [{house} {i}, The {i}th]",
+            f"    goals: [Hold the {rng.choice(['pass', 'river', 'coast'])}, Outlast House {rng.choice(_HOUSES)}]",
+            f"    description: A company sworn to {house}.",
+        ]
+        if i >= 10:
+            lines.append(f"    members: [faction_{i - 10}]")
+        if i % 3 == 0 and i:
+            lines.append(f"    allies: [faction_{i - 1}]")
+        if i % 4 == 0 and i > 1:
+            lines += [f"    rivals: [faction_{i - 2}]", "    gm_only: [rivals]"]
+        if i % 7 == 0:
+            lines.append("    gm_notes: Secretly bankrupt.")
+    return "\n".join(lines) + "\n"
+
+
+def characters_text(characters: int = 100, factions: int = 100, *, seed: int = 31) -> str:
+    """Return a roster of NPCs and a few PCs, each of a faction of `factions_text`, born in the era."""
+    rng = random.Random(seed)
+    lines = ["characters:"]
+    for i in range(characters):
+        first, house = rng.choice(_FIRST), rng.choice(_HOUSES)
+        born = rng.randint(0, 2900)
+        lines += [
+            f"  - id: character_{i}",
+            f"    name: {first} {house} {i}",
+            f"    aliases: [{first} the {rng.choice(['Bold', 'Grey', 'Quiet'])}]",
+            f"    faction: faction_{i % factions}",
+            f"    titles: [{rng.choice(['Warden', 'Steward', 'Captain'])} of {house}]",
+            f"    status: {rng.choice(['alive', 'missing', 'imprisoned', 'wounded'])}",
+            f"    born: {ERA}.year_{born}",
+            f"    description: A {rng.choice(['sellsword', 'scholar', 'smith'])} of House {house}.",
+        ]
+        if i % 10 == 0:
+            lines.append("    role: pc")
+        if i % 3 == 0:
+            lines += [f"    died: {ERA}.year_{born + rng.randint(20, 90)}", "    gm_only: [status]"]
+        if i % 5 == 0:
+            lines.append("    gm_notes: Owes the Pact a debt.")
+    return "\n".join(lines) + "\n"
+
+
 TYPICAL: dict[str, Callable[[], str]] = {
     "timeline": timeline_text,
     "family_tree": lambda: family_tree_text(100, 5, seed=5),
@@ -276,4 +326,12 @@ TYPICAL: dict[str, Callable[[], str]] = {
     "bestiary": bestiary_text,
     "magic_system": magic_system_text,
     "culture": culture_text,
+    "factions": factions_text,
+    "characters": characters_text,
+}
+# What a kind's typical file refers to, imported before it: the era of its dates, the factions of a roster.
+PREREQUISITES: dict[str, tuple[str, ...]] = {
+    "timeline": (),
+    "factions": (),
+    "characters": ("timeline", "factions"),
 }

@@ -33,9 +33,9 @@ from typing import Any
 
 import yaml
 
-from bench.yaml_data import TYPICAL, family_tree_text, timeline_text
-from bot import database
-from bot.structured_import import StructuredImportService
+from bench.yaml_data import PREREQUISITES, TYPICAL, family_tree_text, timeline_text
+from bot.schema import database
+from bot.services.structured_import import StructuredImportService
 from canon import campaigns
 from canon.storage import Database
 from canon.structured import load_lore_file
@@ -65,7 +65,8 @@ async def fresh(tmp: Path, name: str) -> tuple[Database, campaigns.Campaign, Str
 
 
 async def typical(tmp: Path, repeat: int) -> dict[str, Any]:
-    """Time each kind's typical file: loading alone, then importing it (after the timeline it dates from)."""
+    """Time each kind's typical file: loading alone, then importing it (after the timeline it dates from, and a
+    roster after its factions)."""
     found: dict[str, Any] = {}
     for kind, make in TYPICAL.items():
         data = make().encode()
@@ -74,8 +75,8 @@ async def typical(tmp: Path, repeat: int) -> dict[str, Any]:
         best = best_cpu = float("inf")
         for attempt in range(repeat):
             db, campaign, importer = await fresh(tmp, f"{kind}{attempt}")
-            if kind != "timeline":
-                await importer.import_files(campaign, [("timeline.yaml", timeline_text().encode())])
+            for before in PREREQUISITES.get(kind, ("timeline",)):
+                await importer.import_files(campaign, [(f"{before}.yaml", TYPICAL[before]().encode())])
             cpu = time.process_time()
             started = time.perf_counter()
             report = await importer.import_files(campaign, [(f"{kind}.yaml", data)])

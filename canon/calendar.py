@@ -20,8 +20,13 @@ at least one letter):
     3rd_age.year_300.month_3.day_17      day
     3rd_age.300  3rd_age.300.3  3rd_age.300.3.17    the same without labels
     3rd_age.year_-50  3rd_age.-50        negative (absolute) years
+    412  412.3  412.3.17  -50            a plain year, for a campaign whose calendar has no eras
 
-`str(date)` gives the canonical labelled form (`3rd_age.year_300.month_3.day_17`).
+`str(date)` gives the canonical labelled form (`3rd_age.year_300.month_3.day_17`; a plain year keeps its
+number first: `412.month_3.day_17`).
+
+A plain-year date has no era (`era` is None) and a year; it sits on the same absolute year axis, so it
+compares with every other dated year. Only a date with neither era nor year is unknown.
 
 Bounds: a year lies between `MIN_YEAR` and `MAX_YEAR` (a trillion years either way), so that its sortable key
 (`year * 10000 + month * 100 + day`) fits the 64-bit columns it is stored in; a real time (`as believed at`, a
@@ -57,7 +62,10 @@ Precision = Literal["unknown", "era", "year", "month", "day"]
 Comparison = Literal["before", "after", "same", "overlap", "unknown"]
 
 UNKNOWN = "unknown"
-DATE_FORMS = "3rd_age.300 (an era and a year), 3rd_age.300.3.17 (and a month and a day), 3rd_age or unknown"
+DATE_FORMS = (
+    "3rd_age.300 (an era and a year), 3rd_age.300.3.17 (and a month and a day), 3rd_age (an era), "
+    "412 or 412.3.17 (a plain year, without eras) or unknown"
+)
 
 ERA_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 _ERA_ID = re.compile(r"(?=[0-9_-]*[a-z])[a-z0-9][a-z0-9_-]*")
@@ -65,6 +73,7 @@ _YEAR_SEGMENT = re.compile(r"^(?:year_)?([+-]?[0-9]+)$")
 _MONTH_SEGMENT = re.compile(r"^(?:month_)?([0-9]+)$")
 _DAY_SEGMENT = re.compile(r"^(?:day_)?([0-9]+)$")
 _LABELS = ("year", "month", "day")
+_PLAIN_YEAR = re.compile(r"[+-]?[0-9]+")
 
 #: The first and last year a date may name: a world key (`year * 10000 + month * 100 + day`) of any of them
 #: fits a signed 64-bit column with room to spare.
@@ -132,7 +141,9 @@ class DateError(ValueError):
 
 
 class WorldDate(BaseModel):
-    """Hold an in-world date: an era, then optionally year, month and day; all None means unknown."""
+    """Hold an in-world date: an era and/or a year, then optionally month and day; all None means unknown.
+
+    A year without an era is a plain year (a campaign whose calendar has no eras)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
@@ -143,8 +154,6 @@ class WorldDate(BaseModel):
 
     @model_validator(mode="after")
     def _check_shape(self) -> WorldDate:
-        if self.era is None and (self.year is not None or self.month is not None or self.day is not None):
-            raise ValueError("a date with a year, month or day needs an era")
         if self.era is not None and not is_era_id(self.era):
             raise ValueError(
                 f'era "{self.era}" must be a lowercase id with at least one letter, like 3rd_age'
@@ -167,10 +176,8 @@ class WorldDate(BaseModel):
     @property
     def precision(self) -> Precision:
         """Say how finely the date is known."""
-        if self.era is None:
-            return "unknown"
         if self.year is None:
-            return "era"
+            return "unknown" if self.era is None else "era"
         if self.month is None:
             return "year"
         if self.day is None:
@@ -180,13 +187,19 @@ class WorldDate(BaseModel):
     @property
     def is_unknown(self) -> bool:
         """Tell whether nothing at all is known about the date."""
-        return self.era is None
+        return self.era is None and self.year is None
 
     def __str__(self) -> str:
         if self.era is None:
-            return UNKNOWN
-        parts = [self.era]
-        for label, value in zip(_LABELS, (self.year, self.month, self.day), strict=True):
+            if self.year is None:
+                return UNKNOWN
+            # A plain year: its number first, never labelled (`year_412` would read as an era id).
+            parts = [str(self.year)]
+            labelled = zip(_LABELS[1:], (self.month, self.day), strict=True)
+        else:
+            parts = [self.era]
+            labelled = zip(_LABELS, (self.year, self.month, self.day), strict=True)
+        for label, value in labelled:
             if value is None:
                 break
             parts.append(f"{label}_{value}")
@@ -198,9 +211,12 @@ def parse_date(text: str, rules: CalendarRules = DEFAULT_RULES) -> WorldDate:
     if text == UNKNOWN:
         return WorldDate.unknown()
     segments = text.split(".")
-    era = segments[0]
-    if not is_era_id(era):
-        if era.lower() != era and is_era_id(era.lower()):
+    first = segments[0]
+    era: str | None = first
+    if _PLAIN_YEAR.fullmatch(first):
+        era, segments = None, ["", *segments]  # a plain year: what follows an era that is not there
+    elif not is_era_id(first):
+        if first.lower() != first and is_era_id(first.lower()):
             raise DateError(text, "era ids are lowercase")
         raise DateError(text)
     if len(segments) > 4:
@@ -287,9 +303,9 @@ class EraCalendar:
 
     def interval(self, date: WorldDate) -> DateInterval | None:
         """Return the span the date may occupy, or None when it cannot be placed."""
-        if date.era is None:
-            return None
         if date.year is None:
+            if date.era is None:
+                return None
             bounds = self.bounds(date.era)
             if bounds is None or bounds == (None, None):
                 return None

@@ -51,6 +51,7 @@ class ChangesetKind(enum.StrEnum):
     """What kind of decision wrote a group of canon rows."""
 
     SCENE_COMMIT = "scene_commit"
+    SCENE_CHECKPOINT = "scene_checkpoint"  # a running scene's accepted proposals so far
     GM_DIRECT = "gm_direct"
     RETCON = "retcon"
     SOURCE_IMPORT = "source_import"
@@ -160,7 +161,7 @@ def branch_settings(parent: Campaign, point: ForkPoint) -> dict[str, Any]:
 
     Every key but `fork` is copied, including keys this module does not know (a setting added later is a
     campaign's setting, and a branch plays the parent's campaign as it stood). Time zones and GM channels are
-    a server's (`bot.ops_models`), not a campaign's, so a branch shares its server's without a copy.
+    a server's (`bot.schema.ops_tables`), not a campaign's, so a branch shares its server's without a copy.
     """
     inherited = {
         key: copy.deepcopy(value) for key, value in (parent.settings or {}).items() if key != FORK_SETTINGS

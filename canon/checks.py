@@ -193,7 +193,7 @@ async def record_findings(
 
 
 class RecordedConflict(BaseModel):
-    """A conflict as recorded: what was found, when, and whether the GM accepted it."""
+    """A conflict as recorded: what was found, when, and whether and how it was closed (`canon.conflicts`)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -204,6 +204,25 @@ class RecordedConflict(BaseModel):
     status: str
     rationale: str | None
     first_seen_at: dt.datetime
+    resolution: str | None = None
+    closed_at: dt.datetime | None = None
+    closed_by: str | None = None
+
+
+def conflict_from_row(r: ConflictRow) -> RecordedConflict:
+    """Return a recorded conflict from its row."""
+    return RecordedConflict(
+        id=r.id,
+        kind=r.kind,
+        message=r.message,
+        details=dict(r.details or {}),
+        status=r.status,
+        rationale=r.rationale,
+        first_seen_at=r.first_seen_at,
+        resolution=r.resolution,
+        closed_at=r.closed_at,
+        closed_by=r.closed_by,
+    )
 
 
 async def recorded_conflicts(
@@ -216,15 +235,4 @@ async def recorded_conflicts(
         .order_by(ConflictRow.id.desc())
         .limit(limit)
     )
-    return [
-        RecordedConflict(
-            id=r.id,
-            kind=r.kind,
-            message=r.message,
-            details=dict(r.details or {}),
-            status=r.status,
-            rationale=r.rationale,
-            first_seen_at=r.first_seen_at,
-        )
-        for r in (await session.execute(query)).scalars()
-    ]
+    return [conflict_from_row(r) for r in (await session.execute(query)).scalars()]

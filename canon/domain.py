@@ -120,11 +120,12 @@ class Evidence(BaseModel):
                 if self.turn_from == self.turn_to or self.turn_to is None
                 else f"turns {self.turn_from}–{self.turn_to}"
             )
-            return (
+            cited = (
                 f"scene #{self.scene_id}, {turns}"
                 if self.turn_from is not None
                 else f"scene #{self.scene_id}"
             )
+            return cited + (f" ({self.note})" if self.note else "")  # a roll that resolved it
         if self.kind == EvidenceKind.YAML:
             return f"{self.file}, line {self.line}"
         if self.kind == EvidenceKind.CHUNK:

@@ -13,7 +13,18 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from canon.storage import Base, BigIntPK, UTCDateTime, utc_now
@@ -176,6 +187,8 @@ class ProposalRow(Base):
     decided_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     override_rationale: Mapped[str | None] = mapped_column(Text)
     committed_changeset_id: Mapped[int | None] = mapped_column(BigInteger)
+    #: Whether the GM chose to show the rejection's rationale to players (it is private by default).
+    rationale_public: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class ReviewCardRow(Base):
@@ -203,8 +216,12 @@ class ConflictRow(Base):
     fingerprint: Mapped[str] = mapped_column(String(64))
     message: Mapped[str] = mapped_column(Text)
     details: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    status: Mapped[str] = mapped_column(String(12), default="open")  # open | accepted | resolved
+    # open | accepted (a proposal accepted despite it) | resolved | dismissed (never raised again)
+    status: Mapped[str] = mapped_column(String(12), default="open")
     rationale: Mapped[str | None] = mapped_column(Text)
+    resolution: Mapped[str | None] = mapped_column(String(20))  # retcon | change | rationale
+    closed_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    closed_by: Mapped[str | None] = mapped_column(String(100))
     first_seen_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
     last_seen_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
     notified_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)

@@ -6,13 +6,14 @@ relations and states (never removing or loosening the base).
 
 from __future__ import annotations
 
+import difflib
 import enum
 from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 from ruamel.yaml import YAML
 
 from canon.errors import InvalidInput
@@ -26,14 +27,41 @@ class EntityKind(enum.StrEnum):
     AXIOMATIC = "axiomatic"
 
 
+class ValueType(enum.StrEnum):
+    """What an attribute's value is: words, a number, the name of an entity, or an in-world date."""
+
+    TEXT = "text"
+    NUMBER = "number"
+    ENTITY = "entity"
+    DATE = "date"
+
+
+class AttributeSpec(BaseModel):
+    """An attribute a type declares: its value type, single or multi-valued, other spellings, whether it changes.
+
+    A single-valued attribute (a title, an eye colour) has one value at a time: a second one at the same time
+    is a continuity conflict. `changes: false` (a birth date, an eye colour) makes any other value a conflict,
+    whenever it is dated.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    value: ValueType = ValueType.TEXT
+    many: bool = False
+    changes: bool = True
+    aliases: tuple[str, ...] = ()
+    description: str = ""
+
+
 class EntityType(BaseModel):
-    """A type of entity."""
+    """A type of entity, with the attributes it declares (its parent's and the common ones apply too)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: EntityKind = EntityKind.CONCRETE
     parent: str | None = None
     description: str = ""
+    attributes: dict[str, AttributeSpec] = Field(default_factory=dict)
 
 
 class RelationType(BaseModel):
@@ -86,9 +114,12 @@ class Ontology(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     version: int = 1
+    common_attributes: dict[str, AttributeSpec] = Field(default_factory=dict)
     entity_types: dict[str, EntityType]
     relation_types: dict[str, RelationType]
     states: States
+    # type -> spelling (names and aliases, folded) -> (attribute name, its declaration); built once.
+    _attribute_index: dict[str, dict[str, tuple[str, AttributeSpec]]] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="after")
     def _consistent(self) -> Ontology:
@@ -116,9 +147,31 @@ class Ontology(BaseModel):
             problems += [
                 f"via {via}: unknown state {t}" for t in (*rule.from_states, *rule.to_states) if t not in tags
             ]
+        problems += self._index_attributes()
         if problems:
             raise ValueError("; ".join(problems))
         return self
+
+    def _index_attributes(self) -> list[str]:
+        """Index every type's attributes by name and alias; return the spellings two attributes share."""
+        problems: list[str] = []
+        for type_name in self.entity_types:
+            index: dict[str, tuple[str, AttributeSpec]] = {}
+            declared = dict(self.common_attributes)
+            for ancestor in reversed(self.ancestors(type_name)):
+                if ancestor in self.entity_types:  # an unknown parent is reported on its own
+                    declared.update(self.entity_types[ancestor].attributes)
+            for name, spec in declared.items():
+                for spelling in (name, *spec.aliases):
+                    folded = attribute_key(spelling)
+                    owner = index.get(folded)
+                    if owner is not None and owner[0] != name:
+                        problems.append(
+                            f"entity type {type_name}: “{spelling}” names both {owner[0]} and {name}"
+                        )
+                    index.setdefault(folded, (name, spec))
+            self._attribute_index[type_name] = index
+        return problems
 
     # -- questions the rest of canon asks -------------------------------------------------------------
 
@@ -163,6 +216,32 @@ class Ontology(BaseModel):
                 f"“{name}” is not a state. Allowed states: {', '.join(sorted(self.states.tags))}."
             )
         return found
+
+    def attribute(self, type_name: str, name: str) -> tuple[str, AttributeSpec | None]:
+        """Return an attribute's declared name (an alias resolved) and declaration, or its folded name and None.
+
+        `titles` on a Person is `title`; an attribute the type does not declare keeps its own name, folded
+        (lower case, words joined by `_`), and has no declaration.
+        """
+        folded = attribute_key(name)
+        index = self._attribute_index.get(type_name)
+        found = index.get(folded) if index is not None else None
+        if found is None:
+            return folded, None
+        return found
+
+    def declared_attributes(self, type_name: str | None = None) -> list[str]:
+        """Return the attribute names a type declares (its parent's and the common ones included), in order;
+        without a type, those of every type."""
+        types = [type_name] if type_name is not None else list(self._attribute_index)
+        names = [name for t in types for name, _ in (self._attribute_index.get(t) or {}).values()]
+        return list(dict.fromkeys(names))
+
+    def nearest_attributes(self, type_name: str, name: str, limit: int = 3) -> list[str]:
+        """Return the declared attributes of a type whose names or aliases are nearest to `name`."""
+        index = self._attribute_index.get(type_name) or {}
+        close = difflib.get_close_matches(attribute_key(name), list(index), n=limit * 2, cutoff=0.5)
+        return list(dict.fromkeys(index[c][0] for c in close))[:limit]
 
     def check_endpoints(self, relation: str, source_type: str, target_type: str) -> None:
         """Raise `InvalidInput` when a relation may not join entities of these types."""
@@ -273,6 +352,11 @@ def _describe(error: Any) -> str:
     where = ".".join(str(part) for part in error.get("loc", ()))
     message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
     return f"{where}: {message}" if where else message
+
+
+def attribute_key(name: str) -> str:
+    """Return an attribute name folded: lower case, its words joined by `_` (`Eye colour` -> `eye_colour`)."""
+    return "_".join(name.replace("-", " ").replace("_", " ").casefold().split())
 
 
 def _lookup(name: str, table: dict[str, Any]) -> str | None:

@@ -138,6 +138,16 @@ ProposalContent = Annotated[
 CONTENT_ADAPTER: TypeAdapter[ProposalContent] = TypeAdapter(ProposalContent)
 
 
+#: The kind of a proposal's warning that is no continuity finding: its attribute is new to the campaign.
+UNKNOWN_ATTRIBUTE = "unknown_attribute"
+
+
+def needs_rationale(warnings: Any) -> bool:
+    """Return whether accepting a proposal with these warnings needs the GM's rationale: a continuity finding
+    does; a note that its attribute is new to the campaign does not (accepting it is the confirmation)."""
+    return any(w.get("kind") != UNKNOWN_ATTRIBUTE for w in warnings or ())
+
+
 class Proposal(BaseModel):
     """A stored proposal with its review state."""
 
@@ -162,6 +172,13 @@ class Proposal(BaseModel):
     decided_at: dt.datetime | None
     override_rationale: str | None
     committed_changeset_id: int | None
+    #: Whether the GM chose to show a rejection's rationale to players (private by default).
+    rationale_public: bool = False
+
+    @property
+    def needs_rationale(self) -> bool:
+        """Whether accepting this proposal needs the GM's rationale (see `needs_rationale`)."""
+        return needs_rationale(self.warnings)
 
     @property
     def type(self) -> ProposalType:
@@ -205,6 +222,18 @@ def fingerprint(content: ProposalContent) -> str:
     return hashlib.sha256(data.encode()).hexdigest()
 
 
+def dated_by_scene(content: ProposalContent, world_date: str | None) -> ProposalContent:
+    """Return content dated by its scene's in-world date, unless it says a date of its own (or has none)."""
+    if world_date is None:
+        return content
+    match content:
+        case FactContent() | StateChangeContent() | EventContent() if content.when is None:
+            return content.model_copy(update={"when": world_date})
+        case RelationshipContent() if content.since is None:
+            return content.model_copy(update={"since": world_date})
+    return content
+
+
 def citations(content: ProposalContent) -> tuple[int, ...]:
     """Return the ids of the canon facts a proposal says it relies on."""
     return () if isinstance(content, EntityContent) else content.relies_on
@@ -244,6 +273,38 @@ def _sentence(content: ProposalContent) -> str:
                 bits.append("with " + ", ".join(p.name for p in content.participants))
             return "Event: " + " ".join(bits)
     raise AssertionError(content)  # pragma: no cover
+
+
+#: What the GM may correct in a proposal before deciding it (its entity references stay as resolved), and
+#: which of those may be left empty.
+EDITABLE: dict[ProposalType, tuple[str, ...]] = {
+    ProposalType.FACT: ("attribute", "value", "when"),
+    ProposalType.RELATIONSHIP: ("relation", "since", "until"),
+    ProposalType.STATE_CHANGE: ("state", "when"),
+    ProposalType.EVENT: ("name", "when"),
+    ProposalType.ENTITY: ("name", "description"),
+}
+OPTIONAL = frozenset({"when", "since", "until", "description"})
+
+
+def revised(content: ProposalContent, changes: dict[str, str | None]) -> ProposalContent:
+    """Return content with the GM's corrections, or raise `InvalidInput` saying what is wrong.
+
+    Only the fields of `EDITABLE` change; an optional one left empty is cleared, a required one is refused.
+    """
+    kind = ProposalType(content.type)
+    allowed = EDITABLE[kind]
+    data = content.model_dump(mode="json")
+    for name, typed in changes.items():
+        if name not in allowed:
+            raise InvalidInput(
+                f"The {name} of this proposal cannot be edited; you can edit {', '.join(allowed)}."
+            )
+        text = (typed or "").strip()
+        if not text and name not in OPTIONAL:
+            raise InvalidInput(f"The {name} cannot be empty; nothing was changed.")
+        data[name] = text or None
+    return parse_content(data)
 
 
 def references(content: ProposalContent) -> list[tuple[str, Ref]]:

@@ -20,16 +20,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits, replies
-from bot.client import Lorekeeper
+from bot.client import limits, replies
+from bot.client.client import Lorekeeper
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
 from cogs import campaign_embeds, canon_cards
 from cogs.canon_options import viewer_of
-from cogs.canon_views import guarded, services_of
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, require_gm
 from cogs.embeds import clip
 from cogs.places import campaign_here, place_of
+from cogs.review_common import guarded, services_of
 
 NONE = discord.AllowedMentions.none()
 Name = app_commands.Range[str, 1, 100]

@@ -13,19 +13,24 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import replies
-from bot.canon_service import CanonService, parse_as_of
-from bot.client import Lorekeeper
+from bot.client import replies
+from bot.client.client import Lorekeeper
+from bot.services.canon_service import CanonService, parse_as_of
 from canon.campaigns import Campaign
+from canon.conflicts import Show
+from canon.domain import Viewer
 from canon.errors import InvalidInput
 from cogs import (
     canon_add,
     canon_cards,
+    canon_directory,
     canon_embeds,
     canon_options,
     canon_pictures,
     canon_views,
+    conflict_views,
     entity_embeds,
+    note_embeds,
 )
 from cogs.canon_options import DATE_HELP, Date, Name, Text, entity_names
 from cogs.canon_propose import ProposeCommands
@@ -73,11 +78,12 @@ class CanonCommands(commands.Cog):
         as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at)
         viewer = canon_options.viewer_of(interaction)
         card, words = await self.canon.worded_card(campaign, name, viewer=viewer, as_of=as_of)
-        await interaction.response.send_message(
-            embed=entity_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of, words=words),
-            ephemeral=True,
-            allowed_mentions=NONE,
-        )
+        content = canon_directory.card_content(card, viewer, words)  # with a select of its related entities
+        embed = entity_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of, words=words)
+        if viewer == Viewer.GM:  # the GM's own notes about it: the GM's view only
+            note_embeds.add_card_notes(embed, await self.bot.services.notes.about(campaign, card.entity.id))
+        content["embed"] = embed
+        await interaction.response.send_message(ephemeral=True, allowed_mentions=NONE, **content)
 
     @canon_group.command(
         name="entity", description="Show an entity's card: state, relations, facts, evidence"
@@ -138,15 +144,16 @@ class CanonCommands(commands.Cog):
 
     # -- the GM's tools -------------------------------------------------------------------------------
 
-    @canon_group.command(name="conflicts", description="Show the recorded continuity conflicts (GM)")
+    @canon_group.command(name="conflicts", description="Show the continuity conflicts, open ones first (GM)")
+    @app_commands.describe(show="Which conflicts: open (the default), closed or all")
     @gm_only()
-    async def conflicts(self, interaction: discord.Interaction) -> None:
-        """List recorded conflicts with both sides."""
+    async def conflicts(
+        self, interaction: discord.Interaction, show: Literal["open", "closed", "all"] = "open"
+    ) -> None:
+        """List a page of conflicts with both sides, with buttons to resolve or dismiss the open ones."""
         campaign = await self._campaign(interaction)
-        found = await self.canon.conflicts(campaign)
-        await interaction.response.send_message(
-            embed=canon_embeds.conflicts_embed(found), ephemeral=True, allowed_mentions=NONE
-        )
+        page = await self.canon.conflict_page(campaign, show=Show(show))
+        await interaction.response.send_message(ephemeral=True, **conflict_views.page_content(page))
 
     @canon_group.command(name="check", description="Check the whole canon for continuity problems (GM)")
     @gm_only()
@@ -165,6 +172,19 @@ class CanonCommands(commands.Cog):
         _guild(interaction)
         review = await self.canon.review_in_channel(interaction.channel_id or 0)
         await replies.think(interaction)
+        await canon_cards.post_review(interaction, review, private=private)
+
+    @canon_group.command(
+        name="checkpoint",
+        description="Review and commit this scene's proposals so far, without ending it (GM)",
+    )
+    @app_commands.describe(private="Show the card only to you, GM-only proposals included")
+    @gm_only()
+    async def checkpoint(self, interaction: discord.Interaction, private: bool = False) -> None:
+        """Post the review card of the running scene's proposals so far; its Commit keeps the scene going."""
+        _guild(interaction)
+        await replies.think(interaction)
+        review = await self.canon.checkpoint(interaction.channel_id or 0)
         await canon_cards.post_review(interaction, review, private=private)
 
     @canon_group.command(name="policy", description="Choose whose proposals need the GM's review (GM)")
@@ -211,26 +231,32 @@ class CanonCommands(commands.Cog):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """Answer a submitted rationale modal, accept or reject (see `cogs.canon_views`)."""
+        """Answer a submitted review modal: accept, reject or edit (see `cogs.review_modals`)."""
         if interaction.type != discord.InteractionType.modal_submit:
             return
         data: dict[str, Any] = dict(interaction.data or {})
-        match = canon_views.RATIONALE_MODAL.fullmatch(str(data.get("custom_id", "")))
+        match = canon_views.MODAL.fullmatch(str(data.get("custom_id", "")))
         if match is not None:
-            await canon_views.submit_rationale(
-                interaction, int(match["id"]), accept=match["action"] == "rationale"
-            )
+            await canon_views.submit_modal(interaction, match["action"], int(match["id"]))
+        reason = conflict_views.REASON_MODAL.fullmatch(str(data.get("custom_id", "")))
+        if reason is not None:
+            await conflict_views.submit_reason(interaction, reason)
 
 
 async def setup(bot: Lorekeeper) -> None:
     """Register `/propose`, `/canon` (with `/canon add`), `/retcon` and the review card's persistent buttons."""
-    bot.add_dynamic_items(*canon_views.DYNAMIC_ITEMS)
+    bot.add_dynamic_items(
+        *canon_views.DYNAMIC_ITEMS, *canon_directory.DYNAMIC_ITEMS, *conflict_views.DYNAMIC_ITEMS
+    )
     await bot.add_cog(ProposeCommands(bot))
     cog = CanonCommands(bot)
     await bot.add_cog(cog)
     canon_add.attach(cog.canon_group)
+    canon_directory.attach(cog.canon_group)
 
 
 async def teardown(bot: Lorekeeper) -> None:
     """Forget the review card's buttons when the extension is unloaded."""
-    bot.remove_dynamic_items(*canon_views.DYNAMIC_ITEMS)
+    bot.remove_dynamic_items(
+        *canon_views.DYNAMIC_ITEMS, *canon_directory.DYNAMIC_ITEMS, *conflict_views.DYNAMIC_ITEMS
+    )

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import discord
 from discord import app_commands
 
-from bot import replies
+from bot.client import replies
 from canon import forms
 from canon.proposals import ProposalContent
 from cogs import canon_embeds
@@ -25,6 +25,7 @@ from cogs.canon_options import (
     Name,
     Text,
     Word,
+    attribute_names,
     entity_name_list,
     entity_names,
     entity_types,
@@ -63,7 +64,7 @@ async def _add(interaction: discord.Interaction, build: Callable[[], ProposalCon
     gm_only=GM_ONLY_HELP,
     relies_on=RELIES_ON_HELP,
 )
-@app_commands.autocomplete(subject=entity_names)
+@app_commands.autocomplete(subject=entity_names, attribute=attribute_names)
 @gm_only()
 async def add_fact(
     interaction: discord.Interaction,

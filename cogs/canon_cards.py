@@ -13,14 +13,15 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import replies
-from bot.canon_service import Review
+from bot.client import replies
+from bot.services.canon_service import Review
 from canon.errors import InvalidInput
 from cogs import canon_embeds
 from cogs.canon_views import card_content, services_of
+from cogs.review_common import remember_private
 
 if TYPE_CHECKING:
-    from bot.services import Services
+    from bot.app import Services
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,7 @@ async def post_review(interaction: discord.Interaction, review: Review, *, priva
     if private:
         content = card_content(review, canon_embeds.first_pending_page(review), reveal=True)
         message = await replies.answer(interaction, ephemeral=True, **content)
+        remember_private(interaction, review, message)
         if review.scene is None and message is not None and interaction.channel_id is not None:
             await services.canon.record_card(review, channel_id=interaction.channel_id, message_id=message.id)
         return
@@ -69,9 +71,10 @@ async def post_review(interaction: discord.Interaction, review: Review, *, priva
     posted = f"Review card posted: {message.jump_url}"
     if review.secret:
         content = card_content(review, canon_embeds.first_pending_page(review), reveal=True)
-        await replies.answer(
+        message = await replies.answer(
             interaction, ephemeral=True, **{**content, "content": f"{posted}\n{secret_note(review)}"}
         )
+        remember_private(interaction, review, message)
         return
     await replies.answer(interaction, posted, ephemeral=True)
 
@@ -83,7 +86,10 @@ async def tell_gm_secret_proposals(interaction: discord.Interaction, review: Rev
     """
     content = card_content(review, canon_embeds.first_pending_page(review), reveal=True)
     try:
-        await replies.answer(interaction, ephemeral=True, **{**content, "content": secret_note(review)})
+        message = await replies.answer(
+            interaction, ephemeral=True, **{**content, "content": secret_note(review)}
+        )
+        remember_private(interaction, review, message)
     except discord.HTTPException as error:
         log.info(
             "could not give the GM the private card of review %s: %s", review.scene or review.batch, error

@@ -24,9 +24,8 @@ from typing import Any
 
 import discord
 
-from bot.canon_service import RetconResult, Review
-from bot.limits import fit_lines
-from canon.checks import RecordedConflict
+from bot.client.limits import fit_lines
+from bot.services.canon_service import RetconResult, Review
 from canon.continuity import Finding
 from canon.domain import (
     Authority,
@@ -140,6 +139,20 @@ def _warning_messages(warnings: Iterable[dict[str, Any]], words: Wording = PLAIN
     ]
 
 
+def _warning_lines(warnings: Iterable[dict[str, Any]]) -> list[str]:
+    """Return each warning (escaped) followed by its sides with their evidence, in a player's words."""
+    lines: list[str] = []
+    for warning in warnings:
+        lines.append(_warning_messages([warning])[0])
+        for side in warning.get("sides") or []:
+            said = [
+                evidence_words(Evidence.model_validate(e), Viewer.PLAYER) for e in side.get("evidence") or []
+            ]
+            if said:
+                lines.append(f"  ◦ {escape(str(side.get('sentence', '')))}: {said[0]}")
+    return lines
+
+
 # -- the review card ------------------------------------------------------------------------------------
 
 
@@ -199,7 +212,12 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool, number: 
         links = [evidence_text(e, review) for e in proposal.evidence[:3]]
         extra = f" (+{len(proposal.evidence) - 3})" if len(proposal.evidence) > 3 else ""
         lines.append("Evidence: " + ", ".join(links) + extra)
-    if proposal.status == ProposalStatus.REJECTED and proposal.rationale:
+    # A GM's reason for a rejection is private unless the GM chose to show it.
+    if (
+        proposal.status == ProposalStatus.REJECTED
+        and proposal.rationale
+        and (reveal or proposal.rationale_public)
+    ):
         lines.append(f"Why: {escape(clip(proposal.rationale, 200))}")
     if proposal.override_rationale:
         lines.append(f"Accepted despite the warnings: {escape(clip(proposal.override_rationale, 200))}")
@@ -242,9 +260,10 @@ def review_embed(review: Review, page: int, *, reveal: bool) -> discord.Embed:
         summary += f" · {counts[ProposalStatus.COMMITTED]} committed"
     lines = [
         summary,
-        "Accept or reject each proposal, then press **Commit** to write the accepted ones with their "
-        "evidence. Undecided ones follow the campaign's authority policy (by default the GM's are "
-        "accepted, players' and the system's rejected). A proposal with ⚠️ needs a rationale to accept.",
+        "Pick a proposal in the list, then **Accept**, **Reject** or **Edit** it; press **Commit** to write "
+        "the accepted ones with their evidence. Undecided ones follow the campaign's authority policy (by "
+        "default the GM's are accepted, players' and the system's rejected). A proposal with ⚠️ needs a "
+        "rationale to accept.",
     ]
     embed.description = "\n".join(lines)
     if any(p.warnings for p in review.proposals if p.status == ProposalStatus.PENDING):
@@ -307,7 +326,9 @@ def committed_embed(
         )
     if refused:
         embed.add_field(
-            name="Rejected", value=fit_lines([line(p, why=True) for p in refused], FIELD_LIMIT), inline=False
+            name="Rejected",
+            value=fit_lines([line(p, why=reveal or p.rationale_public) for p in refused], FIELD_LIMIT),
+            inline=False,
         )
     embed.set_footer(text="This review is closed.")
     return shrink_to_limit(embed)
@@ -335,12 +356,12 @@ def proposed_embed(proposals: Sequence[Proposal], *, secret: frozenset[int] = fr
                 f"{type_words(extra.content.entity_type)}."
             )
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
-    warnings = [w for p in proposals if p.id not in secret for w in _warning_messages(p.warnings)]
+    warnings = [w for p in proposals if p.id not in secret for w in _warning_lines(p.warnings)]
     if warnings:
         embed.colour = WARNING_COLOUR
         embed.add_field(
             name=f"{WARN} Continuity warnings",
-            value=fit_lines([escape(w) for w in warnings], FIELD_LIMIT),
+            value=fit_lines(warnings, FIELD_LIMIT),
             inline=False,
         )
     embed.set_footer(text="The GM accepts or rejects it when the scene ends (/endscene).")
@@ -414,29 +435,6 @@ def _sides_lines(sides: Iterable[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def conflicts_embed(conflicts: Sequence[RecordedConflict]) -> discord.Embed:
-    """Render recorded conflicts with both sides and their evidence (GM only)."""
-    embed = discord.Embed(title="Continuity conflicts", colour=WARNING_COLOUR if conflicts else DONE_COLOUR)
-    if not conflicts:
-        embed.description = "No conflicts recorded."
-        return embed
-    shown = conflicts[:10]
-    embed.description = f"{len(conflicts)} recorded, newest first" + (
-        f"; the first {len(shown)} here." if len(conflicts) > len(shown) else "."
-    )
-    for conflict in shown:
-        lines = [escape(clip(conflict.message, 300)), *_sides_lines(conflict.details.get("sides") or [])]
-        if conflict.rationale:
-            lines.append(f"Accepted: {escape(conflict.rationale)}")
-        embed.add_field(
-            name=clip(f"#{conflict.id} · {conflict.kind} · {conflict.status}", TITLE_LIMIT),
-            value=fit_lines(lines, 520),
-            inline=False,
-        )
-    embed.set_footer(text=f"{LOCK} This list may name GM-only canon.")
-    return shrink_to_limit(embed)
-
-
 def check_embed(findings: Sequence[Finding], new: Sequence[Finding]) -> discord.Embed:
     """Render a whole-graph continuity check: how many problems, and the new ones with both sides."""
     embed = discord.Embed(title="Continuity check", colour=WARNING_COLOUR if findings else DONE_COLOUR)
@@ -472,6 +470,10 @@ def retcon_embed(result: RetconResult, rationale: str) -> discord.Embed:
         lines.append(f"Replaced by fact #{result.replacement_id}.")
     else:
         lines.append("Nothing replaces it.")
+    if result.closed:
+        lines.append(
+            f"Resolves {len(result.closed)} open conflict(s): " + "; ".join(f"#{c.id}" for c in result.closed)
+        )
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     embed.add_field(
         name=f"Facts to review ({len(result.dependents)})",

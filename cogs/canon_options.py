@@ -84,6 +84,24 @@ async def entity_names(interaction: discord.Interaction, current: str) -> Choice
     return [app_commands.Choice(name=label, value=value) for label, value in found[:MAX_CHOICES]]
 
 
+async def attribute_names(interaction: discord.Interaction, current: str) -> Choices:
+    """Suggest attribute names: those the ontology declares for the subject's type, then those canon uses."""
+    try:
+        campaign = await campaign_of(interaction)
+        if campaign is None:
+            return []
+        subject = getattr(interaction.namespace, "subject", None)
+        found = await services_of(interaction).canon.attribute_names(
+            campaign,
+            current,
+            viewer=viewer_of(interaction),
+            subject=subject if isinstance(subject, str) else None,
+        )
+    except GameError:
+        return []
+    return [app_commands.Choice(name=clip(name, 100), value=name[:60]) for name in found[:MAX_CHOICES]]
+
+
 async def entity_name_list(interaction: discord.Interaction, current: str) -> Choices:
     """Suggest the last name of a comma-separated list (participants), keeping the names before it."""
     head, _, last = current.rpartition(",")

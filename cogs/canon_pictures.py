@@ -2,7 +2,7 @@
 
 An extension of its own that adds `tree` to the `/canon` group of `cogs.canon` (load it after that one) and
 gives `cogs.canon`'s timeline command the picture to send. Thin: resolve the campaign and the viewer, call
-`bot.pictures.PictureService`, attach the PNG. Replies are ephemeral, like every canon lookup: a GM's picture
+`bot.services.pictures.PictureService`, attach the PNG. Replies are ephemeral, like every canon lookup: a GM's picture
 may show GM-only people and events, a player's never does.
 """
 
@@ -13,9 +13,9 @@ import io
 import discord
 from discord import app_commands
 
-from bot import limits, replies
-from bot.client import Lorekeeper
-from bot.pictures import PictureService
+from bot.client import limits, replies
+from bot.client.client import Lorekeeper
+from bot.services.pictures import PictureService
 from canon.campaigns import Campaign
 from canon.domain import Viewer
 from canon.errors import InvalidInput

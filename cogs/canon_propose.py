@@ -12,9 +12,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import replies
-from bot.canon_service import CanonService
-from bot.client import Lorekeeper
+from bot.client import replies
+from bot.client.client import Lorekeeper
+from bot.services.canon_service import CanonService
 from canon import forms
 from canon.proposals import ProposalContent
 from cogs import canon_embeds
@@ -28,6 +28,7 @@ from cogs.canon_options import (
     Text,
     Turns,
     Word,
+    attribute_names,
     entity_name_list,
     entity_names,
     entity_types,
@@ -39,6 +40,8 @@ from cogs.checks import IN_SERVERS, actor_of
 from cogs.places import campaign_here
 
 NONE = discord.AllowedMentions.none()
+RESOLUTION_HELP = "The turn of the dice roll that decided it (another bot's message in this scene)"
+Roll = app_commands.Range[int, 1, 1_000_000]
 
 
 class ProposeCommands(commands.Cog):
@@ -56,7 +59,11 @@ class ProposeCommands(commands.Cog):
         self.canon: CanonService = bot.services.canon
 
     async def _propose(
-        self, interaction: discord.Interaction, build: Callable[[], ProposalContent], turns: str | None
+        self,
+        interaction: discord.Interaction,
+        build: Callable[[], ProposalContent],
+        turns: str | None,
+        resolution: int | None = None,
     ) -> None:
         campaign = await campaign_here(interaction)
         span = forms.parse_turns(turns)
@@ -64,7 +71,7 @@ class ProposeCommands(commands.Cog):
         await replies.think(interaction)
         actor = actor_of(interaction, self.bot.services.settings.gm_role)
         proposals = await self.canon.propose(
-            campaign, interaction.channel_id or 0, content, actor, turns=span
+            campaign, interaction.channel_id or 0, content, actor, turns=span, resolution=resolution
         )
         # A player's warnings may rest on GM-only canon: those are left out, unmentioned (the GM reads them
         # on the review card).
@@ -81,9 +88,10 @@ class ProposeCommands(commands.Cog):
         value="Its value",
         when=DATE_HELP,
         turns=TURNS_HELP,
+        resolution=RESOLUTION_HELP,
         relies_on=RELIES_ON_HELP,
     )
-    @app_commands.autocomplete(subject=entity_names)
+    @app_commands.autocomplete(subject=entity_names, attribute=attribute_names)
     async def propose_fact(
         self,
         interaction: discord.Interaction,
@@ -92,6 +100,7 @@ class ProposeCommands(commands.Cog):
         value: Text,
         when: Date | None = None,
         turns: Turns | None = None,
+        resolution: Roll | None = None,
         relies_on: Facts | None = None,
     ) -> None:
         """Propose `subject.attribute = value`."""
@@ -101,6 +110,7 @@ class ProposeCommands(commands.Cog):
                 subject=subject, attribute=attribute, value=value, when=when, relies_on=relies_on
             ),
             turns,
+            resolution,
         )
 
     @propose.command(name="entity", description="Propose a new person, place, faction, item...")
@@ -174,6 +184,7 @@ class ProposeCommands(commands.Cog):
         via="The event that allows it, like resurrection",
         when=DATE_HELP,
         turns=TURNS_HELP,
+        resolution=RESOLUTION_HELP,
         relies_on=RELIES_ON_HELP,
     )
     @app_commands.autocomplete(subject=entity_names, state=state_tags, via=via_kinds)
@@ -185,6 +196,7 @@ class ProposeCommands(commands.Cog):
         via: Word | None = None,
         when: Date | None = None,
         turns: Turns | None = None,
+        resolution: Roll | None = None,
         relies_on: Facts | None = None,
     ) -> None:
         """Propose that an entity enters a state."""
@@ -194,6 +206,7 @@ class ProposeCommands(commands.Cog):
                 subject=subject, state=state, via=via, when=when, relies_on=relies_on
             ),
             turns,
+            resolution,
         )
 
     @propose.command(name="event", description="Propose an event: what happened, when, where, who took part")
@@ -205,6 +218,7 @@ class ProposeCommands(commands.Cog):
         participants="Who took part, separated by commas",
         description="A few words about it",
         turns=TURNS_HELP,
+        resolution=RESOLUTION_HELP,
         relies_on=RELIES_ON_HELP,
     )
     @app_commands.autocomplete(location=entity_names, era=entity_names, participants=entity_name_list)
@@ -218,6 +232,7 @@ class ProposeCommands(commands.Cog):
         participants: Text | None = None,
         description: Text | None = None,
         turns: Turns | None = None,
+        resolution: Roll | None = None,
         relies_on: Facts | None = None,
     ) -> None:
         """Propose an event."""
@@ -233,4 +248,5 @@ class ProposeCommands(commands.Cog):
                 relies_on=relies_on,
             ),
             turns,
+            resolution,
         )

@@ -6,7 +6,7 @@ import datetime as dt
 
 import discord
 
-from bot.limits import clip as clip
+from bot.client.limits import clip as clip
 from memory.scenes import Scene, SceneReport, SpeakerKind, Turn
 
 COLOUR = discord.Colour.dark_gold()
@@ -31,8 +31,18 @@ def scene_started_embed(scene: Scene) -> discord.Embed:
     embed.description = "Every message in this channel is now logged as a turn of the scene."
     if scene.location:
         embed.add_field(name="Location", value=clip(scene.location, FIELD_LIMIT))
+    if scene.world_date:
+        embed.add_field(name="In-world date", value=clip(scene.world_date, FIELD_LIMIT))
     embed.set_footer(text=f"Started by {scene.started_by_name or 'the GM'}")
     return embed
+
+
+def scene_time_text(scene: Scene) -> str:
+    """Return the announcement of a scene's new in-world date."""
+    return (
+        f"🕰️ “{discord.utils.escape_markdown(scene.title)}” now takes place on {scene.world_date}. "
+        "Facts proposed from now on are dated by it, unless they say otherwise."
+    )
 
 
 def scene_report_embed(report: SceneReport, *, heading: str) -> discord.Embed:

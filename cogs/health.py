@@ -8,8 +8,8 @@ import math
 
 from discord.ext import commands, tasks
 
-from bot.client import Lorekeeper
-from bot.health import INTERVAL, heartbeat_path, write_heartbeat
+from bot.client.client import Lorekeeper
+from bot.ops.health import INTERVAL, heartbeat_path, write_heartbeat
 
 log = logging.getLogger(__name__)
 

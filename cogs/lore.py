@@ -6,7 +6,7 @@ other subcommands are the GM's: `import`, `sources`, `source`, `set`, `disable`,
 Thin adapters: validate, defer before anything slow, call one service method (`KnowledgeService` or
 `LoreImportService`), render with `cogs.lore_embeds`. Answers are ephemeral unless `public:true` (then they
 are read as a player's, whoever asks); every GM command answers ephemerally, since it may show hidden sources.
-The "Why these?" button lives in `cogs.lore_views`; the review card of an extraction in `cogs.canon_views`.
+The Sources and "Why these?" buttons live in `cogs.lore_views`; the review card of an extraction in `cogs.canon_views`.
 """
 
 from __future__ import annotations
@@ -18,17 +18,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits, replies
-from bot.client import Lorekeeper
-from bot.lore_service import SETTINGS, LoreImportService, parse_tags, setting_change
+from bot.client import limits, replies
+from bot.client.client import Lorekeeper
+from bot.services.lore_answer import LoreAnswers
+from bot.services.lore_service import SETTINGS, LoreImportService, parse_tags, setting_change
 from canon.campaigns import Campaign
 from canon.domain import Viewer
 from canon.errors import GameError, InvalidInput
-from cogs import canon_views, lore_embeds, lore_import, lore_views
+from cogs import canon_views, lore_answer_embeds, lore_embeds, lore_import, lore_views
 from cogs.canon_options import campaign_of, viewer_of
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
 from cogs.embeds import clip
 from memory.knowledge.models import KnowledgeClass
+from memory.knowledge.retrieval.config import always_include_warning
 from memory.knowledge.service import KnowledgeService
 
 log = logging.getLogger(__name__)
@@ -102,6 +104,7 @@ class LoreCommands(commands.Cog):
         self.bot = bot
         services = bot.services
         self.knowledge: KnowledgeService = services.knowledge
+        self.answers = LoreAnswers(services.knowledge, services.llm)
         self.imports = LoreImportService(
             services.knowledge, services.structured, services.canon, services.voice
         )
@@ -127,17 +130,17 @@ class LoreCommands(commands.Cog):
         limit: app_commands.Range[int, 1, 10] = 5,
         public: bool = False,
     ) -> None:
-        """Answer a lore question with passages, canon facts and a "Why these?" button."""
+        """Answer a lore question: a short answer citing its sources, the sources behind a button."""
         campaign = await self._campaign(interaction)
         viewer = Viewer.PLAYER if public else viewer_of(interaction)
         await replies.think(interaction, ephemeral=not public)
-        answer = await self.knowledge.ask(
+        answer = await self.answers.ask(
             campaign.id, question, viewer=viewer, limit=limit, asker_id=interaction.user.id
         )
         await replies.answer(
             interaction,
-            embed=lore_embeds.answer_embed(answer, viewer=viewer),
-            view=lore_views.answer_view(answer.retrieval_id),
+            embed=lore_answer_embeds.answer_embed(answer, viewer=viewer),
+            view=lore_views.answer_view(answer.retrieval_id, viewer=viewer),
         )
 
     # -- /lore import ---------------------------------------------------------------------------------
@@ -150,6 +153,8 @@ class LoreCommands(commands.Cog):
         tags="Tags, separated by commas",
         always_include="Always include it in answers (canon prose only)",
         extract="Also read the prose into canon proposals for you to review (needs an LLM)",
+        file2="Another .yaml file, imported together with the first (they may refer to each other)",
+        file3="A third .yaml file imported together with them",
     )
     @app_commands.rename(knowledge_class="class")
     @gm_only()
@@ -162,13 +167,19 @@ class LoreCommands(commands.Cog):
         tags: app_commands.Range[str, 1, 400] | None = None,
         always_include: bool | None = None,
         extract: bool = False,
+        file2: discord.Attachment | None = None,
+        file3: discord.Attachment | None = None,
     ) -> None:
         """Import an attached file, showing progress; with `extract`, read it into a batch's review card."""
         campaign = await self._campaign(interaction)
         self.imports.check_upload(file.filename, file.size, extract=extract)
+        extra = [f for f in (file2, file3) if f is not None]
+        for attachment in extra:
+            self.imports.check_upload(attachment.filename, attachment.size)
         tag_list = parse_tags(tags)
         await replies.think(interaction)
         data = await file.read()
+        more = [(attachment.filename, await attachment.read()) for attachment in extra]
         outcome = await self.imports.import_file(
             campaign,
             file.filename,
@@ -179,11 +190,14 @@ class LoreCommands(commands.Cog):
             tags=tag_list,
             always_include=always_include,
             progress=lore_import.ImportProgressMessage(interaction),
+            more=more,
         )
         if outcome.structured is not None:
             embed = lore_embeds.structured_embed(outcome.structured, outcome.filename)
             content = f"Ignored for a YAML file: {', '.join(outcome.ignored)}." if outcome.ignored else None
-            await replies.answer(interaction, content, embed=embed)
+            token = outcome.confirm_token
+            view = lore_views.replace_view(token) if token is not None else None
+            await replies.answer(interaction, content, embed=embed, view=view)
             return
         assert outcome.report is not None
         if not extract:
@@ -206,8 +220,11 @@ class LoreCommands(commands.Cog):
         """List the campaign's sources."""
         campaign = await self._campaign(interaction)
         found = await self.knowledge.list_sources(campaign.id, viewer=Viewer.GM)
+        warning = always_include_warning(found)
         await interaction.response.send_message(
-            embed=lore_embeds.sources_embed(found, page), ephemeral=True, allowed_mentions=NONE
+            embed=lore_embeds.sources_embed(found, page, warning=warning),
+            ephemeral=True,
+            allowed_mentions=NONE,
         )
 
     @lore.command(name="source", description="Inspect one knowledge source: versions, chunks, hashes (GM)")
@@ -218,8 +235,9 @@ class LoreCommands(commands.Cog):
         """Show one source."""
         campaign = await self._campaign(interaction)
         detail = await self.knowledge.get_source(campaign.id, source, viewer=Viewer.GM, chunk_limit=20)
+        stale = await self.knowledge.out_of_date(campaign.id, source)
         await interaction.response.send_message(
-            embed=lore_embeds.source_embed(detail), ephemeral=True, allowed_mentions=NONE
+            embed=lore_embeds.source_embed(detail, out_of_date=stale), ephemeral=True, allowed_mentions=NONE
         )
 
     @lore.command(name="set", description="Change a source's class, hidden flag, tags or always-include (GM)")
@@ -242,8 +260,9 @@ class LoreCommands(commands.Cog):
         campaign = await self._campaign(interaction)
         change = setting_change(field, value)
         changed = await self.knowledge.set_source(campaign.id, source, **change)  # type: ignore[arg-type]
+        warning = await self.knowledge.always_include_warning(campaign.id) if field != "tags" else None
         await interaction.response.send_message(
-            embed=lore_embeds.source_changed_embed(changed, f"{field} set"),
+            embed=lore_embeds.source_changed_embed(changed, f"{field} set", warning=warning),
             ephemeral=True,
             allowed_mentions=NONE,
         )
@@ -285,13 +304,13 @@ class LoreCommands(commands.Cog):
 
 
 async def setup(bot: Lorekeeper) -> None:
-    """Register the /lore commands and the "Why these?" button."""
+    """Register the /lore commands and the Sources and "Why these?" buttons."""
     bot.add_dynamic_items(*lore_views.DYNAMIC_ITEMS)
     await bot.add_cog(LoreCommands(bot))
 
 
 async def teardown(bot: Lorekeeper) -> None:
-    """Forget the "Why these?" button when the extension is unloaded."""
+    """Forget the Sources and "Why these?" buttons when the extension is unloaded."""
     bot.remove_dynamic_items(*lore_views.DYNAMIC_ITEMS)
 
 

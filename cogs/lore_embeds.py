@@ -17,13 +17,12 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.limits import fit_lines
+from bot.client.limits import fit_lines
 from canon.domain import Viewer
 from canon.structured.ingest import IngestReport
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import COLOUR, clip
 from memory.knowledge.models import (
-    Answer,
     CanonFact,
     DeleteReport,
     ImportOutcome,
@@ -111,59 +110,6 @@ def _visible_facts(facts: Sequence[CanonFact], viewer: Viewer) -> list[CanonFact
 def warning_lines(warnings: Sequence[str], limit: int = 3) -> list[str]:
     """Return the first warnings of a retrieval as escaped ⚠️ lines."""
     return [f"⚠️ {_escape(clip(w, 300))}" for w in warnings[:limit]]
-
-
-def result_field(rank: int, result: LoreResult) -> tuple[str, str]:
-    """Return the name and value of one passage's field."""
-    name = clip(f"{rank}. {where(result)}", FIELD_NAME_LIMIT)
-    lines = [f"*{class_badge(result.knowledge_class, hidden=result.hidden)}*"]
-    body = snippet(result.text, skip=[result.source_title, *result.heading_path])
-    if not result.is_fact:
-        body = f"{INSPIRATION} _Inspiration, not fact:_ {body}"
-    lines.append(body)
-    lines.append(f"— `{clip(result.filename, 120)}`")
-    return name, fit_lines(lines, FIELD_LIMIT)
-
-
-def fact_field(fact: CanonFact) -> tuple[str, str]:
-    """Return the name and value of one entity's canon facts."""
-    lock = f" {LOCK} GM only" if fact.hidden else ""
-    name = clip(f"{CANON_MARK} Canon: {fact.entity_name} ({fact.entity_type}){lock}", FIELD_NAME_LIMIT)
-    lines = []
-    if fact.description:
-        lines.append(_escape(clip(fact.description, 300)))
-    lines += [f"• {_escape(clip(f, 200))}" for f in fact.facts]
-    return name, fit_lines(lines or ["(no facts recorded yet)"], 600)
-
-
-def answer_embed(answer: Answer, *, viewer: Viewer) -> discord.Embed:
-    """Render a `/lore ask` answer: canon facts about the entities named, then the best passages."""
-    results = _visible_results(answer.results, viewer)
-    facts = _visible_facts(answer.canon_facts, viewer)
-    embed = discord.Embed(title=clip(f"Lore: {answer.question}", TITLE_LIMIT), colour=COLOUR)
-    lines: list[str] = []
-    if not results and not facts:
-        lines.append("Nothing in this campaign's knowledge answers that. Try other words, or ask the GM.")
-    else:
-        lines.append("From the campaign's canon and sources, best first.")
-        if any(not r.is_fact for r in results):
-            lines.append(f"{INSPIRATION} {INSPIRATION_NOTE}")
-        if viewer == Viewer.GM and (any(r.hidden for r in results) or any(f.hidden for f in facts)):
-            lines.append(f"{LOCK} marks GM-only material: players never see it.")
-    # A degraded search (words only while the vector index is down, a typo searched as a heading word) is
-    # said in the answer itself: the asker should know why it may be worse than usual.
-    lines += warning_lines(answer.trace.warnings)
-    embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
-    for fact in facts[:5]:
-        name, value = fact_field(fact)
-        embed.add_field(name=name, value=value, inline=False)
-    for rank, result in enumerate(results[: 25 - len(embed.fields)], 1):
-        name, value = result_field(rank, result)
-        embed.add_field(name=name, value=value, inline=False)
-    footer = f"Answer #{answer.retrieval_id}" if answer.retrieval_id is not None else "Answer"
-    footer += " · “Why these?” shows the scores and reasons"
-    embed.set_footer(text=footer)
-    return shrink_to_limit(embed)
 
 
 # -- the retrieval inspector ----------------------------------------------------------------------------
@@ -277,8 +223,13 @@ def page_total(count: int) -> int:
     return max(1, -(-count // SOURCES_PER_PAGE))
 
 
-def sources_embed(sources: Sequence[SourceInfo], page: int = 1) -> discord.Embed:
-    """Render one page of the source inspector: class, states, hash, chunks, imported at, times used."""
+def sources_embed(
+    sources: Sequence[SourceInfo], page: int = 1, *, warning: str | None = None
+) -> discord.Embed:
+    """Render one page of the source inspector: class, states, hash, chunks, imported at, times used.
+
+    `warning` (always-included Canon crowding the answers' budget) heads every page.
+    """
     pages = page_total(len(sources))
     page = min(max(1, page), pages)
     embed = discord.Embed(title=f"Knowledge sources ({len(sources)})", colour=COLOUR)
@@ -286,15 +237,26 @@ def sources_embed(sources: Sequence[SourceInfo], page: int = 1) -> discord.Embed
         embed.description = "No sources yet. Import a world bible with `/lore import` (.md, .txt or .yaml)."
         return embed
     shown = sources[(page - 1) * SOURCES_PER_PAGE : page * SOURCES_PER_PAGE]
-    embed.description = fit_lines([source_line(s) for s in shown], DESCRIPTION_LIMIT)
+    head = [f"⚠️ {_escape(warning)}", ""] if warning else []
+    embed.description = fit_lines(head + [source_line(s) for s in shown], DESCRIPTION_LIMIT)
     embed.set_footer(text=f"Page {page}/{pages} · /lore source <id> for one source · {LOCK} = GM only")
     return shrink_to_limit(embed)
 
 
-def source_embed(detail: SourceDetail) -> discord.Embed:
-    """Render one source: file, class, states, tags, hashes, versions, chunks, vectors, use."""
+def source_embed(detail: SourceDetail, *, out_of_date: Sequence[tuple[str, str]] = ()) -> discord.Embed:
+    """Render one source: file, class, states, tags, hashes, versions, chunks, vectors, use.
+
+    `out_of_date`: the sections the story has changed since (where, what holds now), for the GM to update.
+    """
     source = detail.source
     embed = discord.Embed(title=clip(f"#{source.id} {source.title}", TITLE_LIMIT), colour=COLOUR)
+    if out_of_date:
+        rows = [f"• {_escape(clip(where, 120))}: now {_escape(clip(now, 200))}" for where, now in out_of_date]
+        embed.add_field(
+            name="⚠️ Out of date: the story has changed these sections",
+            value=fit_lines(rows, FIELD_LIMIT),
+            inline=False,
+        )
     embed.description = fit_lines(
         [
             source_flags(source),
@@ -349,10 +311,12 @@ def source_embed(detail: SourceDetail) -> discord.Embed:
     return shrink_to_limit(embed)
 
 
-def source_changed_embed(source: SourceInfo, what: str) -> discord.Embed:
-    """Render the answer to `/lore set`, `/lore enable` and `/lore disable`."""
+def source_changed_embed(source: SourceInfo, what: str, *, warning: str | None = None) -> discord.Embed:
+    """Render the answer to `/lore set`, `/lore enable` and `/lore disable` (and what the GM should know)."""
     embed = discord.Embed(title=clip(f"#{source.id} {source.title}: {what}", TITLE_LIMIT), colour=DONE_COLOUR)
     lines = [source_flags(source)]
+    if warning:
+        lines.append(f"⚠️ {_escape(warning)}")
     if source.tags:
         lines.append("Tags: " + _escape(", ".join(source.tags)))
     if not source.enabled:
@@ -441,6 +405,18 @@ def structured_embed(report: IngestReport, filename: str) -> discord.Embed:
         embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
         embed.set_footer(text="Fix these lines and import the file again: nothing was written.")
         return embed
+    if report.status == "confirm":
+        embed.title = clip(f"Replace {', '.join(report.replaced_files)}?", TITLE_LIMIT)
+        embed.colour = WARNING_COLOUR
+        embed.description = fit_lines(
+            [
+                _escape(f"This import replaces the file of that name imported before: {report.written()}."),
+                _escape(report.retcon_text()),
+                "Press **Replace and retcon** to import it; nothing was written yet, and without it nothing is.",
+            ],
+            DESCRIPTION_LIMIT,
+        )
+        return shrink_to_limit(embed)
     summary = report.summary().splitlines()
     embed.description = fit_lines([_escape(line) for line in summary[:2]], 1500)
     if report.counts:

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 import discord
 
-from bot import replies
-from bot.canon_service import Review
-from bot.limits import clip
-from bot.lore_service import LoreImport
+from bot.client import replies
+from bot.client.limits import clip
+from bot.services.canon_service import Review
+from bot.services.lore_service import LoreImport
 from cogs import canon_cards, canon_embeds, lore_embeds, progress
 from cogs.canon_views import card_content, services_of
 from memory.knowledge.models import ImportProgress, ImportStage

@@ -9,9 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import replies
-from bot.client import Lorekeeper
-from bot.status import collect
+from bot.client import replies
+from bot.client.client import Lorekeeper
+from bot.ops.status import collect
 from canon.errors import InvalidInput
 from canon.storage import utc_now
 from cogs import operations_embeds as render

@@ -7,9 +7,9 @@ from typing import Any
 
 import discord
 
-from bot import limits
-from bot.operations import GuildOps, ScheduledSession
-from bot.timeparse import discord_time
+from bot.client import limits
+from bot.ops.operations import GuildOps, ScheduledSession
+from bot.ops.timeparse import discord_time
 
 REPEAT_TEXT = {"none": "once", "daily": "every day", "weekly": "every week"}
 
@@ -101,7 +101,7 @@ def guild_settings_text(settings: GuildOps) -> str:
 
 
 def status_embed(status: dict[str, Any]) -> discord.Embed:
-    """Return the `/admin status` embed from `bot.status.collect`'s dictionary."""
+    """Return the `/admin status` embed from `bot.ops.status.collect`'s dictionary."""
     embed = discord.Embed(title="Lorekeeper status", colour=discord.Colour.dark_teal())
     counts = status["counts"]
     embed.add_field(

@@ -10,7 +10,7 @@ from typing import Any, cast
 
 import discord
 
-from bot.logs import bind_log_context
+from bot.ops.logs import bind_log_context
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
 from cogs.checks import guild_only_message

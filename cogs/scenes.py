@@ -10,12 +10,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits, replies
-from bot.client import Lorekeeper
+from bot.client import limits, replies
+from bot.client.client import Lorekeeper
 from canon.errors import InvalidInput
+from canon.story_clock import date_and_key, scene_time
 from cogs import canon_cards, canon_options, embeds, progress, voice_embeds
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
 from cogs.places import campaign_here
+from cogs.recaps import post_recap
 from memory.scenes import SceneService
 
 NONE = discord.AllowedMentions.none()
@@ -42,17 +44,23 @@ class SceneCommands(commands.Cog):
         self.scenes: SceneService = bot.services.scenes
 
     @scene.command(name="start", description="Start a scene in this channel (GM)")
-    @app_commands.describe(title="What the scene is called", location="Where it takes place")
+    @app_commands.describe(
+        title="What the scene is called",
+        location="Where it takes place (a place of canon, or any words)",
+        date="Its in-world date, like 3rd_age.300.3.17; by default the previous scene's",
+    )
     @gm_only()
     async def start(
         self,
         interaction: discord.Interaction,
         title: app_commands.Range[str, 1, 200] | None = None,
         location: app_commands.Range[str, 1, 200] | None = None,
+        date: app_commands.Range[str, 1, 120] | None = None,
     ) -> None:
         """Start logging this channel's messages as the turns of a new scene."""
         guild = _guild(interaction)
         campaign = await campaign_here(interaction)
+        world_date, world_key = date_and_key(scene_time(date, None)) if date else (None, None)
         scene = await self.scenes.start_scene(
             campaign_id=campaign.id,
             guild_id=guild.id,
@@ -60,10 +68,22 @@ class SceneCommands(commands.Cog):
             title=title,
             location=location,
             actor=actor_of(interaction, self.bot.services.settings.gm_role),
+            world_date=world_date,
+            world_key=world_key,
+            location_id=await self.bot.services.canon.place_named(campaign, location),
         )
         await interaction.response.send_message(
             embed=embeds.scene_started_embed(scene), allowed_mentions=NONE
         )
+
+    @scene.command(name="time", description="Move the scene's in-world date (GM)")
+    @app_commands.describe(when="A shift like +3 days, +1 month, +2 years, or a date like 3rd_age.300.3.20")
+    @gm_only()
+    async def time(self, interaction: discord.Interaction, when: app_commands.Range[str, 1, 120]) -> None:
+        """Move the running scene's date: facts proposed from now on are dated by it."""
+        _guild(interaction)
+        scene = await self.scenes.set_time(interaction.channel_id or 0, when)
+        await interaction.response.send_message(embeds.scene_time_text(scene), allowed_mentions=NONE)
 
     @scene.command(name="status", description="Show the scene running in this channel")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -138,7 +158,7 @@ class SceneCommands(commands.Cog):
     @app_commands.guild_only()
     @gm_only()
     async def endscene(self, interaction: discord.Interaction) -> None:
-        """Stop logging, post the scene's summary and, when canon was proposed, the review card.
+        """Stop logging, post the scene's report and its recap or, when canon was proposed, the review card.
 
         Reading a long transcript into proposals may outlast the interaction's 15 minutes: the progress, the
         summary and the review card are messages of the channel, and the GM's private answer links to them.
@@ -161,7 +181,8 @@ class SceneCommands(commands.Cog):
                 await status.delete()
             raise
         await status.edit(content=None, embed=embeds.scene_report_embed(report, heading="Scene ended"))
-        if not review.proposals:
+        if not review.proposals:  # complete already: its recap now (else the commit posts it)
+            await post_recap(self.bot, scene.id, scene.channel_id)
             return
         await canon_cards.post_public_card(channel, self.bot.services, review)
         if review.secret:

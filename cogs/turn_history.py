@@ -60,6 +60,14 @@ class Gates:
             await gate.wait()
 
 
+def loggable(message: discord.Message, me: discord.abc.User | None) -> bool:
+    """Tell whether a message of a scene's channel is a turn: a member's, or another bot's (a roll); never
+    this bot's own (logged when it sends them) nor a webhook's."""
+    if message.webhook_id is not None:
+        return False
+    return not (message.author.bot and me is not None and message.author.id == me.id)
+
+
 class HistoryReader:
     """Append the messages of active scenes' channels that the turn log missed, in posting order."""
 
@@ -134,7 +142,7 @@ class HistoryReader:
         appended = 0
         page: list[discord.Message] = []
         async for message in channel.history(limit=None, after=after, oldest_first=True):
-            if message.author.bot or message.webhook_id is not None:
+            if not loggable(message, self.client.user):
                 continue  # the bot's own posts (narration, NPCs) are logged when it sends them
             page.append(message)
             if len(page) >= PAGE:

@@ -15,10 +15,10 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.client import Lorekeeper, storage_advice
-from bot.logs import log_context
+from bot.client.client import Lorekeeper, storage_advice
+from bot.ops.logs import log_context
 from cogs.checks import is_gm
-from cogs.turn_history import Gates, HistoryReader
+from cogs.turn_history import Gates, HistoryReader, loggable
 from memory.scenes import SpeakerKind
 from memory.turn_log import IncomingMessage
 
@@ -45,6 +45,18 @@ def embed_metadata(message: discord.Message) -> list[dict[str, Any]]:
     ]
 
 
+def roll_text(message: discord.Message) -> str:
+    """Return what another bot's message says (a dice roll): its text, then its embeds' titles, descriptions,
+    fields and footers, one per line."""
+    lines = [message.content] if message.content else []
+    for embed in message.embeds:
+        lines += [part for part in (embed.title, embed.description) if part]
+        lines += [f"{field.name}: {field.value}" for field in embed.fields if field.name or field.value]
+        if embed.footer and embed.footer.text:
+            lines.append(embed.footer.text)
+    return "\n".join(lines)
+
+
 class TurnLogger(commands.Cog):
     """Listens to messages; does nothing for channels without an active scene."""
 
@@ -67,16 +79,19 @@ class TurnLogger(commands.Cog):
 
     def incoming(self, message: discord.Message) -> IncomingMessage:
         """Return a Discord message as the turn log takes it."""
-        speaker = (
-            SpeakerKind.GM if is_gm(message.author, self.services.settings.gm_role) else SpeakerKind.PLAYER
-        )
+        if message.author.bot:  # another bot's message: a roll, its embeds' text included
+            speaker, text = SpeakerKind.ROLL, roll_text(message)
+        elif is_gm(message.author, self.services.settings.gm_role):
+            speaker, text = SpeakerKind.GM, message.content
+        else:
+            speaker, text = SpeakerKind.PLAYER, message.content
         return IncomingMessage(
             message_id=message.id,
             channel_id=message.channel.id,
             author_id=message.author.id,
             author_name=message.author.display_name,
             speaker=speaker,
-            text=message.content,
+            text=text,
             attachments=attachment_metadata(message),
             embeds=embed_metadata(message),
             created_at=message.created_at,
@@ -85,7 +100,7 @@ class TurnLogger(commands.Cog):
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         """Log a message as a turn when its channel has an active scene."""
-        if message.author.bot or message.webhook_id is not None or message.guild is None:
+        if message.guild is None or not loggable(message, self.bot.user):
             return
         with self.services.turns.admitting():  # a shutdown waits for this message
             await self.gates.wait(message.channel.id)

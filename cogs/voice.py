@@ -7,14 +7,14 @@ NPC's line (through a channel webhook named after the NPC), and return the messa
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import limits, replies
-from bot.client import Lorekeeper
+from bot.client import limits, replies
+from bot.client.client import Lorekeeper
 from bot.voice.debounce import Debouncer
 from bot.voice.service import VoiceService
 from canon.campaigns import Campaign
@@ -167,13 +167,18 @@ class VoiceCommands(commands.Cog):
             return await hook.send(text, username=username, allowed_mentions=NONE, wait=True)
 
     @npc.command(name="talk", description="Say something to an NPC; it answers in character")
-    @app_commands.describe(npc="Who you speak to", message="What you say")
+    @app_commands.describe(
+        npc="Who you speak to",
+        message="What you say",
+        allow="GM only: let one who is dead or away speak anyway, as a flashback or a ghost",
+    )
     @app_commands.autocomplete(npc=entity_names)
     async def talk(
         self,
         interaction: discord.Interaction,
         npc: app_commands.Range[str, 1, 200],
         message: app_commands.Range[str, 1, 1500],
+        allow: Literal["flashback", "ghost"] | None = None,
     ) -> None:
         """Let an NPC answer from its memories and public canon, through a webhook with its name."""
         campaign = await self._campaign(interaction)
@@ -195,7 +200,7 @@ class VoiceCommands(commands.Cog):
                 log.warning("could not post who asked %s in channel %s", name, channel.id, exc_info=True)
             return sent.id
 
-        reply = await self.voice.npc_talk(campaign, channel.id, npc, message, actor, post=post)
+        reply = await self.voice.npc_talk(campaign, channel.id, npc, message, actor, post=post, allow=allow)
         await replies.answer(interaction, voice_embeds.npc_result_text(reply))
 
     @npc.command(name="memories", description="What an NPC remembers (GM)")

@@ -7,9 +7,10 @@ from typing import Any
 
 import discord
 
-from bot import limits
+from bot.client import limits
 from bot.voice.extraction import ExtractionReport
-from bot.voice.service import NarrationOutcome, NpcReply
+from bot.voice.narration import NarrationOutcome
+from bot.voice.npcs import NpcReply
 from cogs.embeds import COLOUR, clip
 from memory.digests import Moment
 from memory.narrations import NarrationRecord

@@ -15,9 +15,9 @@ import discord
 
 from canon.errors import NotAllowed
 from cogs import voice_embeds
-from cogs.canon_views import guarded, services_of
 from cogs.checks import require_gm
 from cogs.places import campaign_here
+from cogs.review_common import guarded, services_of
 
 NONE = discord.AllowedMentions.none()
 

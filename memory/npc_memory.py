@@ -30,8 +30,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.errors import NotFound
 from canon.storage import utc_now
-from memory.doc_index import DocIndexError, IndexedStore, Metadata
+from memory.doc_index import DocIndexError, Metadata
 from memory.lineage import Reach, narrative_lineage
+from memory.memory_ops import MemoryOperations, categories_of, categories_text, clean_categories
 from memory.voice_tables import NpcMemoryRow
 
 __all__ = [
@@ -97,6 +98,9 @@ class NewMemory(BaseModel):
     turn_to: int | None = None
     method: str = "extractive"
     created_at: dt.datetime | None = None
+    categories: tuple[str, ...] = ()
+    meta: dict[str, str | int | float | bool] = Field(default_factory=dict)
+    private: bool = False
 
 
 class MemoryRecord(BaseModel):
@@ -123,6 +127,17 @@ class MemoryRecord(BaseModel):
     created_at: dt.datetime
     last_accessed_at: dt.datetime
     forgotten_at: dt.datetime | None
+    categories: tuple[str, ...] = ()
+    meta: dict[str, Any] = Field(default_factory=dict)
+    private: bool = False
+    updated_at: dt.datetime | None = None
+
+    @property
+    def scopes(self) -> list[str]:
+        """Return the memory's scope and its ancestors, outermost first."""
+        from memory.memory_ops import scope_ancestors
+
+        return scope_ancestors(self.scope)
 
     def metadata(self) -> Metadata:
         """Return the metadata the vector index keeps beside the vector (for filters)."""
@@ -149,6 +164,10 @@ class Recalled(BaseModel):
 
 def _record(row: NpcMemoryRow) -> MemoryRecord:
     return MemoryRecord(
+        categories=categories_of(row.categories),
+        meta=dict(row.meta or {}),
+        private=bool(row.private),
+        updated_at=row.updated_at,
         id=row.id,
         campaign_id=row.campaign_id,
         npc_id=row.npc_entity_id,
@@ -209,6 +228,9 @@ async def add_memories(
             method=memory.method,
             created_at=memory.created_at or now,
             last_accessed_at=memory.created_at or now,
+            categories=categories_text(clean_categories(memory.categories)),
+            meta=dict(memory.meta),
+            private=memory.private,
         )
         session.add(row)
         rows.append(row)
@@ -362,11 +384,16 @@ async def forget(
 # --- the store --------------------------------------------------------------------------------------------
 
 
-class NpcMemoryStore(IndexedStore):
-    """Write, recall, list and forget NPC memories: SQL first, then the campaign's vector collection.
+class NpcMemoryStore(MemoryOperations):
+    """Write, recall, list and forget NPC memories: SQL first, then the campaign's vector collection; and
+    the scoped-memory operations (`memory.memory_ops`: find, update, delete by criteria, scope info, scopes).
 
-    Without an index or an embedder (`semantic` false) recall ranks by importance and recency alone.
+    Without an index or an embedder (`semantic` false) recall ranks by importance and recency alone. Recall
+    never returns a private memory (the GM's alone: an NPC does not speak from it).
     """
+
+    def _record(self, row: NpcMemoryRow) -> MemoryRecord:
+        return _record(row)
 
     async def index_records(self, campaign_id: int, records: Sequence[MemoryRecord]) -> bool:
         """Put records into the campaign's collection; False (and a log line) when the index is unavailable."""
@@ -456,7 +483,7 @@ class NpcMemoryStore(IndexedStore):
                 candidates = [m for m in found if m.npc_id in (npc_id, COMMON)]
             else:
                 candidates = await lineage_memories(session, reaches, npc_id)
-        candidates = [m for m in candidates if m.doc_type in doc_types]
+        candidates = [m for m in candidates if m.doc_type in doc_types and not m.private]
         scored = [
             Recalled(
                 memory=m,

@@ -26,6 +26,11 @@ class SceneRow(Base):
     channel_id: Mapped[int] = mapped_column(BigInteger)
     title: Mapped[str] = mapped_column(String(200))
     location: Mapped[str | None] = mapped_column(String(200))
+    # The story's clock: where the scene starts on the campaign calendar (canonical date text and its world
+    # key), and the place it is set in when its location names one of canon's entities.
+    world_date: Mapped[str | None] = mapped_column(String(120))
+    world_key: Mapped[int | None] = mapped_column(BigInteger)
+    location_id: Mapped[int | None] = mapped_column(BigInteger)
     status: Mapped[str] = mapped_column(String(20), default="active")
     story_order: Mapped[int]
     started_by_id: Mapped[int | None] = mapped_column(BigInteger)

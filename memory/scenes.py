@@ -13,9 +13,11 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from canon.calendar import parse_date
 from canon.campaigns import CampaignRow
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.storage import Database, utc_now
+from canon.story_clock import date_and_key, scene_time
 from memory.scene_tables import SceneRow, TurnRevisionRow, TurnRow
 
 MAX_TITLE = 200
@@ -36,6 +38,7 @@ class SpeakerKind(enum.StrEnum):
     GM = "gm"
     NPC = "npc"
     NARRATOR = "narrator"
+    ROLL = "roll"  # another bot's message in the scene's channel: a dice roll (Avrae and the like)
 
 
 class Actor(BaseModel):
@@ -67,6 +70,9 @@ class Scene(BaseModel):
     ended_at: dt.datetime | None
     narrator_mode: bool
     summary: str | None
+    world_date: str | None = None
+    world_key: int | None = None
+    location_id: int | None = None
 
 
 class Turn(BaseModel):
@@ -138,6 +144,9 @@ def scene_from_row(row: SceneRow) -> Scene:
         ended_at=row.ended_at,
         narrator_mode=row.narrator_mode,
         summary=row.summary,
+        world_date=row.world_date,
+        world_key=row.world_key,
+        location_id=row.location_id,
     )
 
 
@@ -264,8 +273,14 @@ class SceneService:
         title: str | None,
         location: str | None,
         actor: Actor,
+        world_date: str | None = None,
+        world_key: int | None = None,
+        location_id: int | None = None,
     ) -> Scene:
-        """Start a scene in a channel; refuse when the channel already has one that is not completed."""
+        """Start a scene in a channel; refuse when the channel already has one that is not completed.
+
+        Without a date, the scene starts on the date of the campaign's latest scene (the story goes on).
+        """
         clean = clean_title(title, "Untitled scene")
         place = clean_title(location, "") or None
 
@@ -287,12 +302,24 @@ class SceneService:
                 )
             )
             order = max(last or 0, forked_at or 0) + 1
+            date, key = world_date, world_key
+            if date is None:
+                previous = await session.execute(
+                    select(SceneRow.world_date, SceneRow.world_key)
+                    .where(SceneRow.campaign_id == campaign_id)
+                    .order_by(SceneRow.story_order.desc())
+                    .limit(1)
+                )
+                date, key = previous.one_or_none() or (None, None)
             row = SceneRow(
                 campaign_id=campaign_id,
                 guild_id=guild_id,
                 channel_id=channel_id,
                 title=clean,
                 location=place,
+                world_date=date,
+                world_key=key,
+                location_id=location_id,
                 status=SceneStatus.ACTIVE.value,
                 story_order=order,
                 started_by_id=actor.id,
@@ -315,6 +342,23 @@ class SceneService:
                     raise Conflict("A scene was just started in this channel.") from None
         (await self.open_channels()).add(channel_id)
         return scene
+
+    async def set_time(self, channel_id: int, when: str) -> Scene:
+        """Move the in-world date of the channel's running scene to a date or by a shift (`+3 days`); facts
+        proposed from now on take it."""
+
+        async def work(session: AsyncSession) -> Scene:
+            row = await open_scene_in_channel(session, channel_id)
+            if row is None or row.status != SceneStatus.ACTIVE.value:
+                raise NotFound(
+                    "There is no running scene in this channel. A GM can start one with `/scene start`."
+                )
+            current = parse_date(row.world_date) if row.world_date else None
+            row.world_date, row.world_key = date_and_key(scene_time(when, current))
+            await session.flush()
+            return scene_from_row(row)
+
+        return await self.db.run(work)
 
     async def current_scene(self, channel_id: int) -> Scene:
         """Return the channel's scene that is not completed, or raise `NotFound` saying how to start one."""

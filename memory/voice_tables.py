@@ -1,7 +1,7 @@
 """SQL tables of the game-master's voice: token usage, narrations, NPC memories, scene digests and scene casts.
 
 Rows never leave the repositories that read them (`memory.npc_memory`, `memory.narrations`, `memory.digests`,
-`bot.ledger`). NPC memories live here first: the Chroma collections that make them searchable are derived
+`bot.ops.ledger`). NPC memories live here first: the Chroma collections that make them searchable are derived
 from these rows and can be rebuilt from them at any time.
 """
 
@@ -10,7 +10,18 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from canon.storage import Base, BigIntPK, UTCDateTime, utc_now
@@ -86,6 +97,12 @@ class NpcMemoryRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
     last_accessed_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
     forgotten_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    # Categories one a line, a line break first and last ("\nthreat\nvyr\n"; `memory.memory_ops`); metadata
+    # the GM's key -> value pairs; a private memory is the GM's alone (an NPC never speaks from it).
+    categories: Mapped[str] = mapped_column(Text, default="")
+    meta: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    updated_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
 
     __table_args__ = (Index("ix_npc_memories_campaign_npc", "campaign_id", "npc_entity_id"),)
 

@@ -29,7 +29,7 @@ from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, create_async_engine
 
-from bot import database
+from bot.schema import database
 from canon.storage import Database, create_engine
 
 _SQLITE_FILE = "template.sqlite3"

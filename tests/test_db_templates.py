@@ -13,7 +13,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot import database
+from bot.schema import database
 from canon import campaigns
 from canon.storage import Database, create_engine
 from memory.scenes import Actor, SceneService, SpeakerKind

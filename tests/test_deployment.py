@@ -98,7 +98,7 @@ def test_dockerfile_is_slim_non_root_with_a_volume_and_a_healthcheck() -> None:
 def test_the_healthcheck_command_exists() -> None:
     from typer.testing import CliRunner
 
-    from bot.cli import app
+    from bot.cli.main import app
 
     result = CliRunner().invoke(app, ["doctor", "--help"])
     assert result.exit_code == 0 and "--quiet" in result.output and "--live" in result.output
@@ -106,7 +106,7 @@ def test_the_healthcheck_command_exists() -> None:
 
 def test_the_readme_invite_asks_for_exactly_the_permissions_the_bot_is_tested_with() -> None:
     """The e2e tests run the bot with `INVITE_PERMISSIONS`: the README's invite must ask for the same ones."""
-    from bot.client import INVITE_PERMISSIONS
+    from bot.client.client import INVITE_PERMISSIONS
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     step = readme.split("Under **OAuth2 → URL Generator**", 1)[1].split("\n5.", 1)[0]

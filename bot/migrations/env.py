@@ -1,14 +1,14 @@
-"""Alembic environment: runs on a connection handed over by `bot.database` (never from an ini file)."""
+"""Alembic environment: runs on a connection handed over by `bot.schema.database` (never from an ini file)."""
 
 from __future__ import annotations
 
 from alembic import context
 
-from bot.database import include_name, metadata
+from bot.schema.database import include_name, metadata
 
 connection = context.config.attributes.get("connection")
 if connection is None:
-    raise RuntimeError("run migrations through `lorekeeper db upgrade` (bot.database.upgrade)")
+    raise RuntimeError("run migrations through `lorekeeper db upgrade` (bot.schema.database.upgrade)")
 
 context.configure(
     connection=connection,

@@ -155,9 +155,9 @@ async def open_sandbox(
     ``port=0`` picks a free port (``sandbox.url`` says which). With ``sample``, the sample world is imported
     in the background the first time (``sandbox.sample_task``).
     """
-    from bot.backup import RunLock
-    from bot.client import INVITE_PERMISSIONS, Lorekeeper
-    from bot.services import build_services
+    from bot.app import build_services
+    from bot.client.client import INVITE_PERMISSIONS, Lorekeeper
+    from bot.ops.backup import RunLock
 
     from .web import build_app
 

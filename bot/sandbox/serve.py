@@ -7,7 +7,7 @@ import signal
 import sys
 from pathlib import Path
 
-from bot.backup import BackupError
+from bot.ops.backup import BackupError
 from config.settings import Settings
 
 from .runner import loopback_warning, open_sandbox, sandbox_settings

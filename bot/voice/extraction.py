@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from bot.llm import LLMClient, LLMOutputInvalid, LLMUnavailable, Usage
+from bot.llm.client import LLMClient, LLMOutputInvalid, LLMUnavailable, Usage
 from bot.voice.prompts import (
     EntityItem,
     EventItem,
@@ -88,6 +88,8 @@ def speaker_label(turn: Turn) -> str:
         return f"{turn.author_name} (NPC)"
     if turn.speaker == SpeakerKind.GM:
         return f"{turn.author_name} (GM)"
+    if turn.speaker == SpeakerKind.ROLL:
+        return f"{turn.author_name} (dice roll)"
     return f"{turn.author_name} (player)"
 
 

@@ -78,6 +78,8 @@ def turn_line(turn: Turn) -> str:
         who = f"{turn.author_name} (NPC)"
     elif turn.speaker == SpeakerKind.GM:
         who = f"{turn.author_name} (GM)"
+    elif turn.speaker == SpeakerKind.ROLL:
+        who = f"{turn.author_name} (dice roll)"
     else:
         who = turn.author_name
     return f"[{turn.number}] {who}: {' '.join(turn.text.split())}"

@@ -20,7 +20,7 @@ from typing import Annotated, Any, ClassVar, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from bot.llm import ChatMessage
+from bot.llm.client import ChatMessage
 from canon.ontology import Ontology
 from memory.untrusted import UNTRUSTED_RULES, frame_untrusted
 

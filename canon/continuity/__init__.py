@@ -36,7 +36,8 @@ How canon is read here (the encoding decisions; keep them in step with the write
   followed transitively.
 
 The modules: `findings` (what a check reports, world keys), `intervals` (the clocks), `base` (a check's state and
-names), the rules in `lives`, `relations` and `claims`, and `checker` (the one pass that runs them).
+names), the rules in `lives`, `relations`, `claims` and
+`attributes` (one value at a time, by the ontology's declarations), and `checker` (the one pass that runs them).
 """
 
 from canon.continuity.checker import Checker, check

@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from canon.continuity.attributes import AttributeRules
 from canon.continuity.base import (
     ROLE_ACT,
     ROLE_EXCLUSIVE,
@@ -16,8 +17,17 @@ from canon.continuity.base import (
     ROLE_SINGLE_PLACE,
     ROLE_SPECIAL,
 )
+from canon.continuity.causes import CauseRules
 from canon.continuity.claims import ClaimRules
-from canon.continuity.findings import KIND_ORDER, PARENT_OF, PART_OF, SUB_ERA_OF, Finding, Snapshot
+from canon.continuity.findings import (
+    KIND_ORDER,
+    OCCURRED_DURING,
+    PARENT_OF,
+    PART_OF,
+    SUB_ERA_OF,
+    Finding,
+    Snapshot,
+)
 from canon.continuity.lives import LifeRules
 from canon.continuity.relations import RelationRules
 from canon.domain import CanonLevel, Statement, StatementKind
@@ -52,9 +62,10 @@ class _Groups:
     cardinality: dict[tuple[str, int, bool], list[Statement]] = field(default_factory=dict)
     acts: dict[int, list[Statement]] = field(default_factory=lambda: defaultdict(list))
     occurred: list[Statement] = field(default_factory=list)
+    causal: list[Statement] = field(default_factory=list)
 
 
-class Checker(LifeRules, RelationRules, ClaimRules):
+class Checker(LifeRules, RelationRules, ClaimRules, AttributeRules, CauseRules):
     """One check of a snapshot: `run` groups the statements, then applies every rule."""
 
     def run(self) -> list[Finding]:
@@ -69,6 +80,9 @@ class Checker(LifeRules, RelationRules, ClaimRules):
         self._births(lives)
         self._eras(groups.occurred)
         self._attributes(groups.attributes)
+        self._causes(groups.causal)
+        self._not_yet_born(lives, groups.acts)
+        self._axioms(self.snapshot.statements)
 
         unique = {f.fingerprint: f for f in self.findings}
         return sorted(unique.values(), key=lambda f: (KIND_ORDER[f.kind], f.statement_ids, f.entity_ids))
@@ -140,8 +154,10 @@ class Checker(LifeRules, RelationRules, ClaimRules):
                     self.part_of[subject].append(obj)
                 elif predicate == SUB_ERA_OF:
                     self.sub_era[subject].append(obj)
-                else:
+                elif predicate == OCCURRED_DURING:
                     occurred.append(s)
+                else:
+                    groups.causal.append(s)
         return groups
 
     @staticmethod

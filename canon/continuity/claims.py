@@ -1,25 +1,17 @@
-"""The rules about what canon claims: relying on retconned canon, events inside their eras, and attributes
-against a higher authority."""
+"""The rules about what canon claims: relying on retconned canon, and events inside their eras."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from canon.continuity.base import CheckerBase
 from canon.continuity.findings import ConflictKind, format_key, key_hi, make_finding
-from canon.continuity.intervals import overlapping_pairs, when_text
-from canon.domain import AUTHORITY_RANK, Authority, Statement
-
-_AUTHORITY_WORDS = {
-    Authority.GM: "the GM",
-    Authority.SOURCE: "an imported source",
-    Authority.PLAYER: "play",
-    Authority.SYSTEM: "an inference",
-}
+from canon.continuity.intervals import when_text
+from canon.domain import Statement
 
 
 class ClaimRules(CheckerBase):
-    """Relying on retconned canon, events outside their era, attributes against authority (rules 8, 6, 7)."""
+    """Relying on retconned canon, and events outside their era (rules 8, 6)."""
 
     # -- 8. relies on retconned ------------------------------------------------------------------------
 
@@ -121,57 +113,3 @@ class ClaimRules(CheckerBase):
                 self.entity_side(era_id, f"{self.name(era_id)} spans {bounds}"),
             )
             self.add(make_finding(ConflictKind.EVENT_OUTSIDE_ERA, message, sides, {event.id, era_id}))
-
-    # -- 7. attributes against higher authority --------------------------------------------------------
-
-    def _attributes(self, groups: Mapping[tuple[int, str], list[Statement]]) -> None:
-        for (subject, predicate), group in groups.items():
-            if len(group) < 2:
-                continue
-            values = {s.value for s in group}
-            if len(values) < 2 or len({_normal(v) for v in values}) < 2:
-                continue
-            for a, b in overlapping_pairs(group, (), _different_values):
-                rank_a, rank_b = _rank(a), _rank(b)
-                high, low = (a, b) if rank_a >= rank_b else (b, a)
-                name = self.name(subject)
-                if rank_a == rank_b:
-                    message = (
-                        f"{name}'s {predicate} is both “{a.value}” ({_who(a)}, {when_text(a.validity)}) and "
-                        f"“{b.value}” ({_who(b)}, {when_text(b.validity)}) at overlapping times, and neither "
-                        "outranks the other."
-                    )
-                    prevailing = None
-                else:
-                    message = (
-                        f"{name}'s {predicate} is “{low.value}” according to {_who(low)} ({when_text(low.validity)}), "
-                        f"contradicting “{high.value}” from {_who(high)} ({when_text(high.validity)}); "
-                        f"“{high.value}” prevails."
-                    )
-                    prevailing = high.id
-                self.add(
-                    make_finding(
-                        ConflictKind.CONTRADICTS_HIGHER_AUTHORITY,
-                        message,
-                        (self.side(high), self.side(low)),
-                        {subject},
-                        prevailing_id=prevailing,
-                    )
-                )
-
-
-def _normal(value: str | None) -> str:
-    return " ".join((value or "").casefold().split())
-
-
-def _different_values(a: Statement, b: Statement) -> bool:
-    return _normal(a.value) != _normal(b.value)
-
-
-def _rank(s: Statement) -> tuple[int, float]:
-    return AUTHORITY_RANK[Authority(s.provenance.authority)], s.provenance.confidence
-
-
-def _who(s: Statement) -> str:
-    words = _AUTHORITY_WORDS[Authority(s.provenance.authority)]
-    return words if s.provenance.confidence >= 1 else f"{words}, confidence {s.provenance.confidence:g}"

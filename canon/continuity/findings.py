@@ -28,8 +28,12 @@ class ConflictKind(StrEnum):
     BORN_AFTER_PARENTS_DEATH = "born_after_parents_death"
     EVENT_OUTSIDE_ERA = "event_outside_era"
     CONTRADICTS_HIGHER_AUTHORITY = "contradicts_higher_authority"
+    SINGLE_VALUED = "single_valued"
     RELIES_ON_RETCONNED = "relies_on_retconned"
     FORBIDDEN_TRANSITION = "forbidden_transition"
+    CAUSE_AFTER_EFFECT = "cause_after_effect"
+    PARTICIPANT_NOT_BORN = "participant_not_born"
+    AXIOM_FROM_PLAYER = "axiom_from_player"
 
 
 KIND_ORDER = {kind: index for index, kind in enumerate(ConflictKind)}
@@ -41,6 +45,8 @@ PARENT_OF = "PARENT_OF"
 PART_OF = "PART_OF"
 OCCURRED_DURING = "OCCURRED_DURING"
 SUB_ERA_OF = "SUB_ERA_OF"
+CAUSED = "CAUSED"
+PRECEDED = "PRECEDED"
 ALIVE = "alive"
 
 

@@ -8,12 +8,13 @@ findings of what it wrote and their record.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.continuity import Finding
-from canon.domain import Viewer
+from canon.domain import Authority, Viewer
 from canon.gate import commit as commits
 from canon.gate import drafts, proposal_rows
 from canon.gate.commit import CommitResult, CommitTarget
@@ -21,7 +22,14 @@ from canon.gate.drafts import Draft
 from canon.graph import CanonReader
 from canon.models import ProposalRow
 from canon.ontology import Ontology
-from canon.proposals import EntityContent, Proposal, ProposalStatus, references
+from canon.proposals import (
+    EntityContent,
+    FactContent,
+    Proposal,
+    ProposalContent,
+    ProposalStatus,
+    references,
+)
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +65,10 @@ class CanonizationGate:
         content, missing = await drafts.resolve(self.ontology, reader, content, pending)
         await drafts.check_types(self.ontology, reader, content)
         await drafts.check_citations(reader, content)
+        note: dict[str, Any] | None = None
+        if isinstance(content, FactContent):
+            subject_type = await self._subject_type(session, reader, content)
+            content, note = drafts.settle_attribute(self.ontology, content, subject_type)
         created: list[ProposalRow] = []
         for role, ref, entity_type in missing:
             entity_draft = Draft(
@@ -88,9 +100,29 @@ class CanonizationGate:
             gm = CanonReader(session, reader.steps, self.ontology, viewer=Viewer.GM)
             for row in created:
                 found = await self._warnings(session, gm, row, story_order)
-                row.warnings = [f.model_dump(mode="json") for f in found]
+                # The GM's own word on an attribute the ontology does not declare confirms it as a new one.
+                noted = note is not None and row is created[-1] and draft.authority != Authority.GM
+                notes = [note] if noted and note is not None else []
+                made = proposal_rows.proposal_from_row(row).content
+                if isinstance(made, EntityContent):
+                    axiom = drafts.axiom_note(self.ontology, made, draft.authority)
+                    notes += [axiom] if axiom is not None else []
+                row.warnings = [*notes, *(f.model_dump(mode="json") for f in found)]
         await session.flush()
         return [proposal_rows.proposal_from_row(r) for r in created]
+
+    async def _subject_type(self, session: AsyncSession, reader: CanonReader, content: FactContent) -> str:
+        """Return the type of a fact's subject: its entity's, its entity proposal's, or a new entity's."""
+        subject = content.subject
+        if subject.entity_id is not None:
+            entity = (await reader.entities([subject.entity_id])).get(subject.entity_id)
+            if entity is not None:
+                return entity.type
+        if subject.proposal_id is not None:
+            (named,) = await proposal_rows.proposals(session, reader.campaign_id, ids=[subject.proposal_id])
+            if isinstance(named.content, EntityContent):
+                return named.content.entity_type
+        return drafts.default_entity_type("subject", self.ontology, content)
 
     async def _warnings(
         self, session: AsyncSession, gm: CanonReader, row: ProposalRow, story_order: int | None
@@ -139,7 +171,8 @@ class CanonizationGate:
         found = await self.simulate(session, reader, open_, story_order=story_order)
         # A proposal that cannot be written keeps the warnings it had: the commit will drop or refuse it.
         pending = [p.id for p in open_ if p.status == ProposalStatus.PENDING and p.id in found]
-        await proposal_rows.set_warnings(session, {pid: found[pid] for pid in pending})
+        notes = {p.id: [w for w in p.warnings if w.get("note")] for p in open_}  # not continuity findings
+        await proposal_rows.set_warnings(session, {pid: found[pid] for pid in pending}, notes)
 
     # -- review ---------------------------------------------------------------------------------------
 
@@ -168,6 +201,7 @@ class CanonizationGate:
         decider_id: int | None,
         decider_name: str,
         rationale: str | None = None,
+        rationale_public: bool = False,
     ) -> Proposal:
         """Accept or reject a pending proposal exactly once; a warned proposal needs a rationale to accept."""
         return await proposal_rows.decide(
@@ -177,6 +211,7 @@ class CanonizationGate:
             decider_id=decider_id,
             decider_name=decider_name,
             rationale=rationale,
+            rationale_public=rationale_public,
         )
 
     async def accept_all(
@@ -188,8 +223,10 @@ class CanonizationGate:
         batch: str | None,
         decider_id: int | None,
         decider_name: str,
+        skip: Collection[int] = (),
     ) -> list[Proposal]:
-        """Accept every pending proposal without continuity warnings; warned ones stay for a decision."""
+        """Accept every pending proposal without continuity warnings but those in `skip` (the GM has not seen
+        them); warned ones stay for a decision."""
         return await proposal_rows.accept_all(
             session,
             campaign_id,
@@ -197,7 +234,33 @@ class CanonizationGate:
             batch=batch,
             decider_id=decider_id,
             decider_name=decider_name,
+            skip=skip,
         )
+
+    async def revise(
+        self,
+        session: AsyncSession,
+        reader: CanonReader,
+        proposal_id: int,
+        content: ProposalContent,
+        *,
+        story_order: int | None,
+    ) -> Proposal:
+        """Replace a pending proposal's content with the GM's correction, checked as a new one would be, and
+        recompute its continuity warnings. Its entity references stay as they were resolved."""
+        content = drafts.normalise(self.ontology, content)
+        await drafts.check_types(self.ontology, reader, content)
+        await drafts.check_citations(reader, content)
+        note: dict[str, Any] | None = None
+        if isinstance(content, FactContent):  # under its declared name; an unknown one is noted again
+            subject_type = await self._subject_type(session, reader, content)
+            content, note = drafts.settle_attribute(self.ontology, content, subject_type)
+        row = await proposal_rows.revise(session, proposal_id, content)
+        gm = CanonReader(session, reader.steps, self.ontology, viewer=Viewer.GM)
+        found = await self._warnings(session, gm, row, story_order)
+        row.warnings = [*([note] if note else []), *(f.model_dump(mode="json") for f in found)]
+        await session.flush()
+        return proposal_rows.proposal_from_row(row)
 
     async def reject_batch(
         self, session: AsyncSession, campaign_id: int, batch: str, decider_name: str

@@ -25,7 +25,7 @@ from canon.gate.writing import ProposalWriter, StateHistory
 from canon.graph import CanonReader, CanonWriter
 from canon.models import ProposalRow
 from canon.ontology import Ontology
-from canon.proposals import Proposal, ProposalStatus, parse_content, references
+from canon.proposals import Proposal, ProposalStatus, needs_rationale, parse_content, references
 from canon.storage import utc_now
 
 log = logging.getLogger(__name__)
@@ -57,11 +57,16 @@ class CommitTarget:
     batch: str | None = None
     story_order: int | None = None
     kind: ChangesetKind = ChangesetKind.SCENE_COMMIT
+    # A checkpoint of a running scene: the accepted proposals so far are written; undecided ones wait.
+    checkpoint: bool = False
 
     @classmethod
-    def of_scene(cls, campaign_id: int, scene_id: int, story_order: int | None) -> CommitTarget:
-        """Return the target of a scene's commit."""
-        return cls(campaign_id, scene_id=scene_id, story_order=story_order)
+    def of_scene(
+        cls, campaign_id: int, scene_id: int, story_order: int | None, *, checkpoint: bool = False
+    ) -> CommitTarget:
+        """Return the target of a scene's commit (a checkpoint: while it runs, leaving undecided ones open)."""
+        kind = ChangesetKind.SCENE_CHECKPOINT if checkpoint else ChangesetKind.SCENE_COMMIT
+        return cls(campaign_id, scene_id=scene_id, story_order=story_order, kind=kind, checkpoint=checkpoint)
 
     @classmethod
     def of_batch(cls, campaign_id: int, batch: str, kind: ChangesetKind) -> CommitTarget:
@@ -135,7 +140,7 @@ def _decided(
             and row.origin != "promotion"
             and policy.get(row.authority) == "auto"
             and row.confidence >= AUTO_ACCEPT_MIN_CONFIDENCE
-            and not row.warnings
+            and not needs_rationale(row.warnings)
         )
         if row.status == ProposalStatus.ACCEPTED or auto:
             accepted.append(row)
@@ -183,6 +188,8 @@ async def commit(
         if row.decided_at is None:
             row.decided_by_name = "authority policy"
             row.decided_at = now
+    if target.checkpoint:
+        rejected = []  # undecided proposals (and those naming them) wait for the scene's end
     for row in rejected:
         if row.status == ProposalStatus.PENDING:
             row.status = ProposalStatus.REJECTED.value

@@ -3,14 +3,16 @@ checked, before it is stored (`canon.gate.canonization.CanonizationGate.propose`
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from canon.domain import Authority, CanonLevel, Evidence
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.graph import CanonReader
-from canon.ontology import Ontology
+from canon.ontology import EntityKind, Ontology, ValueType, attribute_key
 from canon.proposals import (
+    UNKNOWN_ATTRIBUTE,
     EntityContent,
     EventContent,
     FactContent,
@@ -60,7 +62,9 @@ def normalise(ontology: Ontology, content: ProposalContent) -> ProposalContent:
         case EntityContent():
             return content.model_copy(update={"entity_type": o.entity_type(content.entity_type)})
         case FactContent():
-            attribute = "_".join(content.attribute.strip().lower().split())
+            attribute = attribute_key(content.attribute)
+            if not attribute:
+                raise InvalidInput("An attribute needs a name, like title or eye colour.")
             return content.model_copy(
                 update={"attribute": attribute, "when": check_date(content.when, "when")}
             )
@@ -89,6 +93,64 @@ def normalise(ontology: Ontology, content: ProposalContent) -> ProposalContent:
         case EventContent():
             return content.model_copy(update={"when": check_date(content.when, "when")})
     raise AssertionError(content)  # pragma: no cover
+
+
+def settle_attribute(
+    ontology: Ontology, content: FactContent, type_name: str
+) -> tuple[FactContent, dict[str, Any] | None]:
+    """Return a fact under its declared attribute name with its value checked, and a warning when the subject's
+    type does not declare the attribute (naming the nearest ones); raise `InvalidInput` for a value of the
+    wrong type (a population that is not a number, a birth date that is not a date)."""
+    name, spec = ontology.attribute(type_name, content.attribute)
+    words = name.replace("_", " ")
+    if spec is None:
+        nearest = [n.replace("_", " ") for n in ontology.nearest_attributes(type_name, name)]
+        hint = f" Did you mean {' or '.join(nearest)}?" if nearest else ""
+        message = (
+            f"“{words}” is a new kind of detail for {content.subject.name}: nothing in this campaign uses it "
+            f"yet.{hint} Accepting the proposal adds it."
+        )
+        subject = content.subject.entity_id
+        note = {
+            "kind": UNKNOWN_ATTRIBUTE,
+            "message": message,
+            "sides": [],
+            "entity_ids": [subject] if subject is not None else [],
+            "statement_ids": [],
+            "fingerprint": hashlib.sha256(f"{UNKNOWN_ATTRIBUTE}|{type_name}|{name}".encode()).hexdigest(),
+            "note": True,
+        }
+        return content.model_copy(update={"attribute": name}), note
+    value = content.value.strip()
+    if spec.value == ValueType.NUMBER:
+        try:
+            float(value.replace(",", "").replace("_", ""))
+        except ValueError:
+            raise InvalidInput(
+                f"A {type_name}'s {words} is a number, like 500; “{content.value}” is not one."
+            ) from None
+    elif spec.value == ValueType.DATE:
+        value = check_date(value, words) or value
+    return content.model_copy(update={"attribute": name, "value": value}), None
+
+
+def axiom_note(ontology: Ontology, content: EntityContent, authority: Authority) -> dict[str, Any] | None:
+    """Return a warning for a law of the world (an axiomatic entity) proposed by a player, else None."""
+    spec = ontology.entity_types.get(content.entity_type)
+    if authority != Authority.PLAYER or spec is None or spec.kind != EntityKind.AXIOMATIC:
+        return None
+    return {
+        "kind": "axiom_from_player",
+        "message": (
+            f"“{content.name}” would be a law of the world (a {content.entity_type}), which takes the GM's word "
+            "or an imported source's, not play's."
+        ),
+        "sides": [],
+        "entity_ids": [],
+        "statement_ids": [],
+        "fingerprint": hashlib.sha256(f"axiom_from_player|{content.name}".encode()).hexdigest(),
+        "note": True,
+    }
 
 
 async def resolve(

@@ -6,7 +6,7 @@ one decision.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, select, update
@@ -17,7 +17,14 @@ from canon.domain import Authority, Evidence
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.gate.drafts import Draft
 from canon.models import ProposalRow
-from canon.proposals import Proposal, ProposalContent, ProposalStatus, fingerprint, parse_content
+from canon.proposals import (
+    Proposal,
+    ProposalContent,
+    ProposalStatus,
+    fingerprint,
+    needs_rationale,
+    parse_content,
+)
 from canon.storage import utc_now
 
 
@@ -43,6 +50,7 @@ def proposal_from_row(row: ProposalRow) -> Proposal:
         decided_at=row.decided_at,
         override_rationale=row.override_rationale,
         committed_changeset_id=row.committed_changeset_id,
+        rationale_public=bool(row.rationale_public),
     )
 
 
@@ -163,15 +171,19 @@ async def decide(
     decider_id: int | None,
     decider_name: str,
     rationale: str | None = None,
+    rationale_public: bool = False,
 ) -> Proposal:
-    """Accept or reject a pending proposal exactly once; a warned proposal needs a rationale to accept."""
+    """Accept or reject a pending proposal exactly once; a warned proposal needs a rationale to accept.
+
+    A rejection's rationale is shown to players only when `rationale_public` (the GM chose so).
+    """
     row = await session.get(ProposalRow, proposal_id)
     if row is None:
         raise NotFound(f"There is no proposal #{proposal_id}.")
     if row.status != ProposalStatus.PENDING:
         who = f" by {row.decided_by_name}" if row.decided_by_name else ""
         raise Conflict(f"Proposal #{proposal_id} was already {row.status}{who}.")
-    if accept and row.warnings and not (rationale and rationale.strip()):
+    if accept and needs_rationale(row.warnings) and not (rationale and rationale.strip()):
         raise InvalidInput(
             f"Proposal #{proposal_id} raises continuity warnings. To accept it anyway, give a rationale."
         )
@@ -182,10 +194,11 @@ async def decide(
         "decided_by_name": decider_name,
         "decided_at": utc_now(),
     }
-    if accept and row.warnings:
+    if accept and needs_rationale(row.warnings):
         values["override_rationale"] = rationale
     elif rationale:
         values["rationale"] = rationale
+        values["rationale_public"] = rationale_public and not accept
     result = await session.execute(
         update(ProposalRow)
         .where(ProposalRow.id == proposal_id, ProposalRow.status == ProposalStatus.PENDING)
@@ -198,6 +211,24 @@ async def decide(
     return proposal_from_row(row)
 
 
+async def revise(session: AsyncSession, proposal_id: int, content: ProposalContent) -> ProposalRow:
+    """Replace a pending proposal's content (the GM's correction before a decision); return its row."""
+    result = await session.execute(
+        update(ProposalRow)
+        .where(ProposalRow.id == proposal_id, ProposalRow.status == ProposalStatus.PENDING)
+        .values(type=content.type, content=content.model_dump(mode="json"), fingerprint=fingerprint(content))
+        .execution_options(synchronize_session=False)
+    )
+    row = await session.get(ProposalRow, proposal_id)
+    if row is None:
+        raise NotFound("That proposal no longer exists.")
+    if getattr(result, "rowcount", 1) != 1:
+        who = f" by {row.decided_by_name}" if row.decided_by_name else ""
+        raise Conflict(f"This proposal was already {row.status}{who}; it can no longer be edited.")
+    await session.refresh(row)
+    return row
+
+
 async def accept_all(
     session: AsyncSession,
     campaign_id: int,
@@ -206,14 +237,17 @@ async def accept_all(
     batch: str | None,
     decider_id: int | None,
     decider_name: str,
+    skip: Collection[int] = (),
 ) -> list[Proposal]:
-    """Accept every pending proposal without continuity warnings; warned ones stay for a decision."""
+    """Accept every pending proposal without continuity warnings but those in `skip`; warned ones stay for a
+    decision."""
     query = (
         update(ProposalRow)
         .where(
             ProposalRow.campaign_id == campaign_id,
             ProposalRow.status == ProposalStatus.PENDING,
             ProposalRow.scene_id == scene_id if scene_id is not None else ProposalRow.batch == batch,
+            ProposalRow.id.not_in(list(skip)),
         )
         .values(
             status=ProposalStatus.ACCEPTED.value,
@@ -225,7 +259,7 @@ async def accept_all(
         .execution_options(synchronize_session=False)
     )
     accepted = (await session.execute(query)).all()
-    warned = [pid for pid, warnings in accepted if warnings]
+    warned = [pid for pid, warnings in accepted if needs_rationale(warnings)]
     if warned:  # put warned proposals back: they need a decision with a rationale
         await session.execute(
             update(ProposalRow)
@@ -241,11 +275,17 @@ async def accept_all(
     return await proposals(session, campaign_id, ids=[pid for pid, w in accepted if not w])
 
 
-async def set_warnings(session: AsyncSession, warnings: dict[int, list[Finding]]) -> None:
-    """Replace the continuity warnings of pending proposals (decided ones keep what they were decided on)."""
+async def set_warnings(
+    session: AsyncSession,
+    warnings: dict[int, list[Finding]],
+    notes: Mapping[int, Sequence[dict[str, Any]]] | None = None,
+) -> None:
+    """Replace the continuity warnings of pending proposals (decided ones keep what they were decided on);
+    `notes` are warnings that are not continuity findings (an unknown attribute), kept first."""
     table = cast(Table, ProposalRow.__table__)
+    kept = notes or {}
     rows = [
-        {"target": pid, "new_warnings": [f.model_dump(mode="json") for f in found]}
+        {"target": pid, "new_warnings": [*kept.get(pid, ()), *(f.model_dump(mode="json") for f in found)]}
         for pid, found in warnings.items()
     ]
     if rows:

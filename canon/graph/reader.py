@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from rapidfuzz import fuzz, process
-from sqlalchemy import select, union
+from sqlalchemy import func, select, union
 
 from canon.domain import (
     NOW,
@@ -25,6 +25,8 @@ from canon.domain import (
     Statement,
     StatementKind,
     StatementView,
+    Viewer,
+    Visibility,
 )
 from canon.errors import InvalidInput, NotFound
 from canon.graph.keys import fold, statement_sort_key
@@ -253,6 +255,34 @@ class CanonReader(LineageReader):
             used |= set((await self.session.execute(query.distinct())).scalars())
         return used
 
+    async def attribute_names(self, prefix: str = "", *, limit: int = 25) -> list[str]:
+        """Return the attribute names the lineage's canon uses that start with `prefix`, most used first.
+
+        A player hears only of names used by public facts about public entities: a name used only in GM-only
+        canon (`true_heir`) would hint at it.
+        """
+        statement, entity = StatementRow.__table__.c, EntityRow.__table__.c
+        conditions = [
+            lineage_filter(statement, self.steps),
+            statement.kind == StatementKind.ATTRIBUTE.value,
+            statement.predicate.like(f"{fold_prefix(prefix)}%", escape="\\"),
+        ]
+        if self.viewer != Viewer.GM:
+            public = select(entity.id).where(entity.visibility == Visibility.PUBLIC.value)
+            conditions += [
+                statement.visibility == Visibility.PUBLIC.value,
+                statement.subject_id.in_(public.scalar_subquery()),
+            ]
+        used = func.count(statement.id)
+        query = (
+            select(statement.predicate)
+            .where(*conditions)
+            .group_by(statement.predicate)
+            .order_by(used.desc(), statement.predicate)
+            .limit(limit)
+        )
+        return list((await self.session.execute(query)).scalars())
+
     async def dependents(self, kind: str, target_id: int) -> list[StatementView]:
         """Return the standing statements that rely on an entity or statement (to review after a retcon)."""
         query = select(DependencyRow.statement_id).where(
@@ -269,6 +299,12 @@ class CanonReader(LineageReader):
         if not ids:
             return []
         return await self.views(await self.statements(statement_ids=ids))
+
+
+def fold_prefix(text: str) -> str:
+    """Return typed text as a LIKE pattern's escaped start of an attribute name (stored as `normalise` does)."""
+    name = "_".join(text.strip().lower().split())
+    return name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def believed_at(value: dt.datetime) -> AsOf:

@@ -1,6 +1,7 @@
 """Ingest stage 3: what each changed file states, fact by fact, once every entity exists.
 
-An entry's attributes become attribute statements (timeless), born and died the states `alive` and `dead` from
+An entry's attributes become attribute statements (timeless, under the names the ontology declares: a
+family tree's `titles` is a Person's `title`), born and died the states `alive` and `dead` from
 those dates (an `unknown` date writes no state), and each relation record a relation statement with its validity
 and visibility. Each fact fills a slot of its file (`attr|key|name`, `state|key|alive`, `rel|TYPE|src|dst`) that
 names it independently of its value; its fingerprint tells a changed value from the same one.
@@ -9,7 +10,7 @@ names it independently of its value; its fingerprint tells a changed value from 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,7 @@ from canon.domain import ALWAYS, StatementKind, Validity, Visibility
 from canon.models import EntityRow
 from canon.structured.files import LoadedFile
 from canon.structured.records import LoreEntry, LoreRelation
+from canon.structured.schemas import SYMMETRIC
 from canon.structured.versions import CHUNK
 
 if TYPE_CHECKING:
@@ -34,8 +36,11 @@ _NOT_ATTRIBUTES: dict[str, frozenset[str]] = {
     "Era": frozenset({"start", "end"}),
     "Event": frozenset({"date"}),
     "Person": frozenset({"born", "died"}),
+    "NPC": frozenset({"born", "died"}),
+    "PC": frozenset({"born", "died"}),
 }
 _LIFE_STATES = {"born": "alive", "died": "dead"}
+_LIVING = frozenset({"Person", "NPC", "PC", "Creature", "Deity"})
 _VISIBILITY = {v.value: v for v in Visibility}
 _SEP = "\x1f"
 _blake = hashlib.blake2b
@@ -146,9 +151,16 @@ class FactBuilder:
     """Turn the changed files' records into facts by slot, with every entity id known."""
 
     def __init__(
-        self, ids: dict[str, int], planned_keys: Iterable[str], event_dates: dict[str, Validity]
+        self,
+        ids: dict[str, int],
+        planned_keys: Iterable[str],
+        event_dates: dict[str, Validity],
+        *,
+        attribute_name: Callable[[str, str], str] | None = None,
     ) -> None:
         self._ids = ids
+        # A field's attribute as the ontology declares it for the entry's type (`titles` is `title`).
+        self._attribute_name = attribute_name or (lambda _type, name: name)
         self._planned = set(planned_keys)
         self.event_dates = event_dates
         # Validities and date texts by identity: the loader shares one WorldDate per date text, and hashing
@@ -202,11 +214,13 @@ class FactBuilder:
             if value is None:
                 continue
             slot = f"attr|{entry.id}|{name}"
-            fp = statement_fingerprint("attribute", subject, name, None, value, ALWAYS, visibility.value)
+            shown = Visibility.GM_ONLY if name in entry.gm_only else visibility
+            predicate = self._attribute_name(entry.entity_type, name)
+            fp = statement_fingerprint("attribute", subject, predicate, None, value, ALWAYS, shown.value)
             own[slot] = Fact(
-                slot, StatementKind.ATTRIBUTE, subject, name, None, value, ALWAYS, visibility, entry.line, fp
+                slot, StatementKind.ATTRIBUTE, subject, predicate, None, value, ALWAYS, shown, entry.line, fp
             )
-        if entry.entity_type not in ("Person", "Creature", "Deity"):
+        if entry.entity_type not in _LIVING:
             return
         state_kind = StatementKind.STATE
         for life in lives:
@@ -215,14 +229,11 @@ class FactBuilder:
                 continue
             validity, bounds = self._validity(life.date)
             slot = f"state|{entry.id}|{state}"
+            shown = Visibility.GM_ONLY if life.event in entry.gm_only else visibility
             # statement_fingerprint("state", subject, "state", None, state, validity, visibility), inlined.
-            text = (
-                f"state{_SEP}{subject}{_SEP}state{_SEP}{_SEP}{state}{_SEP}{bounds}{_SEP}{visibility._value_}"
-            )
+            text = f"state{_SEP}{subject}{_SEP}state{_SEP}{_SEP}{state}{_SEP}{bounds}{_SEP}{shown._value_}"
             fp = _blake(text.encode(), digest_size=10).hexdigest()
-            own[slot] = Fact(
-                slot, state_kind, subject, "state", None, state, validity, visibility, life.line, fp
-            )
+            own[slot] = Fact(slot, state_kind, subject, "state", None, state, validity, shown, life.line, fp)
 
     def _relation_facts(self, relations: Iterable[LoreRelation], own: dict[str, Fact]) -> None:
         """Add the fact of each relation record (one loop: a big tree has tens of thousands)."""
@@ -239,7 +250,7 @@ class FactBuilder:
             if valid_from is None and kind == "OCCURRED_AT" and source_id in event_dates:
                 validity = event_dates[source_id]
                 bounds = _bounds(validity)
-            if kind == "SPOUSE_OF" and target_id < source_id:
+            if kind in SYMMETRIC and target_id < source_id:
                 slot = f"rel|{kind}|{target_id}|{source_id}"
             else:
                 slot = f"rel|{kind}|{source_id}|{target_id}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -25,6 +26,28 @@ class LoadedFile:
 def content_hash(data: bytes) -> str:
     """Return the content hash a file is remembered by (sha256, hex)."""
     return hashlib.sha256(data).hexdigest()
+
+
+# `source: name` at the top level (column 0), plain or quoted, with an optional comment after it.
+_SOURCE = re.compile(rb"""^source:[ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|([^#\n]*?))[ \t]*(?:#[^\n]*)?\r?$""", re.M)
+
+
+def declared_source(data: bytes) -> str | None:
+    """Return the name a YAML file declares it is known by (its top-level `source:` key), or None.
+
+    A file is remembered by the name it declares, else by its path within the campaign (a Discord attachment:
+    its file name): two files both called `characters.yaml` in different folders are two files, and a file
+    moved to another folder but declaring the same `source:` is still the same one.
+    """
+    match = _SOURCE.search(data[:65536])
+    if match is None:
+        return None
+    raw = next((g for g in match.groups() if g is not None), b"")
+    try:
+        text = raw.decode().strip()
+    except UnicodeDecodeError:
+        return None  # the loader reports the bytes
+    return text[:200] or None
 
 
 def file_hashes(files: Sequence[tuple[str, bytes]]) -> dict[str, str]:

@@ -146,7 +146,12 @@ async def _ingest(
     )
     writer = Writer(state, index, planned, changeset)
     await writer.write_entities()
-    builder = FactBuilder(entity_ids(index, planned), planned, await event_dates(state, index, planned))
+    builder = FactBuilder(
+        entity_ids(index, planned),
+        planned,
+        await event_dates(state, index, planned),
+        attribute_name=lambda type_name, name: state.ontology.attribute(type_name, name)[0],
+    )
     written = await write_statements(writer, builder.facts(changed))
     await writer.write_rows()
     warnings = await Checks(writer).run(written)

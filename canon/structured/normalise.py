@@ -30,12 +30,14 @@ from canon.structured.records import (
 )
 from canon.structured.schemas import (
     ERAS,
+    SYMMETRIC,
     EntityType,
     LifeEventKind,
     LoreModel,
     RelationType,
     TargetType,
     Visibility,
+    fits,
 )
 from canon.structured.validate import Loc, Validator
 
@@ -96,6 +98,7 @@ class Normaliser:
         attributes: dict[str, JsonValue],
         visibility: Visibility,
         entry_loc: Loc,
+        gm_only: tuple[str, ...] = (),
     ) -> None:
         if entity_id in self.defined:
             return  # reported by Validator.report_duplicate_ids
@@ -111,6 +114,7 @@ class Normaliser:
             "file": self.file,
             "line": line,
             "column": column,
+            "gm_only": gm_only,
         }
         self.entries.append(from_values(LoreEntry, values))
 
@@ -139,7 +143,7 @@ class Normaliser:
         """Record the edge `source -[relation]-> target`, at the place of the reference (`loc`), once."""
         key = (
             (relation, target, source)
-            if relation == "SPOUSE_OF" and target < source
+            if relation in SYMMETRIC and target < source
             else (relation, source, target)
         )
         if key in self.relation_keys:
@@ -170,8 +174,10 @@ class Normaliser:
         *,
         valid_from: WorldDate | None = None,
         valid_until: WorldDate | None = None,
+        gm_only: bool = False,
     ) -> None:
-        """Record the edge `RELATION_FIELDS` assigns to this field, and check the reference."""
+        """Record the edge `RELATION_FIELDS` assigns to this field, and check the reference (`gm_only`: the
+        edge is the GM's alone, whatever its ends)."""
         spec = RELATION_FIELDS[(entity_type, field_name)]
         # `refer`, inlined: a big tree links tens of thousands of references.
         self.reference_checks.append((owner, loc, field_name, target, spec.target_types))
@@ -181,9 +187,7 @@ class Normaliser:
         source, dest = (owner, target) if spec.outgoing else (target, owner)
         relation = spec.relation
         key = (
-            (relation, dest, source)
-            if relation == "SPOUSE_OF" and dest < source
-            else (relation, source, dest)
+            (relation, dest, source) if relation in SYMMETRIC and dest < source else (relation, source, dest)
         )
         if key in self.relation_keys:
             return
@@ -194,7 +198,7 @@ class Normaliser:
             "source_id": source,
             "target_id": dest,
             "field": field_name,
-            "visibility": "public",
+            "visibility": "gm_only" if gm_only else "public",
             "valid_from": valid_from,
             "valid_until": valid_until,
             "file": self.file,
@@ -204,19 +208,29 @@ class Normaliser:
         self.relations.append((values, owner))
 
     def link_fields(
-        self, entity_type: EntityType, entry: LoreModel, loc: Loc, *, skip: tuple[str, ...] = ()
+        self,
+        entity_type: EntityType,
+        entry: LoreModel,
+        loc: Loc,
+        *,
+        skip: tuple[str, ...] = (),
+        gm_only: tuple[str, ...] = (),
     ) -> None:
-        """Record the edges of every reference field of `entry` that carries no dates."""
+        """Record the edges of every reference field of `entry` that carries no dates (those named in
+        `gm_only` the GM's alone)."""
         for field_name in _linked_fields(entity_type, type(entry)):
             if field_name in skip:
                 continue
             value = getattr(entry, field_name)
             owner = getattr(entry, "id")  # noqa: B009 - every linked entry has an id
+            hidden = field_name in gm_only
             if isinstance(value, list):
                 for index, target in enumerate(value):
-                    self.link(entity_type, field_name, owner, (*loc, field_name, index), target)
+                    self.link(
+                        entity_type, field_name, owner, (*loc, field_name, index), target, gm_only=hidden
+                    )
             elif value is not None:
-                self.link(entity_type, field_name, owner, (*loc, field_name), value)
+                self.link(entity_type, field_name, owner, (*loc, field_name), value, gm_only=hidden)
 
     def date_text(self, date: WorldDate | None) -> str | None:
         """Return a date as text (None for none)."""
@@ -253,7 +267,7 @@ class Normaliser:
         for source, loc, field_name, target, expected in self.reference_checks:
             defined = self.defined.get(target)
             if defined is not None:
-                if expected and defined.type not in expected:
+                if expected and not fits(defined.type, expected):
                     line, column = self.v.pos(defined.loc)
                     self.v.report(
                         loc,

@@ -35,7 +35,8 @@ class LoreEntry(_Record):
     """One entity defined by a lore file, whatever its kind.
 
     `attributes` holds every non-reference field the world-builder gave (dates as canonical date text,
-    coordinates as {"x": .., "y": ..}); reference fields become `LoreRelation`s instead.
+    coordinates as {"x": .., "y": ..}); reference fields become `LoreRelation`s instead. `gm_only` names the
+    attributes only the GM may read, whatever the entry's visibility (`gm_notes`, fields listed in `gm_only:`).
     """
 
     id: str
@@ -46,6 +47,7 @@ class LoreEntry(_Record):
     file: str
     line: int
     column: int
+    gm_only: tuple[str, ...] = ()
 
 
 class LoreRelation(_Record):

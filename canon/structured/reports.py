@@ -75,7 +75,9 @@ class IngestReport(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     campaign_id: int
-    status: Literal["ingested", "unchanged", "failed"]
+    # `confirm`: the import would replace files imported before and retcon what they said; nothing was
+    # written, the counts say what it would do (`replaced_files`, `retconned_entities`).
+    status: Literal["ingested", "unchanged", "failed", "confirm"]
     changeset_id: int | None = None
     files: tuple[FileReport, ...] = ()
     counts: dict[str, int] = {}
@@ -85,15 +87,44 @@ class IngestReport(BaseModel):
     errors: tuple[LoreProblem, ...] = ()
     error: str | None = None
     seconds: float = 0.0
+    #: Files of this import that replace an earlier import of the same name (their old content retconned
+    #: where the new one no longer says it), and the entities the import retcons (by name).
+    replaced_files: tuple[str, ...] = ()
+    retconned_entities: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
         """Tell whether the files were ingested (or were already, unchanged)."""
         return self.status != "failed"
 
+    def written(self) -> str:
+        """Return what the import wrote (or would write), by entity type, in one sentence."""
+        counts = ", ".join(f"{n} {t}" for t, n in sorted(self.counts.items())) or "no entries"
+        files = len(self.files)
+        return f"{counts} from {files} YAML file{'s' if files != 1 else ''}"
+
+    def retcon_text(self) -> str:
+        """Return what replacing the earlier files retcons, as a sentence (empty when nothing)."""
+        e, s = self.entities, self.statements
+        if not (e.retconned or e.changed or s.retconned or s.changed):
+            return ""
+        named = ", ".join(self.retconned_entities[:10])
+        more = len(self.retconned_entities) - 10
+        gone = f" ({named}{f' and {more} more' if more > 0 else ''})" if named else ""
+        return (
+            f"It retcons {e.retconned} entit{'y' if e.retconned == 1 else 'ies'}{gone}, replaces {e.changed}, "
+            f"and retcons {s.retconned} fact{'' if s.retconned == 1 else 's'} and changes {s.changed}."
+        )
+
     def summary(self) -> str:
         """Return the report as lines for a person: what was written, the warnings, or the errors."""
         names = ", ".join(f.file for f in self.files) or "no file"
+        if self.status == "confirm":
+            replaced = ", ".join(self.replaced_files)
+            return (
+                f"Nothing was written yet: {replaced} replaces the file of that name imported before. "
+                f"{self.retcon_text()} Confirm to replace it."
+            )
         if self.status == "failed":
             bad = ", ".join(sorted({e.file for e in self.errors})) or names
             lines = [f"Nothing was written: {len(self.errors)} problem(s) in {bad}."]
@@ -155,7 +186,12 @@ def done_report(
     for f in files:
         counts.update(f.counts)
     e, s = state.entity_counts, state.statement_counts
+    replaced = (
+        tuple(f.name for f in state.changed if f.name in state.versions) if status == "ingested" else ()
+    )
     return IngestReport(
+        replaced_files=replaced,
+        retconned_entities=tuple(state.retconned_names),
         campaign_id=state.campaign_id,
         status=status,
         changeset_id=changeset_id,

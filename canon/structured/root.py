@@ -32,6 +32,9 @@ def read_root(
     body: list[tuple[Scalar, Node]] = []
     kind_node: Scalar | None = None
     for key, value in root.pairs:
+        if key.value == "source":  # the name the campaign knows the file by (`files.declared_source`)
+            _check_source(value, validator)
+            continue
         if key.value == "kind":
             kind_node = key
             if isinstance(value, Scalar) and value.value in LORE_KINDS:
@@ -54,6 +57,22 @@ def read_root(
         return kind, typing.cast(LoreDocument | None, spec.read_root(node, validator))
     data = validator.fields(node, spec.model, ())
     return kind, typing.cast(LoreDocument | None, validator.document(spec.model, data))
+
+
+#: The longest name a file may declare with `source:`.
+MAX_SOURCE = 200
+
+
+def _check_source(value: Node, validator: Validator) -> None:
+    if isinstance(value, Broken):
+        return
+    text = value.value.strip() if isinstance(value, Scalar) else ""
+    if not isinstance(value, Scalar) or not text or "\n" in text or len(text) > MAX_SOURCE:
+        validator.at(
+            value,
+            f'"source" must be the name this file is known by, on one line, at most {MAX_SOURCE} characters '
+            f"(like world/npcs.yaml); got {got(value)}",
+        )
 
 
 def _detect_kind(body: list[tuple[Scalar, Node]], root: Map, validator: Validator) -> LoreKind | None:

@@ -35,6 +35,9 @@ from canon.calendar import (
 
 EntityType = Literal[
     "Person",
+    "NPC",
+    "PC",
+    "Faction",
     "Lineage",
     "Era",
     "Event",
@@ -47,7 +50,7 @@ EntityType = Literal[
     "Language",
     "Deity",
 ]
-# Faction cannot be defined in these files but is a legitimate target (participants, practitioners, ...).
+# The types an entry's reference may name (an NPC or a PC is a Person wherever a Person is expected).
 TargetType = Literal[
     "Person",
     "Lineage",
@@ -81,7 +84,16 @@ RelationType = Literal[
     "DEFEATED",
     "HOMELAND_OF",
     "INHABITS",
+    "LEADS",
+    "LIVES_IN",
+    "SEAT_OF",
+    "ALLY_OF",
+    "ENEMY_OF",
 ]
+# Relations that hold both ways: one edge per pair, however many entries state it, and from either side.
+SYMMETRIC: frozenset[str] = frozenset({"SPOUSE_OF", "ALLY_OF", "ENEMY_OF"})
+# Entity types that are another type wherever a reference expects it (`config/ontology.yaml`'s parents).
+PARENT_TYPES: dict[str, str] = {"NPC": "Person", "PC": "Person"}
 Visibility = Literal["public", "gm_only"]
 LifeEventKind = Literal["born", "died", "first_appeared", "era_start", "era_end", "occurred"]
 
@@ -185,6 +197,15 @@ Day = Annotated[int, ScalarKind.INT, Field(ge=1)]
 Level = Annotated[int, ScalarKind.INT, Field(ge=0)]
 Number = Annotated[int | float, ScalarKind.NUMBER]
 VisibilityField = Annotated[Visibility, ScalarKind.CHOICE]
+Role = Annotated[Literal["npc", "pc"], ScalarKind.CHOICE]
+Status = Annotated[
+    Literal["alive", "wounded", "missing", "imprisoned", "cursed", "undead", "dead"], ScalarKind.CHOICE
+]
+
+
+def fits(entity_type: str, expected: tuple[str, ...]) -> bool:
+    """Tell whether an entry of `entity_type` may be named where `expected` types are (subtypes count)."""
+    return entity_type in expected or PARENT_TYPES.get(entity_type) in expected
 
 
 class LoreModel(BaseModel):

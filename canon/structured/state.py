@@ -41,6 +41,8 @@ class IngestState:
     errors: list[LoreProblem] = field(default_factory=list)
     entity_counts: Counter[str] = field(default_factory=Counter)
     statement_counts: Counter[str] = field(default_factory=Counter)
+    # The names of the entities this import retcons (entries gone from their file).
+    retconned_names: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.changed_names = {f.name for f in self.changed}

@@ -10,18 +10,19 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from sqlalchemy import Table
+from sqlalchemy import Table, select
 
 from canon.campaigns import ChangesetRow
 from canon.domain import Authority, CanonLevel, EvidenceKind, Provenance, Statement
 from canon.graph import bulk_insert, fold, insert_returning_ids, validity_columns
-from canon.models import EntityRow, EvidenceRow, StatusChangeRow
+from canon.models import AliasRow, EntityRow, EvidenceRow, StatusChangeRow
 from canon.storage import utc_now
 from canon.structured.facts import Fact
 from canon.structured.models import StructuredFileRow
 from canon.structured.plan import Planned
 from canon.structured.resolve import Index
 from canon.structured.state import IngestState
+from canon.structured.versions import CHUNK
 
 # The columns of the evidence rows an import writes, in the order of its tuple rows.
 EVIDENCE_COLUMNS = (
@@ -171,7 +172,43 @@ class Writer:
             if old not in already:
                 self.retcon("entity", old, None, why)
                 state.entity_counts["retconned"] += 1
+        gone = sorted(old for old in self.removed if old not in already)
+        table = EntityRow.__table__.c
+        for start in range(0, len(gone), CHUNK):
+            query = select(table.name).where(table.id.in_(gone[start : start + CHUNK])).order_by(table.name)
+            state.retconned_names += list((await state.session.execute(query)).scalars())
         state.entity_counts.update(p.action for p in planned.values())
+        await self._write_aliases()
+
+    async def _write_aliases(self) -> None:
+        """Give each entry's entity the `aliases` it lists and lacks (an alias is never taken away: it stays a
+        name the entity was known by; the `aliases` fact says what the file lists now)."""
+        wanted: dict[int, list[str]] = {}
+        for plan in self.planned.values():
+            listed = plan.entry.attributes.get("aliases")
+            if plan.entity_id is not None and isinstance(listed, list) and listed:
+                wanted[plan.entity_id] = [str(alias) for alias in listed]
+        if not wanted:
+            return
+        table = AliasRow.__table__.c
+        have: set[tuple[int, str]] = set()
+        ids = sorted(wanted)
+        for start in range(0, len(ids), CHUNK):
+            query = select(table.entity_id, table.alias_folded).where(
+                table.entity_id.in_(ids[start : start + CHUNK])
+            )
+            have.update((int(e), str(a)) for e, a in (await self.state.session.execute(query)).all())
+        rows: list[dict[str, Any]] = []
+        for entity_id, aliases in wanted.items():
+            for alias in aliases:
+                clean = " ".join(alias.split())[:200]
+                key = (entity_id, fold(clean))
+                if clean and key not in have:
+                    have.add(key)
+                    rows.append(
+                        {**self.stamp, "entity_id": entity_id, "alias": clean, "alias_folded": key[1]}
+                    )
+        await bulk_insert(self.state.session, AliasRow.__table__, rows)
 
     def _entity_row(self, plan: Planned) -> dict[str, Any]:
         ontology = self.state.ontology

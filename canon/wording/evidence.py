@@ -78,7 +78,8 @@ def turns_words(
     if authors:
         names = [escape(a) for a in authors]
         by = " by " + (", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0])
-    return f"said in {where}, {said}{by}"
+    note = f" ({escape(evidence.note)})" if evidence.note else ""  # e.g. the roll that resolved it
+    return f"said in {where}, {said}{by}{note}"
 
 
 def evidence_words(

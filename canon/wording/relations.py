@@ -24,6 +24,8 @@ PHRASES: Mapping[str, str] = {
     "LOCATED_IN": "{s} is in {o}",
     "PART_OF": "{s} is part of {o}",
     "INHABITS": "{s} lives in {o}",
+    "LIVES_IN": "{s} lives in {o}",
+    "SEAT_OF": "{s} is the seat of {o}",
     "HOMELAND_OF": "{s} is the homeland of {o}",
     "CULTURE_OF": "{s} is the culture of {o}",
     "LANGUAGE_OF": "{s} is the language of {o}",
@@ -47,7 +49,7 @@ PHRASES: Mapping[str, str] = {
 }
 
 # Attributes that name what someone is: "Ysolde Marrow is Harbourmaster of Greyhaven".
-BEING = frozenset({"title", "titles", "role", "office", "occupation", "rank", "profession", "position"})
+BEING = frozenset({"title", "titles", "role", "office", "rank", "position"})
 MALE = frozenset({"male", "man", "m", "he", "he/him"})
 FEMALE = frozenset({"female", "woman", "f", "she", "she/her"})
 _CONSTANT = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[A-Z]{3,}\b")

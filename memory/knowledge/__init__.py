@@ -17,6 +17,6 @@ chunks, versions), `import_rows` (an import's rows, a re-chunking, a restored hi
 (changing, enabling and deleting a source), `pinning` (a branch's own copy of an inherited source),
 `index_state` (vector status and index state) and `retrievals` (stored answers). Services own the transactions.
 
-This module imports nothing: `memory.retrieval` reads the tables and the repository, and the facade uses the
+This module imports nothing: `memory.knowledge.retrieval` reads the tables and the repository, and the facade uses the
 retriever, so a re-export here would make an import circle.
 """

@@ -1,6 +1,6 @@
 """Answering a lore question from a campaign's knowledge, and the stored answers behind "Why these?".
 
-The search itself is `memory.retrieval.Retriever.search`; this module checks the question, records the answer
+The search itself is `memory.knowledge.retrieval.Retriever.search`; this module checks the question, records the answer
 with exactly the text shown, and gives a stored answer back to whoever may see it.
 """
 
@@ -12,8 +12,9 @@ from canon.domain import Viewer
 from canon.errors import InvalidInput, NotFound
 from canon.storage import Database, utc_now
 from memory.knowledge.models import Answer, RetrievalRecord
+from memory.knowledge.retrieval import Retriever, SearchConfig, preset
+from memory.knowledge.retrieval.answer import compose
 from memory.knowledge.retrievals import add_retrieval, load_retrieval
-from memory.retrieval import Retriever, SearchConfig, preset
 
 
 class Answerer:
@@ -49,6 +50,7 @@ class Answerer:
             raise InvalidInput("Ask for 1 to 25 results.")
         search = preset(config) if isinstance(config, str) else config
         answer = await self.retriever.search(campaign_id, question, viewer=viewer, limit=limit, config=search)
+        answer = answer.model_copy(update={"reply": compose(question, answer.canon_facts, answer.results)})
         if record:
             retrieval_id = await self._record(answer, search.name, asker_id)
             answer = answer.model_copy(update={"retrieval_id": retrieval_id})

@@ -9,6 +9,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from memory.knowledge.answer_models import Relation, ShortAnswer
+
 
 class KnowledgeClass(enum.StrEnum):
     """How much story authority a source has: Canon > Reference > Inspiration."""
@@ -249,6 +251,8 @@ class LoreResult(BaseModel):
     reasons: list[Reason]
     hidden: bool = False
     always_include: bool = False
+    #: A committed fact supersedes what this (Canon) passage says: the sentence saying what is true now.
+    out_of_date: str | None = None
 
     @property
     def is_fact(self) -> bool:
@@ -280,6 +284,8 @@ class CanonFact(BaseModel):
     description: str | None
     facts: list[str]
     score: float = 0.0
+    #: The entity's relations as parts (answers from the graph: "who rules Greyhaven").
+    relations: list[Relation] = Field(default_factory=list)
 
 
 class Candidate(BaseModel):
@@ -332,12 +338,15 @@ class Answer(BaseModel):
     trace: RetrievalTrace
     #: The stored retrieval record (for the "Why these?" button), when the answer was recorded.
     retrieval_id: int | None = None
+    #: The short answer with its citations (extractive, from the graph, or written by the language model).
+    reply: ShortAnswer | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the command line's JSON shape: `results` with source, heading_path, class, score, text."""
         return {
             "question": self.question,
             "retrieval_id": self.retrieval_id,
+            "answer": self.reply.to_json() if self.reply is not None else None,
             "results": [result_json(r) for r in self.results],
             "canon_facts": [f.model_dump(mode="json") for f in self.canon_facts],
         }
@@ -358,6 +367,7 @@ def result_json(result: LoreResult) -> dict[str, Any]:
         "is_fact": result.is_fact,
         "always_include": result.always_include,
         "token_count": result.token_count,
+        "out_of_date": result.out_of_date,
         "reasons": [r.model_dump(mode="json", exclude_none=True) for r in result.reasons],
     }
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from canon.campaigns import Campaign
+from canon.domain import Viewer
 from canon.ontology import Ontology
 from canon.storage import Database
 from config.settings import LoreSettings
@@ -14,11 +16,12 @@ from memory.embedding import Embedder
 from memory.knowledge.ask import Answerer
 from memory.knowledge.files import FileStore
 from memory.knowledge.importer import Importer, chunking_options
-from memory.knowledge.models import SourceInfo
+from memory.knowledge.models import ImportReport, KnowledgeClass, LoreResult, SourceInfo
 from memory.knowledge.reindex import Reindexer
+from memory.knowledge.retrieval import Retriever
+from memory.knowledge.retrieval.config import always_include_warning
 from memory.knowledge.sources import SourceAdmin
 from memory.knowledge.vectors import ChunkVectors
-from memory.retrieval import Retriever
 from memory.vector_index import VectorIndex
 
 __all__ = ["KnowledgeService"]
@@ -55,8 +58,6 @@ class KnowledgeService:
         self.sources = SourceAdmin(db, files=self.files, vectors=self.chunk_vectors)
         self.answers = Answerer(db, self.retriever)
 
-        self.import_path = self.importer.import_path
-        self.import_bytes = self.importer.import_bytes
         self.list_sources = self.sources.list_sources
         self.get_source = self.sources.get_source
         self.chunks = self.sources.chunks
@@ -73,6 +74,61 @@ class KnowledgeService:
         self.drop_vectors = self.chunk_vectors.drop
         #: Delete a stored copy no source of any campaign refers to any more (after a branch is deleted).
         self.remove_file_if_unused = self.files.remove_if_unused
+
+    async def import_path(self, campaign_id: int, path: Path, **options: Any) -> ImportReport:
+        """Import one file from disk (see `Importer.import_path`), with what the GM should know of it."""
+        report = await self.importer.import_path(campaign_id, path, **options)
+        return await self._checked(campaign_id, report)
+
+    async def import_bytes(
+        self, campaign_id: int, filename: str, data: bytes, **options: Any
+    ) -> ImportReport:
+        """Import one file's bytes (see `Importer.import_bytes`), with what the GM should know of it."""
+        report = await self.importer.import_bytes(campaign_id, filename, data, **options)
+        return await self._checked(campaign_id, report)
+
+    async def _checked(self, campaign_id: int, report: ImportReport) -> ImportReport:
+        """Add the GM's warnings to an import: always-include crowding answers, sections the story has changed."""
+        warnings: list[str] = []
+        if report.source.always_include:
+            crowded = await self.always_include_warning(campaign_id)
+            warnings += [crowded] if crowded else []
+        if report.source.knowledge_class == KnowledgeClass.CANON and report.source.chunk_count:
+            stale = await self.out_of_date(campaign_id, report.duplicate_of or report.source.id)
+            warnings += [
+                f"“{where}” says what the story has changed since: now {now}." for where, now in stale
+            ]
+        if not warnings:
+            return report
+        return report.model_copy(update={"warnings": [*report.warnings, *warnings]})
+
+    async def always_include_warning(self, campaign_id: int) -> str | None:
+        """Return the GM's warning when always-included Canon takes over half of an answer's Canon budget."""
+        return always_include_warning(await self.list_sources(campaign_id, viewer=Viewer.GM))
+
+    async def out_of_date(self, campaign_id: int, source_id: int) -> list[tuple[str, str]]:
+        """Return the sections of a Canon source the story has changed: (where, what holds now), for the GM."""
+        detail = await self.get_source(campaign_id, source_id, viewer=Viewer.GM, chunk_limit=500)
+        source = detail.source
+        if source.knowledge_class != KnowledgeClass.CANON:
+            return []
+        passages = [
+            LoreResult(
+                chunk_id=c.id,
+                source_id=source.id,
+                source_title=source.title,
+                filename=source.filename,
+                knowledge_class=source.knowledge_class,
+                heading_path=c.heading_path,
+                text=c.text,
+                token_count=c.token_count,
+                score=0.0,
+                reasons=[],
+            )
+            for c in detail.chunks
+        ]
+        marked = await self.retriever.out_of_date(campaign_id, passages, viewer=Viewer.GM)
+        return [(" › ".join(p.heading_path) or source.title, p.out_of_date) for p in marked if p.out_of_date]
 
     @property
     def semantic_enabled(self) -> bool:

@@ -6,7 +6,7 @@ in `memory.knowledge.models`.
 The full-text index is NOT described here: it is dialect-specific and created by migration 0003 with raw SQL
 (SQLite: the FTS5 table `knowledge_fts` over `knowledge_chunks(heading_text, text)`, kept in sync by
 triggers; PostgreSQL: the generated `tsvector` column `knowledge_chunks.search_vector` and its GIN index).
-`bot.database.include_name` hides those objects from schema comparisons.
+`bot.schema.database.include_name` hides those objects from schema comparisons.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from canon.storage import Base, BigIntPK, UTCDateTime, utc_now
 
-#: Names of the full-text objects the migration creates outside the ORM (see `bot.database.include_name`).
+#: Names of the full-text objects the migration creates outside the ORM (see `bot.schema.database.include_name`).
 FTS_TABLE = "knowledge_fts"
 PG_SEARCH_COLUMN = "search_vector"
 PG_SEARCH_INDEX = "ix_knowledge_chunks_search_vector"

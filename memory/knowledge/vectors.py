@@ -29,7 +29,7 @@ from memory.knowledge.models import ImportProgress, ImportStage, ProgressCallbac
 from memory.knowledge.pinning import PinnedCopy
 from memory.knowledge.progress import report_progress
 from memory.knowledge.repository import source_info_by_id
-from memory.retrieval import Retriever
+from memory.knowledge.retrieval import Retriever
 from memory.vector_index import VectorIndex, VectorIndexError, collection_name
 
 log = logging.getLogger(__name__)

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bot import backup
-from bot.cli import app
-from bot.services import build_services
+from bot.app import build_services
+from bot.cli.main import app
+from bot.ops import backup
 from canon.storage import utc_now
 from config.settings import Settings
 from memory.scenes import Actor, SpeakerKind
@@ -140,7 +140,7 @@ def test_restore_verifies_the_file(settings: Settings, tmp_path: Path) -> None:
 
 
 HOLD_LOCK = (
-    "import pathlib, sys, time; from bot.backup import RunLock; "
+    "import pathlib, sys, time; from bot.ops.backup import RunLock; "
     "lock = RunLock(pathlib.Path(sys.argv[1])); print('held', flush=True); time.sleep(60)"
 )
 
@@ -183,8 +183,8 @@ def test_the_run_lock_is_one_holder_at_a_time_whatever_the_pids(tmp_path: Path) 
 
 
 async def test_the_bot_does_not_start_during_a_restore(settings: Settings) -> None:
-    from bot.cli import _run_bot
+    from bot.cli.run import run_bot
 
     with backup.RunLock(settings.data_dir):
-        assert await _run_bot(settings) == 1
+        assert await run_bot(settings) == 1
     assert not (settings.data_dir / "lorekeeper.sqlite3").exists(), "nothing was migrated meanwhile"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.services import Services, build_services
+from bot.app import Services, build_services
 from canon.domain import Viewer
 from canon.proposals import FactContent, Ref
 from config.settings import Settings

@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from bot.branch_rows import lineage_row_sets
-from bot.campaign_archive import CampaignArchive, read_archive
-from bot.database import metadata
-from bot.services import Services, build_services
+from bot.app import Services, build_services
+from bot.archive.campaign_archive import CampaignArchive
+from bot.archive.file import read_archive
+from bot.branches.lineage_rows import lineage_row_sets
+from bot.schema.database import metadata
 from canon.campaigns import Campaign, CampaignStatus
 from canon.domain import AsOf, EvidenceKind, Viewer
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
@@ -735,22 +736,22 @@ async def test_promotion_goes_through_the_parents_review(services: Services) -> 
     assert proposal.evidence[0].kind == EvidenceKind.BRANCH and f"fact #{trade_id}" in (
         proposal.evidence[0].note or ""
     )
-    assert await fact_value(services, main, "Aldric", "trade") is None
+    assert await fact_value(services, main, "Aldric", "occupation") is None
     with pytest.raises(Conflict, match="already waiting"):
         await services.branches.promote(branch, trade_id, GM)
     # Committing without an accept writes nothing: a promotion never passes on the authority policy.
     result = (await services.canon.commit_batch(main, promotion.batch, GM)).result
     assert result.accepted == [] and [p.id for p in result.rejected] == [proposal.id]
-    assert await fact_value(services, main, "Aldric", "trade") is None
+    assert await fact_value(services, main, "Aldric", "occupation") is None
 
     again = await services.branches.promote(branch, trade_id, GM)
     (second,) = again.proposals
     await services.canon.decide(second.id, accept=True, actor=GM)
     committed = await services.branches.commit_promotion(second.id, GM)
     assert [p.id for p in committed.accepted] == [second.id]
-    assert await fact_value(services, main, "Aldric", "trade") == "smith"
+    assert await fact_value(services, main, "Aldric", "occupation") == "smith"
     card = await services.canon.card(main, "Aldric", viewer=Viewer.GM)
-    trade = next(v.statement for v in card.facts if v.statement.predicate == "trade")
+    trade = next(v.statement for v in card.facts if v.statement.predicate == "occupation")
     assert any(e.kind == EvidenceKind.BRANCH for e in trade.evidence)
     assert trade.provenance.campaign_id == main.id
 
@@ -887,7 +888,7 @@ async def test_export_of_a_branch_includes_what_it_inherits(services: Services, 
     copy = restored.campaign
     assert copy.parent_id is None
     assert await fact_value(services, copy, "Aldric", "horse") == "Grey"
-    assert await fact_value(services, copy, "Aldric", "trade") == "smith"
+    assert await fact_value(services, copy, "Aldric", "occupation") == "smith"
     assert await fact_value(services, copy, "Aldric", "later") is None
 
 

@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 from sqlalchemy import func, select
 
-from bot.canon_service import CanonService, parse_as_of
+from bot.services.canon_service import CanonService, parse_as_of
 from canon import campaigns
 from canon.campaigns import Campaign, ChangesetRow
 from canon.domain import AsOf, Authority, CanonLevel, EvidenceKind, Viewer, Visibility

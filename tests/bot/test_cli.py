@@ -20,8 +20,8 @@ from sqlalchemy import inspect, text
 from sqlalchemy.engine import make_url
 from typer.testing import CliRunner
 
-from bot.cli import app
-from bot.database import head_revisions
+from bot.cli.main import app
+from bot.schema.database import head_revisions
 from canon.storage import Database
 from tests.conftest import DatabaseTarget
 
@@ -88,7 +88,8 @@ def test_run_with_a_misspelt_token_in_dotenv_names_it_and_hides_it(workdir: Path
 def test_help_lists_run_and_db(workdir: Path) -> None:
     result = lorekeeper_in_process(workdir, "--help")
     assert result.returncode == 0, result.stderr
-    listed = {line.split()[1] for line in result.stdout.splitlines() if re.match(r"│ [a-z]", line)}
+    commands = result.stdout.split("Commands:")[1]
+    listed = {line.split()[0] for line in commands.splitlines() if re.match(r"  [a-z]", line)}
     assert {"run", "db"} <= listed, result.stdout
     db_help = lorekeeper_in_process(workdir, "db", "--help")
     assert db_help.returncode == 0 and "upgrade" in db_help.stdout

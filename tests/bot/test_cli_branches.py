@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli import app
-from bot.services import build_services
+from bot.app import build_services
+from bot.cli.main import app
 from canon.proposals import FactContent, Ref
 from config.settings import load_settings
 from memory.scenes import Actor
@@ -59,8 +59,9 @@ def test_fork_read_rebase_promote_and_delete_from_the_command_line(cli: CliRunne
     added = run(cli, "canon", "add", "fact", "Aldric", "trade", "smith", "--campaign", "What if")
     (trade_id,) = added["statement_ids"]
     card = run(cli, "canon", "entity", "Aldric", "--campaign", "What if")
-    assert (value(card, "title"), value(card, "trade")) == ("Knight", "smith")
-    assert value(run(cli, "canon", "entity", "Aldric", "--campaign", MAIN), "trade") is None
+    # "trade" is a name for the ontology's occupation: the card shows it under that name.
+    assert (value(card, "title"), value(card, "occupation")) == ("Knight", "smith")
+    assert value(run(cli, "canon", "entity", "Aldric", "--campaign", MAIN), "occupation") is None
 
     # The parent moves on; a rebase shows first, then moves the fork point with --yes.
     run(cli, "canon", "add", "fact", "Aldric", "horse", "Grey", "--campaign", MAIN)
@@ -76,10 +77,10 @@ def test_fork_read_rebase_promote_and_delete_from_the_command_line(cli: CliRunne
     promoted = run(cli, "campaign", "promote", "What if", str(trade_id))
     (proposal,) = promoted["proposals"]
     assert proposal["status"] == "pending" and promoted["parent"] == MAIN
-    assert value(run(cli, "canon", "entity", "Aldric", "--campaign", MAIN), "trade") is None
+    assert value(run(cli, "canon", "entity", "Aldric", "--campaign", MAIN), "occupation") is None
     accepted = run(cli, "campaign", "accept-promotion", str(proposal["id"]))
     assert accepted["accepted"] == [proposal["id"]]
-    assert value(run(cli, "canon", "entity", "Aldric", "--campaign", MAIN), "trade") == "smith"
+    assert value(run(cli, "canon", "entity", "Aldric", "--campaign", MAIN), "occupation") == "smith"
 
     # Delete: shown first, done with --yes; the parent keeps everything.
     shown = run(cli, "campaign", "delete", "What if")
@@ -88,7 +89,7 @@ def test_fork_read_rebase_promote_and_delete_from_the_command_line(cli: CliRunne
     gone = run(cli, "campaign", "delete", "What if", "--yes")
     assert gone["deleted"] is True and gone["rows"]["statements"] == 1
     assert [n["name"] for n in run(cli, "campaign", "list")] == [MAIN, "Other way"]
-    assert value(run(cli, "canon", "entity", "Aldric", "--campaign", MAIN), "trade") == "smith"
+    assert value(run(cli, "canon", "entity", "Aldric", "--campaign", MAIN), "occupation") == "smith"
     refused = run(cli, "campaign", "delete", MAIN, "--yes", code=1)
     assert "not a branch" in refused.output
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli import app
+from bot.cli.main import app
 from tests.conftest import DatabaseTarget
 
 CAMPAIGN = "Shattered Isles"
@@ -82,7 +82,9 @@ def test_check_lists_every_conflict_with_its_facts_and_evidence(cli: CliRunner) 
     enemy = run(cli, "canon", "add", "relationship", "Aldric", "ENEMY_OF", "Mara")
     assert [c["kind"] for c in enemy["conflicts"]] == ["exclusive_relations"]
 
-    checked = run(cli, "canon", "check")
+    found = cli.invoke(app, ["canon", "check", "--campaign", CAMPAIGN, "--json"])
+    assert found.exit_code == 1, "a check that finds a problem fails (for scripts and CI)"
+    checked = json.loads(found.stdout)
     (conflict,) = checked["conflicts"]
     assert conflict["kind"] == "exclusive_relations" and conflict["new"] is False  # recorded at the add
     assert sorted(conflict["statement_ids"]) == sorted(ally["statement_ids"] + enemy["statement_ids"])

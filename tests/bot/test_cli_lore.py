@@ -11,8 +11,8 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from bot.cli import app
-from bot.cli_lore import _describe_report, _Progress
+from bot.cli.main import app
+from bot.cli.progress import Progress, describe_report
 from canon.storage import Database
 from config.settings import LoreSettings
 from memory.knowledge.models import ImportStage
@@ -78,6 +78,20 @@ def test_ingest_a_folder_then_ask_as_player_and_gm(cli: CliRunner, tmp_path: Pat
     first = player["results"][0]
     assert first["heading_path"] == ["Shattered Isles", "Saltmarsh"] and first["class"] == "canon"
     assert isinstance(first["score"], float) and "Eliza Crane" in first["text"]
+    # The short answer, with its citation: the player's from the visible source only.
+    answer = player["answer"]
+    assert answer["known"] and answer["mode"] == "extractive"
+    assert answer["text"] == "Its harbor master is Eliza Crane. [1]"
+    assert [(c["number"], c["label"], c["source_id"]) for c in answer["citations"]] == [
+        (1, "Shattered Isles › Saltmarsh", first["source_id"])
+    ]
+    unknown = run(cli, "lore", "Who is Eliza Crane's brother?")
+    assert unknown["answer"] == {
+        "text": "Nothing the table knows says who Eliza Crane's brother is.",
+        "mode": "nothing",
+        "known": False,
+        "citations": [],
+    }
     gm = run(cli, "lore", "who is Eliza Crane?", "--as", "gm", "--limit", "1")
     assert (
         len(gm["results"]) == 1 and gm["results"][0]["source"] == "secrets.md" and gm["results"][0]["hidden"]
@@ -158,6 +172,7 @@ def test_always_include_makes_a_canon_source_that_every_answer_carries(
     rules.write_text("# House rules\n\nNo magic works inside the Drowned Temple.\n", encoding="utf-8")
     (report,) = run(cli, "ingest", str(rules), "--always-include")["imported"]
     assert report["source"]["knowledge_class"] == "canon" and report["source"]["always_include"] is True
+    assert not report["warnings"]  # a few tokens of the Canon budget: nothing to say
 
     answer = run(cli, "lore", "who is the harbor master?", "--limit", "1")
     first, best = answer["results"]  # the always-included passage comes on top of the limit
@@ -172,6 +187,13 @@ def test_always_include_makes_a_canon_source_that_every_answer_carries(
     assert "Only Canon sources can be always included" in failure["error"]
     assert [s["filename"] for s in run(cli, "sources")] == ["world.md", "rules.md"]
 
+    # Always-included Canon past half of an answer's Canon budget: the GM is told at import.
+    codex = tmp_path / "codex.md"
+    codex.write_text("# Codex\n\n" + "The old laws of the isles bind every captain. " * 160, encoding="utf-8")
+    (big,) = run(cli, "ingest", str(codex), "--always-include")["imported"]
+    (warning,) = [w for w in big["warnings"] if "Always-included Canon" in w]
+    assert "(House rules, Codex)" in warning and "of the 2,400 tokens of Canon an answer holds" in warning
+
 
 async def test_the_progress_bar_follows_an_import_stage_by_stage(db: Database, tmp_path: Path) -> None:
     service = knowledge_service(db, tmp_path, settings=LoreSettings(chunk_min_tokens=20))
@@ -179,7 +201,7 @@ async def test_the_progress_bar_follows_an_import_stage_by_stage(db: Database, t
     path = tmp_path / "world.md"
     path.write_text(WORLD, encoding="utf-8")
     screen = io.StringIO()
-    progress = _Progress(Console(file=screen, force_terminal=True, width=120, color_system=None))
+    progress = Progress(Console(file=screen, force_terminal=True, width=120, color_system=None))
     update = progress.callback("world.md")
     seen: list[tuple[ImportStage, str, float, float | None]] = []
 
@@ -191,7 +213,7 @@ async def test_the_progress_bar_follows_an_import_stage_by_stage(db: Database, t
     try:
         report = await service.import_path(campaign, path, progress=watch)
         progress.progress.refresh()
-        progress.finish("world.md", _describe_report(report))
+        progress.finish("world.md", describe_report(report))
     finally:
         progress.stop()
     n = report.chunk_count

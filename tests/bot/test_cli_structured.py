@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from bot.cli import app
+from bot.cli.main import app
 from tests.conftest import DatabaseTarget
 
 CAMPAIGN = "Valdorn"
@@ -39,19 +39,98 @@ def ingest(cli: CliRunner, *paths: Path) -> tuple[int, dict[str, Any]]:
     return result.exit_code, json.loads(result.stdout)
 
 
+def world(tmp_path: Path, *kinds: str, folder: str = "world") -> list[Path]:
+    """Copy fixture files into a folder of the working directory (the campaign's), as a world-builder keeps them."""
+    (tmp_path / folder).mkdir(exist_ok=True)
+    return [Path(shutil.copy(FIXTURES / f"{k}.yaml", tmp_path / folder / f"{k}.yaml")) for k in kinds]
+
+
 def test_ingest_yaml_files_together_prints_the_report_as_json(cli: CliRunner, tmp_path: Path) -> None:
-    code, payload = ingest(cli, *(FIXTURES / f"{k}.yaml" for k in KINDS))
+    code, payload = ingest(cli, *world(tmp_path, *KINDS))
     assert code == 0, payload
     (report,) = payload["yaml"]
     assert report["status"] == "ingested" and report["errors"] == [] and report["error"] is None
     assert report["counts"]["Person"] == 17 and report["counts"]["Creature"] == 10
-    assert {f["file"]: f["status"] for f in report["files"]} == {f"{k}.yaml": "created" for k in KINDS}
+    # Each file is known by its path within the campaign, not its bare name.
+    assert {f["file"]: f["status"] for f in report["files"]} == {f"world/{k}.yaml": "created" for k in KINDS}
     assert any(w["kind"] == "dead_acting" for w in report["warnings"])
-    code, payload = ingest(cli, FIXTURES / "family_tree.yaml")
+    code, payload = ingest(cli, tmp_path / "world" / "family_tree.yaml")
     assert code == 0 and payload["yaml"][0]["status"] == "unchanged"
-    # Text output for people: the summary.
-    text = cli.invoke(app, ["ingest", str(FIXTURES / "bestiary.yaml"), "--campaign", CAMPAIGN])
-    assert text.exit_code == 0 and "bestiary.yaml: unchanged" in text.stdout
+    # Text output for people, on stdout: what was written by type, and what failed.
+    text = cli.invoke(app, ["ingest", "world/bestiary.yaml", "--campaign", CAMPAIGN])
+    assert text.exit_code == 0 and "world/bestiary.yaml: unchanged" in text.stdout
+    assert text.stdout.startswith(
+        f"Campaign “{CAMPAIGN}”: YAML: 10 Creature from 1 file unchanged, nothing written; 0 failed."
+    )
+
+
+def test_the_text_summary_counts_what_a_yaml_import_wrote_and_what_failed(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    srd = tmp_path / "srd.yaml"
+    srd.write_text(
+        "creatures:\n" + "".join(f"  - id: beast_{i}\n    name: Beast {i}\n" for i in range(334)),
+        encoding="utf-8",
+    )
+    text = cli.invoke(app, ["ingest", str(srd), "--campaign", CAMPAIGN])
+    assert text.exit_code == 0, text.output
+    assert text.stdout.startswith(f"Campaign “{CAMPAIGN}”: YAML: wrote 334 Creature from 1 file; 0 failed.")
+    broken = tmp_path / "broken.yaml"
+    shutil.copy(FIXTURES / "broken_multiple_problems.yaml", broken)
+    text = cli.invoke(app, ["ingest", str(broken), "--campaign", CAMPAIGN])
+    assert text.exit_code == 1
+    first = text.stdout.splitlines()[0]
+    assert "YAML: nothing written" in first and first.endswith("; 1 failed.")
+    assert "broken.yaml: line " in text.stdout
+
+
+def test_a_file_of_the_same_name_elsewhere_is_another_file_and_replacing_one_asks_first(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "bestiary.yaml").write_text(
+        "creatures:\n  - id: aboleth\n    name: Aboleth\n", encoding="utf-8"
+    )
+    (tmp_path / "b" / "bestiary.yaml").write_text(
+        "creatures:\n  - id: kraken\n    name: Kraken\n", encoding="utf-8"
+    )
+    code, payload = ingest(cli, tmp_path / "a" / "bestiary.yaml")
+    assert code == 0 and payload["yaml"][0]["status"] == "ingested"
+    code, payload = ingest(cli, tmp_path / "b" / "bestiary.yaml")
+    assert code == 0 and payload["yaml"][0]["status"] == "ingested", payload  # not a replacement
+    assert payload["yaml"][0]["entities"]["retconned"] == 0
+    # The same path with other content would retcon the Aboleth: asked first, nothing written.
+    (tmp_path / "a" / "bestiary.yaml").write_text(
+        "creatures:\n  - id: ghoul\n    name: Ghoul\n", encoding="utf-8"
+    )
+    text = cli.invoke(app, ["ingest", "a/bestiary.yaml", "--campaign", CAMPAIGN])
+    assert text.exit_code == 1
+    assert "a/bestiary.yaml would replace the file of that name imported before" in text.stdout
+    assert "It retcons 1 entity (Aboleth)" in text.stdout and "--replace" in text.stdout
+    card = cli.invoke(app, ["canon", "entity", "Aboleth", "--campaign", CAMPAIGN, "--json"])
+    assert card.exit_code == 0, card.output
+    result = cli.invoke(app, ["ingest", "a/bestiary.yaml", "--campaign", CAMPAIGN, "--replace", "--json"])
+    assert result.exit_code == 0, result.output
+    (report,) = json.loads(result.stdout)["yaml"]
+    assert report["status"] == "ingested" and report["replaced_files"] == ["a/bestiary.yaml"]
+    assert report["retconned_entities"] == ["Aboleth"]
+    assert cli.invoke(app, ["canon", "entity", "Aboleth", "--campaign", CAMPAIGN]).exit_code == 1
+    assert cli.invoke(app, ["canon", "entity", "Kraken", "--campaign", CAMPAIGN]).exit_code == 0
+
+
+def test_a_file_declaring_its_source_is_known_by_it_wherever_it_lies(cli: CliRunner, tmp_path: Path) -> None:
+    first = tmp_path / "draft.yaml"
+    first.write_text(
+        "source: world/monsters\ncreatures:\n  - id: aboleth\n    name: Aboleth\n", encoding="utf-8"
+    )
+    code, payload = ingest(cli, first)
+    assert code == 0 and payload["yaml"][0]["files"][0]["file"] == "world/monsters"
+    (tmp_path / "final").mkdir()
+    moved = tmp_path / "final" / "monsters.yaml"
+    moved.write_text(first.read_text(encoding="utf-8"), encoding="utf-8")
+    code, payload = ingest(cli, moved)
+    assert code == 0 and payload["yaml"][0]["status"] == "unchanged"
 
 
 def test_ingest_errors_are_listed_with_file_line_column_and_the_exit_code_is_one(
@@ -75,7 +154,7 @@ def test_ingest_errors_are_listed_with_file_line_column_and_the_exit_code_is_one
 
 
 def test_render_a_tree_and_a_timeline_to_png_files(cli: CliRunner, tmp_path: Path) -> None:
-    code, _ = ingest(cli, *(FIXTURES / f"{k}.yaml" for k in KINDS))
+    code, _ = ingest(cli, *world(tmp_path, *KINDS))
     assert code == 0
     tree = tmp_path / "out" / "tree.png"
     result = cli.invoke(

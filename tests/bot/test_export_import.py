@@ -19,16 +19,10 @@ import pytest
 from sqlalchemy import func, select
 from typer.testing import CliRunner
 
-from bot.campaign_archive import (
-    ARCHIVE_VERSION,
-    ArchiveError,
-    CampaignArchive,
-    RestoreReport,
-    archive_bytes,
-    read_archive,
-)
-from bot.cli import app
-from bot.services import Services, build_services
+from bot.app import Services, build_services
+from bot.archive.campaign_archive import CampaignArchive, RestoreReport
+from bot.archive.file import ARCHIVE_VERSION, ArchiveError, archive_bytes, read_archive
+from bot.cli.main import app
 from canon.campaigns import Campaign, CampaignRow
 from canon.domain import NOW, Authority, Evidence, EvidenceKind, Viewer
 from canon.errors import Conflict
@@ -143,6 +137,7 @@ async def build_campaign(services: Services) -> Campaign:
         await services.canon.decide(proposal.id, accept=True, actor=GM)
     await services.canon.commit_scene(scene.id, GM)
     await services.voice.drain()
+    await services.recaps.recap_scene(scene.id)  # the campaign journal
     # A retcon with a replacement (status change, replaces).
     card = await services.canon.card(campaign, "Aldric", viewer=Viewer.GM)
     title = next(v for v in card.facts if v.statement.predicate == "title")
@@ -171,6 +166,10 @@ async def build_campaign(services: Services) -> Campaign:
     # Structured lore.
     yaml = await services.structured.import_files(campaign, [("bestiary.yaml", BESTIARY.encode())])
     assert yaml.ok, yaml.summary()
+    # The GM's notes: one about an entity, one done.
+    await services.notes.add(campaign, "The worm wakes at midwinter", GM, tags="plot", about="The Pale Worm")
+    done = await services.notes.add(campaign, "Print the map", GM, tags="todo")
+    await services.notes.mark_done(campaign, done.page.notes[0].id)
     await services.canon.check(campaign)
     return campaign
 
@@ -259,11 +258,19 @@ async def test_a_round_trip_keeps_every_answer_and_card_and_never_reuses_an_id(
 
     # Fresh ids everywhere: nothing restored shares an id with the original.
     for table, mapping in report.ids.items():
-        if table != "scene_digests":  # keyed by scene id, already checked through scenes
+        if table not in {"scene_digests", "journal_entries"}:  # keyed by scene id, checked through scenes
             assert not set(mapping) & set(mapping.values()), table
     for model in (EntityRow, StatementRow, StatusChangeRow, EvidenceRow, ProposalRow, TurnRow, NpcMemoryRow):
         assert await count(services, model, copy.id) == await count(services, model, campaign.id), model
     assert await count(services, SceneDigestRow, copy.id) == 1
+    # The campaign journal came along: the same recap, of the restored scene.
+    (recap,) = await services.recaps.latest(campaign, 10)
+    (restored_recap,) = await services.recaps.latest(copy, 10)
+    assert restored_recap.scene_id == report.ids["scenes"][recap.scene_id]
+    assert restored_recap.model_dump(exclude={"scene_id", "campaign_id"}) == recap.model_dump(
+        exclude={"scene_id", "campaign_id"}
+    )
+    assert recap.facts == ("Aldric: title = Lord of Thornwall",) and recap.cited
     async with services.db.session() as session:
         revisions = await session.scalar(
             select(func.count())
@@ -308,6 +315,16 @@ async def test_a_round_trip_keeps_every_answer_and_card_and_never_reuses_an_id(
     assert after_cards == {key: translate(text, report) for key, text in before_cards.items()}
     assert "Ledger of Tides" in after_cards[("Ledger of Tides", "gm")]
 
+    # The GM's notes came along, about the restored entity, the done one still done.
+    notes = (await services.notes.search(copy, include_done=True)).page.notes
+    assert [(n.text, n.tags, n.done) for n in notes] == [
+        ("The worm wakes at midwinter", ("plot",), False),
+        ("Print the map", ("todo",), True),
+    ]
+    worm = await services.canon.card(copy, "The Pale Worm", viewer=Viewer.GM)
+    assert [n.text for n in await services.notes.about(copy, worm.entity.id)] == [
+        "The worm wakes at midwinter"
+    ]
     # The YAML bookkeeping came along: importing the same file again writes nothing.
     again = await services.structured.import_files(copy, [("bestiary.yaml", BESTIARY.encode())])
     assert again.status == "unchanged", again.summary()

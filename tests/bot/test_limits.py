@@ -1,10 +1,10 @@
-"""The bot's own Discord limits and the functions that fit text inside them (`bot.limits`)."""
+"""The bot's own Discord limits and the functions that fit text inside them (`bot.client.limits`)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot import limits
+from bot.client import limits
 from bot.emulator.discord_rules import ApiError, check_webhook_name
 
 

@@ -12,19 +12,17 @@ import openai
 import pytest
 from pydantic import BaseModel, Field
 
-from bot.llm import (
+from bot.llm.client import (
     NOT_CONFIGURED_MESSAGE,
     ChatMessage,
     InMemoryTokenLedger,
     LLMClient,
     LLMOutputInvalid,
     LLMUnavailable,
-    OpenAICompatibleLLM,
     Usage,
-    build_llm,
-    endpoint_host,
     require_llm,
 )
+from bot.llm.openai_compatible import OpenAICompatibleLLM, build_llm, endpoint_host
 from canon.errors import Unavailable
 from config.settings import LLMSettings
 from tests.llm_stub import STUB_MODEL, LLMStub, Reply

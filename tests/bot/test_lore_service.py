@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.lore_service import LoreImportService, parse_tags, setting_change
+from bot.services.lore_service import LoreImportService, parse_tags, setting_change
 from canon.errors import InvalidInput
 from config.settings import LoreSettings
 from memory.knowledge.models import KnowledgeClass

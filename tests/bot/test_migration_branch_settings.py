@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import command
 from sqlalchemy import insert, select
 
-from bot import database
+from bot.schema import database
 from canon.campaigns import CampaignRow
 from canon.storage import Database
 

@@ -17,8 +17,8 @@ import pytest
 from sqlalchemy import func, select
 
 from bot.branches import BranchService
-from bot.canon_service import CanonService
-from bot.structured_import import StructuredImportService
+from bot.services.canon_service import CanonService
+from bot.services.structured_import import StructuredImportService
 from canon import campaigns
 from canon.campaigns import Campaign, ChangesetRow
 from canon.domain import CanonLevel, Viewer
@@ -175,7 +175,7 @@ async def test_a_changed_file_in_a_branch_writes_only_the_difference_and_nothing
     parent_before, sibling_before = await seen(db, root), await seen(db, sibling)
     parent_rows, sibling_rows = await own_rows(db, root), await own_rows(db, sibling)
     branch_rows = await own_rows(db, branch)
-    old_titles = await facts_about(db, branch, "aldric_raventhorne", "titles")
+    old_titles = await facts_about(db, branch, "aldric_raventhorne", "title")
 
     report = await importer.import_files(branch, [("family_tree.yaml", BRANCH_TREE.encode())], GM)
     assert report.status == "ingested", report.summary()
@@ -194,7 +194,7 @@ async def test_a_changed_file_in_a_branch_writes_only_the_difference_and_nothing
         "files": 1,
         "conflicts": 0,
     }
-    assert await facts_about(db, branch, "aldric_raventhorne", "titles") == [
+    assert await facts_about(db, branch, "aldric_raventhorne", "title") == [
         "Slayer of the Pale Worm, Lord of Thornwall"
     ]
     assert await names_of(db, branch, "maric_vyr") == ["Maric Vyr"]
@@ -203,8 +203,8 @@ async def test_a_changed_file_in_a_branch_writes_only_the_difference_and_nothing
     # The parent and the sibling: not a row, not a fact changed.
     assert await own_rows(db, root) == parent_rows and await own_rows(db, sibling) == sibling_rows
     assert await seen(db, root) == parent_before and await seen(db, sibling) == sibling_before
-    assert await facts_about(db, root, "aldric_raventhorne", "titles") == old_titles
-    assert await facts_about(db, sibling, "aldric_raventhorne", "titles") == old_titles
+    assert await facts_about(db, root, "aldric_raventhorne", "title") == old_titles
+    assert await facts_about(db, sibling, "aldric_raventhorne", "title") == old_titles
 
     # The branch now compares with its own version; the sibling still with the one it inherited.
     again = await importer.import_files(branch, [("family_tree.yaml", BRANCH_TREE.encode())], GM)
@@ -219,8 +219,8 @@ async def test_a_changed_file_in_a_branch_writes_only_the_difference_and_nothing
     back = await importer.import_files(deeper, [("family_tree.yaml", TREE.encode())], GM)
     assert back.status == "ingested", back.summary()
     assert back.statements == ChangeCounts(changed=1, unchanged=slots - 1, retconned=1)
-    assert await facts_about(db, deeper, "aldric_raventhorne", "titles") == old_titles
-    assert await facts_about(db, branch, "aldric_raventhorne", "titles") == [
+    assert await facts_about(db, deeper, "aldric_raventhorne", "title") == old_titles
+    assert await facts_about(db, branch, "aldric_raventhorne", "title") == [
         "Slayer of the Pale Worm, Lord of Thornwall"
     ]
 
@@ -278,8 +278,9 @@ async def test_a_rebased_branch_compares_with_the_parents_newer_version(
 async def test_a_restored_branch_archive_still_knows_what_each_file_produced(
     db: Database, importer: StructuredImportService, branches: BranchService, root: Campaign, tmp_path: Path
 ) -> None:
-    from bot.campaign_archive import CampaignArchive, read_archive
-    from bot.services import build_services
+    from bot.app import build_services
+    from bot.archive.campaign_archive import CampaignArchive
+    from bot.archive.file import read_archive
     from config.settings import Settings
 
     branch = await branches.fork(root, "Exported", actor=GM)

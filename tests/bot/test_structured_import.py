@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from bot.canon_service import CanonService
-from bot.structured_import import StructuredImportService
+from bot.services.canon_service import CanonService
+from bot.services.structured_import import StructuredImportService
 from canon import campaigns
 from canon.campaigns import Campaign, ChangesetRow
 from canon.domain import AsOf, Authority, CanonLevel, EvidenceKind, StatementKind, Viewer, Visibility
@@ -154,9 +154,9 @@ async def test_the_srd_bestiary_becomes_334_creatures_with_their_attributes(
     line = next(
         i for i, text in enumerate(path.read_text().splitlines(), 1) if '"adult-black-dragon"' in text
     )
-    assert [(e.kind, e.file, e.line) for e in evidence] == [(EvidenceKind.YAML, "bestiary.yaml", line)]
+    assert [(e.kind, e.file, e.line) for e in evidence] == [(EvidenceKind.YAML, "world/bestiary.yaml", line)]
     assert all(
-        (e.kind, e.file, e.line) == (EvidenceKind.YAML, "bestiary.yaml", line)
+        (e.kind, e.file, e.line) == (EvidenceKind.YAML, "world/bestiary.yaml", line)
         for s in statements
         for e in s.evidence
     )
@@ -401,7 +401,7 @@ async def test_a_changed_file_applies_only_the_difference_with_retcons_never_del
             for row in (await session.execute(select(StructuredFileRow))).scalars()
         }
     old_aldric, old_statements, _ = await by_key(db, campaign, "aldric_raventhorne")
-    old_title = next(s for s in old_statements if s.predicate == "titles")
+    old_title = next(s for s in old_statements if s.predicate == "title")
     elara, _, _ = await by_key(db, campaign, "elara_raventhorne")
     serah, _, _ = await by_key(db, campaign, "serah_raventhorne")
     tree = (FIXTURES / "family_tree.yaml").read_text()
@@ -443,7 +443,7 @@ async def test_a_changed_file_applies_only_the_difference_with_retcons_never_del
     # The changed value: the old fact retconned, the new one replaces it, with its evidence.
     aldric, statements, _ = await by_key(db, campaign, "aldric_raventhorne")
     assert aldric.id == old_aldric.id
-    title = next(s for s in statements if s.predicate == "titles")
+    title = next(s for s in statements if s.predicate == "title")
     assert title.value == "Slayer of the Pale Worm, Lord of Thornwall" and title.replaces_id == old_title.id
     assert title.evidence[0].file == "family_tree.yaml"
     async with db.session() as session:
@@ -471,7 +471,7 @@ async def test_a_changed_file_applies_only_the_difference_with_retcons_never_del
             changesets = (await s2.execute(select(ChangesetRow).order_by(ChangesetRow.id))).scalars().all()
         before_reingest = AsOf(believed_at=changesets[-2].recorded_at)
         then = await reader.statements(
-            subject_ids=[old_aldric.id], predicates=["titles"], as_of=before_reingest
+            subject_ids=[old_aldric.id], predicates=["title"], as_of=before_reingest
         )
         assert [s.value for s in then] == ["Slayer of the Pale Worm"]
     # The same changed file again: nothing new.
@@ -859,7 +859,7 @@ async def _fork(session: Any, parent: Campaign, changeset: int) -> Campaign:
 async def test_pictures_of_the_ingested_tree_and_timeline_leave_hidden_entries_out_for_players(
     db: Database, importer: StructuredImportService, canon: CanonService, campaign: Campaign
 ) -> None:
-    from bot.pictures import PictureService
+    from bot.services.pictures import PictureService
     from canon.render import TimelineLayout, TreeLayout
 
     await ingest_all(importer, canon, campaign)

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.timeparse import discord_time, next_occurrence, parse_when, zone
+from bot.ops.timeparse import discord_time, next_occurrence, parse_when, zone
 from canon.errors import InvalidInput
 
 BERLIN = ZoneInfo("Europe/Berlin")

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli import app
+from bot.cli.main import app
 from tests.conftest import DatabaseTarget
 from tests.llm_stub import STUB_MODEL, LLMStub
 from tests.voice_stub import VoiceScript, items_reply

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.llm import NOT_CONFIGURED_MESSAGE, LLMUnavailable
-from bot.services import Services
+from bot.app import Services
+from bot.llm.client import NOT_CONFIGURED_MESSAGE, LLMUnavailable
 from canon.domain import Authority, EvidenceKind, Visibility
 from canon.errors import Conflict, NotFound
 from canon.proposals import EntityContent, FactContent, ProposalStatus, Ref, StateChangeContent

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.llm import LLMUnavailable
-from bot.services import Services
+from bot.app import Services
+from bot.llm.client import LLMUnavailable
 from canon.errors import NotAllowed, NotFound
 from memory.context import SectionKind
 from memory.narrations import NarrationStatus

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.services import Services
+from bot.app import Services
 from canon.errors import NotAllowed, NotFound
 from memory.npc_memory import DocType, NewMemory, ScopeKind
 from memory.scenes import SceneStatus, SpeakerKind

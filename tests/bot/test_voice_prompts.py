@@ -8,6 +8,7 @@ import json
 
 from openai.lib._pydantic import to_strict_json_schema
 
+from bot.voice.common import clip_for_discord
 from bot.voice.debounce import Debouncer
 from bot.voice.extraction import (
     describe_spans,
@@ -27,7 +28,6 @@ from bot.voice.prompts import (
     npc_talk_messages,
     summary_messages,
 )
-from bot.voice.service import clip_for_discord
 from canon.ontology import base_ontology
 from canon.proposals import EntityContent, RelationshipContent
 from memory.tokens import count_tokens

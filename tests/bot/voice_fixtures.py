@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.services import Services, build_services
+from bot.app import Services, build_services
 from canon.campaigns import Campaign
 from canon.domain import Visibility
 from canon.proposals import EntityContent, FactContent, Ref, RelationshipContent, StateChangeContent

@@ -72,7 +72,7 @@ def test_parse_date_accepts_every_documented_form(text: str, expected: WorldDate
     [
         ("3rd_age.year_abc", '"year_abc" is not a year'),
         ("300 TA", None),
-        ("340", None),
+        ("340.x", '"x" is not a month'),
         ("", None),
         ("3rd_age.", '"" is not a year'),
         ("3rd_Age.year_300", "era ids are lowercase"),
@@ -145,6 +145,25 @@ def test_str_gives_the_canonical_form_that_parses_back() -> None:
     assert str(WorldDate.unknown()) == "unknown"
 
 
+def test_a_plain_year_is_a_date_without_an_era_on_the_same_axis() -> None:
+    for text in ["412", "412.3.17", "-50", "0", "412.month_3.day_17"]:
+        date = d(text)
+        assert date.era is None and date.year is not None
+        assert parse_date(str(date)) == date
+        assert not date.is_unknown
+    assert str(d("412.3.17")) == "412.month_3.day_17"
+    assert d("412").precision == "year"
+    assert d("412.3").precision == "month"
+    assert compare(d("412"), d("413")) == "before"
+    assert compare(d("412.3.17"), d("412")) == "overlap"
+    assert compare(d("412"), d("3rd_age.412")) == "same"
+    assert compare(d("412"), d("unknown")) == "unknown"
+    with pytest.raises(DateError, match="plain year"):
+        parse_date("412.13")
+    with pytest.raises(DateError, match="too many parts"):
+        parse_date("412.3.17.1")
+
+
 def test_precision_is_kept() -> None:
     assert WorldDate.unknown().precision == "unknown"
     assert WorldDate.unknown().is_unknown
@@ -158,7 +177,7 @@ def test_precision_is_kept() -> None:
 @pytest.mark.parametrize(
     "fields",
     [
-        {"year": 300},
+        {"month": 3},
         {"era": "3rd_age", "month": 3},
         {"era": "3rd_age", "year": 300, "day": 3},
         {"era": "3rd_age", "year": 300, "month": 0},

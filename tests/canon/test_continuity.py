@@ -76,7 +76,14 @@ class World:
         self._ids = itertools.count(1)
 
     def entity(
-        self, name: str, type_: str = "NPC", *, key: str | None = None, retconned: bool = False, **dates: Any
+        self,
+        name: str,
+        type_: str = "NPC",
+        *,
+        key: str | None = None,
+        retconned: bool = False,
+        authority: Authority = Authority.GM,
+        **dates: Any,
     ) -> int:
         entity_id = next(self._ids)
         self.entities[entity_id] = Entity(
@@ -84,8 +91,9 @@ class World:
             type=type_,
             name=name,
             key=key,
+            kind=base_ontology().entity_types[type_].kind.value,
             validity=validity(**dates),
-            provenance=provenance(retconned=retconned),
+            provenance=provenance(retconned=retconned, authority=authority),
         )
         return entity_id
 
@@ -613,7 +621,7 @@ def test_player_contradicts_the_gm() -> None:
     finding = only(w.check(), ConflictKind.CONTRADICTS_HIGHER_AUTHORITY)
 
     assert finding.message == (
-        "Aldric's eye_colour is “green” according to play (undated), contradicting “blue” from the GM (undated); "
+        "Aldric's eye colour is “green” according to play (undated), contradicting “blue” from the GM (undated); "
         "“blue” prevails."
     )
     assert finding.prevailing_id == gm.id
@@ -628,8 +636,8 @@ def test_equal_authority_is_decided_by_confidence_or_not_at_all() -> None:
     sure = w.attr(keep, "population", "500", authority=Authority.SYSTEM, confidence=0.9, wf="3rd_age.300")
     unsure = w.attr(keep, "population", "5000", authority=Authority.SYSTEM, confidence=0.4, wf="3rd_age.300")
     town = w.entity("Town", "Location")
-    w.attr(town, "ruler", "Aldric", authority=Authority.SOURCE)
-    w.attr(town, "ruler", "Bran", authority=Authority.SOURCE)
+    w.attr(town, "patron_saint", "Aldric", authority=Authority.SOURCE)  # not declared by the ontology
+    w.attr(town, "patron_saint", "Bran", authority=Authority.SOURCE)
 
     findings = w.check()
 
@@ -649,8 +657,8 @@ def test_agreeing_changing_or_unordered_attributes_and_states_are_no_contradicti
     w.attr(aldric, "eye_colour", " Blue ", authority=Authority.PLAYER)  # the same value
     w.attr(aldric, "hair", "black", wf="3rd_age.300")
     w.attr(aldric, "hair", "grey", wf="3rd_age.340", authority=Authority.PLAYER)  # a change over time
-    w.attr(aldric, "rank", "captain", authority=Authority.SOURCE)
-    w.attr(aldric, "rank", "general", sf=4, authority=Authority.PLAYER)  # timeless against play: unknown
+    w.attr(aldric, "favourite_song", "captain", authority=Authority.SOURCE)  # not declared by the ontology:
+    w.attr(aldric, "favourite_song", "general", sf=4, authority=Authority.PLAYER)  # timeless against play
     old = w.attr(aldric, "title", "Lord of Varn", authority=Authority.SOURCE)
     w.attr(
         aldric, "title", "Duke of Varn", authority=Authority.GM, replaces=old.id
@@ -659,6 +667,135 @@ def test_agreeing_changing_or_unordered_attributes_and_states_are_no_contradicti
     w.state(aldric, "wounded", sf=2)  # states change over time: not this rule
 
     assert w.check() == []
+
+
+def test_a_second_title_at_the_same_time_under_another_spelling() -> None:
+    w = World()
+    mara = w.entity("Mara")
+    bible = w.attr(mara, "titles", "Harbourmaster of Greyhaven", authority=Authority.SOURCE)
+    play = w.attr(mara, "title", "Pirate Queen", sf=3, authority=Authority.SOURCE)
+
+    finding = only(w.check(), ConflictKind.SINGLE_VALUED)
+
+    assert finding.message == (
+        "Mara has two values of title: “Harbourmaster of Greyhaven” (an imported source, undated) and "
+        "“Pirate Queen” (an imported source, scene 3), but Mara has one title at a time."
+    )
+    assert finding.statement_ids == (bible.id, play.id) and finding.prevailing_id is None
+    assert {side.evidence for side in finding.sides} == {bible.evidence, play.evidence}
+
+
+def test_a_title_from_play_against_the_world_bible_is_a_contradiction_the_bible_wins() -> None:
+    w = World()
+    mara = w.entity("Mara")
+    bible = w.attr(mara, "titles", "Harbourmaster of Greyhaven", authority=Authority.SOURCE)
+    w.attr(mara, "Titles", "Pirate Queen", sf=3, authority=Authority.PLAYER)
+
+    finding = only(w.check(), ConflictKind.CONTRADICTS_HIGHER_AUTHORITY)
+
+    assert finding.prevailing_id == bible.id
+    assert finding.message.startswith("Mara's title is “Pirate Queen” according to play (scene 3)")
+
+
+def test_a_dated_change_of_title_and_multi_valued_attributes_are_no_conflict() -> None:
+    w = World()
+    mara = w.entity("Mara")
+    w.attr(mara, "title", "Harbourmaster of Greyhaven", authority=Authority.SOURCE)
+    w.attr(mara, "title", "Pirate Queen", wf="3rd_age.340", sf=3, authority=Authority.PLAYER)  # a change
+    w.attr(mara, "nickname", "the Gull")
+    w.attr(mara, "epithets", "Storm-born", sf=2)  # nicknames are many
+    god = w.entity("Thal", "Deity")
+    w.attr(god, "domain", "the sea")
+    w.attr(god, "domains", "storms", sf=1)
+
+    assert w.check() == []
+
+
+def test_an_attribute_that_never_changes_conflicts_whenever_it_is_dated() -> None:
+    w = World()
+    mara = w.entity("Mara")
+    first = w.attr(mara, "eye_colour", "grey", wf="3rd_age.300")
+    second = w.attr(mara, "eye colour", "green", wf="3rd_age.340")
+    w.attr(mara, "hair_colour", "black", wf="3rd_age.300")
+    w.attr(mara, "hair", "white", wf="3rd_age.340")  # hair may change
+
+    finding = only(w.check(), ConflictKind.SINGLE_VALUED)
+
+    assert finding.statement_ids == (first.id, second.id)
+    assert finding.message.endswith(", but Mara's eye colour never changes.")
+
+
+# -- 10-12. cause before effect, participants born by the event, axioms not from play ---------------------
+
+
+def test_a_cause_after_its_effect() -> None:
+    w = World()
+    spark = w.entity("The spark", "Event", wf="3rd_age.340")
+    fire = w.entity("The fire", "Event", wf="3rd_age.300.6")
+    caused = w.rel(spark, "CAUSED", fire)
+    age = w.entity("The Age of Ash", "Era", wf="3rd_age.400")
+    preceded = w.rel(age, "PRECEDED", fire)
+
+    findings = w.check()
+
+    assert [f.kind for f in findings] == [ConflictKind.CAUSE_AFTER_EFFECT] * 2
+    by_relation = {f.statement_ids: f for f in findings}
+    assert by_relation[(caused.id,)].message == (
+        "“The spark” (3rd_age.340) is said to cause “The fire” (3rd_age.300.6), which happened before it."
+    )
+    assert by_relation[(caused.id,)].entity_ids == (spark, fire)
+    assert "is said to precede “The fire”" in by_relation[(preceded.id,)].message
+
+
+def test_causes_in_order_undated_or_on_one_day_and_deeds_of_people_raise_nothing() -> None:
+    w = World()
+    spark = w.entity("The spark", "Event", wf="3rd_age.300")
+    fire = w.entity("The fire", "Event", wf="3rd_age.300.6")  # within the spark's year: order unknown
+    w.rel(spark, "CAUSED", fire)
+    later = w.entity("The ashes", "Event", wf="3rd_age.301")
+    w.rel(fire, "PRECEDED", later)
+    w.rel(w.entity("Rumour", "Event"), "CAUSED", fire)  # undated
+    w.rel(w.entity("Aldric"), "CAUSED", fire)  # a person's deed: not an order of events
+    w.rel(w.entity("Scene cause", "Event", sf=2), "CAUSED", w.entity("Scene effect", "Event", sf=3))
+
+    assert w.check() == []
+
+
+def test_a_participant_not_yet_born() -> None:
+    w = World()
+    mara = w.entity("Mara")
+    born = w.state(mara, "alive", wf="3rd_age.320")
+    battle = w.entity("The battle of the Ford", "Event", wf="3rd_age.300")
+    took_part = w.rel(mara, "PARTICIPATED_IN", battle)
+    vow = w.entity("The vow", "Event", wf="3rd_age.320.5")  # in her birth year: order unknown
+    w.rel(mara, "WITNESSED", vow)
+    w.rel(mara, "WITNESSED", w.entity("A later feast", "Event", wf="3rd_age.340"))
+
+    finding = only(w.check(), ConflictKind.PARTICIPANT_NOT_BORN)
+
+    assert finding.message == (
+        "Mara takes part in “The battle of the Ford” (3rd_age.300) before being born (3rd_age.320)."
+    )
+    assert finding.statement_ids == (born.id, took_part.id) and finding.entity_ids == (mara, battle)
+
+
+def test_axioms_from_play_but_not_from_the_gm_or_a_source() -> None:
+    w = World()
+    wild = w.entity("Wild magic", "MagicSystem", authority=Authority.PLAYER)
+    tides = w.entity("The law of tides", "Concept")
+    rule = w.attr(tides, "rule", "the sea never freezes", authority=Authority.PLAYER)
+    w.attr(tides, "scope", "every sea", authority=Authority.SOURCE)
+    w.attr(w.entity("Mara", authority=Authority.PLAYER), "title", "Queen", authority=Authority.PLAYER)
+    w.entity("Old magic", "MagicSystem", authority=Authority.PLAYER, retconned=True)
+
+    findings = w.check()
+
+    assert [f.kind for f in findings] == [ConflictKind.AXIOM_FROM_PLAYER] * 2
+    entity_finding, fact_finding = sorted(findings, key=lambda f: f.statement_ids)
+    assert entity_finding.entity_ids == (wild,) and entity_finding.message.startswith(
+        "“Wild magic” is a law of the world (a MagicSystem), but it comes from play"
+    )
+    assert fact_finding.statement_ids == (rule.id,)
 
 
 # -- 8. relying on retconned canon -----------------------------------------------------------------------

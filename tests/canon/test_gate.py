@@ -159,9 +159,7 @@ async def test_a_commit_warns_when_a_cited_fact_about_another_entity_was_retconn
         await desk.add(FactContent(subject=Ref(name="Old Keep"), attribute="walls", value="unbreached"))
     ).statement_ids
     (hold,) = await desk.propose(
-        FactContent(
-            subject=Ref(name="Mara"), attribute="stronghold", value="the Old Keep", relies_on=(walls,)
-        ),
+        FactContent(subject=Ref(name="Mara"), attribute="home", value="the Old Keep", relies_on=(walls,)),
         scene=1,
     )
     assert hold.warnings == ()

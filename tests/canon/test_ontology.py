@@ -216,3 +216,41 @@ def test_an_extension_may_leave_a_terminal_state_through_a_new_event() -> None:
     assert not o.transition_allowed("dead", "ghost")
     assert o.transition_allowed("dead", "ghost", via="haunting")
     assert isinstance(o, Ontology)
+
+
+# -- attributes ------------------------------------------------------------------------------------------
+
+
+def test_types_declare_their_attributes_with_aliases_inherited_and_common() -> None:
+    o = base_ontology()
+    name, spec = o.attribute("NPC", "Titles")  # a Person's attribute, by its alias, on a subtype
+    assert name == "title" and spec is not None and not spec.many and spec.changes
+    assert o.attribute("Person", "Eye color")[0] == "eye_colour"
+    assert o.attribute("Region", "description")[1] is not None  # common to every type
+    assert o.attribute("Deity", "domains") == ("domain", o.attribute("Deity", "domain")[1])
+    assert o.attribute("Person", "Favourite Song") == ("favourite_song", None)  # unknown: folded, undeclared
+    assert o.nearest_attributes("Person", "haircolor")[0] == "hair_colour"
+    assert o.nearest_attributes("NPC", "titel")[0] == "title"
+
+
+def test_an_attribute_spelling_shared_by_two_attributes_or_a_bad_value_type_is_refused() -> None:
+    data = bundled()
+    data["entity_types"]["NPC"]["attributes"] = {
+        "rank": {"value": "text"}
+    }  # rank: an alias of Person's title
+    with pytest.raises(InvalidInput) as error:
+        parse_ontology(dump(data))
+    assert "entity type NPC: “rank” names both title and rank" in error.value.message
+    data = bundled()
+    data["entity_types"]["Item"]["attributes"]["value"]["value"] = "colour"
+    with pytest.raises(InvalidInput) as error:
+        parse_ontology(dump(data))
+    assert "entity_types.Item.attributes.value.value: Input should be 'text'" in error.value.message
+
+
+def test_an_extension_adds_a_type_with_its_attributes() -> None:
+    extended = base_ontology().extended(
+        {"entity_types": {"Ship": {"parent": "Item", "attributes": {"captain": {"value": "entity"}}}}}
+    )
+    assert extended.attribute("Ship", "Captain")[0] == "captain"
+    assert extended.attribute("Ship", "price")[0] == "value"  # from its parent, Item

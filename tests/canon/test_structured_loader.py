@@ -300,7 +300,10 @@ def test_booleans_are_only_true_or_false() -> None:
 
 # --- every broken fixture --------------------------------------------------------------------------------------
 
-DATE_HINT = "3rd_age.300 (an era and a year), 3rd_age.300.3.17 (and a month and a day), 3rd_age or unknown"
+DATE_HINT = (
+    "3rd_age.300 (an era and a year), 3rd_age.300.3.17 (and a month and a day), 3rd_age (an era), "
+    "412 or 412.3.17 (a plain year, without eras) or unknown"
+)
 BAD_ID = 'must be an id made of lowercase letters, digits, "_" and "-" that starts with a letter or digit, like house_vyr'
 
 YEARS = "outside the calendar, which runs over years -999,999,999,999 to 999,999,999,999"
@@ -376,7 +379,12 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
             10,
             '"era" is 2nd_age.age_of_iron, but era age_of_iron is not inside 2nd_age (its parent_era is 3rd_age)',
         ),
-        (19, 5, 'an event listed outside an era needs "era:" (the era it happened in)'),
+        (
+            19,
+            5,
+            'an event listed outside an era needs "era:" (the era it happened in), or "year:" in a campaign '
+            "whose years have no eras",
+        ),
     ],
     "broken_invalid_date.yaml": [
         (5, 11, f'"born" must be a date like {DATE_HINT}; got "300 TA"'),
@@ -388,13 +396,14 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
             "(month 13 is not a month of the calendar (1 to 12))",
         ),
         (12, 11, f'"died" must be a date like {DATE_HINT}; got "3rd_Age.year_350" (era ids are lowercase)'),
-        (15, 11, f'"born" must be a date like {DATE_HINT}; got "340"'),
+        (15, 11, f'"born" must be a date like {DATE_HINT}; got "340 years ago"'),
     ],
     "broken_kind_value.yaml": [
         (
             1,
             7,
-            '"kind" must be one of: timeline, family_tree, gazetteer, bestiary, magic_system, culture; got "monsters"',
+            '"kind" must be one of: timeline, family_tree, gazetteer, bestiary, magic_system, culture, characters, '
+            'factions; got "monsters"',
         ),
     ],
     "broken_missing_field.yaml": [
@@ -415,7 +424,7 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
             1,
             1,
             "a lore file must be a mapping of top-level fields (such as era:, members:, locations:, creatures:, "
-            "systems:, cultures:); this file is a list",
+            "systems:, cultures:, characters:, factions:); this file is a list",
         ),
     ],
     "broken_not_utf8.yaml": [
@@ -490,9 +499,10 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
             1,
             1,
             "cannot tell what kind of lore file this is: add `kind:` (one of timeline, family_tree, gazetteer, "
-            "bestiary, magic_system, culture) or use the top-level keys of one kind (timeline: era, eras, events, "
-            "parent_era, start, end; family_tree: members, founding_ancestor, lineage; gazetteer: locations, regions; "
-            "bestiary: creatures; magic_system: systems, spells; culture: cultures, languages, deities)",
+            "bestiary, magic_system, culture, characters, factions) or use the top-level keys of one kind (timeline: "
+            "era, eras, events, parent_era, start, end; family_tree: members, founding_ancestor, lineage; gazetteer: "
+            "locations, regions; bestiary: creatures; magic_system: systems, spells; culture: cultures, languages, "
+            "deities; characters: characters; factions: factions)",
         ),
     ],
     "broken_visibility.yaml": [(4, 17, '"visibility" must be one of: public, gm_only; got "secret"')],
@@ -1081,4 +1091,4 @@ def test_every_yaml_example_in_the_docs_loads() -> None:
         result = load_lore_file(block.split("```")[0], "example.yaml")
         assert result.ok, [str(p) for p in result.problems]
         kinds.append(result.kind)
-    assert sorted(kinds) == sorted(VALID)
+    assert sorted(kinds) == sorted([*VALID, "characters", "factions"])

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.canon_service import RetconResult, Review
+from bot.services.canon_service import RetconResult, Review
 from canon.continuity import ConflictKind, Finding, Side
 from canon.domain import (
     AsOf,
@@ -129,8 +129,14 @@ def components_within_limits(view: discord.ui.View) -> list[dict[str, Any]]:
     ids = []
     for row in rows:
         assert len(row["components"]) <= 5
+        if any(c["type"] == 3 for c in row["components"]):  # a select sits alone in its row
+            (select,) = row["components"]
+            assert 1 <= len(select["options"]) <= 25
+            assert all(
+                len(o["label"]) <= 100 and len(o.get("description") or "") <= 100 for o in select["options"]
+            )
         for button in row["components"]:
-            assert len(button["custom_id"]) <= 100 and len(button["label"]) <= 80
+            assert len(button["custom_id"]) <= 100 and len(button.get("label", "")) <= 80
             ids.append(button["custom_id"])
     assert len(ids) == len(set(ids))
     return rows
@@ -155,7 +161,7 @@ async def test_a_500_proposal_review_fits_discord_on_every_page() -> None:
     components_within_limits(closed_view(7))
 
 
-async def test_the_review_view_has_buttons_for_pending_proposals_and_the_controls() -> None:
+async def test_the_review_view_picks_one_pending_proposal_and_has_the_controls() -> None:
     review = Review(
         scene=scene(),
         batch=None,
@@ -167,8 +173,18 @@ async def test_the_review_view_has_buttons_for_pending_proposals_and_the_control
     )
     rows = components_within_limits(review_view(review, 0))
     ids = [b["custom_id"] for row in rows for b in row["components"]]
-    assert "lk:proposal:1:accept" in ids and "lk:proposal:1:reject" in ids
-    assert "lk:proposal:2:accept" not in ids  # decided already
+    (select,) = rows[0]["components"]
+    assert select["custom_id"] == "lk:pick"
+    # The page's pending proposals, by their card number; the first is picked until another is.
+    assert [o["label"].split(" ")[0] for o in select["options"]] == ["#1", "#3", "#4", "#5", "#6", "#7", "#8"]
+    assert [o.get("default") for o in select["options"]][:2] == [True, False]
+    assert ids[1:4] == ["lk:proposal:1:accept", "lk:proposal:1:reject", "lk:proposal:1:edit"]
+    assert [b["label"] for b in rows[1]["components"]] == ["Accept #1", "Reject #1", "Edit #1"]
+    picked = components_within_limits(review_view(review, 0, 4))
+    assert picked[1]["components"][0]["custom_id"] == "lk:proposal:4:accept"
+    assert [o["value"] for o in picked[0]["components"][0]["options"] if o.get("default")] == ["4"]
+    decided = components_within_limits(review_view(review, 0, 2))  # decided already: the first pending
+    assert decided[1]["components"][0]["custom_id"] == "lk:proposal:1:accept"
     assert "lk:proposal:9:accept" not in ids  # on page 2
     assert ids[-4:] == [
         "lk:review:7:page:0:prev",
@@ -179,6 +195,16 @@ async def test_the_review_view_has_buttons_for_pending_proposals_and_the_control
     first = rows[-1]["components"][0]
     assert first.get("disabled") is True  # no page before the first
     assert canon_embeds.page_of(review, 9) == 1 and canon_embeds.first_pending_page(review) == 0
+
+
+def test_a_rejection_reason_is_shown_to_gms_only() -> None:
+    rejected = proposal(1, status=ProposalStatus.REJECTED).model_copy(update={"rationale": "Vell is dead"})
+    review = Review(scene=scene(), batch=None, proposals=[rejected], turn_messages={})
+    assert "Vell is dead" in canon_embeds.review_embed(review, 0, reveal=True).fields[0].value
+    assert "Vell is dead" not in str(canon_embeds.review_embed(review, 0, reveal=False).to_dict())
+    done = dataclasses.replace(review, scene=scene(SceneStatus.COMPLETED))
+    assert "Vell is dead" in str(canon_embeds.committed_embed(done, [], reveal=True).to_dict())
+    assert "Vell is dead" not in str(canon_embeds.committed_embed(done, [], reveal=False).to_dict())
 
 
 def test_a_proposal_shows_its_evidence_as_links_and_its_warnings() -> None:
@@ -457,7 +483,8 @@ def test_a_public_card_shows_a_proposal_warned_by_hidden_canon_without_the_warni
     # Not a trace: the card reads as one where nothing warned (no count, no line, no colour, no ⚠️ button).
     assert public.to_dict() == canon_embeds.review_embed(unwarned, 0, reveal=False).to_dict()
     view = canon_views.card_content(warned, 0, reveal=False)["view"]
-    labels = [c["label"] for row in view.to_components() for c in row["components"]]
+    components = [c for row in view.to_components() for c in row["components"]]
+    labels = [c.get("label") for c in components] + [o.get("description") for o in components[0]["options"]]
     assert "Accept #1" in labels and not any("⚠️" in str(label) for label in labels)
     private = canon_embeds.review_embed(warned, 0, reveal=True)
     assert private.fields[0].name == "#1 · ⏳ pending · ⚠️ 1" and private.colour == canon_embeds.WARNING_COLOUR

@@ -12,7 +12,7 @@ import pytest
 from canon.domain import Viewer
 from canon.structured import LoreProblem
 from canon.structured.ingest import ChangeCounts, FileReport, IngestReport, IngestWarning
-from cogs import lore_embeds
+from cogs import lore_answer_embeds, lore_embeds
 from cogs.lore_views import answer_view
 from memory.knowledge.models import (
     Answer,
@@ -33,6 +33,8 @@ from memory.knowledge.models import (
     SourceVersionInfo,
     VectorStatus,
 )
+from memory.knowledge.retrieval.answer import compose
+from memory.knowledge.retrieval.config import always_include_warning
 
 NOW = dt.datetime(2026, 11, 30, 18, 0, tzinfo=dt.UTC)
 LONG = "Ω" * 3000 + " [click me](https://evil.example/track.png) @everyone ![img](https://t.example/a.png)"
@@ -128,7 +130,7 @@ def assert_fits(embed: discord.Embed) -> None:
 
 
 def test_inspiration_is_marked_as_not_fact_and_reference_is_not() -> None:
-    embed = lore_embeds.answer_embed(
+    embed = lore_answer_embeds.passages_embed(
         answer([result(1), result(2, cls=KnowledgeClass.INSPIRATION, text="Fog and gulls.")]),
         viewer=Viewer.PLAYER,
     )
@@ -144,22 +146,22 @@ def test_a_player_never_sees_hidden_passages_or_gm_only_facts_and_the_gm_sees_th
         [result(1), result(2, cls=KnowledgeClass.CANON, hidden=True, text=SECRET)],
         [fact("Aldric"), fact("Orsolya", hidden=True, facts=[SECRET])],
     )
-    player = text_of(lore_embeds.answer_embed(given, viewer=Viewer.PLAYER))
+    player = text_of(lore_answer_embeds.passages_embed(given, viewer=Viewer.PLAYER))
     assert SECRET not in player and "Orsolya" not in player and "🔒" not in player
-    gm = text_of(lore_embeds.answer_embed(given, viewer=Viewer.GM))
+    gm = text_of(lore_answer_embeds.passages_embed(given, viewer=Viewer.GM))
     assert SECRET in gm and "🔒 hidden (GM only)" in gm and "Orsolya (NPC) 🔒 GM only" in gm
 
 
 def test_huge_answers_stay_inside_discords_limits_and_imported_text_is_inert() -> None:
     results = [result(i, text=LONG, title="T" * 400) for i in range(25)]
     facts = [fact("N" * 300, facts=[LONG] * 30) for _ in range(6)]
-    embed = lore_embeds.answer_embed(answer(results, facts), viewer=Viewer.GM)
+    embed = lore_answer_embeds.passages_embed(answer(results, facts), viewer=Viewer.GM)
     assert_fits(embed)
     shown = text_of(embed)
     assert "](https://" not in shown and "@everyone" not in shown  # links escaped, no mention
-    assert_fits(lore_embeds.answer_embed(answer([]), viewer=Viewer.PLAYER))
+    assert_fits(lore_answer_embeds.passages_embed(answer([]), viewer=Viewer.PLAYER))
     assert "Nothing in this campaign" in (
-        lore_embeds.answer_embed(answer([]), viewer=Viewer.PLAYER).description or ""
+        lore_answer_embeds.passages_embed(answer([]), viewer=Viewer.PLAYER).description or ""
     )
 
 
@@ -169,19 +171,21 @@ def test_an_answer_found_by_words_only_says_so_in_the_answer_itself() -> None:
         update={"trace": trace().model_copy(update={"semantic_status": "failed", "warnings": [down]})}
     )
     for viewer in (Viewer.PLAYER, Viewer.GM):
-        embed = lore_embeds.answer_embed(degraded, viewer=viewer)
+        embed = lore_answer_embeds.passages_embed(degraded, viewer=viewer)
         assert f"⚠️ {lore_embeds._escape(down)}" in (embed.description or "")
         assert_fits(embed)
-    assert "⚠️" not in (lore_embeds.answer_embed(answer([result(1)]), viewer=Viewer.PLAYER).description or "")
+    assert "⚠️" not in (
+        lore_answer_embeds.passages_embed(answer([result(1)]), viewer=Viewer.PLAYER).description or ""
+    )
     # Nothing found at all: the warning still explains why.
     empty = degraded.model_copy(update={"results": []})
-    shown = lore_embeds.answer_embed(empty, viewer=Viewer.PLAYER).description or ""
+    shown = lore_answer_embeds.passages_embed(empty, viewer=Viewer.PLAYER).description or ""
     assert "Nothing in this campaign" in shown and "words only" in shown
     # Many long warnings stay inside the limits, each markdown-escaped.
     noisy = degraded.model_copy(
         update={"trace": trace().model_copy(update={"warnings": ["**bold** " + "w" * 5000] * 10})}
     )
-    embed = lore_embeds.answer_embed(noisy, viewer=Viewer.PLAYER)
+    embed = lore_answer_embeds.passages_embed(noisy, viewer=Viewer.PLAYER)
     assert_fits(embed)
     assert (embed.description or "").count("⚠️") == 3
     assert "\\*\\*bold" in (embed.description or "")
@@ -288,6 +292,18 @@ def test_the_source_inspector_lists_every_column_and_pages_within_limits() -> No
     assert "No sources yet" in (lore_embeds.sources_embed([]).description or "")
 
 
+def test_always_included_canon_past_half_the_budget_is_flagged_in_the_inspector() -> None:
+    rules = source(1, title="House rules", knowledge_class=KnowledgeClass.CANON, always_include=True)
+    assert always_include_warning([rules]) is None  # 900 of 2,400 tokens
+    codex = source(2, title="Codex", knowledge_class=KnowledgeClass.CANON, always_include=True)
+    off = source(3, title="Off", knowledge_class=KnowledgeClass.CANON, always_include=True, enabled=False)
+    warning = always_include_warning([rules, codex, off])
+    assert warning is not None and "(House rules, Codex) takes 1,800 tokens, 75%" in warning
+    shown = lore_embeds.sources_embed([rules, codex, off], warning=warning).description or ""
+    assert shown.startswith("⚠️ Always-included Canon (House rules, Codex)")
+    assert_fits(lore_embeds.sources_embed([rules, codex], warning=warning * 40))
+
+
 def test_one_source_with_many_versions_and_chunks_fits() -> None:
     info = source(3, notes=LONG, vector_error=LONG, tags=["t" * 40] * 20, title="T" * 300)
     versions = [
@@ -382,11 +398,43 @@ def test_a_broken_yaml_file_lists_its_error_lines_within_limits() -> None:
 
 
 @pytest.mark.parametrize("retrieval_id", [1, 2**53])
-def test_the_why_button_carries_the_record_id_within_discords_custom_id_limit(retrieval_id: int) -> None:
-    (button,) = answer_view(retrieval_id).children
-    assert isinstance(button, discord.ui.DynamicItem)
-    assert button.custom_id == f"lk:lore:why:{retrieval_id}" and len(button.custom_id) <= 100
+def test_the_buttons_carry_the_record_id_and_why_these_is_the_gms_only(retrieval_id: int) -> None:
+    (sources,) = answer_view(retrieval_id).children
+    assert isinstance(sources, discord.ui.DynamicItem)
+    assert sources.custom_id == f"lk:lore:src:{retrieval_id}" and len(sources.custom_id) <= 100
+    sources, why = answer_view(retrieval_id, viewer=Viewer.GM).children
+    assert isinstance(why, discord.ui.DynamicItem)
+    assert why.custom_id == f"lk:lore:why:{retrieval_id}" and len(why.custom_id) <= 100
     assert not answer_view(None).children
+
+
+def test_the_answer_comes_first_citing_its_sources_and_the_passages_wait_behind_sources() -> None:
+    gate = result(1, cls=KnowledgeClass.CANON, text="The north gate of Westhaven is open to travellers.")
+    stale = gate.model_copy(update={"out_of_date": "North Gate is collapsed"})
+    given = answer([stale, result(2)]).model_copy(update={"question": "Is the north gate of Westhaven open?"})
+    for viewer in (Viewer.PLAYER, Viewer.GM):
+        embed = lore_answer_embeds.answer_embed(given, viewer=viewer)
+        shown = embed.description or ""
+        assert shown.startswith("The north gate of Westhaven is open to travellers. [1]")
+        assert "[1] is out of date: North Gate is collapsed now." in shown
+        assert "[1] Westhaven › Section 1 · ⚠️ Out of date" in shown
+        assert not embed.fields and ("score" not in text_of(embed)) == (viewer == Viewer.PLAYER)
+        assert_fits(embed)
+    sources = text_of(lore_answer_embeds.passages_embed(given, viewer=Viewer.PLAYER))
+    assert "[1] Westhaven › Section 1" in sources and "⚠️ Out of date: now North Gate is collapsed." in sources
+    assert "[2] Westhaven › Section 2" in sources and "score" not in sources
+
+
+def test_an_answer_a_gm_saw_more_of_is_written_again_for_a_player() -> None:
+    given = answer(
+        [result(1, cls=KnowledgeClass.CANON, hidden=True, text=SECRET), result(2)],
+        [fact("Orsolya", hidden=True, facts=[SECRET])],
+    ).model_copy(update={"question": "Who is the abbot?"})
+    given = given.model_copy(update={"reply": compose(given.question, given.canon_facts, given.results)})
+    assert SECRET in text_of(lore_answer_embeds.answer_embed(given, viewer=Viewer.GM))
+    player = text_of(lore_answer_embeds.answer_embed(given, viewer=Viewer.PLAYER))
+    assert SECRET not in player and "Orsolya" not in player and "🔒" not in player
+    assert "Nothing the table knows says who the abbot is." in player
 
 
 def test_a_snippet_reads_as_one_line_with_its_headings_and_without_the_ones_already_shown() -> None:
@@ -397,7 +445,7 @@ def test_a_snippet_reads_as_one_line_with_its_headings_and_without_the_ones_alre
 
 
 def test_a_batch_card_pages_and_rebuilds_its_buttons_from_their_custom_ids() -> None:
-    from bot.canon_service import Review
+    from bot.services.canon_service import Review
     from canon.proposals import ProposalStatus
     from cogs.canon_views import BatchButton, card_content
     from tests.cogs.test_canon_embeds import proposal

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from bot.operations import ScheduledSession
+from bot.ops.operations import ScheduledSession
 from cogs import operations_embeds as render
 
 NOW = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.voice.service import NarrationOutcome, NpcReply
+from bot.voice.narration import NarrationOutcome
+from bot.voice.npcs import NpcReply
 from cogs import voice_embeds
 from memory.context import ContextItem, ContextSection, SectionKind, assemble
 from memory.digests import Moment

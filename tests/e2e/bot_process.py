@@ -8,10 +8,10 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from bot.client import Lorekeeper
+from bot.app import build_services
+from bot.client.client import Lorekeeper
 from bot.emulator import point_client_at
-from bot.logs import install
-from bot.services import build_services
+from bot.ops.logs import install
 from config.settings import load_settings
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from bot.canon_service import CanonService
+from bot.services.canon_service import CanonService
 from canon.storage import Database
 from memory.scenes import Actor, SceneService
 

@@ -10,9 +10,9 @@ import asyncio
 import sys
 from typing import Any
 
-from bot import cli
+from bot.cli import run as cli
 from bot.emulator import point_client_at
-from bot.logs import install
+from bot.ops.logs import install
 from config.settings import load_settings
 
 
@@ -22,7 +22,7 @@ async def main(base_url: str) -> int:
     install(settings.log_level)
     out = sys.stdout
     real_create = cli.__dict__.get("create_bot")
-    from bot import client
+    from bot.client import client
 
     original = client.create_bot
 
@@ -44,7 +44,7 @@ async def main(base_url: str) -> int:
 
     client.create_bot = create_bot  # type: ignore[assignment]
     assert real_create is None
-    return await cli._run_bot(settings)
+    return await cli.run_bot(settings)
 
 
 if __name__ == "__main__":

@@ -121,17 +121,13 @@ async def test_a_branch_plays_in_its_own_channel_and_never_leaks_into_the_main_o
     assert "Knight of the Vale" in before and "exiled" not in before
 
     # /lore ask in both channels: the branch sees the parent's sources up to the fork, and its own canon.
-    lore_branch = everything(
-        (await emu.invoke(dark, pat, "lore ask", question="Thornwall harbour sapphires Aldric")).message
-    )
+    lore_branch = await answer_and_sources(emu, dark, pat, "Thornwall harbour sapphires Aldric")
     assert (
         "grey stone" in lore_branch
         and "sapphires from the wrecks" not in lore_branch
         and "exiled" in lore_branch
     )
-    lore_main = everything(
-        (await emu.invoke(main, pat, "lore ask", question="Thornwall harbour sapphires Aldric")).message
-    )
+    lore_main = await answer_and_sources(emu, main, pat, "Thornwall harbour sapphires Aldric")
     assert "sapphires from the wrecks" in lore_main and "exiled" not in lore_main
 
     # The tree, from anywhere.
@@ -238,7 +234,7 @@ async def test_rebase_promote_unbind_and_the_gm_only_buttons_from_discord(
     assert "exiled" in everything((await emu.invoke(main, pat, "canon asof", name="Aldric")).message)
 
     # A command in the branch's channel logs under the branch, not the server's campaign.
-    from bot.logs import ContextFilter
+    from bot.ops.logs import ContextFilter
 
     caplog.handler.addFilter(ContextFilter())
 
@@ -271,3 +267,11 @@ async def test_rebase_promote_unbind_and_the_gm_only_buttons_from_discord(
     assert (await services.campaigns.by_name("Side")).id == side.id
     deleted = await emu.click(warning.message, delete, gm)
     assert "Deleted the branch “Side”" in (deleted.content or "")
+
+
+async def answer_and_sources(emu: Any, channel: Any, user: Any, question: str) -> str:
+    """Ask /lore as ``user`` and return the answer with the passages behind its Sources button."""
+    asked = await emu.invoke(channel, user, "lore ask", question=question)
+    (sources,) = [i for i in custom_ids(asked.message["components"]) if i.startswith("lk:lore:src:")]
+    opened = await emu.click(asked.message, sources, user)
+    return everything(asked.message) + "\n" + everything(opened.message)

@@ -50,8 +50,13 @@ def live(world: World, message: dict[str, Any]) -> dict[str, Any]:
     return world.emu.stored(message).view()
 
 
+async def pick(world: World, card: dict[str, Any], proposal_id: int, user: Any = None) -> Any:
+    """Pick a proposal in a review card's select (as the GM unless told), so that its controls show."""
+    return await world.emu.click(card, "lk:pick", user or world.gm, values=[str(proposal_id)])
+
+
 def buttons(message: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Return a message's buttons by custom id."""
+    """Return a message's controls by custom id."""
     found: dict[str, dict[str, Any]] = {}
     for row in message.get("components", []):
         for component in row.get("components", []):
@@ -150,9 +155,11 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     link = f"https://discord.com/channels/{world.guild.id}/{chan.id}/{mara_arrives['id']}"
     assert f"[turn 2]({link})" in fields["#1"]
     assert str(aldric_orders["id"]) in fields["#3"]
-    assert set(buttons(card)) >= {
+    assert set(buttons(card)) == {
+        "lk:pick",
         f"lk:proposal:{fact_row.id}:accept",
-        f"lk:proposal:{order_row.id}:reject",
+        f"lk:proposal:{fact_row.id}:reject",
+        f"lk:proposal:{fact_row.id}:edit",
         f"lk:review:{scene.id}:accept_all",
         f"lk:review:{scene.id}:commit",
     }
@@ -160,17 +167,24 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     refused = await emu.click(card, f"lk:proposal:{fact_row.id}:accept", pat)
     assert refused.ephemeral and "Only the GM" in (refused.content or "")
     assert (await proposals_of_scene(world, scene.id))[0].status == ProposalStatus.PENDING
+    not_yours = await pick(world, card, order_row.id, pat)  # a player may not even pick
+    assert not_yours.ephemeral and "Only the GM" in (not_yours.content or "")
 
+    picked = await pick(world, card, order_row.id)
+    assert picked.response_type == 7 and "Accept #3 ⚠️" in str(live(world, card)["components"])
     opened = await emu.click(card, f"lk:proposal:{order_row.id}:accept", gm)
     assert opened.modal is not None and "despite warnings" in opened.modal["title"]
     assert (await proposals_of_scene(world, scene.id))[2].status == ProposalStatus.PENDING
 
     await world.restart()  # the buttons, and the modal opened before, must still work
 
+    await pick(world, card, fact_row.id)
     accepted = await emu.click(card, f"lk:proposal:{fact_row.id}:accept", gm)
     assert accepted.response_type == 7  # the card itself, edited in place
     assert "#1 · ✅ accepted" in embed_text(accepted.embeds[0])
     assert f"lk:proposal:{fact_row.id}:accept" not in buttons(live(world, card))
+    # The next pending proposal is picked: the alliance (#2).
+    assert f"lk:proposal:{ally_row.id}:reject" in buttons(live(world, card))
     reasoned = await emu.submit_modal(opened, gm, {"lk:rationale:text": "Aldric's ghost gives the order"})
     assert reasoned.response_type == 7
     assert "Accepted despite the warnings: Aldric's ghost gives the order" in embed_text(reasoned.embeds[0])
@@ -179,7 +193,10 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     assert (await proposals_of_scene(world, scene.id))[1].status == ProposalStatus.PENDING
     rejected = await emu.submit_modal(asked, gm, {"lk:rationale:text": "Brann never trusted Mara"})
     assert "#2 · ❌ rejected" in embed_text(rejected.embeds[0])
-    assert "Why: Brann never trusted Mara" in embed_text(rejected.embeds[0])
+    # The GM's reason stays private: the public card does not show it, the GM's private card does.
+    assert "Brann never trusted Mara" not in str(live(world, card)["embeds"])
+    private = await emu.invoke(chan, gm, "canon review", private=True)
+    assert "Why: Brann never trusted Mara" in embed_text(private.embeds[0])
 
     committed = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
     final = embed_text(committed.embeds[0])
@@ -289,7 +306,10 @@ async def test_a_hidden_proposal_stays_hidden_on_the_public_card(world: World) -
     (told,) = [m for m in ended.followup_messages if m.ephemeral]
     assert "1 GM-only proposal(s) are not on the public card" in (told.data.get("content") or "")
     assert "🔒 The Hidden King's seat: Vell" in embed_text(told.data["embeds"][0])
-    assert f"lk:proposal:{king.id}:accept" in custom_ids(told.data["components"])
+    (options,) = [
+        c["options"] for row in told.data["components"] for c in row["components"] if c["type"] == 3
+    ]
+    assert str(king.id) in [o["value"] for o in options]  # to be picked on the private card
     private = await emu.invoke(chan, world.gm, "canon review", private=True)
     shown = embed_text(private.embeds[0])
     assert private.ephemeral and "🔒 The Hidden King's seat: Vell" in shown
@@ -299,15 +319,33 @@ async def test_a_hidden_proposal_stays_hidden_on_the_public_card(world: World) -
     # The GM accepts the feast despite its warning, on the private card; the commit's conflict (Vell's death
     # is GM-only) is never mentioned on the card players read.
     (feast,) = [p for p in proposals if "feast" in str(p.content)]
+    await pick(world, told, feast.id)  # type: ignore[arg-type]
     asked = await emu.click(told, f"lk:proposal:{feast.id}:accept", world.gm)
     assert asked.modal is not None
     await emu.submit_modal(asked, world.gm, {"lk:rationale:text": "The feast is in his memory."})
+    # The GM-only proposal is still undecided: Commit on the public card commits nothing and tells the GM,
+    # privately, which one waits, on a private card with it picked.
+    waits = await emu.click(card, f"lk:review:{scene.id}:commit", world.gm)
+    assert waits.ephemeral and "Nothing was committed yet" in (waits.content or "")
+    assert "The Hidden King: seat = Vell" in (waits.content or "")
+    assert f"lk:proposal:{king.id}:accept" in custom_ids(waits.components)
+    assert (await latest_scene(world)).status == SceneStatus.REVIEW
+    assert "Nothing was committed" not in str(live(world, card))  # the public card says nothing of it
+    asked = await emu.click(waits.message, f"lk:proposal:{king.id}:reject", world.gm)
+    await emu.submit_modal(asked, world.gm, {})
     committed = await emu.click(card, f"lk:review:{scene.id}:commit", world.gm)
     (note,) = committed.followup_messages
     assert note.ephemeral and "1 continuity conflict(s) touching GM-only canon" in note.data["content"]
     closed = embed_text(live(world, card)["embeds"][0])
     assert "Canon committed" in closed and "No continuity conflicts." in closed and "feast" in closed
     assert "seat" not in closed
+    # Every private card of the scene is closed too: no live control, no "pending" left.
+    for private_card in (told, private.message, waits.message):
+        now = emu.stored(private_card).view()
+        assert "Canon committed" in embed_text(now["embeds"][0]) and "pending" not in embed_text(
+            now["embeds"][0]
+        )
+        assert all(b.get("disabled") for b in buttons(now).values())
     async with world.bot.services.db.session() as session:
         kinds = (await session.execute(select(ConflictRow.kind))).scalars().all()
     assert kinds == ["dead_acting"]  # recorded for the GM all the same
@@ -367,6 +405,7 @@ async def test_a_committed_scene_cannot_be_committed_again(world: World) -> None
     assert reposted.ephemeral and "Review card posted" in (reposted.content or "") and private.ephemeral
     scene = await latest_scene(world)
     (proposal,) = await proposals_of_scene(world, scene.id)
+    await world.restart()  # a private card shown before a restart is not closed by the commit: kept stale
     await emu.click(first, f"lk:proposal:{proposal.id}:accept", world.gm)
     await emu.click(first, f"lk:review:{scene.id}:commit", world.gm)
     assert all(b.get("disabled") for b in buttons(live(world, second)).values())  # every card is closed
@@ -393,11 +432,12 @@ async def test_paging_accept_all_and_the_policy(world: World) -> None:
     (card,) = review_cards(world)
     scene = await latest_scene(world)
     rows = await proposals_of_scene(world, scene.id)
-    assert len(card["components"]) == 5 and "Page 1/2" in embed_text(card["embeds"][0])
+    assert len(card["components"]) == 3 and "Page 1/2" in embed_text(card["embeds"][0])
     assert f"lk:proposal:{rows[8].id}:accept" not in buttons(card)
     page_two = await emu.click(card, f"lk:review:{scene.id}:page:1:next", world.gm)
     assert "Page 2/2" in embed_text(page_two.embeds[0])
     assert f"lk:proposal:{rows[8].id}:accept" in buttons(live(world, card))
+    await pick(world, card, rows[10].id)
     asked = await emu.click(card, f"lk:proposal:{rows[10].id}:reject", world.gm)
     await emu.submit_modal(asked, world.gm, {})  # the rationale is optional
     everything = await emu.click(card, f"lk:review:{scene.id}:accept_all", world.gm)
@@ -509,7 +549,7 @@ async def test_unknown_names_become_entity_proposals_and_the_gm_checks_canon(wor
     conflicts = await emu.invoke(chan, world.gm, "canon conflicts")
     listed = embed_text(conflicts.embeds[0])
     assert (
-        "exclusive_relations" in listed and "Kara ally of Lenn" in listed and "Kara enemy of Lenn" in listed
+        "exclusive relations" in listed and "Kara ally of Lenn" in listed and "Kara enemy of Lenn" in listed
     )
 
 

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 
-from bot.client import INVITE_PERMISSIONS
+from bot.client.client import INVITE_PERMISSIONS
 from bot.emulator import DiscordEmulator
 from bot.emulator.models import custom_ids
-from bot.ops_models import CommandSyncRow
+from bot.schema.ops_tables import CommandSyncRow
 from canon.domain import Visibility
 from canon.proposals import EntityContent
 from canon.storage import utc_now

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.client.replies import WITHDRAWN
 from bot.emulator.interactions import InteractionResult
 from bot.emulator.models import custom_ids
-from bot.replies import WITHDRAWN
 from canon.errors import NotFound
 from tests.e2e.conftest import World, scene_report
 

@@ -13,9 +13,9 @@ from sqlalchemy import func, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot import scheduler as jobs
-from bot.client import Lorekeeper
-from bot.services import build_services
+from bot.app import build_services
+from bot.client.client import Lorekeeper
+from bot.ops import jobs
 from canon import storage
 from canon.storage import Database
 from memory.scene_tables import TurnRow
@@ -263,7 +263,7 @@ async def test_discord_429_and_5xx_are_retried_without_duplicates(world: World) 
 
         from sqlalchemy import update
 
-        from bot.ops_models import ScheduledSessionRow
+        from bot.schema.ops_tables import ScheduledSessionRow
         from canon.storage import utc_now
 
         await session.execute(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.health import check_heartbeat, heartbeat_path
+from bot.ops.health import check_heartbeat, heartbeat_path
 from tests.e2e.conftest import World
 
 

@@ -12,9 +12,9 @@ from pathlib import Path
 from sqlalchemy import func, insert, select
 from sqlalchemy.engine import make_url
 
-from bot.backup import RunLock
-from bot.canon_service import CanonService
 from bot.emulator import DiscordEmulator
+from bot.ops.backup import RunLock
+from bot.services.canon_service import CanonService
 from canon import campaigns
 from canon.domain import Authority, Evidence, EvidenceKind
 from canon.gate import Draft
@@ -253,8 +253,8 @@ async def test_sigterm_writes_turns_in_flight_stops_jobs_and_closes_connections(
 
 STARTUP_SCRIPT = """
 import asyncio, gc, sys
-from bot.client import create_bot
-from bot.services import build_services
+from bot.client.client import create_bot
+from bot.app import build_services
 from config.settings import load_settings
 from memory import embedding
 from bot.emulator import DiscordEmulator

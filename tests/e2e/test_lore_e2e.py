@@ -72,10 +72,17 @@ def everything(message: dict[str, Any] | None) -> str:
     return "\n".join(parts)
 
 
-def why_id(message: dict[str, Any] | None) -> str:
+def why_id(message: dict[str, Any] | None, kind: str = "why") -> str:
     assert message is not None
-    (button,) = [c for c in custom_ids(message.get("components", [])) if c.startswith("lk:lore:why:")]
+    (button,) = [c for c in custom_ids(message.get("components", [])) if c.startswith(f"lk:lore:{kind}:")]
     return button
+
+
+async def with_sources(world: World, asked: Any, user: Any) -> str:
+    """Return all the text of an answer and of its Sources, opened by `user`."""
+    opened = await world.emu.click(asked.message, why_id(asked.message, "src"), user)
+    assert opened.ephemeral
+    return everything(asked.message) + "\n" + everything(opened.message)
 
 
 async def import_file(world: World, name: str, data: str, **options: Any) -> Any:
@@ -112,33 +119,33 @@ async def test_lore_keeps_hidden_sources_from_players_and_obeys_disable_and_dele
     question = "what happens in the Old Abbey crypt and who is the abbot?"
     asked = await emu.invoke(chan, pat, "lore ask", question=question, limit=6)
     assert asked.ephemeral
-    shown = everything(asked.message)
+    shown = await with_sources(world, asked, pat)
     assert "Old Abbey" in shown and SECRET_WORDS not in shown and "Narrator notes" not in shown
     assert "Inspiration — not established fact" in shown
     # The GM's: the hidden source too, marked.
     gm_asked = await emu.invoke(chan, gm, "lore ask", question=question, limit=6)
-    gm_shown = everything(gm_asked.message)
+    gm_shown = await with_sources(world, gm_asked, gm)
     assert SECRET_WORDS in gm_shown and "🔒 hidden (GM only)" in gm_shown
 
     # Posted for the table, even the GM's answer is a player's.
     shared = await emu.invoke(chan, gm, "lore ask", question=question, limit=6, public=True)
-    assert not shared.ephemeral and SECRET_WORDS not in everything(shared.message)
+    assert not shared.ephemeral and SECRET_WORDS not in await with_sources(world, shared, pat)
     # GM-only canon about an entity named in the question: the GM's answer only, marked.
     await emu.invoke(
         chan, gm, "canon add entity", name="Abbot Vell", type="NPC", description="drinks blood", gm_only=True
     )
     player_canon = await emu.invoke(chan, pat, "lore ask", question="Who is Abbot Vell?")
-    assert "drinks blood" not in everything(player_canon.message)
+    assert "drinks blood" not in await with_sources(world, player_canon, pat)
     gm_canon = await emu.invoke(chan, gm, "lore ask", question="Who is Abbot Vell?")
-    assert "Canon: Abbot Vell (NPC) 🔒 GM only" in everything(gm_canon.message)
+    assert "Canon: Abbot Vell (NPC) 🔒 GM only" in await with_sources(world, gm_canon, gm)
+    assert "Lore: Who is Abbot Vell?\nAbbot Vell: drinks blood. [1]" in everything(gm_canon.message)
 
-    # "Why these?": scores and reasons to the asker; a GM's answer is not a player's to open.
-    why = await emu.click(asked.message, why_id(asked.message), pat)
-    assert (
-        why.ephemeral and "score" in everything(why.message) and SECRET_WORDS not in everything(why.message)
-    )
-    assert "filtered out" not in everything(why.message)  # would tell a player that hidden sources exist
-    stolen = await emu.click(gm_asked.message, why_id(gm_asked.message), pat)
+    # "Why these?" is the GM's: a player's answer has no such button, a player's click on the GM's is refused,
+    # and a GM's answer is not a player's to open.
+    assert not [c for c in custom_ids(asked.message["components"]) if c.startswith("lk:lore:why:")]
+    denied_why = await emu.click(gm_asked.message, why_id(gm_asked.message), pat)
+    assert denied_why.ephemeral and "for the GM" in (denied_why.content or "")
+    stolen = await emu.click(gm_asked.message, why_id(gm_asked.message, "src"), pat)
     assert stolen.ephemeral and "Only the one who asked" in (stolen.content or "")
     gm_why = await emu.click(gm_asked.message, why_id(gm_asked.message), gm)
     assert "🔒" in everything(gm_why.message) and SECRET_WORDS in everything(gm_why.message)
@@ -263,8 +270,11 @@ async def test_with_the_vector_server_down_the_answer_comes_by_words_and_says_so
     assert "King Aldric" in shown  # the words alone still find it
     (description,) = [e.get("description") or "" for e in asked.embeds]
     assert "⚠️ semantic search unavailable" in description and "words only" in description
-    why = await emu.click(asked.message, why_id(asked.message), pat)
-    assert "words only" in everything(why.message)
+    (sources,) = [
+        e.get("description") or ""
+        for e in (await emu.click(asked.message, why_id(asked.message, "src"), pat)).embeds
+    ]
+    assert "words only" in sources
 
 
 PROSE = """# The Fall of Greywatch

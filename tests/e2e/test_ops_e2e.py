@@ -16,12 +16,12 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from discord import Permissions
 from sqlalchemy import create_engine, text, update
 
-from bot import backup
-from bot import scheduler as jobs
 from bot.emulator import Channel
 from bot.emulator.models import parse_mentions
-from bot.llm import ChatMessage
-from bot.ops_models import JOBS_TABLE, ScheduledSessionRow
+from bot.llm.client import ChatMessage
+from bot.ops import backup, jobs
+from bot.ops.scheduler import BACKUP_JOB, CONTINUITY_JOB, IDLE_JOB, sync_url
+from bot.schema.ops_tables import JOBS_TABLE, ScheduledSessionRow
 from canon.storage import utc_now
 from config.settings import LLMSettings
 from memory.scene_tables import SceneRow
@@ -52,7 +52,7 @@ async def starts_soon(target: DatabaseTarget, session_id: int, minutes: float = 
 def make_due(target: DatabaseTarget, job_id: str, seconds_ago: float = 60) -> None:
     """Move a stored job's next run into the past, as if the bot had been down when it fell due."""
     db = target.open()
-    engine = create_engine(jobs.sync_url(db))
+    engine = create_engine(sync_url(db))
     store = SQLAlchemyJobStore(engine=engine, tablename=JOBS_TABLE, tableschema=target.search_path)
     sched = AsyncIOScheduler(jobstores={"default": store}, timezone=dt.UTC)
     try:
@@ -172,9 +172,9 @@ async def test_a_reminder_pings_the_players_role_and_nobody_else(world: World) -
 async def test_restarts_neither_lose_nor_double_jobs(world: World) -> None:
     await world.emu.invoke(world.channel, world.gm, "session schedule", when="in 3 days", repeat="daily")
     before = await stored_job_ids(world)
-    assert {jobs.IDLE_JOB, jobs.CONTINUITY_JOB, "session:1"} <= before
+    assert {IDLE_JOB, CONTINUITY_JOB, "session:1"} <= before
     if world.bot.services.db.is_sqlite:
-        assert jobs.BACKUP_JOB in before
+        assert BACKUP_JOB in before
     await world.restart()
     await world.restart()
     assert await stored_job_ids(world) == before
@@ -195,7 +195,7 @@ async def test_job_whose_channel_was_deleted_is_dropped_with_a_log_line(
     await world.stop()
     await starts_soon(world.target, 1)
     make_due(world.target, "session:1", seconds_ago=5)
-    with caplog.at_level(logging.WARNING, logger="bot.scheduler"):
+    with caplog.at_level(logging.WARNING, logger="bot.ops.jobs"):
         await world.start()
         await world.emu.wait_for(
             lambda: any("dropped" in r.getMessage() and "deleted" in r.getMessage() for r in caplog.records),
@@ -239,7 +239,7 @@ async def test_idle_reminder_to_a_deleted_channel_is_dropped(
 
     await world.bot.services.db.run(age)
     await world.emu.delete_channel(world.channel)
-    with caplog.at_level(logging.WARNING, logger="bot.scheduler"):
+    with caplog.at_level(logging.WARNING, logger="bot.ops.jobs"):
         await jobs.idle_scene_job()
         await jobs.idle_scene_job()
     dropped = [r for r in caplog.records if "dropped" in r.getMessage()]
@@ -315,7 +315,7 @@ async def test_admin_status_shows_this_servers_counts_jobs_latency_and_tokens(wo
     size = re.search(r"SQLite · ([\d,.]+) (B|KB|MB|GB)|PostgreSQL · ([\d,.]+) (B|KB|MB|GB)", database)
     assert size is not None and float((size.group(1) or size.group(3)).replace(",", "")) > 0, database
     pending = next(v for k, v in fields.items() if k.startswith("Pending jobs"))
-    assert jobs.IDLE_JOB in pending and "session:1" in pending and "session:2" not in pending
+    assert IDLE_JOB in pending and "session:1" in pending and "session:2" not in pending
     latency = fields["Command latency (recent)"]
     assert "scene start" in latency and "p95" in latency and "(1)" in latency  # ours only, not theirs
     tokens = re.search(
@@ -338,7 +338,7 @@ async def test_admin_commands_need_manage_server(world: World) -> None:
 async def test_logs_carry_the_command_campaign_and_scene(
     world: World, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.logs import ContextFilter
+    from bot.ops.logs import ContextFilter
 
     caplog.handler.addFilter(ContextFilter())
     with caplog.at_level(logging.DEBUG, logger="cogs.turns"):
@@ -378,7 +378,7 @@ async def test_a_session_without_its_job_gets_one_when_the_scheduler_starts(
     assert "scheduled" in (scheduled.content or "")
     assert "session:1" not in await stored_job_ids(world)
     world.settings = world.settings.model_copy(update={"ops": ops})
-    with caplog.at_level(logging.WARNING, logger="bot.scheduler"):
+    with caplog.at_level(logging.WARNING, logger="bot.ops.scheduler"):
         await world.restart()
     assert "session:1" in await stored_job_ids(world)
     (added,) = [r for r in caplog.records if r.getMessage().startswith("re-added")]
@@ -421,7 +421,7 @@ async def test_sessions_changed_or_cancelled_elsewhere_get_their_jobs_remade_or_
     await world.bot.services.db.run(elsewhere)
     scheduler = world.bot.services.scheduler
     assert scheduler is not None
-    with caplog.at_level(logging.INFO, logger="bot.scheduler"):
+    with caplog.at_level(logging.INFO, logger="bot.ops.scheduler"):
         done = await scheduler.reconcile(world.bot.services.ops)
     assert (done.added, done.replaced, done.removed) == ([], [1], [2])
     after = await pending()
@@ -512,7 +512,7 @@ async def test_the_nightly_report_to_a_deleted_gm_channel_is_dropped_with_a_log_
     gm_room = await gm_room_and_a_conflict(world)
     await world.bot.services.db.run(lambda session: session.execute(text("DELETE FROM conflicts")))
     await world.emu.delete_channel(gm_room)
-    with caplog.at_level(logging.WARNING, logger="bot.scheduler"):
+    with caplog.at_level(logging.WARNING, logger="bot.ops.jobs"):
         await jobs.continuity_job()
     (dropped,) = [r for r in caplog.records if "report dropped" in r.getMessage()]
     assert str(gm_room.id) in dropped.getMessage() and "deleted" in dropped.getMessage()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.pictures import PictureService
+from bot.services.pictures import PictureService
 from canon.campaigns import Campaign
 from canon.domain import Viewer
 from canon.proposals import EntityContent

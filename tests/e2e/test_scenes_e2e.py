@@ -128,7 +128,8 @@ async def test_unusual_messages_are_stored_verbatim_and_nothing_pings(world: Wor
     await emu.send_message(chan, other_bot, "rolled 20")
 
     turns = await stored_turns(world)
-    assert [t.text for t in turns] == [long_text, "", "", strange, pings]
+    assert [t.text for t in turns] == [long_text, "", "", strange, pings, "rolled 20"]
+    assert turns[5].speaker.value == "roll"  # another bot's message: a roll
     assert turns[1].attachments[0]["filename"] == "map.png" and turns[1].attachments[0]["size"] == 8
     assert turns[2].embeds == [{"type": "rich", "title": "A shared link", "description": "preview"}]
     transcript = await emu.invoke(chan, world.pat, "scene transcript")

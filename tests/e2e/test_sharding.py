@@ -12,11 +12,11 @@ from typing import Any
 from discord import Permissions
 from sqlalchemy import select, text
 
-from bot import scheduler as jobs
-from bot.client import Lorekeeper, ShardedLorekeeper, create_bot
+from bot.app import Services, build_services
+from bot.client.client import Lorekeeper, ShardedLorekeeper, create_bot
 from bot.emulator import Channel, DiscordEmulator, Guild, Member
-from bot.ops_models import JOBS_TABLE
-from bot.services import Services, build_services
+from bot.ops.scheduler import RECONCILE_JOB, JobScheduler, session_job_id
+from bot.schema.ops_tables import JOBS_TABLE
 from canon.storage import utc_now
 from config.settings import Settings
 from memory.scene_tables import SceneRow, TurnRow
@@ -113,7 +113,7 @@ async def test_two_processes_split_the_shards_and_one_runs_the_jobs(
         emu.errors.assert_no_errors()
 
 
-async def run_job_now(scheduler: jobs.JobScheduler, job_id: str) -> None:
+async def run_job_now(scheduler: JobScheduler, job_id: str) -> None:
     """Make a stored job due now, as if its time had come, and wait until the running scheduler has run it."""
     from apscheduler.events import EVENT_JOB_ERROR, EVENT_JOB_EXECUTED
 
@@ -153,18 +153,18 @@ async def test_a_session_scheduled_through_the_process_without_the_scheduler_is_
         )
         async with split_processes(emu, db_target, tmp_path) as (_, (zero, one)):
             assert zero.scheduler is not None and one.scheduler is None
-            assert jobs.RECONCILE_JOB in await stored_jobs(zero)
+            assert RECONCILE_JOB in await stored_jobs(zero)
 
             scheduled = await emu.invoke(
                 chan, gm, "session schedule", when="in 2 days", title="Across shards"
             )
             assert not scheduled.ephemeral and "Across shards" in (scheduled.content or "")
             (session,) = await one.ops.sessions(guild.id)
-            job_id = jobs.session_job_id(session.id)
+            job_id = session_job_id(session.id)
             assert job_id not in await stored_jobs(zero), "the shard-1 process adds no job"
 
             # The shard-0 process's reconciliation, when it falls due, adds the missing job.
-            await run_job_now(zero.scheduler, jobs.RECONCILE_JOB)
+            await run_job_now(zero.scheduler, RECONCILE_JOB)
             lead = dt.timedelta(minutes=zero.settings.ops.session_reminder_minutes)
             reminded_at = (await stored_jobs(zero))[job_id]
             assert reminded_at is not None  # the store keeps a float timestamp: equal to a microsecond
@@ -172,32 +172,32 @@ async def test_a_session_scheduled_through_the_process_without_the_scheduler_is_
             # The shard-1 server's admin sees it pending, read from the shared job store.
             status = await emu.invoke(chan, admin, "admin status")
             pending = next(v for k, v in embed_fields(status.embeds[0]).items() if k.startswith("Pending"))
-            assert job_id in pending and jobs.RECONCILE_JOB in pending, pending
+            assert job_id in pending and RECONCILE_JOB in pending, pending
 
             # The session moves to start in ten minutes (inside the reminder's lead): the next reconciliation
             # remakes its job, which the shard-0 process runs at once, posting in the shard-1 server's
             # channel.
             await starts_soon(db_target, session.id, minutes=10)
-            await run_job_now(zero.scheduler, jobs.RECONCILE_JOB)
+            await run_job_now(zero.scheduler, RECONCILE_JOB)
 
             def reminders() -> list[dict[str, Any]]:
                 return [m for m in emu.channel_messages(chan) if m["content"].startswith("⏰")]
 
             await emu.wait_for(lambda: len(reminders()) == 1, what="the reminder from the shard-0 process")
             assert "Across shards" in reminders()[0]["content"]
-            await run_job_now(zero.scheduler, jobs.RECONCILE_JOB)  # the one-off session is over: no new job
+            await run_job_now(zero.scheduler, RECONCILE_JOB)  # the one-off session is over: no new job
             assert job_id not in await stored_jobs(zero)
             assert (await one.ops.get_session(session.id)).status == "done"  # type: ignore[union-attr]
 
             # Cancelled through the shard-1 process: its job goes at the next reconciliation, unposted.
             await emu.invoke(chan, gm, "session schedule", when="in 3 days", repeat="weekly", title="Off")
             (later,) = await one.ops.sessions(guild.id)
-            later_job = jobs.session_job_id(later.id)
-            await run_job_now(zero.scheduler, jobs.RECONCILE_JOB)
+            later_job = session_job_id(later.id)
+            await run_job_now(zero.scheduler, RECONCILE_JOB)
             assert later_job in await stored_jobs(zero)
             cancelled = await emu.invoke(chan, gm, "session cancel", session_id=later.id)
             assert "Cancelled" in (cancelled.content or "")
-            await run_job_now(zero.scheduler, jobs.RECONCILE_JOB)
+            await run_job_now(zero.scheduler, RECONCILE_JOB)
             assert later_job not in await stored_jobs(zero)
             assert len(reminders()) == 1
             await emu.settle()

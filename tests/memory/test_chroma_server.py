@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.recovery import resume_indexing
-from bot.services import Services, build_services
+from bot.app import Services, build_services
+from bot.ops.recovery import resume_indexing
 from config.settings import Settings
 from memory.knowledge.models import VectorStatus
 from memory.vector_index import collection_name

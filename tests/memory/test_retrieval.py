@@ -16,8 +16,8 @@ from canon.ontology import base_ontology
 from canon.storage import Database
 from config.settings import LoreSettings
 from memory.knowledge.models import Answer, KnowledgeClass
+from memory.knowledge.retrieval import PRESETS, SearchConfig
 from memory.knowledge.service import KnowledgeService
-from memory.retrieval import PRESETS, SearchConfig
 from memory.vector_index import ChromaVectorIndex, VectorHit
 from tests.memory.knowledge_helpers import (
     EMBEDDER,

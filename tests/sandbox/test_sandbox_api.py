@@ -250,7 +250,12 @@ async def test_with_a_language_model_an_npc_speaks_under_its_own_name(sandbox_co
 
 
 def buttons(message: dict[str, Any]) -> dict[str, str]:
-    return {c["label"]: c["custom_id"] for row in message["components"] for c in row["components"]}
+    return {
+        c["label"]: c["custom_id"]
+        for row in message["components"]
+        for c in row["components"]
+        if c["type"] == 2
+    }
 
 
 async def test_the_sample_world_is_imported_once_and_a_session_goes_on_after_a_restart(

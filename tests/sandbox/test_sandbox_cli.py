@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.backup import RunLock
+from bot.ops.backup import RunLock
 
 LOREKEEPER = Path(sys.executable).with_name("lorekeeper")
 

@@ -13,10 +13,21 @@ from __future__ import annotations
 
 from typing import Literal
 
-from canon.structured.kinds import bestiary, culture, family_tree, gazetteer, magic_system, timeline
+from canon.structured.kinds import (
+    bestiary,
+    characters,
+    culture,
+    factions,
+    family_tree,
+    gazetteer,
+    magic_system,
+    timeline,
+)
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.bestiary import BestiaryFile, Creature
+from canon.structured.kinds.characters import Character, CharactersFile
 from canon.structured.kinds.culture import Culture, CultureFile, Deity, Language
+from canon.structured.kinds.factions import Faction, FactionsFile
 from canon.structured.kinds.family_tree import FamilyTreeFile, Person
 from canon.structured.kinds.gazetteer import Coordinates, GazetteerFile, Location, Region
 from canon.structured.kinds.magic_system import MagicSystem, MagicSystemFile, Spell
@@ -32,6 +43,8 @@ __all__ = [
     "REFERENCE_ONLY_FIELDS",
     "RELATION_FIELDS",
     "BestiaryFile",
+    "Character",
+    "CharactersFile",
     "Coordinates",
     "Creature",
     "Culture",
@@ -39,6 +52,8 @@ __all__ = [
     "Deity",
     "Era",
     "Event",
+    "Faction",
+    "FactionsFile",
     "FamilyTreeFile",
     "GazetteerFile",
     "KindSpec",
@@ -54,8 +69,19 @@ __all__ = [
     "TimelineFile",
 ]
 
-LoreKind = Literal["timeline", "family_tree", "gazetteer", "bestiary", "magic_system", "culture"]
-LoreDocument = TimelineFile | FamilyTreeFile | GazetteerFile | BestiaryFile | MagicSystemFile | CultureFile
+LoreKind = Literal[
+    "timeline", "family_tree", "gazetteer", "bestiary", "magic_system", "culture", "characters", "factions"
+]
+LoreDocument = (
+    TimelineFile
+    | FamilyTreeFile
+    | GazetteerFile
+    | BestiaryFile
+    | MagicSystemFile
+    | CultureFile
+    | CharactersFile
+    | FactionsFile
+)
 
 KINDS: dict[LoreKind, KindSpec] = {
     "timeline": timeline.KIND,
@@ -64,6 +90,8 @@ KINDS: dict[LoreKind, KindSpec] = {
     "bestiary": bestiary.KIND,
     "magic_system": magic_system.KIND,
     "culture": culture.KIND,
+    "characters": characters.KIND,
+    "factions": factions.KIND,
 }
 LORE_KINDS: tuple[LoreKind, ...] = tuple(KINDS)
 FILE_MODELS: dict[LoreKind, type[LoreModel]] = {name: spec.model for name, spec in KINDS.items()}

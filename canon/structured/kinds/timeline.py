@@ -2,7 +2,8 @@
 
 Either one era at the top level (the seed's form) or several under `eras:`; events sit under their era, or at
 the top level with their own `era:` (a path such as `3rd_age.age_of_iron`, outermost first, promises the
-nesting). Edges: era SUB_ERA_OF parent; event OCCURRED_DURING its era, OCCURRED_AT its location, and each
+nesting), or, in a campaign whose years have no eras, with only a `year:` (a plain year). Edges: era
+SUB_ERA_OF parent; event OCCURRED_DURING its era, OCCURRED_AT its location, and each
 participant PARTICIPATED_IN it, all from the event's date.
 """
 
@@ -184,8 +185,12 @@ def _event(n: Normaliser, event: Event, enclosing: Era | None, eras: dict[str, E
             )
     era_id = path[-1] if path else (enclosing.era if enclosing else None)
     date: WorldDate | None = None
-    if era_id is None:
-        n.v.report(loc, 'an event listed outside an era needs "era:" (the era it happened in)')
+    if era_id is None and event.year is None:
+        n.v.report(
+            loc,
+            'an event listed outside an era needs "era:" (the era it happened in), or "year:" in a campaign '
+            "whose years have no eras",
+        )
     else:
         date = _event_date(n, event, era_id, path[:-1], loc)
     attributes: dict[str, JsonValue] = {
@@ -206,7 +211,7 @@ def _event(n: Normaliser, event: Event, enclosing: Era | None, eras: dict[str, E
 
 
 def _event_date(
-    n: Normaliser, event: Event, era_id: str, outer_eras: list[str], loc: Loc
+    n: Normaliser, event: Event, era_id: str | None, outer_eras: list[str], loc: Loc
 ) -> WorldDate | None:
     broken = False
     if event.month is not None and event.year is None:
@@ -229,7 +234,7 @@ def _event_date(
         return None
     date = WorldDate(era=era_id, year=event.year, month=event.month, day=event.day)
     # A path such as 3rd_age.age_of_iron also promises the year lies inside 3rd_age.
-    for era in [era_id, *reversed(outer_eras)]:
+    for era in [era_id, *reversed(outer_eras)] if era_id is not None else ():
         reason = n.calendar.check(date.model_copy(update={"era": era}))
         if reason is not None:
             n.v.report((*loc, "year"), f'"year": {reason}')

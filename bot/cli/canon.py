@@ -1,0 +1,290 @@
+"""`lorekeeper canon ...`: look up, check and write canon from the command line, with JSON for scripts.
+
+Registered on the main app by `bot.cli.main`. Every command names its campaign (`--campaign NAME`) and calls the
+same `CanonService` methods as the Discord commands. The command line acts as the GM when it writes; it reads
+as a player unless `--as gm` is given, so hidden canon is only printed on request.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+
+from bot.cli.canon_add import canon_add_app
+from bot.cli.common import Typer, checked, emit, fail, with_campaign
+
+if TYPE_CHECKING:
+    from canon.domain import EntityCard, StatementView
+    from canon.ontology import Ontology
+
+T = TypeVar("T")
+
+canon_app = Typer(help="Look up, check and write canon without Discord.", no_args_is_help=True)
+canon_app.add_typer(canon_add_app, name="add")
+
+
+class ViewerChoice(enum.StrEnum):
+    """Who the command line reads as."""
+
+    PLAYER = "player"
+    GM = "gm"
+
+
+CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
+AsOption = Annotated[
+    ViewerChoice, typer.Option("--as", help="Read as a player (public canon) or as the GM (everything)")
+]
+
+
+def _line(view: StatementView) -> str:
+    from canon.domain import CanonLevel, Visibility
+
+    s = view.statement
+    lock = "[gm only] " if s.visibility == Visibility.GM_ONLY else ""
+    when = s.validity.describe()
+    retconned = " [retconned]" if s.provenance.level == CanonLevel.RETCONNED else ""
+    evidence = "; ".join(e.describe() for e in s.evidence[:2])
+    return (
+        f"#{s.id} {lock}{view.sentence()}"
+        + (f" ({when})" if when else "")
+        + retconned
+        + (f" — {evidence}" if evidence else "")
+    )
+
+
+def _card_text(card: EntityCard, as_of: str) -> str:
+    from canon.domain import Visibility
+
+    entity = card.entity
+    lock = " [gm only]" if entity.visibility == Visibility.GM_ONLY else ""
+    lines = [f"{entity.name} ({entity.type}, #{entity.id}){lock} — as of {as_of}"]
+    if entity.aliases:
+        lines.append("Also known as: " + ", ".join(entity.aliases))
+    lines.append("State: " + (_line(card.state) if card.state else "unknown"))
+    lines += ["Relations:", *(f"  {_line(v)}" for v in card.relations)] if card.relations else []
+    lines += ["Facts:", *(f"  {_line(v)}" for v in card.facts)] if card.facts else []
+    return "\n".join(lines)
+
+
+@canon_app.command("entity")
+def canon_entity(
+    name: Annotated[str, typer.Argument(help="The entity's name, alias or #id")],
+    campaign: CampaignOption,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="In-world date, like 3rd_age.year_300")] = None,
+    as_of_scene: Annotated[
+        int | None, typer.Option("--as-of-scene", help="As it stood after this scene (0: before any)")
+    ] = None,
+    believed_at: Annotated[
+        str | None, typer.Option("--believed-at", help="What we believed at a real time (ISO, UTC)")
+    ] = None,
+    viewer: AsOption = ViewerChoice.PLAYER,
+    as_json: JsonOption = False,
+) -> None:
+    """Print an entity's card: state, aliases, relations, facts and their evidence."""
+    from bot.services.canon_service import parse_as_of
+    from canon.domain import Viewer
+
+    point = checked(lambda: parse_as_of(at_date=as_of, at_scene=as_of_scene, believed_at=believed_at))
+
+    async def work(services: Any, found: Any) -> EntityCard:
+        card: EntityCard = await services.canon.card(found, name, viewer=Viewer(viewer.value), as_of=point)
+        return card
+
+    card = with_campaign(campaign, work)
+    payload = {**card.model_dump(mode="json"), "as_of": point.model_dump(mode="json"), "viewer": viewer.value}
+    if viewer == ViewerChoice.PLAYER:
+        payload.pop("hidden_count", None)  # not even how much is hidden
+    emit(payload, as_json=as_json, text=lambda: _card_text(card, point.describe()))
+
+
+@canon_app.command("timeline")
+def canon_timeline(
+    name: Annotated[str, typer.Argument(help="The entity's name, alias or #id")],
+    campaign: CampaignOption,
+    viewer: AsOption = ViewerChoice.PLAYER,
+    as_json: JsonOption = False,
+) -> None:
+    """Print everything about an entity in story order, retconned rows included and marked."""
+    from canon.domain import Viewer
+
+    async def work(services: Any, found: Any) -> tuple[str, list[StatementView]]:
+        result: tuple[str, list[StatementView]] = await services.canon.timeline(
+            found, name, viewer=Viewer(viewer.value)
+        )
+        return result
+
+    title, views = with_campaign(campaign, work)
+    emit(
+        {"entity": title, "viewer": viewer.value, "timeline": [v.model_dump(mode="json") for v in views]},
+        as_json=as_json,
+        text=lambda: "\n".join([f"Timeline of {title}:", *(f"  {_line(v)}" for v in views)]),
+    )
+
+
+@canon_app.command("neighbours")
+def canon_neighbours(
+    name: Annotated[str, typer.Argument(help="The entity's name, alias or #id")],
+    campaign: CampaignOption,
+    hops: Annotated[int, typer.Option("--hops", help="How many steps out (1 to 4)")] = 1,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="In-world date, like 3rd_age.year_300")] = None,
+    viewer: AsOption = ViewerChoice.PLAYER,
+    as_json: JsonOption = False,
+) -> None:
+    """Print the relations within N steps of an entity, nearest first."""
+    from bot.services.canon_service import parse_as_of
+    from canon.domain import Viewer
+
+    point = checked(lambda: parse_as_of(at_date=as_of))
+
+    async def work(services: Any, found: Any) -> Any:
+        return await services.canon.neighbours(
+            found, name, viewer=Viewer(viewer.value), hops=hops, as_of=point
+        )
+
+    entity, found = with_campaign(campaign, work)
+    reached: dict[int, tuple[int, Any]] = {}
+    for hop, view in found:
+        for ref in (view.subject, view.object):
+            if ref is not None and ref.id != entity.id and ref.id not in reached:
+                reached[ref.id] = (hop, ref)
+    payload = {
+        "entity": entity.model_dump(mode="json"),
+        "hops": hops,
+        "as_of": point.model_dump(mode="json"),
+        "viewer": viewer.value,
+        "relations": [{"hop": hop, **view.model_dump(mode="json")} for hop, view in found],
+        "entities": [{"hop": hop, **ref.model_dump(mode="json")} for hop, ref in reached.values()],
+    }
+    emit(
+        payload,
+        as_json=as_json,
+        text=lambda: "\n".join(
+            [f"Within {hops} step(s) of {entity.name}:"]
+            + [f"  [{hop}] {_line(view)}" for hop, view in found]
+            + ([] if found else ["  nothing"])
+        ),
+    )
+
+
+@canon_app.command("check")
+def canon_check(campaign: CampaignOption, as_json: JsonOption = False) -> None:
+    """Run every continuity rule over the whole graph; print each conflict (exit code 1 when there is one)."""
+
+    async def work(services: Any, found: Any) -> Any:
+        return await services.canon.check(found)
+
+    findings, new = with_campaign(campaign, work)
+    fresh = {f.fingerprint for f in new}
+
+    def text() -> str:
+        if not findings:
+            return "No continuity problems."
+        lines = [f"{len(findings)} problem(s), {len(new)} new:"]
+        for f in findings:
+            lines.append(f"- [{f.kind.value}]{' (new)' if f.fingerprint in fresh else ''} {f.message}")
+            for side in f.sides:
+                evidence = "; ".join(e.describe() for e in side.evidence)
+                lines.append(f"    {side.sentence}" + (f" — {evidence}" if evidence else ""))
+        return "\n".join(lines)
+
+    emit(
+        {
+            "campaign": campaign,
+            "conflicts": [{**f.model_dump(mode="json"), "new": f.fingerprint in fresh} for f in findings],
+        },
+        as_json=as_json,
+        text=text,
+    )
+    if findings:  # a check that finds problems fails, for scripts and CI
+        raise typer.Exit(1)
+
+
+@canon_app.command("conflicts")
+def canon_conflicts(campaign: CampaignOption, as_json: JsonOption = False) -> None:
+    """Print the conflicts recorded for the campaign, newest first."""
+
+    async def work(services: Any, found: Any) -> Any:
+        return await services.canon.conflicts(found)
+
+    recorded = with_campaign(campaign, work)
+    emit(
+        [c.model_dump(mode="json") for c in recorded],
+        as_json=as_json,
+        text=lambda: (
+            "\n".join(f"#{c.id} [{c.kind}, {c.status}] {c.message}" for c in recorded)
+            or "No conflicts recorded."
+        ),
+    )
+
+
+def _read_extension(path: Path) -> dict[str, Any] | None:
+    """Return the ontology extension in a YAML (or JSON) file (None when empty), or exit 1 saying why."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        data = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        fail(f"Cannot read {path}: {error.strerror or error}.", code=1)
+    except YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        fail(f"{path} is not valid YAML{where}: {getattr(error, 'problem', None) or error}.", code=1)
+    if data is not None and not isinstance(data, dict):
+        fail(f"{path} must hold a mapping with entity_types, relation_types and states.", code=1)
+    return data or None
+
+
+def _ontology_payload(campaign: str, extension: Any, ontology: Ontology) -> dict[str, Any]:
+    return {
+        "campaign": campaign,
+        "extension": extension,
+        "entity_types": sorted(ontology.entity_types),
+        "relation_types": sorted(ontology.relation_types),
+        "states": sorted(ontology.states.tags),
+        "transitions": {k: list(v) for k, v in sorted(ontology.states.transitions.items())},
+        "via": {k: v.model_dump(by_alias=True) for k, v in sorted(ontology.states.via.items())},
+    }
+
+
+@canon_app.command("ontology")
+def canon_ontology(
+    campaign: CampaignOption,
+    set_file: Annotated[
+        Path | None,
+        typer.Option("--set", help="Replace the campaign's extension with this YAML file (validated first)"),
+    ] = None,
+    clear: Annotated[bool, typer.Option("--clear", help="Remove the campaign's extension")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Show the campaign's ontology and its extension, or set the extension (it may only add to the base)."""
+    if set_file is not None and clear:
+        fail("Give --set FILE or --clear, not both.", code=1)
+    extension = _read_extension(set_file) if set_file is not None else None
+
+    async def work(services: Any, found: Any) -> tuple[Any, Ontology]:
+        if set_file is not None or clear:
+            return extension, await services.canon.set_ontology(found, extension)
+        return found.settings.get("ontology"), services.canon.ontology_for(found)
+
+    shown, ontology = with_campaign(campaign, work)
+    payload = _ontology_payload(campaign, shown, ontology)
+
+    def text() -> str:
+        lines = [
+            f"Ontology of {campaign}" + (" (base plus the campaign's extension)" if shown else " (base)")
+        ]
+        lines.append("Entity types: " + ", ".join(payload["entity_types"]))
+        lines.append("Relations: " + ", ".join(payload["relation_types"]))
+        lines.append("States: " + ", ".join(payload["states"]))
+        lines.append("Events that change states: " + ", ".join(payload["via"]))
+        if shown:
+            lines.append("Extension: " + json.dumps(shown, ensure_ascii=False, sort_keys=True))
+        return "\n".join(lines)
+
+    emit(payload, as_json=as_json, text=text)

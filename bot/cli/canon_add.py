@@ -1,0 +1,200 @@
+"""`lorekeeper canon add fact|entity|relationship|state|event`: write canon directly, as the GM.
+
+The command is the evidence: each write records the command line that made it, and goes through the same
+gate as a decision on Discord (its continuity warnings are printed with what was written).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from bot.cli.common import Typer, checked, cli_actor, emit, with_campaign
+
+if TYPE_CHECKING:
+    from canon.proposals import ProposalContent
+
+canon_add_app = Typer(
+    help="Write canon directly, as the GM (the command is the evidence).", no_args_is_help=True
+)
+
+CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
+WhenOption = Annotated[str | None, typer.Option("--when", help="In-world date, like 3rd_age.year_300")]
+GmOnlyOption = Annotated[bool, typer.Option("--gm-only", help="Hide it from players")]
+ReliesOnOption = Annotated[
+    str | None, typer.Option("--relies-on", help="The facts it builds on, like 12 or 12,15")
+]
+
+
+def _add(campaign: str, kind: str, build: Callable[[], ProposalContent], as_json: bool) -> None:
+    from canon.proposals import describe
+
+    content = checked(build)
+
+    async def work(services: Any, found: Any) -> Any:
+        return await services.canon.add_direct(
+            found, content, cli_actor(), command=f"lorekeeper canon add {kind}"
+        )
+
+    result = with_campaign(campaign, work)
+    payload = {
+        "changeset_id": result.changeset_id,
+        "written": [p.model_dump(mode="json") for p in result.accepted],
+        "entity_ids": {str(k): v for k, v in result.entity_ids.items()},
+        "statement_ids": result.statement_ids,
+        "conflicts": [f.model_dump(mode="json") for f in result.findings],
+    }
+
+    def text() -> str:
+        lines = [f"Written to canon (changeset #{result.changeset_id}):"]
+        lines += [f"  {describe(p.content)}" for p in result.accepted]
+        if result.statement_ids:
+            lines.append("  facts: " + ", ".join(f"#{i}" for i in result.statement_ids))
+        lines += [f"  conflict [{f.kind.value}]: {f.message}" for f in result.findings]
+        return "\n".join(lines)
+
+    emit(payload, as_json=as_json, text=text)
+
+
+@canon_add_app.command("fact")
+def add_fact(
+    subject: Annotated[str, typer.Argument(help="Who or what it is about")],
+    attribute: Annotated[str, typer.Argument(help="What about it, like title")],
+    value: Annotated[str, typer.Argument(help="Its value")],
+    campaign: CampaignOption,
+    when: WhenOption = None,
+    relies_on: ReliesOnOption = None,
+    gm_only: GmOnlyOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Write a fact: SUBJECT's ATTRIBUTE is VALUE."""
+    from canon import forms
+
+    _add(
+        campaign,
+        "fact",
+        lambda: forms.fact_content(
+            subject=subject, attribute=attribute, value=value, when=when, gm_only=gm_only, relies_on=relies_on
+        ),
+        as_json,
+    )
+
+
+@canon_add_app.command("entity")
+def add_entity(
+    name: Annotated[str, typer.Argument(help="Its name")],
+    entity_type: Annotated[
+        str, typer.Argument(metavar="TYPE", help="Its ontology type, like NPC or Location")
+    ],
+    campaign: CampaignOption,
+    description: Annotated[str | None, typer.Option("--description", help="A few words about it")] = None,
+    aliases: Annotated[str | None, typer.Option("--aliases", help="Other names, comma-separated")] = None,
+    gm_only: GmOnlyOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Write a new entity of an ontology type."""
+    from canon import forms
+
+    _add(
+        campaign,
+        "entity",
+        lambda: forms.entity_content(
+            name=name, entity_type=entity_type, description=description, aliases=aliases, gm_only=gm_only
+        ),
+        as_json,
+    )
+
+
+@canon_add_app.command("relationship")
+def add_relationship(
+    subject: Annotated[str, typer.Argument(help="Who or what it starts from")],
+    relation: Annotated[str, typer.Argument(help="The relation, like ALLY_OF")],
+    target: Annotated[str, typer.Argument(metavar="OBJECT", help="Who or what it points at")],
+    campaign: CampaignOption,
+    since: Annotated[str | None, typer.Option("--since", help="In-world date it starts")] = None,
+    until: Annotated[str | None, typer.Option("--until", help="In-world date it ends")] = None,
+    relies_on: ReliesOnOption = None,
+    gm_only: GmOnlyOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Write a relation: SUBJECT RELATION OBJECT."""
+    from canon import forms
+
+    _add(
+        campaign,
+        "relationship",
+        lambda: forms.relationship_content(
+            subject=subject,
+            relation=relation,
+            target=target,
+            since=since,
+            until=until,
+            gm_only=gm_only,
+            relies_on=relies_on,
+        ),
+        as_json,
+    )
+
+
+@canon_add_app.command("state")
+def add_state(
+    subject: Annotated[str, typer.Argument(help="Who or what changes")],
+    state: Annotated[str, typer.Argument(help="The new state, like dead")],
+    campaign: CampaignOption,
+    via: Annotated[
+        str | None, typer.Option("--via", help="The event that allows it, like resurrection")
+    ] = None,
+    when: WhenOption = None,
+    relies_on: ReliesOnOption = None,
+    gm_only: GmOnlyOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Write that SUBJECT enters STATE."""
+    from canon import forms
+
+    _add(
+        campaign,
+        "state",
+        lambda: forms.state_content(
+            subject=subject, state=state, via=via, when=when, gm_only=gm_only, relies_on=relies_on
+        ),
+        as_json,
+    )
+
+
+@canon_add_app.command("event")
+def add_event(
+    name: Annotated[str, typer.Argument(help="What happened")],
+    campaign: CampaignOption,
+    when: WhenOption = None,
+    location: Annotated[str | None, typer.Option("--location", help="Where it happened")] = None,
+    era: Annotated[str | None, typer.Option("--era", help="The era it belongs to")] = None,
+    participants: Annotated[
+        str | None, typer.Option("--participants", help="Who took part, comma-separated")
+    ] = None,
+    description: Annotated[str | None, typer.Option("--description", help="A few words about it")] = None,
+    relies_on: ReliesOnOption = None,
+    gm_only: GmOnlyOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Write an event with its date, place, era and participants."""
+    from canon import forms
+
+    _add(
+        campaign,
+        "event",
+        lambda: forms.event_content(
+            name=name,
+            when=when,
+            location=location,
+            era=era,
+            participants=participants,
+            description=description,
+            gm_only=gm_only,
+            relies_on=relies_on,
+        ),
+        as_json,
+    )

@@ -1,0 +1,431 @@
+"""`lorekeeper ingest | lore | reindex | sources`: imported knowledge and `/lore` from the command line.
+
+Registered on the main app by `bot.cli.main`. Every command names its campaign (`--campaign NAME`) and calls the same
+`KnowledgeService` methods as the Discord commands. `lore` reads as a player unless `--as gm` is given, so
+hidden sources are only printed on request (and then marked).
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from bot.cli.common import emit, fail, run_async, settings_or_exit, with_services
+from bot.cli.progress import Progress, describe_report
+from canon.errors import GameError
+
+if TYPE_CHECKING:
+    from memory.knowledge.models import Answer, ImportReport, SourceInfo
+
+#: The search presets' names (`memory.knowledge.retrieval.PRESETS`, which a test keeps in step), named here so
+#: that the help screen does not load the search.
+PRESET_NAMES = ("default", "lexical", "semantic", "rrf", "context")
+
+
+class ViewerChoice(enum.StrEnum):
+    """Who the command line reads as."""
+
+    PLAYER = "player"
+    GM = "gm"
+
+
+class ClassChoice(enum.StrEnum):
+    """A knowledge class on the command line."""
+
+    CANON = "canon"
+    REFERENCE = "reference"
+    INSPIRATION = "inspiration"
+
+
+CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
+
+
+def register(app: typer.Typer) -> None:
+    """Add the knowledge commands to the main app."""
+    app.command("ingest")(ingest)
+    app.command("lore")(lore)
+    app.command("reindex")(reindex)
+    app.command("sources")(sources)
+
+
+# ------------------------------------------------------------------------------------------------ ingest
+
+
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Files or folders (every .md/.txt under a folder)")],
+    campaign: CampaignOption,
+    knowledge_class: Annotated[
+        ClassChoice | None,
+        typer.Option("--class", help="canon, reference or inspiration (new sources: reference)"),
+    ] = None,
+    hidden: Annotated[
+        bool | None, typer.Option("--hidden/--visible", help="Only the GM may see it (new sources: visible)")
+    ] = None,
+    tags: Annotated[list[str] | None, typer.Option("--tag", help="A tag; repeat for several")] = None,
+    always_include: Annotated[
+        bool | None,
+        typer.Option("--always-include/--not-always-include", help="Always include (Canon only)"),
+    ] = None,
+    extract: Annotated[
+        bool,
+        typer.Option("--extract", help="Also read the prose into canon proposals for the GM (needs an LLM)"),
+    ] = False,
+    replace: Annotated[
+        bool,
+        typer.Option(
+            "--replace",
+            help="Replace YAML files imported before under the same name (retcons what they said)",
+        ),
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Import world-bible files (.md/.txt) into a campaign's knowledge; YAML goes to the structured importer."""
+    from memory.knowledge.files import YAML_SUFFIXES
+    from memory.knowledge.models import KnowledgeClass
+
+    settings = settings_or_exit()
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        fail(f"Not found: {', '.join(missing)}")
+    yaml_files = [p for p in paths if p.is_file() and p.suffix.lower() in YAML_SUFFIXES]
+    text_paths = [p for p in paths if p not in yaml_files]
+    options: dict[str, Any] = {
+        "knowledge_class": KnowledgeClass(knowledge_class.value) if knowledge_class else None,
+        "hidden": hidden,
+        "tags": tags or None,
+        "always_include": always_include,
+    }
+
+    async def work(services: Any) -> dict[str, Any]:
+        target = await services.campaigns.by_name(campaign)
+        return await _ingest_all(
+            services,
+            target,
+            text_paths,
+            yaml_files,
+            options,
+            tags=tags,
+            extract=extract,
+            quiet=as_json,
+            replace=replace,
+        )
+
+    outcome = run_async(lambda: with_services(settings, work))
+    emit(outcome, as_json=as_json, text=lambda: ingest_text(outcome))
+    if outcome["failed"] or any(y.get("error") for y in outcome["yaml"]):
+        raise typer.Exit(1)
+
+
+async def _ingest_all(
+    services: Any,
+    target: Any,
+    text_paths: list[Path],
+    yaml_files: list[Path],
+    options: dict[str, Any],
+    *,
+    tags: list[str] | None,
+    extract: bool,
+    quiet: bool,
+    replace: bool,
+) -> dict[str, Any]:
+    """Import each prose file (a failed one is reported, the others go on), then the YAML files together."""
+    from memory.knowledge.files import expand_paths
+    from memory.knowledge.models import ImportFailure
+
+    files = expand_paths(text_paths)
+    if not files and not yaml_files:
+        raise GameError("No .md or .txt file to import there.")
+    imported: list[ImportReport] = []
+    failed: list[ImportFailure] = []
+    extracted: list[dict[str, Any]] = []
+    yaml_results: list[Any] = []
+    progress = None if quiet else Progress()
+    try:
+        for path, name in files:
+            callback = progress.callback(name) if progress else None
+            try:
+                report = await services.knowledge.import_path(
+                    target.id, path, filename=name, progress=callback, **options
+                )
+            except GameError as error:
+                failed.append(ImportFailure(filename=name, error=error.message))
+                if progress:
+                    progress.line(f"[red]✗[/red] {name}: {error.message}")
+                continue
+            imported.append(report)
+            if progress:
+                progress.finish(name, describe_report(report))
+            if extract:  # the game-master's voice: proposals wait for the GM (bot.cli.voice)
+                from bot.cli.voice import extract_imported
+
+                extracted.append(await extract_imported(services, target, report, failed))
+        if yaml_files:  # imported together: structured lore files may refer to each other
+            yaml_results.append(
+                await _ingest_yaml(
+                    services, target, yaml_files, hidden=options["hidden"], tags=tags, replace=replace
+                )
+            )
+    finally:
+        if progress:
+            progress.stop()
+    return {
+        "campaign": target.name,
+        "campaign_id": target.id,
+        "imported": [r.model_dump(mode="json") for r in imported],
+        "failed": [f.model_dump(mode="json") for f in failed],
+        "yaml": yaml_results,
+        "extracted": [e for e in extracted if e],
+    }
+
+
+def ingest_text(outcome: dict[str, Any]) -> str:
+    """Return what `lorekeeper ingest` did, for a person: prose files and YAML entries written, what failed."""
+    counts: dict[str, int] = {}
+    for report in outcome["imported"]:
+        counts[report["outcome"]] = counts.get(report["outcome"], 0) + 1
+    parts: list[str] = []
+    if counts or not outcome["yaml"]:
+        done = ", ".join(f"{n} {what}" for what, n in sorted(counts.items()))
+        parts.append(f"prose: {done}" if done else "no prose file imported")
+    failed = len(outcome["failed"])
+    details: list[str] = []
+    for y in outcome["yaml"]:
+        status = y.get("status")
+        if status == "ingested":
+            parts.append(f"YAML: wrote {_written(y)}")
+        elif status == "unchanged":
+            parts.append(f"YAML: {_written(y)} unchanged, nothing written")
+        elif status == "confirm":
+            parts.append("YAML: nothing written (it would replace files imported before)")
+        else:
+            bad = {e["file"] for e in y.get("errors", ())} or {y.get("file", "")}
+            failed += len(bad)
+            parts.append(f"YAML: nothing written, {len(y.get('errors', ())) or 1} problem(s)")
+        details += [f"  {line}" for line in (y.get("error") or y.get("summary") or "").splitlines()]
+        if y.get("error") and y.get("errors"):
+            details += [
+                f"  {e['file']}: line {e['line']}, column {e['column']}: {e['message']}" for e in y["errors"]
+            ]
+    lines = [f"Campaign “{outcome['campaign']}”: {'; '.join(parts)}; {failed} failed.", *details]
+    lines += [f"  {e['filename']}: {e['text']}" for e in outcome["extracted"]]
+    return "\n".join(lines)
+
+
+def _written(report: dict[str, Any]) -> str:
+    counts = ", ".join(f"{n} {t}" for t, n in sorted(report.get("counts", {}).items())) or "no entries"
+    files = len(report.get("files", ()))
+    return f"{counts} from {files} file{'s' if files != 1 else ''}"
+
+
+async def _ingest_yaml(
+    services: Any,
+    campaign: Any,
+    paths: list[Path],
+    *,
+    hidden: bool | None,
+    tags: list[str] | None,
+    replace: bool,
+) -> dict[str, Any]:
+    """Hand the YAML files, together, to the structured-lore importer (`bot.services.structured_import`)."""
+    from bot.services.structured_import import ingest_yaml
+
+    try:
+        return await ingest_yaml(services, campaign, paths, hidden=hidden, tags=tags, replace=replace)
+    except GameError as error:
+        return {"file": ", ".join(p.name for p in paths), "error": error.message}
+
+
+# ------------------------------------------------------------------------------------------------ lore
+
+
+def lore(
+    campaign: CampaignOption,
+    question: Annotated[str | None, typer.Argument(help="The question (or use --queries)")] = None,
+    viewer: Annotated[
+        ViewerChoice, typer.Option("--as", help="Read as a player or as the GM")
+    ] = ViewerChoice.PLAYER,
+    limit: Annotated[int, typer.Option("--limit", "-k", min=1, max=25, help="How many passages")] = 5,
+    queries: Annotated[
+        Path | None,
+        typer.Option("--queries", help="A file with one question per line (or JSON lines with q)"),
+    ] = None,
+    preset_name: Annotated[
+        str, typer.Option("--preset", help=f"Search preset: {', '.join(PRESET_NAMES)}")
+    ] = "default",
+    record: Annotated[
+        bool, typer.Option("--record", help="Store the answer and count the sources' uses")
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Answer a lore question from the campaign's knowledge (JSON: {"results": [{source, heading_path, ...}]})."""
+    settings = settings_or_exit()
+    if (question is None) == (queries is None):
+        fail("Give a QUESTION or --queries FILE (not both).")
+    from canon.domain import Viewer
+
+    if preset_name not in PRESET_NAMES:
+        fail(f"Unknown preset {preset_name!r}; presets: {', '.join(PRESET_NAMES)}.")
+    who = Viewer(viewer.value)
+    lines: list[tuple[str, dict[str, Any]]] = []
+    if queries is not None:
+        try:
+            raw = queries.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            fail(f"Cannot read {queries}: {error}")
+        for number, line in enumerate(raw.splitlines(), 1):
+            if not line.strip():
+                continue
+            extra: dict[str, Any] = {}
+            text = line.strip()
+            if text.startswith("{"):
+                try:
+                    item = json.loads(text)
+                except json.JSONDecodeError as error:
+                    fail(f"{queries}:{number}: not JSON ({error.msg})")
+                text = str(item.get("q") or item.get("question") or "")
+                if "id" in item:
+                    extra["id"] = item["id"]
+            lines.append((text, extra))
+    else:
+        assert question is not None
+        lines.append((question, {}))
+
+    from bot.services.lore_answer import LoreAnswers
+
+    async def work(services: Any) -> None:
+        target = await services.campaigns.by_name(campaign)
+        for text, extra in lines:
+            try:
+                answer = await LoreAnswers(services.knowledge, services.llm).ask(
+                    target.id, text, viewer=who, limit=limit, config=preset_name, record=record
+                )
+            except GameError as error:
+                if queries is None:
+                    raise
+                _print_line({**extra, "question": text, "error": error.message, "results": []})
+                continue
+            if as_json:
+                _print_line({**extra, **answer.to_json()})
+            else:
+                typer.echo(_answer_text(answer))
+
+    run_async(lambda: with_services(settings, work))
+
+
+def _print_line(payload: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(payload, ensure_ascii=False, default=str) + "\n")
+    sys.stdout.flush()
+
+
+def _answer_text(answer: Answer) -> str:
+    from memory.knowledge.models import result_json
+
+    lines = [f"Q: {answer.question}"]
+    if answer.reply is not None:
+        lines.append(f"A: {answer.reply.text}")
+        lines += [f"   [{c.number}] {c.label}" for c in answer.reply.citations if c.cited]
+    for fact in answer.canon_facts:
+        mark = " [hidden]" if fact.hidden else ""
+        lines.append(f"  CANON {fact.entity_name} ({fact.entity_type}){mark}: " + "; ".join(fact.facts[:5]))
+    if not answer.results and not answer.canon_facts:
+        lines.append("  Nothing in this campaign's knowledge matches.")
+    for rank, result in enumerate(answer.results, len(answer.canon_facts) + 1):
+        data = result_json(result)
+        where = " › ".join(result.heading_path) or result.source_title
+        stale = f" OUT OF DATE (now {result.out_of_date})" if result.out_of_date else ""
+        lines.append(
+            f"  {rank}.{stale} [{result.label}] {result.filename} — {where}  (score {data['score']})"
+        )
+        snippet = " ".join(result.text.split())[:300]
+        lines.append(f"     {snippet}")
+    for warning in answer.trace.warnings:
+        lines.append(f"  ! {warning}")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------------ reindex
+
+
+def reindex(
+    campaign: CampaignOption,
+    rechunk: Annotated[
+        bool, typer.Option("--rechunk", help="Re-chunk every source from its stored copy")
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Rebuild a campaign's full-text and vector indexes from its sources (the sources are not touched)."""
+    settings = settings_or_exit()
+
+    async def work(services: Any) -> Any:
+        target = await services.campaigns.by_name(campaign)
+        progress = None if as_json else Progress()
+        try:
+            callback = progress.callback("reindex") if progress else None
+            return await services.knowledge.reindex(target.id, rechunk=rechunk, progress=callback)
+        finally:
+            if progress:
+                progress.stop()
+
+    report = run_async(lambda: with_services(settings, work))
+    emit(
+        report.model_dump(mode="json"),
+        as_json=as_json,
+        text=lambda: (
+            f"Reindexed {report.sources} sources ({report.chunks} chunks, {report.rechunked_sources} re-chunked); "
+            f"vectors: {report.vector_status.value}"
+            + (f" ({report.vector_error})" if report.vector_error else f", {report.vectors} embedded")
+            + f" in {report.seconds:.1f} s."
+        ),
+    )
+    if report.vector_error:
+        raise typer.Exit(1)
+
+
+# ------------------------------------------------------------------------------------------------ sources
+
+
+def sources(
+    campaign: CampaignOption,
+    viewer: Annotated[
+        ViewerChoice, typer.Option("--as", help="Read as a player or as the GM")
+    ] = ViewerChoice.GM,
+    as_json: JsonOption = False,
+) -> None:
+    """List a campaign's knowledge sources: class, enabled, hidden, hash, chunks, imported at, times used."""
+    settings = settings_or_exit()
+
+    from canon.domain import Viewer
+
+    async def work(services: Any) -> list[SourceInfo]:
+        target = await services.campaigns.by_name(campaign)
+        found: list[SourceInfo] = await services.knowledge.list_sources(
+            target.id, viewer=Viewer(viewer.value)
+        )
+        return found
+
+    found = run_async(lambda: with_services(settings, work))
+
+    def text() -> str:
+        if not found:
+            return "No knowledge sources yet. Import some with `lorekeeper ingest PATH --campaign NAME`."
+        rows = []
+        for s in found:
+            flags = [s.knowledge_class.label, "enabled" if s.enabled else "DISABLED"]
+            if s.hidden:
+                flags.append("hidden")
+            if s.always_include:
+                flags.append("always")
+            rows.append(
+                f"#{s.id:<5} {s.filename}  [{', '.join(flags)}]  v{s.version}  {s.chunk_count} chunks  "
+                f"vectors {s.vector_status.value}  sha256 {s.content_hash[:12]}  "
+                f"imported {s.imported_at:%Y-%m-%d %H:%M}  used {s.times_used}×"
+            )
+        return "\n".join(rows)
+
+    emit([s.model_dump(mode="json") for s in found], as_json=as_json, text=text)

@@ -1,0 +1,199 @@
+"""The `lorekeeper` command line: run the bot, manage the database and campaigns, script everything else."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from bot.cli.common import (
+    MISSING_TOKEN,
+    Typer,
+    configure_logging,
+    emit,
+    fail,
+    run_async,
+    settings_or_exit,
+    with_services,
+)
+
+app = Typer(
+    name="lorekeeper",
+    help="Lorekeeper: a Discord game-master bot that keeps your campaign's canon straight.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+db_app = Typer(help="Manage the database schema.", no_args_is_help=True)
+campaign_app = Typer(help="Create and list campaigns without Discord.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+app.add_typer(campaign_app, name="campaign")
+
+
+@app.command()
+def run() -> None:
+    """Run the bot on Discord (SQLite and embedded Chroma in ./data unless configured otherwise)."""
+    settings = settings_or_exit()
+    if settings.discord_token is None or not settings.discord_token.get_secret_value().strip():
+        fail(MISSING_TOKEN)
+    import asyncio
+
+    from bot.cli.run import run_bot
+
+    configure_logging(settings)
+    raise typer.Exit(asyncio.run(run_bot(settings)))
+
+
+@app.command()
+def sandbox(
+    sample: Annotated[bool, typer.Option("--sample", help="Import the sample world (once)")] = False,
+    host: Annotated[str, typer.Option(help="The address the page listens on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The page's port (0: any free one)", min=0, max=65535)] = 8080,
+    data_dir: Annotated[
+        Path, typer.Option("--data-dir", help="Where the sandbox keeps its state", file_okay=False)
+    ] = Path("./data/sandbox"),
+) -> None:
+    """Try the whole bot in a browser, without Discord: the GM and three players in a local server."""
+    import asyncio
+
+    from bot.sandbox.serve import serve
+
+    settings = settings_or_exit()
+    configure_logging(settings)
+    raise typer.Exit(asyncio.run(serve(settings, data_dir=data_dir, host=host, port=port, sample=sample)))
+
+
+@db_app.command("upgrade")
+def db_upgrade() -> None:
+    """Apply every pending database migration."""
+    from sqlalchemy.engine import make_url
+
+    from bot.schema import database
+    from canon.storage import Database
+
+    settings = settings_or_exit()
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+
+    async def work() -> set[str]:
+        db = Database.from_url(settings.resolved_database_url)
+        try:
+            await database.upgrade(db)
+            return await database.current_revisions(db)
+        finally:
+            await db.dispose()
+
+    revisions = run_async(work)
+    shown = make_url(settings.resolved_database_url).render_as_string(hide_password=True)
+    typer.echo(f"Database at revision {', '.join(sorted(revisions))}: {shown}")
+
+
+@campaign_app.command("create")
+def campaign_create(
+    name: Annotated[str, typer.Argument(help="A unique name for the campaign")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
+) -> None:
+    """Create a campaign (Discord servers get theirs automatically on first use)."""
+    settings = settings_or_exit()
+    campaign = run_async(lambda: with_services(settings, lambda s: s.campaigns.create(name)))
+    emit(
+        campaign.model_dump(mode="json"),
+        as_json=as_json,
+        text=lambda: f"Created campaign #{campaign.id} “{campaign.name}”.",
+    )
+
+
+@campaign_app.command("list")
+def campaign_list(as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False) -> None:
+    """List every campaign as a tree: each campaign, then its what-if branches with their fork points."""
+    from bot.cli.branches import node_payload, tree_lines
+
+    settings = settings_or_exit()
+    found = run_async(lambda: with_services(settings, lambda s: s.branches.tree()))
+    emit(
+        [node_payload(node) for node in found],
+        as_json=as_json,
+        text=lambda: "\n".join(tree_lines(found)) or "No campaigns yet.",
+    )
+
+
+def _register_branches() -> None:
+    """Add `lorekeeper campaign fork | info | rebase | promote | ...` (defined in `bot.cli.branches`)."""
+    from bot.cli.branches import register
+
+    register(campaign_app)
+
+
+_register_branches()
+
+
+def _register_canon() -> None:
+    """Add `lorekeeper canon ...` (defined in `bot.cli.canon`, which uses the helpers above)."""
+    from bot.cli.canon import canon_app
+
+    app.add_typer(canon_app, name="canon")
+
+
+_register_canon()
+
+
+def _register_lore() -> None:
+    """Add `lorekeeper ingest | lore | reindex | sources` (defined in `bot.cli.lore`)."""
+    from bot.cli.lore import register
+
+    register(app)
+
+
+_register_lore()
+
+
+def _register_ops() -> None:
+    """Add `lorekeeper backup | restore | doctor` (defined in `bot.cli.ops`)."""
+    from bot.cli.ops import register
+
+    register(app)
+
+
+_register_ops()
+
+
+def _register_voice() -> None:
+    """Add `lorekeeper voice ...` (defined in `bot.cli.voice`)."""
+    from bot.cli.voice import register
+
+    register(app)
+
+
+_register_voice()
+
+
+def _register_render() -> None:
+    """Add `lorekeeper render tree|timeline` (defined in `bot.cli.render`)."""
+    from bot.cli.render import register
+
+    register(app)
+
+
+_register_render()
+
+
+def _register_archive() -> None:
+    """Add `lorekeeper export | import` (defined in `bot.cli.archive`)."""
+    from bot.cli.archive import register
+
+    register(app)
+
+
+_register_archive()
+
+
+def main() -> None:
+    """Run the command line."""
+    import logging
+
+    logging.captureWarnings(True)
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)

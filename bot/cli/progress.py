@@ -1,0 +1,75 @@
+"""The console's account of an import as it runs: a progress bar per file on stderr, then its line."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from memory.knowledge.models import ImportProgress, ImportReport
+
+
+def describe_report(report: ImportReport) -> str:
+    """Return one imported file's line for the console: what became of it, its chunks and vectors."""
+    if report.duplicate_of is not None:
+        return f"[yellow]=[/yellow] {report.filename}: same text as source #{report.duplicate_of}, not indexed again"
+    verb = "updated to version " + str(report.source.version) if report.previous_version else "imported"
+    line = (
+        f"[green]✓[/green] {report.filename}: {verb} as source #{report.source.id} "
+        f"({report.source.knowledge_class.label}{', hidden' if report.source.hidden else ''}), "
+        f"{report.chunk_count} chunks, vectors {report.vector_status.value}"
+    )
+    if report.vector_error:
+        line += f" ({report.vector_error})"
+    return line
+
+
+class Progress:
+    """A rich progress bar per file (chunks embedded / total), on stderr unless another console is given."""
+
+    def __init__(self, console: Console | None = None) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.console = console if console is not None else Console(stderr=True)
+        self.progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=self.console,
+            transient=True,
+        )
+        self.progress.start()
+        self.tasks: dict[str, Any] = {}
+
+    def callback(self, name: str) -> Any:
+        task = self.progress.add_task(name, total=None)
+        self.tasks[name] = task
+
+        from memory.knowledge.models import ImportStage
+
+        def update(event: ImportProgress) -> None:
+            if event.stage == ImportStage.EMBEDDING:
+                self.progress.update(
+                    task, total=event.total, completed=event.done, description=f"{name} (embedding)"
+                )
+            elif event.stage == ImportStage.STORING:
+                self.progress.update(task, total=event.total, completed=0, description=f"{name} (storing)")
+            else:
+                self.progress.update(task, description=f"{name} ({event.stage.value})")
+
+        return update
+
+    def finish(self, name: str, line: str) -> None:
+        task = self.tasks.pop(name, None)
+        if task is not None:
+            self.progress.remove_task(task)
+        self.progress.console.print(line, highlight=False)
+
+    def line(self, text: str) -> None:
+        self.progress.console.print(text, highlight=False)
+
+    def stop(self) -> None:
+        self.progress.stop()

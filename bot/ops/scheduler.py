@@ -1,0 +1,438 @@
+"""The job scheduler: APScheduler 3 (asyncio) with its jobs in the database.
+
+The jobs themselves, and the registry through which they find the running bot's services, are `bot.ops.jobs`.
+
+Restarts neither lose nor double jobs: the job store is the database (table `apscheduler_jobs`, created by
+migration 0006), system jobs have fixed ids and are added only when missing, and a session's reminder job is
+`session:{id}`. A job that fell due while the bot was down runs once at start (`coalesce`) when it is at most
+`misfire_grace_seconds` late; the reminder itself records which occurrence it announced, so even a job run
+twice posts once.
+
+Only one process runs the scheduler (with shards split between processes, the one with shard 0), but any
+process may schedule or cancel a session: one without the scheduler only writes the session's row. So the
+scheduler reconciles the sessions with their jobs when it starts and every `RECONCILE_SECONDS` after (the
+`system:session-jobs` job): a scheduled session without its job gets one, a session whose start, zone,
+repeat or lead time changed gets a new one (each job's name records what it was made from), and a job whose
+session was cancelled, is over or is gone is removed.
+
+The job store is synchronous (SQLAlchemy with the stdlib `sqlite3`, or `psycopg` for PostgreSQL): it is
+touched a few times per job, never on the message path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import functools
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import text
+
+from bot.ops.jobs import JobRuntime, Poster, install, uninstall
+from bot.ops.timeparse import zone
+from bot.schema.ops_tables import JOBS_TABLE
+from canon.storage import Database, utc_now
+from config.settings import Settings
+
+if TYPE_CHECKING:
+    from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+    from bot.app import Services
+    from bot.ops.operations import OperationsService, ScheduledSession
+
+log = logging.getLogger(__name__)
+
+#: The bot's own jobs (not one server's) have ids starting with this.
+SYSTEM_JOB_PREFIX = "system:"
+IDLE_JOB = f"{SYSTEM_JOB_PREFIX}idle-scenes"
+CONTINUITY_JOB = f"{SYSTEM_JOB_PREFIX}continuity"
+BACKUP_JOB = f"{SYSTEM_JOB_PREFIX}backup"
+REINDEX_JOB = f"{SYSTEM_JOB_PREFIX}resume-indexing"
+RECONCILE_JOB = f"{SYSTEM_JOB_PREFIX}session-jobs"
+#: How often the scheduler gives sessions scheduled (or cancelled) by another process their jobs (seconds).
+RECONCILE_SECONDS = 60
+SESSION_JOB_PREFIX = "session:"
+
+
+@dataclass
+class Reconciled:
+    """The session ids whose reminder job a reconciliation added, replaced or removed."""
+
+    added: list[int] = field(default_factory=list)
+    replaced: list[int] = field(default_factory=list)
+    removed: list[int] = field(default_factory=list)
+
+
+def sync_url(db: Database) -> Any:
+    """Return the synchronous twin of the database URL (stdlib sqlite3, or psycopg for PostgreSQL)."""
+    url = db.engine.url
+    if db.is_sqlite:
+        return url.set(drivername="sqlite")
+    return url.set(drivername="postgresql+psycopg")
+
+
+@functools.cache
+def _thread_safe_scheduler_class() -> type[Any]:
+    """Return APScheduler's asyncio scheduler, changed to keep its job store off the event loop.
+
+    The job store is synchronous SQL (up to a 30 s busy wait on a locked SQLite file), and APScheduler
+    calls it from the loop each time it wakes up. Worse, on SQLite the write it waits for belongs to a
+    transaction that can only finish when the loop runs. So the wake-up's work runs in a worker thread, and
+    the jobs it finds due are handed back to the loop.
+    """
+    from apscheduler.executors.asyncio import AsyncIOExecutor
+    from apscheduler.executors.base import run_coroutine_job
+    from apscheduler.schedulers.asyncio import AsyncIOScheduler
+    from apscheduler.schedulers.base import STATE_STOPPED
+
+    class LoopExecutor(AsyncIOExecutor):  # type: ignore[misc]
+        """Run coroutine jobs on the loop, whichever thread submits them."""
+
+        def _do_submit_job(self, job: Any, run_times: list[dt.datetime]) -> None:
+            coro = run_coroutine_job(job, job._jobstore_alias, run_times, self._logger.name)
+            future = asyncio.run_coroutine_threadsafe(coro, self._eventloop)
+
+            def done(finished: Any) -> None:
+                self._pending_futures.discard(finished)
+                try:
+                    events = finished.result()
+                except BaseException as error:  # APScheduler logs what the job raised
+                    self._run_job_error(job.id, error, error.__traceback__)
+                else:
+                    self._run_job_success(job.id, events)
+
+            self._pending_futures.add(future)
+            future.add_done_callback(done)
+
+    class Scheduler(AsyncIOScheduler):  # type: ignore[misc]
+        _busy = False
+        _again = False
+        inflight: asyncio.Future[Any] | None = None
+
+        def _create_default_executor(self) -> LoopExecutor:
+            return LoopExecutor()
+
+        def _process_jobs(self) -> float | None:
+            # A wakeup queued just before shutdown may run after it: a stopped scheduler does nothing.
+            if self.state == STATE_STOPPED:
+                return None
+            return super()._process_jobs()  # type: ignore[no-any-return]
+
+        def wakeup(self) -> None:
+            loop = self._eventloop
+            if loop is not None and not loop.is_closed():
+                loop.call_soon_threadsafe(self._wake)
+
+        def _wake(self) -> None:
+            self._stop_timer()
+            if self.state == STATE_STOPPED or self._eventloop is None:
+                return
+            if self._busy:  # one pass at a time, and one more right after it
+                self._again = True
+                return
+            self._busy = True
+            self.inflight = self._eventloop.run_in_executor(None, self._process_jobs)
+            self.inflight.add_done_callback(self._woken)
+
+        def _woken(self, future: asyncio.Future[float | None]) -> None:
+            self._busy = False
+            if self.state == STATE_STOPPED or self._eventloop is None or future.cancelled():
+                return
+            error = future.exception()
+            if error is not None:  # APScheduler catches the store's errors itself: this is a bug
+                log.error("the scheduler's wake-up failed", exc_info=error)
+            wait = 0 if self._again else (1.0 if error is not None else future.result())
+            self._again = False
+            self._start_timer(wait)
+
+    return Scheduler
+
+
+class JobScheduler:
+    """APScheduler with the database as its job store; started by the bot, stopped before the database closes.
+
+    The job store's SQL is synchronous and may wait up to 30 s on a locked SQLite file: it never runs on the
+    event loop. The methods below run it in a worker thread; so does the scheduler's own wake-up.
+    """
+
+    def __init__(self, settings: Settings, db: Database) -> None:
+        self.settings = settings
+        self.db = db
+        self.scheduler: AsyncIOScheduler | None = None
+        self.runtime: JobRuntime | None = None
+        self._engine: Any = None
+        self.error: str | None = None
+
+    @property
+    def running(self) -> bool:
+        """Return whether the scheduler runs."""
+        return self.scheduler is not None and self.scheduler.running
+
+    async def _schema(self) -> str | None:
+        if self.db.is_sqlite:
+            return None
+        async with self.db.session() as session:
+            schema = await session.scalar(text("SELECT current_schema()"))
+        return None if schema in (None, "public") else str(schema)
+
+    def _build(self, schema: str | None) -> AsyncIOScheduler:
+        from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
+        from sqlalchemy import create_engine
+
+        options: dict[str, Any] = {"pool_pre_ping": True}
+        if self.db.is_sqlite:
+            options["connect_args"] = {"timeout": 30}
+        self._engine = create_engine(sync_url(self.db), **options)
+        store = SQLAlchemyJobStore(engine=self._engine, tablename=JOBS_TABLE, tableschema=schema)
+        scheduler: AsyncIOScheduler = _thread_safe_scheduler_class()(
+            jobstores={"default": store},
+            job_defaults={
+                "coalesce": True,
+                "max_instances": 1,
+                "misfire_grace_time": self.settings.ops.misfire_grace_seconds,
+            },
+            timezone=dt.UTC,
+            event_loop=asyncio.get_running_loop(),
+        )
+        return scheduler
+
+    async def start(self, services: Services, poster: Poster) -> bool:
+        """Start the scheduler, adding the system jobs and session reminders that are missing.
+
+        False (logged) when it cannot run.
+        """
+        if self.running:
+            return True
+        try:
+            self.scheduler = self._build(await self._schema())
+        except ImportError as error:
+            self.error = (
+                f"scheduled jobs are off: the synchronous PostgreSQL driver is missing ({error}); "
+                "install psycopg[binary]"
+            )
+            log.error(self.error)
+            return False
+        self.runtime = JobRuntime(services, poster, self)
+        install(self.runtime)
+        scheduler = self.scheduler
+        # Paused until every job is in place, so a due job cannot run against a half-set-up store.
+        await asyncio.to_thread(scheduler.start, paused=True)
+        await asyncio.to_thread(self._ensure_system_jobs)
+        await self.reconcile(services.ops, at_start=True)
+        scheduler.resume()
+        log.info("scheduler started with %d jobs", len(await self.pending()))
+        return True
+
+    async def reconcile(self, ops: OperationsService, *, at_start: bool = False) -> Reconciled:
+        """Give each scheduled session the reminder job it should have; remove the jobs of the others.
+
+        A session row without its job (a crash in between, or it was scheduled by a process whose scheduler
+        is off, such as one running other shards) gets one; a job made from an older version of its session
+        is made again (unless it is due: it reads the session when it runs); a job whose session was
+        cancelled, is over or is gone is removed. Logged as a warning at start (something was lost), else as
+        information (another process scheduled or cancelled a session).
+        """
+        if self.scheduler is None:
+            return Reconciled()
+        # Jobs first, sessions second: this process commits a session before it adds the job, so a job read
+        # here always has its session in the read below, and is never taken for a cancelled one's.
+        found = await asyncio.to_thread(self._session_jobs)
+        sessions = await ops.sessions()
+        done = await asyncio.to_thread(self._reconcile, found, sessions, utc_now())
+        level = logging.WARNING if at_start else logging.INFO
+        for ids, what in (
+            (done.added, "re-added the reminder jobs of %d scheduled sessions that had none: %s"),
+            (done.replaced, "remade the reminder jobs of %d scheduled sessions that changed: %s"),
+            (done.removed, "removed the reminder jobs of %d sessions no longer scheduled: %s"),
+        ):
+            if ids:
+                named = ", ".join(f"#{i}" for i in ids[:20]) + (
+                    f" and {len(ids) - 20} more" if len(ids) > 20 else ""
+                )
+                log.log(level, what, len(ids), named)
+        return done
+
+    def _session_jobs(self) -> dict[int, Any]:
+        assert self.scheduler is not None
+        found: dict[int, Any] = {}
+        for job in self.scheduler.get_jobs():
+            number = job.id.removeprefix(SESSION_JOB_PREFIX)
+            if job.id.startswith(SESSION_JOB_PREFIX) and number.isdigit():
+                found[int(number)] = job
+        return found
+
+    def _reconcile(
+        self, found: dict[int, Any], sessions: list[ScheduledSession], now: dt.datetime
+    ) -> Reconciled:
+        from apscheduler.jobstores.base import JobLookupError
+
+        assert self.scheduler is not None
+        done = Reconciled()
+        for scheduled in sessions:
+            job = found.get(scheduled.id)
+            if job is None:
+                self._add_session_job(scheduled, now)
+                done.added.append(scheduled.id)
+            elif job.name != self.session_job_name(scheduled) and not (
+                job.next_run_time is not None and job.next_run_time <= now
+            ):
+                self._add_session_job(scheduled, now)
+                done.replaced.append(scheduled.id)
+        wanted = {s.id for s in sessions}
+        for session_id, job in sorted(found.items()):
+            if session_id not in wanted:
+                with contextlib.suppress(JobLookupError):
+                    self.scheduler.remove_job(job.id)
+                done.removed.append(session_id)
+        return done
+
+    def _ensure_system_jobs(self) -> None:
+        from apscheduler.triggers.cron import CronTrigger
+        from apscheduler.triggers.interval import IntervalTrigger
+
+        assert self.scheduler is not None
+        ops = self.settings.ops
+        wanted: dict[str, tuple[str, Any] | None] = {
+            # Always on: a server may turn idle reminders on for itself when the default is off.
+            IDLE_JOB: ("bot.ops.jobs:idle_scene_job", IntervalTrigger(seconds=ops.idle_check_seconds)),
+            CONTINUITY_JOB: (
+                ("bot.ops.jobs:continuity_job", CronTrigger(hour=ops.continuity_hour_utc, minute=0))
+                if ops.continuity_hour_utc >= 0
+                else None
+            ),
+            BACKUP_JOB: (
+                ("bot.ops.jobs:backup_job", IntervalTrigger(hours=ops.backup_interval_hours))
+                if ops.backup_interval_hours > 0 and self.db.is_sqlite
+                else None
+            ),
+            REINDEX_JOB: ("bot.ops.jobs:resume_indexing_job", IntervalTrigger(minutes=15)),
+            RECONCILE_JOB: (
+                "bot.ops.jobs:reconcile_sessions_job",
+                IntervalTrigger(seconds=RECONCILE_SECONDS),
+            ),
+        }
+        for job_id, spec in wanted.items():
+            existing = self.scheduler.get_job(job_id)
+            if spec is None:
+                if existing is not None:
+                    existing.remove()
+                continue
+            func, trigger = spec
+            if existing is None:
+                self.scheduler.add_job(func, trigger, id=job_id, name=job_id)
+            elif str(existing.trigger) != str(trigger):
+                existing.reschedule(trigger)  # the setting changed: the new interval counts from now
+
+    async def shutdown(self) -> None:
+        """Stop the scheduler (running jobs are not waited for) and close its connections."""
+        scheduler, self.scheduler = self.scheduler, None
+        if scheduler is not None and scheduler.running:
+            # Paused first, and a wake-up still in the store waited for: stopping takes the store's lock, on
+            # the loop, which a wake-up blocked on the database would hold.
+            scheduler.pause()
+            if scheduler.inflight is not None:
+                with contextlib.suppress(Exception):
+                    await scheduler.inflight
+            scheduler.shutdown(wait=False)  # asyncio's scheduler stops in a loop callback: let it run
+            for _ in range(100):
+                if not scheduler.running:
+                    break
+                await asyncio.sleep(0)
+            log.info("scheduler stopped")
+        uninstall(self.runtime)
+        self.runtime = None
+        if self._engine is not None:
+            self._engine.dispose()
+            self._engine = None
+
+    async def pending(self) -> list[tuple[str, dt.datetime | None]]:
+        """Return every job's id and next run time (UTC), soonest first."""
+        scheduler = self.scheduler
+        if scheduler is None:
+            return []
+        jobs = [(job.id, job.next_run_time) for job in await asyncio.to_thread(scheduler.get_jobs)]
+        far = dt.datetime.max.replace(tzinfo=dt.UTC)
+        return sorted(jobs, key=lambda j: j[1] or far)
+
+    # -- session reminders --------------------------------------------------------------------------
+
+    async def schedule_session(self, scheduled: ScheduledSession) -> None:
+        """Add (or replace) the reminder job of a scheduled session."""
+        if self.scheduler is not None:
+            await asyncio.to_thread(self._add_session_job, scheduled, utc_now())
+
+    def session_job_name(self, scheduled: ScheduledSession) -> str:
+        """Return the name of a session's reminder job: what it is made from, which tells when it is stale."""
+        starts = scheduled.starts_at.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return (
+            f"session #{scheduled.id} reminder: {scheduled.repeat} from {starts} in {scheduled.timezone}, "
+            f"{self.settings.ops.session_reminder_minutes} min before"
+        )
+
+    def _add_session_job(self, scheduled: ScheduledSession, now: dt.datetime) -> None:
+        assert self.scheduler is not None
+        options: dict[str, Any] = {}
+        lead = dt.timedelta(minutes=self.settings.ops.session_reminder_minutes)
+        upcoming = scheduled.next_start(now)
+        if (
+            scheduled.repeat != "none"
+            and upcoming is not None
+            and upcoming - lead <= now
+            and scheduled.reminded_for != upcoming
+        ):
+            # Its next start is nearer than the lead time (scheduled late, or the job is made late): the
+            # trigger's first fire would be the start after it, so this one is reminded of now.
+            options["next_run_time"] = now + dt.timedelta(seconds=1)
+        self.scheduler.add_job(
+            "bot.ops.jobs:session_reminder_job",
+            self.reminder_trigger(scheduled.starts_at, scheduled.timezone, scheduled.repeat, now),
+            args=[scheduled.id],
+            id=session_job_id(scheduled.id),
+            name=self.session_job_name(scheduled),
+            replace_existing=True,
+            **options,
+        )
+
+    def reminder_trigger(
+        self, starts_at: dt.datetime, tz_name: str, repeat: str, now: dt.datetime | None = None
+    ) -> Any:
+        """Return when a session's reminder fires: the lead time before its start (each start, if it repeats)."""
+        from apscheduler.triggers.cron import CronTrigger
+        from apscheduler.triggers.date import DateTrigger
+
+        lead = dt.timedelta(minutes=self.settings.ops.session_reminder_minutes)
+        if repeat == "none":
+            now = now or utc_now()
+            return DateTrigger(run_date=max(starts_at - lead, now + dt.timedelta(seconds=1)))
+        tz = zone(tz_name)
+        local = (starts_at.astimezone(tz).replace(tzinfo=None)) - lead
+        fields: dict[str, Any] = {"hour": local.hour, "minute": local.minute}
+        if repeat == "weekly":
+            fields["day_of_week"] = local.weekday()
+        # From the first session's reminder on: an earlier start would fire before the first session, for
+        # no session at all. To the minute, as the trigger fires: a start at 19:30:45 (scheduled "in 3 days")
+        # would otherwise skip its first reminder, at 19:00:00, for the next one.
+        first = (starts_at - lead).replace(second=0, microsecond=0)
+        return CronTrigger(timezone=tz, start_date=first, **fields)
+
+    async def cancel_session(self, session_id: int) -> None:
+        """Remove a session's reminder job (missing is fine)."""
+        from apscheduler.jobstores.base import JobLookupError
+
+        scheduler = self.scheduler
+        if scheduler is None:
+            return
+
+        def remove() -> None:
+            with contextlib.suppress(JobLookupError):
+                scheduler.remove_job(session_job_id(session_id))
+
+        await asyncio.to_thread(remove)
+
+
+def session_job_id(session_id: int) -> str:
+    """Return the job id of a scheduled session's reminder."""
+    return f"{SESSION_JOB_PREFIX}{session_id}"

@@ -1,0 +1,109 @@
+"""Recaps: each completed scene's recap, written once into the campaign journal, and "previously on…".
+
+A recap is posted where players read it, so it is made only of what they may read: the language model's summary
+of the scene's transcript when one is configured (the transcript is the table's own chat), the facts the scene
+committed that are not GM-only, who was there, and the turns those facts cite. Without a language model the
+recap is extractive: the same, without the summary.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from bot.services.canon_service import CanonService
+from canon.campaigns import Campaign
+from canon.domain import EvidenceKind
+from canon.errors import Conflict, InvalidInput
+from canon.proposals import ProposalStatus, describe
+from canon.storage import Database
+from memory import journal
+from memory.journal import CitedTurn, Recap
+from memory.scenes import SceneStatus, SpeakerKind, load_scene, scene_turns
+
+if TYPE_CHECKING:  # the voice is passed in (it uses these services: no import cycle)
+    from bot.voice.service import VoiceService
+
+log = logging.getLogger(__name__)
+
+MAX_SCENES = 10
+_CITED_TURNS = 5
+_CITED_TEXT = 300
+
+
+class RecapService:
+    """Write a completed scene's recap into the campaign journal, and read the last ones back."""
+
+    def __init__(self, db: Database, canon: CanonService, voice: VoiceService | None = None) -> None:
+        self.db = db
+        self.canon = canon
+        self.voice = voice
+
+    async def recap_scene(self, scene_id: int) -> Recap:
+        """Return a completed scene's recap, writing it into the journal the first time it is asked for."""
+        async with self.db.session() as session:
+            kept = await journal.recap_of(session, scene_id)
+            if kept is not None:
+                return kept
+            scene = await load_scene(session, scene_id)
+            if scene.status != SceneStatus.COMPLETED:
+                raise Conflict("A scene gets its recap once it is committed.")
+            turns = await scene_turns(session, scene_id, include_deleted=False)
+        summary, method = await self._summary(scene_id)
+        review = await self.canon.review(scene_id)
+        committed = [
+            p for p in review.proposals if p.status == ProposalStatus.COMMITTED and p.id not in review.secret
+        ]
+        cited_numbers = sorted(
+            {
+                n
+                for p in committed
+                for e in p.evidence
+                if e.kind == EvidenceKind.TURNS and e.scene_id == scene_id and e.turn_from is not None
+                for n in range(e.turn_from, (e.turn_to or e.turn_from) + 1)
+            }
+        )
+        by_number = {t.number: t for t in turns}
+        cited = [
+            CitedTurn(number=n, author=by_number[n].author_name, text=_cut(by_number[n].text))
+            for n in cited_numbers[:_CITED_TURNS]
+            if n in by_number and by_number[n].text.strip()
+        ]
+        present = list(dict.fromkeys(t.author_name for t in turns if t.speaker != SpeakerKind.NARRATOR))
+        recap = Recap(
+            scene_id=scene.id,
+            campaign_id=scene.campaign_id,
+            story_order=scene.story_order,
+            title=scene.title,
+            summary=summary,
+            method=method,
+            facts=tuple(describe(p.content) for p in committed),
+            present=tuple(present),
+            cited=tuple(cited),
+        )
+        return await self.db.run(lambda session: journal.save_recap(session, recap))
+
+    async def _summary(self, scene_id: int) -> tuple[str | None, str]:
+        """Return the language model's summary of the scene (None without one) and how the recap was made."""
+        if self.voice is None or self.voice.llm is None:
+            return None, "extractive"
+        try:
+            digest = await self.voice.digest_scene(scene_id)
+        except Exception:  # the recap stands without its summary
+            log.warning("the recap of scene %s goes without a summary", scene_id, exc_info=True)
+            return None, "extractive"
+        if digest.summary_method != "llm":
+            return None, "extractive"
+        return digest.summary, "llm"
+
+    async def latest(self, campaign: Campaign, count: int) -> list[Recap]:
+        """Return the campaign's last `count` recaps (1 to `MAX_SCENES`), oldest first."""
+        if not 1 <= count <= MAX_SCENES:
+            raise InvalidInput(f"A recap covers 1 to {MAX_SCENES} scenes; “{count}” is not that.")
+        async with self.db.session() as session:
+            return await journal.latest_recaps(session, campaign.id, count)
+
+
+def _cut(text: str) -> str:
+    words = " ".join(text.split())
+    return words if len(words) <= _CITED_TEXT else words[: _CITED_TEXT - 1].rstrip() + "…"

@@ -1,0 +1,264 @@
+"""Structured lore (YAML) import: the use case that owns its transaction, and the hook `lorekeeper ingest` calls.
+
+`StructuredImportService.import_files` reads what the campaign remembers of the files (a read session),
+validates the changed ones in a worker thread (CPU-bound; the loader is strict and reports every problem),
+then writes them into the canon graph in ONE transaction through `db.run` (`canon.structured.ingest`). When
+any problem exists nothing is written and the report lists the errors (file, line, column, message).
+
+A file is known by the name it declares (a top-level `source:` key), else by its path within the campaign (a
+path given on the command line, relative to the working directory; a Discord attachment's file name). An
+import that would replace a file imported before under that name AND retcon what it said is not written
+unless the caller says `replace=True`: without it, the report (status `confirm`) says what it would retcon,
+from a dry run rolled back.
+
+Entry points:
+- `lorekeeper ingest FILE.yaml... --campaign C [--json] [--replace]` (`bot.cli.lore` calls `ingest_yaml`);
+- Discord: `/lore import` routes `.yaml`/`.yml` attachments to `StructuredImportService.import_files`
+  (GM only), asks before replacing, and answers with the counts by type and warnings, or the error list.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.campaigns import Campaign
+from canon.errors import InvalidInput
+from canon.ontology import Ontology, base_ontology
+from canon.storage import Database
+from canon.structured.files import declared_source
+from canon.structured.ingest import IngestReport, file_hashes, ingest, known_hashes, load_files
+from canon.structured.loader import DEFAULT_MAX_BYTES
+from memory.scenes import Actor
+
+YAML_SUFFIXES = (".yaml", ".yml")
+#: How long an import waiting for its replacement to be confirmed is kept, and how many are kept at most.
+PENDING_SECONDS = 15 * 60
+PENDING_LIMIT = 20
+EXPIRED = (
+    "This replacement is no longer waiting: it was confirmed already, or 15 minutes passed, or the bot restarted. "
+    "Nothing was written; import the file again."
+)
+
+
+@dataclass(frozen=True)
+class PendingImport:
+    """An import that would replace earlier files, held until the GM confirms it (in memory: uploads are not
+    kept on disk, so a restart forgets it and the GM imports again)."""
+
+    campaign_id: int
+    files: tuple[tuple[str, bytes], ...]
+    hidden: bool
+    held_at: float
+
+
+class StructuredImportService:
+    """Import structured-lore YAML files into a campaign's canon graph, exactly and all or nothing."""
+
+    def __init__(self, db: Database, ontology_for: Any = None, *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+        self.db = db
+        # `ontology_for(campaign)` gives the campaign's ontology (CanonService.ontology_for); default: the base.
+        self.ontology_for = ontology_for
+        self.max_bytes = max_bytes
+        self._pending: dict[str, PendingImport] = {}
+
+    def hold(self, campaign: Campaign, files: Sequence[tuple[str, bytes]], *, hidden: bool = False) -> str:
+        """Keep an import that waits for the GM to confirm a replacement; return its token."""
+        while len(self._pending) >= PENDING_LIMIT:
+            self._pending.pop(next(iter(self._pending)))
+        token = secrets.token_hex(8)
+        self._pending[token] = PendingImport(campaign.id, tuple(files), hidden, time.monotonic())
+        return token
+
+    async def confirm(self, token: str, campaign: Campaign, actor: Actor | None = None) -> IngestReport:
+        """Import what `hold` kept, replacing the earlier files; `InvalidInput` when it no longer waits."""
+        pending = self._pending.get(token)
+        if pending is None or pending.campaign_id != campaign.id:
+            raise InvalidInput(EXPIRED)
+        del self._pending[token]
+        if time.monotonic() - pending.held_at > PENDING_SECONDS:
+            raise InvalidInput(EXPIRED)
+        return await self.import_files(campaign, pending.files, actor, hidden=pending.hidden, replace=True)
+
+    def _ontology(self, campaign: Campaign) -> Ontology:
+        if self.ontology_for is not None:
+            found: Ontology = self.ontology_for(campaign)
+            return found
+        extension = campaign.settings.get("ontology")
+        return base_ontology().extended(extension) if extension else base_ontology()
+
+    async def import_bytes(
+        self, campaign: Campaign, filename: str, data: bytes, actor: Actor | None = None
+    ) -> IngestReport:
+        """Import one YAML file given as bytes (a Discord attachment); see `import_files`."""
+        return await self.import_files(campaign, [(filename, data)], actor)
+
+    async def import_paths(
+        self,
+        campaign: Campaign,
+        paths: Sequence[Path],
+        actor: Actor | None = None,
+        *,
+        hidden: bool = False,
+        replace: bool = True,
+    ) -> IngestReport:
+        """Import YAML files from disk together (they may refer to each other); see `import_files`."""
+        files: list[tuple[str, bytes]] = []
+        for path in paths:
+            try:
+                size = path.stat().st_size
+                if size > self.max_bytes:
+                    raise InvalidInput(
+                        f"{path.name} is {size:,} bytes; a lore file may be at most {self.max_bytes:,} bytes "
+                        "(split it into several files)."
+                    )
+                files.append((campaign_path(path), path.read_bytes()))
+            except OSError as error:
+                raise InvalidInput(f"{path} cannot be read: {error.strerror or error}.") from None
+        return await self.import_files(campaign, files, actor, hidden=hidden, replace=replace)
+
+    async def import_files(
+        self,
+        campaign: Campaign,
+        files: Sequence[tuple[str, bytes]],
+        actor: Actor | None = None,
+        *,
+        hidden: bool = False,
+        replace: bool = True,
+    ) -> IngestReport:
+        """Import (file name, bytes) pairs together into a campaign's canon, in one transaction.
+
+        A file is remembered by the `source:` it declares, else by the name given: importing the same content
+        again writes nothing ("unchanged"), changed content writes only the difference. `hidden` makes every
+        entry GM-only. Without `replace`, an import that would retcon what an earlier file of the same name
+        said writes nothing and reports status `confirm` with what it would retcon.
+        """
+        if not files:
+            raise InvalidInput("Give at least one YAML file to import.")
+        bad = [name for name, _ in files if not name.lower().endswith(YAML_SUFFIXES)]
+        if bad:
+            raise InvalidInput(f"Structured lore files end in .yaml or .yml: {', '.join(bad)}.")
+        files = [(declared_source(data) or name, data) for name, data in files]
+        # The loaded files are hundreds of thousands of small objects without cycles, alive from the load to
+        # the end of the ingest: the cyclic collector (paused by the loader and the ingest while they run)
+        # would scan them all between the two. It waits until they are freed, then has little to scan.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return await self._import(campaign, files, actor, hidden, replace)
+        finally:
+            if collecting:
+                gc.enable()
+
+    async def _import(
+        self,
+        campaign: Campaign,
+        files: Sequence[tuple[str, bytes]],
+        actor: Actor | None,
+        hidden: bool,
+        replace: bool,
+    ) -> IngestReport:
+        hashes = file_hashes(files)
+        async with self.db.session() as session:
+            remembered = await known_hashes(session, campaign.id)
+        unchanged = {name for name, digest in hashes.items() if remembered.get(name) == digest}
+        replacing = any(remembered.get(name) not in (None, digest) for name, digest in hashes.items())
+        ontology = self._ontology(campaign)
+        loaded = await asyncio.to_thread(
+            load_files, files, skip=unchanged, max_bytes=self.max_bytes, hidden=hidden, hashes=hashes
+        )
+        actor_id = actor.id if actor is not None else None
+        actor_name = actor.name if actor is not None else None
+
+        async def work(session: AsyncSession) -> IngestReport:
+            return await ingest(
+                session, campaign.id, loaded, ontology, actor_id=actor_id, actor_name=actor_name
+            )
+
+        if any(f.result is not None and not f.result.ok for f in loaded):
+            # Nothing to write: report the problems without taking the writer.
+            async with self.db.session() as session:
+                return await work(session)
+        if replacing and not replace:
+            preview = await self._dry_run(work)
+            if preview.status == "ingested" and preview.retcon_text():
+                return preview.model_copy(update={"status": "confirm", "changeset_id": None})
+        return await self.db.run(work, attempts=1)
+
+    async def _dry_run(self, work: Any) -> IngestReport:
+        """Return what `work` would report, its transaction rolled back (nothing is written)."""
+
+        async def rolled_back(session: AsyncSession) -> IngestReport:
+            raise _DryRun(await work(session))
+
+        try:
+            await self.db.run(rolled_back, attempts=1)
+        except _DryRun as done:
+            return done.report
+        raise AssertionError("unreachable")  # pragma: no cover
+
+
+class _DryRun(Exception):
+    """Carry a dry run's report out of its transaction, so that the transaction rolls back."""
+
+    def __init__(self, report: IngestReport) -> None:
+        super().__init__("dry run")
+        self.report = report
+
+
+def campaign_path(path: Path) -> str:
+    """Return the name a file given on the command line is known by: its path from the working directory (the
+    campaign's folder: `world/npcs.yaml`); a file outside it, by its folder and name (`srd/bestiary.yaml`), never
+    by a path of this machine, which evidence would show."""
+    resolved = path.resolve()
+    relative = os.path.relpath(resolved)
+    if relative.startswith(".."):
+        return "/".join(resolved.parts[-2:])
+    return Path(relative).as_posix()
+
+
+def service_of(services: Any) -> StructuredImportService:
+    """Return the structured-import service of the application's services (made on first use)."""
+    found = getattr(services, "structured", None)
+    if isinstance(found, StructuredImportService):
+        return found
+    canon = getattr(services, "canon", None)
+    return StructuredImportService(services.db, canon.ontology_for if canon is not None else None)
+
+
+async def ingest_yaml(
+    services: Any,
+    campaign: Campaign,
+    paths: Path | Sequence[Path],
+    *,
+    hidden: bool | None = None,
+    tags: list[str] | None = None,
+    replace: bool = False,
+) -> dict[str, Any]:
+    """Import YAML files for `lorekeeper ingest` (tags do not apply to canon); return the report as JSON.
+
+    All the YAML files of one command are imported together, so they may refer to each other. On errors the
+    result has `error` (a sentence) and `errors` (each with file, line, column and message).
+    """
+    del tags  # knowledge-source tags have no meaning for canon facts
+    path_list = [paths] if isinstance(paths, Path) else list(paths)
+    report = await service_of(services).import_paths(
+        campaign, path_list, hidden=bool(hidden), replace=replace
+    )
+    payload = report.model_dump(mode="json")
+    payload["summary"] = report.summary()
+    if report.status == "confirm":
+        payload["error"] = (
+            f"{', '.join(report.replaced_files)} would replace the file of that name imported before. "
+            f"{report.retcon_text()} Nothing was written: import again with --replace to replace it."
+        )
+    return payload

@@ -1,0 +1,342 @@
+"""NPCs: talking in character from what they could know, their memories, and who is in a scene.
+
+An NPC answers from public canon, its own memories and the scene it is in, never from GM-only canon: a reply
+that quotes hidden canon is asked for once more and held back if it does again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from bot.llm.client import require_llm
+from bot.voice.common import Material, VoiceDeps, cards, clip_for_discord, lore, resolve_npc, strip_reply
+from bot.voice.extraction import names_in
+from bot.voice.material import (
+    card_line,
+    contradictions,
+    gm_words,
+    memory_line,
+    public_state_names,
+    secret_lines,
+    turn_line,
+)
+from bot.voice.prompts import RETRY_AFTER_LEAK, npc_talk_messages
+from canon import presence
+from canon.campaigns import Campaign
+from canon.domain import EntityCard, Viewer
+from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound, Unavailable
+from canon.visibility import view_hidden
+from memory import digests as digest_repo
+from memory.context import AssembledContext, ContextItem, ContextSection, SectionKind, assemble
+from memory.digests import Moment
+from memory.framing import passage_line
+from memory.leaks import Leak, Secret, find_leaks
+from memory.npc_memory import MemoryRecord
+from memory.scenes import Actor, Scene, SceneStatus, SpeakerKind, scene_turns
+from memory.turn_log import IncomingMessage
+
+log = logging.getLogger(__name__)
+
+#: Posts an NPC's reply (the NPC's name and the text) and returns the Discord message id.
+PostAsNpc = Callable[[str, str], Awaitable[int]]
+
+MAX_NPC_MESSAGE = 1500
+NPC_SCENE_TURNS = 8
+
+
+@dataclass(frozen=True)
+class NpcReply:
+    """An NPC's answer (or `blocked` when every draft quoted GM-only canon)."""
+
+    npc_name: str
+    status: Literal["posted", "blocked"]
+    text: str | None
+    message_id: int | None
+    recalled: tuple[MemoryRecord, ...] = ()
+    context: AssembledContext | None = None
+    prompt: tuple[dict[str, str], ...] = ()
+
+
+def checked_message(message: str) -> str:
+    """Return what is said to an NPC, stripped, or raise `InvalidInput` when it is empty or too long."""
+    message = message.strip()
+    if not message:
+        raise InvalidInput("Say something to the NPC.")
+    if len(message) > MAX_NPC_MESSAGE:
+        raise InvalidInput(f"That is {len(message)} characters; say it in at most {MAX_NPC_MESSAGE}.")
+    return message
+
+
+class NpcCases:
+    """An NPC's speech, memories and presence in scenes."""
+
+    def __init__(self, deps: VoiceDeps) -> None:
+        self.deps = deps
+
+    async def check_present(
+        self, campaign: Campaign, npc: tuple[int, str], actor: Actor, allow: str | None
+    ) -> None:
+        """Refuse an NPC out of the story's present (as the asker sees its state), unless a GM allows it."""
+        if allow is not None:
+            if not actor.is_gm:
+                raise NotAllowed("Only the GM can let a character speak out of the story's present.")
+            if allow not in presence.ALLOWANCES:
+                raise InvalidInput(f"“{allow}” is not a way to allow it: {' or '.join(presence.ALLOWANCES)}.")
+            return
+        async with self.deps.db.session() as session:
+            # The state the asker may see: a secret death is never told by a refusal.
+            viewer = Viewer.GM if actor.is_gm else Viewer.PLAYER
+            reader = await self.deps.canon.reader(session, campaign, viewer)
+            card = await reader.card(npc[0])
+        shown = (
+            card.state if card.state is not None and (actor.is_gm or not view_hidden(card.state)) else None
+        )
+        state = shown.statement.value if shown is not None else None
+        if state is not None and presence.out_of_story(reader.ontology, state):
+            tag = reader.ontology.states.tags.get(state)
+            raise Conflict(presence.refusal(npc[1], state, tag.description if tag else ""))
+
+    async def npc_talk(
+        self,
+        campaign: Campaign,
+        channel_id: int,
+        npc_name: str,
+        message: str,
+        actor: Actor,
+        *,
+        post: PostAsNpc,
+        allow: str | None = None,
+    ) -> NpcReply:
+        """Let an NPC answer in character from what it could know: its memories and public canon.
+
+        An NPC out of the story's present (dead, destroyed, missing: `check_present`) is refused, unless a GM
+        `allow`s it (a flashback, a ghost).
+        """
+        message = checked_message(message)
+        # Players reach only NPCs they know of; what an NPC says is public, so a hidden one cannot speak.
+        npc_id, npc, _ = await resolve_npc(self.deps, campaign, npc_name, viewer=Viewer.PLAYER)
+        await self.check_present(campaign, (npc_id, npc), actor, allow)
+        llm = require_llm(self.deps.llm)
+        scene: Scene | None = None
+        with contextlib.suppress(NotFound):
+            current = await self.deps.scenes.current_scene(channel_id)
+            if current.status == SceneStatus.ACTIVE and current.campaign_id == campaign.id:
+                scene = current
+        material, recalled = await self.npc_material(campaign, npc_id, npc, message, scene)
+        context = material.context.render()
+        text = ""
+        leaks: list[Leak] = []
+        for attempt in range(2):
+            retry_note = None
+            if attempt:
+                retry_note = RETRY_AFTER_LEAK.replace("narration", "reply").replace(
+                    " from the Hidden canon section", ""
+                )
+            messages = npc_talk_messages(
+                npc=npc, speaker=actor.name, context=context, message=message, retry_note=retry_note
+            )
+            completion = await llm.complete(
+                messages,
+                campaign_id=campaign.id,
+                purpose="npc_talk",
+                max_tokens=self.deps.settings.npc_reply_max_tokens,
+            )
+            text = clip_for_discord(strip_reply(completion.text))
+            leaks = find_leaks(text, material.secrets, material.public) if text else []
+            if not leaks:
+                break
+            log.warning(
+                "%s's reply quoted GM-only canon (%s)%s",
+                npc,
+                leaks[0].label,
+                "; asking again" if attempt == 0 else "",
+            )
+        prompt = tuple(m.model_dump(mode="json") for m in messages)
+        if leaks or not text:
+            return NpcReply(
+                npc_name=npc,
+                status="blocked",
+                text=None,
+                message_id=None,
+                context=material.context,
+                prompt=prompt,
+            )
+        message_id = await post(npc, text)
+        if scene is not None:
+            await self._log_npc_exchange(scene, actor, message, npc_id, npc, text, message_id)
+        return NpcReply(
+            npc_name=npc,
+            status="posted",
+            text=text,
+            message_id=message_id,
+            recalled=tuple(r.memory for r in recalled),
+            context=material.context,
+            prompt=prompt,
+        )
+
+    async def _log_npc_exchange(
+        self, scene: Scene, actor: Actor, message: str, npc_id: int, npc: str, reply: str, message_id: int
+    ) -> None:
+        now = dt.datetime.now(dt.UTC)
+        await self.deps.turns.append(
+            IncomingMessage(
+                message_id=None,
+                channel_id=scene.channel_id,
+                author_id=actor.id,
+                author_name=actor.name,
+                speaker=SpeakerKind.GM if actor.is_gm else SpeakerKind.PLAYER,
+                text=f"(to {npc}) {message}",
+                created_at=now,
+            )
+        )
+        await self.deps.turns.append(
+            IncomingMessage(
+                message_id=message_id,
+                channel_id=scene.channel_id,
+                author_id=None,
+                author_name=npc,
+                speaker=SpeakerKind.NPC,
+                text=reply,
+                created_at=now,
+            )
+        )
+        # Talking in a scene means being in it: the NPC will remember the scene.
+        await self.deps.db.run(lambda s: digest_repo.add_cast(s, scene.id, npc_id, actor.name))
+
+    async def npc_material(
+        self, campaign: Campaign, npc_id: int, npc: str, message: str, scene: Scene | None
+    ) -> tuple[Material, list[Any]]:
+        """Assemble what an NPC knows for a reply: public canon, its own memories, the scene it is in."""
+        deps = self.deps
+        async with deps.db.session() as session:
+            gm_reader = await deps.canon.reader(session, campaign, Viewer.GM)
+            player_reader = await deps.canon.reader(session, campaign, Viewer.PLAYER)
+            turns = (
+                [t for t in await scene_turns(session, scene.id, include_deleted=False) if t.text.strip()]
+                if scene is not None
+                else []
+            )
+            recent = turns[-NPC_SCENE_TURNS:]
+            named = names_in(message + "\n" + "\n".join(t.text for t in recent), await player_reader.names())
+            ids = {npc_id} | set(sorted(named)[:6])
+            gm_cards, player_cards = await cards(gm_reader, player_reader, ids)
+        recalled = await deps.memories.recall(campaign.id, npc_id, message, limit=deps.settings.npc_recall)
+        memory_items = await self._memory_items(campaign, npc_id, recalled, player_cards)
+        state_items = [
+            ContextItem.of(card_line(card), ref=f"entity:{entity_id}")
+            for entity_id, card in sorted(player_cards.items(), key=lambda kv: kv[0] != npc_id)
+        ]
+        found = [
+            r for r in await lore(deps, campaign.id, f"{npc} {message}", viewer=Viewer.PLAYER) if not r.hidden
+        ]
+        canon_items = _passages(found, "canon")
+        reference = _passages(found, "reference")
+        budget = deps.settings.context_tokens
+        turn_items = tuple(ContextItem.of(turn_line(t), ref=f"turn:{t.number}") for t in recent)
+        sections = [
+            ContextSection(
+                kind=SectionKind.STATE,
+                title="Canon (true, public; it overrides memories) about you and whoever is mentioned",
+                items=tuple(state_items),
+                reserve=budget * 3 // 10,
+            ),
+            ContextSection(
+                kind=SectionKind.TURNS,
+                title="What was just said where you are",
+                items=turn_items,
+                keep_newest=True,
+            ),
+            ContextSection(kind=SectionKind.CANON, title="Public lore (facts)", items=tuple(canon_items)),
+            ContextSection(
+                kind=SectionKind.MEMORIES,
+                title="Your own memories (beliefs; canon wins where they disagree)",
+                items=tuple(memory_items),
+                reserve=budget // 5,
+            ),
+            ContextSection(kind=SectionKind.REFERENCE, title="Public background", items=tuple(reference)),
+        ]
+        public = gm_words(turns) + [i.text for i in (*state_items, *canon_items, *reference)]
+        material = Material(context=assemble(sections, budget), secrets=_secrets(gm_cards), public=public)
+        return material, recalled
+
+    async def _memory_items(
+        self, campaign: Campaign, npc_id: int, recalled: list[Any], player_cards: dict[int, EntityCard]
+    ) -> list[ContextItem]:
+        """Return the recalled memories (marked where canon now disagrees) and the NPC's links between them."""
+        links = await self.deps.memories.relationships(campaign.id, [r.memory.id for r in recalled])
+        ontology = self.deps.canon.ontology_for(campaign)
+        states = public_state_names(player_cards.values())
+        items = [
+            ContextItem.of(
+                memory_line(r.memory, contradictions(r.memory, states, ontology)), ref=f"memory:{r.memory.id}"
+            )
+            for r in recalled
+        ]
+        recalled_ids = {r.memory.id for r in recalled}
+        items += [
+            ContextItem.of(memory_line(link), ref=f"memory:{link.id}")
+            for link in links
+            if link.id not in recalled_ids and link.npc_id == npc_id
+        ]
+        return items
+
+    async def npc_memories(self, campaign: Campaign, npc_name: str) -> tuple[str, list[MemoryRecord]]:
+        """Return an NPC's name and standing memories (GM)."""
+        npc_id, npc, _ = await resolve_npc(self.deps, campaign, npc_name, viewer=Viewer.GM)
+        return npc, await self.deps.memories.memories(campaign.id, npc_id)
+
+    async def npc_forget(
+        self, campaign: Campaign, npc_name: str, actor: Actor, memory_id: int | None = None
+    ) -> tuple[str, int]:
+        """Forget one memory of an NPC, or all of them (GM); return the NPC's name and how many went."""
+        if not actor.is_gm:
+            raise NotAllowed("Only the GM can make an NPC forget.")
+        npc_id, npc, _ = await resolve_npc(self.deps, campaign, npc_name, viewer=Viewer.GM)
+        return npc, len(await self.deps.memories.forget(campaign.id, npc_id, memory_id))
+
+    async def cast(
+        self, campaign: Campaign, channel_id: int, npc_name: str, actor: Actor, *, remove: bool = False
+    ) -> tuple[str, bool]:
+        """Declare an NPC present in (or absent from) the channel's scene, so it remembers it (GM)."""
+        if not actor.is_gm:
+            raise NotAllowed("Only the GM can say who is in a scene.")
+        scene = await self.deps.scenes.current_scene(channel_id)
+        if scene.status == SceneStatus.COMPLETED:
+            raise Conflict("This scene is already committed.")
+        npc_id, npc, _ = await resolve_npc(self.deps, campaign, npc_name, viewer=Viewer.GM)
+        if remove:
+            changed = await self.deps.db.run(lambda s: digest_repo.remove_cast(s, scene.id, npc_id))
+        else:
+            changed = await self.deps.db.run(lambda s: digest_repo.add_cast(s, scene.id, npc_id, actor.name))
+        return npc, changed
+
+    async def similar_scenes(self, campaign: Campaign, text: str, *, limit: int = 3) -> list[Moment]:
+        """Return the committed scenes most like `text`, by their summaries."""
+        if not text.strip():
+            raise InvalidInput("Describe the moment to look for.")
+        if not self.deps.moments.semantic:
+            raise Unavailable("Finding similar moments needs semantic search, which is switched off here.")
+        return await self.deps.moments.similar(campaign.id, text, limit=limit)
+
+
+def _secrets(gm_cards: dict[int, EntityCard]) -> list[Secret]:
+    """Return the GM-only lines of the cards, which an NPC's reply must never quote."""
+    return [
+        Secret(text=line, label=f"hidden canon about {card.entity.name}")
+        for card in gm_cards.values()
+        for line in secret_lines(card)
+    ]
+
+
+def _passages(results: list[Any], knowledge_class: str) -> list[ContextItem]:
+    """Return the passages of one knowledge class as context lines."""
+    return [
+        ContextItem.of(passage_line(r), ref=f"chunk:{r.chunk_id}")
+        for r in results
+        if r.knowledge_class.value == knowledge_class
+    ]

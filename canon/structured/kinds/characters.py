@@ -1,0 +1,108 @@
+"""Character files: a roster of the campaign's people, NPCs and player characters.
+
+A character is an NPC (the default) or, with `role: pc`, a player character; either is a Person wherever a
+Person is expected (a family tree's parents, an event's participants). Edges: the character MEMBER_OF its
+faction and LIVES_IN its home. `born` and `died` write the states alive and dead as a family tree's do;
+`status` (alive, missing, imprisoned, ...) is an attribute. `gm_notes` and the fields `gm_only` lists are the
+GM's alone.
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import TYPE_CHECKING
+
+from pydantic import Field, JsonValue
+
+from canon.structured.kinds.base import KindSpec
+from canon.structured.kinds.hidden import hidden_fields
+from canon.structured.schemas import (
+    PLACES,
+    Date,
+    EntityType,
+    Entry,
+    Id,
+    LifeEventKind,
+    LoreModel,
+    Name,
+    Ref,
+    RelationField,
+    Role,
+    Status,
+    Text,
+)
+
+if TYPE_CHECKING:
+    from canon.structured.normalise import Normaliser
+
+
+class Character(Entry):
+    """A person of the roster: an NPC, or a player character (`role: pc`)."""
+
+    id: Id
+    name: Name
+    role: Role | None = None
+    aliases: list[Text] = Field(default_factory=list)
+    faction: Ref | None = None
+    home: Ref | None = None
+    titles: list[Text] = Field(default_factory=list)
+    status: Status | None = None
+    born: Date | None = None
+    died: Date | None = None
+    description: Text | None = None
+    gm_notes: Text | None = None
+    gm_only: list[Text] = Field(default_factory=list)
+
+
+class CharactersFile(LoreModel):
+    """A roster of characters."""
+
+    characters: list[Character] = Field(default_factory=list)
+
+
+def normalise(n: Normaliser, document: CharactersFile) -> None:
+    """Define the characters, with their lives, factions and homes."""
+    for character in document.characters:
+        loc = n.v.loc_of(character)
+        attributes: dict[str, JsonValue] = {
+            "aliases": list(character.aliases),
+            "titles": list(character.titles),
+            "status": character.status,
+            "born": n.date_text(character.born),
+            "died": n.date_text(character.died),
+            "description": character.description,
+            "gm_notes": character.gm_notes,
+        }
+        hidden = hidden_fields(n, character, loc)
+        entity_type: EntityType = "PC" if character.role == "pc" else "NPC"
+        visibility = character.visibility or "public"
+        n.define(entity_type, character.id, character.name, attributes, visibility, loc, hidden)
+        for field_name, date in (("born", character.born), ("died", character.died)):
+            if date is not None:
+                n.check_date(character.id, date, (*loc, field_name), field_name)
+                n.life(character.id, typing.cast(LifeEventKind, field_name), date, (*loc, field_name))
+        born, died = character.born, character.died
+        if born is not None and died is not None and n.calendar.compare(died, born) == "before":
+            n.v.report((*loc, "died"), f'"died" ({died}) is before "born" ({born})')
+        n.link_fields("Person", character, loc, gm_only=hidden)
+
+
+KIND = KindSpec(
+    name="characters",
+    keys=("characters",),
+    model=CharactersFile,
+    entries={Character: ("Person", "id")},
+    normalise=normalise,
+    relations=(
+        RelationField(
+            entity_type="Person",
+            field="faction",
+            relation="MEMBER_OF",
+            outgoing=True,
+            target_types=("Faction",),
+        ),
+        RelationField(
+            entity_type="Person", field="home", relation="LIVES_IN", outgoing=True, target_types=PLACES
+        ),
+    ),
+)

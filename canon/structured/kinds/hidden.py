@@ -1,0 +1,31 @@
+"""The GM-only fields an entry of a roster may declare: `gm_notes` (always the GM's), and `gm_only: [field, ...]`
+naming the entry's other fields only the GM may read (a character's true faction, a faction's real goals)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from canon.structured.schemas import LoreModel
+
+if TYPE_CHECKING:
+    from canon.structured.normalise import Normaliser
+    from canon.structured.validate import Loc
+
+# Fields that cannot be hidden one by one: the entry itself says who may see it (`visibility: gm_only`).
+_NOT_HIDEABLE = frozenset({"id", "name", "visibility", "gm_only", "gm_notes"})
+
+
+def hidden_fields(n: Normaliser, entry: LoreModel, loc: Loc) -> tuple[str, ...]:
+    """Return the fields of `entry` only the GM may read; report each `gm_only` item that names no such field."""
+    named: list[str] = list(getattr(entry, "gm_only", ()))
+    allowed = [name for name in type(entry).model_fields if name not in _NOT_HIDEABLE]
+    hidden: list[str] = ["gm_notes"]
+    for index, name in enumerate(named):
+        if name in allowed:
+            hidden.append(name)
+        else:
+            n.v.report(
+                (*loc, "gm_only", index),
+                f'"gm_only" lists "{name}", which is not a field it can hide; it may list: {", ".join(allowed)}',
+            )
+    return tuple(hidden)

@@ -1,0 +1,87 @@
+"""Pure renderers for `/canon conflicts`: a page of recorded conflicts with both sides, and how each was closed.
+
+GM only (they may name GM-only canon), so ids appear: a conflict is named by its number to resolve or dismiss it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import discord
+
+from bot.client import limits
+from bot.client.limits import fit_lines
+from canon.checks import RecordedConflict
+from canon.conflicts import ACCEPTED, DISMISSED, OPEN, ConflictPage, Resolution, Show
+from canon.domain import Evidence
+from cogs.canon_embeds import shrink_to_limit
+from cogs.embeds import clip
+
+WARNING_COLOUR = discord.Colour.orange()
+DONE_COLOUR = discord.Colour.green()
+_SHOWN = {Show.OPEN: "open", Show.CLOSED: "closed", Show.ALL: "recorded"}
+_RESOLVED_BY = {
+    Resolution.RETCON.value: "by a retcon",
+    Resolution.CHANGE.value: "by a change of canon",
+    Resolution.RATIONALE.value: "with a rationale",
+}
+
+
+def _escape(text: str) -> str:
+    return discord.utils.escape_markdown(text)
+
+
+def _sides(sides: Iterable[dict[str, Any]]) -> list[str]:
+    lines = []
+    for side in sides:
+        evidence = [Evidence.model_validate(e).describe() for e in side.get("evidence") or []]
+        line = f"• {_escape(str(side.get('sentence', '')))}"
+        if evidence:
+            line += " — " + _escape("; ".join(evidence[:2]))
+        lines.append(line)
+    return lines
+
+
+def closure_line(conflict: RecordedConflict) -> str | None:
+    """Return how a closed conflict was closed, by whom and why (None for an open one)."""
+    if conflict.status == OPEN:
+        return None
+    who = f" by {conflict.closed_by}" if conflict.closed_by else ""
+    why = f": {_escape(clip(conflict.rationale, 300))}" if conflict.rationale else ""
+    if conflict.status == DISMISSED:
+        return f"🚫 Dismissed{who}{why}"
+    if conflict.status == ACCEPTED:
+        return f"✅ Accepted at a commit{why}"
+    how = _RESOLVED_BY.get(conflict.resolution or "", "")
+    return f"✅ Resolved {how}{who}{why}".replace("  ", " ")
+
+
+def conflict_page_embed(page: ConflictPage) -> discord.Embed:
+    """Render one page of conflicts, newest first, with both sides, their evidence, and each one's closure."""
+    shown = _SHOWN[page.show]
+    embed = discord.Embed(
+        title=f"Continuity conflicts: {shown}",
+        colour=WARNING_COLOUR if page.conflicts and page.show != Show.CLOSED else DONE_COLOUR,
+    )
+    if not page.conflicts:
+        embed.description = f"No {shown} conflicts." + (
+            " `/canon conflicts show:all` lists the closed ones too." if page.show == Show.OPEN else ""
+        )
+        return embed
+    embed.description = f"{page.total} {shown}, newest first; page {page.page + 1} of {page.pages}."
+    for conflict in page.conflicts:
+        lines = [_escape(clip(conflict.message, 400)), *_sides(conflict.details.get("sides") or [])]
+        closed = closure_line(conflict)
+        if closed:
+            lines.append(closed)
+        embed.add_field(
+            name=clip(f"#{conflict.id} · {conflict.kind.replace('_', ' ')}", limits.FIELD_NAME),
+            value=fit_lines(lines, limits.FIELD_VALUE),
+            inline=False,
+        )
+    footer = "🔒 This list may name GM-only canon."
+    if any(c.status == OPEN for c in page.conflicts):
+        footer += " Resolve a conflict (a retcon resolves those it answers), or dismiss it for good."
+    embed.set_footer(text=footer)
+    return shrink_to_limit(embed)

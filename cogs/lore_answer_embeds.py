@@ -1,0 +1,136 @@
+"""Pure renderers of a `/lore ask` answer: the short answer first, the numbered sources behind **Sources**.
+
+The answer cites its sources inline as `[n]`; the same numbers name them under the answer (the cited ones) and
+in the Sources view (all of them: canon facts first, then the passages). A passage a committed fact supersedes
+is marked out of date in both. Players get the sources and their classes; scores and reasons are the GM's
+("Why these?", `cogs.lore_embeds.why_embed`).
+
+Secrecy: the service already leaves hidden sources and GM-only canon out for a player; these renderers drop
+them again when the viewer is a player (belt and braces) and mark them 🔒 for the GM.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.client.limits import fit_lines
+from canon.domain import Viewer
+from cogs.canon_embeds import shrink_to_limit
+from cogs.embeds import COLOUR, clip
+from cogs.lore_embeds import (
+    CANON_MARK,
+    DESCRIPTION_LIMIT,
+    FIELD_LIMIT,
+    FIELD_NAME_LIMIT,
+    INSPIRATION,
+    INSPIRATION_NOTE,
+    LOCK,
+    TITLE_LIMIT,
+    _escape,
+    _visible_facts,
+    _visible_results,
+    class_badge,
+    snippet,
+    warning_lines,
+    where,
+)
+from memory.knowledge.answer_models import ShortAnswer
+from memory.knowledge.models import Answer, CanonFact, LoreResult, RetrievalRecord
+from memory.knowledge.retrieval.answer import compose
+
+OUT_OF_DATE = "⚠️ Out of date"
+NOTHING = "Nothing in this campaign's knowledge answers that. Try other words, or ask the GM."
+
+
+def result_field(number: int, result: LoreResult) -> tuple[str, str]:
+    """Return the name and value of one passage's field."""
+    name = clip(f"[{number}] {where(result)}", FIELD_NAME_LIMIT)
+    lines = [f"*{class_badge(result.knowledge_class, hidden=result.hidden)}*"]
+    if result.out_of_date:
+        lines.append(f"{OUT_OF_DATE}: now {_escape(clip(result.out_of_date, 200))}.")
+    body = snippet(result.text, skip=[result.source_title, *result.heading_path])
+    if not result.is_fact:
+        body = f"{INSPIRATION} _Inspiration, not fact:_ {body}"
+    lines.append(body)
+    lines.append(f"— `{clip(result.filename, 120)}`")
+    return name, fit_lines(lines, FIELD_LIMIT)
+
+
+def fact_field(number: int, fact: CanonFact) -> tuple[str, str]:
+    """Return the name and value of one entity's canon facts."""
+    lock = f" {LOCK} GM only" if fact.hidden else ""
+    name = f"[{number}] {CANON_MARK} Canon: {fact.entity_name} ({fact.entity_type}){lock}"
+    lines = []
+    if fact.description:
+        lines.append(_escape(clip(fact.description, 300)))
+    lines += [f"• {_escape(clip(f, 200))}" for f in fact.facts]
+    return clip(name, FIELD_NAME_LIMIT), fit_lines(lines or ["(no facts recorded yet)"], 600)
+
+
+def _reply(answer: Answer, results: Sequence[LoreResult], facts: Sequence[CanonFact]) -> ShortAnswer:
+    """Return the answer's short answer, written again from what this viewer sees when it saw more."""
+    if (
+        answer.reply is not None
+        and len(results) == len(answer.results)
+        and len(facts) == len(answer.canon_facts)
+    ):
+        return answer.reply
+    return compose(answer.question, facts, results)
+
+
+def answer_embed(answer: Answer, *, viewer: Viewer) -> discord.Embed:
+    """Render a `/lore ask` answer: the short answer citing its sources, the cited ones named under it."""
+    results = _visible_results(answer.results, viewer)
+    facts = _visible_facts(answer.canon_facts, viewer)
+    reply = _reply(answer, results, facts)
+    embed = discord.Embed(title=clip(f"Lore: {answer.question}", TITLE_LIMIT), colour=COLOUR)
+    lines = [_escape(reply.text)]
+    cited = [c for c in reply.citations if c.cited]
+    if cited:
+        lines.append("")
+        for c in cited:
+            stale = f" · {OUT_OF_DATE}" if c.out_of_date else ""
+            lines.append(f"[{c.number}] {_escape(clip(c.label, 200))}{stale}")
+    if any(not r.is_fact for r in results):
+        lines.append(f"{INSPIRATION} {INSPIRATION_NOTE}")
+    if viewer == Viewer.GM and (any(r.hidden for r in results) or any(f.hidden for f in facts)):
+        lines.append(f"{LOCK} The sources hold GM-only material: players never see it.")
+    if viewer == Viewer.GM and any(r.out_of_date for r in results):
+        lines.append("⚠️ A Canon passage here is out of date: the story has changed it. Update the source.")
+    # A degraded search (words only while the vector index is down, a typo searched as a heading word) is
+    # said in the answer itself: the asker should know why it may be worse than usual.
+    lines += warning_lines(answer.trace.warnings)
+    embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
+    shown = len(results) + len(facts)
+    if shown:
+        more = " · “Why these?” shows the scores and reasons" if viewer == Viewer.GM else ""
+        embed.set_footer(text=f"Sources shows the {shown} source(s) behind this answer{more}")
+    return shrink_to_limit(embed)
+
+
+def passages_embed(answer: Answer | RetrievalRecord, *, viewer: Viewer) -> discord.Embed:
+    """Render the Sources of an answer: numbered canon facts, then the numbered passages, best first."""
+    results = _visible_results(answer.results, viewer)
+    facts = _visible_facts(answer.canon_facts, viewer)
+    embed = discord.Embed(title=clip(f"Sources: {answer.question}", TITLE_LIMIT), colour=COLOUR)
+    lines: list[str] = []
+    if not results and not facts:
+        lines.append(NOTHING)
+    else:
+        lines.append("From the campaign's canon and sources, best first.")
+        if any(not r.is_fact for r in results):
+            lines.append(f"{INSPIRATION} {INSPIRATION_NOTE}")
+        if viewer == Viewer.GM and (any(r.hidden for r in results) or any(f.hidden for f in facts)):
+            lines.append(f"{LOCK} marks GM-only material: players never see it.")
+    lines += warning_lines(answer.trace.warnings)
+    embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
+    for number, fact in enumerate(facts[:5], 1):
+        name, value = fact_field(number, fact)
+        embed.add_field(name=name, value=value, inline=False)
+    first = len(facts) + 1
+    for number, result in enumerate(results[: 25 - len(embed.fields)], first):
+        name, value = result_field(number, result)
+        embed.add_field(name=name, value=value, inline=False)
+    return shrink_to_limit(embed)

@@ -1,0 +1,110 @@
+"""`/recap [scenes]` and the recap a completed scene posts in its channel: the campaign journal, for the table.
+
+A recap is made of what players may read (`bot.recaps`), so it is posted where everyone sees it. The scene's
+recap is posted once the scene is complete: by `/endscene` when nothing was proposed, else by the commit.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client.client import Lorekeeper
+from bot.client.limits import fit_lines
+from cogs.canon_embeds import shrink_to_limit
+from cogs.embeds import COLOUR, clip
+from cogs.places import campaign_here
+from cogs.review_common import services_of
+from memory.journal import Recap
+
+if TYPE_CHECKING:
+    from bot.app import Services
+
+log = logging.getLogger(__name__)
+
+NONE = discord.AllowedMentions.none()
+_FIELD = 1024
+
+
+def _escape(text: str) -> str:
+    return discord.utils.escape_markdown(text)
+
+
+def recap_lines(recap: Recap) -> list[str]:
+    """Return a recap's body as lines: the summary, then what became canon, who was there, the turns cited."""
+    lines: list[str] = []
+    if recap.summary:
+        lines.append(_escape(recap.summary))
+    if recap.facts:
+        lines.append("**Now part of the story:** " + "; ".join(_escape(f) for f in recap.facts))
+    elif not recap.summary:
+        lines.append("Nothing new became part of the story in this scene.")
+    if recap.present:
+        lines.append("**Who was there:** " + ", ".join(_escape(p) for p in recap.present))
+    for turn in recap.cited:
+        lines.append(f"> Turn {turn.number}, {_escape(turn.author)}: “{_escape(turn.text)}”")
+    return lines
+
+
+def recap_embed(recap: Recap) -> discord.Embed:
+    """Render one scene's recap, as the channel reads it once the scene is complete."""
+    embed = discord.Embed(
+        title=clip(f"Recap of scene {recap.story_order}: {recap.title}", 256), colour=COLOUR
+    )
+    embed.description = fit_lines(recap_lines(recap), 4000)
+    embed.set_footer(text="Kept in the campaign journal: /recap shows the last scenes again.")
+    return shrink_to_limit(embed)
+
+
+def previously_embed(recaps: Sequence[Recap]) -> discord.Embed:
+    """Render the last scenes' recaps as a "Previously on…", oldest first."""
+    embed = discord.Embed(title="Previously on…", colour=COLOUR)
+    if not recaps:
+        embed.description = "No scene has been committed yet: the journal is empty. It fills as scenes end."
+        return embed
+    for recap in recaps[:10]:
+        embed.add_field(
+            name=clip(f"Scene {recap.story_order}: {recap.title}", 256),
+            value=fit_lines(recap_lines(recap), _FIELD),
+            inline=False,
+        )
+    return shrink_to_limit(embed)
+
+
+async def post_recap(client: discord.Client, scene_id: int, channel_id: int) -> None:
+    """Post a completed scene's recap in its channel (a failure is logged: the scene stays committed)."""
+    try:
+        services = cast("Services", client.services)  # type: ignore[attr-defined]
+        recap = await services.recaps.recap_scene(scene_id)
+        channel = client.get_partial_messageable(channel_id)
+        await channel.send(embed=recap_embed(recap), allowed_mentions=NONE)
+    except Exception:
+        log.warning("could not post the recap of scene %s", scene_id, exc_info=True)
+
+
+class RecapCommands(commands.Cog):
+    """Read the last scenes' recaps again."""
+
+    def __init__(self, bot: Lorekeeper) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="recap", description="Post the last scenes' recaps: previously on…")
+    @app_commands.describe(scenes="How many of the last scenes (1 to 10, default 3)")
+    @app_commands.guild_only()
+    async def recap(
+        self, interaction: discord.Interaction, scenes: app_commands.Range[int, 1, 10] = 3
+    ) -> None:
+        """Post "Previously on…" with the recaps of the campaign's last scenes."""
+        campaign = await campaign_here(interaction)
+        recaps = await services_of(interaction).recaps.latest(campaign, scenes)
+        await interaction.response.send_message(embed=previously_embed(recaps), allowed_mentions=NONE)
+
+
+async def setup(bot: Lorekeeper) -> None:
+    """Register `/recap`."""
+    await bot.add_cog(RecapCommands(bot))

@@ -1,0 +1,190 @@
+"""The review card's modals: why a proposal is accepted despite warnings or rejected, and the GM's correction.
+
+Custom ids: `lk:rationale:{proposal_id}` (accept despite warnings), `lk:reject:{proposal_id}` (why, optional),
+`lk:edit:{proposal_id}` (correct a proposal's fields before deciding it). They are answered by a listener on
+their custom ids (`cogs.canon.CanonCommands.on_interaction`), not by the Modal object, so a modal opened before
+a restart still works. Every field sits in a Label, as Discord documents.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.client import limits
+from canon.domain import Viewer
+from canon.errors import Conflict
+from canon.proposals import EDITABLE, OPTIONAL, FactContent, Proposal, ProposalStatus, ProposalType
+from cogs.embeds import clip
+from cogs.review_common import check_campaign, services_of
+
+MODAL = re.compile(r"lk:(?P<action>rationale|reject|edit):(?P<id>[0-9]{1,19})")
+RATIONALE_FIELD = "lk:rationale:text"
+SHOW_REASON = "lk:reject:shown"
+EDIT_FIELD = "lk:edit:{}"
+ATTRIBUTE_PICK = "lk:edit:attribute_pick"
+_LABELS = {
+    "attribute": "What about it (like title)",
+    "value": "Its value",
+    "when": "From when (a date of the calendar)",
+    "relation": "The relation",
+    "since": "Since (a date of the calendar)",
+    "until": "Until (a date of the calendar)",
+    "state": "The state (like dead or wounded)",
+    "name": "The name",
+    "description": "A description",
+}
+_MAX = {"value": 1000, "description": 2000, "attribute": 60, "name": 200}
+
+
+class RationaleModal(discord.ui.Modal):
+    """Ask the GM why a proposal with continuity warnings is accepted anyway, or (optionally) why one is rejected."""
+
+    def __init__(
+        self, proposal_id: int, warnings: Sequence[dict[str, Any]], *, accept: bool = True, about: str = ""
+    ) -> None:
+        # Titled by what the proposal says, as the card shows it (the card numbers proposals, not by id).
+        heading = "Accept despite warnings" if accept else "Reject"
+        super().__init__(
+            title=clip(f"{heading}: {about}" if about else heading, limits.MODAL_TITLE),
+            custom_id=f"lk:{'rationale' if accept else 'reject'}:{proposal_id}",
+            timeout=900,
+        )
+        first = next(iter(warnings), {})
+        if accept:
+            placeholder = str(first.get("message") or "It breaks continuity.")
+        else:
+            placeholder = "Optional, kept with the proposal. Leave empty to just reject."
+        self.add_item(
+            discord.ui.Label(
+                text="Why accept it anyway?" if accept else "Why reject it? (optional)",
+                component=discord.ui.TextInput(
+                    custom_id=RATIONALE_FIELD,
+                    style=discord.TextStyle.paragraph,
+                    placeholder=clip(placeholder, limits.MODAL_PLACEHOLDER),
+                    required=accept,
+                    min_length=1 if accept else 0,
+                    max_length=1000,
+                ),
+            )
+        )
+
+        if not accept:
+            self.add_item(
+                discord.ui.Label(
+                    text="Who reads the reason?",
+                    component=discord.ui.Select(
+                        custom_id=SHOW_REASON,
+                        required=False,
+                        min_values=0,
+                        max_values=1,
+                        options=[
+                            discord.SelectOption(label="Only GMs", value="private", default=True),
+                            discord.SelectOption(label="Everyone at the table", value="public"),
+                        ],
+                    ),
+                )
+            )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Leave the answer to the listener, which also works after a restart."""
+
+
+class EditModal(discord.ui.Modal):
+    """Let the GM correct a pending proposal's fields (value, attribute, date ...) before deciding it.
+
+    For a fact, a select offers the attribute names its subject's type declares and those canon already uses,
+    so that a typed `captaincy` can become the `title` canon knows.
+    """
+
+    def __init__(self, proposal: Proposal, *, about: str = "", attributes: Sequence[str] = ()) -> None:
+        super().__init__(
+            title=clip(f"Edit: {about}" if about else "Edit the proposal", limits.MODAL_TITLE),
+            custom_id=f"lk:edit:{proposal.id}",
+            timeout=900,
+        )
+        current = proposal.content.model_dump(mode="json")
+        for name in EDITABLE[proposal.type]:
+            value = current.get(name)
+            self.add_item(
+                discord.ui.Label(
+                    text=_LABELS[name],
+                    component=discord.ui.TextInput(
+                        custom_id=EDIT_FIELD.format(name),
+                        style=discord.TextStyle.paragraph
+                        if name in {"value", "description"}
+                        else discord.TextStyle.short,
+                        default=clip(str(value), _MAX.get(name, 100)) if value else None,
+                        required=name not in OPTIONAL,
+                        max_length=_MAX.get(name, 100),
+                    ),
+                )
+            )
+        known = [a for a in dict.fromkeys(attributes) if a][: limits.SELECT_OPTIONS]
+        if proposal.type == ProposalType.FACT and known:
+            self.add_item(
+                discord.ui.Label(
+                    text="Or an attribute canon knows",
+                    description="Picking one replaces the name typed above.",
+                    component=discord.ui.Select(
+                        custom_id=ATTRIBUTE_PICK,
+                        placeholder="Pick an attribute name (optional)",
+                        required=False,
+                        min_values=0,
+                        max_values=1,
+                        options=[discord.SelectOption(label=clip(a, 100), value=a[:100]) for a in known],
+                    ),
+                )
+            )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Leave the answer to the listener, which also works after a restart."""
+
+
+def modal_values(components: Any) -> dict[str, Any]:
+    """Return a submitted modal's values by custom id: text for a text input, a list for a select."""
+    found: dict[str, Any] = {}
+
+    def walk(node: Any) -> None:
+        if isinstance(node, list):
+            for item in node:
+                walk(item)
+        elif isinstance(node, dict):
+            if "custom_id" in node and ("value" in node or "values" in node):
+                found[str(node["custom_id"])] = node.get("value", node.get("values"))
+            for key in ("components", "component"):
+                if key in node:
+                    walk(node[key])
+
+    walk(components)
+    return found
+
+
+def edit_changes(proposal: Proposal, values: dict[str, Any]) -> dict[str, str | None]:
+    """Return the corrections of an edit modal's values for a proposal (a picked attribute name wins)."""
+    changes: dict[str, str | None] = {}
+    for name in EDITABLE[proposal.type]:
+        typed = values.get(EDIT_FIELD.format(name))
+        if typed is not None:
+            changes[name] = str(typed)
+    picked = values.get(ATTRIBUTE_PICK)
+    if picked and proposal.type == ProposalType.FACT:
+        changes["attribute"] = str(picked[0])
+    return changes
+
+
+async def open_edit(interaction: discord.Interaction, proposal: Proposal, about: str) -> None:
+    """Open the modal that corrects a pending proposal, offering the attribute names of its subject's type."""
+    if proposal.status != ProposalStatus.PENDING:
+        raise Conflict(f"This proposal was already {proposal.status}; it can no longer be edited.")
+    services = services_of(interaction)
+    attributes: list[str] = []
+    if isinstance(proposal.content, FactContent):
+        campaign = await check_campaign(interaction, proposal.campaign_id)
+        ref = proposal.content.subject
+        subject = f"#{ref.entity_id}" if ref.entity_id is not None else ref.name
+        attributes = await services.canon.attribute_names(campaign, "", viewer=Viewer.GM, subject=subject)
+    await interaction.response.send_modal(EditModal(proposal, about=about, attributes=attributes))

@@ -1,0 +1,72 @@
+"""The short answer of a `/lore` question: a few sentences citing their sources by number."""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["AnswerMode", "Citation", "Relation", "ShortAnswer"]
+
+
+class AnswerMode(enum.StrEnum):
+    """How a short answer was written."""
+
+    #: From the canon graph: a relation or an entity's description.
+    GRAPH = "graph"
+    #: The sentences of the best passages that best answer the question (no language model).
+    EXTRACTIVE = "extractive"
+    #: Written by the language model from the passages and canon facts only.
+    LLM = "llm"
+    #: Nothing the asker may see answers the question.
+    NOTHING = "nothing"
+
+
+class Relation(BaseModel):
+    """A canon relation of an entity named in a question, as a sentence's parts (for answers from the graph)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    subject: str
+    predicate: str
+    object: str
+
+
+class Citation(BaseModel):
+    """One source an answer may cite: its number (as `[n]` in the text), what it is and where it is from.
+
+    Numbers run over the canon facts first, then the passages, in the order the answer lists them.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    number: int
+    kind: str  # "canon" | "passage"
+    label: str
+    chunk_id: int | None = None
+    source_id: int | None = None
+    entity_id: int | None = None
+    #: Set when a committed fact supersedes what the passage says: the sentence saying what changed.
+    out_of_date: str | None = None
+    cited: bool = False
+
+
+class ShortAnswer(BaseModel):
+    """A short answer (1-3 sentences) with inline `[n]` citations, or the honest "nothing known"."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    mode: AnswerMode
+    known: bool
+    citations: list[Citation] = Field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the command line's JSON shape of the answer."""
+        return {
+            "text": self.text,
+            "mode": self.mode.value,
+            "known": self.known,
+            "citations": [c.model_dump(mode="json") for c in self.citations if c.cited],
+        }

@@ -1,0 +1,193 @@
+"""Write the short answer of a lore question without a language model: from the canon graph, or extractive.
+
+Canon facts from play outrank imported prose, so the graph is asked first (`answer_graph`: a relation, an
+attribute asked, the entity asked about). Otherwise the answer is extractive: the one or two sentences of the best passages that cover most of the
+question's words (a word in a passage's headings counts for each of its sentences, at half weight). The
+question's names (its capitalised words) must all be in the passage, and at least half of its other words:
+otherwise nothing the asker may see answers it, and the answer says so plainly ("Nothing the table knows says who
+Ysolde's brother is."). Only what the asker may see reaches this module (the retriever filtered it first), so an
+answer never hints at GM-only material. Inspiration is never quoted as fact.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
+from memory.knowledge.models import CanonFact, LoreResult
+from memory.knowledge.retrieval.answer_graph import graph_answer
+from memory.knowledge.retrieval.answer_words import (
+    covers,
+    fold_words,
+    has_word,
+    key_words,
+    names_in,
+    same_word,
+    sentences,
+)
+
+__all__ = ["compose", "key_words", "nothing_known", "numbered", "same_word", "sentences"]
+
+#: Passages whose sentences may answer (the best few).
+PASSAGES_READ = 3
+#: Share of the question's words a passage must hold to answer it.
+MIN_COVERAGE = 0.5
+#: Share of the question's weight a quoted sentence and its headings must hold.
+SENTENCE_COVERAGE = 0.6
+
+#: "What does X do?" cannot be turned into "what X does" by moving a word: such questions are quoted.
+_AUXILIARIES = frozenset(
+    {
+        *(
+            "do",
+            "does",
+            "did",
+            "can",
+            "could",
+            "will",
+            "would",
+            "should",
+            "shall",
+            "may",
+            "might",
+            "must",
+            "has",
+        )
+    }
+    | {"have", "had"}
+)
+
+
+def nothing_known(question: str) -> str:
+    """Return the honest "nothing known" sentence for a question, in its own words where they allow."""
+    q = " ".join(question.split()).rstrip("?!. ")
+    match = re.match(r"(?i)^(who|what|where|when|which|how)\s+(is|are|was|were)\s+(.+)$", q)
+    if match:
+        return f"Nothing the table knows says {match.group(1).lower()} {match.group(3)} {match.group(2).lower()}."
+    match = re.match(r"(?i)^(who|what|where|when|which|how|why)\s+(\w+)\b(.*)$", q)
+    asks = {w.casefold() for w in q.split()[1:4]} & _AUXILIARIES  # "what damage does a mace deal"
+    if match and not asks:
+        return f"Nothing the table knows says {match.group(1).lower()} {match.group(2)}{match.group(3)}."
+    if match:
+        return f"Nothing the table knows answers “{q}?”."
+    return f"Nothing the table knows answers “{q}”."
+
+
+def numbered(facts: Sequence[CanonFact], results: Sequence[LoreResult]) -> list[Citation]:
+    """Return the numbered sources of an answer: canon facts first, then the passages, in order."""
+    citations = [
+        Citation(number=n, kind="canon", label=f"{f.entity_name} (canon)", entity_id=f.entity_id)
+        for n, f in enumerate(facts, 1)
+    ]
+    for n, r in enumerate(results, len(citations) + 1):
+        label = " › ".join([r.source_title, *[h for h in r.heading_path if h and h != r.source_title]])
+        citations.append(
+            Citation(
+                number=n,
+                kind="passage",
+                label=label,
+                chunk_id=r.chunk_id,
+                source_id=r.source_id,
+                out_of_date=r.out_of_date,
+            )
+        )
+    return citations
+
+
+@dataclass(slots=True)
+class _Sentence:
+    text: str
+    number: int
+    score: float
+    words: set[str]
+
+
+def _weights(keys: Sequence[str], names: Sequence[str], results: Sequence[LoreResult]) -> dict[str, float]:
+    """Return each question word's weight: rarer among the passages found weighs more, a name double."""
+    texts = [set(fold_words(" ".join([r.source_title, *r.heading_path, r.text]))) for r in results]
+    weight = {}
+    for w in keys:
+        found = sum(1 for words in texts if covers(words, w))
+        # A word no passage holds cannot be quoted: it weighs nothing here (a passage must still hold it).
+        rarity = 1.0 + math.log((1 + len(texts)) / (1 + found)) if found else 0.0
+        weight[w] = rarity * (2.0 if w in names else 1.0)
+    return weight
+
+
+def _scored(question: str, results: Sequence[LoreResult], first: int) -> list[_Sentence]:
+    """Return the sentences of the passages that answer the question, scored against it, best first.
+
+    A passage answers when it holds every name of the question and at least half of its other words (a name
+    alone is not an answer to "Who is Eliza Crane's brother?"); a sentence, when it and its headings hold most
+    of the question's weight. Short sentences are preferred ("Range 60 feet" over a paragraph naming a range).
+    """
+    keys = key_words(question)
+    names = [n for n in names_in(question) if n in keys]
+    others = [w for w in keys if w not in names]
+    weight = _weights(keys, names, results)
+    total = sum(weight.values()) or 1.0
+    scored: list[_Sentence] = []
+    readable = [(i, r) for i, r in enumerate(results) if r.is_fact][:PASSAGES_READ]
+    for rank, (index, result) in enumerate(readable):
+        heading = set(fold_words(" ".join([result.source_title, *result.heading_path])))
+        passage = heading | set(fold_words(result.text))
+        if not all(has_word(passage, n) for n in names):
+            continue
+        if others and sum(1 for w in others if covers(passage, w)) / len(others) < MIN_COVERAGE:
+            continue
+        damp = (1.0 - 0.12 * rank) * (0.5 if result.out_of_date else 1.0)
+        for position, text in enumerate(sentences(result.text)):
+            words = set(fold_words(text))
+            own = sum(weight[w] for w in keys if covers(words, w))
+            by_heading = sum(weight[w] for w in keys if not covers(words, w) and has_word(heading, w))
+            if not own or (own + by_heading) / total < SENTENCE_COVERAGE:
+                continue
+            density = 1.0 / (1.0 + len(words) / 30)
+            score = (own + 0.5 * by_heading) * damp * density - 0.01 * position
+            scored.append(_Sentence(text, first + index, score, {w for w in keys if covers(words, w)}))
+    scored.sort(key=lambda s: -s.score)
+    return scored
+
+
+def _extractive(question: str, results: Sequence[LoreResult], first: int) -> list[_Sentence]:
+    """Return the one or two sentences that best answer the question (none when no passage does)."""
+    scored = _scored(question, results, first)
+    if not scored:
+        return []
+    chosen = [scored[0]]
+    for other in scored[1:4]:
+        if other.score >= 0.7 * scored[0].score and other.words - scored[0].words:
+            chosen.append(other)
+            break
+    return chosen
+
+
+def compose(question: str, facts: Sequence[CanonFact], results: Sequence[LoreResult]) -> ShortAnswer:
+    """Return the short answer to a question from what the asker may see (see the module docstring)."""
+    citations = numbered(facts, results)
+    cited: set[int] = set()
+    parts: list[str] = []
+    mode = AnswerMode.EXTRACTIVE
+    graph = graph_answer(question, facts)
+    if graph is not None:
+        parts.append(graph[0])
+        cited.add(graph[1])
+        mode = AnswerMode.GRAPH
+    else:
+        for sentence in _extractive(question, results, len(facts) + 1):
+            text = sentence.text if sentence.text.endswith((".", "!", "?", "…")) else sentence.text + "."
+            parts.append(f"{text} [{sentence.number}]")
+            cited.add(sentence.number)
+    for number in sorted(cited):
+        stale = citations[number - 1].out_of_date
+        if stale:
+            parts.append(f"[{number}] is out of date: {stale} now.")
+    if not parts:
+        return ShortAnswer(
+            text=nothing_known(question), mode=AnswerMode.NOTHING, known=False, citations=citations
+        )
+    marked = [c.model_copy(update={"cited": c.number in cited}) for c in citations]
+    return ShortAnswer(text=" ".join(parts), mode=mode, known=True, citations=marked)

@@ -1,0 +1,174 @@
+"""The words and sentences of lore questions and passages, as the short answer reads them."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from memory import fulltext
+
+__all__ = [
+    "RELATION_WORDS",
+    "covers",
+    "fold_words",
+    "has_word",
+    "key_words",
+    "names_in",
+    "same_word",
+    "sentences",
+]
+
+SENTENCE_CHARS = 320
+#: Shorter pieces are not sentences ("Cost 5 gp" is one: a list item of a stat block).
+MIN_SENTENCE_CHARS = 8
+
+#: Words of a question that ask, rather than say what about.
+GENERIC = frozenset(
+    {
+        *("tell", "about", "know", "describe", "explain", "lore", "story", "information", "info", "detail"),
+        *(
+            "details",
+            "say",
+            "says",
+            "said",
+            "mean",
+            "means",
+            "called",
+            "name",
+            "named",
+            "kind",
+            "sort",
+            "type",
+        ),
+        *("happen", "happens", "happened", "give", "list", "does", "like", "much", "many"),
+    }
+)
+_WORD = re.compile(r"[^\W_]+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"“(]?[A-Z0-9])")
+_HEADING = re.compile(r"^\s*#{1,6}\s")
+_MARKUP = re.compile(r"[*_`>|]+")
+
+
+def fold_words(text: str) -> list[str]:
+    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
+
+
+def same_word(a: str, b: str) -> bool:
+    """Return whether two folded words are the same but for an ending ("aboleths" and "aboleth")."""
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    if len(short) < 4 or len(long_) - len(short) > 3:
+        return False
+    common = 0
+    for x, y in zip(short, long_, strict=False):
+        if x != y:
+            break
+        common += 1
+    return common >= len(short) - 1 and common >= 4
+
+
+def has_word(words: set[str], word: str) -> bool:
+    return word in words or any(same_word(word, w) for w in words)
+
+
+#: The table's abbreviations, read as the words a source writes out.
+ABBREVIATIONS = {
+    "ac": ("armor", "class"),
+    "hp": ("hit", "points"),
+    "cr": ("challenge",),
+    "dc": ("difficulty", "class"),
+    "xp": ("experience",),
+}
+
+
+def key_words(question: str) -> list[str]:
+    """Return the words a question is about: content words but the ones that only ask, abbreviations spelt out."""
+    words: list[str] = []
+    for word in fulltext.query_words(question.replace("’", "'")):
+        words += ABBREVIATIONS.get(word, (word,))
+    return [w for w in dict.fromkeys(words) if w not in GENERIC and w not in fulltext.STOPWORDS]
+
+
+def names_in(question: str) -> list[str]:
+    """Return the folded capitalised words of a question that do not start it (its names, mostly)."""
+    found = []
+    for index, match in enumerate(_WORD.finditer(unicodedata.normalize("NFKC", question))):
+        word = match.group(0)
+        if index and word[:1].isupper() and len(word) >= 3:
+            found.append(word.casefold())
+    return found
+
+
+_BLOCK_START = re.compile(r"^\s*(?:[-*+•]\s|\d+[.)]\s|\|)")
+
+
+def _blocks(text: str) -> list[str]:
+    """Return a passage's paragraphs, list items and table rows, each on one line (headings left out)."""
+    blocks: list[str] = []
+    current: list[str] = []
+    for line in text.splitlines():
+        starts = not line.strip() or _HEADING.match(line) or _BLOCK_START.match(line)
+        if starts and current:
+            blocks.append(" ".join(current))
+            current = []
+        if line.strip() and not _HEADING.match(line) and not set(line.strip()) <= set("|-: "):
+            current.append(line.strip())
+            if line.lstrip().startswith("|"):
+                blocks.append(" ".join(current))
+                current = []
+    if current:
+        blocks.append(" ".join(current))
+    return blocks
+
+
+def sentences(text: str) -> list[str]:
+    """Return a passage's sentences (headings left out, markup stripped, each clipped)."""
+    found: list[str] = []
+    for block in _blocks(text):
+        clean = " ".join(_MARKUP.sub(" ", block).split()).strip(" -•")
+        for piece in _SENTENCE.split(clean):
+            piece = piece.strip()
+            if len(piece) >= MIN_SENTENCE_CHARS:
+                found.append(piece if len(piece) <= SENTENCE_CHARS else piece[: SENTENCE_CHARS - 1] + "…")
+    return found
+
+
+#: Question words that ask for a relation, and the relation types that answer them.
+RELATION_WORDS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(["brother", "brothers", "sister", "sisters", "sibling", "siblings"], ("SIBLING_OF",)),
+    **dict.fromkeys(
+        [
+            "father",
+            "mother",
+            "parent",
+            "parents",
+            "son",
+            "sons",
+            "daughter",
+            "daughters",
+            "child",
+            "children",
+        ],
+        ("PARENT_OF",),
+    ),
+    **dict.fromkeys(["wife", "husband", "spouse", "married", "consort"], ("SPOUSE_OF",)),
+    **dict.fromkeys(
+        ["rules", "rule", "ruler", "ruled", "governs", "king", "queen", "lord", "lady"], ("RULES", "LEADS")
+    ),
+    **dict.fromkeys(["leads", "leader", "led", "commands", "heads"], ("LEADS",)),
+    **dict.fromkeys(["ally", "allies", "allied"], ("ALLY_OF",)),
+    **dict.fromkeys(["enemy", "enemies", "foe", "foes"], ("ENEMY_OF",)),
+    **dict.fromkeys(["member", "members", "belongs"], ("MEMBER_OF",)),
+    **dict.fromkeys(["worship", "worships", "worshipped"], ("WORSHIPS",)),
+    **dict.fromkeys(["owns", "possesses", "holds", "wields"], ("POSSESSES",)),
+    **dict.fromkeys(["killed", "slew", "murdered"], ("KILLED",)),
+}
+
+
+def covers(words: set[str], word: str) -> bool:
+    """Return whether a passage's words hold a question word (a relation word: or one of the same relation)."""
+    if has_word(words, word):
+        return True
+    relation = RELATION_WORDS.get(word)
+    return relation is not None and any(RELATION_WORDS.get(w) == relation for w in words)

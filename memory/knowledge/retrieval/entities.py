@@ -1,0 +1,253 @@
+"""Entity candidates: canon-graph entities named in a question, and their cards as `canon_facts`.
+
+Names and aliases are matched on word windows of the question (exact first, then fuzzy, so typos still match);
+only the entities the viewer may see are matched. Chunks whose headings carry a matched entity's name get a bonus
+in the fusion (`memory.knowledge.retrieval.candidates`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+
+from rapidfuzz import fuzz, process
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.campaigns import Campaign, ChangesetRow, LineageStep
+from canon.domain import EntityCard, Viewer, Visibility
+from canon.errors import GameError
+from canon.graph import CanonReader, fold
+from canon.ontology import Ontology, base_ontology
+from canon.wording import PLAIN, CalendarWords, Wording, statement_words
+from memory import fulltext
+from memory.knowledge.answer_models import Relation
+from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
+from memory.knowledge.retrieval.candidates import EntityMatch
+from memory.knowledge.retrieval.config import SearchConfig
+from memory.knowledge.retrieval.superseded import mark_superseded
+
+log = logging.getLogger(__name__)
+
+_ARTICLES = frozenset({"the", "a", "an"})
+#: Folded name tables kept (one per lineage, viewer and canon state).
+_NAMES_CACHE = 16
+
+#: Folded name -> (name as written, entity id); the folded names, for fuzzy matching; and each word of a
+#: many-word name that names one entity only ("ysolde" -> Ysolde Marrow), for names given in part.
+Names = tuple[dict[str, tuple[str, int]], list[str], dict[str, tuple[str, int]]]
+#: A name given in part, or with a typo in a part, scores below a whole name.
+_PART_SCORE = 92.0
+#: One letter wrong in a six-letter part ("Ysolda") is 83: a part is a capitalised word, so a lower bar holds.
+_PART_CUTOFF = 80.0
+
+
+def windows(question: str, longest: int = 6) -> list[str]:
+    """Return the word windows of a question (1 to `longest` words) that do not start or end on a stopword."""
+    words = [w.strip('.,;:!?"()[]') for w in question.replace("’", "'").split()]
+    words = [w[:-2] if w.lower().endswith("'s") else w for w in words if w]
+    found: list[str] = []
+    for size in range(min(longest, len(words)), 0, -1):
+        for start in range(len(words) - size + 1):
+            window = words[start : start + size]
+            if fold(window[0]) in fulltext.STOPWORDS or fold(window[-1]) in fulltext.STOPWORDS:
+                continue
+            found.append(" ".join(window))
+    return list(dict.fromkeys(found))
+
+
+def card_facts(card: EntityCard, limit: int, words: Wording = PLAIN) -> list[str]:
+    """Return an entity card's state, facts and relations as sentences (with when they hold, in the calendar's
+    words), without repeats, at most `limit`."""
+    views = ([card.state] if card.state is not None else []) + [*card.facts, *card.relations]
+    facts = [statement_words(view, words, Viewer.PLAYER, evidence=False) for view in views]
+    return list(dict.fromkeys(facts))[:limit]
+
+
+def card_relations(card: EntityCard) -> list[Relation]:
+    """Return an entity card's relations as parts, for answers from the graph."""
+    return [
+        Relation(subject=view.subject.name, predicate=view.statement.predicate, object=view.object.name)
+        for view in card.relations
+        if view.object is not None
+    ]
+
+
+def singulars(key: str) -> list[str]:
+    """Return what a folded plural may be the plural of ("aboleths" -> "aboleth", "harpies" -> "harpy")."""
+    found = []
+    if key.endswith("ies") and len(key) > 4:
+        found.append(key[:-3] + "y")
+    if key.endswith("es") and len(key) > 4:
+        found.append(key[:-2])
+    if key.endswith("s") and not key.endswith("ss") and len(key) > 3:
+        found.append(key[:-1])
+    return found
+
+
+def _match(window: str, key: str, names: Names, config: SearchConfig) -> tuple[str, float] | None:
+    """Return the folded name a window names and how well: whole, plural, in part, or with a typo."""
+    folded_names, choices, parts = names
+    if key in folded_names:
+        return key, 100.0
+    for singular in singulars(key):
+        if singular in folded_names:
+            return singular, 99.0
+    if len(key) >= 4:
+        found = process.extractOne(key, choices, scorer=fuzz.ratio, score_cutoff=config.fuzzy_cutoff)
+        if found is not None:
+            return found[0], float(found[1])
+    # One capitalised word naming one entity in part ("Ysolde" for Ysolde Marrow), maybe misspelt.
+    if " " in key or not window[:1].isupper() or len(key) < 3:
+        return None
+    for candidate in (key, *singulars(key)):
+        if candidate in parts:
+            return fold(parts[candidate][0]), _PART_SCORE
+    if len(key) >= 5:
+        found = process.extractOne(key, list(parts), scorer=fuzz.ratio, score_cutoff=_PART_CUTOFF)
+        if found is not None:
+            return fold(parts[found[0]][0]), _PART_SCORE * float(found[1]) / 100
+    return None
+
+
+def best_matches(question: str, names: Names, config: SearchConfig) -> list[EntityMatch]:
+    """Return the entities the question names, best first, at most `max_entities`."""
+    folded_names = names[0]
+    best: dict[int, EntityMatch] = {}
+    covered: list[str] = []
+    for window in windows(question):
+        key = fold(window)
+        if any(key in longer for longer in covered):
+            continue  # "Red Dragon" inside an already matched "Adult Red Dragon"
+        match = _match(window, key, names, config)
+        if match is None or match[0] not in folded_names:
+            continue
+        name, entity_id = folded_names[match[0]]
+        covered.append(key)
+        score = match[1] + len(key) / 100  # longer matches first among equals
+        if entity_id not in best or best[entity_id].score < score:
+            best[entity_id] = EntityMatch(entity_id=entity_id, matched=name, window=window, score=score)
+    return sorted(best.values(), key=lambda m: -m.score)[: config.max_entities]
+
+
+def name_parts(folded_names: dict[str, tuple[str, int]]) -> dict[str, tuple[str, int]]:
+    """Return each word of a many-word name that names one entity only (stopwords and short words left out)."""
+    owners: dict[str, set[int]] = {}
+    first: dict[str, tuple[str, int]] = {}
+    for folded, (name, entity_id) in folded_names.items():
+        words = folded.split()
+        if len(words) < 2:
+            continue
+        for word in words:
+            if len(word) < 3 or word in fulltext.STOPWORDS or word in _ARTICLES:
+                continue
+            owners.setdefault(word, set()).add(entity_id)
+            first.setdefault(word, (name, entity_id))
+    whole = {k for k in folded_names if " " not in k}
+    return {w: first[w] for w, ids in owners.items() if len(ids) == 1 and w not in whole}
+
+
+class EntityFinder:
+    """Finds the canon entities a question names, with their names cached until the lineage's canon changes."""
+
+    def __init__(self, ontology_for: Callable[[Campaign], Ontology] | None = None) -> None:
+        self.ontology_for = ontology_for
+        self._base_ontology: Ontology | None = None
+        self._names_cache: OrderedDict[tuple[tuple[int, ...], str, int], Names] = OrderedDict()
+
+    def ontology(self, campaign: Campaign) -> Ontology:
+        """Return the campaign's ontology (the base one extended by its settings, unless one is given)."""
+        if self.ontology_for is not None:
+            return self.ontology_for(campaign)
+        if self._base_ontology is None:
+            self._base_ontology = base_ontology()
+        extension = campaign.settings.get("ontology")
+        return self._base_ontology.extended(extension) if extension else self._base_ontology
+
+    async def names(self, reader: CanonReader, viewer: Viewer) -> Names:
+        """Return the entity names and aliases the viewer may see, folded, cached until canon changes."""
+        campaigns = [step.campaign_id for step in reader.steps]
+        stamp = await reader.session.scalar(
+            select(func.max(ChangesetRow.id)).where(ChangesetRow.campaign_id.in_(campaigns))
+        )
+        if stamp is None:  # no canon written in this lineage yet
+            return {}, [], {}
+        key = (tuple(campaigns), viewer.value, int(stamp))
+        cached = self._names_cache.get(key)
+        if cached is not None:
+            return cached
+        folded_names: dict[str, tuple[str, int]] = {}
+        for name, entity_id in await reader.names():
+            folded = fold(name)
+            folded_names.setdefault(folded, (name, entity_id))
+            # "the Harbor Hawk" is also named "Harbor Hawk" (question windows never start on a stopword).
+            first, _, rest = folded.partition(" ")
+            if rest and first in _ARTICLES:
+                folded_names.setdefault(rest, (name, entity_id))
+        value = (folded_names, list(folded_names), name_parts(folded_names))
+        self._names_cache[key] = value
+        while len(self._names_cache) > _NAMES_CACHE:
+            self._names_cache.popitem(last=False)
+        return value
+
+    async def find(
+        self,
+        session: AsyncSession,
+        campaign: Campaign,
+        steps: Sequence[LineageStep],
+        question: str,
+        viewer: Viewer,
+        config: SearchConfig,
+    ) -> tuple[list[CanonFact], list[EntityMatch]]:
+        """Return the cards of canon entities named in the question (exact, then fuzzy on word windows)."""
+        if config.max_entities == 0:
+            return [], []
+        reader = CanonReader(session, steps, self.ontology(campaign), viewer=viewer)
+        names = await self.names(reader, viewer)
+        if not names[0]:
+            return [], []
+        ranked = best_matches(question, names, config)
+        words = Wording(calendar=CalendarWords(eras=await reader.era_names())) if ranked else PLAIN
+        facts: list[CanonFact] = []
+        for m in ranked:
+            try:
+                card = await reader.card(m.entity_id)
+            except GameError:  # an entity retconned or hidden meanwhile: no card
+                log.debug("no card for entity #%s", m.entity_id)
+                continue
+            entity = card.entity
+            facts.append(
+                CanonFact(
+                    entity_id=entity.id,
+                    entity_name=entity.name,
+                    entity_type=entity.type,
+                    matched=m.window,
+                    match_score=round(min(m.score, 100.0), 1),
+                    hidden=entity.visibility == Visibility.GM_ONLY,
+                    description=entity.description,
+                    facts=card_facts(card, config.max_facts_per_entity, words),
+                    score=round(min(m.score, 100.0) / 100, 4),
+                    relations=card_relations(card),
+                )
+            )
+        found = {f.entity_id for f in facts}
+        return facts, [m for m in ranked if m.entity_id in found]
+
+    async def mark_superseded(
+        self,
+        session: AsyncSession,
+        campaign: Campaign,
+        steps: Sequence[LineageStep],
+        viewer: Viewer,
+        results: list[LoreResult],
+        max_entities: int = 8,
+    ) -> list[LoreResult]:
+        """Return the results with the Canon passages the story has changed marked (`retrieval.superseded`)."""
+        if not any(r.knowledge_class == KnowledgeClass.CANON for r in results):
+            return results
+        reader = CanonReader(session, steps, self.ontology(campaign), viewer=viewer)
+        names = await self.names(reader, viewer)
+        if not names[0]:
+            return results
+        return await mark_superseded(reader, names[0], results, max_entities=max_entities)

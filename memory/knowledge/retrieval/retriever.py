@@ -1,0 +1,199 @@
+"""The retriever: one question through filtering, candidate lists, fusion, rerank and budget (see the package)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.campaigns import Campaign, LineageStep, get_campaign, lineage
+from canon.domain import Viewer
+from canon.ontology import Ontology
+from canon.storage import Database
+from memory import fulltext
+from memory.embedding import Embedder
+from memory.knowledge.models import Answer, LoreResult
+from memory.knowledge.repository import SourceLite, retrievable, split_lineage_sources
+from memory.knowledge.retrieval.assemble import Found, assemble
+from memory.knowledge.retrieval.candidates import CandidateLists
+from memory.knowledge.retrieval.config import SearchConfig
+from memory.knowledge.retrieval.entities import EntityFinder
+from memory.knowledge.retrieval.semantic import SemanticSearch
+from memory.knowledge.retrieval.words import TypoFixer, campaigns_of, corrected, scale_words
+from memory.vector_index import VectorIndex
+
+# A campaign's settings (its ontology) and lineage are re-read after this many seconds (a rebase in another
+# process moves a lineage; in this one, `forget_campaign` drops it at once).
+_CAMPAIGN_TTL = 30.0
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 2)
+
+
+class Retriever:
+    """Answers questions from a campaign's knowledge; see `memory.knowledge.retrieval`."""
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        vectors: VectorIndex | None = None,
+        embedder: Embedder | None = None,
+        ontology_for: Callable[[Campaign], Ontology] | None = None,
+    ) -> None:
+        self.db = db
+        self.vectors = vectors
+        self.embedder = embedder
+        self.semantic = SemanticSearch(vectors=vectors, embedder=embedder)
+        self.entities = EntityFinder(ontology_for)
+        self.typos = TypoFixer()
+        self._campaigns: dict[int, tuple[float, Campaign, list[LineageStep]]] = {}
+
+    async def search(
+        self, campaign_id: int, question: str, *, viewer: Viewer, limit: int, config: SearchConfig
+    ) -> Answer:
+        """Return the best passages and canon facts for a question, for one viewer (see `memory.knowledge.retrieval`)."""
+        timings: dict[str, float] = {}
+        started = time.perf_counter()
+        # The query embedding (the slowest step) starts first and runs while the database is asked.
+        embedding = self.semantic.start_embedding(question) if config.mode != "lexical" else None
+        async with self.db.session() as session:
+            campaign, steps = await self._campaign(session, campaign_id)
+            # A branch: its ancestors' sources up to the fork; the ones imported later are blocked like
+            # hidden ones, so they are kept out of the ancestor's vector collection too.
+            sources, after_fork = await split_lineage_sources(session, steps)
+            allowed = {s.id: s for s in retrievable(sources, viewer)}
+            blocked = [s for s in sources if s.id not in allowed] + after_fork
+            versions: dict[int, tuple[str, str]] = {}
+            if config.mode != "lexical":
+                versions = await self.semantic.index_versions(session, {s.campaign_id for s in sources})
+            timings["sources"] = _ms(started)
+            found = await self._candidates(
+                session,
+                campaign,
+                steps,
+                question,
+                viewer,
+                config,
+                allowed,
+                blocked,
+                versions,
+                embedding,
+                timings,
+            )
+            mark = time.perf_counter()
+            answer = await assemble(
+                session,
+                found,
+                campaign_id=campaign_id,
+                question=question,
+                viewer=viewer,
+                limit=limit,
+                config=config,
+            )
+            marked = await self.entities.mark_superseded(session, campaign, steps, viewer, answer.results)
+            if marked != answer.results:
+                answer = answer.model_copy(update={"results": marked})
+            timings["assemble"] = _ms(mark)
+        timings["total"] = _ms(started)
+        return answer.model_copy(update={"trace": answer.trace.model_copy(update={"timings_ms": timings})})
+
+    async def _candidates(
+        self,
+        session: AsyncSession,
+        campaign: Campaign,
+        steps: list[LineageStep],
+        question: str,
+        viewer: Viewer,
+        config: SearchConfig,
+        allowed: dict[int, SourceLite],
+        blocked: list[SourceLite],
+        versions: dict[int, tuple[str, str]],
+        embedding: asyncio.Task[list[float]] | None,
+        timings: dict[str, float],
+    ) -> Found:
+        """Return the lexical, semantic and entity candidate lists of a question (the semantic one meanwhile)."""
+        lists = CandidateLists()
+        mark = time.perf_counter()
+        words = fulltext.query_words(question)
+        if config.typo_cutoff and allowed:
+            lists.corrections = await self.typos.corrections(session, words, allowed, config)
+            words += [w for w in lists.corrections.values() if w not in words]
+        timings["typos"] = _ms(mark)
+
+        semantic_task: asyncio.Task[tuple[list[tuple[int, float, str]], str]] | None = None
+        if config.mode != "lexical":
+            if lists.corrections and embedding is not None:  # embed the corrected question instead
+                embedding.cancel()
+                embedding = None
+            semantic_task = asyncio.create_task(
+                self.semantic.search(
+                    corrected(question, lists.corrections), allowed, blocked, versions, config, embedding
+                )
+            )
+        mark = time.perf_counter()
+        facts, matches = await self.entities.find(session, campaign, steps, question, viewer, config)
+        # A name given as an alias, in part or misspelt is searched by the entity's name too.
+        named = [f.entity_name for f in facts] + [m.matched for m in matches]
+        words += [w for name in named for w in fulltext.query_words(name) if w not in words]
+        timings["entities"] = _ms(mark)
+
+        mark = time.perf_counter()
+        if config.mode != "semantic":
+            words = await scale_words(session, words, allowed, config, lists)
+            lists.lexical = await fulltext.lexical_search(
+                session,
+                words,
+                list(allowed),
+                campaigns=campaigns_of(allowed),
+                limit=config.lexical_k,
+                heading_weight=config.heading_weight,
+            )
+        timings["lexical"] = _ms(mark)
+
+        mark = time.perf_counter()
+        if matches and config.entity_k and allowed:
+            names = [m.matched for m in matches]
+            lists.entity = await fulltext.heading_search(
+                session, names, list(allowed), campaigns=campaigns_of(allowed), limit=config.entity_k
+            )
+        timings["entity_headings"] = _ms(mark)
+
+        if semantic_task is not None:
+            mark = time.perf_counter()
+            lists.semantic, lists.semantic_status = await semantic_task
+            timings["semantic_wait"] = _ms(mark)
+            if lists.semantic_status.startswith(("failed", "stale", "disabled")):
+                lists.warnings.append(f"semantic search unavailable ({lists.semantic_status}): words only")
+        return Found(allowed=allowed, blocked=blocked, words=words, lists=lists, facts=facts, matches=matches)
+
+    async def out_of_date(
+        self, campaign_id: int, passages: list[LoreResult], *, viewer: Viewer, max_entities: int = 50
+    ) -> list[LoreResult]:
+        """Return passages with the Canon ones the story has changed marked (a source inspected, not a question)."""
+        async with self.db.session() as session:
+            campaign, steps = await self._campaign(session, campaign_id)
+            return await self.entities.mark_superseded(
+                session, campaign, steps, viewer, passages, max_entities=max_entities
+            )
+
+    def forget_index_state(self, campaign_id: int) -> None:
+        """Drop the cached vector-index state of a campaign (called when its vectors are rebuilt)."""
+        self.semantic.forget_index_state(campaign_id)
+
+    def forget_campaign(self, campaign_id: int) -> None:
+        """Drop a campaign's cached lineage (a rebase moved its fork point)."""
+        self._campaigns.pop(campaign_id, None)
+
+    async def _campaign(self, session: AsyncSession, campaign_id: int) -> tuple[Campaign, list[LineageStep]]:
+        """Return a campaign and its lineage (a lineage never changes; the campaign is re-read after a while)."""
+        cached = self._campaigns.get(campaign_id)
+        if cached is not None and time.monotonic() - cached[0] < _CAMPAIGN_TTL:
+            return cached[1], cached[2]
+        campaign = await get_campaign(session, campaign_id)
+        steps = await lineage(session, campaign_id)
+        self._campaigns[campaign_id] = (time.monotonic(), campaign, steps)
+        return campaign, steps

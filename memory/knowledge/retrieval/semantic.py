@@ -1,0 +1,150 @@
+"""Semantic candidates: cosine similarity of the question to each chunk's best view in the vector collections.
+
+Each campaign of the lineage has its own collection; only collections made with the installed model and the
+current views (`memory.embed_text`) are searched, a stale one is reported. The vector index only suggests: every
+hit is filtered again against the sources the database allows this viewer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Sequence
+
+import numpy as np
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from memory.embed_text import VIEWS_VERSION
+from memory.embedding import Embedder
+from memory.knowledge.index_state import index_versions
+from memory.knowledge.repository import SourceLite
+from memory.knowledge.retrieval.config import SearchConfig
+from memory.vector_index import VectorHit, VectorIndex
+
+log = logging.getLogger(__name__)
+
+# Up to this many times the vectors a search wants, blocked vectors are over-fetched rather than filtered out.
+_OVERFETCH_VECTORS = 4
+# How long the vector-index state of a campaign is trusted (this process forgets it at once when it writes it).
+_STATE_TTL = 10.0
+
+
+def _consume(task: asyncio.Task[list[float]]) -> None:
+    if not task.cancelled():
+        task.exception()
+
+
+class SemanticSearch:
+    """Searches a campaign's vector collections; `vectors` or `embedder` None means semantic search is off."""
+
+    def __init__(self, *, vectors: VectorIndex | None, embedder: Embedder | None) -> None:
+        self.vectors = vectors
+        self.embedder = embedder
+        self._index_state: dict[int, tuple[float, tuple[str, str]]] = {}
+
+    def start_embedding(self, question: str) -> asyncio.Task[list[float]] | None:
+        """Start embedding the question in a thread (the slowest step), or return None when search is off."""
+        if self.embedder is None or self.vectors is None:
+            return None
+        task = asyncio.create_task(asyncio.to_thread(self.embedder.embed_query, question))
+        # Whoever ends up not needing it (a lexical-only campaign, an error) leaves it unread: mark it read.
+        task.add_done_callback(_consume)
+        return task
+
+    def forget_index_state(self, campaign_id: int) -> None:
+        """Drop the cached vector-index state of a campaign (called when its vectors are rebuilt)."""
+        self._index_state.pop(campaign_id, None)
+
+    async def index_versions(self, session: AsyncSession, campaigns: set[int]) -> dict[int, tuple[str, str]]:
+        """Return (model version, views version) of each campaign's vectors, cached for a few seconds."""
+        now = time.monotonic()
+        fresh = {c: v for c, (at, v) in self._index_state.items() if c in campaigns and now - at < _STATE_TTL}
+        missing = campaigns - fresh.keys()
+        if missing:
+            for cid, version in (await index_versions(session, missing)).items():
+                fresh[cid] = version
+                self._index_state[cid] = (now, version)
+        return {c: v for c, v in fresh.items() if v is not None}
+
+    async def search(
+        self,
+        question: str,
+        allowed: dict[int, SourceLite],
+        blocked: Sequence[SourceLite],
+        versions: dict[int, tuple[str, str]],
+        config: SearchConfig,
+        embedding: asyncio.Task[list[float]] | None = None,
+    ) -> tuple[list[tuple[int, float, str]], str]:
+        """Return (chunk id, similarity, view) of the nearest allowed chunks, best first, and a status word."""
+        if self.vectors is None or self.embedder is None:
+            return [], "disabled"
+        if not allowed:
+            if embedding is not None:
+                embedding.cancel()
+            return [], "empty"
+        embedder, vectors = self.embedder, self.vectors
+        try:
+            current = (embedder.model_version, VIEWS_VERSION)
+        except Exception as error:  # model files missing: lexical only
+            return [], f"failed: {error}"
+        campaigns = sorted({s.campaign_id for s in allowed.values()})
+        stale = [c for c in campaigns if c in versions and versions[c] != current]
+        usable = [c for c in campaigns if versions.get(c) == current]
+        if not usable:
+            return [], "stale (run reindex)" if stale else "empty"
+        # Two views per chunk: fetch twice as many vectors to keep `semantic_k` chunks.
+        wanted = 2 * config.semantic_k
+        try:
+            raw = (
+                await embedding
+                if embedding is not None
+                else await asyncio.to_thread(embedder.embed_query, question)
+            )
+            vector = np.asarray(raw, dtype=np.float32)
+            hits: list[VectorHit] = []
+            for campaign_id in usable:
+                own_blocked = [s for s in blocked if s.campaign_id == campaign_id]
+                hits += await _nearest(vectors, campaign_id, vector.tolist(), wanted, own_blocked, allowed)
+        except Exception as error:  # semantic search is an extra: never fail the answer
+            log.warning("semantic search failed: %s", error)
+            return [], f"failed: {error}"
+        # Filtered again here: the vector index only suggests, the database decides what may be seen.
+        best: dict[int, tuple[float, str]] = {}
+        for hit in hits:
+            if hit.source_id not in allowed:
+                continue
+            similarity = 1.0 - hit.distance
+            if hit.chunk_id not in best or best[hit.chunk_id][0] < similarity:
+                best[hit.chunk_id] = (similarity, hit.view)
+        ranked = sorted(best.items(), key=lambda item: -item[1][0])[: config.semantic_k]
+        status = "ok" if not stale else "partly stale (run reindex)"
+        return [(cid, sim, view) for cid, (sim, view) in ranked], status
+
+
+async def _nearest(
+    vectors: VectorIndex,
+    campaign_id: int,
+    vector: list[float],
+    wanted: int,
+    blocked: Sequence[SourceLite],
+    allowed: dict[int, SourceLite],
+) -> list[VectorHit]:
+    """Return a campaign's nearest vectors, holding its `wanted` nearest allowed ones (or all it has).
+
+    Vectors of blocked sources (hidden from this viewer, disabled, imported after a branch's fork) are kept out
+    without a metadata filter when possible: in a large collection a filter costs many times the search itself
+    (notes/offline-models.md). With few blocked vectors, over-fetching by their number is exact. With more, one
+    search twice as deep nearly always holds enough allowed vectors (a hidden source is a small share of a
+    campaign); only when it does not (a question about the hidden material itself) is the filtered search run.
+    """
+    blocked_vectors = 2 * sum(s.chunk_count for s in blocked)
+    if blocked_vectors <= _OVERFETCH_VECTORS * wanted:
+        return await vectors.query(campaign_id, vector, limit=wanted + blocked_vectors)
+    deeper = 2 * wanted
+    found = await vectors.query(campaign_id, vector, limit=deeper)
+    # Enough: the wanted number, or every vector the allowed sources have when they have fewer.
+    enough = min(wanted, 2 * sum(s.chunk_count for s in allowed.values() if s.campaign_id == campaign_id))
+    if len(found) < deeper or sum(1 for hit in found if hit.source_id in allowed) >= enough:
+        return found
+    return await vectors.query(campaign_id, vector, limit=wanted, exclude_sources=[s.id for s in blocked])

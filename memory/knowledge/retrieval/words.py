@@ -1,0 +1,121 @@
+"""The words a question is searched by: typos corrected towards heading words, large campaigns' rarest words.
+
+Typos. A question word of four letters or more that appears nowhere in the allowed sources and is close to a word
+of their headings (same first letter, rapidfuzz ratio >= `typo_cutoff`) is searched as that word too ("Hyra" ->
+"hydra"), by words and by meaning. Only the allowed sources are looked at, so no typo is "corrected" towards a
+word only a hidden source contains.
+
+Large campaigns. bm25 scores every chunk that has any query word: a word found in a quarter of 100,000 chunks
+costs hundreds of milliseconds and adds almost nothing to the ranking (its idf is tiny). Above
+`large_campaign_chunks`, the words found in more than `common_word_share` of the chunks are left to the semantic
+search.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Sequence
+
+from rapidfuzz import fuzz, process
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from memory import fulltext
+from memory.knowledge.repository import SourceLite, heading_texts
+from memory.knowledge.retrieval.candidates import CandidateLists
+from memory.knowledge.retrieval.config import SearchConfig
+
+_WORD = re.compile(r"[^\W\d_]+")
+#: Heading vocabularies kept (one per set of allowed source versions).
+_VOCAB_CACHE = 8
+
+
+def campaigns_of(allowed: dict[int, SourceLite]) -> list[int]:
+    """Return the campaigns owning the allowed sources (the scope of a full-text query)."""
+    return sorted({s.campaign_id for s in allowed.values()})
+
+
+def corrected(question: str, corrections: dict[str, str]) -> str:
+    """Return the question with misspelt words replaced (for the embedding)."""
+    for wrong, right in corrections.items():
+        question = re.sub(rf"(?i)\b{re.escape(wrong)}\b", right, question)
+    return question
+
+
+async def scale_words(
+    session: AsyncSession,
+    words: list[str],
+    allowed: dict[int, SourceLite],
+    config: SearchConfig,
+    lists: CandidateLists,
+) -> list[str]:
+    """Return the words to search by: all of them, or in a large campaign its rarest few (see the docstring)."""
+    chunks = sum(s.chunk_count for s in allowed.values())
+    if chunks <= config.large_campaign_chunks or not words:
+        return words
+    cap = max(500, int(chunks * config.common_word_share))
+    counts = await fulltext.document_frequencies(
+        session, words, list(allowed), campaigns=campaigns_of(allowed), cap=cap
+    )
+    # A word in no chunk would only take the place of one that matches.
+    rare = sorted((w for w in words if 0 < counts[w] <= cap), key=lambda w: counts[w])
+    kept = [w for w in words if w in set(rare[: config.large_campaign_words])]
+    if kept != words:
+        lists.warnings.append(
+            f"large campaign: searched by the rarer words {', '.join(kept) or '(none)'}; common words by meaning"
+        )
+    return kept
+
+
+class TypoFixer:
+    """Finds misspelt question words and the heading words they were meant to be (see the docstring)."""
+
+    def __init__(self) -> None:
+        self._vocabularies: OrderedDict[tuple[tuple[int, int], ...], list[str]] = OrderedDict()
+
+    async def vocabulary(self, session: AsyncSession, allowed: dict[int, SourceLite]) -> list[str]:
+        """Return the heading words of the allowed sources (cached per set of source versions)."""
+        key = tuple(sorted((s.id, s.version) for s in allowed.values()))
+        cached = self._vocabularies.get(key)
+        if cached is not None:
+            self._vocabularies.move_to_end(key)
+            return cached
+        words: set[str] = set()
+        for text in await heading_texts(session, list(allowed)):
+            words.update(
+                w for w in _WORD.findall(unicodedata.normalize("NFKC", text).casefold()) if len(w) >= 4
+            )
+        vocabulary = sorted(words)
+        self._vocabularies[key] = vocabulary
+        while len(self._vocabularies) > _VOCAB_CACHE:
+            self._vocabularies.popitem(last=False)
+        return vocabulary
+
+    async def corrections(
+        self,
+        session: AsyncSession,
+        words: Sequence[str],
+        allowed: dict[int, SourceLite],
+        config: SearchConfig,
+    ) -> dict[str, str]:
+        """Return {misspelt word: heading word} for question words found nowhere in the allowed sources."""
+        candidates = [w for w in words if len(w) >= 4 and w.isalpha()]
+        if not candidates:
+            return {}
+        vocabulary = await self.vocabulary(session, allowed)
+        known = set(vocabulary)
+        fixes: dict[str, str] = {}
+        for word in candidates:
+            if word in known:
+                continue
+            pool = [v for v in vocabulary if v[0] == word[0] and abs(len(v) - len(word)) <= 3]
+            if not pool:
+                continue
+            found = process.extractOne(word, pool, scorer=fuzz.ratio, score_cutoff=config.typo_cutoff)
+            if found is None:
+                continue
+            if await fulltext.word_exists(session, word, list(allowed), campaigns=campaigns_of(allowed)):
+                continue  # a real word of these sources, only not in a heading
+            fixes[word] = found[0]
+        return fixes

@@ -1,0 +1,67 @@
+"""The story's clock: a scene's date moves by a shift on the calendar's months and days, or to a new date."""
+
+from __future__ import annotations
+
+import pytest
+
+from canon.calendar import CalendarRules, parse_date
+from canon.errors import InvalidInput
+from canon.proposals import EventContent, FactContent, Ref, RelationshipContent, dated_by_scene
+from canon.story_clock import date_and_key, scene_time
+
+DAY = parse_date("3rd_age.300.12.30")
+
+
+@pytest.mark.parametrize(
+    ("shift", "expected"),
+    [
+        ("+3 days", "3rd_age.year_301.month_1.day_2"),
+        ("+1 day", "3rd_age.year_300.month_12.day_31"),
+        ("+ 2 weeks", "3rd_age.year_301.month_1.day_13"),
+        ("+1 Month", "3rd_age.year_301.month_1.day_30"),
+        ("+10 years", "3rd_age.year_310.month_12.day_30"),
+        ("3rd_age.400", "3rd_age.year_400"),
+    ],
+)
+def test_a_shift_moves_the_date_on_the_calendar(shift: str, expected: str) -> None:
+    assert str(scene_time(shift, DAY)) == expected
+
+
+def test_a_shift_follows_the_calendars_own_months() -> None:
+    rules = CalendarRules(months_per_year=10, days_per_month=36)
+    assert (
+        str(scene_time("+7 days", parse_date("2nd_age.5.10.30", rules), rules))
+        == "2nd_age.year_6.month_1.day_1"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "current", "message"),
+    [
+        ("+3 fortnights", DAY, "is not a shift of time"),
+        ("+3 days", None, "has no date yet"),
+        ("+3 days", parse_date("3rd_age.300"), "does not name a day"),
+        ("3rd_age.year_abc", DAY, "The scene's date must be a date like"),
+        ("unknown", DAY, "cannot be “unknown”"),
+        ("+999999 years", parse_date(f"3rd_age.{10**12 - 5}"), "outside the calendar"),
+    ],
+)
+def test_a_bad_shift_or_date_is_refused(text: str, current: object, message: str) -> None:
+    with pytest.raises(InvalidInput, match=message):
+        scene_time(text, current)  # type: ignore[arg-type]
+
+
+def test_a_date_is_stored_with_its_world_key() -> None:
+    assert date_and_key(parse_date("3rd_age.300.3.17")) == ("3rd_age.year_300.month_3.day_17", 3000317)
+
+
+def test_facts_of_a_dated_scene_take_its_date_unless_they_say_their_own() -> None:
+    date = "3rd_age.year_300"
+    fact = FactContent(subject=Ref(name="Mara"), attribute="title", value="Queen")
+    assert dated_by_scene(fact, date).when == date  # type: ignore[union-attr]
+    own = fact.model_copy(update={"when": "3rd_age.year_200"})
+    assert dated_by_scene(own, date) == own
+    ally = RelationshipContent(subject=Ref(name="A"), relation="ALLY_OF", object=Ref(name="B"))
+    assert dated_by_scene(ally, date).since == date  # type: ignore[union-attr]
+    event = EventContent(name="The storm")
+    assert dated_by_scene(event, None) == event

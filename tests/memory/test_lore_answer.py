@@ -1,0 +1,115 @@
+"""The short answer without a language model: from the graph, extractive, or an honest "nothing known"."""
+
+from __future__ import annotations
+
+from memory.knowledge.answer_models import AnswerMode, Relation
+from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
+from memory.knowledge.retrieval.answer import compose, key_words, nothing_known, same_word, sentences
+
+
+def passage(
+    text: str,
+    *heading: str,
+    chunk_id: int = 1,
+    cls: KnowledgeClass = KnowledgeClass.REFERENCE,
+    out_of_date: str | None = None,
+) -> LoreResult:
+    return LoreResult(
+        chunk_id=chunk_id,
+        source_id=10,
+        source_title="World",
+        filename="world.md",
+        knowledge_class=cls,
+        heading_path=list(heading),
+        text=text,
+        token_count=len(text.split()),
+        score=1.0,
+        reasons=[],
+        out_of_date=out_of_date,
+    )
+
+
+def card(name: str, *, description: str | None = None, relations: list[Relation] | None = None) -> CanonFact:
+    return CanonFact(
+        entity_id=7,
+        entity_name=name,
+        entity_type="Person",
+        matched=name.split()[0],
+        match_score=100.0,
+        hidden=False,
+        description=description,
+        facts=[],
+        relations=relations or [],
+    )
+
+
+DEEP_SPEECH = passage(
+    "## Deep Speech\n\nDeep Speech is the language aboleths and cloakers speak. It has no script of its own.",
+    "Languages",
+    "Deep Speech",
+    chunk_id=3,
+)
+ELF = passage("## Elf\n\nElves love nature, magic and art. They live long lives.", "Races", "Elf", chunk_id=4)
+
+
+def test_an_extractive_answer_quotes_the_best_sentence_and_cites_its_passage() -> None:
+    answer = compose("Who speaks Deep Speech?", [], [ELF, DEEP_SPEECH])
+    assert answer.known and answer.mode == AnswerMode.EXTRACTIVE
+    assert answer.text.startswith("Deep Speech is the language aboleths and cloakers speak. [2]")
+    cited = [c for c in answer.citations if c.cited]
+    assert [c.label for c in cited] == ["World › Languages › Deep Speech"]
+
+
+def test_plurals_match_their_singular() -> None:
+    assert same_word("aboleths", "aboleth") and same_word("rules", "ruler") and not same_word("elf", "end")
+    answer = compose("Tell me about the aboleth", [], [ELF, DEEP_SPEECH])
+    assert "aboleths" in answer.text and "[2]" in answer.text
+
+
+def test_nothing_known_when_no_passage_holds_the_question_s_names() -> None:
+    answer = compose("Who is Ysolde's brother?", [card("Ysolde Marrow")], [ELF, DEEP_SPEECH])
+    assert not answer.known and answer.mode == AnswerMode.NOTHING
+    assert answer.text == "Nothing the table knows says who Ysolde's brother is."
+    assert not any(c.cited for c in answer.citations)
+
+
+def test_a_relation_question_is_answered_from_the_graph_first() -> None:
+    sibling = Relation(subject="Ysolde Marrow", predicate="SIBLING_OF", object="Tomas Marrow")
+    answer = compose("Who is Ysolde's brother?", [card("Ysolde Marrow", relations=[sibling])], [ELF])
+    assert answer.mode == AnswerMode.GRAPH
+    assert answer.text == "Ysolde Marrow is a sibling of Tomas Marrow. [1]"
+    ruler = Relation(subject="Queen Maren", predicate="RULES", object="Greyhaven")
+    ruled = compose("who rules Greyhaven?", [card("Greyhaven", relations=[ruler])], [])
+    assert ruled.text == "Queen Maren rules Greyhaven. [1]"
+
+
+def test_a_question_about_an_entity_is_answered_by_its_card() -> None:
+    answer = compose("Who is Ysolde?", [card("Ysolde Marrow", description="The harbourmaster.")], [ELF])
+    assert answer.text == "Ysolde Marrow: The harbourmaster. [1]" and answer.mode == AnswerMode.GRAPH
+
+
+def test_inspiration_is_never_quoted_as_fact() -> None:
+    mood = passage("Deep Speech sounds like wet stone grinding.", "Mood", cls=KnowledgeClass.INSPIRATION)
+    assert not compose("What does Deep Speech sound like?", [], [mood]).known
+
+
+def test_an_out_of_date_passage_is_marked_in_the_answer() -> None:
+    gate = passage(
+        "The north gate is open to travellers.",
+        "Greyhaven",
+        "North Gate",
+        out_of_date="North Gate is collapsed",
+    )
+    answer = compose("Is the north gate open?", [], [gate])
+    assert "[1] is out of date: North Gate is collapsed now." in answer.text
+    assert answer.citations[0].out_of_date == "North Gate is collapsed"
+
+
+def test_question_words_and_sentences() -> None:
+    assert key_words("Tell me about Ysolde’s brother") == ["ysolde", "brother"]
+    assert sentences("# Title\n\n| a | b |\n|---|---|\nOne sentence here. Another one follows.") == [
+        "One sentence here.",
+        "Another one follows.",
+    ]
+    assert nothing_known("Where is the Tidegate?") == "Nothing the table knows says where the Tidegate is."
+    assert nothing_known("Does the king sleep") == "Nothing the table knows answers “Does the king sleep”."
