@@ -50,12 +50,11 @@ class CalendarWords:
 
     def world_date(self, date: WorldDate) -> str:
         """Return a date in words at its precision: an era, a year, a month or a day of it."""
-        if date.era is None:
+        if date.era is None and date.year is None:
             return "an unknown date"
-        era = self.era(date.era)
         if date.year is None:
-            return era
-        year = f"year {date.year} of {era}"
+            return self.era(date.era or "")
+        year = f"year {date.year}" + (f" of {self.era(date.era)}" if date.era else "")  # a plain year: no era
         if date.month is None:
             return year
         if date.day is None:

@@ -44,6 +44,8 @@ JARGON = re.compile(r"\b[A-Z]+_[A-Z_]+\b|\w+\.year_-?\d+|#\d+|ontology|changeset
         ("3rd_age.340.3.17", "day 17 of month 3, year 340 of the Third Age"),
         ("5th_age.year_-50", "year -50 of the 5th age"),  # an era without a name reads from its id
         ("unknown", "an unknown date"),
+        ("412", "year 412"),  # a calendar without eras
+        ("412.3.17", "day 17 of month 3, year 412"),
         ("the day the tower fell", "the day the tower fell"),  # a person's own words stay as written
     ],
 )
