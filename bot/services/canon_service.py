@@ -44,9 +44,9 @@ from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from canon.gate import CommitResult, CommitTarget, Draft
 from canon.graph import CanonReader, CanonWriter
 from canon.ontology import Ontology
-from canon.proposals import ProposalContent, ProposalStatus, describe
+from canon.proposals import ProposalContent, ProposalStatus
 from canon.storage import Database
-from canon.wording import Wording
+from canon.wording import Wording, describe
 from memory.scenes import Actor, Scene, SceneReport, SceneService, SceneStatus, load_scene
 
 __all__ = [
@@ -404,7 +404,8 @@ class CanonService(ProposalService):
             entity = await reader.resolve(name, as_of)
             card = await reader.card(entity, as_of)
             cited = [e for v in (card.state, *card.relations, *card.facts) if v for e in v.statement.evidence]
-            return card, await wording_for(session, reader, [*cited, *card.evidence])
+            parents = [v.subject.id for v in card.relations if v.statement.predicate == "PARENT_OF"]
+            return card, await wording_for(session, reader, [*cited, *card.evidence], people=parents)
 
     async def timeline(
         self, campaign: Campaign, name: str, *, viewer: Viewer

@@ -226,8 +226,6 @@ class ProposalService:
             if scene is not None:
                 proposals = await _without_checkpointed(session, proposals, committed_in)
             secret, secret_warnings = await self._secret_proposals(session, campaign, proposals)
-            reader = await self.reader(session, campaign, Viewer.PLAYER)
-            words = await wording_for(session, reader, [e for p in proposals for e in p.evidence])
             # The card's order: what players may read first, so a public card and the GM's private one
             # number those alike (1, 2, 3 ...), and the GM-only ones follow on the private card alone.
             proposals = sorted(proposals, key=lambda p: (p.id in secret, p.id))
@@ -238,7 +236,7 @@ class ProposalService:
                 turn_messages=messages,
                 secret=secret,
                 secret_warnings=secret_warnings,
-                words=words,
+                words=await _review_words(self, session, campaign, proposals),
             )
 
     async def review_in_channel(self, channel_id: int) -> Review:
@@ -506,3 +504,11 @@ def _roll_evidence(scene_id: int, turns: Sequence[Turn], number: int) -> Evidenc
         turn_to=number,
         note=f"resolved by {turn.author_name}'s roll: {said}",
     )
+
+
+async def _review_words(
+    service: ProposalService, session: AsyncSession, campaign: Campaign, proposals: Sequence[Proposal]
+) -> Wording:
+    """Return the words a review card speaks in (as players may read them: the public card's)."""
+    reader = await service.reader(session, campaign, Viewer.PLAYER)
+    return await wording_for(session, reader, [e for p in proposals for e in p.evidence])

@@ -26,10 +26,19 @@ def jump_url(guild_id: int | None, channel_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
+#: The facts that tell a parent's sex ("father", "mother"), by their attribute's name.
+SEX_ATTRIBUTES = ("sex", "gender")
+
+
 async def wording_for(
-    session: AsyncSession, reader: CanonReader, evidence: Iterable[Evidence] = ()
+    session: AsyncSession,
+    reader: CanonReader,
+    evidence: Iterable[Evidence] = (),
+    *,
+    people: Iterable[int] = (),
 ) -> Wording:
-    """Return the wording of the reader's campaign for its viewer, knowing the scenes `evidence` cites."""
+    """Return the wording of the reader's campaign for its viewer, knowing the scenes `evidence` cites and the
+    sex of the `people` (where canon says it, as this viewer may read it)."""
     wanted: dict[int, set[int]] = {}
     for item in evidence:
         if item.kind != EvidenceKind.TURNS or item.scene_id is None:
@@ -58,4 +67,12 @@ async def wording_for(
                 for t in turns
             },
         )
-    return Wording(calendar=CalendarWords(eras=await reader.era_names()), scenes=scenes)
+    sexes: dict[int, str] = {}
+    wanted_people = list(dict.fromkeys(people))[: MAX_SCENES * 4]
+    if wanted_people:
+        for fact in await reader.statements(
+            subject_ids=wanted_people, predicates=SEX_ATTRIBUTES, with_evidence=False
+        ):
+            if fact.value:
+                sexes.setdefault(fact.subject_id, fact.value)
+    return Wording(calendar=CalendarWords(eras=await reader.era_names()), scenes=scenes, sexes=sexes)

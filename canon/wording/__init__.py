@@ -11,7 +11,7 @@ from canon.wording.context import PLAIN, Wording
 from canon.wording.dates import CalendarWords
 from canon.wording.evidence import SceneWords, TurnWords, evidence_words
 from canon.wording.findings import warning_sentence
-from canon.wording.proposals import proposal_sentence, type_words
+from canon.wording.proposals import describe, proposal_sentence, type_words
 from canon.wording.relations import fact_sentence, relation_sentence, relation_words, state_sentence
 from canon.wording.statements import statement_sentence, statement_words
 
@@ -21,6 +21,7 @@ __all__ = [
     "SceneWords",
     "TurnWords",
     "Wording",
+    "describe",
     "evidence_words",
     "fact_sentence",
     "proposal_sentence",

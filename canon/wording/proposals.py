@@ -19,10 +19,8 @@ from canon.wording.relations import fact_sentence, relation_sentence
 
 
 def type_words(entity_type: str) -> str:
-    """Return an entity type as words: "MagicSystem" reads "magic system"; "NPC" stays "NPC"."""
-    if entity_type.isupper():
-        return entity_type
-    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", entity_type).lower()
+    """Return an entity type as the ontology names it, in words: "MagicSystem" reads "Magic System"."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", entity_type).replace("_", " ")
 
 
 def proposal_sentence(
@@ -36,6 +34,11 @@ def proposal_sentence(
     elif cited:
         sentence += " (building on earlier canon)"
     return sentence
+
+
+def describe(content: ProposalContent) -> str:
+    """Return a proposal as one plain sentence without ids (the line of a list, a menu or a recap)."""
+    return proposal_sentence(content)
 
 
 def _sentence(content: ProposalContent, words: Wording) -> str:

@@ -270,7 +270,7 @@ async def test_a_round_trip_keeps_every_answer_and_card_and_never_reuses_an_id(
     assert restored_recap.model_dump(exclude={"scene_id", "campaign_id"}) == recap.model_dump(
         exclude={"scene_id", "campaign_id"}
     )
-    assert recap.facts == ("Aldric: title = Lord of Thornwall",) and recap.cited
+    assert recap.facts == ("Aldric is Lord of Thornwall",) and recap.cited
     async with services.db.session() as session:
         revisions = await session.scalar(
             select(func.count())

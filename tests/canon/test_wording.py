@@ -201,7 +201,7 @@ def test_each_kind_of_proposal_reads_as_a_line() -> None:
     }
     said = {kind: proposal_sentence(content, words) for kind, content in lines.items()}
     assert said == {
-        "entity": "New magic system: Greyhaven",
+        "entity": "New Magic System: Greyhaven",
         "fact": "Ysolde Marrow is Harbourmaster, from year 327 of the Third Age",
         "relation": "Corvan Marrow is Ysolde Marrow's parent, since year 300 of the Third Age (building on earlier canon)",
         "state": "Corvan Marrow becomes alive through a resurrection, in year 353 of the Third Age",

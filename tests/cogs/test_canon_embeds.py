@@ -454,7 +454,7 @@ def test_proposed_embed_names_the_entities_made_for_unknown_names(count: int) ->
     text = embed.description or ""
     assert text.startswith("Event: The march") and f"#{count}" not in text
     if count > 1:
-        assert "“Stranger 1” is not in canon yet, so it is proposed too, as a new person." in text
+        assert "“Stranger 1” is not in canon yet, so it is proposed too, as a new Person." in text
     assert embed.fields[0].name == "⚠️ Continuity warnings"
 
 

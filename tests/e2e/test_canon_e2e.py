@@ -327,7 +327,7 @@ async def test_a_hidden_proposal_stays_hidden_on_the_public_card(world: World) -
     # privately, which one waits, on a private card with it picked.
     waits = await emu.click(card, f"lk:review:{scene.id}:commit", world.gm)
     assert waits.ephemeral and "Nothing was committed yet" in (waits.content or "")
-    assert "The Hidden King: seat = Vell" in (waits.content or "")
+    assert "The Hidden King's seat: Vell" in (waits.content or "")
     assert f"lk:proposal:{king.id}:accept" in custom_ids(waits.components)
     assert (await latest_scene(world)).status == SceneStatus.REVIEW
     assert "Nothing was committed" not in str(live(world, card))  # the public card says nothing of it

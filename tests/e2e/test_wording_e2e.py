@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from tests.e2e.conftest import World
-from tests.e2e.test_canon_e2e import embed_text, latest_scene, proposals_of_scene, review_cards
+from tests.e2e.test_canon_e2e import embed_text, gm_adds, latest_scene, pick, proposals_of_scene, review_cards
 from tests.e2e.test_pictures_e2e import import_lore
 
 
@@ -20,6 +20,8 @@ def dump(label: str, embed: dict[str, Any]) -> None:
 
 async def test_an_evening_reads_in_words(world: World) -> None:
     await import_lore(world)
+    # Canon says Maric Vyr is a man: his children's cards call him their father.
+    await gm_adds(world, "fact", subject="Maric Vyr", attribute="sex", value="male")
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     await emu.invoke(chan, gm, "scene start", title="The harbour")
     await emu.send_message(chan, gm, "Maric Vyr greets you at the quay.")
@@ -28,7 +30,7 @@ async def test_an_evening_reads_in_words(world: World) -> None:
         chan,
         pat,
         "propose fact",
-        subject="Maric Vyr",
+        subject="Cael Vyr",
         attribute="titles",
         value="Harbourmaster of Greyhaven",
         turns="1-2",
@@ -49,7 +51,7 @@ async def test_an_evening_reads_in_words(world: World) -> None:
     card = review_cards(world)[-1]
     dump("review card (public)", card["embeds"][0])
     review = embed_text(card["embeds"][0])
-    assert "Maric Vyr is Harbourmaster of Greyhaven" in review
+    assert "Cael Vyr is Harbourmaster of Greyhaven" in review
     assert "Cael Vyr is an ally of Maric Vyr, since year 300 of the Third Age" in review
     assert "said in scene 1, turns [1](" in review and "by Gina and Pat" in review
     assert (
@@ -57,23 +59,27 @@ async def test_an_evening_reads_in_words(world: World) -> None:
         in review
     )
     title, ally, _ = await proposals_of_scene(world, scene.id)
-    await emu.click(card, f"lk:proposal:{title.id}:accept", gm)
-    await emu.click(card, f"lk:proposal:{ally.id}:accept", gm)
+    for row in (title, ally):
+        await pick(world, card, row.id)
+        await emu.click(card, f"lk:proposal:{row.id}:accept", gm)
     committed = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
     dump("commit card", committed.embeds[0])
     assert "Cael Vyr is an ally of Maric Vyr, since year 300 of the Third Age" in embed_text(
         committed.embeds[0]
     )
-    entity = await emu.invoke(chan, pat, "canon entity", name="Maric Vyr")
+    entity = await emu.invoke(chan, pat, "canon entity", name="Cael Vyr")
     dump("entity card (player)", entity.embeds[0])
     text = embed_text(entity.embeds[0])
-    assert "Theron Ashveil is Maric Vyr's parent (from year 205 to 252 of the Third Age)" in text
-    assert "Maric Vyr is dead (since year 281 of the Third Age)" in text
-    assert "proposed by Pat, accepted by Gina" in text and "said in scene 1, turns" in text
+    assert "Maric Vyr is Cael Vyr's father (from year 238 to 281 of the Third Age)" in text
+    assert "Sela Vyr is Cael Vyr's parent" in text  # canon does not say her sex
+    assert "Cael Vyr is an ally of Maric Vyr (since year 300 of the Third Age, from scene 1)" in text
+    assert "Cael Vyr is dead (since year 345 of the Third Age)" in text
+    assert "Cael Vyr is Harbourmaster of Greyhaven (from scene 1) — said in scene 1, turns [1](" in text
+    assert "by Gina and Pat; proposed by Pat, accepted by Gina" in text
     assert not re.search(r"[A-Z]+_[A-Z_]+|\w+\.year_\d+|#\d+", text), text
-    entity_gm = await emu.invoke(chan, gm, "canon entity", name="Maric Vyr")
+    entity_gm = await emu.invoke(chan, gm, "canon entity", name="Cael Vyr")
     dump("entity card (GM)", entity_gm.embeds[0])
-    assert re.search(r"Maric Vyr is married to Sela Vyr `#\d+`", embed_text(entity_gm.embeds[0]))
+    assert re.search(r"Cael Vyr is married to Yssa Raventhorne `#\d+`", embed_text(entity_gm.embeds[0]))
     event = await emu.invoke(chan, pat, "canon entity", name="Battle of Black Spire")
     dump("event card (player)", event.embeds[0])
     assert "When: 17 Hearthmoon, 340 TA" in embed_text(event.embeds[0])  # the world-builder's own words

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import Campaign, ChangesetRow, LineageStep
-from canon.domain import EntityCard, Viewer, Visibility
+from canon.domain import EntityCard, StatementView, Viewer, Visibility
 from canon.errors import GameError
 from canon.graph import CanonReader, fold
 from canon.ontology import Ontology, base_ontology
@@ -58,9 +58,13 @@ def windows(question: str, longest: int = 6) -> list[str]:
 
 
 def card_facts(card: EntityCard, limit: int, words: Wording = PLAIN) -> list[str]:
-    """Return an entity card's state, facts and relations as sentences (with when they hold, in the calendar's
-    words), without repeats, at most `limit`."""
-    views = ([card.state] if card.state is not None else []) + [*card.facts, *card.relations]
+    """Return an entity card's state, facts (an attribute's last value) and relations as sentences, with when
+    they hold in the calendar's words, without repeats, at most `limit`."""
+    latest: dict[tuple[int, str], StatementView] = {}  # an attribute's last value, in story order
+    for view in card.facts:
+        latest.pop((view.subject.id, view.statement.predicate), None)
+        latest[(view.subject.id, view.statement.predicate)] = view
+    views = ([card.state] if card.state is not None else []) + [*latest.values(), *card.relations]
     facts = [statement_words(view, words, Viewer.PLAYER, evidence=False) for view in views]
     return list(dict.fromkeys(facts))[:limit]
 
