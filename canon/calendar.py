@@ -63,7 +63,7 @@ Comparison = Literal["before", "after", "same", "overlap", "unknown"]
 
 UNKNOWN = "unknown"
 DATE_FORMS = (
-    "3rd_age.year_300, 3rd_age.year_300.month_3.day_17, 3rd_age.300.3.17, 3rd_age (era only), "
+    "3rd_age.300 (an era and a year), 3rd_age.300.3.17 (and a month and a day), 3rd_age (an era), "
     "412 or 412.3.17 (a plain year, without eras) or unknown"
 )
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from ruamel.yaml import YAML
 
 from canon.errors import InvalidInput
+from canon.wording.relations import relation_words
 
 
 class EntityKind(enum.StrEnum):
@@ -202,7 +203,8 @@ class Ontology(BaseModel):
         found = _lookup(name.replace(" ", "_").replace("-", "_"), self.relation_types)
         if found is None:
             raise InvalidInput(
-                f"“{name}” is not a relation. Allowed relations: {', '.join(sorted(self.relation_types))}."
+                f"“{name}” is not a relation. Allowed relations: "
+                f"{', '.join(relation_words(r) for r in sorted(self.relation_types))}."
             )
         return found
 
@@ -246,11 +248,13 @@ class Ontology(BaseModel):
         rel = self.relation_types[relation]
         if not self.is_a(source_type, rel.from_types):
             raise InvalidInput(
-                f"{relation} cannot start from a {source_type}; it starts from {', '.join(rel.from_types)}."
+                f"“{relation_words(relation)}” cannot start from a {source_type}; "
+                f"it starts from {', '.join(rel.from_types)}."
             )
         if not self.is_a(target_type, rel.to_types):
             raise InvalidInput(
-                f"{relation} cannot point at a {target_type}; it points at {', '.join(rel.to_types)}."
+                f"“{relation_words(relation)}” cannot point at a {target_type}; "
+                f"it points at {', '.join(rel.to_types)}."
             )
 
     def check_state_applies(self, state: str, entity_type: str) -> None:

@@ -239,42 +239,6 @@ def citations(content: ProposalContent) -> tuple[int, ...]:
     return () if isinstance(content, EntityContent) else content.relies_on
 
 
-def describe(content: ProposalContent) -> str:
-    """Return a proposal as one plain sentence for the review card."""
-    cited = citations(content)
-    sentence = _sentence(content)
-    return sentence + (f" (relies on {', '.join(f'#{i}' for i in cited)})" if cited else "")
-
-
-def _sentence(content: ProposalContent) -> str:
-    match content:
-        case EntityContent():
-            return f"New {content.entity_type}: {content.name}" + (
-                f" — {content.description}" if content.description else ""
-            )
-        case FactContent():
-            when = f" (from {content.when})" if content.when else ""
-            return f"{content.subject.name}: {content.attribute} = {content.value}{when}"
-        case RelationshipContent():
-            span = f" (from {content.since})" if content.since else ""
-            span += f" (until {content.until})" if content.until else ""
-            return f"{content.subject.name} {content.relation} {content.object.name}{span}"
-        case StateChangeContent():
-            via = f" through {content.via}" if content.via else ""
-            when = f" ({content.when})" if content.when else ""
-            return f"{content.subject.name} becomes {content.state}{via}{when}"
-        case EventContent():
-            bits = [content.name]
-            if content.when:
-                bits.append(f"on {content.when}")
-            if content.location:
-                bits.append(f"at {content.location.name}")
-            if content.participants:
-                bits.append("with " + ", ".join(p.name for p in content.participants))
-            return "Event: " + " ".join(bits)
-    raise AssertionError(content)  # pragma: no cover
-
-
 #: What the GM may correct in a proposal before deciding it (its entity references stay as resolved), and
 #: which of those may be left empty.
 EDITABLE: dict[ProposalType, tuple[str, ...]] = {

@@ -8,6 +8,7 @@ import discord
 
 from bot.branches import Binding, BranchInfo, BranchNode, DeleteReport, RebasePlan
 from canon.campaigns import Campaign, CampaignStatus, ForkPoint, fork_point_of
+from canon.wording import PLAIN
 from cogs.embeds import COLOUR, FIELD_LIMIT, clip
 
 TREE_LIMIT = 3900
@@ -18,12 +19,14 @@ def fork_text(point: ForkPoint | None, parent: str | None) -> str:
     """Return where a branch leaves its parent, in words ("" for a root campaign)."""
     if point is None:
         return ""
-    parts = [f"changeset #{point.changeset_id}"]
-    if point.scene_order is not None:
-        parts.append(f"after scene {point.scene_order}" if point.scene_order else "before any scene")
+    if point.scene_order is None:
+        where = "as its canon stood then"
+    else:
+        where = f"after scene {point.scene_order}" if point.scene_order else "before any scene"
+    text = f"forked from {parent or 'its parent'} {where}"
     if point.world_date:
-        parts.append(f"world up to {point.world_date}")
-    return f"forked from {parent or 'its parent'} at " + ", ".join(parts)
+        text += f", its world up to {PLAIN.date(point.world_date)}"
+    return text
 
 
 def _place(binding: Binding) -> str:
@@ -66,7 +69,7 @@ def info_embed(info: BranchInfo) -> discord.Embed:
         embed.description = fork_text(info.fork, info.parent.name).capitalize() + "."
         if info.behind:
             embed.description += (
-                f" {info.parent.name} has {info.behind} newer changeset(s): `/campaign rebase`."
+                f" {info.parent.name} has {info.behind} newer canon update(s): `/campaign rebase`."
             )
     embed.add_field(name="Status", value=c.status.value)
     own = info.own
@@ -89,7 +92,6 @@ def info_embed(info: BranchInfo) -> discord.Embed:
             value=clip(", ".join(_place(b) for b in info.bindings), FIELD_LIMIT),
             inline=False,
         )
-    embed.set_footer(text=f"Campaign #{c.id}")
     return embed
 
 
@@ -110,10 +112,9 @@ def plan_embed(plan: RebasePlan) -> discord.Embed:
     title = f"Rebased {b.name}" if plan.applied else f"Rebase {b.name} on {plan.parent.name}?"
     embed = discord.Embed(title=title, colour=COLOUR)
     embed.description = (
-        f"Fork point: changeset #{plan.current.changeset_id} → #{plan.target.changeset_id}, "
-        f"scene {plan.current.scene_order or 0} → {plan.target.scene_order or 0}. "
-        f"It brings in {plan.changesets} changeset(s), {plan.scenes} scene(s) and {plan.sources} source(s) of "
-        f"{plan.parent.name}."
+        f"The branch leaves {plan.parent.name} after scene {plan.target.scene_order or 0} instead of after "
+        f"scene {plan.current.scene_order or 0}. It brings in {plan.changesets} canon update(s), "
+        f"{plan.scenes} scene(s) and {plan.sources} source(s) of {plan.parent.name}."
     )
     moved = plan.scene_move
     if moved is not None:

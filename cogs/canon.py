@@ -29,6 +29,7 @@ from cogs import (
     canon_pictures,
     canon_views,
     conflict_views,
+    entity_embeds,
     note_embeds,
 )
 from cogs.canon_options import DATE_HELP, Date, Name, Text, entity_names
@@ -76,9 +77,9 @@ class CanonCommands(commands.Cog):
         campaign = await self._campaign(interaction)
         as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at)
         viewer = canon_options.viewer_of(interaction)
-        card = await self.canon.card(campaign, name, viewer=viewer, as_of=as_of)
-        content = canon_directory.card_content(card, viewer)  # with a select of its related entities
-        embed = canon_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of)
+        card, words = await self.canon.worded_card(campaign, name, viewer=viewer, as_of=as_of)
+        content = canon_directory.card_content(card, viewer, words)  # with a select of its related entities
+        embed = entity_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of, words=words)
         if viewer == Viewer.GM:  # the GM's own notes about it: the GM's view only
             note_embeds.add_card_notes(embed, await self.bot.services.notes.about(campaign, card.entity.id))
         content["embed"] = embed
@@ -134,9 +135,9 @@ class CanonCommands(commands.Cog):
             return
         campaign = await self._campaign(interaction)
         viewer = canon_options.viewer_of(interaction)
-        title, views = await self.canon.timeline(campaign, name, viewer=viewer)
+        title, views, words = await self.canon.worded_timeline(campaign, name, viewer=viewer)
         await interaction.response.send_message(
-            embed=canon_embeds.timeline_embed(title, views, viewer=viewer),
+            embed=entity_embeds.timeline_embed(title, views, viewer=viewer, words=words),
             ephemeral=True,
             allowed_mentions=NONE,
         )

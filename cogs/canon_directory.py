@@ -22,7 +22,8 @@ from bot.services.directory import MAX_FILTER, DirectoryPage
 from canon.domain import NOW, EntityCard, Viewer
 from canon.errors import InvalidInput
 from canon.visibility import visible_views
-from cogs import canon_embeds
+from canon.wording import PLAIN, Wording
+from cogs import canon_embeds, entity_embeds
 from cogs.canon_options import entity_types, viewer_of
 from cogs.embeds import COLOUR, clip
 from cogs.places import campaign_here
@@ -114,9 +115,10 @@ class OpenEntity(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"lk:o
                 raise InvalidInput("Pick an entry from the list.")
             campaign = await campaign_here(interaction)
             viewer = viewer_of(interaction)
-            card = await services_of(interaction).canon.card(campaign, f"#{values[0]}", viewer=viewer)
+            canon = services_of(interaction).canon
+            card, words = await canon.worded_card(campaign, f"#{values[0]}", viewer=viewer)
             await interaction.response.send_message(
-                ephemeral=True, allowed_mentions=NONE, **card_content(card, viewer)
+                ephemeral=True, allowed_mentions=NONE, **card_content(card, viewer, words)
             )
 
         await guarded(interaction, work)
@@ -125,9 +127,11 @@ class OpenEntity(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"lk:o
 DYNAMIC_ITEMS = (DirectoryButton, OpenEntity)
 
 
-def card_content(card: EntityCard, viewer: Viewer) -> dict[str, Any]:
+def card_content(card: EntityCard, viewer: Viewer, words: Wording = PLAIN) -> dict[str, Any]:
     """Return an entity card's embed and, when it has related entities the viewer may see, the select of them."""
-    content: dict[str, Any] = {"embed": canon_embeds.entity_card_embed(card, viewer=viewer, as_of=NOW)}
+    content: dict[str, Any] = {
+        "embed": entity_embeds.entity_card_embed(card, viewer=viewer, as_of=NOW, words=words)
+    }
     related: dict[int, str] = {}
     for relation in visible_views(card.relations, viewer):
         other = relation.object if relation.subject.id == card.entity.id else relation.subject

@@ -18,7 +18,6 @@ entity or fact ids (the GM's do).
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -29,19 +28,24 @@ from bot.client.limits import fit_lines
 from bot.services.canon_service import RetconResult, Review
 from canon.continuity import Finding
 from canon.domain import (
-    AsOf,
-    CanonLevel,
-    EntityCard,
+    Authority,
     Evidence,
-    EvidenceKind,
-    StatementKind,
     StatementView,
     Viewer,
-    Visibility,
 )
 from canon.gate import CommitResult
-from canon.proposals import EntityContent, Proposal, ProposalStatus, describe
-from canon.visibility import view_hidden, visible_views
+from canon.proposals import EntityContent, Proposal, ProposalStatus
+from canon.visibility import view_hidden
+from canon.wording import (
+    PLAIN,
+    SceneWords,
+    TurnWords,
+    Wording,
+    proposal_sentence,
+    statement_sentence,
+    type_words,
+    warning_sentence,
+)
 from cogs.embeds import COLOUR, clip
 
 PAGE_SIZE = 8
@@ -58,6 +62,13 @@ STATUS = {
     ProposalStatus.ACCEPTED: "✅ accepted",
     ProposalStatus.REJECTED: "❌ rejected",
     ProposalStatus.COMMITTED: "📜 committed",
+}
+# How a proposal's line names who proposed it, after the name.
+AUTHORITY = {
+    Authority.GM: " (GM)",
+    Authority.PLAYER: "",
+    Authority.SYSTEM: " (read from the story)",
+    Authority.SOURCE: " (from an imported source)",
 }
 WARNING_COLOUR = discord.Colour.orange()
 DONE_COLOUR = discord.Colour.green()
@@ -88,76 +99,57 @@ def jump_url(guild_id: int | None, channel_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
-def _escape(text: str) -> str:
+def escape(text: str) -> str:
     """Return user text that cannot break out of a markdown link or a strikethrough."""
     return discord.utils.escape_markdown(text)
 
 
+def review_words(review: Review) -> Wording:
+    """Return the words a review card speaks in, its own scene's turns linked to their messages."""
+    words, scene = review.words, review.scene
+    if scene is not None and scene.id not in words.scenes:
+        turns = {
+            number: TurnWords(url=jump_url(scene.guild_id, scene.channel_id, message_id))
+            for number, message_id in review.turn_messages.items()
+        }
+        scenes = {
+            **words.scenes,
+            scene.id: SceneWords(order=scene.story_order, title=scene.title, turns=turns),
+        }
+        words = dataclasses.replace(words, scenes=scenes)
+    return words.rich(escape)
+
+
 def evidence_text(evidence: Evidence, review: Review | None = None) -> str:
     """Return evidence in words, with links to the turns when the review knows their messages."""
-    scene = review.scene if review is not None else None
-    if (
-        evidence.kind == EvidenceKind.TURNS
-        and scene is not None
-        and review is not None
-        and evidence.scene_id == scene.id
-        and evidence.turn_from is not None
-    ):
-        first, last = evidence.turn_from, evidence.turn_to or evidence.turn_from
-
-        def link(number: int, label: str) -> str:
-            message_id = review.turn_messages.get(number)
-            return (
-                f"[{label}]({jump_url(scene.guild_id, scene.channel_id, message_id)})"
-                if message_id
-                else label
-            )
-
-        cited = (
-            link(first, f"turn {first}")
-            if first == last
-            else f"turns {link(first, str(first))}–{link(last, str(last))}"
-        )
-        return cited + (f" ({_escape(evidence.note)})" if evidence.note else "")
-    return _escape(evidence.describe())
+    words = review_words(review) if review is not None else PLAIN.rich(escape)
+    return words.evidence(evidence, Viewer.PLAYER)
 
 
-# A decision's note as the gate writes it; the number may be another copy's after an archive is restored.
-_DECISION_NOTE = re.compile(r"Proposal #[0-9]+ by (?P<rest>.*)", re.S)
+def evidence_words(evidence: Evidence, viewer: Viewer, words: Wording = PLAIN) -> str:
+    """Return evidence in words for a viewer (escaped): a player's words carry no ids and no GM rationale."""
+    return words.rich(escape).evidence(evidence, viewer)
 
 
-def evidence_words(evidence: Evidence, viewer: Viewer) -> str:
-    """Return evidence in words for a viewer (escaped): a player's words carry no ids and no GM rationale.
-
-    A decision's note names its proposal by id and may quote the GM's reason to accept it despite warnings,
-    which may rest on GM-only canon; a source chunk is named by ids. Players read neither.
-    """
-    if viewer == Viewer.GM:
-        return _escape(evidence.describe())
-    if evidence.kind == EvidenceKind.CHUNK:
-        return "an imported source"
-    decision = _DECISION_NOTE.match(evidence.note or "") if evidence.kind == EvidenceKind.COMMAND else None
-    if decision is not None:
-        decided = decision["rest"].split(" despite warnings:", 1)[0]
-        return _escape(f"proposed by {decided}")
-    return _escape(evidence.describe())
-
-
-def _warning_messages(warnings: Iterable[dict[str, Any]]) -> list[str]:
-    return [str(w.get("message") or w.get("kind") or "a continuity problem") for w in warnings]
+def _warning_messages(warnings: Iterable[dict[str, Any]], words: Wording = PLAIN) -> list[str]:
+    """Return continuity warnings as plain sentences (escaped), dates in the calendar's words."""
+    return [
+        warning_sentence(str(w.get("message") or "a continuity problem"), words.rich(escape))
+        for w in warnings
+    ]
 
 
 def _warning_lines(warnings: Iterable[dict[str, Any]]) -> list[str]:
     """Return each warning (escaped) followed by its sides with their evidence, in a player's words."""
     lines: list[str] = []
     for warning in warnings:
-        lines.append(_escape(_warning_messages([warning])[0]))
+        lines.append(_warning_messages([warning])[0])
         for side in warning.get("sides") or []:
             said = [
                 evidence_words(Evidence.model_validate(e), Viewer.PLAYER) for e in side.get("evidence") or []
             ]
             if said:
-                lines.append(f"  ◦ {_escape(str(side.get('sentence', '')))}: {said[0]}")
+                lines.append(f"  ◦ {escape(str(side.get('sentence', '')))}: {said[0]}")
     return lines
 
 
@@ -209,10 +201,12 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool, number: 
         raise ValueError("a GM-only proposal on a card players see")
     if proposal.warnings and proposal.status in {ProposalStatus.PENDING, ProposalStatus.ACCEPTED}:
         name += f" · {WARN} {len(proposal.warnings)}"
-    lines = [(f"{LOCK} " if hidden else "") + _escape(clip(describe(proposal.content), 300))]
-    who = f"by {_escape(proposal.proposer_name or proposal.origin)} · {proposal.authority.value}"
+    words = review_words(review)
+    viewer = Viewer.GM if reveal else Viewer.PLAYER
+    lines = [(f"{LOCK} " if hidden else "") + clip(proposal_sentence(proposal.content, words, viewer), 300)]
+    who = f"proposed by {escape(proposal.proposer_name or proposal.origin)}{AUTHORITY[proposal.authority]}"
     if proposal.decided_by_name and proposal.status != ProposalStatus.PENDING:
-        who += f" · decided by {_escape(proposal.decided_by_name)}"
+        who += f" · decided by {escape(proposal.decided_by_name)}"
     lines.append(who)
     if proposal.evidence:
         links = [evidence_text(e, review) for e in proposal.evidence[:3]]
@@ -224,11 +218,11 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool, number: 
         and proposal.rationale
         and (reveal or proposal.rationale_public)
     ):
-        lines.append(f"Why: {_escape(clip(proposal.rationale, 200))}")
+        lines.append(f"Why: {escape(clip(proposal.rationale, 200))}")
     if proposal.override_rationale:
-        lines.append(f"Accepted despite the warnings: {_escape(clip(proposal.override_rationale, 200))}")
-    warnings = _warning_messages(proposal.warnings)
-    lines += [f"{WARN} {_escape(clip(w, 220))}" for w in warnings[:3]]
+        lines.append(f"Accepted despite the warnings: {escape(clip(proposal.override_rationale, 200))}")
+    warnings = _warning_messages(proposal.warnings, words)
+    lines += [f"{WARN} {clip(w, 220)}" for w in warnings[:3]]
     if len(warnings) > 3:
         lines.append(f"{WARN} … and {len(warnings) - 3} more")
     return name, fit_lines(lines, PROPOSAL_FIELD_BUDGET)
@@ -300,14 +294,16 @@ def committed_embed(
     )
     written = [p for p in review.proposals if p.status == ProposalStatus.COMMITTED]
     refused = [p for p in review.proposals if p.status == ProposalStatus.REJECTED]
-    by = f" by {_escape(committed_by)}" if committed_by else ""
+    by = f" by {escape(committed_by)}" if committed_by else ""
+    words = review_words(review)
     lines = [f"Committed{by}: {len(written)} written to canon, {len(refused)} rejected."]
-    if findings:
-        kinds = Counter(f.kind.value for f in findings)
-        listed = ", ".join(f"{kind} ×{n}" if n > 1 else kind for kind, n in sorted(kinds.items()))
-        lines.append(
-            f"{WARN} {len(findings)} continuity conflict(s) recorded ({listed}); see `/canon conflicts`."
-        )
+    if findings and reveal:
+        lines.append(f"{WARN} Recorded as continuity conflicts (`/canon conflicts` lists them):")
+        lines += [f"• {clip(warning_sentence(f.message, words), 300)}" for f in findings[:5]]
+        if len(findings) > 5:
+            lines.append(f"• … and {len(findings) - 5} more")
+    elif findings:  # what they are may rest on GM-only canon: the GM reads them
+        lines.append(f"{WARN} {len(findings)} continuity conflict(s) recorded for the GM.")
     else:
         lines.append("No continuity conflicts.")
     embed.description = "\n".join(lines)
@@ -317,9 +313,9 @@ def committed_embed(
     def line(p: Proposal, *, why: bool) -> str:
         number = numbers[p.id]
         text = f"#{number} {LOCK} " if p.id in review.secret else f"#{number} "
-        text += _escape(clip(describe(p.content), 150))
+        text += clip(proposal_sentence(p.content, words, Viewer.GM if reveal else Viewer.PLAYER), 150)
         if why and p.rationale:
-            text += f" — {_escape(clip(p.rationale, 120))}"
+            text += f" — {escape(clip(p.rationale, 120))}"
         return text
 
     if written:
@@ -350,12 +346,14 @@ def proposed_embed(proposals: Sequence[Proposal], *, secret: frozenset[int] = fr
     """
     embed = discord.Embed(title="Proposed for canon", colour=COLOUR)
     *created, requested = proposals
-    lines = [f"{_escape(clip(describe(requested.content), 400))} — waits for the GM's review"]
+    lines = [
+        f"{clip(proposal_sentence(requested.content, PLAIN.rich(escape)), 400)} — waits for the GM's review"
+    ]
     for extra in created:
         if isinstance(extra.content, EntityContent):
             lines.append(
-                f"“{_escape(extra.content.name)}” is not in canon yet, so it is proposed too, as a new "
-                f"{extra.content.entity_type}."
+                f"“{escape(extra.content.name)}” is not in canon yet, so it is proposed too, as a new "
+                f"{type_words(extra.content.entity_type)}."
             )
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     warnings = [w for p in proposals if p.id not in secret for w in _warning_lines(p.warnings)]
@@ -381,12 +379,13 @@ def added_embed(result: CommitResult) -> discord.Embed:
         if requested.id in result.entity_ids:
             ids.insert(0, f"entity #{result.entity_ids[requested.id]}")
         lines.append(
-            _escape(clip(describe(requested.content), 400)) + (f" ({', '.join(ids)})" if ids else "")
+            clip(proposal_sentence(requested.content, PLAIN.rich(escape), Viewer.GM), 400)
+            + (f" ({', '.join(ids)})" if ids else "")
         )
     for extra in created:
         if isinstance(extra.content, EntityContent):
             lines.append(
-                f"“{_escape(extra.content.name)}” was not in canon, so it was added as a new "
+                f"“{escape(extra.content.name)}” was not in canon, so it was added as a new "
                 f"{extra.content.entity_type} (entity #{result.entity_ids.get(extra.id, '?')})."
             )
     embed.description = fit_lines(lines or ["Nothing was written."], DESCRIPTION_LIMIT)
@@ -394,7 +393,9 @@ def added_embed(result: CommitResult) -> discord.Embed:
         embed.colour = WARNING_COLOUR
         embed.add_field(
             name=f"{WARN} Recorded as conflicts",
-            value=fit_lines([_escape(f.message) for f in result.findings], FIELD_LIMIT),
+            value=fit_lines(
+                [warning_sentence(f.message, PLAIN.rich(escape)) for f in result.findings], FIELD_LIMIT
+            ),
             inline=False,
         )
     return shrink_to_limit(embed)
@@ -404,110 +405,19 @@ def added_embed(result: CommitResult) -> discord.Embed:
 
 
 def statement_line(
-    view: StatementView, *, evidence: bool = True, relative_to: int | None = None, viewer: Viewer = Viewer.GM
+    view: StatementView, *, evidence: bool = True, viewer: Viewer = Viewer.GM, words: Wording = PLAIN
 ) -> str:
     """Return one statement as a line: lock, sentence, when, its id (the GM's cards only) and evidence."""
-    s = view.statement
-    if s.kind == StatementKind.RELATION and view.object is not None and relative_to is not None:
-        if view.subject.id == relative_to:
-            text = f"{s.predicate} → {_escape(view.object.name)}"
-        else:
-            text = f"{_escape(view.subject.name)} {s.predicate} → this"
-    elif s.kind == StatementKind.ATTRIBUTE and relative_to == s.subject_id:
-        text = f"{_escape(s.predicate)} = {_escape(s.value or '')}"
-    else:
-        text = _escape(view.sentence())
-    when = s.validity.describe()
-    line = (f"{LOCK} " if view_hidden(view) else "") + text + (f" ({when})" if when else "")
+    words = words.rich(escape)
+    line = (f"{LOCK} " if view_hidden(view) else "") + statement_sentence(view, words)
+    when = words.span(view.statement.validity)
+    if when:
+        line += f" ({when})"
     if viewer == Viewer.GM:
-        line += f" `#{s.id}`"
-    if evidence and s.evidence:
-        line += " — " + "; ".join(evidence_words(e, viewer) for e in s.evidence[:2])
+        line += f" `#{view.statement.id}`"
+    if evidence and view.statement.evidence:
+        line += " — " + "; ".join(words.evidence(e, viewer) for e in view.statement.evidence[:2])
     return line
-
-
-def entity_card_embed(card: EntityCard, *, viewer: Viewer, as_of: AsOf) -> discord.Embed:
-    """Render an entity's card: state, aliases, relations, key facts and their evidence."""
-    entity = card.entity
-    if viewer == Viewer.PLAYER and entity.visibility == Visibility.GM_ONLY:
-        return discord.Embed(title="Not found", description="No such entity in this campaign's canon.")
-    lock = f" {LOCK}" if entity.visibility == Visibility.GM_ONLY else ""
-    embed = discord.Embed(title=clip(f"{entity.name} ({entity.type}){lock}", TITLE_LIMIT), colour=COLOUR)
-    lines = []
-    if entity.description:
-        lines.append(_escape(clip(entity.description, 1500)))
-    if entity.aliases:
-        lines.append("Also known as: " + _escape(", ".join(entity.aliases)))
-    if entity.provenance.level == CanonLevel.RETCONNED:
-        lines.append("This entity was retconned.")
-    if entity.kind != "concrete":
-        lines.append(f"Kind: {entity.kind}")
-    embed.description = fit_lines(lines, 2000) or None
-    state = card.state
-    if state is not None and viewer == Viewer.PLAYER and view_hidden(state):
-        state = None
-    embed.add_field(
-        name="State",
-        value=statement_line(state, relative_to=entity.id, viewer=viewer) if state is not None else "unknown",
-        inline=False,
-    )
-    relations = visible_views(card.relations, viewer)
-    if relations:
-        embed.add_field(
-            name="Relations",
-            value=fit_lines(
-                [statement_line(v, evidence=False, relative_to=entity.id, viewer=viewer) for v in relations],
-                FIELD_LIMIT,
-            ),
-            inline=False,
-        )
-    facts = visible_views(card.facts, viewer)
-    if facts:
-        embed.add_field(
-            name="Facts",
-            value=fit_lines(
-                [
-                    statement_line(v, relative_to=entity.id, viewer=viewer)
-                    + (
-                        f" — changed on {card.changed_at[v.statement.id]}"
-                        if v.statement.id in card.changed_at
-                        else ""
-                    )
-                    for v in facts
-                ],
-                FIELD_LIMIT,
-            ),
-            inline=False,
-        )
-    if card.evidence:
-        embed.add_field(
-            name="Evidence",
-            value=fit_lines([evidence_words(e, viewer) for e in card.evidence], FIELD_LIMIT),
-            inline=False,
-        )
-    footer = f"As of {as_of.describe()}"
-    if viewer == Viewer.GM:
-        footer += f" · entity #{entity.id} · {LOCK} = GM only"
-    embed.set_footer(text=footer)
-    return shrink_to_limit(embed)
-
-
-def timeline_embed(name: str, views: Sequence[StatementView], *, viewer: Viewer) -> discord.Embed:
-    """Render an entity's timeline in story order; retconned rows are struck through."""
-    embed = discord.Embed(title=clip(f"Timeline: {name}", TITLE_LIMIT), colour=COLOUR)
-    lines = []
-    for view in visible_views(views, viewer):
-        line = statement_line(view, evidence=False, viewer=viewer)
-        if view.statement.provenance.level == CanonLevel.RETCONNED:
-            replaced = view.statement.provenance.replaced_by
-            line = f"~~{line}~~ retconned" + (f" → `#{replaced}`" if replaced and viewer == Viewer.GM else "")
-        lines.append(line)
-    embed.description = fit_lines(lines, DESCRIPTION_LIMIT - 96) if lines else "Nothing recorded yet."
-    footer = "Struck through: retconned (what was believed before)."
-    if viewer == Viewer.GM:
-        footer += f" {LOCK} = GM only."
-    embed.set_footer(text=footer)
-    return shrink_to_limit(embed)
 
 
 # -- conflicts, checks, retcons, policy -----------------------------------------------------------------
@@ -518,9 +428,9 @@ def _sides_lines(sides: Iterable[dict[str, Any]]) -> list[str]:
     for side in sides:
         evidence = [Evidence.model_validate(e).describe() for e in side.get("evidence") or []]
         target = f"`#{side['statement_id']}` " if side.get("statement_id") else ""
-        line = f"• {target}{_escape(str(side.get('sentence', '')))}"
+        line = f"• {target}{escape(str(side.get('sentence', '')))}"
         if evidence:
-            line += " — " + _escape("; ".join(evidence[:2]))
+            line += " — " + escape("; ".join(evidence[:2]))
         lines.append(line)
     return lines
 
@@ -537,7 +447,7 @@ def check_embed(findings: Sequence[Finding], new: Sequence[Finding]) -> discord.
         sides = [s.model_dump(mode="json") for s in finding.sides]
         embed.add_field(
             name=clip(f"{finding.kind.value}", TITLE_LIMIT),
-            value=fit_lines([_escape(clip(finding.message, 300)), *_sides_lines(sides)], 520),
+            value=fit_lines([escape(clip(finding.message, 300)), *_sides_lines(sides)], 520),
             inline=False,
         )
     if len(new) > 10:
@@ -553,7 +463,7 @@ def retcon_embed(result: RetconResult, rationale: str) -> discord.Embed:
         if result.retconned
         else f"fact #{result.retconned_id}"
     )
-    lines = [f"~~{old}~~ is retconned.", f"Why: {_escape(clip(rationale, 500))}"]
+    lines = [f"~~{old}~~ is retconned.", f"Why: {escape(clip(rationale, 500))}"]
     if result.replacement is not None:
         lines.append(f"Replaced by: {statement_line(result.replacement, evidence=False)}")
     elif result.replacement_id is not None:

@@ -17,6 +17,7 @@ from canon.campaigns import Campaign
 from canon.domain import Viewer
 from canon.errors import GameError
 from canon.ontology import Ontology
+from canon.wording import relation_words
 from cogs.canon_views import services_of
 from cogs.checks import is_gm
 from cogs.embeds import clip
@@ -34,7 +35,7 @@ Turns = app_commands.Range[str, 1, 30]
 Facts = app_commands.Range[str, 1, 200]
 Word = app_commands.Range[str, 1, 60]
 
-DATE_HELP = "In-world date like 3rd_age.year_300 or 3rd_age.300.3.17"
+DATE_HELP = "In-world date: era and year like 3rd_age.300, or with month and day like 3rd_age.300.3.17"
 TURNS_HELP = "The turns that show it, like 12 or 12-15 (default: the latest turn)"
 GM_ONLY_HELP = "Hide it from players (GM-only canon)"
 RELIES_ON_HELP = "The facts it builds on, like 12 or #12, #15 (a retcon of one lists it for review)"
@@ -134,7 +135,7 @@ async def relation_types(interaction: discord.Interaction, current: str) -> Choi
         return []
     return ranked(
         (
-            (name, f"{name} ({', '.join(rel.from_types)} → {', '.join(rel.to_types)})")
+            (name, f"{relation_words(name)} ({', '.join(rel.from_types)} → {', '.join(rel.to_types)})")
             for name, rel in sorted(ontology.relation_types.items())
         ),
         current,

@@ -36,7 +36,8 @@ from bot.client import limits
 from bot.services.canon_service import Review
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput, NotAllowed
-from canon.proposals import ProposalStatus, describe
+from canon.proposals import ProposalStatus
+from canon.wording import describe
 from cogs import canon_embeds
 from cogs.checks import actor_of
 from cogs.embeds import clip

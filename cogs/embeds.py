@@ -7,6 +7,7 @@ import datetime as dt
 import discord
 
 from bot.client.limits import clip as clip
+from canon.wording import PLAIN
 from memory.scenes import Scene, SceneReport, SpeakerKind, Turn
 
 COLOUR = discord.Colour.dark_gold()
@@ -32,7 +33,7 @@ def scene_started_embed(scene: Scene) -> discord.Embed:
     if scene.location:
         embed.add_field(name="Location", value=clip(scene.location, FIELD_LIMIT))
     if scene.world_date:
-        embed.add_field(name="In-world date", value=clip(scene.world_date, FIELD_LIMIT))
+        embed.add_field(name="In-world date", value=clip(PLAIN.date(scene.world_date), FIELD_LIMIT))
     embed.set_footer(text=f"Started by {scene.started_by_name or 'the GM'}")
     return embed
 
@@ -40,7 +41,8 @@ def scene_started_embed(scene: Scene) -> discord.Embed:
 def scene_time_text(scene: Scene) -> str:
     """Return the announcement of a scene's new in-world date."""
     return (
-        f"🕰️ “{discord.utils.escape_markdown(scene.title)}” now takes place on {scene.world_date}. "
+        f"🕰️ The in-world date of “{discord.utils.escape_markdown(scene.title)}” is now "
+        f"{PLAIN.date(scene.world_date)}. "
         "Facts proposed from now on are dated by it, unless they say otherwise."
     )
 

@@ -159,7 +159,9 @@ def why_embed(record: RetrievalRecord, *, viewer: Viewer) -> discord.Embed:
         value = [
             f"score **{result.score:.3f}** · {class_badge(result.knowledge_class, hidden=result.hidden)}"
             + (" · always included" if result.always_include else ""),
-            f"source #{result.source_id} `{clip(result.filename, 80)}`, chunk #{result.chunk_id}",
+            f"source #{result.source_id} `{clip(result.filename, 80)}`, chunk #{result.chunk_id}"
+            if viewer == Viewer.GM
+            else f"from `{clip(result.filename, 80)}`",
             f"Why: {reasons_text(result.reasons)}",
             f"Showed: {snippet(result.text, 220, skip=[result.source_title, *result.heading_path])}",
         ]

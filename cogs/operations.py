@@ -22,6 +22,22 @@ NONE = discord.AllowedMentions.none()
 _ZONES = sorted(available_timezones())
 
 
+async def session_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    """Suggest the server's scheduled sessions by title and next start; the value is the session's id."""
+    if interaction.guild_id is None:
+        return []
+    services = interaction.client.services  # type: ignore[attr-defined]
+    now, typed = utc_now(), current.strip().casefold()
+    labels = [
+        (s.id, render.session_choice_label(s, now)) for s in await services.ops.sessions(interaction.guild_id)
+    ]
+    return [
+        app_commands.Choice(name=label[:100], value=session_id)
+        for session_id, label in labels
+        if typed in label.casefold() or typed == str(session_id)
+    ][:25]
+
+
 def _guild_id(interaction: discord.Interaction) -> int:
     if interaction.guild_id is None:
         raise InvalidInput(guild_only_message())
@@ -123,7 +139,8 @@ class OperationsCommands(commands.Cog):
         )
 
     @session.command(name="cancel", description="Cancel a scheduled session (GM)")
-    @app_commands.describe(session_id="The session's number, from /session list")
+    @app_commands.describe(session_id="The session: pick it from the suggestions")
+    @app_commands.autocomplete(session_id=session_choices)
     @gm_only()
     async def cancel(self, interaction: discord.Interaction, session_id: app_commands.Range[int, 1]) -> None:
         """Cancel a session and its reminders."""
@@ -133,7 +150,7 @@ class OperationsCommands(commands.Cog):
         if self.services.scheduler is not None:
             await self.services.scheduler.cancel_session(cancelled.id)
         await interaction.response.send_message(
-            f"Cancelled session `#{cancelled.id}` **{render.title_text(cancelled.title)}**.",
+            f"Cancelled the session **{render.title_text(cancelled.title)}**.",
             allowed_mentions=NONE,
         )
 

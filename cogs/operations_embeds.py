@@ -30,11 +30,12 @@ def title_text(title: str) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(title))
 
 
-def session_line(session: ScheduledSession, now: dt.datetime) -> str:
-    """Return one line about a scheduled session: id, title, next start (Discord timestamps), repeat, channel."""
+def session_line(session: ScheduledSession, now: dt.datetime, number: int) -> str:
+    """Return one line about a scheduled session: its place in the list, title, next start (Discord
+    timestamps), repeat, channel (a GM cancels one by picking it from `/session cancel`'s suggestions)."""
     start = session.next_start(now) or session.starts_at
     return (
-        f"`#{session.id}` **{title_text(session.title)}**: {discord_time(start, 'F')} "
+        f"{number}. **{title_text(session.title)}**: {discord_time(start, 'F')} "
         f"({discord_time(start, 'R')}), {REPEAT_TEXT.get(session.repeat, session.repeat)}, in <#{session.channel_id}>"
         + (f", pings <@&{session.ping_role_id}>" if session.ping_role_id else "")
     )
@@ -56,7 +57,7 @@ def scheduled_text(
     )
     reminder += f", pinging <@&{session.ping_role_id}>." if session.ping_role_id else "."
     text = (
-        f"📅 Session `#{session.id}` **{title_text(session.title)}** is scheduled for "
+        f"📅 **{title_text(session.title)}** is scheduled for "
         f"{discord_time(start, 'F')} ({discord_time(start, 'R')}), {REPEAT_TEXT[session.repeat]} "
         f"(read in {session.timezone}; everyone sees it in their own time).{reminder}"
     )
@@ -78,7 +79,7 @@ def sessions_pages(sessions: list[ScheduledSession], now: dt.datetime) -> list[s
     if not sessions:
         return ["No sessions are scheduled. A GM can add one with `/session schedule`."]
     room = limits.MESSAGE - len(MORE_SESSIONS.format(page=999, pages=999, next=999)) - 1
-    return limits.pages((session_line(s, now) for s in sessions), room)
+    return limits.pages((session_line(s, now, n) for n, s in enumerate(sessions, start=1)), room)
 
 
 def sessions_text(sessions: list[ScheduledSession], now: dt.datetime, page: int = 1) -> str:
@@ -109,7 +110,7 @@ def status_embed(status: dict[str, Any]) -> discord.Embed:
             f"{status['database']} · {_size(status['database_bytes'])}\n"
             f"{counts['campaigns']:,} campaigns · {counts['scenes']:,} scenes · {counts['turns']:,} turns\n"
             f"{counts['canon_rows']:,} canon rows ({counts['entities']:,} entities, "
-            f"{counts['statements']:,} statements) · {counts['sources']:,} sources · {counts['chunks']:,} chunks"
+            f"{counts['statements']:,} facts) · {counts['sources']:,} sources · {counts['chunks']:,} chunks"
         ),
         inline=False,
     )
@@ -148,3 +149,9 @@ def status_embed(status: dict[str, Any]) -> discord.Embed:
     else:
         embed.add_field(name="LLM tokens (this server)", value=status["llm"], inline=False)
     return embed
+
+
+def session_choice_label(session: ScheduledSession, now: dt.datetime) -> str:
+    """Return how `/session cancel` suggests a session: its title and next start, in UTC."""
+    start = session.next_start(now) or session.starts_at
+    return f"{session.title} — {start:%a %d %b %Y, %H:%M} UTC"

@@ -21,7 +21,8 @@ from bot.client.replies import reply_ephemeral
 from bot.services.canon_service import ANOTHER_SERVER, Review
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput, NotAllowed
-from canon.proposals import Proposal, ProposalStatus, describe
+from canon.proposals import Proposal, ProposalStatus
+from canon.wording import describe
 from cogs import canon_embeds
 from cogs.checks import require_gm
 from cogs.embeds import clip

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import enum
+from collections.abc import Collection
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -185,9 +186,17 @@ async def load_scene(session: AsyncSession, scene_id: int) -> Scene:
     return scene_from_row(row)
 
 
-async def scene_turns(session: AsyncSession, scene_id: int, *, include_deleted: bool = True) -> list[Turn]:
-    """Return a scene's turns in order."""
+async def scene_turns(
+    session: AsyncSession,
+    scene_id: int,
+    *,
+    include_deleted: bool = True,
+    numbers: Collection[int] | None = None,
+) -> list[Turn]:
+    """Return a scene's turns in order (only those `numbers`, when given)."""
     query = select(TurnRow).where(TurnRow.scene_id == scene_id).order_by(TurnRow.number)
+    if numbers is not None:
+        query = query.where(TurnRow.number.in_(sorted(set(numbers))))
     if not include_deleted:
         query = query.where(TurnRow.deleted_at.is_(None))
     return [turn_from_row(row) for row in (await session.execute(query)).scalars()]

@@ -224,7 +224,7 @@ def promote(
         return await services.branches.promote(found, fact, cli_actor())
 
     promotion = run_async(lambda: with_services(settings, work))
-    from canon.proposals import describe
+    from canon.wording import describe
 
     emit(
         {

@@ -42,19 +42,14 @@ AsOption = Annotated[
 
 
 def _line(view: StatementView) -> str:
-    from canon.domain import CanonLevel, Visibility
+    """Return one statement for the command line, in the table's words, with its id (the GM's detail view)."""
+    from canon.domain import CanonLevel, Viewer, Visibility
+    from canon.wording import PLAIN, statement_words
 
     s = view.statement
     lock = "[gm only] " if s.visibility == Visibility.GM_ONLY else ""
-    when = s.validity.describe()
     retconned = " [retconned]" if s.provenance.level == CanonLevel.RETCONNED else ""
-    evidence = "; ".join(e.describe() for e in s.evidence[:2])
-    return (
-        f"#{s.id} {lock}{view.sentence()}"
-        + (f" ({when})" if when else "")
-        + retconned
-        + (f" — {evidence}" if evidence else "")
-    )
+    return f"#{s.id} {lock}{statement_words(view, PLAIN, Viewer.GM)}{retconned}"
 
 
 def _card_text(card: EntityCard, as_of: str) -> str:

@@ -30,7 +30,7 @@ ReliesOnOption = Annotated[
 
 
 def _add(campaign: str, kind: str, build: Callable[[], ProposalContent], as_json: bool) -> None:
-    from canon.proposals import describe
+    from canon.wording import describe
 
     content = checked(build)
 

@@ -206,7 +206,7 @@ def batch(
     as_json: JsonOption = False,
 ) -> None:
     """List the proposals of an extraction batch, as the GM reviews them."""
-    from canon.proposals import describe
+    from canon.wording import describe
 
     settings = settings_or_exit()
 

@@ -20,7 +20,8 @@ from canon.errors import GameError, Unavailable
 T = TypeVar("T", bound=BaseModel)
 
 NOT_CONFIGURED_MESSAGE = (
-    "No language model is configured. Set LOREKEEPER_LLM__BASE_URL and LOREKEEPER_LLM__MODEL."
+    "No language model is configured, and this needs one: whoever runs the bot can set one up "
+    "(the language model settings in the README)."
 )
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 from bot.ops.logs import log_context
 from bot.ops.timeparse import discord_time
 from canon.storage import utc_now
+from canon.wording import warning_sentence
 
 if TYPE_CHECKING:
     from bot.app import Services
@@ -162,7 +163,7 @@ async def continuity_job() -> None:
             if not new:
                 continue
             lines = [f"🧭 Nightly continuity check of “{campaign.name}”: {len(new)} new conflict(s)."]
-            lines += [f"• {finding.message}" for finding in new[:10]]
+            lines += [f"• {warning_sentence(finding.message)}" for finding in new[:10]]
             if len(new) > 10:
                 lines.append(f"…and {len(new) - 10} more: `/canon conflicts`.")
             try:

@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.client import limits
 from bot.services.canon_access import CanonAccess
 from bot.services.proposal_service import ProposalService, Review
+from bot.services.wording import wording_for
 from canon import campaigns, review_cards
 from canon import conflicts as lifecycle
 from canon.calendar import DateError, parse_date, real_time_problem
@@ -43,8 +44,9 @@ from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from canon.gate import CommitResult, CommitTarget, Draft
 from canon.graph import CanonReader, CanonWriter
 from canon.ontology import Ontology
-from canon.proposals import ProposalContent, ProposalStatus, describe
+from canon.proposals import ProposalContent, ProposalStatus
 from canon.storage import Database
+from canon.wording import Wording, describe
 from memory.scenes import Actor, Scene, SceneReport, SceneService, SceneStatus, load_scene
 
 __all__ = [
@@ -393,14 +395,35 @@ class CanonService(ProposalService):
             entity = await reader.resolve(name, as_of)
             return await reader.card(entity, as_of)
 
+    async def worded_card(
+        self, campaign: Campaign, name: str, *, viewer: Viewer, as_of: AsOf = NOW
+    ) -> tuple[EntityCard, Wording]:
+        """Return an entity's card as of a point, for a viewer, with the words to show it in."""
+        async with self.db.session() as session:
+            reader = await self.reader(session, campaign, viewer)
+            entity = await reader.resolve(name, as_of)
+            card = await reader.card(entity, as_of)
+            cited = [e for v in (card.state, *card.relations, *card.facts) if v for e in v.statement.evidence]
+            parents = [v.subject.id for v in card.relations if v.statement.predicate == "PARENT_OF"]
+            return card, await wording_for(session, reader, [*cited, *card.evidence], people=parents)
+
     async def timeline(
         self, campaign: Campaign, name: str, *, viewer: Viewer
     ) -> tuple[str, list[StatementView]]:
         """Return an entity's name and its timeline."""
+        name, views, _ = await self.worded_timeline(campaign, name, viewer=viewer)
+        return name, views
+
+    async def worded_timeline(
+        self, campaign: Campaign, name: str, *, viewer: Viewer
+    ) -> tuple[str, list[StatementView], Wording]:
+        """Return an entity's name, its timeline and the words to show it in."""
         async with self.db.session() as session:
             reader = await self.reader(session, campaign, viewer)
             entity = await reader.resolve(name)
-            return entity.name, await reader.timeline(entity.id)
+            views = await reader.timeline(entity.id)
+            words = await wording_for(session, reader, [e for v in views for e in v.statement.evidence])
+            return entity.name, views, words
 
     async def neighbours(
         self, campaign: Campaign, name: str, *, viewer: Viewer, hops: int = 1, as_of: AsOf = NOW

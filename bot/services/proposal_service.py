@@ -16,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.canon_access import CanonAccess
+from bot.services.wording import wording_for
 from canon import campaigns, review_cards
 from canon.campaigns import Campaign, ChangesetKind, ChangesetRow
 from canon.continuity import Finding
@@ -35,6 +36,7 @@ from canon.proposals import (
 )
 from canon.storage import Database
 from canon.visibility import HiddenCanon, proposal_hidden, warnings_hidden
+from canon.wording import PLAIN, Wording
 from memory.scenes import Actor, Scene, SceneService, SceneStatus, SpeakerKind, Turn, load_scene, scene_turns
 
 log = logging.getLogger(__name__)
@@ -55,6 +57,8 @@ class Review:
     turn_messages: dict[int, int]
     secret: frozenset[int] = frozenset()
     secret_warnings: frozenset[int] = frozenset()
+    #: The words the card speaks in: the calendar's, and the scene's turns with their speakers and links.
+    words: Wording = PLAIN
 
     def hidden_undecided(self) -> list[Proposal]:
         """Return the GM-only proposals still waiting for a decision: a commit waits for them, since only the
@@ -232,6 +236,7 @@ class ProposalService:
                 turn_messages=messages,
                 secret=secret,
                 secret_warnings=secret_warnings,
+                words=await _review_words(self, session, campaign, proposals),
             )
 
     async def review_in_channel(self, channel_id: int) -> Review:
@@ -499,3 +504,11 @@ def _roll_evidence(scene_id: int, turns: Sequence[Turn], number: int) -> Evidenc
         turn_to=number,
         note=f"resolved by {turn.author_name}'s roll: {said}",
     )
+
+
+async def _review_words(
+    service: ProposalService, session: AsyncSession, campaign: Campaign, proposals: Sequence[Proposal]
+) -> Wording:
+    """Return the words a review card speaks in (as players may read them: the public card's)."""
+    reader = await service.reader(session, campaign, Viewer.PLAYER)
+    return await wording_for(session, reader, [e for p in proposals for e in p.evidence])

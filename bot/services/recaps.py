@@ -15,8 +15,9 @@ from bot.services.canon_service import CanonService
 from canon.campaigns import Campaign
 from canon.domain import EvidenceKind
 from canon.errors import Conflict, InvalidInput
-from canon.proposals import ProposalStatus, describe
+from canon.proposals import ProposalStatus
 from canon.storage import Database
+from canon.wording import describe
 from memory import journal
 from memory.journal import CitedTurn, Recap
 from memory.scenes import SceneStatus, SpeakerKind, load_scene, scene_turns

@@ -6,9 +6,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from canon.continuity.base import CheckerBase
-from canon.continuity.findings import ALIVE, PARTICIPATION, ConflictKind, Side, join_names, make_finding
+from canon.continuity.findings import (
+    ALIVE,
+    PARTICIPATION,
+    ConflictKind,
+    Side,
+    format_key,
+    join_names,
+    make_finding,
+)
 from canon.continuity.intervals import WORLD_CLOCK, Moment, before, moment_text, start_of, when_text
-from canon.domain import Entity, Statement
+from canon.domain import Entity, Statement, Validity
 from canon.graph import statement_sort_key
 
 _PARTICIPATION_VERBS = {"PARTICIPATED_IN": "takes part in", "WITNESSED": "witnesses"}
@@ -74,14 +82,17 @@ class LifeRules(CheckerBase):
             for via, spec in self.ontology.states.via.items()
             if old.value in spec.from_states and new.value in spec.to_states
         ]
-        message = (
-            f"{name} changes from {old.value} ({when_text(old.validity)}) to {new.value} ({when_text(new.validity)}), "
-            "a change the ontology does not allow"
-        )
-        if new.via:
-            message += f" (not even via {new.via})"
+        lead = f"{name} died" if old.value == "dead" else f"{name} became {old.value}"
+        change = "bringing them back" if old.value == "dead" else f"becoming {new.value}"
+        message = f"{lead}{_at(old.validity)}; {change}{_at(new.validity)}"
         if needs:
-            message += f"; it would need via {' or '.join(needs)}"
+            message += " needs " + " or ".join(_a(via) for via in needs)
+            if new.via:
+                message += f" ({_a(new.via)} is not enough)"
+        else:
+            message += " is not possible in this world"
+            if new.via:
+                message += f", not even through {_a(new.via)}"
         self.add(
             make_finding(
                 ConflictKind.FORBIDDEN_TRANSITION,
@@ -211,3 +222,16 @@ class LifeRules(CheckerBase):
             sides += [self.side(death), self.side(relation)]
         ids = {child} | {r.subject_id for r, _, _ in deaths}
         self.add(make_finding(ConflictKind.BORN_AFTER_PARENTS_DEATH, message, sides, ids))
+
+
+def _at(v: Validity) -> str:
+    """Return when a state began, as " in 3rd_age.year_352" or " in scene 4" (nothing when unknown)."""
+    start = v.world_from or (format_key(v.world_from_key) if v.world_from_key is not None else None)
+    if start:
+        return f" in {start}"
+    return f" in scene {v.story_from}" if v.story_from is not None else ""
+
+
+def _a(word: str) -> str:
+    """Return a word with its indefinite article: "a resurrection", "an ascension"."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word

@@ -103,6 +103,11 @@ class LineageReader:
         build = RowReader(EntityRow.__table__)
         return {r.id: build.entity(r) for r in rows if include_retconned or r.retconned_at is None}
 
+    async def era_names(self) -> dict[str, str]:
+        """Return the names of the eras this viewer may see, by their keys (the dates' first segment)."""
+        rows = await self._entity_rows([EntityRow.__table__.c.type == "Era"], NOW)
+        return {r.key: r.name for r in rows if r.key and r.retconned_at is None}
+
     async def _aliases(self, ids: list[int], as_of: AsOf) -> dict[int, list[str]]:
         found: dict[int, list[str]] = {}
         for start in range(0, len(ids), 500):

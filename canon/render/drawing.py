@@ -23,6 +23,9 @@ MUTED = (110, 104, 96)
 BOX_FILL = (236, 229, 214)
 BOX_BORDER = (92, 72, 48)
 FOCUS_FILL = (250, 224, 160)
+# A GM-only person on the GM's family tree: a grey-violet box, tagged, and explained in a legend.
+HIDDEN_FILL = (214, 206, 228)
+HIDDEN_TAG = (96, 72, 128)
 LINE = (92, 72, 48)
 BAND_COLOURS = (
     (200, 222, 240),

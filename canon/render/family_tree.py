@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
@@ -14,6 +14,8 @@ from canon.render.drawing import (
     BOX_BORDER,
     BOX_FILL,
     FOCUS_FILL,
+    HIDDEN_FILL,
+    HIDDEN_TAG,
     INK,
     LINE,
     MARGIN,
@@ -37,6 +39,7 @@ class TreePerson:
     name: str
     born: str | None = None
     died: str | None = None
+    hidden: bool = False  # GM-only: drawn on the GM's tree marked "GM only", never on a player's
 
 
 @dataclass(frozen=True)
@@ -71,10 +74,13 @@ class TreeLayout:
     spouse_links: tuple[tuple[int, int], ...]
     parent_links: tuple[tuple[int, int], ...]
     title: str
+    marks: dict[int, Rect] = field(default_factory=dict)  # the "GM only" tag over each hidden person's box
+    legend: Rect | None = None  # the legend explaining the tag, when anyone is marked
 
 
 BOX_W, BOX_H = 196, 60
 GAP_X, COUPLE_GAP, GAP_Y = 34, 22, 74
+TAG_TEXT, LEGEND_TEXT, LEGEND_H = "GM only", "GM only: not on the players' tree", 40
 
 
 def generations(tree: FamilyTree) -> dict[int, int]:
@@ -147,6 +153,8 @@ def layout_family_tree(tree: FamilyTree) -> TreeLayout:
     canvas_w = max(max(widths) + 2 * MARGIN, text_width(tree.title, title_font) + 2 * MARGIN, 360)
     canvas_h = TITLE_H + MARGIN + len(rows) * BOX_H + (len(rows) - 1) * GAP_Y + MARGIN
     boxes: dict[int, Box] = {}
+    marks: dict[int, Rect] = {}
+    tag_w = text_width(TAG_TEXT, font(11, bold=True)) + 10
     name_font, date_font = font(15, bold=True), font(13)
     for row_index, flat in enumerate(rows):
         x = (canvas_w - widths[row_index]) // 2
@@ -160,6 +168,8 @@ def layout_family_tree(tree: FamilyTree) -> TreeLayout:
             if years:
                 lines.append(fit(years, date_font, BOX_W - 16))
             boxes[person] = Box(person, (x, y, x + BOX_W, y + BOX_H), tuple(lines))
+            if p.hidden:
+                marks[person] = (x + 6, y - 17, x + 6 + tag_w, y - 2)
             x += BOX_W
     spouse_links = tuple(
         sorted(
@@ -171,9 +181,15 @@ def layout_family_tree(tree: FamilyTree) -> TreeLayout:
         )
     )
     parent_links = tuple(sorted({(p, c) for p, c in tree.parent_of if p in boxes and c in boxes and p != c}))
+    legend: Rect | None = None
+    if marks:
+        legend = (MARGIN, canvas_h - MARGIN + 8, MARGIN + 28, canvas_h - MARGIN + 26)
+        canvas_h += LEGEND_H
     return TreeLayout(
         width=canvas_w,
         height=canvas_h,
+        marks=marks,
+        legend=legend,
         rows=tuple(tuple(r) for r in rows),
         boxes=boxes,
         spouse_links=spouse_links,
@@ -282,10 +298,24 @@ def render_family_tree(tree: FamilyTree) -> Picture:
         draw.line([(left, y + 3), (right, y + 3)], fill=LINE, width=2)
     name_font, date_font = font(15, bold=True), font(13)
     for box in boxes.values():
-        fill = FOCUS_FILL if box.id == tree.focus else BOX_FILL
+        fill = HIDDEN_FILL if box.id in layout.marks else FOCUS_FILL if box.id == tree.focus else BOX_FILL
         draw.rounded_rectangle(box.rect, radius=8, fill=fill, outline=BOX_BORDER, width=2)
         x0, y0, x1, _ = box.rect
         draw.text(((x0 + x1) // 2, y0 + 20), box.lines[0], fill=INK, font=name_font, anchor="mm")
         if len(box.lines) > 1:
             draw.text(((x0 + x1) // 2, y0 + 42), box.lines[1], fill=MUTED, font=date_font, anchor="mm")
+    _draw_marks(draw, layout)
     return Picture(png=png_bytes(image), layout=layout, title=tree.title)
+
+
+def _draw_marks(draw: ImageDraw.ImageDraw, layout: TreeLayout) -> None:
+    """Tag each GM-only person "GM only" and explain the tag in a legend (a shared screenshot says so)."""
+    tag_font = font(11, bold=True)
+    for rect in layout.marks.values():
+        draw.rounded_rectangle(rect, radius=4, fill=HIDDEN_TAG)
+        x0, y0, x1, y1 = rect
+        draw.text(((x0 + x1) // 2, (y0 + y1) // 2), TAG_TEXT, fill=BACKGROUND, font=tag_font, anchor="mm")
+    if layout.legend is not None:
+        draw.rectangle(layout.legend, fill=HIDDEN_FILL, outline=BOX_BORDER, width=2)
+        x0, y0, x1, y1 = layout.legend
+        draw.text((x1 + 10, (y0 + y1) // 2), LEGEND_TEXT, fill=INK, font=font(13), anchor="lm")

@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from canon.domain import StatementKind
+from canon.domain import StatementKind, Visibility
 from canon.errors import InvalidInput, NotFound
 from canon.graph import CanonReader
 from canon.render.drawing import MAX_TIMELINE_EVENTS, MAX_TREE_PEOPLE
@@ -78,7 +78,11 @@ async def family_tree_of(
     lives = await _lives(reader, ordered)
     people = tuple(
         TreePerson(
-            id=i, name=visible[i].name, born=lives.get(i, (None, None))[0], died=lives.get(i, (None, None))[1]
+            id=i,
+            name=visible[i].name,
+            born=lives.get(i, (None, None))[0],
+            died=lives.get(i, (None, None))[1],
+            hidden=visible[i].visibility == Visibility.GM_ONLY,
         )
         for i in ordered
     )
@@ -191,12 +195,23 @@ async def timeline_of(
                 )
             if not inside:
                 continue
-        if year is None and (home is None or home not in eras):
-            continue
+        scene = e.validity.story_from
+        if year is None and (home is None or home not in eras) and (scene is None or era is not None):
+            continue  # nowhere to stand: no date, no era of this timeline, and (for an era's) no year in it
         chosen_events.append(
-            TimelineEvent(id=i, name=e.name, year=year, month=month, era=home if home in eras else None)
+            TimelineEvent(
+                id=i, name=e.name, year=year, month=month, era=home if home in eras else None, scene=scene
+            )
         )
-    chosen_events.sort(key=lambda ev: (ev.year if ev.year is not None else 0, ev.name))
+    # What is cut when there are too many: the undated events of play last, the latest scenes first.
+    chosen_events.sort(
+        key=lambda ev: (
+            ev.year is None and ev.era is None,
+            ev.year if ev.year is not None else 0,
+            ev.scene or 0,
+            ev.name,
+        )
+    )
     omitted = max(0, len(chosen_events) - max_events)
     if not bands and not chosen_events:
         raise NotFound("This campaign's canon has no eras or dated events yet to draw a timeline from.")

@@ -40,13 +40,15 @@ class EraBand:
 
 @dataclass(frozen=True)
 class TimelineEvent:
-    """An event of the timeline: its year (and month) when known, else the era it happened in."""
+    """An event of the timeline: its year (and month) when known, else the era it happened in, else the scene
+    of play it happened in (`scene`, the story order)."""
 
     id: int
     name: str
     year: int | None
     month: int | None = None
     era: int | None = None
+    scene: int | None = None
 
 
 @dataclass(frozen=True)
@@ -138,7 +140,8 @@ def layout_timeline(timeline: Timeline) -> TimelineLayout:
     years: list[float] = []
     for start, end in bounds.values():
         years += [y for y in (start, end) if y is not None]
-    years += [e.year + ((e.month or 1) - 1) / 12 for e in timeline.events if e.year is not None]
+    placed = placed_events(timeline, bounds)
+    years += [year for year, _ in placed]
     if not years:
         raise InvalidInput("Nothing on this timeline has a year: give eras a start or events a year.")
     first, last = min(years), max(years)
@@ -168,7 +171,7 @@ def layout_timeline(timeline: Timeline) -> TimelineLayout:
         room = max(right - x1, x0 - left) - 8
         text = era.name if inside != era.name and text_width(era.name, band_font) < room else inside
         bands[era.id] = Label(era.id, (x0, y0, max(x1, x0 + 2), y0 + BAND_H), text)
-    events, lane_count = _event_labels(timeline, bounds, x_of, left, right, axis_y)
+    events, lane_count = _event_labels(timeline, placed, x_of, left, right, axis_y)
     step = _nice_step(span)
     ticks: list[tuple[int, int]] = []
     year = math.ceil(first_year / step) * step
@@ -176,8 +179,9 @@ def layout_timeline(timeline: Timeline) -> TimelineLayout:
         ticks.append((year, x_of(year)))
         year += step
     height = axis_y + 22 + max(lane_count, 1) * LANE_H + MARGIN
+    widest = max((label.rect[2] for label in events.values()), default=0)
     return TimelineLayout(
-        width=TIMELINE_W,
+        width=max(TIMELINE_W, widest + MARGIN),
         height=height,
         first_year=first_year,
         last_year=last_year,
@@ -191,47 +195,101 @@ def layout_timeline(timeline: Timeline) -> TimelineLayout:
     )
 
 
+def placed_events(
+    timeline: Timeline, bounds: dict[int, tuple[int | None, int | None]]
+) -> list[tuple[float, TimelineEvent]]:
+    """Return each event that can be placed with its (fractional) year, in order.
+
+    A dated event stands at its date; an undated one in the middle of its era; one of play with neither stands
+    in story order, just after the latest dated event of its scene or an earlier one (else after everything
+    dated), events of the same place spread over that year in the order of their scenes.
+    """
+    placed: list[tuple[float, TimelineEvent]] = []
+    story: list[TimelineEvent] = []
+    for event in timeline.events:
+        if event.year is not None:
+            placed.append((event.year + ((event.month or 1) - 1) / 12, event))
+        elif event.era is not None and event.era in bounds and bounds[event.era] != (None, None):
+            start, end = bounds[event.era]
+            s = start if start is not None else (end or 0)
+            e = end if end is not None else s
+            placed.append(((s + e + 1) / 2, event))
+        elif event.scene is not None:
+            story.append(event)
+    if story:
+        dated = [(e.scene, y) for y, e in placed if e.scene is not None and e.year is not None]
+        years = [y for y, _ in placed] + [y for span in bounds.values() for y in span if y is not None]
+        last = max(years, default=0.0)
+        # Events of one place are spread apart (about 1/80 of the picture each) up to the next event there.
+        spread = max(1.0, (last - min(years, default=0.0)) / 80)
+        groups: dict[float, list[TimelineEvent]] = {}
+        for event in sorted(story, key=lambda e: (e.scene or 0, e.id)):
+            before = [y for scene, y in dated if scene is not None and scene <= (event.scene or 0)]
+            groups.setdefault(max(before) if before else last, []).append(event)
+        for anchor, members in groups.items():
+            following = min((y for y, _ in placed if y > anchor), default=None)
+            step = spread if following is None else min(spread, (following - anchor) / (len(members) + 1))
+            placed += [(anchor + (i + 1) * step, e) for i, e in enumerate(members)]
+    return sorted(placed, key=lambda item: (item[0], item[1].name))
+
+
+def _when(event: TimelineEvent, timeline: Timeline) -> str:
+    if event.year is not None:
+        return str(event.year)
+    if event.era is not None:
+        return "in " + next((e.name for e in timeline.eras if e.id == event.era), "its era")
+    return f"scene {event.scene}"
+
+
 def _event_labels(
     timeline: Timeline,
-    bounds: dict[int, tuple[int | None, int | None]],
+    placed: list[tuple[float, TimelineEvent]],
     x_of: Callable[[float], int],
     left: int,
     right: int,
     axis_y: int,
 ) -> tuple[dict[int, Label], int]:
-    """Place each event's marker on the axis and its label in the first lane with room; return them and the
-    number of lanes used. An event without a year stands in the middle of its era."""
+    """Place each event's marker on the axis and its label in a lane below; return them and the number of
+    lanes used.
+
+    Labels never overlap, and no leader line (down from the marker, then across to its label) crosses another
+    label: the labels are placed from right to left, each in the first lane below every label whose marker
+    its own label (or leader) would cover, with room in that lane, and where no label above covers its marker
+    (events at one point share one leader).
+    """
     label_font = font(13)
-    lanes: list[int] = []  # right edge of the last label in each lane
+    taken: list[tuple[int, int, int, int]] = []  # (lane, span start, span end, marker x) of each label
     events: dict[int, Label] = {}
-    placed: list[tuple[float, TimelineEvent]] = []
-    for event in timeline.events:
-        if event.year is not None:
-            placed.append((event.year + ((event.month or 1) - 1) / 12, event))
-        elif event.era is not None and event.era in bounds:
-            start, end = bounds[event.era]
-            if start is not None or end is not None:
-                s = start if start is not None else (end or 0)
-                e = end if end is not None else s
-                placed.append(((s + e + 1) / 2, event))
-    for year, event in sorted(placed, key=lambda item: (item[0], item[1].name)):
+    for year, event in sorted(placed, key=lambda item: (-item[0], item[1].name)):
         x = x_of(year)
-        if event.year is not None:
-            when = str(event.year)
-        else:
-            home = next((e.name for e in timeline.eras if e.id == event.era), "its era")
-            when = f"in {home}"
-        text = fit(f"{event.name} ({when})", label_font, 320)
+        text = fit(f"{event.name} ({_when(event, timeline)})", label_font, 320)
         width = text_width(text, label_font) + 8
-        x0 = min(max(x + 6, left), right - width)
-        lane = next((i for i, edge in enumerate(lanes) if edge + 10 < x0), None)
-        if lane is None:
-            lanes.append(0)
-            lane = len(lanes) - 1
-        lanes[lane] = x0 + width
+        x0 = max(
+            x + 6, left
+        )  # to the right of its marker, past the axis's end if need be (never pushed back)
+        span = (x, x0 + width)
+        deepest = 1 + max((t[0] for t in taken), default=-1)
+        lane = next(n for n in range(deepest + 1) if _free(n, span, x, taken))
+        taken.append((lane, *span, x))
         y0 = axis_y + 22 + lane * LANE_H
         events[event.id] = Label(event.id, (x0, y0, x0 + width, y0 + LANE_H - 6), text, marker=(x, axis_y))
-    return events, len(lanes)
+    return events, 1 + max((t[0] for t in taken), default=0)
+
+
+def _free(lane: int, span: tuple[int, int], marker: int, taken: list[tuple[int, int, int, int]]) -> bool:
+    """Tell whether a label spanning `span` (from its marker to its end) may go in `lane`."""
+    for other_lane, start, end, other_marker in taken:
+        if other_marker == marker:
+            if other_lane >= lane:
+                return False  # events at one point share one leader, their labels one under another
+            continue
+        if other_lane == lane and start - 10 < span[1] and span[0] < end + 10:
+            return False  # the labels would overlap
+        if other_lane > lane and span[0] <= other_marker < span[1]:
+            return False  # that label's leader, coming down past this lane, would cross this label
+        if other_lane < lane and start <= marker < end:
+            return False  # this label's leader would cross that label
+    return True
 
 
 def render_timeline(timeline: Timeline) -> Picture:

@@ -125,7 +125,7 @@ async def test_bad_proposals_get_clear_errors(
     db: Database, service: CanonService, campaign: Campaign
 ) -> None:
     await play_scene(db, service, campaign, ["..."])
-    with pytest.raises(InvalidInput, match=r"Allowed relations: .*ALLY_OF"):
+    with pytest.raises(InvalidInput, match=r"Allowed relations: .*ally of"):
         await service.propose(
             campaign,
             CHANNEL,
@@ -134,7 +134,7 @@ async def test_bad_proposals_get_clear_errors(
         )
     with pytest.raises(InvalidInput, match=r"Allowed types: .*NPC"):
         await service.propose(campaign, CHANNEL, EntityContent(name="X", entity_type="Spaceship"), PAT)
-    with pytest.raises(InvalidInput, match=r"3rd_age\.year_300"):
+    with pytest.raises(InvalidInput, match=r"3rd_age\.300 \(an era and a year\)"):
         await service.propose(
             campaign,
             CHANNEL,

@@ -30,7 +30,7 @@ from canon.gate import Draft
 from canon.models import EntityRow, EvidenceRow, ProposalRow, StatementRow, StatusChangeRow
 from canon.proposals import EntityContent, FactContent, Ref
 from canon.storage import utc_now
-from cogs.canon_embeds import entity_card_embed
+from cogs.entity_embeds import entity_card_embed
 from config.settings import LoreSettings, Settings
 from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.tables import KnowledgeSourceRow
@@ -270,7 +270,7 @@ async def test_a_round_trip_keeps_every_answer_and_card_and_never_reuses_an_id(
     assert restored_recap.model_dump(exclude={"scene_id", "campaign_id"}) == recap.model_dump(
         exclude={"scene_id", "campaign_id"}
     )
-    assert recap.facts == ("Aldric: title = Lord of Thornwall",) and recap.cited
+    assert recap.facts == ("Aldric is Lord of Thornwall",) and recap.cited
     async with services.db.session() as session:
         revisions = await session.scalar(
             select(func.count())

@@ -647,7 +647,8 @@ async def test_not_configured_means_no_client_and_a_plain_message(ledger: InMemo
 
     assert isinstance(caught.value, Unavailable)
     assert caught.value.message == (
-        "No language model is configured. Set LOREKEEPER_LLM__BASE_URL and LOREKEEPER_LLM__MODEL."
+        "No language model is configured, and this needs one: whoever runs the bot can set one up "
+        "(the language model settings in the README)."
     )
     assert caught.value.message == NOT_CONFIGURED_MESSAGE
 

@@ -70,7 +70,7 @@ async def test_without_a_model_the_recap_is_extractive_and_leaves_gm_only_facts_
     scene_id = await play_and_commit(services, 901)
     recap = await services.recaps.recap_scene(scene_id)
     assert recap.method == "extractive" and recap.summary is None
-    assert recap.facts == ("Mira: occupation = keeper of the ledger",)  # not the GM-only debt
+    assert recap.facts == ("Mira's occupation: keeper of the ledger",)  # not the GM-only debt
     assert recap.present == ("Pat", "Gina", "Quinn")
     assert [(c.number, c.author) for c in recap.cited] == [(2, "Gina")]
     assert await services.recaps.recap_scene(scene_id) == recap  # kept: written once
@@ -87,4 +87,4 @@ async def test_with_a_model_the_recap_carries_its_summary(
         recap = await services.recaps.recap_scene(scene_id)
         await services.voice.drain()
     assert recap.method == "llm" and recap.summary == SUMMARY
-    assert recap.facts == ("Mira: occupation = keeper of the ledger",)
+    assert recap.facts == ("Mira's occupation: keeper of the ledger",)

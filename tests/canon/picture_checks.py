@@ -20,6 +20,7 @@ from sqlalchemy import select
 from canon.domain import Viewer, Visibility
 from canon.models import EntityRow, StatusChangeRow
 from canon.render import BAND_COLOURS, BOX_FILL, BOX_H, BOX_W, FOCUS_FILL, MARKER, Rect
+from canon.render.drawing import HIDDEN_FILL
 from canon.storage import Database
 
 Colour = tuple[int, int, int]
@@ -89,8 +90,14 @@ def inside(rect: Rect, border: int) -> Rect:
 
 
 def person_boxes(image: Image.Image) -> list[Rect]:
-    """Return the filled person boxes of a family tree picture (the focus box included), sorted."""
-    return [rect for rect, _ in regions(image, (BOX_FILL, FOCUS_FILL), min_area=BOX_W * BOX_H // 4)]
+    """Return the filled person boxes of a family tree picture (the focus box and GM-only ones included)."""
+    colours = (BOX_FILL, FOCUS_FILL, HIDDEN_FILL)
+    return [rect for rect, _ in regions(image, colours, min_area=BOX_W * BOX_H // 4)]
+
+
+def hidden_boxes(image: Image.Image) -> list[Rect]:
+    """Return the boxes of the people a family tree marks GM-only."""
+    return [rect for rect, _ in regions(image, (HIDDEN_FILL,), min_area=BOX_W * BOX_H // 4)]
 
 
 def era_bands(image: Image.Image) -> list[Rect]:

@@ -94,7 +94,7 @@ def test_parse_date_rejects_malformed_dates_with_the_expected_forms(text: str, r
     assert message.startswith(f'"born" must be a date like {DATE_FORMS}; got "{text}"')
     if reason is not None:
         assert reason in message
-    assert "3rd_age.year_300" in str(caught.value)
+    assert "3rd_age.300 (an era and a year)" in str(caught.value)
 
 
 @pytest.mark.parametrize(

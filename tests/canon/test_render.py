@@ -178,3 +178,34 @@ def test_a_picture_can_be_written_and_read_back(tmp_path: Path) -> None:
     path = tmp_path / "tree.png"
     path.write_bytes(render_family_tree(lineage(2)).png)
     assert Image.open(path).size[0] > 0
+
+
+def test_the_gms_tree_marks_gm_only_people_and_says_what_the_mark_means() -> None:
+    from dataclasses import replace
+
+    from canon.render.drawing import HIDDEN_FILL, HIDDEN_TAG
+    from canon.render.family_tree import TAG_TEXT
+    from tests.canon.picture_checks import assert_tree_shows, hidden_boxes
+
+    tree = lineage(3)
+    secret = replace(tree, people=tuple(replace(p, hidden=p.id == 111) for p in tree.people))
+    plain, marked = render_family_tree(tree), render_family_tree(secret)
+    layout = marked.layout
+    assert isinstance(layout, TreeLayout) and isinstance(plain.layout, TreeLayout)
+    # One box per person either way; the hidden one filled apart, tagged above its box, and a legend below.
+    image = decode(marked.png)
+    assert_tree_shows(image, 6) and assert_tree_shows(decode(plain.png), 6)
+    (box,) = hidden_boxes(image)
+    x0, y0, x1, y1 = layout.boxes[111].rect
+    assert x0 < box[0] < box[2] < x1 and y0 < box[1] < box[3] < y1
+    tag = layout.marks[111]
+    assert set(layout.marks) == {111} and tag[3] <= y0 and x0 <= tag[0] < tag[2] <= x1
+    assert image.getpixel((tag[0] + 2, (tag[1] + tag[3]) // 2)) == HIDDEN_TAG
+    assert (
+        layout.legend is not None
+        and image.getpixel((layout.legend[0] + 4, layout.legend[1] + 4)) == HIDDEN_FILL
+    )
+    assert layout.legend[3] <= layout.height and TAG_TEXT == "GM only"
+    # A tree with nobody hidden (what a player receives) has neither mark nor legend.
+    assert plain.layout.marks == {} and plain.layout.legend is None and not hidden_boxes(decode(plain.png))
+    assert plain.layout.height < layout.height

@@ -301,7 +301,7 @@ def test_booleans_are_only_true_or_false() -> None:
 # --- every broken fixture --------------------------------------------------------------------------------------
 
 DATE_HINT = (
-    "3rd_age.year_300, 3rd_age.year_300.month_3.day_17, 3rd_age.300.3.17, 3rd_age (era only), "
+    "3rd_age.300 (an era and a year), 3rd_age.300.3.17 (and a month and a day), 3rd_age (an era), "
     "412 or 412.3.17 (a plain year, without eras) or unknown"
 )
 BAD_ID = 'must be an id made of lowercase letters, digits, "_" and "-" that starts with a letter or digit, like house_vyr'

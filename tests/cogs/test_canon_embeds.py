@@ -30,7 +30,8 @@ from canon.domain import (
     Visibility,
 )
 from canon.proposals import EventContent, FactContent, Proposal, ProposalStatus, Ref
-from cogs import canon_embeds, canon_views
+from canon.wording import CalendarWords, SceneWords, TurnWords, Wording
+from cogs import canon_embeds, canon_views, entity_embeds
 from cogs.canon_views import closed_view, review_view
 from memory.scenes import Scene, SceneStatus
 
@@ -255,7 +256,7 @@ def test_hidden_proposals_leave_no_trace_on_public_cards_and_are_marked_on_priva
     )
     private = canon_embeds.review_embed(review, 0, reveal=True)
     assert [f.name for f in private.fields] == ["#1 · ⏳ pending", "#2 · ⏳ pending"]
-    assert (private.fields[1].value or "").startswith("🔒 Mara: title = the king is a fraud")
+    assert (private.fields[1].value or "").startswith("🔒 Mara is the king is a fraud")
     assert (private.description or "").startswith("2 proposals: 2 pending")
     final = canon_embeds.committed_embed(
         Review(
@@ -346,18 +347,28 @@ def mara_card(entity_visibility: Visibility = Visibility.PUBLIC) -> EntityCard:
 
 
 def test_an_entity_card_hides_gm_only_canon_from_players_and_marks_it_for_the_gm() -> None:
-    player = canon_embeds.entity_card_embed(mara_card(), viewer=Viewer.PLAYER, as_of=AsOf())
+    player = entity_embeds.entity_card_embed(mara_card(), viewer=Viewer.PLAYER, as_of=AsOf())
     text = str(player.to_dict())
     assert "Captain" in text and "Brann" in text and "The Captain" in text
     assert "spy" not in text and "Hidden King" not in text and "🔒" not in text
-    gm = canon_embeds.entity_card_embed(mara_card(), viewer=Viewer.GM, as_of=AsOf(scene=4))
+    words = Wording(
+        calendar=CalendarWords(eras={"3rd_age": "The Third Age"}),
+        scenes={4: SceneWords(order=2, turns={2: TurnWords(author="Pat", url="https://example.org/2")})},
+    )
+    gm = entity_embeds.entity_card_embed(mara_card(), viewer=Viewer.GM, as_of=AsOf(scene=4), words=words)
     fields = {f.name: f.value or "" for f in gm.fields}
-    assert "🔒 secret = a spy (scene 2) `#14` — scene #4, turns 2–3" in fields["Facts"]
-    assert "🔒 SERVES → The Hidden King" in fields["Relations"]
+    assert (
+        "🔒 Mara's secret: a spy (from scene 2) `#14` — said in scene 2, turns [2](https://example.org/2)–3 by Pat"
+        in fields["Facts"]
+    )
+    assert "🔒 Mara serves The Hidden King" in fields["Relations"]
+    assert "Mara is an ally of Brann" in fields["Relations"]
     assert "Mara is alive" in fields["State"] and "after scene 4" in (gm.footer.text or "")
-    hidden = canon_embeds.entity_card_embed(mara_card(Visibility.GM_ONLY), viewer=Viewer.PLAYER, as_of=AsOf())
+    hidden = entity_embeds.entity_card_embed(
+        mara_card(Visibility.GM_ONLY), viewer=Viewer.PLAYER, as_of=AsOf()
+    )
     assert "Mara" not in str(hidden.to_dict())
-    assert canon_embeds.entity_card_embed(
+    assert entity_embeds.entity_card_embed(
         mara_card(Visibility.GM_ONLY), viewer=Viewer.GM, as_of=AsOf()
     ).title == ("Mara (NPC) 🔒")
 
@@ -370,13 +381,13 @@ def test_a_timeline_strikes_retconned_rows_and_hides_gm_only_ones() -> None:
         statement(21, StatementKind.ATTRIBUTE, "material", value="wood"),
         statement(22, StatementKind.ATTRIBUTE, "curse", value="yes", visibility=Visibility.GM_ONLY),
     ]
-    player = canon_embeds.timeline_embed("Mara", views, viewer=Viewer.PLAYER).description or ""
+    player = entity_embeds.timeline_embed("Mara", views, viewer=Viewer.PLAYER).description or ""
     # Players read no fact numbers (their gaps would count the hidden ones); the GM does.
-    assert "~~Mara: material = stone (scene 2)~~ retconned\n" in player
-    assert "Mara: material = wood (scene 2)" in player and "curse" not in player and "#" not in player
-    gm = canon_embeds.timeline_embed("Mara", views, viewer=Viewer.GM).description or ""
-    assert "~~Mara: material = stone (scene 2) `#20`~~ retconned → `#21`" in gm
-    assert "🔒 Mara: curse = yes" in gm
+    assert "~~Mara's material: stone (from scene 2)~~ retconned\n" in player
+    assert "Mara's material: wood (from scene 2)" in player and "curse" not in player and "#" not in player
+    gm = entity_embeds.timeline_embed("Mara", views, viewer=Viewer.GM).description or ""
+    assert "~~Mara's material: stone (from scene 2) `#20`~~ retconned → `#21`" in gm
+    assert "🔒 Mara's curse: yes" in gm
 
 
 def test_long_lists_are_cut_at_whole_lines() -> None:
@@ -421,7 +432,7 @@ def test_findings_retcons_and_added_canon_render_within_limits() -> None:
         "It was always wood",
     )
     assert_within_discord_limits(retcon)
-    assert "Replaced by: Mara: material = wood" in (retcon.description or "")
+    assert "Replaced by: Mara's material: wood" in (retcon.description or "")
     assert retcon.fields[0].name == "Facts to review (50)"
 
 

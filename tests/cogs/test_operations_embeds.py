@@ -35,7 +35,7 @@ def test_fifty_sessions_with_the_longest_titles_and_a_role_fit_in_pages() -> Non
     assert len(pages) > 1
     texts = [render.sessions_text(sessions, NOW, page) for page in range(1, len(pages) + 1)]
     assert all(len(text) <= 2000 for text in texts)
-    shown = [int(n) for text in texts for n in re.findall(r"`#(\d+)`", text)]
+    shown = [int(n) for text in texts for n in re.findall(r"^(\d+)\. ", text, re.MULTILINE)]
     assert shown == list(range(1, 51))  # every session once, in order
     assert "`/session list page:2`" in texts[0] and "page:" not in texts[-1]
     assert render.sessions_text(sessions, NOW, 999) == texts[-1]
@@ -43,13 +43,15 @@ def test_fifty_sessions_with_the_longest_titles_and_a_role_fit_in_pages() -> Non
 
 def test_twenty_sessions_of_a_usual_title_used_to_pass_the_limit() -> None:
     sessions = [session(n, f"Chapter {n}: the road to the Sunken Keep") for n in range(1, 21)]
-    assert len("\n".join(render.session_line(s, NOW) for s in sessions)) > 2000  # what broke before
+    assert (
+        len("\n".join(render.session_line(s, NOW, n) for n, s in enumerate(sessions, 1))) > 2000
+    )  # what broke before
     assert len(render.sessions_text(sessions, NOW)) <= 2000
 
 
 def test_titles_are_shown_as_typed_in_the_list_and_the_confirmation() -> None:
     typed = "**Big** _plan_ `x` ||spoiler|| <@&123456789012345678> @here [link](https://a.b) end\\"
-    line = render.session_line(session(1, typed), NOW)
+    line = render.session_line(session(1, typed), NOW, 1)
     confirmation = render.scheduled_text(session(1, typed), 30, NOW)
     for text in (line, confirmation):
         bolded = text.split("**", 1)[1].rsplit("**", 1)[0]  # inside the bold of the title

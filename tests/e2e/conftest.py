@@ -14,6 +14,7 @@ from bot.emulator import Channel, DiscordEmulator, Guild, Member, Role
 from bot.emulator.models import LOADING
 from config.settings import Settings
 from tests.conftest import DatabaseTarget
+from tests.e2e.jargon import JargonRecorder
 
 
 @dataclass
@@ -77,8 +78,13 @@ def assert_no_pings(emu: DiscordEmulator, pingable_roles: Set[int] = frozenset()
 
 
 @pytest.fixture
-async def world(db_target: DatabaseTarget, settings: Settings) -> AsyncIterator[World]:
-    """A running bot in one server; fails the test if any handler logged an error."""
+async def world(
+    db_target: DatabaseTarget, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[World]:
+    """A running bot in one server; fails the test if any handler logged an error, if anything it posted
+    could ping, or if a player could read the program's jargon (`tests.e2e.jargon`)."""
+    recorder = JargonRecorder()
+    recorder.install(monkeypatch)
     # The bot has what the README's invite gives it, not more (no Mention Everyone, no administrator).
     async with DiscordEmulator(bot_permissions=INVITE_PERMISSIONS) as emu:
         guild = emu.add_guild("The Tavern")
@@ -93,6 +99,8 @@ async def world(db_target: DatabaseTarget, settings: Settings) -> AsyncIterator[
             yield world
             await emu.settle()
             assert_no_pings(emu, world.pingable_roles)
+            jargon = recorder.problems(guild, gm_role.id)
+            assert not jargon, "a player could read jargon:\n" + "\n".join(jargon[:15])
         finally:
             while world.bots:
                 await world.stop()

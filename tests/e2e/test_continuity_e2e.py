@@ -57,16 +57,17 @@ async def test_a_title_from_play_against_the_world_bible_is_warned_with_both_sid
             value="Pirate Queen",
         )
         text = embed_text(reply.embeds[0])
-        assert reply.ephemeral and "Mara Tidewright: title = Pirate Queen" in text, text
+        assert reply.ephemeral and "Mara Tidewright is Pirate Queen" in text, text
         assert "Continuity warnings" in text, text
         assert (
             "Mara Tidewright's title is “Pirate Queen” according to play (scene 1), contradicting "
             "“Harbourmaster of Greyhaven” from an imported source (undated)" in text
         ), text
         assert "Mara Tidewright: title = Harbourmaster of Greyhaven: family.yaml, line 4" in text, text
-        assert "Mara Tidewright: title = Pirate Queen (scene 1): scene #" in text and ", turn 1\n" in text, (
-            text
-        )
+        assert (
+            "Mara Tidewright: title = Pirate Queen (scene 1): said in a scene, turn 1" in text
+            and ", turn 1\n" in text
+        ), text
         assert "accepted by" not in text, text  # the proposal is not accepted: only checked as if it were
 
 
@@ -176,7 +177,9 @@ async def test_a_dated_scene_dates_its_facts_on_the_timeline_and_the_next_scene_
     started = await emu.invoke(
         chan, gm, "scene start", title="Arrival", location="greyhaven", date="3rd_age.300.3.17"
     )
-    assert "In-world date\n3rd_age.year_300.month_3.day_17" in embed_text(started.message["embeds"][0])
+    assert "In-world date\nday 17 of month 3, year 300 of the 3rd age" in embed_text(
+        started.message["embeds"][0]
+    )
     first = await latest_scene(world)
     async with world.bot.services.db.session() as session:
         reader = await world.bot.services.canon.reader(session, await campaign_of(world), Viewer.GM)
@@ -195,7 +198,7 @@ async def test_a_dated_scene_dates_its_facts_on_the_timeline_and_the_next_scene_
     bad = await emu.invoke(chan, gm, "scene time", when="+3 fortnights")
     assert bad.ephemeral and "is not a shift of time" in (bad.content or "")
     moved = await emu.invoke(chan, gm, "scene time", when="+3 days")
-    assert "now takes place on 3rd_age.year_300.month_3.day_20" in (moved.message["content"] or "")
+    assert "is now day 20 of month 3, year 300 of the 3rd age" in (moved.message["content"] or "")
     await emu.send_message(chan, pat, "A spar breaks; Mara is hurt.")
     await emu.invoke(chan, pat, "propose state", subject="Mara", state="wounded")
     await emu.invoke(chan, pat, "propose state", subject="Mara", state="alive", when="3rd_age.300.3.30")
@@ -208,11 +211,11 @@ async def test_a_dated_scene_dates_its_facts_on_the_timeline_and_the_next_scene_
     assert "title = Harbourmaster" in now and "changed on 3rd_age.year_300.month_3.day_20" in now, now
 
     timeline = embed_text((await emu.invoke(chan, gm, "canon timeline", name="Mara")).embeds[0])
-    titled = timeline.index("Mara: title = Harbourmaster")
+    titled = timeline.index("Mara is Harbourmaster")
     wounded = timeline.index("Mara is wounded")
     assert titled < wounded < timeline.index("Mara is alive"), timeline
-    assert "3rd_age.year_300.month_3.day_17" in timeline[titled:wounded], timeline
-    assert "3rd_age.year_300.month_3.day_20" in timeline[wounded:], timeline
+    assert "day 17 of month 3, year 300 of the 3rd age" in timeline[titled:wounded], timeline
+    assert "day 20 of month 3, year 300 of the 3rd age" in timeline[wounded:], timeline
     # As of a day between the scenes, Mara holds her title and is not yet wounded.
     card = embed_text(
         (await emu.invoke(chan, pat, "canon entity", name="Mara", as_of_date="3rd_age.300.3.18")).embeds[0]
@@ -245,7 +248,7 @@ async def test_a_checkpoint_commits_the_accepted_so_far_and_they_leave_the_end_o
     await emu.click(card, f"lk:proposal:{title}:accept", gm)
     committed = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
     text = embed_text(committed.embeds[0])
-    assert "1 written to canon, 0 rejected." in text and "Mara: title = Watch captain" in text, text
+    assert "1 written to canon, 0 rejected." in text and "Mara is Watch captain" in text, text
 
     # The scene goes on: its turns are still logged, the undecided proposal still waits, a new one joins it.
     assert (await latest_scene(world)).status == "active"
@@ -311,7 +314,7 @@ async def test_another_bots_roll_is_a_turn_in_the_transcript_and_resolves_a_prop
         turns="1-3",
         resolution=2,
     )
-    assert "Brann: title = Duelist" in embed_text(proposed.embeds[0])
+    assert "Brann is Duelist" in embed_text(proposed.embeds[0])
     (fact,) = [p for p in await proposals_of_scene(world, scene.id)]
     resolved = [{k: v for k, v in e.items() if v is not None} for e in fact.evidence if e.get("note")]
     assert resolved == [

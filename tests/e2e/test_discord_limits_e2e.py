@@ -245,7 +245,7 @@ async def test_session_list_shows_fifty_long_sessions_in_pages(world: World) -> 
         listed = await emu.invoke(world.channel, world.pat, "session list", page=page)
         text = listed.content or ""
         assert listed.ephemeral and len(text) <= 2000
-        seen += [int(n) for n in re.findall(r"`#(\d+)`", text)]
+        seen += [int(n) for n in re.findall(r"^(\d+)\. ", text, re.MULTILINE)]
         if f"page:{page + 1}" not in text:
             break
         page += 1

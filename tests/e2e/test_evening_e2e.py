@@ -95,7 +95,7 @@ async def test_an_evening_at_the_table(world: World) -> None:
         "Hidden King" not in public and "4 proposals" not in public and "\n3 proposals: 3 pending" in public
     )
     (told,) = [m for m in ended.followup_messages if m.ephemeral]  # the GM's private card, at once
-    assert "🔒 The Hidden King: occupation = Greyhaven" in embed_text(told.data["embeds"][0])
+    assert "🔒 The Hidden King's occupation: Greyhaven" in embed_text(told.data["embeds"][0])
 
     # The GM corrects Pat's attribute with Edit (canon says `title`), accepts it, accepts the march despite
     # its warning with a rationale, and accepts the alliance.
@@ -103,7 +103,7 @@ async def test_an_evening_at_the_table(world: World) -> None:
     await emu.submit_modal(
         opened, gm, {"lk:edit:attribute_pick": ["title"], "lk:edit:value": "Captain of the Guard"}
     )
-    assert "Mara: title = Captain of the Guard" in embed_text(live(world, card)["embeds"][0])
+    assert "Mara is Captain of the Guard" in embed_text(live(world, card)["embeds"][0])
     await emu.click(card, f"lk:proposal:{title.id}:accept", gm)
     await pick(world, card, march.id)
     asked = await emu.click(card, f"lk:proposal:{march.id}:accept", gm)
@@ -112,7 +112,7 @@ async def test_an_evening_at_the_table(world: World) -> None:
 
     # No silent decision: Commit waits for the GM-only proposal and says which, privately.
     waits = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
-    assert waits.ephemeral and "The Hidden King: occupation = Greyhaven" in (waits.content or "")
+    assert waits.ephemeral and "The Hidden King's occupation: Greyhaven" in (waits.content or "")
     assert (await latest_scene(world)).status == "review"
     assert (await proposals_of_scene(world, scene.id))[3].status == ProposalStatus.PENDING
     await emu.click(waits.message, f"lk:proposal:{king.id}:accept", gm)
@@ -127,7 +127,7 @@ async def test_an_evening_at_the_table(world: World) -> None:
 
     # The recap is posted, with what players may read only.
     recap = embed_text(recaps_posted(world)[-1]["embeds"][0]).replace("**", "")
-    assert "Recap of scene 2: The march" in recap and "Mara: title = Captain of the Guard" in recap
+    assert "Recap of scene 2: The march" in recap and "Mara is Captain of the Guard" in recap
     assert "Who was there: Pat, Quinn, Robin" in recap and "Hidden King" not in recap
 
     # /canon list: players page through what they may see; the hidden king is on no page, in no count.

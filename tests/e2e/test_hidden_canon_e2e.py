@@ -74,8 +74,8 @@ async def test_a_public_review_card_is_no_oracle_for_a_secret_death(world: World
 
     (card,) = review_cards(world)
     public = embed_text(card["embeds"][0])
-    assert "Event: Brann's wedding on 3rd_age.year_310 with Brann" in public
-    assert "Event: Vell's wedding on 3rd_age.year_310 with Vell" in public
+    assert "Event: Brann's wedding, year 310 of the 3rd age, with Brann" in public
+    assert "Event: Vell's wedding, year 310 of the 3rd age, with Vell" in public
     fields = " ".join(f"{f['name']} {f['value']}" for f in card["embeds"][0]["fields"])
     assert "⚠️" not in fields and "dying" not in public and "Hidden King" not in public
     assert card["embeds"][0].get("color") != 0xE67E22  # no warning colour either
@@ -91,8 +91,8 @@ async def test_a_public_review_card_is_no_oracle_for_a_secret_death(world: World
     assert re.findall(r"^#(\d+) · ", shown, re.MULTILINE) == ["1", "2", "3"]
     assert re.search(r"^#2 · ⏳ pending · ⚠️ 1$", shown, re.MULTILINE), shown
     assert (
-        "Vell takes part in “Vell's wedding” (3rd_age.year_310) after dying" in shown
-        and "🔒 The Hidden King: seat = Mill" in shown
+        "Vell takes part in “Vell's wedding” (year 310 of the 3rd age) after dying" in shown
+        and "🔒 The Hidden King's seat: Mill" in shown
     )
     assert all(
         c.startswith(("lk:proposal:", "lk:review:", "lk:pick")) for c in custom_ids(card["components"])
@@ -105,9 +105,9 @@ async def test_players_cards_name_facts_without_their_numbers(world: World) -> N
     await gm_adds(world, "fact", subject="Brann", attribute="secret", value="a spy", gm_only=True)
     await gm_adds(world, "fact", subject="Brann", attribute="trade", value="smith")
     player = embed_text((await emu.invoke(chan, world.pat, "canon entity", name="Brann")).embeds[0])
-    assert "occupation = smith" in player and not re.search(r"#\d", player), player
+    assert "Brann's occupation: smith" in player and not re.search(r"#\d", player), player
     gm = embed_text((await emu.invoke(chan, world.gm, "canon entity", name="Brann")).embeds[0])
-    assert re.search(r"occupation = smith `#\d+`", gm) and re.search(r"entity #\d+", gm), gm
+    assert re.search(r"occupation: smith `#\d+`", gm) and re.search(r"entity #\d+", gm), gm
 
 
 def test_a_statement_is_hidden_when_it_or_either_end_is_gm_only() -> None:

@@ -11,19 +11,24 @@ from pathlib import Path
 
 from PIL import Image
 
+from bot.services.pictures import PictureService
 from canon.campaigns import Campaign
 from canon.domain import Viewer
 from canon.proposals import EntityContent
+from canon.render import TimelineLayout
+from canon.render.family_tree import LEGEND_H
 from memory.scenes import Actor
 from tests.canon.picture_checks import (
     EraSpan,
     assert_timeline_shows,
     assert_tree_shows,
     decode,
+    hidden_boxes,
     standing,
     year_of,
 )
 from tests.e2e.conftest import World
+from tests.e2e.test_canon_e2e import latest_scene, review_cards
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "yaml"
 KINDS = ["timeline", "family_tree", "gazetteer", "bestiary", "magic_system", "culture"]
@@ -69,8 +74,10 @@ async def test_canon_tree_attaches_a_png_that_hides_gm_only_people_from_players(
     assert hidden == {"the_nameless_heir"} and len(gms) == 17
     assert_tree_shows(player_png, len(players))
     assert_tree_shows(gm_png, len(gms))
+    # The GM's tree marks the hidden heir (a screenshot shared with players says so); the players' has no mark.
+    assert len(hidden_boxes(gm_png)) == 1 and not hidden_boxes(player_png)
     # The same rows (the heir is of a generation already drawn), one box wider or equal.
-    assert gm_png.size[1] == player_png.size[1] and gm_png.size[0] >= player_png.size[0]
+    assert gm_png.size[1] == player_png.size[1] + LEGEND_H and gm_png.size[0] >= player_png.size[0]
     one = await emu.invoke(chan, world.pat, "canon tree", name="Aldric Raventhorne", generations=1)
     assert png_of(one).size[1] < player_png.size[1]  # three generations, not six
     # Aldric, his parents and wife, his children (Corvin, Wren): one generation each way.
@@ -120,3 +127,35 @@ async def test_canon_timeline_without_a_name_or_with_an_era_is_a_picture(world: 
     # An entity that is not an era still gets its story as text.
     story = await emu.invoke(chan, world.pat, "canon timeline", name="Aldric Raventhorne")
     assert story.files == {} and "Aldric Raventhorne" in story.embeds[0]["title"]
+
+
+async def play_a_scene(world: World, title: str, events: dict[str, str | None]) -> None:
+    """Play a scene in which the GM proposes these events (name: date or None), and commit it."""
+    emu, chan = world.emu, world.channel
+    await emu.invoke(chan, world.gm, "scene start", title=title)
+    await emu.send_message(chan, world.gm, f"{title} begins.")
+    for name, when in events.items():
+        await emu.invoke(chan, world.gm, "propose event", name=name, **({"when": when} if when else {}))
+    await emu.invoke(chan, world.gm, "endscene")
+    scene = await latest_scene(world)
+    await emu.click(review_cards(world)[-1], f"lk:review:{scene.id}:commit", world.gm)
+
+
+async def test_the_timeline_shows_what_happened_in_play(world: World) -> None:
+    campaign = await import_lore(world)
+    await play_a_scene(
+        world, "The ford", {"The ambush at the ford": "3rd_age.year_361", "The march north": None}
+    )
+    await play_a_scene(world, "The hall", {"The parley in the hall": None})
+    services = world.bot.services
+    picture = await PictureService(services.db, services.canon).timeline(campaign, viewer=Viewer.PLAYER)
+    layout = picture.layout
+    assert isinstance(layout, TimelineLayout)
+    labels = {label.text: label for label in layout.events.values()}
+    ambush = labels["The ambush at the ford (361)"]
+    march, parley = labels["The march north (scene 1)"], labels["The parley in the hall (scene 2)"]
+    # The dated event at its date; the undated ones after it, in story order.
+    assert ambush.marker is not None and march.marker is not None and parley.marker is not None
+    assert ambush.marker[0] == layout.x_of(361) and ambush.marker[0] < march.marker[0] < parley.marker[0]
+    shown = await world.emu.invoke(world.channel, world.pat, "canon timeline")
+    assert shown.ephemeral and png_of(shown).size == (layout.width, layout.height)

@@ -56,7 +56,7 @@ async def test_a_completed_scene_posts_its_recap_and_recap_says_previously_on(wo
     _, second = recaps_posted(world)
     text = embed_text(second["embeds"][0]).replace("**", "")
     assert "Recap of scene 2: The docks" in text
-    assert "Now part of the story: Mara: title = Captain of the Guard" in text
+    assert "Now part of the story: Mara is Captain of the Guard" in text
     assert "Who was there: Quinn, Pat" in text
     assert "Turn 2, Pat: “Mara now captains the harbour guard, she says.”" in text
     assert "Hidden King" not in text and "occupation = " not in text  # GM-only canon never reaches the recap
@@ -71,7 +71,7 @@ async def test_a_completed_scene_posts_its_recap_and_recap_says_previously_on(wo
     assert "Scene 2: The docks" in one and "Rain at the Eel" not in one
     # Kept in the journal: asked again, the same recap (written once).
     recap = await world.bot.services.recaps.recap_scene(scene.id)
-    assert recap.facts == ("Mara: title = Captain of the Guard",)
+    assert recap.facts == ("Mara is Captain of the Guard",)
     with pytest.raises(InvalidInput, match="1 to 10 scenes"):
         await world.bot.services.recaps.latest(await campaign_of(world), 11)
 

@@ -37,7 +37,7 @@ async def test_the_gm_corrects_a_proposal_with_edit_before_accepting_it(world: W
     (card,) = review_cards(world)
     scene = await latest_scene(world)
     (row,) = await proposals_of_scene(world, scene.id)
-    assert "Ysolde: captaincy = Warden of the Docks" in embed_text(card["embeds"][0])
+    assert "Ysolde's captaincy: Warden of the Docks" in embed_text(card["embeds"][0])
     assert "Did you mean" in embed_text(card["embeds"][0])  # an attribute the ontology does not know
 
     refused = await emu.click(card, f"lk:proposal:{row.id}:edit", pat)
@@ -63,7 +63,7 @@ async def test_the_gm_corrects_a_proposal_with_edit_before_accepting_it(world: W
     edited = await emu.submit_modal(opened, gm, {"lk:edit:attribute_pick": ["title"]})
     assert edited.response_type == 7  # the card, edited in place, the proposal still picked
     shown = embed_text(edited.embeds[0])
-    assert "Ysolde: title = Warden of the Docks" in shown and "#1 · ⏳ pending" in shown
+    assert "Ysolde is Warden of the Docks" in shown and "#1 · ⏳ pending" in shown
     assert "Did you mean" not in shown and "· ⚠️" not in shown  # its warnings are computed again
     (after,) = await proposals_of_scene(world, scene.id)
     assert after.content["attribute"] == "title" and after.status == ProposalStatus.PENDING
@@ -102,7 +102,7 @@ async def test_accept_all_on_the_public_card_leaves_gm_only_proposals_for_the_gm
     refused = await emu.click(card, f"lk:review:{scene.id}:commit", world.pat)
     assert refused.ephemeral and "Only the GM" in (refused.content or "")
     waits = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
-    assert waits.ephemeral and "The Hidden King: occupation = Mill" in (waits.content or "")
+    assert waits.ephemeral and "The Hidden King's occupation: Mill" in (waits.content or "")
     picked_for_gm = waits.components[1]["components"][0]["custom_id"]
     assert picked_for_gm == f"lk:proposal:{king.id}:accept"
     await emu.click(waits.message, picked_for_gm, gm)

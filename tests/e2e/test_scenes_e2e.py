@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from bot.emulator.delivery import handler_tasks
 from canon.storage import Database
 from memory.scene_tables import SceneRow, TurnRow
 from memory.scenes import SceneStatus, SpeakerKind, scene_turns, turn_history
@@ -266,6 +267,9 @@ async def test_a_second_endscene_while_the_first_reads_the_transcript_is_refused
     second = await emu.invoke(chan, world.gm, "endscene")
     assert second.ephemeral and not second.deferred and "already being ended" in (second.content or "")
     release.set()
+    # The first /endscene was not settled: let it finish (its report, then the scene's recap) before the end.
+    if running := handler_tasks():
+        await asyncio.wait(running, timeout=60)
     await emu.settle()
     await emu.wait_for(lambda: any("Scene ended" in str(m["embeds"]) for m in emu.channel_messages(chan)))
     progress = [m for m in emu.channel_messages(chan) if m["content"].startswith("🎬")]

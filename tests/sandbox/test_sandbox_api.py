@@ -270,7 +270,7 @@ async def test_the_sample_world_is_imported_once_and_a_session_goes_on_after_a_r
         assert len(imports) == len(FILES) and all(m["ephemeral"] for m in imports)  # the GM's answers
         assert await client.messages("pat", "lore") == []
         card = await client.shown("gm", "tavern", "Canon review")
-        assert "Corin Vale: debt = owes Brannoc Marrow forty silver" in text_of(card)
+        assert "Corin Vale's debt: owes Brannoc Marrow forty silver" in text_of(card)
         await sandbox.emu.settle()
         kept = [m["id"] for m in await client.messages("gm", "tavern") if not m["ephemeral"]]
 

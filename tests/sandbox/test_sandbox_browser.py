@@ -92,7 +92,7 @@ def test_a_scene_played_to_canon_in_the_browser(page: Page) -> None:
     page.until(lambda: "accepted" in page.message_with("Canon review").text, "the proposal is accepted")
     page.click_button("Canon review", "Commit")
     page.until(lambda: "Canon committed" in page.text(), "the scene is committed")
-    assert "#1 Corin Vale: debt = owes Brannoc forty silver" in page.message_with("Canon committed").text
+    assert "#1 Corin Vale's debt: owes Brannoc forty silver" in page.message_with("Canon committed").text
     page.shot("3-committed")
 
     # A player asks the lore and opens an entity card and a family tree: no GM-only canon anywhere.

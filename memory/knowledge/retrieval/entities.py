@@ -20,6 +20,7 @@ from canon.domain import EntityCard, Viewer, Visibility
 from canon.errors import GameError
 from canon.graph import CanonReader, fold
 from canon.ontology import Ontology, base_ontology
+from canon.wording import PLAIN, CalendarWords, Wording, statement_words
 from memory import fulltext
 from memory.knowledge.answer_models import Relation
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
@@ -56,24 +57,25 @@ def windows(question: str, longest: int = 6) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def card_facts(card: EntityCard, limit: int, ontology: Ontology | None = None) -> list[str]:
-    """Return an entity card's state, facts and relations as sentences, without repeats, at most `limit`.
+def card_facts(
+    card: EntityCard, limit: int, ontology: Ontology | None = None, words: Wording = PLAIN
+) -> list[str]:
+    """Return an entity card's state, facts and relations as sentences, with when they hold in the calendar's
+    words, without repeats, at most `limit`.
 
     Of a single-valued attribute stated more than once, only its last value in story order is kept: an answer
     must never read a value the story has since replaced as the current one (nor lose the current one to
     `limit`). The values of an attribute the ontology declares many-valued are all kept.
     """
-    facts: list[str] = []
-    if card.state is not None:
-        facts.append(card.state.sentence())
     last = {view.statement.predicate: view for view in card.facts}
-    facts += [
-        view.sentence()
+    kept = [
+        view
         for view in card.facts
         if last[view.statement.predicate] is view
         or is_many(ontology, card.entity.type, view.statement.predicate)
     ]
-    facts += [view.sentence() for view in card.relations]
+    views = ([card.state] if card.state is not None else []) + kept + list(card.relations)
+    facts = [statement_words(view, words, Viewer.PLAYER, evidence=False) for view in views]
     return list(dict.fromkeys(facts))[:limit]
 
 
@@ -228,6 +230,7 @@ class EntityFinder:
         if not names[0]:
             return [], []
         ranked = best_matches(question, names, config)
+        words = Wording(calendar=CalendarWords(eras=await reader.era_names())) if ranked else PLAIN
         facts: list[CanonFact] = []
         for m in ranked:
             try:
@@ -245,7 +248,7 @@ class EntityFinder:
                     match_score=round(min(m.score, 100.0), 1),
                     hidden=entity.visibility == Visibility.GM_ONLY,
                     description=entity.description,
-                    facts=card_facts(card, config.max_facts_per_entity, reader.ontology),
+                    facts=card_facts(card, config.max_facts_per_entity, reader.ontology, words),
                     score=round(min(m.score, 100.0) / 100, 4),
                     relations=card_relations(card),
                 )

@@ -1,0 +1,78 @@
+"""Build the words a campaign's cards speak in (`canon.wording.Wording`) from its canon and its scenes.
+
+The calendar's era names come from the Era entities the viewer may see; evidence from turns learns each cited
+scene's place in the story, who spoke each turn and the link to its message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.domain import Evidence, EvidenceKind
+from canon.errors import NotFound
+from canon.graph import CanonReader
+from canon.wording import CalendarWords, SceneWords, TurnWords, Wording
+from memory.scenes import load_scene, scene_turns
+
+#: A card cites at most this many scenes and this many turns of each in words; the rest reads without names.
+MAX_SCENES = 25
+MAX_TURNS = 200
+
+
+def jump_url(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    """Return the link that opens a Discord message."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+#: The facts that tell a parent's sex ("father", "mother"), by their attribute's name.
+SEX_ATTRIBUTES = ("sex", "gender")
+
+
+async def wording_for(
+    session: AsyncSession,
+    reader: CanonReader,
+    evidence: Iterable[Evidence] = (),
+    *,
+    people: Iterable[int] = (),
+) -> Wording:
+    """Return the wording of the reader's campaign for its viewer, knowing the scenes `evidence` cites and the
+    sex of the `people` (where canon says it, as this viewer may read it)."""
+    wanted: dict[int, set[int]] = {}
+    for item in evidence:
+        if item.kind != EvidenceKind.TURNS or item.scene_id is None:
+            continue
+        numbers = wanted.setdefault(item.scene_id, set())
+        if item.turn_from is not None:
+            last = item.turn_to or item.turn_from
+            numbers.update(range(item.turn_from, min(last, item.turn_from + MAX_TURNS) + 1))
+    scenes: dict[int, SceneWords] = {}
+    for scene_id in sorted(wanted)[:MAX_SCENES]:
+        try:
+            scene = await load_scene(session, scene_id)
+        except NotFound:
+            continue
+        turns = await scene_turns(session, scene_id, include_deleted=False, numbers=wanted[scene_id])
+        scenes[scene_id] = SceneWords(
+            order=scene.story_order,
+            title=scene.title,
+            turns={
+                t.number: TurnWords(
+                    author=t.author_name,
+                    url=jump_url(scene.guild_id, scene.channel_id, t.discord_message_id)
+                    if t.discord_message_id
+                    else None,
+                )
+                for t in turns
+            },
+        )
+    sexes: dict[int, str] = {}
+    wanted_people = list(dict.fromkeys(people))[: MAX_SCENES * 4]
+    if wanted_people:
+        for fact in await reader.statements(
+            subject_ids=wanted_people, predicates=SEX_ATTRIBUTES, with_evidence=False
+        ):
+            if fact.value:
+                sexes.setdefault(fact.subject_id, fact.value)
+    return Wording(calendar=CalendarWords(eras=await reader.era_names()), scenes=scenes, sexes=sexes)

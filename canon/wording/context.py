@@ -1,0 +1,57 @@
+"""The words a campaign's cards speak in: its calendar's names, its scenes' turns, and how text is escaped.
+
+Every card builder (the bot's cards, the command line's text) takes one `Wording` and says names, relations,
+dates and evidence through it. The service that reads the canon builds it (`Wording` holds no ids a player
+reads); a builder given none speaks plainly (`PLAIN`: dates from their keys' eras, evidence without links).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+
+from canon.domain import Evidence, Validity, Viewer
+from canon.wording.dates import PLAIN_CALENDAR, CalendarWords
+from canon.wording.evidence import SceneWords, evidence_words
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+@dataclass(frozen=True)
+class Wording:
+    """Say a campaign's dates, evidence and names: calendar words, scenes by id, and an escape for user text.
+
+    `escape` is applied to every piece of user text (names, values, notes); `links` lets evidence link to
+    the turns' messages (markdown).
+    """
+
+    calendar: CalendarWords = PLAIN_CALENDAR
+    scenes: Mapping[int, SceneWords] = field(default_factory=dict)
+    sexes: Mapping[int, str] = field(default_factory=dict)
+    escape: Callable[[str], str] = _identity
+    links: bool = False
+
+    def rich(self, escape: Callable[[str], str]) -> Wording:
+        """Return this wording for markdown: user text escaped with `escape`, evidence linked."""
+        return replace(self, escape=escape, links=True)
+
+    def date(self, text: str | None) -> str:
+        """Return a stored date in the calendar's words."""
+        return self.calendar.date(text)
+
+    def span(self, validity: Validity) -> str:
+        """Return when something holds, in the calendar's words."""
+        return self.calendar.span(validity)
+
+    def evidence(self, evidence: Evidence, viewer: Viewer) -> str:
+        """Return one piece of evidence in words for a viewer."""
+        return evidence_words(evidence, viewer, self.scenes, escape=self.escape, links=self.links)
+
+    def name(self, text: str) -> str:
+        """Return a name (or any user text) escaped for where it is shown."""
+        return self.escape(text)
+
+
+PLAIN = Wording()

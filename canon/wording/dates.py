@@ -1,0 +1,124 @@
+"""In-world dates in the campaign calendar's words: "year 327 of the Third Age", never `3rd_age.year_327`.
+
+`CalendarWords` knows the names the calendar gives: each era's display name (an Era entity's name, by its
+key), and the months' names where the campaign defines them. A date it cannot read (typed by a person in a
+form of their own) is shown as written. `in_words` rewrites the date keys inside a sentence written elsewhere
+(a continuity finding stored with its dates as keys).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from canon.calendar import UNKNOWN, DateError, WorldDate, parse_date
+from canon.domain import Validity
+
+# A date key inside a sentence: an era id, then a year, and optionally a month and a day; labelled
+# (`3rd_age.year_300.month_3`) or, for an era the calendar knows, as written (`3rd_age.300.3`).
+DATE_KEY = re.compile(
+    r"\b(?P<era>(?=[0-9_-]*[a-z])[a-z0-9][a-z0-9_-]*)\.(?P<label>year_)?(?P<year>-?[0-9]+)"
+    r"(?:\.(?:month_)?(?P<month>[0-9]+)(?:\.(?:day_)?(?P<day>[0-9]+))?)?\b"
+)
+
+
+def _era_phrase(name: str) -> str:
+    """Return an era's name as it reads inside a sentence: "The Third Age" reads "the Third Age"."""
+    return "the " + name[4:] if name.startswith("The ") else name
+
+
+@dataclass(frozen=True)
+class CalendarWords:
+    """Say dates in the campaign calendar's words (era names by key; month names where defined)."""
+
+    eras: Mapping[str, str] = field(default_factory=dict)
+    months: Sequence[str] = ()
+
+    def era(self, era_id: str) -> str:
+        """Return an era's name in a sentence; an era without a name reads from its id ("the 3rd age")."""
+        name = self.eras.get(era_id)
+        if name:
+            return _era_phrase(name)
+        return "the " + era_id.replace("_", " ").replace("-", " ")
+
+    def month(self, number: int) -> str:
+        """Return a month's name, or "month 3" where the calendar names no months."""
+        if 1 <= number <= len(self.months) and self.months[number - 1]:
+            return self.months[number - 1]
+        return f"month {number}"
+
+    def world_date(self, date: WorldDate) -> str:
+        """Return a date in words at its precision: an era, a year, a month or a day of it."""
+        if date.era is None and date.year is None:
+            return "an unknown date"
+        if date.year is None:
+            return self.era(date.era or "")
+        year = f"year {date.year}" + (f" of {self.era(date.era)}" if date.era else "")  # a plain year: no era
+        if date.month is None:
+            return year
+        if date.day is None:
+            return f"{self.month(date.month)} of {year}"
+        if self.months:
+            return f"{date.day} {self.month(date.month)}, {year}"
+        return f"day {date.day} of month {date.month}, {year}"
+
+    def date(self, text: str | None) -> str:
+        """Return a stored date (a key like `3rd_age.year_327`) in words; other text stays as written."""
+        if not text:
+            return ""
+        if text == UNKNOWN:
+            return "an unknown date"
+        try:
+            return self.world_date(parse_date(text))
+        except DateError:
+            return text
+
+    def span(self, validity: Validity) -> str:
+        """Return when something holds, in words: "since year 300 of the Third Age", "from scene 2"."""
+        parts: list[str] = []
+        start, end = validity.world_from, validity.world_until
+        if start and end:
+            parts.append(self._between(start, end))
+        elif start:
+            parts.append(f"since {self.date(start)}")
+        elif end:
+            parts.append(f"until {self.date(end)}")
+        if validity.story_from is not None:
+            if validity.story_until is not None:
+                parts.append(f"scenes {validity.story_from} to {validity.story_until}")
+            else:
+                parts.append(f"from scene {validity.story_from}")
+        elif validity.story_until is not None:
+            parts.append(f"until scene {validity.story_until}")
+        return ", ".join(parts)
+
+    def _between(self, start: str, end: str) -> str:
+        try:
+            a, b = parse_date(start), parse_date(end)
+        except DateError:
+            return f"from {self.date(start)} to {self.date(end)}"
+        if a.era == b.era and a.era is not None and a.precision == b.precision == "year":
+            return f"from year {a.year} to {b.year} of {self.era(a.era)}"
+        return f"from {self.world_date(a)} to {self.world_date(b)}"
+
+    def in_words(self, text: str) -> str:
+        """Return a sentence with every date key in it said in words."""
+        return DATE_KEY.sub(self._key_words, text)
+
+    def _key_words(self, match: re.Match[str]) -> str:
+        if not match["label"] and match["era"] not in self.eras:
+            return match[0]
+        try:
+            date = WorldDate(
+                era=match["era"],
+                year=int(match["year"]),
+                month=int(match["month"]) if match["month"] else None,
+                day=int(match["day"]) if match["day"] else None,
+            )
+        except ValueError:
+            return match[0]
+        return self.world_date(date)
+
+
+PLAIN_CALENDAR = CalendarWords()

@@ -1,0 +1,78 @@
+"""A proposal as one line of words for the review card, the commit card and the answer to /propose."""
+
+from __future__ import annotations
+
+import re
+
+from canon.domain import Viewer
+from canon.proposals import (
+    EntityContent,
+    EventContent,
+    FactContent,
+    ProposalContent,
+    RelationshipContent,
+    StateChangeContent,
+    citations,
+)
+from canon.wording.context import PLAIN, Wording
+from canon.wording.relations import fact_sentence, relation_sentence
+
+
+def type_words(entity_type: str) -> str:
+    """Return an entity type as the ontology names it, in words: "MagicSystem" reads "Magic System"."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", entity_type).replace("_", " ")
+
+
+def proposal_sentence(
+    content: ProposalContent, words: Wording = PLAIN, viewer: Viewer = Viewer.PLAYER
+) -> str:
+    """Return what a proposal would make true, in words; the GM also reads the ids of the facts it relies on."""
+    sentence = _sentence(content, words)
+    cited = citations(content)
+    if cited and viewer == Viewer.GM:
+        sentence += " (relies on " + ", ".join(f"fact #{i}" for i in cited) + ")"
+    elif cited:
+        sentence += " (building on earlier canon)"
+    return sentence
+
+
+def describe(content: ProposalContent) -> str:
+    """Return a proposal as one plain sentence without ids (the line of a list, a menu or a recap)."""
+    return proposal_sentence(content)
+
+
+def _sentence(content: ProposalContent, words: Wording) -> str:
+    name = words.name
+    match content:
+        case EntityContent():
+            return f"New {type_words(content.entity_type)}: {name(content.name)}" + (
+                f" — {name(content.description)}" if content.description else ""
+            )
+        case FactContent():
+            text = fact_sentence(name(content.subject.name), name(content.attribute), name(content.value))
+            return text + (f", from {words.date(content.when)}" if content.when else "")
+        case RelationshipContent():
+            text = relation_sentence(content.relation, name(content.subject.name), name(content.object.name))
+            if content.since and content.until:
+                return text + f", from {words.date(content.since)} to {words.date(content.until)}"
+            if content.since:
+                return text + f", since {words.date(content.since)}"
+            return text + (f", until {words.date(content.until)}" if content.until else "")
+        case StateChangeContent():
+            via = f" through a {name(content.via)}" if content.via else ""
+            when = f", in {words.date(content.when)}" if content.when else ""
+            return f"{name(content.subject.name)} becomes {name(content.state)}{via}{when}"
+        case EventContent():
+            bits = [f"Event: {name(content.name)}"]
+            if content.when:
+                bits.append(words.date(content.when))
+            if content.location:
+                bits.append(f"at {name(content.location.name)}")
+            if content.participants:
+                people = [name(p.name) for p in content.participants]
+                bits.append(
+                    "with "
+                    + (", ".join(people[:-1]) + " and " + people[-1] if len(people) > 1 else people[0])
+                )
+            return ", ".join(bits)
+    raise AssertionError(content)  # pragma: no cover

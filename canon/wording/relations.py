@@ -1,0 +1,97 @@
+"""Relations and facts as sentences a table would say: "Corvan Marrow is Ysolde Marrow's father".
+
+Each relation type of the base ontology (config/ontology.yaml) has its sentence; a type a campaign added reads
+from its name ("MENTOR_OF" reads "is mentor of", "TRAINS" reads "trains"). A parent reads as father or mother
+where the parent's sex is known (`Kin`), else as parent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+# {s}: the subject's name, {o}: the object's; {parent}: father, mother or parent.
+PHRASES: Mapping[str, str] = {
+    "PARENT_OF": "{s} is {o}'s {parent}",
+    "SPOUSE_OF": "{s} is married to {o}",
+    "SIBLING_OF": "{s} is {o}'s sibling",
+    "ALLY_OF": "{s} is an ally of {o}",
+    "ENEMY_OF": "{s} is an enemy of {o}",
+    "MEMBER_OF": "{s} is a member of {o}",
+    "LEADS": "{s} leads {o}",
+    "RULES": "{s} rules {o}",
+    "CLAIMS_TITLE": "{s} claims the title {o}",
+    "LOCATED_IN": "{s} is in {o}",
+    "PART_OF": "{s} is part of {o}",
+    "INHABITS": "{s} lives in {o}",
+    "LIVES_IN": "{s} lives in {o}",
+    "SEAT_OF": "{s} is the seat of {o}",
+    "HOMELAND_OF": "{s} is the homeland of {o}",
+    "CULTURE_OF": "{s} is the culture of {o}",
+    "LANGUAGE_OF": "{s} is the language of {o}",
+    "SPEAKS": "{s} speaks {o}",
+    "WORSHIPS": "{s} worships {o}",
+    "PRACTICES": "{s} practises {o}",
+    "BELONGS_TO": "{s} belongs to {o}",
+    "SOURCE_OF": "{s} is a source of {o}",
+    "POSSESSES": "{s} has {o}",
+    "MADE_OF": "{s} is made of {o}",
+    "OCCURRED_AT": "{s} took place at {o}",
+    "OCCURRED_DURING": "{s} took place during {o}",
+    "PARTICIPATED_IN": "{s} took part in {o}",
+    "WITNESSED": "{s} witnessed {o}",
+    "CAUSED": "{s} caused {o}",
+    "PRECEDED": "{s} came before {o}",
+    "DEFEATED": "{s} defeated {o}",
+    "KILLED": "{s} killed {o}",
+    "SUB_ERA_OF": "{s} is part of {o}",
+    "DERIVES_FROM": "{s} derives from {o}",
+}
+
+# Attributes that name what someone is: "Ysolde Marrow is Harbourmaster of Greyhaven".
+BEING = frozenset({"title", "titles", "role", "office", "rank", "position"})
+MALE = frozenset({"male", "man", "m", "he", "he/him"})
+FEMALE = frozenset({"female", "woman", "f", "she", "she/her"})
+_CONSTANT = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[A-Z]{3,}\b")
+
+
+def relation_words(predicate: str) -> str:
+    """Return a relation type as words for a list or a menu: "PARENT_OF" reads "parent of"."""
+    return predicate.replace("_", " ").replace("-", " ").lower()
+
+
+def relation_sentence(predicate: str, subject: str, target: str, *, subject_sex: str | None = None) -> str:
+    """Return a relation as a sentence; `subject_sex` (an attribute's value) makes a parent father or mother."""
+    phrase = PHRASES.get(predicate.upper())
+    if phrase is None:
+        words = relation_words(predicate)
+        joined = f"is {words}" if re.search(r" (of|to|with|from|for|by)$", words) else words
+        return f"{subject} {joined} {target}"
+    sex = (subject_sex or "").strip().lower()
+    parent = "father" if sex in MALE else "mother" if sex in FEMALE else "parent"
+    return phrase.format(s=subject, o=target, parent=parent)
+
+
+def attribute_words(attribute: str) -> str:
+    """Return an attribute's name as words: "eye_colour" reads "eye colour"."""
+    return attribute.replace("_", " ").strip()
+
+
+def fact_sentence(subject: str, attribute: str, value: str) -> str:
+    """Return a fact in words: "Ysolde Marrow is Harbourmaster of Greyhaven", "Mara's eye colour: grey" (a
+    value may be any phrase, "owes Brannoc forty silver", so it follows a colon rather than "is")."""
+    if attribute.strip().lower() in BEING:
+        return f"{subject} is {value}"
+    return f"{subject}'s {attribute_words(attribute)}: {value}"
+
+
+def state_sentence(subject: str, state: str, via: str | None = None) -> str:
+    """Return a state as a sentence: "Aldric is dead", "Aldric is alive, through a resurrection"."""
+    return f"{subject} is {state}" + (f", through a {via}" if via else "")
+
+
+def constants_in_words(text: str) -> str:
+    """Return a sentence written elsewhere with every relation constant in it as words ("ALLY_OF" → "ally of")."""
+    return _CONSTANT.sub(
+        lambda m: relation_words(m[0]) if m[0].upper() in PHRASES or "_" in m[0] else m[0], text
+    )

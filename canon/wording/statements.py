@@ -1,0 +1,31 @@
+"""Canon statements as sentences: a relation, a fact or a state, with when it holds and what supports it."""
+
+from __future__ import annotations
+
+from canon.domain import StatementKind, StatementView, Viewer
+from canon.wording.context import Wording
+from canon.wording.relations import fact_sentence, relation_sentence, state_sentence
+
+
+def statement_sentence(view: StatementView, words: Wording) -> str:
+    """Return a statement as a sentence: "Corvan Marrow is Ysolde Marrow's father"."""
+    s = view.statement
+    subject = words.name(view.subject.name)
+    if s.kind == StatementKind.RELATION and view.object is not None:
+        return relation_sentence(
+            s.predicate, subject, words.name(view.object.name), subject_sex=words.sexes.get(view.subject.id)
+        )
+    if s.kind == StatementKind.STATE:
+        return state_sentence(subject, words.name(s.value or "unknown"), words.name(s.via) if s.via else None)
+    return fact_sentence(subject, words.name(s.predicate), words.name(s.value or ""))
+
+
+def statement_words(view: StatementView, words: Wording, viewer: Viewer, *, evidence: bool = True) -> str:
+    """Return a statement, when it holds and (unless `evidence` is off) its first evidence, in words."""
+    text = statement_sentence(view, words)
+    when = words.span(view.statement.validity)
+    if when:
+        text += f" ({when})"
+    if evidence and view.statement.evidence:
+        text += " — " + "; ".join(words.evidence(e, viewer) for e in view.statement.evidence[:2])
+    return text

@@ -1,0 +1,145 @@
+"""Pure renderers for what canon says of one entity: its card and its timeline. No Discord I/O.
+
+Everything is said through `canon.wording` (relations as sentences, dates in the campaign calendar's words,
+evidence as "said in scene 1, turns 12–15, by Pat"). Players' cards carry no ids; the GM's card adds each
+statement's id (the GM's detail view) and marks GM-only rows 🔒.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.client.limits import fit_lines
+from canon.domain import AsOf, CanonLevel, EntityCard, StatementView, Viewer, Visibility
+from canon.visibility import view_hidden, visible_views
+from canon.wording import PLAIN, Wording, type_words
+from cogs.canon_embeds import (
+    DESCRIPTION_LIMIT,
+    FIELD_LIMIT,
+    LOCK,
+    TITLE_LIMIT,
+    escape,
+    shrink_to_limit,
+    statement_line,
+)
+from cogs.embeds import COLOUR, clip
+
+
+def as_of_words(as_of: AsOf, words: Wording) -> str:
+    """Return the point a card looks from, in words ("now", "in year 300 of the Third Age, after scene 2")."""
+    parts = []
+    if as_of.world:
+        parts.append(f"in {words.date(as_of.world)}")
+    if as_of.scene is not None:
+        parts.append(f"after scene {as_of.scene}")
+    if as_of.believed_at is not None:
+        parts.append(f"as believed on {as_of.believed_at:%Y-%m-%d %H:%M} UTC")
+    return ", ".join(parts) or "now"
+
+
+# Facts a card says above its fields: the world-builder's own words for an event's date, and a description.
+ABOVE = frozenset({"in_fiction_date", "description"})
+
+
+def _above(facts: Sequence[StatementView], predicate: str) -> str | None:
+    return next((v.statement.value for v in facts if v.statement.predicate == predicate), None)
+
+
+def _when(card: EntityCard, facts: Sequence[StatementView], words: Wording) -> str | None:
+    """Return when an event took place: the world-builder's own words where given, else the calendar's."""
+    written = _above(facts, "in_fiction_date") or card.entity.attributes.get("in_fiction_date")
+    if isinstance(written, str) and written.strip():
+        return written
+    date = card.entity.attributes.get("date")
+    return words.date(date) if isinstance(date, str) and date else None
+
+
+def _fact_line(view: StatementView, card: EntityCard, viewer: Viewer, words: Wording) -> str:
+    """Return a fact's line, marked when a later value, dated in the world, changed it."""
+    line = statement_line(view, viewer=viewer, words=words)
+    changed = card.changed_at.get(view.statement.id)
+    return f"{line} — changed on {words.date(changed)}" if changed else line
+
+
+def entity_card_embed(
+    card: EntityCard, *, viewer: Viewer, as_of: AsOf, words: Wording = PLAIN
+) -> discord.Embed:
+    """Render an entity's card: state, aliases, relations, key facts and their evidence."""
+    entity = card.entity
+    if viewer == Viewer.PLAYER and entity.visibility == Visibility.GM_ONLY:
+        return discord.Embed(title="Not found", description="No such entity in this campaign's canon.")
+    words = words.rich(escape)
+    lock = f" {LOCK}" if entity.visibility == Visibility.GM_ONLY else ""
+    title = f"{entity.name} ({type_words(entity.type)}){lock}"
+    embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=COLOUR)
+    facts = visible_views(card.facts, viewer)
+    lines = []
+    description = entity.description or _above(facts, "description")
+    if description:
+        lines.append(escape(clip(description, 1500)))
+    if (when := _when(card, facts, words)) is not None:
+        lines.append(f"When: {escape(when)}")
+    if entity.aliases:
+        lines.append("Also known as: " + escape(", ".join(entity.aliases)))
+    if entity.provenance.level == CanonLevel.RETCONNED:
+        lines.append("This was retconned: it is no longer canon.")
+    embed.description = fit_lines(lines, 2000) or None
+    state = card.state
+    if state is not None and viewer == Viewer.PLAYER and view_hidden(state):
+        state = None
+    embed.add_field(
+        name="State",
+        value=statement_line(state, viewer=viewer, words=words) if state is not None else "unknown",
+        inline=False,
+    )
+    relations = visible_views(card.relations, viewer)
+    if relations:
+        embed.add_field(
+            name="Relations",
+            value=fit_lines(
+                [statement_line(v, evidence=False, viewer=viewer, words=words) for v in relations],
+                FIELD_LIMIT,
+            ),
+            inline=False,
+        )
+    facts = [v for v in facts if v.statement.predicate not in ABOVE]
+    if facts:
+        embed.add_field(
+            name="Facts",
+            value=fit_lines([_fact_line(v, card, viewer, words) for v in facts], FIELD_LIMIT),
+            inline=False,
+        )
+    if card.evidence:
+        embed.add_field(
+            name="Evidence",
+            value=fit_lines([words.evidence(e, viewer) for e in card.evidence], FIELD_LIMIT),
+            inline=False,
+        )
+    footer = f"As of {as_of_words(as_of, words)}"
+    if viewer == Viewer.GM:
+        footer += f" · entity #{entity.id} · {LOCK} = GM only"
+    embed.set_footer(text=footer)
+    return shrink_to_limit(embed)
+
+
+def timeline_embed(
+    name: str, views: Sequence[StatementView], *, viewer: Viewer, words: Wording = PLAIN
+) -> discord.Embed:
+    """Render an entity's timeline in story order; retconned rows are struck through."""
+    words = words.rich(escape)
+    embed = discord.Embed(title=clip(f"Timeline: {name}", TITLE_LIMIT), colour=COLOUR)
+    lines = []
+    for view in visible_views(views, viewer):
+        line = statement_line(view, evidence=False, viewer=viewer, words=words)
+        if view.statement.provenance.level == CanonLevel.RETCONNED:
+            replaced = view.statement.provenance.replaced_by
+            line = f"~~{line}~~ retconned" + (f" → `#{replaced}`" if replaced and viewer == Viewer.GM else "")
+        lines.append(line)
+    embed.description = fit_lines(lines, DESCRIPTION_LIMIT - 96) if lines else "Nothing recorded yet."
+    footer = "Struck through: retconned (what was believed before)."
+    if viewer == Viewer.GM:
+        footer += f" {LOCK} = GM only."
+    embed.set_footer(text=footer)
+    return shrink_to_limit(embed)
