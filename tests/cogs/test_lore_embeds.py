@@ -419,7 +419,10 @@ def test_the_answer_comes_first_citing_its_sources_and_the_passages_wait_behind_
         assert "[1] is out of date: North Gate is collapsed now." in shown
         assert "[1] Westhaven › Section 1 · ⚠️ Out of date" in shown
         assert not embed.fields and ("score" not in text_of(embed)) == (viewer == Viewer.PLAYER)
+        assert (embed.footer.text or "").startswith("See the 2 sources.")
         assert_fits(embed)
+    one = answer([gate]).model_copy(update={"question": "Is the north gate of Westhaven open?"})
+    assert lore_answer_embeds.answer_embed(one, viewer=Viewer.PLAYER).footer.text == "See the 1 source."
     sources = text_of(lore_answer_embeds.passages_embed(given, viewer=Viewer.PLAYER))
     assert "[1] Westhaven › Section 1" in sources and "⚠️ Out of date: now North Gate is collapsed." in sources
     assert "[2] Westhaven › Section 2" in sources and "score" not in sources

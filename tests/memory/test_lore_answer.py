@@ -174,3 +174,13 @@ def test_a_fact_from_play_is_found_by_the_stem_of_the_question_s_verb() -> None:
         assert answer.mode == AnswerMode.GRAPH, question
         assert answer.text == "Maren Marrow's stolen goods are the lantern gears Tamsin carried. [1]"
     assert same_word("steal", "stolen") and same_word("stole", "steal") and not same_word("steal", "stale")
+
+
+def test_a_second_sentence_that_answers_nothing_is_left_out() -> None:
+    gate = passage(
+        "The north gate is open to travellers by day and night. Greyhaven carts pass at dawn.",
+        "Greyhaven",
+        "North Gate",
+    )
+    answer = compose("Is the north gate of Greyhaven open?", [], [gate])
+    assert answer.text == "The north gate is open to travellers by day and night. [1]"
