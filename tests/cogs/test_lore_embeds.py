@@ -443,8 +443,13 @@ def test_an_answer_a_gm_saw_more_of_is_written_again_for_a_player() -> None:
 def test_a_snippet_reads_as_one_line_with_its_headings_and_without_the_ones_already_shown() -> None:
     text = "# Westhaven\n\n## The Crown\n\nKing Aldric *rules*.\n\n## The Abbey\n\nMonks <script>x</script>."
     shown = lore_embeds.snippet(text, skip=["Westhaven", "The Crown"])
-    assert shown == "King Aldric \\*rules\\*. The Abbey — Monks <script>x</script>."
+    assert shown == "King Aldric rules. The Abbey — Monks <script>x</script>."
     assert lore_embeds.snippet(text).startswith("Westhaven — The Crown — King")
+    # Markdown is read as words: no escaped marks, a bold line is a heading set apart from its text.
+    cliff = "- **The Cliff**\nVale Manor stands on the *chalk* cliff.\n- `salt` lanterns\n1. first"
+    assert (
+        lore_embeds.snippet(cliff) == "The Cliff — Vale Manor stands on the chalk cliff. salt lanterns first"
+    )
 
 
 def test_a_batch_card_pages_and_rebuilds_its_buttons_from_their_custom_ids() -> None:
