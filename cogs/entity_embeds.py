@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.client.limits import fit_lines
-from canon.domain import AsOf, CanonLevel, EntityCard, StatementView, Viewer, Visibility
+from canon.models import AsOf, CanonLevel, EntityCard, StatementView, Viewer, Visibility
 from canon.visibility import view_hidden, visible_views
 from canon.wording import PLAIN, Wording, type_words
 from cogs.canon_embeds import (
