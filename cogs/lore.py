@@ -148,7 +148,7 @@ class LoreCommands(commands.Cog):
 
     @lore.command(name="import", description="Import a world-bible file: .md/.txt prose or .yaml lore (GM)")
     @app_commands.describe(
-        file="A .md or .txt file (knowledge), a .yaml/.yml structured lore file (canon), or a dialogue file (a scene)",
+        file="A .md/.txt file (knowledge), .yaml/.yml lore (canon), or a dialogue file (a scene)",
         knowledge_class="How much authority it has (new prose files: reference)",
         hidden="Only the GM may see it (narrator-only)",
         tags="Tags, separated by commas",

@@ -23,6 +23,7 @@ from bot.services.canon_service import CanonService, Review
 from bot.voice.material import is_npc_type
 from canon.campaigns import Campaign
 from canon.domain import Viewer
+from canon.wording.dates import CalendarWords
 from memory.dialogue import DialogueLine, DialogueScript, parse_dialogue
 from memory.scenes import Actor, SceneReport, SceneService, SpeakerKind
 from memory.turn_log import IncomingMessage, TurnLog
@@ -53,9 +54,9 @@ class DialogueImportService:
     ) -> DialogueOutcome:
         """Read a dialogue file into a new scene, end it (proposals on a review card), and return the outcome."""
         script = await asyncio.to_thread(parse_dialogue, filename, data)
-        kinds = await self._speakers(campaign, {line.speaker for line in script.lines})
+        kinds, words = await self._speakers(campaign, {line.speaker for line in script.lines})
         channel_id = -(secrets.randbits(52) + 1)
-        title = script.title + (f" ({script.date})" if script.date else "")
+        title = script.title + (f" ({words.date(script.date)})" if script.date else "")
         scene = await self.scenes.start_scene(
             campaign_id=campaign.id,
             guild_id=campaign.guild_id,
@@ -64,7 +65,7 @@ class DialogueImportService:
             location=script.location,
             actor=actor,
         )
-        messages = list(_messages(script, kinds, channel_id))
+        messages = list(_messages(script, kinds, channel_id, words))
         stored = await asyncio.gather(*(self.turns.append(m) for m in messages))
         if any(turn is None for turn in stored):  # pragma: no cover - only during a database outage
             raise RuntimeError(f"scene {scene.id}: some lines were not stored")
@@ -74,11 +75,15 @@ class DialogueImportService:
         )
         return DialogueOutcome(report, len(script.lines), npcs, review)
 
-    async def _speakers(self, campaign: Campaign, names: set[str]) -> dict[str, tuple[SpeakerKind, str]]:
-        """Return each speaker's kind and the name the turn carries (an NPC's name as canon spells it)."""
+    async def _speakers(
+        self, campaign: Campaign, names: set[str]
+    ) -> tuple[dict[str, tuple[SpeakerKind, str]], CalendarWords]:
+        """Return each speaker's kind and the name the turn carries (an NPC's name as canon spells it), and
+        the calendar's words for the dates (an era by the name canon gives it)."""
         found: dict[str, tuple[SpeakerKind, str]] = {}
         async with self.canon.db.session() as session:
             reader = await self.canon.reader(session, campaign, Viewer.GM)
+            words = CalendarWords(eras=await reader.era_names())
             for name in sorted(names):
                 if name.casefold() in ("gm", "narrator"):
                     found[name] = (_KINDS[name.casefold()], name)
@@ -87,11 +92,14 @@ class DialogueImportService:
                 found[name] = (
                     (SpeakerKind.NPC, exact[0].name) if len(exact) == 1 else (SpeakerKind.PLAYER, name)
                 )
-        return found
+        return found, words
 
 
 def _messages(
-    script: DialogueScript, kinds: dict[str, tuple[SpeakerKind, str]], channel_id: int
+    script: DialogueScript,
+    kinds: dict[str, tuple[SpeakerKind, str]],
+    channel_id: int,
+    words: CalendarWords,
 ) -> Sequence[IncomingMessage]:
     start = dt.datetime.now(dt.UTC)
     out: list[IncomingMessage] = []
@@ -111,14 +119,14 @@ def _messages(
         )
 
     opening = [
-        f"In-fiction date: {script.date}." if script.date else "",
+        f"In-fiction date: {words.date(script.date)}." if script.date else "",
         f"Place: {script.location}." if script.location else "",
     ]
     if any(opening):
         add(SpeakerKind.NARRATOR, "Narrator", " ".join(p for p in opening if p))
     for line in script.lines:
         if line.date or line.location:
-            add(SpeakerKind.NARRATOR, "Narrator", _stage(line))
+            add(SpeakerKind.NARRATOR, "Narrator", _stage(line, words))
         kind, name = kinds[line.speaker]
         if line.kind in _KINDS:
             kind = _KINDS[line.kind]
@@ -126,6 +134,6 @@ def _messages(
     return out
 
 
-def _stage(line: DialogueLine) -> str:
-    parts = [f"at {line.location}" if line.location else "", line.date or ""]
+def _stage(line: DialogueLine, words: CalendarWords) -> str:
+    parts = [f"at {line.location}" if line.location else "", words.date(line.date) if line.date else ""]
     return "— " + ", ".join(p for p in parts if p) + " —"

@@ -34,7 +34,7 @@ def test_a_dialogue_file_becomes_a_scene_and_a_broken_one_names_its_line(
     assert result.exit_code == 0, result.output
     first = result.stdout.splitlines()[0]
     assert first == "Campaign “Valdorn”: dialogue: talk.md into a scene; 0 failed.", result.stdout
-    assert "talk.md: 2 lines into scene 1 “At the Drowned Rat (3rd_age.year_340)”" in result.stdout
+    assert "talk.md: 2 lines into scene 1 “At the Drowned Rat (year 340 of the 3rd age)”" in result.stdout
     assert "nothing to review: the scene is complete" in result.stdout
     broken = tmp_path / "broken.md"
     broken.write_text(SCRIPT + "no speaker on this line\n", encoding="utf-8")

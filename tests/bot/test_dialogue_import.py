@@ -150,7 +150,7 @@ async def test_a_dialogue_becomes_a_closed_scene_with_a_review_card_and_the_npcs
     outcome = await services.dialogue.import_dialogue(world.campaign, "talk.yaml", YAML, GM)
     assert outcome.lines == 4 and outcome.npcs == ("Mira", "the Innkeeper")
     scene = outcome.report.scene
-    assert scene.title == "At the Drowned Rat (3rd_age.year_340)" and scene.location == "Thornwall"
+    assert scene.title == "At the Drowned Rat (year 340 of the 3rd age)" and scene.location == "Thornwall"
     assert scene.status == SceneStatus.REVIEW and scene.channel_id < 0
     assert [p.content.value for p in outcome.review.proposals] == ["the ledger"]  # type: ignore[union-attr]
     _, turns = await services.scenes.transcript(scene.id)
@@ -163,7 +163,7 @@ async def test_a_dialogue_becomes_a_closed_scene_with_a_review_card_and_the_npcs
         (SpeakerKind.NPC, "Mira"),  # "the Innkeeper" is Mira's alias: her turn, by her name
     ]
     assert (
-        turns[0].text == "In-fiction date: 3rd_age.year_340. Place: Thornwall."
+        turns[0].text == "In-fiction date: year 340 of the 3rd age. Place: Thornwall."
         and "the cellar" in turns[3].text
     )
     # The GM commits the card: the scene is complete, and Mira remembers it.

@@ -350,7 +350,7 @@ async def test_a_dialogue_file_becomes_a_closed_scene_with_a_review_card_and_npc
             assert refused.ephemeral and "GM" in (refused.content or "")
             done = await emu.invoke(chan, gm, "lore import", file=emu.make_attachment("talk.yaml", DIALOGUE))
             text = everything(done.message)
-            assert "2 lines are now scene 1, “At the Drowned Rat (3rd_age.year_340)”" in text, text
+            assert "2 lines are now scene 1, “At the Drowned Rat (year 340 of the 3rd age)”" in text, text
             assert "The NPCs Mira spoke" in text and "the ledger" in text and done.ephemeral
             assert done.message is not None
             commit = next(c for c in custom_ids(done.message.get("components", [])) if ":commit" in c)
