@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from canon.campaigns import ChangesetKind, open_changeset
-from canon.domain import Authority, StatementKind, Viewer, Visibility
 from canon.graph import CanonWriter
+from canon.models import Authority, StatementKind, Viewer, Visibility
 from canon.ontology import base_ontology
 from canon.storage import Database
 from config.settings import LoreSettings
@@ -164,7 +164,7 @@ async def test_a_canon_passage_the_story_changed_is_marked_out_of_date_for_those
     assert card.facts == ["North Gate's status: rubble"]  # the values it replaced are not read as current
     status = await service.ask(campaign, "What is the status of the North Gate?", viewer=Viewer.PLAYER)
     assert status.reply is not None and status.reply.mode == AnswerMode.GRAPH
-    assert status.reply.text == "North Gate's status is collapsed. [1]"
+    assert status.reply.text == "North Gate's status: collapsed. [1]"
 
 
 async def test_a_many_valued_attribute_keeps_every_value_and_marks_nothing_out_of_date(
