@@ -164,4 +164,4 @@ async def test_a_fact_from_play_answers_a_question_in_other_forms_of_its_words(w
         value="the lantern gears",
     )
     asked = await emu.invoke(chan, pat, "lore ask", question="What did Maren Marrow steal?")
-    assert description(asked).startswith("Maren Marrow's stolen goods are the lantern gears. [1]")
+    assert description(asked).startswith("Maren Marrow's stolen goods: the lantern gears. [1]")

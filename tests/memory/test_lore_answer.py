@@ -172,7 +172,7 @@ def test_a_fact_from_play_is_found_by_the_stem_of_the_question_s_verb() -> None:
     ):
         answer = compose(question, [maren], [])
         assert answer.mode == AnswerMode.GRAPH, question
-        assert answer.text == "Maren Marrow's stolen goods are the lantern gears Tamsin carried. [1]"
+        assert answer.text == "Maren Marrow's stolen goods: the lantern gears Tamsin carried. [1]"
     assert same_word("steal", "stolen") and same_word("stole", "steal") and not same_word("steal", "stale")
 
 

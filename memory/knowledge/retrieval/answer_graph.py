@@ -130,18 +130,13 @@ def _about_entity_only(question: str, fact: CanonFact) -> bool:
 _ATTRIBUTE = re.compile(r"^(?P<subject>.+?): (?P<predicate>[^=]+?) = (?P<value>.+)$")
 
 
-_WORDED = re.compile(r"^(?P<subject>.+?)'s (?P<predicate>[^:]+?): (?P<value>.+)$")
-
-
 def _fact_sentence(fact: str) -> str:
-    """Return a card's fact line as a sentence ("North Gate's status: collapsed" -> "North Gate's status is
-    collapsed", "Maren Marrow's stolen goods: the gears" -> "… stolen goods are the gears")."""
-    match = _ATTRIBUTE.match(fact) or _WORDED.match(fact)
+    """Return a card's fact line as a sentence ("North Gate: status = collapsed" -> "North Gate's status is …");
+    a line the wording layer wrote ("North Gate's status: collapsed") is said as it reads."""
+    match = _ATTRIBUTE.match(fact)
     if match is None:
         return fact
-    attribute = match["predicate"].replace("_", " ")
-    plural = attribute.endswith("s") and not attribute.endswith(("ss", "us", "is"))
-    return f"{match['subject']}'s {attribute} {'are' if plural else 'is'} {match['value']}"
+    return f"{match['subject']}'s {match['predicate'].replace('_', ' ')} is {match['value']}"
 
 
 def _latest(lines: Sequence[str]) -> list[str]:
