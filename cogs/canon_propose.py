@@ -143,7 +143,7 @@ class ProposeCommands(commands.Cog):
     @propose.command(name="relationship", description="Propose a relation between two entities")
     @app_commands.describe(
         subject="Who or what it starts from",
-        relation="The relation, like ALLY_OF or LOCATED_IN",
+        relation="How they are related, like “is an ally of” or “lives in”",
         target="Who or what it points at",
         since=DATE_HELP,
         until=DATE_HELP,

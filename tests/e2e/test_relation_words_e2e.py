@@ -1,0 +1,62 @@
+"""Relations proposed in words: the relation box offers phrases ("is an ally of") fitting the chosen subject,
+matched on their words and synonyms, and a relation typed in words is understood or answered with the nearest."""
+
+from __future__ import annotations
+
+from canon.domain import Viewer
+from tests.e2e.conftest import World
+from tests.e2e.test_canon_e2e import campaign_of, gm_adds, plain
+
+
+async def test_the_relation_box_offers_phrases_that_fit_the_subject(world: World) -> None:
+    emu, chan = world.emu, world.channel
+    await gm_adds(world, "entity", name="Mara", type="NPC")
+    await gm_adds(world, "entity", name="Greyhaven", type="Location")
+    await gm_adds(world, "entity", name="The Veiled Queen", type="NPC", gm_only=True)
+
+    anything = await emu.autocomplete(chan, world.pat, "propose relationship", "relation", "")
+    assert anything[0] == {"name": "is the parent of", "value": "PARENT_OF"}
+    assert all("_" not in c["name"] and "→" not in c["name"] for c in anything)
+    spouse = await emu.autocomplete(chan, world.pat, "propose relationship", "relation", "marr")
+    assert [(c["name"], c["value"]) for c in spouse] == [("is married to", "SPOUSE_OF")]
+    hates = await emu.autocomplete(chan, world.pat, "propose relationship", "relation", "hates")
+    assert [c["value"] for c in hates] == ["ENEMY_OF"] and hates[0]["name"] == "is an enemy of"
+
+    # A person's relations: no "is part of" (places only); a city's: no "is married to".
+    person = await emu.autocomplete(chan, world.pat, "propose relationship", "relation", "", subject="Mara")
+    person_keys = {c["value"] for c in person}
+    assert {"SPOUSE_OF", "SIBLING_OF", "RULES", "LIVES_IN"} <= person_keys and "PART_OF" not in person_keys
+    city = await emu.autocomplete(
+        chan, world.pat, "propose relationship", "relation", "", subject="Greyhaven"
+    )
+    city_keys = {c["value"] for c in city}
+    assert "PART_OF" in city_keys and "SPOUSE_OF" not in city_keys and "RULES" not in city_keys
+    # A GM-only subject is no one to a player: the box does not narrow to its type (it would tell its type).
+    hidden = await emu.autocomplete(
+        chan, world.pat, "propose relationship", "relation", "", subject="The Veiled Queen"
+    )
+    assert hidden == anything
+    for_gm = await emu.autocomplete(
+        chan, world.gm, "canon add relationship", "relation", "", subject="The Veiled Queen"
+    )
+    assert for_gm == person
+
+
+async def test_a_relation_typed_in_words_is_understood(world: World) -> None:
+    emu, chan = world.emu, world.channel
+    await gm_adds(world, "entity", name="Kara", type="NPC")
+    await gm_adds(world, "entity", name="Lenn", type="NPC")
+    await gm_adds(world, "relationship", subject="Kara", relation="hates", object="Lenn")
+    await gm_adds(world, "relationship", subject="Lenn", relation="is the father of", object="Kara")
+    card = await world.bot.services.canon.card(await campaign_of(world), "Kara", viewer=Viewer.PLAYER)
+    assert sorted(v.statement.predicate for v in card.relations) == ["ENEMY_OF", "PARENT_OF"]
+
+    unknown = await emu.invoke(
+        chan, world.gm, "canon add relationship", subject="Kara", relation="loves", object="Lenn"
+    )
+    assert unknown.ephemeral and plain(unknown.content).startswith(
+        "“loves” is not a relation this campaign knows. Did you mean “"
+    )
+    assert "_" not in (unknown.content or "")
+    kara = await world.bot.services.canon.card(await campaign_of(world), "Kara", viewer=Viewer.GM)
+    assert len(kara.relations) == 2  # nothing written by the refused one
