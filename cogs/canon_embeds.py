@@ -34,7 +34,7 @@ from canon.domain import (
     Viewer,
 )
 from canon.gate import CommitResult
-from canon.proposals import EntityContent, Proposal, ProposalStatus
+from canon.proposals import UNKNOWN_ATTRIBUTE, EntityContent, Proposal, ProposalStatus
 from canon.visibility import view_hidden
 from canon.wording import (
     PLAIN,
@@ -57,6 +57,7 @@ TITLE_LIMIT = 256
 PROPOSAL_FIELD_BUDGET = 600
 LOCK = "🔒"
 WARN = "⚠️"
+NOTE = "ℹ️"
 STATUS = {
     ProposalStatus.PENDING: "⏳ pending",
     ProposalStatus.ACCEPTED: "✅ accepted",
@@ -356,14 +357,17 @@ def proposed_embed(proposals: Sequence[Proposal], *, secret: frozenset[int] = fr
                 f"{type_words(extra.content.entity_type)}."
             )
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
-    warnings = [w for p in proposals if p.id not in secret for w in _warning_lines(p.warnings)]
+    shown = [w for p in proposals if p.id not in secret for w in p.warnings or ()]
+    # A continuity finding is a warning; a detail new to the campaign is only a note.
+    warnings = _warning_lines(w for w in shown if w.get("kind") != UNKNOWN_ATTRIBUTE)
+    notes = _warning_messages(w for w in shown if w.get("kind") == UNKNOWN_ATTRIBUTE)
     if warnings:
         embed.colour = WARNING_COLOUR
         embed.add_field(
-            name=f"{WARN} Continuity warnings",
-            value=fit_lines(warnings, FIELD_LIMIT),
-            inline=False,
+            name=f"{WARN} Continuity warnings", value=fit_lines(warnings, FIELD_LIMIT), inline=False
         )
+    if notes:
+        embed.add_field(name=f"{NOTE} Good to know", value=fit_lines(notes, FIELD_LIMIT), inline=False)
     embed.set_footer(text="The GM accepts or rejects it when the scene ends (/endscene).")
     return shrink_to_limit(embed)
 

@@ -18,6 +18,7 @@ from canon.domain import Viewer
 from canon.errors import GameError
 from canon.ontology import Ontology
 from canon.wording.relation_names import matching_relations, relation_phrase
+from canon.wording.relations import attribute_words
 from cogs.canon_views import services_of
 from cogs.checks import is_gm
 from cogs.embeds import clip
@@ -99,7 +100,11 @@ async def attribute_names(interaction: discord.Interaction, current: str) -> Cho
         )
     except GameError:
         return []
-    return [app_commands.Choice(name=clip(name, 100), value=name[:60]) for name in found[:MAX_CHOICES]]
+    # In words ("eye colour"), as the player would type them: the service folds them to the same attribute.
+    return [
+        app_commands.Choice(name=clip(attribute_words(name), 100), value=attribute_words(name)[:60])
+        for name in found[:MAX_CHOICES]
+    ]
 
 
 async def entity_name_list(interaction: discord.Interaction, current: str) -> Choices:

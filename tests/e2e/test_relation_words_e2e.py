@@ -1,5 +1,6 @@
-"""Relations proposed in words: the relation box offers phrases ("is an ally of") fitting the chosen subject,
-matched on their words and synonyms, and a relation typed in words is understood or answered with the nearest."""
+"""Canon proposed in words: the relation box offers phrases ("is an ally of") fitting the chosen subject,
+matched on their words and synonyms, a relation typed in words is understood or answered with the nearest;
+details are offered and echoed in words, and a detail new to the campaign is a note, not a warning."""
 
 from __future__ import annotations
 
@@ -60,3 +61,21 @@ async def test_a_relation_typed_in_words_is_understood(world: World) -> None:
     assert "_" not in (unknown.content or "")
     kara = await world.bot.services.canon.card(await campaign_of(world), "Kara", viewer=Viewer.GM)
     assert len(kara.relations) == 2  # nothing written by the refused one
+
+
+async def test_details_are_offered_and_echoed_in_words_and_a_new_one_is_only_a_note(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await gm_adds(world, "entity", name="Maren Marrow", type="Person")
+    await emu.invoke(chan, gm, "scene start", title="The market")
+    await emu.send_message(chan, pat, "Maren hides a sack under the stall.")
+    eyes = await emu.autocomplete(chan, pat, "propose fact", "attribute", "eye", subject="Maren Marrow")
+    assert eyes and all("_" not in c["name"] + c["value"] for c in eyes)
+    assert {"name": "eye colour", "value": "eye colour"} in eyes
+
+    reply = await emu.invoke(
+        chan, pat, "propose fact", subject="Maren Marrow", attribute="stolen goods", value="a silver ewer"
+    )
+    (embed,) = reply.embeds
+    assert "Maren Marrow's stolen goods: a silver ewer" in plain(embed["description"])
+    assert "stolen_goods" not in str(embed)
+    assert [f["name"] for f in embed["fields"]] == ["ℹ️ Good to know"]
