@@ -34,7 +34,14 @@ from canon.domain import (
     Viewer,
 )
 from canon.gate import CommitResult
-from canon.proposals import UNKNOWN_ATTRIBUTE, EntityContent, Proposal, ProposalStatus
+from canon.proposals import (
+    UNKNOWN_ATTRIBUTE,
+    EntityContent,
+    Proposal,
+    ProposalContent,
+    ProposalStatus,
+    RelationshipContent,
+)
 from canon.visibility import view_hidden
 from canon.wording import (
     PLAIN,
@@ -338,8 +345,23 @@ def committed_embed(
 # -- answers to /propose and /canon add ----------------------------------------------------------------
 
 
-def proposed_embed(proposals: Sequence[Proposal], *, secret: frozenset[int] = frozenset()) -> discord.Embed:
+def date_of(content: ProposalContent) -> str | None:
+    """Return the date a proposal is dated by: a relation's start, anything else's `when`."""
+    if isinstance(content, RelationshipContent):
+        return content.since
+    return getattr(content, "when", None)
+
+
+def proposed_embed(
+    proposals: Sequence[Proposal],
+    *,
+    secret: frozenset[int] = frozenset(),
+    words: Wording = PLAIN,
+    scene_dated: bool = False,
+) -> discord.Embed:
     """Render what a /propose stored: the proposal, the entity proposals made for unknown names, warnings.
+
+    A date the proposer never gave (`scene_dated`: the scene's) is said as the scene's, in the calendar's words.
 
     The warnings of `secret` proposals may rest on GM-only canon: they are left out without a trace (no count,
     no colour), so that the reply reads as one without warnings and a player learns nothing of hidden canon.
@@ -347,9 +369,15 @@ def proposed_embed(proposals: Sequence[Proposal], *, secret: frozenset[int] = fr
     """
     embed = discord.Embed(title="Proposed for canon", colour=COLOUR)
     *created, requested = proposals
-    lines = [
-        f"{clip(proposal_sentence(requested.content, PLAIN.rich(escape)), 400)} — waits for the GM's review"
-    ]
+    content, dated = requested.content, date_of(requested.content)
+    if scene_dated and dated:
+        content = content.model_copy(
+            update={"since" if isinstance(content, RelationshipContent) else "when": None}
+        )
+    sentence = proposal_sentence(content, words.rich(escape))
+    if scene_dated and dated:
+        sentence += f" (dated by the scene: {words.date(dated)})"
+    lines = [f"{clip(sentence, 400)} — waits for the GM's review"]
     for extra in created:
         if isinstance(extra.content, EntityContent):
             lines.append(

@@ -444,6 +444,11 @@ class CanonService(ProposalService):
             found = [e for e in await reader.find_exact(name) if reader.ontology.is_a(e.type, ["Location"])]
         return found[0].id if len(found) == 1 else None
 
+    async def words(self, campaign: Campaign, *, viewer: Viewer) -> Wording:
+        """Return the campaign's words for a viewer: its calendar's names, for dates."""
+        async with self.db.session() as session:
+            return await wording_for(session, await self.reader(session, campaign, viewer))
+
     async def entity_type_named(self, campaign: Campaign, name: str, *, viewer: Viewer) -> str | None:
         """Return the type of the entity `name` names as the viewer sees canon, or None when there is none."""
         async with self.db.session() as session:

@@ -79,3 +79,21 @@ async def test_details_are_offered_and_echoed_in_words_and_a_new_one_is_only_a_n
     assert "Maren Marrow's stolen goods: a silver ewer" in plain(embed["description"])
     assert "stolen_goods" not in str(embed)
     assert [f["name"] for f in embed["fields"]] == ["ℹ️ Good to know"]
+
+
+async def test_a_date_the_player_never_gave_is_said_as_the_scenes(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await gm_adds(world, "entity", name="Maren Marrow", type="Person")
+    await emu.invoke(chan, gm, "scene start", title="The market", date="3rd_age.300")
+    await emu.send_message(chan, pat, "Maren hides a sack under the stall.")
+    undated = await emu.invoke(
+        chan, pat, "propose fact", subject="Maren Marrow", attribute="mood", value="wary"
+    )
+    text = plain(undated.embeds[0]["description"])
+    assert text.startswith("Maren Marrow's mood: wary (dated by the scene: year 300 of the 3rd age)"), text
+    assert "3rd_age" not in text
+    dated = await emu.invoke(
+        chan, pat, "propose fact", subject="Maren Marrow", attribute="mood", value="calm", when="3rd_age.299"
+    )
+    text = plain(dated.embeds[0]["description"])
+    assert "dated by the scene" not in text and "year 299 of the 3rd age" in text, text
