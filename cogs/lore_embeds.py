@@ -381,10 +381,17 @@ def import_embed(report: ImportReport) -> discord.Embed:
     vectors = report.vector_status.value + (
         f" ({clip(report.vector_error, 200)})" if report.vector_error else ""
     )
+    passages = f"{report.chunk_count} passage{'s' if report.chunk_count != 1 else ''}"
+    title = f"**{_escape(clip(source.title, 150))}** ({source.knowledge_class.label}, {passages})"
+    next_step = (
+        "It is hidden: only the GM reads it (/lore set shows it to players)."
+        if source.hidden
+        else "Players can now ask about it with /lore ask."
+    )
     lines = [
-        f"Source #{source.id} **{_escape(clip(source.title, 150))}** — {source_flags(source)}",
-        f"{report.chunk_count} chunks, {report.token_count:,} tokens · vectors {_escape(vectors)} · "
-        f"{report.seconds:.1f} s",
+        f"{verb} {title}. {next_step}",
+        f"Source #{source.id} — {source_flags(source)} · {report.chunk_count} chunks, "
+        f"{report.token_count:,} tokens · vectors {_escape(vectors)} · {report.seconds:.1f} s",
     ]
     if source.tags:
         lines.append("Tags: " + _escape(", ".join(source.tags)))
