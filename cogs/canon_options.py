@@ -14,8 +14,8 @@ import discord
 from discord import app_commands
 
 from canon.campaigns import Campaign
-from canon.domain import Viewer
 from canon.errors import GameError
+from canon.models import Viewer
 from canon.ontology import Ontology
 from canon.wording.relation_names import matching_relations, relation_phrase
 from canon.wording.relations import attribute_words

@@ -16,7 +16,7 @@ from bot.client import replies
 from bot.client.client import Lorekeeper
 from bot.services.canon_service import CanonService
 from canon import forms
-from canon.domain import Viewer
+from canon.models import Viewer
 from canon.proposals import ProposalContent
 from cogs import canon_embeds
 from cogs.canon_options import (

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.client.limits import fit_lines
-from canon.domain import Viewer
+from canon.models import Viewer
 from canon.structured.ingest import IngestReport
 from canon.wording import type_words
 from cogs.canon_embeds import shrink_to_limit

@@ -15,8 +15,8 @@ from typing import Any
 import discord
 
 from bot.client import limits
-from canon.domain import Viewer
 from canon.errors import Conflict
+from canon.models import Viewer
 from canon.proposals import EDITABLE, OPTIONAL, FactContent, Proposal, ProposalStatus, ProposalType
 from canon.wording.relations import attribute_words
 from cogs.embeds import clip

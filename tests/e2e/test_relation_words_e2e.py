@@ -4,7 +4,7 @@ details are offered and echoed in words, and a detail new to the campaign is a n
 
 from __future__ import annotations
 
-from canon.domain import Viewer
+from canon.models import Viewer
 from tests.e2e.conftest import World
 from tests.e2e.test_canon_e2e import campaign_of, gm_adds, plain
 
