@@ -10,6 +10,7 @@ their own failures and never raise.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
@@ -28,7 +29,7 @@ from canon.calendar import DateError, parse_date, real_time_problem
 from canon.campaigns import Campaign, ChangesetKind, open_changeset
 from canon.checks import RecordedConflict, record_findings, recorded_conflicts, whole_graph_findings
 from canon.continuity import Finding, world_key
-from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from canon.errors import Conflict, GameError, InvalidInput, NotAllowed, NotFound
 from canon.gate import CommitResult, CommitTarget, Draft
 from canon.graph import CanonReader, CanonWriter
 from canon.models import (
@@ -442,6 +443,19 @@ class CanonService(ProposalService):
             reader = await self.reader(session, campaign, Viewer.GM)
             found = [e for e in await reader.find_exact(name) if reader.ontology.is_a(e.type, ["Location"])]
         return found[0].id if len(found) == 1 else None
+
+    async def words(self, campaign: Campaign, *, viewer: Viewer) -> Wording:
+        """Return the campaign's words for a viewer: its calendar's names, for dates."""
+        async with self.db.session() as session:
+            return await wording_for(session, await self.reader(session, campaign, viewer))
+
+    async def entity_type_named(self, campaign: Campaign, name: str, *, viewer: Viewer) -> str | None:
+        """Return the type of the entity `name` names as the viewer sees canon, or None when there is none."""
+        async with self.db.session() as session:
+            reader = await self.reader(session, campaign, viewer)
+            with contextlib.suppress(GameError):
+                return (await reader.resolve(name.strip())).type if name.strip() else None
+        return None
 
     async def autocomplete(self, campaign: Campaign, prefix: str, *, viewer: Viewer) -> list[tuple[str, str]]:
         """Return (label, value) pairs of entity names for an autocomplete box.
