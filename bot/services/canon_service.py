@@ -434,6 +434,11 @@ class CanonService(ProposalService):
             entity = await reader.resolve(name, as_of)
             return reader.ref(entity), await reader.neighbourhood(entity.id, hops, as_of)
 
+    async def era_names(self, campaign: Campaign, viewer: Viewer = Viewer.GM) -> dict[str, str]:
+        """Return the names of the eras the campaign's calendar defines (that the viewer may see), by key."""
+        async with self.db.session() as session:
+            return await (await self.reader(session, campaign, viewer)).era_names()
+
     async def place_named(self, campaign: Campaign, name: str | None) -> int | None:
         """Return the place a scene's location names: the one Location of canon so named, else None."""
         if not name or not name.strip():

@@ -1,0 +1,48 @@
+"""The story's clock as a new GM meets it: dates on the campaign's own calendar, plain errors, no dead ends.
+
+The real discord.py client against the emulator (tests/e2e/conftest.py)."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+
+from memory.scene_tables import SceneRow
+from tests.e2e.conftest import World
+from tests.e2e.test_canon_e2e import embed_text, latest_scene
+from tests.e2e.test_continuity_e2e import import_yaml
+
+TIMELINE = """\
+kind: timeline
+era: tidewater_age
+name: The Tidewater Age
+start: 1
+events:
+  - id: founding_of_saltmarch
+    name: Founding of Saltmarch
+    year: 112
+"""
+
+NO_TIDEWATER = (
+    "There is no era “tidewater” in this campaign's calendar. Its eras: The Tidewater Age (tidewater_age), "
+    "e.g. tidewater_age.year_12."
+)
+
+
+async def test_a_date_of_an_era_the_calendar_lacks_is_refused_where_a_scene_is_dated(world: World) -> None:
+    emu, chan, gm = world.emu, world.channel, world.gm
+    await import_yaml(world, "timeline.yaml", TIMELINE)
+    refused = await emu.invoke(chan, gm, "scene start", title="Arrival", date="tidewater.year_12")
+    assert refused.ephemeral and refused.content == NO_TIDEWATER, refused.content
+    async with world.bot.services.db.session() as session:  # nothing started with a date nobody can place
+        assert await session.scalar(select(func.count()).select_from(SceneRow)) == 0
+
+    started = await emu.invoke(chan, gm, "scene start", title="Arrival", date="tidewater_age.year_336")
+    assert "year 336 of the tidewater age" in embed_text(started.message["embeds"][0]).lower()
+    moved = await emu.invoke(chan, gm, "scene time", when="tidewater.year_12")
+    assert moved.ephemeral and moved.content == NO_TIDEWATER, moved.content
+    garbled = await emu.invoke(chan, gm, "scene time", when="year 336")
+    assert garbled.ephemeral and garbled.content == (
+        "“year 336” is not a date or a shift of time. Write a date on the campaign's calendar, like "
+        "tidewater_age.year_300, or a shift like +3 days, +2 weeks, +1 month, +10 years."
+    ), garbled.content
+    assert (await latest_scene(world)).world_date == "tidewater_age.year_336"
