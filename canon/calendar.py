@@ -265,7 +265,7 @@ def check_era(date: WorldDate, text: str, eras: Mapping[str, str]) -> WorldDate:
     raise DateError(
         text,
         sentence=f"There is no era “{date.era}” in this campaign's calendar. Its eras: {listed}, "
-        f"e.g. {example_date(eras, date.year)}.",
+        f"e.g. `{example_date(eras, date.year)}`.",
     )
 
 

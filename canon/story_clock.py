@@ -49,7 +49,7 @@ def scene_time(
             reason = f" ({error.reason})" if error.reason else ""
             raise InvalidInput(
                 f"“{text.strip()}” is not a date or a shift of time{reason}. Write a date on the campaign's "
-                f"calendar, like {example_date(eras or {}, 300)}, or a shift like {SHIFT_FORMS}."
+                f"calendar, like `{example_date(eras or {}, 300)}`, or a shift like {SHIFT_FORMS}."
             ) from None
         if date.is_unknown:
             raise InvalidInput("A scene's date cannot be “unknown”; leave the date out instead.")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +24,7 @@ from bot.services.proposal_service import ProposalService, Review
 from bot.services.wording import wording_for
 from canon import campaigns, review_cards
 from canon import conflicts as lifecycle
-from canon.calendar import DateError, parse_date, real_time_problem
+from canon.calendar import DateError, check_era, parse_date, real_time_problem
 from canon.campaigns import Campaign, ChangesetKind, open_changeset
 from canon.checks import RecordedConflict, record_findings, recorded_conflicts, whole_graph_findings
 from canon.continuity import Finding, world_key
@@ -90,13 +90,18 @@ class RetconResult:
 
 
 def parse_as_of(
-    *, at_date: str | None = None, at_scene: int | None = None, believed_at: str | None = None
+    *,
+    at_date: str | None = None,
+    at_scene: int | None = None,
+    believed_at: str | None = None,
+    eras: Mapping[str, str] | None = None,
 ) -> AsOf:
-    """Return an as-of point from command arguments, or raise `InvalidInput` showing the expected forms."""
+    """Return an as-of point from command arguments, or raise `InvalidInput` showing the expected forms (a
+    date's era must be one of the campaign's `eras`, names by key, when given)."""
     world = world_k = None
     if at_date:
         try:
-            date = parse_date(at_date.strip())
+            date = check_era(parse_date(at_date.strip()), at_date.strip(), eras or {})
         except DateError as error:
             raise InvalidInput(error.describe("The date") + ".") from None
         world, world_k = str(date), world_key(date)

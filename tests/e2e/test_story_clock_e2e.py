@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 
 from memory.scene_tables import SceneRow
 from tests.e2e.conftest import World
-from tests.e2e.test_canon_e2e import embed_text, latest_scene
+from tests.e2e.test_canon_e2e import canon_counts, embed_text, latest_scene, proposals_of_scene
 from tests.e2e.test_continuity_e2e import import_yaml
 
 TIMELINE = """\
@@ -24,7 +24,7 @@ events:
 
 NO_TIDEWATER = (
     "There is no era “tidewater” in this campaign's calendar. Its eras: The Tidewater Age (tidewater_age), "
-    "e.g. tidewater_age.year_12."
+    "e.g. `tidewater_age.year_12`."
 )
 
 
@@ -43,6 +43,47 @@ async def test_a_date_of_an_era_the_calendar_lacks_is_refused_where_a_scene_is_d
     garbled = await emu.invoke(chan, gm, "scene time", when="year 336")
     assert garbled.ephemeral and garbled.content == (
         "“year 336” is not a date or a shift of time. Write a date on the campaign's calendar, like "
-        "tidewater_age.year_300, or a shift like +3 days, +2 weeks, +1 month, +10 years."
+        "`tidewater_age.year_300`, or a shift like +3 days, +2 weeks, +1 month, +10 years."
     ), garbled.content
     assert (await latest_scene(world)).world_date == "tidewater_age.year_336"
+
+
+async def test_a_date_of_an_era_the_calendar_lacks_is_refused_in_proposals_canon_and_as_of(
+    world: World,
+) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await import_yaml(world, "timeline.yaml", TIMELINE)
+    await emu.invoke(chan, gm, "canon add entity", name="Mara", type="NPC")
+    before = await canon_counts(world)
+    added = await emu.invoke(
+        chan, gm, "canon add fact", subject="Mara", attribute="title", value="Queen", when="tidewater.year_12"
+    )
+    assert added.ephemeral and NO_TIDEWATER in (added.content or ""), added.content
+    related = await emu.invoke(
+        chan, gm, "canon add relationship", subject="Mara", relation="ally_of", object="Mara", since="x.1"
+    )
+    assert related.ephemeral and "There is no era “x” in this campaign's calendar" in (related.content or "")
+    assert await canon_counts(world) == before  # nothing written
+
+    await emu.invoke(chan, gm, "scene start", title="Arrival")
+    await emu.send_message(chan, pat, "Mara falls.")
+    proposed = await emu.invoke(
+        chan, pat, "propose state", subject="Mara", state="dead", when="tidewater.year_12"
+    )
+    assert proposed.ephemeral and NO_TIDEWATER in (proposed.content or ""), proposed.content
+    assert await proposals_of_scene(world, (await latest_scene(world)).id) == []
+    fine = await emu.invoke(
+        chan, pat, "propose state", subject="Mara", state="dead", when="tidewater_age.year_12"
+    )
+    assert fine.ephemeral and fine.embeds, fine.content
+
+    card = await emu.invoke(chan, pat, "canon entity", name="Mara", as_of_date="tidewater.year_12")
+    assert card.ephemeral and card.content == NO_TIDEWATER, card.content
+    shown = await emu.invoke(chan, pat, "canon entity", name="Mara", as_of_date="tidewater_age.year_12")
+    assert shown.embeds, shown.content
+
+
+async def test_a_campaign_without_eras_takes_its_dates_as_before(world: World) -> None:
+    emu, chan, gm = world.emu, world.channel, world.gm
+    started = await emu.invoke(chan, gm, "scene start", title="Arrival", date="412.3.17")
+    assert "year 412" in embed_text(started.message["embeds"][0]), started.message
