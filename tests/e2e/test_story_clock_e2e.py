@@ -7,7 +7,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from memory.scene_tables import SceneRow
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, embed_fields
 from tests.e2e.test_canon_e2e import canon_counts, embed_text, latest_scene, proposals_of_scene
 from tests.e2e.test_continuity_e2e import import_yaml
 
@@ -87,3 +87,15 @@ async def test_a_campaign_without_eras_takes_its_dates_as_before(world: World) -
     emu, chan, gm = world.emu, world.channel, world.gm
     started = await emu.invoke(chan, gm, "scene start", title="Arrival", date="412.3.17")
     assert "year 412" in embed_text(started.message["embeds"][0]), started.message
+
+
+async def test_a_scene_card_says_its_status_and_a_short_scene_in_words(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await emu.invoke(chan, gm, "scene start", title="The Inn")
+    await emu.send_message(chan, pat, "I order an ale.")
+    running = embed_fields((await emu.invoke(chan, pat, "scene status")).embeds[0])
+    assert running["Status"] == "Running" and running["Duration"] == "under a minute", running
+    await emu.invoke(chan, pat, "propose fact", subject="Mara", attribute="title", value="Queen")
+    await emu.invoke(chan, gm, "endscene")
+    waiting = embed_fields((await emu.invoke(chan, pat, "scene status")).embeds[0])
+    assert waiting["Status"] == "Waiting for the GM's canon review", waiting
