@@ -125,4 +125,5 @@ def transcript_file_names(scene: Scene, parts: int) -> list[str]:
 def transcript_note(scene: Scene, turns: int, parts: int) -> str:
     """Render the message that carries a transcript's files."""
     where = "" if parts == 1 else f", in {parts} files (Discord takes files of limited size)"
-    return f"Transcript of “{clip(scene.title, 200)}”: {turns} turns{where}."
+    ended = " (ended)" if scene.status == SceneStatus.COMPLETED else ""
+    return f"Transcript of Scene {scene.story_order}: “{clip(scene.title, 200)}”{ended}: {turns} turn{'' if turns == 1 else 's'}{where}."

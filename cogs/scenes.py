@@ -101,9 +101,10 @@ class SceneCommands(commands.Cog):
 
     @scene.command(name="transcript", description="Download this channel's scene as a Markdown file")
     async def transcript(self, interaction: discord.Interaction) -> None:
-        """Attach the transcript of the current scene (or the one under review), in parts if it is long."""
+        """Attach the transcript of the current scene (or the one under review, else the latest ended one), in
+        parts if it is long."""
         _guild(interaction)
-        current = await self.scenes.current_scene(interaction.channel_id or 0)
+        current = await self.scenes.latest_scene(interaction.channel_id or 0)
         await replies.think(interaction)
         scene, turns = await self.scenes.transcript(current.id)
         size = getattr(interaction, "filesize_limit", None) or limits.FILE_BYTES

@@ -368,6 +368,18 @@ class SceneService:
                 raise NotFound("There is no scene in this channel. A GM can start one with `/scene start`.")
             return scene_from_row(row)
 
+    async def latest_scene(self, channel_id: int) -> Scene:
+        """Return the channel's scene that is not completed, else its latest ended one; raise `NotFound` saying
+        how to start one when the channel has had none."""
+        async with self.db.session() as session:
+            row = await open_scene_in_channel(session, channel_id)
+            if row is None:
+                query = select(SceneRow).where(SceneRow.channel_id == channel_id).order_by(SceneRow.id.desc())
+                row = (await session.execute(query.limit(1))).scalar_one_or_none()
+            if row is None:
+                raise NotFound("There is no scene in this channel. A GM can start one with `/scene start`.")
+            return scene_from_row(row)
+
     async def endable_scene(self, channel_id: int) -> Scene:
         """Return the channel's active scene, or raise what `end_scene` would (no scene, under review)."""
         async with self.db.session() as session:

@@ -99,3 +99,23 @@ async def test_a_scene_card_says_its_status_and_a_short_scene_in_words(world: Wo
     await emu.invoke(chan, gm, "endscene")
     waiting = embed_fields((await emu.invoke(chan, pat, "scene status")).embeds[0])
     assert waiting["Status"] == "Waiting for the GM's canon review", waiting
+
+
+async def test_after_a_scene_ends_its_transcript_and_notes_use_the_channels_latest_scene(
+    world: World,
+) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await emu.invoke(chan, gm, "scene start", title="The Inn")
+    await emu.send_message(chan, pat, "I order an ale.")
+    await emu.invoke(chan, gm, "endscene")  # nothing proposed: the scene is done at once
+    assert (await latest_scene(world)).status == "completed"
+
+    transcript = await emu.invoke(chan, pat, "scene transcript")
+    (text,) = transcript.files.values()
+    assert "I order an ale." in text.decode()
+    assert transcript.content == "Transcript of Scene 1: “The Inn” (ended): 1 turn.", transcript.content
+
+    refused = await emu.invoke(chan, pat, "note add", text="Brann lies.", this_scene=True)
+    assert refused.ephemeral and "Only the GM" in (refused.content or "")
+    kept = await emu.invoke(chan, gm, "note add", text="Brann lies.", this_scene=True)
+    assert "scene 1, “The Inn” (ended)" in embed_text(kept.embeds[0]), embed_text(kept.embeds[0])
