@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from canon.calendar import DateError, check_era, parse_date
-from canon.domain import Authority, CanonLevel, Evidence
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.graph import CanonReader
+from canon.models import Authority, CanonLevel, Evidence
 from canon.ontology import EntityKind, Ontology, ValueType, attribute_key
 from canon.proposals import (
     UNKNOWN_ATTRIBUTE,
