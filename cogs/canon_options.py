@@ -36,7 +36,7 @@ Turns = app_commands.Range[str, 1, 30]
 Facts = app_commands.Range[str, 1, 200]
 Word = app_commands.Range[str, 1, 60]
 
-DATE_HELP = "In-world date: era and year like 3rd_age.300, or with month and day like 3rd_age.300.3.17"
+DATE_HELP = "A date on the campaign's calendar, e.g. year 300 of an era: <era key>.year_300"
 TURNS_HELP = "The turns that show it, like 12 or 12-15 (default: the latest turn)"
 GM_ONLY_HELP = "Hide it from players (GM-only canon)"
 RELIES_ON_HELP = "The facts it builds on, like 12 or #12, #15 (a retcon of one lists it for review)"
