@@ -20,6 +20,7 @@ import discord
 from bot.client.limits import fit_lines
 from canon.models import Viewer
 from canon.structured.ingest import IngestReport
+from canon.wording import type_words
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import COLOUR, clip
 from memory.knowledge.models import (
@@ -392,10 +393,17 @@ def import_embed(report: ImportReport) -> discord.Embed:
     vectors = report.vector_status.value + (
         f" ({clip(report.vector_error, 200)})" if report.vector_error else ""
     )
+    passages = f"{report.chunk_count} passage{'s' if report.chunk_count != 1 else ''}"
+    title = f"**{_escape(clip(source.title, 150))}** ({source.knowledge_class.label}, {passages})"
+    next_step = (
+        "It is hidden: only the GM reads it (/lore set shows it to players)."
+        if source.hidden
+        else "Players can now ask about it with /lore ask."
+    )
     lines = [
-        f"Source #{source.id} **{_escape(clip(source.title, 150))}** — {source_flags(source)}",
-        f"{report.chunk_count} chunks, {report.token_count:,} tokens · vectors {_escape(vectors)} · "
-        f"{report.seconds:.1f} s",
+        f"{verb} {title}. {next_step}",
+        f"Source #{source.id} — {source_flags(source)} · {report.chunk_count} chunks, "
+        f"{report.token_count:,} tokens · vectors {_escape(vectors)} · {report.seconds:.1f} s",
     ]
     if source.tags:
         lines.append("Tags: " + _escape(", ".join(source.tags)))
@@ -429,8 +437,17 @@ def structured_embed(report: IngestReport, filename: str) -> discord.Embed:
             DESCRIPTION_LIMIT,
         )
         return shrink_to_limit(embed)
-    summary = report.summary().splitlines()
-    embed.description = fit_lines([_escape(line) for line in summary[:2]], 1500)
+    embed.title = clip(f"Imported: {filename}", TITLE_LIMIT)
+    embed.description = _escape(imported_sentence(report, filename))
+    if report.status == "ingested":
+        e, s = report.entities, report.statements
+        embed.add_field(
+            name="In detail",
+            value=f"People, places and things: {e.created} new, {e.changed} replaced, {e.unchanged} unchanged, "
+            f"{e.retconned} retconned. Facts: {s.created} new, {s.changed} changed, {s.unchanged} unchanged, "
+            f"{s.retconned} retconned.",
+            inline=False,
+        )
     if report.counts:
         counts = [f"{kind}: {n}" for kind, n in sorted(report.counts.items())]
         embed.add_field(name="Entries by type", value=fit_lines(counts, FIELD_LIMIT), inline=False)
@@ -438,6 +455,32 @@ def structured_embed(report: IngestReport, filename: str) -> discord.Embed:
         warnings = [f"⚠️ [{w.kind}] {_escape(clip(w.message, 250))}" for w in report.warnings]
         embed.add_field(name=f"Warnings ({len(report.warnings)})", value=fit_lines(warnings, FIELD_LIMIT))
     return shrink_to_limit(embed)
+
+
+# An entity type as a table counts it ("5 places"); other types read as their own name.
+_PLURALS = {"Location": "places", "Region": "regions", "Person": "people", "NPC": "people", "PC": "people"}
+
+
+def imported_sentence(report: IngestReport, filename: str) -> str:
+    """Return what a structured import wrote, in words, with what to do next."""
+    if report.status == "unchanged":
+        return f"{filename} is unchanged since it was imported: nothing new was written."
+    kinds: dict[str, int] = {}
+    for kind, n in sorted(report.counts.items()):
+        plural = _PLURALS.get(kind) or f"{type_words(kind).lower()}s"
+        kinds[plural] = kinds.get(plural, 0) + n
+    facts = report.statements.created + report.statements.changed
+    parts = [f"{n} {k if n != 1 else _singular(k)}" for k, n in kinds.items()]
+    if facts:
+        parts.append(f"{facts} fact{'s' if facts != 1 else ''}")
+    if not parts:
+        return f"Imported {filename}: it holds nothing new."
+    listed = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+    return f"Imported {listed} from {filename}. Players can now ask about them with /lore ask."
+
+
+def _singular(plural: str) -> str:
+    return {"people": "person", "places": "place"}.get(plural, plural.removesuffix("s"))
 
 
 def extraction_text(stored: int, pieces: int, *, error: str | None = None) -> str:

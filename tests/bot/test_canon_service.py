@@ -125,7 +125,7 @@ async def test_bad_proposals_get_clear_errors(
     db: Database, service: CanonService, campaign: Campaign
 ) -> None:
     await play_scene(db, service, campaign, ["..."])
-    with pytest.raises(InvalidInput, match=r"Allowed relations: .*ally of"):
+    with pytest.raises(InvalidInput, match=r"is not a relation this campaign knows\. Did you mean “"):
         await service.propose(
             campaign,
             CHANNEL,

@@ -355,6 +355,12 @@ def import_report(**changes: Any) -> ImportReport:
 def test_import_answers_and_progress() -> None:
     done = text_of(lore_embeds.import_embed(import_report()))
     assert "Imported: world.md" in done and "12 chunks" in done and "crown" in done
+    assert (
+        done.splitlines()[1].startswith("Imported ")
+        and "Imported **Source 4** (Reference, 12 passages). Players can now ask" in done
+    )
+    hidden = text_of(lore_embeds.import_embed(import_report(source=source(4, hidden=True))))
+    assert "only the GM reads it" in hidden and "Players can now ask" not in hidden
     failed = lore_embeds.import_embed(
         import_report(vector_status=VectorStatus.FAILED, vector_error=LONG, warnings=[LONG] * 30)
     )

@@ -255,7 +255,7 @@ async def test_autocomplete_and_cards_hide_gm_only_canon_from_players(world: Wor
     participants = await emu.autocomplete(chan, world.pat, "propose event", "participants", "Brann, Hil")
     assert [c["value"] for c in participants] == ["Brann, Hilda"]
     relations = await emu.autocomplete(chan, world.pat, "propose relationship", "relation", "ally")
-    assert relations[0]["value"] == "ALLY_OF"
+    assert (relations[0]["name"], relations[0]["value"]) == ("is an ally of", "ALLY_OF")
 
     hidden = await emu.invoke(chan, world.pat, "canon entity", name="The Hidden King")
     assert hidden.ephemeral and "No entity called" in (hidden.content or "")
@@ -496,8 +496,14 @@ async def test_bad_input_gets_clear_errors_and_stores_nothing(world: World) -> N
     relation = await emu.invoke(
         chan, world.pat, "propose relationship", subject="A", relation="LOVES", object="B"
     )
-    assert relation.ephemeral and "Allowed relations:" in (relation.content or "")
-    assert "ally of" in (relation.content or "")
+    assert relation.ephemeral and "“LOVES” is not a relation this campaign knows" in (relation.content or "")
+    protected = await emu.invoke(
+        chan, world.pat, "propose relationship", subject="A", relation="protected by", object="B"
+    )
+    assert protected.ephemeral and plain(protected.content) == (
+        "“protected by” is not a relation this campaign knows. Did you mean “is an ally of”, “came before” or "
+        "“took part in”?"
+    )
     entity_type = await emu.invoke(chan, world.gm, "canon add entity", name="X", type="Spaceship")
     assert entity_type.ephemeral and "Allowed types:" in (entity_type.content or "")
     assert "NPC" in (entity_type.content or "")

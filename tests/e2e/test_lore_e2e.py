@@ -212,7 +212,10 @@ async def test_a_yaml_import_answers_with_its_counts_or_its_error_lines(world: W
 
     good = await import_file(world, "bestiary.yaml", GOOD_YAML)
     text = everything(good.message)
-    assert "Structured lore: bestiary.yaml" in text and "Entries by type" in text
+    assert "Imported: bestiary.yaml" in text and "Entries by type" in text
+    assert "Imported 2 creatures and 1 fact from bestiary.yaml." in text, text
+    assert "Players can now ask about them with /lore ask." in text
+    assert "changeset" not in text and "adopted" not in text
     card = await emu.invoke(chan, gm, "canon entity", name="Frost Hound")
     assert "Frost Hound" in everything(card.message)
     refused = await import_file(world, "bestiary.yaml", GOOD_YAML, extract=True)
