@@ -190,6 +190,12 @@ class Ontology(BaseModel):
         wanted_set = set(wanted)
         return any(t in wanted_set for t in self.ancestors(type_name))
 
+    def can_speak(self, type_name: str) -> bool:
+        """Return whether beings of a type can speak: the living ones (a person, a creature, a deity), which are
+        the types the `alive` state applies to; never an era, an event or a region."""
+        alive = self.states.tags.get("alive")
+        return alive is not None and self.is_a(type_name, alive.applies_to)
+
     def entity_type(self, name: str) -> str:
         """Return the canonical spelling of an entity type, or raise `InvalidInput` listing the allowed ones."""
         found = _lookup(name, self.entity_types)

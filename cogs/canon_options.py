@@ -85,6 +85,20 @@ async def entity_names(interaction: discord.Interaction, current: str) -> Choice
     return [app_commands.Choice(name=label, value=value) for label, value in found[:MAX_CHOICES]]
 
 
+async def speaker_names(interaction: discord.Interaction, current: str) -> Choices:
+    """Suggest the beings that can speak (people, creatures, deities) that the user may see."""
+    try:
+        campaign = await campaign_of(interaction)
+        if campaign is None:
+            return []
+        found = await services_of(interaction).canon.autocomplete(
+            campaign, current, viewer=viewer_of(interaction), speaking=True
+        )
+    except GameError:
+        return []
+    return [app_commands.Choice(name=label, value=value) for label, value in found[:MAX_CHOICES]]
+
+
 async def attribute_names(interaction: discord.Interaction, current: str) -> Choices:
     """Suggest attribute names: those the ontology declares for the subject's type, then those canon uses."""
     try:

@@ -105,8 +105,9 @@ def answer_embed(answer: Answer, *, viewer: Viewer) -> discord.Embed:
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     shown = len(results) + len(facts)
     if shown:
-        more = " · “Why these?” shows the scores and reasons" if viewer == Viewer.GM else ""
-        embed.set_footer(text=f"Sources shows the {shown} source(s) behind this answer{more}")
+        more = " “Why these?” shows the scores and reasons." if viewer == Viewer.GM else ""
+        noun = "source" if shown == 1 else "sources"
+        embed.set_footer(text=f"See the {shown} {noun}.{more}")
     if answer.unsaved:  # no stored record: the buttons that would open it are not there
         embed.set_footer(
             text=f"This answer could not be saved ({answer.unsaved}), so its sources cannot be opened"

@@ -65,6 +65,18 @@ def _escape(text: str) -> str:
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*$")
 
 
+#: Markdown read as plain words: a list item's marker, emphasis and code marks (a snippet is one line of text).
+_LIST_ITEM = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
+_EMPHASIS = re.compile(r"(\*{1,3}|_{2,3}|`+)(?=\S)(.+?)(?<=\S)\1")
+#: A line all in bold reads as a heading ("**The Cliff**").
+_BOLD_LINE = re.compile(r"^(?:[-*+•]\s+)?(?:\*\*|__)([^*_]+?)(?:\*\*|__):?$")
+
+
+def _plain(line: str) -> str:
+    """Return a line of markdown as its words: no list marker, no emphasis or code marks."""
+    return _EMPHASIS.sub(r"\2", _LIST_ITEM.sub("", line))
+
+
 def snippet(text: str, limit: int = SNIPPET_CHARS, *, skip: Sequence[str] = ()) -> str:
     """Return a passage as one escaped line of at most `limit` characters, its headings as `Heading —`.
 
@@ -73,15 +85,15 @@ def snippet(text: str, limit: int = SNIPPET_CHARS, *, skip: Sequence[str] = ()) 
     parts: list[str] = []
     leading = True
     for line in text.splitlines():
-        stripped = line.strip()
+        stripped = _plain(line.strip())
         if not stripped:
             continue
-        heading = _HEADING.match(stripped)
+        heading = _HEADING.match(stripped) or _BOLD_LINE.match(line.strip())
         if heading is None:
             leading = False
             parts.append(stripped)
-        elif not (leading and heading.group(1) in skip):
-            parts.append(f"{heading.group(1)} —")
+        elif not (leading and _plain(heading.group(1)) in skip):
+            parts.append(f"{_plain(heading.group(1))} —")
     return _escape(clip(" ".join(" ".join(parts).split()), limit))
 
 

@@ -467,15 +467,15 @@ class CanonService(ProposalService):
                 return (await reader.resolve(name.strip())).type if name.strip() else None
         return None
 
-    async def autocomplete(self, campaign: Campaign, prefix: str, *, viewer: Viewer) -> list[tuple[str, str]]:
-        """Return (label, value) pairs of entity names for an autocomplete box.
-
-        A choice's value holds 100 characters and a name up to 200: a longer name is sent as `#id`, which every
-        lookup resolves (`CanonReader.resolve`), so picking it never sends a cut name.
-        """
+    async def autocomplete(
+        self, campaign: Campaign, prefix: str, *, viewer: Viewer, speaking: bool = False
+    ) -> list[tuple[str, str]]:
+        """Return (label, value) pairs of entity names for an autocomplete box (`speaking`: only beings that can
+        speak). A name past a value's 100 characters is sent as `#id`, which `CanonReader.resolve` resolves."""
         async with self.db.session() as session:
             reader = await self.reader(session, campaign, viewer)
-            refs = await reader.autocomplete(prefix)
+            refs = await reader.autocomplete(prefix, limit=100 if speaking else 25)
+        refs = [r for r in refs if not speaking or reader.ontology.can_speak(r.type)][:25]
         return [
             (
                 limits.clip(f"{r.name} ({r.type})", limits.CHOICE_NAME),

@@ -113,7 +113,7 @@ def test_family_tree_relations_point_the_documented_way() -> None:
     assert not any(r.type == "FOUNDED" for r in result.relations)  # founding_ancestor is an attribute
     assert next(e for e in result.entries if e.id == "house_vyr_bloodline").attributes[
         "founding_ancestor"
-    ] == ("theron_ashveil")
+    ] == ("Theron Ashveil")
     members = {
         r.source_id: r
         for r in result.relations
