@@ -34,7 +34,7 @@ from canon.domain import (
     Viewer,
 )
 from canon.gate import CommitResult
-from canon.proposals import EntityContent, Proposal, ProposalStatus
+from canon.proposals import UNKNOWN_ATTRIBUTE, EntityContent, Proposal, ProposalStatus
 from canon.visibility import view_hidden
 from canon.wording import (
     PLAIN,
@@ -47,6 +47,7 @@ from canon.wording import (
     warning_sentence,
 )
 from cogs.embeds import COLOUR, clip
+from cogs.review_words import counted, mark, undecided_rule
 
 PAGE_SIZE = 8
 EMBED_LIMIT = 6000
@@ -57,6 +58,7 @@ TITLE_LIMIT = 256
 PROPOSAL_FIELD_BUDGET = 600
 LOCK = "🔒"
 WARN = "⚠️"
+NOTE = "ℹ️"
 STATUS = {
     ProposalStatus.PENDING: "⏳ pending",
     ProposalStatus.ACCEPTED: "✅ accepted",
@@ -199,8 +201,9 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool, number: 
     hidden = proposal.id in review.secret
     if hidden and not reveal:  # pragma: no cover - `as_seen` left it out already (belt and braces)
         raise ValueError("a GM-only proposal on a card players see")
-    if proposal.warnings and proposal.status in {ProposalStatus.PENDING, ProposalStatus.ACCEPTED}:
-        name += f" · {WARN} {len(proposal.warnings)}"
+    marked = mark(proposal)
+    if marked and proposal.status in {ProposalStatus.PENDING, ProposalStatus.ACCEPTED}:
+        name += f" · {marked}"
     words = review_words(review)
     viewer = Viewer.GM if reveal else Viewer.PLAYER
     lines = [(f"{LOCK} " if hidden else "") + clip(proposal_sentence(proposal.content, words, viewer), 300)]
@@ -222,7 +225,8 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool, number: 
     if proposal.override_rationale:
         lines.append(f"Accepted despite the warnings: {escape(clip(proposal.override_rationale, 200))}")
     warnings = _warning_messages(proposal.warnings, words)
-    lines += [f"{WARN} {clip(w, 220)}" for w in warnings[:3]]
+    marks = [NOTE if w.get("kind") == UNKNOWN_ATTRIBUTE else WARN for w in proposal.warnings]
+    lines += [f"{m} {clip(w, 220)}" for m, w in zip(marks, warnings[:3], strict=False)]
     if len(warnings) > 3:
         lines.append(f"{WARN} … and {len(warnings) - 3} more")
     return name, fit_lines(lines, PROPOSAL_FIELD_BUDGET)
@@ -253,17 +257,15 @@ def review_embed(review: Review, page: int, *, reveal: bool) -> discord.Embed:
     counts = review_counts(review)
     embed = discord.Embed(title=clip(_review_title(review, "Canon review"), TITLE_LIMIT), colour=COLOUR)
     summary = (
-        f"{len(review.proposals)} proposals: {counts[ProposalStatus.PENDING]} pending · "
+        f"{counted(len(review.proposals), 'proposal')}: {counts[ProposalStatus.PENDING]} pending · "
         f"{counts[ProposalStatus.ACCEPTED]} accepted · {counts[ProposalStatus.REJECTED]} rejected"
     )
     if counts[ProposalStatus.COMMITTED]:
         summary += f" · {counts[ProposalStatus.COMMITTED]} committed"
     lines = [
         summary,
-        "Pick a proposal in the list, then **Accept**, **Reject** or **Edit** it; press **Commit** to write "
-        "the accepted ones with their evidence. Undecided ones follow the campaign's authority policy (by "
-        "default the GM's are accepted, players' and the system's rejected). A proposal with ⚠️ needs a "
-        "rationale to accept.",
+        "Pick a proposal, then **Accept**, **Reject** or **Edit** it. Press **Commit** to write the accepted "
+        f"ones. {undecided_rule(review.policy)}",
     ]
     embed.description = "\n".join(lines)
     if any(p.warnings for p in review.proposals if p.status == ProposalStatus.PENDING):

@@ -55,6 +55,17 @@ async def pick(world: World, card: dict[str, Any], proposal_id: int, user: Any =
     return await world.emu.click(card, "lk:pick", user or world.gm, values=[str(proposal_id)])
 
 
+async def commit_card(world: World, card: dict[str, Any], scene_id: int) -> Any:
+    """Press Commit on a review card as the GM, and Commit again when it asks first about undecided
+    proposals it would drop; return the answer that committed (the card itself: `live(world, card)`)."""
+    first = await world.emu.click(card, f"lk:review:{scene_id}:commit", world.gm)
+    confirm = f"lk:review:{scene_id}:confirm"
+    if first.ephemeral and confirm in buttons({"components": first.components}):
+        assert "still undecided" in (first.content or "")
+        return await world.emu.click(first.message, confirm, world.gm)
+    return first
+
+
 def buttons(message: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """Return a message's controls by custom id."""
     found: dict[str, dict[str, Any]] = {}
@@ -149,7 +160,9 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     fact_row, ally_row, order_row = await proposals_of_scene(world, scene.id)
     assert [r.type for r in (fact_row, ally_row, order_row)] == ["fact", "relationship", "event"]
     text = embed_text(card["embeds"][0])
-    assert "#3 · ⏳ pending · ⚠️ 1" in text  # numbered on the card (1, 2, 3), not by id
+    assert (
+        "#3 · ⏳ pending · ⚠️ conflicts with canon — give a reason to accept" in text
+    )  # numbered on the card (1, 2, 3), not by id
     assert "⚠️ Aldric takes part in “The order to march” (scene 2) after dying" in text  # the warning
     fields = {f["name"].split(" ")[0]: f["value"] for f in card["embeds"][0]["fields"]}
     link = f"https://discord.com/channels/{world.guild.id}/{chan.id}/{mara_arrives['id']}"
@@ -299,7 +312,8 @@ async def test_a_hidden_proposal_stays_hidden_on_the_public_card(world: World) -
     # Not even a trace of the GM-only one: no locked line, no count, no buttons, no gap in the numbers.
     assert "GM-only" not in public and "🔒" not in public and "hidden" not in public.casefold()
     assert not any(f"lk:proposal:{king.id}:" in c for c in custom_ids(card["components"]))
-    assert f"\n{len(proposals) - 1} proposals: " in public
+    shown = len(proposals) - 1
+    assert f"\n{shown} proposal{'' if shown == 1 else 's'}: " in public
     numbers = [int(n) for n in re.findall(r"^#(\d+) · ", public, re.MULTILINE)]
     assert numbers == list(range(1, len(proposals)))
     # The GM who ended the scene got the GM-only one on a private card at once.
