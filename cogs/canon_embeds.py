@@ -46,8 +46,8 @@ from canon.wording import (
     type_words,
     warning_sentence,
 )
-from cogs.embeds import COLOUR, clip
-from cogs.review_words import counted, mark, undecided_rule
+from cogs.embeds import COLOUR, clip, counted
+from cogs.review_words import mark, undecided_rule
 
 PAGE_SIZE = 8
 EMBED_LIMIT = 6000
@@ -305,7 +305,7 @@ def committed_embed(
         if len(findings) > 5:
             lines.append(f"• … and {len(findings) - 5} more")
     elif findings:  # what they are may rest on GM-only canon: the GM reads them
-        lines.append(f"{WARN} {len(findings)} continuity conflict(s) recorded for the GM.")
+        lines.append(f"{WARN} {counted(len(findings), 'continuity conflict')} recorded for the GM.")
     else:
         lines.append("No continuity conflicts.")
     embed.description = "\n".join(lines)

@@ -40,7 +40,7 @@ from canon.proposals import ProposalStatus
 from canon.wording import describe
 from cogs import canon_embeds
 from cogs.checks import actor_of
-from cogs.embeds import clip
+from cogs.embeds import clip, counted
 from cogs.recaps import post_recap
 from cogs.review_common import (
     asked_first,
@@ -505,7 +505,8 @@ async def commit(interaction: discord.Interaction, scene_id: int, *, confirmed: 
     unheard = len(findings) - len(heard)
     if unheard and not reveal:
         await interaction.followup.send(
-            f"{canon_embeds.WARN} {unheard} continuity conflict(s) touching GM-only canon were recorded too; "
+            f"{canon_embeds.WARN} {counted(unheard, 'continuity conflict')} touching GM-only canon "
+            f"{'was' if unheard == 1 else 'were'} recorded too; "
             "see `/canon conflicts`.",
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),

@@ -120,4 +120,9 @@ def transcript_file_names(scene: Scene, parts: int) -> list[str]:
 def transcript_note(scene: Scene, turns: int, parts: int) -> str:
     """Render the message that carries a transcript's files."""
     where = "" if parts == 1 else f", in {parts} files (Discord takes files of limited size)"
-    return f"Transcript of “{clip(scene.title, 200)}”: {turns} turns{where}."
+    return f"Transcript of “{clip(scene.title, 200)}”: {counted(turns, 'turn')}{where}."
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """Return `n` and the noun in English: "1 proposal", "2 proposals"."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"

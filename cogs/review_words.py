@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from canon.domain import Authority
 from canon.gate import DEFAULT_POLICY
 from canon.proposals import Proposal
+from cogs.embeds import counted
 
 #: The mark of a proposal whose acceptance needs the GM's reason (a continuity finding).
 CONFLICT_MARK = "⚠️ conflicts with canon — give a reason to accept"
@@ -24,11 +25,6 @@ _WHOSE = {
     Authority.SYSTEM: "the bot's own suggestions",
     Authority.SOURCE: "imported sources'",
 }
-
-
-def counted(n: int, noun: str, plural: str | None = None) -> str:
-    """Return `n` and the noun in English: "1 proposal", "2 proposals"."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def mark(proposal: Proposal) -> str | None:

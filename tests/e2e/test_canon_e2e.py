@@ -214,7 +214,7 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     committed = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
     final = embed_text(committed.embeds[0])
     assert "Canon committed" in final and "2 written to canon, 1 rejected" in final
-    assert "1 continuity conflict(s) recorded for the GM" in final  # accepted with a rationale
+    assert "1 continuity conflict recorded for the GM" in final  # accepted with a rationale
     assert all(b.get("disabled") for b in buttons(live(world, card)).values())
     assert (await latest_scene(world)).status == SceneStatus.COMPLETED
 
@@ -318,7 +318,7 @@ async def test_a_hidden_proposal_stays_hidden_on_the_public_card(world: World) -
     assert numbers == list(range(1, len(proposals)))
     # The GM who ended the scene got the GM-only one on a private card at once.
     (told,) = [m for m in ended.followup_messages if m.ephemeral]
-    assert "1 GM-only proposal(s) are not on the public card" in (told.data.get("content") or "")
+    assert "1 GM-only proposal is not on the public card" in (told.data.get("content") or "")
     assert "🔒 The Hidden King's seat: Vell" in embed_text(told.data["embeds"][0])
     (options,) = [
         c["options"] for row in told.data["components"] for c in row["components"] if c["type"] == 3
@@ -349,7 +349,7 @@ async def test_a_hidden_proposal_stays_hidden_on_the_public_card(world: World) -
     await emu.submit_modal(asked, world.gm, {})
     committed = await emu.click(card, f"lk:review:{scene.id}:commit", world.gm)
     (note,) = committed.followup_messages
-    assert note.ephemeral and "1 continuity conflict(s) touching GM-only canon" in note.data["content"]
+    assert note.ephemeral and "1 continuity conflict touching GM-only canon was recorded" in note.data["content"]
     closed = embed_text(live(world, card)["embeds"][0])
     assert "Canon committed" in closed and "No continuity conflicts." in closed and "feast" in closed
     assert "seat" not in closed
