@@ -18,8 +18,8 @@ from bot.client.client import Lorekeeper
 from bot.services.canon_service import CanonService, parse_as_of
 from canon.campaigns import Campaign
 from canon.conflicts import Show
-from canon.domain import Viewer
 from canon.errors import InvalidInput
+from canon.models import Viewer
 from cogs import (
     canon_add,
     canon_cards,

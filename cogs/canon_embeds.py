@@ -27,13 +27,13 @@ import discord
 from bot.client.limits import fit_lines
 from bot.services.canon_service import RetconResult, Review
 from canon.continuity import Finding
-from canon.domain import (
+from canon.gate import CommitResult
+from canon.models import (
     Authority,
     Evidence,
     StatementView,
     Viewer,
 )
-from canon.gate import CommitResult
 from canon.proposals import UNKNOWN_ATTRIBUTE, EntityContent, Proposal, ProposalStatus
 from canon.visibility import view_hidden
 from canon.wording import (

@@ -14,8 +14,8 @@ import discord
 from discord import app_commands
 
 from canon.campaigns import Campaign
-from canon.domain import Viewer
 from canon.errors import GameError
+from canon.models import Viewer
 from canon.ontology import Ontology
 from canon.wording import relation_words
 from cogs.canon_views import services_of

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.client.limits import fit_lines
-from canon.domain import Viewer
+from canon.models import Viewer
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import COLOUR, clip, counted
 from cogs.lore_embeds import (

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.client.limits import fit_lines
-from canon.domain import Viewer
+from canon.models import Viewer
 from canon.structured.ingest import IngestReport
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import COLOUR, clip, counted

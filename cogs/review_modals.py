@@ -15,8 +15,8 @@ from typing import Any
 import discord
 
 from bot.client import limits
-from canon.domain import Viewer
 from canon.errors import Conflict
+from canon.models import Viewer
 from canon.proposals import EDITABLE, OPTIONAL, FactContent, Proposal, ProposalStatus, ProposalType
 from cogs.embeds import clip
 from cogs.review_common import check_campaign, services_of

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from canon.domain import Authority
 from canon.gate import DEFAULT_POLICY
+from canon.models import Authority
 from canon.proposals import Proposal
 from cogs.embeds import counted
 

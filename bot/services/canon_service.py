@@ -28,7 +28,10 @@ from canon.calendar import DateError, parse_date, real_time_problem
 from canon.campaigns import Campaign, ChangesetKind, open_changeset
 from canon.checks import RecordedConflict, record_findings, recorded_conflicts, whole_graph_findings
 from canon.continuity import Finding, world_key
-from canon.domain import (
+from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from canon.gate import CommitResult, CommitTarget, Draft
+from canon.graph import CanonReader, CanonWriter
+from canon.models import (
     NOW,
     AsOf,
     Authority,
@@ -40,9 +43,6 @@ from canon.domain import (
     StatementView,
     Viewer,
 )
-from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
-from canon.gate import CommitResult, CommitTarget, Draft
-from canon.graph import CanonReader, CanonWriter
 from canon.ontology import Ontology
 from canon.proposals import ProposalContent, ProposalStatus
 from canon.storage import Database

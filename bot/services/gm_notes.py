@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from bot.services.canon_service import CanonService
 from canon.campaigns import Campaign
-from canon.domain import Viewer
 from canon.errors import InvalidInput
 from canon.forms import split_names
+from canon.models import Viewer
 from memory.notes import GmNote, GmNotePage, GmNoteService
 from memory.scenes import Actor, SceneService
 

@@ -20,11 +20,10 @@ from bot.services.wording import wording_for
 from canon import campaigns, review_cards
 from canon.campaigns import Campaign, ChangesetKind, ChangesetRow
 from canon.continuity import Finding
-from canon.domain import Authority, Evidence, EvidenceKind, Viewer
 from canon.errors import Conflict, GameError, InvalidInput, NotFound
 from canon.gate import DEFAULT_POLICY, CanonizationGate, Draft, authority_policy
 from canon.graph import CanonReader
-from canon.models import ProposalRow
+from canon.models import Authority, Evidence, EvidenceKind, Viewer
 from canon.ontology import Ontology, attribute_key
 from canon.proposals import (
     Proposal,
@@ -35,6 +34,7 @@ from canon.proposals import (
     revised,
 )
 from canon.storage import Database
+from canon.tables import ProposalRow
 from canon.visibility import HiddenCanon, proposal_hidden, warnings_hidden
 from canon.wording import PLAIN, Wording
 from memory.scenes import Actor, Scene, SceneService, SceneStatus, SpeakerKind, Turn, load_scene, scene_turns

@@ -18,15 +18,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from canon.campaigns import ChangesetKind, get_campaign, open_changeset
 from canon.checks import findings_around, record_findings
 from canon.continuity import Finding
-from canon.domain import Authority, Viewer
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.gate.proposal_rows import open_rows, proposal_from_row
 from canon.gate.writing import ProposalWriter, StateHistory
 from canon.graph import CanonReader, CanonWriter
-from canon.models import ProposalRow
+from canon.models import Authority, Viewer
 from canon.ontology import Ontology
 from canon.proposals import Proposal, ProposalStatus, needs_rationale, parse_content, references
 from canon.storage import utc_now
+from canon.tables import ProposalRow
 
 log = logging.getLogger(__name__)
 

@@ -7,9 +7,9 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from canon.domain import Authority, CanonLevel, Evidence
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.graph import CanonReader
+from canon.models import Authority, CanonLevel, Evidence
 from canon.ontology import EntityKind, Ontology, ValueType, attribute_key
 from canon.proposals import (
     UNKNOWN_ATTRIBUTE,

@@ -12,7 +12,7 @@ import pytest
 
 from bot.services.canon_service import RetconResult, Review
 from canon.continuity import ConflictKind, Finding, Side
-from canon.domain import (
+from canon.models import (
     AsOf,
     Authority,
     CanonLevel,

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 import pytest
 
-from canon.domain import Viewer
+from canon.models import Viewer
 from canon.structured import LoreProblem
 from canon.structured.ingest import ChangeCounts, FileReport, IngestReport, IngestWarning
 from cogs import lore_answer_embeds, lore_embeds

@@ -14,9 +14,9 @@ from sqlalchemy import func, select
 
 from bot.emulator.models import custom_ids
 from canon.campaigns import Campaign, ChangesetRow
-from canon.domain import EvidenceKind, StatementKind, Viewer
-from canon.models import ConflictRow, ProposalRow, StatementRow
+from canon.models import EvidenceKind, StatementKind, Viewer
 from canon.proposals import ProposalStatus
+from canon.tables import ConflictRow, ProposalRow, StatementRow
 from memory.scene_tables import SceneRow
 from memory.scenes import SceneStatus
 from tests.e2e.conftest import World, embed_fields, scene_report

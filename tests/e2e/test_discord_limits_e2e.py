@@ -19,7 +19,7 @@ from bot.client.client import INVITE_PERMISSIONS
 from bot.emulator import DiscordEmulator
 from bot.emulator.models import custom_ids
 from bot.schema.ops_tables import CommandSyncRow
-from canon.domain import Visibility
+from canon.models import Visibility
 from canon.proposals import EntityContent
 from canon.storage import utc_now
 from tests.bot.voice_fixtures import GM, settings_for

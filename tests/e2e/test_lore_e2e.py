@@ -18,7 +18,7 @@ import pytest
 
 from bot.emulator import DiscordEmulator
 from bot.emulator.models import custom_ids
-from canon.domain import Viewer
+from canon.models import Viewer
 from config.settings import Settings
 from tests.bot.voice_fixtures import settings_for
 from tests.chroma_server import ChromaServer

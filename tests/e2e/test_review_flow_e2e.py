@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from canon.domain import Viewer
 from canon.errors import Conflict
+from canon.models import Viewer
 from canon.proposals import ProposalStatus
 from tests.e2e.conftest import World
 from tests.e2e.test_canon_e2e import (
