@@ -53,7 +53,8 @@ from canon.wording import (
     type_words,
     warning_sentence,
 )
-from cogs.embeds import COLOUR, clip
+from cogs.embeds import COLOUR, clip, counted
+from cogs.review_words import mark, undecided_rule
 
 PAGE_SIZE = 8
 EMBED_LIMIT = 6000
@@ -207,8 +208,9 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool, number: 
     hidden = proposal.id in review.secret
     if hidden and not reveal:  # pragma: no cover - `as_seen` left it out already (belt and braces)
         raise ValueError("a GM-only proposal on a card players see")
-    if proposal.warnings and proposal.status in {ProposalStatus.PENDING, ProposalStatus.ACCEPTED}:
-        name += f" · {WARN} {len(proposal.warnings)}"
+    marked = mark(proposal)
+    if marked and proposal.status in {ProposalStatus.PENDING, ProposalStatus.ACCEPTED}:
+        name += f" · {marked}"
     words = review_words(review)
     viewer = Viewer.GM if reveal else Viewer.PLAYER
     lines = [(f"{LOCK} " if hidden else "") + clip(proposal_sentence(proposal.content, words, viewer), 300)]
@@ -230,7 +232,8 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool, number: 
     if proposal.override_rationale:
         lines.append(f"Accepted despite the warnings: {escape(clip(proposal.override_rationale, 200))}")
     warnings = _warning_messages(proposal.warnings, words)
-    lines += [f"{WARN} {clip(w, 220)}" for w in warnings[:3]]
+    marks = [NOTE if w.get("kind") == UNKNOWN_ATTRIBUTE else WARN for w in proposal.warnings]
+    lines += [f"{m} {clip(w, 220)}" for m, w in zip(marks, warnings[:3], strict=False)]
     if len(warnings) > 3:
         lines.append(f"{WARN} … and {len(warnings) - 3} more")
     return name, fit_lines(lines, PROPOSAL_FIELD_BUDGET)
@@ -261,17 +264,15 @@ def review_embed(review: Review, page: int, *, reveal: bool) -> discord.Embed:
     counts = review_counts(review)
     embed = discord.Embed(title=clip(_review_title(review, "Canon review"), TITLE_LIMIT), colour=COLOUR)
     summary = (
-        f"{len(review.proposals)} proposals: {counts[ProposalStatus.PENDING]} pending · "
+        f"{counted(len(review.proposals), 'proposal')}: {counts[ProposalStatus.PENDING]} pending · "
         f"{counts[ProposalStatus.ACCEPTED]} accepted · {counts[ProposalStatus.REJECTED]} rejected"
     )
     if counts[ProposalStatus.COMMITTED]:
         summary += f" · {counts[ProposalStatus.COMMITTED]} committed"
     lines = [
         summary,
-        "Pick a proposal in the list, then **Accept**, **Reject** or **Edit** it; press **Commit** to write "
-        "the accepted ones with their evidence. Undecided ones follow the campaign's authority policy (by "
-        "default the GM's are accepted, players' and the system's rejected). A proposal with ⚠️ needs a "
-        "rationale to accept.",
+        "Pick a proposal, then **Accept**, **Reject** or **Edit** it. Press **Commit** to write the accepted "
+        f"ones. {undecided_rule(review.policy)}",
     ]
     embed.description = "\n".join(lines)
     if any(p.warnings for p in review.proposals if p.status == ProposalStatus.PENDING):
@@ -311,7 +312,7 @@ def committed_embed(
         if len(findings) > 5:
             lines.append(f"• … and {len(findings) - 5} more")
     elif findings:  # what they are may rest on GM-only canon: the GM reads them
-        lines.append(f"{WARN} {len(findings)} continuity conflict(s) recorded for the GM.")
+        lines.append(f"{WARN} {counted(len(findings), 'continuity conflict')} recorded for the GM.")
     else:
         lines.append("No continuity conflicts.")
     embed.description = "\n".join(lines)

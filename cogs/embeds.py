@@ -126,4 +126,10 @@ def transcript_note(scene: Scene, turns: int, parts: int) -> str:
     """Render the message that carries a transcript's files."""
     where = "" if parts == 1 else f", in {parts} files (Discord takes files of limited size)"
     ended = " (ended)" if scene.status == SceneStatus.COMPLETED else ""
-    return f"Transcript of Scene {scene.story_order}: “{clip(scene.title, 200)}”{ended}: {turns} turn{'' if turns == 1 else 's'}{where}."
+    title = clip(scene.title, 200)
+    return f"Transcript of Scene {scene.story_order}: “{title}”{ended}: {counted(turns, 'turn')}{where}."
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """Return `n` and the noun in English: "1 proposal", "2 proposals"."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"

@@ -18,7 +18,7 @@ import discord
 from bot.client.limits import fit_lines
 from canon.models import Viewer
 from cogs.canon_embeds import shrink_to_limit
-from cogs.embeds import COLOUR, clip
+from cogs.embeds import COLOUR, clip, counted
 from cogs.lore_embeds import (
     CANON_MARK,
     DESCRIPTION_LIMIT,
@@ -106,8 +106,7 @@ def answer_embed(answer: Answer, *, viewer: Viewer) -> discord.Embed:
     shown = len(results) + len(facts)
     if shown:
         more = " “Why these?” shows the scores and reasons." if viewer == Viewer.GM else ""
-        noun = "source" if shown == 1 else "sources"
-        embed.set_footer(text=f"See the {shown} {noun}.{more}")
+        embed.set_footer(text=f"See the {counted(shown, 'source')}.{more}")
     if answer.unsaved:  # no stored record: the buttons that would open it are not there
         embed.set_footer(
             text=f"This answer could not be saved ({answer.unsaved}), so its sources cannot be opened"

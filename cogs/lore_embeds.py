@@ -22,7 +22,7 @@ from canon.models import Viewer
 from canon.structured.ingest import IngestReport
 from canon.wording import type_words
 from cogs.canon_embeds import shrink_to_limit
-from cogs.embeds import COLOUR, clip
+from cogs.embeds import COLOUR, clip, counted
 from memory.knowledge.models import (
     CanonFact,
     DeleteReport,
@@ -420,7 +420,7 @@ def structured_embed(report: IngestReport, filename: str) -> discord.Embed:
         colour=ERROR_COLOUR if failed else (WARNING_COLOUR if report.warnings else DONE_COLOUR),
     )
     if failed:
-        lines = [report.error or f"Nothing was written: {len(report.errors)} problem(s)."]
+        lines = [report.error or f"Nothing was written: {counted(len(report.errors), 'problem')}."]
         lines += [f"• {_escape(clip(str(e), 300))}" for e in report.errors]
         embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
         embed.set_footer(text="Fix these lines and import the file again: nothing was written.")
@@ -488,8 +488,8 @@ def extraction_text(stored: int, pieces: int, *, error: str | None = None) -> st
     if error is not None:
         return f"The source is imported, but its prose was not read into proposals: {error}"
     if not stored:
-        return f"Read {pieces} piece(s) of prose: no new canon to propose."
+        return f"Read {counted(pieces, 'piece')} of prose: no new canon to propose."
     return (
-        f"Read {pieces} piece(s) of prose into {stored} proposal(s). Nothing becomes canon until you accept "
+        f"Read {counted(pieces, 'piece')} of prose into {counted(stored, 'proposal')}. Nothing becomes canon until you accept "
         "them and press **Commit** on the card below."
     )

@@ -123,6 +123,18 @@ def _with_entity_dependencies(accepted: list[ProposalRow], rejected: list[Propos
     return kept
 
 
+def kept_when_undecided(proposal: Proposal | ProposalRow, policy: dict[str, str]) -> bool:
+    """Return whether a commit writes a proposal nobody decided: the policy accepts its authority without
+    review, it is certain enough and never warned. A fact promoted from a branch always waits for the GM's own
+    accept, whatever its authority."""
+    return (
+        proposal.origin != "promotion"
+        and policy.get(proposal.authority) == "auto"
+        and proposal.confidence >= AUTO_ACCEPT_MIN_CONFIDENCE
+        and not needs_rationale(proposal.warnings)
+    )
+
+
 def _decided(
     rows: Sequence[ProposalRow], policy: dict[str, str]
 ) -> tuple[list[ProposalRow], list[ProposalRow]]:
@@ -134,14 +146,7 @@ def _decided(
     accepted: list[ProposalRow] = []
     rejected: list[ProposalRow] = []
     for row in rows:
-        # A fact promoted from a branch always waits for the GM's own accept, whatever its authority.
-        auto = (
-            row.status == ProposalStatus.PENDING
-            and row.origin != "promotion"
-            and policy.get(row.authority) == "auto"
-            and row.confidence >= AUTO_ACCEPT_MIN_CONFIDENCE
-            and not needs_rationale(row.warnings)
-        )
+        auto = row.status == ProposalStatus.PENDING and kept_when_undecided(row, policy)
         if row.status == ProposalStatus.ACCEPTED or auto:
             accepted.append(row)
         else:

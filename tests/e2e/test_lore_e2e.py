@@ -325,7 +325,7 @@ async def test_extracted_prose_waits_on_a_batch_card_only_the_gm_decides(
     assert len(script.seen["extraction"]) == 1
     # No GM channel: the card is a message of this channel, as players see it (nothing here is GM-only).
     (card,) = [m for m in emu.channel_messages(world.channel) if "lk:batch:" in str(m["components"])]
-    assert "2 proposal(s)" in card["content"] and not card["flags"] & 64
+    assert "2 proposals" in card["content"] and not card["flags"] & 64
     assert card["id"] in (result.content or "")
     ids = custom_ids(card["components"])
     batch_ids = [i for i in ids if i.startswith("lk:batch:")]
