@@ -349,7 +349,9 @@ async def test_a_hidden_proposal_stays_hidden_on_the_public_card(world: World) -
     await emu.submit_modal(asked, world.gm, {})
     committed = await emu.click(card, f"lk:review:{scene.id}:commit", world.gm)
     (note,) = committed.followup_messages
-    assert note.ephemeral and "1 continuity conflict touching GM-only canon was recorded" in note.data["content"]
+    assert (
+        note.ephemeral and "1 continuity conflict touching GM-only canon was recorded" in note.data["content"]
+    )
     closed = embed_text(live(world, card)["embeds"][0])
     assert "Canon committed" in closed and "No continuity conflicts." in closed and "feast" in closed
     assert "seat" not in closed
