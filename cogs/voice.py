@@ -192,8 +192,6 @@ class VoiceCommands(commands.Cog):
         if not isinstance(channel, discord.TextChannel):
             raise InvalidInput("NPCs speak in a server's text channels.")
         actor = self._actor(interaction)
-        if self.bot.services.llm is None:  # the settings are the GM's business, not a player's
-            raise LLMUnavailable(NO_VOICE_GM if actor.is_gm else NO_VOICE_PLAYER)
         await replies.think(interaction)
 
         async def post(name: str, text: str) -> int:
@@ -208,7 +206,12 @@ class VoiceCommands(commands.Cog):
                 log.warning("could not post who asked %s in channel %s", name, channel.id, exc_info=True)
             return sent.id
 
-        reply = await self.voice.npc_talk(campaign, channel.id, npc, message, actor, post=post, allow=allow)
+        try:  # a dead NPC is refused first; then, without a language model, nobody speaks
+            reply = await self.voice.npc_talk(
+                campaign, channel.id, npc, message, actor, post=post, allow=allow
+            )
+        except LLMUnavailable:  # the settings are the GM's business, not a player's
+            raise LLMUnavailable(NO_VOICE_GM if actor.is_gm else NO_VOICE_PLAYER) from None
         await replies.answer(interaction, voice_embeds.npc_result_text(reply))
 
     @npc.command(name="memories", description="What an NPC remembers; filter and search (GM)")

@@ -89,7 +89,9 @@ async def test_a_public_review_card_is_no_oracle_for_a_secret_death(world: World
     private = await emu.invoke(chan, world.gm, "canon review", private=True)
     shown = embed_text(private.embeds[0])
     assert re.findall(r"^#(\d+) · ", shown, re.MULTILINE) == ["1", "2", "3"]
-    assert re.search(r"^#2 · ⏳ pending · ⚠️ 1$", shown, re.MULTILINE), shown
+    assert re.search(
+        r"^#2 · ⏳ pending · ⚠️ conflicts with canon — give a reason to accept$", shown, re.MULTILINE
+    ), shown
     assert (
         "Vell takes part in “Vell's wedding” (year 310 of the 3rd age) after dying" in shown
         and "🔒 The Hidden King's seat: Mill" in shown

@@ -49,7 +49,7 @@ def test_a_scene_played_to_canon_in_the_browser(page: Page) -> None:
     for name, options in FILES:
         extra = {"class": options["class"]} if "class" in options else {}
         page.command("lore import", files={"file": SAMPLE / name}, **extra)
-        title = f"Structured lore: {name}" if name.endswith(".yaml") else f"Imported: {name}"
+        title = f"Imported: {name}"
         page.until(lambda title=title: title in page.text(), f"the import of {name} is answered")
     assert page.text().count("Only you can see this") == len(FILES)
     page.shot("1-imports")
@@ -158,7 +158,7 @@ def _assert_player_sees_no_secret(page: Page) -> None:
             if "Only you can see this" in message:
                 assert message.splitlines()[0].startswith("Pat"), f"#{channel} shows another's private answer"
         if channel == "lore-library":
-            assert "Structured lore" not in shown  # the GM's import answers were the GM's
+            assert "Imported: " not in shown  # the GM's import answers were the GM's
 
 
 def _save_readme_picture(shot: Path) -> None:
