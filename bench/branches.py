@@ -27,8 +27,8 @@ from bench.canon_data import generate
 from bot.branches import BranchService
 from bot.schema import database
 from bot.services.canon_service import CanonService
-from canon.domain import AsOf, Viewer
 from canon.errors import NotFound
+from canon.models import AsOf, Viewer
 from canon.proposals import FactContent, Ref
 from canon.storage import Database
 from memory.scenes import SceneService

@@ -27,9 +27,9 @@ from bench.canon_data import Generated, generate
 from bot.schema import database
 from bot.services.canon_service import CanonService
 from canon import campaigns
-from canon.domain import AsOf, Authority, Evidence, EvidenceKind, Viewer
 from canon.errors import NotFound
 from canon.gate import Draft
+from canon.models import AsOf, Authority, Evidence, EvidenceKind, Viewer
 from canon.proposals import EntityContent, FactContent, Ref, RelationshipContent, StateChangeContent
 from canon.storage import Database
 from memory.scenes import Actor, SceneService

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.continuity_data import make_snapshot
-from canon.domain import CanonLevel, Entity, Statement
+from canon.models import CanonLevel, Entity, Statement
 
 ALIAS_EVERY = 5
 RETCON_DELAY = dt.timedelta(days=30)

@@ -29,7 +29,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from canon.continuity import ConflictKind, Snapshot, check
-from canon.domain import (
+from canon.models import (
     Authority,
     CanonLevel,
     Entity,

@@ -54,8 +54,8 @@ from bot.voice.extraction import (
 )
 from bot.voice.prompts import extraction_reply_model
 from canon.campaigns import Campaign, create_campaign
-from canon.domain import Viewer
 from canon.graph import fold
+from canon.models import Viewer
 from canon.ontology import Ontology, base_ontology
 from canon.proposals import (
     EntityContent,

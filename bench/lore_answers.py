@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.lore_quality import SRD, open_corpus
-from canon.domain import Viewer
+from canon.models import Viewer
 from memory.embedding import MiniLMEmbedder
 
 QUESTIONS = Path(__file__).resolve().parent / "data" / "lore_answers.jsonl"

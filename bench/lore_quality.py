@@ -38,7 +38,7 @@ from typing import Any
 
 from bot.schema import database
 from canon import campaigns
-from canon.domain import Viewer
+from canon.models import Viewer
 from canon.storage import Database
 from memory.embedding import MiniLMEmbedder
 from memory.knowledge.files import expand_paths

@@ -45,7 +45,7 @@ from sqlalchemy import insert, select
 
 from bot.schema import database
 from canon import campaigns
-from canon.domain import Viewer
+from canon.models import Viewer
 from canon.storage import Database, utc_now
 from memory.chunking import CHUNKING_VERSION
 from memory.embed_text import VIEWS_VERSION

@@ -160,7 +160,7 @@ def _timed(work: Any) -> float:
 async def _npc(session: Any, *, campaign_id: int, name: str) -> None:
     from canon.campaigns import ChangesetKind, open_changeset
     from canon.graph import fold
-    from canon.models import EntityRow
+    from canon.tables import EntityRow
 
     changeset = await open_changeset(session, campaign_id, ChangesetKind.YAML_IMPORT, rationale="bench")
     session.add(

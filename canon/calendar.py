@@ -127,13 +127,17 @@ DEFAULT_RULES = CalendarRules()
 class DateError(ValueError):
     """Say why a text is not a date; `describe(subject)` phrases it for a world-builder."""
 
-    def __init__(self, text: str, reason: str | None = None) -> None:
+    def __init__(self, text: str, reason: str | None = None, *, sentence: str | None = None) -> None:
         self.text = text
         self.reason = reason
+        self.sentence = sentence
         super().__init__(self.describe("the date"))
 
     def describe(self, subject: str) -> str:
-        """Phrase the problem as a sentence about `subject` (for example `"born"`)."""
+        """Phrase the problem as a sentence about `subject` (for example `"born"`). A problem with a whole
+        sentence of its own (an era the campaign lacks) says just that, without its closing stop."""
+        if self.sentence:
+            return self.sentence.rstrip(".")
         message = f'{subject} must be a date like {DATE_FORMS}; got "{self.text}"'
         if self.reason:
             message += f" ({self.reason})"
@@ -243,6 +247,26 @@ def parse_date(text: str, rules: CalendarRules = DEFAULT_RULES) -> WorldDate:
     if day is not None and not 1 <= day <= rules.days_per_month:
         raise DateError(text, f"day {day} is not a day of a month (1 to {rules.days_per_month})")
     return WorldDate(era=era, year=year, month=month, day=day)
+
+
+def example_date(eras: Mapping[str, str], year: int | None = None) -> str:
+    """Return a date on the campaign's calendar to show as an example: its first era (by key) and a year."""
+    if not eras:
+        return str(year if year is not None else 412)
+    return f"{next(iter(eras))}.year_{year if year is not None else 1}"
+
+
+def check_era(date: WorldDate, text: str, eras: Mapping[str, str]) -> WorldDate:
+    """Return the date when the campaign's calendar defines its era (`eras`: the eras' names by key); raise
+    `DateError` naming the eras it does define otherwise. A campaign without eras takes any date."""
+    if date.era is None or not eras or date.era in eras:
+        return date
+    listed = ", ".join(f"{name} ({key})" for key, name in eras.items())
+    raise DateError(
+        text,
+        sentence=f"There is no era “{date.era}” in this campaign's calendar. Its eras: {listed}, "
+        f"e.g. `{example_date(eras, date.year)}`.",
+    )
 
 
 class EraSpan(BaseModel):

@@ -18,8 +18,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.continuity import PARENT_OF, PART_OF, SUB_ERA_OF, Finding, Side, Snapshot, check
 from canon.graph import CanonReader, lineage_filter
-from canon.models import ConflictRow, DependencyRow
 from canon.storage import utc_now
+from canon.tables import ConflictRow, DependencyRow
 
 
 async def _dependencies(

@@ -19,8 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from canon.checks import RecordedConflict, conflict_from_row
 from canon.continuity import ConflictKind
 from canon.errors import Conflict, InvalidInput, NotFound
-from canon.models import ConflictRow
 from canon.storage import utc_now
+from canon.tables import ConflictRow
 
 OPEN = "open"
 RESOLVED = "resolved"

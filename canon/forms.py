@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from canon.domain import Visibility
 from canon.errors import InvalidInput
+from canon.models import Visibility
 from canon.proposals import ProposalContent, parse_content
 
 TURNS_FORM = "a turn number like 12, or a range like 12-15"

@@ -1,229 +1,259 @@
-"""SQL tables of the canon graph. Rows are written once and never deleted.
-
-Every row carries the campaign that wrote it and the changeset (decision) that admitted it, which is what makes
-branches copy-on-write (see `canon.campaigns`). A retcon is a row of its own that marks its target retconned
-from its changeset on; so is every other change of status. Validity in the world is an interval on the campaign
-calendar (`world_*`: the text as written and a sortable key, NULL when unknown) and on the story clock
-(`story_*`: the scene order), and system time is the changeset's `recorded_at`, copied onto each row so
-"as we believed at real time T" is one comparison.
-"""
+"""The canon graph as the rest of the program sees it: pydantic values, never SQL rows."""
 
 from __future__ import annotations
 
 import datetime as dt
+import enum
+from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Boolean,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
-    Text,
-    UniqueConstraint,
-)
-from sqlalchemy.orm import Mapped, mapped_column
-
-from canon.storage import Base, BigIntPK, UTCDateTime, utc_now
+from pydantic import BaseModel, ConfigDict
 
 
-class _Written:
-    """Columns every canon row has: who wrote it, under which decision, and when."""
+class CanonLevel(enum.StrEnum):
+    """The lifecycle of a canon row."""
 
-    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id"))
-    changeset_id: Mapped[int] = mapped_column(ForeignKey("changesets.id"))
-    recorded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
-
-
-class _Valid:
-    """In-world validity on the campaign calendar and on the story clock."""
-
-    world_from: Mapped[str | None] = mapped_column(String(60))
-    world_from_key: Mapped[int | None] = mapped_column(BigInteger)
-    world_until: Mapped[str | None] = mapped_column(String(60))
-    world_until_key: Mapped[int | None] = mapped_column(BigInteger)
-    story_from: Mapped[int | None] = mapped_column(Integer)
-    story_until: Mapped[int | None] = mapped_column(Integer)
+    PROPOSED = "proposed"
+    CANON = "canon"
+    RETCONNED = "retconned"
 
 
-class EntityRow(_Written, _Valid, Base):
-    """A typed thing of the world. Its validity is its existence (an era's bounds, an event's date)."""
+class Authority(enum.StrEnum):
+    """Who asserted something: an imported source, the GM, a player's action, or the system (an LLM)."""
 
-    __tablename__ = "entities"
-
-    id: Mapped[int] = mapped_column(BigIntPK, primary_key=True, autoincrement=True)
-    type: Mapped[str] = mapped_column(String(40))
-    name: Mapped[str] = mapped_column(String(200))
-    name_folded: Mapped[str] = mapped_column(String(200))
-    key: Mapped[str | None] = mapped_column(String(100))
-    kind: Mapped[str] = mapped_column(String(20), default="concrete")
-    visibility: Mapped[str] = mapped_column(String(10), default="public")
-    description: Mapped[str | None] = mapped_column(Text)
-    attributes: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    authority: Mapped[str] = mapped_column(String(10))
-    confidence: Mapped[float] = mapped_column(Float, default=1.0)
-
-    __table_args__ = (
-        Index("ix_entities_campaign_name", "campaign_id", "name_folded"),
-        Index("ix_entities_campaign_key", "campaign_id", "key"),
-        Index("ix_entities_campaign_type", "campaign_id", "type"),
-    )
+    SOURCE = "source"
+    GM = "gm"
+    PLAYER = "player"
+    SYSTEM = "system"
 
 
-class AliasRow(_Written, Base):
-    """Another name an entity goes by."""
-
-    __tablename__ = "entity_aliases"
-
-    id: Mapped[int] = mapped_column(BigIntPK, primary_key=True, autoincrement=True)
-    entity_id: Mapped[int] = mapped_column(ForeignKey("entities.id"), index=True)
-    alias: Mapped[str] = mapped_column(String(200))
-    alias_folded: Mapped[str] = mapped_column(String(200))
-
-    __table_args__ = (Index("ix_entity_aliases_campaign_alias", "campaign_id", "alias_folded"),)
+# Which assertion wins when two disagree: a GM's word, then imported sources, then play, then inference.
+AUTHORITY_RANK = {Authority.GM: 4, Authority.SOURCE: 3, Authority.PLAYER: 2, Authority.SYSTEM: 1}
 
 
-class StatementRow(_Written, _Valid, Base):
-    """One canon assertion about an entity: an attribute value, a relation to another entity, or a state."""
+class Visibility(enum.StrEnum):
+    """Who may see a row: everyone, or only the GM."""
 
-    __tablename__ = "statements"
-
-    id: Mapped[int] = mapped_column(BigIntPK, primary_key=True, autoincrement=True)
-    kind: Mapped[str] = mapped_column(String(12))  # attribute | relation | state
-    subject_id: Mapped[int] = mapped_column(ForeignKey("entities.id"))
-    predicate: Mapped[str] = mapped_column(String(60))
-    object_id: Mapped[int | None] = mapped_column(ForeignKey("entities.id"))
-    value: Mapped[str | None] = mapped_column(Text)
-    via: Mapped[str | None] = mapped_column(String(40))
-    authority: Mapped[str] = mapped_column(String(10))
-    confidence: Mapped[float] = mapped_column(Float, default=1.0)
-    visibility: Mapped[str] = mapped_column(String(10), default="public")
-    replaces_id: Mapped[int | None] = mapped_column(ForeignKey("statements.id"))
-
-    __table_args__ = (
-        Index("ix_statements_subject", "subject_id", "predicate"),
-        Index("ix_statements_object", "object_id"),
-        Index("ix_statements_campaign_predicate", "campaign_id", "predicate"),
-    )
+    PUBLIC = "public"
+    GM_ONLY = "gm_only"
 
 
-class StatusChangeRow(_Written, Base):
-    """A change of canon level of an entity or statement: today only `retconned`, pointing at its replacement."""
+class Viewer(enum.StrEnum):
+    """Who is asking: players never see GM-only canon."""
 
-    __tablename__ = "status_changes"
-
-    id: Mapped[int] = mapped_column(BigIntPK, primary_key=True, autoincrement=True)
-    target_kind: Mapped[str] = mapped_column(String(10))  # entity | statement
-    target_id: Mapped[int] = mapped_column(BigInteger)
-    level: Mapped[str] = mapped_column(String(12), default="retconned")
-    replacement_id: Mapped[int | None] = mapped_column(BigInteger)
-    rationale: Mapped[str | None] = mapped_column(Text)
-
-    __table_args__ = (Index("ix_status_changes_target", "target_kind", "target_id"),)
+    PLAYER = "player"
+    GM = "gm"
 
 
-class EvidenceRow(_Written, Base):
-    """What supports an entity or statement: turns of a scene, a source chunk, a YAML line, a command."""
+class StatementKind(enum.StrEnum):
+    """What a statement asserts."""
 
-    __tablename__ = "evidence"
-
-    id: Mapped[int] = mapped_column(BigIntPK, primary_key=True, autoincrement=True)
-    target_kind: Mapped[str] = mapped_column(String(10))
-    target_id: Mapped[int] = mapped_column(BigInteger)
-    kind: Mapped[str] = mapped_column(String(12))  # turns | chunk | yaml | command | branch
-    scene_id: Mapped[int | None] = mapped_column(BigInteger)
-    turn_from: Mapped[int | None] = mapped_column(Integer)
-    turn_to: Mapped[int | None] = mapped_column(Integer)
-    source_id: Mapped[int | None] = mapped_column(BigInteger)
-    chunk_id: Mapped[int | None] = mapped_column(BigInteger)
-    file: Mapped[str | None] = mapped_column(String(300))
-    line: Mapped[int | None] = mapped_column(Integer)
-    proposal_id: Mapped[int | None] = mapped_column(BigInteger)
-    note: Mapped[str | None] = mapped_column(Text)
-
-    __table_args__ = (Index("ix_evidence_target", "target_kind", "target_id"),)
+    ATTRIBUTE = "attribute"
+    RELATION = "relation"
+    STATE = "state"
 
 
-class DependencyRow(_Written, Base):
-    """A statement that relies on another entity or statement (so a retcon can list what to review)."""
+class EvidenceKind(enum.StrEnum):
+    """What kind of thing supports a canon row."""
 
-    __tablename__ = "dependencies"
-
-    id: Mapped[int] = mapped_column(BigIntPK, primary_key=True, autoincrement=True)
-    statement_id: Mapped[int] = mapped_column(ForeignKey("statements.id"), index=True)
-    depends_on_kind: Mapped[str] = mapped_column(String(10))
-    depends_on_id: Mapped[int] = mapped_column(BigInteger)
-
-    __table_args__ = (Index("ix_dependencies_target", "depends_on_kind", "depends_on_id"),)
+    TURNS = "turns"
+    CHUNK = "chunk"
+    YAML = "yaml"
+    COMMAND = "command"
+    BRANCH = "branch"
 
 
-class ProposalRow(Base):
-    """A candidate canon change waiting for (or past) the GM's decision. Narrative, not canon."""
+@dataclass(frozen=True, slots=True)
+class Validity:
+    """When something holds: on the campaign calendar (text as written + sortable key) and the story clock.
 
-    __tablename__ = "proposals"
+    Validity, Provenance, Entity and Statement are slotted dataclasses, not pydantic models: the whole-graph
+    continuity check builds millions of them, and they only ever come from our own typed columns.
+    """
 
-    id: Mapped[int] = mapped_column(BigIntPK, primary_key=True, autoincrement=True)
-    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id"), index=True)
-    scene_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
-    batch: Mapped[str | None] = mapped_column(String(60), index=True)
-    type: Mapped[str] = mapped_column(String(20))
-    content: Mapped[dict[str, Any]] = mapped_column(JSON)
-    evidence: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
-    authority: Mapped[str] = mapped_column(String(10))
-    confidence: Mapped[float] = mapped_column(Float, default=1.0)
-    origin: Mapped[str] = mapped_column(String(20), default="command")
-    fingerprint: Mapped[str] = mapped_column(String(64))
-    status: Mapped[str] = mapped_column(String(12), default="pending")
-    rationale: Mapped[str | None] = mapped_column(Text)
-    warnings: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
-    proposer_id: Mapped[int | None] = mapped_column(BigInteger)
-    proposer_name: Mapped[str | None] = mapped_column(String(100))
-    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
-    decided_by_id: Mapped[int | None] = mapped_column(BigInteger)
-    decided_by_name: Mapped[str | None] = mapped_column(String(100))
-    decided_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
-    override_rationale: Mapped[str | None] = mapped_column(Text)
-    committed_changeset_id: Mapped[int | None] = mapped_column(BigInteger)
-    #: Whether the GM chose to show the rejection's rationale to players (it is private by default).
-    rationale_public: Mapped[bool] = mapped_column(Boolean, default=False)
+    world_from: str | None = None
+    world_from_key: int | None = None
+    world_until: str | None = None
+    world_until_key: int | None = None
+    story_from: int | None = None
+    story_until: int | None = None
+
+    def describe(self) -> str:
+        """Return a short human description such as `from 3rd_age.300 (scene 4)`."""
+        parts: list[str] = []
+        if self.world_from and self.world_until:
+            parts.append(f"{self.world_from} – {self.world_until}")
+        elif self.world_from:
+            parts.append(f"from {self.world_from}")
+        elif self.world_until:
+            parts.append(f"until {self.world_until}")
+        if self.story_from is not None:
+            parts.append(f"scene {self.story_from}" + (f"–{self.story_until}" if self.story_until else ""))
+        return ", ".join(parts)
 
 
-class ReviewCardRow(Base):
-    """Where a review card was posted, so it can be edited as decisions come in."""
-
-    __tablename__ = "review_cards"
-
-    id: Mapped[int] = mapped_column(BigIntPK, primary_key=True, autoincrement=True)
-    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id"))
-    scene_id: Mapped[int | None] = mapped_column(BigInteger)
-    batch: Mapped[str | None] = mapped_column(String(60))
-    channel_id: Mapped[int] = mapped_column(BigInteger)
-    message_id: Mapped[int] = mapped_column(BigInteger, unique=True)
-    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
+ALWAYS = Validity()
 
 
-class ConflictRow(Base):
-    """A continuity problem found in the graph; the fingerprint makes repeated checks report it once."""
+class Evidence(BaseModel):
+    """One piece of support for a canon row."""
 
-    __tablename__ = "conflicts"
+    model_config = ConfigDict(frozen=True)
 
-    id: Mapped[int] = mapped_column(BigIntPK, primary_key=True, autoincrement=True)
-    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id"))
-    kind: Mapped[str] = mapped_column(String(40))
-    fingerprint: Mapped[str] = mapped_column(String(64))
-    message: Mapped[str] = mapped_column(Text)
-    details: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    # open | accepted (a proposal accepted despite it) | resolved | dismissed (never raised again)
-    status: Mapped[str] = mapped_column(String(12), default="open")
-    rationale: Mapped[str | None] = mapped_column(Text)
-    resolution: Mapped[str | None] = mapped_column(String(20))  # retcon | change | rationale
-    closed_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
-    closed_by: Mapped[str | None] = mapped_column(String(100))
-    first_seen_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
-    last_seen_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
-    notified_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
+    kind: EvidenceKind
+    scene_id: int | None = None
+    turn_from: int | None = None
+    turn_to: int | None = None
+    source_id: int | None = None
+    chunk_id: int | None = None
+    file: str | None = None
+    line: int | None = None
+    proposal_id: int | None = None
+    note: str | None = None
+    changeset_id: int | None = None
 
-    __table_args__ = (UniqueConstraint("campaign_id", "fingerprint"),)
+    def describe(self) -> str:
+        """Return a short human description of the evidence."""
+        if self.kind == EvidenceKind.TURNS:
+            turns = (
+                f"turn {self.turn_from}"
+                if self.turn_from == self.turn_to or self.turn_to is None
+                else f"turns {self.turn_from}–{self.turn_to}"
+            )
+            cited = (
+                f"scene #{self.scene_id}, {turns}"
+                if self.turn_from is not None
+                else f"scene #{self.scene_id}"
+            )
+            return cited + (f" ({self.note})" if self.note else "")  # a roll that resolved it
+        if self.kind == EvidenceKind.YAML:
+            return f"{self.file}, line {self.line}"
+        if self.kind == EvidenceKind.CHUNK:
+            return f"source #{self.source_id}, chunk #{self.chunk_id}"
+        if self.kind == EvidenceKind.BRANCH:
+            return self.note or "a branch"
+        return self.note or "a GM command"
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Who admitted a row, when, under which decision, and whether it still stands."""
+
+    campaign_id: int
+    changeset_id: int
+    recorded_at: dt.datetime
+    authority: Authority
+    confidence: float
+    level: CanonLevel = CanonLevel.CANON
+    retconned_at: dt.datetime | None = None
+    replaced_by: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """A typed thing of the world."""
+
+    id: int
+    type: str
+    name: str
+    provenance: Provenance
+    key: str | None = None
+    kind: str = "concrete"
+    visibility: Visibility = Visibility.PUBLIC
+    description: str | None = None
+    attributes: dict[str, Any] = field(default_factory=dict)
+    aliases: tuple[str, ...] = ()
+    validity: Validity = field(default_factory=lambda: ALWAYS)
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """One canon assertion: `subject predicate object-or-value`, valid over an interval."""
+
+    id: int
+    kind: StatementKind
+    subject_id: int
+    predicate: str
+    provenance: Provenance
+    object_id: int | None = None
+    value: str | None = None
+    via: str | None = None
+    visibility: Visibility = Visibility.PUBLIC
+    validity: Validity = field(default_factory=lambda: ALWAYS)
+    replaces_id: int | None = None
+    evidence: tuple[Evidence, ...] = ()
+
+
+class EntityRef(BaseModel):
+    """An entity named in a listing: enough to print and link it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    name: str
+    type: str
+    visibility: Visibility = Visibility.PUBLIC
+
+
+class StatementView(BaseModel):
+    """A statement with its subject and object named, ready to show."""
+
+    model_config = ConfigDict(frozen=True)
+
+    statement: Statement
+    subject: EntityRef
+    object: EntityRef | None = None
+
+    def sentence(self) -> str:
+        """Return the statement as a plain sentence."""
+        s = self.statement
+        if s.kind == StatementKind.RELATION and self.object is not None:
+            return f"{self.subject.name} {s.predicate.replace('_', ' ').lower()} {self.object.name}"
+        if s.kind == StatementKind.STATE:
+            return f"{self.subject.name} is {s.value}"
+        return f"{self.subject.name}: {s.predicate} = {s.value}"
+
+
+class EntityCard(BaseModel):
+    """Everything a card about one entity shows, as of some point."""
+
+    model_config = ConfigDict(frozen=True)
+
+    entity: Entity
+    state: StatementView | None
+    relations: tuple[StatementView, ...]
+    facts: tuple[StatementView, ...]
+    evidence: tuple[Evidence, ...]
+    hidden_count: int = 0
+    # Facts of a single-valued attribute that a later value, dated in the world, changed: id -> that date.
+    changed_at: dict[int, str] = {}
+
+
+class AsOf(BaseModel):
+    """A point to look at the canon from: an in-world date, a scene, and/or what we believed at a real time."""
+
+    model_config = ConfigDict(frozen=True)
+
+    world: str | None = None
+    world_key: int | None = None
+    scene: int | None = None
+    believed_at: dt.datetime | None = None
+
+    @property
+    def is_now(self) -> bool:
+        """Return whether this is the present, everything included."""
+        return self.world_key is None and self.scene is None and self.believed_at is None
+
+    def describe(self) -> str:
+        """Return a short human description."""
+        parts = []
+        if self.world:
+            parts.append(f"at {self.world}")
+        if self.scene is not None:
+            parts.append(f"after scene {self.scene}")
+        if self.believed_at is not None:
+            parts.append(f"as believed on {self.believed_at:%Y-%m-%d %H:%M} UTC")
+        return ", ".join(parts) or "now"
+
+
+NOW = AsOf()

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from ruamel.yaml import YAML
 
 from canon.errors import InvalidInput
+from canon.wording.relation_names import find_relation, unknown_relation
 from canon.wording.relations import relation_words
 
 
@@ -189,6 +190,12 @@ class Ontology(BaseModel):
         wanted_set = set(wanted)
         return any(t in wanted_set for t in self.ancestors(type_name))
 
+    def can_speak(self, type_name: str) -> bool:
+        """Return whether beings of a type can speak: the living ones (a person, a creature, a deity), which are
+        the types the `alive` state applies to; never an era, an event or a region."""
+        alive = self.states.tags.get("alive")
+        return alive is not None and self.is_a(type_name, alive.applies_to)
+
     def entity_type(self, name: str) -> str:
         """Return the canonical spelling of an entity type, or raise `InvalidInput` listing the allowed ones."""
         found = _lookup(name, self.entity_types)
@@ -199,13 +206,12 @@ class Ontology(BaseModel):
         return found
 
     def relation_type(self, name: str) -> str:
-        """Return the canonical spelling of a relation type, or raise `InvalidInput` listing the allowed ones."""
+        """Return the key of the relation `name` says (its key, its phrase like "is an ally of", or a synonym
+        like "hates"), or raise `InvalidInput` offering the nearest ones in words."""
         found = _lookup(name.replace(" ", "_").replace("-", "_"), self.relation_types)
+        found = found or find_relation(name, self.relation_types)
         if found is None:
-            raise InvalidInput(
-                f"“{name}” is not a relation. Allowed relations: "
-                f"{', '.join(relation_words(r) for r in sorted(self.relation_types))}."
-            )
+            raise InvalidInput(unknown_relation(name, self.relation_types))
         return found
 
     def state_tag(self, name: str) -> str:

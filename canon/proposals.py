@@ -16,8 +16,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from canon.calendar import DateError, parse_date
-from canon.domain import Authority, Evidence, Visibility
 from canon.errors import InvalidInput
+from canon.models import Authority, Evidence, Visibility
 
 
 class ProposalType(enum.StrEnum):

@@ -7,7 +7,7 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.models import ReviewCardRow
+from canon.tables import ReviewCardRow
 
 
 class ReviewCard(BaseModel):

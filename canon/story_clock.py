@@ -8,6 +8,7 @@ as fine as its unit (days need a day) and never changes the era (years are absol
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from canon.calendar import (
     DEFAULT_RULES,
@@ -15,6 +16,8 @@ from canon.calendar import (
     CalendarRules,
     DateError,
     WorldDate,
+    check_era,
+    example_date,
     parse_date,
     year_problem,
 )
@@ -25,18 +28,28 @@ _SHIFT = re.compile(r"^\+\s*([0-9]{1,6})\s*(day|days|week|weeks|month|months|yea
 SHIFT_FORMS = "+3 days, +2 weeks, +1 month, +10 years"
 
 
-def scene_time(text: str, current: WorldDate | None, rules: CalendarRules = DEFAULT_RULES) -> WorldDate:
-    """Return the date a scene moves to: `current` shifted (`+3 days`), or the date `text` names."""
+def scene_time(
+    text: str,
+    current: WorldDate | None,
+    rules: CalendarRules = DEFAULT_RULES,
+    eras: Mapping[str, str] | None = None,
+) -> WorldDate:
+    """Return the date a scene moves to: `current` shifted (`+3 days`), or the date `text` names, whose era
+    must be one of the campaign's `eras` (their names by key) when it defines any."""
     clean = " ".join(text.strip().lower().split())
     shift = _SHIFT.fullmatch(clean)
     if shift is None:
         if clean.startswith("+"):
             raise InvalidInput(f"“{text}” is not a shift of time; write one like {SHIFT_FORMS}.")
         try:
-            date = parse_date(clean, rules)
+            date = check_era(parse_date(clean, rules), text.strip(), eras or {})
         except DateError as error:
+            if error.sentence:
+                raise InvalidInput(error.sentence) from None
+            reason = f" ({error.reason})" if error.reason else ""
             raise InvalidInput(
-                error.describe("The scene's date") + f", or a shift like {SHIFT_FORMS}."
+                f"“{text.strip()}” is not a date or a shift of time{reason}. Write a date on the campaign's "
+                f"calendar, like `{example_date(eras or {}, 300)}`, or a shift like {SHIFT_FORMS}."
             ) from None
         if date.is_unknown:
             raise InvalidInput("A scene's date cannot be “unknown”; leave the date out instead.")

@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, and_, exists, or_, select
 from sqlalchemy.orm import aliased
 
-from canon.domain import Authority, Entity, EntityRef, StatementView, Viewer, Visibility
+from canon.models import Authority, Entity, EntityRef, StatementView, Viewer, Visibility
 from canon.proposals import Proposal, references
 
 __all__ = [

@@ -18,8 +18,8 @@ from bot.client.client import Lorekeeper
 from bot.services.canon_service import CanonService, parse_as_of
 from canon.campaigns import Campaign
 from canon.conflicts import Show
-from canon.domain import Viewer
 from canon.errors import InvalidInput
+from canon.models import Viewer
 from cogs import (
     canon_add,
     canon_cards,
@@ -75,8 +75,9 @@ class CanonCommands(commands.Cog):
         believed_at: str | None = None,
     ) -> None:
         campaign = await self._campaign(interaction)
-        as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at)
         viewer = canon_options.viewer_of(interaction)
+        eras = await self.canon.era_names(campaign, viewer) if date else {}
+        as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at, eras=eras)
         card, words = await self.canon.worded_card(campaign, name, viewer=viewer, as_of=as_of)
         content = canon_directory.card_content(card, viewer, words)  # with a select of its related entities
         embed = entity_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of, words=words)

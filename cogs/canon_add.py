@@ -121,7 +121,7 @@ async def add_entity(
 @add.command(name="relationship", description="Write a relation to canon (GM)")
 @app_commands.describe(
     subject="Who or what it starts from",
-    relation="The relation, like ALLY_OF",
+    relation="How they are related, like “is an ally of” or “rules”",
     target="Who or what it points at",
     since=DATE_HELP,
     until=DATE_HELP,

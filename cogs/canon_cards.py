@@ -18,6 +18,7 @@ from bot.services.canon_service import Review
 from canon.errors import InvalidInput
 from cogs import canon_embeds
 from cogs.canon_views import card_content, services_of
+from cogs.embeds import counted
 from cogs.review_common import remember_private
 
 if TYPE_CHECKING:
@@ -46,7 +47,8 @@ async def post_public_card(
 
 def secret_note(review: Review) -> str:
     """Return what the GM reads above the private card of the proposals a public card leaves out."""
-    return f"{len(review.secret)} GM-only proposal(s) are not on the public card; decide them here."
+    n = len(review.secret)
+    return f"{counted(n, 'GM-only proposal')} {'is' if n == 1 else 'are'} not on the public card; decide them here."
 
 
 async def post_review(interaction: discord.Interaction, review: Review, *, private: bool = False) -> None:

@@ -19,8 +19,8 @@ from discord import app_commands
 
 from bot.client import limits
 from bot.services.directory import MAX_FILTER, DirectoryPage
-from canon.domain import NOW, EntityCard, Viewer
 from canon.errors import InvalidInput
+from canon.models import NOW, EntityCard, Viewer
 from canon.visibility import visible_views
 from canon.wording import PLAIN, Wording
 from cogs import canon_embeds, entity_embeds

@@ -27,14 +27,21 @@ import discord
 from bot.client.limits import fit_lines
 from bot.services.canon_service import RetconResult, Review
 from canon.continuity import Finding
-from canon.domain import (
+from canon.gate import CommitResult
+from canon.models import (
     Authority,
     Evidence,
     StatementView,
     Viewer,
 )
-from canon.gate import CommitResult
-from canon.proposals import EntityContent, Proposal, ProposalStatus
+from canon.proposals import (
+    UNKNOWN_ATTRIBUTE,
+    EntityContent,
+    Proposal,
+    ProposalContent,
+    ProposalStatus,
+    RelationshipContent,
+)
 from canon.visibility import view_hidden
 from canon.wording import (
     PLAIN,
@@ -46,7 +53,8 @@ from canon.wording import (
     type_words,
     warning_sentence,
 )
-from cogs.embeds import COLOUR, clip
+from cogs.embeds import COLOUR, clip, counted
+from cogs.review_words import mark, undecided_rule
 
 PAGE_SIZE = 8
 EMBED_LIMIT = 6000
@@ -57,6 +65,7 @@ TITLE_LIMIT = 256
 PROPOSAL_FIELD_BUDGET = 600
 LOCK = "🔒"
 WARN = "⚠️"
+NOTE = "ℹ️"
 STATUS = {
     ProposalStatus.PENDING: "⏳ pending",
     ProposalStatus.ACCEPTED: "✅ accepted",
@@ -199,8 +208,9 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool, number: 
     hidden = proposal.id in review.secret
     if hidden and not reveal:  # pragma: no cover - `as_seen` left it out already (belt and braces)
         raise ValueError("a GM-only proposal on a card players see")
-    if proposal.warnings and proposal.status in {ProposalStatus.PENDING, ProposalStatus.ACCEPTED}:
-        name += f" · {WARN} {len(proposal.warnings)}"
+    marked = mark(proposal)
+    if marked and proposal.status in {ProposalStatus.PENDING, ProposalStatus.ACCEPTED}:
+        name += f" · {marked}"
     words = review_words(review)
     viewer = Viewer.GM if reveal else Viewer.PLAYER
     lines = [(f"{LOCK} " if hidden else "") + clip(proposal_sentence(proposal.content, words, viewer), 300)]
@@ -222,7 +232,8 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool, number: 
     if proposal.override_rationale:
         lines.append(f"Accepted despite the warnings: {escape(clip(proposal.override_rationale, 200))}")
     warnings = _warning_messages(proposal.warnings, words)
-    lines += [f"{WARN} {clip(w, 220)}" for w in warnings[:3]]
+    marks = [NOTE if w.get("kind") == UNKNOWN_ATTRIBUTE else WARN for w in proposal.warnings]
+    lines += [f"{m} {clip(w, 220)}" for m, w in zip(marks, warnings[:3], strict=False)]
     if len(warnings) > 3:
         lines.append(f"{WARN} … and {len(warnings) - 3} more")
     return name, fit_lines(lines, PROPOSAL_FIELD_BUDGET)
@@ -253,17 +264,15 @@ def review_embed(review: Review, page: int, *, reveal: bool) -> discord.Embed:
     counts = review_counts(review)
     embed = discord.Embed(title=clip(_review_title(review, "Canon review"), TITLE_LIMIT), colour=COLOUR)
     summary = (
-        f"{len(review.proposals)} proposals: {counts[ProposalStatus.PENDING]} pending · "
+        f"{counted(len(review.proposals), 'proposal')}: {counts[ProposalStatus.PENDING]} pending · "
         f"{counts[ProposalStatus.ACCEPTED]} accepted · {counts[ProposalStatus.REJECTED]} rejected"
     )
     if counts[ProposalStatus.COMMITTED]:
         summary += f" · {counts[ProposalStatus.COMMITTED]} committed"
     lines = [
         summary,
-        "Pick a proposal in the list, then **Accept**, **Reject** or **Edit** it; press **Commit** to write "
-        "the accepted ones with their evidence. Undecided ones follow the campaign's authority policy (by "
-        "default the GM's are accepted, players' and the system's rejected). A proposal with ⚠️ needs a "
-        "rationale to accept.",
+        "Pick a proposal, then **Accept**, **Reject** or **Edit** it. Press **Commit** to write the accepted "
+        f"ones. {undecided_rule(review.policy)}",
     ]
     embed.description = "\n".join(lines)
     if any(p.warnings for p in review.proposals if p.status == ProposalStatus.PENDING):
@@ -303,7 +312,7 @@ def committed_embed(
         if len(findings) > 5:
             lines.append(f"• … and {len(findings) - 5} more")
     elif findings:  # what they are may rest on GM-only canon: the GM reads them
-        lines.append(f"{WARN} {len(findings)} continuity conflict(s) recorded for the GM.")
+        lines.append(f"{WARN} {counted(len(findings), 'continuity conflict')} recorded for the GM.")
     else:
         lines.append("No continuity conflicts.")
     embed.description = "\n".join(lines)
@@ -337,8 +346,23 @@ def committed_embed(
 # -- answers to /propose and /canon add ----------------------------------------------------------------
 
 
-def proposed_embed(proposals: Sequence[Proposal], *, secret: frozenset[int] = frozenset()) -> discord.Embed:
+def date_of(content: ProposalContent) -> str | None:
+    """Return the date a proposal is dated by: a relation's start, anything else's `when`."""
+    if isinstance(content, RelationshipContent):
+        return content.since
+    return getattr(content, "when", None)
+
+
+def proposed_embed(
+    proposals: Sequence[Proposal],
+    *,
+    secret: frozenset[int] = frozenset(),
+    words: Wording = PLAIN,
+    scene_dated: bool = False,
+) -> discord.Embed:
     """Render what a /propose stored: the proposal, the entity proposals made for unknown names, warnings.
+
+    A date the proposer never gave (`scene_dated`: the scene's) is said as the scene's, in the calendar's words.
 
     The warnings of `secret` proposals may rest on GM-only canon: they are left out without a trace (no count,
     no colour), so that the reply reads as one without warnings and a player learns nothing of hidden canon.
@@ -346,9 +370,15 @@ def proposed_embed(proposals: Sequence[Proposal], *, secret: frozenset[int] = fr
     """
     embed = discord.Embed(title="Proposed for canon", colour=COLOUR)
     *created, requested = proposals
-    lines = [
-        f"{clip(proposal_sentence(requested.content, PLAIN.rich(escape)), 400)} — waits for the GM's review"
-    ]
+    content, dated = requested.content, date_of(requested.content)
+    if scene_dated and dated:
+        content = content.model_copy(
+            update={"since" if isinstance(content, RelationshipContent) else "when": None}
+        )
+    sentence = proposal_sentence(content, words.rich(escape))
+    if scene_dated and dated:
+        sentence += f" (dated by the scene: {words.date(dated)})"
+    lines = [f"{clip(sentence, 400)} — waits for the GM's review"]
     for extra in created:
         if isinstance(extra.content, EntityContent):
             lines.append(
@@ -356,14 +386,17 @@ def proposed_embed(proposals: Sequence[Proposal], *, secret: frozenset[int] = fr
                 f"{type_words(extra.content.entity_type)}."
             )
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
-    warnings = [w for p in proposals if p.id not in secret for w in _warning_lines(p.warnings)]
+    shown = [w for p in proposals if p.id not in secret for w in p.warnings or ()]
+    # A continuity finding is a warning; a detail new to the campaign is only a note.
+    warnings = _warning_lines(w for w in shown if w.get("kind") != UNKNOWN_ATTRIBUTE)
+    notes = _warning_messages(w for w in shown if w.get("kind") == UNKNOWN_ATTRIBUTE)
     if warnings:
         embed.colour = WARNING_COLOUR
         embed.add_field(
-            name=f"{WARN} Continuity warnings",
-            value=fit_lines(warnings, FIELD_LIMIT),
-            inline=False,
+            name=f"{WARN} Continuity warnings", value=fit_lines(warnings, FIELD_LIMIT), inline=False
         )
+    if notes:
+        embed.add_field(name=f"{NOTE} Good to know", value=fit_lines(notes, FIELD_LIMIT), inline=False)
     embed.set_footer(text="The GM accepts or rejects it when the scene ends (/endscene).")
     return shrink_to_limit(embed)
 

@@ -14,10 +14,11 @@ import discord
 from discord import app_commands
 
 from canon.campaigns import Campaign
-from canon.domain import Viewer
 from canon.errors import GameError
+from canon.models import Viewer
 from canon.ontology import Ontology
-from canon.wording import relation_words
+from canon.wording.relation_names import matching_relations, relation_phrase
+from canon.wording.relations import attribute_words
 from cogs.canon_views import services_of
 from cogs.checks import is_gm
 from cogs.embeds import clip
@@ -35,7 +36,7 @@ Turns = app_commands.Range[str, 1, 30]
 Facts = app_commands.Range[str, 1, 200]
 Word = app_commands.Range[str, 1, 60]
 
-DATE_HELP = "In-world date: era and year like 3rd_age.300, or with month and day like 3rd_age.300.3.17"
+DATE_HELP = "A date on the campaign's calendar, e.g. year 300 of an era: <era key>.year_300"
 TURNS_HELP = "The turns that show it, like 12 or 12-15 (default: the latest turn)"
 GM_ONLY_HELP = "Hide it from players (GM-only canon)"
 RELIES_ON_HELP = "The facts it builds on, like 12 or #12, #15 (a retcon of one lists it for review)"
@@ -84,6 +85,20 @@ async def entity_names(interaction: discord.Interaction, current: str) -> Choice
     return [app_commands.Choice(name=label, value=value) for label, value in found[:MAX_CHOICES]]
 
 
+async def speaker_names(interaction: discord.Interaction, current: str) -> Choices:
+    """Suggest the beings that can speak (people, creatures, deities) that the user may see."""
+    try:
+        campaign = await campaign_of(interaction)
+        if campaign is None:
+            return []
+        found = await services_of(interaction).canon.autocomplete(
+            campaign, current, viewer=viewer_of(interaction), speaking=True
+        )
+    except GameError:
+        return []
+    return [app_commands.Choice(name=label, value=value) for label, value in found[:MAX_CHOICES]]
+
+
 async def attribute_names(interaction: discord.Interaction, current: str) -> Choices:
     """Suggest attribute names: those the ontology declares for the subject's type, then those canon uses."""
     try:
@@ -99,7 +114,11 @@ async def attribute_names(interaction: discord.Interaction, current: str) -> Cho
         )
     except GameError:
         return []
-    return [app_commands.Choice(name=clip(name, 100), value=name[:60]) for name in found[:MAX_CHOICES]]
+    # In words ("eye colour"), as the player would type them: the service folds them to the same attribute.
+    return [
+        app_commands.Choice(name=clip(attribute_words(name), 100), value=attribute_words(name)[:60])
+        for name in found[:MAX_CHOICES]
+    ]
 
 
 async def entity_name_list(interaction: discord.Interaction, current: str) -> Choices:
@@ -129,17 +148,32 @@ async def entity_types(interaction: discord.Interaction, current: str) -> Choice
 
 
 async def relation_types(interaction: discord.Interaction, current: str) -> Choices:
-    """Suggest the ontology's relations, with the types they join."""
-    ontology = await _ontology(interaction)
-    if ontology is None:
+    """Suggest relations in words ("is an ally of"), those the chosen subject may start from when it is known,
+    matched on their words and synonyms ("hates" finds "is an enemy of"); the value is the relation's key."""
+    try:
+        campaign = await campaign_of(interaction)
+        if campaign is None:
+            return []
+        services = services_of(interaction)
+        ontology = services.canon.ontology_for(campaign)
+        subject = getattr(interaction.namespace, "subject", None)
+        subject_type = (
+            await services.canon.entity_type_named(campaign, subject, viewer=viewer_of(interaction))
+            if isinstance(subject, str)
+            else None
+        )
+    except GameError:
         return []
-    return ranked(
-        (
-            (name, f"{relation_words(name)} ({', '.join(rel.from_types)} → {', '.join(rel.to_types)})")
-            for name, rel in sorted(ontology.relation_types.items())
-        ),
-        current,
-    )
+    relations = ontology.relation_types
+    fitting = [
+        name
+        for name in relations
+        if subject_type is None or ontology.is_a(subject_type, relations[name].from_types)
+    ]
+    return [
+        app_commands.Choice(name=clip(relation_phrase(name), 100), value=name[:100])
+        for name in matching_relations(current, fitting)[:MAX_CHOICES]
+    ]
 
 
 async def state_tags(interaction: discord.Interaction, current: str) -> Choices:

@@ -17,8 +17,8 @@ from bot.client import limits, replies
 from bot.client.client import Lorekeeper
 from bot.services.pictures import PictureService
 from canon.campaigns import Campaign
-from canon.domain import Viewer
 from canon.errors import InvalidInput
+from canon.models import Viewer
 from canon.render import Picture
 from cogs import canon_options
 from cogs.canon_options import entity_names

@@ -16,6 +16,7 @@ from bot.client import replies
 from bot.client.client import Lorekeeper
 from bot.services.canon_service import CanonService
 from canon import forms
+from canon.models import Viewer
 from canon.proposals import ProposalContent
 from cogs import canon_embeds
 from cogs.canon_options import (
@@ -79,7 +80,13 @@ class ProposeCommands(commands.Cog):
         if not actor.is_gm:
             hidden, hidden_warnings = await self.canon.secret_proposals(campaign, proposals)
             secret = hidden | hidden_warnings
-        await replies.answer(interaction, embed=canon_embeds.proposed_embed(proposals, secret=secret))
+        # A date the proposer did not give is the scene's: the reply says so, in the calendar's words.
+        scene_dated = (
+            canon_embeds.date_of(content) is None and canon_embeds.date_of(proposals[-1].content) is not None
+        )
+        words = await self.canon.words(campaign, viewer=Viewer.GM if actor.is_gm else Viewer.PLAYER)
+        embed = canon_embeds.proposed_embed(proposals, secret=secret, words=words, scene_dated=scene_dated)
+        await replies.answer(interaction, embed=embed)
 
     @propose.command(name="fact", description="Propose a fact: subject's attribute has a value")
     @app_commands.describe(
@@ -143,7 +150,7 @@ class ProposeCommands(commands.Cog):
     @propose.command(name="relationship", description="Propose a relation between two entities")
     @app_commands.describe(
         subject="Who or what it starts from",
-        relation="The relation, like ALLY_OF or LOCATED_IN",
+        relation="How they are related, like “is an ally of” or “lives in”",
         target="Who or what it points at",
         since=DATE_HELP,
         until=DATE_HELP,

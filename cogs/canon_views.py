@@ -40,12 +40,14 @@ from canon.proposals import ProposalStatus
 from canon.wording import describe
 from cogs import canon_embeds
 from cogs.checks import actor_of
-from cogs.embeds import clip
+from cogs.embeds import clip, counted
 from cogs.recaps import post_recap
 from cogs.review_common import (
+    asked_first,
     check_campaign,
     check_guild,
     close_private,
+    edited_note,
     focused,
     gm,
     guarded,
@@ -64,6 +66,7 @@ from cogs.review_modals import (
     modal_values,
     open_edit,
 )
+from cogs.review_words import mark
 from memory.scenes import SceneStatus
 
 __all__ = ["DYNAMIC_ITEMS", "MODAL", "card_content", "services_of", "show_review", "submit_modal"]
@@ -172,13 +175,17 @@ class ProposalButton(
 
 class ReviewButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"lk:review:(?P<scene>[0-9]{1,19}):(?P<action>accept_all|commit)",
+    template=r"lk:review:(?P<scene>[0-9]{1,19}):(?P<action>accept_all|commit|confirm)",
 ):
-    """Accept all, or Commit, for one scene's review."""
+    """Accept all, or Commit, for one scene's review (`confirm`: Commit again, past undecided proposals)."""
 
     def __init__(self, scene_id: int, action: str, *, disabled: bool = False) -> None:
-        labels = {"accept_all": "Accept all", "commit": "Commit"}
-        styles = {"accept_all": discord.ButtonStyle.secondary, "commit": discord.ButtonStyle.primary}
+        labels = {"accept_all": "Accept all", "commit": "Commit", "confirm": "Commit"}
+        styles = {
+            "accept_all": discord.ButtonStyle.secondary,
+            "commit": discord.ButtonStyle.primary,
+            "confirm": discord.ButtonStyle.danger,
+        }
         super().__init__(
             discord.ui.Button(
                 label=labels[action],
@@ -203,8 +210,8 @@ class ReviewButton(
 
         async def work() -> None:
             gm(interaction)
-            if self.action == "commit":
-                await commit(interaction, self.scene_id)
+            if self.action in {"commit", "confirm"}:
+                await commit(interaction, self.scene_id, confirmed=self.action == "confirm")
                 return
             services = services_of(interaction)
             actor = actor_of(interaction, services.settings.gm_role)
@@ -335,7 +342,7 @@ def _proposal_controls(view: discord.ui.View, review: Review, page: int, chosen:
         discord.SelectOption(
             label=clip(f"#{numbers[p.id]} {describe(p.content)}", limits.SELECT_OPTION_TEXT),
             value=str(p.id),
-            description="⚠️ raises continuity warnings" if p.needs_rationale else None,
+            description=mark(p),
             default=p.id == picked.id,
         )
         for p in pending[: limits.SELECT_OPTIONS]
@@ -455,10 +462,12 @@ async def show_review(
 # -- commits --------------------------------------------------------------------------------------------
 
 
-async def commit(interaction: discord.Interaction, scene_id: int) -> None:
+async def commit(interaction: discord.Interaction, scene_id: int, *, confirmed: bool = False) -> None:
     """Commit a scene's review, then bring this card and every other card of the scene to the final state.
 
     While a GM-only proposal is undecided nothing is committed: the GM gets the private card, picked on it.
+    While others are undecided, the GM is first asked, privately, with a Commit button of its own (`confirm`,
+    so a restart between the two presses changes nothing) that commits past them.
     """
     services = services_of(interaction)
     if interaction.guild_id is None:  # pragma: no cover - review cards live in a server's channels
@@ -477,6 +486,8 @@ async def commit(interaction: discord.Interaction, scene_id: int) -> None:
         )
         remember_private(interaction, review, await interaction.original_response())
         return
+    if not confirmed and await asked_first(interaction, review, ReviewButton(scene_id, "confirm")):
+        return
     await interaction.response.defer()  # a big scene's commit may take longer than Discord's 3 s
     actor = actor_of(interaction, services.settings.gm_role)
     outcome = await services.canon.commit_scene(scene_id, actor, guild_id=interaction.guild_id)
@@ -485,6 +496,7 @@ async def commit(interaction: discord.Interaction, scene_id: int) -> None:
     reveal = reveals(clicked)
     # Players read the public cards: no word of a conflict that touches GM-only canon there.
     await interaction.edit_original_response(
+        content=None,
         embed=canon_embeds.committed_embed(
             outcome.review, findings if reveal else heard, reveal=reveal, committed_by=actor.name
         ),
@@ -493,7 +505,8 @@ async def commit(interaction: discord.Interaction, scene_id: int) -> None:
     unheard = len(findings) - len(heard)
     if unheard and not reveal:
         await interaction.followup.send(
-            f"{canon_embeds.WARN} {unheard} continuity conflict(s) touching GM-only canon were recorded too; "
+            f"{canon_embeds.WARN} {counted(unheard, 'continuity conflict')} touching GM-only canon "
+            f"{'was' if unheard == 1 else 'were'} recorded too; "
             "see `/canon conflicts`.",
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
@@ -547,14 +560,15 @@ async def submit_modal(interaction: discord.Interaction, action: str, proposal_i
         values = modal_values(cast("dict[str, Any]", interaction.data or {}).get("components", []))
         proposal = await services.canon.proposal(proposal_id)
         await check_campaign(interaction, proposal.campaign_id)
+        actor = actor_of(interaction, services.settings.gm_role)
         if action == "edit":
-            proposal = await services.canon.revise(proposal_id, edit_changes(proposal, values))
-            done = f"Edited: {describe(proposal.content)}. Accept or reject it on the card."
+            changes = edit_changes(proposal, values)
+            proposal = await services.canon.revise(proposal_id, changes, accept_as=actor)
+            done = edited_note(proposal)
         else:
             accept = action == "rationale"
             rationale = str(values.get(RATIONALE_FIELD) or "").strip() or None
             shown = "public" in (values.get(SHOW_REASON) or ())
-            actor = actor_of(interaction, services.settings.gm_role)
             proposal = await services.canon.decide(
                 proposal_id, accept=accept, actor=actor, rationale=rationale, rationale_public=shown
             )
@@ -566,5 +580,9 @@ async def submit_modal(interaction: discord.Interaction, action: str, proposal_i
             return
         review = await review_of(interaction, proposal)
         await show_review(interaction, review, canon_embeds.page_of(review, proposal_id), proposal_id)
+        if action == "edit":  # the card shows the outcome; the GM reads in words what happened
+            await interaction.followup.send(
+                clip(done, limits.MESSAGE), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
 
     await guarded(interaction, work)

@@ -14,7 +14,7 @@ from bot.client import limits
 from bot.client.limits import fit_lines
 from canon.checks import RecordedConflict
 from canon.conflicts import ACCEPTED, DISMISSED, OPEN, ConflictPage, Resolution, Show
-from canon.domain import Evidence
+from canon.models import Evidence
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import clip
 

@@ -8,14 +8,19 @@ import discord
 
 from bot.client.limits import clip as clip
 from canon.wording import PLAIN
-from memory.scenes import Scene, SceneReport, SpeakerKind, Turn
+from memory.scenes import Scene, SceneReport, SceneStatus, SpeakerKind, Turn
 
 COLOUR = discord.Colour.dark_gold()
 FIELD_LIMIT = 1024
+STATUS_WORDS = {
+    SceneStatus.ACTIVE: "Running",
+    SceneStatus.REVIEW: "Waiting for the GM's canon review",
+    SceneStatus.COMPLETED: "Done",
+}
 
 
 def human_duration(delta: dt.timedelta) -> str:
-    """Return a duration like `2 h 05 min` or `40 s`."""
+    """Return a duration like `2 h 05 min`, `3 min 20 s` or `under a minute`."""
     seconds = max(0, int(delta.total_seconds()))
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
@@ -23,7 +28,7 @@ def human_duration(delta: dt.timedelta) -> str:
         return f"{hours} h {minutes:02d} min"
     if minutes:
         return f"{minutes} min {secs:02d} s"
-    return f"{secs} s"
+    return "under a minute"
 
 
 def scene_started_embed(scene: Scene) -> discord.Embed:
@@ -53,7 +58,7 @@ def scene_report_embed(report: SceneReport, *, heading: str) -> discord.Embed:
     embed = discord.Embed(title=f"{heading}: {scene.title}", colour=COLOUR)
     embed.add_field(name="Turns", value=str(report.turn_count))
     embed.add_field(name="Duration", value=human_duration(report.duration))
-    embed.add_field(name="Status", value=scene.status.value)
+    embed.add_field(name="Status", value=STATUS_WORDS[scene.status])
     if scene.location:
         embed.add_field(name="Location", value=clip(scene.location, FIELD_LIMIT), inline=False)
     people = ", ".join(f"{p.name} ({p.turns})" for p in report.participants) or "nobody spoke"
@@ -120,4 +125,11 @@ def transcript_file_names(scene: Scene, parts: int) -> list[str]:
 def transcript_note(scene: Scene, turns: int, parts: int) -> str:
     """Render the message that carries a transcript's files."""
     where = "" if parts == 1 else f", in {parts} files (Discord takes files of limited size)"
-    return f"Transcript of “{clip(scene.title, 200)}”: {turns} turns{where}."
+    ended = " (ended)" if scene.status == SceneStatus.COMPLETED else ""
+    title = clip(scene.title, 200)
+    return f"Transcript of Scene {scene.story_order}: “{title}”{ended}: {counted(turns, 'turn')}{where}."
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """Return `n` and the noun in English: "1 proposal", "2 proposals"."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.client.limits import fit_lines
-from canon.domain import AsOf, CanonLevel, EntityCard, StatementView, Viewer, Visibility
+from canon.models import AsOf, CanonLevel, EntityCard, StatementView, Viewer, Visibility
 from canon.visibility import view_hidden, visible_views
 from canon.wording import PLAIN, Wording, type_words
 from cogs.canon_embeds import (
@@ -60,7 +60,10 @@ def _fact_line(view: StatementView, card: EntityCard, viewer: Viewer, words: Wor
     """Return a fact's line, marked when a later value, dated in the world, changed it."""
     line = statement_line(view, viewer=viewer, words=words)
     changed = card.changed_at.get(view.statement.id)
-    return f"{line} — changed on {words.date(changed)}" if changed else line
+    if not changed:
+        return line
+    when = words.date(changed)
+    return f"{line} — changed {'on' if when.startswith('day ') else 'in'} {when}"
 
 
 def entity_card_embed(

@@ -23,8 +23,8 @@ from bot.client.client import Lorekeeper
 from bot.services.lore_answer import LoreAnswers
 from bot.services.lore_service import SETTINGS, LoreImportService, parse_tags, setting_change
 from canon.campaigns import Campaign
-from canon.domain import Viewer
 from canon.errors import GameError, InvalidInput
+from canon.models import Viewer
 from cogs import canon_views, lore_answer_embeds, lore_embeds, lore_import, lore_views
 from cogs.canon_options import campaign_of, viewer_of
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm

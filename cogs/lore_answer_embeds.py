@@ -16,9 +16,9 @@ from collections.abc import Sequence
 import discord
 
 from bot.client.limits import fit_lines
-from canon.domain import Viewer
+from canon.models import Viewer
 from cogs.canon_embeds import shrink_to_limit
-from cogs.embeds import COLOUR, clip
+from cogs.embeds import COLOUR, clip, counted
 from cogs.lore_embeds import (
     CANON_MARK,
     DESCRIPTION_LIMIT,
@@ -105,8 +105,8 @@ def answer_embed(answer: Answer, *, viewer: Viewer) -> discord.Embed:
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     shown = len(results) + len(facts)
     if shown:
-        more = " · “Why these?” shows the scores and reasons" if viewer == Viewer.GM else ""
-        embed.set_footer(text=f"Sources shows the {shown} source(s) behind this answer{more}")
+        more = " “Why these?” shows the scores and reasons." if viewer == Viewer.GM else ""
+        embed.set_footer(text=f"See the {counted(shown, 'source')}.{more}")
     if answer.unsaved:  # no stored record: the buttons that would open it are not there
         embed.set_footer(
             text=f"This answer could not be saved ({answer.unsaved}), so its sources cannot be opened"

@@ -18,10 +18,11 @@ from collections.abc import Sequence
 import discord
 
 from bot.client.limits import fit_lines
-from canon.domain import Viewer
+from canon.models import Viewer
 from canon.structured.ingest import IngestReport
+from canon.wording import type_words
 from cogs.canon_embeds import shrink_to_limit
-from cogs.embeds import COLOUR, clip
+from cogs.embeds import COLOUR, clip, counted
 from memory.knowledge.models import (
     CanonFact,
     DeleteReport,
@@ -64,6 +65,18 @@ def _escape(text: str) -> str:
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*$")
 
 
+#: Markdown read as plain words: a list item's marker, emphasis and code marks (a snippet is one line of text).
+_LIST_ITEM = re.compile(r"^(?:[-*+•]|\d+[.)])\s+")
+_EMPHASIS = re.compile(r"(\*{1,3}|_{2,3}|`+)(?=\S)(.+?)(?<=\S)\1")
+#: A line all in bold reads as a heading ("**The Cliff**").
+_BOLD_LINE = re.compile(r"^(?:[-*+•]\s+)?(?:\*\*|__)([^*_]+?)(?:\*\*|__):?$")
+
+
+def _plain(line: str) -> str:
+    """Return a line of markdown as its words: no list marker, no emphasis or code marks."""
+    return _EMPHASIS.sub(r"\2", _LIST_ITEM.sub("", line))
+
+
 def snippet(text: str, limit: int = SNIPPET_CHARS, *, skip: Sequence[str] = ()) -> str:
     """Return a passage as one escaped line of at most `limit` characters, its headings as `Heading —`.
 
@@ -72,15 +85,15 @@ def snippet(text: str, limit: int = SNIPPET_CHARS, *, skip: Sequence[str] = ()) 
     parts: list[str] = []
     leading = True
     for line in text.splitlines():
-        stripped = line.strip()
+        stripped = _plain(line.strip())
         if not stripped:
             continue
-        heading = _HEADING.match(stripped)
+        heading = _HEADING.match(stripped) or _BOLD_LINE.match(line.strip())
         if heading is None:
             leading = False
             parts.append(stripped)
-        elif not (leading and heading.group(1) in skip):
-            parts.append(f"{heading.group(1)} —")
+        elif not (leading and _plain(heading.group(1)) in skip):
+            parts.append(f"{_plain(heading.group(1))} —")
     return _escape(clip(" ".join(" ".join(parts).split()), limit))
 
 
@@ -380,10 +393,17 @@ def import_embed(report: ImportReport) -> discord.Embed:
     vectors = report.vector_status.value + (
         f" ({clip(report.vector_error, 200)})" if report.vector_error else ""
     )
+    passages = f"{report.chunk_count} passage{'s' if report.chunk_count != 1 else ''}"
+    title = f"**{_escape(clip(source.title, 150))}** ({source.knowledge_class.label}, {passages})"
+    next_step = (
+        "It is hidden: only the GM reads it (/lore set shows it to players)."
+        if source.hidden
+        else "Players can now ask about it with /lore ask."
+    )
     lines = [
-        f"Source #{source.id} **{_escape(clip(source.title, 150))}** — {source_flags(source)}",
-        f"{report.chunk_count} chunks, {report.token_count:,} tokens · vectors {_escape(vectors)} · "
-        f"{report.seconds:.1f} s",
+        f"{verb} {title}. {next_step}",
+        f"Source #{source.id} — {source_flags(source)} · {report.chunk_count} chunks, "
+        f"{report.token_count:,} tokens · vectors {_escape(vectors)} · {report.seconds:.1f} s",
     ]
     if source.tags:
         lines.append("Tags: " + _escape(", ".join(source.tags)))
@@ -400,7 +420,7 @@ def structured_embed(report: IngestReport, filename: str) -> discord.Embed:
         colour=ERROR_COLOUR if failed else (WARNING_COLOUR if report.warnings else DONE_COLOUR),
     )
     if failed:
-        lines = [report.error or f"Nothing was written: {len(report.errors)} problem(s)."]
+        lines = [report.error or f"Nothing was written: {counted(len(report.errors), 'problem')}."]
         lines += [f"• {_escape(clip(str(e), 300))}" for e in report.errors]
         embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
         embed.set_footer(text="Fix these lines and import the file again: nothing was written.")
@@ -417,8 +437,17 @@ def structured_embed(report: IngestReport, filename: str) -> discord.Embed:
             DESCRIPTION_LIMIT,
         )
         return shrink_to_limit(embed)
-    summary = report.summary().splitlines()
-    embed.description = fit_lines([_escape(line) for line in summary[:2]], 1500)
+    embed.title = clip(f"Imported: {filename}", TITLE_LIMIT)
+    embed.description = _escape(imported_sentence(report, filename))
+    if report.status == "ingested":
+        e, s = report.entities, report.statements
+        embed.add_field(
+            name="In detail",
+            value=f"People, places and things: {e.created} new, {e.changed} replaced, {e.unchanged} unchanged, "
+            f"{e.retconned} retconned. Facts: {s.created} new, {s.changed} changed, {s.unchanged} unchanged, "
+            f"{s.retconned} retconned.",
+            inline=False,
+        )
     if report.counts:
         counts = [f"{kind}: {n}" for kind, n in sorted(report.counts.items())]
         embed.add_field(name="Entries by type", value=fit_lines(counts, FIELD_LIMIT), inline=False)
@@ -428,13 +457,39 @@ def structured_embed(report: IngestReport, filename: str) -> discord.Embed:
     return shrink_to_limit(embed)
 
 
+# An entity type as a table counts it ("5 places"); other types read as their own name.
+_PLURALS = {"Location": "places", "Region": "regions", "Person": "people", "NPC": "people", "PC": "people"}
+
+
+def imported_sentence(report: IngestReport, filename: str) -> str:
+    """Return what a structured import wrote, in words, with what to do next."""
+    if report.status == "unchanged":
+        return f"{filename} is unchanged since it was imported: nothing new was written."
+    kinds: dict[str, int] = {}
+    for kind, n in sorted(report.counts.items()):
+        plural = _PLURALS.get(kind) or f"{type_words(kind).lower()}s"
+        kinds[plural] = kinds.get(plural, 0) + n
+    facts = report.statements.created + report.statements.changed
+    parts = [f"{n} {k if n != 1 else _singular(k)}" for k, n in kinds.items()]
+    if facts:
+        parts.append(f"{facts} fact{'s' if facts != 1 else ''}")
+    if not parts:
+        return f"Imported {filename}: it holds nothing new."
+    listed = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+    return f"Imported {listed} from {filename}. Players can now ask about them with /lore ask."
+
+
+def _singular(plural: str) -> str:
+    return {"people": "person", "places": "place"}.get(plural, plural.removesuffix("s"))
+
+
 def extraction_text(stored: int, pieces: int, *, error: str | None = None) -> str:
     """Return the line that introduces the review card of an extraction (or says why there is none)."""
     if error is not None:
         return f"The source is imported, but its prose was not read into proposals: {error}"
     if not stored:
-        return f"Read {pieces} piece(s) of prose: no new canon to propose."
+        return f"Read {counted(pieces, 'piece')} of prose: no new canon to propose."
     return (
-        f"Read {pieces} piece(s) of prose into {stored} proposal(s). Nothing becomes canon until you accept "
+        f"Read {counted(pieces, 'piece')} of prose into {counted(stored, 'proposal')}. Nothing becomes canon until you accept "
         "them and press **Commit** on the card below."
     )

@@ -21,8 +21,8 @@ from typing import Any
 
 import discord
 
-from canon.domain import Viewer
 from canon.errors import NotAllowed
+from canon.models import Viewer
 from cogs import lore_answer_embeds, lore_embeds
 from cogs.checks import actor_of, is_gm, require_gm
 from cogs.places import campaign_here

@@ -21,11 +21,14 @@ from bot.client.replies import reply_ephemeral
 from bot.services.canon_service import ANOTHER_SERVER, Review
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput, NotAllowed
+from canon.gate import kept_when_undecided
 from canon.proposals import Proposal, ProposalStatus
 from canon.wording import describe
 from cogs import canon_embeds
 from cogs.checks import require_gm
 from cogs.embeds import clip
+from cogs.review_words import undecided_note
+from memory.scenes import SceneStatus
 
 if TYPE_CHECKING:
     from bot.app import Services
@@ -104,6 +107,43 @@ def waiting_note(review: Review, waiting: list[Proposal]) -> str:
         f"Nothing was committed yet: {_count(len(waiting))} for your decision ({listed}{more}). "
         "Decide on this private card, then press Commit again.",
         limits.MESSAGE,
+    )
+
+
+async def asked_first(
+    interaction: discord.Interaction, review: Review, confirm: discord.ui.Item[Any]
+) -> bool:
+    """Ask the GM, privately, before a commit drops undecided proposals; return whether it asked.
+
+    Only a scene under review is asked about (a checkpoint drops nothing: undecided proposals wait for the
+    scene's end), and only when the policy would drop one (what it keeps loses nothing). `confirm` is the
+    button that commits past them: its own custom id, so a restart between the two presses changes nothing.
+    """
+    undecided = [p for p in review.proposals if p.status == ProposalStatus.PENDING]
+    if review.scene is None or review.scene.status != SceneStatus.REVIEW:
+        return False
+    if all(kept_when_undecided(p, review.policy) for p in undecided):
+        return False
+    numbers = canon_embeds.card_numbers(review)
+    ask = discord.ui.View(timeout=None)
+    ask.add_item(confirm)
+    await interaction.response.send_message(
+        undecided_note([numbers[p.id] for p in undecided], review.policy),
+        view=ask,
+        ephemeral=True,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+    return True
+
+
+def edited_note(proposal: Proposal) -> str:
+    """Return what the GM reads after an Edit: accepted, or still pending because it now needs a reason."""
+    about = describe(proposal.content)
+    if proposal.status == ProposalStatus.ACCEPTED:
+        return f"Corrected and accepted: {about}."
+    return (
+        f"Corrected: {about}. It now conflicts with canon, so it is still undecided: press Accept and give "
+        "a reason to accept it anyway, or Reject it."
     )
 
 

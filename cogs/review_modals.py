@@ -15,9 +15,10 @@ from typing import Any
 import discord
 
 from bot.client import limits
-from canon.domain import Viewer
 from canon.errors import Conflict
+from canon.models import Viewer
 from canon.proposals import EDITABLE, OPTIONAL, FactContent, Proposal, ProposalStatus, ProposalType
+from canon.wording.relations import attribute_words
 from cogs.embeds import clip
 from cogs.review_common import check_campaign, services_of
 
@@ -135,7 +136,10 @@ class EditModal(discord.ui.Modal):
                         required=False,
                         min_values=0,
                         max_values=1,
-                        options=[discord.SelectOption(label=clip(a, 100), value=a[:100]) for a in known],
+                        options=[
+                            discord.SelectOption(label=clip(attribute_words(a), 100), value=a[:100])
+                            for a in known
+                        ],
                     ),
                 )
             )

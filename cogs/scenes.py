@@ -47,7 +47,7 @@ class SceneCommands(commands.Cog):
     @app_commands.describe(
         title="What the scene is called",
         location="Where it takes place (a place of canon, or any words)",
-        date="Its in-world date, like 3rd_age.300.3.17; by default the previous scene's",
+        date="A date on the campaign's calendar, e.g. year 300 of an era: <era key>.year_300",
     )
     @gm_only()
     async def start(
@@ -60,7 +60,8 @@ class SceneCommands(commands.Cog):
         """Start logging this channel's messages as the turns of a new scene."""
         guild = _guild(interaction)
         campaign = await campaign_here(interaction)
-        world_date, world_key = date_and_key(scene_time(date, None)) if date else (None, None)
+        eras = await self.bot.services.canon.era_names(campaign) if date else {}
+        world_date, world_key = date_and_key(scene_time(date, None, eras=eras)) if date else (None, None)
         scene = await self.scenes.start_scene(
             campaign_id=campaign.id,
             guild_id=guild.id,
@@ -77,12 +78,15 @@ class SceneCommands(commands.Cog):
         )
 
     @scene.command(name="time", description="Move the scene's in-world date (GM)")
-    @app_commands.describe(when="A shift like +3 days, +1 month, +2 years, or a date like 3rd_age.300.3.20")
+    @app_commands.describe(
+        when="A shift like +3 days or +1 month, or a date on the campaign's calendar, e.g. <era key>.year_300"
+    )
     @gm_only()
     async def time(self, interaction: discord.Interaction, when: app_commands.Range[str, 1, 120]) -> None:
         """Move the running scene's date: facts proposed from now on are dated by it."""
         _guild(interaction)
-        scene = await self.scenes.set_time(interaction.channel_id or 0, when)
+        eras = await self.bot.services.canon.era_names(await campaign_here(interaction))
+        scene = await self.scenes.set_time(interaction.channel_id or 0, when, eras=eras)
         await interaction.response.send_message(embeds.scene_time_text(scene), allowed_mentions=NONE)
 
     @scene.command(name="status", description="Show the scene running in this channel")
@@ -97,9 +101,10 @@ class SceneCommands(commands.Cog):
 
     @scene.command(name="transcript", description="Download this channel's scene as a Markdown file")
     async def transcript(self, interaction: discord.Interaction) -> None:
-        """Attach the transcript of the current scene (or the one under review), in parts if it is long."""
+        """Attach the transcript of the current scene (or the one under review, else the latest ended one), in
+        parts if it is long."""
         _guild(interaction)
-        current = await self.scenes.current_scene(interaction.channel_id or 0)
+        current = await self.scenes.latest_scene(interaction.channel_id or 0)
         await replies.think(interaction)
         scene, turns = await self.scenes.transcript(current.id)
         size = getattr(interaction, "filesize_limit", None) or limits.FILE_BYTES

@@ -15,12 +15,13 @@ from discord.ext import commands
 
 from bot.client import limits, replies
 from bot.client.client import Lorekeeper
+from bot.llm.client import LLMUnavailable
 from bot.voice.debounce import Debouncer
 from bot.voice.service import VoiceService
 from canon.campaigns import Campaign
 from canon.errors import GameError, InvalidInput
 from cogs import npc_memory_embeds, voice_embeds
-from cogs.canon_options import entity_names
+from cogs.canon_options import entity_names, speaker_names
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
 from cogs.places import campaign_here
 from cogs.voice_views import NarrationContextButton, narration_view
@@ -30,6 +31,11 @@ log = logging.getLogger(__name__)
 
 NONE = discord.AllowedMentions.none()
 WEBHOOK_NAME = "Lorekeeper NPCs"
+NO_VOICE_PLAYER = "NPCs can't speak on this server yet: it needs a language model. Ask your GM."
+NO_VOICE_GM = (
+    "NPCs can't speak on this server yet: it needs a language model. Set LOREKEEPER_LLM__BASE_URL and "
+    "LOREKEEPER_LLM__MODEL (and LOREKEEPER_LLM__API_KEY if it needs a key), then restart the bot."
+)
 NARRATOR = Actor(id=None, name="narrator mode", is_gm=False)
 
 
@@ -172,7 +178,7 @@ class VoiceCommands(commands.Cog):
         message="What you say",
         allow="GM only: let one who is dead or away speak anyway, as a flashback or a ghost",
     )
-    @app_commands.autocomplete(npc=entity_names)
+    @app_commands.autocomplete(npc=speaker_names)
     async def talk(
         self,
         interaction: discord.Interaction,
@@ -186,6 +192,8 @@ class VoiceCommands(commands.Cog):
         if not isinstance(channel, discord.TextChannel):
             raise InvalidInput("NPCs speak in a server's text channels.")
         actor = self._actor(interaction)
+        if self.bot.services.llm is None:  # the settings are the GM's business, not a player's
+            raise LLMUnavailable(NO_VOICE_GM if actor.is_gm else NO_VOICE_PLAYER)
         await replies.think(interaction)
 
         async def post(name: str, text: str) -> int:

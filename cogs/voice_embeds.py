@@ -11,7 +11,7 @@ from bot.client import limits
 from bot.voice.extraction import ExtractionReport
 from bot.voice.narration import NarrationOutcome
 from bot.voice.npcs import NpcReply
-from cogs.embeds import COLOUR, clip
+from cogs.embeds import COLOUR, clip, counted
 from memory.digests import Moment
 from memory.narrations import NarrationRecord
 from memory.npc_memory import DocType, MemoryRecord
@@ -178,7 +178,9 @@ def extraction_text(report: ExtractionReport) -> str:
     """Render what a prose extraction did (for the GM)."""
     if report.skipped:
         return report.skipped
-    parts = [f"{report.stored} proposals wait for review in batch `{report.batch}`"]
+    parts = [
+        f"{counted(report.stored, 'proposal')} {'waits' if report.stored == 1 else 'wait'} for review in batch `{report.batch}`"
+    ]
     if report.dropped:
         parts.append(f"{len(report.dropped)} items dropped (did not fit the ontology or the material)")
     if report.merged:

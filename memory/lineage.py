@@ -21,7 +21,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import LineageStep, lineage
-from canon.models import EntityRow, StatementRow
+from canon.tables import EntityRow, StatementRow
 from memory.scene_tables import SceneRow
 
 __all__ = ["Reach", "narrative_lineage", "reaches_of", "shift_own_story"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import enum
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -343,9 +343,9 @@ class SceneService:
         (await self.open_channels()).add(channel_id)
         return scene
 
-    async def set_time(self, channel_id: int, when: str) -> Scene:
-        """Move the in-world date of the channel's running scene to a date or by a shift (`+3 days`); facts
-        proposed from now on take it."""
+    async def set_time(self, channel_id: int, when: str, eras: Mapping[str, str] | None = None) -> Scene:
+        """Move the in-world date of the channel's running scene to a date (on the campaign's `eras`, names by
+        key) or by a shift (`+3 days`); facts proposed from now on take it."""
 
         async def work(session: AsyncSession) -> Scene:
             row = await open_scene_in_channel(session, channel_id)
@@ -354,7 +354,7 @@ class SceneService:
                     "There is no running scene in this channel. A GM can start one with `/scene start`."
                 )
             current = parse_date(row.world_date) if row.world_date else None
-            row.world_date, row.world_key = date_and_key(scene_time(when, current))
+            row.world_date, row.world_key = date_and_key(scene_time(when, current, eras=eras))
             await session.flush()
             return scene_from_row(row)
 
@@ -364,6 +364,18 @@ class SceneService:
         """Return the channel's scene that is not completed, or raise `NotFound` saying how to start one."""
         async with self.db.session() as session:
             row = await open_scene_in_channel(session, channel_id)
+            if row is None:
+                raise NotFound("There is no scene in this channel. A GM can start one with `/scene start`.")
+            return scene_from_row(row)
+
+    async def latest_scene(self, channel_id: int) -> Scene:
+        """Return the channel's scene that is not completed, else its latest ended one; raise `NotFound` saying
+        how to start one when the channel has had none."""
+        async with self.db.session() as session:
+            row = await open_scene_in_channel(session, channel_id)
+            if row is None:
+                query = select(SceneRow).where(SceneRow.channel_id == channel_id).order_by(SceneRow.id.desc())
+                row = (await session.execute(query.limit(1))).scalar_one_or_none()
             if row is None:
                 raise NotFound("There is no scene in this channel. A GM can start one with `/scene start`.")
             return scene_from_row(row)

@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.archive.file import ArchiveError
 from canon.continuity import ConflictKind, fingerprint
-from canon.domain import Validity
+from canon.models import Validity
 from canon.structured.facts import statement_fingerprint
 
 

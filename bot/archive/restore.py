@@ -16,8 +16,8 @@ from sqlalchemy.sql import bindparam
 
 from bot.archive.remap import Ids, evidence_json, finding_json, refs_json, scope_path, statement_fp
 from bot.archive.tables import BATCH, MODELS, Tables, load_row
-from canon.models import ProposalRow, StatementRow
 from canon.storage import Base
+from canon.tables import ProposalRow, StatementRow
 from memory.journal import JournalEntryRow
 from memory.scene_tables import SceneRow, TurnRow
 from memory.voice_tables import NpcMemoryRow, SceneDigestRow

@@ -15,7 +15,9 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import Campaign, ChangesetRow
-from canon.models import (
+from canon.storage import Base, UTCDateTime
+from canon.structured.tables import StructuredFileRow
+from canon.tables import (
     AliasRow,
     ConflictRow,
     DependencyRow,
@@ -25,8 +27,6 @@ from canon.models import (
     StatementRow,
     StatusChangeRow,
 )
-from canon.storage import Base, UTCDateTime
-from canon.structured.models import StructuredFileRow
 from memory.journal import JournalEntryRow
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
 from memory.notes.tables import GmNoteEntityRow, GmNoteRow

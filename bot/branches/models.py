@@ -8,7 +8,7 @@ from typing import Any
 
 from canon.campaigns import Campaign, ForkPoint
 from canon.continuity import Finding
-from canon.domain import StatementView
+from canon.models import StatementView
 from canon.proposals import Proposal
 
 #: A promotion's batch in the parent: this, then ":{attempt}".

@@ -13,10 +13,10 @@ from bot.branches.common import BranchDeps
 from bot.branches.models import PROMOTION_BATCH, Promotion
 from canon import campaigns
 from canon.campaigns import Campaign, CampaignStatus, ChangesetKind
-from canon.domain import Evidence, EvidenceKind, Statement, StatementKind, StatementView, Viewer
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.gate import CommitResult, CommitTarget, Draft
 from canon.graph import CanonReader
+from canon.models import Evidence, EvidenceKind, Statement, StatementKind, StatementView, Viewer
 from canon.proposals import (
     EntityContent,
     FactContent,

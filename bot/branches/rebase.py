@@ -31,9 +31,9 @@ from canon.campaigns import (
 )
 from canon.checks import record_findings, whole_graph_findings, whole_snapshot, with_evidence
 from canon.continuity import Finding, Snapshot, check
-from canon.domain import Validity, Viewer
 from canon.errors import Conflict, InvalidInput
 from canon.graph import CanonReader
+from canon.models import Validity, Viewer
 from canon.ontology import Ontology
 from memory.knowledge.source_rows import delete_source_rows
 from memory.lineage import shift_own_story

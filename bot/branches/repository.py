@@ -18,11 +18,11 @@ from sqlalchemy.orm import aliased
 from bot.branches.models import Binding
 from bot.schema.branch_tables import ChannelBindingRow
 from canon.campaigns import CampaignRow, ChangesetKind, ChangesetRow, LineageStep
-from canon.domain import Viewer
 from canon.graph import lineage_filter
-from canon.models import EntityRow, ProposalRow, StatementRow
+from canon.models import Viewer
 from canon.proposals import ProposalStatus
 from canon.storage import utc_now
+from canon.tables import EntityRow, ProposalRow, StatementRow
 from canon.visibility import entity_is_public_sql, statement_is_public_sql
 from memory.knowledge.models import SourceVisibility
 from memory.knowledge.tables import KnowledgeSourceRow

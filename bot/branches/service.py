@@ -19,8 +19,8 @@ from bot.branches.common import BranchDeps
 from bot.branches.models import Binding, BranchInfo, BranchNode, DeleteReport, Promotion, RebasePlan
 from bot.services.canon_service import CanonService
 from canon.campaigns import Campaign
-from canon.domain import Viewer
 from canon.gate import CommitResult
+from canon.models import Viewer
 from canon.storage import Database
 from memory.scenes import Actor
 

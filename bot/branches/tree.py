@@ -7,7 +7,7 @@ from bot.branches.common import BranchDeps
 from bot.branches.models import Binding, BranchInfo, BranchNode
 from canon import campaigns
 from canon.campaigns import Campaign, fork_point_of
-from canon.domain import Viewer
+from canon.models import Viewer
 
 
 async def tree(deps: BranchDeps, *, guild_id: int | None = None) -> list[BranchNode]:

@@ -18,7 +18,7 @@ from bot.cli.canon_add import canon_add_app
 from bot.cli.common import Typer, checked, emit, fail, with_campaign
 
 if TYPE_CHECKING:
-    from canon.domain import EntityCard, StatementView
+    from canon.models import EntityCard, StatementView
     from canon.ontology import Ontology
 
 T = TypeVar("T")
@@ -43,7 +43,7 @@ AsOption = Annotated[
 
 def _line(view: StatementView) -> str:
     """Return one statement for the command line, in the table's words, with its id (the GM's detail view)."""
-    from canon.domain import CanonLevel, Viewer, Visibility
+    from canon.models import CanonLevel, Viewer, Visibility
     from canon.wording import PLAIN, statement_words
 
     s = view.statement
@@ -53,7 +53,7 @@ def _line(view: StatementView) -> str:
 
 
 def _card_text(card: EntityCard, as_of: str) -> str:
-    from canon.domain import Visibility
+    from canon.models import Visibility
 
     entity = card.entity
     lock = " [gm only]" if entity.visibility == Visibility.GM_ONLY else ""
@@ -82,7 +82,7 @@ def canon_entity(
 ) -> None:
     """Print an entity's card: state, aliases, relations, facts and their evidence."""
     from bot.services.canon_service import parse_as_of
-    from canon.domain import Viewer
+    from canon.models import Viewer
 
     point = checked(lambda: parse_as_of(at_date=as_of, at_scene=as_of_scene, believed_at=believed_at))
 
@@ -105,7 +105,7 @@ def canon_timeline(
     as_json: JsonOption = False,
 ) -> None:
     """Print everything about an entity in story order, retconned rows included and marked."""
-    from canon.domain import Viewer
+    from canon.models import Viewer
 
     async def work(services: Any, found: Any) -> tuple[str, list[StatementView]]:
         result: tuple[str, list[StatementView]] = await services.canon.timeline(
@@ -132,7 +132,7 @@ def canon_neighbours(
 ) -> None:
     """Print the relations within N steps of an entity, nearest first."""
     from bot.services.canon_service import parse_as_of
-    from canon.domain import Viewer
+    from canon.models import Viewer
 
     point = checked(lambda: parse_as_of(at_date=as_of))
 

@@ -278,7 +278,7 @@ def lore(
     settings = settings_or_exit()
     if (question is None) == (queries is None):
         fail("Give a QUESTION or --queries FILE (not both).")
-    from canon.domain import Viewer
+    from canon.models import Viewer
 
     if preset_name not in PRESET_NAMES:
         fail(f"Unknown preset {preset_name!r}; presets: {', '.join(PRESET_NAMES)}.")
@@ -411,7 +411,7 @@ def sources(
     """List a campaign's knowledge sources: class, enabled, hidden, hash, chunks, imported at, times used."""
     settings = settings_or_exit()
 
-    from canon.domain import Viewer
+    from canon.models import Viewer
 
     async def work(services: Any) -> list[SourceInfo]:
         target = await services.campaigns.by_name(campaign)

@@ -16,9 +16,9 @@ from typing import Annotated, Any
 
 import typer
 
-from bot.cli.common import emit, run_async, settings_or_exit, with_services
+from bot.cli.common import Typer, emit, run_async, settings_or_exit, with_services
 
-memory_app = typer.Typer(help="NPC memories: list, search, edit, delete, scopes.", no_args_is_help=True)
+memory_app = Typer(help="NPC memories: list, search, edit, delete, scopes.", no_args_is_help=True)
 
 CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]

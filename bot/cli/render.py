@@ -76,7 +76,7 @@ def tree(
 
     async def work(services: Any) -> Picture:
         from bot.services.pictures import PictureService
-        from canon.domain import Viewer
+        from canon.models import Viewer
 
         target = await services.campaigns.by_name(campaign)
         pictures = PictureService(services.db, services.canon)
@@ -98,7 +98,7 @@ def timeline(
 
     async def work(services: Any) -> Picture:
         from bot.services.pictures import PictureService
-        from canon.domain import Viewer
+        from canon.models import Viewer
 
         target = await services.campaigns.by_name(campaign)
         pictures = PictureService(services.db, services.canon)

@@ -8,9 +8,9 @@ import json
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import Campaign, LineageStep, fork_point_of, lineage
-from canon.domain import Viewer
 from canon.gate import CanonizationGate
 from canon.graph import CanonReader
+from canon.models import Viewer
 from canon.ontology import Ontology, base_ontology
 
 

@@ -10,9 +10,10 @@ their own failures and never raise.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,11 +25,14 @@ from bot.services.proposal_service import ProposalService, Review
 from bot.services.wording import wording_for
 from canon import campaigns, review_cards
 from canon import conflicts as lifecycle
-from canon.calendar import DateError, parse_date, real_time_problem
+from canon.calendar import DateError, check_era, parse_date, real_time_problem
 from canon.campaigns import Campaign, ChangesetKind, open_changeset
 from canon.checks import RecordedConflict, record_findings, recorded_conflicts, whole_graph_findings
 from canon.continuity import Finding, world_key
-from canon.domain import (
+from canon.errors import Conflict, GameError, InvalidInput, NotAllowed, NotFound
+from canon.gate import CommitResult, CommitTarget, Draft
+from canon.graph import CanonReader, CanonWriter
+from canon.models import (
     NOW,
     AsOf,
     Authority,
@@ -40,9 +44,6 @@ from canon.domain import (
     StatementView,
     Viewer,
 )
-from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
-from canon.gate import CommitResult, CommitTarget, Draft
-from canon.graph import CanonReader, CanonWriter
 from canon.ontology import Ontology
 from canon.proposals import ProposalContent, ProposalStatus
 from canon.storage import Database
@@ -90,13 +91,18 @@ class RetconResult:
 
 
 def parse_as_of(
-    *, at_date: str | None = None, at_scene: int | None = None, believed_at: str | None = None
+    *,
+    at_date: str | None = None,
+    at_scene: int | None = None,
+    believed_at: str | None = None,
+    eras: Mapping[str, str] | None = None,
 ) -> AsOf:
-    """Return an as-of point from command arguments, or raise `InvalidInput` showing the expected forms."""
+    """Return an as-of point from command arguments, or raise `InvalidInput` showing the expected forms (a
+    date's era must be one of the campaign's `eras`, names by key, when given)."""
     world = world_k = None
     if at_date:
         try:
-            date = parse_date(at_date.strip())
+            date = check_era(parse_date(at_date.strip()), at_date.strip(), eras or {})
         except DateError as error:
             raise InvalidInput(error.describe("The date") + ".") from None
         world, world_k = str(date), world_key(date)
@@ -434,6 +440,11 @@ class CanonService(ProposalService):
             entity = await reader.resolve(name, as_of)
             return reader.ref(entity), await reader.neighbourhood(entity.id, hops, as_of)
 
+    async def era_names(self, campaign: Campaign, viewer: Viewer = Viewer.GM) -> dict[str, str]:
+        """Return the names of the eras the campaign's calendar defines (that the viewer may see), by key."""
+        async with self.db.session() as session:
+            return await (await self.reader(session, campaign, viewer)).era_names()
+
     async def place_named(self, campaign: Campaign, name: str | None) -> int | None:
         """Return the place a scene's location names: the one Location of canon so named, else None."""
         if not name or not name.strip():
@@ -443,15 +454,28 @@ class CanonService(ProposalService):
             found = [e for e in await reader.find_exact(name) if reader.ontology.is_a(e.type, ["Location"])]
         return found[0].id if len(found) == 1 else None
 
-    async def autocomplete(self, campaign: Campaign, prefix: str, *, viewer: Viewer) -> list[tuple[str, str]]:
-        """Return (label, value) pairs of entity names for an autocomplete box.
+    async def words(self, campaign: Campaign, *, viewer: Viewer) -> Wording:
+        """Return the campaign's words for a viewer: its calendar's names, for dates."""
+        async with self.db.session() as session:
+            return await wording_for(session, await self.reader(session, campaign, viewer))
 
-        A choice's value holds 100 characters and a name up to 200: a longer name is sent as `#id`, which every
-        lookup resolves (`CanonReader.resolve`), so picking it never sends a cut name.
-        """
+    async def entity_type_named(self, campaign: Campaign, name: str, *, viewer: Viewer) -> str | None:
+        """Return the type of the entity `name` names as the viewer sees canon, or None when there is none."""
         async with self.db.session() as session:
             reader = await self.reader(session, campaign, viewer)
-            refs = await reader.autocomplete(prefix)
+            with contextlib.suppress(GameError):
+                return (await reader.resolve(name.strip())).type if name.strip() else None
+        return None
+
+    async def autocomplete(
+        self, campaign: Campaign, prefix: str, *, viewer: Viewer, speaking: bool = False
+    ) -> list[tuple[str, str]]:
+        """Return (label, value) pairs of entity names for an autocomplete box (`speaking`: only beings that can
+        speak). A name past a value's 100 characters is sent as `#id`, which `CanonReader.resolve` resolves."""
+        async with self.db.session() as session:
+            reader = await self.reader(session, campaign, viewer)
+            refs = await reader.autocomplete(prefix, limit=100 if speaking else 25)
+        refs = [r for r in refs if not speaking or reader.ontology.can_speak(r.type)][:25]
         return [
             (
                 limits.clip(f"{r.name} ({r.type})", limits.CHOICE_NAME),

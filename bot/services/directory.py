@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from bot.services.canon_service import CanonService
 from canon.campaigns import Campaign
-from canon.domain import Viewer
+from canon.models import Viewer
 from canon.visibility import entity_hidden
 
 PAGE_SIZE = 15

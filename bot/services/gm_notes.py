@@ -11,11 +11,11 @@ from dataclasses import dataclass
 
 from bot.services.canon_service import CanonService
 from canon.campaigns import Campaign
-from canon.domain import Viewer
 from canon.errors import InvalidInput
 from canon.forms import split_names
+from canon.models import Viewer
 from memory.notes import GmNote, GmNotePage, GmNoteService
-from memory.scenes import Actor, SceneService
+from memory.scenes import Actor, SceneService, SceneStatus
 
 #: The most entities one note may be about.
 MAX_LINKS = 10
@@ -48,14 +48,15 @@ class GmNoteDesk:
         about: str | None = None,
         channel_id: int | None = None,
     ) -> NoteShown:
-        """Keep a note about the entities named in `about` (comma-separated) and the channel's open scene."""
+        """Keep a note about the entities named in `about` (comma-separated) and the channel's scene (the one
+        running or under review, else its latest ended one)."""
         names = split_names(about)
         if len(names) > MAX_LINKS:
             raise InvalidInput(
                 f"A note may be about at most {MAX_LINKS} entities; this one names {len(names)}."
             )
         entity_ids = [await self._entity_id(campaign, name) for name in names]
-        scene_id = (await self.scenes.current_scene(channel_id)).id if channel_id is not None else None
+        scene_id = (await self.scenes.latest_scene(channel_id)).id if channel_id is not None else None
         note = await self.notes.add(
             campaign.id,
             text,
@@ -110,5 +111,6 @@ class GmNoteDesk:
         scenes: dict[int, str] = {}
         for scene_id in scene_ids:
             scene = (await self.scenes.report(scene_id)).scene
-            scenes[scene_id] = f"scene {scene.story_order}, “{scene.title}”"
+            ended = " (ended)" if scene.status == SceneStatus.COMPLETED else ""
+            scenes[scene_id] = f"scene {scene.story_order}, “{scene.title}”{ended}"
         return NoteShown(page, entities, scenes)

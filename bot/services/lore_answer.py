@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict, Field
 
 from bot.llm.client import ChatMessage, LLMClient
-from canon.domain import Viewer
 from canon.errors import GameError
+from canon.models import Viewer
 from memory.framing import passage_line, sanitize
 from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
 from memory.knowledge.models import Answer, CanonFact, LoreResult

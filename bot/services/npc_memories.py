@@ -13,8 +13,8 @@ from typing import Any
 
 from bot.services.canon_service import CanonService
 from canon.campaigns import Campaign
-from canon.domain import Viewer
 from canon.errors import InvalidInput
+from canon.models import Viewer
 from memory.memory_ops import MemoryPage, MemoryQuery, ScopeInfo, clean_categories
 from memory.npc_memory import MemoryRecord, NpcMemoryStore, scope_path
 

@@ -11,7 +11,7 @@ import asyncio
 
 from bot.services.canon_service import CanonService
 from canon.campaigns import Campaign
-from canon.domain import Viewer
+from canon.models import Viewer
 from canon.render import Picture, family_tree_of, render_family_tree, render_timeline, timeline_of
 from canon.storage import Database
 

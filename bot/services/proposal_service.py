@@ -20,11 +20,10 @@ from bot.services.wording import wording_for
 from canon import campaigns, review_cards
 from canon.campaigns import Campaign, ChangesetKind, ChangesetRow
 from canon.continuity import Finding
-from canon.domain import Authority, Evidence, EvidenceKind, Viewer
 from canon.errors import Conflict, GameError, InvalidInput, NotFound
-from canon.gate import CanonizationGate, Draft, authority_policy
+from canon.gate import DEFAULT_POLICY, CanonizationGate, Draft, authority_policy
 from canon.graph import CanonReader
-from canon.models import ProposalRow
+from canon.models import Authority, Evidence, EvidenceKind, Viewer
 from canon.ontology import Ontology, attribute_key
 from canon.proposals import (
     Proposal,
@@ -35,6 +34,7 @@ from canon.proposals import (
     revised,
 )
 from canon.storage import Database
+from canon.tables import ProposalRow
 from canon.visibility import HiddenCanon, proposal_hidden, warnings_hidden
 from canon.wording import PLAIN, Wording
 from memory.scenes import Actor, Scene, SceneService, SceneStatus, SpeakerKind, Turn, load_scene, scene_turns
@@ -59,6 +59,8 @@ class Review:
     secret_warnings: frozenset[int] = frozenset()
     #: The words the card speaks in: the calendar's, and the scene's turns with their speakers and links.
     words: Wording = PLAIN
+    #: The campaign's authority policy: what a commit does with proposals nobody decided.
+    policy: dict[str, str] = dataclasses.field(default_factory=lambda: dict(DEFAULT_POLICY))
 
     def hidden_undecided(self) -> list[Proposal]:
         """Return the GM-only proposals still waiting for a decision: a commit waits for them, since only the
@@ -115,26 +117,15 @@ class ProposalService:
         turns: tuple[int, int] | None = None,
         resolution: int | None = None,
     ) -> list[Proposal]:
-        """Propose a canon change in the channel's running scene, citing turns (by default the latest one) and
-        the roll that decided it (`resolution`: the number of a roll turn, another bot's message)."""
+        """Propose a canon change in the channel's running scene, citing turns (by default the proposer's own
+        latest, `_cited_span`) and the roll that decided it (`resolution`: a roll turn's number)."""
         scene = await self.scenes.current_scene(channel_id)
         if scene.status != SceneStatus.ACTIVE:
             raise Conflict("This scene has ended; proposals are closed while its review is open.")
 
         async def work(session: AsyncSession) -> list[Proposal]:
             all_turns = await scene_turns(session, scene.id, include_deleted=False)
-            if turns is not None:
-                first, last = turns
-                numbers = {t.number for t in all_turns}
-                if first > last or first not in numbers or last not in numbers:
-                    raise InvalidInput(
-                        f"This scene has turns {min(numbers, default=0)} to {max(numbers, default=0)}; "
-                        f"“{first}-{last}” is not a range of them."
-                    )
-                span: tuple[int | None, int | None] = (first, last)
-            else:
-                latest = all_turns[-1].number if all_turns else None
-                span = (latest, latest)
+            span = _cited_span(all_turns, turns, actor.id)
             evidence = [
                 Evidence(kind=EvidenceKind.TURNS, scene_id=scene.id, turn_from=span[0], turn_to=span[1])
             ]
@@ -237,6 +228,7 @@ class ProposalService:
                 secret=secret,
                 secret_warnings=secret_warnings,
                 words=await _review_words(self, session, campaign, proposals),
+                policy=authority_policy(campaign.settings),
             )
 
     async def review_in_channel(self, channel_id: int) -> Review:
@@ -349,9 +341,11 @@ class ProposalService:
 
         return await self.db.run(work, attempts=1)
 
-    async def revise(self, proposal_id: int, changes: dict[str, str | None]) -> Proposal:
-        """Correct a pending proposal (value, attribute, date ...) before it is decided; its warnings are
-        recomputed. A decided proposal, or one of a committed scene, is refused."""
+    async def revise(
+        self, proposal_id: int, changes: dict[str, str | None], *, accept_as: Actor | None = None
+    ) -> Proposal:
+        """Correct a pending proposal (value, attribute, date ...); its warnings are recomputed. `accept_as` (a
+        GM's Edit) accepts it too, unless it now needs a rationale. A decided or committed one is refused."""
 
         async def work(session: AsyncSession) -> Proposal:
             row = await session.get(ProposalRow, proposal_id)
@@ -365,7 +359,12 @@ class ProposalService:
                 raise Conflict(f"The scene “{scene.title}” is already committed; nothing changed.")
             reader = await self.reader(session, campaign, Viewer.GM)
             story_order = scene.story_order if scene is not None else None
-            return await gate.revise(session, reader, proposal_id, content, story_order=story_order)
+            proposal = await gate.revise(session, reader, proposal_id, content, story_order=story_order)
+            if accept_as is None or proposal.needs_rationale:
+                return proposal
+            return await gate.decide(
+                session, proposal_id, accept=True, decider_id=accept_as.id, decider_name=accept_as.name
+            )
 
         return await self.db.run(work, attempts=1)
 
@@ -483,6 +482,25 @@ async def _without_checkpointed(
     )
     checkpoints = set((await session.execute(query)).scalars())
     return [p for p in proposals if p.committed_changeset_id not in checkpoints]
+
+
+def _cited_span(
+    turns: Sequence[Turn], asked: tuple[int, int] | None, proposer_id: int | None
+) -> tuple[int | None, int | None]:
+    """Return the turns a proposal cites: the range asked for (checked against the scene's turns), else the
+    proposer's own latest turn in the scene, else the scene's latest turn by anyone (none in an empty scene)."""
+    if asked is None:
+        own = [t for t in turns if proposer_id is not None and t.author_id == proposer_id]
+        latest = (own or list(turns))[-1].number if turns else None
+        return latest, latest
+    first, last = asked
+    numbers = {t.number for t in turns}
+    if first > last or first not in numbers or last not in numbers:
+        raise InvalidInput(
+            f"This scene has turns {min(numbers, default=0)} to {max(numbers, default=0)}; "
+            f"“{first}-{last}” is not a range of them."
+        )
+    return first, last
 
 
 def _roll_evidence(scene_id: int, turns: Sequence[Turn], number: int) -> Evidence:

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from bot.services.canon_service import CanonService
 from canon.campaigns import Campaign
-from canon.domain import EvidenceKind
 from canon.errors import Conflict, InvalidInput
+from canon.models import EvidenceKind
 from canon.proposals import ProposalStatus
 from canon.storage import Database
 from canon.wording import describe

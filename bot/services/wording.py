@@ -10,9 +10,9 @@ from collections.abc import Iterable
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.domain import Evidence, EvidenceKind
 from canon.errors import NotFound
 from canon.graph import CanonReader
+from canon.models import Evidence, EvidenceKind
 from canon.wording import CalendarWords, SceneWords, TurnWords, Wording
 from memory.scenes import load_scene, scene_turns
 

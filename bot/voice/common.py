@@ -18,9 +18,9 @@ from bot.llm.client import LLMClient
 from bot.services.proposal_service import ProposalService
 from bot.voice.material import is_npc_type
 from canon.campaigns import Campaign, get_campaign
-from canon.domain import EntityCard, Viewer
 from canon.errors import InvalidInput, NotFound
 from canon.graph import CanonReader
+from canon.models import EntityCard, Viewer
 from config.settings import VoiceSettings
 from memory.context import AssembledContext
 from memory.digests import SceneMomentStore

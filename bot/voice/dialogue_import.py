@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from bot.services.canon_service import CanonService, Review
 from bot.voice.material import is_npc_type
 from canon.campaigns import Campaign
-from canon.domain import Viewer
+from canon.models import Viewer
 from canon.wording.dates import CalendarWords
 from memory.dialogue import DialogueLine, DialogueScript, parse_dialogue
 from memory.scenes import Actor, SceneReport, SceneService, SpeakerKind

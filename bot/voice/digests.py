@@ -27,8 +27,8 @@ from bot.voice.material import (
 )
 from bot.voice.prompts import NpcMemoriesReply, npc_memory_messages, summary_messages
 from canon.campaigns import Campaign, get_campaign
-from canon.domain import Viewer
 from canon.errors import Conflict, GameError
+from canon.models import Viewer
 from memory import digests as digest_repo
 from memory.digests import SceneDigest, extractive_summary
 from memory.npc_memory import DocType, MemoryRecord, NewMemory, ScopeKind, memories_of

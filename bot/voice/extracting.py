@@ -31,9 +31,9 @@ from bot.voice.extraction import (
 )
 from bot.voice.material import scene_heading
 from canon.campaigns import Campaign, get_campaign
-from canon.domain import Authority, Evidence, EvidenceKind, Viewer, Visibility
 from canon.errors import GameError, Unavailable
 from canon.graph import CanonReader
+from canon.models import Authority, Evidence, EvidenceKind, Viewer, Visibility
 from canon.proposals import ProposalContent
 from memory.scenes import Scene, load_scene, scene_turns
 

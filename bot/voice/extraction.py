@@ -35,10 +35,10 @@ from bot.voice.prompts import (
     extraction_messages,
     extraction_reply_model,
 )
-from canon.domain import Authority, Evidence, StatementKind
 from canon.errors import GameError
 from canon.gate import Draft
 from canon.graph import CanonReader, fold
+from canon.models import Authority, Evidence, StatementKind
 from canon.ontology import Ontology
 from canon.proposals import (
     EntityContent,

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from canon.domain import EntityCard, StatementKind
 from canon.graph import fold
+from canon.models import EntityCard, StatementKind
 from canon.ontology import Ontology
 from canon.visibility import entity_hidden, view_hidden
 from memory.leaks import Secret

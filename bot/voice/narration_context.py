@@ -25,7 +25,7 @@ from bot.voice.material import (
     turn_line,
 )
 from canon.campaigns import Campaign
-from canon.domain import EntityCard, Viewer
+from canon.models import EntityCard, Viewer
 from memory import digests as digest_repo
 from memory.context import ContextItem, ContextSection, SectionKind, assemble
 from memory.framing import passage_line

@@ -28,8 +28,8 @@ from bot.voice.material import (
 from bot.voice.prompts import RETRY_AFTER_LEAK, npc_talk_messages
 from canon import presence
 from canon.campaigns import Campaign
-from canon.domain import EntityCard, Viewer
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound, Unavailable
+from canon.models import EntityCard, Viewer
 from canon.visibility import view_hidden
 from memory import digests as digest_repo
 from memory.context import AssembledContext, ContextItem, ContextSection, SectionKind, assemble

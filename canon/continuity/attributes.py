@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from canon.continuity.base import CheckerBase
 from canon.continuity.findings import ConflictKind, make_finding
 from canon.continuity.intervals import has_story, has_world, overlapping_pairs, when_text
-from canon.domain import AUTHORITY_RANK, Authority, Statement
+from canon.models import AUTHORITY_RANK, Authority, Statement
 from canon.ontology import AttributeSpec
 
 _AUTHORITY_WORDS = {

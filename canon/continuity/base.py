@@ -16,7 +16,7 @@ from canon.continuity.findings import (
     Snapshot,
 )
 from canon.continuity.intervals import validity_text
-from canon.domain import Statement, StatementKind
+from canon.models import Statement, StatementKind
 
 ROLE_SINGLE_PLACE = 1
 ROLE_EXCLUSIVE = 2

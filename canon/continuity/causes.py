@@ -9,7 +9,7 @@ from canon.continuity.base import CheckerBase
 from canon.continuity.findings import CAUSED, ConflictKind, make_finding
 from canon.continuity.intervals import Moment, before, moment_text, start_of, when_text
 from canon.continuity.lives import Life
-from canon.domain import Authority, CanonLevel, Entity, Statement
+from canon.models import Authority, CanonLevel, Entity, Statement
 
 _CAUSAL_VERBS = {CAUSED: "cause", "PRECEDED": "precede"}
 _TIMED = ("Event", "Era")

@@ -30,7 +30,7 @@ from canon.continuity.findings import (
 )
 from canon.continuity.lives import LifeRules
 from canon.continuity.relations import RelationRules
-from canon.domain import CanonLevel, Statement, StatementKind
+from canon.models import CanonLevel, Statement, StatementKind
 
 
 def check(snapshot: Snapshot, *, focus: Collection[int] | None = None) -> list[Finding]:

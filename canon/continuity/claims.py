@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from canon.continuity.base import CheckerBase
 from canon.continuity.findings import ConflictKind, format_key, key_hi, make_finding
 from canon.continuity.intervals import when_text
-from canon.domain import Statement
+from canon.models import Statement
 
 
 class ClaimRules(CheckerBase):

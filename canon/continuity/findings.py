@@ -13,7 +13,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from canon.calendar import WorldDate
-from canon.domain import Entity, Evidence, Statement
+from canon.models import Entity, Evidence, Statement
 from canon.ontology import Ontology
 
 

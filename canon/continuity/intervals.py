@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import NamedTuple
 
 from canon.continuity.findings import format_key, key_hi
-from canon.domain import Statement, Validity
+from canon.models import Statement, Validity
 
 LO = -(2**62)
 HI = 2**62

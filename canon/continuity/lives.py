@@ -16,8 +16,8 @@ from canon.continuity.findings import (
     make_finding,
 )
 from canon.continuity.intervals import WORLD_CLOCK, Moment, before, moment_text, start_of, when_text
-from canon.domain import Entity, Statement, Validity
 from canon.graph import statement_sort_key
+from canon.models import Entity, Statement, Validity
 
 _PARTICIPATION_VERBS = {"PARTICIPATED_IN": "takes part in", "WITNESSED": "witnesses"}
 

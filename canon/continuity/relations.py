@@ -15,7 +15,7 @@ from canon.continuity.intervals import (
     successive,
     when_text,
 )
-from canon.domain import Statement
+from canon.models import Statement
 
 
 class RelationRules(CheckerBase):

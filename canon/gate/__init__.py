@@ -20,6 +20,7 @@ from canon.gate.commit import (
     CommitResult,
     CommitTarget,
     authority_policy,
+    kept_when_undecided,
 )
 from canon.gate.drafts import Draft, default_entity_type
 from canon.gate.proposal_rows import proposal_from_row
@@ -37,5 +38,6 @@ __all__ = [
     "StateHistory",
     "authority_policy",
     "default_entity_type",
+    "kept_when_undecided",
     "proposal_from_row",
 ]

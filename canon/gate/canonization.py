@@ -14,13 +14,12 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.continuity import Finding
-from canon.domain import Authority, Viewer
 from canon.gate import commit as commits
 from canon.gate import drafts, proposal_rows
 from canon.gate.commit import CommitResult, CommitTarget
 from canon.gate.drafts import Draft
 from canon.graph import CanonReader
-from canon.models import ProposalRow
+from canon.models import Authority, Viewer
 from canon.ontology import Ontology
 from canon.proposals import (
     EntityContent,
@@ -30,6 +29,7 @@ from canon.proposals import (
     ProposalStatus,
     references,
 )
+from canon.tables import ProposalRow
 
 log = logging.getLogger(__name__)
 

@@ -18,15 +18,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from canon.campaigns import ChangesetKind, get_campaign, open_changeset
 from canon.checks import findings_around, record_findings
 from canon.continuity import Finding
-from canon.domain import Authority, Viewer
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.gate.proposal_rows import open_rows, proposal_from_row
 from canon.gate.writing import ProposalWriter, StateHistory
 from canon.graph import CanonReader, CanonWriter
-from canon.models import ProposalRow
+from canon.models import Authority, Viewer
 from canon.ontology import Ontology
 from canon.proposals import Proposal, ProposalStatus, needs_rationale, parse_content, references
 from canon.storage import utc_now
+from canon.tables import ProposalRow
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +123,18 @@ def _with_entity_dependencies(accepted: list[ProposalRow], rejected: list[Propos
     return kept
 
 
+def kept_when_undecided(proposal: Proposal | ProposalRow, policy: dict[str, str]) -> bool:
+    """Return whether a commit writes a proposal nobody decided: the policy accepts its authority without
+    review, it is certain enough and never warned. A fact promoted from a branch always waits for the GM's own
+    accept, whatever its authority."""
+    return (
+        proposal.origin != "promotion"
+        and policy.get(proposal.authority) == "auto"
+        and proposal.confidence >= AUTO_ACCEPT_MIN_CONFIDENCE
+        and not needs_rationale(proposal.warnings)
+    )
+
+
 def _decided(
     rows: Sequence[ProposalRow], policy: dict[str, str]
 ) -> tuple[list[ProposalRow], list[ProposalRow]]:
@@ -134,14 +146,7 @@ def _decided(
     accepted: list[ProposalRow] = []
     rejected: list[ProposalRow] = []
     for row in rows:
-        # A fact promoted from a branch always waits for the GM's own accept, whatever its authority.
-        auto = (
-            row.status == ProposalStatus.PENDING
-            and row.origin != "promotion"
-            and policy.get(row.authority) == "auto"
-            and row.confidence >= AUTO_ACCEPT_MIN_CONFIDENCE
-            and not needs_rationale(row.warnings)
-        )
+        auto = row.status == ProposalStatus.PENDING and kept_when_undecided(row, policy)
         if row.status == ProposalStatus.ACCEPTED or auto:
             accepted.append(row)
         else:

@@ -7,9 +7,10 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from canon.domain import Authority, CanonLevel, Evidence
+from canon.calendar import DateError, check_era, parse_date
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.graph import CanonReader
+from canon.models import Authority, CanonLevel, Evidence
 from canon.ontology import EntityKind, Ontology, ValueType, attribute_key
 from canon.proposals import (
     UNKNOWN_ATTRIBUTE,
@@ -206,8 +207,28 @@ async def resolve(
     return content, missing
 
 
+async def check_eras(reader: CanonReader, content: ProposalContent) -> None:
+    """Raise `InvalidInput` when a date of the proposal names an era the campaign's calendar does not define."""
+    fields = (
+        {"when": content.when} if isinstance(content, FactContent | StateChangeContent | EventContent) else {}
+    )
+    if isinstance(content, RelationshipContent):
+        fields = {"since": content.since, "until": content.until}
+    dated = {name: text for name, text in fields.items() if text}
+    if not dated:
+        return
+    eras = await reader.era_names()
+    for text in dated.values():
+        try:
+            check_era(parse_date(text), text, eras)
+        except DateError as error:
+            raise InvalidInput(error.describe("the date") + ".") from None
+
+
 async def check_types(ontology: Ontology, reader: CanonReader, content: ProposalContent) -> None:
-    """Raise `InvalidInput` when resolved entities do not fit a relation's or state's rules."""
+    """Raise `InvalidInput` when resolved entities do not fit a relation's or state's rules, or a date's era
+    is not one of the campaign's."""
+    await check_eras(reader, content)
     if isinstance(content, RelationshipContent) and content.subject.entity_id and content.object.entity_id:
         ents = await reader.entities([content.subject.entity_id, content.object.entity_id])
         subject, obj = ents.get(content.subject.entity_id), ents.get(content.object.entity_id)

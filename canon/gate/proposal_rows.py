@@ -13,10 +13,9 @@ from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.continuity import Finding
-from canon.domain import Authority, Evidence
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.gate.drafts import Draft
-from canon.models import ProposalRow
+from canon.models import Authority, Evidence
 from canon.proposals import (
     Proposal,
     ProposalContent,
@@ -26,6 +25,7 @@ from canon.proposals import (
     parse_content,
 )
 from canon.storage import utc_now
+from canon.tables import ProposalRow
 
 
 def proposal_from_row(row: ProposalRow) -> Proposal:

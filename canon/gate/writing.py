@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 from canon.calendar import parse_date
 from canon.continuity import world_key
-from canon.domain import CanonLevel, Evidence, EvidenceKind, StatementKind, Validity
 from canon.errors import Conflict
 from canon.graph import CanonReader, CanonWriter, NewEntity, statement_sort_key, validity_sort_key
+from canon.models import CanonLevel, Evidence, EvidenceKind, StatementKind, Validity
 from canon.ontology import Ontology
 from canon.proposals import (
     EntityContent,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from canon.domain import Statement, Validity
+from canon.models import Statement, Validity
 
 
 def fold(name: str) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import BigInteger, ColumnElement, and_, false, literal, or_
 
 from canon.campaigns import OPEN_END, LineageStep
-from canon.domain import AsOf
+from canon.models import AsOf
 
 # Built conditions by (model, lineage): a branch's condition has a clause per ancestor, and building it for every
 # query of a card costs more than the queries themselves. The model is kept in the value so its id stays its own.

@@ -16,7 +16,12 @@ from typing import Any
 from rapidfuzz import fuzz, process
 from sqlalchemy import func, select, union
 
-from canon.domain import (
+from canon.errors import InvalidInput, NotFound
+from canon.graph.keys import fold, statement_sort_key
+from canon.graph.lineage import fixed_list, lineage_filter
+from canon.graph.reads import LineageReader
+from canon.graph.rows import RowReader
+from canon.models import (
     NOW,
     AsOf,
     CanonLevel,
@@ -29,12 +34,7 @@ from canon.domain import (
     Viewer,
     Visibility,
 )
-from canon.errors import InvalidInput, NotFound
-from canon.graph.keys import fold, statement_sort_key
-from canon.graph.lineage import fixed_list, lineage_filter
-from canon.graph.reads import LineageReader
-from canon.graph.rows import RowReader
-from canon.models import AliasRow, DependencyRow, EntityRow, StatementRow
+from canon.tables import AliasRow, DependencyRow, EntityRow, StatementRow
 
 FUZZY_CUTOFF = 80
 

@@ -14,12 +14,12 @@ from sqlalchemy import ColumnElement, and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import LineageStep, lineage
-from canon.domain import NOW, AsOf, Entity, EntityRef, Evidence, Statement, StatementView, Viewer
 from canon.errors import NotFound
 from canon.graph.lineage import lineage_as_of, valid_at
 from canon.graph.rows import RowReader, evidence_from_row, with_retcons
-from canon.models import AliasRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
+from canon.models import NOW, AsOf, Entity, EntityRef, Evidence, Statement, StatementView, Viewer
 from canon.ontology import Ontology
+from canon.tables import AliasRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
 from canon.visibility import gm_only, may_see
 
 

@@ -11,7 +11,8 @@ from typing import Any
 from sqlalchemy import String, select, type_coerce
 
 from canon.campaigns import LineageStep
-from canon.domain import (
+from canon.graph.lineage import lineage_as_of
+from canon.models import (
     AsOf,
     Authority,
     CanonLevel,
@@ -24,8 +25,7 @@ from canon.domain import (
     Validity,
     Visibility,
 )
-from canon.graph.lineage import lineage_as_of
-from canon.models import StatusChangeRow
+from canon.tables import StatusChangeRow
 
 # Enum lookups by value: calling an Enum class is slow, and these run for every row of a whole-graph check.
 AUTHORITY_OF = {a.value: a for a in Authority}

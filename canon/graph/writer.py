@@ -14,7 +14,12 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import ChangesetRow
-from canon.domain import (
+from canon.errors import Conflict, InvalidInput
+from canon.graph.bulk import bulk_insert, insert_returning_ids
+from canon.graph.keys import fold
+from canon.graph.reads import LineageReader
+from canon.graph.rows import VALIDITY_COLUMNS, validity_columns
+from canon.models import (
     ALWAYS,
     NOW,
     Authority,
@@ -24,13 +29,8 @@ from canon.domain import (
     Validity,
     Visibility,
 )
-from canon.errors import Conflict, InvalidInput
-from canon.graph.bulk import bulk_insert, insert_returning_ids
-from canon.graph.keys import fold
-from canon.graph.reads import LineageReader
-from canon.graph.rows import VALIDITY_COLUMNS, validity_columns
-from canon.models import AliasRow, DependencyRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
 from canon.ontology import Ontology
+from canon.tables import AliasRow, DependencyRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
 
 # A statement row's columns in the order `_statement_values` gives them, then `replaces_id` (tuple rows).
 _STATEMENT_COLUMNS = (

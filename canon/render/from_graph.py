@@ -6,9 +6,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from canon.domain import StatementKind, Visibility
 from canon.errors import InvalidInput, NotFound
 from canon.graph import CanonReader
+from canon.models import StatementKind, Visibility
 from canon.render.drawing import MAX_TIMELINE_EVENTS, MAX_TREE_PEOPLE
 from canon.render.family_tree import FamilyTree, TreePerson
 from canon.render.timeline import EraBand, Timeline, TimelineEvent, era_bounds

@@ -19,12 +19,12 @@ from sqlalchemy import select
 
 from canon.calendar import DateError, WorldDate, parse_date
 from canon.continuity import world_key
-from canon.domain import ALWAYS, StatementKind, Validity, Visibility
-from canon.models import EntityRow
+from canon.models import ALWAYS, StatementKind, Validity, Visibility
 from canon.structured.files import LoadedFile
 from canon.structured.records import LoreEntry, LoreRelation
 from canon.structured.schemas import SYMMETRIC
 from canon.structured.versions import CHUNK
+from canon.tables import EntityRow
 
 if TYPE_CHECKING:
     from canon.structured.plan import Planned

@@ -32,9 +32,9 @@ from collections.abc import Sequence
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import ChangesetKind, lineage, open_changeset
-from canon.domain import Viewer
 from canon.errors import Conflict
 from canon.graph import CanonReader
+from canon.models import Viewer
 from canon.ontology import Ontology
 from canon.structured.facts import FactBuilder, event_dates
 from canon.structured.files import LoadedFile, content_hash, file_hashes, load_files

@@ -13,15 +13,15 @@ from typing import Any, Literal
 
 from sqlalchemy import select
 
-from canon.domain import Validity
 from canon.errors import InvalidInput
 from canon.graph import fold, lineage_filter
-from canon.models import EntityRow
+from canon.models import Validity
 from canon.structured.facts import clean_name, entity_fingerprint, entity_validity
 from canon.structured.records import LoreEntry
 from canon.structured.resolve import Index
 from canon.structured.state import IngestState
 from canon.structured.versions import CHUNK
+from canon.tables import EntityRow
 
 # Entity types whose validity is their data (bounds, date): a change there replaces the entity.
 DATED_TYPES = frozenset({"Era", "Event"})

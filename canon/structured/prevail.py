@@ -6,7 +6,7 @@ contradicts a fact of lower authority (prose, play) on the same attribute, or on
 parents, one era per event ...), wins: the conflict is recorded as `contradicts_higher_authority`, citing both
 sides with their evidence and naming the YAML fact as the one that prevails, and the other fact is kept but
 superseded (retconned, replaced by the YAML fact). Of a limited slot only as many of the weakest facts go as
-the limit needs. A GM's own word outranks YAML (`canon.domain.AUTHORITY_RANK`): then nothing is superseded,
+the limit needs. A GM's own word outranks YAML (`canon.models.AUTHORITY_RANK`): then nothing is superseded,
 and the open conflict is the GM's to decide.
 """
 
@@ -22,7 +22,8 @@ from canon.checks import (
     with_evidence,
 )
 from canon.continuity import ConflictKind, Finding, Side, Snapshot, check, fingerprint
-from canon.domain import (
+from canon.graph import bulk_insert
+from canon.models import (
     AUTHORITY_RANK,
     Authority,
     CanonLevel,
@@ -31,11 +32,10 @@ from canon.domain import (
     StatementKind,
     Visibility,
 )
-from canon.graph import bulk_insert
-from canon.models import StatusChangeRow
 from canon.structured.reports import IngestWarning
 from canon.structured.state import IngestState
 from canon.structured.write import Writer
+from canon.tables import StatusChangeRow
 
 # The checks read the neighbourhood of at most this many statements by id, else the whole campaign once ...
 _NEIGHBOURHOOD_LIMIT = 400

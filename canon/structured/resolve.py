@@ -15,11 +15,11 @@ from typing import Any
 from sqlalchemy import or_, select
 
 from canon.graph import fold, lineage_filter
-from canon.models import AliasRow, EntityRow
 from canon.structured.files import LoadedFile
 from canon.structured.records import LoreEntry
 from canon.structured.state import IngestState
 from canon.structured.versions import CHUNK
+from canon.tables import AliasRow, EntityRow
 
 
 @dataclass(slots=True)

@@ -12,11 +12,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import LineageStep
 from canon.graph import CanonReader, lineage_filter
-from canon.models import StatusChangeRow
 from canon.ontology import Ontology
 from canon.structured.files import LoadedFile
 from canon.structured.records import LoreProblem
 from canon.structured.versions import CHUNK, FileVersion
+from canon.tables import StatusChangeRow
 
 
 @dataclass

@@ -16,12 +16,12 @@ from typing import Any, cast
 
 from sqlalchemy import Table
 
-from canon.domain import Authority, Evidence, EvidenceKind, Statement
 from canon.graph import VALIDITY_COLUMNS, CanonWriter, insert_returning_ids
-from canon.models import StatementRow
+from canon.models import Authority, Evidence, EvidenceKind, Statement
 from canon.structured.facts import Fact, statement_fingerprint
 from canon.structured.versions import CHUNK, FileVersion
 from canon.structured.write import Placed, Writer
+from canon.tables import StatementRow
 
 # The columns of a new YAML statement's row, in the order `_new_rows` gives them: those every statement of one
 # validity shares (the changeset's, the validity's, authority and confidence), then its own (`via` stays NULL).

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
 
 from canon.campaigns import LineageStep, lineage
-from canon.structured.models import StructuredFileRow
+from canon.structured.tables import StructuredFileRow
 
 # Ids, keys or names per query: a first import of a big file looks up every one of its keys, and each query is
 # a round trip (SQLite and PostgreSQL bind about 32,000 values per statement; a query may bind a chunk twice).

@@ -13,16 +13,16 @@ from typing import Any, cast
 from sqlalchemy import Table, select
 
 from canon.campaigns import ChangesetRow
-from canon.domain import Authority, CanonLevel, EvidenceKind, Provenance, Statement
 from canon.graph import bulk_insert, fold, insert_returning_ids, validity_columns
-from canon.models import AliasRow, EntityRow, EvidenceRow, StatusChangeRow
+from canon.models import Authority, CanonLevel, EvidenceKind, Provenance, Statement
 from canon.storage import utc_now
 from canon.structured.facts import Fact
-from canon.structured.models import StructuredFileRow
 from canon.structured.plan import Planned
 from canon.structured.resolve import Index
 from canon.structured.state import IngestState
+from canon.structured.tables import StructuredFileRow
 from canon.structured.versions import CHUNK
+from canon.tables import AliasRow, EntityRow, EvidenceRow, StatusChangeRow
 
 # The columns of the evidence rows an import writes, in the order of its tuple rows.
 EVIDENCE_COLUMNS = (

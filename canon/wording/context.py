@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
-from canon.domain import Evidence, Validity, Viewer
+from canon.models import Evidence, Validity, Viewer
 from canon.wording.dates import PLAIN_CALENDAR, CalendarWords
 from canon.wording.evidence import SceneWords, evidence_words
 

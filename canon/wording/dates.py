@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from canon.calendar import UNKNOWN, DateError, WorldDate, parse_date
-from canon.domain import Validity
+from canon.models import Validity
 
 # A date key inside a sentence: an era id, then a year, and optionally a month and a day; labelled
 # (`3rd_age.year_300.month_3`) or, for an era the calendar knows, as written (`3rd_age.300.3`).

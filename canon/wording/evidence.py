@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from canon.domain import Evidence, EvidenceKind, Viewer
+from canon.models import Evidence, EvidenceKind, Viewer
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from canon.domain import Viewer
+from canon.models import Viewer
 from canon.proposals import (
     EntityContent,
     EventContent,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from canon.domain import StatementKind, StatementView, Viewer
+from canon.models import StatementKind, StatementView, Viewer
 from canon.wording.context import Wording
 from canon.wording.relations import fact_sentence, relation_sentence, state_sentence
 

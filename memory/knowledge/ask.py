@@ -9,8 +9,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from canon.domain import Viewer
 from canon.errors import InvalidInput, NotFound
+from canon.models import Viewer
 from canon.storage import Database, storage_fault, utc_now
 from memory.knowledge.models import Answer, RetrievalRecord
 from memory.knowledge.retrieval import Retriever, SearchConfig, preset

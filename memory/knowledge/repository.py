@@ -20,7 +20,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import OPEN_END, LineageStep, lineage
-from canon.domain import Viewer
+from canon.models import Viewer
 from memory.knowledge.models import (
     ChunkInfo,
     KnowledgeClass,

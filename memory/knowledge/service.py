@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from canon.campaigns import Campaign
-from canon.domain import Viewer
+from canon.models import Viewer
 from canon.ontology import Ontology
 from canon.storage import Database
 from config.settings import LoreSettings

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.domain import Viewer
 from canon.errors import NotFound
+from canon.models import Viewer
 from canon.storage import Database
 from memory.knowledge.files import FileStore, clean_tags
 from memory.knowledge.models import ChunkInfo, DeleteReport, KnowledgeClass, SourceDetail, SourceInfo

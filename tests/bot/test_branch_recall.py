@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import Services, build_services
-from canon.domain import Viewer
+from canon.models import Viewer
 from canon.proposals import FactContent, Ref
 from config.settings import Settings
 from memory.scenes import SceneStatus

@@ -19,9 +19,9 @@ from bot.archive.file import read_archive
 from bot.branches.lineage_rows import lineage_row_sets
 from bot.schema.database import metadata
 from canon.campaigns import Campaign, CampaignStatus
-from canon.domain import AsOf, EvidenceKind, Viewer
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from canon.gate import authority_policy
+from canon.models import AsOf, EvidenceKind, Viewer
 from canon.proposals import (
     EntityContent,
     EventContent,

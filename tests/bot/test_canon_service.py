@@ -11,10 +11,9 @@ from sqlalchemy import func, select
 from bot.services.canon_service import CanonService, parse_as_of
 from canon import campaigns
 from canon.campaigns import Campaign, ChangesetRow
-from canon.domain import AsOf, Authority, CanonLevel, EvidenceKind, Viewer, Visibility
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from canon.gate import Draft
-from canon.models import EntityRow, StatementRow
+from canon.models import AsOf, Authority, CanonLevel, EvidenceKind, Viewer, Visibility
 from canon.proposals import (
     EntityContent,
     EventContent,
@@ -25,6 +24,7 @@ from canon.proposals import (
     StateChangeContent,
 )
 from canon.storage import Database, utc_now
+from canon.tables import EntityRow, StatementRow
 from memory.scenes import Actor, Scene, SceneService, SceneStatus, SpeakerKind
 from memory.turn_log import IncomingMessage, TurnLog
 
@@ -125,7 +125,7 @@ async def test_bad_proposals_get_clear_errors(
     db: Database, service: CanonService, campaign: Campaign
 ) -> None:
     await play_scene(db, service, campaign, ["..."])
-    with pytest.raises(InvalidInput, match=r"Allowed relations: .*ally of"):
+    with pytest.raises(InvalidInput, match=r"is not a relation this campaign knows\. Did you mean “"):
         await service.propose(
             campaign,
             CHANNEL,

@@ -24,12 +24,12 @@ from bot.archive.campaign_archive import CampaignArchive, RestoreReport
 from bot.archive.file import ARCHIVE_VERSION, ArchiveError, archive_bytes, read_archive
 from bot.cli.main import app
 from canon.campaigns import Campaign, CampaignRow
-from canon.domain import NOW, Authority, Evidence, EvidenceKind, Viewer
 from canon.errors import Conflict
 from canon.gate import Draft
-from canon.models import EntityRow, EvidenceRow, ProposalRow, StatementRow, StatusChangeRow
+from canon.models import NOW, Authority, Evidence, EvidenceKind, Viewer
 from canon.proposals import EntityContent, FactContent, Ref
 from canon.storage import utc_now
+from canon.tables import EntityRow, EvidenceRow, ProposalRow, StatementRow, StatusChangeRow
 from cogs.entity_embeds import entity_card_embed
 from config.settings import LoreSettings, Settings
 from memory.knowledge.models import KnowledgeClass

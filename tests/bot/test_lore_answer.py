@@ -13,7 +13,7 @@ import pytest
 from bot.llm.client import InMemoryTokenLedger
 from bot.llm.openai_compatible import OpenAICompatibleLLM
 from bot.services.lore_answer import LoreAnswers, answer_messages, guarded_material
-from canon.domain import Viewer
+from canon.models import Viewer
 from canon.storage import Database
 from config.settings import LoreSettings
 from memory.knowledge.answer_models import AnswerMode, Relation

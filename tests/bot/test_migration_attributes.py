@@ -6,9 +6,9 @@ from alembic import command
 from sqlalchemy import select, update
 
 from bot.schema import database
-from canon.models import ConflictRow, StatementRow
 from canon.proposals import EntityContent, FactContent, Ref
 from canon.storage import Database
+from canon.tables import ConflictRow, StatementRow
 from tests.canon.canon_desk import Desk
 
 

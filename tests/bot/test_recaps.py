@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.app import Services
-from canon.domain import Visibility
 from canon.errors import Conflict
+from canon.models import Visibility
 from canon.proposals import FactContent, Ref
 from tests.bot.voice_fixtures import GM, PAT, QUINN, open_services, play, seed, settings_for
 from tests.conftest import DatabaseTarget

@@ -21,13 +21,13 @@ from bot.services.canon_service import CanonService
 from bot.services.structured_import import StructuredImportService
 from canon import campaigns
 from canon.campaigns import Campaign, ChangesetRow
-from canon.domain import CanonLevel, Viewer
 from canon.graph import CanonReader
-from canon.models import ConflictRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
+from canon.models import CanonLevel, Viewer
 from canon.ontology import base_ontology
 from canon.storage import Database
 from canon.structured.ingest import ChangeCounts
-from canon.structured.models import StructuredFileRow
+from canon.structured.tables import StructuredFileRow
+from canon.tables import ConflictRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
 from memory.scenes import SceneService
 from tests.bot.test_structured_import import FIXTURES, GM, KINDS, add_factions, fixture_files
 

@@ -17,16 +17,16 @@ from bot.services.canon_service import CanonService
 from bot.services.structured_import import StructuredImportService
 from canon import campaigns
 from canon.campaigns import Campaign, ChangesetRow
-from canon.domain import AsOf, Authority, CanonLevel, EvidenceKind, StatementKind, Viewer, Visibility
 from canon.errors import InvalidInput
 from canon.graph import CanonReader
-from canon.models import ConflictRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
+from canon.models import AsOf, Authority, CanonLevel, EvidenceKind, StatementKind, Viewer, Visibility
 from canon.ontology import base_ontology
 from canon.proposals import EntityContent, FactContent, Ref, RelationshipContent
 from canon.storage import Database, utc_now
 from canon.structured import load_lore_file
 from canon.structured.ingest import ChangeCounts
-from canon.structured.models import StructuredFileRow
+from canon.structured.tables import StructuredFileRow
+from canon.tables import ConflictRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
 from memory.scenes import Actor, SceneService, SpeakerKind
 from memory.turn_log import IncomingMessage, TurnLog
 from tests.bot.voice_fixtures import open_services, settings_for

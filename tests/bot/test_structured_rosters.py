@@ -14,8 +14,8 @@ from bot.services.canon_service import CanonService
 from bot.services.structured_import import StructuredImportService
 from canon import campaigns
 from canon.campaigns import Campaign
-from canon.domain import StatementKind, Viewer, Visibility
 from canon.graph import CanonReader
+from canon.models import StatementKind, Viewer, Visibility
 from canon.ontology import base_ontology
 from canon.storage import Database
 from memory.scenes import Actor, SceneService

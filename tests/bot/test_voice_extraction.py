@@ -12,8 +12,8 @@ import pytest
 
 from bot.app import Services
 from bot.llm.client import NOT_CONFIGURED_MESSAGE, LLMUnavailable
-from canon.domain import Authority, EvidenceKind, Visibility
 from canon.errors import Conflict, NotFound
+from canon.models import Authority, EvidenceKind, Visibility
 from canon.proposals import EntityContent, FactContent, ProposalStatus, Ref, StateChangeContent
 from memory.scenes import SceneStatus, SpeakerKind
 from tests.bot.voice_fixtures import GM, PAT, QUINN, Posts, World, open_services, play, seed, settings_for

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.app import Services
-from canon.domain import Visibility
 from canon.errors import NotAllowed, NotFound
+from canon.models import Visibility
 from canon.proposals import Ref, StateChangeContent
 from memory.npc_memory import DocType, NewMemory, ScopeKind
 from memory.scenes import SceneStatus, SpeakerKind

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.app import Services, build_services
 from canon.campaigns import Campaign
-from canon.domain import Visibility
+from canon.models import Visibility
 from canon.proposals import EntityContent, FactContent, Ref, RelationshipContent, StateChangeContent
 from canon.storage import utc_now
 from config.settings import LLMSettings, Settings, VoiceSettings

@@ -15,9 +15,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from canon import campaigns
 from canon.campaigns import Campaign, ChangesetKind
 from canon.checks import RecordedConflict, recorded_conflicts
-from canon.domain import NOW, AsOf, Authority, EntityCard, Evidence, EvidenceKind, StatementView, Viewer
 from canon.gate import CanonizationGate, CommitResult, CommitTarget, Draft
 from canon.graph import CanonReader, CanonWriter
+from canon.models import NOW, AsOf, Authority, EntityCard, Evidence, EvidenceKind, StatementView, Viewer
 from canon.ontology import base_ontology
 from canon.proposals import Proposal, ProposalContent
 from canon.storage import Database

@@ -17,11 +17,11 @@ import numpy as np
 from PIL import Image
 from sqlalchemy import select
 
-from canon.domain import Viewer, Visibility
-from canon.models import EntityRow, StatusChangeRow
+from canon.models import Viewer, Visibility
 from canon.render import BAND_COLOURS, BOX_FILL, BOX_H, BOX_W, FOCUS_FILL, MARKER, Rect
 from canon.render.drawing import HIDDEN_FILL
 from canon.storage import Database
+from canon.tables import EntityRow, StatusChangeRow
 
 Colour = tuple[int, int, int]
 # How far (pixels) a drawn marker may sit from where its date puts it: the scale is rounded to whole pixels.

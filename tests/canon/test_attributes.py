@@ -7,9 +7,9 @@ import pytest
 from sqlalchemy import func, select
 
 from canon.errors import InvalidInput
-from canon.models import ProposalRow
 from canon.proposals import EntityContent, FactContent, Ref
 from canon.storage import Database
+from canon.tables import ProposalRow
 from tests.canon.canon_desk import Desk
 
 

@@ -23,7 +23,7 @@ from canon.continuity import (
     world_key,
 )
 from canon.continuity.intervals import cliques, overlapping_pairs, pair_overlaps
-from canon.domain import (
+from canon.models import (
     Authority,
     CanonLevel,
     Entity,

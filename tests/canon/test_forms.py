@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from canon import forms
-from canon.domain import Visibility
 from canon.errors import InvalidInput
+from canon.models import Visibility
 from canon.proposals import (
     EntityContent,
     EventContent,

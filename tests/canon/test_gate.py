@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
-from canon.domain import Authority
 from canon.errors import Conflict, InvalidInput
 from canon.gate import Draft
+from canon.models import Authority
 from canon.proposals import (
     EntityContent,
     EventContent,

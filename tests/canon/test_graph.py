@@ -9,9 +9,9 @@ from canon import campaigns
 from canon.calendar import parse_date
 from canon.campaigns import ChangesetKind
 from canon.continuity import world_key
-from canon.domain import NOW, AsOf, Authority, StatementKind, Validity, Viewer, Visibility
 from canon.errors import NotFound
 from canon.graph import CanonWriter
+from canon.models import NOW, AsOf, Authority, StatementKind, Validity, Viewer, Visibility
 from canon.proposals import EntityContent, FactContent, Ref, RelationshipContent, StateChangeContent
 from canon.storage import Database
 from tests.canon.canon_desk import Desk

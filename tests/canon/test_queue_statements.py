@@ -11,13 +11,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon import campaigns
 from canon.campaigns import ChangesetKind, open_changeset
-from canon.domain import ALWAYS, Authority, StatementKind, Validity, Visibility
 from canon.errors import InvalidInput
 from canon.graph import CanonWriter, bulk_insert
-from canon.models import EvidenceRow, StatementRow
+from canon.models import ALWAYS, Authority, StatementKind, Validity, Visibility
 from canon.ontology import base_ontology
 from canon.storage import Database
 from canon.structured.write import EVIDENCE_COLUMNS
+from canon.tables import EvidenceRow, StatementRow
 
 WHEN = Validity(world_from="1 AR", world_from_key=10)
 COLUMNS = [c for c in StatementRow.__table__.c if c.name not in ("id", "changeset_id", "recorded_at")]

@@ -41,7 +41,7 @@ def test_a_shift_follows_the_calendars_own_months() -> None:
         ("+3 fortnights", DAY, "is not a shift of time"),
         ("+3 days", None, "has no date yet"),
         ("+3 days", parse_date("3rd_age.300"), "does not name a day"),
-        ("3rd_age.year_abc", DAY, "The scene's date must be a date like"),
+        ("3rd_age.year_abc", DAY, "“3rd_age.year_abc” is not a date or a shift of time"),
         ("unknown", DAY, "cannot be “unknown”"),
         ("+999999 years", parse_date(f"3rd_age.{10**12 - 5}"), "outside the calendar"),
     ],

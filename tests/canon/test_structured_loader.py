@@ -12,7 +12,6 @@ from sqlalchemy import func, select
 from canon import campaigns
 from canon.calendar import WorldDate
 from canon.campaigns import ChangesetRow
-from canon.models import EntityRow, EvidenceRow, StatementRow
 from canon.ontology import base_ontology
 from canon.storage import Database
 from canon.structured import (
@@ -28,7 +27,8 @@ from canon.structured import (
     parse_yaml_as,
 )
 from canon.structured.ingest import ingest, load_files
-from canon.structured.models import StructuredFileRow
+from canon.structured.tables import StructuredFileRow
+from canon.tables import EntityRow, EvidenceRow, StatementRow
 
 FIXTURES = pathlib.Path(__file__).resolve().parent.parent / "fixtures" / "yaml"
 SRD_BESTIARY = (
@@ -113,7 +113,7 @@ def test_family_tree_relations_point_the_documented_way() -> None:
     assert not any(r.type == "FOUNDED" for r in result.relations)  # founding_ancestor is an attribute
     assert next(e for e in result.entries if e.id == "house_vyr_bloodline").attributes[
         "founding_ancestor"
-    ] == ("theron_ashveil")
+    ] == ("Theron Ashveil")
     members = {
         r.source_id: r
         for r in result.relations

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from canon.domain import Evidence, EvidenceKind, Validity, Viewer
+from canon.models import Evidence, EvidenceKind, Validity, Viewer
 from canon.ontology import base_ontology
 from canon.proposals import (
     EntityContent,

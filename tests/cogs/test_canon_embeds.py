@@ -12,7 +12,7 @@ import pytest
 
 from bot.services.canon_service import RetconResult, Review
 from canon.continuity import ConflictKind, Finding, Side
-from canon.domain import (
+from canon.models import (
     AsOf,
     Authority,
     CanonLevel,
@@ -213,7 +213,9 @@ def test_a_proposal_shows_its_evidence_as_links_and_its_warnings() -> None:
     )
     embed = canon_embeds.review_embed(review, 0, reveal=False)
     (field,) = embed.fields
-    assert field.name == "#1 · ⏳ pending · ⚠️ 1"  # its number on the card, not its id
+    assert (
+        field.name == "#1 · ⏳ pending · ⚠️ conflicts with canon — give a reason to accept"
+    )  # its number on the card, not its id
     value = field.value or ""
     assert (
         "turns [1](https://discord.com/channels/111/222/999)–[3](https://discord.com/channels/111/222/1003)"
@@ -247,7 +249,7 @@ def test_hidden_proposals_leave_no_trace_on_public_cards_and_are_marked_on_priva
     text = str(public.to_dict())
     assert "fraud" not in text and "GM-only" not in text and "🔒" not in text and "#2" not in text
     assert [f.name for f in public.fields] == ["#1 · ⏳ pending"]  # numbered on the card: no gap, no id
-    assert (public.description or "").startswith("1 proposals: 1 pending")
+    assert (public.description or "").startswith("1 proposal: 1 pending")
     assert (
         canon_embeds.review_embed(review, 0, reveal=False).to_dict()
         == canon_embeds.review_embed(
@@ -487,4 +489,7 @@ def test_a_public_card_shows_a_proposal_warned_by_hidden_canon_without_the_warni
     labels = [c.get("label") for c in components] + [o.get("description") for o in components[0]["options"]]
     assert "Accept #1" in labels and not any("⚠️" in str(label) for label in labels)
     private = canon_embeds.review_embed(warned, 0, reveal=True)
-    assert private.fields[0].name == "#1 · ⏳ pending · ⚠️ 1" and private.colour == canon_embeds.WARNING_COLOUR
+    assert (
+        private.fields[0].name == "#1 · ⏳ pending · ⚠️ conflicts with canon — give a reason to accept"
+        and private.colour == canon_embeds.WARNING_COLOUR
+    )

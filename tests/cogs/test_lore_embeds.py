@@ -9,7 +9,7 @@ from typing import Any
 import discord
 import pytest
 
-from canon.domain import Viewer
+from canon.models import Viewer
 from canon.structured import LoreProblem
 from canon.structured.ingest import ChangeCounts, FileReport, IngestReport, IngestWarning
 from cogs import lore_answer_embeds, lore_embeds
@@ -355,6 +355,12 @@ def import_report(**changes: Any) -> ImportReport:
 def test_import_answers_and_progress() -> None:
     done = text_of(lore_embeds.import_embed(import_report()))
     assert "Imported: world.md" in done and "12 chunks" in done and "crown" in done
+    assert (
+        done.splitlines()[1].startswith("Imported ")
+        and "Imported **Source 4** (Reference, 12 passages). Players can now ask" in done
+    )
+    hidden = text_of(lore_embeds.import_embed(import_report(source=source(4, hidden=True))))
+    assert "only the GM reads it" in hidden and "Players can now ask" not in hidden
     failed = lore_embeds.import_embed(
         import_report(vector_status=VectorStatus.FAILED, vector_error=LONG, warnings=[LONG] * 30)
     )
@@ -419,7 +425,10 @@ def test_the_answer_comes_first_citing_its_sources_and_the_passages_wait_behind_
         assert "[1] is out of date: North Gate is collapsed now." in shown
         assert "[1] Westhaven › Section 1 · ⚠️ Out of date" in shown
         assert not embed.fields and ("score" not in text_of(embed)) == (viewer == Viewer.PLAYER)
+        assert (embed.footer.text or "").startswith("See the 2 sources.")
         assert_fits(embed)
+    one = answer([gate]).model_copy(update={"question": "Is the north gate of Westhaven open?"})
+    assert lore_answer_embeds.answer_embed(one, viewer=Viewer.PLAYER).footer.text == "See the 1 source."
     sources = text_of(lore_answer_embeds.passages_embed(given, viewer=Viewer.PLAYER))
     assert "[1] Westhaven › Section 1" in sources and "⚠️ Out of date: now North Gate is collapsed." in sources
     assert "[2] Westhaven › Section 2" in sources and "score" not in sources
@@ -440,8 +449,13 @@ def test_an_answer_a_gm_saw_more_of_is_written_again_for_a_player() -> None:
 def test_a_snippet_reads_as_one_line_with_its_headings_and_without_the_ones_already_shown() -> None:
     text = "# Westhaven\n\n## The Crown\n\nKing Aldric *rules*.\n\n## The Abbey\n\nMonks <script>x</script>."
     shown = lore_embeds.snippet(text, skip=["Westhaven", "The Crown"])
-    assert shown == "King Aldric \\*rules\\*. The Abbey — Monks <script>x</script>."
+    assert shown == "King Aldric rules. The Abbey — Monks <script>x</script>."
     assert lore_embeds.snippet(text).startswith("Westhaven — The Crown — King")
+    # Markdown is read as words: no escaped marks, a bold line is a heading set apart from its text.
+    cliff = "- **The Cliff**\nVale Manor stands on the *chalk* cliff.\n- `salt` lanterns\n1. first"
+    assert (
+        lore_embeds.snippet(cliff) == "The Cliff — Vale Manor stands on the chalk cliff. salt lanterns first"
+    )
 
 
 def test_a_batch_card_pages_and_rebuilds_its_buttons_from_their_custom_ids() -> None:

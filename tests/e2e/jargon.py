@@ -5,7 +5,8 @@ the emulator, so a card later edited still counts as it was shown. What a player
 that is not ephemeral, and the ephemeral ones answering a player (a GM's private answers may carry ids: the
 GM's detail views). `assert_no_jargon` fails on any relation constant, raw date key, internal word or id.
 
-A refusal may quote back what the user typed (`got "…"`); that echo is theirs and is not read. A card's own
+A refusal may quote back what the user typed (`got "…"`); that echo is theirs and is not read, nor is an
+example of what to type, shown as code (e.g. `tidewater_age.year_336`). A card's own
 numbering (#1, #2 … of a review card) is not an id; ids are caught as "fact #12", "entity #4",
 "changeset #5" or a bare `#19` in code.
 """
@@ -39,6 +40,8 @@ JARGON = {
 _LINK_TARGET = re.compile(r"\]\(<?https?://[^)\s]*>?\)|<?https?://\S+")
 # A refusal quotes back what the user typed (`got "3rd_age.year_abc"`): their own words, not ours.
 _ECHO = re.compile(r'\bgot "[^"]*"')
+# An example of what to type (e.g. `tidewater_age.year_336`) is the form the user types, shown as code.
+_TYPE_IT = re.compile(r"\b(?:e\.g\.|like) `[^`]*`")
 _TEXT_FILES = (".txt", ".md", ".json", ".yaml", ".yml", ".csv")
 
 
@@ -69,7 +72,7 @@ def message_texts(data: dict[str, Any], files: dict[str, bytes]) -> Iterator[tup
 
 def jargon_in(text: str) -> list[str]:
     """Return what jargon a text holds, as "kind: match", once per kind (links' addresses are not read)."""
-    readable = _ECHO.sub("got", _LINK_TARGET.sub("]", text))
+    readable = _TYPE_IT.sub("e.g.", _ECHO.sub("got", _LINK_TARGET.sub("]", text)))
     return [f"{kind}: {m[0]!r}" for kind, pattern in JARGON.items() if (m := pattern.search(readable))]
 
 

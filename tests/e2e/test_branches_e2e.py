@@ -15,7 +15,7 @@ import pytest
 
 from bot.emulator import Channel, DiscordEmulator
 from bot.emulator.models import custom_ids
-from canon.domain import Viewer
+from canon.models import Viewer
 from config.settings import Settings
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World, assert_no_pings

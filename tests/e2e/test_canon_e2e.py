@@ -14,9 +14,9 @@ from sqlalchemy import func, select
 
 from bot.emulator.models import custom_ids
 from canon.campaigns import Campaign, ChangesetRow
-from canon.domain import EvidenceKind, StatementKind, Viewer
-from canon.models import ConflictRow, ProposalRow, StatementRow
+from canon.models import EvidenceKind, StatementKind, Viewer
 from canon.proposals import ProposalStatus
+from canon.tables import ConflictRow, ProposalRow, StatementRow
 from memory.scene_tables import SceneRow
 from memory.scenes import SceneStatus
 from tests.e2e.conftest import World, embed_fields, scene_report
@@ -53,6 +53,17 @@ def live(world: World, message: dict[str, Any]) -> dict[str, Any]:
 async def pick(world: World, card: dict[str, Any], proposal_id: int, user: Any = None) -> Any:
     """Pick a proposal in a review card's select (as the GM unless told), so that its controls show."""
     return await world.emu.click(card, "lk:pick", user or world.gm, values=[str(proposal_id)])
+
+
+async def commit_card(world: World, card: dict[str, Any], scene_id: int) -> Any:
+    """Press Commit on a review card as the GM, and Commit again when it asks first about undecided
+    proposals it would drop; return the answer that committed (the card itself: `live(world, card)`)."""
+    first = await world.emu.click(card, f"lk:review:{scene_id}:commit", world.gm)
+    confirm = f"lk:review:{scene_id}:confirm"
+    if first.ephemeral and confirm in buttons({"components": first.components}):
+        assert "still undecided" in (first.content or "")
+        return await world.emu.click(first.message, confirm, world.gm)
+    return first
 
 
 def buttons(message: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -149,7 +160,9 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     fact_row, ally_row, order_row = await proposals_of_scene(world, scene.id)
     assert [r.type for r in (fact_row, ally_row, order_row)] == ["fact", "relationship", "event"]
     text = embed_text(card["embeds"][0])
-    assert "#3 · ⏳ pending · ⚠️ 1" in text  # numbered on the card (1, 2, 3), not by id
+    assert (
+        "#3 · ⏳ pending · ⚠️ conflicts with canon — give a reason to accept" in text
+    )  # numbered on the card (1, 2, 3), not by id
     assert "⚠️ Aldric takes part in “The order to march” (scene 2) after dying" in text  # the warning
     fields = {f["name"].split(" ")[0]: f["value"] for f in card["embeds"][0]["fields"]}
     link = f"https://discord.com/channels/{world.guild.id}/{chan.id}/{mara_arrives['id']}"
@@ -201,7 +214,7 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     committed = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
     final = embed_text(committed.embeds[0])
     assert "Canon committed" in final and "2 written to canon, 1 rejected" in final
-    assert "1 continuity conflict(s) recorded for the GM" in final  # accepted with a rationale
+    assert "1 continuity conflict recorded for the GM" in final  # accepted with a rationale
     assert all(b.get("disabled") for b in buttons(live(world, card)).values())
     assert (await latest_scene(world)).status == SceneStatus.COMPLETED
 
@@ -255,7 +268,7 @@ async def test_autocomplete_and_cards_hide_gm_only_canon_from_players(world: Wor
     participants = await emu.autocomplete(chan, world.pat, "propose event", "participants", "Brann, Hil")
     assert [c["value"] for c in participants] == ["Brann, Hilda"]
     relations = await emu.autocomplete(chan, world.pat, "propose relationship", "relation", "ally")
-    assert relations[0]["value"] == "ALLY_OF"
+    assert (relations[0]["name"], relations[0]["value"]) == ("is an ally of", "ALLY_OF")
 
     hidden = await emu.invoke(chan, world.pat, "canon entity", name="The Hidden King")
     assert hidden.ephemeral and "No entity called" in (hidden.content or "")
@@ -299,12 +312,13 @@ async def test_a_hidden_proposal_stays_hidden_on_the_public_card(world: World) -
     # Not even a trace of the GM-only one: no locked line, no count, no buttons, no gap in the numbers.
     assert "GM-only" not in public and "🔒" not in public and "hidden" not in public.casefold()
     assert not any(f"lk:proposal:{king.id}:" in c for c in custom_ids(card["components"]))
-    assert f"\n{len(proposals) - 1} proposals: " in public
+    shown = len(proposals) - 1
+    assert f"\n{shown} proposal{'' if shown == 1 else 's'}: " in public
     numbers = [int(n) for n in re.findall(r"^#(\d+) · ", public, re.MULTILINE)]
     assert numbers == list(range(1, len(proposals)))
     # The GM who ended the scene got the GM-only one on a private card at once.
     (told,) = [m for m in ended.followup_messages if m.ephemeral]
-    assert "1 GM-only proposal(s) are not on the public card" in (told.data.get("content") or "")
+    assert "1 GM-only proposal is not on the public card" in (told.data.get("content") or "")
     assert "🔒 The Hidden King's seat: Vell" in embed_text(told.data["embeds"][0])
     (options,) = [
         c["options"] for row in told.data["components"] for c in row["components"] if c["type"] == 3
@@ -335,7 +349,9 @@ async def test_a_hidden_proposal_stays_hidden_on_the_public_card(world: World) -
     await emu.submit_modal(asked, world.gm, {})
     committed = await emu.click(card, f"lk:review:{scene.id}:commit", world.gm)
     (note,) = committed.followup_messages
-    assert note.ephemeral and "1 continuity conflict(s) touching GM-only canon" in note.data["content"]
+    assert (
+        note.ephemeral and "1 continuity conflict touching GM-only canon was recorded" in note.data["content"]
+    )
     closed = embed_text(live(world, card)["embeds"][0])
     assert "Canon committed" in closed and "No continuity conflicts." in closed and "feast" in closed
     assert "seat" not in closed
@@ -496,8 +512,14 @@ async def test_bad_input_gets_clear_errors_and_stores_nothing(world: World) -> N
     relation = await emu.invoke(
         chan, world.pat, "propose relationship", subject="A", relation="LOVES", object="B"
     )
-    assert relation.ephemeral and "Allowed relations:" in (relation.content or "")
-    assert "ally of" in (relation.content or "")
+    assert relation.ephemeral and "“LOVES” is not a relation this campaign knows" in (relation.content or "")
+    protected = await emu.invoke(
+        chan, world.pat, "propose relationship", subject="A", relation="protected by", object="B"
+    )
+    assert protected.ephemeral and plain(protected.content) == (
+        "“protected by” is not a relation this campaign knows. Did you mean “is an ally of”, “came before” or "
+        "“took part in”?"
+    )
     entity_type = await emu.invoke(chan, world.gm, "canon add entity", name="X", type="Spaceship")
     assert entity_type.ephemeral and "Allowed types:" in (entity_type.content or "")
     assert "NPC" in (entity_type.content or "")

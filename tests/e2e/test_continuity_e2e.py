@@ -11,8 +11,8 @@ from typing import Any
 
 from sqlalchemy import select
 
-from canon.domain import Viewer
-from canon.models import ConflictRow
+from canon.models import Viewer
+from canon.tables import ConflictRow
 from memory.scenes import scene_turns
 from tests.e2e.conftest import World
 from tests.e2e.test_canon_e2e import (

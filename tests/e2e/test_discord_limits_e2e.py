@@ -19,7 +19,7 @@ from bot.client.client import INVITE_PERMISSIONS
 from bot.emulator import DiscordEmulator
 from bot.emulator.models import custom_ids
 from bot.schema.ops_tables import CommandSyncRow
-from canon.domain import Visibility
+from canon.models import Visibility
 from canon.proposals import EntityContent
 from canon.storage import utc_now
 from tests.bot.voice_fixtures import GM, settings_for
@@ -105,7 +105,7 @@ async def test_an_import_read_past_fifteen_minutes_posts_its_card_in_the_channel
     assert calls >= 10 and emu.clock.now() > 15 * 60  # the token expired while the file was read
     (card,) = cards(emu, chan)
     assert card["id"] in (answer.content or "") and not card["flags"] & 64
-    assert f"Read {calls} piece(s) of prose" in card["content"]
+    assert f"Read {calls} pieces of prose" in card["content"]
     # The card can be reached again from the channel.
     again = await emu.invoke(chan, gm, "canon review", private=True)
     assert again.ephemeral and any(i.startswith("lk:batch:") for i in custom_ids(again.components))

@@ -173,8 +173,10 @@ async def test_a_failed_commit_click_leaves_the_card_and_answers_privately(world
         for m in emu.channel_messages(chan)
         if any(i.startswith("lk:review:") for i in custom_ids(m["components"]))
     ]
-    monkeypatch.setattr(world.bot.services.canon, "commit_scene", broken)
     (commit,) = [i for i in custom_ids(card["components"]) if i.endswith(":commit")]
+    await emu.click(card, commit.replace(":commit", ":accept_all"), world.gm)  # nothing left undecided
+    card = emu.stored(card).view()
+    monkeypatch.setattr(world.bot.services.canon, "commit_scene", broken)
     reply = await emu.click(card, commit, world.gm)
     assert reply.ephemeral and ERROR_ID_TEXT in (reply.content or "")
     assert emu.stored(card).view() == card  # neither deleted nor edited

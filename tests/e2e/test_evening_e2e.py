@@ -97,14 +97,14 @@ async def test_an_evening_at_the_table(world: World) -> None:
     (told,) = [m for m in ended.followup_messages if m.ephemeral]  # the GM's private card, at once
     assert "🔒 The Hidden King's occupation: Greyhaven" in embed_text(told.data["embeds"][0])
 
-    # The GM corrects Pat's attribute with Edit (canon says `title`), accepts it, accepts the march despite
-    # its warning with a rationale, and accepts the alliance.
+    # The GM corrects Pat's attribute with Edit (canon says `title`), which accepts it, accepts the march
+    # despite its warning with a rationale, and accepts the alliance.
     opened = await emu.click(card, f"lk:proposal:{title.id}:edit", gm)
-    await emu.submit_modal(
+    edited = await emu.submit_modal(
         opened, gm, {"lk:edit:attribute_pick": ["title"], "lk:edit:value": "Captain of the Guard"}
     )
     assert "Mara is Captain of the Guard" in embed_text(live(world, card)["embeds"][0])
-    await emu.click(card, f"lk:proposal:{title.id}:accept", gm)
+    assert "Corrected and accepted: Mara is Captain of the Guard" in edited.followups[0]["content"]
     await pick(world, card, march.id)
     asked = await emu.click(card, f"lk:proposal:{march.id}:accept", gm)
     await emu.submit_modal(asked, gm, {"lk:rationale:text": "Aldric's ghost gives the order"})

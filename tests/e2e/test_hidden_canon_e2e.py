@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from bot.emulator.models import custom_ids
-from canon.domain import Visibility
+from canon.models import Visibility
 from canon.visibility import statement_hidden
 from tests.e2e.conftest import World, embed_fields
 from tests.e2e.test_canon_e2e import embed_text, gm_adds, review_cards

@@ -16,11 +16,11 @@ from bot.emulator import DiscordEmulator
 from bot.ops.backup import RunLock
 from bot.services.canon_service import CanonService
 from canon import campaigns
-from canon.domain import Authority, Evidence, EvidenceKind
 from canon.gate import Draft
-from canon.models import EntityRow, ProposalRow
+from canon.models import Authority, Evidence, EvidenceKind
 from canon.proposals import EntityContent
 from canon.storage import Database, utc_now
+from canon.tables import EntityRow, ProposalRow
 from memory.scene_tables import SceneRow, TurnRow
 from memory.scenes import Actor, SceneService, SceneStatus, SpeakerKind
 from memory.turn_log import IncomingMessage, TurnLog

@@ -74,7 +74,7 @@ async def test_an_answer_cites_its_sources_and_a_gm_only_answer_is_nothing_known
     assert "Tomas" not in everything(brother.message) + behind
     # The GM's answer comes from the graph, and the GM may open "Why these?".
     gm_brother = await emu.invoke(chan, gm, "lore ask", question="Who is Ysolde's brother?")
-    assert description(gm_brother).startswith("Ysolde Marrow is a sibling of Tomas Marrow. [1]")
+    assert description(gm_brother).startswith("Ysolde Marrow's sibling is Tomas Marrow. [1]")
     why = await emu.click(gm_brother.message, why_id(gm_brother.message), gm)
     assert "score" in everything(why.message)
     refused = await emu.click(gm_brother.message, why_id(gm_brother.message), pat)
@@ -107,3 +107,61 @@ async def test_a_canon_passage_the_story_changed_is_marked_out_of_date(world: Wo
     inspected = everything((await emu.invoke(chan, gm, "lore source", source=source.id)).message)
     assert "⚠️ Out of date: the story has changed these sections" in inspected
     assert "• Greyhaven: now North Gate's status is collapsed" in inspected
+
+
+async def family(world: World) -> None:
+    """Aldren Vale, his parent, and three children: one of them the GM's secret."""
+    emu, chan, gm = world.emu, world.channel, world.gm
+    for name in ("Edric Vale", "Aldren Vale", "Corin Vale", "Tamsin Vale"):
+        await emu.invoke(chan, gm, "canon add entity", name=name, type="NPC")
+    await emu.invoke(chan, gm, "canon add entity", name="Ilsa Marrow", type="NPC", gm_only=True)
+    await emu.invoke(
+        chan, gm, "canon add relationship", subject="Edric Vale", relation="PARENT_OF", object="Aldren Vale"
+    )
+    for child in ("Corin Vale", "Tamsin Vale"):
+        await emu.invoke(
+            chan, gm, "canon add relationship", subject="Aldren Vale", relation="PARENT_OF", object=child
+        )
+    await emu.invoke(
+        chan,
+        gm,
+        "canon add relationship",
+        subject="Aldren Vale",
+        relation="PARENT_OF",
+        object="Ilsa Marrow",
+        gm_only=True,
+    )
+
+
+async def test_a_relation_question_reads_its_direction_and_counts_only_what_the_asker_may_see(
+    world: World,
+) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await family(world)
+    children = await emu.invoke(chan, pat, "lore ask", question="Who are the children of Aldren Vale?")
+    assert description(children).startswith("Aldren Vale's children are Corin Vale and Tamsin Vale. [1]")
+    many = await emu.invoke(chan, pat, "lore ask", question="How many children does Aldren Vale have?")
+    assert description(many).startswith("Aldren Vale has two children: Corin Vale and Tamsin Vale. [1]")
+    assert "Ilsa" not in everything(many.message) + await sources(world, many, pat)
+    parents = await emu.invoke(chan, pat, "lore ask", question="Who are the parents of Aldren Vale?")
+    assert description(parents).startswith("Aldren Vale's parent is Edric Vale. [1]")
+    # The GM counts the secret child too.
+    gm_many = await emu.invoke(chan, gm, "lore ask", question="How many children does Aldren Vale have?")
+    assert description(gm_many).startswith(
+        "Aldren Vale has three children: Corin Vale, Ilsa Marrow and Tamsin Vale. [1]"
+    )
+
+
+async def test_a_fact_from_play_answers_a_question_in_other_forms_of_its_words(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await emu.invoke(chan, gm, "canon add entity", name="Maren Marrow", type="NPC")
+    await emu.invoke(
+        chan,
+        gm,
+        "canon add fact",
+        subject="Maren Marrow",
+        attribute="stolen_goods",
+        value="the lantern gears",
+    )
+    asked = await emu.invoke(chan, pat, "lore ask", question="What did Maren Marrow steal?")
+    assert description(asked).startswith("Maren Marrow's stolen goods: the lantern gears. [1]")

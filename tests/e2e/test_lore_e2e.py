@@ -18,7 +18,7 @@ import pytest
 
 from bot.emulator import DiscordEmulator
 from bot.emulator.models import custom_ids
-from canon.domain import Viewer
+from canon.models import Viewer
 from config.settings import Settings
 from tests.bot.voice_fixtures import settings_for
 from tests.chroma_server import ChromaServer
@@ -212,7 +212,10 @@ async def test_a_yaml_import_answers_with_its_counts_or_its_error_lines(world: W
 
     good = await import_file(world, "bestiary.yaml", GOOD_YAML)
     text = everything(good.message)
-    assert "Structured lore: bestiary.yaml" in text and "Entries by type" in text
+    assert "Imported: bestiary.yaml" in text and "Entries by type" in text
+    assert "Imported 2 creatures and 1 fact from bestiary.yaml." in text, text
+    assert "Players can now ask about them with /lore ask." in text
+    assert "changeset" not in text and "adopted" not in text
     card = await emu.invoke(chan, gm, "canon entity", name="Frost Hound")
     assert "Frost Hound" in everything(card.message)
     refused = await import_file(world, "bestiary.yaml", GOOD_YAML, extract=True)
@@ -322,7 +325,7 @@ async def test_extracted_prose_waits_on_a_batch_card_only_the_gm_decides(
     assert len(script.seen["extraction"]) == 1
     # No GM channel: the card is a message of this channel, as players see it (nothing here is GM-only).
     (card,) = [m for m in emu.channel_messages(world.channel) if "lk:batch:" in str(m["components"])]
-    assert "2 proposal(s)" in card["content"] and not card["flags"] & 64
+    assert "2 proposals" in card["content"] and not card["flags"] & 64
     assert card["id"] in (result.content or "")
     ids = custom_ids(card["components"])
     batch_ids = [i for i in ids if i.startswith("lk:batch:")]

@@ -13,7 +13,7 @@ from PIL import Image
 
 from bot.services.pictures import PictureService
 from canon.campaigns import Campaign
-from canon.domain import Viewer
+from canon.models import Viewer
 from canon.proposals import EntityContent
 from canon.render import TimelineLayout
 from canon.render.family_tree import LEGEND_H

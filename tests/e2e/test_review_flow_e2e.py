@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from canon.domain import Viewer
 from canon.errors import Conflict
+from canon.models import Viewer
 from canon.proposals import ProposalStatus
 from tests.e2e.conftest import World
 from tests.e2e.test_canon_e2e import (
@@ -61,17 +61,15 @@ async def test_the_gm_corrects_a_proposal_with_edit_before_accepting_it(world: W
 
     await world.restart()  # the modal opened before, the select and the buttons still work
     edited = await emu.submit_modal(opened, gm, {"lk:edit:attribute_pick": ["title"]})
-    assert edited.response_type == 7  # the card, edited in place, the proposal still picked
+    assert edited.response_type == 7  # the card, edited in place: the GM's correction is the decision
     shown = embed_text(edited.embeds[0])
-    assert "Ysolde is Warden of the Docks" in shown and "#1 · ⏳ pending" in shown
+    assert "Ysolde is Warden of the Docks" in shown and "#1 · ✅ accepted" in shown
     assert "Did you mean" not in shown and "· ⚠️" not in shown  # its warnings are computed again
+    (said,) = edited.followups
+    assert said["flags"] & 64 and "Corrected and accepted: Ysolde is Warden of the Docks" in said["content"]
     (after,) = await proposals_of_scene(world, scene.id)
-    assert after.content["attribute"] == "title" and after.status == ProposalStatus.PENDING
-    assert f"lk:proposal:{row.id}:accept" in buttons(live(world, card))
-
-    repicked = await emu.click(card, "lk:pick", gm, values=[str(row.id)])
-    assert repicked.response_type == 7
-    await emu.click(card, f"lk:proposal:{row.id}:accept", gm)
+    assert after.content["attribute"] == "title" and after.status == ProposalStatus.ACCEPTED
+    assert f"lk:proposal:{row.id}:accept" not in buttons(live(world, card))
     with pytest.raises(Conflict, match="already accepted"):
         await world.bot.services.canon.revise(row.id, {"value": "Queen"})
     committed = await emu.click(card, f"lk:review:{scene.id}:commit", gm)

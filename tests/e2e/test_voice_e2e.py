@@ -286,13 +286,16 @@ async def test_without_an_llm_the_voice_commands_say_so_and_the_rest_works(world
     campaign = await services.campaigns.for_guild(world.guild.id, world.guild.name)
     await seed(services, campaign=campaign)
     await emu.invoke(chan, gm, "scene start", title="No model tonight")
-    for command, options in (
-        ("narrate", {}),
-        ("scene narrator", {"mode": "on"}),
-        ("npc talk", {"npc": "Mira", "message": "Hi"}),
-    ):
+    for command, options in (("narrate", {}), ("scene narrator", {"mode": "on"})):
         reply = await emu.invoke(chan, gm, command, **options)
         assert reply.ephemeral and "No language model is configured" in (reply.content or ""), command
+    # NPCs can't speak: a player is told to ask the GM, and only the GM reads the settings to change.
+    told = await emu.invoke(chan, pat, "npc talk", npc="Mira", message="Hi")
+    assert told.ephemeral and told.content == (
+        "NPCs can't speak on this server yet: it needs a language model. Ask your GM."
+    )
+    gm_told = await emu.invoke(chan, gm, "npc talk", npc="Mira", message="Hi")
+    assert gm_told.ephemeral and "LOREKEEPER_LLM__BASE_URL" in (gm_told.content or "")
     await emu.send_message(chan, pat, "I ask the Innkeeper about the ledger in the cellar.")
     await emu.send_message(chan, gm, "Mira looks away and says nothing.")  # the GM puts her in the scene
     await emu.invoke(chan, gm, "endscene")
@@ -303,3 +306,18 @@ async def test_without_an_llm_the_voice_commands_say_so_and_the_rest_works(world
     async with services.db.session() as session:
         scene = await session.scalar(select(SceneRow).order_by(SceneRow.id.desc()).limit(1))
     assert scene is not None and scene.summary and "ledger" in scene.summary
+
+
+async def test_npc_talk_offers_only_the_beings_that_can_speak(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    for name, kind in (
+        ("Tidewater Age", "Era"),
+        ("Tide Festival", "Event"),
+        ("Tidewater Coast", "Region"),
+        ("Tidecaller", "Deity"),
+        ("Tide Warden", "NPC"),
+        ("Tide Crab", "Creature"),
+    ):
+        await emu.invoke(chan, gm, "canon add entity", name=name, type=kind)
+    offered = [c["name"] for c in await emu.autocomplete(chan, pat, "npc talk", "npc", "Tide")]
+    assert sorted(offered) == ["Tide Crab (Creature)", "Tide Warden (NPC)", "Tidecaller (Deity)"]

@@ -7,7 +7,15 @@ import re
 from typing import Any
 
 from tests.e2e.conftest import World
-from tests.e2e.test_canon_e2e import embed_text, gm_adds, latest_scene, pick, proposals_of_scene, review_cards
+from tests.e2e.test_canon_e2e import (
+    commit_card,
+    embed_text,
+    gm_adds,
+    latest_scene,
+    pick,
+    proposals_of_scene,
+    review_cards,
+)
 from tests.e2e.test_pictures_e2e import import_lore
 
 
@@ -62,7 +70,7 @@ async def test_an_evening_reads_in_words(world: World) -> None:
     for row in (title, ally):
         await pick(world, card, row.id)
         await emu.click(card, f"lk:proposal:{row.id}:accept", gm)
-    committed = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
+    committed = await commit_card(world, card, scene.id)
     dump("commit card", committed.embeds[0])
     assert "Cael Vyr is an ally of Maric Vyr, since year 300 of the Third Age" in embed_text(
         committed.embeds[0]

@@ -102,7 +102,8 @@ async def test_a_roster_and_factions_import_together_with_a_family_tree_and_play
         file3=attach(world, "family_tree.yaml", TREE),
     )
     text = everything(together.message)
-    assert "Structured lore: characters.yaml, factions.yaml, family_tree.yaml" in text, text
+    assert "Imported: characters.yaml, factions.yaml, family_tree.yaml" in text, text
+    assert "Imported 3 factions, 1 lineage, 6 people and 26 facts from characters.yaml" in text, text
     assert "NPC: 3" in text and "Faction: 3" in text and "Person: 3" in text and "Lineage: 1" in text
     # A player reads Varek's card: his title, never his status (GM-only) nor the GM's notes.
     card = await emu.invoke(chan, pat, "canon entity", name="Varek the Red")
@@ -152,7 +153,7 @@ async def test_a_campaign_with_plain_years_imports_without_any_era(world: World)
         file2=attach(world, "flood.yaml", PLAIN_TIMELINE),
     )
     text = everything(done.message)
-    assert "Structured lore: motts.yaml, flood.yaml" in text and "Person: 2" in text, text
+    assert "Imported: motts.yaml, flood.yaml" in text and "Person: 2" in text, text
     card = await emu.invoke(chan, gm, "canon entity", name="Abel Mott")
     assert "1102" in everything(card.message)
 
@@ -183,7 +184,7 @@ async def test_replacing_a_file_of_the_same_name_asks_the_gm_first_and_a_player_
     assert "No entity" in everything(still.message) or "not" in (still.content or "").lower()
     await emu.click(asked.message, button, gm)
     after = everything(emu.stored(asked.message).view())
-    assert "Structured lore: bestiary.yaml" in after and "2 entities retconned" not in after, after
+    assert "Imported: bestiary.yaml" in after and "2 entities retconned" not in after, after
     ghoul = await emu.invoke(chan, gm, "canon entity", name="Ghoul")
     assert "Ghoul" in everything(ghoul.message)
     gone = await emu.invoke(chan, gm, "canon entity", name="Aboleth")

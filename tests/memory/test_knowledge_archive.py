@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from canon.domain import Viewer
+from canon.models import Viewer
 from canon.storage import Database
 from memory.knowledge.archive import KnowledgeArchive, export_knowledge, restore_knowledge
 from memory.knowledge.models import KnowledgeClass, VectorStatus

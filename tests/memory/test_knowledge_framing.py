@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from canon.domain import Viewer
 from canon.errors import InvalidInput
+from canon.models import Viewer
 from canon.storage import Database
 from config.settings import LoreSettings
 from memory.context import AssembledSection, ContextItem, SectionKind

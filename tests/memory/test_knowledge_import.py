@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select, text
 
-from canon.domain import Viewer
 from canon.errors import InvalidInput, NotFound
+from canon.models import Viewer
 from canon.storage import Database
 from config.settings import LoreSettings
 from memory.knowledge import import_rows

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from canon.domain import Viewer
 from canon.errors import InvalidInput, NotFound
+from canon.models import Viewer
 from canon.storage import Database
 from memory.knowledge.models import ImportProgress, KnowledgeClass
 from tests.memory.knowledge_helpers import knowledge_service, new_campaign

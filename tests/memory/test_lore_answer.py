@@ -29,7 +29,13 @@ def passage(
     )
 
 
-def card(name: str, *, description: str | None = None, relations: list[Relation] | None = None) -> CanonFact:
+def card(
+    name: str,
+    *,
+    description: str | None = None,
+    relations: list[Relation] | None = None,
+    facts: list[str] | None = None,
+) -> CanonFact:
     return CanonFact(
         entity_id=7,
         entity_name=name,
@@ -38,7 +44,7 @@ def card(name: str, *, description: str | None = None, relations: list[Relation]
         match_score=100.0,
         hidden=False,
         description=description,
-        facts=[],
+        facts=facts or [],
         relations=relations or [],
     )
 
@@ -77,7 +83,7 @@ def test_a_relation_question_is_answered_from_the_graph_first() -> None:
     sibling = Relation(subject="Ysolde Marrow", predicate="SIBLING_OF", object="Tomas Marrow")
     answer = compose("Who is Ysolde's brother?", [card("Ysolde Marrow", relations=[sibling])], [ELF])
     assert answer.mode == AnswerMode.GRAPH
-    assert answer.text == "Ysolde Marrow is a sibling of Tomas Marrow. [1]"
+    assert answer.text == "Ysolde Marrow's sibling is Tomas Marrow. [1]"
     ruler = Relation(subject="Queen Maren", predicate="RULES", object="Greyhaven")
     ruled = compose("who rules Greyhaven?", [card("Greyhaven", relations=[ruler])], [])
     assert ruled.text == "Queen Maren rules Greyhaven. [1]"
@@ -113,3 +119,68 @@ def test_question_words_and_sentences() -> None:
     ]
     assert nothing_known("Where is the Tidegate?") == "Nothing the table knows says where the Tidegate is."
     assert nothing_known("Does the king sleep") == "Nothing the table knows answers “Does the king sleep”."
+
+
+def parent(subject: str, child: str) -> Relation:
+    return Relation(subject=subject, predicate="PARENT_OF", object=child)
+
+
+#: Aldren Vale's card as a player sees it: his parents, his wife and his two children.
+ALDREN = card(
+    "Aldren Vale",
+    relations=[
+        parent("Edric Vale", "Aldren Vale"),
+        parent("Helena Vale", "Aldren Vale"),
+        Relation(subject="Aldren Vale", predicate="SPOUSE_OF", object="Mirela Vale"),
+        parent("Aldren Vale", "Corin Vale"),
+        parent("Aldren Vale", "Tamsin Vale"),
+    ],
+)
+
+
+def test_a_relation_question_reads_the_relation_s_direction_and_names_every_one() -> None:
+    children = compose("Who are the children of Aldren Vale?", [ALDREN], [])
+    assert children.mode == AnswerMode.GRAPH
+    assert children.text == "Aldren Vale's children are Corin Vale and Tamsin Vale. [1]"
+    parents = compose("Who are Aldren Vale's parents?", [ALDREN], [])
+    assert parents.text == "Aldren Vale's parents are Edric Vale and Helena Vale. [1]"
+    wife = compose("Who is Aldren Vale's wife?", [ALDREN], [])
+    assert wife.text == "Aldren Vale's spouse is Mirela Vale. [1]"
+
+
+def test_how_many_is_answered_with_the_count() -> None:
+    answer = compose("How many children does Aldren Vale have?", [ALDREN], [])
+    assert answer.text == "Aldren Vale has two children: Corin Vale and Tamsin Vale. [1]"
+    corin = card("Corin Vale", relations=[parent("Aldren Vale", "Corin Vale")])
+    assert compose("How many parents does Corin Vale have?", [corin], []).text == (
+        "Corin Vale has one parent: Aldren Vale. [1]"
+    )
+
+
+def test_a_relation_the_card_holds_only_the_other_way_round_is_not_an_answer() -> None:
+    corin = card("Corin Vale", relations=[parent("Aldren Vale", "Corin Vale")])
+    answer = compose("Who are the children of Corin Vale?", [corin], [])
+    assert not answer.known and answer.mode == AnswerMode.NOTHING
+
+
+def test_a_fact_from_play_is_found_by_the_stem_of_the_question_s_verb() -> None:
+    maren = card("Maren Marrow", facts=["Maren Marrow's stolen goods: the lantern gears Tamsin carried"])
+    for question in (
+        "What did Maren Marrow steal?",
+        "What has Maren Marrow stolen?",
+        "What Maren Marrow stole",
+    ):
+        answer = compose(question, [maren], [])
+        assert answer.mode == AnswerMode.GRAPH, question
+        assert answer.text == "Maren Marrow's stolen goods: the lantern gears Tamsin carried. [1]"
+    assert same_word("steal", "stolen") and same_word("stole", "steal") and not same_word("steal", "stale")
+
+
+def test_a_second_sentence_that_answers_nothing_is_left_out() -> None:
+    gate = passage(
+        "The north gate is open to travellers by day and night. Greyhaven carts pass at dawn.",
+        "Greyhaven",
+        "North Gate",
+    )
+    answer = compose("Is the north gate of Greyhaven open?", [], [gate])
+    assert answer.text == "The north gate is open to travellers by day and night. [1]"

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from canon.campaigns import ChangesetKind, open_changeset
-from canon.domain import Authority, StatementKind, Viewer, Visibility
 from canon.graph import CanonWriter
+from canon.models import Authority, StatementKind, Viewer, Visibility
 from canon.ontology import base_ontology
 from canon.storage import Database
 from config.settings import LoreSettings
@@ -88,7 +88,7 @@ async def test_relation_questions_are_answered_from_the_graph_and_gm_only_ones_s
     assert player.reply.text == "Nothing the table knows says who Ysolde's brother is."
     assert "Tomas" not in player.model_dump_json()
     gm = await service.ask(campaign, "Who is Ysolde's brother?", viewer=Viewer.GM)
-    assert gm.reply is not None and gm.reply.text == "Ysolde Marrow is a sibling of Tomas Marrow. [1]"
+    assert gm.reply is not None and gm.reply.text == "Ysolde Marrow's sibling is Tomas Marrow. [1]"
 
 
 GATE = b"""# Greyhaven
@@ -161,10 +161,10 @@ async def test_a_canon_passage_the_story_changed_is_marked_out_of_date_for_those
     assert gm.results[0].out_of_date == "North Gate's status is rubble"
     # Asked for the attribute itself, canon from play answers before the imported prose.
     (card,) = [f for f in gm.canon_facts if f.entity_name == "North Gate"]
-    assert card.facts == ["North Gate: status = rubble"]  # the values it replaced are not read as current
+    assert card.facts == ["North Gate's status: rubble"]  # the values it replaced are not read as current
     status = await service.ask(campaign, "What is the status of the North Gate?", viewer=Viewer.PLAYER)
     assert status.reply is not None and status.reply.mode == AnswerMode.GRAPH
-    assert status.reply.text == "North Gate's status is collapsed. [1]"
+    assert status.reply.text == "North Gate's status: collapsed. [1]"
 
 
 async def test_a_many_valued_attribute_keeps_every_value_and_marks_nothing_out_of_date(
@@ -197,7 +197,7 @@ async def test_a_many_valued_attribute_keeps_every_value_and_marks_nothing_out_o
     answer = await service.ask(campaign, "Who is Corin Vale?", viewer=Viewer.PLAYER)
     (card,) = answer.canon_facts
     assert card.facts == [
-        "Corin Vale: debt = owes Brannoc forty silver",
-        "Corin Vale: debt = owes the guild a favour",
+        "Corin Vale's debt: owes Brannoc forty silver",
+        "Corin Vale's debt: owes the guild a favour",
     ]
     assert all(r.out_of_date is None for r in answer.results)

@@ -9,9 +9,9 @@ import pytest
 
 from canon import campaigns
 from canon.campaigns import CampaignRow, ChangesetKind, open_changeset
-from canon.domain import Authority, StatementKind, Viewer, Visibility
 from canon.errors import InvalidInput, NotFound
 from canon.graph import CanonWriter
+from canon.models import Authority, StatementKind, Viewer, Visibility
 from canon.ontology import base_ontology
 from canon.storage import Database
 from config.settings import LoreSettings

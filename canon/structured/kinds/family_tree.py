@@ -65,9 +65,11 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
     """Define the lineage and its members, with their lives, parents, spouses and cultures."""
     lineage = document.lineage
     lineage_visibility: Visibility = document.visibility or "public"
+    founder = next((p for p in document.members if p.id == document.founding_ancestor), None)
     attributes: dict[str, JsonValue] = {
         "description": document.description,
-        "founding_ancestor": document.founding_ancestor,
+        # A reader sees the founder's name, never the file's id (an id from another file stays as written).
+        "founding_ancestor": founder.name if founder is not None else document.founding_ancestor,
     }
     name = document.name or lineage
     n.define("Lineage", lineage, name, attributes, lineage_visibility, ("lineage",))

@@ -38,6 +38,8 @@ PASSAGES_READ = 3
 MIN_COVERAGE = 0.5
 #: Share of the question's weight a quoted sentence and its headings must hold.
 SENTENCE_COVERAGE = 0.6
+#: Share of the question's words a second quoted sentence must hold itself (not through its headings).
+SECOND_OVERLAP = 0.5
 
 #: "What does X do?" cannot be turned into "what X does" by moving a word: such questions are quoted.
 _AUXILIARIES = frozenset(
@@ -164,7 +166,11 @@ def _extractive(question: str, results: Sequence[LoreResult], first: int) -> lis
     if not scored:
         return []
     chosen = [scored[0]]
+    keys = key_words(question)
     for other in scored[1:4]:
+        # A second sentence must answer too: it holds most of the question's words, not only a new one.
+        if len(other.words) < SECOND_OVERLAP * len(keys):
+            continue
         if other.score >= 0.7 * scored[0].score and other.words - scored[0].words:
             chosen.append(other)
             break

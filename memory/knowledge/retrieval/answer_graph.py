@@ -10,9 +10,11 @@ Canon facts from play outrank imported prose, so these are tried before the pass
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
+from canon.wording import relation_sentence
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_words import (
     RELATION_WORDS,
@@ -22,38 +24,100 @@ from memory.knowledge.retrieval.answer_words import (
     sentences,
 )
 
-__all__ = ["RELATION_PHRASES", "graph_answer"]
+__all__ = ["graph_answer"]
 
-#: How a relation reads in a sentence.
-RELATION_PHRASES = {
-    "SIBLING_OF": "is a sibling of",
-    "PARENT_OF": "is a parent of",
-    "SPOUSE_OF": "is married to",
-    "RULES": "rules",
-    "LEADS": "leads",
-    "ALLY_OF": "is an ally of",
-    "ENEMY_OF": "is an enemy of",
-    "MEMBER_OF": "is a member of",
-    "WORSHIPS": "worships",
-    "POSSESSES": "holds",
-    "KILLED": "killed",
+#: A relation asked from one end: the question's entity is the relation's subject ("children of X": those X
+#: is PARENT_OF) or its object ("parents of X": those PARENT_OF X). Words not listed ask from either end.
+_ENTITY_IS_SUBJECT = frozenset({"child", "children", "son", "sons", "daughter", "daughters"})
+_ENTITY_IS_OBJECT = frozenset({"father", "mother", "parent", "parents", "ruler", "leader"})
+
+#: What those found are called, by relation and by the end the question's entity is at (subject, object).
+_NOUNS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
+    "PARENT_OF": (("child", "children"), ("parent", "parents")),
+    "SIBLING_OF": (("sibling", "siblings"), ("sibling", "siblings")),
+    "SPOUSE_OF": (("spouse", "spouses"), ("spouse", "spouses")),
+    "ALLY_OF": (("ally", "allies"), ("ally", "allies")),
+    "ENEMY_OF": (("enemy", "enemies"), ("enemy", "enemies")),
 }
+_SYMMETRIC = frozenset({"SIBLING_OF", "SPOUSE_OF", "ALLY_OF", "ENEMY_OF"})
+_COUNTS = (
+    "no",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+)
+
+
+def _count_words(n: int) -> str:
+    return _COUNTS[n] if n < len(_COUNTS) else str(n)
+
+
+def _names(names: Sequence[str]) -> str:
+    """Return names as a list in words: "A", "A and B", "A, B and C"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+def _related(fact: CanonFact, wanted: set[str], asked: Sequence[str]) -> tuple[str, bool, list[str]] | None:
+    """Return the relation asked, whether the entity is its subject, and the names at the other end."""
+    from_subject = not any(w in _ENTITY_IS_OBJECT for w in asked)
+    from_object = not any(w in _ENTITY_IS_SUBJECT for w in asked)
+    me = fact.entity_name.casefold()
+    for predicate in dict.fromkeys(r.predicate.upper() for r in fact.relations):
+        if predicate not in wanted:
+            continue
+        mine = [r for r in fact.relations if r.predicate.upper() == predicate]
+        symmetric = predicate in _SYMMETRIC
+        objects = [r.object for r in mine if r.subject.casefold() == me and (from_subject or symmetric)]
+        subjects = [r.subject for r in mine if r.object.casefold() == me and (from_object or symmetric)]
+        # "Who rules Greyhaven?": a relation that may be asked from either end reads from the end that holds it.
+        if objects and (not subjects or (from_subject and not from_object) or symmetric):
+            return predicate, True, list(dict.fromkeys([*objects, *(subjects if symmetric else [])]))
+        if subjects:
+            return predicate, False, list(dict.fromkeys(subjects))
+    return None
 
 
 def _relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    """Return a sentence answering a relation question from the canon graph, and the card it comes from."""
-    asked = [w for w in fold_words(question.replace("’", "'")) if w in RELATION_WORDS]
+    """Return a sentence answering a relation question from the canon graph, and the card it comes from.
+
+    The relation is read in the question's direction ("the children of Aldren Vale" are those he is a parent
+    of), every one found is named, and a "how many" is answered with their count. Only what the asker may see
+    is on the card, so a GM-only relative is never counted for a player.
+    """
+    words = fold_words(question.replace("’", "'"))
+    asked = [w for w in words if w in RELATION_WORDS]
     if not asked:
         return None
     wanted = {p for w in asked for p in RELATION_WORDS[w]}
+    how_many = any(a == "how" and b == "many" for a, b in itertools.pairwise(words))
     for number, fact in enumerate(facts, 1):
-        found = [r for r in fact.relations if r.predicate.upper() in wanted]
-        if found:
-            parts = [
-                f"{r.subject} {RELATION_PHRASES.get(r.predicate.upper(), r.predicate.lower())} {r.object}"
-                for r in found[:3]
-            ]
-            return "; ".join(parts) + f". [{number}]", number
+        found = _related(fact, wanted, asked)
+        if found is None:
+            continue
+        predicate, entity_is_subject, others = found
+        nouns = _NOUNS.get(predicate)
+        name = fact.entity_name
+        if nouns is not None:
+            singular, plural = nouns[0 if entity_is_subject else 1]
+            noun = singular if len(others) == 1 else plural
+            if how_many:
+                text = f"{name} has {_count_words(len(others))} {noun}: {_names(others)}"
+            else:
+                text = f"{name}'s {noun} {'is' if len(others) == 1 else 'are'} {_names(others)}"
+        elif entity_is_subject:
+            text = relation_sentence(predicate, name, _names(others))
+        else:
+            text = "; ".join(relation_sentence(predicate, other, name) for other in others)
+        return f"{text}. [{number}]", number
     return None
 
 
@@ -67,7 +131,8 @@ _ATTRIBUTE = re.compile(r"^(?P<subject>.+?): (?P<predicate>[^=]+?) = (?P<value>.
 
 
 def _fact_sentence(fact: str) -> str:
-    """Return a card's fact line as a sentence ("North Gate: status = collapsed" -> "North Gate's status is …")."""
+    """Return a card's fact line as a sentence ("North Gate: status = collapsed" -> "North Gate's status is …");
+    a line the wording layer wrote ("North Gate's status: collapsed") is said as it reads."""
     match = _ATTRIBUTE.match(fact)
     if match is None:
         return fact

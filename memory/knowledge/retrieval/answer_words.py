@@ -54,9 +54,37 @@ def fold_words(text: str) -> list[str]:
     return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
 
 
+#: Verbs whose forms do not share a stem ("steal", "stole", "stolen"): each form reads as its first.
+_IRREGULAR = {
+    form: forms[0]
+    for forms in (
+        ("steal", "stole", "stolen"),
+        ("take", "took", "taken"),
+        ("give", "gave", "given"),
+        ("buy", "bought"),
+        ("sell", "sold"),
+        ("bring", "brought"),
+        ("find", "found"),
+        ("hide", "hid", "hidden"),
+        ("break", "broke", "broken"),
+        ("forge", "forged"),
+        ("build", "built"),
+        ("write", "wrote", "written"),
+        ("fight", "fought"),
+        ("seek", "sought"),
+        ("lose", "lost"),
+        ("owe", "owed"),
+        ("know", "knew", "known"),
+        ("slay", "slew", "slain"),
+    )
+    for form in forms
+}
+
+
 def same_word(a: str, b: str) -> bool:
-    """Return whether two folded words are the same but for an ending ("aboleths" and "aboleth")."""
-    if a == b:
+    """Return whether two folded words are the same but for an ending ("aboleths" and "aboleth"), or forms of
+    the same irregular verb ("steal" and "stolen")."""
+    if a == b or _IRREGULAR.get(a, a) == _IRREGULAR.get(b, b):
         return True
     short, long_ = sorted((a, b), key=len)
     if len(short) < 4 or len(long_) - len(short) > 3:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.domain import Viewer
+from canon.models import Viewer
 from memory.knowledge.models import (
     Answer,
     Candidate,

@@ -16,9 +16,9 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import Campaign, ChangesetRow, LineageStep
-from canon.domain import EntityCard, Viewer, Visibility
 from canon.errors import GameError
 from canon.graph import CanonReader, fold
+from canon.models import EntityCard, Viewer, Visibility
 from canon.ontology import Ontology, base_ontology
 from canon.wording import PLAIN, CalendarWords, Wording, statement_words
 from memory import fulltext

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import Campaign, LineageStep, get_campaign, lineage
-from canon.domain import Viewer
+from canon.models import Viewer
 from canon.ontology import Ontology
 from canon.storage import Database
 from memory import fulltext

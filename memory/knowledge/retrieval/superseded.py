@@ -15,9 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from canon.domain import CanonLevel, StatementKind, StatementView
 from canon.errors import GameError
 from canon.graph import CanonReader, fold
+from canon.models import CanonLevel, StatementKind, StatementView
 from memory.knowledge.models import KnowledgeClass, LoreResult
 
 __all__ = ["Change", "changes_of", "mark_superseded", "stale_note"]

@@ -1,0 +1,126 @@
+"""Relations by the words a table uses: "is an ally of", "is the parent of", "rules" (and "hates" for an enemy).
+
+What the `/propose relationship` and `/canon add relationship` boxes suggest, how a relation typed in words
+is found, and the nearest relations to offer when none is found. The value behind each phrase stays the
+relation's key in the ontology.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+
+from canon.wording.relations import PHRASES, relation_words
+
+# Where the sentence's shape does not give a phrase of its own: "{s} is {o}'s {parent}" and two "lives in".
+_OWN: Mapping[str, str] = {
+    "PARENT_OF": "is the parent of",
+    "SIBLING_OF": "is a sibling of",
+    "INHABITS": "inhabits",
+    "SUB_ERA_OF": "is an age within",
+}
+
+# Other words for a relation, as a table says them.
+SYNONYMS: Mapping[str, tuple[str, ...]] = {
+    "PARENT_OF": ("father of", "mother of", "parent of", "begat"),
+    "SPOUSE_OF": ("married to", "husband of", "wife of", "spouse of", "weds"),
+    "SIBLING_OF": ("brother of", "sister of", "sibling of"),
+    "ALLY_OF": ("friend of", "friends with", "allied with", "sides with", "supports", "protects"),
+    "ENEMY_OF": ("hates", "rival of", "opposes", "fights", "at war with", "foe of", "feuds with"),
+    "MEMBER_OF": ("belongs to", "joined", "serves in", "works for"),
+    "LEADS": ("leader of", "heads", "commands", "captain of", "chief of"),
+    "RULES": ("ruler of", "reigns over", "governs", "lord of", "king of", "queen of"),
+    "LOCATED_IN": ("is at", "inside", "within", "found in", "staying in"),
+    "LIVES_IN": ("home in", "resides in", "dwells in"),
+    "POSSESSES": ("owns", "has", "carries", "holds", "wields"),
+    "WORSHIPS": ("prays to", "devoted to", "follows"),
+    "KILLED": ("slew", "murdered", "slain"),
+    "DEFEATED": ("beat", "conquered", "vanquished"),
+    "WITNESSED": ("saw", "watched"),
+    "PARTICIPATED_IN": ("fought in", "was at", "joined in"),
+    "OCCURRED_AT": ("happened at", "happened in"),
+    "SPEAKS": ("talks in",),
+}
+
+_LEAD = re.compile(r"^(?:is|are|was|were)\s+(?:(?:an?|the)\s+)?")
+
+
+def relation_phrase(predicate: str) -> str:
+    """Return a relation as the words between two names: "is an ally of", "is the parent of", "rules"."""
+    key = predicate.upper()
+    if key in _OWN:
+        return _OWN[key]
+    template = PHRASES.get(key)
+    if template is not None and template.startswith("{s} ") and template.endswith(" {o}"):
+        return template[4:-4]
+    words = relation_words(predicate)
+    return f"is {words}" if re.search(r" (of|to|with|from|for|by|in)$", words) else words
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.replace("_", " ").replace("-", " ").casefold().split())
+
+
+def _core(text: str) -> str:
+    """Return words without their leading "is a"/"is the": "is an ally of" → "ally of"."""
+    return _LEAD.sub("", _fold(text))
+
+
+def _spellings(predicate: str) -> list[str]:
+    """Return every way of saying a relation, its phrase first."""
+    return [_fold(relation_phrase(predicate)), _fold(relation_words(predicate)), *SYNONYMS.get(predicate, ())]
+
+
+def find_relation(text: str, known: Iterable[str]) -> str | None:
+    """Return the relation of `known` that `text` names (its key, its phrase or a synonym), or None."""
+    keys = list(known)
+    folded, core = _fold(text), _core(text)
+    for key in keys:
+        if folded == _fold(key):
+            return key
+    for key in keys:
+        if any(core == _core(s) for s in _spellings(key)):
+            return key
+    return None
+
+
+def matching_relations(typed: str, known: Iterable[str]) -> list[str]:
+    """Return the relations of `known` whose words match what was typed: a phrase or synonym starting with it
+    first, then those containing it, in the order given."""
+    keys = list(known)
+    core = _core(typed)
+    if not core:
+        return keys
+
+    def best(key: str) -> int | None:
+        ranks = [0 if _core(s).startswith(core) else 1 if core in _core(s) else None for s in _spellings(key)]
+        return min((r for r in ranks if r is not None), default=None)
+
+    ranked = [(rank, i, key) for i, key in enumerate(keys) if (rank := best(key)) is not None]
+    return [key for _, _, key in sorted(ranked)]
+
+
+def nearest_relations(text: str, known: Iterable[str], limit: int = 3) -> list[str]:
+    """Return up to `limit` relations of `known` nearest in words to `text` (for "Did you mean …?")."""
+    by_spelling: dict[str, str] = {}
+    for key in known:
+        for spelling in _spellings(key):
+            by_spelling.setdefault(_core(spelling), key)
+    close = difflib.get_close_matches(_core(text), list(by_spelling), n=limit * 4, cutoff=0.5)
+    return list(dict.fromkeys(by_spelling[c] for c in close))[:limit]
+
+
+def unknown_relation(text: str, known: Iterable[str]) -> str:
+    """Return the answer to a relation nobody knows, with the nearest ones in words."""
+    near = [f"“{relation_phrase(k)}”" for k in nearest_relations(text, known)]
+    hint = (
+        f" Did you mean {_either(near)}?"
+        if near
+        else " Pick one of those the relation box offers as you type."
+    )
+    return f"“{text.strip()}” is not a relation this campaign knows.{hint}"
+
+
+def _either(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"

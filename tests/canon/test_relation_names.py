@@ -1,0 +1,72 @@
+"""Relations by the words a table uses: their phrases, synonyms, and the nearest when none fits."""
+
+from __future__ import annotations
+
+import pytest
+
+from canon.errors import InvalidInput
+from canon.ontology import base_ontology
+from canon.wording.relation_names import (
+    find_relation,
+    matching_relations,
+    nearest_relations,
+    relation_phrase,
+    unknown_relation,
+)
+
+KNOWN = list(base_ontology().relation_types)
+
+
+def test_every_relation_has_a_phrase_without_codes_and_no_two_read_alike() -> None:
+    phrases = [relation_phrase(k) for k in KNOWN]
+    assert relation_phrase("ALLY_OF") == "is an ally of"
+    assert relation_phrase("PARENT_OF") == "is the parent of"
+    assert relation_phrase("RULES") == "rules"
+    assert all("_" not in p and p == p.lower() for p in phrases)
+    assert len(set(phrases)) == len(phrases)
+    assert relation_phrase("MENTOR_OF") == "is mentor of"  # a campaign's own relation
+
+
+@pytest.mark.parametrize(
+    ("typed", "key"),
+    [
+        ("ALLY_OF", "ALLY_OF"),
+        ("ally of", "ALLY_OF"),
+        ("is an ally of", "ALLY_OF"),
+        ("  Is An  Ally-Of ", "ALLY_OF"),
+        ("hates", "ENEMY_OF"),
+        ("is the father of", "PARENT_OF"),
+        ("married to", "SPOUSE_OF"),
+        ("Rules", "RULES"),
+        ("lives in", "LIVES_IN"),
+    ],
+)
+def test_a_relation_is_found_by_its_key_its_phrase_or_a_synonym(typed: str, key: str) -> None:
+    assert find_relation(typed, KNOWN) == key
+    assert base_ontology().relation_type(typed) == key
+
+
+def test_a_relation_the_campaign_does_not_know_is_not_found() -> None:
+    assert find_relation("hates", ["ALLY_OF"]) is None
+    assert find_relation("", KNOWN) is None
+    assert find_relation("protected by", KNOWN) is None
+
+
+def test_typing_narrows_the_list_on_words_and_synonyms() -> None:
+    assert matching_relations("hat", KNOWN) == ["ENEMY_OF"]
+    assert matching_relations("", KNOWN) == KNOWN
+    assert matching_relations("sibl", KNOWN) == ["SIBLING_OF"]
+    assert matching_relations("par", KNOWN)[:2] == ["PARENT_OF", "PART_OF"]
+    assert matching_relations("zzz", KNOWN) == []
+
+
+def test_an_unknown_relation_is_answered_with_the_nearest_in_words() -> None:
+    assert nearest_relations("protected by", KNOWN)[0] == "ALLY_OF"
+    assert unknown_relation("protected by", KNOWN).startswith(
+        "“protected by” is not a relation this campaign knows. Did you mean “is an ally of”"
+    )
+    assert unknown_relation("zzzz", ["ALLY_OF"]) == (
+        "“zzzz” is not a relation this campaign knows. Pick one of those the relation box offers as you type."
+    )
+    with pytest.raises(InvalidInput, match="“protected by” is not a relation this campaign knows"):
+        base_ontology().relation_type("protected by")

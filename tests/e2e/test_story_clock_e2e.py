@@ -1,0 +1,121 @@
+"""The story's clock as a new GM meets it: dates on the campaign's own calendar, plain errors, no dead ends.
+
+The real discord.py client against the emulator (tests/e2e/conftest.py)."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+
+from memory.scene_tables import SceneRow
+from tests.e2e.conftest import World, embed_fields
+from tests.e2e.test_canon_e2e import canon_counts, embed_text, latest_scene, proposals_of_scene
+from tests.e2e.test_continuity_e2e import import_yaml
+
+TIMELINE = """\
+kind: timeline
+era: tidewater_age
+name: The Tidewater Age
+start: 1
+events:
+  - id: founding_of_saltmarch
+    name: Founding of Saltmarch
+    year: 112
+"""
+
+NO_TIDEWATER = (
+    "There is no era “tidewater” in this campaign's calendar. Its eras: The Tidewater Age (tidewater_age), "
+    "e.g. `tidewater_age.year_12`."
+)
+
+
+async def test_a_date_of_an_era_the_calendar_lacks_is_refused_where_a_scene_is_dated(world: World) -> None:
+    emu, chan, gm = world.emu, world.channel, world.gm
+    await import_yaml(world, "timeline.yaml", TIMELINE)
+    refused = await emu.invoke(chan, gm, "scene start", title="Arrival", date="tidewater.year_12")
+    assert refused.ephemeral and refused.content == NO_TIDEWATER, refused.content
+    async with world.bot.services.db.session() as session:  # nothing started with a date nobody can place
+        assert await session.scalar(select(func.count()).select_from(SceneRow)) == 0
+
+    started = await emu.invoke(chan, gm, "scene start", title="Arrival", date="tidewater_age.year_336")
+    assert "year 336 of the tidewater age" in embed_text(started.message["embeds"][0]).lower()
+    moved = await emu.invoke(chan, gm, "scene time", when="tidewater.year_12")
+    assert moved.ephemeral and moved.content == NO_TIDEWATER, moved.content
+    garbled = await emu.invoke(chan, gm, "scene time", when="year 336")
+    assert garbled.ephemeral and garbled.content == (
+        "“year 336” is not a date or a shift of time. Write a date on the campaign's calendar, like "
+        "`tidewater_age.year_300`, or a shift like +3 days, +2 weeks, +1 month, +10 years."
+    ), garbled.content
+    assert (await latest_scene(world)).world_date == "tidewater_age.year_336"
+
+
+async def test_a_date_of_an_era_the_calendar_lacks_is_refused_in_proposals_canon_and_as_of(
+    world: World,
+) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await import_yaml(world, "timeline.yaml", TIMELINE)
+    await emu.invoke(chan, gm, "canon add entity", name="Mara", type="NPC")
+    before = await canon_counts(world)
+    added = await emu.invoke(
+        chan, gm, "canon add fact", subject="Mara", attribute="title", value="Queen", when="tidewater.year_12"
+    )
+    assert added.ephemeral and NO_TIDEWATER in (added.content or ""), added.content
+    related = await emu.invoke(
+        chan, gm, "canon add relationship", subject="Mara", relation="ally_of", object="Mara", since="x.1"
+    )
+    assert related.ephemeral and "There is no era “x” in this campaign's calendar" in (related.content or "")
+    assert await canon_counts(world) == before  # nothing written
+
+    await emu.invoke(chan, gm, "scene start", title="Arrival")
+    await emu.send_message(chan, pat, "Mara falls.")
+    proposed = await emu.invoke(
+        chan, pat, "propose state", subject="Mara", state="dead", when="tidewater.year_12"
+    )
+    assert proposed.ephemeral and NO_TIDEWATER in (proposed.content or ""), proposed.content
+    assert await proposals_of_scene(world, (await latest_scene(world)).id) == []
+    fine = await emu.invoke(
+        chan, pat, "propose state", subject="Mara", state="dead", when="tidewater_age.year_12"
+    )
+    assert fine.ephemeral and fine.embeds, fine.content
+
+    card = await emu.invoke(chan, pat, "canon entity", name="Mara", as_of_date="tidewater.year_12")
+    assert card.ephemeral and card.content == NO_TIDEWATER, card.content
+    shown = await emu.invoke(chan, pat, "canon entity", name="Mara", as_of_date="tidewater_age.year_12")
+    assert shown.embeds, shown.content
+
+
+async def test_a_campaign_without_eras_takes_its_dates_as_before(world: World) -> None:
+    emu, chan, gm = world.emu, world.channel, world.gm
+    started = await emu.invoke(chan, gm, "scene start", title="Arrival", date="412.3.17")
+    assert "year 412" in embed_text(started.message["embeds"][0]), started.message
+
+
+async def test_a_scene_card_says_its_status_and_a_short_scene_in_words(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await emu.invoke(chan, gm, "scene start", title="The Inn")
+    await emu.send_message(chan, pat, "I order an ale.")
+    running = embed_fields((await emu.invoke(chan, pat, "scene status")).embeds[0])
+    assert running["Status"] == "Running" and running["Duration"] == "under a minute", running
+    await emu.invoke(chan, pat, "propose fact", subject="Mara", attribute="title", value="Queen")
+    await emu.invoke(chan, gm, "endscene")
+    waiting = embed_fields((await emu.invoke(chan, pat, "scene status")).embeds[0])
+    assert waiting["Status"] == "Waiting for the GM's canon review", waiting
+
+
+async def test_after_a_scene_ends_its_transcript_and_notes_use_the_channels_latest_scene(
+    world: World,
+) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await emu.invoke(chan, gm, "scene start", title="The Inn")
+    await emu.send_message(chan, pat, "I order an ale.")
+    await emu.invoke(chan, gm, "endscene")  # nothing proposed: the scene is done at once
+    assert (await latest_scene(world)).status == "completed"
+
+    transcript = await emu.invoke(chan, pat, "scene transcript")
+    (text,) = transcript.files.values()
+    assert "I order an ale." in text.decode()
+    assert transcript.content == "Transcript of Scene 1: “The Inn” (ended): 1 turn.", transcript.content
+
+    refused = await emu.invoke(chan, pat, "note add", text="Brann lies.", this_scene=True)
+    assert refused.ephemeral and "Only the GM" in (refused.content or "")
+    kept = await emu.invoke(chan, gm, "note add", text="Brann lies.", this_scene=True)
+    assert "scene 1, “The Inn” (ended)" in embed_text(kept.embeds[0]), embed_text(kept.embeds[0])
