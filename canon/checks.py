@@ -68,10 +68,17 @@ async def neighbourhood_snapshot(reader: CanonReader, statement_ids: Collection[
 
 
 async def entities_snapshot(
-    reader: CanonReader, entity_ids: Collection[int], *, relied_on: Collection[int] = ()
+    reader: CanonReader,
+    entity_ids: Collection[int],
+    *,
+    relied_on: Collection[int] = (),
+    held: Collection[int] = (),
 ) -> Snapshot:
     """Return a snapshot of some entities: everything said about them, and of the entities at the other end
-    what the rules read (their states, parents, containers and sub-eras); `relied_on` adds statements."""
+    what the rules read (their states, parents, containers and sub-eras); `relied_on` adds statements.
+
+    `held` are entities the caller already holds, with every statement about them (an import's new entities):
+    they are neither read nor followed as neighbours, and the caller adds them to the snapshot."""
     ids = set(entity_ids)
     statements = await reader.statements(
         subject_ids=ids, object_ids=ids, include_retconned=True, with_evidence=False
@@ -84,7 +91,7 @@ async def entities_snapshot(
     related = {s.subject_id for s in statements} | {
         s.object_id for s in statements if s.object_id is not None
     }
-    extra = related - ids
+    extra = related - ids - set(held)
     if extra:
         more = await reader.statements(
             subject_ids=extra,
@@ -94,7 +101,7 @@ async def entities_snapshot(
         )
         statements += [s for s in more if s.id not in known]
         related |= {s.subject_id for s in more} | {s.object_id for s in more if s.object_id is not None}
-    entities = await reader.entities(related | ids, include_retconned=True)
+    entities = await reader.entities((related | ids) - set(held), include_retconned=True)
     dependencies = await _dependencies(reader, [s.id for s in statements])
     return Snapshot(
         entities=entities, statements=statements, dependencies=dependencies, ontology=reader.ontology

@@ -149,7 +149,12 @@ class Checks:
         existing = touched - set(self.w.created_rows)
         if len(existing) > _EXISTING_LIMIT:
             return await whole_snapshot(self.state.reader)
-        base = await entities_snapshot(self.state.reader, existing) if existing else None
+        # The new entities and every fact about them are in memory: the database is read for the rest only.
+        base = (
+            await entities_snapshot(self.state.reader, existing, held=self.w.created_rows.keys())
+            if existing
+            else None
+        )
         provenance = self.w.provenance(Authority.SOURCE, 1.0)
         entities: dict[int, Entity] = dict(base.entities) if base is not None else {}
         plans = self.w.created_plans
