@@ -11,7 +11,6 @@ Canon facts from play outrank imported prose, so these are tried before the pass
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Sequence
 
 from canon.wording import relation_sentence
@@ -127,29 +126,6 @@ def _about_entity_only(question: str, fact: CanonFact) -> bool:
     return all(has_word(named, w) for w in key_words(question))
 
 
-_ATTRIBUTE = re.compile(r"^(?P<subject>.+?): (?P<predicate>[^=]+?) = (?P<value>.+)$")
-
-
-def _fact_sentence(fact: str) -> str:
-    """Return a card's fact line as a sentence ("North Gate: status = collapsed" -> "North Gate's status is …");
-    a line the wording layer wrote ("North Gate's status: collapsed") is said as it reads."""
-    match = _ATTRIBUTE.match(fact)
-    if match is None:
-        return fact
-    return f"{match['subject']}'s {match['predicate'].replace('_', ' ')} is {match['value']}"
-
-
-def _latest(lines: Sequence[str]) -> list[str]:
-    """Return a card's fact lines keeping, of an attribute stated more than once, its last value (story order)."""
-    kept: dict[str, str] = {}
-    for line in lines:
-        match = _ATTRIBUTE.match(line)
-        key = f"{match['subject']}:{match['predicate']}" if match else line
-        kept.pop(key, None)
-        kept[key] = line
-    return list(kept.values())
-
-
 def _fact_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return the canon fact that holds every word the question asks besides the entity's name, or None."""
     for number, fact in enumerate(facts, 1):
@@ -157,9 +133,10 @@ def _fact_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
         asked = [w for w in key_words(question) if not has_word(named, w)]
         if not asked:
             continue
-        for line in _latest(fact.facts):
+        # A card's facts are sentences already, an attribute's last value only (`entities.card_facts`).
+        for line in fact.facts:
             if all(has_word(set(fold_words(line)), w) for w in asked):
-                return f"{_fact_sentence(line)}. [{number}]", number
+                return f"{line}. [{number}]", number
     return None
 
 
