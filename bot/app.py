@@ -17,6 +17,7 @@ from bot.ops.operations import OperationsService
 from bot.ops.scheduler import JobScheduler
 from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
+from bot.services.characters import CharacterDesk
 from bot.services.directory import Directory
 from bot.services.gm_notes import GmNoteDesk
 from bot.services.npc_memories import NpcMemoryDesk
@@ -197,6 +198,8 @@ class Services:
     directory: Directory = field(default=None)  # type: ignore[assignment]
     # The GM's notes (memory.notes, bot.services.gm_notes): made from db, canon and scenes unless passed in.
     notes: GmNoteDesk = field(default=None)  # type: ignore[assignment]
+    # Player characters and their players (bot.services.characters): made from canon unless passed in.
+    characters: CharacterDesk = field(default=None)  # type: ignore[assignment]
     # The GM's operations on NPC memories (bot.services.npc_memories): made from the voice's store and canon.
     npc_memories: NpcMemoryDesk = field(default=None)  # type: ignore[assignment]
     # Dialogue files into scenes (bot.voice.dialogue_import): made from scenes, turns and canon.
@@ -209,6 +212,8 @@ class Services:
             self.structured = StructuredImportService(self.db, self.canon.ontology_for)
         if self.notes is None:
             self.notes = GmNoteDesk(GmNoteService(self.db), self.canon, self.scenes)
+        if self.characters is None:
+            self.characters = CharacterDesk(self.canon)
         if self.dialogue is None:
             self.dialogue = DialogueImportService(self.scenes, self.turns, self.canon)
         if self.npc_memories is None:

@@ -21,6 +21,10 @@ def metadata() -> MetaData:
     """Return the metadata of every table, importing each layer's models so they register."""
     import bot.schema.branch_tables
     import bot.schema.ops_tables  # noqa: F401
+    import canon.campaigns
+    import canon.knowledge.tables
+    import canon.structured.tables
+    import canon.tables  # noqa: F401
     import memory.journal
     import memory.knowledge.tables
     import memory.notes.tables
