@@ -90,7 +90,10 @@ def findings(tree: ast.AST) -> Iterator[tuple[int, str]]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
             if any(_reads_visibility(side) for side in (node.left, *node.comparators)):
-                yield node.lineno, "compares a visibility: ask canon.visibility (entity_hidden, view_hidden, ...)"
+                yield (
+                    node.lineno,
+                    "compares a visibility: ask canon.visibility (entity_hidden, view_hidden, ...)",
+                )
         elif isinstance(node, ast.BoolOp):
             if any(_viewer_test(v) for v in node.values) and any(_hidden_test(v) for v in node.values):
                 yield node.lineno, "writes may_see by hand: use canon.visibility.may_see or seen"

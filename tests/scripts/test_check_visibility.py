@@ -61,7 +61,10 @@ def test_reading_what_canon_visibility_decided_is_not_a_finding(source: str) -> 
 
 def test_the_program_decides_visibility_in_one_place() -> None:
     done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "check_visibility.py")], capture_output=True, text=True, cwd=ROOT
+        [sys.executable, str(ROOT / "scripts" / "check_visibility.py")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
     )
     assert done.returncode == 0, done.stdout
 
