@@ -20,7 +20,7 @@ MIGRATIONS = Path(__file__).parent.parent / "migrations"
 def metadata() -> MetaData:
     """Return the metadata of every table, importing each layer's models so they register."""
     import bot.schema.branch_tables
-    import bot.schema.ops_tables
+    import bot.schema.ops_tables  # noqa: F401
     import canon.campaigns
     import canon.structured.tables
     import canon.tables  # noqa: F401
@@ -98,6 +98,7 @@ async def upgrade(db: Database, revision: str = "heads") -> None:
     async with db.engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             await conn.execute(
-                text("SELECT pg_advisory_xact_lock(hashtext(:key || current_schema()))"), {"key": MIGRATION_LOCK}
+                text("SELECT pg_advisory_xact_lock(hashtext(:key || current_schema()))"),
+                {"key": MIGRATION_LOCK},
             )
         await conn.run_sync(lambda sync: command.upgrade(alembic_config(sync), revision))

@@ -44,7 +44,12 @@ UPGRADE = textwrap.dedent(
 async def _run_upgrades(count: int, *args: str) -> list[tuple[int, str, str]]:
     processes = [
         await asyncio.create_subprocess_exec(
-            sys.executable, "-c", UPGRADE, *args, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+            sys.executable,
+            "-c",
+            UPGRADE,
+            *args,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
         )
         for _ in range(count)
     ]
