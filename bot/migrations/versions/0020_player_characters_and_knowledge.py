@@ -4,8 +4,8 @@ Who plays which character (claims, the one active character of each member), wha
 canon from an in-world date or a scene on (reveals, kept when undone), and what they believe that canon may not
 hold. Nothing existing changes: the tables start empty, so every campaign reads as before.
 
-Revision ID: 0018
-Revises: 0017
+Revision ID: 0020
+Revises: 0019
 Create Date: 2026-12-04 09:45:00.000000
 """
 
@@ -16,8 +16,8 @@ from alembic import op
 
 import canon.storage
 
-revision = "0018"
-down_revision = "0017"
+revision = "0020"
+down_revision = "0019"
 branch_labels = None
 depends_on = None
 
