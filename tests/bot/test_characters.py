@@ -52,7 +52,9 @@ async def test_a_claim_waits_for_the_gm_and_the_first_character_is_active(
     assert await desk.active(campaign, PAT.id) is None  # a claim plays nothing yet
     with pytest.raises(NotAllowed):
         await desk.decide(campaign, claim.id, approve=True, gm=NOT_GM)
-    assert (await desk.link(campaign, claim.id)).status == LinkStatus.ASKED  # the refused click changed nothing
+    assert (
+        await desk.link(campaign, claim.id)
+    ).status == LinkStatus.ASKED  # the refused click changed nothing
     approved = await desk.decide(campaign, claim.id, approve=True, gm=GM)
     assert approved.status == LinkStatus.PLAYS and approved.active and approved.decided_by == "Gina"
     with pytest.raises(Conflict, match="already approved"):
@@ -66,7 +68,9 @@ async def test_a_claim_waits_for_the_gm_and_the_first_character_is_active(
     assert [(m.character, m.active) for m in mine] == [("Sable", False), ("Brann", True)]
 
 
-async def test_claiming_a_character_someone_else_plays_is_refused(desk: CharacterDesk, campaign: Campaign) -> None:
+async def test_claiming_a_character_someone_else_plays_is_refused(
+    desk: CharacterDesk, campaign: Campaign
+) -> None:
     await desk.assign(campaign, "Sable", PAT, GM)
     with pytest.raises(NotAllowed, match="Sable is played by Pat"):
         await desk.claim(campaign, "Sable", QUINN)
@@ -83,7 +87,9 @@ async def test_claiming_a_character_someone_else_plays_is_refused(desk: Characte
     assert (await desk.link(campaign, claim.id)).status == LinkStatus.ASKED
 
 
-async def test_what_is_not_a_character_or_not_seen_is_refused(desk: CharacterDesk, campaign: Campaign) -> None:
+async def test_what_is_not_a_character_or_not_seen_is_refused(
+    desk: CharacterDesk, campaign: Campaign
+) -> None:
     with pytest.raises(InvalidInput, match="The Mill is a Location, not a character"):
         await desk.claim(campaign, "The Mill", PAT)
     # A GM-only person is as unknown to a player as a name nobody wrote.
@@ -97,7 +103,9 @@ async def test_what_is_not_a_character_or_not_seen_is_refused(desk: CharacterDes
     assert await desk.roster(campaign) == []  # nothing half-written
 
 
-async def test_a_claim_of_another_campaign_is_not_found(db: Database, desk: CharacterDesk, campaign: Campaign) -> None:
+async def test_a_claim_of_another_campaign_is_not_found(
+    db: Database, desk: CharacterDesk, campaign: Campaign
+) -> None:
     other = await db.run(lambda s: campaigns.create_campaign(s, "Elsewhere", guild_id=21))
     claim = await desk.claim(campaign, "Sable", PAT)
     with pytest.raises(NotFound):
