@@ -26,6 +26,7 @@ from canon.campaigns import Campaign
 from canon.errors import GameError, InvalidInput
 from canon.models import Viewer
 from cogs import lore_answer_embeds, lore_embeds, lore_import, lore_views
+from cogs.attachments import read_attachment
 from cogs.canon_options import campaign_of, viewer_of
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
 from cogs.embeds import clip
@@ -177,11 +178,11 @@ class LoreCommands(commands.Cog):
             self.imports.check_upload(attachment.filename, attachment.size)
         tag_list = parse_tags(tags)
         await replies.think(interaction)
-        data = await file.read()
+        data = await read_attachment(file)
         if not extra and is_dialogue(file.filename, data):  # lines of a scene, not world-bible prose
             await lore_import.import_dialogue(interaction, campaign, file.filename, data)
             return
-        more = [(attachment.filename, await attachment.read()) for attachment in extra]
+        more = [(attachment.filename, await read_attachment(attachment)) for attachment in extra]
         outcome = await self.imports.import_file(
             campaign,
             file.filename,
