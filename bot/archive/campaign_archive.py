@@ -62,6 +62,7 @@ from canon import campaigns
 from canon.campaigns import Campaign, CampaignRow
 from canon.errors import Conflict, NotFound
 from canon.storage import Database, utc_now
+from canon.visibility import source_stored_hidden
 from memory.knowledge.archive import ArchivedSource, KnowledgeArchive, restore_knowledge
 from memory.knowledge.models import ImportOutcome, KnowledgeClass, ProgressCallback, SourceVersionInfo
 from memory.knowledge.service import KnowledgeService
@@ -306,7 +307,7 @@ class CampaignArchive:
                         title=row["title"],
                         knowledge_class=KnowledgeClass(row["knowledge_class"]),
                         enabled=bool(row["enabled"]),
-                        hidden=row.get("visibility") == "hidden",
+                        hidden=source_stored_hidden(row.get("visibility")),
                         tags=list(row.get("tags") or []),
                         always_include=bool(row.get("always_include")),
                         notes=row.get("notes"),

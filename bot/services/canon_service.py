@@ -20,10 +20,11 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.client import limits
+from bot.schema import review_cards
 from bot.services.canon_access import CanonAccess
 from bot.services.proposal_service import ProposalService, Review
 from bot.services.wording import wording_for
-from canon import campaigns, review_cards
+from canon import campaigns
 from canon import conflicts as lifecycle
 from canon.calendar import DateError, check_era, parse_date, real_time_problem
 from canon.campaigns import Campaign, ChangesetKind, open_changeset

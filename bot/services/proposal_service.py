@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.schema import review_cards
 from bot.services.canon_access import CanonAccess
 from bot.services.wording import wording_for
-from canon import campaigns, review_cards
+from canon import campaigns
 from canon.campaigns import Campaign, ChangesetKind, ChangesetRow
 from canon.continuity import Finding
 from canon.errors import Conflict, GameError, InvalidInput, NotFound
