@@ -16,6 +16,7 @@ from bot.services.branches import BranchService
 from bot.services.campaigns import CampaignService
 from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
+from bot.services.characters import CharacterDesk
 from bot.services.directory import Directory
 from bot.services.gm_notes import GmNoteDesk
 from bot.services.lore_answer import LoreAnswers
@@ -67,6 +68,7 @@ class Services:
     recaps: RecapService
     directory: Directory
     notes: GmNoteDesk
+    characters: CharacterDesk
     npc_memories: NpcMemoryDesk
     dialogue: DialogueImportService
     answers: LoreAnswers
@@ -137,6 +139,7 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
         recaps=RecapService(db, canon, voice),
         directory=Directory(canon),
         notes=GmNoteDesk(GmNoteService(db), canon, scenes),
+        characters=CharacterDesk(canon),
         npc_memories=NpcMemoryDesk(voice.memories, canon),
         dialogue=DialogueImportService(scenes, turns, canon),
         answers=LoreAnswers(knowledge, llm),
