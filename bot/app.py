@@ -5,41 +5,38 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from bot.llm.client import LLMClient
-from bot.llm.openai_compatible import OpenAICompatibleLLM, build_llm
-from bot.ops.ledger import SqlTokenLedger
 from bot.ops.metrics import CommandLatencies
-from bot.ops.operations import OperationsService
-from bot.ops.scheduler import JobScheduler
-from bot.services.branches import BranchService
 from bot.services.campaigns import CampaignService
 from bot.services.canon_access import CanonAccess
-from bot.services.canon_service import CanonService
-from bot.services.characters import CharacterDesk
-from bot.services.directory import Directory
-from bot.services.gm_notes import GmNoteDesk
 from bot.services.lore_answer import LoreAnswers
-from bot.services.lore_service import LoreImportService
-from bot.services.npc_memories import NpcMemoryDesk
-from bot.services.pictures import PictureService
-from bot.services.proposal_service import ProposalService
-from bot.services.recaps import RecapService
-from bot.services.structured_import import StructuredImportService
-from bot.voice.dialogue_import import DialogueImportService
-from bot.voice.service import VoiceService
 from canon.storage import Database
 from config.settings import Settings
-from memory.digests import SceneMomentStore
-from memory.doc_index import ChromaDocIndex
 from memory.embedding import MiniLMEmbedder
 from memory.knowledge.service import KnowledgeService
-from memory.notes import GmNoteService
-from memory.npc_memory import NpcMemoryStore
-from memory.scenes import SceneService
-from memory.tokens import count_tokens
-from memory.turn_log import TurnLog
 from memory.vector_index import ChromaVectorIndex
+
+if TYPE_CHECKING:
+    from bot.ops.ledger import SqlTokenLedger
+    from bot.ops.operations import OperationsService
+    from bot.ops.scheduler import JobScheduler
+    from bot.services.branches import BranchService
+    from bot.services.canon_service import CanonService
+    from bot.services.characters import CharacterDesk
+    from bot.services.directory import Directory
+    from bot.services.gm_notes import GmNoteDesk
+    from bot.services.lore_service import LoreImportService
+    from bot.services.npc_memories import NpcMemoryDesk
+    from bot.services.pictures import PictureService
+    from bot.services.proposal_service import ProposalService
+    from bot.services.recaps import RecapService
+    from bot.services.structured_import import StructuredImportService
+    from bot.voice.dialogue_import import DialogueImportService
+    from bot.voice.service import VoiceService
+    from memory.scenes import SceneService
+    from memory.turn_log import TurnLog
 
 log = logging.getLogger(__name__)
 
@@ -89,14 +86,36 @@ class Services:
             await self.scheduler.shutdown()
         await self.voice.close()
         await self.turns.close()
-        if isinstance(self.llm, OpenAICompatibleLLM):
-            await self.llm.aclose()
+        close = getattr(self.llm, "aclose", None)
+        if close is not None:
+            await close()
         await self.db.dispose()
 
 
 async def build_services(settings: Settings, *, db: Database | None = None, migrate: bool = True) -> Services:
     """Open the database (creating the data directory and applying migrations) and build the services."""
+    # Imported here, not at the top: `lorekeeper lore` builds only what a question needs (`open_lore_reader`).
+    from bot.llm.openai_compatible import build_llm
+    from bot.ops.ledger import SqlTokenLedger
+    from bot.ops.operations import OperationsService
+    from bot.ops.scheduler import JobScheduler
     from bot.schema import database
+    from bot.services.branches import BranchService
+    from bot.services.canon_service import CanonService
+    from bot.services.characters import CharacterDesk
+    from bot.services.directory import Directory
+    from bot.services.gm_notes import GmNoteDesk
+    from bot.services.lore_service import LoreImportService
+    from bot.services.npc_memories import NpcMemoryDesk
+    from bot.services.pictures import PictureService
+    from bot.services.proposal_service import ProposalService
+    from bot.services.recaps import RecapService
+    from bot.services.structured_import import StructuredImportService
+    from bot.voice.dialogue_import import DialogueImportService
+    from memory.notes import GmNoteService
+    from memory.scenes import SceneService
+    from memory.tokens import count_tokens
+    from memory.turn_log import TurnLog
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     db = db or Database.from_url(settings.resolved_database_url)
@@ -163,6 +182,11 @@ def build_voice(
     NPC memories and scene summaries get Chroma collections of their own per campaign (`lk_mem{id}`,
     `lk_scn{id}`) beside the knowledge index, rebuilt from SQL on demand.
     """
+    from bot.voice.service import VoiceService
+    from memory.digests import SceneMomentStore
+    from memory.doc_index import ChromaDocIndex
+    from memory.npc_memory import NpcMemoryStore
+
     embedder = (
         MiniLMEmbedder(batch_size=settings.embedding.batch_size) if settings.embedding.enabled else None
     )
@@ -206,3 +230,48 @@ def build_knowledge(settings: Settings, db: Database, canon: CanonAccess | None 
         embedder=embedder,
         ontology_for=canon.ontology_for if canon is not None else None,
     )
+
+
+@dataclass
+class LoreReader:
+    """The services a lore question uses, under the names `Services` gives them (`open_lore_reader`)."""
+
+    db: Database
+    campaigns: CampaignService
+    knowledge: KnowledgeService
+    llm: LLMClient | None
+    answers: LoreAnswers
+
+    async def close(self) -> None:
+        """Close the model client and the database."""
+        close = getattr(self.llm, "aclose", None)
+        if close is not None:
+            await close()
+        await self.db.dispose()
+
+
+async def open_lore_reader(settings: Settings) -> LoreReader | None:
+    """Return only what `lorekeeper lore QUESTION` uses, or None when the database needs migrating first.
+
+    Building every service imports the whole application (the model client, the scheduler, the voice, Alembic)
+    before the first answer; a question needs the database, the campaigns, the imported knowledge (whose vector
+    index and model load on first use) and the language model when one is configured. Whether the database is
+    at the newest migration is read without Alembic (`schema.current`); when it is not, the caller builds every
+    service instead, which migrates it.
+    """
+    from bot.schema.current import schema_current
+
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    db = Database.from_url(settings.resolved_database_url)
+    if not await schema_current(db):
+        await db.dispose()
+        return None
+    knowledge = build_knowledge(settings, db, CanonAccess())
+    llm: LLMClient | None = None
+    if settings.llm.configured:
+        from bot.llm.openai_compatible import build_llm
+        from bot.ops.ledger import SqlTokenLedger
+        from memory.tokens import count_tokens
+
+        llm = build_llm(settings.llm, SqlTokenLedger(db), token_counter=count_tokens)
+    return LoreReader(db, CampaignService(db), knowledge, llm, LoreAnswers(knowledge, llm))
