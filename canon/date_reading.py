@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from canon.calendar import MAX_YEAR, UNKNOWN, DateError, WorldDate, parse_date
 from canon.campaign_calendar import CampaignCalendar
 from canon.date_relative import read_relative
+from canon.errors import InvalidInput
 from canon.date_words import (
     ORDINAL,
     Name,
@@ -149,7 +150,7 @@ def _stored(raw: str, calendar: CampaignCalendar) -> WorldDate:
         ) from None
     if date.era is not None and calendar.eras and calendar.era(date.era) is None:
         raise _Refusal(f"“{raw}” names an era this campaign does not have. {calendar.describe_eras()}")
-    return settle(date, calendar, raw)
+    return date  # the stored form is exact: it is taken as written
 
 
 def _absolute(raw: str, words: list[str], calendar: CampaignCalendar) -> tuple[WorldDate, str]:
@@ -421,3 +422,28 @@ def _ordinal(n: int) -> str:
 
 def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def typed_date(
+    text: str | None, calendar: CampaignCalendar, *, anchor: WorldDate | None = None, what: str = "The date"
+) -> str | None:
+    """Return a typed date in its stored form (None when nothing was typed); raise `InvalidInput` with the
+    refusal in the calendar's words (`what` names the field: "born", "since")."""
+    if text is None or not text.strip():
+        return None
+    reading = read_date(text, calendar, anchor=anchor)
+    if reading.date is None:
+        lead = "" if what == "The date" else f"{what[:1].upper()}{what[1:]}: "
+        raise InvalidInput(lead + reading.sentence())
+    return str(reading.date)
+
+
+def scene_anchor(stored: str | None) -> WorldDate | None:
+    """Return a scene's stored date as the anchor of relative dates ("three days later"), or None."""
+    if not stored:
+        return None
+    try:
+        date = parse_date(stored)
+    except DateError:
+        return None
+    return None if date.is_unknown else date

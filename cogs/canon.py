@@ -76,8 +76,8 @@ class CanonCommands(commands.Cog):
     ) -> None:
         campaign = await self._campaign(interaction)
         viewer = canon_options.viewer_of(interaction)
-        eras = await self.canon.era_names(campaign, viewer) if date else {}
-        as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at, eras=eras)
+        calendar = await self.canon.calendar(campaign, viewer) if date else None
+        as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at, calendar=calendar)
         card, words = await self.canon.worded_card(campaign, name, viewer=viewer, as_of=as_of)
         content = canon_directory.card_content(card, viewer, words)  # with a select of its related entities
         embed = entity_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of, words=words)

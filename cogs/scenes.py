@@ -47,7 +47,7 @@ class SceneCommands(commands.Cog):
     @app_commands.describe(
         title="What the scene is called",
         location="Where it takes place (a place of canon, or any words)",
-        date="A date on the campaign's calendar, e.g. year 300 of an era: <era key>.year_300",
+        date="The in-world date, as the table says it: year 363 of the Third Age, 17 Hearthmoon 340 TA",
     )
     @gm_only()
     async def start(
@@ -60,8 +60,8 @@ class SceneCommands(commands.Cog):
         """Start logging this channel's messages as the turns of a new scene."""
         guild = _guild(interaction)
         campaign = await campaign_here(interaction)
-        eras = await self.bot.services.canon.era_names(campaign) if date else {}
-        world_date, world_key = date_and_key(scene_time(date, None, eras=eras)) if date else (None, None)
+        calendar = await self.bot.services.canon.calendar(campaign) if date else None
+        world_date, world_key = date_and_key(scene_time(date, None, calendar=calendar)) if date else (None, None)
         scene = await self.scenes.start_scene(
             campaign_id=campaign.id,
             guild_id=guild.id,
@@ -79,14 +79,14 @@ class SceneCommands(commands.Cog):
 
     @scene.command(name="time", description="Move the scene's in-world date (GM)")
     @app_commands.describe(
-        when="A shift like +3 days or +1 month, or a date on the campaign's calendar, e.g. <era key>.year_300"
+        when="A date as the table says it (year 363 of the Third Age), or a step: three days later, next spring"
     )
     @gm_only()
     async def time(self, interaction: discord.Interaction, when: app_commands.Range[str, 1, 120]) -> None:
         """Move the running scene's date: facts proposed from now on are dated by it."""
         _guild(interaction)
-        eras = await self.bot.services.canon.era_names(await campaign_here(interaction))
-        scene = await self.scenes.set_time(interaction.channel_id or 0, when, eras=eras)
+        calendar = await self.bot.services.canon.calendar(await campaign_here(interaction))
+        scene = await self.scenes.set_time(interaction.channel_id or 0, when, calendar=calendar)
         await interaction.response.send_message(embeds.scene_time_text(scene), allowed_mentions=NONE)
 
     @scene.command(name="status", description="Show the scene running in this channel")

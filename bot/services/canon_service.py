@@ -26,7 +26,9 @@ from bot.services.wording import wording_for
 from canon import campaigns, review_cards
 from canon import conflicts as lifecycle
 from canon.calendar import DateError, check_era, parse_date, real_time_problem
+from canon.campaign_calendar import CampaignCalendar
 from canon.campaigns import Campaign, ChangesetKind, open_changeset
+from canon.date_reading import read_date
 from canon.checks import RecordedConflict, record_findings, recorded_conflicts, whole_graph_findings
 from canon.continuity import Finding, world_key
 from canon.errors import Conflict, GameError, InvalidInput, NotAllowed, NotFound
@@ -96,11 +98,18 @@ def parse_as_of(
     at_scene: int | None = None,
     believed_at: str | None = None,
     eras: Mapping[str, str] | None = None,
+    calendar: CampaignCalendar | None = None,
 ) -> AsOf:
     """Return an as-of point from command arguments, or raise `InvalidInput` showing the expected forms (a
-    date's era must be one of the campaign's `eras`, names by key, when given)."""
+    date is read on the campaign's `calendar` as the table types it, when given; else its era must be one of
+    the campaign's `eras`, names by key)."""
     world = world_k = None
-    if at_date:
+    if at_date and calendar is not None:
+        reading = read_date(at_date, calendar)
+        if reading.date is None:
+            raise InvalidInput(reading.sentence())
+        world, world_k = str(reading.date), world_key(reading.date)
+    elif at_date:
         try:
             date = check_era(parse_date(at_date.strip()), at_date.strip(), eras or {})
         except DateError as error:
@@ -444,6 +453,11 @@ class CanonService(ProposalService):
         """Return the names of the eras the campaign's calendar defines (that the viewer may see), by key."""
         async with self.db.session() as session:
             return await (await self.reader(session, campaign, viewer)).era_names()
+
+    async def calendar(self, campaign: Campaign, viewer: Viewer = Viewer.GM) -> CampaignCalendar:
+        """Return the campaign's calendar (its canon's eras, as the viewer may see them, and the GM's block)."""
+        async with self.db.session() as session:
+            return await (await self.reader(session, campaign, viewer)).calendar()
 
     async def place_named(self, campaign: Campaign, name: str | None) -> int | None:
         """Return the place a scene's location names: the one Location of canon so named, else None."""

@@ -75,4 +75,4 @@ async def wording_for(
         ):
             if fact.value:
                 sexes.setdefault(fact.subject_id, fact.value)
-    return Wording(calendar=CalendarWords(eras=await reader.era_names()), scenes=scenes, sexes=sexes)
+    return Wording(calendar=(await reader.calendar()).words(), scenes=scenes, sexes=sexes)

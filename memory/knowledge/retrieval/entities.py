@@ -230,7 +230,7 @@ class EntityFinder:
         if not names[0]:
             return [], []
         ranked = best_matches(question, names, config)
-        words = Wording(calendar=CalendarWords(eras=await reader.era_names())) if ranked else PLAIN
+        words = Wording(calendar=(await reader.calendar()).words()) if ranked else PLAIN
         facts: list[CanonFact] = []
         for m in ranked:
             try:
