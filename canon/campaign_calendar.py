@@ -330,7 +330,9 @@ def checked(
     things (an abbreviation of two eras, a month named like an era)."""
     calendar = calendar_from(block, canon_eras)
     if (word := calendar.clash()) is not None:
-        raise InvalidInput(f"“{word}” would name two things in the calendar; give each era, month and season its own.")
+        raise InvalidInput(
+            f"“{word}” would name two things in the calendar; give each era, month and season its own."
+        )
     return calendar
 
 

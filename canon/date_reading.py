@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from canon.calendar import MAX_YEAR, UNKNOWN, DateError, WorldDate, parse_date
 from canon.campaign_calendar import CampaignCalendar
 from canon.date_relative import read_relative
-from canon.errors import InvalidInput
 from canon.date_words import (
     ORDINAL,
     Name,
@@ -37,6 +36,7 @@ from canon.date_words import (
     ordinal_word,
     tokens,
 )
+from canon.errors import InvalidInput
 
 #: A typed date is a few words; longer text is refused before it is read.
 MAX_LENGTH = 80
@@ -127,7 +127,7 @@ def _read(text: str, calendar: CampaignCalendar, anchor: WorldDate | None) -> tu
         raise _Refusal(f"“{raw}” writes its digits in another script; type them as 0–9.", choice)
     if (bad := junk(raw)) is not None:
         raise _Refusal(f"“{raw}” holds “{bad}”, which no date has; write one like “{example(calendar)}”.")
-    if raw == UNKNOWN or (_KEY.fullmatch(raw) and ("." in raw or "_" in raw or calendar.era(raw))):
+    if raw == UNKNOWN or "_" in raw or (_KEY.fullmatch(raw) and ("." in raw or calendar.era(raw))):
         return _stored(raw, calendar), ""
     words = tokens(raw)
     if set(words) in _UNKNOWN_WORDS:
@@ -145,8 +145,7 @@ def _stored(raw: str, calendar: CampaignCalendar) -> WorldDate:
         date = parse_date(raw, calendar.rules)
     except DateError as error:
         raise _Refusal(
-            f"“{raw}” is not a date of this campaign ({error.reason or 'not a stored date'}); "
-            f"write one like “{example(calendar)}”."
+            f"“{raw}” is not a date of this campaign; write one like “{example(calendar)}”."
         ) from None
     if date.era is not None and calendar.eras and calendar.era(date.era) is None:
         raise _Refusal(f"“{raw}” names an era this campaign does not have. {calendar.describe_eras()}")

@@ -41,7 +41,9 @@ def scene_time(
     must be one of the campaign's `eras` (their names by key) when it defines any. With the campaign's
     `calendar`, the text is read as the table types it (`canon.date_reading`), relative dates from `current`."""
     if calendar is not None:
-        reading = read_date(text, calendar, anchor=current if current is not None and not current.is_unknown else None)
+        reading = read_date(
+            text, calendar, anchor=current if current is not None and not current.is_unknown else None
+        )
         if reading.date is None:
             raise InvalidInput(reading.sentence())
         if reading.date.is_unknown:

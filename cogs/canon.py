@@ -76,7 +76,7 @@ class CanonCommands(commands.Cog):
     ) -> None:
         campaign = await self._campaign(interaction)
         viewer = canon_options.viewer_of(interaction)
-        calendar = await self.canon.calendar(campaign, viewer) if date else None
+        calendar = await self.bot.services.calendars.calendar(campaign, viewer) if date else None
         as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at, calendar=calendar)
         card, words = await self.canon.worded_card(campaign, name, viewer=viewer, as_of=as_of)
         content = canon_directory.card_content(card, viewer, words)  # with a select of its related entities

@@ -60,8 +60,10 @@ class SceneCommands(commands.Cog):
         """Start logging this channel's messages as the turns of a new scene."""
         guild = _guild(interaction)
         campaign = await campaign_here(interaction)
-        calendar = await self.bot.services.canon.calendar(campaign) if date else None
-        world_date, world_key = date_and_key(scene_time(date, None, calendar=calendar)) if date else (None, None)
+        calendar = await self.bot.services.calendars.calendar(campaign) if date else None
+        world_date, world_key = (
+            date_and_key(scene_time(date, None, calendar=calendar)) if date else (None, None)
+        )
         scene = await self.scenes.start_scene(
             campaign_id=campaign.id,
             guild_id=guild.id,
@@ -85,7 +87,7 @@ class SceneCommands(commands.Cog):
     async def time(self, interaction: discord.Interaction, when: app_commands.Range[str, 1, 120]) -> None:
         """Move the running scene's date: facts proposed from now on are dated by it."""
         _guild(interaction)
-        calendar = await self.bot.services.canon.calendar(await campaign_here(interaction))
+        calendar = await self.bot.services.calendars.calendar(await campaign_here(interaction))
         scene = await self.scenes.set_time(interaction.channel_id or 0, when, calendar=calendar)
         await interaction.response.send_message(embeds.scene_time_text(scene), allowed_mentions=NONE)
 

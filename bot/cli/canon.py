@@ -71,7 +71,10 @@ def _card_text(card: EntityCard, as_of: str) -> str:
 def canon_entity(
     name: Annotated[str, typer.Argument(help="The entity's name, alias or #id")],
     campaign: CampaignOption,
-    as_of: Annotated[str | None, typer.Option("--as-of", help="In-world date, as the table says it: year 300 of the Third Age")] = None,
+    as_of: Annotated[
+        str | None,
+        typer.Option("--as-of", help="In-world date, as the table says it: year 300 of the Third Age"),
+    ] = None,
     as_of_scene: Annotated[
         int | None, typer.Option("--as-of-scene", help="As it stood after this scene (0: before any)")
     ] = None,
@@ -91,8 +94,10 @@ def canon_entity(
     async def work(services: Any, found: Any) -> EntityCard:
         nonlocal point, described
         if as_of:  # read on the campaign's calendar, as the table writes dates
-            calendar = await services.canon.calendar(found, Viewer(viewer.value))
-            point = parse_as_of(at_date=as_of, at_scene=as_of_scene, believed_at=believed_at, calendar=calendar)
+            calendar = await services.calendars.calendar(found, Viewer(viewer.value))
+            point = parse_as_of(
+                at_date=as_of, at_scene=as_of_scene, believed_at=believed_at, calendar=calendar
+            )
             described = calendar.words().in_words(point.describe())
         card: EntityCard = await services.canon.card(found, name, viewer=Viewer(viewer.value), as_of=point)
         return card
@@ -133,7 +138,10 @@ def canon_neighbours(
     name: Annotated[str, typer.Argument(help="The entity's name, alias or #id")],
     campaign: CampaignOption,
     hops: Annotated[int, typer.Option("--hops", help="How many steps out (1 to 4)")] = 1,
-    as_of: Annotated[str | None, typer.Option("--as-of", help="In-world date, as the table says it: year 300 of the Third Age")] = None,
+    as_of: Annotated[
+        str | None,
+        typer.Option("--as-of", help="In-world date, as the table says it: year 300 of the Third Age"),
+    ] = None,
     viewer: AsOption = ViewerChoice.PLAYER,
     as_json: JsonOption = False,
 ) -> None:
@@ -146,7 +154,9 @@ def canon_neighbours(
     async def work(services: Any, found: Any) -> Any:
         nonlocal point
         if as_of:  # read on the campaign's calendar, as the table writes dates
-            point = parse_as_of(at_date=as_of, calendar=await services.canon.calendar(found, Viewer(viewer.value)))
+            point = parse_as_of(
+                at_date=as_of, calendar=await services.calendars.calendar(found, Viewer(viewer.value))
+            )
         return await services.canon.neighbours(
             found, name, viewer=Viewer(viewer.value), hops=hops, as_of=point
         )

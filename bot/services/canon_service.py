@@ -29,9 +29,9 @@ from canon import conflicts as lifecycle
 from canon.calendar import DateError, check_era, parse_date, real_time_problem
 from canon.campaign_calendar import CampaignCalendar
 from canon.campaigns import Campaign, ChangesetKind, open_changeset
-from canon.date_reading import read_date
 from canon.checks import RecordedConflict, record_findings, recorded_conflicts, whole_graph_findings
 from canon.continuity import Finding, world_key
+from canon.date_reading import read_date
 from canon.errors import Conflict, GameError, InvalidInput, NotAllowed, NotFound
 from canon.gate import CommitResult, CommitTarget, Draft
 from canon.graph import CanonReader, CanonWriter
@@ -453,11 +453,6 @@ class CanonService(ProposalService):
         """Return the names of the eras the campaign's calendar defines (that the viewer may see), by key."""
         async with self.db.session() as session:
             return await (await self.reader(session, campaign, viewer)).era_names()
-
-    async def calendar(self, campaign: Campaign, viewer: Viewer = Viewer.GM) -> CampaignCalendar:
-        """Return the campaign's calendar (its canon's eras, as the viewer may see them, and the GM's block)."""
-        async with self.db.session() as session:
-            return await (await self.reader(session, campaign, viewer)).calendar()
 
     async def place_named(self, campaign: Campaign, name: str | None) -> int | None:
         """Return the place a scene's location names: the one Location of canon so named, else None."""

@@ -145,14 +145,9 @@ class ProposalService:
             # Names resolve as the proposer sees canon: a player naming a GM-only entity gets a new-entity
             # proposal (the GM sorts it out), never a hint that the hidden entity exists.
             reader = await self.reader(session, campaign, Viewer.GM if actor.is_gm else Viewer.PLAYER)
-            return await self.gate_for(campaign).propose(
-                session,
-                reader,
-                draft,
-                scene_id=scene.id,
-                story_order=loaded.story_order,
-                warn=True,
-                anchor=scene_anchor(loaded.world_date),
+            gate, order, anchor = self.gate_for(campaign), loaded.story_order, scene_anchor(loaded.world_date)
+            return await gate.propose(
+                session, reader, draft, scene_id=scene.id, story_order=order, warn=True, anchor=anchor
             )
 
         return await self.db.run(work)
@@ -366,7 +361,7 @@ class ProposalService:
                 raise Conflict(f"The scene “{scene.title}” is already committed; nothing changed.")
             reader = await self.reader(session, campaign, Viewer.GM)
             story_order = scene.story_order if scene is not None else None
-            anchor = scene_anchor(scene.world_date if scene is not None else None)
+            anchor = scene_anchor(scene.world_date if scene is not None else None)  # "a day later" in an Edit
             proposal = await gate.revise(
                 session, reader, proposal_id, content, story_order=story_order, anchor=anchor
             )

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from canon.errors import NotFound
 from canon.graph import CanonReader
 from canon.models import Evidence, EvidenceKind
-from canon.wording import CalendarWords, SceneWords, TurnWords, Wording
+from canon.wording import SceneWords, TurnWords, Wording
 from memory.scenes import load_scene, scene_turns
 
 #: A card cites at most this many scenes and this many turns of each in words; the rest reads without names.

@@ -112,6 +112,16 @@ class LineageReader:
     async def calendar(self) -> CampaignCalendar:
         """Return the campaign's calendar: the Era entities this viewer may see (names, `start` and `end`
         years), named further by the calendar block the GM set (`canon.campaign_calendar`)."""
+        eras = await self.canon_eras()
+        campaign = await self.session.get(CampaignRow, self.campaign_id)
+        block = (campaign.settings or {}).get(CALENDAR_SETTINGS) if campaign is not None else None
+        try:
+            return calendar_from(block, eras)
+        except (InvalidInput, ValueError):  # a block that no longer fits canon's eras: canon's alone
+            return calendar_from(None, eras)
+
+    async def canon_eras(self) -> dict[str, tuple[str, int | None, int | None]]:
+        """Return the Era entities this viewer may see: (name, start year, end year) by key."""
         rows = [r for r in await self._entity_rows([EntityRow.__table__.c.type == "Era"], NOW) if r.key]
         keys = {r.id: r.key for r in rows if r.retconned_at is None}
         bounds: dict[str, dict[str, int]] = {}
@@ -119,20 +129,16 @@ class LineageReader:
             found = await self.statements(subject_ids=keys, predicates=("start", "end"), with_evidence=False)
             for fact in found:
                 try:
-                    bounds.setdefault(keys[fact.subject_id], {})[fact.predicate] = int(float(fact.value or ""))
+                    bounds.setdefault(keys[fact.subject_id], {})[fact.predicate] = int(
+                        float(fact.value or "")
+                    )
                 except ValueError:
                     continue
-        eras = {
+        return {
             key: (row.name, bounds.get(key, {}).get("start"), bounds.get(key, {}).get("end"))
             for row in rows
             if (key := keys.get(row.id))
         }
-        campaign = await self.session.get(CampaignRow, self.campaign_id)
-        block = (campaign.settings or {}).get(CALENDAR_SETTINGS) if campaign is not None else None
-        try:
-            return calendar_from(block, eras)
-        except (InvalidInput, ValueError):  # a block that no longer fits canon's eras: canon's alone
-            return calendar_from(None, eras)
 
     async def _aliases(self, ids: list[int], as_of: AsOf) -> dict[int, list[str]]:
         found: dict[int, list[str]] = {}
