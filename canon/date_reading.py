@@ -145,10 +145,15 @@ def _stored(raw: str, calendar: CampaignCalendar) -> WorldDate:
         date = parse_date(raw, calendar.rules)
     except DateError as error:
         raise _Refusal(
-            f"“{raw}” is not a date of this campaign; write one like “{example(calendar)}”."
+            f"That is not a date this campaign's calendar knows; write one like “{example(calendar)}”."
         ) from None
     if date.era is not None and calendar.eras and calendar.era(date.era) is None:
-        raise _Refusal(f"“{raw}” names an era this campaign does not have. {calendar.describe_eras()}")
+        guess = nearest(date.era.replace("_", " "), calendar_names(calendar), ("era",))
+        choice = ()
+        if guess is not None:
+            choice = (calendar.say(date.model_copy(update={"era": str(guess.value)})),)
+        era = date.era.replace("_", " ")
+        raise _Refusal(f"There is no era “{era}” in this campaign. {calendar.describe_eras()}", choice)
     return date  # the stored form is exact: it is taken as written
 
 

@@ -14,6 +14,7 @@ from bot.client import limits, replies
 from bot.client.client import Lorekeeper
 from canon.errors import InvalidInput
 from canon.story_clock import date_and_key, scene_time
+from canon.wording import PLAIN
 from cogs import canon_cards, canon_options, embeds, progress, voice_embeds
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
 from cogs.places import campaign_here
@@ -76,7 +77,8 @@ class SceneCommands(commands.Cog):
             location_id=await self.bot.services.canon.place_named(campaign, location),
         )
         await interaction.response.send_message(
-            embed=embeds.scene_started_embed(scene), allowed_mentions=NONE
+            embed=embeds.scene_started_embed(scene, calendar.words() if calendar else PLAIN.calendar),
+            allowed_mentions=NONE,
         )
 
     @scene.command(name="time", description="Move the scene's in-world date (GM)")
@@ -89,7 +91,8 @@ class SceneCommands(commands.Cog):
         _guild(interaction)
         calendar = await self.bot.services.calendars.calendar(await campaign_here(interaction))
         scene = await self.scenes.set_time(interaction.channel_id or 0, when, calendar=calendar)
-        await interaction.response.send_message(embeds.scene_time_text(scene), allowed_mentions=NONE)
+        text = embeds.scene_time_text(scene, calendar.words())
+        await interaction.response.send_message(text, allowed_mentions=NONE)
 
     @scene.command(name="status", description="Show the scene running in this channel")
     async def status(self, interaction: discord.Interaction) -> None:

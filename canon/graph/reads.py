@@ -121,24 +121,22 @@ class LineageReader:
             return calendar_from(None, eras)
 
     async def canon_eras(self) -> dict[str, tuple[str, int | None, int | None]]:
-        """Return the Era entities this viewer may see: (name, start year, end year) by key."""
-        rows = [r for r in await self._entity_rows([EntityRow.__table__.c.type == "Era"], NOW) if r.key]
-        keys = {r.id: r.key for r in rows if r.retconned_at is None}
-        bounds: dict[str, dict[str, int]] = {}
-        if keys:
-            found = await self.statements(subject_ids=keys, predicates=("start", "end"), with_evidence=False)
-            for fact in found:
-                try:
-                    bounds.setdefault(keys[fact.subject_id], {})[fact.predicate] = int(
-                        float(fact.value or "")
-                    )
-                except ValueError:
-                    continue
-        return {
-            key: (row.name, bounds.get(key, {}).get("start"), bounds.get(key, {}).get("end"))
-            for row in rows
-            if (key := keys.get(row.id))
-        }
+        """Return the Era entities this viewer may see: (name, first year, last year) by key (an era's years
+        are its validity on the world's clock)."""
+        rows = await self._entity_rows([EntityRow.__table__.c.type == "Era"], NOW)
+        build = RowReader(EntityRow.__table__)
+        eras: dict[str, tuple[str, int | None, int | None]] = {}
+        for row in rows:
+            if not row.key or row.retconned_at is not None:
+                continue
+            validity = build.entity(row).validity
+            start, end = validity.world_from_key, validity.world_until_key
+            eras[row.key] = (
+                row.name,
+                start // 10000 if start is not None else None,
+                end // 10000 if end is not None else None,
+            )
+        return eras
 
     async def _aliases(self, ids: list[int], as_of: AsOf) -> dict[int, list[str]]:
         found: dict[int, list[str]] = {}
