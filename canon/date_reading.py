@@ -144,12 +144,13 @@ def _stored(raw: str, calendar: CampaignCalendar) -> WorldDate:
     try:
         date = parse_date(raw, calendar.rules)
     except DateError as error:
+        reason = f" ({error.reason})" if error.reason and not re.search(r"[_.]\w", error.reason) else ""
         raise _Refusal(
-            f"That is not a date this campaign's calendar knows; write one like “{example(calendar)}”."
+            f"That is not a date this campaign's calendar knows{reason}; write one like “{example(calendar)}”."
         ) from None
     if date.era is not None and calendar.eras and calendar.era(date.era) is None:
         guess = nearest(date.era.replace("_", " "), calendar_names(calendar), ("era",))
-        choice = ()
+        choice: tuple[str, ...] = ()
         if guess is not None:
             choice = (calendar.say(date.model_copy(update={"era": str(guess.value)})),)
         era = date.era.replace("_", " ")
@@ -437,7 +438,7 @@ def typed_date(
         return None
     reading = read_date(text, calendar, anchor=anchor)
     if reading.date is None:
-        lead = "" if what == "The date" else f"{what[:1].upper()}{what[1:]}: "
+        lead = "" if what == "The date" else f"“{what}”: "
         raise InvalidInput(lead + reading.sentence())
     return str(reading.date)
 

@@ -32,7 +32,7 @@ from cogs import (
     entity_embeds,
     note_embeds,
 )
-from cogs.canon_options import DATE_HELP, Date, Name, Text, entity_names
+from cogs.canon_options import DATE_HELP, Date, Name, Text, date_choices, entity_names
 from cogs.canon_propose import ProposeCommands
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
 from cogs.places import campaign_here
@@ -92,7 +92,7 @@ class CanonCommands(commands.Cog):
     @app_commands.describe(
         name="The entity", as_of_date=DATE_HELP, as_of_scene="As it stood after this scene (0: before any)"
     )
-    @app_commands.autocomplete(name=entity_names)
+    @app_commands.autocomplete(name=entity_names, as_of_date=date_choices)
     async def entity(
         self,
         interaction: discord.Interaction,
@@ -112,7 +112,7 @@ class CanonCommands(commands.Cog):
         scene="As it stood after this scene (0: before any)",
         believed_at="What we believed at a real time, like 2026-11-30T18:00Z",
     )
-    @app_commands.autocomplete(name=entity_names)
+    @app_commands.autocomplete(name=entity_names, date=date_choices)
     async def asof(
         self,
         interaction: discord.Interaction,

@@ -16,6 +16,7 @@ from canon.errors import InvalidInput
 from canon.story_clock import date_and_key, scene_time
 from canon.wording import PLAIN
 from cogs import canon_cards, canon_options, embeds, progress, voice_embeds
+from cogs.canon_options import date_choices
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
 from cogs.places import campaign_here
 from cogs.recaps import post_recap
@@ -50,6 +51,7 @@ class SceneCommands(commands.Cog):
         location="Where it takes place (a place of canon, or any words)",
         date="The in-world date, as the table says it: year 363 of the Third Age, 17 Hearthmoon 340 TA",
     )
+    @app_commands.autocomplete(date=date_choices)
     @gm_only()
     async def start(
         self,
@@ -85,6 +87,7 @@ class SceneCommands(commands.Cog):
     @app_commands.describe(
         when="A date as the table says it (year 363 of the Third Age), or a step: three days later, next spring"
     )
+    @app_commands.autocomplete(when=date_choices)
     @gm_only()
     async def time(self, interaction: discord.Interaction, when: app_commands.Range[str, 1, 120]) -> None:
         """Move the running scene's date: facts proposed from now on are dated by it."""

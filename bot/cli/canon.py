@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from bot.cli.calendar import canon_calendar
 from bot.cli.canon_add import canon_add_app
 from bot.cli.common import Typer, checked, emit, fail, with_campaign
 
@@ -25,6 +26,7 @@ T = TypeVar("T")
 
 canon_app = Typer(help="Look up, check and write canon without Discord.", no_args_is_help=True)
 canon_app.add_typer(canon_add_app, name="add")
+canon_app.command("calendar")(canon_calendar)
 
 
 class ViewerChoice(enum.StrEnum):

@@ -39,6 +39,7 @@ EXTENSIONS = (
     "cogs.lore",
     "cogs.notes",
     "cogs.campaign",
+    "cogs.calendar",
     "cogs.health",  # the heartbeat `lorekeeper doctor --live` reads
 )
 
