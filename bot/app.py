@@ -18,6 +18,7 @@ from bot.ops.scheduler import JobScheduler
 from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
 from bot.services.directory import Directory
+from bot.services.fact_picking import FactPicker
 from bot.services.gm_notes import GmNoteDesk
 from bot.services.npc_memories import NpcMemoryDesk
 from bot.services.proposal_service import ProposalService
@@ -201,6 +202,8 @@ class Services:
     npc_memories: NpcMemoryDesk = field(default=None)  # type: ignore[assignment]
     # Dialogue files into scenes (bot.voice.dialogue_import): made from scenes, turns and canon.
     dialogue: DialogueImportService = field(default=None)  # type: ignore[assignment]
+    # Facts picked by what they say (bot.services.fact_picking): made from db and canon's access.
+    facts: FactPicker = field(default=None)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
         if self.ops is None:
@@ -217,6 +220,8 @@ class Services:
             self.branches = BranchService(self.db, self.canon, knowledge=self.knowledge, voice=self.voice)
         if self.directory is None:
             self.directory = Directory(self.canon)
+        if self.facts is None:
+            self.facts = FactPicker(self.db, self.canon.access)
         if self.recaps is None:
             self.recaps = RecapService(self.db, self.canon, self.voice)
         if self.scheduler is None and self.settings.runs_scheduler:
