@@ -2,24 +2,31 @@
 
 `bench/leaks_data.py` builds worlds with GM-only states, facts, relations and an entity, and narrations that
 say one of them verbatim, paraphrased, or verbatim dressed up (soft hyphens, zero-width characters, Cyrillic
-look-alikes, leetspeak, words broken across lines, full-width forms), and innocent narrations sharing the
+look-alikes, leetspeak, words broken across lines, full-width forms, names spelled out letter by letter with
+spaces, dots, dashes or underscores), and innocent narrations sharing the
 secrets' words. A leak is caught when the guard names its secret; an innocent text is a false alarm when the
 guard names any. Goal: every verbatim or dressed leak caught, false alarms under 5 %. Also the time of one
-check against a narrator's largest context (`ms_large_context`). Prints one JSON line.
+check against a narrator's largest context (`ms_large_context`), and the baseline: the spelled-out classes
+caught by the guard without its joining of spelled-out letters (`spelled_caught_before`). Prints one JSON line.
 
     .venv/bin/python -m bench.leaks
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
+import re
 import time
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 from bench.leaks_data import PEOPLE, cases
-from memory.leaks import Secret, find_leaks
+from memory.leaks import Secret, find_leaks, match, normalize
+
+SPELLED = ("letter_spaced", "dotted", "dashed", "underscored")
 
 
 def run(worlds: int = 12) -> dict[str, Any]:
@@ -57,6 +64,26 @@ def run(worlds: int = 12) -> dict[str, Any]:
         "missed": missed[:10],
         "false_alarms": alarms[:10],
     }
+
+
+@contextlib.contextmanager
+def _without_spelled_words() -> Iterator[None]:
+    """Run the guard as it was before it read spelled-out words ("C r i m s o n P a c t"): the baseline."""
+    kept = normalize._SPACED
+    normalize._SPACED = re.compile(r"(?!)")
+    match.compile_secret.cache_clear()
+    try:
+        yield
+    finally:
+        normalize._SPACED = kept
+        match.compile_secret.cache_clear()
+
+
+def spelled_baseline(worlds: int = 12) -> dict[str, float]:
+    """Return the share of spelled-out leaks the guard caught before it joined spelled-out letters."""
+    with _without_spelled_words():
+        result = run(worlds)
+    return {k: v for k, v in result["caught"].items() if k in SPELLED}
 
 
 def large_context_ms(repeats: int = 5) -> float:
@@ -97,7 +124,9 @@ def large_context_ms(repeats: int = 5) -> float:
 
 def main() -> None:
     """Print the benchmark's JSON line."""
-    print(json.dumps({**run(), "ms_large_context": large_context_ms()}, ensure_ascii=False))
+    baseline = spelled_baseline()
+    line = {**run(), "spelled_caught_before": baseline, "ms_large_context": large_context_ms()}
+    print(json.dumps(line, ensure_ascii=False))
 
 
 if __name__ == "__main__":

@@ -123,7 +123,20 @@ RELATIONS = (
     ),
 )
 
-OBFUSCATIONS = ("soft_hyphen", "zero_width", "cyrillic", "leetspeak", "line_hyphen", "fullwidth")
+OBFUSCATIONS = (
+    "soft_hyphen",
+    "zero_width",
+    "cyrillic",
+    "leetspeak",
+    "line_hyphen",
+    "fullwidth",
+    "letter_spaced",
+    "dotted",
+    "dashed",
+    "underscored",
+)
+#: Spelling a name out letter by letter: "C r i m s o n P a c t", "C.r.i.m.s.o.n", "C-r-i-m-s-o-n", "C_r_i...".
+_SPELLED = {"letter_spaced": " ", "dotted": ".", "dashed": "-", "underscored": "_"}
 _CYRILLIC = dict(zip("aeopcxyABCEHKMOPTX", "аеорсхуАВСЕНКМОРТХ", strict=True))
 _LEET = dict(zip("aeiost", "431057", strict=True))
 _INVISIBLE = ("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad")
@@ -146,6 +159,14 @@ def obfuscate(text: str, how: str, rng: random.Random) -> str:
         words = [w[: len(w) // 2] + "-\n" + w[len(w) // 2 :] if len(w) >= 6 else w for w in words]
     elif how == "fullwidth":
         return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+    elif how in _SPELLED:
+        # The narrator's disguise: the names (capitalised words) spelled out, and with a separator that is not
+        # a space the longer words too (spaced-out small words run together for a reader as well: "a m e m b e r").
+        sep = _SPELLED[how]
+        words = [
+            sep.join(w) if w[:1].isupper() or (sep != " " and len(w.strip(".,;:'")) >= 6) else w
+            for w in words
+        ]
     return " ".join(words)
 
 

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 import discord
 
 from bot.client.limits import fit_lines
-from canon.models import AsOf, CanonLevel, EntityCard, StatementView, Viewer, Visibility
-from canon.visibility import view_hidden, visible_views
+from canon.models import AsOf, CanonLevel, EntityCard, StatementView, Viewer
+from canon.visibility import entity_hidden, may_see, view_hidden, visible_views
 from canon.wording import PLAIN, Wording, type_words
 from cogs.canon_embeds import (
     DESCRIPTION_LIMIT,
@@ -71,10 +71,10 @@ def entity_card_embed(
 ) -> discord.Embed:
     """Render an entity's card: state, aliases, relations, key facts and their evidence."""
     entity = card.entity
-    if viewer == Viewer.PLAYER and entity.visibility == Visibility.GM_ONLY:
+    if not may_see(viewer, entity_hidden(entity)):
         return discord.Embed(title="Not found", description="No such entity in this campaign's canon.")
     words = words.rich(escape)
-    lock = f" {LOCK}" if entity.visibility == Visibility.GM_ONLY else ""
+    lock = f" {LOCK}" if entity_hidden(entity) else ""
     title = f"{entity.name} ({type_words(entity.type)}){lock}"
     embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=COLOUR)
     facts = visible_views(card.facts, viewer)
@@ -90,7 +90,7 @@ def entity_card_embed(
         lines.append("This was retconned: it is no longer canon.")
     embed.description = fit_lines(lines, 2000) or None
     state = card.state
-    if state is not None and viewer == Viewer.PLAYER and view_hidden(state):
+    if state is not None and not may_see(viewer, view_hidden(state)):
         state = None
     if state is not None:  # places and events have no state: nothing to say rather than "unknown"
         embed.add_field(name="State", value=statement_line(state, viewer=viewer, words=words), inline=False)

@@ -45,20 +45,21 @@ AsOption = Annotated[
 
 def _line(view: StatementView) -> str:
     """Return one statement for the command line, in the table's words, with its id (the GM's detail view)."""
-    from canon.models import CanonLevel, Viewer, Visibility
+    from canon.models import CanonLevel, Viewer
+    from canon.visibility import view_hidden
     from canon.wording import PLAIN, statement_words
 
     s = view.statement
-    lock = "[gm only] " if s.visibility == Visibility.GM_ONLY else ""
+    lock = "[gm only] " if view_hidden(view) else ""
     retconned = " [retconned]" if s.provenance.level == CanonLevel.RETCONNED else ""
     return f"{lock}{statement_words(view, PLAIN, Viewer.GM)}{retconned} (fact {s.id})"
 
 
 def _card_text(card: EntityCard, as_of: str) -> str:
-    from canon.models import Visibility
+    from canon.visibility import entity_hidden
 
     entity = card.entity
-    lock = " [gm only]" if entity.visibility == Visibility.GM_ONLY else ""
+    lock = " [gm only]" if entity_hidden(entity) else ""
     lines = [f"{entity.name} ({entity.type}){lock} — as of {as_of}"]
     if entity.aliases:
         lines.append("Also known as: " + ", ".join(entity.aliases))

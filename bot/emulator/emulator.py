@@ -20,6 +20,7 @@ from aiohttp import web
 
 from . import discord_rules as rules
 from .delivery import handler_tasks
+from .downloads import serve_attachment
 from .errors import BotErrorCapture
 from .gateway import GatewaySession, handle_gateway
 from .interactions import InteractionResult
@@ -186,10 +187,7 @@ class DiscordEmulator(WorldBuilding, InteractionsSent):
         return await handle_gateway(self, request)
 
     async def _serve_attachment(self, request: web.Request) -> web.StreamResponse:
-        blob = self.blobs.get(int(request.match_info["attachment_id"]))
-        if blob is None:
-            return web.Response(status=404)
-        return web.Response(body=blob.data, content_type=blob.content_type or "application/octet-stream")
+        return await serve_attachment(request, self.blobs.get(int(request.match_info["attachment_id"])))
 
     async def start_bot(
         self,

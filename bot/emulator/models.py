@@ -343,6 +343,9 @@ class Attachment:
     content_type: str | None = None
     description: str | None = None
     ephemeral: bool = False
+    #: A download fault (`DiscordEmulator.fail_download`): "refuse" (an HTTP error) or "cut" (half, then closed).
+    fault: str | None = None
+    fault_status: int = 403
 
     def payload(self) -> dict[str, Any]:
         data: dict[str, Any] = {

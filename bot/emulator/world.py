@@ -8,6 +8,7 @@ import discord
 import discord.gateway
 import discord.http
 
+from .downloads import FAULTS
 from .models import (
     DEFAULT_EVERYONE_PERMISSIONS,
     DM,
@@ -168,3 +169,10 @@ class WorldBuilding(EmulatorState):
         )
         self.blobs[att_id] = att
         return att
+
+    def fail_download(self, attachment: Attachment, how: str | None = "refuse", *, status: int = 403) -> None:
+        """Make downloads of `attachment` fail: "refuse" answers `status`, "cut" stops halfway; None heals it."""
+        if how not in (*FAULTS, None):
+            raise ValueError(f"a download fails by one of {FAULTS}, not {how!r}")
+        self.blobs[attachment.id].fault = how
+        self.blobs[attachment.id].fault_status = status

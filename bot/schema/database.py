@@ -10,7 +10,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, MetaData
+from sqlalchemy import Connection, MetaData, text
 
 from canon.storage import Base, Database
 
@@ -20,7 +20,12 @@ MIGRATIONS = Path(__file__).parent.parent / "migrations"
 def metadata() -> MetaData:
     """Return the metadata of every table, importing each layer's models so they register."""
     import bot.schema.branch_tables
-    import bot.schema.ops_tables  # noqa: F401
+    import bot.schema.ops_tables
+    import bot.schema.review_cards  # noqa: F401
+    import canon.campaigns
+    import canon.knowledge.tables
+    import canon.structured.tables
+    import canon.tables  # noqa: F401
     import memory.journal
     import memory.knowledge.tables
     import memory.notes.tables
@@ -78,7 +83,24 @@ async def current_revisions(db: Database) -> set[str]:
         return await conn.run_sync(lambda sync: set(MigrationContext.configure(sync).get_current_heads()))
 
 
+#: The PostgreSQL advisory lock migrations hold, per schema (so tests in their own schemas do not wait on each
+#: other): `hashtext` of this and the schema's name.
+MIGRATION_LOCK = "lorekeeper.migrate:"
+
+
 async def upgrade(db: Database, revision: str = "heads") -> None:
-    """Apply every pending migration in one transaction."""
+    """Apply every pending migration in one transaction, one process at a time.
+
+    Two processes starting together (two bots, or `db upgrade` beside a starting bot) would both find the
+    schema missing and both create it; the second failed on a unique constraint. So the transaction first
+    takes a lock every other migrating process waits on: on PostgreSQL a transaction-scoped advisory lock
+    (released at commit), on SQLite the write lock (`BEGIN IMMEDIATE` of the writer connection). Alembic reads
+    the current revision only after the lock is held, so a process that waited finds nothing left to do.
+    """
     async with db.engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            await conn.execute(
+                text("SELECT pg_advisory_xact_lock(hashtext(:key || current_schema()))"),
+                {"key": MIGRATION_LOCK},
+            )
         await conn.run_sync(lambda sync: command.upgrade(alembic_config(sync), revision))

@@ -20,10 +20,11 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.client import limits
+from bot.schema import review_cards
 from bot.services.canon_access import CanonAccess
 from bot.services.proposal_service import ProposalService, Review
 from bot.services.wording import wording_for
-from canon import campaigns, review_cards
+from canon import campaigns
 from canon import conflicts as lifecycle
 from canon.calendar import DateError, check_era, parse_date, real_time_problem
 from canon.campaigns import Campaign, ChangesetKind, open_changeset
@@ -130,13 +131,12 @@ class CanonService(ProposalService):
         self,
         db: Database,
         scenes: SceneService,
-        ontology: Ontology | None = None,
         *,
-        access: CanonAccess | None = None,
+        access: CanonAccess,
         before_review: Callable[..., Awaitable[object]] | None = None,
         after_complete: Callable[[int], Awaitable[object]] | None = None,
     ) -> None:
-        super().__init__(db, scenes, ontology, access=access)
+        super().__init__(db, scenes, access=access)
         self.before_review = before_review
         self.after_complete = after_complete
         #: Channels whose scene is being ended now (its transcript read): a second /endscene waits its turn.
@@ -273,7 +273,7 @@ class CanonService(ProposalService):
     async def commit_batch(self, campaign: Campaign, batch: str, actor: Actor) -> CommitOutcome:
         """Write the accepted proposals of an import batch (prose extraction, promotions); refuse a batch with
         nothing left to commit."""
-        # Promotions from a branch (`bot.branches`) are batches too.
+        # Promotions from a branch (`bot.services.branches`) are batches too.
         kind = ChangesetKind.PROMOTION if batch.startswith("promote:") else ChangesetKind.SOURCE_IMPORT
 
         async def work(session: AsyncSession) -> CommitResult:

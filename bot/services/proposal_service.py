@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.schema import review_cards
 from bot.services.canon_access import CanonAccess
 from bot.services.wording import wording_for
-from canon import campaigns, review_cards
+from canon import campaigns
 from canon.campaigns import Campaign, ChangesetKind, ChangesetRow
 from canon.continuity import Finding
 from canon.errors import Conflict, GameError, InvalidInput, NotFound
@@ -75,14 +76,13 @@ class ProposalService:
         self,
         db: Database,
         scenes: SceneService,
-        ontology: Ontology | None = None,
         *,
-        access: CanonAccess | None = None,
+        access: CanonAccess,
     ) -> None:
         self.db = db
         self.scenes = scenes
         # Shared by every service built on the same database, so that a rebase forgets a lineage everywhere.
-        self.access = access or CanonAccess(ontology)
+        self.access = access
 
     @property
     def base_ontology(self) -> Ontology:

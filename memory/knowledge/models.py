@@ -9,6 +9,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# A source's visibility lives beside the canon's own, so that `canon.visibility` can read both.
+from canon.models import SourceVisibility as SourceVisibility
 from memory.knowledge.answer_models import Relation, ShortAnswer
 
 
@@ -28,13 +30,6 @@ class KnowledgeClass(enum.StrEnum):
     def authority(self) -> int:
         """Return the authority rank (higher wins)."""
         return {KnowledgeClass.CANON: 3, KnowledgeClass.REFERENCE: 2, KnowledgeClass.INSPIRATION: 1}[self]
-
-
-class SourceVisibility(enum.StrEnum):
-    """Who may see a source's text: everyone in the campaign, or only the GM (narrator-only canon)."""
-
-    NORMAL = "normal"
-    HIDDEN = "hidden"
 
 
 class VectorStatus(enum.StrEnum):

@@ -4,8 +4,9 @@ A reply can hide a word from a naive comparison in many ways a reader never noti
 (NFKC), look-alike letters from other scripts (Cyrillic С and Р for Latin C and P, by Unicode's confusables
 table), invisible characters (soft hyphens, zero-width spaces and joiners, tag characters: whatever
 `memory.untrusted` takes out of a prompt), a word broken by a hyphen ("Crim-son", "Crim-\\nson"), leetspeak
-inside a word (0→o 1→i 3→e 4→a 5→s 7→t @→a $→s), case and accents, a possessive ("Brann's") or a plural
-("pacts"). `tokens` undoes all of them, so a secret and a reply are compared as what they say; both sides go
+inside a word (0→o 1→i 3→e 4→a 5→s 7→t @→a $→s), letters spaced, dotted, dashed or underscored apart
+("C r i m s o n P a c t", "C.r.i.m.s.o.n", "C_r_i_m_s_o_n"), case and accents, a possessive ("Brann's") or a
+plural ("pacts"). `tokens` undoes all of them, so a secret and a reply are compared as what they say; both sides go
 through the same steps, so a step that merges two words (l and i read alike) merges them on both sides.
 """
 
@@ -31,6 +32,13 @@ _BROKEN_WORD = re.compile(rf"(?<=[^\W\d_])[{_HYPHENS}](?:[ \t]*\n[ \t]*)?(?=[^\W
 _POSSESSIVE = re.compile(r"(?<=[^\W_])['\u2019\u02bc]s\b", re.IGNORECASE)
 _WORD = re.compile(r"(?:[^\W_]|[@$])+")
 _CLAUSE_END = re.compile(r"[.!?;\n\u2026\u3002]+")
+# A letter (or a leetspeak digit) standing alone, as in "C r i m s o n" or "C.r.i.m.s.o.n".
+_LONE = r"(?:[^\W\d_]|[013457@$])"
+_SEPARATORS = r"[ ._\-\u00b7\u2022*~|/+\u2010\u2011\u2013]{1,3}"
+# Three or more lone letters, each pair parted by the same separator: one word spelled out.
+_SPACED = re.compile(rf"(?<![^\W_])({_LONE})(?P<sep>{_SEPARATORS})(?:{_LONE}(?P=sep)){{1,}}{_LONE}(?![^\W_])")
+# In a spelled-out run, a capital after a small letter starts the next word ("CrimsonPact": two words).
+_CAMEL = re.compile(r"(?<=[^\W\dA-Z_])(?=[A-Z])")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -71,8 +79,17 @@ def fold_word(word: str) -> str:
     return plain.replace("l", "i")
 
 
+def _joined(match: re.Match[str]) -> str:
+    """Return a spelled-out run as the word(s) it spells; a run of mere initials ("a b c") stays as it is."""
+    run = match.group(0)
+    letters = run.replace(match.group("sep"), "")
+    if sum(c.isalpha() for c in letters) < len(letters) / 2:
+        return run
+    return _CAMEL.sub(" ", letters)
+
+
 def _prepared(text: str) -> str:
-    return _POSSESSIVE.sub("", _BROKEN_WORD.sub("", _visible(text)))
+    return _POSSESSIVE.sub("", _BROKEN_WORD.sub("", _SPACED.sub(_joined, _visible(text))))
 
 
 def tokens(text: str) -> list[str]:

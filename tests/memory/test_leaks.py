@@ -83,6 +83,39 @@ def test_a_relation_is_caught_by_both_ends_and_what_joins_them() -> None:
     assert find_leaks("Mira pours ale; the Crimson Pact meets upstairs.", [secret], public) == []
 
 
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Mira has sworn herself to the C r i m s o n P a c t.",  # what the narrator posted
+        "Mira has sworn herself to the C.r.i.m.s.o.n P.a.c.t.",
+        "Mira has sworn herself to the C-r-i-m-s-o-n P-a-c-t.",
+        "Mira has sworn herself to the C_r_i_m_s_o_n P_a_c_t.",
+        "M i r a has sworn herself to the C . r . i . m . s . o . n Pact.",
+        "Mira has sworn herself to the C r 1 m s 0 n P 4 c t.",
+    ],
+)
+def test_letters_spelled_out_one_by_one_are_read_as_the_word(reply: str) -> None:
+    allegiance = Secret.fact(("Mira",), "true_allegiance", "the Crimson Pact", label="allegiance")
+    member = Secret.relation(("Mira",), "MEMBER_OF", ("the Crimson Pact",), label="member")
+    public = ["Mira keeps the Drowned Rat.", "The Crimson Pact dyes cloth in Thornwall."]
+    assert {leak.label for leak in find_leaks(reply, [allegiance, member], public)} >= {"member"}, reply
+    assert find_leaks(reply, [allegiance], public), reply
+    # All in small letters the name runs together ("crimsonpact"), which still names the pact.
+    assert find_leaks(reply.lower().replace("mira", "Mira"), [member], public), reply
+
+
+def test_initials_and_lone_letters_are_not_spelled_words() -> None:
+    assert words("J. R. R. Tolkien wrote it") == ["jrr", "toikien", "wrote", "it"]
+    assert words("I am a smith") == ["i", "am", "a", "smith"]
+    assert words("C r i m s o n P a c t") == ["crimson", "pact"]
+    public = ["Mira keeps the Drowned Rat.", "The Crimson Pact dyes cloth in Thornwall."]
+    allegiance = Secret.fact(("Mira",), "true_allegiance", "the Crimson Pact", label="allegiance")
+    innocent = (
+        "Mira reads a b c to the children. The banners of the C r i m s o n P a c t hang over the square."
+    )
+    assert find_leaks(innocent, [allegiance], public) == []
+
+
 def test_a_hidden_attribute_is_caught_by_its_subject_and_value() -> None:
     secret = Secret.fact(("Mira",), "true_allegiance", "the Crimson Pact", label="mira")
     public = ["Mira keeps the Drowned Rat.", "The Crimson Pact dyes cloth in Thornwall."]
@@ -134,6 +167,7 @@ def test_the_benchmark_meets_its_goal_on_a_few_worlds() -> None:
     result = run(worlds=4)
     assert result["verbatim_and_normalised_caught"] == 1.0, result["missed"]
     assert result["false_alarm_rate"] < 0.05, result["false_alarms"]
+    assert {"letter_spaced", "dotted", "dashed", "underscored"} <= set(result["caught"])
 
 
 def test_a_secret_about_nobody_is_refused_when_built() -> None:

@@ -18,8 +18,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from canon.campaigns import Campaign, ChangesetRow, LineageStep
 from canon.errors import GameError
 from canon.graph import CanonReader, fold
-from canon.models import EntityCard, Viewer, Visibility
+from canon.models import EntityCard, Viewer
 from canon.ontology import Ontology, base_ontology
+from canon.visibility import entity_hidden
 from canon.wording import PLAIN, CalendarWords, Wording, statement_words
 from memory import fulltext
 from memory.knowledge.answer_models import Relation
@@ -246,7 +247,7 @@ class EntityFinder:
                     entity_type=entity.type,
                     matched=m.window,
                     match_score=round(min(m.score, 100.0), 1),
-                    hidden=entity.visibility == Visibility.GM_ONLY,
+                    hidden=entity_hidden(entity),
                     description=entity.description,
                     facts=card_facts(card, config.max_facts_per_entity, reader.ontology, words),
                     score=round(min(m.score, 100.0) / 100, 4),
