@@ -19,7 +19,8 @@ from canon.knowledge.characters import CharacterLink, LinkStatus
 from cogs.checks import actor_of, require_gm
 from cogs.embeds import COLOUR
 from cogs.places import campaign_here
-from cogs.review_common import guarded, services_of
+from cogs.review_common import guarded
+from cogs.services import services_of
 
 NONE = discord.AllowedMentions.none()
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
 from bot.services.characters import CharacterDesk, Member
 from canon import campaigns
@@ -31,7 +32,7 @@ async def campaign(db: Database) -> Campaign:
 
 @pytest.fixture
 async def desk(db: Database, campaign: Campaign) -> CharacterDesk:
-    canon = CanonService(db, SceneService(db))
+    canon = CanonService(db, SceneService(db), access=CanonAccess())
     for name, kind, hidden in (
         ("Sable", "PC", False),
         ("Brann", "PC", False),
