@@ -461,7 +461,7 @@ def _sides_lines(sides: Iterable[dict[str, Any]]) -> list[str]:
     for side in sides:
         evidence = [evidence_words(Evidence.model_validate(e), Viewer.GM) for e in side.get("evidence") or []]
         target = f" {fact_handle(side['statement_id'])}" if side.get("statement_id") else ""
-        line = f"• {escape(str(side.get('sentence', '')))}{target}"
+        line = f"• {warning_sentence(str(side.get('sentence', '')), PLAIN.rich(escape))}{target}"
         if evidence:
             line += " — " + "; ".join(evidence[:2])
         lines.append(line)

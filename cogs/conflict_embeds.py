@@ -40,7 +40,7 @@ def _sides(sides: Iterable[dict[str, Any]]) -> list[str]:
     for side in sides:
         evidence = [evidence_words(Evidence.model_validate(e), Viewer.GM) for e in side.get("evidence") or []]
         target = f" (fact {side['statement_id']})" if side.get("statement_id") else ""
-        line = f"• {_escape(str(side.get('sentence', '')))}{target}"
+        line = f"• {warning_sentence(str(side.get('sentence', '')), PLAIN.rich(_escape))}{target}"
         if evidence:
             line += " — " + _escape("; ".join(evidence[:2]))
         lines.append(line)

@@ -194,7 +194,8 @@ def canon_check(campaign: CampaignOption, as_json: JsonOption = False) -> None:
             for side in f.sides:
                 evidence = "; ".join(evidence_words(e, Viewer.GM) for e in side.evidence)
                 handle = f" (fact {side.statement_id})" if side.statement_id else ""
-                lines.append(f"    {side.sentence}{handle}" + (f" — {evidence}" if evidence else ""))
+                said = warning_sentence(side.sentence, PLAIN)
+                lines.append(f"    {said}{handle}" + (f" — {evidence}" if evidence else ""))
         return "\n".join(lines)
 
     emit(

@@ -592,7 +592,9 @@ async def test_unknown_names_become_entity_proposals_and_the_gm_checks_canon(wor
     conflicts = await emu.invoke(chan, world.gm, "canon conflicts")
     listed = embed_text(conflicts.embeds[0])
     assert (
-        "exclusive relations" in listed and "Kara ally of Lenn" in listed and "Kara enemy of Lenn" in listed
+        "Relations that exclude each other" in listed
+        and "Kara is an ally of Lenn" in listed
+        and "Kara is an enemy of Lenn" in listed
     )
 
 
