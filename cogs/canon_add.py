@@ -33,9 +33,9 @@ from cogs.canon_options import (
     state_tags,
     via_kinds,
 )
-from cogs.canon_views import services_of
 from cogs.checks import actor_of, gm_only
 from cogs.places import campaign_here
+from cogs.services import services_of
 
 NONE = discord.AllowedMentions.none()
 

@@ -19,10 +19,10 @@ from canon.models import Viewer
 from canon.ontology import Ontology
 from canon.wording.relation_names import matching_relations, relation_phrase
 from canon.wording.relations import attribute_words
-from cogs.canon_views import services_of
 from cogs.checks import is_gm
 from cogs.embeds import clip
 from cogs.places import campaign_here
+from cogs.services import services_of
 
 log = logging.getLogger(__name__)
 

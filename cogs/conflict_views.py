@@ -25,7 +25,8 @@ from cogs.checks import actor_of, require_gm
 from cogs.conflict_embeds import conflict_page_embed
 from cogs.embeds import clip
 from cogs.places import campaign_here
-from cogs.review_common import guarded, services_of
+from cogs.review_common import guarded
+from cogs.services import services_of
 
 if TYPE_CHECKING:
     pass

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import weakref
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -28,17 +28,13 @@ from cogs import canon_embeds
 from cogs.checks import require_gm
 from cogs.embeds import clip
 from cogs.review_words import undecided_note
+from cogs.services import services_of
 from memory.scenes import SceneStatus
 
 if TYPE_CHECKING:
-    from bot.app import Services
+    pass
 
 log = logging.getLogger(__name__)
-
-
-def services_of(interaction: discord.Interaction) -> Services:
-    """Return the services of the bot that received an interaction."""
-    return cast("Services", interaction.client.services)  # type: ignore[attr-defined]
 
 
 async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:

@@ -20,7 +20,8 @@ from canon.models import Viewer
 from canon.proposals import EDITABLE, OPTIONAL, FactContent, Proposal, ProposalStatus, ProposalType
 from canon.wording.relations import attribute_words
 from cogs.embeds import clip
-from cogs.review_common import check_campaign, services_of
+from cogs.review_common import check_campaign
+from cogs.services import services_of
 
 MODAL = re.compile(r"lk:(?P<action>rationale|reject|edit):(?P<id>[0-9]{1,19})")
 RATIONALE_FIELD = "lk:rationale:text"

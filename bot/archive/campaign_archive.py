@@ -151,8 +151,8 @@ class CampaignArchive:
                 tables.update(await family(session, campaign))
             if campaign.is_branch:
                 # A what-if branch's archive stands alone: the same tables, with what it inherits of its
-                # ancestors up to its fork points (`bot.branches.lineage_rows`).
-                from bot.branches.lineage_rows import lineage_tables
+                # ancestors up to its fork points (`bot.services.branches.lineage_rows`).
+                from bot.services.branches.lineage_rows import lineage_tables
 
                 tables = await lineage_tables(
                     session, campaign.id, list(tables), columns={"knowledge_chunks": CHUNK_COLUMNS}

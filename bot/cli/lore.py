@@ -247,7 +247,9 @@ async def _ingest_yaml(
     from bot.services.structured_import import ingest_yaml
 
     try:
-        return await ingest_yaml(services, campaign, paths, hidden=hidden, tags=tags, replace=replace)
+        return await ingest_yaml(
+            services.structured, campaign, paths, hidden=hidden, tags=tags, replace=replace
+        )
     except GameError as error:
         return {"file": ", ".join(p.name for p in paths), "error": error.message}
 
@@ -307,13 +309,11 @@ def lore(
         assert question is not None
         lines.append((question, {}))
 
-    from bot.services.lore_answer import LoreAnswers
-
     async def work(services: Any) -> None:
         target = await services.campaigns.by_name(campaign)
         for text, extra in lines:
             try:
-                answer = await LoreAnswers(services.knowledge, services.llm).ask(
+                answer = await services.answers.ask(
                     target.id, text, viewer=who, limit=limit, config=preset_name, record=record
                 )
             except GameError as error:

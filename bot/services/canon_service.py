@@ -131,13 +131,12 @@ class CanonService(ProposalService):
         self,
         db: Database,
         scenes: SceneService,
-        ontology: Ontology | None = None,
         *,
-        access: CanonAccess | None = None,
+        access: CanonAccess,
         before_review: Callable[..., Awaitable[object]] | None = None,
         after_complete: Callable[[int], Awaitable[object]] | None = None,
     ) -> None:
-        super().__init__(db, scenes, ontology, access=access)
+        super().__init__(db, scenes, access=access)
         self.before_review = before_review
         self.after_complete = after_complete
         #: Channels whose scene is being ended now (its transcript read): a second /endscene waits its turn.
@@ -274,7 +273,7 @@ class CanonService(ProposalService):
     async def commit_batch(self, campaign: Campaign, batch: str, actor: Actor) -> CommitOutcome:
         """Write the accepted proposals of an import batch (prose extraction, promotions); refuse a batch with
         nothing left to commit."""
-        # Promotions from a branch (`bot.branches`) are batches too.
+        # Promotions from a branch (`bot.services.branches`) are batches too.
         kind = ChangesetKind.PROMOTION if batch.startswith("promote:") else ChangesetKind.SOURCE_IMPORT
 
         async def work(session: AsyncSession) -> CommitResult:

@@ -76,14 +76,13 @@ class ProposalService:
         self,
         db: Database,
         scenes: SceneService,
-        ontology: Ontology | None = None,
         *,
-        access: CanonAccess | None = None,
+        access: CanonAccess,
     ) -> None:
         self.db = db
         self.scenes = scenes
         # Shared by every service built on the same database, so that a rebase forgets a lineage everywhere.
-        self.access = access or CanonAccess(ontology)
+        self.access = access
 
     @property
     def base_ontology(self) -> Ontology:

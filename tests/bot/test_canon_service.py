@@ -8,6 +8,7 @@ import datetime as dt
 import pytest
 from sqlalchemy import func, select
 
+from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService, parse_as_of
 from canon import campaigns
 from canon.campaigns import Campaign, ChangesetRow
@@ -40,7 +41,7 @@ async def campaign(db: Database) -> Campaign:
 
 @pytest.fixture
 async def service(db: Database) -> CanonService:
-    return CanonService(db, SceneService(db))
+    return CanonService(db, SceneService(db), access=CanonAccess())
 
 
 async def play_scene(db: Database, service: CanonService, campaign: Campaign, lines: list[str]) -> int:
@@ -382,7 +383,9 @@ async def test_the_voice_hooks_are_given_at_construction(db: Database, campaign:
     async def after_complete(scene_id: int) -> None:
         completed.append(scene_id)
 
-    service = CanonService(db, SceneService(db), before_review=before_review, after_complete=after_complete)
+    service = CanonService(
+        db, SceneService(db), access=CanonAccess(), before_review=before_review, after_complete=after_complete
+    )
     quiet = await play_scene(db, service, campaign, ["Nothing happens."])
     await service.end_scene(CHANNEL)  # nothing proposed: complete at once
     assert ended == [(quiet, SceneStatus.ACTIVE)] and completed == [quiet]

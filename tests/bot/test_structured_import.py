@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
+from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
 from bot.services.structured_import import StructuredImportService
 from canon import campaigns
@@ -58,7 +59,7 @@ async def campaign(db: Database) -> Campaign:
 
 @pytest.fixture
 async def canon(db: Database) -> CanonService:
-    return CanonService(db, SceneService(db))
+    return CanonService(db, SceneService(db), access=CanonAccess())
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from sqlalchemy import ColumnElement, delete, exists, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
-from bot.branches.models import Binding
 from bot.schema.branch_tables import ChannelBindingRow
+from bot.services.branches.models import Binding
 from canon.campaigns import CampaignRow, ChangesetKind, ChangesetRow, LineageStep
 from canon.graph import lineage_filter
 from canon.models import Viewer
