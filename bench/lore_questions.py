@@ -183,7 +183,6 @@ MISSING = {
         "Cinder Wolf",
     ),
     "spells.md": (
-        "Eldritch Blast",
         "Toll the Dead",
         "Booming Blade",
         "Shadow Blade",

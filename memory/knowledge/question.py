@@ -57,7 +57,7 @@ _FIELD_PHRASES: tuple[tuple[str, str], ...] = (
     (r"ability score increase", "ability score increase"),
     (r"spellcasting ability", "spellcasting ability"),
     (r"saving throws", "saving throws"),
-    (r"casting time|how long (?:does it take|to) cast", "casting time"),
+    (r"casting time|how long (?:does it take to|to) cast", "casting time"),
     (
         r"how fast|speed|how far can (.{1,40}?) (?:move|walk|run|fly|swim)|move in a turn|walk in a round",
         "speed",
@@ -97,7 +97,8 @@ _FILLER = frozenset(
         *("wise", "typically", "have", "use", "uses", "stat", "give", "gives", "on", "list", "lists"),
         *("more", "less", "higher", "lower", "better", "harder", "farther", "further", "bigger", "stronger"),
         *("faster", "cheaper", "heavier", "longer", "tougher", "i", "me", "my", "we", "know", "who", "turn"),
-        *("round", "each", "per", "typical", "typically"),
+        *("round", "each", "per", "typical", "typically", "walk", "walks", "go", "goes", "move", "moves"),
+        *("deal", "deals", "do", "written", "take", "takes"),
     }
 )
 _COMPARATIVE = re.compile(

@@ -20,7 +20,7 @@ from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import Question
 from memory.knowledge.retrieval.answer import compose, nothing_known, numbered
 from memory.knowledge.retrieval.answer_graph import graph_answer
-from memory.knowledge.retrieval.field_answer import FieldHit, field_answers, subject_found
+from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed
 
 __all__ = ["comparison", "reply"]
 
@@ -43,14 +43,18 @@ def reply(question: Question, facts: Sequence[CanonFact], results: Sequence[Lore
     hits = field_answers(question, results, len(facts) + 1)
     if hits:
         return _from_fields(hits, numbered(facts, results))
-    if question.fields and not subject_found(question, results):
-        return ShortAnswer(
-            text=nothing_known(question.text),
-            mode=AnswerMode.NOTHING,
-            known=False,
-            citations=numbered(facts, results),
-        )
-    answer = compose(question.expanded, facts, results)
+    only = None
+    if question.fields and question.subject:
+        # A field asked of something: only a passage about it (its headings name it) may answer in sentences.
+        only = headed(question)
+        if not any(only(r) for r in results[:PASSAGES_READ]):
+            return ShortAnswer(
+                text=nothing_known(question.text),
+                mode=AnswerMode.NOTHING,
+                known=False,
+                citations=numbered(facts, results),
+            )
+    answer = compose(question.expanded, facts, results, only)
     if not answer.known:
         return answer.model_copy(update={"text": nothing_known(question.text)})
     return answer

@@ -12,7 +12,7 @@ A question that asks a field of something no passage has is answered by nothing 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
@@ -20,9 +20,9 @@ from rapidfuzz import fuzz
 from memory.knowledge.fields import KIND, Field, fields_of
 from memory.knowledge.models import LoreResult
 from memory.knowledge.question import GENERIC, Question
-from memory.knowledge.retrieval.answer_words import fold_words, same_word, sentences
+from memory.knowledge.retrieval.answer_words import fold_words, same_word, sections_of, sentences
 
-__all__ = ["FieldHit", "field_answers", "subject_found", "word_in"]
+__all__ = ["FieldHit", "field_answers", "headed", "subject_found", "word_in"]
 
 #: Passages whose fields may answer (the best few).
 PASSAGES_READ = 5
@@ -177,3 +177,18 @@ def subject_found(question: Question, results: Sequence[LoreResult]) -> bool:
         if all(word_in(w, words) for w in question.subject):
             return True
     return False
+
+
+def headed(question: Question) -> Callable[[LoreResult], bool]:
+    """Return a test of whether a passage is about the question's subject: its headings (or the headings inside
+    it) hold a word of the subject, and its headings and text all of them."""
+
+    def names_subject(result: LoreResult) -> bool:
+        inner = " ".join(h for h, _ in sections_of(result.text) if h)
+        headings = set(fold_words(" ".join([*result.heading_path, inner])))
+        if not any(word_in(w, headings) for w in question.subject):
+            return False
+        words = headings | set(fold_words(result.text))
+        return all(word_in(w, words) for w in question.subject)
+
+    return names_subject
