@@ -17,7 +17,9 @@ from bot.services.calendars import CalendarService
 from bot.services.campaigns import CampaignService
 from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
+from bot.services.characters import CharacterDesk
 from bot.services.directory import Directory
+from bot.services.fact_picking import FactPicker
 from bot.services.gm_notes import GmNoteDesk
 from bot.services.lore_answer import LoreAnswers
 from bot.services.lore_service import LoreImportService
@@ -68,12 +70,14 @@ class Services:
     recaps: RecapService
     directory: Directory
     notes: GmNoteDesk
+    characters: CharacterDesk
     npc_memories: NpcMemoryDesk
     dialogue: DialogueImportService
     answers: LoreAnswers
     imports: LoreImportService
     pictures: PictureService
     calendars: CalendarService
+    facts: FactPicker
     metrics: CommandLatencies = field(default_factory=CommandLatencies)
     _closing: asyncio.Future[None] | None = field(default=None, init=False, repr=False)
 
@@ -139,12 +143,14 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
         recaps=RecapService(db, canon, voice),
         directory=Directory(canon),
         notes=GmNoteDesk(GmNoteService(db), canon, scenes),
+        characters=CharacterDesk(canon),
         npc_memories=NpcMemoryDesk(voice.memories, canon),
         dialogue=DialogueImportService(scenes, turns, canon),
         answers=LoreAnswers(knowledge, llm),
         imports=LoreImportService(knowledge, structured, canon, voice),
         pictures=PictureService(db, canon),
         calendars=CalendarService(db, access),
+        facts=FactPicker(db, access),
     )
 
 

@@ -38,6 +38,7 @@ EXTENSIONS = (
     "cogs.operations",
     "cogs.lore",
     "cogs.notes",
+    "cogs.characters",
     "cogs.campaign",
     "cogs.calendar",
     "cogs.health",  # the heartbeat `lorekeeper doctor --live` reads
