@@ -345,12 +345,13 @@ def _unknown_words(
         raise _Refusal(
             f"“{raw}” is approximate; canon keeps a date exactly, at a year, a month or a day.", choice
         )
-    phrase = " ".join(_as_typed(raw, w) for w in strange)
+    wordy = [w for w in rest if w is not None and w not in _FILLER and not re.fullmatch(r"[+-]?\d+\w*", w)]
+    phrase = " ".join(_as_typed(raw, w) for w in wordy)  # ordinals in words too: "third age"
     guess = nearest(" ".join(strange), names) or next(
         (nearest(w, names) for w in strange if nearest(w, names)), None
     )
     if guess is not None:
-        fixed = _replace(words, strange, guess)
+        fixed = _replace(words, wordy, guess)
         again = read_date(fixed, calendar)
         kinds = {"era": "era", "month": "month", "season": "season"}
         what = f"“{phrase}” is not a{'n' if guess.kind == 'era' else ''} {kinds[guess.kind]} of this calendar"
