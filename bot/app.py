@@ -20,6 +20,7 @@ from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
 from bot.services.characters import CharacterDesk
 from bot.services.directory import Directory
+from bot.services.fact_picking import FactPicker
 from bot.services.gm_notes import GmNoteDesk
 from bot.services.lore_answer import LoreAnswers
 from bot.services.lore_service import LoreImportService
@@ -77,6 +78,7 @@ class Services:
     answers: LoreAnswers
     imports: LoreImportService
     pictures: PictureService
+    facts: FactPicker
     #: This database's installation id (Chroma collections carry it).
     installation: Installation
     metrics: CommandLatencies = field(default_factory=CommandLatencies)
@@ -158,6 +160,7 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
         answers=LoreAnswers(knowledge, llm),
         imports=LoreImportService(knowledge, structured, canon, voice),
         pictures=PictureService(db, canon),
+        facts=FactPicker(db, access),
         installation=installation,
     )
 
