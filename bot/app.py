@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.llm.client import LLMClient
+from bot.ops.installation import Installation
 from bot.ops.metrics import CommandLatencies
 from bot.services.campaigns import CampaignService
 from bot.services.canon_access import CanonAccess
@@ -23,9 +25,11 @@ if TYPE_CHECKING:
     from bot.ops.operations import OperationsService
     from bot.ops.scheduler import JobScheduler
     from bot.services.branches import BranchService
+    from bot.services.calendars import CalendarService
     from bot.services.canon_service import CanonService
     from bot.services.characters import CharacterDesk
     from bot.services.directory import Directory
+    from bot.services.fact_picking import FactPicker
     from bot.services.gm_notes import GmNoteDesk
     from bot.services.lore_service import LoreImportService
     from bot.services.npc_memories import NpcMemoryDesk
@@ -35,6 +39,7 @@ if TYPE_CHECKING:
     from bot.services.structured_import import StructuredImportService
     from bot.voice.dialogue_import import DialogueImportService
     from bot.voice.service import VoiceService
+    from memory.chroma_client import Owner
     from memory.scenes import SceneService
     from memory.turn_log import TurnLog
 
@@ -71,6 +76,10 @@ class Services:
     answers: LoreAnswers
     imports: LoreImportService
     pictures: PictureService
+    calendars: CalendarService
+    facts: FactPicker
+    #: This database's installation id (Chroma collections carry it).
+    installation: Installation
     metrics: CommandLatencies = field(default_factory=CommandLatencies)
     _closing: asyncio.Future[None] | None = field(default=None, init=False, repr=False)
 
@@ -100,19 +109,10 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
     from bot.ops.operations import OperationsService
     from bot.ops.scheduler import JobScheduler
     from bot.schema import database
-    from bot.services.branches import BranchService
     from bot.services.canon_service import CanonService
-    from bot.services.characters import CharacterDesk
-    from bot.services.directory import Directory
-    from bot.services.gm_notes import GmNoteDesk
     from bot.services.lore_service import LoreImportService
-    from bot.services.npc_memories import NpcMemoryDesk
-    from bot.services.pictures import PictureService
     from bot.services.proposal_service import ProposalService
-    from bot.services.recaps import RecapService
     from bot.services.structured_import import StructuredImportService
-    from bot.voice.dialogue_import import DialogueImportService
-    from memory.notes import GmNoteService
     from memory.scenes import SceneService
     from memory.tokens import count_tokens
     from memory.turn_log import TurnLog
@@ -129,11 +129,19 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
     # a scene ends and once it is complete, so the voice comes first.
     access = CanonAccess()
     proposals = ProposalService(db, scenes, access=access)
-    knowledge = build_knowledge(settings, db, access)
+    installation = Installation(db)
+    knowledge = build_knowledge(settings, db, access, owner=installation.owner)
     ledger = SqlTokenLedger(db)
     llm = build_llm(settings.llm, ledger, token_counter=count_tokens)
     voice = build_voice(
-        settings, db, proposals=proposals, scenes=scenes, turns=turns, llm=llm, knowledge=knowledge
+        settings,
+        db,
+        proposals=proposals,
+        scenes=scenes,
+        turns=turns,
+        llm=llm,
+        knowledge=knowledge,
+        owner=installation.owner,
     )
     canon = CanonService(
         db, scenes, access=access, before_review=voice.before_review, after_complete=voice.after_complete
@@ -154,17 +162,47 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
         # Started by the bot (`Lorekeeper.setup_hook`), not here.
         scheduler=JobScheduler(settings, db) if settings.runs_scheduler else None,
         structured=structured,
-        branches=BranchService(db, canon, knowledge=knowledge, voice=voice),
-        recaps=RecapService(db, canon, voice),
-        directory=Directory(canon),
-        notes=GmNoteDesk(GmNoteService(db), canon, scenes),
-        characters=CharacterDesk(canon),
-        npc_memories=NpcMemoryDesk(voice.memories, canon),
-        dialogue=DialogueImportService(scenes, turns, canon),
         answers=LoreAnswers(knowledge, llm),
         imports=LoreImportService(knowledge, structured, canon, voice),
-        pictures=PictureService(db, canon),
+        installation=installation,
+        **_desks(db, access, canon, scenes, turns, voice, knowledge),
     )
+
+
+def _desks(
+    db: Database,
+    access: CanonAccess,
+    canon: CanonService,
+    scenes: SceneService,
+    turns: TurnLog,
+    voice: VoiceService,
+    knowledge: KnowledgeService,
+) -> dict[str, Any]:
+    """Build the services over the canon service (for `build_services`)."""
+    from bot.services.branches import BranchService
+    from bot.services.calendars import CalendarService
+    from bot.services.characters import CharacterDesk
+    from bot.services.directory import Directory
+    from bot.services.fact_picking import FactPicker
+    from bot.services.gm_notes import GmNoteDesk
+    from bot.services.npc_memories import NpcMemoryDesk
+    from bot.services.pictures import PictureService
+    from bot.services.recaps import RecapService
+    from bot.voice.dialogue_import import DialogueImportService
+    from memory.notes import GmNoteService
+
+    return {
+        "branches": BranchService(db, canon, knowledge=knowledge, voice=voice),
+        "recaps": RecapService(db, canon, voice),
+        "directory": Directory(canon),
+        "notes": GmNoteDesk(GmNoteService(db), canon, scenes),
+        "characters": CharacterDesk(canon),
+        "npc_memories": NpcMemoryDesk(voice.memories, canon),
+        "dialogue": DialogueImportService(scenes, turns, canon),
+        "pictures": PictureService(db, canon),
+        "calendars": CalendarService(db, access),
+        "facts": FactPicker(db, access),
+    }
 
 
 def build_voice(
@@ -176,11 +214,12 @@ def build_voice(
     turns: TurnLog,
     llm: LLMClient | None,
     knowledge: KnowledgeService | None,
+    owner: Callable[[], Awaitable[Owner]] | None = None,
 ) -> VoiceService:
     """Build the game-master's voice (its hooks go to `CanonService`: the scene's end and commit).
 
-    NPC memories and scene summaries get Chroma collections of their own per campaign (`lk_mem{id}`,
-    `lk_scn{id}`) beside the knowledge index, rebuilt from SQL on demand.
+    NPC memories and scene summaries get Chroma collections of their own per campaign (`lk_<installation>_mem{id}`,
+    `lk_<installation>_scn{id}`) beside the knowledge index, rebuilt from SQL on demand.
     """
     from bot.voice.service import VoiceService
     from memory.digests import SceneMomentStore
@@ -193,8 +232,8 @@ def build_voice(
     memory_index = moment_index = None
     if embedder is not None:
         path, host, port = settings.data_dir / "chroma", settings.chroma.host, settings.chroma.port
-        memory_index = ChromaDocIndex(prefix="lk_mem", path=path, host=host, port=port)
-        moment_index = ChromaDocIndex(prefix="lk_scn", path=path, host=host, port=port)
+        memory_index = ChromaDocIndex(prefix="lk_mem", path=path, host=host, port=port, owner=owner)
+        moment_index = ChromaDocIndex(prefix="lk_scn", path=path, host=host, port=port, owner=owner)
     voice = VoiceService(
         db=db,
         settings=settings.voice,
@@ -210,7 +249,13 @@ def build_voice(
     return voice
 
 
-def build_knowledge(settings: Settings, db: Database, canon: CanonAccess | None = None) -> KnowledgeService:
+def build_knowledge(
+    settings: Settings,
+    db: Database,
+    canon: CanonAccess | None = None,
+    *,
+    owner: Callable[[], Awaitable[Owner]] | None = None,
+) -> KnowledgeService:
     """Build the imported-knowledge service: Chroma and the offline embedder unless embedding is switched off.
 
     Neither loads anything here: the model loads on the first embedding, chromadb on the first vector call.
@@ -220,7 +265,11 @@ def build_knowledge(settings: Settings, db: Database, canon: CanonAccess | None 
     if settings.embedding.enabled:
         embedder = MiniLMEmbedder(batch_size=settings.embedding.batch_size)
         vectors = ChromaVectorIndex.from_settings(
-            settings.data_dir, settings.chroma.host, settings.chroma.port, settings.embedding.batch_size
+            settings.data_dir,
+            settings.chroma.host,
+            settings.chroma.port,
+            settings.embedding.batch_size,
+            owner,
         )
     return KnowledgeService(
         db,
@@ -256,8 +305,8 @@ async def open_lore_reader(settings: Settings) -> LoreReader | None:
     Building every service imports the whole application (the model client, the scheduler, the voice, Alembic)
     before the first answer; a question needs the database, the campaigns, the imported knowledge (whose vector
     index and model load on first use) and the language model when one is configured. Whether the database is
-    at the newest migration is read without Alembic (`schema.current`); when it is not, the caller builds every
-    service instead, which migrates it.
+    at the newest migration is read without Alembic (`bot.schema.current`); when it is not, the caller builds
+    every service instead, which migrates it.
     """
     from bot.schema.current import schema_current
 
@@ -266,7 +315,8 @@ async def open_lore_reader(settings: Settings) -> LoreReader | None:
     if not await schema_current(db):
         await db.dispose()
         return None
-    knowledge = build_knowledge(settings, db, CanonAccess())
+    installation = Installation(db)
+    knowledge = build_knowledge(settings, db, CanonAccess(), owner=installation.owner)
     llm: LLMClient | None = None
     if settings.llm.configured:
         from bot.llm.openai_compatible import build_llm
