@@ -28,6 +28,7 @@ from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
 from memory.knowledge.retrieval.superseded import mark_superseded
+from memory.leaks import card_secrets
 
 log = logging.getLogger(__name__)
 
@@ -252,6 +253,7 @@ class EntityFinder:
                     facts=card_facts(card, config.max_facts_per_entity, reader.ontology, words),
                     score=round(min(m.score, 100.0) / 100, 4),
                     relations=card_relations(card),
+                    secrets=tuple(card_secrets(card)),
                 )
             )
         found = {f.entity_id for f in facts}
