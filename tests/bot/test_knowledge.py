@@ -41,7 +41,9 @@ class Table:
         self.facts: dict[str, int] = {}
 
     async def entity(self, name: str, kind: str, *, hidden: bool = False) -> None:
-        content = EntityContent(name=name, entity_type=kind, visibility=HIDDEN if hidden else Visibility.PUBLIC)
+        content = EntityContent(
+            name=name, entity_type=kind, visibility=HIDDEN if hidden else Visibility.PUBLIC
+        )
         await self.canon.add_direct(self.campaign, content, GM, command="/canon add")
 
     async def fact(self, subject: str, attribute: str, value: str, *, when: str | None = None) -> int:
@@ -59,7 +61,10 @@ class Table:
             self.campaign, name, viewer=Viewer.PLAYER, as_of=as_of, knowing=lens
         )
         return " | ".join(
-            [card.entity.description or "", *(f"{v.statement.predicate}={v.statement.value}" for v in card.facts)]
+            [
+                card.entity.description or "",
+                *(f"{v.statement.predicate}={v.statement.value}" for v in card.facts),
+            ]
         )
 
 
@@ -84,7 +89,9 @@ async def test_each_player_sees_what_their_character_knows_from_when_they_learne
     await table.desk.reveal(
         c, GM, to="Sable", reason="she read his letter", fact=table.facts["a spy"], from_date="312"
     )
-    await table.desk.reveal(c, GM, to="the party", reason="town gossip", fact=table.facts["ten thousand crowns"])
+    await table.desk.reveal(
+        c, GM, to="the party", reason="town gossip", fact=table.facts["ten thousand crowns"]
+    )
     sable, brann_card, rio_card = [await table.card("The Duke", m) for m in (PAT, QUINN, RIO)]
     assert "secret=a spy" in sable and "debt=ten thousand crowns" in sable
     assert "a spy" not in brann_card and "debt=ten thousand crowns" in brann_card
@@ -117,7 +124,9 @@ async def test_a_gm_only_entitys_fact_brings_its_name_and_nothing_else(table: Ta
     c = table.campaign
     with pytest.raises(NotFound) as unknown:
         await table.card("Vell", PAT)
-    await table.desk.reveal(c, GM, to="Sable", reason="a dying man's words", fact=table.facts["the last heir"])
+    await table.desk.reveal(
+        c, GM, to="Sable", reason="a dying man's words", fact=table.facts["the last heir"]
+    )
     shown = await table.card("Vell", PAT)
     assert "title=the last heir" in shown and "under the mill" not in shown
     # Quinn still gets the very words an unknown name gets.

@@ -31,7 +31,9 @@ async def test_three_players_see_only_what_their_characters_know(world: World) -
         await gm_adds(world, "entity", name=name, type="PC")
     await gm_adds(world, "entity", name="The Duke", type="NPC")
     await gm_adds(world, "fact", subject="The Duke", attribute="secret", value="a spy", gm_only=True)
-    await gm_adds(world, "fact", subject="The Duke", attribute="debt", value="ten thousand crowns", gm_only=True)
+    await gm_adds(
+        world, "fact", subject="The Duke", attribute="debt", value="ten thousand crowns", gm_only=True
+    )
     for name, player in (("Sable", world.pat), ("Brann", world.quinn), ("Ash", rio)):
         await emu.invoke(chan, gm, "character set", name=name, player=player)
     spy = await fact_number(world, "The Duke", "a spy")
@@ -75,7 +77,9 @@ async def test_a_reveal_during_a_scene_reaches_those_present_and_is_undone(world
 
     await emu.invoke(chan, gm, "scene start", title="The dying man")
     await emu.send_message(chan, world.pat, "I kneel by the dying man.")
-    revealed = await emu.invoke(chan, gm, "canon reveal", to="those present", reason="his last words", fact=heir)
+    revealed = await emu.invoke(
+        chan, gm, "canon reveal", to="those present", reason="his last words", fact=heir
+    )
     shown = embed_text(revealed.embeds[0])
     assert "Sable knows" in shown and "from scene 1" in shown and "Brann" not in shown, shown
     sable = await card_of(world, world.pat, "Vell")
