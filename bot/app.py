@@ -18,6 +18,7 @@ from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
 from bot.services.characters import CharacterDesk
 from bot.services.directory import Directory
+from bot.services.fact_picking import FactPicker
 from bot.services.gm_notes import GmNoteDesk
 from bot.services.knowledge import KnowledgeDesk
 from bot.services.lore_answer import LoreAnswers
@@ -76,6 +77,7 @@ class Services:
     answers: LoreAnswers
     imports: LoreImportService
     pictures: PictureService
+    facts: FactPicker
     metrics: CommandLatencies = field(default_factory=CommandLatencies)
     _closing: asyncio.Future[None] | None = field(default=None, init=False, repr=False)
 
@@ -148,6 +150,7 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
         answers=LoreAnswers(knowledge, llm),
         imports=LoreImportService(knowledge, structured, canon, voice),
         pictures=PictureService(db, canon),
+        facts=FactPicker(db, access),
     )
 
 

@@ -220,24 +220,26 @@ class CanonCommands(commands.Cog):
 
     @app_commands.command(name="retcon", description="Retcon a fact, optionally replacing its value (GM)")
     @app_commands.describe(
-        fact="The fact's number, as shown by /canon entity or /canon timeline",
+        fact="The fact: type some of its words (like “Corvan dead”) and pick it from the list",
         rationale="Why it no longer holds",
         new_value="The value (or, for a relation, the entity) that replaces it",
     )
+    @app_commands.autocomplete(fact=canon_options.fact_names)
     @app_commands.guild_only()
     @gm_only()
     async def retcon(
         self,
         interaction: discord.Interaction,
-        fact: app_commands.Range[int, 1, 2**53],
+        fact: Name,
         rationale: Text,
         new_value: Text | None = None,
     ) -> None:
-        """Mark a fact retconned, link its replacement, and list the facts to review."""
+        """Mark the fact the GM named retconned, link its replacement, and list the facts to review."""
         campaign = await self._campaign(interaction)
         await replies.think(interaction)
+        fact_id = await self.bot.services.facts.pick(campaign, fact, viewer=Viewer.GM)
         actor = actor_of(interaction, self.bot.services.settings.gm_role)
-        result = await self.canon.retcon(campaign, fact, actor, rationale=rationale, new_value=new_value)
+        result = await self.canon.retcon(campaign, fact_id, actor, rationale=rationale, new_value=new_value)
         await replies.answer(interaction, embed=canon_embeds.retcon_embed(result, rationale))
 
     # -- the rationale modals, answered by custom id so that they survive a restart -------------------

@@ -107,6 +107,20 @@ async def entity_names(interaction: discord.Interaction, current: str) -> Choice
     return [app_commands.Choice(name=label, value=value) for label, value in found[:MAX_CHOICES]]
 
 
+async def fact_names(interaction: discord.Interaction, current: str) -> Choices:
+    """Suggest the facts of canon the user may see that fit what is typed, in words with their handle."""
+    try:
+        campaign = await campaign_of(interaction)
+        if campaign is None:
+            return []
+        found = await services_of(interaction).facts.suggestions(
+            campaign, current, viewer=viewer_of(interaction)
+        )
+    except GameError:
+        return []
+    return [app_commands.Choice(name=text, value=text) for text in found[:MAX_CHOICES]]
+
+
 async def speaker_names(interaction: discord.Interaction, current: str) -> Choices:
     """Suggest the beings that can speak (people, creatures, deities) that the user may see."""
     try:

@@ -28,10 +28,10 @@ from cogs.embeds import COLOUR, clip
 
 
 def as_of_words(as_of: AsOf, words: Wording) -> str:
-    """Return the point a card looks from, in words ("now", "in year 300 of the Third Age, after scene 2")."""
+    """Return the point a card looks from, after "As of": "now", "year 300 of the Third Age, after scene 2"."""
     parts = []
     if as_of.world:
-        parts.append(f"in {words.date(as_of.world)}")
+        parts.append(words.date(as_of.world))
     if as_of.scene is not None:
         parts.append(f"after scene {as_of.scene}")
     if as_of.believed_at is not None:
@@ -93,11 +93,8 @@ def entity_card_embed(
     state = card.state
     if state is not None and not visible_views([state], viewer, knowing, as_of):
         state = None
-    embed.add_field(
-        name="State",
-        value=statement_line(state, viewer=viewer, words=words) if state is not None else "unknown",
-        inline=False,
-    )
+    if state is not None:  # places and events have no state: nothing to say rather than "unknown"
+        embed.add_field(name="State", value=statement_line(state, viewer=viewer, words=words), inline=False)
     relations = visible_views(card.relations, viewer, knowing, as_of)
     if relations:
         embed.add_field(
@@ -123,7 +120,7 @@ def entity_card_embed(
         )
     footer = f"As of {as_of_words(as_of, words)}"
     if viewer == Viewer.GM:
-        footer += f" · entity #{entity.id} · {LOCK} = GM only"
+        footer += f" · {LOCK} = GM only"
     embed.set_footer(text=footer)
     return shrink_to_limit(embed)
 
@@ -139,7 +136,8 @@ def timeline_embed(
         line = statement_line(view, evidence=False, viewer=viewer, words=words)
         if view.statement.provenance.level == CanonLevel.RETCONNED:
             replaced = view.statement.provenance.replaced_by
-            line = f"~~{line}~~ retconned" + (f" → `#{replaced}`" if replaced and viewer == Viewer.GM else "")
+            shown = replaced and viewer == Viewer.GM
+            line = f"~~{line}~~ retconned" + (f", replaced by (fact {replaced})" if shown else "")
         lines.append(line)
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT - 96) if lines else "Nothing recorded yet."
     footer = "Struck through: retconned (what was believed before)."

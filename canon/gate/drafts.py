@@ -254,11 +254,13 @@ async def check_citations(reader: CanonReader, content: ProposalContent) -> None
     for statement_id in cited:
         statement = found.get(statement_id)
         if statement is None:
-            raise NotFound(f"There is no fact #{statement_id} in this campaign's canon to rely on.")
+            raise NotFound(f"There is no fact {statement_id} in this campaign's canon to rely on.")
         if statement.provenance.level == CanonLevel.RETCONNED:
             current = statement.provenance.replaced_by
-            named = f" The current fact is #{current}." if current else " Nothing replaced it."
-            raise Conflict(f"Fact #{statement_id} was retconned, so nothing can rely on it.{named}")
+            named = f" The current one is (fact {current})." if current else " Nothing replaced it."
+            raise Conflict(
+                f"That fact (fact {statement_id}) was retconned, so nothing can rely on it.{named}"
+            )
 
 
 def point_at(content: ProposalContent, ref: Ref, proposal_id: int) -> ProposalContent:

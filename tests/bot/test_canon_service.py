@@ -176,7 +176,7 @@ async def test_retcon_keeps_history_and_lists_dependents(
     _, timeline = await service.timeline(campaign, "Bridge of Sighs", viewer=Viewer.GM)
     levels = {v.statement.value: v.statement.provenance.level for v in timeline}
     assert levels == {"stone": CanonLevel.RETCONNED, "wood": CanonLevel.CANON}
-    with pytest.raises(Conflict, match=f"current fact is #{retcon.replacement_id}"):
+    with pytest.raises(Conflict, match=rf"What replaced it is \(fact {retcon.replacement_id}\)"):
         await service.retcon(campaign, fact_id, GM, rationale="again")
 
 
@@ -224,7 +224,7 @@ async def test_retcon_lists_the_facts_that_cite_it_and_a_retconned_fact_cannot_b
     assert [set(f.statement_ids) for f in relying] == [{stone, load}]
 
     await play_scene(db, service, campaign, ["The tower rolls onto the bridge."])
-    with pytest.raises(Conflict, match=f"current fact is #{retcon.replacement_id}"):
+    with pytest.raises(Conflict, match=rf"The current one is \(fact {retcon.replacement_id}\)"):
         await service.propose(
             campaign,
             CHANNEL,
@@ -233,7 +233,7 @@ async def test_retcon_lists_the_facts_that_cite_it_and_a_retconned_fact_cannot_b
             ),
             PAT,
         )
-    with pytest.raises(NotFound, match="no fact #999999"):
+    with pytest.raises(NotFound, match="no fact 999999"):
         await service.propose(
             campaign,
             CHANNEL,
