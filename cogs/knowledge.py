@@ -13,7 +13,8 @@ from discord import app_commands
 
 from bot.client.client import Lorekeeper
 from bot.services.knowledge import KnownItem
-from cogs.canon_options import Name, Text, entity_names, played_characters
+from canon.models import Viewer
+from cogs.canon_options import Name, Text, entity_names, fact_names, played_characters
 from cogs.checks import actor_of, gm_only
 from cogs.embeds import COLOUR, clip
 from cogs.places import campaign_here
@@ -32,7 +33,7 @@ def known_lines(items: list[KnownItem], *, gm: bool) -> list[str]:
             text = f"• {item.who} knows {item.what} ({item.since}) — {item.reveal.reason}"
             if item.reveal.undone_at is not None:
                 text = f"~~{text}~~ undone by {item.reveal.undone_by}"
-            text += f" `reveal {item.reveal.id}`"
+            text += f" (reveal {item.reveal.id})"
         lines.append(text)
     return lines
 
@@ -48,29 +49,30 @@ def known_embed(title: str, lines: list[str], empty: str) -> discord.Embed:
 @app_commands.describe(
     to="Who learns it: characters separated by commas, “the party” or “those present” (this scene's)",
     reason="How they learn it (a letter, an overheard talk): kept as evidence",
-    fact="The fact's number, as /canon entity shows it to you",
+    fact="The fact: type some of its words (like “Duke spy”) and pick it from the list",
     entity="A hidden entity: they learn who or what it is",
     from_date="From when they know it, on the campaign's calendar (default: the scene's date)",
 )
-@app_commands.autocomplete(entity=entity_names, to=played_characters)
+@app_commands.autocomplete(fact=fact_names, entity=entity_names, to=played_characters)
 @gm_only()
 async def reveal(
     interaction: discord.Interaction,
     to: Name,
     reason: Text,
-    fact: app_commands.Range[int, 1, 2**53] | None = None,
+    fact: Name | None = None,
     entity: Name | None = None,
     from_date: app_commands.Range[str, 1, 100] | None = None,
 ) -> None:
     """Record that characters know something hidden, with the reason and the scene."""
     services = services_of(interaction)
     campaign = await campaign_here(interaction)
+    fact_id = await services.facts.pick(campaign, fact, viewer=Viewer.GM) if fact else None
     items = await services.reveals.reveal(
         campaign,
         actor_of(interaction, services.settings.gm_role),
         to=to,
         reason=reason,
-        fact=fact,
+        fact=fact_id,
         entity=entity,
         from_date=from_date,
         channel_id=interaction.channel_id,

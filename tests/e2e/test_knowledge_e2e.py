@@ -10,12 +10,12 @@ from tests.e2e.conftest import World
 from tests.e2e.test_canon_e2e import embed_text, gm_adds
 
 
-async def fact_number(world: World, name: str, value: str) -> int:
-    """Return the number the GM's card shows beside a fact."""
+async def fact_number(world: World, name: str, value: str) -> str:
+    """Return the handle the GM's card shows beside a fact ("fact 12"), which the GM may type back."""
     card = embed_text((await world.emu.invoke(world.channel, world.gm, "canon entity", name=name)).embeds[0])
-    match = re.search(re.escape(value) + r".*?`#(\d+)`", card)
+    match = re.search(re.escape(value) + r".*?\(fact (\d+)\)", card)
     assert match, card
-    return int(match.group(1))
+    return f"fact {match.group(1)}"
 
 
 async def card_of(world: World, who, name: str, **options) -> str:  # type: ignore[no-untyped-def]
@@ -45,7 +45,9 @@ async def test_three_players_see_only_what_their_characters_know(world: World) -
     peek = await emu.invoke(chan, world.pat, "canon entity", name="The Duke", as_character="Brann")
     assert peek.ephemeral and "Only the GM" in (peek.content or ""), peek.content
 
-    revealed = await emu.invoke(chan, gm, "canon reveal", to="Sable", reason="she read his letter", fact=spy)
+    revealed = await emu.invoke(  # picked by its words, as the autocomplete offers them
+        chan, gm, "canon reveal", to="Sable", reason="she read his letter", fact="Duke spy"
+    )
     assert "Sable knows The Duke" in embed_text(revealed.embeds[0]), embed_text(revealed.embeds[0])
     await emu.invoke(chan, gm, "canon reveal", to="Brann", reason="a creditor talked", fact=debt)
 
