@@ -32,11 +32,7 @@ from cogs import (
     entity_embeds,
     note_embeds,
 )
-<<<<<<< HEAD
-from cogs.canon_options import DATE_HELP, Date, Name, Text, entity_names, played_characters
-=======
-from cogs.canon_options import DATE_HELP, Date, Name, Text, date_choices, entity_names
->>>>>>> main
+from cogs.canon_options import DATE_HELP, Date, Name, Text, date_choices, entity_names, played_characters
 from cogs.canon_propose import ProposeCommands
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
 from cogs.places import campaign_here
@@ -81,9 +77,8 @@ class CanonCommands(commands.Cog):
     ) -> None:
         campaign = await self._campaign(interaction)
         viewer = canon_options.viewer_of(interaction)
-<<<<<<< HEAD
-        eras = await self.canon.era_names(campaign, viewer) if date else {}
-        as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at, eras=eras)
+        calendar = await self.bot.services.calendars.calendar(campaign, viewer) if date else None
+        as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at, calendar=calendar)
         lens = await canon_options.lens_of(interaction, campaign)
         if as_character is not None:  # the GM's "as Sable sees it": a player's view through Sable's knowledge
             if viewer != Viewer.GM:
@@ -92,13 +87,6 @@ class CanonCommands(commands.Cog):
         card, words = await self.canon.worded_card(campaign, name, viewer=viewer, as_of=as_of, knowing=lens)
         content = canon_directory.card_content(card, viewer, words, lens)  # with a select of related entities
         embed = entity_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of, words=words, knowing=lens)
-=======
-        calendar = await self.bot.services.calendars.calendar(campaign, viewer) if date else None
-        as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at, calendar=calendar)
-        card, words = await self.canon.worded_card(campaign, name, viewer=viewer, as_of=as_of)
-        content = canon_directory.card_content(card, viewer, words)  # with a select of its related entities
-        embed = entity_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of, words=words)
->>>>>>> main
         if viewer == Viewer.GM:  # the GM's own notes about it: the GM's view only
             note_embeds.add_card_notes(embed, await self.bot.services.notes.about(campaign, card.entity.id))
         content["embed"] = embed
@@ -113,11 +101,7 @@ class CanonCommands(commands.Cog):
         as_of_scene="As it stood after this scene (0: before any)",
         as_character="GM: show it as this player character sees it",
     )
-<<<<<<< HEAD
-    @app_commands.autocomplete(name=entity_names, as_character=played_characters)
-=======
-    @app_commands.autocomplete(name=entity_names, as_of_date=date_choices)
->>>>>>> main
+    @app_commands.autocomplete(name=entity_names, as_of_date=date_choices, as_character=played_characters)
     async def entity(
         self,
         interaction: discord.Interaction,

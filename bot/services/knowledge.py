@@ -112,7 +112,6 @@ class KnowledgeDesk:
                 "Say why they learn it (a letter, an overheard talk...): it is kept as evidence."
             )
         eras = await self.canon.era_names(campaign)
-        world = parse_as_of(at_date=from_date, eras=eras) if from_date else None
         scene = None
         if channel_id is not None:
             try:
@@ -122,6 +121,7 @@ class KnowledgeDesk:
 
         async def work(session: AsyncSession) -> list[int]:
             reader = await self.canon.reader(session, campaign, Viewer.GM)
+            world = parse_as_of(at_date=from_date, calendar=await reader.calendar()) if from_date else None
             kind, target_id, starts = await self._target(reader, fact, entity)
             world_from, world_key = (world.world, world.world_key) if world else (None, None)
             if world_from is None and scene is not None and scene.world_date:
