@@ -73,13 +73,7 @@ class Review:
 class ProposalService:
     """Proposals and their review, for the cogs, the command line and the game-master's voice."""
 
-    def __init__(
-        self,
-        db: Database,
-        scenes: SceneService,
-        *,
-        access: CanonAccess,
-    ) -> None:
+    def __init__(self, db: Database, scenes: SceneService, *, access: CanonAccess) -> None:
         self.db = db
         self.scenes = scenes
         # Shared by every service built on the same database, so that a rebase forgets a lineage everywhere.
