@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from bot.services.directory import Directory
     from bot.services.fact_picking import FactPicker
     from bot.services.gm_notes import GmNoteDesk
+    from bot.services.knowledge import KnowledgeDesk
     from bot.services.lore_service import LoreImportService
     from bot.services.npc_memories import NpcMemoryDesk
     from bot.services.pictures import PictureService
@@ -71,6 +72,7 @@ class Services:
     directory: Directory
     notes: GmNoteDesk
     characters: CharacterDesk
+    reveals: KnowledgeDesk
     npc_memories: NpcMemoryDesk
     dialogue: DialogueImportService
     answers: LoreAnswers
@@ -185,6 +187,7 @@ def _desks(
     from bot.services.directory import Directory
     from bot.services.fact_picking import FactPicker
     from bot.services.gm_notes import GmNoteDesk
+    from bot.services.knowledge import KnowledgeDesk
     from bot.services.npc_memories import NpcMemoryDesk
     from bot.services.pictures import PictureService
     from bot.services.recaps import RecapService
@@ -197,6 +200,7 @@ def _desks(
         "directory": Directory(canon),
         "notes": GmNoteDesk(GmNoteService(db), canon, scenes),
         "characters": CharacterDesk(canon),
+        "reveals": KnowledgeDesk(canon, scenes),
         "npc_memories": NpcMemoryDesk(voice.memories, canon),
         "dialogue": DialogueImportService(scenes, turns, canon),
         "pictures": PictureService(db, canon),
