@@ -15,6 +15,7 @@ from bot.ops.metrics import CommandLatencies
 from bot.ops.operations import OperationsService
 from bot.ops.scheduler import JobScheduler
 from bot.services.branches import BranchService
+from bot.services.calendars import CalendarService
 from bot.services.campaigns import CampaignService
 from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
@@ -78,6 +79,7 @@ class Services:
     answers: LoreAnswers
     imports: LoreImportService
     pictures: PictureService
+    calendars: CalendarService
     facts: FactPicker
     #: This database's installation id (Chroma collections carry it).
     installation: Installation
@@ -160,6 +162,7 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
         answers=LoreAnswers(knowledge, llm),
         imports=LoreImportService(knowledge, structured, canon, voice),
         pictures=PictureService(db, canon),
+        calendars=CalendarService(db, access),
         facts=FactPicker(db, access),
         installation=installation,
     )
