@@ -23,6 +23,7 @@ from bot.services.characters import CharacterDesk
 from bot.services.directory import Directory
 from bot.services.fact_picking import FactPicker
 from bot.services.gm_notes import GmNoteDesk
+from bot.services.knowledge import KnowledgeDesk
 from bot.services.lore_answer import LoreAnswers
 from bot.services.lore_service import LoreImportService
 from bot.services.npc_memories import NpcMemoryDesk
@@ -74,6 +75,7 @@ class Services:
     directory: Directory
     notes: GmNoteDesk
     characters: CharacterDesk
+    reveals: KnowledgeDesk
     npc_memories: NpcMemoryDesk
     dialogue: DialogueImportService
     answers: LoreAnswers
@@ -157,6 +159,7 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
         directory=Directory(canon),
         notes=GmNoteDesk(GmNoteService(db), canon, scenes),
         characters=CharacterDesk(canon),
+        reveals=KnowledgeDesk(canon, scenes),
         npc_memories=NpcMemoryDesk(voice.memories, canon),
         dialogue=DialogueImportService(scenes, turns, canon),
         answers=LoreAnswers(knowledge, llm),
