@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from canon.models import StatementKind, StatementView, Viewer
 from canon.wording.context import Wording
-from canon.wording.relations import fact_sentence, relation_sentence, state_sentence
+from canon.wording.relations import attribute_words, fact_sentence, relation_sentence, state_sentence
 
 
 def statement_sentence(view: StatementView, words: Wording) -> str:
@@ -17,7 +17,8 @@ def statement_sentence(view: StatementView, words: Wording) -> str:
         )
     if s.kind == StatementKind.STATE:
         return state_sentence(subject, words.name(s.value or "unknown"), words.name(s.via) if s.via else None)
-    return fact_sentence(subject, words.name(s.predicate), words.name(s.value or ""))
+    # The attribute in words before it is escaped: "secret_passage" reads "secret passage", never "secret\ passage".
+    return fact_sentence(subject, words.name(attribute_words(s.predicate)), words.name(s.value or ""))
 
 
 def statement_words(view: StatementView, words: Wording, viewer: Viewer, *, evidence: bool = True) -> str:
