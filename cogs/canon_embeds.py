@@ -160,7 +160,8 @@ def _warning_lines(warnings: Iterable[dict[str, Any]]) -> list[str]:
                 evidence_words(Evidence.model_validate(e), Viewer.PLAYER) for e in side.get("evidence") or []
             ]
             if said:
-                lines.append(f"  ◦ {escape(str(side.get('sentence', '')))}: {said[0]}")
+                sentence = warning_sentence(str(side.get("sentence", "")), PLAIN.rich(escape))
+                lines.append(f"  ◦ {sentence}: {said[0]}")
     return lines
 
 

@@ -38,7 +38,7 @@ def narration_context_text(record: NarrationRecord) -> str:
     lines = [
         f"# Narration #{record.id}",
         "",
-        f"- scene #{record.scene_id}, {record.trigger} ({record.requested_by_name or 'narrator mode'}), "
+        f"- in a scene (scene {record.scene_id}), {record.trigger} ({record.requested_by_name or 'narrator mode'}), "
         f"{record.created_at:%Y-%m-%d %H:%M} UTC",
         f"- status: {record.status.value}" + (f" — {record.blocked_reason}" if record.blocked_reason else ""),
         f"- model: {record.model or '?'}; tokens: {record.prompt_tokens} prompt, {record.completion_tokens} completion",
@@ -115,13 +115,14 @@ def npc_result_text(reply: NpcReply) -> str:
 def memory_line(memory: MemoryRecord) -> str:
     """Render one memory or relationship for the GM's list."""
     if memory.doc_type == DocType.RELATIONSHIP:
-        linked = ", ".join(f"#{i}" for i in memory.memory_ids)
+        linked = ", ".join(f"memory {i}" for i in memory.memory_ids)
         strength = f"{memory.strength:.2f}" if memory.strength is not None else "?"
         return (
-            f"`#{memory.id}` ↔ {linked} ({memory.relationship_type}, strength {strength}): {memory.content}"
+            f"{memory.content} ({memory.relationship_type} between {linked}, strength {strength}) "
+            f"(memory {memory.id})"
         )
-    where = f"scene #{memory.scene_id}" if memory.scene_id is not None else memory.scope_kind.value
-    return f"`#{memory.id}` {where} · importance {memory.importance:.2f} · {memory.method}: {memory.content}"
+    where = "from a scene" if memory.scene_id is not None else memory.scope_kind.value
+    return f"{memory.content} · {where} · importance {memory.importance:.2f} · {memory.method} (memory {memory.id})"
 
 
 def memories_embed(npc: str, memories: Sequence[MemoryRecord]) -> discord.Embed:

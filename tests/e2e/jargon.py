@@ -43,6 +43,8 @@ JARGON = {
 _LINK_TARGET = re.compile(r"\]\(<?https?://[^)\s]*>?\)|<?https?://\S+")
 # A refusal quotes back what the user typed (`got "3rd_age.year_abc"`): their own words, not ours.
 _ECHO = re.compile(r'\bgot "[^"]*"')
+# A setting's name (LOREKEEPER_LLM__BASE_URL) is what the host types into the environment: words of theirs.
+_SETTING = re.compile(r"\bLOREKEEPER_[A-Z0-9_]+\b")
 # An example of what to type (e.g. `tidewater_age.year_336`) is the form the user types, shown as code.
 _TYPE_IT = re.compile(r"\b(?:e\.g\.|like) `[^`]*`")
 _TEXT_FILES = (".txt", ".md", ".json", ".yaml", ".yml", ".csv")
@@ -109,6 +111,7 @@ def message_texts(data: dict[str, Any], files: dict[str, bytes]) -> Iterator[tup
 def jargon_in(text: str) -> list[str]:
     """Return what jargon a text holds, as "kind: match", once per kind (links' addresses are not read)."""
     readable = _TYPE_IT.sub("e.g.", _ECHO.sub("got", _LINK_TARGET.sub("]", rendered(text))))
+    readable = _SETTING.sub("a setting", readable)
     return [f"{kind}: {m[0]!r}" for kind, pattern in JARGON.items() if (m := pattern.search(readable))]
 
 

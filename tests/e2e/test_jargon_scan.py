@@ -84,7 +84,7 @@ def test_forms_and_suggestions_the_bot_answers_with_are_scanned() -> None:
     recorder = JargonRecorder()
 
     class Asked:
-        class user:  # noqa: N801 - the interaction's user, as the emulator records it
+        class user:
             id = 10
 
     modal = {
