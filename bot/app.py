@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.llm.client import LLMClient
 from bot.llm.openai_compatible import OpenAICompatibleLLM, build_llm
+from bot.ops.installation import Installation
 from bot.ops.ledger import SqlTokenLedger
 from bot.ops.metrics import CommandLatencies
 from bot.ops.operations import OperationsService
 from bot.ops.scheduler import JobScheduler
 from bot.services.branches import BranchService
+from bot.services.calendars import CalendarService
 from bot.services.campaigns import CampaignService
 from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
@@ -31,6 +34,7 @@ from bot.voice.dialogue_import import DialogueImportService
 from bot.voice.service import VoiceService
 from canon.storage import Database
 from config.settings import Settings
+from memory.chroma_client import Owner
 from memory.digests import SceneMomentStore
 from memory.doc_index import ChromaDocIndex
 from memory.embedding import MiniLMEmbedder
@@ -75,7 +79,10 @@ class Services:
     answers: LoreAnswers
     imports: LoreImportService
     pictures: PictureService
+    calendars: CalendarService
     facts: FactPicker
+    #: This database's installation id (Chroma collections carry it).
+    installation: Installation
     metrics: CommandLatencies = field(default_factory=CommandLatencies)
     _closing: asyncio.Future[None] | None = field(default=None, init=False, repr=False)
 
@@ -112,11 +119,19 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
     # a scene ends and once it is complete, so the voice comes first.
     access = CanonAccess()
     proposals = ProposalService(db, scenes, access=access)
-    knowledge = build_knowledge(settings, db, access)
+    installation = Installation(db)
+    knowledge = build_knowledge(settings, db, access, owner=installation.owner)
     ledger = SqlTokenLedger(db)
     llm = build_llm(settings.llm, ledger, token_counter=count_tokens)
     voice = build_voice(
-        settings, db, proposals=proposals, scenes=scenes, turns=turns, llm=llm, knowledge=knowledge
+        settings,
+        db,
+        proposals=proposals,
+        scenes=scenes,
+        turns=turns,
+        llm=llm,
+        knowledge=knowledge,
+        owner=installation.owner,
     )
     canon = CanonService(
         db, scenes, access=access, before_review=voice.before_review, after_complete=voice.after_complete
@@ -147,7 +162,9 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
         answers=LoreAnswers(knowledge, llm),
         imports=LoreImportService(knowledge, structured, canon, voice),
         pictures=PictureService(db, canon),
+        calendars=CalendarService(db, access),
         facts=FactPicker(db, access),
+        installation=installation,
     )
 
 
@@ -160,11 +177,12 @@ def build_voice(
     turns: TurnLog,
     llm: LLMClient | None,
     knowledge: KnowledgeService | None,
+    owner: Callable[[], Awaitable[Owner]] | None = None,
 ) -> VoiceService:
     """Build the game-master's voice (its hooks go to `CanonService`: the scene's end and commit).
 
-    NPC memories and scene summaries get Chroma collections of their own per campaign (`lk_mem{id}`,
-    `lk_scn{id}`) beside the knowledge index, rebuilt from SQL on demand.
+    NPC memories and scene summaries get Chroma collections of their own per campaign (`lk_<installation>_mem{id}`,
+    `lk_<installation>_scn{id}`) beside the knowledge index, rebuilt from SQL on demand.
     """
     embedder = (
         MiniLMEmbedder(batch_size=settings.embedding.batch_size) if settings.embedding.enabled else None
@@ -172,8 +190,8 @@ def build_voice(
     memory_index = moment_index = None
     if embedder is not None:
         path, host, port = settings.data_dir / "chroma", settings.chroma.host, settings.chroma.port
-        memory_index = ChromaDocIndex(prefix="lk_mem", path=path, host=host, port=port)
-        moment_index = ChromaDocIndex(prefix="lk_scn", path=path, host=host, port=port)
+        memory_index = ChromaDocIndex(prefix="lk_mem", path=path, host=host, port=port, owner=owner)
+        moment_index = ChromaDocIndex(prefix="lk_scn", path=path, host=host, port=port, owner=owner)
     voice = VoiceService(
         db=db,
         settings=settings.voice,
@@ -189,7 +207,13 @@ def build_voice(
     return voice
 
 
-def build_knowledge(settings: Settings, db: Database, canon: CanonAccess | None = None) -> KnowledgeService:
+def build_knowledge(
+    settings: Settings,
+    db: Database,
+    canon: CanonAccess | None = None,
+    *,
+    owner: Callable[[], Awaitable[Owner]] | None = None,
+) -> KnowledgeService:
     """Build the imported-knowledge service: Chroma and the offline embedder unless embedding is switched off.
 
     Neither loads anything here: the model loads on the first embedding, chromadb on the first vector call.
@@ -199,7 +223,11 @@ def build_knowledge(settings: Settings, db: Database, canon: CanonAccess | None 
     if settings.embedding.enabled:
         embedder = MiniLMEmbedder(batch_size=settings.embedding.batch_size)
         vectors = ChromaVectorIndex.from_settings(
-            settings.data_dir, settings.chroma.host, settings.chroma.port, settings.embedding.batch_size
+            settings.data_dir,
+            settings.chroma.host,
+            settings.chroma.port,
+            settings.embedding.batch_size,
+            owner,
         )
     return KnowledgeService(
         db,

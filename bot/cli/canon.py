@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from bot.cli.calendar import canon_calendar
 from bot.cli.canon_add import canon_add_app
 from bot.cli.canon_retcon import canon_retcon
 from bot.cli.common import Typer, checked, emit, fail, with_campaign
@@ -26,6 +27,7 @@ T = TypeVar("T")
 
 canon_app = Typer(help="Look up, check and write canon without Discord.", no_args_is_help=True)
 canon_app.add_typer(canon_add_app, name="add")
+canon_app.command("calendar")(canon_calendar)
 canon_app.command("retcon")(canon_retcon)
 
 
@@ -74,7 +76,10 @@ def _card_text(card: EntityCard, as_of: str) -> str:
 def canon_entity(
     name: Annotated[str, typer.Argument(help="The entity's name, alias or #id")],
     campaign: CampaignOption,
-    as_of: Annotated[str | None, typer.Option("--as-of", help="In-world date, like 3rd_age.year_300")] = None,
+    as_of: Annotated[
+        str | None,
+        typer.Option("--as-of", help="In-world date, as the table says it: year 300 of the Third Age"),
+    ] = None,
     as_of_scene: Annotated[
         int | None, typer.Option("--as-of-scene", help="As it stood after this scene (0: before any)")
     ] = None,
@@ -88,9 +93,17 @@ def canon_entity(
     from bot.services.canon_service import parse_as_of
     from canon.models import Viewer
 
-    point = checked(lambda: parse_as_of(at_date=as_of, at_scene=as_of_scene, believed_at=believed_at))
+    point = checked(lambda: parse_as_of(at_scene=as_of_scene, believed_at=believed_at))
+    described = point.describe()
 
     async def work(services: Any, found: Any) -> EntityCard:
+        nonlocal point, described
+        if as_of:  # read on the campaign's calendar, as the table writes dates
+            calendar = await services.calendars.calendar(found, Viewer(viewer.value))
+            point = parse_as_of(
+                at_date=as_of, at_scene=as_of_scene, believed_at=believed_at, calendar=calendar
+            )
+            described = calendar.words().in_words(point.describe())
         card: EntityCard = await services.canon.card(found, name, viewer=Viewer(viewer.value), as_of=point)
         return card
 
@@ -98,7 +111,7 @@ def canon_entity(
     payload = {**card.model_dump(mode="json"), "as_of": point.model_dump(mode="json"), "viewer": viewer.value}
     if viewer == ViewerChoice.PLAYER:
         payload.pop("hidden_count", None)  # not even how much is hidden
-    emit(payload, as_json=as_json, text=lambda: _card_text(card, point.describe()))
+    emit(payload, as_json=as_json, text=lambda: _card_text(card, described))
 
 
 @canon_app.command("timeline")
@@ -130,7 +143,10 @@ def canon_neighbours(
     name: Annotated[str, typer.Argument(help="The entity's name, alias or #id")],
     campaign: CampaignOption,
     hops: Annotated[int, typer.Option("--hops", help="How many steps out (1 to 4)")] = 1,
-    as_of: Annotated[str | None, typer.Option("--as-of", help="In-world date, like 3rd_age.year_300")] = None,
+    as_of: Annotated[
+        str | None,
+        typer.Option("--as-of", help="In-world date, as the table says it: year 300 of the Third Age"),
+    ] = None,
     viewer: AsOption = ViewerChoice.PLAYER,
     as_json: JsonOption = False,
 ) -> None:
@@ -138,9 +154,14 @@ def canon_neighbours(
     from bot.services.canon_service import parse_as_of
     from canon.models import Viewer
 
-    point = checked(lambda: parse_as_of(at_date=as_of))
+    point = checked(lambda: parse_as_of())
 
     async def work(services: Any, found: Any) -> Any:
+        nonlocal point
+        if as_of:  # read on the campaign's calendar, as the table writes dates
+            point = parse_as_of(
+                at_date=as_of, calendar=await services.calendars.calendar(found, Viewer(viewer.value))
+            )
         return await services.canon.neighbours(
             found, name, viewer=Viewer(viewer.value), hops=hops, as_of=point
         )

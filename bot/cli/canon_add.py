@@ -25,7 +25,9 @@ CONFLICT_RECORDED = 3
 
 CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
-WhenOption = Annotated[str | None, typer.Option("--when", help="In-world date, like 3rd_age.year_300")]
+WhenOption = Annotated[
+    str | None, typer.Option("--when", help="In-world date, as the table says it: year 300 of the Third Age")
+]
 GmOnlyOption = Annotated[bool, typer.Option("--gm-only", help="Hide it from players")]
 ReliesOnOption = Annotated[
     str | None, typer.Option("--relies-on", help="The facts it builds on, like 12 or 12,15")

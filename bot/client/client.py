@@ -40,6 +40,7 @@ EXTENSIONS = (
     "cogs.notes",
     "cogs.characters",
     "cogs.campaign",
+    "cogs.calendar",
     "cogs.health",  # the heartbeat `lorekeeper doctor --live` reads
 )
 

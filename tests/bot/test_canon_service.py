@@ -135,7 +135,9 @@ async def test_bad_proposals_get_clear_errors(
         )
     with pytest.raises(InvalidInput, match=r"Allowed types: .*NPC"):
         await service.propose(campaign, CHANNEL, EntityContent(name="X", entity_type="Spaceship"), PAT)
-    with pytest.raises(InvalidInput, match=r"3rd_age\.300 \(an era and a year\)"):
+    with pytest.raises(
+        InvalidInput, match=r"That is not a date this campaign's calendar knows; write one like “year 412”"
+    ):
         await service.propose(
             campaign,
             CHANNEL,

@@ -195,8 +195,8 @@ async def test_a_dated_scene_dates_its_facts_on_the_timeline_and_the_next_scene_
     assert (await latest_scene(world)).world_date == "3rd_age.year_300.month_3.day_17"
     player_time = await emu.invoke(chan, pat, "scene time", when="+3 days")
     assert player_time.ephemeral and "Only the GM" in (player_time.content or "")
-    bad = await emu.invoke(chan, gm, "scene time", when="+3 fortnights")
-    assert bad.ephemeral and "is not a shift of time" in (bad.content or "")
+    bad = await emu.invoke(chan, gm, "scene time", when="+3 eons")
+    assert bad.ephemeral and "That is not a step of time; write one like +3 days" in (bad.content or "")
     moved = await emu.invoke(chan, gm, "scene time", when="+3 days")
     assert "is now day 20 of month 3, year 300 of the 3rd age" in (moved.message["content"] or "")
     await emu.send_message(chan, pat, "A spar breaks; Mara is hurt.")

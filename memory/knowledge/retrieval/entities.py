@@ -21,7 +21,7 @@ from canon.graph import CanonReader, fold
 from canon.models import EntityCard, Viewer
 from canon.ontology import Ontology, base_ontology
 from canon.visibility import entity_hidden
-from canon.wording import PLAIN, CalendarWords, Wording, statement_words
+from canon.wording import PLAIN, Wording, statement_words
 from memory import fulltext
 from memory.knowledge.answer_models import Relation
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
@@ -232,7 +232,7 @@ class EntityFinder:
         if not names[0]:
             return [], []
         ranked = best_matches(question, names, config)
-        words = Wording(calendar=CalendarWords(eras=await reader.era_names())) if ranked else PLAIN
+        words = Wording(calendar=(await reader.calendar()).words()) if ranked else PLAIN
         facts: list[CanonFact] = []
         for m in ranked:
             try:
