@@ -160,15 +160,20 @@ def cast_text(npc: str, changed: bool, *, remove: bool) -> str:
     )
 
 
+def _closeness(similarity: float) -> str:
+    """Say how alike a moment is in words: a very close one is said so, the others by their order alone."""
+    return " (very like it)" if similarity >= 0.6 else ""
+
+
 def moments_embed(text: str, moments: Sequence[Moment]) -> discord.Embed:
-    """Render the scenes most like a described moment."""
+    """Render the scenes most like a described moment, the closest first (in words: no raw score)."""
     embed = discord.Embed(title=clip(f"Moments like “{text}”", 256), colour=COLOUR)
     if not moments:
         embed.description = "No committed scene is like that yet."
         return embed
     for moment in moments:
         embed.add_field(
-            name=clip(f"Scene {moment.story_order}: {moment.title} ({moment.similarity:.2f})", 256),
+            name=clip(f"Scene {moment.story_order}: {moment.title}{_closeness(moment.similarity)}", 256),
             value=clip(moment.summary, 1024),
             inline=False,
         )

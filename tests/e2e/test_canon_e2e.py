@@ -214,7 +214,7 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     committed = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
     final = embed_text(committed.embeds[0])
     assert "Canon committed" in final and "2 written to canon, 1 rejected" in final
-    assert "1 continuity conflict recorded for the GM" in final  # accepted with a rationale
+    assert "1 continuity conflict: accepted with the GM's reason; nothing open." in final
     assert all(b.get("disabled") for b in buttons(live(world, card)).values())
     assert (await latest_scene(world)).status == SceneStatus.COMPLETED
 
