@@ -18,6 +18,7 @@ ALL = (
     "storage",
     "canon",
     "continuity",
+    "dates",
     "branches",
     "yaml_ingest",
     "lore_speed",

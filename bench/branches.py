@@ -24,8 +24,9 @@ from typing import Any
 
 from bench.canon import GM, ms, service_campaign
 from bench.canon_data import generate
-from bot.branches import BranchService
 from bot.schema import database
+from bot.services.branches import BranchService
+from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
 from canon.errors import NotFound
 from canon.models import AsOf, Viewer
@@ -75,7 +76,7 @@ async def run(tmp: Path, entities: int, statements: int, queries: int, repeat: i
     generated = generate(path, entities=entities, statements=statements)
     add_scenes(path, generated.campaign_id, max(SCENES, generated.scenes))
     db = Database.from_url(f"sqlite+aiosqlite:///{path}")
-    canon = CanonService(db, SceneService(db))
+    canon = CanonService(db, SceneService(db), access=CanonAccess())
     branches = BranchService(db, canon)
     root = await service_campaign(db, "Big")
     names = (generated.sample_names * (queries // max(1, len(generated.sample_names)) + 1))[:queries]

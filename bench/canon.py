@@ -25,6 +25,7 @@ from typing import Any
 
 from bench.canon_data import Generated, generate
 from bot.schema import database
+from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
 from canon import campaigns
 from canon.errors import NotFound
@@ -52,7 +53,7 @@ async def commit_500(tmp: Path) -> dict[str, Any]:
     generated = generate(path, entities=2_000, statements=20_000, campaign="Commit")
     npcs, places = generated.names_by_type["NPC"], generated.names_by_type["Location"]
     db = Database.from_url(f"sqlite+aiosqlite:///{path}")
-    service = CanonService(db, SceneService(db))
+    service = CanonService(db, SceneService(db), access=CanonAccess())
     campaign = await service_campaign(db, "Commit")
     scene = await service.scenes.start_scene(
         campaign_id=campaign.id, guild_id=None, channel_id=1, title="Big scene", location=None, actor=GM
@@ -138,7 +139,7 @@ async def big_graph(tmp: Path, entities: int, statements: int, queries: int) -> 
     generated = generate(path, entities=entities, statements=statements)
     generate_seconds = time.perf_counter() - began
     db = Database.from_url(f"sqlite+aiosqlite:///{path}")
-    service = CanonService(db, SceneService(db))
+    service = CanonService(db, SceneService(db), access=CanonAccess())
     campaign = await service_campaign(db, "Big")
     # One query in five names its entity by an alias.
     pool = generated.sample_names[: len(generated.sample_aliases) * 4] + generated.sample_aliases

@@ -40,6 +40,7 @@ from bench.extraction_scenes import SCENES
 from bot.llm.client import InMemoryTokenLedger, LLMClient
 from bot.llm.openai_compatible import OpenAICompatibleLLM
 from bot.schema import database
+from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
 from bot.voice.extraction import (
     Candidate,
@@ -100,7 +101,7 @@ class CanonWorld:
 
     def __init__(self, directory: str, ontology: Ontology) -> None:
         self.db = Database.from_url(f"sqlite+aiosqlite:///{directory}/extraction.sqlite3")
-        self.canon = CanonService(self.db, SceneService(self.db), ontology)
+        self.canon = CanonService(self.db, SceneService(self.db), access=CanonAccess(ontology))
         self.ontology = ontology
 
     async def open(self) -> None:

@@ -114,6 +114,7 @@ def dialogue_text(lines: int = 1000, *, seed: int = 37) -> str:
 
 async def dialogue(tmp: Path, repeat: int, lines: int = 1000) -> dict[str, Any]:
     """Time a dialogue of `lines` lines: parsing alone, then importing it into a scene (no LLM: it completes)."""
+    from bot.services.canon_access import CanonAccess
     from bot.services.canon_service import CanonService
     from bot.voice.dialogue_import import DialogueImportService
     from memory.dialogue import parse_dialogue
@@ -128,7 +129,7 @@ async def dialogue(tmp: Path, repeat: int, lines: int = 1000) -> dict[str, Any]:
         scenes = SceneService(db)
         turns = TurnLog(db)
         turns.start()
-        canon = CanonService(db, scenes)
+        canon = CanonService(db, scenes, access=CanonAccess())
         for name in ("Mira", "Aldric", "Orsolya"):
             await db.run(functools.partial(_npc, campaign_id=campaign.id, name=name))
         service = DialogueImportService(scenes, turns, canon)

@@ -38,6 +38,13 @@ class Visibility(enum.StrEnum):
     GM_ONLY = "gm_only"
 
 
+class SourceVisibility(enum.StrEnum):
+    """Who may see a knowledge source's text: everyone in the campaign, or only the GM (narrator-only canon)."""
+
+    NORMAL = "normal"
+    HIDDEN = "hidden"
+
+
 class Viewer(enum.StrEnum):
     """Who is asking: players never see GM-only canon."""
 

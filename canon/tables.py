@@ -191,20 +191,6 @@ class ProposalRow(Base):
     rationale_public: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
-class ReviewCardRow(Base):
-    """Where a review card was posted, so it can be edited as decisions come in."""
-
-    __tablename__ = "review_cards"
-
-    id: Mapped[int] = mapped_column(BigIntPK, primary_key=True, autoincrement=True)
-    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id"))
-    scene_id: Mapped[int | None] = mapped_column(BigInteger)
-    batch: Mapped[str | None] = mapped_column(String(60))
-    channel_id: Mapped[int] = mapped_column(BigInteger)
-    message_id: Mapped[int] = mapped_column(BigInteger, unique=True)
-    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
-
-
 class ConflictRow(Base):
     """A continuity problem found in the graph; the fingerprint makes repeated checks report it once."""
 

@@ -12,18 +12,21 @@
 - A continuity conflict (or finding) is hidden when it touches a hidden entity or a hidden statement.
 
 Everything else in the program asks these functions (or `statement_is_public_sql`, their twin for counting
-in SQL) instead of comparing visibilities itself.
+in SQL) instead of comparing visibilities itself: `scripts/check_visibility.py` fails the lint when a module
+outside this one compares a visibility column, the stored words (`"gm_only"`, `"hidden"`) or the enums'
+members, or rewrites `may_see` by hand. Rows are written with the values `visibility_of` and
+`source_visibility_of` give.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import ColumnElement, and_, exists, or_, select
 from sqlalchemy.orm import aliased
 
-from canon.models import Authority, Entity, EntityRef, StatementView, Viewer, Visibility
+from canon.models import Authority, Entity, EntityRef, SourceVisibility, StatementView, Viewer, Visibility
 from canon.proposals import Proposal, references
 
 __all__ = [
@@ -33,18 +36,43 @@ __all__ = [
     "gm_only",
     "may_see",
     "proposal_hidden",
+    "seen",
     "source_hidden",
+    "source_is_public_sql",
+    "source_stored_hidden",
+    "source_visibility_of",
     "statement_hidden",
     "statement_is_public_sql",
     "view_hidden",
+    "visibility_of",
     "visible_views",
     "warnings_hidden",
 ]
 
 
+class _Flagged(Protocol):
+    """Something already judged (a passage, a fact of an answer): its `hidden` came from this module."""
+
+    @property
+    def hidden(self) -> bool: ...
+
+
+_F = TypeVar("_F", bound=_Flagged)
+
+
 def may_see(viewer: Viewer, hidden: bool) -> bool:
     """Return whether a viewer may see something hidden or not (the GM sees everything)."""
     return viewer == Viewer.GM or not hidden
+
+
+def seen(viewer: Viewer, items: Iterable[_F]) -> list[_F]:
+    """Return the items a viewer may see, of some whose `hidden` flag this module already decided."""
+    return [item for item in items if may_see(viewer, item.hidden)]
+
+
+def visibility_of(hidden: bool) -> Visibility:
+    """Return the visibility a row of canon is written with: GM-only when it is for the GM alone."""
+    return Visibility.GM_ONLY if hidden else Visibility.PUBLIC
 
 
 def gm_only(visibility: Visibility | str) -> bool:
@@ -83,6 +111,16 @@ def visible_views(views: Iterable[StatementView], viewer: Viewer) -> list[Statem
 def source_hidden(hidden: bool) -> bool:
     """Return whether a knowledge source is hidden from players, given its flag as the campaign sees it."""
     return bool(hidden)
+
+
+def source_stored_hidden(visibility: SourceVisibility | str | None) -> bool:
+    """Return whether a source's stored visibility (its row's column, an archive's field) hides it."""
+    return visibility == SourceVisibility.HIDDEN
+
+
+def source_visibility_of(hidden: bool) -> SourceVisibility:
+    """Return the visibility a knowledge source is stored with, given whether it is for the GM alone."""
+    return SourceVisibility.HIDDEN if hidden else SourceVisibility.NORMAL
 
 
 class HiddenCanon:
@@ -130,6 +168,11 @@ def proposal_hidden(proposal: Proposal, hidden: HiddenCanon, hidden_proposals: C
 def entity_is_public_sql(entity: Any) -> ColumnElement[bool]:
     """Return the SQL condition of `entity_hidden`'s contrary, for a table of entities (counting)."""
     return entity.visibility == Visibility.PUBLIC  # type: ignore[no-any-return]
+
+
+def source_is_public_sql(source: Any) -> ColumnElement[bool]:
+    """Return the SQL condition of `source_stored_hidden`'s contrary, for a table of sources (counting)."""
+    return source.visibility != SourceVisibility.HIDDEN  # type: ignore[no-any-return]
 
 
 def statement_is_public_sql(statement: Any, entity_table: Any) -> ColumnElement[bool]:

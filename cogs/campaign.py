@@ -1,6 +1,6 @@
 """`/campaign fork|use|unbind|list|info|rebase|promote|abandon|delete`: what-if branches from Discord.
 
-Thin adapters over `bot.branches.BranchService`. A command acts on the campaign of its channel (`cogs.places`)
+Thin adapters over `bot.services.branches.BranchService`. A command acts on the campaign of its channel (`cogs.places`)
 unless it names a branch. Rebase and delete answer with a confirmation button first: the button carries the
 branch id (and for a rebase the token of the plan the GM was shown), so a stale confirmation changes nothing.
 
@@ -29,7 +29,8 @@ from cogs.canon_options import viewer_of
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, require_gm
 from cogs.embeds import clip
 from cogs.places import campaign_here, place_of
-from cogs.review_common import guarded, services_of
+from cogs.review_common import guarded
+from cogs.services import services_of
 
 NONE = discord.AllowedMentions.none()
 Name = app_commands.Range[str, 1, 100]

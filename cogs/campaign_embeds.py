@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.branches import Binding, BranchInfo, BranchNode, DeleteReport, RebasePlan
+from bot.services.branches import Binding, BranchInfo, BranchNode, DeleteReport, RebasePlan
 from canon.campaigns import Campaign, CampaignStatus, ForkPoint, fork_point_of
 from canon.wording import PLAIN
 from cogs.embeds import COLOUR, FIELD_LIMIT, clip

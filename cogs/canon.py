@@ -32,7 +32,7 @@ from cogs import (
     entity_embeds,
     note_embeds,
 )
-from cogs.canon_options import DATE_HELP, Date, Name, Text, entity_names
+from cogs.canon_options import DATE_HELP, Date, Name, Text, date_choices, entity_names
 from cogs.canon_propose import ProposeCommands
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
 from cogs.places import campaign_here
@@ -76,8 +76,8 @@ class CanonCommands(commands.Cog):
     ) -> None:
         campaign = await self._campaign(interaction)
         viewer = canon_options.viewer_of(interaction)
-        eras = await self.canon.era_names(campaign, viewer) if date else {}
-        as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at, eras=eras)
+        calendar = await self.bot.services.calendars.calendar(campaign, viewer) if date else None
+        as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at, calendar=calendar)
         card, words = await self.canon.worded_card(campaign, name, viewer=viewer, as_of=as_of)
         content = canon_directory.card_content(card, viewer, words)  # with a select of its related entities
         embed = entity_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of, words=words)
@@ -92,7 +92,7 @@ class CanonCommands(commands.Cog):
     @app_commands.describe(
         name="The entity", as_of_date=DATE_HELP, as_of_scene="As it stood after this scene (0: before any)"
     )
-    @app_commands.autocomplete(name=entity_names)
+    @app_commands.autocomplete(name=entity_names, as_of_date=date_choices)
     async def entity(
         self,
         interaction: discord.Interaction,
@@ -112,7 +112,7 @@ class CanonCommands(commands.Cog):
         scene="As it stood after this scene (0: before any)",
         believed_at="What we believed at a real time, like 2026-11-30T18:00Z",
     )
-    @app_commands.autocomplete(name=entity_names)
+    @app_commands.autocomplete(name=entity_names, date=date_choices)
     async def asof(
         self,
         interaction: discord.Interaction,
@@ -208,24 +208,26 @@ class CanonCommands(commands.Cog):
 
     @app_commands.command(name="retcon", description="Retcon a fact, optionally replacing its value (GM)")
     @app_commands.describe(
-        fact="The fact's number, as shown by /canon entity or /canon timeline",
+        fact="The fact: type some of its words (like “Corvan dead”) and pick it from the list",
         rationale="Why it no longer holds",
         new_value="The value (or, for a relation, the entity) that replaces it",
     )
+    @app_commands.autocomplete(fact=canon_options.fact_names)
     @app_commands.guild_only()
     @gm_only()
     async def retcon(
         self,
         interaction: discord.Interaction,
-        fact: app_commands.Range[int, 1, 2**53],
+        fact: Name,
         rationale: Text,
         new_value: Text | None = None,
     ) -> None:
-        """Mark a fact retconned, link its replacement, and list the facts to review."""
+        """Mark the fact the GM named retconned, link its replacement, and list the facts to review."""
         campaign = await self._campaign(interaction)
         await replies.think(interaction)
+        fact_id = await self.bot.services.facts.pick(campaign, fact, viewer=Viewer.GM)
         actor = actor_of(interaction, self.bot.services.settings.gm_role)
-        result = await self.canon.retcon(campaign, fact, actor, rationale=rationale, new_value=new_value)
+        result = await self.canon.retcon(campaign, fact_id, actor, rationale=rationale, new_value=new_value)
         await replies.answer(interaction, embed=canon_embeds.retcon_embed(result, rationale))
 
     # -- the rationale modals, answered by custom id so that they survive a restart -------------------

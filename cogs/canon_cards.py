@@ -17,9 +17,10 @@ from bot.client import replies
 from bot.services.canon_service import Review
 from canon.errors import InvalidInput
 from cogs import canon_embeds
-from cogs.canon_views import card_content, services_of
+from cogs.canon_views import card_content
 from cogs.embeds import counted
 from cogs.review_common import remember_private
+from cogs.services import services_of
 
 if TYPE_CHECKING:
     from bot.app import Services

@@ -27,7 +27,8 @@ from cogs import canon_embeds, entity_embeds
 from cogs.canon_options import entity_types, viewer_of
 from cogs.embeds import COLOUR, clip
 from cogs.places import campaign_here
-from cogs.review_common import guarded, services_of
+from cogs.review_common import guarded
+from cogs.services import services_of
 
 NONE = discord.AllowedMentions.none()
 _KIND = 30

@@ -14,15 +14,16 @@ import discord
 from discord import app_commands
 
 from canon.campaigns import Campaign
+from canon.date_reading import example, read_date
 from canon.errors import GameError
 from canon.models import Viewer
 from canon.ontology import Ontology
 from canon.wording.relation_names import matching_relations, relation_phrase
 from canon.wording.relations import attribute_words
-from cogs.canon_views import services_of
 from cogs.checks import is_gm
 from cogs.embeds import clip
 from cogs.places import campaign_here
+from cogs.services import services_of
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +37,7 @@ Turns = app_commands.Range[str, 1, 30]
 Facts = app_commands.Range[str, 1, 200]
 Word = app_commands.Range[str, 1, 60]
 
-DATE_HELP = "A date on the campaign's calendar, e.g. year 300 of an era: <era key>.year_300"
+DATE_HELP = "A date as the table says it: year 363 of the Third Age, 17 Hearthmoon 340 TA, three days later"
 TURNS_HELP = "The turns that show it, like 12 or 12-15 (default: the latest turn)"
 GM_ONLY_HELP = "Hide it from players (GM-only canon)"
 RELIES_ON_HELP = "The facts it builds on, like 12 or #12, #15 (a retcon of one lists it for review)"
@@ -83,6 +84,20 @@ async def entity_names(interaction: discord.Interaction, current: str) -> Choice
     except GameError:
         return []
     return [app_commands.Choice(name=label, value=value) for label, value in found[:MAX_CHOICES]]
+
+
+async def fact_names(interaction: discord.Interaction, current: str) -> Choices:
+    """Suggest the facts of canon the user may see that fit what is typed, in words with their handle."""
+    try:
+        campaign = await campaign_of(interaction)
+        if campaign is None:
+            return []
+        found = await services_of(interaction).facts.suggestions(
+            campaign, current, viewer=viewer_of(interaction)
+        )
+    except GameError:
+        return []
+    return [app_commands.Choice(name=text, value=text) for text in found[:MAX_CHOICES]]
 
 
 async def speaker_names(interaction: discord.Interaction, current: str) -> Choices:
@@ -202,3 +217,20 @@ async def via_kinds(interaction: discord.Interaction, current: str) -> Choices:
         ),
         current,
     )
+
+
+async def date_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Suggest dates in the campaign calendar's words: how the typed text reads, or the readings to choose."""
+    if interaction.guild is None:
+        return []
+    calendar = await services_of(interaction).calendars.calendar(
+        await campaign_here(interaction), viewer_of(interaction)
+    )
+    typed = current.strip()
+    if not typed:
+        return [app_commands.Choice(name=example(calendar), value=example(calendar))]
+    reading = read_date(typed[:100], calendar)
+    said = [calendar.say(reading.date)] if reading.date is not None else list(reading.choices)
+    if not said:  # a relative date ("three days later") or words still being typed: keep what was typed
+        said = [typed]
+    return [app_commands.Choice(name=clip(s, 100), value=s[:100]) for s in said[:25]]

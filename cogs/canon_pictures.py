@@ -22,17 +22,16 @@ from canon.models import Viewer
 from canon.render import Picture
 from cogs import canon_options
 from cogs.canon_options import entity_names
-from cogs.canon_views import services_of
 from cogs.checks import guild_only_message
 from cogs.embeds import clip
+from cogs.services import services_of
 
 NONE = discord.AllowedMentions.none()
 
 
 def pictures_of(interaction: discord.Interaction) -> PictureService:
     """Return the picture service of the bot answering the interaction."""
-    services = services_of(interaction)
-    return PictureService(services.db, services.canon)
+    return services_of(interaction).pictures
 
 
 async def _campaign(interaction: discord.Interaction) -> Campaign:

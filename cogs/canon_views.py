@@ -54,7 +54,6 @@ from cogs.review_common import (
     remember_private,
     reveals,
     review_of,
-    services_of,
     waiting_note,
 )
 from cogs.review_modals import (
@@ -67,9 +66,10 @@ from cogs.review_modals import (
     open_edit,
 )
 from cogs.review_words import mark
+from cogs.services import services_of
 from memory.scenes import SceneStatus
 
-__all__ = ["DYNAMIC_ITEMS", "MODAL", "card_content", "services_of", "show_review", "submit_modal"]
+__all__ = ["DYNAMIC_ITEMS", "MODAL", "card_content", "show_review", "submit_modal"]
 
 log = logging.getLogger(__name__)
 
@@ -564,7 +564,7 @@ async def submit_modal(interaction: discord.Interaction, action: str, proposal_i
         if action == "edit":
             changes = edit_changes(proposal, values)
             proposal = await services.canon.revise(proposal_id, changes, accept_as=actor)
-            done = edited_note(proposal)
+            done = edited_note(proposal, changed=bool(changes))
         else:
             accept = action == "rationale"
             rationale = str(values.get(RATIONALE_FIELD) or "").strip() or None

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 
 from canon.errors import NotAllowed
+from cogs.services import services_of
 from memory.scenes import Actor
 
 T = TypeVar("T")
@@ -55,7 +56,7 @@ def gm_only() -> Callable[[T], T]:
     """Return an app-command check that lets only GMs run the command."""
 
     def predicate(interaction: discord.Interaction) -> bool:
-        gm_role = interaction.client.services.settings.gm_role  # type: ignore[attr-defined]
+        gm_role = services_of(interaction).settings.gm_role
         if not is_gm(interaction.user, gm_role):
             raise NotGM(not_gm_message(gm_role))
         return True

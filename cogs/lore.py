@@ -25,11 +25,12 @@ from bot.services.lore_service import SETTINGS, LoreImportService, parse_tags, s
 from canon.campaigns import Campaign
 from canon.errors import GameError, InvalidInput
 from canon.models import Viewer
-from cogs import canon_views, lore_answer_embeds, lore_embeds, lore_import, lore_views
+from cogs import lore_answer_embeds, lore_embeds, lore_import, lore_views
 from cogs.attachments import read_attachment
 from cogs.canon_options import campaign_of, viewer_of
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
 from cogs.embeds import clip
+from cogs.services import services_of
 from memory.dialogue import is_dialogue
 from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.retrieval.config import always_include_warning
@@ -45,7 +46,7 @@ Field = Literal["class", "hidden", "tags", "always-include"]
 
 async def source_ids(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
     """Suggest the campaign's sources by id or title, to GMs only (a player gets nothing, hidden or not)."""
-    services = canon_views.services_of(interaction)
+    services = services_of(interaction)
     if not is_gm(interaction.user, services.settings.gm_role):
         return []
     try:
@@ -104,12 +105,9 @@ class LoreCommands(commands.Cog):
 
     def __init__(self, bot: Lorekeeper) -> None:
         self.bot = bot
-        services = bot.services
-        self.knowledge: KnowledgeService = services.knowledge
-        self.answers = LoreAnswers(services.knowledge, services.llm)
-        self.imports = LoreImportService(
-            services.knowledge, services.structured, services.canon, services.voice
-        )
+        self.knowledge: KnowledgeService = bot.services.knowledge
+        self.answers: LoreAnswers = bot.services.answers
+        self.imports: LoreImportService = bot.services.imports
 
     async def _campaign(self, interaction: discord.Interaction) -> Campaign:
         campaign = await campaign_of(interaction)

@@ -20,6 +20,7 @@ import discord
 from bot.client.limits import fit_lines
 from canon.models import Viewer
 from canon.structured.ingest import IngestReport
+from canon.visibility import may_see, seen
 from canon.wording import type_words
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import COLOUR, clip, counted
@@ -110,11 +111,11 @@ def class_badge(knowledge_class: KnowledgeClass, *, hidden: bool = False) -> str
 
 
 def _visible_results(results: Sequence[LoreResult], viewer: Viewer) -> list[LoreResult]:
-    return [r for r in results if viewer == Viewer.GM or not r.hidden]
+    return seen(viewer, results)
 
 
 def _visible_facts(facts: Sequence[CanonFact], viewer: Viewer) -> list[CanonFact]:
-    return [f for f in facts if viewer == Viewer.GM or not f.hidden]
+    return seen(viewer, facts)
 
 
 # -- /lore ask ------------------------------------------------------------------------------------------
@@ -180,9 +181,7 @@ def why_embed(record: RetrievalRecord, *, viewer: Viewer) -> discord.Embed:
         ]
         embed.add_field(name=name, value=fit_lines(value, 700), inline=False)
     chosen = {r.chunk_id for r in record.results}
-    dropped = [
-        c for c in trace.candidates if c.chunk_id not in chosen and (viewer == Viewer.GM or not c.hidden)
-    ]
+    dropped = [c for c in trace.candidates if c.chunk_id not in chosen and may_see(viewer, c.hidden)]
     if dropped:
         rows = [
             f"{LOCK if c.hidden else '·'} {_escape(clip(c.heading, 80))} — {c.final:.3f}"

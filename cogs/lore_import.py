@@ -24,8 +24,9 @@ from bot.services.canon_service import Review
 from bot.services.lore_service import LoreImport
 from canon.campaigns import Campaign
 from cogs import canon_cards, canon_embeds, lore_embeds, progress
-from cogs.canon_views import card_content, services_of
+from cogs.canon_views import card_content
 from cogs.checks import actor_of
+from cogs.services import services_of
 from memory.knowledge.models import ImportProgress, ImportStage
 
 log = logging.getLogger(__name__)

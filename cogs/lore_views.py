@@ -26,7 +26,8 @@ from canon.models import Viewer
 from cogs import lore_answer_embeds, lore_embeds
 from cogs.checks import actor_of, is_gm, require_gm
 from cogs.places import campaign_here
-from cogs.review_common import guarded, services_of
+from cogs.review_common import guarded
+from cogs.services import services_of
 
 NONE = discord.AllowedMentions.none()
 NOT_YOURS = "Only the one who asked (or a GM) can open the sources of this answer."

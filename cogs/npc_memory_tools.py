@@ -16,9 +16,9 @@ from bot.client.client import Lorekeeper
 from bot.services.npc_memories import NpcMemoryDesk
 from cogs import npc_memory_embeds
 from cogs.canon_options import entity_names
-from cogs.canon_views import services_of
 from cogs.checks import gm_only
 from cogs.places import campaign_here
+from cogs.services import services_of
 
 
 def _desk(interaction: discord.Interaction) -> NpcMemoryDesk:

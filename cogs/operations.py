@@ -17,6 +17,7 @@ from canon.storage import utc_now
 from cogs import operations_embeds as render
 from cogs.checks import IN_SERVERS, IN_SERVERS_AND_DMS, gm_only, guild_only_message
 from cogs.places import campaign_here
+from cogs.services import services_of
 
 NONE = discord.AllowedMentions.none()
 _ZONES = sorted(available_timezones())
@@ -26,7 +27,7 @@ async def session_choices(interaction: discord.Interaction, current: str) -> lis
     """Suggest the server's scheduled sessions by title and next start; the value is the session's id."""
     if interaction.guild_id is None:
         return []
-    services = interaction.client.services  # type: ignore[attr-defined]
+    services = services_of(interaction)
     now, typed = utc_now(), current.strip().casefold()
     labels = [
         (s.id, render.session_choice_label(s, now)) for s in await services.ops.sessions(interaction.guild_id)

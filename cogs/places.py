@@ -1,7 +1,7 @@
 """Which campaign a command belongs to: the one its channel (or the channel's category) is bound to.
 
 Every cog picks the campaign of a command here, so that a channel bound to a what-if branch plays in the
-branch (`bot.branches`, `/campaign use`) and a channel bound to an abandoned branch says so.
+branch (`bot.services.branches`, `/campaign use`) and a channel bound to an abandoned branch says so.
 """
 
 from __future__ import annotations

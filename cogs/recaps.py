@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -19,11 +19,11 @@ from bot.client.limits import fit_lines
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import COLOUR, clip
 from cogs.places import campaign_here
-from cogs.review_common import services_of
+from cogs.services import services_of, services_of_client
 from memory.journal import Recap
 
 if TYPE_CHECKING:
-    from bot.app import Services
+    pass
 
 log = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ async def post_recap(client: discord.Client, scene_id: int, channel_id: int) -> 
     if channel_id <= 0:
         return
     try:
-        services = cast("Services", client.services)  # type: ignore[attr-defined]
+        services = services_of_client(client)
         recap = await services.recaps.recap_scene(scene_id)
         channel = client.get_partial_messageable(channel_id)
         await channel.send(embed=recap_embed(recap), allowed_mentions=NONE)

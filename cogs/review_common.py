@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import weakref
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -28,17 +28,13 @@ from cogs import canon_embeds
 from cogs.checks import require_gm
 from cogs.embeds import clip
 from cogs.review_words import undecided_note
+from cogs.services import services_of
 from memory.scenes import SceneStatus
 
 if TYPE_CHECKING:
-    from bot.app import Services
+    pass
 
 log = logging.getLogger(__name__)
-
-
-def services_of(interaction: discord.Interaction) -> Services:
-    """Return the services of the bot that received an interaction."""
-    return cast("Services", interaction.client.services)  # type: ignore[attr-defined]
 
 
 async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
@@ -136,13 +132,19 @@ async def asked_first(
     return True
 
 
-def edited_note(proposal: Proposal) -> str:
-    """Return what the GM reads after an Edit: accepted, or still pending because it now needs a reason."""
+def edited_note(proposal: Proposal, *, changed: bool = True) -> str:
+    """Return what the GM reads after an Edit: accepted (as corrected, or as it was when nothing was changed),
+    or still pending because it now needs a reason."""
     about = describe(proposal.content)
     if proposal.status == ProposalStatus.ACCEPTED:
-        return f"Corrected and accepted: {about}."
+        return (
+            f"Corrected and accepted: {about}."
+            if changed
+            else f"Nothing was changed; accepted as it was: {about}."
+        )
     return (
-        f"Corrected: {about}. It now conflicts with canon, so it is still undecided: press Accept and give "
+        f"{'Corrected' if changed else 'Nothing was changed'}: {about}. It "
+        f"{'now conflicts' if changed else 'conflicts'} with canon, so it is still undecided: press Accept and give "
         "a reason to accept it anyway, or Reject it."
     )
 

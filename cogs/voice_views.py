@@ -17,7 +17,8 @@ from canon.errors import NotAllowed
 from cogs import voice_embeds
 from cogs.checks import require_gm
 from cogs.places import campaign_here
-from cogs.review_common import guarded, services_of
+from cogs.review_common import guarded
+from cogs.services import services_of
 
 NONE = discord.AllowedMentions.none()
 

@@ -62,6 +62,7 @@ from canon import campaigns
 from canon.campaigns import Campaign, CampaignRow
 from canon.errors import Conflict, NotFound
 from canon.storage import Database, utc_now
+from canon.visibility import source_stored_hidden
 from memory.knowledge.archive import ArchivedSource, KnowledgeArchive, restore_knowledge
 from memory.knowledge.models import ImportOutcome, KnowledgeClass, ProgressCallback, SourceVersionInfo
 from memory.knowledge.service import KnowledgeService
@@ -150,8 +151,8 @@ class CampaignArchive:
                 tables.update(await family(session, campaign))
             if campaign.is_branch:
                 # A what-if branch's archive stands alone: the same tables, with what it inherits of its
-                # ancestors up to its fork points (`bot.branches.lineage_rows`).
-                from bot.branches.lineage_rows import lineage_tables
+                # ancestors up to its fork points (`bot.services.branches.lineage_rows`).
+                from bot.services.branches.lineage_rows import lineage_tables
 
                 tables = await lineage_tables(
                     session, campaign.id, list(tables), columns={"knowledge_chunks": CHUNK_COLUMNS}
@@ -306,7 +307,7 @@ class CampaignArchive:
                         title=row["title"],
                         knowledge_class=KnowledgeClass(row["knowledge_class"]),
                         enabled=bool(row["enabled"]),
-                        hidden=row.get("visibility") == "hidden",
+                        hidden=source_stored_hidden(row.get("visibility")),
                         tags=list(row.get("tags") or []),
                         always_include=bool(row.get("always_include")),
                         notes=row.get("notes"),

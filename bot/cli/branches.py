@@ -15,7 +15,7 @@ import typer
 from bot.cli.common import cli_actor, emit, fail, run_async, settings_or_exit, with_services
 
 if TYPE_CHECKING:
-    from bot.branches import BranchInfo, BranchNode, RebasePlan
+    from bot.services.branches import BranchInfo, BranchNode, RebasePlan
     from canon.campaigns import ForkPoint
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from bot.cli.common import Typer, emit, run_async, settings_or_exit, with_services
 
 if TYPE_CHECKING:
+    from bot.app import Services
     from canon.render import Picture
 
 render_app = Typer(help="Draw family trees and timelines as PNG images.", no_args_is_help=True)
@@ -74,12 +75,11 @@ def tree(
     """Draw a family tree: generations in rows, spouses side by side, parents joined to their children."""
     settings = settings_or_exit()
 
-    async def work(services: Any) -> Picture:
-        from bot.services.pictures import PictureService
+    async def work(services: Services) -> Picture:
         from canon.models import Viewer
 
         target = await services.campaigns.by_name(campaign)
-        pictures = PictureService(services.db, services.canon)
+        pictures = services.pictures
         return await pictures.family_tree(target, name, viewer=Viewer(viewer.value), up=up, down=down)
 
     _write(run_async(lambda: with_services(settings, work)), output, as_json)
@@ -96,12 +96,11 @@ def timeline(
     """Draw the timeline: eras as bands on a year axis, events placed by date."""
     settings = settings_or_exit()
 
-    async def work(services: Any) -> Picture:
-        from bot.services.pictures import PictureService
+    async def work(services: Services) -> Picture:
         from canon.models import Viewer
 
         target = await services.campaigns.by_name(campaign)
-        pictures = PictureService(services.db, services.canon)
+        pictures = services.pictures
         return await pictures.timeline(target, era, viewer=Viewer(viewer.value))
 
     _write(run_async(lambda: with_services(settings, work)), output, as_json)

@@ -38,7 +38,9 @@ EXTENSIONS = (
     "cogs.operations",
     "cogs.lore",
     "cogs.notes",
+    "cogs.characters",
     "cogs.campaign",
+    "cogs.calendar",
     "cogs.health",  # the heartbeat `lorekeeper doctor --live` reads
 )
 

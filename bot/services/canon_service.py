@@ -20,15 +20,18 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.client import limits
+from bot.schema import review_cards
 from bot.services.canon_access import CanonAccess
 from bot.services.proposal_service import ProposalService, Review
 from bot.services.wording import wording_for
-from canon import campaigns, review_cards
+from canon import campaigns
 from canon import conflicts as lifecycle
 from canon.calendar import DateError, check_era, parse_date, real_time_problem
+from canon.campaign_calendar import CampaignCalendar
 from canon.campaigns import Campaign, ChangesetKind, open_changeset
 from canon.checks import RecordedConflict, record_findings, recorded_conflicts, whole_graph_findings
 from canon.continuity import Finding, world_key
+from canon.date_reading import read_date
 from canon.errors import Conflict, GameError, InvalidInput, NotAllowed, NotFound
 from canon.gate import CommitResult, CommitTarget, Draft
 from canon.graph import CanonReader, CanonWriter
@@ -96,11 +99,18 @@ def parse_as_of(
     at_scene: int | None = None,
     believed_at: str | None = None,
     eras: Mapping[str, str] | None = None,
+    calendar: CampaignCalendar | None = None,
 ) -> AsOf:
     """Return an as-of point from command arguments, or raise `InvalidInput` showing the expected forms (a
-    date's era must be one of the campaign's `eras`, names by key, when given)."""
+    date is read on the campaign's `calendar` as the table types it, when given; else its era must be one of
+    the campaign's `eras`, names by key)."""
     world = world_k = None
-    if at_date:
+    if at_date and calendar is not None:
+        reading = read_date(at_date, calendar)
+        if reading.date is None:
+            raise InvalidInput(reading.sentence())
+        world, world_k = str(reading.date), world_key(reading.date)
+    elif at_date:
         try:
             date = check_era(parse_date(at_date.strip()), at_date.strip(), eras or {})
         except DateError as error:
@@ -130,13 +140,12 @@ class CanonService(ProposalService):
         self,
         db: Database,
         scenes: SceneService,
-        ontology: Ontology | None = None,
         *,
-        access: CanonAccess | None = None,
+        access: CanonAccess,
         before_review: Callable[..., Awaitable[object]] | None = None,
         after_complete: Callable[[int], Awaitable[object]] | None = None,
     ) -> None:
-        super().__init__(db, scenes, ontology, access=access)
+        super().__init__(db, scenes, access=access)
         self.before_review = before_review
         self.after_complete = after_complete
         #: Channels whose scene is being ended now (its transcript read): a second /endscene waits its turn.
@@ -273,7 +282,7 @@ class CanonService(ProposalService):
     async def commit_batch(self, campaign: Campaign, batch: str, actor: Actor) -> CommitOutcome:
         """Write the accepted proposals of an import batch (prose extraction, promotions); refuse a batch with
         nothing left to commit."""
-        # Promotions from a branch (`bot.branches`) are batches too.
+        # Promotions from a branch (`bot.services.branches`) are batches too.
         kind = ChangesetKind.PROMOTION if batch.startswith("promote:") else ChangesetKind.SOURCE_IMPORT
 
         async def work(session: AsyncSession) -> CommitResult:

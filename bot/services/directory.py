@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from bot.services.canon_service import CanonService
 from canon.campaigns import Campaign
 from canon.models import Viewer
-from canon.visibility import entity_hidden
+from canon.visibility import entity_hidden, may_see
 
 PAGE_SIZE = 15
 MAX_FILTER = 40
@@ -61,7 +61,7 @@ class Directory:
             for e in entities.values()
             if (wanted is None or ontology.is_a(e.type, [wanted]))
             and (needle is None or needle in e.name.casefold())
-            and (viewer == Viewer.GM or not entity_hidden(e))  # belt and braces: the reader left them out
+            and may_see(viewer, entity_hidden(e))  # belt and braces: the reader left them out
         ]
         listed.sort(key=lambda e: (e.name.casefold(), e.id))
         pages = max(1, -(-len(listed) // PAGE_SIZE))

@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.schema import review_cards
 from bot.services.canon_access import CanonAccess
 from bot.services.wording import wording_for
-from canon import campaigns, review_cards
+from canon import campaigns
 from canon.campaigns import Campaign, ChangesetKind, ChangesetRow
 from canon.continuity import Finding
+from canon.date_reading import scene_anchor
 from canon.errors import Conflict, GameError, InvalidInput, NotFound
 from canon.gate import DEFAULT_POLICY, CanonizationGate, Draft, authority_policy
 from canon.graph import CanonReader
@@ -75,14 +77,13 @@ class ProposalService:
         self,
         db: Database,
         scenes: SceneService,
-        ontology: Ontology | None = None,
         *,
-        access: CanonAccess | None = None,
+        access: CanonAccess,
     ) -> None:
         self.db = db
         self.scenes = scenes
         # Shared by every service built on the same database, so that a rebase forgets a lineage everywhere.
-        self.access = access or CanonAccess(ontology)
+        self.access = access
 
     @property
     def base_ontology(self) -> Ontology:
@@ -144,8 +145,9 @@ class ProposalService:
             # Names resolve as the proposer sees canon: a player naming a GM-only entity gets a new-entity
             # proposal (the GM sorts it out), never a hint that the hidden entity exists.
             reader = await self.reader(session, campaign, Viewer.GM if actor.is_gm else Viewer.PLAYER)
-            return await self.gate_for(campaign).propose(
-                session, reader, draft, scene_id=scene.id, story_order=loaded.story_order, warn=True
+            gate, order, anchor = self.gate_for(campaign), loaded.story_order, scene_anchor(loaded.world_date)
+            return await gate.propose(
+                session, reader, draft, scene_id=scene.id, story_order=order, warn=True, anchor=anchor
             )
 
         return await self.db.run(work)
@@ -359,7 +361,10 @@ class ProposalService:
                 raise Conflict(f"The scene “{scene.title}” is already committed; nothing changed.")
             reader = await self.reader(session, campaign, Viewer.GM)
             story_order = scene.story_order if scene is not None else None
-            proposal = await gate.revise(session, reader, proposal_id, content, story_order=story_order)
+            anchor = scene_anchor(scene.world_date if scene is not None else None)  # "a day later" in an Edit
+            proposal = await gate.revise(
+                session, reader, proposal_id, content, story_order=story_order, anchor=anchor
+            )
             if accept_as is None or proposal.needs_rationale:
                 return proposal
             return await gate.decide(

@@ -252,17 +252,8 @@ def campaign_path(path: Path) -> str:
     return Path(relative).as_posix()
 
 
-def service_of(services: Any) -> StructuredImportService:
-    """Return the structured-import service of the application's services (made on first use)."""
-    found = getattr(services, "structured", None)
-    if isinstance(found, StructuredImportService):
-        return found
-    canon = getattr(services, "canon", None)
-    return StructuredImportService(services.db, canon.ontology_for if canon is not None else None)
-
-
 async def ingest_yaml(
-    services: Any,
+    importer: StructuredImportService,
     campaign: Campaign,
     paths: Path | Sequence[Path],
     *,
@@ -277,9 +268,7 @@ async def ingest_yaml(
     """
     del tags  # knowledge-source tags have no meaning for canon facts
     path_list = [paths] if isinstance(paths, Path) else list(paths)
-    report = await service_of(services).import_paths(
-        campaign, path_list, hidden=bool(hidden), replace=replace
-    )
+    report = await importer.import_paths(campaign, path_list, hidden=bool(hidden), replace=replace)
     payload = report.model_dump(mode="json")
     payload["summary"] = report.summary()
     if report.status == "confirm":

@@ -32,9 +32,9 @@ from canon.models import (
     StatementKind,
     StatementView,
     Viewer,
-    Visibility,
 )
 from canon.tables import AliasRow, DependencyRow, EntityRow, StatementRow
+from canon.visibility import statement_is_public_sql
 
 FUZZY_CUTOFF = 80
 
@@ -286,18 +286,14 @@ class CanonReader(LineageReader):
         A player hears only of names used by public facts about public entities: a name used only in GM-only
         canon (`true_heir`) would hint at it.
         """
-        statement, entity = StatementRow.__table__.c, EntityRow.__table__.c
+        statement = StatementRow.__table__.c
         conditions = [
             lineage_filter(statement, self.steps),
             statement.kind == StatementKind.ATTRIBUTE.value,
             statement.predicate.like(f"{fold_prefix(prefix)}%", escape="\\"),
         ]
         if self.viewer != Viewer.GM:
-            public = select(entity.id).where(entity.visibility == Visibility.PUBLIC.value)
-            conditions += [
-                statement.visibility == Visibility.PUBLIC.value,
-                statement.subject_id.in_(public.scalar_subquery()),
-            ]
+            conditions.append(statement_is_public_sql(StatementRow, EntityRow))
         used = func.count(statement.id)
         query = (
             select(statement.predicate)

@@ -13,8 +13,9 @@ from typing import Any, Self
 from sqlalchemy import ColumnElement, and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.campaigns import LineageStep, lineage
-from canon.errors import NotFound
+from canon.campaign_calendar import CALENDAR_SETTINGS, CampaignCalendar, calendar_from
+from canon.campaigns import CampaignRow, LineageStep, lineage
+from canon.errors import InvalidInput, NotFound
 from canon.graph.lineage import lineage_as_of, valid_at
 from canon.graph.rows import RowReader, evidence_from_row, with_retcons
 from canon.models import NOW, AsOf, Entity, EntityRef, Evidence, Statement, StatementView, Viewer
@@ -107,6 +108,35 @@ class LineageReader:
         """Return the names of the eras this viewer may see, by their keys (the dates' first segment)."""
         rows = await self._entity_rows([EntityRow.__table__.c.type == "Era"], NOW)
         return {r.key: r.name for r in rows if r.key and r.retconned_at is None}
+
+    async def calendar(self) -> CampaignCalendar:
+        """Return the campaign's calendar: the Era entities this viewer may see (names, `start` and `end`
+        years), named further by the calendar block the GM set (`canon.campaign_calendar`)."""
+        eras = await self.canon_eras()
+        campaign = await self.session.get(CampaignRow, self.campaign_id)
+        block = (campaign.settings or {}).get(CALENDAR_SETTINGS) if campaign is not None else None
+        try:
+            return calendar_from(block, eras)
+        except (InvalidInput, ValueError):  # a block that no longer fits canon's eras: canon's alone
+            return calendar_from(None, eras)
+
+    async def canon_eras(self) -> dict[str, tuple[str, int | None, int | None]]:
+        """Return the Era entities this viewer may see: (name, first year, last year) by key (an era's years
+        are its validity on the world's clock)."""
+        rows = await self._entity_rows([EntityRow.__table__.c.type == "Era"], NOW)
+        build = RowReader(EntityRow.__table__)
+        eras: dict[str, tuple[str, int | None, int | None]] = {}
+        for row in rows:
+            if not row.key or row.retconned_at is not None:
+                continue
+            validity = build.entity(row).validity
+            start, end = validity.world_from_key, validity.world_until_key
+            eras[row.key] = (
+                row.name,
+                start // 10000 if start is not None else None,
+                end // 10000 if end is not None else None,
+            )
+        return eras
 
     async def _aliases(self, ids: list[int], as_of: AsOf) -> dict[int, list[str]]:
         found: dict[int, list[str]] = {}

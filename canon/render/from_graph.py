@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 
 from canon.errors import InvalidInput, NotFound
 from canon.graph import CanonReader
-from canon.models import StatementKind, Visibility
+from canon.models import StatementKind
 from canon.render.drawing import MAX_TIMELINE_EVENTS, MAX_TREE_PEOPLE
 from canon.render.family_tree import FamilyTree, TreePerson
 from canon.render.timeline import EraBand, Timeline, TimelineEvent, era_bounds
+from canon.visibility import entity_hidden
 
 
 def _year_text(text: str | None, key: int | None) -> str | None:
@@ -82,7 +83,7 @@ async def family_tree_of(
             name=visible[i].name,
             born=lives.get(i, (None, None))[0],
             died=lives.get(i, (None, None))[1],
-            hidden=visible[i].visibility == Visibility.GM_ONLY,
+            hidden=entity_hidden(visible[i]),
         )
         for i in ordered
     )

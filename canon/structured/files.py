@@ -12,6 +12,7 @@ from canon.calendar import DEFAULT_RULES, CalendarRules
 from canon.errors import InvalidInput
 from canon.structured.loader import DEFAULT_MAX_BYTES, load_lore_file
 from canon.structured.result import LoadResult
+from canon.visibility import visibility_of
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,7 @@ def load_files(
 
 
 def _hide(result: LoadResult) -> LoadResult:
-    entries = tuple(e.model_copy(update={"visibility": "gm_only"}) for e in result.entries)
-    relations = tuple(r.model_copy(update={"visibility": "gm_only"}) for r in result.relations)
+    hidden = {"visibility": visibility_of(True).value}
+    entries = tuple(e.model_copy(update=hidden) for e in result.entries)
+    relations = tuple(r.model_copy(update=hidden) for r in result.relations)
     return result.model_copy(update={"entries": entries, "relations": relations})

@@ -40,6 +40,7 @@ from canon.structured.schemas import (
     fits,
 )
 from canon.structured.validate import Loc, Validator
+from canon.visibility import entity_hidden, visibility_of
 
 
 @dataclass(slots=True)
@@ -198,7 +199,7 @@ class Normaliser:
             "source_id": source,
             "target_id": dest,
             "field": field_name,
-            "visibility": "gm_only" if gm_only else "public",
+            "visibility": visibility_of(gm_only).value,
             "valid_from": valid_from,
             "valid_until": valid_until,
             "file": self.file,
@@ -292,7 +293,7 @@ class Normaliser:
             )
 
     def final_relations(self) -> list[LoreRelation]:
-        hidden = {key for key, defined in self.defined.items() if defined.visibility == "gm_only"}
+        hidden = {key for key, defined in self.defined.items() if entity_hidden(defined.visibility)}
         if not hidden:
             return [from_values(LoreRelation, values) for values, _ in self.relations]
         found: list[LoreRelation] = []
@@ -300,7 +301,7 @@ class Normaliser:
             if hidden and (
                 declared_by in hidden or values["source_id"] in hidden or values["target_id"] in hidden
             ):
-                values["visibility"] = "gm_only"
+                values["visibility"] = visibility_of(True).value
             found.append(from_values(LoreRelation, values))
         return found
 

@@ -22,6 +22,7 @@ from canon.structured.resolve import Index
 from canon.structured.state import IngestState
 from canon.structured.versions import CHUNK
 from canon.tables import EntityRow
+from canon.visibility import entity_hidden
 
 # Entity types whose validity is their data (bounds, date): a change there replaces the entity.
 DATED_TYPES = frozenset({"Era", "Event"})
@@ -96,7 +97,7 @@ def _adopt(state: IngestState, plan: Planned, row: Any) -> None:
     same = (
         same_type
         and row.name == plan.name
-        and row.visibility == entry.visibility
+        and entity_hidden(row.visibility) == entity_hidden(entry.visibility)
         and (
             wanted not in DATED_TYPES
             or (row.world_from, row.world_until) == (plan.validity.world_from, plan.validity.world_until)

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.errors import InvalidInput
 from canon.storage import utc_now
+from canon.visibility import source_visibility_of
 from memory.chunking import CHUNKING_VERSION, Chunk
 from memory.knowledge.files import PARSER_VERSION
 from memory.knowledge.models import (
@@ -23,7 +24,6 @@ from memory.knowledge.models import (
     KnowledgeClass,
     SourceInfo,
     SourceVersionInfo,
-    SourceVisibility,
     VectorStatus,
 )
 from memory.knowledge.pinning import PinnedCopy, pin_for_branches
@@ -169,7 +169,7 @@ def _update_source(
     if plan.knowledge_class is not None:
         row.knowledge_class = plan.knowledge_class.value
     if plan.hidden is not None:
-        row.visibility = (SourceVisibility.HIDDEN if plan.hidden else SourceVisibility.NORMAL).value
+        row.visibility = source_visibility_of(plan.hidden).value
     if plan.tags is not None:
         row.tags = list(plan.tags)
     if plan.always_include is not None:
@@ -188,7 +188,7 @@ def _new_source(plan: ImportPlan, chunk_count: int, token_count: int, now: dt.da
         filename=plan.filename,
         knowledge_class=(plan.knowledge_class or KnowledgeClass.REFERENCE).value,
         enabled=True,
-        visibility=(SourceVisibility.HIDDEN if plan.hidden else SourceVisibility.NORMAL).value,
+        visibility=source_visibility_of(bool(plan.hidden)).value,
         tags=list(plan.tags or []),
         always_include=bool(plan.always_include),
         content_hash=plan.content_hash,

@@ -9,7 +9,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# A source's visibility lives beside the canon's own, so that `canon.visibility` can read both.
+from canon.models import SourceVisibility as SourceVisibility
 from memory.knowledge.answer_models import Relation, ShortAnswer
+from memory.leaks import Secret
 
 
 class KnowledgeClass(enum.StrEnum):
@@ -28,13 +31,6 @@ class KnowledgeClass(enum.StrEnum):
     def authority(self) -> int:
         """Return the authority rank (higher wins)."""
         return {KnowledgeClass.CANON: 3, KnowledgeClass.REFERENCE: 2, KnowledgeClass.INSPIRATION: 1}[self]
-
-
-class SourceVisibility(enum.StrEnum):
-    """Who may see a source's text: everyone in the campaign, or only the GM (narrator-only canon)."""
-
-    NORMAL = "normal"
-    HIDDEN = "hidden"
 
 
 class VectorStatus(enum.StrEnum):
@@ -286,6 +282,9 @@ class CanonFact(BaseModel):
     score: float = 0.0
     #: The entity's relations as parts (answers from the graph: "who rules Greyhaven").
     relations: list[Relation] = Field(default_factory=list)
+    #: What the card holds that players may not read, as the secret guard's secrets (`memory.leaks.card_secrets`,
+    #: from the card's typed statements): empty on a player's card; never stored with an answer's record.
+    secrets: tuple[Secret, ...] = Field(default=(), exclude=True)
 
 
 class Candidate(BaseModel):

@@ -16,7 +16,7 @@ from sqlalchemy import BigInteger, func, insert, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import children, fork_point_of, pin_source
-from memory.knowledge.models import SourceVisibility
+from canon.visibility import source_visibility_of
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
 
 #: The chunk columns a pinned copy takes over as they are (the campaign and the source are the copy's).
@@ -95,7 +95,7 @@ async def pin_for_branches(session: AsyncSession, row: KnowledgeSourceRow) -> li
         )
         if point is not None:  # as the branch sees it: hidden or disabled at its fork stays so
             if row.id in point.hidden_sources:
-                copy.visibility = SourceVisibility.HIDDEN.value
+                copy.visibility = source_visibility_of(True).value
             if row.id in point.disabled_sources:
                 copy.enabled = False
         session.add(copy)

@@ -19,14 +19,15 @@ from typing import NamedTuple
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from canon import visibility
 from canon.campaigns import OPEN_END, LineageStep, lineage
 from canon.models import Viewer
+from canon.visibility import source_stored_hidden
 from memory.knowledge.models import (
     ChunkInfo,
     KnowledgeClass,
     SourceInfo,
     SourceVersionInfo,
-    SourceVisibility,
     VectorStatus,
 )
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
@@ -43,7 +44,7 @@ def source_info(row: KnowledgeSourceRow, *, inherited_from: int | None = None) -
         filename=row.filename,
         knowledge_class=KnowledgeClass(row.knowledge_class),
         enabled=row.enabled,
-        hidden=row.visibility == SourceVisibility.HIDDEN,
+        hidden=source_stored_hidden(row.visibility),
         tags=list(row.tags or []),
         always_include=row.always_include,
         content_hash=row.content_hash,
@@ -220,7 +221,7 @@ async def split_lineage_sources(
     cut: list[SourceLite] = []
     for row in rows:
         hidden, enabled = kept_flags(
-            row.id, row.campaign_id, row.visibility == SourceVisibility.HIDDEN, row.enabled, steps
+            row.id, row.campaign_id, source_stored_hidden(row.visibility), row.enabled, steps
         )
         lite = SourceLite(
             id=row.id,
@@ -246,7 +247,7 @@ async def split_lineage_sources(
 
 def may_see(source: SourceInfo | SourceLite, viewer: Viewer) -> bool:
     """Return whether a viewer may ever see a source's text (hidden sources are for the GM only)."""
-    return viewer == Viewer.GM or not source.hidden
+    return visibility.may_see(viewer, source.hidden)
 
 
 def retrievable(sources: Iterable[SourceLite], viewer: Viewer) -> list[SourceLite]:

@@ -15,7 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from canon.campaigns import get_campaign, lineage, pinned_sources
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.storage import utc_now
-from memory.knowledge.models import KnowledgeClass, SourceInfo, SourceVisibility
+from canon.visibility import source_visibility_of
+from memory.knowledge.models import KnowledgeClass, SourceInfo
 from memory.knowledge.pinning import PinnedCopy, pin_for_branches
 from memory.knowledge.repository import campaign_sources, lineage_sources, source_info
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
@@ -63,7 +64,7 @@ async def change_source(
     if knowledge_class is not None:
         row.knowledge_class = knowledge_class.value
     if hidden is not None:
-        row.visibility = (SourceVisibility.HIDDEN if hidden else SourceVisibility.NORMAL).value
+        row.visibility = source_visibility_of(hidden).value
     if always_include is not None:
         row.always_include = always_include
     if row.always_include and row.knowledge_class != KnowledgeClass.CANON:

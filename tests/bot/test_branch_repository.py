@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.branches import repository as repo
+from bot.services.branches import repository as repo
 from canon import campaigns
 from canon.campaigns import Campaign, ForkPoint
 from canon.errors import NotFound

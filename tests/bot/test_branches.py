@@ -16,8 +16,8 @@ from sqlalchemy import func, select
 from bot.app import Services, build_services
 from bot.archive.campaign_archive import CampaignArchive
 from bot.archive.file import read_archive
-from bot.branches.lineage_rows import lineage_row_sets
 from bot.schema.database import metadata
+from bot.services.branches.lineage_rows import lineage_row_sets
 from canon.campaigns import Campaign, CampaignStatus
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from canon.gate import authority_policy

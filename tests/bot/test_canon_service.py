@@ -8,6 +8,7 @@ import datetime as dt
 import pytest
 from sqlalchemy import func, select
 
+from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService, parse_as_of
 from canon import campaigns
 from canon.campaigns import Campaign, ChangesetRow
@@ -40,7 +41,7 @@ async def campaign(db: Database) -> Campaign:
 
 @pytest.fixture
 async def service(db: Database) -> CanonService:
-    return CanonService(db, SceneService(db))
+    return CanonService(db, SceneService(db), access=CanonAccess())
 
 
 async def play_scene(db: Database, service: CanonService, campaign: Campaign, lines: list[str]) -> int:
@@ -134,7 +135,9 @@ async def test_bad_proposals_get_clear_errors(
         )
     with pytest.raises(InvalidInput, match=r"Allowed types: .*NPC"):
         await service.propose(campaign, CHANNEL, EntityContent(name="X", entity_type="Spaceship"), PAT)
-    with pytest.raises(InvalidInput, match=r"3rd_age\.300 \(an era and a year\)"):
+    with pytest.raises(
+        InvalidInput, match=r"That is not a date this campaign's calendar knows; write one like “year 412”"
+    ):
         await service.propose(
             campaign,
             CHANNEL,
@@ -175,7 +178,7 @@ async def test_retcon_keeps_history_and_lists_dependents(
     _, timeline = await service.timeline(campaign, "Bridge of Sighs", viewer=Viewer.GM)
     levels = {v.statement.value: v.statement.provenance.level for v in timeline}
     assert levels == {"stone": CanonLevel.RETCONNED, "wood": CanonLevel.CANON}
-    with pytest.raises(Conflict, match=f"current fact is #{retcon.replacement_id}"):
+    with pytest.raises(Conflict, match=rf"What replaced it is \(fact {retcon.replacement_id}\)"):
         await service.retcon(campaign, fact_id, GM, rationale="again")
 
 
@@ -223,7 +226,7 @@ async def test_retcon_lists_the_facts_that_cite_it_and_a_retconned_fact_cannot_b
     assert [set(f.statement_ids) for f in relying] == [{stone, load}]
 
     await play_scene(db, service, campaign, ["The tower rolls onto the bridge."])
-    with pytest.raises(Conflict, match=f"current fact is #{retcon.replacement_id}"):
+    with pytest.raises(Conflict, match=rf"The current one is \(fact {retcon.replacement_id}\)"):
         await service.propose(
             campaign,
             CHANNEL,
@@ -232,7 +235,7 @@ async def test_retcon_lists_the_facts_that_cite_it_and_a_retconned_fact_cannot_b
             ),
             PAT,
         )
-    with pytest.raises(NotFound, match="no fact #999999"):
+    with pytest.raises(NotFound, match="no fact 999999"):
         await service.propose(
             campaign,
             CHANNEL,
@@ -382,7 +385,9 @@ async def test_the_voice_hooks_are_given_at_construction(db: Database, campaign:
     async def after_complete(scene_id: int) -> None:
         completed.append(scene_id)
 
-    service = CanonService(db, SceneService(db), before_review=before_review, after_complete=after_complete)
+    service = CanonService(
+        db, SceneService(db), access=CanonAccess(), before_review=before_review, after_complete=after_complete
+    )
     quiet = await play_scene(db, service, campaign, ["Nothing happens."])
     await service.end_scene(CHANNEL)  # nothing proposed: complete at once
     assert ended == [(quiet, SceneStatus.ACTIVE)] and completed == [quiet]

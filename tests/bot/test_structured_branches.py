@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from bot.branches import BranchService
+from bot.services.branches import BranchService
+from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
 from bot.services.structured_import import StructuredImportService
 from canon import campaigns
@@ -51,7 +52,7 @@ OWN_TABLES = {
 
 @pytest.fixture
 async def canon(db: Database) -> CanonService:
-    return CanonService(db, SceneService(db))
+    return CanonService(db, SceneService(db), access=CanonAccess())
 
 
 @pytest.fixture

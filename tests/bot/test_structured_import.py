@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
+from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
 from bot.services.structured_import import StructuredImportService
 from canon import campaigns
@@ -58,7 +59,7 @@ async def campaign(db: Database) -> Campaign:
 
 @pytest.fixture
 async def canon(db: Database) -> CanonService:
-    return CanonService(db, SceneService(db))
+    return CanonService(db, SceneService(db), access=CanonAccess())
 
 
 @pytest.fixture
@@ -804,7 +805,7 @@ async def test_a_relation_limit_broken_by_play_is_won_by_the_yaml(
     assert report.status == "ingested", report.summary()
     contradiction = next(w for w in report.warnings if w.kind == "contradicts_higher_authority")
     assert (
-        "Orrin Vyr parent of Aldric Raventhorne" in contradiction.message
+        "Orrin Vyr is Aldric Raventhorne's parent" in contradiction.message
         and "the YAML prevails" in contradiction.message
     )
     # The YAML's two parents stand; the played third one is kept, superseded by a YAML parent.

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
 from bot.services.structured_import import StructuredImportService
 from canon import campaigns
@@ -41,7 +42,7 @@ async def campaign(db: Database) -> Campaign:
 
 @pytest.fixture
 def importer(db: Database) -> StructuredImportService:
-    return StructuredImportService(db, CanonService(db, SceneService(db)).ontology_for)
+    return StructuredImportService(db, CanonService(db, SceneService(db), access=CanonAccess()).ontology_for)
 
 
 def files(*kinds: str) -> list[tuple[str, bytes]]:

@@ -14,6 +14,7 @@ from sqlalchemy.engine import make_url
 
 from bot.emulator import DiscordEmulator
 from bot.ops.backup import RunLock
+from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
 from canon import campaigns
 from canon.gate import Draft
@@ -34,7 +35,7 @@ PROPOSALS = 1000
 async def scene_under_review(db: Database, name: str) -> tuple[int, int]:
     """Return (campaign id, scene id) of a scene under review with PROPOSALS accepted entity proposals."""
     campaign = await db.run(lambda s: campaigns.create_campaign(s, name, guild_id=7))
-    service = CanonService(db, SceneService(db))
+    service = CanonService(db, SceneService(db), access=CanonAccess())
     channel = 9000 + campaign.id
     scene = await service.scenes.start_scene(
         campaign_id=campaign.id, guild_id=7, channel_id=channel, title="Census", location=None, actor=GM
@@ -129,7 +130,7 @@ async def test_a_commit_killed_midway_is_all_there_or_not_at_all(db_target: Data
                 assert status == SceneStatus.REVIEW and entities == 0, (status, entities)
                 outcomes.append("rolled back")
                 # Recovery: the same commit, run again, writes everything once.
-                service = CanonService(db, SceneService(db))
+                service = CanonService(db, SceneService(db), access=CanonAccess())
                 await service.commit_scene(scene_id, GM)
                 assert await state(db, campaign_id, scene_id) == (SceneStatus.COMPLETED, PROPOSALS)
             if finished.strip() == b"committed":

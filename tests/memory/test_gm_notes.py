@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
 from bot.services.gm_notes import GmNoteDesk
 from canon import campaigns
@@ -28,7 +29,7 @@ async def campaign(db: Database) -> Campaign:
 @pytest.fixture
 def desk(db: Database) -> GmNoteDesk:
     scenes = SceneService(db)
-    return GmNoteDesk(GmNoteService(db), CanonService(db, scenes), scenes)
+    return GmNoteDesk(GmNoteService(db), CanonService(db, scenes, access=CanonAccess()), scenes)
 
 
 async def test_notes_are_kept_found_by_words_tags_and_entities_and_closed(

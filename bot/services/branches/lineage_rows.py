@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import CampaignRow, LineageStep, lineage
 from canon.graph import lineage_filter
-from memory.knowledge.models import SourceVisibility
+from canon.visibility import source_stored_hidden, source_visibility_of
 from memory.knowledge.repository import kept_flags
 from memory.lineage import Reach, reaches_of
 
@@ -143,10 +143,10 @@ def _nearest_by_filename(rows: list[dict[str, Any]], lineage_ids: list[int]) -> 
 def _with_kept_flags(row: dict[str, Any], steps: Sequence[LineageStep]) -> dict[str, Any]:
     """Return a source's row with its flags as the campaign sees them (hidden or disabled at a fork, kept so)."""
     hidden, enabled = kept_flags(
-        row["id"], row["campaign_id"], row["visibility"] == SourceVisibility.HIDDEN, row["enabled"], steps
+        row["id"], row["campaign_id"], source_stored_hidden(row["visibility"]), row["enabled"], steps
     )
     return row | {
-        "visibility": SourceVisibility.HIDDEN.value if hidden else row["visibility"],
+        "visibility": source_visibility_of(True).value if hidden else row["visibility"],
         "enabled": enabled,
     }
 

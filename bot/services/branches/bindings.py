@@ -11,9 +11,9 @@ from collections.abc import Sequence
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.branches import repository as repo
-from bot.branches.common import BranchDeps
-from bot.branches.models import Binding
+from bot.services.branches import repository as repo
+from bot.services.branches.common import BranchDeps
+from bot.services.branches.models import Binding
 from canon.campaigns import Campaign, CampaignStatus
 from canon.errors import Conflict, InvalidInput, NotAllowed
 from memory.scenes import Actor

@@ -1,13 +1,34 @@
 """Where review cards were posted: a commit brings every card of its scene to the final state, and
-`/canon review` finds an import batch's card again in the channel it was shown in."""
+`/canon review` finds an import batch's card again in the channel it was shown in.
+
+Channel and message ids are Discord's bookkeeping, not story: they live with the bot's own tables, outside
+the canon graph (the table is the one the first migrations made).
+"""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
-from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
+import datetime as dt
 
-from canon.tables import ReviewCardRow
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy import BigInteger, ForeignKey, String, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Mapped, mapped_column
+
+from canon.storage import Base, BigIntPK, UTCDateTime, utc_now
+
+
+class ReviewCardRow(Base):
+    """Where a review card was posted, so it can be edited as decisions come in."""
+
+    __tablename__ = "review_cards"
+
+    id: Mapped[int] = mapped_column(BigIntPK, primary_key=True, autoincrement=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id"))
+    scene_id: Mapped[int | None] = mapped_column(BigInteger)
+    batch: Mapped[str | None] = mapped_column(String(60))
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    message_id: Mapped[int] = mapped_column(BigInteger, unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
 
 
 class ReviewCard(BaseModel):

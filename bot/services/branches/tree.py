@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.branches import repository as repo
-from bot.branches.common import BranchDeps
-from bot.branches.models import Binding, BranchInfo, BranchNode
+from bot.services.branches import repository as repo
+from bot.services.branches.common import BranchDeps
+from bot.services.branches.models import Binding, BranchInfo, BranchNode
 from canon import campaigns
 from canon.campaigns import Campaign, fork_point_of
 from canon.models import Viewer

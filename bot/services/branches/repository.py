@@ -15,16 +15,15 @@ from sqlalchemy import ColumnElement, delete, exists, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
-from bot.branches.models import Binding
 from bot.schema.branch_tables import ChannelBindingRow
+from bot.services.branches.models import Binding
 from canon.campaigns import CampaignRow, ChangesetKind, ChangesetRow, LineageStep
 from canon.graph import lineage_filter
 from canon.models import Viewer
 from canon.proposals import ProposalStatus
 from canon.storage import utc_now
 from canon.tables import EntityRow, ProposalRow, StatementRow
-from canon.visibility import entity_is_public_sql, statement_is_public_sql
-from memory.knowledge.models import SourceVisibility
+from canon.visibility import entity_is_public_sql, source_is_public_sql, statement_is_public_sql
 from memory.knowledge.tables import KnowledgeSourceRow
 from memory.scene_tables import SceneRow
 from memory.scenes import SceneStatus
@@ -318,7 +317,7 @@ async def own_counts(session: AsyncSession, campaign_id: int, viewer: Viewer) ->
             "sources",
             KnowledgeSourceRow,
             # `source_hidden`: a campaign's own source is hidden by its own flag.
-            [KnowledgeSourceRow.visibility != SourceVisibility.HIDDEN] if player else [],
+            [source_is_public_sql(KnowledgeSourceRow)] if player else [],
         ),
         ("npc_memories", NpcMemoryRow, [public_npc] if player else []),
     ]

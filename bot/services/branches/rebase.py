@@ -13,10 +13,10 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.branches import repository as repo
-from bot.branches.common import BranchDeps, require_retirable
-from bot.branches.fork import date_scene_order, latest_point, with_kept_restrictions
-from bot.branches.models import RebasePlan
+from bot.services.branches import repository as repo
+from bot.services.branches.common import BranchDeps, require_retirable
+from bot.services.branches.fork import date_scene_order, latest_point, with_kept_restrictions
+from bot.services.branches.models import RebasePlan
 from canon import campaigns
 from canon.campaigns import (
     Campaign,

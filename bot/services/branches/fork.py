@@ -10,8 +10,8 @@ import logging
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.branches import repository as repo
-from bot.branches.common import BranchDeps
+from bot.services.branches import repository as repo
+from bot.services.branches.common import BranchDeps
 from canon import campaigns
 from canon.calendar import DateError, parse_date
 from canon.campaigns import Campaign, CampaignStatus, ForkPoint, chain, fork_point_of, lineage, steps_of

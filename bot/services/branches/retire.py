@@ -7,9 +7,9 @@ import logging
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.branches import repository as repo
-from bot.branches.common import BranchDeps, require_retirable
-from bot.branches.models import DeleteReport
+from bot.services.branches import repository as repo
+from bot.services.branches.common import BranchDeps, require_retirable
+from bot.services.branches.models import DeleteReport
 from canon import campaigns
 from canon.campaigns import Campaign, CampaignStatus
 from canon.errors import Conflict

@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.branches import bindings as _bindings
-from bot.branches import fork as _fork
-from bot.branches import promote as _promote
-from bot.branches import rebase as _rebase
-from bot.branches import retire as _retire
-from bot.branches import tree as _tree
-from bot.branches.common import BranchDeps
-from bot.branches.models import Binding, BranchInfo, BranchNode, DeleteReport, Promotion, RebasePlan
+from bot.services.branches import bindings as _bindings
+from bot.services.branches import fork as _fork
+from bot.services.branches import promote as _promote
+from bot.services.branches import rebase as _rebase
+from bot.services.branches import retire as _retire
+from bot.services.branches import tree as _tree
+from bot.services.branches.common import BranchDeps
+from bot.services.branches.models import Binding, BranchInfo, BranchNode, DeleteReport, Promotion, RebasePlan
 from bot.services.canon_service import CanonService
 from canon.campaigns import Campaign
 from canon.gate import CommitResult

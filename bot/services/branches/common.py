@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.branches import repository as repo
+from bot.services.branches import repository as repo
 from bot.services.canon_service import CanonService
 from canon.campaigns import Campaign
 from canon.errors import Conflict, InvalidInput

@@ -26,10 +26,10 @@ facade the cogs and the command line call), `repository` (their SQL), `models` (
 the service, the values and the few queries they use.
 """
 
-from bot.branches.fork import date_cut, latest_point, scene_point
-from bot.branches.models import Binding, BranchInfo, BranchNode, DeleteReport, Promotion, RebasePlan
-from bot.branches.repository import bindings_of, bound_campaign_id, delete_campaign_rows
-from bot.branches.service import BranchService
+from bot.services.branches.fork import date_cut, latest_point, scene_point
+from bot.services.branches.models import Binding, BranchInfo, BranchNode, DeleteReport, Promotion, RebasePlan
+from bot.services.branches.repository import bindings_of, bound_campaign_id, delete_campaign_rows
+from bot.services.branches.service import BranchService
 
 __all__ = [
     "Binding",

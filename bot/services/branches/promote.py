@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.branches import repository as repo
-from bot.branches.common import BranchDeps
-from bot.branches.models import PROMOTION_BATCH, Promotion
+from bot.services.branches import repository as repo
+from bot.services.branches.common import BranchDeps
+from bot.services.branches.models import PROMOTION_BATCH, Promotion
 from canon import campaigns
 from canon.campaigns import Campaign, CampaignStatus, ChangesetKind
 from canon.errors import Conflict, InvalidInput, NotFound

@@ -1,0 +1,411 @@
+"""The campaign's calendar as its GM declares it: eras (names, abbreviations, bounds), months and seasons.
+
+A campaign's eras come first from its canon (the Era entities a timeline imports, with their `start` and `end`
+years); the calendar block a GM sets (stored with the campaign's settings under `calendar`) names them further
+(an abbreviation such as "TA", a display name) and adds what canon lacks: eras of its own, the months with
+their days, the seasons. Written in YAML as a GM would:
+
+    eras:
+      - name: Third Age
+        abbreviation: TA
+        start: 1
+        end: 600
+    months:
+      - {name: Frostmoon, days: 30}
+      - {name: Hearthmoon, days: 30}
+    seasons:
+      - {name: winter, months: [Frostmoon, Hearthmoon]}
+
+Years stay on the campaign's one year axis (`canon.calendar`): "year 363 of the Third Age" is year 363, which
+the Third Age must contain. `CampaignCalendar.words()` gives the one writer of dates (`CalendarWords`), and
+`canon.date_reading.read_date` reads back every form it writes. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from canon.calendar import (
+    MAX_YEAR,
+    MIN_YEAR,
+    CalendarRules,
+    EraCalendar,
+    EraSpan,
+    WorldDate,
+    is_era_id,
+)
+from canon.errors import InvalidInput
+from canon.wording.dates import CalendarWords
+
+#: The key of a campaign's settings that holds the calendar block a GM set.
+CALENDAR_SETTINGS = "calendar"
+#: At most this many eras, months and seasons in one calendar (a calendar is read on every typed date).
+MAX_ENTRIES = 60
+#: Months and days above 99 do not fit a date's sortable key (`canon.continuity.world_key`).
+MAX_MONTHS = 99
+MAX_DAYS = 99
+
+_NAME_LIMIT = 60
+
+
+def fold(text: str) -> str:
+    """Return a name as the reader compares it: lowercase, without dots or a leading "the", spaces collapsed."""
+    words = re.sub(r"[.’']", "", text.casefold()).replace("_", " ").replace("-", " ").split()
+    if words and words[0] == "the":
+        words = words[1:]
+    return " ".join(words)
+
+
+def derived_name(key: str) -> str:
+    """Return a readable name for an era known only by its key: `3rd_age` reads "the 3rd age", everywhere."""
+    words = key.replace("_", " ").replace("-", " ").split()
+    return "The " + " ".join(words)
+
+
+def era_key(name: str) -> str:
+    """Return the key a new era gets from its name: "The Tidewater Age" is `tidewater_age`."""
+    key = re.sub(r"[^a-z0-9]+", "_", fold(name)).strip("_")
+    if not is_era_id(key):
+        key = f"era_{key}".strip("_")
+    return key[:60]
+
+
+class EraDef(BaseModel):
+    """One era: its key (a date's first part), its name, the abbreviations typed for it, its bounds."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    key: str
+    name: str = Field(min_length=1, max_length=_NAME_LIMIT)
+    abbreviations: tuple[str, ...] = ()
+    start: int | None = Field(default=None, ge=MIN_YEAR, le=MAX_YEAR)
+    end: int | None = Field(default=None, ge=MIN_YEAR, le=MAX_YEAR)
+
+    @model_validator(mode="after")
+    def _check(self) -> EraDef:
+        if not is_era_id(self.key):
+            raise ValueError(f"the era “{self.name}” needs a key of lowercase letters, digits and _")
+        if self.start is not None and self.end is not None and self.end < self.start:
+            raise ValueError(f"the {self.name} ends (year {self.end}) before it starts (year {self.start})")
+        return self
+
+    def span_words(self) -> str:
+        """Return the era's years in words: "years 0–600", "years 601 onwards", "years unknown"."""
+        if self.start is not None and self.end is not None:
+            return f"years {self.start}–{self.end}"
+        if self.start is not None:
+            return f"years {self.start} onwards"
+        if self.end is not None:
+            return f"years up to {self.end}"
+        return "years not set"
+
+    def contains(self, year: int) -> bool:
+        """Tell whether a year lies inside the era (an era without bounds on a side is open on that side)."""
+        return (self.start is None or year >= self.start) and (self.end is None or year <= self.end)
+
+
+class MonthDef(BaseModel):
+    """One month: its name and how many days it has."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(min_length=1, max_length=_NAME_LIMIT)
+    days: int = Field(default=30, ge=1, le=MAX_DAYS)
+
+
+class SeasonDef(BaseModel):
+    """One season: its name and its months, by number (1 is the year's first month), in order."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(min_length=1, max_length=_NAME_LIMIT)
+    months: tuple[int, ...] = Field(min_length=1)
+
+
+class CampaignCalendar(BaseModel):
+    """A campaign's calendar: its eras, months (with their days) and seasons; or plain years and numbers."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    eras: tuple[EraDef, ...] = ()
+    months: tuple[MonthDef, ...] = ()
+    seasons: tuple[SeasonDef, ...] = ()
+    #: Without named months: how many months a year has and how many days each.
+    months_per_year: int = Field(default=12, ge=1, le=MAX_MONTHS)
+    days_per_month: int = Field(default=31, ge=1, le=MAX_DAYS)
+    #: The first year a campaign without eras counts (a year before it needs an era that reaches back).
+    first_year: int = Field(default=1, ge=MIN_YEAR, le=MAX_YEAR)
+
+    @field_validator("eras", "months", "seasons")
+    @classmethod
+    def _not_too_many(cls, value: tuple[Any, ...]) -> tuple[Any, ...]:
+        if len(value) > MAX_ENTRIES:
+            raise ValueError(f"a calendar holds at most {MAX_ENTRIES} of each")
+        return value
+
+    @model_validator(mode="after")
+    def _check(self) -> CampaignCalendar:
+        for season in self.seasons:
+            if any(not 1 <= m <= self.month_count for m in season.months):
+                raise ValueError(f"the season “{season.name}” names a month the calendar does not have")
+        return self
+
+    def clash(self) -> str | None:
+        """Return the first name that would mean two things (two eras, two months, a month and an era)."""
+        seen: dict[str, str] = {}
+        for owner, words in [
+            *((f"era {e.key}", (e.key.replace("_", " "), e.name, *e.abbreviations)) for e in self.eras),
+            *((f"month {m.name}", (m.name,)) for m in self.months),
+            *((f"season {s.name}", (s.name,)) for s in self.seasons),
+        ]:
+            for word in dict.fromkeys(fold(w) for w in words):
+                if word in seen and seen[word] != owner:
+                    return word
+                seen[word] = owner
+        return None
+
+    # -- the shape of the year ---------------------------------------------------------------------
+
+    @property
+    def month_count(self) -> int:
+        """Return how many months a year has."""
+        return len(self.months) or self.months_per_year
+
+    def days_in(self, month: int) -> int:
+        """Return how many days a month (1-based) has."""
+        if not 1 <= month <= self.month_count:
+            return 0
+        if self.months:
+            return self.months[month - 1].days
+        return self.days_per_month
+
+    @property
+    def rules(self) -> CalendarRules:
+        """Return the bounds the storage parser checks (the longest month's days)."""
+        longest = max((m.days for m in self.months), default=self.days_per_month)
+        return CalendarRules(months_per_year=self.month_count, days_per_month=longest)
+
+    def month_name(self, month: int) -> str:
+        """Return a month's name, or "month 3" where the calendar names none."""
+        return (
+            self.months[month - 1].name
+            if self.months and 1 <= month <= len(self.months)
+            else f"month {month}"
+        )
+
+    # -- eras --------------------------------------------------------------------------------------
+
+    def era(self, key: str) -> EraDef | None:
+        """Return the era with this key, or None."""
+        return next((e for e in self.eras if e.key == key), None)
+
+    def era_names(self) -> dict[str, str]:
+        """Return the eras' display names by key."""
+        return {e.key: e.name for e in self.eras}
+
+    def era_phrase(self, key: str) -> str:
+        """Return an era's name inside a sentence, as every card writes it."""
+        return self.words().era(key)
+
+    def spans(self) -> EraCalendar:
+        """Return the eras' bounds for ordering dates."""
+        return EraCalendar(EraSpan(id=e.key, start=e.start, end=e.end) for e in self.eras)
+
+    def words(self) -> CalendarWords:
+        """Return the one writer of this campaign's dates."""
+        return CalendarWords(eras=self.era_names(), months=tuple(m.name for m in self.months))
+
+    def say(self, date: WorldDate) -> str:
+        """Return a date in the calendar's words."""
+        return self.words().world_date(date)
+
+    def describe_eras(self) -> str:
+        """Return the eras as a sentence: "This campaign's eras are the Tidewater Age (TA, years 0 onwards)."."""
+        if not self.eras:
+            return (
+                f"This campaign's calendar has no eras: a date is a plain year (from year {self.first_year})."
+            )
+        parts = []
+        for era in self.eras:
+            extra = ", ".join([*era.abbreviations[:1], era.span_words()])
+            parts.append(f"{self.era_phrase(era.key)} ({extra})")
+        lead = "This campaign's era is " if len(parts) == 1 else "This campaign's eras are "
+        return lead + _join(parts) + "."
+
+    def describe(self) -> str:
+        """Return the whole calendar in sentences, for the GM's calendar screen and the command line."""
+        lines = [self.describe_eras()]
+        if self.months:
+            months = _join([f"{m.name} ({m.days} days)" for m in self.months])
+            lines.append(f"A year has {len(self.months)} months: {months}.")
+        else:
+            lines.append(
+                f"Months have no names: a year has {self.months_per_year} months of {self.days_per_month} days."
+            )
+        if self.seasons:
+            seasons = _join(
+                [f"{s.name} ({_join([self.month_name(m) for m in s.months])})" for s in self.seasons]
+            )
+            lines.append(f"Seasons: {seasons}.")
+        return "\n".join(lines)
+
+
+def _join(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# -- the GM's block, as typed and as stored --------------------------------------------------------------
+
+
+class _EraBlock(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    key: str | None = None
+    name: str | None = Field(default=None, max_length=_NAME_LIMIT)
+    abbreviation: str | None = Field(default=None, max_length=20)
+    abbreviations: list[str] = Field(default_factory=list, max_length=8)
+    start: int | None = Field(default=None, ge=MIN_YEAR, le=MAX_YEAR)
+    end: int | None = Field(default=None, ge=MIN_YEAR, le=MAX_YEAR)
+
+
+class _MonthBlock(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=_NAME_LIMIT)
+    days: int | None = Field(default=None, ge=1, le=MAX_DAYS)
+
+
+class _SeasonBlock(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=_NAME_LIMIT)
+    months: list[str | int] = Field(min_length=1, max_length=MAX_MONTHS)
+
+
+class CalendarBlock(BaseModel):
+    """The calendar block as a GM writes it (YAML or JSON): every part optional."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    eras: list[_EraBlock] = Field(default_factory=list, max_length=MAX_ENTRIES)
+    months: list[_MonthBlock | str] = Field(default_factory=list, max_length=MAX_MONTHS)
+    seasons: list[_SeasonBlock] = Field(default_factory=list, max_length=MAX_ENTRIES)
+    days_per_month: int | None = Field(default=None, ge=1, le=MAX_DAYS)
+    months_per_year: int | None = Field(default=None, ge=1, le=MAX_MONTHS)
+    first_year: int | None = Field(default=None, ge=MIN_YEAR, le=MAX_YEAR)
+
+
+def parse_block(text: str) -> dict[str, Any]:
+    """Read a calendar block typed by a GM (YAML); return it as stored, or raise `InvalidInput` saying why."""
+    if len(text) > 20_000:
+        raise InvalidInput("That calendar is too long: keep it under 20,000 characters.")
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise InvalidInput(
+            f"The calendar is not valid YAML{where}; see the examples in the calendar guide."
+        ) from None
+    if isinstance(data, dict) and CALENDAR_SETTINGS in data and len(data) == 1:
+        data = data[CALENDAR_SETTINGS]  # a timeline or culture file's `calendar:` section, or the block alone
+    if not isinstance(data, dict):
+        raise InvalidInput("A calendar is a block with eras, months and seasons; see the calendar guide.")
+    block = check_block(data)
+    checked(block, {})
+    return block
+
+
+def checked(
+    block: Mapping[str, Any] | None, canon_eras: Mapping[str, tuple[str, int | None, int | None]]
+) -> CampaignCalendar:
+    """Return the calendar a GM's block makes with canon's eras; raise `InvalidInput` when a name means two
+    things (an abbreviation of two eras, a month named like an era)."""
+    calendar = calendar_from(block, canon_eras)
+    if (word := calendar.clash()) is not None:
+        raise InvalidInput(
+            f"“{word}” would name two things in the calendar; give each era, month and season its own."
+        )
+    return calendar
+
+
+def check_block(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a calendar block validated (the form stored), or raise `InvalidInput` with its first problem."""
+    try:
+        return CalendarBlock.model_validate(data).model_dump(exclude_none=True, exclude_defaults=True)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = " → ".join(str(p) for p in first["loc"] if not str(p).startswith(("_", "function")))
+        raise InvalidInput(f"The calendar's {where or 'block'} is not right: {first['msg']}.") from None
+
+
+def calendar_from(
+    block: Mapping[str, Any] | None,
+    canon_eras: Mapping[str, tuple[str, int | None, int | None]],
+) -> CampaignCalendar:
+    """Return the campaign's calendar: its canon's eras (name, start, end by key) named and added to by the
+    GM's `block`. An era of the block matches a canon era by key or by name; raise `InvalidInput` on a clash."""
+    parsed = CalendarBlock.model_validate(block or {})
+    eras: dict[str, dict[str, Any]] = {}
+    for key, (name, start, end) in canon_eras.items():
+        shown = derived_name(key) if not name or name == key else name
+        eras[key] = {"key": key, "name": shown, "abbreviations": (), "start": start, "end": end}
+    by_name = {fold(e["name"]): k for k, e in eras.items()}
+    for item in parsed.eras:
+        key = item.key or by_name.get(fold(item.name or "")) or era_key(item.name or "")
+        if not item.name and key not in eras and not item.key:
+            raise InvalidInput("Every era of the calendar needs a name (or the key of an era canon has).")
+        era = eras.setdefault(key, {"key": key, "name": item.name or derived_name(key), "abbreviations": ()})
+        if item.name and fold(item.name) != fold(era["name"]):
+            era["name"] = item.name
+        era["abbreviations"] = tuple(
+            dict.fromkeys([*(a for a in [item.abbreviation] if a), *item.abbreviations])
+        )
+        for bound in ("start", "end"):
+            if getattr(item, bound) is not None:
+                era[bound] = getattr(item, bound)
+    months: list[MonthDef] = []
+    for m in parsed.months:
+        if isinstance(m, str):
+            months.append(MonthDef(name=m, days=parsed.days_per_month or 30))
+        else:
+            months.append(MonthDef(name=m.name, days=m.days or parsed.days_per_month or 30))
+    lookup = {fold(m.name): i + 1 for i, m in enumerate(months)}
+    seasons = []
+    for s in parsed.seasons:
+        numbers = []
+        for month in s.months:
+            number = month if isinstance(month, int) else lookup.get(fold(month))
+            if number is None and isinstance(month, str) and month.strip().isdigit():
+                number = int(month)
+            if number is None:
+                raise InvalidInput(
+                    f"The season “{s.name}” names “{month}”, which is not one of the calendar's months."
+                )
+            numbers.append(number)
+        seasons.append(SeasonDef(name=s.name, months=tuple(numbers)))
+    try:
+        return CampaignCalendar(
+            eras=tuple(EraDef(**e) for e in eras.values()),
+            months=tuple(months),
+            seasons=tuple(seasons),
+            months_per_year=parsed.months_per_year or 12,
+            days_per_month=parsed.days_per_month or 31,
+            first_year=parsed.first_year if parsed.first_year is not None else 1,
+        )
+    except ValidationError as error:
+        raise InvalidInput(
+            f"The calendar is not right: {error.errors()[0]['msg'].removeprefix('Value error, ')}."
+        ) from None
+
+
+def block_yaml(block: Mapping[str, Any]) -> str:
+    """Return a stored calendar block as YAML a GM can edit and set again."""
+    return str(yaml.safe_dump(dict(block), sort_keys=False, allow_unicode=True))
