@@ -10,8 +10,9 @@ its writes interleave, seconds of Python between queries) on an event loop of it
 engines of its own, holding the database's writer turn: the bot's loop only shares the interpreter with it, in
 turns of 5 ms.
 
-`switched_off()` runs everything on the loop again, as it was before this module existed: the baseline of
-`bench.loop_lag`, measured in the same run.
+`switched_off()` puts things back as they were before this module existed (plain worker threads; large
+imports, and an import's embedding texts, on the loop): the baseline of `bench.loop_lag`, measured in the same
+run. `enabled()` tells the callers that kept their former way for it.
 """
 
 from __future__ import annotations
@@ -31,7 +32,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.storage import Database
 
-__all__ = ["in_background", "in_process", "in_thread", "settle", "shutdown", "switched_off", "write_apart"]
+__all__ = [
+    "enabled",
+    "in_background",
+    "in_process",
+    "in_thread",
+    "settle",
+    "shutdown",
+    "switched_off",
+    "write_apart",
+]
 
 #: How much less CPU time background threads claim than the loop's (Linux thread niceness; 0 is the loop's):
 #: on a busy machine the loop then gets a core first when it wakes.
@@ -58,10 +68,13 @@ def switched_off() -> Iterator[None]:
         _state["on"] = True
 
 
+def enabled() -> bool:
+    """Tell whether offloading is on (it is, except inside `switched_off`)."""
+    return _state["on"]
+
+
 async def in_thread(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """Return `function(*args, **kwargs)`, run in a worker thread."""
-    if not _state["on"]:
-        return function(*args, **kwargs)
     return await asyncio.to_thread(function, *args, **kwargs)
 
 
@@ -77,7 +90,7 @@ async def in_background(function: Callable[..., T], *args: Any, **kwargs: Any) -
     a C library starts from there (onnxruntime's) inherit the lower priority.
     """
     if not _state["on"]:
-        return function(*args, **kwargs)
+        return await asyncio.to_thread(function, *args, **kwargs)
     if not _background:
         _background.append(
             concurrent.futures.ThreadPoolExecutor(

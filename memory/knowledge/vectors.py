@@ -41,11 +41,15 @@ EMBED_BATCH = 128
 VECTOR_WRITE_BATCH = 64
 
 
-def _embed_views(embedder: Embedder, batch: Sequence[EmbedItem]) -> np.ndarray:
-    """Return the vectors of a batch's prose views, then of its title views (one row each, in that order)."""
+def _views(batch: Sequence[EmbedItem]) -> list[str]:
+    """Return a batch's prose views, then its title views (what is embedded, in that order)."""
     texts = [prose_view(i.heading_path, i.text) for i in batch]
-    texts += [title_view(i.heading_path, i.text[:200]) for i in batch]
-    return np.asarray(embedder.embed_documents(texts), dtype=np.float32)
+    return texts + [title_view(i.heading_path, i.text[:200]) for i in batch]
+
+
+def _embed_views(embedder: Embedder, batch: Sequence[EmbedItem]) -> np.ndarray:
+    """Return the vectors of a batch's views (`_views`), one row each."""
+    return np.asarray(embedder.embed_documents(_views(batch)), dtype=np.float32)
 
 
 def error_text(error: BaseException) -> str:
@@ -107,7 +111,13 @@ class ChunkVectors:
                 batch = items[start : start + EMBED_BATCH]
                 # The views' texts (token counting) and their vectors, in a worker thread: on the event loop,
                 # a batch's views alone held it for a tenth of a second.
-                array = await offload.in_background(_embed_views, embedder, batch)
+                if offload.enabled():
+                    array = await offload.in_background(_embed_views, embedder, batch)
+                else:  # as before `canon.offload`: the texts on the loop (the baseline of bench.loop_lag)
+                    texts = _views(batch)
+                    array = np.asarray(
+                        await asyncio.to_thread(embedder.embed_documents, texts), dtype=np.float32
+                    )
                 chunk_ids = [i.chunk_id for i in batch] * 2
                 source_ids = [i.source_id for i in batch] * 2
                 views = ["p"] * len(batch) + ["t"] * len(batch)

@@ -23,8 +23,8 @@ from bot.services.structured_import import StructuredImportService
 from canon import campaigns, offload
 from canon.campaigns import Campaign
 from canon.storage import Database
-from memory.scenes import SceneService
 from tests.bot.test_structured_import import GM, KINDS, add_factions, counts, fixture_files
+from tests.bot.test_structured_import import canon as canon
 
 
 @pytest.fixture
@@ -59,12 +59,16 @@ async def test_a_failing_write_apart_leaves_nothing(db: Database) -> None:
     assert "Half written" not in names
 
 
-async def test_switched_off_everything_runs_on_the_loop(db: Database) -> None:
+async def test_switched_off_large_writes_run_on_the_loop_again(db: Database) -> None:
     here = threading.get_ident()
+
+    async def work(session: AsyncSession) -> int:
+        return threading.get_ident()
+
     with offload.switched_off():
-        assert await offload.in_thread(threading.get_ident) == here
-        assert await offload.in_background(threading.get_ident) == here
-    assert await offload.in_thread(threading.get_ident) != here
+        assert not offload.enabled()
+        assert await offload.write_apart(db, work) == here
+    assert offload.enabled() and await offload.write_apart(db, work) != here
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="thread priorities are Linux's")
@@ -76,9 +80,9 @@ async def test_background_threads_yield_the_cpu_to_the_loop() -> None:
 
 
 async def test_a_large_import_apart_writes_what_one_on_the_loop_writes(
-    db: Database, apart: None, campaign: Campaign
+    db: Database, apart: None, campaign: Campaign, canon: CanonService
 ) -> None:
-    service = CanonService(db, SceneService(db))
+    service = canon
     importer = StructuredImportService(db, service.ontology_for)
     before = await counts(db)
     failed = await importer.import_files(campaign, fixture_files(*KINDS), GM)  # factions missing: errors
