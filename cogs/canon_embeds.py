@@ -54,8 +54,8 @@ from canon.wording import (
     warning_sentence,
 )
 from canon.wording.fact_names import fact_handle
-from canon.wording.statements import shown_validity
 from canon.wording.findings import kind_words
+from canon.wording.statements import shown_validity
 from cogs.embeds import COLOUR, clip, counted
 from cogs.review_words import mark, undecided_rule
 
