@@ -11,7 +11,7 @@ import datetime as dt
 import sqlite3
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, TypeVar
 
 import aiosqlite
@@ -419,6 +419,8 @@ class Database:
         self.urgent_sessions = async_sessionmaker(self.urgent_engine, expire_on_commit=False)
         # SQLite has one writer; PostgreSQL's writers run side by side and need no turns.
         self._writer = _WriterTurns() if self.is_sqlite else None
+        #: The URL and schema it was made from (`from_url`): another loop opens its own engines from them.
+        self.source: tuple[str, str | None] | None = None
 
     @classmethod
     def from_url(
@@ -430,12 +432,15 @@ class Database:
         database is busy (the turn log waits on, never dropping a turn).
         """
         if is_sqlite(url):
-            return cls(create_engine(url, echo=echo), create_engine(url, echo=echo, writer=False))
-        writer = create_engine(url, echo=echo, search_path=search_path, pool_timeout=pool_timeout)
-        urgent = create_engine(
-            url, echo=echo, search_path=search_path, pool=PG_URGENT_POOL, pool_timeout=pool_timeout
-        )
-        return cls(writer, None, urgent)
+            made = cls(create_engine(url, echo=echo), create_engine(url, echo=echo, writer=False))
+        else:
+            writer = create_engine(url, echo=echo, search_path=search_path, pool_timeout=pool_timeout)
+            urgent = create_engine(
+                url, echo=echo, search_path=search_path, pool=PG_URGENT_POOL, pool_timeout=pool_timeout
+            )
+            made = cls(writer, None, urgent)
+        made.source = (url, search_path)
+        return made
 
     @property
     def url(self) -> str:
@@ -476,6 +481,10 @@ class Database:
                     raise
                 await asyncio.sleep(backoff * 2 ** (attempt - 1))
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def writer_turn(self) -> AbstractAsyncContextManager[None]:
+        """Hold SQLite's writer turn (no-op on PostgreSQL): for a write made through engines of its own."""
+        return self._writer_turn(False)
 
     @asynccontextmanager
     async def _writer_turn(self, urgent: bool) -> AsyncIterator[None]:
