@@ -26,6 +26,7 @@ from canon.proposals import (
     ProposalType,
     ProposalWarning,
 )
+from canon.wording import warning_sentence
 from canon.wording.relations import attribute_words
 from cogs.embeds import clip
 from cogs.review_common import check_campaign
@@ -65,7 +66,9 @@ class RationaleModal(discord.ui.Modal):
         )
         first = next(iter(warnings), None)
         if accept:
-            placeholder = (first.message if first is not None else "") or "It breaks continuity."
+            placeholder = warning_sentence(
+                (first.message if first is not None else "") or "It breaks continuity."
+            )
         else:
             placeholder = "Optional, kept with the proposal. Leave empty to just reject."
         self.add_item(
