@@ -18,7 +18,7 @@ from bot.client.client import Lorekeeper
 from bot.services.canon_service import CanonService, parse_as_of
 from canon.campaigns import Campaign
 from canon.conflicts import Show
-from canon.errors import InvalidInput
+from canon.errors import InvalidInput, NotAllowed
 from canon.models import Viewer
 from cogs import (
     canon_add,
@@ -32,7 +32,7 @@ from cogs import (
     entity_embeds,
     note_embeds,
 )
-from cogs.canon_options import DATE_HELP, Date, Name, Text, date_choices, entity_names
+from cogs.canon_options import DATE_HELP, Date, Name, Text, date_choices, entity_names, played_characters
 from cogs.canon_propose import ProposeCommands
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
 from cogs.places import campaign_here
@@ -73,14 +73,20 @@ class CanonCommands(commands.Cog):
         date: str | None,
         scene: int | None,
         believed_at: str | None = None,
+        as_character: str | None = None,
     ) -> None:
         campaign = await self._campaign(interaction)
         viewer = canon_options.viewer_of(interaction)
         calendar = await self.bot.services.calendars.calendar(campaign, viewer) if date else None
         as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at, calendar=calendar)
-        card, words = await self.canon.worded_card(campaign, name, viewer=viewer, as_of=as_of)
-        content = canon_directory.card_content(card, viewer, words)  # with a select of its related entities
-        embed = entity_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of, words=words)
+        lens = await canon_options.lens_of(interaction, campaign)
+        if as_character is not None:  # the GM's "as Sable sees it": a player's view through Sable's knowledge
+            if viewer != Viewer.GM:
+                raise NotAllowed("Only the GM may look at canon as a character sees it.")
+            viewer, lens = Viewer.PLAYER, await self.bot.services.reveals.lens_of(campaign, as_character)
+        card, words = await self.canon.worded_card(campaign, name, viewer=viewer, as_of=as_of, knowing=lens)
+        content = canon_directory.card_content(card, viewer, words, lens)  # with a select of related entities
+        embed = entity_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of, words=words, knowing=lens)
         if viewer == Viewer.GM:  # the GM's own notes about it: the GM's view only
             note_embeds.add_card_notes(embed, await self.bot.services.notes.about(campaign, card.entity.id))
         content["embed"] = embed
@@ -90,18 +96,24 @@ class CanonCommands(commands.Cog):
         name="entity", description="Show an entity's card: state, relations, facts, evidence"
     )
     @app_commands.describe(
-        name="The entity", as_of_date=DATE_HELP, as_of_scene="As it stood after this scene (0: before any)"
+        name="The entity",
+        as_of_date=DATE_HELP,
+        as_of_scene="As it stood after this scene (0: before any)",
+        as_character="GM: show it as this player character sees it",
     )
-    @app_commands.autocomplete(name=entity_names, as_of_date=date_choices)
+    @app_commands.autocomplete(name=entity_names, as_of_date=date_choices, as_character=played_characters)
     async def entity(
         self,
         interaction: discord.Interaction,
         name: Name,
         as_of_date: Date | None = None,
         as_of_scene: app_commands.Range[int, 0, 1_000_000] | None = None,
+        as_character: Name | None = None,
     ) -> None:
         """Show an entity's card."""
-        await self._show_card(interaction, name, date=as_of_date, scene=as_of_scene)
+        await self._show_card(
+            interaction, name, date=as_of_date, scene=as_of_scene, as_character=as_character
+        )
 
     @canon_group.command(
         name="asof", description="Show an entity as of a date, a scene, or what we believed then"

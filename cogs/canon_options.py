@@ -18,6 +18,7 @@ from canon.date_reading import example, read_date
 from canon.errors import GameError
 from canon.models import Viewer
 from canon.ontology import Ontology
+from canon.visibility import Knowing
 from canon.wording.relation_names import matching_relations, relation_phrase
 from canon.wording.relations import attribute_words
 from cogs.checks import is_gm
@@ -48,11 +49,32 @@ def viewer_of(interaction: discord.Interaction) -> Viewer:
     return Viewer.GM if is_gm(interaction.user, services_of(interaction).settings.gm_role) else Viewer.PLAYER
 
 
+async def lens_of(interaction: discord.Interaction, campaign: Campaign) -> Knowing | None:
+    """Return what the user's active character knows (None for the GM, who sees all, or who plays nothing)."""
+    if viewer_of(interaction) == Viewer.GM:
+        return None
+    return await services_of(interaction).reveals.lens(campaign, interaction.user.id)
+
+
 async def campaign_of(interaction: discord.Interaction, *, allow_abandoned: bool = False) -> Campaign | None:
     """Return the campaign the interaction's channel plays in (None outside a server)."""
     if interaction.guild is None:
         return None
     return await campaign_here(interaction, allow_abandoned=allow_abandoned)
+
+
+async def played_characters(interaction: discord.Interaction, current: str) -> Choices:
+    """Suggest the campaign's player characters (for the GM: players are offered none)."""
+    try:
+        campaign = await campaign_of(interaction)
+        if campaign is None or viewer_of(interaction) != Viewer.GM:
+            return []
+        links = await services_of(interaction).characters.roster(campaign)
+    except GameError:
+        return []
+    typed = current.strip().casefold()
+    names = dict.fromkeys(link.character for link in links if typed in link.character.casefold())
+    return [app_commands.Choice(name=clip(n, 100), value=clip(n, 100)) for n in names][:MAX_CHOICES]
 
 
 def ranked(names: Iterable[tuple[str, str]], current: str) -> Choices:
@@ -79,7 +101,7 @@ async def entity_names(interaction: discord.Interaction, current: str) -> Choice
         if campaign is None:
             return []
         found = await services_of(interaction).canon.autocomplete(
-            campaign, current, viewer=viewer_of(interaction)
+            campaign, current, viewer=viewer_of(interaction), knowing=await lens_of(interaction, campaign)
         )
     except GameError:
         return []

@@ -50,6 +50,7 @@ from canon.models import (
 from canon.ontology import Ontology
 from canon.proposals import ProposalContent, ProposalStatus
 from canon.storage import Database
+from canon.visibility import Knowing
 from canon.wording import Wording, describe
 from memory.scenes import Actor, Scene, SceneReport, SceneService, SceneStatus, load_scene
 
@@ -63,6 +64,9 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+#: A player's lens on canon: what their character knows (None: public canon only, or the GM).
+Lens = Knowing | None
 
 ANOTHER_SERVER = "This review belongs to another server's campaign."
 
@@ -411,11 +415,11 @@ class CanonService(ProposalService):
             return await reader.card(entity, as_of)
 
     async def worded_card(
-        self, campaign: Campaign, name: str, *, viewer: Viewer, as_of: AsOf = NOW
+        self, campaign: Campaign, name: str, *, viewer: Viewer, as_of: AsOf = NOW, knowing: Lens = None
     ) -> tuple[EntityCard, Wording]:
         """Return an entity's card as of a point, for a viewer, with the words to show it in."""
         async with self.db.session() as session:
-            reader = await self.reader(session, campaign, viewer)
+            reader = await self.reader(session, campaign, viewer, knowing)
             entity = await reader.resolve(name, as_of)
             card = await reader.card(entity, as_of)
             cited = [e for v in (card.state, *card.relations, *card.facts) if v for e in v.statement.evidence]
@@ -430,11 +434,11 @@ class CanonService(ProposalService):
         return name, views
 
     async def worded_timeline(
-        self, campaign: Campaign, name: str, *, viewer: Viewer
+        self, campaign: Campaign, name: str, *, viewer: Viewer, knowing: Lens = None
     ) -> tuple[str, list[StatementView], Wording]:
         """Return an entity's name, its timeline and the words to show it in."""
         async with self.db.session() as session:
-            reader = await self.reader(session, campaign, viewer)
+            reader = await self.reader(session, campaign, viewer, knowing)
             entity = await reader.resolve(name)
             views = await reader.timeline(entity.id)
             words = await wording_for(session, reader, [e for v in views for e in v.statement.evidence])
@@ -477,21 +481,14 @@ class CanonService(ProposalService):
         return None
 
     async def autocomplete(
-        self, campaign: Campaign, prefix: str, *, viewer: Viewer, speaking: bool = False
+        self, campaign: Campaign, prefix: str, *, viewer: Viewer, speaking: bool = False, knowing: Lens = None
     ) -> list[tuple[str, str]]:
         """Return (label, value) pairs of entity names for an autocomplete box (`speaking`: only beings that can
         speak). A name past a value's 100 characters is sent as `#id`, which `CanonReader.resolve` resolves."""
         async with self.db.session() as session:
-            reader = await self.reader(session, campaign, viewer)
+            reader = await self.reader(session, campaign, viewer, knowing)
             refs = await reader.autocomplete(prefix, limit=100 if speaking else 25)
-        refs = [r for r in refs if not speaking or reader.ontology.can_speak(r.type)][:25]
-        return [
-            (
-                limits.clip(f"{r.name} ({r.type})", limits.CHOICE_NAME),
-                r.name if len(r.name) <= limits.CHOICE_VALUE else f"#{r.id}",
-            )
-            for r in refs
-        ]
+        return [_choice(r) for r in refs if not speaking or reader.ontology.can_speak(r.type)][:25]
 
     async def check(self, campaign: Campaign) -> tuple[list[Finding], list[Finding]]:
         """Run every continuity rule over the whole graph; return all findings and the ones never seen before."""
@@ -555,3 +552,9 @@ async def _replace(
         replaces_id=old.id,
         evidence=[Evidence(kind=EvidenceKind.COMMAND, note=note)],
     )
+
+
+def _choice(ref: EntityRef) -> tuple[str, str]:
+    """Return an entity as an autocomplete choice: its name and type, and the name (or `#id` when too long)."""
+    value = ref.name if len(ref.name) <= limits.CHOICE_VALUE else f"#{ref.id}"
+    return limits.clip(f"{ref.name} ({ref.type})", limits.CHOICE_NAME), value

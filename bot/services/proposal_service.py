@@ -37,7 +37,7 @@ from canon.proposals import (
 )
 from canon.storage import Database
 from canon.tables import ProposalRow
-from canon.visibility import HiddenCanon, proposal_hidden, warnings_hidden
+from canon.visibility import HiddenCanon, Knowing, proposal_hidden, warnings_hidden
 from canon.wording import PLAIN, Wording
 from memory.scenes import Actor, Scene, SceneService, SceneStatus, SpeakerKind, Turn, load_scene, scene_turns
 
@@ -73,13 +73,7 @@ class Review:
 class ProposalService:
     """Proposals and their review, for the cogs, the command line and the game-master's voice."""
 
-    def __init__(
-        self,
-        db: Database,
-        scenes: SceneService,
-        *,
-        access: CanonAccess,
-    ) -> None:
+    def __init__(self, db: Database, scenes: SceneService, *, access: CanonAccess) -> None:
         self.db = db
         self.scenes = scenes
         # Shared by every service built on the same database, so that a rebase forgets a lineage everywhere.
@@ -98,9 +92,11 @@ class ProposalService:
         """Return the canonization gate with the campaign's ontology."""
         return self.access.gate_for(campaign)
 
-    async def reader(self, session: AsyncSession, campaign: Campaign, viewer: Viewer) -> CanonReader:
-        """Return a canon reader for a campaign and viewer (its lineage cached)."""
-        return await self.access.reader(session, campaign, viewer)
+    async def reader(
+        self, session: AsyncSession, campaign: Campaign, viewer: Viewer, knowing: Knowing | None = None
+    ) -> CanonReader:
+        """Return a canon reader for a campaign and viewer, through a character's lens if given (lineage cached)."""
+        return await self.access.reader(session, campaign, viewer, knowing)
 
     def forget_lineage(self, campaign_id: int) -> None:
         """Drop the cached lineage of a campaign (after a rebase or a delete)."""

@@ -143,3 +143,18 @@ def test_a_gm_only_entity_is_secret_by_every_name_and_what_its_card_says() -> No
     assert secret.kind == SecretKind.ENTITY and secret.hidden_names == ("Ysolde Marrow", "the Harbourmaster")
     assert "Ysolde Marrow is dead" in secret.text and "keeps the harbour's ledger" in secret.text
     assert find_leaks("Ask the harbourmaster.", [secret], [])
+
+
+def test_the_lore_benchmark_catches_more_with_typed_secrets_and_restores_the_guard() -> None:
+    from bench import leaks_lore
+    from memory.leaks import lexicon
+
+    result = leaks_lore.run(worlds=3)
+    assert result["lore_after"]["caught"] > result["lore_before"]["caught"]
+    assert result["lore_after"]["false_alarm_rate"] < 0.05
+    assert "owes" in lexicon.STATE_WORDS  # the baseline's words put back
+    assert find_leaks(
+        "Ysolde is in debt to the smugglers.",
+        card_secrets(card(view(StatementKind.ATTRIBUTE, "debt", value="owes the smugglers"))),
+        [card_text(card())],
+    )
