@@ -216,17 +216,11 @@ class ProposalService:
                     for t in await scene_turns(session, scene.id)
                     if t.discord_message_id is not None
                 }
-            everyone = proposals
+            everyone = proposals  # numbered among the checkpointed ones too, as they were then
             if scene is not None and not whole_scene:
                 proposals = await _without_checkpointed(session, proposals, committed_in)
-            secret, secret_warnings = await self._secret_proposals(session, campaign, proposals)
-            if len(everyone) != len(proposals):  # numbered among the checkpointed ones, as they were then
-                secret_then = (await self._secret_proposals(session, campaign, everyone))[0] | secret
-            else:
-                secret_then = secret
-            numbers = {
-                p.id: n for n, p in enumerate(sorted(everyone, key=lambda p: (p.id in secret_then, p.id)), 1)
-            }
+            hidden, warned = await self._secret_proposals(session, campaign, everyone)
+            secret, secret_warnings = hidden & {p.id for p in proposals}, warned & {p.id for p in proposals}
             # The card's order: what players may read first, so a public card and the GM's private one
             # number those alike (1, 2, 3 ...), and the GM-only ones follow on the private card alone.
             proposals = sorted(proposals, key=lambda p: (p.id in secret, p.id))
@@ -239,7 +233,7 @@ class ProposalService:
                 secret_warnings=secret_warnings,
                 words=await _review_words(self, session, campaign, proposals),
                 policy=authority_policy(campaign.settings),
-                numbers=numbers,
+                numbers=_numbered(everyone, hidden),
             )
 
     async def review_in_channel(self, channel_id: int) -> Review:
@@ -544,3 +538,9 @@ async def _review_words(
     """Return the words a review card speaks in (as players may read them: the public card's)."""
     reader = await service.reader(session, campaign, Viewer.PLAYER)
     return await wording_for(session, reader, [e for p in proposals for e in p.evidence])
+
+
+def _numbered(proposals: list[Proposal], secret: frozenset[int]) -> dict[int, int]:
+    """Return each proposal's card number: players' first, then the GM-only ones, each in the order made."""
+    ordered = sorted(proposals, key=lambda p: (p.id in secret, p.id))
+    return {p.id: n for n, p in enumerate(ordered, 1)}
