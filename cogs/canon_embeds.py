@@ -35,11 +35,11 @@ from canon.models import (
     Viewer,
 )
 from canon.proposals import (
-    UNKNOWN_ATTRIBUTE,
     EntityContent,
     Proposal,
     ProposalContent,
     ProposalStatus,
+    ProposalWarning,
     RelationshipContent,
 )
 from canon.visibility import view_hidden
@@ -58,6 +58,7 @@ from canon.wording.findings import kind_words
 from canon.wording.statements import shown_validity
 from cogs.embeds import COLOUR, clip, counted
 from cogs.review_words import mark, undecided_rule
+from memory.scenes import SceneStatus
 
 PAGE_SIZE = 8
 EMBED_LIMIT = 6000
@@ -143,25 +144,20 @@ def evidence_words(evidence: Evidence, viewer: Viewer, words: Wording = PLAIN) -
     return words.rich(escape).evidence(evidence, viewer)
 
 
-def _warning_messages(warnings: Iterable[dict[str, Any]], words: Wording = PLAIN) -> list[str]:
+def _warning_messages(warnings: Iterable[ProposalWarning], words: Wording = PLAIN) -> list[str]:
     """Return continuity warnings as plain sentences (escaped), dates in the calendar's words."""
-    return [
-        warning_sentence(str(w.get("message") or "a continuity problem"), words.rich(escape))
-        for w in warnings
-    ]
+    return [warning_sentence(w.message or "a continuity problem", words.rich(escape)) for w in warnings]
 
 
-def _warning_lines(warnings: Iterable[dict[str, Any]]) -> list[str]:
+def _warning_lines(warnings: Iterable[ProposalWarning]) -> list[str]:
     """Return each warning (escaped) followed by its sides with their evidence, in a player's words."""
     lines: list[str] = []
     for warning in warnings:
         lines.append(_warning_messages([warning])[0])
-        for side in warning.get("sides") or []:
-            said = [
-                evidence_words(Evidence.model_validate(e), Viewer.PLAYER) for e in side.get("evidence") or []
-            ]
+        for side in warning.sides:
+            said = [evidence_words(e, Viewer.PLAYER) for e in side.evidence]
             if said:
-                sentence = warning_sentence(str(side.get("sentence", "")), PLAIN.rich(escape))
+                sentence = warning_sentence(side.sentence, PLAIN.rich(escape))
                 lines.append(f"  ◦ {sentence}: {said[0]}")
     return lines
 
@@ -202,7 +198,10 @@ def page_proposals(review: Review, page: int) -> list[Proposal]:
 
 
 def card_numbers(review: Review) -> dict[int, int]:
-    """Return each proposal's number on the card (1, 2, 3 in the card's order), by proposal id."""
+    """Return each proposal's number on the card (1, 2, 3 in the card's order, counted over the whole scene so
+    that a checkpoint renumbers nothing), by proposal id."""
+    if review.numbers and all(p.id in review.numbers for p in review.proposals):
+        return {p.id: review.numbers[p.id] for p in review.proposals}
     return {p.id: index for index, p in enumerate(review.proposals, start=1)}
 
 
@@ -236,7 +235,7 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool, number: 
     if proposal.override_rationale:
         lines.append(f"Accepted despite the warnings: {escape(clip(proposal.override_rationale, 200))}")
     warnings = _warning_messages(proposal.warnings, words)
-    marks = [NOTE if w.get("kind") == UNKNOWN_ATTRIBUTE else WARN for w in proposal.warnings]
+    marks = [NOTE if w.new_attribute else WARN for w in proposal.warnings]
     lines += [f"{m} {clip(w, 220)}" for m, w in zip(marks, warnings[:3], strict=False)]
     if len(warnings) > 3:
         lines.append(f"{WARN} … and {len(warnings) - 3} more")
@@ -273,10 +272,14 @@ def review_embed(review: Review, page: int, *, reveal: bool) -> discord.Embed:
     )
     if counts[ProposalStatus.COMMITTED]:
         summary += f" · {counts[ProposalStatus.COMMITTED]} committed"
+    if _checkpoint(review):  # the scene goes on: nothing undecided is dropped
+        rule = "The scene goes on: the rest stay on the card for /endscene."
+    else:
+        rule = undecided_rule(review.policy)
     lines = [
         summary,
-        "Pick a proposal, then **Accept**, **Reject** or **Edit** it. Press **Commit** to write the accepted "
-        f"ones. {undecided_rule(review.policy)}",
+        f"Pick a proposal, then **Accept**, **Reject** or **Edit** it. Press **Commit** to write the accepted "
+        f"ones. {rule}",
     ]
     embed.description = "\n".join(lines)
     if any(p.warnings for p in review.proposals if p.status == ProposalStatus.PENDING):
@@ -289,6 +292,11 @@ def review_embed(review: Review, page: int, *, reveal: bool) -> discord.Embed:
         embed.add_field(name="Nothing proposed", value="Commit completes the scene.", inline=False)
     embed.set_footer(text=f"Page {page + 1}/{page_count(review)} · only the GM can press these buttons")
     return shrink_to_limit(embed)
+
+
+def _checkpoint(review: Review) -> bool:
+    """Return whether a card is a checkpoint's: its scene still running."""
+    return review.scene is not None and review.scene.status == SceneStatus.ACTIVE
 
 
 def _review_title(review: Review, heading: str) -> str:
@@ -340,6 +348,8 @@ def committed_embed(
     by = f" by {escape(committed_by)}" if committed_by else ""
     words = review_words(review)
     lines = [f"Committed{by}: {len(written)} written to canon, {len(refused)} rejected."]
+    if _checkpoint(review):
+        lines.append("The scene goes on: proposals still undecided, and new ones, wait for /endscene.")
     lines += _conflict_lines(findings, words, reveal=reveal, accepted=accepted)
     embed.description = "\n".join(lines)
 
@@ -414,8 +424,8 @@ def proposed_embed(
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     shown = [w for p in proposals if p.id not in secret for w in p.warnings or ()]
     # A continuity finding is a warning; a detail new to the campaign is only a note.
-    warnings = _warning_lines(w for w in shown if w.get("kind") != UNKNOWN_ATTRIBUTE)
-    notes = _warning_messages(w for w in shown if w.get("kind") == UNKNOWN_ATTRIBUTE)
+    warnings = _warning_lines(w for w in shown if not w.new_attribute)
+    notes = _warning_messages(w for w in shown if w.new_attribute)
     if warnings:
         embed.colour = WARNING_COLOUR
         embed.add_field(
