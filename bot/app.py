@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.llm.client import LLMClient
@@ -15,7 +16,10 @@ from bot.ops.scheduler import JobScheduler
 from bot.services.branches import BranchService
 from bot.services.campaigns import CampaignService
 from bot.services.canon_access import CanonAccess
+from bot.services.canon_admin import CanonAdmin
+from bot.services.canon_queries import CanonQueries
 from bot.services.canon_service import CanonService
+from bot.services.dialogue_import import DialogueImportService
 from bot.services.directory import Directory
 from bot.services.gm_notes import GmNoteDesk
 from bot.services.lore_answer import LoreAnswers
@@ -24,8 +28,8 @@ from bot.services.npc_memories import NpcMemoryDesk
 from bot.services.pictures import PictureService
 from bot.services.proposal_service import ProposalService
 from bot.services.recaps import RecapService
+from bot.services.review import ReviewService
 from bot.services.structured_import import StructuredImportService
-from bot.voice.dialogue_import import DialogueImportService
 from bot.voice.service import VoiceService
 from canon.storage import Database
 from config.settings import Settings
@@ -53,7 +57,14 @@ class Services:
     campaigns: CampaignService
     scenes: SceneService
     turns: TurnLog
+    #: A campaign's ontology, canonization gate and canon readers (lineages cached): shared by every service.
+    access: CanonAccess
+    proposals: ProposalService
+    reviews: ReviewService
+    #: Commits: end and checkpoint scenes, commit a scene or a batch, add directly.
     canon: CanonService
+    queries: CanonQueries
+    admin: CanonAdmin
     knowledge: KnowledgeService
     #: None when no language model is configured (everything but narration works without one).
     llm: LLMClient | None
@@ -104,8 +115,8 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
     turns.start()
     scenes = SceneService(db)
     # One SceneService (it keeps the channels with an open scene) and one CanonAccess (the cached lineages a
-    # rebase forgets) for every canon service. The voice uses proposals; the canon service calls the voice when
-    # a scene ends and once it is complete, so the voice comes first.
+    # rebase forgets) for every canon service. The voice proposes; the commits call the voice when a scene ends
+    # and once it is complete, so the voice comes first.
     access = CanonAccess()
     proposals = ProposalService(db, scenes, access=access)
     knowledge = build_knowledge(settings, db, access)
@@ -114,9 +125,15 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
     voice = build_voice(
         settings, db, proposals=proposals, scenes=scenes, turns=turns, llm=llm, knowledge=knowledge
     )
-    canon = CanonService(
-        db, scenes, access=access, before_review=voice.before_review, after_complete=voice.after_complete
+    canon_services = build_canon(
+        db,
+        scenes,
+        access=access,
+        proposals=proposals,
+        before_review=voice.before_review,
+        after_complete=voice.after_complete,
     )
+    reviews, canon = canon_services.reviews, canon_services.canon
     structured = StructuredImportService(db, access.ontology_for)
     return Services(
         settings=settings,
@@ -124,7 +141,12 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
         campaigns=CampaignService(db),
         scenes=scenes,
         turns=turns,
+        access=access,
+        proposals=proposals,
+        reviews=reviews,
         canon=canon,
+        queries=canon_services.queries,
+        admin=canon_services.admin,
         knowledge=knowledge,
         llm=llm,
         ledger=ledger,
@@ -133,15 +155,55 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
         # Started by the bot (`Lorekeeper.setup_hook`), not here.
         scheduler=JobScheduler(settings, db) if settings.runs_scheduler else None,
         structured=structured,
-        branches=BranchService(db, canon, knowledge=knowledge, voice=voice),
-        recaps=RecapService(db, canon, voice),
-        directory=Directory(canon),
-        notes=GmNoteDesk(GmNoteService(db), canon, scenes),
-        npc_memories=NpcMemoryDesk(voice.memories, canon),
-        dialogue=DialogueImportService(scenes, turns, canon),
+        branches=BranchService(db, access, proposals, reviews, knowledge=knowledge, voice=voice),
+        recaps=RecapService(db, reviews, voice),
+        directory=Directory(db, access),
+        notes=GmNoteDesk(GmNoteService(db), access, scenes),
+        npc_memories=NpcMemoryDesk(voice.memories, access),
+        dialogue=DialogueImportService(scenes, turns, canon, access),
         answers=LoreAnswers(knowledge, llm),
-        imports=LoreImportService(knowledge, structured, canon, voice),
-        pictures=PictureService(db, canon),
+        imports=LoreImportService(knowledge, structured, reviews, voice),
+        pictures=PictureService(db, access),
+    )
+
+
+@dataclass(frozen=True)
+class CanonServices:
+    """The canon use cases over one database, sharing one `CanonAccess`."""
+
+    access: CanonAccess
+    proposals: ProposalService
+    reviews: ReviewService
+    canon: CanonService
+    queries: CanonQueries
+    admin: CanonAdmin
+
+
+def build_canon(
+    db: Database,
+    scenes: SceneService,
+    *,
+    access: CanonAccess | None = None,
+    proposals: ProposalService | None = None,
+    before_review: Callable[..., Awaitable[object]] | None = None,
+    after_complete: Callable[[int], Awaitable[object]] | None = None,
+) -> CanonServices:
+    """Build the canon use cases (`build_services` does, and tests and benchmarks that need canon alone).
+
+    `before_review` and `after_complete` are the voice's hooks on a scene's end and completion.
+    """
+    access = access or CanonAccess()
+    reviews = ReviewService(db, scenes, access=access)
+    canon = CanonService(
+        db, scenes, reviews, access=access, before_review=before_review, after_complete=after_complete
+    )
+    return CanonServices(
+        access=access,
+        proposals=proposals or ProposalService(db, scenes, access=access),
+        reviews=reviews,
+        canon=canon,
+        queries=CanonQueries(db, access=access),
+        admin=CanonAdmin(db, access=access),
     )
 
 

@@ -116,8 +116,8 @@ class OpenEntity(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"lk:o
                 raise InvalidInput("Pick an entry from the list.")
             campaign = await campaign_here(interaction)
             viewer = viewer_of(interaction)
-            canon = services_of(interaction).canon
-            card, words = await canon.worded_card(campaign, f"#{values[0]}", viewer=viewer)
+            queries = services_of(interaction).queries
+            card, words = await queries.worded_card(campaign, f"#{values[0]}", viewer=viewer)
             await interaction.response.send_message(
                 ephemeral=True, allowed_mentions=NONE, **card_content(card, viewer, words)
             )

@@ -33,7 +33,7 @@ from typing import Any, cast
 import discord
 
 from bot.client import limits
-from bot.services.canon_service import Review
+from bot.services.review import Review
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput, NotAllowed
 from canon.proposals import ProposalStatus
@@ -107,7 +107,7 @@ class ProposalPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"lk
             values = cast("dict[str, Any]", interaction.data or {}).get("values") or []
             if not values or not str(values[0]).isdigit():
                 raise InvalidInput("Pick a proposal from the list.")
-            proposal = await services_of(interaction).canon.proposal(int(values[0]))
+            proposal = await services_of(interaction).reviews.proposal(int(values[0]))
             review = await review_of(interaction, proposal)
             await show_review(interaction, review, canon_embeds.page_of(review, proposal.id), proposal.id)
 
@@ -154,7 +154,7 @@ class ProposalButton(
         async def work() -> None:
             gm(interaction)
             services = services_of(interaction)
-            proposal = await services.canon.proposal(self.proposal_id)
+            proposal = await services.reviews.proposal(self.proposal_id)
             await review_of(interaction, proposal)
             about = describe(proposal.content)
             if self.action == "edit":
@@ -166,7 +166,7 @@ class ProposalButton(
                 await interaction.response.send_modal(modal)
                 return
             actor = actor_of(interaction, services.settings.gm_role)
-            await services.canon.decide(self.proposal_id, accept=accept, actor=actor)
+            await services.reviews.decide(self.proposal_id, accept=accept, actor=actor)
             review = await review_of(interaction, proposal)
             await show_review(interaction, review, canon_embeds.page_of(review, self.proposal_id))
 
@@ -215,12 +215,12 @@ class ReviewButton(
                 return
             services = services_of(interaction)
             actor = actor_of(interaction, services.settings.gm_role)
-            review = await services.canon.review(self.scene_id)
+            review = await services.reviews.review(self.scene_id)
             check_guild(interaction, review)
             # A public card's Accept all leaves the GM-only proposals it does not show undecided.
             skip = () if reveals(interaction.message) else review.secret
-            await services.canon.accept_all(self.scene_id, actor, skip=skip)
-            review = await services.canon.review(self.scene_id)
+            await services.reviews.accept_all(self.scene_id, actor, skip=skip)
+            review = await services.reviews.review(self.scene_id)
             await show_review(interaction, review, canon_embeds.first_pending_page(review))
 
         await guarded(interaction, work)
@@ -257,7 +257,7 @@ class PageButton(
 
         async def work() -> None:
             gm(interaction)
-            review = await services_of(interaction).canon.review(self.scene_id)
+            review = await services_of(interaction).reviews.review(self.scene_id)
             check_guild(interaction, review)
             await show_review(interaction, review, self.page)
 
@@ -311,14 +311,14 @@ class BatchButton(
             if self.action == "commit":
                 await commit_batch(interaction, campaign, self.batch)
                 return
-            review = await services.canon.review(None, campaign_id=self.campaign_id, batch=self.batch)
+            review = await services.reviews.review(None, campaign_id=self.campaign_id, batch=self.batch)
             if self.action == "accept_all":
                 actor = actor_of(interaction, services.settings.gm_role)
                 skip = () if reveals(interaction.message) else review.secret
-                await services.canon.accept_all(
+                await services.reviews.accept_all(
                     None, actor, campaign_id=self.campaign_id, batch=self.batch, skip=skip
                 )
-                review = await services.canon.review(None, campaign_id=self.campaign_id, batch=self.batch)
+                review = await services.reviews.review(None, campaign_id=self.campaign_id, batch=self.batch)
             page = self.page if self.action == "page" else canon_embeds.first_pending_page(review)
             await show_review(interaction, review, page)
 
@@ -472,7 +472,7 @@ async def commit(interaction: discord.Interaction, scene_id: int, *, confirmed: 
     services = services_of(interaction)
     if interaction.guild_id is None:  # pragma: no cover - review cards live in a server's channels
         raise NotAllowed("Review cards live in a server's channels.")
-    review = await services.canon.review(scene_id)
+    review = await services.reviews.review(scene_id)
     check_guild(interaction, review)
     waiting = review.hidden_undecided()
     if waiting and review.scene is not None and review.scene.status != SceneStatus.COMPLETED:
@@ -558,18 +558,18 @@ async def submit_modal(interaction: discord.Interaction, action: str, proposal_i
         gm(interaction)
         services = services_of(interaction)
         values = modal_values(cast("dict[str, Any]", interaction.data or {}).get("components", []))
-        proposal = await services.canon.proposal(proposal_id)
+        proposal = await services.reviews.proposal(proposal_id)
         await check_campaign(interaction, proposal.campaign_id)
         actor = actor_of(interaction, services.settings.gm_role)
         if action == "edit":
             changes = edit_changes(proposal, values)
-            proposal = await services.canon.revise(proposal_id, changes, accept_as=actor)
+            proposal = await services.reviews.revise(proposal_id, changes, accept_as=actor)
             done = edited_note(proposal)
         else:
             accept = action == "rationale"
             rationale = str(values.get(RATIONALE_FIELD) or "").strip() or None
             shown = "public" in (values.get(SHOW_REASON) or ())
-            proposal = await services.canon.decide(
+            proposal = await services.reviews.decide(
                 proposal_id, accept=accept, actor=actor, rationale=rationale, rationale_public=shown
             )
             done = f"{'Accepted' if accept else 'Rejected'}: {describe(proposal.content)}."

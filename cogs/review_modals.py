@@ -191,5 +191,5 @@ async def open_edit(interaction: discord.Interaction, proposal: Proposal, about:
         campaign = await check_campaign(interaction, proposal.campaign_id)
         ref = proposal.content.subject
         subject = f"#{ref.entity_id}" if ref.entity_id is not None else ref.name
-        attributes = await services.canon.attribute_names(campaign, "", viewer=Viewer.GM, subject=subject)
+        attributes = await services.queries.attribute_names(campaign, "", viewer=Viewer.GM, subject=subject)
     await interaction.response.send_modal(EditModal(proposal, about=about, attributes=attributes))

@@ -60,7 +60,7 @@ class SceneCommands(commands.Cog):
         """Start logging this channel's messages as the turns of a new scene."""
         guild = _guild(interaction)
         campaign = await campaign_here(interaction)
-        eras = await self.bot.services.canon.era_names(campaign) if date else {}
+        eras = await self.bot.services.queries.era_names(campaign) if date else {}
         world_date, world_key = date_and_key(scene_time(date, None, eras=eras)) if date else (None, None)
         scene = await self.scenes.start_scene(
             campaign_id=campaign.id,
@@ -71,7 +71,7 @@ class SceneCommands(commands.Cog):
             actor=actor_of(interaction, self.bot.services.settings.gm_role),
             world_date=world_date,
             world_key=world_key,
-            location_id=await self.bot.services.canon.place_named(campaign, location),
+            location_id=await self.bot.services.queries.place_named(campaign, location),
         )
         await interaction.response.send_message(
             embed=embeds.scene_started_embed(scene), allowed_mentions=NONE
@@ -85,7 +85,7 @@ class SceneCommands(commands.Cog):
     async def time(self, interaction: discord.Interaction, when: app_commands.Range[str, 1, 120]) -> None:
         """Move the running scene's date: facts proposed from now on are dated by it."""
         _guild(interaction)
-        eras = await self.bot.services.canon.era_names(await campaign_here(interaction))
+        eras = await self.bot.services.queries.era_names(await campaign_here(interaction))
         scene = await self.scenes.set_time(interaction.channel_id or 0, when, eras=eras)
         await interaction.response.send_message(embeds.scene_time_text(scene), allowed_mentions=NONE)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.services.canon_service import CanonService
+from bot.services.canon_access import CanonAccess
 from canon.campaigns import Campaign
 from canon.models import Viewer
 from canon.render import Picture, family_tree_of, render_family_tree, render_timeline, timeline_of
@@ -19,29 +19,29 @@ from canon.storage import Database
 class PictureService:
     """Draw family trees and timelines from a campaign's canon graph."""
 
-    def __init__(self, db: Database, canon: CanonService) -> None:
+    def __init__(self, db: Database, access: CanonAccess) -> None:
         self.db = db
-        self.canon = canon
+        self.access = access
 
     async def family_tree(
         self, campaign: Campaign, name: str, *, viewer: Viewer, up: int = 3, down: int = 3
     ) -> Picture:
         """Return the family tree of a person (ancestors and descendants) or of a lineage (its members)."""
         async with self.db.session() as session:
-            reader = await self.canon.reader(session, campaign, viewer)
+            reader = await self.access.reader(session, campaign, viewer)
             tree = await family_tree_of(reader, name, up=up, down=down)
         return await asyncio.to_thread(render_family_tree, tree)
 
     async def timeline(self, campaign: Campaign, era: str | None = None, *, viewer: Viewer) -> Picture:
         """Return the campaign's timeline, or one era's (its sub-eras included)."""
         async with self.db.session() as session:
-            reader = await self.canon.reader(session, campaign, viewer)
+            reader = await self.access.reader(session, campaign, viewer)
             data = await timeline_of(reader, era)
         return await asyncio.to_thread(render_timeline, data)
 
     async def is_era(self, campaign: Campaign, name: str, *, viewer: Viewer) -> bool:
         """Tell whether a name means an era (so `/canon timeline <name>` draws it instead of listing facts)."""
         async with self.db.session() as session:
-            reader = await self.canon.reader(session, campaign, viewer)
+            reader = await self.access.reader(session, campaign, viewer)
             found = await reader.find_exact(name)
         return len(found) == 1 and reader.ontology.is_a(found[0].type, ["Era"])

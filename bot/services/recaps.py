@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from bot.services.canon_service import CanonService
+from bot.services.review import ReviewService
 from canon.campaigns import Campaign
 from canon.errors import Conflict, InvalidInput
 from canon.models import EvidenceKind
@@ -35,9 +35,9 @@ _CITED_TEXT = 300
 class RecapService:
     """Write a completed scene's recap into the campaign journal, and read the last ones back."""
 
-    def __init__(self, db: Database, canon: CanonService, voice: VoiceService | None = None) -> None:
+    def __init__(self, db: Database, reviews: ReviewService, voice: VoiceService | None = None) -> None:
         self.db = db
-        self.canon = canon
+        self.reviews = reviews
         self.voice = voice
 
     async def recap_scene(self, scene_id: int) -> Recap:
@@ -51,7 +51,7 @@ class RecapService:
                 raise Conflict("A scene gets its recap once it is committed.")
             turns = await scene_turns(session, scene_id, include_deleted=False)
         summary, method = await self._summary(scene_id)
-        review = await self.canon.review(scene_id)
+        review = await self.reviews.review(scene_id)
         committed = [
             p for p in review.proposals if p.status == ProposalStatus.COMMITTED and p.id not in review.secret
         ]
