@@ -7,7 +7,10 @@ spaces, dots, dashes or underscores), and innocent narrations sharing the
 secrets' words. A leak is caught when the guard names its secret; an innocent text is a false alarm when the
 guard names any. Goal: every verbatim or dressed leak caught, false alarms under 5 %. Also the time of one
 check against a narrator's largest context (`ms_large_context`), and the baseline: the spelled-out classes
-caught by the guard without its joining of spelled-out letters (`spelled_caught_before`). Prints one JSON line.
+caught by the guard without its joining of spelled-out letters (`spelled_caught_before`), the paraphrases and
+false alarms without its debt words and card-worded relations (`words_before`), and /lore's guard on cards
+(`bench.leaks_lore`): the secrets built from typed statements against the free-text card lines it used before
+(`lore_before` -> `lore_after`). Prints one JSON line.
 
     .venv/bin/python -m bench.leaks
 """
@@ -23,6 +26,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+from bench import leaks_lore
 from bench.leaks_data import PEOPLE, cases
 from memory.leaks import Secret, find_leaks, match, normalize
 
@@ -122,10 +126,25 @@ def large_context_ms(repeats: int = 5) -> float:
     return round(1000 * (time.perf_counter() - started) / repeats, 1)
 
 
+def words_baseline(worlds: int = 12) -> dict[str, Any]:
+    """Return the paraphrases caught and the false alarms before the guard read debts ("in debt to" for
+    "owes") and relations in the card's own words."""
+    with leaks_lore.without_new_words():
+        result = run(worlds)
+    return {"paraphrase": result["caught"]["paraphrase"], "false_alarm_rate": result["false_alarm_rate"]}
+
+
 def main() -> None:
     """Print the benchmark's JSON line."""
     baseline = spelled_baseline()
-    line = {**run(), "spelled_caught_before": baseline, "ms_large_context": large_context_ms()}
+    before = words_baseline()
+    line = {
+        **run(),
+        "spelled_caught_before": baseline,
+        "words_before": before,
+        **leaks_lore.run(),
+        "ms_large_context": large_context_ms(),
+    }
     print(json.dumps(line, ensure_ascii=False))
 
 

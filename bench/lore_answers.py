@@ -1,11 +1,19 @@
 """The short answers of `/lore` without a language model, on the SRD world: right facts, honest "nothing known".
 
 Imports `../shared/corpora/srd/world/*.md` as Reference (as `bench.lore_quality` does; `--work DIR` reuses its
-import) and asks each question of `bench/data/lore_answers.jsonl` as a player: questions the world answers
-(`fact`: the strings a right answer holds) and questions it does not (`unanswerable`: names and places that are
-nowhere in it, and things the SRD never says). Prints one JSON line: the share of answers that hold their fact,
-the share of unanswerable questions answered "nothing known", the share of answerable ones wrongly answered
-"nothing known", and the answer latency (retrieval and answer, no language model) p50 / p95.
+import) and asks questions as a player, in four sets, each printed as one JSON line:
+- `tuning` and `untouched`: the two halves (`bench.lore_quality.split`, by a hash of each id) of the large set of
+  `bench.lore_questions` (made from the world's structure, several phrasings, plus the hand-written set). Only
+  the tuning half's misses may be read while tuning (`--misses` prints the tuning half's only);
+- `project`: the project's first 45 questions (`bench/data/lore_answers.jsonl`);
+- `srd_dev`: the corpus's own questions (`eval/dev.jsonl`): every one is answerable; the ones with a short
+  `answer` are checked for it (a "no" answer: the reply starts with "No").
+
+Each line holds, for the answer step as it is (`now`) and for the first answer step (`baseline`: the graph or
+the best passages' sentences, on the same search) measured in the same run: the share of answers holding their
+fact, the share naming their subject, the share of unanswerable questions answered "nothing known", the share of
+answerable ones wrongly answered "nothing known", and the answer latency (retrieval and answer, no language
+model) p50 / p95.
 
     .venv/bin/python -m bench.lore_answers [--work DIR] [--misses]
 """
@@ -22,9 +30,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.lore_quality import SRD, open_corpus
+from bench.lore_quality import SRD, open_corpus, split
+from bench.lore_questions import question_set
 from canon.models import Viewer
 from memory.embedding import MiniLMEmbedder
+from memory.knowledge.answer_models import ShortAnswer
+from memory.knowledge.retrieval import preset
+from memory.knowledge.retrieval.answer import compose
 
 QUESTIONS = Path(__file__).resolve().parent / "data" / "lore_answers.jsonl"
 
@@ -41,65 +53,139 @@ def holds(text: str, facts: Sequence[str]) -> bool:
     return all(f.casefold() in folded for f in facts)
 
 
-async def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+def dev_facts(q: dict[str, Any]) -> list[str] | None:
+    """Return the strings a right answer to one of the corpus's own questions holds (None: not checked)."""
+    answer = q.get("answer")
+    if not answer or len(answer) > 60:
+        return None
+    return [p.strip() for p in answer.split(";") if p.strip()]
+
+
+def right(reply: ShortAnswer, facts: Sequence[str]) -> bool:
+    if [f.casefold() for f in facts] in (["no"], ["yes"]):
+        return reply.text.casefold().startswith(facts[0].casefold())
+    return holds(reply.text, facts)
+
+
+class Tally:
+    """The counts of one answer step on one set of questions."""
+
+    def __init__(self) -> None:
+        self.answerable = self.unanswerable = self.checked = 0
+        self.right = self.named = self.unknown_right = self.unknown_wrong = 0
+        self.timings: list[float] = []
+        self.misses: list[dict[str, Any]] = []
+
+    def add(self, q: dict[str, Any], facts: Sequence[str] | None, reply: ShortAnswer, ms: float) -> None:
+        self.timings.append(ms)
+        if q.get("unanswerable"):
+            self.unanswerable += 1
+            self.unknown_right += not reply.known
+            if reply.known:
+                self.misses.append({"id": q.get("id"), "q": q["q"], "answer": reply.text})
+            return
+        self.answerable += 1
+        self.unknown_wrong += not reply.known
+        if q.get("subject"):
+            self.named += reply.known and q["subject"].split(",")[0].casefold() in reply.text.casefold()
+        if facts is not None:
+            self.checked += 1
+            ok = reply.known and right(reply, facts)
+            self.right += ok
+            if not ok:
+                self.misses.append({"id": q.get("id"), "q": q["q"], "want": facts, "answer": reply.text})
+
+    def report(self) -> dict[str, Any]:
+        with_subject = max(1, self.answerable)
+        return {
+            "fact_in_answer": round(self.right / (self.checked or 1), 3),
+            "subject_named": round(self.named / with_subject, 3),
+            "nothing_known_when_unanswerable": round(self.unknown_right / (self.unanswerable or 1), 3),
+            "nothing_known_when_answerable": round(self.unknown_wrong / (self.answerable or 1), 3),
+            "latency_ms_p50": round(percentile(self.timings, 0.5), 1),
+            "latency_ms_p95": round(percentile(self.timings, 0.95), 1),
+        }
+
+
+async def measure(
+    service: Any, campaign_id: int, questions: list[dict[str, Any]], facts_of: Any
+) -> dict[str, Tally]:
+    """Ask every question with the answer step as it is and with the baseline; return both tallies."""
+    now, baseline = Tally(), Tally()
+    base_config = preset("default")
+    for q in questions:
+        facts = facts_of(q)
+        started = time.perf_counter()
+        answer = await service.ask(campaign_id, q["q"], viewer=Viewer.PLAYER, record=False)
+        now.add(q, facts, answer.reply, (time.perf_counter() - started) * 1000)
+        started = time.perf_counter()
+        found = await service.retriever.search(
+            campaign_id, q["q"], viewer=Viewer.PLAYER, limit=5, config=base_config
+        )
+        reply = compose(q["q"], found.canon_facts, found.results)
+        baseline.add(q, facts, reply, (time.perf_counter() - started) * 1000)
+    return {"now": now, "baseline": baseline}
+
+
+async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--questions", type=Path, default=QUESTIONS)
     parser.add_argument("--work", type=Path, default=None, help="keep (and reuse) the imported world here")
-    parser.add_argument("--misses", action="store_true", help="include the wrong answers in the output")
+    parser.add_argument(
+        "--misses", action="store_true", help="print the tuning half's wrong answers (stderr)"
+    )
+    parser.add_argument("--only", default=None, help="run one set: tuning, untouched, project or srd_dev")
     args = parser.parse_args(argv)
     if not (SRD / "world").is_dir():
         print(json.dumps({"skipped": f"SRD corpus not found at {SRD}"}))
-        return {}
-    questions = [json.loads(line) for line in args.questions.read_text(encoding="utf-8").splitlines() if line]
+        return []
+    halves = split(question_set(SRD / "world"))
+    sets: dict[str, tuple[list[dict[str, Any]], Any]] = {
+        "tuning": (halves["tuning"], lambda q: q.get("fact")),
+        "untouched": (halves["untouched"], lambda q: q.get("fact")),
+        "project": (
+            [json.loads(line) for line in QUESTIONS.read_text(encoding="utf-8").splitlines() if line],
+            lambda q: q.get("fact"),
+        ),
+    }
+    dev = SRD / "eval" / "dev.jsonl"
+    if dev.is_file():
+        sets["srd_dev"] = ([json.loads(line) for line in dev.read_text().splitlines() if line], dev_facts)
     temporary = tempfile.TemporaryDirectory() if args.work is None else None
     work = Path(temporary.name) if temporary else args.work
+    reports: list[dict[str, Any]] = []
     try:
         world = sorted((SRD / "world").glob("*.md"))
         service, db, campaign_id, seconds = await open_corpus(
             work / "world", "SRD world", [(p, p.name) for p in world], MiniLMEmbedder()
         )
         await service.ask(campaign_id, "warm up", viewer=Viewer.PLAYER, record=False)
-        timings: list[float] = []
-        right = unknown_right = unknown_wrong = 0
-        misses: list[dict[str, Any]] = []
-        for q in questions:
-            started = time.perf_counter()
-            answer = await service.ask(campaign_id, q["q"], viewer=Viewer.PLAYER, record=False)
-            timings.append((time.perf_counter() - started) * 1000)
-            reply = answer.reply
-            assert reply is not None
-            if q.get("unanswerable"):
-                ok = not reply.known
-                unknown_right += ok
-            else:
-                ok = reply.known and holds(reply.text, q["fact"])
-                right += ok
-                unknown_wrong += not reply.known
-            if not ok:
-                misses.append({"id": q["id"], "q": q["q"], "answer": reply.text})
+        for name, (questions, facts_of) in sets.items():
+            if args.only and name != args.only:
+                continue
+            tallies = await measure(service, campaign_id, questions, facts_of)
+            now = tallies["now"]
+            report: dict[str, Any] = {
+                "bench": "lore_answers",
+                "set": name,
+                "answerable": now.answerable,
+                "checked": now.checked,
+                "unanswerable": now.unanswerable,
+                "now": now.report(),
+                "baseline": tallies["baseline"].report(),
+                "import_s": seconds,
+            }
+            reports.append(report)
+            print(json.dumps(report, ensure_ascii=False), flush=True)
+            if args.misses and name != "untouched":
+                for miss in now.misses:
+                    print(json.dumps({"set": name, **miss}, ensure_ascii=False), file=sys.stderr)
         await db.dispose()
     finally:
         if temporary is not None:
             temporary.cleanup()
-    answerable = sum(1 for q in questions if not q.get("unanswerable"))
-    unanswerable = len(questions) - answerable
-    report: dict[str, Any] = {
-        "bench": "lore_answers",
-        "answerable": answerable,
-        "unanswerable": unanswerable,
-        "fact_in_answer": round(right / (answerable or 1), 3),
-        "nothing_known_when_unanswerable": round(unknown_right / (unanswerable or 1), 3),
-        "nothing_known_when_answerable": round(unknown_wrong / (answerable or 1), 3),
-        "latency_ms_p50": round(percentile(timings, 0.5), 1),
-        "latency_ms_p95": round(percentile(timings, 0.95), 1),
-        "import_s": seconds,
-    }
-    if args.misses:
-        report["misses"] = misses
-    print(json.dumps(report, ensure_ascii=False))
-    return report
+    return reports
 
 
 if __name__ == "__main__":

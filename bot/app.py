@@ -9,19 +9,24 @@ from dataclasses import dataclass, field
 
 from bot.llm.client import LLMClient
 from bot.llm.openai_compatible import OpenAICompatibleLLM, build_llm
+from bot.ops.installation import Installation
 from bot.ops.ledger import SqlTokenLedger
 from bot.ops.metrics import CommandLatencies
 from bot.ops.operations import OperationsService
 from bot.ops.scheduler import JobScheduler
 from bot.services.branches import BranchService
+from bot.services.calendars import CalendarService
 from bot.services.campaigns import CampaignService
 from bot.services.canon_access import CanonAccess
 from bot.services.canon_admin import CanonAdmin
 from bot.services.canon_queries import CanonQueries
 from bot.services.canon_service import CanonService
+from bot.services.characters import CharacterDesk
 from bot.services.dialogue_import import DialogueImportService
 from bot.services.directory import Directory
+from bot.services.fact_picking import FactPicker
 from bot.services.gm_notes import GmNoteDesk
+from bot.services.knowledge import KnowledgeDesk
 from bot.services.lore_answer import LoreAnswers
 from bot.services.lore_service import LoreImportService
 from bot.services.npc_memories import NpcMemoryDesk
@@ -33,6 +38,7 @@ from bot.services.structured_import import StructuredImportService
 from bot.voice.service import VoiceService
 from canon.storage import Database
 from config.settings import Settings
+from memory.chroma_client import Owner
 from memory.digests import SceneMomentStore
 from memory.doc_index import ChromaDocIndex
 from memory.embedding import MiniLMEmbedder
@@ -78,11 +84,17 @@ class Services:
     recaps: RecapService
     directory: Directory
     notes: GmNoteDesk
+    characters: CharacterDesk
+    reveals: KnowledgeDesk
     npc_memories: NpcMemoryDesk
     dialogue: DialogueImportService
     answers: LoreAnswers
     imports: LoreImportService
     pictures: PictureService
+    calendars: CalendarService
+    facts: FactPicker
+    #: This database's installation id (Chroma collections carry it).
+    installation: Installation
     metrics: CommandLatencies = field(default_factory=CommandLatencies)
     _closing: asyncio.Future[None] | None = field(default=None, init=False, repr=False)
 
@@ -119,11 +131,19 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
     # and once it is complete, so the voice comes first.
     access = CanonAccess()
     proposals = ProposalService(db, scenes, access=access)
-    knowledge = build_knowledge(settings, db, access)
+    installation = Installation(db)
+    knowledge = build_knowledge(settings, db, access, owner=installation.owner)
     ledger = SqlTokenLedger(db)
     llm = build_llm(settings.llm, ledger, token_counter=count_tokens)
     voice = build_voice(
-        settings, db, proposals=proposals, scenes=scenes, turns=turns, llm=llm, knowledge=knowledge
+        settings,
+        db,
+        proposals=proposals,
+        scenes=scenes,
+        turns=turns,
+        llm=llm,
+        knowledge=knowledge,
+        owner=installation.owner,
     )
     canon_services = build_canon(
         db,
@@ -159,11 +179,16 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
         recaps=RecapService(db, reviews, voice),
         directory=Directory(db, access),
         notes=GmNoteDesk(GmNoteService(db), access, scenes),
+        characters=CharacterDesk(db, access),
+        reveals=KnowledgeDesk(db, access, canon_services.queries, scenes),
         npc_memories=NpcMemoryDesk(voice.memories, access),
         dialogue=DialogueImportService(scenes, turns, canon, access),
         answers=LoreAnswers(knowledge, llm),
         imports=LoreImportService(knowledge, structured, reviews, voice),
         pictures=PictureService(db, access),
+        calendars=CalendarService(db, access),
+        facts=FactPicker(db, access),
+        installation=installation,
     )
 
 
@@ -216,11 +241,12 @@ def build_voice(
     turns: TurnLog,
     llm: LLMClient | None,
     knowledge: KnowledgeService | None,
+    owner: Callable[[], Awaitable[Owner]] | None = None,
 ) -> VoiceService:
     """Build the game-master's voice (its hooks go to `CanonService`: the scene's end and commit).
 
-    NPC memories and scene summaries get Chroma collections of their own per campaign (`lk_mem{id}`,
-    `lk_scn{id}`) beside the knowledge index, rebuilt from SQL on demand.
+    NPC memories and scene summaries get Chroma collections of their own per campaign (`lk_<installation>_mem{id}`,
+    `lk_<installation>_scn{id}`) beside the knowledge index, rebuilt from SQL on demand.
     """
     embedder = (
         MiniLMEmbedder(batch_size=settings.embedding.batch_size) if settings.embedding.enabled else None
@@ -228,8 +254,8 @@ def build_voice(
     memory_index = moment_index = None
     if embedder is not None:
         path, host, port = settings.data_dir / "chroma", settings.chroma.host, settings.chroma.port
-        memory_index = ChromaDocIndex(prefix="lk_mem", path=path, host=host, port=port)
-        moment_index = ChromaDocIndex(prefix="lk_scn", path=path, host=host, port=port)
+        memory_index = ChromaDocIndex(prefix="lk_mem", path=path, host=host, port=port, owner=owner)
+        moment_index = ChromaDocIndex(prefix="lk_scn", path=path, host=host, port=port, owner=owner)
     voice = VoiceService(
         db=db,
         settings=settings.voice,
@@ -245,7 +271,13 @@ def build_voice(
     return voice
 
 
-def build_knowledge(settings: Settings, db: Database, canon: CanonAccess | None = None) -> KnowledgeService:
+def build_knowledge(
+    settings: Settings,
+    db: Database,
+    canon: CanonAccess | None = None,
+    *,
+    owner: Callable[[], Awaitable[Owner]] | None = None,
+) -> KnowledgeService:
     """Build the imported-knowledge service: Chroma and the offline embedder unless embedding is switched off.
 
     Neither loads anything here: the model loads on the first embedding, chromadb on the first vector call.
@@ -255,7 +287,11 @@ def build_knowledge(settings: Settings, db: Database, canon: CanonAccess | None 
     if settings.embedding.enabled:
         embedder = MiniLMEmbedder(batch_size=settings.embedding.batch_size)
         vectors = ChromaVectorIndex.from_settings(
-            settings.data_dir, settings.chroma.host, settings.chroma.port, settings.embedding.batch_size
+            settings.data_dir,
+            settings.chroma.host,
+            settings.chroma.port,
+            settings.embedding.batch_size,
+            owner,
         )
     return KnowledgeService(
         db,

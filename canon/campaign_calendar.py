@@ -62,9 +62,9 @@ def fold(text: str) -> str:
 
 
 def derived_name(key: str) -> str:
-    """Return a readable name for an era known only by its key: `3rd_age` reads "3rd Age", once, everywhere."""
+    """Return a readable name for an era known only by its key: `3rd_age` reads "the 3rd age", everywhere."""
     words = key.replace("_", " ").replace("-", " ").split()
-    return "The " + " ".join(w if w[:1].isdigit() else w[:1].upper() + w[1:] for w in words)
+    return "The " + " ".join(words)
 
 
 def era_key(name: str) -> str:
@@ -137,7 +137,7 @@ class CampaignCalendar(BaseModel):
     seasons: tuple[SeasonDef, ...] = ()
     #: Without named months: how many months a year has and how many days each.
     months_per_year: int = Field(default=12, ge=1, le=MAX_MONTHS)
-    days_per_month: int = Field(default=30, ge=1, le=MAX_DAYS)
+    days_per_month: int = Field(default=31, ge=1, le=MAX_DAYS)
     #: The first year a campaign without eras counts (a year before it needs an era that reaches back).
     first_year: int = Field(default=1, ge=MIN_YEAR, le=MAX_YEAR)
 
@@ -150,20 +150,24 @@ class CampaignCalendar(BaseModel):
 
     @model_validator(mode="after")
     def _check(self) -> CampaignCalendar:
-        seen: dict[str, str] = {}
-        for era in self.eras:
-            for word in (era.key.replace("_", " "), era.name, *era.abbreviations):
-                folded = fold(word)
-                if folded in seen and seen[folded] != era.key:
-                    raise ValueError(f"“{word}” names two eras")
-                seen[folded] = era.key
-        names = [fold(m.name) for m in self.months]
-        if len(set(names)) != len(names):
-            raise ValueError("two months have the same name")
         for season in self.seasons:
             if any(not 1 <= m <= self.month_count for m in season.months):
                 raise ValueError(f"the season “{season.name}” names a month the calendar does not have")
         return self
+
+    def clash(self) -> str | None:
+        """Return the first name that would mean two things (two eras, two months, a month and an era)."""
+        seen: dict[str, str] = {}
+        for owner, words in [
+            *((f"era {e.key}", (e.key.replace("_", " "), e.name, *e.abbreviations)) for e in self.eras),
+            *((f"month {m.name}", (m.name,)) for m in self.months),
+            *((f"season {s.name}", (s.name,)) for s in self.seasons),
+        ]:
+            for word in dict.fromkeys(fold(w) for w in words):
+                if word in seen and seen[word] != owner:
+                    return word
+                seen[word] = owner
+        return None
 
     # -- the shape of the year ---------------------------------------------------------------------
 
@@ -315,8 +319,21 @@ def parse_block(text: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise InvalidInput("A calendar is a block with eras, months and seasons; see the calendar guide.")
     block = check_block(data)
-    calendar_from(block, {})  # every name resolves and nothing clashes
+    checked(block, {})
     return block
+
+
+def checked(
+    block: Mapping[str, Any] | None, canon_eras: Mapping[str, tuple[str, int | None, int | None]]
+) -> CampaignCalendar:
+    """Return the calendar a GM's block makes with canon's eras; raise `InvalidInput` when a name means two
+    things (an abbreviation of two eras, a month named like an era)."""
+    calendar = calendar_from(block, canon_eras)
+    if (word := calendar.clash()) is not None:
+        raise InvalidInput(
+            f"“{word}” would name two things in the calendar; give each era, month and season its own."
+        )
+    return calendar
 
 
 def check_block(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -380,7 +397,7 @@ def calendar_from(
             months=tuple(months),
             seasons=tuple(seasons),
             months_per_year=parsed.months_per_year or 12,
-            days_per_month=parsed.days_per_month or 30,
+            days_per_month=parsed.days_per_month or 31,
             first_year=parsed.first_year if parsed.first_year is not None else 1,
         )
     except ValidationError as error:

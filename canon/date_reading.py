@@ -36,6 +36,7 @@ from canon.date_words import (
     ordinal_word,
     tokens,
 )
+from canon.errors import InvalidInput
 
 #: A typed date is a few words; longer text is refused before it is read.
 MAX_LENGTH = 80
@@ -126,7 +127,7 @@ def _read(text: str, calendar: CampaignCalendar, anchor: WorldDate | None) -> tu
         raise _Refusal(f"“{raw}” writes its digits in another script; type them as 0–9.", choice)
     if (bad := junk(raw)) is not None:
         raise _Refusal(f"“{raw}” holds “{bad}”, which no date has; write one like “{example(calendar)}”.")
-    if raw == UNKNOWN or (_KEY.fullmatch(raw) and ("." in raw or "_" in raw or calendar.era(raw))):
+    if raw == UNKNOWN or "_" in raw or (_KEY.fullmatch(raw) and ("." in raw or calendar.era(raw))):
         return _stored(raw, calendar), ""
     words = tokens(raw)
     if set(words) in _UNKNOWN_WORDS:
@@ -143,13 +144,18 @@ def _stored(raw: str, calendar: CampaignCalendar) -> WorldDate:
     try:
         date = parse_date(raw, calendar.rules)
     except DateError as error:
+        reason = f" ({error.reason})" if error.reason and not re.search(r"[_.]\w", error.reason) else ""
         raise _Refusal(
-            f"“{raw}” is not a date of this campaign ({error.reason or 'not a stored date'}); "
-            f"write one like “{example(calendar)}”."
+            f"That is not a date this campaign's calendar knows{reason}; write one like “{example(calendar)}”."
         ) from None
     if date.era is not None and calendar.eras and calendar.era(date.era) is None:
-        raise _Refusal(f"“{raw}” names an era this campaign does not have. {calendar.describe_eras()}")
-    return settle(date, calendar, raw)
+        guess = nearest(date.era.replace("_", " "), calendar_names(calendar), ("era",))
+        choice: tuple[str, ...] = ()
+        if guess is not None:
+            choice = (calendar.say(date.model_copy(update={"era": str(guess.value)})),)
+        era = date.era.replace("_", " ")
+        raise _Refusal(f"There is no era “{era}” in this campaign. {calendar.describe_eras()}", choice)
+    return date  # the stored form is exact: it is taken as written
 
 
 def _absolute(raw: str, words: list[str], calendar: CampaignCalendar) -> tuple[WorldDate, str]:
@@ -339,12 +345,13 @@ def _unknown_words(
         raise _Refusal(
             f"“{raw}” is approximate; canon keeps a date exactly, at a year, a month or a day.", choice
         )
-    phrase = " ".join(_as_typed(raw, w) for w in strange)
+    wordy = [w for w in rest if w is not None and w not in _FILLER and not re.fullmatch(r"[+-]?\d+\w*", w)]
+    phrase = " ".join(_as_typed(raw, w) for w in wordy)  # ordinals in words too: "third age"
     guess = nearest(" ".join(strange), names) or next(
         (nearest(w, names) for w in strange if nearest(w, names)), None
     )
     if guess is not None:
-        fixed = _replace(words, strange, guess)
+        fixed = _replace(words, wordy, guess)
         again = read_date(fixed, calendar)
         kinds = {"era": "era", "month": "month", "season": "season"}
         what = f"“{phrase}” is not a{'n' if guess.kind == 'era' else ''} {kinds[guess.kind]} of this calendar"
@@ -421,3 +428,28 @@ def _ordinal(n: int) -> str:
 
 def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def typed_date(
+    text: str | None, calendar: CampaignCalendar, *, anchor: WorldDate | None = None, what: str = "The date"
+) -> str | None:
+    """Return a typed date in its stored form (None when nothing was typed); raise `InvalidInput` with the
+    refusal in the calendar's words (`what` names the field: "born", "since")."""
+    if text is None or not text.strip():
+        return None
+    reading = read_date(text, calendar, anchor=anchor)
+    if reading.date is None:
+        lead = "" if what == "The date" else f"“{what}”: "
+        raise InvalidInput(lead + reading.sentence())
+    return str(reading.date)
+
+
+def scene_anchor(stored: str | None) -> WorldDate | None:
+    """Return a scene's stored date as the anchor of relative dates ("three days later"), or None."""
+    if not stored:
+        return None
+    try:
+        date = parse_date(stored)
+    except DateError:
+        return None
+    return None if date.is_unknown else date

@@ -11,14 +11,15 @@ from dataclasses import dataclass
 
 from canon.calendar import MAX_YEAR, WorldDate
 from canon.campaign_calendar import CampaignCalendar, fold
-from canon.date_words import number_word
+from canon.date_words import calendar_names, number_word
 
-_UNITS = {"day": "day", "days": "day", "week": "week", "weeks": "week", "fortnight": "fortnight",
+_UNITS = {"day": "day", "days": "day", "week": "week", "weeks": "week", "fortnight": "fortnight", "fortnights": "fortnight",
           "month": "month", "months": "month", "year": "year", "years": "year"}  # fmt: skip
 _FORWARD = {"later", "after", "afterwards", "afterward", "on", "hence", "onwards"}
 _BACKWARD = {"earlier", "before", "ago", "previously", "prior", "back"}
 _NEXT = {"next", "following"}
 _LAST = {"last", "previous", "preceding"}
+SHIFT_FORMS = "+3 days, +2 weeks, +1 month, +10 years, three days later or next spring"
 _VAGUE_AMOUNTS = {"few", "several", "some", "many", "couple"}
 
 
@@ -74,6 +75,9 @@ def _step(words: list[str], calendar: CampaignCalendar) -> tuple[int, str] | Ref
     signed = ws[0][:1] in "+-" and ws[0][1:].isdigit()
     if signed and len(ws) == 2 and ws[1] in _UNITS:
         return _scaled(int(ws[0]), _UNITS[ws[1]])
+    known = {w for n in calendar_names(calendar) for w in n.words}
+    if signed and len(ws) == 2 and ws[1].isalpha() and ws[1] not in known:
+        return Refused(f"That is not a step of time; write one like {SHIFT_FORMS}.")
     direction = 0
     if ws[0] in {"after", "in"}:
         direction, ws = 1, ws[1:]

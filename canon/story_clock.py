@@ -21,7 +21,9 @@ from canon.calendar import (
     parse_date,
     year_problem,
 )
+from canon.campaign_calendar import CampaignCalendar
 from canon.continuity import world_key
+from canon.date_reading import read_date
 from canon.errors import InvalidInput
 
 _SHIFT = re.compile(r"^\+\s*([0-9]{1,6})\s*(day|days|week|weeks|month|months|year|years)$")
@@ -33,9 +35,20 @@ def scene_time(
     current: WorldDate | None,
     rules: CalendarRules = DEFAULT_RULES,
     eras: Mapping[str, str] | None = None,
+    calendar: CampaignCalendar | None = None,
 ) -> WorldDate:
     """Return the date a scene moves to: `current` shifted (`+3 days`), or the date `text` names, whose era
-    must be one of the campaign's `eras` (their names by key) when it defines any."""
+    must be one of the campaign's `eras` (their names by key) when it defines any. With the campaign's
+    `calendar`, the text is read as the table types it (`canon.date_reading`), relative dates from `current`."""
+    if calendar is not None:
+        reading = read_date(
+            text, calendar, anchor=current if current is not None and not current.is_unknown else None
+        )
+        if reading.date is None:
+            raise InvalidInput(reading.sentence())
+        if reading.date.is_unknown:
+            raise InvalidInput("A scene's date cannot be “unknown”; leave the date out instead.")
+        return reading.date
     clean = " ".join(text.strip().lower().split())
     shift = _SHIFT.fullmatch(clean)
     if shift is None:

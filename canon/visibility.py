@@ -10,6 +10,11 @@
   that drops it would tell them something is hidden). Its continuity warnings are hidden on their own when any
   rests on hidden canon: the proposal shows, without warnings, and the GM reads them on the private view.
 - A continuity conflict (or finding) is hidden when it touches a hidden entity or a hidden statement.
+- A player whose character knows something (`Knowing`, the viewer's lens: what the character learned, and
+  from when) sees it although it is hidden: a known entity whole, as if public; a known statement, with its
+  ends' names and nothing else of a hidden end ("Vell's title: heir" tells Vell's name, not Vell's other
+  facts); a known source's passages. As of a date or scene before the character learned it, it is hidden
+  again. The GM sees everything; a player without a character sees public canon only.
 
 Everything else in the program asks these functions (or `statement_is_public_sql`, their twin for counting
 in SQL) instead of comparing visibilities itself: `scripts/check_visibility.py` fails the lint when a module
@@ -20,29 +25,48 @@ members, or rewrites `may_see` by hand. Rows are written with the values `visibi
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import ColumnElement, and_, exists, or_, select
 from sqlalchemy.orm import aliased
 
-from canon.models import Authority, Entity, EntityRef, SourceVisibility, StatementView, Viewer, Visibility
+from canon.models import (
+    NOW,
+    AsOf,
+    Authority,
+    Entity,
+    EntityRef,
+    SourceVisibility,
+    StatementView,
+    Viewer,
+    Visibility,
+)
 from canon.proposals import Proposal, references
 
 __all__ = [
     "HiddenCanon",
+    "Knowing",
+    "Known",
+    "Learned",
     "entity_hidden",
     "entity_is_public_sql",
+    "entity_named_only",
+    "entity_seen",
     "gm_only",
     "may_see",
     "proposal_hidden",
     "seen",
     "source_hidden",
     "source_is_public_sql",
+    "source_seen",
     "source_stored_hidden",
     "source_visibility_of",
     "statement_hidden",
     "statement_is_public_sql",
+    "statement_seen",
     "view_hidden",
     "visibility_of",
     "visible_views",
@@ -103,9 +127,22 @@ def view_hidden(view: StatementView) -> bool:
     )
 
 
-def visible_views(views: Iterable[StatementView], viewer: Viewer) -> list[StatementView]:
-    """Return the statements a viewer may see."""
-    return [v for v in views if may_see(viewer, view_hidden(v))]
+def visible_views(
+    views: Iterable[StatementView], viewer: Viewer, knowing: Knowing | None = None, as_of: AsOf = NOW
+) -> list[StatementView]:
+    """Return the statements a viewer may see (through a character's lens, if given)."""
+    return [
+        v
+        for v in views
+        if statement_seen(
+            viewer,
+            v.statement.id,
+            v.statement.visibility,
+            [(e.id, e.visibility) for e in (v.subject, v.object) if e is not None],
+            knowing,
+            as_of,
+        )
+    ]
 
 
 def source_hidden(hidden: bool) -> bool:
@@ -188,3 +225,127 @@ def statement_is_public_sql(statement: Any, entity_table: Any) -> ColumnElement[
         )
     )
     return and_(statement.visibility == Visibility.PUBLIC, ~hidden_end)
+
+
+# -- what characters know ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Learned:
+    """One thing a character learned: an entity, statement or source, from an in-world date or scene on.
+
+    `ends` are a statement's subject and object (their names come with it); `recorded_at` is when the reveal was
+    written (for "as believed at"); `undone_at` when it was undone, if it was.
+    """
+
+    kind: str
+    target_id: int
+    world_from_key: int | None = None
+    story_from: int | None = None
+    ends: tuple[int, ...] = ()
+    recorded_at: dt.datetime | None = None
+    undone_at: dt.datetime | None = None
+
+    def holds_at(self, as_of: AsOf) -> bool:
+        """Return whether the character knows it at an as-of point (learned by then, not undone by then)."""
+        if (
+            as_of.world_key is not None
+            and self.world_from_key is not None
+            and self.world_from_key > as_of.world_key
+        ):
+            return False
+        if as_of.scene is not None and self.story_from is not None and self.story_from > as_of.scene:
+            return False
+        if as_of.believed_at is not None:
+            if self.recorded_at is not None and self.recorded_at > as_of.believed_at:
+                return False
+            return self.undone_at is None or self.undone_at > as_of.believed_at
+        return self.undone_at is None
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """What a lens lets through at one point: entities whole, entities by name only, statements, sources."""
+
+    entities: frozenset[int] = frozenset()
+    named: frozenset[int] = frozenset()
+    statements: frozenset[int] = frozenset()
+    sources: frozenset[int] = frozenset()
+
+
+NOTHING_KNOWN = Known()
+
+
+@dataclass(frozen=True)
+class Knowing:
+    """A player's lens: the characters they see through and everything those characters learned, with when.
+
+    The viewer stays a player (`Viewer.PLAYER`); this lens adds what the characters know to public canon.
+    """
+
+    characters: tuple[str, ...]
+    learned: tuple[Learned, ...] = ()
+    _cache: dict[AsOf, Known] = field(default_factory=dict, compare=False, repr=False)
+
+    def at(self, as_of: AsOf) -> Known:
+        """Return what the characters know at an as-of point."""
+        found = self._cache.get(as_of)
+        if found is None:
+            held = [item for item in self.learned if item.holds_at(as_of)]
+
+            def ids(kind: str) -> frozenset[int]:
+                return frozenset(i.target_id for i in held if i.kind == kind)
+
+            statements = ids("statement")
+            named = frozenset(e for i in held if i.kind == "statement" for e in i.ends)
+            found = self._cache[as_of] = Known(ids("entity"), named, statements, ids("source"))
+        return found
+
+
+def _known(knowing: Knowing | None, as_of: AsOf) -> Known:
+    return NOTHING_KNOWN if knowing is None else knowing.at(as_of)
+
+
+def entity_seen(
+    viewer: Viewer, visibility: Visibility | str, entity_id: int, knowing: Knowing | None, as_of: AsOf
+) -> bool:
+    """Return whether a viewer sees an entity: the GM always; a player when it is public or their character
+    knows it, whole or by name (`entity_named_only` says which)."""
+    if may_see(viewer, gm_only(visibility)):
+        return True
+    known = _known(knowing, as_of)
+    return entity_id in known.entities or entity_id in known.named
+
+
+def entity_named_only(
+    viewer: Viewer, visibility: Visibility | str, entity_id: int, knowing: Knowing | None, as_of: AsOf
+) -> bool:
+    """Return whether a viewer sees only an entity's name: hidden, and known only as an end of a known fact."""
+    if may_see(viewer, gm_only(visibility)):
+        return False
+    return entity_id not in _known(knowing, as_of).entities
+
+
+def statement_seen(
+    viewer: Viewer,
+    statement_id: int,
+    visibility: Visibility | str,
+    ends: Iterable[tuple[int, Visibility | str]],
+    knowing: Knowing | None,
+    as_of: AsOf,
+) -> bool:
+    """Return whether a viewer sees a statement, given its ends (id, visibility): the GM always; a player when
+    their character knows the statement itself, or when it and each end are public or known whole."""
+    if viewer == Viewer.GM:
+        return True
+    known = _known(knowing, as_of)
+    if statement_id in known.statements:
+        return True
+    if gm_only(visibility):
+        return False
+    return all(not gm_only(v) or e in known.entities for e, v in ends)
+
+
+def source_seen(viewer: Viewer, hidden: bool, source_id: int, knowing: Knowing | None, as_of: AsOf) -> bool:
+    """Return whether a viewer sees a knowledge source's passages: public ones, or hidden ones a character knows."""
+    return may_see(viewer, source_hidden(hidden)) or source_id in _known(knowing, as_of).sources

@@ -21,7 +21,7 @@ from bot.services.canon_service import CanonService
 from bot.services.review import ReviewService
 from canon.campaigns import Campaign
 from canon.conflicts import Show
-from canon.errors import InvalidInput
+from canon.errors import InvalidInput, NotAllowed
 from canon.models import Viewer
 from cogs import (
     canon_add,
@@ -35,7 +35,7 @@ from cogs import (
     entity_embeds,
     note_embeds,
 )
-from cogs.canon_options import DATE_HELP, Date, Name, Text, entity_names
+from cogs.canon_options import DATE_HELP, Date, Name, Text, date_choices, entity_names, played_characters
 from cogs.canon_propose import ProposeCommands
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
 from cogs.places import campaign_here
@@ -79,14 +79,20 @@ class CanonCommands(commands.Cog):
         date: str | None,
         scene: int | None,
         believed_at: str | None = None,
+        as_character: str | None = None,
     ) -> None:
         campaign = await self._campaign(interaction)
         viewer = canon_options.viewer_of(interaction)
-        eras = await self.queries.era_names(campaign, viewer) if date else {}
-        as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at, eras=eras)
-        card, words = await self.queries.worded_card(campaign, name, viewer=viewer, as_of=as_of)
-        content = canon_directory.card_content(card, viewer, words)  # with a select of its related entities
-        embed = entity_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of, words=words)
+        calendar = await self.bot.services.calendars.calendar(campaign, viewer) if date else None
+        as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at, calendar=calendar)
+        lens = await canon_options.lens_of(interaction, campaign)
+        if as_character is not None:  # the GM's "as Sable sees it": a player's view through Sable's knowledge
+            if viewer != Viewer.GM:
+                raise NotAllowed("Only the GM may look at canon as a character sees it.")
+            viewer, lens = Viewer.PLAYER, await self.bot.services.reveals.lens_of(campaign, as_character)
+        card, words = await self.queries.worded_card(campaign, name, viewer=viewer, as_of=as_of, knowing=lens)
+        content = canon_directory.card_content(card, viewer, words, lens)  # with a select of related entities
+        embed = entity_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of, words=words, knowing=lens)
         if viewer == Viewer.GM:  # the GM's own notes about it: the GM's view only
             note_embeds.add_card_notes(embed, await self.bot.services.notes.about(campaign, card.entity.id))
         content["embed"] = embed
@@ -96,18 +102,24 @@ class CanonCommands(commands.Cog):
         name="entity", description="Show an entity's card: state, relations, facts, evidence"
     )
     @app_commands.describe(
-        name="The entity", as_of_date=DATE_HELP, as_of_scene="As it stood after this scene (0: before any)"
+        name="The entity",
+        as_of_date=DATE_HELP,
+        as_of_scene="As it stood after this scene (0: before any)",
+        as_character="GM: show it as this player character sees it",
     )
-    @app_commands.autocomplete(name=entity_names)
+    @app_commands.autocomplete(name=entity_names, as_of_date=date_choices, as_character=played_characters)
     async def entity(
         self,
         interaction: discord.Interaction,
         name: Name,
         as_of_date: Date | None = None,
         as_of_scene: app_commands.Range[int, 0, 1_000_000] | None = None,
+        as_character: Name | None = None,
     ) -> None:
         """Show an entity's card."""
-        await self._show_card(interaction, name, date=as_of_date, scene=as_of_scene)
+        await self._show_card(
+            interaction, name, date=as_of_date, scene=as_of_scene, as_character=as_character
+        )
 
     @canon_group.command(
         name="asof", description="Show an entity as of a date, a scene, or what we believed then"
@@ -118,7 +130,7 @@ class CanonCommands(commands.Cog):
         scene="As it stood after this scene (0: before any)",
         believed_at="What we believed at a real time, like 2026-11-30T18:00Z",
     )
-    @app_commands.autocomplete(name=entity_names)
+    @app_commands.autocomplete(name=entity_names, date=date_choices)
     async def asof(
         self,
         interaction: discord.Interaction,
@@ -214,24 +226,26 @@ class CanonCommands(commands.Cog):
 
     @app_commands.command(name="retcon", description="Retcon a fact, optionally replacing its value (GM)")
     @app_commands.describe(
-        fact="The fact's number, as shown by /canon entity or /canon timeline",
+        fact="The fact: type some of its words (like “Corvan dead”) and pick it from the list",
         rationale="Why it no longer holds",
         new_value="The value (or, for a relation, the entity) that replaces it",
     )
+    @app_commands.autocomplete(fact=canon_options.fact_names)
     @app_commands.guild_only()
     @gm_only()
     async def retcon(
         self,
         interaction: discord.Interaction,
-        fact: app_commands.Range[int, 1, 2**53],
+        fact: Name,
         rationale: Text,
         new_value: Text | None = None,
     ) -> None:
-        """Mark a fact retconned, link its replacement, and list the facts to review."""
+        """Mark the fact the GM named retconned, link its replacement, and list the facts to review."""
         campaign = await self._campaign(interaction)
         await replies.think(interaction)
+        fact_id = await self.bot.services.facts.pick(campaign, fact, viewer=Viewer.GM)
         actor = actor_of(interaction, self.bot.services.settings.gm_role)
-        result = await self.admin.retcon(campaign, fact, actor, rationale=rationale, new_value=new_value)
+        result = await self.admin.retcon(campaign, fact_id, actor, rationale=rationale, new_value=new_value)
         await replies.answer(interaction, embed=canon_embeds.retcon_embed(result, rationale))
 
     # -- the rationale modals, answered by custom id so that they survive a restart -------------------

@@ -26,6 +26,7 @@ from cogs.canon_options import (
     Text,
     Word,
     attribute_names,
+    date_choices,
     entity_name_list,
     entity_names,
     entity_types,
@@ -64,7 +65,7 @@ async def _add(interaction: discord.Interaction, build: Callable[[], ProposalCon
     gm_only=GM_ONLY_HELP,
     relies_on=RELIES_ON_HELP,
 )
-@app_commands.autocomplete(subject=entity_names, attribute=attribute_names)
+@app_commands.autocomplete(subject=entity_names, attribute=attribute_names, when=date_choices)
 @gm_only()
 async def add_fact(
     interaction: discord.Interaction,
@@ -129,7 +130,9 @@ async def add_entity(
     relies_on=RELIES_ON_HELP,
 )
 @app_commands.rename(target="object")
-@app_commands.autocomplete(subject=entity_names, relation=relation_types, target=entity_names)
+@app_commands.autocomplete(
+    subject=entity_names, relation=relation_types, target=entity_names, since=date_choices, until=date_choices
+)
 @gm_only()
 async def add_relationship(
     interaction: discord.Interaction,
@@ -166,7 +169,7 @@ async def add_relationship(
     gm_only=GM_ONLY_HELP,
     relies_on=RELIES_ON_HELP,
 )
-@app_commands.autocomplete(subject=entity_names, state=state_tags, via=via_kinds)
+@app_commands.autocomplete(subject=entity_names, state=state_tags, via=via_kinds, when=date_choices)
 @gm_only()
 async def add_state(
     interaction: discord.Interaction,
@@ -198,7 +201,9 @@ async def add_state(
     gm_only=GM_ONLY_HELP,
     relies_on=RELIES_ON_HELP,
 )
-@app_commands.autocomplete(location=entity_names, era=entity_names, participants=entity_name_list)
+@app_commands.autocomplete(
+    location=entity_names, era=entity_names, participants=entity_name_list, when=date_choices
+)
 @gm_only()
 async def add_event(
     interaction: discord.Interaction,

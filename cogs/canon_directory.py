@@ -21,10 +21,10 @@ from bot.client import limits
 from bot.services.directory import MAX_FILTER, DirectoryPage
 from canon.errors import InvalidInput
 from canon.models import NOW, EntityCard, Viewer
-from canon.visibility import visible_views
+from canon.visibility import Knowing, visible_views
 from canon.wording import PLAIN, Wording
 from cogs import canon_embeds, entity_embeds
-from cogs.canon_options import entity_types, viewer_of
+from cogs.canon_options import entity_types, lens_of, viewer_of
 from cogs.embeds import COLOUR, clip
 from cogs.places import campaign_here
 from cogs.review_common import guarded
@@ -117,9 +117,10 @@ class OpenEntity(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"lk:o
             campaign = await campaign_here(interaction)
             viewer = viewer_of(interaction)
             queries = services_of(interaction).queries
-            card, words = await queries.worded_card(campaign, f"#{values[0]}", viewer=viewer)
+            lens = await lens_of(interaction, campaign)
+            card, words = await queries.worded_card(campaign, f"#{values[0]}", viewer=viewer, knowing=lens)
             await interaction.response.send_message(
-                ephemeral=True, allowed_mentions=NONE, **card_content(card, viewer, words)
+                ephemeral=True, allowed_mentions=NONE, **card_content(card, viewer, words, lens)
             )
 
         await guarded(interaction, work)
@@ -128,13 +129,15 @@ class OpenEntity(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"lk:o
 DYNAMIC_ITEMS = (DirectoryButton, OpenEntity)
 
 
-def card_content(card: EntityCard, viewer: Viewer, words: Wording = PLAIN) -> dict[str, Any]:
+def card_content(
+    card: EntityCard, viewer: Viewer, words: Wording = PLAIN, knowing: Knowing | None = None
+) -> dict[str, Any]:
     """Return an entity card's embed and, when it has related entities the viewer may see, the select of them."""
     content: dict[str, Any] = {
-        "embed": entity_embeds.entity_card_embed(card, viewer=viewer, as_of=NOW, words=words)
+        "embed": entity_embeds.entity_card_embed(card, viewer=viewer, as_of=NOW, words=words, knowing=knowing)
     }
     related: dict[int, str] = {}
-    for relation in visible_views(card.relations, viewer):
+    for relation in visible_views(card.relations, viewer, knowing):
         other = relation.object if relation.subject.id == card.entity.id else relation.subject
         if other is not None and other.id != card.entity.id:
             related.setdefault(other.id, f"{other.name} · {other.type}")
@@ -155,7 +158,10 @@ async def listing(
     """Return the embed and controls of a directory page, read as the user may see canon."""
     campaign = await campaign_here(interaction)
     viewer = viewer_of(interaction)
-    found = await services_of(interaction).directory.page(campaign, viewer, kind=kind, text=text, page=page)
+    lens = await lens_of(interaction, campaign)
+    found = await services_of(interaction).directory.page(
+        campaign, viewer, kind=kind, text=text, page=page, knowing=lens
+    )
     view = discord.ui.View(timeout=None)
     if found.entries:
         options = [

@@ -54,6 +54,8 @@ from canon.wording import (
     type_words,
     warning_sentence,
 )
+from canon.wording.fact_names import fact_handle
+from canon.wording.findings import kind_words
 from cogs.embeds import COLOUR, clip, counted
 from cogs.review_words import mark, undecided_rule
 
@@ -409,18 +411,16 @@ def added_embed(result: CommitResult) -> discord.Embed:
     created: list[Proposal] = []
     if result.accepted:
         *created, requested = result.accepted
-        ids = [f"fact #{i}" for i in result.statement_ids]
-        if requested.id in result.entity_ids:
-            ids.insert(0, f"entity #{result.entity_ids[requested.id]}")
+        handles = " ".join(fact_handle(i) for i in result.statement_ids)
         lines.append(
             clip(proposal_sentence(requested.content, PLAIN.rich(escape), Viewer.GM), 400)
-            + (f" ({', '.join(ids)})" if ids else "")
+            + (f" {handles}" if handles else "")
         )
     for extra in created:
         if isinstance(extra.content, EntityContent):
             lines.append(
                 f"“{escape(extra.content.name)}” was not in canon, so it was added as a new "
-                f"{extra.content.entity_type} (entity #{result.entity_ids.get(extra.id, '?')})."
+                f"{extra.content.entity_type}."
             )
     embed.description = fit_lines(lines or ["Nothing was written."], DESCRIPTION_LIMIT)
     if result.findings:
@@ -447,8 +447,8 @@ def statement_line(
     when = words.span(view.statement.validity)
     if when:
         line += f" ({when})"
-    if viewer == Viewer.GM:
-        line += f" `#{view.statement.id}`"
+    if viewer == Viewer.GM:  # the GM's handle, after the words: it may be typed back (/retcon)
+        line += f" {fact_handle(view.statement.id)}"
     if evidence and view.statement.evidence:
         line += " — " + "; ".join(words.evidence(e, viewer) for e in view.statement.evidence[:2])
     return line
@@ -460,11 +460,11 @@ def statement_line(
 def _sides_lines(sides: Iterable[dict[str, Any]]) -> list[str]:
     lines = []
     for side in sides:
-        evidence = [Evidence.model_validate(e).describe() for e in side.get("evidence") or []]
-        target = f"`#{side['statement_id']}` " if side.get("statement_id") else ""
-        line = f"• {target}{escape(str(side.get('sentence', '')))}"
+        evidence = [evidence_words(Evidence.model_validate(e), Viewer.GM) for e in side.get("evidence") or []]
+        target = f" {fact_handle(side['statement_id'])}" if side.get("statement_id") else ""
+        line = f"• {warning_sentence(str(side.get('sentence', '')), PLAIN.rich(escape))}{target}"
         if evidence:
-            line += " — " + escape("; ".join(evidence[:2]))
+            line += " — " + "; ".join(evidence[:2])
         lines.append(line)
     return lines
 
@@ -473,15 +473,17 @@ def check_embed(findings: Sequence[Finding], new: Sequence[Finding]) -> discord.
     """Render a whole-graph continuity check: how many problems, and the new ones with both sides."""
     embed = discord.Embed(title="Continuity check", colour=WARNING_COLOUR if findings else DONE_COLOUR)
     embed.description = (
-        f"{len(findings)} problem(s) in the whole graph; {len(new)} new since the last check."
+        f"{counted(len(findings), 'problem')} in the whole canon; {len(new)} new since the last check."
         if findings
         else "No continuity problems found."
     )
     for finding in new[:10]:
         sides = [s.model_dump(mode="json") for s in finding.sides]
         embed.add_field(
-            name=clip(f"{finding.kind.value}", TITLE_LIMIT),
-            value=fit_lines([escape(clip(finding.message, 300)), *_sides_lines(sides)], 520),
+            name=clip(kind_words(finding.kind.value), TITLE_LIMIT),
+            value=fit_lines(
+                [clip(warning_sentence(finding.message, PLAIN.rich(escape)), 300), *_sides_lines(sides)], 520
+            ),
             inline=False,
         )
     if len(new) > 10:
@@ -491,22 +493,23 @@ def check_embed(findings: Sequence[Finding], new: Sequence[Finding]) -> discord.
 
 def retcon_embed(result: RetconResult, rationale: str) -> discord.Embed:
     """Render a retcon: the old fact struck through, its replacement, and the facts to review."""
-    embed = discord.Embed(title=f"Retcon of fact #{result.retconned_id}", colour=WARNING_COLOUR)
+    embed = discord.Embed(title="Retcon", colour=WARNING_COLOUR)
     old = (
         statement_line(result.retconned, evidence=False)
         if result.retconned
-        else f"fact #{result.retconned_id}"
+        else fact_handle(result.retconned_id)
     )
     lines = [f"~~{old}~~ is retconned.", f"Why: {escape(clip(rationale, 500))}"]
     if result.replacement is not None:
         lines.append(f"Replaced by: {statement_line(result.replacement, evidence=False)}")
     elif result.replacement_id is not None:
-        lines.append(f"Replaced by fact #{result.replacement_id}.")
+        lines.append(f"Replaced by {fact_handle(result.replacement_id)}.")
     else:
         lines.append("Nothing replaces it.")
     if result.closed:
         lines.append(
-            f"Resolves {len(result.closed)} open conflict(s): " + "; ".join(f"#{c.id}" for c in result.closed)
+            f"Resolves {counted(len(result.closed), 'open conflict')}: "
+            + "; ".join(warning_sentence(c.message, PLAIN.rich(escape)) for c in result.closed)
         )
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     embed.add_field(

@@ -15,9 +15,11 @@ from discord import app_commands
 
 from bot.client import limits
 from canon.campaigns import Campaign
+from canon.date_reading import example, read_date
 from canon.errors import GameError
 from canon.models import EntityRef, Viewer
 from canon.ontology import Ontology
+from canon.visibility import Knowing
 from canon.wording.relation_names import matching_relations, relation_phrase
 from canon.wording.relations import attribute_words
 from cogs.checks import is_gm
@@ -37,7 +39,7 @@ Turns = app_commands.Range[str, 1, 30]
 Facts = app_commands.Range[str, 1, 200]
 Word = app_commands.Range[str, 1, 60]
 
-DATE_HELP = "A date on the campaign's calendar, e.g. year 300 of an era: <era key>.year_300"
+DATE_HELP = "A date as the table says it: year 363 of the Third Age, 17 Hearthmoon 340 TA, three days later"
 TURNS_HELP = "The turns that show it, like 12 or 12-15 (default: the latest turn)"
 GM_ONLY_HELP = "Hide it from players (GM-only canon)"
 RELIES_ON_HELP = "The facts it builds on, like 12 or #12, #15 (a retcon of one lists it for review)"
@@ -48,11 +50,32 @@ def viewer_of(interaction: discord.Interaction) -> Viewer:
     return Viewer.GM if is_gm(interaction.user, services_of(interaction).settings.gm_role) else Viewer.PLAYER
 
 
+async def lens_of(interaction: discord.Interaction, campaign: Campaign) -> Knowing | None:
+    """Return what the user's active character knows (None for the GM, who sees all, or who plays nothing)."""
+    if viewer_of(interaction) == Viewer.GM:
+        return None
+    return await services_of(interaction).reveals.lens(campaign, interaction.user.id)
+
+
 async def campaign_of(interaction: discord.Interaction, *, allow_abandoned: bool = False) -> Campaign | None:
     """Return the campaign the interaction's channel plays in (None outside a server)."""
     if interaction.guild is None:
         return None
     return await campaign_here(interaction, allow_abandoned=allow_abandoned)
+
+
+async def played_characters(interaction: discord.Interaction, current: str) -> Choices:
+    """Suggest the campaign's player characters (for the GM: players are offered none)."""
+    try:
+        campaign = await campaign_of(interaction)
+        if campaign is None or viewer_of(interaction) != Viewer.GM:
+            return []
+        links = await services_of(interaction).characters.roster(campaign)
+    except GameError:
+        return []
+    typed = current.strip().casefold()
+    names = dict.fromkeys(link.character for link in links if typed in link.character.casefold())
+    return [app_commands.Choice(name=clip(n, 100), value=clip(n, 100)) for n in names][:MAX_CHOICES]
 
 
 def ranked(names: Iterable[tuple[str, str]], current: str) -> Choices:
@@ -79,11 +102,25 @@ async def entity_names(interaction: discord.Interaction, current: str) -> Choice
         if campaign is None:
             return []
         found = await services_of(interaction).queries.autocomplete(
-            campaign, current, viewer=viewer_of(interaction)
+            campaign, current, viewer=viewer_of(interaction), knowing=await lens_of(interaction, campaign)
         )
     except GameError:
         return []
     return entity_choices(found)
+
+
+async def fact_names(interaction: discord.Interaction, current: str) -> Choices:
+    """Suggest the facts of canon the user may see that fit what is typed, in words with their handle."""
+    try:
+        campaign = await campaign_of(interaction)
+        if campaign is None:
+            return []
+        found = await services_of(interaction).facts.suggestions(
+            campaign, current, viewer=viewer_of(interaction)
+        )
+    except GameError:
+        return []
+    return [app_commands.Choice(name=text, value=text) for text in found[:MAX_CHOICES]]
 
 
 async def speaker_names(interaction: discord.Interaction, current: str) -> Choices:
@@ -215,3 +252,20 @@ async def via_kinds(interaction: discord.Interaction, current: str) -> Choices:
         ),
         current,
     )
+
+
+async def date_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Suggest dates in the campaign calendar's words: how the typed text reads, or the readings to choose."""
+    if interaction.guild is None:
+        return []
+    calendar = await services_of(interaction).calendars.calendar(
+        await campaign_here(interaction), viewer_of(interaction)
+    )
+    typed = current.strip()
+    if not typed:
+        return [app_commands.Choice(name=example(calendar), value=example(calendar))]
+    reading = read_date(typed[:100], calendar)
+    said = [calendar.say(reading.date)] if reading.date is not None else list(reading.choices)
+    if not said:  # a relative date ("three days later") or words still being typed: keep what was typed
+        said = [typed]
+    return [app_commands.Choice(name=clip(s, 100), value=s[:100]) for s in said[:25]]

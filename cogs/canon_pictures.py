@@ -56,7 +56,8 @@ async def send_timeline(interaction: discord.Interaction, era: str | None) -> No
     viewer = canon_options.viewer_of(interaction)
     if not interaction.response.is_done():
         await replies.think(interaction)
-    picture = await pictures_of(interaction).timeline(campaign, era, viewer=viewer)
+    lens = await canon_options.lens_of(interaction, campaign)
+    picture = await pictures_of(interaction).timeline(campaign, era, viewer=viewer, knowing=lens)
     await send_picture(interaction, picture, "timeline.png")
 
 
@@ -83,7 +84,12 @@ async def tree(
     viewer = canon_options.viewer_of(interaction)
     await replies.think(interaction)
     picture = await pictures_of(interaction).family_tree(
-        campaign, name, viewer=viewer, up=generations, down=generations
+        campaign,
+        name,
+        viewer=viewer,
+        up=generations,
+        down=generations,
+        knowing=await canon_options.lens_of(interaction, campaign),
     )
     await send_picture(interaction, picture, "family-tree.png")
 

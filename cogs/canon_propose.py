@@ -32,6 +32,7 @@ from cogs.canon_options import (
     Turns,
     Word,
     attribute_names,
+    date_choices,
     entity_name_list,
     entity_names,
     entity_types,
@@ -102,7 +103,7 @@ class ProposeCommands(commands.Cog):
         resolution=RESOLUTION_HELP,
         relies_on=RELIES_ON_HELP,
     )
-    @app_commands.autocomplete(subject=entity_names, attribute=attribute_names)
+    @app_commands.autocomplete(subject=entity_names, attribute=attribute_names, when=date_choices)
     async def propose_fact(
         self,
         interaction: discord.Interaction,
@@ -162,7 +163,13 @@ class ProposeCommands(commands.Cog):
         relies_on=RELIES_ON_HELP,
     )
     @app_commands.rename(target="object")
-    @app_commands.autocomplete(subject=entity_names, relation=relation_types, target=entity_names)
+    @app_commands.autocomplete(
+        subject=entity_names,
+        relation=relation_types,
+        target=entity_names,
+        since=date_choices,
+        until=date_choices,
+    )
     async def propose_relationship(
         self,
         interaction: discord.Interaction,
@@ -198,7 +205,7 @@ class ProposeCommands(commands.Cog):
         resolution=RESOLUTION_HELP,
         relies_on=RELIES_ON_HELP,
     )
-    @app_commands.autocomplete(subject=entity_names, state=state_tags, via=via_kinds)
+    @app_commands.autocomplete(subject=entity_names, state=state_tags, via=via_kinds, when=date_choices)
     async def propose_state(
         self,
         interaction: discord.Interaction,
@@ -232,7 +239,9 @@ class ProposeCommands(commands.Cog):
         resolution=RESOLUTION_HELP,
         relies_on=RELIES_ON_HELP,
     )
-    @app_commands.autocomplete(location=entity_names, era=entity_names, participants=entity_name_list)
+    @app_commands.autocomplete(
+        location=entity_names, era=entity_names, participants=entity_name_list, when=date_choices
+    )
     async def propose_event(
         self,
         interaction: discord.Interaction,

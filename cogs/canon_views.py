@@ -564,7 +564,7 @@ async def submit_modal(interaction: discord.Interaction, action: str, proposal_i
         if action == "edit":
             changes = edit_changes(proposal, values)
             proposal = await services.reviews.revise(proposal_id, changes, accept_as=actor)
-            done = edited_note(proposal)
+            done = edited_note(proposal, changed=bool(changes))
         else:
             accept = action == "rationale"
             rationale = str(values.get(RATIONALE_FIELD) or "").strip() or None

@@ -14,7 +14,10 @@ from bot.client import limits
 from bot.client.limits import fit_lines
 from canon.checks import RecordedConflict
 from canon.conflicts import ACCEPTED, DISMISSED, OPEN, ConflictPage, Resolution, Show
-from canon.models import Evidence
+from canon.models import Evidence, Viewer
+from canon.wording import PLAIN, warning_sentence
+from canon.wording.evidence import evidence_words
+from canon.wording.findings import kind_words
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import clip
 
@@ -35,8 +38,9 @@ def _escape(text: str) -> str:
 def _sides(sides: Iterable[dict[str, Any]]) -> list[str]:
     lines = []
     for side in sides:
-        evidence = [Evidence.model_validate(e).describe() for e in side.get("evidence") or []]
-        line = f"• {_escape(str(side.get('sentence', '')))}"
+        evidence = [evidence_words(Evidence.model_validate(e), Viewer.GM) for e in side.get("evidence") or []]
+        target = f" (fact {side['statement_id']})" if side.get("statement_id") else ""
+        line = f"• {warning_sentence(str(side.get('sentence', '')), PLAIN.rich(_escape))}{target}"
         if evidence:
             line += " — " + _escape("; ".join(evidence[:2]))
         lines.append(line)
@@ -71,12 +75,13 @@ def conflict_page_embed(page: ConflictPage) -> discord.Embed:
         return embed
     embed.description = f"{page.total} {shown}, newest first; page {page.page + 1} of {page.pages}."
     for conflict in page.conflicts:
-        lines = [_escape(clip(conflict.message, 400)), *_sides(conflict.details.get("sides") or [])]
+        message = warning_sentence(conflict.message, PLAIN.rich(_escape))
+        lines = [clip(message, 400), *_sides(conflict.details.get("sides") or [])]
         closed = closure_line(conflict)
         if closed:
             lines.append(closed)
         embed.add_field(
-            name=clip(f"#{conflict.id} · {conflict.kind.replace('_', ' ')}", limits.FIELD_NAME),
+            name=clip(f"{kind_words(conflict.kind)} (conflict {conflict.id})", limits.FIELD_NAME),
             value=fit_lines(lines, limits.FIELD_VALUE),
             inline=False,
         )

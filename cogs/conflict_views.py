@@ -117,7 +117,7 @@ class ConflictButton(
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=f"{'Resolve' if action == 'resolve' else 'Dismiss'} #{conflict_id}",
+                label=f"{'Resolve' if action == 'resolve' else 'Dismiss'} conflict {conflict_id}",
                 style=discord.ButtonStyle.success if action == "resolve" else discord.ButtonStyle.secondary,
                 custom_id=f"lk:conflict:{conflict_id}:{action}:{show.value}:{page}",
                 row=row,
@@ -150,7 +150,7 @@ class ReasonModal(discord.ui.Modal):
     def __init__(self, conflict_id: int, action: str, show: Show, page: int) -> None:
         resolve = action == "resolve"
         super().__init__(
-            title=clip(f"{'Resolve' if resolve else 'Dismiss'} conflict #{conflict_id}", limits.MODAL_TITLE),
+            title=clip(f"{'Resolve' if resolve else 'Dismiss'} conflict {conflict_id}", limits.MODAL_TITLE),
             custom_id=f"lk:conflictwhy:{conflict_id}:{action}:{show.value}:{page}",
             timeout=900,
         )

@@ -7,7 +7,7 @@ import datetime as dt
 import discord
 
 from bot.client.limits import clip as clip
-from canon.wording import PLAIN
+from canon.wording import PLAIN, CalendarWords
 from memory.scenes import Scene, SceneReport, SceneStatus, SpeakerKind, Turn
 
 COLOUR = discord.Colour.dark_gold()
@@ -31,23 +31,23 @@ def human_duration(delta: dt.timedelta) -> str:
     return "under a minute"
 
 
-def scene_started_embed(scene: Scene) -> discord.Embed:
-    """Render the announcement of a new scene."""
+def scene_started_embed(scene: Scene, words: CalendarWords = PLAIN.calendar) -> discord.Embed:
+    """Render the announcement of a new scene (its date in the campaign calendar's `words`)."""
     embed = discord.Embed(title=f"Scene {scene.story_order}: {scene.title}", colour=COLOUR)
     embed.description = "Every message in this channel is now logged as a turn of the scene."
     if scene.location:
         embed.add_field(name="Location", value=clip(scene.location, FIELD_LIMIT))
     if scene.world_date:
-        embed.add_field(name="In-world date", value=clip(PLAIN.date(scene.world_date), FIELD_LIMIT))
+        embed.add_field(name="In-world date", value=clip(words.date(scene.world_date), FIELD_LIMIT))
     embed.set_footer(text=f"Started by {scene.started_by_name or 'the GM'}")
     return embed
 
 
-def scene_time_text(scene: Scene) -> str:
-    """Return the announcement of a scene's new in-world date."""
+def scene_time_text(scene: Scene, words: CalendarWords = PLAIN.calendar) -> str:
+    """Return the announcement of a scene's new in-world date, in the campaign calendar's `words`."""
     return (
         f"🕰️ The in-world date of “{discord.utils.escape_markdown(scene.title)}” is now "
-        f"{PLAIN.date(scene.world_date)}. "
+        f"{words.date(scene.world_date)}. "
         "Facts proposed from now on are dated by it, unless they say otherwise."
     )
 

@@ -13,7 +13,7 @@ import discord
 
 from bot.client.limits import fit_lines
 from canon.models import AsOf, CanonLevel, EntityCard, StatementView, Viewer
-from canon.visibility import entity_hidden, may_see, view_hidden, visible_views
+from canon.visibility import Knowing, entity_hidden, entity_seen, visible_views
 from canon.wording import PLAIN, Wording, type_words
 from cogs.canon_embeds import (
     DESCRIPTION_LIMIT,
@@ -28,10 +28,10 @@ from cogs.embeds import COLOUR, clip
 
 
 def as_of_words(as_of: AsOf, words: Wording) -> str:
-    """Return the point a card looks from, in words ("now", "in year 300 of the Third Age, after scene 2")."""
+    """Return the point a card looks from, after "As of": "now", "year 300 of the Third Age, after scene 2"."""
     parts = []
     if as_of.world:
-        parts.append(f"in {words.date(as_of.world)}")
+        parts.append(words.date(as_of.world))
     if as_of.scene is not None:
         parts.append(f"after scene {as_of.scene}")
     if as_of.believed_at is not None:
@@ -67,17 +67,18 @@ def _fact_line(view: StatementView, card: EntityCard, viewer: Viewer, words: Wor
 
 
 def entity_card_embed(
-    card: EntityCard, *, viewer: Viewer, as_of: AsOf, words: Wording = PLAIN
+    card: EntityCard, *, viewer: Viewer, as_of: AsOf, words: Wording = PLAIN, knowing: Knowing | None = None
 ) -> discord.Embed:
-    """Render an entity's card: state, aliases, relations, key facts and their evidence."""
+    """Render an entity's card: state, aliases, relations, key facts and their evidence (a player's through
+    their character's lens, `knowing`)."""
     entity = card.entity
-    if not may_see(viewer, entity_hidden(entity)):
+    if not entity_seen(viewer, entity.visibility, entity.id, knowing, as_of):
         return discord.Embed(title="Not found", description="No such entity in this campaign's canon.")
     words = words.rich(escape)
     lock = f" {LOCK}" if entity_hidden(entity) else ""
     title = f"{entity.name} ({type_words(entity.type)}){lock}"
     embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=COLOUR)
-    facts = visible_views(card.facts, viewer)
+    facts = visible_views(card.facts, viewer, knowing, as_of)
     lines = []
     description = entity.description or _above(facts, "description")
     if description:
@@ -90,14 +91,11 @@ def entity_card_embed(
         lines.append("This was retconned: it is no longer canon.")
     embed.description = fit_lines(lines, 2000) or None
     state = card.state
-    if state is not None and not may_see(viewer, view_hidden(state)):
+    if state is not None and not visible_views([state], viewer, knowing, as_of):
         state = None
-    embed.add_field(
-        name="State",
-        value=statement_line(state, viewer=viewer, words=words) if state is not None else "unknown",
-        inline=False,
-    )
-    relations = visible_views(card.relations, viewer)
+    if state is not None:  # places and events have no state: nothing to say rather than "unknown"
+        embed.add_field(name="State", value=statement_line(state, viewer=viewer, words=words), inline=False)
+    relations = visible_views(card.relations, viewer, knowing, as_of)
     if relations:
         embed.add_field(
             name="Relations",
@@ -122,7 +120,7 @@ def entity_card_embed(
         )
     footer = f"As of {as_of_words(as_of, words)}"
     if viewer == Viewer.GM:
-        footer += f" · entity #{entity.id} · {LOCK} = GM only"
+        footer += f" · {LOCK} = GM only"
     embed.set_footer(text=footer)
     return shrink_to_limit(embed)
 
@@ -138,7 +136,8 @@ def timeline_embed(
         line = statement_line(view, evidence=False, viewer=viewer, words=words)
         if view.statement.provenance.level == CanonLevel.RETCONNED:
             replaced = view.statement.provenance.replaced_by
-            line = f"~~{line}~~ retconned" + (f" → `#{replaced}`" if replaced and viewer == Viewer.GM else "")
+            shown = replaced and viewer == Viewer.GM
+            line = f"~~{line}~~ retconned" + (f", replaced by (fact {replaced})" if shown else "")
         lines.append(line)
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT - 96) if lines else "Nothing recorded yet."
     footer = "Struck through: retconned (what was believed before)."

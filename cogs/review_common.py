@@ -132,13 +132,19 @@ async def asked_first(
     return True
 
 
-def edited_note(proposal: Proposal) -> str:
-    """Return what the GM reads after an Edit: accepted, or still pending because it now needs a reason."""
+def edited_note(proposal: Proposal, *, changed: bool = True) -> str:
+    """Return what the GM reads after an Edit: accepted (as corrected, or as it was when nothing was changed),
+    or still pending because it now needs a reason."""
     about = describe(proposal.content)
     if proposal.status == ProposalStatus.ACCEPTED:
-        return f"Corrected and accepted: {about}."
+        return (
+            f"Corrected and accepted: {about}."
+            if changed
+            else f"Nothing was changed; accepted as it was: {about}."
+        )
     return (
-        f"Corrected: {about}. It now conflicts with canon, so it is still undecided: press Accept and give "
+        f"{'Corrected' if changed else 'Nothing was changed'}: {about}. It "
+        f"{'now conflicts' if changed else 'conflicts'} with canon, so it is still undecided: press Accept and give "
         "a reason to accept it anyway, or Reject it."
     )
 

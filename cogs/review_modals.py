@@ -83,8 +83,10 @@ class RationaleModal(discord.ui.Modal):
                         required=False,
                         min_values=0,
                         max_values=1,
+                        # Nothing preselected: left alone, the reason stays with the GMs (as the label says).
+                        placeholder="Only GMs, unless you pick everyone",
                         options=[
-                            discord.SelectOption(label="Only GMs", value="private", default=True),
+                            discord.SelectOption(label="Only GMs", value="private"),
                             discord.SelectOption(label="Everyone at the table", value="public"),
                         ],
                     ),
@@ -119,7 +121,7 @@ class EditModal(discord.ui.Modal):
                         style=discord.TextStyle.paragraph
                         if name in {"value", "description"}
                         else discord.TextStyle.short,
-                        default=clip(str(value), _MAX.get(name, 100)) if value else None,
+                        default=_shown(value, name),
                         required=name not in OPTIONAL,
                         max_length=_MAX.get(name, 100),
                     ),
@@ -168,15 +170,23 @@ def modal_values(components: Any) -> dict[str, Any]:
     return found
 
 
+def _shown(value: Any, name: str) -> str | None:
+    """Return a field's current value as the edit modal shows it (None for an empty one)."""
+    return clip(str(value), _MAX.get(name, 100)) if value else None
+
+
 def edit_changes(proposal: Proposal, values: dict[str, Any]) -> dict[str, str | None]:
-    """Return the corrections of an edit modal's values for a proposal (a picked attribute name wins)."""
+    """Return the corrections of an edit modal's values for a proposal: only the fields the GM changed (a field
+    submitted as the modal showed it changes nothing; a picked attribute name wins)."""
     changes: dict[str, str | None] = {}
+    current = proposal.content.model_dump(mode="json")
     for name in EDITABLE[proposal.type]:
         typed = values.get(EDIT_FIELD.format(name))
-        if typed is not None:
-            changes[name] = str(typed)
+        if typed is None or str(typed).strip() == (_shown(current.get(name), name) or "").strip():
+            continue
+        changes[name] = str(typed)
     picked = values.get(ATTRIBUTE_PICK)
-    if picked and proposal.type == ProposalType.FACT:
+    if picked and proposal.type == ProposalType.FACT and str(picked[0]) != current.get("attribute"):
         changes["attribute"] = str(picked[0])
     return changes
 

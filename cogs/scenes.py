@@ -14,7 +14,9 @@ from bot.client import limits, replies
 from bot.client.client import Lorekeeper
 from canon.errors import InvalidInput
 from canon.story_clock import date_and_key, scene_time
+from canon.wording import PLAIN
 from cogs import canon_cards, canon_options, embeds, progress, voice_embeds
+from cogs.canon_options import date_choices
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
 from cogs.places import campaign_here
 from cogs.recaps import post_recap
@@ -47,8 +49,9 @@ class SceneCommands(commands.Cog):
     @app_commands.describe(
         title="What the scene is called",
         location="Where it takes place (a place of canon, or any words)",
-        date="A date on the campaign's calendar, e.g. year 300 of an era: <era key>.year_300",
+        date="The in-world date, as the table says it: year 363 of the Third Age, 17 Hearthmoon 340 TA",
     )
+    @app_commands.autocomplete(date=date_choices)
     @gm_only()
     async def start(
         self,
@@ -60,8 +63,10 @@ class SceneCommands(commands.Cog):
         """Start logging this channel's messages as the turns of a new scene."""
         guild = _guild(interaction)
         campaign = await campaign_here(interaction)
-        eras = await self.bot.services.queries.era_names(campaign) if date else {}
-        world_date, world_key = date_and_key(scene_time(date, None, eras=eras)) if date else (None, None)
+        calendar = await self.bot.services.calendars.calendar(campaign) if date else None
+        world_date, world_key = (
+            date_and_key(scene_time(date, None, calendar=calendar)) if date else (None, None)
+        )
         scene = await self.scenes.start_scene(
             campaign_id=campaign.id,
             guild_id=guild.id,
@@ -74,20 +79,23 @@ class SceneCommands(commands.Cog):
             location_id=await self.bot.services.queries.place_named(campaign, location),
         )
         await interaction.response.send_message(
-            embed=embeds.scene_started_embed(scene), allowed_mentions=NONE
+            embed=embeds.scene_started_embed(scene, calendar.words() if calendar else PLAIN.calendar),
+            allowed_mentions=NONE,
         )
 
     @scene.command(name="time", description="Move the scene's in-world date (GM)")
     @app_commands.describe(
-        when="A shift like +3 days or +1 month, or a date on the campaign's calendar, e.g. <era key>.year_300"
+        when="A date as the table says it (year 363 of the Third Age), or a step: three days later, next spring"
     )
+    @app_commands.autocomplete(when=date_choices)
     @gm_only()
     async def time(self, interaction: discord.Interaction, when: app_commands.Range[str, 1, 120]) -> None:
         """Move the running scene's date: facts proposed from now on are dated by it."""
         _guild(interaction)
-        eras = await self.bot.services.queries.era_names(await campaign_here(interaction))
-        scene = await self.scenes.set_time(interaction.channel_id or 0, when, eras=eras)
-        await interaction.response.send_message(embeds.scene_time_text(scene), allowed_mentions=NONE)
+        calendar = await self.bot.services.calendars.calendar(await campaign_here(interaction))
+        scene = await self.scenes.set_time(interaction.channel_id or 0, when, calendar=calendar)
+        text = embeds.scene_time_text(scene, calendar.words())
+        await interaction.response.send_message(text, allowed_mentions=NONE)
 
     @scene.command(name="status", description="Show the scene running in this channel")
     async def status(self, interaction: discord.Interaction) -> None:

@@ -7,14 +7,24 @@ cosine space, the offline embedding function of `memory.embedding` registered so
 download, the campaign and creation time as metadata), and `_call`, which runs the synchronous Chroma client in a
 worker thread and raises Chroma's untyped errors as the adapter's own error class. A subclass names that class
 and the wording of its messages as class attributes.
+
+Collections belong to an installation (one database): given an `owner` (its installation id and the database
+it lives in), a collection is named `lk_<installation>_<kind><campaign id>` (`lk_3f9a0c1d2e4b_c12`), so two
+databases sharing one Chroma server never meet. A marker collection `lk_<installation>` records the database;
+a second database carrying the same installation id (a copied database) is refused on first use, with the way
+out in the message. Collections an older version named `lk_c<id>` are renamed to this installation's name on
+first use (the first installation to use them claims them). Without an owner (benchmarks, tools) the names are
+`{prefix}{campaign_id}`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -25,7 +35,60 @@ if TYPE_CHECKING:
     from chromadb.api import ClientAPI
     from chromadb.api.models.Collection import Collection
 
-__all__ = ["ChromaCollections"]
+__all__ = ["ChromaCollections", "Owner", "Survey", "owned_name", "survey"]
+
+#: The kinds of collection, by the adapters' prefixes: lore chunks, NPC memories, scene moments.
+KINDS = ("c", "mem", "scn")
+_OWNED = re.compile(r"^lk_([0-9a-f]{12})_(c|mem|scn)(\d+)$")
+_MARKER = re.compile(r"^lk_([0-9a-f]{12})$")
+_LEGACY = re.compile(r"^lk_(c|mem|scn)(\d+)$")
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Whose collections an index reads and writes: an installation id and the database it lives in."""
+
+    installation: str
+    #: The database's address, password hidden (a copy elsewhere has another).
+    database: str
+
+
+def owned_name(installation: str, prefix: str, campaign_id: int) -> str:
+    """Return the name of an installation's collection of one kind for a campaign (`lk_<id>_c12`)."""
+    return f"lk_{installation}_{prefix.removeprefix('lk_')}{campaign_id}"
+
+
+@dataclass
+class Survey:
+    """The collections of one Chroma, as seen by one installation."""
+
+    #: This installation's collections whose campaign no longer exists (names).
+    orphans: list[str] = field(default_factory=list)
+    #: Collections named by an older version (`lk_c12`): nobody has claimed them yet.
+    legacy: list[str] = field(default_factory=list)
+    #: Other installations sharing this Chroma (ids), left alone.
+    others: set[str] = field(default_factory=set)
+    #: This installation's collections in use.
+    owned: int = 0
+
+
+def survey(names: list[str], installation: str, campaign_ids: set[int]) -> Survey:
+    """Sort collection names into this installation's (in use or orphaned), older ones and other installations'."""
+    found = Survey()
+    for name in names:
+        owned, marker, legacy = _OWNED.match(name), _MARKER.match(name), _LEGACY.match(name)
+        if owned is not None and owned.group(1) == installation:
+            if int(owned.group(3)) in campaign_ids:
+                found.owned += 1
+            else:
+                found.orphans.append(name)
+        elif owned is not None or (marker is not None and marker.group(1) != installation):
+            found.others.add((owned or marker).group(1))  # type: ignore[union-attr]
+        elif legacy is not None:
+            found.legacy.append(name)
+    found.orphans.sort()
+    found.legacy.sort()
+    return found
 
 
 class ChromaCollections:
@@ -49,6 +112,7 @@ class ChromaCollections:
         port: int = 8000,
         metadata: Mapping[str, str | int] | None = None,
         embedding_batch_size: int = DEFAULT_BATCH_SIZE,
+        owner: Callable[[], Awaitable[Owner]] | None = None,
     ) -> None:
         if path is None and host is None:
             raise ValueError("a Chroma index needs a path or a host")
@@ -62,10 +126,51 @@ class ChromaCollections:
         self._client: ClientAPI | None = None
         self._collections: dict[int, Collection] = {}
         self._lock = threading.Lock()
+        self._owner_of = owner
+        self.owner: Owner | None = None
 
     def name(self, campaign_id: int) -> str:
-        """Return the collection name of a campaign."""
-        return f"{self.prefix}{campaign_id}"
+        """Return the collection name of a campaign (its installation's, once the owner is known)."""
+        if self.owner is None:
+            return f"{self.prefix}{campaign_id}"
+        return owned_name(self.owner.installation, self.prefix, campaign_id)
+
+    async def ready(self) -> None:
+        """Learn the owner and check the marker once (every call does this first); raise `error` on a clash."""
+        problem = await self.clash()
+        if problem is not None:
+            raise self.error(problem)
+
+    async def clash(self) -> str | None:
+        """Return why this index refuses the Chroma it points at (another database's vectors), or None."""
+        if self._owner_of is None or self.owner is not None:
+            return None
+        owner = await self._owner_of()
+        try:
+            problem = await asyncio.to_thread(self._marker_problem, owner)
+        except Exception as error:  # Chroma's errors are untyped
+            raise self.error(self.failed.format(prefix=self.prefix, what="open", error=error)) from error
+        if problem is None:
+            self.owner = owner
+        return problem
+
+    def _marker_problem(self, owner: Owner) -> str | None:
+        client = self.client()
+        marker = client.get_or_create_collection(
+            f"lk_{owner.installation}",
+            metadata={"lk_installation": owner.installation, "lk_database": owner.database},
+            embedding_function=chroma_embedding_function(batch_size=self.embedding_batch_size),
+        )
+        database = (marker.metadata or {}).get("lk_database")
+        if database == owner.database:
+            return None
+        where = f"the Chroma server at {self.host}:{self.port}" if self.host else f"the index in {self.path}"
+        return (
+            f"{where} holds the vectors of installation {owner.installation} for another database ({database}); "
+            f"this database ({owner.database}) carries the same installation id, so it is a copy. Give the copy "
+            "its own with `lorekeeper db new-installation` (then `lorekeeper reindex` rebuilds its vectors), or "
+            "point it at a Chroma of its own."
+        )
 
     def client(self) -> ClientAPI:
         """Return the Chroma client, creating it on first use (blocking: call from a worker thread)."""
@@ -118,6 +223,10 @@ class ChromaCollections:
             except (NotFoundError, ValueError) as error:
                 if isinstance(error, ValueError) and "does not exist" not in str(error):
                     raise
+                claimed = self._claim_legacy(client, campaign_id, function)
+                if claimed is not None:
+                    self._collections[campaign_id] = claimed
+                    return claimed
                 if not create:
                     return None
                 meta: dict[str, Any] = {
@@ -136,8 +245,50 @@ class ChromaCollections:
             self._collections[campaign_id] = collection
             return collection
 
+    def _claim_legacy(self, client: ClientAPI, campaign_id: int, function: Any) -> Collection | None:
+        """Rename the campaign's collection of an older version (`lk_c12`) to this installation's name, if any."""
+        if self.owner is None:
+            return None
+        from chromadb.errors import NotFoundError
+
+        try:
+            legacy = client.get_collection(f"{self.prefix}{campaign_id}", embedding_function=function)
+        except (NotFoundError, ValueError):
+            return None
+        legacy.modify(name=self.name(campaign_id))
+        return client.get_collection(self.name(campaign_id), embedding_function=function)
+
+    def names(self) -> list[str]:
+        """Return the name of every collection of this Chroma (blocking: call from a worker thread)."""
+        return sorted(c if isinstance(c, str) else c.name for c in self.client().list_collections())
+
+    async def survey(self, campaign_ids: set[int]) -> Survey:
+        """Return this installation's orphaned collections, older ones and the other installations sharing it."""
+        await self.ready()
+        if self.owner is None:
+            raise ValueError("only an index with an owner can tell its collections from others'")
+        installation = self.owner.installation
+        names = await self._call("list the collections", self.names)
+        return survey(names, installation, campaign_ids)
+
+    async def prune(self, names: list[str]) -> None:
+        """Drop collections by name (a survey's orphans and older ones)."""
+
+        def work() -> None:
+            from chromadb.errors import NotFoundError
+
+            client = self.client()
+            with self._lock:
+                self._collections.clear()
+                for name in names:
+                    with contextlib.suppress(NotFoundError, ValueError):
+                        client.delete_collection(name)
+
+        await self._call("drop collections", work)
+
     async def _call(self, what: str, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run `function` in a worker thread; any failure of Chroma is raised as `error`."""
+        await self.ready()
         try:
             return await asyncio.to_thread(function, *args, **kwargs)
         except self.error:

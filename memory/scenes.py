@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.calendar import parse_date
+from canon.campaign_calendar import CampaignCalendar
 from canon.campaigns import CampaignRow
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.storage import Database, utc_now
@@ -343,7 +344,14 @@ class SceneService:
         (await self.open_channels()).add(channel_id)
         return scene
 
-    async def set_time(self, channel_id: int, when: str, eras: Mapping[str, str] | None = None) -> Scene:
+    async def set_time(
+        self,
+        channel_id: int,
+        when: str,
+        eras: Mapping[str, str] | None = None,
+        *,
+        calendar: CampaignCalendar | None = None,
+    ) -> Scene:
         """Move the in-world date of the channel's running scene to a date (on the campaign's `eras`, names by
         key) or by a shift (`+3 days`); facts proposed from now on take it."""
 
@@ -354,7 +362,8 @@ class SceneService:
                     "There is no running scene in this channel. A GM can start one with `/scene start`."
                 )
             current = parse_date(row.world_date) if row.world_date else None
-            row.world_date, row.world_key = date_and_key(scene_time(when, current, eras=eras))
+            moved = scene_time(when, current, eras=eras, calendar=calendar)
+            row.world_date, row.world_key = date_and_key(moved)
             await session.flush()
             return scene_from_row(row)
 

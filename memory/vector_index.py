@@ -18,7 +18,7 @@ a search learns the source of each hit without reading metadata (which costs mor
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, cast, runtime_checkable
 
@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict
 
-from memory.chroma_client import ChromaCollections
+from memory.chroma_client import ChromaCollections, Owner
 
 __all__ = [
     "VIEWS",
@@ -148,15 +148,30 @@ class ChromaVectorIndex(ChromaCollections):
         port: int = 8000,
         embedding_batch_size: int = 32,
         prefix: str = COLLECTION_PREFIX,
+        owner: Callable[[], Awaitable[Owner]] | None = None,
     ) -> None:
         super().__init__(
-            prefix=prefix, path=path, host=host, port=port, embedding_batch_size=embedding_batch_size
+            prefix=prefix,
+            path=path,
+            host=host,
+            port=port,
+            embedding_batch_size=embedding_batch_size,
+            owner=owner,
         )
 
     @classmethod
-    def from_settings(cls, data_dir: Path, host: str | None, port: int, batch_size: int) -> ChromaVectorIndex:
+    def from_settings(
+        cls,
+        data_dir: Path,
+        host: str | None,
+        port: int,
+        batch_size: int,
+        owner: Callable[[], Awaitable[Owner]] | None = None,
+    ) -> ChromaVectorIndex:
         """Return the index the settings describe (data_dir/chroma unless a Chroma server is configured)."""
-        return cls(path=data_dir / "chroma", host=host, port=port, embedding_batch_size=batch_size)
+        return cls(
+            path=data_dir / "chroma", host=host, port=port, embedding_batch_size=batch_size, owner=owner
+        )
 
     # -- the port ----------------------------------------------------------------------------------
 

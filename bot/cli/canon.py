@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
+from bot.cli.calendar import canon_calendar
 from bot.cli.canon_add import canon_add_app
+from bot.cli.canon_retcon import canon_retcon
 from bot.cli.common import Typer, checked, emit, fail, with_campaign
 
 if TYPE_CHECKING:
@@ -25,6 +27,8 @@ T = TypeVar("T")
 
 canon_app = Typer(help="Look up, check and write canon without Discord.", no_args_is_help=True)
 canon_app.add_typer(canon_add_app, name="add")
+canon_app.command("calendar")(canon_calendar)
+canon_app.command("retcon")(canon_retcon)
 
 
 class ViewerChoice(enum.StrEnum):
@@ -50,7 +54,7 @@ def _line(view: StatementView) -> str:
     s = view.statement
     lock = "[gm only] " if view_hidden(view) else ""
     retconned = " [retconned]" if s.provenance.level == CanonLevel.RETCONNED else ""
-    return f"#{s.id} {lock}{statement_words(view, PLAIN, Viewer.GM)}{retconned}"
+    return f"{lock}{statement_words(view, PLAIN, Viewer.GM)}{retconned} (fact {s.id})"
 
 
 def _card_text(card: EntityCard, as_of: str) -> str:
@@ -58,10 +62,11 @@ def _card_text(card: EntityCard, as_of: str) -> str:
 
     entity = card.entity
     lock = " [gm only]" if entity_hidden(entity) else ""
-    lines = [f"{entity.name} ({entity.type}, #{entity.id}){lock} — as of {as_of}"]
+    lines = [f"{entity.name} ({entity.type}){lock} — as of {as_of}"]
     if entity.aliases:
         lines.append("Also known as: " + ", ".join(entity.aliases))
-    lines.append("State: " + (_line(card.state) if card.state else "unknown"))
+    if card.state:  # a place or an event has no state: nothing to say, rather than "unknown"
+        lines.append("State: " + _line(card.state))
     lines += ["Relations:", *(f"  {_line(v)}" for v in card.relations)] if card.relations else []
     lines += ["Facts:", *(f"  {_line(v)}" for v in card.facts)] if card.facts else []
     return "\n".join(lines)
@@ -71,7 +76,10 @@ def _card_text(card: EntityCard, as_of: str) -> str:
 def canon_entity(
     name: Annotated[str, typer.Argument(help="The entity's name, alias or #id")],
     campaign: CampaignOption,
-    as_of: Annotated[str | None, typer.Option("--as-of", help="In-world date, like 3rd_age.year_300")] = None,
+    as_of: Annotated[
+        str | None,
+        typer.Option("--as-of", help="In-world date, as the table says it: year 300 of the Third Age"),
+    ] = None,
     as_of_scene: Annotated[
         int | None, typer.Option("--as-of-scene", help="As it stood after this scene (0: before any)")
     ] = None,
@@ -85,9 +93,17 @@ def canon_entity(
     from bot.services.canon_queries import parse_as_of
     from canon.models import Viewer
 
-    point = checked(lambda: parse_as_of(at_date=as_of, at_scene=as_of_scene, believed_at=believed_at))
+    point = checked(lambda: parse_as_of(at_scene=as_of_scene, believed_at=believed_at))
+    described = point.describe()
 
     async def work(services: Any, found: Any) -> EntityCard:
+        nonlocal point, described
+        if as_of:  # read on the campaign's calendar, as the table writes dates
+            calendar = await services.calendars.calendar(found, Viewer(viewer.value))
+            point = parse_as_of(
+                at_date=as_of, at_scene=as_of_scene, believed_at=believed_at, calendar=calendar
+            )
+            described = calendar.words().in_words(point.describe())
         card: EntityCard = await services.queries.card(found, name, viewer=Viewer(viewer.value), as_of=point)
         return card
 
@@ -95,7 +111,7 @@ def canon_entity(
     payload = {**card.model_dump(mode="json"), "as_of": point.model_dump(mode="json"), "viewer": viewer.value}
     if viewer == ViewerChoice.PLAYER:
         payload.pop("hidden_count", None)  # not even how much is hidden
-    emit(payload, as_json=as_json, text=lambda: _card_text(card, point.describe()))
+    emit(payload, as_json=as_json, text=lambda: _card_text(card, described))
 
 
 @canon_app.command("timeline")
@@ -127,7 +143,10 @@ def canon_neighbours(
     name: Annotated[str, typer.Argument(help="The entity's name, alias or #id")],
     campaign: CampaignOption,
     hops: Annotated[int, typer.Option("--hops", help="How many steps out (1 to 4)")] = 1,
-    as_of: Annotated[str | None, typer.Option("--as-of", help="In-world date, like 3rd_age.year_300")] = None,
+    as_of: Annotated[
+        str | None,
+        typer.Option("--as-of", help="In-world date, as the table says it: year 300 of the Third Age"),
+    ] = None,
     viewer: AsOption = ViewerChoice.PLAYER,
     as_json: JsonOption = False,
 ) -> None:
@@ -135,9 +154,14 @@ def canon_neighbours(
     from bot.services.canon_queries import parse_as_of
     from canon.models import Viewer
 
-    point = checked(lambda: parse_as_of(at_date=as_of))
+    point = checked(lambda: parse_as_of())
 
     async def work(services: Any, found: Any) -> Any:
+        nonlocal point
+        if as_of:  # read on the campaign's calendar, as the table writes dates
+            point = parse_as_of(
+                at_date=as_of, calendar=await services.calendars.calendar(found, Viewer(viewer.value))
+            )
         return await services.queries.neighbours(
             found, name, viewer=Viewer(viewer.value), hops=hops, as_of=point
         )
@@ -180,12 +204,19 @@ def canon_check(campaign: CampaignOption, as_json: JsonOption = False) -> None:
     def text() -> str:
         if not findings:
             return "No continuity problems."
-        lines = [f"{len(findings)} problem(s), {len(new)} new:"]
+        from canon.models import Viewer
+        from canon.wording import PLAIN, evidence_words, warning_sentence
+        from canon.wording.findings import kind_words
+
+        lines = [f"{len(findings)} problem{'s' if len(findings) != 1 else ''}, {len(new)} new:"]
         for f in findings:
-            lines.append(f"- [{f.kind.value}]{' (new)' if f.fingerprint in fresh else ''} {f.message}")
+            new_mark = " (new)" if f.fingerprint in fresh else ""
+            lines.append(f"- {kind_words(f.kind.value)}{new_mark}: {warning_sentence(f.message, PLAIN)}")
             for side in f.sides:
-                evidence = "; ".join(e.describe() for e in side.evidence)
-                lines.append(f"    {side.sentence}" + (f" — {evidence}" if evidence else ""))
+                evidence = "; ".join(evidence_words(e, Viewer.GM) for e in side.evidence)
+                handle = f" (fact {side.statement_id})" if side.statement_id else ""
+                said = warning_sentence(side.sentence, PLAIN)
+                lines.append(f"    {said}{handle}" + (f" — {evidence}" if evidence else ""))
         return "\n".join(lines)
 
     emit(
@@ -212,10 +243,25 @@ def canon_conflicts(campaign: CampaignOption, as_json: JsonOption = False) -> No
         [c.model_dump(mode="json") for c in recorded],
         as_json=as_json,
         text=lambda: (
-            "\n".join(f"#{c.id} [{c.kind}, {c.status}] {c.message}" for c in recorded)
+            "\n".join(
+                f"{_kind_words(c.kind)} ({c.status}): {_warning(c.message)} (conflict {c.id})"
+                for c in recorded
+            )
             or "No conflicts recorded."
         ),
     )
+
+
+def _kind_words(kind: str) -> str:
+    from canon.wording.findings import kind_words
+
+    return kind_words(kind)
+
+
+def _warning(message: str) -> str:
+    from canon.wording import PLAIN, warning_sentence
+
+    return warning_sentence(message, PLAIN)
 
 
 def _read_extension(path: Path) -> dict[str, Any] | None:

@@ -20,9 +20,14 @@ canon_add_app = Typer(
     help="Write canon directly, as the GM (the command is the evidence).", no_args_is_help=True
 )
 
+#: The exit code of a `canon add` that wrote canon and recorded a continuity conflict (1: nothing written).
+CONFLICT_RECORDED = 3
+
 CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
-WhenOption = Annotated[str | None, typer.Option("--when", help="In-world date, like 3rd_age.year_300")]
+WhenOption = Annotated[
+    str | None, typer.Option("--when", help="In-world date, as the table says it: year 300 of the Third Age")
+]
 GmOnlyOption = Annotated[bool, typer.Option("--gm-only", help="Hide it from players")]
 ReliesOnOption = Annotated[
     str | None, typer.Option("--relies-on", help="The facts it builds on, like 12 or 12,15")
@@ -49,14 +54,24 @@ def _add(campaign: str, kind: str, build: Callable[[], ProposalContent], as_json
     }
 
     def text() -> str:
-        lines = [f"Written to canon (changeset #{result.changeset_id}):"]
+        from canon.wording import PLAIN, warning_sentence
+
+        lines = ["Written to canon:"]
         lines += [f"  {describe(p.content)}" for p in result.accepted]
         if result.statement_ids:
-            lines.append("  facts: " + ", ".join(f"#{i}" for i in result.statement_ids))
-        lines += [f"  conflict [{f.kind.value}]: {f.message}" for f in result.findings]
+            lines.append("  as " + ", ".join(f"(fact {i})" for i in result.statement_ids))
+        if result.findings:
+            many = len(result.findings) != 1
+            lines.append(
+                f"It was written, and {len(result.findings)} continuity conflict{'s were' if many else ' was'} "
+                "recorded (see lorekeeper canon conflicts):"
+            )
+        lines += [f"  - {warning_sentence(f.message, PLAIN)}" for f in result.findings]
         return "\n".join(lines)
 
     emit(payload, as_json=as_json, text=text)
+    if result.findings:  # written, with a conflict recorded: scripts learn it from the exit code
+        raise typer.Exit(CONFLICT_RECORDED)
 
 
 @canon_add_app.command("fact")

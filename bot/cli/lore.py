@@ -364,14 +364,32 @@ def _answer_text(answer: Answer) -> str:
 
 
 def reindex(
-    campaign: CampaignOption,
+    campaign: Annotated[
+        str | None, typer.Option("--campaign", "-c", help="The campaign's name (to rebuild its indexes)")
+    ] = None,
     rechunk: Annotated[
         bool, typer.Option("--rechunk", help="Re-chunk every source from its stored copy")
+    ] = False,
+    prune: Annotated[
+        bool,
+        typer.Option(
+            "--prune",
+            help="Remove this installation's vector collections whose campaign is gone, and unclaimed ones of an "
+            "older version (other installations' are left alone)",
+        ),
     ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Rebuild a campaign's full-text and vector indexes from its sources (the sources are not touched)."""
     settings = settings_or_exit()
+    if campaign is None and not prune:
+        fail(
+            "Name the campaign to reindex with --campaign NAME, or give --prune to remove orphaned collections."
+        )
+    if prune:
+        _prune(settings, as_json=as_json)
+    if campaign is None:
+        return
 
     async def work(services: Any) -> Any:
         target = await services.campaigns.by_name(campaign)
@@ -396,6 +414,24 @@ def reindex(
     )
     if report.vector_error:
         raise typer.Exit(1)
+
+
+def _prune(settings: Any, *, as_json: bool) -> None:
+    """Remove this installation's orphaned vector collections and an older version's unclaimed ones."""
+    from bot.ops.collections import prune_collections
+
+    if not settings.embedding.enabled:
+        fail("Semantic search is switched off (embedding.enabled = false): there are no vector collections.")
+    pruned = run_async(lambda: with_services(settings, lambda s: prune_collections(settings, s.db)))
+    emit(
+        {"pruned": pruned},
+        as_json=as_json,
+        text=lambda: (
+            f"Removed {len(pruned)} vector collection(s): {', '.join(pruned)}."
+            if pruned
+            else "No orphaned vector collections: nothing to remove."
+        ),
+    )
 
 
 # ------------------------------------------------------------------------------------------------ sources

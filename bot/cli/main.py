@@ -89,6 +89,32 @@ def db_upgrade() -> None:
     typer.echo(f"Database at revision {', '.join(sorted(revisions))}: {shown}")
 
 
+@db_app.command("new-installation")
+def db_new_installation() -> None:
+    """Give this database a new installation id: for a copy of another database that shares its Chroma."""
+    from bot.ops.installation import Installation
+    from bot.schema import database
+    from canon.storage import Database
+
+    settings = settings_or_exit()
+
+    async def work() -> tuple[str, str]:
+        db = Database.from_url(settings.resolved_database_url)
+        try:
+            await database.upgrade(db)
+            installation = Installation(db)
+            old = await installation.id()
+            return old, await installation.renew()
+        finally:
+            await db.dispose()
+
+    old, new = run_async(work)
+    typer.echo(
+        f"This database is now installation {new} (it was {old}); its vector collections start empty: run "
+        "`lorekeeper reindex --campaign NAME` for each campaign to rebuild them from the database."
+    )
+
+
 @campaign_app.command("create")
 def campaign_create(
     name: Annotated[str, typer.Argument(help="A unique name for the campaign")],

@@ -66,6 +66,7 @@ async def run_bot(settings: Settings) -> int:
     from bot.app import build_services
     from bot.client.client import create_bot
     from bot.ops.backup import BackupError, RunLock, sqlite_path
+    from bot.ops.collections import refusal
 
     try:  # before the migrations: a restore refuses while a bot holds it, and no bot starts during one
         lock = RunLock(settings.data_dir) if sqlite_path(settings) is not None else None
@@ -79,6 +80,13 @@ async def run_bot(settings: Settings) -> int:
             typer.echo(refused[1], err=True)
             return refused[0]
         services = await build_services(settings)
+        clash = await refusal(settings, services.installation)
+        if clash is not None:
+            await services.close()
+            typer.echo(f"Not starting: {clash}", err=True)
+            if lock is not None:
+                lock.release()
+            return 1
     except BaseException:
         if lock is not None:
             lock.release()

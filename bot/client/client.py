@@ -33,12 +33,15 @@ EXTENSIONS = (
     "cogs.turns",
     "cogs.canon",
     "cogs.canon_pictures",  # adds /canon tree to cogs.canon's group: after it
+    "cogs.knowledge",  # adds /canon reveal, unreveal and known to cogs.canon's group: after it
     "cogs.voice",
     "cogs.npc_memory_tools",  # adds to cogs.voice's /npc group: after it
     "cogs.operations",
     "cogs.lore",
     "cogs.notes",
+    "cogs.characters",
     "cogs.campaign",
+    "cogs.calendar",
     "cogs.health",  # the heartbeat `lorekeeper doctor --live` reads
 )
 

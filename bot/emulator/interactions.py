@@ -316,7 +316,9 @@ def modal_submission(
     """Build a modal submit's components (and resolved attachments) from the modal and the values typed in.
 
     Values by custom_id: a string for text inputs and radio groups, a bool for checkboxes, a list
-    for selects and checkbox groups, a list of ``Attachment`` records for file uploads.
+    for selects and checkbox groups, a list of ``Attachment`` records for file uploads. A field left out is
+    submitted as the person left it: a text input with its prefilled value, a select with its preselected
+    (``default``) options, or none.
     """
     unknown = set(values)
     resolved: dict[str, dict[str, Any]] = {}
@@ -343,7 +345,9 @@ def modal_submission(
         elif kind == RADIO_GROUP:
             entry["value"] = value
         else:
-            picked = list(value or [])
+            # As Discord: a select left alone submits the options shown as chosen (`default`), and only those.
+            untouched = [o["value"] for o in component.get("options") or [] if o.get("default")]
+            picked = list(value) if value is not None else untouched
             if kind == FILE_UPLOAD:
                 for att in picked:
                     if not isinstance(att, Attachment):

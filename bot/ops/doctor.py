@@ -230,7 +230,12 @@ async def run_checks(settings: Settings, *, live: bool = False) -> list[Check]:
         check_scheduler_driver(settings),
     ]
     checks.append(await check_database(settings))
-    checks.append(await check_chroma(settings))
+    chroma = await check_chroma(settings)
+    checks.append(chroma)
+    if chroma.ok and not chroma.warning:
+        from bot.ops.collections import check_collections
+
+        checks.append(await check_collections(settings))
     checks.append(check_embedding_model(settings))
     checks.append(await check_llm(settings))
     running = check_heartbeat(settings)

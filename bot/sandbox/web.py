@@ -11,6 +11,7 @@ import json
 import logging
 from importlib import resources
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from aiohttp import BodyPartReader, web
 
@@ -64,6 +65,12 @@ def _int(value: Any, what: str) -> int:
         raise ActionRefused(f"The request names no valid {what}.") from None
 
 
+def _same_origin(origin: str, request: web.Request) -> bool:
+    """Return whether an Origin header names this server as the request reached it (scheme, host and port)."""
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == (request.host or "").lower()
+
+
 def _allowed_hosts(host: str) -> set[str]:
     names = {host, "127.0.0.1", "localhost", "[::1]"}
     return {n.lower() for n in names}
@@ -71,11 +78,19 @@ def _allowed_hosts(host: str) -> set[str]:
 
 @web.middleware
 async def guard(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> Any:
-    """Refuse requests for another host name (DNS rebinding) and cross-site actions; add security headers."""
+    """Refuse requests for another host name (DNS rebinding) and cross-site actions; add security headers.
+
+    Every method is checked: a rebound name reading `/api/state` would read the world as anyone. A request a
+    browser sends from another page carries that page's Origin: refused whatever its method. An action also
+    carries the page's own header, with its one value.
+    """
     allowed = request.app[HOSTS_KEY]
     host = (request.host or "").rsplit(":", 1)[0].lower()
     if allowed is not None and host not in allowed:
         return web.Response(status=421, text="This sandbox answers only to the address it was started on.")
+    origin = request.headers.get("Origin")
+    if origin is not None and not _same_origin(origin, request):
+        return web.json_response({"error": "Requests come from the sandbox's own page."}, status=403)
     if request.method == "POST" and request.headers.get(ACTION_HEADER) != "1":
         return web.json_response({"error": "Actions come from the sandbox's own page."}, status=403)
     try:

@@ -23,6 +23,7 @@ def metadata() -> MetaData:
     import bot.schema.ops_tables
     import bot.schema.review_cards  # noqa: F401
     import canon.campaigns
+    import canon.knowledge.tables
     import canon.structured.tables
     import canon.tables  # noqa: F401
     import memory.journal

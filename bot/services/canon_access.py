@@ -12,6 +12,7 @@ from canon.gate import CanonizationGate
 from canon.graph import CanonReader
 from canon.models import Viewer
 from canon.ontology import Ontology, base_ontology
+from canon.visibility import Knowing
 
 
 class CanonAccess:
@@ -38,7 +39,9 @@ class CanonAccess:
         """Return the canonization gate with the campaign's ontology."""
         return CanonizationGate(self.ontology_for(campaign))
 
-    async def reader(self, session: AsyncSession, campaign: Campaign, viewer: Viewer) -> CanonReader:
+    async def reader(
+        self, session: AsyncSession, campaign: Campaign, viewer: Viewer, knowing: Knowing | None = None
+    ) -> CanonReader:
         """Return a canon reader for a campaign and viewer.
 
         Lineages are cached: only a rebase moves one, and it moves the branch's own fork point (a branch with
@@ -53,7 +56,7 @@ class CanonAccess:
         steps = self._lineages.get(key)
         if steps is None:
             steps = self._lineages[key] = await lineage(session, campaign.id)
-        return CanonReader(session, steps, self.ontology_for(campaign), viewer=viewer)
+        return CanonReader(session, steps, self.ontology_for(campaign), viewer=viewer, knowing=knowing)
 
     def forget_lineage(self, campaign_id: int) -> None:
         """Drop the cached lineage of a campaign (after a rebase or a delete)."""

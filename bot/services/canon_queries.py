@@ -16,14 +16,20 @@ from bot.services.canon_access import CanonAccess
 from bot.services.wording import wording_for
 from canon import conflicts as lifecycle
 from canon.calendar import DateError, check_era, parse_date, real_time_problem
+from canon.campaign_calendar import CampaignCalendar
 from canon.campaigns import Campaign
 from canon.checks import RecordedConflict, record_findings, recorded_conflicts, whole_graph_findings
 from canon.continuity import Finding, world_key
+from canon.date_reading import read_date
 from canon.errors import GameError, InvalidInput
 from canon.models import NOW, AsOf, EntityCard, EntityRef, StatementView, Viewer
 from canon.ontology import attribute_key
 from canon.storage import Database
+from canon.visibility import Knowing
 from canon.wording import Wording
+
+#: A player's lens on canon: what their character knows (None: public canon only, or the GM).
+Lens = Knowing | None
 
 #: How many suggestions an autocomplete asks for at most.
 SUGGESTIONS = 25
@@ -35,11 +41,18 @@ def parse_as_of(
     at_scene: int | None = None,
     believed_at: str | None = None,
     eras: Mapping[str, str] | None = None,
+    calendar: CampaignCalendar | None = None,
 ) -> AsOf:
     """Return an as-of point from command arguments, or raise `InvalidInput` showing the expected forms (a
-    date's era must be one of the campaign's `eras`, names by key, when given)."""
+    date is read on the campaign's `calendar` as the table types it, when given; else its era must be one of
+    the campaign's `eras`, names by key)."""
     world = world_k = None
-    if at_date:
+    if at_date and calendar is not None:
+        reading = read_date(at_date, calendar)
+        if reading.date is None:
+            raise InvalidInput(reading.sentence())
+        world, world_k = str(reading.date), world_key(reading.date)
+    elif at_date:
         try:
             date = check_era(parse_date(at_date.strip()), at_date.strip(), eras or {})
         except DateError as error:
@@ -77,11 +90,11 @@ class CanonQueries:
             return await reader.card(entity, as_of)
 
     async def worded_card(
-        self, campaign: Campaign, name: str, *, viewer: Viewer, as_of: AsOf = NOW
+        self, campaign: Campaign, name: str, *, viewer: Viewer, as_of: AsOf = NOW, knowing: Lens = None
     ) -> tuple[EntityCard, Wording]:
         """Return an entity's card as of a point, for a viewer, with the words to show it in."""
         async with self.db.session() as session:
-            reader = await self.access.reader(session, campaign, viewer)
+            reader = await self.access.reader(session, campaign, viewer, knowing)
             entity = await reader.resolve(name, as_of)
             card = await reader.card(entity, as_of)
             cited = [e for v in (card.state, *card.relations, *card.facts) if v for e in v.statement.evidence]
@@ -96,11 +109,11 @@ class CanonQueries:
         return name, views
 
     async def worded_timeline(
-        self, campaign: Campaign, name: str, *, viewer: Viewer
+        self, campaign: Campaign, name: str, *, viewer: Viewer, knowing: Lens = None
     ) -> tuple[str, list[StatementView], Wording]:
         """Return an entity's name, its timeline and the words to show it in."""
         async with self.db.session() as session:
-            reader = await self.access.reader(session, campaign, viewer)
+            reader = await self.access.reader(session, campaign, viewer, knowing)
             entity = await reader.resolve(name)
             views = await reader.timeline(entity.id)
             words = await wording_for(session, reader, [e for v in views for e in v.statement.evidence])
@@ -143,12 +156,12 @@ class CanonQueries:
         return None
 
     async def autocomplete(
-        self, campaign: Campaign, prefix: str, *, viewer: Viewer, speaking: bool = False
+        self, campaign: Campaign, prefix: str, *, viewer: Viewer, speaking: bool = False, knowing: Lens = None
     ) -> list[EntityRef]:
         """Return the entities whose names start with `prefix` that the viewer may see, for an autocomplete box
         (`speaking`: only beings that can speak), at most `SUGGESTIONS`."""
         async with self.db.session() as session:
-            reader = await self.access.reader(session, campaign, viewer)
+            reader = await self.access.reader(session, campaign, viewer, knowing)
             refs = await reader.autocomplete(prefix, limit=4 * SUGGESTIONS if speaking else SUGGESTIONS)
         return [r for r in refs if not speaking or reader.ontology.can_speak(r.type)][:SUGGESTIONS]
 

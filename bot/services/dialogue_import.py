@@ -88,7 +88,7 @@ class DialogueImportService:
         found: dict[str, tuple[SpeakerKind, str]] = {}
         async with self.canon.db.session() as session:
             reader = await self.access.reader(session, campaign, Viewer.GM)
-            words = CalendarWords(eras=await reader.era_names())
+            words = (await reader.calendar()).words()
             for name in sorted(names):
                 if name.casefold() in ("gm", "narrator"):
                     found[name] = (_KINDS[name.casefold()], name)

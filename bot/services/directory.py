@@ -13,7 +13,7 @@ from bot.services.canon_access import CanonAccess
 from canon.campaigns import Campaign
 from canon.models import Viewer
 from canon.storage import Database
-from canon.visibility import entity_hidden, may_see
+from canon.visibility import Knowing, entity_hidden
 
 PAGE_SIZE = 15
 MAX_FILTER = 40
@@ -49,21 +49,27 @@ class Directory:
         self.access = access
 
     async def page(
-        self, campaign: Campaign, viewer: Viewer, *, kind: str | None, text: str | None, page: int = 0
+        self,
+        campaign: Campaign,
+        viewer: Viewer,
+        *,
+        kind: str | None,
+        text: str | None,
+        page: int = 0,
+        knowing: Knowing | None = None,
     ) -> DirectoryPage:
         """Return a page of the directory (pages past the end show the last one)."""
         ontology = self.access.ontology_for(campaign)
         wanted = ontology.entity_type(kind.strip()) if kind and kind.strip() else None
         needle = " ".join((text or "").split()).casefold()[:MAX_FILTER] or None
         async with self.db.session() as session:
-            reader = await self.access.reader(session, campaign, viewer)
+            reader = await self.access.reader(session, campaign, viewer, knowing)
             entities = await reader.all_entities()
         listed = [
             DirectoryEntry(e.id, e.name, e.type, entity_hidden(e))
             for e in entities.values()
             if (wanted is None or ontology.is_a(e.type, [wanted]))
             and (needle is None or needle in e.name.casefold())
-            and may_see(viewer, entity_hidden(e))  # belt and braces: the reader left them out
         ]
         listed.sort(key=lambda e: (e.name.casefold(), e.id))
         pages = max(1, -(-len(listed) // PAGE_SIZE))

@@ -115,42 +115,13 @@ def written_answer(question: str, reply: LoreReply, citations: Sequence[Citation
     return ShortAnswer(text=" ".join([text, *stale]), mode=AnswerMode.LLM, known=True, citations=marked)
 
 
-_ATTRIBUTE = re.compile(r"^(?P<subject>.+?): (?P<predicate>[^=]+?) = (?P<value>.+)$")
-
-
-def _fact_secrets(player: CanonFact | None, gm: CanonFact) -> list[Secret]:
-    """Return what a GM's card of an entity holds that the player's card does not, as the guard's secrets."""
-    label = f"GM-only canon of {gm.entity_name}"
-    if player is None:  # the entity itself is GM-only
-        text = " ".join([gm.entity_name, gm.description or "", *gm.facts])
-        return [Secret.entity((gm.entity_name,), text, label=label)]
-    secrets = []
-    for line in gm.facts:
-        if line in player.facts:
-            continue
-        match = _ATTRIBUTE.match(line)
-        if match is not None:
-            secrets.append(Secret.fact((match["subject"],), match["predicate"], match["value"], label=label))
-        else:
-            secrets.append(Secret(text=line, label=label))
-    shown = set(player.relations)
-    secrets += [
-        Secret.relation((r.subject,), r.predicate, (r.object,), label=label)
-        for r in gm.relations
-        if r not in shown
-    ]
-    return secrets
-
-
 def guarded_material(player: Answer, gm: Answer) -> tuple[list[Secret], list[str]]:
     """Return the GM-only material a question reaches (secrets) and what a player may see of it (public)."""
     public = [r.text for r in player.results] + [
         " ".join([f.entity_name, f.description or "", *f.facts]) for f in player.canon_facts
     ]
     secrets = [Secret(text=r.text, label=f"hidden source {r.source_title}") for r in gm.results if r.hidden]
-    cards = {f.entity_id: f for f in player.canon_facts}
-    for fact in gm.canon_facts:
-        secrets += _fact_secrets(None if fact.hidden else cards.get(fact.entity_id), fact)
+    secrets += [secret for fact in gm.canon_facts for secret in fact.secrets]
     return secrets, public
 
 

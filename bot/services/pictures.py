@@ -14,6 +14,7 @@ from canon.campaigns import Campaign
 from canon.models import Viewer
 from canon.render import Picture, family_tree_of, render_family_tree, render_timeline, timeline_of
 from canon.storage import Database
+from canon.visibility import Knowing
 
 
 class PictureService:
@@ -24,24 +25,35 @@ class PictureService:
         self.access = access
 
     async def family_tree(
-        self, campaign: Campaign, name: str, *, viewer: Viewer, up: int = 3, down: int = 3
+        self,
+        campaign: Campaign,
+        name: str,
+        *,
+        viewer: Viewer,
+        up: int = 3,
+        down: int = 3,
+        knowing: Knowing | None = None,
     ) -> Picture:
         """Return the family tree of a person (ancestors and descendants) or of a lineage (its members)."""
         async with self.db.session() as session:
-            reader = await self.access.reader(session, campaign, viewer)
+            reader = await self.access.reader(session, campaign, viewer, knowing)
             tree = await family_tree_of(reader, name, up=up, down=down)
         return await asyncio.to_thread(render_family_tree, tree)
 
-    async def timeline(self, campaign: Campaign, era: str | None = None, *, viewer: Viewer) -> Picture:
+    async def timeline(
+        self, campaign: Campaign, era: str | None = None, *, viewer: Viewer, knowing: Knowing | None = None
+    ) -> Picture:
         """Return the campaign's timeline, or one era's (its sub-eras included)."""
         async with self.db.session() as session:
-            reader = await self.access.reader(session, campaign, viewer)
+            reader = await self.access.reader(session, campaign, viewer, knowing)
             data = await timeline_of(reader, era)
         return await asyncio.to_thread(render_timeline, data)
 
-    async def is_era(self, campaign: Campaign, name: str, *, viewer: Viewer) -> bool:
+    async def is_era(
+        self, campaign: Campaign, name: str, *, viewer: Viewer, knowing: Knowing | None = None
+    ) -> bool:
         """Tell whether a name means an era (so `/canon timeline <name>` draws it instead of listing facts)."""
         async with self.db.session() as session:
-            reader = await self.access.reader(session, campaign, viewer)
+            reader = await self.access.reader(session, campaign, viewer, knowing)
             found = await reader.find_exact(name)
         return len(found) == 1 and reader.ontology.is_a(found[0].type, ["Era"])

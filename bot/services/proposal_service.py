@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.canon_access import CanonAccess
 from canon.campaigns import Campaign
+from canon.date_reading import scene_anchor
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.gate import Draft
 from canon.graph import CanonReader
@@ -21,6 +22,7 @@ from canon.models import Authority, Evidence, EvidenceKind, Viewer
 from canon.ontology import Ontology
 from canon.proposals import Proposal, ProposalContent, dated_by_scene
 from canon.storage import Database
+from canon.visibility import Knowing
 from memory.scenes import Actor, SceneService, SceneStatus, SpeakerKind, Turn, load_scene, scene_turns
 
 log = logging.getLogger(__name__)
@@ -38,9 +40,12 @@ class ProposalService:
         """Return the campaign's ontology (`CanonAccess.ontology_for`)."""
         return self.access.ontology_for(campaign)
 
-    async def reader(self, session: AsyncSession, campaign: Campaign, viewer: Viewer) -> CanonReader:
-        """Return a canon reader for a campaign and viewer (`CanonAccess.reader`)."""
-        return await self.access.reader(session, campaign, viewer)
+    async def reader(
+        self, session: AsyncSession, campaign: Campaign, viewer: Viewer, knowing: Knowing | None = None
+    ) -> CanonReader:
+        """Return a canon reader for a campaign and viewer, through a character's lens if given
+        (`CanonAccess.reader`)."""
+        return await self.access.reader(session, campaign, viewer, knowing)
 
     async def propose(
         self,
@@ -79,8 +84,13 @@ class ProposalService:
             # Names resolve as the proposer sees canon: a player naming a GM-only entity gets a new-entity
             # proposal (the GM sorts it out), never a hint that the hidden entity exists.
             reader = await self.access.reader(session, campaign, Viewer.GM if actor.is_gm else Viewer.PLAYER)
-            return await self.access.gate_for(campaign).propose(
-                session, reader, draft, scene_id=scene.id, story_order=loaded.story_order, warn=True
+            gate, order, anchor = (
+                self.access.gate_for(campaign),
+                loaded.story_order,
+                scene_anchor(loaded.world_date),
+            )
+            return await gate.propose(
+                session, reader, draft, scene_id=scene.id, story_order=order, warn=True, anchor=anchor
             )
 
         return await self.db.run(work)

@@ -19,6 +19,7 @@ from bot.services.wording import wording_for
 from canon import campaigns
 from canon.campaigns import Campaign, ChangesetKind, ChangesetRow
 from canon.continuity import Finding
+from canon.date_reading import scene_anchor
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.gate import DEFAULT_POLICY, authority_policy
 from canon.models import Viewer
@@ -242,7 +243,10 @@ class ReviewService:
                 raise Conflict(f"The scene “{scene.title}” is already committed; nothing changed.")
             reader = await self.access.reader(session, campaign, Viewer.GM)
             story_order = scene.story_order if scene is not None else None
-            proposal = await gate.revise(session, reader, proposal_id, content, story_order=story_order)
+            anchor = scene_anchor(scene.world_date if scene is not None else None)  # "a day later" in an Edit
+            proposal = await gate.revise(
+                session, reader, proposal_id, content, story_order=story_order, anchor=anchor
+            )
             if accept_as is None or proposal.needs_rationale:
                 return proposal
             return await gate.decide(

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from canon.errors import NotFound
 from canon.graph import CanonReader
 from canon.models import Evidence, EvidenceKind
-from canon.wording import CalendarWords, SceneWords, TurnWords, Wording
+from canon.wording import SceneWords, TurnWords, Wording
 from memory.scenes import load_scene, scene_turns
 
 #: A card cites at most this many scenes and this many turns of each in words; the rest reads without names.
@@ -75,4 +75,4 @@ async def wording_for(
         ):
             if fact.value:
                 sexes.setdefault(fact.subject_id, fact.value)
-    return Wording(calendar=CalendarWords(eras=await reader.era_names()), scenes=scenes, sexes=sexes)
+    return Wording(calendar=(await reader.calendar()).words(), scenes=scenes, sexes=sexes)

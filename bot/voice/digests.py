@@ -16,21 +16,24 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.llm.client import LLMOutputInvalid, LLMUnavailable
-from bot.voice.common import VoiceDeps
+from bot.voice.common import VoiceDeps, cards
 from bot.voice.extraction import names_in, transcript_lines
 from bot.voice.material import (
     STAGING_SPEAKERS,
+    card_line,
     extractive_memories,
     first_mention,
+    gm_words,
     is_npc_type,
     scene_heading,
 )
 from bot.voice.prompts import NpcMemoriesReply, npc_memory_messages, summary_messages
 from canon.campaigns import Campaign, get_campaign
 from canon.errors import Conflict, GameError
-from canon.models import Viewer
+from canon.models import EntityCard, Viewer
 from memory import digests as digest_repo
 from memory.digests import SceneDigest, extractive_summary
+from memory.leaks import Secret, card_secrets, find_leaks
 from memory.npc_memory import DocType, MemoryRecord, NewMemory, ScopeKind, memories_of
 from memory.scenes import Scene, SceneStatus, SpeakerKind, load_scene, scene_turns
 from memory.tokens import truncate_to_tokens
@@ -110,9 +113,11 @@ class Digests:
                     present_ids.add((await reader.resolve(name)).id)
             entities = await reader.entities(present_ids)
             already = {m.npc_id for m in await _scene_memories(session, campaign.id, scene.id)}
+            players = await deps.canon.reader(session, campaign, Viewer.PLAYER)
+            guard = _guard(turns, *await cards(reader, players, set(entities)))
         ontology = deps.canon.ontology_for(campaign)
         npcs = [e for e in entities.values() if is_npc_type(ontology, e.type)]
-        summary, method = await self._summary(campaign, scene, turns)
+        summary, method = await self._summary(campaign, scene, turns, guard)
         report = DigestReport(scene_id=scene.id, summary=summary, summary_method=method)
         for npc in sorted(npcs, key=lambda e: e.id):
             if npc.id in already:
@@ -137,7 +142,11 @@ class Digests:
         await deps.moments.save(digest, story_order=scene.story_order)
         return report
 
-    async def _summary(self, campaign: Campaign, scene: Scene, turns: Sequence[Any]) -> tuple[str, str]:
+    async def _summary(
+        self, campaign: Campaign, scene: Scene, turns: Sequence[Any], guard: tuple[list[Secret], list[str]]
+    ) -> tuple[str, str]:
+        """Return the scene's summary and how it was made: the model's, unless it tells GM-only canon (a recap
+        posts it where players read it), else an extractive one from the table's own turns."""
         llm = self.deps.llm
         if llm is not None and turns:
             transcript = "\n".join(f"[{n}] {line}" for n, line in transcript_lines(turns))
@@ -150,9 +159,14 @@ class Digests:
                     max_tokens=300,
                     temperature=0.2,
                 )
-                text = " ".join(completion.text.split())
-                if text:
-                    return text[:2000], "llm"
+                text = " ".join(completion.text.split())[:2000]
+                leaks = find_leaks(text, *guard) if text else []
+                if leaks:
+                    log.warning(
+                        "the summary of scene %s told GM-only canon (%s); not kept", scene.id, leaks[0].label
+                    )
+                elif text:
+                    return text, "llm"
             except LLMUnavailable as error:
                 log.warning("the scene summary falls back to an extractive one: %s", error)
         return extractive_summary(scene.title, scene.location, turns), "extractive"
@@ -326,3 +340,13 @@ def _link_memories(
 
 async def _scene_memories(session: AsyncSession, campaign_id: int, scene_id: int) -> list[MemoryRecord]:
     return await memories_of(session, campaign_id, scene_id=scene_id, include_forgotten=True)
+
+
+def _guard(
+    turns: Sequence[Any], gm_cards: dict[int, EntityCard], player_cards: dict[int, EntityCard]
+) -> tuple[list[Secret], list[str]]:
+    """Return what a summary must not tell (the present entities' GM-only canon, from their GM cards) and what
+    players already know (their cards, what the GM and the narrator said at the table; never a player's guess)."""
+    secrets = [secret for card in gm_cards.values() for secret in card_secrets(card)]
+    narrated = [t.text for t in turns if t.speaker == SpeakerKind.NARRATOR and not t.is_deleted]
+    return secrets, gm_words(turns) + narrated + [card_line(card) for card in player_cards.values()]

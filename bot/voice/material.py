@@ -12,7 +12,7 @@ from canon.graph import fold
 from canon.models import EntityCard, StatementKind
 from canon.ontology import Ontology
 from canon.visibility import entity_hidden, view_hidden
-from memory.leaks import Secret
+from memory.leaks import CARD_LABEL, Secret, card_secrets
 from memory.npc_memory import DocType, MemoryRecord, NewMemory, ScopeKind
 from memory.scenes import Scene, SpeakerKind, Turn
 
@@ -20,8 +20,6 @@ NPC_TYPES = ("Person", "Creature", "Deity")
 MAX_FACTS_PER_CARD = 12
 EXTRACTIVE_MEMORIES = 4
 QUOTE_CHARS = 300
-#: How the label of a secret from an entity's card begins (the GM reads it when a reply is held back).
-CARD_LABEL = "hidden canon about "
 #: Whose naming an NPC puts it in a scene: the GM and the narrator describe the scene, players only talk in it.
 STAGING_SPEAKERS = frozenset({SpeakerKind.GM, SpeakerKind.NARRATOR})
 
@@ -60,38 +58,6 @@ def secret_lines(gm_card: EntityCard) -> list[str]:
         views.append(gm_card.state)
     lines += [v.sentence() for v in views if view_hidden(v)]
     return lines
-
-
-def card_secrets(gm_card: EntityCard) -> list[Secret]:
-    """Return what only the GM may know about an entity as secrets for the guard (`memory.leaks`).
-
-    A hidden entity is a secret by its names; each hidden state, fact and relation of a public one says what
-    it says of whom (the entity by its name and aliases), so the guard matches it by meaning, not by words.
-    """
-    entity = gm_card.entity
-    label = f"{CARD_LABEL}{entity.name}"
-    own = (entity.name, *entity.aliases)
-    if entity_hidden(entity):
-        return [Secret.entity(own, card_line(gm_card), label=label)]
-    views = [*gm_card.facts, *gm_card.relations]
-    if gm_card.state is not None:
-        views.append(gm_card.state)
-    secrets: list[Secret] = []
-    for view in views:
-        if not view_hidden(view):
-            continue
-        statement = view.statement
-        subject = own if view.subject.id == entity.id else (view.subject.name,)
-        if statement.kind == StatementKind.RELATION and view.object is not None:
-            obj = own if view.object.id == entity.id else (view.object.name,)
-            hidden = [ref.name for ref in (view.subject, view.object) if entity_hidden(ref)]
-            secret = Secret.relation(subject, statement.predicate, obj, label=label)
-            secrets.append(secret.model_copy(update={"hidden_names": tuple(hidden)}))
-        elif statement.kind == StatementKind.STATE:
-            secrets.append(Secret.state(subject, statement.value or "", label=label))
-        else:
-            secrets.append(Secret.fact(subject, statement.predicate, statement.value or "", label=label))
-    return secrets
 
 
 def guarded_secrets(gm_cards: Iterable[EntityCard], lines: Iterable[tuple[str, str]]) -> list[Secret]:

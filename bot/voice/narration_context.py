@@ -13,7 +13,6 @@ from typing import Any
 from bot.voice.common import Material, VoiceDeps, cards, lore
 from bot.voice.extraction import names_in
 from bot.voice.material import (
-    CARD_LABEL,
     card_line,
     contradictions,
     gm_words,
@@ -29,6 +28,7 @@ from canon.models import EntityCard, Viewer
 from memory import digests as digest_repo
 from memory.context import ContextItem, ContextSection, SectionKind, assemble
 from memory.framing import passage_line
+from memory.leaks import CARD_LABEL
 from memory.scenes import Scene, scene_turns
 
 

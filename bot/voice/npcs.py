@@ -18,7 +18,6 @@ from bot.voice.common import Material, VoiceDeps, cards, clip_for_discord, lore,
 from bot.voice.extraction import names_in
 from bot.voice.material import (
     card_line,
-    card_secrets,
     contradictions,
     gm_words,
     memory_line,
@@ -35,7 +34,7 @@ from memory import digests as digest_repo
 from memory.context import AssembledContext, ContextItem, ContextSection, SectionKind, assemble
 from memory.digests import Moment
 from memory.framing import passage_line
-from memory.leaks import Leak, Secret, find_leaks
+from memory.leaks import Leak, Secret, card_secrets, find_leaks
 from memory.npc_memory import MemoryRecord
 from memory.scenes import Actor, Scene, SceneStatus, SpeakerKind, scene_turns
 from memory.turn_log import IncomingMessage

@@ -17,6 +17,7 @@ from canon.continuity.findings import (
 )
 from canon.continuity.intervals import validity_text
 from canon.models import Statement, StatementKind
+from canon.wording.relations import fact_sentence, relation_sentence, state_sentence
 
 ROLE_SINGLE_PLACE = 1
 ROLE_EXCLUSIVE = 2
@@ -96,12 +97,13 @@ class CheckerBase:
         return entity.name if entity is not None else f"#{entity_id}"
 
     def sentence(self, s: Statement) -> str:
+        """Say a fact as the cards do ("Kara is an ally of Lenn"): a finding's sides are read by the GM."""
         subject = self.name(s.subject_id)
         if s.kind == StatementKind.RELATION:
-            return f"{subject} {s.predicate.replace('_', ' ').lower()} {self.name(s.object_id)}"
+            return relation_sentence(s.predicate, subject, self.name(s.object_id))
         if s.kind == StatementKind.STATE:
-            return f"{subject} is {s.value}" + (f" (via {s.via})" if s.via else "")
-        return f"{subject}: {s.predicate} = {s.value}"
+            return state_sentence(subject, s.value or "unknown", s.via)
+        return fact_sentence(subject, s.predicate, s.value or "")
 
     def side(self, s: Statement) -> Side:
         text = validity_text(s.validity)

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from canon.calendar import WorldDate
 from canon.continuity import Finding
 from canon.gate import commit as commits
 from canon.gate import drafts, proposal_rows
@@ -52,6 +53,7 @@ class CanonizationGate:
         batch: str | None = None,
         story_order: int | None = None,
         warn: bool = False,
+        anchor: WorldDate | None = None,
     ) -> list[Proposal]:
         """Store a proposal (and an entity proposal for each unknown name); merge a duplicate into the original.
 
@@ -59,7 +61,8 @@ class CanonizationGate:
         With `warn`, each gets the continuity warnings its review card shows: the findings it would raise,
         written at `story_order` (its scene's place in the story) with the entity proposals it names.
         """
-        content = drafts.normalise(self.ontology, draft.content)
+        calendar = await reader.calendar()
+        content = drafts.normalise(self.ontology, draft.content, calendar, anchor)
         campaign_id = reader.campaign_id
         pending = await proposal_rows.pending_entity_names(session, campaign_id, scene_id, batch)
         content, missing = await drafts.resolve(self.ontology, reader, content, pending)
@@ -68,7 +71,7 @@ class CanonizationGate:
         note: dict[str, Any] | None = None
         if isinstance(content, FactContent):
             subject_type = await self._subject_type(session, reader, content)
-            content, note = drafts.settle_attribute(self.ontology, content, subject_type)
+            content, note = drafts.settle_attribute(self.ontology, content, subject_type, calendar)
         created: list[ProposalRow] = []
         for role, ref, entity_type in missing:
             entity_draft = Draft(
@@ -245,16 +248,18 @@ class CanonizationGate:
         content: ProposalContent,
         *,
         story_order: int | None,
+        anchor: WorldDate | None = None,
     ) -> Proposal:
         """Replace a pending proposal's content with the GM's correction, checked as a new one would be, and
         recompute its continuity warnings. Its entity references stay as they were resolved."""
-        content = drafts.normalise(self.ontology, content)
+        calendar = await reader.calendar()
+        content = drafts.normalise(self.ontology, content, calendar, anchor)
         await drafts.check_types(self.ontology, reader, content)
         await drafts.check_citations(reader, content)
         note: dict[str, Any] | None = None
         if isinstance(content, FactContent):  # under its declared name; an unknown one is noted again
             subject_type = await self._subject_type(session, reader, content)
-            content, note = drafts.settle_attribute(self.ontology, content, subject_type)
+            content, note = drafts.settle_attribute(self.ontology, content, subject_type, calendar)
         row = await proposal_rows.revise(session, proposal_id, content)
         gm = CanonReader(session, reader.steps, self.ontology, viewer=Viewer.GM)
         found = await self._warnings(session, gm, row, story_order)

@@ -7,7 +7,9 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from canon.calendar import DateError, check_era, parse_date
+from canon.calendar import DateError, WorldDate, check_era, parse_date
+from canon.campaign_calendar import CampaignCalendar
+from canon.date_reading import typed_date
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.graph import CanonReader
 from canon.models import Authority, CanonLevel, Evidence
@@ -21,9 +23,9 @@ from canon.proposals import (
     Ref,
     RelationshipContent,
     StateChangeContent,
-    check_date,
     citations,
 )
+from canon.proposals import check_date as stored_date
 
 
 @dataclass
@@ -56,9 +58,21 @@ def default_entity_type(role: str, ontology: Ontology, content: ProposalContent)
     return "Person" if role in {"participant", "subject"} else "Concept"
 
 
-def normalise(ontology: Ontology, content: ProposalContent) -> ProposalContent:
-    """Return content with ontology names canonical and dates checked, or raise `InvalidInput`."""
+def normalise(
+    ontology: Ontology,
+    content: ProposalContent,
+    calendar: CampaignCalendar | None = None,
+    anchor: WorldDate | None = None,
+) -> ProposalContent:
+    """Return content with ontology names canonical and dates read on the campaign's `calendar` (relative ones
+    from `anchor`, the scene's date) into their stored form, or raise `InvalidInput`."""
     o = ontology
+
+    def check_date(text: str | None, what: str) -> str | None:
+        if calendar is None:
+            return stored_date(text, what)
+        return typed_date(text, calendar, anchor=anchor, what=what)
+
     match content:
         case EntityContent():
             return content.model_copy(update={"entity_type": o.entity_type(content.entity_type)})
@@ -97,7 +111,7 @@ def normalise(ontology: Ontology, content: ProposalContent) -> ProposalContent:
 
 
 def settle_attribute(
-    ontology: Ontology, content: FactContent, type_name: str
+    ontology: Ontology, content: FactContent, type_name: str, calendar: CampaignCalendar | None = None
 ) -> tuple[FactContent, dict[str, Any] | None]:
     """Return a fact under its declared attribute name with its value checked, and a warning when the subject's
     type does not declare the attribute (naming the nearest ones); raise `InvalidInput` for a value of the
@@ -131,7 +145,10 @@ def settle_attribute(
                 f"A {type_name}'s {words} is a number, like 500; “{content.value}” is not one."
             ) from None
     elif spec.value == ValueType.DATE:
-        value = check_date(value, words) or value
+        if calendar is None:
+            value = stored_date(value, words) or value
+        else:
+            value = typed_date(value, calendar, what=words) or value
     return content.model_copy(update={"attribute": name, "value": value}), None
 
 
@@ -217,7 +234,7 @@ async def check_eras(reader: CanonReader, content: ProposalContent) -> None:
     dated = {name: text for name, text in fields.items() if text}
     if not dated:
         return
-    eras = await reader.era_names()
+    eras = (await reader.calendar()).era_names()
     for text in dated.values():
         try:
             check_era(parse_date(text), text, eras)
@@ -254,11 +271,13 @@ async def check_citations(reader: CanonReader, content: ProposalContent) -> None
     for statement_id in cited:
         statement = found.get(statement_id)
         if statement is None:
-            raise NotFound(f"There is no fact #{statement_id} in this campaign's canon to rely on.")
+            raise NotFound(f"There is no fact {statement_id} in this campaign's canon to rely on.")
         if statement.provenance.level == CanonLevel.RETCONNED:
             current = statement.provenance.replaced_by
-            named = f" The current fact is #{current}." if current else " Nothing replaced it."
-            raise Conflict(f"Fact #{statement_id} was retconned, so nothing can rely on it.{named}")
+            named = f" The current one is (fact {current})." if current else " Nothing replaced it."
+            raise Conflict(
+                f"That fact (fact {statement_id}) was retconned, so nothing can rely on it.{named}"
+            )
 
 
 def point_at(content: ProposalContent, ref: Ref, proposal_id: int) -> ProposalContent:

@@ -70,10 +70,12 @@ class CanonReader(LineageReader):
         )
         hidden: set[int] = set()
         for name, entity_id, visibility in (await self.session.execute(query)).all():
-            if self._may_see(visibility):
+            if self._sees_entity(entity_id, visibility):
                 pairs.append((name, entity_id))
-            else:
-                hidden.add(entity_id)
+            if not self._sees_entity(entity_id, visibility) or self._name_only(entity_id, visibility):
+                hidden.add(
+                    entity_id
+                )  # no aliases: a hidden entity known by name only goes by that name alone
         alias_query = select(AliasRow.alias, AliasRow.entity_id).where(lineage_filter(AliasRow, self.steps))
         pairs += [(a, e) for a, e in (await self.session.execute(alias_query)).all() if e not in hidden]
         retconned = await self._retcons("entity", {e for _, e in pairs}, NOW)

@@ -8,19 +8,21 @@ what is GM-only.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Self
 
 from sqlalchemy import ColumnElement, and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.campaigns import LineageStep, lineage
-from canon.errors import NotFound
+from canon.campaign_calendar import CALENDAR_SETTINGS, CampaignCalendar, calendar_from
+from canon.campaigns import CampaignRow, LineageStep, lineage
+from canon.errors import InvalidInput, NotFound
 from canon.graph.lineage import lineage_as_of, valid_at
 from canon.graph.rows import RowReader, evidence_from_row, with_retcons
 from canon.models import NOW, AsOf, Entity, EntityRef, Evidence, Statement, StatementView, Viewer
 from canon.ontology import Ontology
 from canon.tables import AliasRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
-from canon.visibility import gm_only, may_see
+from canon.visibility import Knowing, entity_named_only, entity_seen, statement_seen
 
 
 class LineageReader:
@@ -33,26 +35,46 @@ class LineageReader:
         ontology: Ontology,
         *,
         viewer: Viewer = Viewer.PLAYER,
+        knowing: Knowing | None = None,
     ) -> None:
         self.session = session
         self.steps = tuple(steps)
         self.ontology = ontology
         self.viewer = viewer
+        #: What the player's character knows (`canon.visibility.Knowing`); None: public canon only.
+        self.knowing = knowing if viewer != Viewer.GM else None
 
     @classmethod
     async def open(
-        cls, session: AsyncSession, campaign_id: int, ontology: Ontology, *, viewer: Viewer = Viewer.PLAYER
+        cls,
+        session: AsyncSession,
+        campaign_id: int,
+        ontology: Ontology,
+        *,
+        viewer: Viewer = Viewer.PLAYER,
+        knowing: Knowing | None = None,
     ) -> Self:
         """Return a reader for a campaign, its lineage resolved."""
-        return cls(session, await lineage(session, campaign_id), ontology, viewer=viewer)
+        return cls(session, await lineage(session, campaign_id), ontology, viewer=viewer, knowing=knowing)
 
     @property
     def campaign_id(self) -> int:
         """Return the campaign being read (the first step of the lineage)."""
         return self.steps[0].campaign_id
 
-    def _may_see(self, visibility: str) -> bool:
-        return may_see(self.viewer, gm_only(visibility))
+    def _sees_entity(self, entity_id: int, visibility: str, as_of: AsOf = NOW) -> bool:
+        return entity_seen(self.viewer, visibility, entity_id, self.knowing, as_of)
+
+    def _name_only(self, entity_id: int, visibility: str, as_of: AsOf = NOW) -> bool:
+        return self.knowing is not None and entity_named_only(
+            self.viewer, visibility, entity_id, self.knowing, as_of
+        )
+
+    def _named_only(self, entity: Entity, as_of: AsOf) -> Entity:
+        """Return an entity as the viewer knows it: a hidden one known only by name shows nothing else."""
+        if not self._name_only(entity.id, entity.visibility, as_of):
+            return entity
+        return replace(entity, description=None, attributes={}, aliases=())
 
     async def _retcons(self, kind: str, ids: Iterable[int], as_of: AsOf) -> dict[int, StatusChangeRow]:
         id_list = list(set(ids))
@@ -74,7 +96,11 @@ class LineageReader:
         query = with_retcons(table, self.steps, "entity", as_of).where(
             *conditions, *lineage_as_of(table.c, self.steps, as_of)
         )
-        return [r for r in (await self.session.execute(query)).all() if self._may_see(r.visibility)]
+        return [
+            r
+            for r in (await self.session.execute(query)).all()
+            if self._sees_entity(r.id, r.visibility, as_of)
+        ]
 
     async def entities(
         self,
@@ -95,18 +121,51 @@ class LineageReader:
             rows = [r for r in rows if r.retconned_at is None]
         aliases = await self._aliases([r.id for r in rows], as_of) if with_aliases else {}
         build = RowReader(EntityRow.__table__)
-        return {r.id: build.entity(r, aliases.get(r.id, ())) for r in rows}
+        return {r.id: self._named_only(build.entity(r, aliases.get(r.id, ())), as_of) for r in rows}
 
     async def all_entities(self, as_of: AsOf = NOW, *, include_retconned: bool = False) -> dict[int, Entity]:
         """Return every visible entity of the lineage in one query, without aliases (for whole-graph work)."""
         rows = await self._entity_rows([], as_of)
         build = RowReader(EntityRow.__table__)
-        return {r.id: build.entity(r) for r in rows if include_retconned or r.retconned_at is None}
+        return {
+            r.id: self._named_only(build.entity(r), as_of)
+            for r in rows
+            if include_retconned or r.retconned_at is None
+        }
 
     async def era_names(self) -> dict[str, str]:
         """Return the names of the eras this viewer may see, by their keys (the dates' first segment)."""
         rows = await self._entity_rows([EntityRow.__table__.c.type == "Era"], NOW)
         return {r.key: r.name for r in rows if r.key and r.retconned_at is None}
+
+    async def calendar(self) -> CampaignCalendar:
+        """Return the campaign's calendar: the Era entities this viewer may see (names, `start` and `end`
+        years), named further by the calendar block the GM set (`canon.campaign_calendar`)."""
+        eras = await self.canon_eras()
+        campaign = await self.session.get(CampaignRow, self.campaign_id)
+        block = (campaign.settings or {}).get(CALENDAR_SETTINGS) if campaign is not None else None
+        try:
+            return calendar_from(block, eras)
+        except (InvalidInput, ValueError):  # a block that no longer fits canon's eras: canon's alone
+            return calendar_from(None, eras)
+
+    async def canon_eras(self) -> dict[str, tuple[str, int | None, int | None]]:
+        """Return the Era entities this viewer may see: (name, first year, last year) by key (an era's years
+        are its validity on the world's clock)."""
+        rows = await self._entity_rows([EntityRow.__table__.c.type == "Era"], NOW)
+        build = RowReader(EntityRow.__table__)
+        eras: dict[str, tuple[str, int | None, int | None]] = {}
+        for row in rows:
+            if not row.key or row.retconned_at is not None:
+                continue
+            validity = build.entity(row).validity
+            start, end = validity.world_from_key, validity.world_until_key
+            eras[row.key] = (
+                row.name,
+                start // 10000 if start is not None else None,
+                end // 10000 if end is not None else None,
+            )
+        return eras
 
     async def _aliases(self, ids: list[int], as_of: AsOf) -> dict[int, list[str]]:
         found: dict[int, list[str]] = {}
@@ -170,9 +229,13 @@ class LineageReader:
         rows = (await self.session.execute(query)).all()
         at = build.at
         if self.viewer != Viewer.GM:
-            visibility = at["visibility"]
-            # A statement's own visibility here; one about a hidden entity goes in `views` (`statement_hidden`).
-            rows = [r for r in rows if may_see(self.viewer, gm_only(r[visibility]))]
+            visibility, ident = at["visibility"], at["id"]
+            # A statement's own visibility here; one about a hidden entity goes in `views` (`statement_seen`).
+            rows = [
+                r
+                for r in rows
+                if statement_seen(self.viewer, r[ident], r[visibility], (), self.knowing, as_of)
+            ]
         if not include_retconned:
             retconned = at["retconned_at"]
             rows = [r for r in rows if r[retconned] is None]
@@ -217,6 +280,9 @@ class LineageReader:
             subject = entities.get(s.subject_id)
             obj = entities.get(s.object_id) if s.object_id is not None else None
             if subject is None or (s.object_id is not None and obj is None):
+                continue
+            ends = [(e.id, e.visibility) for e in (subject, obj) if e is not None]
+            if not statement_seen(self.viewer, s.id, s.visibility, ends, self.knowing, as_of):
                 continue
             views.append(
                 StatementView(statement=s, subject=self.ref(subject), object=self.ref(obj) if obj else None)

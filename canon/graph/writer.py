@@ -449,8 +449,9 @@ class CanonWriter:
         existing = await reader._retcons(target_kind, [target_id], NOW)
         if target_id in existing:
             current = existing[target_id].replacement_id
-            named = f" The current fact is #{current}." if current else " Nothing replaced it."
-            raise Conflict(f"{target_kind.title()} #{target_id} was already retconned.{named}")
+            what = "fact" if target_kind == "statement" else target_kind
+            named = f" What replaced it is ({what} {current})." if current else " Nothing replaced it."
+            raise Conflict(f"That {what} ({what} {target_id}) was already retconned.{named}")
         self.session.add(
             StatusChangeRow(
                 **self._stamp(),

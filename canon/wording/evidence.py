@@ -97,7 +97,11 @@ def evidence_words(
         case EvidenceKind.YAML:
             return escape(f"{evidence.file}, line {evidence.line}" if evidence.line else f"{evidence.file}")
         case EvidenceKind.CHUNK:
-            return evidence.describe() if viewer == Viewer.GM else "an imported source"
+            return (
+                f"an imported source (source {evidence.source_id})"
+                if viewer == Viewer.GM
+                else "an imported source"
+            )
         case EvidenceKind.BRANCH:
             branch = BRANCH_NOTE.match(evidence.note or "")
             if viewer == Viewer.GM or branch is None:

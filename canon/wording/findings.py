@@ -27,3 +27,27 @@ def warning_sentence(message: str, words: Wording = PLAIN) -> str:
     for pattern, plain in _OLD_PHRASES:
         text = pattern.sub(plain, text)
     return words.escape(constants_in_words(text))
+
+
+#: Each kind of continuity problem, as a short heading for the GM's lists (`canon check`, `/canon conflicts`).
+KIND_WORDS = {
+    "dead_acting": "The dead acting",
+    "two_places": "In two places at once",
+    "exclusive_relations": "Relations that exclude each other",
+    "cardinality": "Too many of one relation",
+    "born_before_parent": "Born before a parent",
+    "born_after_parents_death": "Born after a parent's death",
+    "event_outside_era": "An event outside its era",
+    "contradicts_higher_authority": "Contradicts a higher authority",
+    "single_valued": "Two values where one is allowed",
+    "relies_on_retconned": "Relies on a retconned fact",
+    "forbidden_transition": "A change of state the world forbids",
+    "cause_after_effect": "A cause after its effect",
+    "participant_not_born": "A participant not yet born",
+    "axiom_from_player": "A player changing the world's foundations",
+}
+
+
+def kind_words(kind: str) -> str:
+    """Return a kind of continuity problem as a heading in words ("The dead acting")."""
+    return KIND_WORDS.get(str(kind), str(kind).replace("_", " ").capitalize())

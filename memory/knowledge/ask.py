@@ -7,14 +7,16 @@ with exactly the text shown, and gives a stored answer back to whoever may see i
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from canon.errors import InvalidInput, NotFound
 from canon.models import Viewer
 from canon.storage import Database, storage_fault, utc_now
-from memory.knowledge.models import Answer, RetrievalRecord
+from memory.knowledge.models import Answer, LoreResult, RetrievalRecord
+from memory.knowledge.question import Question, analyse
 from memory.knowledge.retrieval import Retriever, SearchConfig, preset
-from memory.knowledge.retrieval.answer import compose
+from memory.knowledge.retrieval.answer_step import comparison, reply
 from memory.knowledge.retrievals import add_retrieval, load_retrieval
 
 log = logging.getLogger(__name__)
@@ -37,12 +39,15 @@ class Answerer:
         config: SearchConfig | str = "default",
         record: bool = True,
         asker_id: int | None = None,
+        glossary: Mapping[str, str] | None = None,
     ) -> Answer:
         """Answer a lore question from the campaign's sources and canon graph, for a player or the GM.
 
         Players never get hidden sources or GM-only canon; the GM gets them marked hidden. With `record`, the
         answer is stored (with the exact text shown) for the "Why these?" inspector, and each source used
-        counts one more use. A question is a read: when the storage cannot take the record (the disk is full,
+        counts one more use. The question is read through `glossary` (the shipped one and the campaign's,
+        `memory.knowledge.glossary.merged`; the shipped one alone when None) and searched in the books' words; a
+        comparison's parts are searched each on its own. A question is a read: when the storage cannot take the record (the disk is full,
         the database is read-only), the answer is given all the same, unsaved, and says why.
         """
         question = " ".join(question.split())
@@ -53,8 +58,15 @@ class Answerer:
         if not 1 <= limit <= 25:
             raise InvalidInput("Ask for 1 to 25 results.")
         search = preset(config) if isinstance(config, str) else config
-        answer = await self.retriever.search(campaign_id, question, viewer=viewer, limit=limit, config=search)
-        answer = answer.model_copy(update={"reply": compose(question, answer.canon_facts, answer.results)})
+        asked = analyse(question, glossary)
+        answer = await self.retriever.search(
+            campaign_id, asked.search_text, viewer=viewer, limit=limit, config=search
+        )
+        answer = answer.model_copy(update={"question": question})
+        if asked.parts:
+            answer = await self._compared(answer, asked, viewer=viewer, config=search)
+        if answer.reply is None:
+            answer = answer.model_copy(update={"reply": reply(asked, answer.canon_facts, answer.results)})
         if record:
             try:
                 retrieval_id = await self._record(answer, search.name, asker_id)
@@ -66,6 +78,25 @@ class Answerer:
                 return answer.model_copy(update={"unsaved": fault})
             answer = answer.model_copy(update={"retrieval_id": retrieval_id})
         return answer
+
+    async def _compared(
+        self, answer: Answer, asked: Question, *, viewer: Viewer, config: SearchConfig
+    ) -> Answer:
+        """Search each part of a comparison on its own and answer both, or leave the answer to the usual steps."""
+        results: list[LoreResult] = list(answer.results)
+        seen = {r.chunk_id for r in results}
+        for part in asked.parts:
+            found = await self.retriever.search(
+                answer.campaign_id, " ".join([*part, *asked.fields]), viewer=viewer, limit=3, config=config
+            )
+            for result in found.results:
+                if result.chunk_id not in seen:
+                    seen.add(result.chunk_id)
+                    results.append(result)
+        compared = comparison(asked, answer.canon_facts, results)
+        if compared is None:
+            return answer
+        return answer.model_copy(update={"results": results, "reply": compared})
 
     async def _record(self, answer: Answer, preset_name: str, asker_id: int | None) -> int:
         """Store an answer for "Why these?" and count the use of its sources; return the record's id."""

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 # A source's visibility lives beside the canon's own, so that `canon.visibility` can read both.
 from canon.models import SourceVisibility as SourceVisibility
 from memory.knowledge.answer_models import Relation, ShortAnswer
+from memory.leaks import Secret
 
 
 class KnowledgeClass(enum.StrEnum):
@@ -281,6 +282,9 @@ class CanonFact(BaseModel):
     score: float = 0.0
     #: The entity's relations as parts (answers from the graph: "who rules Greyhaven").
     relations: list[Relation] = Field(default_factory=list)
+    #: What the card holds that players may not read, as the secret guard's secrets (`memory.leaks.card_secrets`,
+    #: from the card's typed statements): empty on a player's card; never stored with an answer's record.
+    secrets: tuple[Secret, ...] = Field(default=(), exclude=True)
 
 
 class Candidate(BaseModel):

@@ -30,7 +30,7 @@ from memory.knowledge.pinning import PinnedCopy
 from memory.knowledge.progress import report_progress
 from memory.knowledge.repository import source_info_by_id
 from memory.knowledge.retrieval import Retriever
-from memory.vector_index import VectorIndex, VectorIndexError, collection_name
+from memory.vector_index import ChromaVectorIndex, VectorIndex, VectorIndexError, collection_name
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +131,11 @@ class ChunkVectors:
     async def record_index_state(self, campaign_id: int, metadata: dict[str, str | int]) -> None:
         """Record what the campaign's vectors are made with (a change marks older vectors stale)."""
         values: dict[str, str | int] = {
-            "collection": collection_name(campaign_id),
+            "collection": (
+                self.vectors.name(campaign_id)
+                if isinstance(self.vectors, ChromaVectorIndex)
+                else collection_name(campaign_id)
+            ),
             "embedding_model": str(metadata["embedding_model"]),
             "embedding_model_version": str(metadata["embedding_model_version"]),
             "embedding_dimensions": int(metadata["embedding_dimensions"]),

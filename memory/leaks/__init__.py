@@ -1,8 +1,9 @@
 """The secret guard: decide whether a text reveals GM-only canon before it is posted where players read it.
 
 One entry point, `find_leaks(text, secrets, public)`, for everything the bot writes for players from material
-that held hidden canon: narration, NPC replies, /lore answers. It returns the secrets the text reveals, each
-with the words that reveal it; the caller holds the text back and records it for the GM.
+that held hidden canon: narration, NPC replies, /lore answers, scene summaries. It returns the secrets the text
+reveals, each with the words that reveal it; the caller holds the text back and records it for the GM. The
+secrets from canon come from one function, `card_secrets` (the GM's card of an entity, typed statements in).
 
 A text reveals a secret by what it says, not by its rare words, after both are brought to the words a reader
 sees (`memory.leaks.normalize`: look-alike letters, invisible characters, broken words, leetspeak, case,
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from memory.leaks.canon import CARD_LABEL, card_secrets, card_text
 from memory.leaks.match import (
     CompiledSecret,
     Text,
@@ -40,7 +42,7 @@ from memory.leaks.match import (
 from memory.leaks.normalize import tokens
 from memory.leaks.secret import Leak, Secret, SecretKind
 
-__all__ = ["Leak", "Secret", "SecretKind", "find_leaks", "words"]
+__all__ = ["CARD_LABEL", "Leak", "Secret", "SecretKind", "card_secrets", "card_text", "find_leaks", "words"]
 
 
 def words(text: str) -> list[str]:

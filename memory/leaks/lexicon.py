@@ -9,11 +9,16 @@ by their own words only.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable
 
+from canon.wording.relations import PHRASES
 from memory.leaks.normalize import fold_word
 
-__all__ = ["RELATION_WORDS", "STATE_WORDS", "cue_phrases", "state_adjectives"]
+__all__ = ["RELATION_WORDS", "STATE_WORDS", "cue_phrases", "state_adjectives", "wording_phrases"]
+
+#: Words a relation's sentence begins with that say nothing of the relation ("is an ally of").
+_LEADING = frozenset({"is", "a", "an", "the"})
 
 _DEATH = (
     "dead died dies dying death killed slain slew murdered deceased perished perish fallen lifeless corpse "
@@ -40,6 +45,9 @@ STATE_WORDS: dict[str, str] = {
     "possessed": "possessed demon|inside",
     "poisoned": "poisoned poison venom",
     "married": "married wed wedded spouse husband wife",
+    # Debts: "owes the smugglers" is said "is in debt to the smugglers", and the other way round.
+    "owes": "owes owe owed owing in|debt indebted debtor beholden|to",
+    "debt": "debt debts in|debt indebted debtor owes owe owed owing beholden|to",
 }
 
 RELATION_WORDS: dict[str, str] = {
@@ -61,6 +69,26 @@ RELATION_WORDS: dict[str, str] = {
     "witnessed": "witnessed saw watched",
     "participated_in": "took|part fought joined",
 }
+
+
+def wording_phrases(predicate: str) -> list[str]:
+    """Return the words a card says a relation in (`canon.wording`'s sentence for it, names left out).
+
+    "{s} took place at {o}" gives "took place at"; "{s} is {o}'s {parent}" gives "parent" (the table above has
+    father and mother). A relation is matched by these as well as by its synonyms, so a change of the card's
+    wording cannot leave the guard behind.
+    """
+    template = PHRASES.get(predicate.upper())
+    if template is None:
+        return []
+    found = []
+    for part in re.split(r"\{[so]\}", template.replace("{parent}", "parent")):
+        words = part.replace("'s", " ").split()
+        while words and words[0].lower() in _LEADING:
+            words = words[1:]
+        if words:
+            found.append(" ".join(words))
+    return found
 
 
 @functools.cache

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from memory.fulltext import STOPWORDS
-from memory.leaks.lexicon import RELATION_WORDS, STATE_WORDS, cue_phrases, state_adjectives
+from memory.leaks.lexicon import RELATION_WORDS, STATE_WORDS, cue_phrases, state_adjectives, wording_phrases
 from memory.leaks.normalize import Clause, clauses, fold_word, tokens
 from memory.leaks.secret import Secret, SecretKind
 
@@ -171,7 +171,8 @@ def compile_secret(secret: Secret) -> tuple[CompiledSecret, ...]:
         key = (secret.predicate or "").lower()
         group = _cue_group(predicate_words, "none")
         extra = _cue_group([key], "relation")[1:]
-        cues.append(tuple(dict.fromkeys((*group, *extra))))
+        worded = tuple(p for p in (_phrase(w) for w in wording_phrases(key)) if p)
+        cues.append(tuple(dict.fromkeys((*group, *extra, *worded))))
     elif secret.kind == SecretKind.FACT:
         words = _content(value)
         if not words or set(words) <= TRUTHY:

@@ -15,7 +15,7 @@ class SecretKind(enum.StrEnum):
     TEXT = "text"  # free text (a narrator-only passage): matched by its own distinctive words
     ENTITY = "entity"  # a GM-only entity: its names are the secret
     STATE = "state"  # an entity's state ("Brann is dead")
-    FACT = "fact"  # an attribute and its value ("Mira: true_allegiance = the Crimson Pact")
+    FACT = "fact"  # an attribute and its value ("Mira's true allegiance: the Crimson Pact")
     RELATION = "relation"  # a relation between two entities ("Mira MEMBER_OF the Crimson Pact")
 
 
@@ -38,11 +38,11 @@ class Secret(BaseModel):
     hidden_names: tuple[str, ...] = ()
 
     @classmethod
-    def state(cls, names: tuple[str, ...], state: str, *, label: str) -> Secret:
-        """Return the secret that an entity (by its names) is in a state."""
+    def state(cls, names: tuple[str, ...], state: str, *, label: str, text: str | None = None) -> Secret:
+        """Return the secret that an entity (by its names) is in a state (`text`: as a card says it)."""
         _named(names)
         return cls(
-            text=f"{names[0]} is {state}",
+            text=text or f"{names[0]} is {state}",
             label=label,
             kind=SecretKind.STATE,
             subjects=(names,),
@@ -51,11 +51,13 @@ class Secret(BaseModel):
         )
 
     @classmethod
-    def fact(cls, names: tuple[str, ...], attribute: str, value: str, *, label: str) -> Secret:
-        """Return the secret that an entity's attribute has a value."""
+    def fact(
+        cls, names: tuple[str, ...], attribute: str, value: str, *, label: str, text: str | None = None
+    ) -> Secret:
+        """Return the secret that an entity's attribute has a value (`text`: as a card says it)."""
         _named(names)
         return cls(
-            text=f"{names[0]}: {attribute} = {value}",
+            text=text or f"{names[0]}'s {attribute.replace('_', ' ')}: {value}",
             label=label,
             kind=SecretKind.FACT,
             subjects=(names,),
@@ -64,12 +66,20 @@ class Secret(BaseModel):
         )
 
     @classmethod
-    def relation(cls, subject: tuple[str, ...], relation: str, obj: tuple[str, ...], *, label: str) -> Secret:
-        """Return the secret that a relation holds from one entity to another."""
+    def relation(
+        cls,
+        subject: tuple[str, ...],
+        relation: str,
+        obj: tuple[str, ...],
+        *,
+        label: str,
+        text: str | None = None,
+    ) -> Secret:
+        """Return the secret that a relation holds from one entity to another (`text`: as a card says it)."""
         _named(subject)
         _named(obj)
         return cls(
-            text=f"{subject[0]} {relation.replace('_', ' ').lower()} {obj[0]}",
+            text=text or f"{subject[0]} {relation.replace('_', ' ').lower()} {obj[0]}",
             label=label,
             kind=SecretKind.RELATION,
             subjects=(subject, obj),

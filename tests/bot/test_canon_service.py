@@ -137,7 +137,9 @@ async def test_bad_proposals_get_clear_errors(
         await service.proposals.propose(
             campaign, CHANNEL, EntityContent(name="X", entity_type="Spaceship"), PAT
         )
-    with pytest.raises(InvalidInput, match=r"3rd_age\.300 \(an era and a year\)"):
+    with pytest.raises(
+        InvalidInput, match=r"That is not a date this campaign's calendar knows; write one like “year 412”"
+    ):
         await service.proposals.propose(
             campaign,
             CHANNEL,
@@ -180,7 +182,7 @@ async def test_retcon_keeps_history_and_lists_dependents(
     _, timeline = await service.queries.timeline(campaign, "Bridge of Sighs", viewer=Viewer.GM)
     levels = {v.statement.value: v.statement.provenance.level for v in timeline}
     assert levels == {"stone": CanonLevel.RETCONNED, "wood": CanonLevel.CANON}
-    with pytest.raises(Conflict, match=f"current fact is #{retcon.replacement_id}"):
+    with pytest.raises(Conflict, match=rf"What replaced it is \(fact {retcon.replacement_id}\)"):
         await service.admin.retcon(campaign, fact_id, GM, rationale="again")
 
 
@@ -228,7 +230,7 @@ async def test_retcon_lists_the_facts_that_cite_it_and_a_retconned_fact_cannot_b
     assert [set(f.statement_ids) for f in relying] == [{stone, load}]
 
     await play_scene(db, service, campaign, ["The tower rolls onto the bridge."])
-    with pytest.raises(Conflict, match=f"current fact is #{retcon.replacement_id}"):
+    with pytest.raises(Conflict, match=rf"The current one is \(fact {retcon.replacement_id}\)"):
         await service.proposals.propose(
             campaign,
             CHANNEL,
@@ -237,7 +239,7 @@ async def test_retcon_lists_the_facts_that_cite_it_and_a_retconned_fact_cannot_b
             ),
             PAT,
         )
-    with pytest.raises(NotFound, match="no fact #999999"):
+    with pytest.raises(NotFound, match="no fact 999999"):
         await service.proposals.propose(
             campaign,
             CHANNEL,

@@ -191,3 +191,38 @@ def test_render_a_tree_and_a_timeline_to_png_files(cli: CliRunner, tmp_path: Pat
     assert era.exit_code == 0 and json.loads(era.stdout)["title"] == "Timeline: The Second Age"
     missing = cli.invoke(app, ["render", "tree", "Nobody At All", "--campaign", CAMPAIGN, "-o", str(tree)])
     assert missing.exit_code == 1 and "No entity called" in missing.output
+
+
+def test_one_retconning_file_among_unchanged_and_new_ones_asks_first_and_writes_nothing(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    for folder, text in (
+        ("a", "creatures:\n  - id: aboleth\n    name: Aboleth\n"),
+        ("b", "creatures:\n  - id: kraken\n    name: Kraken\n"),
+    ):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "bestiary.yaml").write_text(text, encoding="utf-8")
+    code, payload = ingest(cli, tmp_path / "a" / "bestiary.yaml", tmp_path / "b" / "bestiary.yaml")
+    assert code == 0 and payload["yaml"][0]["status"] == "ingested", payload
+    # a/ changes (it would retcon the Aboleth), b/ is the same, c/ is new: one import of the three.
+    (tmp_path / "a" / "bestiary.yaml").write_text(
+        "creatures:\n  - id: ghoul\n    name: Ghoul\n", encoding="utf-8"
+    )
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "bestiary.yaml").write_text(
+        "creatures:\n  - id: wyrm\n    name: Wyrm\n", encoding="utf-8"
+    )
+    files = ["a/bestiary.yaml", "b/bestiary.yaml", "c/bestiary.yaml"]
+    result = cli.invoke(app, ["ingest", *files, "--campaign", CAMPAIGN, "--json"])
+    assert result.exit_code == 1, result.output
+    (report,) = json.loads(result.stdout)["yaml"]
+    assert report["status"] == "confirm" and report["replaced_files"] == ["a/bestiary.yaml"]
+    assert report["error"].startswith("a/bestiary.yaml would replace the file of that name imported before.")
+    # Nothing was written: the Aboleth stands, neither the Ghoul nor the Wyrm exists.
+    assert cli.invoke(app, ["canon", "entity", "Aboleth", "--campaign", CAMPAIGN]).exit_code == 0
+    for name in ("Ghoul", "Wyrm"):
+        assert cli.invoke(app, ["canon", "entity", name, "--campaign", CAMPAIGN]).exit_code == 1
+    # With --replace all three are written.
+    result = cli.invoke(app, ["ingest", *files, "--campaign", CAMPAIGN, "--replace", "--json"])
+    assert result.exit_code == 0, result.output
+    assert cli.invoke(app, ["canon", "entity", "Wyrm", "--campaign", CAMPAIGN]).exit_code == 0

@@ -9,16 +9,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.llm.client import InMemoryTokenLedger
 from bot.llm.openai_compatible import OpenAICompatibleLLM
 from bot.services.lore_answer import LoreAnswers, answer_messages, guarded_material
-from canon.models import Viewer
+from canon.campaigns import ChangesetKind, open_changeset
+from canon.graph import CanonWriter
+from canon.models import Authority, StatementKind, Viewer, Visibility
+from canon.ontology import base_ontology
 from canon.storage import Database
 from config.settings import LoreSettings
-from memory.knowledge.answer_models import AnswerMode, Relation
-from memory.knowledge.models import Answer, CanonFact, KnowledgeClass, LoreResult, RetrievalTrace
-from memory.leaks import find_leaks
+from memory.knowledge.answer_models import AnswerMode
+from memory.knowledge.models import KnowledgeClass, LoreResult
+from memory.knowledge.service import KnowledgeService
 from memory.untrusted import CLOSE, OPEN
 from tests.llm_stub import STUB_MODEL, LLMStub, Reply
 from tests.memory.knowledge_helpers import knowledge_service, new_campaign
@@ -145,50 +149,85 @@ def test_the_prompt_keeps_an_out_of_date_passage_marked() -> None:
     assert json.dumps("known") in answer_messages("q", [], [])[0].content
 
 
-def test_the_guard_is_given_what_the_gm_sees_and_the_player_does_not_as_structured_secrets() -> None:
-    def card(hidden: bool, facts: list[str], relations: list[Relation]) -> CanonFact:
-        return CanonFact(
-            entity_id=1,
-            entity_name="Ysolde Marrow",
-            entity_type="NPC",
-            matched="Ysolde",
-            match_score=92.0,
-            hidden=hidden,
-            description="the harbourmaster",
-            facts=facts,
-            relations=relations,
+async def _ysolde(db: Database, knowledge: KnowledgeService) -> int:
+    """Return a campaign where Ysolde Marrow is public, and her debt, her faction and her brother are the GM's."""
+    campaign = await new_campaign(db, "Greyhaven")
+
+    async def write(session: AsyncSession) -> None:
+        changeset = await open_changeset(session, campaign, ChangesetKind.GM_DIRECT)
+        writer = CanonWriter(session, changeset, base_ontology())
+        gm, hidden = Authority.GM, Visibility.GM_ONLY
+        ysolde = await writer.create_entity(type="NPC", name="Ysolde Marrow", authority=gm)
+        tomas = await writer.create_entity(type="NPC", name="Tomas Marrow", authority=gm, visibility=hidden)
+        hand = await writer.create_entity(type="Faction", name="the Red Hand", authority=gm)
+        fact = StatementKind.ATTRIBUTE
+        await writer.add_statement(
+            kind=fact, subject_id=ysolde, predicate="title", value="harbourmaster", authority=gm
+        )
+        await writer.add_statement(
+            kind=fact,
+            subject_id=ysolde,
+            predicate="debt",
+            value="owes the smugglers",
+            authority=gm,
+            visibility=hidden,
+        )
+        relation = StatementKind.RELATION
+        await writer.add_statement(
+            kind=relation,
+            subject_id=ysolde,
+            predicate="MEMBER_OF",
+            object_id=hand,
+            authority=gm,
+            visibility=hidden,
+        )
+        await writer.add_statement(
+            kind=relation, subject_id=ysolde, predicate="SIBLING_OF", object_id=tomas, authority=gm
         )
 
-    sibling = Relation(subject="Ysolde Marrow", predicate="SIBLING_OF", object="Tomas Marrow")
-    gm_card = card(
-        False, ["Ysolde Marrow: title = harbourmaster", "Ysolde Marrow: debt = owes the smugglers"], [sibling]
+    await db.run(write)
+    await knowledge.import_bytes(
+        campaign, "harbour.md", b"# Harbour\n\nThe harbourmaster keeps a ledger of every hull that comes in."
     )
-    player_card = card(False, ["Ysolde Marrow: title = harbourmaster"], [])
-    trace = RetrievalTrace(
-        preset="default",
-        mode="hybrid",
-        lexical_query=None,
-        lexical_candidates=0,
-        semantic_candidates=0,
-        semantic_status="ok",
-        entity_matches=[],
-        allowed_sources=1,
-        blocked_sources=0,
-        candidates=[],
-        budgets={},
-        used_tokens={},
-        timings_ms={},
-    )
+    return campaign
 
-    def answer(facts: list[CanonFact]) -> Answer:
-        return Answer(
-            campaign_id=1, question="q", viewer="player", results=[], canon_facts=facts, trace=trace
-        )
 
-    secrets, public = guarded_material(answer([player_card]), answer([gm_card]))
-    assert {s.kind.value for s in secrets} == {"fact", "relation"}
-    assert find_leaks("Ysolde's brother is Tomas Marrow. [1]", secrets, public)
-    assert find_leaks("She owes the smugglers. [1]", secrets, public)
-    assert not find_leaks("Ysolde Marrow is the harbourmaster. [1]", secrets, public)
-    hidden, _ = guarded_material(answer([]), answer([card(True, [], [])]))
-    assert [s.kind.value for s in hidden] == ["entity"] and find_leaks("Ask Ysolde Marrow.", hidden, [])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Ysolde is in debt to the smugglers. [1]",  # a paraphrase of the GM-only "owes the smugglers"
+        "Ysolde Marrow is loyal to the Red Hands. [1]",  # the faction's name in the plural
+        "Ysolde is the Red Hand's sworn agent. [1]",  # its name as a possessive
+        "Ysolde is the Red Hand\u02bcs sworn agent. [1]",  # with an apostrophe that is a letter to a regex
+        "Ysolde Marrow has a brother, Tomas Marrow. [1]",  # a GM-only entity, by name
+    ],
+)
+async def test_lore_holds_back_an_answer_that_tells_gm_only_canon_in_words_of_its_own(
+    db: Database, answers: tuple[LoreAnswers, int], stub: LLMStub, reply: str
+) -> None:
+    """The real path: canon in the graph, both cards read by retrieval, the guard fed from the GM's card."""
+    service, _ = answers
+    campaign = await _ysolde(db, service.knowledge)
+    leaked = {"known": True, "answer": reply, "cited": [1]}
+    replies(stub, leaked, leaked)
+    player = await service.ask(campaign, "Who is Ysolde Marrow?", viewer=Viewer.PLAYER)
+    assert player.reply is not None and player.reply.mode != AnswerMode.LLM, player.reply
+    gm = await service.ask(campaign, "Who is Ysolde Marrow?", viewer=Viewer.GM)
+    assert gm.reply is not None and gm.reply.mode == AnswerMode.LLM  # the GM may read it
+
+
+async def test_lore_sends_an_answer_that_tells_only_public_canon(
+    db: Database, answers: tuple[LoreAnswers, int], stub: LLMStub
+) -> None:
+    service, _ = answers
+    campaign = await _ysolde(db, service.knowledge)
+    replies(stub, {"known": True, "answer": "Ysolde Marrow is the harbourmaster. [1]", "cited": [1]})
+    player = await service.ask(campaign, "Who is Ysolde Marrow?", viewer=Viewer.PLAYER)
+    assert player.reply is not None and player.reply.mode == AnswerMode.LLM
+    assert player.reply.text == "Ysolde Marrow is the harbourmaster. [1]"
+    # The guard's secrets are the GM's card's hidden statements, typed; a player's card holds none.
+    gm = await service.knowledge.ask(campaign, "Who is Ysolde Marrow?", viewer=Viewer.GM, record=False)
+    secrets, public = guarded_material(player, gm)
+    assert sorted(s.kind.value for s in secrets) == ["fact", "relation", "relation"]
+    assert all(not f.secrets for f in player.canon_facts)
+    assert "owes the smugglers" not in " ".join(public)

@@ -88,3 +88,20 @@ async def test_with_a_model_the_recap_carries_its_summary(
         await services.voice.drain()
     assert recap.method == "llm" and recap.summary == SUMMARY
     assert recap.facts == ("Mira's occupation: keeper of the ledger",)
+
+
+async def test_a_summary_telling_gm_only_canon_is_not_posted_in_the_recap(
+    db_target: DatabaseTarget, tmp_path: Path, made: list[Services]
+) -> None:
+    """The model's summary is checked by the same guard as narration, fed the present entities' GM cards."""
+    leaked = "Pat learned that Mira, whom the GM calls Orsolya's eyes, hid the ledger in the cellar."
+    script = VoiceScript(summary=leaked)
+    async with LLMStub(responder=script) as stub:
+        services = await open_services(db_target, settings_for(tmp_path, stub))
+        made.append(services)
+        scene_id = await play_and_commit(services, 903)
+        recap = await services.recaps.recap_scene(scene_id)
+        await services.voice.drain()
+    assert script.prompts("summary"), "the model was asked for a summary"
+    assert recap.method == "extractive" and recap.summary is None
+    assert "Orsolya" not in str(recap)

@@ -806,7 +806,7 @@ async def test_a_relation_limit_broken_by_play_is_won_by_the_yaml(
     assert report.status == "ingested", report.summary()
     contradiction = next(w for w in report.warnings if w.kind == "contradicts_higher_authority")
     assert (
-        "Orrin Vyr parent of Aldric Raventhorne" in contradiction.message
+        "Orrin Vyr is Aldric Raventhorne's parent" in contradiction.message
         and "the YAML prevails" in contradiction.message
     )
     # The YAML's two parents stand; the played third one is kept, superseded by a YAML parent.

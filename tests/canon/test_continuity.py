@@ -225,7 +225,7 @@ def test_dead_character_acting_in_play_and_in_the_dated_timeline() -> None:
     assert [f.kind for f in findings] == [ConflictKind.DEAD_ACTING] * 2
     by_ids = {f.statement_ids: f for f in findings}
     play = by_ids[(died_in_play.id, walks_in.id)]
-    assert play.message == "Mira acts after dying (scene 3): “Mira located in The Gilded Goose” (scene 5)."
+    assert play.message == "Mira acts after dying (scene 3): “Mira is in The Gilded Goose” (scene 5)."
     timeline = by_ids[(died.id, fought.id)]
     assert timeline.message == (
         "Bran takes part in “Battle of Varn” (3rd_age.year_312.month_4.day_2) after dying (3rd_age.year_310)."
@@ -386,7 +386,7 @@ def test_allies_and_enemies_at_once_in_either_direction() -> None:
     finding = only(w.check(), ConflictKind.EXCLUSIVE_RELATIONS)
 
     assert finding.message == (
-        "“Aldric ally of House Vell” (3rd_age.300 – 3rd_age.310) and “House Vell enemy of Aldric” "
+        "“Aldric is an ally of House Vell” (3rd_age.300 – 3rd_age.310) and “House Vell is an enemy of Aldric” "
         "(from 3rd_age.305) hold at overlapping times, but ALLY_OF and ENEMY_OF exclude each other."
     )
     assert finding.statement_ids == (ally.id, enemy.id)
@@ -815,12 +815,12 @@ def test_statements_relying_on_retconned_statements_and_entities() -> None:
     by_ids = {f.statement_ids: f for f in findings}
     on_statement = by_ids[(old.id, relying.id)]
     assert on_statement.message == (
-        "“Aldric: accent = of Ghostvale” relies on “Aldric: home_town = Ghostvale”, which was retconned."
+        "“Aldric's accent: of Ghostvale” relies on “Aldric's home town: Ghostvale”, which was retconned."
     )
     assert side_of(on_statement, old).evidence == old.evidence
     assert side_of(on_statement, relying).evidence == relying.evidence
     on_entity = by_ids[(living_there.id,)]
-    assert on_entity.message == "“Aldric located in Ghostvale” still stands, but “Ghostvale” was retconned."
+    assert on_entity.message == "“Aldric is in Ghostvale” still stands, but “Ghostvale” was retconned."
     assert on_entity.entity_ids == (aldric, ghost_town)
     assert any(s.entity_id == ghost_town for s in on_entity.sides)
 

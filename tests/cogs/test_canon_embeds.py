@@ -361,7 +361,7 @@ def test_an_entity_card_hides_gm_only_canon_from_players_and_marks_it_for_the_gm
     gm = entity_embeds.entity_card_embed(mara_card(), viewer=Viewer.GM, as_of=AsOf(scene=4), words=words)
     fields = {f.name: f.value or "" for f in gm.fields}
     assert (
-        "🔒 Mara's secret: a spy (from scene 2) `#14` — said in scene 2, turns [2](https://example.org/2)–3 by Pat"
+        "🔒 Mara's secret: a spy (from scene 2) (fact 14) — said in scene 2, turns [2](https://example.org/2)–3 by Pat"
         in fields["Facts"]
     )
     assert "🔒 Mara serves The Hidden King" in fields["Relations"]
@@ -389,7 +389,7 @@ def test_a_timeline_strikes_retconned_rows_and_hides_gm_only_ones() -> None:
     assert "~~Mara's material: stone (from scene 2)~~ retconned\n" in player
     assert "Mara's material: wood (from scene 2)" in player and "curse" not in player and "#" not in player
     gm = entity_embeds.timeline_embed("Mara", views, viewer=Viewer.GM).description or ""
-    assert "~~Mara's material: stone (from scene 2) `#20`~~ retconned → `#21`" in gm
+    assert "~~Mara's material: stone (from scene 2) (fact 20)~~ retconned, replaced by (fact 21)" in gm
     assert "🔒 Mara's curse: yes" in gm
 
 
@@ -420,8 +420,9 @@ def test_findings_retcons_and_added_canon_render_within_limits() -> None:
     )
     embed = canon_embeds.check_embed([finding] * 40, [finding] * 40)
     assert_within_discord_limits(embed)
-    assert "40 problem(s)" in (embed.description or "") and len(embed.fields) == 10
-    assert "`#5` Aldric is dead — scene #1, turn 1" in (embed.fields[0].value or "")
+    assert "40 problems" in (embed.description or "") and len(embed.fields) == 10
+    assert "Aldric is dead (fact 5) — said in a scene, turn 1" in (embed.fields[0].value or "")
+    assert embed.fields[0].name == "The dead acting"
     retcon = canon_embeds.retcon_embed(
         RetconResult(
             retconned_id=20,

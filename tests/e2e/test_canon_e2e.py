@@ -250,7 +250,7 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     assert "after scene 1" in embed_text(before.embeds[0])
     aldric_before = await emu.invoke(chan, pat, "canon asof", name="Aldric", scene=0)
     aldric_after = await emu.invoke(chan, pat, "canon entity", name="Aldric", as_of_scene=1)
-    assert embed_fields(aldric_before.embeds[0])["State"] == "unknown"
+    assert "State" not in embed_fields(aldric_before.embeds[0])  # nothing known: nothing said
     assert "Aldric is dead" in plain(embed_fields(aldric_after.embeds[0])["State"])
 
 
@@ -483,11 +483,14 @@ async def test_retcon_twice_names_the_current_fact(world: World) -> None:
     emu, chan = world.emu, world.channel
     await gm_adds(world, "entity", name="Bridge of Sighs", type="Location")
     added = await gm_adds(world, "fact", subject="Bridge of Sighs", attribute="material", value="stone")
-    (fact_id,) = (int(n) for n in re.findall(r"fact #(\d+)", embed_text(added)))
-    player = await emu.invoke(chan, world.pat, "retcon", fact=fact_id, rationale="I prefer wood")
+    (fact_id,) = (int(n) for n in re.findall(r"\(fact (\d+)\)", embed_text(added)))
+    player = await emu.invoke(chan, world.pat, "retcon", fact="Bridge stone", rationale="I prefer wood")
     assert player.ephemeral and "Only the GM" in (player.content or "")
+    # The GM picks the fact by its words: the suggestions say them, with the handle after.
+    (choice,) = await emu.autocomplete(chan, world.gm, "retcon", "fact", "bridge sto")
+    assert choice["name"] == f"Bridge of Sighs's material: stone (fact {fact_id})", choice
     retcon = await emu.invoke(
-        chan, world.gm, "retcon", fact=fact_id, rationale="It was always wood", new_value="wood"
+        chan, world.gm, "retcon", fact=choice["value"], rationale="It was always wood", new_value="wood"
     )
     text = embed_text(retcon.embeds[0])
     assert (
@@ -495,14 +498,32 @@ async def test_retcon_twice_names_the_current_fact(world: World) -> None:
         and "material: stone" in text
         and "Replaced by: Bridge of Sighs's material: wood" in text
     )
-    current = re.search(r"material: wood `#(\d+)`", text)
+    current = re.search(r"material: wood \(fact (\d+)\)", text)
     assert current is not None
-    twice = await emu.invoke(chan, world.gm, "retcon", fact=fact_id, rationale="again")
-    assert twice.ephemeral and f"The current fact is #{current[1]}" in (twice.content or "")
-    timeline = await emu.invoke(chan, world.gm, "canon timeline", name="Bridge of Sighs")
-    assert f"~~Bridge of Sighs's material: stone `#{fact_id}`~~ retconned → `#{current[1]}`" in plain(
-        timeline.embeds[0]["description"]
+    twice = await emu.invoke(chan, world.gm, "retcon", fact=f"fact {fact_id}", rationale="again")
+    assert twice.ephemeral and f"was already retconned. What replaced it is (fact {current[1]})" in plain(
+        twice.content
     )
+    timeline = await emu.invoke(chan, world.gm, "canon timeline", name="Bridge of Sighs")
+    assert (
+        f"~~Bridge of Sighs's material: stone (fact {fact_id})~~ retconned, replaced by (fact {current[1]})"
+        in plain(timeline.embeds[0]["description"])
+    )
+
+
+async def test_retcon_by_words_that_fit_several_facts_asks_which(world: World) -> None:
+    emu, chan = world.emu, world.channel
+    await gm_adds(world, "entity", name="Bridge of Sighs", type="Location")
+    await gm_adds(world, "fact", subject="Bridge of Sighs", attribute="material", value="stone")
+    await gm_adds(world, "fact", subject="Bridge of Sighs", attribute="builder", value="the stone guild")
+    several = await emu.invoke(chan, world.gm, "retcon", fact="bridge stone", rationale="why")
+    text = plain(several.content)
+    assert several.ephemeral and "“bridge stone” fits 2 facts; say which one" in text, text
+    assert "material: stone (fact " in text and "builder: the stone guild (fact " in text
+    none = await emu.invoke(chan, world.gm, "retcon", fact="the moon is cheese", rationale="why")
+    assert none.ephemeral and "No fact of canon says “the moon is cheese”" in plain(none.content)
+    timeline = await emu.invoke(chan, world.gm, "canon timeline", name="Bridge of Sighs")
+    assert "retconned" not in plain(timeline.embeds[0]["description"])  # nothing was guessed
 
 
 async def test_bad_input_gets_clear_errors_and_stores_nothing(world: World) -> None:
@@ -530,13 +551,17 @@ async def test_bad_input_gets_clear_errors_and_stores_nothing(world: World) -> N
     date = await emu.invoke(
         chan, world.pat, "propose fact", subject="A", attribute="title", value="x", when="3rd_age.year_abc"
     )
-    assert date.ephemeral and "3rd_age.300 (an era and a year)" in (date.content or "")
+    assert (
+        date.ephemeral
+        and "That is not a date this campaign's calendar knows; write one like “year 412”"
+        in (date.content or "")
+    )
     turns = await emu.invoke(chan, world.pat, "propose entity", name="X", type="NPC", turns="five")
     assert turns.ephemeral and "12-15" in (turns.content or "")
     out_of_range = await emu.invoke(chan, world.pat, "propose entity", name="X", type="NPC", turns="5-9")
     assert "not a range of them" in (out_of_range.content or "")
     asof = await emu.invoke(chan, world.pat, "canon asof", name="A", date="the third age")
-    assert asof.ephemeral and "3rd_age.300 (an era and a year)" in (asof.content or "")
+    assert asof.ephemeral and "“third age” is not a word of this campaign's calendar" in (asof.content or "")
     assert await proposals_of_scene(world, (await latest_scene(world)).id) == []
     assert await canon_counts(world) == (0, 0, 0)
 
@@ -569,11 +594,13 @@ async def test_unknown_names_become_entity_proposals_and_the_gm_checks_canon(wor
     refused = await emu.invoke(chan, world.pat, "canon check")
     assert refused.ephemeral and "Only the GM" in (refused.content or "")
     checked = await emu.invoke(chan, world.gm, "canon check")
-    assert checked.ephemeral and "problem(s) in the whole graph" in embed_text(checked.embeds[0])
+    assert checked.ephemeral and "1 problem in the whole canon" in embed_text(checked.embeds[0])
     conflicts = await emu.invoke(chan, world.gm, "canon conflicts")
     listed = embed_text(conflicts.embeds[0])
     assert (
-        "exclusive relations" in listed and "Kara ally of Lenn" in listed and "Kara enemy of Lenn" in listed
+        "Relations that exclude each other" in listed
+        and "Kara is an ally of Lenn" in listed
+        and "Kara is an enemy of Lenn" in listed
     )
 
 

@@ -23,8 +23,8 @@ events:
 """
 
 NO_TIDEWATER = (
-    "There is no era “tidewater” in this campaign's calendar. Its eras: The Tidewater Age (tidewater_age), "
-    "e.g. `tidewater_age.year_12`."
+    "There is no era “tidewater” in this campaign. This campaign's era is the Tidewater Age (years 1 onwards). "
+    "Did you mean “year 12 of the Tidewater Age”?"
 )
 
 
@@ -36,16 +36,20 @@ async def test_a_date_of_an_era_the_calendar_lacks_is_refused_where_a_scene_is_d
     async with world.bot.services.db.session() as session:  # nothing started with a date nobody can place
         assert await session.scalar(select(func.count()).select_from(SceneRow)) == 0
 
-    started = await emu.invoke(chan, gm, "scene start", title="Arrival", date="tidewater_age.year_336")
-    assert "year 336 of the tidewater age" in embed_text(started.message["embeds"][0]).lower()
+    started = await emu.invoke(chan, gm, "scene start", title="Arrival", date="year 336 of the Tidewater Age")
+    assert "year 336 of the Tidewater Age" in embed_text(started.message["embeds"][0])
     moved = await emu.invoke(chan, gm, "scene time", when="tidewater.year_12")
     assert moved.ephemeral and moved.content == NO_TIDEWATER, moved.content
-    garbled = await emu.invoke(chan, gm, "scene time", when="year 336")
+    plain = await emu.invoke(chan, gm, "scene time", when="year 340")  # the campaign's only era holds it
+    assert not plain.ephemeral and "year 340 of the Tidewater Age" in (plain.content or ""), plain.content
+    assert (await latest_scene(world)).world_date == "tidewater_age.year_340"
+    later = await emu.invoke(chan, gm, "scene time", when="two years later")
+    assert "year 342 of the Tidewater Age" in (later.content or ""), later.content
+    garbled = await emu.invoke(chan, gm, "scene time", when="year 0")
     assert garbled.ephemeral and garbled.content == (
-        "“year 336” is not a date or a shift of time. Write a date on the campaign's calendar, like "
-        "`tidewater_age.year_300`, or a shift like +3 days, +2 weeks, +1 month, +10 years."
+        "Year 0 is in none of this campaign's eras. This campaign's era is the Tidewater Age (years 1 onwards)."
     ), garbled.content
-    assert (await latest_scene(world)).world_date == "tidewater_age.year_336"
+    assert (await latest_scene(world)).world_date == "tidewater_age.year_342"
 
 
 async def test_a_date_of_an_era_the_calendar_lacks_is_refused_in_proposals_canon_and_as_of(
@@ -62,7 +66,7 @@ async def test_a_date_of_an_era_the_calendar_lacks_is_refused_in_proposals_canon
     related = await emu.invoke(
         chan, gm, "canon add relationship", subject="Mara", relation="ally_of", object="Mara", since="x.1"
     )
-    assert related.ephemeral and "There is no era “x” in this campaign's calendar" in (related.content or "")
+    assert related.ephemeral and "There is no era “x” in this campaign" in (related.content or "")
     assert await canon_counts(world) == before  # nothing written
 
     await emu.invoke(chan, gm, "scene start", title="Arrival")
@@ -72,14 +76,16 @@ async def test_a_date_of_an_era_the_calendar_lacks_is_refused_in_proposals_canon
     )
     assert proposed.ephemeral and NO_TIDEWATER in (proposed.content or ""), proposed.content
     assert await proposals_of_scene(world, (await latest_scene(world)).id) == []
-    fine = await emu.invoke(
-        chan, pat, "propose state", subject="Mara", state="dead", when="tidewater_age.year_12"
-    )
+    fine = await emu.invoke(chan, pat, "propose state", subject="Mara", state="dead", when="year 12")
     assert fine.ephemeral and fine.embeds, fine.content
+    (proposal,) = [
+        p for p in await proposals_of_scene(world, (await latest_scene(world)).id) if "when" in p.content
+    ]
+    assert proposal.content["when"] == "tidewater_age.year_12"
 
     card = await emu.invoke(chan, pat, "canon entity", name="Mara", as_of_date="tidewater.year_12")
     assert card.ephemeral and card.content == NO_TIDEWATER, card.content
-    shown = await emu.invoke(chan, pat, "canon entity", name="Mara", as_of_date="tidewater_age.year_12")
+    shown = await emu.invoke(chan, pat, "canon entity", name="Mara", as_of_date="12 of the Tidewater Age")
     assert shown.embeds, shown.content
 
 

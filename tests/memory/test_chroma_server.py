@@ -10,8 +10,8 @@ import pytest
 from bot.app import Services, build_services
 from bot.ops.recovery import resume_indexing
 from config.settings import Settings
+from memory.chroma_client import owned_name
 from memory.knowledge.models import VectorStatus
-from memory.vector_index import collection_name
 from tests.chroma_server import ChromaServer
 from tests.conftest import DatabaseTarget
 
@@ -59,6 +59,7 @@ async def test_lore_import_and_lookup_through_a_chroma_server(
 ) -> None:
     services = await services_on(chroma_server, db_target, tmp_path)
     try:
+        installation = await services.installation.id()
         campaign = await services.campaigns.create("Salt Coast")
         report = await services.knowledge.import_path(campaign.id, bible(tmp_path))
         assert report.source.vector_status == VectorStatus.INDEXED
@@ -72,7 +73,11 @@ async def test_lore_import_and_lookup_through_a_chroma_server(
     import chromadb
 
     client = chromadb.HttpClient(host=chroma_server.host, port=chroma_server.port)
-    assert client.get_collection(collection_name(campaign.id)).count() >= report.source.chunk_count > 0
+    assert (
+        client.get_collection(owned_name(installation, "lk_c", campaign.id)).count()
+        >= report.source.chunk_count
+        > 0
+    )
     assert not (tmp_path / "data" / "chroma").exists()
 
 

@@ -322,3 +322,15 @@ async def test_a_one_and_a_half_megabyte_concatenation_of_srd52_imports(
     assert await fts_rows(db) == len(chunks)
     answer = await service.ask(campaign, "Fireball spell damage", viewer=Viewer.PLAYER, record=False)
     assert any("Fireball" in r.heading_path for r in answer.results)
+
+
+async def test_the_same_content_in_another_campaign_is_no_duplicate(db: Database, tmp_path: Path) -> None:
+    """Duplicate detection looks at the importing campaign's sources only (not only on the branch-export path)."""
+    service = knowledge_service(db, tmp_path, semantic=False)
+    westhaven, eastmarch = await new_campaign(db, "Westhaven"), await new_campaign(db, "Eastmarch")
+    first = await service.import_bytes(westhaven, "world.md", WORLD.encode())
+    other = await service.import_bytes(eastmarch, "world.md", WORLD.encode())
+    assert first.outcome == other.outcome == ImportOutcome.CREATED and other.duplicate_of is None
+    assert other.source.campaign_id == eastmarch and other.chunk_count == first.chunk_count > 0
+    again = await service.import_bytes(eastmarch, "copy.md", WORLD.encode())
+    assert again.outcome == ImportOutcome.DUPLICATE and again.duplicate_of == other.source.id

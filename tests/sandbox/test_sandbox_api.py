@@ -186,6 +186,38 @@ async def test_bad_actions_are_refused_with_a_sentence_and_change_nothing(client
     assert await client.messages("gm", "general") == []
 
 
+async def test_another_address_or_page_can_neither_read_nor_act(client: Client) -> None:
+    """DNS rebinding reads are refused like actions; a foreign Origin is refused; the action header has one
+    value; the page may not be framed."""
+    state = f"{client.url}/api/state?user={client.id('gm')}"
+    async with client.http.get(state, headers={"Host": "attacker.example"}) as response:
+        assert response.status == 421
+    async with client.http.get(client.url + "/", headers={"Host": "attacker.example:8080"}) as response:
+        assert response.status == 421
+    async with client.http.get(state, headers={"Origin": "http://attacker.example"}) as response:
+        assert response.status == 403
+    before = len(client.sandbox.emu.messages)
+    body = {"user": client.id("pat"), "channel": client.channel("general"), "content": "hello"}
+    for headers in (
+        {"X-Lorekeeper-Sandbox": "0"},
+        {"X-Lorekeeper-Sandbox": ""},
+        {**ACT, "Origin": "http://attacker.example"},
+        {**ACT, "Origin": "null"},
+    ):
+        status, answer = await client.post("/api/messages", body, headers=headers)
+        assert status == 403 and "the sandbox's own page" in answer["error"], headers
+    assert len(client.sandbox.emu.messages) == before
+    # The page's own requests pass: the same origin, and a read without one.
+    own = client.url.rstrip("/")
+    async with client.http.get(state, headers={"Origin": own}) as response:
+        assert response.status == 200
+        policy = response.headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in policy
+    async with client.http.get(client.url + "/") as response:
+        assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
+    assert (await client.post("/api/messages", body, headers={**ACT, "Origin": own}))[0] == 200
+
+
 async def test_a_form_opened_for_one_person_cannot_be_submitted_by_another(client: Client) -> None:
     sandbox = client.sandbox
     gm, pat = sandbox.world.people["gm"], sandbox.world.people["pat"]

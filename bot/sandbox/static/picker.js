@@ -389,13 +389,22 @@ const Picker = (() => {
       if (inner.value) input.value = inner.value;
       input.required = inner.required !== false;
     } else {
+      // As Discord: nothing is chosen unless the bot preselected it (`default`); a browser's single select
+      // would otherwise show, and submit, its first option.
       input = el("select");
       input.multiple = (inner.max_values || 1) > 1;
+      if (!input.multiple) {
+        const none = el("option", null, inner.placeholder || "Make a selection");
+        none.value = "";
+        input.append(none);
+      }
       for (const option of inner.options || []) {
         const item = el("option", null, option.label);
         item.value = option.value;
+        item.selected = Boolean(option.default);
         input.append(item);
       }
+      input.required = inner.required !== false && (inner.min_values === undefined || inner.min_values > 0);
     }
     input.id = id;
     input.dataset.customId = inner.custom_id;
@@ -428,7 +437,7 @@ const Picker = (() => {
       if (!shape.reportValidity()) return;
       const values = {};
       shape.querySelectorAll("[data-custom-id]").forEach((input) => {
-        values[input.dataset.customId] = input.dataset.kind === "4" ? input.value : Array.from(input.selectedOptions).map((o) => o.value);
+        values[input.dataset.customId] = input.dataset.kind === "4" ? input.value : Array.from(input.selectedOptions).map((o) => o.value).filter(Boolean);
       });
       dialog.close();
       const answer = await app.post("/api/modal", { user: app.state().me.id, interaction: interactionId, values });

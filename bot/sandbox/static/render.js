@@ -419,6 +419,7 @@ const Render = (() => {
     for (const option of data.options || []) {
       const item = el("option", null, option.description ? `${option.label} — ${option.description}` : option.label);
       item.value = option.value;
+      item.selected = Boolean(option.default); // shown as chosen only where the bot chose it
       node.append(item);
     }
     const send = () => {

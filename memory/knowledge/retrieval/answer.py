@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
@@ -122,7 +122,9 @@ def _weights(keys: Sequence[str], names: Sequence[str], results: Sequence[LoreRe
     return weight
 
 
-def _scored(question: str, results: Sequence[LoreResult], first: int) -> list[_Sentence]:
+def _scored(
+    question: str, results: Sequence[LoreResult], first: int, only: Callable[[LoreResult], bool] | None = None
+) -> list[_Sentence]:
     """Return the sentences of the passages that answer the question, scored against it, best first.
 
     A passage answers when it holds every name of the question and at least half of its other words (a name
@@ -135,8 +137,8 @@ def _scored(question: str, results: Sequence[LoreResult], first: int) -> list[_S
     weight = _weights(keys, names, results)
     total = sum(weight.values()) or 1.0
     scored: list[_Sentence] = []
-    readable = [(i, r) for i, r in enumerate(results) if r.is_fact][:PASSAGES_READ]
-    for rank, (index, result) in enumerate(readable):
+    readable = [(i, r) for i, r in enumerate(results) if r.is_fact and (only is None or only(r))]
+    for rank, (index, result) in enumerate(readable[:PASSAGES_READ]):
         heading = set(fold_words(" ".join([result.source_title, *result.heading_path])))
         passage = heading | set(fold_words(result.text))
         if not all(has_word(passage, n) for n in names):
@@ -160,9 +162,11 @@ def _scored(question: str, results: Sequence[LoreResult], first: int) -> list[_S
     return scored
 
 
-def _extractive(question: str, results: Sequence[LoreResult], first: int) -> list[_Sentence]:
+def _extractive(
+    question: str, results: Sequence[LoreResult], first: int, only: Callable[[LoreResult], bool] | None = None
+) -> list[_Sentence]:
     """Return the one or two sentences that best answer the question (none when no passage does)."""
-    scored = _scored(question, results, first)
+    scored = _scored(question, results, first, only)
     if not scored:
         return []
     chosen = [scored[0]]
@@ -177,8 +181,15 @@ def _extractive(question: str, results: Sequence[LoreResult], first: int) -> lis
     return chosen
 
 
-def compose(question: str, facts: Sequence[CanonFact], results: Sequence[LoreResult]) -> ShortAnswer:
-    """Return the short answer to a question from what the asker may see (see the module docstring)."""
+def compose(
+    question: str,
+    facts: Sequence[CanonFact],
+    results: Sequence[LoreResult],
+    only: Callable[[LoreResult], bool] | None = None,
+) -> ShortAnswer:
+    """Return the short answer to a question from what the asker may see (see the module docstring).
+
+    With `only`, sentences are quoted from the passages it accepts only (numbered among all the passages)."""
     citations = numbered(facts, results)
     cited: set[int] = set()
     parts: list[str] = []
@@ -189,7 +200,7 @@ def compose(question: str, facts: Sequence[CanonFact], results: Sequence[LoreRes
         cited.add(graph[1])
         mode = AnswerMode.GRAPH
     else:
-        for sentence in _extractive(question, results, len(facts) + 1):
+        for sentence in _extractive(question, results, len(facts) + 1, only):
             text = sentence.text if sentence.text.endswith((".", "!", "?", "…")) else sentence.text + "."
             parts.append(f"{text} [{sentence.number}]")
             cited.add(sentence.number)

@@ -6,6 +6,7 @@ import re
 import unicodedata
 
 from memory import fulltext
+from memory.knowledge.question import GENERIC
 
 __all__ = [
     "RELATION_WORDS",
@@ -23,27 +24,6 @@ SENTENCE_CHARS = 320
 #: Shorter pieces are not sentences ("Cost 5 gp" is one: a list item of a stat block).
 MIN_SENTENCE_CHARS = 8
 
-#: Words of a question that ask, rather than say what about.
-GENERIC = frozenset(
-    {
-        *("tell", "about", "know", "describe", "explain", "lore", "story", "information", "info", "detail"),
-        *(
-            "details",
-            "say",
-            "says",
-            "said",
-            "mean",
-            "means",
-            "called",
-            "name",
-            "named",
-            "kind",
-            "sort",
-            "type",
-        ),
-        *("happen", "happens", "happened", "give", "list", "does", "like", "much", "many"),
-    }
-)
 _WORD = re.compile(r"[^\W_]+")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"“(]?[A-Z0-9])")
 _HEADING = re.compile(r"^\s*#{1,6}\s")

@@ -21,13 +21,14 @@ from canon.graph import CanonReader, fold
 from canon.models import EntityCard, Viewer
 from canon.ontology import Ontology, base_ontology
 from canon.visibility import entity_hidden
-from canon.wording import PLAIN, CalendarWords, Wording, statement_words
+from canon.wording import PLAIN, Wording, statement_words
 from memory import fulltext
 from memory.knowledge.answer_models import Relation
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
 from memory.knowledge.retrieval.superseded import mark_superseded
+from memory.leaks import card_secrets
 
 log = logging.getLogger(__name__)
 
@@ -231,7 +232,7 @@ class EntityFinder:
         if not names[0]:
             return [], []
         ranked = best_matches(question, names, config)
-        words = Wording(calendar=CalendarWords(eras=await reader.era_names())) if ranked else PLAIN
+        words = Wording(calendar=(await reader.calendar()).words()) if ranked else PLAIN
         facts: list[CanonFact] = []
         for m in ranked:
             try:
@@ -252,6 +253,7 @@ class EntityFinder:
                     facts=card_facts(card, config.max_facts_per_entity, reader.ontology, words),
                     score=round(min(m.score, 100.0) / 100, 4),
                     relations=card_relations(card),
+                    secrets=tuple(card_secrets(card)),
                 )
             )
         found = {f.entity_id for f in facts}

@@ -1,0 +1,78 @@
+"""The campaign's calendar as a use case: see it, set it (GM), read a typed date on it.
+
+The calendar block a GM sets is stored with the campaign's settings (`canon.campaign_calendar`); the eras
+themselves come from canon (a timeline's Era entities), which the block names further. Dates typed anywhere are
+read on the result (`canon.date_reading.read_date`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.services.canon_access import CanonAccess
+from canon import campaigns
+from canon.calendar import WorldDate
+from canon.campaign_calendar import CALENDAR_SETTINGS, CampaignCalendar, block_yaml, checked, parse_block
+from canon.campaigns import Campaign
+from canon.date_reading import DateReading, read_date
+from canon.errors import InvalidInput
+from canon.models import Viewer
+from canon.storage import Database
+
+
+@dataclass(frozen=True)
+class CalendarView:
+    """The calendar as a GM reads it: sentences, and the block as YAML to edit and set again."""
+
+    calendar: CampaignCalendar
+    sentences: str
+    block: str
+
+
+class CalendarService:
+    """See, set and read on a campaign's calendar."""
+
+    def __init__(self, db: Database, access: CanonAccess) -> None:
+        self.db = db
+        self.access = access
+
+    async def calendar(self, campaign: Campaign, viewer: Viewer = Viewer.GM) -> CampaignCalendar:
+        """Return the campaign's calendar as the viewer may see it (a GM-only era stays the GM's)."""
+        async with self.db.session() as session:
+            return await (await self.access.reader(session, campaign, viewer)).calendar()
+
+    async def view(self, campaign: Campaign) -> CalendarView:
+        """Return the calendar in sentences and its block (the GM's view)."""
+        async with self.db.session() as session:
+            calendar = await (await self.access.reader(session, campaign, Viewer.GM)).calendar()
+            row = await campaigns.get_campaign(session, campaign.id)
+        block = (row.settings or {}).get(CALENDAR_SETTINGS) or {}
+        return CalendarView(calendar, calendar.describe(), block_yaml(block) if block else "")
+
+    async def set_block(self, campaign: Campaign, text: str) -> CalendarView:
+        """Set the calendar block a GM typed (YAML), checked against canon's eras; an empty text clears it."""
+        block = parse_block(text) if text.strip() else {}
+
+        async def work(session: AsyncSession) -> CampaignCalendar:
+            reader = await self.access.reader(session, campaign, Viewer.GM)
+            calendar = checked(block, await reader.canon_eras())
+            await campaigns.update_campaign_settings(session, campaign.id, {CALENDAR_SETTINGS: block})
+            return calendar
+
+        calendar = await self.db.run(work)
+        return CalendarView(calendar, calendar.describe(), block_yaml(block) if block else "")
+
+    async def read(
+        self, campaign: Campaign, text: str, *, anchor: WorldDate | None = None, viewer: Viewer = Viewer.GM
+    ) -> DateReading:
+        """Return what a typed date says on the campaign's calendar."""
+        return read_date(text, await self.calendar(campaign, viewer), anchor=anchor)
+
+    async def stored(self, campaign: Campaign, text: str, *, viewer: Viewer = Viewer.GM) -> WorldDate:
+        """Return a typed date, or raise `InvalidInput` with the refusal in the calendar's words."""
+        reading = await self.read(campaign, text, viewer=viewer)
+        if reading.date is None:
+            raise InvalidInput(reading.sentence())
+        return reading.date

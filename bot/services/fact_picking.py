@@ -1,0 +1,89 @@
+"""Pick a fact of canon by what it says: the suggestions of a fact option, and the fact a typed text means.
+
+Commands that take a fact (`/retcon`, `lorekeeper canon retcon`) take its words ("Corvan Marrow is dead"), an
+autocomplete suggestion of its sentence, or its handle ("(fact 53)"), never only a number. A text that fits
+several facts is answered with those facts in words, so the GM says which: the bot never guesses. Only the facts
+the asker may see are offered or matched (`CanonReader` filters by viewer), retconned ones never.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.services.canon_access import CanonAccess
+from bot.services.wording import wording_for
+from canon.campaigns import Campaign
+from canon.errors import Conflict, InvalidInput, NotFound
+from canon.models import CanonLevel, StatementView, Viewer
+from canon.storage import Database
+from canon.wording import Wording
+from canon.wording.fact_names import fact_choice, fact_name, folded_words, handle_in, matching_facts
+
+#: At most this many facts are named in an answer that asks which one was meant.
+SHOWN_CHOICES = 10
+SUGGESTIONS = 25
+
+
+class FactPicker:
+    """The facts of a campaign's canon, named in words, for a viewer to pick one."""
+
+    def __init__(self, db: Database, access: CanonAccess) -> None:
+        self.db = db
+        self.access = access
+
+    async def _named(self, campaign: Campaign, viewer: Viewer) -> tuple[list[StatementView], Wording]:
+        async with self.db.session() as session:
+            reader = await self.access.reader(session, campaign, viewer)
+            views = await reader.views(await reader.statements(with_evidence=False, include_retconned=True))
+            return views, await wording_for(session, reader)
+
+    async def suggestions(
+        self, campaign: Campaign, typed: str, *, viewer: Viewer, limit: int = SUGGESTIONS
+    ) -> list[str]:
+        """Return the facts that fit what is typed so far, each as its words and handle (at most 100
+        characters, as an autocomplete choice holds): the newest first when nothing is typed."""
+        views, words = await self._named(campaign, viewer)
+        by_id = {v.statement.id: v for v in views if not _retconned(v)}
+        if folded_words(typed):
+            ids = matching_facts(typed, [(i, fact_name(v, words)) for i, v in by_id.items()])
+        else:
+            ids = sorted(by_id, reverse=True)
+        return [fact_choice(by_id[i], words) for i in ids[:limit]]
+
+    async def pick(self, campaign: Campaign, typed: str, *, viewer: Viewer) -> int:
+        """Return the id of the one fact a typed text means, or raise: `NotFound` when none fits,
+        `InvalidInput` naming the facts in words when several do."""
+        text = " ".join(typed.split())
+        if not text:
+            raise InvalidInput("Say which fact: type some of its words and pick it from the suggestions.")
+        everything, words = await self._named(campaign, viewer)
+        views = [v for v in everything if not _retconned(v)]
+        named = [(v.statement.id, fact_name(v, words)) for v in views]
+        found = matching_facts(text, named)
+        number = handle_in(text)
+        old = next((v for v in everything if v.statement.id == number and _retconned(v)), None)
+        if old is not None:
+            now = old.statement.provenance.replaced_by
+            then = f" What replaced it is (fact {now})." if now else " Nothing replaced it."
+            raise Conflict(f"“{fact_name(old, words)}” (fact {number}) was already retconned.{then}")
+        if len(found) == 1:
+            return found[0]
+        shown = f"“{text[:80]}”" + ("…" if len(text) > 80 else "")
+        if not found:
+            raise NotFound(
+                f"No fact of canon says {shown}. Type some of its words (a name it mentions, like "
+                "“Corvan dead”) and pick it from the suggestions."
+            )
+        raise InvalidInput(_which(shown, found, {v.statement.id: v for v in views}, words))
+
+
+def _retconned(view: StatementView) -> bool:
+    return view.statement.provenance.level == CanonLevel.RETCONNED
+
+
+def _which(shown: str, found: Sequence[int], by_id: dict[int, StatementView], words: Wording) -> str:
+    lines = [f"{shown} fits {len(found)} facts; say which one (its words, or the name in brackets):"]
+    lines += [f"• {fact_choice(by_id[i], words, limit=180)}" for i in found[:SHOWN_CHOICES]]
+    if len(found) > SHOWN_CHOICES:
+        lines.append(f"…and {len(found) - SHOWN_CHOICES} more: add a word to narrow it down.")
+    return "\n".join(lines)

@@ -1,0 +1,166 @@
+"""What characters learned: the SQL of reveals, and a player's lens (`canon.visibility.Knowing`) built from it.
+
+A reveal is one row per character (or one for the party) and target. Undoing it marks the row undone, with who
+and why; the row stays, so "what did Sable know last week" is still answerable. These functions read and write
+inside the caller's transaction; the rules (who may reveal what, from when) are `bot.services.knowledge`'s.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy import and_, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.knowledge.tables import KnowledgeRow
+from canon.storage import utc_now
+from canon.tables import StatementRow
+from canon.visibility import Knowing, Learned
+
+#: What may be revealed.
+KINDS = ("entity", "statement", "source")
+
+
+class Reveal(BaseModel):
+    """One reveal as the GM reads it: what, to whom (None: the party), from when, why, and whether undone."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    target_kind: str
+    target_id: int
+    character_id: int | None
+    world_from: str | None
+    story_from: int | None
+    scene_id: int | None
+    reason: str
+    revealed_by: str
+    recorded_at: dt.datetime
+    undone_at: dt.datetime | None = None
+    undone_by: str | None = None
+    undo_reason: str | None = None
+
+
+def reveal_of(row: KnowledgeRow) -> Reveal:
+    """Return the domain view of a knowledge row."""
+    return Reveal.model_validate(row, from_attributes=True)
+
+
+async def knowing(
+    session: AsyncSession, campaign_id: int, character_ids: Sequence[int], names: Sequence[str]
+) -> Knowing:
+    """Return the lens of these characters: what each (and the party) learned, undone reveals included (an
+    as-believed-at view needs them), a statement's ends with it."""
+    who = [KnowledgeRow.character_id.is_(None)]
+    if character_ids:
+        who.append(KnowledgeRow.character_id.in_(list(character_ids)))
+    query = (
+        select(
+            KnowledgeRow.target_kind,
+            KnowledgeRow.target_id,
+            KnowledgeRow.world_from_key,
+            KnowledgeRow.story_from,
+            KnowledgeRow.recorded_at,
+            KnowledgeRow.undone_at,
+            StatementRow.subject_id,
+            StatementRow.object_id,
+        )
+        .outerjoin(
+            StatementRow,
+            and_(KnowledgeRow.target_kind == "statement", StatementRow.id == KnowledgeRow.target_id),
+        )
+        .where(KnowledgeRow.campaign_id == campaign_id, or_(*who))
+    )
+    learned = tuple(
+        Learned(
+            kind=r.target_kind,
+            target_id=r.target_id,
+            world_from_key=r.world_from_key,
+            story_from=r.story_from,
+            ends=tuple(e for e in (r.subject_id, r.object_id) if e is not None),
+            recorded_at=r.recorded_at,
+            undone_at=r.undone_at,
+        )
+        for r in (await session.execute(query)).all()
+    )
+    return Knowing(characters=tuple(names), learned=learned)
+
+
+async def add_reveals(
+    session: AsyncSession,
+    campaign_id: int,
+    kind: str,
+    target_id: int,
+    character_ids: Iterable[int | None],
+    *,
+    world_from: str | None,
+    world_from_key: int | None,
+    story_from: int | None,
+    scene_id: int | None,
+    reason: str,
+    revealed_by: str,
+) -> list[KnowledgeRow]:
+    """Write one reveal row per character (None: the party); return them."""
+    now = utc_now()
+    rows = [
+        KnowledgeRow(
+            campaign_id=campaign_id,
+            target_kind=kind,
+            target_id=target_id,
+            character_id=character,
+            world_from=world_from,
+            world_from_key=world_from_key,
+            story_from=story_from,
+            scene_id=scene_id,
+            reason=reason,
+            revealed_by=revealed_by[:100],
+            recorded_at=now,
+        )
+        for character in character_ids
+    ]
+    session.add_all(rows)
+    await session.flush()
+    return rows
+
+
+async def undo_reveal(
+    session: AsyncSession, campaign_id: int, reveal_id: int, *, by: str, reason: str
+) -> bool:
+    """Mark a standing reveal undone; return False when it is not standing (undone already, or not this
+    campaign's). One UPDATE: of two GMs undoing at once, exactly one succeeds."""
+    result = await session.execute(
+        update(KnowledgeRow)
+        .where(
+            KnowledgeRow.id == reveal_id,
+            KnowledgeRow.campaign_id == campaign_id,
+            KnowledgeRow.undone_at.is_(None),
+        )
+        .values(undone_at=utc_now(), undone_by=by[:100], undo_reason=reason)
+    )
+    return bool(getattr(result, "rowcount", 0))
+
+
+async def reveal_row(session: AsyncSession, campaign_id: int, reveal_id: int) -> KnowledgeRow | None:
+    """Return one reveal of a campaign, or None."""
+    row = await session.get(KnowledgeRow, reveal_id, populate_existing=True)
+    return row if row is not None and row.campaign_id == campaign_id else None
+
+
+async def reveals(
+    session: AsyncSession,
+    campaign_id: int,
+    *,
+    character_ids: Sequence[int] | None = None,
+    standing: bool = True,
+) -> list[Reveal]:
+    """Return a campaign's reveals (of these characters and the party, if given), oldest first."""
+    query = select(KnowledgeRow).where(KnowledgeRow.campaign_id == campaign_id)
+    if character_ids is not None:
+        query = query.where(
+            or_(KnowledgeRow.character_id.is_(None), KnowledgeRow.character_id.in_(list(character_ids)))
+        )
+    if standing:
+        query = query.where(KnowledgeRow.undone_at.is_(None))
+    return [reveal_of(r) for r in (await session.execute(query.order_by(KnowledgeRow.id))).scalars()]

@@ -1,0 +1,80 @@
+"""A fact's name, for picking it by what it says: its sentence and when it holds, with the GM's small handle.
+
+A GM picks a fact (to retcon it, to cite it) by its words: "Corvan Marrow is dead (since year 352 of the Third
+Age)". The handle after the words, "(fact 53)", is the GM's short name for it; it may be typed back, and so may
+the words alone, or any of them that pick one fact. `matching_facts` decides which named facts a typed text
+means: the handle, else the one whose whole name it is, else those holding every word typed. Several are the
+caller's choices to show, never a guess.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from canon.models import StatementView, Viewer
+from canon.wording.context import Wording
+from canon.wording.statements import statement_words
+
+#: The GM's handle of a fact as typed back: "fact 53", "(fact 53)", "#53" or "53", alone or after the words.
+_HANDLE = re.compile(r"(?:^|\(|\s)(?:fact\s*#?\s*|#)(\d{1,19})\s*\)?\s*$", re.IGNORECASE)
+_NUMBER = re.compile(r"^\s*#?\s*(\d{1,19})\s*$")
+_WORD = re.compile(r"\w+")
+
+
+def fact_handle(fact_id: int) -> str:
+    """Return the GM's handle of a fact: "(fact 53)"."""
+    return f"(fact {fact_id})"
+
+
+def fact_name(view: StatementView, words: Wording) -> str:
+    """Return what a fact says and when it holds, without evidence: the words it is picked by."""
+    return statement_words(view, words, Viewer.GM, evidence=False)
+
+
+def fact_choice(view: StatementView, words: Wording, limit: int = 100) -> str:
+    """Return a fact's words and handle within `limit` characters (the words cut, never the handle)."""
+    handle = fact_handle(view.statement.id)
+    text = fact_name(view, words)
+    room = limit - len(handle) - 1
+    if len(text) > room:
+        text = text[: max(room - 1, 1)].rstrip() + "…"
+    return f"{text} {handle}"
+
+
+def handle_in(text: str) -> int | None:
+    """Return the fact number a typed text names by its handle ("fact 53", "(fact 53)", "#53", "53"), if any."""
+    folded = unicodedata.normalize("NFKC", text)
+    match = _NUMBER.match(folded) or _HANDLE.search(folded)
+    return int(match[1]) if match is not None else None
+
+
+def folded_words(text: str) -> list[str]:
+    """Return a text's words, case and width folded, punctuation and accents aside."""
+    plain = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
+    plain = "".join(c for c in plain if not unicodedata.combining(c))
+    return _WORD.findall(plain)
+
+
+def matching_facts(typed: str, named: Sequence[tuple[int, str]]) -> list[int]:
+    """Return the ids of the facts a typed text means, among (id, name) pairs, best first.
+
+    The handle names one fact (none when it is not among them); else a fact whose whole name is typed is the
+    one meant; else every fact whose name holds each typed word (at the start of one of its words).
+    """
+    number = handle_in(typed)
+    if number is not None:
+        return [number] if any(fact_id == number for fact_id, _ in named) else []
+    wanted = folded_words(typed)
+    if not wanted:
+        return []
+    words_of = {fact_id: folded_words(name) for fact_id, name in named}
+    whole = [fact_id for fact_id, found in words_of.items() if found == wanted]
+    if whole:
+        return whole
+    return [
+        fact_id
+        for fact_id, found in words_of.items()
+        if all(any(word.startswith(w) for word in found) for w in wanted)
+    ]

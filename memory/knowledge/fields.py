@@ -1,0 +1,87 @@
+"""Fields of a passage: the stat-block lines, bold-led entries, definitions and table cells it holds.
+
+A book states many facts as fields of its section's subject rather than as sentences: `- **Armor Class** 17`
+under `## Aboleth`, `Range: 150 feet` under a spell, a definition list (`Hit Dice` / `: 2d8`), a table row
+(`| Longsword | 15 gp | 3 lb. |`). `fields_of` reads them all as `Field(subject, label, value)`, whatever the
+book's layout, so an answer can pick the field asked instead of a nearby line. The italic line just under a
+heading ("*3rd-level evocation*", "*Large aberration, lawful evil*") is the entry's kind line
+(`memory.knowledge.question.KIND_LINE`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memory.knowledge.models import LoreResult
+
+__all__ = ["Field", "fields_of"]
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+#: `- **Label** value`, `**Label:** value`, `- **Label**: value`, `***Label.*** value`.
+_BOLD = re.compile(r"^\s*(?:[-*+•]\s+)?\*{2,3}([^*]{1,60}?)[.:]?\*{2,3}[.:]?\s+(.+)$")
+#: `Label: value` on its own line (a label of one to four words, starting with a capital).
+_COLON = re.compile(r"^\s*(?:[-*+•]\s+)?([A-Z][\w'’()/-]*(?: [\w'’()/-]+){0,3}):\s+(.+)$")
+#: A definition list's value line (`: value`, under its label).
+_DEFINITION = re.compile(r"^\s*:\s+(.+)$")
+_ITALIC = re.compile(r"^\s*[*_]([^*_].*?)[*_]\s*$")
+_ROW = re.compile(r"^\s*\|(.+)\|\s*$")
+_RULE = re.compile(r"^[\s|:-]+$")
+KIND = "kind"
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One field: what it is about (the section's subject), its label and its value as written."""
+
+    subject: str
+    label: str
+    value: str
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.replace("**", "").replace("*", "").replace("`", "").split()).strip()
+
+
+def fields_of(result: LoreResult) -> list[Field]:
+    """Return the fields a passage holds, each with the heading it is under as its subject."""
+    subject = next((h for h in reversed(result.heading_path) if h), result.source_title)
+    found: list[Field] = []
+    header: list[str] | None = None
+    previous = ""
+    just_headed = True
+    for raw in result.text.splitlines():
+        line = raw.rstrip()
+        if not line.strip():
+            header = None if not line.strip() and header is not None and previous.startswith("|") else header
+            previous = ""
+            continue
+        heading = _HEADING.match(line)
+        if heading:
+            subject, header, previous, just_headed = _clean(heading.group(1)), None, "", True
+            continue
+        row = _ROW.match(line)
+        if row:
+            cells = [_clean(c) for c in row.group(1).split("|")]
+            if _RULE.match(line):
+                pass
+            elif header is None:
+                header = cells
+            else:
+                for label, value in zip(header[1:], cells[1:], strict=False):
+                    if label and value:
+                        found.append(Field(f"{subject} › {cells[0]}" if cells[0] else subject, label, value))
+            previous = line.strip()
+            continue
+        italic = _ITALIC.match(line)
+        if italic and just_headed:
+            found.append(Field(subject, KIND, _clean(italic.group(1))))
+        elif (bold := _BOLD.match(line)) is not None:
+            found.append(Field(subject, _clean(bold.group(1)), _clean(bold.group(2))))
+        elif (colon := _COLON.match(line)) is not None and len(colon.group(2)) < 300:
+            found.append(Field(subject, _clean(colon.group(1)), _clean(colon.group(2))))
+        elif (definition := _DEFINITION.match(line)) is not None and previous and len(previous) <= 60:
+            found.append(Field(subject, _clean(previous), _clean(definition.group(1))))
+        just_headed = False
+        previous = line.strip()
+    return found

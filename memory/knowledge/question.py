@@ -1,0 +1,178 @@
+"""What a lore question asks, and about what: read before it is searched and answered.
+
+`analyse` reads a question through the glossary (`memory.knowledge.glossary`: "AC" is "armor class", "knocked
+out" is "unconscious") and returns a `Question`:
+- `fields`: the named fields it asks for, in its order ("owlbear hp" asks "hit points"; "cost and weight of a
+  longsword" asks both; "what level is fireball" asks the entry's kind line, `KIND_LINE`);
+- `subject`: the words naming what it asks about, once the asking words are gone ("owlbear", "longsword");
+- `parts`: the subjects of a comparison or of a question about two things ("which has more hit points, an ogre
+  or a troll?": "ogre" and "troll"), each answered on its own;
+- `kind`: field, comparison, yes/no, definition, list, or general.
+Nothing here searches: the answer steps (`memory.knowledge.retrieval.field_answer`) use what it finds.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from memory import fulltext
+from memory.knowledge.glossary import expand
+
+__all__ = ["GENERIC", "KIND_LINE", "Question", "analyse"]
+
+#: Words of a question that ask, rather than say what about.
+GENERIC = frozenset(
+    {
+        *("tell", "about", "know", "describe", "explain", "lore", "story", "information", "info", "detail"),
+        *(
+            "details",
+            "say",
+            "says",
+            "said",
+            "mean",
+            "means",
+            "called",
+            "name",
+            "named",
+            "kind",
+            "sort",
+            "type",
+        ),
+        *("happen", "happens", "happened", "give", "list", "does", "like", "much", "many"),
+    }
+)
+
+#: The label of an entry's kind line (the italic line under its heading: "3rd-level evocation").
+KIND_LINE = "kind"
+
+#: How players ask for a field, and the field's label in the books. Read on the glossary-expanded question.
+_FIELD_PHRASES: tuple[tuple[str, str], ...] = (
+    (r"armor class|hard (?:is it )?to hit|tougher to hit", "armor class"),
+    (r"temporary hit points", "temporary hit points"),
+    (r"hit points|how tough", "hit points"),
+    (r"hit die", "hit die"),
+    (r"ability score increase", "ability score increase"),
+    (r"spellcasting ability", "spellcasting ability"),
+    (r"saving throws", "saving throws"),
+    (r"casting time|how long (?:does it take to|to) cast", "casting time"),
+    (
+        r"how fast|speed|how far can (.{1,40}?) (?:move|walk|run|fly|swim)|move in a turn|walk in a round",
+        "speed",
+    ),
+    (r"challenge|how dangerous", "challenge"),
+    (r"typical speakers|who (?:typically )?speaks", "typical speakers"),
+    (r"languages?|what does (.{1,40}?) speak|speaks?\b", "languages"),
+    (r"components?|what do (?:i|you) need to cast", "components"),
+    (r"duration|how long does (.{1,40}?) last", "duration"),
+    (r"range|how far does (.{1,40}?) (?:reach|shoot|go)|reaches farther|reach(?:es)?", "range"),
+    (r"classes|which class|who (?:can cast|gets)|spell lists?", "classes"),
+    (r"cost|how much (?:gold|money|coin)(?: for| is)?|how much is", "cost"),
+    (r"weight|how heavy", "weight"),
+    (r"damage|how hard does (.{1,40}?) hit|hits? harder", "damage"),
+    (r"properties", "properties"),
+    (r"strength (?:requirement|required)", "strength required"),
+    (r"script", "script"),
+    (r"senses", "senses"),
+    (r"size|how big", "size"),
+    (r"damage immunities|immune to", "damage immunities"),
+    (r"condition immunities", "condition immunities"),
+    (r"resistances?|resistant to", "damage resistances"),
+    (r"vulnerabilit(?:y|ies)|vulnerable to", "damage vulnerabilities"),
+    (
+        r"what level|spell level|level spell|which level|school|rarity|how rare|what kind of|what type of",
+        KIND_LINE,
+    ),
+)
+_PHRASES = [(re.compile(r"(?<![\w'])(?:" + p + r")(?![\w'])"), label) for p, label in _FIELD_PHRASES]
+
+#: Words that say what sort of thing the subject is, not which: dropped from the subject.
+_FILLER = frozenset(
+    {
+        *("spell", "spells", "creature", "creatures", "monster", "monsters", "item", "weapon", "base"),
+        *("walking", "flying", "swimming", "fly", "swim", "burrow", "climb", "when", "get", "got", "has"),
+        *("one", "its", "their", "the", "what", "whats", "which", "how", "much", "many", "need", "cast"),
+        *("wise", "typically", "have", "use", "uses", "stat", "give", "gives", "on", "list", "lists"),
+        *("more", "less", "higher", "lower", "better", "harder", "farther", "further", "bigger", "stronger"),
+        *("faster", "cheaper", "heavier", "longer", "tougher", "i", "me", "my", "we", "know", "who", "turn"),
+        *("round", "each", "per", "typical", "typically", "walk", "walks", "go", "goes", "move", "moves"),
+        *("deal", "deals", "do", "written", "take", "takes"),
+    }
+)
+_COMPARATIVE = re.compile(
+    r"\b(?:more|less|higher|lower|better|harder|farther|further|bigger|stronger|faster|cheaper|heavier|longer|"
+    r"tougher|most|least)\b"
+)
+_SPLIT = re.compile(r",|;|\bor\b|\bvs\.?|\bversus\b|\bcompared (?:to|with)\b")
+_YES_NO = re.compile(r"^(?:is|are|was|were|does|do|did|can|could|has|have|will|would|should)\b")
+_DEFINITION = re.compile(
+    r"^(?:what (?:is|are|does) (?:an? |the )?[\w' -]{1,40}? mean|define|what'?s? (?:an? )?\w+\??$)"
+)
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+
+
+@dataclass(slots=True)
+class Question:
+    """A question as read: its words through the glossary, what it asks, and about what."""
+
+    text: str
+    expanded: str
+    kind: str
+    fields: list[str] = field(default_factory=list)
+    subject: list[str] = field(default_factory=list)
+    parts: list[list[str]] = field(default_factory=list)
+    glossary_used: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def search_text(self) -> str:
+        """Return what to search for: the question in the books' words."""
+        return self.expanded
+
+
+def _subject_words(text: str) -> list[str]:
+    words = [w for w in _WORD.findall(text) if len(w) > 1 or w.isdigit()]
+    words = [w.removesuffix("'s") for w in words]
+    return [
+        w
+        for w in dict.fromkeys(words)
+        if w not in fulltext.STOPWORDS and w not in GENERIC and w not in _FILLER
+    ]
+
+
+def analyse(question: str, glossary: Mapping[str, str] | None = None) -> Question:
+    """Return what a question asks and about what (see the module docstring)."""
+    text = " ".join(unicodedata.normalize("NFKC", question).split())
+    expanded, used = expand(text, glossary)
+    folded = expanded.casefold().replace("’", "'")
+    found: list[tuple[int, str]] = []
+    rest = folded
+    for pattern, label in _PHRASES:
+        for match in pattern.finditer(rest):
+            found.append((match.start(), label))
+        # Only the asking words go: what a phrase holds in its middle ("how far can *a wolf* move") stays.
+        rest = pattern.sub(lambda m: " " + " ".join(g for g in m.groups() if g) + " ", rest)
+    fields = list(dict.fromkeys(label for _, label in sorted(found)))
+    rest = rest.strip(" ?!.")
+    parts: list[list[str]] = []
+    comparison = bool(_COMPARATIVE.search(folded)) and bool(re.search(r"\bor\b|\bvs\b|\bversus\b", folded))
+    if comparison or (fields and re.search(r"\bor\b|\bvs\b|\bversus\b", folded)):
+        pieces = [_subject_words(p) for p in _SPLIT.split(rest)]
+        parts = [p for p in pieces if p][-2:]
+        if len(parts) < 2:
+            parts = []
+    subject = [w for part in parts for w in part] if parts else _subject_words(rest)
+    if parts:
+        kind = "comparison"
+    elif fields:
+        kind = "field"
+    elif _YES_NO.match(folded):
+        kind = "yes/no"
+    elif _DEFINITION.match(folded) or folded.startswith("define "):
+        kind = "definition"
+    elif re.match(r"^(?:list|name|which|what are)\b", folded):
+        kind = "list"
+    else:
+        kind = "general"
+    return Question(text, expanded, kind, fields, subject, parts, used)

@@ -1,0 +1,104 @@
+"""The short answer of an analysed question: canon first, then the field asked, then sentences, else nothing.
+
+`reply` is the answer step `Answerer.ask` uses, on a question read by `memory.knowledge.question.analyse`:
+1. the canon graph (`answer_graph`), as before: canon outranks imported prose;
+2. the field asked, of the subject named (`field_answer`): "Owlbear's hit points are 59 (7d10 + 21). [1]";
+3. a question asking a field of something no passage names is answered "nothing known" (a nearby line about
+   something else is not an answer);
+4. otherwise the best passages' sentences (`answer.compose`, on the question in the books' words).
+`comparison` answers each part of a comparison or two-part question and says both, with both citations, and
+which one is more when the values are numbers or dice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory.knowledge.answer_models import AnswerMode, ShortAnswer
+from memory.knowledge.models import CanonFact, LoreResult
+from memory.knowledge.question import Question
+from memory.knowledge.retrieval.answer import compose, nothing_known, numbered
+from memory.knowledge.retrieval.answer_graph import graph_answer
+from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed
+
+__all__ = ["comparison", "reply"]
+
+_DICE = re.compile(r"^(\d+)d(\d+)(?:\s*([+-])\s*(\d+))?")
+_NUMBER = re.compile(r"^(\d[\d,]*(?:/\d+)?)")
+_LESS = re.compile(r"\b(?:less|lower|cheaper|shorter|lighter|slower|weaker|fewer|least)\b")
+
+
+def _from_fields(hits: Sequence[FieldHit], citations: list) -> ShortAnswer:  # type: ignore[type-arg]
+    cited = {h.number for h in hits}
+    text = " ".join(dict.fromkeys(h.sentence() for h in hits))
+    marked = [c.model_copy(update={"cited": c.number in cited}) for c in citations]
+    return ShortAnswer(text=text, mode=AnswerMode.EXTRACTIVE, known=True, citations=marked)
+
+
+def reply(question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult]) -> ShortAnswer:
+    """Return the short answer to an analysed question from what the asker may see (see the module docstring)."""
+    if graph_answer(question.text, facts) is not None:
+        return compose(question.text, facts, results)
+    hits = field_answers(question, results, len(facts) + 1)
+    if hits:
+        return _from_fields(hits, numbered(facts, results))
+    only = None
+    if question.fields and question.subject:
+        # A field asked of something: only a passage about it (its headings name it) may answer in sentences.
+        only = headed(question)
+        if not any(only(r) for r in results[:PASSAGES_READ]):
+            return ShortAnswer(
+                text=nothing_known(question.text),
+                mode=AnswerMode.NOTHING,
+                known=False,
+                citations=numbered(facts, results),
+            )
+    answer = compose(question.expanded, facts, results, only)
+    if not answer.known:
+        return answer.model_copy(update={"text": nothing_known(question.text)})
+    return answer
+
+
+def _amount(value: str) -> float | None:
+    """Return a value's size: a number, or a dice expression's average ("2d6" is 7)."""
+    value = value.strip()
+    dice = _DICE.match(value)
+    if dice:
+        count, sides = int(dice.group(1)), int(dice.group(2))
+        bonus = int(dice.group(4) or 0) * (-1 if dice.group(3) == "-" else 1)
+        return count * (sides + 1) / 2 + bonus
+    number = _NUMBER.match(value)
+    if number is None:
+        return None
+    text = number.group(1).replace(",", "")
+    if "/" in text:
+        top, bottom = text.split("/", 1)
+        return int(top) / int(bottom) if int(bottom) else None
+    return float(text)
+
+
+def comparison(
+    question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult]
+) -> ShortAnswer | None:
+    """Return the answer to each part of a comparison, and which is more, or None when a part is not found."""
+    citations = numbered(facts, results)
+    hits: list[FieldHit] = []
+    for part in question.parts:
+        asked = Question(question.text, question.expanded, "field", question.fields, part)
+        found = field_answers(asked, results, len(facts) + 1)
+        if not found:
+            return None
+        hits += found
+    answer = _from_fields(hits, citations)
+    if len(question.fields) == 1 and len(hits) == 2:
+        amounts = [_amount(h.field.value) for h in hits]
+        if None not in amounts and amounts[0] != amounts[1]:
+            less = bool(_LESS.search(question.expanded.casefold()))
+            pick = min if less else max
+            chosen = hits[amounts.index(pick(amounts))]  # type: ignore[type-var]
+            label = chosen.field.label.casefold()
+            word = "lower" if less else "higher"
+            verdict = f"{chosen.field.subject.split(' › ')[-1]} has the {word} {label}."
+            answer = answer.model_copy(update={"text": f"{answer.text} {verdict}"})
+    return answer

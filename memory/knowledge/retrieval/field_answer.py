@@ -1,0 +1,194 @@
+"""Answers that are a field of an entry: "owlbear hp", "longbow range?", "which classes can cast fireball?".
+
+The question's analysis (`memory.knowledge.question`) says which fields are asked and about what; the passages'
+fields (`memory.knowledge.fields`) say what each section's subject has. A field answers when its label is the
+one asked and its subject is the one named: every word of the question's subject is in the subject's name
+(typos forgiven), and the name is not mostly other words ("vampire" is not "Vampire Spawn" when "Vampire" is
+there). The answer names its subject: "Owlbear's hit points are 59 (7d10 + 21). [1]".
+
+A question that asks a field of something no passage has is answered by nothing rather than by a nearby line
+(`subject_found` says whether the passages hold the subject at all).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from memory.knowledge.fields import KIND, Field, fields_of
+from memory.knowledge.models import LoreResult
+from memory.knowledge.question import GENERIC, Question
+from memory.knowledge.retrieval.answer_words import fold_words, same_word, sections_of, sentences
+
+__all__ = ["FieldHit", "field_answers", "headed", "subject_found", "word_in"]
+
+#: Passages whose fields may answer (the best few).
+PASSAGES_READ = 5
+#: The least share of a subject name's words the question must name.
+MIN_PRECISION = 0.5
+_PLURAL_LABELS = frozenset(
+    {
+        "hit points",
+        "hit dice",
+        "languages",
+        "classes",
+        "components",
+        "properties",
+        "saving throws",
+        "senses",
+        "skills",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FieldHit:
+    """A field chosen to answer, with the number of the passage it is from and how well its subject fits."""
+
+    field: Field
+    number: int
+    fit: float
+    #: Words the answer's sentences should hold, besides the field's subject and label ("DC" of a trait).
+    also: tuple[str, ...] = ()
+
+    def sentence(self) -> str:
+        """Return the field as a sentence naming its subject."""
+        subject = self.field.subject.split(" › ")[-1]
+        value = self.field.value.rstrip(".")
+        if len(value) > 80 or ". " in value:
+            said = sentences(value)
+            chosen = [s for s in said if all(word_in(w, fold_words(s)) for w in self.also)][:2] or said[:2]
+            body = " ".join(s if s.endswith((".", "!", "?", "…")) else s + "." for s in chosen)
+            owner = f"{subject}'" if subject.endswith("s") else f"{subject}'s"
+            return f"{owner} {self.field.label}: {body} [{self.number}]"
+        if self.field.label == KIND:
+            article = "an" if value[:1].casefold() in "aeiou" else "a"
+            return f"{subject} is {article} {value[:1].lower() + value[1:]}. [{self.number}]"
+        label = self.field.label.casefold()
+        verb = "are" if label in _PLURAL_LABELS else "is"
+        owner = f"{subject}'" if subject.endswith("s") else f"{subject}'s"
+        return f"{owner} {label} {verb} {value}. [{self.number}]"
+
+
+def word_in(word: str, words: Sequence[str] | set[str]) -> bool:
+    """Return whether a question word is among a text's words: the same word, an ending apart, or a typo."""
+    for other in words:
+        if same_word(word, other):
+            return True
+        if len(word) >= 5 and len(other) >= 5 and fuzz.ratio(word, other) >= 80:
+            return True
+    return False
+
+
+def _fit(subject: Sequence[str], name: str) -> float:
+    """Return how well a question's subject names a field's subject (0 when a subject word is missing)."""
+    # A table row's subject is "Table › Row": the row names it, the table may be named too.
+    whole = [w for w in fold_words(name) if w not in ("of", "the", "a", "an")]
+    named = [w for w in fold_words(name.split(" › ")[-1]) if w not in ("of", "the", "a", "an")]
+    if not subject or not named or not all(word_in(w, whole) for w in subject):
+        return 0.0
+    precision = sum(1 for w in named if word_in(w, subject)) / len(named)
+    return precision if precision >= MIN_PRECISION else 0.0
+
+
+#: Labels books use for the same field.
+_SAME_LABEL = {
+    "cost": ("price", "value"),
+    "speed": ("move", "movement"),
+    "hit die": ("hit dice",),
+    "weight": ("weighs",),
+    "duration": ("lasts",),
+}
+
+
+def _label_fits(asked: str, label: str) -> bool:
+    folded = " ".join(label.casefold().split())
+    if asked == KIND:
+        return folded == KIND
+    return folded.rstrip("s") == asked.rstrip("s") or folded in _SAME_LABEL.get(asked, ())
+
+
+def _named_field(
+    question: Question, readable: Sequence[tuple[int, LoreResult]], first: int
+) -> list[FieldHit]:
+    """Return the field whose label the question names in its own words ("stormcrow defense?", "medusa's
+    petrifying gaze"), of the subject it names: any book's labels, not only the ones players' phrasings know.
+    Words the question holds besides the label and the subject's name must be in the field's value."""
+    best: FieldHit | None = None
+    for rank, (index, result) in enumerate(readable):
+        for found in fields_of(result):
+            label = [w for w in fold_words(found.label) if w not in GENERIC and len(w) > 1]
+            if found.label == KIND or not label or not all(word_in(w, question.subject) for w in label):
+                continue
+            rest = [w for w in question.subject if not word_in(w, label)]
+            named = fold_words(found.subject)
+            extra = tuple(w for w in rest if not word_in(w, named))
+            value = fold_words(found.value)
+            if not all(word_in(w, value) for w in extra):
+                continue
+            fit = _fit([w for w in rest if w not in extra], found.subject) - 0.01 * rank
+            if fit > 0 and (best is None or fit > best.fit):
+                best = FieldHit(found, first + index, fit, extra)
+    return [best] if best is not None else []
+
+
+def field_answers(question: Question, results: Sequence[LoreResult], first: int) -> list[FieldHit]:
+    """Return one field per field asked (in the question's order), or none when one of them is not found."""
+    if not question.subject:
+        return []
+    readable = [(i, r) for i, r in enumerate(results) if r.is_fact][:PASSAGES_READ]
+    if not question.fields:
+        return _named_field(question, readable, first)
+    hits: list[FieldHit] = []
+    for asked in question.fields:
+        best: FieldHit | None = None
+        for rank, (index, result) in enumerate(readable):
+            for found in fields_of(result):
+                if not _label_fits(asked, found.label):
+                    continue
+                if asked == KIND and not _kind_answers(question, found.value):
+                    continue
+                fit = _fit(question.subject, found.subject) - 0.01 * rank
+                if fit > 0 and (best is None or fit > best.fit):
+                    best = FieldHit(found, first + index, fit)
+        if best is None:
+            return []
+        hits.append(best)
+    return hits
+
+
+def _kind_answers(question: Question, value: str) -> bool:
+    """Return whether an entry's kind line answers what the question asks of it (a level needs a level)."""
+    asked = question.expanded.casefold()
+    words = set(fold_words(value))
+    if "level" in asked:
+        return "cantrip" in words or any(w.endswith("level") for w in words) or "level" in words
+    return True
+
+
+def subject_found(question: Question, results: Sequence[LoreResult]) -> bool:
+    """Return whether some passage holds every word of the question's subject (in its headings or its text)."""
+    if not question.subject:
+        return True
+    for result in results[:PASSAGES_READ]:
+        words = set(fold_words(" ".join([result.source_title, *result.heading_path, result.text])))
+        if all(word_in(w, words) for w in question.subject):
+            return True
+    return False
+
+
+def headed(question: Question) -> Callable[[LoreResult], bool]:
+    """Return a test of whether a passage is about the question's subject: its headings (or the headings inside
+    it) hold a word of the subject, and its headings and text all of them."""
+
+    def names_subject(result: LoreResult) -> bool:
+        inner = " ".join(h for h, _ in sections_of(result.text) if h)
+        headings = set(fold_words(" ".join([*result.heading_path, inner])))
+        if not any(word_in(w, headings) for w in question.subject):
+            return False
+        words = headings | set(fold_words(result.text))
+        return all(word_in(w, words) for w in question.subject)
+
+    return names_subject

@@ -1,0 +1,83 @@
+"""The one rule of who may see what (`canon.visibility`), each clause broken on purpose by one of these tests."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+
+from canon.models import (
+    Authority,
+    Entity,
+    Provenance,
+    SourceVisibility,
+    Statement,
+    StatementKind,
+    Viewer,
+    Visibility,
+)
+from canon.visibility import (
+    HiddenCanon,
+    may_see,
+    seen,
+    source_stored_hidden,
+    source_visibility_of,
+    statement_hidden,
+    visibility_of,
+    warnings_hidden,
+)
+
+PROVENANCE = Provenance(
+    campaign_id=1,
+    changeset_id=1,
+    recorded_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC),
+    authority=Authority.GM,
+    confidence=1.0,
+)
+PUBLIC, HIDDEN = Visibility.PUBLIC, Visibility.GM_ONLY
+
+
+def entity(entity_id: int, visibility: Visibility = PUBLIC) -> Entity:
+    return Entity(
+        id=entity_id, type="NPC", name=f"E{entity_id}", provenance=PROVENANCE, visibility=visibility
+    )
+
+
+def relation(statement_id: int, subject: int, obj: int, visibility: Visibility = PUBLIC) -> Statement:
+    return Statement(
+        id=statement_id,
+        kind=StatementKind.RELATION,
+        subject_id=subject,
+        predicate="MEMBER_OF",
+        object_id=obj,
+        provenance=PROVENANCE,
+        visibility=visibility,
+    )
+
+
+def test_a_membership_in_a_secret_faction_is_hidden_by_its_object_alone() -> None:
+    """Brann (public) is a member of the Red Hand (GM-only); the membership's own flag is public."""
+    brann, hand = entity(1), entity(2, HIDDEN)
+    membership = relation(10, brann.id, hand.id)
+    hidden = HiddenCanon.of({1: brann, 2: hand}, [membership])
+    assert hidden.statements == {10}
+    # A warning naming only the statement (not the faction) still rests on hidden canon.
+    assert warnings_hidden([{"statement_ids": [10]}], hidden)
+    assert not warnings_hidden([{"statement_ids": [11], "entity_ids": [1]}], hidden)
+    assert statement_hidden(PUBLIC, PUBLIC, HIDDEN) and not statement_hidden(PUBLIC, PUBLIC, PUBLIC)
+
+
+def test_what_a_viewer_may_see_and_how_rows_are_written() -> None:
+    @dataclasses.dataclass
+    class Passage:
+        hidden: bool
+
+    passages = [Passage(False), Passage(True)]
+    assert seen(Viewer.PLAYER, passages) == [passages[0]] and seen(Viewer.GM, passages) == passages
+    assert may_see(Viewer.GM, True) and not may_see(Viewer.PLAYER, True) and may_see(Viewer.PLAYER, False)
+    assert visibility_of(True) == HIDDEN and visibility_of(False) == PUBLIC
+    assert source_visibility_of(True) == SourceVisibility.HIDDEN
+    assert (
+        source_stored_hidden("hidden")
+        and not source_stored_hidden("normal")
+        and not source_stored_hidden(None)
+    )

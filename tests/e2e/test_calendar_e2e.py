@@ -1,0 +1,102 @@
+"""The campaign's calendar through Discord: the GM sets it, everyone reads it, and dates are typed in its words.
+
+The real discord.py client against the emulator (tests/e2e/conftest.py)."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from canon.campaigns import CampaignRow
+from tests.e2e.conftest import World
+from tests.e2e.test_canon_e2e import embed_text, latest_scene, proposals_of_scene
+from tests.e2e.test_continuity_e2e import import_yaml
+
+TIMELINE = """\
+kind: timeline
+era: 3rd_age
+name: The Third Age
+start: 1
+end: 600
+"""
+
+CALENDAR = """\
+eras:
+  - {name: The Third Age, abbreviation: TA}
+  - {name: The Fourth Age, abbreviation: FoA, start: 601}
+months:
+  - {name: Frostmoon, days: 30}
+  - {name: Hearthmoon, days: 31}
+  - {name: Greenmoon, days: 30}
+seasons:
+  - {name: spring, months: [Greenmoon]}
+"""
+
+
+async def stored_calendar(world: World) -> object:
+    async with world.bot.services.db.session() as session:
+        rows = (await session.execute(select(CampaignRow))).scalars().all()
+        return [(row.settings or {}).get("calendar") for row in rows]
+
+
+async def test_the_gm_sets_the_calendar_and_the_table_types_dates_in_its_words(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await import_yaml(world, "timeline.yaml", TIMELINE)
+
+    refused = await emu.invoke(chan, pat, "calendar set", text=CALENDAR)
+    assert refused.ephemeral and "Only the GM" in (refused.content or ""), refused.content
+    assert await stored_calendar(world) == [None]
+
+    bad = await emu.invoke(chan, gm, "calendar set", text="eras: [{name: Old Age, start: 10, end: 5}]")
+    assert bad.ephemeral and "ends (year 5) before it starts (year 10)" in (bad.content or ""), bad.content
+    clash = await emu.invoke(chan, gm, "calendar set", text="eras: [{name: Other, abbreviation: Third Age}]")
+    assert clash.ephemeral and "would name two things" in (clash.content or ""), clash.content
+    assert await stored_calendar(world) == [None]  # nothing written
+
+    attached = emu.make_attachment("calendar.yaml", CALENDAR)
+    done = await emu.invoke(chan, gm, "calendar set", file=attached)
+    assert "the Third Age (TA, years 1–600)" in (done.content or ""), done.content
+    assert "Frostmoon (30 days)" in (done.content or "")
+
+    shown = await emu.invoke(chan, pat, "calendar show")
+    assert shown.ephemeral and "the Fourth Age (FoA, years 601 onwards)" in (shown.content or "")
+    assert not shown.files  # the block to edit is the GM's
+
+    read = await emu.invoke(chan, pat, "calendar read", date="the 3rd of Frostmoon, 1042")
+    assert read.content == "That is 3 Frostmoon, year 1042 of the Fourth Age.", read.content
+    typo = await emu.invoke(chan, pat, "calendar read", date="Thrid Age 363")
+    assert typo.ephemeral and typo.content == (
+        "“Thrid Age” is not an era of this calendar; the nearest is the Third Age. "
+        "Did you mean “year 363 of the Third Age”?"
+    ), typo.content
+    choices = await emu.autocomplete(chan, pat, "scene start", "date", "363 TA")
+    assert [c["value"] for c in choices] == ["year 363 of the Third Age"]
+    wide = await emu.autocomplete(chan, pat, "propose fact", "when", "３６３ TA")
+    assert [c["value"] for c in wide] == ["year 363 of the Third Age"]
+
+    started = await emu.invoke(chan, gm, "scene start", title="Arrival", date="17 Hearthmoon, 363 TA")
+    assert "17 Hearthmoon, year 363 of the Third Age" in embed_text(started.message["embeds"][0])
+    moved = await emu.invoke(chan, gm, "scene time", when="three days later")
+    assert "is now 20 Hearthmoon, year 363 of the Third Age" in (moved.content or ""), moved.content
+    too_long = await emu.invoke(chan, gm, "scene time", when="the 31st of Frostmoon, 363")
+    assert too_long.ephemeral and too_long.content == (
+        "Frostmoon has 30 days, so there is no 31st of Frostmoon. "
+        "Did you mean “30 Frostmoon, year 363 of the Third Age”?"
+    ), too_long.content
+    assert (await latest_scene(world)).world_date == "3rd_age.year_363.month_2.day_20"
+
+    await emu.send_message(chan, pat, "Mara was crowned the spring before.")
+    proposed = await emu.invoke(
+        chan, pat, "propose fact", subject="Mara", attribute="title", value="Queen", when="a year earlier"
+    )
+    assert proposed.embeds, proposed.content
+    scene = await latest_scene(world)
+    (fact,) = [p for p in await proposals_of_scene(world, scene.id) if p.content.get("attribute") == "title"]
+    assert fact.content["when"] == "3rd_age.year_362.month_2.day_20"
+    two = await emu.invoke(
+        chan, pat, "propose fact", subject="Mara", attribute="title", value="Queen", when="363 TA 1210"
+    )
+    assert two.ephemeral and "names more than one year (363 and 1210)" in (two.content or "")
+
+    cleared = await emu.invoke(chan, gm, "calendar clear")
+    assert "cleared" in (cleared.content or "") and "Frostmoon" not in (cleared.content or "")
+    assert await stored_calendar(world) == [{}]

@@ -1,0 +1,47 @@
+"""Player characters through the real client and the emulator: a claim, a player's click on its GM buttons
+refused, the GM's approval, the roster and switching, and the GM's own links."""
+
+from __future__ import annotations
+
+from bot.emulator.models import custom_ids
+from tests.e2e.conftest import World
+from tests.e2e.test_branches_e2e import everything
+from tests.e2e.test_canon_e2e import embed_text, gm_adds
+
+
+async def test_a_claim_is_approved_by_the_gm_and_a_players_click_is_refused(world: World) -> None:
+    emu, chan = world.emu, world.channel
+    for name in ("Sable", "Brann"):
+        await gm_adds(world, "entity", name=name, type="PC")
+    claim = await emu.invoke(chan, world.pat, "character claim", name="Sable")
+    assert not claim.ephemeral  # the GM sees it in the channel
+    card = embed_text(claim.embeds[0])
+    assert "Pat asks to play Sable. A GM approves or refuses it" in card, card
+    ids = custom_ids(claim.components)
+    approve = next(i for i in ids if i.endswith(":approve"))
+    refuse = next(i for i in ids if i.endswith(":refuse"))
+    for button in (approve, refuse):
+        refused = await emu.click(claim.message, button, world.quinn)
+        assert refused.ephemeral and "Only the GM" in (refused.content or ""), refused.content
+    # Pat may not approve their own claim either.
+    own = await emu.click(claim.message, approve, world.pat)
+    assert own.ephemeral and "Only the GM" in (own.content or "")
+    roster = await emu.invoke(chan, world.pat, "character list")
+    assert "Sable: Pat asked to play it (waiting for a GM)" in embed_text(roster.embeds[0])
+
+    approved = await emu.click(claim.message, approve, world.gm)
+    shown = everything(approved.message)
+    assert "Pat plays Sable now (approved by Gina)" in shown, shown
+    assert not custom_ids(approved.message["components"])  # decided: no buttons left
+    taken = await emu.invoke(chan, world.quinn, "character claim", name="Sable")
+    assert taken.ephemeral and "Sable is played by Pat" in (taken.content or ""), taken.content
+
+    # The GM gives Brann to Pat too; Pat switches to it.
+    given = await emu.invoke(chan, world.gm, "character set", name="Brann", player=world.pat)
+    assert "Pat plays Brann now." in (given.content or ""), given.content
+    refused = await emu.invoke(chan, world.pat, "character set", name="Brann", player=world.quinn)
+    assert refused.ephemeral and "Only the GM" in (refused.content or "")
+    switched = await emu.invoke(chan, world.pat, "character switch", name="Brann")
+    assert "You now play Brann" in (switched.content or ""), switched.content
+    roster = embed_text((await emu.invoke(chan, world.quinn, "character list")).embeds[0])
+    assert "Sable: played by Pat\n" in roster + "\n" and "Brann: played by Pat (active)" in roster, roster

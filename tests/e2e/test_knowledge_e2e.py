@@ -1,0 +1,99 @@
+"""Who knows what through the real client and the emulator: three players whose characters know different
+things open the same card and each sees only their own; a reveal during a scene to those present; the GM's
+"as Sable sees it" view; a player's use of the GM's knowledge commands refused."""
+
+from __future__ import annotations
+
+import re
+
+from tests.e2e.conftest import World
+from tests.e2e.test_canon_e2e import embed_text, gm_adds
+
+
+async def fact_number(world: World, name: str, value: str) -> str:
+    """Return the handle the GM's card shows beside a fact ("fact 12"), which the GM may type back."""
+    card = embed_text((await world.emu.invoke(world.channel, world.gm, "canon entity", name=name)).embeds[0])
+    match = re.search(re.escape(value) + r".*?\(fact (\d+)\)", card)
+    assert match, card
+    return f"fact {match.group(1)}"
+
+
+async def card_of(world: World, who, name: str, **options) -> str:  # type: ignore[no-untyped-def]
+    reply = await world.emu.invoke(world.channel, who, "canon entity", name=name, **options)
+    assert reply.ephemeral, reply.content
+    return embed_text(reply.embeds[0]) if reply.embeds else (reply.content or "")
+
+
+async def test_three_players_see_only_what_their_characters_know(world: World) -> None:
+    emu, chan, gm = world.emu, world.channel, world.gm
+    rio = emu.add_member(world.guild, "Rio")
+    for name in ("Sable", "Brann", "Ash"):
+        await gm_adds(world, "entity", name=name, type="PC")
+    await gm_adds(world, "entity", name="The Duke", type="NPC")
+    await gm_adds(world, "fact", subject="The Duke", attribute="secret", value="a spy", gm_only=True)
+    await gm_adds(
+        world, "fact", subject="The Duke", attribute="debt", value="ten thousand crowns", gm_only=True
+    )
+    for name, player in (("Sable", world.pat), ("Brann", world.quinn), ("Ash", rio)):
+        await emu.invoke(chan, gm, "character set", name=name, player=player)
+    spy = await fact_number(world, "The Duke", "a spy")
+    debt = await fact_number(world, "The Duke", "ten thousand crowns")
+
+    # A player may not reveal, undo or look as another character.
+    refused = await emu.invoke(chan, world.pat, "canon reveal", to="Sable", reason="I peeked", fact=spy)
+    assert refused.ephemeral and "Only the GM" in (refused.content or ""), refused.content
+    peek = await emu.invoke(chan, world.pat, "canon entity", name="The Duke", as_character="Brann")
+    assert peek.ephemeral and "Only the GM" in (peek.content or ""), peek.content
+
+    revealed = await emu.invoke(  # picked by its words, as the autocomplete offers them
+        chan, gm, "canon reveal", to="Sable", reason="she read his letter", fact="Duke spy"
+    )
+    assert "Sable knows The Duke" in embed_text(revealed.embeds[0]), embed_text(revealed.embeds[0])
+    await emu.invoke(chan, gm, "canon reveal", to="Brann", reason="a creditor talked", fact=debt)
+
+    sable, brann, ash = [await card_of(world, p, "The Duke") for p in (world.pat, world.quinn, rio)]
+    assert "a spy" in sable and "crowns" not in sable, sable
+    assert "crowns" in brann and "a spy" not in brann, brann
+    assert "a spy" not in ash and "crowns" not in ash, ash
+    # The GM's "as Sable sees it" is Sable's player's card.
+    as_sable = await card_of(world, gm, "The Duke", as_character="Sable")
+    assert "a spy" in as_sable and "crowns" not in as_sable and "#" not in as_sable, as_sable
+    # A player's /canon known lists what their character knows beyond public canon.
+    known = await emu.invoke(chan, world.quinn, "canon known")
+    text = embed_text(known.embeds[0])
+    assert "What Brann knows" in text and "crowns" in text and "spy" not in text, text
+
+
+async def test_a_reveal_during_a_scene_reaches_those_present_and_is_undone(world: World) -> None:
+    emu, chan, gm = world.emu, world.channel, world.gm
+    for name in ("Sable", "Brann"):
+        await gm_adds(world, "entity", name=name, type="PC")
+    await gm_adds(world, "entity", name="Vell", type="Person", gm_only=True)
+    await gm_adds(world, "fact", subject="Vell", attribute="title", value="the last heir", gm_only=True)
+    await gm_adds(world, "fact", subject="Vell", attribute="hideout", value="under the mill", gm_only=True)
+    await emu.invoke(chan, gm, "character set", name="Sable", player=world.pat)
+    await emu.invoke(chan, gm, "character set", name="Brann", player=world.quinn)
+    heir = await fact_number(world, "Vell", "the last heir")
+    unknown = await card_of(world, world.pat, "Zzyx")
+    assert (await card_of(world, world.pat, "Vell")).replace("Vell", "Zzyx") == unknown
+
+    await emu.invoke(chan, gm, "scene start", title="The dying man")
+    await emu.send_message(chan, world.pat, "I kneel by the dying man.")
+    revealed = await emu.invoke(
+        chan, gm, "canon reveal", to="those present", reason="his last words", fact=heir
+    )
+    shown = embed_text(revealed.embeds[0])
+    assert "Sable knows" in shown and "from scene 1" in shown and "Brann" not in shown, shown
+    sable = await card_of(world, world.pat, "Vell")
+    assert "the last heir" in sable and "under the mill" not in sable, sable  # the name and the fact only
+    assert (await card_of(world, world.quinn, "Vell")).replace("Vell", "Zzyx") == unknown
+
+    number = re.search(r"reveal (\d+)", shown)
+    assert number, shown
+    refused = await emu.invoke(chan, world.pat, "canon unreveal", reveal=int(number.group(1)), reason="no")
+    assert refused.ephemeral and "Only the GM" in (refused.content or "")
+    undone = await emu.invoke(chan, gm, "canon unreveal", reveal=int(number.group(1)), reason="too soon")
+    assert "Sable no longer knows" in (undone.content or ""), undone.content
+    assert (await card_of(world, world.pat, "Vell")).replace("Vell", "Zzyx") == unknown
+    history = embed_text((await emu.invoke(chan, gm, "canon known", character="Sable")).embeds[0])
+    assert "undone by Gina" in history, history
