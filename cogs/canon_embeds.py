@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 import discord
@@ -36,11 +36,11 @@ from canon.models import (
     Viewer,
 )
 from canon.proposals import (
-    UNKNOWN_ATTRIBUTE,
     EntityContent,
     Proposal,
     ProposalContent,
     ProposalStatus,
+    ProposalWarning,
     RelationshipContent,
 )
 from canon.visibility import view_hidden
@@ -56,6 +56,7 @@ from canon.wording import (
 )
 from canon.wording.fact_names import fact_handle
 from canon.wording.findings import kind_words
+from canon.wording.statements import shown_validity
 from cogs.embeds import COLOUR, clip, counted
 from cogs.review_words import mark, undecided_rule
 
@@ -143,25 +144,21 @@ def evidence_words(evidence: Evidence, viewer: Viewer, words: Wording = PLAIN) -
     return words.rich(escape).evidence(evidence, viewer)
 
 
-def _warning_messages(warnings: Iterable[dict[str, Any]], words: Wording = PLAIN) -> list[str]:
+def _warning_messages(warnings: Iterable[ProposalWarning], words: Wording = PLAIN) -> list[str]:
     """Return continuity warnings as plain sentences (escaped), dates in the calendar's words."""
-    return [
-        warning_sentence(str(w.get("message") or "a continuity problem"), words.rich(escape))
-        for w in warnings
-    ]
+    return [warning_sentence(w.message or "a continuity problem", words.rich(escape)) for w in warnings]
 
 
-def _warning_lines(warnings: Iterable[dict[str, Any]]) -> list[str]:
+def _warning_lines(warnings: Iterable[ProposalWarning]) -> list[str]:
     """Return each warning (escaped) followed by its sides with their evidence, in a player's words."""
     lines: list[str] = []
     for warning in warnings:
         lines.append(_warning_messages([warning])[0])
-        for side in warning.get("sides") or []:
-            said = [
-                evidence_words(Evidence.model_validate(e), Viewer.PLAYER) for e in side.get("evidence") or []
-            ]
+        for side in warning.sides:
+            said = [evidence_words(e, Viewer.PLAYER) for e in side.evidence]
             if said:
-                lines.append(f"  ◦ {escape(str(side.get('sentence', '')))}: {said[0]}")
+                sentence = warning_sentence(side.sentence, PLAIN.rich(escape))
+                lines.append(f"  ◦ {sentence}: {said[0]}")
     return lines
 
 
@@ -235,7 +232,7 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool, number: 
     if proposal.override_rationale:
         lines.append(f"Accepted despite the warnings: {escape(clip(proposal.override_rationale, 200))}")
     warnings = _warning_messages(proposal.warnings, words)
-    marks = [NOTE if w.get("kind") == UNKNOWN_ATTRIBUTE else WARN for w in proposal.warnings]
+    marks = [NOTE if w.new_attribute else WARN for w in proposal.warnings]
     lines += [f"{m} {clip(w, 220)}" for m, w in zip(marks, warnings[:3], strict=False)]
     if len(warnings) > 3:
         lines.append(f"{WARN} … and {len(warnings) - 3} more")
@@ -296,10 +293,40 @@ def _review_title(review: Review, heading: str) -> str:
     return f"{heading} — {review.batch or 'proposals'}"
 
 
+def _conflict_lines(
+    findings: Sequence[Finding], words: Wording, *, reveal: bool, accepted: Collection[str]
+) -> list[str]:
+    """Say what a commit's continuity conflicts came to: accepted with the GM's reason, or open for the GM."""
+    if not findings:
+        return ["No continuity conflicts."]
+    settled = [f for f in findings if f.fingerprint in accepted]
+    open_ = len(findings) - len(settled)
+    if settled and not open_:
+        outcome = "accepted with the GM's reason; nothing open"
+    elif settled:
+        outcome = f"{len(settled)} accepted with the GM's reason, {open_} open for the GM (/canon conflicts)"
+    else:
+        outcome = "open for the GM (/canon conflicts)"
+    lines = [f"{WARN} {counted(len(findings), 'continuity conflict')}: {outcome}."]
+    if reveal:  # what they are may rest on GM-only canon: the GM's cards say them
+        for finding in findings[:5]:
+            mark = " (accepted with your reason)" if finding.fingerprint in accepted else ""
+            lines.append(f"• {clip(warning_sentence(finding.message, words), 300)}{mark}")
+        if len(findings) > 5:
+            lines.append(f"• … and {len(findings) - 5} more")
+    return lines
+
+
 def committed_embed(
-    review: Review, findings: Sequence[Finding], *, reveal: bool, committed_by: str | None = None
+    review: Review,
+    findings: Sequence[Finding],
+    *,
+    reveal: bool,
+    committed_by: str | None = None,
+    accepted: Collection[str] = (),
 ) -> discord.Embed:
-    """Render the final state of a review card after its commit: what was written, what was not, conflicts."""
+    """Render the final state of a review card after its commit: what was written, what was not, conflicts
+    (`accepted`: the fingerprints of those the GM accepted with a reason, which leave nothing open)."""
     review = as_seen(review, reveal=reveal)
     embed = discord.Embed(
         title=clip(_review_title(review, "Canon committed"), TITLE_LIMIT), colour=DONE_COLOUR
@@ -309,15 +336,7 @@ def committed_embed(
     by = f" by {escape(committed_by)}" if committed_by else ""
     words = review_words(review)
     lines = [f"Committed{by}: {len(written)} written to canon, {len(refused)} rejected."]
-    if findings and reveal:
-        lines.append(f"{WARN} Recorded as continuity conflicts (`/canon conflicts` lists them):")
-        lines += [f"• {clip(warning_sentence(f.message, words), 300)}" for f in findings[:5]]
-        if len(findings) > 5:
-            lines.append(f"• … and {len(findings) - 5} more")
-    elif findings:  # what they are may rest on GM-only canon: the GM reads them
-        lines.append(f"{WARN} {counted(len(findings), 'continuity conflict')} recorded for the GM.")
-    else:
-        lines.append("No continuity conflicts.")
+    lines += _conflict_lines(findings, words, reveal=reveal, accepted=accepted)
     embed.description = "\n".join(lines)
 
     numbers = card_numbers(review)
@@ -391,8 +410,8 @@ def proposed_embed(
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     shown = [w for p in proposals if p.id not in secret for w in p.warnings or ()]
     # A continuity finding is a warning; a detail new to the campaign is only a note.
-    warnings = _warning_lines(w for w in shown if w.get("kind") != UNKNOWN_ATTRIBUTE)
-    notes = _warning_messages(w for w in shown if w.get("kind") == UNKNOWN_ATTRIBUTE)
+    warnings = _warning_lines(w for w in shown if not w.new_attribute)
+    notes = _warning_messages(w for w in shown if w.new_attribute)
     if warnings:
         embed.colour = WARNING_COLOUR
         embed.add_field(
@@ -444,7 +463,7 @@ def statement_line(
     """Return one statement as a line: lock, sentence, when, its id (the GM's cards only) and evidence."""
     words = words.rich(escape)
     line = (f"{LOCK} " if view_hidden(view) else "") + statement_sentence(view, words)
-    when = words.span(view.statement.validity)
+    when = words.span(shown_validity(view))
     if when:
         line += f" ({when})"
     if viewer == Viewer.GM:  # the GM's handle, after the words: it may be typed back (/retcon)

@@ -20,6 +20,7 @@ from canon.proposals import (
     EventContent,
     FactContent,
     ProposalContent,
+    ProposalWarning,
     Ref,
     RelationshipContent,
     StateChangeContent,
@@ -112,7 +113,7 @@ def normalise(
 
 def settle_attribute(
     ontology: Ontology, content: FactContent, type_name: str, calendar: CampaignCalendar | None = None
-) -> tuple[FactContent, dict[str, Any] | None]:
+) -> tuple[FactContent, ProposalWarning | None]:
     """Return a fact under its declared attribute name with its value checked, and a warning when the subject's
     type does not declare the attribute (naming the nearest ones); raise `InvalidInput` for a value of the
     wrong type (a population that is not a number, a birth date that is not a date)."""
@@ -126,15 +127,13 @@ def settle_attribute(
             f"yet.{hint} Accepting the proposal adds it."
         )
         subject = content.subject.entity_id
-        note = {
-            "kind": UNKNOWN_ATTRIBUTE,
-            "message": message,
-            "sides": [],
-            "entity_ids": [subject] if subject is not None else [],
-            "statement_ids": [],
-            "fingerprint": hashlib.sha256(f"{UNKNOWN_ATTRIBUTE}|{type_name}|{name}".encode()).hexdigest(),
-            "note": True,
-        }
+        note = ProposalWarning(
+            kind=UNKNOWN_ATTRIBUTE,
+            message=message,
+            entity_ids=(subject,) if subject is not None else (),
+            fingerprint=hashlib.sha256(f"{UNKNOWN_ATTRIBUTE}|{type_name}|{name}".encode()).hexdigest(),
+            note=True,
+        )
         return content.model_copy(update={"attribute": name}), note
     value = content.value.strip()
     if spec.value == ValueType.NUMBER:
@@ -152,23 +151,20 @@ def settle_attribute(
     return content.model_copy(update={"attribute": name, "value": value}), None
 
 
-def axiom_note(ontology: Ontology, content: EntityContent, authority: Authority) -> dict[str, Any] | None:
+def axiom_note(ontology: Ontology, content: EntityContent, authority: Authority) -> ProposalWarning | None:
     """Return a warning for a law of the world (an axiomatic entity) proposed by a player, else None."""
     spec = ontology.entity_types.get(content.entity_type)
     if authority != Authority.PLAYER or spec is None or spec.kind != EntityKind.AXIOMATIC:
         return None
-    return {
-        "kind": "axiom_from_player",
-        "message": (
+    return ProposalWarning(
+        kind="axiom_from_player",
+        message=(
             f"“{content.name}” would be a law of the world (a {content.entity_type}), which takes the GM's word "
             "or an imported source's, not play's."
         ),
-        "sides": [],
-        "entity_ids": [],
-        "statement_ids": [],
-        "fingerprint": hashlib.sha256(f"axiom_from_player|{content.name}".encode()).hexdigest(),
-        "note": True,
-    }
+        fingerprint=hashlib.sha256(f"axiom_from_player|{content.name}".encode()).hexdigest(),
+        note=True,
+    )
 
 
 async def resolve(
