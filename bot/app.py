@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from bot.services.dialogue_import import DialogueImportService
     from bot.services.directory import Directory
     from bot.services.fact_picking import FactPicker
+    from bot.services.glossary import GlossaryDesk
     from bot.services.gm_notes import GmNoteDesk
     from bot.services.knowledge import KnowledgeDesk
     from bot.services.lore_service import LoreImportService
@@ -83,6 +84,8 @@ class Services:
     notes: GmNoteDesk
     characters: CharacterDesk
     reveals: KnowledgeDesk
+    #: The campaign's glossary of the table's words, which `/lore` reads questions through.
+    glossary: GlossaryDesk
     npc_memories: NpcMemoryDesk
     dialogue: DialogueImportService
     answers: LoreAnswers
@@ -205,6 +208,7 @@ def _desks(
     from bot.services.dialogue_import import DialogueImportService
     from bot.services.directory import Directory
     from bot.services.fact_picking import FactPicker
+    from bot.services.glossary import GlossaryDesk
     from bot.services.gm_notes import GmNoteDesk
     from bot.services.knowledge import KnowledgeDesk
     from bot.services.npc_memories import NpcMemoryDesk
@@ -222,6 +226,7 @@ def _desks(
         "notes": GmNoteDesk(GmNoteService(db), access, scenes),
         "characters": CharacterDesk(db, access),
         "reveals": KnowledgeDesk(db, access, canon.queries, scenes),
+        "glossary": GlossaryDesk(db),
         "npc_memories": NpcMemoryDesk(voice.memories, access),
         "dialogue": DialogueImportService(scenes, turns, canon.canon, access),
         "pictures": PictureService(db, access),

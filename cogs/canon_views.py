@@ -33,7 +33,7 @@ from typing import Any, cast
 import discord
 
 from bot.client import limits
-from bot.services.canon_service import Review
+from bot.services.review import Review
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput, NotAllowed
 from canon.proposals import ProposalStatus

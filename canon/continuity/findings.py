@@ -35,6 +35,8 @@ class ConflictKind(StrEnum):
     CAUSE_AFTER_EFFECT = "cause_after_effect"
     PARTICIPANT_NOT_BORN = "participant_not_born"
     AXIOM_FROM_PLAYER = "axiom_from_player"
+    LIFE_DATED_TWICE = "life_dated_twice"
+    DEAD_BEFORE_BORN = "dead_before_born"
 
 
 KIND_ORDER = {kind: index for index, kind in enumerate(ConflictKind)}

@@ -68,6 +68,7 @@ class CanonizationGate:
         pending = await proposal_rows.pending_entity_names(session, campaign_id, scene_id, batch)
         content, missing = await drafts.resolve(self.ontology, reader, content, pending)
         await drafts.check_types(self.ontology, reader, content)
+        await drafts.check_life_told_again(reader, content, calendar)
         await drafts.check_citations(reader, content)
         note: ProposalWarning | None = None
         if isinstance(content, FactContent):

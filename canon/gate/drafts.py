@@ -9,10 +9,11 @@ from typing import Any
 
 from canon.calendar import DateError, WorldDate, check_era, parse_date
 from canon.campaign_calendar import CampaignCalendar
+from canon.continuity.life_dates import life_state
 from canon.date_reading import typed_date
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.graph import CanonReader
-from canon.models import Authority, CanonLevel, Evidence
+from canon.models import Authority, CanonLevel, Evidence, StatementKind
 from canon.ontology import EntityKind, Ontology, ValueType, attribute_key
 from canon.proposals import (
     UNKNOWN_ATTRIBUTE,
@@ -77,6 +78,16 @@ def normalise(
     match content:
         case EntityContent():
             return content.model_copy(update={"entity_type": o.entity_type(content.entity_type)})
+        case FactContent() if (life := life_state(content.attribute)) is not None:
+            # "born 320" is the entity's birth, "died 352" its death: a life event, not a second fact beside it.
+            when = check_date(content.value, attribute_key(content.attribute).replace("_", " "))
+            return StateChangeContent(
+                subject=content.subject,
+                state=life,
+                when=when,
+                visibility=content.visibility,
+                relies_on=content.relies_on,
+            )
         case FactContent():
             attribute = attribute_key(content.attribute)
             if not attribute:
@@ -305,3 +316,25 @@ def point_at(content: ProposalContent, ref: Ref, proposal_id: int) -> ProposalCo
 def freeze(item: dict[str, Any]) -> dict[str, Any]:
     """Return an evidence item without its empty fields (two that differ only there are one)."""
     return {k: v for k, v in item.items() if v is not None}
+
+
+async def check_life_told_again(
+    reader: CanonReader, content: ProposalContent, calendar: CampaignCalendar
+) -> None:
+    """Raise `Conflict` when a birth or death canon already dates the same way is proposed again: it is a
+    confirmation of canon, not a second fact (a different date is written and flagged as a conflict)."""
+    if not isinstance(content, StateChangeContent) or content.via or not content.when:
+        return
+    if content.state not in {"alive", "dead"} or content.subject.entity_id is None:
+        return
+    for s in await reader.statements(subject_ids=[content.subject.entity_id], with_evidence=False):
+        if (
+            s.kind == StatementKind.STATE
+            and s.value == content.state
+            and s.validity.world_from == content.when
+        ):
+            event = "was born" if content.state == "alive" else "died"
+            when = calendar.say(parse_date(content.when))
+            raise Conflict(
+                f"Canon already says {content.subject.name} {event} in {when}; nothing new to add."
+            )

@@ -76,7 +76,9 @@ async def test_a_value_of_the_wrong_type_is_refused_and_nothing_is_stored(desk: 
         await desk.propose(
             FactContent(subject=Ref(name="Greyhaven"), attribute="population", value="lots"), scene=1
         )
-    with pytest.raises(InvalidInput, match="“born”"):
+    with pytest.raises(
+        InvalidInput, match=r"“date of birth”: “last spring” is not a word of this campaign.s calendar"
+    ):
         await desk.propose(
             FactContent(subject=Ref(name="Mara"), attribute="date of birth", value="last spring"), scene=1
         )
