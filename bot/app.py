@@ -217,14 +217,15 @@ def _desks(
     from memory.notes import GmNoteService
 
     access = canon.access
+    characters = CharacterDesk(db, access)
     return {
         "branches": BranchService(
             db, access, canon.proposals, canon.reviews, knowledge=knowledge, voice=voice
         ),
-        "recaps": RecapService(db, canon.reviews, voice),
+        "recaps": RecapService(db, canon.reviews, voice, characters=characters),
         "directory": Directory(db, access),
         "notes": GmNoteDesk(GmNoteService(db), access, scenes),
-        "characters": CharacterDesk(db, access),
+        "characters": characters,
         "reveals": KnowledgeDesk(db, access, canon.queries, scenes),
         "glossary": GlossaryDesk(db),
         "npc_memories": NpcMemoryDesk(voice.memories, access),
