@@ -90,8 +90,12 @@ class VoiceSettings(BaseModel):
 class OpsSettings(BaseModel):
     """Scheduled jobs and backups: idle-scene reminders, session reminders, the nightly check, backups."""
 
-    #: Run the job scheduler in the bot process (jobs are kept in the database).
+    #: Run the job scheduler in the bot process (jobs are kept in the database). Of several processes, the one
+    #: holding the scheduler's lease in the database runs it.
     scheduler_enabled: bool = True
+    #: How long the scheduler's lease lasts unrenewed (seconds): when its process stops, another takes over
+    #: the scheduled jobs within this time. Renewed every third of it.
+    scheduler_lease_seconds: float = Field(default=30.0, ge=3, le=600)
     #: A server's default time zone (IANA name) until a GM sets one with `/admin timezone`.
     default_timezone: str = "UTC"
     #: Remind the GM when an active scene has had no turn for this long (0: never); GMs may override it.
@@ -175,12 +179,12 @@ class Settings(BaseSettings):
 
     @property
     def runs_scheduler(self) -> bool:
-        """Return whether this process runs the scheduled jobs.
+        """Return whether this process stands for running the scheduled jobs.
 
-        They run when switched on and, if the shards are split between processes, only in the process that
-        runs shard 0: two schedulers on one job store would send every reminder twice.
+        Every process does when they are switched on; the one holding the scheduler's lease in the database runs
+        them (`bot.ops.lease`), so two schedulers never share one job store, whatever the shards.
         """
-        return self.ops.scheduler_enabled and (self.shard_ids is None or 0 in self.shard_ids)
+        return self.ops.scheduler_enabled
 
     @property
     def resolved_database_url(self) -> str:

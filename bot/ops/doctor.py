@@ -128,10 +128,6 @@ def check_scheduler_driver(settings: Settings) -> Check:
     """Check that the job store's synchronous driver is installed (PostgreSQL needs psycopg)."""
     if not settings.ops.scheduler_enabled:
         return Check("scheduler", True, "switched off (ops.scheduler_enabled = false)", warning=True)
-    if not settings.runs_scheduler:
-        return Check(
-            "scheduler", True, f"runs in the process of shard 0 (this one runs shards {settings.shard_ids})"
-        )
     if settings.resolved_database_url.startswith("sqlite"):
         return Check("scheduler", True, "jobs kept in the SQLite database")
     try:
@@ -139,6 +135,31 @@ def check_scheduler_driver(settings: Settings) -> Check:
     except ImportError:
         return Check("scheduler", False, "PostgreSQL job store needs psycopg: pip install 'psycopg[binary]'")
     return Check("scheduler", True, "jobs kept in PostgreSQL (psycopg)")
+
+
+async def check_scheduler_owner(settings: Settings) -> Check:
+    """Say which process runs the scheduled jobs (the holder of the scheduler's lease), or that none does."""
+    from bot.ops.lease import holder_of
+    from canon.storage import Database, utc_now
+
+    if not settings.ops.scheduler_enabled:
+        return Check("scheduler owner", True, "no process runs scheduled jobs (switched off)", warning=True)
+    db = Database.from_url(settings.resolved_database_url)
+    try:
+        holder = await asyncio.wait_for(holder_of(db), 15)
+    except Exception as error:  # no schema yet, or no database: the database check says which
+        return Check("scheduler owner", True, f"not checked ({type(error).__name__})", warning=True)
+    finally:
+        await db.dispose()
+    if holder is None:
+        return Check(
+            "scheduler owner",
+            True,
+            "no process runs the scheduled jobs now (no bot is running); the first bot to start takes them",
+            warning=True,
+        )
+    since = int((utc_now() - holder.acquired_at).total_seconds())
+    return Check("scheduler owner", True, f"{holder.owner} runs the scheduled jobs (for {since} s)")
 
 
 def _get(url: str) -> tuple[int, bytes]:
@@ -230,6 +251,7 @@ async def run_checks(settings: Settings, *, live: bool = False) -> list[Check]:
         check_scheduler_driver(settings),
     ]
     checks.append(await check_database(settings))
+    checks.append(await check_scheduler_owner(settings))
     chroma = await check_chroma(settings)
     checks.append(chroma)
     if chroma.ok and not chroma.warning:

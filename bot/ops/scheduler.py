@@ -8,8 +8,10 @@ migration 0006), system jobs have fixed ids and are added only when missing, and
 `misfire_grace_seconds` late; the reminder itself records which occurrence it announced, so even a job run
 twice posts once.
 
-Only one process runs the scheduler (with shards split between processes, the one with shard 0), but any
-process may schedule or cancel a session: one without the scheduler only writes the session's row. So the
+Only one process runs the jobs: every process with the scheduler switched on is a candidate, and the one holding
+the `scheduler` lease in the database runs them (`bot.ops.lease`), whatever the shards and however many processes
+run the same settings; when it stops, another takes over within `ops.scheduler_lease_seconds`. Any process may
+schedule or cancel a session: one not running the jobs only writes the session's row. So the
 scheduler reconciles the sessions with their jobs when it starts and every `RECONCILE_SECONDS` after (the
 `system:session-jobs` job): a scheduled session without its job gets one, a session whose start, zone,
 repeat or lead time changed gets a new one (each job's name records what it was made from), and a job whose
@@ -26,12 +28,14 @@ import contextlib
 import datetime as dt
 import functools
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 
 from bot.ops.jobs import JobRuntime, Poster, install, uninstall
+from bot.ops.lease import SCHEDULER_LEASE, Lease, process_name
 from bot.ops.timeparse import zone
 from bot.schema.ops_tables import JOBS_TABLE
 from canon.storage import Database, utc_now
@@ -158,13 +162,22 @@ class JobScheduler:
     event loop. The methods below run it in a worker thread; so does the scheduler's own wake-up.
     """
 
-    def __init__(self, settings: Settings, db: Database) -> None:
+    def __init__(self, settings: Settings, db: Database, *, name: str | None = None) -> None:
         self.settings = settings
         self.db = db
         self.scheduler: AsyncIOScheduler | None = None
         self.runtime: JobRuntime | None = None
         self._engine: Any = None
         self.error: str | None = None
+        #: The scheduler's lease, held while this process runs the jobs.
+        self.lease = Lease(
+            db,
+            SCHEDULER_LEASE,
+            name or process_name(settings.shard_ids),
+            settings.ops.scheduler_lease_seconds,
+        )
+        self._keeper: asyncio.Task[None] | None = None
+        self._started_with: tuple[Services, Poster] | None = None
 
     @property
     def running(self) -> bool:
@@ -200,6 +213,46 @@ class JobScheduler:
         return scheduler
 
     async def start(self, services: Services, poster: Poster) -> bool:
+        """Stand for the scheduler's lease: run the jobs now if this process takes it, else whenever it does.
+
+        False (logged) when the jobs cannot run here at all.
+        """
+        if self._keeper is not None:
+            return True
+        self._started_with = (services, poster)
+        if await self.lease.acquire() and not await self._run_jobs(services, poster):
+            await self.lease.release()
+            return False
+        self._keeper = asyncio.create_task(self._keep(), name="scheduler-lease")
+        return True
+
+    async def _keep(self) -> None:
+        """Renew the lease every third of it; take it over when free; stop the jobs when it is lost."""
+        interval = self.lease.seconds / 3
+        confirmed = time.monotonic() if self.running else 0.0
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                held = await self.lease.acquire()
+            except Exception:  # the database is away: keep the jobs only while the lease surely holds
+                held = self.running and time.monotonic() - confirmed < self.lease.seconds - interval
+                log.warning("could not renew the scheduler's lease", exc_info=True)
+            else:
+                if held:
+                    confirmed = time.monotonic()
+            try:
+                if held and not self.running and self._started_with is not None:
+                    log.info("this process holds the scheduler's lease: it runs the scheduled jobs")
+                    if not await self._run_jobs(*self._started_with):
+                        await self.lease.release()
+                        return
+                elif not held and self.running:
+                    log.warning("the scheduler's lease passed to another process: this one stops its jobs")
+                    await self._stop_jobs()
+            except Exception:
+                log.exception("the scheduler did not start or stop as its lease asked; trying again")
+
+    async def _run_jobs(self, services: Services, poster: Poster) -> bool:
         """Start the scheduler, adding the system jobs and session reminders that are missing.
 
         False (logged) when it cannot run.
@@ -327,6 +380,22 @@ class JobScheduler:
                 existing.reschedule(trigger)  # the setting changed: the new interval counts from now
 
     async def shutdown(self) -> None:
+        """Stop the scheduler (running jobs are not waited for), give up its lease and close its connections."""
+        keeper, self._keeper = self._keeper, None
+        if keeper is not None:
+            keeper.cancel()
+            await asyncio.gather(keeper, return_exceptions=True)
+        held = self.running
+        await self._stop_jobs()
+        if held:
+            try:
+                await self.lease.release()
+            except Exception:  # it expires on its own
+                log.warning(
+                    "could not give up the scheduler's lease; another process takes it when it expires"
+                )
+
+    async def _stop_jobs(self) -> None:
         """Stop the scheduler (running jobs are not waited for) and close its connections."""
         scheduler, self.scheduler = self.scheduler, None
         if scheduler is not None and scheduler.running:

@@ -25,8 +25,8 @@ async def collect(services: Services, guild_id: int, campaign_id: int | None) ->
     pending = None
     if scheduler is not None and scheduler.running:
         pending = await scheduler.pending()
-    elif settings.ops.scheduler_enabled and not settings.runs_scheduler:
-        # Another process (the one running shard 0) runs the jobs; their store is the shared database.
+    elif settings.ops.scheduler_enabled:
+        # Another process (the holder of the scheduler's lease) runs the jobs; their store is the shared database.
         pending = await services.ops.stored_jobs()
     if pending is not None:
         own = {session_job_id(s.id) for s in await services.ops.sessions(guild_id)}

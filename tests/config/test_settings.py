@@ -207,10 +207,12 @@ def test_shard_ids_must_fit_the_shard_count(
     assert "shard_ids  [LOREKEEPER_SHARD_IDS]" in screen and complaint in screen
 
 
-def test_only_the_process_of_shard_zero_runs_the_scheduled_jobs() -> None:
+def test_every_process_stands_for_the_scheduler_unless_it_is_switched_off() -> None:
+    """Whatever its shards: the scheduler's lease in the database elects the one that runs the jobs."""
+
     def runs(**values: object) -> bool:
         return Settings(_env_file=None, **values).runs_scheduler  # type: ignore[arg-type]
 
     assert runs() and runs(shard_count=4) and runs(shard_count=4, shard_ids=[0, 1])
-    assert not runs(shard_count=4, shard_ids=[2, 3])
+    assert runs(shard_count=4, shard_ids=[2, 3])
     assert not runs(ops={"scheduler_enabled": False})

@@ -103,7 +103,8 @@ async def test_two_processes_split_the_shards_and_one_runs_the_jobs(
         worlds = two_realms(emu, "scene")
         async with split_processes(emu, db_target, tmp_path) as (bots, all_services):
             assert sorted(tuple(i["shard"]) for i in emu.identify_log) == [(0, 2), (1, 2)]
-            assert [s.scheduler is not None for s in all_services] == [True, False]
+            # Both stand for the scheduler; the first to start holds its lease and runs the jobs.
+            assert [s.scheduler is not None and s.scheduler.running for s in all_services] == [True, False]
             for shard, (guild, gm, chan) in enumerate(worlds):
                 assert [b.get_guild(guild.id) is not None for b in bots] == [shard == 0, shard == 1]
                 started = await emu.invoke(chan, gm, "scene start", title=f"On shard {shard}")
@@ -152,7 +153,8 @@ async def test_a_session_scheduled_through_the_process_without_the_scheduler_is_
             guild, "Ada", roles=[emu.add_role(guild, "Admin", permissions=Permissions(manage_guild=True))]
         )
         async with split_processes(emu, db_target, tmp_path) as (_, (zero, one)):
-            assert zero.scheduler is not None and one.scheduler is None
+            assert zero.scheduler is not None and zero.scheduler.running
+            assert one.scheduler is not None and not one.scheduler.running
             assert RECONCILE_JOB in await stored_jobs(zero)
 
             scheduled = await emu.invoke(
