@@ -1,12 +1,16 @@
 """How fast the command line starts, one JSON line: `lorekeeper --help` and `lorekeeper canon entity --help`
 against `python -c pass`, each the median of 5 runs of the installed console script, in the same run.
 
+With `--lore`, a cold `lorekeeper lore QUESTION` too (a campaign holding a small world file, imported first into
+a temporary data folder), beside the baseline: the same question answered after building every service (the
+way every command starts, `bot.cli.common.with_services`), in the same run.
+
 The three alternate (pass, help, entity, pass, ...) so that a change in the machine's load falls on all of
 them. Each figure is wall-clock seconds, with the process's own CPU time (user + system) beside it: on a
 busy machine the wall clock waits for a core, the CPU time does not. The load averages at the start and the
 end go with them.
 
-    .venv/bin/python -m bench.cli_start [--rounds 5]
+    .venv/bin/python -m bench.cli_start [--rounds 5] [--lore]
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -39,18 +44,75 @@ def timed(command: list[str]) -> tuple[float, float]:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+WORLD = """# The Grey Reach
+
+## Stormcrow
+
+- **Armor Class** 13
+- **Hit Points** 22 (4d8 + 4)
+
+Stormcrows nest on the cliffs of the Grey Reach and carry messages for the wardens.
+"""
+QUESTION = "stormcrow hp"
+CAMPAIGN = "Cold start"
+
+
+def full_start(question: str, campaign: str) -> None:
+    """Answer a lore question after building every service (the baseline of `lorekeeper lore`)."""
+    from bot.cli.common import run_async, settings_or_exit, with_services
+
+    async def work(services: object) -> None:
+        target = await services.campaigns.by_name(campaign)  # type: ignore[attr-defined]
+        answer = await services.answers.ask(target.id, question, record=False)  # type: ignore[attr-defined]
+        print(answer.reply.text if answer.reply else "")
+
+    run_async(lambda: with_services(settings_or_exit(), work))
+
+
+def lore_commands(data: Path) -> dict[str, list[str]]:
+    """Make a campaign holding a small world in `data`; return the cold lore commands to time."""
+    os.environ["LOREKEEPER_DATA_DIR"] = str(data)
+    world = data / "world.md"
+    data.mkdir(parents=True, exist_ok=True)
+    world.write_text(WORLD, encoding="utf-8")
+    quiet = {"check": True, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    subprocess.run([str(LOREKEEPER), "campaign", "create", CAMPAIGN], **quiet)  # type: ignore[call-overload]
+    subprocess.run([str(LOREKEEPER), "ingest", str(world), "--campaign", CAMPAIGN], **quiet)  # type: ignore[call-overload]
+    return {
+        "lorekeeper lore QUESTION": [str(LOREKEEPER), "lore", QUESTION, "--campaign", CAMPAIGN],
+        "baseline: every service, then the question": [
+            sys.executable,
+            "-m",
+            "bench.cli_start",
+            "--full-start",
+            QUESTION,
+            CAMPAIGN,
+        ],
+    }
+
+
 def main() -> None:
     """Measure, print one JSON line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--lore", action="store_true", help="time a cold `lorekeeper lore QUESTION` too")
+    parser.add_argument("--full-start", nargs=2, metavar=("QUESTION", "CAMPAIGN"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.full_start:
+        full_start(*args.full_start)
+        return
+    rounds = args.rounds
     if not LOREKEEPER.is_file():
         sys.exit(f"the console script is not installed at {LOREKEEPER} (run ./scripts/setup)")
+    commands = dict(COMMANDS)
+    temporary = tempfile.TemporaryDirectory() if args.lore else None
+    if temporary is not None:
+        commands.update(lore_commands(Path(temporary.name)))
     load_before = os.getloadavg()
-    walls: dict[str, list[float]] = {name: [] for name in COMMANDS}
-    cpus: dict[str, list[float]] = {name: [] for name in COMMANDS}
+    walls: dict[str, list[float]] = {name: [] for name in commands}
+    cpus: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(rounds):
-        for name, command in COMMANDS.items():
+        for name, command in commands.items():
             wall, cpu = timed(command)
             walls[name].append(wall)
             cpus[name].append(cpu)
@@ -62,6 +124,9 @@ def main() -> None:
         "load": {"start": [round(x, 2) for x in load_before], "end": [round(x, 2) for x in os.getloadavg()]},
         "goal_s": 0.5,
     }
+    if temporary is not None:
+        result["lore_goal_s"] = 1.5
+        temporary.cleanup()
     print(json.dumps(result))
 
 

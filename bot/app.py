@@ -6,46 +6,43 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from bot.llm.client import LLMClient
-from bot.llm.openai_compatible import OpenAICompatibleLLM, build_llm
 from bot.ops.installation import Installation
-from bot.ops.ledger import SqlTokenLedger
 from bot.ops.metrics import CommandLatencies
-from bot.ops.operations import OperationsService
-from bot.ops.scheduler import JobScheduler
-from bot.services.branches import BranchService
-from bot.services.calendars import CalendarService
 from bot.services.campaigns import CampaignService
 from bot.services.canon_access import CanonAccess
-from bot.services.canon_service import CanonService
-from bot.services.characters import CharacterDesk
-from bot.services.directory import Directory
-from bot.services.fact_picking import FactPicker
-from bot.services.gm_notes import GmNoteDesk
-from bot.services.knowledge import KnowledgeDesk
 from bot.services.lore_answer import LoreAnswers
-from bot.services.lore_service import LoreImportService
-from bot.services.npc_memories import NpcMemoryDesk
-from bot.services.pictures import PictureService
-from bot.services.proposal_service import ProposalService
-from bot.services.recaps import RecapService
-from bot.services.structured_import import StructuredImportService
-from bot.voice.dialogue_import import DialogueImportService
-from bot.voice.service import VoiceService
 from canon.storage import Database
 from config.settings import Settings
-from memory.chroma_client import Owner
-from memory.digests import SceneMomentStore
-from memory.doc_index import ChromaDocIndex
 from memory.embedding import MiniLMEmbedder
 from memory.knowledge.service import KnowledgeService
-from memory.notes import GmNoteService
-from memory.npc_memory import NpcMemoryStore
-from memory.scenes import SceneService
-from memory.tokens import count_tokens
-from memory.turn_log import TurnLog
 from memory.vector_index import ChromaVectorIndex
+
+if TYPE_CHECKING:
+    from bot.ops.ledger import SqlTokenLedger
+    from bot.ops.operations import OperationsService
+    from bot.ops.scheduler import JobScheduler
+    from bot.services.branches import BranchService
+    from bot.services.calendars import CalendarService
+    from bot.services.canon_service import CanonService
+    from bot.services.characters import CharacterDesk
+    from bot.services.directory import Directory
+    from bot.services.fact_picking import FactPicker
+    from bot.services.gm_notes import GmNoteDesk
+    from bot.services.knowledge import KnowledgeDesk
+    from bot.services.lore_service import LoreImportService
+    from bot.services.npc_memories import NpcMemoryDesk
+    from bot.services.pictures import PictureService
+    from bot.services.proposal_service import ProposalService
+    from bot.services.recaps import RecapService
+    from bot.services.structured_import import StructuredImportService
+    from bot.voice.dialogue_import import DialogueImportService
+    from bot.voice.service import VoiceService
+    from memory.chroma_client import Owner
+    from memory.scenes import SceneService
+    from memory.turn_log import TurnLog
 
 log = logging.getLogger(__name__)
 
@@ -100,14 +97,27 @@ class Services:
             await self.scheduler.shutdown()
         await self.voice.close()
         await self.turns.close()
-        if isinstance(self.llm, OpenAICompatibleLLM):
-            await self.llm.aclose()
+        close = getattr(self.llm, "aclose", None)
+        if close is not None:
+            await close()
         await self.db.dispose()
 
 
 async def build_services(settings: Settings, *, db: Database | None = None, migrate: bool = True) -> Services:
     """Open the database (creating the data directory and applying migrations) and build the services."""
+    # Imported here, not at the top: `lorekeeper lore` builds only what a question needs (`open_lore_reader`).
+    from bot.llm.openai_compatible import build_llm
+    from bot.ops.ledger import SqlTokenLedger
+    from bot.ops.operations import OperationsService
+    from bot.ops.scheduler import JobScheduler
     from bot.schema import database
+    from bot.services.canon_service import CanonService
+    from bot.services.lore_service import LoreImportService
+    from bot.services.proposal_service import ProposalService
+    from bot.services.structured_import import StructuredImportService
+    from memory.scenes import SceneService
+    from memory.tokens import count_tokens
+    from memory.turn_log import TurnLog
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     db = db or Database.from_url(settings.resolved_database_url)
@@ -154,21 +164,49 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
         # Started by the bot (`Lorekeeper.setup_hook`), not here.
         scheduler=JobScheduler(settings, db) if settings.runs_scheduler else None,
         structured=structured,
-        branches=BranchService(db, canon, knowledge=knowledge, voice=voice),
-        recaps=RecapService(db, canon, voice),
-        directory=Directory(canon),
-        notes=GmNoteDesk(GmNoteService(db), canon, scenes),
-        characters=CharacterDesk(canon),
-        reveals=KnowledgeDesk(canon, scenes),
-        npc_memories=NpcMemoryDesk(voice.memories, canon),
-        dialogue=DialogueImportService(scenes, turns, canon),
         answers=LoreAnswers(knowledge, llm),
         imports=LoreImportService(knowledge, structured, canon, voice),
-        pictures=PictureService(db, canon),
-        calendars=CalendarService(db, access),
-        facts=FactPicker(db, access),
         installation=installation,
+        **_desks(db, access, canon, scenes, turns, voice, knowledge),
     )
+
+
+def _desks(
+    db: Database,
+    access: CanonAccess,
+    canon: CanonService,
+    scenes: SceneService,
+    turns: TurnLog,
+    voice: VoiceService,
+    knowledge: KnowledgeService,
+) -> dict[str, Any]:
+    """Build the services over the canon service (for `build_services`)."""
+    from bot.services.branches import BranchService
+    from bot.services.calendars import CalendarService
+    from bot.services.characters import CharacterDesk
+    from bot.services.directory import Directory
+    from bot.services.fact_picking import FactPicker
+    from bot.services.gm_notes import GmNoteDesk
+    from bot.services.knowledge import KnowledgeDesk
+    from bot.services.npc_memories import NpcMemoryDesk
+    from bot.services.pictures import PictureService
+    from bot.services.recaps import RecapService
+    from bot.voice.dialogue_import import DialogueImportService
+    from memory.notes import GmNoteService
+
+    return {
+        "branches": BranchService(db, canon, knowledge=knowledge, voice=voice),
+        "recaps": RecapService(db, canon, voice),
+        "directory": Directory(canon),
+        "notes": GmNoteDesk(GmNoteService(db), canon, scenes),
+        "characters": CharacterDesk(canon),
+        "reveals": KnowledgeDesk(canon, scenes),
+        "npc_memories": NpcMemoryDesk(voice.memories, canon),
+        "dialogue": DialogueImportService(scenes, turns, canon),
+        "pictures": PictureService(db, canon),
+        "calendars": CalendarService(db, access),
+        "facts": FactPicker(db, access),
+    }
 
 
 def build_voice(
@@ -187,6 +225,11 @@ def build_voice(
     NPC memories and scene summaries get Chroma collections of their own per campaign (`lk_<installation>_mem{id}`,
     `lk_<installation>_scn{id}`) beside the knowledge index, rebuilt from SQL on demand.
     """
+    from bot.voice.service import VoiceService
+    from memory.digests import SceneMomentStore
+    from memory.doc_index import ChromaDocIndex
+    from memory.npc_memory import NpcMemoryStore
+
     embedder = (
         MiniLMEmbedder(batch_size=settings.embedding.batch_size) if settings.embedding.enabled else None
     )
@@ -240,3 +283,49 @@ def build_knowledge(
         embedder=embedder,
         ontology_for=canon.ontology_for if canon is not None else None,
     )
+
+
+@dataclass
+class LoreReader:
+    """The services a lore question uses, under the names `Services` gives them (`open_lore_reader`)."""
+
+    db: Database
+    campaigns: CampaignService
+    knowledge: KnowledgeService
+    llm: LLMClient | None
+    answers: LoreAnswers
+
+    async def close(self) -> None:
+        """Close the model client and the database."""
+        close = getattr(self.llm, "aclose", None)
+        if close is not None:
+            await close()
+        await self.db.dispose()
+
+
+async def open_lore_reader(settings: Settings) -> LoreReader | None:
+    """Return only what `lorekeeper lore QUESTION` uses, or None when the database needs migrating first.
+
+    Building every service imports the whole application (the model client, the scheduler, the voice, Alembic)
+    before the first answer; a question needs the database, the campaigns, the imported knowledge (whose vector
+    index and model load on first use) and the language model when one is configured. Whether the database is
+    at the newest migration is read without Alembic (`bot.schema.current`); when it is not, the caller builds
+    every service instead, which migrates it.
+    """
+    from bot.schema.current import schema_current
+
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    db = Database.from_url(settings.resolved_database_url)
+    if not await schema_current(db):
+        await db.dispose()
+        return None
+    installation = Installation(db)
+    knowledge = build_knowledge(settings, db, CanonAccess(), owner=installation.owner)
+    llm: LLMClient | None = None
+    if settings.llm.configured:
+        from bot.llm.openai_compatible import build_llm
+        from bot.ops.ledger import SqlTokenLedger
+        from memory.tokens import count_tokens
+
+        llm = build_llm(settings.llm, SqlTokenLedger(db), token_counter=count_tokens)
+    return LoreReader(db, CampaignService(db), knowledge, llm, LoreAnswers(knowledge, llm))

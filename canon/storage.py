@@ -11,7 +11,7 @@ import datetime as dt
 import sqlite3
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, TypeVar
 
 import aiosqlite
@@ -395,13 +395,17 @@ class Database:
         self.read_sessions = async_sessionmaker(self.read_engine, expire_on_commit=False)
         # SQLite has one writer; PostgreSQL's writers run side by side and need no turns.
         self._writer = _WriterTurns() if self.is_sqlite else None
+        #: The URL and schema it was made from (`from_url`): another loop opens its own engines from them.
+        self.source: tuple[str, str | None] | None = None
 
     @classmethod
     def from_url(cls, url: str, *, echo: bool = False, search_path: str | None = None) -> Database:
         """Create a database for a URL (a PostgreSQL URL may name its schema: `?search_path=NAME`)."""
         writer = create_engine(url, echo=echo, search_path=search_path)
         reader = create_engine(url, echo=echo, writer=False) if is_sqlite(url) else None
-        return cls(writer, reader)
+        made = cls(writer, reader)
+        made.source = (url, search_path)
+        return made
 
     @property
     def url(self) -> str:
@@ -441,6 +445,10 @@ class Database:
                     raise
                 await asyncio.sleep(backoff * 2 ** (attempt - 1))
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def writer_turn(self) -> AbstractAsyncContextManager[None]:
+        """Hold SQLite's writer turn (no-op on PostgreSQL): for a write made through engines of its own."""
+        return self._writer_turn(False)
 
     @asynccontextmanager
     async def _writer_turn(self, urgent: bool) -> AsyncIterator[None]:

@@ -326,7 +326,21 @@ def lore(
             else:
                 typer.echo(_answer_text(answer))
 
-    run_async(lambda: with_services(settings, work))
+    run_async(lambda: with_lore_reader(settings, work))
+
+
+async def with_lore_reader(settings: Any, work: Any) -> Any:
+    """Run `work` with only the services a question uses (`bot.app.open_lore_reader`), or with every service
+    when the database needs migrating first."""
+    from bot.app import open_lore_reader
+
+    reader = await open_lore_reader(settings)
+    if reader is None:
+        return await with_services(settings, work)
+    try:
+        return await work(reader)
+    finally:
+        await reader.close()
 
 
 def _print_line(payload: dict[str, Any]) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import importlib
 import logging
@@ -18,6 +17,7 @@ from discord.ext.commands.bot import BotBase
 from bot.client import command_sync
 from bot.client.replies import reply_ephemeral
 from bot.ops.logs import bind_log_context
+from canon import offload
 from canon.errors import GameError
 from canon.storage import DISK_ERROR, DISK_FULL, READ_ONLY, is_transient, storage_fault
 from memory.embedding import MiniLMEmbedder
@@ -199,7 +199,8 @@ class Lorekeeper(commands.Bot):
                 importlib.import_module("chromadb")
 
         try:
-            await asyncio.to_thread(load)
+            # In a background thread: the model's own threads inherit its lower priority (`canon.offload`).
+            await offload.in_background(load)
         except Exception:
             log.warning("the embedding model or chromadb did not load at start", exc_info=True)
 
@@ -271,6 +272,7 @@ class Lorekeeper(commands.Bot):
         """Log who we are once connected, and take what start-up loaded out of the garbage collector's sight."""
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
         freeze_startup_heap()
+        offload.settle()
 
     async def close(self) -> None:
         """Disconnect from Discord, then unload the extensions, write what is queued and close the database.
@@ -285,6 +287,7 @@ class Lorekeeper(commands.Bot):
             await super().close()  # the extensions; the gateway's close is not repeated
         finally:
             await self.services.close()
+            offload.shutdown()
 
 
 _heap_frozen = False

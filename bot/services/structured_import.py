@@ -20,6 +20,7 @@ Entry points:
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import os
 import secrets
@@ -31,6 +32,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from canon import offload
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
 from canon.ontology import Ontology, base_ontology
@@ -41,6 +43,9 @@ from canon.structured.loader import DEFAULT_MAX_BYTES
 from memory.scenes import Actor
 
 YAML_SUFFIXES = (".yaml", ".yml")
+#: Imports of this many bytes or more plan and write on a loop of their own (`canon.offload.write_apart`):
+#: their seconds of Python between queries would otherwise hold the bot's event loop.
+APART_BYTES = 256 * 1024
 #: How long an import waiting for its replacement to be confirmed is kept, and how many are kept at most.
 PENDING_SECONDS = 15 * 60
 PENDING_LIMIT = 20
@@ -173,11 +178,21 @@ class StructuredImportService:
         unchanged = {name for name, digest in hashes.items() if remembered.get(name) == digest}
         replacing = any(remembered.get(name) not in (None, digest) for name, digest in hashes.items())
         ontology = self._ontology(campaign)
-        loaded = await asyncio.to_thread(
+        load = functools.partial(
             load_files, files, skip=unchanged, max_bytes=self.max_bytes, hidden=hidden, hashes=hashes
         )
         actor_id = actor.id if actor is not None else None
         actor_name = actor.name if actor is not None else None
+        if sum(len(data) for name, data in files if name not in unchanged) >= APART_BYTES:
+            # A large import loads, plans and writes on a loop of its own (`canon.offload.write_apart`): its
+            # seconds of Python, and the freeing of what it loaded, never hold the bot's loop.
+            async def apart(session: AsyncSession) -> IngestReport:
+                return await ingest(
+                    session, campaign.id, load(), ontology, actor_id=actor_id, actor_name=actor_name
+                )
+
+            return await self._decide(apart, replacing and not replace, apart=True)
+        loaded = await asyncio.to_thread(load)
 
         async def work(session: AsyncSession) -> IngestReport:
             return await ingest(
@@ -188,20 +203,31 @@ class StructuredImportService:
             # Nothing to write: report the problems without taking the writer.
             async with self.db.session() as session:
                 return await work(session)
-        if replacing and not replace:
-            preview = await self._dry_run(work)
+        return await self._decide(work, replacing and not replace, apart=False)
+
+    async def _decide(self, work: Any, ask_first: bool, *, apart: bool) -> IngestReport:
+        """Write the import, or (`ask_first`) report what it would retcon, from a dry run, when it would."""
+        if ask_first:
+            preview = await self._dry_run(work, apart)
             if preview.status == "ingested" and preview.retcon_text():
                 return preview.model_copy(update={"status": "confirm", "changeset_id": None})
+        return await self._write(work, apart)
+
+    async def _write(self, work: Any, apart: bool) -> IngestReport:
+        """Run `work` in one write transaction; a large import's on a loop of its own (`canon.offload`)."""
+        if apart:
+            report: IngestReport = await offload.write_apart(self.db, work)
+            return report
         return await self.db.run(work, attempts=1)
 
-    async def _dry_run(self, work: Any) -> IngestReport:
+    async def _dry_run(self, work: Any, apart: bool) -> IngestReport:
         """Return what `work` would report, its transaction rolled back (nothing is written)."""
 
         async def rolled_back(session: AsyncSession) -> IngestReport:
             raise _DryRun(await work(session))
 
         try:
-            await self.db.run(rolled_back, attempts=1)
+            await self._write(rolled_back, apart)
         except _DryRun as done:
             return done.report
         raise AssertionError("unreachable")  # pragma: no cover

@@ -1,0 +1,155 @@
+"""Run blocking work off the event loop: in a worker thread, or in a worker process for long pure-Python work.
+
+The bot answers every command and message on one event loop; a step that holds it (parsing a large file,
+validating thousands of YAML entries, drawing a picture, a batch of vector writes) makes every other command
+wait. `in_thread` runs a function in a worker thread (for work that waits on I/O or runs in C code that lets
+go of the interpreter); `in_process` runs a picklable function in a worker process, for pure-Python work long
+enough to hold the interpreter itself (a thread would still take it from the loop in turns of 5 ms);
+`write_apart` runs a long write transaction (a 10,000-person family tree's import: its planning, its checks and
+its writes interleave, seconds of Python between queries) on an event loop of its own in a worker thread, with
+engines of its own, holding the database's writer turn: the bot's loop only shares the interpreter with it, in
+turns of 5 ms.
+
+`switched_off()` puts things back as they were before this module existed (plain worker threads; large
+imports, and an import's embedding texts, on the loop): the baseline of `bench.loop_lag`, measured in the same
+run. `enabled()` tells the callers that kept their former way for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import functools
+import multiprocessing
+import os
+import sys
+import threading
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, TypeVar
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.storage import Database
+
+__all__ = [
+    "enabled",
+    "in_background",
+    "in_process",
+    "in_thread",
+    "settle",
+    "shutdown",
+    "switched_off",
+    "write_apart",
+]
+
+#: How much less CPU time background threads claim than the loop's (Linux thread niceness; 0 is the loop's):
+#: on a busy machine the loop then gets a core first when it wakes.
+BACKGROUND_NICE = 5
+
+#: How long a thread may hold the interpreter while another waits for it (Python's default: 5 ms). The loop
+#: waits for worker threads in turns of this; with several workers busy, a turn of 5 ms each added up.
+SWITCH_INTERVAL = 0.001
+
+T = TypeVar("T")
+
+_state = {"on": True}
+_pool: list[concurrent.futures.ProcessPoolExecutor] = []
+_background: list[concurrent.futures.ThreadPoolExecutor] = []
+
+
+@contextlib.contextmanager
+def switched_off() -> Iterator[None]:
+    """Run offloaded work on the event loop while inside (the benchmark's baseline)."""
+    _state["on"] = False
+    try:
+        yield
+    finally:
+        _state["on"] = True
+
+
+def enabled() -> bool:
+    """Tell whether offloading is on (it is, except inside `switched_off`)."""
+    return _state["on"]
+
+
+async def in_thread(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Return `function(*args, **kwargs)`, run in a worker thread."""
+    return await asyncio.to_thread(function, *args, **kwargs)
+
+
+def _lower_priority() -> None:
+    with contextlib.suppress(OSError, AttributeError):  # not Linux, or not allowed: normal priority
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BACKGROUND_NICE)
+
+
+async def in_background(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Return `function(*args, **kwargs)`, run in a worker thread of lower priority than the loop's.
+
+    For long work nobody waits on interactively (an import's embeddings, a large import's writes). Threads
+    a C library starts from there (onnxruntime's) inherit the lower priority.
+    """
+    if not _state["on"]:
+        return await asyncio.to_thread(function, *args, **kwargs)
+    if not _background:
+        _background.append(
+            concurrent.futures.ThreadPoolExecutor(
+                max_workers=2, thread_name_prefix="lorekeeper-background", initializer=_lower_priority
+            )
+        )
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_background[0], functools.partial(function, *args, **kwargs))
+
+
+def _executor() -> concurrent.futures.ProcessPoolExecutor:
+    if not _pool:
+        # "spawn": a fork of a process holding threads (Chroma's, the scheduler's) can deadlock in the child.
+        context = multiprocessing.get_context("spawn")
+        _pool.append(concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=context))
+    return _pool[0]
+
+
+async def in_process(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Return `function(*args, **kwargs)`, run in a worker process (function and arguments must pickle)."""
+    if not _state["on"]:
+        return function(*args, **kwargs)
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_executor(), functools.partial(function, *args, **kwargs))
+
+
+async def write_apart(db: Database, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+    """Return `work`'s result, run in one transaction (once: no retry) on a loop and engines of its own.
+
+    `work` must use only the session it is given (its engines belong to the other loop). Switched off, or for
+    a database not made by `Database.from_url`, it runs through `db.run` on this loop.
+    """
+    if not _state["on"] or db.source is None or db.engine.url.database in (None, "", ":memory:"):
+        return await db.run(work, attempts=1)  # an in-memory database is one connection's alone
+    url, search_path = db.source
+    async with db.writer_turn():
+        return await in_background(_run_on_own_loop, url, search_path, work)
+
+
+def _run_on_own_loop(url: str, search_path: str | None, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+    async def apart() -> T:
+        own = Database.from_url(url, search_path=search_path)
+        try:
+            return await own.run(work, attempts=1)
+        finally:
+            await own.dispose()
+
+    return asyncio.run(apart())
+
+
+def settle() -> None:
+    """Make worker threads hand the interpreter back to the loop sooner (`SWITCH_INTERVAL`), at start."""
+    if _state["on"]:
+        sys.setswitchinterval(SWITCH_INTERVAL)
+
+
+def shutdown() -> None:
+    """Stop the worker process, if one was started (at the bot's exit)."""
+    while _pool:
+        _pool.pop().shutdown(wait=False, cancel_futures=True)
+    while _background:
+        _background.pop().shutdown(wait=False, cancel_futures=True)

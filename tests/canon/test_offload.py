@@ -1,0 +1,126 @@
+"""Blocking work off the event loop (`canon.offload`), and large YAML imports written on a loop of their own.
+
+A large import (`StructuredImportService` past `APART_BYTES`) loads, plans and writes in a worker thread with
+engines of its own: the same report and the same rows as on the bot's loop, all or nothing, and the bot's loop
+keeps answering meanwhile. Every test runs on SQLite and, when configured, on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import threading
+import time
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.services import structured_import
+from bot.services.canon_service import CanonService
+from bot.services.structured_import import StructuredImportService
+from canon import campaigns, offload
+from canon.campaigns import Campaign
+from canon.storage import Database
+from tests.bot.test_structured_import import GM, KINDS, add_factions, counts, fixture_files
+from tests.bot.test_structured_import import canon as canon
+
+
+@pytest.fixture
+def apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Send every import, however small, through the loop of its own."""
+    monkeypatch.setattr(structured_import, "APART_BYTES", 0)
+
+
+async def test_write_apart_runs_on_another_thread_and_commits(db: Database) -> None:
+    seen: list[int] = []
+
+    async def work(session: AsyncSession) -> int:
+        seen.append(threading.get_ident())
+        campaign = await campaigns.create_campaign(session, "Apart")
+        return campaign.id
+
+    campaign_id = await offload.write_apart(db, work)
+    assert seen and seen[0] != threading.get_ident()
+    async with db.session() as session:
+        assert (await campaigns.get_campaign(session, campaign_id)).name == "Apart"
+
+
+async def test_a_failing_write_apart_leaves_nothing(db: Database) -> None:
+    async def work(session: AsyncSession) -> None:
+        await campaigns.create_campaign(session, "Half written")
+        raise ValueError("stop")
+
+    with pytest.raises(ValueError, match="stop"):
+        await offload.write_apart(db, work)
+    async with db.session() as session:
+        names = (await session.execute(text("SELECT name FROM campaigns"))).scalars().all()
+    assert "Half written" not in names
+
+
+async def test_switched_off_large_writes_run_on_the_loop_again(db: Database) -> None:
+    here = threading.get_ident()
+
+    async def work(session: AsyncSession) -> int:
+        return threading.get_ident()
+
+    with offload.switched_off():
+        assert not offload.enabled()
+        assert await offload.write_apart(db, work) == here
+    assert offload.enabled() and await offload.write_apart(db, work) != here
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="thread priorities are Linux's")
+async def test_background_threads_yield_the_cpu_to_the_loop() -> None:
+    def niceness() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    assert await offload.in_background(niceness) >= niceness() + offload.BACKGROUND_NICE
+
+
+async def test_a_large_import_apart_writes_what_one_on_the_loop_writes(
+    db: Database, apart: None, campaign: Campaign, canon: CanonService
+) -> None:
+    service = canon
+    importer = StructuredImportService(db, service.ontology_for)
+    before = await counts(db)
+    failed = await importer.import_files(campaign, fixture_files(*KINDS), GM)  # factions missing: errors
+    assert failed.status == "failed" and await counts(db) == before
+    await add_factions(service, campaign)
+    report = await importer.import_files(campaign, fixture_files(*KINDS), GM)
+    assert report.status == "ingested", report.summary()
+    assert report.entities.created > 20 and (await counts(db))["entities"] > before["entities"]
+    again = await importer.import_files(campaign, fixture_files(*KINDS), GM)
+    assert again.status == "unchanged"
+
+
+async def test_the_loop_answers_while_a_large_import_is_written_apart(
+    db: Database, apart: None, campaign: Campaign
+) -> None:
+    from bench.yaml_data import family_tree_text, timeline_text
+
+    importer = StructuredImportService(db)
+    await importer.import_files(campaign, [("timeline.yaml", timeline_text().encode())], GM)
+    tree = family_tree_text(2000, 20).encode()
+    late: list[float] = []
+    running = True
+
+    async def ticker() -> None:
+        while running:
+            started = time.perf_counter()
+            await asyncio.sleep(0.005)
+            late.append(time.perf_counter() - started)
+
+    ticks = asyncio.create_task(ticker())
+    report = await importer.import_files(campaign, [("family_tree.yaml", tree)], GM)
+    running = False
+    await ticks
+    assert report.status == "ingested" and report.entities.created == 2001, report.summary()
+    # Many turns of the loop while the import ran (on the loop itself it would get none for seconds).
+    assert len(late) > 20, len(late)
+
+
+@pytest.fixture
+async def campaign(db: Database) -> Campaign:
+    return await db.run(lambda s: campaigns.create_campaign(s, "Valdorn", guild_id=20))
