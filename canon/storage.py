@@ -19,6 +19,7 @@ import orjson
 from sqlalchemy import BigInteger, DateTime, Dialect, Integer, MetaData, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
@@ -233,8 +234,20 @@ def split_search_path(url: str) -> tuple[str, str | None]:
     return bare.render_as_string(hide_password=False), schema
 
 
+#: Connections of PostgreSQL's pool for everything, and of the small one kept for urgent writes (the turn log's
+#: group commits), so that turns never queue behind commands holding every connection of the first.
+PG_POOL = (10, 10)
+PG_URGENT_POOL = (2, 0)
+
+
 def create_engine(
-    url: str, *, echo: bool = False, search_path: str | None = None, writer: bool = True
+    url: str,
+    *,
+    echo: bool = False,
+    search_path: str | None = None,
+    writer: bool = True,
+    pool: tuple[int, int] = PG_POOL,
+    pool_timeout: float = 30,
 ) -> AsyncEngine:
     """Create an async engine for SQLite or PostgreSQL with Lorekeeper's connection settings.
 
@@ -254,8 +267,9 @@ def create_engine(
         echo=echo,
         json_serializer=json_text,
         pool_pre_ping=True,
-        pool_size=10,
-        max_overflow=10,
+        pool_size=pool[0],
+        max_overflow=pool[1],
+        pool_timeout=pool_timeout,
         connect_args=connect_args,
     )
 
@@ -331,6 +345,8 @@ def _fault_of(error: BaseException) -> str | None:
         return next((fault for words, fault in _SQLITE_TEXTS if words in text), None)
     if isinstance(error, DBAPIError) and error.connection_invalidated:
         return UNREACHABLE
+    if isinstance(error, PoolTimeout):  # every connection of the pool stayed busy for its whole timeout
+        return BUSY
     if isinstance(error, ConnectionError | TimeoutError):
         return UNREACHABLE
     if isinstance(error, OSError):
@@ -388,22 +404,41 @@ class Database:
     `session()` (a pool of readers). On PostgreSQL both use the same pooled engine.
     """
 
-    def __init__(self, engine: AsyncEngine, read_engine: AsyncEngine | None = None) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        read_engine: AsyncEngine | None = None,
+        urgent_engine: AsyncEngine | None = None,
+    ) -> None:
         self.engine = engine
         self.read_engine = read_engine or engine
+        #: PostgreSQL: a small pool of its own for urgent writes (the turn log), never starved by commands.
+        self.urgent_engine = urgent_engine or engine
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
         self.read_sessions = async_sessionmaker(self.read_engine, expire_on_commit=False)
+        self.urgent_sessions = async_sessionmaker(self.urgent_engine, expire_on_commit=False)
         # SQLite has one writer; PostgreSQL's writers run side by side and need no turns.
         self._writer = _WriterTurns() if self.is_sqlite else None
         #: The URL and schema it was made from (`from_url`): another loop opens its own engines from them.
         self.source: tuple[str, str | None] | None = None
 
     @classmethod
-    def from_url(cls, url: str, *, echo: bool = False, search_path: str | None = None) -> Database:
-        """Create a database for a URL (a PostgreSQL URL may name its schema: `?search_path=NAME`)."""
-        writer = create_engine(url, echo=echo, search_path=search_path)
-        reader = create_engine(url, echo=echo, writer=False) if is_sqlite(url) else None
-        made = cls(writer, reader)
+    def from_url(
+        cls, url: str, *, echo: bool = False, search_path: str | None = None, pool_timeout: float = 30
+    ) -> Database:
+        """Create a database for a URL (a PostgreSQL URL may name its schema: `?search_path=NAME`).
+
+        `pool_timeout`: how long a PostgreSQL command waits for a free connection before it is told the
+        database is busy (the turn log waits on, never dropping a turn).
+        """
+        if is_sqlite(url):
+            made = cls(create_engine(url, echo=echo), create_engine(url, echo=echo, writer=False))
+        else:
+            writer = create_engine(url, echo=echo, search_path=search_path, pool_timeout=pool_timeout)
+            urgent = create_engine(
+                url, echo=echo, search_path=search_path, pool=PG_URGENT_POOL, pool_timeout=pool_timeout
+            )
+            made = cls(writer, None, urgent)
         made.source = (url, search_path)
         return made
 
@@ -436,9 +471,10 @@ class Database:
         `urgent` writes (short group commits that many callers wait for, like the turn log's) take SQLite's
         writer before the others waiting for it.
         """
+        sessions = self.urgent_sessions if urgent else self.sessions
         for attempt in range(1, attempts + 1):
             try:
-                async with self._writer_turn(urgent), self.sessions() as session, session.begin():
+                async with self._writer_turn(urgent), sessions() as session, session.begin():
                     return await work(session)
             except (OperationalError, DBAPIError, ConnectionError) as error:
                 if attempt == attempts or not is_transient(error):
@@ -488,3 +524,5 @@ class Database:
         await self.engine.dispose()
         if self.read_engine is not self.engine:
             await self.read_engine.dispose()
+        if self.urgent_engine is not self.engine:
+            await self.urgent_engine.dispose()

@@ -31,6 +31,7 @@ from cogs import (
     conflict_views,
     entity_embeds,
     note_embeds,
+    review_answers,
 )
 from cogs.canon_options import DATE_HELP, Date, Name, Text, date_choices, entity_names, played_characters
 from cogs.canon_propose import ProposeCommands
@@ -252,7 +253,7 @@ class CanonCommands(commands.Cog):
         data: dict[str, Any] = dict(interaction.data or {})
         match = canon_views.MODAL.fullmatch(str(data.get("custom_id", "")))
         if match is not None:
-            await canon_views.submit_modal(interaction, match["action"], int(match["id"]))
+            await review_answers.submit_modal(interaction, match["action"], int(match["id"]))
         reason = conflict_views.REASON_MODAL.fullmatch(str(data.get("custom_id", "")))
         if reason is not None:
             await conflict_views.submit_reason(interaction, reason)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 import discord
@@ -55,6 +55,7 @@ from canon.wording import (
 )
 from canon.wording.fact_names import fact_handle
 from canon.wording.findings import kind_words
+from canon.wording.statements import shown_validity
 from cogs.embeds import COLOUR, clip, counted
 from cogs.review_words import mark, undecided_rule
 
@@ -160,7 +161,8 @@ def _warning_lines(warnings: Iterable[dict[str, Any]]) -> list[str]:
                 evidence_words(Evidence.model_validate(e), Viewer.PLAYER) for e in side.get("evidence") or []
             ]
             if said:
-                lines.append(f"  ◦ {escape(str(side.get('sentence', '')))}: {said[0]}")
+                sentence = warning_sentence(str(side.get("sentence", "")), PLAIN.rich(escape))
+                lines.append(f"  ◦ {sentence}: {said[0]}")
     return lines
 
 
@@ -295,10 +297,40 @@ def _review_title(review: Review, heading: str) -> str:
     return f"{heading} — {review.batch or 'proposals'}"
 
 
+def _conflict_lines(
+    findings: Sequence[Finding], words: Wording, *, reveal: bool, accepted: Collection[str]
+) -> list[str]:
+    """Say what a commit's continuity conflicts came to: accepted with the GM's reason, or open for the GM."""
+    if not findings:
+        return ["No continuity conflicts."]
+    settled = [f for f in findings if f.fingerprint in accepted]
+    open_ = len(findings) - len(settled)
+    if settled and not open_:
+        outcome = "accepted with the GM's reason; nothing open"
+    elif settled:
+        outcome = f"{len(settled)} accepted with the GM's reason, {open_} open for the GM (/canon conflicts)"
+    else:
+        outcome = "open for the GM (/canon conflicts)"
+    lines = [f"{WARN} {counted(len(findings), 'continuity conflict')}: {outcome}."]
+    if reveal:  # what they are may rest on GM-only canon: the GM's cards say them
+        for finding in findings[:5]:
+            mark = " (accepted with your reason)" if finding.fingerprint in accepted else ""
+            lines.append(f"• {clip(warning_sentence(finding.message, words), 300)}{mark}")
+        if len(findings) > 5:
+            lines.append(f"• … and {len(findings) - 5} more")
+    return lines
+
+
 def committed_embed(
-    review: Review, findings: Sequence[Finding], *, reveal: bool, committed_by: str | None = None
+    review: Review,
+    findings: Sequence[Finding],
+    *,
+    reveal: bool,
+    committed_by: str | None = None,
+    accepted: Collection[str] = (),
 ) -> discord.Embed:
-    """Render the final state of a review card after its commit: what was written, what was not, conflicts."""
+    """Render the final state of a review card after its commit: what was written, what was not, conflicts
+    (`accepted`: the fingerprints of those the GM accepted with a reason, which leave nothing open)."""
     review = as_seen(review, reveal=reveal)
     embed = discord.Embed(
         title=clip(_review_title(review, "Canon committed"), TITLE_LIMIT), colour=DONE_COLOUR
@@ -308,15 +340,7 @@ def committed_embed(
     by = f" by {escape(committed_by)}" if committed_by else ""
     words = review_words(review)
     lines = [f"Committed{by}: {len(written)} written to canon, {len(refused)} rejected."]
-    if findings and reveal:
-        lines.append(f"{WARN} Recorded as continuity conflicts (`/canon conflicts` lists them):")
-        lines += [f"• {clip(warning_sentence(f.message, words), 300)}" for f in findings[:5]]
-        if len(findings) > 5:
-            lines.append(f"• … and {len(findings) - 5} more")
-    elif findings:  # what they are may rest on GM-only canon: the GM reads them
-        lines.append(f"{WARN} {counted(len(findings), 'continuity conflict')} recorded for the GM.")
-    else:
-        lines.append("No continuity conflicts.")
+    lines += _conflict_lines(findings, words, reveal=reveal, accepted=accepted)
     embed.description = "\n".join(lines)
 
     numbers = card_numbers(review)
@@ -443,7 +467,7 @@ def statement_line(
     """Return one statement as a line: lock, sentence, when, its id (the GM's cards only) and evidence."""
     words = words.rich(escape)
     line = (f"{LOCK} " if view_hidden(view) else "") + statement_sentence(view, words)
-    when = words.span(view.statement.validity)
+    when = words.span(shown_validity(view))
     if when:
         line += f" ({when})"
     if viewer == Viewer.GM:  # the GM's handle, after the words: it may be typed back (/retcon)

@@ -47,7 +47,6 @@ from cogs.review_common import (
     check_campaign,
     check_guild,
     close_private,
-    edited_note,
     focused,
     gm,
     guarded,
@@ -58,18 +57,14 @@ from cogs.review_common import (
 )
 from cogs.review_modals import (
     MODAL,
-    RATIONALE_FIELD,
-    SHOW_REASON,
     RationaleModal,
-    edit_changes,
-    modal_values,
     open_edit,
 )
 from cogs.review_words import mark
 from cogs.services import services_of
 from memory.scenes import SceneStatus
 
-__all__ = ["DYNAMIC_ITEMS", "MODAL", "card_content", "show_review", "submit_modal"]
+__all__ = ["DYNAMIC_ITEMS", "MODAL", "card_content", "show_review"]
 
 log = logging.getLogger(__name__)
 
@@ -492,13 +487,18 @@ async def commit(interaction: discord.Interaction, scene_id: int, *, confirmed: 
     actor = actor_of(interaction, services.settings.gm_role)
     outcome = await services.canon.commit_scene(scene_id, actor, guild_id=interaction.guild_id)
     findings, heard = outcome.result.findings, outcome.heard
+    settled = outcome.result.overridden().keys()  # accepted with the GM's reason: nothing left open
     clicked = interaction.message
     reveal = reveals(clicked)
     # Players read the public cards: no word of a conflict that touches GM-only canon there.
     await interaction.edit_original_response(
         content=None,
         embed=canon_embeds.committed_embed(
-            outcome.review, findings if reveal else heard, reveal=reveal, committed_by=actor.name
+            outcome.review,
+            findings if reveal else heard,
+            reveal=reveal,
+            committed_by=actor.name,
+            accepted=settled,
         ),
         view=closed_view(scene_id),
     )
@@ -511,7 +511,9 @@ async def commit(interaction: discord.Interaction, scene_id: int, *, confirmed: 
             ephemeral=True,
             allowed_mentions=discord.AllowedMentions.none(),
         )
-    public = canon_embeds.committed_embed(outcome.review, heard, reveal=False, committed_by=actor.name)
+    public = canon_embeds.committed_embed(
+        outcome.review, heard, reveal=False, committed_by=actor.name, accepted=settled
+    )
     for card in outcome.cards:
         if clicked is not None and card.message_id == clicked.id:
             continue
@@ -522,7 +524,9 @@ async def commit(interaction: discord.Interaction, scene_id: int, *, confirmed: 
             await message.edit(embed=public, view=closed_view(scene_id))
         except discord.HTTPException:  # a deleted card, or a channel we lost: the commit stands anyway
             log.warning("could not close review card %s", card.message_id, exc_info=True)
-    private = canon_embeds.committed_embed(outcome.review, findings, reveal=True, committed_by=actor.name)
+    private = canon_embeds.committed_embed(
+        outcome.review, findings, reveal=True, committed_by=actor.name, accepted=settled
+    )
     await close_private(
         interaction.client,
         scene_id,
@@ -542,47 +546,13 @@ async def commit_batch(interaction: discord.Interaction, campaign: Campaign, bat
     reveal = reveals(interaction.message)
     findings = outcome.result.findings if reveal else outcome.heard
     await interaction.edit_original_response(
-        embed=canon_embeds.committed_embed(outcome.review, findings, reveal=reveal, committed_by=actor.name),
+        embed=canon_embeds.committed_embed(
+            outcome.review,
+            findings,
+            reveal=reveal,
+            committed_by=actor.name,
+            accepted=outcome.result.overridden().keys(),
+        ),
         view=_closed_batch_view(outcome.review),
         allowed_mentions=discord.AllowedMentions.none(),
     )
-
-
-# -- the modals' answers --------------------------------------------------------------------------------
-
-
-async def submit_modal(interaction: discord.Interaction, action: str, proposal_id: int) -> None:
-    """Answer a submitted modal (`cogs.review_modals`): decide with the GM's rationale, or apply an edit."""
-
-    async def work() -> None:
-        gm(interaction)
-        services = services_of(interaction)
-        values = modal_values(cast("dict[str, Any]", interaction.data or {}).get("components", []))
-        proposal = await services.canon.proposal(proposal_id)
-        await check_campaign(interaction, proposal.campaign_id)
-        actor = actor_of(interaction, services.settings.gm_role)
-        if action == "edit":
-            changes = edit_changes(proposal, values)
-            proposal = await services.canon.revise(proposal_id, changes, accept_as=actor)
-            done = edited_note(proposal, changed=bool(changes))
-        else:
-            accept = action == "rationale"
-            rationale = str(values.get(RATIONALE_FIELD) or "").strip() or None
-            shown = "public" in (values.get(SHOW_REASON) or ())
-            proposal = await services.canon.decide(
-                proposal_id, accept=accept, actor=actor, rationale=rationale, rationale_public=shown
-            )
-            done = f"{'Accepted' if accept else 'Rejected'}: {describe(proposal.content)}."
-        if (proposal.scene_id is None and proposal.batch is None) or interaction.message is None:
-            await interaction.response.send_message(
-                clip(done, limits.MESSAGE), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-            )
-            return
-        review = await review_of(interaction, proposal)
-        await show_review(interaction, review, canon_embeds.page_of(review, proposal_id), proposal_id)
-        if action == "edit":  # the card shows the outcome; the GM reads in words what happened
-            await interaction.followup.send(
-                clip(done, limits.MESSAGE), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-            )
-
-    await guarded(interaction, work)

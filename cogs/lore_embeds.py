@@ -173,7 +173,7 @@ def why_embed(record: RetrievalRecord, *, viewer: Viewer) -> discord.Embed:
         value = [
             f"score **{result.score:.3f}** · {class_badge(result.knowledge_class, hidden=result.hidden)}"
             + (" · always included" if result.always_include else ""),
-            f"source #{result.source_id} `{clip(result.filename, 80)}`, chunk #{result.chunk_id}"
+            f"from `{clip(result.filename, 80)}`, passage {result.chunk_id} (source {result.source_id})"
             if viewer == Viewer.GM
             else f"from `{clip(result.filename, 80)}`",
             f"Why: {reasons_text(result.reasons)}",
@@ -224,7 +224,7 @@ def source_flags(source: SourceInfo) -> str:
 def source_line(source: SourceInfo) -> str:
     """Return one line of the source list."""
     return (
-        f"`#{source.id}` **{_escape(clip(source.title, 60))}** — {source_flags(source)} · v{source.version} · "
+        f"**{_escape(clip(source.title, 60))}** (source {source.id}) — {source_flags(source)} · v{source.version} · "
         f"{source.chunk_count} chunks · `{source.content_hash[:10]}` · imported {_when(source.imported_at)} · "
         f"used {source.times_used}×"
     )
@@ -261,7 +261,7 @@ def source_embed(detail: SourceDetail, *, out_of_date: Sequence[tuple[str, str]]
     `out_of_date`: the sections the story has changed since (where, what holds now), for the GM to update.
     """
     source = detail.source
-    embed = discord.Embed(title=clip(f"#{source.id} {source.title}", TITLE_LIMIT), colour=COLOUR)
+    embed = discord.Embed(title=clip(f"{source.title} (source {source.id})", TITLE_LIMIT), colour=COLOUR)
     if out_of_date:
         rows = [f"• {_escape(clip(where, 120))}: now {_escape(clip(now, 200))}" for where, now in out_of_date]
         embed.add_field(
@@ -318,14 +318,16 @@ def source_embed(detail: SourceDetail, *, out_of_date: Sequence[tuple[str, str]]
         embed.add_field(name="Notes", value=_escape(clip(source.notes, 500)), inline=False)
     footer = f"Imported {_when(source.imported_at)} · updated {_when(source.updated_at)}"
     if source.inherited_from is not None:
-        footer += f" · inherited from campaign #{source.inherited_from}"
+        footer += " · inherited from the story this one branched from"
     embed.set_footer(text=footer)
     return shrink_to_limit(embed)
 
 
 def source_changed_embed(source: SourceInfo, what: str, *, warning: str | None = None) -> discord.Embed:
     """Render the answer to `/lore set`, `/lore enable` and `/lore disable` (and what the GM should know)."""
-    embed = discord.Embed(title=clip(f"#{source.id} {source.title}: {what}", TITLE_LIMIT), colour=DONE_COLOUR)
+    embed = discord.Embed(
+        title=clip(f"{source.title} (source {source.id}): {what}", TITLE_LIMIT), colour=DONE_COLOUR
+    )
     lines = [source_flags(source)]
     if warning:
         lines.append(f"⚠️ {_escape(warning)}")
@@ -340,7 +342,7 @@ def source_changed_embed(source: SourceInfo, what: str, *, warning: str | None =
 def deleted_embed(report: DeleteReport) -> discord.Embed:
     """Render what deleting a source removed."""
     embed = discord.Embed(
-        title=clip(f"Deleted #{report.source_id} {report.title}", TITLE_LIMIT), colour=COLOUR
+        title=clip(f"Deleted {report.title} (source {report.source_id})", TITLE_LIMIT), colour=COLOUR
     )
     vectors = "and its vectors" if report.vectors_removed else "(no vector index to clean)"
     embed.description = (
@@ -380,7 +382,7 @@ def import_embed(report: ImportReport) -> discord.Embed:
     if report.outcome == ImportOutcome.DUPLICATE:
         embed = discord.Embed(title=clip(f"Already imported: {report.filename}", TITLE_LIMIT), colour=COLOUR)
         embed.description = (
-            f"The same text is already source #{report.duplicate_of} ({_escape(source.title)}); "
+            f"The same text is already imported as {_escape(source.title)} (source {report.duplicate_of}); "
             "nothing was indexed again."
         )
         return embed
@@ -401,8 +403,8 @@ def import_embed(report: ImportReport) -> discord.Embed:
     )
     lines = [
         f"{verb} {title}. {next_step}",
-        f"Source #{source.id} — {source_flags(source)} · {report.chunk_count} chunks, "
-        f"{report.token_count:,} tokens · vectors {_escape(vectors)} · {report.seconds:.1f} s",
+        f"{source_flags(source)} · {report.chunk_count} chunks, "
+        f"{report.token_count:,} tokens · vectors {_escape(vectors)} · {report.seconds:.1f} s (source {source.id})",
     ]
     if source.tags:
         lines.append("Tags: " + _escape(", ".join(source.tags)))

@@ -21,8 +21,8 @@ def _escape(text: str) -> str:
 
 
 def record_line(memory: MemoryRecord, score: float | None = None) -> str:
-    """Return one memory as a line: number, whose, score, importance, categories, private mark, text."""
-    bits = [f"`#{memory.id}`", _escape(memory.npc_name)]
+    """Return one memory as a line: whose, score, importance, categories, private mark, text and its number."""
+    bits = [_escape(memory.npc_name)]
     if score is not None:
         bits.append(f"· score {score:.2f}")
     bits.append(f"· importance {memory.importance:.2f}")
@@ -32,7 +32,7 @@ def record_line(memory: MemoryRecord, score: float | None = None) -> str:
         bits.append("· " + _escape(", ".join(f"{k}={v}" for k, v in memory.meta.items())))
     if memory.private:
         bits.append("· 🔒 private")
-    return " ".join(bits) + ": " + _escape(clip(memory.content, 300))
+    return " ".join(bits) + ": " + _escape(clip(memory.content, 300)) + f" (memory {memory.id})"
 
 
 def page_embed(title: str, page: MemoryPage) -> discord.Embed:
@@ -48,7 +48,9 @@ def page_embed(title: str, page: MemoryPage) -> discord.Embed:
 
 def edited_embed(memory: MemoryRecord) -> discord.Embed:
     """Render a memory after the GM edited it."""
-    embed = discord.Embed(title=clip(f"Memory #{memory.id} of {memory.npc_name} changed", 256), colour=COLOUR)
+    embed = discord.Embed(
+        title=clip(f"{memory.npc_name}'s memory changed (memory {memory.id})", 256), colour=COLOUR
+    )
     embed.description = record_line(memory)
     return embed
 

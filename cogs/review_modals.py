@@ -18,6 +18,7 @@ from bot.client import limits
 from canon.errors import Conflict
 from canon.models import Viewer
 from canon.proposals import EDITABLE, OPTIONAL, FactContent, Proposal, ProposalStatus, ProposalType
+from canon.wording import warning_sentence
 from canon.wording.relations import attribute_words
 from cogs.embeds import clip
 from cogs.review_common import check_campaign
@@ -57,7 +58,7 @@ class RationaleModal(discord.ui.Modal):
         )
         first = next(iter(warnings), {})
         if accept:
-            placeholder = str(first.get("message") or "It breaks continuity.")
+            placeholder = warning_sentence(str(first.get("message") or "It breaks continuity."))
         else:
             placeholder = "Optional, kept with the proposal. Leave empty to just reject."
         self.add_item(

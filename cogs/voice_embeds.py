@@ -38,7 +38,7 @@ def narration_context_text(record: NarrationRecord) -> str:
     lines = [
         f"# Narration #{record.id}",
         "",
-        f"- scene #{record.scene_id}, {record.trigger} ({record.requested_by_name or 'narrator mode'}), "
+        f"- in a scene (scene {record.scene_id}), {record.trigger} ({record.requested_by_name or 'narrator mode'}), "
         f"{record.created_at:%Y-%m-%d %H:%M} UTC",
         f"- status: {record.status.value}" + (f" — {record.blocked_reason}" if record.blocked_reason else ""),
         f"- model: {record.model or '?'}; tokens: {record.prompt_tokens} prompt, {record.completion_tokens} completion",
@@ -115,13 +115,14 @@ def npc_result_text(reply: NpcReply) -> str:
 def memory_line(memory: MemoryRecord) -> str:
     """Render one memory or relationship for the GM's list."""
     if memory.doc_type == DocType.RELATIONSHIP:
-        linked = ", ".join(f"#{i}" for i in memory.memory_ids)
+        linked = ", ".join(f"memory {i}" for i in memory.memory_ids)
         strength = f"{memory.strength:.2f}" if memory.strength is not None else "?"
         return (
-            f"`#{memory.id}` ↔ {linked} ({memory.relationship_type}, strength {strength}): {memory.content}"
+            f"{memory.content} ({memory.relationship_type} between {linked}, strength {strength}) "
+            f"(memory {memory.id})"
         )
-    where = f"scene #{memory.scene_id}" if memory.scene_id is not None else memory.scope_kind.value
-    return f"`#{memory.id}` {where} · importance {memory.importance:.2f} · {memory.method}: {memory.content}"
+    where = "from a scene" if memory.scene_id is not None else memory.scope_kind.value
+    return f"{memory.content} · {where} · importance {memory.importance:.2f} · {memory.method} (memory {memory.id})"
 
 
 def memories_embed(npc: str, memories: Sequence[MemoryRecord]) -> discord.Embed:
@@ -159,15 +160,20 @@ def cast_text(npc: str, changed: bool, *, remove: bool) -> str:
     )
 
 
+def _closeness(similarity: float) -> str:
+    """Say how alike a moment is in words: a very close one is said so, the others by their order alone."""
+    return " (very like it)" if similarity >= 0.6 else ""
+
+
 def moments_embed(text: str, moments: Sequence[Moment]) -> discord.Embed:
-    """Render the scenes most like a described moment."""
+    """Render the scenes most like a described moment, the closest first (in words: no raw score)."""
     embed = discord.Embed(title=clip(f"Moments like “{text}”", 256), colour=COLOUR)
     if not moments:
         embed.description = "No committed scene is like that yet."
         return embed
     for moment in moments:
         embed.add_field(
-            name=clip(f"Scene {moment.story_order}: {moment.title} ({moment.similarity:.2f})", 256),
+            name=clip(f"Scene {moment.story_order}: {moment.title}{_closeness(moment.similarity)}", 256),
             value=clip(moment.summary, 1024),
             inline=False,
         )

@@ -103,8 +103,9 @@ async def make_read_only(db: Database) -> None:
     if db.is_sqlite:
         await db.run(lambda s: s.execute(text("PRAGMA query_only = ON")))
         return
-    event.listen(db.engine.sync_engine, "connect", _read_only_connection)
-    await db.engine.dispose()  # the pool's connections are opened again, read-only
+    for engine in {db.engine, db.urgent_engine}:  # PostgreSQL: the turn log's own pool as well
+        event.listen(engine.sync_engine, "connect", _read_only_connection)
+        await engine.dispose()  # the pool's connections are opened again, read-only
 
 
 async def make_writable(db: Database) -> None:
@@ -114,8 +115,9 @@ async def make_writable(db: Database) -> None:
             raw = await conn.get_raw_connection()
             await raw.driver_connection.execute("PRAGMA query_only = OFF")
         return
-    event.remove(db.engine.sync_engine, "connect", _read_only_connection)
-    await db.engine.dispose()
+    for engine in {db.engine, db.urgent_engine}:
+        event.remove(engine.sync_engine, "connect", _read_only_connection)
+        await engine.dispose()
 
 
 @asynccontextmanager

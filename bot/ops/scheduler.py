@@ -38,7 +38,7 @@ from bot.ops.jobs import JobRuntime, Poster, install, uninstall
 from bot.ops.lease import SCHEDULER_LEASE, Lease, process_name
 from bot.ops.timeparse import zone
 from bot.schema.ops_tables import JOBS_TABLE
-from canon.storage import Database, utc_now
+from canon.storage import Database, storage_fault, utc_now
 from config.settings import Settings
 
 if TYPE_CHECKING:
@@ -220,7 +220,14 @@ class JobScheduler:
         if self._keeper is not None:
             return True
         self._started_with = (services, poster)
-        if await self.lease.acquire() and not await self._run_jobs(services, poster):
+        try:
+            held = await self.lease.acquire()
+        except Exception as error:  # a read-only or unreachable database: the keeper tries again
+            log.warning(
+                "the scheduler's lease cannot be taken now (%s); trying again", storage_fault(error) or error
+            )
+            held = False
+        if held and not await self._run_jobs(services, poster):
             await self.lease.release()
             return False
         self._keeper = asyncio.create_task(self._keep(), name="scheduler-lease")

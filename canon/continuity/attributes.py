@@ -20,6 +20,7 @@ from canon.continuity.findings import ConflictKind, make_finding
 from canon.continuity.intervals import has_story, has_world, overlapping_pairs, when_text
 from canon.models import AUTHORITY_RANK, Authority, Statement
 from canon.ontology import AttributeSpec
+from canon.wording.relations import attribute_words, is_or_are
 
 _AUTHORITY_WORDS = {
     Authority.GM: "the GM",
@@ -75,11 +76,12 @@ class AttributeRules(CheckerBase):
         rank_a, rank_b = _rank(a), _rank(b)
         high, low = (a, b) if rank_a >= rank_b else (b, a)
         name = self.name(subject)
-        words = predicate.replace("_", " ")
+        words = attribute_words(predicate)
+        verb = is_or_are(words)
         if rank_a != rank_b:
             kind = ConflictKind.CONTRADICTS_HIGHER_AUTHORITY
             message = (
-                f"{name}'s {words} is “{low.value}” according to {_who(low)} ({when_text(low.validity)}), "
+                f"{name}'s {words} {verb} “{low.value}” according to {_who(low)} ({when_text(low.validity)}), "
                 f"contradicting “{high.value}” from {_who(high)} ({when_text(high.validity)}); "
                 f"“{high.value}” prevails."
             )
@@ -87,7 +89,7 @@ class AttributeRules(CheckerBase):
         elif spec is None:
             kind = ConflictKind.CONTRADICTS_HIGHER_AUTHORITY
             message = (
-                f"{name}'s {words} is both “{a.value}” ({_who(a)}, {when_text(a.validity)}) and "
+                f"{name}'s {words} {verb} both “{a.value}” ({_who(a)}, {when_text(a.validity)}) and "
                 f"“{b.value}” ({_who(b)}, {when_text(b.validity)}) at overlapping times, and neither "
                 "outranks the other."
             )

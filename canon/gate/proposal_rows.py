@@ -182,11 +182,9 @@ async def decide(
         raise NotFound(f"There is no proposal #{proposal_id}.")
     if row.status != ProposalStatus.PENDING:
         who = f" by {row.decided_by_name}" if row.decided_by_name else ""
-        raise Conflict(f"Proposal #{proposal_id} was already {row.status}{who}.")
+        raise Conflict(f"That proposal was already {row.status}{who}.")
     if accept and needs_rationale(row.warnings) and not (rationale and rationale.strip()):
-        raise InvalidInput(
-            f"Proposal #{proposal_id} raises continuity warnings. To accept it anyway, give a rationale."
-        )
+        raise InvalidInput("That proposal raises continuity warnings. To accept it anyway, give a rationale.")
     status = ProposalStatus.ACCEPTED if accept else ProposalStatus.REJECTED
     values: dict[str, Any] = {
         "status": status.value,
@@ -206,7 +204,7 @@ async def decide(
         .execution_options(synchronize_session=False)
     )
     if getattr(result, "rowcount", 1) != 1:
-        raise Conflict(f"Proposal #{proposal_id} was decided by someone else a moment ago.")
+        raise Conflict("That proposal was decided by someone else a moment ago.")
     await session.refresh(row)
     return proposal_from_row(row)
 

@@ -155,7 +155,9 @@ class ProposalWriter:
             return ref.entity_id
         if ref.proposal_id is not None and ref.proposal_id in self.entity_ids:
             return self.entity_ids[ref.proposal_id]
-        raise Conflict(f"Proposal #{proposal.id} names “{ref.name}”, whose entity proposal was not accepted.")
+        raise Conflict(
+            f"A proposal names “{ref.name}”, whose entity proposal was not accepted: accept that one too, or reject this one."
+        )
 
     def _when(self, text: str | None) -> Validity:
         """Return the validity of a statement dated `text` (or undated), from the scene being committed."""

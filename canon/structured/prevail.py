@@ -36,6 +36,7 @@ from canon.structured.reports import IngestWarning
 from canon.structured.state import IngestState
 from canon.structured.write import Writer
 from canon.tables import StatusChangeRow
+from canon.wording.relations import attribute_words, fact_sentence, is_or_are
 
 # The checks read the neighbourhood of at most this many statements by id, else the whole campaign once ...
 _NEIGHBOURHOOD_LIMIT = 400
@@ -133,8 +134,8 @@ class Checks:
         for finding in findings:
             gone = superseded.get(finding.fingerprint, ())
             if gone:
-                listed = ", ".join(f"#{i}" for i in gone)
-                note = f" The YAML fact is now the current one; superseded (kept, not deleted): {listed}."
+                listed = ", ".join(f"(fact {i})" for i in gone)
+                note = f" The YAML fact is now the current one; the other is kept as retconned: {listed}."
                 finding = finding.model_copy(update={"message": finding.message + note})
             marked.append(finding)
         return marked, {fp: ids for fp, ids in superseded.items() if ids}
@@ -311,7 +312,7 @@ def _world_overlap(a: Statement, b: Statement) -> bool:
 
 def _sentence(s: Statement, name: str) -> str:
     when = s.validity.describe()
-    return f"{name}: {s.predicate} = {s.value}" + (f" ({when})" if when else "")
+    return fact_sentence(name, s.predicate, s.value or "") + (f" ({when})" if when else "")
 
 
 def _contradiction(ours: Statement, theirs: Statement, name: str) -> Finding:
@@ -326,8 +327,9 @@ def _contradiction(ours: Statement, theirs: Statement, name: str) -> Finding:
     else:
         prevailing = None
         verdict = "neither outranks the other"
+    words = attribute_words(ours.predicate)
     message = (
-        f"{name}'s {ours.predicate} is “{theirs.value}” according to {_who(theirs)}, contradicting "
+        f"{name}'s {words} {is_or_are(words)} “{theirs.value}” according to {_who(theirs)}, contradicting "
         f"“{ours.value}” from the YAML lore; {verdict}."
     )
     sides = (

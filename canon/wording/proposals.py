@@ -15,7 +15,7 @@ from canon.proposals import (
     citations,
 )
 from canon.wording.context import PLAIN, Wording
-from canon.wording.relations import fact_sentence, relation_sentence
+from canon.wording.relations import attribute_words, fact_sentence, relation_sentence
 
 
 def type_words(entity_type: str) -> str:
@@ -49,7 +49,8 @@ def _sentence(content: ProposalContent, words: Wording) -> str:
                 f" — {name(content.description)}" if content.description else ""
             )
         case FactContent():
-            text = fact_sentence(name(content.subject.name), name(content.attribute), name(content.value))
+            attribute = name(attribute_words(content.attribute))  # in words, then escaped (never "a\ b")
+            text = fact_sentence(name(content.subject.name), attribute, name(content.value))
             return text + (f", from {words.date(content.when)}" if content.when else "")
         case RelationshipContent():
             text = relation_sentence(content.relation, name(content.subject.name), name(content.object.name))

@@ -77,6 +77,16 @@ def attribute_words(attribute: str) -> str:
     return attribute.replace("_", " ").strip()
 
 
+_SINGULAR_ENDINGS = ("ss", "us", "is", "ics")
+
+
+def is_or_are(noun: str) -> str:
+    """Return the verb a noun phrase takes: "coordinates are", "title is", "status is" (English by its ending)."""
+    last = noun.strip().split(" ")[-1].casefold() if noun.strip() else ""
+    plural = last.endswith("s") and not last.endswith(_SINGULAR_ENDINGS)
+    return "are" if plural else "is"
+
+
 def fact_sentence(subject: str, attribute: str, value: str) -> str:
     """Return a fact in words: "Ysolde Marrow is Harbourmaster of Greyhaven", "Mara's eye colour: grey" (a
     value may be any phrase, "owes Brannoc forty silver", so it follows a colon rather than "is")."""

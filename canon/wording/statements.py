@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from canon.models import StatementKind, StatementView, Viewer
+import dataclasses
+
+from canon.models import StatementKind, StatementView, Validity, Viewer
 from canon.wording.context import Wording
-from canon.wording.relations import fact_sentence, relation_sentence, state_sentence
+from canon.wording.relations import attribute_words, fact_sentence, relation_sentence, state_sentence
 
 
 def statement_sentence(view: StatementView, words: Wording) -> str:
@@ -17,13 +19,26 @@ def statement_sentence(view: StatementView, words: Wording) -> str:
         )
     if s.kind == StatementKind.STATE:
         return state_sentence(subject, words.name(s.value or "unknown"), words.name(s.via) if s.via else None)
-    return fact_sentence(subject, words.name(s.predicate), words.name(s.value or ""))
+    # The attribute in words before it is escaped: "secret_passage" reads "secret passage", never "secret\ passage".
+    return fact_sentence(subject, words.name(attribute_words(s.predicate)), words.name(s.value or ""))
+
+
+#: Relations that last a whole life and beyond: a parent stays a parent after a death, so no end is said.
+LIFELONG = frozenset({"PARENT_OF", "CHILD_OF", "SIBLING_OF"})
+
+
+def shown_validity(view: StatementView) -> Validity:
+    """Return when a statement holds, as said to people: a family tie's end (a death) is not its end."""
+    s = view.statement
+    if s.kind == StatementKind.RELATION and s.predicate.upper() in LIFELONG and s.validity.world_until:
+        return dataclasses.replace(s.validity, world_until=None, world_until_key=None)
+    return s.validity
 
 
 def statement_words(view: StatementView, words: Wording, viewer: Viewer, *, evidence: bool = True) -> str:
     """Return a statement, when it holds and (unless `evidence` is off) its first evidence, in words."""
     text = statement_sentence(view, words)
-    when = words.span(view.statement.validity)
+    when = words.span(shown_validity(view))
     if when:
         text += f" ({when})"
     if evidence and view.statement.evidence:

@@ -215,10 +215,10 @@ def translate(text: str, report: RestoreReport) -> str:
         nonlocal text
         text = re.sub(pattern, lambda m: m.group(1) + str(ids[table][int(m.group(2))]), text)
 
-    sub(r"(`#)(\d+)(?=`)", "statements")
+    sub(r"(\(fact )(\d+)(?=\))", "statements")
     sub(r"(entity #)(\d+)", "entities")
     sub(r"(scene #)(\d+)", "scenes")
-    sub(r"(source #)(\d+)", "knowledge_sources")
+    sub(r"(\(source )(\d+)(?=\))", "knowledge_sources")
     sub(r"(chunk #)(\d+)", "knowledge_chunks")
     return text
 

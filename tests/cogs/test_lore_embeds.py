@@ -278,7 +278,7 @@ def test_the_source_inspector_lists_every_column_and_pages_within_limits() -> No
     assert_fits(first)
     line = lore_embeds.source_line(source(9, hidden=True, enabled=False))
     for part in (
-        "`#9`",
+        "(source 9)",
         "Reference",
         "**disabled**",
         "🔒 hidden",
@@ -366,7 +366,7 @@ def test_import_answers_and_progress() -> None:
     )
     assert_fits(failed)
     duplicate = lore_embeds.import_embed(import_report(outcome=ImportOutcome.DUPLICATE, duplicate_of=2))
-    assert "source #2" in (duplicate.description or "")
+    assert "(source 2)" in (duplicate.description or "")
     embedding = ImportProgress(filename="world.md", stage=ImportStage.EMBEDDING, done=64, total=128)
     assert "64/128" in lore_embeds.progress_text(
         embedding

@@ -144,7 +144,7 @@ def test_moments_and_small_texts() -> None:
         "a gate",
         [Moment(scene_id=2, story_order=2, title="The north gate", summary="A password.", similarity=0.61)],
     )
-    assert embed.fields[0].name == "Scene 2: The north gate (0.61)"
+    assert embed.fields[0].name == "Scene 2: The north gate (very like it)"  # no raw score
     assert voice_embeds.moments_embed("x", []).description == "No committed scene is like that yet."
     assert "forgot memory #4" in voice_embeds.forgot_text("Mira", 1, 4)
     assert voice_embeds.cast_text("Aldric", False, remove=False) == "Aldric is already in the scene's cast."

@@ -82,7 +82,7 @@ async def world(
     db_target: DatabaseTarget, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> AsyncIterator[World]:
     """A running bot in one server; fails the test if any handler logged an error, if anything it posted
-    could ping, or if a player could read the program's jargon (`tests.e2e.jargon`)."""
+    could ping, or if anyone (a player or the GM) could read the program's jargon (`tests.e2e.jargon`)."""
     recorder = JargonRecorder()
     recorder.install(monkeypatch)
     # The bot has what the README's invite gives it, not more (no Mention Everyone, no administrator).
@@ -100,7 +100,7 @@ async def world(
             await emu.settle()
             assert_no_pings(emu, world.pingable_roles)
             jargon = recorder.problems(guild, gm_role.id)
-            assert not jargon, "a player could read jargon:\n" + "\n".join(jargon[:15])
+            assert not jargon, "someone could read jargon:\n" + "\n".join(jargon[:15])
         finally:
             while world.bots:
                 await world.stop()

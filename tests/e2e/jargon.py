@@ -1,9 +1,12 @@
-"""The jargon scan: every message, embed, control and file a player can see, checked for the program's words.
+r"""The jargon scan: every message, embed, control, form, suggestion and file anyone can see, checked for the
+program's words, as Discord renders them.
 
 `JargonRecorder` keeps a copy of every version of every message the bot (or its webhooks) posts or edits in
-the emulator, so a card later edited still counts as it was shown. What a player can see is every message
-that is not ephemeral, and the ephemeral ones answering a player (a GM's private answers may carry ids: the
-GM's detail views). `assert_no_jargon` fails on any relation constant, raw date key, internal word or id.
+the emulator, so a card later edited still counts as it was shown, and every form (modal) and list of
+autocomplete suggestions the bot answers with. Both sides are read: what players see, and the GM's private
+answers too. The text is read as Discord shows it: a markdown escape (`3rd\_age`) is read as the character
+it escapes (`3rd_age`). Any relation constant, raw date key, internal word or id fails the scan; the GM's
+small handle after the words, "(fact 53)", is words, not an id, and passes.
 
 A refusal may quote back what the user typed (`got "…"`); that echo is theirs and is not read, nor is an
 example of what to type, shown as code (e.g. `tidewater_age.year_336`). A card's own
@@ -40,9 +43,44 @@ JARGON = {
 _LINK_TARGET = re.compile(r"\]\(<?https?://[^)\s]*>?\)|<?https?://\S+")
 # A refusal quotes back what the user typed (`got "3rd_age.year_abc"`): their own words, not ours.
 _ECHO = re.compile(r'\bgot "[^"]*"')
+# A setting's name (LOREKEEPER_LLM__BASE_URL) is what the host types into the environment: words of theirs.
+_SETTING = re.compile(r"\bLOREKEEPER_[A-Z0-9_]+\b")
 # An example of what to type (e.g. `tidewater_age.year_336`) is the form the user types, shown as code.
 _TYPE_IT = re.compile(r"\b(?:e\.g\.|like) `[^`]*`")
 _TEXT_FILES = (".txt", ".md", ".json", ".yaml", ".yml", ".csv")
+
+
+# Discord shows `\_` as `_`: a scan of the raw text would miss `3rd\_age.year\_352`.
+_MARKDOWN_ESCAPE = re.compile(r"\\([^\sA-Za-z0-9])")
+
+
+def rendered(text: str) -> str:
+    """Return text as Discord shows it: markdown escapes read as the characters they escape."""
+    return _MARKDOWN_ESCAPE.sub(r"\1", text)
+
+
+def modal_texts(modal: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """Yield (where, text) for everything a form shows: its title, labels, descriptions, placeholders, the
+    values it is filled with and its selects' options."""
+    yield "form", modal.get("title") or ""
+
+    def walk(node: Any) -> Iterator[tuple[str, str]]:
+        if isinstance(node, list):
+            for item in node:
+                yield from walk(item)
+            return
+        if not isinstance(node, dict):
+            return
+        for key in ("label", "description", "placeholder", "value", "content"):
+            if isinstance(node.get(key), str):
+                yield "form", node[key]
+        for option in node.get("options") or []:
+            yield "form", f"{option.get('label', '')} {option.get('description', '')}"
+        for key in ("components", "component"):
+            if key in node:
+                yield from walk(node[key])
+
+    yield from walk(modal.get("components") or [])
 
 
 def message_texts(data: dict[str, Any], files: dict[str, bytes]) -> Iterator[tuple[str, str]]:
@@ -72,23 +110,39 @@ def message_texts(data: dict[str, Any], files: dict[str, bytes]) -> Iterator[tup
 
 def jargon_in(text: str) -> list[str]:
     """Return what jargon a text holds, as "kind: match", once per kind (links' addresses are not read)."""
-    readable = _TYPE_IT.sub("e.g.", _ECHO.sub("got", _LINK_TARGET.sub("]", text)))
+    readable = _TYPE_IT.sub("e.g.", _ECHO.sub("got", _LINK_TARGET.sub("]", rendered(text))))
+    readable = _SETTING.sub("a setting", readable)
     return [f"{kind}: {m[0]!r}" for kind, pattern in JARGON.items() if (m := pattern.search(readable))]
 
 
 @dataclass
 class JargonRecorder:
-    """Every version of every message the bot posted or edited, as it was then."""
+    """Every version of every message the bot posted or edited, as it was then; every form and suggestion list
+    it answered with (as messages only their asker sees)."""
 
     seen: list[tuple[dict[str, Any], dict[str, bytes]]] = field(default_factory=list)
 
     def record(self, stored: StoredMessage) -> None:
         self.seen.append((copy.deepcopy(stored.data), dict(stored.files)))
 
+    def record_answer(self, record: Any, body: dict[str, Any]) -> None:
+        """Keep a form or a list of suggestions the bot answered an interaction with, as its asker sees it."""
+        kind, data = int(body.get("type", 0)), body.get("data") or {}
+        seen_by = {"flags": 64, "interaction_metadata": {"user": {"id": str(record.user.id)}}}
+        if kind == 9:
+            self.seen.append(({**seen_by, "modal": copy.deepcopy(data)}, {}))
+        elif kind == 8:
+            names = " · ".join(str(c.get("name", "")) for c in data.get("choices") or [])
+            self.seen.append(({**seen_by, "suggestions": names}, {}))
+
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        """Record every message the emulator stores for the bot, and every edit of one."""
+        """Record every message the emulator stores for the bot, every edit of one, and every form and list of
+        suggestions the bot answers with."""
+        from bot.emulator.rest_interactions import InteractionRoutes
+
         build: Callable[..., StoredMessage] = RestContext.build_bot_message
         edit: Callable[..., None] = RestContext.apply_edit
+        callback = InteractionRoutes.callback
 
         def recorded_build(rest: RestContext, *args: Any, **kwargs: Any) -> StoredMessage:
             stored = build(rest, *args, **kwargs)
@@ -100,27 +154,50 @@ class JargonRecorder:
             if stored.from_bot or stored.data.get("webhook_id"):
                 self.record(stored)
 
+        async def recorded_callback(rest: InteractionRoutes, req: Any) -> tuple[int, Any]:
+            answer = await callback(rest, req)
+            record = rest.emu.interactions.get(int(req.params["interaction_id"]))
+            if record is not None:
+                self.record_answer(record, req.json or {})
+            return answer
+
         monkeypatch.setattr(RestContext, "build_bot_message", recorded_build)
         monkeypatch.setattr(RestContext, "apply_edit", recorded_edit)
+        monkeypatch.setattr(InteractionRoutes, "callback", recorded_callback)
 
-    def player_visible(self, guild: Guild, gm_role_id: int) -> Iterator[dict[str, Any] | Any]:
-        """Yield the recorded messages a player could see (not the GM's ephemeral answers)."""
+    def visible(
+        self, guild: Guild, gm_role_id: int
+    ) -> Iterator[tuple[str, dict[str, Any], dict[str, bytes]]]:
+        """Yield (who, message, files) for every recorded message: who reads it, "a player" or "the GM"."""
         for data, files in self.seen:
             if data.get("flags", 0) & LOADING and not data.get("content") and not data.get("embeds"):
                 continue
+            who = "a player"
             if data.get("flags", 0) & 64:  # ephemeral: seen by whoever the interaction answers
                 user = (data.get("interaction_metadata") or {}).get("user") or {}
                 member = guild.members.get(int(user.get("id") or 0))
                 if member is not None and gm_role_id in member.role_ids:
-                    continue
-            yield data, files
+                    who = "the GM"
+            yield who, data, files
+
+    def player_visible(self, guild: Guild, gm_role_id: int) -> Iterator[dict[str, Any] | Any]:
+        """Yield the recorded messages a player could see (not the GM's ephemeral answers)."""
+        for who, data, files in self.visible(guild, gm_role_id):
+            if who == "a player":
+                yield data, files
 
     def problems(self, guild: Guild, gm_role_id: int) -> list[str]:
-        """Return every piece of jargon a player could have read, with where it was."""
+        """Return every piece of jargon anyone could have read, with who and where."""
         found: list[str] = []
-        for data, files in self.player_visible(guild, gm_role_id):
-            for where, text in message_texts(data, files):
+        for who, data, files in self.visible(guild, gm_role_id):
+            texts = list(message_texts(data, files))
+            if "modal" in data:
+                texts += list(modal_texts(data["modal"]))
+            if "suggestions" in data:
+                texts.append(("suggestions", data["suggestions"]))
+            for where, text in texts:
                 found += [
-                    f"message {data.get('id')} ({where}): {hit} in {text[:300]!r}" for hit in jargon_in(text)
+                    f"{who}, message {data.get('id')} ({where}): {hit} in {text[:300]!r}"
+                    for hit in jargon_in(text)
                 ]
         return found

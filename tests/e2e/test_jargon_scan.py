@@ -48,10 +48,11 @@ def test_the_scan_reads_no_links_card_numbers_or_echoes() -> None:
         assert not jargon_in(text), text
 
 
-def test_a_players_messages_are_scanned_and_the_gms_private_ones_are_not() -> None:
+def test_both_sides_are_scanned_the_gms_private_answers_too() -> None:
     recorder = JargonRecorder()
     recorder.seen += [
         (message("Corvan PARENT_OF Ysolde", ephemeral_for=10), {}),  # the GM's private answer
+        (message("Corvan is Ysolde's father (fact 12)", ephemeral_for=10), {}),  # the GM's handle: words
         (message("fact #12 for Pat", ephemeral_for=11), {}),  # a player's private answer
         (
             message(
@@ -63,8 +64,47 @@ def test_a_players_messages_are_scanned_and_the_gms_private_ones_are_not() -> No
         (message("", components=[{"components": [{"label": "Accept ALLY_OF", "custom_id": "lk:1"}]}]), {}),
     ]
     problems = recorder.problems(guild(), GM_ROLE)
-    assert len(problems) == 4, problems
-    assert not any("PARENT_OF" in p for p in problems)
-    assert any("fact #12" in p for p in problems) and any("entity #3" in p for p in problems)
+    assert len(problems) == 5, problems
+    assert any(p.startswith("the GM, ") and "PARENT_OF" in p for p in problems)
+    assert not any("(fact 12)" in p for p in problems)
+    assert any(p.startswith("a player, ") and "fact #12" in p for p in problems)
+    assert any("entity #3" in p for p in problems)
     assert any("file notes.md" in p for p in problems) and not any("picture.png" in p for p in problems)
     assert any("controls" in p for p in problems)
+
+
+def test_the_scan_reads_text_as_discord_renders_it() -> None:
+    # A markdown escape hides nothing: `3rd\_age.year\_352` is shown as 3rd_age.year_352.
+    assert jargon_in(r"Born in 3rd\_age.year\_352") == ["a raw date key: '3rd_age.year_352'"]
+    assert jargon_in(r"Corvan \`#12\`")
+    assert not jargon_in(r"secret passage, **bold** \*not bold\*")
+
+
+def test_forms_and_suggestions_the_bot_answers_with_are_scanned() -> None:
+    recorder = JargonRecorder()
+
+    class Asked:
+        class user:
+            id = 10
+
+    modal = {
+        "title": "Accept despite warnings",
+        "components": [
+            {
+                "type": 18,
+                "label": "Why accept it anyway?",
+                "component": {"type": 4, "custom_id": "x", "placeholder": "Dead since 3rd_age.year_352"},
+            }
+        ],
+    }
+    recorder.record_answer(Asked, {"type": 9, "data": modal})
+    recorder.record_answer(
+        Asked, {"type": 8, "data": {"choices": [{"name": "Corvan ALLY_OF Mara", "value": "1"}]}}
+    )
+    recorder.record_answer(
+        Asked, {"type": 8, "data": {"choices": [{"name": "Corvan is dead (fact 3)", "value": "x"}]}}
+    )
+    problems = recorder.problems(guild(), GM_ROLE)
+    assert len(problems) == 2, problems
+    assert "(form)" in problems[0] and "3rd_age.year_352" in problems[0]
+    assert "(suggestions)" in problems[1] and "ALLY_OF" in problems[1]

@@ -18,6 +18,7 @@ from functools import partial
 from canon.errors import GameError
 from canon.graph import CanonReader, fold
 from canon.models import CanonLevel, StatementKind, StatementView
+from canon.wording.relations import attribute_words, is_or_are
 from memory.knowledge.models import KnowledgeClass, LoreResult
 
 __all__ = ["Change", "changes_of", "mark_superseded", "stale_note"]
@@ -40,7 +41,8 @@ class Change:
         """Return what holds now as a plain sentence's words ("North Gate is collapsed")."""
         if self.kind == StatementKind.STATE:
             return f"{self.entity} is {self.now}"
-        return f"{self.entity}'s {self.predicate.replace('_', ' ')} is {self.now}"
+        words = attribute_words(self.predicate)
+        return f"{self.entity}'s {words} {is_or_are(words)} {self.now}"
 
 
 def changes_of(views: Sequence[StatementView], many: Callable[[str], bool] = lambda _: False) -> list[Change]:

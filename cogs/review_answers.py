@@ -1,0 +1,57 @@
+"""The answers to the review card's modals (`cogs.review_modals`): a decision with the GM's rationale, or an edit.
+
+Answered by custom id from `cogs.canon.CanonCommands.on_interaction`, so a modal opened before a restart works.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import discord
+
+from bot.client import limits
+from canon.wording import describe
+from cogs import canon_embeds
+from cogs.canon_views import show_review
+from cogs.checks import actor_of
+from cogs.embeds import clip
+from cogs.review_common import check_campaign, edited_note, gm, guarded, review_of
+from cogs.review_modals import RATIONALE_FIELD, SHOW_REASON, edit_changes, modal_values
+from cogs.services import services_of
+
+
+async def submit_modal(interaction: discord.Interaction, action: str, proposal_id: int) -> None:
+    """Answer a submitted modal (`cogs.review_modals`): decide with the GM's rationale, or apply an edit."""
+
+    async def work() -> None:
+        gm(interaction)
+        services = services_of(interaction)
+        values = modal_values(cast("dict[str, Any]", interaction.data or {}).get("components", []))
+        proposal = await services.canon.proposal(proposal_id)
+        await check_campaign(interaction, proposal.campaign_id)
+        actor = actor_of(interaction, services.settings.gm_role)
+        if action == "edit":
+            changes = edit_changes(proposal, values)
+            proposal = await services.canon.revise(proposal_id, changes, accept_as=actor)
+            done = edited_note(proposal, changed=bool(changes))
+        else:
+            accept = action == "rationale"
+            rationale = str(values.get(RATIONALE_FIELD) or "").strip() or None
+            shown = "public" in (values.get(SHOW_REASON) or ())
+            proposal = await services.canon.decide(
+                proposal_id, accept=accept, actor=actor, rationale=rationale, rationale_public=shown
+            )
+            done = f"{'Accepted' if accept else 'Rejected'}: {describe(proposal.content)}."
+        if (proposal.scene_id is None and proposal.batch is None) or interaction.message is None:
+            await interaction.response.send_message(
+                clip(done, limits.MESSAGE), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
+            return
+        review = await review_of(interaction, proposal)
+        await show_review(interaction, review, canon_embeds.page_of(review, proposal_id), proposal_id)
+        if action == "edit":  # the card shows the outcome; the GM reads in words what happened
+            await interaction.followup.send(
+                clip(done, limits.MESSAGE), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
+
+    await guarded(interaction, work)
