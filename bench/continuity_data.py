@@ -338,6 +338,15 @@ def _plant(b: _Builder, kind: ConflictKind, copy: int, eras: dict[str, int]) -> 
         person = b.entity("NPC", f"Heir {copy}")
         old = b.attribute(person, "title", "Heir of the North", retconned=True)
         b.attribute(person, "claim", "the northern throne", depends_on=[("statement", old.id)])
+    elif kind == ConflictKind.LIFE_DATED_TWICE:
+        # The family tree's birth, and a birth year typed as a plain fact that disagrees with it.
+        person = b.entity("NPC", f"Twice born {copy}")
+        b.state(person, "alive", validity=v((year, 0, 0)), file="family_tree.yaml")
+        b.attribute(person, "born" if copy % 2 == 0 else "date_of_birth", _text(year + 1), authority=Authority.GM)
+    elif kind == ConflictKind.DEAD_BEFORE_BORN:
+        person = b.entity("NPC", f"Early ghost {copy}")
+        b.state(person, "alive", validity=v((year + 20, 0, 0)), file="family_tree.yaml")
+        b.attribute(person, "died", _text(year), authority=Authority.GM)
     elif kind == ConflictKind.FORBIDDEN_TRANSITION:
         person = b.entity("NPC", f"Returned {copy}")
         b.state(person, "alive", validity=v((year, 0, 0)))
@@ -468,11 +477,14 @@ class _World:
             self.add_unit(5, self.play(person))
         pairs: set[tuple[int, int]] = set()
         for _ in range(len(self.persons) // 5):
-            (a, born_a, _), (c, born_c, _) = rng.sample(self.persons, 2)
+            (a, born_a, died_a), (c, born_c, died_c) = rng.sample(self.persons, 2)
             pair = (min(a, c), max(a, c))
+            start = max(born_a, born_c) + rng.randint(15, 20)
+            if any(died is not None and died <= start + 5 for died in (died_a, died_c)):
+                continue  # the dead make no alliances (`ConflictKind.DEAD_ACTING`)
             if pair not in pairs:
                 pairs.add(pair)
-                self.add_unit(2, self.rivalry(a, c, max(born_a, born_c) + rng.randint(15, 20)))
+                self.add_unit(2, self.rivalry(a, c, start))
 
     def pick_parents(self, born: int, by_year: dict[int, list[int]]) -> list[int]:
         rng = self.rng
@@ -547,9 +559,9 @@ class _World:
                 b.relation(
                     person, "LOCATED_IN", region, validity=b.validity((year + 5, 0, 0), (year + 6, 0, 0))
                 )
-            else:  # closed stays that touch but never overlap
+            else:  # closed stays that touch but never overlap (all begun while alive: died >= born + 25)
                 for _ in range(3):
-                    stay = rng.randint(1, 10)
+                    stay = rng.randint(1, 5 if died is not None else 10)
                     place = rng.choice(self.cities)
                     b.relation(
                         person, "LOCATED_IN", place, validity=b.validity((year, 0, 0), (year + stay, 0, 0))
@@ -640,8 +652,13 @@ class _World:
             def run(item: int = item, holders: int = holders) -> None:
                 b.state(item, "intact", file="items.yaml")
                 year = rng.randint(0, 900)
-                for _ in range(holders):  # changes hands: each holder until the next
-                    holder = rng.choice(self.persons)[0]
+                for _ in range(holders):  # changes hands: each holder until the next, each alive then
+                    living = [p for p, born, died in self.persons if born <= year and (died is None or died > year)]
+                    if not living:
+                        holder, born, _ = rng.choice([p for p in self.persons if p[2] is None])
+                        year = max(year, born)
+                    else:
+                        holder = rng.choice(living)
                     b.relation(
                         holder, "POSSESSES", item, validity=b.validity((year, 0, 0)), file="items.yaml"
                     )

@@ -7,7 +7,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 
 class CanonLevel(enum.StrEnum):
@@ -140,6 +140,23 @@ class Evidence(BaseModel):
         if self.kind == EvidenceKind.BRANCH:
             return self.note or "a branch"
         return self.note or "a GM command"
+
+
+class Side(BaseModel):
+    """One fact a finding rests on: a statement or an entity, in words, with its evidence."""
+
+    model_config = ConfigDict(frozen=True)
+
+    statement_id: int | None = None
+    entity_id: int | None = None
+    sentence: str
+    evidence: tuple[Evidence, ...] = ()
+
+    @model_validator(mode="after")
+    def _one_target(self) -> Side:
+        if (self.statement_id is None) == (self.entity_id is None):
+            raise ValueError("a side is about exactly one statement or one entity")
+        return self
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,13 +11,14 @@ import datetime as dt
 import enum
 import hashlib
 import json
+from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from canon.calendar import DateError, parse_date
 from canon.errors import InvalidInput
-from canon.models import Authority, Evidence, Visibility
+from canon.models import Authority, Evidence, Side, Visibility
 
 
 class ProposalType(enum.StrEnum):
@@ -142,10 +143,51 @@ CONTENT_ADAPTER: TypeAdapter[ProposalContent] = TypeAdapter(ProposalContent)
 UNKNOWN_ATTRIBUTE = "unknown_attribute"
 
 
-def needs_rationale(warnings: Any) -> bool:
+class ProposalWarning(BaseModel):
+    """A proposal's warning, stored as JSON with it and read back typed: a continuity finding (its kind, its
+    sentence, the facts on each side, the entities and statements it rests on), or a note that is no conflict
+    (`note`: a new kind of attribute, a law of the world proposed in play)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    message: str
+    sides: tuple[Side, ...] = ()
+    entity_ids: tuple[int, ...] = ()
+    statement_ids: tuple[int, ...] = ()
+    prevailing_id: int | None = None
+    fingerprint: str = ""
+    note: bool = False
+
+    @property
+    def new_attribute(self) -> bool:
+        """Whether it only says that its attribute is new to the campaign (accepting confirms it)."""
+        return self.kind == UNKNOWN_ATTRIBUTE
+
+    def stored(self) -> dict[str, Any]:
+        """Return the warning as the proposal's row keeps it (JSON)."""
+        return self.model_dump(mode="json")
+
+
+_WARNINGS = TypeAdapter(tuple[ProposalWarning, ...])
+
+
+def warnings_of(stored: Iterable[Any] | None) -> tuple[ProposalWarning, ...]:
+    """Return warnings as stored (a row's JSON, a finding, a warning) read back typed."""
+    return _WARNINGS.validate_python(
+        [
+            w.model_dump(mode="json")
+            if isinstance(w, BaseModel) and not isinstance(w, ProposalWarning)
+            else w
+            for w in stored or ()
+        ]
+    )
+
+
+def needs_rationale(warnings: Iterable[ProposalWarning]) -> bool:
     """Return whether accepting a proposal with these warnings needs the GM's rationale: a continuity finding
     does; a note that its attribute is new to the campaign does not (accepting it is the confirmation)."""
-    return any(w.get("kind") != UNKNOWN_ATTRIBUTE for w in warnings or ())
+    return any(not w.new_attribute for w in warnings)
 
 
 class Proposal(BaseModel):
@@ -164,7 +206,7 @@ class Proposal(BaseModel):
     origin: str
     status: ProposalStatus
     rationale: str | None
-    warnings: tuple[dict[str, Any], ...]
+    warnings: tuple[ProposalWarning, ...]
     proposer_id: int | None
     proposer_name: str | None
     created_at: dt.datetime

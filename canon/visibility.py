@@ -44,7 +44,7 @@ from canon.models import (
     Viewer,
     Visibility,
 )
-from canon.proposals import Proposal, references
+from canon.proposals import Proposal, ProposalWarning, references
 
 __all__ = [
     "HiddenCanon",
@@ -185,9 +185,9 @@ class HiddenCanon:
         return bool(self.entities.intersection(entity_ids) or self.statements.intersection(statement_ids))
 
 
-def warnings_hidden(warnings: Iterable[Mapping[str, Any]], hidden: HiddenCanon) -> bool:
+def warnings_hidden(warnings: Iterable[ProposalWarning], hidden: HiddenCanon) -> bool:
     """Return whether any of a proposal's continuity warnings rests on hidden canon."""
-    return any(hidden.touches(w.get("entity_ids") or (), w.get("statement_ids") or ()) for w in warnings)
+    return any(hidden.touches(w.entity_ids, w.statement_ids) for w in warnings)
 
 
 def proposal_hidden(proposal: Proposal, hidden: HiddenCanon, hidden_proposals: Collection[int] = ()) -> bool:

@@ -35,11 +35,11 @@ from canon.models import (
     Viewer,
 )
 from canon.proposals import (
-    UNKNOWN_ATTRIBUTE,
     EntityContent,
     Proposal,
     ProposalContent,
     ProposalStatus,
+    ProposalWarning,
     RelationshipContent,
 )
 from canon.visibility import view_hidden
@@ -143,25 +143,20 @@ def evidence_words(evidence: Evidence, viewer: Viewer, words: Wording = PLAIN) -
     return words.rich(escape).evidence(evidence, viewer)
 
 
-def _warning_messages(warnings: Iterable[dict[str, Any]], words: Wording = PLAIN) -> list[str]:
+def _warning_messages(warnings: Iterable[ProposalWarning], words: Wording = PLAIN) -> list[str]:
     """Return continuity warnings as plain sentences (escaped), dates in the calendar's words."""
-    return [
-        warning_sentence(str(w.get("message") or "a continuity problem"), words.rich(escape))
-        for w in warnings
-    ]
+    return [warning_sentence(w.message or "a continuity problem", words.rich(escape)) for w in warnings]
 
 
-def _warning_lines(warnings: Iterable[dict[str, Any]]) -> list[str]:
+def _warning_lines(warnings: Iterable[ProposalWarning]) -> list[str]:
     """Return each warning (escaped) followed by its sides with their evidence, in a player's words."""
     lines: list[str] = []
     for warning in warnings:
         lines.append(_warning_messages([warning])[0])
-        for side in warning.get("sides") or []:
-            said = [
-                evidence_words(Evidence.model_validate(e), Viewer.PLAYER) for e in side.get("evidence") or []
-            ]
+        for side in warning.sides:
+            said = [evidence_words(e, Viewer.PLAYER) for e in side.evidence]
             if said:
-                sentence = warning_sentence(str(side.get("sentence", "")), PLAIN.rich(escape))
+                sentence = warning_sentence(side.sentence, PLAIN.rich(escape))
                 lines.append(f"  ◦ {sentence}: {said[0]}")
     return lines
 
@@ -236,7 +231,7 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool, number: 
     if proposal.override_rationale:
         lines.append(f"Accepted despite the warnings: {escape(clip(proposal.override_rationale, 200))}")
     warnings = _warning_messages(proposal.warnings, words)
-    marks = [NOTE if w.get("kind") == UNKNOWN_ATTRIBUTE else WARN for w in proposal.warnings]
+    marks = [NOTE if w.new_attribute else WARN for w in proposal.warnings]
     lines += [f"{m} {clip(w, 220)}" for m, w in zip(marks, warnings[:3], strict=False)]
     if len(warnings) > 3:
         lines.append(f"{WARN} … and {len(warnings) - 3} more")
@@ -414,8 +409,8 @@ def proposed_embed(
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     shown = [w for p in proposals if p.id not in secret for w in p.warnings or ()]
     # A continuity finding is a warning; a detail new to the campaign is only a note.
-    warnings = _warning_lines(w for w in shown if w.get("kind") != UNKNOWN_ATTRIBUTE)
-    notes = _warning_messages(w for w in shown if w.get("kind") == UNKNOWN_ATTRIBUTE)
+    warnings = _warning_lines(w for w in shown if not w.new_attribute)
+    notes = _warning_messages(w for w in shown if w.new_attribute)
     if warnings:
         embed.colour = WARNING_COLOUR
         embed.add_field(

@@ -82,8 +82,11 @@ class ProposeCommands(commands.Cog):
             hidden, hidden_warnings = await self.canon.secret_proposals(campaign, proposals)
             secret = hidden | hidden_warnings
         # A date the proposer did not give is the scene's: the reply says so, in the calendar's words.
+        stored = proposals[-1].content  # "born 1190" is stored as the birth it is, dated by its own value
         scene_dated = (
-            canon_embeds.date_of(content) is None and canon_embeds.date_of(proposals[-1].content) is not None
+            canon_embeds.date_of(content) is None
+            and canon_embeds.date_of(stored) is not None
+            and type(stored) is type(content)
         )
         words = await self.canon.words(campaign, viewer=Viewer.GM if actor.is_gm else Viewer.PLAYER)
         embed = canon_embeds.proposed_embed(proposals, secret=secret, words=words, scene_dated=scene_dated)

@@ -17,7 +17,15 @@ import discord
 from bot.client import limits
 from canon.errors import Conflict
 from canon.models import Viewer
-from canon.proposals import EDITABLE, OPTIONAL, FactContent, Proposal, ProposalStatus, ProposalType
+from canon.proposals import (
+    EDITABLE,
+    OPTIONAL,
+    FactContent,
+    Proposal,
+    ProposalStatus,
+    ProposalType,
+    ProposalWarning,
+)
 from canon.wording import warning_sentence
 from canon.wording.relations import attribute_words
 from cogs.embeds import clip
@@ -47,7 +55,7 @@ class RationaleModal(discord.ui.Modal):
     """Ask the GM why a proposal with continuity warnings is accepted anyway, or (optionally) why one is rejected."""
 
     def __init__(
-        self, proposal_id: int, warnings: Sequence[dict[str, Any]], *, accept: bool = True, about: str = ""
+        self, proposal_id: int, warnings: Sequence[ProposalWarning], *, accept: bool = True, about: str = ""
     ) -> None:
         # Titled by what the proposal says, as the card shows it (the card numbers proposals, not by id).
         heading = "Accept despite warnings" if accept else "Reject"
@@ -56,9 +64,11 @@ class RationaleModal(discord.ui.Modal):
             custom_id=f"lk:{'rationale' if accept else 'reject'}:{proposal_id}",
             timeout=900,
         )
-        first = next(iter(warnings), {})
+        first = next(iter(warnings), None)
         if accept:
-            placeholder = warning_sentence(str(first.get("message") or "It breaks continuity."))
+            placeholder = warning_sentence(
+                (first.message if first is not None else "") or "It breaks continuity."
+            )
         else:
             placeholder = "Optional, kept with the proposal. Leave empty to just reject."
         self.add_item(

@@ -102,6 +102,13 @@ def message_view(message: StoredMessage, emu: DiscordEmulator, world: SandboxWor
     data = message.data
     attachments = [_attachment_view(a, emu.blobs.get(int(a["id"]))) for a in data.get("attachments", [])]
     by_name = {a["filename"]: a["url"] for a in attachments}
+    # As Discord does: a file an embed shows (`attachment://NAME`) appears in the embed only, not again below.
+    shown = {
+        str((embed.get(key) or {}).get("url", "")).removeprefix("attachment://")
+        for embed in data.get("embeds", [])
+        for key in ("image", "thumbnail")
+        if str((embed.get(key) or {}).get("url", "")).startswith("attachment://")
+    }
     interaction = None
     metadata = data.get("interaction_metadata")
     if metadata:
@@ -119,7 +126,7 @@ def message_view(message: StoredMessage, emu: DiscordEmulator, world: SandboxWor
         "content": data.get("content") or "",
         "embeds": [_embed_view(e, by_name, emu) for e in data.get("embeds", [])],
         "components": data.get("components", []),
-        "attachments": attachments,
+        "attachments": [a for a in attachments if a["filename"] not in shown],
         "ephemeral": message.ephemeral,
         "loading": bool(flags & LOADING),
         "edited": data.get("edited_timestamp") is not None,

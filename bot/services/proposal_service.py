@@ -274,8 +274,8 @@ class ProposalService:
         for p in proposals:
             entity_ids |= {r.entity_id for _, r in references(p.content) if r.entity_id is not None}
             for warning in p.warnings:
-                entity_ids |= set(warning.get("entity_ids") or ())
-                statement_ids |= set(warning.get("statement_ids") or ())
+                entity_ids |= set(warning.entity_ids)
+                statement_ids |= set(warning.statement_ids)
         hidden = await self._hidden(session, campaign, entity_ids, statement_ids)
         secret = {p.id for p in proposals if proposal_hidden(p, hidden)}
         # A proposal naming a hidden entity proposal is hidden too.

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from canon.continuity.base import CheckerBase
 from canon.continuity.findings import ConflictKind, make_finding
 from canon.continuity.intervals import has_story, has_world, overlapping_pairs, when_text
+from canon.continuity.life_dates import life_state
 from canon.models import AUTHORITY_RANK, Authority, Statement
 from canon.ontology import AttributeSpec
 from canon.wording.relations import attribute_words, is_or_are
@@ -35,8 +36,8 @@ class AttributeRules(CheckerBase):
 
     def _attributes(self, groups: Mapping[tuple[int, str], list[Statement]]) -> None:
         for (subject, predicate), group in self._declared_groups(groups).items():
-            if len(group) < 2:
-                continue
+            if len(group) < 2 or life_state(predicate) is not None:
+                continue  # a birth or death date is a life event: `LifeDateRules` reads it
             values = {_normal(s.value) for s in group}
             if len(values) < 2:
                 continue

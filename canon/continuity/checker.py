@@ -28,6 +28,7 @@ from canon.continuity.findings import (
     Finding,
     Snapshot,
 )
+from canon.continuity.life_dates import LifeDateRules
 from canon.continuity.lives import LifeRules
 from canon.continuity.relations import RelationRules
 from canon.models import CanonLevel, Statement, StatementKind
@@ -65,7 +66,7 @@ class _Groups:
     causal: list[Statement] = field(default_factory=list)
 
 
-class Checker(LifeRules, RelationRules, ClaimRules, AttributeRules, CauseRules):
+class Checker(LifeRules, LifeDateRules, RelationRules, ClaimRules, AttributeRules, CauseRules):
     """One check of a snapshot: `run` groups the statements, then applies every rule."""
 
     def run(self) -> list[Finding]:
@@ -78,6 +79,7 @@ class Checker(LifeRules, RelationRules, ClaimRules, AttributeRules, CauseRules):
         self._exclusive(groups.exclusive)
         self._cardinality(groups.cardinality)
         self._births(lives)
+        self._life_dates(groups.states, groups.attributes)
         self._eras(groups.occurred)
         self._attributes(groups.attributes)
         self._causes(groups.causal)
@@ -129,7 +131,9 @@ class Checker(LifeRules, RelationRules, ClaimRules, AttributeRules, CauseRules):
             role = roles.get(predicate, 0)
             if not role or obj is None:
                 continue
-            if role & ROLE_PARTICIPATION or (role & ROLE_ACT and s.validity.story_from is not None):
+            # An act is dated by play or in the world: a scene, a GM's command or an import may record it.
+            dated = s.validity.story_from is not None or s.validity.world_from_key is not None
+            if role & ROLE_PARTICIPATION or (role & ROLE_ACT and dated):
                 acts[subject].append(s)
             if role & ROLE_SINGLE_PLACE:
                 group = places.get(subject)

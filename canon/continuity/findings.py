@@ -10,10 +10,11 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict
 
 from canon.calendar import WorldDate
-from canon.models import Entity, Evidence, Statement
+from canon.models import Entity, Statement
+from canon.models import Side as Side  # its home is canon.models, beside a proposal's warnings
 from canon.ontology import Ontology
 
 
@@ -34,6 +35,8 @@ class ConflictKind(StrEnum):
     CAUSE_AFTER_EFFECT = "cause_after_effect"
     PARTICIPANT_NOT_BORN = "participant_not_born"
     AXIOM_FROM_PLAYER = "axiom_from_player"
+    LIFE_DATED_TWICE = "life_dated_twice"
+    DEAD_BEFORE_BORN = "dead_before_born"
 
 
 KIND_ORDER = {kind: index for index, kind in enumerate(ConflictKind)}
@@ -88,23 +91,6 @@ def format_key(key: int) -> str:
     if day == 0:
         return f"year {year}, month {month}"
     return f"year {year}, month {month}, day {day}"
-
-
-class Side(BaseModel):
-    """One fact a finding rests on: a statement or an entity, in words, with its evidence."""
-
-    model_config = ConfigDict(frozen=True)
-
-    statement_id: int | None = None
-    entity_id: int | None = None
-    sentence: str
-    evidence: tuple[Evidence, ...] = ()
-
-    @model_validator(mode="after")
-    def _one_target(self) -> Side:
-        if (self.statement_id is None) == (self.entity_id is None):
-            raise ValueError("a side is about exactly one statement or one entity")
-        return self
 
 
 class Finding(BaseModel):

@@ -38,7 +38,10 @@ class LifeRules(CheckerBase):
     def _life(self, entity_id: int, group: list[Statement]) -> Life:
         tags = self.tags
         known = [s for s in group if s.value in tags]
-        if len(known) > 1:
+        if len(known) > 1 and all(s.validity.world_from_key is not None for s in known):
+            # Every state says when it happened in the world: the life runs in that order, whenever it was told.
+            known.sort(key=lambda s: (s.validity.world_from_key or 0, statement_sort_key(s)))
+        elif len(known) > 1:
             known.sort(key=statement_sort_key)
         birth: Statement | None = None
         for s in known:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection, Sequence
-from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -28,7 +27,9 @@ from canon.proposals import (
     Proposal,
     ProposalContent,
     ProposalStatus,
+    ProposalWarning,
     references,
+    warnings_of,
 )
 from canon.tables import ProposalRow
 
@@ -67,8 +68,9 @@ class CanonizationGate:
         pending = await proposal_rows.pending_entity_names(session, campaign_id, scene_id, batch)
         content, missing = await drafts.resolve(self.ontology, reader, content, pending)
         await drafts.check_types(self.ontology, reader, content)
+        await drafts.check_life_told_again(reader, content, calendar)
         await drafts.check_citations(reader, content)
-        note: dict[str, Any] | None = None
+        note: ProposalWarning | None = None
         if isinstance(content, FactContent):
             subject_type = await self._subject_type(session, reader, content)
             content, note = drafts.settle_attribute(self.ontology, content, subject_type, calendar)
@@ -110,7 +112,7 @@ class CanonizationGate:
                 if isinstance(made, EntityContent):
                     axiom = drafts.axiom_note(self.ontology, made, draft.authority)
                     notes += [axiom] if axiom is not None else []
-                row.warnings = [*notes, *(f.model_dump(mode="json") for f in found)]
+                row.warnings = [w.stored() for w in (*notes, *warnings_of(found))]
         await session.flush()
         return [proposal_rows.proposal_from_row(r) for r in created]
 
@@ -174,7 +176,7 @@ class CanonizationGate:
         found = await self.simulate(session, reader, open_, story_order=story_order)
         # A proposal that cannot be written keeps the warnings it had: the commit will drop or refuse it.
         pending = [p.id for p in open_ if p.status == ProposalStatus.PENDING and p.id in found]
-        notes = {p.id: [w for w in p.warnings if w.get("note")] for p in open_}  # not continuity findings
+        notes = {p.id: [w for w in p.warnings if w.note] for p in open_}  # not continuity findings
         await proposal_rows.set_warnings(session, {pid: found[pid] for pid in pending}, notes)
 
     # -- review ---------------------------------------------------------------------------------------
@@ -256,14 +258,14 @@ class CanonizationGate:
         content = drafts.normalise(self.ontology, content, calendar, anchor)
         await drafts.check_types(self.ontology, reader, content)
         await drafts.check_citations(reader, content)
-        note: dict[str, Any] | None = None
+        note: ProposalWarning | None = None
         if isinstance(content, FactContent):  # under its declared name; an unknown one is noted again
             subject_type = await self._subject_type(session, reader, content)
             content, note = drafts.settle_attribute(self.ontology, content, subject_type, calendar)
         row = await proposal_rows.revise(session, proposal_id, content)
         gm = CanonReader(session, reader.steps, self.ontology, viewer=Viewer.GM)
         found = await self._warnings(session, gm, row, story_order)
-        row.warnings = [*([note] if note else []), *(f.model_dump(mode="json") for f in found)]
+        row.warnings = [w.stored() for w in (*([note] if note else []), *warnings_of(found))]
         await session.flush()
         return proposal_rows.proposal_from_row(row)
 

@@ -24,7 +24,7 @@ from canon.gate.writing import ProposalWriter, StateHistory
 from canon.graph import CanonReader, CanonWriter
 from canon.models import Authority, Viewer
 from canon.ontology import Ontology
-from canon.proposals import Proposal, ProposalStatus, needs_rationale, parse_content, references
+from canon.proposals import Proposal, ProposalStatus, needs_rationale, parse_content, references, warnings_of
 from canon.storage import utc_now
 from canon.tables import ProposalRow
 
@@ -131,7 +131,7 @@ def kept_when_undecided(proposal: Proposal | ProposalRow, policy: dict[str, str]
         proposal.origin != "promotion"
         and policy.get(proposal.authority) == "auto"
         and proposal.confidence >= AUTO_ACCEPT_MIN_CONFIDENCE
-        and not needs_rationale(proposal.warnings)
+        and not needs_rationale(warnings_of(proposal.warnings))
     )
 
 

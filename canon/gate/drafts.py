@@ -9,10 +9,11 @@ from typing import Any
 
 from canon.calendar import DateError, WorldDate, check_era, parse_date
 from canon.campaign_calendar import CampaignCalendar
+from canon.continuity.life_dates import life_state
 from canon.date_reading import typed_date
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.graph import CanonReader
-from canon.models import Authority, CanonLevel, Evidence
+from canon.models import Authority, CanonLevel, Evidence, StatementKind
 from canon.ontology import EntityKind, Ontology, ValueType, attribute_key
 from canon.proposals import (
     UNKNOWN_ATTRIBUTE,
@@ -20,6 +21,7 @@ from canon.proposals import (
     EventContent,
     FactContent,
     ProposalContent,
+    ProposalWarning,
     Ref,
     RelationshipContent,
     StateChangeContent,
@@ -76,6 +78,16 @@ def normalise(
     match content:
         case EntityContent():
             return content.model_copy(update={"entity_type": o.entity_type(content.entity_type)})
+        case FactContent() if (life := life_state(content.attribute)) is not None:
+            # "born 320" is the entity's birth, "died 352" its death: a life event, not a second fact beside it.
+            when = check_date(content.value, attribute_key(content.attribute).replace("_", " "))
+            return StateChangeContent(
+                subject=content.subject,
+                state=life,
+                when=when,
+                visibility=content.visibility,
+                relies_on=content.relies_on,
+            )
         case FactContent():
             attribute = attribute_key(content.attribute)
             if not attribute:
@@ -112,7 +124,7 @@ def normalise(
 
 def settle_attribute(
     ontology: Ontology, content: FactContent, type_name: str, calendar: CampaignCalendar | None = None
-) -> tuple[FactContent, dict[str, Any] | None]:
+) -> tuple[FactContent, ProposalWarning | None]:
     """Return a fact under its declared attribute name with its value checked, and a warning when the subject's
     type does not declare the attribute (naming the nearest ones); raise `InvalidInput` for a value of the
     wrong type (a population that is not a number, a birth date that is not a date)."""
@@ -126,15 +138,13 @@ def settle_attribute(
             f"yet.{hint} Accepting the proposal adds it."
         )
         subject = content.subject.entity_id
-        note = {
-            "kind": UNKNOWN_ATTRIBUTE,
-            "message": message,
-            "sides": [],
-            "entity_ids": [subject] if subject is not None else [],
-            "statement_ids": [],
-            "fingerprint": hashlib.sha256(f"{UNKNOWN_ATTRIBUTE}|{type_name}|{name}".encode()).hexdigest(),
-            "note": True,
-        }
+        note = ProposalWarning(
+            kind=UNKNOWN_ATTRIBUTE,
+            message=message,
+            entity_ids=(subject,) if subject is not None else (),
+            fingerprint=hashlib.sha256(f"{UNKNOWN_ATTRIBUTE}|{type_name}|{name}".encode()).hexdigest(),
+            note=True,
+        )
         return content.model_copy(update={"attribute": name}), note
     value = content.value.strip()
     if spec.value == ValueType.NUMBER:
@@ -152,23 +162,20 @@ def settle_attribute(
     return content.model_copy(update={"attribute": name, "value": value}), None
 
 
-def axiom_note(ontology: Ontology, content: EntityContent, authority: Authority) -> dict[str, Any] | None:
+def axiom_note(ontology: Ontology, content: EntityContent, authority: Authority) -> ProposalWarning | None:
     """Return a warning for a law of the world (an axiomatic entity) proposed by a player, else None."""
     spec = ontology.entity_types.get(content.entity_type)
     if authority != Authority.PLAYER or spec is None or spec.kind != EntityKind.AXIOMATIC:
         return None
-    return {
-        "kind": "axiom_from_player",
-        "message": (
+    return ProposalWarning(
+        kind="axiom_from_player",
+        message=(
             f"“{content.name}” would be a law of the world (a {content.entity_type}), which takes the GM's word "
             "or an imported source's, not play's."
         ),
-        "sides": [],
-        "entity_ids": [],
-        "statement_ids": [],
-        "fingerprint": hashlib.sha256(f"axiom_from_player|{content.name}".encode()).hexdigest(),
-        "note": True,
-    }
+        fingerprint=hashlib.sha256(f"axiom_from_player|{content.name}".encode()).hexdigest(),
+        note=True,
+    )
 
 
 async def resolve(
@@ -309,3 +316,25 @@ def point_at(content: ProposalContent, ref: Ref, proposal_id: int) -> ProposalCo
 def freeze(item: dict[str, Any]) -> dict[str, Any]:
     """Return an evidence item without its empty fields (two that differ only there are one)."""
     return {k: v for k, v in item.items() if v is not None}
+
+
+async def check_life_told_again(
+    reader: CanonReader, content: ProposalContent, calendar: CampaignCalendar
+) -> None:
+    """Raise `Conflict` when a birth or death canon already dates the same way is proposed again: it is a
+    confirmation of canon, not a second fact (a different date is written and flagged as a conflict)."""
+    if not isinstance(content, StateChangeContent) or content.via or not content.when:
+        return
+    if content.state not in {"alive", "dead"} or content.subject.entity_id is None:
+        return
+    for s in await reader.statements(subject_ids=[content.subject.entity_id], with_evidence=False):
+        if (
+            s.kind == StatementKind.STATE
+            and s.value == content.state
+            and s.validity.world_from == content.when
+        ):
+            event = "was born" if content.state == "alive" else "died"
+            when = calendar.say(parse_date(content.when))
+            raise Conflict(
+                f"Canon already says {content.subject.name} {event} in {when}; nothing new to add."
+            )

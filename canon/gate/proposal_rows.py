@@ -20,9 +20,11 @@ from canon.proposals import (
     Proposal,
     ProposalContent,
     ProposalStatus,
+    ProposalWarning,
     fingerprint,
     needs_rationale,
     parse_content,
+    warnings_of,
 )
 from canon.storage import utc_now
 from canon.tables import ProposalRow
@@ -42,7 +44,7 @@ def proposal_from_row(row: ProposalRow) -> Proposal:
         origin=row.origin,
         status=ProposalStatus(row.status),
         rationale=row.rationale,
-        warnings=tuple(row.warnings or []),
+        warnings=warnings_of(row.warnings),
         proposer_id=row.proposer_id,
         proposer_name=row.proposer_name,
         created_at=row.created_at,
@@ -183,7 +185,8 @@ async def decide(
     if row.status != ProposalStatus.PENDING:
         who = f" by {row.decided_by_name}" if row.decided_by_name else ""
         raise Conflict(f"That proposal was already {row.status}{who}.")
-    if accept and needs_rationale(row.warnings) and not (rationale and rationale.strip()):
+    warned = needs_rationale(warnings_of(row.warnings))
+    if accept and warned and not (rationale and rationale.strip()):
         raise InvalidInput("That proposal raises continuity warnings. To accept it anyway, give a rationale.")
     status = ProposalStatus.ACCEPTED if accept else ProposalStatus.REJECTED
     values: dict[str, Any] = {
@@ -192,7 +195,7 @@ async def decide(
         "decided_by_name": decider_name,
         "decided_at": utc_now(),
     }
-    if accept and needs_rationale(row.warnings):
+    if accept and warned:
         values["override_rationale"] = rationale
     elif rationale:
         values["rationale"] = rationale
@@ -257,7 +260,7 @@ async def accept_all(
         .execution_options(synchronize_session=False)
     )
     accepted = (await session.execute(query)).all()
-    warned = [pid for pid, warnings in accepted if needs_rationale(warnings)]
+    warned = [pid for pid, warnings in accepted if needs_rationale(warnings_of(warnings))]
     if warned:  # put warned proposals back: they need a decision with a rationale
         await session.execute(
             update(ProposalRow)
@@ -276,14 +279,14 @@ async def accept_all(
 async def set_warnings(
     session: AsyncSession,
     warnings: dict[int, list[Finding]],
-    notes: Mapping[int, Sequence[dict[str, Any]]] | None = None,
+    notes: Mapping[int, Sequence[ProposalWarning]] | None = None,
 ) -> None:
     """Replace the continuity warnings of pending proposals (decided ones keep what they were decided on);
     `notes` are warnings that are not continuity findings (an unknown attribute), kept first."""
     table = cast(Table, ProposalRow.__table__)
     kept = notes or {}
     rows = [
-        {"target": pid, "new_warnings": [*kept.get(pid, ()), *(f.model_dump(mode="json") for f in found)]}
+        {"target": pid, "new_warnings": [w.stored() for w in (*kept.get(pid, ()), *warnings_of(found))]}
         for pid, found in warnings.items()
     ]
     if rows:

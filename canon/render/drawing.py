@@ -37,6 +37,12 @@ BAND_COLOURS = (
 )
 MARKER = (160, 48, 40)
 
+#: The widest picture Discord shows at its own size in a message: every picture is drawn for this width, so
+#: its smallest text (12 px) is read as drawn, never scaled down.
+SHOWN_WIDTH = 550
+#: The smallest text any picture draws, in pixels (names, dates, labels, ticks).
+SMALLEST_TEXT = 12
+
 MAX_TREE_PEOPLE = 150
 MAX_TIMELINE_EVENTS = 120
 MAX_WIDTH = 12_000
@@ -60,6 +66,23 @@ def font(size: int, *, bold: bool = False) -> Font:
 def text_width(text: str, typeface: Font) -> int:
     left, _, right, _ = typeface.getbbox(text)
     return math.ceil(right - left)
+
+
+def wrap(text: str, typeface: Font, width: int, most: int = 3) -> list[str]:
+    """Return `text` in lines of at most `width` pixels (at most `most`, the last shortened with an ellipsis)."""
+    lines: list[str] = []
+    current = ""
+    words = text.split()
+    for index, word in enumerate(words):
+        trial = f"{current} {word}".strip()
+        if current and text_width(trial, typeface) > width:
+            if len(lines) == most - 1:
+                return [*lines, fit(" ".join([current, *words[index:]]), typeface, width)]
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    return [*lines, fit(current, typeface, width)] if current else lines
 
 
 def fit(text: str, typeface: Font, width: int) -> str:

@@ -1,4 +1,10 @@
-"""A family tree as a picture: one row per generation, spouses side by side, children under their parents."""
+"""A family tree as a picture: one row per generation, spouses side by side, children under their parents.
+
+Drawn for the width Discord shows (`SHOWN_WIDTH`): a generation wider than that wraps onto several lines
+(couples kept together), and then each child's box says whose child it is instead of a line that would cross
+the boxes between; past `SUMMARY_PAST` people the later generations are summarised in words, with the way to
+draw one person's family.
+"""
 
 from __future__ import annotations
 
@@ -21,13 +27,16 @@ from canon.render.drawing import (
     MARGIN,
     MAX_WIDTH,
     MUTED,
+    SHOWN_WIDTH,
     TITLE_H,
+    Font,
     Picture,
     Rect,
     fit,
     font,
     png_bytes,
     text_width,
+    wrap,
 )
 
 
@@ -76,10 +85,20 @@ class TreeLayout:
     title: str
     marks: dict[int, Rect] = field(default_factory=dict)  # the "GM only" tag over each hidden person's box
     legend: Rect | None = None  # the legend explaining the tag, when anyone is marked
+    wrapped: bool = False  # a generation takes several lines: boxes name the parents, no lines are drawn
+    summary: tuple[
+        str, ...
+    ] = ()  # the lines saying who is not drawn (past `SUMMARY_PAST`), and how to see them
+    summary_top: int = 0
 
 
-BOX_W, BOX_H = 196, 60
-GAP_X, COUPLE_GAP, GAP_Y = 34, 22, 74
+BOX_W, BOX_H = 164, 64
+#: The tree's side margins (narrower than the title's: three boxes a line fit the width Discord shows).
+SIDE = 12
+GAP_X, COUPLE_GAP, GAP_Y, LINE_GAP = 14, 12, 74, 28
+#: Past this many people, the later generations are said in words instead of drawn.
+SUMMARY_PAST = 40
+SUMMARY_LINE = 18
 TAG_TEXT, LEGEND_TEXT, LEGEND_H = "GM only", "GM only: not on the players' tree", 40
 
 
@@ -139,48 +158,51 @@ def layout_family_tree(tree: FamilyTree) -> TreeLayout:
     for parent, child in tree.parent_of:
         if parent in people and child in people:
             parents[child].append(parent)
-    rows = _ordered_rows(level, people, spouse_of, parents)
-    # Pixel positions: each row centred on the widest one.
-    widths = []
-    for flat in rows:
-        width = 0
-        for index, person in enumerate(flat):
-            if index:
-                width += COUPLE_GAP if flat[index - 1] in spouse_of.get(person, ()) else GAP_X
-            width += BOX_W
-        widths.append(width)
-    title_font = font(22, bold=True)
-    canvas_w = max(max(widths) + 2 * MARGIN, text_width(tree.title, title_font) + 2 * MARGIN, 360)
-    canvas_h = TITLE_H + MARGIN + len(rows) * BOX_H + (len(rows) - 1) * GAP_Y + MARGIN
+    rows, rest = _kept_rows(_ordered_rows(level, people, spouse_of, parents))
+    canvas_w = SHOWN_WIDTH
+    room = canvas_w - 2 * SIDE
+    lines_of = [_wrapped(flat, spouse_of, room) for flat in rows]
+    wrapped = any(len(lines) > 1 for lines in lines_of)
     boxes: dict[int, Box] = {}
     marks: dict[int, Rect] = {}
-    tag_w = text_width(TAG_TEXT, font(11, bold=True)) + 10
-    name_font, date_font = font(15, bold=True), font(13)
-    for row_index, flat in enumerate(rows):
-        x = (canvas_w - widths[row_index]) // 2
-        y = TITLE_H + MARGIN + row_index * (BOX_H + GAP_Y)
-        for index, person in enumerate(flat):
-            if index:
-                x += COUPLE_GAP if flat[index - 1] in spouse_of.get(person, ()) else GAP_X
-            p = people[person]
-            lines = [fit(p.name, name_font, BOX_W - 16)]
-            years = _years(p)
-            if years:
-                lines.append(fit(years, date_font, BOX_W - 16))
-            boxes[person] = Box(person, (x, y, x + BOX_W, y + BOX_H), tuple(lines))
-            if p.hidden:
-                marks[person] = (x + 6, y - 17, x + 6 + tag_w, y - 2)
-            x += BOX_W
+    tag_w = text_width(TAG_TEXT, font(12, bold=True)) + 10
+    date_font = font(12)
+    y = TITLE_H + MARGIN
+    for generation, lines in enumerate(lines_of):
+        if generation:
+            y += GAP_Y - LINE_GAP
+        for line in lines:
+            x = (canvas_w - _line_width(line, spouse_of)) // 2
+            for index, person in enumerate(line):
+                if index:
+                    x += COUPLE_GAP if line[index - 1] in spouse_of.get(person, ()) else GAP_X
+                p = people[person]
+                text = [fit(p.name, name_font_for(p.name), BOX_W - 12), fit(_years(p), date_font, BOX_W - 12)]
+                if wrapped and parents.get(person):
+                    # One parent's name (the first the canon gives): the couple stands side by side above.
+                    text.append(fit(f"child of {people[parents[person][0]].name}", date_font, BOX_W - 12))
+                while text and not text[-1]:
+                    text.pop()
+                boxes[person] = Box(person, (x, y, x + BOX_W, y + BOX_H), tuple(text))
+                if p.hidden:
+                    marks[person] = (x + 6, y - 18, x + 6 + tag_w, y - 2)
+                x += BOX_W
+            y += BOX_H + LINE_GAP
+    canvas_h = y - LINE_GAP + MARGIN
+    summary = _summary(rest, people, level, room)
+    summary_top = canvas_h
+    canvas_h += len(summary) * SUMMARY_LINE + (MARGIN if summary else 0)
+    shown = set(boxes)
     spouse_links = tuple(
         sorted(
             {
                 (min(a, b), max(a, b))
                 for a, b in tree.spouses
-                if a in boxes and b in boxes and level.get(a) == level.get(b) and a != b
+                if a in shown and b in shown and level.get(a) == level.get(b) and a != b
             }
         )
     )
-    parent_links = tuple(sorted({(p, c) for p, c in tree.parent_of if p in boxes and c in boxes and p != c}))
+    parent_links = tuple(sorted({(p, c) for p, c in tree.parent_of if p in shown and c in shown and p != c}))
     legend: Rect | None = None
     if marks:
         legend = (MARGIN, canvas_h - MARGIN + 8, MARGIN + 28, canvas_h - MARGIN + 26)
@@ -195,7 +217,74 @@ def layout_family_tree(tree: FamilyTree) -> TreeLayout:
         spouse_links=spouse_links,
         parent_links=parent_links,
         title=tree.title,
+        wrapped=wrapped,
+        summary=tuple(summary),
+        summary_top=summary_top,
     )
+
+
+def name_font_for(name: str) -> Font:
+    """Return the font of a name in its box: 14 px bold, or 12 px bold for a name too long for that."""
+    return font(14, bold=True) if text_width(name, font(14, bold=True)) <= BOX_W - 12 else font(12, bold=True)
+
+
+def _line_width(line: list[int], spouse_of: dict[int, list[int]]) -> int:
+    width = 0
+    for index, person in enumerate(line):
+        if index:
+            width += COUPLE_GAP if line[index - 1] in spouse_of.get(person, ()) else GAP_X
+        width += BOX_W
+    return width
+
+
+def _wrapped(flat: list[int], spouse_of: dict[int, list[int]], room: int) -> list[list[int]]:
+    """Return a generation's people in lines no wider than `room`, a couple never split between two lines."""
+    units: list[list[int]] = []
+    for person in flat:
+        if (
+            units
+            and units[-1][-1] in spouse_of.get(person, ())
+            and _line_width([*units[-1], person], spouse_of) <= room
+        ):
+            units[-1].append(person)
+        else:
+            units.append([person])
+    lines: list[list[int]] = []
+    for unit in units:
+        if lines and _line_width([*lines[-1], *unit], spouse_of) <= room:
+            lines[-1] += unit
+        else:
+            lines.append(list(unit))
+    return lines
+
+
+def _kept_rows(rows: list[list[int]]) -> tuple[list[list[int]], list[list[int]]]:
+    """Return the generations drawn (the first ones, `SUMMARY_PAST` people at most, one at least) and the rest."""
+    kept: list[list[int]] = []
+    count = 0
+    for index, row in enumerate(rows):
+        if count + len(row) > SUMMARY_PAST and kept:
+            return kept, rows[index:]
+        kept.append(row)
+        count += len(row)
+    return kept, []
+
+
+def _summary(
+    rest: list[list[int]], people: dict[int, TreePerson], level: dict[int, int], room: int
+) -> list[str]:
+    """Return the lines that say who is not drawn, by generation, and how to see them."""
+    if not rest:
+        return []
+    total = sum(len(row) for row in rest)
+    first = level.get(rest[0][0], 0) + 1
+    last = level.get(rest[-1][0], 0) + 1
+    which = f"generation {first}" if first == last else f"generations {first} to {last}"
+    names = ", ".join(people[p].name for p in rest[0][:6]) + (", …" if total > 6 else "")
+    typeface = font(13)
+    lines = wrap(f"Not drawn: {total} more in {which} ({names}).", typeface, room)
+    example = people[rest[0][0]].name
+    return lines + wrap(f"To see them, draw one person's family: /canon tree name: {example}", typeface, room)
 
 
 def _ordered_rows(
@@ -260,10 +349,38 @@ def render_family_tree(tree: FamilyTree) -> Picture:
     title = layout.title + (f"  (+{tree.omitted} not shown)" if tree.omitted else "")
     draw.text(
         (MARGIN, 16),
-        fit(title, font(22, bold=True), layout.width - 2 * MARGIN),
+        fit(title, font(20, bold=True), layout.width - 2 * MARGIN),
         fill=INK,
-        font=font(22, bold=True),
+        font=font(20, bold=True),
     )
+    for index, line in enumerate(layout.summary):
+        draw.text((MARGIN, layout.summary_top + index * SUMMARY_LINE), line, fill=INK, font=font(13))
+    boxes = layout.boxes
+    if not layout.wrapped:
+        _draw_parent_lines(draw, layout)
+    for a, b in layout.spouse_links:
+        ax0, ay0, ax1, ay1 = boxes[a].rect
+        bx0, _, bx1, _ = boxes[b].rect
+        left, right = (ax1, bx0) if ax0 < bx0 else (bx1, ax0)
+        y = (ay0 + ay1) // 2
+        draw.line([(left, y - 3), (right, y - 3)], fill=LINE, width=2)
+        draw.line([(left, y + 3), (right, y + 3)], fill=LINE, width=2)
+    date_font = font(12)
+    for box in boxes.values():
+        fill = HIDDEN_FILL if box.id in layout.marks else FOCUS_FILL if box.id == tree.focus else BOX_FILL
+        draw.rounded_rectangle(box.rect, radius=8, fill=fill, outline=BOX_BORDER, width=2)
+        x0, y0, x1, _ = box.rect
+        fonts = (name_font_for(box.lines[0]), date_font, date_font)
+        for index, (line, typeface, y) in enumerate(zip(box.lines, fonts, (16, 34, 50), strict=False)):
+            draw.text(
+                ((x0 + x1) // 2, y0 + y), line, fill=INK if index == 0 else MUTED, font=typeface, anchor="mm"
+            )
+    _draw_marks(draw, layout)
+    return Picture(png=png_bytes(image), layout=layout, title=tree.title)
+
+
+def _draw_parent_lines(draw: ImageDraw.ImageDraw, layout: TreeLayout) -> None:
+    """Join each child to its parents: from the couple's joint (or the parent's bottom) to the child's top."""
     boxes = layout.boxes
     # Parent -> child elbows: from the couple's joint (or the parent's bottom) to the child's top.
     couples = {frozenset(pair) for pair in layout.spouse_links}
@@ -289,28 +406,11 @@ def render_family_tree(tree: FamilyTree) -> Picture:
         for sx, sy in sources:
             mid = cy0 - GAP_Y // 2
             draw.line([(sx, sy), (sx, mid), (child_x, mid), (child_x, cy0)], fill=LINE, width=2)
-    for a, b in layout.spouse_links:
-        ax0, ay0, ax1, ay1 = boxes[a].rect
-        bx0, _, bx1, _ = boxes[b].rect
-        left, right = (ax1, bx0) if ax0 < bx0 else (bx1, ax0)
-        y = (ay0 + ay1) // 2
-        draw.line([(left, y - 3), (right, y - 3)], fill=LINE, width=2)
-        draw.line([(left, y + 3), (right, y + 3)], fill=LINE, width=2)
-    name_font, date_font = font(15, bold=True), font(13)
-    for box in boxes.values():
-        fill = HIDDEN_FILL if box.id in layout.marks else FOCUS_FILL if box.id == tree.focus else BOX_FILL
-        draw.rounded_rectangle(box.rect, radius=8, fill=fill, outline=BOX_BORDER, width=2)
-        x0, y0, x1, _ = box.rect
-        draw.text(((x0 + x1) // 2, y0 + 20), box.lines[0], fill=INK, font=name_font, anchor="mm")
-        if len(box.lines) > 1:
-            draw.text(((x0 + x1) // 2, y0 + 42), box.lines[1], fill=MUTED, font=date_font, anchor="mm")
-    _draw_marks(draw, layout)
-    return Picture(png=png_bytes(image), layout=layout, title=tree.title)
 
 
 def _draw_marks(draw: ImageDraw.ImageDraw, layout: TreeLayout) -> None:
     """Tag each GM-only person "GM only" and explain the tag in a legend (a shared screenshot says so)."""
-    tag_font = font(11, bold=True)
+    tag_font = font(12, bold=True)
     for rect in layout.marks.values():
         draw.rounded_rectangle(rect, radius=4, fill=HIDDEN_TAG)
         x0, y0, x1, y1 = rect

@@ -1,4 +1,9 @@
-"""A timeline as a picture: eras as coloured bands on a year axis, events as markers with labels in lanes."""
+"""A timeline as a picture: eras as coloured bands on a year axis, events as markers with labels in lanes.
+
+Drawn for the width Discord shows (`SHOWN_WIDTH`): the picture never grows wider. The year axis leaves room
+on its right for the last events' labels (`LABEL_ROOM`), a label longer than the room to the picture's edge is
+shortened, and crowded years take more lanes, downwards: the picture grows taller, never smaller to read.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ from canon.render.drawing import (
     MARGIN,
     MARKER,
     MUTED,
+    SHOWN_WIDTH,
     TITLE_H,
     Picture,
     Rect,
@@ -93,7 +99,11 @@ class TimelineLayout:
         return round(self.left + (year - self.first_year) / span * (self.right - self.left))
 
 
-TIMELINE_W = 1400
+TIMELINE_W = SHOWN_WIDTH
+#: The widest an event's label may be (a longer one is shortened with an ellipsis).
+LABEL_MAX = 300
+#: Room kept right of the year axis for the labels of the last events.
+LABEL_ROOM = 200
 BAND_H, BAND_GAP, LANE_H = 34, 6, 24
 
 
@@ -125,8 +135,8 @@ def era_bounds(eras: Sequence[EraBand]) -> dict[int, tuple[int | None, int | Non
     return found
 
 
-def _nice_step(span: float) -> int:
-    raw = span / 10
+def _nice_step(span: float, count: int = 10) -> int:
+    raw = span / count
     magnitude = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1
     for factor in (1, 2, 5, 10):
         if raw <= factor * magnitude:
@@ -149,7 +159,7 @@ def layout_timeline(timeline: Timeline) -> TimelineLayout:
     first_year, last_year = first - pad, last + pad + 1
     depth = _depths(timeline.eras)
     band_rows = (max(depth.values()) + 1) if depth else 0
-    left, right = MARGIN + 10, TIMELINE_W - MARGIN - 10
+    left, right = MARGIN + 10, TIMELINE_W - MARGIN - LABEL_ROOM
     top = TITLE_H + 10
     axis_y = top + band_rows * (BAND_H + BAND_GAP) + 24
     span = last_year - first_year
@@ -172,16 +182,15 @@ def layout_timeline(timeline: Timeline) -> TimelineLayout:
         text = era.name if inside != era.name and text_width(era.name, band_font) < room else inside
         bands[era.id] = Label(era.id, (x0, y0, max(x1, x0 + 2), y0 + BAND_H), text)
     events, lane_count = _event_labels(timeline, placed, x_of, left, right, axis_y)
-    step = _nice_step(span)
+    step = _nice_step(span, max(3, (right - left) // 90))
     ticks: list[tuple[int, int]] = []
     year = math.ceil(first_year / step) * step
     while year <= last_year:
         ticks.append((year, x_of(year)))
         year += step
     height = axis_y + 22 + max(lane_count, 1) * LANE_H + MARGIN
-    widest = max((label.rect[2] for label in events.values()), default=0)
     return TimelineLayout(
-        width=max(TIMELINE_W, widest + MARGIN),
+        width=TIMELINE_W,
         height=height,
         first_year=first_year,
         last_year=last_year,
@@ -258,15 +267,15 @@ def _event_labels(
     (events at one point share one leader).
     """
     label_font = font(13)
+    edge = TIMELINE_W - MARGIN // 2  # labels stay inside the picture
     taken: list[tuple[int, int, int, int]] = []  # (lane, span start, span end, marker x) of each label
     events: dict[int, Label] = {}
     for year, event in sorted(placed, key=lambda item: (-item[0], item[1].name)):
         x = x_of(year)
-        text = fit(f"{event.name} ({_when(event, timeline)})", label_font, 320)
+        # To the right of its marker (the axis leaves `LABEL_ROOM` for the last ones), shortened to the edge.
+        x0 = max(x + 6, left)
+        text = fit(f"{event.name} ({_when(event, timeline)})", label_font, min(LABEL_MAX, edge - x0 - 8))
         width = text_width(text, label_font) + 8
-        x0 = max(
-            x + 6, left
-        )  # to the right of its marker, past the axis's end if need be (never pushed back)
         span = (x, x0 + width)
         deepest = 1 + max((t[0] for t in taken), default=-1)
         lane = next(n for n in range(deepest + 1) if _free(n, span, x, taken))
@@ -297,7 +306,7 @@ def render_timeline(timeline: Timeline) -> Picture:
     layout = layout_timeline(timeline)
     image = Image.new("RGB", (layout.width, layout.height), BACKGROUND)
     draw = ImageDraw.Draw(image)
-    title_font = font(22, bold=True)
+    title_font = font(20, bold=True)
     title = layout.title + (f"  (+{timeline.omitted} not shown)" if timeline.omitted else "")
     draw.text((MARGIN, 16), fit(title, title_font, layout.width - 2 * MARGIN), fill=INK, font=title_font)
     band_font = font(14, bold=True)

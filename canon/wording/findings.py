@@ -45,6 +45,8 @@ KIND_WORDS = {
     "cause_after_effect": "A cause after its effect",
     "participant_not_born": "A participant not yet born",
     "axiom_from_player": "A player changing the world's foundations",
+    "life_dated_twice": "Born or died twice",
+    "dead_before_born": "Dead before being born",
 }
 
 

@@ -35,7 +35,7 @@ async def test_a_dead_character_acting_is_warned_and_needs_a_rationale(desk: Des
         EventContent(name="The order to march", participants=(Ref(name="Aldric"),)), scene=2
     )
     event = proposals[-1]
-    assert event.warnings and event.warnings[0]["kind"] == "dead_acting"
+    assert event.warnings and event.warnings[0].kind == "dead_acting"
     with pytest.raises(InvalidInput, match="rationale"):
         await desk.decide(event.id, accept=True)
     accepted = await desk.decide(event.id, accept=True, rationale="A ghost, as planned")
@@ -140,9 +140,9 @@ async def test_the_scenes_proposals_warned_together_contradict_each_other(desk: 
     assert ally.warnings == () and enemy.warnings == ()  # each alone is fine
 
     proposals = await desk.rewarn(1)
-    warned = {p.id: [w["kind"] for w in p.warnings] for p in proposals}
+    warned = {p.id: [w.kind for w in p.warnings] for p in proposals}
     assert warned == {ally.id: ["exclusive_relations"], enemy.id: ["exclusive_relations"], title.id: []}
-    assert proposals[0].warnings[0]["fingerprint"] == proposals[1].warnings[0]["fingerprint"]
+    assert proposals[0].warnings[0].fingerprint == proposals[1].warnings[0].fingerprint
 
     accepted = await desk.accept_all(1)
     assert [p.id for p in accepted] == [title.id]  # the contradicting pair waits for a decision

@@ -89,12 +89,14 @@ async def test_a_real_finding_beside_a_new_attribute_note_still_needs_a_rational
     *_, event = await desk.propose(
         EventContent(name="The order to march", participants=(Ref(name="Aldric"),)), scene=2
     )
-    assert [w["kind"] for w in event.warnings] == ["dead_acting"]
+    assert [w.kind for w in event.warnings] == ["dead_acting"]
     # The same proposal also carries a note that a detail is new to the campaign (it comes first).
     note = {"kind": UNKNOWN_ATTRIBUTE, "message": "“haircolor” is a new kind of detail for Aldric."}
     await db.run(
         lambda s: s.execute(
-            update(ProposalRow).where(ProposalRow.id == event.id).values(warnings=[note, *event.warnings])
+            update(ProposalRow)
+            .where(ProposalRow.id == event.id)
+            .values(warnings=[note, *(w.stored() for w in event.warnings)])
         )
     )
 

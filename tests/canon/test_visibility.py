@@ -15,6 +15,7 @@ from canon.models import (
     Viewer,
     Visibility,
 )
+from canon.proposals import ProposalWarning
 from canon.visibility import (
     HiddenCanon,
     may_see,
@@ -61,8 +62,10 @@ def test_a_membership_in_a_secret_faction_is_hidden_by_its_object_alone() -> Non
     hidden = HiddenCanon.of({1: brann, 2: hand}, [membership])
     assert hidden.statements == {10}
     # A warning naming only the statement (not the faction) still rests on hidden canon.
-    assert warnings_hidden([{"statement_ids": [10]}], hidden)
-    assert not warnings_hidden([{"statement_ids": [11], "entity_ids": [1]}], hidden)
+    assert warnings_hidden([ProposalWarning(kind="dead_acting", message="…", statement_ids=(10,))], hidden)
+    assert not warnings_hidden(
+        [ProposalWarning(kind="dead_acting", message="…", statement_ids=(11,), entity_ids=(1,))], hidden
+    )
     assert statement_hidden(PUBLIC, PUBLIC, HIDDEN) and not statement_hidden(PUBLIC, PUBLIC, PUBLIC)
 
 

@@ -29,7 +29,7 @@ from canon.models import (
     Viewer,
     Visibility,
 )
-from canon.proposals import EventContent, FactContent, Proposal, ProposalStatus, Ref
+from canon.proposals import EventContent, FactContent, Proposal, ProposalStatus, ProposalWarning, Ref
 from canon.wording import CalendarWords, SceneWords, TurnWords, Wording
 from cogs import canon_embeds, canon_views, entity_embeds
 from cogs.canon_views import closed_view, review_view
@@ -58,8 +58,8 @@ def scene(status: SceneStatus = SceneStatus.REVIEW) -> Scene:
     )
 
 
-def warning(text: str) -> dict[str, Any]:
-    return {"kind": "dead_acting", "message": text, "sides": [], "entity_ids": [1], "statement_ids": [2]}
+def warning(text: str) -> ProposalWarning:
+    return ProposalWarning(kind="dead_acting", message=text, entity_ids=(1,), statement_ids=(2,))
 
 
 def proposal(

@@ -76,8 +76,9 @@ async def test_canon_tree_attaches_a_png_that_hides_gm_only_people_from_players(
     assert_tree_shows(gm_png, len(gms))
     # The GM's tree marks the hidden heir (a screenshot shared with players says so); the players' has no mark.
     assert len(hidden_boxes(gm_png)) == 1 and not hidden_boxes(player_png)
-    # The same rows (the heir is of a generation already drawn), one box wider or equal.
-    assert gm_png.size[1] == player_png.size[1] + LEGEND_H and gm_png.size[0] >= player_png.size[0]
+    # Both at the width Discord shows; the GM's as tall or taller (one box more may wrap onto a line), with a legend.
+    assert gm_png.size[0] == player_png.size[0] == 550
+    assert gm_png.size[1] >= player_png.size[1] + LEGEND_H
     one = await emu.invoke(chan, world.pat, "canon tree", name="Aldric Raventhorne", generations=1)
     assert png_of(one).size[1] < player_png.size[1]  # three generations, not six
     # Aldric, his parents and wife, his children (Corvin, Wren): one generation each way.

@@ -59,11 +59,8 @@ async def test_pictures_come_from_the_sandbox_and_nothing_from_elsewhere() -> No
             ],
         )
         view = message_view(stored, emu, world)
-        assert [(a["filename"], a["image"]) for a in view["attachments"]] == [
-            ("family-tree.png", True),
-            ("notes.md", False),
-        ]
-        assert view["attachments"][0]["url"] == f"/attachments/{tree.id}/family-tree.png"
+        # The picture the embed shows is drawn once, in the embed (as Discord does); the other file below.
+        assert [(a["filename"], a["image"]) for a in view["attachments"]] == [("notes.md", False)]
         assert view["embeds"][0]["image"] == {"url": f"/attachments/{tree.id}/family-tree.png"}
         assert "image" not in view["embeds"][1]  # an outside picture is never loaded by the page
         assert view["embeds"][1]["thumbnail"] == {"url": f"/attachments/{tree.id}/family-tree.png"}

@@ -14,9 +14,12 @@ from bot.services.branches import repository as repo
 from bot.services.branches.common import BranchDeps
 from canon import campaigns
 from canon.calendar import DateError, parse_date
+from canon.campaign_calendar import CampaignCalendar
 from canon.campaigns import Campaign, CampaignStatus, ForkPoint, chain, fork_point_of, lineage, steps_of
 from canon.continuity import key_span, world_key
+from canon.date_reading import example, read_date
 from canon.errors import Conflict, InvalidInput, NotFound
+from canon.models import Viewer
 from canon.storage import utc_now
 from memory.knowledge.repository import kept_restrictions
 from memory.lineage import reaches_of
@@ -117,15 +120,24 @@ async def with_kept_restrictions(session: AsyncSession, parent: Campaign, point:
     )
 
 
-def date_cut(when: str) -> tuple[str, int]:
-    """Return an in-world date as written canonically and the last world key it covers (or `InvalidInput`)."""
-    try:
-        date = parse_date(when.strip())
-    except DateError as error:
-        raise InvalidInput(error.describe("The date") + ".") from None
+def date_cut(when: str, calendar: CampaignCalendar | None = None) -> tuple[str, int]:
+    """Return an in-world date (read on the campaign's `calendar` as the table types it, when given) in its
+    stored form and the last world key it covers (or `InvalidInput`)."""
+    if calendar is not None:
+        reading = read_date(when, calendar)
+        if reading.date is None:
+            raise InvalidInput(reading.sentence())
+        date = reading.date
+    else:
+        try:
+            date = parse_date(when.strip())
+        except DateError as error:
+            raise InvalidInput(error.describe("The date") + ".") from None
     key = world_key(date)
     if key is None:
-        raise InvalidInput(f"“{when}” has no year; a branch needs a dated point, like 3rd_age.year_300.")
+        raise InvalidInput(
+            f"“{when}” has no year; a branch needs a dated point, like “{example(calendar or CampaignCalendar())}”."
+        )
     return str(date), key_span(key)[1]
 
 
@@ -141,10 +153,13 @@ async def fork(
     """Fork a branch of `parent` (now, after scene `at_scene`, or at the in-world date `at_date`)."""
     if at_scene is not None and at_date:
         raise InvalidInput("Fork at a scene or at a date, not both.")
-    cut = date_cut(at_date) if at_date else None
 
     async def work(session: AsyncSession) -> Campaign:
         current = await campaigns.get_campaign(session, parent.id)
+        calendar = (
+            await (await deps.canon.reader(session, current, Viewer.GM)).calendar() if at_date else None
+        )
+        cut = date_cut(at_date, calendar) if at_date else None
         if current.status != CampaignStatus.ACTIVE:
             raise Conflict(f"“{current.name}” was abandoned; nothing of it can be forked.")
         if at_scene is not None:
