@@ -342,7 +342,9 @@ def _plant(b: _Builder, kind: ConflictKind, copy: int, eras: dict[str, int]) -> 
         # The family tree's birth, and a birth year typed as a plain fact that disagrees with it.
         person = b.entity("NPC", f"Twice born {copy}")
         b.state(person, "alive", validity=v((year, 0, 0)), file="family_tree.yaml")
-        b.attribute(person, "born" if copy % 2 == 0 else "date_of_birth", _text(year + 1), authority=Authority.GM)
+        b.attribute(
+            person, "born" if copy % 2 == 0 else "date_of_birth", _text(year + 1), authority=Authority.GM
+        )
     elif kind == ConflictKind.DEAD_BEFORE_BORN:
         person = b.entity("NPC", f"Early ghost {copy}")
         b.state(person, "alive", validity=v((year + 20, 0, 0)), file="family_tree.yaml")
@@ -653,7 +655,9 @@ class _World:
                 b.state(item, "intact", file="items.yaml")
                 year = rng.randint(0, 900)
                 for _ in range(holders):  # changes hands: each holder until the next, each alive then
-                    living = [p for p, born, died in self.persons if born <= year and (died is None or died > year)]
+                    living = [
+                        p for p, born, died in self.persons if born <= year and (died is None or died > year)
+                    ]
                     if not living:
                         holder, born, _ = rng.choice([p for p in self.persons if p[2] is None])
                         year = max(year, born)

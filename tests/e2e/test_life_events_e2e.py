@@ -49,9 +49,7 @@ async def test_a_birth_typed_as_a_fact_is_the_life_event_checked_against_canon(w
     )
     warned = embed_text(proposed.embeds[0])
     assert "Corvan Marrow becomes alive (from 1190)" in warned or "dated by the scene" not in warned, warned
-    assert "Corvan Marrow is born twice: in 1180 and in 1190; a life has one birth." in warned, (
-        warned
-    )
+    assert "Corvan Marrow is born twice: in 1180 and in 1190; a life has one birth." in warned, warned
     (proposal,) = [
         p for p in await proposals_of_scene(world, (await latest_scene(world)).id) if p.content.get("state")
     ]
