@@ -34,8 +34,9 @@ def parse_turns(text: str | None) -> tuple[int, int] | None:
     return first, last
 
 
-FACTS_FORM = "fact numbers like 12 or #12, #15"
-_FACT_ID = re.compile(r"^#?(\d{1,15})$")
+FACTS_FORM = "the facts' handles as the GM's views show them, like (fact 12), (fact 15)"
+# "(fact 12)" as the GM's views show it after the words; "fact 12", "#12" and "12" are read the same.
+_FACT_ID = re.compile(r"^\(?\s*(?:fact\s*)?#?\s*(\d{1,15})\s*\)?$", re.IGNORECASE)
 
 
 def parse_fact_ids(text: str | None) -> tuple[int, ...]:

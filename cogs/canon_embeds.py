@@ -58,6 +58,7 @@ from canon.wording.findings import kind_words
 from canon.wording.statements import shown_validity
 from cogs.embeds import COLOUR, clip, counted
 from cogs.review_words import mark, undecided_rule
+from memory.scenes import SceneStatus
 
 PAGE_SIZE = 8
 EMBED_LIMIT = 6000
@@ -197,7 +198,10 @@ def page_proposals(review: Review, page: int) -> list[Proposal]:
 
 
 def card_numbers(review: Review) -> dict[int, int]:
-    """Return each proposal's number on the card (1, 2, 3 in the card's order), by proposal id."""
+    """Return each proposal's number on the card (1, 2, 3 in the card's order, counted over the whole scene so
+    that a checkpoint renumbers nothing), by proposal id."""
+    if review.numbers and all(p.id in review.numbers for p in review.proposals):
+        return {p.id: review.numbers[p.id] for p in review.proposals}
     return {p.id: index for index, p in enumerate(review.proposals, start=1)}
 
 
@@ -268,10 +272,14 @@ def review_embed(review: Review, page: int, *, reveal: bool) -> discord.Embed:
     )
     if counts[ProposalStatus.COMMITTED]:
         summary += f" · {counts[ProposalStatus.COMMITTED]} committed"
+    if _checkpoint(review):  # the scene goes on: nothing undecided is dropped
+        rule = "The scene goes on: the rest stay on the card for /endscene."
+    else:
+        rule = undecided_rule(review.policy)
     lines = [
         summary,
-        "Pick a proposal, then **Accept**, **Reject** or **Edit** it. Press **Commit** to write the accepted "
-        f"ones. {undecided_rule(review.policy)}",
+        f"Pick a proposal, then **Accept**, **Reject** or **Edit** it. Press **Commit** to write the accepted "
+        f"ones. {rule}",
     ]
     embed.description = "\n".join(lines)
     if any(p.warnings for p in review.proposals if p.status == ProposalStatus.PENDING):
@@ -284,6 +292,11 @@ def review_embed(review: Review, page: int, *, reveal: bool) -> discord.Embed:
         embed.add_field(name="Nothing proposed", value="Commit completes the scene.", inline=False)
     embed.set_footer(text=f"Page {page + 1}/{page_count(review)} · only the GM can press these buttons")
     return shrink_to_limit(embed)
+
+
+def _checkpoint(review: Review) -> bool:
+    """Return whether a card is a checkpoint's: its scene still running."""
+    return review.scene is not None and review.scene.status == SceneStatus.ACTIVE
 
 
 def _review_title(review: Review, heading: str) -> str:
@@ -335,6 +348,8 @@ def committed_embed(
     by = f" by {escape(committed_by)}" if committed_by else ""
     words = review_words(review)
     lines = [f"Committed{by}: {len(written)} written to canon, {len(refused)} rejected."]
+    if _checkpoint(review):
+        lines.append("The scene goes on: proposals still undecided, and new ones, wait for /endscene.")
     lines += _conflict_lines(findings, words, reveal=reveal, accepted=accepted)
     embed.description = "\n".join(lines)
 

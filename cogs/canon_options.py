@@ -41,7 +41,9 @@ Word = app_commands.Range[str, 1, 60]
 DATE_HELP = "A date as the table says it: year 363 of the Third Age, 17 Hearthmoon 340 TA, three days later"
 TURNS_HELP = "The turns that show it, like 12 or 12-15 (default: the latest turn)"
 GM_ONLY_HELP = "Hide it from players (GM-only canon)"
-RELIES_ON_HELP = "The facts it builds on, like 12 or #12, #15 (a retcon of one lists it for review)"
+RELIES_ON_HELP = (
+    "The facts it builds on, by their handles: (fact 12), (fact 15) (a retcon lists it for review)"
+)
 
 
 def viewer_of(interaction: discord.Interaction) -> Viewer:

@@ -30,7 +30,7 @@ WhenOption = Annotated[
 ]
 GmOnlyOption = Annotated[bool, typer.Option("--gm-only", help="Hide it from players")]
 ReliesOnOption = Annotated[
-    str | None, typer.Option("--relies-on", help="The facts it builds on, like 12 or 12,15")
+    str | None, typer.Option("--relies-on", help='The facts it builds on, by handle: "fact 12, fact 15"')
 ]
 
 

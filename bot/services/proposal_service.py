@@ -63,6 +63,9 @@ class Review:
     words: Wording = PLAIN
     #: The campaign's authority policy: what a commit does with proposals nobody decided.
     policy: dict[str, str] = dataclasses.field(default_factory=lambda: dict(DEFAULT_POLICY))
+    #: Each proposal's number on the card, counted over the whole scene, so a checkpoint renumbers nothing
+    #: (players' first, then the GM-only ones; empty: numbered in the card's order).
+    numbers: dict[int, int] = dataclasses.field(default_factory=dict)
 
     def hidden_undecided(self) -> list[Proposal]:
         """Return the GM-only proposals still waiting for a decision: a commit waits for them, since only the
@@ -190,11 +193,12 @@ class ProposalService:
         campaign_id: int | None = None,
         batch: str | None = None,
         committed_in: int | None = None,
+        whole_scene: bool = False,
     ) -> Review:
         """Return what the review card of a scene (or an import batch) shows.
 
         Proposals a checkpoint committed while the scene ran are done: they leave the scene's card, except on
-        the card of that very commit (`committed_in`, its changeset).
+        the card of that very commit (`committed_in`, its changeset); `whole_scene` keeps them all (a recap).
         """
         async with self.db.session() as session:
             scene = await load_scene(session, scene_id) if scene_id is not None else None
@@ -212,9 +216,11 @@ class ProposalService:
                     for t in await scene_turns(session, scene.id)
                     if t.discord_message_id is not None
                 }
-            if scene is not None:
+            everyone = proposals  # numbered among the checkpointed ones too, as they were then
+            if scene is not None and not whole_scene:
                 proposals = await _without_checkpointed(session, proposals, committed_in)
-            secret, secret_warnings = await self._secret_proposals(session, campaign, proposals)
+            hidden, warned = await self._secret_proposals(session, campaign, everyone)
+            secret, secret_warnings = hidden & {p.id for p in proposals}, warned & {p.id for p in proposals}
             # The card's order: what players may read first, so a public card and the GM's private one
             # number those alike (1, 2, 3 ...), and the GM-only ones follow on the private card alone.
             proposals = sorted(proposals, key=lambda p: (p.id in secret, p.id))
@@ -227,6 +233,7 @@ class ProposalService:
                 secret_warnings=secret_warnings,
                 words=await _review_words(self, session, campaign, proposals),
                 policy=authority_policy(campaign.settings),
+                numbers=_numbered(everyone, hidden),
             )
 
     async def review_in_channel(self, channel_id: int) -> Review:
@@ -531,3 +538,9 @@ async def _review_words(
     """Return the words a review card speaks in (as players may read them: the public card's)."""
     reader = await service.reader(session, campaign, Viewer.PLAYER)
     return await wording_for(session, reader, [e for p in proposals for e in p.evidence])
+
+
+def _numbered(proposals: list[Proposal], secret: frozenset[int]) -> dict[int, int]:
+    """Return each proposal's card number: players' first, then the GM-only ones, each in the order made."""
+    ordered = sorted(proposals, key=lambda p: (p.id in secret, p.id))
+    return {p.id: n for n, p in enumerate(ordered, 1)}

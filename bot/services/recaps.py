@@ -51,7 +51,7 @@ class RecapService:
                 raise Conflict("A scene gets its recap once it is committed.")
             turns = await scene_turns(session, scene_id, include_deleted=False)
         summary, method = await self._summary(scene_id)
-        review = await self.canon.review(scene_id)
+        review = await self.canon.review(scene_id, whole_scene=True)  # with what its checkpoints committed
         committed = [
             p for p in review.proposals if p.status == ProposalStatus.COMMITTED and p.id not in review.secret
         ]

@@ -244,6 +244,7 @@ async def test_a_checkpoint_commits_the_accepted_so_far_and_they_leave_the_end_o
     assert player.ephemeral and "Only the GM" in (player.content or "")
     await emu.invoke(chan, gm, "canon checkpoint")
     (card,) = review_cards(world)
+    assert "The scene goes on: the rest stay on the card for /endscene." in embed_text(card["embeds"][0])
     title, wounded = [p.id for p in await proposals_of_scene(world, scene.id)]
     refused_click = await emu.click(card, f"lk:review:{scene.id}:commit", pat)
     assert refused_click.ephemeral and "Only the GM" in (refused_click.content or "")
@@ -251,6 +252,7 @@ async def test_a_checkpoint_commits_the_accepted_so_far_and_they_leave_the_end_o
     committed = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
     text = embed_text(committed.embeds[0])
     assert "1 written to canon, 0 rejected." in text and "Mara is Watch captain" in text, text
+    assert "The scene goes on: proposals still undecided, and new ones, wait for /endscene." in text, text
 
     # The scene goes on: its turns are still logged, the undecided proposal still waits, a new one joins it.
     assert (await latest_scene(world)).status == "active"
@@ -266,12 +268,19 @@ async def test_a_checkpoint_commits_the_accepted_so_far_and_they_leave_the_end_o
     final_text = embed_text(final["embeds"][0])
     assert "Mara is wounded" in final_text or "Mara becomes wounded" in final_text, final_text
     assert "Sentry" in final_text and "Watch captain" not in final_text, final_text
+    # The same numbers as before the checkpoint: the wounded proposal is still #2, the new one #3.
+    assert "#2 · ⏳ pending" in final_text and "#3 · ⏳ pending" in final_text and "#1 ·" not in final_text
     await emu.click(final, f"lk:review:{scene.id}:accept_all", gm)
     done = embed_text((await emu.click(final, f"lk:review:{scene.id}:commit", gm)).embeds[0])
     assert "2 written to canon, 0 rejected." in done and "Watch captain" not in done, done
     assert (await latest_scene(world)).status == "completed"
     card_text = embed_text((await emu.invoke(chan, gm, "canon entity", name="Mara")).embeds[0])
     assert card_text.count("Watch captain") == 1, card_text
+    # The scene's recap holds everything committed during it, its checkpoint's fact too.
+    from tests.e2e.test_recap_e2e import recaps_posted
+
+    recap = embed_text(recaps_posted(world)[-1]["embeds"][0]).replace("**", "")
+    assert "Mara is Watch captain" in recap and "Sentry" in recap, recap
 
 
 async def test_another_bots_roll_is_a_turn_in_the_transcript_and_resolves_a_proposal(world: World) -> None:
