@@ -2,7 +2,8 @@
 
 Imports `../shared/corpora/srd/world/*.md` as Reference into a fresh campaign (real SQLite file, real Chroma,
 the real offline embedding model) and answers `eval/dev.jsonl` in each column: the presets `default` (hybrid),
-`lexical`, `semantic`, `rrf` and `context`, `hybrid_pruned` (the default with the large-campaign pruning forced
+`lexical`, `semantic`, `rrf` and `context`, `raw_question` (the default search of the question as written, not
+read through the glossary first: the baseline of `default`), `hybrid_pruned` (the default with the large-campaign pruning forced
 on: only the question's three rarest words searched by words), and the naive baselines `bm25` (words alone, one
 field, no typo or entity help), `dense` (meaning alone) and `plain_rrf` (reciprocal rank fusion of those two).
 
@@ -134,9 +135,16 @@ async def evaluate(
         by_kind: dict[str, list[int | None]] = defaultdict(list)
         for q in questions:
             targets = targets_of(q)
-            answer = await service.ask(
-                campaign_id, q["q"], viewer=Viewer.PLAYER, limit=10, config=config, record=False
-            )
+            if mode == "raw_question":
+                # The baseline: the question searched as written (before questions were read through the
+                # glossary), with the default preset.
+                answer = await service.retriever.search(
+                    campaign_id, q["q"], viewer=Viewer.PLAYER, limit=10, config=config
+                )
+            else:
+                answer = await service.ask(
+                    campaign_id, q["q"], viewer=Viewer.PLAYER, limit=10, config=config, record=False
+                )
             rank = first_hit(answer.results, targets)
             ranks[half_of[id(q)]].append(rank)
             ranks["all"].append(rank)
@@ -166,7 +174,7 @@ def mode_configs(base: SearchConfig) -> dict[str, SearchConfig]:
     The pruned column is what a campaign above `large_campaign_chunks` gets: words searched by their rarest few.
     """
     configs = {name: PRESETS[name] for name in ("lexical", "semantic", "rrf", "context")}
-    configs = {"default": base, **configs}
+    configs = {"default": base, "raw_question": base.model_copy(update={"name": "raw_question"}), **configs}
     configs["hybrid_pruned"] = base.model_copy(update={"name": "hybrid_pruned", "large_campaign_chunks": 1})
     naive = SearchConfig(typo_cutoff=0, max_entities=0, entity_k=0, heading_weight=1.0)
     configs["bm25"] = naive.model_copy(update={"name": "bm25", "mode": "lexical"})

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from bot.services.characters import CharacterDesk
     from bot.services.directory import Directory
     from bot.services.fact_picking import FactPicker
+    from bot.services.glossary import GlossaryDesk
     from bot.services.gm_notes import GmNoteDesk
     from bot.services.knowledge import KnowledgeDesk
     from bot.services.lore_service import LoreImportService
@@ -73,6 +74,8 @@ class Services:
     notes: GmNoteDesk
     characters: CharacterDesk
     reveals: KnowledgeDesk
+    #: The campaign's glossary of the table's words, which `/lore` reads questions through.
+    glossary: GlossaryDesk
     npc_memories: NpcMemoryDesk
     dialogue: DialogueImportService
     answers: LoreAnswers
@@ -186,6 +189,7 @@ def _desks(
     from bot.services.characters import CharacterDesk
     from bot.services.directory import Directory
     from bot.services.fact_picking import FactPicker
+    from bot.services.glossary import GlossaryDesk
     from bot.services.gm_notes import GmNoteDesk
     from bot.services.knowledge import KnowledgeDesk
     from bot.services.npc_memories import NpcMemoryDesk
@@ -201,6 +205,7 @@ def _desks(
         "notes": GmNoteDesk(GmNoteService(db), canon, scenes),
         "characters": CharacterDesk(canon),
         "reveals": KnowledgeDesk(canon, scenes),
+        "glossary": GlossaryDesk(db),
         "npc_memories": NpcMemoryDesk(voice.memories, canon),
         "dialogue": DialogueImportService(scenes, turns, canon),
         "pictures": PictureService(db, canon),

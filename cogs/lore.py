@@ -25,7 +25,7 @@ from bot.services.lore_service import SETTINGS, LoreImportService, parse_tags, s
 from canon.campaigns import Campaign
 from canon.errors import GameError, InvalidInput
 from canon.models import Viewer
-from cogs import lore_answer_embeds, lore_embeds, lore_import, lore_views
+from cogs import lore_answer_embeds, lore_embeds, lore_glossary, lore_import, lore_views
 from cogs.attachments import read_attachment
 from cogs.canon_options import campaign_of, lens_of, viewer_of
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
@@ -101,6 +101,10 @@ class LoreCommands(commands.Cog):
         description="Ask the campaign's lore, import and manage its sources",
         guild_only=True,
         allowed_contexts=IN_SERVERS,
+    )
+
+    glossary = app_commands.Group(
+        name="glossary", description="The table's words for /lore: abbreviations and slang", parent=lore
     )
 
     def __init__(self, bot: Lorekeeper) -> None:
@@ -306,6 +310,46 @@ class LoreCommands(commands.Cog):
         await replies.think(interaction)
         report = await self.knowledge.delete_source(campaign.id, source)
         await replies.answer(interaction, embed=lore_embeds.deleted_embed(report))
+
+    # -- /lore glossary -------------------------------------------------------------------------------
+
+    @glossary.command(name="list", description="The table's words /lore understands, and what they mean")
+    async def glossary_list(self, interaction: discord.Interaction) -> None:
+        """List the campaign's glossary, then the shipped terms it does not change."""
+        campaign = await self._campaign(interaction)
+        entries = await services_of(interaction).glossary.entries(campaign)
+        await interaction.response.send_message(
+            embed=lore_glossary.list_embed(entries), ephemeral=True, allowed_mentions=NONE
+        )
+
+    @glossary.command(name="add", description="Teach /lore one of the table's words (GM)")
+    @app_commands.describe(term="The table's word, e.g. gobbo", meaning="What the books call it, e.g. goblin")
+    @gm_only()
+    async def glossary_add(
+        self,
+        interaction: discord.Interaction,
+        term: app_commands.Range[str, 1, 60],
+        meaning: app_commands.Range[str, 1, 120],
+    ) -> None:
+        """Add a term to the campaign's glossary (or give one a new meaning)."""
+        campaign = await self._campaign(interaction)
+        entry = await services_of(interaction).glossary.add(campaign, term, meaning)
+        await interaction.response.send_message(
+            lore_glossary.changed_line(entry, "added"), ephemeral=True, allowed_mentions=NONE
+        )
+
+    @glossary.command(name="remove", description="Forget one of the table's words (GM)")
+    @app_commands.describe(term="The term to remove")
+    @gm_only()
+    async def glossary_remove(
+        self, interaction: discord.Interaction, term: app_commands.Range[str, 1, 60]
+    ) -> None:
+        """Remove one of the campaign's terms."""
+        campaign = await self._campaign(interaction)
+        entry = await services_of(interaction).glossary.remove(campaign, term)
+        await interaction.response.send_message(
+            lore_glossary.changed_line(entry, "removed"), ephemeral=True, allowed_mentions=NONE
+        )
 
 
 async def setup(bot: Lorekeeper) -> None:

@@ -174,6 +174,16 @@ def _register_lore() -> None:
 _register_lore()
 
 
+def _register_glossary() -> None:
+    """Add `lorekeeper glossary list | add | remove` (defined in `bot.cli.glossary`)."""
+    from bot.cli.glossary import register
+
+    register(app)
+
+
+_register_glossary()
+
+
 def _register_ops() -> None:
     """Add `lorekeeper backup | restore | doctor` (defined in `bot.cli.ops`)."""
     from bot.cli.ops import register

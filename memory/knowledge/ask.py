@@ -10,10 +10,12 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from canon import campaigns
 from canon.errors import InvalidInput, NotFound
 from canon.models import Viewer
 from canon.storage import Database, storage_fault, utc_now
 from canon.visibility import Knowing
+from memory.knowledge.glossary import GLOSSARY_SETTINGS, merged
 from memory.knowledge.models import Answer, LoreResult, RetrievalRecord
 from memory.knowledge.question import Question, analyse
 from memory.knowledge.retrieval import Retriever, SearchConfig, preset
@@ -49,7 +51,8 @@ class Answerer:
         answer is stored (with the exact text shown) for the "Why these?" inspector, and each source used
         counts one more use. The question is read through `glossary` (the shipped one and the campaign's,
         `memory.knowledge.glossary.merged`; the shipped one alone when None) and searched in the books' words; a
-        comparison's parts are searched each on its own. A question is a read: when the storage cannot take the record (the disk is full,
+        comparison's parts are searched each on its own. Without `glossary`, the campaign's own (kept in its
+        settings) is read. A question is a read: when the storage cannot take the record (the disk is full,
         the database is read-only), the answer is given all the same, unsaved, and says why.
         """
         question = " ".join(question.split())
@@ -60,7 +63,7 @@ class Answerer:
         if not 1 <= limit <= 25:
             raise InvalidInput("Ask for 1 to 25 results.")
         search = preset(config) if isinstance(config, str) else config
-        asked = analyse(question, glossary)
+        asked = analyse(question, glossary if glossary is not None else await self.glossary(campaign_id))
         answer = await self.retriever.search(
             campaign_id, asked.search_text, viewer=viewer, limit=limit, config=search, knowing=knowing
         )
@@ -80,6 +83,13 @@ class Answerer:
                 return answer.model_copy(update={"unsaved": fault})
             answer = answer.model_copy(update={"retrieval_id": retrieval_id})
         return answer
+
+    async def glossary(self, campaign_id: int) -> dict[str, str]:
+        """Return the glossary a campaign's questions are read through: the shipped one under the campaign's."""
+        async with self.db.session() as session:
+            campaign = await campaigns.get_campaign(session, campaign_id)
+        own = (campaign.settings or {}).get(GLOSSARY_SETTINGS)
+        return merged(own if isinstance(own, dict) else None)
 
     async def _compared(
         self,

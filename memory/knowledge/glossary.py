@@ -13,8 +13,10 @@ import re
 import unicodedata
 from collections.abc import Mapping
 
-__all__ = ["MAX_TERMS", "SHIPPED", "clean_term", "expand", "merged"]
+__all__ = ["GLOSSARY_SETTINGS", "MAX_TERMS", "SHIPPED", "checked_entry", "clean_term", "expand", "merged"]
 
+#: The key of a campaign's settings holding its glossary (`{term: meaning}`), exported with the campaign.
+GLOSSARY_SETTINGS = "glossary"
 #: How many terms a campaign's glossary holds at most.
 MAX_TERMS = 500
 #: A term's and a meaning's longest length.
@@ -77,6 +79,7 @@ SHIPPED: dict[str, str] = {
 
 _SPACE = re.compile(r"\s+")
 _TERM = re.compile(r"^[^\W_][\w' -]*$")
+_MEANING = re.compile(r"^[^\W_][\w' ,-]*$")
 
 
 def clean_term(term: str) -> str:
@@ -111,3 +114,30 @@ def expand(question: str, glossary: Mapping[str, str] | None = None) -> tuple[st
             used[term] = meaning
             text = pattern.sub(meaning, text)
     return text, used
+
+
+def checked_entry(term: str, meaning: str, terms: Mapping[str, str]) -> tuple[str, str]:
+    """Return a glossary entry as stored (term folded, meaning in single spaces), or raise `InvalidInput`.
+
+    A term and a meaning are plain words (letters, digits, spaces, apostrophes, hyphens; a meaning may hold
+    commas): never markup or a mention, since both are searched and shown back to the table.
+    """
+    from canon.errors import InvalidInput
+
+    key = clean_term(term)
+    if not key:
+        raise InvalidInput(
+            "A glossary term is a word or a few words (letters, digits, spaces, apostrophes, hyphens), "
+            f"at most {MAX_TERM_CHARS} characters: for example `gobbo`."
+        )
+    said = _SPACE.sub(" ", unicodedata.normalize("NFKC", meaning)).strip()
+    if not said or len(said) > MAX_MEANING_CHARS or not _MEANING.match(said):
+        raise InvalidInput(
+            f"A meaning is plain words, at most {MAX_MEANING_CHARS} characters: for example `goblin`."
+        )
+    if key not in terms and len(terms) >= MAX_TERMS:
+        raise InvalidInput(
+            f"This campaign's glossary already holds {MAX_TERMS} terms: remove one first "
+            "(`/lore glossary remove`)."
+        )
+    return key, said

@@ -1,0 +1,78 @@
+"""`lorekeeper glossary list | add | remove`: the campaign's glossary of the table's words, which `/lore` reads
+questions through (as `/lore glossary` does in Discord).
+
+    lorekeeper glossary list -c "Shattered Isles"
+    lorekeeper glossary add gobbo goblin -c "Shattered Isles"
+    lorekeeper glossary remove gobbo -c "Shattered Isles"
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from bot.cli.common import Typer, emit, with_campaign
+
+CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
+
+glossary_app = Typer(
+    help="The campaign's glossary: the table's abbreviations and slang, read as the books' words by /lore.",
+    no_args_is_help=True,
+)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the glossary commands to the main app."""
+    app.add_typer(glossary_app, name="glossary")
+
+
+def _line(entry: Any) -> str:
+    return f"{entry.term} → {entry.meaning}" + ("" if entry.own else " (shipped)")
+
+
+def _json(entry: Any) -> dict[str, Any]:
+    return {"term": entry.term, "meaning": entry.meaning, "own": entry.own}
+
+
+@glossary_app.command("list")
+def glossary_list(campaign: CampaignOption, as_json: JsonOption = False) -> None:
+    """List the campaign's terms, then the shipped ones it does not change."""
+
+    async def work(services: Any, found: Any) -> list[Any]:
+        return list(await services.glossary.entries(found))
+
+    entries = with_campaign(campaign, work)
+    emit([_json(e) for e in entries], as_json=as_json, text=lambda: "\n".join(_line(e) for e in entries))
+
+
+@glossary_app.command("add")
+def glossary_add(
+    term: Annotated[str, typer.Argument(metavar="TERM", help="The table's word, e.g. greenskin")],
+    meaning: Annotated[str, typer.Argument(metavar="MEANING", help="What the books call it, e.g. goblin")],
+    campaign: CampaignOption,
+    as_json: JsonOption = False,
+) -> None:
+    """Add a term to the campaign's glossary (or give one a new meaning)."""
+
+    async def work(services: Any, found: Any) -> Any:
+        return await services.glossary.add(found, term, meaning)
+
+    entry = with_campaign(campaign, work)
+    emit(_json(entry), as_json=as_json, text=lambda: f"Added to the glossary: {_line(entry)}.")
+
+
+@glossary_app.command("remove")
+def glossary_remove(
+    term: Annotated[str, typer.Argument(metavar="TERM", help="The term to remove")],
+    campaign: CampaignOption,
+    as_json: JsonOption = False,
+) -> None:
+    """Remove one of the campaign's terms."""
+
+    async def work(services: Any, found: Any) -> Any:
+        return await services.glossary.remove(found, term)
+
+    entry = with_campaign(campaign, work)
+    emit(_json(entry), as_json=as_json, text=lambda: f"Removed from the glossary: {_line(entry)}.")

@@ -1,0 +1,84 @@
+"""The campaign's glossary as a use case: the table's own words for `/lore`, listed, added and removed (GM).
+
+A campaign's terms are kept in its settings (`memory.knowledge.glossary.GLOSSARY_SETTINGS`), so they go with an
+exported campaign and a branch starts with its parent's; the shipped glossary lies under them, and a campaign's
+term of the same spelling outranks the shipped one. `/lore` reads every question through both
+(`memory.knowledge.ask.Answerer`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon import campaigns
+from canon.campaigns import Campaign
+from canon.errors import InvalidInput, NotFound
+from canon.storage import Database
+from memory.knowledge.glossary import GLOSSARY_SETTINGS, SHIPPED, checked_entry, clean_term
+
+__all__ = ["GlossaryDesk", "GlossaryEntry"]
+
+
+@dataclass(frozen=True, slots=True)
+class GlossaryEntry:
+    """One term and what it means; `own` when the campaign set it (not shipped with the project)."""
+
+    term: str
+    meaning: str
+    own: bool
+
+
+class GlossaryDesk:
+    """List, add and remove a campaign's glossary terms."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def entries(self, campaign: Campaign) -> list[GlossaryEntry]:
+        """Return the campaign's terms (alphabetical), then the shipped ones it does not override."""
+        async with self.db.session() as session:
+            own = await _terms(session, campaign.id)
+        found = [GlossaryEntry(t, m, True) for t, m in sorted(own.items())]
+        return found + [GlossaryEntry(t, m, False) for t, m in sorted(SHIPPED.items()) if t not in own]
+
+    async def add(self, campaign: Campaign, term: str, meaning: str) -> GlossaryEntry:
+        """Add a term (or give one a new meaning); return it as stored."""
+
+        async def work(session: AsyncSession) -> GlossaryEntry:
+            terms = await _terms(session, campaign.id)
+            key, said = checked_entry(term, meaning, terms)
+            await campaigns.update_campaign_settings(
+                session, campaign.id, {GLOSSARY_SETTINGS: {**terms, key: said}}
+            )
+            return GlossaryEntry(key, said, True)
+
+        return await self.db.run(work)
+
+    async def remove(self, campaign: Campaign, term: str) -> GlossaryEntry:
+        """Remove one of the campaign's terms; return it as it was."""
+        key = clean_term(term)
+
+        async def work(session: AsyncSession) -> GlossaryEntry:
+            terms = await _terms(session, campaign.id)
+            if key not in terms:
+                if key in SHIPPED:
+                    raise InvalidInput(
+                        f"“{key}” is one of the glossary's own terms (it means “{SHIPPED[key]}”): give it "
+                        "another meaning with `/lore glossary add` instead."
+                    )
+                raise NotFound(
+                    f"“{term.strip()[:60]}” is not in this campaign's glossary: `/lore glossary list` shows it."
+                )
+            meaning = terms.pop(key)
+            await campaigns.update_campaign_settings(session, campaign.id, {GLOSSARY_SETTINGS: terms})
+            return GlossaryEntry(key, meaning, True)
+
+        return await self.db.run(work)
+
+
+async def _terms(session: AsyncSession, campaign_id: int) -> dict[str, str]:
+    campaign = await campaigns.get_campaign(session, campaign_id)
+    stored = (campaign.settings or {}).get(GLOSSARY_SETTINGS) or {}
+    return {str(k): str(v) for k, v in stored.items()} if isinstance(stored, dict) else {}

@@ -1,0 +1,84 @@
+"""The campaign's glossary: the table's words, kept with the campaign, read by /lore, exported with it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from bot.cli.main import app
+from tests.conftest import DatabaseTarget
+
+WORLD = """# The Reach
+
+## Goblin
+
+- **Armor Class** 15 (leather armor, shield)
+- **Hit Points** 7 (2d6)
+
+Goblins raid the Reach's roads at night.
+"""
+
+
+def run(runner: CliRunner, *args: str, code: int = 0) -> Any:
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == code, result.output
+    return json.loads(result.stdout) if code == 0 else result
+
+
+def test_a_glossary_term_teaches_lore_the_table_s_word_and_goes_with_an_export(
+    cli_env: DatabaseTarget, tmp_path: Path
+) -> None:
+    runner = CliRunner()
+    assert runner.invoke(app, ["campaign", "create", "Reach"]).exit_code == 0
+    (tmp_path / "world.md").write_text(WORLD, encoding="utf-8")
+    run(runner, "ingest", str(tmp_path / "world.md"), "--campaign", "Reach")
+
+    before = run(runner, "lore", "greenskin hp", "--campaign", "Reach")
+    assert before["answer"]["known"] is False
+
+    added = run(runner, "glossary", "add", "Greenskin", "goblin", "--campaign", "Reach")
+    assert added == {"term": "greenskin", "meaning": "goblin", "own": True}
+    after = run(runner, "lore", "greenskin hp", "--campaign", "Reach")
+    assert after["answer"]["text"] == "Goblin's hit points are 7 (2d6). [1]"
+
+    listed = run(runner, "glossary", "list", "--campaign", "Reach")
+    assert listed[0] == added and {"term": "hp", "meaning": "hit points", "own": False} in listed
+    # A campaign's meaning outranks a shipped one of the same spelling.
+    run(runner, "glossary", "add", "hp", "hit points", "--campaign", "Reach")
+    assert sum(1 for e in run(runner, "glossary", "list", "--campaign", "Reach") if e["term"] == "hp") == 1
+
+    # Exported and imported as a new campaign, the glossary comes along.
+    run(runner, "export", str(tmp_path / "reach.zip"), "--campaign", "Reach")
+    run(runner, "import", str(tmp_path / "reach.zip"), "--as", "Copy")
+    copied = run(runner, "glossary", "list", "--campaign", "Copy")
+    assert added in copied
+    assert run(runner, "lore", "greenskin hp", "--campaign", "Copy")["answer"]["known"] is True
+
+    removed = run(runner, "glossary", "remove", "GREENSKIN", "--campaign", "Reach")
+    assert removed["term"] == "greenskin"
+    assert run(runner, "lore", "greenskin hp", "--campaign", "Reach")["answer"]["known"] is False
+
+
+def test_bad_glossary_entries_are_refused_with_a_clear_error_and_nothing_stored(
+    cli_env: DatabaseTarget,
+) -> None:
+    runner = CliRunner()
+    assert runner.invoke(app, ["campaign", "create", "Reach"]).exit_code == 0
+    for term, meaning, said in (
+        ("<@123>", "goblin", "A glossary term is a word"),
+        ("   ", "goblin", "A glossary term is a word"),
+        ("x" * 61, "goblin", "A glossary term is a word"),
+        ("gob", "**goblin** @everyone", "A meaning is plain words"),
+        ("gob", "g" * 121, "A meaning is plain words"),
+    ):
+        refused = runner.invoke(app, ["glossary", "add", term, meaning, "--campaign", "Reach"])
+        assert refused.exit_code != 0 and said in refused.output, refused.output
+    listed = run(runner, "glossary", "list", "--campaign", "Reach")
+    assert not [e for e in listed if e["own"]]
+    missing = runner.invoke(app, ["glossary", "remove", "nothing", "--campaign", "Reach"])
+    assert missing.exit_code != 0 and "is not in this campaign's glossary" in missing.output
+    shipped = runner.invoke(app, ["glossary", "remove", "hp", "--campaign", "Reach"])
+    assert shipped.exit_code != 0 and "another meaning" in shipped.output
