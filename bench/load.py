@@ -6,9 +6,18 @@ at a fixed rate for `--duration` seconds. Latencies are wall-clock (both process
   * a message: from its MESSAGE_CREATE dispatch to the bot's commit acknowledgement (TurnLog observers);
   * a command or a click: from its INTERACTION_CREATE dispatch to the emulator receiving the answer.
 Interactions are dispatched without the emulator's gateway sync (discord.py rate-limits those to 110/min).
-Prints one JSON line: throughput, p50/p99 per kind, errors and turns lost, per database.
+Prints one JSON line: per database and rate, throughput, p50/p99 per kind, turns sent / acknowledged / stored /
+lost, every error with its full traceback (the first five; all counted by exception type), and the highest rate
+each database held with no turn lost, no error and `/lore` p99 under 200 ms.
 
-    .venv/bin/python -m bench.load [--duration 60] [--rate 100] [--guilds 100] [--channels 1000] [--db both]
+PostgreSQL: each run creates a database of its own on the server of LOREKEEPER_TEST_POSTGRES_URL (default
+postgresql+asyncpg://postgres@127.0.0.1:5432/test), connecting as that URL's user, which must be allowed to
+CREATE DATABASE (the "admin database" is the one the URL names; only the new one is written, then dropped).
+`--chroma-server` starts a Chroma server from the installed chromadb on this machine (else the bot's embedded
+Chroma); the JSON line says which index the figures used.
+
+    .venv/bin/python -m bench.load [--duration 60] [--rates 50,100,150] [--guilds 100] [--channels 1000]
+        [--db both] [--chroma-server] [--no-embedding]
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ import random
 import sys
 import tempfile
 import time
+import traceback
 import uuid
 from pathlib import Path
 from typing import Any
@@ -30,6 +40,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from bench.load_process import BotProcess, ChromaServer, error_types
 from bot.emulator import Channel, DiscordEmulator, Member
 from bot.emulator.interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT
 from bot.emulator.models import custom_ids, find_component
@@ -63,62 +74,6 @@ def pct(values: list[float], q: float) -> float | None:
         return None
     ordered = sorted(values)
     return round(ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))] * 1000, 1)
-
-
-class BotProcess:
-    """`bench.load_bot` in a subprocess; collects commit acks and counts ERROR log lines."""
-
-    def __init__(self, emu: DiscordEmulator, env: dict[str, str]) -> None:
-        self.emu, self.env = emu, env
-        self.acks: dict[int, float] = {}
-        self.errors: list[str] = []
-        self.proc: asyncio.subprocess.Process | None = None
-        self.tasks: list[asyncio.Task[None]] = []
-
-    async def start(self) -> None:
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bench.load_bot",
-            self.emu.base_url,
-            cwd=ROOT,
-            env=self.env,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            limit=2**20,
-        )
-        self.tasks = [asyncio.create_task(self._out()), asyncio.create_task(self._err())]
-
-    async def _out(self) -> None:
-        assert self.proc is not None and self.proc.stdout is not None
-        async for raw in self.proc.stdout:
-            parts = raw.split()
-            if len(parts) == 3 and parts[0] == b"ack":
-                self.acks[int(parts[1])] = float(parts[2])
-
-    async def _err(self) -> None:
-        assert self.proc is not None and self.proc.stderr is not None
-        async for raw in self.proc.stderr:
-            line = raw.decode(errors="replace")
-            if " ERROR " in line or "Traceback" in line:
-                self.errors.append(line.strip())
-
-    def cpu_seconds(self) -> float | None:
-        """Return the CPU time (user + system) the bot process has used so far (Linux)."""
-        if self.proc is None:
-            return None
-        try:
-            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return None
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    async def stop(self) -> None:
-        if self.proc is not None and self.proc.returncode is None:
-            self.proc.terminate()
-            await asyncio.wait_for(self.proc.wait(), 60)
-        for task in self.tasks:
-            await task
 
 
 class Load:
@@ -346,13 +301,14 @@ async def stored_turns(url: str) -> set[int]:
         await engine.dispose()
 
 
-async def one_run(kind: str, args: argparse.Namespace) -> dict[str, Any]:
+async def one_run(kind: str, rate: float, args: argparse.Namespace, chroma: dict[str, str]) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         env = {
             **os.environ,
             "LOREKEEPER_DATA_DIR": tmp,
             "LOREKEEPER_LOG_LEVEL": "WARNING",
             "LOREKEEPER_OPS__SCHEDULER_ENABLED": "true",
+            **chroma,
         }
         if not args.embedding:
             env["LOREKEEPER_EMBEDDING__ENABLED"] = "false"
@@ -385,7 +341,7 @@ async def one_run(kind: str, args: argparse.Namespace) -> dict[str, Any]:
                     await load.prepare(lore)
                     setup = time.time() - setup_began
                     cpu_before = bot.cpu_seconds()
-                    dispatched = await load.run(args.duration, args.rate, lore)
+                    dispatched = await load.run(args.duration, rate, lore)
                     cpu_after = bot.cpu_seconds()
                     with contextlib.suppress(AssertionError):  # what is missing counts as lost below
                         await emu.wait_for(
@@ -410,14 +366,25 @@ async def one_run(kind: str, args: argparse.Namespace) -> dict[str, Any]:
     if lore is None:
         kinds["lore"]["note"] = "no /lore command is synced by this build"
     total_ops = sum(k["count"] for k in kinds.values())
+    sent = set(load.sent)
+    acknowledged = sent & set(bot.acks)
     return {
+        "rate_per_s": rate,
         "ops_per_s": round(total_ops / dispatched, 1),
         "turns_per_s": round(len(load.sent) / dispatched, 1),
         "kinds": kinds,
         "errors": sum(load.failures.values()) + len(bot.errors),
         "interaction_failures": load.failures,
-        "bot_error_lines": bot.errors[:5],
-        "turns_lost": len(set(load.sent) - stored),
+        "bot_error_types": error_types(bot.errors),
+        # Whole records, traceback included (the first five; every one is counted above).
+        "bot_errors": bot.errors[:5],
+        "turns": {
+            "sent": len(sent),
+            "acknowledged": len(acknowledged),
+            "stored": len(sent & stored),
+            "acknowledged_not_stored": len(acknowledged - stored),
+        },
+        "turns_lost": len(sent - stored),
         "setup_s": round(setup, 1),
         # Share of one core the bot process used while the traffic ran.
         "bot_cpu_share": (
@@ -428,32 +395,66 @@ async def one_run(kind: str, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def held(runs: list[dict[str, Any]]) -> float | None:
+    """Return the highest rate run with no turn lost, no error and `/lore` p99 under 200 ms (None: none)."""
+    good = [
+        r["rate_per_s"]
+        for r in runs
+        if "failed" not in r
+        and r["turns_lost"] == 0
+        and r["errors"] == 0
+        and (r["kinds"]["lore"]["p99_ms"] or 0) < 200
+    ]
+    return max(good) if good else None
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--duration", type=float, default=60.0, help="seconds of traffic (default 60)")
-    parser.add_argument("--rate", type=float, default=100.0, help="operations per second (default 100)")
+    parser.add_argument(
+        "--duration", type=float, default=60.0, help="seconds of traffic per rate (default 60)"
+    )
+    parser.add_argument("--rates", default="100", help="operations per second, comma-separated (default 100)")
+    parser.add_argument("--rate", type=float, help="one rate (the same as --rates N)")
     parser.add_argument("--guilds", type=int, default=100)
     parser.add_argument("--channels", type=int, default=1000)
     parser.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
     parser.add_argument("--no-embedding", dest="embedding", action="store_false", help="words-only /lore")
+    parser.add_argument(
+        "--chroma-server", action="store_true", help="a Chroma server on this machine (else embedded Chroma)"
+    )
     args = parser.parse_args()
+    rates = [args.rate] if args.rate else [float(r) for r in args.rates.split(",") if r.strip()]
     kinds = ["sqlite", "postgres"] if args.db == "both" else [args.db]
     results: dict[str, Any] = {}
-    for kind in kinds:
-        try:
-            results[kind] = await one_run(kind, args)
-        except Exception as error:  # one database failing still reports the other
-            results[kind] = {"failed": f"{type(error).__name__}: {error}"}
+    index: dict[str, Any] = (
+        {"kind": "none (words only)"} if not args.embedding else {"kind": "embedded Chroma"}
+    )
+    with contextlib.ExitStack() as stack:
+        chroma_env: dict[str, str] = {}
+        if args.embedding and args.chroma_server:
+            server = stack.enter_context(ChromaServer())
+            chroma_env = server.env()
+            index = {"kind": "Chroma server", **server.settings()}
+        for kind in kinds:
+            runs = []
+            for rate in rates:
+                try:
+                    runs.append(await one_run(kind, rate, args, chroma_env))
+                except Exception as error:  # one run failing still reports the others
+                    runs.append({"rate_per_s": rate, "failed": traceback.format_exc(), "error": repr(error)})
+            results[kind] = {"runs": runs, "held_rate_per_s": held(runs)}
     print(
         json.dumps(
             {
                 "bench": "load",
                 "duration_s": args.duration,
-                "rate_per_s": args.rate,
+                "rates_per_s": rates,
                 "guilds": args.guilds,
                 "channels": args.channels,
                 "mix": MIX,
                 "embedding": args.embedding,
+                "vector_index": index,
+                "cpus": os.cpu_count(),
                 "results": results,
                 "goals": {"errors": 0, "turns_lost": 0, "lore_p99_ms": 200},
             }

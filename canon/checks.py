@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select
@@ -207,7 +206,8 @@ class RecordedConflict(BaseModel):
     id: int
     kind: str
     message: str
-    details: dict[str, Any]
+    #: The finding as the check recorded it (stored as JSON, read back typed).
+    details: Finding
     status: str
     rationale: str | None
     first_seen_at: dt.datetime
@@ -222,7 +222,7 @@ def conflict_from_row(r: ConflictRow) -> RecordedConflict:
         id=r.id,
         kind=r.kind,
         message=r.message,
-        details=dict(r.details or {}),
+        details=Finding.model_validate(r.details),
         status=r.status,
         rationale=r.rationale,
         first_seen_at=r.first_seen_at,

@@ -20,13 +20,12 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
-from typing import Any
 
 import discord
 
 from bot.client.limits import fit_lines
 from bot.services.canon_service import RetconResult, Review
-from canon.continuity import Finding
+from canon.continuity import Finding, Side
 from canon.gate import CommitResult
 from canon.models import (
     Authority,
@@ -490,12 +489,12 @@ def statement_line(
 # -- conflicts, checks, retcons, policy -----------------------------------------------------------------
 
 
-def _sides_lines(sides: Iterable[dict[str, Any]]) -> list[str]:
+def _sides_lines(sides: Iterable[Side]) -> list[str]:
     lines = []
     for side in sides:
-        evidence = [evidence_words(Evidence.model_validate(e), Viewer.GM) for e in side.get("evidence") or []]
-        target = f" {fact_handle(side['statement_id'])}" if side.get("statement_id") else ""
-        line = f"• {warning_sentence(str(side.get('sentence', '')), PLAIN.rich(escape))}{target}"
+        evidence = [evidence_words(e, Viewer.GM) for e in side.evidence]
+        target = f" {fact_handle(side.statement_id)}" if side.statement_id else ""
+        line = f"• {warning_sentence(side.sentence, PLAIN.rich(escape))}{target}"
         if evidence:
             line += " — " + "; ".join(evidence[:2])
         lines.append(line)
@@ -511,7 +510,7 @@ def check_embed(findings: Sequence[Finding], new: Sequence[Finding]) -> discord.
         else "No continuity problems found."
     )
     for finding in new[:10]:
-        sides = [s.model_dump(mode="json") for s in finding.sides]
+        sides = finding.sides
         embed.add_field(
             name=clip(kind_words(finding.kind.value), TITLE_LIMIT),
             value=fit_lines(

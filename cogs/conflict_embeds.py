@@ -6,7 +6,6 @@ GM only (they may name GM-only canon), so ids appear: a conflict is named by its
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 import discord
 
@@ -14,7 +13,7 @@ from bot.client import limits
 from bot.client.limits import fit_lines
 from canon.checks import RecordedConflict
 from canon.conflicts import ACCEPTED, DISMISSED, OPEN, ConflictPage, Resolution, Show
-from canon.models import Evidence, Viewer
+from canon.models import Side, Viewer
 from canon.wording import PLAIN, warning_sentence
 from canon.wording.evidence import evidence_words
 from canon.wording.findings import kind_words
@@ -35,12 +34,12 @@ def _escape(text: str) -> str:
     return discord.utils.escape_markdown(text)
 
 
-def _sides(sides: Iterable[dict[str, Any]]) -> list[str]:
+def _sides(sides: Iterable[Side]) -> list[str]:
     lines = []
     for side in sides:
-        evidence = [evidence_words(Evidence.model_validate(e), Viewer.GM) for e in side.get("evidence") or []]
-        target = f" (fact {side['statement_id']})" if side.get("statement_id") else ""
-        line = f"• {warning_sentence(str(side.get('sentence', '')), PLAIN.rich(_escape))}{target}"
+        evidence = [evidence_words(e, Viewer.GM) for e in side.evidence]
+        target = f" (fact {side.statement_id})" if side.statement_id else ""
+        line = f"• {warning_sentence(side.sentence, PLAIN.rich(_escape))}{target}"
         if evidence:
             line += " — " + _escape("; ".join(evidence[:2]))
         lines.append(line)
@@ -76,7 +75,7 @@ def conflict_page_embed(page: ConflictPage) -> discord.Embed:
     embed.description = f"{page.total} {shown}, newest first; page {page.page + 1} of {page.pages}."
     for conflict in page.conflicts:
         message = warning_sentence(conflict.message, PLAIN.rich(_escape))
-        lines = [clip(message, 400), *_sides(conflict.details.get("sides") or [])]
+        lines = [clip(message, 400), *_sides(conflict.details.sides)]
         closed = closure_line(conflict)
         if closed:
             lines.append(closed)

@@ -44,7 +44,7 @@ def test_the_bot_runs_alone_on_its_embedded_defaults() -> None:
 def test_the_scale_file_adds_postgres_and_a_chroma_server_and_requires_a_password() -> None:
     spec = compose("docker-compose.scale.yml")
     services = spec["services"]
-    assert set(services) == {"bot", "postgres", "chroma"}
+    assert set(services) == {"bot", "bot-shard-1", "postgres", "chroma"}
     postgres = services["postgres"]
     assert postgres["image"].startswith("postgres:15")
     assert postgres["environment"]["POSTGRES_DB"] == "lorekeeper"
@@ -72,6 +72,17 @@ def test_the_scale_file_adds_postgres_and_a_chroma_server_and_requires_a_passwor
 
     settings = Settings(_env_file=None, database_url=url)  # type: ignore[call-arg]
     assert settings.database_url == "postgresql+asyncpg://lorekeeper:choose-one@postgres:5432/lorekeeper"
+    # A second bot process, the same image and settings, runs the other shard (2 in all).
+    second = services["bot-shard-1"]
+    assert second["extends"] == {"file": "docker-compose.yml", "service": "bot"}
+    assert second["depends_on"] == bot["depends_on"]
+    for name, value in bot["environment"].items():
+        if name != "LOREKEEPER_SHARD_IDS":
+            assert second["environment"][name] == value, name
+    shards = [s["environment"]["LOREKEEPER_SHARD_IDS"] for s in (bot, second)]
+    assert bot["environment"]["LOREKEEPER_SHARD_COUNT"] == "2" and shards == ["[0]", "[1]"]
+    for ids in shards:
+        assert Settings(_env_file=None, shard_count=2, shard_ids=json.loads(ids)).runs_scheduler  # type: ignore[call-arg]
     # The header's way of adding the file is the one Compose reads from .env.
     assert (
         "COMPOSE_FILE=docker-compose.yml:docker-compose.scale.yml"
