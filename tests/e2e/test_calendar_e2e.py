@@ -100,3 +100,20 @@ async def test_the_gm_sets_the_calendar_and_the_table_types_dates_in_its_words(w
     cleared = await emu.invoke(chan, gm, "calendar clear")
     assert "cleared" in (cleared.content or "") and "Frostmoon" not in (cleared.content or "")
     assert await stored_calendar(world) == [{}]
+
+
+async def test_a_timelines_era_abbreviation_is_part_of_the_calendar(world: World) -> None:
+    emu, chan, pat = world.emu, world.channel, world.pat
+    await import_yaml(
+        world,
+        "timeline.yaml",
+        TIMELINE.replace("name: The Third Age", "name: The Third Age\nabbreviation: TA"),
+    )
+    read = await emu.invoke(chan, pat, "calendar read", date="363 TA")
+    assert read.content == "That is year 363 of the Third Age.", read.content
+    shown = await emu.invoke(chan, pat, "calendar show")
+    assert "This campaign's era is the Third Age (TA, years 1–600)." in (shown.content or ""), shown.content
+    beyond = await emu.invoke(chan, pat, "calendar read", date="year 700")
+    assert beyond.ephemeral and beyond.content == (
+        "Year 700 is in none of this campaign's eras. This campaign's era is the Third Age (TA, years 1–600)."
+    ), beyond.content
