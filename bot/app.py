@@ -198,12 +198,13 @@ def _desks(
     from bot.voice.dialogue_import import DialogueImportService
     from memory.notes import GmNoteService
 
+    characters = CharacterDesk(canon)
     return {
         "branches": BranchService(db, canon, knowledge=knowledge, voice=voice),
-        "recaps": RecapService(db, canon, voice),
+        "recaps": RecapService(db, canon, voice, characters=characters),
         "directory": Directory(canon),
         "notes": GmNoteDesk(GmNoteService(db), canon, scenes),
-        "characters": CharacterDesk(canon),
+        "characters": characters,
         "reveals": KnowledgeDesk(canon, scenes),
         "glossary": GlossaryDesk(db),
         "npc_memories": NpcMemoryDesk(voice.memories, canon),

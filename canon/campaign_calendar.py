@@ -42,6 +42,8 @@ from canon.calendar import (
 from canon.errors import InvalidInput
 from canon.wording.dates import CalendarWords
 
+#: Canon's eras by key: (name, first year, last year) and optionally the abbreviations a timeline gives.
+CanonEras = Mapping[str, tuple[Any, ...]]
 #: The key of a campaign's settings that holds the calendar block a GM set.
 CALENDAR_SETTINGS = "calendar"
 #: At most this many eras, months and seasons in one calendar (a calendar is read on every typed date).
@@ -323,9 +325,7 @@ def parse_block(text: str) -> dict[str, Any]:
     return block
 
 
-def checked(
-    block: Mapping[str, Any] | None, canon_eras: Mapping[str, tuple[str, int | None, int | None]]
-) -> CampaignCalendar:
+def checked(block: Mapping[str, Any] | None, canon_eras: CanonEras) -> CampaignCalendar:
     """Return the calendar a GM's block makes with canon's eras; raise `InvalidInput` when a name means two
     things (an abbreviation of two eras, a month named like an era)."""
     calendar = calendar_from(block, canon_eras)
@@ -348,15 +348,16 @@ def check_block(data: Mapping[str, Any]) -> dict[str, Any]:
 
 def calendar_from(
     block: Mapping[str, Any] | None,
-    canon_eras: Mapping[str, tuple[str, int | None, int | None]],
+    canon_eras: CanonEras,
 ) -> CampaignCalendar:
     """Return the campaign's calendar: its canon's eras (name, start, end by key) named and added to by the
     GM's `block`. An era of the block matches a canon era by key or by name; raise `InvalidInput` on a clash."""
     parsed = CalendarBlock.model_validate(block or {})
     eras: dict[str, dict[str, Any]] = {}
-    for key, (name, start, end) in canon_eras.items():
+    for key, (name, start, end, *more) in canon_eras.items():
         shown = derived_name(key) if not name or name == key else name
-        eras[key] = {"key": key, "name": shown, "abbreviations": (), "start": start, "end": end}
+        abbreviations = tuple(more[0]) if more else ()  # a timeline's `abbreviation:`
+        eras[key] = {"key": key, "name": shown, "abbreviations": abbreviations, "start": start, "end": end}
     by_name = {fold(e["name"]): k for k, e in eras.items()}
     for item in parsed.eras:
         key = item.key or by_name.get(fold(item.name or "")) or era_key(item.name or "")
@@ -365,9 +366,8 @@ def calendar_from(
         era = eras.setdefault(key, {"key": key, "name": item.name or derived_name(key), "abbreviations": ()})
         if item.name and fold(item.name) != fold(era["name"]):
             era["name"] = item.name
-        era["abbreviations"] = tuple(
-            dict.fromkeys([*(a for a in [item.abbreviation] if a), *item.abbreviations])
-        )
+        typed = [*(a for a in [item.abbreviation] if a), *item.abbreviations]
+        era["abbreviations"] = tuple(dict.fromkeys([*typed, *era.get("abbreviations", ())]))
         for bound in ("start", "end"):
             if getattr(item, bound) is not None:
                 era[bound] = getattr(item, bound)

@@ -127,7 +127,9 @@ async def write_apart(db: Database, work: Callable[[AsyncSession], Awaitable[T]]
         return await db.run(work, attempts=1)  # an in-memory database is one connection's alone
     url, search_path = db.source
     async with db.writer_turn():
-        return await in_background(_run_on_own_loop, url, search_path, work)
+        # A thread of normal priority: it holds the interpreter most of the time, and a thread of lower
+        # priority holding it while the system runs others would keep the loop waiting all the longer.
+        return await asyncio.to_thread(_run_on_own_loop, url, search_path, work)
 
 
 def _run_on_own_loop(url: str, search_path: str | None, work: Callable[[AsyncSession], Awaitable[T]]) -> T:

@@ -28,10 +28,11 @@ async def submit_modal(interaction: discord.Interaction, action: str, proposal_i
         services = services_of(interaction)
         values = modal_values(cast("dict[str, Any]", interaction.data or {}).get("components", []))
         proposal = await services.canon.proposal(proposal_id)
-        await check_campaign(interaction, proposal.campaign_id)
+        campaign = await check_campaign(interaction, proposal.campaign_id)
         actor = actor_of(interaction, services.settings.gm_role)
-        if action == "edit":
-            changes = edit_changes(proposal, values)
+        if action == "edit":  # its dates were shown in the calendar's words: an untouched one changes nothing
+            words = (await services.calendars.calendar(campaign)).words()
+            changes = edit_changes(proposal, values, words)
             proposal = await services.canon.revise(proposal_id, changes, accept_as=actor)
             done = edited_note(proposal, changed=bool(changes))
         else:

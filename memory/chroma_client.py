@@ -11,8 +11,8 @@ and the wording of its messages as class attributes.
 Collections belong to an installation (one database): given an `owner` (its installation id and the database
 it lives in), a collection is named `lk_<installation>_<kind><campaign id>` (`lk_3f9a0c1d2e4b_c12`), so two
 databases sharing one Chroma server never meet. A marker collection `lk_<installation>` records the database;
-a second database carrying the same installation id (a copied database) is refused on first use, with the way
-out in the message. Collections an older version named `lk_c<id>` are renamed to this installation's name on
+a second database carrying the same installation id (a copied database) on the same Chroma server is refused on
+first use, with the way out in the message. Collections an older version named `lk_c<id>` are renamed to this installation's name on
 first use (the first installation to use them claims them). Without an owner (benchmarks, tools) the names are
 `{prefix}{campaign_id}`.
 """
@@ -155,6 +155,12 @@ class ChromaCollections:
         return problem
 
     def _marker_problem(self, owner: Owner) -> str | None:
+        """Return why the marker refuses this owner (None: it is this database's, or it was just made).
+
+        Only a Chroma server is checked: an embedded index lives in its data folder, which a copy copies too.
+        """
+        if not self.host:
+            return None
         client = self.client()
         marker = client.get_or_create_collection(
             f"lk_{owner.installation}",

@@ -20,8 +20,10 @@ from bot.cli.canon_retcon import canon_retcon
 from bot.cli.common import Typer, checked, emit, fail, with_campaign
 
 if TYPE_CHECKING:
+    from canon.campaign_calendar import CampaignCalendar
     from canon.models import EntityCard, StatementView
     from canon.ontology import Ontology
+    from canon.wording import Wording
 
 T = TypeVar("T")
 
@@ -45,8 +47,9 @@ AsOption = Annotated[
 ]
 
 
-def _line(view: StatementView) -> str:
-    """Return one statement for the command line, in the table's words, with its id (the GM's detail view)."""
+def _line(view: StatementView, words: Wording | None = None) -> str:
+    """Return one statement for the command line, in the table's words (the campaign's calendar's `words`), with
+    its id (the GM's detail view)."""
     from canon.models import CanonLevel, Viewer
     from canon.visibility import view_hidden
     from canon.wording import PLAIN, statement_words
@@ -54,10 +57,17 @@ def _line(view: StatementView) -> str:
     s = view.statement
     lock = "[gm only] " if view_hidden(view) else ""
     retconned = " [retconned]" if s.provenance.level == CanonLevel.RETCONNED else ""
-    return f"{lock}{statement_words(view, PLAIN, Viewer.GM)}{retconned} (fact {s.id})"
+    return f"{lock}{statement_words(view, words or PLAIN, Viewer.GM)}{retconned} (fact {s.id})"
 
 
-def _card_text(card: EntityCard, as_of: str) -> str:
+def _words(calendar: CampaignCalendar) -> Wording:
+    """Return the words of the campaign's calendar for the command line's text."""
+    from canon.wording import Wording
+
+    return Wording(calendar=calendar.words())
+
+
+def _card_text(card: EntityCard, as_of: str, words: Wording | None = None) -> str:
     from canon.visibility import entity_hidden
 
     entity = card.entity
@@ -66,9 +76,9 @@ def _card_text(card: EntityCard, as_of: str) -> str:
     if entity.aliases:
         lines.append("Also known as: " + ", ".join(entity.aliases))
     if card.state:  # a place or an event has no state: nothing to say, rather than "unknown"
-        lines.append("State: " + _line(card.state))
-    lines += ["Relations:", *(f"  {_line(v)}" for v in card.relations)] if card.relations else []
-    lines += ["Facts:", *(f"  {_line(v)}" for v in card.facts)] if card.facts else []
+        lines.append("State: " + _line(card.state, words))
+    lines += ["Relations:", *(f"  {_line(v, words)}" for v in card.relations)] if card.relations else []
+    lines += ["Facts:", *(f"  {_line(v, words)}" for v in card.facts)] if card.facts else []
     return "\n".join(lines)
 
 
@@ -95,15 +105,17 @@ def canon_entity(
 
     point = checked(lambda: parse_as_of(at_scene=as_of_scene, believed_at=believed_at))
     described = point.describe()
+    words = None
 
     async def work(services: Any, found: Any) -> EntityCard:
-        nonlocal point, described
+        nonlocal point, described, words
+        calendar = await services.calendars.calendar(found, Viewer(viewer.value))
+        words = _words(calendar)
         if as_of:  # read on the campaign's calendar, as the table writes dates
-            calendar = await services.calendars.calendar(found, Viewer(viewer.value))
             point = parse_as_of(
                 at_date=as_of, at_scene=as_of_scene, believed_at=believed_at, calendar=calendar
             )
-            described = calendar.words().in_words(point.describe())
+            described = calendar.words().in_words(point.describe()).removeprefix("at ")  # "as of year 330 …"
         card: EntityCard = await services.canon.card(found, name, viewer=Viewer(viewer.value), as_of=point)
         return card
 
@@ -111,7 +123,7 @@ def canon_entity(
     payload = {**card.model_dump(mode="json"), "as_of": point.model_dump(mode="json"), "viewer": viewer.value}
     if viewer == ViewerChoice.PLAYER:
         payload.pop("hidden_count", None)  # not even how much is hidden
-    emit(payload, as_json=as_json, text=lambda: _card_text(card, described))
+    emit(payload, as_json=as_json, text=lambda: _card_text(card, described, words))
 
 
 @canon_app.command("timeline")
@@ -124,7 +136,11 @@ def canon_timeline(
     """Print everything about an entity in story order, retconned rows included and marked."""
     from canon.models import Viewer
 
+    words = None
+
     async def work(services: Any, found: Any) -> tuple[str, list[StatementView]]:
+        nonlocal words
+        words = _words(await services.calendars.calendar(found, Viewer(viewer.value)))
         result: tuple[str, list[StatementView]] = await services.canon.timeline(
             found, name, viewer=Viewer(viewer.value)
         )
@@ -134,7 +150,7 @@ def canon_timeline(
     emit(
         {"entity": title, "viewer": viewer.value, "timeline": [v.model_dump(mode="json") for v in views]},
         as_json=as_json,
-        text=lambda: "\n".join([f"Timeline of {title}:", *(f"  {_line(v)}" for v in views)]),
+        text=lambda: "\n".join([f"Timeline of {title}:", *(f"  {_line(v, words)}" for v in views)]),
     )
 
 

@@ -69,7 +69,17 @@ def _plain(param: Any) -> Any:
     setattr(param, "display_type", functools.partial(plain_type, param))  # noqa: B010 (this one's, not the class's)
     if isinstance(param, TyperArgument) and param.metavar is None and param.name:
         param.metavar = param.name.upper()
+    if isinstance(param, TyperArgument):
+        # The usage line names a required argument as it is (`NAME`), an optional one in brackets: Typer's
+        # own braces (`{NAME}`) read as something to type.
+        setattr(param, "_usage_display_name", functools.partial(_usage_name, param))  # noqa: B010
     return param
+
+
+def _usage_name(param: Any) -> str:
+    name = str(param.metavar or param.name or "").upper()
+    name = name if param.required else f"[{name}]"
+    return name + ("..." if param.nargs != 1 else "")
 
 
 def _help_option(option: Any) -> Any:

@@ -32,6 +32,41 @@ app.add_typer(db_app, name="db")
 app.add_typer(campaign_app, name="campaign")
 
 
+def _version(asked: bool) -> None:
+    if asked:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"lorekeeper {version('lorekeeper')}")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            typer.echo("lorekeeper (not installed: no version)")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def options(
+    data_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--data-dir",
+            help="The data folder to use (its database, vectors, backups), e.g. a sandbox's ./data/sandbox; "
+            "the same as LOREKEEPER_DATA_DIR",
+            file_okay=False,
+        ),
+    ] = None,
+    show_version: Annotated[
+        bool,
+        typer.Option("--version", help="Print the version and exit", callback=_version, is_eager=True),
+    ] = False,
+) -> None:
+    """Lorekeeper: a Discord game-master bot that keeps your campaign's canon straight."""
+    import os
+
+    del show_version
+    if data_dir is not None:
+        os.environ["LOREKEEPER_DATA_DIR"] = str(data_dir)
+
+
 @app.command()
 def run() -> None:
     """Run the bot on Discord (SQLite and embedded Chroma in ./data unless configured otherwise)."""

@@ -65,7 +65,7 @@ def register(app: typer.Typer) -> None:
         ] = False,
     ) -> None:
         """Check the configuration and every connection (database, data directory, Chroma, model, LLM, token)."""
-        from bot.ops.doctor import render, run_checks
+        from bot.ops.doctor import exit_code, render, run_checks
 
         try:
             from config.settings import SettingsError, load_settings
@@ -74,13 +74,12 @@ def register(app: typer.Typer) -> None:
         except SettingsError as error:
             if not quiet:
                 typer.echo(str(error), err=True)
-            raise typer.Exit(1) from None
+            raise typer.Exit(2) from None  # a setting to fix, as for every command
         import asyncio
 
         checks = asyncio.run(run_checks(settings, live=live))
-        failed = any(not c.ok for c in checks)
         if as_json:
             typer.echo(json.dumps([c.__dict__ for c in checks]))
         elif not quiet:
             typer.echo(render(checks))
-        raise typer.Exit(1 if failed else 0)
+        raise typer.Exit(exit_code(checks))

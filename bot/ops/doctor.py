@@ -265,6 +265,18 @@ async def run_checks(settings: Settings, *, live: bool = False) -> list[Check]:
     return checks
 
 
+#: Checks whose failure is a setting to fix (exit code 2, as for every command), not a problem found (1).
+SETTING_CHECKS = frozenset({"discord token"})
+
+
+def exit_code(checks: list[Check]) -> int:
+    """Return the doctor's exit code: 0 all in order, 2 a setting to fix, 1 any other problem found."""
+    failed = [c for c in checks if not c.ok]
+    if not failed:
+        return 0
+    return 2 if any(c.name in SETTING_CHECKS for c in failed) else 1
+
+
 def render(checks: list[Check]) -> str:
     """Return the checks as lines for a person, the problems last."""
     lines = []

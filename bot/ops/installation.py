@@ -10,7 +10,6 @@ from __future__ import annotations
 import secrets
 
 from sqlalchemy import delete, select, text
-from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -63,15 +62,23 @@ class Installation:
         return Owner(await self.id(), await self.address())
 
     async def address(self) -> str:
-        """Return where this database lives, as the database itself says: a SQLite file's path, or a PostgreSQL
-        server, database and schema (a copy elsewhere has another address; no password)."""
+        """Return which database this is, as the database itself says: a SQLite file's path, or a PostgreSQL
+        server's system identifier, the database's name and number and the schema. A copy (a restored dump, a
+        cloned file) has another; the same database reached by another host name does not. No password."""
         async with self.db.session() as session:
             if self.db.is_sqlite:
                 rows = (await session.execute(text("PRAGMA database_list"))).all()
-                return "sqlite:///" + next((str(r[2]) for r in rows if r[1] == "main"), "")
-            schema = await session.scalar(text("SELECT current_schema()"))
-        url = make_url(self.db.url)
-        return f"postgresql://{url.host or 'localhost'}:{url.port or 5432}/{url.database} (schema {schema})"
+                return "SQLite file " + next((str(r[2]) for r in rows if r[1] == "main"), "")
+            row = (
+                await session.execute(
+                    text(
+                        "SELECT (SELECT system_identifier FROM pg_control_system()), current_database(), "
+                        "(SELECT oid FROM pg_database WHERE datname = current_database()), current_schema()"
+                    )
+                )
+            ).one()
+        server, name, number, schema = row
+        return f"PostgreSQL database {name} (number {number}, schema {schema}) on server {server}"
 
     async def renew(self) -> str:
         """Give this database a new installation id (a copy's own); return it. Its vectors need a reindex."""

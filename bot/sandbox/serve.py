@@ -39,6 +39,10 @@ async def serve(settings: Settings, *, data_dir: Path, host: str, port: int, sam
                 )
             if sandbox.sample_task is not None:
                 _say("Importing the sample world in the background; watch #lore-library.")
+            _say(
+                f"The command line works on this sandbox's campaigns too: lorekeeper --data-dir {data_dir} "
+                "campaign list (or set LOREKEEPER_DATA_DIR)."
+            )
             _say("Press Ctrl-C to stop; everything is kept for next time.")
             await stop.wait()
             _say("Stopping the sandbox…")

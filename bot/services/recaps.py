@@ -9,9 +9,11 @@ recap is extractive: the same, without the summary.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.services.canon_service import CanonService
+from canon import campaigns
 from canon.campaigns import Campaign
 from canon.errors import Conflict, InvalidInput
 from canon.models import EvidenceKind
@@ -20,9 +22,10 @@ from canon.storage import Database
 from canon.wording import describe
 from memory import journal
 from memory.journal import CitedTurn, Recap
-from memory.scenes import SceneStatus, SpeakerKind, load_scene, scene_turns
+from memory.scenes import SceneStatus, SpeakerKind, Turn, load_scene, scene_turns
 
 if TYPE_CHECKING:  # the voice is passed in (it uses these services: no import cycle)
+    from bot.services.characters import CharacterDesk
     from bot.voice.service import VoiceService
 
 log = logging.getLogger(__name__)
@@ -35,9 +38,18 @@ _CITED_TEXT = 300
 class RecapService:
     """Write a completed scene's recap into the campaign journal, and read the last ones back."""
 
-    def __init__(self, db: Database, canon: CanonService, voice: VoiceService | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        canon: CanonService,
+        voice: VoiceService | None = None,
+        *,
+        characters: CharacterDesk | None = None,
+    ) -> None:
         self.db = db
         self.canon = canon
+        #: Whose character each player plays: "Who was there" names characters, with their players.
+        self.characters = characters
         self.voice = voice
 
     async def recap_scene(self, scene_id: int) -> Recap:
@@ -70,7 +82,7 @@ class RecapService:
             for n in cited_numbers[:_CITED_TURNS]
             if n in by_number and by_number[n].text.strip()
         ]
-        present = list(dict.fromkeys(t.author_name for t in turns if t.speaker != SpeakerKind.NARRATOR))
+        present = await self._present(scene.campaign_id, turns)
         recap = Recap(
             scene_id=scene.id,
             campaign_id=scene.campaign_id,
@@ -83,6 +95,25 @@ class RecapService:
             cited=tuple(cited),
         )
         return await self.db.run(lambda session: journal.save_recap(session, recap))
+
+    async def _present(self, campaign_id: int, turns: Sequence[Turn]) -> list[str]:
+        """Return who was there, in the order they first spoke: a player as the character they play, with
+        their own name after it ("Brann (Pat)"); the GM and the NPCs by their names; no narrator, no dice."""
+        spoke = {t.author_id: t.author_name for t in turns if t.speaker == SpeakerKind.PLAYER and t.author_id}
+        played: dict[int, str] = {}
+        if self.characters is not None and spoke:
+            async with self.db.session() as session:
+                campaign = await campaigns.get_campaign(session, campaign_id)
+            for member_id in spoke:
+                link = await self.characters.active(campaign, member_id)
+                if link is not None:
+                    played[member_id] = f"{link.character} ({link.member_name or spoke[member_id]})"
+        names = [
+            played.get(t.author_id or 0, t.author_name)
+            for t in turns
+            if t.speaker not in {SpeakerKind.NARRATOR, SpeakerKind.ROLL}
+        ]
+        return list(dict.fromkeys(names))
 
     async def _summary(self, scene_id: int) -> tuple[str | None, str]:
         """Return the language model's summary of the scene (None without one) and how the recap was made."""

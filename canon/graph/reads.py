@@ -149,12 +149,12 @@ class LineageReader:
         except (InvalidInput, ValueError):  # a block that no longer fits canon's eras: canon's alone
             return calendar_from(None, eras)
 
-    async def canon_eras(self) -> dict[str, tuple[str, int | None, int | None]]:
-        """Return the Era entities this viewer may see: (name, first year, last year) by key (an era's years
-        are its validity on the world's clock)."""
+    async def canon_eras(self) -> dict[str, tuple[Any, ...]]:
+        """Return the Era entities this viewer may see: (name, first year, last year, abbreviations) by key (an
+        era's years are its validity on the world's clock; its abbreviation a timeline's `abbreviation:`)."""
         rows = await self._entity_rows([EntityRow.__table__.c.type == "Era"], NOW)
         build = RowReader(EntityRow.__table__)
-        eras: dict[str, tuple[str, int | None, int | None]] = {}
+        eras: dict[str, tuple[Any, ...]] = {}
         for row in rows:
             if not row.key or row.retconned_at is not None:
                 continue
@@ -165,6 +165,13 @@ class LineageReader:
                 start // 10000 if start is not None else None,
                 end // 10000 if end is not None else None,
             )
+        if keys := {row.id: row.key for row in rows if row.key in eras and row.retconned_at is None}:
+            named = await self.statements(subject_ids=keys, predicates=("abbreviation",), with_evidence=False)
+            for fact in sorted(named, key=lambda f: f.id):
+                key = keys[fact.subject_id]
+                if fact.value and fact.value.strip():
+                    name, start, end, *more = eras[key]
+                    eras[key] = (name, start, end, (*(more[0] if more else ()), fact.value.strip()))
         return eras
 
     async def _aliases(self, ids: list[int], as_of: AsOf) -> dict[int, list[str]]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from memory import fulltext
 from memory.knowledge.glossary import expand
 
-__all__ = ["GENERIC", "KIND_LINE", "Question", "analyse"]
+__all__ = ["GENERIC", "KIND_LINE", "Question", "analyse", "describe"]
 
 #: Words of a question that ask, rather than say what about.
 GENERIC = frozenset(
@@ -176,3 +176,21 @@ def analyse(question: str, glossary: Mapping[str, str] | None = None) -> Questio
     else:
         kind = "general"
     return Question(text, expanded, kind, fields, subject, parts, used)
+
+
+def describe(question: Question) -> str:
+    """Return what a question asks, in a few plain lines (for a language model writing the answer)."""
+    lines = [f"Kind of question: {question.kind}."]
+    if question.fields:
+        asked = [
+            f if f != KIND_LINE else "what kind of thing it is (level, school, type)" for f in question.fields
+        ]
+        lines.append("It asks for: " + ", ".join(asked) + ".")
+    if question.parts:
+        lines.append("About each of: " + "; ".join(" ".join(p) for p in question.parts) + ".")
+    elif question.subject:
+        lines.append("About: " + " ".join(question.subject) + ".")
+    if question.glossary_used:
+        read = ", ".join(f"{term} as {meaning}" for term, meaning in question.glossary_used.items())
+        lines.append(f"The table's words read as the books': {read}.")
+    return "\n".join(lines)

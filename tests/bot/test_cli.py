@@ -144,3 +144,39 @@ def test_db_upgrade_creates_the_schema_in_the_configured_empty_database(
     again = lorekeeper_in_process(workdir, "db", "upgrade", **env)
     assert again.returncode == 0 and said in again.stdout
     assert asyncio.run(tables_and_versions(empty_db_target)) == (tables, versions)
+
+
+def test_version_data_dir_and_doctor_codes_in_a_real_process(workdir: Path) -> None:
+    """The conventions of a command line, as the console script answers them."""
+    version = lorekeeper(workdir, "--version")
+    assert version.returncode == 0 and version.stdout.startswith("lorekeeper 0."), version
+    # Another data folder (a sandbox's) by option, for every command: the campaigns written there.
+    sandbox = workdir / "data" / "sandbox"
+    assert lorekeeper(workdir, "--data-dir", str(sandbox), "db", "upgrade").returncode == 0
+    made = lorekeeper(workdir, "--data-dir", str(sandbox), "campaign", "create", "Valdorn")
+    assert made.returncode == 0, made.stderr
+    listed = lorekeeper(workdir, "campaign", "list", LOREKEEPER_DATA_DIR=str(sandbox))
+    assert listed.returncode == 0 and "Valdorn" in listed.stdout, listed
+    assert (sandbox / "lorekeeper.sqlite3").is_file() and not (
+        workdir / "data" / "lorekeeper.sqlite3"
+    ).exists()
+    # doctor: 2 for a setting to fix (one that does not load; a missing token when the bot must run), 1 for
+    # a problem found (a database not migrated), 0 when all is in order.
+    env = {"LOREKEEPER_DATA_DIR": str(sandbox)}
+    assert lorekeeper(workdir, "doctor", "--quiet", LOREKEEPER_LOG_LEVEL="LOUD", **env).returncode == 2
+    assert lorekeeper(workdir, "doctor", "--quiet", "--live", **env).returncode == 2
+    fresh = {"LOREKEEPER_DATA_DIR": str(workdir / "fresh"), "LOREKEEPER_DISCORD_TOKEN": TOKEN}
+    assert lorekeeper(workdir, "doctor", "--quiet", **fresh).returncode == 1
+    assert lorekeeper(workdir, "doctor", "--quiet", **env).returncode == 0
+
+
+def test_usage_lines_name_arguments_without_braces(workdir: Path) -> None:
+    for command in (["render", "tree"], ["canon", "add", "fact"], ["ingest"]):
+        shown = lorekeeper_in_process(workdir, *command, "--help")
+        usage = shown.stdout.splitlines()[0]
+        assert shown.returncode == 0
+        assert "{" not in usage and "}" not in usage, usage
+    assert (
+        "lorekeeper render tree [OPTIONS] NAME"
+        in lorekeeper_in_process(workdir, "render", "tree", "--help").stdout
+    )

@@ -90,6 +90,26 @@ async def test_the_model_answers_from_the_numbered_sources_citing_them(
         assert prompt.rfind(OPEN, 0, at) > prompt.rfind(CLOSE, 0, at)
 
 
+async def test_the_model_gets_what_the_question_asks_and_the_answer_found_without_it(
+    answers: tuple[LoreAnswers, int], stub: LLMStub
+) -> None:
+    service, campaign_id = answers
+    replies(stub, {"known": True, "answer": "King Aldric rules Westhaven. [1]", "cited": [1]})
+    await service.ask(campaign_id, "Who rules Westhaven?", viewer=Viewer.PLAYER)
+    (request,) = stub.requests
+    prompt = request["messages"][-1]["content"]
+    assert "What the question asks, as the program read it:" in prompt and "About: rules westhaven." in prompt
+    candidate = "King Aldric rules Westhaven from the Gull Throne, high above the harbour. [1]"
+    assert "An answer found without you" in prompt and candidate in prompt
+    for text in ("About: rules westhaven.", candidate):  # both framed as data, like the sources
+        at = prompt.index(text)
+        assert prompt.rfind(OPEN, 0, at) > prompt.rfind(CLOSE, 0, at)
+    # Given a candidate, a reply citing nothing is still not trusted.
+    replies(stub, {"known": True, "answer": "King Aldric rules Westhaven.", "cited": []})
+    uncited = await service.ask(campaign_id, "Who rules Westhaven?", viewer=Viewer.PLAYER)
+    assert uncited.reply is not None and uncited.reply.mode == AnswerMode.EXTRACTIVE
+
+
 async def test_nothing_known_is_said_plainly_and_a_reply_citing_nothing_is_not_trusted(
     answers: tuple[LoreAnswers, int], stub: LLMStub
 ) -> None:

@@ -50,8 +50,16 @@ async def test_a_played_evening_in_words(world: World) -> None:
     await world.restart()  # new members are announced at connect
 
     # Before the players arrive, the GM writes the world in words.
-    for name, kind in (("Corvan Marrow", "Person"), ("Ysolde Marrow", "Person"), ("Greyhaven", "Location")):
+    people = (
+        ("Corvan Marrow", "Person"),
+        ("Ysolde Marrow", "Person"),
+        ("Greyhaven", "Location"),
+        ("Brann", "PC"),
+    )
+    for name, kind in people:
         await emu.invoke(chan, gm, "canon add entity", **typed(name=name, type=kind))
+    given = await emu.invoke(chan, gm, "character set", **typed(name="Brann"), player=pat)  # Pat plays Brann
+    assert "Pat plays Brann now." in (given.content or ""), given.content
     await emu.invoke(
         chan,
         gm,
@@ -102,6 +110,7 @@ async def test_a_played_evening_in_words(world: World) -> None:
     assert decided[lantern.id].status == ProposalStatus.REJECTED and not decided[lantern.id].rationale_public
     recap = plain(embed_text(recaps_posted(world)[-1]["embeds"][0])).replace("**", "")
     assert "Fog on the quay" in recap and "Ysolde Marrow is an enemy of Corvan Marrow" in recap
+    assert "Who was there: Brann (Pat), Quinn, Robin" in recap, recap  # a character, with its player
 
     # After the session the GM retcons the title by its words, picked from the suggestions.
     choice = await suggested(world, "retcon", "fact", "corvan harbourmaster")

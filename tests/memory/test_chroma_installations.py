@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from sqlalchemy.engine import make_url
 
 from bot.app import Services, build_services
 from bot.ops.collections import check_collections, prune_collections, refusal
@@ -179,3 +180,28 @@ async def test_an_older_versions_collection_is_claimed_on_first_use(chroma_serve
 async def test_the_installation_id_is_made_once(db: Database) -> None:
     made = await Installation(db).id()
     assert len(made) == 12 and await Installation(db).id() == made
+
+
+async def test_a_database_reached_by_another_name_is_the_same_a_copy_is_not(
+    db_target: DatabaseTarget, tmp_path: Path
+) -> None:
+    db = db_target.open()
+    try:
+        address = await Installation(db).address()
+    finally:
+        await db.dispose()
+    if db_target.is_sqlite:
+        copy = tmp_path / "copy.sqlite3"
+        shutil.copy(make_url(db_target.url).database or "", copy)
+        other = Database.from_url(f"sqlite+aiosqlite:///{copy}")
+    else:  # the same server and database by another host name
+        url = make_url(db_target.url)
+        assert url.host == "127.0.0.1"
+        other = Database.from_url(
+            url.set(host="localhost").render_as_string(hide_password=False), search_path=db_target.search_path
+        )
+    try:
+        same = await Installation(other).address() == address
+    finally:
+        await other.dispose()
+    assert same is (not db_target.is_sqlite), address

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.sandbox.sample import FILES
+from tests.e2e.jargon import jargon_in
 from tests.sandbox.browser import Page, require_browser, sandbox_process
 
 pytestmark = pytest.mark.slow
@@ -85,11 +86,20 @@ def test_a_scene_played_to_canon_in_the_browser(page: Page) -> None:
     page.until(lambda: "Only the GM can do that" in page.text(), "Pat is told only the GM decides")
     assert "pending" in page.message_with("Canon review").text
 
-    # The GM accepts the proposal with its button and commits.
+    # The GM opens the proposal in the Edit form: its optional attribute list has nothing chosen, and the
+    # form submitted as it was shown accepts the proposal as it was (it once became a "description").
     page.be("Gwen")
     assert "Only the GM can do that" not in page.text()  # Pat's refusal was Pat's alone
-    page.click_button("Canon review", "Accept #1")
+    page.click_button("Canon review", "Edit #1")
+    page.until(lambda: page.driver.find_element("id", "modal").is_displayed(), "the Edit form opens")
+    pick = page.driver.find_element("id", "modal-lk:edit:attribute_pick")
+    assert pick.get_attribute("value") == "", "the form chose an attribute for the GM"
+    page.driver.find_element("css selector", "#modal .modal-submit").click()
+    page.until(
+        lambda: "accepted as it was" in page.text(), "the untouched form accepts the proposal as it was"
+    )
     page.until(lambda: "accepted" in page.message_with("Canon review").text, "the proposal is accepted")
+    assert "Corin Vale's debt: owes Brannoc forty silver" in page.message_with("Canon review").text
     page.click_button("Canon review", "Commit")
     page.until(lambda: "Canon committed" in page.text(), "the scene is committed")
     assert "#1 Corin Vale's debt: owes Brannoc forty silver" in page.message_with("Canon committed").text
@@ -119,6 +129,12 @@ def test_a_scene_played_to_canon_in_the_browser(page: Page) -> None:
     assert SECRET[1] in page.message_with("Ilsa Marrow (Person)").text
     page.be("Pat")
     _assert_player_sees_no_secret(page)
+    # Nobody reads the program's words, the GM included: every channel as each of them sees it, rendered.
+    for who in ("Pat", "Gwen"):
+        page.be(who)
+        for channel in ("general", "lore-library", "the-gilded-eel"):
+            page.open_channel(channel)
+            assert not jargon_in(page.text()), f"{who} reads jargon in #{channel}: {jargon_in(page.text())}"
 
 
 def _propose_with_autocomplete(page: Page) -> None:

@@ -65,6 +65,7 @@ class Era(Entry):
 
     era: EraId
     name: Name | None = None
+    abbreviation: Text | None = None
     parent_era: EraRef | None = None
     start: Year | None = None
     end: Year | None = None
@@ -117,6 +118,7 @@ def normalise(n: Normaliser, document: TimelineFile) -> None:
         attributes: dict[str, JsonValue] = {
             "start": era.start,
             "end": era.end,
+            "abbreviation": era.abbreviation,  # what the table types for it: "363 TA" (the campaign calendar)
             "description": era.description,
         }
         n.define(

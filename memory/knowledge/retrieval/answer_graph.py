@@ -15,12 +15,12 @@ from collections.abc import Sequence
 
 from canon.wording import relation_sentence
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_canon import kind_answer, who_answer
 from memory.knowledge.retrieval.answer_words import (
     RELATION_WORDS,
     fold_words,
     has_word,
     key_words,
-    sentences,
 )
 
 __all__ = ["graph_answer"]
@@ -147,14 +147,16 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
         return relation
     if any(w in RELATION_WORDS for w in fold_words(question)):
         return None  # a relation the graph does not hold: the passages may still say it
+    kind = kind_answer(question, facts)
+    if kind is not None:
+        return kind
     attribute = _fact_answer(question, facts)
     if attribute is not None:
         return attribute
     for number, fact in enumerate(facts, 1):
         if not _about_entity_only(question, fact):
             continue
-        said = [s for s in sentences(fact.description or "")[:2]] or fact.facts[:2]
-        if said:
-            body = " ".join(s if s.endswith((".", "!", "?", "…")) else s + "." for s in said)
-            return f"{fact.entity_name}: {body} [{number}]", number
+        said = who_answer(fact, number)
+        if said is not None:
+            return said, number
     return None
