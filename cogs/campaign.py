@@ -25,7 +25,7 @@ from bot.client.client import Lorekeeper
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
 from cogs import campaign_embeds, canon_cards
-from cogs.canon_options import viewer_of
+from cogs.canon_options import date_choices, viewer_of
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, require_gm
 from cogs.embeds import clip
 from cogs.places import campaign_here, place_of
@@ -178,8 +178,9 @@ class CampaignCommands(commands.Cog):
     @app_commands.describe(
         name="The branch's name",
         at_scene="Fork right after this scene (default: now)",
-        at_date="Fork at this in-world date: later-dated canon is left out",
+        at_date="Fork at this in-world date (year 363 of the Third Age): later-dated canon is left out",
     )
+    @app_commands.autocomplete(at_date=date_choices)
     @gm_only()
     async def fork(
         self,
