@@ -295,7 +295,7 @@ class CampaignCommands(commands.Cog):
         await replies.think(interaction)
         actor = actor_of(interaction, self.services.settings.gm_role)
         promotion = await self.services.branches.promote(branch, fact, actor)
-        review = await self.services.canon.review(
+        review = await self.services.reviews.review(
             None, campaign_id=promotion.parent.id, batch=promotion.batch
         )
         await canon_cards.post_review(interaction, review, private=True)

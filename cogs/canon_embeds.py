@@ -24,7 +24,8 @@ from collections.abc import Collection, Iterable, Sequence
 import discord
 
 from bot.client.limits import fit_lines
-from bot.services.canon_service import RetconResult, Review
+from bot.services.canon_admin import RetconResult
+from bot.services.review import Review
 from canon.continuity import Finding, Side
 from canon.gate import CommitResult
 from canon.models import (

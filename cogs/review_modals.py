@@ -233,7 +233,7 @@ async def open_edit(interaction: discord.Interaction, proposal: Proposal, about:
     if isinstance(proposal.content, FactContent):
         ref = proposal.content.subject
         subject = f"#{ref.entity_id}" if ref.entity_id is not None else ref.name
-        attributes = await services.canon.attribute_names(campaign, "", viewer=Viewer.GM, subject=subject)
+        attributes = await services.queries.attribute_names(campaign, "", viewer=Viewer.GM, subject=subject)
     await interaction.response.send_modal(
         EditModal(proposal, about=about, attributes=attributes, words=words)
     )

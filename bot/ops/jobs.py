@@ -159,7 +159,7 @@ async def continuity_job() -> None:
             if settings.gm_channel_id is None:
                 log.info("nightly check skipped: no GM channel set (/server gm-channel)")
                 continue
-            _, new = await services.canon.check(campaign)
+            _, new = await services.queries.check(campaign)
             if not new:
                 continue
             lines = [f"🧭 Nightly continuity check of “{campaign.name}”: {len(new)} new conflict(s)."]

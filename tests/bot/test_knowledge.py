@@ -12,8 +12,8 @@ import asyncio
 
 import pytest
 
-from bot.services.canon_access import CanonAccess
-from bot.services.canon_service import CanonService, parse_as_of
+from bot.app import build_canon
+from bot.services.canon_queries import parse_as_of
 from bot.services.characters import CharacterDesk, Member
 from bot.services.directory import Directory
 from bot.services.knowledge import KnowledgeDesk
@@ -34,9 +34,9 @@ class Table:
     """A campaign with Sable (Pat), Brann (Quinn), Rio playing nothing, and secrets."""
 
     def __init__(self, db: Database, campaign: Campaign) -> None:
-        self.canon = CanonService(db, SceneService(db), access=CanonAccess())
-        self.characters = CharacterDesk(self.canon)
-        self.desk = KnowledgeDesk(self.canon, SceneService(db))
+        self.canon = build_canon(db, SceneService(db))
+        self.characters = CharacterDesk(db, self.canon.access)
+        self.desk = KnowledgeDesk(db, self.canon.access, self.canon.queries, SceneService(db))
         self.campaign = campaign
         self.facts: dict[str, int] = {}
 
@@ -44,20 +44,20 @@ class Table:
         content = EntityContent(
             name=name, entity_type=kind, visibility=HIDDEN if hidden else Visibility.PUBLIC
         )
-        await self.canon.add_direct(self.campaign, content, GM, command="/canon add")
+        await self.canon.canon.add_direct(self.campaign, content, GM, command="/canon add")
 
     async def fact(self, subject: str, attribute: str, value: str, *, when: str | None = None) -> int:
         content = FactContent(
             subject=Ref(name=subject), attribute=attribute, value=value, when=when, visibility=HIDDEN
         )
-        result = await self.canon.add_direct(self.campaign, content, GM, command="/canon add")
+        result = await self.canon.canon.add_direct(self.campaign, content, GM, command="/canon add")
         self.facts[value] = result.statement_ids[0]
         return result.statement_ids[0]
 
     async def card(self, name: str, member: Member | None, *, at: str | None = None) -> str:
         lens = await self.desk.lens(self.campaign, member.id) if member else None
         as_of = parse_as_of(at_date=at) if at else parse_as_of()
-        card, _ = await self.canon.worded_card(
+        card, _ = await self.canon.queries.worded_card(
             self.campaign, name, viewer=Viewer.PLAYER, as_of=as_of, knowing=lens
         )
         return " | ".join(
@@ -103,7 +103,7 @@ async def test_each_player_sees_what_their_character_knows_from_when_they_learne
     assert "a spy" in await table.card("The Duke", PAT, at="313")
     # The GM's "as Brann sees it" is Brann's player's view.
     as_brann = await table.desk.lens_of(c, "Brann")
-    card, _ = await table.canon.worded_card(c, "The Duke", viewer=Viewer.PLAYER, knowing=as_brann)
+    card, _ = await table.canon.queries.worded_card(c, "The Duke", viewer=Viewer.PLAYER, knowing=as_brann)
     assert [v.statement.value for v in card.facts] == ["ten thousand crowns"]
 
 
@@ -133,15 +133,15 @@ async def test_a_gm_only_entitys_fact_brings_its_name_and_nothing_else(table: Ta
     with pytest.raises(NotFound) as hidden:
         await table.card("Vell", QUINN)
     assert str(hidden.value) == str(unknown.value)
-    names = await table.canon.autocomplete(
+    names = await table.canon.queries.autocomplete(
         c, "Ve", viewer=Viewer.PLAYER, knowing=await table.desk.lens(c, PAT.id)
     )
-    assert "Vell" in [n for _, n in names]
-    names = await table.canon.autocomplete(
+    assert "Vell" in [n.name for n in names]
+    names = await table.canon.queries.autocomplete(
         c, "Ve", viewer=Viewer.PLAYER, knowing=await table.desk.lens(c, QUINN.id)
     )
-    assert "Vell" not in [n for _, n in names]
-    directory = Directory(table.canon)
+    assert "Vell" not in [n.name for n in names]
+    directory = Directory(table.canon.canon.db, table.canon.access)
     pat_list = await directory.page(
         c, Viewer.PLAYER, kind=None, text=None, knowing=await table.desk.lens(c, PAT.id)
     )

@@ -459,7 +459,7 @@ def test_a_snippet_reads_as_one_line_with_its_headings_and_without_the_ones_alre
 
 
 def test_a_batch_card_pages_and_rebuilds_its_buttons_from_their_custom_ids() -> None:
-    from bot.services.canon_service import Review
+    from bot.services.review import Review
     from canon.proposals import ProposalStatus
     from cogs.canon_views import BatchButton, card_content
     from tests.cogs.test_canon_embeds import proposal

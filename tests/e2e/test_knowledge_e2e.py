@@ -55,6 +55,21 @@ async def test_three_players_see_only_what_their_characters_know(world: World) -
     assert "a spy" in sable and "crowns" not in sable, sable
     assert "crowns" in brann and "a spy" not in brann, brann
     assert "a spy" not in ash and "crowns" not in ash, ash
+    # The same /lore question: each answer holds only what the asker's character knows.
+    answers = []
+    for player in (world.pat, world.quinn, rio, gm):
+        said = []
+        for question in ("What is the Duke's secret?", "What is the Duke's debt?"):
+            reply = await emu.invoke(chan, player, "lore ask", question=question)
+            assert reply.ephemeral
+            said.append(embed_text(reply.embeds[0]))
+        answers.append("\n".join(said))
+    # Who does not know the secret reads what anyone reads of a thing canon does not hold, word for word.
+    assert answers[1].split("\n")[:2] == answers[2].split("\n")[:2], answers[1:3]
+    assert "a spy" in answers[3] and "crowns" in answers[3]
+    assert "a spy" in answers[0] and "crowns" not in answers[0], answers[0]
+    assert "crowns" in answers[1] and "a spy" not in answers[1], answers[1]
+    assert "a spy" not in answers[2] and "crowns" not in answers[2], answers[2]
     # The GM's "as Sable sees it" is Sable's player's card.
     as_sable = await card_of(world, gm, "The Duke", as_character="Sable")
     assert "a spy" in as_sable and "crowns" not in as_sable and "#" not in as_sable, as_sable

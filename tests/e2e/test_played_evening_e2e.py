@@ -138,6 +138,6 @@ async def test_a_played_evening_in_words(world: World) -> None:
     check = await emu.invoke(chan, gm, "canon check")
     assert check.ephemeral and check.embeds
     campaign = await world.bot.services.campaigns.for_guild(world.guild.id, world.guild.name)
-    ysolde = await world.bot.services.canon.card(campaign, "Ysolde Marrow", viewer=Viewer.PLAYER)
+    ysolde = await world.bot.services.queries.card(campaign, "Ysolde Marrow", viewer=Viewer.PLAYER)
     assert [(v.statement.predicate, v.statement.value) for v in ysolde.facts] == [("eye_colour", "grey")]
     assert live(world, card)["embeds"]  # the card stays, closed; the fixture scans every version of it
