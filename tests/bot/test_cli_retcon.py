@@ -79,7 +79,9 @@ def test_words_that_fit_several_facts_list_them_and_retcon_nothing(cli: CliRunne
     assert [level for _, level in timeline(cli, "Corvan Marrow")] == ["canon", "canon"]
 
 
-@pytest.mark.parametrize("typed", ["Aldric the Bold", "fact 999", "   ", "the moon is cheese " * 20, "fact ９９９"])
+@pytest.mark.parametrize(
+    "typed", ["Aldric the Bold", "fact 999", "   ", "the moon is cheese " * 20, "fact ９９９"]
+)
 def test_words_that_fit_no_fact_say_so_and_retcon_nothing(cli: CliRunner, typed: str) -> None:
     run(cli, "canon", "add", "entity", "Corvan Marrow", "NPC")
     run(cli, "canon", "add", "fact", "Corvan Marrow", "title", "Harbourmaster")
