@@ -159,3 +159,7 @@ def test_a_yes_no_question_about_a_field_is_answered_yes_or_no_first() -> None:
     assert answer.text == "Yes: Ring of Warmth is a ring, uncommon (requires attunement). [2]"
     answer = reply(analyse("is haste concentration?"), [], [haste])
     assert answer.text == "Yes: Haste's duration is Concentration, up to 1 minute. [1]"
+
+    # A yes/no question naming a field in the book's own words (no field phrase of the table's) is answered too.
+    answer = reply(analyse("does the owlbear have keen sight and smell?"), [], [OWLBEAR])
+    assert answer.known and answer.text.startswith("Owlbear's Keen Sight and Smell:")

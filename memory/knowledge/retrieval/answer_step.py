@@ -35,7 +35,7 @@ _YES_WORDS = ("attunement", "concentration")
 
 def _yes_no(question: Question, hits: Sequence[FieldHit]) -> str | None:
     """Return "Yes" or "No" for a yes/no question asking whether a field says something, or None."""
-    if not question.yes_no or len(hits) != 1:
+    if not question.yes_no or not question.fields or len(hits) != 1:
         return None
     asked = question.asked_by.get(question.fields[0], "")
     word = next((w for w in _YES_WORDS if w in asked), None)
