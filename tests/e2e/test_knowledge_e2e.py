@@ -112,3 +112,29 @@ async def test_a_reveal_during_a_scene_reaches_those_present_and_is_undone(world
     assert (await card_of(world, world.pat, "Vell")).replace("Vell", "Zzyx") == unknown
     history = embed_text((await emu.invoke(chan, gm, "canon known", character="Sable")).embeds[0])
     assert "undone by Gina" in history, history
+
+
+async def test_a_belief_is_shown_as_a_belief_then_exposed(world: World) -> None:
+    emu, chan, gm = world.emu, world.channel, world.gm
+    await gm_adds(world, "entity", name="Sable", type="PC")
+    await gm_adds(world, "entity", name="The Duke", type="NPC")
+    await emu.invoke(chan, gm, "character set", name="Sable", player=world.pat)
+    options = {"character": "Sable", "about": "The Duke", "attribute": "treasure", "value": "in the well"}
+    refused = await emu.invoke(chan, world.pat, "belief add", source="me", **options)
+    assert refused.ephemeral and "Only the GM" in (refused.content or "")
+    kept = await emu.invoke(chan, gm, "belief add", source="a drunk at the inn", **options)
+    number = re.search(r"\(belief (\d+)\)", embed_text(kept.embeds[0]))
+    assert number, embed_text(kept.embeds[0])
+    mine = embed_text((await emu.invoke(chan, world.pat, "belief list")).embeds[0])
+    assert "Sable believes The Duke's treasure: in the well (heard from a drunk at the inn). A belief" in mine
+    assert "in the well" not in await card_of(world, world.pat, "The Duke")  # never shown as canon
+    assert "in the well" not in await card_of(world, gm, "The Duke")
+    refused = await emu.invoke(chan, world.pat, "belief expose", belief=int(number.group(1)))
+    assert refused.ephemeral and "Only the GM" in (refused.content or "")
+    await emu.invoke(chan, gm, "belief expose", belief=int(number.group(1)))
+    mine = embed_text((await emu.invoke(chan, world.pat, "belief list")).embeds[0])
+    assert (
+        "Sable believed The Duke's treasure: in the well (heard from a drunk at the inn), and it is false."
+        in mine
+    )
+    assert "(belief" not in mine  # the GM's handles are the GM's
