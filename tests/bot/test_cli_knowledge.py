@@ -46,9 +46,7 @@ async def give(target: DatabaseTarget, character: str) -> None:
         await db.dispose()
 
 
-def test_reveal_known_and_unreveal_from_the_command_line(
-    cli: CliRunner, cli_env: DatabaseTarget
-) -> None:
+def test_reveal_known_and_unreveal_from_the_command_line(cli: CliRunner, cli_env: DatabaseTarget) -> None:
     run(cli, "canon", "add", "entity", "Sable", "PC")
     run(cli, "canon", "add", "entity", "The Duke", "NPC")
     run(cli, "canon", "add", "fact", "The Duke", "secret", "a spy", "--gm-only")
