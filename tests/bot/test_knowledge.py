@@ -273,3 +273,24 @@ async def test_an_exposed_belief_reads_false_and_a_confirmed_one_is_known_canon(
     assert "horse=Grey" in await table.card("The Duke", PAT) and "Grey" not in await table.card(
         "The Duke", QUINN
     )
+
+
+async def test_a_family_tree_shows_a_secret_child_only_to_the_character_who_knows(table: Table) -> None:
+    from canon.proposals import RelationshipContent
+    from canon.render import family_tree_of
+
+    c = table.campaign
+    await table.entity("Little Vell", "NPC")
+    content = RelationshipContent(
+        subject=Ref(name="The Duke"), relation="PARENT_OF", object=Ref(name="Little Vell"), visibility=HIDDEN
+    )
+    result = await table.canon.canon.add_direct(c, content, GM, command="/canon add")
+    await table.desk.reveal(c, GM, to="Brann", reason="a midwife", fact=result.statement_ids[0])
+    seen = {}
+    for member in (PAT, QUINN):
+        async with table.canon.canon.db.session() as session:
+            lens = await table.desk.lens(c, member.id)
+            reader = await table.canon.access.reader(session, c, Viewer.PLAYER, lens)
+            tree = await family_tree_of(reader, "The Duke")
+        seen[member.name] = {p.name for p in tree.people}
+    assert "Little Vell" in seen["Quinn"] and "Little Vell" not in seen["Pat"], seen

@@ -70,6 +70,11 @@ async def test_three_players_see_only_what_their_characters_know(world: World) -
     assert "a spy" in answers[0] and "crowns" not in answers[0], answers[0]
     assert "crowns" in answers[1] and "a spy" not in answers[1], answers[1]
     assert "a spy" not in answers[2] and "crowns" not in answers[2], answers[2]
+    timelines = []
+    for player in (world.pat, world.quinn):
+        reply = await emu.invoke(chan, player, "canon timeline", name="The Duke")
+        timelines.append(embed_text(reply.embeds[0]))
+    assert "a spy" in timelines[0] and "a spy" not in timelines[1], timelines
     # The GM's "as Sable sees it" is Sable's player's card.
     as_sable = await card_of(world, gm, "The Duke", as_character="Sable")
     assert "a spy" in as_sable and "crowns" not in as_sable and "#" not in as_sable, as_sable
