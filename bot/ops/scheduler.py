@@ -44,8 +44,8 @@ from config.settings import Settings
 if TYPE_CHECKING:
     from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-    from bot.ops.ports import OpsServices
     from bot.ops.operations import OperationsService, ScheduledSession
+    from bot.ops.ports import OpsServices
 
 log = logging.getLogger(__name__)
 
