@@ -24,6 +24,7 @@ from bot.client import limits, replies
 from bot.client.client import Lorekeeper
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
+from canon.wording.dates import PLAIN_CALENDAR
 from cogs import campaign_embeds, canon_cards
 from cogs.canon_options import date_choices, viewer_of
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, require_gm
@@ -195,8 +196,9 @@ class CampaignCommands(commands.Cog):
         branch = await self.services.branches.fork(
             parent, name, at_scene=at_scene, at_date=at_date, actor=actor
         )
+        words = (await self.services.calendars.calendar(parent)).words() if at_date else PLAIN_CALENDAR
         await interaction.response.send_message(
-            embed=campaign_embeds.forked_embed(branch, parent), allowed_mentions=NONE
+            embed=campaign_embeds.forked_embed(branch, parent, words), allowed_mentions=NONE
         )
 
     @campaign.command(

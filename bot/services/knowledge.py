@@ -70,15 +70,13 @@ class KnowledgeDesk:
             active = next((r for r in played if r.active), None)
             if active is None:
                 return None
-            reader = await self.access.reader(session, campaign, Viewer.GM)
-            (entity,) = (await reader.entities([active.entity_id], include_retconned=True)).values()
-            return await learned.knowing(session, campaign.id, [entity.id], [entity.name])
+            return await learned.knowing(session, campaign.id, [active.entity_id])
 
     async def lens_of(self, campaign: Campaign, character: str) -> Knowing:
         """Return what a named character knows (the GM's "as <character>" view)."""
         async with self.db.session() as session:
             entity = await self._character(session, campaign, character)
-            return await learned.knowing(session, campaign.id, [entity.id], [entity.name])
+            return await learned.knowing(session, campaign.id, [entity.id])
 
     async def _character(self, session: AsyncSession, campaign: Campaign, name: str) -> Entity:
         reader = await self.access.reader(session, campaign, Viewer.GM)

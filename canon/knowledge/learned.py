@@ -48,9 +48,7 @@ def reveal_of(row: KnowledgeRow) -> Reveal:
     return Reveal.model_validate(row, from_attributes=True)
 
 
-async def knowing(
-    session: AsyncSession, campaign_id: int, character_ids: Sequence[int], names: Sequence[str]
-) -> Knowing:
+async def knowing(session: AsyncSession, campaign_id: int, character_ids: Sequence[int]) -> Knowing:
     """Return the lens of these characters: what each (and the party) learned, undone reveals included (an
     as-believed-at view needs them), a statement's ends with it."""
     who = [KnowledgeRow.character_id.is_(None)]
@@ -85,7 +83,7 @@ async def knowing(
         )
         for r in (await session.execute(query)).all()
     )
-    return Knowing(characters=tuple(names), learned=learned)
+    return Knowing(characters=tuple(character_ids), learned=learned)
 
 
 async def add_reveals(

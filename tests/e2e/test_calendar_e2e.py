@@ -117,6 +117,13 @@ async def test_a_timelines_era_abbreviation_is_part_of_the_calendar(world: World
     assert beyond.ephemeral and beyond.content == (
         "Year 700 is in none of this campaign's eras. This campaign's era is the Third Age (TA, years 1–600)."
     ), beyond.content
+    gm = world.gm
+    typo = await emu.invoke(chan, gm, "campaign fork", name="What if", at_date="Thrid Age 400")
+    assert typo.ephemeral and "Did you mean “year 400 of the Third Age”?" in (typo.content or ""), (
+        typo.content
+    )
+    forked = await emu.invoke(chan, gm, "campaign fork", name="What if", at_date="400 TA")
+    assert "its world up to year 400 of the Third Age" in embed_text(forked.embeds[0]), forked.embeds
 
 
 async def test_the_edit_form_shows_dates_in_words_and_reads_them_back(world: World) -> None:
