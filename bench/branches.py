@@ -24,10 +24,9 @@ from typing import Any
 
 from bench.canon import GM, ms, service_campaign
 from bench.canon_data import generate
+from bot.app import build_canon
 from bot.schema import database
 from bot.services.branches import BranchService
-from bot.services.canon_access import CanonAccess
-from bot.services.canon_service import CanonService
 from canon.errors import NotFound
 from canon.models import AsOf, Viewer
 from canon.proposals import FactContent, Ref
@@ -76,8 +75,8 @@ async def run(tmp: Path, entities: int, statements: int, queries: int, repeat: i
     generated = generate(path, entities=entities, statements=statements)
     add_scenes(path, generated.campaign_id, max(SCENES, generated.scenes))
     db = Database.from_url(f"sqlite+aiosqlite:///{path}")
-    canon = CanonService(db, SceneService(db), access=CanonAccess())
-    branches = BranchService(db, canon)
+    canon = build_canon(db, SceneService(db))
+    branches = BranchService(db, canon.access, canon.proposals, canon.reviews)
     root = await service_campaign(db, "Big")
     names = (generated.sample_names * (queries // max(1, len(generated.sample_names)) + 1))[:queries]
 
@@ -90,7 +89,7 @@ async def run(tmp: Path, entities: int, statements: int, queries: int, repeat: i
     for level, branch in enumerate(chain, 1):  # each level writes some canon of its own
         for name in names[:20]:
             content = FactContent(subject=Ref(name=name), attribute="branch_note", value=f"level {level}")
-            await canon.add_direct(branch, content, GM, command="bench")
+            await canon.canon.add_direct(branch, content, GM, command="bench")
     deepest = chain[-1]
     points = [AsOf(scene=150), AsOf(world="year 1200", world_key=1200 * 10000), AsOf()]
 
@@ -98,7 +97,7 @@ async def run(tmp: Path, entities: int, statements: int, queries: int, repeat: i
         began = time.perf_counter()
         # An event of a later scene does not exist yet at the as-of point: still a query.
         with contextlib.suppress(NotFound):
-            await canon.card(campaign, name, viewer=Viewer.GM, as_of=point)
+            await canon.queries.card(campaign, name, viewer=Viewer.GM, as_of=point)
         return time.perf_counter() - began
 
     for name in names[:20]:  # warm both: caches, the lineage, SQLite's pages
@@ -116,8 +115,8 @@ async def run(tmp: Path, entities: int, statements: int, queries: int, repeat: i
         branch_times.append(best[deepest.id])
     same = 0
     for name in names[:30]:  # the branch reads the same inherited canon as the root (plus its notes)
-        a = await canon.card(root, name, viewer=Viewer.GM)
-        b = await canon.card(deepest, name, viewer=Viewer.GM)
+        a = await canon.queries.card(root, name, viewer=Viewer.GM)
+        b = await canon.queries.card(deepest, name, viewer=Viewer.GM)
         same += {v.statement.id for v in a.facts} <= {v.statement.id for v in b.facts}
     await db.dispose()
     root_p95, branch_p95 = ms(root_times, 95), ms(branch_times, 95)

@@ -24,9 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.canon_data import Generated, generate
+from bot.app import build_canon
 from bot.schema import database
-from bot.services.canon_access import CanonAccess
-from bot.services.canon_service import CanonService
 from canon import campaigns
 from canon.errors import NotFound
 from canon.gate import Draft
@@ -53,9 +52,9 @@ async def commit_500(tmp: Path) -> dict[str, Any]:
     generated = generate(path, entities=2_000, statements=20_000, campaign="Commit")
     npcs, places = generated.names_by_type["NPC"], generated.names_by_type["Location"]
     db = Database.from_url(f"sqlite+aiosqlite:///{path}")
-    service = CanonService(db, SceneService(db), access=CanonAccess())
+    service = build_canon(db, SceneService(db))
     campaign = await service_campaign(db, "Commit")
-    scene = await service.scenes.start_scene(
+    scene = await service.canon.scenes.start_scene(
         campaign_id=campaign.id, guild_id=None, channel_id=1, title="Big scene", location=None, actor=GM
     )
     evidence = [Evidence(kind=EvidenceKind.TURNS, scene_id=scene.id, turn_from=1, turn_to=3)]
@@ -82,8 +81,8 @@ async def commit_500(tmp: Path) -> dict[str, Any]:
         )
 
     async def store(session: Any) -> None:
-        reader = await service.reader(session, campaign, Viewer.GM)
-        gate = service.gate_for(campaign)
+        reader = await service.access.reader(session, campaign, Viewer.GM)
+        gate = service.access.gate_for(campaign)
         for content in contents:
             await gate.propose(
                 session,
@@ -93,9 +92,9 @@ async def commit_500(tmp: Path) -> dict[str, Any]:
             )
 
     await db.run(store)
-    await service.scenes.end_scene(1, complete=False)
+    await service.canon.scenes.end_scene(1, complete=False)
     began = time.perf_counter()
-    result = (await service.commit_scene(scene.id, GM)).result
+    result = (await service.canon.commit_scene(scene.id, GM)).result
     elapsed = time.perf_counter() - began
     await db.dispose()
     return {"proposals": len(result.accepted), "seconds": round(elapsed, 3), "findings": len(result.findings)}
@@ -139,7 +138,7 @@ async def big_graph(tmp: Path, entities: int, statements: int, queries: int) -> 
     generated = generate(path, entities=entities, statements=statements)
     generate_seconds = time.perf_counter() - began
     db = Database.from_url(f"sqlite+aiosqlite:///{path}")
-    service = CanonService(db, SceneService(db), access=CanonAccess())
+    service = build_canon(db, SceneService(db))
     campaign = await service_campaign(db, "Big")
     # One query in five names its entity by an alias.
     pool = generated.sample_names[: len(generated.sample_aliases) * 4] + generated.sample_aliases
@@ -151,13 +150,13 @@ async def big_graph(tmp: Path, entities: int, statements: int, queries: int) -> 
     for name, point in zip(names, points, strict=True):
         began = time.perf_counter()
         try:
-            await service.card(campaign, name, viewer=Viewer.GM, as_of=point)
+            await service.queries.card(campaign, name, viewer=Viewer.GM, as_of=point)
         except NotFound:  # the entity does not exist yet at that point: not an answer, so not timed
             not_found += 1
             continue
         timings.append(time.perf_counter() - began)
     began = time.perf_counter()
-    findings, _ = await service.check(campaign)
+    findings, _ = await service.queries.check(campaign)
     check_seconds = time.perf_counter() - began
     await db.dispose()
     kinds = Counter(f.kind.value for f in findings)

@@ -37,11 +37,11 @@ from urllib.parse import urlsplit
 from rapidfuzz import fuzz
 
 from bench.extraction_scenes import SCENES
+from bot.app import build_canon
 from bot.llm.client import InMemoryTokenLedger, LLMClient
 from bot.llm.openai_compatible import OpenAICompatibleLLM
 from bot.schema import database
 from bot.services.canon_access import CanonAccess
-from bot.services.canon_service import CanonService
 from bot.voice.extraction import (
     Candidate,
     ExtractionReport,
@@ -101,7 +101,7 @@ class CanonWorld:
 
     def __init__(self, directory: str, ontology: Ontology) -> None:
         self.db = Database.from_url(f"sqlite+aiosqlite:///{directory}/extraction.sqlite3")
-        self.canon = CanonService(self.db, SceneService(self.db), access=CanonAccess(ontology))
+        self.canon = build_canon(self.db, SceneService(self.db), access=CanonAccess(ontology))
         self.ontology = ontology
 
     async def open(self) -> None:
@@ -120,7 +120,7 @@ class CanonWorld:
             for name, entity_type, aliases in scene["known"]
         ]
         for content in [*contents, *gold_contents(scene, self.ontology, "canon")]:
-            await self.canon.add_direct(campaign, content, self.GM, command="bench")
+            await self.canon.canon.add_direct(campaign, content, self.GM, command="bench")
         return campaign
 
     async def new_only(
@@ -128,7 +128,7 @@ class CanonWorld:
     ) -> list[Candidate]:
         """Return the candidates canon does not already hold (the production check)."""
         async with self.db.session() as session:
-            reader = await self.canon.reader(session, campaign, Viewer.GM)
+            reader = await self.canon.access.reader(session, campaign, Viewer.GM)
             return await without_canon(reader, candidates, report)
 
 

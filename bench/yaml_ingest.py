@@ -114,9 +114,8 @@ def dialogue_text(lines: int = 1000, *, seed: int = 37) -> str:
 
 async def dialogue(tmp: Path, repeat: int, lines: int = 1000) -> dict[str, Any]:
     """Time a dialogue of `lines` lines: parsing alone, then importing it into a scene (no LLM: it completes)."""
-    from bot.services.canon_access import CanonAccess
-    from bot.services.canon_service import CanonService
-    from bot.voice.dialogue_import import DialogueImportService
+    from bot.app import build_canon
+    from bot.services.dialogue_import import DialogueImportService
     from memory.dialogue import parse_dialogue
     from memory.scenes import Actor, SceneService
     from memory.turn_log import TurnLog
@@ -129,10 +128,10 @@ async def dialogue(tmp: Path, repeat: int, lines: int = 1000) -> dict[str, Any]:
         scenes = SceneService(db)
         turns = TurnLog(db)
         turns.start()
-        canon = CanonService(db, scenes, access=CanonAccess())
+        canon = build_canon(db, scenes)
         for name in ("Mira", "Aldric", "Orsolya"):
             await db.run(functools.partial(_npc, campaign_id=campaign.id, name=name))
-        service = DialogueImportService(scenes, turns, canon)
+        service = DialogueImportService(scenes, turns, canon.canon, canon.access)
         cpu = time.process_time()
         started = time.perf_counter()
         done = await service.import_dialogue(

@@ -24,10 +24,14 @@ if TYPE_CHECKING:
     from bot.ops.ledger import SqlTokenLedger
     from bot.ops.operations import OperationsService
     from bot.ops.scheduler import JobScheduler
+    from bot.services.beliefs import BeliefDesk
     from bot.services.branches import BranchService
     from bot.services.calendars import CalendarService
+    from bot.services.canon_admin import CanonAdmin
+    from bot.services.canon_queries import CanonQueries
     from bot.services.canon_service import CanonService
     from bot.services.characters import CharacterDesk
+    from bot.services.dialogue_import import DialogueImportService
     from bot.services.directory import Directory
     from bot.services.fact_picking import FactPicker
     from bot.services.glossary import GlossaryDesk
@@ -38,8 +42,8 @@ if TYPE_CHECKING:
     from bot.services.pictures import PictureService
     from bot.services.proposal_service import ProposalService
     from bot.services.recaps import RecapService
+    from bot.services.review import ReviewService
     from bot.services.structured_import import StructuredImportService
-    from bot.voice.dialogue_import import DialogueImportService
     from bot.voice.service import VoiceService
     from memory.chroma_client import Owner
     from memory.scenes import SceneService
@@ -58,7 +62,14 @@ class Services:
     campaigns: CampaignService
     scenes: SceneService
     turns: TurnLog
+    #: A campaign's ontology, canonization gate and canon readers (lineages cached): shared by every service.
+    access: CanonAccess
+    proposals: ProposalService
+    reviews: ReviewService
+    #: Commits: end and checkpoint scenes, commit a scene or a batch, add directly.
     canon: CanonService
+    queries: CanonQueries
+    admin: CanonAdmin
     knowledge: KnowledgeService
     #: None when no language model is configured (everything but narration works without one).
     llm: LLMClient | None
@@ -74,6 +85,7 @@ class Services:
     notes: GmNoteDesk
     characters: CharacterDesk
     reveals: KnowledgeDesk
+    beliefs: BeliefDesk
     #: The campaign's glossary of the table's words, which `/lore` reads questions through.
     glossary: GlossaryDesk
     npc_memories: NpcMemoryDesk
@@ -114,7 +126,6 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
     from bot.ops.operations import OperationsService
     from bot.ops.scheduler import JobScheduler
     from bot.schema import database
-    from bot.services.canon_service import CanonService
     from bot.services.lore_service import LoreImportService
     from bot.services.proposal_service import ProposalService
     from bot.services.structured_import import StructuredImportService
@@ -130,8 +141,8 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
     turns.start()
     scenes = SceneService(db)
     # One SceneService (it keeps the channels with an open scene) and one CanonAccess (the cached lineages a
-    # rebase forgets) for every canon service. The voice uses proposals; the canon service calls the voice when
-    # a scene ends and once it is complete, so the voice comes first.
+    # rebase forgets) for every canon service. The voice proposes; the commits call the voice when a scene ends
+    # and once it is complete, so the voice comes first.
     access = CanonAccess()
     proposals = ProposalService(db, scenes, access=access)
     installation = Installation(db)
@@ -148,8 +159,13 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
         knowledge=knowledge,
         owner=installation.owner,
     )
-    canon = CanonService(
-        db, scenes, access=access, before_review=voice.before_review, after_complete=voice.after_complete
+    built = build_canon(
+        db,
+        scenes,
+        access=access,
+        proposals=proposals,
+        before_review=voice.before_review,
+        after_complete=voice.after_complete,
     )
     structured = StructuredImportService(db, access.ontology_for)
     return Services(
@@ -158,7 +174,12 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
         campaigns=CampaignService(db),
         scenes=scenes,
         turns=turns,
-        canon=canon,
+        access=access,
+        proposals=proposals,
+        reviews=built.reviews,
+        canon=built.canon,
+        queries=built.queries,
+        admin=built.admin,
         knowledge=knowledge,
         llm=llm,
         ledger=ledger,
@@ -168,25 +189,26 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
         scheduler=JobScheduler(settings, db) if settings.runs_scheduler else None,
         structured=structured,
         answers=LoreAnswers(knowledge, llm),
-        imports=LoreImportService(knowledge, structured, canon, voice),
+        imports=LoreImportService(knowledge, structured, built.reviews, voice),
         installation=installation,
-        **_desks(db, access, canon, scenes, turns, voice, knowledge),
+        **_desks(db, built, scenes, turns, voice, knowledge),
     )
 
 
 def _desks(
     db: Database,
-    access: CanonAccess,
-    canon: CanonService,
+    canon: CanonServices,
     scenes: SceneService,
     turns: TurnLog,
     voice: VoiceService,
     knowledge: KnowledgeService,
 ) -> dict[str, Any]:
-    """Build the services over the canon service (for `build_services`)."""
+    """Build the services over canon (for `build_services`)."""
+    from bot.services.beliefs import BeliefDesk
     from bot.services.branches import BranchService
     from bot.services.calendars import CalendarService
     from bot.services.characters import CharacterDesk
+    from bot.services.dialogue_import import DialogueImportService
     from bot.services.directory import Directory
     from bot.services.fact_picking import FactPicker
     from bot.services.glossary import GlossaryDesk
@@ -195,24 +217,73 @@ def _desks(
     from bot.services.npc_memories import NpcMemoryDesk
     from bot.services.pictures import PictureService
     from bot.services.recaps import RecapService
-    from bot.voice.dialogue_import import DialogueImportService
     from memory.notes import GmNoteService
 
-    characters = CharacterDesk(canon)
+    access = canon.access
+    characters = CharacterDesk(db, access)
     return {
-        "branches": BranchService(db, canon, knowledge=knowledge, voice=voice),
-        "recaps": RecapService(db, canon, voice, characters=characters),
-        "directory": Directory(canon),
-        "notes": GmNoteDesk(GmNoteService(db), canon, scenes),
+        "branches": BranchService(
+            db, access, canon.proposals, canon.reviews, knowledge=knowledge, voice=voice
+        ),
+        "recaps": RecapService(db, canon.reviews, voice, characters=characters),
+        "directory": Directory(db, access),
+        "notes": GmNoteDesk(GmNoteService(db), access, scenes),
         "characters": characters,
-        "reveals": KnowledgeDesk(canon, scenes),
+        "reveals": KnowledgeDesk(db, access, canon.queries, scenes),
+        "beliefs": BeliefDesk(db, access, canon.canon, scenes),
         "glossary": GlossaryDesk(db),
-        "npc_memories": NpcMemoryDesk(voice.memories, canon),
-        "dialogue": DialogueImportService(scenes, turns, canon),
-        "pictures": PictureService(db, canon),
+        "npc_memories": NpcMemoryDesk(voice.memories, access),
+        "dialogue": DialogueImportService(scenes, turns, canon.canon, access),
+        "pictures": PictureService(db, access),
         "calendars": CalendarService(db, access),
         "facts": FactPicker(db, access),
     }
+
+
+@dataclass(frozen=True)
+class CanonServices:
+    """The canon use cases over one database, sharing one `CanonAccess`."""
+
+    access: CanonAccess
+    proposals: ProposalService
+    reviews: ReviewService
+    canon: CanonService
+    queries: CanonQueries
+    admin: CanonAdmin
+
+
+def build_canon(
+    db: Database,
+    scenes: SceneService,
+    *,
+    access: CanonAccess | None = None,
+    proposals: ProposalService | None = None,
+    before_review: Callable[..., Awaitable[object]] | None = None,
+    after_complete: Callable[[int], Awaitable[object]] | None = None,
+) -> CanonServices:
+    """Build the canon use cases (`build_services` does, and tests and benchmarks that need canon alone).
+
+    `before_review` and `after_complete` are the voice's hooks on a scene's end and completion.
+    """
+    from bot.services.canon_admin import CanonAdmin
+    from bot.services.canon_queries import CanonQueries
+    from bot.services.canon_service import CanonService
+    from bot.services.proposal_service import ProposalService
+    from bot.services.review import ReviewService
+
+    access = access or CanonAccess()
+    reviews = ReviewService(db, scenes, access=access)
+    canon = CanonService(
+        db, scenes, reviews, access=access, before_review=before_review, after_complete=after_complete
+    )
+    return CanonServices(
+        access=access,
+        proposals=proposals or ProposalService(db, scenes, access=access),
+        reviews=reviews,
+        canon=canon,
+        queries=CanonQueries(db, access=access),
+        admin=CanonAdmin(db, access=access),
+    )
 
 
 def build_voice(

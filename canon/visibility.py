@@ -278,12 +278,12 @@ NOTHING_KNOWN = Known()
 
 @dataclass(frozen=True)
 class Knowing:
-    """A player's lens: the characters they see through and everything those characters learned, with when.
+    """A player's lens: the characters they see through (entity ids) and everything they learned, with when.
 
     The viewer stays a player (`Viewer.PLAYER`); this lens adds what the characters know to public canon.
     """
 
-    characters: tuple[str, ...]
+    characters: tuple[int, ...]
     learned: tuple[Learned, ...] = ()
     _cache: dict[AsOf, Known] = field(default_factory=dict, compare=False, repr=False)
 

@@ -24,8 +24,9 @@ from bot.client import limits, replies
 from bot.client.client import Lorekeeper
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
+from canon.wording.dates import PLAIN_CALENDAR
 from cogs import campaign_embeds, canon_cards
-from cogs.canon_options import viewer_of
+from cogs.canon_options import date_choices, viewer_of
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, require_gm
 from cogs.embeds import clip
 from cogs.places import campaign_here, place_of
@@ -178,8 +179,9 @@ class CampaignCommands(commands.Cog):
     @app_commands.describe(
         name="The branch's name",
         at_scene="Fork right after this scene (default: now)",
-        at_date="Fork at this in-world date: later-dated canon is left out",
+        at_date="Fork at this in-world date (year 363 of the Third Age): later-dated canon is left out",
     )
+    @app_commands.autocomplete(at_date=date_choices)
     @gm_only()
     async def fork(
         self,
@@ -194,8 +196,9 @@ class CampaignCommands(commands.Cog):
         branch = await self.services.branches.fork(
             parent, name, at_scene=at_scene, at_date=at_date, actor=actor
         )
+        words = (await self.services.calendars.calendar(parent)).words() if at_date else PLAIN_CALENDAR
         await interaction.response.send_message(
-            embed=campaign_embeds.forked_embed(branch, parent), allowed_mentions=NONE
+            embed=campaign_embeds.forked_embed(branch, parent, words), allowed_mentions=NONE
         )
 
     @campaign.command(
@@ -294,7 +297,7 @@ class CampaignCommands(commands.Cog):
         await replies.think(interaction)
         actor = actor_of(interaction, self.services.settings.gm_role)
         promotion = await self.services.branches.promote(branch, fact, actor)
-        review = await self.services.canon.review(
+        review = await self.services.reviews.review(
             None, campaign_id=promotion.parent.id, batch=promotion.batch
         )
         await canon_cards.post_review(interaction, review, private=True)

@@ -8,15 +8,15 @@ import discord
 
 from bot.services.branches import Binding, BranchInfo, BranchNode, DeleteReport, RebasePlan
 from canon.campaigns import Campaign, CampaignStatus, ForkPoint, fork_point_of
-from canon.wording import PLAIN
+from canon.wording import PLAIN, CalendarWords
 from cogs.embeds import COLOUR, FIELD_LIMIT, clip
 
 TREE_LIMIT = 3900
 CONFLICTS_SHOWN = 10
 
 
-def fork_text(point: ForkPoint | None, parent: str | None) -> str:
-    """Return where a branch leaves its parent, in words ("" for a root campaign)."""
+def fork_text(point: ForkPoint | None, parent: str | None, words: CalendarWords = PLAIN.calendar) -> str:
+    """Return where a branch leaves its parent, in words, its date in the calendar's `words` ("" for a root)."""
     if point is None:
         return ""
     if point.scene_order is None:
@@ -25,8 +25,13 @@ def fork_text(point: ForkPoint | None, parent: str | None) -> str:
         where = f"after scene {point.scene_order}" if point.scene_order else "before any scene"
     text = f"forked from {parent or 'its parent'} {where}"
     if point.world_date:
-        text += f", its world up to {PLAIN.date(point.world_date)}"
+        text += f", its world up to {words.date(point.world_date)}"
     return text
+
+
+def _upper_first(text: str) -> str:
+    """Return a sentence with its first letter upper-case and every name as it was ("The Tavern", "the Third Age")."""
+    return text[:1].upper() + text[1:]
 
 
 def _place(binding: Binding) -> str:
@@ -66,7 +71,7 @@ def info_embed(info: BranchInfo) -> discord.Embed:
     kind = "Branch" if c.is_branch else "Campaign"
     embed = discord.Embed(title=f"{kind}: {c.name}", colour=COLOUR)
     if info.parent is not None:
-        embed.description = fork_text(info.fork, info.parent.name).capitalize() + "."
+        embed.description = _upper_first(fork_text(info.fork, info.parent.name)) + "."
         if info.behind:
             embed.description += (
                 f" {info.parent.name} has {info.behind} newer canon update(s): `/campaign rebase`."
@@ -95,11 +100,11 @@ def info_embed(info: BranchInfo) -> discord.Embed:
     return embed
 
 
-def forked_embed(branch: Campaign, parent: Campaign) -> discord.Embed:
-    """Render the answer to `/campaign fork`."""
+def forked_embed(branch: Campaign, parent: Campaign, words: CalendarWords = PLAIN.calendar) -> discord.Embed:
+    """Render the answer to `/campaign fork` (a fork's date in the calendar's `words`)."""
     embed = discord.Embed(title=f"New branch: {branch.name}", colour=COLOUR)
     embed.description = (
-        fork_text(fork_point_of(branch), parent.name).capitalize()
+        _upper_first(fork_text(fork_point_of(branch), parent.name, words))
         + ". Nothing was copied: the branch reads its parent up to that point, and nothing it writes reaches "
         + f"{parent.name}. Bind a channel to it with `/campaign use`."
     )

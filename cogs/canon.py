@@ -1,6 +1,6 @@
 """`/canon ...` and `/retcon`: lookups for everyone, the GM's canon tools; the extension of every canon command.
 
-Thin adapters: call one `CanonService` method, render with `cogs.canon_embeds`. Lookups and GM answers are
+Thin adapters: call one service method (`CanonQueries`, `ReviewService`, `CanonService`, `CanonAdmin`), render with `cogs.canon_embeds`. Lookups and GM answers are
 ephemeral, since they may show GM-only canon. The extension also registers `/propose` (`cogs.canon_propose`),
 `/canon add` (`cogs.canon_add`) and the review card's buttons (`cogs.canon_views`).
 """
@@ -15,7 +15,10 @@ from discord.ext import commands
 
 from bot.client import replies
 from bot.client.client import Lorekeeper
-from bot.services.canon_service import CanonService, parse_as_of
+from bot.services.canon_admin import CanonAdmin
+from bot.services.canon_queries import CanonQueries, parse_as_of
+from bot.services.canon_service import CanonService
+from bot.services.review import ReviewService
 from canon.campaigns import Campaign
 from canon.conflicts import Show
 from canon.errors import InvalidInput, NotAllowed
@@ -60,6 +63,9 @@ class CanonCommands(commands.Cog):
     def __init__(self, bot: Lorekeeper) -> None:
         self.bot = bot
         self.canon: CanonService = bot.services.canon
+        self.queries: CanonQueries = bot.services.queries
+        self.reviews: ReviewService = bot.services.reviews
+        self.admin: CanonAdmin = bot.services.admin
 
     async def _campaign(self, interaction: discord.Interaction) -> Campaign:
         return await campaign_here(interaction)
@@ -85,7 +91,7 @@ class CanonCommands(commands.Cog):
             if viewer != Viewer.GM:
                 raise NotAllowed("Only the GM may look at canon as a character sees it.")
             viewer, lens = Viewer.PLAYER, await self.bot.services.reveals.lens_of(campaign, as_character)
-        card, words = await self.canon.worded_card(campaign, name, viewer=viewer, as_of=as_of, knowing=lens)
+        card, words = await self.queries.worded_card(campaign, name, viewer=viewer, as_of=as_of, knowing=lens)
         content = canon_directory.card_content(card, viewer, words, lens)  # with a select of related entities
         embed = entity_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of, words=words, knowing=lens)
         if viewer == Viewer.GM:  # the GM's own notes about it: the GM's view only
@@ -149,9 +155,10 @@ class CanonCommands(commands.Cog):
             return
         campaign = await self._campaign(interaction)
         viewer = canon_options.viewer_of(interaction)
-        title, views, words = await self.canon.worded_timeline(campaign, name, viewer=viewer)
+        lens = await canon_options.lens_of(interaction, campaign)
+        title, views, words = await self.queries.worded_timeline(campaign, name, viewer=viewer, knowing=lens)
         await interaction.response.send_message(
-            embed=entity_embeds.timeline_embed(title, views, viewer=viewer, words=words),
+            embed=entity_embeds.timeline_embed(title, views, viewer=viewer, words=words, knowing=lens),
             ephemeral=True,
             allowed_mentions=NONE,
         )
@@ -166,7 +173,7 @@ class CanonCommands(commands.Cog):
     ) -> None:
         """List a page of conflicts with both sides, with buttons to resolve or dismiss the open ones."""
         campaign = await self._campaign(interaction)
-        page = await self.canon.conflict_page(campaign, show=Show(show))
+        page = await self.queries.conflict_page(campaign, show=Show(show))
         await interaction.response.send_message(ephemeral=True, **conflict_views.page_content(page))
 
     @canon_group.command(name="check", description="Check the whole canon for continuity problems (GM)")
@@ -175,7 +182,7 @@ class CanonCommands(commands.Cog):
         """Run every continuity rule over the graph and report the new problems."""
         campaign = await self._campaign(interaction)
         await replies.think(interaction)
-        findings, new = await self.canon.check(campaign)
+        findings, new = await self.queries.check(campaign)
         await replies.answer(interaction, embed=canon_embeds.check_embed(findings, new))
 
     @canon_group.command(name="review", description="Post this channel's canon review card again (GM)")
@@ -184,7 +191,7 @@ class CanonCommands(commands.Cog):
     async def review(self, interaction: discord.Interaction, private: bool = False) -> None:
         """Re-post the review card of the scene (or import) waiting for its commit in this channel."""
         _guild(interaction)
-        review = await self.canon.review_in_channel(interaction.channel_id or 0)
+        review = await self.reviews.review_in_channel(interaction.channel_id or 0)
         await replies.think(interaction)
         await canon_cards.post_review(interaction, review, private=private)
 
@@ -214,7 +221,7 @@ class CanonCommands(commands.Cog):
     ) -> None:
         """Change the campaign's authority policy."""
         campaign = await self._campaign(interaction)
-        policy = await self.canon.set_policy(campaign, authority, mode)
+        policy = await self.admin.set_policy(campaign, authority, mode)
         await interaction.response.send_message(
             embed=canon_embeds.policy_embed(policy), ephemeral=True, allowed_mentions=NONE
         )
@@ -240,7 +247,7 @@ class CanonCommands(commands.Cog):
         await replies.think(interaction)
         fact_id = await self.bot.services.facts.pick(campaign, fact, viewer=Viewer.GM)
         actor = actor_of(interaction, self.bot.services.settings.gm_role)
-        result = await self.canon.retcon(campaign, fact_id, actor, rationale=rationale, new_value=new_value)
+        result = await self.admin.retcon(campaign, fact_id, actor, rationale=rationale, new_value=new_value)
         await replies.answer(interaction, embed=canon_embeds.retcon_embed(result, rationale))
 
     # -- the rationale modals, answered by custom id so that they survive a restart -------------------

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.client import replies
-from bot.services.canon_service import Review
+from bot.services.review import Review
 from canon.errors import InvalidInput
 from cogs import canon_embeds
 from cogs.canon_views import card_content
@@ -42,7 +42,7 @@ async def post_public_card(
             "I may not post in this channel: give me Send Messages and Embed Links here, or ask for the card "
             "with `/canon review private:true`."
         ) from None
-    await services.canon.record_card(review, channel_id=message.channel.id, message_id=message.id)
+    await services.reviews.record_card(review, channel_id=message.channel.id, message_id=message.id)
     return message
 
 
@@ -65,7 +65,9 @@ async def post_review(interaction: discord.Interaction, review: Review, *, priva
         message = await replies.answer(interaction, ephemeral=True, **content)
         remember_private(interaction, review, message)
         if review.scene is None and message is not None and interaction.channel_id is not None:
-            await services.canon.record_card(review, channel_id=interaction.channel_id, message_id=message.id)
+            await services.reviews.record_card(
+                review, channel_id=interaction.channel_id, message_id=message.id
+            )
         return
     channel = interaction.channel
     if not isinstance(channel, discord.abc.Messageable):

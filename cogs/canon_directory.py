@@ -116,9 +116,9 @@ class OpenEntity(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"lk:o
                 raise InvalidInput("Pick an entry from the list.")
             campaign = await campaign_here(interaction)
             viewer = viewer_of(interaction)
-            canon = services_of(interaction).canon
+            queries = services_of(interaction).queries
             lens = await lens_of(interaction, campaign)
-            card, words = await canon.worded_card(campaign, f"#{values[0]}", viewer=viewer, knowing=lens)
+            card, words = await queries.worded_card(campaign, f"#{values[0]}", viewer=viewer, knowing=lens)
             await interaction.response.send_message(
                 ephemeral=True, allowed_mentions=NONE, **card_content(card, viewer, words, lens)
             )

@@ -24,7 +24,8 @@ from collections.abc import Collection, Iterable, Sequence
 import discord
 
 from bot.client.limits import fit_lines
-from bot.services.canon_service import RetconResult, Review
+from bot.services.canon_admin import RetconResult
+from bot.services.review import Review
 from canon.continuity import Finding, Side
 from canon.gate import CommitResult
 from canon.models import (
@@ -301,7 +302,10 @@ def _checkpoint(review: Review) -> bool:
 def _review_title(review: Review, heading: str) -> str:
     if review.scene is not None:
         return f"{heading} — Scene {review.scene.story_order}: {review.scene.title}"
-    return f"{heading} — {review.batch or 'proposals'}"
+    batch = review.batch or ""
+    if batch.startswith("extract:"):
+        return f"{heading} — what was read from an imported document"
+    return f"{heading} — proposals waiting for the GM"
 
 
 def _conflict_lines(

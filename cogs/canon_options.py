@@ -8,15 +8,16 @@ values.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import discord
 from discord import app_commands
 
+from bot.client import limits
 from canon.campaigns import Campaign
 from canon.date_reading import example, read_date
 from canon.errors import GameError
-from canon.models import Viewer
+from canon.models import EntityRef, Viewer
 from canon.ontology import Ontology
 from canon.visibility import Knowing
 from canon.wording.relation_names import matching_relations, relation_phrase
@@ -93,7 +94,7 @@ def ranked(names: Iterable[tuple[str, str]], current: str) -> Choices:
 
 async def _ontology(interaction: discord.Interaction) -> Ontology | None:
     campaign = await campaign_of(interaction)
-    return services_of(interaction).canon.ontology_for(campaign) if campaign is not None else None
+    return services_of(interaction).access.ontology_for(campaign) if campaign is not None else None
 
 
 async def entity_names(interaction: discord.Interaction, current: str) -> Choices:
@@ -102,12 +103,12 @@ async def entity_names(interaction: discord.Interaction, current: str) -> Choice
         campaign = await campaign_of(interaction)
         if campaign is None:
             return []
-        found = await services_of(interaction).canon.autocomplete(
+        found = await services_of(interaction).queries.autocomplete(
             campaign, current, viewer=viewer_of(interaction), knowing=await lens_of(interaction, campaign)
         )
     except GameError:
         return []
-    return [app_commands.Choice(name=label, value=value) for label, value in found[:MAX_CHOICES]]
+    return entity_choices(found)
 
 
 async def fact_names(interaction: discord.Interaction, current: str) -> Choices:
@@ -130,12 +131,24 @@ async def speaker_names(interaction: discord.Interaction, current: str) -> Choic
         campaign = await campaign_of(interaction)
         if campaign is None:
             return []
-        found = await services_of(interaction).canon.autocomplete(
+        found = await services_of(interaction).queries.autocomplete(
             campaign, current, viewer=viewer_of(interaction), speaking=True
         )
     except GameError:
         return []
-    return [app_commands.Choice(name=label, value=value) for label, value in found[:MAX_CHOICES]]
+    return entity_choices(found)
+
+
+def entity_choices(refs: Sequence[EntityRef]) -> Choices:
+    """Return the choices of an entity name box: "Name (Type)"; a name past a value's 100 characters is sent
+    as `#id`, which `CanonReader.resolve` resolves."""
+    return [
+        app_commands.Choice(
+            name=limits.clip(f"{r.name} ({r.type})", limits.CHOICE_NAME),
+            value=r.name if len(r.name) <= limits.CHOICE_VALUE else f"#{r.id}",
+        )
+        for r in refs[:MAX_CHOICES]
+    ]
 
 
 async def attribute_names(interaction: discord.Interaction, current: str) -> Choices:
@@ -145,7 +158,7 @@ async def attribute_names(interaction: discord.Interaction, current: str) -> Cho
         if campaign is None:
             return []
         subject = getattr(interaction.namespace, "subject", None)
-        found = await services_of(interaction).canon.attribute_names(
+        found = await services_of(interaction).queries.attribute_names(
             campaign,
             current,
             viewer=viewer_of(interaction),
@@ -194,10 +207,10 @@ async def relation_types(interaction: discord.Interaction, current: str) -> Choi
         if campaign is None:
             return []
         services = services_of(interaction)
-        ontology = services.canon.ontology_for(campaign)
+        ontology = services.access.ontology_for(campaign)
         subject = getattr(interaction.namespace, "subject", None)
         subject_type = (
-            await services.canon.entity_type_named(campaign, subject, viewer=viewer_of(interaction))
+            await services.queries.entity_type_named(campaign, subject, viewer=viewer_of(interaction))
             if isinstance(subject, str)
             else None
         )

@@ -1,6 +1,6 @@
 """`/propose fact|entity|relationship|state|event`: anyone proposes canon during a scene, for the GM's review.
 
-Thin adapters: build the content from the options (`canon.forms`), call `CanonService.propose`, render with
+Thin adapters: build the content from the options (`canon.forms`), call `ProposalService.propose`, render with
 `cogs.canon_embeds`. The answer is ephemeral: a player's warnings that rest on GM-only canon are left out.
 """
 
@@ -14,7 +14,9 @@ from discord.ext import commands
 
 from bot.client import replies
 from bot.client.client import Lorekeeper
-from bot.services.canon_service import CanonService
+from bot.services.canon_queries import CanonQueries
+from bot.services.proposal_service import ProposalService
+from bot.services.review import ReviewService
 from canon import forms
 from canon.models import Viewer
 from canon.proposals import ProposalContent
@@ -58,7 +60,9 @@ class ProposeCommands(commands.Cog):
 
     def __init__(self, bot: Lorekeeper) -> None:
         self.bot = bot
-        self.canon: CanonService = bot.services.canon
+        self.proposals: ProposalService = bot.services.proposals
+        self.reviews: ReviewService = bot.services.reviews
+        self.queries: CanonQueries = bot.services.queries
 
     async def _propose(
         self,
@@ -72,14 +76,14 @@ class ProposeCommands(commands.Cog):
         content = build()
         await replies.think(interaction)
         actor = actor_of(interaction, self.bot.services.settings.gm_role)
-        proposals = await self.canon.propose(
+        proposals = await self.proposals.propose(
             campaign, interaction.channel_id or 0, content, actor, turns=span, resolution=resolution
         )
         # A player's warnings may rest on GM-only canon: those are left out, unmentioned (the GM reads them
         # on the review card).
         secret: frozenset[int] = frozenset()
         if not actor.is_gm:
-            hidden, hidden_warnings = await self.canon.secret_proposals(campaign, proposals)
+            hidden, hidden_warnings = await self.reviews.secret_proposals(campaign, proposals)
             secret = hidden | hidden_warnings
         # A date the proposer did not give is the scene's: the reply says so, in the calendar's words.
         stored = proposals[-1].content  # "born 1190" is stored as the birth it is, dated by its own value
@@ -88,7 +92,7 @@ class ProposeCommands(commands.Cog):
             and canon_embeds.date_of(stored) is not None
             and type(stored) is type(content)
         )
-        words = await self.canon.words(campaign, viewer=Viewer.GM if actor.is_gm else Viewer.PLAYER)
+        words = await self.queries.words(campaign, viewer=Viewer.GM if actor.is_gm else Viewer.PLAYER)
         embed = canon_embeds.proposed_embed(proposals, secret=secret, words=words, scene_dated=scene_dated)
         await replies.answer(interaction, embed=embed)
 

@@ -33,7 +33,7 @@ from typing import Any, cast
 import discord
 
 from bot.client import limits
-from bot.services.canon_service import Review
+from bot.services.review import Review
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput, NotAllowed
 from canon.proposals import ProposalStatus
@@ -102,7 +102,7 @@ class ProposalPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"lk
             values = cast("dict[str, Any]", interaction.data or {}).get("values") or []
             if not values or not str(values[0]).isdigit():
                 raise InvalidInput("Pick a proposal from the list.")
-            proposal = await services_of(interaction).canon.proposal(int(values[0]))
+            proposal = await services_of(interaction).reviews.proposal(int(values[0]))
             review = await review_of(interaction, proposal)
             await show_review(interaction, review, canon_embeds.page_of(review, proposal.id), proposal.id)
 
@@ -149,7 +149,7 @@ class ProposalButton(
         async def work() -> None:
             gm(interaction)
             services = services_of(interaction)
-            proposal = await services.canon.proposal(self.proposal_id)
+            proposal = await services.reviews.proposal(self.proposal_id)
             await review_of(interaction, proposal)
             about = describe(proposal.content)
             if self.action == "edit":
@@ -161,7 +161,7 @@ class ProposalButton(
                 await interaction.response.send_modal(modal)
                 return
             actor = actor_of(interaction, services.settings.gm_role)
-            await services.canon.decide(self.proposal_id, accept=accept, actor=actor)
+            await services.reviews.decide(self.proposal_id, accept=accept, actor=actor)
             review = await review_of(interaction, proposal)
             await show_review(interaction, review, canon_embeds.page_of(review, self.proposal_id))
 
@@ -210,12 +210,12 @@ class ReviewButton(
                 return
             services = services_of(interaction)
             actor = actor_of(interaction, services.settings.gm_role)
-            review = await services.canon.review(self.scene_id)
+            review = await services.reviews.review(self.scene_id)
             check_guild(interaction, review)
             # A public card's Accept all leaves the GM-only proposals it does not show undecided.
             skip = () if reveals(interaction.message) else review.secret
-            await services.canon.accept_all(self.scene_id, actor, skip=skip)
-            review = await services.canon.review(self.scene_id)
+            await services.reviews.accept_all(self.scene_id, actor, skip=skip)
+            review = await services.reviews.review(self.scene_id)
             await show_review(interaction, review, canon_embeds.first_pending_page(review))
 
         await guarded(interaction, work)
@@ -252,7 +252,7 @@ class PageButton(
 
         async def work() -> None:
             gm(interaction)
-            review = await services_of(interaction).canon.review(self.scene_id)
+            review = await services_of(interaction).reviews.review(self.scene_id)
             check_guild(interaction, review)
             await show_review(interaction, review, self.page)
 
@@ -306,14 +306,14 @@ class BatchButton(
             if self.action == "commit":
                 await commit_batch(interaction, campaign, self.batch)
                 return
-            review = await services.canon.review(None, campaign_id=self.campaign_id, batch=self.batch)
+            review = await services.reviews.review(None, campaign_id=self.campaign_id, batch=self.batch)
             if self.action == "accept_all":
                 actor = actor_of(interaction, services.settings.gm_role)
                 skip = () if reveals(interaction.message) else review.secret
-                await services.canon.accept_all(
+                await services.reviews.accept_all(
                     None, actor, campaign_id=self.campaign_id, batch=self.batch, skip=skip
                 )
-                review = await services.canon.review(None, campaign_id=self.campaign_id, batch=self.batch)
+                review = await services.reviews.review(None, campaign_id=self.campaign_id, batch=self.batch)
             page = self.page if self.action == "page" else canon_embeds.first_pending_page(review)
             await show_review(interaction, review, page)
 
@@ -467,7 +467,7 @@ async def commit(interaction: discord.Interaction, scene_id: int, *, confirmed: 
     services = services_of(interaction)
     if interaction.guild_id is None:  # pragma: no cover - review cards live in a server's channels
         raise NotAllowed("Review cards live in a server's channels.")
-    review = await services.canon.review(scene_id)
+    review = await services.reviews.review(scene_id)
     check_guild(interaction, review)
     waiting = review.hidden_undecided()
     if waiting and review.scene is not None and review.scene.status != SceneStatus.COMPLETED:

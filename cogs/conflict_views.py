@@ -47,7 +47,7 @@ def _gm(interaction: discord.Interaction) -> None:
 async def page_of(interaction: discord.Interaction, show: Show, page: int) -> ConflictPage:
     """Return a page of the conflicts of the campaign this channel plays in."""
     campaign = await campaign_here(interaction)
-    return await services_of(interaction).canon.conflict_page(campaign, show=show, page=page)
+    return await services_of(interaction).queries.conflict_page(campaign, show=show, page=page)
 
 
 def page_view(page: ConflictPage) -> discord.ui.View:
@@ -188,8 +188,10 @@ async def submit_reason(interaction: discord.Interaction, match: re.Match[str]) 
         campaign = await campaign_here(interaction)
         actor = actor_of(interaction, services.settings.gm_role)
         dismiss = match["action"] == "dismiss"
-        await services.canon.close_conflict(campaign, int(match["id"]), actor, dismiss=dismiss, reason=reason)
-        page = await services.canon.conflict_page(campaign, show=Show(match["show"]), page=int(match["page"]))
+        await services.admin.close_conflict(campaign, int(match["id"]), actor, dismiss=dismiss, reason=reason)
+        page = await services.queries.conflict_page(
+            campaign, show=Show(match["show"]), page=int(match["page"])
+        )
         if interaction.message is None:  # pragma: no cover - opened from a button, so it has its message
             await interaction.response.send_message(ephemeral=True, **page_content(page))
             return

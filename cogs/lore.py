@@ -27,7 +27,7 @@ from canon.errors import GameError, InvalidInput
 from canon.models import Viewer
 from cogs import lore_answer_embeds, lore_embeds, lore_glossary, lore_import, lore_views
 from cogs.attachments import read_attachment
-from cogs.canon_options import campaign_of, viewer_of
+from cogs.canon_options import campaign_of, lens_of, viewer_of
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
 from cogs.embeds import clip
 from cogs.services import services_of
@@ -138,8 +138,10 @@ class LoreCommands(commands.Cog):
         campaign = await self._campaign(interaction)
         viewer = Viewer.PLAYER if public else viewer_of(interaction)
         await replies.think(interaction, ephemeral=not public)
+        # A public answer shows public canon; a private one what the asker's character knows too.
+        lens = None if public else await lens_of(interaction, campaign)
         answer = await self.answers.ask(
-            campaign.id, question, viewer=viewer, limit=limit, asker_id=interaction.user.id
+            campaign.id, question, viewer=viewer, limit=limit, asker_id=interaction.user.id, knowing=lens
         )
         await replies.answer(
             interaction,

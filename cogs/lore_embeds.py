@@ -225,7 +225,7 @@ def source_line(source: SourceInfo) -> str:
     """Return one line of the source list."""
     return (
         f"**{_escape(clip(source.title, 60))}** (source {source.id}) — {source_flags(source)} · v{source.version} · "
-        f"{source.chunk_count} chunks · `{source.content_hash[:10]}` · imported {_when(source.imported_at)} · "
+        f"{source.chunk_count} chunks · imported {_when(source.imported_at)} · "
         f"used {source.times_used}×"
     )
 
@@ -290,7 +290,7 @@ def source_embed(detail: SourceDetail, *, out_of_date: Sequence[tuple[str, str]]
         inline=False,
     )
     versions = [
-        f"v{v.version} · {_when(v.imported_at)} · {v.chunk_count} chunks · `{v.content_hash[:10]}`"
+        f"v{v.version} · {_when(v.imported_at)} · {v.chunk_count} chunks"
         + (f" · replaced {_when(v.replaced_at)}" if v.replaced_at else " · current")
         for v in detail.versions
     ]

@@ -20,8 +20,8 @@ import discord
 
 from bot.client import replies
 from bot.client.limits import clip
-from bot.services.canon_service import Review
 from bot.services.lore_service import LoreImport
+from bot.services.review import Review
 from canon.campaigns import Campaign
 from cogs import canon_cards, canon_embeds, lore_embeds, progress
 from cogs.canon_views import card_content
@@ -124,7 +124,7 @@ async def read_prose(interaction: discord.Interaction, outcome: LoreImport, read
         )
         await status.edit(content=text, allowed_mentions=NONE, **content)
         if review is not None:
-            await services.canon.record_card(review, channel_id=status.channel.id, message_id=status.id)
+            await services.reviews.record_card(review, channel_id=status.channel.id, message_id=status.id)
             if not where.gm_only and review.secret:
                 await canon_cards.tell_gm_secret_proposals(interaction, review)
         return
@@ -152,7 +152,7 @@ async def tell_gm_privately(
         log.info("the GM's answer to an import could not be sent: %s", error)
     shown = message or fallback
     if review is not None and shown is not None and interaction.channel_id is not None:
-        await services.canon.record_card(review, channel_id=interaction.channel_id, message_id=shown.id)
+        await services.reviews.record_card(review, channel_id=interaction.channel_id, message_id=shown.id)
 
 
 async def import_dialogue(

@@ -27,18 +27,19 @@ async def submit_modal(interaction: discord.Interaction, action: str, proposal_i
         gm(interaction)
         services = services_of(interaction)
         values = modal_values(cast("dict[str, Any]", interaction.data or {}).get("components", []))
-        proposal = await services.canon.proposal(proposal_id)
-        await check_campaign(interaction, proposal.campaign_id)
+        proposal = await services.reviews.proposal(proposal_id)
+        campaign = await check_campaign(interaction, proposal.campaign_id)
         actor = actor_of(interaction, services.settings.gm_role)
-        if action == "edit":
-            changes = edit_changes(proposal, values)
-            proposal = await services.canon.revise(proposal_id, changes, accept_as=actor)
+        if action == "edit":  # its dates were shown in the calendar's words: an untouched one changes nothing
+            words = (await services.calendars.calendar(campaign)).words()
+            changes = edit_changes(proposal, values, words)
+            proposal = await services.reviews.revise(proposal_id, changes, accept_as=actor)
             done = edited_note(proposal, changed=bool(changes))
         else:
             accept = action == "rationale"
             rationale = str(values.get(RATIONALE_FIELD) or "").strip() or None
             shown = "public" in (values.get(SHOW_REASON) or ())
-            proposal = await services.canon.decide(
+            proposal = await services.reviews.decide(
                 proposal_id, accept=accept, actor=actor, rationale=rationale, rationale_public=shown
             )
             done = f"{'Accepted' if accept else 'Rejected'}: {describe(proposal.content)}."

@@ -18,7 +18,7 @@ import discord
 from bot.client import limits
 from bot.client.client import user_message_for
 from bot.client.replies import reply_ephemeral
-from bot.services.canon_service import ANOTHER_SERVER, Review
+from bot.services.review import ANOTHER_SERVER, Review
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput, NotAllowed
 from canon.gate import kept_when_undecided
@@ -83,7 +83,7 @@ async def review_of(interaction: discord.Interaction, proposal: Proposal) -> Rev
     await check_campaign(interaction, proposal.campaign_id)
     if proposal.scene_id is None and proposal.batch is None:
         raise InvalidInput("This proposal is not part of a scene's review.")
-    return await services.canon.review(
+    return await services.reviews.review(
         proposal.scene_id, campaign_id=proposal.campaign_id, batch=proposal.batch
     )
 

@@ -26,7 +26,8 @@ from canon.proposals import (
     ProposalType,
     ProposalWarning,
 )
-from canon.wording import warning_sentence
+from canon.wording import CalendarWords, warning_sentence
+from canon.wording.dates import PLAIN_CALENDAR
 from canon.wording.relations import attribute_words
 from cogs.embeds import clip
 from cogs.review_common import check_campaign
@@ -115,7 +116,14 @@ class EditModal(discord.ui.Modal):
     so that a typed `captaincy` can become the `title` canon knows.
     """
 
-    def __init__(self, proposal: Proposal, *, about: str = "", attributes: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        proposal: Proposal,
+        *,
+        about: str = "",
+        attributes: Sequence[str] = (),
+        words: CalendarWords = PLAIN_CALENDAR,
+    ) -> None:
         super().__init__(
             title=clip(f"Edit: {about}" if about else "Edit the proposal", limits.MODAL_TITLE),
             custom_id=f"lk:edit:{proposal.id}",
@@ -132,7 +140,7 @@ class EditModal(discord.ui.Modal):
                         style=discord.TextStyle.paragraph
                         if name in {"value", "description"}
                         else discord.TextStyle.short,
-                        default=_shown(value, name),
+                        default=_shown(_said(value, name, words), name),
                         required=name not in OPTIONAL,
                         max_length=_MAX.get(name, 100),
                     ),
@@ -162,6 +170,10 @@ class EditModal(discord.ui.Modal):
         """Leave the answer to the listener, which also works after a restart."""
 
 
+#: The fields that hold a date: shown in words, read back on the calendar.
+DATE_FIELDS = frozenset({"when", "since", "until"})
+
+
 def modal_values(components: Any) -> dict[str, Any]:
     """Return a submitted modal's values by custom id: text for a text input, a list for a select."""
     found: dict[str, Any] = {}
@@ -181,19 +193,27 @@ def modal_values(components: Any) -> dict[str, Any]:
     return found
 
 
+def _said(value: Any, name: str, words: CalendarWords) -> Any:
+    """Return a field's value as the GM reads it: a date in the campaign calendar's words (read back on submit)."""
+    return words.date(value) if name in DATE_FIELDS and isinstance(value, str) and value else value
+
+
 def _shown(value: Any, name: str) -> str | None:
     """Return a field's current value as the edit modal shows it (None for an empty one)."""
     return clip(str(value), _MAX.get(name, 100)) if value else None
 
 
-def edit_changes(proposal: Proposal, values: dict[str, Any]) -> dict[str, str | None]:
+def edit_changes(
+    proposal: Proposal, values: dict[str, Any], words: CalendarWords = PLAIN_CALENDAR
+) -> dict[str, str | None]:
     """Return the corrections of an edit modal's values for a proposal: only the fields the GM changed (a field
     submitted as the modal showed it changes nothing; a picked attribute name wins)."""
     changes: dict[str, str | None] = {}
     current = proposal.content.model_dump(mode="json")
     for name in EDITABLE[proposal.type]:
         typed = values.get(EDIT_FIELD.format(name))
-        if typed is None or str(typed).strip() == (_shown(current.get(name), name) or "").strip():
+        shown = _shown(_said(current.get(name), name, words), name) or ""
+        if typed is None or str(typed).strip() == shown.strip():
             continue
         changes[name] = str(typed)
     picked = values.get(ATTRIBUTE_PICK)
@@ -208,9 +228,12 @@ async def open_edit(interaction: discord.Interaction, proposal: Proposal, about:
         raise Conflict(f"This proposal was already {proposal.status}; it can no longer be edited.")
     services = services_of(interaction)
     attributes: list[str] = []
+    campaign = await check_campaign(interaction, proposal.campaign_id)
+    words = (await services.calendars.calendar(campaign)).words()  # its dates shown in the calendar's words
     if isinstance(proposal.content, FactContent):
-        campaign = await check_campaign(interaction, proposal.campaign_id)
         ref = proposal.content.subject
         subject = f"#{ref.entity_id}" if ref.entity_id is not None else ref.name
-        attributes = await services.canon.attribute_names(campaign, "", viewer=Viewer.GM, subject=subject)
-    await interaction.response.send_modal(EditModal(proposal, about=about, attributes=attributes))
+        attributes = await services.queries.attribute_names(campaign, "", viewer=Viewer.GM, subject=subject)
+    await interaction.response.send_modal(
+        EditModal(proposal, about=about, attributes=attributes, words=words)
+    )

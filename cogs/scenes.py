@@ -76,7 +76,7 @@ class SceneCommands(commands.Cog):
             actor=actor_of(interaction, self.bot.services.settings.gm_role),
             world_date=world_date,
             world_key=world_key,
-            location_id=await self.bot.services.canon.place_named(campaign, location),
+            location_id=await self.bot.services.queries.place_named(campaign, location),
         )
         await interaction.response.send_message(
             embed=embeds.scene_started_embed(scene, calendar.words() if calendar else PLAIN.calendar),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
@@ -46,29 +45,20 @@ def narration_context_text(record: NarrationRecord) -> str:
         "## The exact prompt sent to the model",
     ]
     for message in record.prompt:
-        lines += [
-            "",
-            f"### {message.get('role', '?')}",
-            "",
-            "```text",
-            str(message.get("content", "")),
-            "```",
-        ]
-    context: dict[str, Any] = record.context
-    lines += ["", f"## Context chosen (budget {context.get('budget')} tokens, used {context.get('used')})"]
-    for section in context.get("sections", []):
-        kept, dropped = section.get("items", []), section.get("dropped", [])
+        lines += ["", f"### {message.role}", "", "```text", message.content, "```"]
+    context = record.context
+    lines += ["", f"## Context chosen (budget {context.budget} tokens, used {context.used})"]
+    for section in context.sections:
+        kept, dropped = section.items, section.dropped
         if not kept and not dropped:
             continue
-        cut = " (first item cut to fit)" if section.get("truncated") else ""
-        lines += ["", f"### {section.get('title')}: {len(kept)} kept, {len(dropped)} dropped{cut}"]
-        lines += [f"- [{item.get('tokens')} t] {item.get('ref') or ''} {item.get('text')}" for item in kept]
+        cut = " (first item cut to fit)" if section.truncated else ""
+        lines += ["", f"### {section.title}: {len(kept)} kept, {len(dropped)} dropped{cut}"]
+        lines += [f"- [{item.tokens} t] {item.ref or ''} {item.text}" for item in kept]
         if dropped:
             lines.append("")
             lines.append("Dropped for want of room:")
-            lines += [
-                f"- [{item.get('tokens')} t] {item.get('ref') or ''} {item.get('text')}" for item in dropped
-            ]
+            lines += [f"- [{item.tokens} t] {item.ref or ''} {item.text}" for item in dropped]
     lines += ["", "## Output", "", record.output or "(none)"]
     return "\n".join(lines) + "\n"
 

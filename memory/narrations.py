@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -11,9 +12,26 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.errors import NotFound
+from memory.context import AssembledContext
 from memory.voice_tables import NarrationRow
 
-__all__ = ["NarrationRecord", "NarrationStatus", "create_narration", "get_narration", "update_narration"]
+__all__ = [
+    "NarrationRecord",
+    "NarrationStatus",
+    "PromptMessage",
+    "create_narration",
+    "get_narration",
+    "update_narration",
+]
+
+
+class PromptMessage(BaseModel):
+    """One message of the prompt a narration was written from, as it was sent: who speaks, and what."""
+
+    model_config = ConfigDict(frozen=True)
+
+    role: str
+    content: str
 
 
 class NarrationStatus(enum.StrEnum):
@@ -37,8 +55,9 @@ class NarrationRecord(BaseModel):
     trigger: str
     requested_by_name: str | None
     status: NarrationStatus
-    context: dict[str, Any]
-    prompt: list[dict[str, Any]]
+    #: The context chosen for it (kept and dropped items per section), stored as JSON and read back typed.
+    context: AssembledContext
+    prompt: tuple[PromptMessage, ...]
     output: str | None
     blocked_reason: str | None
     model: str | None
@@ -58,8 +77,8 @@ def _record(row: NarrationRow) -> NarrationRecord:
         trigger=row.trigger,
         requested_by_name=row.requested_by_name,
         status=NarrationStatus(row.status),
-        context=dict(row.context or {}),
-        prompt=list(row.prompt or []),
+        context=AssembledContext.model_validate(row.context),
+        prompt=tuple(PromptMessage.model_validate(m) for m in row.prompt or ()),
         output=row.output,
         blocked_reason=row.blocked_reason,
         model=row.model,
@@ -81,8 +100,8 @@ async def create_narration(
     requested_by_id: int | None,
     requested_by_name: str | None,
     status: NarrationStatus,
-    context: dict[str, Any],
-    prompt: list[dict[str, Any]],
+    context: AssembledContext,
+    prompt: Sequence[PromptMessage],
     output: str | None,
     blocked_reason: str | None,
     model: str | None,
@@ -98,8 +117,8 @@ async def create_narration(
         requested_by_id=requested_by_id,
         requested_by_name=requested_by_name,
         status=status.value,
-        context=context,
-        prompt=prompt,
+        context=context.model_dump(mode="json"),
+        prompt=[m.model_dump(mode="json") for m in prompt],
         output=output,
         blocked_reason=blocked_reason,
         model=model,

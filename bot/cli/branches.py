@@ -253,12 +253,12 @@ def accept_promotion(
     rejected = set(reject or [])
 
     async def work(services: Any) -> Any:
-        first = await services.canon.proposal(proposal)
-        review = await services.canon.review(None, campaign_id=first.campaign_id, batch=first.batch)
+        first = await services.reviews.proposal(proposal)
+        review = await services.reviews.review(None, campaign_id=first.campaign_id, batch=first.batch)
         for p in review.proposals:
             if p.status != "pending":
                 continue
-            await services.canon.decide(
+            await services.reviews.decide(
                 p.id,
                 accept=p.id not in rejected,
                 actor=cli_actor(),

@@ -18,6 +18,7 @@ from bot.cli.calendar import canon_calendar
 from bot.cli.canon_add import canon_add_app
 from bot.cli.canon_retcon import canon_retcon
 from bot.cli.common import Typer, checked, emit, fail, with_campaign
+from bot.cli.knowledge import canon_known, canon_reveal, canon_unreveal
 
 if TYPE_CHECKING:
     from canon.campaign_calendar import CampaignCalendar
@@ -31,6 +32,9 @@ canon_app = Typer(help="Look up, check and write canon without Discord.", no_arg
 canon_app.add_typer(canon_add_app, name="add")
 canon_app.command("calendar")(canon_calendar)
 canon_app.command("retcon")(canon_retcon)
+canon_app.command("reveal")(canon_reveal)
+canon_app.command("unreveal")(canon_unreveal)
+canon_app.command("known")(canon_known)
 
 
 class ViewerChoice(enum.StrEnum):
@@ -100,7 +104,7 @@ def canon_entity(
     as_json: JsonOption = False,
 ) -> None:
     """Print an entity's card: state, aliases, relations, facts and their evidence."""
-    from bot.services.canon_service import parse_as_of
+    from bot.services.canon_queries import parse_as_of
     from canon.models import Viewer
 
     point = checked(lambda: parse_as_of(at_scene=as_of_scene, believed_at=believed_at))
@@ -116,7 +120,7 @@ def canon_entity(
                 at_date=as_of, at_scene=as_of_scene, believed_at=believed_at, calendar=calendar
             )
             described = calendar.words().in_words(point.describe()).removeprefix("at ")  # "as of year 330 …"
-        card: EntityCard = await services.canon.card(found, name, viewer=Viewer(viewer.value), as_of=point)
+        card: EntityCard = await services.queries.card(found, name, viewer=Viewer(viewer.value), as_of=point)
         return card
 
     card = with_campaign(campaign, work)
@@ -141,7 +145,7 @@ def canon_timeline(
     async def work(services: Any, found: Any) -> tuple[str, list[StatementView]]:
         nonlocal words
         words = _words(await services.calendars.calendar(found, Viewer(viewer.value)))
-        result: tuple[str, list[StatementView]] = await services.canon.timeline(
+        result: tuple[str, list[StatementView]] = await services.queries.timeline(
             found, name, viewer=Viewer(viewer.value)
         )
         return result
@@ -167,7 +171,7 @@ def canon_neighbours(
     as_json: JsonOption = False,
 ) -> None:
     """Print the relations within N steps of an entity, nearest first."""
-    from bot.services.canon_service import parse_as_of
+    from bot.services.canon_queries import parse_as_of
     from canon.models import Viewer
 
     point = checked(lambda: parse_as_of())
@@ -178,7 +182,7 @@ def canon_neighbours(
             point = parse_as_of(
                 at_date=as_of, calendar=await services.calendars.calendar(found, Viewer(viewer.value))
             )
-        return await services.canon.neighbours(
+        return await services.queries.neighbours(
             found, name, viewer=Viewer(viewer.value), hops=hops, as_of=point
         )
 
@@ -212,7 +216,7 @@ def canon_check(campaign: CampaignOption, as_json: JsonOption = False) -> None:
     """Run every continuity rule over the whole graph; print each conflict (exit code 1 when there is one)."""
 
     async def work(services: Any, found: Any) -> Any:
-        return await services.canon.check(found)
+        return await services.queries.check(found)
 
     findings, new = with_campaign(campaign, work)
     fresh = {f.fingerprint for f in new}
@@ -252,7 +256,7 @@ def canon_conflicts(campaign: CampaignOption, as_json: JsonOption = False) -> No
     """Print the conflicts recorded for the campaign, newest first."""
 
     async def work(services: Any, found: Any) -> Any:
-        return await services.canon.conflicts(found)
+        return await services.queries.conflicts(found)
 
     recorded = with_campaign(campaign, work)
     emit(
@@ -327,8 +331,8 @@ def canon_ontology(
 
     async def work(services: Any, found: Any) -> tuple[Any, Ontology]:
         if set_file is not None or clear:
-            return extension, await services.canon.set_ontology(found, extension)
-        return found.settings.get("ontology"), services.canon.ontology_for(found)
+            return extension, await services.admin.set_ontology(found, extension)
+        return found.settings.get("ontology"), services.access.ontology_for(found)
 
     shown, ontology = with_campaign(campaign, work)
     payload = _ontology_payload(campaign, shown, ontology)

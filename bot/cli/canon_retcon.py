@@ -36,7 +36,7 @@ def canon_retcon(
 
     async def work(services: Any, found: Any) -> Any:
         fact_id = await services.facts.pick(found, fact, viewer=Viewer.GM)
-        return await services.canon.retcon(
+        return await services.admin.retcon(
             found, fact_id, cli_actor(), rationale=rationale, new_value=new_value
         )
 

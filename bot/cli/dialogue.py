@@ -1,4 +1,4 @@
-"""`lorekeeper ingest` with dialogue files: each becomes a scene (`bot.voice.dialogue_import`), said on stdout."""
+"""`lorekeeper ingest` with dialogue files: each becomes a scene (`bot.services.dialogue_import`), said on stdout."""
 
 from __future__ import annotations
 

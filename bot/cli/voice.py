@@ -212,7 +212,7 @@ def batch(
 
     async def work(services: Any) -> Any:
         target = await services.campaigns.by_name(campaign)
-        return await services.canon.review(None, campaign_id=target.id, batch=name)
+        return await services.reviews.review(None, campaign_id=target.id, batch=name)
 
     review = run_async(lambda: with_services(settings, work))
     emit(
@@ -249,13 +249,13 @@ def commit_batch(
     async def work(services: Any) -> Any:
         target = await services.campaigns.by_name(campaign)
         for proposal_id in reject or []:
-            await services.canon.decide(
+            await services.reviews.decide(
                 proposal_id, accept=False, actor=actor, rationale="rejected at the command line"
             )
         for proposal_id in accept or []:
-            await services.canon.decide(proposal_id, accept=True, actor=actor)
+            await services.reviews.decide(proposal_id, accept=True, actor=actor)
         if accept_all:
-            await services.canon.accept_all(None, actor, campaign_id=target.id, batch=name)
+            await services.reviews.accept_all(None, actor, campaign_id=target.id, batch=name)
         return (await services.canon.commit_batch(target, name, actor)).result
 
     result = run_async(lambda: with_services(settings, work))

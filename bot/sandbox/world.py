@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import discord
+
 from bot.emulator import Channel, DiscordEmulator, Guild, Member, Role
 
 GUILD_NAME = "Lorekeeper Sandbox"
@@ -60,7 +62,10 @@ class SandboxWorld:
 def build_world(emu: DiscordEmulator, gm_role_name: str) -> SandboxWorld:
     """Create the sandbox's server in a fresh emulator: the GM role, four people and the channels."""
     guild = emu.add_guild(GUILD_NAME)
-    gm_role = emu.add_role(guild, gm_role_name, color=0xE67E22)
+    # The GM runs the server here: Manage Server, so that the server admins' commands (/admin) are theirs too.
+    gm_role = emu.add_role(
+        guild, gm_role_name, color=0xE67E22, permissions=discord.Permissions(manage_guild=True)
+    )
     people = {key: emu.add_member(guild, name, roles=[gm_role] if gm else []) for key, name, gm in PEOPLE}
     category = emu.add_category(guild, CATEGORY_NAME)
     channels = {

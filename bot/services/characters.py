@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.services.canon_service import CanonService
+from bot.services.canon_access import CanonAccess
 from canon.campaigns import Campaign
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from canon.graph import CanonReader
@@ -23,7 +23,7 @@ from canon.knowledge import characters as repo
 from canon.knowledge.characters import CharacterLink, LinkStatus
 from canon.knowledge.tables import PlayerCharacterRow
 from canon.models import Entity, Viewer
-from canon.storage import utc_now
+from canon.storage import Database, utc_now
 from memory.scenes import Actor
 
 #: The entity types a character may be (and their subtypes: PC, NPC...).
@@ -41,14 +41,14 @@ class Member:
 class CharacterDesk:
     """Claims, links and the active character of each member, in one campaign at a time."""
 
-    def __init__(self, canon: CanonService) -> None:
-        self.canon = canon
-        self.db = canon.db
+    def __init__(self, db: Database, access: CanonAccess) -> None:
+        self.db = db
+        self.access = access
 
     async def _character(
         self, session: AsyncSession, campaign: Campaign, name: str, viewer: Viewer
     ) -> Entity:
-        reader: CanonReader = await self.canon.reader(session, campaign, viewer)
+        reader: CanonReader = await self.access.reader(session, campaign, viewer)
         entity = await reader.resolve(name)
         if not reader.ontology.is_a(entity.type, CHARACTER_TYPES):
             raise InvalidInput(
@@ -59,7 +59,7 @@ class CharacterDesk:
     async def _named(
         self, session: AsyncSession, rows: list[PlayerCharacterRow], campaign: Campaign
     ) -> list[CharacterLink]:
-        reader = await self.canon.reader(session, campaign, Viewer.GM)
+        reader = await self.access.reader(session, campaign, Viewer.GM)
         names = await reader.entities({r.entity_id for r in rows}, include_retconned=True, with_aliases=False)
         return [
             repo.link_of(r, names[r.entity_id].name if r.entity_id in names else "a character") for r in rows

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.services.canon_service import CanonService
+from bot.services.canon_access import CanonAccess
 from canon.campaigns import Campaign
 from canon.models import Viewer
+from canon.storage import Database
 from canon.visibility import Knowing, entity_hidden
 
 PAGE_SIZE = 15
@@ -43,8 +44,9 @@ class DirectoryPage:
 class Directory:
     """Pages of the entities a viewer may see, optionally of one type (its subtypes included) and name filter."""
 
-    def __init__(self, canon: CanonService) -> None:
-        self.canon = canon
+    def __init__(self, db: Database, access: CanonAccess) -> None:
+        self.db = db
+        self.access = access
 
     async def page(
         self,
@@ -57,11 +59,11 @@ class Directory:
         knowing: Knowing | None = None,
     ) -> DirectoryPage:
         """Return a page of the directory (pages past the end show the last one)."""
-        ontology = self.canon.ontology_for(campaign)
+        ontology = self.access.ontology_for(campaign)
         wanted = ontology.entity_type(kind.strip()) if kind and kind.strip() else None
         needle = " ".join((text or "").split()).casefold()[:MAX_FILTER] or None
-        async with self.canon.db.session() as session:
-            reader = await self.canon.reader(session, campaign, viewer, knowing)
+        async with self.db.session() as session:
+            reader = await self.access.reader(session, campaign, viewer, knowing)
             entities = await reader.all_entities()
         listed = [
             DirectoryEntry(e.id, e.name, e.type, entity_hidden(e))

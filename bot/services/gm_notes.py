@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.services.canon_service import CanonService
+from bot.services.canon_access import CanonAccess
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
 from canon.forms import split_names
@@ -33,9 +33,9 @@ class NoteShown:
 class GmNoteDesk:
     """Add, find and close the GM's notes of a campaign; give an entity card its notes."""
 
-    def __init__(self, notes: GmNoteService, canon: CanonService, scenes: SceneService) -> None:
+    def __init__(self, notes: GmNoteService, access: CanonAccess, scenes: SceneService) -> None:
         self.notes = notes
-        self.canon = canon
+        self.access = access
         self.scenes = scenes
 
     async def add(
@@ -95,8 +95,8 @@ class GmNoteDesk:
         return await self.notes.about(campaign.id, entity_id)
 
     async def _entity_id(self, campaign: Campaign, name: str) -> int:
-        async with self.canon.db.session() as session:
-            reader = await self.canon.reader(session, campaign, Viewer.GM)
+        async with self.notes.db.session() as session:
+            reader = await self.access.reader(session, campaign, Viewer.GM)
             return (await reader.resolve(name)).id
 
     async def _shown(self, campaign: Campaign, page: GmNotePage) -> NoteShown:
@@ -104,8 +104,8 @@ class GmNoteDesk:
         scene_ids = {note.scene_id for note in page.notes if note.scene_id is not None}
         entities: dict[int, str] = {}
         if ids:
-            async with self.canon.db.session() as session:
-                reader = await self.canon.reader(session, campaign, Viewer.GM)
+            async with self.notes.db.session() as session:
+                reader = await self.access.reader(session, campaign, Viewer.GM)
                 found = await reader.entities(ids, include_retconned=True)
                 entities = {i: e.name for i, e in found.items()}
         scenes: dict[int, str] = {}

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.services.canon_service import CanonService, parse_as_of
+from bot.services.canon_access import CanonAccess
+from bot.services.canon_queries import CanonQueries, parse_as_of
 from bot.services.wording import wording_for
 from canon.campaigns import Campaign
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
@@ -27,6 +28,7 @@ from canon.knowledge import learned
 from canon.knowledge.characters import LinkStatus
 from canon.knowledge.learned import Reveal
 from canon.models import Entity, Viewer
+from canon.storage import Database
 from canon.visibility import Knowing, entity_hidden, view_hidden
 from canon.wording import Wording
 from canon.wording.statements import statement_sentence
@@ -49,34 +51,29 @@ class KnownItem:
 class KnowledgeDesk:
     """Reveal canon to characters, undo reveals, list what characters know, and give each player their lens."""
 
-    def __init__(self, canon: CanonService, scenes: SceneService) -> None:
-        self.canon = canon
+    def __init__(
+        self, db: Database, access: CanonAccess, queries: CanonQueries, scenes: SceneService
+    ) -> None:
+        self.db = db
+        self.access = access
+        self.queries = queries
         self.scenes = scenes
-        self.db = canon.db
 
     # -- lenses -------------------------------------------------------------------------------------------
 
     async def lens(self, campaign: Campaign, member_id: int) -> Knowing | None:
         """Return what a member's active character knows (None when they play none: public canon only)."""
         async with self.db.session() as session:
-            played = await links.links(
-                session, campaign.id, member_id=member_id, statuses=(LinkStatus.PLAYS,)
-            )
-            active = next((r for r in played if r.active), None)
-            if active is None:
-                return None
-            reader = await self.canon.reader(session, campaign, Viewer.GM)
-            (entity,) = (await reader.entities([active.entity_id], include_retconned=True)).values()
-            return await learned.knowing(session, campaign.id, [entity.id], [entity.name])
+            return await learned.member_knowing(session, campaign.id, member_id)
 
     async def lens_of(self, campaign: Campaign, character: str) -> Knowing:
         """Return what a named character knows (the GM's "as <character>" view)."""
         async with self.db.session() as session:
             entity = await self._character(session, campaign, character)
-            return await learned.knowing(session, campaign.id, [entity.id], [entity.name])
+            return await learned.knowing(session, campaign.id, [entity.id])
 
     async def _character(self, session: AsyncSession, campaign: Campaign, name: str) -> Entity:
-        reader = await self.canon.reader(session, campaign, Viewer.GM)
+        reader = await self.access.reader(session, campaign, Viewer.GM)
         entity = await reader.resolve(name)
         rows = await links.links(
             session, campaign.id, entity_id=entity.id, statuses=(LinkStatus.PLAYS, LinkStatus.ENDED)
@@ -111,7 +108,7 @@ class KnowledgeDesk:
             raise InvalidInput(
                 "Say why they learn it (a letter, an overheard talk...): it is kept as evidence."
             )
-        eras = await self.canon.era_names(campaign)
+        eras = await self.queries.era_names(campaign)
         scene = None
         if channel_id is not None:
             try:
@@ -120,7 +117,7 @@ class KnowledgeDesk:
                 scene = None
 
         async def work(session: AsyncSession) -> list[int]:
-            reader = await self.canon.reader(session, campaign, Viewer.GM)
+            reader = await self.access.reader(session, campaign, Viewer.GM)
             world = parse_as_of(at_date=from_date, calendar=await reader.calendar()) if from_date else None
             kind, target_id, starts = await self._target(reader, fact, entity)
             world_from, world_key = (world.world, world.world_key) if world else (None, None)
@@ -244,7 +241,7 @@ class KnowledgeDesk:
             elif character is not None:
                 ids = [(await self._character(session, campaign, character)).id]
             found = await learned.reveals(session, campaign.id, character_ids=ids, standing=standing)
-            reader = await self.canon.reader(session, campaign, Viewer.GM)
+            reader = await self.access.reader(session, campaign, Viewer.GM)
             words = await wording_for(session, reader)
             return await self._worded(reader, words, found)
 

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from bot.llm.client import ChatMessage, LLMClient
 from canon.errors import GameError
 from canon.models import Viewer
+from canon.visibility import Knowing
 from memory.framing import passage_line, sanitize
 from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
 from memory.knowledge.models import Answer, CanonFact, LoreResult
@@ -167,10 +168,19 @@ class LoreAnswers:
         asker_id: int | None = None,
         record: bool = True,
         config: str = "default",
+        knowing: Knowing | None = None,
     ) -> Answer:
-        """Return the answer to a lore question, its short answer written by the model when there is one."""
+        """Return the answer to a lore question, its short answer written by the model when there is one (a
+        player's through their character's lens, `knowing`)."""
         answer = await self.knowledge.ask(
-            campaign_id, question, viewer=viewer, limit=limit, asker_id=asker_id, record=record, config=config
+            campaign_id,
+            question,
+            viewer=viewer,
+            limit=limit,
+            asker_id=asker_id,
+            record=record,
+            config=config,
+            knowing=knowing,
         )
         if self.llm is None:
             return answer

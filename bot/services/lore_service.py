@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Literal
 
-from bot.services.canon_service import CanonService, Review
+from bot.services.review import Review, ReviewService
 from bot.services.structured_import import StructuredImportService
 from canon.campaigns import Campaign
 from canon.errors import GameError, InvalidInput
@@ -110,12 +110,12 @@ class LoreImportService:
         self,
         knowledge: KnowledgeService,
         structured: StructuredImportService,
-        canon: CanonService,
+        reviews: ReviewService,
         voice: VoiceService | None = None,
     ) -> None:
         self.knowledge = knowledge
         self.structured = structured
-        self.canon = canon
+        self.reviews = reviews
         self.voice = voice
 
     def check_upload(self, filename: str, size: int, *, extract: bool = False) -> FileKind:
@@ -225,7 +225,7 @@ class LoreImportService:
             return _with(outcome, extraction_error=error.message)
         review = None
         if report.stored and report.batch is not None:
-            review = await self.canon.review(None, campaign_id=campaign.id, batch=report.batch)
+            review = await self.reviews.review(None, campaign_id=campaign.id, batch=report.batch)
         return _with(
             outcome,
             pieces=report.pieces,

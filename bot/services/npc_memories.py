@@ -11,7 +11,7 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.services.canon_service import CanonService
+from bot.services.canon_access import CanonAccess
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
 from canon.models import Viewer
@@ -49,14 +49,14 @@ def _value(text: str) -> str | int | float | bool:
 class NpcMemoryDesk:
     """The GM's operations on a campaign's NPC memories."""
 
-    def __init__(self, memories: NpcMemoryStore, canon: CanonService) -> None:
+    def __init__(self, memories: NpcMemoryStore, access: CanonAccess) -> None:
         self.memories = memories
-        self.canon = canon
+        self.access = access
 
     async def npc(self, campaign: Campaign, name: str) -> tuple[int, str]:
         """Return an NPC's id and name."""
-        async with self.canon.db.session() as session:
-            reader = await self.canon.reader(session, campaign, Viewer.GM)
+        async with self.memories.db.session() as session:
+            reader = await self.access.reader(session, campaign, Viewer.GM)
             entity = await reader.resolve(name)
             return entity.id, entity.name
 
@@ -161,8 +161,8 @@ class NpcMemoryDesk:
             scene = int(parts[5]) if len(parts) >= 6 and parts[4] == "scene" and parts[5].isdigit() else None
             parsed[scope] = (npc, scene)
         npc_ids = {n for n, _ in parsed.values() if n}
-        async with self.canon.db.session() as session:
-            reader = await self.canon.reader(session, campaign, Viewer.GM)
+        async with self.memories.db.session() as session:
+            reader = await self.access.reader(session, campaign, Viewer.GM)
             entities = await reader.entities(npc_ids, include_retconned=True) if npc_ids else {}
         names: dict[str, str] = {}
         for scope, (npc, scene) in parsed.items():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.services.canon_service import CanonService
+from bot.services.canon_access import CanonAccess
 from canon.campaigns import Campaign
 from canon.models import Viewer
 from canon.render import Picture, family_tree_of, render_family_tree, render_timeline, timeline_of
@@ -20,9 +20,9 @@ from canon.visibility import Knowing
 class PictureService:
     """Draw family trees and timelines from a campaign's canon graph."""
 
-    def __init__(self, db: Database, canon: CanonService) -> None:
+    def __init__(self, db: Database, access: CanonAccess) -> None:
         self.db = db
-        self.canon = canon
+        self.access = access
 
     async def family_tree(
         self,
@@ -36,7 +36,7 @@ class PictureService:
     ) -> Picture:
         """Return the family tree of a person (ancestors and descendants) or of a lineage (its members)."""
         async with self.db.session() as session:
-            reader = await self.canon.reader(session, campaign, viewer, knowing)
+            reader = await self.access.reader(session, campaign, viewer, knowing)
             tree = await family_tree_of(reader, name, up=up, down=down)
         return await asyncio.to_thread(render_family_tree, tree)
 
@@ -45,7 +45,7 @@ class PictureService:
     ) -> Picture:
         """Return the campaign's timeline, or one era's (its sub-eras included)."""
         async with self.db.session() as session:
-            reader = await self.canon.reader(session, campaign, viewer, knowing)
+            reader = await self.access.reader(session, campaign, viewer, knowing)
             data = await timeline_of(reader, era)
         return await asyncio.to_thread(render_timeline, data)
 
@@ -54,6 +54,6 @@ class PictureService:
     ) -> bool:
         """Tell whether a name means an era (so `/canon timeline <name>` draws it instead of listing facts)."""
         async with self.db.session() as session:
-            reader = await self.canon.reader(session, campaign, viewer, knowing)
+            reader = await self.access.reader(session, campaign, viewer, knowing)
             found = await reader.find_exact(name)
         return len(found) == 1 and reader.ontology.is_a(found[0].type, ["Era"])

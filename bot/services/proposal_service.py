@@ -1,111 +1,51 @@
-"""Proposals and their review: propose, submit, decide, accept all, and what a review card shows.
+"""Proposals: a player's or GM's `/propose` in a running scene, and the system's drafts (extraction, promotions).
 
-Each use case owns its transaction. A proposal's continuity warnings come from the gate (`CanonizationGate`);
-what a player may read of a review is decided here (`Review.secret`).
+Each use case owns its transaction; the canonization gate (`CanonizationGate`) resolves names, validates and
+warns. Their review is `bot.services.review`'s.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import logging
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.schema import review_cards
 from bot.services.canon_access import CanonAccess
-from bot.services.wording import wording_for
-from canon import campaigns
-from canon.campaigns import Campaign, ChangesetKind, ChangesetRow
-from canon.continuity import Finding
+from canon.campaigns import Campaign
 from canon.date_reading import scene_anchor
-from canon.errors import Conflict, GameError, InvalidInput, NotFound
-from canon.gate import DEFAULT_POLICY, CanonizationGate, Draft, authority_policy
+from canon.errors import Conflict, InvalidInput, NotFound
+from canon.gate import Draft
 from canon.graph import CanonReader
 from canon.models import Authority, Evidence, EvidenceKind, Viewer
-from canon.ontology import Ontology, attribute_key
-from canon.proposals import (
-    Proposal,
-    ProposalContent,
-    ProposalStatus,
-    dated_by_scene,
-    references,
-    revised,
-)
+from canon.ontology import Ontology
+from canon.proposals import Proposal, ProposalContent, dated_by_scene
 from canon.storage import Database
-from canon.tables import ProposalRow
-from canon.visibility import HiddenCanon, Knowing, proposal_hidden, warnings_hidden
-from canon.wording import PLAIN, Wording
-from memory.scenes import Actor, Scene, SceneService, SceneStatus, SpeakerKind, Turn, load_scene, scene_turns
+from canon.visibility import Knowing
+from memory.scenes import Actor, SceneService, SceneStatus, SpeakerKind, Turn, load_scene, scene_turns
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class Review:
-    """What a review card shows: the scene, its proposals, and the Discord message of each turn cited.
-
-    `secret` holds the ids of proposals a player must not read (`canon.visibility.proposal_hidden`: GM-only
-    ones and those naming GM-only entities, never a player's own); `secret_warnings` those shown to players
-    without their continuity warnings, which rest on GM-only canon. A card players see follows both.
-    """
-
-    scene: Scene | None
-    batch: str | None
-    proposals: list[Proposal]
-    turn_messages: dict[int, int]
-    secret: frozenset[int] = frozenset()
-    secret_warnings: frozenset[int] = frozenset()
-    #: The words the card speaks in: the calendar's, and the scene's turns with their speakers and links.
-    words: Wording = PLAIN
-    #: The campaign's authority policy: what a commit does with proposals nobody decided.
-    policy: dict[str, str] = dataclasses.field(default_factory=lambda: dict(DEFAULT_POLICY))
-    #: Each proposal's number on the card, counted over the whole scene, so a checkpoint renumbers nothing
-    #: (players' first, then the GM-only ones; empty: numbered in the card's order).
-    numbers: dict[int, int] = dataclasses.field(default_factory=dict)
-
-    def hidden_undecided(self) -> list[Proposal]:
-        """Return the GM-only proposals still waiting for a decision: a commit waits for them, since only the
-        GM's private card shows them and nothing may be decided without the GM seeing it."""
-        return [p for p in self.proposals if p.id in self.secret and p.status == ProposalStatus.PENDING]
-
-
 class ProposalService:
-    """Proposals and their review, for the cogs, the command line and the game-master's voice."""
+    """Propose canon changes for review: from a command in a running scene, or the system's drafts."""
 
     def __init__(self, db: Database, scenes: SceneService, *, access: CanonAccess) -> None:
         self.db = db
         self.scenes = scenes
-        # Shared by every service built on the same database, so that a rebase forgets a lineage everywhere.
         self.access = access
 
-    @property
-    def base_ontology(self) -> Ontology:
-        """Return the ontology every campaign extends."""
-        return self.access.base_ontology
-
     def ontology_for(self, campaign: Campaign) -> Ontology:
-        """Return the campaign's ontology: the base one plus the campaign's extension, if any."""
+        """Return the campaign's ontology (`CanonAccess.ontology_for`)."""
         return self.access.ontology_for(campaign)
-
-    def gate_for(self, campaign: Campaign) -> CanonizationGate:
-        """Return the canonization gate with the campaign's ontology."""
-        return self.access.gate_for(campaign)
 
     async def reader(
         self, session: AsyncSession, campaign: Campaign, viewer: Viewer, knowing: Knowing | None = None
     ) -> CanonReader:
-        """Return a canon reader for a campaign and viewer, through a character's lens if given (lineage cached)."""
+        """Return a canon reader for a campaign and viewer, through a character's lens if given
+        (`CanonAccess.reader`)."""
         return await self.access.reader(session, campaign, viewer, knowing)
-
-    def forget_lineage(self, campaign_id: int) -> None:
-        """Drop the cached lineage of a campaign (after a rebase or a delete)."""
-        self.access.forget_lineage(campaign_id)
-
-    # -- proposals ------------------------------------------------------------------------------------
 
     async def propose(
         self,
@@ -143,8 +83,12 @@ class ProposalService:
             )
             # Names resolve as the proposer sees canon: a player naming a GM-only entity gets a new-entity
             # proposal (the GM sorts it out), never a hint that the hidden entity exists.
-            reader = await self.reader(session, campaign, Viewer.GM if actor.is_gm else Viewer.PLAYER)
-            gate, order, anchor = self.gate_for(campaign), loaded.story_order, scene_anchor(loaded.world_date)
+            reader = await self.access.reader(session, campaign, Viewer.GM if actor.is_gm else Viewer.PLAYER)
+            gate, order, anchor = (
+                self.access.gate_for(campaign),
+                loaded.story_order,
+                scene_anchor(loaded.world_date),
+            )
             return await gate.propose(
                 session, reader, draft, scene_id=scene.id, story_order=order, warn=True, anchor=anchor
             )
@@ -157,11 +101,11 @@ class ProposalService:
         """Store proposals made by the system (LLM extraction, promotions) for review; one transaction."""
 
         async def work(session: AsyncSession) -> list[Proposal]:
-            reader = await self.reader(session, campaign, Viewer.GM)
+            reader = await self.access.reader(session, campaign, Viewer.GM)
             scene = await load_scene(session, scene_id) if scene_id is not None else None
             story_order = scene.story_order if scene is not None else None
             stored: list[Proposal] = []
-            gate = self.gate_for(campaign)
+            gate = self.access.gate_for(campaign)
             for draft in drafts:
                 if scene is not None:
                     draft = dataclasses.replace(
@@ -185,311 +129,6 @@ class ProposalService:
             return stored
 
         return await self.db.run(work)
-
-    async def review(
-        self,
-        scene_id: int | None,
-        *,
-        campaign_id: int | None = None,
-        batch: str | None = None,
-        committed_in: int | None = None,
-        whole_scene: bool = False,
-    ) -> Review:
-        """Return what the review card of a scene (or an import batch) shows.
-
-        Proposals a checkpoint committed while the scene ran are done: they leave the scene's card, except on
-        the card of that very commit (`committed_in`, its changeset); `whole_scene` keeps them all (a recap).
-        """
-        async with self.db.session() as session:
-            scene = await load_scene(session, scene_id) if scene_id is not None else None
-            owner = scene.campaign_id if scene else campaign_id
-            if owner is None:
-                raise InvalidInput("A review needs a scene or a campaign and batch.")
-            campaign = await campaigns.get_campaign(session, owner)
-            proposals = await self.gate_for(campaign).proposals(
-                session, owner, scene_id=scene_id, batch=batch
-            )
-            messages: dict[int, int] = {}
-            if scene is not None:
-                messages = {
-                    t.number: t.discord_message_id
-                    for t in await scene_turns(session, scene.id)
-                    if t.discord_message_id is not None
-                }
-            everyone = proposals  # numbered among the checkpointed ones too, as they were then
-            if scene is not None and not whole_scene:
-                proposals = await _without_checkpointed(session, proposals, committed_in)
-            hidden, warned = await self._secret_proposals(session, campaign, everyone)
-            secret, secret_warnings = hidden & {p.id for p in proposals}, warned & {p.id for p in proposals}
-            # The card's order: what players may read first, so a public card and the GM's private one
-            # number those alike (1, 2, 3 ...), and the GM-only ones follow on the private card alone.
-            proposals = sorted(proposals, key=lambda p: (p.id in secret, p.id))
-            return Review(
-                scene=scene,
-                batch=batch,
-                proposals=proposals,
-                turn_messages=messages,
-                secret=secret,
-                secret_warnings=secret_warnings,
-                words=await _review_words(self, session, campaign, proposals),
-                policy=authority_policy(campaign.settings),
-                numbers=_numbered(everyone, hidden),
-            )
-
-    async def review_in_channel(self, channel_id: int) -> Review:
-        """Return the review waiting in a channel: its scene's, else the newest open import batch shown there."""
-        try:
-            scene: Scene | None = await self.scenes.current_scene(channel_id)
-        except NotFound:
-            scene = None
-        if scene is not None and scene.status != SceneStatus.ACTIVE:
-            return await self.review(scene.id)
-        async with self.db.session() as session:
-            cards = await review_cards.batch_cards_in_channel(session, channel_id)
-        for card in cards:
-            review = await self.review(None, campaign_id=card.campaign_id, batch=card.batch)
-            if any(p.status in {ProposalStatus.PENDING, ProposalStatus.ACCEPTED} for p in review.proposals):
-                return review
-        if scene is not None:
-            raise Conflict("The scene in this channel is still running; end it with /endscene first.")
-        raise NotFound("There is no scene in this channel. A GM can start one with `/scene start`.")
-
-    async def proposal(self, proposal_id: int) -> Proposal:
-        """Return one proposal or raise `NotFound`."""
-        async with self.db.session() as session:
-            row = await session.get(ProposalRow, proposal_id)
-            if row is None:
-                raise NotFound(f"There is no proposal #{proposal_id}.")
-            campaign = await campaigns.get_campaign(session, row.campaign_id)
-            return await self.gate_for(campaign).get(session, proposal_id)
-
-    async def secret_proposals(
-        self, campaign: Campaign, proposals: Sequence[Proposal]
-    ) -> tuple[frozenset[int], frozenset[int]]:
-        """Return the proposals a player must not read, and those whose warnings they must not read."""
-        async with self.db.session() as session:
-            return await self._secret_proposals(session, campaign, proposals)
-
-    async def _secret_proposals(
-        self, session: AsyncSession, campaign: Campaign, proposals: Sequence[Proposal]
-    ) -> tuple[frozenset[int], frozenset[int]]:
-        """Return the proposals a player must not read, and those whose warnings they must not read."""
-        if not proposals:
-            return frozenset(), frozenset()
-        entity_ids: set[int] = set()
-        statement_ids: set[int] = set()
-        for p in proposals:
-            entity_ids |= {r.entity_id for _, r in references(p.content) if r.entity_id is not None}
-            for warning in p.warnings:
-                entity_ids |= set(warning.entity_ids)
-                statement_ids |= set(warning.statement_ids)
-        hidden = await self._hidden(session, campaign, entity_ids, statement_ids)
-        secret = {p.id for p in proposals if proposal_hidden(p, hidden)}
-        # A proposal naming a hidden entity proposal is hidden too.
-        secret |= {p.id for p in proposals if proposal_hidden(p, hidden, secret)}
-        warned = {p.id for p in proposals if p.id not in secret and warnings_hidden(p.warnings, hidden)}
-        return frozenset(secret), frozenset(warned)
-
-    async def _hidden(
-        self, session: AsyncSession, campaign: Campaign, entity_ids: set[int], statement_ids: set[int]
-    ) -> HiddenCanon:
-        """Return which of these entities and statements a player must not see (`canon.visibility`)."""
-        gm = await self.reader(session, campaign, Viewer.GM)
-        statements = await gm.statements(
-            statement_ids=statement_ids, include_retconned=True, with_evidence=False
-        )
-        about = entity_ids | {s.subject_id for s in statements}
-        about |= {s.object_id for s in statements if s.object_id is not None}
-        entities = await gm.entities(about, include_retconned=True)
-        return HiddenCanon.of(entities, statements)
-
-    async def public_findings(self, campaign_id: int, findings: Sequence[Finding]) -> list[Finding]:
-        """Return the continuity findings a player may hear of: none that touches GM-only canon."""
-        if not findings:
-            return []
-        async with self.db.session() as session:
-            campaign = await campaigns.get_campaign(session, campaign_id)
-            hidden = await self._hidden(
-                session,
-                campaign,
-                {i for f in findings for i in f.entity_ids},
-                {i for f in findings for i in f.statement_ids},
-            )
-        return [f for f in findings if not hidden.touches(f.entity_ids, f.statement_ids)]
-
-    async def decide(
-        self,
-        proposal_id: int,
-        *,
-        accept: bool,
-        actor: Actor,
-        rationale: str | None = None,
-        rationale_public: bool = False,
-    ) -> Proposal:
-        """Record the GM's decision on one proposal (exactly once); a rejection's rationale is shown to players
-        only when `rationale_public`."""
-
-        async def work(session: AsyncSession) -> Proposal:
-            row = await session.get(ProposalRow, proposal_id)
-            if row is None:
-                raise NotFound(f"There is no proposal #{proposal_id}.")
-            campaign = await campaigns.get_campaign(session, row.campaign_id)
-            return await self.gate_for(campaign).decide(
-                session,
-                proposal_id,
-                accept=accept,
-                decider_id=actor.id,
-                decider_name=actor.name,
-                rationale=rationale,
-                rationale_public=rationale_public,
-            )
-
-        return await self.db.run(work, attempts=1)
-
-    async def revise(
-        self, proposal_id: int, changes: dict[str, str | None], *, accept_as: Actor | None = None
-    ) -> Proposal:
-        """Correct a pending proposal (value, attribute, date ...); its warnings are recomputed. `accept_as` (a
-        GM's Edit) accepts it too, unless it now needs a rationale. A decided or committed one is refused."""
-
-        async def work(session: AsyncSession) -> Proposal:
-            row = await session.get(ProposalRow, proposal_id)
-            if row is None:
-                raise NotFound("That proposal no longer exists.")
-            campaign = await campaigns.get_campaign(session, row.campaign_id)
-            gate = self.gate_for(campaign)
-            content = revised((await gate.get(session, proposal_id)).content, changes)
-            scene = await load_scene(session, row.scene_id) if row.scene_id is not None else None
-            if scene is not None and scene.status == SceneStatus.COMPLETED:
-                raise Conflict(f"The scene “{scene.title}” is already committed; nothing changed.")
-            reader = await self.reader(session, campaign, Viewer.GM)
-            story_order = scene.story_order if scene is not None else None
-            anchor = scene_anchor(scene.world_date if scene is not None else None)  # "a day later" in an Edit
-            proposal = await gate.revise(
-                session, reader, proposal_id, content, story_order=story_order, anchor=anchor
-            )
-            if accept_as is None or proposal.needs_rationale:
-                return proposal
-            return await gate.decide(
-                session, proposal_id, accept=True, decider_id=accept_as.id, decider_name=accept_as.name
-            )
-
-        return await self.db.run(work, attempts=1)
-
-    async def attribute_names(
-        self, campaign: Campaign, prefix: str, *, viewer: Viewer, subject: str | None = None
-    ) -> list[str]:
-        """Return attribute names starting with `prefix` (for autocomplete): those the ontology declares for the
-        subject's type (every type's without a subject known), then those the campaign's canon uses."""
-        ontology = self.ontology_for(campaign)
-        async with self.db.session() as session:
-            reader = await self.reader(session, campaign, viewer)
-            used = await reader.attribute_names(prefix)
-            type_name = None
-            if subject and subject.strip():
-                with contextlib.suppress(GameError):
-                    type_name = (await reader.resolve(subject.strip())).type
-        start = attribute_key(prefix)
-        declared = [a for a in ontology.declared_attributes(type_name) if a.startswith(start)]
-        return list(dict.fromkeys([*declared, *used]))[:25]
-
-    async def accept_all(
-        self,
-        scene_id: int | None,
-        actor: Actor,
-        *,
-        campaign_id: int | None = None,
-        batch: str | None = None,
-        skip: Collection[int] = (),
-    ) -> list[Proposal]:
-        """Accept every pending proposal without warnings, but those in `skip` (the ones a card did not show)."""
-
-        async def work(session: AsyncSession) -> list[Proposal]:
-            owner = campaign_id
-            if scene_id is not None:
-                scene = await load_scene(session, scene_id)
-                if scene.status == SceneStatus.COMPLETED:
-                    raise Conflict(f"The scene “{scene.title}” is already committed; nothing changed.")
-                owner = scene.campaign_id
-            if owner is None:
-                raise InvalidInput("Accepting all needs a scene or a campaign and batch.")
-            campaign = await campaigns.get_campaign(session, owner)
-            return await self.gate_for(campaign).accept_all(
-                session,
-                owner,
-                scene_id=scene_id,
-                batch=batch,
-                decider_id=actor.id,
-                decider_name=actor.name,
-                skip=skip,
-            )
-
-        return await self.db.run(work, attempts=1)
-
-    async def set_policy(self, campaign: Campaign, authority: str, mode: str) -> dict[str, str]:
-        """Set whether an authority's proposals are accepted without review; return the whole policy."""
-        try:
-            who = Authority(authority.strip().lower())
-        except ValueError:
-            raise InvalidInput(
-                f"“{authority}” is not an authority. Allowed: {', '.join(a.value for a in Authority)}."
-            ) from None
-        how = mode.strip().lower()
-        if how not in {"auto", "review"}:
-            raise InvalidInput(f"“{mode}” is not a policy. Allowed: auto, review.")
-
-        async def work(session: AsyncSession) -> dict[str, str]:
-            current = await campaigns.get_campaign(session, campaign.id)
-            policy = {**(current.settings.get("authority_policy") or {}), who.value: how}
-            updated = await campaigns.update_campaign_settings(
-                session, campaign.id, {"authority_policy": policy}
-            )
-            return authority_policy(updated.settings)
-
-        return await self.db.run(work)
-
-    async def record_card(self, review: Review, *, channel_id: int, message_id: int) -> None:
-        """Remember where a review card was posted: the commit brings a scene's cards to their final state, and
-        `/canon review` finds an import batch's card again in its channel."""
-        if review.scene is not None:
-            campaign_id, scene_id = review.scene.campaign_id, review.scene.id
-        elif review.batch is not None and review.proposals:
-            campaign_id, scene_id = review.proposals[0].campaign_id, None
-        else:
-            return
-        await self.db.run(
-            lambda s: review_cards.record_card(
-                s,
-                campaign_id=campaign_id,
-                scene_id=scene_id,
-                batch=review.batch,
-                channel_id=channel_id,
-                message_id=message_id,
-            )
-        )
-
-    async def cards(self, scene_id: int) -> list[review_cards.ReviewCard]:
-        """Return the review cards posted for a scene."""
-        async with self.db.session() as session:
-            return await review_cards.cards_of_scene(session, scene_id)
-
-
-async def _without_checkpointed(
-    session: AsyncSession, proposals: list[Proposal], committed_in: int | None
-) -> list[Proposal]:
-    """Return the proposals without those committed at a checkpoint (other than the changeset `committed_in`)."""
-    done = {
-        p.committed_changeset_id
-        for p in proposals
-        if p.committed_changeset_id is not None and p.committed_changeset_id != committed_in
-    }
-    if not done:
-        return proposals
-    query = select(ChangesetRow.id).where(
-        ChangesetRow.id.in_(done), ChangesetRow.kind == ChangesetKind.SCENE_CHECKPOINT.value
-    )
-    checkpoints = set((await session.execute(query)).scalars())
-    return [p for p in proposals if p.committed_changeset_id not in checkpoints]
 
 
 def _cited_span(
@@ -530,17 +169,3 @@ def _roll_evidence(scene_id: int, turns: Sequence[Turn], number: int) -> Evidenc
         turn_to=number,
         note=f"resolved by {turn.author_name}'s roll: {said}",
     )
-
-
-async def _review_words(
-    service: ProposalService, session: AsyncSession, campaign: Campaign, proposals: Sequence[Proposal]
-) -> Wording:
-    """Return the words a review card speaks in (as players may read them: the public card's)."""
-    reader = await service.reader(session, campaign, Viewer.PLAYER)
-    return await wording_for(session, reader, [e for p in proposals for e in p.evidence])
-
-
-def _numbered(proposals: list[Proposal], secret: frozenset[int]) -> dict[int, int]:
-    """Return each proposal's card number: players' first, then the GM-only ones, each in the order made."""
-    ordered = sorted(proposals, key=lambda p: (p.id in secret, p.id))
-    return {p.id: n for n, p in enumerate(ordered, 1)}

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot.services.canon_service import CanonService
+from bot.services.review import ReviewService
 from canon import campaigns
 from canon.campaigns import Campaign
 from canon.errors import Conflict, InvalidInput
@@ -41,13 +41,13 @@ class RecapService:
     def __init__(
         self,
         db: Database,
-        canon: CanonService,
+        reviews: ReviewService,
         voice: VoiceService | None = None,
         *,
         characters: CharacterDesk | None = None,
     ) -> None:
         self.db = db
-        self.canon = canon
+        self.reviews = reviews
         #: Whose character each player plays: "Who was there" names characters, with their players.
         self.characters = characters
         self.voice = voice
@@ -63,7 +63,7 @@ class RecapService:
                 raise Conflict("A scene gets its recap once it is committed.")
             turns = await scene_turns(session, scene_id, include_deleted=False)
         summary, method = await self._summary(scene_id)
-        review = await self.canon.review(scene_id, whole_scene=True)  # with what its checkpoints committed
+        review = await self.reviews.review(scene_id, whole_scene=True)  # with what its checkpoints committed
         committed = [
             p for p in review.proposals if p.status == ProposalStatus.COMMITTED and p.id not in review.secret
         ]

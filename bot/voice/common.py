@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.llm.client import LLMClient
-from bot.services.proposal_service import ProposalService
 from bot.voice.material import is_npc_type
+from bot.voice.ports import CanonProposals
 from canon.campaigns import Campaign, get_campaign
 from canon.errors import InvalidInput, NotFound
 from canon.graph import CanonReader
@@ -41,7 +41,7 @@ class VoiceDeps:
 
     db: Any
     settings: VoiceSettings
-    canon: ProposalService
+    canon: CanonProposals
     scenes: SceneService
     turns: TurnLog
     llm: LLMClient | None

@@ -29,6 +29,7 @@ from memory.leaks import Leak, find_leaks
 from memory.narrations import (
     NarrationRecord,
     NarrationStatus,
+    PromptMessage,
     create_narration,
     get_narration,
     update_narration,
@@ -237,8 +238,8 @@ class Narrator:
                 requested_by_id=actor.id,
                 requested_by_name=actor.name,
                 status=status,
-                context=material.context.model_dump(mode="json"),
-                prompt=[m.model_dump(mode="json") for m in written.messages],
+                context=material.context,
+                prompt=[PromptMessage(role=m.role, content=m.content) for m in written.messages],
                 output=written.text or None,
                 blocked_reason=blocked_reason or None,
                 model=written.model,

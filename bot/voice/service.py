@@ -20,7 +20,6 @@ from collections.abc import Awaitable
 from typing import Any, Literal
 
 from bot.llm.client import LLMClient
-from bot.services.proposal_service import ProposalService
 from bot.voice.common import Material, VoiceDeps
 from bot.voice.digests import DigestReport, Digests
 from bot.voice.extracting import ExtractionCases
@@ -28,6 +27,7 @@ from bot.voice.extraction import ExtractionReport, PiecesRead
 from bot.voice.narration import NarrationOutcome, Narrator, PostNarration
 from bot.voice.narration_context import narration_material
 from bot.voice.npcs import NpcCases, NpcReply, PostAsNpc
+from bot.voice.ports import CanonProposals
 from canon.campaigns import Campaign
 from config.settings import VoiceSettings
 from memory.digests import Moment, SceneMomentStore
@@ -45,7 +45,7 @@ class VoiceService:
         *,
         db: Any,
         settings: VoiceSettings,
-        canon: ProposalService,
+        canon: CanonProposals,
         scenes: SceneService,
         turns: TurnLog,
         llm: LLMClient | None,

@@ -14,6 +14,7 @@ from canon import campaigns
 from canon.errors import InvalidInput, NotFound
 from canon.models import Viewer
 from canon.storage import Database, storage_fault, utc_now
+from canon.visibility import Knowing
 from memory.knowledge.glossary import GLOSSARY_SETTINGS, merged
 from memory.knowledge.models import Answer, LoreResult, RetrievalRecord
 from memory.knowledge.question import Question, analyse
@@ -42,6 +43,7 @@ class Answerer:
         record: bool = True,
         asker_id: int | None = None,
         glossary: Mapping[str, str] | None = None,
+        knowing: Knowing | None = None,
     ) -> Answer:
         """Answer a lore question from the campaign's sources and canon graph, for a player or the GM.
 
@@ -63,11 +65,11 @@ class Answerer:
         search = preset(config) if isinstance(config, str) else config
         asked = analyse(question, glossary if glossary is not None else await self.glossary(campaign_id))
         answer = await self.retriever.search(
-            campaign_id, asked.search_text, viewer=viewer, limit=limit, config=search
+            campaign_id, asked.search_text, viewer=viewer, limit=limit, config=search, knowing=knowing
         )
         answer = answer.model_copy(update={"question": question})
         if asked.parts:
-            answer = await self._compared(answer, asked, viewer=viewer, config=search)
+            answer = await self._compared(answer, asked, viewer=viewer, config=search, knowing=knowing)
         if answer.reply is None:
             answer = answer.model_copy(update={"reply": reply(asked, answer.canon_facts, answer.results)})
         if record:
@@ -90,14 +92,25 @@ class Answerer:
         return merged(own if isinstance(own, dict) else None)
 
     async def _compared(
-        self, answer: Answer, asked: Question, *, viewer: Viewer, config: SearchConfig
+        self,
+        answer: Answer,
+        asked: Question,
+        *,
+        viewer: Viewer,
+        config: SearchConfig,
+        knowing: Knowing | None,
     ) -> Answer:
         """Search each part of a comparison on its own and answer both, or leave the answer to the usual steps."""
         results: list[LoreResult] = list(answer.results)
         seen = {r.chunk_id for r in results}
         for part in asked.parts:
             found = await self.retriever.search(
-                answer.campaign_id, " ".join([*part, *asked.fields]), viewer=viewer, limit=3, config=config
+                answer.campaign_id,
+                " ".join([*part, *asked.fields]),
+                viewer=viewer,
+                limit=3,
+                config=config,
+                knowing=knowing,
             )
             for result in found.results:
                 if result.chunk_id not in seen:

@@ -33,7 +33,7 @@ async def services(db_target: DatabaseTarget, tmp_path: Path) -> AsyncIterator[S
 async def finish(services: Services, channel_id: int) -> int:
     report, _ = await services.canon.end_scene(channel_id)
     if report.scene.status != SceneStatus.COMPLETED:
-        await services.canon.accept_all(report.scene.id, GM)
+        await services.reviews.accept_all(report.scene.id, GM)
         await services.canon.commit_scene(report.scene.id, GM)
     await services.voice.drain()
     return report.scene.id
@@ -148,13 +148,13 @@ async def test_an_at_date_fork_leaves_out_the_scenes_after_the_date_with_their_m
         ),
     ):
         await play(services, world, [(PAT, "I listen to Mira."), *lines], channel_id=channel, title=title)
-        await services.canon.propose(main, channel, content, GM)
+        await services.proposals.propose(main, channel, content, GM)
         scenes.append(await finish(services, channel))
 
     dated = await services.branches.fork(main, "Year 310", at_date="3rd_age.year_310")
     # Scene 2 put something after year 310: the story passes the date there, so scenes 2 and 3 stay out.
     assert dated.fork_scene_order == 1
-    card = await services.canon.card(dated, "Mira", viewer=Viewer.GM)
+    card = await services.queries.card(dated, "Mira", viewer=Viewer.GM)
     facts = {v.statement.predicate: v.statement.value for v in card.facts}
     assert facts.get("oath") == "silence" and "mood" not in facts  # the mood is undated, but of scene 3
     _, remembered = await services.voice.npc_memories(dated, "Mira")

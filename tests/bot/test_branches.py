@@ -66,7 +66,7 @@ async def add(services: Services, campaign: Campaign, content: ProposalContent) 
 async def fact_value(services: Services, campaign: Campaign, name: str, attribute: str, **as_of: Any) -> Any:
     """Return the value of an entity's attribute in a campaign (None when absent or the entity is unknown)."""
     try:
-        card = await services.canon.card(campaign, name, viewer=Viewer.GM, as_of=AsOf(**as_of))
+        card = await services.queries.card(campaign, name, viewer=Viewer.GM, as_of=AsOf(**as_of))
     except NotFound:
         return None
     values = [v.statement.value for v in card.facts if v.statement.predicate == attribute]
@@ -96,10 +96,10 @@ async def play(services: Services, campaign: Campaign, channel: int, lines: list
 async def commit(services: Services, campaign: Campaign, channel: int, *proposals: ProposalContent) -> int:
     """Propose (as the GM), end and commit the channel's scene; return its story order."""
     for content in proposals:
-        await services.canon.propose(campaign, channel, content, GM)
+        await services.proposals.propose(campaign, channel, content, GM)
     report, _ = await services.canon.end_scene(channel)
     if report.scene.status != SceneStatus.COMPLETED:
-        await services.canon.accept_all(report.scene.id, GM)
+        await services.reviews.accept_all(report.scene.id, GM)
         await services.canon.commit_scene(report.scene.id, GM)
     await services.voice.drain()
     return report.scene.story_order
@@ -151,9 +151,9 @@ async def test_a_fork_is_one_row_and_nothing_crosses_between_parent_and_siblings
     parent_rows = await counts(services, main.id)
     # A busy branch: direct canon, a retcon of an inherited fact, a scene with a committed proposal.
     await add(services, left, EntityContent(name="Brann", entity_type="NPC"))
-    card = await services.canon.card(left, "Aldric", viewer=Viewer.GM)
+    card = await services.queries.card(left, "Aldric", viewer=Viewer.GM)
     title = next(v.statement for v in card.facts if v.statement.predicate == "title")
-    await services.canon.retcon(
+    await services.admin.retcon(
         left, title.id, GM, rationale="In this branch he was never knighted", new_value="Squire"
     )
     scene_id = await play(services, left, 501, ["Aldric loses his horse."])
@@ -168,13 +168,13 @@ async def test_a_fork_is_one_row_and_nothing_crosses_between_parent_and_siblings
     assert await fact_value(services, main, "Aldric", "horse") == "Grey"
     assert await fact_value(services, main, "Aldric", "weapon") is None
     with pytest.raises(NotFound):  # the branch's own entity never reaches the parent
-        await services.canon.card(main, "Brann", viewer=Viewer.GM)
+        await services.queries.card(main, "Brann", viewer=Viewer.GM)
     assert await fact_value(services, left, "Aldric", "title") == "Squire"
     assert await fact_value(services, left, "Aldric", "horse") == "none"
     assert await fact_value(services, left, "Aldric", "weapon") is None  # the sibling's
     assert await fact_value(services, right, "Aldric", "title") == "Knight"
     with pytest.raises(NotFound):
-        await services.canon.card(right, "Brann", viewer=Viewer.GM)
+        await services.queries.card(right, "Brann", viewer=Viewer.GM)
     # As of the fork's scene, the branch reads the parent's story exactly as the parent does.
     assert await fact_value(services, left, "Aldric", "horse", scene=1) == "Grey"
     assert await fact_value(services, main, "Aldric", "horse", scene=1) == "Grey"
@@ -268,7 +268,7 @@ async def test_rebase_shows_a_planted_conflict_and_changes_nothing_until_confirm
     same = await services.campaigns.by_name("Siege")
     assert same.fork_changeset_id == branch.fork_changeset_id
     assert await fact_value(services, same, "Aldric", "grave") is None
-    assert await services.canon.conflicts(same) == []
+    assert await services.queries.conflicts(same) == []
 
     await add(services, main, FactContent(subject=Ref(name="Aldric"), attribute="horse", value="Grey"))
     with pytest.raises(Conflict, match="changed since"):
@@ -279,7 +279,7 @@ async def test_rebase_shows_a_planted_conflict_and_changes_nothing_until_confirm
     rebased = await services.campaigns.by_name("Siege")
     assert rebased.fork_changeset_id == plan.target.changeset_id
     assert await fact_value(services, rebased, "Aldric", "grave") == "Vale"
-    assert [c.kind for c in await services.canon.conflicts(rebased)] == ["dead_acting"]
+    assert [c.kind for c in await services.queries.conflicts(rebased)] == ["dead_acting"]
     assert (await services.branches.plan_rebase(rebased)).up_to_date
     # A branch with branches of its own is never rebased (their inheritance runs through its fork point).
     await services.branches.fork(rebased, "Siege later")
@@ -343,9 +343,9 @@ async def test_rebase_puts_the_branchs_own_scenes_after_the_parents_new_ones(ser
     assert await fact_value(services, branch, "Aldric", "shield", scene=4) is None
     assert await fact_value(services, branch, "Aldric", "shield", scene=5) == "Oak"
     for scene, places in ((3, [2]), (4, [2, 4])):  # Thornwall from the parent's scene 2, the Vale from 4
-        card = await services.canon.card(branch, "Aldric", viewer=Viewer.GM, as_of=AsOf(scene=scene))
+        card = await services.queries.card(branch, "Aldric", viewer=Viewer.GM, as_of=AsOf(scene=scene))
         assert sorted(r.statement.validity.story_from for r in card.relations) == places
-    _, findings = await services.canon.check(branch)
+    _, findings = await services.queries.check(branch)
     assert [f for f in findings if f.kind.value == "two_places"] == []
     # The parent is untouched, and the branch's next scene follows its own.
     assert await fact_value(services, main, "Aldric", "shield") is None
@@ -387,8 +387,8 @@ async def test_a_branch_plays_with_its_parents_ontology_and_policy_as_they_were_
     services: Services,
 ) -> None:
     main = await root(services)
-    await services.canon.set_ontology(main, SPACE)
-    await services.canon.set_policy(main, "player", "auto")
+    await services.admin.set_ontology(main, SPACE)
+    await services.admin.set_policy(main, "player", "auto")
     main = await services.campaigns.by_name(main.name)
     await add(services, main, EntityContent(name="Nostromo", entity_type="Starship"))
     branch = await services.branches.fork(main, "Deep Space")
@@ -400,22 +400,22 @@ async def test_a_branch_plays_with_its_parents_ontology_and_policy_as_they_were_
         RelationshipContent(subject=Ref(name="Aldric"), relation="CREWS", object=Ref(name="Nostromo")),
     )
     await add(services, branch, EntityContent(name="Sulaco", entity_type="Starship"))
-    card = await services.canon.card(branch, "Aldric", viewer=Viewer.GM)
+    card = await services.queries.card(branch, "Aldric", viewer=Viewer.GM)
     assert [v.statement.predicate for v in card.relations] == ["CREWS"]
     assert authority_policy(branch.settings)["player"] == "auto"
     assert "fork" in branch.settings and "fork" not in main.settings
 
     # Later changes of the parent's settings stay out of the branch.
-    await services.canon.set_ontology(
+    await services.admin.set_ontology(
         main, {**SPACE, "entity_types": {**SPACE["entity_types"], "Shuttle": {"kind": "concrete"}}}
     )
-    await services.canon.set_policy(main, "player", "review")
+    await services.admin.set_policy(main, "player", "review")
     branch = await services.campaigns.by_name("Deep Space")
     with pytest.raises(InvalidInput, match="not an entity type"):
         await add(services, branch, EntityContent(name="Narcissus", entity_type="Shuttle"))
     assert authority_policy(branch.settings)["player"] == "auto"
     # ... and the branch's own changes never reach the parent.
-    await services.canon.set_policy(branch, "gm", "review")
+    await services.admin.set_policy(branch, "gm", "review")
     assert authority_policy((await services.campaigns.by_name(main.name)).settings)["gm"] == "auto"
     with pytest.raises(InvalidInput, match="not a relation"):
         await add(
@@ -429,19 +429,19 @@ async def test_rebase_adds_the_parents_later_ontology_additions_and_keeps_the_br
     services: Services,
 ) -> None:
     main = await root(services)
-    await services.canon.set_ontology(main, SPACE)
+    await services.admin.set_ontology(main, SPACE)
     main = await services.campaigns.by_name(main.name)
     branch = await services.branches.fork(main, "Outer Rim")
     # The branch extends its own copy; the parent adds other names, and one the branch defined too.
     beacon = {"kind": "concrete", "description": "a buoy that calls ships"}
-    await services.canon.set_ontology(
+    await services.admin.set_ontology(
         branch,
         {
             **SPACE,
             "entity_types": {**SPACE["entity_types"], "Outpost": {"kind": "concrete"}, "Beacon": beacon},
         },
     )
-    await services.canon.set_ontology(
+    await services.admin.set_ontology(
         main,
         {
             "entity_types": {
@@ -461,7 +461,7 @@ async def test_rebase_adds_the_parents_later_ontology_additions_and_keeps_the_br
     )
     branch = await services.campaigns.by_name("Outer Rim")
     await add(services, branch, EntityContent(name="Ord Beacon", entity_type="Beacon"))
-    await services.canon.set_policy(branch, "player", "auto")
+    await services.admin.set_policy(branch, "player", "auto")
 
     plan = await services.branches.plan_rebase(branch)
     assert plan.changesets == 0 and not plan.up_to_date  # only the ontology moved
@@ -473,7 +473,7 @@ async def test_rebase_adds_the_parents_later_ontology_additions_and_keeps_the_br
     assert "Keeps the branch's own definition of entity type Beacon" in shown
     # The parent extends its ontology again between the preview and the click (and drops its Beacon):
     # nothing changes.
-    await services.canon.set_ontology(
+    await services.admin.set_ontology(
         main,
         {
             "entity_types": {
@@ -509,12 +509,12 @@ async def test_rebase_adds_the_parents_later_ontology_additions_and_keeps_the_br
         RelationshipContent(subject=Ref(name="Narcissus"), relation="DOCKS_AT", object=Ref(name="Sulaco")),
     )
     await add(services, rebased, EntityContent(name="Tatoo", entity_type="Outpost"))
-    ontology = services.canon.ontology_for(rebased)
+    ontology = services.access.ontology_for(rebased)
     assert ontology.entity_types["Beacon"].kind == "concrete"  # the branch's own definition
     assert authority_policy(rebased.settings)["player"] == "auto"  # the policy stays the branch's
     assert (await services.branches.plan_rebase(rebased)).up_to_date
     # What the branch took is its own: the parent clearing its extension takes nothing from the branch.
-    await services.canon.set_ontology(main, None)
+    await services.admin.set_ontology(main, None)
     await add(services, rebased, EntityContent(name="Io", entity_type="Moon"))
     assert (await services.branches.plan_rebase(rebased)).up_to_date
     # The parent's own ontology never received the branch's additions.
@@ -526,10 +526,10 @@ async def test_a_rebase_refuses_an_ontology_that_cannot_be_merged(services: Serv
     main = await root(services)
     branch = await services.branches.fork(main, "Undead")
     # The branch makes "petrified" a terminal state; the parent later lets it turn into "alive" by a transition.
-    await services.canon.set_ontology(
+    await services.admin.set_ontology(
         branch, {"states": {"tags": {"petrified": {"applies_to": ["Person"], "terminal": True}}}}
     )
-    await services.canon.set_ontology(
+    await services.admin.set_ontology(
         main,
         {
             "states": {
@@ -746,11 +746,11 @@ async def test_promotion_goes_through_the_parents_review(services: Services) -> 
 
     again = await services.branches.promote(branch, trade_id, GM)
     (second,) = again.proposals
-    await services.canon.decide(second.id, accept=True, actor=GM)
+    await services.reviews.decide(second.id, accept=True, actor=GM)
     committed = await services.branches.commit_promotion(second.id, GM)
     assert [p.id for p in committed.accepted] == [second.id]
     assert await fact_value(services, main, "Aldric", "occupation") == "smith"
-    card = await services.canon.card(main, "Aldric", viewer=Viewer.GM)
+    card = await services.queries.card(main, "Aldric", viewer=Viewer.GM)
     trade = next(v.statement for v in card.facts if v.statement.predicate == "occupation")
     assert any(e.kind == EvidenceKind.BRANCH for e in trade.evidence)
     assert trade.provenance.campaign_id == main.id
@@ -761,7 +761,7 @@ async def test_promotion_goes_through_the_parents_review(services: Services) -> 
     assert [p.content.type for p in new.proposals] == ["entity", "fact"]
     assert new.proposals[0].content.name == "Brann"  # type: ignore[union-attr]
     # An inherited fact is the parent's already.
-    inherited = await services.canon.card(branch, "Aldric", viewer=Viewer.GM)
+    inherited = await services.queries.card(branch, "Aldric", viewer=Viewer.GM)
     title = next(v.statement for v in inherited.facts if v.statement.predicate == "title")
     with pytest.raises(Conflict, match="inherited"):
         await services.branches.promote(branch, title.id, GM)
@@ -811,7 +811,7 @@ async def test_channels_play_in_their_bound_branch_and_an_abandoned_one_stops_an
         await campaigns.for_channel(GUILD, "x", 601, 700)
     assert (await campaigns.for_channel(GUILD, "x", 601, 700, allow_abandoned=True)).id == branch.id
     # Its material never reaches another campaign: the pending promotion is rejected, no fork, no promote.
-    review = await services.canon.review(None, campaign_id=main.id, batch=promotion.batch)
+    review = await services.reviews.review(None, campaign_id=main.id, batch=promotion.batch)
     assert [p.status for p in review.proposals] == [ProposalStatus.REJECTED]
     with pytest.raises(Conflict, match="abandoned"):
         await services.branches.fork(abandoned, "From the ashes")

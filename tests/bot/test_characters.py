@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services.canon_access import CanonAccess
-from bot.services.canon_service import CanonService
+from bot.app import build_canon
 from bot.services.characters import CharacterDesk, Member
 from canon import campaigns
 from canon.campaigns import Campaign
@@ -32,7 +31,7 @@ async def campaign(db: Database) -> Campaign:
 
 @pytest.fixture
 async def desk(db: Database, campaign: Campaign) -> CharacterDesk:
-    canon = CanonService(db, SceneService(db), access=CanonAccess())
+    canon = build_canon(db, SceneService(db))
     for name, kind, hidden in (
         ("Sable", "PC", False),
         ("Brann", "PC", False),
@@ -41,8 +40,8 @@ async def desk(db: Database, campaign: Campaign) -> CharacterDesk:
     ):
         visibility = Visibility.GM_ONLY if hidden else Visibility.PUBLIC
         content = EntityContent(name=name, entity_type=kind, visibility=visibility)
-        await canon.add_direct(campaign, content, GM, command="/canon add")
-    return CharacterDesk(canon)
+        await canon.canon.add_direct(campaign, content, GM, command="/canon add")
+    return CharacterDesk(db, canon.access)
 
 
 async def test_a_claim_waits_for_the_gm_and_the_first_character_is_active(

@@ -118,9 +118,9 @@ def play_scenes(data_dir: Path, target: DatabaseTarget, *scenes: tuple[str, str,
                     actor=GM,
                 )
                 content = FactContent(subject=Ref(name="Aldric"), attribute=attribute, value=value, when=when)
-                await services.canon.propose(campaign, channel, content, GM)
+                await services.proposals.propose(campaign, channel, content, GM)
                 report, _ = await services.canon.end_scene(channel)
-                await services.canon.accept_all(report.scene.id, GM)
+                await services.reviews.accept_all(report.scene.id, GM)
                 await services.canon.commit_scene(report.scene.id, GM)
             await services.voice.drain()
         finally:

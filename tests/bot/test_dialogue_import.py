@@ -167,7 +167,7 @@ async def test_a_dialogue_becomes_a_closed_scene_with_a_review_card_and_the_npcs
         and "the cellar" in turns[3].text
     )
     # The GM commits the card: the scene is complete, and Mira remembers it.
-    await services.canon.accept_all(scene.id, GM)
+    await services.reviews.accept_all(scene.id, GM)
     await services.canon.commit_scene(scene.id, GM)
     await services.voice.drain()
     _, memories = await services.voice.npc_memories(world.campaign, "Mira")

@@ -126,7 +126,7 @@ async def build_campaign(services: Services) -> Campaign:
     await services.turns.edit(
         channel * 1000 + 2, "I ask Mira, quietly, about the Ledger of Tides.", utc_now()
     )
-    await services.canon.propose(
+    await services.proposals.propose(
         campaign,
         channel,
         FactContent(subject=Ref(name="Aldric"), attribute="title", value="Lord of Thornwall"),
@@ -134,14 +134,14 @@ async def build_campaign(services: Services) -> Campaign:
     )
     _report, review = await services.canon.end_scene(channel)
     for proposal in review.proposals:
-        await services.canon.decide(proposal.id, accept=True, actor=GM)
+        await services.reviews.decide(proposal.id, accept=True, actor=GM)
     await services.canon.commit_scene(scene.id, GM)
     await services.voice.drain()
     await services.recaps.recap_scene(scene.id)  # the campaign journal
     # A retcon with a replacement (status change, replaces).
-    card = await services.canon.card(campaign, "Aldric", viewer=Viewer.GM)
+    card = await services.queries.card(campaign, "Aldric", viewer=Viewer.GM)
     title = next(v for v in card.facts if v.statement.predicate == "title")
-    await services.canon.retcon(
+    await services.admin.retcon(
         campaign, title.statement.id, GM, rationale="He was crowned", new_value="King of Thornwall"
     )
     # Proposals read from a source chunk: one batch committed, one left pending.
@@ -157,12 +157,12 @@ async def build_campaign(services: Services) -> Campaign:
             confidence=0.6,
         )
 
-    stored = await services.canon.submit(
+    stored = await services.proposals.submit(
         campaign, [draft("Ledger of Tides")], scene_id=None, batch="extract:1:1"
     )
-    await services.canon.decide(stored[0].id, accept=True, actor=GM)
+    await services.reviews.decide(stored[0].id, accept=True, actor=GM)
     await services.canon.commit_batch(campaign, "extract:1:1", GM)
-    await services.canon.submit(campaign, [draft("Bell of Dusk")], scene_id=None, batch="extract:1:2")
+    await services.proposals.submit(campaign, [draft("Bell of Dusk")], scene_id=None, batch="extract:1:2")
     # Structured lore.
     yaml = await services.structured.import_files(campaign, [("bestiary.yaml", BESTIARY.encode())])
     assert yaml.ok, yaml.summary()
@@ -170,7 +170,7 @@ async def build_campaign(services: Services) -> Campaign:
     await services.notes.add(campaign, "The worm wakes at midwinter", GM, tags="plot", about="The Pale Worm")
     done = await services.notes.add(campaign, "Print the map", GM, tags="todo")
     await services.notes.mark_done(campaign, done.page.notes[0].id)
-    await services.canon.check(campaign)
+    await services.queries.check(campaign)
     return campaign
 
 
@@ -199,7 +199,7 @@ async def cards(services: Services, campaign: Campaign) -> dict[tuple[str, str],
     for name in CARDS:
         for viewer in (Viewer.PLAYER, Viewer.GM):
             try:
-                card = await services.canon.card(campaign, name, viewer=viewer)
+                card = await services.queries.card(campaign, name, viewer=viewer)
             except Exception as error:  # a player does not find a GM-only entity
                 out[(name, viewer.value)] = type(error).__name__
                 continue
@@ -321,7 +321,7 @@ async def test_a_round_trip_keeps_every_answer_and_card_and_never_reuses_an_id(
         ("The worm wakes at midwinter", ("plot",), False),
         ("Print the map", ("todo",), True),
     ]
-    worm = await services.canon.card(copy, "The Pale Worm", viewer=Viewer.GM)
+    worm = await services.queries.card(copy, "The Pale Worm", viewer=Viewer.GM)
     assert [n.text for n in await services.notes.about(copy, worm.entity.id)] == [
         "The worm wakes at midwinter"
     ]
@@ -373,7 +373,7 @@ async def test_archives_of_another_version_damaged_or_clashing_are_refused_and_l
     second = await archive_of(services).import_campaign(path, name="Small Three")
     assert len({campaign.id, first.campaign.id, second.campaign.id}) == 3
     for copy in (first.campaign, second.campaign):
-        card = await services.canon.card(copy, "Mira", viewer=Viewer.PLAYER)
+        card = await services.queries.card(copy, "Mira", viewer=Viewer.PLAYER)
         assert card.entity.name == "Mira"
 
 

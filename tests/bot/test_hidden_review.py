@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services.canon_access import CanonAccess
-from bot.services.canon_service import CanonService
+from bot.app import CanonServices, build_canon
 from canon import campaigns
 from canon.campaigns import Campaign
 from canon.models import Visibility
@@ -25,8 +24,8 @@ async def campaign(db: Database) -> Campaign:
 
 
 @pytest.fixture
-async def service(db: Database) -> CanonService:
-    return CanonService(db, SceneService(db), access=CanonAccess())
+async def service(db: Database) -> CanonServices:
+    return build_canon(db, SceneService(db))
 
 
 def public_card(review) -> str:  # type: ignore[no-untyped-def]
@@ -34,30 +33,30 @@ def public_card(review) -> str:  # type: ignore[no-untyped-def]
 
 
 async def test_a_proposal_naming_a_gm_only_proposed_entity_stays_off_the_players_card(
-    db: Database, service: CanonService, campaign: Campaign
+    db: Database, service: CanonServices, campaign: Campaign
 ) -> None:
-    await service.add_direct(
+    await service.canon.add_direct(
         campaign, EntityContent(name="Brann", entity_type="NPC"), GM, command="/canon add"
     )
     await play_scene(db, service, campaign, ["Brann bows to a stranger.", "The stranger smiles."])
-    (duke,) = await service.propose(
+    (duke,) = await service.proposals.propose(
         campaign,
         CHANNEL,
         EntityContent(name="The Pale Duke", entity_type="NPC", visibility=Visibility.GM_ONLY),
         GM,
     )
     # A public proposal naming the duke, who exists only as the GM-only proposal above.
-    (serves,) = await service.propose(
+    (serves,) = await service.proposals.propose(
         campaign,
         CHANNEL,
         RelationshipContent(subject=Ref(name="Brann"), relation="ally of", object=Ref(name="The Pale Duke")),
         GM,
     )
     assert serves.content.object.proposal_id == duke.id and serves.content.visibility == Visibility.PUBLIC
-    await service.propose(
+    await service.proposals.propose(
         campaign, CHANNEL, StateChangeContent(subject=Ref(name="Brann"), state="wounded"), PAT
     )
-    _, review = await service.end_scene(CHANNEL)
+    _, review = await service.canon.end_scene(CHANNEL)
     assert review.secret == {duke.id, serves.id}
     shown = public_card(review)
     assert "Pale Duke" not in shown and "Brann becomes wounded" in shown, shown
@@ -65,7 +64,7 @@ async def test_a_proposal_naming_a_gm_only_proposed_entity_stays_off_the_players
 
 
 async def test_a_warning_resting_on_a_statement_whose_object_is_gm_only_stays_off_the_players_card(
-    db: Database, service: CanonService, campaign: Campaign
+    db: Database, service: CanonServices, campaign: Campaign
 ) -> None:
     """Brann's stay in a secret vault is public by its own flag; its object, the vault, is GM-only."""
     for content in (
@@ -80,9 +79,9 @@ async def test_a_warning_resting_on_a_statement_whose_object_is_gm_only_stays_of
             until="3rd_age.year_310",
         ),
     ):
-        await service.add_direct(campaign, content, GM, command="/canon add")
+        await service.canon.add_direct(campaign, content, GM, command="/canon add")
     await play_scene(db, service, campaign, ["Brann spent the year 305 in Greyhaven."])
-    (stay,) = await service.propose(
+    (stay,) = await service.proposals.propose(
         campaign,
         CHANNEL,
         RelationshipContent(
@@ -94,7 +93,7 @@ async def test_a_warning_resting_on_a_statement_whose_object_is_gm_only_stays_of
         ),
         PAT,
     )
-    _, review = await service.end_scene(CHANNEL)
+    _, review = await service.canon.end_scene(CHANNEL)
     (proposal,) = review.proposals
     assert any("Drowned Vault" in str(w) for w in proposal.warnings), proposal.warnings
     assert review.secret == set() and review.secret_warnings == {stay.id}

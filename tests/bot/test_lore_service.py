@@ -23,7 +23,7 @@ class _Stub:
 def service(tmp_path: Path) -> LoreImportService:
     knowledge = _Stub(settings=LoreSettings(max_file_bytes=2048))
     structured = _Stub(max_bytes=1024)
-    return LoreImportService(knowledge, structured, canon=None)  # type: ignore[arg-type]
+    return LoreImportService(knowledge, structured, reviews=None)  # type: ignore[arg-type]
 
 
 def test_uploads_are_routed_by_suffix_and_refused_with_a_reason(tmp_path: Path) -> None:

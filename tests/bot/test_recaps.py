@@ -35,14 +35,14 @@ async def made() -> AsyncIterator[list[Services]]:
 async def play_and_commit(services: Services, channel: int) -> int:
     world = await seed(services)
     scene = await play(services, world, LINES, channel_id=channel)
-    await services.canon.propose(
+    await services.proposals.propose(
         world.campaign,
         channel,
         FactContent(subject=Ref(name="Mira"), attribute="occupation", value="keeper of the ledger"),
         PAT,
         turns=(2, 2),
     )
-    await services.canon.propose(
+    await services.proposals.propose(
         world.campaign,
         channel,
         FactContent(
@@ -57,7 +57,7 @@ async def play_and_commit(services: Services, channel: int) -> int:
     with pytest.raises(Conflict, match="recap once it is committed"):
         await services.recaps.recap_scene(scene.id)
     for proposal in review.proposals:
-        await services.canon.decide(proposal.id, accept=True, actor=GM)
+        await services.reviews.decide(proposal.id, accept=True, actor=GM)
     await services.canon.commit_scene(scene.id, GM)
     return scene.id
 

@@ -16,9 +16,8 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
+from bot.app import CanonServices, build_canon
 from bot.services.branches import BranchService
-from bot.services.canon_access import CanonAccess
-from bot.services.canon_service import CanonService
 from bot.services.structured_import import StructuredImportService
 from canon import campaigns
 from canon.campaigns import Campaign, ChangesetRow
@@ -51,22 +50,22 @@ OWN_TABLES = {
 
 
 @pytest.fixture
-async def canon(db: Database) -> CanonService:
-    return CanonService(db, SceneService(db), access=CanonAccess())
+async def canon(db: Database) -> CanonServices:
+    return build_canon(db, SceneService(db))
 
 
 @pytest.fixture
-def importer(db: Database, canon: CanonService) -> StructuredImportService:
-    return StructuredImportService(db, canon.ontology_for)
+def importer(db: Database, canon: CanonServices) -> StructuredImportService:
+    return StructuredImportService(db, canon.access.ontology_for)
 
 
 @pytest.fixture
-def branches(db: Database, canon: CanonService) -> BranchService:
-    return BranchService(db, canon)
+def branches(db: Database, canon: CanonServices) -> BranchService:
+    return BranchService(db, canon.access, canon.proposals, canon.reviews)
 
 
 @pytest.fixture
-async def root(db: Database, importer: StructuredImportService, canon: CanonService) -> Campaign:
+async def root(db: Database, importer: StructuredImportService, canon: CanonServices) -> Campaign:
     """A root campaign with the six fixture files imported."""
     campaign = await db.run(lambda s: campaigns.create_campaign(s, "Valdorn", guild_id=20))
     await add_factions(canon, campaign)

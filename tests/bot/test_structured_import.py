@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from bot.services.canon_access import CanonAccess
-from bot.services.canon_service import CanonService
+from bot.app import CanonServices, Services, build_canon
 from bot.services.structured_import import StructuredImportService
 from canon import campaigns
 from canon.campaigns import Campaign, ChangesetRow
@@ -58,23 +57,23 @@ async def campaign(db: Database) -> Campaign:
 
 
 @pytest.fixture
-async def canon(db: Database) -> CanonService:
-    return CanonService(db, SceneService(db), access=CanonAccess())
+async def canon(db: Database) -> CanonServices:
+    return build_canon(db, SceneService(db))
 
 
 @pytest.fixture
-def importer(db: Database, canon: CanonService) -> StructuredImportService:
-    return StructuredImportService(db, canon.ontology_for)
+def importer(db: Database, canon: CanonServices) -> StructuredImportService:
+    return StructuredImportService(db, canon.access.ontology_for)
 
 
 def fixture_files(*kinds: str) -> list[tuple[str, bytes]]:
     return [(f"{kind}.yaml", (FIXTURES / f"{kind}.yaml").read_bytes()) for kind in kinds]
 
 
-async def add_factions(canon: CanonService, campaign: Campaign) -> None:
+async def add_factions(canon: CanonServices | Services, campaign: Campaign) -> None:
     """The fixtures' two factions: no YAML kind defines factions, so they come from play (no key)."""
     for name in ("Sisterhood of Silver", "The Crimson Pact"):
-        await canon.add_direct(
+        await canon.canon.add_direct(
             campaign, EntityContent(name=name, entity_type="Faction"), GM, command="/canon add"
         )
 
@@ -114,7 +113,7 @@ async def by_key(db: Database, campaign: Campaign, key: str) -> Any:
         return entity, statements, evidence
 
 
-async def ingest_all(importer: StructuredImportService, canon: CanonService, campaign: Campaign) -> Any:
+async def ingest_all(importer: StructuredImportService, canon: CanonServices, campaign: Campaign) -> Any:
     await add_factions(canon, campaign)
     report = await importer.import_files(campaign, fixture_files(*KINDS), GM)
     assert report.status == "ingested", report.summary()
@@ -170,7 +169,7 @@ async def test_the_srd_bestiary_becomes_334_creatures_with_their_attributes(
 
 
 async def test_the_hand_written_files_ingest_together_through_the_ontology(
-    db: Database, importer: StructuredImportService, canon: CanonService, campaign: Campaign
+    db: Database, importer: StructuredImportService, canon: CanonServices, campaign: Campaign
 ) -> None:
     report = await ingest_all(importer, canon, campaign)
     assert {f.file: f.status for f in report.files} == {f"{k}.yaml": "created" for k in KINDS}
@@ -224,7 +223,7 @@ async def test_the_hand_written_files_ingest_together_through_the_ontology(
 
 
 async def test_every_relation_the_loader_emits_is_one_statement_of_its_type_in_the_database(
-    db: Database, importer: StructuredImportService, canon: CanonService, campaign: Campaign
+    db: Database, importer: StructuredImportService, canon: CanonServices, campaign: Campaign
 ) -> None:
     report = await ingest_all(importer, canon, campaign)
     # What the loader says, per file: (type, source id, target id) -> the file and line of the reference.
@@ -322,7 +321,7 @@ async def test_an_id_defined_nowhere_is_an_error_with_its_line_and_nothing_is_wr
 
 
 async def test_a_reference_resolves_against_canon_by_key_and_by_type(
-    db: Database, importer: StructuredImportService, canon: CanonService, campaign: Campaign
+    db: Database, importer: StructuredImportService, canon: CanonServices, campaign: Campaign
 ) -> None:
     # The gazetteer alone refers to a culture and to events no file of this import defines.
     report = await importer.import_files(campaign, fixture_files("gazetteer"), GM)
@@ -379,7 +378,7 @@ async def test_years_at_the_calendar_s_bounds_are_stored_and_one_past_them_is_an
 
 
 async def test_the_same_files_again_write_nothing(
-    db: Database, importer: StructuredImportService, canon: CanonService, campaign: Campaign
+    db: Database, importer: StructuredImportService, canon: CanonServices, campaign: Campaign
 ) -> None:
     await ingest_all(importer, canon, campaign)
     before = await counts(db)
@@ -392,7 +391,7 @@ async def test_the_same_files_again_write_nothing(
 
 
 async def test_a_changed_file_applies_only_the_difference_with_retcons_never_deletes(
-    db: Database, importer: StructuredImportService, canon: CanonService, campaign: Campaign
+    db: Database, importer: StructuredImportService, canon: CanonServices, campaign: Campaign
 ) -> None:
     await ingest_all(importer, canon, campaign)
     before = await counts(db)
@@ -481,7 +480,7 @@ async def test_a_changed_file_applies_only_the_difference_with_retcons_never_del
 
 
 async def test_removing_an_id_other_entries_still_use_is_an_error(
-    db: Database, importer: StructuredImportService, canon: CanonService, campaign: Campaign
+    db: Database, importer: StructuredImportService, canon: CanonServices, campaign: Campaign
 ) -> None:
     await ingest_all(importer, canon, campaign)
     before = await counts(db)
@@ -599,10 +598,10 @@ members:
 
 
 async def test_yaml_contradicting_play_wins_and_the_conflict_cites_both_sides(
-    db: Database, importer: StructuredImportService, canon: CanonService, campaign: Campaign
+    db: Database, importer: StructuredImportService, canon: CanonServices, campaign: Campaign
 ) -> None:
     # Play first: a player says the Pale Worm is lawful good, and that Orrin is Aldric's parent.
-    scene = await canon.scenes.start_scene(
+    scene = await canon.canon.scenes.start_scene(
         campaign_id=campaign.id, guild_id=20, channel_id=CHANNEL, title="Rumours", location=None, actor=GM
     )
     log = TurnLog(db)
@@ -619,16 +618,18 @@ async def test_yaml_contradicting_play_wins_and_the_conflict_cites_both_sides(
         )
     )
     await log.close()
-    await canon.propose(campaign, CHANNEL, EntityContent(name="The Pale Worm", entity_type="Creature"), PAT)
-    await canon.propose(
+    await canon.proposals.propose(
+        campaign, CHANNEL, EntityContent(name="The Pale Worm", entity_type="Creature"), PAT
+    )
+    await canon.proposals.propose(
         campaign,
         CHANNEL,
         FactContent(subject=Ref(name="The Pale Worm"), attribute="alignment", value="lawful good"),
         PAT,
     )
-    await canon.end_scene(CHANNEL)
-    await canon.accept_all(scene.id, GM)
-    await canon.commit_scene(scene.id, GM)
+    await canon.canon.end_scene(CHANNEL)
+    await canon.reviews.accept_all(scene.id, GM)
+    await canon.canon.commit_scene(scene.id, GM)
     worm_id: int
     async with db.session() as session:
         reader = await reader_of(db, session, campaign)
@@ -716,7 +717,7 @@ async def test_yaml_contradicting_prose_wins_and_the_conflict_cites_the_chunk(
             )
             extraction = await services.voice.extract_source(campaign, imported.source.id)
             assert extraction.batch is not None and extraction.stored == 2
-            await services.canon.accept_all(None, GM, campaign_id=campaign.id, batch=extraction.batch)
+            await services.reviews.accept_all(None, GM, campaign_id=campaign.id, batch=extraction.batch)
             await services.canon.commit_batch(campaign, extraction.batch, GM)
             async with services.db.session() as session:
                 reader = await reader_of(services.db, session, campaign)
@@ -725,7 +726,7 @@ async def test_yaml_contradicting_prose_wins_and_the_conflict_cites_the_chunk(
             assert (prose.provenance.authority, prose.provenance.confidence) == (Authority.SOURCE, 0.6)
             assert EvidenceKind.CHUNK in [e.kind for e in prose.evidence]
 
-            await add_factions(services.canon, campaign)
+            await add_factions(services, campaign)
             report = await services.structured.import_files(campaign, fixture_files(*KINDS), GM)
             assert report.status == "ingested", report.summary()
             assert report.entities.adopted == 1
@@ -769,14 +770,14 @@ async def by_key_or_id(db: Database, campaign: Campaign, entity_id: int) -> Any:
 
 
 async def test_a_relation_limit_broken_by_play_is_won_by_the_yaml(
-    db: Database, importer: StructuredImportService, canon: CanonService, campaign: Campaign
+    db: Database, importer: StructuredImportService, canon: CanonServices, campaign: Campaign
 ) -> None:
     await ingest_all(importer, canon, campaign)
     # A player (in a scene) claims a third parent for Aldric; the family tree gives two.
-    scene = await canon.scenes.start_scene(
+    scene = await canon.canon.scenes.start_scene(
         campaign_id=campaign.id, guild_id=20, channel_id=CHANNEL, title="Gossip", location=None, actor=GM
     )
-    (proposal,) = await canon.propose(
+    (proposal,) = await canon.proposals.propose(
         campaign,
         CHANNEL,
         RelationshipContent(
@@ -785,9 +786,9 @@ async def test_a_relation_limit_broken_by_play_is_won_by_the_yaml(
         PAT,
     )
     assert proposal.warnings  # three parents: the GM accepts it anyway, with a reason
-    await canon.end_scene(CHANNEL)
-    await canon.decide(proposal.id, accept=True, actor=GM, rationale="Rumour has it.")
-    result = (await canon.commit_scene(scene.id, GM)).result
+    await canon.canon.end_scene(CHANNEL)
+    await canon.reviews.decide(proposal.id, accept=True, actor=GM, rationale="Rumour has it.")
+    result = (await canon.canon.commit_scene(scene.id, GM)).result
     assert len(result.statement_ids) == 1
     # Re-ingesting the tree with a change that rewrites Aldric's parent edges checks them against play.
     tree = (FIXTURES / "family_tree.yaml").read_text()
@@ -829,7 +830,7 @@ async def test_a_relation_limit_broken_by_play_is_won_by_the_yaml(
 
 
 async def test_a_branch_ingests_into_itself_only(
-    db: Database, importer: StructuredImportService, canon: CanonService, campaign: Campaign
+    db: Database, importer: StructuredImportService, canon: CanonServices, campaign: Campaign
 ) -> None:
     await ingest_all(importer, canon, campaign)
     async with db.session() as session:
@@ -858,13 +859,13 @@ async def _fork(session: Any, parent: Campaign, changeset: int) -> Campaign:
 
 
 async def test_pictures_of_the_ingested_tree_and_timeline_leave_hidden_entries_out_for_players(
-    db: Database, importer: StructuredImportService, canon: CanonService, campaign: Campaign
+    db: Database, importer: StructuredImportService, canon: CanonServices, campaign: Campaign
 ) -> None:
     from bot.services.pictures import PictureService
     from canon.render import TimelineLayout, TreeLayout
 
     await ingest_all(importer, canon, campaign)
-    pictures = PictureService(db, canon)
+    pictures = PictureService(db, canon.access)
     people = {viewer: await standing(db, campaign.id, "Person", viewer) for viewer in Viewer}
     (heir,) = [i for i, row in people[Viewer.GM].items() if row.key == "the_nameless_heir"]
     assert len(people[Viewer.GM]) == 17 and set(people[Viewer.PLAYER]) == set(people[Viewer.GM]) - {heir}

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from bot.services.canon_access import CanonAccess
-from bot.services.canon_service import CanonService
 from bot.services.structured_import import StructuredImportService
 from canon import campaigns
 from canon.campaigns import Campaign
@@ -19,7 +18,7 @@ from canon.graph import CanonReader
 from canon.models import StatementKind, Viewer, Visibility
 from canon.ontology import base_ontology
 from canon.storage import Database
-from memory.scenes import Actor, SceneService
+from memory.scenes import Actor
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "yaml"
 WORLD = [
@@ -42,7 +41,7 @@ async def campaign(db: Database) -> Campaign:
 
 @pytest.fixture
 def importer(db: Database) -> StructuredImportService:
-    return StructuredImportService(db, CanonService(db, SceneService(db), access=CanonAccess()).ontology_for)
+    return StructuredImportService(db, CanonAccess().ontology_for)
 
 
 def files(*kinds: str) -> list[tuple[str, bytes]]:

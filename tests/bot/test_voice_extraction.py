@@ -100,7 +100,7 @@ async def test_endscene_puts_extracted_proposals_on_the_review_card(
     services, world = await start(made, db_target, tmp_path, stub)
     scene = await play(services, world, LINES, channel_id=CHANNEL)
     # A player already proposed what the model will find too: the two are merged, not doubled.
-    await services.canon.propose(
+    await services.proposals.propose(
         world.campaign,
         CHANNEL,
         FactContent(subject=Ref(name="Mira"), attribute="hid", value="the ledger in the cellar"),
@@ -321,7 +321,7 @@ async def test_imported_prose_becomes_source_proposals_waiting_in_a_batch(
     )
     report = await services.voice.extract_source(world.campaign, imported.source.id)
     assert report.batch is not None and report.batch.startswith(f"extract:{imported.source.id}:")
-    review = await services.canon.review(None, campaign_id=world.campaign.id, batch=report.batch)
+    review = await services.reviews.review(None, campaign_id=world.campaign.id, batch=report.batch)
     assert len(review.proposals) == 3
     for proposal in review.proposals:
         assert proposal.authority == Authority.SOURCE and proposal.confidence == 0.6

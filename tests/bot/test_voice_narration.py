@@ -76,18 +76,18 @@ async def test_a_narration_is_posted_stored_as_a_narrator_turn_with_its_context(
     record = await services.voice.narration(world.campaign, outcome.narration_id or 0)
     assert record.status == NarrationStatus.POSTED and record.turn_number == last.number
     assert record.message_id == outcome.message_id and record.output == CLEAN
-    sections = {s["kind"]: s for s in record.context["sections"]}
-    state = " ".join(i["text"] for i in sections[SectionKind.STATE]["items"])
+    sections = {s.kind: s for s in record.context.sections}
+    state = " ".join(i.text for i in sections[SectionKind.STATE].items)
     assert "Mira (NPC)" in state and "keeper of the Drowned Rat" in state and SECRET_VALUE not in state
-    assert any("I order a hot stew." in i["text"] for i in sections[SectionKind.TURNS]["items"])
-    hidden = " ".join(i["text"] for i in sections[SectionKind.SECRETS]["items"])
+    assert any("I order a hot stew." in i.text for i in sections[SectionKind.TURNS].items)
+    hidden = " ".join(i.text for i in sections[SectionKind.SECRETS].items)
     assert SECRET_VALUE in hidden  # GM-only canon steers the narrator...
     (prompt,) = script.prompts("narration")
-    assert record.prompt[1]["content"] in prompt
+    assert record.prompt[1].content in prompt
     assert "never state, quote, paraphrase or hint at it" in prompt  # ...which is told never to reveal it
     assert "<<<DATA gm_direction" in prompt and "Make the stew memorable." in prompt
     assert "Drowned Rat" not in outside_frames(prompt) and "Thornwall" not in outside_frames(prompt)
-    assert record.context["used"] <= record.context["budget"]
+    assert record.context.used <= record.context.budget
 
 
 async def test_a_narration_quoting_gm_only_canon_is_rewritten_or_held_back(
@@ -161,11 +161,11 @@ async def test_the_context_respects_a_small_budget_and_keeps_the_state(
     )
     outcome = await services.voice.narrate(CHANNEL, GM, post=Posts().narration)
     record = await services.voice.narration(world.campaign, outcome.narration_id or 0)
-    sections = {s["kind"]: s for s in record.context["sections"]}
-    assert record.context["used"] <= 500
-    assert sections[SectionKind.STATE]["items"] and not sections[SectionKind.STATE]["dropped"]
+    sections = {s.kind: s for s in record.context.sections}
+    assert record.context.used <= 500
+    assert sections[SectionKind.STATE].items and not sections[SectionKind.STATE].dropped
     turns = sections[SectionKind.TURNS]
-    assert turns["dropped"] and "Turn 39" in turns["items"][-1]["text"]
+    assert turns.dropped and "Turn 39" in turns.items[-1].text
     assert "Turn 39" in user_text(script.seen["narration"][0])
 
 

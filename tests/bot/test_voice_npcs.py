@@ -66,7 +66,7 @@ async def finish(services: Services, channel_id: int) -> int:
     """End a scene (completing it when nothing was proposed, else accepting all and committing) and digest it."""
     report, _review = await services.canon.end_scene(channel_id)
     if report.scene.status != SceneStatus.COMPLETED:
-        await services.canon.accept_all(report.scene.id, GM)
+        await services.reviews.accept_all(report.scene.id, GM)
         await services.canon.commit_scene(report.scene.id, GM)
     await services.voice.drain()
     return report.scene.id

@@ -10,7 +10,8 @@ from typing import Any
 import discord
 import pytest
 
-from bot.services.canon_service import RetconResult, Review
+from bot.services.canon_admin import RetconResult
+from bot.services.review import Review
 from canon.continuity import ConflictKind, Finding, Side
 from canon.models import (
     AsOf,

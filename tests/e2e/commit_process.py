@@ -8,17 +8,16 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from bot.services.canon_access import CanonAccess
-from bot.services.canon_service import CanonService
+from bot.app import build_canon
 from canon.storage import Database
 from memory.scenes import Actor, SceneService
 
 
 async def main(url: str, schema: str, scene_id: int) -> None:
     db = Database.from_url(url, search_path=schema or None)
-    service = CanonService(db, SceneService(db), access=CanonAccess())
+    service = build_canon(db, SceneService(db))
     print("committing", flush=True)
-    await service.commit_scene(scene_id, Actor(id=1, name="Gina", is_gm=True))
+    await service.canon.commit_scene(scene_id, Actor(id=1, name="Gina", is_gm=True))
     print("committed", flush=True)
     await db.dispose()
 

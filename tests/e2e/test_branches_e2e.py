@@ -218,7 +218,7 @@ async def test_rebase_promote_unbind_and_the_gm_only_buttons_from_discord(
     assert "Grey" in at_three and "exiled" in at_three and "Oak" in at_three
 
     # Promote the branch's fact: the parent's card decides; nothing moves before the GM's accept and commit.
-    card = await services.canon.card(side, "Aldric", viewer=Viewer.GM)
+    card = await services.queries.card(side, "Aldric", viewer=Viewer.GM)
     (fate,) = [v.statement.id for v in card.facts if v.statement.predicate == "fate"]
     promoted = await emu.invoke(side_channel, gm, "campaign promote", fact=fate)
     assert promoted.ephemeral and "exiled" in everything(promoted.message)

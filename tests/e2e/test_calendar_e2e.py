@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from canon.campaigns import CampaignRow
 from tests.e2e.conftest import World
-from tests.e2e.test_canon_e2e import embed_text, latest_scene, proposals_of_scene
+from tests.e2e.test_canon_e2e import embed_text, latest_scene, proposals_of_scene, review_cards
 from tests.e2e.test_continuity_e2e import import_yaml
 
 TIMELINE = """\
@@ -117,3 +117,34 @@ async def test_a_timelines_era_abbreviation_is_part_of_the_calendar(world: World
     assert beyond.ephemeral and beyond.content == (
         "Year 700 is in none of this campaign's eras. This campaign's era is the Third Age (TA, years 1–600)."
     ), beyond.content
+    gm = world.gm
+    typo = await emu.invoke(chan, gm, "campaign fork", name="What if", at_date="Thrid Age 400")
+    assert typo.ephemeral and "Did you mean “year 400 of the Third Age”?" in (typo.content or ""), (
+        typo.content
+    )
+    forked = await emu.invoke(chan, gm, "campaign fork", name="What if", at_date="400 TA")
+    assert "its world up to year 400 of the Third Age" in embed_text(forked.embeds[0]), forked.embeds
+
+
+async def test_the_edit_form_shows_dates_in_words_and_reads_them_back(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await import_yaml(world, "timeline.yaml", TIMELINE)
+    await emu.invoke(chan, gm, "calendar set", text=CALENDAR)
+    await emu.invoke(chan, gm, "canon add entity", name="Ysolde", type="NPC")
+    await emu.invoke(chan, gm, "scene start", title="The docks", date="17 Hearthmoon, 363 TA")
+    await emu.send_message(chan, pat, "Ysolde keeps the docks now.")
+    await emu.invoke(chan, pat, "propose state", subject="Ysolde", state="wounded")
+    await emu.invoke(chan, gm, "endscene")
+    scene = await latest_scene(world)
+    (row,) = [p for p in await proposals_of_scene(world, scene.id) if p.content.get("state")]
+    (card,) = review_cards(world)
+    opened = await emu.click(card, f"lk:proposal:{row.id}:edit", gm)
+    fields = {c["component"]["custom_id"]: c["component"] for c in opened.modal["components"]}
+    assert fields["lk:edit:when"]["value"] == "17 Hearthmoon, year 363 of the Third Age"  # never a key
+
+    bad = await emu.submit_modal(opened, gm, {"lk:edit:when": "the 31st of Frostmoon, 363"})
+    assert bad.ephemeral and "Frostmoon has 30 days" in (bad.content or ""), bad.content
+    moved = await emu.submit_modal(opened, gm, {"lk:edit:when": "three days later"})
+    assert moved.response_type == 7, moved.content
+    (after,) = [p for p in await proposals_of_scene(world, scene.id) if p.id == row.id]
+    assert after.content["when"] == "3rd_age.year_363.month_2.day_20"

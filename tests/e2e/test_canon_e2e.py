@@ -219,10 +219,10 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     assert (await latest_scene(world)).status == SceneStatus.COMPLETED
 
     # The graph holds exactly the accepted facts of scene 2, with evidence pointing at the right turns.
-    canon = world.bot.services.canon
+    services = world.bot.services
     campaign = await campaign_of(world)
-    async with world.bot.services.db.session() as session:
-        reader = await canon.reader(session, campaign, Viewer.GM)
+    async with services.db.session() as session:
+        reader = await services.access.reader(session, campaign, Viewer.GM)
         in_scene = [s for s in await reader.statements() if s.validity.story_from == scene.story_order]
         views = {v.sentence(): v.statement for v in await reader.views(in_scene)}
     assert set(views) == {"Mara: title = Captain of the Guard", "Aldric participated in The order to march"}
@@ -235,11 +235,11 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     assert [(e.turn_from, e.turn_to) for e in order_link.evidence if e.kind == EvidenceKind.TURNS] == [(3, 3)]
     assert any(e.proposal_id == fact_row.id and "accepted by Gina" in (e.note or "") for e in title.evidence)
     assert any("despite warnings: Aldric's ghost" in (e.note or "") for e in order_link.evidence)
-    brann = await canon.card(campaign, "Brann", viewer=Viewer.GM)
+    brann = await services.queries.card(campaign, "Brann", viewer=Viewer.GM)
     assert brann.relations == ()  # the rejected alliance was not written
     ally_after = (await proposals_of_scene(world, scene.id))[1]
     assert ally_after.status == ProposalStatus.REJECTED and ally_after.rationale == "Brann never trusted Mara"
-    (conflict,) = await canon.conflicts(campaign)
+    (conflict,) = await services.queries.conflicts(campaign)
     assert conflict.kind == "dead_acting" and conflict.rationale == "Aldric's ghost gives the order"
 
     # As of scene 1 Mara has no title; as of scene 2 she has.
@@ -473,7 +473,9 @@ async def test_paging_accept_all_and_the_policy(world: World) -> None:
     await emu.invoke(chan, world.gm, "endscene")
     later = await latest_scene(world)
     await emu.click(review_cards(world)[-1], f"lk:review:{later.id}:commit", world.gm)  # no decision needed
-    card_11 = await world.bot.services.canon.card(await campaign_of(world), "Stall 11", viewer=Viewer.PLAYER)
+    card_11 = await world.bot.services.queries.card(
+        await campaign_of(world), "Stall 11", viewer=Viewer.PLAYER
+    )
     assert card_11.entity.provenance.authority == "player"
 
 
@@ -580,7 +582,7 @@ async def test_unknown_names_become_entity_proposals_and_the_gm_checks_canon(wor
     await emu.click(card, f"lk:review:{scene.id}:accept_all", world.gm)
     await emu.click(card, f"lk:review:{scene.id}:commit", world.gm)
     campaign = await campaign_of(world)
-    brann = await world.bot.services.canon.card(campaign, "Brann", viewer=Viewer.PLAYER)
+    brann = await world.bot.services.queries.card(campaign, "Brann", viewer=Viewer.PLAYER)
     assert [v.sentence() for v in brann.relations] == ["Brann ally of Oswin"]
     assert brann.relations[0].statement.kind == StatementKind.RELATION
 

@@ -182,7 +182,7 @@ async def test_a_dated_scene_dates_its_facts_on_the_timeline_and_the_next_scene_
     )
     first = await latest_scene(world)
     async with world.bot.services.db.session() as session:
-        reader = await world.bot.services.canon.reader(session, await campaign_of(world), Viewer.GM)
+        reader = await world.bot.services.access.reader(session, await campaign_of(world), Viewer.GM)
         (greyhaven,) = await reader.find_exact("Greyhaven")
     assert first.location_id == greyhaven.id and first.world_key == 3000317
 

@@ -92,7 +92,7 @@ async def test_an_error_after_endscenes_report_leaves_the_report_public(world: W
     await emu.invoke(chan, world.gm, "scene start", title="The ambush")
     await emu.send_message(chan, world.pat, "I draw my bow.")
     await emu.invoke(chan, world.pat, "propose state", subject="Aldric", state="dead")
-    monkeypatch.setattr(world.bot.services.canon, "record_card", broken)  # after the card is posted
+    monkeypatch.setattr(world.bot.services.reviews, "record_card", broken)  # after the card is posted
     reply = await emu.invoke(chan, world.gm, "endscene")  # returns once the error handler has answered
     (error,) = reply.followups
     # The report and the card are public and stay; the error is private.

@@ -55,6 +55,26 @@ async def test_three_players_see_only_what_their_characters_know(world: World) -
     assert "a spy" in sable and "crowns" not in sable, sable
     assert "crowns" in brann and "a spy" not in brann, brann
     assert "a spy" not in ash and "crowns" not in ash, ash
+    # The same /lore question: each answer holds only what the asker's character knows.
+    answers = []
+    for player in (world.pat, world.quinn, rio, gm):
+        said = []
+        for question in ("What is the Duke's secret?", "What is the Duke's debt?"):
+            reply = await emu.invoke(chan, player, "lore ask", question=question)
+            assert reply.ephemeral
+            said.append(embed_text(reply.embeds[0]))
+        answers.append("\n".join(said))
+    # Who does not know the secret reads what anyone reads of a thing canon does not hold, word for word.
+    assert answers[1].split("\n")[:2] == answers[2].split("\n")[:2], answers[1:3]
+    assert "a spy" in answers[3] and "crowns" in answers[3]
+    assert "a spy" in answers[0] and "crowns" not in answers[0], answers[0]
+    assert "crowns" in answers[1] and "a spy" not in answers[1], answers[1]
+    assert "a spy" not in answers[2] and "crowns" not in answers[2], answers[2]
+    timelines = []
+    for player in (world.pat, world.quinn):
+        reply = await emu.invoke(chan, player, "canon timeline", name="The Duke")
+        timelines.append(embed_text(reply.embeds[0]))
+    assert "a spy" in timelines[0] and "a spy" not in timelines[1], timelines
     # The GM's "as Sable sees it" is Sable's player's card.
     as_sable = await card_of(world, gm, "The Duke", as_character="Sable")
     assert "a spy" in as_sable and "crowns" not in as_sable and "#" not in as_sable, as_sable
@@ -97,3 +117,29 @@ async def test_a_reveal_during_a_scene_reaches_those_present_and_is_undone(world
     assert (await card_of(world, world.pat, "Vell")).replace("Vell", "Zzyx") == unknown
     history = embed_text((await emu.invoke(chan, gm, "canon known", character="Sable")).embeds[0])
     assert "undone by Gina" in history, history
+
+
+async def test_a_belief_is_shown_as_a_belief_then_exposed(world: World) -> None:
+    emu, chan, gm = world.emu, world.channel, world.gm
+    await gm_adds(world, "entity", name="Sable", type="PC")
+    await gm_adds(world, "entity", name="The Duke", type="NPC")
+    await emu.invoke(chan, gm, "character set", name="Sable", player=world.pat)
+    options = {"character": "Sable", "about": "The Duke", "attribute": "treasure", "value": "in the well"}
+    refused = await emu.invoke(chan, world.pat, "belief add", source="me", **options)
+    assert refused.ephemeral and "Only the GM" in (refused.content or "")
+    kept = await emu.invoke(chan, gm, "belief add", source="a drunk at the inn", **options)
+    number = re.search(r"\(belief (\d+)\)", embed_text(kept.embeds[0]))
+    assert number, embed_text(kept.embeds[0])
+    mine = embed_text((await emu.invoke(chan, world.pat, "belief list")).embeds[0])
+    assert "Sable believes The Duke's treasure: in the well (heard from a drunk at the inn). A belief" in mine
+    assert "in the well" not in await card_of(world, world.pat, "The Duke")  # never shown as canon
+    assert "in the well" not in await card_of(world, gm, "The Duke")
+    refused = await emu.invoke(chan, world.pat, "belief expose", belief=int(number.group(1)))
+    assert refused.ephemeral and "Only the GM" in (refused.content or "")
+    await emu.invoke(chan, gm, "belief expose", belief=int(number.group(1)))
+    mine = embed_text((await emu.invoke(chan, world.pat, "belief list")).embeds[0])
+    assert (
+        "Sable believed The Duke's treasure: in the well (heard from a drunk at the inn), and it is false."
+        in mine
+    )
+    assert "(belief" not in mine  # the GM's handles are the GM's

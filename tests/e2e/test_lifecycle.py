@@ -12,10 +12,9 @@ from pathlib import Path
 from sqlalchemy import func, insert, select
 from sqlalchemy.engine import make_url
 
+from bot.app import build_canon
 from bot.emulator import DiscordEmulator
 from bot.ops.backup import RunLock
-from bot.services.canon_access import CanonAccess
-from bot.services.canon_service import CanonService
 from canon import campaigns
 from canon.gate import Draft
 from canon.models import Authority, Evidence, EvidenceKind
@@ -35,9 +34,9 @@ PROPOSALS = 1000
 async def scene_under_review(db: Database, name: str) -> tuple[int, int]:
     """Return (campaign id, scene id) of a scene under review with PROPOSALS accepted entity proposals."""
     campaign = await db.run(lambda s: campaigns.create_campaign(s, name, guild_id=7))
-    service = CanonService(db, SceneService(db), access=CanonAccess())
+    service = build_canon(db, SceneService(db))
     channel = 9000 + campaign.id
-    scene = await service.scenes.start_scene(
+    scene = await service.canon.scenes.start_scene(
         campaign_id=campaign.id, guild_id=7, channel_id=channel, title="Census", location=None, actor=GM
     )
     log = TurnLog(db)
@@ -62,7 +61,7 @@ async def scene_under_review(db: Database, name: str) -> tuple[int, int]:
         proposer_id=2,
         proposer_name="Pat",
     )
-    (first,) = await service.submit(campaign, [template], scene_id=scene.id, batch=None)
+    (first,) = await service.proposals.submit(campaign, [template], scene_id=scene.id, batch=None)
 
     async def clone(session):  # type: ignore[no-untyped-def]
         # The real path checks each proposal against canon (slow); copies of a checked one are as valid.
@@ -82,8 +81,8 @@ async def scene_under_review(db: Database, name: str) -> tuple[int, int]:
         await session.execute(insert(ProposalRow), rows)
 
     await db.run(clone)
-    await service.end_scene(channel)
-    accepted = await service.accept_all(scene.id, GM)
+    await service.canon.end_scene(channel)
+    accepted = await service.reviews.accept_all(scene.id, GM)
     assert len(accepted) == PROPOSALS
     return campaign.id, scene.id
 
@@ -130,8 +129,8 @@ async def test_a_commit_killed_midway_is_all_there_or_not_at_all(db_target: Data
                 assert status == SceneStatus.REVIEW and entities == 0, (status, entities)
                 outcomes.append("rolled back")
                 # Recovery: the same commit, run again, writes everything once.
-                service = CanonService(db, SceneService(db), access=CanonAccess())
-                await service.commit_scene(scene_id, GM)
+                service = build_canon(db, SceneService(db))
+                await service.canon.commit_scene(scene_id, GM)
                 assert await state(db, campaign_id, scene_id) == (SceneStatus.COMPLETED, PROPOSALS)
             if finished.strip() == b"committed":
                 assert outcomes[-1] == "committed"

@@ -340,7 +340,7 @@ async def test_extracted_prose_waits_on_a_batch_card_only_the_gm_decides(
     for custom_id in (accept_one, commit):
         refused = await emu.click(card, custom_id, pat)
         assert refused.ephemeral and "Only the GM" in (refused.content or "")
-    review = await services.canon.review(None, campaign_id=campaign.id, batch=batch_ids[0].split(":", 4)[4])
+    review = await services.reviews.review(None, campaign_id=campaign.id, batch=batch_ids[0].split(":", 4)[4])
     assert {p.status.value for p in review.proposals} == {"pending"}
 
     # The GM accepts one, rejects the other, and commits: only the accepted one becomes canon.

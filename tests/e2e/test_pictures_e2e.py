@@ -11,7 +11,6 @@ from pathlib import Path
 
 from PIL import Image
 
-from bot.services.pictures import PictureService
 from canon.campaigns import Campaign
 from canon.models import Viewer
 from canon.proposals import EntityContent
@@ -149,7 +148,7 @@ async def test_the_timeline_shows_what_happened_in_play(world: World) -> None:
     )
     await play_a_scene(world, "The hall", {"The parley in the hall": None})
     services = world.bot.services
-    picture = await PictureService(services.db, services.canon).timeline(campaign, viewer=Viewer.PLAYER)
+    picture = await services.pictures.timeline(campaign, viewer=Viewer.PLAYER)
     layout = picture.layout
     assert isinstance(layout, TimelineLayout)
     labels = {label.text: label for label in layout.events.values()}

@@ -129,6 +129,12 @@ async def test_a_played_evening_in_words(world: World) -> None:
         several.ephemeral and "fits" in plain(several.content) and "say which one" in plain(several.content)
     )
 
+    # A player's suggestions of facts hold only what players may read (and /retcon itself is the GM's).
+    told = await emu.autocomplete(chan, pat, "retcon", "fact", "corvan")
+    assert told and not any("Deep Court" in c["name"] for c in told), told
+    refused = await emu.invoke(chan, pat, "retcon", fact=told[0]["value"], rationale="mine now")
+    assert refused.ephemeral and "Only the GM" in (refused.content or "")
+
     # The GM's card shows the hidden secret, marked; Pat's shows neither it nor a trace of it.
     gm_card = embed_text((await emu.invoke(chan, gm, "canon entity", name="Corvan Marrow")).embeds[0])
     assert "🔒 Corvan Marrow's secret: smuggles relics for the Deep Court" in gm_card, gm_card
@@ -138,6 +144,6 @@ async def test_a_played_evening_in_words(world: World) -> None:
     check = await emu.invoke(chan, gm, "canon check")
     assert check.ephemeral and check.embeds
     campaign = await world.bot.services.campaigns.for_guild(world.guild.id, world.guild.name)
-    ysolde = await world.bot.services.canon.card(campaign, "Ysolde Marrow", viewer=Viewer.PLAYER)
+    ysolde = await world.bot.services.queries.card(campaign, "Ysolde Marrow", viewer=Viewer.PLAYER)
     assert [(v.statement.predicate, v.statement.value) for v in ysolde.facts] == [("eye_colour", "grey")]
     assert live(world, card)["embeds"]  # the card stays, closed; the fixture scans every version of it

@@ -49,7 +49,7 @@ async def test_a_relation_typed_in_words_is_understood(world: World) -> None:
     await gm_adds(world, "entity", name="Lenn", type="NPC")
     await gm_adds(world, "relationship", subject="Kara", relation="hates", object="Lenn")
     await gm_adds(world, "relationship", subject="Lenn", relation="is the father of", object="Kara")
-    card = await world.bot.services.canon.card(await campaign_of(world), "Kara", viewer=Viewer.PLAYER)
+    card = await world.bot.services.queries.card(await campaign_of(world), "Kara", viewer=Viewer.PLAYER)
     assert sorted(v.statement.predicate for v in card.relations) == ["ENEMY_OF", "PARENT_OF"]
 
     unknown = await emu.invoke(
@@ -59,7 +59,7 @@ async def test_a_relation_typed_in_words_is_understood(world: World) -> None:
         "“loves” is not a relation this campaign knows. Did you mean “"
     )
     assert "_" not in (unknown.content or "")
-    kara = await world.bot.services.canon.card(await campaign_of(world), "Kara", viewer=Viewer.GM)
+    kara = await world.bot.services.queries.card(await campaign_of(world), "Kara", viewer=Viewer.GM)
     assert len(kara.relations) == 2  # nothing written by the refused one
 
 

@@ -67,7 +67,7 @@ async def test_commit_asks_before_it_drops_what_nobody_decided(world: World) -> 
 async def test_nothing_undecided_commits_at_once_and_a_changed_policy_is_said_in_words(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     campaign = await world.bot.services.campaigns.for_guild(world.guild.id, world.guild.name)
-    await world.bot.services.canon.set_policy(campaign, "player", "auto")
+    await world.bot.services.admin.set_policy(campaign, "player", "auto")
     await emu.invoke(chan, gm, "scene start", title="Market day")
     await emu.send_message(chan, pat, "A jester juggles.")
     await emu.invoke(chan, pat, "propose entity", name="Court Jester", type="Person")

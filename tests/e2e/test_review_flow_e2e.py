@@ -71,11 +71,11 @@ async def test_the_gm_corrects_a_proposal_with_edit_before_accepting_it(world: W
     assert after.content["attribute"] == "title" and after.status == ProposalStatus.ACCEPTED
     assert f"lk:proposal:{row.id}:accept" not in buttons(live(world, card))
     with pytest.raises(Conflict, match="already accepted"):
-        await world.bot.services.canon.revise(row.id, {"value": "Queen"})
+        await world.bot.services.reviews.revise(row.id, {"value": "Queen"})
     committed = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
     assert "1 written to canon" in embed_text(committed.embeds[0])
     campaign = await world.bot.services.campaigns.for_guild(world.guild.id, world.guild.name)
-    card_now = await world.bot.services.canon.card(campaign, "Ysolde", viewer=Viewer.PLAYER)
+    card_now = await world.bot.services.queries.card(campaign, "Ysolde", viewer=Viewer.PLAYER)
     assert {v.statement.predicate for v in card_now.facts} == {"title"}  # never `title` and `captaincy`
 
 

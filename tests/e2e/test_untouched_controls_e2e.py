@@ -60,7 +60,7 @@ async def test_an_edit_form_submitted_untouched_changes_nothing(world: World) ->
     committed = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
     assert "Corin Vale's secret: forges keys for thieves" in embed_text(committed.embeds[0])
     campaign = await world.bot.services.campaigns.for_guild(world.guild.id, world.guild.name)
-    corin = await world.bot.services.canon.card(campaign, "Corin Vale", viewer=Viewer.GM)
+    corin = await world.bot.services.queries.card(campaign, "Corin Vale", viewer=Viewer.GM)
     assert corin.entity.description == "A quiet smith."
     assert [(v.statement.predicate, v.statement.value) for v in corin.facts] == [
         ("secret", "forges keys for thieves")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.app import build_canon
 from bot.services.canon_access import CanonAccess
 from bot.services.canon_service import CanonService
 from bot.services.gm_notes import GmNoteDesk
@@ -29,13 +30,17 @@ async def campaign(db: Database) -> Campaign:
 @pytest.fixture
 def desk(db: Database) -> GmNoteDesk:
     scenes = SceneService(db)
-    return GmNoteDesk(GmNoteService(db), CanonService(db, scenes, access=CanonAccess()), scenes)
+    return GmNoteDesk(GmNoteService(db), CanonAccess(), scenes)
+
+
+@pytest.fixture
+def canon(db: Database, desk: GmNoteDesk) -> CanonService:
+    return build_canon(db, desk.scenes, access=desk.access).canon
 
 
 async def test_notes_are_kept_found_by_words_tags_and_entities_and_closed(
-    db: Database, desk: GmNoteDesk, campaign: Campaign
+    db: Database, desk: GmNoteDesk, campaign: Campaign, canon: CanonService
 ) -> None:
-    canon = desk.canon
     for name in ("Varek the Red", "Sister Ilse"):
         await canon.add_direct(
             campaign, EntityContent(name=name, entity_type="NPC"), GM, command="/canon add"

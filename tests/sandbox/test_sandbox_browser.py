@@ -42,8 +42,12 @@ def test_a_scene_played_to_canon_in_the_browser(page: Page) -> None:
     # First visit: you are the GM, in an empty campaign; the page says what needs a language model.
     assert page.driver.find_element("id", "me-name").text == "Gwen"
     banners = page.driver.find_element("id", "banners").text
-    assert "No language model is configured" in banners and "NPC speech (/npc talk)" in banners
-    assert "Import the sample world" in banners
+    assert "No language model: narration and NPC speech are off" in banners and "/npc talk" not in banners
+    notice = page.driver.find_element("css selector", "#banners .banner.llm")
+    assert notice.size["height"] < 60, notice.size  # one line, not a third of a narrow window
+    page.driver.find_element("css selector", "#banners .banner-more").click()
+    page.until(lambda: "NPC speech (/npc talk)" in page.driver.find_element("id", "banners").text, "more")
+    assert "Import the sample world" in page.driver.find_element("id", "banners").text
 
     # The GM imports the sample world, file by file from disk, with /lore import in #lore-library.
     page.open_channel("lore-library")
@@ -202,3 +206,15 @@ def test_the_keyboard_alone_types_sends_and_runs_commands(page: Page) -> None:
     page.keys(Keys.ESCAPE)  # changed my mind: the form closes and the message box has the focus again
     page.until(lambda: not page.driver.find_element("id", "command-form").is_displayed(), "the form closes")
     assert page.driver.switch_to.active_element.get_attribute("id") == "input"
+    # "/" alone lists every command the GM may use, the last letters' and the server admins' included.
+    page.be("Gwen")
+    page.focus_input()
+    page.keys("/")
+    page.until(lambda: page.driver.find_element("id", "picker").is_displayed(), "the list")
+    names = [
+        e.get_attribute("textContent")
+        for e in page.driver.find_elements("css selector", "#picker .picker-name")
+    ]
+    assert len(names) > 60 and "/admin status" in names, names[-30:]
+    assert any(n.startswith("/session") for n in names) and any(n.startswith("/timezone") for n in names)
+    page.keys(Keys.ESCAPE)

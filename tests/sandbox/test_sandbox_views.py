@@ -129,3 +129,22 @@ async def test_a_damaged_state_file_stops_the_sandbox_with_what_to_do(tmp_path: 
     async with DiscordEmulator() as emu:
         with pytest.raises(SandboxStateError, match=r"cannot be read.*Start with another --data-dir"):
             SandboxStore(tmp_path).load(emu)
+
+
+async def test_the_gm_runs_the_server_and_sees_the_admins_commands_a_player_does_not() -> None:
+    from bot.sandbox.views import commands_view
+
+    async with DiscordEmulator() as emu:
+        world = build_world(emu, "GM")
+        group = {
+            "name": "admin",
+            "description": "Admin",
+            "options": [{"type": 1, "name": "status", "description": "Health", "options": []}],
+            "default_member_permissions": "32",
+        }
+        emu.global_commands.append({**group, "id": str(emu.ids.next()), "type": 1})
+        channel = next(iter(world.channels.values()))
+        gm = next(m for m in world.people.values() if world.gm_role.id in m.role_ids)
+        player = next(m for m in world.people.values() if world.gm_role.id not in m.role_ids)
+        assert "admin status" in [c["name"] for c in commands_view(emu, channel, gm)]
+        assert "admin status" not in [c["name"] for c in commands_view(emu, channel, player)]

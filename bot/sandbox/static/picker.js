@@ -40,7 +40,8 @@ const Picker = (() => {
     if (!matches.length) {
       list.append(el("div", "picker-empty", "No command matches. Type / to see them all."));
     }
-    matches.slice(0, 60).forEach((command, index) => {
+    // Every command, as Discord lists them: the popup scrolls (a cut-off list hid the last letters' commands).
+    matches.forEach((command, index) => {
       const row = el("div", index === active ? "picker-item active" : "picker-item");
       row.id = `pick-${index}`;
       row.setAttribute("role", "option");

@@ -157,6 +157,24 @@ const Render = (() => {
     return node;
   }
 
+  // 🔒 marks GM-only material: said in words beside it too, unless the words follow already (and for a
+  // browser without an emoji font, the words carry the meaning alone).
+  function plain(text) {
+    const parts = text.split("\u{1F512}");
+    if (parts.length === 1) return text;
+    const out = document.createDocumentFragment();
+    parts.forEach((part, index) => {
+      if (index) {
+        const mark = el("span", "gm-only", "\u{1F512}");
+        mark.title = "GM only";
+        if (!/^\s*(=\s*)?(hidden\s*\()?GM only/i.test(part.slice(0, 24))) mark.append(el("span", "gm-only-words", "GM only"));
+        out.append(mark);
+      }
+      if (part) out.append(part);
+    });
+    return out;
+  }
+
   function inline(text) {
     const out = document.createDocumentFragment();
     let plainFrom = 0;
@@ -179,12 +197,12 @@ const Render = (() => {
         i += 1;
         continue;
       }
-      if (i > plainFrom) out.append(text.slice(plainFrom, i));
+      if (i > plainFrom) out.append(plain(text.slice(plainFrom, i)));
       out.append(matched.rule.make(matched.m));
       i += matched.m[0].length;
       plainFrom = i;
     }
-    if (plainFrom < text.length) out.append(text.slice(plainFrom));
+    if (plainFrom < text.length) out.append(plain(text.slice(plainFrom)));
     return out;
   }
 

@@ -128,11 +128,24 @@
     const box = $("banners");
     box.replaceChildren();
     if (!state.llm.configured && localStorage.getItem("lk-llm-banner") !== "closed") {
+      // One line; "more" opens what needs a language model and how to set one.
       const banner = el("div", "banner llm");
       const text = el("div", "banner-text");
-      text.append(el("strong", null, "No language model is configured. "));
-      text.append(document.createTextNode(`Everything else works; these need one: ${state.llm.needs_it.join(", ")}. `));
-      text.append(document.createTextNode("Set LOREKEEPER_LLM__BASE_URL and LOREKEEPER_LLM__MODEL (any OpenAI-compatible endpoint) and restart the sandbox."));
+      text.append(el("strong", null, "No language model: "));
+      text.append(document.createTextNode("narration and NPC speech are off; everything else works. "));
+      const more = el("button", "banner-more", "more");
+      more.type = "button";
+      more.setAttribute("aria-expanded", "false");
+      const details = el("div", "banner-details");
+      details.hidden = true;
+      details.append(document.createTextNode(`These need one: ${state.llm.needs_it.join(", ")}. `));
+      details.append(document.createTextNode("Set LOREKEEPER_LLM__BASE_URL and LOREKEEPER_LLM__MODEL (any OpenAI-compatible endpoint) and restart the sandbox."));
+      more.addEventListener("click", () => {
+        details.hidden = !details.hidden;
+        more.textContent = details.hidden ? "more" : "less";
+        more.setAttribute("aria-expanded", String(!details.hidden));
+      });
+      text.append(more, details);
       const close = el("button", "banner-close", "×");
       close.type = "button";
       close.setAttribute("aria-label", "Hide this notice");

@@ -9,7 +9,9 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.branches import repository as repo
-from bot.services.canon_service import CanonService
+from bot.services.canon_access import CanonAccess
+from bot.services.proposal_service import ProposalService
+from bot.services.review import ReviewService
 from canon.campaigns import Campaign
 from canon.errors import Conflict, InvalidInput
 from canon.storage import Database
@@ -17,16 +19,18 @@ from canon.storage import Database
 
 @dataclass
 class BranchDeps:
-    """The database, the canon service and, when wired, imported knowledge and the voice (for their indexes)."""
+    """The database, canon (its access, proposals and reviews) and, when wired, imported knowledge and the voice (for their indexes)."""
 
     db: Database
-    canon: CanonService
+    access: CanonAccess
+    proposals: ProposalService
+    reviews: ReviewService
     knowledge: Any = None
     voice: Any = None
 
     def forget(self, campaign_id: int) -> None:
         """Forget what is cached of a campaign's lineage (it was rebased or deleted)."""
-        self.canon.forget_lineage(campaign_id)
+        self.access.forget_lineage(campaign_id)
         retriever = getattr(self.knowledge, "retriever", None)
         if retriever is not None:
             retriever.forget_campaign(campaign_id)

@@ -157,7 +157,7 @@ async def fork(
     async def work(session: AsyncSession) -> Campaign:
         current = await campaigns.get_campaign(session, parent.id)
         calendar = (
-            await (await deps.canon.reader(session, current, Viewer.GM)).calendar() if at_date else None
+            await (await deps.access.reader(session, current, Viewer.GM)).calendar() if at_date else None
         )
         cut = date_cut(at_date, calendar) if at_date else None
         if current.status != CampaignStatus.ACTIVE:

@@ -117,9 +117,9 @@ async def promote(deps: BranchDeps, branch: Campaign, statement_id: int, actor: 
     """Propose one of the branch's own facts to its parent, through the parent's normal review."""
     async with deps.db.session() as session:
         current, parent = await _campaigns(session, branch)
-        reader = await deps.canon.reader(session, current, Viewer.GM)
+        reader = await deps.access.reader(session, current, Viewer.GM)
         statement, view = await _own_fact(reader, current, statement_id)
-        upstream = await deps.canon.reader(session, parent, Viewer.GM)
+        upstream = await deps.access.reader(session, parent, Viewer.GM)
         refs, entities = await _refs(reader, upstream, statement)
     content = _content_of(view, refs)
     prefix = PROMOTION_BATCH.format(branch=current.id, statement=statement.id)
@@ -130,25 +130,25 @@ async def promote(deps: BranchDeps, branch: Campaign, statement_id: int, actor: 
     # Each attempt is a batch of its own, so its review card shows only its proposals.
     batch = f"{prefix}:{len({b for b, _ in earlier}) + 1}"
     drafts = _drafts(current, statement, [*entities, content], actor)
-    stored = await deps.canon.submit(parent, drafts, scene_id=None, batch=batch)
+    stored = await deps.proposals.submit(parent, drafts, scene_id=None, batch=batch)
     if not any(p.content.type == content.type for p in stored):
         raise InvalidInput(
             f"Fact #{statement.id} does not fit “{parent.name}”'s canon; nothing was proposed."
         )
-    review = await deps.canon.review(None, campaign_id=parent.id, batch=batch)
+    review = await deps.reviews.review(None, campaign_id=parent.id, batch=batch)
     return Promotion(branch=current, parent=parent, batch=batch, statement=view, proposals=review.proposals)
 
 
 async def commit_promotion(deps: BranchDeps, proposal_id: int, actor: Actor) -> CommitResult:
     """Write a promotion's accepted proposals into the parent, once the GM decided every one of them."""
-    proposal = await deps.canon.proposal(proposal_id)
+    proposal = await deps.reviews.proposal(proposal_id)
     batch = proposal.batch
     if proposal.origin != "promotion" or batch is None:
         raise InvalidInput(f"Proposal #{proposal_id} is not a promotion from a branch.")
 
     async def work(session: AsyncSession) -> CommitResult:
         parent = await campaigns.get_campaign(session, proposal.campaign_id)
-        gate = deps.canon.gate_for(parent)
+        gate = deps.access.gate_for(parent)
         waiting = [
             p
             for p in await gate.proposals(session, parent.id, batch=batch)

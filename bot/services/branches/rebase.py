@@ -110,7 +110,7 @@ def _merged_ontology(
         branch.settings.get(campaigns.ONTOLOGY_SETTINGS), parent.settings.get(campaigns.ONTOLOGY_SETTINGS)
     )
     try:
-        ontology = deps.canon.ontology_for(
+        ontology = deps.access.ontology_for(
             branch.model_copy(
                 update={"settings": {**branch.settings, campaigns.ONTOLOGY_SETTINGS: extension}}
             )

@@ -17,7 +17,9 @@ from bot.services.branches import retire as _retire
 from bot.services.branches import tree as _tree
 from bot.services.branches.common import BranchDeps
 from bot.services.branches.models import Binding, BranchInfo, BranchNode, DeleteReport, Promotion, RebasePlan
-from bot.services.canon_service import CanonService
+from bot.services.canon_access import CanonAccess
+from bot.services.proposal_service import ProposalService
+from bot.services.review import ReviewService
 from canon.campaigns import Campaign
 from canon.gate import CommitResult
 from canon.models import Viewer
@@ -33,9 +35,18 @@ class BranchService:
     """
 
     def __init__(
-        self, db: Database, canon: CanonService, *, knowledge: Any = None, voice: Any = None
+        self,
+        db: Database,
+        access: CanonAccess,
+        proposals: ProposalService,
+        reviews: ReviewService,
+        *,
+        knowledge: Any = None,
+        voice: Any = None,
     ) -> None:
-        self.deps = BranchDeps(db=db, canon=canon, knowledge=knowledge, voice=voice)
+        self.deps = BranchDeps(
+            db=db, access=access, proposals=proposals, reviews=reviews, knowledge=knowledge, voice=voice
+        )
 
     async def fork(
         self,

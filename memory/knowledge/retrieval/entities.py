@@ -18,9 +18,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from canon.campaigns import Campaign, ChangesetRow, LineageStep
 from canon.errors import GameError
 from canon.graph import CanonReader, fold
-from canon.models import EntityCard, Viewer
+from canon.models import NOW, EntityCard, Viewer
 from canon.ontology import Ontology, base_ontology
-from canon.visibility import entity_hidden
+from canon.visibility import Knowing, Known, entity_hidden
 from canon.wording import PLAIN, Wording, statement_words
 from memory import fulltext
 from memory.knowledge.answer_models import Relation
@@ -33,8 +33,8 @@ from memory.leaks import card_secrets
 log = logging.getLogger(__name__)
 
 _ARTICLES = frozenset({"the", "a", "an"})
-#: Folded name tables kept (one per lineage, viewer and canon state).
-_NAMES_CACHE = 16
+#: Folded name tables kept (one per lineage, viewer, character lens and canon state).
+_NAMES_CACHE = 64
 
 #: Folded name -> (name as written, entity id); the folded names, for fuzzy matching; and each word of a
 #: many-word name that names one entity only ("ysolde" -> Ysolde Marrow), for names given in part.
@@ -178,7 +178,7 @@ class EntityFinder:
     def __init__(self, ontology_for: Callable[[Campaign], Ontology] | None = None) -> None:
         self.ontology_for = ontology_for
         self._base_ontology: Ontology | None = None
-        self._names_cache: OrderedDict[tuple[tuple[int, ...], str, int], Names] = OrderedDict()
+        self._names_cache: OrderedDict[tuple[tuple[int, ...], str, Known | None, int], Names] = OrderedDict()
 
     def ontology(self, campaign: Campaign) -> Ontology:
         """Return the campaign's ontology (the base one extended by its settings, unless one is given)."""
@@ -197,7 +197,9 @@ class EntityFinder:
         )
         if stamp is None:  # no canon written in this lineage yet
             return {}, [], {}
-        key = (tuple(campaigns), viewer.value, int(stamp))
+        # The names a viewer knows: the reader's viewer and, for a player, what their character knows now.
+        lens = reader.knowing.at(NOW) if reader.knowing is not None else None
+        key = (tuple(campaigns), reader.viewer.value, lens, int(stamp))
         cached = self._names_cache.get(key)
         if cached is not None:
             return cached
@@ -223,11 +225,12 @@ class EntityFinder:
         question: str,
         viewer: Viewer,
         config: SearchConfig,
+        knowing: Knowing | None = None,
     ) -> tuple[list[CanonFact], list[EntityMatch]]:
         """Return the cards of canon entities named in the question (exact, then fuzzy on word windows)."""
         if config.max_entities == 0:
             return [], []
-        reader = CanonReader(session, steps, self.ontology(campaign), viewer=viewer)
+        reader = CanonReader(session, steps, self.ontology(campaign), viewer=viewer, knowing=knowing)
         names = await self.names(reader, viewer)
         if not names[0]:
             return [], []
@@ -267,11 +270,13 @@ class EntityFinder:
         viewer: Viewer,
         results: list[LoreResult],
         max_entities: int = 8,
+        *,
+        knowing: Knowing | None = None,
     ) -> list[LoreResult]:
         """Return the results with the Canon passages the story has changed marked (`retrieval.superseded`)."""
         if not any(r.knowledge_class == KnowledgeClass.CANON for r in results):
             return results
-        reader = CanonReader(session, steps, self.ontology(campaign), viewer=viewer)
+        reader = CanonReader(session, steps, self.ontology(campaign), viewer=viewer, knowing=knowing)
         names = await self.names(reader, viewer)
         if not names[0]:
             return results

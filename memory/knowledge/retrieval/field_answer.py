@@ -165,6 +165,8 @@ def _kind_answers(question: Question, value: str) -> bool:
     words = set(fold_words(value))
     if "level" in asked:
         return "cantrip" in words or any(w.endswith("level") for w in words) or "level" in words
+    if "attunement" in asked:
+        return "item" in words or "potion" in words or "attunement" in words or "wondrous" in words
     return True
 
 

@@ -12,6 +12,7 @@ from canon.campaigns import Campaign, LineageStep, get_campaign, lineage
 from canon.models import Viewer
 from canon.ontology import Ontology
 from canon.storage import Database
+from canon.visibility import Knowing
 from memory import fulltext
 from memory.embedding import Embedder
 from memory.knowledge.models import Answer, LoreResult
@@ -53,7 +54,14 @@ class Retriever:
         self._campaigns: dict[int, tuple[float, Campaign, list[LineageStep]]] = {}
 
     async def search(
-        self, campaign_id: int, question: str, *, viewer: Viewer, limit: int, config: SearchConfig
+        self,
+        campaign_id: int,
+        question: str,
+        *,
+        viewer: Viewer,
+        limit: int,
+        config: SearchConfig,
+        knowing: Knowing | None = None,
     ) -> Answer:
         """Return the best passages and canon facts for a question, for one viewer (see `memory.knowledge.retrieval`)."""
         timings: dict[str, float] = {}
@@ -83,6 +91,7 @@ class Retriever:
                 versions,
                 embedding,
                 timings,
+                knowing,
             )
             mark = time.perf_counter()
             answer = await assemble(
@@ -94,7 +103,9 @@ class Retriever:
                 limit=limit,
                 config=config,
             )
-            marked = await self.entities.mark_superseded(session, campaign, steps, viewer, answer.results)
+            marked = await self.entities.mark_superseded(
+                session, campaign, steps, viewer, answer.results, knowing=knowing
+            )
             if marked != answer.results:
                 answer = answer.model_copy(update={"results": marked})
             timings["assemble"] = _ms(mark)
@@ -114,6 +125,7 @@ class Retriever:
         versions: dict[int, tuple[str, str]],
         embedding: asyncio.Task[list[float]] | None,
         timings: dict[str, float],
+        knowing: Knowing | None = None,
     ) -> Found:
         """Return the lexical, semantic and entity candidate lists of a question (the semantic one meanwhile)."""
         lists = CandidateLists()
@@ -135,7 +147,7 @@ class Retriever:
                 )
             )
         mark = time.perf_counter()
-        facts, matches = await self.entities.find(session, campaign, steps, question, viewer, config)
+        facts, matches = await self.entities.find(session, campaign, steps, question, viewer, config, knowing)
         # A name given as an alias, in part or misspelt is searched by the entity's name too.
         named = [f.entity_name for f in facts] + [m.matched for m in matches]
         words += [w for name in named for w in fulltext.query_words(name) if w not in words]

@@ -19,7 +19,9 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.services.canon_service import CanonService, Review
+from bot.services.canon_access import CanonAccess
+from bot.services.canon_service import CanonService
+from bot.services.review import Review
 from bot.voice.material import is_npc_type
 from canon.campaigns import Campaign
 from canon.models import Viewer
@@ -44,10 +46,13 @@ class DialogueOutcome:
 class DialogueImportService:
     """Import dialogue files into scenes (see the module docstring)."""
 
-    def __init__(self, scenes: SceneService, turns: TurnLog, canon: CanonService) -> None:
+    def __init__(
+        self, scenes: SceneService, turns: TurnLog, canon: CanonService, access: CanonAccess
+    ) -> None:
         self.scenes = scenes
         self.turns = turns
         self.canon = canon
+        self.access = access
 
     async def import_dialogue(
         self, campaign: Campaign, filename: str, data: bytes, actor: Actor
@@ -82,7 +87,7 @@ class DialogueImportService:
         the calendar's words for the dates (an era by the name canon gives it)."""
         found: dict[str, tuple[SpeakerKind, str]] = {}
         async with self.canon.db.session() as session:
-            reader = await self.canon.reader(session, campaign, Viewer.GM)
+            reader = await self.access.reader(session, campaign, Viewer.GM)
             words = (await reader.calendar()).words()
             for name in sorted(names):
                 if name.casefold() in ("gm", "narrator"):
