@@ -64,13 +64,7 @@ class KnowledgeDesk:
     async def lens(self, campaign: Campaign, member_id: int) -> Knowing | None:
         """Return what a member's active character knows (None when they play none: public canon only)."""
         async with self.db.session() as session:
-            played = await links.links(
-                session, campaign.id, member_id=member_id, statuses=(LinkStatus.PLAYS,)
-            )
-            active = next((r for r in played if r.active), None)
-            if active is None:
-                return None
-            return await learned.knowing(session, campaign.id, [active.entity_id])
+            return await learned.member_knowing(session, campaign.id, member_id)
 
     async def lens_of(self, campaign: Campaign, character: str) -> Knowing:
         """Return what a named character knows (the GM's "as <character>" view)."""
