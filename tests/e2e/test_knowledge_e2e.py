@@ -134,8 +134,9 @@ async def test_a_belief_is_shown_as_a_belief_then_exposed(world: World) -> None:
     assert "Sable believes The Duke's treasure: in the well (heard from a drunk at the inn). A belief" in mine
     assert "in the well" not in await card_of(world, world.pat, "The Duke")  # never shown as canon
     assert "in the well" not in await card_of(world, gm, "The Duke")
-    refused = await emu.invoke(chan, world.pat, "belief expose", belief=int(number.group(1)))
-    assert refused.ephemeral and "Only the GM" in (refused.content or "")
+    for command in ("belief expose", "belief confirm"):
+        refused = await emu.invoke(chan, world.pat, command, belief=int(number.group(1)))
+        assert refused.ephemeral and "Only the GM" in (refused.content or ""), command
     await emu.invoke(chan, gm, "belief expose", belief=int(number.group(1)))
     mine = embed_text((await emu.invoke(chan, world.pat, "belief list")).embeds[0])
     assert (
