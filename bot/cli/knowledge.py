@@ -40,6 +40,7 @@ def canon_reveal(
     reason: Annotated[str, typer.Option("--reason", "-r", help="How they learn it: kept as evidence")],
     fact: Annotated[str | None, typer.Option("--fact", help="The fact's words or handle (fact 12)")] = None,
     entity: Annotated[str | None, typer.Option("--entity", help="A hidden entity")] = None,
+    source: Annotated[str | None, typer.Option("--source", help="A hidden source's title")] = None,
     from_date: Annotated[str | None, typer.Option("--from-date", help="From when they know it")] = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -49,7 +50,14 @@ def canon_reveal(
     async def work(services: Any, found: Any) -> Any:
         fact_id = await services.facts.pick(found, fact, viewer=Viewer.GM) if fact else None
         return await services.reveals.reveal(
-            found, cli_actor(), to=to, reason=reason, fact=fact_id, entity=entity, from_date=from_date
+            found,
+            cli_actor(),
+            to=to,
+            reason=reason,
+            fact=fact_id,
+            entity=entity,
+            source=source,
+            from_date=from_date,
         )
 
     items = with_campaign(campaign, work)

@@ -134,8 +134,9 @@ async def test_a_belief_is_shown_as_a_belief_then_exposed(world: World) -> None:
     assert "Sable believes The Duke's treasure: in the well (heard from a drunk at the inn). A belief" in mine
     assert "in the well" not in await card_of(world, world.pat, "The Duke")  # never shown as canon
     assert "in the well" not in await card_of(world, gm, "The Duke")
-    refused = await emu.invoke(chan, world.pat, "belief expose", belief=int(number.group(1)))
-    assert refused.ephemeral and "Only the GM" in (refused.content or "")
+    for command in ("belief expose", "belief confirm"):
+        refused = await emu.invoke(chan, world.pat, command, belief=int(number.group(1)))
+        assert refused.ephemeral and "Only the GM" in (refused.content or ""), command
     await emu.invoke(chan, gm, "belief expose", belief=int(number.group(1)))
     mine = embed_text((await emu.invoke(chan, world.pat, "belief list")).embeds[0])
     assert (
@@ -143,3 +144,24 @@ async def test_a_belief_is_shown_as_a_belief_then_exposed(world: World) -> None:
         in mine
     )
     assert "(belief" not in mine  # the GM's handles are the GM's
+
+
+async def test_a_hidden_source_revealed_to_one_character_answers_only_their_player(world: World) -> None:
+    emu, chan, gm = world.emu, world.channel, world.gm
+    for name, player in (("Sable", world.pat), ("Brann", world.quinn)):
+        await gm_adds(world, "entity", name=name, type="PC")
+        await emu.invoke(chan, gm, "character set", name=name, player=player)
+    attachment = emu.make_attachment("ledger.md", "# The ledger\n\nThe smugglers meet under the old mill.\n")
+    await emu.invoke(chan, gm, "lore import", file=attachment, hidden=True)
+    bad = await emu.invoke(chan, gm, "canon reveal", to="Sable", reason="x", source="No such book")
+    assert bad.ephemeral and "No source is called" in (bad.content or ""), bad.content
+    revealed = await emu.invoke(
+        chan, gm, "canon reveal", to="Sable", reason="she stole it", source="The ledger"
+    )
+    assert "what “The ledger” says" in embed_text(revealed.embeds[0]), embed_text(revealed.embeds[0])
+    said = []
+    for player in (world.pat, world.quinn, gm):
+        reply = await emu.invoke(chan, player, "lore ask", question="Where do the smugglers meet?")
+        said.append(embed_text(reply.embeds[0]))
+    assert "mill" in said[0], said
+    assert "mill" not in said[1], said[1]
