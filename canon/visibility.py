@@ -51,12 +51,14 @@ __all__ = [
     "Knowing",
     "Known",
     "Learned",
+    "entity_facts_seen",
     "entity_hidden",
     "entity_is_public_sql",
     "entity_named_only",
     "entity_seen",
     "gm_only",
     "may_see",
+    "passages_seen",
     "proposal_hidden",
     "seen",
     "source_hidden",
@@ -278,12 +280,12 @@ NOTHING_KNOWN = Known()
 
 @dataclass(frozen=True)
 class Knowing:
-    """A player's lens: the characters they see through and everything those characters learned, with when.
+    """A player's lens: the characters they see through (entity ids) and everything they learned, with when.
 
     The viewer stays a player (`Viewer.PLAYER`); this lens adds what the characters know to public canon.
     """
 
-    characters: tuple[str, ...]
+    characters: tuple[int, ...]
     learned: tuple[Learned, ...] = ()
     _cache: dict[AsOf, Known] = field(default_factory=dict, compare=False, repr=False)
 
@@ -346,6 +348,38 @@ def statement_seen(
     return all(not gm_only(v) or e in known.entities for e, v in ends)
 
 
-def source_seen(viewer: Viewer, hidden: bool, source_id: int, knowing: Knowing | None, as_of: AsOf) -> bool:
+class _Passage(Protocol):
+    @property
+    def hidden(self) -> bool: ...
+    @property
+    def source_id(self) -> int | None: ...
+
+
+class _EntityFacts(Protocol):
+    @property
+    def hidden(self) -> bool: ...
+    @property
+    def entity_id(self) -> int: ...
+
+
+_P = TypeVar("_P", bound=_Passage)
+_E = TypeVar("_E", bound=_EntityFacts)
+
+
+def passages_seen(viewer: Viewer, passages: Iterable[_P], knowing: Knowing | None = None) -> list[_P]:
+    """Return the passages a viewer may read: of public sources, or of hidden ones the character was shown."""
+    return [p for p in passages if source_seen(viewer, p.hidden, p.source_id, knowing, NOW)]
+
+
+def entity_facts_seen(viewer: Viewer, facts: Iterable[_E], knowing: Knowing | None = None) -> list[_E]:
+    """Return the entities' facts (of an answer) a viewer may read: public entities', or known hidden ones'."""
+    return [f for f in facts if entity_seen(viewer, visibility_of(f.hidden), f.entity_id, knowing, NOW)]
+
+
+def source_seen(
+    viewer: Viewer, hidden: bool, source_id: int | None, knowing: Knowing | None, as_of: AsOf
+) -> bool:
     """Return whether a viewer sees a knowledge source's passages: public ones, or hidden ones a character knows."""
-    return may_see(viewer, source_hidden(hidden)) or source_id in _known(knowing, as_of).sources
+    if may_see(viewer, source_hidden(hidden)):
+        return True
+    return source_id is not None and source_id in _known(knowing, as_of).sources

@@ -155,9 +155,10 @@ class CanonCommands(commands.Cog):
             return
         campaign = await self._campaign(interaction)
         viewer = canon_options.viewer_of(interaction)
-        title, views, words = await self.queries.worded_timeline(campaign, name, viewer=viewer)
+        lens = await canon_options.lens_of(interaction, campaign)
+        title, views, words = await self.queries.worded_timeline(campaign, name, viewer=viewer, knowing=lens)
         await interaction.response.send_message(
-            embed=entity_embeds.timeline_embed(title, views, viewer=viewer, words=words),
+            embed=entity_embeds.timeline_embed(title, views, viewer=viewer, words=words, knowing=lens),
             ephemeral=True,
             allowed_mentions=NONE,
         )

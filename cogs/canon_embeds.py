@@ -302,7 +302,10 @@ def _checkpoint(review: Review) -> bool:
 def _review_title(review: Review, heading: str) -> str:
     if review.scene is not None:
         return f"{heading} — Scene {review.scene.story_order}: {review.scene.title}"
-    return f"{heading} — {review.batch or 'proposals'}"
+    batch = review.batch or ""
+    if batch.startswith("extract:"):
+        return f"{heading} — what was read from an imported document"
+    return f"{heading} — proposals waiting for the GM"
 
 
 def _conflict_lines(

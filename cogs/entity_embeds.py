@@ -126,13 +126,18 @@ def entity_card_embed(
 
 
 def timeline_embed(
-    name: str, views: Sequence[StatementView], *, viewer: Viewer, words: Wording = PLAIN
+    name: str,
+    views: Sequence[StatementView],
+    *,
+    viewer: Viewer,
+    words: Wording = PLAIN,
+    knowing: Knowing | None = None,
 ) -> discord.Embed:
     """Render an entity's timeline in story order; retconned rows are struck through."""
     words = words.rich(escape)
     embed = discord.Embed(title=clip(f"Timeline: {name}", TITLE_LIMIT), colour=COLOUR)
     lines = []
-    for view in visible_views(views, viewer):
+    for view in visible_views(views, viewer, knowing):
         line = statement_line(view, evidence=False, viewer=viewer, words=words)
         if view.statement.provenance.level == CanonLevel.RETCONNED:
             replaced = view.statement.provenance.replaced_by

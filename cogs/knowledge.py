@@ -51,6 +51,7 @@ def known_embed(title: str, lines: list[str], empty: str) -> discord.Embed:
     reason="How they learn it (a letter, an overheard talk): kept as evidence",
     fact="The fact: type some of its words (like “Duke spy”) and pick it from the list",
     entity="A hidden entity: they learn who or what it is",
+    source="A hidden source's title: its passages answer their /lore questions",
     from_date="From when they know it, on the campaign's calendar (default: the scene's date)",
 )
 @app_commands.autocomplete(fact=fact_names, entity=entity_names, to=played_characters)
@@ -61,6 +62,7 @@ async def reveal(
     reason: Text,
     fact: Name | None = None,
     entity: Name | None = None,
+    source: Name | None = None,
     from_date: app_commands.Range[str, 1, 100] | None = None,
 ) -> None:
     """Record that characters know something hidden, with the reason and the scene."""
@@ -74,6 +76,7 @@ async def reveal(
         reason=reason,
         fact=fact_id,
         entity=entity,
+        source=source,
         from_date=from_date,
         channel_id=interaction.channel_id,
     )

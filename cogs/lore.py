@@ -145,7 +145,7 @@ class LoreCommands(commands.Cog):
         )
         await replies.answer(
             interaction,
-            embed=lore_answer_embeds.answer_embed(answer, viewer=viewer),
+            embed=lore_answer_embeds.answer_embed(answer, viewer=viewer, knowing=lens),
             view=lore_views.answer_view(answer.retrieval_id, viewer=viewer),
         )
 

@@ -17,6 +17,7 @@ import discord
 
 from bot.client.limits import fit_lines
 from canon.models import Viewer
+from canon.visibility import Knowing
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import COLOUR, clip, counted
 from cogs.lore_embeds import (
@@ -80,10 +81,10 @@ def _reply(answer: Answer, results: Sequence[LoreResult], facts: Sequence[CanonF
     return compose(answer.question, facts, results)
 
 
-def answer_embed(answer: Answer, *, viewer: Viewer) -> discord.Embed:
+def answer_embed(answer: Answer, *, viewer: Viewer, knowing: Knowing | None = None) -> discord.Embed:
     """Render a `/lore ask` answer: the short answer citing its sources, the cited ones named under it."""
-    results = _visible_results(answer.results, viewer)
-    facts = _visible_facts(answer.canon_facts, viewer)
+    results = _visible_results(answer.results, viewer, knowing)
+    facts = _visible_facts(answer.canon_facts, viewer, knowing)
     reply = _reply(answer, results, facts)
     embed = discord.Embed(title=clip(f"Lore: {answer.question}", TITLE_LIMIT), colour=COLOUR)
     lines = [_escape(reply.text)]
@@ -114,10 +115,12 @@ def answer_embed(answer: Answer, *, viewer: Viewer) -> discord.Embed:
     return shrink_to_limit(embed)
 
 
-def passages_embed(answer: Answer | RetrievalRecord, *, viewer: Viewer) -> discord.Embed:
+def passages_embed(
+    answer: Answer | RetrievalRecord, *, viewer: Viewer, knowing: Knowing | None = None
+) -> discord.Embed:
     """Render the Sources of an answer: numbered canon facts, then the numbered passages, best first."""
-    results = _visible_results(answer.results, viewer)
-    facts = _visible_facts(answer.canon_facts, viewer)
+    results = _visible_results(answer.results, viewer, knowing)
+    facts = _visible_facts(answer.canon_facts, viewer, knowing)
     embed = discord.Embed(title=clip(f"Sources: {answer.question}", TITLE_LIMIT), colour=COLOUR)
     lines: list[str] = []
     if not results and not facts:

@@ -20,7 +20,7 @@ import discord
 from bot.client.limits import fit_lines
 from canon.models import Viewer
 from canon.structured.ingest import IngestReport
-from canon.visibility import may_see, seen
+from canon.visibility import Knowing, entity_facts_seen, may_see, passages_seen
 from canon.wording import type_words
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import COLOUR, clip, counted
@@ -110,12 +110,16 @@ def class_badge(knowledge_class: KnowledgeClass, *, hidden: bool = False) -> str
     return f"{badge} · {LOCK} hidden (GM only)" if hidden else badge
 
 
-def _visible_results(results: Sequence[LoreResult], viewer: Viewer) -> list[LoreResult]:
-    return seen(viewer, results)
+def _visible_results(
+    results: Sequence[LoreResult], viewer: Viewer, knowing: Knowing | None = None
+) -> list[LoreResult]:
+    return passages_seen(viewer, results, knowing)
 
 
-def _visible_facts(facts: Sequence[CanonFact], viewer: Viewer) -> list[CanonFact]:
-    return seen(viewer, facts)
+def _visible_facts(
+    facts: Sequence[CanonFact], viewer: Viewer, knowing: Knowing | None = None
+) -> list[CanonFact]:
+    return entity_facts_seen(viewer, facts, knowing)
 
 
 # -- /lore ask ------------------------------------------------------------------------------------------
@@ -225,7 +229,7 @@ def source_line(source: SourceInfo) -> str:
     """Return one line of the source list."""
     return (
         f"**{_escape(clip(source.title, 60))}** (source {source.id}) — {source_flags(source)} · v{source.version} · "
-        f"{source.chunk_count} chunks · `{source.content_hash[:10]}` · imported {_when(source.imported_at)} · "
+        f"{source.chunk_count} chunks · imported {_when(source.imported_at)} · "
         f"used {source.times_used}×"
     )
 
@@ -290,7 +294,7 @@ def source_embed(detail: SourceDetail, *, out_of_date: Sequence[tuple[str, str]]
         inline=False,
     )
     versions = [
-        f"v{v.version} · {_when(v.imported_at)} · {v.chunk_count} chunks · `{v.content_hash[:10]}`"
+        f"v{v.version} · {_when(v.imported_at)} · {v.chunk_count} chunks"
         + (f" · replaced {_when(v.replaced_at)}" if v.replaced_at else " · current")
         for v in detail.versions
     ]

@@ -4,7 +4,7 @@ Read from the syntax tree of every module of the program (cogs, bot, memory, can
 a finding is:
 - a comparison one side of which reads a visibility: a `.visibility` attribute or column, a `["visibility"]`
   item, a `.get("visibility")`, a stored word of it (`"gm_only"`, `"hidden"` beside a visibility), or a member
-  of `Visibility` / `SourceVisibility`;
+  of `Visibility` / `SourceVisibility`; or the SQL way of one (`t.visibility.in_(...)`, `.is_(...)`);
 - the word `"gm_only"` written as a visibility's value (a dict's `"visibility"`, a `visibility=` argument, an
   assignment or a conditional): rows are written with `visibility_of(...)`, so a misspelt word cannot make
   a secret public;
@@ -30,6 +30,7 @@ DEFINITIONS = {HOME, Path("canon/models.py")}
 ENUMS = {"Visibility", "SourceVisibility"}
 STORED_WORDS = {"gm_only"}
 VIEWER_MEMBERS = {"GM", "PLAYER"}
+SQL_TESTS = {"in_", "not_in", "is_", "is_not", "isnot", "notin_", "like", "startswith"}
 
 
 def _reads_visibility(node: ast.expr) -> bool:
@@ -85,6 +86,16 @@ def _hidden_test(node: ast.expr) -> bool:
     return isinstance(node, ast.Attribute) and node.attr == "hidden"
 
 
+def _sql_test(node: ast.AST) -> bool:
+    """Return whether a node tests a visibility column the SQL way (`t.visibility.in_(...)`, `.is_(...)`)."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in SQL_TESTS
+        and _reads_visibility(node.func.value)
+    )
+
+
 def findings(tree: ast.AST) -> Iterator[tuple[int, str]]:
     """Yield (line, what) for every visibility decided outside `canon.visibility`."""
     for node in ast.walk(tree):
@@ -94,6 +105,8 @@ def findings(tree: ast.AST) -> Iterator[tuple[int, str]]:
                     node.lineno,
                     "compares a visibility: ask canon.visibility (entity_hidden, view_hidden, ...)",
                 )
+        elif _sql_test(node):
+            yield node.lineno, "compares a visibility in SQL: ask canon.visibility (*_is_public_sql)"
         elif isinstance(node, ast.BoolOp):
             if any(_viewer_test(v) for v in node.values) and any(_hidden_test(v) for v in node.values):
                 yield node.lineno, "writes may_see by hand: use canon.visibility.may_see or seen"

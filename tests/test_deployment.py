@@ -127,3 +127,32 @@ def test_the_readme_invite_asks_for_exactly_the_permissions_the_bot_is_tested_wi
     wanted = {"view channels" if w in {"view channel", "read messages"} else w for w in wanted}
     assert wanted <= asked, wanted - asked
     assert asked - wanted == {"mention everyone"}  # the one the README calls optional
+
+
+def _pins(name: str) -> dict[str, str]:
+    lines = (ROOT / name).read_text().splitlines()
+    return dict(line.split("==", 1) for line in lines if "==" in line and not line.startswith("#"))
+
+
+def test_the_image_installs_the_runtime_set_alone_pinned_as_the_full_lock() -> None:
+    """requirements.runtime.lock: the same pins as requirements.lock, no test or dev tool, no kubernetes."""
+    text = (ROOT / "Dockerfile").read_text()
+    assert "--no-deps -r requirements.runtime.lock" in text and "requirements.lock" not in text.replace(
+        "requirements.runtime.lock", ""
+    )
+    full, runtime = _pins("requirements.lock"), _pins("requirements.runtime.lock")
+    assert runtime and all(full.get(name) == version for name, version in runtime.items()), runtime
+    for left_out in ("pytest", "hypothesis", "selenium", "ruff", "mypy", "import-linter", "kubernetes"):
+        assert left_out not in runtime and left_out in full
+    # What the product and the image's `chroma run` import is in: a declared dependency of each kind.
+    for needed in ("chromadb", "onnxruntime", "discord-py", "sqlalchemy", "requests", "typer", "pillow"):
+        assert needed in runtime, needed
+
+
+def test_the_footprint_benchmark_measures_the_image_against_the_full_set() -> None:
+    from bench.footprint import measure
+
+    line = measure()
+    assert line["image_runtime_lock_mb"] < line["baseline_full_lock_mb"]
+    assert line["test_and_dev_in_image"] == [] and "kubernetes" in line["left_out_of_image"]
+    assert line["per_dependency"]["chromadb"]["with_mb"] > 0

@@ -18,6 +18,7 @@ from bot.cli.calendar import canon_calendar
 from bot.cli.canon_add import canon_add_app
 from bot.cli.canon_retcon import canon_retcon
 from bot.cli.common import Typer, checked, emit, fail, with_campaign
+from bot.cli.knowledge import canon_known, canon_reveal, canon_unreveal
 
 if TYPE_CHECKING:
     from canon.campaign_calendar import CampaignCalendar
@@ -31,6 +32,9 @@ canon_app = Typer(help="Look up, check and write canon without Discord.", no_arg
 canon_app.add_typer(canon_add_app, name="add")
 canon_app.command("calendar")(canon_calendar)
 canon_app.command("retcon")(canon_retcon)
+canon_app.command("reveal")(canon_reveal)
+canon_app.command("unreveal")(canon_unreveal)
+canon_app.command("known")(canon_known)
 
 
 class ViewerChoice(enum.StrEnum):

@@ -40,6 +40,7 @@ EXTENSIONS = (
     "cogs.lore",
     "cogs.notes",
     "cogs.characters",
+    "cogs.beliefs",
     "cogs.campaign",
     "cogs.calendar",
     "cogs.health",  # the heartbeat `lorekeeper doctor --live` reads

@@ -21,8 +21,7 @@ from canon.storage import utc_now
 from canon.wording import warning_sentence
 
 if TYPE_CHECKING:
-    from bot.app import Services
-    from bot.ops.scheduler import JobScheduler
+    from bot.ops.ports import OpsServices, SessionScheduler
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +42,9 @@ class Poster(Protocol):
 class JobRuntime:
     """What a running job needs: the services, a way to post, and the scheduler (to drop its own job)."""
 
-    services: Services
+    services: OpsServices
     poster: Poster
-    scheduler: JobScheduler
+    scheduler: SessionScheduler
 
 
 _runtime: JobRuntime | None = None

@@ -44,8 +44,8 @@ from config.settings import Settings
 if TYPE_CHECKING:
     from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-    from bot.app import Services
     from bot.ops.operations import OperationsService, ScheduledSession
+    from bot.ops.ports import OpsServices
 
 log = logging.getLogger(__name__)
 
@@ -177,7 +177,7 @@ class JobScheduler:
             settings.ops.scheduler_lease_seconds,
         )
         self._keeper: asyncio.Task[None] | None = None
-        self._started_with: tuple[Services, Poster] | None = None
+        self._started_with: tuple[OpsServices, Poster] | None = None
 
     @property
     def running(self) -> bool:
@@ -212,7 +212,7 @@ class JobScheduler:
         )
         return scheduler
 
-    async def start(self, services: Services, poster: Poster) -> bool:
+    async def start(self, services: OpsServices, poster: Poster) -> bool:
         """Stand for the scheduler's lease: run the jobs now if this process takes it, else whenever it does.
 
         False (logged) when the jobs cannot run here at all.
@@ -259,7 +259,7 @@ class JobScheduler:
             except Exception:
                 log.exception("the scheduler did not start or stop as its lease asked; trying again")
 
-    async def _run_jobs(self, services: Services, poster: Poster) -> bool:
+    async def _run_jobs(self, services: OpsServices, poster: Poster) -> bool:
         """Start the scheduler, adding the system jobs and session reminders that are missing.
 
         False (logged) when it cannot run.

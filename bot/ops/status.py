@@ -13,10 +13,10 @@ from bot.ops.scheduler import SYSTEM_JOB_PREFIX, session_job_id
 from config.settings import _shown
 
 if TYPE_CHECKING:
-    from bot.app import Services
+    from bot.ops.ports import OpsServices
 
 
-async def collect(services: Services, guild_id: int, campaign_id: int | None) -> dict[str, Any]:
+async def collect(services: OpsServices, guild_id: int, campaign_id: int | None) -> dict[str, Any]:
     """Return database size and counts, pending jobs, command latencies and LLM token use of a server."""
     counts = await services.ops.counts(campaign_id)
     jobs = None

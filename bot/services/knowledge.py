@@ -29,9 +29,10 @@ from canon.knowledge.characters import LinkStatus
 from canon.knowledge.learned import Reveal
 from canon.models import Entity, Viewer
 from canon.storage import Database
-from canon.visibility import Knowing, entity_hidden, view_hidden
+from canon.visibility import Knowing, entity_hidden, source_hidden, view_hidden
 from canon.wording import Wording
 from canon.wording.statements import statement_sentence
+from memory.knowledge.repository import campaign_sources
 from memory.scenes import Actor, SceneService, SceneStatus, scene_participants
 
 PARTY_WORDS = {"party", "the party", "everyone", "all"}
@@ -64,21 +65,13 @@ class KnowledgeDesk:
     async def lens(self, campaign: Campaign, member_id: int) -> Knowing | None:
         """Return what a member's active character knows (None when they play none: public canon only)."""
         async with self.db.session() as session:
-            played = await links.links(
-                session, campaign.id, member_id=member_id, statuses=(LinkStatus.PLAYS,)
-            )
-            active = next((r for r in played if r.active), None)
-            if active is None:
-                return None
-            reader = await self.access.reader(session, campaign, Viewer.GM)
-            (entity,) = (await reader.entities([active.entity_id], include_retconned=True)).values()
-            return await learned.knowing(session, campaign.id, [entity.id], [entity.name])
+            return await learned.member_knowing(session, campaign.id, member_id)
 
     async def lens_of(self, campaign: Campaign, character: str) -> Knowing:
         """Return what a named character knows (the GM's "as <character>" view)."""
         async with self.db.session() as session:
             entity = await self._character(session, campaign, character)
-            return await learned.knowing(session, campaign.id, [entity.id], [entity.name])
+            return await learned.knowing(session, campaign.id, [entity.id])
 
     async def _character(self, session: AsyncSession, campaign: Campaign, name: str) -> Entity:
         reader = await self.access.reader(session, campaign, Viewer.GM)
@@ -104,14 +97,15 @@ class KnowledgeDesk:
         reason: str,
         fact: int | None = None,
         entity: str | None = None,
+        source: str | None = None,
         from_date: str | None = None,
         channel_id: int | None = None,
     ) -> list[KnownItem]:
         """Reveal one fact or one entity to characters (GM); return the reveals written, in words."""
         if not gm.is_gm:
             raise NotAllowed("Only the GM reveals canon to characters.")
-        if (fact is None) == (entity is None):
-            raise InvalidInput("Reveal one thing: a fact (its number) or an entity (its name), not both.")
+        if sum(x is not None for x in (fact, entity, source)) != 1:
+            raise InvalidInput("Reveal one thing: a fact, an entity or a source (by its title), not several.")
         if not reason.strip():
             raise InvalidInput(
                 "Say why they learn it (a letter, an overheard talk...): it is kept as evidence."
@@ -127,7 +121,10 @@ class KnowledgeDesk:
         async def work(session: AsyncSession) -> list[int]:
             reader = await self.access.reader(session, campaign, Viewer.GM)
             world = parse_as_of(at_date=from_date, calendar=await reader.calendar()) if from_date else None
-            kind, target_id, starts = await self._target(reader, fact, entity)
+            if source is not None:
+                kind, target_id, starts = "source", await self._source(session, campaign, source), None
+            else:
+                kind, target_id, starts = await self._target(reader, fact, entity)
             world_from, world_key = (world.world, world.world_key) if world else (None, None)
             if world_from is None and scene is not None and scene.world_date:
                 dated = parse_as_of(at_date=scene.world_date, eras=eras)
@@ -154,6 +151,16 @@ class KnowledgeDesk:
 
         ids = await self.db.run(work)
         return [i for i in await self.known(campaign, gm, standing=False) if i.reveal.id in ids]
+
+    async def _source(self, session: AsyncSession, campaign: Campaign, title: str) -> int:
+        """Return the hidden knowledge source a title names (its passages are what is revealed)."""
+        wanted = " ".join(title.casefold().split())
+        found = [s for s in await campaign_sources(session, campaign.id) if s.title.casefold() == wanted]
+        if not found:
+            raise NotFound(f"No source is called “{title.strip()}”; `/lore sources` lists them.")
+        if not source_hidden(found[0].hidden):
+            raise InvalidInput(f"“{found[0].title}” is not hidden: every player may read it already.")
+        return found[0].id
 
     async def _target(
         self, reader: CanonReader, fact: int | None, entity: str | None
@@ -251,9 +258,16 @@ class KnowledgeDesk:
             found = await learned.reveals(session, campaign.id, character_ids=ids, standing=standing)
             reader = await self.access.reader(session, campaign, Viewer.GM)
             words = await wording_for(session, reader)
-            return await self._worded(reader, words, found)
+            titles = (
+                {s.id: s.title for s in await campaign_sources(session, campaign.id)}
+                if any(r.target_kind == "source" for r in found)
+                else {}
+            )
+            return await self._worded(reader, words, found, titles)
 
-    async def _worded(self, reader: CanonReader, words: Wording, found: list[Reveal]) -> list[KnownItem]:
+    async def _worded(
+        self, reader: CanonReader, words: Wording, found: list[Reveal], titles: dict[int, str]
+    ) -> list[KnownItem]:
         entity_ids = {r.target_id for r in found if r.target_kind == "entity"} | {
             r.character_id for r in found if r.character_id is not None
         }
@@ -271,6 +285,8 @@ class KnowledgeDesk:
                 what = statement_sentence(views[r.target_id], words)
             elif r.target_kind == "entity" and r.target_id in entities:
                 what = f"who and what {entities[r.target_id].name} is"
+            elif r.target_kind == "source" and r.target_id in titles:
+                what = f"what “{titles[r.target_id]}” says"
             else:
                 what = "something no longer in canon"
             who = "the party" if r.character_id is None else entities[r.character_id].name

@@ -10,22 +10,20 @@ import dataclasses
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.schema import review_cards
 from bot.services.canon_access import CanonAccess
 from bot.services.wording import wording_for
 from canon import campaigns
-from canon.campaigns import Campaign, ChangesetKind, ChangesetRow
+from canon.campaigns import Campaign
 from canon.continuity import Finding
 from canon.date_reading import scene_anchor
 from canon.errors import Conflict, InvalidInput, NotFound
-from canon.gate import DEFAULT_POLICY, authority_policy
+from canon.gate import DEFAULT_POLICY, authority_policy, proposal_rows
 from canon.models import Viewer
 from canon.proposals import Proposal, ProposalStatus, references, revised
 from canon.storage import Database
-from canon.tables import ProposalRow
 from canon.visibility import HiddenCanon, proposal_hidden, warnings_hidden
 from canon.wording import PLAIN, Wording
 from memory.scenes import Actor, Scene, SceneService, SceneStatus, load_scene, scene_turns
@@ -104,7 +102,7 @@ class ReviewService:
                 }
             everyone = proposals  # numbered among the checkpointed ones too, as they were then
             if scene is not None and not whole_scene:
-                proposals = await _without_checkpointed(session, proposals, committed_in)
+                proposals = await proposal_rows.without_checkpointed(session, proposals, committed_in)
             hidden, warned = await self._secret_proposals(session, campaign, everyone)
             secret, secret_warnings = hidden & {p.id for p in proposals}, warned & {p.id for p in proposals}
             # The card's order: what players may read first, so a public card and the GM's private one
@@ -143,11 +141,7 @@ class ReviewService:
     async def proposal(self, proposal_id: int) -> Proposal:
         """Return one proposal or raise `NotFound`."""
         async with self.db.session() as session:
-            row = await session.get(ProposalRow, proposal_id)
-            if row is None:
-                raise NotFound(f"There is no proposal #{proposal_id}.")
-            campaign = await campaigns.get_campaign(session, row.campaign_id)
-            return await self.access.gate_for(campaign).get(session, proposal_id)
+            return await proposal_rows.get(session, proposal_id)
 
     async def secret_proposals(
         self, campaign: Campaign, proposals: Sequence[Proposal]
@@ -216,9 +210,7 @@ class ReviewService:
         only when `rationale_public`."""
 
         async def work(session: AsyncSession) -> Proposal:
-            row = await session.get(ProposalRow, proposal_id)
-            if row is None:
-                raise NotFound(f"There is no proposal #{proposal_id}.")
+            row = await proposal_rows.get(session, proposal_id)
             campaign = await campaigns.get_campaign(session, row.campaign_id)
             return await self.access.gate_for(campaign).decide(
                 session,
@@ -239,12 +231,13 @@ class ReviewService:
         GM's Edit) accepts it too, unless it now needs a rationale. A decided or committed one is refused."""
 
         async def work(session: AsyncSession) -> Proposal:
-            row = await session.get(ProposalRow, proposal_id)
-            if row is None:
-                raise NotFound("That proposal no longer exists.")
+            try:
+                row = await proposal_rows.get(session, proposal_id)
+            except NotFound:
+                raise NotFound("That proposal no longer exists.") from None
             campaign = await campaigns.get_campaign(session, row.campaign_id)
             gate = self.access.gate_for(campaign)
-            content = revised((await gate.get(session, proposal_id)).content, changes)
+            content = revised(row.content, changes)
             scene = await load_scene(session, row.scene_id) if row.scene_id is not None else None
             if scene is not None and scene.status == SceneStatus.COMPLETED:
                 raise Conflict(f"The scene “{scene.title}” is already committed; nothing changed.")
@@ -319,24 +312,6 @@ class ReviewService:
         """Return the review cards posted for a scene."""
         async with self.db.session() as session:
             return await review_cards.cards_of_scene(session, scene_id)
-
-
-async def _without_checkpointed(
-    session: AsyncSession, proposals: list[Proposal], committed_in: int | None
-) -> list[Proposal]:
-    """Return the proposals without those committed at a checkpoint (other than the changeset `committed_in`)."""
-    done = {
-        p.committed_changeset_id
-        for p in proposals
-        if p.committed_changeset_id is not None and p.committed_changeset_id != committed_in
-    }
-    if not done:
-        return proposals
-    query = select(ChangesetRow.id).where(
-        ChangesetRow.id.in_(done), ChangesetRow.kind == ChangesetKind.SCENE_CHECKPOINT.value
-    )
-    checkpoints = set((await session.execute(query)).scalars())
-    return [p for p in proposals if p.committed_changeset_id not in checkpoints]
 
 
 async def _review_words(

@@ -112,7 +112,7 @@ class CanonizationGate:
                 if isinstance(made, EntityContent):
                     axiom = drafts.axiom_note(self.ontology, made, draft.authority)
                     notes += [axiom] if axiom is not None else []
-                row.warnings = [w.stored() for w in (*notes, *warnings_of(found))]
+                proposal_rows.record_warnings(row, [*notes, *warnings_of(found)])
         await session.flush()
         return [proposal_rows.proposal_from_row(r) for r in created]
 
@@ -265,7 +265,7 @@ class CanonizationGate:
         row = await proposal_rows.revise(session, proposal_id, content)
         gm = CanonReader(session, reader.steps, self.ontology, viewer=Viewer.GM)
         found = await self._warnings(session, gm, row, story_order)
-        row.warnings = [w.stored() for w in (*([note] if note else []), *warnings_of(found))]
+        proposal_rows.record_warnings(row, [*([note] if note else []), *warnings_of(found)])
         await session.flush()
         return proposal_rows.proposal_from_row(row)
 

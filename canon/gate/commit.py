@@ -19,7 +19,7 @@ from canon.campaigns import ChangesetKind, get_campaign, open_changeset
 from canon.checks import findings_around, record_findings
 from canon.continuity import Finding
 from canon.errors import Conflict, InvalidInput, NotFound
-from canon.gate.proposal_rows import open_rows, proposal_from_row
+from canon.gate.proposal_rows import mark_committed, mark_rejected, open_rows, proposal_from_row
 from canon.gate.writing import ProposalWriter, StateHistory
 from canon.graph import CanonReader, CanonWriter
 from canon.models import Authority, Viewer
@@ -116,8 +116,7 @@ def _with_entity_dependencies(accepted: list[ProposalRow], rejected: list[Propos
         if any(ref.proposal_id in rejected_entities for _, ref in references(content)):
             log.info("proposal #%s dropped: it names an entity whose proposal was rejected", row.id)
             rejected.append(row)
-            row.status = ProposalStatus.REJECTED.value
-            row.rationale = "It names an entity whose own proposal was rejected."
+            mark_rejected(row, "It names an entity whose own proposal was rejected.")
         else:
             kept.append(row)
     return kept
@@ -187,19 +186,12 @@ async def commit(
     written_by = await _write(writing, [proposal_from_row(r) for r in accepted])
     statement_ids = [i for ids in written_by.values() for i in ids]
     now = utc_now()
-    for row in accepted:
-        row.status = ProposalStatus.COMMITTED.value
-        row.committed_changeset_id = changeset.id
-        if row.decided_at is None:
-            row.decided_by_name = "authority policy"
-            row.decided_at = now
+    mark_committed(accepted, changeset.id, now)
     if target.checkpoint:
         rejected = []  # undecided proposals (and those naming them) wait for the scene's end
     for row in rejected:
         if row.status == ProposalStatus.PENDING:
-            row.status = ProposalStatus.REJECTED.value
-            row.rationale = row.rationale or UNDECIDED_AT_COMMIT
-            row.decided_at = now
+            mark_rejected(row, row.rationale or UNDECIDED_AT_COMMIT, at=now)
     await session.flush()
     result = CommitResult(
         changeset_id=changeset.id,

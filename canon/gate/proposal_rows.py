@@ -6,12 +6,14 @@ one decision.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from canon.campaigns import ChangesetKind, ChangesetRow
 from canon.continuity import Finding
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.gate.drafts import Draft
@@ -310,3 +312,47 @@ async def reject_batch(session: AsyncSession, campaign_id: int, batch: str, deci
         .values(status=ProposalStatus.REJECTED.value, decided_by_name=decider_name, decided_at=utc_now())
     )
     return int(getattr(result, "rowcount", 0) or 0)
+
+
+# -- changes to rows this module returned (`open_rows`, `store`, `revise`): every column a gate sets is set here --
+
+
+def record_warnings(row: ProposalRow, warnings: Sequence[ProposalWarning]) -> None:
+    """Store a proposal's warnings (typed, as JSON) on its row; flushed with the session."""
+    row.warnings = [w.stored() for w in warnings]
+
+
+def mark_rejected(row: ProposalRow, rationale: str, *, at: dt.datetime | None = None) -> None:
+    """Reject a proposal with the reason shown on its card (`at`: when, for one rejected at a commit)."""
+    row.status = ProposalStatus.REJECTED.value
+    row.rationale = rationale
+    if at is not None:
+        row.decided_at = at
+
+
+def mark_committed(rows: Sequence[ProposalRow], changeset_id: int, at: dt.datetime) -> None:
+    """Mark proposals written by a changeset; one nobody decided was accepted by the authority policy."""
+    for row in rows:
+        row.status = ProposalStatus.COMMITTED.value
+        row.committed_changeset_id = changeset_id
+        if row.decided_at is None:
+            row.decided_by_name = "authority policy"
+            row.decided_at = at
+
+
+async def without_checkpointed(
+    session: AsyncSession, proposals: list[Proposal], committed_in: int | None
+) -> list[Proposal]:
+    """Return the proposals without those committed at a checkpoint (other than the changeset `committed_in`)."""
+    done = {
+        p.committed_changeset_id
+        for p in proposals
+        if p.committed_changeset_id is not None and p.committed_changeset_id != committed_in
+    }
+    if not done:
+        return proposals
+    query = select(ChangesetRow.id).where(
+        ChangesetRow.id.in_(done), ChangesetRow.kind == ChangesetKind.SCENE_CHECKPOINT.value
+    )
+    checkpoints = set((await session.execute(query)).scalars())
+    return [p for p in proposals if p.committed_changeset_id not in checkpoints]

@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import and_, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.knowledge.tables import KnowledgeRow
+from canon.knowledge.characters import LinkStatus
+from canon.knowledge.tables import KnowledgeRow, PlayerCharacterRow
 from canon.storage import utc_now
 from canon.tables import StatementRow
 from canon.visibility import Knowing, Learned
@@ -48,9 +49,7 @@ def reveal_of(row: KnowledgeRow) -> Reveal:
     return Reveal.model_validate(row, from_attributes=True)
 
 
-async def knowing(
-    session: AsyncSession, campaign_id: int, character_ids: Sequence[int], names: Sequence[str]
-) -> Knowing:
+async def knowing(session: AsyncSession, campaign_id: int, character_ids: Sequence[int]) -> Knowing:
     """Return the lens of these characters: what each (and the party) learned, undone reveals included (an
     as-believed-at view needs them), a statement's ends with it."""
     who = [KnowledgeRow.character_id.is_(None)]
@@ -85,7 +84,61 @@ async def knowing(
         )
         for r in (await session.execute(query)).all()
     )
-    return Knowing(characters=tuple(names), learned=learned)
+    return Knowing(characters=tuple(character_ids), learned=learned)
+
+
+async def member_knowing(session: AsyncSession, campaign_id: int, member_id: int) -> Knowing | None:
+    """Return the lens of a member's active character in one query (None when they play none): the
+    character's and the party's reveals, each statement's ends with it."""
+    link = PlayerCharacterRow
+    query = (
+        select(
+            link.entity_id,
+            KnowledgeRow.target_kind,
+            KnowledgeRow.target_id,
+            KnowledgeRow.world_from_key,
+            KnowledgeRow.story_from,
+            KnowledgeRow.recorded_at,
+            KnowledgeRow.undone_at,
+            StatementRow.subject_id,
+            StatementRow.object_id,
+        )
+        .select_from(link)
+        .outerjoin(
+            KnowledgeRow,
+            and_(
+                KnowledgeRow.campaign_id == link.campaign_id,
+                or_(KnowledgeRow.character_id.is_(None), KnowledgeRow.character_id == link.entity_id),
+            ),
+        )
+        .outerjoin(
+            StatementRow,
+            and_(KnowledgeRow.target_kind == "statement", StatementRow.id == KnowledgeRow.target_id),
+        )
+        .where(
+            link.campaign_id == campaign_id,
+            link.member_id == member_id,
+            link.status == LinkStatus.PLAYS.value,
+            link.active.is_(True),
+        )
+    )
+    rows = (await session.execute(query)).all()
+    if not rows:
+        return None
+    learned = tuple(
+        Learned(
+            kind=r.target_kind,
+            target_id=r.target_id,
+            world_from_key=r.world_from_key,
+            story_from=r.story_from,
+            ends=tuple(e for e in (r.subject_id, r.object_id) if e is not None),
+            recorded_at=r.recorded_at,
+            undone_at=r.undone_at,
+        )
+        for r in rows
+        if r.target_kind is not None
+    )
+    return Knowing(characters=(rows[0].entity_id,), learned=learned)
 
 
 async def add_reveals(

@@ -32,28 +32,24 @@ from canon.render.drawing import (
     MUTED,
     Font,
     Picture,
-    Rect,
     fit,
     font,
 )
 from canon.render.family_tree import (
     BOX_H,
     BOX_W,
-    Box,
     FamilyTree,
-    TreeLayout,
     TreePerson,
     generations,
     layout_family_tree,
     render_family_tree,
 )
 from canon.render.from_graph import family_tree_of, timeline_of
+from canon.render.layouts import Box, Label, Rect, TimelineLayout, TreeLayout
 from canon.render.timeline import (
     EraBand,
-    Label,
     Timeline,
     TimelineEvent,
-    TimelineLayout,
     layout_timeline,
     render_timeline,
 )

@@ -6,16 +6,12 @@ import io
 import math
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
 
 from PIL import Image, ImageFont
 
-if TYPE_CHECKING:
-    from canon.render.family_tree import TreeLayout
-    from canon.render.timeline import TimelineLayout
+from canon.render.layouts import TimelineLayout, TreeLayout
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
-Rect = tuple[int, int, int, int]
 
 BACKGROUND = (252, 250, 245)
 INK = (40, 36, 32)

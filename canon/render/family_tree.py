@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
@@ -31,13 +31,13 @@ from canon.render.drawing import (
     TITLE_H,
     Font,
     Picture,
-    Rect,
     fit,
     font,
     png_bytes,
     text_width,
     wrap,
 )
+from canon.render.layouts import Box, Rect, TreeLayout
 
 
 @dataclass(frozen=True)
@@ -61,35 +61,6 @@ class FamilyTree:
     spouses: tuple[tuple[int, int], ...] = ()
     focus: int | None = None
     omitted: int = 0
-
-
-@dataclass(frozen=True)
-class Box:
-    """A drawn box: its pixel rectangle and the lines of text written in it."""
-
-    id: int
-    rect: Rect
-    lines: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class TreeLayout:
-    """Where everything of a family tree picture was drawn."""
-
-    width: int
-    height: int
-    rows: tuple[tuple[int, ...], ...]
-    boxes: dict[int, Box]
-    spouse_links: tuple[tuple[int, int], ...]
-    parent_links: tuple[tuple[int, int], ...]
-    title: str
-    marks: dict[int, Rect] = field(default_factory=dict)  # the "GM only" tag over each hidden person's box
-    legend: Rect | None = None  # the legend explaining the tag, when anyone is marked
-    wrapped: bool = False  # a generation takes several lines: boxes name the parents, no lines are drawn
-    summary: tuple[
-        str, ...
-    ] = ()  # the lines saying who is not drawn (past `SUMMARY_PAST`), and how to see them
-    summary_top: int = 0
 
 
 BOX_W, BOX_H = 164, 64

@@ -25,12 +25,12 @@ from canon.render.drawing import (
     SHOWN_WIDTH,
     TITLE_H,
     Picture,
-    Rect,
     fit,
     font,
     png_bytes,
     text_width,
 )
+from canon.render.layouts import Label, TimelineLayout
 
 
 @dataclass(frozen=True)
@@ -65,38 +65,6 @@ class Timeline:
     eras: tuple[EraBand, ...]
     events: tuple[TimelineEvent, ...]
     omitted: int = 0
-
-
-@dataclass(frozen=True)
-class Label:
-    """Something drawn on the timeline: its rectangle and text (and, for an event, where its marker is)."""
-
-    id: int
-    rect: Rect
-    text: str
-    marker: tuple[int, int] | None = None
-
-
-@dataclass(frozen=True)
-class TimelineLayout:
-    """Where everything of a timeline picture was drawn, and the year scale."""
-
-    width: int
-    height: int
-    first_year: float
-    last_year: float
-    left: int
-    right: int
-    axis_y: int
-    bands: dict[int, Label]
-    events: dict[int, Label]
-    ticks: tuple[tuple[int, int], ...]  # (year, x)
-    title: str
-
-    def x_of(self, year: float) -> int:
-        """Return the x pixel of a (fractional) year."""
-        span = max(self.last_year - self.first_year, 1e-9)
-        return round(self.left + (year - self.first_year) / span * (self.right - self.left))
 
 
 TIMELINE_W = SHOWN_WIDTH

@@ -27,7 +27,7 @@ from canon.structured.versions import CHUNK
 from canon.tables import EntityRow
 
 if TYPE_CHECKING:
-    from canon.structured.plan import Planned
+    from canon.structured.planned import Planned
     from canon.structured.resolve import Index
     from canon.structured.state import IngestState
 

@@ -26,7 +26,7 @@ from typing import TypeVar
 
 from canon.calendar import DEFAULT_RULES, CalendarRules
 from canon.structured import tree
-from canon.structured.kinds import IDENTITIES, KINDS, LoreKind
+from canon.structured.kinds import IDENTITIES, KINDS, RELATION_FIELDS, LoreKind
 from canon.structured.normalise import Normaliser
 from canon.structured.problems import Problems
 from canon.structured.records import LoreProblem
@@ -131,7 +131,7 @@ def _check_tree(
     validator = Validator(problems, calendar_rules, IDENTITIES)
     detected, document = read_root(root, validator, kind)
     validator.report_duplicate_ids()
-    normaliser = Normaliser(validator, filename)
+    normaliser = Normaliser(validator, filename, RELATION_FIELDS)
     if detected is not None and document is not None:
         KINDS[detected].normalise(normaliser, document)
         normaliser.resolve()

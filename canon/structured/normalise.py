@@ -12,14 +12,13 @@ defined in the file is.
 from __future__ import annotations
 
 import typing
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import JsonValue
 
 from canon.calendar import EraCalendar, WorldDate
-from canon.structured.kinds import RELATION_FIELDS
 from canon.structured.records import (
     LifeEvent,
     LoreEntry,
@@ -34,6 +33,7 @@ from canon.structured.schemas import (
     EntityType,
     LifeEventKind,
     LoreModel,
+    RelationField,
     RelationType,
     TargetType,
     Visibility,
@@ -50,29 +50,24 @@ class _Defined:
     visibility: Visibility
 
 
-_LINKED_FIELDS: dict[tuple[str, type[LoreModel]], tuple[str, ...]] = {}
-
-
-def _linked_fields(entity_type: EntityType, model: type[LoreModel]) -> tuple[str, ...]:
-    """Return the fields of `model` that `RELATION_FIELDS` turns into edges for `entity_type` (cached)."""
-    key = (entity_type, model)
-    found = _LINKED_FIELDS.get(key)
-    if found is None:
-        names = set(model.model_fields)
-        found = tuple(f for (t, f) in RELATION_FIELDS if t == entity_type and f in names)
-        _LINKED_FIELDS[key] = found
-    return found
-
-
 _EMPTY: list[JsonValue] = []
 
 
 class Normaliser:
     """Check what spans entries and build the kind-independent records."""
 
-    def __init__(self, validator: Validator, file: str) -> None:
+    def __init__(
+        self,
+        validator: Validator,
+        file: str,
+        relation_fields: Mapping[tuple[EntityType, str], RelationField],
+    ) -> None:
         self.v = validator
         self.file = file
+        #: Which reference field writes which edge (`canon.structured.kinds.RELATION_FIELDS`, handed in by the
+        #: loader: the kinds call this normaliser, so it does not import them).
+        self.relation_fields = relation_fields
+        self._linked: dict[tuple[str, type[LoreModel]], tuple[str, ...]] = {}
         self.defined: dict[str, _Defined] = {}
         self.entries: list[LoreEntry] = []
         # A relation's record values (its visibility still to decide) and the entry declaring it.
@@ -87,6 +82,16 @@ class Normaliser:
         self.date_texts: dict[int, tuple[WorldDate, str]] = {}
 
     # -- shared helpers --
+
+    def _linked_fields(self, entity_type: EntityType, model: type[LoreModel]) -> tuple[str, ...]:
+        """Return the fields of `model` that `relation_fields` turns into edges for `entity_type` (cached)."""
+        key = (entity_type, model)
+        found = self._linked.get(key)
+        if found is None:
+            names = set(model.model_fields)
+            found = tuple(f for (t, f) in self.relation_fields if t == entity_type and f in names)
+            self._linked[key] = found
+        return found
 
     # Records below are built with record (no validation): every value comes from validated models, and
     # re-validating ~100k records per 10k-person tree costs seconds.
@@ -179,7 +184,7 @@ class Normaliser:
     ) -> None:
         """Record the edge `RELATION_FIELDS` assigns to this field, and check the reference (`gm_only`: the
         edge is the GM's alone, whatever its ends)."""
-        spec = RELATION_FIELDS[(entity_type, field_name)]
+        spec = self.relation_fields[(entity_type, field_name)]
         # `refer`, inlined: a big tree links tens of thousands of references.
         self.reference_checks.append((owner, loc, field_name, target, spec.target_types))
         if target == owner:
@@ -219,7 +224,7 @@ class Normaliser:
     ) -> None:
         """Record the edges of every reference field of `entry` that carries no dates (those named in
         `gm_only` the GM's alone)."""
-        for field_name in _linked_fields(entity_type, type(entry)):
+        for field_name in self._linked_fields(entity_type, type(entry)):
             if field_name in skip:
                 continue
             value = getattr(entry, field_name)

@@ -8,16 +8,14 @@ entity (made in play or from prose) adopts it instead of duplicating it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from sqlalchemy import select
 
 from canon.errors import InvalidInput
 from canon.graph import fold, lineage_filter
-from canon.models import Validity
 from canon.structured.facts import clean_name, entity_fingerprint, entity_validity
-from canon.structured.records import LoreEntry
+from canon.structured.planned import Planned
 from canon.structured.resolve import Index
 from canon.structured.state import IngestState
 from canon.structured.versions import CHUNK
@@ -27,22 +25,6 @@ from canon.visibility import entity_hidden
 # Entity types whose validity is their data (bounds, date): a change there replaces the entity.
 DATED_TYPES = frozenset({"Era", "Event"})
 NAME_LIMIT = 200
-
-
-@dataclass(slots=True)
-class Planned:
-    """The entity an entry will be: kept, adopted, created or replacing an old one."""
-
-    entry: LoreEntry
-    file: str
-    fp: str
-    validity: Validity
-    action: Literal["keep", "adopt", "create", "replace"]
-    old_id: int | None = None
-    entity_id: int | None = None
-    type: str = ""
-    name: str = ""  # the entity's name: the entry's, its whitespace collapsed
-    folded: str = ""
 
 
 async def plan_entities(state: IngestState, index: Index) -> dict[str, Planned]:

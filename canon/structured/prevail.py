@@ -135,7 +135,7 @@ class Checks:
             gone = superseded.get(finding.fingerprint, ())
             if gone:
                 listed = ", ".join(f"(fact {i})" for i in gone)
-                note = f" The YAML fact is now the current one; the other is kept as retconned: {listed}."
+                note = f" The YAML fact is now the current one; superseded (kept, not deleted): {listed}."
                 finding = finding.model_copy(update={"message": finding.message + note})
             marked.append(finding)
         return marked, {fp: ids for fp, ids in superseded.items() if ids}

@@ -17,7 +17,7 @@ from canon.graph import bulk_insert, fold, insert_returning_ids, validity_column
 from canon.models import Authority, CanonLevel, EvidenceKind, Provenance, Statement
 from canon.storage import utc_now
 from canon.structured.facts import Fact
-from canon.structured.plan import Planned
+from canon.structured.planned import Planned
 from canon.structured.resolve import Index
 from canon.structured.state import IngestState
 from canon.structured.tables import StructuredFileRow

@@ -66,8 +66,11 @@ _FIELD_PHRASES: tuple[tuple[str, str], ...] = (
     (r"typical speakers|who (?:typically )?speaks", "typical speakers"),
     (r"languages?|what does (.{1,40}?) speak|speaks?\b", "languages"),
     (r"components?|what do (?:i|you) need to cast", "components"),
-    (r"duration|how long does (.{1,40}?) last", "duration"),
-    (r"range|how far does (.{1,40}?) (?:reach|shoot|go)|reaches farther|reach(?:es)?", "range"),
+    (r"duration|how long does (.{1,40}?) last|concentration", "duration"),
+    (
+        r"range|how far (?:does (.{1,40}?) (?:reach|shoot|go)|can (?:i|you|we) cast)|reaches farther|reach(?:es)?",
+        "range",
+    ),
     (r"classes|which class|who (?:can cast|gets)|spell lists?", "classes"),
     (r"cost|how much (?:gold|money|coin)(?: for| is)?|how much is", "cost"),
     (r"weight|how heavy", "weight"),
@@ -82,7 +85,8 @@ _FIELD_PHRASES: tuple[tuple[str, str], ...] = (
     (r"resistances?|resistant to", "damage resistances"),
     (r"vulnerabilit(?:y|ies)|vulnerable to", "damage vulnerabilities"),
     (
-        r"what level|spell level|level spell|which level|school|rarity|how rare|what kind of|what type of",
+        r"what level|spell level|level spell|which level|school|rarity|how rare|what kind of|what type of|"
+        r"(?:require|need)s? attunement|attunement",
         KIND_LINE,
     ),
 )
@@ -98,7 +102,8 @@ _FILLER = frozenset(
         *("more", "less", "higher", "lower", "better", "harder", "farther", "further", "bigger", "stronger"),
         *("faster", "cheaper", "heavier", "longer", "tougher", "i", "me", "my", "we", "know", "who", "turn"),
         *("round", "each", "per", "typical", "typically", "walk", "walks", "go", "goes", "move", "moves"),
-        *("deal", "deals", "do", "written", "take", "takes"),
+        *("deal", "deals", "do", "written", "take", "takes", "hard", "hit", "talk", "can", "proficient"),
+        *("proficiency", "require", "requires", "need", "needs"),
     }
 )
 _COMPARATIVE = re.compile(
@@ -124,6 +129,14 @@ class Question:
     subject: list[str] = field(default_factory=list)
     parts: list[list[str]] = field(default_factory=list)
     glossary_used: dict[str, str] = field(default_factory=dict)
+    #: The words that asked for each field ("concentration" asks the duration): a yes/no question is answered
+    #: yes when the field's value holds them.
+    asked_by: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def yes_no(self) -> bool:
+        """Return whether the question is answered yes or no ("does contagion need concentration?")."""
+        return bool(_YES_NO.match(self.expanded.casefold()))
 
     @property
     def search_text(self) -> str:
@@ -147,10 +160,12 @@ def analyse(question: str, glossary: Mapping[str, str] | None = None) -> Questio
     expanded, used = expand(text, glossary)
     folded = expanded.casefold().replace("’", "'")
     found: list[tuple[int, str]] = []
+    asked_by: dict[str, str] = {}
     rest = folded
     for pattern, label in _PHRASES:
         for match in pattern.finditer(rest):
             found.append((match.start(), label))
+            asked_by.setdefault(label, match.group(0))
         # Only the asking words go: what a phrase holds in its middle ("how far can *a wolf* move") stays.
         rest = pattern.sub(lambda m: " " + " ".join(g for g in m.groups() if g) + " ", rest)
     fields = list(dict.fromkeys(label for _, label in sorted(found)))
@@ -175,7 +190,7 @@ def analyse(question: str, glossary: Mapping[str, str] | None = None) -> Questio
         kind = "list"
     else:
         kind = "general"
-    return Question(text, expanded, kind, fields, subject, parts, used)
+    return Question(text, expanded, kind, fields, subject, parts, used, asked_by)
 
 
 def describe(question: Question) -> str:

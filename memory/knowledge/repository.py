@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon import visibility
 from canon.campaigns import OPEN_END, LineageStep, lineage
-from canon.models import Viewer
+from canon.models import NOW, Viewer
 from canon.visibility import source_stored_hidden
 from memory.knowledge.models import (
     ChunkInfo,
@@ -250,9 +250,12 @@ def may_see(source: SourceInfo | SourceLite, viewer: Viewer) -> bool:
     return visibility.may_see(viewer, source.hidden)
 
 
-def retrievable(sources: Iterable[SourceLite], viewer: Viewer) -> list[SourceLite]:
-    """Return the sources retrieval may draw from for a viewer: enabled, and visible to them."""
-    return [s for s in sources if s.enabled and may_see(s, viewer)]
+def retrievable(
+    sources: Iterable[SourceLite], viewer: Viewer, knowing: visibility.Knowing | None = None
+) -> list[SourceLite]:
+    """Return the sources retrieval may draw from for a viewer: enabled, and visible to them (a hidden one a
+    player's character was shown, through their lens)."""
+    return [s for s in sources if s.enabled and visibility.source_seen(viewer, s.hidden, s.id, knowing, NOW)]
 
 
 class ChunkLite(NamedTuple):

@@ -202,3 +202,95 @@ async def test_knowledge_stays_with_the_character_when_its_player_leaves(table: 
     assert "a spy" in await table.card("The Duke", RIO)
     (item,) = await table.desk.known(c, Actor(id=RIO.id, name="Rio"))
     assert item.who == "Sable" and "spy" in item.what
+
+
+async def test_a_belief_is_never_canon_and_is_confirmed_or_exposed_once(table: Table) -> None:
+    from bot.services.beliefs import BeliefDesk
+
+    c, pat = table.campaign, Actor(id=PAT.id, name="Pat")
+    db = table.canon.canon.db
+    beliefs = BeliefDesk(db, table.canon.access, table.canon.canon, SceneService(db))
+    kept = await beliefs.believe(
+        c,
+        GM,
+        character="Sable",
+        about="The Duke",
+        attribute="treasure",
+        value="in the well",
+        source="a drunk",
+    )
+    assert (
+        kept.sentence
+        == "Sable believes The Duke's treasure: in the well (heard from a drunk). A belief, not canon."
+    )
+    with pytest.raises(NotAllowed):
+        await beliefs.believe(
+            c, pat, character="Sable", about="The Duke", attribute="x", value="y", source="z"
+        )
+    with pytest.raises(NotFound, match="Nobody plays"):
+        await beliefs.believe(
+            c, GM, character="The Duke", about="Sable", attribute="x", value="y", source="z"
+        )
+    with pytest.raises(InvalidInput):
+        await beliefs.believe(
+            c, GM, character="Sable", about="The Duke", attribute="a: b", value="y", source="z"
+        )
+    # Never canon: not on anyone's card, the GM's included.
+    gm_card, _ = await table.canon.queries.worded_card(c, "The Duke", viewer=Viewer.GM)
+    assert all("well" not in (v.statement.value or "") for v in gm_card.facts)
+    assert [b.sentence for b in await beliefs.shown(c, pat)] == [kept.sentence]
+    assert await beliefs.shown(c, Actor(id=QUINN.id, name="Quinn")) == []  # Brann believes nothing
+    # Confirmed and exposed at once: one wins, the other is told.
+    results = await asyncio.gather(
+        beliefs.confirm(c, GM, kept.belief.id), beliefs.expose(c, GM, kept.belief.id), return_exceptions=True
+    )
+    assert sum(isinstance(r, Conflict) for r in results) == 1, results
+    (after,) = await beliefs.shown(c, pat)
+    if after.belief.status == "confirmed":
+        assert "treasure=in the well" in await table.card("The Duke", PAT)  # canon now, and Sable knows it
+        assert "in the well" not in await table.card("The Duke", QUINN)
+    else:
+        assert after.sentence.endswith("and it is false.")
+        assert "in the well" not in await table.card("The Duke", PAT)
+
+
+async def test_an_exposed_belief_reads_false_and_a_confirmed_one_is_known_canon(table: Table) -> None:
+    from bot.services.beliefs import BeliefDesk
+
+    c, db = table.campaign, table.canon.canon.db
+    beliefs = BeliefDesk(db, table.canon.access, table.canon.canon, SceneService(db))
+    lie = await beliefs.believe(
+        c, GM, character="Sable", about="The Duke", attribute="age", value="90", source="x"
+    )
+    truth = await beliefs.believe(
+        c, GM, character="Sable", about="The Duke", attribute="horse", value="Grey", source="a groom"
+    )
+    exposed = await beliefs.expose(c, GM, lie.belief.id)
+    assert exposed.sentence == "Sable believed The Duke's age: 90 (heard from x), and it is false."
+    with pytest.raises(Conflict, match="exposed already"):
+        await beliefs.confirm(c, GM, lie.belief.id)
+    await beliefs.confirm(c, GM, truth.belief.id)
+    assert "horse=Grey" in await table.card("The Duke", PAT) and "Grey" not in await table.card(
+        "The Duke", QUINN
+    )
+
+
+async def test_a_family_tree_shows_a_secret_child_only_to_the_character_who_knows(table: Table) -> None:
+    from canon.proposals import RelationshipContent
+    from canon.render import family_tree_of
+
+    c = table.campaign
+    await table.entity("Little Vell", "NPC")
+    content = RelationshipContent(
+        subject=Ref(name="The Duke"), relation="PARENT_OF", object=Ref(name="Little Vell"), visibility=HIDDEN
+    )
+    result = await table.canon.canon.add_direct(c, content, GM, command="/canon add")
+    await table.desk.reveal(c, GM, to="Brann", reason="a midwife", fact=result.statement_ids[0])
+    seen = {}
+    for member in (PAT, QUINN):
+        async with table.canon.canon.db.session() as session:
+            lens = await table.desk.lens(c, member.id)
+            reader = await table.canon.access.reader(session, c, Viewer.PLAYER, lens)
+            tree = await family_tree_of(reader, "The Duke")
+        seen[member.name] = {p.name for p in tree.people}
+    assert "Little Vell" in seen["Quinn"] and "Little Vell" not in seen["Pat"], seen

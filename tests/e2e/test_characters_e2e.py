@@ -41,6 +41,8 @@ async def test_a_claim_is_approved_by_the_gm_and_a_players_click_is_refused(worl
     assert "Pat plays Brann now." in (given.content or ""), given.content
     refused = await emu.invoke(chan, world.pat, "character set", name="Brann", player=world.quinn)
     assert refused.ephemeral and "Only the GM" in (refused.content or "")
+    refused = await emu.invoke(chan, world.pat, "character release", name="Sable", player=world.pat)
+    assert refused.ephemeral and "Only the GM" in (refused.content or "")
     switched = await emu.invoke(chan, world.pat, "character switch", name="Brann")
     assert "You now play Brann" in (switched.content or ""), switched.content
     roster = embed_text((await emu.invoke(chan, world.quinn, "character list")).embeds[0])

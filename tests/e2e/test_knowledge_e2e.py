@@ -70,6 +70,11 @@ async def test_three_players_see_only_what_their_characters_know(world: World) -
     assert "a spy" in answers[0] and "crowns" not in answers[0], answers[0]
     assert "crowns" in answers[1] and "a spy" not in answers[1], answers[1]
     assert "a spy" not in answers[2] and "crowns" not in answers[2], answers[2]
+    timelines = []
+    for player in (world.pat, world.quinn):
+        reply = await emu.invoke(chan, player, "canon timeline", name="The Duke")
+        timelines.append(embed_text(reply.embeds[0]))
+    assert "a spy" in timelines[0] and "a spy" not in timelines[1], timelines
     # The GM's "as Sable sees it" is Sable's player's card.
     as_sable = await card_of(world, gm, "The Duke", as_character="Sable")
     assert "a spy" in as_sable and "crowns" not in as_sable and "#" not in as_sable, as_sable
@@ -112,3 +117,51 @@ async def test_a_reveal_during_a_scene_reaches_those_present_and_is_undone(world
     assert (await card_of(world, world.pat, "Vell")).replace("Vell", "Zzyx") == unknown
     history = embed_text((await emu.invoke(chan, gm, "canon known", character="Sable")).embeds[0])
     assert "undone by Gina" in history, history
+
+
+async def test_a_belief_is_shown_as_a_belief_then_exposed(world: World) -> None:
+    emu, chan, gm = world.emu, world.channel, world.gm
+    await gm_adds(world, "entity", name="Sable", type="PC")
+    await gm_adds(world, "entity", name="The Duke", type="NPC")
+    await emu.invoke(chan, gm, "character set", name="Sable", player=world.pat)
+    options = {"character": "Sable", "about": "The Duke", "attribute": "treasure", "value": "in the well"}
+    refused = await emu.invoke(chan, world.pat, "belief add", source="me", **options)
+    assert refused.ephemeral and "Only the GM" in (refused.content or "")
+    kept = await emu.invoke(chan, gm, "belief add", source="a drunk at the inn", **options)
+    number = re.search(r"\(belief (\d+)\)", embed_text(kept.embeds[0]))
+    assert number, embed_text(kept.embeds[0])
+    mine = embed_text((await emu.invoke(chan, world.pat, "belief list")).embeds[0])
+    assert "Sable believes The Duke's treasure: in the well (heard from a drunk at the inn). A belief" in mine
+    assert "in the well" not in await card_of(world, world.pat, "The Duke")  # never shown as canon
+    assert "in the well" not in await card_of(world, gm, "The Duke")
+    for command in ("belief expose", "belief confirm"):
+        refused = await emu.invoke(chan, world.pat, command, belief=int(number.group(1)))
+        assert refused.ephemeral and "Only the GM" in (refused.content or ""), command
+    await emu.invoke(chan, gm, "belief expose", belief=int(number.group(1)))
+    mine = embed_text((await emu.invoke(chan, world.pat, "belief list")).embeds[0])
+    assert (
+        "Sable believed The Duke's treasure: in the well (heard from a drunk at the inn), and it is false."
+        in mine
+    )
+    assert "(belief" not in mine  # the GM's handles are the GM's
+
+
+async def test_a_hidden_source_revealed_to_one_character_answers_only_their_player(world: World) -> None:
+    emu, chan, gm = world.emu, world.channel, world.gm
+    for name, player in (("Sable", world.pat), ("Brann", world.quinn)):
+        await gm_adds(world, "entity", name=name, type="PC")
+        await emu.invoke(chan, gm, "character set", name=name, player=player)
+    attachment = emu.make_attachment("ledger.md", "# The ledger\n\nThe smugglers meet under the old mill.\n")
+    await emu.invoke(chan, gm, "lore import", file=attachment, hidden=True)
+    bad = await emu.invoke(chan, gm, "canon reveal", to="Sable", reason="x", source="No such book")
+    assert bad.ephemeral and "No source is called" in (bad.content or ""), bad.content
+    revealed = await emu.invoke(
+        chan, gm, "canon reveal", to="Sable", reason="she stole it", source="The ledger"
+    )
+    assert "what “The ledger” says" in embed_text(revealed.embeds[0]), embed_text(revealed.embeds[0])
+    said = []
+    for player in (world.pat, world.quinn, gm):
+        reply = await emu.invoke(chan, player, "lore ask", question="Where do the smugglers meet?")
+        said.append(embed_text(reply.embeds[0]))
+    assert "mill" in said[0], said
+    assert "mill" not in said[1], said[1]

@@ -7,7 +7,10 @@ refused with the way out; `doctor` lists orphaned collections and an older versi
 
 from __future__ import annotations
 
+import asyncio
+import os
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +19,7 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from bot.app import Services, build_services
+from bot.emulator import DiscordEmulator
 from bot.ops.collections import check_collections, prune_collections, refusal
 from bot.ops.installation import Installation
 from canon.storage import Database
@@ -26,6 +30,7 @@ from tests.chroma_server import ChromaServer
 from tests.conftest import DatabaseTarget
 
 pytestmark = pytest.mark.slow
+ROOT = Path(__file__).resolve().parents[2]
 
 SALT = "# The Salt Coast\n\n## The Drowned Abbey\nMonks of the tide sank their abbey to hide a relic.\n"
 ASH = (
@@ -107,6 +112,30 @@ async def test_a_copied_database_is_refused_until_it_has_an_installation_of_its_
     copy = tmp_path / "copy.sqlite3"
     shutil.copy(original, copy)
     settings = settings_on(chroma_server, tmp_path / "c", f"sqlite+aiosqlite:///{copy}")
+    # The bot itself (`lorekeeper run`'s code) does not start against it.
+    async with DiscordEmulator() as emu:
+        emu.add_guild("Copied")
+        env = {
+            **os.environ,
+            "LOREKEEPER_DATA_DIR": str(tmp_path / "c"),
+            "LOREKEEPER_DATABASE_URL": f"sqlite+aiosqlite:///{copy}",
+            "LOREKEEPER_CHROMA__HOST": chroma_server.host,
+            "LOREKEEPER_CHROMA__PORT": str(chroma_server.port),
+            "LOREKEEPER_DISCORD_TOKEN": emu.token,
+        }
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "tests.e2e.ops_bot_process",
+            emu.base_url,
+            cwd=ROOT,
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        _, err = await asyncio.wait_for(proc.communicate(), 90)
+    assert proc.returncode == 1, err.decode()[-2000:]
+    assert "Not starting: the Chroma server at" in err.decode() and "so it is a copy" in err.decode()
     services = await build_services(settings)
     try:
         said = await refusal(settings, services.installation)

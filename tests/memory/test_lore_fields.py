@@ -141,3 +141,25 @@ def test_a_comparison_answers_both_parts_with_both_citations_and_says_which() ->
         comparison(analyse("which has more hit points, an owlbear or a beholder?"), [], [OWLBEAR, TROLL])
         is None
     )
+
+
+def test_a_yes_no_question_about_a_field_is_answered_yes_or_no_first() -> None:
+    potion = passage(
+        "## Potion of Climbing\n\n*Potion, common*\n\nYou can climb.", "Items", "Potion of Climbing"
+    )
+    ring = passage(
+        "## Ring of Warmth\n\n*Ring, uncommon (requires attunement)*\n\nYou resist cold.",
+        "Items",
+        "Ring of Warmth",
+    )
+    haste = passage("## Haste\n\n- **Duration** Concentration, up to 1 minute\n", "Spells", "Haste")
+    answer = reply(analyse("does the potion of climbing require attunement?"), [], [potion, ring])
+    assert answer.text == "No: Potion of Climbing is a potion, common. [1]"
+    answer = reply(analyse("does the ring of warmth need attunement?"), [], [potion, ring])
+    assert answer.text == "Yes: Ring of Warmth is a ring, uncommon (requires attunement). [2]"
+    answer = reply(analyse("is haste concentration?"), [], [haste])
+    assert answer.text == "Yes: Haste's duration is Concentration, up to 1 minute. [1]"
+
+    # A yes/no question naming a field in the book's own words (no field phrase of the table's) is answered too.
+    answer = reply(analyse("does the owlbear have keen sight and smell?"), [], [OWLBEAR])
+    assert answer.known and answer.text.startswith("Owlbear's Keen Sight and Smell:")

@@ -25,6 +25,7 @@ def _found(source: str) -> list[int]:
         "lock = entity.visibility == Visibility.GM_ONLY",
         "shown = row.visibility != 'gm_only'",
         "q = select(t).where(t.c.visibility == Visibility.PUBLIC.value)",
+        "q = select(t).where(t.visibility.in_(['public']))",
         "hidden = row['visibility'] == SourceVisibility.HIDDEN",
         "hidden = row.get('visibility') == 'hidden'",
         "hidden = {k for k, d in defined.items() if d.visibility == 'gm_only'}",

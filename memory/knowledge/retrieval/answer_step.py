@@ -29,9 +29,26 @@ _NUMBER = re.compile(r"^(\d[\d,]*(?:/\d+)?)")
 _LESS = re.compile(r"\b(?:less|lower|cheaper|shorter|lighter|slower|weaker|fewer|least)\b")
 
 
-def _from_fields(hits: Sequence[FieldHit], citations: list) -> ShortAnswer:  # type: ignore[type-arg]
+#: The words of a yes/no question that the field's value must hold for a yes ("requires attunement").
+_YES_WORDS = ("attunement", "concentration")
+
+
+def _yes_no(question: Question, hits: Sequence[FieldHit]) -> str | None:
+    """Return "Yes" or "No" for a yes/no question asking whether a field says something, or None."""
+    if not question.yes_no or not question.fields or len(hits) != 1:
+        return None
+    asked = question.asked_by.get(question.fields[0], "")
+    word = next((w for w in _YES_WORDS if w in asked), None)
+    if word is None:
+        return None
+    return "Yes" if word in hits[0].field.value.casefold() else "No"
+
+
+def _from_fields(hits: Sequence[FieldHit], citations: list, verdict: str | None = None) -> ShortAnswer:  # type: ignore[type-arg]
     cited = {h.number for h in hits}
     text = " ".join(dict.fromkeys(h.sentence() for h in hits))
+    if verdict is not None:
+        text = f"{verdict}: {text}"
     marked = [c.model_copy(update={"cited": c.number in cited}) for c in citations]
     return ShortAnswer(text=text, mode=AnswerMode.EXTRACTIVE, known=True, citations=marked)
 
@@ -42,7 +59,7 @@ def reply(question: Question, facts: Sequence[CanonFact], results: Sequence[Lore
         return compose(question.text, facts, results)
     hits = field_answers(question, results, len(facts) + 1)
     if hits:
-        return _from_fields(hits, numbered(facts, results))
+        return _from_fields(hits, numbered(facts, results), _yes_no(question, hits))
     only = None
     if question.fields and question.subject:
         # A field asked of something: only a passage about it (its headings name it) may answer in sentences.
@@ -55,6 +72,9 @@ def reply(question: Question, facts: Sequence[CanonFact], results: Sequence[Lore
                 citations=numbered(facts, results),
             )
     answer = compose(question.expanded, facts, results, only)
+    if not answer.known and question.glossary_used:
+        # The books may use the table's word too ("a failed save"): the question as written gets its chance.
+        answer = compose(question.text, facts, results, only)
     if not answer.known:
         return answer.model_copy(update={"text": nothing_known(question.text)})
     return answer

@@ -33,8 +33,8 @@ from memory.leaks import card_secrets
 log = logging.getLogger(__name__)
 
 _ARTICLES = frozenset({"the", "a", "an"})
-#: Folded name tables kept (one per lineage, viewer and canon state).
-_NAMES_CACHE = 16
+#: Folded name tables kept (one per lineage, viewer, character lens and canon state).
+_NAMES_CACHE = 64
 
 #: Folded name -> (name as written, entity id); the folded names, for fuzzy matching; and each word of a
 #: many-word name that names one entity only ("ysolde" -> Ysolde Marrow), for names given in part.

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from memory.fulltext import STOPWORDS
 from memory.knowledge.fields import KIND, Field, fields_of
 from memory.knowledge.models import LoreResult
 from memory.knowledge.question import GENERIC, Question
@@ -57,7 +58,7 @@ class FieldHit:
         """Return the field as a sentence naming its subject."""
         subject = self.field.subject.split(" › ")[-1]
         value = self.field.value.rstrip(".")
-        if len(value) > 80 or ". " in value:
+        if len(value) > 80 or ". " in value or (self.field.value.endswith(".") and len(value.split()) >= 5):
             said = sentences(value)
             chosen = [s for s in said if all(word_in(w, fold_words(s)) for w in self.also)][:2] or said[:2]
             body = " ".join(s if s.endswith((".", "!", "?", "…")) else s + "." for s in chosen)
@@ -119,7 +120,9 @@ def _named_field(
     best: FieldHit | None = None
     for rank, (index, result) in enumerate(readable):
         for found in fields_of(result):
-            label = [w for w in fold_words(found.label) if w not in GENERIC and len(w) > 1]
+            label = [
+                w for w in fold_words(found.label) if w not in GENERIC and w not in STOPWORDS and len(w) > 1
+            ]
             if found.label == KIND or not label or not all(word_in(w, question.subject) for w in label):
                 continue
             rest = [w for w in question.subject if not word_in(w, label)]
@@ -165,6 +168,8 @@ def _kind_answers(question: Question, value: str) -> bool:
     words = set(fold_words(value))
     if "level" in asked:
         return "cantrip" in words or any(w.endswith("level") for w in words) or "level" in words
+    if "attunement" in asked:
+        return "item" in words or "potion" in words or "attunement" in words or "wondrous" in words
     return True
 
 

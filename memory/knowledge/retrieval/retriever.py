@@ -73,7 +73,7 @@ class Retriever:
             # A branch: its ancestors' sources up to the fork; the ones imported later are blocked like
             # hidden ones, so they are kept out of the ancestor's vector collection too.
             sources, after_fork = await split_lineage_sources(session, steps)
-            allowed = {s.id: s for s in retrievable(sources, viewer)}
+            allowed = {s.id: s for s in retrievable(sources, viewer, knowing)}
             blocked = [s for s in sources if s.id not in allowed] + after_fork
             versions: dict[int, tuple[str, str]] = {}
             if config.mode != "lexical":
