@@ -214,8 +214,11 @@ def canon_neighbours(
 @canon_app.command("check")
 def canon_check(campaign: CampaignOption, as_json: JsonOption = False) -> None:
     """Run every continuity rule over the whole graph; print each conflict (exit code 1 when there is one)."""
+    words: Wording | None = None
 
     async def work(services: Any, found: Any) -> Any:
+        nonlocal words
+        words = _words(await services.calendars.calendar(found))  # dates in the campaign calendar's words
         return await services.queries.check(found)
 
     findings, new = with_campaign(campaign, work)
@@ -231,11 +234,13 @@ def canon_check(campaign: CampaignOption, as_json: JsonOption = False) -> None:
         lines = [f"{len(findings)} problem{'s' if len(findings) != 1 else ''}, {len(new)} new:"]
         for f in findings:
             new_mark = " (new)" if f.fingerprint in fresh else ""
-            lines.append(f"- {kind_words(f.kind.value)}{new_mark}: {warning_sentence(f.message, PLAIN)}")
+            lines.append(
+                f"- {kind_words(f.kind.value)}{new_mark}: {warning_sentence(f.message, words or PLAIN)}"
+            )
             for side in f.sides:
                 evidence = "; ".join(evidence_words(e, Viewer.GM) for e in side.evidence)
                 handle = f" (fact {side.statement_id})" if side.statement_id else ""
-                said = warning_sentence(side.sentence, PLAIN)
+                said = warning_sentence(side.sentence, words or PLAIN)
                 lines.append(f"    {said}{handle}" + (f" — {evidence}" if evidence else ""))
         return "\n".join(lines)
 
@@ -254,8 +259,11 @@ def canon_check(campaign: CampaignOption, as_json: JsonOption = False) -> None:
 @canon_app.command("conflicts")
 def canon_conflicts(campaign: CampaignOption, as_json: JsonOption = False) -> None:
     """Print the conflicts recorded for the campaign, newest first."""
+    words: Wording | None = None
 
     async def work(services: Any, found: Any) -> Any:
+        nonlocal words
+        words = _words(await services.calendars.calendar(found))  # dates in the campaign calendar's words
         return await services.queries.conflicts(found)
 
     recorded = with_campaign(campaign, work)
@@ -264,7 +272,7 @@ def canon_conflicts(campaign: CampaignOption, as_json: JsonOption = False) -> No
         as_json=as_json,
         text=lambda: (
             "\n".join(
-                f"{_kind_words(c.kind)} ({c.status}): {_warning(c.message)} (conflict {c.id})"
+                f"{_kind_words(c.kind)} ({c.status}): {_warning(c.message, words)} (conflict {c.id})"
                 for c in recorded
             )
             or "No conflicts recorded."
@@ -278,10 +286,10 @@ def _kind_words(kind: str) -> str:
     return kind_words(kind)
 
 
-def _warning(message: str) -> str:
+def _warning(message: str, words: Wording | None = None) -> str:
     from canon.wording import PLAIN, warning_sentence
 
-    return warning_sentence(message, PLAIN)
+    return warning_sentence(message, words or PLAIN)
 
 
 def _read_extension(path: Path) -> dict[str, Any] | None:

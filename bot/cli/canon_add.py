@@ -35,11 +35,18 @@ ReliesOnOption = Annotated[
 
 
 def _add(campaign: str, kind: str, build: Callable[[], ProposalContent], as_json: bool) -> None:
+    from canon.models import Viewer
     from canon.wording import describe
 
     content = checked(build)
 
+    words: Any = None
+
     async def work(services: Any, found: Any) -> Any:
+        nonlocal words
+        words = await services.queries.words(
+            found, viewer=Viewer.GM
+        )  # dates in the campaign calendar's words
         return await services.canon.add_direct(
             found, content, cli_actor(), command=f"lorekeeper canon add {kind}"
         )
@@ -66,7 +73,7 @@ def _add(campaign: str, kind: str, build: Callable[[], ProposalContent], as_json
                 f"It was written, and {len(result.findings)} continuity conflict{'s were' if many else ' was'} "
                 "recorded (see lorekeeper canon conflicts):"
             )
-        lines += [f"  - {warning_sentence(f.message, PLAIN)}" for f in result.findings]
+        lines += [f"  - {warning_sentence(f.message, words or PLAIN)}" for f in result.findings]
         return "\n".join(lines)
 
     emit(payload, as_json=as_json, text=text)

@@ -54,5 +54,24 @@ def test_the_calendar_is_set_read_and_written_back_in_its_words(cli: CliRunner, 
     assert "17 Hearthmoon, year 320 of the Tidewater Age" in card.stdout, card.stdout
     assert "tidewater_age" not in card.stdout
 
+    run(cli, "canon", "add", "entity", "Corvan Marrow", "NPC")
+    run(cli, "canon", "add", "state", "Corvan Marrow", "dead", "--when", "year 352")
+    relate = [
+        "canon",
+        "add",
+        "relationship",
+        "Corvan Marrow",
+        "ally of",
+        "Aldren Vale",
+        "--since",
+        "year 360",
+    ]
+    acted = cli.invoke(app, [*relate, "--campaign", CAMPAIGN])
+    assert acted.exit_code != 0, acted.output  # written, with the conflict recorded
+    assert "acts after dying (year 352 of the Tidewater Age)" in acted.stdout, acted.stdout
+    checked = cli.invoke(app, ["canon", "check", "--campaign", CAMPAIGN])
+    assert checked.exit_code == 1 and "year 360 of the Tidewater Age" in checked.stdout, checked.stdout
+    assert "tidewater_age" not in checked.stdout
+
     cleared = run(cli, "canon", "calendar", "--clear")
     assert cleared["block"] == "" and "Frostmoon" not in cleared["sentences"]
