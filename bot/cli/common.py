@@ -88,11 +88,16 @@ def _help_option(option: Any) -> Any:
     Typer converts a flag that was not given through pydantic, which `--help` alone would load for nothing;
     its own pass-through conversion takes a flag's value as it is.
     """
+    return _pass_through(option, bool)
+
+
+def _pass_through(option: Any, annotation: type) -> Any:
+    """Return `option` read as it is typed (`annotation`: a flag's bool, an option's text), not through pydantic."""
     from typer._coercion import PassThroughRuntimeParam
 
     if option is not None and getattr(option, "_runtime_param", None) is None:
         info = option.type_descriptor.parameter_info
-        option._runtime_param = PassThroughRuntimeParam(parameter_info=info, annotation=bool)
+        option._runtime_param = PassThroughRuntimeParam(parameter_info=info, annotation=annotation)
     return _plain(option)
 
 
@@ -110,7 +115,16 @@ class PlainCommand(TyperCommand):
 
 
 class PlainGroup(TyperGroup):
-    """A command group whose `--help` shows no type (see `PlainCommand`)."""
+    """A command group whose options and `--help` show no type (see `PlainCommand`).
+
+    Its own options (`--version`, `--data-dir`) are read as typed, like `--help`: converting them through
+    pydantic would load it for every command, a help screen included.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for param in self.params:
+            _pass_through(param, bool if getattr(param, "is_flag", False) else str)
 
     def get_help_option(self, ctx: Any) -> Any:
         """Return `--help`, shown without a type."""

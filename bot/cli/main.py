@@ -46,12 +46,12 @@ def _version(asked: bool) -> None:
 @app.callback()
 def options(
     data_dir: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--data-dir",
+            metavar="FOLDER",
             help="The data folder to use (its database, vectors, backups), e.g. a sandbox's ./data/sandbox; "
             "the same as LOREKEEPER_DATA_DIR",
-            file_okay=False,
         ),
     ] = None,
     show_version: Annotated[
@@ -64,7 +64,7 @@ def options(
 
     del show_version
     if data_dir is not None:
-        os.environ["LOREKEEPER_DATA_DIR"] = str(data_dir)
+        os.environ["LOREKEEPER_DATA_DIR"] = data_dir
 
 
 @app.command()

@@ -17,8 +17,8 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.app import CanonServices
 from bot.services import structured_import
-from bot.services.canon_service import CanonService
 from bot.services.structured_import import StructuredImportService
 from canon import campaigns, offload
 from canon.campaigns import Campaign
@@ -80,10 +80,10 @@ async def test_background_threads_yield_the_cpu_to_the_loop() -> None:
 
 
 async def test_a_large_import_apart_writes_what_one_on_the_loop_writes(
-    db: Database, apart: None, campaign: Campaign, canon: CanonService
+    db: Database, apart: None, campaign: Campaign, canon: CanonServices
 ) -> None:
     service = canon
-    importer = StructuredImportService(db, service.ontology_for)
+    importer = StructuredImportService(db, service.access.ontology_for)
     before = await counts(db)
     failed = await importer.import_files(campaign, fixture_files(*KINDS), GM)  # factions missing: errors
     assert failed.status == "failed" and await counts(db) == before
