@@ -18,6 +18,7 @@ from canon.errors import InvalidInput
 from canon.storage import utc_now
 from canon.visibility import source_visibility_of
 from memory.chunking import CHUNKING_VERSION, Chunk
+from memory.knowledge.fields import fields_to_rows, read_fields
 from memory.knowledge.files import PARSER_VERSION
 from memory.knowledge.models import (
     ImportOutcome,
@@ -272,6 +273,7 @@ def chunk_rows(
             "tags": list(tags),
             "char_start": chunk.char_start,
             "char_end": chunk.char_end,
+            "fields": fields_to_rows(read_fields(chunk.heading_path, chunk.text)),
         }
         for chunk in chunks
     ]

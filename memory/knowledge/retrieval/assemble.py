@@ -168,6 +168,7 @@ def _result(ranked: _Ranked, cid: int, *, always: bool) -> LoreResult:
         reasons=why,
         hidden=source.hidden,
         always_include=always,
+        stored_fields=row.fields,
     )
 
 
