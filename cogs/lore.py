@@ -258,7 +258,8 @@ class LoreCommands(commands.Cog):
         section="The section's heading (its subsections go with it)",
         hidden="true: for the GM alone; false: players may read it",
     )
-    @app_commands.autocomplete(source=source_ids, section=lore_sections.section_choices)
+    @app_commands.autocomplete(source=source_ids)
+    @app_commands.autocomplete(section=lore_sections.section_choices)
     @gm_only()
     async def section(
         self,
