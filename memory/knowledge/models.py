@@ -73,6 +73,10 @@ class SourceInfo(BaseModel):
     times_used: int
     last_used_at: dt.datetime | None
     notes: str | None
+    #: How many of its chunks lie in GM-only sections (the rest of it is as public as the source).
+    hidden_chunks: int = 0
+    #: The GM's choices of sections hidden or revealed after import (`memory.knowledge.sections`).
+    section_choices: list[dict[str, Any]] = Field(default_factory=list)
     #: Set when the source belongs to an ancestor campaign of the branch being looked at (read-only here).
     inherited_from: int | None = None
 
@@ -107,6 +111,21 @@ class ChunkInfo(BaseModel):
     display_text: str | None
     token_count: int
     content_hash: str
+    #: In a GM-only section of the source.
+    section_hidden: bool = False
+
+
+class SectionChange(BaseModel):
+    """A section of a source hidden from players or shown to them, by the GM after import."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source: SourceInfo
+    path: list[str]
+    hidden: bool
+    #: The chunks the section holds, and how many of them changed.
+    chunks: int
+    changed: int
 
 
 class SourceDetail(BaseModel):

@@ -33,6 +33,7 @@ _CHUNK_COPIED = (
     "char_start",
     "char_end",
     "fields",
+    "section_hidden",
 )
 #: The source columns a pinned copy takes over (its vector state is its own: they go in the branch's collection).
 _SOURCE_COPIED = (
@@ -56,6 +57,8 @@ _SOURCE_COPIED = (
     "imported_at",
     "updated_at",
     "notes",
+    "hidden_chunks",
+    "section_choices",
 )
 
 

@@ -71,6 +71,8 @@ class KnowledgeService:
         self.get_source = self.sources.get_source
         self.chunks = self.sources.chunks
         self.set_source = self.sources.set_source
+        self.sections = self.sources.sections
+        self.set_section = self.sources.set_section
         self.set_enabled = self.sources.set_enabled
         self.enable_source = self.sources.enable_source
         self.disable_source = self.sources.disable_source

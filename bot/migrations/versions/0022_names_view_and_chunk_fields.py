@@ -11,8 +11,8 @@ serve searches meanwhile.
 
 Columns are added in place (no table rebuild): the full-text triggers on `knowledge_chunks` stay as they are.
 
-Revision ID: 0021
-Revises: 0020
+Revision ID: 0022
+Revises: 0021
 Create Date: 2026-12-04 13:00:00.000000
 """
 
@@ -21,8 +21,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0021"
-down_revision = "0020"
+revision = "0022"
+down_revision = "0021"
 branch_labels = None
 depends_on = None
 
