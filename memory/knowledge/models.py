@@ -268,6 +268,10 @@ class LoreResult(BaseModel):
     always_include: bool = False
     #: A committed fact supersedes what this (Canon) passage says: the sentence saying what is true now.
     out_of_date: str | None = None
+    #: Another Canon source among the answer's disagrees with this one: which prevails, in words.
+    disagrees: str | None = None
+    #: Another Canon source prevails over this one where they disagree (the GM's choice or source order).
+    overruled: bool = False
 
     @property
     def is_fact(self) -> bool:
@@ -388,6 +392,7 @@ def result_json(result: LoreResult) -> dict[str, Any]:
         "always_include": result.always_include,
         "token_count": result.token_count,
         "out_of_date": result.out_of_date,
+        "disagrees": result.disagrees,
         "reasons": [r.model_dump(mode="json", exclude_none=True) for r in result.reasons],
     }
 
