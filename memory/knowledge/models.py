@@ -290,6 +290,10 @@ class LoreResult(BaseModel):
     #: The fields the chunk holds, kept at import ([subject, label, value]; `memory.knowledge.fields`); None
     #: when not kept (read from the text when asked). Not stored with an answer, not shown.
     stored_fields: list[list[str]] | None = Field(default=None, exclude=True, repr=False)
+    #: Another Canon source among the answer's disagrees with this one: which prevails, in words.
+    disagrees: str | None = None
+    #: Another Canon source prevails over this one where they disagree (the GM's choice or source order).
+    overruled: bool = False
 
     @property
     def is_fact(self) -> bool:
@@ -410,6 +414,7 @@ def result_json(result: LoreResult) -> dict[str, Any]:
         "always_include": result.always_include,
         "token_count": result.token_count,
         "out_of_date": result.out_of_date,
+        "disagrees": result.disagrees,
         "reasons": [r.model_dump(mode="json", exclude_none=True) for r in result.reasons],
     }
 
