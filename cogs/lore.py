@@ -1,7 +1,7 @@
 """`/lore ...`: ask the campaign's knowledge, import world-bible files, inspect and manage sources.
 
 Discord does not let a command group take arguments itself, so the question is `/lore ask <question>`; the
-other subcommands are the GM's: `import`, `sources`, `source`, `set`, `disable`, `enable`, `delete`.
+other subcommands are the GM's: `import`, `sources`, `source`, `set`, `section`, `disable`, `enable`, `delete`.
 
 Thin adapters: validate, defer before anything slow, call one service method (`KnowledgeService` or
 `LoreImportService`), render with `cogs.lore_embeds`. Answers are ephemeral unless `public:true` (then they
@@ -25,7 +25,15 @@ from bot.services.lore_service import SETTINGS, LoreImportService, parse_tags, s
 from canon.campaigns import Campaign
 from canon.errors import GameError, InvalidInput
 from canon.models import Viewer
-from cogs import lore_answer_embeds, lore_embeds, lore_glossary, lore_import, lore_originals, lore_views
+from cogs import (
+    lore_answer_embeds,
+    lore_embeds,
+    lore_glossary,
+    lore_import,
+    lore_originals,
+    lore_sections,
+    lore_views,
+)
 from cogs.attachments import read_attachment
 from cogs.canon_options import campaign_of, lens_of, viewer_of
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
@@ -251,7 +259,8 @@ class LoreCommands(commands.Cog):
             await replies.think(interaction)
         detail = await self.knowledge.get_source(campaign.id, source, viewer=Viewer.GM, chunk_limit=20)
         stale = await self.knowledge.out_of_date(campaign.id, source)
-        embed = lore_embeds.source_embed(detail, out_of_date=stale)
+        hidden = lore_sections.hidden_lines(await self.knowledge.sections(campaign.id, source))
+        embed = lore_embeds.source_embed(detail, out_of_date=stale, hidden_sections=hidden)
         if not original:
             await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NONE)
             return
@@ -259,6 +268,29 @@ class LoreCommands(commands.Cog):
         found = await self.knowledge.original(campaign.id, source, max_bytes=limit)
         note = lore_originals.original_note(found, campaign=campaign.name, limit=limit)
         await replies.answer(interaction, note, embed=embed, file=lore_originals.original_file(found))
+
+    @lore.command(name="section", description="Hide one section of a source from players, or show it (GM)")
+    @app_commands.describe(
+        source="The source's id",
+        section="The section's heading (its subsections go with it)",
+        hidden="true: for the GM alone; false: players may read it",
+    )
+    @app_commands.autocomplete(source=source_ids)
+    @app_commands.autocomplete(section=lore_sections.section_choices)
+    @gm_only()
+    async def section(
+        self,
+        interaction: discord.Interaction,
+        source: SourceId,
+        section: app_commands.Range[str, 1, 400],
+        hidden: bool,
+    ) -> None:
+        """Hide a section of a source from players (or show it again); the rest of the source is unchanged."""
+        campaign = await self._campaign(interaction)
+        change = await self.knowledge.set_section(campaign.id, source, section, hidden)
+        await interaction.response.send_message(
+            embed=lore_sections.section_changed_embed(change), ephemeral=True, allowed_mentions=NONE
+        )
 
     @lore.command(name="set", description="Change a source's class, hidden flag, tags or always-include (GM)")
     @app_commands.describe(

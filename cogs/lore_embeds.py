@@ -259,10 +259,13 @@ def sources_embed(
     return shrink_to_limit(embed)
 
 
-def source_embed(detail: SourceDetail, *, out_of_date: Sequence[tuple[str, str]] = ()) -> discord.Embed:
+def source_embed(
+    detail: SourceDetail, *, out_of_date: Sequence[tuple[str, str]] = (), hidden_sections: Sequence[str] = ()
+) -> discord.Embed:
     """Render one source: file, class, states, tags, hashes, versions, chunks, vectors, use.
 
-    `out_of_date`: the sections the story has changed since (where, what holds now), for the GM to update.
+    `out_of_date`: the sections the story has changed since (where, what holds now), for the GM to update;
+    `hidden_sections`: the lines of its GM-only sections (`cogs.lore_sections.hidden_lines`).
     """
     source = detail.source
     embed = discord.Embed(title=clip(f"{source.title} (source {source.id})", TITLE_LIMIT), colour=COLOUR)
@@ -280,6 +283,12 @@ def source_embed(detail: SourceDetail, *, out_of_date: Sequence[tuple[str, str]]
         ],
         1000,
     )
+    if hidden_sections:
+        embed.add_field(
+            name=f"{LOCK} GM-only sections: players never read these ({len(hidden_sections)})",
+            value=fit_lines([*hidden_sections, "`/lore section` hides or shows one."], FIELD_LIMIT),
+            inline=False,
+        )
     embed.add_field(name="Tags", value=_escape(", ".join(source.tags)) or "none", inline=True)
     embed.add_field(
         name="Use", value=f"{source.times_used}× · last {_when(source.last_used_at)}", inline=True
@@ -302,7 +311,8 @@ def source_embed(detail: SourceDetail, *, out_of_date: Sequence[tuple[str, str]]
         name=f"Versions ({len(detail.versions)})", value=fit_lines(versions or ["v1"], 600), inline=False
     )
     chunks = [
-        f"{c.index}. {_escape(clip(' › '.join(c.heading_path) or '(top)', 90))} · {c.token_count} tokens"
+        f"{c.index}. {LOCK + ' ' if c.section_hidden else ''}"
+        f"{_escape(clip(' › '.join(c.heading_path) or '(top)', 90))} · {c.token_count} tokens"
         for c in detail.chunks
     ]
     embed.add_field(

@@ -73,6 +73,10 @@ class SourceInfo(BaseModel):
     times_used: int
     last_used_at: dt.datetime | None
     notes: str | None
+    #: How many of its chunks lie in GM-only sections (the rest of it is as public as the source).
+    hidden_chunks: int = 0
+    #: The GM's choices of sections hidden or revealed after import (`memory.knowledge.sections`).
+    section_choices: list[dict[str, Any]] = Field(default_factory=list)
     #: Set when the source belongs to an ancestor campaign of the branch being looked at (read-only here).
     inherited_from: int | None = None
 
@@ -107,6 +111,21 @@ class ChunkInfo(BaseModel):
     display_text: str | None
     token_count: int
     content_hash: str
+    #: In a GM-only section of the source.
+    section_hidden: bool = False
+
+
+class SectionChange(BaseModel):
+    """A section of a source hidden from players or shown to them, by the GM after import."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source: SourceInfo
+    path: list[str]
+    hidden: bool
+    #: The chunks the section holds, and how many of them changed.
+    chunks: int
+    changed: int
 
 
 class SourceDetail(BaseModel):
@@ -265,6 +284,10 @@ class LoreResult(BaseModel):
     always_include: bool = False
     #: A committed fact supersedes what this (Canon) passage says: the sentence saying what is true now.
     out_of_date: str | None = None
+    #: Another Canon source among the answer's disagrees with this one: which prevails, in words.
+    disagrees: str | None = None
+    #: Another Canon source prevails over this one where they disagree (the GM's choice or source order).
+    overruled: bool = False
 
     @property
     def is_fact(self) -> bool:
@@ -385,6 +408,7 @@ def result_json(result: LoreResult) -> dict[str, Any]:
         "always_include": result.always_include,
         "token_count": result.token_count,
         "out_of_date": result.out_of_date,
+        "disagrees": result.disagrees,
         "reasons": [r.model_dump(mode="json", exclude_none=True) for r in result.reasons],
     }
 

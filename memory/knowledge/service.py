@@ -15,9 +15,17 @@ from config.settings import LoreSettings
 from memory.chunking import ChunkingOptions
 from memory.embedding import Embedder
 from memory.knowledge.ask import Answerer
+from memory.knowledge.disagreement_admin import SourceDisagreements
 from memory.knowledge.files import FileStore
 from memory.knowledge.importer import Importer, chunking_options
-from memory.knowledge.models import ImportReport, KnowledgeClass, LoreResult, OriginalFile, SourceInfo
+from memory.knowledge.models import (
+    ImportOutcome,
+    ImportReport,
+    KnowledgeClass,
+    LoreResult,
+    OriginalFile,
+    SourceInfo,
+)
 from memory.knowledge.reindex import Reindexer
 from memory.knowledge.retrieval import Retriever
 from memory.knowledge.retrieval.config import always_include_warning
@@ -62,11 +70,15 @@ class KnowledgeService:
         self.reindexer = Reindexer(db, settings=self.settings, files=self.files, vectors=self.chunk_vectors)
         self.sources = SourceAdmin(db, files=self.files, vectors=self.chunk_vectors)
         self.answers = Answerer(db, self.retriever)
+        #: Canon sources that disagree: found, one side picked by the GM, the campaign's source order.
+        self.disagreements = SourceDisagreements(db, self.retriever)
 
         self.list_sources = self.sources.list_sources
         self.get_source = self.sources.get_source
         self.chunks = self.sources.chunks
         self.set_source = self.sources.set_source
+        self.sections = self.sources.sections
+        self.set_section = self.sources.set_section
         self.set_enabled = self.sources.set_enabled
         self.enable_source = self.sources.enable_source
         self.disable_source = self.sources.disable_source
@@ -102,6 +114,20 @@ class KnowledgeService:
             stale = await self.out_of_date(campaign_id, report.duplicate_of or report.source.id)
             warnings += [
                 f"“{where}” says what the story has changed since: now {now}." for where, now in stale
+            ]
+        if (
+            report.source.knowledge_class == KnowledgeClass.CANON
+            and report.outcome != ImportOutcome.DUPLICATE
+        ):
+            found = await self.disagreements.find(campaign_id, source_id=report.source.id)
+            warnings += [
+                f"Another Canon source disagrees: {j.disagreement.sentence()} "
+                + (
+                    "`/canon conflicts` lets you choose which prevails."
+                    if j.prevailing is None
+                    else f"{j.prevailing.title} prevails, as you chose."
+                )
+                for j in found
             ]
         if not warnings:
             return report

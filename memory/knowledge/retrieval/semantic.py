@@ -2,7 +2,8 @@
 
 Each campaign of the lineage has its own collection; only collections made with the installed model and the
 current views (`memory.embed_text`) are searched, a stale one is reported. The vector index only suggests: every
-hit is filtered again against the sources the database allows this viewer.
+hit is filtered again against the sources the database allows this viewer, and the GM-only sections' chunks it
+may not read (`unseen`) are left out as a hidden source's are.
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ class SemanticSearch:
         versions: dict[int, tuple[str, str]],
         config: SearchConfig,
         embedding: asyncio.Task[list[float]] | None = None,
+        *,
+        unseen: frozenset[int] = frozenset(),
     ) -> tuple[list[tuple[int, float, str]], str]:
         """Return (chunk id, similarity, view) of the nearest allowed chunks, best first, and a status word."""
         if self.vectors is None or self.embedder is None:
@@ -105,14 +108,16 @@ class SemanticSearch:
             hits: list[VectorHit] = []
             for campaign_id in usable:
                 own_blocked = [s for s in blocked if s.campaign_id == campaign_id]
-                hits += await _nearest(vectors, campaign_id, vector.tolist(), wanted, own_blocked, allowed)
+                hits += await _nearest(
+                    vectors, campaign_id, vector.tolist(), wanted, own_blocked, allowed, len(unseen)
+                )
         except Exception as error:  # semantic search is an extra: never fail the answer
             log.warning("semantic search failed: %s", error)
             return [], f"failed: {error}"
         # Filtered again here: the vector index only suggests, the database decides what may be seen.
         best: dict[int, tuple[float, str]] = {}
         for hit in hits:
-            if hit.source_id not in allowed:
+            if hit.source_id not in allowed or hit.chunk_id in unseen:
                 continue
             similarity = 1.0 - hit.distance
             if hit.chunk_id not in best or best[hit.chunk_id][0] < similarity:
@@ -129,6 +134,7 @@ async def _nearest(
     wanted: int,
     blocked: Sequence[SourceLite],
     allowed: dict[int, SourceLite],
+    unseen: int = 0,
 ) -> list[VectorHit]:
     """Return a campaign's nearest vectors, holding its `wanted` nearest allowed ones (or all it has).
 
@@ -138,6 +144,8 @@ async def _nearest(
     search twice as deep nearly always holds enough allowed vectors (a hidden source is a small share of a
     campaign); only when it does not (a question about the hidden material itself) is the filtered search run.
     """
+    # Unseen sections' vectors are left out by over-fetching by their number (a filter names sources only).
+    wanted += 2 * unseen
     blocked_vectors = 2 * sum(s.chunk_count for s in blocked)
     if blocked_vectors <= _OVERFETCH_VECTORS * wanted:
         return await vectors.query(campaign_id, vector, limit=wanted + blocked_vectors)
