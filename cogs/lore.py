@@ -302,6 +302,31 @@ class LoreCommands(commands.Cog):
             allowed_mentions=NONE,
         )
 
+    @lore.command(
+        name="order", description="Rank the Canon sources: where they disagree, the higher prevails (GM)"
+    )
+    @app_commands.describe(
+        sources="Canon sources by title or file name, highest first, separated by commas (- clears; empty shows)"
+    )
+    @gm_only()
+    async def order(
+        self, interaction: discord.Interaction, sources: app_commands.Range[str, 1, 1000] | None = None
+    ) -> None:
+        """Set (or show) the campaign's source order, which settles every disagreement between its sources."""
+        campaign = await self._campaign(interaction)
+        desk = self.knowledge.disagreements
+        if sources is not None:
+            named = (
+                [] if sources.strip() == "-" else [s for s in (p.strip() for p in sources.split(",")) if s]
+            )
+            await desk.set_order(campaign.id, named)
+        order = await desk.order(campaign.id)
+        await interaction.response.send_message(
+            lore_sections.order_text(order, changed=sources is not None),
+            ephemeral=True,
+            allowed_mentions=NONE,
+        )
+
     @lore.command(name="disable", description="Stop retrieving a source; it stays stored (GM)")
     @app_commands.describe(source="The source's id")
     @app_commands.autocomplete(source=source_ids)
