@@ -230,8 +230,9 @@ class LoreCommands(commands.Cog):
         campaign = await self._campaign(interaction)
         found = await self.knowledge.list_sources(campaign.id, viewer=Viewer.GM)
         warning = always_include_warning(found)
+        building = await self.knowledge.view_build(campaign.id)
         await interaction.response.send_message(
-            embed=lore_embeds.sources_embed(found, page, warning=warning),
+            embed=lore_embeds.sources_embed(found, page, warning=warning, building=building),
             ephemeral=True,
             allowed_mentions=NONE,
         )
