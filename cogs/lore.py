@@ -238,8 +238,9 @@ class LoreCommands(commands.Cog):
         campaign = await self._campaign(interaction)
         found = await self.knowledge.list_sources(campaign.id, viewer=Viewer.GM)
         warning = always_include_warning(found)
+        building = await self.knowledge.view_build(campaign.id)
         await interaction.response.send_message(
-            embed=lore_embeds.sources_embed(found, page, warning=warning),
+            embed=lore_embeds.sources_embed(found, page, warning=warning, building=building),
             ephemeral=True,
             allowed_mentions=NONE,
         )
@@ -315,6 +316,31 @@ class LoreCommands(commands.Cog):
         warning = await self.knowledge.always_include_warning(campaign.id) if field != "tags" else None
         await interaction.response.send_message(
             embed=lore_embeds.source_changed_embed(changed, f"{field} set", warning=warning),
+            ephemeral=True,
+            allowed_mentions=NONE,
+        )
+
+    @lore.command(
+        name="order", description="Rank the Canon sources: where they disagree, the higher prevails (GM)"
+    )
+    @app_commands.describe(
+        sources="Canon sources by title or file name, highest first, separated by commas (- clears; empty shows)"
+    )
+    @gm_only()
+    async def order(
+        self, interaction: discord.Interaction, sources: app_commands.Range[str, 1, 1000] | None = None
+    ) -> None:
+        """Set (or show) the campaign's source order, which settles every disagreement between its sources."""
+        campaign = await self._campaign(interaction)
+        desk = self.knowledge.disagreements
+        if sources is not None:
+            named = (
+                [] if sources.strip() == "-" else [s for s in (p.strip() for p in sources.split(",")) if s]
+            )
+            await desk.set_order(campaign.id, named)
+        order = await desk.order(campaign.id)
+        await interaction.response.send_message(
+            lore_sections.order_text(order, changed=sources is not None),
             ephemeral=True,
             allowed_mentions=NONE,
         )

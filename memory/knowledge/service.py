@@ -31,6 +31,7 @@ from memory.knowledge.retrieval import Retriever
 from memory.knowledge.retrieval.config import always_include_warning
 from memory.knowledge.sources import SourceAdmin
 from memory.knowledge.vectors import ChunkVectors
+from memory.knowledge.view_builder import ViewBuilder
 from memory.vault import FolderVault, Vault
 from memory.vector_index import VectorIndex
 
@@ -67,7 +68,15 @@ class KnowledgeService:
         self.files = FileStore(db, self.vault)
         self.chunk_vectors = ChunkVectors(db, vectors=vectors, embedder=embedder, retriever=self.retriever)
         self.importer = Importer(db, settings=self.settings, files=self.files, vectors=self.chunk_vectors)
-        self.reindexer = Reindexer(db, settings=self.settings, files=self.files, vectors=self.chunk_vectors)
+        #: Adds the names view to vectors made before it, in the background (`start`, `stop`), or now (`build`).
+        self.view_builder = ViewBuilder(db, self.chunk_vectors)
+        self.reindexer = Reindexer(
+            db,
+            settings=self.settings,
+            files=self.files,
+            vectors=self.chunk_vectors,
+            view_status=self.view_builder.status,
+        )
         self.sources = SourceAdmin(db, files=self.files, vectors=self.chunk_vectors)
         self.answers = Answerer(db, self.retriever)
         #: Canon sources that disagree: found, one side picked by the GM, the campaign's source order.
@@ -85,6 +94,8 @@ class KnowledgeService:
         self.delete_source = self.sources.delete_source
         self.reindex = self.reindexer.reindex
         self.index_status = self.reindexer.index_status
+        #: How far a campaign's names views are (`ViewBuild`), or None when it has no vectors.
+        self.view_build = self.view_builder.status
         self.ask = self.answers.ask
         self.get_retrieval = self.answers.get_retrieval
         #: Remove the vectors of a source's chunks from a campaign's collection (a rebase's dropped copies).
