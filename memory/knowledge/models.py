@@ -215,6 +215,22 @@ class ReindexReport(BaseModel):
     seconds: float = 0.0
 
 
+class OriginalFile(BaseModel):
+    """A source's original as the GM asks for it: the bytes when they can be sent, else where they are kept."""
+
+    model_config = ConfigDict(frozen=True)
+
+    title: str
+    filename: str
+    size_bytes: int
+    #: Where the vault keeps the originals, in words for the host (`memory.vault.Vault.describe`).
+    where: str
+    #: The bytes, when they fit what may be sent and the vault still has them.
+    data: bytes | None = None
+    #: The vault no longer has them (the source still answers; a re-import keeps them again).
+    missing: bool = False
+
+
 class ViewBuild(BaseModel):
     """A campaign's vectors gaining a view in the background (`memory.knowledge.view_builder`)."""
 
