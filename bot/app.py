@@ -18,6 +18,8 @@ from canon.storage import Database
 from config.settings import Settings
 from memory.embedding import MiniLMEmbedder
 from memory.knowledge.service import KnowledgeService
+from memory.vault import Vault
+from memory.vault_setup import vault_from_settings
 from memory.vector_index import ChromaVectorIndex
 
 if TYPE_CHECKING:
@@ -110,6 +112,7 @@ class Services:
     async def _close(self) -> None:
         if self.scheduler is not None:
             await self.scheduler.shutdown()
+        await self.knowledge.view_builder.stop()  # resumed from its last batch at the next start
         await self.voice.close()
         await self.turns.close()
         close = getattr(self.llm, "aclose", None)
@@ -361,7 +364,14 @@ def build_knowledge(
         vectors=vectors,
         embedder=embedder,
         ontology_for=canon.ontology_for if canon is not None else None,
+        vault=build_vault(settings),
     )
+
+
+def build_vault(settings: Settings) -> Vault:
+    """Return where the originals of imported files are kept: an S3-compatible store when one is configured,
+    else a folder of the data directory (`vault.folder`, default `data_dir/sources`)."""
+    return vault_from_settings(settings.vault, settings.data_dir)
 
 
 @dataclass

@@ -37,6 +37,7 @@ from memory.knowledge.models import (
     RetrievalRecord,
     SourceDetail,
     SourceInfo,
+    ViewBuild,
 )
 
 TITLE_LIMIT = 256
@@ -220,6 +221,8 @@ def source_flags(source: SourceInfo) -> str:
     flags.append("enabled" if source.enabled else "**disabled**")
     if source.hidden:
         flags.append(f"{LOCK} hidden")
+    elif source.hidden_chunks:
+        flags.append(f"{LOCK} GM-only sections ({source.hidden_chunks} of {source.chunk_count} chunks)")
     if source.always_include:
         flags.append("always included")
     return " · ".join(flags)
@@ -239,12 +242,27 @@ def page_total(count: int) -> int:
     return max(1, -(-count // SOURCES_PER_PAGE))
 
 
+def view_build_line(build: ViewBuild | None) -> str | None:
+    """Return the sources list's line on a search index being built in the background, or None."""
+    if build is None or build.state != "building":
+        return None
+    return (
+        f"Search index: adding the passages' names, {build.done:,} of {build.total:,} done "
+        f"({build.percent}%). Lookups work meanwhile."
+    )
+
+
 def sources_embed(
-    sources: Sequence[SourceInfo], page: int = 1, *, warning: str | None = None
+    sources: Sequence[SourceInfo],
+    page: int = 1,
+    *,
+    warning: str | None = None,
+    building: ViewBuild | None = None,
 ) -> discord.Embed:
     """Render one page of the source inspector: class, states, hash, chunks, imported at, times used.
 
-    `warning` (always-included Canon crowding the answers' budget) heads every page.
+    `warning` (always-included Canon crowding the answers' budget) heads every page, and the search index's
+    progress while names are added to it (`building`).
     """
     pages = page_total(len(sources))
     page = min(max(1, page), pages)
@@ -254,6 +272,8 @@ def sources_embed(
         return embed
     shown = sources[(page - 1) * SOURCES_PER_PAGE : page * SOURCES_PER_PAGE]
     head = [f"⚠️ {_escape(warning)}", ""] if warning else []
+    if (line := view_build_line(building)) is not None:
+        head += [f"⏳ {line}", ""]
     embed.description = fit_lines(head + [source_line(s) for s in shown], DESCRIPTION_LIMIT)
     embed.set_footer(text=f"Page {page}/{pages} · /lore source <id> for one source · {LOCK} = GM only")
     return shrink_to_limit(embed)

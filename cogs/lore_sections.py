@@ -1,4 +1,4 @@
-"""GM-only sections in `/lore`: the sections a source hides, the section picker, the answer to `/lore section`.
+"""GM tools of `/lore`: the sections a source hides, the section picker, `/lore section`'s answer, the source order.
 
 Pure renderers and the autocomplete of `/lore section`; the GM alone reaches any of them (a player's autocomplete
 gets nothing, as for the source picker).
@@ -20,7 +20,7 @@ from cogs.services import services_of
 from memory.knowledge.models import SectionChange
 from memory.knowledge.sections import Section, path_words
 
-__all__ = ["hidden_lines", "section_changed_embed", "section_choices"]
+__all__ = ["hidden_lines", "order_text", "section_changed_embed", "section_choices"]
 
 LOCK = "🔒"
 MAX_CHOICES = 25
@@ -39,6 +39,22 @@ def hidden_lines(sections: Sequence[Section]) -> list[str]:
         f"{LOCK} {_escape(clip(s.words, 150))} ({s.chunks} passage{'s' if s.chunks != 1 else ''})"
         for s in tops
     ]
+
+
+def order_text(order: Sequence[str], *, changed: bool) -> str:
+    """Say the campaign's source order (`/lore order`): where Canon sources disagree, the higher prevails."""
+    if not order:
+        start = "The source order is cleared." if changed else "No source order is set."
+        return (
+            f"{start} Where Canon sources disagree, nothing is guessed: pick the source that prevails in "
+            "`/canon conflicts`, or set an order with `/lore order` (highest first)."
+        )
+    ranked = ", then ".join(f"`{clip(name, 80)}`" for name in order)
+    start = "Source order set" if changed else "Source order"
+    return (
+        f"{start}: {ranked}. Where these disagree, the higher prevails (a source not listed ranks below them; "
+        "your pick for one disagreement in `/canon conflicts` comes first)."
+    )
 
 
 def section_changed_embed(change: SectionChange) -> discord.Embed:

@@ -269,6 +269,16 @@ def _register_archive() -> None:
 _register_archive()
 
 
+def _register_vault() -> None:
+    """Add `lorekeeper vault check | prune | copy` (defined in `bot.cli.vault`)."""
+    from bot.cli.vault import register
+
+    register(app)
+
+
+_register_vault()
+
+
 def main() -> None:
     """Run the command line."""
     import logging

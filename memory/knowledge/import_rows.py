@@ -19,6 +19,7 @@ from canon.storage import utc_now
 from canon.visibility import source_visibility_of
 from memory.chunking import CHUNKING_VERSION, Chunk
 from memory.chunking.secret import secret_title
+from memory.knowledge.fields import fields_to_rows, read_fields
 from memory.knowledge.files import PARSER_VERSION
 from memory.knowledge.models import (
     ImportOutcome,
@@ -283,6 +284,7 @@ def chunk_rows(
             "tags": list(tags),
             "char_start": chunk.char_start,
             "char_end": chunk.char_end,
+            "fields": fields_to_rows(read_fields(chunk.heading_path, chunk.text)),
             "section_hidden": chunk.secret,
         }
         for chunk in chunks

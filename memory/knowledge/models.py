@@ -215,6 +215,41 @@ class ReindexReport(BaseModel):
     seconds: float = 0.0
 
 
+class OriginalFile(BaseModel):
+    """A source's original as the GM asks for it: the bytes when they can be sent, else where they are kept."""
+
+    model_config = ConfigDict(frozen=True)
+
+    title: str
+    filename: str
+    size_bytes: int
+    #: Where the vault keeps the originals, in words for the host (`memory.vault.Vault.describe`).
+    where: str
+    #: The bytes, when they fit what may be sent and the vault still has them.
+    data: bytes | None = None
+    #: The vault no longer has them (the source still answers; a re-import keeps them again).
+    missing: bool = False
+
+
+class ViewBuild(BaseModel):
+    """A campaign's vectors gaining a view in the background (`memory.knowledge.view_builder`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    campaign_id: int
+    #: What is built ("names": the names view of every passage).
+    view: str = "names"
+    #: building (or waiting for a process to build it), done, or stale (a full reindex is needed first).
+    state: str
+    done: int = 0
+    total: int = 0
+
+    @property
+    def percent(self) -> int:
+        """Return how much is done, in whole percent (100 when there is nothing to do)."""
+        return 100 if self.total <= 0 else min(100, self.done * 100 // self.total)
+
+
 class DeleteReport(BaseModel):
     """What deleting a source removed."""
 
@@ -268,6 +303,13 @@ class LoreResult(BaseModel):
     always_include: bool = False
     #: A committed fact supersedes what this (Canon) passage says: the sentence saying what is true now.
     out_of_date: str | None = None
+    #: The fields the chunk holds, kept at import ([subject, label, value]; `memory.knowledge.fields`); None
+    #: when not kept (read from the text when asked). Not stored with an answer, not shown.
+    stored_fields: list[list[str]] | None = Field(default=None, exclude=True, repr=False)
+    #: Another Canon source among the answer's disagrees with this one: which prevails, in words.
+    disagrees: str | None = None
+    #: Another Canon source prevails over this one where they disagree (the GM's choice or source order).
+    overruled: bool = False
 
     @property
     def is_fact(self) -> bool:
@@ -388,6 +430,7 @@ def result_json(result: LoreResult) -> dict[str, Any]:
         "always_include": result.always_include,
         "token_count": result.token_count,
         "out_of_date": result.out_of_date,
+        "disagrees": result.disagrees,
         "reasons": [r.model_dump(mode="json", exclude_none=True) for r in result.reasons],
     }
 

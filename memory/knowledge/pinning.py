@@ -32,6 +32,7 @@ _CHUNK_COPIED = (
     "tags",
     "char_start",
     "char_end",
+    "fields",
     "section_hidden",
 )
 #: The source columns a pinned copy takes over (its vector state is its own: they go in the branch's collection).

@@ -274,6 +274,8 @@ class ChunkLite(NamedTuple):
     text: str
     token_count: int
     content_hash: str
+    #: The fields kept at import ([subject, label, value] each), or None for a chunk imported before.
+    fields: list[list[str]] | None = None
 
 
 async def chunks_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, ChunkLite]:
@@ -282,9 +284,9 @@ async def chunks_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, C
     unique = list(dict.fromkeys(ids))
     t = KnowledgeChunkRow
     for start in range(0, len(unique), _BATCH):
-        query = select(t.id, t.source_id, t.heading_path, t.text, t.token_count, t.content_hash).where(
-            t.id.in_(unique[start : start + _BATCH])
-        )
+        query = select(
+            t.id, t.source_id, t.heading_path, t.text, t.token_count, t.content_hash, t.fields
+        ).where(t.id.in_(unique[start : start + _BATCH]))
         for row in (await session.execute(query)).all():
             found[row.id] = ChunkLite(
                 id=row.id,
@@ -293,6 +295,7 @@ async def chunks_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, C
                 text=row.text,
                 token_count=row.token_count,
                 content_hash=row.content_hash,
+                fields=row.fields,
             )
     return found
 

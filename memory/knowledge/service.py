@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,14 +15,24 @@ from config.settings import LoreSettings
 from memory.chunking import ChunkingOptions
 from memory.embedding import Embedder
 from memory.knowledge.ask import Answerer
+from memory.knowledge.disagreement_admin import SourceDisagreements
 from memory.knowledge.files import FileStore
 from memory.knowledge.importer import Importer, chunking_options
-from memory.knowledge.models import ImportReport, KnowledgeClass, LoreResult, SourceInfo
+from memory.knowledge.models import (
+    ImportOutcome,
+    ImportReport,
+    KnowledgeClass,
+    LoreResult,
+    OriginalFile,
+    SourceInfo,
+)
 from memory.knowledge.reindex import Reindexer
 from memory.knowledge.retrieval import Retriever
 from memory.knowledge.retrieval.config import always_include_warning
 from memory.knowledge.sources import SourceAdmin
 from memory.knowledge.vectors import ChunkVectors
+from memory.knowledge.view_builder import ViewBuilder
+from memory.vault import FolderVault, Vault
 from memory.vector_index import VectorIndex
 
 __all__ = ["KnowledgeService"]
@@ -44,6 +55,7 @@ class KnowledgeService:
         vectors: VectorIndex | None = None,
         embedder: Embedder | None = None,
         ontology_for: Callable[[Campaign], Ontology] | None = None,
+        vault: Vault | None = None,
     ) -> None:
         self.db = db
         self.data_dir = data_dir
@@ -51,12 +63,24 @@ class KnowledgeService:
         self.vectors = vectors
         self.embedder = embedder
         self.retriever = Retriever(db, vectors=vectors, embedder=embedder, ontology_for=ontology_for)
-        self.files = FileStore(db, data_dir)
+        #: Where the originals are kept: the composition root chooses (a folder of the data directory by default).
+        self.vault: Vault = vault if vault is not None else FolderVault(data_dir / "sources")
+        self.files = FileStore(db, self.vault)
         self.chunk_vectors = ChunkVectors(db, vectors=vectors, embedder=embedder, retriever=self.retriever)
         self.importer = Importer(db, settings=self.settings, files=self.files, vectors=self.chunk_vectors)
-        self.reindexer = Reindexer(db, settings=self.settings, files=self.files, vectors=self.chunk_vectors)
+        #: Adds the names view to vectors made before it, in the background (`start`, `stop`), or now (`build`).
+        self.view_builder = ViewBuilder(db, self.chunk_vectors)
+        self.reindexer = Reindexer(
+            db,
+            settings=self.settings,
+            files=self.files,
+            vectors=self.chunk_vectors,
+            view_status=self.view_builder.status,
+        )
         self.sources = SourceAdmin(db, files=self.files, vectors=self.chunk_vectors)
         self.answers = Answerer(db, self.retriever)
+        #: Canon sources that disagree: found, one side picked by the GM, the campaign's source order.
+        self.disagreements = SourceDisagreements(db, self.retriever)
 
         self.list_sources = self.sources.list_sources
         self.get_source = self.sources.get_source
@@ -70,6 +94,8 @@ class KnowledgeService:
         self.delete_source = self.sources.delete_source
         self.reindex = self.reindexer.reindex
         self.index_status = self.reindexer.index_status
+        #: How far a campaign's names views are (`ViewBuild`), or None when it has no vectors.
+        self.view_build = self.view_builder.status
         self.ask = self.answers.ask
         self.get_retrieval = self.answers.get_retrieval
         #: Remove the vectors of a source's chunks from a campaign's collection (a rebase's dropped copies).
@@ -99,6 +125,20 @@ class KnowledgeService:
             stale = await self.out_of_date(campaign_id, report.duplicate_of or report.source.id)
             warnings += [
                 f"“{where}” says what the story has changed since: now {now}." for where, now in stale
+            ]
+        if (
+            report.source.knowledge_class == KnowledgeClass.CANON
+            and report.outcome != ImportOutcome.DUPLICATE
+        ):
+            found = await self.disagreements.find(campaign_id, source_id=report.source.id)
+            warnings += [
+                f"Another Canon source disagrees: {j.disagreement.sentence()} "
+                + (
+                    "`/canon conflicts` lets you choose which prevails."
+                    if j.prevailing is None
+                    else f"{j.prevailing.title} prevails, as you chose."
+                )
+                for j in found
             ]
         if not warnings:
             return report
@@ -141,6 +181,20 @@ class KnowledgeService:
         """Return the chunk sizes from the settings."""
         return chunking_options(self.settings)
 
+    async def original(self, campaign_id: int, source_id: int, *, max_bytes: int) -> OriginalFile:
+        """Return a source's original for the GM: its bytes when they fit `max_bytes`, else where it is kept."""
+        source = (await self.get_source(campaign_id, source_id, viewer=Viewer.GM, chunk_limit=0)).source
+        found = OriginalFile(
+            title=source.title,
+            filename=source.filename,
+            size_bytes=source.size_bytes,
+            where=self.vault.describe(),
+        )
+        if source.size_bytes > max_bytes:
+            return found
+        data = await asyncio.to_thread(self.files.read_if_kept, source.file_hash)
+        return found.model_copy(update={"data": data, "missing": data is None})
+
     def read_original(self, source: SourceInfo) -> bytes:
-        """Return the raw bytes of a source's current version, as imported."""
+        """Return the raw bytes of a source's current version, as imported (blocking: the vault may be remote)."""
         return self.files.read(source.file_hash)

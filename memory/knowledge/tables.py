@@ -122,6 +122,9 @@ class KnowledgeChunkRow(Base):
     tags: Mapped[list[str]] = mapped_column(JSON, default=list)
     char_start: Mapped[int] = mapped_column(Integer)
     char_end: Mapped[int] = mapped_column(Integer)
+    #: The fields the chunk holds, read at import (`memory.knowledge.fields.read_fields`): [subject, label,
+    #: value] each; None for a chunk imported before fields were kept (read when asked).
+    fields: Mapped[list[list[str]] | None] = mapped_column(JSON)
     #: In a GM-only section (marked in the file, or hidden by the GM after import): for the GM alone.
     section_hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
@@ -147,6 +150,10 @@ class KnowledgeIndexStateRow(Base):
     #: Which views of a chunk are embedded, and how (`memory.embed_text.VIEWS_VERSION`).
     embedding_views: Mapped[str] = mapped_column(String(40))
     chunking_version: Mapped[str] = mapped_column(String(40))
+    #: A view being added to the vectors (`memory.knowledge.view_builder`): chunks up to this id need it...
+    building_until: Mapped[int | None] = mapped_column(BigInteger)
+    #: ...and those up to this id have it. Both None when nothing is being built.
+    building_through: Mapped[int | None] = mapped_column(BigInteger)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
 

@@ -184,6 +184,7 @@ def _result(ranked: _Ranked, cid: int, *, always: bool) -> LoreResult:
         reasons=why,
         hidden=ranked.hidden(cid),
         always_include=always,
+        stored_fields=row.fields,
     )
 
 

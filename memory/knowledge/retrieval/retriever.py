@@ -15,6 +15,7 @@ from canon.storage import Database
 from canon.visibility import Knowing, sections_seen
 from memory import fulltext
 from memory.embedding import Embedder
+from memory.knowledge.disagreements import Policy, mark_disagreements
 from memory.knowledge.models import Answer, LoreResult
 from memory.knowledge.repository import SourceLite, retrievable, split_lineage_sources
 from memory.knowledge.retrieval.assemble import Found, assemble
@@ -112,6 +113,7 @@ class Retriever:
             marked = await self.entities.mark_superseded(
                 session, campaign, steps, viewer, answer.results, knowing=knowing
             )
+            marked = mark_disagreements(marked, Policy.of(campaign.settings))
             if marked != answer.results:
                 answer = answer.model_copy(update={"results": marked})
             timings["assemble"] = _ms(mark)
