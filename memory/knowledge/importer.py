@@ -56,6 +56,10 @@ from memory.knowledge.repository import find_duplicate, source_named
 from memory.knowledge.vectors import ChunkVectors
 
 _ALWAYS_CANON = "Only Canon sources can be always included; use --class canon."
+_NO_SECRETS = (
+    "{name} marks sections as GM-only. A shared library source is read by the players of every campaign it "
+    "is attached to, so it holds no secrets: remove the markers, or import the file into a campaign instead."
+)
 
 
 def chunking_options(settings: LoreSettings) -> ChunkingOptions:
@@ -123,8 +127,12 @@ class Importer:
         title: str | None = None,
         notes: str | None = None,
         progress: ProgressCallback | None = None,
+        public_only: bool = False,
     ) -> ImportReport:
         """Import one .md/.txt file's bytes into a campaign; see the module docstring for every step.
+
+        `public_only` (a shared library's source, read by every campaign's players) refuses a file that marks
+        GM-only sections, before anything is stored.
 
         Options left None keep an updated source's current setting (a new source gets Reference, visible,
         no tags, not always included; `always_include=True` alone makes a new source Canon).
@@ -158,6 +166,8 @@ class Importer:
         chunks = await asyncio.to_thread(chunk_markdown, text, doc_title, chunking_options(self.settings))
         if not chunks:
             raise InvalidInput(f"{name} has no text to index.")
+        if public_only and any(c.secret for c in chunks):
+            raise InvalidInput(_NO_SECRETS.format(name=name))
 
         stored_path, created_file = await asyncio.to_thread(self.files.store, data, file_hash)
         plan = ImportPlan(
