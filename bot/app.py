@@ -110,6 +110,7 @@ class Services:
     async def _close(self) -> None:
         if self.scheduler is not None:
             await self.scheduler.shutdown()
+        await self.knowledge.view_builder.stop()  # resumed from its last batch at the next start
         await self.voice.close()
         await self.turns.close()
         close = getattr(self.llm, "aclose", None)

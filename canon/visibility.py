@@ -5,6 +5,9 @@
   its object) is a hidden entity: "Vell is dead" tells of Vell even when the death itself is public.
 - A knowledge source is hidden when the campaign sees it hidden (an inherited source hidden at a fork stays
   hidden in the branch); its text and its passages are for the GM alone.
+- A GM-only section of a source (marked in its file, or hidden by the GM after import) is hidden exactly as a
+  hidden source is: its passages are for the GM alone (and for a player whose character was shown the source),
+  while the rest of a public source stays public.
 - A proposal is hidden when it is GM-only, or names a hidden entity or a hidden entity proposal, unless a
   player made it: what a player proposed is shown back to the players as they wrote it, never dropped (a card
   that drops it would tell them something is hidden). Its continuity warnings are hidden on their own when any
@@ -58,8 +61,10 @@ __all__ = [
     "entity_seen",
     "gm_only",
     "may_see",
+    "passage_hidden",
     "passages_seen",
     "proposal_hidden",
+    "sections_seen",
     "seen",
     "source_hidden",
     "source_is_public_sql",
@@ -150,6 +155,16 @@ def visible_views(
 def source_hidden(hidden: bool) -> bool:
     """Return whether a knowledge source is hidden from players, given its flag as the campaign sees it."""
     return bool(hidden)
+
+
+def passage_hidden(source_hidden: bool, section_hidden: bool) -> bool:
+    """Return whether a passage is hidden from players: its source is, or it lies in a GM-only section."""
+    return bool(source_hidden or section_hidden)
+
+
+def sections_seen(viewer: Viewer, source_id: int, knowing: Knowing | None = None) -> bool:
+    """Return whether a viewer reads a source's GM-only sections: exactly as if the source itself were hidden."""
+    return source_seen(viewer, True, source_id, knowing, NOW)
 
 
 def source_stored_hidden(visibility: SourceVisibility | str | None) -> bool:

@@ -32,6 +32,7 @@ from cogs import (
     canon_pictures,
     canon_views,
     conflict_views,
+    disagreement_views,
     entity_embeds,
     note_embeds,
     review_answers,
@@ -40,6 +41,7 @@ from cogs.canon_options import DATE_HELP, Date, Name, Text, date_choices, entity
 from cogs.canon_propose import ProposeCommands
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
 from cogs.places import campaign_here
+from memory.knowledge.disagreement_admin import SourceDisagreements
 
 NONE = discord.AllowedMentions.none()
 
@@ -66,6 +68,7 @@ class CanonCommands(commands.Cog):
         self.queries: CanonQueries = bot.services.queries
         self.reviews: ReviewService = bot.services.reviews
         self.admin: CanonAdmin = bot.services.admin
+        self.disagreements: SourceDisagreements = bot.services.knowledge.disagreements
 
     async def _campaign(self, interaction: discord.Interaction) -> Campaign:
         return await campaign_here(interaction)
@@ -171,10 +174,14 @@ class CanonCommands(commands.Cog):
     async def conflicts(
         self, interaction: discord.Interaction, show: Literal["open", "closed", "all"] = "open"
     ) -> None:
-        """List a page of conflicts with both sides, with buttons to resolve or dismiss the open ones."""
+        """List a page of conflicts with both sides, with buttons to resolve or dismiss the open ones; then the
+        Canon sources that disagree, with a button per source that may prevail."""
         campaign = await self._campaign(interaction)
         page = await self.queries.conflict_page(campaign, show=Show(show))
         await interaction.response.send_message(ephemeral=True, **conflict_views.page_content(page))
+        found = await self.disagreements.find(campaign.id)
+        if any(j.open for j in found) or (found and show != "open"):
+            await interaction.followup.send(ephemeral=True, **disagreement_views.content(found))
 
     @canon_group.command(name="check", description="Check the whole canon for continuity problems (GM)")
     @gm_only()
@@ -269,7 +276,10 @@ class CanonCommands(commands.Cog):
 async def setup(bot: Lorekeeper) -> None:
     """Register `/propose`, `/canon` (with `/canon add`), `/retcon` and the review card's persistent buttons."""
     bot.add_dynamic_items(
-        *canon_views.DYNAMIC_ITEMS, *canon_directory.DYNAMIC_ITEMS, *conflict_views.DYNAMIC_ITEMS
+        *canon_views.DYNAMIC_ITEMS,
+        *canon_directory.DYNAMIC_ITEMS,
+        *conflict_views.DYNAMIC_ITEMS,
+        *disagreement_views.DYNAMIC_ITEMS,
     )
     await bot.add_cog(ProposeCommands(bot))
     cog = CanonCommands(bot)
@@ -281,5 +291,8 @@ async def setup(bot: Lorekeeper) -> None:
 async def teardown(bot: Lorekeeper) -> None:
     """Forget the review card's buttons when the extension is unloaded."""
     bot.remove_dynamic_items(
-        *canon_views.DYNAMIC_ITEMS, *canon_directory.DYNAMIC_ITEMS, *conflict_views.DYNAMIC_ITEMS
+        *canon_views.DYNAMIC_ITEMS,
+        *canon_directory.DYNAMIC_ITEMS,
+        *conflict_views.DYNAMIC_ITEMS,
+        *disagreement_views.DYNAMIC_ITEMS,
     )

@@ -1,7 +1,7 @@
 """`/lore ...`: ask the campaign's knowledge, import world-bible files, inspect and manage sources.
 
 Discord does not let a command group take arguments itself, so the question is `/lore ask <question>`; the
-other subcommands are the GM's: `import`, `sources`, `source`, `set`, `disable`, `enable`, `delete`.
+other subcommands are the GM's: `import`, `sources`, `source`, `set`, `section`, `disable`, `enable`, `delete`.
 
 Thin adapters: validate, defer before anything slow, call one service method (`KnowledgeService` or
 `LoreImportService`), render with `cogs.lore_embeds`. Answers are ephemeral unless `public:true` (then they
@@ -25,7 +25,7 @@ from bot.services.lore_service import SETTINGS, LoreImportService, parse_tags, s
 from canon.campaigns import Campaign
 from canon.errors import GameError, InvalidInput
 from canon.models import Viewer
-from cogs import lore_answer_embeds, lore_embeds, lore_glossary, lore_import, lore_views
+from cogs import lore_answer_embeds, lore_embeds, lore_glossary, lore_import, lore_sections, lore_views
 from cogs.attachments import read_attachment
 from cogs.canon_options import campaign_of, lens_of, viewer_of
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
@@ -230,8 +230,9 @@ class LoreCommands(commands.Cog):
         campaign = await self._campaign(interaction)
         found = await self.knowledge.list_sources(campaign.id, viewer=Viewer.GM)
         warning = always_include_warning(found)
+        building = await self.knowledge.view_build(campaign.id)
         await interaction.response.send_message(
-            embed=lore_embeds.sources_embed(found, page, warning=warning),
+            embed=lore_embeds.sources_embed(found, page, warning=warning, building=building),
             ephemeral=True,
             allowed_mentions=NONE,
         )
@@ -245,8 +246,34 @@ class LoreCommands(commands.Cog):
         campaign = await self._campaign(interaction)
         detail = await self.knowledge.get_source(campaign.id, source, viewer=Viewer.GM, chunk_limit=20)
         stale = await self.knowledge.out_of_date(campaign.id, source)
+        hidden = lore_sections.hidden_lines(await self.knowledge.sections(campaign.id, source))
         await interaction.response.send_message(
-            embed=lore_embeds.source_embed(detail, out_of_date=stale), ephemeral=True, allowed_mentions=NONE
+            embed=lore_embeds.source_embed(detail, out_of_date=stale, hidden_sections=hidden),
+            ephemeral=True,
+            allowed_mentions=NONE,
+        )
+
+    @lore.command(name="section", description="Hide one section of a source from players, or show it (GM)")
+    @app_commands.describe(
+        source="The source's id",
+        section="The section's heading (its subsections go with it)",
+        hidden="true: for the GM alone; false: players may read it",
+    )
+    @app_commands.autocomplete(source=source_ids)
+    @app_commands.autocomplete(section=lore_sections.section_choices)
+    @gm_only()
+    async def section(
+        self,
+        interaction: discord.Interaction,
+        source: SourceId,
+        section: app_commands.Range[str, 1, 400],
+        hidden: bool,
+    ) -> None:
+        """Hide a section of a source from players (or show it again); the rest of the source is unchanged."""
+        campaign = await self._campaign(interaction)
+        change = await self.knowledge.set_section(campaign.id, source, section, hidden)
+        await interaction.response.send_message(
+            embed=lore_sections.section_changed_embed(change), ephemeral=True, allowed_mentions=NONE
         )
 
     @lore.command(name="set", description="Change a source's class, hidden flag, tags or always-include (GM)")
@@ -272,6 +299,31 @@ class LoreCommands(commands.Cog):
         warning = await self.knowledge.always_include_warning(campaign.id) if field != "tags" else None
         await interaction.response.send_message(
             embed=lore_embeds.source_changed_embed(changed, f"{field} set", warning=warning),
+            ephemeral=True,
+            allowed_mentions=NONE,
+        )
+
+    @lore.command(
+        name="order", description="Rank the Canon sources: where they disagree, the higher prevails (GM)"
+    )
+    @app_commands.describe(
+        sources="Canon sources by title or file name, highest first, separated by commas (- clears; empty shows)"
+    )
+    @gm_only()
+    async def order(
+        self, interaction: discord.Interaction, sources: app_commands.Range[str, 1, 1000] | None = None
+    ) -> None:
+        """Set (or show) the campaign's source order, which settles every disagreement between its sources."""
+        campaign = await self._campaign(interaction)
+        desk = self.knowledge.disagreements
+        if sources is not None:
+            named = (
+                [] if sources.strip() == "-" else [s for s in (p.strip() for p in sources.split(",")) if s]
+            )
+            await desk.set_order(campaign.id, named)
+        order = await desk.order(campaign.id)
+        await interaction.response.send_message(
+            lore_sections.order_text(order, changed=sources is not None),
             ephemeral=True,
             allowed_mentions=NONE,
         )

@@ -51,6 +51,8 @@ def result_field(number: int, result: LoreResult) -> tuple[str, str]:
     lines = [f"*{class_badge(result.knowledge_class, hidden=result.hidden)}*"]
     if result.out_of_date:
         lines.append(f"{OUT_OF_DATE}: now {_escape(clip(result.out_of_date, 200))}.")
+    if result.disagrees:
+        lines.append(f"⚖️ {_escape(clip(result.disagrees, 300))}")
     body = snippet(result.text, skip=[result.source_title, *result.heading_path])
     if not result.is_fact:
         body = f"{INSPIRATION} _Inspiration, not fact:_ {body}"

@@ -37,6 +37,7 @@ from memory.knowledge.models import (
     RetrievalRecord,
     SourceDetail,
     SourceInfo,
+    ViewBuild,
 )
 
 TITLE_LIMIT = 256
@@ -239,12 +240,27 @@ def page_total(count: int) -> int:
     return max(1, -(-count // SOURCES_PER_PAGE))
 
 
+def view_build_line(build: ViewBuild | None) -> str | None:
+    """Return the sources list's line on a search index being built in the background, or None."""
+    if build is None or build.state != "building":
+        return None
+    return (
+        f"Search index: adding the passages' names, {build.done:,} of {build.total:,} done "
+        f"({build.percent}%). Lookups work meanwhile."
+    )
+
+
 def sources_embed(
-    sources: Sequence[SourceInfo], page: int = 1, *, warning: str | None = None
+    sources: Sequence[SourceInfo],
+    page: int = 1,
+    *,
+    warning: str | None = None,
+    building: ViewBuild | None = None,
 ) -> discord.Embed:
     """Render one page of the source inspector: class, states, hash, chunks, imported at, times used.
 
-    `warning` (always-included Canon crowding the answers' budget) heads every page.
+    `warning` (always-included Canon crowding the answers' budget) heads every page, and the search index's
+    progress while names are added to it (`building`).
     """
     pages = page_total(len(sources))
     page = min(max(1, page), pages)
@@ -254,15 +270,20 @@ def sources_embed(
         return embed
     shown = sources[(page - 1) * SOURCES_PER_PAGE : page * SOURCES_PER_PAGE]
     head = [f"⚠️ {_escape(warning)}", ""] if warning else []
+    if (line := view_build_line(building)) is not None:
+        head += [f"⏳ {line}", ""]
     embed.description = fit_lines(head + [source_line(s) for s in shown], DESCRIPTION_LIMIT)
     embed.set_footer(text=f"Page {page}/{pages} · /lore source <id> for one source · {LOCK} = GM only")
     return shrink_to_limit(embed)
 
 
-def source_embed(detail: SourceDetail, *, out_of_date: Sequence[tuple[str, str]] = ()) -> discord.Embed:
+def source_embed(
+    detail: SourceDetail, *, out_of_date: Sequence[tuple[str, str]] = (), hidden_sections: Sequence[str] = ()
+) -> discord.Embed:
     """Render one source: file, class, states, tags, hashes, versions, chunks, vectors, use.
 
-    `out_of_date`: the sections the story has changed since (where, what holds now), for the GM to update.
+    `out_of_date`: the sections the story has changed since (where, what holds now), for the GM to update;
+    `hidden_sections`: the lines of its GM-only sections (`cogs.lore_sections.hidden_lines`).
     """
     source = detail.source
     embed = discord.Embed(title=clip(f"{source.title} (source {source.id})", TITLE_LIMIT), colour=COLOUR)
@@ -280,6 +301,12 @@ def source_embed(detail: SourceDetail, *, out_of_date: Sequence[tuple[str, str]]
         ],
         1000,
     )
+    if hidden_sections:
+        embed.add_field(
+            name=f"{LOCK} GM-only sections: players never read these ({len(hidden_sections)})",
+            value=fit_lines([*hidden_sections, "`/lore section` hides or shows one."], FIELD_LIMIT),
+            inline=False,
+        )
     embed.add_field(name="Tags", value=_escape(", ".join(source.tags)) or "none", inline=True)
     embed.add_field(
         name="Use", value=f"{source.times_used}× · last {_when(source.last_used_at)}", inline=True
@@ -302,7 +329,8 @@ def source_embed(detail: SourceDetail, *, out_of_date: Sequence[tuple[str, str]]
         name=f"Versions ({len(detail.versions)})", value=fit_lines(versions or ["v1"], 600), inline=False
     )
     chunks = [
-        f"{c.index}. {_escape(clip(' › '.join(c.heading_path) or '(top)', 90))} · {c.token_count} tokens"
+        f"{c.index}. {LOCK + ' ' if c.section_hidden else ''}"
+        f"{_escape(clip(' › '.join(c.heading_path) or '(top)', 90))} · {c.token_count} tokens"
         for c in detail.chunks
     ]
     embed.add_field(

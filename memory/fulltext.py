@@ -4,7 +4,8 @@ The index itself is made by migration 0003 (see its docstring) and kept in sync 
 database (SQLite triggers, a PostgreSQL generated column), so writing a chunk writes its full-text row in the
 same transaction. This module only builds queries: a question becomes an OR of its content words (English
 stopwords dropped; both engines stem), so a question's wording never has to match a passage exactly, and every
-search is restricted to the source ids the caller allows (campaign, enabled, visibility) inside the SQL.
+search is restricted to the source ids the caller allows (campaign, enabled, visibility) inside the SQL, less
+the chunks it names `without` (the GM-only sections of allowed sources a player may not read).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import BindParameter, TextClause, bindparam, text
+from sqlalchemy import TextClause, bindparam, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 __all__ = [
@@ -82,13 +83,24 @@ _ONLY_ALLOWED = """knowledge_fts.rowid NOT IN (
     SELECT c.id FROM knowledge_chunks AS c WHERE c.source_id IN (
         SELECT s.id FROM knowledge_sources AS s WHERE s.campaign_id IN :campaigns AND s.id NOT IN :ids
     )
-)"""
+) AND knowledge_fts.rowid NOT IN :without"""
+# PostgreSQL's twin of the last line: chunks of allowed sources left out all the same.
+_PG_WITHOUT = "AND c.id NOT IN :without"
 
 
 def _sqlite(sql: str) -> TextClause:
     """Return a SQLite full-text statement with the allowed-chunks filter's expanding parameters."""
     return text(sql.replace("{only_allowed}", _ONLY_ALLOWED)).bindparams(
-        bindparam("ids", expanding=True), bindparam("campaigns", expanding=True)
+        bindparam("ids", expanding=True),
+        bindparam("campaigns", expanding=True),
+        bindparam("without", expanding=True),
+    )
+
+
+def _pg(sql: str, *names: str) -> TextClause:
+    """Return a PostgreSQL full-text statement with its expanding parameters (`without` always among them)."""
+    return text(sql.replace("{without}", _PG_WITHOUT)).bindparams(
+        *(bindparam(name, expanding=True) for name in (*names, "without"))
     )
 
 
@@ -100,12 +112,12 @@ async def lexical_search(
     campaigns: Sequence[int],
     limit: int,
     heading_weight: float,
+    without: Sequence[int] = (),
 ) -> list[tuple[int, float]]:
     """Return up to `limit` (chunk id, score) pairs of the allowed sources, best first (higher is better)."""
     if not words or not source_ids or not campaigns or limit <= 0:
         return []
     dialect = session.get_bind().dialect.name
-    ids: BindParameter[Any] = bindparam("ids", expanding=True)
     if dialect == "sqlite":
         # bm25() is lower-is-better; its column weights are literal floats from the search config.
         statement = _sqlite(
@@ -118,22 +130,36 @@ async def lexical_search(
         query = scoped("{heading_text text} : (" + fts5_query(words) + ")", campaigns)
         rows = await session.execute(
             statement,
-            {"query": query, "ids": list(source_ids), "campaigns": list(campaigns), "limit": limit},
+            {
+                "query": query,
+                "ids": list(source_ids),
+                "campaigns": list(campaigns),
+                "limit": limit,
+                "without": list(without),
+            },
         )
         return [(int(chunk_id), -float(score)) for chunk_id, score in rows.all()]
     # ts_rank weights are {D, C, B, A}: headings are A, text is B.
     text_weight = min(1.0, 1.0 / max(heading_weight, 1e-3))
-    statement = text(
+    statement = _pg(
         f"""
         SELECT c.id, ts_rank('{{0.1, 0.2, {text_weight:.4f}, 1.0}}'::float4[], c.search_vector, q, 1) AS score
         FROM knowledge_chunks AS c, to_tsquery('english', :query) AS q
-        WHERE c.search_vector @@ q AND c.source_id IN :ids AND c.campaign_id IN :campaigns
+        WHERE c.search_vector @@ q AND c.source_id IN :ids AND c.campaign_id IN :campaigns {{without}}
         ORDER BY score DESC, c.id LIMIT :limit
-        """
-    ).bindparams(ids, bindparam("campaigns", expanding=True))
+        """,
+        "ids",
+        "campaigns",
+    )
     rows = await session.execute(
         statement,
-        {"query": tsquery(words), "ids": list(source_ids), "campaigns": list(campaigns), "limit": limit},
+        {
+            "query": tsquery(words),
+            "ids": list(source_ids),
+            "campaigns": list(campaigns),
+            "limit": limit,
+            "without": list(without),
+        },
     )
     return [(int(chunk_id), float(score)) for chunk_id, score in rows.all()]
 
@@ -145,6 +171,7 @@ async def heading_search(
     *,
     campaigns: Sequence[int],
     limit: int,
+    without: Sequence[int] = (),
 ) -> list[tuple[int, float, str]]:
     """Return (chunk id, score, name) of allowed chunks whose headings contain one of `names` as a phrase."""
     phrases = [
@@ -155,7 +182,6 @@ async def heading_search(
         return []
     found: dict[int, tuple[float, str]] = {}
     dialect = session.get_bind().dialect.name
-    ids: BindParameter[Any] = bindparam("ids", expanding=True)
     for name, words in phrases:
         if dialect == "sqlite":
             statement = _sqlite(
@@ -169,24 +195,34 @@ async def heading_search(
             rows = (
                 await session.execute(
                     statement,
-                    {"query": query, "ids": list(source_ids), "campaigns": list(campaigns), "limit": limit},
+                    {
+                        "query": query,
+                        "ids": list(source_ids),
+                        "campaigns": list(campaigns),
+                        "limit": limit,
+                        "without": list(without),
+                    },
                 )
             ).all()
             scored = [(int(chunk_id), -float(score)) for chunk_id, score in rows]
         else:
-            statement = text(
+            statement = _pg(
                 """
                 SELECT c.id, ts_rank(c.search_vector, q) AS score
                 FROM knowledge_chunks AS c, phraseto_tsquery('english', :query) AS q
                 WHERE c.search_vector @@ q AND ts_filter(c.search_vector, '{a}') @@ q AND c.source_id IN :ids
+                {without}
                 ORDER BY score DESC, c.id LIMIT :limit
-                """
-            ).bindparams(ids)
-            rows = (
-                await session.execute(
-                    statement, {"query": " ".join(words), "ids": list(source_ids), "limit": limit}
-                )
-            ).all()
+                """,
+                "ids",
+            )
+            values = {
+                "query": " ".join(words),
+                "ids": list(source_ids),
+                "limit": limit,
+                "without": list(without),
+            }
+            rows = (await session.execute(statement, values)).all()
             scored = [(int(chunk_id), float(score)) for chunk_id, score in rows]
         for chunk_id, score in scored:
             if chunk_id not in found or found[chunk_id][0] < score:
@@ -202,6 +238,7 @@ async def document_frequencies(
     *,
     campaigns: Sequence[int],
     cap: int,
+    without: Sequence[int] = (),
 ) -> dict[str, int]:
     """Return how many chunks of the sources contain each word, counting no further than `cap` + 1.
 
@@ -209,7 +246,6 @@ async def document_frequencies(
     """
     if not source_ids or not campaigns:
         return dict.fromkeys(words, 0)
-    ids: BindParameter[Any] = bindparam("ids", expanding=True)
     sqlite = session.get_bind().dialect.name == "sqlite"
     if sqlite:
         statement = _sqlite(
@@ -221,18 +257,20 @@ async def document_frequencies(
             """
         )
     else:
-        statement = text(
+        statement = _pg(
             """
             SELECT count(*) FROM (
                 SELECT c.id FROM knowledge_chunks AS c
-                WHERE c.search_vector @@ to_tsquery('english', :query) AND c.source_id IN :ids LIMIT :cap
+                WHERE c.search_vector @@ to_tsquery('english', :query) AND c.source_id IN :ids {without}
+                LIMIT :cap
             ) AS found
-            """
-        ).bindparams(ids)
+            """,
+            "ids",
+        )
     counts: dict[str, int] = {}
     for word in words:
         query = scoped(fts5_query([word]), campaigns) if sqlite else tsquery([word])
-        values = {"query": query, "ids": list(source_ids), "cap": cap + 1}
+        values = {"query": query, "ids": list(source_ids), "cap": cap + 1, "without": list(without)}
         if sqlite:
             values["campaigns"] = list(campaigns)
         found = await session.execute(statement, values)
@@ -241,12 +279,17 @@ async def document_frequencies(
 
 
 async def word_exists(
-    session: AsyncSession, word: str, source_ids: Sequence[int], *, campaigns: Sequence[int]
+    session: AsyncSession,
+    word: str,
+    source_ids: Sequence[int],
+    *,
+    campaigns: Sequence[int],
+    without: Sequence[int] = (),
 ) -> bool:
     """Return whether a word (stemmed as the index stems it) occurs in any chunk of the given sources."""
     if not source_ids or not campaigns:
         return False
-    values: dict[str, Any] = {"ids": list(source_ids)}
+    values: dict[str, Any] = {"ids": list(source_ids), "without": list(without)}
     if session.get_bind().dialect.name == "sqlite":
         statement = _sqlite(
             """
@@ -255,12 +298,13 @@ async def word_exists(
         )
         values.update(query=scoped(fts5_query([word]), campaigns), campaigns=list(campaigns))
     else:
-        statement = text(
+        statement = _pg(
             """
             SELECT 1 FROM knowledge_chunks AS c
-            WHERE c.search_vector @@ to_tsquery('english', :query) AND c.source_id IN :ids LIMIT 1
-            """
-        ).bindparams(bindparam("ids", expanding=True))
+            WHERE c.search_vector @@ to_tsquery('english', :query) AND c.source_id IN :ids {without} LIMIT 1
+            """,
+            "ids",
+        )
         values["query"] = tsquery([word])
     found = await session.execute(statement, values)
     return found.first() is not None

@@ -59,7 +59,7 @@ class VectorHit(BaseModel):
     source_id: int
     distance: float
     rank: int
-    #: Which view of the chunk matched ("p" prose, "t" title; see `memory.embed_text`).
+    #: Which view of the chunk matched ("p" prose, "t" title, "n" names; see `memory.embed_text`).
     view: str = "p"
 
 
@@ -69,11 +69,11 @@ def collection_name(campaign_id: int, prefix: str = COLLECTION_PREFIX) -> str:
 
 
 #: The views a chunk may have vectors for (see `memory.embed_text`).
-VIEWS = ("p", "t")
+VIEWS = ("p", "t", "n")
 
 
 def vector_id(chunk_id: int, source_id: int, view: str) -> str:
-    """Return the vector id of one view of a chunk: "chunk:source:view" ("123:7:p", "123:7:t").
+    """Return the vector id of one view of a chunk: "chunk:source:view" ("123:7:p", "123:7:t", "123:7:n").
 
     The source is in the id so a search can drop vectors of blocked sources without reading metadata
     (fetching metadata costs more than the nearest-neighbour search itself).

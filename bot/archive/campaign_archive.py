@@ -317,6 +317,7 @@ class CampaignArchive:
                         versions=own,
                         files=files,
                         file_hash=row["file_hash"],
+                        section_choices=list(row.get("section_choices") or []),
                     )
                 )
         except (KeyError, ValueError, ValidationError) as error:

@@ -168,6 +168,8 @@ class Lorekeeper(commands.Bot):
         await self.warm_up()
         await self.check_storage()
         await self.start_jobs()
+        # Campaigns indexed before the names view gain it in the background, searched meanwhile by what they have.
+        self.services.knowledge.view_builder.start()
 
     async def check_storage(self) -> None:
         """Say at start, in the logs, when the database takes no writes (commands that write will say it too)."""

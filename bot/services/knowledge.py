@@ -158,7 +158,7 @@ class KnowledgeDesk:
         found = [s for s in await campaign_sources(session, campaign.id) if s.title.casefold() == wanted]
         if not found:
             raise NotFound(f"No source is called “{title.strip()}”; `/lore sources` lists them.")
-        if not source_hidden(found[0].hidden):
+        if not source_hidden(found[0].hidden) and not found[0].hidden_chunks:
             raise InvalidInput(f"“{found[0].title}” is not hidden: every player may read it already.")
         return found[0].id
 

@@ -35,6 +35,7 @@ from canon.errors import GameError, Unavailable
 from canon.graph import CanonReader
 from canon.models import Authority, Evidence, EvidenceKind, Viewer, Visibility
 from canon.proposals import ProposalContent
+from canon.visibility import passage_hidden
 from memory.scenes import Scene, load_scene, scene_turns
 
 log = logging.getLogger(__name__)
@@ -142,6 +143,7 @@ class ExtractionCases:
         batch = f"extract:{source_id}:{int(time.time())}"
         report = ExtractionReport(batch=batch)
         pieces: list[tuple[int, Piece]] = []
+        secret = {chunk.id for chunk in chunks if passage_hidden(source.hidden, chunk.section_hidden)}
         for chunk in chunks:
             lines = paragraph_lines(chunk.text)
             if lines:
@@ -168,7 +170,8 @@ class ExtractionCases:
         drafts = []
         for candidate in candidates:
             content: ProposalContent = candidate.content
-            if source.hidden:  # what a narrator-only document says is GM-only until the GM says otherwise
+            # What a narrator-only document (or a GM-only section) says is GM-only until the GM says otherwise.
+            if source.hidden or any(pieces[index][0] in secret for index in candidate.pieces):
                 content = content.model_copy(update={"visibility": Visibility.GM_ONLY})
                 candidate.content = content
             evidence = [

@@ -7,6 +7,11 @@ nothing: sections whose titles repeat in the document are labels and are packed 
 under `min_tokens`, and never under a glossary-like parent. A section too big for one chunk is split (`pieces`)
 into balanced pieces; each piece after the first starts with a short overlap repeating the end of the previous
 piece's last paragraph.
+
+A GM-only section (`memory.chunking.secret`) is never packed with a public one, and the heading of an empty one is
+never given to a public neighbour: every chunk is wholly secret or wholly public (`Chunk.secret`). The public
+sections are chunked as if the secret ones were not there (titles and glossary entries are counted among public
+sections only), so a player's passages are the same with or without them.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass
 
@@ -41,6 +47,7 @@ class Pack:
     prefix: str = ""
     suffix: str = ""
     has_entry: bool = False
+    secret: bool = False
 
 
 class Chunker:
@@ -58,6 +65,10 @@ class Chunker:
         self.header_limit = options.max_tokens // 4
         self._header_tokens: dict[int, int] = {}
         self.title_counts: Counter[str] = Counter()
+        #: Titles of public sections alone: what decides a public section's packing.
+        self.public_title_counts: Counter[str] = Counter()
+        #: Every section by where its heading starts, in document order (`gap_node`).
+        self.headings: list[tuple[int, Node]] = []
 
     def header_lines(self, node: Node, before: int | None) -> list[str]:
         """Return the heading lines of a section's path (those above `before`), or the title."""
@@ -84,7 +95,7 @@ class Chunker:
         total = sum(self.splitter.block_tokens(block) + 1 for block in blocks)
         if total <= budget:
             last = blocks[-1]
-            return [Pack(blocks[0].start, last.end, total, node, last.kind, last.start)]
+            return [Pack(blocks[0].start, last.end, total, node, last.kind, last.start, secret=node.secret)]
         limit = max(16, budget - self.overlap)
         pieces = [piece for block in blocks for piece in self.splitter.block_pieces(block, limit)]
         total = sum(piece.tokens + 1 for piece in pieces)
@@ -124,6 +135,7 @@ class Chunker:
                 group[-1].start,
                 prefix=group[0].prefix,
                 suffix=group[-1].suffix,
+                secret=node.secret,
             )
             if packs and not pack.prefix and packs[-1].last_kind in ("text", "heading"):
                 tail = self.overlap_start(packs[-1].last_start, packs[-1].end)
@@ -160,12 +172,13 @@ class Chunker:
 
     def is_glossary(self, node: Node) -> bool:
         """Return whether a section has so many entries that they are never merged."""
-        entries = sum(1 for child in node.children if self.is_entry(child))
+        entries = sum(1 for child in node.children if child.secret <= node.secret and self.is_entry(child))
         return entries >= self.options.glossary_min_entries
 
     def is_entry(self, node: Node) -> bool:
         """Return whether a section's title is unique in the document (an entry, not a label)."""
-        return self.title_counts[node.title.casefold()] < 2
+        counts = self.title_counts if node.secret else self.public_title_counts
+        return counts[node.title.casefold()] < 2
 
     def section_packs(self, node: Node) -> list[Pack]:
         """Chunk a section and its subsections; packs come out in document order."""
@@ -201,6 +214,7 @@ class Chunker:
                     prefix=current.prefix,
                     suffix=pack.suffix,
                     has_entry=current.has_entry or pack.has_entry,
+                    secret=current.secret,
                 )
                 continue
             if current is not None:
@@ -212,7 +226,7 @@ class Chunker:
 
     def may_join(self, current: Pack, following: Pack, budget: int) -> bool:
         """Return whether a pack may be merged into the one before it."""
-        if current.suffix or following.prefix:
+        if current.suffix or following.prefix or current.secret != following.secret:
             return False
         if current.tokens + following.tokens + 1 > budget:
             return False
@@ -225,6 +239,9 @@ class Chunker:
         for node in walk(root):
             if node.heading is not None:
                 self.title_counts[node.title.casefold()] += 1
+                if not node.secret:
+                    self.public_title_counts[node.title.casefold()] += 1
+                self.headings.append((node.heading.start, node))
         packs = self.section_packs(root)
         packs = self.cover_gaps(packs, root)
         chunks: list[Chunk] = []
@@ -240,37 +257,56 @@ class Chunker:
                         content_hash=hashlib.sha256(text.encode("utf-8")).hexdigest(),
                         char_start=self.offsets.original(start, end=False),
                         char_end=self.offsets.original(end, end=True),
+                        secret=pack.secret,
                     )
                 )
         return chunks
 
+    def gap_node(self, start: int, end: int, root: Node) -> Node:
+        """Return the section a gap belongs to: its first GM-only heading if it holds one, else where it starts."""
+        starts = [at for at, _ in self.headings]
+        first, stop = bisect_left(starts, start), bisect_left(starts, end)
+        secret = next((n for _, n in self.headings[first:stop] if n.secret), None)
+        if secret is not None:
+            return secret
+        before = bisect_right(starts, start)
+        return self.headings[before - 1][1] if before else root
+
     def cover_gaps(self, packs: list[Pack], root: Node) -> list[Pack]:
-        """Give headings of empty sections (and any other stray text) to the neighbouring chunk."""
+        """Give headings of empty sections (and any other stray text) to the neighbouring chunk.
+
+        A gap that holds a GM-only heading goes only to a GM-only neighbour; otherwise it becomes a chunk of its own.
+        """
         if not packs:
             start, end = self.splitter.trim(0, len(self.clean))
             if start >= end:
                 return []
             first = next((n for n in walk(root) if n.heading is not None), root)
-            return [Pack(start, end, self.splitter.tokens(start, end), first, "text", start)]
+            node = self.gap_node(start, end, first)
+            return [
+                Pack(start, end, self.splitter.tokens(start, end), node, "text", start, secret=node.secret)
+            ]
         out: list[Pack] = []
         covered = 0
         for pack in packs:
             gap_start, gap_end = self.splitter.trim(covered, pack.start)
             if gap_start < gap_end:
-                if not pack.prefix:
+                node = self.gap_node(gap_start, gap_end, root)
+                if not pack.prefix and node.secret <= pack.secret:
                     pack.start = gap_start
-                elif out and not out[-1].suffix:
+                elif out and not out[-1].suffix and node.secret <= out[-1].secret:
                     out[-1].end = gap_end
                 else:
-                    out.append(Pack(gap_start, gap_end, 0, pack.node, "text", gap_start))
+                    out.append(Pack(gap_start, gap_end, 0, node, "text", gap_start, secret=node.secret))
             out.append(pack)
             covered = max(covered, pack.end)
         gap_start, gap_end = self.splitter.trim(covered, len(self.clean))
         if gap_start < gap_end:
-            if not out[-1].suffix:
+            node = self.gap_node(gap_start, gap_end, root)
+            if not out[-1].suffix and node.secret <= out[-1].secret:
                 out[-1].end = gap_end
             else:
-                out.append(Pack(gap_start, gap_end, 0, out[-1].node, "text", gap_start))
+                out.append(Pack(gap_start, gap_end, 0, node, "text", gap_start, secret=node.secret))
         return out
 
     def render(self, pack: Pack) -> list[tuple[str, str, int, int, int]]:

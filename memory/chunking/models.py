@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 #: Bump whenever a change to this package can change the chunks of an unchanged document.
-CHUNKING_VERSION = "md-headings-1"
+CHUNKING_VERSION = "md-headings-2"
 
 
 class ChunkingOptions(BaseModel):
@@ -52,3 +52,5 @@ class Chunk(BaseModel):
     #: and the heading context, are not part of it). Overlapping chunks have overlapping spans.
     char_start: int
     char_end: int
+    #: In a section marked GM-only (`memory.chunking.secret`): for the GM alone.
+    secret: bool = False

@@ -3,6 +3,8 @@
 Skipped levels (`####` straight after `#`) and jumps back up are handled. A section's heading path is the titles
 from the top (`# Title`, `## Section`, ...), with emphasis markers, link URLs, anchors and invisible characters
 removed.
+A heading marked GM-only (`memory.chunking.secret`) loses its marker from the title and makes its section and every
+section under it secret.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from memory.chunking.blocks import ATX_CLOSING, Block
+from memory.chunking.secret import marked_comment, secret_title
 
 _MAX_TITLE_CHARS = 200
 _SPACES = re.compile(r"\s+")
@@ -45,6 +48,8 @@ class Node:
     parent: Node | None
     content: list[Block] = field(default_factory=list)
     children: list[Node] = field(default_factory=list)
+    #: For the GM alone: its heading is marked, or a section above it is.
+    secret: bool = False
 
     def path(self) -> list[Node]:
         """Return the sections from the top down to this one (the document itself left out)."""
@@ -74,11 +79,15 @@ def build_tree(clean: str, blocks: list[Block]) -> Node:
     stack = [root]
     for block in blocks:
         if block.kind != "heading":
-            stack[-1].content.append(block)
+            top = stack[-1]
+            if not top.content and top.heading is not None and marked_comment(clean[block.start : block.end]):
+                top.secret = True  # `<!-- gm-only -->` as the first thing under a heading
+            top.content.append(block)
             continue
         while stack[-1].level >= block.level:
             stack.pop()
-        node = Node(block.level, heading_title(clean, block), block, stack[-1])
+        title, marked = secret_title(heading_title(clean, block))
+        node = Node(block.level, title, block, stack[-1], secret=marked or stack[-1].secret)
         stack[-1].children.append(node)
         stack.append(node)
     return root

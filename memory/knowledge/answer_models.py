@@ -47,6 +47,8 @@ class Citation(BaseModel):
     chunk_id: int | None = None
     source_id: int | None = None
     entity_id: int | None = None
+    #: Another Canon source disagrees with the passage: which prevails, in words.
+    disagrees: str | None = None
     #: Set when a committed fact supersedes what the passage says: the sentence saying what changed.
     out_of_date: str | None = None
     cited: bool = False

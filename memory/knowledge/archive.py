@@ -1,7 +1,8 @@
 """Export a campaign's knowledge sources and restore them into another campaign (a building block of export).
 
 An archive holds, per source: its raw bytes (every version still stored), its class, enabled and hidden states,
-tags, always-include flag, title, notes, use count and every version's metadata. Chunks, full-text rows and
+tags, always-include flag, title, notes, use count, every version's metadata and the GM's choices of sections to
+hide or reveal (the file's own GM-only marks come back with its bytes). Chunks, full-text rows and
 vectors are derived data and are not exported: a restore re-imports the bytes, so they are rebuilt by the
 importer (and embedded with the model installed where it is restored). The same files with the same settings
 give the same chunks, so a round trip answers every question with the same passages.
@@ -14,7 +15,7 @@ import base64
 import datetime as dt
 import hashlib
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -30,6 +31,7 @@ from memory.knowledge.models import (
     SourceVersionInfo,
 )
 from memory.knowledge.repository import own_sources, source_versions
+from memory.knowledge.section_rows import apply_section_choices
 from memory.knowledge.service import KnowledgeService
 
 __all__ = ["ARCHIVE_FORMAT", "ArchivedSource", "KnowledgeArchive", "export_knowledge", "restore_knowledge"]
@@ -57,6 +59,8 @@ class ArchivedSource(BaseModel):
     #: Raw bytes (base64) by file hash: the current version's, and older ones' when still stored.
     files: dict[str, str] = Field(default_factory=dict)
     file_hash: str
+    #: The GM's choices of sections hidden or revealed after import (`memory.knowledge.sections`).
+    section_choices: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class KnowledgeArchive(BaseModel):
@@ -107,6 +111,7 @@ async def export_knowledge(service: KnowledgeService, campaign_id: int) -> Knowl
                 versions=versions[source.id],
                 files=files,
                 file_hash=source.file_hash,
+                section_choices=source.section_choices,
             )
         )
     return KnowledgeArchive(exported_at=utc_now(), campaign_id=campaign_id, sources=archived)
@@ -125,6 +130,8 @@ async def _restore_history(service: KnowledgeService, source_id: int, item: Arch
             times_used=item.times_used,
             imported_at=item.imported_at,
         )
+        if item.section_choices:
+            await apply_section_choices(session, source_id, item.section_choices)
 
     await service.db.run(work)
 

@@ -6,16 +6,21 @@ under `## Aboleth`, `Range: 150 feet` under a spell, a definition list (`Hit Dic
 book's layout, so an answer can pick the field asked instead of a nearby line. The italic line just under a
 heading ("*3rd-level evocation*", "*Large aberration, lawful evil*") is the entry's kind line
 (`memory.knowledge.question.KIND_LINE`).
+
+They are read once, at import, from the chunk's heading path and text (`read_fields`; any reader that makes
+chunks of headed text gets them) and kept with the chunk (`knowledge_chunks.fields`); `fields_of` uses the kept
+ones and reads a chunk imported before they were kept.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memory.knowledge.models import LoreResult
 
-__all__ = ["Field", "fields_of"]
+__all__ = ["Field", "fields_from_rows", "fields_of", "fields_to_rows", "read_fields"]
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 #: `- **Label** value`, `**Label:** value`, `- **Label**: value`, `***Label.*** value`.
@@ -43,14 +48,34 @@ def _clean(text: str) -> str:
     return " ".join(text.replace("**", "").replace("*", "").replace("`", "").split()).strip()
 
 
+def fields_to_rows(fields: Sequence[Field]) -> list[list[str]]:
+    """Return fields as stored with a chunk: [subject, label, value] each."""
+    return [[f.subject, f.label, f.value] for f in fields]
+
+
+def fields_from_rows(rows: Sequence[Sequence[str]], title: str) -> list[Field]:
+    """Return stored fields; a field of no heading is about the source (`title`)."""
+    return [Field(subject or title, label, value) for subject, label, value in rows]
+
+
 def fields_of(result: LoreResult) -> list[Field]:
-    """Return the fields a passage holds, each with the heading it is under as its subject."""
-    subject = next((h for h in reversed(result.heading_path) if h), result.source_title)
+    """Return the fields a passage holds: those kept at import, else read from its text now."""
+    if result.stored_fields is not None:
+        return fields_from_rows(result.stored_fields, result.source_title)
+    return read_fields(result.heading_path, result.text, result.source_title)
+
+
+def read_fields(heading_path: Sequence[str], text: str, title: str = "") -> list[Field]:
+    """Return the fields a chunk's text holds, each with the heading it is under as its subject.
+
+    Fields before any heading are about `title` (empty at import: the source's title is filled in when read).
+    """
+    subject = next((h for h in reversed(heading_path) if h), title)
     found: list[Field] = []
     header: list[str] | None = None
     previous = ""
     just_headed = True
-    for raw in result.text.splitlines():
+    for raw in text.splitlines():
         line = raw.rstrip()
         if not line.strip():
             header = None if not line.strip() and header is not None and previous.startswith("|") else header

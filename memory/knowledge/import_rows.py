@@ -18,6 +18,8 @@ from canon.errors import InvalidInput
 from canon.storage import utc_now
 from canon.visibility import source_visibility_of
 from memory.chunking import CHUNKING_VERSION, Chunk
+from memory.chunking.secret import secret_title
+from memory.knowledge.fields import fields_to_rows, read_fields
 from memory.knowledge.files import PARSER_VERSION
 from memory.knowledge.models import (
     ImportOutcome,
@@ -28,6 +30,7 @@ from memory.knowledge.models import (
 )
 from memory.knowledge.pinning import PinnedCopy, pin_for_branches
 from memory.knowledge.repository import find_duplicate, source_info
+from memory.knowledge.sections import chunk_hidden
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
 
 #: Chunk rows inserted per statement.
@@ -106,7 +109,11 @@ async def write_import(session: AsyncSession, plan: ImportPlan, chunks: Sequence
         outcome = ImportOutcome.CREATED
     await session.flush()
     session.add(_version_row(row, now))
-    await insert_chunks(session, chunk_rows(plan.campaign_id, row.id, row.version, chunks, row.tags or []))
+    rows = chunk_rows(
+        plan.campaign_id, row.id, row.version, chunks, row.tags or [], row.section_choices or []
+    )
+    row.hidden_chunks = sum(1 for r in rows if r["section_hidden"])
+    await insert_chunks(session, rows)
     chunk_ids = list(
         (
             await session.execute(
@@ -247,17 +254,22 @@ def heading_text(chunk: Chunk) -> str:
         if stripped.startswith(("```", "~~~")):
             in_code = not in_code
         elif not in_code and stripped.startswith("#"):
-            title = stripped.lstrip("#").strip().strip("#").strip().replace("*", "")
+            title = secret_title(stripped.lstrip("#").strip().strip("#").strip().replace("*", ""))[0]
             if title and title not in titles:
                 titles.append(title)
     return "\n".join(titles)
 
 
 def chunk_rows(
-    campaign_id: int, source_id: int, version: int, chunks: Sequence[Chunk], tags: Sequence[str]
+    campaign_id: int,
+    source_id: int,
+    version: int,
+    chunks: Sequence[Chunk],
+    tags: Sequence[str],
+    choices: Sequence[dict[str, Any]] = (),
 ) -> list[dict[str, Any]]:
-    """Return the rows of a source version's chunks."""
-    return [
+    """Return the rows of a source version's chunks (GM-only sections: the file's marks, then the GM's choices)."""
+    rows: list[dict[str, Any]] = [
         {
             "campaign_id": campaign_id,
             "source_id": source_id,
@@ -272,9 +284,16 @@ def chunk_rows(
             "tags": list(tags),
             "char_start": chunk.char_start,
             "char_end": chunk.char_end,
+            "fields": fields_to_rows(read_fields(chunk.heading_path, chunk.text)),
+            "section_hidden": chunk.secret,
         }
         for chunk in chunks
     ]
+    for row in rows:
+        row["section_hidden"] = chunk_hidden(
+            row["heading_path"], row["heading_text"], row["section_hidden"], choices
+        )
+    return rows
 
 
 async def replace_chunks(session: AsyncSession, source_id: int, chunks: Sequence[Chunk]) -> None:
@@ -283,7 +302,9 @@ async def replace_chunks(session: AsyncSession, source_id: int, chunks: Sequence
     if row is None:
         return
     await session.execute(delete(KnowledgeChunkRow).where(KnowledgeChunkRow.source_id == source_id))
-    await insert_chunks(session, chunk_rows(row.campaign_id, row.id, row.version, chunks, row.tags or []))
+    rows = chunk_rows(row.campaign_id, row.id, row.version, chunks, row.tags or [], row.section_choices or [])
+    await insert_chunks(session, rows)
+    row.hidden_chunks = sum(1 for r in rows if r["section_hidden"])
     row.chunking_version = CHUNKING_VERSION
     row.parser_version = PARSER_VERSION
     row.chunk_count = len(chunks)

@@ -13,6 +13,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.storage import utc_now
+from memory.embed_text import BASE_VIEWS_VERSION, VIEWS_VERSION
 from memory.knowledge.models import SourceInfo, VectorStatus
 from memory.knowledge.repository import source_info
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeIndexStateRow, KnowledgeSourceRow
@@ -68,23 +69,43 @@ async def set_campaign_vector_status(
     )
 
 
-async def record_index_state(session: AsyncSession, campaign_id: int, values: dict[str, str | int]) -> None:
+async def index_state_row(session: AsyncSession, campaign_id: int) -> KnowledgeIndexStateRow | None:
+    """Return a campaign's index state row, or None when it has no vectors."""
+    query = select(KnowledgeIndexStateRow).where(KnowledgeIndexStateRow.campaign_id == campaign_id)
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+def adds_views(row: KnowledgeIndexStateRow, values: dict[str, str | int]) -> bool:
+    """Return whether vectors made with `values` only add views to the campaign's (`BASE_VIEWS_VERSION`'s)."""
+    return (
+        row.embedding_views == BASE_VIEWS_VERSION
+        and values.get("embedding_views") == VIEWS_VERSION
+        and all(getattr(row, key) == value for key, value in values.items() if key != "embedding_views")
+    )
+
+
+async def record_index_state(
+    session: AsyncSession, campaign_id: int, values: dict[str, str | int], *, first_new: int | None = None
+) -> None:
     """Record what a campaign's vectors are made with; a change marks the ones made before it stale.
 
     `values` are the columns of `KnowledgeIndexStateRow` (collection, model, its version and dimensions, the
-    embedded views and the chunking version).
+    embedded views and the chunking version). `first_new` is the first chunk id of an import's vectors; None
+    when every vector of the campaign is being made again (a reindex). An import into a campaign whose vectors
+    lack only the names view changes nothing but this: the chunks before its own need the view
+    (`memory.knowledge.view_builder` adds it).
     """
-    row = (
-        await session.execute(
-            select(KnowledgeIndexStateRow).where(KnowledgeIndexStateRow.campaign_id == campaign_id)
-        )
-    ).scalar_one_or_none()
+    row = await index_state_row(session, campaign_id)
     if row is None:
         session.add(KnowledgeIndexStateRow(campaign_id=campaign_id, **values))
+    elif first_new is not None and adds_views(row, values):
+        if row.building_until is None:
+            row.building_until = first_new - 1
     elif any(getattr(row, key) != value for key, value in values.items()):
         # Vectors made another way are not comparable: flag the campaign's other sources stale.
         for key, value in values.items():
             setattr(row, key, value)
+        row.building_until = row.building_through = None
         row.updated_at = utc_now()
         await session.execute(
             update(KnowledgeSourceRow)
@@ -121,3 +142,63 @@ async def index_counts(session: AsyncSession, campaign_id: int) -> tuple[dict[st
         .where(KnowledgeChunkRow.campaign_id == campaign_id)
     )
     return counts, chunks or 0
+
+
+async def chunks_after(
+    session: AsyncSession, campaign_id: int, *, after: int, until: int, limit: int
+) -> list[EmbedItem]:
+    """Return up to `limit` chunks of a campaign's own sources with ids in (after, until], in id order."""
+    t = KnowledgeChunkRow
+    query = (
+        select(t.id, t.source_id, t.heading_path, t.text)
+        .where(t.campaign_id == campaign_id, t.id > after, t.id <= until)
+        .order_by(t.id)
+        .limit(limit)
+    )
+    return [
+        EmbedItem(chunk_id=cid, source_id=sid, heading_path=list(path or []), text=text)
+        for cid, sid, path, text in (await session.execute(query)).all()
+    ]
+
+
+async def chunks_up_to(session: AsyncSession, campaign_id: int, until: int | None) -> tuple[int, int]:
+    """Return how many chunks a campaign has with ids up to `until` (all when None), and its largest chunk id."""
+    t = KnowledgeChunkRow
+    query = select(func.count(), func.max(t.id)).where(t.campaign_id == campaign_id)
+    if until is not None:
+        query = query.where(t.id <= until)
+    count, largest = (await session.execute(query)).one()
+    return int(count or 0), int(largest or 0)
+
+
+async def building_campaigns(session: AsyncSession) -> list[int]:
+    """Return the campaigns whose vectors lack the names view (`BASE_VIEWS_VERSION`'s), in id order."""
+    t = KnowledgeIndexStateRow
+    query = select(t.campaign_id).where(t.embedding_views == BASE_VIEWS_VERSION).order_by(t.campaign_id)
+    return list((await session.execute(query)).scalars())
+
+
+async def set_building(
+    session: AsyncSession, campaign_id: int, *, until: int | None = None, through: int | None = None
+) -> None:
+    """Record how far a campaign's names views are built (only while it is building; never backwards)."""
+    row = await index_state_row(session, campaign_id)
+    if row is None or row.embedding_views != BASE_VIEWS_VERSION:
+        return
+    if until is not None and row.building_until is None:
+        row.building_until = until
+    if through is not None and (row.building_through or 0) < through:
+        row.building_through = through
+
+
+async def finish_building(session: AsyncSession, campaign_id: int) -> bool:
+    """Record that a campaign's vectors have every view now; return False when it was not building."""
+    t = KnowledgeIndexStateRow
+    done = await session.execute(
+        update(t)
+        .where(t.campaign_id == campaign_id, t.embedding_views == BASE_VIEWS_VERSION)
+        .values(
+            embedding_views=VIEWS_VERSION, building_until=None, building_through=None, updated_at=utc_now()
+        )
+    )
+    return bool(getattr(done, "rowcount", 0))

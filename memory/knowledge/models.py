@@ -73,6 +73,10 @@ class SourceInfo(BaseModel):
     times_used: int
     last_used_at: dt.datetime | None
     notes: str | None
+    #: How many of its chunks lie in GM-only sections (the rest of it is as public as the source).
+    hidden_chunks: int = 0
+    #: The GM's choices of sections hidden or revealed after import (`memory.knowledge.sections`).
+    section_choices: list[dict[str, Any]] = Field(default_factory=list)
     #: Set when the source belongs to an ancestor campaign of the branch being looked at (read-only here).
     inherited_from: int | None = None
 
@@ -107,6 +111,21 @@ class ChunkInfo(BaseModel):
     display_text: str | None
     token_count: int
     content_hash: str
+    #: In a GM-only section of the source.
+    section_hidden: bool = False
+
+
+class SectionChange(BaseModel):
+    """A section of a source hidden from players or shown to them, by the GM after import."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source: SourceInfo
+    path: list[str]
+    hidden: bool
+    #: The chunks the section holds, and how many of them changed.
+    chunks: int
+    changed: int
 
 
 class SourceDetail(BaseModel):
@@ -196,6 +215,25 @@ class ReindexReport(BaseModel):
     seconds: float = 0.0
 
 
+class ViewBuild(BaseModel):
+    """A campaign's vectors gaining a view in the background (`memory.knowledge.view_builder`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    campaign_id: int
+    #: What is built ("names": the names view of every passage).
+    view: str = "names"
+    #: building (or waiting for a process to build it), done, or stale (a full reindex is needed first).
+    state: str
+    done: int = 0
+    total: int = 0
+
+    @property
+    def percent(self) -> int:
+        """Return how much is done, in whole percent (100 when there is nothing to do)."""
+        return 100 if self.total <= 0 else min(100, self.done * 100 // self.total)
+
+
 class DeleteReport(BaseModel):
     """What deleting a source removed."""
 
@@ -249,6 +287,13 @@ class LoreResult(BaseModel):
     always_include: bool = False
     #: A committed fact supersedes what this (Canon) passage says: the sentence saying what is true now.
     out_of_date: str | None = None
+    #: The fields the chunk holds, kept at import ([subject, label, value]; `memory.knowledge.fields`); None
+    #: when not kept (read from the text when asked). Not stored with an answer, not shown.
+    stored_fields: list[list[str]] | None = Field(default=None, exclude=True, repr=False)
+    #: Another Canon source among the answer's disagrees with this one: which prevails, in words.
+    disagrees: str | None = None
+    #: Another Canon source prevails over this one where they disagree (the GM's choice or source order).
+    overruled: bool = False
 
     @property
     def is_fact(self) -> bool:
@@ -369,6 +414,7 @@ def result_json(result: LoreResult) -> dict[str, Any]:
         "always_include": result.always_include,
         "token_count": result.token_count,
         "out_of_date": result.out_of_date,
+        "disagrees": result.disagrees,
         "reasons": [r.model_dump(mode="json", exclude_none=True) for r in result.reasons],
     }
 

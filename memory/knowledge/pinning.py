@@ -32,6 +32,8 @@ _CHUNK_COPIED = (
     "tags",
     "char_start",
     "char_end",
+    "fields",
+    "section_hidden",
 )
 #: The source columns a pinned copy takes over (its vector state is its own: they go in the branch's collection).
 _SOURCE_COPIED = (
@@ -55,6 +57,8 @@ _SOURCE_COPIED = (
     "imported_at",
     "updated_at",
     "notes",
+    "hidden_chunks",
+    "section_choices",
 )
 
 

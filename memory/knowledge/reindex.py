@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -26,7 +27,7 @@ from memory.knowledge.index_state import (
     index_counts,
     set_campaign_vector_status,
 )
-from memory.knowledge.models import ProgressCallback, ReindexReport, SourceInfo, VectorStatus
+from memory.knowledge.models import ProgressCallback, ReindexReport, SourceInfo, VectorStatus, ViewBuild
 from memory.knowledge.repository import own_sources
 from memory.knowledge.vectors import ChunkVectors, error_text
 from memory.vector_index import VectorIndexError
@@ -36,9 +37,16 @@ class Reindexer:
     """Rebuilds a campaign's chunks, full-text index and vectors; reports their state."""
 
     def __init__(
-        self, db: Database, *, settings: LoreSettings, files: FileStore, vectors: ChunkVectors
+        self,
+        db: Database,
+        *,
+        settings: LoreSettings,
+        files: FileStore,
+        vectors: ChunkVectors,
+        view_status: Callable[[int], Awaitable[ViewBuild | None]],
     ) -> None:
         self.db = db
+        self.view_status = view_status
         self.settings = settings
         self.files = files
         self.vectors = vectors
@@ -103,7 +111,7 @@ class Reindexer:
             await self.vectors.vectors.reset(campaign_id)
         except VectorIndexError as failure:
             return VectorStatus.FAILED, error_text(failure)
-        return await self.vectors.embed(campaign_id, items, "(reindex)", progress)
+        return await self.vectors.embed(campaign_id, items, "(reindex)", progress, whole=True)
 
     async def index_status(self, campaign_id: int) -> dict[str, Any]:
         """Return the state of a campaign's indexes: sources by vector status, and the vector index metadata."""
@@ -112,6 +120,7 @@ class Reindexer:
             counts, chunks = await index_counts(session, campaign_id)
         described: dict[str, Any] | None = None
         error: str | None = None
+        names = await self.view_status(campaign_id)
         if self.vectors.vectors is not None:
             try:
                 described = await self.vectors.vectors.describe(campaign_id)
@@ -124,4 +133,5 @@ class Reindexer:
             "vector_index": described,
             "vector_index_error": error,
             "semantic_enabled": self.vectors.enabled,
+            "names_view": names.model_dump(mode="json") if names is not None else None,
         }

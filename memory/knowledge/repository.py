@@ -63,6 +63,8 @@ def source_info(row: KnowledgeSourceRow, *, inherited_from: int | None = None) -
         times_used=row.times_used,
         last_used_at=row.last_used_at,
         notes=row.notes,
+        hidden_chunks=row.hidden_chunks or 0,
+        section_choices=list(row.section_choices or []),
         inherited_from=inherited_from,
     )
 
@@ -94,6 +96,7 @@ def chunk_info(row: KnowledgeChunkRow) -> ChunkInfo:
         display_text=row.display_text,
         token_count=row.token_count,
         content_hash=row.content_hash,
+        section_hidden=bool(row.section_hidden),
     )
 
 
@@ -168,6 +171,8 @@ class SourceLite(NamedTuple):
     version: int
     chunk_count: int
     vector_status: VectorStatus
+    #: Chunks in GM-only sections (0: none to leave out for players).
+    hidden_chunks: int = 0
 
 
 async def retrieval_sources(session: AsyncSession, campaign_id: int) -> list[SourceLite]:
@@ -211,6 +216,7 @@ async def split_lineage_sources(
                 t.chunk_count,
                 t.vector_status,
                 t.imported_at,
+                t.hidden_chunks,
             )
             .where(t.campaign_id.in_(ids))
             .order_by(t.id)
@@ -235,6 +241,7 @@ async def split_lineage_sources(
             version=row.version,
             chunk_count=row.chunk_count,
             vector_status=VectorStatus(row.vector_status),
+            hidden_chunks=row.hidden_chunks or 0,
         )
         if _cut(row.campaign_id, row.imported_at, steps):
             cut.append(lite)
@@ -267,6 +274,8 @@ class ChunkLite(NamedTuple):
     text: str
     token_count: int
     content_hash: str
+    #: The fields kept at import ([subject, label, value] each), or None for a chunk imported before.
+    fields: list[list[str]] | None = None
 
 
 async def chunks_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, ChunkLite]:
@@ -275,9 +284,9 @@ async def chunks_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, C
     unique = list(dict.fromkeys(ids))
     t = KnowledgeChunkRow
     for start in range(0, len(unique), _BATCH):
-        query = select(t.id, t.source_id, t.heading_path, t.text, t.token_count, t.content_hash).where(
-            t.id.in_(unique[start : start + _BATCH])
-        )
+        query = select(
+            t.id, t.source_id, t.heading_path, t.text, t.token_count, t.content_hash, t.fields
+        ).where(t.id.in_(unique[start : start + _BATCH]))
         for row in (await session.execute(query)).all():
             found[row.id] = ChunkLite(
                 id=row.id,
@@ -286,20 +295,23 @@ async def chunks_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, C
                 text=row.text,
                 token_count=row.token_count,
                 content_hash=row.content_hash,
+                fields=row.fields,
             )
     return found
 
 
-async def heading_texts(session: AsyncSession, source_ids: Sequence[int]) -> list[str]:
-    """Return the heading text (path and inner headings) of every chunk of these sources."""
+async def heading_texts(
+    session: AsyncSession, source_ids: Sequence[int], *, without: frozenset[int] = frozenset()
+) -> list[str]:
+    """Return the heading text (path and inner headings) of every chunk of these sources but `without`'s."""
     texts: list[str] = []
     for start in range(0, len(source_ids), _BATCH):
         rows = await session.execute(
-            select(KnowledgeChunkRow.heading_text).where(
+            select(KnowledgeChunkRow.id, KnowledgeChunkRow.heading_text).where(
                 KnowledgeChunkRow.source_id.in_(source_ids[start : start + _BATCH])
             )
         )
-        texts += [text for (text,) in rows.all()]
+        texts += [text for (cid, text) in rows.all() if cid not in without]
     return texts
 
 

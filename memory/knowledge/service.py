@@ -14,14 +14,16 @@ from config.settings import LoreSettings
 from memory.chunking import ChunkingOptions
 from memory.embedding import Embedder
 from memory.knowledge.ask import Answerer
+from memory.knowledge.disagreement_admin import SourceDisagreements
 from memory.knowledge.files import FileStore
 from memory.knowledge.importer import Importer, chunking_options
-from memory.knowledge.models import ImportReport, KnowledgeClass, LoreResult, SourceInfo
+from memory.knowledge.models import ImportOutcome, ImportReport, KnowledgeClass, LoreResult, SourceInfo
 from memory.knowledge.reindex import Reindexer
 from memory.knowledge.retrieval import Retriever
 from memory.knowledge.retrieval.config import always_include_warning
 from memory.knowledge.sources import SourceAdmin
 from memory.knowledge.vectors import ChunkVectors
+from memory.knowledge.view_builder import ViewBuilder
 from memory.vector_index import VectorIndex
 
 __all__ = ["KnowledgeService"]
@@ -54,20 +56,34 @@ class KnowledgeService:
         self.files = FileStore(db, data_dir)
         self.chunk_vectors = ChunkVectors(db, vectors=vectors, embedder=embedder, retriever=self.retriever)
         self.importer = Importer(db, settings=self.settings, files=self.files, vectors=self.chunk_vectors)
-        self.reindexer = Reindexer(db, settings=self.settings, files=self.files, vectors=self.chunk_vectors)
+        #: Adds the names view to vectors made before it, in the background (`start`, `stop`), or now (`build`).
+        self.view_builder = ViewBuilder(db, self.chunk_vectors)
+        self.reindexer = Reindexer(
+            db,
+            settings=self.settings,
+            files=self.files,
+            vectors=self.chunk_vectors,
+            view_status=self.view_builder.status,
+        )
         self.sources = SourceAdmin(db, files=self.files, vectors=self.chunk_vectors)
         self.answers = Answerer(db, self.retriever)
+        #: Canon sources that disagree: found, one side picked by the GM, the campaign's source order.
+        self.disagreements = SourceDisagreements(db, self.retriever)
 
         self.list_sources = self.sources.list_sources
         self.get_source = self.sources.get_source
         self.chunks = self.sources.chunks
         self.set_source = self.sources.set_source
+        self.sections = self.sources.sections
+        self.set_section = self.sources.set_section
         self.set_enabled = self.sources.set_enabled
         self.enable_source = self.sources.enable_source
         self.disable_source = self.sources.disable_source
         self.delete_source = self.sources.delete_source
         self.reindex = self.reindexer.reindex
         self.index_status = self.reindexer.index_status
+        #: How far a campaign's names views are (`ViewBuild`), or None when it has no vectors.
+        self.view_build = self.view_builder.status
         self.ask = self.answers.ask
         self.get_retrieval = self.answers.get_retrieval
         #: Remove the vectors of a source's chunks from a campaign's collection (a rebase's dropped copies).
@@ -97,6 +113,20 @@ class KnowledgeService:
             stale = await self.out_of_date(campaign_id, report.duplicate_of or report.source.id)
             warnings += [
                 f"“{where}” says what the story has changed since: now {now}." for where, now in stale
+            ]
+        if (
+            report.source.knowledge_class == KnowledgeClass.CANON
+            and report.outcome != ImportOutcome.DUPLICATE
+        ):
+            found = await self.disagreements.find(campaign_id, source_id=report.source.id)
+            warnings += [
+                f"Another Canon source disagrees: {j.disagreement.sentence()} "
+                + (
+                    "`/canon conflicts` lets you choose which prevails."
+                    if j.prevailing is None
+                    else f"{j.prevailing.title} prevails, as you chose."
+                )
+                for j in found
             ]
         if not warnings:
             return report

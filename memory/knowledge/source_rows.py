@@ -32,7 +32,7 @@ class DeletedSource(NamedTuple):
     pinned: list[PinnedCopy]
 
 
-async def _own_row(session: AsyncSession, campaign_id: int, source_id: int) -> KnowledgeSourceRow:
+async def own_row(session: AsyncSession, campaign_id: int, source_id: int) -> KnowledgeSourceRow:
     """Return a source of the campaign itself; an inherited one is changed in the campaign it belongs to."""
     row = await session.get(KnowledgeSourceRow, source_id)
     if row is None or row.campaign_id != campaign_id:
@@ -60,7 +60,7 @@ async def change_source(
     notes: str | None,
 ) -> SourceInfo:
     """Change a source's class, visibility, tags (cleaned), always-include flag, title or notes (None: unchanged)."""
-    row = await _own_row(session, campaign_id, source_id)
+    row = await own_row(session, campaign_id, source_id)
     if knowledge_class is not None:
         row.knowledge_class = knowledge_class.value
     if hidden is not None:
@@ -89,7 +89,7 @@ async def set_source_enabled(
     session: AsyncSession, campaign_id: int, source_id: int, enabled: bool
 ) -> SourceInfo:
     """Enable or disable one of the campaign's own sources."""
-    row = await _own_row(session, campaign_id, source_id)
+    row = await own_row(session, campaign_id, source_id)
     row.enabled = enabled
     row.updated_at = utc_now()
     await session.flush()
@@ -98,7 +98,7 @@ async def set_source_enabled(
 
 async def delete_own_source(session: AsyncSession, campaign_id: int, source_id: int) -> DeletedSource:
     """Delete one of the campaign's own sources, after giving the branches that inherit it their copy."""
-    row = await _own_row(session, campaign_id, source_id)
+    row = await own_row(session, campaign_id, source_id)
     await _refuse_unpinning(session, campaign_id, row)
     # A branch that inherits it keeps it: its own copy, as it stands, before the rows go.
     pinned = await pin_for_branches(session, row)

@@ -1,4 +1,5 @@
-"""The source inspector and its changes: list, look into, classify, hide, tag, enable, disable and delete sources.
+"""The source inspector and its changes: list, look into, classify, hide, tag, enable, disable and delete sources,
+and hide or reveal one section of a source (`memory.knowledge.sections`).
 
 A player sees only the sources that are not hidden, and a hidden one they ask for by id does not exist for them.
 A branch sees its parent's sources too, but changes only its own: an inherited source is changed where it
@@ -15,9 +16,18 @@ from canon.errors import NotFound
 from canon.models import Viewer
 from canon.storage import Database
 from memory.knowledge.files import FileStore, clean_tags
-from memory.knowledge.models import ChunkInfo, DeleteReport, KnowledgeClass, SourceDetail, SourceInfo
+from memory.knowledge.models import (
+    ChunkInfo,
+    DeleteReport,
+    KnowledgeClass,
+    SectionChange,
+    SourceDetail,
+    SourceInfo,
+)
 from memory.knowledge.repository import campaign_sources, may_see, source_chunks, source_versions
-from memory.knowledge.source_rows import change_source, delete_own_source, set_source_enabled
+from memory.knowledge.section_rows import set_section_hidden, source_sections
+from memory.knowledge.sections import Section, find_section
+from memory.knowledge.source_rows import change_source, delete_own_source, own_row, set_source_enabled
 from memory.knowledge.vectors import ChunkVectors
 
 
@@ -90,6 +100,28 @@ class SourceAdmin:
                 notes=notes,
             )
         )
+
+    async def sections(self, campaign_id: int, source_id: int) -> list[Section]:
+        """Return a source's sections in document order, with which are hidden (the GM's inspector)."""
+        async with self.db.session() as session:
+            await _visible_source(session, campaign_id, source_id, Viewer.GM)
+            return await source_sections(session, source_id)
+
+    async def set_section(
+        self, campaign_id: int, source_id: int, section: str, hidden: bool
+    ) -> SectionChange:
+        """Hide a section of one of the campaign's own sources from players, or show it (and all under it)."""
+
+        async def work(session: AsyncSession) -> SectionChange:
+            await own_row(session, campaign_id, source_id)
+            found = find_section(await source_sections(session, source_id), section)
+            covered, changed = await set_section_hidden(session, source_id, found.path, hidden)
+            source = await _visible_source(session, campaign_id, source_id, Viewer.GM)
+            return SectionChange(
+                source=source, path=list(found.path), hidden=hidden, chunks=covered, changed=len(changed)
+            )
+
+        return await self.db.run(work)
 
     async def set_enabled(self, campaign_id: int, source_id: int, enabled: bool) -> SourceInfo:
         """Enable or disable a source: a disabled source stays stored but is never retrieved."""

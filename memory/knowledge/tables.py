@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import JSON, BigInteger, Boolean, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.sql.expression import false
 
 from canon.storage import Base, BigIntPK, UTCDateTime, utc_now
 
@@ -62,6 +63,10 @@ class KnowledgeSourceRow(Base):
     times_used: Mapped[int] = mapped_column(Integer, default=0)
     last_used_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime)
     notes: Mapped[str | None] = mapped_column(Text)
+    #: How many of its chunks lie in GM-only sections (0: the common case, no chunk is looked up).
+    hidden_chunks: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: The GM's own choices after import, kept across versions: [{"path": [headings...], "hidden": bool}].
+    section_choices: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list, server_default="[]")
 
     # AUTOINCREMENT: an id is never reused after a delete (answers and vectors refer to ids).
     __table_args__ = (
@@ -117,6 +122,11 @@ class KnowledgeChunkRow(Base):
     tags: Mapped[list[str]] = mapped_column(JSON, default=list)
     char_start: Mapped[int] = mapped_column(Integer)
     char_end: Mapped[int] = mapped_column(Integer)
+    #: The fields the chunk holds, read at import (`memory.knowledge.fields.read_fields`): [subject, label,
+    #: value] each; None for a chunk imported before fields were kept (read when asked).
+    fields: Mapped[list[list[str]] | None] = mapped_column(JSON)
+    #: In a GM-only section (marked in the file, or hidden by the GM after import): for the GM alone.
+    section_hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     # AUTOINCREMENT: a chunk id is never reused, so a vector or an answer can never point at the wrong text.
     __table_args__ = (
@@ -140,6 +150,10 @@ class KnowledgeIndexStateRow(Base):
     #: Which views of a chunk are embedded, and how (`memory.embed_text.VIEWS_VERSION`).
     embedding_views: Mapped[str] = mapped_column(String(40))
     chunking_version: Mapped[str] = mapped_column(String(40))
+    #: A view being added to the vectors (`memory.knowledge.view_builder`): chunks up to this id need it...
+    building_until: Mapped[int | None] = mapped_column(BigInteger)
+    #: ...and those up to this id have it. Both None when nothing is being built.
+    building_through: Mapped[int | None] = mapped_column(BigInteger)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
 

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from canon import offload
 from canon.storage import Database
 from memory.chunking import CHUNKING_VERSION
-from memory.embed_text import VIEWS_VERSION, prose_view, title_view
+from memory.embed_text import VIEWS, VIEWS_VERSION, names_view, prose_view, title_view
 from memory.embedding import Embedder
 from memory.knowledge.index_state import (
     EmbedItem,
@@ -35,21 +35,28 @@ from memory.vector_index import ChromaVectorIndex, VectorIndex, VectorIndexError
 
 log = logging.getLogger(__name__)
 
-#: Chunks embedded per call of the embedder (two views each).
+#: Chunks embedded per call of the embedder (three views each).
 EMBED_BATCH = 128
 #: Vectors written to Chroma in one call (`bench.loop_lag`: a longer write held the event loop too long).
 VECTOR_WRITE_BATCH = 64
 
 
-def _views(batch: Sequence[EmbedItem]) -> list[str]:
-    """Return a batch's prose views, then its title views (what is embedded, in that order)."""
-    texts = [prose_view(i.heading_path, i.text) for i in batch]
-    return texts + [title_view(i.heading_path, i.text[:200]) for i in batch]
+def _views(batch: Sequence[EmbedItem], views: Sequence[str] = VIEWS) -> list[str]:
+    """Return a batch's views, view by view: prose, title, names (what is embedded, in that order)."""
+    texts: list[str] = []
+    for view in views:
+        if view == "p":
+            texts += [prose_view(i.heading_path, i.text) for i in batch]
+        elif view == "t":
+            texts += [title_view(i.heading_path, i.text[:200]) for i in batch]
+        else:
+            texts += [names_view(i.heading_path, i.text) for i in batch]
+    return texts
 
 
-def _embed_views(embedder: Embedder, batch: Sequence[EmbedItem]) -> np.ndarray:
+def embed_views(embedder: Embedder, batch: Sequence[EmbedItem], views: Sequence[str] = VIEWS) -> np.ndarray:
     """Return the vectors of a batch's views (`_views`), one row each."""
-    return np.asarray(embedder.embed_documents(_views(batch)), dtype=np.float32)
+    return np.asarray(embedder.embed_documents(_views(batch, views)), dtype=np.float32)
 
 
 def error_text(error: BaseException) -> str:
@@ -95,43 +102,34 @@ class ChunkVectors:
         items: Sequence[EmbedItem],
         filename: str,
         progress: ProgressCallback | None,
+        *,
+        whole: bool = False,
     ) -> tuple[VectorStatus, str | None]:
         """Embed the views of chunks and add them to the campaign's collection; return the status and error.
 
         Called after the chunks are committed and outside the writer: embedding is the slow part of an import.
+        `whole`: these are all the campaign's vectors, made again (a reindex).
         """
         if self.vectors is None or self.embedder is None:
             return VectorStatus.DISABLED, None
-        embedder, vectors = self.embedder, self.vectors
+        embedder = self.embedder
         total = len(items)
         try:
             metadata = await asyncio.to_thread(self.index_metadata)
-            await self.record_index_state(campaign_id, metadata)
+            first_new = None if whole or not items else min(i.chunk_id for i in items)
+            await self.record_index_state(campaign_id, metadata, first_new=first_new)
             for start in range(0, total, EMBED_BATCH):
                 batch = items[start : start + EMBED_BATCH]
                 # The views' texts (token counting) and their vectors, in a worker thread: on the event loop,
                 # a batch's views alone held it for a tenth of a second.
                 if offload.enabled():
-                    array = await offload.in_background(_embed_views, embedder, batch)
+                    array = await offload.in_background(embed_views, embedder, batch)
                 else:  # as before `canon.offload`: the texts on the loop (the baseline of bench.loop_lag)
                     texts = _views(batch)
                     array = np.asarray(
                         await asyncio.to_thread(embedder.embed_documents, texts), dtype=np.float32
                     )
-                chunk_ids = [i.chunk_id for i in batch] * 2
-                source_ids = [i.source_id for i in batch] * 2
-                views = ["p"] * len(batch) + ["t"] * len(batch)
-                # Chroma's writes hold the interpreter while they index: small writes let the loop in between.
-                for at in range(0, len(chunk_ids), VECTOR_WRITE_BATCH):
-                    part = slice(at, at + VECTOR_WRITE_BATCH)
-                    await vectors.add(
-                        campaign_id,
-                        chunk_ids[part],
-                        source_ids[part],
-                        array[part],
-                        views=views[part],
-                        metadata=metadata,
-                    )
+                await self.write(campaign_id, batch, array, VIEWS, metadata)
                 await report_progress(
                     progress,
                     ImportProgress(
@@ -142,6 +140,31 @@ class ChunkVectors:
             log.warning("semantic indexing in campaign %s failed: %s", campaign_id, error)
             return VectorStatus.FAILED, error_text(error)
         return VectorStatus.INDEXED, None
+
+    async def write(
+        self,
+        campaign_id: int,
+        batch: Sequence[EmbedItem],
+        array: np.ndarray,
+        views: Sequence[str],
+        metadata: dict[str, str | int],
+    ) -> None:
+        """Add a batch's vectors (`embed_views`' rows: view by view) to the campaign's collection."""
+        assert self.vectors is not None
+        chunk_ids = [i.chunk_id for i in batch] * len(views)
+        source_ids = [i.source_id for i in batch] * len(views)
+        kinds = [view for view in views for _ in batch]
+        # Chroma's writes hold the interpreter while they index: small writes let the loop in between.
+        for at in range(0, len(chunk_ids), VECTOR_WRITE_BATCH):
+            part = slice(at, at + VECTOR_WRITE_BATCH)
+            await self.vectors.add(
+                campaign_id,
+                chunk_ids[part],
+                source_ids[part],
+                array[part],
+                views=kinds[part],
+                metadata=metadata,
+            )
 
     async def drop(self, campaign_id: int, source_id: int, chunk_ids: Sequence[int]) -> bool:
         """Remove the vectors of a source's chunks from a campaign's collection; return whether that worked."""
@@ -154,7 +177,9 @@ class ChunkVectors:
             return False
         return True
 
-    async def record_index_state(self, campaign_id: int, metadata: dict[str, str | int]) -> None:
+    async def record_index_state(
+        self, campaign_id: int, metadata: dict[str, str | int], *, first_new: int | None = None
+    ) -> None:
         """Record what the campaign's vectors are made with (a change marks older vectors stale)."""
         values: dict[str, str | int] = {
             "collection": (
@@ -170,7 +195,7 @@ class ChunkVectors:
         }
 
         async def work(session: AsyncSession) -> None:
-            await record_index_state(session, campaign_id, values)
+            await record_index_state(session, campaign_id, values, first_new=first_new)
 
         await self.db.run(work)
         self.retriever.forget_index_state(campaign_id)

@@ -161,6 +161,18 @@ def test_semantic_lore_and_reindex_with_the_real_model(
     assert any(r["kind"] == "semantic" for r in answer["results"][0]["reasons"])
     rebuilt = run(cli, "reindex")
     assert rebuilt["vector_status"] == "indexed" and rebuilt["vectors"] == rebuilt["chunks"] >= 1
+    status = run(cli, "reindex", "--status")
+    assert status["state"] == "done" and status["done"] == status["total"] == rebuilt["chunks"]
+    assert run(cli, "reindex", "--views") == status
+    said = cli.invoke(app, ["reindex", "--status", "--campaign", CAMPAIGN])
+    assert f"The search index is complete: {rebuilt['chunks']} passages" in said.stdout
+
+
+def test_the_index_status_of_a_campaign_searched_by_words_alone(cli: CliRunner, tmp_path: Path) -> None:
+    run(cli, "ingest", str(bible(tmp_path) / "world.md"))
+    assert run(cli, "reindex", "--status") == {"state": "none"}
+    said = cli.invoke(app, ["reindex", "--status", "--campaign", CAMPAIGN])
+    assert said.exit_code == 0 and "searched by words alone" in said.stdout
 
 
 def test_always_include_makes_a_canon_source_that_every_answer_carries(

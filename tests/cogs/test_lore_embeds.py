@@ -32,6 +32,7 @@ from memory.knowledge.models import (
     SourceInfo,
     SourceVersionInfo,
     VectorStatus,
+    ViewBuild,
 )
 from memory.knowledge.retrieval.answer import compose
 from memory.knowledge.retrieval.config import always_include_warning
@@ -301,6 +302,19 @@ def test_always_included_canon_past_half_the_budget_is_flagged_in_the_inspector(
     shown = lore_embeds.sources_embed([rules, codex, off], warning=warning).description or ""
     assert shown.startswith("⚠️ Always-included Canon (House rules, Codex)")
     assert_fits(lore_embeds.sources_embed([rules, codex], warning=warning * 40))
+
+
+def test_the_inspector_shows_the_search_index_being_built_and_nothing_once_it_is_done() -> None:
+    building = ViewBuild(campaign_id=1, state="building", done=1_200, total=1_751)
+    shown = lore_embeds.sources_embed([source(1)], building=building).description or ""
+    assert shown.startswith(
+        "⏳ Search index: adding the passages' names, 1,200 of 1,751 done (68%). Lookups work meanwhile."
+    )
+    done = ViewBuild(campaign_id=1, state="done", done=1_751, total=1_751)
+    for state in (done, None):
+        assert "Search index" not in (
+            lore_embeds.sources_embed([source(1)], building=state).description or ""
+        )
 
 
 def test_one_source_with_many_versions_and_chunks_fits() -> None:

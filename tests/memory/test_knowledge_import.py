@@ -76,7 +76,9 @@ async def test_import_stores_source_version_chunks_file_and_vectors(db: Database
     assert await count(db, KnowledgeSourceVersionRow) == 1
     assert await count(db, KnowledgeChunkRow) == report.chunk_count == await fts_rows(db)
     assert service.vectors is not None
-    assert await service.vectors.count(campaign) == 2 * report.chunk_count  # a prose and a title view each
+    assert (
+        await service.vectors.count(campaign) == 3 * report.chunk_count
+    )  # a prose, a title and a names view each
     status = await service.index_status(campaign)
     assert status["vector_index"]["embedding_model"] == "all-MiniLM-L6-v2"
     assert status["vector_index"]["embedding_dimensions"] == 384
@@ -173,7 +175,7 @@ async def test_a_changed_file_becomes_a_new_version_and_keeps_the_old_metadata(
     new_chunks = await service.chunks(campaign, source.id)
     assert {c.id for c in new_chunks}.isdisjoint({c.id for c in old_chunks})
     assert await count(db, KnowledgeChunkRow) == len(new_chunks) == await fts_rows(db)
-    assert service.vectors is not None and await service.vectors.count(campaign) == 2 * len(new_chunks)
+    assert service.vectors is not None and await service.vectors.count(campaign) == 3 * len(new_chunks)
     # Both versions' raw files are kept (the old version's metadata points at its copy).
     assert (tmp_path / "data" / "sources" / first.source.file_hash).is_file()
     assert (tmp_path / "data" / "sources" / source.file_hash).is_file()
@@ -265,7 +267,7 @@ async def test_reindex_rebuilds_full_text_and_vectors_without_touching_sources(
     rebuilt = await service.reindex(campaign, rechunk=True)
     assert rebuilt.sources == 1 and rebuilt.rechunked_sources == 1 and rebuilt.chunks == report.chunk_count
     assert await fts_rows(db) == report.chunk_count
-    assert await service.vectors.count(campaign) == 2 * report.chunk_count
+    assert await service.vectors.count(campaign) == 3 * report.chunk_count
     after = await service.list_sources(campaign)
     keep = ("id", "content_hash", "file_hash", "version", "knowledge_class", "title", "imported_at")
     assert [s.model_dump(include=set(keep)) for s in after] == [

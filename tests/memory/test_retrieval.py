@@ -113,8 +113,8 @@ async def test_two_campaigns_with_overlapping_names_and_text_never_leak(db: Data
         await service.get_retrieval(alpha, beta_answer.retrieval_id, viewer=Viewer.GM)
     # Each campaign has its own collection.
     assert service.vectors is not None
-    assert await service.vectors.count(alpha) == 2 * a.chunk_count
-    assert await service.vectors.count(beta) == 2 * (b.chunk_count + hidden_b.chunk_count)
+    assert await service.vectors.count(alpha) == 3 * a.chunk_count
+    assert await service.vectors.count(beta) == 3 * (b.chunk_count + hidden_b.chunk_count)
 
 
 async def test_a_vector_index_that_leaks_is_still_filtered_by_the_database(
@@ -534,25 +534,25 @@ async def test_a_large_hidden_source_is_searched_around_and_filtered_only_when_i
     )
     hidden = await service.import_bytes(campaign, "crypts.md", f"# Crypts\n\n{crypts}".encode(), hidden=True)
     assert hidden.chunk_count == 30
-    # Five chunks wanted (ten vectors): 60 hidden vectors are too many to simply fetch past.
+    # Five chunks wanted (fifteen vectors, three views each): 90 hidden vectors are too many to fetch past.
     config = SearchConfig(mode="semantic", semantic_k=5)
 
     chroma.searches.clear()
     crowded = await service.ask(
         campaign, "which vampire drinks the blood of pilgrims?", viewer=Viewer.PLAYER, config=config
     )
-    assert chroma.searches == [(20, ()), (10, (hidden.source.id,))]  # twice as deep, then filtered
+    assert chroma.searches == [(30, ()), (15, (hidden.source.id,))]  # twice as deep, then filtered
     assert crowded.results and {r.source_id for r in crowded.results} == {public.source.id}
     assert crowded.trace.semantic_candidates == 5
 
     chroma.searches.clear()
     clear = await service.ask(campaign, "who sits on the Gull Throne?", viewer=Viewer.PLAYER, config=config)
-    assert chroma.searches == [(20, ())]  # enough allowed vectors in the deeper search: no filter
+    assert chroma.searches == [(30, ())]  # enough allowed vectors in the deeper search: no filter
     assert clear.results[0].source_id == public.source.id
 
     chroma.searches.clear()
     gm = await service.ask(campaign, "which vampire drinks blood?", viewer=Viewer.GM, config=config)
-    assert chroma.searches == [(10, ())] and gm.results[0].source_id == hidden.source.id
+    assert chroma.searches == [(15, ())] and gm.results[0].source_id == hidden.source.id
 
 
 async def test_a_branch_sees_its_parent_sources_and_its_own_never_leak_back(

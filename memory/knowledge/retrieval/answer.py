@@ -95,6 +95,7 @@ def numbered(facts: Sequence[CanonFact], results: Sequence[LoreResult]) -> list[
                 chunk_id=r.chunk_id,
                 source_id=r.source_id,
                 out_of_date=r.out_of_date,
+                disagrees=r.disagrees,
             )
         )
     return citations
@@ -145,7 +146,7 @@ def _scored(
             continue
         if others and sum(1 for w in others if covers(passage, w)) / len(others) < MIN_COVERAGE:
             continue
-        damp = (1.0 - 0.12 * rank) * (0.5 if result.out_of_date else 1.0)
+        damp = (1.0 - 0.12 * rank) * (0.5 if result.out_of_date or result.overruled else 1.0)
         placed = [(section, text) for section, body in sections_of(result.text) for text in sentences(body)]
         for position, (section, text) in enumerate(placed):
             words = set(fold_words(text))
@@ -213,6 +214,9 @@ def compose(
         stale = citations[number - 1].out_of_date
         if stale:
             parts.append(f"[{number}] is out of date: {stale} now.")
+        disagrees = citations[number - 1].disagrees
+        if disagrees:
+            parts.append(f"[{number}] {disagrees}")
     if not parts:
         return ShortAnswer(
             text=nothing_known(question), mode=AnswerMode.NOTHING, known=False, citations=citations

@@ -1,7 +1,8 @@
 """From fused candidates to an answer: rerank by class, choose within the budgets, keep the trace.
 
 Rerank: relevance first, class second: the fused score is multiplied by a class weight close to 1 (Canon >
-Reference > Inspiration), so authority breaks near-ties but never lifts an irrelevant passage. Budget: results are
+Reference > Inspiration), so authority breaks near-ties but never lifts an irrelevant passage. The chunks of
+GM-only sections the asker may not read (`Found.unseen`) are never loaded, as a hidden source's are not. Budget: results are
 taken best first while their class's token budget allows, up to `limit`. Chunks of always-include Canon sources
 come first and are always there within the Canon budget. Duplicates (the same text in two sources) keep the best
 copy.
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.models import Viewer
+from canon.visibility import passage_hidden
 from memory.knowledge.models import (
     Answer,
     Candidate,
@@ -40,6 +42,10 @@ class Found:
     lists: CandidateLists
     facts: list[CanonFact]
     matches: list[EntityMatch]
+    #: Chunks of GM-only sections of allowed sources the asker may not read (never candidates).
+    unseen: frozenset[int] = frozenset()
+    #: Every chunk of a GM-only section among the allowed sources (a passage of one is marked hidden).
+    secret: frozenset[int] = frozenset()
 
 
 @dataclass(slots=True)
@@ -51,10 +57,15 @@ class _Ranked:
     rows: dict[int, ChunkLite]
     allowed: dict[int, SourceLite]
     class_weights: dict[KnowledgeClass, float]
+    secret: frozenset[int] = frozenset()
 
     def source(self, chunk_id: int) -> SourceLite:
         """Return the source of a loaded candidate."""
         return self.allowed[self.rows[chunk_id].source_id]
+
+    def hidden(self, chunk_id: int) -> bool:
+        """Return whether a loaded candidate is hidden from players (its source, or its GM-only section)."""
+        return passage_hidden(self.source(chunk_id).hidden, chunk_id in self.secret)
 
     def final(self, chunk_id: int) -> float:
         """Return a candidate's fused relevance weighted by its class."""
@@ -89,13 +100,18 @@ async def assemble(
         s.id for s in found.allowed.values() if s.always_include and s.knowledge_class == KnowledgeClass.CANON
     ]
     always_ids = await chunk_ids_of(session, always_sources) if always_sources else []
-    ordered_ids = sorted(fused, key=lambda cid: (-fused[cid], cid))
+    always_ids = [cid for cid in always_ids if cid not in found.unseen]
+    ordered_ids = sorted(
+        (cid for cid in fused if cid not in found.unseen), key=lambda cid: (-fused[cid], cid)
+    )
     # Load only what can be shown or traced: the best candidates (and the always-include chunks).
     wanted = ordered_ids[: max(60, limit * 6)]
     rows = await chunks_by_id(session, wanted + always_ids)
     # A chunk may have gone (a vector left behind by a failed delete) or belong to a source not allowed.
-    rows = {cid: row for cid, row in rows.items() if row.source_id in found.allowed}
-    ranked = _Ranked(fused, reasons, rows, found.allowed, config.class_weights)
+    rows = {
+        cid: row for cid, row in rows.items() if row.source_id in found.allowed and cid not in found.unseen
+    }
+    ranked = _Ranked(fused, reasons, rows, found.allowed, config.class_weights, found.secret)
     ordered = sorted((cid for cid in wanted if cid in rows), key=lambda cid: (-ranked.final(cid), cid))
     choice = _choose(ranked, always_ids, ordered, limit, config)
     results = [_result(ranked, cid, always=True) for cid in choice.always]
@@ -166,8 +182,9 @@ def _result(ranked: _Ranked, cid: int, *, always: bool) -> LoreResult:
         token_count=row.token_count,
         score=round(ranked.final(cid), 6),
         reasons=why,
-        hidden=source.hidden,
+        hidden=ranked.hidden(cid),
         always_include=always,
+        stored_fields=row.fields,
     )
 
 
@@ -203,7 +220,7 @@ def _trace(
             reasons=ranked.reasons.get(cid, []),
             chosen=cid in choice.taken,
             dropped_because=choice.dropped.get(cid),
-            hidden=ranked.source(cid).hidden,
+            hidden=ranked.hidden(cid),
         )
         for cid in ordered[: max(20, limit * 3)]
     ]

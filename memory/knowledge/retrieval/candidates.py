@@ -52,7 +52,7 @@ def reasons_of(lists: CandidateLists) -> dict[int, list[Reason]]:
     for rank, (cid, score) in enumerate(lists.lexical, 1):
         reasons.setdefault(cid, []).append(Reason(kind="lexical", rank=rank, score=round(score, 4)))
     for rank, (cid, score, view) in enumerate(lists.semantic, 1):
-        detail = "title" if view == "t" else None
+        detail = {"t": "title", "n": "names"}.get(view)
         reasons.setdefault(cid, []).append(
             Reason(kind="semantic", rank=rank, score=round(score, 4), detail=detail)
         )

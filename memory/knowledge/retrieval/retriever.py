@@ -12,17 +12,19 @@ from canon.campaigns import Campaign, LineageStep, get_campaign, lineage
 from canon.models import Viewer
 from canon.ontology import Ontology
 from canon.storage import Database
-from canon.visibility import Knowing
+from canon.visibility import Knowing, sections_seen
 from memory import fulltext
 from memory.embedding import Embedder
+from memory.knowledge.disagreements import Policy, mark_disagreements
 from memory.knowledge.models import Answer, LoreResult
 from memory.knowledge.repository import SourceLite, retrievable, split_lineage_sources
 from memory.knowledge.retrieval.assemble import Found, assemble
-from memory.knowledge.retrieval.candidates import CandidateLists
+from memory.knowledge.retrieval.candidates import CandidateLists, EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
 from memory.knowledge.retrieval.entities import EntityFinder
 from memory.knowledge.retrieval.semantic import SemanticSearch
 from memory.knowledge.retrieval.words import TypoFixer, campaigns_of, corrected, scale_words
+from memory.knowledge.section_rows import hidden_section_chunks
 from memory.vector_index import VectorIndex
 
 # A campaign's settings (its ontology) and lineage are re-read after this many seconds (a rebase in another
@@ -75,6 +77,9 @@ class Retriever:
             sources, after_fork = await split_lineage_sources(session, steps)
             allowed = {s.id: s for s in retrievable(sources, viewer, knowing)}
             blocked = [s for s in sources if s.id not in allowed] + after_fork
+            # GM-only sections of allowed sources: left out for whoever may not read them, as hidden sources are.
+            secret = await hidden_section_chunks(session, [s.id for s in allowed.values() if s.hidden_chunks])
+            unseen = frozenset(c for c, s in secret.items() if not sections_seen(viewer, s, knowing))
             versions: dict[int, tuple[str, str]] = {}
             if config.mode != "lexical":
                 versions = await self.semantic.index_versions(session, {s.campaign_id for s in sources})
@@ -92,7 +97,9 @@ class Retriever:
                 embedding,
                 timings,
                 knowing,
+                unseen,
             )
+            found.secret = frozenset(secret)
             mark = time.perf_counter()
             answer = await assemble(
                 session,
@@ -106,6 +113,7 @@ class Retriever:
             marked = await self.entities.mark_superseded(
                 session, campaign, steps, viewer, answer.results, knowing=knowing
             )
+            marked = mark_disagreements(marked, Policy.of(campaign.settings))
             if marked != answer.results:
                 answer = answer.model_copy(update={"results": marked})
             timings["assemble"] = _ms(mark)
@@ -126,13 +134,14 @@ class Retriever:
         embedding: asyncio.Task[list[float]] | None,
         timings: dict[str, float],
         knowing: Knowing | None = None,
+        unseen: frozenset[int] = frozenset(),
     ) -> Found:
         """Return the lexical, semantic and entity candidate lists of a question (the semantic one meanwhile)."""
         lists = CandidateLists()
         mark = time.perf_counter()
         words = fulltext.query_words(question)
         if config.typo_cutoff and allowed:
-            lists.corrections = await self.typos.corrections(session, words, allowed, config)
+            lists.corrections = await self.typos.corrections(session, words, allowed, config, unseen)
             words += [w for w in lists.corrections.values() if w not in words]
         timings["typos"] = _ms(mark)
 
@@ -143,7 +152,13 @@ class Retriever:
                 embedding = None
             semantic_task = asyncio.create_task(
                 self.semantic.search(
-                    corrected(question, lists.corrections), allowed, blocked, versions, config, embedding
+                    corrected(question, lists.corrections),
+                    allowed,
+                    blocked,
+                    versions,
+                    config,
+                    embedding,
+                    unseen=unseen,
                 )
             )
         mark = time.perf_counter()
@@ -155,7 +170,7 @@ class Retriever:
 
         mark = time.perf_counter()
         if config.mode != "semantic":
-            words = await scale_words(session, words, allowed, config, lists)
+            words = await scale_words(session, words, allowed, config, lists, unseen)
             lists.lexical = await fulltext.lexical_search(
                 session,
                 words,
@@ -163,15 +178,12 @@ class Retriever:
                 campaigns=campaigns_of(allowed),
                 limit=config.lexical_k,
                 heading_weight=config.heading_weight,
+                without=sorted(unseen),
             )
         timings["lexical"] = _ms(mark)
 
         mark = time.perf_counter()
-        if matches and config.entity_k and allowed:
-            names = [m.matched for m in matches]
-            lists.entity = await fulltext.heading_search(
-                session, names, list(allowed), campaigns=campaigns_of(allowed), limit=config.entity_k
-            )
+        lists.entity = await _entity_headings(session, matches, allowed, config, unseen)
         timings["entity_headings"] = _ms(mark)
 
         if semantic_task is not None:
@@ -180,7 +192,7 @@ class Retriever:
             timings["semantic_wait"] = _ms(mark)
             if lists.semantic_status.startswith(("failed", "stale", "disabled")):
                 lists.warnings.append(f"semantic search unavailable ({lists.semantic_status}): words only")
-        return Found(allowed=allowed, blocked=blocked, words=words, lists=lists, facts=facts, matches=matches)
+        return Found(allowed, blocked, words, lists, facts, matches, unseen)
 
     async def out_of_date(
         self, campaign_id: int, passages: list[LoreResult], *, viewer: Viewer, max_entities: int = 50
@@ -209,3 +221,23 @@ class Retriever:
         steps = await lineage(session, campaign_id)
         self._campaigns[campaign_id] = (time.monotonic(), campaign, steps)
         return campaign, steps
+
+
+async def _entity_headings(
+    session: AsyncSession,
+    matches: list[EntityMatch],
+    allowed: dict[int, SourceLite],
+    config: SearchConfig,
+    unseen: frozenset[int],
+) -> list[tuple[int, float, str]]:
+    """Return the allowed chunks whose headings name an entity the question names."""
+    if not (matches and config.entity_k and allowed):
+        return []
+    return await fulltext.heading_search(
+        session,
+        [m.matched for m in matches],
+        list(allowed),
+        campaigns=campaigns_of(allowed),
+        limit=config.entity_k,
+        without=sorted(unseen),
+    )

@@ -1,8 +1,10 @@
 """Semantic candidates: cosine similarity of the question to each chunk's best view in the vector collections.
 
 Each campaign of the lineage has its own collection; only collections made with the installed model and the
-current views (`memory.embed_text`) are searched, a stale one is reported. The vector index only suggests: every
-hit is filtered again against the sources the database allows this viewer.
+current views (`memory.embed_text`) are searched, a stale one is reported. A collection still gaining its names
+views (`memory.knowledge.view_builder`) is searched by the views it has: a chunk counts once, by its best view.
+The vector index only suggests: every hit is filtered again against the sources the database allows this viewer,
+and the GM-only sections' chunks it may not read (`unseen`) are left out as a hidden source's are.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from memory.embed_text import VIEWS_VERSION
+from memory.embed_text import BASE_VIEWS_VERSION, VIEWS, VIEWS_VERSION
 from memory.embedding import Embedder
 from memory.knowledge.index_state import index_versions
 from memory.knowledge.repository import SourceLite
@@ -75,6 +77,8 @@ class SemanticSearch:
         versions: dict[int, tuple[str, str]],
         config: SearchConfig,
         embedding: asyncio.Task[list[float]] | None = None,
+        *,
+        unseen: frozenset[int] = frozenset(),
     ) -> tuple[list[tuple[int, float, str]], str]:
         """Return (chunk id, similarity, view) of the nearest allowed chunks, best first, and a status word."""
         if self.vectors is None or self.embedder is None:
@@ -88,13 +92,15 @@ class SemanticSearch:
             current = (embedder.model_version, VIEWS_VERSION)
         except Exception as error:  # model files missing: lexical only
             return [], f"failed: {error}"
+        # Vectors of the prose and title views alone are today's too: they serve while the names views are built.
+        serving = {current, (current[0], BASE_VIEWS_VERSION)}
         campaigns = sorted({s.campaign_id for s in allowed.values()})
-        stale = [c for c in campaigns if c in versions and versions[c] != current]
-        usable = [c for c in campaigns if versions.get(c) == current]
+        stale = [c for c in campaigns if c in versions and versions[c] not in serving]
+        usable = [c for c in campaigns if versions.get(c) in serving]
         if not usable:
             return [], "stale (run reindex)" if stale else "empty"
-        # Two views per chunk: fetch twice as many vectors to keep `semantic_k` chunks.
-        wanted = 2 * config.semantic_k
+        # Several views per chunk: fetch as many times the vectors to keep `semantic_k` chunks.
+        wanted = len(VIEWS) * config.semantic_k
         try:
             raw = (
                 await embedding
@@ -105,14 +111,16 @@ class SemanticSearch:
             hits: list[VectorHit] = []
             for campaign_id in usable:
                 own_blocked = [s for s in blocked if s.campaign_id == campaign_id]
-                hits += await _nearest(vectors, campaign_id, vector.tolist(), wanted, own_blocked, allowed)
+                hits += await _nearest(
+                    vectors, campaign_id, vector.tolist(), wanted, own_blocked, allowed, len(unseen)
+                )
         except Exception as error:  # semantic search is an extra: never fail the answer
             log.warning("semantic search failed: %s", error)
             return [], f"failed: {error}"
         # Filtered again here: the vector index only suggests, the database decides what may be seen.
         best: dict[int, tuple[float, str]] = {}
         for hit in hits:
-            if hit.source_id not in allowed:
+            if hit.source_id not in allowed or hit.chunk_id in unseen:
                 continue
             similarity = 1.0 - hit.distance
             if hit.chunk_id not in best or best[hit.chunk_id][0] < similarity:
@@ -129,6 +137,7 @@ async def _nearest(
     wanted: int,
     blocked: Sequence[SourceLite],
     allowed: dict[int, SourceLite],
+    unseen: int = 0,
 ) -> list[VectorHit]:
     """Return a campaign's nearest vectors, holding its `wanted` nearest allowed ones (or all it has).
 
@@ -138,13 +147,17 @@ async def _nearest(
     search twice as deep nearly always holds enough allowed vectors (a hidden source is a small share of a
     campaign); only when it does not (a question about the hidden material itself) is the filtered search run.
     """
-    blocked_vectors = 2 * sum(s.chunk_count for s in blocked)
+    # Unseen sections' vectors are left out by over-fetching by their number (a filter names sources only).
+    wanted += len(VIEWS) * unseen
+    blocked_vectors = len(VIEWS) * sum(s.chunk_count for s in blocked)
     if blocked_vectors <= _OVERFETCH_VECTORS * wanted:
         return await vectors.query(campaign_id, vector, limit=wanted + blocked_vectors)
     deeper = 2 * wanted
     found = await vectors.query(campaign_id, vector, limit=deeper)
     # Enough: the wanted number, or every vector the allowed sources have when they have fewer.
-    enough = min(wanted, 2 * sum(s.chunk_count for s in allowed.values() if s.campaign_id == campaign_id))
+    enough = min(
+        wanted, len(VIEWS) * sum(s.chunk_count for s in allowed.values() if s.campaign_id == campaign_id)
+    )
     if len(found) < deeper or sum(1 for hit in found if hit.source_id in allowed) >= enough:
         return found
     return await vectors.query(campaign_id, vector, limit=wanted, exclude_sources=[s.id for s in blocked])

@@ -3,7 +3,7 @@
 Typos. A question word of four letters or more that appears nowhere in the allowed sources and is close to a word
 of their headings (same first letter, rapidfuzz ratio >= `typo_cutoff`) is searched as that word too ("Hyra" ->
 "hydra"), by words and by meaning. Only the allowed sources are looked at, so no typo is "corrected" towards a
-word only a hidden source contains.
+word only a hidden source (or a GM-only section the asker may not read) contains.
 
 Large campaigns. bm25 scores every chunk that has any query word: a word found in a quarter of 100,000 chunks
 costs hundreds of milliseconds and adds almost nothing to the ranking (its idf is tiny). Above
@@ -49,6 +49,7 @@ async def scale_words(
     allowed: dict[int, SourceLite],
     config: SearchConfig,
     lists: CandidateLists,
+    unseen: frozenset[int] = frozenset(),
 ) -> list[str]:
     """Return the words to search by: all of them, or in a large campaign its rarest few (see the docstring)."""
     chunks = sum(s.chunk_count for s in allowed.values())
@@ -56,7 +57,7 @@ async def scale_words(
         return words
     cap = max(500, int(chunks * config.common_word_share))
     counts = await fulltext.document_frequencies(
-        session, words, list(allowed), campaigns=campaigns_of(allowed), cap=cap
+        session, words, list(allowed), campaigns=campaigns_of(allowed), cap=cap, without=sorted(unseen)
     )
     # A word in no chunk would only take the place of one that matches.
     rare = sorted((w for w in words if 0 < counts[w] <= cap), key=lambda w: counts[w])
@@ -72,17 +73,19 @@ class TypoFixer:
     """Finds misspelt question words and the heading words they were meant to be (see the docstring)."""
 
     def __init__(self) -> None:
-        self._vocabularies: OrderedDict[tuple[tuple[int, int], ...], list[str]] = OrderedDict()
+        self._vocabularies: OrderedDict[tuple[tuple[int, ...], ...], list[str]] = OrderedDict()
 
-    async def vocabulary(self, session: AsyncSession, allowed: dict[int, SourceLite]) -> list[str]:
-        """Return the heading words of the allowed sources (cached per set of source versions)."""
-        key = tuple(sorted((s.id, s.version) for s in allowed.values()))
+    async def vocabulary(
+        self, session: AsyncSession, allowed: dict[int, SourceLite], unseen: frozenset[int] = frozenset()
+    ) -> list[str]:
+        """Return the heading words of the allowed sources, less unseen chunks' (cached per versions and chunks)."""
+        key = (*sorted((s.id, s.version) for s in allowed.values()), tuple(sorted(unseen)))
         cached = self._vocabularies.get(key)
         if cached is not None:
             self._vocabularies.move_to_end(key)
             return cached
         words: set[str] = set()
-        for text in await heading_texts(session, list(allowed)):
+        for text in await heading_texts(session, list(allowed), without=unseen):
             words.update(
                 w for w in _WORD.findall(unicodedata.normalize("NFKC", text).casefold()) if len(w) >= 4
             )
@@ -98,12 +101,13 @@ class TypoFixer:
         words: Sequence[str],
         allowed: dict[int, SourceLite],
         config: SearchConfig,
+        unseen: frozenset[int] = frozenset(),
     ) -> dict[str, str]:
         """Return {misspelt word: heading word} for question words found nowhere in the allowed sources."""
         candidates = [w for w in words if len(w) >= 4 and w.isalpha()]
         if not candidates:
             return {}
-        vocabulary = await self.vocabulary(session, allowed)
+        vocabulary = await self.vocabulary(session, allowed, unseen)
         known = set(vocabulary)
         fixes: dict[str, str] = {}
         for word in candidates:
@@ -115,7 +119,9 @@ class TypoFixer:
             found = process.extractOne(word, pool, scorer=fuzz.ratio, score_cutoff=config.typo_cutoff)
             if found is None:
                 continue
-            if await fulltext.word_exists(session, word, list(allowed), campaigns=campaigns_of(allowed)):
+            if await fulltext.word_exists(
+                session, word, list(allowed), campaigns=campaigns_of(allowed), without=sorted(unseen)
+            ):
                 continue  # a real word of these sources, only not in a heading
             fixes[word] = found[0]
         return fixes
