@@ -17,7 +17,7 @@ import zipfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-__all__ = ["Section", "parse_markdown", "make_docx", "make_epub", "make_html", "make_pdf"]
+__all__ = ["Section", "make_docx", "make_epub", "make_html", "make_pdf", "parse_markdown"]
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*$")
 _LIST = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(.*)$")
@@ -99,17 +99,28 @@ def make_pdf(title: str, sections: Sequence[Section], *, columns: int = 2) -> by
     from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Paragraph, Table, TableStyle
 
     styles = getSampleStyleSheet()
-    body = ParagraphStyle("body", parent=styles["BodyText"], fontName="Times-Roman", fontSize=9.5, leading=11.5)
+    body = ParagraphStyle(
+        "body", parent=styles["BodyText"], fontName="Times-Roman", fontSize=9.5, leading=11.5
+    )
     item = ParagraphStyle("item", parent=body, leftIndent=10, bulletIndent=2)
     heads = {
-        1: ParagraphStyle("h1", parent=styles["Heading1"], fontName="Helvetica-Bold", fontSize=17, leading=20),
-        2: ParagraphStyle("h2", parent=styles["Heading2"], fontName="Helvetica-Bold", fontSize=13.5, leading=16),
-        3: ParagraphStyle("h3", parent=styles["Heading3"], fontName="Helvetica-Bold", fontSize=11.5, leading=14),
+        1: ParagraphStyle(
+            "h1", parent=styles["Heading1"], fontName="Helvetica-Bold", fontSize=17, leading=20
+        ),
+        2: ParagraphStyle(
+            "h2", parent=styles["Heading2"], fontName="Helvetica-Bold", fontSize=13.5, leading=16
+        ),
+        3: ParagraphStyle(
+            "h3", parent=styles["Heading3"], fontName="Helvetica-Bold", fontSize=11.5, leading=14
+        ),
+        4: ParagraphStyle(
+            "h4", parent=styles["Heading4"], fontName="Helvetica-Bold", fontSize=10.5, leading=13
+        ),
     }
     cell = ParagraphStyle("cell", parent=body, fontSize=8, leading=9.5)
 
-    class Book(BaseDocTemplate):
-        def afterFlowable(self, flowable: object) -> None:  # noqa: N802 - ReportLab's hook
+    class Book(BaseDocTemplate):  # type: ignore[misc]
+        def afterFlowable(self, flowable: object) -> None:
             level = getattr(flowable, "_outline_level", None)
             if level is None:
                 return
@@ -137,15 +148,15 @@ def make_pdf(title: str, sections: Sequence[Section], *, columns: int = 2) -> by
         canvas.restoreState()  # type: ignore[attr-defined]
 
     doc = Book(buffer, pagesize=LETTER, title=title, author="Lorekeeper fixtures")
-    doc.marks = 0  # type: ignore[attr-defined]
+    doc.marks = 0
     doc.addPageTemplates([PageTemplate(id="book", frames=frames, onPage=decorate)])
     story: list[object] = []
     top = min((s.level for s in sections if s.level), default=1)
     for section in sections:
         if section.level:
-            level = min(3, section.level - top + 1)
+            level = min(4, section.level - top + 1)
             heading = Paragraph(html.escape(section.title), heads[level])
-            heading._outline_level = level - 1  # type: ignore[attr-defined]
+            heading._outline_level = level - 1
             story.append(heading)
         for kind, value in section.blocks:
             if kind == "p":
@@ -242,6 +253,7 @@ def make_html(title: str, sections: Sequence[Section]) -> bytes:
 
 def make_epub(title: str, chapters: Sequence[tuple[str, Sequence[Section]]]) -> bytes:
     """Return an EPUB 3 of chapters (title, sections), one XHTML file each, in spine order."""
+    top = min((s.level for _, sections in chapters for s in sections if s.level), default=1)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as book:
         book.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip", compress_type=zipfile.ZIP_STORED)
@@ -260,7 +272,7 @@ def make_epub(title: str, chapters: Sequence[tuple[str, Sequence[Section]]]) -> 
             book.writestr(
                 f"OEBPS/{href}",
                 '<?xml version="1.0" encoding="utf-8"?><html xmlns="http://www.w3.org/1999/xhtml">'
-                f"<head><title>{html.escape(name)}</title></head><body>{_html_body(sections)}</body></html>",
+                f"<head><title>{html.escape(name)}</title></head><body>{_html_body(sections, top_level=top)}</body></html>",
             )
         book.writestr(
             "OEBPS/content.opf",

@@ -13,4 +13,13 @@ from __future__ import annotations
 from memory.books.models import Book, BookLimits, BookRefused
 from memory.books.read import BOOK_SUFFIXES, book_kind, check_content, read_book, sniff
 
-__all__ = ["BOOK_SUFFIXES", "Book", "BookLimits", "BookRefused", "book_kind", "check_content", "read_book", "sniff"]
+__all__ = [
+    "BOOK_SUFFIXES",
+    "Book",
+    "BookLimits",
+    "BookRefused",
+    "book_kind",
+    "check_content",
+    "read_book",
+    "sniff",
+]

@@ -91,5 +91,10 @@ def read_epub(data: bytes, filename: str, limits: BookLimits) -> Book:
         raise BookRefused(f"{filename} has no text in its chapters: there is nothing to import.")
     places = tuple((offset, label) for offset, label in writer.places if offset < len(text))
     return Book(
-        text=text, kind="epub", mime="application/epub+zip", places=places, pages=chapters, title=package.title
+        text=text,
+        kind="epub",
+        mime="application/epub+zip",
+        places=places,
+        pages=chapters,
+        title=package.title,
     )

@@ -218,5 +218,7 @@ def read_html(data: bytes, filename: str, limits: BookLimits) -> Book:
     reader.finish()
     text = writer.text()
     if not text.strip():
-        raise BookRefused(f"{filename} has no text outside its scripts and menus: there is nothing to import.")
+        raise BookRefused(
+            f"{filename} has no text outside its scripts and menus: there is nothing to import."
+        )
     return Book(text=text, kind="html", mime="text/html", title=reader.title)

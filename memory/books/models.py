@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from canon.errors import InvalidInput
 
-__all__ = ["Book", "BookLimits", "Deadline", "BookRefused"]
+__all__ = ["Book", "BookLimits", "BookRefused", "Deadline"]
 
 
 class BookRefused(InvalidInput):

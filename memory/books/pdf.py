@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from memory.books.models import Book, BookLimits, BookRefused, Deadline
 from memory.books.writer import MarkdownWriter, clean_text
 
-__all__ = ["read_pdf", "SCANNED"]
+__all__ = ["SCANNED", "read_pdf"]
 
 SCANNED = (
     "{name} has no text: it looks scanned (its pages are pictures of text). Export it again with its text "
@@ -153,14 +153,14 @@ def _outline(reader: object, deadline: Deadline) -> dict[tuple[int, str], int]:
             try:
                 page = reader.get_destination_page_number(item)  # type: ignore[attr-defined]
                 title = clean_text(str(item.title or ""))  # type: ignore[attr-defined]
-            except Exception:  # noqa: BLE001,S112 - a broken bookmark is skipped, the text still reads
+            except Exception:  # noqa: S112 - a broken bookmark is skipped, the text still reads
                 continue
             if title and page is not None and page >= 0:
                 found.setdefault((page, title.casefold()), level)
 
     try:
         walk(list(reader.outline), 1)  # type: ignore[attr-defined]
-    except (RecursionError, Exception):  # noqa: BLE001 - a broken outline: headings come from type sizes
+    except (RecursionError, Exception):
         return {}
     return found
 
@@ -175,7 +175,7 @@ def _ignored_parts(reader: object) -> list[str]:
             ignored.append("JavaScript")
         if "/EmbeddedFiles" in names:
             ignored.append("attached files")
-    except Exception:  # noqa: BLE001, S110 - nothing to report on a catalogue that does not read
+    except Exception:  # noqa: S110 - nothing to report on a catalogue that does not read
         pass
     return ignored
 
@@ -227,7 +227,9 @@ def read_pdf(data: bytes, filename: str, limits: BookLimits) -> Book:
             width, height = float(box.width), float(box.height)
             runs = _runs(page)
         except RecursionError:
-            raise BookRefused(f"{filename} is refused: page {number + 1} nests its objects too deeply to read.") from None
+            raise BookRefused(
+                f"{filename} is refused: page {number + 1} nests its objects too deeply to read."
+            ) from None
         except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, OSError, IndexError) as error:
             if "limit" in str(error).lower():
                 raise BookRefused(
@@ -237,13 +239,15 @@ def read_pdf(data: bytes, filename: str, limits: BookLimits) -> Book:
             runs = []  # one unreadable page: the others are still read
         total += sum(len(run.text) for run in runs)
         if total > limits.max_chars:
-            raise BookRefused(f"{filename} holds too much text for one source. Split it and import the parts.")
+            raise BookRefused(
+                f"{filename} holds too much text for one source. Split it and import the parts."
+            )
         pages.append((_columns(runs, width), height))
     if total < max(20, 8 * len(pages) // 10):
         raise BookRefused(SCANNED.format(name=filename))
     try:
         labels = list(reader.page_labels)  # type: ignore[attr-defined]
-    except Exception:  # noqa: BLE001 - broken page labels: pages are numbered from 1
+    except Exception:
         labels = []
     if len(labels) != len(pages):
         labels = [str(n + 1) for n in range(len(pages))]
@@ -252,12 +256,14 @@ def read_pdf(data: bytes, filename: str, limits: BookLimits) -> Book:
     warnings = []
     ignored = _ignored_parts(reader)
     if ignored:
-        warnings.append(f"{filename} holds {' and '.join(ignored)}; they were ignored (never run or unpacked).")
+        warnings.append(
+            f"{filename} holds {' and '.join(ignored)}; they were ignored (never run or unpacked)."
+        )
     title = None
     try:
         meta = reader.metadata  # type: ignore[attr-defined]
         title = clean_text(str(meta.title))[:200] if meta is not None and meta.title else None
-    except Exception:  # noqa: BLE001 - a broken info dictionary: the title comes from the first heading
+    except Exception:
         title = None
     text = writer.text()
     places = tuple((offset, label) for offset, label in writer.places if offset < len(text))
@@ -297,11 +303,33 @@ def _write(
             for line in lines
             if not (
                 (line.y > height * (1 - _BAND) or line.y < height * _BAND)
-                and (_DIGITS.sub("#", line.text.casefold()) in furniture or _PAGE_NUMBER.match(line.text.strip()))
+                and (
+                    _DIGITS.sub("#", line.text.casefold()) in furniture
+                    or _PAGE_NUMBER.match(line.text.strip())
+                )
             )
         ]
         _write_page(writer, kept, number, outline, body, ranks)
     return writer
+
+
+def _heading_lines(
+    lines: list[Line], index: int, number: int, outline: dict[tuple[int, str], int], body: float
+) -> tuple[int, str]:
+    """Return the last line of the heading starting at `index` (one set on two lines) and its whole title."""
+    line = lines[index]
+    title = line.text
+    while (
+        index + 1 < len(lines)
+        and lines[index + 1].size == line.size
+        and line.size > body * 1.1
+        and abs(lines[index + 1].y - lines[index].y) < line.size * 1.6
+        and len(lines[index + 1].cells) == 1
+        and outline.get((number, clean_text(lines[index + 1].text).casefold())) is None
+    ):
+        index += 1
+        title = f"{title} {lines[index].text}"
+    return index, title
 
 
 def _write_page(
@@ -341,17 +369,7 @@ def _write_page(
             level = ranks.index(line.size) + 1
         if level is not None:
             close()
-            # A heading set on two lines: the next line of the same size continues it.
-            while (
-                index + 1 < len(lines)
-                and lines[index + 1].size == line.size
-                and line.size > body * 1.1
-                and abs(lines[index + 1].y - lines[index].y) < line.size * 1.6
-                and len(lines[index + 1].cells) == 1
-                and outline.get((number, clean_text(lines[index + 1].text).casefold())) is None
-            ):
-                index += 1
-                title = f"{title} {lines[index].text}"
+            index, title = _heading_lines(lines, index, number, outline, body)
             writer.heading(level, title)
             first = False
             previous = lines[index]
@@ -378,7 +396,12 @@ def _write_page(
                     close()
             elif gap > max(line.size, previous.size) * 1.65 or _BULLET.match(line.text):
                 close()
-        if paragraph and paragraph[-1].endswith("-") and line.text[:1].islower() and paragraph[-1][-2:-1].isalpha():
+        if (
+            paragraph
+            and paragraph[-1].endswith("-")
+            and line.text[:1].islower()
+            and paragraph[-1][-2:-1].isalpha()
+        ):
             paragraph[-1] = paragraph[-1][:-1] + line.text  # a word hyphenated at the end of a line
         else:
             paragraph.append(line.text)

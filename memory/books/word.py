@@ -47,10 +47,12 @@ def read_docx(data: bytes, filename: str, limits: BookLimits) -> Book:
     deadline = Deadline(filename, limits.seconds)
     archive = SafeZip(data, filename, "Word file", limits)
     if not archive.has("word/document.xml"):
-        raise BookRefused(f"{filename} is not a Word (.docx) file: it has no document inside. Save it again as .docx.")
+        raise BookRefused(
+            f"{filename} is not a Word (.docx) file: it has no document inside. Save it again as .docx."
+        )
     try:
         document = docx.Document(io.BytesIO(data))
-    except Exception as error:  # noqa: BLE001 - any parse failure of a damaged file is the same refusal
+    except Exception as error:
         raise BookRefused(
             f"{filename} is a damaged Word file ({type(error).__name__}). Open it and save it again as .docx."
         ) from None

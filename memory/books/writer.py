@@ -103,7 +103,11 @@ class MarkdownWriter:
 
     def table(self, rows: list[list[str]]) -> None:
         """Write rows as a pipe table (the first row is its header)."""
-        rows = [[clean_text(cell).replace("|", "\\|") for cell in row] for row in rows if any(c.strip() for c in row)]
+        rows = [
+            [clean_text(cell).replace("|", "\\|") for cell in row]
+            for row in rows
+            if any(c.strip() for c in row)
+        ]
         if not rows:
             return
         width = max(len(row) for row in rows)
