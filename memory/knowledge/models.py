@@ -126,6 +126,8 @@ class SectionChange(BaseModel):
     #: The chunks the section holds, and how many of them changed.
     chunks: int
     changed: int
+    #: Other sections that share a passage with it, and so followed the choice (their heading paths in words).
+    also: list[str] = Field(default_factory=list)
 
 
 class SourceDetail(BaseModel):
