@@ -18,6 +18,8 @@ from canon.storage import Database
 from config.settings import Settings
 from memory.embedding import MiniLMEmbedder
 from memory.knowledge.service import KnowledgeService
+from memory.vault import Vault
+from memory.vault_setup import vault_from_settings
 from memory.vector_index import ChromaVectorIndex
 
 if TYPE_CHECKING:
@@ -222,6 +224,8 @@ def _desks(
 
     access = canon.access
     characters = CharacterDesk(db, access)
+    reveals = KnowledgeDesk(db, access, canon.queries, scenes)
+    voice.hear_through(reveals)
     return {
         "branches": BranchService(
             db, access, canon.proposals, canon.reviews, knowledge=knowledge, voice=voice
@@ -230,7 +234,7 @@ def _desks(
         "directory": Directory(db, access),
         "notes": GmNoteDesk(GmNoteService(db), access, scenes),
         "characters": characters,
-        "reveals": KnowledgeDesk(db, access, canon.queries, scenes),
+        "reveals": reveals,
         "beliefs": BeliefDesk(db, access, canon.canon, scenes),
         "glossary": GlossaryDesk(db),
         "npc_memories": NpcMemoryDesk(voice.memories, access),
@@ -360,7 +364,14 @@ def build_knowledge(
         vectors=vectors,
         embedder=embedder,
         ontology_for=canon.ontology_for if canon is not None else None,
+        vault=build_vault(settings),
     )
+
+
+def build_vault(settings: Settings) -> Vault:
+    """Return where the originals of imported files are kept: an S3-compatible store when one is configured,
+    else a folder of the data directory (`vault.folder`, default `data_dir/sources`)."""
+    return vault_from_settings(settings.vault, settings.data_dir)
 
 
 @dataclass

@@ -25,7 +25,15 @@ from bot.services.lore_service import SETTINGS, LoreImportService, parse_tags, s
 from canon.campaigns import Campaign
 from canon.errors import GameError, InvalidInput
 from canon.models import Viewer
-from cogs import lore_answer_embeds, lore_embeds, lore_glossary, lore_import, lore_sections, lore_views
+from cogs import (
+    lore_answer_embeds,
+    lore_embeds,
+    lore_glossary,
+    lore_import,
+    lore_originals,
+    lore_sections,
+    lore_views,
+)
 from cogs.attachments import read_attachment
 from cogs.canon_options import campaign_of, lens_of, viewer_of
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
@@ -238,20 +246,29 @@ class LoreCommands(commands.Cog):
         )
 
     @lore.command(name="source", description="Inspect one knowledge source: versions, chunks, hashes (GM)")
-    @app_commands.describe(source="The source's id")
+    @app_commands.describe(
+        source="The source's id", original="Also send the original file, as it was imported"
+    )
     @app_commands.autocomplete(source=source_ids)
     @gm_only()
-    async def source(self, interaction: discord.Interaction, source: SourceId) -> None:
-        """Show one source."""
+    async def source(
+        self, interaction: discord.Interaction, source: SourceId, original: bool = False
+    ) -> None:
+        """Show one source (and, asked, its original: attached when Discord's size allows, else where it is)."""
         campaign = await self._campaign(interaction)
+        if original:
+            await replies.think(interaction)
         detail = await self.knowledge.get_source(campaign.id, source, viewer=Viewer.GM, chunk_limit=20)
         stale = await self.knowledge.out_of_date(campaign.id, source)
         hidden = lore_sections.hidden_lines(await self.knowledge.sections(campaign.id, source))
-        await interaction.response.send_message(
-            embed=lore_embeds.source_embed(detail, out_of_date=stale, hidden_sections=hidden),
-            ephemeral=True,
-            allowed_mentions=NONE,
-        )
+        embed = lore_embeds.source_embed(detail, out_of_date=stale, hidden_sections=hidden)
+        if not original:
+            await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NONE)
+            return
+        limit = interaction.guild.filesize_limit if interaction.guild else limits.FILE_BYTES
+        found = await self.knowledge.original(campaign.id, source, max_bytes=limit)
+        note = lore_originals.original_note(found, campaign=campaign.name, limit=limit)
+        await replies.answer(interaction, note, embed=embed, file=lore_originals.original_file(found))
 
     @lore.command(name="section", description="Hide one section of a source from players, or show it (GM)")
     @app_commands.describe(

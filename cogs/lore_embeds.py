@@ -220,6 +220,8 @@ def source_flags(source: SourceInfo) -> str:
     flags.append("enabled" if source.enabled else "**disabled**")
     if source.hidden:
         flags.append(f"{LOCK} hidden")
+    elif source.hidden_chunks:
+        flags.append(f"{LOCK} GM-only sections ({source.hidden_chunks} of {source.chunk_count} chunks)")
     if source.always_include:
         flags.append("always included")
     return " · ".join(flags)

@@ -73,6 +73,44 @@ class LoreSettings(BaseModel):
     chunk_overlap_tokens: int = Field(default=40, ge=0)
 
 
+class VaultSettings(BaseModel):
+    """Where the original of every imported file is kept: a folder by default, an S3-compatible store by choice.
+
+    Setting `s3_endpoint` chooses the object store (MinIO, AWS S3 and others); otherwise the originals are files
+    of `folder` (default `data_dir/sources`).
+    """
+
+    #: The folder of the originals when no object store is set (default: `data_dir/sources`).
+    folder: Path | None = None
+    #: An S3-compatible endpoint, such as `http://minio:9000` or `https://s3.eu-west-1.amazonaws.com`.
+    s3_endpoint: str | None = None
+    s3_bucket: str = Field(default="lorekeeper-vault", pattern=r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
+    #: Object names start with this (several installations may share a bucket under prefixes of their own).
+    s3_prefix: str = Field(default="sources/", max_length=200, pattern=r"^[A-Za-z0-9._/-]*$")
+    s3_region: str | None = None
+    s3_access_key: SecretStr | None = None
+    s3_secret_key: SecretStr | None = None
+
+    @field_validator("s3_endpoint")
+    @classmethod
+    def _endpoint_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip().rstrip("/")
+        match = re.fullmatch(r"(https?)://([^/\s?#@]+)", value)
+        if match is None:
+            raise ValueError(
+                "must be the store's address with its scheme and nothing after the host and port, "
+                "such as http://127.0.0.1:9000 or https://s3.eu-west-1.amazonaws.com"
+            )
+        return value
+
+    @property
+    def uses_s3(self) -> bool:
+        """Return whether the originals go to an object store rather than a folder."""
+        return self.s3_endpoint is not None
+
+
 class VoiceSettings(BaseModel):
     """The game-master's voice: narration, proposal extraction and NPC memory (most of it needs an LLM)."""
 
@@ -149,6 +187,7 @@ class Settings(BaseSettings):
     lore: LoreSettings = LoreSettings()
     voice: VoiceSettings = VoiceSettings()
     ops: OpsSettings = OpsSettings()
+    vault: VaultSettings = VaultSettings()
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -19,6 +19,7 @@ import pytest
 from canon.storage import Database, is_sqlite
 from config.settings import Settings
 from tests.db_templates import TEMPLATES
+from tests.s3_server import s3_server  # noqa: F401 - the session-wide S3 server fixture
 
 # pytest keeps each test module's rewritten asserts in __pycache__ and reads them back next run, but writes
 # nothing where bytecode caches are turned off (PYTHONDONTWRITEBYTECODE): then each worker rewrote every module

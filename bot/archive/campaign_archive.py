@@ -191,10 +191,7 @@ class CampaignArchive:
         return ExportReport(path=path, campaign=campaign.name, tables=counts, files=len(files), bytes=size)
 
     def _read_stored(self, digest: str) -> bytes | None:
-        try:
-            return (self.knowledge.data_dir / "sources" / digest).read_bytes()
-        except FileNotFoundError:
-            return None
+        return self.knowledge.files.read_if_kept(digest)
 
     # -- import ------------------------------------------------------------------------------------
 

@@ -93,7 +93,7 @@ def sandbox(
     """Try the whole bot in a browser, without Discord: the GM and three players in a local server."""
     import asyncio
 
-    from bot.sandbox.serve import serve
+    from bot.offline.sandbox.serve import serve
 
     settings = settings_or_exit()
     configure_logging(settings)
@@ -267,6 +267,16 @@ def _register_archive() -> None:
 
 
 _register_archive()
+
+
+def _register_vault() -> None:
+    """Add `lorekeeper vault check | prune | copy` (defined in `bot.cli.vault`)."""
+    from bot.cli.vault import register
+
+    register(app)
+
+
+_register_vault()
 
 
 def main() -> None:

@@ -196,6 +196,26 @@ async def check_chroma(settings: Settings) -> Check:
     return Check("vector index", True, f"embedded Chroma in {folder}")
 
 
+async def check_vault(settings: Settings) -> Check:
+    """Check that the originals' store answers and takes a write (a folder, or an S3-compatible bucket)."""
+    from canon.errors import GameError
+    from memory.vault import digest_of
+    from memory.vault_setup import vault_from_settings
+
+    vault = vault_from_settings(settings.vault, settings.data_dir)
+    probe = b"lorekeeper doctor probe\n"
+    digest = digest_of(probe)
+    try:
+        created = await asyncio.wait_for(asyncio.to_thread(vault.put, digest, probe), 30)
+        if created:
+            await asyncio.to_thread(vault.delete, digest)
+    except GameError as error:
+        return Check("vault", False, error.message)
+    except (OSError, TimeoutError) as error:
+        return Check("vault", False, f"{vault.describe()} does not answer: {error}")
+    return Check("vault", True, f"the originals of imported files are kept in {vault.describe()}")
+
+
 def check_embedding_model(settings: Settings) -> Check:
     """Check that the offline embedding model's files are installed."""
     if not settings.embedding.enabled:
@@ -258,6 +278,7 @@ async def run_checks(settings: Settings, *, live: bool = False) -> list[Check]:
         from bot.ops.collections import check_collections
 
         checks.append(await check_collections(settings))
+    checks.append(await check_vault(settings))
     checks.append(check_embedding_model(settings))
     checks.append(await check_llm(settings))
     running = check_heartbeat(settings)

@@ -14,7 +14,6 @@ import asyncio
 import base64
 import datetime as dt
 import hashlib
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -74,13 +73,6 @@ class KnowledgeArchive(BaseModel):
     sources: list[ArchivedSource]
 
 
-def _read(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-
-
 async def export_knowledge(service: KnowledgeService, campaign_id: int) -> KnowledgeArchive:
     """Return an archive of the campaign's own sources (a branch's inherited ones stay with its parent)."""
     async with service.db.session() as session:
@@ -90,7 +82,7 @@ async def export_knowledge(service: KnowledgeService, campaign_id: int) -> Knowl
     for source in sources:
         files: dict[str, str] = {}
         for file_hash in {source.file_hash, *(v.file_hash for v in versions[source.id])}:
-            raw = await asyncio.to_thread(_read, service.files.path(file_hash))
+            raw = await asyncio.to_thread(service.files.read_if_kept, file_hash)
             if raw is not None:
                 files[file_hash] = base64.b64encode(raw).decode("ascii")
         if source.file_hash not in files:

@@ -2,15 +2,14 @@
 
 The text of a file is strict UTF-8 without NUL bytes, a leading byte-order mark dropped, NFC-normalised
 (`normalized_text`): what is chunked, indexed and compared for duplicates. The raw bytes are kept as they are
-in `data_dir/sources/<sha256 of the bytes>` (`FileStore`): what the source inspector, a re-chunk and an export
-read.
+in the vault under their SHA-256 (`FileStore` over `memory.vault`): what `/lore source`, a re-chunk and an
+export read.
 """
 
 from __future__ import annotations
 
-import os
+import asyncio
 import re
-import tempfile
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
@@ -18,6 +17,7 @@ from pathlib import Path, PurePosixPath
 from canon.errors import InvalidInput
 from canon.storage import Database
 from memory.knowledge.repository import file_in_use
+from memory.vault import Vault
 
 __all__ = [
     "ACCEPTED",
@@ -179,46 +179,36 @@ def expand_paths(paths: Sequence[Path]) -> list[tuple[Path, str]]:
 
 
 class FileStore:
-    """The raw bytes of imported files, each kept once as `data_dir/sources/<sha256 of the bytes>`."""
+    """The originals of imported files in the vault (`memory.vault`), each kept once under its bytes' SHA-256.
 
-    def __init__(self, db: Database, data_dir: Path) -> None:
+    A thin layer over the vault port that knows the database: an original is removed only when no source or
+    version of any campaign names it any more.
+    """
+
+    def __init__(self, db: Database, vault: Vault) -> None:
         self.db = db
-        self.data_dir = data_dir
-
-    def path(self, file_hash: str) -> Path:
-        """Return where the stored copy of a file is (or would be)."""
-        return self.data_dir / "sources" / file_hash
+        self.vault = vault
 
     def read(self, file_hash: str) -> bytes:
-        """Return the stored bytes of a file (`FileNotFoundError` when the copy is gone)."""
-        return self.path(file_hash).read_bytes()
+        """Return the stored bytes of a file (`FileNotFoundError` when the original is gone)."""
+        return self.vault.get(file_hash)
+
+    def read_if_kept(self, file_hash: str) -> bytes | None:
+        """Return the stored bytes of a file, or None when the original is gone."""
+        try:
+            return self.vault.get(file_hash)
+        except FileNotFoundError:
+            return None
 
     def store(self, data: bytes, file_hash: str) -> tuple[str, bool]:
-        """Copy raw bytes to sources/<sha256> (atomically); return the relative path and whether it was new."""
-        relative = f"sources/{file_hash}"
-        target = self.data_dir / relative
-        if target.is_file() and target.stat().st_size == len(data):
-            return relative, False
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".import-")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(data)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
-        return relative, True
+        """Keep raw bytes in the vault; return the name the sources record (sources/<sha256>) and whether they
+        were new there."""
+        created = self.vault.put(file_hash, data)
+        return f"sources/{file_hash}", created
 
     async def remove_if_unused(self, file_hash: str) -> bool:
-        """Delete the stored copy of a file when no source or version of any campaign refers to it."""
+        """Delete the original of a file when no source or version of any campaign refers to it."""
         async with self.db.session() as session:
             if await file_in_use(session, file_hash):
                 return False
-        try:
-            self.path(file_hash).unlink()
-        except FileNotFoundError:
-            return False
-        return True
+        return await asyncio.to_thread(self.vault.delete, file_hash)

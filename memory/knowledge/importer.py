@@ -3,8 +3,8 @@
 1. Validate: a .md/.txt name, not empty, not over the size limit, strict UTF-8 (the error names the byte offset
    of the first bad byte), no NUL byte. Nothing is written before this passes.
 2. Normalise: the text is NFC-normalised for chunking, indexing and duplicate detection (`content_hash` is the
-   SHA-256 of the NFC text); the raw bytes are copied as they are to `data_dir/sources/<sha256 of the bytes>`
-   (`file_hash`), which is what the source inspector and a later re-chunk read.
+   SHA-256 of the NFC text); the raw bytes are kept as they are in the vault under their SHA-256 (`file_hash`,
+   `memory.vault`), BEFORE any row names them: what `/lore source`, a later re-chunk and an export read.
 3. Decide: identical content already in the campaign -> reported as a duplicate of that source, nothing indexed.
    The same file name with other content -> a new version of that source: the old version's metadata stays in
    `knowledge_source_versions`, its chunks are replaced. A branch that inherits the source keeps the old version:

@@ -128,6 +128,8 @@ class SectionChange(BaseModel):
     #: The chunks the section holds, and how many of them changed.
     chunks: int
     changed: int
+    #: Other sections that share a passage with it, and so followed the choice (their heading paths in words).
+    also: list[str] = Field(default_factory=list)
 
 
 class SourceDetail(BaseModel):
@@ -215,6 +217,22 @@ class ReindexReport(BaseModel):
     vector_status: VectorStatus
     vector_error: str | None = None
     seconds: float = 0.0
+
+
+class OriginalFile(BaseModel):
+    """A source's original as the GM asks for it: the bytes when they can be sent, else where they are kept."""
+
+    model_config = ConfigDict(frozen=True)
+
+    title: str
+    filename: str
+    size_bytes: int
+    #: Where the vault keeps the originals, in words for the host (`memory.vault.Vault.describe`).
+    where: str
+    #: The bytes, when they fit what may be sent and the vault still has them.
+    data: bytes | None = None
+    #: The vault no longer has them (the source still answers; a re-import keeps them again).
+    missing: bool = False
 
 
 class ViewBuild(BaseModel):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,13 +18,21 @@ from memory.knowledge.ask import Answerer
 from memory.knowledge.disagreement_admin import SourceDisagreements
 from memory.knowledge.files import FileStore
 from memory.knowledge.importer import Importer, chunking_options
-from memory.knowledge.models import ImportOutcome, ImportReport, KnowledgeClass, LoreResult, SourceInfo
+from memory.knowledge.models import (
+    ImportOutcome,
+    ImportReport,
+    KnowledgeClass,
+    LoreResult,
+    OriginalFile,
+    SourceInfo,
+)
 from memory.knowledge.reindex import Reindexer
 from memory.knowledge.retrieval import Retriever
 from memory.knowledge.retrieval.config import always_include_warning
 from memory.knowledge.sources import SourceAdmin
 from memory.knowledge.vectors import ChunkVectors
 from memory.knowledge.view_builder import ViewBuilder
+from memory.vault import FolderVault, Vault
 from memory.vector_index import VectorIndex
 
 __all__ = ["KnowledgeService"]
@@ -46,6 +55,7 @@ class KnowledgeService:
         vectors: VectorIndex | None = None,
         embedder: Embedder | None = None,
         ontology_for: Callable[[Campaign], Ontology] | None = None,
+        vault: Vault | None = None,
     ) -> None:
         self.db = db
         self.data_dir = data_dir
@@ -53,7 +63,9 @@ class KnowledgeService:
         self.vectors = vectors
         self.embedder = embedder
         self.retriever = Retriever(db, vectors=vectors, embedder=embedder, ontology_for=ontology_for)
-        self.files = FileStore(db, data_dir)
+        #: Where the originals are kept: the composition root chooses (a folder of the data directory by default).
+        self.vault: Vault = vault if vault is not None else FolderVault(data_dir / "sources")
+        self.files = FileStore(db, self.vault)
         self.chunk_vectors = ChunkVectors(db, vectors=vectors, embedder=embedder, retriever=self.retriever)
         self.importer = Importer(db, settings=self.settings, files=self.files, vectors=self.chunk_vectors)
         #: Adds the names view to vectors made before it, in the background (`start`, `stop`), or now (`build`).
@@ -179,6 +191,20 @@ class KnowledgeService:
         """Return the chunk sizes from the settings."""
         return chunking_options(self.settings)
 
+    async def original(self, campaign_id: int, source_id: int, *, max_bytes: int) -> OriginalFile:
+        """Return a source's original for the GM: its bytes when they fit `max_bytes`, else where it is kept."""
+        source = (await self.get_source(campaign_id, source_id, viewer=Viewer.GM, chunk_limit=0)).source
+        found = OriginalFile(
+            title=source.title,
+            filename=source.filename,
+            size_bytes=source.size_bytes,
+            where=self.vault.describe(),
+        )
+        if source.size_bytes > max_bytes:
+            return found
+        data = await asyncio.to_thread(self.files.read_if_kept, source.file_hash)
+        return found.model_copy(update={"data": data, "missing": data is None})
+
     def read_original(self, source: SourceInfo) -> bytes:
-        """Return the raw bytes of a source's current version, as imported."""
+        """Return the raw bytes of a source's current version, as imported (blocking: the vault may be remote)."""
         return self.files.read(source.file_hash)
