@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.emulator import DiscordEmulator
+from bot.offline.emulator import DiscordEmulator
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -11,7 +11,7 @@ import time
 
 from bot.app import build_services
 from bot.client.client import create_bot
-from bot.emulator import point_client_at
+from bot.offline.emulator import point_client_at
 from bot.ops.logs import install
 from config.settings import load_settings
 

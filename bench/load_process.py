@@ -19,7 +19,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bot.emulator import DiscordEmulator
+from bot.offline.emulator import DiscordEmulator
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The start of a log record (`bot.ops.logs.FORMAT`): its time, then its level.

@@ -224,6 +224,8 @@ def _desks(
 
     access = canon.access
     characters = CharacterDesk(db, access)
+    reveals = KnowledgeDesk(db, access, canon.queries, scenes)
+    voice.hear_through(reveals)
     return {
         "branches": BranchService(
             db, access, canon.proposals, canon.reviews, knowledge=knowledge, voice=voice
@@ -232,7 +234,7 @@ def _desks(
         "directory": Directory(db, access),
         "notes": GmNoteDesk(GmNoteService(db), access, scenes),
         "characters": characters,
-        "reveals": KnowledgeDesk(db, access, canon.queries, scenes),
+        "reveals": reveals,
         "beliefs": BeliefDesk(db, access, canon.canon, scenes),
         "glossary": GlossaryDesk(db),
         "npc_memories": NpcMemoryDesk(voice.memories, access),

@@ -101,8 +101,7 @@ def snippet(text: str, limit: int = SNIPPET_CHARS, *, skip: Sequence[str] = ()) 
 
 def where(result: LoreResult) -> str:
     """Return a passage's place: the source title and its heading path."""
-    path = [h for h in result.heading_path if h and h != result.source_title]
-    return " › ".join([result.source_title, *path])
+    return result.where
 
 
 def class_badge(knowledge_class: KnowledgeClass, *, hidden: bool = False) -> str:
@@ -221,6 +220,8 @@ def source_flags(source: SourceInfo) -> str:
     flags.append("enabled" if source.enabled else "**disabled**")
     if source.hidden:
         flags.append(f"{LOCK} hidden")
+    elif source.hidden_chunks:
+        flags.append(f"{LOCK} GM-only sections ({source.hidden_chunks} of {source.chunk_count} chunks)")
     if source.always_include:
         flags.append("always included")
     return " · ".join(flags)

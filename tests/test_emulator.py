@@ -14,7 +14,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from bot.emulator import (
+from bot.offline.emulator import (
     BotErrorCapture,
     Channel,
     CommandNotAvailable,

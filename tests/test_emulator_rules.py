@@ -1,4 +1,4 @@
-"""Tests of the Discord rules the emulator enforces beyond a payload's shape (`bot/emulator/discord_rules.py`).
+"""Tests of the Discord rules the emulator enforces beyond a payload's shape (`bot/offline/emulator/discord_rules.py`).
 
 A throwaway bot on the real discord.py client breaks each rule once; the validation rules that discord.py
 itself would refuse to send are exercised over raw REST.
@@ -17,8 +17,8 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from bot.emulator import BotErrorCapture, Channel, DiscordEmulator, Guild, Member, capture_bot_errors
-from bot.emulator.discord_rules import MAX_COMMAND_CHARACTERS, command_characters
+from bot.offline.emulator import BotErrorCapture, Channel, DiscordEmulator, Guild, Member, capture_bot_errors
+from bot.offline.emulator.discord_rules import MAX_COMMAND_CHARACTERS, command_characters
 
 NONE = discord.AllowedMentions.none()
 
@@ -385,7 +385,7 @@ async def test_modal_fields_follow_discords_rules_and_text_inputs_go_in_labels(
     ],
 )
 def test_modal_limits_are_checked(field: dict[str, Any]) -> None:
-    from bot.emulator.discord_rules import ApiError, check_modal
+    from bot.offline.emulator.discord_rules import ApiError, check_modal
 
     with pytest.raises(ApiError) as refused:
         check_modal({"title": "Form", "custom_id": "m", "components": [field]}, [])

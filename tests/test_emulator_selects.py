@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.emulator.interactions import modal_submission
+from bot.offline.emulator.interactions import modal_submission
 
 SELECT, LABEL, TEXT = 3, 18, 4
 

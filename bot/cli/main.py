@@ -93,7 +93,7 @@ def sandbox(
     """Try the whole bot in a browser, without Discord: the GM and three players in a local server."""
     import asyncio
 
-    from bot.sandbox.serve import serve
+    from bot.offline.sandbox.serve import serve
 
     settings = settings_or_exit()
     configure_logging(settings)

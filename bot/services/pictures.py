@@ -1,7 +1,7 @@
 """Pictures of a campaign's canon: the family tree of a person or lineage, and the timeline (of one era).
 
-The use cases behind `/canon tree`, `/canon timeline` (without a name, or naming an era) and
-`lorekeeper render tree|timeline`: read the graph as the viewer may see it (players never see GM-only
+The use cases behind `/canon tree`, `/canon timeline` (without a name, or naming an era),
+`lorekeeper render tree|timeline` and the wiki's full-size pictures (SVG): read the graph as the viewer may see it (players never see GM-only
 entities or facts), then draw it with `canon.render` in a worker thread (Pillow is CPU-bound).
 """
 
@@ -11,8 +11,19 @@ import asyncio
 
 from bot.services.canon_access import CanonAccess
 from canon.campaigns import Campaign
-from canon.models import Viewer
-from canon.render import Picture, family_tree_of, render_family_tree, render_timeline, timeline_of
+from canon.models import NOW, AsOf, Viewer
+from canon.render import (
+    MAX_TREE_PEOPLE,
+    Picture,
+    SvgPicture,
+    family_tree_of,
+    family_tree_svg,
+    render_family_tree,
+    render_timeline,
+    timeline_of,
+    timeline_svg,
+)
+from canon.render.svg import Linker
 from canon.storage import Database
 from canon.visibility import Knowing
 
@@ -48,6 +59,42 @@ class PictureService:
             reader = await self.access.reader(session, campaign, viewer, knowing)
             data = await timeline_of(reader, era)
         return await asyncio.to_thread(render_timeline, data)
+
+    async def full_family_tree(
+        self,
+        campaign: Campaign,
+        entity_id: int,
+        *,
+        viewer: Viewer,
+        knowing: Knowing | None = None,
+        generations: int = 6,
+        link: Linker | None = None,
+    ) -> SvgPicture:
+        """Return the full-size family tree (SVG) of a person or lineage, by id, as the viewer may see it (an
+        entity the viewer may not see is not found, exactly as an unknown one)."""
+        async with self.db.session() as session:
+            reader = await self.access.reader(session, campaign, viewer, knowing)
+            entity = await reader.entity(entity_id)
+            tree = await family_tree_of(
+                reader, entity, up=generations, down=generations, max_people=MAX_TREE_PEOPLE
+            )
+        return await asyncio.to_thread(family_tree_svg, tree, link=link)
+
+    async def full_timeline(
+        self,
+        campaign: Campaign,
+        *,
+        viewer: Viewer,
+        knowing: Knowing | None = None,
+        as_of: AsOf = NOW,
+        link: Linker | None = None,
+        max_events: int = 400,
+    ) -> SvgPicture:
+        """Return the campaign's full-size timeline (SVG) as the viewer may see it, as of a point."""
+        async with self.db.session() as session:
+            reader = await self.access.reader(session, campaign, viewer, knowing)
+            data = await timeline_of(reader, max_events=max_events, as_of=as_of)
+        return await asyncio.to_thread(timeline_svg, data, link=link)
 
     async def is_era(
         self, campaign: Campaign, name: str, *, viewer: Viewer, knowing: Knowing | None = None

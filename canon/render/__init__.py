@@ -1,5 +1,8 @@
 """Pictures of the canon graph: a family tree and a timeline, as PNG images (Pillow), readable at a glance.
 
+Each picture is drawn through a canvas (`canvas`): as a PNG for the width Discord shows, or at full size as
+SVG for the wiki (`svg`: zoomable, text selectable, each box linking to its page).
+
 Two layers:
 - pure functions that take plain data (`FamilyTree`, `Timeline`) and return a `Picture`: the PNG bytes and the
   layout they were drawn from (every box, label and band with its pixel rectangle and the text drawn), so
@@ -46,6 +49,7 @@ from canon.render.family_tree import (
 )
 from canon.render.from_graph import family_tree_of, timeline_of
 from canon.render.layouts import Box, Label, Rect, TimelineLayout, TreeLayout
+from canon.render.svg import SvgPicture, family_tree_svg, full_timeline_width, timeline_svg
 from canon.render.timeline import (
     EraBand,
     Timeline,
@@ -76,18 +80,22 @@ __all__ = [
     "Label",
     "Picture",
     "Rect",
+    "SvgPicture",
     "Timeline",
     "TimelineEvent",
     "TimelineLayout",
     "TreeLayout",
     "TreePerson",
     "family_tree_of",
+    "family_tree_svg",
     "fit",
     "font",
+    "full_timeline_width",
     "generations",
     "layout_family_tree",
     "layout_timeline",
     "render_family_tree",
     "render_timeline",
     "timeline_of",
+    "timeline_svg",
 ]

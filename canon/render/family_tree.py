@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
-
 from canon.errors import InvalidInput
+from canon.render.canvas import Canvas, PngCanvas
 from canon.render.drawing import (
     BACKGROUND,
     BOX_BORDER,
@@ -33,7 +33,6 @@ from canon.render.drawing import (
     Picture,
     fit,
     font,
-    png_bytes,
     text_width,
     wrap,
 )
@@ -69,6 +68,8 @@ SIDE = 12
 GAP_X, COUPLE_GAP, GAP_Y, LINE_GAP = 14, 12, 74, 28
 #: Past this many people, the later generations are said in words instead of drawn.
 SUMMARY_PAST = 40
+#: The narrowest full-size tree (room for its title), and the widest (past it, a generation wraps).
+FULL_MIN_WIDTH, FULL_MAX_WIDTH = 480, 4000
 SUMMARY_LINE = 18
 TAG_TEXT, LEGEND_TEXT, LEGEND_H = "GM only", "GM only: not on the players' tree", 40
 
@@ -114,23 +115,24 @@ def generations(tree: FamilyTree) -> dict[int, int]:
     return level
 
 
-def layout_family_tree(tree: FamilyTree) -> TreeLayout:
-    """Place every person: generations in rows, spouses side by side, children under their parents."""
+def layout_family_tree(
+    tree: FamilyTree, *, width: int | None = SHOWN_WIDTH, summary_past: int = SUMMARY_PAST
+) -> TreeLayout:
+    """Place every person: generations in rows, spouses side by side, children under their parents.
+
+    `width` is the picture's (Discord's by default; None: full size, as wide as the widest generation); past
+    `summary_past` people the later generations are said in words.
+    """
     if not tree.people:
         raise InvalidInput("There is nobody to draw in this family tree.")
     level = generations(tree)
     people = {p.id: p for p in tree.people}
-    spouse_of: dict[int, list[int]] = defaultdict(list)
-    for a, b in tree.spouses:
-        if a in people and b in people and a != b:
-            spouse_of[a].append(b)
-            spouse_of[b].append(a)
-    parents: dict[int, list[int]] = defaultdict(list)
-    for parent, child in tree.parent_of:
-        if parent in people and child in people:
-            parents[child].append(parent)
-    rows, rest = _kept_rows(_ordered_rows(level, people, spouse_of, parents))
-    canvas_w = SHOWN_WIDTH
+    spouse_of, parents = _kin_of(tree, people)
+    rows, rest = _kept_rows(_ordered_rows(level, people, spouse_of, parents), summary_past)
+    if width is None:  # full size: as wide as the widest generation (wrapped only past the widest picture)
+        widest = max(_line_width(row, spouse_of) for row in rows)
+        width = max(FULL_MIN_WIDTH, min(widest + 2 * SIDE, FULL_MAX_WIDTH))
+    canvas_w = width
     room = canvas_w - 2 * SIDE
     lines_of = [_wrapped(flat, spouse_of, room) for flat in rows]
     wrapped = any(len(lines) > 1 for lines in lines_of)
@@ -194,9 +196,30 @@ def layout_family_tree(tree: FamilyTree) -> TreeLayout:
     )
 
 
+def _kin_of(
+    tree: FamilyTree, people: dict[int, TreePerson]
+) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
+    """Return each person's spouses and parents among the people drawn."""
+    spouse_of: dict[int, list[int]] = defaultdict(list)
+    for a, b in tree.spouses:
+        if a in people and b in people and a != b:
+            spouse_of[a].append(b)
+            spouse_of[b].append(a)
+    parents: dict[int, list[int]] = defaultdict(list)
+    for parent, child in tree.parent_of:
+        if parent in people and child in people:
+            parents[child].append(parent)
+    return spouse_of, parents
+
+
+def name_size_for(name: str) -> int:
+    """Return the size of a name in its box: 14 px bold, or 12 px bold for a name too long for that."""
+    return 14 if text_width(name, font(14, bold=True)) <= BOX_W - 12 else 12
+
+
 def name_font_for(name: str) -> Font:
-    """Return the font of a name in its box: 14 px bold, or 12 px bold for a name too long for that."""
-    return font(14, bold=True) if text_width(name, font(14, bold=True)) <= BOX_W - 12 else font(12, bold=True)
+    """Return the font of a name in its box (see `name_size_for`)."""
+    return font(name_size_for(name), bold=True)
 
 
 def _line_width(line: list[int], spouse_of: dict[int, list[int]]) -> int:
@@ -229,12 +252,12 @@ def _wrapped(flat: list[int], spouse_of: dict[int, list[int]], room: int) -> lis
     return lines
 
 
-def _kept_rows(rows: list[list[int]]) -> tuple[list[list[int]], list[list[int]]]:
-    """Return the generations drawn (the first ones, `SUMMARY_PAST` people at most, one at least) and the rest."""
+def _kept_rows(rows: list[list[int]], most: int) -> tuple[list[list[int]], list[list[int]]]:
+    """Return the generations drawn (the first ones, `most` people at most, one at least) and the rest."""
     kept: list[list[int]] = []
     count = 0
     for index, row in enumerate(rows):
-        if count + len(row) > SUMMARY_PAST and kept:
+        if count + len(row) > most and kept:
             return kept, rows[index:]
         kept.append(row)
         count += len(row)
@@ -309,48 +332,56 @@ def _years(person: TreePerson) -> str:
 
 
 def render_family_tree(tree: FamilyTree) -> Picture:
-    """Draw a family tree as a PNG; see `layout_family_tree` for the layout."""
+    """Draw a family tree as a PNG for the width Discord shows; see `layout_family_tree` for the layout."""
     layout = layout_family_tree(tree)
     if layout.width > MAX_WIDTH:
         raise InvalidInput(
             f"This family tree is too wide to draw ({len(tree.people)} people); draw one person's family instead."
         )
-    image = Image.new("RGB", (layout.width, layout.height), BACKGROUND)
-    draw = ImageDraw.Draw(image)
+    canvas = PngCanvas(layout.width, layout.height, BACKGROUND)
+    draw_family_tree(canvas, layout, tree)
+    return Picture(png=canvas.png(), layout=layout, title=tree.title)
+
+
+def draw_family_tree(
+    canvas: Canvas, layout: TreeLayout, tree: FamilyTree, link: Callable[[int], str | None] | None = None
+) -> None:
+    """Draw a laid-out family tree on a canvas; `link` gives the page of a person (SVG only)."""
     title = layout.title + (f"  (+{tree.omitted} not shown)" if tree.omitted else "")
-    draw.text(
-        (MARGIN, 16),
-        fit(title, font(20, bold=True), layout.width - 2 * MARGIN),
-        fill=INK,
-        font=font(20, bold=True),
+    canvas.text(
+        (MARGIN, 16), fit(title, font(20, bold=True), layout.width - 2 * MARGIN), size=20, bold=True, fill=INK
     )
     for index, line in enumerate(layout.summary):
-        draw.text((MARGIN, layout.summary_top + index * SUMMARY_LINE), line, fill=INK, font=font(13))
+        canvas.text((MARGIN, layout.summary_top + index * SUMMARY_LINE), line, size=13, fill=INK)
     boxes = layout.boxes
     if not layout.wrapped:
-        _draw_parent_lines(draw, layout)
+        _draw_parent_lines(canvas, layout)
     for a, b in layout.spouse_links:
         ax0, ay0, ax1, ay1 = boxes[a].rect
         bx0, _, bx1, _ = boxes[b].rect
         left, right = (ax1, bx0) if ax0 < bx0 else (bx1, ax0)
         y = (ay0 + ay1) // 2
-        draw.line([(left, y - 3), (right, y - 3)], fill=LINE, width=2)
-        draw.line([(left, y + 3), (right, y + 3)], fill=LINE, width=2)
-    date_font = font(12)
+        canvas.line([(left, y - 3), (right, y - 3)], fill=LINE, width=2)
+        canvas.line([(left, y + 3), (right, y + 3)], fill=LINE, width=2)
     for box in boxes.values():
         fill = HIDDEN_FILL if box.id in layout.marks else FOCUS_FILL if box.id == tree.focus else BOX_FILL
-        draw.rounded_rectangle(box.rect, radius=8, fill=fill, outline=BOX_BORDER, width=2)
-        x0, y0, x1, _ = box.rect
-        fonts = (name_font_for(box.lines[0]), date_font, date_font)
-        for index, (line, typeface, y) in enumerate(zip(box.lines, fonts, (16, 34, 50), strict=False)):
-            draw.text(
-                ((x0 + x1) // 2, y0 + y), line, fill=INK if index == 0 else MUTED, font=typeface, anchor="mm"
-            )
-    _draw_marks(draw, layout)
-    return Picture(png=png_bytes(image), layout=layout, title=tree.title)
+        with canvas.linked(link(box.id) if link else None):
+            canvas.rectangle(box.rect, radius=8, fill=fill, outline=BOX_BORDER, width=2)
+            x0, y0, x1, _ = box.rect
+            sizes = (name_size_for(box.lines[0]), 12, 12)
+            for index, (line, size, y) in enumerate(zip(box.lines, sizes, (16, 34, 50), strict=False)):
+                canvas.text(
+                    ((x0 + x1) // 2, y0 + y),
+                    line,
+                    size=size,
+                    bold=index == 0,
+                    fill=INK if index == 0 else MUTED,
+                    anchor="mm",
+                )
+    _draw_marks(canvas, layout)
 
 
-def _draw_parent_lines(draw: ImageDraw.ImageDraw, layout: TreeLayout) -> None:
+def _draw_parent_lines(canvas: Canvas, layout: TreeLayout) -> None:
     """Join each child to its parents: from the couple's joint (or the parent's bottom) to the child's top."""
     boxes = layout.boxes
     # Parent -> child elbows: from the couple's joint (or the parent's bottom) to the child's top.
@@ -376,17 +407,18 @@ def _draw_parent_lines(draw: ImageDraw.ImageDraw, layout: TreeLayout) -> None:
                 sources.append(((px0 + px1) // 2, py1))
         for sx, sy in sources:
             mid = cy0 - GAP_Y // 2
-            draw.line([(sx, sy), (sx, mid), (child_x, mid), (child_x, cy0)], fill=LINE, width=2)
+            canvas.line([(sx, sy), (sx, mid), (child_x, mid), (child_x, cy0)], fill=LINE, width=2)
 
 
-def _draw_marks(draw: ImageDraw.ImageDraw, layout: TreeLayout) -> None:
+def _draw_marks(canvas: Canvas, layout: TreeLayout) -> None:
     """Tag each GM-only person "GM only" and explain the tag in a legend (a shared screenshot says so)."""
-    tag_font = font(12, bold=True)
     for rect in layout.marks.values():
-        draw.rounded_rectangle(rect, radius=4, fill=HIDDEN_TAG)
+        canvas.rectangle(rect, radius=4, fill=HIDDEN_TAG)
         x0, y0, x1, y1 = rect
-        draw.text(((x0 + x1) // 2, (y0 + y1) // 2), TAG_TEXT, fill=BACKGROUND, font=tag_font, anchor="mm")
+        canvas.text(
+            ((x0 + x1) // 2, (y0 + y1) // 2), TAG_TEXT, size=12, bold=True, fill=BACKGROUND, anchor="mm"
+        )
     if layout.legend is not None:
-        draw.rectangle(layout.legend, fill=HIDDEN_FILL, outline=BOX_BORDER, width=2)
+        canvas.rectangle(layout.legend, fill=HIDDEN_FILL, outline=BOX_BORDER, width=2)
         x0, y0, x1, y1 = layout.legend
-        draw.text((x1 + 10, (y0 + y1) // 2), LEGEND_TEXT, fill=INK, font=font(13), anchor="lm")
+        canvas.text((x1 + 10, (y0 + y1) // 2), LEGEND_TEXT, size=13, fill=INK, anchor="lm")

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from canon.errors import InvalidInput, NotFound
 from canon.graph import CanonReader
-from canon.models import StatementKind
+from canon.models import NOW, AsOf, Entity, StatementKind
 from canon.render.drawing import MAX_TIMELINE_EVENTS, MAX_TREE_PEOPLE
 from canon.render.family_tree import FamilyTree, TreePerson
 from canon.render.timeline import EraBand, Timeline, TimelineEvent, era_bounds
@@ -48,11 +48,16 @@ async def _kinship(reader: CanonReader) -> tuple[_Kin, set[int]]:
 
 
 async def family_tree_of(
-    reader: CanonReader, name: str, *, up: int = 3, down: int = 3, max_people: int = MAX_TREE_PEOPLE
+    reader: CanonReader,
+    name: str | Entity,
+    *,
+    up: int = 3,
+    down: int = 3,
+    max_people: int = MAX_TREE_PEOPLE,
 ) -> FamilyTree:
     """Return the family tree around a person (ancestors `up`, descendants `down` generations, spouses), or
     the members of a lineage, as the reader's viewer may see them."""
-    entity = await reader.resolve(name)
+    entity = name if isinstance(name, Entity) else await reader.resolve(name)
     kin, _ = await _kinship(reader)
     if reader.ontology.is_a(entity.type, ["Lineage"]):
         members = await reader.statements(
@@ -139,10 +144,15 @@ async def _lives(reader: CanonReader, ids: Iterable[int]) -> dict[int, tuple[str
 
 
 async def timeline_of(
-    reader: CanonReader, era: str | None = None, *, max_events: int = MAX_TIMELINE_EVENTS
+    reader: CanonReader,
+    era: str | None = None,
+    *,
+    max_events: int = MAX_TIMELINE_EVENTS,
+    as_of: AsOf = NOW,
 ) -> Timeline:
-    """Return the campaign's timeline (or one era's, sub-eras included), as the reader's viewer may see it."""
-    everything = await reader.all_entities()
+    """Return the campaign's timeline (or one era's, sub-eras included), as the reader's viewer may see it;
+    `as_of` keeps what had begun by then (eras begun, events dated or played up to that date or scene)."""
+    everything = {i: e for i, e in (await reader.all_entities()).items() if _begun(e, as_of)}
     eras = {i: e for i, e in everything.items() if reader.ontology.is_a(e.type, ["Era"])}
     events = {i: e for i, e in everything.items() if reader.ontology.is_a(e.type, ["Event"])}
     links = await reader.statements(predicates=["SUB_ERA_OF", "OCCURRED_DURING"], with_evidence=False)
@@ -160,14 +170,7 @@ async def timeline_of(
         chosen = await reader.resolve(era)
         if chosen.id not in eras:
             raise InvalidInput(f"{chosen.name} is a {chosen.type}, not an era; name an era or nothing.")
-        keep = {chosen.id}
-        changed = True
-        while changed:
-            changed = False
-            for child, up in parent.items():
-                if up in keep and child not in keep:
-                    keep.add(child)
-                    changed = True
+        keep = _with_sub_eras(chosen.id, parent)
         eras = {i: e for i, e in eras.items() if i in keep}
         title = f"Timeline: {chosen.name}"
     bands = tuple(
@@ -221,3 +224,24 @@ async def timeline_of(
 
 def _key_year(key: int | None) -> int | None:
     return None if key is None else key // 10000
+
+
+def _with_sub_eras(era: int, parent: dict[int, int]) -> set[int]:
+    """Return an era and its sub-eras, at any depth."""
+    keep = {era}
+    changed = True
+    while changed:
+        changed = False
+        for child, up in parent.items():
+            if up in keep and child not in keep:
+                keep.add(child)
+                changed = True
+    return keep
+
+
+def _begun(entity: Entity, as_of: AsOf) -> bool:
+    """Tell whether an era or event had begun at an as-of point (always, at the present)."""
+    start, scene = entity.validity.world_from_key, entity.validity.story_from
+    if as_of.world_key is not None and start is not None and start > as_of.world_key:
+        return False
+    return as_of.scene is None or scene is None or scene <= as_of.scene

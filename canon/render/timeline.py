@@ -11,9 +11,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
-
 from canon.errors import InvalidInput
+from canon.render.canvas import Canvas, PngCanvas
 from canon.render.drawing import (
     BACKGROUND,
     BAND_COLOURS,
@@ -27,7 +26,6 @@ from canon.render.drawing import (
     Picture,
     fit,
     font,
-    png_bytes,
     text_width,
 )
 from canon.render.layouts import Label, TimelineLayout
@@ -73,6 +71,8 @@ LABEL_MAX = 300
 #: Room kept right of the year axis for the labels of the last events.
 LABEL_ROOM = 200
 BAND_H, BAND_GAP, LANE_H = 34, 6, 24
+#: The size of an event's label, in pixels.
+LABEL_SIZE = 13
 
 
 def _depths(eras: Sequence[EraBand]) -> dict[int, int]:
@@ -112,8 +112,9 @@ def _nice_step(span: float, count: int = 10) -> int:
     return max(1, int(10 * magnitude))
 
 
-def layout_timeline(timeline: Timeline) -> TimelineLayout:
-    """Place eras as bands over a year axis and events as markers with non-overlapping labels."""
+def layout_timeline(timeline: Timeline, *, width: int = TIMELINE_W) -> TimelineLayout:
+    """Place eras as bands over a year axis and events as markers with non-overlapping labels, in a picture
+    `width` pixels wide (Discord's by default; the wiki draws wider)."""
     bounds = era_bounds(timeline.eras)
     years: list[float] = []
     for start, end in bounds.values():
@@ -127,7 +128,7 @@ def layout_timeline(timeline: Timeline) -> TimelineLayout:
     first_year, last_year = first - pad, last + pad + 1
     depth = _depths(timeline.eras)
     band_rows = (max(depth.values()) + 1) if depth else 0
-    left, right = MARGIN + 10, TIMELINE_W - MARGIN - LABEL_ROOM
+    left, right = MARGIN + 10, width - MARGIN - LABEL_ROOM
     top = TITLE_H + 10
     axis_y = top + band_rows * (BAND_H + BAND_GAP) + 24
     span = last_year - first_year
@@ -149,7 +150,7 @@ def layout_timeline(timeline: Timeline) -> TimelineLayout:
         room = max(right - x1, x0 - left) - 8
         text = era.name if inside != era.name and text_width(era.name, band_font) < room else inside
         bands[era.id] = Label(era.id, (x0, y0, max(x1, x0 + 2), y0 + BAND_H), text)
-    events, lane_count = _event_labels(timeline, placed, x_of, left, right, axis_y)
+    events, lane_count = _event_labels(timeline, placed, x_of, left, width, axis_y)
     step = _nice_step(span, max(3, (right - left) // 90))
     ticks: list[tuple[int, int]] = []
     year = math.ceil(first_year / step) * step
@@ -158,7 +159,7 @@ def layout_timeline(timeline: Timeline) -> TimelineLayout:
         year += step
     height = axis_y + 22 + max(lane_count, 1) * LANE_H + MARGIN
     return TimelineLayout(
-        width=TIMELINE_W,
+        width=width,
         height=height,
         first_year=first_year,
         last_year=last_year,
@@ -223,7 +224,7 @@ def _event_labels(
     placed: list[tuple[float, TimelineEvent]],
     x_of: Callable[[float], int],
     left: int,
-    right: int,
+    picture_width: int,
     axis_y: int,
 ) -> tuple[dict[int, Label], int]:
     """Place each event's marker on the axis and its label in a lane below; return them and the number of
@@ -234,8 +235,8 @@ def _event_labels(
     its own label (or leader) would cover, with room in that lane, and where no label above covers its marker
     (events at one point share one leader).
     """
-    label_font = font(13)
-    edge = TIMELINE_W - MARGIN // 2  # labels stay inside the picture
+    label_font = font(LABEL_SIZE)
+    edge = picture_width - MARGIN // 2  # labels stay inside the picture
     taken: list[tuple[int, int, int, int]] = []  # (lane, span start, span end, marker x) of each label
     events: dict[int, Label] = {}
     for year, event in sorted(placed, key=lambda item: (-item[0], item[1].name)):
@@ -270,42 +271,53 @@ def _free(lane: int, span: tuple[int, int], marker: int, taken: list[tuple[int, 
 
 
 def render_timeline(timeline: Timeline) -> Picture:
-    """Draw a timeline as a PNG; see `layout_timeline` for the layout."""
+    """Draw a timeline as a PNG for the width Discord shows; see `layout_timeline` for the layout."""
     layout = layout_timeline(timeline)
-    image = Image.new("RGB", (layout.width, layout.height), BACKGROUND)
-    draw = ImageDraw.Draw(image)
-    title_font = font(20, bold=True)
+    canvas = PngCanvas(layout.width, layout.height, BACKGROUND)
+    draw_timeline(canvas, layout, timeline)
+    return Picture(png=canvas.png(), layout=layout, title=timeline.title)
+
+
+def draw_timeline(
+    canvas: Canvas,
+    layout: TimelineLayout,
+    timeline: Timeline,
+    link: Callable[[int], str | None] | None = None,
+) -> None:
+    """Draw a laid-out timeline on a canvas; `link` gives the page of an era or event (SVG only)."""
     title = layout.title + (f"  (+{timeline.omitted} not shown)" if timeline.omitted else "")
-    draw.text((MARGIN, 16), fit(title, title_font, layout.width - 2 * MARGIN), fill=INK, font=title_font)
+    canvas.text(
+        (MARGIN, 16), fit(title, font(20, bold=True), layout.width - 2 * MARGIN), size=20, bold=True, fill=INK
+    )
     band_font = font(14, bold=True)
     for index, band in enumerate(sorted(layout.bands.values(), key=lambda b: (b.rect[1], b.rect[0]))):
         colour = BAND_COLOURS[index % len(BAND_COLOURS)]
-        draw.rectangle(band.rect, fill=colour, outline=BOX_BORDER, width=1)
-        x0, y0, x1, y1 = band.rect
-        if text_width(band.text, band_font) <= x1 - x0 - 6:
-            draw.text(((x0 + x1) // 2, (y0 + y1) // 2), band.text, fill=INK, font=band_font, anchor="mm")
-        elif x1 + 8 + text_width(band.text, band_font) <= layout.right:
-            draw.text((x1 + 8, (y0 + y1) // 2), band.text, fill=INK, font=band_font, anchor="lm")
-        else:
-            draw.text((x0 - 8, (y0 + y1) // 2), band.text, fill=INK, font=band_font, anchor="rm")
-    draw.line([(layout.left, layout.axis_y), (layout.right, layout.axis_y)], fill=INK, width=2)
-    tick_font = font(12)
+        with canvas.linked(link(band.id) if link else None):
+            canvas.rectangle(band.rect, fill=colour, outline=BOX_BORDER, width=1)
+            x0, y0, x1, y1 = band.rect
+            if text_width(band.text, band_font) <= x1 - x0 - 6:
+                at, anchor = ((x0 + x1) // 2, (y0 + y1) // 2), "mm"
+            elif x1 + 8 + text_width(band.text, band_font) <= layout.right:
+                at, anchor = (x1 + 8, (y0 + y1) // 2), "lm"
+            else:
+                at, anchor = (x0 - 8, (y0 + y1) // 2), "rm"
+            canvas.text(at, band.text, size=14, bold=True, fill=INK, anchor=anchor)
+    canvas.line([(layout.left, layout.axis_y), (layout.right, layout.axis_y)], fill=INK, width=2)
     for year, x in layout.ticks:
-        draw.line([(x, layout.axis_y - 5), (x, layout.axis_y + 5)], fill=INK, width=1)
-        draw.text((x, layout.axis_y - 8), str(year), fill=MUTED, font=tick_font, anchor="mb")
-    label_font = font(13)
+        canvas.line([(x, layout.axis_y - 5), (x, layout.axis_y + 5)], fill=INK, width=1)
+        canvas.text((x, layout.axis_y - 8), str(year), size=12, fill=MUTED, anchor="mb")
     # Connectors first, then the labels on an opaque ground: a line passing a label goes behind it.
     for label in layout.events.values():
         assert label.marker is not None
         mx, my = label.marker
         x0, y0, x1, y1 = label.rect
         hook = x0 if x0 >= mx else x1
-        draw.line([(mx, my), (mx, (y0 + y1) // 2), (hook, (y0 + y1) // 2)], fill=MUTED, width=1)
+        canvas.line([(mx, my), (mx, (y0 + y1) // 2), (hook, (y0 + y1) // 2)], fill=MUTED, width=1)
     for label in layout.events.values():
         assert label.marker is not None
         mx, my = label.marker
-        draw.ellipse((mx - 5, my - 5, mx + 5, my + 5), fill=MARKER, outline=INK)
-        x0, y0, x1, y1 = label.rect
-        draw.rectangle(label.rect, fill=BACKGROUND)
-        draw.text((x0 + 4, (y0 + y1) // 2), label.text, fill=INK, font=label_font, anchor="lm")
-    return Picture(png=png_bytes(image), layout=layout, title=timeline.title)
+        with canvas.linked(link(label.id) if link else None):
+            canvas.ellipse((mx - 5, my - 5, mx + 5, my + 5), fill=MARKER, outline=INK)
+            x0, y0, x1, y1 = label.rect
+            canvas.rectangle(label.rect, fill=BACKGROUND)
+            canvas.text((x0 + 4, (y0 + y1) // 2), label.text, size=LABEL_SIZE, fill=INK, anchor="lm")

@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bot.cli.main import app
-from bot.emulator import DiscordEmulator, point_client_at
+from bot.offline.emulator import DiscordEmulator, point_client_at
 from tests.chroma_server import free_port
 
 #: Shaped like a bot token (an id, a timestamp, a signature), which the emulator does not know.

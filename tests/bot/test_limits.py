@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.client import limits
-from bot.emulator.discord_rules import ApiError, check_webhook_name
+from bot.offline.emulator.discord_rules import ApiError, check_webhook_name
 
 
 def test_fit_lines_and_pages_never_pass_the_limit() -> None:

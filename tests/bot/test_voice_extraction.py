@@ -296,10 +296,12 @@ On the tenth night the Innkeeper of Thornwall, Mira, opened the postern gate, an
 """
 
 
-@pytest.mark.parametrize("hidden", [False, True])
+@pytest.mark.parametrize("hidden", [False, True, "section"])
 async def test_imported_prose_becomes_source_proposals_waiting_in_a_batch(
-    db_target: DatabaseTarget, tmp_path: Path, stub: LLMStub, made: list[Services], hidden: bool
+    db_target: DatabaseTarget, tmp_path: Path, stub: LLMStub, made: list[Services], hidden: bool | str
 ) -> None:
+    """A hidden source's prose, or a GM-only section's ("section": the whole text under a marked heading), makes
+    GM-only proposals."""
     script = VoiceScript(
         extraction=items_reply(
             {
@@ -316,8 +318,13 @@ async def test_imported_prose_becomes_source_proposals_waiting_in_a_batch(
     )
     stub.responder = script
     services, world = await start(made, db_target, tmp_path, stub)
+    prose = (
+        PROSE.replace("# The Fall of Greywatch", "# The Fall of Greywatch (GM only)")
+        if hidden == "section"
+        else PROSE
+    )
     imported = await services.knowledge.import_bytes(
-        world.campaign.id, "chronicle.md", PROSE.encode(), hidden=hidden
+        world.campaign.id, "chronicle.md", prose.encode(), hidden=hidden is True
     )
     report = await services.voice.extract_source(world.campaign, imported.source.id)
     assert report.batch is not None and report.batch.startswith(f"extract:{imported.source.id}:")

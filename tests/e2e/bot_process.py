@@ -10,7 +10,7 @@ import sys
 
 from bot.app import build_services
 from bot.client.client import Lorekeeper
-from bot.emulator import point_client_at
+from bot.offline.emulator import point_client_at
 from bot.ops.logs import install
 from config.settings import load_settings
 

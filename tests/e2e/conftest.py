@@ -10,8 +10,8 @@ import pytest
 
 from bot.app import build_services
 from bot.client.client import INVITE_PERMISSIONS, Lorekeeper
-from bot.emulator import Channel, DiscordEmulator, Guild, Member, Role
-from bot.emulator.models import LOADING
+from bot.offline.emulator import Channel, DiscordEmulator, Guild, Member, Role
+from bot.offline.emulator.models import LOADING
 from config.settings import Settings
 from tests.conftest import DatabaseTarget
 from tests.e2e.jargon import JargonRecorder

@@ -24,9 +24,9 @@ from typing import Any
 
 import pytest
 
-from bot.emulator import Guild
-from bot.emulator.models import LOADING, StoredMessage
-from bot.emulator.rest_base import RestContext
+from bot.offline.emulator import Guild
+from bot.offline.emulator.models import LOADING, StoredMessage
+from bot.offline.emulator.rest_base import RestContext
 
 JARGON = {
     "a relation constant": re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b"),
@@ -138,7 +138,7 @@ class JargonRecorder:
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """Record every message the emulator stores for the bot, every edit of one, and every form and list of
         suggestions the bot answers with."""
-        from bot.emulator.rest_interactions import InteractionRoutes
+        from bot.offline.emulator.rest_interactions import InteractionRoutes
 
         build: Callable[..., StoredMessage] = RestContext.build_bot_message
         edit: Callable[..., None] = RestContext.apply_edit

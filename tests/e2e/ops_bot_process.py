@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from bot.cli import run as cli
-from bot.emulator import point_client_at
+from bot.offline.emulator import point_client_at
 from bot.ops.logs import install
 from config.settings import load_settings
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.emulator.models import custom_ids
+from bot.offline.emulator.models import custom_ids
 from memory.knowledge.retrieval.answer import nothing_known
 from tests.e2e.conftest import World
 from tests.e2e.test_canon_e2e import embed_text

@@ -6,7 +6,7 @@ column refusing a year, or Python's datetime refusing a time zone's reading of i
 
 from __future__ import annotations
 
-from bot.emulator.interactions import InteractionResult
+from bot.offline.emulator.interactions import InteractionResult
 from canon.calendar import REAL_TIME_RANGE, YEAR_RANGE
 from tests.e2e.conftest import World
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from bot.emulator.models import custom_ids
+from bot.offline.emulator.models import custom_ids
 from canon.campaigns import Campaign, ChangesetRow
 from canon.models import EvidenceKind, StatementKind, Viewer
 from canon.proposals import ProposalStatus

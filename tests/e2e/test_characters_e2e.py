@@ -3,7 +3,7 @@ refused, the GM's approval, the roster and switching, and the GM's own links."""
 
 from __future__ import annotations
 
-from bot.emulator.models import custom_ids
+from bot.offline.emulator.models import custom_ids
 from tests.e2e.conftest import World
 from tests.e2e.test_branches_e2e import everything
 from tests.e2e.test_canon_e2e import embed_text, gm_adds

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from bot.emulator import DiscordEmulator
+from bot.offline.emulator import DiscordEmulator
 from memory.scene_tables import SceneRow, TurnRow
 from tests.conftest import DatabaseTarget
 

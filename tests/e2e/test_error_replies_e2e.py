@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.client.replies import WITHDRAWN
-from bot.emulator.interactions import InteractionResult
-from bot.emulator.models import custom_ids
+from bot.offline.emulator.interactions import InteractionResult
+from bot.offline.emulator.models import custom_ids
 from canon.errors import NotFound
 from tests.e2e.conftest import World, scene_report
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from bot.emulator.models import custom_ids
+from bot.offline.emulator.models import custom_ids
 from canon.models import Visibility
 from canon.visibility import statement_hidden
 from tests.e2e.conftest import World, embed_fields

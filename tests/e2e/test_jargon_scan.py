@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.emulator.models import Guild, Member, User
+from bot.offline.emulator.models import Guild, Member, User
 from tests.e2e.jargon import JargonRecorder, jargon_in
 
 GM_ROLE = 7

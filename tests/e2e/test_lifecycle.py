@@ -13,7 +13,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.engine import make_url
 
 from bot.app import build_canon
-from bot.emulator import DiscordEmulator
+from bot.offline.emulator import DiscordEmulator
 from bot.ops.backup import RunLock
 from canon import campaigns
 from canon.gate import Draft
@@ -257,7 +257,7 @@ from bot.client.client import create_bot
 from bot.app import build_services
 from config.settings import load_settings
 from memory import embedding
-from bot.emulator import DiscordEmulator
+from bot.offline.emulator import DiscordEmulator
 
 async def main():
     async with DiscordEmulator() as emu:

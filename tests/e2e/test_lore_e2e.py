@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from bot.emulator import DiscordEmulator
-from bot.emulator.models import custom_ids
+from bot.offline.emulator import DiscordEmulator
+from bot.offline.emulator.models import custom_ids
 from canon.models import Viewer
 from config.settings import Settings
 from tests.bot.voice_fixtures import settings_for

@@ -16,9 +16,9 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from discord import Permissions
 from sqlalchemy import create_engine, text, update
 
-from bot.emulator import Channel
-from bot.emulator.models import parse_mentions
 from bot.llm.client import ChatMessage
+from bot.offline.emulator import Channel
+from bot.offline.emulator.models import parse_mentions
 from bot.ops import backup, jobs
 from bot.ops.scheduler import BACKUP_JOB, CONTINUITY_JOB, IDLE_JOB, sync_url
 from bot.schema.ops_tables import JOBS_TABLE, ScheduledSessionRow
@@ -329,7 +329,7 @@ async def test_admin_status_shows_this_servers_counts_jobs_latency_and_tokens(wo
 
 
 async def test_admin_commands_need_manage_server(world: World) -> None:
-    from bot.emulator import CommandNotAvailable
+    from bot.offline.emulator import CommandNotAvailable
 
     with pytest.raises(CommandNotAvailable):
         await world.emu.invoke(world.channel, world.pat, "admin status")

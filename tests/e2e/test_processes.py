@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from bot.emulator import DiscordEmulator
+from bot.offline.emulator import DiscordEmulator
 from memory.scene_tables import TurnRow
 from tests.conftest import DatabaseTarget, drop_target, make_target
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from bot.emulator.delivery import handler_tasks
+from bot.offline.emulator.delivery import handler_tasks
 from canon.storage import Database
 from memory.scene_tables import SceneRow, TurnRow
 from memory.scenes import SceneStatus, SpeakerKind, scene_turns, turn_history

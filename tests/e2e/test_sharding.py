@@ -14,7 +14,7 @@ from sqlalchemy import select, text
 
 from bot.app import Services, build_services
 from bot.client.client import Lorekeeper, ShardedLorekeeper, create_bot
-from bot.emulator import Channel, DiscordEmulator, Guild, Member
+from bot.offline.emulator import Channel, DiscordEmulator, Guild, Member
 from bot.ops.scheduler import RECONCILE_JOB, JobScheduler, session_job_id
 from bot.schema.ops_tables import JOBS_TABLE
 from canon.storage import utc_now

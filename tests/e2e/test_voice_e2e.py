@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from bot.emulator import DiscordEmulator
-from bot.emulator.models import custom_ids
+from bot.offline.emulator import DiscordEmulator
+from bot.offline.emulator.models import custom_ids
 from memory.narrations import NarrationStatus
 from memory.npc_memory import DocType
 from memory.scene_tables import SceneRow

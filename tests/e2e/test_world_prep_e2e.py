@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.emulator.models import custom_ids
+from bot.offline.emulator.models import custom_ids
 from tests.e2e.conftest import World
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "yaml"
@@ -312,7 +312,7 @@ dialogue:
 async def test_a_dialogue_file_becomes_a_closed_scene_with_a_review_card_and_npc_memories(
     db_target: Any, tmp_path: Any
 ) -> None:
-    from bot.emulator import DiscordEmulator
+    from bot.offline.emulator import DiscordEmulator
     from canon.proposals import EntityContent
     from memory.scenes import Actor
     from tests.bot.voice_fixtures import settings_for

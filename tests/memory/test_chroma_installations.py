@@ -19,7 +19,7 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from bot.app import Services, build_services
-from bot.emulator import DiscordEmulator
+from bot.offline.emulator import DiscordEmulator
 from bot.ops.collections import check_collections, prune_collections, refusal
 from bot.ops.installation import Installation
 from canon.storage import Database

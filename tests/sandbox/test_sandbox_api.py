@@ -15,10 +15,10 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.emulator import InteractionResult
-from bot.sandbox.runner import Sandbox, loopback_warning, open_sandbox, sandbox_settings
-from bot.sandbox.sample import FILES
-from bot.sandbox.views import LLM_FEATURES
+from bot.offline.emulator import InteractionResult
+from bot.offline.sandbox.runner import Sandbox, loopback_warning, open_sandbox, sandbox_settings
+from bot.offline.sandbox.sample import FILES
+from bot.offline.sandbox.views import LLM_FEATURES
 from config.settings import LLMSettings, Settings
 from tests.llm_stub import STUB_MODEL, LLMStub, Reply
 

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.sandbox.sample import FILES
+from bot.offline.sandbox.sample import FILES
 from tests.e2e.jargon import jargon_in
 from tests.sandbox.browser import Page, require_browser, sandbox_process
 
 pytestmark = pytest.mark.slow
 
-SAMPLE = Path(__file__).resolve().parents[2] / "bot" / "sandbox" / "sample"
+SAMPLE = Path(__file__).resolve().parents[2] / "bot" / "offline" / "sandbox" / "sample"
 SECRET = ("Ilsa", "pays for the silence")  # the GM-only member of House Vale, and what her entry says
 
 

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.emulator import DiscordEmulator, StoredMessage
-from bot.emulator.models import EPHEMERAL
-from bot.sandbox.state import SandboxStateError, SandboxStore
-from bot.sandbox.views import leaf_commands, message_view, visible_to
-from bot.sandbox.world import CHANNELS, PEOPLE, SandboxWorld, build_world
+from bot.offline.emulator import DiscordEmulator, StoredMessage
+from bot.offline.emulator.models import EPHEMERAL
+from bot.offline.sandbox.state import SandboxStateError, SandboxStore
+from bot.offline.sandbox.views import leaf_commands, message_view, visible_to
+from bot.offline.sandbox.world import CHANNELS, PEOPLE, SandboxWorld, build_world
 
 
 def bot_message(emu: DiscordEmulator, world: SandboxWorld, **data: object) -> StoredMessage:
@@ -132,7 +132,7 @@ async def test_a_damaged_state_file_stops_the_sandbox_with_what_to_do(tmp_path: 
 
 
 async def test_the_gm_runs_the_server_and_sees_the_admins_commands_a_player_does_not() -> None:
-    from bot.sandbox.views import commands_view
+    from bot.offline.sandbox.views import commands_view
 
     async with DiscordEmulator() as emu:
         world = build_world(emu, "GM")

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.emulator import DiscordEmulator, StoredMessage
+from bot.offline.emulator import DiscordEmulator, StoredMessage
 
 from .views import message_view, visible_to
 from .world import SandboxWorld

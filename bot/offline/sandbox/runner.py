@@ -13,7 +13,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from bot.emulator import DiscordEmulator, InteractionResult, StoredMessage
+from bot.offline.emulator import DiscordEmulator, InteractionResult, StoredMessage
 from config.settings import ChromaSettings, Settings
 
 from .hub import LiveHub

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from bot.emulator import (
+from bot.offline.emulator import (
     Attachment,
     Channel,
     DiscordEmulator,
@@ -25,7 +25,7 @@ from bot.emulator import (
     User,
     Webhook,
 )
-from bot.emulator.models import LOADING
+from bot.offline.emulator.models import LOADING
 
 from .world import SandboxWorld
 

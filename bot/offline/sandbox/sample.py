@@ -72,7 +72,7 @@ SCENE: tuple[Step, ...] = (
 
 def sample_file(name: str) -> bytes:
     """Return one of the sample world's files."""
-    return resources.files("bot.sandbox").joinpath("sample", name).read_bytes()
+    return resources.files("bot.offline.sandbox").joinpath("sample", name).read_bytes()
 
 
 def sample_names() -> list[str]:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-_log = logging.getLogger("bot.emulator")
+_log = logging.getLogger("bot.offline.emulator")
 
 
 class ApiError(Exception):

@@ -191,7 +191,9 @@ class RestApi(InteractionRoutes, ApplicationRoutes):
         record.status = 405 if path_known else 404
         self.emu.unhandled_requests.append(record)
         # An unknown route is a gap in the emulator, not the bot's fault: make the test fail loudly.
-        _log.error("Discord emulator: no handler for %s %s (add one to bot/emulator/rest.py)", method, path)
+        _log.error(
+            "Discord emulator: no handler for %s %s (add one to bot/offline/emulator/rest.py)", method, path
+        )
         return json_response(
             {"message": f"{record.status}: Not handled by the emulator", "code": 0}, record.status
         )

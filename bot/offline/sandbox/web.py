@@ -51,7 +51,7 @@ HOSTS_KEY: web.AppKey[set[str] | None] = web.AppKey("hosts")
 
 
 def _static(name: str) -> bytes:
-    return resources.files("bot.sandbox").joinpath("static", name).read_bytes()
+    return resources.files("bot.offline.sandbox").joinpath("static", name).read_bytes()
 
 
 def _sandbox(request: web.Request) -> Sandbox:

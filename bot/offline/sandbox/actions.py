@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.emulator import Attachment, Channel, CommandNotAvailable, InteractionResult, Member
-from bot.emulator.interactions import (
+from bot.offline.emulator import Attachment, Channel, CommandNotAvailable, InteractionResult, Member
+from bot.offline.emulator.interactions import (
     ATTACHMENT,
     BOOLEAN,
     CHANNEL,
@@ -22,7 +22,7 @@ from bot.emulator.interactions import (
     USER,
     modal_submission,
 )
-from bot.emulator.models import find_component
+from bot.offline.emulator.models import find_component
 
 from .views import leaf_commands, visible_to
 

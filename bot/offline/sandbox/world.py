@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import discord
 
-from bot.emulator import Channel, DiscordEmulator, Guild, Member, Role
+from bot.offline.emulator import Channel, DiscordEmulator, Guild, Member, Role
 
 GUILD_NAME = "Lorekeeper Sandbox"
 CATEGORY_NAME = "The campaign"

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from bot.emulator import Attachment, Channel, DiscordEmulator, Member, StoredMessage
-from bot.emulator.models import LOADING
+from bot.offline.emulator import Attachment, Channel, DiscordEmulator, Member, StoredMessage
+from bot.offline.emulator.models import LOADING
 
 from .world import SandboxWorld
 
