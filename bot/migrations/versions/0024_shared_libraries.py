@@ -5,8 +5,8 @@ attached read-only to many campaigns. Its sources belong to a holder campaign of
 their chunks, full-text rows and vectors exist once; `knowledge_library_attachments` says which campaign reads
 which of them. Nothing existing changes: both tables start empty.
 
-Revision ID: 0023
-Revises: 0022
+Revision ID: 0024
+Revises: 0023
 Create Date: 2026-12-04 13:00:00.000000
 """
 
@@ -17,8 +17,8 @@ from alembic import op
 
 import canon.storage
 
-revision = "0023"
-down_revision = "0022"
+revision = "0024"
+down_revision = "0023"
 branch_labels = None
 depends_on = None
 
