@@ -15,10 +15,10 @@ import pytest
 from pypdf import PdfWriter
 from pypdf.generic import DictionaryObject, NameObject, StreamObject, TextStringObject
 
+from canon.errors import InvalidInput
 from canon.storage import Database
 from config.settings import LoreSettings
 from memory.books import BookLimits, BookRefused, read_book
-from memory.knowledge.files import InvalidInput
 from memory.knowledge.tables import KnowledgeSourceRow
 from tests.memory.knowledge_helpers import knowledge_service, new_campaign
 from tests.memory.test_books import BOOKS
@@ -63,7 +63,7 @@ def test_a_stream_inflating_past_the_limit_is_refused_not_inflated() -> None:
     stream.set_data(packed)
     stream[NameObject("/Filter")] = NameObject("/FlateDecode")
     page[NameObject("/Contents")] = writer._add_object(stream)
-    with pytest.raises(BookRefused, match="inflate|damaged"):
+    with pytest.raises(BookRefused, match=r"inflate|damaged"):
         read_book(pdf_bytes(writer), "bomb.pdf")
 
 
@@ -75,14 +75,14 @@ def test_deeply_nested_objects_are_refused() -> None:
         b"3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] /Annots 4 0 R >> endobj\n"
         b"4 0 obj " + nested + b" endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
     )
-    with pytest.raises(BookRefused, match="no text|damaged|deeply"):
+    with pytest.raises(BookRefused, match=r"no text|damaged|deeply"):
         read_book(data, "deep.pdf")
 
 
 def test_an_encrypted_pdf_is_refused_with_what_to_do() -> None:
     writer = PdfWriter(clone_from=io.BytesIO(real_pdf()))
     writer.encrypt(user_password="secret", owner_password="owner")
-    with pytest.raises(BookRefused, match="protected by a password.*print it to PDF"):
+    with pytest.raises(BookRefused, match=r"protected by a password.*print it to PDF"):
         read_book(pdf_bytes(writer), "locked.pdf")
 
 
@@ -95,7 +95,7 @@ def test_a_broken_cross_reference_table_is_read_around() -> None:
 
 
 def test_a_truncated_pdf_is_refused_as_damaged() -> None:
-    with pytest.raises(BookRefused, match="damaged PDF|no text"):
+    with pytest.raises(BookRefused, match=r"damaged PDF|no text"):
         read_book(real_pdf()[:600], "cut.pdf")
 
 
