@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from bot.services.lore_service import LoreImportService
     from bot.services.npc_memories import NpcMemoryDesk
     from bot.services.pictures import PictureService
+    from bot.services.present_marks import PresentMarks
     from bot.services.proposal_service import ProposalService
     from bot.services.recaps import RecapService
     from bot.services.review import ReviewService
@@ -87,6 +88,7 @@ class Services:
     notes: GmNoteDesk
     characters: CharacterDesk
     reveals: KnowledgeDesk
+    marks: PresentMarks
     beliefs: BeliefDesk
     #: The campaign's glossary of the table's words, which `/lore` reads questions through.
     glossary: GlossaryDesk
@@ -219,6 +221,7 @@ def _desks(
     from bot.services.knowledge import KnowledgeDesk
     from bot.services.npc_memories import NpcMemoryDesk
     from bot.services.pictures import PictureService
+    from bot.services.present_marks import PresentMarks
     from bot.services.recaps import RecapService
     from memory.notes import GmNoteService
 
@@ -230,11 +233,12 @@ def _desks(
         "branches": BranchService(
             db, access, canon.proposals, canon.reviews, knowledge=knowledge, voice=voice
         ),
-        "recaps": RecapService(db, canon.reviews, voice, characters=characters),
+        "recaps": RecapService(db, canon.reviews, voice, characters=characters, knowledge=reveals),
         "directory": Directory(db, access),
         "notes": GmNoteDesk(GmNoteService(db), access, scenes),
         "characters": characters,
         "reveals": reveals,
+        "marks": PresentMarks(db, access),
         "beliefs": BeliefDesk(db, access, canon.canon, scenes),
         "glossary": GlossaryDesk(db),
         "npc_memories": NpcMemoryDesk(voice.memories, access),
