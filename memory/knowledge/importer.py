@@ -24,7 +24,9 @@ import asyncio
 import hashlib
 import time
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from canon.campaigns import get_campaign
 from canon.errors import InvalidInput
@@ -123,9 +125,11 @@ class Importer:
         title: str | None = None,
         notes: str | None = None,
         progress: ProgressCallback | None = None,
+        section_choices: Sequence[dict[str, Any]] | None = None,
     ) -> ImportReport:
         """Import one .md/.txt file's bytes into a campaign; see the module docstring for every step.
 
+        `section_choices`: the GM's sections hidden or shown (an archive's); None keeps an updated source's.
         Options left None keep an updated source's current setting (a new source gets Reference, visible,
         no tags, not always included; `always_include=True` alone makes a new source Canon).
         Raises `InvalidInput` (bad name, size, encoding, empty) or `NotFound` (campaign); then nothing is written.
@@ -155,7 +159,9 @@ class Importer:
         doc_title = (title or "").strip()[:200] or detect_title(text, name) or existing_title or name
 
         await report_progress(progress, ImportProgress(filename=name, stage=ImportStage.CHUNKING))
-        chunks = await asyncio.to_thread(chunk_markdown, text, doc_title, chunking_options(self.settings))
+        kept = existing.section_choices if existing else []
+        chunk = partial(chunk_markdown, choices=kept if section_choices is None else section_choices)
+        chunks = await asyncio.to_thread(chunk, text, doc_title, chunking_options(self.settings))
         if not chunks:
             raise InvalidInput(f"{name} has no text to index.")
 
@@ -174,6 +180,7 @@ class Importer:
             tags=clean,
             always_include=always_include,
             notes=notes,
+            section_choices=list(section_choices) if section_choices is not None else None,
         )
         await report_progress(
             progress, ImportProgress(filename=name, stage=ImportStage.STORING, total=len(chunks))
