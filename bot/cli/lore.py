@@ -147,7 +147,7 @@ async def _ingest_all(
 
     files = expand_paths(text_paths) if text_paths else []
     if not files and not yaml_files and not dialogues:
-        raise GameError("No .md or .txt file to import there.")
+        raise GameError("No .md, .txt, .pdf, .docx, .epub or .html file to import there.")
     imported: list[ImportReport] = []
     failed: list[ImportFailure] = []
     scenes = [await ingest_dialogue(services, target, path, failed) for path in dialogues]
@@ -362,7 +362,9 @@ def _answer_text(answer: Answer) -> str:
         lines.append("  Nothing in this campaign's knowledge matches.")
     for rank, result in enumerate(answer.results, len(answer.canon_facts) + 1):
         data = result_json(result)
-        where = " › ".join(result.heading_path) or result.source_title
+        where = (f"{result.place} · " if result.place else "") + (
+            " › ".join(result.heading_path) or result.source_title
+        )
         stale = f" OUT OF DATE (now {result.out_of_date})" if result.out_of_date else ""
         lines.append(
             f"  {rank}.{stale} [{result.label}] {result.filename} — {where}  (score {data['score']})"

@@ -97,6 +97,7 @@ def chunk_info(row: KnowledgeChunkRow) -> ChunkInfo:
         token_count=row.token_count,
         content_hash=row.content_hash,
         section_hidden=bool(row.section_hidden),
+        place=row.place,
     )
 
 
@@ -276,6 +277,8 @@ class ChunkLite(NamedTuple):
     content_hash: str
     #: The fields kept at import ([subject, label, value] each), or None for a chunk imported before.
     fields: list[list[str]] | None = None
+    #: Where the text is in its book ("p. 112"), or None.
+    place: str | None = None
 
 
 async def chunks_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, ChunkLite]:
@@ -285,7 +288,7 @@ async def chunks_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, C
     t = KnowledgeChunkRow
     for start in range(0, len(unique), _BATCH):
         query = select(
-            t.id, t.source_id, t.heading_path, t.text, t.token_count, t.content_hash, t.fields
+            t.id, t.source_id, t.heading_path, t.text, t.token_count, t.content_hash, t.fields, t.place
         ).where(t.id.in_(unique[start : start + _BATCH]))
         for row in (await session.execute(query)).all():
             found[row.id] = ChunkLite(
@@ -296,6 +299,7 @@ async def chunks_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, C
                 token_count=row.token_count,
                 content_hash=row.content_hash,
                 fields=row.fields,
+                place=row.place,
             )
     return found
 

@@ -181,11 +181,21 @@ class KnowledgeService:
                 token_count=c.token_count,
                 score=0.0,
                 reasons=[],
+                place=c.place,
             )
             for c in detail.chunks
         ]
         marked = await self.retriever.out_of_date(campaign_id, passages, viewer=Viewer.GM)
-        return [(" › ".join(p.heading_path) or source.title, p.out_of_date) for p in marked if p.out_of_date]
+        return [
+            (
+                (f"{p.place} ({' › '.join(p.heading_path)})" if p.heading_path else p.place)
+                if p.place
+                else " › ".join(p.heading_path) or source.title,
+                p.out_of_date,
+            )
+            for p in marked
+            if p.out_of_date
+        ]
 
     @property
     def semantic_enabled(self) -> bool:

@@ -125,6 +125,8 @@ class KnowledgeChunkRow(Base):
     #: The fields the chunk holds, read at import (`memory.knowledge.fields.read_fields`): [subject, label,
     #: value] each; None for a chunk imported before fields were kept (read when asked).
     fields: Mapped[list[list[str]] | None] = mapped_column(JSON)
+    #: Where the text is in the book it came from ("p. 112", "ch. 3"); None when its sections are its places.
+    place: Mapped[str | None] = mapped_column(String(40))
     #: In a GM-only section (marked in the file, or hidden by the GM after import): for the GM alone.
     section_hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
