@@ -78,8 +78,21 @@ def _runs(page: object) -> list[Run]:
                 height = (size or 10.0) * scale
                 runs.append(Run(x, y - number * height * 1.2, round(height * 2) / 2, piece.strip()))
 
+    _inflate(page)
     page.extract_text(visitor_text=visit)  # type: ignore[attr-defined]
     return runs
+
+
+def _inflate(page: object) -> None:
+    """Decode the page's content streams first: pypdf's text extraction would hide a stream over its limits."""
+    contents = page.get("/Contents")  # type: ignore[attr-defined]
+    if contents is None:
+        return
+    contents = contents.get_object()
+    for item in contents if isinstance(contents, list) else [contents]:
+        stream = item.get_object()
+        if hasattr(stream, "get_data"):
+            stream.get_data()
 
 
 def _lines(runs: list[Run]) -> list[Line]:
@@ -214,7 +227,7 @@ def _open(data: bytes, filename: str, limits: BookLimits) -> object:
 
 def read_pdf(data: bytes, filename: str, limits: BookLimits) -> Book:
     """Return a PDF's text layer as Markdown with a place per page; see the module docstring."""
-    from pypdf.errors import PdfReadError
+    from pypdf.errors import PyPdfError
 
     deadline = Deadline(filename, limits.seconds)
     reader = _open(data, filename, limits)
@@ -230,7 +243,7 @@ def read_pdf(data: bytes, filename: str, limits: BookLimits) -> Book:
             raise BookRefused(
                 f"{filename} is refused: page {number + 1} nests its objects too deeply to read."
             ) from None
-        except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, OSError, IndexError) as error:
+        except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, OSError, IndexError) as error:
             if "limit" in str(error).lower():
                 raise BookRefused(
                     f"{filename} is refused: page {number + 1} would inflate to more data than any page holds "

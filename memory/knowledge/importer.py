@@ -59,6 +59,10 @@ from memory.knowledge.repository import find_duplicate, source_named
 from memory.knowledge.vectors import ChunkVectors
 
 _ALWAYS_CANON = "Only Canon sources can be always included; use --class canon."
+_NO_SECRETS = (
+    "{name} marks sections as GM-only. A shared library source is read by the players of every campaign it "
+    "is attached to, so it holds no secrets: remove the markers, or import the file into a campaign instead."
+)
 
 
 def chunking_options(settings: LoreSettings) -> ChunkingOptions:
@@ -127,12 +131,13 @@ class Importer:
         notes: str | None = None,
         progress: ProgressCallback | None = None,
         section_choices: Sequence[dict[str, Any]] | None = None,
+        public_only: bool = False,
     ) -> ImportReport:
         """Import one .md/.txt file's bytes into a campaign; see the module docstring for every step.
 
-        Options left None keep an updated source's current setting (a new source gets Reference, visible,
-        no tags, not always included, no GM section choices; `always_include=True` alone makes it Canon).
-        Raises `InvalidInput` (bad name, size, encoding, empty) or `NotFound` (campaign); then nothing is written.
+        Options left None keep an updated source's settings (a new one: Reference, visible, untagged, no GM section
+        choices; `always_include=True` alone makes it Canon); `public_only` (a shared library's) refuses GM-only
+        sections. Raises `InvalidInput` or `NotFound` (campaign); then nothing is written.
         """
         started = time.perf_counter()
         name, mime = self._validated(filename, data)
@@ -163,7 +168,7 @@ class Importer:
 
         await report_progress(progress, ImportProgress(filename=name, stage=ImportStage.CHUNKING))
         kept = existing.section_choices if existing and section_choices is None else section_choices
-        chunks = await self._chunked(name, text, doc_title, book, kept or [])
+        chunks = await self._chunks(name, text, doc_title, book, kept or [], public_only=public_only)
 
         stored_path, created_file = await asyncio.to_thread(self.files.store, data, file_hash)
         plan = ImportPlan(
@@ -193,14 +198,24 @@ class Importer:
         said = book.warnings if book is not None else ()
         return await self._index(campaign_id, name, written, chunks, started, progress, said)
 
-    async def _chunked(
-        self, name: str, text: str, title: str, book: Book | None, choices: Sequence[dict[str, Any]]
+    async def _chunks(
+        self,
+        name: str,
+        text: str,
+        title: str,
+        book: Book | None,
+        choices: Sequence[dict[str, Any]],
+        *,
+        public_only: bool,
     ) -> list[Chunk]:
-        """Return a document's chunks (the GM's sections applied, each with its page or chapter), or refuse it."""
+        """Return a file's chunks (the GM's sections applied, each placed on its page or chapter), or raise
+        `InvalidInput` for none, or for a GM-only section in a file that must be public (a shared library's)."""
         chunk = partial(chunk_markdown, choices=choices)
         chunks = placed(await asyncio.to_thread(chunk, text, title, chunking_options(self.settings)), book)
         if not chunks:
             raise InvalidInput(f"{name} has no text to index.")
+        if public_only and any(c.secret for c in chunks):
+            raise InvalidInput(_NO_SECRETS.format(name=name))
         return chunks
 
     def _validated(self, filename: str, data: bytes) -> tuple[str, str]:
