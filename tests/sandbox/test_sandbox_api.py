@@ -24,6 +24,7 @@ from tests.llm_stub import STUB_MODEL, LLMStub, Reply
 
 pytestmark = pytest.mark.slow
 ACT = {"X-Lorekeeper-Sandbox": "1"}
+BOOK = Path(__file__).resolve().parent.parent / "fixtures" / "books" / "basic-rules.pdf"
 
 
 class Client:
@@ -333,7 +334,6 @@ def test_listening_beyond_this_machine_prints_a_warning() -> None:
 
 
 async def test_a_pdf_uploaded_from_the_page_imports_and_answers(client: Client) -> None:
-    pdf = Path(__file__).resolve().parent.parent / "fixtures" / "books" / "basic-rules.pdf"
     form = aiohttp.FormData()
     body = {
         "user": client.id("gm"),
@@ -343,7 +343,7 @@ async def test_a_pdf_uploaded_from_the_page_imports_and_answers(client: Client) 
     }
     form.add_field("payload", json.dumps(body))
     form.add_field(
-        "option:file", pdf.read_bytes(), filename="basic-rules.pdf", content_type="application/pdf"
+        "option:file", BOOK.read_bytes(), filename="basic-rules.pdf", content_type="application/pdf"
     )
     async with client.http.post(client.url + "/api/commands", data=form, headers=ACT) as response:
         assert response.status == 200, await response.text()
