@@ -57,6 +57,10 @@ from memory.knowledge.repository import find_duplicate, source_named
 from memory.knowledge.vectors import ChunkVectors
 
 _ALWAYS_CANON = "Only Canon sources can be always included; use --class canon."
+_NO_SECRETS = (
+    "{name} marks sections as GM-only. A shared library source is read by the players of every campaign it "
+    "is attached to, so it holds no secrets: remove the markers, or import the file into a campaign instead."
+)
 
 
 def chunking_options(settings: LoreSettings) -> ChunkingOptions:
@@ -124,12 +128,14 @@ class Importer:
         title: str | None = None,
         notes: str | None = None,
         progress: ProgressCallback | None = None,
+        public_only: bool = False,
     ) -> ImportReport:
         """Import one .md/.txt file's bytes into a campaign; see the module docstring for every step.
 
         Options left None keep an updated source's current setting (a new source gets Reference, visible,
         no tags, not always included; `always_include=True` alone makes a new source Canon).
         Raises `InvalidInput` (bad name, size, encoding, empty) or `NotFound` (campaign); then nothing is written.
+        `public_only` (a shared library's source) refuses a file marking GM-only sections, before anything is kept.
         """
         started = time.perf_counter()
         name, mime = self._validated(filename, data)
@@ -159,10 +165,7 @@ class Importer:
         doc_title = doc_title or existing_title or name
 
         await report_progress(progress, ImportProgress(filename=name, stage=ImportStage.CHUNKING))
-        chunks = await asyncio.to_thread(chunk_markdown, text, doc_title, chunking_options(self.settings))
-        chunks = placed(chunks, book)
-        if not chunks:
-            raise InvalidInput(f"{name} has no text to index.")
+        chunks = await self._chunks(name, text, doc_title, book, public_only=public_only)
 
         stored_path, created_file = await asyncio.to_thread(self.files.store, data, file_hash)
         plan = ImportPlan(
@@ -190,6 +193,19 @@ class Importer:
         await asyncio.to_thread(self.files.store, data, file_hash)
         said = book.warnings if book is not None else ()
         return await self._index(campaign_id, name, written, chunks, started, progress, said)
+
+    async def _chunks(
+        self, name: str, text: str, title: str, book: Book | None, *, public_only: bool
+    ) -> list[Chunk]:
+        """Return a file's chunks (each placed on its page or chapter), or raise `InvalidInput` for none, or
+        for a GM-only section in a file that must be public (a shared library's)."""
+        chunks = await asyncio.to_thread(chunk_markdown, text, title, chunking_options(self.settings))
+        chunks = placed(chunks, book)
+        if not chunks:
+            raise InvalidInput(f"{name} has no text to index.")
+        if public_only and any(c.secret for c in chunks):
+            raise InvalidInput(_NO_SECRETS.format(name=name))
+        return chunks
 
     def _validated(self, filename: str, data: bytes) -> tuple[str, str]:
         """Return the stored name and MIME type of a file whose size is fine, or raise `InvalidInput`."""
