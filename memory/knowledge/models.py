@@ -440,6 +440,7 @@ def result_json(result: LoreResult) -> dict[str, Any]:
         "source": result.filename,
         "title": result.source_title,
         "heading_path": result.heading_path,
+        "place": result.place,
         "class": result.knowledge_class.value,
         "score": round(result.score, 6),
         "text": result.text,
