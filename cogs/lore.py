@@ -197,6 +197,7 @@ class LoreCommands(commands.Cog):
             await lore_import.import_dialogue(interaction, campaign, file.filename, data)
             return
         more = [(attachment.filename, await read_attachment(attachment)) for attachment in extra]
+        roster = file.filename.lower().endswith((".yaml", ".yml"))
         outcome = await self.imports.import_file(
             campaign,
             file.filename,
@@ -208,6 +209,7 @@ class LoreCommands(commands.Cog):
             always_include=always_include,
             progress=lore_import.ImportProgressMessage(interaction),
             more=more,
+            members=await lore_import.server_members(interaction.guild) if roster else None,
         )
         if outcome.structured is not None:
             embed = lore_embeds.structured_embed(outcome.structured, outcome.filename)
