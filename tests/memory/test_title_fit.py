@@ -48,7 +48,9 @@ async def test_a_field_asked_of_a_subject_finds_the_section_named_whole(db: Data
     service = knowledge_service(db, tmp_path, semantic=False)
     campaign = await new_campaign(db, "Bestiary")
     await service.import_bytes(campaign, "bestiary.md", BESTIARY.encode())
-    answer = await service.ask(campaign, "how much health does a zombie have", viewer=Viewer.PLAYER, record=False)
+    answer = await service.ask(
+        campaign, "how much health does a zombie have", viewer=Viewer.PLAYER, record=False
+    )
     assert answer.results[0].heading_path[-1] == "Zombie"
     assert any(r.kind == "title" for r in answer.results[0].reasons)
     assert answer.reply is not None and "22 (3d8 + 9)" in answer.reply.text
