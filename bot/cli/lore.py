@@ -326,15 +326,15 @@ def lore(
             else:
                 typer.echo(_answer_text(answer))
 
-    run_async(lambda: with_lore_reader(settings, work))
+    run_async(lambda: with_lore_reader(settings, work, one_shot=queries is None))
 
 
-async def with_lore_reader(settings: Any, work: Any) -> Any:
+async def with_lore_reader(settings: Any, work: Any, *, one_shot: bool = False) -> Any:
     """Run `work` with only the services a question uses (`bot.app.open_lore_reader`), or with every service
-    when the database needs migrating first."""
+    when the database needs migrating first. `one_shot`: one question is asked (the model starts quick)."""
     from bot.app import open_lore_reader
 
-    reader = await open_lore_reader(settings)
+    reader = await open_lore_reader(settings, one_shot=one_shot)
     if reader is None:
         return await with_services(settings, work)
     try:
