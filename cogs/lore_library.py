@@ -105,7 +105,7 @@ async def library_names(interaction: discord.Interaction, current: str) -> list[
     return choices[:25]
 
 
-class NotServerAdmin(app_commands.CheckFailure):
+class ServerAdminRefusal(app_commands.CheckFailure):
     """A check failure whose message is shown to the user as is (as `cogs.checks.NotGM`)."""
 
 
@@ -116,7 +116,7 @@ def server_admin_only() -> Callable[[T], T]:
         member = interaction.user
         permissions = getattr(member, "guild_permissions", None)
         if permissions is None or not (permissions.manage_guild or permissions.administrator):
-            raise NotServerAdmin(
+            raise ServerAdminRefusal(
                 "Only a server administrator (the Manage Server permission) can add to this server's library: "
                 "every campaign of the server reads it. A GM attaches what is there with /lore library attach."
             )
