@@ -65,7 +65,13 @@ class Answerer:
         search = preset(config) if isinstance(config, str) else config
         asked = analyse(question, glossary if glossary is not None else await self.glossary(campaign_id))
         answer = await self.retriever.search(
-            campaign_id, asked.search_text, viewer=viewer, limit=limit, config=search, knowing=knowing
+            campaign_id,
+            asked.search_text,
+            viewer=viewer,
+            limit=limit,
+            config=search,
+            knowing=knowing,
+            subject=asked.subject if asked.fields else (),
         )
         answer = answer.model_copy(update={"question": question})
         if asked.parts:
@@ -111,6 +117,7 @@ class Answerer:
                 limit=3,
                 config=config,
                 knowing=knowing,
+                subject=part,
             )
             for result in found.results:
                 if result.chunk_id not in seen:
