@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from bot.services.lore_service import LoreImportService
     from bot.services.npc_memories import NpcMemoryDesk
     from bot.services.pictures import PictureService
+    from bot.services.present_marks import PresentMarks
     from bot.services.proposal_service import ProposalService
     from bot.services.recaps import RecapService
     from bot.services.review import ReviewService
@@ -87,6 +88,7 @@ class Services:
     notes: GmNoteDesk
     characters: CharacterDesk
     reveals: KnowledgeDesk
+    marks: PresentMarks
     beliefs: BeliefDesk
     #: The campaign's glossary of the table's words, which `/lore` reads questions through.
     glossary: GlossaryDesk
@@ -219,20 +221,24 @@ def _desks(
     from bot.services.knowledge import KnowledgeDesk
     from bot.services.npc_memories import NpcMemoryDesk
     from bot.services.pictures import PictureService
+    from bot.services.present_marks import PresentMarks
     from bot.services.recaps import RecapService
     from memory.notes import GmNoteService
 
     access = canon.access
     characters = CharacterDesk(db, access)
+    reveals = KnowledgeDesk(db, access, canon.queries, scenes)
+    voice.hear_through(reveals)
     return {
         "branches": BranchService(
             db, access, canon.proposals, canon.reviews, knowledge=knowledge, voice=voice
         ),
-        "recaps": RecapService(db, canon.reviews, voice, characters=characters),
+        "recaps": RecapService(db, canon.reviews, voice, characters=characters, knowledge=reveals),
         "directory": Directory(db, access),
         "notes": GmNoteDesk(GmNoteService(db), access, scenes),
         "characters": characters,
-        "reveals": KnowledgeDesk(db, access, canon.queries, scenes),
+        "reveals": reveals,
+        "marks": PresentMarks(db, access),
         "beliefs": BeliefDesk(db, access, canon.canon, scenes),
         "glossary": GlossaryDesk(db),
         "npc_memories": NpcMemoryDesk(voice.memories, access),
@@ -339,15 +345,17 @@ def build_knowledge(
     canon: CanonAccess | None = None,
     *,
     owner: Callable[[], Awaitable[Owner]] | None = None,
+    one_shot: bool = False,
 ) -> KnowledgeService:
     """Build the imported-knowledge service: Chroma and the offline embedder unless embedding is switched off.
 
     Neither loads anything here: the model loads on the first embedding, chromadb on the first vector call.
+    `one_shot`: the process answers a question and ends (the model's session starts quick, unoptimised).
     """
     vectors: ChromaVectorIndex | None = None
     embedder: MiniLMEmbedder | None = None
     if settings.embedding.enabled:
-        embedder = MiniLMEmbedder(batch_size=settings.embedding.batch_size)
+        embedder = MiniLMEmbedder(batch_size=settings.embedding.batch_size, quick_start=one_shot)
         vectors = ChromaVectorIndex.from_settings(
             settings.data_dir,
             settings.chroma.host,
@@ -390,7 +398,7 @@ class LoreReader:
         await self.db.dispose()
 
 
-async def open_lore_reader(settings: Settings) -> LoreReader | None:
+async def open_lore_reader(settings: Settings, *, one_shot: bool = False) -> LoreReader | None:
     """Return only what `lorekeeper lore QUESTION` uses, or None when the database needs migrating first.
 
     Building every service imports the whole application (the model client, the scheduler, the voice, Alembic)
@@ -407,7 +415,7 @@ async def open_lore_reader(settings: Settings) -> LoreReader | None:
         await db.dispose()
         return None
     installation = Installation(db)
-    knowledge = build_knowledge(settings, db, CanonAccess(), owner=installation.owner)
+    knowledge = build_knowledge(settings, db, CanonAccess(), owner=installation.owner, one_shot=one_shot)
     llm: LLMClient | None = None
     if settings.llm.configured:
         from bot.llm.openai_compatible import build_llm

@@ -45,6 +45,8 @@ class CampaignStatus(enum.StrEnum):
 
     ACTIVE = "active"
     ABANDONED = "abandoned"
+    #: Not a story: the holder of a shared library's sources (`memory.knowledge.library`), never listed or played.
+    LIBRARY = "library"
 
 
 class ChangesetKind(enum.StrEnum):
@@ -259,19 +261,28 @@ async def get_campaign(session: AsyncSession, campaign_id: int) -> Campaign:
 
 async def find_campaign_by_name(session: AsyncSession, name: str) -> Campaign:
     """Return a campaign by its unique name or raise `NotFound` listing the names that exist."""
-    row = (await session.execute(select(CampaignRow).where(CampaignRow.name == name))).scalar_one_or_none()
+    playing = CampaignRow.status != CampaignStatus.LIBRARY.value
+    row = (
+        await session.execute(select(CampaignRow).where(CampaignRow.name == name, playing))
+    ).scalar_one_or_none()
     if row is None:
         names = (
-            await session.execute(select(CampaignRow.name).order_by(CampaignRow.name).limit(20))
+            await session.execute(
+                select(CampaignRow.name).where(playing).order_by(CampaignRow.name).limit(20)
+            )
         ).scalars()
         known = ", ".join(names) or "none yet"
         raise NotFound(f"There is no campaign named {name!r}. Campaigns: {known}.")
     return _to_domain(row)
 
 
-async def list_campaigns(session: AsyncSession, *, guild_id: int | None = None) -> list[Campaign]:
-    """Return every campaign (of one guild when given), oldest first."""
+async def list_campaigns(
+    session: AsyncSession, *, guild_id: int | None = None, include_libraries: bool = False
+) -> list[Campaign]:
+    """Return every campaign (of one guild when given), oldest first; shared libraries' holders only when asked."""
     query = select(CampaignRow).order_by(CampaignRow.id)
+    if not include_libraries:
+        query = query.where(CampaignRow.status != CampaignStatus.LIBRARY.value)
     if guild_id is not None:
         query = query.where(CampaignRow.guild_id == guild_id)
     return [_to_domain(row) for row in (await session.execute(query)).scalars()]

@@ -136,7 +136,8 @@ class Evidence(BaseModel):
         if self.kind == EvidenceKind.YAML:
             return f"{self.file}, line {self.line}"
         if self.kind == EvidenceKind.CHUNK:
-            return f"source #{self.source_id}, chunk #{self.chunk_id}"
+            where = f" ({self.note})" if self.note else ""
+            return f"source #{self.source_id}, chunk #{self.chunk_id}{where}"
         if self.kind == EvidenceKind.BRANCH:
             return self.note or "a branch"
         return self.note or "a GM command"

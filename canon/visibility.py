@@ -29,7 +29,7 @@ members, or rewrites `may_see` by hand. Rows are written with the values `visibi
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -66,6 +66,7 @@ __all__ = [
     "proposal_hidden",
     "sections_seen",
     "seen",
+    "shared_knowing",
     "source_hidden",
     "source_is_public_sql",
     "source_seen",
@@ -78,6 +79,7 @@ __all__ = [
     "visibility_of",
     "visible_views",
     "warnings_hidden",
+    "with_learned",
 ]
 
 
@@ -317,6 +319,35 @@ class Knowing:
             named = frozenset(e for i in held if i.kind == "statement" for e in i.ends)
             found = self._cache[as_of] = Known(ids("entity"), named, statements, ids("source"))
         return found
+
+
+def shared_knowing(lenses: Sequence[Knowing | None], as_of: AsOf = NOW) -> Knowing | None:
+    """Return the lens of what every one of several lenses knows at a point (all who hear one NPC's reply).
+
+    None (public canon only) when there is no lens, or when one of them is None: one listener who plays
+    nothing reads the reply too, so it may hold only what is public.
+    """
+    if not lenses or any(lens is None for lens in lenses):
+        return None
+    knowns = [lens.at(as_of) for lens in lenses if lens is not None]
+    entities = frozenset.intersection(*(k.entities for k in knowns))
+    statements = frozenset.intersection(*(k.statements for k in knowns))
+    sources = frozenset.intersection(*(k.sources for k in knowns))
+    ends = {i.target_id: i.ends for lens in lenses if lens is not None for i in lens.learned}
+    learned = (
+        *(Learned("entity", e) for e in sorted(entities)),
+        *(Learned("statement", s, ends=ends.get(s, ())) for s in sorted(statements)),
+        *(Learned("source", s) for s in sorted(sources)),
+    )
+    characters = tuple(dict.fromkeys(c for lens in lenses if lens is not None for c in lens.characters))
+    return Knowing(characters=characters, learned=learned)
+
+
+def with_learned(knowing: Knowing | None, item: Learned) -> Knowing:
+    """Return a lens that knows one thing more (what the GM lets an NPC tell those who hear it)."""
+    if knowing is None:
+        return Knowing(characters=(), learned=(item,))
+    return Knowing(characters=knowing.characters, learned=(*knowing.learned, item))
 
 
 def _known(knowing: Knowing | None, as_of: AsOf) -> Known:

@@ -221,6 +221,8 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool, number: 
     if proposal.decided_by_name and proposal.status != ProposalStatus.PENDING:
         who += f" · decided by {escape(proposal.decided_by_name)}"
     lines.append(who)
+    if reveal and proposal.id in review.present:
+        lines.append("👥 Known only to those present: their characters learn it when it is committed")
     if proposal.evidence:
         links = [evidence_text(e, review) for e in proposal.evidence[:3]]
         extra = f" (+{len(proposal.evidence) - 3})" if len(proposal.evidence) > 3 else ""

@@ -4,6 +4,7 @@ Custom ids (each a `DynamicItem` template, registered when the extension loads i
 
     lk:pick                                            pick the proposal of the page to act on (a select)
     lk:proposal:{proposal_id}:accept | reject | edit   act on the picked proposal
+    lk:proposal:{proposal_id}:present                  mark it "known only to those present" (or unmark it)
     lk:review:{scene_id}:accept_all                    accept every pending proposal without warnings
     lk:review:{scene_id}:commit                        write the accepted ones and close the review
     lk:review:{scene_id}:page:{page}:prev | next       show another page of the card
@@ -60,6 +61,7 @@ from cogs.review_modals import (
     RationaleModal,
     open_edit,
 )
+from cogs.review_present import NO_PINGS, PRESENT_LABEL, toggle_present
 from cogs.review_words import mark
 from cogs.services import services_of
 from memory.scenes import SceneStatus
@@ -111,15 +113,15 @@ class ProposalPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"lk
 
 class ProposalButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"lk:proposal:(?P<id>[0-9]{1,19}):(?P<action>accept|reject|edit)",
+    template=r"lk:proposal:(?P<id>[0-9]{1,19}):(?P<action>accept|reject|edit|present)",
 ):
-    """Accept, reject or edit one proposal."""
+    """Accept, reject or edit one proposal, or mark it known only to those present."""
 
     def __init__(
         self, proposal_id: int, action: str, *, warned: bool = False, number: int | None = None
     ) -> None:
         # The label names the proposal by its number on the card, never by its id (ids have gaps).
-        label = {"accept": "Accept", "reject": "Reject", "edit": "Edit"}[action]
+        label = {"accept": "Accept", "reject": "Reject", "edit": "Edit", "present": PRESENT_LABEL}[action]
         label += (f" #{number}" if number is not None else "") + (
             " ⚠️" if action == "accept" and warned else ""
         )
@@ -154,6 +156,12 @@ class ProposalButton(
             about = describe(proposal.content)
             if self.action == "edit":
                 await open_edit(interaction, proposal, about)
+                return
+            if self.action == "present":
+                note = await toggle_present(interaction, proposal)
+                review = await review_of(interaction, proposal)
+                await show_review(interaction, review, canon_embeds.page_of(review, self.proposal_id))
+                await interaction.followup.send(note, ephemeral=True, allowed_mentions=NO_PINGS)
                 return
             accept = self.action == "accept"
             if proposal.status == ProposalStatus.PENDING and (proposal.needs_rationale or not accept):
@@ -347,6 +355,8 @@ def _proposal_controls(view: discord.ui.View, review: Review, page: int, chosen:
     view.add_item(ProposalButton(picked.id, "accept", warned=picked.needs_rationale, number=number))
     view.add_item(ProposalButton(picked.id, "reject", number=number))
     view.add_item(ProposalButton(picked.id, "edit", number=number))
+    if review.scene is not None and picked.id not in review.present:
+        view.add_item(ProposalButton(picked.id, "present", number=number))
 
 
 def review_view(review: Review, page: int, chosen: int | None = None) -> discord.ui.View:

@@ -101,8 +101,7 @@ def snippet(text: str, limit: int = SNIPPET_CHARS, *, skip: Sequence[str] = ()) 
 
 def where(result: LoreResult) -> str:
     """Return a passage's place: the source title and its heading path."""
-    path = [h for h in result.heading_path if h and h != result.source_title]
-    return " › ".join([result.source_title, *path])
+    return result.where
 
 
 def class_badge(knowledge_class: KnowledgeClass, *, hidden: bool = False) -> str:

@@ -75,6 +75,14 @@ def section_changed_embed(change: SectionChange) -> discord.Embed:
         )
     else:
         lines.append("Players may read it now, like the rest of the source.")
+    if change.also:
+        shared = ", ".join(f"“{_escape(clip(words, 80))}”" for words in change.also[:5])
+        went = "hidden" if change.hidden else "shown"
+        lines.append(
+            f"{shared} {'shares' if len(change.also) == 1 else 'share'} its passage, so "
+            f"{'it is' if len(change.also) == 1 else 'they are'} {went} too. To hide exactly one section, mark "
+            "its heading in the file (“(GM only)”) and import it again."
+        )
     if not change.changed:
         lines.append("It already was: nothing changed.")
     lines.append("A new version of the file keeps this choice; `/lore source` lists the hidden sections.")

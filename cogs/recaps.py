@@ -16,7 +16,9 @@ from discord.ext import commands
 
 from bot.client.client import Lorekeeper
 from bot.client.limits import fit_lines
+from bot.services.recaps import PersonalRecap
 from cogs.canon_embeds import shrink_to_limit
+from cogs.checks import actor_of
 from cogs.embeds import COLOUR, clip
 from cogs.places import campaign_here
 from cogs.services import services_of, services_of_client
@@ -76,6 +78,30 @@ def previously_embed(recaps: Sequence[Recap]) -> discord.Embed:
     return shrink_to_limit(embed)
 
 
+def personal_embed(personal: PersonalRecap) -> discord.Embed:
+    """Render a player's own recap: each scene's public recap, then what their character learned in it."""
+    embed = discord.Embed(title=clip(f"Previously on… as {personal.character} lived it", 256), colour=COLOUR)
+    if not personal.recaps:
+        embed.description = "No scene has been committed yet: the journal is empty. It fills as scenes end."
+        return embed
+    for recap in personal.recaps[:10]:
+        lines = recap_lines(recap)
+        learned = personal.learned.get(recap.scene_id, [])
+        if learned:  # after the summary: a long recap cuts its cited turns first, never this
+            lines.insert(
+                1 if recap.summary else 0,
+                f"**What {_escape(personal.character)} learned:** "
+                + "; ".join(_escape(i.what) for i in learned),
+            )
+        embed.add_field(
+            name=clip(f"Scene {recap.story_order}: {recap.title}", 256),
+            value=fit_lines(lines, _FIELD),
+            inline=False,
+        )
+    embed.set_footer(text="For you alone. Everything your character knows: /canon known.")
+    return shrink_to_limit(embed)
+
+
 async def post_recap(client: discord.Client, scene_id: int, channel_id: int) -> None:
     """Post a completed scene's recap in its channel (a failure is logged: the scene stays committed).
 
@@ -99,14 +125,28 @@ class RecapCommands(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="recap", description="Post the last scenes' recaps: previously on…")
-    @app_commands.describe(scenes="How many of the last scenes (1 to 10, default 3)")
+    @app_commands.describe(
+        scenes="How many of the last scenes (1 to 10, default 3)",
+        mine="Yes: your own recap, for you alone, with what your character learned in those scenes",
+    )
     @app_commands.guild_only()
     async def recap(
-        self, interaction: discord.Interaction, scenes: app_commands.Range[int, 1, 10] = 3
+        self,
+        interaction: discord.Interaction,
+        scenes: app_commands.Range[int, 1, 10] = 3,
+        mine: bool = False,
     ) -> None:
-        """Post "Previously on…" with the recaps of the campaign's last scenes."""
+        """Post "Previously on…" with the recaps of the campaign's last scenes (or show a player their own)."""
         campaign = await campaign_here(interaction)
-        recaps = await services_of(interaction).recaps.latest(campaign, scenes)
+        services = services_of(interaction)
+        if mine:
+            asker = actor_of(interaction, services.settings.gm_role)
+            personal = await services.recaps.mine(campaign, asker, scenes)
+            await interaction.response.send_message(
+                embed=personal_embed(personal), ephemeral=True, allowed_mentions=NONE
+            )
+            return
+        recaps = await services.recaps.latest(campaign, scenes)
         await interaction.response.send_message(embed=previously_embed(recaps), allowed_mentions=NONE)
 
 

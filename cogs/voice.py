@@ -19,9 +19,10 @@ from bot.llm.client import LLMUnavailable
 from bot.voice.debounce import Debouncer
 from bot.voice.service import VoiceService
 from canon.campaigns import Campaign
-from canon.errors import GameError, InvalidInput
+from canon.errors import GameError, InvalidInput, NotAllowed
+from canon.models import Viewer
 from cogs import npc_memory_embeds, voice_embeds
-from cogs.canon_options import entity_names, speaker_names
+from cogs.canon_options import entity_names, fact_names, speaker_names
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
 from cogs.places import campaign_here
 from cogs.voice_views import NarrationContextButton, narration_view
@@ -177,14 +178,16 @@ class VoiceCommands(commands.Cog):
         npc="Who you speak to",
         message="What you say",
         allow="GM only: let one who is dead or away speak anyway, as a flashback or a ghost",
+        tell="GM only: a hidden fact the NPC may tell; those present in the scene learn it once it is said",
     )
-    @app_commands.autocomplete(npc=speaker_names)
+    @app_commands.autocomplete(npc=speaker_names, tell=fact_names)
     async def talk(
         self,
         interaction: discord.Interaction,
         npc: app_commands.Range[str, 1, 200],
         message: app_commands.Range[str, 1, 1500],
         allow: Literal["flashback", "ghost"] | None = None,
+        tell: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
         """Let an NPC answer from its memories and public canon, through a webhook with its name."""
         campaign = await self._campaign(interaction)
@@ -192,7 +195,10 @@ class VoiceCommands(commands.Cog):
         if not isinstance(channel, discord.TextChannel):
             raise InvalidInput("NPCs speak in a server's text channels.")
         actor = self._actor(interaction)
+        if tell is not None and not actor.is_gm:
+            raise NotAllowed("Only the GM lets an NPC tell a secret.")
         await replies.think(interaction)
+        told = await self.bot.services.facts.pick(campaign, tell, viewer=Viewer.GM) if tell else None
 
         async def post(name: str, text: str) -> int:
             # The line saying who asked follows the NPC's message once it is sent: a refusal, or a message
@@ -208,7 +214,7 @@ class VoiceCommands(commands.Cog):
 
         try:  # a dead NPC is refused first; then, without a language model, nobody speaks
             reply = await self.voice.npc_talk(
-                campaign, channel.id, npc, message, actor, post=post, allow=allow
+                campaign, channel.id, npc, message, actor, post=post, allow=allow, tell=told
             )
         except LLMUnavailable:  # the settings are the GM's business, not a player's
             raise LLMUnavailable(NO_VOICE_GM if actor.is_gm else NO_VOICE_PLAYER) from None

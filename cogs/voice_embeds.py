@@ -98,6 +98,9 @@ def npc_exchange_text(speaker: str, npc: str, message: str) -> str:
 def npc_result_text(reply: NpcReply) -> str:
     """Render, for the speaker only, whether the NPC answered (a refusal: every draft quoted GM-only canon)."""
     if reply.status == "posted":
+        if reply.revealed:
+            learned = "; ".join(f"{item.who} now knows {item.what}" for item in reply.revealed)
+            return f"{reply.npc_name} answered and told the secret: {learned}."
         return f"{reply.npc_name} answered."
     return f"{reply.npc_name} hesitates and says nothing. (Try asking another way.)"
 

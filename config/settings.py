@@ -64,6 +64,10 @@ class LoreSettings(BaseModel):
     """Imports and retrieval of the campaign's world bible."""
 
     max_file_bytes: int = Field(default=10 * 1024 * 1024, ge=1024)
+    #: A book (PDF, DOCX, EPUB, HTML) may be larger: its pictures and fonts are most of it.
+    max_book_bytes: int = Field(default=60 * 1024 * 1024, ge=1024)
+    #: Seconds a book's reading may take before it is refused (a file built to be slow to read).
+    book_read_seconds: float = Field(default=300.0, gt=0)
     chunk_min_tokens: int = Field(default=300, ge=20)
     chunk_max_tokens: int = Field(default=800, ge=50)
     chunk_overlap_tokens: int = Field(default=40, ge=0)

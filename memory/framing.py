@@ -60,7 +60,7 @@ def sanitize(text: str, *, max_chars: int) -> str:
 
 def passage_line(result: LoreResult, *, max_chars: int = PASSAGE_CHARS) -> str:
     """Return a retrieved passage as one context line: where it is from, then its text made inert."""
-    where = " › ".join([result.source_title, *result.heading_path])
+    where = result.where
     return f"{where}: {sanitize(result.text, max_chars=max_chars)}"
 
 

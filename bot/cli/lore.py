@@ -147,7 +147,7 @@ async def _ingest_all(
 
     files = expand_paths(text_paths) if text_paths else []
     if not files and not yaml_files and not dialogues:
-        raise GameError("No .md or .txt file to import there.")
+        raise GameError("No .md, .txt, .pdf, .docx, .epub or .html file to import there.")
     imported: list[ImportReport] = []
     failed: list[ImportFailure] = []
     scenes = [await ingest_dialogue(services, target, path, failed) for path in dialogues]
@@ -326,15 +326,15 @@ def lore(
             else:
                 typer.echo(_answer_text(answer))
 
-    run_async(lambda: with_lore_reader(settings, work))
+    run_async(lambda: with_lore_reader(settings, work, one_shot=queries is None))
 
 
-async def with_lore_reader(settings: Any, work: Any) -> Any:
+async def with_lore_reader(settings: Any, work: Any, *, one_shot: bool = False) -> Any:
     """Run `work` with only the services a question uses (`bot.app.open_lore_reader`), or with every service
-    when the database needs migrating first."""
+    when the database needs migrating first. `one_shot`: one question is asked (the model starts quick)."""
     from bot.app import open_lore_reader
 
-    reader = await open_lore_reader(settings)
+    reader = await open_lore_reader(settings, one_shot=one_shot)
     if reader is None:
         return await with_services(settings, work)
     try:
@@ -362,7 +362,9 @@ def _answer_text(answer: Answer) -> str:
         lines.append("  Nothing in this campaign's knowledge matches.")
     for rank, result in enumerate(answer.results, len(answer.canon_facts) + 1):
         data = result_json(result)
-        where = " › ".join(result.heading_path) or result.source_title
+        where = (f"{result.place} · " if result.place else "") + (
+            " › ".join(result.heading_path) or result.source_title
+        )
         stale = f" OUT OF DATE (now {result.out_of_date})" if result.out_of_date else ""
         lines.append(
             f"  {rank}.{stale} [{result.label}] {result.filename} — {where}  (score {data['score']})"

@@ -33,7 +33,7 @@ async def survey_collections(settings: Settings, db: Database) -> tuple[str, Sur
     """Return this database's installation id and the survey of its Chroma (raises `VectorIndexError`)."""
     installation = Installation(db)
     async with db.session() as session:
-        campaign_ids = {c.id for c in await list_campaigns(session)}
+        campaign_ids = {c.id for c in await list_campaigns(session, include_libraries=True)}
     return await installation.id(), await _index(settings, installation).survey(campaign_ids)
 
 
@@ -42,7 +42,7 @@ async def prune_collections(settings: Settings, db: Database) -> list[str]:
     installation = Installation(db)
     index = _index(settings, installation)
     async with db.session() as session:
-        campaign_ids = {c.id for c in await list_campaigns(session)}
+        campaign_ids = {c.id for c in await list_campaigns(session, include_libraries=True)}
     found = await index.survey(campaign_ids)
     doomed = found.orphans + found.legacy
     await index.prune(doomed)

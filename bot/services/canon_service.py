@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.schema import review_cards
 from bot.services.canon_access import CanonAccess
+from bot.services.present_marks import reveal_marked
 from bot.services.review import ANOTHER_SERVER, Review, ReviewService
 from canon import campaigns
 from canon.campaigns import Campaign, ChangesetKind
@@ -150,9 +151,12 @@ class CanonService:
                 await self.scenes.complete_scene(session, scene.id)
             campaign = await campaigns.get_campaign(session, scene.campaign_id)
             target = CommitTarget.of_scene(campaign.id, scene.id, scene.story_order, checkpoint=checkpoint)
-            return await self.access.gate_for(campaign).commit(
+            result = await self.access.gate_for(campaign).commit(
                 session, target, actor_id=actor.id, actor_name=actor.name
             )
+            # What the GM marked "known only to those present" is theirs from this scene on: one transaction.
+            await reveal_marked(session, scene, result, actor.name)
+            return result
 
         waiting = (await self.reviews.review(scene_id)).hidden_undecided()
         if waiting:

@@ -12,6 +12,7 @@ subject or object is a GM-only entity tells that entity's name, nothing else of 
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -19,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.services.canon_access import CanonAccess
 from bot.services.canon_queries import CanonQueries, parse_as_of
 from bot.services.wording import wording_for
+from bot.voice.ports import Hearing
 from canon.campaigns import Campaign
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from canon.forms import split_names
@@ -29,11 +31,11 @@ from canon.knowledge.characters import LinkStatus
 from canon.knowledge.learned import Reveal
 from canon.models import Entity, Viewer
 from canon.storage import Database
-from canon.visibility import Knowing, entity_hidden, source_hidden, view_hidden
+from canon.visibility import Knowing, entity_hidden, shared_knowing, source_hidden, view_hidden
 from canon.wording import Wording
 from canon.wording.statements import statement_sentence
 from memory.knowledge.repository import campaign_sources
-from memory.scenes import Actor, SceneService, SceneStatus, scene_participants
+from memory.scenes import Actor, SceneService, SceneStatus, SpeakerKind, scene_participants
 
 PARTY_WORDS = {"party", "the party", "everyone", "all"}
 PRESENT_WORDS = {"present", "those present", "the scene", "this scene"}
@@ -72,6 +74,35 @@ class KnowledgeDesk:
         async with self.db.session() as session:
             entity = await self._character(session, campaign, character)
             return await learned.knowing(session, campaign.id, [entity.id])
+
+    async def hearing(self, campaign: Campaign, channel_id: int, asker: Actor) -> Hearing:
+        """Return what every character hearing an NPC's reply in a channel knows (the voice's `Listeners`).
+
+        They are the asker's active character (a player's) and the active characters of the players who spoke
+        in the channel's running scene; one of them who plays nothing hears public canon only, so the lens is
+        None then, as it is when nobody at all plays.
+        """
+        scene = None
+        with contextlib.suppress(NotFound):
+            current = await self.scenes.current_scene(channel_id)
+            if current.status != SceneStatus.COMPLETED and current.campaign_id == campaign.id:
+                scene = current
+        async with self.db.session() as session:
+            members = [] if asker.is_gm else [asker.id or 0]
+            if scene is not None:
+                members += [
+                    p.author_id
+                    for p in await scene_participants(session, scene.id)
+                    if p.speaker == SpeakerKind.PLAYER and p.author_id is not None
+                ]
+            lenses = [await learned.member_knowing(session, campaign.id, m) for m in dict.fromkeys(members)]
+            ids = [c for lens in lenses if lens is not None for c in lens.characters]
+            reader = await self.access.reader(session, campaign, Viewer.GM)
+            names = await reader.entities(set(ids), include_retconned=True, with_aliases=False)
+        return Hearing(
+            knowing=shared_knowing(lenses),
+            characters=tuple(names[i].name for i in dict.fromkeys(ids) if i in names),
+        )
 
     async def _character(self, session: AsyncSession, campaign: Campaign, name: str) -> Entity:
         reader = await self.access.reader(session, campaign, Viewer.GM)

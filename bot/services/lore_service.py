@@ -1,6 +1,6 @@
 """`/lore import` as one use case: route an uploaded file to the right importer, optionally read its prose.
 
-- `.md`/`.markdown`/`.txt`: the knowledge import (`KnowledgeService.import_bytes`, with progress);
+- `.md`/`.markdown`/`.txt` and books (`.pdf`, `.docx`, `.epub`, `.html`): the knowledge import (`KnowledgeService.import_bytes`, with progress);
 - `.yaml`/`.yml`: the structured-lore import (`StructuredImportService.import_files`), all or nothing;
 - `extract`: after a prose import, the game-master's voice reads the source into proposals of authority
   *source* (`VoiceService.extract_source`), stored as one batch that waits for the GM's review. Nothing becomes
@@ -23,7 +23,7 @@ from bot.services.structured_import import StructuredImportService
 from canon.campaigns import Campaign
 from canon.errors import GameError, InvalidInput
 from canon.structured.ingest import IngestReport
-from memory.knowledge.files import ALLOWED_SUFFIXES, YAML_SUFFIXES, clean_tags
+from memory.knowledge.files import ALLOWED_SUFFIXES, BOOK_MIMES, YAML_SUFFIXES, clean_tags
 from memory.knowledge.models import ImportReport, KnowledgeClass, ProgressCallback
 from memory.knowledge.service import KnowledgeService
 from memory.scenes import Actor
@@ -126,15 +126,16 @@ class LoreImportService:
             limit = self.structured.max_bytes
             if extract:
                 raise InvalidInput(
-                    "`extract` reads prose (.md or .txt) into proposals; a YAML file is already structured "
+                    "`extract` reads prose (a world-bible file) into proposals; a YAML file is already structured "
                     "lore and is imported as canon directly. Import it without `extract`."
                 )
         elif suffix in ALLOWED_SUFFIXES:
             kind = "prose"
-            limit = self.knowledge.settings.max_file_bytes
+            settings = self.knowledge.settings
+            limit = settings.max_book_bytes if suffix in BOOK_MIMES else settings.max_file_bytes
         else:
             raise InvalidInput(
-                f"{filename} cannot be imported: attach a .md or .txt world-bible file, or a .yaml/.yml "
+                f"{filename} cannot be imported: attach a world-bible file (.md, .txt, .pdf, .docx, .epub or .html), or a .yaml/.yml "
                 "structured lore file."
             )
         if size > limit:
@@ -165,7 +166,7 @@ class LoreImportService:
         for name, extra in more:
             if self.check_upload(name, len(extra)) != "structured" or kind != "structured":
                 raise InvalidInput(
-                    "Only YAML files are imported together (they may refer to each other); import a .md or .txt "
+                    "Only YAML files are imported together (they may refer to each other); import a world-bible "
                     "file on its own."
                 )
         if kind == "structured":
@@ -215,7 +216,7 @@ class LoreImportService:
         and says why (`extraction_error`).
         """
         if outcome.report is None:
-            raise InvalidInput("Only prose files (.md or .txt) are read into proposals.")
+            raise InvalidInput("Only world-bible files (not YAML) are read into proposals.")
         source_id = outcome.report.duplicate_of or outcome.report.source.id
         if self.voice is None:
             return _with(outcome, extraction_error="the game-master's voice is not available here.")

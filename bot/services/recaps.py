@@ -10,22 +10,24 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.services.review import ReviewService
 from canon import campaigns
 from canon.campaigns import Campaign
-from canon.errors import Conflict, InvalidInput
+from canon.errors import Conflict, InvalidInput, NotFound, Unavailable
 from canon.models import EvidenceKind
 from canon.proposals import ProposalStatus
 from canon.storage import Database
 from canon.wording import describe
 from memory import journal
 from memory.journal import CitedTurn, Recap
-from memory.scenes import SceneStatus, SpeakerKind, Turn, load_scene, scene_turns
+from memory.scenes import Actor, SceneStatus, SpeakerKind, Turn, load_scene, scene_turns
 
 if TYPE_CHECKING:  # the voice is passed in (it uses these services: no import cycle)
     from bot.services.characters import CharacterDesk
+    from bot.services.knowledge import KnowledgeDesk, KnownItem
     from bot.voice.service import VoiceService
 
 log = logging.getLogger(__name__)
@@ -45,9 +47,12 @@ class RecapService:
         voice: VoiceService | None = None,
         *,
         characters: CharacterDesk | None = None,
+        knowledge: KnowledgeDesk | None = None,
     ) -> None:
         self.db = db
         self.reviews = reviews
+        #: What each character learned: a player's own recap ("what you learned") reads it.
+        self.knowledge = knowledge
         #: Whose character each player plays: "Who was there" names characters, with their players.
         self.characters = characters
         self.voice = voice
@@ -134,6 +139,35 @@ class RecapService:
             raise InvalidInput(f"A recap covers 1 to {MAX_SCENES} scenes; “{count}” is not that.")
         async with self.db.session() as session:
             return await journal.latest_recaps(session, campaign.id, count)
+
+    async def mine(self, campaign: Campaign, asker: Actor, count: int) -> PersonalRecap:
+        """Return a player's own recap of the last `count` scenes: the public recaps and, for each, what their
+        active character came to know in it beyond public canon (reveals made in that scene, standing now).
+
+        `NotFound` for someone who plays no character (the public recap is everyone's).
+        """
+        if self.characters is None or self.knowledge is None:
+            raise Unavailable("Personal recaps are not available here.")
+        recaps = await self.latest(campaign, count)
+        active = await self.characters.active(campaign, asker.id or 0) if not asker.is_gm else None
+        if active is None:
+            raise NotFound(
+                "You play no character, so there is nothing of your own to recap: `/recap` without "
+                "`mine` shows the public one, and `/character claim` asks the GM for a character."
+            )
+        scenes = {r.scene_id for r in recaps}
+        items = [i for i in await self.knowledge.known(campaign, asker) if i.reveal.scene_id in scenes]
+        learned = {r.scene_id: [i for i in items if i.reveal.scene_id == r.scene_id] for r in recaps}
+        return PersonalRecap(character=active.character, recaps=recaps, learned=learned)
+
+
+@dataclass(frozen=True)
+class PersonalRecap:
+    """A player's own recap: the public recaps, and what their character learned in each of those scenes."""
+
+    character: str
+    recaps: list[Recap]
+    learned: dict[int, list[KnownItem]]
 
 
 def _cut(text: str) -> str:

@@ -21,6 +21,7 @@ from canon.continuity import Finding
 from canon.date_reading import scene_anchor
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.gate import DEFAULT_POLICY, authority_policy, proposal_rows
+from canon.knowledge import learned
 from canon.models import Viewer
 from canon.proposals import Proposal, ProposalStatus, references, revised
 from canon.storage import Database
@@ -54,6 +55,8 @@ class Review:
     #: Each proposal's number on the card, counted over the whole scene, so a checkpoint renumbers nothing
     #: (players' first, then the GM-only ones; empty: numbered in the card's order).
     numbers: dict[int, int] = dataclasses.field(default_factory=dict)
+    #: The proposals the GM marked "known only to those present" (`bot.services.present_marks`).
+    present: frozenset[int] = frozenset()
 
     def hidden_undecided(self) -> list[Proposal]:
         """Return the GM-only proposals still waiting for a decision: a commit waits for them, since only the
@@ -118,6 +121,7 @@ class ReviewService:
                 words=await _review_words(self.access, session, campaign, proposals),
                 policy=authority_policy(campaign.settings),
                 numbers=_numbered(everyone, hidden),
+                present=frozenset(await learned.present_marks(session, owner, [p.id for p in proposals])),
             )
 
     async def review_in_channel(self, channel_id: int) -> Review:

@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.llm.client import LLMClient
 from bot.voice.material import is_npc_type
-from bot.voice.ports import CanonProposals
+from bot.voice.ports import CanonProposals, Listeners
 from canon.campaigns import Campaign, get_campaign
 from canon.errors import InvalidInput, NotFound
 from canon.graph import CanonReader
@@ -51,6 +51,8 @@ class VoiceDeps:
     retriever: Any = None
     #: `memory.knowledge.KnowledgeService`, for `extract_source`.
     knowledge: Any = None
+    #: What the characters hearing an NPC know (`bot.services.knowledge.KnowledgeDesk`), when wired.
+    listeners: Listeners | None = None
     background: set[asyncio.Task[Any]] = field(default_factory=set)
 
     def run_in_background(self, coro: Awaitable[Any], name: str) -> None:

@@ -36,6 +36,7 @@ from canon.graph import CanonReader
 from canon.models import Authority, Evidence, EvidenceKind, Viewer, Visibility
 from canon.proposals import ProposalContent
 from canon.visibility import passage_hidden
+from memory.knowledge.models import citation_label
 from memory.scenes import Scene, load_scene, scene_turns
 
 log = logging.getLogger(__name__)
@@ -144,11 +145,14 @@ class ExtractionCases:
         report = ExtractionReport(batch=batch)
         pieces: list[tuple[int, Piece]] = []
         secret = {chunk.id for chunk in chunks if passage_hidden(source.hidden, chunk.section_hidden)}
+        places = {chunk.id: citation_label(source.title, chunk.heading_path, chunk.place) for chunk in chunks}
         for chunk in chunks:
             lines = paragraph_lines(chunk.text)
             if lines:
-                heading = f"From “{source.title}”" + (
-                    f", section {' › '.join(chunk.heading_path)}" if chunk.heading_path else ""
+                heading = (
+                    f"From “{source.title}”"
+                    + (f", {chunk.place}" if chunk.place else "")
+                    + (f", section {' › '.join(chunk.heading_path)}" if chunk.heading_path else "")
                 )
                 pieces.append((chunk.id, Piece(lines=tuple(lines), heading=heading)))
         async with deps.db.session() as session:
@@ -175,7 +179,12 @@ class ExtractionCases:
                 content = content.model_copy(update={"visibility": Visibility.GM_ONLY})
                 candidate.content = content
             evidence = [
-                Evidence(kind=EvidenceKind.CHUNK, source_id=source_id, chunk_id=pieces[index][0])
+                Evidence(
+                    kind=EvidenceKind.CHUNK,
+                    source_id=source_id,
+                    chunk_id=pieces[index][0],
+                    note=places.get(pieces[index][0]),
+                )
                 for index in sorted(candidate.pieces)
             ]
             drafts.append(

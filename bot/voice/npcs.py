@@ -1,7 +1,11 @@
 """NPCs: talking in character from what they could know, their memories, and who is in a scene.
 
-An NPC answers from public canon, its own memories and the scene it is in, never from GM-only canon: a reply
-that quotes hidden canon is asked for once more and held back if it does again.
+An NPC answers from public canon, its own memories and the scene it is in, never from GM-only canon. What it
+says is heard by the asker and by those present in the channel's scene, so it may say what all their
+characters know and nothing more: a reply that tells hidden canon one of them does not know (the guard is fed
+exactly those facts) is asked for once more and held back if it does again. The GM may let an NPC tell one
+hidden fact (`tell`): it is in the NPC's material, the guard lets it through, and once the reply tells it the
+characters present learn it, recorded as a reveal with the scene as its evidence.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ import contextlib
 import datetime as dt
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot.llm.client import require_llm
@@ -24,17 +28,18 @@ from bot.voice.material import (
     public_state_names,
     turn_line,
 )
+from bot.voice.ports import Hearing
 from bot.voice.prompts import RETRY_AFTER_LEAK, npc_talk_messages
 from canon import presence
 from canon.campaigns import Campaign
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound, Unavailable
-from canon.models import EntityCard, Viewer
-from canon.visibility import view_hidden
+from canon.models import EntityCard, StatementView, Viewer
+from canon.visibility import Knowing, Learned, view_hidden, with_learned
 from memory import digests as digest_repo
 from memory.context import AssembledContext, ContextItem, ContextSection, SectionKind, assemble
 from memory.digests import Moment
 from memory.framing import passage_line
-from memory.leaks import Leak, Secret, card_secrets, find_leaks
+from memory.leaks import Leak, card_secrets, find_leaks
 from memory.npc_memory import MemoryRecord
 from memory.scenes import Actor, Scene, SceneStatus, SpeakerKind, scene_turns
 from memory.turn_log import IncomingMessage
@@ -59,6 +64,8 @@ class NpcReply:
     recalled: tuple[MemoryRecord, ...] = ()
     context: AssembledContext | None = None
     prompt: tuple[dict[str, str], ...] = ()
+    #: The reveals written because the reply told what the GM let the NPC tell (`KnownItem`s, in words).
+    revealed: tuple[Any, ...] = ()
 
 
 def checked_message(message: str) -> str:
@@ -110,26 +117,70 @@ class NpcCases:
         *,
         post: PostAsNpc,
         allow: str | None = None,
+        tell: int | None = None,
     ) -> NpcReply:
-        """Let an NPC answer in character from what it could know: its memories and public canon.
+        """Let an NPC answer in character from what it could know: its memories and what all who hear know.
 
         An NPC out of the story's present (dead, destroyed, missing: `check_present`) is refused, unless a GM
-        `allow`s it (a flashback, a ghost).
+        `allow`s it (a flashback, a ghost). A GM may let it `tell` one hidden fact (by number) to those present.
         """
         message = checked_message(message)
+        if tell is not None and not actor.is_gm:
+            raise NotAllowed("Only the GM lets an NPC tell a secret.")
         # Players reach only NPCs they know of; what an NPC says is public, so a hidden one cannot speak.
         npc_id, npc, _ = await resolve_npc(self.deps, campaign, npc_name, viewer=Viewer.PLAYER)
         await self.check_present(campaign, (npc_id, npc), actor, allow)
-        llm = require_llm(self.deps.llm)
         scene: Scene | None = None
         with contextlib.suppress(NotFound):
             current = await self.deps.scenes.current_scene(channel_id)
             if current.status == SceneStatus.ACTIVE and current.campaign_id == campaign.id:
                 scene = current
-        material, recalled = await self.npc_material(campaign, npc_id, npc, message, scene)
+        hearing = await self._hearing(campaign, channel_id, actor)
+        told = await self._told(campaign, tell, scene, hearing) if tell is not None else None
+        lens = hearing.knowing
+        if told is not None:
+            ends = tuple(e.id for e in (told.subject, told.object) if e is not None)
+            lens = with_learned(lens, Learned("statement", told.statement.id, ends=ends))
+        llm = require_llm(self.deps.llm)
+        material, recalled = await self.npc_material(
+            campaign, npc_id, npc, message, scene, knowing=lens, told=told
+        )
+        text, leaks, messages = await self._draft(llm, campaign, npc, actor, message, material)
+        prompt = tuple(m.model_dump(mode="json") for m in messages)
+        if leaks or not text:
+            return NpcReply(
+                npc_name=npc,
+                status="blocked",
+                text=None,
+                message_id=None,
+                context=material.context,
+                prompt=prompt,
+            )
+        message_id = await post(npc, text)
+        if scene is not None:
+            await self._log_npc_exchange(scene, actor, message, npc_id, npc, text, message_id)
+        revealed: list[Any] = []
+        if told is not None and scene is not None:
+            revealed = await self._reveal_if_told(campaign, actor, npc, text, told, scene, material, hearing)
+        return NpcReply(
+            npc_name=npc,
+            status="posted",
+            text=text,
+            message_id=message_id,
+            recalled=tuple(r.memory for r in recalled),
+            context=material.context,
+            prompt=prompt,
+            revealed=tuple(revealed),
+        )
+
+    async def _draft(
+        self, llm: Any, campaign: Campaign, npc: str, actor: Actor, message: str, material: NpcMaterial
+    ) -> tuple[str, list[Leak], list[Any]]:
+        """Ask the model for the reply, once more if it told a secret; return it, its leaks and the prompt."""
         context = material.context.render()
         text = ""
         leaks: list[Leak] = []
+        messages: list[Any] = []
         for attempt in range(2):
             retry_note = None
             if attempt:
@@ -155,28 +206,61 @@ class NpcCases:
                 leaks[0].label,
                 "; asking again" if attempt == 0 else "",
             )
-        prompt = tuple(m.model_dump(mode="json") for m in messages)
-        if leaks or not text:
-            return NpcReply(
-                npc_name=npc,
-                status="blocked",
-                text=None,
-                message_id=None,
-                context=material.context,
-                prompt=prompt,
-            )
-        message_id = await post(npc, text)
-        if scene is not None:
-            await self._log_npc_exchange(scene, actor, message, npc_id, npc, text, message_id)
-        return NpcReply(
-            npc_name=npc,
-            status="posted",
-            text=text,
-            message_id=message_id,
-            recalled=tuple(r.memory for r in recalled),
-            context=material.context,
-            prompt=prompt,
+        return text, leaks, messages
+
+    async def _reveal_if_told(
+        self,
+        campaign: Campaign,
+        gm: Actor,
+        npc: str,
+        text: str,
+        told: StatementView,
+        scene: Scene,
+        material: NpcMaterial,
+        hearing: Hearing,
+    ) -> list[Any]:
+        """Record the reveal of what the GM let the NPC tell, to those present, once its reply told it."""
+        secrets = [s for card in material.told_cards for s in card_secrets(card, hearing.knowing)]
+        if self.deps.listeners is None or not find_leaks(text, secrets, material.public_before):
+            return []
+        return await self.deps.listeners.reveal(
+            campaign,
+            gm,
+            to="those present",
+            reason=f"{npc} told them in scene {scene.story_order}",
+            fact=told.statement.id,
+            channel_id=scene.channel_id,
         )
+
+    async def _hearing(self, campaign: Campaign, channel_id: int, actor: Actor) -> Hearing:
+        """Return what all who hear a reply in the channel know (public canon alone when nobody says)."""
+        if self.deps.listeners is None:
+            return Hearing(knowing=None)
+        return await self.deps.listeners.hearing(campaign, channel_id, actor)
+
+    async def _told(
+        self, campaign: Campaign, fact: int, scene: Scene | None, hearing: Hearing
+    ) -> StatementView:
+        """Return the hidden fact the GM lets an NPC tell, refusing one that cannot be told here."""
+        if scene is None:
+            raise InvalidInput(
+                "An NPC tells a secret in a running scene, where those present learn it: `/scene start` first."
+            )
+        if self.deps.listeners is None or not hearing.characters:
+            raise InvalidInput(
+                "Nobody who spoke in this scene plays a character, so nobody would learn it. "
+                "Tell it once a player has spoken here."
+            )
+        async with self.deps.db.session() as session:
+            reader = await self.deps.canon.reader(session, campaign, Viewer.GM)
+            views = await reader.views(await reader.statements(statement_ids=[fact], with_evidence=False))
+        if not views:
+            raise NotFound(
+                f"There is no standing fact #{fact} in this campaign; `/canon entity` shows the numbers."
+            )
+        if not view_hidden(views[0]):
+            raise InvalidInput("That fact is public already: the NPC may say it without leave.")
+        return views[0]
 
     async def _log_npc_exchange(
         self, scene: Scene, actor: Actor, message: str, npc_id: int, npc: str, reply: str, message_id: int
@@ -208,13 +292,22 @@ class NpcCases:
         await self.deps.db.run(lambda s: digest_repo.add_cast(s, scene.id, npc_id, actor.name))
 
     async def npc_material(
-        self, campaign: Campaign, npc_id: int, npc: str, message: str, scene: Scene | None
-    ) -> tuple[Material, list[Any]]:
-        """Assemble what an NPC knows for a reply: public canon, its own memories, the scene it is in."""
+        self,
+        campaign: Campaign,
+        npc_id: int,
+        npc: str,
+        message: str,
+        scene: Scene | None,
+        *,
+        knowing: Knowing | None = None,
+        told: StatementView | None = None,
+    ) -> tuple[NpcMaterial, list[Any]]:
+        """Assemble what an NPC knows for a reply: public canon and what all who hear know (`knowing`, the fact
+        the GM lets it tell included), its own memories, the scene it is in."""
         deps = self.deps
         async with deps.db.session() as session:
             gm_reader = await deps.canon.reader(session, campaign, Viewer.GM)
-            player_reader = await deps.canon.reader(session, campaign, Viewer.PLAYER)
+            player_reader = await deps.canon.reader(session, campaign, Viewer.PLAYER, knowing)
             turns = (
                 [t for t in await scene_turns(session, scene.id, include_deleted=False) if t.text.strip()]
                 if scene is not None
@@ -223,6 +316,8 @@ class NpcCases:
             recent = turns[-NPC_SCENE_TURNS:]
             named = names_in(message + "\n" + "\n".join(t.text for t in recent), await player_reader.names())
             ids = {npc_id} | set(sorted(named)[:6])
+            if told is not None:
+                ids.add(told.subject.id)
             gm_cards, player_cards = await cards(gm_reader, player_reader, ids)
         recalled = await deps.memories.recall(campaign.id, npc_id, message, limit=deps.settings.npc_recall)
         memory_items = await self._memory_items(campaign, npc_id, recalled, player_cards)
@@ -259,8 +354,21 @@ class NpcCases:
             ),
             ContextSection(kind=SectionKind.REFERENCE, title="Public background", items=tuple(reference)),
         ]
+        if told is not None:
+            sections.insert(0, _told_section(told))
         public = gm_words(turns) + [i.text for i in (*state_items, *canon_items, *reference)]
-        material = Material(context=assemble(sections, budget), secrets=_secrets(gm_cards), public=public)
+        secrets = [secret for card in gm_cards.values() for secret in card_secrets(card, knowing)]
+        material = NpcMaterial(
+            context=assemble(sections, budget),
+            secrets=secrets,
+            public=public,
+            told_cards=[_only(gm_cards[told.subject.id], told.statement.id)]
+            if told is not None and told.subject.id in gm_cards
+            else [],
+            # Whether the reply told the fact is asked against what was public before (the cards read
+            # through the lens hold the fact itself).
+            public_before=gm_words(turns) + [i.text for i in (*canon_items, *reference)],
+        )
         return material, recalled
 
     async def _memory_items(
@@ -323,9 +431,33 @@ class NpcCases:
         return await self.deps.moments.similar(campaign.id, text, limit=limit)
 
 
-def _secrets(gm_cards: dict[int, EntityCard]) -> list[Secret]:
-    """Return what only the GM knows of the cards, which an NPC's reply must never reveal."""
-    return [secret for card in gm_cards.values() for secret in card_secrets(card)]
+@dataclass
+class NpcMaterial(Material):
+    """An NPC reply's material, and the GM's card of what the GM lets it tell, holding that fact alone."""
+
+    told_cards: list[EntityCard] = field(default_factory=list)
+    public_before: list[str] = field(default_factory=list)
+
+
+def _told_section(told: StatementView) -> ContextSection:
+    """Return the context's section of the hidden fact the GM lets the NPC tell."""
+    return ContextSection(
+        kind=SectionKind.STATE,
+        title="What the GM lets you tell them now (a secret you know)",
+        items=(ContextItem.of(told.sentence(), ref=f"statement:{told.statement.id}"),),
+    )
+
+
+def _only(card: EntityCard, statement_id: int) -> EntityCard:
+    """Return a card holding one of its statements alone (what the guard asks whether a reply told)."""
+    state = card.state if card.state is not None and card.state.statement.id == statement_id else None
+    return card.model_copy(
+        update={
+            "state": state,
+            "facts": tuple(v for v in card.facts if v.statement.id == statement_id),
+            "relations": tuple(v for v in card.relations if v.statement.id == statement_id),
+        }
+    )
 
 
 def _passages(results: list[Any], knowledge_class: str) -> list[ContextItem]:

@@ -27,7 +27,7 @@ from bot.voice.extraction import ExtractionReport, PiecesRead
 from bot.voice.narration import NarrationOutcome, Narrator, PostNarration
 from bot.voice.narration_context import narration_material
 from bot.voice.npcs import NpcCases, NpcReply, PostAsNpc
-from bot.voice.ports import CanonProposals
+from bot.voice.ports import CanonProposals, Listeners
 from canon.campaigns import Campaign
 from config.settings import VoiceSettings
 from memory.digests import Moment, SceneMomentStore
@@ -70,6 +70,10 @@ class VoiceService:
         self.narrator = Narrator(self.deps)
         self.npcs = NpcCases(self.deps)
         self.digests = Digests(self.deps)
+
+    def hear_through(self, listeners: Listeners) -> None:
+        """Let NPCs say what the characters who hear them know (the composition root wires the desk)."""
+        self.deps.listeners = listeners
 
     @property
     def settings(self) -> VoiceSettings:
@@ -170,10 +174,12 @@ class VoiceService:
         *,
         post: PostAsNpc,
         allow: str | None = None,
+        tell: int | None = None,
     ) -> NpcReply:
-        """Let an NPC answer in character from what it could know (a GM may `allow` one out of the story)."""
+        """Let an NPC answer in character from what all who hear could know (a GM may `allow` one out of the
+        story, or let it `tell` a hidden fact to those present)."""
         return await self.npcs.npc_talk(
-            campaign, channel_id, npc_name, message, actor, post=post, allow=allow
+            campaign, channel_id, npc_name, message, actor, post=post, allow=allow, tell=tell
         )
 
     async def npc_material(

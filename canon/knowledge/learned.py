@@ -216,4 +216,39 @@ async def reveals(
         )
     if standing:
         query = query.where(KnowledgeRow.undone_at.is_(None))
+    query = query.where(KnowledgeRow.target_kind != PRESENT_MARK)
     return [reveal_of(r) for r in (await session.execute(query.order_by(KnowledgeRow.id))).scalars()]
+
+
+#: The kind of a row marking a scene's proposal "known only to those present": no reveal yet, a promise of
+#: one, kept (or undone) until the scene's commit turns it into reveals of what the proposal wrote.
+PRESENT_MARK = "proposal"
+
+
+async def present_marks(session: AsyncSession, campaign_id: int, proposal_ids: Iterable[int]) -> set[int]:
+    """Return which of these proposals are marked "known only to those present" (standing marks)."""
+    ids = list(proposal_ids)
+    if not ids:
+        return set()
+    query = select(KnowledgeRow.target_id).where(
+        KnowledgeRow.campaign_id == campaign_id,
+        KnowledgeRow.target_kind == PRESENT_MARK,
+        KnowledgeRow.target_id.in_(ids),
+        KnowledgeRow.undone_at.is_(None),
+    )
+    return set((await session.execute(query)).scalars())
+
+
+async def unmark_present(session: AsyncSession, campaign_id: int, proposal_id: int, *, by: str) -> bool:
+    """Undo a proposal's standing mark; return False when it had none."""
+    result = await session.execute(
+        update(KnowledgeRow)
+        .where(
+            KnowledgeRow.campaign_id == campaign_id,
+            KnowledgeRow.target_kind == PRESENT_MARK,
+            KnowledgeRow.target_id == proposal_id,
+            KnowledgeRow.undone_at.is_(None),
+        )
+        .values(undone_at=utc_now(), undone_by=by[:100], undo_reason="unmarked on the review card")
+    )
+    return bool(getattr(result, "rowcount", 0))

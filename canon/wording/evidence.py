@@ -97,11 +97,11 @@ def evidence_words(
         case EvidenceKind.YAML:
             return escape(f"{evidence.file}, line {evidence.line}" if evidence.line else f"{evidence.file}")
         case EvidenceKind.CHUNK:
-            return (
-                f"an imported source (source {evidence.source_id})"
-                if viewer == Viewer.GM
-                else "an imported source"
-            )
+            if viewer != Viewer.GM:
+                return "an imported source"
+            if evidence.note:  # where in the book: "Basic Rules, p. 112 (Combat › Cover)"
+                return escape(evidence.note)
+            return f"an imported source (source {evidence.source_id})"
         case EvidenceKind.BRANCH:
             branch = BRANCH_NOTE.match(evidence.note or "")
             if viewer == Viewer.GM or branch is None:

@@ -52,5 +52,7 @@ class Chunk(BaseModel):
     #: and the heading context, are not part of it). Overlapping chunks have overlapping spans.
     char_start: int
     char_end: int
+    #: Where the text is in the book it was read from ("p. 112", "ch. 3"; `memory.books`); None for Markdown.
+    place: str | None = None
     #: In a section marked GM-only (`memory.chunking.secret`): for the GM alone.
     secret: bool = False

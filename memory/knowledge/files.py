@@ -20,8 +20,11 @@ from memory.knowledge.repository import file_in_use
 from memory.vault import Vault
 
 __all__ = [
+    "ACCEPTED",
     "ALLOWED_SUFFIXES",
+    "BOOK_MIMES",
     "PARSER_VERSION",
+    "TEXT_SUFFIXES",
     "YAML_SUFFIXES",
     "FileStore",
     "InvalidEncoding",
@@ -37,7 +40,19 @@ __all__ = [
 
 #: Bump when decoding or normalisation changes what an unchanged file turns into.
 PARSER_VERSION = "utf8-nfc-1"
-ALLOWED_SUFFIXES = {".md": "text/markdown", ".markdown": "text/markdown", ".txt": "text/plain"}
+TEXT_SUFFIXES = {".md": "text/markdown", ".markdown": "text/markdown", ".txt": "text/plain"}
+#: Books, read as Markdown by `memory.books` (with their pages or chapters).
+BOOK_MIMES = {
+    ".pdf": "application/pdf",
+    ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    ".epub": "application/epub+zip",
+    ".html": "text/html",
+    ".htm": "text/html",
+    ".xhtml": "text/html",
+}
+ALLOWED_SUFFIXES = {**TEXT_SUFFIXES, **BOOK_MIMES}
+#: What the GM is told may be imported.
+ACCEPTED = ".md, .txt, .pdf, .docx, .epub or .html"
 YAML_SUFFIXES = (".yaml", ".yml")
 MAX_TAGS = 20
 _TAG = re.compile(r"^[\w][\w .:/+-]{0,39}$")
@@ -79,7 +94,7 @@ def decode_strict(data: bytes, filename: str) -> str:
         offset = len(text[:nul].encode("utf-8"))
         raise InvalidEncoding(
             f"{filename} looks like a binary file, not text: it has a NUL byte at byte offset {offset}. "
-            "Only .md and .txt text files can be imported.",
+            "Only .md and .txt text files (and .pdf, .docx, .epub and .html books) can be imported.",
             offset,
         )
     return text
@@ -95,23 +110,25 @@ def clean_filename(filename: str) -> str:
     parts = [p for p in PurePosixPath(filename.replace("\\", "/")).parts if p not in ("", ".", "..", "/")]
     name = "/".join(" ".join(part.split()) for part in parts)
     if not name:
-        raise InvalidInput("A file to import needs a name ending in .md or .txt.")
+        raise InvalidInput(f"A file to import needs a name ending in {ACCEPTED}.")
     if len(name) > 500:
         raise InvalidInput("That file name is too long (500 characters at most).")
     return name
 
 
 def check_suffix(filename: str) -> str:
-    """Return the MIME type of an importable file name, or raise `InvalidInput` saying what is accepted."""
+    """Return the MIME type of an importable file name, or raise `InvalidInput` saying what is accepted.
+
+    (A book's own MIME type is the one its content is read as: see `memory.books`.)"""
     suffix = PurePosixPath(filename).suffix.lower()
     if suffix in ALLOWED_SUFFIXES:
         return ALLOWED_SUFFIXES[suffix]
     if suffix in YAML_SUFFIXES:
         raise InvalidInput(
             f"{filename} is YAML: structured lore (timelines, bestiaries...) has its own importer. "
-            "Only .md and .txt files are imported as knowledge sources."
+            f"Only {ACCEPTED} files are imported as knowledge sources."
         )
-    raise InvalidInput(f"{filename} cannot be imported: only .md and .txt files are knowledge sources.")
+    raise InvalidInput(f"{filename} cannot be imported: only {ACCEPTED} files are knowledge sources.")
 
 
 def clean_tags(tags: Sequence[str] | None) -> list[str] | None:

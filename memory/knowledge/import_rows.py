@@ -284,6 +284,7 @@ def chunk_rows(
             "tags": list(tags),
             "char_start": chunk.char_start,
             "char_end": chunk.char_end,
+            "place": chunk.place,
             "fields": fields_to_rows(read_fields(chunk.heading_path, chunk.text)),
             "section_hidden": chunk.secret,
         }

@@ -30,14 +30,15 @@ from canon.campaigns import get_campaign
 from canon.errors import InvalidInput
 from canon.storage import Database
 from config.settings import LoreSettings
+from memory.books import Book, book_kind
 from memory.chunking import Chunk, ChunkingOptions, chunk_markdown
+from memory.knowledge.book_text import placed, read_source_text
 from memory.knowledge.files import (
     FileStore,
     check_suffix,
     clean_filename,
     clean_tags,
     detect_title,
-    normalized_text,
     size_text,
 )
 from memory.knowledge.import_rows import ImportPlan, WrittenImport, write_import
@@ -56,6 +57,10 @@ from memory.knowledge.repository import find_duplicate, source_named
 from memory.knowledge.vectors import ChunkVectors
 
 _ALWAYS_CANON = "Only Canon sources can be always included; use --class canon."
+_NO_SECRETS = (
+    "{name} marks sections as GM-only. A shared library source is read by the players of every campaign it "
+    "is attached to, so it holds no secrets: remove the markers, or import the file into a campaign instead."
+)
 
 
 def chunking_options(settings: LoreSettings) -> ChunkingOptions:
@@ -91,7 +96,7 @@ class Importer:
     ) -> ImportReport:
         """Import one file from disk (read in place; the copy kept is made by `import_bytes`)."""
         name = filename or path.name
-        limit = self.settings.max_file_bytes
+        limit = self.settings.max_book_bytes if book_kind(name) else self.settings.max_file_bytes
         try:
             size = (await asyncio.to_thread(path.stat)).st_size
         except OSError as error:
@@ -123,15 +128,19 @@ class Importer:
         title: str | None = None,
         notes: str | None = None,
         progress: ProgressCallback | None = None,
+        public_only: bool = False,
     ) -> ImportReport:
         """Import one .md/.txt file's bytes into a campaign; see the module docstring for every step.
 
         Options left None keep an updated source's current setting (a new source gets Reference, visible,
         no tags, not always included; `always_include=True` alone makes a new source Canon).
         Raises `InvalidInput` (bad name, size, encoding, empty) or `NotFound` (campaign); then nothing is written.
+        `public_only` (a shared library's source) refuses a file marking GM-only sections, before anything is kept.
         """
         started = time.perf_counter()
-        name, mime, text = self._validated(filename, data)
+        name, mime = self._validated(filename, data)
+        text, book = await self._text(name, data)
+        mime = book.mime if book is not None else mime
         clean = clean_tags(tags)
         if always_include and knowledge_class is None:
             knowledge_class = KnowledgeClass.CANON
@@ -152,12 +161,11 @@ class Importer:
         if always_include and final_class != KnowledgeClass.CANON:
             raise InvalidInput(_ALWAYS_CANON)
         existing_title = existing.title if existing else None
-        doc_title = (title or "").strip()[:200] or detect_title(text, name) or existing_title or name
+        doc_title = (title or "").strip()[:200] or _book_title(book) or detect_title(text, name)
+        doc_title = doc_title or existing_title or name
 
         await report_progress(progress, ImportProgress(filename=name, stage=ImportStage.CHUNKING))
-        chunks = await asyncio.to_thread(chunk_markdown, text, doc_title, chunking_options(self.settings))
-        if not chunks:
-            raise InvalidInput(f"{name} has no text to index.")
+        chunks = await self._chunks(name, text, doc_title, book, public_only=public_only)
 
         stored_path, created_file = await asyncio.to_thread(self.files.store, data, file_hash)
         plan = ImportPlan(
@@ -183,21 +191,39 @@ class Importer:
             return _raced_duplicate_report(name, written, started)
         # A concurrent delete of another source with the same bytes may have removed the copy meanwhile.
         await asyncio.to_thread(self.files.store, data, file_hash)
-        return await self._index(campaign_id, name, written, chunks, started, progress)
+        said = book.warnings if book is not None else ()
+        return await self._index(campaign_id, name, written, chunks, started, progress, said)
 
-    def _validated(self, filename: str, data: bytes) -> tuple[str, str, str]:
-        """Return the stored name, the MIME type and the normalised text of a file, or raise `InvalidInput`."""
+    async def _chunks(
+        self, name: str, text: str, title: str, book: Book | None, *, public_only: bool
+    ) -> list[Chunk]:
+        """Return a file's chunks (each placed on its page or chapter), or raise `InvalidInput` for none, or
+        for a GM-only section in a file that must be public (a shared library's)."""
+        chunks = await asyncio.to_thread(chunk_markdown, text, title, chunking_options(self.settings))
+        chunks = placed(chunks, book)
+        if not chunks:
+            raise InvalidInput(f"{name} has no text to index.")
+        if public_only and any(c.secret for c in chunks):
+            raise InvalidInput(_NO_SECRETS.format(name=name))
+        return chunks
+
+    def _validated(self, filename: str, data: bytes) -> tuple[str, str]:
+        """Return the stored name and MIME type of a file whose size is fine, or raise `InvalidInput`."""
         name = clean_filename(filename)
         mime = check_suffix(name)
-        limit = self.settings.max_file_bytes
+        limit = self.settings.max_book_bytes if book_kind(name) else self.settings.max_file_bytes
         if len(data) > limit:
             raise InvalidInput(f"{name} is {size_text(len(data))}; the import limit is {size_text(limit)}.")
         if not data:
             raise InvalidInput(f"{name} is empty: there is nothing to import.")
-        text = normalized_text(data, name)
+        return name, mime
+
+    async def _text(self, name: str, data: bytes) -> tuple[str, Book | None]:
+        """Return the text of a file (a book read off the loop) and the book, or raise `InvalidInput`."""
+        text, book = await read_source_text(data, name, self.settings)
         if not text.strip():
             raise InvalidInput(f"{name} has no text (only blank space): there is nothing to import.")
-        return name, mime, text
+        return text, book
 
     async def _write(self, plan: ImportPlan, chunks: Sequence[Chunk], created_file: bool) -> WrittenImport:
         """Write the import in one transaction; the stored copy it created goes if nothing refers to it."""
@@ -219,6 +245,7 @@ class Importer:
         chunks: Sequence[Chunk],
         started: float,
         progress: ProgressCallback | None,
+        said: Sequence[str] = (),
     ) -> ImportReport:
         """Replace the old version's vectors by the new chunks' (and the branches' copies'); report."""
         items = [
@@ -236,7 +263,7 @@ class Importer:
             progress,
             ImportProgress(filename=name, stage=ImportStage.DONE, done=len(chunks), total=len(chunks)),
         )
-        warnings = []
+        warnings = list(said)
         if error:
             warnings.append(f"Semantic indexing failed; the source is searchable by words only: {error}")
         return ImportReport(
@@ -251,6 +278,18 @@ class Importer:
             seconds=time.perf_counter() - started,
             warnings=warnings,
         )
+
+
+def _book_title(book: Book | None) -> str | None:
+    """Return a book's own title (its metadata), unless it is a program's placeholder."""
+    title = (book.title or "").strip() if book is not None else ""
+    if (
+        not title
+        or title.lower().startswith(("microsoft word", "untitled"))
+        or title.lower().endswith((".doc", ".docx", ".pdf", ".indd", ".tex"))
+    ):
+        return None
+    return title[:200]
 
 
 def _duplicate_report(name: str, source: SourceInfo, started: float) -> ImportReport:

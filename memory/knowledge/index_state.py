@@ -75,12 +75,17 @@ async def index_state_row(session: AsyncSession, campaign_id: int) -> KnowledgeI
     return (await session.execute(query)).scalar_one_or_none()
 
 
+#: What vectors made now must share with a campaign's for the names view to be added beside them: the model. The
+#: names view is made from each chunk's text as stored, whichever chunker cut it.
+_SAME_MODEL = ("embedding_model", "embedding_model_version", "embedding_dimensions")
+
+
 def adds_views(row: KnowledgeIndexStateRow, values: dict[str, str | int]) -> bool:
     """Return whether vectors made with `values` only add views to the campaign's (`BASE_VIEWS_VERSION`'s)."""
     return (
         row.embedding_views == BASE_VIEWS_VERSION
         and values.get("embedding_views") == VIEWS_VERSION
-        and all(getattr(row, key) == value for key, value in values.items() if key != "embedding_views")
+        and all(getattr(row, key) == values[key] for key in _SAME_MODEL if key in values)
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -111,6 +111,8 @@ class ChunkInfo(BaseModel):
     display_text: str | None
     token_count: int
     content_hash: str
+    #: Where the text is in the book ("p. 112", "ch. 3"); None when its sections are its places.
+    place: str | None = None
     #: In a GM-only section of the source.
     section_hidden: bool = False
 
@@ -126,6 +128,8 @@ class SectionChange(BaseModel):
     #: The chunks the section holds, and how many of them changed.
     chunks: int
     changed: int
+    #: Other sections that share a passage with it, and so followed the choice (their heading paths in words).
+    also: list[str] = Field(default_factory=list)
 
 
 class SourceDetail(BaseModel):
@@ -283,6 +287,15 @@ class Reason(BaseModel):
         return " ".join(parts)
 
 
+def citation_label(title: str, heading_path: Sequence[str], place: str | None) -> str:
+    """Return a passage's place in words: "Basic Rules, p. 112 (Combat › Cover)" for a book's page or chapter,
+    "Title › Section › Subsection" for a source whose sections are its places."""
+    path = [h for h in heading_path if h and h != title]
+    if place:
+        return f"{title}, {place}" + (f" ({' › '.join(path)})" if path else "")
+    return " › ".join([title, *path])
+
+
 class LoreResult(BaseModel):
     """One passage chosen for an answer, with its provenance."""
 
@@ -310,6 +323,13 @@ class LoreResult(BaseModel):
     disagrees: str | None = None
     #: Another Canon source prevails over this one where they disagree (the GM's choice or source order).
     overruled: bool = False
+    #: Where the passage is in its book ("p. 112", "ch. 3"); None when its sections are its places.
+    place: str | None = None
+
+    @property
+    def where(self) -> str:
+        """Return where the passage is from: "Basic Rules, p. 112 (Combat › Cover)" or "Title › Section"."""
+        return citation_label(self.source_title, self.heading_path, self.place)
 
     @property
     def is_fact(self) -> bool:

@@ -18,7 +18,8 @@ from canon.storage import Database
 from config.settings import LoreSettings
 from memory import fulltext
 from memory.chunking import CHUNKING_VERSION, chunk_markdown
-from memory.knowledge.files import PARSER_VERSION, FileStore, normalized_text
+from memory.knowledge.book_text import placed, read_source_text
+from memory.knowledge.files import PARSER_VERSION, FileStore
 from memory.knowledge.import_rows import replace_chunks
 from memory.knowledge.importer import chunking_options
 from memory.knowledge.index_state import (
@@ -97,8 +98,9 @@ class Reindexer:
     async def _rechunk(self, source: SourceInfo) -> None:
         """Chunk a source again from its stored copy, with this chunker and these settings."""
         data = await asyncio.to_thread(self.files.read, source.file_hash)
-        text = normalized_text(data, source.filename)
+        text, book = await read_source_text(data, source.filename, self.settings)
         chunks = await asyncio.to_thread(chunk_markdown, text, source.title, chunking_options(self.settings))
+        chunks = placed(chunks, book)
         await self.db.run(lambda session: replace_chunks(session, source.id, chunks))
 
     async def _revector(

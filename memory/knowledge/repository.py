@@ -23,6 +23,7 @@ from canon import visibility
 from canon.campaigns import OPEN_END, LineageStep, lineage
 from canon.models import NOW, Viewer
 from canon.visibility import source_stored_hidden
+from memory.knowledge.library_rows import attached_ids
 from memory.knowledge.models import (
     ChunkInfo,
     KnowledgeClass,
@@ -97,6 +98,7 @@ def chunk_info(row: KnowledgeChunkRow) -> ChunkInfo:
         token_count=row.token_count,
         content_hash=row.content_hash,
         section_hidden=bool(row.section_hidden),
+        place=row.place,
     )
 
 
@@ -200,6 +202,9 @@ async def split_lineage_sources(
         for c in campaigns
     ]
     ids = [step.campaign_id for step in steps]
+    # Shared library sources attached to the lineage: read from their holder's rows, never copied (one query
+    # when nothing is attached). The holder's other sources are cut: kept out of its shared vector collection.
+    shared, holders = await attached_ids(session, ids)
     t = KnowledgeSourceRow
     rows = (
         await session.execute(
@@ -218,13 +223,14 @@ async def split_lineage_sources(
                 t.imported_at,
                 t.hidden_chunks,
             )
-            .where(t.campaign_id.in_(ids))
+            .where(t.campaign_id.in_([*ids, *holders]))
             .order_by(t.id)
         )
     ).all()
     distance = {cid: index for index, cid in enumerate(ids)}
     nearest: dict[str, SourceLite] = {}
     cut: list[SourceLite] = []
+    library: list[SourceLite] = []
     for row in rows:
         hidden, enabled = kept_flags(
             row.id, row.campaign_id, source_stored_hidden(row.visibility), row.enabled, steps
@@ -243,13 +249,16 @@ async def split_lineage_sources(
             vector_status=VectorStatus(row.vector_status),
             hidden_chunks=row.hidden_chunks or 0,
         )
+        if row.campaign_id not in distance:  # a shared library's source
+            (library if row.id in shared else cut).append(lite)
+            continue
         if _cut(row.campaign_id, row.imported_at, steps):
             cut.append(lite)
             continue
         current = nearest.get(lite.filename)
         if current is None or distance[lite.campaign_id] < distance[current.campaign_id]:
             nearest[lite.filename] = lite
-    return sorted(nearest.values(), key=lambda s: s.id), cut
+    return sorted([*nearest.values(), *library], key=lambda s: s.id), cut
 
 
 def may_see(source: SourceInfo | SourceLite, viewer: Viewer) -> bool:
@@ -276,6 +285,8 @@ class ChunkLite(NamedTuple):
     content_hash: str
     #: The fields kept at import ([subject, label, value] each), or None for a chunk imported before.
     fields: list[list[str]] | None = None
+    #: Where the text is in its book ("p. 112"), or None.
+    place: str | None = None
 
 
 async def chunks_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, ChunkLite]:
@@ -285,7 +296,7 @@ async def chunks_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, C
     t = KnowledgeChunkRow
     for start in range(0, len(unique), _BATCH):
         query = select(
-            t.id, t.source_id, t.heading_path, t.text, t.token_count, t.content_hash, t.fields
+            t.id, t.source_id, t.heading_path, t.text, t.token_count, t.content_hash, t.fields, t.place
         ).where(t.id.in_(unique[start : start + _BATCH]))
         for row in (await session.execute(query)).all():
             found[row.id] = ChunkLite(
@@ -296,6 +307,7 @@ async def chunks_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, C
                 token_count=row.token_count,
                 content_hash=row.content_hash,
                 fields=row.fields,
+                place=row.place,
             )
     return found
 

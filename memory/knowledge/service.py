@@ -18,6 +18,7 @@ from memory.knowledge.ask import Answerer
 from memory.knowledge.disagreement_admin import SourceDisagreements
 from memory.knowledge.files import FileStore
 from memory.knowledge.importer import Importer, chunking_options
+from memory.knowledge.library import SharedLibrary
 from memory.knowledge.models import (
     ImportOutcome,
     ImportReport,
@@ -78,6 +79,8 @@ class KnowledgeService:
             view_status=self.view_builder.status,
         )
         self.sources = SourceAdmin(db, files=self.files, vectors=self.chunk_vectors)
+        #: Shared library sources, imported once and attached read-only to many campaigns.
+        self.library = SharedLibrary(db, importer=self.importer)
         self.answers = Answerer(db, self.retriever)
         #: Canon sources that disagree: found, one side picked by the GM, the campaign's source order.
         self.disagreements = SourceDisagreements(db, self.retriever)
@@ -166,11 +169,21 @@ class KnowledgeService:
                 token_count=c.token_count,
                 score=0.0,
                 reasons=[],
+                place=c.place,
             )
             for c in detail.chunks
         ]
         marked = await self.retriever.out_of_date(campaign_id, passages, viewer=Viewer.GM)
-        return [(" › ".join(p.heading_path) or source.title, p.out_of_date) for p in marked if p.out_of_date]
+        return [
+            (
+                (f"{p.place} ({' › '.join(p.heading_path)})" if p.heading_path else p.place)
+                if p.place
+                else " › ".join(p.heading_path) or source.title,
+                p.out_of_date,
+            )
+            for p in marked
+            if p.out_of_date
+        ]
 
     @property
     def semantic_enabled(self) -> bool:

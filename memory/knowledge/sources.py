@@ -114,11 +114,26 @@ class SourceAdmin:
 
         async def work(session: AsyncSession) -> SectionChange:
             await own_row(session, campaign_id, source_id)
-            found = find_section(await source_sections(session, source_id), section)
+            before = await source_sections(session, source_id)
+            found = find_section(before, section)
             covered, changed = await set_section_hidden(session, source_id, found.path, hidden)
             source = await _visible_source(session, campaign_id, source_id, Viewer.GM)
+            was = {s.path: s.hidden for s in before}
+            # A small section shares its passage with its siblings: they follow the choice, and the GM is told.
+            also = [
+                s.words
+                for s in await source_sections(session, source_id)
+                if s.path[: len(found.path)] != found.path
+                and len(s.path) >= len(found.path)
+                and was.get(s.path) != s.hidden
+            ]
             return SectionChange(
-                source=source, path=list(found.path), hidden=hidden, chunks=covered, changed=len(changed)
+                source=source,
+                path=list(found.path),
+                hidden=hidden,
+                chunks=covered,
+                changed=len(changed),
+                also=also,
             )
 
         return await self.db.run(work)

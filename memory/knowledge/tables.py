@@ -125,6 +125,8 @@ class KnowledgeChunkRow(Base):
     #: The fields the chunk holds, read at import (`memory.knowledge.fields.read_fields`): [subject, label,
     #: value] each; None for a chunk imported before fields were kept (read when asked).
     fields: Mapped[list[list[str]] | None] = mapped_column(JSON)
+    #: Where the text is in the book it came from ("p. 112", "ch. 3"); None when its sections are its places.
+    place: Mapped[str | None] = mapped_column(String(40))
     #: In a GM-only section (marked in the file, or hidden by the GM after import): for the GM alone.
     section_hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
@@ -176,3 +178,37 @@ class KnowledgeRetrievalRow(Base):
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
 
     __table_args__ = (Index("ix_knowledge_retrievals_campaign_created", "campaign_id", "created_at"),)
+
+
+class KnowledgeLibraryRow(Base):
+    """A shared library: Reference sources imported once and attached read-only to many campaigns.
+
+    Its sources belong to a holder campaign of its own (status `library`, no server, never listed or played), so
+    that they are imported, chunked, indexed and embedded once, as any campaign's are: their chunks and vectors
+    are in the holder's rows and collection, never copied into a campaign's (`memory.knowledge.library`).
+    """
+
+    __tablename__ = "knowledge_libraries"
+
+    id: Mapped[int] = mapped_column(BigIntPK, primary_key=True, autoincrement=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id"), unique=True)
+    #: The Discord server whose campaigns may attach its sources; NULL: every campaign of the installation.
+    guild_id: Mapped[int | None] = mapped_column(BigInteger, unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
+
+
+class KnowledgeLibraryAttachmentRow(Base):
+    """A shared library source a campaign reads (and its branches with it), attached by its GM."""
+
+    __tablename__ = "knowledge_library_attachments"
+
+    id: Mapped[int] = mapped_column(BigIntPK, primary_key=True, autoincrement=True)
+    campaign_id: Mapped[int] = mapped_column(ForeignKey("campaigns.id"))
+    source_id: Mapped[int] = mapped_column(ForeignKey("knowledge_sources.id", ondelete="CASCADE"))
+    attached_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
+    attached_by: Mapped[str | None] = mapped_column(String(100))
+
+    __table_args__ = (
+        UniqueConstraint("campaign_id", "source_id"),
+        Index("ix_knowledge_library_attachments_source", "source_id"),
+    )

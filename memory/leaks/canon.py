@@ -9,8 +9,8 @@ the table reads on a card (`canon.wording`), so a reply repeating the card's wor
 
 from __future__ import annotations
 
-from canon.models import EntityCard, StatementKind, StatementView, Viewer
-from canon.visibility import entity_hidden, view_hidden
+from canon.models import NOW, EntityCard, StatementKind, StatementView, Viewer
+from canon.visibility import Knowing, entity_hidden, entity_named_only, entity_seen, statement_seen
 from canon.wording import PLAIN, statement_words
 from memory.leaks.secret import Secret
 
@@ -32,29 +32,38 @@ def card_text(card: EntityCard) -> str:
     return ". ".join(b for b in bits if b)
 
 
-def card_secrets(gm_card: EntityCard) -> list[Secret]:
-    """Return what only the GM may know about an entity, from a GM's card of it, as the guard's secrets.
+def card_secrets(gm_card: EntityCard, knowing: Knowing | None = None) -> list[Secret]:
+    """Return what the listeners may not know about an entity, from a GM's card of it, as the guard's secrets.
 
-    A hidden entity is a secret by its names (and all its card says); each hidden state, fact and relation of
-    a public one (`canon.visibility.view_hidden`: GM-only itself, or about a GM-only entity) says what it says
-    of whom, each entity by its name and aliases, and a GM-only end of a relation is secret by its name too.
-    A player's card holds no hidden statement, so it gives no secret.
+    Without a lens, that is what only the GM may know; with one (`knowing`: what every listener's character
+    knows now), what is hidden and not known to them all. A hidden entity they do not know is a secret by its
+    names (and all its card says); each hidden state, fact and relation they do not know (GM-only itself, or
+    about a hidden entity: `canon.visibility.statement_seen`) says what it says of whom, each entity by its
+    name and aliases, and a hidden end of a relation they do not know is secret by its name too. A player's
+    card holds no hidden statement, so it gives no secret.
     """
     entity = gm_card.entity
     label = f"{CARD_LABEL}{entity.name}"
     own = (entity.name, *entity.aliases)
-    if entity_hidden(entity):
+    if not entity_seen(Viewer.PLAYER, entity.visibility, entity.id, knowing, NOW):
         return [Secret.entity(own, card_text(gm_card), label=label)]
-    views = [*gm_card.facts, *gm_card.relations, *([gm_card.state] if gm_card.state is not None else [])]
     secrets: list[Secret] = []
+    if entity_named_only(Viewer.PLAYER, entity.visibility, entity.id, knowing, NOW) and entity.description:
+        secrets.append(Secret(text=entity.description, label=label))
+    views = [*gm_card.facts, *gm_card.relations, *([gm_card.state] if gm_card.state is not None else [])]
     for view in views:
-        if not view_hidden(view):
+        ends = [(e.id, e.visibility) for e in (view.subject, view.object) if e is not None]
+        if statement_seen(Viewer.PLAYER, view.statement.id, view.statement.visibility, ends, knowing, NOW):
             continue
         statement, text = view.statement, _said(view)
         subject = own if view.subject.id == entity.id else (view.subject.name,)
         if statement.kind == StatementKind.RELATION and view.object is not None:
             obj = own if view.object.id == entity.id else (view.object.name,)
-            hidden = tuple(ref.name for ref in (view.subject, view.object) if entity_hidden(ref))
+            hidden = tuple(
+                ref.name
+                for ref in (view.subject, view.object)
+                if entity_hidden(ref) and not entity_seen(Viewer.PLAYER, ref.visibility, ref.id, knowing, NOW)
+            )
             secret = Secret.relation(subject, statement.predicate, obj, label=label, text=text)
             secrets.append(secret.model_copy(update={"hidden_names": hidden}))
         elif statement.kind == StatementKind.STATE:

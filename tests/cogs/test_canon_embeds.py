@@ -180,7 +180,12 @@ async def test_the_review_view_picks_one_pending_proposal_and_has_the_controls()
     assert [o["label"].split(" ")[0] for o in select["options"]] == ["#1", "#3", "#4", "#5", "#6", "#7", "#8"]
     assert [o.get("default") for o in select["options"]][:2] == [True, False]
     assert ids[1:4] == ["lk:proposal:1:accept", "lk:proposal:1:reject", "lk:proposal:1:edit"]
-    assert [b["label"] for b in rows[1]["components"]] == ["Accept #1", "Reject #1", "Edit #1"]
+    assert [b["label"] for b in rows[1]["components"]] == [
+        "Accept #1",
+        "Reject #1",
+        "Edit #1",
+        "Only those present #1",
+    ]
     picked = components_within_limits(review_view(review, 0, 4))
     assert picked[1]["components"][0]["custom_id"] == "lk:proposal:4:accept"
     assert [o["value"] for o in picked[0]["components"][0]["options"] if o.get("default")] == ["4"]

@@ -86,7 +86,7 @@ def numbered(facts: Sequence[CanonFact], results: Sequence[LoreResult]) -> list[
         for n, f in enumerate(facts, 1)
     ]
     for n, r in enumerate(results, len(citations) + 1):
-        label = " › ".join([r.source_title, *[h for h in r.heading_path if h and h != r.source_title]])
+        label = r.where
         citations.append(
             Citation(
                 number=n,
@@ -201,14 +201,18 @@ def compose(
         cited.add(graph[1])
         mode = AnswerMode.GRAPH
     else:
+        placed = {r.chunk_id for r in results if r.place and r.heading_path}
         for sentence in _extractive(question, results, len(facts) + 1, only):
             text = sentence.text if sentence.text.endswith((".", "!", "?", "…")) else sentence.text + "."
             parts.append(f"{text} [{sentence.number}]")
             cited.add(sentence.number)
             citation = citations[sentence.number - 1]
-            if sentence.section and not citation.label.endswith(sentence.section):
+            # A book's label ends in its heading path in brackets: "Basic Rules, p. 6 (Combat › Cover)".
+            bracketed = citation.label.endswith(")") and citation.chunk_id in placed
+            core = citation.label[:-1] if bracketed else citation.label
+            if sentence.section and not core.endswith(sentence.section):
                 # Name the section quoted, not only the passage that holds it.
-                label = f"{citation.label} › {sentence.section}"
+                label = f"{core} › {sentence.section}" + (")" if bracketed else "")
                 citations[sentence.number - 1] = citation.model_copy(update={"label": label})
     for number in sorted(cited):
         stale = citations[number - 1].out_of_date

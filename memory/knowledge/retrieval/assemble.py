@@ -185,6 +185,7 @@ def _result(ranked: _Ranked, cid: int, *, always: bool) -> LoreResult:
         hidden=ranked.hidden(cid),
         always_include=always,
         stored_fields=row.fields,
+        place=row.place,
     )
 
 

@@ -13,6 +13,7 @@ import pytest
 from canon.errors import InvalidInput
 from canon.models import Viewer
 from canon.storage import Database
+from memory.knowledge.archive import KnowledgeArchive, export_knowledge, restore_knowledge
 from memory.knowledge.models import Answer, KnowledgeClass
 from memory.knowledge.retrieval.answer import nothing_known
 from memory.knowledge.sections import path_words
@@ -123,6 +124,8 @@ async def test_the_gm_hides_and_reveals_a_section_after_import_and_it_survives_a
     # Hide a public section by its heading in words; players lose it, the GM keeps it.
     change = await service.set_section(campaign, report.source.id, "the markets", True)
     assert change.hidden and change.path == ["Greyhaven", "The Markets"] and change.changed >= 1
+    # The Harbour shares the Markets' passage (two small sections packed together): it follows, and is named.
+    assert change.also == ["Greyhaven › The Harbour"]
     market = "Who sells amber on the quay?"
     assert "amber" not in texts(await service.ask(campaign, market, viewer=Viewer.PLAYER, config="lexical"))
     assert "amber" in texts(await service.ask(campaign, market, viewer=Viewer.GM, config="lexical"))
@@ -160,3 +163,23 @@ async def test_each_marker_hides_the_section(db: Database, tmp_path: Path, headi
     assert sections["Greyhaven › The Duke's Plot"].hidden, path_words(list(sections))
     answer = await service.ask(campaign, QUESTION, viewer=Viewer.PLAYER, config="lexical")
     assert "nightbloom" not in texts(answer)
+
+
+async def test_an_exported_campaign_keeps_the_gms_section_choices(db: Database, tmp_path: Path) -> None:
+    service = knowledge_service(db, tmp_path, semantic=False)
+    campaign = await new_campaign(db, "Greyhaven")
+    report = await service.import_bytes(campaign, "greyhaven.md", WITH_SECRET.encode())
+    await service.set_section(campaign, report.source.id, "The Markets", True)
+    await service.set_section(campaign, report.source.id, "The Duke's Plot", False)
+    archive = KnowledgeArchive.model_validate_json(
+        (await export_knowledge(service, campaign)).model_dump_json()
+    )
+
+    other = knowledge_service(db, tmp_path / "elsewhere", semantic=False)
+    target = await new_campaign(db, "Restored")
+    [restored] = await restore_knowledge(other, target, archive)
+    sections = {s.words: s.hidden for s in await other.sections(target, restored.source.id)}
+    assert sections["Greyhaven › The Markets"] and not sections["Greyhaven › The Duke's Plot"]
+    assert sections == {s.words: s.hidden for s in await service.sections(campaign, report.source.id)}
+    market = await other.ask(target, "Who sells amber on the quay?", viewer=Viewer.PLAYER, config="lexical")
+    assert "amber" not in texts(market)

@@ -118,7 +118,9 @@ async def test_oversize_empty_and_wrong_type_files_are_refused(db: Database, tmp
         await service.import_bytes(campaign, "blank.txt", b" \n\t\n  ")
     with pytest.raises(InvalidInput, match="YAML"):
         await service.import_bytes(campaign, "bestiary.yaml", b"creatures: []")
-    with pytest.raises(InvalidInput, match=r"only \.md and \.txt"):
+    with pytest.raises(InvalidInput, match=r"only \.md, \.txt, \.pdf, \.docx, \.epub or \.html"):
+        await service.import_bytes(campaign, "sheet.odt", b"PK\x03\x04")
+    with pytest.raises(InvalidInput, match="damaged PDF"):
         await service.import_bytes(campaign, "sheet.pdf", b"%PDF-1.7")
     with pytest.raises(NotFound):
         await service.import_bytes(campaign + 99, "world.md", WORLD.encode())

@@ -101,7 +101,8 @@ async def _indexed_before(service: KnowledgeService, db: Database, campaign: int
         await session.execute(  # type: ignore[attr-defined]
             update(KnowledgeIndexStateRow)
             .where(KnowledgeIndexStateRow.campaign_id == campaign)
-            .values(embedding_views=BASE_VIEWS_VERSION)
+            # Cut by the chunker of that time, too: the names view is made from the chunks as they are.
+            .values(embedding_views=BASE_VIEWS_VERSION, chunking_version="md-headings-1")
         )
 
     await db.run(work)

@@ -1,0 +1,423 @@
+"""PDF: the text layer read with pypdf, laid back out as a person reads the page.
+
+Each page's text runs come with their position and type size (pypdf's text visitor). Runs on one baseline make a
+line; a run far right of the previous one on the same line starts a cell (a table row). A page whose lines start
+at two left edges, one near the middle, is read as two columns, the left one first. Lines in the top and bottom
+bands of the page that repeat on many pages (the running head, a page number) are dropped. Headings are the
+outline's (bookmarks) where the book has one, else the lines set in type larger than the body's, ranked by size.
+Consecutive rows with cells make a table. Every page's place is its printed page label ("p. 112").
+
+Nothing in the file is run: JavaScript and attached files are never read (the GM is told they were ignored).
+A password, a damaged file, too many pages, a stream that would inflate past pypdf's limits, or a reading that
+outlasts its deadline refuses the file; a file without a text layer (a scan) is refused with what to do.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from memory.books.models import Book, BookLimits, BookRefused, Deadline
+from memory.books.writer import MarkdownWriter, clean_text
+
+__all__ = ["SCANNED", "read_pdf"]
+
+SCANNED = (
+    "{name} has no text: it looks scanned (its pages are pictures of text). Export it again with its text "
+    "(from the program that made it), or run it through OCR first (for example `ocrmypdf` or your scanner's "
+    "“searchable PDF” option), then import the new file."
+)
+_BAND = 0.075
+_DIGITS = re.compile(r"\d+")
+_PAGE_NUMBER = re.compile(r"^(?:page\s+)?(?:\d{1,4}|[ivxlcdm]{1,7})(?:\s+of\s+\d{1,4})?$", re.IGNORECASE)
+_BULLET = re.compile(r"^[•◦▪▫‣●○■□–-]\s+")
+_SENTENCE_END = re.compile(r"[.!?:;\"”’)\]]$")
+
+
+@dataclass(slots=True)
+class Run:
+    x: float
+    y: float
+    size: float
+    text: str
+
+    @property
+    def end(self) -> float:
+        return self.x + len(self.text) * self.size * 0.5
+
+
+@dataclass(slots=True)
+class Line:
+    y: float
+    size: float
+    cells: list[Run]
+
+    @property
+    def x(self) -> float:
+        return self.cells[0].x
+
+    @property
+    def text(self) -> str:
+        return " ".join(cell.text for cell in self.cells)
+
+
+def _runs(page: object) -> list[Run]:
+    """Return a page's text runs with their position and type size."""
+    runs: list[Run] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], font: object, size: float) -> None:
+        if not text or not text.strip():
+            return
+        x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+        y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+        scale = abs(tm[3] * cm[3] + tm[2] * cm[1]) or abs(tm[0] * cm[0]) or 1.0
+        for number, piece in enumerate(text.split("\n")):
+            if piece.strip():
+                height = (size or 10.0) * scale
+                runs.append(Run(x, y - number * height * 1.2, round(height * 2) / 2, piece.strip()))
+
+    _inflate(page)
+    page.extract_text(visitor_text=visit)  # type: ignore[attr-defined]
+    return runs
+
+
+def _inflate(page: object) -> None:
+    """Decode the page's content streams first: pypdf's text extraction would hide a stream over its limits."""
+    contents = page.get("/Contents")  # type: ignore[attr-defined]
+    if contents is None:
+        return
+    contents = contents.get_object()
+    for item in contents if isinstance(contents, list) else [contents]:
+        stream = item.get_object()
+        if hasattr(stream, "get_data"):
+            stream.get_data()
+
+
+def _lines(runs: list[Run]) -> list[Line]:
+    """Group runs on one baseline into lines (top to bottom), splitting a line where a wide gap opens."""
+    runs = sorted(runs, key=lambda r: (-r.y, r.x))
+    rows: list[list[Run]] = []
+    for run in runs:
+        if rows and abs(rows[-1][0].y - run.y) <= max(1.5, run.size * 0.3):
+            rows[-1].append(run)
+        else:
+            rows.append([run])
+    lines: list[Line] = []
+    for row in rows:
+        row.sort(key=lambda r: r.x)
+        cells: list[Run] = [Run(row[0].x, row[0].y, row[0].size, row[0].text)]
+        for run in row[1:]:
+            last = cells[-1]
+            if run.x - last.end > max(run.size, last.size) * 1.2:
+                cells.append(Run(run.x, run.y, run.size, run.text))
+            else:
+                last.text = last.text + ("" if last.text.endswith(" ") else " ") + run.text
+                last.size = max(last.size, run.size)
+        lines.append(Line(row[0].y, max(c.size for c in cells), cells))
+    return lines
+
+
+def _columns(runs: list[Run], width: float) -> list[Line]:
+    """Return a page's lines in reading order: the left column, then the right one on a two-column page.
+
+    A page is two columns when many runs start at one left edge near its middle (the right column's margin).
+    """
+    middle = width / 2
+    near = Counter(round(run.x) for run in runs if middle - width * 0.06 <= run.x <= middle + width * 0.12)
+    if not near or len(runs) < 6:
+        return _lines(runs)
+    edge, hits = near.most_common(1)[0]
+    hits = sum(count for x, count in near.items() if abs(x - edge) <= 2)
+    if hits < max(3, len(runs) * 0.15):
+        return _lines(runs)
+    left = [run for run in runs if run.x < edge - 3]
+    right = [run for run in runs if run.x >= edge - 3]
+    return _lines(left) + _lines(right)
+
+
+def _furniture(pages: list[tuple[list[Line], float]]) -> set[str]:
+    """Return the texts (digits folded) of lines in the top/bottom bands that repeat on many pages."""
+    seen: Counter[str] = Counter()
+    for lines, height in pages:
+        keys = {
+            _DIGITS.sub("#", line.text.casefold())
+            for line in lines
+            if line.y > height * (1 - _BAND) or line.y < height * _BAND
+        }
+        seen.update(keys)
+    needed = max(3, len(pages) // 4)
+    return {key for key, count in seen.items() if count >= needed}
+
+
+def _outline(reader: object, deadline: Deadline) -> dict[tuple[int, str], int]:
+    """Return the outline's headings: (page index, folded title) -> level (1 for the top)."""
+    found: dict[tuple[int, str], int] = {}
+
+    def walk(items: list[object], level: int) -> None:
+        for item in items:
+            if len(found) % 200 == 0:
+                deadline.check()
+            if isinstance(item, list):
+                if level < 6:
+                    walk(item, level + 1)
+                continue
+            try:
+                page = reader.get_destination_page_number(item)  # type: ignore[attr-defined]
+                title = clean_text(str(item.title or ""))  # type: ignore[attr-defined]
+            except Exception:  # noqa: S112 - a broken bookmark is skipped, the text still reads
+                continue
+            if title and page is not None and page >= 0:
+                found.setdefault((page, title.casefold()), level)
+
+    try:
+        walk(list(reader.outline), 1)  # type: ignore[attr-defined]
+    except (RecursionError, Exception):
+        return {}
+    return found
+
+
+def _ignored_parts(reader: object) -> list[str]:
+    """Return what the file holds that is never run or unpacked: JavaScript, attached files."""
+    ignored: list[str] = []
+    try:
+        root = reader.trailer["/Root"]  # type: ignore[attr-defined]
+        names = root.get("/Names") or {}
+        if "/JavaScript" in names or "/JS" in str(root.get("/OpenAction", ""))[:2000] or "/AA" in root:
+            ignored.append("JavaScript")
+        if "/EmbeddedFiles" in names:
+            ignored.append("attached files")
+    except Exception:  # noqa: S110 - nothing to report on a catalogue that does not read
+        pass
+    return ignored
+
+
+def _open(data: bytes, filename: str, limits: BookLimits) -> object:
+    from pypdf import PdfReader
+    from pypdf.errors import FileNotDecryptedError, PdfReadError
+
+    damaged = (
+        f"{filename} is a damaged PDF that cannot be read ({{}}). Open it in a PDF viewer and save or print "
+        "it again as PDF, then import the new file."
+    )
+    try:
+        reader = PdfReader(io.BytesIO(data), strict=False)
+        if reader.is_encrypted and not reader.decrypt(""):
+            raise FileNotDecryptedError("password")
+        count = len(reader.pages)
+    except (FileNotDecryptedError, NotImplementedError) as error:
+        if isinstance(error, NotImplementedError) and "crypt" not in str(error).lower():
+            raise BookRefused(damaged.format(error)) from None
+        raise BookRefused(
+            f"{filename} is protected by a password, so its text cannot be read. Save a copy without the "
+            "password (most PDF viewers can: print it to PDF) and import that."
+        ) from None
+    except RecursionError:
+        raise BookRefused(damaged.format("its objects nest too deeply")) from None
+    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, OSError, IndexError) as error:
+        raise BookRefused(damaged.format(str(error)[:120] or type(error).__name__)) from None
+    if count > limits.max_pages:
+        raise BookRefused(
+            f"{filename} has {count:,} pages; a PDF of more than {limits.max_pages:,} pages is not imported. "
+            "Split it into parts (by chapter) and import them one by one."
+        )
+    return reader
+
+
+def read_pdf(data: bytes, filename: str, limits: BookLimits) -> Book:
+    """Return a PDF's text layer as Markdown with a place per page; see the module docstring."""
+    from pypdf.errors import PyPdfError
+
+    deadline = Deadline(filename, limits.seconds)
+    reader = _open(data, filename, limits)
+    pages: list[tuple[list[Line], float]] = []
+    total = 0
+    for number, page in enumerate(reader.pages):  # type: ignore[attr-defined]
+        deadline.check()
+        try:
+            box = page.mediabox
+            width, height = float(box.width), float(box.height)
+            runs = _runs(page)
+        except RecursionError:
+            raise BookRefused(
+                f"{filename} is refused: page {number + 1} nests its objects too deeply to read."
+            ) from None
+        except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, OSError, IndexError) as error:
+            if "limit" in str(error).lower():
+                raise BookRefused(
+                    f"{filename} is refused: page {number + 1} would inflate to more data than any page holds "
+                    "(as a PDF bomb does). Nothing was imported."
+                ) from None
+            runs = []  # one unreadable page: the others are still read
+        total += sum(len(run.text) for run in runs)
+        if total > limits.max_chars:
+            raise BookRefused(
+                f"{filename} holds too much text for one source. Split it and import the parts."
+            )
+        pages.append((_columns(runs, width), height))
+    if total < max(20, 8 * len(pages) // 10):
+        raise BookRefused(SCANNED.format(name=filename))
+    try:
+        labels = list(reader.page_labels)  # type: ignore[attr-defined]
+    except Exception:
+        labels = []
+    if len(labels) != len(pages):
+        labels = [str(n + 1) for n in range(len(pages))]
+    outline = _outline(reader, deadline)
+    writer = _write(filename, pages, labels, outline, limits, deadline)
+    warnings = []
+    ignored = _ignored_parts(reader)
+    if ignored:
+        warnings.append(
+            f"{filename} holds {' and '.join(ignored)}; they were ignored (never run or unpacked)."
+        )
+    title = None
+    try:
+        meta = reader.metadata  # type: ignore[attr-defined]
+        title = clean_text(str(meta.title))[:200] if meta is not None and meta.title else None
+    except Exception:
+        title = None
+    text = writer.text()
+    places = tuple((offset, label) for offset, label in writer.places if offset < len(text))
+    return Book(
+        text=text,
+        kind="pdf",
+        mime="application/pdf",
+        places=places,
+        pages=len(pages),
+        title=title,
+        warnings=tuple(warnings),
+    )
+
+
+def _write(
+    filename: str,
+    pages: list[tuple[list[Line], float]],
+    labels: list[str],
+    outline: dict[tuple[int, str], int],
+    limits: BookLimits,
+    deadline: Deadline,
+) -> MarkdownWriter:
+    furniture = _furniture(pages)
+    sizes: Counter[float] = Counter()
+    for lines, _ in pages:
+        for line in lines:
+            sizes[line.size] += len(line.text)
+    body = sizes.most_common(1)[0][0] if sizes else 10.0
+    ranks = sorted({size for size in sizes if size >= body * 1.15}, reverse=True)[:4]
+    writer = MarkdownWriter(filename, limits.max_chars)
+    for number, (lines, height) in enumerate(pages):
+        if number % 50 == 0:
+            deadline.check()
+        writer.mark(f"p. {labels[number]}")
+        kept = [
+            line
+            for line in lines
+            if not (
+                (line.y > height * (1 - _BAND) or line.y < height * _BAND)
+                and (
+                    _DIGITS.sub("#", line.text.casefold()) in furniture
+                    or _PAGE_NUMBER.match(line.text.strip())
+                )
+            )
+        ]
+        _write_page(writer, kept, number, outline, body, ranks)
+    return writer
+
+
+def _heading_lines(
+    lines: list[Line], index: int, number: int, outline: dict[tuple[int, str], int], body: float
+) -> tuple[int, str]:
+    """Return the last line of the heading starting at `index` (one set on two lines) and its whole title."""
+    line = lines[index]
+    title = line.text
+    while (
+        index + 1 < len(lines)
+        and lines[index + 1].size == line.size
+        and line.size > body * 1.1
+        and abs(lines[index + 1].y - lines[index].y) < line.size * 1.6
+        and len(lines[index + 1].cells) == 1
+        and outline.get((number, clean_text(lines[index + 1].text).casefold())) is None
+    ):
+        index += 1
+        title = f"{title} {lines[index].text}"
+    return index, title
+
+
+def _write_page(
+    writer: MarkdownWriter,
+    lines: list[Line],
+    number: int,
+    outline: dict[tuple[int, str], int],
+    body: float,
+    ranks: list[float],
+) -> None:
+    index = 0
+    previous: Line | None = None
+    paragraph: list[str] = []
+    first = True
+
+    def close() -> None:
+        nonlocal first
+        if not paragraph:
+            return
+        text = " ".join(paragraph)
+        paragraph.clear()
+        if first and writer.continue_paragraph(text):
+            first = False
+            return
+        first = False
+        bullet = _BULLET.match(text)
+        if bullet:
+            writer.item(text[bullet.end() :])
+        else:
+            writer.paragraph(text, joinable=not _SENTENCE_END.search(text))
+
+    while index < len(lines):
+        line = lines[index]
+        title = line.text
+        level = outline.get((number, clean_text(title).casefold()))
+        if level is None and not outline and line.size in ranks and len(title) < 150 and len(line.cells) == 1:
+            level = ranks.index(line.size) + 1
+        if level is not None:
+            close()
+            index, title = _heading_lines(lines, index, number, outline, body)
+            writer.heading(level, title)
+            first = False
+            previous = lines[index]
+            index += 1
+            continue
+        if len(line.cells) >= 2:
+            close()
+            rows = [[cell.text for cell in line.cells]]
+            while index + 1 < len(lines) and len(lines[index + 1].cells) >= 2:
+                index += 1
+                rows.append([cell.text for cell in lines[index].cells])
+            if len(rows) >= 2:
+                writer.table(rows)
+            else:
+                writer.paragraph(" ".join(rows[0]))
+            first = False
+            previous = lines[index]
+            index += 1
+            continue
+        if previous is not None and paragraph:
+            gap = previous.y - line.y
+            if gap < 0:  # the top of the next column: a sentence may run on into it
+                if _SENTENCE_END.search(paragraph[-1]) or _BULLET.match(line.text):
+                    close()
+            elif gap > max(line.size, previous.size) * 1.65 or _BULLET.match(line.text):
+                close()
+        if (
+            paragraph
+            and paragraph[-1].endswith("-")
+            and line.text[:1].islower()
+            and paragraph[-1][-2:-1].isalpha()
+        ):
+            paragraph[-1] = paragraph[-1][:-1] + line.text  # a word hyphenated at the end of a line
+        else:
+            paragraph.append(line.text)
+        previous = line
+        index += 1
+    close()

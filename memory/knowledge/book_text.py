@@ -1,0 +1,58 @@
+"""A source's text as the importer and a re-chunk read it: a book through its reader, off the event loop.
+
+Markdown and text files are decoded strictly (`files.normalized_text`); a PDF, DOCX, EPUB or HTML file goes to its
+reader (`memory.books.read_book`) in a worker process (`canon.offload.in_process`), bounded by the settings'
+deadline, and its Markdown is chunked like any other. `placed` gives each chunk the page or chapter its text
+starts on. A text file whose content is really a book or an archive is refused with what it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import unicodedata
+from collections.abc import Sequence
+
+from canon import offload
+from config.settings import LoreSettings
+from memory.books import Book, BookLimits, BookRefused, book_kind, check_content, read_book
+from memory.chunking import Chunk
+from memory.knowledge.files import normalized_text
+
+__all__ = ["book_limits", "placed", "read_source_text"]
+
+
+def book_limits(settings: LoreSettings) -> BookLimits:
+    """Return the readers' bounds from the settings."""
+    return BookLimits(seconds=settings.book_read_seconds)
+
+
+async def read_source_text(data: bytes, filename: str, settings: LoreSettings) -> tuple[str, Book | None]:
+    """Return a file's text as chunked (NFC) and, for a book, what its reader found; `InvalidInput` if neither."""
+    if book_kind(filename) is None:
+        if data[:5] == b"%PDF-" or data[:4] in (b"PK\x03\x04", b"\xd0\xcf\x11\xe0"):
+            check_content(filename, data)  # a book or archive named .md/.txt: says what it really is
+        return normalized_text(data, filename), None
+    limits = book_limits(settings)
+    try:
+        book = await asyncio.wait_for(
+            offload.in_process(read_book, data, filename, limits), limits.seconds + 60
+        )
+    except TimeoutError:
+        raise BookRefused(
+            f"{filename} took too long to read and was not imported; it may be damaged or built to be slow to "
+            "read. Export it again, or split it into smaller files."
+        ) from None
+    except concurrent.futures.BrokenExecutor:
+        raise BookRefused(
+            f"{filename} could not be read: reading it stopped the reader (it may be built to exhaust memory). "
+            "Export it again from the program that made it and import the new file."
+        ) from None
+    return unicodedata.normalize("NFC", book.text), book
+
+
+def placed(chunks: Sequence[Chunk], book: Book | None) -> list[Chunk]:
+    """Return the chunks with the page or chapter each starts on (unchanged without a book's places)."""
+    if book is None or not book.places:
+        return list(chunks)
+    return [c.model_copy(update={"place": book.place(c.char_start, c.char_end)}) for c in chunks]

@@ -1,0 +1,25 @@
+"""A PDF rulebook end to end (the real client, the emulator, a real database and Chroma): attached to `/lore import`
+by the GM, then a player's `/lore ask` answered from it, the answer and its Sources citing the page it is on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.e2e.conftest import World
+from tests.e2e.test_lore_e2e import everything, with_sources
+
+PDF = Path(__file__).resolve().parent.parent / "fixtures" / "books" / "basic-rules.pdf"
+
+
+async def test_a_pdf_attached_to_lore_import_is_cited_by_page_in_a_players_answer(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    attachment = emu.make_attachment("basic-rules.pdf", PDF.read_bytes(), content_type="application/pdf")
+    imported = await emu.invoke(chan, gm, "lore import", file=attachment)
+    text = everything(imported.message)
+    assert "Imported: basic-rules.pdf" in text, text
+
+    asked = await emu.invoke(chan, pat, "lore ask", question="What does three-quarters cover give a target?")
+    answer = everything(asked.message)
+    assert "+5 bonus to AC" in answer, answer
+    seen = await with_sources(world, asked, pat)
+    assert "Basic Rules, p. 6 (Combat › Cover)" in seen, seen
