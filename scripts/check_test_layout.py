@@ -9,13 +9,15 @@ Where a test module belongs is decidable only in part, so the rules are the part
 - every folder of test modules is a package (`__init__.py`), so two modules may share a name in two folders;
 - code that is neither a test module nor a conftest lives in `helpers/` (or with the e2e tests it serves);
 - a test module named after a module (`test_NAME.py`) sits in the folder of that module when the name is found
-  in exactly one folder of the mirrored package and not in the folder the test is in.
+  in exactly one folder of the mirrored package and not in the folder the test is in;
+- every `tests.` module the tests and benches import exists (a test or helper that moved leaves no stale import).
 
     .venv/bin/python scripts/check_test_layout.py
 """
 
 from __future__ import annotations
 
+import ast
 import sys
 from pathlib import Path
 
@@ -39,6 +41,31 @@ def _misplaced(root: Path, test: Path) -> str | None:
     if len(homes) != 1:
         return None
     return (Path("tests") / homes[0].relative_to(root)).as_posix() + "/"
+
+
+def _imported_test_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return {name for name in names if name == "tests" or name.startswith("tests.")}
+
+
+def _stale_imports(root: Path) -> list[str]:
+    found = []
+    for folder in ("tests", "bench"):
+        for path in sorted((root / folder).rglob("*.py")):
+            for name in sorted(_imported_test_modules(path)):
+                target = root.joinpath(*name.split("."))
+                if not (target.with_suffix(".py").is_file() or (target / "__init__.py").is_file()):
+                    rel = path.relative_to(root).as_posix()
+                    found.append(
+                        f"{rel}: imports {name}, which does not exist (shared test code is in tests/helpers/)"
+                    )
+    return found
 
 
 def findings(root: Path) -> list[str]:
@@ -69,7 +96,7 @@ def findings(root: Path) -> list[str]:
                 found.append(
                     f"tests/{rel.as_posix()}/{module.name}: it tests a module of {home[6:]}; move it to {home}"
                 )
-    return found
+    return found + _stale_imports(root)
 
 
 def main() -> int:

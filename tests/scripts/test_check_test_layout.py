@@ -76,3 +76,21 @@ def test_each_misplacement_is_a_finding_that_says_where_to_go(tmp_path: Path) ->
         "tests/bot/ops/: add an __init__.py (test folders are packages)",
         "tests/sandbox/: no folder sandbox/ in the repository to mirror",
     ]
+
+
+def test_an_import_of_a_test_module_that_moved_is_a_finding(tmp_path: Path) -> None:
+    root = _tree(
+        tmp_path, [*CODE, "tests/__init__.py", "tests/helpers/__init__.py", "tests/helpers/llm_stub.py"]
+    )
+    (root / "tests/bot/services").mkdir(parents=True)
+    (root / "tests/bot/__init__.py").write_text("")
+    (root / "tests/bot/services/__init__.py").write_text("")
+    (root / "tests/bot/services/test_recaps.py").write_text(
+        "from tests.helpers.llm_stub import LLMStub\nfrom tests.llm_stub import Reply\nimport tests.conftest\n"
+    )
+    assert _check().findings(root) == [
+        "tests/bot/services/test_recaps.py: imports tests.conftest, which does not exist"
+        " (shared test code is in tests/helpers/)",
+        "tests/bot/services/test_recaps.py: imports tests.llm_stub, which does not exist"
+        " (shared test code is in tests/helpers/)",
+    ]

@@ -20,9 +20,9 @@ from canon.storage import Database
 from config.settings import LoreSettings
 from memory.books import BookLimits, BookRefused, read_book
 from memory.knowledge.tables import KnowledgeSourceRow
-from tests.memory.knowledge_helpers import knowledge_service, new_campaign
-from tests.memory.test_books import BOOKS
-from tests.memory.test_knowledge_import import count
+from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
+from tests.memory.knowledge.test_books import BOOKS
+from tests.memory.knowledge.test_import import count
 
 
 def pdf_bytes(writer: PdfWriter) -> bytes:

@@ -14,7 +14,9 @@ from canon.errors import InvalidInput, NotAllowed
 from canon.models import NOW, Viewer, Visibility
 from canon.proposals import EntityContent, FactContent, Ref
 from canon.visibility import view_hidden
-from tests.bot.voice_fixtures import (
+from tests.conftest import DatabaseTarget
+from tests.helpers.llm_stub import LLMStub
+from tests.helpers.voice_fixtures import (
     GM,
     PAT,
     QUINN,
@@ -25,9 +27,7 @@ from tests.bot.voice_fixtures import (
     seed,
     settings_for,
 )
-from tests.conftest import DatabaseTarget
-from tests.llm_stub import LLMStub
-from tests.voice_stub import VoiceScript
+from tests.helpers.voice_stub import VoiceScript
 
 DEBT = "owes the harbour guild a fortune"
 

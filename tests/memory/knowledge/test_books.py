@@ -12,9 +12,10 @@ from canon.storage import Database
 from memory.books import read_book
 from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.tables import KnowledgeChunkRow
-from tests.memory.knowledge_helpers import knowledge_service, new_campaign
+from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
+from tests.helpers.paths import REPO
 
-BOOKS = Path(__file__).resolve().parent.parent / "fixtures" / "books"
+BOOKS = REPO / "tests" / "fixtures" / "books"
 
 
 def book(name: str) -> bytes:

@@ -15,7 +15,7 @@ from canon.storage import Database
 from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.service import KnowledgeService
 from memory.knowledge.tables import KnowledgeChunkRow
-from tests.memory.knowledge_helpers import knowledge_service
+from tests.helpers.knowledge_helpers import knowledge_service
 
 RULES = b"""# Basic Rules
 
