@@ -124,8 +124,10 @@ async def test_the_gm_hides_and_reveals_a_section_after_import_and_it_survives_a
     # Hide a public section by its heading in words; players lose it, the GM keeps it.
     change = await service.set_section(campaign, report.source.id, "the markets", True)
     assert change.hidden and change.path == ["Greyhaven", "The Markets"] and change.changed >= 1
-    # The Harbour shares the Markets' passage (two small sections packed together): it follows, and is named.
-    assert change.also == ["Greyhaven › The Harbour"]
+    # The Markets shared a passage with the Harbour: the source is chunked again so that the Markets alone change.
+    assert change.rechunked and not change.also
+    harbour = await service.ask(campaign, "What shelters in Greyhaven's harbour?", viewer=Viewer.PLAYER)
+    assert "salt barges" in texts(harbour) and "amber" not in texts(harbour)
     market = "Who sells amber on the quay?"
     assert "amber" not in texts(await service.ask(campaign, market, viewer=Viewer.PLAYER, config="lexical"))
     assert "amber" in texts(await service.ask(campaign, market, viewer=Viewer.GM, config="lexical"))
