@@ -9,7 +9,8 @@ Where a test module belongs is decidable only in part, so the rules are the part
 - every folder of test modules is a package (`__init__.py`), so two modules may share a name in two folders;
 - code that is neither a test module nor a conftest lives in `helpers/` (or with the e2e tests it serves);
 - a test module named after a module (`test_NAME.py`) sits in the folder of that module when the name is found
-  in exactly one folder of the mirrored package and not in the folder the test is in;
+  in exactly one folder of the mirrored package and not in the folder the test is in, or named after a folder
+  and a module in it (`tests/bot/test_cli_library.py` for `bot/cli/library.py`);
 - every `tests.` module the tests and benches import exists (a test or helper that moved leaves no stale import).
 
     .venv/bin/python scripts/check_test_layout.py
@@ -37,6 +38,9 @@ def _misplaced(root: Path, test: Path) -> str | None:
     name = test.stem.removeprefix("test_") + ".py"
     if not mirrored.is_dir() or (mirrored / name).exists():
         return None
+    folder, _, rest = test.stem.removeprefix("test_").partition("_")
+    if rest and (mirrored / folder / f"{rest}.py").is_file():  # test_cli_library.py for cli/library.py
+        return (Path("tests") / rel / folder).as_posix() + "/"
     homes = sorted({p.parent for p in mirrored.rglob(name) if "__pycache__" not in p.parts})
     if len(homes) != 1:
         return None

@@ -67,10 +67,12 @@ def test_each_misplacement_is_a_finding_that_says_where_to_go(tmp_path: Path) ->
             "tests/sandbox/__init__.py",
             "tests/sandbox/test_api.py",
             "tests/bot/ops/test_backup.py",
+            "tests/bot/test_ops_backup.py",
         ],
     )
     assert _check().findings(root) == [
         "tests/test_emulator.py: move it into the folder of what it tests (or tests/helpers/)",
+        "tests/bot/test_ops_backup.py: it tests a module of bot/ops/; move it to tests/bot/ops/",
         "tests/bot/test_recaps.py: it tests a module of bot/services/; move it to tests/bot/services/",
         "tests/bot/voice_fixtures.py: shared test code lives in tests/helpers/",
         "tests/bot/ops/: add an __init__.py (test folders are packages)",
