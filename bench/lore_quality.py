@@ -181,7 +181,7 @@ def mode_configs(base: SearchConfig) -> dict[str, SearchConfig]:
     configs = {name: PRESETS[name] for name in ("lexical", "semantic", "rrf", "context")}
     configs = {"default": base, "raw_question": base.model_copy(update={"name": "raw_question"}), **configs}
     configs["hybrid_pruned"] = base.model_copy(update={"name": "hybrid_pruned", "large_campaign_chunks": 1})
-    naive = SearchConfig(typo_cutoff=0, max_entities=0, entity_k=0, heading_weight=1.0)
+    naive = SearchConfig(typo_cutoff=0, max_entities=0, entity_k=0, heading_weight=1.0, title_weight=0.0)
     configs["bm25"] = naive.model_copy(update={"name": "bm25", "mode": "lexical"})
     configs["dense"] = naive.model_copy(update={"name": "dense", "mode": "semantic"})
     configs["plain_rrf"] = naive.model_copy(
