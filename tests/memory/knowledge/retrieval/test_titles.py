@@ -8,7 +8,7 @@ from canon.models import Viewer
 from canon.storage import Database
 from memory.knowledge.retrieval import PRESETS
 from memory.knowledge.retrieval.titles import title_fit
-from tests.memory.knowledge_helpers import knowledge_service, new_campaign
+from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
 
 # The ogre zombie's section says "zombie" more often than the zombie's own: words alone put it first.
 BESTIARY = """# Bestiary
