@@ -290,10 +290,9 @@ class LoreCommands(commands.Cog):
     ) -> None:
         """Hide a section of a source from players (or show it again); the rest of the source is unchanged."""
         campaign = await self._campaign(interaction)
+        await replies.think(interaction)  # a section sharing its passage has its source chunked again
         change = await self.knowledge.set_section(campaign.id, source, section, hidden)
-        await interaction.response.send_message(
-            embed=lore_sections.section_changed_embed(change), ephemeral=True, allowed_mentions=NONE
-        )
+        await replies.answer(interaction, embed=lore_sections.section_changed_embed(change))
 
     @lore.command(name="set", description="Change a source's class, hidden flag, tags or always-include (GM)")
     @app_commands.describe(

@@ -8,6 +8,7 @@ import re
 
 from tests.e2e.conftest import World
 from tests.e2e.test_canon_e2e import embed_text, gm_adds
+from tests.e2e.test_lore_e2e import why_id
 
 
 async def fact_number(world: World, name: str, value: str) -> str:
@@ -159,9 +160,13 @@ async def test_a_hidden_source_revealed_to_one_character_answers_only_their_play
         chan, gm, "canon reveal", to="Sable", reason="she stole it", source="The ledger"
     )
     assert "what “The ledger” says" in embed_text(revealed.embeds[0]), embed_text(revealed.embeds[0])
-    said = []
+    said, sources = [], []
     for player in (world.pat, world.quinn, gm):
         reply = await emu.invoke(chan, player, "lore ask", question="Where do the smugglers meet?")
         said.append(embed_text(reply.embeds[0]))
+        opened = await emu.click(reply.message, why_id(reply.message, "src"), player)  # the Sources view
+        sources.append("\n".join(embed_text(e) for e in opened.embeds))
     assert "mill" in said[0], said
     assert "mill" not in said[1], said[1]
+    # The Sources behind each answer are read through the clicker's character too: Sable's hold the ledger.
+    assert "mill" in sources[0] and "mill" not in sources[1] and "mill" in sources[2], sources
