@@ -268,7 +268,7 @@ def _lane(span: tuple[int, int], marker: int, taken: list[tuple[int, int, int, i
         if start - 10 < span[1] and span[0] < end + 10:
             blocked.add(other_lane)  # the labels would overlap in that lane
         if span[0] <= other_marker < span[1]:
-            lowest = max(lowest, other_lane)  # that label's leader, coming down past a lane above, would cross
+            lowest = max(lowest, other_lane)  # that label's leader, coming down past lanes above, would cross
         if start <= marker < end:
             highest = min(highest, other_lane)  # this label's leader, going below that label, would cross it
     return next(n for n in range(lowest, highest + 1) if n not in blocked)
