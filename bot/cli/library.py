@@ -165,3 +165,44 @@ def library_detach(source: SourceArgument, campaign: CampaignOption) -> None:
 
     item = run_async(lambda: with_services(settings, work))
     typer.echo(f"Detached {item.source.title} from campaign “{campaign}”; it stays in the library.")
+
+
+@library_app.command("delete")
+def library_delete(
+    source: SourceArgument,
+    server: Annotated[int | None, typer.Option("--server", help="From this Discord server's library")] = None,
+) -> None:
+    """Delete a library source for every campaign that reads it (its original too, unless another names it)."""
+    settings = settings_or_exit()
+
+    async def work(services: Any) -> Any:
+        return await services.knowledge.library.delete(source, guild_id=server)
+
+    report = run_async(lambda: with_services(settings, work))
+    typer.echo(
+        f"Deleted {report.title} from the shared library ({report.chunks_removed} passages); the campaigns that "
+        "read it no longer cite it."
+    )
+
+
+@library_app.command("reindex")
+def library_reindex(as_json: JsonOption = False) -> None:
+    """Rebuild the shared libraries' indexes and vectors from their sources (after a model change, say)."""
+    settings = settings_or_exit()
+
+    async def work(services: Any) -> list[Any]:
+        reports: list[Any] = await services.knowledge.library.reindex()
+        return reports
+
+    reports = run_async(lambda: with_services(settings, work))
+    emit(
+        [r.model_dump(mode="json") for r in reports],
+        as_json=as_json,
+        text=lambda: (
+            "\n".join(
+                f"Rebuilt a library's indexes: {r.sources} sources, {r.chunks} passages, vectors {r.vector_status.value}"
+                for r in reports
+            )
+            or "There is no shared library yet."
+        ),
+    )

@@ -81,7 +81,9 @@ class KnowledgeService:
         )
         self.sources = SourceAdmin(db, files=self.files, vectors=self.chunk_vectors)
         #: Shared library sources, imported once and attached read-only to many campaigns.
-        self.library = SharedLibrary(db, importer=self.importer)
+        self.library = SharedLibrary(
+            db, importer=self.importer, sources=self.sources, reindexer=self.reindexer
+        )
         self.answers = Answerer(db, self.retriever)
         #: Canon sources that disagree: found, one side picked by the GM, the campaign's source order.
         self.disagreements = SourceDisagreements(db, self.retriever)

@@ -52,6 +52,15 @@ def test_the_operator_imports_once_and_gms_attach(cli_env: DatabaseTarget, tmp_p
     )
     # The holder of the library's sources is no campaign of anyone's.
     assert "library:" not in invoke("campaign", "list")
+    (rebuilt,) = json.loads(invoke("library", "reindex", "--json"))
+    assert (rebuilt["sources"], rebuilt["chunks"]) == (1, listed["chunks"])
+
+    # The operator deletes it: gone for every campaign, its original with it (no source names it any more).
+    assert "Deleted Basic Rules from the shared library" in invoke("library", "delete", "Basic Rules")
+    assert json.loads(invoke("library", "list", "--json")) == []
+    answer = json.loads(invoke("lore", "how much AC does half cover give?", "-c", "Westhaven", "--json"))
+    assert "+2 bonus to AC" not in json.dumps(answer)
+    assert json.loads(invoke("vault", "check", "--json"))["originals"] == 0
 
 
 def test_a_server_library_is_named_by_its_server(cli_env: DatabaseTarget, tmp_path: Path) -> None:
