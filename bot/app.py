@@ -376,15 +376,17 @@ def build_knowledge(
     canon: CanonAccess | None = None,
     *,
     owner: Callable[[], Awaitable[Owner]] | None = None,
+    one_shot: bool = False,
 ) -> KnowledgeService:
     """Build the imported-knowledge service: Chroma and the offline embedder unless embedding is switched off.
 
     Neither loads anything here: the model loads on the first embedding, chromadb on the first vector call.
+    `one_shot`: the process answers a question and ends (the model's session starts quick, unoptimised).
     """
     vectors: ChromaVectorIndex | None = None
     embedder: MiniLMEmbedder | None = None
     if settings.embedding.enabled:
-        embedder = MiniLMEmbedder(batch_size=settings.embedding.batch_size)
+        embedder = MiniLMEmbedder(batch_size=settings.embedding.batch_size, quick_start=one_shot)
         vectors = ChromaVectorIndex.from_settings(
             settings.data_dir,
             settings.chroma.host,
@@ -427,7 +429,7 @@ class LoreReader:
         await self.db.dispose()
 
 
-async def open_lore_reader(settings: Settings) -> LoreReader | None:
+async def open_lore_reader(settings: Settings, *, one_shot: bool = False) -> LoreReader | None:
     """Return only what `lorekeeper lore QUESTION` uses, or None when the database needs migrating first.
 
     Building every service imports the whole application (the model client, the scheduler, the voice, Alembic)
@@ -444,7 +446,7 @@ async def open_lore_reader(settings: Settings) -> LoreReader | None:
         await db.dispose()
         return None
     installation = Installation(db)
-    knowledge = build_knowledge(settings, db, CanonAccess(), owner=installation.owner)
+    knowledge = build_knowledge(settings, db, CanonAccess(), owner=installation.owner, one_shot=one_shot)
     llm: LLMClient | None = None
     if settings.llm.configured:
         from bot.llm.openai_compatible import build_llm

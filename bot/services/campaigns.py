@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.services.branches.repository import bound_campaign_id
 from canon import campaigns
 from canon.campaigns import Campaign
 from canon.errors import NotAllowed, NotFound
@@ -48,6 +47,9 @@ class CampaignService:
         A channel bound to an abandoned branch stops answering: `NotAllowed` says so (unless `allow_abandoned`,
         for the commands that rebind it or show it).
         """
+        # Imported here: the branches' package is large, and `lorekeeper lore` finds its campaign by name only.
+        from bot.services.branches.repository import bound_campaign_id
+
         async with self.db.session() as session:
             bound = await bound_campaign_id(session, [channel_id, parent_channel_id, category_id])
             if bound is None:

@@ -4,15 +4,18 @@ lineage, the lineages and ontologies cached (one `CanonAccess` shared by every s
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import Campaign, LineageStep, fork_point_of, lineage
-from canon.gate import CanonizationGate
 from canon.graph import CanonReader
 from canon.models import Viewer
 from canon.ontology import Ontology, base_ontology
 from canon.visibility import Knowing
+
+if TYPE_CHECKING:
+    from canon.gate import CanonizationGate
 
 
 class CanonAccess:
@@ -37,6 +40,9 @@ class CanonAccess:
 
     def gate_for(self, campaign: Campaign) -> CanonizationGate:
         """Return the canonization gate with the campaign's ontology."""
+        # Imported here: the gate brings the continuity rules, which a lore lookup never runs.
+        from canon.gate import CanonizationGate
+
         return CanonizationGate(self.ontology_for(campaign))
 
     async def reader(

@@ -282,9 +282,10 @@ def draw_timeline(
     canvas: Canvas,
     layout: TimelineLayout,
     timeline: Timeline,
-    link: Callable[[int], str | None] | None = None,
+    link: Callable[[int, str], str | None] | None = None,
 ) -> None:
-    """Draw a laid-out timeline on a canvas; `link` gives the page of an era or event (SVG only)."""
+    """Draw a laid-out timeline on a canvas; `link` gives the page of an era or event, by id and name (SVG)."""
+    names = {e.id: e.name for e in timeline.eras} | {e.id: e.name for e in timeline.events}
     title = layout.title + (f"  (+{timeline.omitted} not shown)" if timeline.omitted else "")
     canvas.text(
         (MARGIN, 16), fit(title, font(20, bold=True), layout.width - 2 * MARGIN), size=20, bold=True, fill=INK
@@ -292,7 +293,7 @@ def draw_timeline(
     band_font = font(14, bold=True)
     for index, band in enumerate(sorted(layout.bands.values(), key=lambda b: (b.rect[1], b.rect[0]))):
         colour = BAND_COLOURS[index % len(BAND_COLOURS)]
-        with canvas.linked(link(band.id) if link else None):
+        with canvas.linked(link(band.id, names[band.id]) if link else None):
             canvas.rectangle(band.rect, fill=colour, outline=BOX_BORDER, width=1)
             x0, y0, x1, y1 = band.rect
             if text_width(band.text, band_font) <= x1 - x0 - 6:
@@ -316,7 +317,7 @@ def draw_timeline(
     for label in layout.events.values():
         assert label.marker is not None
         mx, my = label.marker
-        with canvas.linked(link(label.id) if link else None):
+        with canvas.linked(link(label.id, names[label.id]) if link else None):
             canvas.ellipse((mx - 5, my - 5, mx + 5, my + 5), fill=MARKER, outline=INK)
             x0, y0, x1, y1 = label.rect
             canvas.rectangle(label.rect, fill=BACKGROUND)

@@ -130,6 +130,8 @@ class SectionChange(BaseModel):
     changed: int
     #: Other sections that share a passage with it, and so followed the choice (their heading paths in words).
     also: list[str] = Field(default_factory=list)
+    #: The source was chunked again so that the section stands alone (its vectors made again too).
+    rechunked: bool = False
 
 
 class SourceDetail(BaseModel):
@@ -440,6 +442,7 @@ def result_json(result: LoreResult) -> dict[str, Any]:
         "source": result.filename,
         "title": result.source_title,
         "heading_path": result.heading_path,
+        "place": result.place,
         "class": result.knowledge_class.value,
         "score": round(result.score, 6),
         "text": result.text,

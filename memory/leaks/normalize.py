@@ -17,8 +17,6 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
-from confusable_homoglyphs import confusables
-
 from memory.untrusted import is_invisible
 
 __all__ = ["Clause", "clauses", "fold_word", "tokens"]
@@ -44,6 +42,9 @@ _CAMEL = re.compile(r"(?<=[^\W\dA-Z_])(?=[A-Z])")
 @functools.lru_cache(maxsize=4096)
 def _latin(char: str) -> str:
     """Return the Latin letter a non-Latin letter looks like (itself when it looks like none)."""
+    # Imported on the first non-Latin letter: its tables take a tenth of a second to load, and most texts are ASCII.
+    from confusable_homoglyphs import confusables
+
     found = confusables.is_confusable(char, preferred_aliases=["latin"], greedy=True)
     if found:
         for glyph in found[0]["homoglyphs"]:

@@ -242,3 +242,24 @@ async def test_the_progress_bar_follows_an_import_stage_by_stage(db: Database, t
     assert "world.md (done)" in shown and f"{n}/{n}" in shown and "━" in shown
     assert f"✓ world.md: imported as source #{report.source.id}" in shown
     assert not progress.progress.tasks  # a finished file leaves the bar
+
+
+def test_ingest_a_folder_of_books_and_cite_their_pages(cli: CliRunner, tmp_path: Path) -> None:
+    books = Path(__file__).resolve().parent.parent / "fixtures" / "books"
+    shelf = tmp_path / "shelf"
+    shelf.mkdir()
+    for name in ("basic-rules.pdf", "basic-rules.docx", "basic-rules.epub", "basic-rules.html"):
+        (shelf / name).write_bytes((books / name).read_bytes())
+    (shelf / "notes.odt").write_bytes(b"PK\x03\x04")  # not a kind that imports: left out of a folder
+    first = run(cli, "ingest", str(shelf / "basic-rules.pdf"))
+    assert first["imported"][0]["source"]["title"] == "Basic Rules"
+    found = run(cli, "lore", "three-quarters cover", "-k", "3")
+    cover = next(r for r in found["results"] if r["heading_path"][-1:] == ["Cover"])
+    assert (cover["source"], cover["place"]) == ("basic-rules.pdf", "p. 6")
+    imported = run(cli, "ingest", str(shelf))
+    assert sorted(r["filename"] for r in imported["imported"]) == [
+        "basic-rules.docx",
+        "basic-rules.epub",
+        "basic-rules.html",
+        "basic-rules.pdf",
+    ]

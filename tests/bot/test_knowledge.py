@@ -294,3 +294,30 @@ async def test_a_family_tree_shows_a_secret_child_only_to_the_character_who_know
             tree = await family_tree_of(reader, "The Duke")
         seen[member.name] = {p.name for p in tree.people}
     assert "Little Vell" in seen["Quinn"] and "Little Vell" not in seen["Pat"], seen
+
+
+async def test_a_gm_revealing_a_fact_another_gm_retcons_at_once_shows_nothing_it_should_not(
+    table: Table,
+) -> None:
+    c = table.campaign
+    other_gm = Actor(id=9, name="Gus", is_gm=True)
+    for i in range(3):  # either may win the race; each pass is one
+        fact = await table.fact("The Duke", f"plot{i}", f"poison the king {i}")
+        reveal, retcon = await asyncio.gather(
+            table.desk.reveal(c, GM, to="Sable", reason=f"a letter {i}", fact=fact),
+            table.canon.admin.retcon(
+                c, fact, other_gm, rationale="never was", new_value=f"crown the king {i}"
+            ),
+            return_exceptions=True,
+        )
+        assert not isinstance(retcon, BaseException), retcon
+        # The reveal came first (kept, of a fact now retconned) or found the fact gone: a clear answer.
+        assert not isinstance(reveal, BaseException) or (
+            isinstance(reveal, NotFound) and "no standing fact" in str(reveal)
+        ), reveal
+        for member in (PAT, QUINN):  # neither the retconned value nor its GM-only replacement shows
+            card = await table.card("The Duke", member)
+            assert f"poison the king {i}" not in card and f"crown the king {i}" not in card, card
+    # Every reveal written is whole: Sable's, with its reason, of a fact of this campaign.
+    for item in await table.desk.known(c, GM, standing=False):
+        assert item.who == "Sable" and item.reveal.reason.startswith("a letter")

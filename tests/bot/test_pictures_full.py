@@ -51,8 +51,10 @@ async def test_a_player_s_full_tree_leaves_the_gm_only_heir_out_and_his_page_is_
     pictures = PictureService(db, canon.access)
     aldric = await key_id(db, campaign, "Person", "aldric_raventhorne")
     heir = await key_id(db, campaign, "Person", "the_nameless_heir")
-    gm = await pictures.full_family_tree(campaign, aldric, viewer=Viewer.GM, link=lambda i: f"/e/{i}")
-    player = await pictures.full_family_tree(campaign, aldric, viewer=Viewer.PLAYER, link=lambda i: f"/e/{i}")
+    gm = await pictures.full_family_tree(campaign, aldric, viewer=Viewer.GM, link=lambda i, _n: f"/e/{i}")
+    player = await pictures.full_family_tree(
+        campaign, aldric, viewer=Viewer.PLAYER, link=lambda i, _n: f"/e/{i}"
+    )
     assert isinstance(gm.layout, TreeLayout) and isinstance(player.layout, TreeLayout)
     assert heir in gm.layout.boxes and heir in gm.layout.marks
     assert {"The Nameless Heir", "GM only"} <= drawn_text(gm.svg)

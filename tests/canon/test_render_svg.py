@@ -85,13 +85,15 @@ def test_labels_and_boxes_link_to_their_pages_and_only_to_pages_of_the_same_site
         ).svg
     )
     assert root.find(f".//{SVG}a") is None  # no links unless asked
-    linked = parsed(timeline_svg(wide_timeline(3), link=lambda i: f"/w/entity/{i}" if i != 11 else None).svg)
+    linked = parsed(
+        timeline_svg(wide_timeline(3), link=lambda i, _n: f"/w/entity/{i}" if i != 11 else None).svg
+    )
     hrefs = [a.attrib["href"] for a in linked.iter(f"{SVG}a")]
     assert "/w/entity/10" in hrefs and "/w/entity/12" in hrefs and "/w/entity/11" not in hrefs
     assert "/w/entity/1" in hrefs  # the era's band
     for bad in ("javascript:alert(1)", "//elsewhere.example/x", "https://elsewhere.example/"):
         with pytest.raises(ValueError):
-            timeline_svg(wide_timeline(1), link=lambda _i, bad=bad: bad)
+            timeline_svg(wide_timeline(1), link=lambda _i, _n, bad=bad: bad)
     quoted = SvgCanvas(10, 10, BACKGROUND, "t")
     with quoted.linked('/w/entity/1?as_of=year 3"><script>'):
         pass

@@ -84,3 +84,26 @@ async def test_a_markdown_source_keeps_its_sections_as_places(db: Database, tmp_
     answer = await service.ask(campaign, "lighthouse", viewer=Viewer.PLAYER, config="lexical")
     assert answer.results[0].place is None
     assert answer.results[0].where == "World › Harbor"
+
+
+async def test_a_book_survives_export_import_and_a_rechunking_reindex_with_its_pages(
+    db: Database, tmp_path: Path
+) -> None:
+    from memory.knowledge.archive import KnowledgeArchive, export_knowledge, restore_knowledge
+
+    service = knowledge_service(db, tmp_path, semantic=False)
+    source = await new_campaign(db, "Shelf")
+    await service.import_bytes(source, "basic-rules.pdf", book("basic-rules.pdf"), hidden=True)
+    archive = KnowledgeArchive.model_validate_json(
+        (await export_knowledge(service, source)).model_dump_json()
+    )
+    other = knowledge_service(db, tmp_path / "elsewhere", semantic=False)
+    target = await new_campaign(db, "Restored")
+    (report,) = await restore_knowledge(other, target, archive)
+    assert report.source.hidden and report.source.mime_type == "application/pdf"
+    await other.reindex(target, rechunk=True)
+    answer = await other.ask(target, "three-quarters cover", viewer=Viewer.GM, config="lexical")
+    cover = next(r for r in answer.results if r.heading_path[-1:] == ["Cover"])
+    assert (cover.place, cover.hidden) == ("p. 6", True)
+    player = await other.ask(target, "three-quarters cover", viewer=Viewer.PLAYER, config="lexical")
+    assert player.results == []

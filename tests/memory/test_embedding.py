@@ -88,6 +88,15 @@ def test_a_batch_equals_the_texts_embedded_one_by_one(embedder: MiniLMEmbedder) 
     assert np.abs(batched - single).max() < 1e-5
 
 
+def test_a_quick_start_session_makes_the_same_vectors(embedder: MiniLMEmbedder) -> None:
+    # `lorekeeper lore QUESTION` starts the model without optimising its graph: its vectors must match the ones
+    # the index was made with.
+    texts = ["which devil radiates an aura of fear?", "Owlbear (Bestiary): Keen Sight and Smell, Beak, Claws"]
+    quick = MiniLMEmbedder(quick_start=True).embed_array(texts)
+    assert np.allclose(quick, embedder.embed_array(texts), atol=1e-4)
+    assert embedding._runtime(embedder.files, optimized=False) is not embedding._runtime(embedder.files)
+
+
 def test_truncation_is_at_256_wordpieces_not_the_files_128(embedder: MiniLMEmbedder) -> None:
     base_200 = "lantern " * 199  # [CLS] + 199 + [SEP]: within 256, beyond the 128 the tokenizer file says
     differ = embedder.embed_documents([base_200 + "dragon fire", base_200 + "quiet meadow"])

@@ -124,8 +124,10 @@ async def test_the_gm_hides_and_reveals_a_section_after_import_and_it_survives_a
     # Hide a public section by its heading in words; players lose it, the GM keeps it.
     change = await service.set_section(campaign, report.source.id, "the markets", True)
     assert change.hidden and change.path == ["Greyhaven", "The Markets"] and change.changed >= 1
-    # The Harbour shares the Markets' passage (two small sections packed together): it follows, and is named.
-    assert change.also == ["Greyhaven › The Harbour"]
+    # The Markets shared a passage with the Harbour: the source is chunked again so that the Markets alone change.
+    assert change.rechunked and not change.also
+    harbour = await service.ask(campaign, "What shelters in Greyhaven's harbour?", viewer=Viewer.PLAYER)
+    assert "salt barges" in texts(harbour) and "amber" not in texts(harbour)
     market = "Who sells amber on the quay?"
     assert "amber" not in texts(await service.ask(campaign, market, viewer=Viewer.PLAYER, config="lexical"))
     assert "amber" in texts(await service.ask(campaign, market, viewer=Viewer.GM, config="lexical"))
@@ -183,3 +185,42 @@ async def test_an_exported_campaign_keeps_the_gms_section_choices(db: Database, 
     assert sections == {s.words: s.hidden for s in await service.sections(campaign, report.source.id)}
     market = await other.ask(target, "Who sells amber on the quay?", viewer=Viewer.PLAYER, config="lexical")
     assert "amber" not in texts(market)
+
+
+def _docx_with_a_secret_style() -> bytes:
+    import io
+
+    import docx
+    from docx.enum.style import WD_STYLE_TYPE
+
+    document = docx.Document()
+    document.add_heading("Greyhaven", 1)
+    document.add_heading("The Harbour", 2)
+    document.add_paragraph("Greyhaven's harbour shelters fishing boats and salt barges.")
+    style = document.styles.add_style("GM Only Heading 2", WD_STYLE_TYPE.PARAGRAPH)
+    style.base_style = document.styles["Heading 2"]
+    document.add_paragraph("The Duke's Plot", style="GM Only Heading 2")
+    document.add_paragraph("Duke Varrow Quillane plans to poison the queen with nightbloom.")
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+HTML_BOOK = """<html><body><h1>Greyhaven</h1><h2>The Harbour</h2>
+<p>Greyhaven's harbour shelters fishing boats and salt barges.</p>
+<h2>The Duke's Plot (GM only)</h2><p>Duke Varrow Quillane plans to poison the queen with nightbloom.</p>
+</body></html>"""
+
+
+@pytest.mark.parametrize("name", ["greyhaven.docx", "greyhaven.html"])
+async def test_a_books_marked_section_is_hidden_too(db: Database, tmp_path: Path, name: str) -> None:
+    """A Word heading styled "GM Only Heading 2" (based on Heading 2), an HTML heading with the word."""
+    service = knowledge_service(db, tmp_path, semantic=False)
+    campaign = await new_campaign(db, "Greyhaven")
+    data = _docx_with_a_secret_style() if name.endswith(".docx") else HTML_BOOK.encode()
+    report = await service.import_bytes(campaign, name, data)
+    sections = {s.words: s.hidden for s in await service.sections(campaign, report.source.id)}
+    assert sections["Greyhaven › The Duke's Plot"] and not sections["Greyhaven › The Harbour"], sections
+    answer = await service.ask(campaign, QUESTION, viewer=Viewer.PLAYER, config="lexical")
+    assert "nightbloom" not in texts(answer)
+    assert "nightbloom" in texts(await service.ask(campaign, QUESTION, viewer=Viewer.GM, config="lexical"))

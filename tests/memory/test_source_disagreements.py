@@ -14,7 +14,8 @@ import pytest
 from canon.errors import InvalidInput, NotFound
 from canon.models import Viewer
 from canon.storage import Database
-from memory.knowledge.models import KnowledgeClass
+from memory.knowledge.disagreements import disagreements_of, statements_of
+from memory.knowledge.models import KnowledgeClass, LoreResult
 from tests.memory.knowledge_helpers import knowledge_service, new_campaign
 
 GAZETTEER = """# Gazetteer
@@ -117,3 +118,33 @@ async def test_a_source_order_settles_every_disagreement_between_its_sources(
     assert await service.disagreements.order(campaign) == ["gazetteer.md", "chronicle.md"]
     await service.disagreements.set_order(campaign, [])
     assert await service.disagreements.order(campaign) == []
+
+
+def test_a_books_page_is_named_with_its_place() -> None:
+    def passage(source_id: int, filename: str, path: list[str], text: str, place: str | None) -> LoreResult:
+        return LoreResult(
+            chunk_id=source_id,
+            source_id=source_id,
+            source_title=filename,
+            filename=filename,
+            knowledge_class=KnowledgeClass.CANON,
+            heading_path=path,
+            text=text,
+            token_count=10,
+            score=1.0,
+            reasons=[],
+            place=place,
+        )
+
+    found = disagreements_of(
+        statements_of(
+            [
+                passage(1, "rules.pdf", ["Cities", "Greyhaven"], "- **Ruler** Queen Maren Vell", "p. 12"),
+                passage(2, "gazetteer.md", ["Gazetteer", "Greyhaven"], "- **Ruler** Lord Aldous Crane", None),
+            ]
+        )
+    )
+    assert [d.sentence() for d in found] == [
+        "Greyhaven, Ruler: “Queen Maren Vell” in rules.pdf, p. 12 (Cities › Greyhaven) but “Lord Aldous Crane” in "
+        "gazetteer.md, Gazetteer › Greyhaven."
+    ]

@@ -24,6 +24,7 @@ from tests.llm_stub import STUB_MODEL, LLMStub, Reply
 
 pytestmark = pytest.mark.slow
 ACT = {"X-Lorekeeper-Sandbox": "1"}
+BOOK = Path(__file__).resolve().parent.parent / "fixtures" / "books" / "basic-rules.pdf"
 
 
 class Client:
@@ -330,3 +331,26 @@ def test_listening_beyond_this_machine_prints_a_warning() -> None:
     warning = loopback_warning("0.0.0.0")  # noqa: S104 (the address under test)
     assert warning is not None and "Anyone who can reach it can act as the GM" in warning
     assert loopback_warning("192.168.1.20") is not None
+
+
+async def test_a_pdf_uploaded_from_the_page_imports_and_answers(client: Client) -> None:
+    form = aiohttp.FormData()
+    body = {
+        "user": client.id("gm"),
+        "channel": client.channel("general"),
+        "command": "lore import",
+        "options": {},
+    }
+    form.add_field("payload", json.dumps(body))
+    form.add_field(
+        "option:file", BOOK.read_bytes(), filename="basic-rules.pdf", content_type="application/pdf"
+    )
+    async with client.http.post(client.url + "/api/commands", data=form, headers=ACT) as response:
+        assert response.status == 200, await response.text()
+    await client.shown("gm", "general", "Imported: basic-rules.pdf")
+    status, _ = await client.command(
+        "pat", "general", "lore ask", question="What does three-quarters cover give?"
+    )
+    assert status == 200
+    answer = await client.shown("pat", "general", "+5 bonus to AC")
+    assert "Basic Rules" in text_of(answer)
