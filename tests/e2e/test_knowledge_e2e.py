@@ -175,8 +175,8 @@ async def test_a_hidden_source_revealed_to_one_character_answers_only_their_play
 async def test_three_players_open_the_same_family_tree_and_each_sees_their_characters_own(
     world: World,
 ) -> None:
-    from tests.canon.picture_checks import person_boxes
     from tests.e2e.test_pictures_e2e import png_of
+    from tests.helpers.picture_checks import person_boxes
 
     emu, chan, gm = world.emu, world.channel, world.gm
     rio = emu.add_member(world.guild, "Rio")

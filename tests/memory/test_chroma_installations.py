@@ -26,8 +26,8 @@ from canon.storage import Database
 from config.settings import Settings
 from memory.chroma_client import Owner, owned_name
 from memory.vector_index import ChromaVectorIndex, VectorIndexError
-from tests.chroma_server import ChromaServer
 from tests.conftest import DatabaseTarget
+from tests.helpers.chroma_server import ChromaServer
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
