@@ -19,8 +19,8 @@ per-character knowledge (a plain player's view). Prints one JSON line.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import asyncio
+import dataclasses
 import json
 import os
 import random
