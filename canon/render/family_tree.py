@@ -60,6 +60,7 @@ class FamilyTree:
     spouses: tuple[tuple[int, int], ...] = ()
     focus: int | None = None
     omitted: int = 0
+    subject: str = ""  # the name of the person or lineage it is drawn for
 
 
 BOX_W, BOX_H = 164, 64
@@ -340,7 +341,7 @@ def render_family_tree(tree: FamilyTree) -> Picture:
         )
     canvas = PngCanvas(layout.width, layout.height, BACKGROUND)
     draw_family_tree(canvas, layout, tree)
-    return Picture(png=canvas.png(), layout=layout, title=tree.title)
+    return Picture(png=canvas.png(), layout=layout, title=tree.title, subject=tree.subject)
 
 
 def draw_family_tree(

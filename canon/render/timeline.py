@@ -247,27 +247,31 @@ def _event_labels(
         width = text_width(text, label_font) + 8
         span = (x, x0 + width)
         deepest = 1 + max((t[0] for t in taken), default=-1)
-        lane = next(n for n in range(deepest + 1) if _free(n, span, x, taken))
+        lane = _lane(span, x, taken, deepest)
         taken.append((lane, *span, x))
         y0 = axis_y + 22 + lane * LANE_H
         events[event.id] = Label(event.id, (x0, y0, x0 + width, y0 + LANE_H - 6), text, marker=(x, axis_y))
     return events, 1 + max((t[0] for t in taken), default=0)
 
 
-def _free(lane: int, span: tuple[int, int], marker: int, taken: list[tuple[int, int, int, int]]) -> bool:
-    """Tell whether a label spanning `span` (from its marker to its end) may go in `lane`."""
+def _lane(span: tuple[int, int], marker: int, taken: list[tuple[int, int, int, int]], deepest: int) -> int:
+    """Return the first lane (up to `deepest`) a label spanning `span` (from its marker to its end) may go in.
+
+    One pass over the labels placed: each rules out lanes (at or above its own, below it, or its own alone).
+    """
+    lowest, highest, blocked = 0, deepest, set()
     for other_lane, start, end, other_marker in taken:
         if other_marker == marker:
-            if other_lane >= lane:
-                return False  # events at one point share one leader, their labels one under another
+            # Events at one point share one leader, their labels one under another.
+            lowest = max(lowest, other_lane + 1)
             continue
-        if other_lane == lane and start - 10 < span[1] and span[0] < end + 10:
-            return False  # the labels would overlap
-        if other_lane > lane and span[0] <= other_marker < span[1]:
-            return False  # that label's leader, coming down past this lane, would cross this label
-        if other_lane < lane and start <= marker < end:
-            return False  # this label's leader would cross that label
-    return True
+        if start - 10 < span[1] and span[0] < end + 10:
+            blocked.add(other_lane)  # the labels would overlap in that lane
+        if span[0] <= other_marker < span[1]:
+            lowest = max(lowest, other_lane)  # that label's leader, coming down past lanes above, would cross
+        if start <= marker < end:
+            highest = min(highest, other_lane)  # this label's leader, going below that label, would cross it
+    return next(n for n in range(lowest, highest + 1) if n not in blocked)
 
 
 def render_timeline(timeline: Timeline) -> Picture:
