@@ -7,7 +7,7 @@ from __future__ import annotations
 from canon.models import Viewer
 from tests.e2e.conftest import World
 from tests.e2e.test_lore_e2e import everything, import_file
-from tests.memory.test_names_view import BESTIARY, _indexed_before
+from tests.helpers.names_view import BESTIARY, indexed_before
 
 
 async def test_an_older_campaign_shows_its_search_index_growing_and_answers_meanwhile(world: World) -> None:
@@ -16,7 +16,7 @@ async def test_an_older_campaign_shows_its_search_index_growing_and_answers_mean
     services = world.bot.services
     campaign = await services.campaigns.for_guild(world.guild.id, world.guild.name)
     (source,) = await services.knowledge.list_sources(campaign.id, viewer=Viewer.GM)
-    await _indexed_before(services.knowledge, services.db, campaign.id)
+    await indexed_before(services.knowledge, services.db, campaign.id)
 
     listed = await emu.invoke(chan, gm, "lore sources")
     chunks = source.chunk_count
