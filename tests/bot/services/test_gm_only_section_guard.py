@@ -17,8 +17,6 @@ from tests.bot.services.test_lore_answer import replies
 from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
 from tests.helpers.llm_stub import STUB_MODEL, LLMStub
 
-__all__ = ["stub"]
-
 WORLD = """# Westhaven
 
 ## The Abbey
