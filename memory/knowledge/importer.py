@@ -200,7 +200,7 @@ class Importer:
         """Return a file's chunks (each placed on its page or chapter), or raise `InvalidInput` for none, or
         for a GM-only section in a file that must be public (a shared library's)."""
         chunks = await asyncio.to_thread(chunk_markdown, text, title, chunking_options(self.settings))
-        chunks = placed(chunks, book)
+        chunks = await asyncio.to_thread(placed, chunks, book)
         if not chunks:
             raise InvalidInput(f"{name} has no text to index.")
         if public_only and any(c.secret for c in chunks):

@@ -100,7 +100,7 @@ class Reindexer:
         data = await asyncio.to_thread(self.files.read, source.file_hash)
         text, book = await read_source_text(data, source.filename, self.settings)
         chunks = await asyncio.to_thread(chunk_markdown, text, source.title, chunking_options(self.settings))
-        chunks = placed(chunks, book)
+        chunks = await asyncio.to_thread(placed, chunks, book)
         await self.db.run(lambda session: replace_chunks(session, source.id, chunks))
 
     async def _revector(
