@@ -1,7 +1,7 @@
 """Embedded Chroma (PersistentClient) against a Chroma server (HttpClient): add and query costs, one JSON line.
 
 Random unit vectors of MiniLM's 384 dimensions, one collection, HNSW cosine, top-10 queries; the server is
-`chroma run` on 127.0.0.1 (tests/chroma_server.py).
+`chroma run` on 127.0.0.1 (tests/helpers/chroma_server.py).
 
     .venv/bin/python -m bench.chroma_modes [--vectors 20000] [--queries 500]
 """
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from tests.chroma_server import ChromaServer
+from tests.helpers.chroma_server import ChromaServer
 
 
 def pct(values: list[float], q: float) -> float:

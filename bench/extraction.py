@@ -213,7 +213,7 @@ def gold_responder(ontology: Ontology) -> Any:
     by_title = {scene["title"]: [*scene["gold"], *scene.get("canon", [])] for scene in SCENES}
 
     def respond(body: dict[str, Any]) -> Any:
-        from tests.llm_stub import Reply
+        from tests.helpers.llm_stub import Reply
 
         text = "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
         for title, gold in by_title.items():
@@ -363,7 +363,7 @@ async def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         await world.open()
         stack.push_async_callback(world.close)
         if args.stub_gold:
-            from tests.llm_stub import LLMStub
+            from tests.helpers.llm_stub import LLMStub
 
             stub = await stack.enter_async_context(LLMStub(responder=gold_responder(ontology)))
             llm = OpenAICompatibleLLM(

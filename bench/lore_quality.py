@@ -13,10 +13,13 @@ on questions nobody tuned to. Every column is reported on both halves and on all
 A hit at k: the target section (or one of its `alt` sections) is inside one of the top k results, i.e. a
 result from the target file whose heading path contains the target heading or whose text contains it as a
 markdown heading (the corpus README). Reports recall@1, recall@5 and MRR@10, overall and by question kind; then
-the same for the questions' sections in `raw/srd51-wiki/` (imported as a folder into a second campaign). Prints
-one JSON line.
+the same on the generated questions of `bench.lore_questions` that name their section (every monster's, spell's,
+item's, class's and race's fields, several phrasings, typos; split the same way), for the default, the default
+without its title fit and the naive baselines; then the dev questions' sections in `raw/srd51-wiki/` (imported
+as a folder into a second campaign). Prints one JSON line.
 
-    .venv/bin/python -m bench.lore_quality [--questions PATH] [--work DIR] [--skip-wiki] [--misses]
+    .venv/bin/python -m bench.lore_quality [--questions PATH] [--work DIR] [--skip-wiki] [--skip-generated]
+                                           [--misses]
 
 `--work DIR` keeps the imported databases in DIR and reuses them on the next run (for tuning the search
 configuration without re-importing).
@@ -181,13 +184,33 @@ def mode_configs(base: SearchConfig) -> dict[str, SearchConfig]:
     configs = {name: PRESETS[name] for name in ("lexical", "semantic", "rrf", "context")}
     configs = {"default": base, "raw_question": base.model_copy(update={"name": "raw_question"}), **configs}
     configs["hybrid_pruned"] = base.model_copy(update={"name": "hybrid_pruned", "large_campaign_chunks": 1})
-    naive = SearchConfig(typo_cutoff=0, max_entities=0, entity_k=0, heading_weight=1.0)
+    naive = SearchConfig(typo_cutoff=0, max_entities=0, entity_k=0, heading_weight=1.0, title_weight=0.0)
     configs["bm25"] = naive.model_copy(update={"name": "bm25", "mode": "lexical"})
     configs["dense"] = naive.model_copy(update={"name": "dense", "mode": "semantic"})
     configs["plain_rrf"] = naive.model_copy(
         update={"name": "plain_rrf", "fusion": "rrf", "lexical_weight": 1.0, "semantic_weight": 1.0}
     )
     return configs
+
+
+def generated_questions() -> list[dict[str, Any]]:
+    """Return the answerable questions of `bench.lore_questions` that name their section (file and heading)."""
+    from bench.lore_questions import question_set
+
+    return [
+        q
+        for q in question_set(SRD / "world")
+        if not q.get("unanswerable") and q.get("file") and q.get("heading")
+    ]
+
+
+def generated_configs(configs: dict[str, SearchConfig]) -> dict[str, SearchConfig]:
+    """Return the columns for the generated questions: the default, without its title fit, and the naive ones."""
+    chosen = {
+        name: configs[name] for name in ("default", "lexical", "semantic", "bm25", "dense", "plain_rrf")
+    }
+    untitled = configs["default"].model_copy(update={"name": "no_title_fit", "title_weight": 0.0})
+    return {"default": chosen.pop("default"), "no_title_fit": untitled, **chosen}
 
 
 async def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
@@ -197,6 +220,11 @@ async def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--questions", type=Path, default=SRD / "eval" / "dev.jsonl")
     parser.add_argument("--work", type=Path, default=None, help="keep (and reuse) the imported corpora here")
     parser.add_argument("--skip-wiki", action="store_true", help="do not run the raw/srd51-wiki part")
+    parser.add_argument(
+        "--skip-generated",
+        action="store_true",
+        help="leave out the generated questions (bench.lore_questions)",
+    )
     parser.add_argument(
         "--misses", action="store_true", help="include the default's misses on the tuning half in the output"
     )
@@ -227,6 +255,15 @@ async def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         report["world"] = result
         if args.misses:  # the tuning half's only: the untouched half's failures are never looked at
             report["world_default_misses"] = [m for m in misses if m["half"] == "tuning"]
+        if not args.skip_generated:
+            generated = generated_questions()
+            result = await evaluate(
+                service, campaign_id, generated, lambda q: [q], generated_configs(configs)
+            )
+            misses = result.pop("default_misses")
+            report["generated"] = {"questions": len(generated), **result}
+            if args.misses:
+                report["generated_default_misses"] = [m for m in misses if m["half"] == "tuning"]
         await db.dispose()
 
         wiki_dir = SRD / "raw" / "srd51-wiki"

@@ -1,7 +1,7 @@
 """What makes the test suite fast, each measured against what it replaced in the same run, one JSON line.
 
 * database: a migrated, empty database for one test and its removal; the migrations run for each test (as
-  the suite did) against a copy of what they made once (`tests/db_templates.py`), on SQLite and, when
+  the suite did) against a copy of what they made once (`tests/helpers/db_templates.py`), on SQLite and, when
   LOREKEEPER_TEST_POSTGRES_URL is set, on PostgreSQL (a new schema replayed, then an emptied one reused);
 * start: a process importing the services, with no bytecode caches (every module compiled from source, as
   where writing caches is off and nothing was compiled at setup) against the caches `scripts/setup` writes;
@@ -40,7 +40,7 @@ from typer.testing import CliRunner
 from bot.cli.main import app
 from bot.schema import database
 from canon.storage import Database, create_engine
-from tests.db_templates import Templates
+from tests.helpers.db_templates import Templates
 
 ROOT = Path(__file__).resolve().parents[1]
 POSTGRES_URL = os.environ.get("LOREKEEPER_TEST_POSTGRES_URL")

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from bot.services.review import ReviewService
     from bot.services.structured_import import StructuredImportService
     from bot.voice.service import VoiceService
+    from bot.wiki.deps import WikiDeps
     from memory.chroma_client import Owner
     from memory.scenes import SceneService
     from memory.turn_log import TurnLog
@@ -101,6 +102,8 @@ class Services:
     facts: FactPicker
     #: This database's installation id (Chroma collections carry it).
     installation: Installation
+    #: The campaign wiki's links and what its pages read through (`bot.wiki`).
+    wiki: WikiDeps
     metrics: CommandLatencies = field(default_factory=CommandLatencies)
     _closing: asyncio.Future[None] | None = field(default=None, init=False, repr=False)
 
@@ -173,6 +176,8 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
         after_complete=voice.after_complete,
     )
     structured = StructuredImportService(db, access.ontology_for)
+    desks = _desks(db, built, scenes, turns, voice, knowledge)
+    answers = LoreAnswers(knowledge, llm)
     return Services(
         settings=settings,
         db=db,
@@ -193,10 +198,36 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
         # Started by the bot (`Lorekeeper.setup_hook`), not here.
         scheduler=JobScheduler(settings, db) if settings.runs_scheduler else None,
         structured=structured,
-        answers=LoreAnswers(knowledge, llm),
+        answers=answers,
         imports=LoreImportService(knowledge, structured, built.reviews, voice),
         installation=installation,
-        **_desks(db, built, scenes, turns, voice, knowledge),
+        wiki=build_wiki(settings, db, built, desks, answers, knowledge),
+        **desks,
+    )
+
+
+def build_wiki(
+    settings: Settings,
+    db: Database,
+    canon: CanonServices,
+    desks: dict[str, Any],
+    answers: LoreAnswers,
+    knowledge: KnowledgeService,
+) -> WikiDeps:
+    """Build what the campaign wiki reads through, and its links (for `build_services`)."""
+    from bot.wiki.deps import WikiDeps
+    from bot.wiki.tokens import WikiLinks
+
+    return WikiDeps(
+        settings=settings.wiki,
+        db=db,
+        access=canon.access,
+        links=WikiLinks(db, settings.wiki),
+        reveals=desks["reveals"],
+        answers=answers,
+        queries=canon.queries,
+        notes=desks["notes"],
+        knowledge=knowledge,
     )
 
 

@@ -227,8 +227,9 @@ def entity_is_public_sql(entity: Any) -> ColumnElement[bool]:
 
 
 def source_is_public_sql(source: Any) -> ColumnElement[bool]:
-    """Return the SQL condition of `source_stored_hidden`'s contrary, for a table of sources (counting)."""
-    return source.visibility != SourceVisibility.HIDDEN  # type: ignore[no-any-return]
+    """Return the SQL condition of a source players may read something of, for a table of sources (counting):
+    not hidden (`source_stored_hidden`), and not made of GM-only sections alone."""
+    return and_(source.visibility != SourceVisibility.HIDDEN, source.hidden_chunks < source.chunk_count)
 
 
 def statement_is_public_sql(statement: Any, entity_table: Any) -> ColumnElement[bool]:

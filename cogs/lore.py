@@ -197,6 +197,7 @@ class LoreCommands(commands.Cog):
             await lore_import.import_dialogue(interaction, campaign, file.filename, data)
             return
         more = [(attachment.filename, await read_attachment(attachment)) for attachment in extra]
+        roster = file.filename.lower().endswith((".yaml", ".yml"))
         outcome = await self.imports.import_file(
             campaign,
             file.filename,
@@ -208,6 +209,7 @@ class LoreCommands(commands.Cog):
             always_include=always_include,
             progress=lore_import.ImportProgressMessage(interaction),
             more=more,
+            members=await lore_import.server_members(interaction.guild) if roster else None,
         )
         if outcome.structured is not None:
             embed = lore_embeds.structured_embed(outcome.structured, outcome.filename)
@@ -288,10 +290,9 @@ class LoreCommands(commands.Cog):
     ) -> None:
         """Hide a section of a source from players (or show it again); the rest of the source is unchanged."""
         campaign = await self._campaign(interaction)
+        await replies.think(interaction)  # a section sharing its passage has its source chunked again
         change = await self.knowledge.set_section(campaign.id, source, section, hidden)
-        await interaction.response.send_message(
-            embed=lore_sections.section_changed_embed(change), ephemeral=True, allowed_mentions=NONE
-        )
+        await replies.answer(interaction, embed=lore_sections.section_changed_embed(change))
 
     @lore.command(name="set", description="Change a source's class, hidden flag, tags or always-include (GM)")
     @app_commands.describe(

@@ -22,6 +22,7 @@ from bot.client import replies
 from bot.client.limits import clip
 from bot.services.lore_service import LoreImport
 from bot.services.review import Review
+from bot.services.roster_players import ServerMembers
 from canon.campaigns import Campaign
 from cogs import canon_cards, canon_embeds, lore_embeds, progress
 from cogs.canon_views import card_content
@@ -187,3 +188,16 @@ def private_editor(interaction: discord.Interaction) -> progress.Edit:
         await interaction.edit_original_response(content=text, allowed_mentions=NONE)
 
     return edit
+
+
+async def server_members(guild: discord.Guild | None) -> ServerMembers | None:
+    """Return the server's members a roster's `player:` may name (their names and display names)."""
+    if guild is None:
+        return None
+    if not guild.chunked:
+        await guild.chunk()
+    return ServerMembers.of(
+        (m.id, m.display_name, (m.name, m.global_name or "", m.nick or ""))
+        for m in guild.members
+        if not m.bot
+    )

@@ -83,7 +83,11 @@ def section_changed_embed(change: SectionChange) -> discord.Embed:
             f"{'it is' if len(change.also) == 1 else 'they are'} {went} too. To hide exactly one section, mark "
             "its heading in the file (“(GM only)”) and import it again."
         )
-    if not change.changed:
+    if change.rechunked:
+        lines.append(
+            "It shared a passage with other sections: the source was split again so it stands alone."
+        )
+    if not change.changed and not change.rechunked:
         lines.append("It already was: nothing changed.")
     lines.append("A new version of the file keeps this choice; `/lore source` lists the hidden sections.")
     embed.description = "\n".join(lines)

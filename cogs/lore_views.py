@@ -24,6 +24,7 @@ import discord
 from canon.errors import NotAllowed
 from canon.models import Viewer
 from cogs import lore_answer_embeds, lore_embeds
+from cogs.canon_options import lens_of
 from cogs.checks import actor_of, is_gm, require_gm
 from cogs.places import campaign_here
 from cogs.review_common import guarded
@@ -110,12 +111,16 @@ class SourcesButton(
             campaign = await campaign_here(interaction, allow_abandoned=True)
             gm = is_gm(interaction.user, services.settings.gm_role)
             viewer = Viewer.GM if gm else Viewer.PLAYER
-            record = await services.knowledge.get_retrieval(campaign.id, self.retrieval_id, viewer=viewer)
+            # Each source is shown as the clicker's own character may read it, whoever asked.
+            lens = None if gm else await lens_of(interaction, campaign)
+            record = await services.knowledge.get_retrieval(
+                campaign.id, self.retrieval_id, viewer=viewer, knowing=lens
+            )
             # A player's answer holds only what players may see (a public one is read by the whole table).
             if not gm and record.viewer != Viewer.PLAYER.value and record.asker_id != interaction.user.id:
                 raise NotAllowed(NOT_YOURS)
             await interaction.response.send_message(
-                embed=lore_answer_embeds.passages_embed(record, viewer=viewer),
+                embed=lore_answer_embeds.passages_embed(record, viewer=viewer, knowing=lens),
                 ephemeral=True,
                 allowed_mentions=NONE,
             )

@@ -158,6 +158,42 @@ class OpsSettings(BaseModel):
     misfire_grace_seconds: int = Field(default=12 * 3600, ge=1)
 
 
+class WikiSettings(BaseModel):
+    """The campaign wiki: read-only pages of a campaign, reached by the personal links `/wiki` gives.
+
+    Off by default. When on, the bot's process serves it on `host`:`port`; `base_url` is the address people
+    open (behind a reverse proxy, the proxy's public address and path), and links are made with it.
+    """
+
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    port: int = Field(default=8765, ge=0, le=65535)
+    #: The address links start with, e.g. `https://lore.example.org/wiki` (default: http://host:port).
+    base_url: str | None = None
+    #: How long a personal link works (days).
+    link_days: float = Field(default=30.0, gt=0, le=365)
+    #: The key links are signed with; by default one is made once and kept in the database.
+    secret: SecretStr | None = None
+    #: Requests one link may make per minute (pages and searches).
+    requests_per_minute: int = Field(default=240, ge=1, le=100_000)
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_base(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip().rstrip("/")
+        if not re.match(r"^https?://[^/\s]+(/[^\s?#]*)?$", value):
+            raise ValueError(
+                "the wiki's base URL is an http or https address, such as https://lore.example.org/wiki"
+            )
+        return value
+
+    def public_url(self) -> str:
+        """Return the address links start with (no trailing slash)."""
+        return self.base_url or f"http://{self.host}:{self.port}"
+
+
 class Settings(BaseSettings):
     """Every setting the bot reads; see the README's configuration table."""
 
@@ -188,6 +224,7 @@ class Settings(BaseSettings):
     voice: VoiceSettings = VoiceSettings()
     ops: OpsSettings = OpsSettings()
     vault: VaultSettings = VaultSettings()
+    wiki: WikiSettings = WikiSettings()
 
     @field_validator("log_level", mode="before")
     @classmethod

@@ -18,8 +18,9 @@ import pytest
 
 from canon.storage import Database, is_sqlite
 from config.settings import Settings
-from tests.db_templates import TEMPLATES
-from tests.s3_server import s3_server  # noqa: F401 - the session-wide S3 server fixture
+from tests.helpers.db_templates import TEMPLATES
+from tests.helpers.paths import SHARED
+from tests.helpers.s3_server import s3_server  # noqa: F401 - the session-wide S3 server fixture
 
 # pytest keeps each test module's rewritten asserts in __pycache__ and reads them back next run, but writes
 # nothing where bytecode caches are turned off (PYTHONDONTWRITEBYTECODE): then each worker rewrote every module
@@ -27,7 +28,6 @@ from tests.s3_server import s3_server  # noqa: F401 - the session-wide S3 server
 sys.dont_write_bytecode = False
 
 POSTGRES_URL = os.environ.get("LOREKEEPER_TEST_POSTGRES_URL")
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 SRD = SHARED / "corpora" / "srd"
 
 
@@ -84,7 +84,7 @@ class DatabaseTarget:
 async def make_target(kind: str, tmp_path: Path, *, migrate: bool = True) -> DatabaseTarget:
     """Create an empty database of a kind, migrated unless told not; for PostgreSQL, in a fresh schema.
 
-    A migrated database is a copy of what the migrations made once in this process (`tests/db_templates.py`).
+    A migrated database is a copy of what the migrations made once in this process (`tests/helpers/db_templates.py`).
     """
     if kind == "sqlite":
         path = tmp_path / "lorekeeper-test.sqlite3"

@@ -55,6 +55,7 @@ from bot.archive.file import (
     read_archive,
     write_archive,
 )
+from bot.archive.libraries import library_entries, reattach
 from bot.archive.remap import Ids
 from bot.archive.restore import restore_rows
 from bot.archive.tables import CHUNK_COLUMNS, FAMILIES, MODELS, Family, Rows, Tables
@@ -140,8 +141,13 @@ class CampaignArchive:
 
     # -- export ------------------------------------------------------------------------------------
 
-    async def export_campaign(self, campaign_id: int, path: Path) -> ExportReport:
-        """Write the campaign to one archive file (replacing `path` only once the archive is complete)."""
+    async def export_campaign(
+        self, campaign_id: int, path: Path, *, with_library: bool = False
+    ) -> ExportReport:
+        """Write the campaign to one archive file (replacing `path` only once the archive is complete).
+
+        The shared library sources it attaches are named; `with_library` adds their originals.
+        """
         async with self.db.session() as session:
             if not self.db.is_sqlite:  # every table read from one snapshot
                 await session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
@@ -170,6 +176,8 @@ class CampaignArchive:
                     raise NotFound(f"The stored copy of {current[digest]} is missing; it cannot be exported.")
                 continue  # an older version's bytes are gone: its metadata is still exported
             files[digest] = data
+        libraries, library_files = await library_entries(self.knowledge, campaign.id, include=with_library)
+        files.update(library_files)
         counts = {name: len(rows) for name, rows in tables.items()}
         manifest = {
             "format": ARCHIVE_FORMAT,
@@ -186,6 +194,7 @@ class CampaignArchive:
             },
             "tables": counts,
             "files": sorted(files),
+            "libraries": libraries,
         }
         size = await asyncio.to_thread(write_archive, path, manifest, tables, files)
         return ExportReport(path=path, campaign=campaign.name, tables=counts, files=len(files), bytes=size)
@@ -259,6 +268,8 @@ class CampaignArchive:
                 await restore_rows(session, campaign.id, contents.tables, ids, chunks, report.warnings)
 
             await self.db.run(rows, attempts=1)
+            libraries = contents.manifest.get("libraries")
+            report.warnings += await reattach(self.knowledge, campaign.id, libraries, contents.files)
         except BaseException:
             await self._discard(campaign.id)
             raise

@@ -31,14 +31,23 @@ def _archive(services: Any) -> Any:
 def export_campaign(
     file: Annotated[Path, typer.Argument(help="The archive to write (a .zip file)")],
     campaign: CampaignOption,
+    with_library: Annotated[
+        bool,
+        typer.Option(
+            "--with-library", help="Also carry the originals of the shared library sources it reads"
+        ),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Write a campaign to one archive: sources, canon, proposals, scenes, turns, NPC memories (no embeddings)."""
+    """Write a campaign to one archive: sources, canon, proposals, scenes, turns, NPC memories (no embeddings).
+
+    The shared library sources it reads are named (and, with --with-library, carried).
+    """
     settings = settings_or_exit()
 
     async def work(services: Any) -> Any:
         target = await services.campaigns.by_name(campaign, allow_abandoned=True)
-        return await _archive(services).export_campaign(target.id, file)
+        return await _archive(services).export_campaign(target.id, file, with_library=with_library)
 
     report = run_async(lambda: with_services(settings, work))
     emit(

@@ -279,6 +279,16 @@ def _register_vault() -> None:
 _register_vault()
 
 
+def _register_library() -> None:
+    """Add `lorekeeper library import | list | attach | detach` (defined in `bot.cli.library`)."""
+    from bot.cli.library import register
+
+    register(app)
+
+
+_register_library()
+
+
 def main() -> None:
     """Run the command line."""
     import logging

@@ -38,6 +38,7 @@ EXTENSIONS = (
     "cogs.npc_memory_tools",  # adds to cogs.voice's /npc group: after it
     "cogs.operations",
     "cogs.lore",
+    "cogs.lore_library",  # adds /lore library to cogs.lore's group: after it
     "cogs.notes",
     "cogs.characters",
     "cogs.beliefs",

@@ -21,7 +21,8 @@ def metadata() -> MetaData:
     """Return the metadata of every table, importing each layer's models so they register."""
     import bot.schema.branch_tables
     import bot.schema.ops_tables
-    import bot.schema.review_cards  # noqa: F401
+    import bot.schema.review_cards
+    import bot.schema.wiki_tables  # noqa: F401
     import canon.campaigns
     import canon.knowledge.tables
     import canon.structured.tables

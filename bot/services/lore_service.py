@@ -19,6 +19,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Literal
 
 from bot.services.review import Review, ReviewService
+from bot.services.roster_players import ServerMembers
 from bot.services.structured_import import StructuredImportService
 from canon.campaigns import Campaign
 from canon.errors import GameError, InvalidInput
@@ -158,6 +159,7 @@ class LoreImportService:
         extract: bool = False,
         progress: ProgressCallback | None = None,
         more: Sequence[tuple[str, bytes]] = (),
+        members: ServerMembers | None = None,
     ) -> LoreImport:
         """Import one file, or several YAML files together (`more`), (see the module docstring); GameErrors of
         the import itself propagate. A YAML import that would retcon what an earlier file of the same name said
@@ -181,10 +183,10 @@ class LoreImportService:
             )
             files = [(PurePosixPath(name).name, content) for name, content in ((filename, data), *more)]
             report = await self.structured.import_files(
-                campaign, files, actor, hidden=bool(hidden), replace=False
+                campaign, files, actor, hidden=bool(hidden), replace=False, members=members
             )
             token = (
-                self.structured.hold(campaign, files, hidden=bool(hidden))
+                self.structured.hold(campaign, files, hidden=bool(hidden), members=members)
                 if report.status == "confirm"
                 else None
             )

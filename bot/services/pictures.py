@@ -88,7 +88,7 @@ class PictureService:
         knowing: Knowing | None = None,
         as_of: AsOf = NOW,
         link: Linker | None = None,
-        max_events: int = 400,
+        max_events: int = 200,
     ) -> SvgPicture:
         """Return the campaign's full-size timeline (SVG) as the viewer may see it, as of a point."""
         async with self.db.session() as session:

@@ -32,12 +32,13 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.services.roster_players import ServerMembers, link_players, roster_problems
 from canon import offload
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
 from canon.ontology import Ontology, base_ontology
 from canon.storage import Database
-from canon.structured.files import declared_source
+from canon.structured.files import LoadedFile, declared_source
 from canon.structured.ingest import IngestReport, file_hashes, ingest, known_hashes, load_files
 from canon.structured.loader import DEFAULT_MAX_BYTES
 from memory.scenes import Actor
@@ -64,6 +65,7 @@ class PendingImport:
     files: tuple[tuple[str, bytes], ...]
     hidden: bool
     held_at: float
+    members: ServerMembers | None = None
 
 
 class StructuredImportService:
@@ -76,12 +78,19 @@ class StructuredImportService:
         self.max_bytes = max_bytes
         self._pending: dict[str, PendingImport] = {}
 
-    def hold(self, campaign: Campaign, files: Sequence[tuple[str, bytes]], *, hidden: bool = False) -> str:
+    def hold(
+        self,
+        campaign: Campaign,
+        files: Sequence[tuple[str, bytes]],
+        *,
+        hidden: bool = False,
+        members: ServerMembers | None = None,
+    ) -> str:
         """Keep an import that waits for the GM to confirm a replacement; return its token."""
         while len(self._pending) >= PENDING_LIMIT:
             self._pending.pop(next(iter(self._pending)))
         token = secrets.token_hex(8)
-        self._pending[token] = PendingImport(campaign.id, tuple(files), hidden, time.monotonic())
+        self._pending[token] = PendingImport(campaign.id, tuple(files), hidden, time.monotonic(), members)
         return token
 
     async def confirm(self, token: str, campaign: Campaign, actor: Actor | None = None) -> IngestReport:
@@ -92,7 +101,9 @@ class StructuredImportService:
         del self._pending[token]
         if time.monotonic() - pending.held_at > PENDING_SECONDS:
             raise InvalidInput(EXPIRED)
-        return await self.import_files(campaign, pending.files, actor, hidden=pending.hidden, replace=True)
+        return await self.import_files(
+            campaign, pending.files, actor, hidden=pending.hidden, replace=True, members=pending.members
+        )
 
     def _ontology(self, campaign: Campaign) -> Ontology:
         if self.ontology_for is not None:
@@ -139,8 +150,13 @@ class StructuredImportService:
         *,
         hidden: bool = False,
         replace: bool = True,
+        members: ServerMembers | None = None,
     ) -> IngestReport:
         """Import (file name, bytes) pairs together into a campaign's canon, in one transaction.
+
+        A roster's `player:` names members of the server (`members`, from Discord; the command line has none,
+        and takes Discord ids only): they play those characters once the import is written
+        (`bot.services.roster_players`); a name that finds no single member is an error at its line.
 
         A file is remembered by the `source:` it declares, else by the name given: importing the same content
         again writes nothing ("unchanged"), changed content writes only the difference. `hidden` makes every
@@ -159,7 +175,7 @@ class StructuredImportService:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return await self._import(campaign, files, actor, hidden, replace)
+            return await self._import(campaign, files, actor, hidden, replace, members)
         finally:
             if collecting:
                 gc.enable()
@@ -171,6 +187,7 @@ class StructuredImportService:
         actor: Actor | None,
         hidden: bool,
         replace: bool,
+        members: ServerMembers | None = None,
     ) -> IngestReport:
         hashes = file_hashes(files)
         async with self.db.session() as session:
@@ -187,17 +204,15 @@ class StructuredImportService:
             # A large import loads, plans and writes on a loop of its own (`canon.offload.write_apart`): its
             # seconds of Python, and the freeing of what it loaded, never hold the bot's loop.
             async def apart(session: AsyncSession) -> IngestReport:
-                return await ingest(
-                    session, campaign.id, load(), ontology, actor_id=actor_id, actor_name=actor_name
+                return await _with_players(
+                    session, campaign.id, load(), ontology, actor_id, actor_name, members
                 )
 
             return await self._decide(apart, replacing and not replace, apart=True)
         loaded = await asyncio.to_thread(load)
 
         async def work(session: AsyncSession) -> IngestReport:
-            return await ingest(
-                session, campaign.id, loaded, ontology, actor_id=actor_id, actor_name=actor_name
-            )
+            return await _with_players(session, campaign.id, loaded, ontology, actor_id, actor_name, members)
 
         if any(f.result is not None and not f.result.ok for f in loaded):
             # Nothing to write: report the problems without taking the writer.
@@ -231,6 +246,26 @@ class StructuredImportService:
         except _DryRun as done:
             return done.report
         raise AssertionError("unreachable")  # pragma: no cover
+
+
+async def _with_players(
+    session: AsyncSession,
+    campaign_id: int,
+    loaded: Sequence[LoadedFile],
+    ontology: Ontology,
+    actor_id: int | None,
+    actor_name: str | None,
+    members: ServerMembers | None,
+) -> IngestReport:
+    """Ingest the files and link the roster's players, in the caller's transaction; a `player:` naming no
+    single member fails the import at its line, before anything is written."""
+    problems = roster_problems(loaded, members)
+    if problems:
+        return IngestReport(campaign_id=campaign_id, status="failed", errors=tuple(problems))
+    report = await ingest(session, campaign_id, loaded, ontology, actor_id=actor_id, actor_name=actor_name)
+    if report.status == "ingested":
+        await link_players(session, campaign_id, loaded, members, actor_name or "the roster")
+    return report
 
 
 class _DryRun(Exception):

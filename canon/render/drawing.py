@@ -108,3 +108,5 @@ class Picture:
     png: bytes
     layout: TreeLayout | TimelineLayout
     title: str
+    #: The name of the person or lineage a family tree is drawn for (its page's name; empty for a timeline).
+    subject: str = ""

@@ -60,6 +60,7 @@ class FamilyTree:
     spouses: tuple[tuple[int, int], ...] = ()
     focus: int | None = None
     omitted: int = 0
+    subject: str = ""  # the name of the person or lineage it is drawn for
 
 
 BOX_W, BOX_H = 164, 64
@@ -340,13 +341,14 @@ def render_family_tree(tree: FamilyTree) -> Picture:
         )
     canvas = PngCanvas(layout.width, layout.height, BACKGROUND)
     draw_family_tree(canvas, layout, tree)
-    return Picture(png=canvas.png(), layout=layout, title=tree.title)
+    return Picture(png=canvas.png(), layout=layout, title=tree.title, subject=tree.subject)
 
 
 def draw_family_tree(
-    canvas: Canvas, layout: TreeLayout, tree: FamilyTree, link: Callable[[int], str | None] | None = None
+    canvas: Canvas, layout: TreeLayout, tree: FamilyTree, link: Callable[[int, str], str | None] | None = None
 ) -> None:
-    """Draw a laid-out family tree on a canvas; `link` gives the page of a person (SVG only)."""
+    """Draw a laid-out family tree on a canvas; `link` gives the page of a person, by id and name (SVG only)."""
+    names = {p.id: p.name for p in tree.people}
     title = layout.title + (f"  (+{tree.omitted} not shown)" if tree.omitted else "")
     canvas.text(
         (MARGIN, 16), fit(title, font(20, bold=True), layout.width - 2 * MARGIN), size=20, bold=True, fill=INK
@@ -365,7 +367,7 @@ def draw_family_tree(
         canvas.line([(left, y + 3), (right, y + 3)], fill=LINE, width=2)
     for box in boxes.values():
         fill = HIDDEN_FILL if box.id in layout.marks else FOCUS_FILL if box.id == tree.focus else BOX_FILL
-        with canvas.linked(link(box.id) if link else None):
+        with canvas.linked(link(box.id, names[box.id]) if link else None):
             canvas.rectangle(box.rect, radius=8, fill=fill, outline=BOX_BORDER, width=2)
             x0, y0, x1, _ = box.rect
             sizes = (name_size_for(box.lines[0]), 12, 12)

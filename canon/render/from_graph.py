@@ -99,7 +99,13 @@ async def family_tree_of(
         )
     )
     return FamilyTree(
-        title=title, people=people, parent_of=parent_of, spouses=spouses, focus=focus, omitted=omitted
+        title=title,
+        people=people,
+        parent_of=parent_of,
+        spouses=spouses,
+        focus=focus,
+        omitted=omitted,
+        subject=entity.name,
     )
 
 

@@ -4,7 +4,7 @@ The same layouts and the same drawing as the PNGs Discord shows (`canon.render.c
 timeline gets room for its events (`full_timeline_width`), a family tree is as wide as its widest generation
 and draws everyone it is given. Text keeps its drawn size (12 px at the smallest) when the picture is shown at
 its own size; a page that shows it scrolls sideways rather than shrinking it. Each box or label may link to the
-wiki's page of what it shows (`link`: an entity id to a path of the same site, or None).
+wiki's page of what it shows (`link`: an entity's id and name to a path of the same site, or None).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from canon.render.family_tree import FamilyTree, draw_family_tree, layout_family
 from canon.render.layouts import TimelineLayout, TreeLayout
 from canon.render.timeline import Timeline, draw_timeline, layout_timeline
 
-#: A link from a drawn thing (an entity id) to its page, or None for no link.
-Linker = Callable[[int], str | None]
+#: A link from a drawn thing (an entity's id and name) to its page, or None for no link.
+Linker = Callable[[int, str], str | None]
 
 #: The narrowest and widest full-size timeline, and the room given to each event in between.
 TIMELINE_MIN_WIDTH, TIMELINE_MAX_WIDTH, ROOM_PER_EVENT = 1200, 4000, 22

@@ -247,27 +247,31 @@ def _event_labels(
         width = text_width(text, label_font) + 8
         span = (x, x0 + width)
         deepest = 1 + max((t[0] for t in taken), default=-1)
-        lane = next(n for n in range(deepest + 1) if _free(n, span, x, taken))
+        lane = _lane(span, x, taken, deepest)
         taken.append((lane, *span, x))
         y0 = axis_y + 22 + lane * LANE_H
         events[event.id] = Label(event.id, (x0, y0, x0 + width, y0 + LANE_H - 6), text, marker=(x, axis_y))
     return events, 1 + max((t[0] for t in taken), default=0)
 
 
-def _free(lane: int, span: tuple[int, int], marker: int, taken: list[tuple[int, int, int, int]]) -> bool:
-    """Tell whether a label spanning `span` (from its marker to its end) may go in `lane`."""
+def _lane(span: tuple[int, int], marker: int, taken: list[tuple[int, int, int, int]], deepest: int) -> int:
+    """Return the first lane (up to `deepest`) a label spanning `span` (from its marker to its end) may go in.
+
+    One pass over the labels placed: each rules out lanes (at or above its own, below it, or its own alone).
+    """
+    lowest, highest, blocked = 0, deepest, set()
     for other_lane, start, end, other_marker in taken:
         if other_marker == marker:
-            if other_lane >= lane:
-                return False  # events at one point share one leader, their labels one under another
+            # Events at one point share one leader, their labels one under another.
+            lowest = max(lowest, other_lane + 1)
             continue
-        if other_lane == lane and start - 10 < span[1] and span[0] < end + 10:
-            return False  # the labels would overlap
-        if other_lane > lane and span[0] <= other_marker < span[1]:
-            return False  # that label's leader, coming down past this lane, would cross this label
-        if other_lane < lane and start <= marker < end:
-            return False  # this label's leader would cross that label
-    return True
+        if start - 10 < span[1] and span[0] < end + 10:
+            blocked.add(other_lane)  # the labels would overlap in that lane
+        if span[0] <= other_marker < span[1]:
+            lowest = max(lowest, other_lane)  # that label's leader, coming down past lanes above, would cross
+        if start <= marker < end:
+            highest = min(highest, other_lane)  # this label's leader, going below that label, would cross it
+    return next(n for n in range(lowest, highest + 1) if n not in blocked)
 
 
 def render_timeline(timeline: Timeline) -> Picture:
@@ -282,9 +286,10 @@ def draw_timeline(
     canvas: Canvas,
     layout: TimelineLayout,
     timeline: Timeline,
-    link: Callable[[int], str | None] | None = None,
+    link: Callable[[int, str], str | None] | None = None,
 ) -> None:
-    """Draw a laid-out timeline on a canvas; `link` gives the page of an era or event (SVG only)."""
+    """Draw a laid-out timeline on a canvas; `link` gives the page of an era or event, by id and name (SVG)."""
+    names = {e.id: e.name for e in timeline.eras} | {e.id: e.name for e in timeline.events}
     title = layout.title + (f"  (+{timeline.omitted} not shown)" if timeline.omitted else "")
     canvas.text(
         (MARGIN, 16), fit(title, font(20, bold=True), layout.width - 2 * MARGIN), size=20, bold=True, fill=INK
@@ -292,7 +297,7 @@ def draw_timeline(
     band_font = font(14, bold=True)
     for index, band in enumerate(sorted(layout.bands.values(), key=lambda b: (b.rect[1], b.rect[0]))):
         colour = BAND_COLOURS[index % len(BAND_COLOURS)]
-        with canvas.linked(link(band.id) if link else None):
+        with canvas.linked(link(band.id, names[band.id]) if link else None):
             canvas.rectangle(band.rect, fill=colour, outline=BOX_BORDER, width=1)
             x0, y0, x1, y1 = band.rect
             if text_width(band.text, band_font) <= x1 - x0 - 6:
@@ -316,7 +321,7 @@ def draw_timeline(
     for label in layout.events.values():
         assert label.marker is not None
         mx, my = label.marker
-        with canvas.linked(link(label.id) if link else None):
+        with canvas.linked(link(label.id, names[label.id]) if link else None):
             canvas.ellipse((mx - 5, my - 5, mx + 5, my + 5), fill=MARKER, outline=INK)
             x0, y0, x1, y1 = label.rect
             canvas.rectangle(label.rect, fill=BACKGROUND)

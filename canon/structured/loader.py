@@ -152,6 +152,7 @@ def _check_tree(
         entries=tuple(normaliser.entries),
         relations=tuple(normaliser.final_relations()),
         life_events=tuple(normaliser.life_events),
+        players=tuple(normaliser.players),
         unresolved=unresolved,
         problems=(),
     )

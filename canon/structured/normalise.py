@@ -23,6 +23,7 @@ from canon.structured.records import (
     LifeEvent,
     LoreEntry,
     LoreRelation,
+    RosterPlayer,
     UnresolvedReference,
     from_values,
     record,
@@ -74,6 +75,7 @@ class Normaliser:
         self.relations: list[tuple[dict[str, Any], str]] = []
         self.relation_keys: set[tuple[str, str, str]] = set()
         self.life_events: list[LifeEvent] = []
+        self.players: list[RosterPlayer] = []
         self.unresolved: list[UnresolvedReference] = []
         self.calendar = EraCalendar()
         self.reference_checks: list[tuple[str, Loc, str, str, tuple[TargetType, ...]]] = []

@@ -31,6 +31,16 @@ class LoreProblem(_Record):
         return f"{self.file}: line {self.line}, column {self.column}: {self.message}"
 
 
+class RosterPlayer(_Record):
+    """A roster's `player:` value: the member it names (a name or a Discord id, as written) for a character's
+    id, where it is written (a bad one is reported there)."""
+
+    character: str
+    member: str
+    line: int
+    column: int
+
+
 class LoreEntry(_Record):
     """One entity defined by a lore file, whatever its kind.
 

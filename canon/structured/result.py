@@ -5,7 +5,14 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from canon.structured.kinds import LoreDocument, LoreKind
-from canon.structured.records import LifeEvent, LoreEntry, LoreProblem, LoreRelation, UnresolvedReference
+from canon.structured.records import (
+    LifeEvent,
+    LoreEntry,
+    LoreProblem,
+    LoreRelation,
+    RosterPlayer,
+    UnresolvedReference,
+)
 
 
 class LoadResult(BaseModel):
@@ -23,6 +30,8 @@ class LoadResult(BaseModel):
     entries: tuple[LoreEntry, ...] = ()
     relations: tuple[LoreRelation, ...] = ()
     life_events: tuple[LifeEvent, ...] = ()
+    #: Who plays the roster's player characters (`player:`), linked by the importing service.
+    players: tuple[RosterPlayer, ...] = ()
     unresolved: tuple[UnresolvedReference, ...] = ()
     problems: tuple[LoreProblem, ...] = ()
 

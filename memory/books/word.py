@@ -1,7 +1,9 @@
 """DOCX (a world bible written in Word or LibreOffice) read with python-docx, in the body's own order.
 
-Headings come from the paragraph styles ("Title", "Heading 1".."Heading 9", or a style's outline level), list
-items from list styles and numbering, tables as rows. The zip is checked entry by entry first (`SafeZip`), and
+Headings come from the paragraph styles ("Title", "Heading 1".."Heading 9", or a style based on one), list
+items from list styles and numbering, tables as rows. A heading whose style's name says "GM only" or "secret" (a
+style "GM Only Heading 2" based on "Heading 2") marks its section GM-only, as the heading word does
+(`memory.chunking.secret`). The zip is checked entry by entry first (`SafeZip`), and
 python-docx's XML parser resolves no entities and fetches nothing. A Word file has no fixed pages: its chunks'
 places are their sections.
 """
@@ -14,23 +16,38 @@ import re
 from memory.books.models import Book, BookLimits, BookRefused, Deadline
 from memory.books.writer import MarkdownWriter
 from memory.books.zips import SafeZip
+from memory.chunking.secret import MARKER_WORDS, secret_title
 
 __all__ = ["read_docx"]
 
 _HEADING_STYLE = re.compile(r"^heading\s*(\d)$", re.IGNORECASE)
+_SECRET_STYLE = re.compile(r"\bgm[\s_-]*only\b|\bsecret\b", re.IGNORECASE)
 DOCX_MIME = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
 
 def _level(paragraph: object, shift: int) -> int:
-    """Return a paragraph's heading level (0 for body text); `shift` is 1 when a Title style sits above."""
+    """Return a paragraph's heading level (0 for body text); `shift` is 1 when a Title style sits above.
+
+    A style based on a heading style (a few steps up at most) is a heading of that level."""
     style = getattr(paragraph, "style", None)
-    name = (getattr(style, "name", "") or "").strip()
-    if name.lower() == "title":
-        return 1
-    match = _HEADING_STYLE.match(name)
-    if match:
-        return max(1, min(6, int(match.group(1)) + shift))
+    for _ in range(4):
+        name = (getattr(style, "name", "") or "").strip()
+        if name.lower() == "title":
+            return 1
+        match = _HEADING_STYLE.match(name)
+        if match:
+            return max(1, min(6, int(match.group(1)) + shift))
+        style = getattr(style, "base_style", None)
+        if style is None:
+            break
     return 0
+
+
+def _marked(text: str, style: str) -> str:
+    """Return a heading's text with the GM-only word when its style's name marks it (and the text does not)."""
+    if _SECRET_STYLE.search(style) and not secret_title(text)[1]:
+        return f"{text} {MARKER_WORDS[0]}"
+    return text
 
 
 def _style_name(paragraph: object) -> str:
@@ -71,7 +88,7 @@ def read_docx(data: bytes, filename: str, limits: BookLimits) -> Book:
             style = _style_name(paragraph)
             numbered = child.pPr is not None and child.pPr.numPr is not None
             if level:
-                writer.heading(level, text)
+                writer.heading(level, _marked(text, style))
             elif "list" in style.lower() or numbered:
                 writer.item(text, ordered=None)
             else:

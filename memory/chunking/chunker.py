@@ -21,13 +21,15 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from memory.chunking.blocks import Block, BlockKind
 from memory.chunking.inert import OffsetMap, prepare
 from memory.chunking.models import Chunk, ChunkingOptions
 from memory.chunking.pieces import Piece, Splitter
-from memory.chunking.tree import Node, build_tree, title_text, walk
+from memory.chunking.tree import Node, apply_choices, build_tree, title_text, walk
 from memory.tokens import count_tokens, truncate_to_tokens
 
 _WORD_START = re.compile(r"(?<=\s)\S")
@@ -339,9 +341,19 @@ class Chunker:
         return text, body, start, end, count_tokens(text)
 
 
-def chunk_markdown(text: str, title: str, options: ChunkingOptions | None = None) -> list[Chunk]:
-    """Split a decoded (and NFC-normalised) markdown document into chunks; see the module docstring."""
+def chunk_markdown(
+    text: str,
+    title: str,
+    options: ChunkingOptions | None = None,
+    *,
+    choices: Sequence[Mapping[str, Any]] = (),
+) -> list[Chunk]:
+    """Split a decoded (and NFC-normalised) markdown document into chunks; see the module docstring.
+
+    `choices`: the GM's sections hidden or shown after import (`memory.knowledge.sections`), applied over the
+    file's own marks, so each such section is chunked on its own as a marked one is."""
     options = options or ChunkingOptions()
     clean, offsets, blocks = prepare(text)
     root = build_tree(clean, blocks)
+    apply_choices(root, choices)
     return Chunker(clean, offsets, title, options).run(root)

@@ -10,8 +10,9 @@ section under it secret.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from memory.chunking.blocks import ATX_CLOSING, Block
 from memory.chunking.secret import marked_comment, secret_title
@@ -48,8 +49,10 @@ class Node:
     parent: Node | None
     content: list[Block] = field(default_factory=list)
     children: list[Node] = field(default_factory=list)
-    #: For the GM alone: its heading is marked, or a section above it is.
+    #: For the GM alone: its heading is marked, or a section above it is (then the GM's choices, `apply_choices`).
     secret: bool = False
+    #: Its own heading (or the comment under it) is marked GM-only.
+    marked: bool = False
 
     def path(self) -> list[Node]:
         """Return the sections from the top down to this one (the document itself left out)."""
@@ -81,13 +84,13 @@ def build_tree(clean: str, blocks: list[Block]) -> Node:
         if block.kind != "heading":
             top = stack[-1]
             if not top.content and top.heading is not None and marked_comment(clean[block.start : block.end]):
-                top.secret = True  # `<!-- gm-only -->` as the first thing under a heading
+                top.secret = top.marked = True  # `<!-- gm-only -->` as the first thing under a heading
             top.content.append(block)
             continue
         while stack[-1].level >= block.level:
             stack.pop()
         title, marked = secret_title(heading_title(clean, block))
-        node = Node(block.level, title, block, stack[-1], secret=marked or stack[-1].secret)
+        node = Node(block.level, title, block, stack[-1], secret=marked or stack[-1].secret, marked=marked)
         stack[-1].children.append(node)
         stack.append(node)
     return root
@@ -98,3 +101,21 @@ def walk(node: Node) -> Iterator[Node]:
     yield node
     for child in node.children:
         yield from walk(child)
+
+
+def apply_choices(root: Node, choices: Sequence[Mapping[str, Any]]) -> None:
+    """Apply the GM's choices of sections hidden or shown over the file's marks (the latest covering one wins).
+
+    A choice names a section by its heading path and covers it and everything under it; a section no choice covers
+    is secret when its own heading is marked or its parent is secret.
+    """
+    if not choices:
+        return
+    wanted = [(tuple(str(t) for t in c.get("path") or []), bool(c.get("hidden"))) for c in choices]
+    for node in walk(root):
+        if node.heading is None:
+            continue
+        path = tuple(n.title for n in node.path())
+        chosen = [hidden for prefix, hidden in wanted if prefix and path[: len(prefix)] == prefix]
+        parent = node.parent.secret if node.parent is not None else False
+        node.secret = chosen[-1] if chosen else (node.marked or parent)

@@ -30,7 +30,6 @@ from memory.knowledge.models import (
     SourceVersionInfo,
 )
 from memory.knowledge.repository import own_sources, source_versions
-from memory.knowledge.section_rows import apply_section_choices
 from memory.knowledge.service import KnowledgeService
 
 __all__ = ["ARCHIVE_FORMAT", "ArchivedSource", "KnowledgeArchive", "export_knowledge", "restore_knowledge"]
@@ -122,8 +121,6 @@ async def _restore_history(service: KnowledgeService, source_id: int, item: Arch
             times_used=item.times_used,
             imported_at=item.imported_at,
         )
-        if item.section_choices:
-            await apply_section_choices(session, source_id, item.section_choices)
 
     await service.db.run(work)
 
@@ -156,6 +153,7 @@ async def restore_knowledge(
             title=item.title,
             notes=item.notes,
             progress=progress,
+            section_choices=item.section_choices,
         )
         if report.outcome == ImportOutcome.DUPLICATE:
             reports.append(report)

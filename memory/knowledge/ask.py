@@ -14,7 +14,7 @@ from canon import campaigns
 from canon.errors import InvalidInput, NotFound
 from canon.models import Viewer
 from canon.storage import Database, storage_fault, utc_now
-from canon.visibility import Knowing
+from canon.visibility import Knowing, entity_facts_seen, passages_seen
 from memory.knowledge.glossary import GLOSSARY_SETTINGS, merged
 from memory.knowledge.models import Answer, LoreResult, RetrievalRecord
 from memory.knowledge.question import Question, analyse
@@ -65,7 +65,13 @@ class Answerer:
         search = preset(config) if isinstance(config, str) else config
         asked = analyse(question, glossary if glossary is not None else await self.glossary(campaign_id))
         answer = await self.retriever.search(
-            campaign_id, asked.search_text, viewer=viewer, limit=limit, config=search, knowing=knowing
+            campaign_id,
+            asked.search_text,
+            viewer=viewer,
+            limit=limit,
+            config=search,
+            knowing=knowing,
+            subject=asked.subject if asked.fields else (),
         )
         answer = answer.model_copy(update={"question": question})
         if asked.parts:
@@ -111,6 +117,7 @@ class Answerer:
                 limit=3,
                 config=config,
                 knowing=knowing,
+                subject=part,
             )
             for result in found.results:
                 if result.chunk_id not in seen:
@@ -130,8 +137,11 @@ class Answerer:
             urgent=True,
         )
 
-    async def get_retrieval(self, campaign_id: int, retrieval_id: int, *, viewer: Viewer) -> RetrievalRecord:
-        """Return a stored answer for the "Why these?" inspector (a player never sees its hidden parts)."""
+    async def get_retrieval(
+        self, campaign_id: int, retrieval_id: int, *, viewer: Viewer, knowing: Knowing | None = None
+    ) -> RetrievalRecord:
+        """Return a stored answer for its Sources and the "Why these?" inspector: a player sees no hidden part
+        but what their character knows (`knowing`: its passages and its entities' facts)."""
         async with self.db.session() as session:
             record = await load_retrieval(session, campaign_id, retrieval_id)
         if record is None:
@@ -139,7 +149,7 @@ class Answerer:
         if viewer == Viewer.GM:
             return record
         trace = record.trace
-        visible_facts = [f for f in record.canon_facts if not f.hidden]
+        visible_facts = entity_facts_seen(viewer, record.canon_facts, knowing)
         # An entity match reads "window → name (score)"; the window is the fact's `matched`.
         windows = {f.matched for f in visible_facts}
         stripped: dict[str, Any] = {
@@ -152,7 +162,7 @@ class Answerer:
             stripped.update(warnings=[], lexical_query=None, allowed_sources=0, blocked_sources=0)
         return record.model_copy(
             update={
-                "results": [r for r in record.results if not r.hidden],
+                "results": passages_seen(viewer, record.results, knowing),
                 "canon_facts": visible_facts,
                 "trace": trace.model_copy(update=stripped),
             }

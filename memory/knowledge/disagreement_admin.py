@@ -58,6 +58,7 @@ async def _passages(session: AsyncSession, source: SourceInfo) -> list[LoreResul
             token_count=c.token_count,
             score=0.0,
             reasons=[],
+            place=c.place,
         )
         for c in await source_chunks(session, source.id)
     ]

@@ -55,10 +55,14 @@ class Statement:
     subject: str
     label: str
     value: str
+    #: The book's page or chapter ("p. 112"), when it has pages.
+    page: str | None = None
 
     @property
     def place(self) -> str:
-        """Return where it is said, in words: "gazetteer.md, Cities › Greyhaven"."""
+        """Return where it is said, in words: "gazetteer.md, Cities › Greyhaven", "rules.pdf, p. 112 (Combat)"."""
+        if self.page:
+            return f"{self.filename}, {self.page}" + (f" ({self.section})" if self.section else "")
         return f"{self.filename}, {self.section}" if self.section else self.filename
 
 
@@ -135,6 +139,7 @@ def _statement(result: LoreResult, section: str, field: Field) -> Statement:
         subject=field.subject,
         label=field.label,
         value=field.value,
+        page=result.place,
     )
 
 

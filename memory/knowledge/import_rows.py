@@ -55,6 +55,8 @@ class ImportPlan(BaseModel):
     tags: list[str] | None
     always_include: bool | None
     notes: str | None
+    #: The GM's sections hidden or shown (an archive's); None keeps an updated source's.
+    section_choices: list[dict[str, Any]] | None = None
 
 
 class WrittenImport(BaseModel):
@@ -185,6 +187,8 @@ def _update_source(
         raise InvalidInput("Only Canon sources can be always included; use --class canon.")
     if plan.notes is not None:
         row.notes = plan.notes
+    if plan.section_choices is not None:
+        row.section_choices = list(plan.section_choices)
 
 
 def _new_source(plan: ImportPlan, chunk_count: int, token_count: int, now: dt.datetime) -> KnowledgeSourceRow:
@@ -213,6 +217,7 @@ def _new_source(plan: ImportPlan, chunk_count: int, token_count: int, now: dt.da
         updated_at=now,
         times_used=0,
         notes=plan.notes,
+        section_choices=list(plan.section_choices or []),
     )
 
 

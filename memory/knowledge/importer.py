@@ -24,7 +24,9 @@ import asyncio
 import hashlib
 import time
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from canon.campaigns import get_campaign
 from canon.errors import InvalidInput
@@ -128,14 +130,14 @@ class Importer:
         title: str | None = None,
         notes: str | None = None,
         progress: ProgressCallback | None = None,
+        section_choices: Sequence[dict[str, Any]] | None = None,
         public_only: bool = False,
     ) -> ImportReport:
         """Import one .md/.txt file's bytes into a campaign; see the module docstring for every step.
 
-        Options left None keep an updated source's current setting (a new source gets Reference, visible,
-        no tags, not always included; `always_include=True` alone makes a new source Canon).
-        Raises `InvalidInput` (bad name, size, encoding, empty) or `NotFound` (campaign); then nothing is written.
-        `public_only` (a shared library's source) refuses a file marking GM-only sections, before anything is kept.
+        Options left None keep an updated source's settings (a new one: Reference, visible, untagged, no GM section
+        choices; `always_include=True` alone makes it Canon); `public_only` (a shared library's) refuses GM-only
+        sections. Raises `InvalidInput` or `NotFound` (campaign); then nothing is written.
         """
         started = time.perf_counter()
         name, mime = self._validated(filename, data)
@@ -165,7 +167,8 @@ class Importer:
         doc_title = doc_title or existing_title or name
 
         await report_progress(progress, ImportProgress(filename=name, stage=ImportStage.CHUNKING))
-        chunks = await self._chunks(name, text, doc_title, book, public_only=public_only)
+        kept = existing.section_choices if existing and section_choices is None else section_choices
+        chunks = await self._chunks(name, text, doc_title, book, kept or [], public_only=public_only)
 
         stored_path, created_file = await asyncio.to_thread(self.files.store, data, file_hash)
         plan = ImportPlan(
@@ -182,6 +185,7 @@ class Importer:
             tags=clean,
             always_include=always_include,
             notes=notes,
+            section_choices=list(section_choices) if section_choices is not None else None,
         )
         await report_progress(
             progress, ImportProgress(filename=name, stage=ImportStage.STORING, total=len(chunks))
@@ -195,11 +199,19 @@ class Importer:
         return await self._index(campaign_id, name, written, chunks, started, progress, said)
 
     async def _chunks(
-        self, name: str, text: str, title: str, book: Book | None, *, public_only: bool
+        self,
+        name: str,
+        text: str,
+        title: str,
+        book: Book | None,
+        choices: Sequence[dict[str, Any]],
+        *,
+        public_only: bool,
     ) -> list[Chunk]:
-        """Return a file's chunks (each placed on its page or chapter), or raise `InvalidInput` for none, or
-        for a GM-only section in a file that must be public (a shared library's)."""
-        chunks = await asyncio.to_thread(chunk_markdown, text, title, chunking_options(self.settings))
+        """Return a file's chunks (the GM's sections applied, each placed on its page or chapter), or raise
+        `InvalidInput` for none, or for a GM-only section in a file that must be public (a shared library's)."""
+        chunk = partial(chunk_markdown, choices=choices)
+        chunks = await asyncio.to_thread(chunk, text, title, chunking_options(self.settings))
         chunks = await asyncio.to_thread(placed, chunks, book)
         if not chunks:
             raise InvalidInput(f"{name} has no text to index.")

@@ -27,8 +27,17 @@ from canon.errors import InvalidInput, NotFound
 from canon.storage import Database
 from memory.knowledge import library_rows as rows
 from memory.knowledge.importer import Importer
-from memory.knowledge.models import ImportReport, KnowledgeClass, ProgressCallback, SourceInfo
+from memory.knowledge.models import (
+    DeleteReport,
+    ImportReport,
+    KnowledgeClass,
+    ProgressCallback,
+    ReindexReport,
+    SourceInfo,
+)
+from memory.knowledge.reindex import Reindexer
 from memory.knowledge.repository import own_sources
+from memory.knowledge.sources import SourceAdmin
 
 __all__ = ["LibrarySource", "SharedLibrary"]
 
@@ -78,9 +87,13 @@ def _named(found: Sequence[LibrarySource], name: str) -> LibrarySource:
 class SharedLibrary:
     """Imports shared library sources and attaches them to campaigns; see the module docstring."""
 
-    def __init__(self, db: Database, *, importer: Importer) -> None:
+    def __init__(
+        self, db: Database, *, importer: Importer, sources: SourceAdmin, reindexer: Reindexer
+    ) -> None:
         self.db = db
         self.importer = importer
+        self.sources = sources
+        self.reindexer = reindexer
 
     async def import_bytes(
         self,
@@ -158,6 +171,22 @@ class SharedLibrary:
 
         await self.db.run(work)
         return chosen.model_copy(update={"attached": True, "campaigns": chosen.campaigns + 1})
+
+    async def delete(self, name: str, *, guild_id: int | None) -> DeleteReport:
+        """Delete a library source for every campaign that attaches it (the operator's): rows, vectors, and its
+        original unless another source of any campaign names it."""
+        async with self.db.session() as session:
+            library = await rows.library_of(session, guild_id)
+            found = [] if library is None else await own_sources(session, library.campaign_id)
+        chosen = _named([LibrarySource(source=s, guild_id=guild_id) for s in found], name)
+        # The attachments go with the source's row (ON DELETE CASCADE), in the same transaction.
+        return await self.sources.delete_source(chosen.source.campaign_id, chosen.source.id)
+
+    async def reindex(self, *, progress: ProgressCallback | None = None) -> list[ReindexReport]:
+        """Rebuild every library's derived indexes (after the embedding model changed, for example)."""
+        async with self.db.session() as session:
+            libraries = await rows.all_libraries(session)
+        return [await self.reindexer.reindex(lib.campaign_id, progress=progress) for lib in libraries]
 
     async def detach(self, campaign_id: int, name: str) -> LibrarySource:
         """Detach a library source from a campaign: its answers stop citing it at once (nothing is deleted)."""

@@ -130,6 +130,8 @@ class SectionChange(BaseModel):
     changed: int
     #: Other sections that share a passage with it, and so followed the choice (their heading paths in words).
     also: list[str] = Field(default_factory=list)
+    #: The source was chunked again so that the section stands alone (its vectors made again too).
+    rechunked: bool = False
 
 
 class SourceDetail(BaseModel):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -96,12 +97,24 @@ class Reindexer:
         )
 
     async def _rechunk(self, source: SourceInfo) -> None:
-        """Chunk a source again from its stored copy, with this chunker and these settings."""
+        """Chunk a source again from its stored copy, with this chunker, these settings and the GM's sections."""
         data = await asyncio.to_thread(self.files.read, source.file_hash)
         text, book = await read_source_text(data, source.filename, self.settings)
-        chunks = await asyncio.to_thread(chunk_markdown, text, source.title, chunking_options(self.settings))
+        chunk = partial(chunk_markdown, choices=source.section_choices)
+        chunks = await asyncio.to_thread(chunk, text, source.title, chunking_options(self.settings))
         chunks = await asyncio.to_thread(placed, chunks, book)
         await self.db.run(lambda session: replace_chunks(session, source.id, chunks))
+
+    async def rechunk_source(self, source: SourceInfo) -> SourceInfo:
+        """Chunk one source again (its GM-only sections changed) and replace its vectors; return it as it is now."""
+        async with self.db.session() as session:
+            old = [item.chunk_id for item in await chunks_to_embed(session, source_id=source.id)]
+        await self._rechunk(source)
+        async with self.db.session() as session:
+            items = await chunks_to_embed(session, source_id=source.id)
+        await self.vectors.drop(source.campaign_id, source.id, old)
+        status, error = await self.vectors.embed(source.campaign_id, items, source.filename, None)
+        return await self.vectors.set_status(source, status, error)
 
     async def _revector(
         self, campaign_id: int, items: list[EmbedItem], progress: ProgressCallback | None

@@ -6,7 +6,6 @@ Runs inside the caller's transaction; rows never leave this module (see `memory.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -17,7 +16,7 @@ from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow
 
 _BATCH = 500
 
-__all__ = ["apply_section_choices", "hidden_section_chunks", "set_section_hidden", "source_sections"]
+__all__ = ["hidden_section_chunks", "set_section_hidden", "source_sections"]
 
 
 async def hidden_section_chunks(session: AsyncSession, source_ids: Sequence[int]) -> dict[int, int]:
@@ -45,16 +44,6 @@ async def source_sections(session: AsyncSession, source_id: int) -> list[Section
     return sections_of(
         (list(r.heading_path or []), r.heading_text or "", bool(r.section_hidden)) for r in rows
     )
-
-
-async def apply_section_choices(
-    session: AsyncSession, source_id: int, choices: Sequence[dict[str, Any]]
-) -> None:
-    """Give a just imported source the GM's choices of an archive, applied over its file's own marks."""
-    for choice in choices:
-        await set_section_hidden(
-            session, source_id, list(choice.get("path") or []), bool(choice.get("hidden"))
-        )
 
 
 async def set_section_hidden(

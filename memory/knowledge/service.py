@@ -25,6 +25,7 @@ from memory.knowledge.models import (
     KnowledgeClass,
     LoreResult,
     OriginalFile,
+    SectionChange,
     SourceInfo,
 )
 from memory.knowledge.reindex import Reindexer
@@ -80,7 +81,9 @@ class KnowledgeService:
         )
         self.sources = SourceAdmin(db, files=self.files, vectors=self.chunk_vectors)
         #: Shared library sources, imported once and attached read-only to many campaigns.
-        self.library = SharedLibrary(db, importer=self.importer)
+        self.library = SharedLibrary(
+            db, importer=self.importer, sources=self.sources, reindexer=self.reindexer
+        )
         self.answers = Answerer(db, self.retriever)
         #: Canon sources that disagree: found, one side picked by the GM, the campaign's source order.
         self.disagreements = SourceDisagreements(db, self.retriever)
@@ -90,7 +93,6 @@ class KnowledgeService:
         self.chunks = self.sources.chunks
         self.set_source = self.sources.set_source
         self.sections = self.sources.sections
-        self.set_section = self.sources.set_section
         self.set_enabled = self.sources.set_enabled
         self.enable_source = self.sources.enable_source
         self.disable_source = self.sources.disable_source
@@ -146,6 +148,21 @@ class KnowledgeService:
         if not warnings:
             return report
         return report.model_copy(update={"warnings": [*report.warnings, *warnings]})
+
+    async def set_section(
+        self, campaign_id: int, source_id: int, section: str, hidden: bool
+    ) -> SectionChange:
+        """Hide a section of a source from players, or show it; when it shares a passage with other sections, chunk
+        the source again (and replace its vectors) so that the section alone changes."""
+        change = await self.sources.set_section(campaign_id, source_id, section, hidden)
+        if not change.also:
+            return change
+        source = await self.reindexer.rechunk_source(change.source)
+        found = [
+            s for s in await self.sources.sections(campaign_id, source_id) if list(s.path) == change.path
+        ]
+        chunks = found[0].chunks if found else change.chunks
+        return change.model_copy(update={"source": source, "also": [], "chunks": chunks, "rechunked": True})
 
     async def always_include_warning(self, campaign_id: int) -> str | None:
         """Return the GM's warning when always-included Canon takes over half of an answer's Canon budget."""

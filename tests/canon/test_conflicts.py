@@ -11,7 +11,7 @@ from canon.checks import RecordedConflict, record_findings, whole_graph_findings
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.proposals import EntityContent, FactContent, Ref
 from canon.storage import Database
-from tests.canon.canon_desk import Desk
+from tests.helpers.canon_desk import Desk
 
 
 async def two_titles(desk: Desk, name: str) -> tuple[int, int]:

@@ -6,7 +6,7 @@ from sqlalchemy import text
 
 from canon.storage import READ_ONLY
 from tests.conftest import DatabaseTarget
-from tests.storage_faults import make_read_only, make_writable
+from tests.helpers.storage_faults import make_read_only, make_writable
 
 
 async def test_the_database_says_when_it_takes_no_writes(db_target: DatabaseTarget) -> None:

@@ -15,6 +15,7 @@ from bot.offline.emulator.models import custom_ids
 from memory.knowledge.retrieval.answer import nothing_known
 from tests.e2e.conftest import World
 from tests.e2e.test_canon_e2e import embed_text
+from tests.e2e.test_hidden_canon_e2e import written_here
 from tests.e2e.test_lore_e2e import everything, import_file, with_sources
 
 BOOK = """# Greyhaven
@@ -104,6 +105,16 @@ async def test_a_gm_only_section_never_reaches_a_player_and_the_gm_shows_it(worl
     assert "shown to players" in everything(shown.message), everything(shown.message)
     now = await emu.invoke(chan, pat, "lore ask", question=QUESTION)
     assert "nightbloom" in await with_sources(world, now, pat)
+
+
+async def test_a_file_of_gm_only_sections_alone_moves_no_players_count(world: World) -> None:
+    emu, chan = world.emu, world.channel
+    before = written_here(await emu.invoke(chan, world.pat, "campaign info"))
+    await import_file(world, "plots.md", "# The Duke's Plots (GM only)\n\nNightbloom at midwinter.\n")
+    assert written_here(await emu.invoke(chan, world.pat, "campaign info")) == before
+    assert "1 sources" in written_here(await emu.invoke(chan, world.gm, "campaign info"))
+    await import_file(world, "greyhaven.md", BOOK)  # partly public: players count it
+    assert "1 sources" in written_here(await emu.invoke(chan, world.pat, "campaign info"))
 
 
 async def test_two_canon_sources_that_disagree_are_flagged_and_the_gm_settles_it(world: World) -> None:

@@ -22,11 +22,11 @@ from bot.schema.ops_tables import CommandSyncRow
 from canon.models import Visibility
 from canon.proposals import EntityContent
 from canon.storage import utc_now
-from tests.bot.voice_fixtures import GM, settings_for
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World, assert_no_pings, scene_report
-from tests.llm_stub import LLMStub
-from tests.voice_stub import VoiceScript, items_reply
+from tests.helpers.llm_stub import LLMStub
+from tests.helpers.voice_fixtures import GM, settings_for
+from tests.helpers.voice_stub import VoiceScript, items_reply
 
 #: Discord's time one model call takes here: a dozen calls outlast an interaction token (15 minutes).
 CALL_SECONDS = 100.0

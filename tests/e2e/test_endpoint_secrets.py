@@ -8,7 +8,7 @@ from discord import Permissions
 
 from config.settings import LLMSettings
 from tests.e2e.conftest import World, embed_fields
-from tests.llm_stub import STUB_MODEL, LLMStub, Reply
+from tests.helpers.llm_stub import STUB_MODEL, LLMStub, Reply
 
 USER, PASSWORD, KEY = "lk-user", "s3cret-pass", "k3y-value"
 

@@ -8,6 +8,7 @@ import re
 
 from tests.e2e.conftest import World
 from tests.e2e.test_canon_e2e import embed_text, gm_adds
+from tests.e2e.test_lore_e2e import why_id
 
 
 async def fact_number(world: World, name: str, value: str) -> str:
@@ -159,9 +160,56 @@ async def test_a_hidden_source_revealed_to_one_character_answers_only_their_play
         chan, gm, "canon reveal", to="Sable", reason="she stole it", source="The ledger"
     )
     assert "what “The ledger” says" in embed_text(revealed.embeds[0]), embed_text(revealed.embeds[0])
-    said = []
+    said, sources = [], []
     for player in (world.pat, world.quinn, gm):
         reply = await emu.invoke(chan, player, "lore ask", question="Where do the smugglers meet?")
         said.append(embed_text(reply.embeds[0]))
+        opened = await emu.click(reply.message, why_id(reply.message, "src"), player)  # the Sources view
+        sources.append("\n".join(embed_text(e) for e in opened.embeds))
     assert "mill" in said[0], said
     assert "mill" not in said[1], said[1]
+    # The Sources behind each answer are read through the clicker's character too: Sable's hold the ledger.
+    assert "mill" in sources[0] and "mill" not in sources[1] and "mill" in sources[2], sources
+
+
+async def test_three_players_open_the_same_family_tree_and_each_sees_their_characters_own(
+    world: World,
+) -> None:
+    from tests.e2e.test_pictures_e2e import png_of
+    from tests.helpers.picture_checks import person_boxes
+
+    emu, chan, gm = world.emu, world.channel, world.gm
+    rio = emu.add_member(world.guild, "Rio")
+    for name in ("Sable", "Brann", "Ash"):
+        await gm_adds(world, "entity", name=name, type="PC")
+    for name in ("The Duke", "Anna", "Vell", "Corin"):
+        await gm_adds(world, "entity", name=name, type="NPC")
+    await emu.invoke(
+        chan, gm, "canon add relationship", subject="The Duke", relation="PARENT_OF", object="Anna"
+    )
+    secret = {}
+    for child in ("Vell", "Corin"):  # two children of the Duke's that canon keeps from players
+        added = await emu.invoke(
+            chan,
+            gm,
+            "canon add relationship",
+            subject="The Duke",
+            relation="PARENT_OF",
+            object=child,
+            gm_only=True,
+        )
+        number = re.search(r"\(fact (\d+)\)", embed_text(added.embeds[0]))
+        assert number, embed_text(added.embeds[0])
+        secret[child] = f"fact {number.group(1)}"
+    for name, player in (("Sable", world.pat), ("Brann", world.quinn), ("Ash", rio)):
+        await emu.invoke(chan, gm, "character set", name=name, player=player)
+    await emu.invoke(chan, gm, "canon reveal", to="Sable", reason="a midwife", fact=secret["Vell"])
+    await emu.invoke(
+        chan, gm, "canon reveal", to="Sable, Brann", reason="the parish book", fact=secret["Corin"]
+    )
+    boxes = {}
+    for who, player in (("Sable", world.pat), ("Brann", world.quinn), ("Ash", rio), ("GM", gm)):
+        tree = await emu.invoke(chan, player, "canon tree", name="The Duke")
+        assert tree.ephemeral, tree.content
+        boxes[who] = len(person_boxes(png_of(tree)))
+    assert boxes == {"Sable": 4, "Brann": 3, "Ash": 2, "GM": 4}, boxes

@@ -20,12 +20,12 @@ from bot.offline.emulator import DiscordEmulator
 from bot.offline.emulator.models import custom_ids
 from canon.models import Viewer
 from config.settings import Settings
-from tests.bot.voice_fixtures import settings_for
-from tests.chroma_server import ChromaServer
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World, assert_no_pings, embed_fields
-from tests.llm_stub import LLMStub
-from tests.voice_stub import VoiceScript, items_reply
+from tests.helpers.chroma_server import ChromaServer
+from tests.helpers.llm_stub import LLMStub
+from tests.helpers.voice_fixtures import settings_for
+from tests.helpers.voice_stub import VoiceScript, items_reply
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "yaml"
 WORLD = """# Westhaven

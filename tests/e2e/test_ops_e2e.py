@@ -27,7 +27,7 @@ from config.settings import LLMSettings
 from memory.scene_tables import SceneRow
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World, embed_fields
-from tests.llm_stub import STUB_MODEL, LLMStub, Reply
+from tests.helpers.llm_stub import STUB_MODEL, LLMStub, Reply
 
 TIMESTAMP = re.compile(r"<t:(\d+):F>")
 

@@ -17,7 +17,9 @@ from canon.proposals import EntityContent
 from canon.render import TimelineLayout
 from canon.render.family_tree import LEGEND_H
 from memory.scenes import Actor
-from tests.canon.picture_checks import (
+from tests.e2e.conftest import World
+from tests.e2e.test_canon_e2e import latest_scene, review_cards
+from tests.helpers.picture_checks import (
     EraSpan,
     assert_timeline_shows,
     assert_tree_shows,
@@ -26,8 +28,6 @@ from tests.canon.picture_checks import (
     standing,
     year_of,
 )
-from tests.e2e.conftest import World
-from tests.e2e.test_canon_e2e import latest_scene, review_cards
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "yaml"
 KINDS = ["timeline", "family_tree", "gazetteer", "bestiary", "magic_system", "culture"]

@@ -14,8 +14,8 @@ from memory.voice_tables import NarrationRow
 from tests.e2e.conftest import World
 from tests.e2e.test_canon_e2e import embed_text, gm_adds
 from tests.e2e.test_voice_e2e import posted_text, voice_world
-from tests.llm_stub import LLMStub
-from tests.voice_stub import VoiceScript
+from tests.helpers.llm_stub import LLMStub
+from tests.helpers.voice_stub import VoiceScript
 
 __all__ = ["voice_world"]  # the fixture, shared with the voice's own story
 

@@ -20,7 +20,7 @@ from bot.offline.emulator.models import custom_ids
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World
 from tests.e2e.test_canon_e2e import embed_text, gm_adds
-from tests.storage_faults import (
+from tests.helpers.storage_faults import (
     fill_disk,
     free_disk,
     make_read_only,

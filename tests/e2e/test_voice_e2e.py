@@ -24,11 +24,11 @@ from memory.npc_memory import DocType
 from memory.scene_tables import SceneRow
 from memory.scenes import SceneStatus, SpeakerKind
 from memory.voice_tables import NarrationRow, SceneDigestRow
-from tests.bot.voice_fixtures import SECRET_VALUE, seed, settings_for
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import World, assert_no_pings, scene_report
-from tests.llm_stub import LLMStub
-from tests.voice_stub import VoiceScript, framed, items_reply, user_text
+from tests.helpers.llm_stub import LLMStub
+from tests.helpers.voice_fixtures import SECRET_VALUE, seed, settings_for
+from tests.helpers.voice_stub import VoiceScript, framed, items_reply, user_text
 
 CLEAN = "The fire crackles; Mira wipes the bar and glances at the cellar door."
 LEAKY = f"Mira leans close: she has sworn herself to {SECRET_VALUE}."

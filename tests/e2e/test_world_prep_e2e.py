@@ -315,10 +315,10 @@ async def test_a_dialogue_file_becomes_a_closed_scene_with_a_review_card_and_npc
     from bot.offline.emulator import DiscordEmulator
     from canon.proposals import EntityContent
     from memory.scenes import Actor
-    from tests.bot.voice_fixtures import settings_for
     from tests.e2e.conftest import assert_no_pings
-    from tests.llm_stub import LLMStub
-    from tests.voice_stub import VoiceScript, items_reply
+    from tests.helpers.llm_stub import LLMStub
+    from tests.helpers.voice_fixtures import settings_for
+    from tests.helpers.voice_stub import VoiceScript, items_reply
 
     script = VoiceScript(
         extraction=items_reply(

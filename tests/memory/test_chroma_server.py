@@ -12,8 +12,8 @@ from bot.ops.recovery import resume_indexing
 from config.settings import Settings
 from memory.chroma_client import owned_name
 from memory.knowledge.models import VectorStatus
-from tests.chroma_server import ChromaServer
 from tests.conftest import DatabaseTarget
+from tests.helpers.chroma_server import ChromaServer
 
 BIBLE = """# The Salt Coast
 

@@ -17,9 +17,9 @@ from memory.knowledge.originals import check_vault, prune_vault
 from memory.knowledge.service import KnowledgeService
 from memory.vault import FolderVault, MissingOriginal, Vault, VaultUnavailable, digest_of
 from memory.vault_s3 import S3Vault
-from tests.chroma_server import free_port
-from tests.memory.knowledge_helpers import new_campaign
-from tests.s3_server import ACCESS_KEY, SECRET_KEY, S3Server, new_bucket
+from tests.helpers.chroma_server import free_port
+from tests.helpers.knowledge_helpers import new_campaign
+from tests.helpers.s3_server import ACCESS_KEY, SECRET_KEY, S3Server, new_bucket
 
 RULES = b"# Basic Rules\n\n## Cover\n\nHalf cover gives +2 to AC and Dexterity saving throws.\n"
 NOTES = b"# Harbor notes\n\n## Lighthouse\n\nThe keeper, Old Tam, counts ships at dawn.\n"

@@ -4,7 +4,8 @@ A character is an NPC (the default) or, with `role: pc`, a player character; eit
 Person is expected (a family tree's parents, an event's participants). Edges: the character MEMBER_OF its
 faction and LIVES_IN its home. `born` and `died` write the states alive and dead as a family tree's do;
 `status` (alive, missing, imprisoned, ...) is an attribute. `gm_notes` and the fields `gm_only` lists are the
-GM's alone.
+GM's alone. `player` (a player character's) names the Discord member(s) who play it: it is no canon, but a
+link the import makes (`RosterPlayer`, resolved against the server's members by the service that imports).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.hidden import hidden_fields
+from canon.structured.records import RosterPlayer
 from canon.structured.schemas import (
     PLACES,
     Date,
@@ -52,6 +54,8 @@ class Character(Entry):
     description: Text | None = None
     gm_notes: Text | None = None
     gm_only: list[Text] = Field(default_factory=list)
+    player: Text | None = None
+    players: list[Text] = Field(default_factory=list)
 
 
 class CharactersFile(LoreModel):
@@ -85,6 +89,25 @@ def normalise(n: Normaliser, document: CharactersFile) -> None:
         if born is not None and died is not None and n.calendar.compare(died, born) == "before":
             n.v.report((*loc, "died"), f'"died" ({died}) is before "born" ({born})')
         n.link_fields("Person", character, loc, gm_only=hidden)
+        _players(n, character, loc)
+
+
+def _players(n: Normaliser, character: Character, loc: tuple[str | int, ...]) -> None:
+    """Record who plays a player character (`player:`), each value where it is written; refuse it elsewhere."""
+    written: list[tuple[tuple[str | int, ...], str]] = [
+        ((*loc, "players", index), value) for index, value in enumerate(character.players)
+    ]
+    if character.player is not None:
+        written.insert(0, ((*loc, "player"), character.player))
+    if written and character.role != "pc":
+        n.v.report(written[0][0], '"player" is for a player character: add "role: pc" to this entry')
+        return
+    for at, value in written:
+        if not value.strip():
+            n.v.report(at, '"player" is empty: give the member\'s name or Discord id')
+            continue
+        line, column = n.v.pos(at)
+        n.players.append(RosterPlayer(character=character.id, member=value.strip(), line=line, column=column))
 
 
 KIND = KindSpec(

@@ -30,6 +30,7 @@ from memory.knowledge.models import (
 from memory.knowledge.repository import ChunkLite, SourceLite, chunk_ids_of, chunks_by_id
 from memory.knowledge.retrieval.candidates import CandidateLists, EntityMatch, fuse
 from memory.knowledge.retrieval.config import SearchConfig
+from memory.knowledge.retrieval.titles import title_fit
 
 
 @dataclass(slots=True)
@@ -93,6 +94,7 @@ async def assemble(
     viewer: Viewer,
     limit: int,
     config: SearchConfig,
+    subject: Sequence[str] = (),
 ) -> Answer:
     """Return the answer: the chosen passages with their provenance, the canon facts, and the trace."""
     fused, reasons = fuse(found.lists, config)
@@ -111,6 +113,14 @@ async def assemble(
     rows = {
         cid: row for cid, row in rows.items() if row.source_id in found.allowed and cid not in found.unseen
     }
+    if config.title_weight > 0 and subject:
+        for cid, row in rows.items():
+            fit = title_fit(subject, row.heading_path)
+            if fit > 0:
+                fused[cid] = fused.get(cid, 0.0) + config.title_weight * fit
+                reasons.setdefault(cid, []).append(
+                    Reason(kind="title", score=round(fit, 4), detail="the question names its title")
+                )
     ranked = _Ranked(fused, reasons, rows, found.allowed, config.class_weights, found.secret)
     ordered = sorted((cid for cid in wanted if cid in rows), key=lambda cid: (-ranked.final(cid), cid))
     choice = _choose(ranked, always_ids, ordered, limit, config)

@@ -34,6 +34,9 @@ class SearchConfig(BaseModel):
     semantic_weight: float = Field(default=0.6, ge=0)
     #: Added to a chunk whose headings name a canon entity named in the question (divided by its rank).
     entity_weight: float = Field(default=0.25, ge=0)
+    #: Added to a candidate by how much of its section title the question names (the share of the title's words,
+    #: squared): "zombie hp" prefers "Zombie" to "Ogre Zombie" (`memory.knowledge.retrieval.titles`).
+    title_weight: float = Field(default=0.3, ge=0)
     #: Reciprocal rank fusion (fusion="rrf"): score = sum(weight / (rrf_k + rank)).
     rrf_k: float = Field(default=60.0, gt=0)
     #: Relevance first, class second: multipliers close to 1.

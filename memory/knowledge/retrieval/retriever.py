@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -64,8 +64,13 @@ class Retriever:
         limit: int,
         config: SearchConfig,
         knowing: Knowing | None = None,
+        subject: Sequence[str] = (),
     ) -> Answer:
-        """Return the best passages and canon facts for a question, for one viewer (see `memory.knowledge.retrieval`)."""
+        """Return the best passages and canon facts for a question, for one viewer (see `memory.knowledge.retrieval`).
+
+        `subject`: the words naming what a field is asked of ("zombie" in "zombie hp"): a section titled with them
+        is preferred (`SearchConfig.title_weight`).
+        """
         timings: dict[str, float] = {}
         started = time.perf_counter()
         # The query embedding (the slowest step) starts first and runs while the database is asked.
@@ -108,6 +113,7 @@ class Retriever:
                 question=question,
                 viewer=viewer,
                 limit=limit,
+                subject=subject,
                 config=config,
             )
             marked = await self.entities.mark_superseded(

@@ -1,0 +1,132 @@
+"""`lorekeeper reindex`: rebuild a campaign's indexes, say how far its search index is, add its names view."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from bot.cli.common import emit, fail, run_async, settings_or_exit, with_services
+from bot.cli.progress import Progress
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
+
+
+def reindex(
+    campaign: Annotated[
+        str | None, typer.Option("--campaign", "-c", help="The campaign's name (to rebuild its indexes)")
+    ] = None,
+    rechunk: Annotated[
+        bool, typer.Option("--rechunk", help="Re-chunk every source from its stored copy")
+    ] = False,
+    prune: Annotated[
+        bool,
+        typer.Option(
+            "--prune",
+            help="Remove this installation's vector collections whose campaign is gone, and unclaimed ones of an "
+            "older version (other installations' are left alone)",
+        ),
+    ] = False,
+    status: Annotated[
+        bool,
+        typer.Option("--status", help="Say how far the search index is (names being added), rebuild nothing"),
+    ] = False,
+    views: Annotated[
+        bool,
+        typer.Option(
+            "--views",
+            help="Add the names view to vectors made before it, now (from where it was left; the bot does "
+            "it in the background)",
+        ),
+    ] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Rebuild a campaign's full-text and vector indexes from its sources (the sources are not touched)."""
+    settings = settings_or_exit()
+    if campaign is None and not prune:
+        fail(
+            "Name the campaign to reindex with --campaign NAME, or give --prune to remove orphaned collections."
+        )
+    if campaign is not None and (status or views):
+        _view_build(settings, campaign, build=views, as_json=as_json)
+        return
+    if prune:
+        _prune(settings, as_json=as_json)
+    if campaign is None:
+        return
+
+    async def work(services: Any) -> Any:
+        target = await services.campaigns.by_name(campaign)
+        progress = None if as_json else Progress()
+        try:
+            callback = progress.callback("reindex") if progress else None
+            return await services.knowledge.reindex(target.id, rechunk=rechunk, progress=callback)
+        finally:
+            if progress:
+                progress.stop()
+
+    report = run_async(lambda: with_services(settings, work))
+    emit(
+        report.model_dump(mode="json"),
+        as_json=as_json,
+        text=lambda: (
+            f"Reindexed {report.sources} sources ({report.chunks} chunks, {report.rechunked_sources} re-chunked); "
+            f"vectors: {report.vector_status.value}"
+            + (f" ({report.vector_error})" if report.vector_error else f", {report.vectors} embedded")
+            + f" in {report.seconds:.1f} s."
+        ),
+    )
+    if report.vector_error:
+        raise typer.Exit(1)
+
+
+def _view_build(settings: Any, campaign: str, *, build: bool, as_json: bool) -> None:
+    """Say how far a campaign's names views are; with `build`, add the missing ones first."""
+
+    async def work(services: Any) -> Any:
+        target = await services.campaigns.by_name(campaign)
+        knowledge = services.knowledge
+        if build:
+            shown = (lambda state: typer.echo(view_build_text(state), err=True)) if not as_json else None
+            return await knowledge.view_builder.build(target.id, progress=shown)
+        return await knowledge.view_build(target.id)
+
+    state = run_async(lambda: with_services(settings, work))
+    emit(
+        state.model_dump(mode="json") if state is not None else {"state": "none"},
+        as_json=as_json,
+        text=lambda: view_build_text(state),
+    )
+
+
+def view_build_text(state: Any) -> str:
+    """Return a line saying how far a campaign's names views are (`ViewBuild` or None)."""
+    if state is None:
+        return "The campaign has no vectors: it is searched by words alone."
+    if state.state == "done":
+        return f"The search index is complete: {state.total:,} passages, every view."
+    if state.state == "stale":
+        return "The vectors were made another way: run `lorekeeper reindex --campaign NAME` to rebuild them."
+    return (
+        f"Adding the passages' names to the search index: {state.done:,} of {state.total:,} done "
+        f"({state.percent}%). Lookups work meanwhile; the bot finishes it in the background, "
+        "or run `lorekeeper reindex --campaign NAME --views`."
+    )
+
+
+def _prune(settings: Any, *, as_json: bool) -> None:
+    """Remove this installation's orphaned vector collections and an older version's unclaimed ones."""
+    from bot.ops.collections import prune_collections
+
+    if not settings.embedding.enabled:
+        fail("Semantic search is switched off (embedding.enabled = false): there are no vector collections.")
+    pruned = run_async(lambda: with_services(settings, lambda s: prune_collections(settings, s.db)))
+    emit(
+        {"pruned": pruned},
+        as_json=as_json,
+        text=lambda: (
+            f"Removed {len(pruned)} vector collection(s): {', '.join(pruned)}."
+            if pruned
+            else "No orphaned vector collections: nothing to remove."
+        ),
+    )

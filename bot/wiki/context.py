@@ -1,0 +1,71 @@
+"""Who is reading the wiki, in which campaign, and where its links point: one `Reading` per request.
+
+A `Reading` is made from a checked link (`WikiPass`) on every request: the campaign the link is bound to, the
+viewer (the GM, or a player through their active character's lens, as `/lore` and the cards see them) and the
+root of the page's links (the public base URL's path, or a reverse proxy's `X-Forwarded-Prefix`). Every page
+reads canon through it, so nothing of another campaign is ever in reach.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from canon.campaigns import Campaign
+from canon.models import Viewer
+from canon.visibility import Knowing
+
+from .html import layout
+from .tokens import WikiPass
+
+#: A reverse proxy's path prefix is taken only when it is a plain path ("/wiki", "/lore/wiki").
+_PREFIX = re.compile(r"^(/[A-Za-z0-9._~-]+)*$")
+
+
+def link_root(base_url: str | None, forwarded_prefix: str | None) -> str:
+    """Return the path the wiki's own links start with: a proxy's prefix when plain, else the base URL's path."""
+    if forwarded_prefix is not None:
+        prefix = forwarded_prefix.strip().rstrip("/")
+        if _PREFIX.match(prefix):
+            return prefix
+    return urlsplit(base_url).path.rstrip("/") if base_url else ""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One request's reader: the campaign, the viewer and their lens, and the root of the links."""
+
+    grant: WikiPass
+    campaign: Campaign
+    viewer: Viewer
+    knowing: Knowing | None
+    root: str
+    token: str
+
+    @property
+    def gm(self) -> bool:
+        """Return whether the reader is the GM (sees everything, GM-only parts marked)."""
+        return self.viewer == Viewer.GM
+
+    def url(self, path: str = "") -> str:
+        """Return the address of one of this reader's pages (`path` without a leading slash)."""
+        return f"{self.root}/t/{self.token}/{path}"
+
+    @property
+    def css(self) -> str:
+        """Return the style sheet's address."""
+        return f"{self.root}/static/wiki.css"
+
+    def nav(self) -> list[tuple[str, str]]:
+        """Return the header's links: the journal, the index, search; the GM's own pages for the GM."""
+        links = [(self.url(), "Journal"), (self.url("entities"), "Index"), (self.url("search"), "Search")]
+        if self.gm:
+            links += [(self.url("sources"), "Sources"), (self.url("gm"), "Conflicts & notes")]
+        return links
+
+    def page(self, title: str, body: list[str], *, note: str | None = None) -> str:
+        """Return a whole page for this reader."""
+        if self.gm and note is None:
+            note = "You are reading as the GM: 🔒 marks what players do not see."
+        return layout(title, body, campaign=self.campaign.name, nav=self.nav(), css=self.css, note=note)

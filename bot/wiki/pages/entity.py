@@ -1,0 +1,160 @@
+"""One entity's page: what its card says (state, relations, facts, evidence) in the card's own sentences.
+
+The entity is found by its name in the URL, in the reader's campaign, as the reader sees canon: a hidden entity
+is not found for a player, exactly as a name nobody wrote (`NOT_FOUND` answers both). Relations link to the other
+entity's page; evidence from a scene links to the scene's transcript at its turns; an imported fact's evidence
+names its source (and, for the GM, links to the sources page). Facts are paged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from bot.services.wording import wording_for
+from canon.models import NOW, CanonLevel, EntityCard, Evidence, EvidenceKind, StatementView
+from canon.visibility import entity_hidden, view_hidden, visible_views
+from canon.wording import Wording, statement_sentence, type_words
+from canon.wording.statements import shown_validity
+
+from ..context import Reading
+from ..deps import WikiDeps
+from ..html import Page, esc, href, name_path, pager, plural
+from ..store import scene_orders
+from .common import LOCK, not_found, page_number, printable, scene_url
+
+FACTS_PER_PAGE = 60
+#: Facts a card says above its lists (the world-builder's own words for a date, and a description).
+ABOVE = frozenset({"in_fiction_date", "description"})
+
+
+def entity_url(reading: Reading, name: str, nth: int = 1) -> str:
+    """Return the address of an entity's page (`nth`: which of several entities so named, by age)."""
+    return reading.url(f"e/{name_path(name)}") + (f"?n={nth}" if nth > 1 else "")
+
+
+def _linked(sentence_html: str, view: StatementView, reading: Reading, words: Wording) -> str:
+    """Return a statement's sentence with the other entity's name linked to its page (once)."""
+    other = view.object
+    if other is None:
+        return sentence_html
+    name = words.name(other.name)
+    if name not in sentence_html:
+        return sentence_html + " " + href(entity_url(reading, other.name), "→")
+    return sentence_html.replace(name, href(entity_url(reading, other.name), other.name), 1)
+
+
+def _evidence(evidence: Evidence, reading: Reading, words: Wording, orders: dict[int, int]) -> str:
+    text = words.evidence(evidence, reading.viewer)  # user text in it escaped by `words`
+    if evidence.kind == EvidenceKind.TURNS and evidence.scene_id in orders:
+        url = scene_url(reading, orders[evidence.scene_id], evidence.turn_from)
+        return href(url, text, raw_label=True)
+    if evidence.kind == EvidenceKind.CHUNK and reading.gm:
+        return href(reading.url("sources"), text, raw_label=True)
+    return text
+
+
+def statement_html(
+    view: StatementView, reading: Reading, words: Wording, orders: dict[int, int], *, evidence: bool = True
+) -> str:
+    """Return one statement as the cards say it, in HTML: lock (GM), sentence, when, evidence."""
+    line = (f"{LOCK} " if reading.gm and view_hidden(view) else "") + _linked(
+        statement_sentence(view, words), view, reading, words
+    )
+    when = words.span(shown_validity(view))
+    if when:
+        line += f" ({esc(when)})"
+    if view.statement.provenance.level == CanonLevel.RETCONNED:
+        line = f"<s>{line}</s> retconned"
+    if evidence and view.statement.evidence:
+        cited = "; ".join(_evidence(e, reading, words, orders) for e in view.statement.evidence[:3])
+        line += f' <span class="evidence">— {cited}</span>'
+    return line
+
+
+def _when(card: EntityCard, facts: Sequence[StatementView], words: Wording) -> str | None:
+    written = next((v.statement.value for v in facts if v.statement.predicate == "in_fiction_date"), None)
+    written = written or card.entity.attributes.get("in_fiction_date")
+    if isinstance(written, str) and written.strip():
+        return written
+    date = card.entity.attributes.get("date")
+    return words.date(date) if isinstance(date, str) and date else None
+
+
+def _list(items: list[str]) -> str:
+    return "<ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
+
+
+async def entity_page(
+    deps: WikiDeps, reading: Reading, segment: str, nth: str | None, page: str | None
+) -> Page:
+    """Return an entity's page, or the page of a name that is not found."""
+    name = segment.replace("_", " ").strip()
+    which = page_number(nth)
+    if not name or len(name) > 300 or printable(segment) != segment:
+        return not_found(reading)
+    async with deps.db.session() as session:
+        reader = await deps.access.reader(session, reading.campaign, reading.viewer, reading.knowing)
+        found = await reader.find_exact(name)
+        if not found and "_" in segment:  # a name with underscores of its own
+            found = await reader.find_exact(segment)
+        if len(found) < which:
+            return not_found(reading)
+        card = await reader.card(found[which - 1], NOW)
+        cited = [e for v in (card.state, *card.relations, *card.facts) if v for e in v.statement.evidence]
+        parents = [v.subject.id for v in card.relations if v.statement.predicate == "PARENT_OF"]
+        words = await wording_for(session, reader, [*cited, *card.evidence], people=parents)
+        scene_ids = [e.scene_id for e in [*cited, *card.evidence] if e.scene_id is not None]
+        orders = await scene_orders(session, list(dict.fromkeys(scene_ids)), reading.campaign.id)
+    words = dataclasses.replace(words, escape=esc, links=False)
+    return Page(
+        200, reading.page(_title(card, reading), _body(card, reading, words, orders, page_number(page)))
+    )
+
+
+def _title(card: EntityCard, reading: Reading) -> str:
+    lock = f" {LOCK}" if reading.gm and entity_hidden(card.entity) else ""
+    return f"{card.entity.name}{lock}"
+
+
+def _body(card: EntityCard, reading: Reading, words: Wording, orders: dict[int, int], page: int) -> list[str]:
+    entity = card.entity
+    viewer, knowing = reading.viewer, reading.knowing
+    facts = visible_views(card.facts, viewer, knowing, NOW)
+    body = [f'<p class="muted">{esc(type_words(entity.type))}</p>']
+    description = entity.description or next(
+        (v.statement.value for v in facts if v.statement.predicate == "description"), None
+    )
+    if description:
+        body.append(f"<p>{esc(description)}</p>")
+    if (when := _when(card, facts, words)) is not None:
+        body.append(f"<p>When: {esc(when)}</p>")
+    if entity.aliases:
+        body.append(f"<p>Also known as: {esc(', '.join(entity.aliases))}</p>")
+    if entity.provenance.level == CanonLevel.RETCONNED:
+        body.append("<p>This was retconned: it is no longer canon.</p>")
+    state = (
+        card.state if card.state is not None and visible_views([card.state], viewer, knowing, NOW) else None
+    )
+    if state is not None:
+        body += ["<h2>State</h2>", f"<p>{statement_html(state, reading, words, orders)}</p>"]
+    relations = visible_views(card.relations, viewer, knowing, NOW)
+    if relations:
+        lines = [statement_html(v, reading, words, orders, evidence=False) for v in relations[:200]]
+        more = len(relations) - 200
+        body += ["<h2>Relations</h2>", _list(lines)]
+        if more > 0:
+            body.append(f'<p class="muted">… and {plural(more, "more relation")}.</p>')
+    facts = [v for v in facts if v.statement.predicate not in ABOVE]
+    if facts:
+        pages = max(1, -(-len(facts) // FACTS_PER_PAGE))
+        page = min(page, pages)
+        shown = facts[(page - 1) * FACTS_PER_PAGE : page * FACTS_PER_PAGE]
+        body += ["<h2>Facts</h2>", _list([statement_html(v, reading, words, orders) for v in shown])]
+        body.append(pager(entity_url(reading, entity.name), page, pages))
+    if card.evidence:
+        body += [
+            "<h2>Evidence</h2>",
+            _list([_evidence(e, reading, words, orders) for e in card.evidence[:20]]),
+        ]
+    return body

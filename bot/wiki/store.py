@@ -1,0 +1,105 @@
+"""The wiki's SQL: pages of a campaign's scenes, a scene's turns and the canon a scene's turns support.
+
+Each query names the campaign it reads (a scene is found by its number in that campaign's story, never by a row
+id from a URL), and each returns one page at most.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon.tables import EvidenceRow
+from memory.journal import JournalEntryRow, Recap, recap_of
+from memory.scene_tables import SceneRow, TurnRow
+from memory.scenes import Scene, Turn, scene_from_row, turn_from_row
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    """A scene of the journal with its recap, if one was written."""
+
+    scene: Scene
+    recap: Recap | None
+
+
+async def count_scenes(session: AsyncSession, campaign_id: int) -> int:
+    """Return how many scenes the campaign has."""
+    query = select(func.count()).select_from(SceneRow).where(SceneRow.campaign_id == campaign_id)
+    return int((await session.execute(query)).scalar_one())
+
+
+async def journal_entries(
+    session: AsyncSession, campaign_id: int, *, offset: int, limit: int
+) -> list[JournalEntry]:
+    """Return a page of the campaign's scenes, newest first in the story, with their recaps."""
+    query = (
+        select(SceneRow)
+        .where(SceneRow.campaign_id == campaign_id)
+        .order_by(SceneRow.story_order.desc(), SceneRow.id.desc())
+        .offset(offset)
+        .limit(limit)
+    )
+    scenes = [scene_from_row(r) for r in (await session.execute(query)).scalars()]
+    recaps = {}
+    if scenes:
+        rows = await session.execute(
+            select(JournalEntryRow.scene_id).where(JournalEntryRow.scene_id.in_([s.id for s in scenes]))
+        )
+        for (scene_id,) in rows.all():
+            recaps[scene_id] = await recap_of(session, scene_id)
+    return [JournalEntry(s, recaps.get(s.id)) for s in scenes]
+
+
+async def scene_numbered(session: AsyncSession, campaign_id: int, number: int) -> Scene | None:
+    """Return the campaign's scene with this number in its story, or None."""
+    query = (
+        select(SceneRow)
+        .where(SceneRow.campaign_id == campaign_id, SceneRow.story_order == number)
+        .order_by(SceneRow.id)
+        .limit(1)
+    )
+    row = (await session.execute(query)).scalar_one_or_none()
+    return scene_from_row(row) if row is not None else None
+
+
+async def scene_orders(session: AsyncSession, scene_ids: list[int], campaign_id: int) -> dict[int, int]:
+    """Return the story numbers of those scenes that belong to the campaign, by scene id."""
+    if not scene_ids:
+        return {}
+    query = select(SceneRow.id, SceneRow.story_order).where(
+        SceneRow.id.in_(scene_ids[:500]), SceneRow.campaign_id == campaign_id
+    )
+    return {r.id: r.story_order for r in (await session.execute(query)).all()}
+
+
+async def turns_numbered(
+    session: AsyncSession, scene_id: int, first: int, last: int
+) -> tuple[list[Turn], int]:
+    """Return a scene's turns numbered `first` to `last` in order (deleted ones left out), and its last number."""
+    query = (
+        select(TurnRow)
+        .where(
+            TurnRow.scene_id == scene_id, TurnRow.deleted_at.is_(None), TurnRow.number.between(first, last)
+        )
+        .order_by(TurnRow.number)
+    )
+    turns = [turn_from_row(r) for r in (await session.execute(query)).scalars()]
+    highest = (
+        await session.execute(select(func.max(TurnRow.number)).where(TurnRow.scene_id == scene_id))
+    ).scalar()
+    return turns, int(highest or 0)
+
+
+async def statements_cited_by(session: AsyncSession, scene_id: int, *, limit: int) -> list[int]:
+    """Return the ids of statements whose evidence is turns of this scene (at most `limit`)."""
+    query = (
+        select(EvidenceRow.target_id)
+        .where(EvidenceRow.scene_id == scene_id, EvidenceRow.target_kind == "statement")
+        .distinct()
+        .order_by(EvidenceRow.target_id)
+        .limit(limit)
+    )
+    return [int(i) for i in (await session.execute(query)).scalars()]

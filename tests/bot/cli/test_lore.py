@@ -1,0 +1,265 @@
+"""`lorekeeper ingest | lore | reindex | sources` through typer's runner, on SQLite then PostgreSQL."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from bot.cli.main import app
+from bot.cli.progress import Progress, describe_report
+from canon.storage import Database
+from config.settings import LoreSettings
+from memory.knowledge.models import ImportStage
+from tests.conftest import DatabaseTarget
+from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
+
+CAMPAIGN = "Shattered Isles"
+
+WORLD = """# Shattered Isles
+
+## Saltmarsh
+
+A fishing town ruled by the Council of Three. Its harbor master is Eliza Crane.
+
+## The Drowned Temple
+
+A sunken temple of the sea goddess, reachable only at low tide.
+"""
+SECRET = (
+    "# GM notes\n\n## Eliza Crane\n\nEliza Crane secretly works for the smugglers of the Drowned Temple.\n"
+)
+
+
+@pytest.fixture
+def cli(cli_env: DatabaseTarget, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
+    """A runner whose settings point at tmp_path and the test's database; embedding on only when asked."""
+    monkeypatch.setenv("LOREKEEPER_LORE__CHUNK_MIN_TOKENS", "20")  # small sections keep chunks of their own
+    runner = CliRunner()
+    created = runner.invoke(app, ["campaign", "create", CAMPAIGN])
+    assert created.exit_code == 0, created.output
+    return runner
+
+
+def run(cli: CliRunner, *args: str, code: int = 0) -> Any:
+    """Run a command with --json in the campaign; return its parsed JSON (or the result on failure)."""
+    result = cli.invoke(app, [*args, "--campaign", CAMPAIGN, "--json"])
+    assert result.exit_code == code, result.output
+    return json.loads(result.stdout) if code == 0 else result
+
+
+def bible(tmp_path: Path) -> Path:
+    folder = tmp_path / "bible"
+    (folder / "gm").mkdir(parents=True)
+    (folder / "world.md").write_text(WORLD, encoding="utf-8")
+    (folder / "gm" / "secrets.md").write_text(SECRET, encoding="utf-8")
+    (folder / "cover.png").write_bytes(b"\x89PNG")
+    return folder
+
+
+def test_ingest_a_folder_then_ask_as_player_and_gm(cli: CliRunner, tmp_path: Path) -> None:
+    folder = bible(tmp_path)
+    world = run(cli, "ingest", str(folder / "world.md"), "--class", "canon", "--tag", "isles")
+    (report,) = world["imported"]
+    assert report["outcome"] == "created" and report["source"]["knowledge_class"] == "canon"
+    assert report["source"]["tags"] == ["isles"] and report["vector_status"] == "disabled"
+    secret = run(cli, "ingest", str(folder / "gm"), "--hidden")
+    assert [r["source"]["filename"] for r in secret["imported"]] == ["secrets.md"]
+    assert secret["imported"][0]["source"]["hidden"] is True
+
+    player = run(cli, "lore", "who is Eliza Crane?")
+    assert set(player) >= {"results"}
+    assert [r["source"] for r in player["results"]] == ["world.md"]
+    first = player["results"][0]
+    assert first["heading_path"] == ["Shattered Isles", "Saltmarsh"] and first["class"] == "canon"
+    assert isinstance(first["score"], float) and "Eliza Crane" in first["text"]
+    # The short answer, with its citation: the player's from the visible source only.
+    answer = player["answer"]
+    assert answer["known"] and answer["mode"] == "extractive"
+    assert answer["text"] == "Its harbor master is Eliza Crane. [1]"
+    assert [(c["number"], c["label"], c["source_id"]) for c in answer["citations"]] == [
+        (1, "Shattered Isles › Saltmarsh", first["source_id"])
+    ]
+    unknown = run(cli, "lore", "Who is Eliza Crane's brother?")
+    assert unknown["answer"] == {
+        "text": "Nothing the table knows says who Eliza Crane's brother is.",
+        "mode": "nothing",
+        "known": False,
+        "citations": [],
+    }
+    gm = run(cli, "lore", "who is Eliza Crane?", "--as", "gm", "--limit", "1")
+    assert (
+        len(gm["results"]) == 1 and gm["results"][0]["source"] == "secrets.md" and gm["results"][0]["hidden"]
+    )
+
+    listed = run(cli, "sources")
+    assert [(s["filename"], s["hidden"]) for s in listed] == [("world.md", False), ("secrets.md", True)]
+    assert [s["filename"] for s in run(cli, "sources", "--as", "player")] == ["world.md"]
+    again = run(cli, "ingest", str(folder))
+    outcomes = sorted((r["filename"], r["outcome"]) for r in again["imported"])
+    assert outcomes == [("gm/secrets.md", "duplicate"), ("world.md", "duplicate")]
+
+    text = cli.invoke(app, ["lore", "drowned temple", "--campaign", CAMPAIGN])
+    assert text.exit_code == 0 and "[Canon] world.md" in text.stdout
+
+
+def test_lore_queries_file_prints_one_json_line_per_question(cli: CliRunner, tmp_path: Path) -> None:
+    folder = bible(tmp_path)
+    run(cli, "ingest", str(folder / "world.md"))
+    run(cli, "ingest", str(folder / "gm"), "--hidden")
+    queries = tmp_path / "questions.jsonl"
+    queries.write_text(
+        'who is the harbor master?\n\n{"q": "where is the sunken temple?", "id": "q2"}\nplain question about tides\n',
+        encoding="utf-8",
+    )
+    result = cli.invoke(app, ["lore", "--queries", str(queries), "--campaign", CAMPAIGN, "--json", "-k", "2"])
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(lines) == 3 and lines[1]["id"] == "q2"
+    assert lines[0]["results"][0]["heading_path"][-1] == "Saltmarsh"
+    assert lines[1]["results"][0]["heading_path"][-1] == "The Drowned Temple"
+    assert all(len(line["results"]) <= 2 for line in lines)
+    assert all(r["source"] != "secrets.md" for line in lines for r in line["results"])
+
+
+def test_bad_files_fail_clearly_and_yaml_is_handed_on(cli: CliRunner, tmp_path: Path) -> None:
+    bad = tmp_path / "broken.md"
+    bad.write_bytes(b"# Broken\n\nok \xc3\x28 no")
+    good = tmp_path / "good.txt"
+    good.write_text("The tide comes twice a day.", encoding="utf-8")
+    yaml_file = tmp_path / "bestiary.yaml"
+    yaml_file.write_text("creatures:\n  - id: tide_hag\n    name: Tide Hag\n", encoding="utf-8")
+    result = run(cli, "ingest", str(bad), str(good), str(yaml_file), code=1)
+    payload = json.loads(result.stdout)
+    assert [r["source"]["filename"] for r in payload["imported"]] == ["good.txt"]
+    (failure,) = payload["failed"]
+    assert failure["filename"] == "broken.md" and "byte offset 13" in failure["error"]
+    # YAML goes, all files together, to the structured-lore importer: the creature is now canon.
+    (handed,) = payload["yaml"]
+    assert handed["status"] == "ingested" and handed["files"][0]["file"] == "bestiary.yaml"
+    assert handed["entities"]["created"] == 1 and "Tide Hag" not in json.dumps(payload["imported"])
+    missing = cli.invoke(app, ["ingest", str(tmp_path / "nope.md"), "--campaign", CAMPAIGN])
+    assert missing.exit_code == 2 and "Not found" in missing.stderr
+    unknown = cli.invoke(app, ["lore", "who?", "--campaign", "Nowhere", "--json"])
+    assert unknown.exit_code == 1 and "no campaign named" in unknown.stderr
+
+
+@pytest.mark.slow
+def test_semantic_lore_and_reindex_with_the_real_model(
+    cli: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LOREKEEPER_EMBEDDING__ENABLED", "true")
+    imported = run(cli, "ingest", str(bible(tmp_path) / "world.md"))
+    assert imported["imported"][0]["vector_status"] == "indexed"
+    answer = run(cli, "lore", "which place can you only visit when the sea goes out?")
+    assert answer["results"][0]["heading_path"][-1] == "The Drowned Temple"
+    assert any(r["kind"] == "semantic" for r in answer["results"][0]["reasons"])
+    rebuilt = run(cli, "reindex")
+    assert rebuilt["vector_status"] == "indexed" and rebuilt["vectors"] == rebuilt["chunks"] >= 1
+    status = run(cli, "reindex", "--status")
+    assert status["state"] == "done" and status["done"] == status["total"] == rebuilt["chunks"]
+    assert run(cli, "reindex", "--views") == status
+    said = cli.invoke(app, ["reindex", "--status", "--campaign", CAMPAIGN])
+    assert f"The search index is complete: {rebuilt['chunks']} passages" in said.stdout
+
+
+def test_the_index_status_of_a_campaign_searched_by_words_alone(cli: CliRunner, tmp_path: Path) -> None:
+    run(cli, "ingest", str(bible(tmp_path) / "world.md"))
+    assert run(cli, "reindex", "--status") == {"state": "none"}
+    said = cli.invoke(app, ["reindex", "--status", "--campaign", CAMPAIGN])
+    assert said.exit_code == 0 and "searched by words alone" in said.stdout
+
+
+def test_always_include_makes_a_canon_source_that_every_answer_carries(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    folder = bible(tmp_path)
+    run(cli, "ingest", str(folder / "world.md"))
+    rules = tmp_path / "rules.md"
+    rules.write_text("# House rules\n\nNo magic works inside the Drowned Temple.\n", encoding="utf-8")
+    (report,) = run(cli, "ingest", str(rules), "--always-include")["imported"]
+    assert report["source"]["knowledge_class"] == "canon" and report["source"]["always_include"] is True
+    assert not report["warnings"]  # a few tokens of the Canon budget: nothing to say
+
+    answer = run(cli, "lore", "who is the harbor master?", "--limit", "1")
+    first, best = answer["results"]  # the always-included passage comes on top of the limit
+    assert first["source"] == "rules.md" and first["always_include"] is True
+    assert first["reasons"][0]["kind"] == "always_include"
+    assert best["heading_path"][-1] == "Saltmarsh" and best["always_include"] is False
+
+    lesser = tmp_path / "lesser.md"
+    lesser.write_text("# Almanac\n\nThe tide comes twice a day.\n", encoding="utf-8")
+    refused = run(cli, "ingest", str(lesser), "--always-include", "--class", "reference", code=1)
+    (failure,) = json.loads(refused.stdout)["failed"]
+    assert "Only Canon sources can be always included" in failure["error"]
+    assert [s["filename"] for s in run(cli, "sources")] == ["world.md", "rules.md"]
+
+    # Always-included Canon past half of an answer's Canon budget: the GM is told at import.
+    codex = tmp_path / "codex.md"
+    codex.write_text("# Codex\n\n" + "The old laws of the isles bind every captain. " * 160, encoding="utf-8")
+    (big,) = run(cli, "ingest", str(codex), "--always-include")["imported"]
+    (warning,) = [w for w in big["warnings"] if "Always-included Canon" in w]
+    assert "(House rules, Codex)" in warning and "of the 2,400 tokens of Canon an answer holds" in warning
+
+
+async def test_the_progress_bar_follows_an_import_stage_by_stage(db: Database, tmp_path: Path) -> None:
+    service = knowledge_service(db, tmp_path, settings=LoreSettings(chunk_min_tokens=20))
+    campaign = await new_campaign(db, CAMPAIGN)
+    path = tmp_path / "world.md"
+    path.write_text(WORLD, encoding="utf-8")
+    screen = io.StringIO()
+    progress = Progress(Console(file=screen, force_terminal=True, width=120, color_system=None))
+    update = progress.callback("world.md")
+    seen: list[tuple[ImportStage, str, float, float | None]] = []
+
+    def watch(event: Any) -> None:
+        update(event)
+        (task,) = progress.progress.tasks
+        seen.append((event.stage, task.description, task.completed, task.total))
+
+    try:
+        report = await service.import_path(campaign, path, progress=watch)
+        progress.progress.refresh()
+        progress.finish("world.md", describe_report(report))
+    finally:
+        progress.stop()
+    n = report.chunk_count
+    assert n >= 2 and report.vector_status.value == "indexed"
+    assert [stage for stage, *_ in seen] == [
+        ImportStage.CHUNKING,
+        ImportStage.STORING,
+        ImportStage.EMBEDDING,
+        ImportStage.DONE,
+    ]
+    assert seen[1][1:] == ("world.md (storing)", 0, n)
+    assert seen[2][1:] == ("world.md (embedding)", n, n)
+    shown = screen.getvalue()
+    assert "world.md (done)" in shown and f"{n}/{n}" in shown and "━" in shown
+    assert f"✓ world.md: imported as source #{report.source.id}" in shown
+    assert not progress.progress.tasks  # a finished file leaves the bar
+
+
+def test_ingest_a_folder_of_books_and_cite_their_pages(cli: CliRunner, tmp_path: Path) -> None:
+    books = Path(__file__).resolve().parent.parent / "fixtures" / "books"
+    shelf = tmp_path / "shelf"
+    shelf.mkdir()
+    for name in ("basic-rules.pdf", "basic-rules.docx", "basic-rules.epub", "basic-rules.html"):
+        (shelf / name).write_bytes((books / name).read_bytes())
+    (shelf / "notes.odt").write_bytes(b"PK\x03\x04")  # not a kind that imports: left out of a folder
+    first = run(cli, "ingest", str(shelf / "basic-rules.pdf"))
+    assert first["imported"][0]["source"]["title"] == "Basic Rules"
+    found = run(cli, "lore", "three-quarters cover", "-k", "3")
+    cover = next(r for r in found["results"] if r["heading_path"][-1:] == ["Cover"])
+    assert (cover["source"], cover["place"]) == ("basic-rules.pdf", "p. 6")
+    imported = run(cli, "ingest", str(shelf))
+    assert sorted(r["filename"] for r in imported["imported"]) == [
+        "basic-rules.docx",
+        "basic-rules.epub",
+        "basic-rules.html",
+        "basic-rules.pdf",
+    ]

@@ -1,0 +1,72 @@
+"""A cold `lorekeeper lore` builds only what a question needs, once the database is at the newest migration."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+from sqlalchemy import text
+from typer.testing import CliRunner
+
+from bot.app import open_lore_reader
+from bot.cli.main import app
+from bot.schema.current import newest_revision, schema_current
+from canon.storage import Database
+from config.settings import Settings
+from tests.conftest import DatabaseTarget
+from tests.helpers.paths import REPO
+
+
+def test_the_newest_revision_is_the_last_migration_s() -> None:
+    files = sorted((REPO / "bot" / "migrations" / "versions").glob("[0-9]*.py"))
+    assert newest_revision() == files[-1].name.split("_", 1)[0]
+
+
+def test_a_database_not_at_the_newest_migration_takes_the_full_path(
+    cli_env: DatabaseTarget, tmp_path: Path
+) -> None:
+    # No schema yet: the reader declines, so the caller builds every service (which migrates).
+    fresh = Settings(database_url=f"sqlite+aiosqlite:///{tmp_path / 'fresh.sqlite3'}")
+    assert asyncio.run(open_lore_reader(fresh)) is None
+    created = CliRunner().invoke(app, ["campaign", "create", "Reach"])
+    assert created.exit_code == 0, created.output
+
+    async def ask() -> None:
+        reader = await open_lore_reader(Settings())
+        assert reader is not None
+        try:
+            campaign = await reader.campaigns.by_name("Reach")
+            answer = await reader.answers.ask(campaign.id, "Who rules the Reach?", record=False)
+            assert answer.reply is not None and not answer.reply.known
+        finally:
+            await reader.close()
+        # An older revision (a database from before an upgrade) is not current either.
+        db = Database.from_url(cli_env.database_url)
+        try:
+            assert await schema_current(db)
+            async with db.engine.begin() as conn:
+                await conn.execute(text("UPDATE alembic_version SET version_num = '0001'"))
+            assert not await schema_current(db)
+        finally:
+            await db.dispose()
+
+    asyncio.run(ask())
+
+
+def test_a_lore_question_does_not_load_the_whole_application(cli_env: DatabaseTarget) -> None:
+    runner = CliRunner()
+    assert runner.invoke(app, ["campaign", "create", "Reach"]).exit_code == 0
+    probe = (
+        "import sys\n"
+        "from bot.cli.main import main\n"
+        "sys.argv = ['lorekeeper', 'lore', 'who rules the reach', '--campaign', 'Reach']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "heavy = [m for m in ('openai', 'alembic', 'apscheduler', 'discord', 'bot.voice.service',\n"
+        "    'bot.services.branches', 'canon.continuity', 'confusable_homoglyphs') if m in sys.modules]\n"
+        "print('HEAVY', heavy)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=REPO)
+    assert "HEAVY []" in done.stdout, done.stdout + done.stderr
+    assert "Nothing the table knows" in done.stdout

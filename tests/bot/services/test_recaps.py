@@ -1,0 +1,107 @@
+"""Recaps in the campaign journal: the language model's summary when configured, else extractive; written once."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.app import Services
+from canon.errors import Conflict
+from canon.models import Visibility
+from canon.proposals import FactContent, Ref
+from tests.conftest import DatabaseTarget
+from tests.helpers.llm_stub import LLMStub
+from tests.helpers.voice_fixtures import GM, PAT, QUINN, open_services, play, seed, settings_for
+from tests.helpers.voice_stub import VoiceScript
+
+LINES = [
+    (PAT, "I ask the Innkeeper where the stolen ledger went."),
+    (GM, "Mira whispers that the ledger is hidden in the cellar."),
+    (QUINN, "I keep watch at the door."),
+]
+SUMMARY = "Pat learned from Mira that the ledger lies in the cellar while Quinn kept watch."
+
+
+@pytest.fixture
+async def made() -> AsyncIterator[list[Services]]:
+    opened: list[Services] = []
+    yield opened
+    for services in opened:
+        await services.close()
+
+
+async def play_and_commit(services: Services, channel: int) -> int:
+    world = await seed(services)
+    scene = await play(services, world, LINES, channel_id=channel)
+    await services.proposals.propose(
+        world.campaign,
+        channel,
+        FactContent(subject=Ref(name="Mira"), attribute="occupation", value="keeper of the ledger"),
+        PAT,
+        turns=(2, 2),
+    )
+    await services.proposals.propose(
+        world.campaign,
+        channel,
+        FactContent(
+            subject=Ref(name="Mira"),
+            attribute="nickname",
+            value="Orsolya's eyes",
+            visibility=Visibility.GM_ONLY,
+        ),
+        GM,
+    )
+    _, review = await services.canon.end_scene(channel)
+    with pytest.raises(Conflict, match="recap once it is committed"):
+        await services.recaps.recap_scene(scene.id)
+    for proposal in review.proposals:
+        await services.reviews.decide(proposal.id, accept=True, actor=GM)
+    await services.canon.commit_scene(scene.id, GM)
+    return scene.id
+
+
+async def test_without_a_model_the_recap_is_extractive_and_leaves_gm_only_facts_out(
+    db_target: DatabaseTarget, tmp_path: Path, made: list[Services]
+) -> None:
+    services = await open_services(db_target, settings_for(tmp_path, None))
+    made.append(services)
+    scene_id = await play_and_commit(services, 901)
+    recap = await services.recaps.recap_scene(scene_id)
+    assert recap.method == "extractive" and recap.summary is None
+    assert recap.facts == ("Mira's occupation: keeper of the ledger",)  # not the GM-only debt
+    assert recap.present == ("Pat", "Gina", "Quinn")
+    assert [(c.number, c.author) for c in recap.cited] == [(2, "Gina")]
+    assert await services.recaps.recap_scene(scene_id) == recap  # kept: written once
+
+
+async def test_with_a_model_the_recap_carries_its_summary(
+    db_target: DatabaseTarget, tmp_path: Path, made: list[Services]
+) -> None:
+    script = VoiceScript(summary=SUMMARY)
+    async with LLMStub(responder=script) as stub:
+        services = await open_services(db_target, settings_for(tmp_path, stub))
+        made.append(services)
+        scene_id = await play_and_commit(services, 902)
+        recap = await services.recaps.recap_scene(scene_id)
+        await services.voice.drain()
+    assert recap.method == "llm" and recap.summary == SUMMARY
+    assert recap.facts == ("Mira's occupation: keeper of the ledger",)
+
+
+async def test_a_summary_telling_gm_only_canon_is_not_posted_in_the_recap(
+    db_target: DatabaseTarget, tmp_path: Path, made: list[Services]
+) -> None:
+    """The model's summary is checked by the same guard as narration, fed the present entities' GM cards."""
+    leaked = "Pat learned that Mira, whom the GM calls Orsolya's eyes, hid the ledger in the cellar."
+    script = VoiceScript(summary=leaked)
+    async with LLMStub(responder=script) as stub:
+        services = await open_services(db_target, settings_for(tmp_path, stub))
+        made.append(services)
+        scene_id = await play_and_commit(services, 903)
+        recap = await services.recaps.recap_scene(scene_id)
+        await services.voice.drain()
+    assert script.prompts("summary"), "the model was asked for a summary"
+    assert recap.method == "extractive" and recap.summary is None
+    assert "Orsolya" not in str(recap)
