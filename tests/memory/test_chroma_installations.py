@@ -169,6 +169,10 @@ async def test_doctor_lists_orphans_and_older_collections_and_prune_removes_only
     try:
         theirs, _ = await imported(other_services, "Their table", ASH, tmp_path)
         campaign, _ = await imported(services, "Salt Coast", SALT, tmp_path)
+        # A shared library's collection is no orphan: its holder is a campaign row, if no story.
+        shared = await services.knowledge.library.import_bytes(
+            "rules.md", b"# Rules\n\nHalf cover: +2 AC.\n", guild_id=None
+        )
         installation = await services.installation.id()
         orphan = owned_name(installation, "lk_c", 999)
         chroma.create_collection(orphan)
@@ -184,6 +188,7 @@ async def test_doctor_lists_orphans_and_older_collections_and_prune_removes_only
         names = {c if isinstance(c, str) else c.name for c in chroma.list_collections()}
         assert orphan not in names and "lk_c4242" not in names
         assert owned_name(installation, "lk_c", campaign) in names
+        assert owned_name(installation, "lk_c", shared.source.campaign_id) in names
         assert owned_name(await other_services.installation.id(), "lk_c", theirs) in names
         doctor = await check_collections(settings)
         assert doctor.ok and not doctor.warning, doctor

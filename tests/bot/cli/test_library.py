@@ -52,6 +52,7 @@ def test_the_operator_imports_once_and_gms_attach(cli_env: DatabaseTarget, tmp_p
     )
     # The holder of the library's sources is no campaign of anyone's.
     assert "library:" not in invoke("campaign", "list")
+    assert "There is no campaign named" in invoke("lore", "cover", "-c", "library:installation", code=1)
     (rebuilt,) = json.loads(invoke("library", "reindex", "--json"))
     assert (rebuilt["sources"], rebuilt["chunks"]) == (1, listed["chunks"])
 
