@@ -51,7 +51,9 @@ async def full_size_line(interaction: discord.Interaction, campaign: Campaign, p
         return None
     gm = canon_options.viewer_of(interaction) == Viewer.GM
     token = await wiki.links.issue(campaign.id, interaction.user.id, gm=gm)
-    return f"[Open it at full size on the wiki]({wiki.links.url(token)}{path}) (your own link: do not share it)."
+    return (
+        f"[Open it at full size on the wiki]({wiki.links.url(token)}{path}) (your own link: do not share it)."
+    )
 
 
 async def send_picture(
@@ -60,7 +62,9 @@ async def send_picture(
     """Send a picture as an ephemeral reply with the PNG attached (the interaction must be deferred), with
     the line to the picture at full size on the wiki when there is one."""
     embed = discord.Embed(
-        title=clip(picture.title, limits.EMBED_TITLE), colour=discord.Colour.dark_gold(), description=full_size
+        title=clip(picture.title, limits.EMBED_TITLE),
+        colour=discord.Colour.dark_gold(),
+        description=full_size,
     )
     embed.set_image(url=f"attachment://{filename}")
     await replies.answer(
