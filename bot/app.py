@@ -228,6 +228,7 @@ def build_wiki(
         queries=canon.queries,
         notes=desks["notes"],
         knowledge=knowledge,
+        pictures=desks["pictures"],
     )
 
 
