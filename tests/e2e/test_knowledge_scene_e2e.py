@@ -59,7 +59,9 @@ async def test_a_proposal_known_only_to_those_present_and_each_players_own_recap
     assert mine.ephemeral
     told = embed_text(mine.embeds[0]).replace("**", "")
     assert "as Sable lived it" in told and "What Sable learned: The Duke's secret: a spy" in told, told
-    assert "Heard: Sable believes The Duke's treasure: in the well (heard from a drunk). A belief" in told, told
+    assert "Heard: Sable believes The Duke's treasure: in the well (heard from a drunk). A belief" in told, (
+        told
+    )
     brann = embed_text((await emu.invoke(chan, quinn, "recap", scenes=1, mine=True)).embeds[0])
     assert "a spy" not in brann and "learned" not in brann and "well" not in brann, brann
     nobody = await emu.invoke(chan, rio, "recap", mine=True)
