@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from bot.services.wording import wording_for
-from canon.models import NOW, CanonLevel, EntityCard, Evidence, EvidenceKind, StatementView
+from canon.models import CanonLevel, EntityCard, Evidence, EvidenceKind, StatementView
 from canon.visibility import entity_hidden, view_hidden, visible_views
 from canon.wording import Wording, statement_sentence, type_words
 from canon.wording.statements import shown_validity
@@ -30,7 +30,7 @@ ABOVE = frozenset({"in_fiction_date", "description"})
 
 def entity_url(reading: Reading, name: str, nth: int = 1) -> str:
     """Return the address of an entity's page (`nth`: which of several entities so named, by age)."""
-    return reading.url(f"e/{name_path(name)}") + (f"?n={nth}" if nth > 1 else "")
+    return reading.url(f"e/{name_path(name)}" + (f"?n={nth}" if nth > 1 else ""))
 
 
 def _linked(sentence_html: str, view: StatementView, reading: Reading, words: Wording) -> str:
@@ -100,16 +100,19 @@ async def entity_page(
             found = await reader.find_exact(segment)
         if len(found) < which:
             return not_found(reading)
-        card = await reader.card(found[which - 1], NOW)
+        card = await reader.card(found[which - 1], reading.as_of.as_of)
         cited = [e for v in (card.state, *card.relations, *card.facts) if v for e in v.statement.evidence]
         parents = [v.subject.id for v in card.relations if v.statement.predicate == "PARENT_OF"]
         words = await wording_for(session, reader, [*cited, *card.evidence], people=parents)
         scene_ids = [e.scene_id for e in [*cited, *card.evidence] if e.scene_id is not None]
         orders = await scene_orders(session, list(dict.fromkeys(scene_ids)), reading.campaign.id)
+        kin = reader.ontology.is_a(card.entity.type, ["Person", "Lineage", "Creature", "Deity"])
     words = dataclasses.replace(words, escape=esc, links=False)
-    return Page(
-        200, reading.page(_title(card, reading), _body(card, reading, words, orders, page_number(page)))
-    )
+    body = _body(card, reading, words, orders, page_number(page))
+    if kin:  # the picture at full size (`bot.wiki.pictures`)
+        tree = reading.url(f"tree/{name_path(card.entity.name)}")
+        body.insert(1, f'<p class="pictures">{href(tree, "Family tree")}</p>')
+    return Page(200, reading.page(_title(card, reading), body))
 
 
 def _title(card: EntityCard, reading: Reading) -> str:
@@ -120,7 +123,7 @@ def _title(card: EntityCard, reading: Reading) -> str:
 def _body(card: EntityCard, reading: Reading, words: Wording, orders: dict[int, int], page: int) -> list[str]:
     entity = card.entity
     viewer, knowing = reading.viewer, reading.knowing
-    facts = visible_views(card.facts, viewer, knowing, NOW)
+    facts = visible_views(card.facts, viewer, knowing, reading.as_of.as_of)
     body = [f'<p class="muted">{esc(type_words(entity.type))}</p>']
     description = entity.description or next(
         (v.statement.value for v in facts if v.statement.predicate == "description"), None
@@ -134,11 +137,13 @@ def _body(card: EntityCard, reading: Reading, words: Wording, orders: dict[int, 
     if entity.provenance.level == CanonLevel.RETCONNED:
         body.append("<p>This was retconned: it is no longer canon.</p>")
     state = (
-        card.state if card.state is not None and visible_views([card.state], viewer, knowing, NOW) else None
+        card.state
+        if card.state is not None and visible_views([card.state], viewer, knowing, reading.as_of.as_of)
+        else None
     )
     if state is not None:
         body += ["<h2>State</h2>", f"<p>{statement_html(state, reading, words, orders)}</p>"]
-    relations = visible_views(card.relations, viewer, knowing, NOW)
+    relations = visible_views(card.relations, viewer, knowing, reading.as_of.as_of)
     if relations:
         lines = [statement_html(v, reading, words, orders, evidence=False) for v in relations[:200]]
         more = len(relations) - 200
