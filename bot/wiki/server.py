@@ -205,6 +205,7 @@ def wiki_app(deps: WikiDeps) -> web.Application:
     ]
     app.router.add_get("/", _front)
     app.router.add_get("/static/wiki.css", _style)
+    app.router.add_get("/t/{token}", _page(home.journal_page))  # a link pasted without its last slash
     for path, handler in pages:
         app.router.add_get("/t/{token}/" + path, _page(handler))
     return app
@@ -217,6 +218,8 @@ class WikiServer:
         self.deps = deps
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
+        #: The address it listens on, once started (links use the base URL instead when one is set).
+        self.url: str | None = None
 
     async def start(self, host: str | None = None, port: int | None = None) -> None:
         """Start listening (port 0: any free port, then `self.port` says which)."""
@@ -228,6 +231,9 @@ class WikiServer:
         server = site._server
         sockets = getattr(server, "sockets", None) or []
         self.port = sockets[0].getsockname()[1] if sockets else port
+        host = host or self.deps.settings.host
+        self.url = f"http://{'[' + host + ']' if ':' in host else host}:{self.port}"
+        self.deps.links.served_at = self.url
 
     async def stop(self) -> None:
         """Stop listening and close the connections."""
