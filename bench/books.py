@@ -9,7 +9,7 @@ citation carries the page the producer put the heading on (the PDF's own bookmar
 longest stall while the largest PDF (about 300 pages for the whole world) is imported (goal < 100 ms). One JSON
 line.
 
-    .venv/bin/python -m bench.books [--files N] [--questions N]
+    .venv/bin/python -m bench.books [--files N] [--questions N] [--corpus DIR]
 """
 
 from __future__ import annotations
@@ -107,16 +107,20 @@ async def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=None, help="only the first N world files (sorted)")
     parser.add_argument("--questions", type=int, default=None, help="only the first N questions")
+    parser.add_argument(
+        "--corpus", type=Path, default=SRD, help="the SRD corpus (default: ../shared/corpora/srd)"
+    )
     args = parser.parse_args(argv)
-    if not (SRD / "world").is_dir():
-        print(f"SRD corpus not found at {SRD}: nothing measured.", file=sys.stderr)
+    srd: Path = args.corpus
+    if not (srd / "world").is_dir():
+        print(f"SRD corpus not found at {srd}: nothing measured.", file=sys.stderr)
         return {"skipped": "no SRD corpus"}
-    files = sorted((SRD / "world").glob("*.md"))[: args.files]
+    files = sorted((srd / "world").glob("*.md"))[: args.files]
     names = {p.name for p in files}
     questions = [
         q
         for q in (
-            json.loads(line) for line in (SRD / "eval" / "dev.jsonl").read_text().splitlines() if line.strip()
+            json.loads(line) for line in (srd / "eval" / "dev.jsonl").read_text().splitlines() if line.strip()
         )
         if q["file"] in names
     ][: args.questions]
