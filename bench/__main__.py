@@ -24,6 +24,7 @@ ALL = (
     "lore_speed",
     "lore_quality",
     "lore_answers",
+    "sections",
     "recall",
     "leaks",
     "chroma_modes",

@@ -178,10 +178,14 @@ class CanonCommands(commands.Cog):
         Canon sources that disagree, with a button per source that may prevail."""
         campaign = await self._campaign(interaction)
         page = await self.queries.conflict_page(campaign, show=Show(show))
-        await interaction.response.send_message(ephemeral=True, **conflict_views.page_content(page))
+        await interaction.response.send_message(
+            ephemeral=True, allowed_mentions=NONE, **conflict_views.page_content(page)
+        )
         found = await self.disagreements.find(campaign.id)
         if any(j.open for j in found) or (found and show != "open"):
-            await interaction.followup.send(ephemeral=True, **disagreement_views.content(found))
+            await interaction.followup.send(
+                ephemeral=True, allowed_mentions=NONE, **disagreement_views.content(found)
+            )
 
     @canon_group.command(name="check", description="Check the whole canon for continuity problems (GM)")
     @gm_only()

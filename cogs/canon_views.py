@@ -41,7 +41,7 @@ from canon.proposals import ProposalStatus
 from canon.wording import describe
 from cogs import canon_embeds
 from cogs.checks import actor_of
-from cogs.embeds import clip, counted
+from cogs.embeds import MessageContent, clip, counted
 from cogs.recaps import post_recap
 from cogs.review_common import (
     asked_first,
@@ -423,7 +423,7 @@ def closed_view(scene_id: int) -> discord.ui.View:
     return view
 
 
-def card_content(review: Review, page: int, *, reveal: bool, chosen: int | None = None) -> dict[str, Any]:
+def card_content(review: Review, page: int, *, reveal: bool, chosen: int | None = None) -> MessageContent:
     """Return the embed and view of a card as it stands (open or committed), `chosen` picked when pending.
 
     A card players see has no line, count or control for a GM-only proposal (`canon_embeds.as_seen`).
@@ -540,7 +540,7 @@ async def commit(interaction: discord.Interaction, scene_id: int, *, confirmed: 
     await close_private(
         interaction.client,
         scene_id,
-        {"content": None, "embed": private, "view": closed_view(scene_id)},
+        {"embed": private, "view": closed_view(scene_id)},
         skip=clicked.id if clicked is not None else None,
     )
     if outcome.review.scene is not None:

@@ -23,7 +23,7 @@ from bot.client import limits
 from canon.conflicts import OPEN, ConflictPage, Show
 from cogs.checks import actor_of, require_gm
 from cogs.conflict_embeds import conflict_page_embed
-from cogs.embeds import clip
+from cogs.embeds import MessageContent, clip
 from cogs.places import campaign_here
 from cogs.review_common import guarded
 from cogs.services import services_of
@@ -63,9 +63,9 @@ def page_view(page: ConflictPage) -> discord.ui.View:
     return view
 
 
-def page_content(page: ConflictPage) -> dict[str, Any]:
+def page_content(page: ConflictPage) -> MessageContent:
     """Return what a conflicts message shows for a page: its embed and its buttons."""
-    return {"embed": conflict_page_embed(page), "view": page_view(page), "allowed_mentions": NONE}
+    return {"embed": conflict_page_embed(page), "view": page_view(page)}
 
 
 class PageButton(
@@ -100,7 +100,7 @@ class PageButton(
             _gm(interaction)
             target = self.page + (1 if self.way == "next" else -1)
             await interaction.response.edit_message(
-                **page_content(await page_of(interaction, self.show, target))
+                allowed_mentions=NONE, **page_content(await page_of(interaction, self.show, target))
             )
 
         await guarded(interaction, work)
@@ -193,9 +193,11 @@ async def submit_reason(interaction: discord.Interaction, match: re.Match[str]) 
             campaign, show=Show(match["show"]), page=int(match["page"])
         )
         if interaction.message is None:  # pragma: no cover - opened from a button, so it has its message
-            await interaction.response.send_message(ephemeral=True, **page_content(page))
+            await interaction.response.send_message(
+                ephemeral=True, allowed_mentions=NONE, **page_content(page)
+            )
             return
-        await interaction.response.edit_message(**page_content(page))
+        await interaction.response.edit_message(allowed_mentions=NONE, **page_content(page))
 
     await guarded(interaction, work)
 
