@@ -39,6 +39,7 @@ class World:
     gm_token: str
     player_token: str
     other_token: str
+    branch_token: str
 
     async def get(self, path: str, **headers: str) -> tuple[int, str, dict[str, str]]:
         response = await self.client.get(path, headers=headers, allow_redirects=False)
@@ -82,7 +83,11 @@ async def play_scene(
     await services.recaps.recap_scene(report.scene.id)
 
 
-async def build_world(services: Services) -> tuple[Campaign, Campaign]:
+#: How many facts the Chronicle holds: more than one page of an entity's facts.
+CHRONICLE_FACTS = 130
+
+
+async def build_world(services: Services) -> tuple[Campaign, Campaign, Campaign]:
     campaign = await services.campaigns.for_guild(GUILD, "Shattered Isles")
     await add(
         services,
@@ -114,16 +119,27 @@ async def build_world(services: Services) -> tuple[Campaign, Campaign]:
         services, campaign, 501, ["Aldric rides out at dawn <b>boldly</b>.", "The gate creaks."], "The Ride"
     )
     await play_scene(services, campaign, 501, ["Aldric returns wounded.", "Pat binds his arm."], "The Return")
+    await add(services, campaign, EntityContent(name="The Chronicle", entity_type="Item"))
+    for n in range(1, CHRONICLE_FACTS + 1):
+        await add(
+            services,
+            campaign,
+            FactContent(subject=Ref(name="The Chronicle"), attribute=f"entry_{n:03}", value=f"line {n}"),
+        )
+    branch = await services.branches.fork(campaign, "Aldric Fell", actor=GM)
+    await add(
+        services, branch, FactContent(subject=Ref(name="Aldric"), attribute="fate", value="fell at the gate")
+    )
     other = await services.campaigns.for_guild(OTHER_GUILD, "Elsewhere")
     await add(services, other, EntityContent(name="Morwen", entity_type="NPC", description="elsewhere only"))
-    return campaign, other
+    return campaign, other, branch
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module", params=BACKENDS)
+@pytest_asyncio.fixture(scope="package", loop_scope="package", params=BACKENDS)
 async def world(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[World]:
-    """The shared campaign and its wiki (read-only tests only)."""
+    """The shared campaign and its wiki, built once for the package's tests (read-only tests only)."""
     tmp_path: Path = tmp_path_factory.mktemp("wiki")
     target = await make_target(request.param, tmp_path)
     settings = Settings(  # type: ignore[call-arg]
@@ -131,7 +147,7 @@ async def world(
     )
     services = await build_services(settings, db=target.open())
     try:
-        campaign, other = await build_world(services)
+        campaign, other, branch = await build_world(services)
         links = services.wiki.links
         client = TestClient(TestServer(wiki_app(services.wiki)))
         await client.start_server()
@@ -144,6 +160,7 @@ async def world(
                 gm_token=await links.issue(campaign.id, GM.id, gm=True),
                 player_token=await links.issue(campaign.id, PAT.id, gm=False),
                 other_token=await links.issue(other.id, PAT.id, gm=False),
+                branch_token=await links.issue(branch.id, PAT.id, gm=False),
             )
         finally:
             await client.close()

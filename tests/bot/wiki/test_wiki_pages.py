@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.wiki.conftest import World
+from tests.bot.wiki.conftest import CHRONICLE_FACTS, World
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = pytest.mark.asyncio(loop_scope="package")
 
 
 async def test_the_journal_lists_both_scenes_newest_first_with_their_recaps(world: World) -> None:
@@ -29,3 +29,45 @@ async def test_the_gm_sees_the_secret_marked(world: World) -> None:
     status, body, _ = await world.get(f"/t/{world.gm_token}/e/Aldric")
     assert status == 200
     assert "sold the gate codes" in body and "🔒" in body
+
+
+async def test_evidence_from_a_scene_links_to_its_transcript_at_the_turn(world: World) -> None:
+    _, body, _ = await world.get(f"/t/{world.player_token}/e/Aldric")
+    assert f'href="/t/{world.player_token}/scenes/1#turn-' in body
+    assert "said in scene 1" in body
+
+
+async def test_an_entitys_facts_are_paged(world: World) -> None:
+    base = f"/t/{world.player_token}/e/The_Chronicle"
+    _, first, _ = await world.get(base)
+    assert first.count("entry ") == 60 and "Page 1 of 3" in first
+    assert f'href="{base}?page=2"' in first
+    _, last, _ = await world.get(base + "?page=3")
+    assert last.count("entry ") == CHRONICLE_FACTS - 120 and "line 130" in last
+    for beyond in ("?page=999999999", "?page=-4", "?page=x"):
+        status, body, _ = await world.get(base + beyond)
+        assert status == 200 and "Page " in body
+
+
+async def test_a_branch_is_a_world_of_its_own(world: World) -> None:
+    _, branch, _ = await world.get(f"/t/{world.branch_token}/e/Aldric")
+    _, root, _ = await world.get(f"/t/{world.player_token}/e/Aldric")
+    assert "fell at the gate" in branch and "knight-commander" in branch  # inherited up to the fork
+    assert "fell at the gate" not in root
+
+
+async def test_links_follow_a_reverse_proxys_prefix_and_head_answers(world: World) -> None:
+    _, body, _ = await world.get(f"/t/{world.player_token}/e/Aldric", **{"X-Forwarded-Prefix": "/lore/wiki"})
+    assert f'href="/lore/wiki/t/{world.player_token}/e/The_Watch"' in body
+    assert 'href="/lore/wiki/static/wiki.css"' in body
+    _, odd, _ = await world.get(f"/t/{world.player_token}/", **{"X-Forwarded-Prefix": '/"><b>x'})
+    assert "<b>x" not in odd and f'href="/t/{world.player_token}/entities"' in odd
+    response = await world.client.head(f"/t/{world.player_token}/e/Aldric")
+    assert response.status == 200 and await response.read() == b""
+
+
+async def test_the_journal_shows_the_recap_and_the_scene_page_what_became_canon(world: World) -> None:
+    _, journal, _ = await world.get(f"/t/{world.player_token}/")
+    assert "Who was there" in journal
+    _, scene, _ = await world.get(f"/t/{world.player_token}/scenes/2")
+    assert "What became canon" in scene and "Aldric returns wounded." in scene
