@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from sqlalchemy import update
+from sqlalchemy import null, update
 
 from canon.storage import Database
 from memory.embed_text import BASE_VIEWS_VERSION
 from memory.knowledge.service import KnowledgeService
-from memory.knowledge.tables import KnowledgeIndexStateRow
+from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeIndexStateRow
 from memory.vector_index import ChromaVectorIndex
 
 BESTIARY = "\n\n".join(
@@ -66,7 +66,8 @@ BESTIARY = "\n\n".join(
 
 
 async def indexed_before(service: KnowledgeService, db: Database, campaign: int) -> None:
-    """Leave a campaign as an installation before the names view did: no names vectors, the old views' state."""
+    """Leave a campaign as an installation before the names view did: no names vectors, the old views' state,
+    and chunks without their fields."""
     assert isinstance(service.vectors, ChromaVectorIndex)
     collection = service.vectors._collection(campaign, create=False)
     assert collection is not None
@@ -79,6 +80,10 @@ async def indexed_before(service: KnowledgeService, db: Database, campaign: int)
             .where(KnowledgeIndexStateRow.campaign_id == campaign)
             # Cut by the chunker of that time, too: the names view is made from the chunks as they are.
             .values(embedding_views=BASE_VIEWS_VERSION, chunking_version="md-headings-1")
+        )
+        await session.execute(  # type: ignore[attr-defined]
+            # SQL NULL, as the migration left the column (None alone would store JSON null).
+            update(KnowledgeChunkRow).where(KnowledgeChunkRow.campaign_id == campaign).values(fields=null())
         )
 
     await db.run(work)

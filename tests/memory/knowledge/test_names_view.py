@@ -10,12 +10,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
 from canon.models import Viewer
 from canon.storage import Database
 from memory.embed_text import VIEWS_VERSION, names_view
 from memory.knowledge.index_state import index_state_row
 from memory.knowledge.service import KnowledgeService
+from memory.knowledge.tables import KnowledgeChunkRow
 from memory.knowledge.view_builder import ViewBuilder
 from tests.helpers.knowledge_helpers import EMBEDDER, knowledge_service, new_campaign
 from tests.helpers.names_view import BESTIARY, indexed_before
@@ -111,6 +113,10 @@ async def test_an_old_campaign_gains_its_names_views_after_a_crash_and_is_search
     assert await first.vectors.count(campaign) == 3 * (chunks + extra.chunk_count)
     status = await first.index_status(campaign)
     assert status["names_view"]["state"] == "done"
+    async with db.session() as session:  # the fields the old chunks lacked are kept now
+        kept = (await session.execute(select(KnowledgeChunkRow.fields))).scalars().all()
+    assert kept and all(fields is not None for fields in kept)
+    assert any(f == ["Pit Fiend", "Hit Points", "300"] for fields in kept for f in fields or [])
     found = await _chunk_ids(first, campaign, "which devil radiates an aura of fear?")
     assert found and len(found) == len(set(found))
     # Nothing is left to build; building again embeds nothing.
