@@ -25,6 +25,7 @@ ALL = (
     "lore_quality",
     "lore_answers",
     "sections",
+    "books",
     "recall",
     "leaks",
     "chroma_modes",
