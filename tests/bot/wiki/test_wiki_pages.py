@@ -71,3 +71,14 @@ async def test_the_journal_shows_the_recap_and_the_scene_page_what_became_canon(
     assert "Who was there" in journal
     _, scene, _ = await world.get(f"/t/{world.player_token}/scenes/2")
     assert "What became canon" in scene and "Aldric returns wounded." in scene
+
+
+async def test_an_imported_fact_names_its_source_and_place_as_the_reader_may_read_them(world: World) -> None:
+    _, player, _ = await world.get(f"/t/{world.player_token}/e/The_Watch")
+    assert "from Annals of the Watch › Founding" in player
+    _, gm_watch, _ = await world.get(f"/t/{world.gm_token}/e/The_Watch")
+    assert f'href="/t/{world.gm_token}/sources#source-' in gm_watch
+    _, gm_aldric, _ = await world.get(f"/t/{world.gm_token}/e/Aldric")
+    assert "from " in gm_aldric and "Ledger" in gm_aldric and "🔒" in gm_aldric
+    _, player_aldric, _ = await world.get(f"/t/{world.player_token}/e/Aldric")
+    assert "Ledger" not in player_aldric and "Bribes" not in player_aldric
