@@ -103,13 +103,9 @@ def transcript_text(scene: Scene, turns: list[Turn]) -> str:
         if turn.text:
             lines.append(turn.text)
         for attachment in turn.attachments:
-            lines.append(
-                f"[attachment: {attachment.get('filename', '?')}, {attachment.get('size', '?')} bytes]"
-            )
+            lines.append(f"[attachment: {attachment.filename}, {attachment.size} bytes]")
         for embed in turn.embeds:
-            lines.append(
-                f"[embed: {embed.get('title') or embed.get('description') or embed.get('type', '')}]"
-            )
+            lines.append(f"[embed: {embed.title or embed.description or embed.type or ''}]")
         lines.append("")
     return "\n".join(lines)
 

@@ -344,6 +344,23 @@ def _write(
     return writer
 
 
+def _bookmarked(
+    lines: list[Line], index: int, number: int, outline: dict[tuple[int, str], int]
+) -> tuple[int | None, int]:
+    """Return the outline level of the heading starting at `index` and its last line (a long title wraps)."""
+    if not outline:
+        return None, index
+    title = ""
+    for last in range(index, min(len(lines), index + 4)):
+        if last > index and lines[last].size != lines[index].size:
+            break
+        title = f"{title} {lines[last].words}" if title else lines[last].words
+        level = outline.get((number, clean_text(title).casefold()))
+        if level is not None:
+            return level, last
+    return None, index
+
+
 def _heading_lines(
     lines: list[Line], index: int, number: int, outline: dict[tuple[int, str], int], body: float
 ) -> tuple[int, str]:
@@ -395,12 +412,15 @@ def _write_page(
     while index < len(lines):
         line = lines[index]
         title = line.words
-        level = outline.get((number, clean_text(title).casefold()))
-        if level is None and not outline and line.size in ranks and len(title) < 150 and len(line.cells) == 1:
+        level, last = _bookmarked(lines, index, number, outline)
+        if level is not None:
+            title = " ".join(lines[k].words for k in range(index, last + 1))
+            index = last
+        elif not outline and line.size in ranks and len(title) < 150 and len(line.cells) == 1:
             level = ranks.index(line.size) + 1
+            index, title = _heading_lines(lines, index, number, outline, body)
         if level is not None:
             close()
-            index, title = _heading_lines(lines, index, number, outline, body)
             writer.heading(level, title)
             first = False
             previous = lines[index]

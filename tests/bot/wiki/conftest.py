@@ -14,13 +14,16 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 from aiohttp.test_utils import TestClient, TestServer
+from sqlalchemy import select
 
 from bot.app import Services, build_services
 from bot.wiki.server import wiki_app
 from canon.campaigns import Campaign
 from canon.models import Visibility
 from canon.proposals import EntityContent, FactContent, Ref, RelationshipContent
+from canon.tables import EvidenceRow, StatementRow
 from config.settings import Settings
+from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow
 from memory.scenes import Actor, SceneStatus, SpeakerKind
 from memory.turn_log import IncomingMessage
 from tests.conftest import BACKENDS, drop_target, make_target
@@ -83,6 +86,48 @@ async def play_scene(
     await services.recaps.recap_scene(report.scene.id)
 
 
+ANNALS = b"# Annals of the Watch\n\n## Founding\n\nThe Watch was founded in the year of the long frost.\n"
+LEDGER = b"# Ledger\n\n## Bribes\n\nAldric sold the gate codes to the smugglers.\n"
+
+
+async def cite_imports(services: Services, campaign: Campaign) -> None:
+    """Import a public and a hidden source, and make two facts rest on their passages (as extraction does)."""
+    await add(
+        services,
+        campaign,
+        FactContent(subject=Ref(name="The Watch"), attribute="motto", value="we hold the gate"),
+    )
+    await services.knowledge.import_bytes(campaign.id, "annals.md", ANNALS)
+    await services.knowledge.import_bytes(campaign.id, "ledger.md", LEDGER, hidden=True)
+    async with services.db.session() as session, session.begin():
+        chunks = {
+            row.filename: (row.source_id, row.id)
+            for row in (
+                await session.execute(
+                    select(
+                        KnowledgeSourceRow.filename, KnowledgeChunkRow.source_id, KnowledgeChunkRow.id
+                    ).join(KnowledgeChunkRow, KnowledgeChunkRow.source_id == KnowledgeSourceRow.id)
+                )
+            ).all()
+        }
+        for predicate, filename in (("motto", "annals.md"), ("secret", "ledger.md")):
+            statement = (
+                await session.execute(select(StatementRow).where(StatementRow.predicate == predicate))
+            ).scalar_one()
+            source_id, chunk_id = chunks[filename]
+            session.add(
+                EvidenceRow(
+                    campaign_id=campaign.id,
+                    changeset_id=statement.changeset_id,
+                    target_kind="statement",
+                    target_id=statement.id,
+                    kind="chunk",
+                    source_id=source_id,
+                    chunk_id=chunk_id,
+                )
+            )
+
+
 #: How many facts the Chronicle holds: more than one page of an entity's facts.
 CHRONICLE_FACTS = 130
 
@@ -126,6 +171,7 @@ async def build_world(services: Services) -> tuple[Campaign, Campaign, Campaign]
             campaign,
             FactContent(subject=Ref(name="The Chronicle"), attribute=f"entry_{n:03}", value=f"line {n}"),
         )
+    await cite_imports(services, campaign)
     branch = await services.branches.fork(campaign, "Aldric Fell", actor=GM)
     await add(
         services, branch, FactContent(subject=Ref(name="Aldric"), attribute="fate", value="fell at the gate")

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
+
 import pytest
 
 from tests.bot.wiki.conftest import CHRONICLE_FACTS, World
+from tests.e2e.jargon import jargon_in
 
 pytestmark = pytest.mark.asyncio(loop_scope="package")
 
@@ -71,3 +74,48 @@ async def test_the_journal_shows_the_recap_and_the_scene_page_what_became_canon(
     assert "Who was there" in journal
     _, scene, _ = await world.get(f"/t/{world.player_token}/scenes/2")
     assert "What became canon" in scene and "Aldric returns wounded." in scene
+
+
+async def test_an_imported_fact_names_its_source_and_place_as_the_reader_may_read_them(world: World) -> None:
+    _, player, _ = await world.get(f"/t/{world.player_token}/e/The_Watch")
+    assert "from Annals of the Watch › Founding" in player
+    _, gm_watch, _ = await world.get(f"/t/{world.gm_token}/e/The_Watch")
+    assert f'href="/t/{world.gm_token}/sources#source-' in gm_watch
+    _, gm_aldric, _ = await world.get(f"/t/{world.gm_token}/e/Aldric")
+    assert "from " in gm_aldric and "Ledger" in gm_aldric and "🔒" in gm_aldric
+    _, player_aldric, _ = await world.get(f"/t/{world.player_token}/e/Aldric")
+    assert "Ledger" not in player_aldric and "Bribes" not in player_aldric
+
+
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def visible_text(body: str) -> str:
+    parser = _Text()
+    parser.feed(body)
+    return " ".join(parser.parts)
+
+
+async def test_no_page_shows_a_player_or_the_gm_ids_constants_or_keys(world: World) -> None:
+    pages = [
+        "",
+        "entities",
+        "entities?kind=NPC",
+        "e/Aldric",
+        "e/The_Watch",
+        "e/The_Chronicle",
+        "scenes/1",
+        "scenes/2",
+    ]
+    pages += ["search?q=Who+leads+the+Watch", "e/Nobody"]
+    for token, extra in ((world.player_token, []), (world.gm_token, ["sources", "gm", "e/Vell"])):
+        for path in pages + extra:
+            _, body, _ = await world.get(f"/t/{token}/{path}")
+            found = jargon_in(visible_text(body))
+            assert not found, (path, found)
