@@ -119,3 +119,13 @@ async def test_no_page_shows_a_player_or_the_gm_ids_constants_or_keys(world: Wor
             _, body, _ = await world.get(f"/t/{token}/{path}")
             found = jargon_in(visible_text(body))
             assert not found, (path, found)
+
+
+async def test_a_player_whose_character_learned_a_secret_reads_it_and_no_one_else_does(world: World) -> None:
+    _, quinn, _ = await world.get(f"/t/{world.quinn_token}/e/Aldric")
+    assert "sold the gate codes" in quinn and "🔒" not in quinn
+    assert "Ledger" not in quinn  # the fact was revealed, not its hidden source
+    _, pat, _ = await world.get(f"/t/{world.player_token}/e/Aldric")
+    assert "sold the gate codes" not in pat
+    hidden = await world.get(f"/t/{world.quinn_token}/e/Vell")
+    assert hidden[0] == 404
