@@ -24,6 +24,8 @@ ALL = (
     "lore_speed",
     "lore_quality",
     "lore_answers",
+    "sections",
+    "books",
     "recall",
     "leaks",
     "chroma_modes",

@@ -16,6 +16,7 @@ import re
 import zipfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = ["Section", "make_docx", "make_epub", "make_html", "make_pdf", "parse_markdown"]
 
@@ -26,9 +27,25 @@ _EMPHASIS = re.compile(r"(\*{1,3}|_{2,3})(?=\S)(.+?)(?<=\S)\1")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 
 
+_BOLD = re.compile(r"\*\*\*?(?=\S)(.+?)(?<=\S)\*\*\*?")
+
+
 def plain(text: str) -> str:
-    """Return inline Markdown as its words (emphasis and link targets dropped)."""
-    return _EMPHASIS.sub(r"\2", _LINK.sub(r"\1", text)).replace("\\", "")
+    """Return inline Markdown as its words, bold kept as `**` (other emphasis and link targets dropped)."""
+    text = _LINK.sub(r"\1", text).replace("\\", "")
+    bold = _BOLD.sub(lambda m: "\x01" + m.group(1).replace("*", "") + "\x02", text)
+    return _EMPHASIS.sub(r"\2", bold).replace("\x01", "**").replace("\x02", "**")
+
+
+def words(text: str) -> str:
+    """Return text without its bold marks (a heading's, a title's)."""
+    return text.replace("**", "")
+
+
+def _marked(text: str, opening: str, closing: str) -> str:
+    """Return text HTML-escaped, its `**bold**` spans between `opening` and `closing`."""
+    parts = html.escape(text).split("**")
+    return "".join(part if i % 2 == 0 else f"{opening}{part}{closing}" for i, part in enumerate(parts))
 
 
 @dataclass
@@ -57,7 +74,7 @@ def parse_markdown(text: str) -> list[Section]:
         heading = _HEADING.match(line)
         if heading:
             close()
-            sections.append(Section(len(heading.group(1)), plain(heading.group(2))))
+            sections.append(Section(len(heading.group(1)), words(plain(heading.group(2)))))
         elif not line.strip() or line.lstrip().startswith(">"):
             close()
         elif "|" in line and index + 1 < len(lines) and _TABLE_RULE.match(lines[index + 1]):
@@ -160,11 +177,11 @@ def make_pdf(title: str, sections: Sequence[Section], *, columns: int = 2) -> by
             story.append(heading)
         for kind, value in section.blocks:
             if kind == "p":
-                story.append(Paragraph(html.escape(str(value)), body))
+                story.append(Paragraph(_marked(str(value), "<b>", "</b>"), body))
             elif kind == "li":
-                story.append(Paragraph(html.escape(str(value)), item, bulletText="•"))
+                story.append(Paragraph(_marked(str(value), "<b>", "</b>"), item, bulletText="•"))
             else:
-                rows = [[Paragraph(html.escape(c), cell) for c in row] for row in value]  # type: ignore[attr-defined]
+                rows = [[Paragraph(_marked(c, "<b>", "</b>"), cell) for c in row] for row in value]  # type: ignore[attr-defined]
                 table = Table(rows, colWidths=[column / max(1, len(rows[0]))] * len(rows[0]), repeatRows=1)
                 table.setStyle(TableStyle([("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black)]))
                 story.append(table)
@@ -187,19 +204,26 @@ def make_docx(title: str, sections: Sequence[Section]) -> bytes:
             document.add_heading(section.title, level=min(6, section.level - top + 1))
         for kind, value in section.blocks:
             if kind == "p":
-                document.add_paragraph(str(value))
+                _runs(document.add_paragraph(), str(value))
             elif kind == "li":
-                document.add_paragraph(str(value), style="List Bullet")
+                _runs(document.add_paragraph(style="List Bullet"), str(value))
             else:
                 rows: list[list[str]] = value  # type: ignore[assignment]
                 width = max(len(r) for r in rows)
                 table = document.add_table(rows=len(rows), cols=width)
                 for r, row in enumerate(rows):
                     for c, text in enumerate(row):
-                        table.cell(r, c).text = text
+                        table.cell(r, c).text = words(text)
     buffer = io.BytesIO()
     document.save(buffer)
     return buffer.getvalue()
+
+
+def _runs(paragraph: Any, text: str) -> None:
+    """Add text to a Word paragraph as runs, its `**bold**` spans bold."""
+    for i, part in enumerate(text.split("**")):
+        if part:
+            paragraph.add_run(part).bold = i % 2 == 1 or None
 
 
 # -- HTML and EPUB -----------------------------------------------------------------------------------------
@@ -218,18 +242,19 @@ def _html_body(sections: Sequence[Section], *, top_level: int | None = None) -> 
                 if not in_list:
                     out.append("<ul>")
                     in_list = True
-                out.append(f"<li>{html.escape(str(value))}</li>")
+                out.append(f"<li>{_marked(str(value), '<strong>', '</strong>')}</li>")
                 continue
             if in_list:
                 out.append("</ul>")
                 in_list = False
             if kind == "p":
-                out.append(f"<p>{html.escape(str(value))}</p>")
+                out.append(f"<p>{_marked(str(value), '<strong>', '</strong>')}</p>")
             else:
                 rows: list[list[str]] = value  # type: ignore[assignment]
-                head = "".join(f"<th>{html.escape(c)}</th>" for c in rows[0])
+                head = "".join(f"<th>{html.escape(words(c))}</th>" for c in rows[0])
                 rest = "".join(
-                    "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows[1:]
+                    "<tr>" + "".join(f"<td>{_marked(c, '<strong>', '</strong>')}</td>" for c in row) + "</tr>"
+                    for row in rows[1:]
                 )
                 out.append(f"<table><thead><tr>{head}</tr></thead><tbody>{rest}</tbody></table>")
         if in_list:

@@ -4,8 +4,8 @@ A generated world (`bench.canon_data`, 2,000 facts by default) is given 20 playe
 entities and 500 hidden facts, each revealed to a few characters (or the party) from a random in-world year.
 Then, for every character and each of four points (three years across the world's history, and now), the
 player paths read canon through that character's lens: entity cards (the facts and relations shown), the
-`/lore` canon facts of a question naming an entity, and (now only: they have no date) the autocomplete and
-the directory. Each shown or missing item is checked against the rule computed here from the generated
+`/lore` canon facts of a question naming an entity, and (now only: they have no date) the autocomplete, the
+directory and what an NPC may tell them (each hidden fact the secret guard is not fed through the lens). Each shown or missing item is checked against the rule computed here from the generated
 reveals, independently of the program: `leaks` counts what a player saw that their character does not know
 (goal 0), `withheld` what the character knows that the player did not see (goal 0).
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import os
 import random
@@ -45,9 +46,10 @@ from canon.knowledge import learned
 from canon.models import NOW, AsOf, StatementKind, Viewer
 from canon.storage import Database
 from canon.tables import EntityRow, StatementRow
-from canon.visibility import Knowing, visibility_of
+from canon.visibility import Knowing, view_hidden, visibility_of
 from memory.knowledge.retrieval.config import preset
 from memory.knowledge.retrieval.entities import EntityFinder
+from memory.leaks import card_secrets
 from memory.scenes import Actor, SceneService
 
 GM = Actor(id=1, name="GM", is_gm=True)
@@ -236,6 +238,8 @@ async def probe(
                     character,
                     key,
                 )
+                if key is None:
+                    await guarded(db, canon, campaign, entity, lens, truth, judge, character)
         lens = await desk.lens(campaign, member)
         for entity in truth.hidden_entities:
             expected = truth.entity_seen(character, entity, None)
@@ -264,6 +268,36 @@ async def probe(
         result[f"{name}_p95_added_ms"] = round(with_ - without, 3)
     result["dates"] = [None if k is None else k // 10000 for k in points]
     return result
+
+
+async def guarded(
+    db: Database,
+    canon: Any,
+    campaign: Campaign,
+    entity: int,
+    lens: Any,
+    truth: Truth,
+    judge: Callable[[bool, bool], None],
+    character: int,
+) -> None:
+    """Probe what an NPC may tell this character of an entity: each hidden statement the secret guard is not
+    fed (`card_secrets` through the lens) counts as told, and must be one the character knows."""
+    async with db.session() as session:
+        gm_card = await (await canon.access.reader(session, campaign, Viewer.GM)).card(entity)
+    bare = dataclasses.replace(gm_card.entity, description=None)
+    for view in (*gm_card.facts, *gm_card.relations):
+        if not view_hidden(view):
+            continue
+        is_fact = view in gm_card.facts
+        alone = gm_card.model_copy(
+            update={
+                "entity": bare,
+                "state": None,
+                "facts": (view,) if is_fact else (),
+                "relations": () if is_fact else (view,),
+            }
+        )
+        judge(not card_secrets(alone, lens), truth.statement_seen(character, view.statement.id, None))
 
 
 def merge_pairs(values: list[float]) -> list[float]:

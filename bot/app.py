@@ -228,6 +228,7 @@ def build_wiki(
         queries=canon.queries,
         notes=desks["notes"],
         knowledge=knowledge,
+        pictures=desks["pictures"],
     )
 
 
@@ -260,17 +261,20 @@ def _desks(
     characters = CharacterDesk(db, access)
     reveals = KnowledgeDesk(db, access, canon.queries, scenes)
     voice.hear_through(reveals)
+    beliefs = BeliefDesk(db, access, canon.canon, scenes)
     return {
         "branches": BranchService(
             db, access, canon.proposals, canon.reviews, knowledge=knowledge, voice=voice
         ),
-        "recaps": RecapService(db, canon.reviews, voice, characters=characters, knowledge=reveals),
+        "recaps": RecapService(
+            db, canon.reviews, voice, characters=characters, knowledge=reveals, beliefs=beliefs
+        ),
         "directory": Directory(db, access),
         "notes": GmNoteDesk(GmNoteService(db), access, scenes),
         "characters": characters,
         "reveals": reveals,
         "marks": PresentMarks(db, access),
-        "beliefs": BeliefDesk(db, access, canon.canon, scenes),
+        "beliefs": beliefs,
         "glossary": GlossaryDesk(db),
         "npc_memories": NpcMemoryDesk(voice.memories, access),
         "dialogue": DialogueImportService(scenes, turns, canon.canon, access),

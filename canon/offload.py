@@ -40,6 +40,7 @@ __all__ = [
     "settle",
     "shutdown",
     "switched_off",
+    "warm",
     "write_apart",
 ]
 
@@ -56,6 +57,7 @@ T = TypeVar("T")
 _state = {"on": True}
 _pool: list[concurrent.futures.ProcessPoolExecutor] = []
 _background: list[concurrent.futures.ThreadPoolExecutor] = []
+_warm: list[bool] = []
 
 
 @contextlib.contextmanager
@@ -109,6 +111,14 @@ def _executor() -> concurrent.futures.ProcessPoolExecutor:
     return _pool[0]
 
 
+async def warm() -> None:
+    """Start the worker process from a worker thread, once: starting it holds the interpreter for a moment
+    (a tenth of a second in a large process), which the loop would otherwise wait out."""
+    if _state["on"] and not _warm:
+        await asyncio.to_thread(lambda: _executor().submit(int).result())
+        _warm.append(True)
+
+
 async def in_process(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """Return `function(*args, **kwargs)`, run in a worker process (function and arguments must pickle)."""
     if not _state["on"]:
@@ -151,6 +161,7 @@ def settle() -> None:
 
 def shutdown() -> None:
     """Stop the worker process, if one was started (at the bot's exit)."""
+    _warm.clear()
     while _pool:
         _pool.pop().shutdown(wait=False, cancel_futures=True)
     while _background:

@@ -7,7 +7,7 @@ ephemeral, since they may show GM-only canon. The extension also registers `/pro
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -36,6 +36,7 @@ from cogs import (
     entity_embeds,
     note_embeds,
     review_answers,
+    submitted,
 )
 from cogs.canon_options import DATE_HELP, Date, Name, Text, date_choices, entity_names, played_characters
 from cogs.canon_propose import ProposeCommands
@@ -178,10 +179,14 @@ class CanonCommands(commands.Cog):
         Canon sources that disagree, with a button per source that may prevail."""
         campaign = await self._campaign(interaction)
         page = await self.queries.conflict_page(campaign, show=Show(show))
-        await interaction.response.send_message(ephemeral=True, **conflict_views.page_content(page))
+        await interaction.response.send_message(
+            ephemeral=True, allowed_mentions=NONE, **conflict_views.page_content(page)
+        )
         found = await self.disagreements.find(campaign.id)
         if any(j.open for j in found) or (found and show != "open"):
-            await interaction.followup.send(ephemeral=True, **disagreement_views.content(found))
+            await interaction.followup.send(
+                ephemeral=True, allowed_mentions=NONE, **disagreement_views.content(found)
+            )
 
     @canon_group.command(name="check", description="Check the whole canon for continuity problems (GM)")
     @gm_only()
@@ -264,11 +269,11 @@ class CanonCommands(commands.Cog):
         """Answer a submitted review modal: accept, reject or edit (see `cogs.review_modals`)."""
         if interaction.type != discord.InteractionType.modal_submit:
             return
-        data: dict[str, Any] = dict(interaction.data or {})
-        match = canon_views.MODAL.fullmatch(str(data.get("custom_id", "")))
+        used = submitted.custom_id(interaction)
+        match = canon_views.MODAL.fullmatch(used)
         if match is not None:
             await review_answers.submit_modal(interaction, match["action"], int(match["id"]))
-        reason = conflict_views.REASON_MODAL.fullmatch(str(data.get("custom_id", "")))
+        reason = conflict_views.REASON_MODAL.fullmatch(used)
         if reason is not None:
             await conflict_views.submit_reason(interaction, reason)
 

@@ -77,7 +77,7 @@ async def post_review(interaction: discord.Interaction, review: Review, *, priva
     if review.secret:
         content = card_content(review, canon_embeds.first_pending_page(review), reveal=True)
         message = await replies.answer(
-            interaction, ephemeral=True, **{**content, "content": f"{posted}\n{secret_note(review)}"}
+            interaction, f"{posted}\n{secret_note(review)}", ephemeral=True, **content
         )
         remember_private(interaction, review, message)
         return
@@ -91,9 +91,7 @@ async def tell_gm_secret_proposals(interaction: discord.Interaction, review: Rev
     """
     content = card_content(review, canon_embeds.first_pending_page(review), reveal=True)
     try:
-        message = await replies.answer(
-            interaction, ephemeral=True, **{**content, "content": secret_note(review)}
-        )
+        message = await replies.answer(interaction, secret_note(review), ephemeral=True, **content)
         remember_private(interaction, review, message)
     except discord.HTTPException as error:
         log.info(

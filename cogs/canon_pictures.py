@@ -3,7 +3,8 @@
 An extension of its own that adds `tree` to the `/canon` group of `cogs.canon` (load it after that one) and
 gives `cogs.canon`'s timeline command the picture to send. Thin: resolve the campaign and the viewer, call
 `bot.services.pictures.PictureService`, attach the PNG. Replies are ephemeral, like every canon lookup: a GM's picture
-may show GM-only people and events, a player's never does.
+may show GM-only people and events, a player's never does. When the campaign wiki is on, the reply carries a line
+to the same picture at full size there, through the person's own link.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from discord import app_commands
 from bot.client import limits, replies
 from bot.client.client import Lorekeeper
 from bot.services.pictures import PictureService
+from bot.wiki.html import name_path
 from canon.campaigns import Campaign
 from canon.errors import InvalidInput
 from canon.models import Viewer
@@ -41,9 +43,29 @@ async def _campaign(interaction: discord.Interaction) -> Campaign:
     return campaign
 
 
-async def send_picture(interaction: discord.Interaction, picture: Picture, filename: str) -> None:
-    """Send a picture as an ephemeral reply with the PNG attached (the interaction must be deferred)."""
-    embed = discord.Embed(title=clip(picture.title, limits.EMBED_TITLE), colour=discord.Colour.dark_gold())
+async def full_size_line(interaction: discord.Interaction, campaign: Campaign, path: str) -> str | None:
+    """Return the line pointing to the picture at full size on the campaign wiki, through the person's own link
+    (a GM's shows all, a player's what they may see), or None when the wiki is off."""
+    wiki = services_of(interaction).wiki
+    if not (wiki.settings.enabled or wiki.settings.base_url):  # served here, or by `lorekeeper wiki serve`
+        return None
+    gm = canon_options.viewer_of(interaction) == Viewer.GM
+    token = await wiki.links.issue(campaign.id, interaction.user.id, gm=gm)
+    return (
+        f"[Open it at full size on the wiki]({wiki.links.url(token)}{path}) (your own link: do not share it)."
+    )
+
+
+async def send_picture(
+    interaction: discord.Interaction, picture: Picture, filename: str, *, full_size: str | None = None
+) -> None:
+    """Send a picture as an ephemeral reply with the PNG attached (the interaction must be deferred), with
+    the line to the picture at full size on the wiki when there is one."""
+    embed = discord.Embed(
+        title=clip(picture.title, limits.EMBED_TITLE),
+        colour=discord.Colour.dark_gold(),
+        description=full_size,
+    )
     embed.set_image(url=f"attachment://{filename}")
     await replies.answer(
         interaction, embed=embed, file=discord.File(io.BytesIO(picture.png), filename=filename)
@@ -58,7 +80,8 @@ async def send_timeline(interaction: discord.Interaction, era: str | None) -> No
         await replies.think(interaction)
     lens = await canon_options.lens_of(interaction, campaign)
     picture = await pictures_of(interaction).timeline(campaign, era, viewer=viewer, knowing=lens)
-    await send_picture(interaction, picture, "timeline.png")
+    line = await full_size_line(interaction, campaign, "timeline")
+    await send_picture(interaction, picture, "timeline.png", full_size=line)
 
 
 async def names_an_era(interaction: discord.Interaction, name: str) -> bool:
@@ -91,7 +114,9 @@ async def tree(
         down=generations,
         knowing=await canon_options.lens_of(interaction, campaign),
     )
-    await send_picture(interaction, picture, "family-tree.png")
+    path = f"tree/{name_path(picture.subject)}"
+    line = await full_size_line(interaction, campaign, path) if picture.subject else None
+    await send_picture(interaction, picture, "family-tree.png", full_size=line)
 
 
 async def setup(bot: Lorekeeper) -> None:

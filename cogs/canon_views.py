@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, cast
+from typing import Any
 
 import discord
 
@@ -39,9 +39,9 @@ from canon.campaigns import Campaign
 from canon.errors import InvalidInput, NotAllowed
 from canon.proposals import ProposalStatus
 from canon.wording import describe
-from cogs import canon_embeds
+from cogs import canon_embeds, submitted
 from cogs.checks import actor_of
-from cogs.embeds import clip, counted
+from cogs.embeds import MessageContent, clip, counted
 from cogs.recaps import post_recap
 from cogs.review_common import (
     asked_first,
@@ -101,8 +101,8 @@ class ProposalPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"lk
 
         async def work() -> None:
             gm(interaction)
-            values = cast("dict[str, Any]", interaction.data or {}).get("values") or []
-            if not values or not str(values[0]).isdigit():
+            values = submitted.picked(interaction)
+            if not values or not values[0].isdigit():
                 raise InvalidInput("Pick a proposal from the list.")
             proposal = await services_of(interaction).reviews.proposal(int(values[0]))
             review = await review_of(interaction, proposal)
@@ -423,7 +423,7 @@ def closed_view(scene_id: int) -> discord.ui.View:
     return view
 
 
-def card_content(review: Review, page: int, *, reveal: bool, chosen: int | None = None) -> dict[str, Any]:
+def card_content(review: Review, page: int, *, reveal: bool, chosen: int | None = None) -> MessageContent:
     """Return the embed and view of a card as it stands (open or committed), `chosen` picked when pending.
 
     A card players see has no line, count or control for a GM-only proposal (`canon_embeds.as_seen`).
@@ -540,7 +540,7 @@ async def commit(interaction: discord.Interaction, scene_id: int, *, confirmed: 
     await close_private(
         interaction.client,
         scene_id,
-        {"content": None, "embed": private, "view": closed_view(scene_id)},
+        {"embed": private, "view": closed_view(scene_id)},
         skip=clicked.id if clicked is not None else None,
     )
     if outcome.review.scene is not None:

@@ -17,7 +17,7 @@ import discord
 
 from canon.knowledge.characters import CharacterLink, LinkStatus
 from cogs.checks import actor_of, require_gm
-from cogs.embeds import COLOUR
+from cogs.embeds import COLOUR, MessageContent
 from cogs.places import campaign_here
 from cogs.review_common import guarded
 from cogs.services import services_of
@@ -37,14 +37,14 @@ def claim_text(link: CharacterLink) -> str:
     return f"{who} no longer plays {name}."
 
 
-def claim_content(link: CharacterLink) -> dict[str, Any]:
+def claim_content(link: CharacterLink) -> MessageContent:
     """Return a claim card: its words, and its buttons while the claim waits for a GM."""
     embed = discord.Embed(title=f"Claim: {link.character}", description=claim_text(link), colour=COLOUR)
     view = discord.ui.View(timeout=None)
     if link.status == LinkStatus.ASKED:
         view.add_item(ClaimButton(link.id, "approve"))
         view.add_item(ClaimButton(link.id, "refuse"))
-    return {"embed": embed, "view": view, "allowed_mentions": NONE}
+    return {"embed": embed, "view": view}
 
 
 class ClaimButton(
@@ -83,7 +83,7 @@ class ClaimButton(
                 approve=self.action == "approve",
                 gm=actor_of(interaction, services.settings.gm_role),
             )
-            await interaction.response.edit_message(**claim_content(link))
+            await interaction.response.edit_message(allowed_mentions=NONE, **claim_content(link))
 
         await guarded(interaction, work)
 

@@ -77,7 +77,7 @@ class CharacterCommands(commands.Cog):
         """Post a claim with buttons for a GM."""
         campaign = await campaign_here(interaction)
         link = await self.desk.claim(campaign, name, member_of(interaction.user))
-        await interaction.response.send_message(**character_views.claim_content(link))
+        await interaction.response.send_message(allowed_mentions=NONE, **character_views.claim_content(link))
 
     @character.command(name="list", description="Who plays which character, and the claims waiting")
     async def list_characters(self, interaction: discord.Interaction) -> None:

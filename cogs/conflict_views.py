@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.client import limits
 from canon.conflicts import OPEN, ConflictPage, Show
+from cogs import submitted
 from cogs.checks import actor_of, require_gm
 from cogs.conflict_embeds import conflict_page_embed
-from cogs.embeds import clip
+from cogs.embeds import MessageContent, clip
 from cogs.places import campaign_here
 from cogs.review_common import guarded
 from cogs.services import services_of
@@ -63,9 +64,9 @@ def page_view(page: ConflictPage) -> discord.ui.View:
     return view
 
 
-def page_content(page: ConflictPage) -> dict[str, Any]:
+def page_content(page: ConflictPage) -> MessageContent:
     """Return what a conflicts message shows for a page: its embed and its buttons."""
-    return {"embed": conflict_page_embed(page), "view": page_view(page), "allowed_mentions": NONE}
+    return {"embed": conflict_page_embed(page), "view": page_view(page)}
 
 
 class PageButton(
@@ -100,7 +101,7 @@ class PageButton(
             _gm(interaction)
             target = self.page + (1 if self.way == "next" else -1)
             await interaction.response.edit_message(
-                **page_content(await page_of(interaction, self.show, target))
+                allowed_mentions=NONE, **page_content(await page_of(interaction, self.show, target))
             )
 
         await guarded(interaction, work)
@@ -183,8 +184,7 @@ async def submit_reason(interaction: discord.Interaction, match: re.Match[str]) 
     async def work() -> None:
         _gm(interaction)
         services = services_of(interaction)
-        data = cast("dict[str, Any]", interaction.data or {})
-        reason = _field_value(data.get("components", []), REASON_FIELD) or ""
+        reason = submitted.text_value(interaction, REASON_FIELD) or ""
         campaign = await campaign_here(interaction)
         actor = actor_of(interaction, services.settings.gm_role)
         dismiss = match["action"] == "dismiss"
@@ -193,25 +193,13 @@ async def submit_reason(interaction: discord.Interaction, match: re.Match[str]) 
             campaign, show=Show(match["show"]), page=int(match["page"])
         )
         if interaction.message is None:  # pragma: no cover - opened from a button, so it has its message
-            await interaction.response.send_message(ephemeral=True, **page_content(page))
+            await interaction.response.send_message(
+                ephemeral=True, allowed_mentions=NONE, **page_content(page)
+            )
             return
-        await interaction.response.edit_message(**page_content(page))
+        await interaction.response.edit_message(allowed_mentions=NONE, **page_content(page))
 
     await guarded(interaction, work)
-
-
-def _field_value(components: Any, custom_id: str) -> str | None:
-    """Return the value a modal's field was submitted with, wherever it sits in the components."""
-    if isinstance(components, dict):
-        if components.get("custom_id") == custom_id and "value" in components:
-            return str(components["value"])
-        return _field_value(list(components.values()), custom_id)
-    if isinstance(components, list):
-        for item in components:
-            found = _field_value(item, custom_id)
-            if found is not None:
-                return found
-    return None
 
 
 DYNAMIC_ITEMS = (PageButton, ConflictButton)

@@ -19,7 +19,7 @@ import discord
 
 from bot.client.limits import fit_lines
 from cogs.checks import actor_of, require_gm
-from cogs.embeds import clip
+from cogs.embeds import MessageContent, clip
 from cogs.places import campaign_here
 from cogs.review_common import guarded
 from cogs.services import services_of
@@ -77,9 +77,9 @@ def view_of(found: Sequence[Judged]) -> discord.ui.View:
     return view
 
 
-def content(found: Sequence[Judged]) -> dict[str, Any]:
+def content(found: Sequence[Judged]) -> MessageContent:
     """Return what the disagreements message shows: its embed and its buttons."""
-    return {"embed": embed_of(found), "view": view_of(found), "allowed_mentions": NONE}
+    return {"embed": embed_of(found), "view": view_of(found)}
 
 
 class DisagreementButton(
@@ -120,7 +120,9 @@ class DisagreementButton(
             filename = sides[self.side].filename if self.side < len(sides) else ""
             actor = actor_of(interaction, services.settings.gm_role)
             await desk.decide(campaign.id, self.key, filename, actor.name)
-            await interaction.response.edit_message(**content(await desk.find(campaign.id)))
+            await interaction.response.edit_message(
+                allowed_mentions=NONE, **content(await desk.find(campaign.id))
+            )
 
         await guarded(interaction, work)
 

@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import NotRequired, TypedDict
 
 import discord
 
 from bot.client.limits import clip as clip
 from canon.wording import PLAIN, CalendarWords
 from memory.scenes import Scene, SceneReport, SceneStatus, SpeakerKind, Turn
+
+
+class MessageContent(TypedDict):
+    """What a card or a page shows, passed whole to `send_message`, `edit_message`, a webhook's edit or
+    `replies.answer`: its embed and, when it has any, its controls. Whom it may ping (never anyone) and any
+    text above it are the sender's arguments."""
+
+    embed: discord.Embed
+    view: NotRequired[discord.ui.View]
+
 
 COLOUR = discord.Colour.dark_gold()
 FIELD_LIMIT = 1024
@@ -92,13 +103,9 @@ def transcript_text(scene: Scene, turns: list[Turn]) -> str:
         if turn.text:
             lines.append(turn.text)
         for attachment in turn.attachments:
-            lines.append(
-                f"[attachment: {attachment.get('filename', '?')}, {attachment.get('size', '?')} bytes]"
-            )
+            lines.append(f"[attachment: {attachment.filename}, {attachment.size} bytes]")
         for embed in turn.embeds:
-            lines.append(
-                f"[embed: {embed.get('title') or embed.get('description') or embed.get('type', '')}]"
-            )
+            lines.append(f"[embed: {embed.title or embed.description or embed.type or ''}]")
         lines.append("")
     return "\n".join(lines)
 

@@ -118,12 +118,11 @@ async def read_prose(interaction: discord.Interaction, outcome: LoreImport, read
     services = services_of(interaction)
     if status is not None:
         shown = review if review is None or where.gm_only else canon_embeds.as_seen(review, reveal=False)
-        content = (
-            {}
-            if shown is None
-            else card_content(shown, canon_embeds.first_pending_page(shown), reveal=where.gm_only)
-        )
-        await status.edit(content=text, allowed_mentions=NONE, **content)
+        if shown is None:
+            await status.edit(content=text, allowed_mentions=NONE)
+        else:
+            card = card_content(shown, canon_embeds.first_pending_page(shown), reveal=where.gm_only)
+            await status.edit(content=text, allowed_mentions=NONE, **card)
         if review is not None:
             await services.reviews.record_card(review, channel_id=status.channel.id, message_id=status.id)
             if not where.gm_only and review.secret:
@@ -146,7 +145,7 @@ async def tell_gm_privately(
     try:
         if review is not None:
             content = card_content(review, canon_embeds.first_pending_page(review), reveal=True)
-            message = await replies.answer(interaction, ephemeral=True, **{**content, "content": text})
+            message = await replies.answer(interaction, text, ephemeral=True, **content)
         else:
             message = await replies.answer(interaction, text, ephemeral=True)
     except discord.HTTPException as error:

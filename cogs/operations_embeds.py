@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import discord
 
 from bot.client import limits
+from bot.ops.metrics import Latency
 from bot.ops.operations import GuildOps, ScheduledSession
+from bot.ops.status import ServerStatus
 from bot.ops.timeparse import discord_time
 
 REPEAT_TEXT = {"none": "once", "daily": "every day", "weekly": "every week"}
@@ -100,21 +101,21 @@ def guild_settings_text(settings: GuildOps) -> str:
     return f"Server time zone: **{settings.timezone}**. GM channel: {channel}. Idle-scene reminder: {idle}."
 
 
-def status_embed(status: dict[str, Any]) -> discord.Embed:
-    """Return the `/admin status` embed from `bot.ops.status.collect`'s dictionary."""
+def status_embed(status: ServerStatus) -> discord.Embed:
+    """Return the `/admin status` embed of what `bot.ops.status.collect` gathered."""
     embed = discord.Embed(title="Lorekeeper status", colour=discord.Colour.dark_teal())
-    counts = status["counts"]
+    counts = status.counts
     embed.add_field(
         name="Database",
         value=(
-            f"{status['database']} · {_size(status['database_bytes'])}\n"
-            f"{counts['campaigns']:,} campaigns · {counts['scenes']:,} scenes · {counts['turns']:,} turns\n"
-            f"{counts['canon_rows']:,} canon rows ({counts['entities']:,} entities, "
-            f"{counts['statements']:,} facts) · {counts['sources']:,} sources · {counts['chunks']:,} chunks"
+            f"{status.database} · {_size(status.database_bytes)}\n"
+            f"{counts.campaigns:,} campaigns · {counts.scenes:,} scenes · {counts.turns:,} turns\n"
+            f"{counts.canon_rows:,} canon rows ({counts.entities:,} entities, "
+            f"{counts.statements:,} facts) · {counts.sources:,} sources · {counts.chunks:,} chunks"
         ),
         inline=False,
     )
-    jobs = status["jobs"]
+    jobs = status.jobs
     if jobs is None:
         jobs_text = "scheduler off"
     elif not jobs:
@@ -126,28 +127,27 @@ def status_embed(status: dict[str, Any]) -> discord.Embed:
         if len(jobs) > 8:
             jobs_text += f"\n…and {len(jobs) - 8} more"
     embed.add_field(name=f"Pending jobs ({len(jobs or [])})", value=jobs_text[:1024], inline=False)
-    latencies = status["latencies"]
+    latencies = status.latencies
     if latencies:
-        overall = latencies.get("*", {})
+        overall = latencies.get("*", Latency(count=0, p50_ms=0, p95_ms=0))
         rows = [
-            f"`{name}` p50 {v['p50_ms']:.0f} ms · p95 {v['p95_ms']:.0f} ms ({v['count']})"
-            for name, v in sorted(latencies.items(), key=lambda kv: -kv[1]["count"])
+            f"`{name}` p50 {v.p50_ms:.0f} ms · p95 {v.p95_ms:.0f} ms ({v.count})"
+            for name, v in sorted(latencies.items(), key=lambda kv: -kv[1].count)
             if name != "*"
         ][:8]
-        head = f"all: p50 {overall.get('p50_ms', 0):.0f} ms · p95 {overall.get('p95_ms', 0):.0f} ms\n"
+        head = f"all: p50 {overall.p50_ms:.0f} ms · p95 {overall.p95_ms:.0f} ms\n"
         embed.add_field(name="Command latency (recent)", value=(head + "\n".join(rows))[:1024], inline=False)
     else:
         embed.add_field(name="Command latency (recent)", value="no commands yet", inline=False)
-    tokens = status["tokens"]
+    tokens = status.tokens
     if tokens:
         lines = [
-            f"{t['purpose']} ({t['model']}): {t['calls']:,} calls, {t['prompt_tokens']:,} + "
-            f"{t['completion_tokens']:,} tokens"
+            f"{t.purpose} ({t.model}): {t.calls:,} calls, {t.prompt_tokens:,} + {t.completion_tokens:,} tokens"
             for t in tokens[:6]
         ]
         embed.add_field(name="LLM tokens (this server)", value="\n".join(lines)[:1024], inline=False)
     else:
-        embed.add_field(name="LLM tokens (this server)", value=status["llm"], inline=False)
+        embed.add_field(name="LLM tokens (this server)", value=status.llm, inline=False)
     return embed
 
 

@@ -93,6 +93,9 @@ def personal_embed(personal: PersonalRecap) -> discord.Embed:
                 f"**What {_escape(personal.character)} learned:** "
                 + "; ".join(_escape(i.what) for i in learned),
             )
+        heard = personal.heard.get(recap.scene_id, [])
+        if heard:  # beliefs, each sentence saying it is one
+            lines.insert(1 if recap.summary else 0, "**Heard:** " + " ".join(_escape(h) for h in heard))
         embed.add_field(
             name=clip(f"Scene {recap.story_order}: {recap.title}", 256),
             value=fit_lines(lines, _FIELD),

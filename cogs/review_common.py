@@ -26,7 +26,7 @@ from canon.proposals import Proposal, ProposalStatus
 from canon.wording import describe
 from cogs import canon_embeds
 from cogs.checks import require_gm
-from cogs.embeds import clip
+from cogs.embeds import MessageContent, clip
 from cogs.review_words import undecided_note
 from cogs.services import services_of
 from memory.scenes import SceneStatus
@@ -186,13 +186,15 @@ def remember_private(
 
 
 async def close_private(
-    client: discord.Client, scene_id: int, content: dict[str, Any], *, skip: int | None = None
+    client: discord.Client, scene_id: int, content: MessageContent, *, skip: int | None = None
 ) -> None:
     """Bring the private cards of a committed scene to their final state (but `skip`, edited already)."""
     for webhook, message_id in private_cards(client).take(scene_id):
         if message_id == skip:
             continue
         try:
-            await webhook.edit_message(message_id, allowed_mentions=discord.AllowedMentions.none(), **content)
+            await webhook.edit_message(
+                message_id, content=None, allowed_mentions=discord.AllowedMentions.none(), **content
+            )
         except (discord.HTTPException, ValueError):  # its token expired: a click shows it closed
             log.info("could not close private review card %s", message_id, exc_info=True)

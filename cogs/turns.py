@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 import discord
 from discord.ext import commands
@@ -19,28 +18,26 @@ from bot.client.client import Lorekeeper, storage_advice
 from bot.ops.logs import log_context
 from cogs.checks import is_gm
 from cogs.turn_history import Gates, HistoryReader, loggable
-from memory.scenes import SpeakerKind
+from memory.scenes import AttachmentInfo, EmbedInfo, SpeakerKind
 from memory.turn_log import IncomingMessage
 
 log = logging.getLogger(__name__)
 
 
-def attachment_metadata(message: discord.Message) -> list[dict[str, Any]]:
+def attachment_metadata(message: discord.Message) -> list[AttachmentInfo]:
     """Return a message's attachments as inert metadata (never fetched)."""
     return [
-        {"filename": a.filename, "size": a.size, "content_type": a.content_type, "url": a.url}
+        AttachmentInfo(filename=a.filename, size=a.size, content_type=a.content_type, url=a.url)
         for a in message.attachments
     ]
 
 
-def embed_metadata(message: discord.Message) -> list[dict[str, Any]]:
-    """Return a message's embeds as inert data: their visible text."""
+def embed_metadata(message: discord.Message) -> list[EmbedInfo]:
+    """Return a message's embeds as inert data: their visible text (an empty part left out)."""
     return [
-        {
-            k: v
-            for k, v in {"type": e.type, "title": e.title, "description": e.description, "url": e.url}.items()
-            if v
-        }
+        EmbedInfo(
+            type=e.type or None, title=e.title or None, description=e.description or None, url=e.url or None
+        )
         for e in message.embeds
     ]
 

@@ -6,7 +6,6 @@ import asyncio
 import datetime as dt
 import enum
 from collections.abc import Collection, Mapping
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select, update
@@ -76,6 +75,28 @@ class Scene(BaseModel):
     location_id: int | None = None
 
 
+class AttachmentInfo(BaseModel):
+    """A file attached to a logged message, kept as inert metadata: never fetched, never read."""
+
+    model_config = ConfigDict(frozen=True)
+
+    filename: str
+    size: int
+    content_type: str | None = None
+    url: str
+
+
+class EmbedInfo(BaseModel):
+    """An embed of a logged message (another bot's card), kept as inert data: its visible text."""
+
+    model_config = ConfigDict(frozen=True)
+
+    type: str | None = None
+    title: str | None = None
+    description: str | None = None
+    url: str | None = None
+
+
 class Turn(BaseModel):
     """One logged message of a scene."""
 
@@ -90,8 +111,8 @@ class Turn(BaseModel):
     author_name: str
     speaker: SpeakerKind
     text: str
-    attachments: list[dict[str, Any]] = Field(default_factory=list)
-    embeds: list[dict[str, Any]] = Field(default_factory=list)
+    attachments: list[AttachmentInfo] = Field(default_factory=list)
+    embeds: list[EmbedInfo] = Field(default_factory=list)
     created_at: dt.datetime
     edited_at: dt.datetime | None
     deleted_at: dt.datetime | None

@@ -30,7 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.storage import Database, is_transient, storage_fault
 from memory.scene_tables import SceneRow, TurnRevisionRow, TurnRow
-from memory.scenes import SceneStatus, SpeakerKind
+from memory.scenes import AttachmentInfo, EmbedInfo, SceneStatus, SpeakerKind
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +58,8 @@ class IncomingMessage(BaseModel):
     author_name: str
     speaker: SpeakerKind
     text: str
-    attachments: list[dict[str, Any]] = Field(default_factory=list)
-    embeds: list[dict[str, Any]] = Field(default_factory=list)
+    attachments: list[AttachmentInfo] = Field(default_factory=list)
+    embeds: list[EmbedInfo] = Field(default_factory=list)
     created_at: dt.datetime
 
 
@@ -450,8 +450,9 @@ class TurnLog:
                 "author_name": message.author_name[:100],
                 "speaker": message.speaker.value,
                 "text": message.text,
-                "attachments": message.attachments,
-                "embeds": message.embeds,
+                # Stored as JSON: an attachment with each of its keys, an embed with the ones it has.
+                "attachments": [a.model_dump() for a in message.attachments],
+                "embeds": [e.model_dump(exclude_none=True) for e in message.embeds],
                 "created_at": message.created_at,
             }
         )

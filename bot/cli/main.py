@@ -289,6 +289,16 @@ def _register_library() -> None:
 _register_library()
 
 
+def _register_wiki() -> None:
+    """Add `lorekeeper wiki link | serve` (defined in `bot.cli.wiki`)."""
+    from bot.cli.wiki import register
+
+    register(app)
+
+
+_register_wiki()
+
+
 def main() -> None:
     """Run the command line."""
     import logging

@@ -44,6 +44,7 @@ EXTENSIONS = (
     "cogs.beliefs",
     "cogs.campaign",
     "cogs.calendar",
+    "cogs.wiki",
     "cogs.health",  # the heartbeat `lorekeeper doctor --live` reads
 )
 

@@ -6,7 +6,19 @@ from __future__ import annotations
 import threading
 from collections import deque
 
+from pydantic import BaseModel, ConfigDict
+
 WINDOW = 500
+
+
+class Latency(BaseModel):
+    """A command's recent latency in one server: how many calls, their median and 95th percentile."""
+
+    model_config = ConfigDict(frozen=True)
+
+    count: int
+    p50_ms: float
+    p95_ms: float
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -37,17 +49,17 @@ class CommandLatencies:
             if failed:
                 self.errors += 1
 
-    def summary(self, guild_id: int | None = None) -> dict[str, dict[str, float]]:
+    def summary(self, guild_id: int | None = None) -> dict[str, Latency]:
         """Return count, p50 and p95 (milliseconds) per command of one server, and for `*` (all of them)."""
         with self._lock:
             series = {name: list(v) for (guild, name), v in self._by_command.items() if guild == guild_id}
             series["*"] = list(self._all.get(guild_id, ()))
         return {
-            name: {
-                "count": len(values),
-                "p50_ms": round(percentile(values, 50) * 1000, 1),
-                "p95_ms": round(percentile(values, 95) * 1000, 1),
-            }
+            name: Latency(
+                count=len(values),
+                p50_ms=round(percentile(values, 50) * 1000, 1),
+                p95_ms=round(percentile(values, 95) * 1000, 1),
+            )
             for name, values in series.items()
             if values
         }

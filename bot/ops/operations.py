@@ -66,6 +66,25 @@ class ScheduledSession(BaseModel):
         return next_occurrence(self.starts_at, zone(self.timezone), self.repeat, now)
 
 
+class TableCounts(BaseModel):
+    """Rows of the main tables, of one campaign or of all."""
+
+    model_config = ConfigDict(frozen=True)
+
+    campaigns: int
+    scenes: int
+    turns: int
+    entities: int
+    statements: int
+    sources: int
+    chunks: int
+
+    @property
+    def canon_rows(self) -> int:
+        """Return the canon's rows: its entities and its facts."""
+        return self.entities + self.statements
+
+
 class QuietScene(BaseModel):
     """An active scene with no turn for longer than its server allows."""
 
@@ -362,7 +381,7 @@ class OperationsService:
         far = dt.datetime.max.replace(tzinfo=dt.UTC)
         return sorted(jobs, key=lambda j: j[1] or far)
 
-    async def counts(self, campaign_id: int | None = None) -> dict[str, int]:
+    async def counts(self, campaign_id: int | None = None) -> TableCounts:
         """Return row counts of the main tables (of one campaign, or all)."""
         tables = {
             "campaigns": "campaigns",
@@ -381,8 +400,7 @@ class OperationsService:
                     where = " WHERE id = :c" if table == "campaigns" else " WHERE campaign_id = :c"
                 value = await session.scalar(text(f"SELECT count(*) FROM {table}{where}"), {"c": campaign_id})
                 found[label] = int(value or 0)
-        found["canon_rows"] = found["entities"] + found["statements"]
-        return found
+        return TableCounts(**found)
 
     async def database_size(self) -> int | None:
         """Return the database's size in bytes (the SQLite file with its WAL, or PostgreSQL's database)."""

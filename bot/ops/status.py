@@ -6,9 +6,15 @@ sessions' reminder jobs (with the bot's own system jobs); the database size and 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import datetime as dt
+from typing import TYPE_CHECKING
 from urllib.parse import quote, urlsplit, urlunsplit
 
+from pydantic import BaseModel, ConfigDict
+
+from bot.ops.ledger import UsageLine
+from bot.ops.metrics import Latency
+from bot.ops.operations import TableCounts
 from bot.ops.scheduler import SYSTEM_JOB_PREFIX, session_job_id
 from config.settings import _shown
 
@@ -16,7 +22,25 @@ if TYPE_CHECKING:
     from bot.ops.ports import OpsServices
 
 
-async def collect(services: OpsServices, guild_id: int, campaign_id: int | None) -> dict[str, Any]:
+class ServerStatus(BaseModel):
+    """What `/admin status` shows a server's admin."""
+
+    model_config = ConfigDict(frozen=True)
+
+    database: str
+    """The database's kind: SQLite or PostgreSQL."""
+    database_bytes: int | None
+    counts: TableCounts
+    jobs: list[tuple[str, dt.datetime | None]] | None
+    """The server's pending jobs and the bot's own, each with its next run (None: paused); None: no scheduler."""
+    latencies: dict[str, Latency]
+    """Per command, and `*` for all of them together."""
+    tokens: list[UsageLine]
+    llm: str
+    """The language model and its endpoint as an admin may see them, or that none is configured."""
+
+
+async def collect(services: OpsServices, guild_id: int, campaign_id: int | None) -> ServerStatus:
     """Return database size and counts, pending jobs, command latencies and LLM token use of a server."""
     counts = await services.ops.counts(campaign_id)
     jobs = None
@@ -37,17 +61,17 @@ async def collect(services: OpsServices, guild_id: int, campaign_id: int | None)
         ]
     usage = await services.ledger.usage(campaign_id) if campaign_id is not None else []
     llm = settings.llm
-    return {
-        "database": "SQLite" if services.db.is_sqlite else "PostgreSQL",
-        "database_bytes": await services.ops.database_size(),
-        "counts": counts,
-        "jobs": jobs,
-        "latencies": services.metrics.summary(guild_id),
-        "tokens": [line.model_dump() for line in usage],
-        "llm": f"{llm.model} at {shown_url(llm.base_url)}: no calls yet"
+    return ServerStatus(
+        database="SQLite" if services.db.is_sqlite else "PostgreSQL",
+        database_bytes=await services.ops.database_size(),
+        counts=counts,
+        jobs=jobs,
+        latencies=services.metrics.summary(guild_id),
+        tokens=usage,
+        llm=f"{llm.model} at {shown_url(llm.base_url)}: no calls yet"
         if llm.configured
         else "no LLM configured",
-    }
+    )
 
 
 def shown_url(url: str | None) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from bot.services.review import ReviewService
@@ -26,6 +26,7 @@ from memory.journal import CitedTurn, Recap
 from memory.scenes import Actor, SceneStatus, SpeakerKind, Turn, load_scene, scene_turns
 
 if TYPE_CHECKING:  # the voice is passed in (it uses these services: no import cycle)
+    from bot.services.beliefs import BeliefDesk
     from bot.services.characters import CharacterDesk
     from bot.services.knowledge import KnowledgeDesk, KnownItem
     from bot.voice.service import VoiceService
@@ -48,11 +49,14 @@ class RecapService:
         *,
         characters: CharacterDesk | None = None,
         knowledge: KnowledgeDesk | None = None,
+        beliefs: BeliefDesk | None = None,
     ) -> None:
         self.db = db
         self.reviews = reviews
         #: What each character learned: a player's own recap ("what you learned") reads it.
         self.knowledge = knowledge
+        #: What each character was told that canon does not hold: a player's own recap shows it, marked.
+        self.beliefs = beliefs
         #: Whose character each player plays: "Who was there" names characters, with their players.
         self.characters = characters
         self.voice = voice
@@ -142,7 +146,8 @@ class RecapService:
 
     async def mine(self, campaign: Campaign, asker: Actor, count: int) -> PersonalRecap:
         """Return a player's own recap of the last `count` scenes: the public recaps and, for each, what their
-        active character came to know in it beyond public canon (reveals made in that scene, standing now).
+        active character came to know in it beyond public canon (reveals made in that scene, standing now) and
+        what it came to believe there (marked as beliefs).
 
         `NotFound` for someone who plays no character (the public recap is everyone's).
         """
@@ -158,7 +163,12 @@ class RecapService:
         scenes = {r.scene_id for r in recaps}
         items = [i for i in await self.knowledge.known(campaign, asker) if i.reveal.scene_id in scenes]
         learned = {r.scene_id: [i for i in items if i.reveal.scene_id == r.scene_id] for r in recaps}
-        return PersonalRecap(character=active.character, recaps=recaps, learned=learned)
+        heard: dict[int, list[str]] = {}
+        if self.beliefs is not None:
+            for shown in await self.beliefs.shown(campaign, asker):
+                if shown.belief.scene_id in scenes and shown.belief.scene_id is not None:
+                    heard.setdefault(shown.belief.scene_id, []).append(shown.sentence)
+        return PersonalRecap(character=active.character, recaps=recaps, learned=learned, heard=heard)
 
 
 @dataclass(frozen=True)
@@ -168,6 +178,8 @@ class PersonalRecap:
     character: str
     recaps: list[Recap]
     learned: dict[int, list[KnownItem]]
+    #: The beliefs (rumours, lies) the character picked up in each scene, as its player reads them.
+    heard: dict[int, list[str]] = field(default_factory=dict)
 
 
 def _cut(text: str) -> str:

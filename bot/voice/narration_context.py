@@ -92,11 +92,11 @@ def _add_cards(items: _Items, gm_cards: dict[int, EntityCard], player_cards: dic
 
 
 def _add_lore(items: _Items, results: Sequence[Any]) -> None:
-    """Sort imported passages by class; a narrator-only source's text goes under secrets."""
+    """Sort imported passages by class; a narrator-only source's or GM-only section's text goes under secrets."""
     for result in results:
         item = ContextItem.of(passage_line(result), ref=f"chunk:{result.chunk_id}")
         if result.hidden:
-            items.secrets.append((f"narrator-only source “{result.source_title}”", result.text))
+            items.secrets.append((f"GM-only passage of “{result.source_title}”", result.text))
         elif result.always_include:
             items.rules.append(item)
         elif result.knowledge_class.value == "canon":

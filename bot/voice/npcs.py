@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -66,6 +67,16 @@ class NpcReply:
     prompt: tuple[dict[str, str], ...] = ()
     #: The reveals written because the reply told what the GM let the NPC tell (`KnownItem`s, in words).
     revealed: tuple[Any, ...] = ()
+
+
+_I = re.compile(r"\b(?:I|[Mm]e|[Mm]yself)\b")
+_MY = re.compile(r"\b(?:[Mm]y|[Mm]ine)\b")
+
+
+def as_said_by(npc: str, text: str) -> str:
+    """Return an NPC's reply with its first person named, as the secret guard reads it: "I am a spy", from
+    the Duke, tells what "The Duke is a spy" tells."""
+    return _MY.sub(f"{npc}'s", _I.sub(npc, text))
 
 
 def checked_message(message: str) -> str:
@@ -197,7 +208,8 @@ class NpcCases:
                 max_tokens=self.deps.settings.npc_reply_max_tokens,
             )
             text = clip_for_discord(strip_reply(completion.text))
-            leaks = find_leaks(text, material.secrets, material.public) if text else []
+            spoken = as_said_by(npc, text)
+            leaks = find_leaks(spoken, material.secrets, material.public) if text else []
             if not leaks:
                 break
             log.warning(
@@ -221,7 +233,9 @@ class NpcCases:
     ) -> list[Any]:
         """Record the reveal of what the GM let the NPC tell, to those present, once its reply told it."""
         secrets = [s for card in material.told_cards for s in card_secrets(card, hearing.knowing)]
-        if self.deps.listeners is None or not find_leaks(text, secrets, material.public_before):
+        if self.deps.listeners is None or not find_leaks(
+            as_said_by(npc, text), secrets, material.public_before
+        ):
             return []
         return await self.deps.listeners.reveal(
             campaign,

@@ -9,6 +9,7 @@ from bot.services.canon_queries import CanonQueries
 from bot.services.gm_notes import GmNoteDesk
 from bot.services.knowledge import KnowledgeDesk
 from bot.services.lore_answer import LoreAnswers
+from bot.services.pictures import PictureService
 from canon.storage import Database
 from config.settings import WikiSettings
 from memory.knowledge.service import KnowledgeService
@@ -31,3 +32,5 @@ class WikiDeps:
     queries: CanonQueries
     notes: GmNoteDesk
     knowledge: KnowledgeService
+    #: The family tree and the timeline, drawn at full size (SVG).
+    pictures: PictureService

@@ -51,7 +51,7 @@ def pager(url: str, page: int, pages: int, params: dict[str, str] | None = None)
         query = {k: v for k, v in (params or {}).items() if v}
         if number > 1:
             query["page"] = str(number)
-        return url + (f"?{urlencode(query)}" if query else "")
+        return url + (f"{'&' if '?' in url else '?'}{urlencode(query)}" if query else "")
 
     parts = []
     if page > 1:

@@ -8,12 +8,13 @@ makes at most `requests_per_minute` requests a minute (429 past it). An error is
 logs, never a traceback.
 
 Routes: `/t/{token}/` the journal, `entities` the index, `search`, `e/{name}` an entity, `scenes/{number}`
-a scene, `sources` and `gm` the GM's pages. Pictures at full size add their routes through `PICTURE_ROUTES`
-(`bot.wiki.pictures`), under the same checks.
+a scene, `sources` and `gm` the GM's pages; `timeline` and `tree/{name}` the pictures at full size (`bot.wiki.pictures`),
+under the same checks.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 import uuid
@@ -23,6 +24,7 @@ from typing import Any
 
 from aiohttp import web
 
+from canon.as_of_reading import AS_OF_PARAMETER, read_as_of
 from canon.campaigns import CampaignStatus, get_campaign
 from canon.errors import GameError, NotFound
 from canon.models import Viewer
@@ -31,7 +33,8 @@ from .context import Reading, link_root
 from .deps import WikiDeps
 from .html import Page
 from .pages import entity, home, index, scenes
-from .pages.common import not_found, plain_page
+from .pages.common import as_of_refused, not_found, plain_page
+from .pictures import ROUTES as PICTURE_ROUTES
 from .tokens import LinkRefused
 
 log = logging.getLogger(__name__)
@@ -50,11 +53,11 @@ SECURITY_HEADERS = {
 MAX_REQUEST_LINE = 64 * 1024
 DEPS_KEY: web.AppKey[WikiDeps] = web.AppKey("wiki_deps")
 LIMITER_KEY: web.AppKey[RateLimiter] = web.AppKey("wiki_limiter")
+#: An as-of date is a few words: longer text is cut before it is read (and then refused as too long).
+MAX_AS_OF = 200
 
 #: A page handler: the services, the reader, the request; returns the page.
 Handler = Callable[[WikiDeps, Reading, web.Request], Awaitable[Page]]
-#: Routes other modules add under `/t/{token}/` (path after the token, handler): the pictures at full size.
-PICTURE_ROUTES: list[tuple[str, Handler]] = []
 
 
 class RateLimiter:
@@ -136,7 +139,17 @@ async def reading_of(request: web.Request) -> Reading | web.Response:
     viewer = Viewer.GM if grant.gm else Viewer.PLAYER
     knowing = None if grant.gm else await deps.reveals.lens(campaign, grant.user_id)
     root = link_root(deps.settings.base_url, request.headers.get("X-Forwarded-Prefix"))
-    return Reading(grant, campaign, viewer, knowing, root, token)
+    reading = Reading(grant, campaign, viewer, knowing, root, token)
+    typed = request.rel_url.query.get(AS_OF_PARAMETER)
+    if typed is None or not typed.strip():
+        return reading
+    async with deps.db.session() as session:
+        calendar = await (await deps.access.reader(session, campaign, viewer, knowing)).calendar()
+    as_of = read_as_of(typed[:MAX_AS_OF], calendar)
+    if not as_of.understood:
+        unplaced = dataclasses.replace(reading, as_of=as_of)
+        return _html(as_of_refused(unplaced))
+    return dataclasses.replace(reading, as_of=as_of)
 
 
 def _page(handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
@@ -192,6 +205,7 @@ def wiki_app(deps: WikiDeps) -> web.Application:
     ]
     app.router.add_get("/", _front)
     app.router.add_get("/static/wiki.css", _style)
+    app.router.add_get("/t/{token}", _page(home.journal_page))  # a link pasted without its last slash
     for path, handler in pages:
         app.router.add_get("/t/{token}/" + path, _page(handler))
     return app
@@ -204,6 +218,8 @@ class WikiServer:
         self.deps = deps
         self._runner: web.AppRunner | None = None
         self.port: int | None = None
+        #: The address it listens on, once started (links use the base URL instead when one is set).
+        self.url: str | None = None
 
     async def start(self, host: str | None = None, port: int | None = None) -> None:
         """Start listening (port 0: any free port, then `self.port` says which)."""
@@ -215,6 +231,9 @@ class WikiServer:
         server = site._server
         sockets = getattr(server, "sockets", None) or []
         self.port = sockets[0].getsockname()[1] if sockets else port
+        host = host or self.deps.settings.host
+        self.url = f"http://{'[' + host + ']' if ':' in host else host}:{self.port}"
+        self.deps.links.served_at = self.url
 
     async def stop(self) -> None:
         """Stop listening and close the connections."""

@@ -12,7 +12,9 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.tables import EvidenceRow
+from canon.visibility import source_stored_hidden
 from memory.journal import JournalEntryRow, Recap, recap_of
+from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow
 from memory.scene_tables import SceneRow, TurnRow
 from memory.scenes import Scene, Turn, scene_from_row, turn_from_row
 
@@ -103,3 +105,46 @@ async def statements_cited_by(session: AsyncSession, scene_id: int, *, limit: in
         .limit(limit)
     )
     return [int(i) for i in (await session.execute(query)).scalars()]
+
+
+@dataclass(frozen=True)
+class CitedPassage:
+    """Where an imported fact came from: its source's title, the place in it, and whether each is hidden."""
+
+    source_id: int
+    title: str
+    heading_path: tuple[str, ...]
+    place: str | None
+    source_hidden: bool
+    section_hidden: bool
+
+
+async def cited_passages(
+    session: AsyncSession, source_ids: list[int], chunk_ids: list[int]
+) -> dict[tuple[str, int], CitedPassage]:
+    """Return the sources and passages imported facts cite, keyed ("chunk", id) and ("source", id)."""
+    found: dict[tuple[str, int], CitedPassage] = {}
+    if chunk_ids:
+        chunks = (
+            select(KnowledgeChunkRow, KnowledgeSourceRow.title, KnowledgeSourceRow.visibility)
+            .join(KnowledgeSourceRow, KnowledgeSourceRow.id == KnowledgeChunkRow.source_id)
+            .where(KnowledgeChunkRow.id.in_(chunk_ids[:500]))
+        )
+        for chunk, title, visibility in (await session.execute(chunks)).all():
+            found[("chunk", chunk.id)] = CitedPassage(
+                chunk.source_id,
+                title,
+                tuple(chunk.heading_path or ()),
+                chunk.place,
+                source_stored_hidden(visibility),
+                bool(chunk.section_hidden),
+            )
+    if source_ids:
+        sources = select(
+            KnowledgeSourceRow.id, KnowledgeSourceRow.title, KnowledgeSourceRow.visibility
+        ).where(KnowledgeSourceRow.id.in_(source_ids[:500]))
+        for source_id, title, visibility in (await session.execute(sources)).all():
+            found[("source", source_id)] = CitedPassage(
+                source_id, title, (), None, source_stored_hidden(visibility), False
+            )
+    return found

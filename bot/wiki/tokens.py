@@ -137,6 +137,8 @@ class WikiLinks:
         self.db = db
         self.settings = settings
         self._key: bytes | None = None
+        #: Where this process serves the wiki (set by the server when no base URL is configured).
+        self.served_at: str | None = None
 
     async def key(self) -> bytes:
         """Return the signing key: the configured secret, else the database's (made on first use)."""
@@ -171,7 +173,8 @@ class WikiLinks:
 
     def url(self, token: str) -> str:
         """Return the address a token opens: the wiki's home page for its holder."""
-        return f"{self.settings.public_url()}/t/{token}/"
+        base = self.settings.base_url or self.served_at or self.settings.public_url()
+        return f"{base}/t/{token}/"
 
     async def check(self, token: str) -> WikiPass:
         """Return the grant of a token that still works, or raise `LinkRefused`."""

@@ -63,6 +63,20 @@ def decode_markup(data: bytes, filename: str) -> str:
         ) from None
 
 
+_EMPTY_BOLD = re.compile(r"\*\*\s*\*\*")
+_BOLD_SPAN = re.compile(r"\*\*\s*(.*?)\s*\*\*")
+
+
+def _tidy_bold(text: str) -> str:
+    """Return text whose `**` marks hug their words ("** Armor Class **" -> "**Armor Class**"), empty ones gone."""
+    if "**" not in text:
+        return text
+    text = _EMPTY_BOLD.sub(" ", text)
+    if text.count("**") % 2:
+        return text.replace("**", "")
+    return " ".join(_BOLD_SPAN.sub(lambda m: f"**{m.group(1)}**" if m.group(1) else "", text).split())
+
+
 class HtmlReader(HTMLParser):
     """Feeds one HTML document's blocks to a `MarkdownWriter`."""
 
@@ -86,7 +100,7 @@ class HtmlReader(HTMLParser):
     # -- blocks ------------------------------------------------------------------------------------------
 
     def flush(self) -> None:
-        text = clean_text("".join(self.buffer))
+        text = _tidy_bold(clean_text("".join(self.buffer)))
         self.buffer = []
         kind, level = self.kind
         self.kind = ("p", 0)
@@ -119,7 +133,9 @@ class HtmlReader(HTMLParser):
             self.depth += 1
         if self.depth > self.max_depth:
             return
-        if tag == "img":
+        if tag in ("b", "strong"):
+            self._text("**")
+        elif tag == "img":
             alt = clean_text(dict(attrs).get("alt") or "")
             self._text(f" [image: {alt}] " if alt else " ")
         elif tag == "br":
@@ -170,6 +186,8 @@ class HtmlReader(HTMLParser):
             return
         if tag in _VOID or tag == "head":
             return
+        if tag in ("b", "strong"):
+            self._text("**")
         self.depth = max(0, self.depth - 1)
         if self.depth >= self.max_depth:
             return
@@ -177,7 +195,7 @@ class HtmlReader(HTMLParser):
             self.table_depth -= 1
             if self.table_depth == 0 and self.rows is not None:
                 rows, self.rows = self.rows, None
-                self.writer.table(rows)
+                self.writer.table([[_tidy_bold(cell) for cell in row] for row in rows])
             return
         if self.rows is not None:
             return

@@ -32,8 +32,8 @@ SCANNED = (
 _BAND = 0.075
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?(?:\d{1,4}|[ivxlcdm]{1,7})(?:\s+of\s+\d{1,4})?$", re.IGNORECASE)
-_BULLET = re.compile(r"^[•◦▪▫‣●○■□–-]\s+")
-_SENTENCE_END = re.compile(r"[.!?:;\"”’)\]]$")
+_BULLET = re.compile(r"^[•◦▪▫‣●○■□–\x7f·-]\s+")  # \x7f: a bullet in a font without its glyph name
+_SENTENCE_END = re.compile(r"[.!?:;\"”’)\]]\**$")
 
 
 @dataclass(slots=True)
@@ -42,6 +42,7 @@ class Run:
     y: float
     size: float
     text: str
+    bold: bool = False
 
     @property
     def end(self) -> float:
@@ -62,6 +63,11 @@ class Line:
     def text(self) -> str:
         return " ".join(cell.text for cell in self.cells)
 
+    @property
+    def words(self) -> str:
+        """The line's text without bold marks (a heading's, a running head's)."""
+        return self.text.replace("**", "")
+
 
 def _runs(page: object) -> list[Run]:
     """Return a page's text runs with their position and type size."""
@@ -73,10 +79,11 @@ def _runs(page: object) -> list[Run]:
         x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
         y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
         scale = abs(tm[3] * cm[3] + tm[2] * cm[1]) or abs(tm[0] * cm[0]) or 1.0
+        bold = "bold" in str(font.get("/BaseFont", "") if isinstance(font, dict) else "").lower()
         for number, piece in enumerate(text.split("\n")):
             if piece.strip():
                 height = (size or 10.0) * scale
-                runs.append(Run(x, y - number * height * 1.2, round(height * 2) / 2, piece.strip()))
+                runs.append(Run(x, y - number * height * 1.2, round(height * 2) / 2, piece.strip(), bold))
 
     _inflate(page)
     page.extract_text(visitor_text=visit)  # type: ignore[attr-defined]
@@ -107,16 +114,27 @@ def _lines(runs: list[Run]) -> list[Line]:
     lines: list[Line] = []
     for row in rows:
         row.sort(key=lambda r: r.x)
-        cells: list[Run] = [Run(row[0].x, row[0].y, row[0].size, row[0].text)]
+        cells: list[Run] = [Run(row[0].x, row[0].y, row[0].size, _marked(row[0]), row[0].bold)]
         for run in row[1:]:
             last = cells[-1]
-            if run.x - last.end > max(run.size, last.size) * 1.2:
-                cells.append(Run(run.x, run.y, run.size, run.text))
+            if (
+                run.x - (last.x + len(last.text.replace("**", "")) * last.size * 0.5)
+                > max(run.size, last.size) * 1.2
+            ):
+                cells.append(Run(run.x, run.y, run.size, _marked(run), run.bold))
+            elif run.bold and last.bold and last.text.endswith("**"):
+                last.text = f"{last.text[:-2]} {run.text}**"  # one bold span set in two runs
             else:
-                last.text = last.text + ("" if last.text.endswith(" ") else " ") + run.text
+                last.text = f"{last.text} {_marked(run)}"
+                last.bold = run.bold
                 last.size = max(last.size, run.size)
         lines.append(Line(row[0].y, max(c.size for c in cells), cells))
     return lines
+
+
+def _marked(run: Run) -> str:
+    """Return a run's text, between `**` marks when it is set in a bold face."""
+    return f"**{run.text}**" if run.bold else run.text
 
 
 def _columns(runs: list[Run], width: float) -> list[Line]:
@@ -129,11 +147,15 @@ def _columns(runs: list[Run], width: float) -> list[Line]:
     if not near or len(runs) < 6:
         return _lines(runs)
     edge, hits = near.most_common(1)[0]
-    hits = sum(count for x, count in near.items() if abs(x - edge) <= 2)
-    if hits < max(3, len(runs) * 0.15):
+    # The right column's paragraphs start at its edge, its list bullets a little left of it, its items' text a
+    # little right of it: all of them count.
+    hits = sum(count for x, count in near.items() if abs(x - edge) <= 12)
+    lines = {round(run.y) for run in runs}
+    if hits < max(3, len(lines) * 0.15):
         return _lines(runs)
-    left = [run for run in runs if run.x < edge - 3]
-    right = [run for run in runs if run.x >= edge - 3]
+    edge = min(x for x in near if abs(x - edge) <= 12)
+    left = [run for run in runs if run.x < edge - 2]
+    right = [run for run in runs if run.x >= edge - 2]
     return _lines(left) + _lines(right)
 
 
@@ -142,7 +164,7 @@ def _furniture(pages: list[tuple[list[Line], float]]) -> set[str]:
     seen: Counter[str] = Counter()
     for lines, height in pages:
         keys = {
-            _DIGITS.sub("#", line.text.casefold())
+            _DIGITS.sub("#", line.words.casefold())
             for line in lines
             if line.y > height * (1 - _BAND) or line.y < height * _BAND
         }
@@ -317,8 +339,8 @@ def _write(
             if not (
                 (line.y > height * (1 - _BAND) or line.y < height * _BAND)
                 and (
-                    _DIGITS.sub("#", line.text.casefold()) in furniture
-                    or _PAGE_NUMBER.match(line.text.strip())
+                    _DIGITS.sub("#", line.words.casefold()) in furniture
+                    or _PAGE_NUMBER.match(line.words.strip())
                 )
             )
         ]
@@ -326,22 +348,39 @@ def _write(
     return writer
 
 
+def _bookmarked(
+    lines: list[Line], index: int, number: int, outline: dict[tuple[int, str], int]
+) -> tuple[int | None, int]:
+    """Return the outline level of the heading starting at `index` and its last line (a long title wraps)."""
+    if not outline:
+        return None, index
+    title = ""
+    for last in range(index, min(len(lines), index + 4)):
+        if last > index and lines[last].size != lines[index].size:
+            break
+        title = f"{title} {lines[last].words}" if title else lines[last].words
+        level = outline.get((number, clean_text(title).casefold()))
+        if level is not None:
+            return level, last
+    return None, index
+
+
 def _heading_lines(
     lines: list[Line], index: int, number: int, outline: dict[tuple[int, str], int], body: float
 ) -> tuple[int, str]:
     """Return the last line of the heading starting at `index` (one set on two lines) and its whole title."""
     line = lines[index]
-    title = line.text
+    title = line.words
     while (
         index + 1 < len(lines)
         and lines[index + 1].size == line.size
         and line.size > body * 1.1
         and abs(lines[index + 1].y - lines[index].y) < line.size * 1.6
         and len(lines[index + 1].cells) == 1
-        and outline.get((number, clean_text(lines[index + 1].text).casefold())) is None
+        and outline.get((number, clean_text(lines[index + 1].words).casefold())) is None
     ):
         index += 1
-        title = f"{title} {lines[index].text}"
+        title = f"{title} {lines[index].words}"
     return index, title
 
 
@@ -376,13 +415,16 @@ def _write_page(
 
     while index < len(lines):
         line = lines[index]
-        title = line.text
-        level = outline.get((number, clean_text(title).casefold()))
-        if level is None and not outline and line.size in ranks and len(title) < 150 and len(line.cells) == 1:
+        title = line.words
+        level, last = _bookmarked(lines, index, number, outline)
+        if level is not None:
+            title = " ".join(lines[k].words for k in range(index, last + 1))
+            index = last
+        elif not outline and line.size in ranks and len(title) < 150 and len(line.cells) == 1:
             level = ranks.index(line.size) + 1
+            index, title = _heading_lines(lines, index, number, outline, body)
         if level is not None:
             close()
-            index, title = _heading_lines(lines, index, number, outline, body)
             writer.heading(level, title)
             first = False
             previous = lines[index]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import re
+from typing import Any
 
 from memory.books.models import Book, BookLimits, BookRefused, Deadline
 from memory.books.writer import MarkdownWriter
@@ -50,6 +51,30 @@ def _marked(text: str, style: str) -> str:
     return text
 
 
+def _marked_text(paragraph: Any) -> str:
+    """Return a paragraph's text with its bold runs between `**` marks (a hyperlink's words kept)."""
+    pieces: list[tuple[str, bool]] = []
+    for item in paragraph.iter_inner_content():
+        runs = getattr(item, "runs", None)
+        for run in runs if runs is not None else [item]:
+            text = run.text or ""
+            if text:
+                bold = bool(run.bold)
+                if pieces and pieces[-1][1] == bold:
+                    pieces[-1] = (pieces[-1][0] + text, bold)
+                else:
+                    pieces.append((text, bold))
+    out: list[str] = []
+    for text, bold in pieces:
+        if bold and text.strip():
+            lead = text[: len(text) - len(text.lstrip())]
+            trail = text[len(text.rstrip()) :]
+            out.append(f"{lead}**{text.strip()}**{trail}")
+        else:
+            out.append(text)
+    return "".join(out)
+
+
 def _style_name(paragraph: object) -> str:
     style = getattr(paragraph, "style", None)
     return (getattr(style, "name", "") or "").strip()
@@ -83,7 +108,7 @@ def read_docx(data: bytes, filename: str, limits: BookLimits) -> Book:
         tag = child.tag.rsplit("}", 1)[-1]
         if tag == "p":
             paragraph = Paragraph(child, document)
-            text = paragraph.text
+            text = _marked_text(paragraph)
             level = _level(paragraph, shift)
             style = _style_name(paragraph)
             numbered = child.pPr is not None and child.pPr.numPr is not None

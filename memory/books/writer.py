@@ -64,7 +64,7 @@ class MarkdownWriter:
         self._add(text)
 
     def heading(self, level: int, text: str) -> None:
-        title = clean_text(text)
+        title = clean_text(text.replace("**", ""))
         if title:
             self._block("#" * max(1, min(6, level)) + " " + title.replace("#", "\\#"))
 

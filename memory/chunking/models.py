@@ -54,5 +54,8 @@ class Chunk(BaseModel):
     char_end: int
     #: Where the text is in the book it was read from ("p. 112", "ch. 3"; `memory.books`); None for Markdown.
     place: str | None = None
+    #: The fields the chunk holds as stored rows, read ahead off the event loop (`memory.knowledge.fields`);
+    #: None when not read yet (the writer reads them then).
+    fields: list[list[str]] | None = None
     #: In a section marked GM-only (`memory.chunking.secret`): for the GM alone.
     secret: bool = False

@@ -17,6 +17,7 @@ from canon import offload
 from config.settings import LoreSettings
 from memory.books import Book, BookLimits, BookRefused, book_kind, check_content, read_book
 from memory.chunking import Chunk
+from memory.knowledge.fields import fields_to_rows, read_fields
 from memory.knowledge.files import normalized_text
 
 __all__ = ["book_limits", "placed", "read_source_text"]
@@ -35,6 +36,7 @@ async def read_source_text(data: bytes, filename: str, settings: LoreSettings) -
         return normalized_text(data, filename), None
     limits = book_limits(settings)
     try:
+        await offload.warm()
         book = await asyncio.wait_for(
             offload.in_process(read_book, data, filename, limits), limits.seconds + 60
         )
@@ -52,7 +54,18 @@ async def read_source_text(data: bytes, filename: str, settings: LoreSettings) -
 
 
 def placed(chunks: Sequence[Chunk], book: Book | None) -> list[Chunk]:
-    """Return the chunks with the page or chapter each starts on (unchanged without a book's places)."""
-    if book is None or not book.places:
-        return list(chunks)
-    return [c.model_copy(update={"place": book.place(c.char_start, c.char_end)}) for c in chunks]
+    """Return the chunks with the page or chapter each starts on, and their fields read ahead.
+
+    Run in a worker thread: reading a large book's fields on the event loop, as its rows are written, held the
+    loop for tenths of a second.
+    """
+    places = book is not None and bool(book.places)
+    return [
+        c.model_copy(
+            update={
+                "place": book.place(c.char_start, c.char_end) if places and book is not None else c.place,
+                "fields": fields_to_rows(read_fields(c.heading_path, c.text)),
+            }
+        )
+        for c in chunks
+    ]

@@ -290,7 +290,11 @@ def chunk_rows(
             "char_start": chunk.char_start,
             "char_end": chunk.char_end,
             "place": chunk.place,
-            "fields": fields_to_rows(read_fields(chunk.heading_path, chunk.text)),
+            "fields": (
+                chunk.fields
+                if chunk.fields is not None
+                else fields_to_rows(read_fields(chunk.heading_path, chunk.text))
+            ),
             "section_hidden": chunk.secret,
         }
         for chunk in chunks

@@ -211,7 +211,8 @@ class Importer:
         """Return a file's chunks (the GM's sections applied, each placed on its page or chapter), or raise
         `InvalidInput` for none, or for a GM-only section in a file that must be public (a shared library's)."""
         chunk = partial(chunk_markdown, choices=choices)
-        chunks = placed(await asyncio.to_thread(chunk, text, title, chunking_options(self.settings)), book)
+        chunks = await asyncio.to_thread(chunk, text, title, chunking_options(self.settings))
+        chunks = await asyncio.to_thread(placed, chunks, book)
         if not chunks:
             raise InvalidInput(f"{name} has no text to index.")
         if public_only and any(c.secret for c in chunks):

@@ -6,7 +6,7 @@ say whether they are there and what they were made with, so stale or missing vec
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import NamedTuple
 
 from sqlalchemy import func, select, update
@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.storage import utc_now
 from memory.embed_text import BASE_VIEWS_VERSION, VIEWS_VERSION
+from memory.knowledge.fields import fields_to_rows, read_fields
 from memory.knowledge.models import SourceInfo, VectorStatus
 from memory.knowledge.repository import source_info
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeIndexStateRow, KnowledgeSourceRow
@@ -207,3 +208,11 @@ async def finish_building(session: AsyncSession, campaign_id: int) -> bool:
         )
     )
     return bool(getattr(done, "rowcount", 0))
+
+
+async def keep_fields(session: AsyncSession, items: Sequence[EmbedItem]) -> None:
+    """Keep the fields of chunks imported before fields were kept (`memory.knowledge.fields.read_fields`)."""
+    t = KnowledgeChunkRow
+    for item in items:
+        rows = fields_to_rows(read_fields(item.heading_path, item.text))
+        await session.execute(update(t).where(t.id == item.chunk_id, t.fields.is_(None)).values(fields=rows))

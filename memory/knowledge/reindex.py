@@ -102,7 +102,7 @@ class Reindexer:
         text, book = await read_source_text(data, source.filename, self.settings)
         chunk = partial(chunk_markdown, choices=source.section_choices)
         chunks = await asyncio.to_thread(chunk, text, source.title, chunking_options(self.settings))
-        chunks = placed(chunks, book)
+        chunks = await asyncio.to_thread(placed, chunks, book)
         await self.db.run(lambda session: replace_chunks(session, source.id, chunks))
 
     async def rechunk_source(self, source: SourceInfo) -> SourceInfo:

@@ -24,6 +24,7 @@ from memory.knowledge.models import (
     SourceDetail,
     SourceInfo,
 )
+from memory.knowledge.pinning import PinnedCopy, pin_for_branches
 from memory.knowledge.repository import campaign_sources, may_see, source_chunks, source_versions
 from memory.knowledge.section_rows import set_section_hidden, source_sections
 from memory.knowledge.sections import Section, find_section
@@ -110,12 +111,17 @@ class SourceAdmin:
     async def set_section(
         self, campaign_id: int, source_id: int, section: str, hidden: bool
     ) -> SectionChange:
-        """Hide a section of one of the campaign's own sources from players, or show it (and all under it)."""
+        """Hide a section of one of the campaign's own sources from players, or show it (and all under it).
+
+        Showing one first gives each branch that inherits the source its own copy: only a stricter change of an
+        ancestor reaches a branch (as for a hidden source)."""
+        pinned: list[PinnedCopy] = []
 
         async def work(session: AsyncSession) -> SectionChange:
-            await own_row(session, campaign_id, source_id)
+            row = await own_row(session, campaign_id, source_id)
             before = await source_sections(session, source_id)
             found = find_section(before, section)
+            pinned[:] = [] if hidden else await pin_for_branches(session, row)
             covered, changed = await set_section_hidden(session, source_id, found.path, hidden)
             source = await _visible_source(session, campaign_id, source_id, Viewer.GM)
             was = {s.path: s.hidden for s in before}
@@ -136,7 +142,9 @@ class SourceAdmin:
                 also=also,
             )
 
-        return await self.db.run(work)
+        change = await self.db.run(work)
+        await self.vectors.embed_pinned(pinned, change.source.filename)
+        return change
 
     async def set_enabled(self, campaign_id: int, source_id: int, enabled: bool) -> SourceInfo:
         """Enable or disable a source: a disabled source stays stored but is never retrieved."""

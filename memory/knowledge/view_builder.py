@@ -7,7 +7,8 @@ that stops (a crash, a restart) resumes after that chunk: a batch is embedded ag
 between writing its vectors and recording them, and then its vectors replace themselves (same ids). Chunks
 imported meanwhile get every view at import: the build covers the chunks up to `building_until` only. When the
 last batch is done the campaign's views are today's (`VIEWS_VERSION`). A chunk is found by its best view, so one
-with names vectors and one without are ranked side by side, each once.
+with names vectors and one without are ranked side by side, each once. The chunks of a campaign this old were
+imported before their fields were kept (`knowledge_chunks.fields`): each batch keeps them too.
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ from canon import offload
 from canon.storage import Database
 from memory.embed_text import BASE_VIEWS_VERSION, VIEWS_VERSION
 from memory.knowledge.index_state import (
+    EmbedItem,
     adds_views,
     building_campaigns,
     chunks_after,
     chunks_up_to,
     finish_building,
     index_state_row,
+    keep_fields,
     set_building,
 )
 from memory.knowledge.models import ViewBuild
@@ -102,7 +105,7 @@ class ViewBuilder:
                 break
             array = await offload.in_background(embed_views, embedder, items, NAMES)
             await self.vectors.write(campaign_id, items, array, NAMES, metadata)
-            await self._record(campaign_id, through=items[-1].chunk_id)
+            await self._record(campaign_id, through=items[-1].chunk_id, fields=items)
             if progress is not None:
                 state = await self.status(campaign_id)
                 if state is not None:
@@ -112,9 +115,16 @@ class ViewBuilder:
         return await self.status(campaign_id)
 
     async def _record(
-        self, campaign_id: int, *, until: int | None = None, through: int | None = None
+        self,
+        campaign_id: int,
+        *,
+        until: int | None = None,
+        through: int | None = None,
+        fields: Sequence[EmbedItem] = (),
     ) -> None:
         async def work(session: AsyncSession) -> None:
+            # The chunks of a campaign this old were imported before their fields were kept: kept now too.
+            await keep_fields(session, fields)
             await set_building(session, campaign_id, until=until, through=through)
 
         await self.db.run(work)

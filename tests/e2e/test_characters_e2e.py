@@ -47,3 +47,24 @@ async def test_a_claim_is_approved_by_the_gm_and_a_players_click_is_refused(worl
     assert "You now play Brann" in (switched.content or ""), switched.content
     roster = embed_text((await emu.invoke(chan, world.quinn, "character list")).embeds[0])
     assert "Sable: played by Pat\n" in roster + "\n" and "Brann: played by Pat (active)" in roster, roster
+
+
+async def test_a_roster_imported_from_discord_links_its_characters_to_the_members_it_names(
+    world: World,
+) -> None:
+    emu, chan, gm = world.emu, world.channel, world.gm
+    roster = (
+        "characters:\n"
+        "  - id: sable\n    name: Sable\n    role: pc\n    player: Pat\n"
+        "  - id: brann\n    name: Brann\n    role: pc\n    player: Nobody Here\n"
+    )
+    bad = await emu.invoke(chan, gm, "lore import", file=emu.make_attachment("roster.yaml", roster))
+    said = "\n".join([bad.content or "", *(embed_text(e) for e in bad.embeds)])
+    assert "line 9" in said and "no member of this server is called “Nobody Here”" in said, said
+    listed = embed_text((await emu.invoke(chan, gm, "character list")).embeds[0])
+    assert "Sable" not in listed, listed  # nothing of the import was written
+    fixed = roster.replace("player: Nobody Here", f"player: '{world.quinn.id}'")
+    await emu.invoke(chan, gm, "lore import", file=emu.make_attachment("roster.yaml", fixed))
+    listed = embed_text((await emu.invoke(chan, world.pat, "character list")).embeds[0])
+    assert "Sable" in listed and "Pat" in listed and "Brann" in listed and "Quinn" in listed, listed
+    assert str(world.quinn.id) not in listed  # a member's id is never shown

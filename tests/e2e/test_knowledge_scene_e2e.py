@@ -1,7 +1,7 @@
 """Who knows what in a played scene, through the real client and the emulator: the review card's "Only those
 present" (a GM's control, a player's click refused), the commit that makes the fact known to the scene's
-characters and not public, each player's own recap of what their character learned, and a player's attempt to
-let an NPC tell a secret refused."""
+characters and not public, each player's own recap of what their character learned (and heard, as a belief),
+and a player's attempt to let an NPC tell a secret refused."""
 
 from __future__ import annotations
 
@@ -28,6 +28,9 @@ async def test_a_proposal_known_only_to_those_present_and_each_players_own_recap
     await emu.invoke(chan, gm, "scene start", title="The letter")
     await emu.send_message(chan, pat, "I break the seal and read the Duke's letter.")
     await emu.invoke(chan, gm, "propose fact", subject="The Duke", attribute="secret", value="a spy")
+    belief = {"character": "Sable", "about": "The Duke", "attribute": "treasure", "value": "in the well"}
+    kept = await emu.invoke(chan, gm, "belief add", source="a drunk", **belief)  # told in this scene
+    assert kept.embeds and "Sable believes" in embed_text(kept.embeds[0]), kept.content
     await emu.invoke(chan, gm, "endscene")
     (card,) = review_cards(world)
     scene = await latest_scene(world)
@@ -56,8 +59,11 @@ async def test_a_proposal_known_only_to_those_present_and_each_players_own_recap
     assert mine.ephemeral
     told = embed_text(mine.embeds[0]).replace("**", "")
     assert "as Sable lived it" in told and "What Sable learned: The Duke's secret: a spy" in told, told
+    assert "Heard: Sable believes The Duke's treasure: in the well (heard from a drunk). A belief" in told, (
+        told
+    )
     brann = embed_text((await emu.invoke(chan, quinn, "recap", scenes=1, mine=True)).embeds[0])
-    assert "a spy" not in brann and "learned" not in brann, brann
+    assert "a spy" not in brann and "learned" not in brann and "well" not in brann, brann
     nobody = await emu.invoke(chan, rio, "recap", mine=True)
     assert nobody.ephemeral and "You play no character" in (nobody.content or ""), nobody.content
 

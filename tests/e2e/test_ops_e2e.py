@@ -324,8 +324,8 @@ async def test_admin_status_shows_this_servers_counts_jobs_latency_and_tokens(wo
     assert tokens is not None and int(tokens.group(1).replace(",", "")) > 0, fields[
         "LLM tokens (this server)"
     ]
-    assert services.metrics.summary(world.guild.id)["scene start"]["count"] == 1
-    assert services.metrics.summary(other.id)["scene start"]["count"] == 1
+    assert services.metrics.summary(world.guild.id)["scene start"].count == 1
+    assert services.metrics.summary(other.id)["scene start"].count == 1
 
 
 async def test_admin_commands_need_manage_server(world: World) -> None:

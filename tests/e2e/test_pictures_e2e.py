@@ -159,3 +159,40 @@ async def test_the_timeline_shows_what_happened_in_play(world: World) -> None:
     assert ambush.marker[0] == layout.x_of(361) and ambush.marker[0] < march.marker[0] < parley.marker[0]
     shown = await world.emu.invoke(world.channel, world.pat, "canon timeline")
     assert shown.ephemeral and png_of(shown).size == (layout.width, layout.height)
+
+
+async def test_a_picture_points_to_its_full_size_on_the_wiki_through_the_person_s_own_link(
+    world: World,
+) -> None:
+    import aiohttp
+
+    from bot.wiki.server import WikiServer
+
+    await import_lore(world)
+    emu, chan = world.emu, world.channel
+    off = await emu.invoke(chan, world.pat, "canon timeline")
+    assert not off.embeds[0].get("description")  # the wiki is off: no line to it
+    wiki = world.bot.services.wiki
+    server = WikiServer(wiki)
+    await server.start("127.0.0.1", 0)
+    wiki.settings.enabled, wiki.settings.base_url = True, f"http://127.0.0.1:{server.port}"
+    try:
+        timeline = await emu.invoke(chan, world.pat, "canon timeline")
+        tree = await emu.invoke(chan, world.gm, "canon tree", name="Aldric Raventhorne")
+        links = {}
+        for name, reply in (("timeline", timeline), ("tree", tree)):
+            line = reply.embeds[0]["description"]
+            assert line.startswith("[Open it at full size on the wiki](http://127.0.0.1:"), line
+            links[name] = line.split("](", 1)[1].split(")", 1)[0]
+        assert links["timeline"].endswith("/timeline") and links["tree"].endswith("/tree/Aldric_Raventhorne")
+        async with aiohttp.ClientSession() as http:
+            async with http.get(links["timeline"]) as response:
+                page = await response.text()
+                assert response.status == 200 and "Battle of Black Spire (340)" in page
+                assert "Drowning of the Library" not in page  # Pat's own link: a player's view
+            async with http.get(links["tree"]) as response:
+                page = await response.text()
+                assert response.status == 200 and "The Nameless Heir" in page  # the GM's link: all of it
+    finally:
+        wiki.settings.enabled, wiki.settings.base_url = False, None
+        await server.stop()

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from bot.offline.emulator.delivery import handler_tasks
 from canon.storage import Database
 from memory.scene_tables import SceneRow, TurnRow
-from memory.scenes import SceneStatus, SpeakerKind, scene_turns, turn_history
+from memory.scenes import EmbedInfo, SceneStatus, SpeakerKind, scene_turns, turn_history
 from tests.e2e.conftest import World, embed_fields, scene_report
 
 
@@ -131,8 +131,8 @@ async def test_unusual_messages_are_stored_verbatim_and_nothing_pings(world: Wor
     turns = await stored_turns(world)
     assert [t.text for t in turns] == [long_text, "", "", strange, pings, "rolled 20"]
     assert turns[5].speaker.value == "roll"  # another bot's message: a roll
-    assert turns[1].attachments[0]["filename"] == "map.png" and turns[1].attachments[0]["size"] == 8
-    assert turns[2].embeds == [{"type": "rich", "title": "A shared link", "description": "preview"}]
+    assert turns[1].attachments[0].filename == "map.png" and turns[1].attachments[0].size == 8
+    assert turns[2].embeds == [EmbedInfo(type="rich", title="A shared link", description="preview")]
     transcript = await emu.invoke(chan, world.pat, "scene transcript")
     (text,) = transcript.files.values()
     assert pings in text.decode() and "[attachment: map.png, 8 bytes]" in text.decode()

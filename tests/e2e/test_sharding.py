@@ -49,7 +49,7 @@ async def test_two_shards_serve_their_own_guilds(db_target: DatabaseTarget, tmp_
                 status = await emu.invoke(chan, player, "scene status")
                 assert status.ephemeral and "1" in str(status.embeds[0])
             for guild, *_ in worlds:  # each server's own latencies, whichever shard it is on
-                assert services.metrics.summary(guild.id)["scene start"]["count"] == 1
+                assert services.metrics.summary(guild.id)["scene start"].count == 1
         finally:
             await emu.stop_bot(bot)
         emu.errors.assert_no_errors()
@@ -109,7 +109,7 @@ async def test_two_processes_split_the_shards_and_one_runs_the_jobs(
                 assert [b.get_guild(guild.id) is not None for b in bots] == [shard == 0, shard == 1]
                 started = await emu.invoke(chan, gm, "scene start", title=f"On shard {shard}")
                 assert not started.ephemeral, started.content
-                assert all_services[shard].metrics.summary(guild.id)["scene start"]["count"] == 1
+                assert all_services[shard].metrics.summary(guild.id)["scene start"].count == 1
                 assert "scene start" not in all_services[1 - shard].metrics.summary(guild.id)
         emu.errors.assert_no_errors()
 

@@ -8,8 +8,12 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon import campaigns
+from canon.campaigns import ChangesetKind, open_changeset
+from canon.graph import CanonWriter
+from canon.ontology import Ontology, base_ontology
 from canon.storage import Database
 from config.settings import LoreSettings
 from memory.embedding import MiniLMEmbedder
@@ -111,3 +115,9 @@ class LeakyVectorIndex:
 
     async def describe(self, campaign_id: int) -> dict[str, Any] | None:
         return {"count": len(self.items)}
+
+
+async def gm_writer(session: AsyncSession, campaign: int, ontology: Ontology | None = None) -> CanonWriter:
+    """Return a writer of canon the GM sets down directly (no review), in the session's transaction."""
+    changeset = await open_changeset(session, campaign, ChangesetKind.GM_DIRECT)
+    return CanonWriter(session, changeset, ontology if ontology is not None else base_ontology())

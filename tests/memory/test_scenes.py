@@ -12,7 +12,15 @@ from canon import campaigns
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.storage import Database, utc_now
 from memory.scene_tables import TurnRow
-from memory.scenes import Actor, SceneService, SceneStatus, SpeakerKind, scene_turns, turn_history
+from memory.scenes import (
+    Actor,
+    AttachmentInfo,
+    SceneService,
+    SceneStatus,
+    SpeakerKind,
+    scene_turns,
+    turn_history,
+)
 from memory.turn_log import IncomingMessage, TurnLog
 
 GM = Actor(id=1, name="Gina", is_gm=True)
@@ -101,6 +109,9 @@ async def test_replayed_message_is_stored_once(db: Database, campaign_id: int, t
         assert await session.scalar(select(func.count()).select_from(TurnRow)) == 2
 
 
+MAP = AttachmentInfo(filename="map.png", size=10, content_type="image/png", url="https://cdn.example/map.png")
+
+
 async def test_unusual_text_is_stored_verbatim(db: Database, campaign_id: int, turn_log: TurnLog) -> None:
     scenes = SceneService(db)
     scene_id = await start(scenes, campaign_id, 100)
@@ -112,14 +123,12 @@ async def test_unusual_text_is_stored_verbatim(db: Database, campaign_id: int, t
     ]
     for i, text in enumerate(texts):
         await turn_log.append(
-            message(100, 10 + i, text).model_copy(
-                update={"attachments": [{"filename": "map.png", "size": 10}] if text == "" else []}
-            )
+            message(100, 10 + i, text).model_copy(update={"attachments": [MAP] if text == "" else []})
         )
     async with db.session() as session:
         stored = await scene_turns(session, scene_id)
     assert [t.text for t in stored] == texts
-    assert stored[1].attachments == [{"filename": "map.png", "size": 10}]
+    assert stored[1].attachments == [MAP]
 
 
 async def test_one_active_scene_per_channel(db: Database, campaign_id: int) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from aiohttp import web
 
 from bot.offline.emulator import DiscordEmulator, InteractionResult, StoredMessage
-from config.settings import ChromaSettings, Settings
+from config.settings import ChromaSettings, Settings, WikiSettings
 
 from .hub import LiveHub
 from .state import SandboxStore
@@ -54,7 +54,8 @@ def sandbox_settings(settings: Settings, data_dir: Path) -> Settings:
     """Return the settings the sandbox runs with: everything in its own data folder, never a real database.
 
     The language model settings are kept (narration and NPC speech use them); the database, the Chroma server,
-    the development guild and sharding are not: a sandbox must not write into a real bot's campaign.
+    the development guild and sharding are not: a sandbox must not write into a real bot's campaign. The campaign
+    wiki is on, on 127.0.0.1 at a port the system picks (`/wiki` gives its links).
     """
     return settings.model_copy(
         update={
@@ -65,6 +66,7 @@ def sandbox_settings(settings: Settings, data_dir: Path) -> Settings:
             "shard_count": None,
             "shard_ids": None,
             "discord_token": None,
+            "wiki": WikiSettings(enabled=True, host="127.0.0.1", port=0),
         }
     )
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..context import Reading
-from ..html import Page, layout
+from ..html import Page, esc, layout
 
 LOCK = "🔒"
 #: The highest page number a query may ask for (past the end shows the last page).
@@ -22,7 +22,7 @@ def scene_url(reading: Reading, number: int, turn: int | None = None) -> str:
     if turn is None or turn < 1:
         return reading.url(f"scenes/{number}")
     page = (turn - 1) // TURNS_PER_PAGE + 1
-    return reading.url(f"scenes/{number}") + (f"?page={page}" if page > 1 else "") + f"#turn-{turn}"
+    return reading.url(f"scenes/{number}" + (f"?page={page}" if page > 1 else "") + f"#turn-{turn}")
 
 
 def printable(text: str) -> str:
@@ -46,3 +46,16 @@ def not_found(reading: Reading) -> Page:
 def plain_page(status: int, title: str, text: str, css: str) -> Page:
     """Return a page outside any campaign (a link that opens nothing, an error), saying what to do."""
     return Page(status, layout(title, [f"<p>{text}</p>"], css=css))
+
+
+def as_of_refused(reading: Reading) -> Page:
+    """Return the page of an as-of date the calendar cannot place: why, the campaign's eras, and a way on."""
+    as_of = reading.as_of
+    eras = "".join(f"<li>{esc(era)}</li>" for era in as_of.eras)
+    body = [
+        f"<p>{esc(as_of.problem)}</p>",
+        f"<p>This campaign's eras:</p><ul>{eras}</ul>" if eras else "",
+        f"<p>Write a date like “{esc(as_of.example)}”, or "
+        f'<a href="{esc(reading.present_url())}">read the wiki as it stands now</a>.</p>',
+    ]
+    return Page(400, reading.page("That date is not on this campaign's calendar", body, note=""))

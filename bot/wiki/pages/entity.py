@@ -10,17 +10,21 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.wording import wording_for
-from canon.models import NOW, CanonLevel, EntityCard, Evidence, EvidenceKind, StatementView
-from canon.visibility import entity_hidden, view_hidden, visible_views
+from canon.models import CanonLevel, EntityCard, Evidence, EvidenceKind, StatementView
+from canon.visibility import entity_hidden, passage_hidden, source_seen, view_hidden, visible_views
 from canon.wording import Wording, statement_sentence, type_words
 from canon.wording.statements import shown_validity
+from memory.knowledge.models import citation_label
 
 from ..context import Reading
 from ..deps import WikiDeps
 from ..html import Page, esc, href, name_path, pager, plural
-from ..store import scene_orders
+from ..store import CitedPassage, cited_passages, scene_orders
 from .common import LOCK, not_found, page_number, printable, scene_url
 
 FACTS_PER_PAGE = 60
@@ -30,7 +34,7 @@ ABOVE = frozenset({"in_fiction_date", "description"})
 
 def entity_url(reading: Reading, name: str, nth: int = 1) -> str:
     """Return the address of an entity's page (`nth`: which of several entities so named, by age)."""
-    return reading.url(f"e/{name_path(name)}") + (f"?n={nth}" if nth > 1 else "")
+    return reading.url(f"e/{name_path(name)}" + (f"?n={nth}" if nth > 1 else ""))
 
 
 def _linked(sentence_html: str, view: StatementView, reading: Reading, words: Wording) -> str:
@@ -44,18 +48,63 @@ def _linked(sentence_html: str, view: StatementView, reading: Reading, words: Wo
     return sentence_html.replace(name, href(entity_url(reading, other.name), other.name), 1)
 
 
-def _evidence(evidence: Evidence, reading: Reading, words: Wording, orders: dict[int, int]) -> str:
+@dataclass(frozen=True)
+class Cited:
+    """What a page's evidence links to: scenes' numbers by id, imported passages by chunk and source."""
+
+    orders: dict[int, int] = field(default_factory=dict)
+    passages: dict[tuple[str, int], CitedPassage] = field(default_factory=dict)
+
+
+async def cited_of(session: AsyncSession, evidence: list[Evidence], campaign_id: int) -> Cited:
+    """Return what a page's evidence cites: the scenes' numbers in the campaign and the imported passages."""
+    scene_ids = list(dict.fromkeys(e.scene_id for e in evidence if e.scene_id is not None))
+    chunks = [e for e in evidence if e.kind == EvidenceKind.CHUNK]
+    chunk_ids = list(dict.fromkeys(e.chunk_id for e in chunks if e.chunk_id is not None))
+    source_ids = list(dict.fromkeys(e.source_id for e in chunks if e.source_id is not None))
+    return Cited(
+        await scene_orders(session, scene_ids, campaign_id),
+        await cited_passages(session, source_ids, chunk_ids),
+    )
+
+
+def _imported(evidence: Evidence, reading: Reading, cited: Cited) -> str | None:
+    """Return an imported fact's source and place, as the reader may read it (None: say it plainly)."""
+    passage = None
+    if evidence.chunk_id is not None:
+        passage = cited.passages.get(("chunk", evidence.chunk_id))
+    if passage is None and evidence.source_id is not None:
+        passage = cited.passages.get(("source", evidence.source_id))
+    if passage is None:
+        return None
+    hidden = passage_hidden(passage.source_hidden, passage.section_hidden)
+    if not source_seen(reading.viewer, hidden, passage.source_id, reading.knowing, reading.as_of.as_of):
+        return None
+    where = esc(citation_label(passage.title, passage.heading_path, passage.place))
+    if reading.gm:
+        lock = f" {LOCK}" if hidden else ""
+        return (
+            "from "
+            + href(reading.url("sources") + f"#source-{passage.source_id}", where, raw_label=True)
+            + lock
+        )
+    return f"from {where}"
+
+
+def _evidence(evidence: Evidence, reading: Reading, words: Wording, cited: Cited) -> str:
+    if evidence.kind == EvidenceKind.CHUNK:
+        imported = _imported(evidence, reading, cited)
+        if imported is not None:
+            return imported
     text = words.evidence(evidence, reading.viewer)  # user text in it escaped by `words`
-    if evidence.kind == EvidenceKind.TURNS and evidence.scene_id in orders:
-        url = scene_url(reading, orders[evidence.scene_id], evidence.turn_from)
+    if evidence.kind == EvidenceKind.TURNS and evidence.scene_id in cited.orders:
+        url = scene_url(reading, cited.orders[evidence.scene_id], evidence.turn_from)
         return href(url, text, raw_label=True)
-    if evidence.kind == EvidenceKind.CHUNK and reading.gm:
-        return href(reading.url("sources"), text, raw_label=True)
     return text
 
 
 def statement_html(
-    view: StatementView, reading: Reading, words: Wording, orders: dict[int, int], *, evidence: bool = True
+    view: StatementView, reading: Reading, words: Wording, cited: Cited, *, evidence: bool = True
 ) -> str:
     """Return one statement as the cards say it, in HTML: lock (GM), sentence, when, evidence."""
     line = (f"{LOCK} " if reading.gm and view_hidden(view) else "") + _linked(
@@ -67,8 +116,8 @@ def statement_html(
     if view.statement.provenance.level == CanonLevel.RETCONNED:
         line = f"<s>{line}</s> retconned"
     if evidence and view.statement.evidence:
-        cited = "; ".join(_evidence(e, reading, words, orders) for e in view.statement.evidence[:3])
-        line += f' <span class="evidence">— {cited}</span>'
+        said = "; ".join(_evidence(e, reading, words, cited) for e in view.statement.evidence[:3])
+        line += f' <span class="evidence">— {said}</span>'
     return line
 
 
@@ -100,16 +149,18 @@ async def entity_page(
             found = await reader.find_exact(segment)
         if len(found) < which:
             return not_found(reading)
-        card = await reader.card(found[which - 1], NOW)
+        card = await reader.card(found[which - 1], reading.as_of.as_of)
         cited = [e for v in (card.state, *card.relations, *card.facts) if v for e in v.statement.evidence]
         parents = [v.subject.id for v in card.relations if v.statement.predicate == "PARENT_OF"]
         words = await wording_for(session, reader, [*cited, *card.evidence], people=parents)
-        scene_ids = [e.scene_id for e in [*cited, *card.evidence] if e.scene_id is not None]
-        orders = await scene_orders(session, list(dict.fromkeys(scene_ids)), reading.campaign.id)
+        sources = await cited_of(session, [*cited, *card.evidence], reading.campaign.id)
+        kin = reader.ontology.is_a(card.entity.type, ["Person", "Lineage", "Creature", "Deity"])
     words = dataclasses.replace(words, escape=esc, links=False)
-    return Page(
-        200, reading.page(_title(card, reading), _body(card, reading, words, orders, page_number(page)))
-    )
+    body = _body(card, reading, words, sources, page_number(page))
+    if kin:  # the picture at full size (`bot.wiki.pictures`)
+        tree = reading.url(f"tree/{name_path(card.entity.name)}")
+        body.insert(1, f'<p class="pictures">{href(tree, "Family tree")}</p>')
+    return Page(200, reading.page(_title(card, reading), body))
 
 
 def _title(card: EntityCard, reading: Reading) -> str:
@@ -117,10 +168,10 @@ def _title(card: EntityCard, reading: Reading) -> str:
     return f"{card.entity.name}{lock}"
 
 
-def _body(card: EntityCard, reading: Reading, words: Wording, orders: dict[int, int], page: int) -> list[str]:
+def _body(card: EntityCard, reading: Reading, words: Wording, cited: Cited, page: int) -> list[str]:
     entity = card.entity
     viewer, knowing = reading.viewer, reading.knowing
-    facts = visible_views(card.facts, viewer, knowing, NOW)
+    facts = visible_views(card.facts, viewer, knowing, reading.as_of.as_of)
     body = [f'<p class="muted">{esc(type_words(entity.type))}</p>']
     description = entity.description or next(
         (v.statement.value for v in facts if v.statement.predicate == "description"), None
@@ -134,13 +185,15 @@ def _body(card: EntityCard, reading: Reading, words: Wording, orders: dict[int, 
     if entity.provenance.level == CanonLevel.RETCONNED:
         body.append("<p>This was retconned: it is no longer canon.</p>")
     state = (
-        card.state if card.state is not None and visible_views([card.state], viewer, knowing, NOW) else None
+        card.state
+        if card.state is not None and visible_views([card.state], viewer, knowing, reading.as_of.as_of)
+        else None
     )
     if state is not None:
-        body += ["<h2>State</h2>", f"<p>{statement_html(state, reading, words, orders)}</p>"]
-    relations = visible_views(card.relations, viewer, knowing, NOW)
+        body += ["<h2>State</h2>", f"<p>{statement_html(state, reading, words, cited)}</p>"]
+    relations = visible_views(card.relations, viewer, knowing, reading.as_of.as_of)
     if relations:
-        lines = [statement_html(v, reading, words, orders, evidence=False) for v in relations[:200]]
+        lines = [statement_html(v, reading, words, cited, evidence=False) for v in relations[:200]]
         more = len(relations) - 200
         body += ["<h2>Relations</h2>", _list(lines)]
         if more > 0:
@@ -150,11 +203,11 @@ def _body(card: EntityCard, reading: Reading, words: Wording, orders: dict[int, 
         pages = max(1, -(-len(facts) // FACTS_PER_PAGE))
         page = min(page, pages)
         shown = facts[(page - 1) * FACTS_PER_PAGE : page * FACTS_PER_PAGE]
-        body += ["<h2>Facts</h2>", _list([statement_html(v, reading, words, orders) for v in shown])]
+        body += ["<h2>Facts</h2>", _list([statement_html(v, reading, words, cited) for v in shown])]
         body.append(pager(entity_url(reading, entity.name), page, pages))
     if card.evidence:
         body += [
             "<h2>Evidence</h2>",
-            _list([_evidence(e, reading, words, orders) for e in card.evidence[:20]]),
+            _list([_evidence(e, reading, words, cited) for e in card.evidence[:20]]),
         ]
     return body

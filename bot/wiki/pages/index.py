@@ -141,7 +141,7 @@ async def sources_page(deps: WikiDeps, reading: Reading, request: web.Request) -
         if not s.enabled:
             marks.append("switched off")
         items.append(
-            f'<li>{esc(s.title)} <span class="muted">{esc(s.filename)} · {esc(" · ".join(marks))}</span></li>'
+            f'<li id="source-{s.id}">{esc(s.title)} <span class="muted">{esc(s.filename)} · {esc(" · ".join(marks))}</span></li>'
         )
     body = [f"<ul>{''.join(items)}</ul>" if items else "<p>No source imported yet.</p>"]
     return Page(200, reading.page("Sources", body))

@@ -19,9 +19,9 @@ from memory.journal import recap_of
 from ..context import Reading
 from ..deps import WikiDeps
 from ..html import Page, esc, pager
-from ..store import JournalEntry, scene_numbered, scene_orders, statements_cited_by, turns_numbered
+from ..store import JournalEntry, scene_numbered, statements_cited_by, turns_numbered
 from .common import TURNS_PER_PAGE, not_found, page_number, scene_url
-from .entity import statement_html
+from .entity import cited_of, statement_html
 from .home import recap_html
 
 #: A scene's page lists at most this many statements its turns support.
@@ -46,11 +46,7 @@ async def scene_page(deps: WikiDeps, reading: Reading, request: web.Request) -> 
         views = await reader.views(await reader.statements(statement_ids=ids)) if ids else []
         views = visible_views(views, reading.viewer, reading.knowing, NOW)
         words = await wording_for(session, reader, [e for v in views for e in v.statement.evidence])
-        orders = await scene_orders(
-            session,
-            list({e.scene_id for v in views for e in v.statement.evidence if e.scene_id}),
-            reading.campaign.id,
-        )
+        cited = await cited_of(session, [e for v in views for e in v.statement.evidence], reading.campaign.id)
     words = dataclasses.replace(words, escape=esc, links=False)
     meta = [words.date(scene.world_date) if scene.world_date else "", scene.location or ""]
     if scene.status != "completed":
@@ -63,7 +59,7 @@ async def scene_page(deps: WikiDeps, reading: Reading, request: web.Request) -> 
         body += ["<h2>Recap</h2>", recap_html(JournalEntry(scene, recap))]
         if views:
             lines = "".join(
-                f"<li>{statement_html(v, reading, words, orders, evidence=False)}</li>" for v in views
+                f"<li>{statement_html(v, reading, words, cited, evidence=False)}</li>" for v in views
             )
             body += ["<h2>What became canon</h2>", f"<ul>{lines}</ul>"]
     body.append("<h2>Transcript</h2>")

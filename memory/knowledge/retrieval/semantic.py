@@ -112,7 +112,7 @@ class SemanticSearch:
             for campaign_id in usable:
                 own_blocked = [s for s in blocked if s.campaign_id == campaign_id]
                 hits += await _nearest(
-                    vectors, campaign_id, vector.tolist(), wanted, own_blocked, allowed, len(unseen)
+                    vectors, campaign_id, vector.tolist(), wanted, own_blocked, allowed, unseen
                 )
         except Exception as error:  # semantic search is an extra: never fail the answer
             log.warning("semantic search failed: %s", error)
@@ -137,7 +137,7 @@ async def _nearest(
     wanted: int,
     blocked: Sequence[SourceLite],
     allowed: dict[int, SourceLite],
-    unseen: int = 0,
+    unseen: frozenset[int] = frozenset(),
 ) -> list[VectorHit]:
     """Return a campaign's nearest vectors, holding its `wanted` nearest allowed ones (or all it has).
 
@@ -146,18 +146,22 @@ async def _nearest(
     (notes/offline-models.md). With few blocked vectors, over-fetching by their number is exact. With more, one
     search twice as deep nearly always holds enough allowed vectors (a hidden source is a small share of a
     campaign); only when it does not (a question about the hidden material itself) is the filtered search run.
+    The vectors of GM-only sections the asker may not read (`unseen` chunks) count as blocked ones; the filtered
+    search names sources only, so it fetches past them by their number.
     """
-    # Unseen sections' vectors are left out by over-fetching by their number (a filter names sources only).
-    wanted += len(VIEWS) * unseen
-    blocked_vectors = len(VIEWS) * sum(s.chunk_count for s in blocked)
+    hidden = len(VIEWS) * len(unseen)
+    blocked_vectors = len(VIEWS) * sum(s.chunk_count for s in blocked) + hidden
     if blocked_vectors <= _OVERFETCH_VECTORS * wanted:
         return await vectors.query(campaign_id, vector, limit=wanted + blocked_vectors)
     deeper = 2 * wanted
     found = await vectors.query(campaign_id, vector, limit=deeper)
     # Enough: the wanted number, or every vector the allowed sources have when they have fewer.
     enough = min(
-        wanted, len(VIEWS) * sum(s.chunk_count for s in allowed.values() if s.campaign_id == campaign_id)
+        wanted,
+        len(VIEWS) * sum(s.chunk_count for s in allowed.values() if s.campaign_id == campaign_id) - hidden,
     )
-    if len(found) < deeper or sum(1 for hit in found if hit.source_id in allowed) >= enough:
+    readable = sum(1 for hit in found if hit.source_id in allowed and hit.chunk_id not in unseen)
+    if len(found) < deeper or readable >= enough:
         return found
-    return await vectors.query(campaign_id, vector, limit=wanted, exclude_sources=[s.id for s in blocked])
+    excluded = [s.id for s in blocked]
+    return await vectors.query(campaign_id, vector, limit=wanted + hidden, exclude_sources=excluded)

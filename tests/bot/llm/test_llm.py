@@ -51,12 +51,6 @@ class Sleeps:
 
 
 @pytest.fixture
-async def stub() -> AsyncIterator[LLMStub]:
-    async with LLMStub() as server:
-        yield server
-
-
-@pytest.fixture
 def ledger() -> InMemoryTokenLedger:
     return InMemoryTokenLedger()
 

@@ -118,12 +118,6 @@ def test_a_bad_dialogue_is_refused_at_its_line(name: str, data: bytes, message: 
 
 
 @pytest.fixture
-async def stub() -> AsyncIterator[LLMStub]:
-    async with LLMStub() as server:
-        yield server
-
-
-@pytest.fixture
 async def services(db_target: DatabaseTarget, tmp_path: Path, stub: LLMStub) -> AsyncIterator[Services]:
     opened = await open_services(db_target, settings_for(tmp_path, stub))
     try:

@@ -13,11 +13,9 @@ from canon.storage import Database
 from config.settings import LoreSettings
 from memory.knowledge.answer_models import AnswerMode
 from memory.knowledge.models import KnowledgeClass
-from tests.bot.services.test_lore_answer import replies, stub
+from tests.bot.services.test_lore_answer import replies
 from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
 from tests.helpers.llm_stub import STUB_MODEL, LLMStub
-
-__all__ = ["stub"]
 
 WORLD = """# Westhaven
 

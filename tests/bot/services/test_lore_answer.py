@@ -14,17 +14,14 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.llm.client import InMemoryTokenLedger
 from bot.llm.openai_compatible import OpenAICompatibleLLM
 from bot.services.lore_answer import LoreAnswers, answer_messages, guarded_material
-from canon.campaigns import ChangesetKind, open_changeset
-from canon.graph import CanonWriter
 from canon.models import Authority, StatementKind, Viewer, Visibility
-from canon.ontology import base_ontology
 from canon.storage import Database
 from config.settings import LoreSettings
 from memory.knowledge.answer_models import AnswerMode
 from memory.knowledge.models import KnowledgeClass, LoreResult
 from memory.knowledge.service import KnowledgeService
 from memory.untrusted import CLOSE, OPEN
-from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
+from tests.helpers.knowledge_helpers import gm_writer, knowledge_service, new_campaign
 from tests.helpers.llm_stub import STUB_MODEL, LLMStub, Reply
 
 WORLD = """# Westhaven
@@ -43,12 +40,6 @@ SECRETS = """# Narrator notes
 
 The abbot of the Old Abbey is a vampire who feeds on the novices in the crypt.
 """
-
-
-@pytest.fixture
-async def stub() -> AsyncIterator[LLMStub]:
-    async with LLMStub() as server:
-        yield server
 
 
 @pytest.fixture
@@ -174,8 +165,7 @@ async def _ysolde(db: Database, knowledge: KnowledgeService) -> int:
     campaign = await new_campaign(db, "Greyhaven")
 
     async def write(session: AsyncSession) -> None:
-        changeset = await open_changeset(session, campaign, ChangesetKind.GM_DIRECT)
-        writer = CanonWriter(session, changeset, base_ontology())
+        writer = await gm_writer(session, campaign)
         gm, hidden = Authority.GM, Visibility.GM_ONLY
         ysolde = await writer.create_entity(type="NPC", name="Ysolde Marrow", authority=gm)
         tomas = await writer.create_entity(type="NPC", name="Tomas Marrow", authority=gm, visibility=hidden)

@@ -31,8 +31,13 @@ def test_uploads_are_routed_by_suffix_and_refused_with_a_reason(tmp_path: Path) 
     assert imports.check_upload("World.MD", 10) == "prose"
     assert imports.check_upload("notes.txt", 10) == "prose"
     assert imports.check_upload("bestiary.yml", 10) == "structured"
-    with pytest.raises(InvalidInput, match=r"\.md or \.txt .* \.yaml"):
+    assert imports.check_upload("Rules.PDF", 10) == "prose"
+    assert imports.check_upload("bible.docx", 3000) == "prose"  # a book may be larger than a text file
+    with pytest.raises(InvalidInput, match=r"\.md, \.txt, \.pdf, \.docx, \.epub or \.html.*\.yaml"):
         imports.check_upload("map.png", 10)
+    # A 200 MB upload is refused from its declared size, before a byte of it is downloaded.
+    with pytest.raises(InvalidInput, match=r"rules.pdf is 200.0 MB; the import limit is 60.0 MB"):
+        imports.check_upload("rules.pdf", 200 * 1024 * 1024)
     with pytest.raises(InvalidInput, match="import limit is 2 KB"):
         imports.check_upload("world.md", 4096)
     with pytest.raises(InvalidInput, match="import limit is 1 KB"):

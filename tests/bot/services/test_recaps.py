@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -22,14 +21,6 @@ LINES = [
     (QUINN, "I keep watch at the door."),
 ]
 SUMMARY = "Pat learned from Mira that the ledger lies in the cellar while Quinn kept watch."
-
-
-@pytest.fixture
-async def made() -> AsyncIterator[list[Services]]:
-    opened: list[Services] = []
-    yield opened
-    for services in opened:
-        await services.close()
 
 
 async def play_and_commit(services: Services, channel: int) -> int:

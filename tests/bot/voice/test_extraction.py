@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 import logging
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -64,20 +63,6 @@ GOOD_ITEMS = items_reply(
     # Cites a turn that does not exist: dropped.
     {"kind": "fact", "subject": "Corvin", "attribute": "eye_colour", "value": "green", "turns": [99]},
 )
-
-
-@pytest.fixture
-async def stub() -> AsyncIterator[LLMStub]:
-    async with LLMStub() as server:
-        yield server
-
-
-@pytest.fixture
-async def made(db_target: DatabaseTarget, tmp_path: Path) -> AsyncIterator[list[Services]]:
-    opened: list[Services] = []
-    yield opened
-    for services in opened:
-        await services.close()
 
 
 async def start(

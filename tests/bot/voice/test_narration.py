@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -32,20 +31,6 @@ CHANNEL = 800
 LINES = [(PAT, "I push open the door of the Drowned Rat and wave at Mira."), (PAT, "I order a hot stew.")]
 LEAKY = f"Mira ladles the stew. Everyone knows she serves {SECRET_VALUE} now."
 CLEAN = "Mira ladles a steaming bowl of stew and slides it across the bar."
-
-
-@pytest.fixture
-async def stub() -> AsyncIterator[LLMStub]:
-    async with LLMStub() as server:
-        yield server
-
-
-@pytest.fixture
-async def made() -> AsyncIterator[list[Services]]:
-    opened: list[Services] = []
-    yield opened
-    for services in opened:
-        await services.close()
 
 
 async def start(made: list[Services], target: DatabaseTarget, tmp_path: Path, stub: LLMStub | None, **voice):

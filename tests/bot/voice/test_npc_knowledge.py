@@ -33,12 +33,6 @@ DEBT = "owes the harbour guild a fortune"
 
 
 @pytest.fixture
-async def stub() -> AsyncIterator[LLMStub]:
-    async with LLMStub() as server:
-        yield server
-
-
-@pytest.fixture
 async def services(db_target: DatabaseTarget, tmp_path: Path, stub: LLMStub) -> AsyncIterator[Services]:
     built = await open_services(db_target, settings_for(tmp_path, stub))
     yield built

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -46,20 +45,6 @@ def echo_memories(body: dict) -> str:
     """An NPC 'answers' by repeating the first memory it was given (so tests can see what it recalled)."""
     found = re.findall(r"remembers: (.+)", user_text(body))
     return f"I recall this: {found[0]}" if found else "I remember nothing of the sort."
-
-
-@pytest.fixture
-async def stub() -> AsyncIterator[LLMStub]:
-    async with LLMStub() as server:
-        yield server
-
-
-@pytest.fixture
-async def made() -> AsyncIterator[list[Services]]:
-    opened: list[Services] = []
-    yield opened
-    for services in opened:
-        await services.close()
 
 
 async def finish(services: Services, channel_id: int) -> int:

@@ -7,14 +7,18 @@ player exactly as an unknown one does (the same status, the same body).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import pytest
+from aiohttp.test_utils import TestClient, TestServer
 
+from bot.wiki.server import RateLimiter, wiki_app
 from bot.wiki.tokens import WikiPass, read_token, sign_token
+from config.settings import WikiSettings
 from tests.bot.wiki.conftest import GM, PAT, World
 
-pytestmark = pytest.mark.asyncio(loop_scope="module")
+pytestmark = pytest.mark.asyncio(loop_scope="package")
 
 HIDDEN_WORDS = ("Vell", "gate codes", "Traceback", "Morwen")
 
@@ -135,3 +139,21 @@ async def test_a_link_is_bound_to_its_person(world: World) -> None:
     key = await world.services.wiki.links.key()
     assert read_token(world.gm_token, key).user_id == GM.id
     assert read_token(world.player_token, key).user_id == PAT.id
+
+
+async def test_a_link_past_its_rate_limit_is_told_to_slow_down_and_others_are_not(world: World) -> None:
+    deps = dataclasses.replace(world.services.wiki, settings=WikiSettings(requests_per_minute=3))
+    async with TestClient(TestServer(wiki_app(deps))) as client:
+        for _ in range(3):
+            assert (await client.get(f"/t/{world.player_token}/")).status == 200
+        slowed = await client.get(f"/t/{world.player_token}/e/Aldric")
+        assert slowed.status == 429 and slowed.headers["Retry-After"] == "60"
+        assert "Too many pages" in await slowed.text()
+        assert (await client.get(f"/t/{world.gm_token}/")).status == 200
+
+
+async def test_the_rate_limiter_forgets_requests_older_than_a_minute() -> None:
+    limiter = RateLimiter(2)
+    assert limiter.allow("a", now=0) and limiter.allow("a", now=1)
+    assert not limiter.allow("a", now=59) and limiter.allow("b", now=59)
+    assert limiter.allow("a", now=61)

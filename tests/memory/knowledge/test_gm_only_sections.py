@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from canon import campaigns
 from canon.errors import InvalidInput
 from canon.models import Viewer
 from canon.storage import Database
@@ -224,3 +225,21 @@ async def test_a_books_marked_section_is_hidden_too(db: Database, tmp_path: Path
     answer = await service.ask(campaign, QUESTION, viewer=Viewer.PLAYER, config="lexical")
     assert "nightbloom" not in texts(answer)
     assert "nightbloom" in texts(await service.ask(campaign, QUESTION, viewer=Viewer.GM, config="lexical"))
+
+
+async def test_showing_a_section_never_reaches_a_branch_forked_before(db: Database, tmp_path: Path) -> None:
+    service = knowledge_service(db, tmp_path, semantic=False)
+    campaign = await new_campaign(db, "Greyhaven")
+    report = await service.import_bytes(campaign, "greyhaven.md", WITH_SECRET.encode())
+    parent = await db.run(lambda s: campaigns.get_campaign(s, campaign))
+    point = campaigns.ForkPoint(changeset_id=campaigns.OPEN_END, up_to_time=campaigns.utc_now())
+    branch = await db.run(
+        lambda s: campaigns.create_branch(s, parent, "Greyhaven what if", point, guild_id=None)
+    )
+    await service.set_section(campaign, report.source.id, "The Duke's Plot", False)
+    assert "nightbloom" in texts(
+        await service.ask(campaign, QUESTION, viewer=Viewer.PLAYER, config="lexical")
+    )
+    assert "nightbloom" not in texts(
+        await service.ask(branch.id, QUESTION, viewer=Viewer.PLAYER, config="lexical")
+    )

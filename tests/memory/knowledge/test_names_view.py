@@ -10,71 +10,18 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import select
 
 from canon.models import Viewer
 from canon.storage import Database
-from memory.embed_text import BASE_VIEWS_VERSION, VIEWS_VERSION, names_view
+from memory.embed_text import VIEWS_VERSION, names_view
 from memory.knowledge.index_state import index_state_row
 from memory.knowledge.service import KnowledgeService
-from memory.knowledge.tables import KnowledgeIndexStateRow
+from memory.knowledge.tables import KnowledgeChunkRow
 from memory.knowledge.view_builder import ViewBuilder
-from memory.vector_index import ChromaVectorIndex
 from tests.helpers.knowledge_helpers import EMBEDDER, knowledge_service, new_campaign
+from tests.helpers.names_view import BESTIARY, indexed_before
 
-BESTIARY = "\n\n".join(
-    f"## {name}\n\n*{kind}*\n\n- **Armor Class** {ac}\n- **Hit Points** {hp}\n\n***{trait}.*** {text}"
-    for name, kind, ac, hp, trait, text in [
-        (
-            "Pit Fiend",
-            "Large fiend (devil), lawful evil",
-            19,
-            300,
-            "Fear Aura",
-            "Any creature hostile to the pit fiend that starts its turn near it must make a Wisdom saving throw.",
-        ),
-        (
-            "Owlbear",
-            "Large monstrosity, unaligned",
-            13,
-            59,
-            "Keen Sight and Smell",
-            "The owlbear has advantage on Wisdom checks that rely on sight or smell.",
-        ),
-        (
-            "Troll",
-            "Large giant, chaotic evil",
-            15,
-            84,
-            "Regeneration",
-            "The troll regains 10 hit points at the start of its turn unless it took acid or fire damage.",
-        ),
-        (
-            "Harpy",
-            "Medium monstrosity, chaotic evil",
-            11,
-            38,
-            "Luring Song",
-            "The harpy sings a magical melody that charms every humanoid within 300 feet that hears it.",
-        ),
-        (
-            "Mimic",
-            "Medium monstrosity, neutral",
-            12,
-            58,
-            "Adhesive",
-            "The mimic adheres to anything that touches it and the creature is grappled by it.",
-        ),
-        (
-            "Kraken",
-            "Gargantuan monstrosity, chaotic evil",
-            18,
-            472,
-            "Siege Monster",
-            "The kraken deals double damage to objects and structures it strikes with its tentacles.",
-        ),
-    ]
-)
 EXTRA = "# Grey Reach\n\n## Stormcrow\n\nStormcrows nest on the cliffs and carry the wardens' messages.\n"
 
 
@@ -87,26 +34,6 @@ def test_the_names_view_holds_the_title_the_kind_line_and_named_entries_not_fiel
     assert names_view(["Gear"], table) == "Gear: Hookblade, Reach Pike"
     other = "### Oathsworn\n\nDefense: 14\n\n#### Vow of Iron\n\nThe oathsworn cannot be moved.\n"
     assert names_view(["Callings", "Oathsworn"], other) == "Oathsworn (Callings): Vow of Iron"
-
-
-async def _indexed_before(service: KnowledgeService, db: Database, campaign: int) -> None:
-    """Leave a campaign as an installation before the names view did: no names vectors, the old views' state."""
-    assert isinstance(service.vectors, ChromaVectorIndex)
-    collection = service.vectors._collection(campaign, create=False)
-    assert collection is not None
-    names = [i for i in collection.get(include=[])["ids"] if i.endswith(":n")]
-    collection.delete(ids=names)
-
-    async def work(session: object) -> None:
-        await session.execute(  # type: ignore[attr-defined]
-            update(KnowledgeIndexStateRow)
-            .where(KnowledgeIndexStateRow.campaign_id == campaign)
-            # Cut by the chunker of that time, too: the names view is made from the chunks as they are.
-            .values(embedding_views=BASE_VIEWS_VERSION, chunking_version="md-headings-1")
-        )
-
-    await db.run(work)
-    service.retriever.forget_index_state(campaign)
 
 
 class CountingEmbedder:
@@ -151,7 +78,7 @@ async def test_an_old_campaign_gains_its_names_views_after_a_crash_and_is_search
     assert chunks >= 6
     assert first.vectors is not None and await first.vectors.count(campaign) == 3 * chunks
     assert (await first.view_build(campaign)).state == "done"  # type: ignore[union-attr]
-    await _indexed_before(first, db, campaign)
+    await indexed_before(first, db, campaign)
     before = await first.view_build(campaign)
     assert before is not None and (before.state, before.done, before.total) == ("building", 0, chunks)
     # Searched by the views it has meanwhile: semantic search on, each chunk once.
@@ -186,6 +113,10 @@ async def test_an_old_campaign_gains_its_names_views_after_a_crash_and_is_search
     assert await first.vectors.count(campaign) == 3 * (chunks + extra.chunk_count)
     status = await first.index_status(campaign)
     assert status["names_view"]["state"] == "done"
+    async with db.session() as session:  # the fields the old chunks lacked are kept now
+        kept = (await session.execute(select(KnowledgeChunkRow.fields))).scalars().all()
+    assert kept and all(fields is not None for fields in kept)
+    assert any(f == ["Pit Fiend", "Hit Points", "300"] for fields in kept for f in fields or [])
     found = await _chunk_ids(first, campaign, "which devil radiates an aura of fear?")
     assert found and len(found) == len(set(found))
     # Nothing is left to build; building again embeds nothing.
@@ -201,7 +132,7 @@ async def test_the_bot_builds_every_campaigns_names_views_in_the_background(
     ones = [await new_campaign(db, name) for name in ("North", "South")]
     for campaign in ones:
         await service.import_bytes(campaign, "bestiary.md", BESTIARY.encode())
-        await _indexed_before(service, db, campaign)
+        await indexed_before(service, db, campaign)
     assert await service.view_builder.pending() == ones
     task = service.view_builder.start()
     assert task is not None
@@ -209,7 +140,7 @@ async def test_the_bot_builds_every_campaigns_names_views_in_the_background(
     for campaign in ones:
         assert (await service.view_build(campaign)).state == "done"  # type: ignore[union-attr]
     # Stopped before it starts, it leaves the work for the next start.
-    await _indexed_before(service, db, ones[0])
+    await indexed_before(service, db, ones[0])
     service.view_builder.start()
     await service.view_builder.stop()
     assert (await service.view_build(ones[0])).state in ("building", "done")  # type: ignore[union-attr]
@@ -219,7 +150,7 @@ async def test_a_reindex_makes_every_view_and_ends_a_build(db: Database, tmp_pat
     service = knowledge_service(db, tmp_path)
     campaign = await new_campaign(db, "Bestiary")
     report = await service.import_bytes(campaign, "bestiary.md", BESTIARY.encode())
-    await _indexed_before(service, db, campaign)
+    await indexed_before(service, db, campaign)
     await service.reindex(campaign)
     state = await service.view_build(campaign)
     assert state is not None and (state.state, state.done) == ("done", report.chunk_count)

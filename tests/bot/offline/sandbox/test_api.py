@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -354,3 +355,15 @@ async def test_a_pdf_uploaded_from_the_page_imports_and_answers(client: Client) 
     assert status == 200
     answer = await client.shown("pat", "general", "+5 bonus to AC")
     assert "Basic Rules" in text_of(answer)
+
+
+async def test_the_sandbox_serves_the_campaign_wiki_and_wiki_links_to_it(client: Client) -> None:
+    status, _ = await client.command("gm", "general", "wiki")
+    assert status == 200
+    answer = await client.shown("gm", "general", "personal link")
+    found = re.search(r"<(http://127\.0\.0\.1:[0-9]+/t/[^>]+)>", answer["content"])
+    assert found, answer["content"]
+    async with client.http.get(found.group(1)) as response:
+        assert response.status == 200
+        assert "Journal" in await response.text()
+    assert not any("personal link" in text_of(m) for m in await client.messages("pat", "general"))

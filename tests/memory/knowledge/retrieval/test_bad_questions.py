@@ -6,14 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from canon.campaigns import ChangesetKind, open_changeset
 from canon.errors import InvalidInput
-from canon.graph import CanonWriter
 from canon.models import Authority, Viewer, Visibility
-from canon.ontology import base_ontology
 from canon.storage import Database
 from memory.knowledge.answer_models import AnswerMode
-from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
+from tests.helpers.knowledge_helpers import gm_writer, knowledge_service, new_campaign
 
 WORLD = b"""# The Reach
 
@@ -36,9 +33,7 @@ async def test_bad_questions_get_a_clear_error_or_nothing_known(db: Database, tm
     await service.import_bytes(campaign, "reach.md", WORLD)
 
     async def writes(session):  # type: ignore[no-untyped-def]
-        writer = CanonWriter(
-            session, await open_changeset(session, campaign, ChangesetKind.GM_DIRECT), base_ontology()
-        )
+        writer = await gm_writer(session, campaign)
         await writer.create_entity(
             type="NPC",
             name="Morwen Vale",

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from canon.campaigns import ChangesetKind, open_changeset
-from canon.graph import CanonWriter
 from canon.models import Authority, StatementKind, Validity, Viewer, Visibility
-from canon.ontology import base_ontology
 from canon.storage import Database
 from memory.knowledge.answer_models import AnswerMode
-from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
+from tests.helpers.knowledge_helpers import gm_writer, knowledge_service, new_campaign
 
 
 async def test_where_when_alive_and_who_are_answered_in_the_card_s_sentences(
@@ -20,9 +17,7 @@ async def test_where_when_alive_and_who_are_answered_in_the_card_s_sentences(
     campaign = await new_campaign(db, "Greyhaven")
 
     async def write(session):  # type: ignore[no-untyped-def]
-        writer = CanonWriter(
-            session, await open_changeset(session, campaign, ChangesetKind.GM_DIRECT), base_ontology()
-        )
+        writer = await gm_writer(session, campaign)
         ford = await writer.create_entity(type="Location", name="Red Ford", authority=Authority.GM)
         battle = await writer.create_entity(
             type="Event", name="Battle of Red Ford", description="A bloody crossing.", authority=Authority.GM

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from canon.campaigns import ChangesetKind, open_changeset
-from canon.graph import CanonWriter
 from canon.models import Authority, StatementKind, Viewer, Visibility
 from canon.ontology import base_ontology
 from canon.storage import Database
@@ -15,7 +13,7 @@ from memory.knowledge.answer_models import AnswerMode
 from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.retrieval import SearchConfig
 from memory.knowledge.retrieval.entities import Names, best_matches, name_parts, singulars
-from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
+from tests.helpers.knowledge_helpers import gm_writer, knowledge_service, new_campaign
 
 
 def names(*entries: tuple[str, int]) -> Names:
@@ -50,8 +48,7 @@ async def test_relation_questions_are_answered_from_the_graph_and_gm_only_ones_s
     campaign = await new_campaign(db, "Greyhaven")
 
     async def write(session):  # type: ignore[no-untyped-def]
-        changeset = await open_changeset(session, campaign, ChangesetKind.GM_DIRECT)
-        writer = CanonWriter(session, changeset, base_ontology())
+        writer = await gm_writer(session, campaign)
         ysolde = await writer.create_entity(type="NPC", name="Ysolde Marrow", authority=Authority.GM)
         tomas = await writer.create_entity(
             type="NPC", name="Tomas Marrow", authority=Authority.GM, visibility=Visibility.GM_ONLY
@@ -115,9 +112,7 @@ async def test_a_canon_passage_the_story_changed_is_marked_out_of_date_for_those
     made: dict[str, int] = {}
 
     async def gate(session, value: str, authority: Authority, visibility=Visibility.PUBLIC):  # type: ignore[no-untyped-def]
-        writer = CanonWriter(
-            session, await open_changeset(session, campaign, ChangesetKind.GM_DIRECT), ontology
-        )
+        writer = await gm_writer(session, campaign, ontology)
         if "gate" not in made:
             made["gate"] = await writer.create_entity(type="Location", name="North Gate", authority=authority)
         await writer.add_statement(
@@ -174,9 +169,7 @@ async def test_a_many_valued_attribute_keeps_every_value_and_marks_nothing_out_o
     campaign = await new_campaign(db, "Greyhaven")
 
     async def write(session):  # type: ignore[no-untyped-def]
-        writer = CanonWriter(
-            session, await open_changeset(session, campaign, ChangesetKind.GM_DIRECT), base_ontology()
-        )
+        writer = await gm_writer(session, campaign)
         corin = await writer.create_entity(type="NPC", name="Corin Vale", authority=Authority.GM)
         for value in ("owes Brannoc forty silver", "owes the guild a favour"):
             await writer.add_statement(

@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 from canon import campaigns
-from canon.campaigns import CampaignRow, ChangesetKind, open_changeset
+from canon.campaigns import CampaignRow
 from canon.errors import InvalidInput, NotFound
-from canon.graph import CanonWriter
 from canon.models import Authority, StatementKind, Viewer, Visibility
 from canon.ontology import base_ontology
 from canon.storage import Database
@@ -22,6 +21,7 @@ from memory.vector_index import ChromaVectorIndex, VectorHit
 from tests.helpers.knowledge_helpers import (
     EMBEDDER,
     LeakyVectorIndex,
+    gm_writer,
     knowledge_service,
     new_campaign,
 )
@@ -337,8 +337,7 @@ async def test_canon_entities_named_in_the_question_bring_their_facts_even_missp
     ontology = base_ontology()
 
     async def write(session):  # type: ignore[no-untyped-def]
-        changeset = await open_changeset(session, campaign, ChangesetKind.GM_DIRECT)
-        writer = CanonWriter(session, changeset, ontology)
+        writer = await gm_writer(session, campaign, ontology)
         mirelle = await writer.create_entity(
             type="NPC", name="Captain Mirelle Vantross", aliases=["the Harbor Hawk"], authority=Authority.GM
         )
@@ -393,8 +392,7 @@ async def test_a_gm_answer_opened_by_a_player_names_no_hidden_entity_and_no_corr
     campaign = await new_campaign(db, "Westhaven")
 
     async def write(session):  # type: ignore[no-untyped-def]
-        changeset = await open_changeset(session, campaign, ChangesetKind.GM_DIRECT)
-        writer = CanonWriter(session, changeset, base_ontology())
+        writer = await gm_writer(session, campaign)
         await writer.create_entity(type="NPC", name="Captain Mirelle Vantross", authority=Authority.GM)
         await writer.create_entity(
             type="NPC", name="Severin Nightglass", authority=Authority.GM, visibility=Visibility.GM_ONLY
