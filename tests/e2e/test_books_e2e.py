@@ -3,12 +3,11 @@ by the GM, then a player's `/lore ask` answered from it, the answer and its Sour
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from tests.e2e.conftest import World
 from tests.e2e.test_lore_e2e import everything, with_sources
+from tests.helpers.paths import REPO
 
-PDF = Path(__file__).resolve().parent.parent / "fixtures" / "books" / "basic-rules.pdf"
+PDF = REPO / "tests" / "fixtures" / "books" / "basic-rules.pdf"
 
 
 async def test_a_pdf_attached_to_lore_import_is_cited_by_page_in_a_players_answer(world: World) -> None:
