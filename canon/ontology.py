@@ -14,7 +14,6 @@ from importlib import resources
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
-from ruamel.yaml import YAML
 
 from canon.errors import InvalidInput
 from canon.wording.relation_names import find_relation, unknown_relation
@@ -394,10 +393,22 @@ def _lookup(name: str, table: dict[str, Any]) -> str | None:
     return next((key for key in table if key.casefold() == folded), None)
 
 
-def parse_ontology(text: str) -> Ontology:
-    """Parse and validate an ontology document, raising `InvalidInput` naming every problem."""
+def parse_ontology(text: str, *, bundled: bool = False) -> Ontology:
+    """Parse and validate an ontology document, raising `InvalidInput` naming every problem.
+
+    A GM's document is read as YAML 1.2 (ruamel's safe loader); the bundled one (`bundled`), whose reading both
+    loaders agree on (a test keeps them in step), by PyYAML's C loader: a tenth of a second less at every start.
+    """
     try:
-        return Ontology.model_validate(YAML(typ="safe", pure=True).load(text))
+        if bundled:
+            import yaml
+
+            loaded = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506
+        else:
+            from ruamel.yaml import YAML
+
+            loaded = YAML(typ="safe", pure=True).load(text)
+        return Ontology.model_validate(loaded)
     except ValidationError as error:
         raise InvalidInput(
             "The ontology is invalid: " + "; ".join(_describe(e) for e in error.errors()) + "."
@@ -408,4 +419,4 @@ def parse_ontology(text: str) -> Ontology:
 def base_ontology() -> Ontology:
     """Return the bundled ontology (`config/ontology.yaml`), parsed once."""
     text = resources.files("config").joinpath("ontology.yaml").read_text(encoding="utf-8")
-    return parse_ontology(text)
+    return parse_ontology(text, bundled=True)

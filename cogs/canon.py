@@ -7,7 +7,7 @@ ephemeral, since they may show GM-only canon. The extension also registers `/pro
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 import discord
 from discord import app_commands
@@ -36,6 +36,7 @@ from cogs import (
     entity_embeds,
     note_embeds,
     review_answers,
+    submitted,
 )
 from cogs.canon_options import DATE_HELP, Date, Name, Text, date_choices, entity_names, played_characters
 from cogs.canon_propose import ProposeCommands
@@ -268,11 +269,11 @@ class CanonCommands(commands.Cog):
         """Answer a submitted review modal: accept, reject or edit (see `cogs.review_modals`)."""
         if interaction.type != discord.InteractionType.modal_submit:
             return
-        data: dict[str, Any] = dict(interaction.data or {})
-        match = canon_views.MODAL.fullmatch(str(data.get("custom_id", "")))
+        used = submitted.custom_id(interaction)
+        match = canon_views.MODAL.fullmatch(used)
         if match is not None:
             await review_answers.submit_modal(interaction, match["action"], int(match["id"]))
-        reason = conflict_views.REASON_MODAL.fullmatch(str(data.get("custom_id", "")))
+        reason = conflict_views.REASON_MODAL.fullmatch(used)
         if reason is not None:
             await conflict_views.submit_reason(interaction, reason)
 

@@ -12,7 +12,7 @@ a count or a page. The listing and the cards are private answers.
 from __future__ import annotations
 
 import re
-from typing import Any, cast
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -23,7 +23,7 @@ from canon.errors import InvalidInput
 from canon.models import NOW, EntityCard, Viewer
 from canon.visibility import Knowing, visible_views
 from canon.wording import PLAIN, Wording
-from cogs import canon_embeds, entity_embeds
+from cogs import canon_embeds, entity_embeds, submitted
 from cogs.canon_options import entity_types, lens_of, viewer_of
 from cogs.embeds import COLOUR, MessageContent, clip
 from cogs.places import campaign_here
@@ -111,8 +111,8 @@ class OpenEntity(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"lk:o
         """Answer privately with the picked entity's card (as the clicker may see it)."""
 
         async def work() -> None:
-            values = cast("dict[str, Any]", interaction.data or {}).get("values") or []
-            if not values or not str(values[0]).isdigit():
+            values = submitted.picked(interaction)
+            if not values or not values[0].isdigit():
                 raise InvalidInput("Pick an entry from the list.")
             campaign = await campaign_here(interaction)
             viewer = viewer_of(interaction)

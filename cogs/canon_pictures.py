@@ -47,7 +47,7 @@ async def full_size_line(interaction: discord.Interaction, campaign: Campaign, p
     """Return the line pointing to the picture at full size on the campaign wiki, through the person's own link
     (a GM's shows all, a player's what they may see), or None when the wiki is off."""
     wiki = services_of(interaction).wiki
-    if not wiki.settings.enabled:
+    if not (wiki.settings.enabled or wiki.settings.base_url):  # served here, or by `lorekeeper wiki serve`
         return None
     gm = canon_options.viewer_of(interaction) == Viewer.GM
     token = await wiki.links.issue(campaign.id, interaction.user.id, gm=gm)

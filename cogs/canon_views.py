@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, cast
+from typing import Any
 
 import discord
 
@@ -39,7 +39,7 @@ from canon.campaigns import Campaign
 from canon.errors import InvalidInput, NotAllowed
 from canon.proposals import ProposalStatus
 from canon.wording import describe
-from cogs import canon_embeds
+from cogs import canon_embeds, submitted
 from cogs.checks import actor_of
 from cogs.embeds import MessageContent, clip, counted
 from cogs.recaps import post_recap
@@ -101,8 +101,8 @@ class ProposalPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"lk
 
         async def work() -> None:
             gm(interaction)
-            values = cast("dict[str, Any]", interaction.data or {}).get("values") or []
-            if not values or not str(values[0]).isdigit():
+            values = submitted.picked(interaction)
+            if not values or not values[0].isdigit():
                 raise InvalidInput("Pick a proposal from the list.")
             proposal = await services_of(interaction).reviews.proposal(int(values[0]))
             review = await review_of(interaction, proposal)

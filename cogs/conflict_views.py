@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.client import limits
 from canon.conflicts import OPEN, ConflictPage, Show
+from cogs import submitted
 from cogs.checks import actor_of, require_gm
 from cogs.conflict_embeds import conflict_page_embed
 from cogs.embeds import MessageContent, clip
@@ -183,8 +184,7 @@ async def submit_reason(interaction: discord.Interaction, match: re.Match[str]) 
     async def work() -> None:
         _gm(interaction)
         services = services_of(interaction)
-        data = cast("dict[str, Any]", interaction.data or {})
-        reason = _field_value(data.get("components", []), REASON_FIELD) or ""
+        reason = submitted.text_value(interaction, REASON_FIELD) or ""
         campaign = await campaign_here(interaction)
         actor = actor_of(interaction, services.settings.gm_role)
         dismiss = match["action"] == "dismiss"
@@ -200,20 +200,6 @@ async def submit_reason(interaction: discord.Interaction, match: re.Match[str]) 
         await interaction.response.edit_message(allowed_mentions=NONE, **page_content(page))
 
     await guarded(interaction, work)
-
-
-def _field_value(components: Any, custom_id: str) -> str | None:
-    """Return the value a modal's field was submitted with, wherever it sits in the components."""
-    if isinstance(components, dict):
-        if components.get("custom_id") == custom_id and "value" in components:
-            return str(components["value"])
-        return _field_value(list(components.values()), custom_id)
-    if isinstance(components, list):
-        for item in components:
-            found = _field_value(item, custom_id)
-            if found is not None:
-                return found
-    return None
 
 
 DYNAMIC_ITEMS = (PageButton, ConflictButton)

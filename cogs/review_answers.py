@@ -5,8 +5,6 @@ Answered by custom id from `cogs.canon.CanonCommands.on_interaction`, so a modal
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 import discord
 
 from bot.client import limits
@@ -16,8 +14,9 @@ from cogs.canon_views import show_review
 from cogs.checks import actor_of
 from cogs.embeds import clip
 from cogs.review_common import check_campaign, edited_note, gm, guarded, review_of
-from cogs.review_modals import RATIONALE_FIELD, SHOW_REASON, edit_changes, modal_values
+from cogs.review_modals import RATIONALE_FIELD, SHOW_REASON, edit_changes
 from cogs.services import services_of
+from cogs.submitted import modal_values, text_value
 
 
 async def submit_modal(interaction: discord.Interaction, action: str, proposal_id: int) -> None:
@@ -26,7 +25,7 @@ async def submit_modal(interaction: discord.Interaction, action: str, proposal_i
     async def work() -> None:
         gm(interaction)
         services = services_of(interaction)
-        values = modal_values(cast("dict[str, Any]", interaction.data or {}).get("components", []))
+        values = modal_values(interaction)
         proposal = await services.reviews.proposal(proposal_id)
         campaign = await check_campaign(interaction, proposal.campaign_id)
         actor = actor_of(interaction, services.settings.gm_role)
@@ -37,7 +36,7 @@ async def submit_modal(interaction: discord.Interaction, action: str, proposal_i
             done = edited_note(proposal, changed=bool(changes))
         else:
             accept = action == "rationale"
-            rationale = str(values.get(RATIONALE_FIELD) or "").strip() or None
+            rationale = (text_value(interaction, RATIONALE_FIELD) or "").strip() or None
             shown = "public" in (values.get(SHOW_REASON) or ())
             proposal = await services.reviews.decide(
                 proposal_id, accept=accept, actor=actor, rationale=rationale, rationale_public=shown

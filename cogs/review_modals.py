@@ -9,7 +9,7 @@ a restart still works. Every field sits in a Label, as Discord documents.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -32,6 +32,7 @@ from canon.wording.relations import attribute_words
 from cogs.embeds import clip
 from cogs.review_common import check_campaign
 from cogs.services import services_of
+from cogs.submitted import ModalValue
 
 MODAL = re.compile(r"lk:(?P<action>rationale|reject|edit):(?P<id>[0-9]{1,19})")
 RATIONALE_FIELD = "lk:rationale:text"
@@ -174,25 +175,6 @@ class EditModal(discord.ui.Modal):
 DATE_FIELDS = frozenset({"when", "since", "until"})
 
 
-def modal_values(components: Any) -> dict[str, Any]:
-    """Return a submitted modal's values by custom id: text for a text input, a list for a select."""
-    found: dict[str, Any] = {}
-
-    def walk(node: Any) -> None:
-        if isinstance(node, list):
-            for item in node:
-                walk(item)
-        elif isinstance(node, dict):
-            if "custom_id" in node and ("value" in node or "values" in node):
-                found[str(node["custom_id"])] = node.get("value", node.get("values"))
-            for key in ("components", "component"):
-                if key in node:
-                    walk(node[key])
-
-    walk(components)
-    return found
-
-
 def _said(value: Any, name: str, words: CalendarWords) -> Any:
     """Return a field's value as the GM reads it: a date in the campaign calendar's words (read back on submit)."""
     return words.date(value) if name in DATE_FIELDS and isinstance(value, str) and value else value
@@ -204,7 +186,7 @@ def _shown(value: Any, name: str) -> str | None:
 
 
 def edit_changes(
-    proposal: Proposal, values: dict[str, Any], words: CalendarWords = PLAIN_CALENDAR
+    proposal: Proposal, values: Mapping[str, ModalValue], words: CalendarWords = PLAIN_CALENDAR
 ) -> dict[str, str | None]:
     """Return the corrections of an edit modal's values for a proposal: only the fields the GM changed (a field
     submitted as the modal showed it changes nothing; a picked attribute name wins)."""
@@ -217,8 +199,13 @@ def edit_changes(
             continue
         changes[name] = str(typed)
     picked = values.get(ATTRIBUTE_PICK)
-    if picked and proposal.type == ProposalType.FACT and str(picked[0]) != current.get("attribute"):
-        changes["attribute"] = str(picked[0])
+    if (
+        isinstance(picked, list)
+        and picked
+        and proposal.type == ProposalType.FACT
+        and picked[0] != current.get("attribute")
+    ):
+        changes["attribute"] = picked[0]
     return changes
 
 

@@ -147,11 +147,15 @@ def _columns(runs: list[Run], width: float) -> list[Line]:
     if not near or len(runs) < 6:
         return _lines(runs)
     edge, hits = near.most_common(1)[0]
-    hits = sum(count for x, count in near.items() if abs(x - edge) <= 2)
-    if hits < max(3, len(runs) * 0.15):
+    # The right column's paragraphs start at its edge, its list bullets a little left of it, its items' text a
+    # little right of it: all of them count.
+    hits = sum(count for x, count in near.items() if abs(x - edge) <= 12)
+    lines = {round(run.y) for run in runs}
+    if hits < max(3, len(lines) * 0.15):
         return _lines(runs)
-    left = [run for run in runs if run.x < edge - 3]
-    right = [run for run in runs if run.x >= edge - 3]
+    edge = min(x for x in near if abs(x - edge) <= 12)
+    left = [run for run in runs if run.x < edge - 2]
+    right = [run for run in runs if run.x >= edge - 2]
     return _lines(left) + _lines(right)
 
 

@@ -263,3 +263,10 @@ def test_an_extension_adds_attributes_to_existing_types_but_never_redefines_one(
         base_ontology().extended({"attributes": {"Person": {"titles": {}}, "Starship": {"captain": {}}}})
     assert "Person already has the attribute titles" in error.value.message
     assert "attributes of Starship: there is no such entity type" in error.value.message
+
+
+def test_the_bundled_ontology_reads_the_same_with_either_yaml_loader() -> None:
+    # The bundled file is read by PyYAML's C loader at start (fast); a GM's document by ruamel (YAML 1.2). Both
+    # must read the bundled one alike (YAML 1.1 would read a bare yes/no/on/off as a boolean).
+    text = resources.files("config").joinpath("ontology.yaml").read_text(encoding="utf-8")
+    assert parse_ontology(text, bundled=True) == parse_ontology(text) == base_ontology()

@@ -1,13 +1,15 @@
 """The campaign wiki in a real browser: headless Chromium (Selenium) reading the bot's own wiki server.
 
 The campaign is played as people play it: the fixtures' lore imported, two scenes played and committed through the
-Discord emulator with the real client; the links come from `/wiki` (the GM's and a player's), and Chromium opens
-them. One Chromium serves the module (the driver's calls run in a thread: the wiki answers on the test's loop).
+Discord emulator with the real client; the links come from `/wiki` (the GM's and a player's, through the
+emulator), and Chromium opens them. One Chromium serves the module (the driver's calls run in a thread: the wiki
+answers on the test's loop).
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -72,17 +74,18 @@ def browser() -> Iterator[Browser]:
 
 
 async def wiki_links(world: World) -> tuple[str, str, WikiServer]:
-    """Serve the wiki on a free port; return the GM's and Pat's links to it."""
+    """Serve the wiki on a free port; return the GM's and Pat's links, as `/wiki` answers them."""
     services = world.bot.services
     server = WikiServer(services.wiki)
     await server.start("127.0.0.1", 0)
-    services.wiki.settings.enabled = True
     services.wiki.settings.base_url = f"http://127.0.0.1:{server.port}"
-    campaign = await services.campaigns.for_guild(world.guild.id, world.guild.name)
-    links = services.wiki.links
-    gm = links.url(await links.issue(campaign.id, world.gm.id, gm=True))
-    pat = links.url(await links.issue(campaign.id, world.pat.id, gm=False))
-    return gm, pat, server
+    links = []
+    for who in (world.gm, world.pat):
+        reply = await world.emu.invoke(world.channel, who, "wiki")
+        found = re.search(r"<(http://127\.0\.0\.1:\d+/t/[^>]+/)>", reply.content or "")
+        assert reply.ephemeral and found, reply.content
+        links.append(found.group(1))
+    return links[0], links[1], server
 
 
 async def test_the_gm_and_a_player_read_the_same_campaign_each_as_they_may(

@@ -52,7 +52,7 @@ async def test_wiki_links_show_each_person_their_own_view(world: World) -> None:
         ("Rain at the Eel", "I shake the rain off my cloak."),
         ("The docks", "Mara walks in."),
     ):
-        await emu.invoke(chan, gm, "scene start", title=title)
+        await emu.invoke(chan, gm, "scene start", title=title, date="year 300")
         await emu.send_message(chan, pat, line)
         await emu.invoke(chan, gm, "endscene")
 
@@ -61,6 +61,7 @@ async def test_wiki_links_show_each_person_their_own_view(world: World) -> None:
     status, journal = await fetch(player_home)
     assert status == 200
     assert journal.index("Scene 2: The docks") < journal.index("Scene 1: Rain at the Eel")
+    assert journal.count("year 300") == 2  # each scene's date in the calendar's words
 
     status, as_player = await fetch(player_home + "e/Mara")
     assert status == 200 and "Captain of the Guard" in as_player and "the harbour captain" in as_player

@@ -64,7 +64,7 @@ def test_a_lore_question_does_not_load_the_whole_application(cli_env: DatabaseTa
         "sys.argv = ['lorekeeper', 'lore', 'who rules the reach', '--campaign', 'Reach']\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "heavy = [m for m in ('openai', 'alembic', 'apscheduler', 'discord', 'bot.voice.service',\n"
-        "    'bot.services.branches', 'canon.continuity', 'confusable_homoglyphs') if m in sys.modules]\n"
+        "    'bot.services.branches', 'canon.continuity', 'confusable_homoglyphs', 'ruamel') if m in sys.modules]\n"
         "print('HEAVY', heavy)\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=REPO)

@@ -17,6 +17,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import select
 
 from bot.app import Services, build_services
+from bot.services.characters import Member
 from bot.wiki.server import wiki_app
 from canon.campaigns import Campaign
 from canon.models import Visibility
@@ -30,6 +31,7 @@ from tests.conftest import BACKENDS, drop_target, make_target
 
 GM = Actor(id=1, name="Gina", is_gm=True)
 PAT = Actor(id=2, name="Pat", is_gm=False)
+QUINN = Actor(id=3, name="Quinn", is_gm=False)
 GUILD, OTHER_GUILD = 10, 20
 
 
@@ -43,6 +45,8 @@ class World:
     player_token: str
     other_token: str
     branch_token: str
+    #: Quinn plays Sable, who learned Aldric's GM-only secret.
+    quinn_token: str
 
     async def get(self, path: str, **headers: str) -> tuple[int, str, dict[str, str]]:
         response = await self.client.get(path, headers=headers, allow_redirects=False)
@@ -172,6 +176,13 @@ async def build_world(services: Services) -> tuple[Campaign, Campaign, Campaign]
             FactContent(subject=Ref(name="The Chronicle"), attribute=f"entry_{n:03}", value=f"line {n}"),
         )
     await cite_imports(services, campaign)
+    await add(services, campaign, EntityContent(name="Sable", entity_type="PC"))
+    await services.characters.assign(campaign, "Sable", Member(QUINN.id, QUINN.name), GM)
+    async with services.db.session() as session:
+        secret_id = (
+            await session.execute(select(StatementRow.id).where(StatementRow.predicate == "secret"))
+        ).scalar_one()
+    await services.reveals.reveal(campaign, GM, to="Sable", reason="a letter", fact=secret_id)
     branch = await services.branches.fork(campaign, "Aldric Fell", actor=GM)
     await add(
         services, branch, FactContent(subject=Ref(name="Aldric"), attribute="fate", value="fell at the gate")
@@ -207,6 +218,7 @@ async def world(
                 player_token=await links.issue(campaign.id, PAT.id, gm=False),
                 other_token=await links.issue(other.id, PAT.id, gm=False),
                 branch_token=await links.issue(branch.id, PAT.id, gm=False),
+                quinn_token=await links.issue(campaign.id, QUINN.id, gm=False),
             )
         finally:
             await client.close()

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
+
 import pytest
 
 from tests.bot.wiki.conftest import CHRONICLE_FACTS, World
+from tests.e2e.jargon import jargon_in
 
 pytestmark = pytest.mark.asyncio(loop_scope="package")
 
@@ -82,3 +85,47 @@ async def test_an_imported_fact_names_its_source_and_place_as_the_reader_may_rea
     assert "from " in gm_aldric and "Ledger" in gm_aldric and "🔒" in gm_aldric
     _, player_aldric, _ = await world.get(f"/t/{world.player_token}/e/Aldric")
     assert "Ledger" not in player_aldric and "Bribes" not in player_aldric
+
+
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def visible_text(body: str) -> str:
+    parser = _Text()
+    parser.feed(body)
+    return " ".join(parser.parts)
+
+
+async def test_no_page_shows_a_player_or_the_gm_ids_constants_or_keys(world: World) -> None:
+    pages = [
+        "",
+        "entities",
+        "entities?kind=NPC",
+        "e/Aldric",
+        "e/The_Watch",
+        "e/The_Chronicle",
+        "scenes/1",
+        "scenes/2",
+    ]
+    pages += ["search?q=Who+leads+the+Watch", "e/Nobody"]
+    for token, extra in ((world.player_token, []), (world.gm_token, ["sources", "gm", "e/Vell"])):
+        for path in pages + extra:
+            _, body, _ = await world.get(f"/t/{token}/{path}")
+            found = jargon_in(visible_text(body))
+            assert not found, (path, found)
+
+
+async def test_a_player_whose_character_learned_a_secret_reads_it_and_no_one_else_does(world: World) -> None:
+    _, quinn, _ = await world.get(f"/t/{world.quinn_token}/e/Aldric")
+    assert "sold the gate codes" in quinn and "🔒" not in quinn
+    assert "Ledger" not in quinn  # the fact was revealed, not its hidden source
+    _, pat, _ = await world.get(f"/t/{world.player_token}/e/Aldric")
+    assert "sold the gate codes" not in pat
+    hidden = await world.get(f"/t/{world.quinn_token}/e/Vell")
+    assert hidden[0] == 404
