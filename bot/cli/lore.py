@@ -251,11 +251,12 @@ async def _ingest_yaml(
     from bot.services.structured_import import ingest_yaml
 
     try:
-        return await ingest_yaml(
+        report = await ingest_yaml(
             services.structured, campaign, paths, hidden=hidden, tags=tags, replace=replace
         )
     except GameError as error:
         return {"file": ", ".join(p.name for p in paths), "error": error.message}
+    return report.model_dump(mode="json") | {"summary": report.summary()}
 
 
 # ------------------------------------------------------------------------------------------------ lore

@@ -295,20 +295,20 @@ async def ingest_yaml(
     hidden: bool | None = None,
     tags: list[str] | None = None,
     replace: bool = False,
-) -> dict[str, Any]:
-    """Import YAML files for `lorekeeper ingest` (tags do not apply to canon); return the report as JSON.
+) -> IngestReport:
+    """Import YAML files for `lorekeeper ingest` (tags do not apply to canon); return the report.
 
     All the YAML files of one command are imported together, so they may refer to each other. On errors the
-    result has `error` (a sentence) and `errors` (each with file, line, column and message).
+    report has `error` (a sentence) and `errors` (each with file, line, column and message); when the import
+    would replace files imported before, `error` says so and how to go ahead.
     """
     del tags  # knowledge-source tags have no meaning for canon facts
     path_list = [paths] if isinstance(paths, Path) else list(paths)
     report = await importer.import_paths(campaign, path_list, hidden=bool(hidden), replace=replace)
-    payload = report.model_dump(mode="json")
-    payload["summary"] = report.summary()
     if report.status == "confirm":
-        payload["error"] = (
+        error = (
             f"{', '.join(report.replaced_files)} would replace the file of that name imported before. "
             f"{report.retcon_text()} Nothing was written: import again with --replace to replace it."
         )
-    return payload
+        return report.model_copy(update={"error": error})
+    return report

@@ -15,6 +15,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from canon.errors import InvalidInput, NotFound
+from canon.render.svg import Linker
 
 from .context import Reading
 from .deps import WikiDeps
@@ -38,7 +39,8 @@ def timeline_url(reading: Reading) -> str:
     return reading.url("timeline")
 
 
-def _linker(reading: Reading) -> object:
+def _linker(reading: Reading) -> Linker:
+    """Return the link from a drawn name to its entity's page, through the reader's own link."""
     return lambda _id, name: entity_url(reading, name)
 
 
@@ -55,7 +57,7 @@ async def timeline_page(deps: WikiDeps, reading: Reading, request: web.Request) 
             viewer=reading.viewer,
             knowing=reading.knowing,
             as_of=reading.as_of.as_of,
-            link=_linker(reading),  # type: ignore[arg-type]
+            link=_linker(reading),
             max_events=TIMELINE_EVENTS,
         )
     except (NotFound, InvalidInput):
@@ -82,7 +84,7 @@ async def tree_page(deps: WikiDeps, reading: Reading, request: web.Request) -> P
             viewer=reading.viewer,
             knowing=reading.knowing,
             generations=TREE_GENERATIONS,
-            link=_linker(reading),  # type: ignore[arg-type]
+            link=_linker(reading),
         )
     except InvalidInput as refused:
         body = [

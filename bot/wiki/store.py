@@ -7,12 +7,17 @@ id from a URL), and each returns one page at most.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.tables import EvidenceRow
-from canon.visibility import source_stored_hidden
+from canon.graph import CanonReader
+from canon.graph.lineage import lineage_as_of
+from canon.graph.rows import retcon_subquery
+from canon.models import NOW, Viewer
+from canon.tables import EntityRow, EvidenceRow
+from canon.visibility import entity_hidden, entity_is_public_sql, source_stored_hidden
 from memory.journal import JournalEntryRow, Recap, recap_of
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow
 from memory.scene_tables import SceneRow, TurnRow
@@ -148,3 +153,70 @@ async def cited_passages(
                 source_id, title, (), None, source_stored_hidden(visibility), False
             )
     return found
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One entity of the index: its name, type, whether it is GM-only, and which of its name it is (1, 2…)."""
+
+    name: str
+    type: str
+    hidden: bool
+    nth: int
+
+
+async def index_page(
+    session: AsyncSession, reader: CanonReader, *, kind: str | None, offset: int, limit: int
+) -> tuple[dict[str, int], int, list[Listed]]:
+    """Return the entities a reader sees, counted by type, and one page of them (of `kind`), by name.
+
+    The twin in SQL of the reader's own filter (`CanonReader.all_entities`): the lineage, no retconned entity,
+    and for a player public entities or those their character knows (`entity_is_public_sql`, `Knowing`); paged
+    in the database, so a campaign of any size costs one page.
+    """
+    table = EntityRow.__table__
+    retcons = retcon_subquery(reader.steps, "entity", NOW)
+    where = [*lineage_as_of(table.c, reader.steps, NOW), retcons.c.retconned_at.is_(None)]
+    if reader.viewer != Viewer.GM:
+        known = reader.knowing.at(NOW) if reader.knowing is not None else None
+        ids = sorted(known.entities | known.named) if known is not None else []
+        seen = entity_is_public_sql(table.c)
+        where.append(or_(seen, table.c.id.in_(ids)) if ids else seen)
+
+    def base(*columns: Any) -> Any:
+        return (
+            select(*columns)
+            .select_from(table.outerjoin(retcons, retcons.c.target_id == table.c.id))
+            .where(*where)
+        )
+
+    counts = {
+        t: int(n)
+        for t, n in (await session.execute(base(table.c.type, func.count()).group_by(table.c.type))).all()
+    }
+    chosen = [table.c.type == kind] if kind is not None else []
+    total = sum(counts.values()) if kind is None else counts.get(kind, 0)
+    query = (
+        base(table.c.id, table.c.name, table.c.name_folded, table.c.type, table.c.visibility)
+        .where(*chosen)
+        .order_by(table.c.name_folded, table.c.id)
+        .offset(offset)
+        .limit(limit)
+    )
+    rows = (await session.execute(query)).all()
+    folded = sorted({r.name_folded for r in rows})
+    same: dict[str, list[int]] = {}
+    if folded:
+        for name, entity_id in (
+            await session.execute(
+                base(table.c.name_folded, table.c.id)
+                .where(table.c.name_folded.in_(folded))
+                .order_by(table.c.id)
+            )
+        ).all():
+            same.setdefault(name, []).append(entity_id)
+    listed = [
+        Listed(r.name, r.type, entity_hidden(r.visibility), same.get(r.name_folded, [r.id]).index(r.id) + 1)
+        for r in rows
+    ]
+    return counts, total, listed

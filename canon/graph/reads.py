@@ -7,7 +7,7 @@ what is GM-only.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Self
 
@@ -123,9 +123,13 @@ class LineageReader:
         build = RowReader(EntityRow.__table__)
         return {r.id: self._named_only(build.entity(r, aliases.get(r.id, ())), as_of) for r in rows}
 
-    async def all_entities(self, as_of: AsOf = NOW, *, include_retconned: bool = False) -> dict[int, Entity]:
-        """Return every visible entity of the lineage in one query, without aliases (for whole-graph work)."""
-        rows = await self._entity_rows([], as_of)
+    async def all_entities(
+        self, as_of: AsOf = NOW, *, include_retconned: bool = False, types: Collection[str] | None = None
+    ) -> dict[int, Entity]:
+        """Return every visible entity of the lineage (of these `types` only, when given) in one query, without
+        aliases (for whole-graph work)."""
+        conditions = [] if types is None else [EntityRow.__table__.c.type.in_(sorted(types))]
+        rows = await self._entity_rows(conditions, as_of)
         build = RowReader(EntityRow.__table__)
         return {
             r.id: self._named_only(build.entity(r), as_of)

@@ -158,7 +158,8 @@ async def timeline_of(
 ) -> Timeline:
     """Return the campaign's timeline (or one era's, sub-eras included), as the reader's viewer may see it;
     `as_of` keeps what had begun by then (eras begun, events dated or played up to that date or scene)."""
-    everything = {i: e for i, e in (await reader.all_entities()).items() if _begun(e, as_of)}
+    drawn = [t for t in reader.ontology.entity_types if reader.ontology.is_a(t, ["Era", "Event"])]
+    everything = {i: e for i, e in (await reader.all_entities(types=drawn)).items() if _begun(e, as_of)}
     eras = {i: e for i, e in everything.items() if reader.ontology.is_a(e.type, ["Era"])}
     events = {i: e for i, e in everything.items() if reader.ontology.is_a(e.type, ["Event"])}
     links = await reader.statements(predicates=["SUB_ERA_OF", "OCCURRED_DURING"], with_evidence=False)

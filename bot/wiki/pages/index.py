@@ -14,13 +14,14 @@ from aiohttp import web
 
 from canon.conflicts import Show
 from canon.models import Viewer
-from canon.visibility import entity_facts_seen, entity_hidden, passages_seen, source_hidden
+from canon.visibility import entity_facts_seen, passages_seen, source_hidden
 from canon.wording import type_words
 from memory.knowledge.retrieval.answer import compose
 
 from ..context import Reading
 from ..deps import WikiDeps
 from ..html import Page, esc, href, pager, plural
+from ..store import index_page as index_entries
 from .common import LOCK, not_found, page_number, printable
 from .entity import entity_url
 
@@ -43,37 +44,34 @@ def _kinds(counts: Counter[str], reading: Reading, chosen: str | None) -> str:
 
 
 async def index_page(deps: WikiDeps, reading: Reading, request: web.Request) -> Page:
-    """Return the index: the entities the reader may see, by kind, paged."""
+    """Return the index: the entities the reader may see, by kind, paged (in the database: any size)."""
     query = request.rel_url.query
     page = page_number(query.get("page"))
+    kind = query.get("kind") or None
     async with deps.db.session() as session:
         reader = await deps.access.reader(session, reading.campaign, reading.viewer, reading.knowing)
-        entities = list((await reader.all_entities()).values())
-    counts = Counter(e.type for e in entities)
-    kind = query.get("kind")
-    if kind is not None and kind not in counts:
-        kind = None
-    listed = sorted(
-        (e for e in entities if kind is None or e.type == kind), key=lambda e: (e.name.casefold(), e.id)
-    )
-    pages = max(1, -(-len(listed) // ENTITIES_PER_PAGE))
-    page = min(page, pages)
-    shown = listed[(page - 1) * ENTITIES_PER_PAGE : page * ENTITIES_PER_PAGE]
-    nth: Counter[str] = Counter()
-    for e in listed[: (page - 1) * ENTITIES_PER_PAGE]:
-        nth[e.name.casefold()] += 1
+        counts, total, _ = await index_entries(session, reader, kind=None, offset=0, limit=0)
+        if kind is not None and kind not in counts:
+            kind = None
+        total = counts.get(kind, 0) if kind is not None else total
+        pages = max(1, -(-total // ENTITIES_PER_PAGE))
+        page = min(page, pages)
+        _, _, shown = await index_entries(
+            session, reader, kind=kind, offset=(page - 1) * ENTITIES_PER_PAGE, limit=ENTITIES_PER_PAGE
+        )
     items = []
     for e in shown:
-        nth[e.name.casefold()] += 1
-        lock = f" {LOCK}" if reading.gm and entity_hidden(e) else ""
+        lock = f" {LOCK}" if reading.gm and e.hidden else ""
         items.append(
-            f"<li>{href(entity_url(reading, e.name, nth[e.name.casefold()]), e.name)}{lock}"
+            f"<li>{href(entity_url(reading, e.name, e.nth), e.name)}{lock}"
             f' <span class="muted">{esc(type_words(e.type))}</span></li>'
         )
     body = [
         _search_form(reading, ""),
-        _kinds(counts, reading, kind),
-        f'<p class="muted">{plural(len(listed), "entry")}.</p>' if listed else "<p>Nothing here yet.</p>",
+        _kinds(Counter(counts), reading, kind),
+        f'<p class="muted">{total:,} {"entry" if total == 1 else "entries"}.</p>'
+        if total
+        else "<p>Nothing here yet.</p>",
         f"<ul>{''.join(items)}</ul>" if items else "",
         pager(reading.url("entities"), page, pages, {"kind": kind or ""}),
     ]
@@ -96,7 +94,9 @@ async def search_page(deps: WikiDeps, reading: Reading, request: web.Request) ->
     if not text:
         body.append("<p>Type a name or a question about the world.</p>")
         return Page(200, reading.page("Search", body))
-    answer = await deps.answers.ask(
+    # `/lore`'s search and its answer from the sources found, without the language model: a page read spends
+    # nothing and writes nothing (no retrieval record, no token ledger).
+    answer = await deps.knowledge.ask(
         reading.campaign.id,
         text,
         viewer=reading.viewer,

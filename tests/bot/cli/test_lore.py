@@ -18,6 +18,7 @@ from config.settings import LoreSettings
 from memory.knowledge.models import ImportStage
 from tests.conftest import DatabaseTarget
 from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
+from tests.helpers.paths import REPO
 
 CAMPAIGN = "Shattered Isles"
 
@@ -245,7 +246,7 @@ async def test_the_progress_bar_follows_an_import_stage_by_stage(db: Database, t
 
 
 def test_ingest_a_folder_of_books_and_cite_their_pages(cli: CliRunner, tmp_path: Path) -> None:
-    books = Path(__file__).resolve().parent.parent / "fixtures" / "books"
+    books = REPO / "tests" / "fixtures" / "books"
     shelf = tmp_path / "shelf"
     shelf.mkdir()
     for name in ("basic-rules.pdf", "basic-rules.docx", "basic-rules.epub", "basic-rules.html"):

@@ -8,13 +8,17 @@ player exactly as an unknown one does (the same status, the same body).
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
+from sqlalchemy import func, select
 
+from bot.schema.database import metadata
 from bot.wiki.server import RateLimiter, wiki_app
 from bot.wiki.tokens import WikiPass, read_token, sign_token
+from canon.models import Viewer
 from config.settings import WikiSettings
 from tests.bot.wiki.conftest import GM, PAT, World
 
@@ -157,3 +161,36 @@ async def test_the_rate_limiter_forgets_requests_older_than_a_minute() -> None:
     assert limiter.allow("a", now=0) and limiter.allow("a", now=1)
     assert not limiter.allow("a", now=59) and limiter.allow("b", now=59)
     assert limiter.allow("a", now=61)
+
+
+async def test_the_index_lists_exactly_what_the_reader_sees_through_the_canon_reader(world: World) -> None:
+    services = world.services
+    key = await services.wiki.links.key()
+    for token in (world.player_token, world.gm_token, world.quinn_token, world.branch_token):
+        grant = read_token(token, key)
+        campaign = await services.campaigns.by_name(
+            "Aldric Fell" if token == world.branch_token else world.campaign.name
+        )
+        viewer = Viewer.GM if grant.gm else Viewer.PLAYER
+        lens = None if grant.gm else await services.reveals.lens(campaign, grant.user_id)
+        async with services.db.session() as session:
+            reader = await services.access.reader(session, campaign, viewer, lens)
+            expected = sorted(e.name for e in (await reader.all_entities()).values())
+        _, body, _ = await world.get(f"/t/{token}/entities")
+        listed = sorted(re.findall(r'<li><a href="[^"]*/e/[^"]*">([^<]*)</a>', body))
+        assert listed == expected, token
+
+
+async def test_reading_and_searching_write_nothing(world: World) -> None:
+    async def rows() -> dict[str, int]:
+        async with world.services.db.session() as session:
+            return {
+                t.name: int(await session.scalar(select(func.count()).select_from(t)) or 0)
+                for t in metadata().sorted_tables
+            }
+
+    before = await rows()
+    for path in ("", "entities", "e/Aldric", "scenes/1", "search?q=who+leads+the+watch", "gm"):
+        await world.get(f"/t/{world.gm_token}/{path}")
+        await world.get(f"/t/{world.player_token}/{path}")
+    assert await rows() == before

@@ -22,10 +22,11 @@ from bot.offline.sandbox.sample import FILES
 from bot.offline.sandbox.views import LLM_FEATURES
 from config.settings import LLMSettings, Settings
 from tests.helpers.llm_stub import STUB_MODEL, LLMStub, Reply
+from tests.helpers.paths import REPO
 
 pytestmark = pytest.mark.slow
 ACT = {"X-Lorekeeper-Sandbox": "1"}
-BOOK = Path(__file__).resolve().parent.parent / "fixtures" / "books" / "basic-rules.pdf"
+BOOK = REPO / "tests" / "fixtures" / "books" / "basic-rules.pdf"
 
 
 class Client:
