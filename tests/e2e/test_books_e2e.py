@@ -13,7 +13,8 @@ PDF = REPO / "tests" / "fixtures" / "books" / "basic-rules.pdf"
 async def test_a_pdf_attached_to_lore_import_is_cited_by_page_in_a_players_answer(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     attachment = emu.make_attachment("basic-rules.pdf", PDF.read_bytes(), content_type="application/pdf")
-    imported = await emu.invoke(chan, gm, "lore import", file=attachment)
+    # A first book starts the reader's worker process: on a loaded machine that takes seconds.
+    imported = await emu.invoke(chan, gm, "lore import", file=attachment, timeout=90)
     text = everything(imported.message)
     assert "Imported: basic-rules.pdf" in text, text
 

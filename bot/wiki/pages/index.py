@@ -94,7 +94,9 @@ async def search_page(deps: WikiDeps, reading: Reading, request: web.Request) ->
     if not text:
         body.append("<p>Type a name or a question about the world.</p>")
         return Page(200, reading.page("Search", body))
-    answer = await deps.answers.ask(
+    # `/lore`'s search and its answer from the sources found, without the language model: a page read spends
+    # nothing and writes nothing (no retrieval record, no token ledger).
+    answer = await deps.knowledge.ask(
         reading.campaign.id,
         text,
         viewer=reading.viewer,

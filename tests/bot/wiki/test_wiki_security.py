@@ -13,7 +13,9 @@ import time
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
+from sqlalchemy import func, select
 
+from bot.schema.database import metadata
 from bot.wiki.server import RateLimiter, wiki_app
 from bot.wiki.tokens import WikiPass, read_token, sign_token
 from canon.models import Viewer
@@ -177,3 +179,18 @@ async def test_the_index_lists_exactly_what_the_reader_sees_through_the_canon_re
         _, body, _ = await world.get(f"/t/{token}/entities")
         listed = sorted(re.findall(r'<li><a href="[^"]*/e/[^"]*">([^<]*)</a>', body))
         assert listed == expected, token
+
+
+async def test_reading_and_searching_write_nothing(world: World) -> None:
+    async def rows() -> dict[str, int]:
+        async with world.services.db.session() as session:
+            return {
+                t.name: int(await session.scalar(select(func.count()).select_from(t)) or 0)
+                for t in metadata().sorted_tables
+            }
+
+    before = await rows()
+    for path in ("", "entities", "e/Aldric", "scenes/1", "search?q=who+leads+the+watch", "gm"):
+        await world.get(f"/t/{world.gm_token}/{path}")
+        await world.get(f"/t/{world.player_token}/{path}")
+    assert await rows() == before
