@@ -124,7 +124,9 @@ class Ontology(BaseModel):
     # type -> spelling (names and aliases, folded) -> (attribute name, its declaration); built once.
     _attribute_index: dict[str, dict[str, tuple[str, AttributeSpec]]] = PrivateAttr(default_factory=dict)
     # (type, name as written) -> `attribute`'s answer: the continuity checks ask it for every fact.
-    _attribute_found: dict[tuple[str, str], tuple[str, AttributeSpec | None]] = PrivateAttr(default_factory=dict)
+    _attribute_found: dict[tuple[str, str], tuple[str, AttributeSpec | None]] = PrivateAttr(
+        default_factory=dict
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Ontology:
