@@ -173,6 +173,7 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
         f"lk:proposal:{fact_row.id}:accept",
         f"lk:proposal:{fact_row.id}:reject",
         f"lk:proposal:{fact_row.id}:edit",
+        f"lk:proposal:{fact_row.id}:present",
         f"lk:review:{scene.id}:accept_all",
         f"lk:review:{scene.id}:commit",
     }
