@@ -11,6 +11,10 @@ The baseline, measured in the same run, is the same work with `canon.offload` sw
 it moves to worker threads and processes runs on the loop, as before it existed). Goal: `after.max_stall_ms`
 under 100. Prints one JSON line.
 
+`machine` is the floor the machine itself sets, measured alongside `after`: the same 5 ms ticker alone in a
+process of its own, doing nothing else. On a busy machine (load average far above the cores) a process that
+does nothing waits for a core too, and its longest stall bounds what any code of ours can reach.
+
     .venv/bin/python -m bench.loop_lag [--people 10000] [--files N] [--skip-baseline]
 """
 
@@ -178,6 +182,50 @@ async def measure(
     return result
 
 
+async def idle_ticker() -> None:
+    """Tick alone until stdin closes, then print the longest and the 99th-percentile stall (`machine`)."""
+    stalls: list[float] = []
+    closed = threading.Event()
+
+    def wait_for_close() -> None:
+        sys.stdin.read()
+        closed.set()
+
+    threading.Thread(target=wait_for_close, daemon=True).start()
+    while not closed.is_set():
+        before = time.perf_counter()
+        await asyncio.sleep(TICK)
+        stalls.append(time.perf_counter() - before - TICK)
+    ordered = sorted(stalls) or [0.0]
+    print(
+        json.dumps(
+            {
+                "max_stall_ms": round(1000 * ordered[-1], 1),
+                "p99_stall_ms": round(1000 * ordered[int(0.99 * (len(ordered) - 1))], 1),
+                "stalls_over_100ms": sum(1 for s in ordered if s > 0.1),
+            }
+        )
+    )
+
+
+async def _machine_floor(work: Awaitable[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Run `work` while an idle ticker runs in a process of its own; return both results."""
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bench.loop_lag",
+        "--idle-ticker",
+        cwd=ROOT,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    try:
+        result = await work
+    finally:
+        out, _ = await child.communicate(b"")
+    return result, json.loads(out)
+
+
 async def main(people: int, files: int | None, skip_baseline: bool) -> dict[str, Any]:
     """Measure before (offloading switched off) and after, in one run."""
     embedder = MiniLMEmbedder()
@@ -191,8 +239,12 @@ async def main(people: int, files: int | None, skip_baseline: bool) -> dict[str,
         if not skip_baseline:
             with offload.switched_off():
                 line["before"] = await measure(Path(tmp), embedder, people, files, "before")
-        line["after"] = await measure(Path(tmp), embedder, people, files, "after")
+        line["after"], line["machine"] = await _machine_floor(
+            measure(Path(tmp), embedder, people, files, "after")
+        )
     line["goal_met"] = line["after"]["max_stall_ms"] < 100
+    # Whether the machine let any process keep its stalls under the goal while `after` ran.
+    line["machine_under_goal"] = line["machine"]["max_stall_ms"] < 100
     line["load_avg_1m_end"] = round(os.getloadavg()[0], 2)
     return line
 
@@ -202,7 +254,11 @@ if __name__ == "__main__":
     parser.add_argument("--people", type=int, default=10_000)
     parser.add_argument("--files", type=int, default=None, help="import only the first N SRD files")
     parser.add_argument("--skip-baseline", action="store_true")
+    parser.add_argument("--idle-ticker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.idle_ticker:
+        asyncio.run(idle_ticker())
+        sys.exit(0)
     if not (SRD / "world").is_dir():
         print(json.dumps({"bench": "loop_lag", "skipped": f"the SRD corpus is not at {SRD}"}))
         sys.exit(0)
