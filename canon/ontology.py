@@ -108,9 +108,6 @@ class States(BaseModel):
     via: dict[str, TransitionVia] = Field(default_factory=dict)
 
 
-_ATTRIBUTES_KEPT = 4096  # answers `Ontology.attribute` remembers (attribute names come from imported files)
-
-
 class Ontology(BaseModel):
     """The whole ontology, validated for internal consistency."""
 
@@ -123,10 +120,6 @@ class Ontology(BaseModel):
     states: States
     # type -> spelling (names and aliases, folded) -> (attribute name, its declaration); built once.
     _attribute_index: dict[str, dict[str, tuple[str, AttributeSpec]]] = PrivateAttr(default_factory=dict)
-    # (type, name as written) -> `attribute`'s answer: the continuity checks ask it for every fact.
-    _attribute_found: dict[tuple[str, str], tuple[str, AttributeSpec | None]] = PrivateAttr(
-        default_factory=dict
-    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Ontology:
@@ -235,16 +228,12 @@ class Ontology(BaseModel):
         `titles` on a Person is `title`; an attribute the type does not declare keeps its own name, folded
         (lower case, words joined by `_`), and has no declaration.
         """
-        known = self._attribute_found
-        answer = known.get((type_name, name))
-        if answer is None:
-            if len(known) >= _ATTRIBUTES_KEPT:
-                known.clear()
-            folded = attribute_key(name)
-            index = self._attribute_index.get(type_name)
-            found = index.get(folded) if index is not None else None
-            answer = known[(type_name, name)] = (folded, None) if found is None else found
-        return answer
+        folded = attribute_key(name)
+        index = self._attribute_index.get(type_name)
+        found = index.get(folded) if index is not None else None
+        if found is None:
+            return folded, None
+        return found
 
     def declared_attributes(self, type_name: str | None = None) -> list[str]:
         """Return the attribute names a type declares (its parent's and the common ones included), in order;
