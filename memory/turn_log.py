@@ -342,7 +342,7 @@ class TurnLog:
         while True:
             try:
                 # Urgent: every message of the batch waits for it, and it is short.
-                results = await self.db.run(lambda session: self._apply(session, ops), urgent=True)
+                results = await self.db.run(lambda session: _apply(session, ops), urgent=True)
             except Exception as error:
                 fault = storage_fault(error) or ("the database is busy" if is_transient(error) else None)
                 if fault is None:
@@ -373,116 +373,119 @@ class TurnLog:
             for observer in self.outage_observers:
                 observer(fault)
 
-    async def _apply(self, session: AsyncSession, ops: list[_Op]) -> list[LoggedTurn | bool | None]:
-        batch = await self._prepare(session, ops)
-        results: list[LoggedTurn | bool | None] = []
-        new_rows: list[dict[str, Any]] = []
-        for op in ops:
-            if isinstance(op, _Append):
-                results.append(self._plan_append(batch, op.message, new_rows))
+
+# The batch writer: how a batch of operations lands in one transaction.
+
+
+async def _apply(session: AsyncSession, ops: list[_Op]) -> list[LoggedTurn | bool | None]:
+    batch = await _prepare(session, ops)
+    results: list[LoggedTurn | bool | None] = []
+    new_rows: list[dict[str, Any]] = []
+    for op in ops:
+        if isinstance(op, _Append):
+            results.append(_plan_append(batch, op.message, new_rows))
+        else:
+            if new_rows:  # an edit or delete may target a message appended earlier in this batch
+                await session.execute(insert(TURNS), new_rows)
+                new_rows = []
+            if isinstance(op, _Edit):
+                results.append(await _apply_edit(session, op))
             else:
-                if new_rows:  # an edit or delete may target a message appended earlier in this batch
-                    await session.execute(insert(TURNS), new_rows)
-                    new_rows = []
-                if isinstance(op, _Edit):
-                    results.append(await self._apply_edit(session, op))
-                else:
-                    results.append(await self._apply_delete(session, op))
-        if new_rows:
-            await session.execute(insert(TURNS), new_rows)
-        return results
+                results.append(await _apply_delete(session, op))
+    if new_rows:
+        await session.execute(insert(TURNS), new_rows)
+    return results
 
-    async def _prepare(self, session: AsyncSession, ops: list[_Op]) -> _Batch:
-        batch = _Batch()
-        appends = [op.message for op in ops if isinstance(op, _Append)]
-        if not appends:
-            return batch
-        channels = {m.channel_id for m in appends}
-        scene_rows = await session.execute(
-            select(SceneRow.channel_id, SceneRow.id, SceneRow.campaign_id).where(
-                SceneRow.channel_id.in_(channels), SceneRow.status == SceneStatus.ACTIVE
-            )
-        )
-        batch.scenes = {channel: (scene, campaign) for channel, scene, campaign in scene_rows.all()}
-        scene_ids = [scene for scene, _ in batch.scenes.values()]
-        if scene_ids:
-            maxima = await session.execute(
-                select(TurnRow.scene_id, func.max(TurnRow.number))
-                .where(TurnRow.scene_id.in_(scene_ids))
-                .group_by(TurnRow.scene_id)
-            )
-            batch.next_number = {scene: 1 for scene in scene_ids}
-            batch.next_number.update({scene: (top or 0) + 1 for scene, top in maxima.all()})
-        message_ids = [m.message_id for m in appends if m.message_id is not None]
-        if message_ids:
-            known = await session.execute(
-                select(
-                    TurnRow.discord_message_id, TurnRow.scene_id, TurnRow.campaign_id, TurnRow.number
-                ).where(TurnRow.discord_message_id.in_(message_ids))
-            )
-            for message_id, scene, campaign, number in known.all():
-                if message_id is None:  # never: the query matched message ids; this narrows the type
-                    continue
-                batch.seen_ids[message_id] = LoggedTurn(
-                    scene_id=scene, campaign_id=campaign, number=number, duplicate=True
-                )
+
+async def _prepare(session: AsyncSession, ops: list[_Op]) -> _Batch:
+    batch = _Batch()
+    appends = [op.message for op in ops if isinstance(op, _Append)]
+    if not appends:
         return batch
-
-    @staticmethod
-    def _plan_append(
-        batch: _Batch, message: IncomingMessage, rows: list[dict[str, Any]]
-    ) -> LoggedTurn | None:
-        if message.message_id is not None and message.message_id in batch.seen_ids:
-            return batch.seen_ids[message.message_id].model_copy(update={"duplicate": True})
-        target = batch.scenes.get(message.channel_id)
-        if target is None:
-            return None
-        scene_id, campaign_id = target
-        number = batch.next_number[scene_id]
-        batch.next_number[scene_id] = number + 1
-        rows.append(
-            {
-                "scene_id": scene_id,
-                "campaign_id": campaign_id,
-                "number": number,
-                "discord_message_id": message.message_id,
-                "author_id": message.author_id,
-                "author_name": message.author_name[:100],
-                "speaker": message.speaker.value,
-                "text": message.text,
-                # Stored as JSON: an attachment with each of its keys, an embed with the ones it has.
-                "attachments": [a.model_dump() for a in message.attachments],
-                "embeds": [e.model_dump(exclude_none=True) for e in message.embeds],
-                "created_at": message.created_at,
-            }
+    channels = {m.channel_id for m in appends}
+    scene_rows = await session.execute(
+        select(SceneRow.channel_id, SceneRow.id, SceneRow.campaign_id).where(
+            SceneRow.channel_id.in_(channels), SceneRow.status == SceneStatus.ACTIVE
         )
-        # Our own ints, for every message of a burst: not worth validating.
-        logged = LoggedTurn.model_construct(scene_id=scene_id, campaign_id=campaign_id, number=number)
-        if message.message_id is not None:
-            batch.seen_ids[message.message_id] = logged
-        return logged
+    )
+    batch.scenes = {channel: (scene, campaign) for channel, scene, campaign in scene_rows.all()}
+    scene_ids = [scene for scene, _ in batch.scenes.values()]
+    if scene_ids:
+        maxima = await session.execute(
+            select(TurnRow.scene_id, func.max(TurnRow.number))
+            .where(TurnRow.scene_id.in_(scene_ids))
+            .group_by(TurnRow.scene_id)
+        )
+        batch.next_number = {scene: 1 for scene in scene_ids}
+        batch.next_number.update({scene: (top or 0) + 1 for scene, top in maxima.all()})
+    message_ids = [m.message_id for m in appends if m.message_id is not None]
+    if message_ids:
+        known = await session.execute(
+            select(TurnRow.discord_message_id, TurnRow.scene_id, TurnRow.campaign_id, TurnRow.number).where(
+                TurnRow.discord_message_id.in_(message_ids)
+            )
+        )
+        for message_id, scene, campaign, number in known.all():
+            if message_id is None:  # never: the query matched message ids; this narrows the type
+                continue
+            batch.seen_ids[message_id] = LoggedTurn(
+                scene_id=scene, campaign_id=campaign, number=number, duplicate=True
+            )
+    return batch
 
-    @staticmethod
-    async def _apply_edit(session: AsyncSession, op: _Edit) -> bool:
-        row = (
-            await session.execute(select(TurnRow).where(TurnRow.discord_message_id == op.message_id))
-        ).scalar_one_or_none()
-        if row is None or row.text == op.text:
-            return row is not None
-        session.add(TurnRevisionRow(turn_id=row.id, text=row.text, replaced_at=op.edited_at))
-        row.text = op.text
-        row.edited_at = op.edited_at
+
+def _plan_append(batch: _Batch, message: IncomingMessage, rows: list[dict[str, Any]]) -> LoggedTurn | None:
+    if message.message_id is not None and message.message_id in batch.seen_ids:
+        return batch.seen_ids[message.message_id].model_copy(update={"duplicate": True})
+    target = batch.scenes.get(message.channel_id)
+    if target is None:
+        return None
+    scene_id, campaign_id = target
+    number = batch.next_number[scene_id]
+    batch.next_number[scene_id] = number + 1
+    rows.append(
+        {
+            "scene_id": scene_id,
+            "campaign_id": campaign_id,
+            "number": number,
+            "discord_message_id": message.message_id,
+            "author_id": message.author_id,
+            "author_name": message.author_name[:100],
+            "speaker": message.speaker.value,
+            "text": message.text,
+            # Stored as JSON: an attachment with each of its keys, an embed with the ones it has.
+            "attachments": [a.model_dump() for a in message.attachments],
+            "embeds": [e.model_dump(exclude_none=True) for e in message.embeds],
+            "created_at": message.created_at,
+        }
+    )
+    # Our own ints, for every message of a burst: not worth validating.
+    logged = LoggedTurn.model_construct(scene_id=scene_id, campaign_id=campaign_id, number=number)
+    if message.message_id is not None:
+        batch.seen_ids[message.message_id] = logged
+    return logged
+
+
+async def _apply_edit(session: AsyncSession, op: _Edit) -> bool:
+    row = (
+        await session.execute(select(TurnRow).where(TurnRow.discord_message_id == op.message_id))
+    ).scalar_one_or_none()
+    if row is None or row.text == op.text:
+        return row is not None
+    session.add(TurnRevisionRow(turn_id=row.id, text=row.text, replaced_at=op.edited_at))
+    row.text = op.text
+    row.edited_at = op.edited_at
+    await session.flush()
+    return True
+
+
+async def _apply_delete(session: AsyncSession, op: _Delete) -> bool:
+    row = (
+        await session.execute(select(TurnRow).where(TurnRow.discord_message_id == op.message_id))
+    ).scalar_one_or_none()
+    if row is None:
+        return False
+    if row.deleted_at is None:
+        row.deleted_at = op.deleted_at
         await session.flush()
-        return True
-
-    @staticmethod
-    async def _apply_delete(session: AsyncSession, op: _Delete) -> bool:
-        row = (
-            await session.execute(select(TurnRow).where(TurnRow.discord_message_id == op.message_id))
-        ).scalar_one_or_none()
-        if row is None:
-            return False
-        if row.deleted_at is None:
-            row.deleted_at = op.deleted_at
-            await session.flush()
-        return True
+    return True

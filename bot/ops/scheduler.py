@@ -280,7 +280,7 @@ class JobScheduler:
         scheduler = self.scheduler
         # Paused until every job is in place, so a due job cannot run against a half-set-up store.
         await asyncio.to_thread(scheduler.start, paused=True)
-        await asyncio.to_thread(self._ensure_system_jobs)
+        await asyncio.to_thread(_ensure_system_jobs, scheduler, self.settings, self.db.is_sqlite)
         await self.reconcile(services.ops, at_start=True)
         scheduler.resume()
         log.info("scheduler started with %d jobs", len(await self.pending()))
@@ -299,7 +299,7 @@ class JobScheduler:
             return Reconciled()
         # Jobs first, sessions second: this process commits a session before it adds the job, so a job read
         # here always has its session in the read below, and is never taken for a cancelled one's.
-        found = await asyncio.to_thread(self._session_jobs)
+        found = await asyncio.to_thread(_session_jobs, self.scheduler)
         sessions = await ops.sessions()
         done = await asyncio.to_thread(self._reconcile, found, sessions, utc_now())
         level = logging.WARNING if at_start else logging.INFO
@@ -314,15 +314,6 @@ class JobScheduler:
                 )
                 log.log(level, what, len(ids), named)
         return done
-
-    def _session_jobs(self) -> dict[int, Any]:
-        assert self.scheduler is not None
-        found: dict[int, Any] = {}
-        for job in self.scheduler.get_jobs():
-            number = job.id.removeprefix(SESSION_JOB_PREFIX)
-            if job.id.startswith(SESSION_JOB_PREFIX) and number.isdigit():
-                found[int(number)] = job
-        return found
 
     def _reconcile(
         self, found: dict[int, Any], sessions: list[ScheduledSession], now: dt.datetime
@@ -348,43 +339,6 @@ class JobScheduler:
                     self.scheduler.remove_job(job.id)
                 done.removed.append(session_id)
         return done
-
-    def _ensure_system_jobs(self) -> None:
-        from apscheduler.triggers.cron import CronTrigger
-        from apscheduler.triggers.interval import IntervalTrigger
-
-        assert self.scheduler is not None
-        ops = self.settings.ops
-        wanted: dict[str, tuple[str, Any] | None] = {
-            # Always on: a server may turn idle reminders on for itself when the default is off.
-            IDLE_JOB: ("bot.ops.jobs:idle_scene_job", IntervalTrigger(seconds=ops.idle_check_seconds)),
-            CONTINUITY_JOB: (
-                ("bot.ops.jobs:continuity_job", CronTrigger(hour=ops.continuity_hour_utc, minute=0))
-                if ops.continuity_hour_utc >= 0
-                else None
-            ),
-            BACKUP_JOB: (
-                ("bot.ops.jobs:backup_job", IntervalTrigger(hours=ops.backup_interval_hours))
-                if ops.backup_interval_hours > 0 and self.db.is_sqlite
-                else None
-            ),
-            REINDEX_JOB: ("bot.ops.jobs:resume_indexing_job", IntervalTrigger(minutes=15)),
-            RECONCILE_JOB: (
-                "bot.ops.jobs:reconcile_sessions_job",
-                IntervalTrigger(seconds=RECONCILE_SECONDS),
-            ),
-        }
-        for job_id, spec in wanted.items():
-            existing = self.scheduler.get_job(job_id)
-            if spec is None:
-                if existing is not None:
-                    existing.remove()
-                continue
-            func, trigger = spec
-            if existing is None:
-                self.scheduler.add_job(func, trigger, id=job_id, name=job_id)
-            elif str(existing.trigger) != str(trigger):
-                existing.reschedule(trigger)  # the setting changed: the new interval counts from now
 
     async def shutdown(self) -> None:
         """Stop the scheduler (running jobs are not waited for), give up its lease and close its connections."""
@@ -476,23 +430,7 @@ class JobScheduler:
         self, starts_at: dt.datetime, tz_name: str, repeat: str, now: dt.datetime | None = None
     ) -> Any:
         """Return when a session's reminder fires: the lead time before its start (each start, if it repeats)."""
-        from apscheduler.triggers.cron import CronTrigger
-        from apscheduler.triggers.date import DateTrigger
-
-        lead = dt.timedelta(minutes=self.settings.ops.session_reminder_minutes)
-        if repeat == "none":
-            now = now or utc_now()
-            return DateTrigger(run_date=max(starts_at - lead, now + dt.timedelta(seconds=1)))
-        tz = zone(tz_name)
-        local = (starts_at.astimezone(tz).replace(tzinfo=None)) - lead
-        fields: dict[str, Any] = {"hour": local.hour, "minute": local.minute}
-        if repeat == "weekly":
-            fields["day_of_week"] = local.weekday()
-        # From the first session's reminder on: an earlier start would fire before the first session, for
-        # no session at all. To the minute, as the trigger fires: a start at 19:30:45 (scheduled "in 3 days")
-        # would otherwise skip its first reminder, at 19:00:00, for the next one.
-        first = (starts_at - lead).replace(second=0, microsecond=0)
-        return CronTrigger(timezone=tz, start_date=first, **fields)
+        return reminder_trigger(starts_at, tz_name, repeat, self.settings.ops.session_reminder_minutes, now)
 
     async def cancel_session(self, session_id: int) -> None:
         """Remove a session's reminder job (missing is fine)."""
@@ -512,3 +450,72 @@ class JobScheduler:
 def session_job_id(session_id: int) -> str:
     """Return the job id of a scheduled session's reminder."""
     return f"{SESSION_JOB_PREFIX}{session_id}"
+
+
+def _session_jobs(scheduler: AsyncIOScheduler) -> dict[int, Any]:
+    found: dict[int, Any] = {}
+    for job in scheduler.get_jobs():
+        number = job.id.removeprefix(SESSION_JOB_PREFIX)
+        if job.id.startswith(SESSION_JOB_PREFIX) and number.isdigit():
+            found[int(number)] = job
+    return found
+
+
+def _ensure_system_jobs(scheduler: AsyncIOScheduler, settings: Settings, is_sqlite: bool) -> None:
+    from apscheduler.triggers.cron import CronTrigger
+    from apscheduler.triggers.interval import IntervalTrigger
+
+    ops = settings.ops
+    wanted: dict[str, tuple[str, Any] | None] = {
+        # Always on: a server may turn idle reminders on for itself when the default is off.
+        IDLE_JOB: ("bot.ops.jobs:idle_scene_job", IntervalTrigger(seconds=ops.idle_check_seconds)),
+        CONTINUITY_JOB: (
+            ("bot.ops.jobs:continuity_job", CronTrigger(hour=ops.continuity_hour_utc, minute=0))
+            if ops.continuity_hour_utc >= 0
+            else None
+        ),
+        BACKUP_JOB: (
+            ("bot.ops.jobs:backup_job", IntervalTrigger(hours=ops.backup_interval_hours))
+            if ops.backup_interval_hours > 0 and is_sqlite
+            else None
+        ),
+        REINDEX_JOB: ("bot.ops.jobs:resume_indexing_job", IntervalTrigger(minutes=15)),
+        RECONCILE_JOB: (
+            "bot.ops.jobs:reconcile_sessions_job",
+            IntervalTrigger(seconds=RECONCILE_SECONDS),
+        ),
+    }
+    for job_id, spec in wanted.items():
+        existing = scheduler.get_job(job_id)
+        if spec is None:
+            if existing is not None:
+                existing.remove()
+            continue
+        func, trigger = spec
+        if existing is None:
+            scheduler.add_job(func, trigger, id=job_id, name=job_id)
+        elif str(existing.trigger) != str(trigger):
+            existing.reschedule(trigger)  # the setting changed: the new interval counts from now
+
+
+def reminder_trigger(
+    starts_at: dt.datetime, tz_name: str, repeat: str, lead_minutes: int, now: dt.datetime | None = None
+) -> Any:
+    """Return when a session's reminder fires: the lead time before its start (each start, if it repeats)."""
+    from apscheduler.triggers.cron import CronTrigger
+    from apscheduler.triggers.date import DateTrigger
+
+    lead = dt.timedelta(minutes=lead_minutes)
+    if repeat == "none":
+        now = now or utc_now()
+        return DateTrigger(run_date=max(starts_at - lead, now + dt.timedelta(seconds=1)))
+    tz = zone(tz_name)
+    local = (starts_at.astimezone(tz).replace(tzinfo=None)) - lead
+    fields: dict[str, Any] = {"hour": local.hour, "minute": local.minute}
+    if repeat == "weekly":
+        fields["day_of_week"] = local.weekday()
+    # From the first session's reminder on: an earlier start would fire before the first session, for
+    # no session at all. To the minute, as the trigger fires: a start at 19:30:45 (scheduled "in 3 days")
+    # would otherwise skip its first reminder, at 19:00:00, for the next one.
+    first = (starts_at - lead).replace(second=0, microsecond=0)
+    return CronTrigger(timezone=tz, start_date=first, **fields)
