@@ -43,6 +43,7 @@ from memory.dialogue import is_dialogue
 from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.retrieval.config import always_include_warning
 from memory.knowledge.service import KnowledgeService
+from memory.scenes import Actor
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +102,67 @@ async def setting_values(interaction: discord.Interaction, current: str) -> list
     ]
 
 
+async def _campaign(interaction: discord.Interaction) -> Campaign:
+    campaign = await campaign_of(interaction)
+    if campaign is None:
+        raise InvalidInput(guild_only_message())
+    return campaign
+
+
+async def _import_files(
+    imports: LoreImportService,
+    interaction: discord.Interaction,
+    campaign: Campaign,
+    file: discord.Attachment,
+    extra: list[discord.Attachment],
+    *,
+    actor: Actor,
+    knowledge_class: str | None,
+    hidden: bool | None,
+    tags: str | None,
+    always_include: bool | None,
+    extract: bool,
+) -> None:
+    """Read the checked uploads and import them, showing progress; with `extract`, read the prose too."""
+    tag_list = parse_tags(tags)
+    await replies.think(interaction)
+    data = await read_attachment(file)
+    if not extra and is_dialogue(file.filename, data):  # lines of a scene, not world-bible prose
+        await lore_import.import_dialogue(interaction, campaign, file.filename, data)
+        return
+    more = [(attachment.filename, await read_attachment(attachment)) for attachment in extra]
+    roster = file.filename.lower().endswith((".yaml", ".yml"))
+    outcome = await imports.import_file(
+        campaign,
+        file.filename,
+        data,
+        actor=actor,
+        knowledge_class=KnowledgeClass(knowledge_class) if knowledge_class else None,
+        hidden=hidden,
+        tags=tag_list,
+        always_include=always_include,
+        progress=lore_import.ImportProgressMessage(interaction),
+        more=more,
+        members=await lore_import.server_members(interaction.guild) if roster else None,
+    )
+    if outcome.structured is not None:
+        embed = lore_embeds.structured_embed(outcome.structured, outcome.filename)
+        content = f"Ignored for a YAML file: {', '.join(outcome.ignored)}." if outcome.ignored else None
+        token = outcome.confirm_token
+        view = lore_views.replace_view(token) if token is not None else None
+        await replies.answer(interaction, content, embed=embed, view=view)
+        return
+    assert outcome.report is not None
+    if not extract:
+        await replies.answer(interaction, embed=lore_embeds.import_embed(outcome.report))
+        return
+    await lore_import.read_prose(
+        interaction,
+        outcome,
+        lambda progress: imports.read_into_proposals(campaign, outcome, progress=progress),
+    )
+
+
 class LoreCommands(commands.Cog):
     """Ask the campaign's knowledge; the GM imports, inspects and manages its sources."""
 
@@ -121,12 +183,6 @@ class LoreCommands(commands.Cog):
         self.answers: LoreAnswers = bot.services.answers
         self.imports: LoreImportService = bot.services.imports
 
-    async def _campaign(self, interaction: discord.Interaction) -> Campaign:
-        campaign = await campaign_of(interaction)
-        if campaign is None:
-            raise InvalidInput(guild_only_message())
-        return campaign
-
     # -- /lore ask ------------------------------------------------------------------------------------
 
     @lore.command(name="ask", description="Ask what the campaign's canon and sources say")
@@ -143,7 +199,7 @@ class LoreCommands(commands.Cog):
         public: bool = False,
     ) -> None:
         """Answer a lore question: a short answer citing its sources, the sources behind a button."""
-        campaign = await self._campaign(interaction)
+        campaign = await _campaign(interaction)
         viewer = Viewer.PLAYER if public else viewer_of(interaction)
         await replies.think(interaction, ephemeral=not public)
         # A public answer shows public canon; a private one what the asker's character knows too.
@@ -185,47 +241,23 @@ class LoreCommands(commands.Cog):
         file3: discord.Attachment | None = None,
     ) -> None:
         """Import an attached file, showing progress; with `extract`, read it into a batch's review card."""
-        campaign = await self._campaign(interaction)
+        campaign = await _campaign(interaction)
         self.imports.check_upload(file.filename, file.size, extract=extract)
         extra = [f for f in (file2, file3) if f is not None]
         for attachment in extra:
             self.imports.check_upload(attachment.filename, attachment.size)
-        tag_list = parse_tags(tags)
-        await replies.think(interaction)
-        data = await read_attachment(file)
-        if not extra and is_dialogue(file.filename, data):  # lines of a scene, not world-bible prose
-            await lore_import.import_dialogue(interaction, campaign, file.filename, data)
-            return
-        more = [(attachment.filename, await read_attachment(attachment)) for attachment in extra]
-        roster = file.filename.lower().endswith((".yaml", ".yml"))
-        outcome = await self.imports.import_file(
-            campaign,
-            file.filename,
-            data,
-            actor=actor_of(interaction, self.bot.services.settings.gm_role),
-            knowledge_class=KnowledgeClass(knowledge_class) if knowledge_class else None,
-            hidden=hidden,
-            tags=tag_list,
-            always_include=always_include,
-            progress=lore_import.ImportProgressMessage(interaction),
-            more=more,
-            members=await lore_import.server_members(interaction.guild) if roster else None,
-        )
-        if outcome.structured is not None:
-            embed = lore_embeds.structured_embed(outcome.structured, outcome.filename)
-            content = f"Ignored for a YAML file: {', '.join(outcome.ignored)}." if outcome.ignored else None
-            token = outcome.confirm_token
-            view = lore_views.replace_view(token) if token is not None else None
-            await replies.answer(interaction, content, embed=embed, view=view)
-            return
-        assert outcome.report is not None
-        if not extract:
-            await replies.answer(interaction, embed=lore_embeds.import_embed(outcome.report))
-            return
-        await lore_import.read_prose(
+        await _import_files(
+            self.imports,
             interaction,
-            outcome,
-            lambda progress: self.imports.read_into_proposals(campaign, outcome, progress=progress),
+            campaign,
+            file,
+            extra,
+            actor=actor_of(interaction, self.bot.services.settings.gm_role),
+            knowledge_class=knowledge_class,
+            hidden=hidden,
+            tags=tags,
+            always_include=always_include,
+            extract=extract,
         )
 
     # -- the source inspector -------------------------------------------------------------------------
@@ -237,7 +269,7 @@ class LoreCommands(commands.Cog):
         self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 10_000] = 1
     ) -> None:
         """List the campaign's sources."""
-        campaign = await self._campaign(interaction)
+        campaign = await _campaign(interaction)
         found = await self.knowledge.list_sources(campaign.id, viewer=Viewer.GM)
         warning = always_include_warning(found)
         building = await self.knowledge.view_build(campaign.id)
@@ -257,7 +289,7 @@ class LoreCommands(commands.Cog):
         self, interaction: discord.Interaction, source: SourceId, original: bool = False
     ) -> None:
         """Show one source (and, asked, its original: attached when Discord's size allows, else where it is)."""
-        campaign = await self._campaign(interaction)
+        campaign = await _campaign(interaction)
         if original:
             await replies.think(interaction)
         detail = await self.knowledge.get_source(campaign.id, source, viewer=Viewer.GM, chunk_limit=20)
@@ -289,7 +321,7 @@ class LoreCommands(commands.Cog):
         hidden: bool,
     ) -> None:
         """Hide a section of a source from players (or show it again); the rest of the source is unchanged."""
-        campaign = await self._campaign(interaction)
+        campaign = await _campaign(interaction)
         await replies.think(interaction)  # a section sharing its passage has its source chunked again
         change = await self.knowledge.set_section(campaign.id, source, section, hidden)
         await replies.answer(interaction, embed=lore_sections.section_changed_embed(change))
@@ -311,7 +343,7 @@ class LoreCommands(commands.Cog):
         value: app_commands.Range[str, 1, 400],
     ) -> None:
         """Change one setting of a source."""
-        campaign = await self._campaign(interaction)
+        campaign = await _campaign(interaction)
         change = setting_change(field, value)
         changed = await self.knowledge.set_source(campaign.id, source, **change)  # type: ignore[arg-type]
         warning = await self.knowledge.always_include_warning(campaign.id) if field != "tags" else None
@@ -332,7 +364,7 @@ class LoreCommands(commands.Cog):
         self, interaction: discord.Interaction, sources: app_commands.Range[str, 1, 1000] | None = None
     ) -> None:
         """Set (or show) the campaign's source order, which settles every disagreement between its sources."""
-        campaign = await self._campaign(interaction)
+        campaign = await _campaign(interaction)
         desk = self.knowledge.disagreements
         if sources is not None:
             named = (
@@ -352,7 +384,7 @@ class LoreCommands(commands.Cog):
     @gm_only()
     async def disable(self, interaction: discord.Interaction, source: SourceId) -> None:
         """Disable a source."""
-        campaign = await self._campaign(interaction)
+        campaign = await _campaign(interaction)
         changed = await self.knowledge.disable_source(campaign.id, source)
         await interaction.response.send_message(
             embed=lore_embeds.source_changed_embed(changed, "disabled"), ephemeral=True, allowed_mentions=NONE
@@ -364,7 +396,7 @@ class LoreCommands(commands.Cog):
     @gm_only()
     async def enable(self, interaction: discord.Interaction, source: SourceId) -> None:
         """Enable a source."""
-        campaign = await self._campaign(interaction)
+        campaign = await _campaign(interaction)
         changed = await self.knowledge.enable_source(campaign.id, source)
         await interaction.response.send_message(
             embed=lore_embeds.source_changed_embed(changed, "enabled"), ephemeral=True, allowed_mentions=NONE
@@ -376,7 +408,7 @@ class LoreCommands(commands.Cog):
     @gm_only()
     async def delete(self, interaction: discord.Interaction, source: SourceId) -> None:
         """Delete a source; answers already given keep the text they showed."""
-        campaign = await self._campaign(interaction)
+        campaign = await _campaign(interaction)
         await replies.think(interaction)
         report = await self.knowledge.delete_source(campaign.id, source)
         await replies.answer(interaction, embed=lore_embeds.deleted_embed(report))
@@ -386,7 +418,7 @@ class LoreCommands(commands.Cog):
     @glossary.command(name="list", description="The table's words /lore understands, and what they mean")
     async def glossary_list(self, interaction: discord.Interaction) -> None:
         """List the campaign's glossary, then the shipped terms it does not change."""
-        campaign = await self._campaign(interaction)
+        campaign = await _campaign(interaction)
         entries = await services_of(interaction).glossary.entries(campaign)
         await interaction.response.send_message(
             embed=lore_glossary.list_embed(entries), ephemeral=True, allowed_mentions=NONE
@@ -402,7 +434,7 @@ class LoreCommands(commands.Cog):
         meaning: app_commands.Range[str, 1, 120],
     ) -> None:
         """Add a term to the campaign's glossary (or give one a new meaning)."""
-        campaign = await self._campaign(interaction)
+        campaign = await _campaign(interaction)
         entry = await services_of(interaction).glossary.add(campaign, term, meaning)
         await interaction.response.send_message(
             lore_glossary.changed_line(entry, "added"), ephemeral=True, allowed_mentions=NONE
@@ -415,7 +447,7 @@ class LoreCommands(commands.Cog):
         self, interaction: discord.Interaction, term: app_commands.Range[str, 1, 60]
     ) -> None:
         """Remove one of the campaign's terms."""
-        campaign = await self._campaign(interaction)
+        campaign = await _campaign(interaction)
         entry = await services_of(interaction).glossary.remove(campaign, term)
         await interaction.response.send_message(
             lore_glossary.changed_line(entry, "removed"), ephemeral=True, allowed_mentions=NONE

@@ -250,29 +250,10 @@ class _Restorer:
                 entries[key] = new
             row["entries"] = entries
             row["statements"] = {
-                slot: self._statement_slot(pair, archived_statements, what)
+                slot: _statement_slot(pair, archived_statements, self.ids, what)
                 for slot, pair in (row["statements"] or {}).items()
             }
         await self.put("structured_files", files)
-
-    def _statement_slot(
-        self, pair: list[Any], archived_statements: dict[int, dict[str, Any]], what: str
-    ) -> list[Any]:
-        """Return a file's `[statement id, fingerprint]` in the new campaign (the fingerprint holds ids)."""
-        ids = self.ids
-        old_id, old_fp = int(pair[0]), pair[1]
-        new_id = ids.need("statements", old_id, what)
-        fp = old_fp
-        archived_row = archived_statements.get(old_id)
-        if archived_row is not None:
-            subject, obj = archived_row["subject_id"], archived_row["object_id"]
-            if statement_fp(archived_row, subject, obj) == old_fp:
-                fp = statement_fp(
-                    archived_row,
-                    ids.need("entities", subject, what),
-                    ids.need("entities", obj, what) if obj is not None else None,
-                )
-        return [new_id, fp]
 
     # -- the voice: NPC memories (links between them in a second pass), digests, casts, narrations
 
@@ -345,6 +326,25 @@ class _Restorer:
             row["note_id"] = ids.need("gm_notes", row["note_id"], "a GM note's entity")
             row["entity_id"] = ids.need("entities", row["entity_id"], "a GM note's entity")
         await self.put("gm_note_entities", links)
+
+
+def _statement_slot(
+    pair: list[Any], archived_statements: dict[int, dict[str, Any]], ids: Ids, what: str
+) -> list[Any]:
+    """Return a file's `[statement id, fingerprint]` in the new campaign (the fingerprint holds ids)."""
+    old_id, old_fp = int(pair[0]), pair[1]
+    new_id = ids.need("statements", old_id, what)
+    fp = old_fp
+    archived_row = archived_statements.get(old_id)
+    if archived_row is not None:
+        subject, obj = archived_row["subject_id"], archived_row["object_id"]
+        if statement_fp(archived_row, subject, obj) == old_fp:
+            fp = statement_fp(
+                archived_row,
+                ids.need("entities", subject, what),
+                ids.need("entities", obj, what) if obj is not None else None,
+            )
+    return [new_id, fp]
 
 
 def _without_id(row: dict[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -25,9 +24,9 @@ from bot.llm.client import (
     LLMUnavailable,
     Structured,
     TokenLedger,
-    Usage,
 )
-from bot.llm.failures import Refusal, describe, is_final, refusal_kind, refused_message, retry_after
+from bot.llm.failures import Refusal, refusal_kind
+from bot.llm.retries import RetryPolicy, UsageAccounting
 from bot.llm.structured import (
     Invalid,
     json_object_format,
@@ -104,17 +103,22 @@ class OpenAICompatibleLLM:
         self.model = model
         self.base_url = base_url
         self.host = endpoint_host(base_url)
-        self._ledger = ledger
         self._timeout = timeout_seconds
-        self._max_retries = max_retries
         self._temperature = temperature
-        self._count = token_counter or _approximate_tokens
-        self._backoff_base = backoff_base
-        self._backoff_max = backoff_max
-        self._max_retry_after = max_retry_after
         self._strict_schema = strict_schema
         self._schema_in_json_object = schema_in_json_object
-        self._sleep = sleep
+        self._retries = RetryPolicy(
+            host=self.host,
+            model=model,
+            max_retries=max_retries,
+            backoff_base=backoff_base,
+            backoff_max=backoff_max,
+            max_retry_after=max_retry_after,
+            sleep=sleep,
+        )
+        self._accounting = UsageAccounting(
+            model=model, ledger=ledger, count=token_counter or _approximate_tokens
+        )
         self._json_schema_supported: bool | None = None
         # The SDK's own retries are off: this class retries, so that it can count, log and honour cancellation.
         self._client = openai.AsyncOpenAI(
@@ -294,11 +298,13 @@ class OpenAICompatibleLLM:
                             f"The language model at {self.host} stopped in the middle of its reply.",
                             attempts=attempt,
                         ) from error
-                    await self._before_retry(error, attempt)
+                    await self._retries.before_retry(error, attempt)
         finally:
             if parts or finished:
-                await self._record(
-                    self._usage(reported, messages, "".join(parts)), campaign_id=campaign_id, purpose=purpose
+                await self._accounting.record(
+                    self._accounting.usage(reported, messages, "".join(parts)),
+                    campaign_id=campaign_id,
+                    purpose=purpose,
                 )
 
     # --- plumbing ---------------------------------------------------------------------------------------
@@ -347,77 +353,20 @@ class OpenAICompatibleLLM:
                 kind = refusal(error) if refusal is not None else None
                 if kind is not None:
                     raise _SchemaRefused(error, kind) from error
-                await self._before_retry(error, attempt)
+                await self._retries.before_retry(error, attempt)
             except (openai.APIError, TimeoutError) as error:
-                await self._before_retry(error, attempt)
+                await self._retries.before_retry(error, attempt)
 
         choice = response.choices[0] if response.choices else None
         text = (choice.message.content if choice is not None else None) or ""
-        usage = self._usage(response.usage, prompt, text)
-        await self._record(usage, campaign_id=campaign_id, purpose=purpose)
+        usage = self._accounting.usage(response.usage, prompt, text)
+        await self._accounting.record(usage, campaign_id=campaign_id, purpose=purpose)
         return Completion(
             text=text,
             usage=usage,
             model=response.model or self.model,
             finish_reason=choice.finish_reason if choice is not None else None,
         )
-
-    async def _before_retry(self, error: Exception, attempt: int) -> None:
-        """Sleep before the next attempt, or raise `LLMUnavailable` if `error` is final."""
-        status = error.status_code if isinstance(error, openai.APIStatusError) else None
-        if status is not None and is_final(status):
-            message = refused_message(error, status, host=self.host, model=self.model)
-            raise LLMUnavailable(message, status_code=status, attempts=attempt) from error
-        if attempt > self._max_retries:
-            tries = "1 try" if attempt == 1 else f"{attempt} tries"
-            raise LLMUnavailable(
-                f"The language model at {self.host} did not answer after {tries}.",
-                status_code=status,
-                attempts=attempt,
-            ) from error
-        delay = self._backoff(attempt)
-        if isinstance(error, openai.APIStatusError):
-            asked = retry_after(error.response.headers)
-            if asked is not None:
-                if asked > self._max_retry_after:
-                    raise LLMUnavailable(
-                        f"The language model at {self.host} is busy and asked to wait {asked:.0f} seconds. "
-                        "Please try again later.",
-                        status_code=status,
-                        attempts=attempt,
-                    ) from error
-                delay = asked
-        log.warning(
-            "LLM call to %s failed (%s), attempt %d of %d; retrying in %.2fs",
-            self.host,
-            describe(error),
-            attempt,
-            self._max_retries + 1,
-            delay,
-        )
-        await self._sleep(delay)
-
-    def _backoff(self, attempt: int) -> float:
-        ceiling = min(self._backoff_max, self._backoff_base * 2.0 ** (attempt - 1))
-        return ceiling / 2 + random.uniform(0, ceiling / 2)
-
-    def _usage(self, reported: Any, prompt: Sequence[ChatMessage], text: str) -> Usage:
-        if reported is not None and (reported.prompt_tokens or reported.completion_tokens):
-            return Usage(
-                prompt_tokens=reported.prompt_tokens or 0, completion_tokens=reported.completion_tokens or 0
-            )
-        # Four tokens per message approximates the chat template's role markers.
-        prompt_tokens = sum(self._count(m.content) + 4 for m in prompt)
-        return Usage(prompt_tokens=prompt_tokens, completion_tokens=self._count(text), estimated=True)
-
-    async def _record(self, usage: Usage, *, campaign_id: int | None, purpose: str) -> None:
-        try:
-            await self._ledger.record(
-                campaign_id, purpose, self.model, usage.prompt_tokens, usage.completion_tokens
-            )
-        except Exception:
-            # Accounting must not cost the player the reply they already paid for.
-            log.exception("Could not record LLM token usage for campaign %s (%s)", campaign_id, purpose)
 
 
 def build_llm(

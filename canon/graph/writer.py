@@ -8,50 +8,28 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import ChangesetRow
-from canon.errors import Conflict, InvalidInput
+from canon.errors import InvalidInput
 from canon.graph.bulk import bulk_insert, insert_returning_ids
 from canon.graph.keys import fold
+from canon.graph.queue import NO_DEPENDENCIES, NO_EVIDENCE, Pending, ValidityValues, queue_rows, write_pending
 from canon.graph.reads import LineageReader
-from canon.graph.rows import VALIDITY_COLUMNS, validity_columns
+from canon.graph.retcons import record_retcon
+from canon.graph.rows import validity_columns
 from canon.models import (
     ALWAYS,
-    NOW,
     Authority,
-    CanonLevel,
     Evidence,
     StatementKind,
     Validity,
     Visibility,
 )
 from canon.ontology import Ontology
-from canon.tables import AliasRow, DependencyRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
-
-# A statement row's columns in the order `_statement_values` gives them, then `replaces_id` (tuple rows).
-_STATEMENT_COLUMNS = (
-    "campaign_id",
-    "changeset_id",
-    "recorded_at",
-    *VALIDITY_COLUMNS,  # as `validity_columns` gives them
-    "via",
-    "authority",
-    "confidence",
-    "kind",
-    "subject_id",
-    "predicate",
-    "object_id",
-    "value",
-    "visibility",
-    "replaces_id",
-)
-# What a queued statement without evidence or dependencies carries (never changed).
-_NO_EVIDENCE: list[Evidence] = []
-_NO_DEPENDENCIES: list[tuple[str, int]] = []
+from canon.tables import AliasRow, DependencyRow, EntityRow, EvidenceRow, StatementRow
 
 
 @dataclass(frozen=True)
@@ -83,13 +61,11 @@ class CanonWriter:
         # Deferred: statements are queued and written in bulk by flush() (a commit of hundreds of proposals
         # would otherwise make a round trip per row); add_statement then returns a negative placeholder id.
         self.deferred = deferred
-        # Each queued statement's row (a dict, or a tuple in `_STATEMENT_COLUMNS` order), evidence, dependencies.
-        self._pending: list[
-            tuple[dict[str, Any] | tuple[Any, ...], list[Evidence], list[tuple[str, int]]]
-        ] = []
+        # Each queued statement's row, evidence and dependencies (`canon.graph.queue`).
+        self._pending: Pending = []
         self._stamp_values: dict[str, Any] | None = None
         # The shared column values of each validity written, by identity (see `_statement_values`).
-        self._validity_values: dict[int, tuple[Validity, Authority, float, str | None, dict[str, Any]]] = {}
+        self._validity_values: ValidityValues = {}
         # The same shared values as a tuple, by identity of their `_validity_values` entry (`queue_statements`).
         self._validity_heads: dict[int, tuple[Any, tuple[Any, ...]]] = {}
 
@@ -260,7 +236,7 @@ class CanonWriter:
             kind, subject_id, predicate, object_id, value, None, validity, authority, confidence, visibility
         )
         values["replaces_id"] = replaces_id
-        self._pending.append((values, _NO_EVIDENCE, _NO_DEPENDENCIES))
+        self._pending.append((values, NO_EVIDENCE, NO_DEPENDENCIES))
         return -len(self._pending)
 
     def queue_statements(
@@ -280,59 +256,15 @@ class CanonWriter:
         """
         if not self.deferred:
             raise RuntimeError("queue_statement needs a deferred writer")
-        pending, values_of, shared_of = self._pending, self._statement_values, self._validity_values
-        append, relation, heads = pending.append, StatementKind.RELATION, self._validity_heads
-        first = len(pending)
-        for kind, subject_id, predicate, object_id, value, validity, visibility, replaces_id in rows:
-            known = shared_of.get(id(validity))
-            if (
-                known is None
-                or known[0] is not validity
-                or known[1] is not authority
-                or known[2] != confidence
-                or known[3] is not None
-                or (object_id is None if kind == relation else value is None)
-            ):
-                # A validity seen first, or a row the checks refuse: the one-statement path says why.
-                values = values_of(
-                    kind,
-                    subject_id,
-                    predicate,
-                    object_id,
-                    value,
-                    None,
-                    validity,
-                    authority,
-                    confidence,
-                    visibility,
-                )
-                values["replaces_id"] = replaces_id
-                append((values, _NO_EVIDENCE, _NO_DEPENDENCIES))
-                continue
-            # `_statement_values`' row as a tuple in `_STATEMENT_COLUMNS` order (a dict per row of a big import
-            # costs more than SQLite's insert); `_value_`: an enum's `.value` is a costly property.
-            head = heads.get(id(known))
-            if head is None or head[0] is not known:
-                if tuple(known[4]) != _STATEMENT_COLUMNS[:-7]:  # pragma: no cover - a column added above
-                    raise AssertionError("_STATEMENT_COLUMNS must follow _statement_values")
-                head = heads[id(known)] = (known, tuple(known[4].values()))
-            append(
-                (
-                    (
-                        *head[1],
-                        kind._value_,
-                        subject_id,
-                        predicate,
-                        object_id,
-                        value,
-                        visibility._value_,
-                        replaces_id,
-                    ),
-                    _NO_EVIDENCE,
-                    _NO_DEPENDENCIES,
-                )
-            )
-        return list(range(-first - 1, -len(pending) - 1, -1))
+        return queue_rows(
+            self._pending,
+            self._statement_values,
+            self._validity_values,
+            self._validity_heads,
+            rows,
+            authority,
+            confidence,
+        )
 
     def _statement_values(
         self,
@@ -384,45 +316,7 @@ class CanonWriter:
 
     async def flush(self) -> dict[int, int]:
         """Write the queued statements, their evidence and dependencies in bulk; map placeholders to ids."""
-        if not self._pending:
-            return {}
-        rows: list[Any] = [v for v, _, _ in self._pending]
-        if any(type(v) is tuple for v in rows):
-            # Rows queued by `queue_statements` are tuples: the others become tuples too.
-            as_tuple = itemgetter(*_STATEMENT_COLUMNS)
-            rows = [v if type(v) is tuple else as_tuple(v) for v in rows]
-            ids = await insert_returning_ids(
-                self.session, StatementRow.__table__, rows, columns=_STATEMENT_COLUMNS
-            )
-        else:
-            ids = await insert_returning_ids(self.session, StatementRow.__table__, rows)
-        stamp = self._stamp()
-        evidence_rows = [
-            {
-                **stamp,
-                "target_kind": "statement",
-                "target_id": sid,
-                **item.model_dump(exclude={"changeset_id"}),
-            }
-            for sid, (_, items, _) in zip(ids, self._pending, strict=True)
-            for item in items
-        ]
-        # A statement may depend on another of the same flush (a state on the previous one): by placeholder.
-        placed = {-(i + 1): sid for i, sid in enumerate(ids)}
-        dependency_rows = [
-            {
-                **stamp,
-                "statement_id": sid,
-                "depends_on_kind": kind,
-                "depends_on_id": placed.get(target, target) if kind == "statement" else target,
-            }
-            for sid, (_, _, deps) in zip(ids, self._pending, strict=True)
-            for kind, target in deps
-        ]
-        await bulk_insert(self.session, EvidenceRow.__table__, evidence_rows)
-        await bulk_insert(self.session, DependencyRow.__table__, dependency_rows)
-        self._pending.clear()
-        return placed
+        return await write_pending(self.session, self._stamp(), self._pending)
 
     async def add_evidence(self, target_kind: str, target_id: int, evidence: Iterable[Evidence]) -> None:
         """Attach evidence to an entity or statement."""
@@ -446,20 +340,6 @@ class CanonWriter:
         rationale: str | None,
     ) -> None:
         """Mark an entity or statement retconned from this changeset on; refuse one already retconned."""
-        existing = await reader._retcons(target_kind, [target_id], NOW)
-        if target_id in existing:
-            current = existing[target_id].replacement_id
-            what = "fact" if target_kind == "statement" else target_kind
-            named = f" What replaced it is ({what} {current})." if current else " Nothing replaced it."
-            raise Conflict(f"That {what} ({what} {target_id}) was already retconned.{named}")
-        self.session.add(
-            StatusChangeRow(
-                **self._stamp(),
-                target_kind=target_kind,
-                target_id=target_id,
-                level=CanonLevel.RETCONNED.value,
-                replacement_id=replacement_id,
-                rationale=rationale,
-            )
+        await record_retcon(
+            self.session, self._stamp(), reader, target_kind, target_id, replacement_id, rationale
         )
-        await self.session.flush()

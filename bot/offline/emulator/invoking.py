@@ -38,6 +38,71 @@ from .models import (
 )
 
 
+def _bot_permissions(guild: Guild | None, bot_user_id: int) -> int:
+    if guild is None:
+        return ALL_PERMISSIONS
+    return guild.permissions_of(guild.members[bot_user_id])
+
+
+def _check_available(command: dict[str, Any], channel: Channel, member: Member | None, label: str) -> None:
+    contexts = command.get("contexts")
+    in_guild = channel.guild is not None
+    if contexts is not None and (0 if in_guild else 1) not in contexts:
+        raise CommandNotAvailable(
+            f"{label}: not available in {'guilds' if in_guild else 'DMs'} ({contexts=})"
+        )
+    if not in_guild and contexts is None and command.get("dm_permission") is False:
+        raise CommandNotAvailable(f"{label}: not available in DMs (dm_permission false)")
+    required = command.get("default_member_permissions")
+    if in_guild and required is not None and member is not None:
+        needed = int(required)
+        have = member.permissions
+        allowed = bool(have & ADMINISTRATOR) if needed == 0 else have & needed == needed
+        if not allowed:
+            raise CommandNotAvailable(
+                f"{label}: {member.name} lacks default_member_permissions {needed} (has {have})"
+            )
+
+
+def _unanswered(
+    record: InteractionResult, pending: set[asyncio.Task[Any]], timeout: float, *, watch: bool, logged: str
+) -> str:
+    """Say why an interaction that had to be answered was not."""
+    if record.deferred:
+        state = f"deferred (type {record.response_type}) but never edited nor followed up"
+    else:
+        state = "never answered"
+    if not watch:
+        why = f"no answer within {timeout}s (the bot runs out of process: its handlers are not watched)"
+    elif pending:
+        why = f"handlers still running at the {timeout}s timeout:\n{_describe_tasks(pending)}"
+    else:
+        why = "the handlers returned without answering (unknown command or custom_id, or an error)"
+    errors = f"\nErrors logged meanwhile:\n{logged}" if logged else ""
+    return f"{record.label}: the interaction was {state}; {why}{errors}"
+
+
+def _find_command(
+    global_commands: list[dict[str, Any]],
+    guild_commands: dict[int, list[dict[str, Any]]],
+    channel: Channel,
+    name: str,
+) -> tuple[dict[str, Any], bool]:
+    guild = channel.guild
+    if guild is not None:
+        for cmd in guild_commands.get(guild.id, []):
+            if cmd["name"] == name and cmd.get("type", 1) == 1:
+                return cmd, True
+    for cmd in global_commands:
+        if cmd["name"] == name and cmd.get("type", 1) == 1:
+            return cmd, False
+    synced = sorted(
+        {c["name"] for c in global_commands}
+        | {c["name"] for c in guild_commands.get(guild.id if guild else 0, [])}
+    )
+    raise CommandNotAvailable(f"/{name} was not synced here (synced: {synced or 'nothing'})")
+
+
 class InteractionsSent(UsersActing):
     """Send interactions as users would and wait until the bot answered them."""
 
@@ -75,7 +140,7 @@ class InteractionsSent(UsersActing):
             "entitlements": [],
             "entitlement_sku_ids": [],
             "attachment_size_limit": self.attachment_size_limit,
-            "app_permissions": str(self._bot_permissions(guild)),
+            "app_permissions": str(_bot_permissions(guild, self.bot_user.id)),
         }
         if guild is not None and member is not None:
             payload.update(
@@ -105,11 +170,6 @@ class InteractionsSent(UsersActing):
         self.interactions[interaction_id] = record
         self.interactions_by_token[token] = record
         return record
-
-    def _bot_permissions(self, guild: Guild | None) -> int:
-        if guild is None:
-            return ALL_PERMISSIONS
-        return guild.permissions_of(guild.members[self.bot_user.id])
 
     async def _run_interaction(
         self, record: InteractionResult, *, timeout: float | None, expect_response: bool, settle: bool
@@ -144,62 +204,24 @@ class InteractionsSent(UsersActing):
             finally:
                 done_waiter.cancel()
         if expect_response and not record.done.is_set():
-            if record.deferred:
-                state = f"deferred (type {record.response_type}) but never edited nor followed up"
-            else:
-                state = "never answered"
             pending = {t for t in handler_tasks() if t not in before}
-            if not watch:
-                why = (
-                    f"no answer within {timeout}s (the bot runs out of process: its handlers are not watched)"
-                )
-            elif pending:
-                why = f"handlers still running at the {timeout}s timeout:\n{_describe_tasks(pending)}"
-            else:
-                why = "the handlers returned without answering (unknown command or custom_id, or an error)"
             logged = self.errors.records[errors_before:]
-            errors = f"\nErrors logged meanwhile:\n{self.errors.format_records(logged)}" if logged else ""
-            raise AssertionError(f"{record.label}: the interaction was {state}; {why}{errors}")
+            raise AssertionError(
+                _unanswered(
+                    record,
+                    pending,
+                    timeout,
+                    watch=watch,
+                    logged=self.errors.format_records(logged) if logged else "",
+                )
+            )
         if settle:
             await self._wait_handlers(before, deadline, record.label)
         return record
 
     def find_command(self, channel: Channel, name: str) -> tuple[dict[str, Any], bool]:
         """Find a synced chat-input command by root name: the guild's commands first, then global ones."""
-        guild = channel.guild
-        if guild is not None:
-            for cmd in self.guild_commands.get(guild.id, []):
-                if cmd["name"] == name and cmd.get("type", 1) == 1:
-                    return cmd, True
-        for cmd in self.global_commands:
-            if cmd["name"] == name and cmd.get("type", 1) == 1:
-                return cmd, False
-        synced = sorted(
-            {c["name"] for c in self.global_commands}
-            | {c["name"] for c in self.guild_commands.get(guild.id if guild else 0, [])}
-        )
-        raise CommandNotAvailable(f"/{name} was not synced here (synced: {synced or 'nothing'})")
-
-    def _check_available(
-        self, command: dict[str, Any], channel: Channel, member: Member | None, label: str
-    ) -> None:
-        contexts = command.get("contexts")
-        in_guild = channel.guild is not None
-        if contexts is not None and (0 if in_guild else 1) not in contexts:
-            raise CommandNotAvailable(
-                f"{label}: not available in {'guilds' if in_guild else 'DMs'} ({contexts=})"
-            )
-        if not in_guild and contexts is None and command.get("dm_permission") is False:
-            raise CommandNotAvailable(f"{label}: not available in DMs (dm_permission false)")
-        required = command.get("default_member_permissions")
-        if in_guild and required is not None and member is not None:
-            needed = int(required)
-            have = member.permissions
-            allowed = bool(have & ADMINISTRATOR) if needed == 0 else have & needed == needed
-            if not allowed:
-                raise CommandNotAvailable(
-                    f"{label}: {member.name} lacks default_member_permissions {needed} (has {have})"
-                )
+        return _find_command(self.global_commands, self.guild_commands, channel, name)
 
     def commands_for(self, channel: Channel, who: Member | User) -> list[dict[str, Any]]:
         """Return the synced chat-input commands a user's client offers in a channel (guild ones first).
@@ -215,7 +237,7 @@ class InteractionsSent(UsersActing):
             if command.get("type", 1) != 1:
                 continue
             try:
-                self._check_available(command, channel, member, command["name"])
+                _check_available(command, channel, member, command["name"])
             except CommandNotAvailable:
                 continue
             offered.append(command)
@@ -237,7 +259,7 @@ class InteractionsSent(UsersActing):
         label = "/" + " ".join(parts)
         cmd, guild_scoped = self.find_command(channel, parts[0])
         _, member = self._member_or_user(channel, who)
-        self._check_available(cmd, channel, member, label)
+        _check_available(cmd, channel, member, label)
         leaf, chain = walk_command(cmd, parts[1:])
         builder = OptionBuilder(label, channel.guild, member.permissions if member else ALL_PERMISSIONS)
         leaf_options = builder.build(
