@@ -22,7 +22,7 @@ ones and a close match.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -65,6 +65,59 @@ class _Failed:
 
 
 _FAILED = _Failed()
+
+
+def read_scalar(node: Node, shape: Shape, label: str, at: Callable[[Node | Scalar, str], None]) -> Any:
+    """A scalar of the given shape read from its YAML text (`_FAILED`, said through `at`, when it is not one)."""
+    if not isinstance(node, Scalar):
+        at(node, f"{label} must be {expected(shape)}; got {got(node)}")
+        return _FAILED
+    kind = shape.scalar
+    text = node.value
+    if shape.nullable and node.plain and text in NULLS and kind is not ScalarKind.TEXT:
+        return None
+    if kind in (ScalarKind.ID, ScalarKind.REF, ScalarKind.ERA_REF) and node.plain and text in NULLS:
+        written = f'"{text}"' if text else "nothing"
+        at(
+            node,
+            f"{label} must be {expected(shape)}; got {written} (write it in quotes if it really is the id)",
+        )
+        return _FAILED
+    if kind in (ScalarKind.INT, ScalarKind.NUMBER):
+        pattern = _INT if kind is ScalarKind.INT else _NUMBER
+        if not node.plain:
+            if pattern.fullmatch(text):
+                at(
+                    node,
+                    f"{label} must be {expected(shape)} written without quotes; got {got(node)} in quotes",
+                )
+            else:
+                at(node, f"{label} must be {expected(shape)}; got {got(node)}")
+            return _FAILED
+        number = pattern.fullmatch(text) is not None
+        if number or _LEADING_ZERO_INT.fullmatch(text):
+            digits = len(text.lstrip("+-").split(".", 1)[0])
+            if digits > MAX_DIGITS:  # never turned into an int (nor echoed): no field holds one so long
+                at(
+                    node,
+                    f"{label} must be {expected(shape)} of at most {MAX_DIGITS} digits; got one of {digits:,} "
+                    "digits",
+                )
+                return _FAILED
+        if number:
+            return int(text) if _INT.fullmatch(text) else float(text)
+        hint = ""
+        if _LEADING_ZERO_INT.fullmatch(text):
+            hint = f" (leading zeros are not allowed: write {int(text)})"
+        at(node, f"{label} must be {expected(shape)}; got {got(node)}{hint}")
+        return _FAILED
+    if kind is ScalarKind.BOOL:
+        if node.plain and text in ("true", "false"):
+            return text == "true"
+        at(node, f"{label} must be true or false (without quotes); got {got(node)}")
+        return _FAILED
+    # Text, ids, references, choices and dates: the scalar's own text, never a resolved value.
+    return text
 
 
 class Validator:
@@ -236,56 +289,7 @@ class Validator:
         return items
 
     def scalar(self, node: Node, shape: Shape, label: str) -> Any:
-        if not isinstance(node, Scalar):
-            self.at(node, f"{label} must be {expected(shape)}; got {got(node)}")
-            return _FAILED
-        kind = shape.scalar
-        text = node.value
-        if shape.nullable and node.plain and text in NULLS and kind is not ScalarKind.TEXT:
-            return None
-        if kind in (ScalarKind.ID, ScalarKind.REF, ScalarKind.ERA_REF) and node.plain and text in NULLS:
-            written = f'"{text}"' if text else "nothing"
-            self.at(
-                node,
-                f"{label} must be {expected(shape)}; got {written} (write it in quotes if it really is the id)",
-            )
-            return _FAILED
-        if kind in (ScalarKind.INT, ScalarKind.NUMBER):
-            pattern = _INT if kind is ScalarKind.INT else _NUMBER
-            if not node.plain:
-                if pattern.fullmatch(text):
-                    self.at(
-                        node,
-                        f"{label} must be {expected(shape)} written without quotes; got {got(node)} "
-                        "in quotes",
-                    )
-                else:
-                    self.at(node, f"{label} must be {expected(shape)}; got {got(node)}")
-                return _FAILED
-            number = pattern.fullmatch(text) is not None
-            if number or _LEADING_ZERO_INT.fullmatch(text):
-                digits = len(text.lstrip("+-").split(".", 1)[0])
-                if digits > MAX_DIGITS:  # never turned into an int (nor echoed): no field holds one so long
-                    self.at(
-                        node,
-                        f"{label} must be {expected(shape)} of at most {MAX_DIGITS} digits; got one of {digits:,} "
-                        "digits",
-                    )
-                    return _FAILED
-            if number:
-                return int(text) if _INT.fullmatch(text) else float(text)
-            hint = ""
-            if _LEADING_ZERO_INT.fullmatch(text):
-                hint = f" (leading zeros are not allowed: write {int(text)})"
-            self.at(node, f"{label} must be {expected(shape)}; got {got(node)}{hint}")
-            return _FAILED
-        if kind is ScalarKind.BOOL:
-            if node.plain and text in ("true", "false"):
-                return text == "true"
-            self.at(node, f"{label} must be true or false (without quotes); got {got(node)}")
-            return _FAILED
-        # Text, ids, references, choices and dates: the scalar's own text, never a resolved value.
-        return text
+        return read_scalar(node, shape, label, self.at)
 
     def validate(self, model: type[ModelT], data: dict[str, Any], loc: Loc) -> ModelT | None:
         identity = self.identities.get(model)
