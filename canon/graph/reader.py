@@ -11,7 +11,7 @@ import datetime as dt
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from rapidfuzz import fuzz, process
 from sqlalchemy import func, select, union
@@ -39,6 +39,14 @@ from canon.visibility import statement_is_public_sql
 FUZZY_CUTOFF = 80
 
 
+class NameRow(NamedTuple):
+    """An entity's name (with the entity's visibility) or one of its aliases (visibility None)."""
+
+    name: str
+    entity_id: int
+    visibility: str | None = None
+
+
 class CanonReader(LineageReader):
     """Answers questions about one campaign's canon for one viewer, through the campaign's lineage."""
 
@@ -64,22 +72,19 @@ class CanonReader(LineageReader):
 
     async def names(self) -> list[tuple[str, int]]:
         """Return every visible (name or alias, entity id) pair, for fuzzy matching and autocomplete."""
-        pairs: list[tuple[str, int]] = []
+        return visible_names(self, await self.name_rows())
+
+    async def name_rows(self) -> list[NameRow]:
+        """Return every name and alias of the lineage's standing entities, whoever reads (`visible_names` keeps
+        the viewer's): entities' names first, then aliases, as the database gives them."""
         query = select(EntityRow.name, EntityRow.id, EntityRow.visibility).where(
             lineage_filter(EntityRow, self.steps)
         )
-        hidden: set[int] = set()
-        for name, entity_id, visibility in (await self.session.execute(query)).all():
-            if self._sees_entity(entity_id, visibility):
-                pairs.append((name, entity_id))
-            if not self._sees_entity(entity_id, visibility) or self._name_only(entity_id, visibility):
-                hidden.add(
-                    entity_id
-                )  # no aliases: a hidden entity known by name only goes by that name alone
+        rows = [NameRow(n, e, v) for n, e, v in (await self.session.execute(query)).all()]
         alias_query = select(AliasRow.alias, AliasRow.entity_id).where(lineage_filter(AliasRow, self.steps))
-        pairs += [(a, e) for a, e in (await self.session.execute(alias_query)).all() if e not in hidden]
-        retconned = await self._retcons("entity", {e for _, e in pairs}, NOW)
-        return [(n, e) for n, e in pairs if e not in retconned]
+        rows += [NameRow(a, e) for a, e in (await self.session.execute(alias_query)).all()]
+        retconned = await self._retcons("entity", {r.entity_id for r in rows}, NOW)
+        return [r for r in rows if r.entity_id not in retconned]
 
     async def resolve(self, name: str, as_of: AsOf = NOW, *, type_hint: str | None = None) -> Entity:
         """Return the entity a name means: exact name, alias or key first, then the closest fuzzy match."""
@@ -322,6 +327,25 @@ class CanonReader(LineageReader):
         if not ids:
             return []
         return await self.views(await self.statements(statement_ids=ids))
+
+
+def visible_names(reader: LineageReader, rows: Iterable[NameRow]) -> list[tuple[str, int]]:
+    """Return the (name or alias, entity id) pairs of `CanonReader.name_rows` the reader's viewer may see."""
+    pairs: list[tuple[str, int]] = []
+    hidden: set[int] = set()
+    for row in rows:
+        if row.visibility is None:
+            if row.entity_id not in hidden:
+                pairs.append((row.name, row.entity_id))
+            continue
+        seen, name_only = reader.sees_name(row.entity_id, row.visibility)
+        if seen:
+            pairs.append((row.name, row.entity_id))
+        if not seen or name_only:
+            hidden.add(
+                row.entity_id
+            )  # no aliases: a hidden entity known by name only goes by that name alone
+    return pairs
 
 
 def fold_prefix(text: str) -> str:
