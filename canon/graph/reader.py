@@ -39,12 +39,12 @@ from canon.visibility import statement_is_public_sql
 FUZZY_CUTOFF = 80
 
 
-class NameRow(NamedTuple):
-    """An entity's name (with the entity's visibility) or one of its aliases (visibility None)."""
+class NameRows(NamedTuple):
+    """Every name of a lineage's standing entities, whoever reads: (name, entity id, the entity's visibility)
+    and (alias, entity id), as the database gives them."""
 
-    name: str
-    entity_id: int
-    visibility: str | None = None
+    names: list[tuple[str, int, str]]
+    aliases: list[tuple[str, int]]
 
 
 class CanonReader(LineageReader):
@@ -74,17 +74,19 @@ class CanonReader(LineageReader):
         """Return every visible (name or alias, entity id) pair, for fuzzy matching and autocomplete."""
         return visible_names(self, await self.name_rows())
 
-    async def name_rows(self) -> list[NameRow]:
-        """Return every name and alias of the lineage's standing entities, whoever reads (`visible_names` keeps
-        the viewer's): entities' names first, then aliases, as the database gives them."""
+    async def name_rows(self) -> NameRows:
+        """Return every name and alias of the lineage's standing entities, whoever reads (`visible_names`
+        keeps the viewer's)."""
         query = select(EntityRow.name, EntityRow.id, EntityRow.visibility).where(
             lineage_filter(EntityRow, self.steps)
         )
-        rows = [NameRow(n, e, v) for n, e, v in (await self.session.execute(query)).all()]
+        names = [(n, e, v) for n, e, v in (await self.session.execute(query)).all()]
         alias_query = select(AliasRow.alias, AliasRow.entity_id).where(lineage_filter(AliasRow, self.steps))
-        rows += [NameRow(a, e) for a, e in (await self.session.execute(alias_query)).all()]
-        retconned = await self._retcons("entity", {r.entity_id for r in rows}, NOW)
-        return [r for r in rows if r.entity_id not in retconned]
+        aliases = [(a, e) for a, e in (await self.session.execute(alias_query)).all()]
+        retconned = await self._retcons("entity", {e for _, e, _ in names} | {e for _, e in aliases}, NOW)
+        return NameRows(
+            [r for r in names if r[1] not in retconned], [r for r in aliases if r[1] not in retconned]
+        )
 
     async def resolve(self, name: str, as_of: AsOf = NOW, *, type_hint: str | None = None) -> Entity:
         """Return the entity a name means: exact name, alias or key first, then the closest fuzzy match."""
@@ -329,22 +331,17 @@ class CanonReader(LineageReader):
         return await self.views(await self.statements(statement_ids=ids))
 
 
-def visible_names(reader: LineageReader, rows: Iterable[NameRow]) -> list[tuple[str, int]]:
+def visible_names(reader: LineageReader, rows: NameRows) -> list[tuple[str, int]]:
     """Return the (name or alias, entity id) pairs of `CanonReader.name_rows` the reader's viewer may see."""
     pairs: list[tuple[str, int]] = []
     hidden: set[int] = set()
-    for row in rows:
-        if row.visibility is None:
-            if row.entity_id not in hidden:
-                pairs.append((row.name, row.entity_id))
-            continue
-        seen, name_only = reader.sees_name(row.entity_id, row.visibility)
+    for name, entity_id, visibility in rows.names:
+        seen, name_only = reader.sees_name(entity_id, visibility)
         if seen:
-            pairs.append((row.name, row.entity_id))
+            pairs.append((name, entity_id))
         if not seen or name_only:
-            hidden.add(
-                row.entity_id
-            )  # no aliases: a hidden entity known by name only goes by that name alone
+            hidden.add(entity_id)  # no aliases: a hidden entity known by name only goes by that name alone
+    pairs += [(alias, entity_id) for alias, entity_id in rows.aliases if entity_id not in hidden]
     return pairs
 
 

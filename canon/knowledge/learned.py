@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from typing import Any, Unpack
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import CompoundSelect, and_, bindparam, or_, select, union_all, update
@@ -99,7 +99,7 @@ async def knowing(session: AsyncSession, campaign_id: int, character_ids: Sequen
     return Knowing(characters=tuple(character_ids), learned=_learned((await session.execute(query)).all()))
 
 
-def _member_lens_query() -> CompoundSelect[Unpack[tuple[Any, ...]]]:
+def _member_lens_query() -> CompoundSelect[*tuple[Any, ...]]:
     """Return the query of a member's lens: their active character's link, with the character's own reveals,
     then the party's. Two halves, not one join on "the character's or nobody's": each half walks the
     (campaign, character) index, where the OR made the database read every reveal of the campaign."""

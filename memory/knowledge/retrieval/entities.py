@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import Campaign, ChangesetRow, LineageStep
 from canon.errors import GameError
-from canon.graph import CanonReader, NameRow, fold, visible_names
+from canon.graph import CanonReader, NameRows, fold, visible_names
 from canon.models import EntityCard, Viewer
 from canon.ontology import Ontology, base_ontology
 from canon.visibility import Knowing, entities_seen, entity_hidden
@@ -180,21 +180,18 @@ def name_parts(folded_names: dict[str, tuple[str, int]]) -> dict[str, tuple[str,
 class _NameRows:
     """Every name and alias of a lineage's canon at one state, folded, and its hidden entities' visibility."""
 
-    rows: list[NameRow]
+    rows: NameRows
     folded: dict[str, str]
     hidden: dict[int, str]
 
     @classmethod
-    def of(cls, rows: list[NameRow]) -> _NameRows:
+    def of(cls, rows: NameRows) -> _NameRows:
         """Return the rows with their names folded and the hidden entities among them."""
+        every = [n for n, _, _ in rows.names] + [a for a, _ in rows.aliases]
         return cls(
             rows,
-            {r.name: fold(r.name) for r in rows},
-            {
-                r.entity_id: r.visibility
-                for r in rows
-                if r.visibility is not None and entity_hidden(r.visibility)
-            },
+            {name: fold(name) for name in every},
+            {e: visibility for _, e, visibility in rows.names if entity_hidden(visibility)},
         )
 
 
