@@ -183,6 +183,8 @@ class WikiSettings(BaseModel):
     secret: SecretStr | None = None
     #: Requests one link may make per minute (pages and searches).
     requests_per_minute: int = Field(default=240, ge=1, le=100_000)
+    #: Megabytes of finished pages kept per process until the next write to the database (0: none kept).
+    page_cache_mb: int = Field(default=64, ge=0, le=4096)
 
     @field_validator("base_url")
     @classmethod
