@@ -137,6 +137,9 @@ def make_pdf(title: str, sections: Sequence[Section], *, columns: int = 2) -> by
     cell = ParagraphStyle("cell", parent=body, fontSize=8, leading=9.5)
 
     class Book(BaseDocTemplate):  # type: ignore[misc]
+        marks = 0
+        outline_level = -1
+
         def afterFlowable(self, flowable: object) -> None:
             level = getattr(flowable, "_outline_level", None)
             if level is None:
@@ -169,8 +172,6 @@ def make_pdf(title: str, sections: Sequence[Section], *, columns: int = 2) -> by
         canvas.restoreState()  # type: ignore[attr-defined]
 
     doc = Book(buffer, pagesize=LETTER, title=title, author="Lorekeeper fixtures")
-    doc.marks = 0
-    doc.outline_level = -1
     doc.addPageTemplates([PageTemplate(id="book", frames=frames, onPage=decorate)])
     story: list[object] = []
     top = min((s.level for s in sections if s.level), default=1)

@@ -7,9 +7,10 @@ reports: seconds and pages/s of each import and its ratio to Markdown's (goal â‰
 corpus's questions for each format against Markdown's (goal: within 0.02), the share of the PDF hits whose
 citation carries the page the producer put the heading on (the PDF's own bookmarks), and the event loop's
 longest stall while one long PDF (the whole world in one book, about 350 pages, whatever `--files` says) is
-imported (goal < 100 ms), set up as the bot is (its start-up heap frozen, the model loaded in the background),
-with the machine's own floor measured alongside (`bench.loop_lag`'s idle ticker in a process of its own) and the
-load average at the start and the end. One JSON line.
+imported (goal < 100 ms), set up as the bot is (its start-up heap frozen, the model loaded in the background, the
+embedded vector index in a process of its own), with the machine's own floor measured alongside and our own part
+of each stall told from the machine's (`bench.loop_lag`: `max_own_stall_ms` leaves out the loop's waits for a
+core), and the load average at the start and the end. One JSON line.
 
     .venv/bin/python -m bench.books [--files N] [--questions N] [--corpus DIR] [--long-only]
 """
@@ -35,6 +36,7 @@ from bot.schema import database
 from canon import campaigns, offload
 from canon.models import Viewer
 from canon.storage import Database
+from memory import chroma_apart
 from memory.embedding import MiniLMEmbedder
 from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.service import KnowledgeService
@@ -207,6 +209,9 @@ async def _long_pdf(files: list[Path], root: Path, embedder: MiniLMEmbedder) -> 
     sections = [s for path in files for s in parse_markdown(path.read_text(encoding="utf-8"))]
     big = make_pdf(TITLE, sections)
     count = len(PdfReader(io.BytesIO(big)).pages)
+    chroma_apart.keep_apart(
+        True
+    )  # as the bot does (`lorekeeper run`): the embedded index in a process of its own
     db, service, campaign = await open_world(root / "lag", "Lag", embedder)
     freeze_startup_heap()  # as the bot does once connected
     watch = LoopWatch(db, campaign)
@@ -220,12 +225,9 @@ async def _long_pdf(files: list[Path], root: Path, embedder: MiniLMEmbedder) -> 
     return {
         "pages": count,
         "load_avg_1m": load,
-        "max_stall_ms": lag["max_stall_ms"],
-        "p99_stall_ms": lag["p99_stall_ms"],
-        "stalls_over_100ms": lag["stalls_over_100ms"],
-        "wall_s": lag["wall_s"],
-        "stuck_in": lag["stuck_in"],
+        **lag,
         "machine": machine,
+        "goal_met_own": lag["max_own_stall_ms"] < 100,
         "goal_met": lag["max_stall_ms"] < 100,
     }
 
