@@ -95,6 +95,7 @@ class Importer:
         tags: Sequence[str] | None = None,
         always_include: bool | None = None,
         progress: ProgressCallback | None = None,
+        ocr: bool = False,
     ) -> ImportReport:
         """Import one file from disk (read in place; the copy kept is made by `import_bytes`)."""
         name = filename or path.name
@@ -115,6 +116,7 @@ class Importer:
             tags=tags,
             always_include=always_include,
             progress=progress,
+            ocr=ocr,
         )
 
     async def import_bytes(
@@ -132,17 +134,18 @@ class Importer:
         progress: ProgressCallback | None = None,
         section_choices: Sequence[dict[str, Any]] | None = None,
         public_only: bool = False,
+        ocr: bool = False,
     ) -> ImportReport:
-        """Import one .md/.txt file's bytes into a campaign; see the module docstring for every step.
+        """Import one file's bytes into a campaign (see the module docstring); `ocr` reads a scan's pages by OCR.
 
         Options left None keep an updated source's settings (a new one: Reference, visible, untagged, no GM section
         choices; `always_include=True` alone makes it Canon); `public_only` (a shared library's) refuses GM-only
         sections. Raises `InvalidInput` or `NotFound` (campaign); then nothing is written.
         """
         started = time.perf_counter()
-        name, mime = self._validated(filename, data)
-        text, book = await self._text(name, data)
-        mime = book.mime if book is not None else mime
+        name, _ = self._validated(filename, data)
+        text, book = await self._text(name, data, ocr=ocr)
+        mime = book.mime if book is not None else check_suffix(name)
         clean = clean_tags(tags)
         if always_include and knowledge_class is None:
             knowledge_class = KnowledgeClass.CANON
@@ -162,9 +165,8 @@ class Importer:
         )
         if always_include and final_class != KnowledgeClass.CANON:
             raise InvalidInput(_ALWAYS_CANON)
-        existing_title = existing.title if existing else None
         doc_title = (title or "").strip()[:200] or _book_title(book) or detect_title(text, name)
-        doc_title = doc_title or existing_title or name
+        doc_title = doc_title or (existing.title if existing else None) or name
 
         await report_progress(progress, ImportProgress(filename=name, stage=ImportStage.CHUNKING))
         kept = existing.section_choices if existing and section_choices is None else section_choices
@@ -186,10 +188,10 @@ class Importer:
             always_include=always_include,
             notes=notes,
             section_choices=list(section_choices) if section_choices is not None else None,
+            ocr=ocr and book is not None and book.kind == "pdf",
         )
-        await report_progress(
-            progress, ImportProgress(filename=name, stage=ImportStage.STORING, total=len(chunks))
-        )
+        stage = ImportProgress(filename=name, stage=ImportStage.STORING, total=len(chunks))
+        await report_progress(progress, stage)
         written = await self._write(plan, chunks, created_file)
         if written.outcome == ImportOutcome.DUPLICATE:
             return _raced_duplicate_report(name, written, started)
@@ -230,9 +232,9 @@ class Importer:
             raise InvalidInput(f"{name} is empty: there is nothing to import.")
         return name, mime
 
-    async def _text(self, name: str, data: bytes) -> tuple[str, Book | None]:
+    async def _text(self, name: str, data: bytes, *, ocr: bool) -> tuple[str, Book | None]:
         """Return the text of a file (a book read off the loop) and the book, or raise `InvalidInput`."""
-        text, book = await read_source_text(data, name, self.settings)
+        text, book = await read_source_text(data, name, self.settings, ocr=ocr)
         if not text.strip():
             raise InvalidInput(f"{name} has no text (only blank space): there is nothing to import.")
         return text, book
