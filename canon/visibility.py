@@ -54,6 +54,7 @@ __all__ = [
     "Knowing",
     "Known",
     "Learned",
+    "entities_seen",
     "entity_facts_seen",
     "entity_hidden",
     "entity_is_public_sql",
@@ -313,14 +314,19 @@ class Knowing:
         """Return what the characters know at an as-of point."""
         found = self._cache.get(as_of)
         if found is None:
-            held = [item for item in self.learned if item.holds_at(as_of)]
-
-            def ids(kind: str) -> frozenset[int]:
-                return frozenset(i.target_id for i in held if i.kind == kind)
-
-            statements = ids("statement")
-            named = frozenset(e for i in held if i.kind == "statement" for e in i.ends)
-            found = self._cache[as_of] = Known(ids("entity"), named, statements, ids("source"))
+            ids: dict[str, set[int]] = {"entity": set(), "statement": set(), "source": set()}
+            named: set[int] = set()
+            for item in self.learned:
+                if item.kind in ids and item.holds_at(as_of):
+                    ids[item.kind].add(item.target_id)
+                    if item.kind == "statement":
+                        named.update(item.ends)
+            found = self._cache[as_of] = Known(
+                frozenset(ids["entity"]),
+                frozenset(named),
+                frozenset(ids["statement"]),
+                frozenset(ids["source"]),
+            )
         return found
 
 
@@ -366,6 +372,21 @@ def entity_seen(
         return True
     known = _known(knowing, as_of)
     return entity_id in known.entities or entity_id in known.named
+
+
+def entities_seen(
+    viewer: Viewer, entities: Mapping[int, Visibility | str], knowing: Knowing | None, as_of: AsOf = NOW
+) -> frozenset[tuple[int, bool]]:
+    """Return which of some entities (id -> visibility) a viewer sees, each with whether by its name alone:
+    `entity_seen` and `entity_named_only` for many at once, in set lookups (a names table is keyed by it)."""
+    if viewer == Viewer.GM:
+        return frozenset((e, False) for e in entities)
+    known = _known(knowing, as_of)
+    return frozenset(
+        (e, gm_only(v) and e not in known.entities)
+        for e, v in entities.items()
+        if not gm_only(v) or e in known.entities or e in known.named
+    )
 
 
 def entity_named_only(
