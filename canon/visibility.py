@@ -33,7 +33,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import ColumnElement, and_, exists, or_, select
+from sqlalchemy import ColumnElement, and_, exists, or_, select, true
 from sqlalchemy.orm import aliased
 
 from canon.models import (
@@ -60,6 +60,7 @@ __all__ = [
     "entity_is_public_sql",
     "entity_named_only",
     "entity_seen",
+    "entity_seen_sql",
     "gm_only",
     "may_see",
     "passage_hidden",
@@ -75,6 +76,7 @@ __all__ = [
     "source_visibility_of",
     "statement_hidden",
     "statement_is_public_sql",
+    "statement_own_seen_sql",
     "statement_seen",
     "view_hidden",
     "visibility_of",
@@ -394,6 +396,32 @@ def entity_named_only(
     if may_see(viewer, gm_only(visibility)):
         return False
     return entity_id not in _known(knowing, as_of).entities
+
+
+def entity_seen_sql(
+    entity: Any, viewer: Viewer, knowing: Knowing | None, as_of: AsOf = NOW
+) -> ColumnElement[bool]:
+    """Return the SQL condition of `entity_seen` for a table of entities (paging in the database): everything
+    for the GM; for a player, public entities and those their character knows at `as_of`, whole or by name."""
+    if viewer == Viewer.GM:
+        return true()
+    known = _known(knowing, as_of)
+    ids = sorted(known.entities | known.named)
+    public = entity_is_public_sql(entity)
+    return or_(public, entity.id.in_(ids)) if ids else public
+
+
+def statement_own_seen_sql(
+    statement: Any, viewer: Viewer, knowing: Knowing | None, as_of: AsOf = NOW
+) -> ColumnElement[bool]:
+    """Return the SQL condition of `statement_seen` judged on a statement alone (no ends given: its ends are
+    judged where they are read), for a table of statements: everything for the GM; for a player, public
+    statements and those their character knows at `as_of`."""
+    if viewer == Viewer.GM:
+        return true()
+    ids = sorted(_known(knowing, as_of).statements)
+    public = statement.visibility == Visibility.PUBLIC
+    return or_(public, statement.id.in_(ids)) if ids else public
 
 
 def statement_seen(

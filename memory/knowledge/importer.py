@@ -23,11 +23,14 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon import offload
 from canon.campaigns import get_campaign
 from canon.errors import InvalidInput
 from canon.storage import Database
@@ -58,6 +61,8 @@ from memory.knowledge.progress import report_progress
 from memory.knowledge.repository import find_duplicate, source_named
 from memory.knowledge.vectors import ChunkVectors
 
+#: Imports of this many chunks or more write on a loop of their own (see `Importer._write`).
+APART_CHUNKS = 300
 _ALWAYS_CANON = "Only Canon sources can be always included; use --class canon."
 _NO_SECRETS = (
     "{name} marks sections as GM-only. A shared library source is read by the players of every campaign it "
@@ -240,9 +245,19 @@ class Importer:
         return text, book
 
     async def _write(self, plan: ImportPlan, chunks: Sequence[Chunk], created_file: bool) -> WrittenImport:
-        """Write the import in one transaction; the stored copy it created goes if nothing refers to it."""
+        """Write the import in one transaction; the stored copy it created goes if nothing refers to it.
+
+        A large import writes on a loop of its own (`canon.offload.write_apart`): building and flushing a book's
+        thousands of chunk rows held the bot's event loop for a tenth of a second and more (`bench.books`)."""
+
+        def work(session: AsyncSession) -> Awaitable[WrittenImport]:
+            return write_import(session, plan, chunks)
+
         try:
-            written = await self.db.run(lambda session: write_import(session, plan, chunks))
+            if len(chunks) >= APART_CHUNKS:
+                written = await offload.write_apart(self.db, work)
+            else:
+                written = await self.db.run(work)
         except BaseException:
             if created_file:
                 await self.files.remove_if_unused(plan.file_hash)

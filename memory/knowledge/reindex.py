@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from canon import offload
 from canon.campaigns import get_campaign
 from canon.storage import Database
 from config.settings import LoreSettings
@@ -22,7 +23,7 @@ from memory.chunking import CHUNKING_VERSION, chunk_markdown
 from memory.knowledge.book_text import placed, read_source_text
 from memory.knowledge.files import FileStore, parser_is_current, read_with_ocr
 from memory.knowledge.import_rows import replace_chunks
-from memory.knowledge.importer import chunking_options
+from memory.knowledge.importer import APART_CHUNKS, chunking_options
 from memory.knowledge.index_state import (
     EmbedItem,
     chunks_to_embed,
@@ -104,7 +105,10 @@ class Reindexer:
         chunk = partial(chunk_markdown, choices=source.section_choices)
         chunks = await asyncio.to_thread(chunk, text, source.title, chunking_options(self.settings))
         chunks = await asyncio.to_thread(placed, chunks, book)
-        await self.db.run(lambda session: replace_chunks(session, source.id, chunks))
+        if len(chunks) >= APART_CHUNKS:  # a book's thousands of rows: on a loop of their own (see `Importer`)
+            await offload.write_apart(self.db, lambda session: replace_chunks(session, source.id, chunks))
+        else:
+            await self.db.run(lambda session: replace_chunks(session, source.id, chunks))
 
     async def rechunk_source(self, source: SourceInfo) -> SourceInfo:
         """Chunk one source again (its GM-only sections changed) and replace its vectors; return it as it is now."""
