@@ -152,8 +152,11 @@ class CanonReader(LineageReader):
         ]
         return max(states, key=statement_sort_key) if states else None
 
-    async def card(self, entity_or_id: Entity | int, as_of: AsOf = NOW) -> EntityCard:
-        """Return an entity's card: current state, aliases, relations, facts and their evidence, as of a point."""
+    async def card(
+        self, entity_or_id: Entity | int, as_of: AsOf = NOW, *, with_evidence: bool = True
+    ) -> EntityCard:
+        """Return an entity's card: current state, aliases, relations, facts and (unless `with_evidence` is
+        off) their evidence, as of a point."""
         entity = entity_or_id if isinstance(entity_or_id, Entity) else await self.entity(entity_or_id, as_of)
         entity_id = entity.id
         if (
@@ -165,10 +168,15 @@ class CanonReader(LineageReader):
         statements = await self.statements(
             subject_ids=[entity_id], object_ids=[entity_id], as_of=as_of, with_evidence=False
         )
-        evidence = await self.evidence_of(
-            {"statement": [s.id for s in statements], "entity": [entity_id]}, as_of
+        evidence = (
+            await self.evidence_of({"statement": [s.id for s in statements], "entity": [entity_id]}, as_of)
+            if with_evidence
+            else {}
         )
-        statements = [replace(s, evidence=tuple(evidence.get(("statement", s.id), ()))) for s in statements]
+        if evidence:
+            statements = [
+                replace(s, evidence=tuple(evidence.get(("statement", s.id), ()))) for s in statements
+            ]
         views = await self.views(statements, as_of)
         hidden = len(statements) - len(views)
         state = self.current_state([v.statement for v in views if v.statement.subject_id == entity_id])
