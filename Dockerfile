@@ -18,6 +18,10 @@ RUN /venv/bin/uv pip install --python /venv/bin/python --no-cache --no-deps . \
  && /venv/bin/python -m compileall -q /venv/lib/python3.11/site-packages
 
 FROM python:3.11-slim
+# OCR of scanned PDFs (when a GM asks for it) needs Debian's Tesseract: build with --build-arg OCR=true.
+ARG OCR=false
+RUN if [ "$OCR" = true ]; then apt-get update && apt-get install -y --no-install-recommends tesseract-ocr \
+      tesseract-ocr-eng && rm -rf /var/lib/apt/lists/*; fi
 # A fixed uid, so a bind-mounted data folder can be chowned to it on the host (chown 10001 ./data).
 RUN useradd --create-home --uid 10001 lorekeeper && mkdir /data && chown lorekeeper /data
 COPY --from=build /venv /venv

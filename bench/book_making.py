@@ -137,6 +137,9 @@ def make_pdf(title: str, sections: Sequence[Section], *, columns: int = 2) -> by
     cell = ParagraphStyle("cell", parent=body, fontSize=8, leading=9.5)
 
     class Book(BaseDocTemplate):  # type: ignore[misc]
+        marks = 0
+        outline_level = -1
+
         def afterFlowable(self, flowable: object) -> None:
             level = getattr(flowable, "_outline_level", None)
             if level is None:
@@ -144,6 +147,10 @@ def make_pdf(title: str, sections: Sequence[Section], *, columns: int = 2) -> by
             text = flowable.getPlainText()  # type: ignore[attr-defined]
             key = f"h{self.marks}"
             self.marks += 1
+            # An outline cannot skip a level (a heading 3 under a heading 1): it hangs one level down, as
+            # LaTeX's hyperref and Word's PDF export place it.
+            level = min(level, self.outline_level + 1)
+            self.outline_level = level
             self.canv.bookmarkPage(key)
             self.canv.addOutlineEntry(text, key, level=level, closed=True)
 
@@ -165,7 +172,6 @@ def make_pdf(title: str, sections: Sequence[Section], *, columns: int = 2) -> by
         canvas.restoreState()  # type: ignore[attr-defined]
 
     doc = Book(buffer, pagesize=LETTER, title=title, author="Lorekeeper fixtures")
-    doc.marks = 0
     doc.addPageTemplates([PageTemplate(id="book", frames=frames, onPage=decorate)])
     story: list[object] = []
     top = min((s.level for s in sections if s.level), default=1)

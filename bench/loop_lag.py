@@ -8,12 +8,22 @@ records how long it waited for its answer. A watchdog thread samples the loop th
 loop is more than 40 ms late, and the report names the places it was found stuck (`stuck_in`).
 
 The baseline, measured in the same run, is the same work with `canon.offload` switched off (the blocking work
-it moves to worker threads and processes runs on the loop, as before it existed). Goal: `after.max_stall_ms`
-under 100. Prints one JSON line.
+it moves to worker threads and processes runs on the loop, as before it existed). Goal: the longest stall
+under 100 ms (see the goals below). Prints one JSON line.
 
 `machine` is the floor the machine itself sets, measured alongside `after`: the same 5 ms ticker alone in a
 process of its own, doing nothing else. On a busy machine (load average far above the cores) a process that
 does nothing waits for a core too, and its longest stall bounds what any code of ours can reach.
+
+Our own stall is told apart from the machine's, tick by tick (Linux): a late tick's lateness, less the time the
+loop's thread spent ready to run but waiting for a core (the kernel's run-queue wait of that thread, read from
+`/proc/thread-self/schedstat` around each tick), is what the process itself held the loop for: callbacks
+running, and waits for the interpreter lock while one of our worker threads holds it (counted as ours even
+when that thread was itself waiting for a core: the figure errs against us). `max_own_stall_ms` is the longest
+of these, `max_step_cpu_ms` the most CPU time the loop's thread spent within one tick, `max_core_wait_ms` the
+longest wait for a core within one tick. The idle ticker reports the same split: its own stall stays near zero,
+which checks the split. Goals: `goal_met_own` (our longest own stall under 100 ms, on any machine) and
+`goal_met` (the wall-clock stall under 100 ms, reachable only where `machine_under_goal`).
 
     .venv/bin/python -m bench.loop_lag [--people 10000] [--files N] [--skip-baseline]
 """
@@ -40,6 +50,7 @@ from bot.schema import database
 from bot.services.structured_import import StructuredImportService
 from canon import campaigns, offload
 from canon.storage import Database
+from memory import chroma_apart
 from memory.embedding import MiniLMEmbedder
 from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.service import KnowledgeService
@@ -51,25 +62,78 @@ LATE = 0.040
 ROOT = str(Path(__file__).resolve().parents[1])
 
 
+def _core_wait_clock() -> Callable[[], float]:
+    """Return a clock of the time the calling thread has spent ready to run but waiting for a core, in seconds
+    (the kernel's run-queue wait, Linux); where the kernel does not tell, a clock that stands still (every
+    stall then counts as ours)."""
+    try:
+        fd = os.open("/proc/thread-self/schedstat", os.O_RDONLY)
+        int(os.pread(fd, 128, 0).split()[1])
+    except (OSError, ValueError, IndexError):
+        return lambda: 0.0
+    return lambda: int(os.pread(fd, 128, 0).split()[1]) / 1e9
+
+
+class Ticks:
+    """Each tick's lateness (the loop's stall), its part spent waiting for a core, and the thread's CPU time."""
+
+    def __init__(self) -> None:
+        self.stalls: list[float] = []
+        self.own: list[float] = []
+        self.core_waits: list[float] = []
+        self.cpu: list[float] = []
+        self.beat = time.perf_counter()
+
+    def clear(self) -> None:
+        for found in (self.stalls, self.own, self.core_waits, self.cpu):
+            found.clear()
+
+    async def run(self, running: Callable[[], bool]) -> None:
+        """Tick every `TICK` seconds while `running()` (in the loop's thread: the clocks are that thread's)."""
+        waited = _core_wait_clock()
+        while running():
+            cpu, queued = time.thread_time(), waited()
+            before = self.beat = time.perf_counter()
+            await asyncio.sleep(TICK)
+            stall = time.perf_counter() - before - TICK
+            core_wait = waited() - queued
+            self.stalls.append(stall)
+            self.core_waits.append(core_wait)
+            self.own.append(max(0.0, stall - core_wait))
+            self.cpu.append(time.thread_time() - cpu)
+
+    def summary(self) -> dict[str, Any]:
+        """Return the longest and 99th-percentile stalls, our own, the longest core wait and CPU per tick."""
+        ordered = sorted(self.stalls) or [0.0]
+        return {
+            "max_stall_ms": _ms(ordered[-1]),
+            "p99_stall_ms": _ms(ordered[int(0.99 * (len(ordered) - 1))]),
+            "stalls_over_100ms": sum(1 for s in ordered if s > 0.1),
+            "max_own_stall_ms": _ms(max(self.own, default=0.0)),
+            "own_stalls_over_100ms": sum(1 for s in self.own if s > 0.1),
+            "max_core_wait_ms": _ms(max(self.core_waits, default=0.0)),
+            "max_step_cpu_ms": _ms(max(self.cpu, default=0.0)),
+        }
+
+
+def _ms(seconds: float) -> float:
+    return round(1000 * seconds, 1)
+
+
 class LoopWatch:
     """Record how late the loop wakes, how long a stand-in command waits, and where the loop was stuck."""
 
     def __init__(self, db: Database, campaign_id: int) -> None:
         self.db = db
         self.campaign_id = campaign_id
-        self.stalls: list[float] = []
+        self.ticks = Ticks()
         self.waits: list[float] = []
         self.stuck: collections.Counter[str] = collections.Counter()
-        self._beat = time.perf_counter()
         self._running = True
         self._thread_id = threading.get_ident()
 
     async def _ticker(self) -> None:
-        while self._running:
-            before = time.perf_counter()
-            self._beat = before
-            await asyncio.sleep(TICK)
-            self.stalls.append(time.perf_counter() - before - TICK)
+        await self.ticks.run(lambda: self._running)
 
     async def _command(self) -> None:
         while self._running:
@@ -85,7 +149,7 @@ class LoopWatch:
         seen_beat = None
         while self._running:
             time.sleep(0.01)
-            beat = self._beat
+            beat = self.ticks.beat
             if time.perf_counter() - beat > LATE and beat != seen_beat:
                 seen_beat = beat
                 frame = sys._current_frames().get(self._thread_id)
@@ -104,7 +168,7 @@ class LoopWatch:
 
     async def during(self, work: Callable[[], Awaitable[Any]]) -> dict[str, Any]:
         """Run `work` with the probes; return the longest stall, the waits and where the loop was stuck."""
-        self.stalls.clear()
+        self.ticks.clear()
         self.waits.clear()
         self.stuck.clear()
         self._running = True
@@ -118,13 +182,10 @@ class LoopWatch:
             self._running = False
             await asyncio.gather(*probes)
             dog.join()
-        ordered = sorted(self.stalls)
         return {
             "wall_s": round(time.perf_counter() - started, 1),
-            "max_stall_ms": round(1000 * max(self.stalls, default=0), 1),
-            "p99_stall_ms": round(1000 * ordered[int(0.99 * (len(ordered) - 1))], 1) if ordered else 0,
-            "stalls_over_100ms": sum(1 for s in self.stalls if s > 0.1),
-            "max_command_wait_ms": round(1000 * max(self.waits, default=0), 1),
+            **self.ticks.summary(),
+            "max_command_wait_ms": _ms(max(self.waits, default=0.0)),
             "stuck_in": dict(self.stuck.most_common(6)),
         }
 
@@ -141,6 +202,8 @@ def _where(frame: Any) -> str:
 
 
 async def _world(work: Path, name: str, embedder: MiniLMEmbedder) -> tuple[Database, KnowledgeService, int]:
+    # As the bot does (`lorekeeper run`): the embedded index in a process of its own; the baseline keeps it here.
+    chroma_apart.keep_apart(offload.enabled())
     db = Database.from_url(f"sqlite+aiosqlite:///{work / name}.sqlite3")
     await database.upgrade(db)
     vectors = ChromaVectorIndex(path=work / f"{name}-chroma")
@@ -178,13 +241,13 @@ async def measure(
     result = {"srd_import": await watch.during(srd), "tree_import": await watch.during(family)}
     result["srd_import"]["files"] = len(paths)
     await db.dispose()
-    result["max_stall_ms"] = max(r["max_stall_ms"] for r in result.values() if isinstance(r, dict))
+    for figure in ("max_stall_ms", "max_own_stall_ms", "max_step_cpu_ms"):
+        result[figure] = max(r[figure] for r in result.values() if isinstance(r, dict))
     return result
 
 
 async def idle_ticker() -> None:
-    """Tick alone until stdin closes, then print the longest and the 99th-percentile stall (`machine`)."""
-    stalls: list[float] = []
+    """Tick alone until stdin closes, then print the same figures as a measured run's (`machine`)."""
     closed = threading.Event()
 
     def wait_for_close() -> None:
@@ -192,23 +255,12 @@ async def idle_ticker() -> None:
         closed.set()
 
     threading.Thread(target=wait_for_close, daemon=True).start()
-    while not closed.is_set():
-        before = time.perf_counter()
-        await asyncio.sleep(TICK)
-        stalls.append(time.perf_counter() - before - TICK)
-    ordered = sorted(stalls) or [0.0]
-    print(
-        json.dumps(
-            {
-                "max_stall_ms": round(1000 * ordered[-1], 1),
-                "p99_stall_ms": round(1000 * ordered[int(0.99 * (len(ordered) - 1))], 1),
-                "stalls_over_100ms": sum(1 for s in ordered if s > 0.1),
-            }
-        )
-    )
+    ticks = Ticks()
+    await ticks.run(lambda: not closed.is_set())
+    print(json.dumps(ticks.summary()))
 
 
-async def _machine_floor(work: Awaitable[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
+async def machine_floor(work: Awaitable[dict[str, Any]]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Run `work` while an idle ticker runs in a process of its own; return both results."""
     child = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -239,9 +291,10 @@ async def main(people: int, files: int | None, skip_baseline: bool) -> dict[str,
         if not skip_baseline:
             with offload.switched_off():
                 line["before"] = await measure(Path(tmp), embedder, people, files, "before")
-        line["after"], line["machine"] = await _machine_floor(
+        line["after"], line["machine"] = await machine_floor(
             measure(Path(tmp), embedder, people, files, "after")
         )
+    line["goal_met_own"] = line["after"]["max_own_stall_ms"] < 100
     line["goal_met"] = line["after"]["max_stall_ms"] < 100
     # Whether the machine let any process keep its stalls under the goal while `after` ran.
     line["machine_under_goal"] = line["machine"]["max_stall_ms"] < 100

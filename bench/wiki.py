@@ -9,7 +9,9 @@ would: each page fetched whole. Measured, per campaign:
 - `entity_rps`: entity pages per second with `--clients` concurrent clients for `--seconds` seconds, and their
   p95 under that load (goal: p95 under 100 ms one at a time, 200 or more per second);
 - `discord_card`: the same entity as `/canon card` renders it for Discord (the card read and its embed built,
-  in this process), the baseline of the same run.
+  in this process), the baseline of the same run;
+- `uncached`: the same pages and rate from a second server that keeps no page (`wiki.page_cache_mb` 0): what a
+  page costs when it is built, as after every write to the database.
 
 The machine's load average is reported before and after (the wiki shares the machine with everything else).
 
@@ -157,15 +159,18 @@ async def concurrent(
     }
 
 
-def wiki_env(port: int) -> dict[str, str]:
-    """Return the environment of the wiki's commands: its address, and no per-link rate limit to hit (the
-    bench asks more of one link in a minute than a person does)."""
-    return {
+def wiki_env(port: int, *, kept: bool = True) -> dict[str, str]:
+    """Return the environment of the wiki's commands: its address, no per-link rate limit to hit (the bench
+    asks more of one link in a minute than a person does), and no page kept unless `kept`."""
+    env = {
         **os.environ,
         "LOREKEEPER_WIKI__ENABLED": "true",
         "LOREKEEPER_WIKI__BASE_URL": f"http://127.0.0.1:{port}",
         "LOREKEEPER_WIKI__REQUESTS_PER_MINUTE": "100000",
     }
+    if not kept:
+        env["LOREKEEPER_WIKI__PAGE_CACHE_MB"] = "0"
+    return env
 
 
 def link_for(data_dir: Path, world: World, port: int) -> str:
@@ -205,10 +210,12 @@ def pages(link: str, world: World) -> dict[str, str]:
     }
 
 
-async def browse(data_dir: Path, worlds: dict[str, World], args: argparse.Namespace) -> dict[str, Any]:
-    """Serve the wiki in its own process and time its pages for each campaign."""
+async def browse(
+    data_dir: Path, worlds: dict[str, World], args: argparse.Namespace, *, kept: bool = True
+) -> dict[str, Any]:
+    """Serve the wiki in its own process (keeping pages or not) and time its pages for each campaign."""
     port = free_port()
-    env = wiki_env(port)
+    env = wiki_env(port, kept=kept)
     command = lorekeeper(data_dir, "wiki", "serve", "--host", "127.0.0.1", "--port", str(port))
     log = (data_dir.parent / "wiki.log").open("w")
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log)  # noqa: ASYNC220
@@ -258,6 +265,9 @@ async def main(argv: list[str] | None = None) -> None:
         data_dir = Path(tmp) / "data"
         worlds = await build(data_dir, args.facts, args.srd)
         results = await browse(data_dir, worlds, args)
+        built = await browse(data_dir, worlds, args, kept=False)
+        for key, measured in built.items():
+            results[key]["uncached"] = {"pages": measured["pages"], "entity_rps": measured["entity_rps"]}
         for key, world in worlds.items():
             results[key]["discord_card"] = await card_timings(data_dir, world, args.requests)
     load_after = os.getloadavg()

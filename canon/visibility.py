@@ -33,7 +33,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import ColumnElement, and_, exists, or_, select
+from sqlalchemy import ColumnElement, and_, exists, or_, select, true
 from sqlalchemy.orm import aliased
 
 from canon.models import (
@@ -54,11 +54,13 @@ __all__ = [
     "Knowing",
     "Known",
     "Learned",
+    "entities_seen",
     "entity_facts_seen",
     "entity_hidden",
     "entity_is_public_sql",
     "entity_named_only",
     "entity_seen",
+    "entity_seen_sql",
     "gm_only",
     "may_see",
     "passage_hidden",
@@ -74,6 +76,7 @@ __all__ = [
     "source_visibility_of",
     "statement_hidden",
     "statement_is_public_sql",
+    "statement_own_seen_sql",
     "statement_seen",
     "view_hidden",
     "visibility_of",
@@ -311,14 +314,19 @@ class Knowing:
         """Return what the characters know at an as-of point."""
         found = self._cache.get(as_of)
         if found is None:
-            held = [item for item in self.learned if item.holds_at(as_of)]
-
-            def ids(kind: str) -> frozenset[int]:
-                return frozenset(i.target_id for i in held if i.kind == kind)
-
-            statements = ids("statement")
-            named = frozenset(e for i in held if i.kind == "statement" for e in i.ends)
-            found = self._cache[as_of] = Known(ids("entity"), named, statements, ids("source"))
+            ids: dict[str, set[int]] = {"entity": set(), "statement": set(), "source": set()}
+            named: set[int] = set()
+            for item in self.learned:
+                if item.kind in ids and item.holds_at(as_of):
+                    ids[item.kind].add(item.target_id)
+                    if item.kind == "statement":
+                        named.update(item.ends)
+            found = self._cache[as_of] = Known(
+                frozenset(ids["entity"]),
+                frozenset(named),
+                frozenset(ids["statement"]),
+                frozenset(ids["source"]),
+            )
         return found
 
 
@@ -366,6 +374,21 @@ def entity_seen(
     return entity_id in known.entities or entity_id in known.named
 
 
+def entities_seen(
+    viewer: Viewer, entities: Mapping[int, Visibility | str], knowing: Knowing | None, as_of: AsOf = NOW
+) -> frozenset[tuple[int, bool]]:
+    """Return which of some entities (id -> visibility) a viewer sees, each with whether by its name alone:
+    `entity_seen` and `entity_named_only` for many at once, in set lookups (a names table is keyed by it)."""
+    if viewer == Viewer.GM:
+        return frozenset((e, False) for e in entities)
+    known = _known(knowing, as_of)
+    return frozenset(
+        (e, gm_only(v) and e not in known.entities)
+        for e, v in entities.items()
+        if not gm_only(v) or e in known.entities or e in known.named
+    )
+
+
 def entity_named_only(
     viewer: Viewer, visibility: Visibility | str, entity_id: int, knowing: Knowing | None, as_of: AsOf
 ) -> bool:
@@ -373,6 +396,32 @@ def entity_named_only(
     if may_see(viewer, gm_only(visibility)):
         return False
     return entity_id not in _known(knowing, as_of).entities
+
+
+def entity_seen_sql(
+    entity: Any, viewer: Viewer, knowing: Knowing | None, as_of: AsOf = NOW
+) -> ColumnElement[bool]:
+    """Return the SQL condition of `entity_seen` for a table of entities (paging in the database): everything
+    for the GM; for a player, public entities and those their character knows at `as_of`, whole or by name."""
+    if viewer == Viewer.GM:
+        return true()
+    known = _known(knowing, as_of)
+    ids = sorted(known.entities | known.named)
+    public = entity_is_public_sql(entity)
+    return or_(public, entity.id.in_(ids)) if ids else public
+
+
+def statement_own_seen_sql(
+    statement: Any, viewer: Viewer, knowing: Knowing | None, as_of: AsOf = NOW
+) -> ColumnElement[bool]:
+    """Return the SQL condition of `statement_seen` judged on a statement alone (no ends given: its ends are
+    judged where they are read), for a table of statements: everything for the GM; for a player, public
+    statements and those their character knows at `as_of`."""
+    if viewer == Viewer.GM:
+        return true()
+    ids = sorted(_known(knowing, as_of).statements)
+    public = statement.visibility == Visibility.PUBLIC
+    return or_(public, statement.id.in_(ids)) if ids else public
 
 
 def statement_seen(

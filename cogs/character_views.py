@@ -32,6 +32,8 @@ def claim_text(link: CharacterLink) -> str:
         return f"{who} asks to play {name}. A GM approves or refuses it with the buttons below."
     if link.status == LinkStatus.PLAYS:
         return f"{who} plays {name} now (approved by {link.decided_by or 'the GM'})."
+    if link.status == LinkStatus.LEFT:
+        return f"{who} left the server; their claim on {name} was withdrawn."
     if link.status == LinkStatus.REFUSED:
         return f"{who}'s claim on {name} was refused by {link.decided_by or 'the GM'}."
     return f"{who} no longer plays {name}."

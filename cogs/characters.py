@@ -1,7 +1,8 @@
 """`/character claim|list|switch|set|release`: who plays which character.
 
 Thin adapter: each command calls one `CharacterDesk` method and renders the answer. A claim is posted in the
-channel with Approve and Refuse buttons for a GM (`cogs.character_views`); `set` and `release` are the GM's.
+channel with Approve and Refuse buttons for a GM (`cogs.character_views`); `set` and `release` are the GM's. A
+member who leaves the server plays nothing more: their characters keep what they know for their next player.
 """
 
 from __future__ import annotations
@@ -128,6 +129,12 @@ class CharacterCommands(commands.Cog):
             interaction,
             f"{link.member_name} no longer plays {link.character}; {link.character} keeps what they know.",
         )
+
+    @commands.Cog.listener()
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """A member left the server (or was removed): their characters are theirs no more, with all they know."""
+        if not payload.user.bot:
+            await self.desk.member_left(payload.guild_id, payload.user.id)
 
 
 async def setup(bot: Lorekeeper) -> None:

@@ -122,6 +122,7 @@ async def _import_files(
     tags: str | None,
     always_include: bool | None,
     extract: bool,
+    ocr: bool = False,
 ) -> None:
     """Read the checked uploads and import them, showing progress; with `extract`, read the prose too."""
     tag_list = parse_tags(tags)
@@ -144,6 +145,7 @@ async def _import_files(
         progress=lore_import.ImportProgressMessage(interaction),
         more=more,
         members=await lore_import.server_members(interaction.guild) if roster else None,
+        ocr=ocr,
     )
     if outcome.structured is not None:
         embed = lore_embeds.structured_embed(outcome.structured, outcome.filename)
@@ -225,6 +227,7 @@ class LoreCommands(commands.Cog):
         extract="Also read the prose into canon proposals for you to review (needs an LLM)",
         file2="Another .yaml file, imported together with the first (they may refer to each other)",
         file3="A third .yaml file imported together with them",
+        ocr="Read a scanned PDF's pages by OCR (slow: seconds a page; it can misread names and numbers)",
     )
     @app_commands.rename(knowledge_class="class")
     @gm_only()
@@ -239,6 +242,7 @@ class LoreCommands(commands.Cog):
         extract: bool = False,
         file2: discord.Attachment | None = None,
         file3: discord.Attachment | None = None,
+        ocr: bool = False,
     ) -> None:
         """Import an attached file, showing progress; with `extract`, read it into a batch's review card."""
         campaign = await _campaign(interaction)
@@ -258,6 +262,7 @@ class LoreCommands(commands.Cog):
             tags=tags,
             always_include=always_include,
             extract=extract,
+            ocr=ocr,
         )
 
     # -- the source inspector -------------------------------------------------------------------------

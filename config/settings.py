@@ -68,6 +68,13 @@ class LoreSettings(BaseModel):
     max_book_bytes: int = Field(default=60 * 1024 * 1024, ge=1024)
     #: Seconds a book's reading may take before it is refused (a file built to be slow to read).
     book_read_seconds: float = Field(default=300.0, gt=0)
+    #: OCR of scanned PDF pages (when the GM asks for it on an import): the Tesseract program, its language
+    #: data (`eng`, `eng+deu`...), seconds a page and a book may take, and pages a book may have read by OCR.
+    ocr_command: str = Field(default="tesseract", min_length=1, max_length=500)
+    ocr_language: str = Field(default="eng", pattern=r"^[A-Za-z0-9_]+(\+[A-Za-z0-9_]+)*$", max_length=100)
+    ocr_page_seconds: float = Field(default=60.0, gt=0, le=3600)
+    ocr_seconds: float = Field(default=1800.0, gt=0, le=86400)
+    ocr_max_pages: int = Field(default=500, ge=1, le=3000)
     chunk_min_tokens: int = Field(default=300, ge=20)
     chunk_max_tokens: int = Field(default=800, ge=50)
     chunk_overlap_tokens: int = Field(default=40, ge=0)
@@ -176,6 +183,8 @@ class WikiSettings(BaseModel):
     secret: SecretStr | None = None
     #: Requests one link may make per minute (pages and searches).
     requests_per_minute: int = Field(default=240, ge=1, le=100_000)
+    #: Megabytes of finished pages kept per process until the next write to the database (0: none kept).
+    page_cache_mb: int = Field(default=64, ge=0, le=4096)
 
     @field_validator("base_url")
     @classmethod

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from canon.storage import utc_now
+from memory import chroma_apart
 from memory.embedding import DEFAULT_BATCH_SIZE, chroma_embedding_function
 
 if TYPE_CHECKING:
@@ -198,7 +199,13 @@ class ChromaCollections:
                 return chromadb.HttpClient(host=self.host, port=self.port, settings=chroma_settings)
             assert self.path is not None
             self.path.mkdir(parents=True, exist_ok=True)
-            return chromadb.PersistentClient(path=str(self.path), settings=chroma_settings)
+            path = self.path
+            client: ClientAPI = chroma_apart.client_for(
+                path,
+                lambda: chromadb.PersistentClient(path=str(path), settings=chroma_settings),
+                batch_size=self.embedding_batch_size,
+            )
+            return client
         except Exception as error:  # chromadb raises many untyped errors (connection, files)
             where = f"{self.host}:{self.port}" if self.host else str(self.path)
             raise self.error(self.unopened.format(where=where, error=error)) from error

@@ -8,7 +8,7 @@ import enum
 from collections.abc import Collection, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import func, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -222,6 +222,37 @@ async def scene_turns(
     if not include_deleted:
         query = query.where(TurnRow.deleted_at.is_(None))
     return [turn_from_row(row) for row in (await session.execute(query)).scalars()]
+
+
+async def scenes_by_id(session: AsyncSession, scene_ids: Collection[int]) -> dict[int, Scene]:
+    """Return the scenes of these ids that exist, by id (one query)."""
+    if not scene_ids:
+        return {}
+    rows = await session.execute(select(SceneRow).where(SceneRow.id.in_(sorted(set(scene_ids)))))
+    return {row.id: scene_from_row(row) for row in rows.scalars()}
+
+
+async def turns_numbered_in(
+    session: AsyncSession, wanted: Mapping[int, Collection[int]]
+) -> dict[int, list[Turn]]:
+    """Return the turns of several scenes that are not deleted, only those numbers of each, in order, by scene
+    (one query)."""
+    chosen = [
+        and_(TurnRow.scene_id == scene_id, TurnRow.number.in_(sorted(set(numbers))))
+        for scene_id, numbers in wanted.items()
+        if numbers
+    ]
+    found: dict[int, list[Turn]] = {}
+    if not chosen:
+        return found
+    query = (
+        select(TurnRow)
+        .where(or_(*chosen), TurnRow.deleted_at.is_(None))
+        .order_by(TurnRow.scene_id, TurnRow.number)
+    )
+    for row in (await session.execute(query)).scalars():
+        found.setdefault(row.scene_id, []).append(turn_from_row(row))
+    return found
 
 
 async def scene_participants(session: AsyncSession, scene_id: int) -> list[Participant]:

@@ -65,6 +65,7 @@ from canon.errors import Conflict, NotFound
 from canon.storage import Database, utc_now
 from canon.visibility import source_stored_hidden
 from memory.knowledge.archive import ArchivedSource, KnowledgeArchive, restore_knowledge
+from memory.knowledge.files import read_with_ocr
 from memory.knowledge.models import ImportOutcome, KnowledgeClass, ProgressCallback, SourceVersionInfo
 from memory.knowledge.service import KnowledgeService
 from memory.knowledge.tables import (
@@ -326,6 +327,7 @@ class CampaignArchive:
                         files=files,
                         file_hash=row["file_hash"],
                         section_choices=list(row.get("section_choices") or []),
+                        ocr=read_with_ocr(str(row.get("parser_version") or "")),
                     )
                 )
         except (KeyError, ValueError, ValidationError) as error:

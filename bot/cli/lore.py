@@ -88,6 +88,10 @@ def ingest(
             help="Replace YAML files imported before under the same name (retcons what they said)",
         ),
     ] = False,
+    ocr: Annotated[
+        bool,
+        typer.Option("--ocr", help="Read a scanned PDF's pages by OCR (needs Tesseract; slow, may misread)"),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Import world-bible files (.md/.txt) into a campaign's knowledge; YAML goes to the structured importer."""
@@ -108,6 +112,7 @@ def ingest(
         "hidden": hidden,
         "tags": tags or None,
         "always_include": always_include,
+        "ocr": ocr,
     }
 
     async def work(services: Any) -> dict[str, Any]:

@@ -67,7 +67,10 @@ async def run_bot(settings: Settings) -> int:
     from bot.client.client import create_bot
     from bot.ops.backup import BackupError, RunLock, sqlite_path
     from bot.ops.collections import refusal
+    from memory import chroma_apart
 
+    # The embedded index's writes hold the interpreter: the bot keeps them in a process of their own.
+    chroma_apart.keep_apart()
     try:  # before the migrations: a restore refuses while a bot holds it, and no bot starts during one
         lock = RunLock(settings.data_dir) if sqlite_path(settings) is not None else None
     except BackupError as error:

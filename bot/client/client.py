@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import importlib
 import logging
@@ -20,6 +21,8 @@ from bot.ops.logs import bind_log_context
 from canon import offload
 from canon.errors import GameError
 from canon.storage import DISK_ERROR, DISK_FULL, READ_ONLY, is_transient, storage_fault
+from memory import chroma_apart
+from memory.chroma_client import ChromaCollections
 from memory.embedding import MiniLMEmbedder
 
 if TYPE_CHECKING:
@@ -203,9 +206,14 @@ class Lorekeeper(commands.Bot):
             if knowledge.vectors is not None:
                 importlib.import_module("chromadb")
 
+        vectors = knowledge.vectors
         try:
             # In a background thread: the model's own threads inherit its lower priority (`canon.offload`).
             await offload.in_background(load)
+            if chroma_apart.kept_apart() and isinstance(vectors, ChromaCollections) and vectors.host is None:
+                # The embedded index's own process starts and opens it now (at normal priority: it answers
+                # searches too).
+                await asyncio.to_thread(lambda: vectors.client().list_collections())
         except Exception:
             log.warning("the embedding model or chromadb did not load at start", exc_info=True)
 

@@ -6,7 +6,8 @@ character directly, take a character back, and decide claims. Each member plays 
 per campaign: the first one they get is active, and `/character switch` picks another.
 
 Knowledge belongs to the character (`canon.knowledge`), never to the member: giving a character to another
-player gives them what it knows, and a member who leaves the server takes nothing away.
+player gives them what it knows, and a member who leaves the server takes nothing away: the characters they
+played wait, with all they know, for the GM to give them to someone else (`member_left`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.canon_access import CanonAccess
-from canon.campaigns import Campaign
+from canon.campaigns import Campaign, list_campaigns
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from canon.graph import CanonReader
 from canon.knowledge import characters as repo
@@ -100,6 +101,10 @@ class CharacterDesk:
             if row is None:
                 raise NotFound("That claim is not one of this campaign's; `/character list` shows them.")
             (named,) = await self._named(session, [row], campaign)
+            if row.status == LinkStatus.LEFT:
+                raise Conflict(
+                    f"{row.member_name} left the server: their claim on {named.character} was withdrawn."
+                )
             if row.status != LinkStatus.ASKED:
                 done = "approved" if row.status in (LinkStatus.PLAYS, LinkStatus.ENDED) else "refused"
                 raise Conflict(f"{row.member_name}'s claim on {named.character} was already {done}.")
@@ -178,6 +183,24 @@ class CharacterDesk:
                 ).value
                 row.active, row.decided_at, row.decided_by = False, utc_now(), gm.name[:100]
             return repo.link_of(rows[0], entity.name)
+
+        return await self.db.run(work)
+
+    async def member_left(self, guild_id: int, member_id: int) -> list[CharacterLink]:
+        """A member left the server: in each of its campaigns, the characters they played are no longer theirs
+        and their claims are withdrawn. Each character keeps what it knows, for whoever the GM gives it to
+        next. Return the links that changed."""
+
+        async def work(session: AsyncSession) -> list[CharacterLink]:
+            changed: list[CharacterLink] = []
+            for campaign in await list_campaigns(session, guild_id=guild_id):
+                rows = await repo.links(session, campaign.id, member_id=member_id)
+                for row in rows:
+                    played = row.status == LinkStatus.PLAYS
+                    row.status = (LinkStatus.ENDED if played else LinkStatus.LEFT).value
+                    row.active, row.decided_at, row.decided_by = False, utc_now(), None
+                changed += await self._named(session, rows, campaign)
+            return changed
 
         return await self.db.run(work)
 

@@ -160,6 +160,7 @@ class LoreImportService:
         progress: ProgressCallback | None = None,
         more: Sequence[tuple[str, bytes]] = (),
         members: ServerMembers | None = None,
+        ocr: bool = False,
     ) -> LoreImport:
         """Import one file, or several YAML files together (`more`), (see the module docstring); GameErrors of
         the import itself propagate. A YAML import that would retcon what an earlier file of the same name said
@@ -178,6 +179,7 @@ class LoreImportService:
                     ("class", knowledge_class),
                     ("tags", tags),
                     ("always_include", always_include),
+                    ("ocr", ocr),
                 )
                 if value
             )
@@ -203,6 +205,7 @@ class LoreImportService:
             tags=tags,
             always_include=always_include,
             progress=progress,
+            ocr=ocr,
         )
         outcome = LoreImport(kind=kind, filename=imported.filename, report=imported)
         if not extract:

@@ -10,11 +10,10 @@ from collections.abc import Iterable
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.errors import NotFound
 from canon.graph import CanonReader
 from canon.models import Evidence, EvidenceKind
 from canon.wording import SceneWords, TurnWords, Wording
-from memory.scenes import load_scene, scene_turns
+from memory.scenes import scenes_by_id, turns_numbered_in
 
 #: A card cites at most this many scenes and this many turns of each in words; the rest reads without names.
 MAX_SCENES = 25
@@ -47,13 +46,14 @@ async def wording_for(
         if item.turn_from is not None:
             last = item.turn_to or item.turn_from
             numbers.update(range(item.turn_from, min(last, item.turn_from + MAX_TURNS) + 1))
+    cited = sorted(wanted)[:MAX_SCENES]
+    found = await scenes_by_id(session, cited)
+    turns_of = await turns_numbered_in(session, {i: wanted[i] for i in cited if i in found})
     scenes: dict[int, SceneWords] = {}
-    for scene_id in sorted(wanted)[:MAX_SCENES]:
-        try:
-            scene = await load_scene(session, scene_id)
-        except NotFound:
+    for scene_id in cited:
+        scene = found.get(scene_id)
+        if scene is None:
             continue
-        turns = await scene_turns(session, scene_id, include_deleted=False, numbers=wanted[scene_id])
         scenes[scene_id] = SceneWords(
             order=scene.story_order,
             title=scene.title,
@@ -64,7 +64,7 @@ async def wording_for(
                     if t.discord_message_id
                     else None,
                 )
-                for t in turns
+                for t in turns_of.get(scene_id, [])
             },
         )
     sexes: dict[int, str] = {}

@@ -10,6 +10,10 @@ logs, never a traceback.
 Routes: `/t/{token}/` the journal, `entities` the index, `search`, `e/{name}` an entity, `scenes/{number}`
 a scene, `sources` and `gm` the GM's pages; `timeline` and `tree/{name}` the pictures at full size (`bot.wiki.pictures`),
 under the same checks.
+
+A page built is kept for its link until anything is written to the database (`PageCache`, `canon.write_marks`):
+asked again through the same link while nothing changed, it is answered without reading canon again. The search
+reads the vector store as well as the database: it is built each time.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import dataclasses
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from importlib import resources
 from typing import Any
 
@@ -28,14 +32,16 @@ from canon.as_of_reading import AS_OF_PARAMETER, read_as_of
 from canon.campaigns import CampaignStatus, get_campaign
 from canon.errors import GameError, NotFound
 from canon.models import Viewer
+from canon.write_marks import WriteMarks
 
 from .context import Reading, link_root
 from .deps import WikiDeps
 from .html import Page
+from .page_cache import CacheKey, PageCache
 from .pages import entity, home, index, scenes
 from .pages.common import as_of_refused, not_found, plain_page
 from .pictures import ROUTES as PICTURE_ROUTES
-from .tokens import LinkRefused
+from .tokens import LinkRefused, read_token
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +59,8 @@ SECURITY_HEADERS = {
 MAX_REQUEST_LINE = 64 * 1024
 DEPS_KEY: web.AppKey[WikiDeps] = web.AppKey("wiki_deps")
 LIMITER_KEY: web.AppKey[RateLimiter] = web.AppKey("wiki_limiter")
+CACHE_KEY: web.AppKey[PageCache] = web.AppKey("wiki_pages")
+MARKS_KEY: web.AppKey[WriteMarks] = web.AppKey("wiki_write_marks")
 #: An as-of date is a few words: longer text is cut before it is read (and then refused as too long).
 MAX_AS_OF = 200
 
@@ -115,15 +123,20 @@ async def guard(request: web.Request, handler: Callable[[web.Request], Awaitable
     return response
 
 
+def _slow_down(request: web.Request) -> web.Response | None:
+    """Return the page that asks a link to slow down, when it asked too much this minute (else None)."""
+    if request.app[LIMITER_KEY].allow(request.match_info["token"]):
+        return None
+    text = "Too many pages asked for through this link in a minute. Wait a moment and try again."
+    response = _html(plain_page(429, "Slow down", text, _css_url(request)))
+    response.headers["Retry-After"] = "60"
+    return response
+
+
 async def reading_of(request: web.Request) -> Reading | web.Response:
     """Return who reads through the request's link, or the page that says why the link opens nothing."""
     deps = request.app[DEPS_KEY]
     token = request.match_info["token"]
-    if not request.app[LIMITER_KEY].allow(token):
-        text = "Too many pages asked for through this link in a minute. Wait a moment and try again."
-        response = _html(plain_page(429, "Slow down", text, _css_url(request)))
-        response.headers["Retry-After"] = "60"
-        return response
     try:
         grant = await deps.links.check(token)
     except LinkRefused as refused:
@@ -152,8 +165,29 @@ async def reading_of(request: web.Request) -> Reading | web.Response:
     return dataclasses.replace(reading, as_of=as_of)
 
 
-def _page(handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+async def _cache_key(request: web.Request) -> tuple[CacheKey, Hashable] | None:
+    """Return the key a page of this request is kept under and the database's write mark now, or None when no
+    page is kept (no cache, or a link whose signature or expiry fails: it is refused on the way)."""
+    deps = request.app[DEPS_KEY]
+    if not request.app[CACHE_KEY].max_bytes:
+        return None
+    token = request.match_info["token"]
+    try:
+        read_token(token, await deps.links.key())
+    except LinkRefused:
+        return None
+    mark = await request.app[MARKS_KEY].mark()  # before anything the page reads
+    root = link_root(deps.settings.base_url, request.headers.get("X-Forwarded-Prefix"))
+    return CacheKey(token, root, request.path_qs), mark
+
+
+def _page(handler: Handler, *, kept: bool = True) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     async def serve(request: web.Request) -> web.StreamResponse:
+        if (slow := _slow_down(request)) is not None:
+            return slow
+        keyed = await _cache_key(request) if kept else None
+        if keyed is not None and (page := request.app[CACHE_KEY].get(*keyed)) is not None:
+            return _html(page)
         reading = await reading_of(request)
         if isinstance(reading, web.Response):
             return reading
@@ -163,6 +197,8 @@ def _page(handler: Handler) -> Callable[[web.Request], Awaitable[web.StreamRespo
             page = not_found(reading)
         except GameError as error:
             page = Page(400, reading.page("That did not work", [f"<p>{error.message}</p>"], note=""))
+        if keyed is not None:
+            request.app[CACHE_KEY].put(keyed[0], keyed[1], page)
         return _html(page)
 
     return serve
@@ -193,6 +229,13 @@ def wiki_app(deps: WikiDeps) -> web.Application:
     app = web.Application(middlewares=[guard], handler_args={"max_line_size": MAX_REQUEST_LINE})
     app[DEPS_KEY] = deps
     app[LIMITER_KEY] = RateLimiter(deps.settings.requests_per_minute)
+    app[CACHE_KEY] = PageCache(deps.settings.page_cache_mb * 1024 * 1024)
+    marks = app[MARKS_KEY] = WriteMarks(deps.db)
+
+    async def close_marks(_app: web.Application) -> None:
+        marks.close()
+
+    app.on_cleanup.append(close_marks)
     pages: list[tuple[str, Handler]] = [
         ("", home.journal_page),
         ("entities", index.index_page),
@@ -207,7 +250,7 @@ def wiki_app(deps: WikiDeps) -> web.Application:
     app.router.add_get("/static/wiki.css", _style)
     app.router.add_get("/t/{token}", _page(home.journal_page))  # a link pasted without its last slash
     for path, handler in pages:
-        app.router.add_get("/t/{token}/" + path, _page(handler))
+        app.router.add_get("/t/{token}/" + path, _page(handler, kept=handler is not index.search_page))
     return app
 
 

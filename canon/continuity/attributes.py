@@ -56,19 +56,24 @@ class AttributeRules(CheckerBase):
         self, groups: Mapping[tuple[int, str], list[Statement]]
     ) -> Mapping[tuple[int, str], list[Statement]]:
         """Return the groups under their declared names: `titles` and `title` of one entity are one group."""
-        merged: dict[tuple[int, str], list[Statement]] | None = None
-        for subject, predicate in groups:
-            entity = self.entities.get(subject)
-            if entity is None or self.ontology.attribute(entity.type, predicate)[0] == predicate:
-                continue
-            merged = {}
-            break
-        if merged is None:
+        # Declared names by (type, name as stored): a few of them serve every group of an import.
+        declared: dict[tuple[str, str], str] = {}
+        entities, attribute = self.entities, self.ontology.attribute
+
+        def name_of(subject: int, predicate: str) -> str:
+            entity = entities.get(subject)
+            if entity is None:
+                return predicate
+            found = declared.get((entity.type, predicate))
+            if found is None:
+                found = declared[(entity.type, predicate)] = attribute(entity.type, predicate)[0]
+            return found
+
+        if all(name_of(subject, predicate) == predicate for subject, predicate in groups):
             return groups
+        merged: dict[tuple[int, str], list[Statement]] = {}
         for (subject, predicate), group in groups.items():
-            entity = self.entities.get(subject)
-            name = self.ontology.attribute(entity.type, predicate)[0] if entity is not None else predicate
-            merged.setdefault((subject, name), []).extend(group)
+            merged.setdefault((subject, name_of(subject, predicate)), []).extend(group)
         return merged
 
     def _report(

@@ -10,6 +10,7 @@ Two birth dates (or two dates of one death) that cannot both be true are `LIFE_D
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 from canon.calendar import DateError, parse_date
@@ -27,6 +28,7 @@ DEATH_WORDS = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=4096)  # the checks ask it for every attribute fact; a few names recur
 def life_state(attribute: str) -> str | None:
     """Return the state a life-date attribute stands for (`alive` for a birth, `dead` for a death), or None."""
     key = "_".join(attribute.casefold().replace("-", " ").split())

@@ -18,7 +18,7 @@ The modules, bottom up:
 from canon.graph.bulk import bulk_insert, insert_returning_ids
 from canon.graph.keys import fold, statement_sort_key, validity_sort_key
 from canon.graph.lineage import in_lineage, lineage_filter
-from canon.graph.reader import FUZZY_CUTOFF, CanonReader, believed_at
+from canon.graph.reader import FUZZY_CUTOFF, CanonReader, NameRows, believed_at, visible_names
 from canon.graph.reads import LineageReader
 from canon.graph.rows import (
     AUTHORITY_OF,
@@ -43,6 +43,7 @@ __all__ = [
     "CanonReader",
     "CanonWriter",
     "LineageReader",
+    "NameRows",
     "NewEntity",
     "RowReader",
     "believed_at",
@@ -54,4 +55,5 @@ __all__ = [
     "statement_sort_key",
     "validity_columns",
     "validity_sort_key",
+    "visible_names",
 ]

@@ -11,7 +11,7 @@ import datetime as dt
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from rapidfuzz import fuzz, process
 from sqlalchemy import func, select, union
@@ -39,6 +39,14 @@ from canon.visibility import statement_is_public_sql
 FUZZY_CUTOFF = 80
 
 
+class NameRows(NamedTuple):
+    """Every name of a lineage's standing entities, whoever reads: (name, entity id, the entity's visibility)
+    and (alias, entity id), as the database gives them."""
+
+    names: list[tuple[str, int, str]]
+    aliases: list[tuple[str, int]]
+
+
 class CanonReader(LineageReader):
     """Answers questions about one campaign's canon for one viewer, through the campaign's lineage."""
 
@@ -64,22 +72,21 @@ class CanonReader(LineageReader):
 
     async def names(self) -> list[tuple[str, int]]:
         """Return every visible (name or alias, entity id) pair, for fuzzy matching and autocomplete."""
-        pairs: list[tuple[str, int]] = []
+        return visible_names(self, await self.name_rows())
+
+    async def name_rows(self) -> NameRows:
+        """Return every name and alias of the lineage's standing entities, whoever reads (`visible_names`
+        keeps the viewer's)."""
         query = select(EntityRow.name, EntityRow.id, EntityRow.visibility).where(
             lineage_filter(EntityRow, self.steps)
         )
-        hidden: set[int] = set()
-        for name, entity_id, visibility in (await self.session.execute(query)).all():
-            if self._sees_entity(entity_id, visibility):
-                pairs.append((name, entity_id))
-            if not self._sees_entity(entity_id, visibility) or self._name_only(entity_id, visibility):
-                hidden.add(
-                    entity_id
-                )  # no aliases: a hidden entity known by name only goes by that name alone
+        names = [(n, e, v) for n, e, v in (await self.session.execute(query)).all()]
         alias_query = select(AliasRow.alias, AliasRow.entity_id).where(lineage_filter(AliasRow, self.steps))
-        pairs += [(a, e) for a, e in (await self.session.execute(alias_query)).all() if e not in hidden]
-        retconned = await self._retcons("entity", {e for _, e in pairs}, NOW)
-        return [(n, e) for n, e in pairs if e not in retconned]
+        aliases = [(a, e) for a, e in (await self.session.execute(alias_query)).all()]
+        retconned = await self._retcons("entity", {e for _, e, _ in names} | {e for _, e in aliases}, NOW)
+        return NameRows(
+            [r for r in names if r[1] not in retconned], [r for r in aliases if r[1] not in retconned]
+        )
 
     async def resolve(self, name: str, as_of: AsOf = NOW, *, type_hint: str | None = None) -> Entity:
         """Return the entity a name means: exact name, alias or key first, then the closest fuzzy match."""
@@ -145,8 +152,11 @@ class CanonReader(LineageReader):
         ]
         return max(states, key=statement_sort_key) if states else None
 
-    async def card(self, entity_or_id: Entity | int, as_of: AsOf = NOW) -> EntityCard:
-        """Return an entity's card: current state, aliases, relations, facts and their evidence, as of a point."""
+    async def card(
+        self, entity_or_id: Entity | int, as_of: AsOf = NOW, *, with_evidence: bool = True
+    ) -> EntityCard:
+        """Return an entity's card: current state, aliases, relations, facts and (unless `with_evidence` is
+        off) their evidence, as of a point."""
         entity = entity_or_id if isinstance(entity_or_id, Entity) else await self.entity(entity_or_id, as_of)
         entity_id = entity.id
         if (
@@ -158,10 +168,15 @@ class CanonReader(LineageReader):
         statements = await self.statements(
             subject_ids=[entity_id], object_ids=[entity_id], as_of=as_of, with_evidence=False
         )
-        evidence = await self.evidence_of(
-            {"statement": [s.id for s in statements], "entity": [entity_id]}, as_of
+        evidence = (
+            await self.evidence_of({"statement": [s.id for s in statements], "entity": [entity_id]}, as_of)
+            if with_evidence
+            else {}
         )
-        statements = [replace(s, evidence=tuple(evidence.get(("statement", s.id), ()))) for s in statements]
+        if evidence:
+            statements = [
+                replace(s, evidence=tuple(evidence.get(("statement", s.id), ()))) for s in statements
+            ]
         views = await self.views(statements, as_of)
         hidden = len(statements) - len(views)
         state = self.current_state([v.statement for v in views if v.statement.subject_id == entity_id])
@@ -322,6 +337,20 @@ class CanonReader(LineageReader):
         if not ids:
             return []
         return await self.views(await self.statements(statement_ids=ids))
+
+
+def visible_names(reader: LineageReader, rows: NameRows) -> list[tuple[str, int]]:
+    """Return the (name or alias, entity id) pairs of `CanonReader.name_rows` the reader's viewer may see."""
+    pairs: list[tuple[str, int]] = []
+    hidden: set[int] = set()
+    for name, entity_id, visibility in rows.names:
+        seen, name_only = reader.sees_name(entity_id, visibility)
+        if seen:
+            pairs.append((name, entity_id))
+        if not seen or name_only:
+            hidden.add(entity_id)  # no aliases: a hidden entity known by name only goes by that name alone
+    pairs += [(alias, entity_id) for alias, entity_id in rows.aliases if entity_id not in hidden]
+    return pairs
 
 
 def fold_prefix(text: str) -> str:

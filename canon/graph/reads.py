@@ -70,6 +70,12 @@ class LineageReader:
             self.viewer, visibility, entity_id, self.knowing, as_of
         )
 
+    def sees_name(self, entity_id: int, visibility: str) -> tuple[bool, bool]:
+        """Return whether the viewer sees an entity's name, and whether its name alone (no alias, nothing else:
+        a hidden entity known only by name)."""
+        seen = self._sees_entity(entity_id, visibility)
+        return seen, seen and self._name_only(entity_id, visibility)
+
     def _named_only(self, entity: Entity, as_of: AsOf) -> Entity:
         """Return an entity as the viewer knows it: a hidden one known only by name shows nothing else."""
         if not self._name_only(entity.id, entity.visibility, as_of):

@@ -1,6 +1,7 @@
 """Player characters and their players: the SQL of the links, and the link as the services read it.
 
-A link is asked for (a player's claim, until a GM decides), played, refused or ended. A character may be played
+A link is asked for (a player's claim, until a GM decides), played, refused or ended (by the GM, or by its member
+leaving the server, which also withdraws their claims). A character may be played
 by several members (the GM decides that); a member may play several characters of a campaign, one of them
 active (the one their `/lore` and cards see through). The rules of who may claim what are the service's
 (`bot.services.characters`); these functions only read and write rows, inside the caller's transaction.
@@ -26,6 +27,8 @@ class LinkStatus(enum.StrEnum):
     PLAYS = "plays"
     REFUSED = "refused"
     ENDED = "ended"
+    #: A claim withdrawn: its member left the server before a GM decided it.
+    LEFT = "left"
 
 
 class CharacterLink(BaseModel):

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import CompoundSelect, and_, bindparam, or_, select, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.knowledge.characters import LinkStatus
@@ -49,6 +50,41 @@ def reveal_of(row: KnowledgeRow) -> Reveal:
     return Reveal.model_validate(row, from_attributes=True)
 
 
+#: The kind of a row marking a scene's proposal "known only to those present": no reveal yet, a promise of
+#: one, kept (or undone) until the scene's commit turns it into reveals of what the proposal wrote.
+PRESENT_MARK = "proposal"
+
+#: What a lens reads of each reveal: the target, from when, when written and undone, a statement's ends.
+_LEARNED_COLUMNS = (
+    KnowledgeRow.target_kind,
+    KnowledgeRow.target_id,
+    KnowledgeRow.world_from_key,
+    KnowledgeRow.story_from,
+    KnowledgeRow.recorded_at,
+    KnowledgeRow.undone_at,
+    StatementRow.subject_id,
+    StatementRow.object_id,
+)
+_ENDS = and_(KnowledgeRow.target_kind == "statement", StatementRow.id == KnowledgeRow.target_id)
+
+
+def _learned(rows: Iterable[Sequence[Any]], first: int = 0) -> tuple[Learned, ...]:
+    """Return the reveals of lens rows (`_LEARNED_COLUMNS` from column `first` on; a row without a target,
+    a character who learned nothing, left out)."""
+    found = []
+    for row in rows:
+        kind, target, world_from, story_from, recorded, undone, subject, obj = row[first : first + 8]
+        if kind is None:
+            continue
+        ends = (subject,) if obj is None else (subject, obj)
+        found.append(
+            Learned(
+                kind, target, world_from, story_from, ends if subject is not None else (), recorded, undone
+            )
+        )
+    return tuple(found)
+
+
 async def knowing(session: AsyncSession, campaign_id: int, character_ids: Sequence[int]) -> Knowing:
     """Return the lens of these characters: what each (and the party) learned, undone reveals included (an
     as-believed-at view needs them), a statement's ends with it."""
@@ -56,89 +92,53 @@ async def knowing(session: AsyncSession, campaign_id: int, character_ids: Sequen
     if character_ids:
         who.append(KnowledgeRow.character_id.in_(list(character_ids)))
     query = (
-        select(
-            KnowledgeRow.target_kind,
-            KnowledgeRow.target_id,
-            KnowledgeRow.world_from_key,
-            KnowledgeRow.story_from,
-            KnowledgeRow.recorded_at,
-            KnowledgeRow.undone_at,
-            StatementRow.subject_id,
-            StatementRow.object_id,
-        )
-        .outerjoin(
-            StatementRow,
-            and_(KnowledgeRow.target_kind == "statement", StatementRow.id == KnowledgeRow.target_id),
-        )
-        .where(KnowledgeRow.campaign_id == campaign_id, or_(*who))
+        select(*_LEARNED_COLUMNS)
+        .outerjoin(StatementRow, _ENDS)
+        .where(KnowledgeRow.campaign_id == campaign_id, KnowledgeRow.target_kind != PRESENT_MARK, or_(*who))
     )
-    learned = tuple(
-        Learned(
-            kind=r.target_kind,
-            target_id=r.target_id,
-            world_from_key=r.world_from_key,
-            story_from=r.story_from,
-            ends=tuple(e for e in (r.subject_id, r.object_id) if e is not None),
-            recorded_at=r.recorded_at,
-            undone_at=r.undone_at,
-        )
-        for r in (await session.execute(query)).all()
+    return Knowing(characters=tuple(character_ids), learned=_learned((await session.execute(query)).all()))
+
+
+def _member_lens_query() -> CompoundSelect[*tuple[Any, ...]]:
+    """Return the query of a member's lens: their active character's link, with the character's own reveals,
+    then the party's. Two halves, not one join on "the character's or nobody's": each half walks the
+    (campaign, character) index, where the OR made the database read every reveal of the campaign."""
+    link = PlayerCharacterRow
+    playing = (
+        link.campaign_id == bindparam("campaign_id"),
+        link.member_id == bindparam("member_id"),
+        link.status == LinkStatus.PLAYS.value,
+        link.active.is_(True),
     )
-    return Knowing(characters=tuple(character_ids), learned=learned)
+    learned_by = and_(KnowledgeRow.campaign_id == link.campaign_id, KnowledgeRow.target_kind != PRESENT_MARK)
+    own = (
+        select(link.entity_id, *_LEARNED_COLUMNS)
+        .select_from(link)
+        .outerjoin(KnowledgeRow, and_(learned_by, KnowledgeRow.character_id == link.entity_id))
+        .outerjoin(StatementRow, _ENDS)
+        .where(*playing)
+    )
+    party = (
+        select(link.entity_id, *_LEARNED_COLUMNS)
+        .select_from(link)
+        .join(KnowledgeRow, and_(learned_by, KnowledgeRow.character_id.is_(None)))
+        .outerjoin(StatementRow, _ENDS)
+        .where(*playing)
+    )
+    return union_all(own, party)
+
+
+#: Built once: a lens is read for every player command, and building the query cost more than running it.
+_MEMBER_LENS = _member_lens_query()
 
 
 async def member_knowing(session: AsyncSession, campaign_id: int, member_id: int) -> Knowing | None:
     """Return the lens of a member's active character in one query (None when they play none): the
     character's and the party's reveals, each statement's ends with it."""
-    link = PlayerCharacterRow
-    query = (
-        select(
-            link.entity_id,
-            KnowledgeRow.target_kind,
-            KnowledgeRow.target_id,
-            KnowledgeRow.world_from_key,
-            KnowledgeRow.story_from,
-            KnowledgeRow.recorded_at,
-            KnowledgeRow.undone_at,
-            StatementRow.subject_id,
-            StatementRow.object_id,
-        )
-        .select_from(link)
-        .outerjoin(
-            KnowledgeRow,
-            and_(
-                KnowledgeRow.campaign_id == link.campaign_id,
-                or_(KnowledgeRow.character_id.is_(None), KnowledgeRow.character_id == link.entity_id),
-            ),
-        )
-        .outerjoin(
-            StatementRow,
-            and_(KnowledgeRow.target_kind == "statement", StatementRow.id == KnowledgeRow.target_id),
-        )
-        .where(
-            link.campaign_id == campaign_id,
-            link.member_id == member_id,
-            link.status == LinkStatus.PLAYS.value,
-            link.active.is_(True),
-        )
-    )
-    rows = (await session.execute(query)).all()
+    rows = (await session.execute(_MEMBER_LENS, {"campaign_id": campaign_id, "member_id": member_id})).all()
     if not rows:
         return None
-    learned = tuple(
-        Learned(
-            kind=r.target_kind,
-            target_id=r.target_id,
-            world_from_key=r.world_from_key,
-            story_from=r.story_from,
-            ends=tuple(e for e in (r.subject_id, r.object_id) if e is not None),
-            recorded_at=r.recorded_at,
-            undone_at=r.undone_at,
-        )
-        for r in rows
-        if r.target_kind is not None
-    )
-    return Knowing(characters=(rows[0].entity_id,), learned=learned)
+    return Knowing(characters=(rows[0][0],), learned=_learned(rows, first=1))
 
 
 async def add_reveals(
@@ -218,11 +218,6 @@ async def reveals(
         query = query.where(KnowledgeRow.undone_at.is_(None))
     query = query.where(KnowledgeRow.target_kind != PRESENT_MARK)
     return [reveal_of(r) for r in (await session.execute(query.order_by(KnowledgeRow.id))).scalars()]
-
-
-#: The kind of a row marking a scene's proposal "known only to those present": no reveal yet, a promise of
-#: one, kept (or undone) until the scene's commit turns it into reveals of what the proposal wrote.
-PRESENT_MARK = "proposal"
 
 
 async def present_marks(session: AsyncSession, campaign_id: int, proposal_ids: Iterable[int]) -> set[int]:

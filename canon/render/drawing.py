@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageFont
 
@@ -59,7 +59,9 @@ def font(size: int, *, bold: bool = False) -> Font:
     return ImageFont.load_default(size)
 
 
+@lru_cache(maxsize=65_536)
 def text_width(text: str, typeface: Font) -> int:
+    """Return the width of a text in pixels (remembered: a timeline measures its labels again and again)."""
     left, _, right, _ = typeface.getbbox(text)
     return math.ceil(right - left)
 

@@ -12,6 +12,7 @@ from canon.models import NOW, AsOf, Entity, StatementKind
 from canon.render.drawing import MAX_TIMELINE_EVENTS, MAX_TREE_PEOPLE
 from canon.render.family_tree import FamilyTree, TreePerson
 from canon.render.timeline import EraBand, Timeline, TimelineEvent, era_bounds
+from canon.render.timeline_rows import events_page
 from canon.visibility import entity_hidden
 
 
@@ -157,12 +158,17 @@ async def timeline_of(
     as_of: AsOf = NOW,
 ) -> Timeline:
     """Return the campaign's timeline (or one era's, sub-eras included), as the reader's viewer may see it;
-    `as_of` keeps what had begun by then (eras begun, events dated or played up to that date or scene)."""
-    drawn = [t for t in reader.ontology.entity_types if reader.ontology.is_a(t, ["Era", "Event"])]
-    everything = {i: e for i, e in (await reader.all_entities(types=drawn)).items() if _begun(e, as_of)}
-    eras = {i: e for i, e in everything.items() if reader.ontology.is_a(e.type, ["Era"])}
-    events = {i: e for i, e in everything.items() if reader.ontology.is_a(e.type, ["Event"])}
-    links = await reader.statements(predicates=["SUB_ERA_OF", "OCCURRED_DURING"], with_evidence=False)
+    `as_of` keeps what had begun by then (eras begun, events dated or played up to that date or scene).
+
+    The whole timeline reads one page of its events in the database (`timeline_rows.events_page`), so a
+    campaign of any size costs `max_events` events; an era's reads them all, to place each in the era's years.
+    """
+    types = reader.ontology.entity_types
+    era_types = [t for t in types if reader.ontology.is_a(t, ["Era"])]
+    event_types = [t for t in types if reader.ontology.is_a(t, ["Event"])]
+    eras = {i: e for i, e in (await reader.all_entities(types=era_types)).items() if _begun(e, as_of)}
+    predicates = ["SUB_ERA_OF"] if era is None else ["SUB_ERA_OF", "OCCURRED_DURING"]
+    links = await reader.statements(predicates=predicates, with_evidence=False)
     parent: dict[int, int] = {}
     during: dict[int, int] = {}
     for s in links:
@@ -170,7 +176,7 @@ async def timeline_of(
             continue
         if s.predicate == "SUB_ERA_OF" and s.subject_id in eras and s.object_id in eras:
             parent.setdefault(s.subject_id, s.object_id)
-        elif s.predicate == "OCCURRED_DURING" and s.subject_id in events:
+        elif s.predicate == "OCCURRED_DURING":
             during.setdefault(s.subject_id, s.object_id)
     title = "Timeline"
     if era is not None:
@@ -190,28 +196,49 @@ async def timeline_of(
         )
         for i, e in sorted(eras.items())
     )
-    spans = era_bounds(bands)
+    if era is None:
+        shown, total = await events_page(reader, event_types, list(eras), as_of=as_of, limit=max_events)
+    else:
+        events = await reader.all_entities(types=event_types)
+        begun = {i: e for i, e in events.items() if _begun(e, as_of)}
+        placed = _era_events(begun, during, eras, era_bounds(bands))
+        total, shown = len(placed), placed[:max_events]
+    if not bands and not shown:
+        raise NotFound("This campaign's canon has no eras or dated events yet to draw a timeline from.")
+    return Timeline(title=title, eras=bands, events=tuple(shown), omitted=max(0, total - max_events))
+
+
+def _era_events(
+    events: dict[int, Entity],
+    during: dict[int, int],
+    eras: dict[int, Entity],
+    spans: dict[int, tuple[int | None, int | None]],
+) -> list[TimelineEvent]:
+    """Return the events of an era's timeline in the order it draws them: those of its eras or within its years."""
     chosen_events: list[TimelineEvent] = []
     for i, e in sorted(events.items()):
         key = e.validity.world_from_key
         year = _key_year(key)
         month = ((key % 10000) // 100 or None) if key is not None else None
         home = during.get(i)
-        if era is not None:
-            inside = home in eras
-            if not inside and year is not None:
-                inside = any(
-                    (s is None or s <= year) and (t is None or year <= t) and (s is not None or t is not None)
-                    for s, t in spans.values()
-                )
-            if not inside:
-                continue
-        scene = e.validity.story_from
-        if year is None and (home is None or home not in eras) and (scene is None or era is not None):
-            continue  # nowhere to stand: no date, no era of this timeline, and (for an era's) no year in it
+        inside = home in eras
+        if not inside and year is not None:
+            inside = any(
+                (s is None or s <= year) and (t is None or year <= t) and (s is not None or t is not None)
+                for s, t in spans.values()
+            )
+        if not inside:
+            continue
+        if year is None and (home is None or home not in eras):
+            continue  # nowhere to stand: no date and no era of this timeline
         chosen_events.append(
             TimelineEvent(
-                id=i, name=e.name, year=year, month=month, era=home if home in eras else None, scene=scene
+                id=i,
+                name=e.name,
+                year=year,
+                month=month,
+                era=home if home in eras else None,
+                scene=e.validity.story_from,
             )
         )
     # What is cut when there are too many: the undated events of play last, the latest scenes first.
@@ -223,10 +250,7 @@ async def timeline_of(
             ev.name,
         )
     )
-    omitted = max(0, len(chosen_events) - max_events)
-    if not bands and not chosen_events:
-        raise NotFound("This campaign's canon has no eras or dated events yet to draw a timeline from.")
-    return Timeline(title=title, eras=bands, events=tuple(chosen_events[:max_events]), omitted=omitted)
+    return chosen_events
 
 
 def _key_year(key: int | None) -> int | None:

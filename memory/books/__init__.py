@@ -10,7 +10,7 @@ worker process, never on the bot's event loop. See docs/books.md for the librari
 
 from __future__ import annotations
 
-from memory.books.models import Book, BookLimits, BookRefused
+from memory.books.models import Book, BookLimits, BookRefused, OcrOptions
 from memory.books.read import BOOK_SUFFIXES, book_kind, check_content, read_book, sniff
 
 __all__ = [
@@ -18,6 +18,7 @@ __all__ = [
     "Book",
     "BookLimits",
     "BookRefused",
+    "OcrOptions",
     "book_kind",
     "check_content",
     "read_book",

@@ -8,11 +8,35 @@ from dataclasses import dataclass, field
 
 from canon.errors import InvalidInput
 
-__all__ = ["Book", "BookLimits", "BookRefused", "Deadline"]
+__all__ = ["Book", "BookLimits", "BookRefused", "Deadline", "OcrOptions"]
 
 
 class BookRefused(InvalidInput):
     """A book that cannot be read, with the sentence the GM reads (nothing is written)."""
+
+
+@dataclass(frozen=True, slots=True)
+class OcrOptions:
+    """Whether a PDF's pages without text are read by OCR (the GM asks for it), and the bounds of that reading.
+
+    OCR runs the Tesseract program (`command`) once a page, on the page's pictures, with the time, memory and
+    threads below; a host without it, or without the language's data, makes a scan a refusal that says so.
+    """
+
+    #: The GM asked for OCR on this import (off by default: it is slow, and it can misread).
+    asked: bool = False
+    command: str = "tesseract"
+    #: Tesseract's language data, such as `eng` or `eng+deu`.
+    language: str = "eng"
+    #: Seconds one page may take (its Tesseract is stopped past them), and all the pages together.
+    page_seconds: float = 60.0
+    seconds: float = 1800.0
+    #: Pages read by OCR in one book at most.
+    max_pages: int = 500
+    #: Memory one Tesseract run may take.
+    memory_bytes: int = 1024 * 1024 * 1024
+    #: Pixels of one picture decoded at most (an A4 page scanned at 600 dpi is 35 million).
+    max_pixels: int = 60_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +58,8 @@ class BookLimits:
     seconds: float = 300.0
     #: Nesting of an HTML document's elements that is still followed.
     max_depth: int = 400
+    #: OCR of a PDF's scanned pages (asked for by the GM).
+    ocr: OcrOptions = field(default_factory=OcrOptions)
 
 
 class Deadline:

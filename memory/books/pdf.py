@@ -9,7 +9,8 @@ Consecutive rows with cells make a table. Every page's place is its printed page
 
 Nothing in the file is run: JavaScript and attached files are never read (the GM is told they were ignored).
 A password, a damaged file, too many pages, a stream that would inflate past pypdf's limits, or a reading that
-outlasts its deadline refuses the file; a file without a text layer (a scan) is refused with what to do.
+outlasts its deadline refuses the file. Pages without a text layer (scans) are read by OCR when the GM asked for
+it and Tesseract is installed (`memory.books.scans`); else a book of them is refused with what to do.
 """
 
 from __future__ import annotations
@@ -20,15 +21,12 @@ from collections import Counter
 from dataclasses import dataclass
 
 from memory.books.models import Book, BookLimits, BookRefused, Deadline
+from memory.books.ocr import Placement
+from memory.books.scans import Scans
 from memory.books.writer import MarkdownWriter, clean_text
 
-__all__ = ["SCANNED", "read_pdf"]
+__all__ = ["read_pdf"]
 
-SCANNED = (
-    "{name} has no text: it looks scanned (its pages are pictures of text). Export it again with its text "
-    "(from the program that made it), or run it through OCR first (for example `ocrmypdf` or your scanner's "
-    "“searchable PDF” option), then import the new file."
-)
 _BAND = 0.075
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?(?:\d{1,4}|[ivxlcdm]{1,7})(?:\s+of\s+\d{1,4})?$", re.IGNORECASE)
@@ -69,9 +67,13 @@ class Line:
         return self.text.replace("**", "")
 
 
-def _runs(page: object) -> list[Run]:
-    """Return a page's text runs with their position and type size."""
+def _runs(page: object, pictures: list[Placement]) -> list[Run]:
+    """Return a page's text runs with their position and type size; the pictures drawn on it go to `pictures`."""
     runs: list[Run] = []
+
+    def drawn(operator: bytes, operands: list[object], cm: list[float], tm: list[float]) -> None:
+        if operator == b"Do" and operands and len(pictures) < 100:
+            pictures.append((str(operands[0]), list(cm)))
 
     def visit(text: str, cm: list[float], tm: list[float], font: object, size: float) -> None:
         if not text or not text.strip():
@@ -86,7 +88,7 @@ def _runs(page: object) -> list[Run]:
                 runs.append(Run(x, y - number * height * 1.2, round(height * 2) / 2, piece.strip(), bold))
 
     _inflate(page)
-    page.extract_text(visitor_text=visit)  # type: ignore[attr-defined]
+    page.extract_text(visitor_text=visit, visitor_operand_before=drawn)  # type: ignore[attr-defined]
     return runs
 
 
@@ -251,16 +253,20 @@ def read_pdf(data: bytes, filename: str, limits: BookLimits) -> Book:
     """Return a PDF's text layer as Markdown with a place per page; see the module docstring."""
     from pypdf.errors import PyPdfError
 
-    deadline = Deadline(filename, limits.seconds)
+    ocr = limits.ocr.seconds if limits.ocr.asked else 0.0
+    deadline = Deadline(filename, limits.seconds + ocr)
     reader = _open(data, filename, limits)
     pages: list[tuple[list[Line], float]] = []
+    scans = Scans(filename, limits.ocr)
+    widths: list[float] = []
     total = 0
     for number, page in enumerate(reader.pages):  # type: ignore[attr-defined]
         deadline.check()
+        pictures: list[Placement] = []
         try:
             box = page.mediabox
             width, height = float(box.width), float(box.height)
-            runs = _runs(page)
+            runs = _runs(page, pictures)
         except RecursionError:
             raise BookRefused(
                 f"{filename} is refused: page {number + 1} nests its objects too deeply to read."
@@ -277,9 +283,15 @@ def read_pdf(data: bytes, filename: str, limits: BookLimits) -> Book:
             raise BookRefused(
                 f"{filename} holds too much text for one source. Split it and import the parts."
             )
+        scans.note(number, sum(len(run.text) for run in runs), pictures)
         pages.append((_columns(runs, width), height))
-    if total < max(20, 8 * len(pages) // 10):
-        raise BookRefused(SCANNED.format(name=filename))
+        widths.append(width)
+    for number, lines in scans.read(reader, total < max(20, 8 * len(pages) // 10)):
+        runs = [Run(line.x, line.y, line.size, line.text) for line in lines]
+        total += sum(len(run.text) for run in runs)
+        pages[number] = (_columns(runs, widths[number]), pages[number][1])
+    if total > limits.max_chars:
+        raise BookRefused(f"{filename} holds too much text for one source. Split it and import the parts.")
     try:
         labels = list(reader.page_labels)  # type: ignore[attr-defined]
     except Exception:
@@ -288,7 +300,7 @@ def read_pdf(data: bytes, filename: str, limits: BookLimits) -> Book:
         labels = [str(n + 1) for n in range(len(pages))]
     outline = _outline(reader, deadline)
     writer = _write(filename, pages, labels, outline, limits, deadline)
-    warnings = []
+    warnings = list(scans.warnings)
     ignored = _ignored_parts(reader)
     if ignored:
         warnings.append(

@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.errors import InvalidInput
 from canon.storage import utc_now
+from memory.knowledge.files import read_with_ocr
 from memory.knowledge.import_rows import restore_history
 from memory.knowledge.models import (
     ImportOutcome,
@@ -59,6 +60,8 @@ class ArchivedSource(BaseModel):
     file_hash: str
     #: The GM's choices of sections hidden or revealed after import (`memory.knowledge.sections`).
     section_choices: list[dict[str, Any]] = Field(default_factory=list)
+    #: The GM had the book's scanned pages read by OCR; the restored source is read so again.
+    ocr: bool = False
 
 
 class KnowledgeArchive(BaseModel):
@@ -103,6 +106,7 @@ async def export_knowledge(service: KnowledgeService, campaign_id: int) -> Knowl
                 files=files,
                 file_hash=source.file_hash,
                 section_choices=source.section_choices,
+                ocr=read_with_ocr(source.parser_version),
             )
         )
     return KnowledgeArchive(exported_at=utc_now(), campaign_id=campaign_id, sources=archived)
@@ -154,6 +158,7 @@ async def restore_knowledge(
             notes=item.notes,
             progress=progress,
             section_choices=item.section_choices,
+            ocr=item.ocr,
         )
         if report.outcome == ImportOutcome.DUPLICATE:
             reports.append(report)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from canon import offload
 from config.settings import LoreSettings
-from memory.books import Book, BookLimits, BookRefused, book_kind, check_content, read_book
+from memory.books import Book, BookLimits, BookRefused, OcrOptions, book_kind, check_content, read_book
 from memory.chunking import Chunk
 from memory.knowledge.fields import fields_to_rows, read_fields
 from memory.knowledge.files import normalized_text
@@ -23,23 +23,36 @@ from memory.knowledge.files import normalized_text
 __all__ = ["book_limits", "placed", "read_source_text"]
 
 
-def book_limits(settings: LoreSettings) -> BookLimits:
-    """Return the readers' bounds from the settings."""
-    return BookLimits(seconds=settings.book_read_seconds)
+def book_limits(settings: LoreSettings, *, ocr: bool = False) -> BookLimits:
+    """Return the readers' bounds from the settings; `ocr`: the GM asked for scanned pages to be read by OCR."""
+    return BookLimits(
+        seconds=settings.book_read_seconds,
+        ocr=OcrOptions(
+            asked=ocr,
+            command=settings.ocr_command,
+            language=settings.ocr_language,
+            page_seconds=settings.ocr_page_seconds,
+            seconds=settings.ocr_seconds,
+            max_pages=settings.ocr_max_pages,
+        ),
+    )
 
 
-async def read_source_text(data: bytes, filename: str, settings: LoreSettings) -> tuple[str, Book | None]:
-    """Return a file's text as chunked (NFC) and, for a book, what its reader found; `InvalidInput` if neither."""
+async def read_source_text(
+    data: bytes, filename: str, settings: LoreSettings, *, ocr: bool = False
+) -> tuple[str, Book | None]:
+    """Return a file's text as chunked (NFC) and, for a book, what its reader found; `InvalidInput` if neither.
+
+    `ocr`: a PDF's scanned pages are read by OCR (where Tesseract is installed), within its own time bounds."""
     if book_kind(filename) is None:
         if data[:5] == b"%PDF-" or data[:4] in (b"PK\x03\x04", b"\xd0\xcf\x11\xe0"):
             check_content(filename, data)  # a book or archive named .md/.txt: says what it really is
         return normalized_text(data, filename), None
-    limits = book_limits(settings)
+    limits = book_limits(settings, ocr=ocr)
+    seconds = limits.seconds + (limits.ocr.seconds if ocr else 0.0) + 60
     try:
         await offload.warm()
-        book = await asyncio.wait_for(
-            offload.in_process(read_book, data, filename, limits), limits.seconds + 60
-        )
+        book = await asyncio.wait_for(offload.in_process(read_book, data, filename, limits), seconds)
     except TimeoutError:
         raise BookRefused(
             f"{filename} took too long to read and was not imported; it may be damaged or built to be slow to "

@@ -23,6 +23,7 @@ __all__ = [
     "ACCEPTED",
     "ALLOWED_SUFFIXES",
     "BOOK_MIMES",
+    "OCR_MARK",
     "PARSER_VERSION",
     "TEXT_SUFFIXES",
     "YAML_SUFFIXES",
@@ -35,11 +36,33 @@ __all__ = [
     "detect_title",
     "expand_paths",
     "normalized_text",
+    "parser_is_current",
+    "parser_version",
+    "read_with_ocr",
     "size_text",
 ]
 
 #: Bump when decoding or normalisation changes what an unchanged file turns into.
 PARSER_VERSION = "utf8-nfc-1"
+#: Ends the parser version of a book whose scanned pages the GM had read by OCR: a re-chunk reads them so again.
+OCR_MARK = "+ocr"
+
+
+def parser_version(*, ocr: bool) -> str:
+    """Return the parser version a source is read with now (marked when its scanned pages were read by OCR)."""
+    return PARSER_VERSION + (OCR_MARK if ocr else "")
+
+
+def read_with_ocr(version: str) -> bool:
+    """Return whether a source of this parser version had its scanned pages read by OCR."""
+    return version.endswith(OCR_MARK)
+
+
+def parser_is_current(version: str) -> bool:
+    """Return whether a source of this parser version reads as it would now (OCR or not)."""
+    return version.removesuffix(OCR_MARK) == PARSER_VERSION
+
+
 TEXT_SUFFIXES = {".md": "text/markdown", ".markdown": "text/markdown", ".txt": "text/plain"}
 #: Books, read as Markdown by `memory.books` (with their pages or chapters).
 BOOK_MIMES = {

@@ -20,7 +20,7 @@ from canon.visibility import source_visibility_of
 from memory.chunking import CHUNKING_VERSION, Chunk
 from memory.chunking.secret import secret_title
 from memory.knowledge.fields import fields_to_rows, read_fields
-from memory.knowledge.files import PARSER_VERSION
+from memory.knowledge.files import parser_version, read_with_ocr
 from memory.knowledge.models import (
     ImportOutcome,
     KnowledgeClass,
@@ -57,6 +57,8 @@ class ImportPlan(BaseModel):
     notes: str | None
     #: The GM's sections hidden or shown (an archive's); None keeps an updated source's.
     section_choices: list[dict[str, Any]] | None = None
+    #: The GM had the book's scanned pages read by OCR (a re-chunk reads them so again).
+    ocr: bool = False
 
 
 class WrittenImport(BaseModel):
@@ -168,7 +170,7 @@ def _update_source(
     row.stored_path = plan.stored_path
     row.size_bytes = plan.size_bytes
     row.mime_type = plan.mime
-    row.parser_version = PARSER_VERSION
+    row.parser_version = parser_version(ocr=plan.ocr)
     row.chunking_version = CHUNKING_VERSION
     row.chunk_count = chunk_count
     row.token_count = token_count
@@ -207,7 +209,7 @@ def _new_source(plan: ImportPlan, chunk_count: int, token_count: int, now: dt.da
         stored_path=plan.stored_path,
         size_bytes=plan.size_bytes,
         mime_type=plan.mime,
-        parser_version=PARSER_VERSION,
+        parser_version=parser_version(ocr=plan.ocr),
         chunking_version=CHUNKING_VERSION,
         version=1,
         chunk_count=chunk_count,
@@ -316,7 +318,7 @@ async def replace_chunks(session: AsyncSession, source_id: int, chunks: Sequence
     await insert_chunks(session, rows)
     row.hidden_chunks = sum(1 for r in rows if r["section_hidden"])
     row.chunking_version = CHUNKING_VERSION
-    row.parser_version = PARSER_VERSION
+    row.parser_version = parser_version(ocr=read_with_ocr(row.parser_version))
     row.chunk_count = len(chunks)
     row.token_count = sum(c.token_count for c in chunks)
     await session.execute(
@@ -325,7 +327,7 @@ async def replace_chunks(session: AsyncSession, source_id: int, chunks: Sequence
             KnowledgeSourceVersionRow.source_id == source_id,
             KnowledgeSourceVersionRow.version == row.version,
         )
-        .values(chunking_version=CHUNKING_VERSION, parser_version=PARSER_VERSION, chunk_count=len(chunks))
+        .values(chunking_version=CHUNKING_VERSION, parser_version=row.parser_version, chunk_count=len(chunks))
     )
     await session.flush()
 

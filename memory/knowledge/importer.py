@@ -23,11 +23,14 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon import offload
 from canon.campaigns import get_campaign
 from canon.errors import InvalidInput
 from canon.storage import Database
@@ -58,6 +61,8 @@ from memory.knowledge.progress import report_progress
 from memory.knowledge.repository import find_duplicate, source_named
 from memory.knowledge.vectors import ChunkVectors
 
+#: Imports of this many chunks or more write on a loop of their own (see `Importer._write`).
+APART_CHUNKS = 300
 _ALWAYS_CANON = "Only Canon sources can be always included; use --class canon."
 _NO_SECRETS = (
     "{name} marks sections as GM-only. A shared library source is read by the players of every campaign it "
@@ -95,6 +100,7 @@ class Importer:
         tags: Sequence[str] | None = None,
         always_include: bool | None = None,
         progress: ProgressCallback | None = None,
+        ocr: bool = False,
     ) -> ImportReport:
         """Import one file from disk (read in place; the copy kept is made by `import_bytes`)."""
         name = filename or path.name
@@ -115,6 +121,7 @@ class Importer:
             tags=tags,
             always_include=always_include,
             progress=progress,
+            ocr=ocr,
         )
 
     async def import_bytes(
@@ -132,17 +139,18 @@ class Importer:
         progress: ProgressCallback | None = None,
         section_choices: Sequence[dict[str, Any]] | None = None,
         public_only: bool = False,
+        ocr: bool = False,
     ) -> ImportReport:
-        """Import one .md/.txt file's bytes into a campaign; see the module docstring for every step.
+        """Import one file's bytes into a campaign (see the module docstring); `ocr` reads a scan's pages by OCR.
 
         Options left None keep an updated source's settings (a new one: Reference, visible, untagged, no GM section
         choices; `always_include=True` alone makes it Canon); `public_only` (a shared library's) refuses GM-only
         sections. Raises `InvalidInput` or `NotFound` (campaign); then nothing is written.
         """
         started = time.perf_counter()
-        name, mime = self._validated(filename, data)
-        text, book = await self._text(name, data)
-        mime = book.mime if book is not None else mime
+        name, _ = self._validated(filename, data)
+        text, book = await self._text(name, data, ocr=ocr)
+        mime = book.mime if book is not None else check_suffix(name)
         clean = clean_tags(tags)
         if always_include and knowledge_class is None:
             knowledge_class = KnowledgeClass.CANON
@@ -162,9 +170,8 @@ class Importer:
         )
         if always_include and final_class != KnowledgeClass.CANON:
             raise InvalidInput(_ALWAYS_CANON)
-        existing_title = existing.title if existing else None
         doc_title = (title or "").strip()[:200] or _book_title(book) or detect_title(text, name)
-        doc_title = doc_title or existing_title or name
+        doc_title = doc_title or (existing.title if existing else None) or name
 
         await report_progress(progress, ImportProgress(filename=name, stage=ImportStage.CHUNKING))
         kept = existing.section_choices if existing and section_choices is None else section_choices
@@ -186,10 +193,10 @@ class Importer:
             always_include=always_include,
             notes=notes,
             section_choices=list(section_choices) if section_choices is not None else None,
+            ocr=ocr and book is not None and book.kind == "pdf",
         )
-        await report_progress(
-            progress, ImportProgress(filename=name, stage=ImportStage.STORING, total=len(chunks))
-        )
+        stage = ImportProgress(filename=name, stage=ImportStage.STORING, total=len(chunks))
+        await report_progress(progress, stage)
         written = await self._write(plan, chunks, created_file)
         if written.outcome == ImportOutcome.DUPLICATE:
             return _raced_duplicate_report(name, written, started)
@@ -230,17 +237,27 @@ class Importer:
             raise InvalidInput(f"{name} is empty: there is nothing to import.")
         return name, mime
 
-    async def _text(self, name: str, data: bytes) -> tuple[str, Book | None]:
+    async def _text(self, name: str, data: bytes, *, ocr: bool) -> tuple[str, Book | None]:
         """Return the text of a file (a book read off the loop) and the book, or raise `InvalidInput`."""
-        text, book = await read_source_text(data, name, self.settings)
+        text, book = await read_source_text(data, name, self.settings, ocr=ocr)
         if not text.strip():
             raise InvalidInput(f"{name} has no text (only blank space): there is nothing to import.")
         return text, book
 
     async def _write(self, plan: ImportPlan, chunks: Sequence[Chunk], created_file: bool) -> WrittenImport:
-        """Write the import in one transaction; the stored copy it created goes if nothing refers to it."""
+        """Write the import in one transaction; the stored copy it created goes if nothing refers to it.
+
+        A large import writes on a loop of its own (`canon.offload.write_apart`): building and flushing a book's
+        thousands of chunk rows held the bot's event loop for a tenth of a second and more (`bench.books`)."""
+
+        def work(session: AsyncSession) -> Awaitable[WrittenImport]:
+            return write_import(session, plan, chunks)
+
         try:
-            written = await self.db.run(lambda session: write_import(session, plan, chunks))
+            if len(chunks) >= APART_CHUNKS:
+                written = await offload.write_apart(self.db, work)
+            else:
+                written = await self.db.run(work)
         except BaseException:
             if created_file:
                 await self.files.remove_if_unused(plan.file_hash)

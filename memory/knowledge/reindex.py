@@ -14,15 +14,16 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from canon import offload
 from canon.campaigns import get_campaign
 from canon.storage import Database
 from config.settings import LoreSettings
 from memory import fulltext
 from memory.chunking import CHUNKING_VERSION, chunk_markdown
 from memory.knowledge.book_text import placed, read_source_text
-from memory.knowledge.files import PARSER_VERSION, FileStore
+from memory.knowledge.files import FileStore, parser_is_current, read_with_ocr
 from memory.knowledge.import_rows import replace_chunks
-from memory.knowledge.importer import chunking_options
+from memory.knowledge.importer import APART_CHUNKS, chunking_options
 from memory.knowledge.index_state import (
     EmbedItem,
     chunks_to_embed,
@@ -76,7 +77,7 @@ class Reindexer:
             if (
                 rechunk
                 or source.chunking_version != CHUNKING_VERSION
-                or source.parser_version != PARSER_VERSION
+                or not parser_is_current(source.parser_version)
             ):
                 await self._rechunk(source)
                 rechunked += 1
@@ -99,11 +100,15 @@ class Reindexer:
     async def _rechunk(self, source: SourceInfo) -> None:
         """Chunk a source again from its stored copy, with this chunker, these settings and the GM's sections."""
         data = await asyncio.to_thread(self.files.read, source.file_hash)
-        text, book = await read_source_text(data, source.filename, self.settings)
+        ocr = read_with_ocr(source.parser_version)
+        text, book = await read_source_text(data, source.filename, self.settings, ocr=ocr)
         chunk = partial(chunk_markdown, choices=source.section_choices)
         chunks = await asyncio.to_thread(chunk, text, source.title, chunking_options(self.settings))
         chunks = await asyncio.to_thread(placed, chunks, book)
-        await self.db.run(lambda session: replace_chunks(session, source.id, chunks))
+        if len(chunks) >= APART_CHUNKS:  # a book's thousands of rows: on a loop of their own (see `Importer`)
+            await offload.write_apart(self.db, lambda session: replace_chunks(session, source.id, chunks))
+        else:
+            await self.db.run(lambda session: replace_chunks(session, source.id, chunks))
 
     async def rechunk_source(self, source: SourceInfo) -> SourceInfo:
         """Chunk one source again (its GM-only sections changed) and replace its vectors; return it as it is now."""

@@ -19,7 +19,7 @@ from canon import offload
 from canon.storage import Database
 from memory.chunking import CHUNKING_VERSION
 from memory.embed_text import VIEWS, VIEWS_VERSION, names_view, prose_view, title_view
-from memory.embedding import Embedder
+from memory.embedding import Embedder, MiniLMEmbedder
 from memory.knowledge.index_state import (
     EmbedItem,
     chunks_to_embed,
@@ -122,7 +122,12 @@ class ChunkVectors:
                 batch = items[start : start + EMBED_BATCH]
                 # The views' texts (token counting) and their vectors, in a worker thread: on the event loop,
                 # a batch's views alone held it for a tenth of a second.
-                if offload.enabled():
+                if offload.enabled() and isinstance(embedder, MiniLMEmbedder):
+                    # In a worker process: in a thread, its Python held the interpreter in turns, and a turn
+                    # taken by a thread the system then kept waiting for a core kept the loop waiting too.
+                    await offload.warm()
+                    array = await offload.in_process(embed_views, embedder, batch)
+                elif offload.enabled():
                     array = await offload.in_background(embed_views, embedder, batch)
                 else:  # as before `canon.offload`: the texts on the loop (the baseline of bench.loop_lag)
                     texts = _views(batch)

@@ -6,6 +6,8 @@ import dataclasses
 import datetime as dt
 
 from canon.models import (
+    NOW,
+    AsOf,
     Authority,
     Entity,
     Provenance,
@@ -18,6 +20,11 @@ from canon.models import (
 from canon.proposals import ProposalWarning
 from canon.visibility import (
     HiddenCanon,
+    Knowing,
+    Learned,
+    entities_seen,
+    entity_named_only,
+    entity_seen,
     may_see,
     seen,
     source_stored_hidden,
@@ -84,3 +91,44 @@ def test_what_a_viewer_may_see_and_how_rows_are_written() -> None:
         and not source_stored_hidden("normal")
         and not source_stored_hidden(None)
     )
+
+
+def test_which_entities_a_lens_sees_at_once_agrees_with_the_rule_for_each() -> None:
+    """`entities_seen` (a names table's key) says, for many entities at once, what `entity_seen` and
+    `entity_named_only` say for each: the GM sees all whole, a player the public ones whole and the hidden ones
+    their character learned, whole or by name alone, from when they learned them."""
+    entities = {1: PUBLIC, 2: HIDDEN, 3: HIDDEN, 4: HIDDEN, 5: PUBLIC}
+    lens = Knowing(
+        characters=(9,),
+        learned=(
+            Learned("entity", 2),
+            Learned("statement", 40, ends=(1, 3)),
+            Learned("statement", 41, world_from_key=3000000, ends=(4,)),
+        ),
+    )
+    before = AsOf(world="200", world_key=2000000)
+    for viewer, knowing, as_of in (
+        (Viewer.GM, None, NOW),
+        (Viewer.PLAYER, None, NOW),
+        (Viewer.PLAYER, lens, NOW),
+        (Viewer.PLAYER, lens, before),
+    ):
+        expected = {
+            (e, entity_named_only(viewer, v, e, knowing, as_of))
+            for e, v in entities.items()
+            if entity_seen(viewer, v, e, knowing, as_of)
+        }
+        assert entities_seen(viewer, entities, knowing, as_of) == expected
+    assert entities_seen(Viewer.PLAYER, entities, lens) == {
+        (1, False),
+        (2, False),
+        (3, True),
+        (4, True),
+        (5, False),
+    }
+    assert entities_seen(Viewer.PLAYER, entities, lens, before) == {
+        (1, False),
+        (2, False),
+        (3, True),
+        (5, False),
+    }

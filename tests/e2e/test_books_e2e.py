@@ -6,6 +6,7 @@ from __future__ import annotations
 from tests.e2e.conftest import World
 from tests.e2e.test_lore_e2e import everything, with_sources
 from tests.helpers.paths import REPO
+from tests.helpers.scans import needs_tesseract, scanned_book
 
 PDF = REPO / "tests" / "fixtures" / "books" / "basic-rules.pdf"
 
@@ -23,3 +24,27 @@ async def test_a_pdf_attached_to_lore_import_is_cited_by_page_in_a_players_answe
     assert "+5 bonus to AC" in answer, answer
     seen = await with_sources(world, asked, pat)
     assert "Basic Rules, p. 6 (Combat › Cover)" in seen, seen
+
+
+@needs_tesseract
+async def test_a_scanned_pdf_is_refused_plainly_then_read_by_ocr_when_the_gm_asks(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    scan = scanned_book()
+    refused = await emu.invoke(
+        chan,
+        gm,
+        "lore import",
+        file=emu.make_attachment("scan.pdf", scan, content_type="application/pdf"),
+        timeout=90,
+    )
+    said = everything(refused.message)
+    assert "scan.pdf has no text: it looks scanned" in said and "OCR turned on" in said, said
+
+    again = emu.make_attachment("scan.pdf", scan, content_type="application/pdf")
+    imported = await emu.invoke(chan, gm, "lore import", file=again, ocr=True, timeout=180)
+    text = everything(imported.message)
+    assert "Imported: scan.pdf" in text and "were read by OCR" in text, text
+
+    asked = await emu.invoke(chan, pat, "lore ask", question="How long is a long rest?")
+    seen = await with_sources(world, asked, pat)
+    assert "Combat, pp. 1–2 (Resting)" in seen, seen

@@ -1,5 +1,5 @@
 """Player characters through the real client and the emulator: a claim, a player's click on its GM buttons
-refused, the GM's approval, the roster and switching, and the GM's own links."""
+refused, the GM's approval, the roster and switching, the GM's own links, and a player leaving the server."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from bot.offline.emulator.models import custom_ids
 from tests.e2e.conftest import World
 from tests.e2e.test_branches_e2e import everything
 from tests.e2e.test_canon_e2e import embed_text, gm_adds
+from tests.e2e.test_knowledge_e2e import card_of
 
 
 async def test_a_claim_is_approved_by_the_gm_and_a_players_click_is_refused(world: World) -> None:
@@ -68,3 +69,47 @@ async def test_a_roster_imported_from_discord_links_its_characters_to_the_member
     listed = embed_text((await emu.invoke(chan, world.pat, "character list")).embeds[0])
     assert "Sable" in listed and "Pat" in listed and "Brann" in listed and "Quinn" in listed, listed
     assert str(world.quinn.id) not in listed  # a member's id is never shown
+
+
+async def test_a_player_who_leaves_the_server_takes_nothing_away(world: World) -> None:
+    """Pat leaves: Sable, whom Pat played, keeps all she knows (for the GM, and for Rio once Rio plays her);
+    Pat's link ends and Pat's waiting claim is withdrawn (the GM's click on it says so); Pat, back, plays
+    nothing and reads public canon only."""
+    emu, chan, gm = world.emu, world.channel, world.gm
+    rio = emu.add_member(world.guild, "Rio")
+    for name in ("Sable", "Brann"):
+        await gm_adds(world, "entity", name=name, type="PC")
+    await gm_adds(world, "entity", name="The Duke", type="NPC")
+    await gm_adds(world, "fact", subject="The Duke", attribute="secret", value="a spy", gm_only=True)
+    await emu.invoke(chan, gm, "character set", name="Sable", player=world.pat)
+    await emu.invoke(chan, gm, "canon reveal", to="Sable", reason="she read his letter", fact="Duke spy")
+    claim = await emu.invoke(chan, world.pat, "character claim", name="Brann")
+    approve = next(i for i in custom_ids(claim.components) if i.endswith(":approve"))
+    assert "a spy" in await card_of(world, world.pat, "The Duke")
+
+    await emu.remove_member(world.pat)
+    roster = embed_text((await emu.invoke(chan, gm, "character list")).embeds[0])
+    assert "Pat" not in roster, roster  # neither Sable played by Pat nor Pat's claim on Brann
+    known = embed_text((await emu.invoke(chan, gm, "canon known", character="Sable")).embeds[0])
+    assert "Sable" in known and "spy" in known, known  # the knowledge stays with the character
+    late = await emu.click(claim.message, approve, gm)
+    assert late.ephemeral and late.content == "Pat left the server: their claim on Brann was withdrawn."
+    assert "Brann: " not in embed_text((await emu.invoke(chan, gm, "character list")).embeds[0])
+
+    # Sable is free: Rio's claim is not refused, and once approved Rio reads what Sable knows.
+    asked = await emu.invoke(chan, rio, "character claim", name="Sable")
+    assert "Rio asks to play Sable" in embed_text(asked.embeds[0]), embed_text(asked.embeds[0])
+    approve_rio = next(i for i in custom_ids(asked.components) if i.endswith(":approve"))
+    await emu.click(asked.message, approve_rio, gm)
+    assert "a spy" in await card_of(world, rio, "The Duke")
+    mine = embed_text((await emu.invoke(chan, rio, "canon known")).embeds[0])
+    assert "What Sable knows" in mine and "spy" in mine, mine
+
+    # Pat comes back: a member like any other, who plays nothing until the GM says so.
+    back = emu.add_member(world.guild, user=world.pat.user)
+    assert "a spy" not in await card_of(world, back, "The Duke")
+    answer = await emu.invoke(chan, back, "lore ask", question="What is the Duke's secret?")
+    assert "a spy" not in embed_text(answer.embeds[0])
+    assert "Sable: played by Rio (active)" in embed_text(
+        (await emu.invoke(chan, back, "character list")).embeds[0]
+    )

@@ -11,7 +11,7 @@ from typing import Any
 
 from . import discord_rules as rules
 from .delivery import GatewayDelivery
-from .gateway import GUILDS
+from .gateway import GUILD_MEMBERS, GUILDS
 from .models import Attachment, Channel, Member, StoredMessage, User, now_iso, parse_mentions
 
 
@@ -260,6 +260,25 @@ class UsersActing(GatewayDelivery):
         await self._deliver(
             "delete_channel",
             lambda: self.broadcast("CHANNEL_DELETE", data, guild_id=channel.guild_id, intents=GUILDS),
+            settle=settle,
+            timeout=timeout,
+        )
+
+    async def remove_member(
+        self, member: Member, *, settle: bool = True, timeout: float | None = None
+    ) -> None:
+        """A member leaves the server (or is kicked): GUILD_MEMBER_REMOVE, as Discord sends it, only to the
+        sessions with the GUILD_MEMBERS intent (`guild_id` and the `user`); they act there no more."""
+        guild = member.guild
+        if guild.members.get(member.id) is not member:
+            raise AssertionError(f"{member.name} is not a member of guild {guild.name!r}")
+        if member.id == self.bot_user.id:
+            raise AssertionError("the bot leaving a guild is GUILD_DELETE, not a member leaving")
+        del guild.members[member.id]
+        data = {"guild_id": str(guild.id), "user": member.user.payload()}
+        await self._deliver(
+            "remove_member",
+            lambda: self.broadcast("GUILD_MEMBER_REMOVE", data, guild_id=guild.id, intents=GUILD_MEMBERS),
             settle=settle,
             timeout=timeout,
         )

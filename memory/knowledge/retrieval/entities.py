@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 from sqlalchemy import func, select
@@ -17,10 +18,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import Campaign, ChangesetRow, LineageStep
 from canon.errors import GameError
-from canon.graph import CanonReader, fold
-from canon.models import NOW, EntityCard, Viewer
+from canon.graph import CanonReader, NameRows, fold, visible_names
+from canon.models import EntityCard, Viewer
 from canon.ontology import Ontology, base_ontology
-from canon.visibility import Knowing, Known, entity_hidden
+from canon.visibility import Knowing, entities_seen, entity_hidden
 from canon.wording import PLAIN, Wording, statement_words
 from memory import fulltext
 from memory.knowledge.answer_models import Relation
@@ -33,8 +34,11 @@ from memory.leaks import card_secrets
 log = logging.getLogger(__name__)
 
 _ARTICLES = frozenset({"the", "a", "an"})
-#: Folded name tables kept (one per lineage, viewer, character lens and canon state).
+#: Folded name tables kept (one per lineage, canon state, viewer and hidden entities seen).
 _NAMES_CACHE = 64
+#: Every name of a lineage's canon, whoever reads, kept per lineage and canon state: the tables above are
+#: built from them.
+_ROWS_CACHE = 8
 
 #: Folded name -> (name as written, entity id); the folded names, for fuzzy matching; and each word of a
 #: many-word name that names one entity only ("ysolde" -> Ysolde Marrow), for names given in part.
@@ -172,13 +176,35 @@ def name_parts(folded_names: dict[str, tuple[str, int]]) -> dict[str, tuple[str,
     return {w: first[w] for w, ids in owners.items() if len(ids) == 1 and w not in whole}
 
 
+@dataclass(frozen=True)
+class _NameRows:
+    """Every name and alias of a lineage's canon at one state, folded, and its hidden entities' visibility."""
+
+    rows: NameRows
+    folded: dict[str, str]
+    hidden: dict[int, str]
+
+    @classmethod
+    def of(cls, rows: NameRows) -> _NameRows:
+        """Return the rows with their names folded and the hidden entities among them."""
+        every = [n for n, _, _ in rows.names] + [a for a, _ in rows.aliases]
+        return cls(
+            rows,
+            {name: fold(name) for name in every},
+            {e: visibility for _, e, visibility in rows.names if entity_hidden(visibility)},
+        )
+
+
 class EntityFinder:
     """Finds the canon entities a question names, with their names cached until the lineage's canon changes."""
 
     def __init__(self, ontology_for: Callable[[Campaign], Ontology] | None = None) -> None:
         self.ontology_for = ontology_for
         self._base_ontology: Ontology | None = None
-        self._names_cache: OrderedDict[tuple[tuple[int, ...], str, Known | None, int], Names] = OrderedDict()
+        self._rows_cache: OrderedDict[tuple[tuple[int, ...], int], _NameRows] = OrderedDict()
+        self._names_cache: OrderedDict[
+            tuple[tuple[tuple[int, ...], int], str, frozenset[tuple[int, bool]]], Names
+        ] = OrderedDict()
 
     def ontology(self, campaign: Campaign) -> Ontology:
         """Return the campaign's ontology (the base one extended by its settings, unless one is given)."""
@@ -197,15 +223,24 @@ class EntityFinder:
         )
         if stamp is None:  # no canon written in this lineage yet
             return {}, [], {}
-        # The names a viewer knows: the reader's viewer and, for a player, what their character knows now.
-        lens = reader.knowing.at(NOW) if reader.knowing is not None else None
-        key = (tuple(campaigns), reader.viewer.value, lens, int(stamp))
+        lineage_key = (tuple(campaigns), int(stamp))
+        every = self._rows_cache.get(lineage_key)
+        if every is None:
+            every = self._rows_cache[lineage_key] = _NameRows.of(await reader.name_rows())
+            while len(self._rows_cache) > _ROWS_CACHE:
+                self._rows_cache.popitem(last=False)
+        # Viewers see the same names but for the hidden entities they see (a player's character knows them, by
+        # name alone or whole): that, not the whole lens, keys their table, so characters who know no hidden
+        # entity share the players' one, and a character's table is built without asking the database again.
+        seen = entities_seen(reader.viewer, every.hidden, reader.knowing)
+        key = (lineage_key, reader.viewer.value, seen)
         cached = self._names_cache.get(key)
         if cached is not None:
+            self._names_cache.move_to_end(key)
             return cached
         folded_names: dict[str, tuple[str, int]] = {}
-        for name, entity_id in await reader.names():
-            folded = fold(name)
+        for name, entity_id in visible_names(reader, every.rows):
+            folded = every.folded[name]
             folded_names.setdefault(folded, (name, entity_id))
             # "the Harbor Hawk" is also named "Harbor Hawk" (question windows never start on a stopword).
             first, _, rest = folded.partition(" ")
@@ -239,7 +274,7 @@ class EntityFinder:
         facts: list[CanonFact] = []
         for m in ranked:
             try:
-                card = await reader.card(m.entity_id)
+                card = await reader.card(m.entity_id, with_evidence=False)  # /lore words facts without it
             except GameError:  # an entity retconned or hidden meanwhile: no card
                 log.debug("no card for entity #%s", m.entity_id)
                 continue

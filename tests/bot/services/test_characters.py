@@ -121,3 +121,36 @@ async def test_a_released_character_is_no_longer_played(desk: CharacterDesk, cam
     assert released.status == LinkStatus.ENDED and await desk.active(campaign, PAT.id) is None
     # Now free: another player may claim it.
     assert (await desk.claim(campaign, "Sable", QUINN)).status == LinkStatus.ASKED
+
+
+async def test_a_member_who_leaves_plays_nothing_more_in_that_servers_campaigns_alone(
+    db: Database, desk: CharacterDesk, campaign: Campaign
+) -> None:
+    """Pat leaves server 20: Sable ends, the claim on Brann is withdrawn (a GM deciding it is told so); Quinn,
+    who shares Sable, keeps her, and so does Pat in a campaign of another server. Leaving again, or leaving
+    while playing nothing, changes nothing."""
+    other = await db.run(lambda s: campaigns.create_campaign(s, "Elsewhere", guild_id=21))
+    canon = build_canon(db, SceneService(db))
+    await canon.canon.add_direct(
+        other, EntityContent(name="Sable", entity_type="PC"), GM, command="/canon add"
+    )
+    await desk.assign(campaign, "Sable", PAT, GM)
+    await desk.assign(campaign, "Sable", QUINN, GM)
+    claim = await desk.claim(campaign, "Brann", PAT)
+    await desk.assign(other, "Sable", PAT, GM)
+
+    changed = await desk.member_left(20, PAT.id)
+    assert sorted((c.character, c.status) for c in changed) == [
+        ("Brann", LinkStatus.LEFT),
+        ("Sable", LinkStatus.ENDED),
+    ]
+    assert await desk.active(campaign, PAT.id) is None
+    assert [(c.character, c.member_name) for c in await desk.roster(campaign)] == [("Sable", "Quinn")]
+    elsewhere = await desk.active(other, PAT.id)
+    assert elsewhere is not None and elsewhere.character == "Sable"
+    with pytest.raises(Conflict) as late:
+        await desk.decide(campaign, claim.id, approve=True, gm=GM)
+    assert str(late.value) == "Pat left the server: their claim on Brann was withdrawn."
+    assert await desk.member_left(20, PAT.id) == [] and await desk.member_left(20, 99) == []
+    # Brann is free again: Quinn may claim it.
+    assert (await desk.claim(campaign, "Brann", QUINN)).status == LinkStatus.ASKED

@@ -18,11 +18,15 @@ from bot.services.characters import CharacterDesk, Member
 from bot.services.directory import Directory
 from bot.services.knowledge import KnowledgeDesk
 from canon import campaigns
-from canon.campaigns import Campaign
+from canon.campaigns import Campaign, lineage
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
-from canon.models import Viewer, Visibility
+from canon.graph import believed_at
+from canon.knowledge import learned
+from canon.models import NOW, Viewer, Visibility
 from canon.proposals import EntityContent, FactContent, Ref
 from canon.storage import Database
+from memory.knowledge.retrieval.config import preset
+from memory.knowledge.retrieval.entities import EntityFinder
 from memory.scenes import Actor, SceneService
 
 GM = Actor(id=1, name="Gina", is_gm=True)
@@ -321,3 +325,72 @@ async def test_a_gm_revealing_a_fact_another_gm_retcons_at_once_shows_nothing_it
     # Every reveal written is whole: Sable's, with its reason, of a fact of this campaign.
     for item in await table.desk.known(c, GM, standing=False):
         assert item.who == "Sable" and item.reveal.reason.startswith("a letter")
+
+
+async def test_a_lens_holds_its_characters_and_the_partys_reveals_and_no_one_elses(table: Table) -> None:
+    c = table.campaign
+    facts = table.facts
+    await table.desk.reveal(c, GM, to="Sable", reason="a letter", fact=facts["a spy"])
+    await table.desk.reveal(c, GM, to="Brann", reason="a ledger", fact=facts["ten thousand crowns"])
+    await table.desk.reveal(c, GM, to="the party", reason="gossip", fact=facts["under the mill"])
+    (rumour,) = await table.desk.reveal(c, GM, to="Sable", reason="a rumour", fact=facts["the last heir"])
+    await table.desk.undo(c, rumour.reveal.id, GM, "never said")
+    async with table.canon.canon.db.session() as session:
+        reader = await table.canon.access.reader(session, c, Viewer.GM)
+        ids = {e.name: e.id for e in (await reader.all_entities()).values()}
+        # A scene's proposal marked "known only to those present" is a promise of a reveal, no knowledge yet.
+        await learned.add_reveals(
+            session,
+            c.id,
+            learned.PRESENT_MARK,
+            999,
+            [ids["Sable"]],
+            world_from=None,
+            world_from_key=None,
+            story_from=None,
+            scene_id=None,
+            reason="marked",
+            revealed_by="Gina",
+        )
+        await session.commit()
+    pat, quinn = await table.desk.lens(c, PAT.id), await table.desk.lens(c, QUINN.id)
+    assert pat is not None and quinn is not None and pat.characters == (ids["Sable"],)
+    assert pat.at(NOW).statements == {facts["a spy"], facts["under the mill"]}
+    assert pat.at(NOW).named == {ids["The Duke"], ids["Vell"]}  # the ends of what she knows, by name
+    assert quinn.at(NOW).statements == {facts["ten thousand crowns"], facts["under the mill"]}
+    # The undone reveal is kept for "as believed then", where Sable knew it.
+    assert facts["the last heir"] in pat.at(believed_at(rumour.reveal.recorded_at)).statements
+    assert {item.kind for item in pat.learned} == {"statement"}
+    assert await table.desk.lens(c, RIO.id) is None  # Rio plays nothing: public canon only
+    await table.characters.assign(c, "The Duke", RIO, GM)  # a character who learned nothing: the party's
+    rio = await table.desk.lens(c, RIO.id)
+    assert rio is not None and rio.at(NOW).statements == {facts["under the mill"]}
+
+
+async def test_one_finder_names_for_each_character_what_theirs_knows_and_a_reveal_shows_at_once(
+    table: Table,
+) -> None:
+    """`/lore`'s entity finder keeps its names tables between questions: keyed by the hidden entities a reader
+    sees, never by another character's, and a reveal (no canon written) or its undoing counts at once."""
+    c = table.campaign
+    finder = EntityFinder(table.canon.access.ontology_for)
+    db = table.canon.canon.db
+    async with db.session() as session:
+        steps = await lineage(session, c.id)
+
+    async def finds_vell(member: Member | None) -> bool:
+        lens = await table.desk.lens(c, member.id) if member else None
+        viewer = Viewer.PLAYER if member else Viewer.GM
+        async with db.session() as session:
+            facts, _ = await finder.find(session, c, steps, "Who is Vell?", viewer, preset("lexical"), lens)
+        return "Vell" in {f.entity_name for f in facts}
+
+    assert await finds_vell(None) and not await finds_vell(PAT) and not await finds_vell(QUINN)
+    (heir,) = await table.desk.reveal(
+        c, GM, to="Sable", reason="a dying man", fact=table.facts["the last heir"]
+    )
+    assert await finds_vell(PAT) and not await finds_vell(QUINN) and not await finds_vell(RIO)
+    await table.desk.reveal(c, GM, to="Brann", reason="a portrait", entity="Vell")
+    assert await finds_vell(QUINN) and await finds_vell(PAT)
+    await table.desk.undo(c, heir.reveal.id, GM, "a lie")
+    assert not await finds_vell(PAT) and await finds_vell(QUINN) and await finds_vell(None)

@@ -338,3 +338,34 @@ async def test_the_same_content_in_another_campaign_is_no_duplicate(db: Database
     assert other.source.campaign_id == eastmarch and other.chunk_count == first.chunk_count > 0
     again = await service.import_bytes(eastmarch, "copy.md", WORLD.encode())
     assert again.outcome == ImportOutcome.DUPLICATE and again.duplicate_of == other.source.id
+
+
+async def test_a_large_import_writes_on_a_loop_of_its_own_with_the_same_result(
+    db: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from canon import offload
+    from memory.knowledge import importer
+
+    apart: list[int] = []
+    write_apart = offload.write_apart
+
+    async def counted(database: Database, work: object) -> object:
+        apart.append(1)
+        return await write_apart(database, work)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(importer, "APART_CHUNKS", 1)
+    monkeypatch.setattr(offload, "write_apart", counted)
+    service = knowledge_service(db, tmp_path, semantic=False)
+    campaign = await new_campaign(db, "Apart")
+    report = await service.import_bytes(campaign, "world.md", WORLD.encode())
+    assert apart and report.outcome == ImportOutcome.CREATED and report.chunk_count >= 1
+    assert (
+        await count(db, KnowledgeChunkRow, KnowledgeChunkRow.source_id == report.source.id)
+        == report.chunk_count
+    )
+    answer = await service.ask(campaign, "lighthouse", viewer=Viewer.PLAYER, config="lexical")
+    assert [r.source_id for r in answer.results] == [report.source.id]
+    updated = await service.import_bytes(
+        campaign, "world.md", (WORLD + "\n## Docks\n\nNets and crates.\n").encode()
+    )
+    assert updated.outcome == ImportOutcome.UPDATED and len(apart) == 2

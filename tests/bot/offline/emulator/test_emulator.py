@@ -781,6 +781,38 @@ async def test_deleted_channel_answers_unknown_channel(world: World, bot: DemoBo
     assert excinfo.value.code == 10003
 
 
+async def test_a_member_leaving_reaches_the_bot_as_discord_sends_it(world: World, bot: DemoBot) -> None:
+    left: list[discord.Member] = []
+    raw: list[discord.RawMemberRemoveEvent] = []
+
+    async def on_member_remove(member: discord.Member) -> None:
+        left.append(member)
+
+    async def on_raw_member_remove(payload: discord.RawMemberRemoveEvent) -> None:
+        raw.append(payload)
+
+    bot.add_listener(on_member_remove)
+    bot.add_listener(on_raw_member_remove)
+    guild = bot.get_guild(world.guild.id)
+    assert guild is not None and guild.get_member(world.pat.id) is not None
+    count = guild.member_count
+    plain = discord.Client(intents=discord.Intents.default())  # without the members intent: not told
+    await world.emu.start_bot(plain)
+    try:
+        await world.emu.remove_member(world.pat)
+        assert [(m.id, m.guild.id) for m in left] == [(world.pat.id, world.guild.id)]
+        assert [(p.guild_id, p.user.id) for p in raw] == [(world.guild.id, world.pat.id)]
+        assert guild.get_member(world.pat.id) is None and guild.member_count == (count or 0) - 1
+        events = [e for s in world.emu.sessions for e in s.events if e[0] == "GUILD_MEMBER_REMOVE"]
+        assert events == [("GUILD_MEMBER_REMOVE", world.guild.id)]  # one session had the intent
+    finally:
+        await world.emu.stop_bot(plain)
+    with pytest.raises(AssertionError, match="not a member"):  # gone: they post and click no more
+        await world.emu.send_message(world.chan, world.pat, "still here?")
+    with pytest.raises(AssertionError, match="not a member"):
+        await world.emu.remove_member(world.pat)
+
+
 async def test_guild_commands_only_run_in_their_guild(world: World) -> None:
     emu = world.emu
     other = emu.add_guild("Elsewhere")

@@ -1,0 +1,170 @@
+"""Pages kept for their link until the next database write: a reveal, a retcon or a revoked link shows at the
+next request; a page kept for the GM never reaches a player; the cache keeps within its size."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from aiohttp.test_utils import TestClient, TestServer
+from sqlalchemy import select
+
+from bot.app import Services, build_services
+from bot.services.characters import Member
+from bot.wiki.html import Page
+from bot.wiki.page_cache import CacheKey, PageCache
+from bot.wiki.server import CACHE_KEY, wiki_app
+from canon.campaigns import Campaign
+from canon.models import Visibility
+from canon.proposals import EntityContent, FactContent, Ref
+from canon.tables import StatementRow
+from config.settings import Settings
+from tests.bot.wiki.conftest import GM, PAT, QUINN, add
+from tests.conftest import BACKENDS, drop_target, make_target
+
+SECRET = "sold the gate codes"
+
+
+@dataclass
+class Small:
+    services: Services
+    campaign: Campaign
+    client: TestClient
+    gm: str
+    pat: str
+    quinn: str
+
+    async def page(self, token: str, path: str = "e/Aldric") -> tuple[int, str]:
+        response = await self.client.get(f"/t/{token}/{path}")
+        return response.status, await response.text()
+
+    @property
+    def cache(self) -> PageCache:
+        return self.client.app[CACHE_KEY]  # type: ignore[index]
+
+    async def fact(self, predicate: str) -> int:
+        async with self.services.db.session() as session:
+            query = select(StatementRow.id).where(StatementRow.predicate == predicate)
+            return int((await session.execute(query)).scalar_one())
+
+
+@pytest_asyncio.fixture(params=BACKENDS)
+async def small(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Small]:
+    """Aldric (public, a public title, a GM-only secret) and Sable, Quinn's character; the wiki on a test port."""
+    target = await make_target(request.param, tmp_path)
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None, data_dir=tmp_path / "data", gm_role="GM", embedding={"enabled": False}
+    )
+    services = await build_services(settings, db=target.open())
+    try:
+        campaign = await services.campaigns.for_guild(10, "Shattered Isles")
+        await add(services, campaign, EntityContent(name="Aldric", entity_type="NPC"))
+        title = FactContent(subject=Ref(name="Aldric"), attribute="title", value="knight-commander")
+        await add(services, campaign, title)
+        secret = FactContent(
+            subject=Ref(name="Aldric"), attribute="secret", value=SECRET, visibility=Visibility.GM_ONLY
+        )
+        await add(services, campaign, secret)
+        await add(services, campaign, EntityContent(name="Sable", entity_type="PC"))
+        await services.characters.assign(campaign, "Sable", Member(QUINN.id, QUINN.name), GM)
+        links = services.wiki.links
+        async with TestClient(TestServer(wiki_app(services.wiki))) as client:
+            yield Small(
+                services,
+                campaign,
+                client,
+                gm=await links.issue(campaign.id, GM.id, gm=True),
+                pat=await links.issue(campaign.id, PAT.id, gm=False),
+                quinn=await links.issue(campaign.id, QUINN.id, gm=False),
+            )
+    finally:
+        await services.close()
+        await drop_target(target)
+
+
+async def test_a_reveal_shows_at_the_next_request(small: Small) -> None:
+    status, before = await small.page(small.quinn)
+    assert status == 200 and SECRET not in before
+    assert len(small.cache) == 1
+    assert await small.page(small.quinn) == (200, before)  # kept
+    secret = await small.fact("secret")
+    await small.services.reveals.reveal(small.campaign, GM, to="Sable", reason="a letter", fact=secret)
+    status, after = await small.page(small.quinn)
+    assert status == 200 and SECRET in after
+    assert SECRET not in (await small.page(small.pat))[1]  # Pat's character learned nothing
+
+
+async def test_a_retcon_shows_at_the_next_request(small: Small) -> None:
+    assert "knight-commander" in (await small.page(small.pat))[1]
+    assert "knight-commander" in (await small.page(small.pat))[1]
+    title = await small.fact("title")
+    await small.services.admin.retcon(small.campaign, title, GM, rationale="He was never knighted")
+    status, after = await small.page(small.pat)
+    assert status == 200 and "knight-commander" not in after
+
+
+async def test_a_page_kept_for_the_gm_never_reaches_a_player(small: Small) -> None:
+    status, gm = await small.page(small.gm)
+    assert status == 200 and SECRET in gm and "🔒" in gm
+    status, player = await small.page(small.pat)
+    assert status == 200 and SECRET not in player and "🔒" not in player
+    assert len(small.cache) == 2
+    for _ in range(2):  # each link its own page, asked again
+        assert SECRET not in (await small.page(small.pat))[1]
+        assert SECRET in (await small.page(small.gm))[1]
+
+
+async def test_a_revoked_link_opens_nothing_though_its_page_was_kept(small: Small) -> None:
+    assert (await small.page(small.pat))[0] == 200
+    await small.services.wiki.links.revoke(small.campaign.id, PAT.id)
+    status, body = await small.page(small.pat)
+    assert status == 403 and "Aldric" not in body
+
+
+async def test_a_hidden_entity_kept_as_not_found_appears_for_the_gm_only(small: Small) -> None:
+    hidden = EntityContent(name="Vell", entity_type="NPC", visibility=Visibility.GM_ONLY)
+    assert (await small.page(small.pat, "e/Vell"))[0] == 404
+    assert (await small.page(small.gm, "e/Vell"))[0] == 404
+    await add(small.services, small.campaign, hidden)
+    assert (await small.page(small.pat, "e/Vell"))[0] == 404
+    status, body = await small.page(small.gm, "e/Vell")
+    assert status == 200 and "Vell" in body
+
+
+async def test_a_search_is_never_kept(small: Small) -> None:
+    status, _ = await small.page(small.pat, "search?q=Aldric")
+    assert status == 200 and len(small.cache) == 0
+
+
+def _page(size: int, status: int = 200) -> Page:
+    return Page(status, "x" * size)
+
+
+def test_a_page_is_handed_out_only_under_the_mark_it_was_built_under() -> None:
+    cache = PageCache(1_000_000)
+    key = CacheKey("token", "", "/t/token/e/Aldric")
+    cache.put(key, 1, _page(10))
+    assert cache.get(key, 1) == _page(10)
+    assert cache.get(CacheKey("other", "", "/t/token/e/Aldric"), 1) is None
+    assert cache.get(CacheKey("token", "/wiki", "/t/token/e/Aldric"), 1) is None
+    assert cache.get(key, 2) is None
+    assert cache.get(key, 1) is None  # dropped once stale
+    assert len(cache) == 0 and cache.size == 0
+
+
+def test_errors_are_not_kept_and_the_cache_keeps_within_its_size() -> None:
+    cache = PageCache(10_000)
+    cache.put(CacheKey("t", "", "/error"), 1, _page(10, status=500))
+    cache.put(CacheKey("t", "", "/huge"), 1, _page(5_000))  # over a quarter of the cache
+    assert len(cache) == 0
+    for n in range(20):
+        cache.put(CacheKey("t", "", f"/p{n}"), 1, _page(1_000))
+    assert cache.size <= 10_000
+    assert cache.get(CacheKey("t", "", "/p19"), 1) is not None
+    assert cache.get(CacheKey("t", "", "/p0"), 1) is None  # the least recently used went first
+    nothing = PageCache(0)
+    nothing.put(CacheKey("t", "", "/p"), 1, _page(1))
+    assert len(nothing) == 0

@@ -1,0 +1,101 @@
+"""The whole timeline's page of events read in the database is exactly what reading every event and sorting them
+in memory gives, for the GM, a player, a player through a character's lens, and as of dates and scenes."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.app import CanonServices, build_canon
+from bot.services.structured_import import StructuredImportService
+from canon import campaigns
+from canon.campaigns import Campaign
+from canon.graph import CanonReader
+from canon.models import AsOf, Viewer
+from canon.render.from_graph import timeline_of
+from canon.render.timeline import TimelineEvent
+from canon.render.timeline_rows import events_page
+from canon.storage import Database
+from canon.visibility import Knowing, Learned, entity_hidden
+from memory.scenes import SceneService
+from tests.bot.services.test_structured_import import ingest_all
+
+
+@pytest.fixture
+async def world(db: Database) -> tuple[Campaign, CanonServices]:
+    campaign = await db.run(lambda s: campaigns.create_campaign(s, "Valdorn", guild_id=20))
+    canon = build_canon(db, SceneService(db))
+    await ingest_all(StructuredImportService(db, canon.access.ontology_for), canon, campaign)
+    return campaign, canon
+
+
+def _begun(validity_key: int | None, scene: int | None, as_of: AsOf) -> bool:
+    if as_of.world_key is not None and validity_key is not None and validity_key > as_of.world_key:
+        return False
+    return as_of.scene is None or scene is None or scene <= as_of.scene
+
+
+async def in_memory(reader: CanonReader, as_of: AsOf) -> list[TimelineEvent]:
+    """Every event of the whole timeline the viewer sees, placed and ordered as the drawing orders them."""
+    ontology = reader.ontology
+    everything = {
+        i: e
+        for i, e in (await reader.all_entities()).items()
+        if _begun(e.validity.world_from_key, e.validity.story_from, as_of)
+    }
+    eras = {i for i, e in everything.items() if ontology.is_a(e.type, ["Era"])}
+    events = {i: e for i, e in everything.items() if ontology.is_a(e.type, ["Event"])}
+    during: dict[int, int] = {}
+    statements = await reader.statements(predicates=["OCCURRED_DURING"], with_evidence=False)
+    for s in sorted(statements, key=lambda s: s.id):
+        if s.object_id is not None and s.subject_id in events:
+            during.setdefault(s.subject_id, s.object_id)
+    placed = []
+    for i, e in sorted(events.items()):
+        key, scene = e.validity.world_from_key, e.validity.story_from
+        era = during.get(i) if during.get(i) in eras else None
+        if key is None and era is None and scene is None:
+            continue
+        year = key // 10000 if key is not None else None
+        month = ((key % 10000) // 100 or None) if key is not None else None
+        placed.append(TimelineEvent(id=i, name=e.name, year=year, month=month, era=era, scene=scene))
+    placed.sort(key=lambda ev: (ev.year is None and ev.era is None, ev.year or 0, ev.scene or 0, ev.name))
+    return placed
+
+
+async def test_the_page_read_in_the_database_is_the_page_read_in_memory(
+    db: Database, world: tuple[Campaign, CanonServices]
+) -> None:
+    campaign, canon = world
+    async with db.session() as session:
+        gm = await canon.access.reader(session, campaign, Viewer.GM)
+        hidden = [
+            e
+            for e in (await gm.all_entities()).values()
+            if gm.ontology.is_a(e.type, ["Event"]) and entity_hidden(e)
+        ]
+        assert hidden, "the world has GM-only events"
+        lens = Knowing(characters=(), learned=(Learned("entity", hidden[0].id),))
+        readers = [
+            gm,
+            replace_reader(gm, Viewer.PLAYER, None),
+            replace_reader(gm, Viewer.PLAYER, lens),
+        ]
+        era_types = [t for t in gm.ontology.entity_types if gm.ontology.is_a(t, ["Era"])]
+        event_types = [t for t in gm.ontology.entity_types if gm.ontology.is_a(t, ["Event"])]
+        for reader in readers:
+            for as_of in (AsOf(), AsOf(world_key=345_0000), AsOf(world_key=-1), AsOf(scene=1)):
+                expected = await in_memory(reader, as_of)
+                eras = [
+                    i
+                    for i, e in (await reader.all_entities(types=era_types)).items()
+                    if _begun(e.validity.world_from_key, e.validity.story_from, as_of)
+                ]
+                for limit in (1, 3, 1000):
+                    shown, total = await events_page(reader, event_types, eras, as_of=as_of, limit=limit)
+                    assert (shown, total) == (expected[:limit], len(expected)), (reader.viewer, as_of)
+            whole = await timeline_of(reader, max_events=2)
+            assert whole.omitted == len(await in_memory(reader, AsOf())) - 2
+
+
+def replace_reader(reader: CanonReader, viewer: Viewer, knowing: Knowing | None) -> CanonReader:
+    return CanonReader(reader.session, reader.steps, reader.ontology, viewer=viewer, knowing=knowing)
