@@ -125,10 +125,10 @@ async def test_a_large_import_apart_that_would_retcon_asks_first_and_writes_noth
     db: Database, apart: None, campaign: Campaign
 ) -> None:
     importer = StructuredImportService(db)
-    first = "creatures:\n  - id: aboleth\n    name: Aboleth\n".encode()
+    first = b"creatures:\n  - id: aboleth\n    name: Aboleth\n"
     assert (await importer.import_files(campaign, [("bestiary.yaml", first)], GM)).status == "ingested"
     before = await counts(db)
-    changed = [("bestiary.yaml", "creatures:\n  - id: ghoul\n    name: Ghoul\n".encode())]
+    changed = [("bestiary.yaml", b"creatures:\n  - id: ghoul\n    name: Ghoul\n")]
     asked = await importer.import_files(campaign, changed, GM, replace=False)
     assert asked.status == "confirm" and asked.changeset_id is None and asked.retcon_text(), asked.summary()
     assert await counts(db) == before  # the dry run in the worker process rolled back
