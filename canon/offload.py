@@ -121,11 +121,43 @@ async def warm() -> None:
 
 
 async def in_process(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Return `function(*args, **kwargs)`, run in a worker process (function and arguments must pickle)."""
+    """Return `function(*args, **kwargs)`, run in a worker process (function and arguments must pickle).
+
+    A worker process that died (a reader that exhausted its memory) fails its call, and the next call starts
+    another. A call given up on while it runs (a timeout, a cancelled task) stops its worker process: work
+    built to run forever never holds the one worker every later call waits for, and a write in it ends with
+    its process (rolled back) before the caller lets go of the writer's turn.
+    """
     if not _state["on"]:
         return function(*args, **kwargs)
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_executor(), functools.partial(function, *args, **kwargs))
+    executor = _executor()
+    try:
+        future = executor.submit(functools.partial(function, *args, **kwargs))
+    except concurrent.futures.BrokenExecutor:
+        _discard(executor)
+        raise
+    try:
+        return await asyncio.wrap_future(future)
+    except concurrent.futures.BrokenExecutor:
+        _discard(executor)
+        raise
+    except asyncio.CancelledError:
+        if not future.cancel():  # already running: only stopping its process stops it
+            _discard(executor, stop=True)
+        raise
+
+
+def _discard(executor: concurrent.futures.ProcessPoolExecutor, *, stop: bool = False) -> None:
+    """Forget a worker pool (the next call starts another); `stop`: kill its processes first."""
+    if executor in _pool:
+        _pool.remove(executor)
+        _warm.clear()
+    if stop:
+        processes: dict[int, Any] = getattr(executor, "_processes", None) or {}
+        for process in list(processes.values()):
+            with contextlib.suppress(OSError, AttributeError):
+                process.kill()
+    executor.shutdown(wait=False, cancel_futures=True)
 
 
 async def write_apart(db: Database, work: Callable[[AsyncSession], Awaitable[T]]) -> T:

@@ -8,6 +8,7 @@ keeps answering meanwhile. Every test runs on SQLite and, when configured, on Po
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import sys
 import threading
@@ -140,3 +141,21 @@ async def test_a_large_import_apart_that_would_retcon_asks_first_and_writes_noth
 @pytest.fixture
 async def campaign(db: Database) -> Campaign:
     return await db.run(lambda s: campaigns.create_campaign(s, "Valdorn", guild_id=20))
+
+
+def _exit_abruptly() -> None:
+    os._exit(3)  # the worker process dies as an exhausted reader's would (killed for its memory)
+
+
+async def test_a_worker_process_that_died_is_replaced_at_the_next_call() -> None:
+    with pytest.raises(concurrent.futures.BrokenExecutor):
+        await offload.in_process(_exit_abruptly)
+    assert await offload.in_process(int, "7") == 7  # every later book, embedding and large import still runs
+
+
+async def test_a_call_given_up_on_stops_its_worker_and_the_next_call_runs_in_another() -> None:
+    stuck = await offload.in_process(os.getpid)
+    with pytest.raises(TimeoutError):  # a book built to be slow to read: its reader is given up on
+        await asyncio.wait_for(offload.in_process(time.sleep, 600), 1)
+    # A bound on liveness only: without the fix this call waits behind the 600 s sleep.
+    assert await asyncio.wait_for(offload.in_process(os.getpid), 120) != stuck
