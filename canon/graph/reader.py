@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
 from rapidfuzz import fuzz, process
-from sqlalchemy import func, select, union
+from sqlalchemy import func, or_, select, union
 
 from canon.errors import InvalidInput, NotFound
 from canon.graph.keys import fold, statement_sort_key
@@ -152,8 +152,11 @@ class CanonReader(LineageReader):
         ]
         return max(states, key=statement_sort_key) if states else None
 
-    async def card(self, entity_or_id: Entity | int, as_of: AsOf = NOW) -> EntityCard:
-        """Return an entity's card: current state, aliases, relations, facts and their evidence, as of a point."""
+    async def card(
+        self, entity_or_id: Entity | int, as_of: AsOf = NOW, *, attributes: Collection[str] | None = None
+    ) -> EntityCard:
+        """Return an entity's card: current state, aliases, relations, facts and their evidence, as of a point
+        (of its facts only those of these `attributes`, when given: the others are read a page at a time)."""
         entity = entity_or_id if isinstance(entity_or_id, Entity) else await self.entity(entity_or_id, as_of)
         entity_id = entity.id
         if (
@@ -162,8 +165,15 @@ class CanonReader(LineageReader):
             and entity.validity.story_from > as_of.scene
         ):
             raise NotFound(f"{entity.name} does not exist yet after scene {as_of.scene}.")
+        only = StatementRow.predicate.in_(sorted(attributes or ()))
         statements = await self.statements(
-            subject_ids=[entity_id], object_ids=[entity_id], as_of=as_of, with_evidence=False
+            subject_ids=[entity_id],
+            object_ids=[entity_id],
+            as_of=as_of,
+            with_evidence=False,
+            where=[]
+            if attributes is None
+            else [or_(StatementRow.kind != StatementKind.ATTRIBUTE.value, only)],
         )
         evidence = await self.evidence_of(
             {"statement": [s.id for s in statements], "entity": [entity_id]}, as_of
