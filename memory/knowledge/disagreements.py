@@ -1,7 +1,8 @@
 """Two Canon sources that disagree: the same field of the same thing given different values, and who prevails.
 
 A Canon source states facts as fields of its sections' subjects (`memory.knowledge.fields`: `- **Ruler** Queen
-Maren` under `## Greyhaven`, a table row, `Population: 9,000`). Two Canon sources disagree where they give the same
+Maren` under `## Greyhaven`, a table row, `Population: 9,000`), or in plain sentences about them ("Greyhaven's
+ruler is Queen Maren.", `memory.knowledge.prose_claims`). Two Canon sources disagree where they give the same
 field of the same subject (its heading, compared folded) different values. Nothing is guessed: a disagreement
 stays open until the GM picks the source that prevails for it, or sets the campaign's source order (files,
 highest first; a listed source ranks above an unlisted one). The GM's pick for one disagreement comes before the
@@ -21,6 +22,7 @@ from typing import Any
 
 from memory.knowledge.fields import KIND, Field, fields_of
 from memory.knowledge.models import KnowledgeClass, LoreResult
+from memory.knowledge.prose_claims import prose_fields
 
 __all__ = [
     "SETTINGS_DECISIONS",
@@ -117,13 +119,14 @@ class Policy:
 
 
 def statements_of(results: Iterable[LoreResult]) -> list[Statement]:
-    """Return the fields Canon passages state (kind lines aside), each with its source and section."""
+    """Return the fields Canon passages state (kind lines aside), and the claims their sentences make about
+    their own subjects (`memory.knowledge.prose_claims`), each with its source and section."""
     found = []
     for result in results:
         if result.knowledge_class != KnowledgeClass.CANON or result.source_id is None:
             continue
         section = " › ".join(result.heading_path)
-        for field in fields_of(result):
+        for field in [*fields_of(result), *prose_fields(result.heading_path, result.text)]:
             if field.label == KIND or not _fold(field.value):
                 continue
             found.append(_statement(result, section, field))

@@ -1,6 +1,6 @@
 """Blocking work off the event loop (`canon.offload`), and large YAML imports written on a loop of their own.
 
-A large import (`StructuredImportService` past `APART_BYTES`) loads, plans and writes in a worker thread with
+A large import (`StructuredImportService` past `APART_BYTES`) loads, plans and writes in the worker process with
 engines of its own: the same report and the same rows as on the bot's loop, all or nothing, and the bot's loop
 keeps answering meanwhile. Every test runs on SQLite and, when configured, on PostgreSQL.
 """
@@ -119,6 +119,22 @@ async def test_the_loop_answers_while_a_large_import_is_written_apart(
     assert report.status == "ingested" and report.entities.created == 2001, report.summary()
     # Many turns of the loop while the import ran (on the loop itself it would get none for seconds).
     assert len(late) > 20, len(late)
+
+
+async def test_a_large_import_apart_that_would_retcon_asks_first_and_writes_nothing(
+    db: Database, apart: None, campaign: Campaign
+) -> None:
+    importer = StructuredImportService(db)
+    first = b"creatures:\n  - id: aboleth\n    name: Aboleth\n"
+    assert (await importer.import_files(campaign, [("bestiary.yaml", first)], GM)).status == "ingested"
+    before = await counts(db)
+    changed = [("bestiary.yaml", b"creatures:\n  - id: ghoul\n    name: Ghoul\n")]
+    asked = await importer.import_files(campaign, changed, GM, replace=False)
+    assert asked.status == "confirm" and asked.changeset_id is None and asked.retcon_text(), asked.summary()
+    assert await counts(db) == before  # the dry run in the worker process rolled back
+    written = await importer.import_files(campaign, changed, GM, replace=True)
+    assert written.status == "ingested" and written.changeset_id is not None, written.summary()
+    assert (await counts(db))["entities"] == before["entities"] + 1
 
 
 @pytest.fixture

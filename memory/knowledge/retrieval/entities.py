@@ -274,7 +274,7 @@ class EntityFinder:
         facts: list[CanonFact] = []
         for m in ranked:
             try:
-                card = await reader.card(m.entity_id)
+                card = await reader.card(m.entity_id, with_evidence=False)  # /lore words facts without it
             except GameError:  # an entity retconned or hidden meanwhile: no card
                 log.debug("no card for entity #%s", m.entity_id)
                 continue

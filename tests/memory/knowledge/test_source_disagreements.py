@@ -148,3 +148,27 @@ def test_a_books_page_is_named_with_its_place() -> None:
         "Greyhaven, Ruler: “Queen Maren Vell” in rules.pdf, p. 12 (Cities › Greyhaven) but “Lord Aldous Crane” in "
         "gazetteer.md, Gazetteer › Greyhaven."
     ]
+
+
+async def test_a_sentence_of_one_canon_source_disagreeing_with_anothers_field_is_flagged(
+    db: Database, tmp_path: Path
+) -> None:
+    service = knowledge_service(db, tmp_path, semantic=False)
+    campaign = await new_campaign(db, "Prose")
+    await service.import_bytes(
+        campaign, "gazetteer.md", GAZETTEER.encode(), knowledge_class=KnowledgeClass.CANON
+    )
+    letters = "# Letters\n\n## Greyhaven\n\nGreyhaven's ruler is Lord Aldous Crane. The population of Greyhaven is 9,000.\n"
+    report = await service.import_bytes(
+        campaign, "letters.md", letters.encode(), knowledge_class=KnowledgeClass.CANON
+    )
+    said = [w for w in report.warnings if "disagrees" in w]
+    assert len(said) == 1  # the ruler; the same population is no disagreement
+    assert "“Lord Aldous Crane” in letters.md, Letters › Greyhaven" in said[0], said
+    assert "“Queen Maren Vell” in gazetteer.md, Gazetteer › Greyhaven" in said[0], said
+    # A sentence that is no plain claim is never read as one.
+    vague = "# Rumours\n\n## Greyhaven\n\nSome say Greyhaven's ruler is Lord Crane, others disagree.\n"
+    quiet = await service.import_bytes(
+        campaign, "rumours.md", vague.encode(), knowledge_class=KnowledgeClass.CANON
+    )
+    assert not [w for w in quiet.warnings if "disagrees" in w]
