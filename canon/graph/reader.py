@@ -170,9 +170,9 @@ class CanonReader(LineageReader):
             and entity.validity.story_from > as_of.scene
         ):
             raise NotFound(f"{entity.name} does not exist yet after scene {as_of.scene}.")
-        facts = _facts_of(attributes)
+        chosen = _facts_of(attributes)
         statements = await self.statements(
-            subject_ids=[entity_id], object_ids=[entity_id], as_of=as_of, with_evidence=False, where=facts
+            subject_ids=[entity_id], object_ids=[entity_id], as_of=as_of, with_evidence=False, where=chosen
         )
         evidence = (
             await self.evidence_of({"statement": [s.id for s in statements], "entity": [entity_id]}, as_of)
