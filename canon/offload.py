@@ -42,6 +42,7 @@ __all__ = [
     "switched_off",
     "warm",
     "write_apart",
+    "write_in_process",
 ]
 
 #: How much less CPU time background threads claim than the loop's (Linux thread niceness; 0 is the loop's):
@@ -120,11 +121,43 @@ async def warm() -> None:
 
 
 async def in_process(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Return `function(*args, **kwargs)`, run in a worker process (function and arguments must pickle)."""
+    """Return `function(*args, **kwargs)`, run in a worker process (function and arguments must pickle).
+
+    A worker process that died (a reader that exhausted its memory) fails its call, and the next call starts
+    another. A call given up on while it runs (a timeout, a cancelled task) stops its worker process: work
+    built to run forever never holds the one worker every later call waits for, and a write in it ends with
+    its process (rolled back) before the caller lets go of the writer's turn.
+    """
     if not _state["on"]:
         return function(*args, **kwargs)
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_executor(), functools.partial(function, *args, **kwargs))
+    executor = _executor()
+    try:
+        future = executor.submit(functools.partial(function, *args, **kwargs))
+    except concurrent.futures.BrokenExecutor:
+        _discard(executor)
+        raise
+    try:
+        return await asyncio.wrap_future(future)
+    except concurrent.futures.BrokenExecutor:
+        _discard(executor)
+        raise
+    except asyncio.CancelledError:
+        if not future.cancel():  # already running: only stopping its process stops it
+            _discard(executor, stop=True)
+        raise
+
+
+def _discard(executor: concurrent.futures.ProcessPoolExecutor, *, stop: bool = False) -> None:
+    """Forget a worker pool (the next call starts another); `stop`: kill its processes first."""
+    if executor in _pool:
+        _pool.remove(executor)
+        _warm.clear()
+    if stop:
+        processes: dict[int, Any] = getattr(executor, "_processes", None) or {}
+        for process in list(processes.values()):
+            with contextlib.suppress(OSError, AttributeError):
+                process.kill()
+    executor.shutdown(wait=False, cancel_futures=True)
 
 
 async def write_apart(db: Database, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
@@ -140,6 +173,29 @@ async def write_apart(db: Database, work: Callable[[AsyncSession], Awaitable[T]]
         # A thread of normal priority: it holds the interpreter most of the time, and a thread of lower
         # priority holding it while the system runs others would keep the loop waiting all the longer.
         return await asyncio.to_thread(_run_on_own_loop, url, search_path, work)
+
+
+async def write_in_process(db: Database, work: Callable[..., Awaitable[T]], *args: Any) -> T:
+    """Return `work(session, *args)`'s result, run in one transaction (once: no retry) in the worker process,
+    on a loop and engines of its own, holding this database's writer turn.
+
+    `work` must be a module-level function and its arguments must pickle. Nothing of it runs in this process:
+    unlike `write_apart`'s thread, it never holds the interpreter the bot's loop needs (a thread that holds it
+    while the system keeps it waiting for a core keeps the loop waiting too). Switched off, or for a database
+    not made by `Database.from_url`, it runs through `db.run` on this loop.
+    """
+    if not _state["on"] or db.source is None or db.engine.url.database in (None, "", ":memory:"):
+        return await db.run(functools.partial(_with_session, work, args), attempts=1)
+    url, search_path = db.source
+    await warm()
+    async with db.writer_turn():
+        return await in_process(
+            _run_on_own_loop, url, search_path, functools.partial(_with_session, work, args)
+        )
+
+
+async def _with_session(work: Callable[..., Awaitable[T]], args: tuple[Any, ...], session: AsyncSession) -> T:
+    return await work(session, *args)
 
 
 def _run_on_own_loop(url: str, search_path: str | None, work: Callable[[AsyncSession], Awaitable[T]]) -> T:

@@ -1,6 +1,6 @@
 """Blocking work off the event loop (`canon.offload`), and large YAML imports written on a loop of their own.
 
-A large import (`StructuredImportService` past `APART_BYTES`) loads, plans and writes in a worker thread with
+A large import (`StructuredImportService` past `APART_BYTES`) loads, plans and writes in the worker process with
 engines of its own: the same report and the same rows as on the bot's loop, all or nothing, and the bot's loop
 keeps answering meanwhile. Every test runs on SQLite and, when configured, on PostgreSQL.
 """
@@ -8,6 +8,7 @@ keeps answering meanwhile. Every test runs on SQLite and, when configured, on Po
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import sys
 import threading
@@ -121,6 +122,40 @@ async def test_the_loop_answers_while_a_large_import_is_written_apart(
     assert len(late) > 20, len(late)
 
 
+async def test_a_large_import_apart_that_would_retcon_asks_first_and_writes_nothing(
+    db: Database, apart: None, campaign: Campaign
+) -> None:
+    importer = StructuredImportService(db)
+    first = b"creatures:\n  - id: aboleth\n    name: Aboleth\n"
+    assert (await importer.import_files(campaign, [("bestiary.yaml", first)], GM)).status == "ingested"
+    before = await counts(db)
+    changed = [("bestiary.yaml", b"creatures:\n  - id: ghoul\n    name: Ghoul\n")]
+    asked = await importer.import_files(campaign, changed, GM, replace=False)
+    assert asked.status == "confirm" and asked.changeset_id is None and asked.retcon_text(), asked.summary()
+    assert await counts(db) == before  # the dry run in the worker process rolled back
+    written = await importer.import_files(campaign, changed, GM, replace=True)
+    assert written.status == "ingested" and written.changeset_id is not None, written.summary()
+    assert (await counts(db))["entities"] == before["entities"] + 1
+
+
 @pytest.fixture
 async def campaign(db: Database) -> Campaign:
     return await db.run(lambda s: campaigns.create_campaign(s, "Valdorn", guild_id=20))
+
+
+def _exit_abruptly() -> None:
+    os._exit(3)  # the worker process dies as an exhausted reader's would (killed for its memory)
+
+
+async def test_a_worker_process_that_died_is_replaced_at_the_next_call() -> None:
+    with pytest.raises(concurrent.futures.BrokenExecutor):
+        await offload.in_process(_exit_abruptly)
+    assert await offload.in_process(int, "7") == 7  # every later book, embedding and large import still runs
+
+
+async def test_a_call_given_up_on_stops_its_worker_and_the_next_call_runs_in_another() -> None:
+    stuck = await offload.in_process(os.getpid)
+    with pytest.raises(TimeoutError):  # a book built to be slow to read: its reader is given up on
+        await asyncio.wait_for(offload.in_process(time.sleep, 600), 1)
+    # A bound on liveness only: without the fix this call waits behind the 600 s sleep.
+    assert await asyncio.wait_for(offload.in_process(os.getpid), 120) != stuck
