@@ -101,7 +101,8 @@ async def test_a_member_who_left_the_server_opens_nothing_through_their_links(wo
     links = world.services.wiki.links
     token = await links.issue(world.campaign.id, 99, gm=False)
     assert (await world.get(f"/t/{token}/"))[0] == 200
-    await links.member_left(world.campaign.guild_id, 99)  # left, or was removed: the journal is theirs no more
+    # Left, or was removed: the campaign's journal is theirs no more.
+    await links.member_left(world.campaign.guild_id, 99)
     status, body, _ = await world.get(f"/t/{token}/")
     assert status == 403 and "revoked" in body
     assert (await world.get(f"/t/{world.player_token}/"))[0] == 200  # another person's link still works
