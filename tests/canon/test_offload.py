@@ -60,6 +60,29 @@ async def test_a_failing_write_apart_leaves_nothing(db: Database) -> None:
     assert "Half written" not in names
 
 
+async def test_a_write_apart_given_up_on_rolls_back_before_it_lets_go_of_the_writer(db: Database) -> None:
+    entered, ended = threading.Event(), threading.Event()
+
+    async def work(session: AsyncSession) -> None:
+        try:
+            await campaigns.create_campaign(session, "Given up")
+            entered.set()
+            await asyncio.sleep(600)
+        finally:
+            ended.set()
+
+    task = asyncio.create_task(offload.write_apart(db, work))
+    assert await asyncio.to_thread(entered.wait, 120)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert ended.is_set()  # its transaction ended before the writer's turn was let go
+    await db.run(lambda session: campaigns.create_campaign(session, "After"))
+    async with db.session() as session:
+        names = (await session.execute(text("SELECT name FROM campaigns"))).scalars().all()
+    assert "After" in names and "Given up" not in names
+
+
 async def test_switched_off_large_writes_run_on_the_loop_again(db: Database) -> None:
     here = threading.get_ident()
 
