@@ -8,6 +8,7 @@ keeps answering meanwhile. Every test runs on SQLite and, when configured, on Po
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import sys
 import threading
@@ -57,6 +58,29 @@ async def test_a_failing_write_apart_leaves_nothing(db: Database) -> None:
     async with db.session() as session:
         names = (await session.execute(text("SELECT name FROM campaigns"))).scalars().all()
     assert "Half written" not in names
+
+
+async def test_a_write_apart_given_up_on_rolls_back_before_it_lets_go_of_the_writer(db: Database) -> None:
+    entered, ended = threading.Event(), threading.Event()
+
+    async def work(session: AsyncSession) -> None:
+        try:
+            await campaigns.create_campaign(session, "Given up")
+            entered.set()
+            await asyncio.sleep(600)
+        finally:
+            ended.set()
+
+    task = asyncio.create_task(offload.write_apart(db, work))
+    assert await asyncio.to_thread(entered.wait, 120)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert ended.is_set()  # its transaction ended before the writer's turn was let go
+    await db.run(lambda session: campaigns.create_campaign(session, "After"))
+    async with db.session() as session:
+        names = (await session.execute(text("SELECT name FROM campaigns"))).scalars().all()
+    assert "After" in names and "Given up" not in names
 
 
 async def test_switched_off_large_writes_run_on_the_loop_again(db: Database) -> None:
@@ -140,3 +164,21 @@ async def test_a_large_import_apart_that_would_retcon_asks_first_and_writes_noth
 @pytest.fixture
 async def campaign(db: Database) -> Campaign:
     return await db.run(lambda s: campaigns.create_campaign(s, "Valdorn", guild_id=20))
+
+
+def _exit_abruptly() -> None:
+    os._exit(3)  # the worker process dies as an exhausted reader's would (killed for its memory)
+
+
+async def test_a_worker_process_that_died_is_replaced_at_the_next_call() -> None:
+    with pytest.raises(concurrent.futures.BrokenExecutor):
+        await offload.in_process(_exit_abruptly)
+    assert await offload.in_process(int, "7") == 7  # every later book, embedding and large import still runs
+
+
+async def test_a_call_given_up_on_stops_its_worker_and_the_next_call_runs_in_another() -> None:
+    stuck = await offload.in_process(os.getpid)
+    with pytest.raises(TimeoutError):  # a book built to be slow to read: its reader is given up on
+        await asyncio.wait_for(offload.in_process(time.sleep, 600), 1)
+    # A bound on liveness only: without the fix this call waits behind the 600 s sleep.
+    assert await asyncio.wait_for(offload.in_process(os.getpid), 120) != stuck
