@@ -199,8 +199,9 @@ async def write_in_process(db: Database, work: Callable[..., Awaitable[T]], *arg
 
     `work` must be a module-level function and its arguments must pickle. Nothing of it runs in this process:
     unlike `write_apart`'s thread, it never holds the interpreter the bot's loop needs (a thread that holds it
-    while the system keeps it waiting for a core keeps the loop waiting too). Switched off, or for a database
-    not made by `Database.from_url`, it runs through `db.run` on this loop.
+    while the system keeps it waiting for a core keeps the loop waiting too). Given up on (a cancelled task),
+    the worker process is stopped (`in_process`), its transaction ending with it, uncommitted. Switched off, or
+    for a database not made by `Database.from_url`, it runs through `db.run` on this loop.
     """
     if not _state["on"] or db.source is None or db.engine.url.database in (None, "", ":memory:"):
         return await db.run(functools.partial(_with_session, work, args), attempts=1)

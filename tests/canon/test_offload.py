@@ -162,6 +162,29 @@ async def test_a_large_import_apart_that_would_retcon_asks_first_and_writes_noth
     assert (await counts(db))["entities"] == before["entities"] + 1
 
 
+async def test_a_large_import_apart_given_up_on_writes_all_or_nothing_and_the_next_one_writes(
+    db: Database, apart: None, campaign: Campaign
+) -> None:
+    from bench.yaml_data import family_tree_text, timeline_text
+
+    importer = StructuredImportService(db)
+    await importer.import_files(campaign, [("timeline.yaml", timeline_text().encode())], GM)
+    before = await counts(db)
+    running = asyncio.create_task(
+        importer.import_files(campaign, [("family_tree.yaml", family_tree_text(2000, 20).encode())], GM)
+    )
+    await asyncio.sleep(0.5)
+    running.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await running
+    after = await counts(db)
+    assert after == before or after["entities"] == before["entities"] + 2001
+    report = await importer.import_files(
+        campaign, [("bestiary.yaml", b"creatures:\n  - id: ghoul\n    name: Ghoul\n")], GM
+    )
+    assert report.status == "ingested", report.summary()
+
+
 @pytest.fixture
 async def campaign(db: Database) -> Campaign:
     return await db.run(lambda s: campaigns.create_campaign(s, "Valdorn", guild_id=20))
