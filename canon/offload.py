@@ -25,6 +25,7 @@ import multiprocessing
 import os
 import sys
 import threading
+import weakref
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
@@ -59,6 +60,8 @@ _state = {"on": True}
 _pool: list[concurrent.futures.ProcessPoolExecutor] = []
 _background: list[concurrent.futures.ThreadPoolExecutor] = []
 _warm: list[bool] = []
+#: Pools stopped on purpose (`_discard`), whose waiting calls go to the next one.
+_stopped: weakref.WeakSet[concurrent.futures.ProcessPoolExecutor] = weakref.WeakSet()
 
 
 @contextlib.contextmanager
@@ -130,34 +133,38 @@ async def in_process(function: Callable[..., T], *args: Any, **kwargs: Any) -> T
     """
     if not _state["on"]:
         return function(*args, **kwargs)
-    executor = _executor()
-    try:
-        future = executor.submit(functools.partial(function, *args, **kwargs))
-    except concurrent.futures.BrokenExecutor:
-        _discard(executor)
-        raise
-    try:
-        return await asyncio.wrap_future(future)
-    except concurrent.futures.BrokenExecutor:
-        _discard(executor)
-        raise
-    except asyncio.CancelledError:
-        if not future.cancel():  # already running: only stopping its process stops it
-            _discard(executor, stop=True)
-        raise
+    call = functools.partial(function, *args, **kwargs)
+    while True:
+        executor = _executor()
+        future: concurrent.futures.Future[T] | None = None
+        try:
+            future = executor.submit(call)
+            return await asyncio.wrap_future(future)
+        except concurrent.futures.BrokenExecutor:
+            stopped = executor in _stopped
+            _discard(executor)
+            if stopped:  # stopped for another call given up on: this one waited behind it, never ran
+                continue
+            raise
+        except asyncio.CancelledError:
+            if future is not None and not future.cancel():  # running: only stopping its process stops it
+                _discard(executor, stop=True)
+            raise
 
 
 def _discard(executor: concurrent.futures.ProcessPoolExecutor, *, stop: bool = False) -> None:
-    """Forget a worker pool (the next call starts another); `stop`: kill its processes first."""
+    """Forget a worker pool (the next call starts another); `stop`: kill its processes first (the calls
+    waiting in it fail as `BrokenExecutor`, and `in_process` sends them to the next pool)."""
     if executor in _pool:
         _pool.remove(executor)
         _warm.clear()
     if stop:
+        _stopped.add(executor)
         processes: dict[int, Any] = getattr(executor, "_processes", None) or {}
         for process in list(processes.values()):
             with contextlib.suppress(OSError, AttributeError):
                 process.kill()
-    executor.shutdown(wait=False, cancel_futures=True)
+    executor.shutdown(wait=False, cancel_futures=not stop)
 
 
 async def write_apart(db: Database, work: Callable[[AsyncSession], Awaitable[T]]) -> T:

@@ -13,6 +13,7 @@ import os
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -205,3 +206,30 @@ async def test_a_call_given_up_on_stops_its_worker_and_the_next_call_runs_in_ano
         await asyncio.wait_for(offload.in_process(time.sleep, 600), 1)
     # A bound on liveness only: without the fix this call waits behind the 600 s sleep.
     assert await asyncio.wait_for(offload.in_process(os.getpid), 120) != stuck
+
+
+def _sleep_once_started(started: str) -> None:
+    with open(started, "w"):
+        pass
+    time.sleep(600)
+
+
+async def _exists(path: Path) -> bool:
+    for _ in range(1200):
+        if await asyncio.to_thread(path.exists):
+            return True
+        await asyncio.sleep(0.1)
+    return False
+
+
+async def test_a_call_waiting_behind_one_given_up_on_runs_in_the_next_worker(tmp_path: Path) -> None:
+    stuck = await offload.in_process(os.getpid)
+    started = tmp_path / "started"
+    given_up = asyncio.create_task(offload.in_process(_sleep_once_started, str(started)))
+    assert await _exists(started)
+    waiting = asyncio.create_task(offload.in_process(os.getpid))  # queued behind the sleep
+    await asyncio.sleep(0)
+    given_up.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await given_up
+    assert await asyncio.wait_for(waiting, 120) != stuck  # neither cancelled nor failed: run elsewhere
