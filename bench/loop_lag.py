@@ -299,6 +299,8 @@ async def main(people: int, files: int | None, skip_baseline: bool) -> dict[str,
     # Whether the machine let any process keep its stalls under the goal while `after` ran.
     line["machine_under_goal"] = line["machine"]["max_stall_ms"] < 100
     line["load_avg_1m_end"] = round(os.getloadavg()[0], 2)
+    offload.shutdown()
+    chroma_apart.close_all()
     return line
 
 

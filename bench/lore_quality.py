@@ -15,8 +15,11 @@ result from the target file whose heading path contains the target heading or wh
 markdown heading (the corpus README). Reports recall@1, recall@5 and MRR@10, overall and by question kind; then
 the same on the generated questions of `bench.lore_questions` that name their section (every monster's, spell's,
 item's, class's and race's fields, several phrasings, typos; split the same way), for the default, the default
-without its title fit and the naive baselines; then the dev questions' sections in `raw/srd51-wiki/` (imported
-as a folder into a second campaign). Prints one JSON line.
+without its title fit and the naive baselines; then the hand-written descriptive questions of
+`bench/data/lore_conceptual.jsonl` (a player describing a monster, spell, item or feature without naming it, as the
+dev set's conceptual questions do, about sections the dev set does not ask for): tuning material, all of it (the
+dev set's tuning half is nearly all right, so it says little about descriptive questions); then the dev questions'
+sections in `raw/srd51-wiki/` (imported as a folder into a second campaign). Prints one JSON line.
 
     .venv/bin/python -m bench.lore_quality [--questions PATH] [--work DIR] [--skip-wiki] [--skip-generated]
                                            [--misses]
@@ -52,6 +55,7 @@ from memory.knowledge.service import KnowledgeService
 from memory.vector_index import ChromaVectorIndex
 
 SRD = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "srd"
+CONCEPTUAL = Path(__file__).resolve().parent / "data" / "lore_conceptual.jsonl"
 MODES = ("lexical", "semantic", "hybrid")
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$", re.MULTILINE)
 
@@ -264,6 +268,18 @@ async def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             report["generated"] = {"questions": len(generated), **result}
             if args.misses:
                 report["generated_default_misses"] = [m for m in misses if m["half"] == "tuning"]
+        if CONCEPTUAL.is_file():
+            described = [
+                json.loads(line) for line in CONCEPTUAL.read_text(encoding="utf-8").splitlines() if line
+            ]
+            result = await evaluate(
+                service, campaign_id, described, lambda q: [q, *q.get("alt", [])], generated_configs(configs)
+            )
+            misses = result.pop("default_misses")
+            # Tuning material as a whole: its halves are not reported apart.
+            report["described"] = {mode: {"tuning": figures["all"]} for mode, figures in result.items()}
+            if args.misses:
+                report["described_default_misses"] = misses
         await db.dispose()
 
         wiki_dir = SRD / "raw" / "srd51-wiki"

@@ -25,6 +25,7 @@ import multiprocessing
 import os
 import sys
 import threading
+import weakref
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, TypeVar
 
@@ -42,6 +43,7 @@ __all__ = [
     "switched_off",
     "warm",
     "write_apart",
+    "write_in_process",
 ]
 
 #: How much less CPU time background threads claim than the loop's (Linux thread niceness; 0 is the loop's):
@@ -58,6 +60,8 @@ _state = {"on": True}
 _pool: list[concurrent.futures.ProcessPoolExecutor] = []
 _background: list[concurrent.futures.ThreadPoolExecutor] = []
 _warm: list[bool] = []
+#: Pools stopped on purpose (`_discard`), whose waiting calls go to the next one.
+_stopped: weakref.WeakSet[concurrent.futures.ProcessPoolExecutor] = weakref.WeakSet()
 
 
 @contextlib.contextmanager
@@ -120,11 +124,47 @@ async def warm() -> None:
 
 
 async def in_process(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """Return `function(*args, **kwargs)`, run in a worker process (function and arguments must pickle)."""
+    """Return `function(*args, **kwargs)`, run in a worker process (function and arguments must pickle).
+
+    A worker process that died (a reader that exhausted its memory) fails its call, and the next call starts
+    another. A call given up on while it runs (a timeout, a cancelled task) stops its worker process: work
+    built to run forever never holds the one worker every later call waits for, and a write in it ends with
+    its process (rolled back) before the caller lets go of the writer's turn.
+    """
     if not _state["on"]:
         return function(*args, **kwargs)
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_executor(), functools.partial(function, *args, **kwargs))
+    call = functools.partial(function, *args, **kwargs)
+    while True:
+        executor = _executor()
+        future: concurrent.futures.Future[T] | None = None
+        try:
+            future = executor.submit(call)
+            return await asyncio.wrap_future(future)
+        except concurrent.futures.BrokenExecutor:
+            stopped = executor in _stopped
+            _discard(executor)
+            if stopped:  # stopped for another call given up on: this one waited behind it, never ran
+                continue
+            raise
+        except asyncio.CancelledError:
+            if future is not None and not future.cancel():  # running: only stopping its process stops it
+                _discard(executor, stop=True)
+            raise
+
+
+def _discard(executor: concurrent.futures.ProcessPoolExecutor, *, stop: bool = False) -> None:
+    """Forget a worker pool (the next call starts another); `stop`: kill its processes first (the calls
+    waiting in it fail as `BrokenExecutor`, and `in_process` sends them to the next pool)."""
+    if executor in _pool:
+        _pool.remove(executor)
+        _warm.clear()
+    if stop:
+        _stopped.add(executor)
+        processes: dict[int, Any] = getattr(executor, "_processes", None) or {}
+        for process in list(processes.values()):
+            with contextlib.suppress(OSError, AttributeError):
+                process.kill()
+    executor.shutdown(wait=False, cancel_futures=not stop)
 
 
 async def write_apart(db: Database, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
@@ -136,17 +176,82 @@ async def write_apart(db: Database, work: Callable[[AsyncSession], Awaitable[T]]
     if not _state["on"] or db.source is None or db.engine.url.database in (None, "", ":memory:"):
         return await db.run(work, attempts=1)  # an in-memory database is one connection's alone
     url, search_path = db.source
+    stop = _Stop()
     async with db.writer_turn():
         # A thread of normal priority: it holds the interpreter most of the time, and a thread of lower
         # priority holding it while the system runs others would keep the loop waiting all the longer.
-        return await asyncio.to_thread(_run_on_own_loop, url, search_path, work)
+        running = asyncio.ensure_future(asyncio.to_thread(_run_on_own_loop, url, search_path, work, stop))
+        try:
+            return await asyncio.shield(running)
+        except asyncio.CancelledError:
+            # Given up on: its transaction is cancelled on its own loop, and rolled back, before the writer's
+            # turn is let go (another writer must not meet its lock, nor see it commit later).
+            stop.ask()
+            while not running.done():
+                with contextlib.suppress(BaseException):
+                    await asyncio.shield(running)
+            raise
 
 
-def _run_on_own_loop(url: str, search_path: str | None, work: Callable[[AsyncSession], Awaitable[T]]) -> T:
+async def write_in_process(db: Database, work: Callable[..., Awaitable[T]], *args: Any) -> T:
+    """Return `work(session, *args)`'s result, run in one transaction (once: no retry) in the worker process,
+    on a loop and engines of its own, holding this database's writer turn.
+
+    `work` must be a module-level function and its arguments must pickle. Nothing of it runs in this process:
+    unlike `write_apart`'s thread, it never holds the interpreter the bot's loop needs (a thread that holds it
+    while the system keeps it waiting for a core keeps the loop waiting too). Given up on (a cancelled task),
+    the worker process is stopped (`in_process`), its transaction ending with it, uncommitted. Switched off, or
+    for a database not made by `Database.from_url`, it runs through `db.run` on this loop.
+    """
+    if not _state["on"] or db.source is None or db.engine.url.database in (None, "", ":memory:"):
+        return await db.run(functools.partial(_with_session, work, args), attempts=1)
+    url, search_path = db.source
+    await warm()
+    async with db.writer_turn():
+        return await in_process(
+            _run_on_own_loop, url, search_path, functools.partial(_with_session, work, args)
+        )
+
+
+async def _with_session(work: Callable[..., Awaitable[T]], args: tuple[Any, ...], session: AsyncSession) -> T:
+    return await work(session, *args)
+
+
+class _Stop:
+    """A request, from the caller's loop, to cancel a write running on a loop of its own (`write_apart`)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._asked = False
+        self._running: tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]] | None = None
+
+    def attach(self, loop: asyncio.AbstractEventLoop, running: asyncio.Future[Any]) -> None:
+        """Say what to cancel (on its own loop); cancel it at once when it was asked already."""
+        with self._lock:
+            self._running = (loop, running)
+            if self._asked:
+                running.cancel()
+
+    def ask(self) -> None:
+        """Cancel the write, now or as soon as it starts."""
+        with self._lock:
+            self._asked = True
+            if self._running is not None:
+                loop, running = self._running
+                with contextlib.suppress(RuntimeError):  # its loop already closed: it ended
+                    loop.call_soon_threadsafe(running.cancel)
+
+
+def _run_on_own_loop(
+    url: str, search_path: str | None, work: Callable[[AsyncSession], Awaitable[T]], stop: _Stop | None = None
+) -> T:
     async def apart() -> T:
         own = Database.from_url(url, search_path=search_path)
         try:
-            return await own.run(work, attempts=1)
+            running = asyncio.ensure_future(own.run(work, attempts=1))
+            if stop is not None:
+                stop.attach(asyncio.get_running_loop(), running)
+            return await running
         finally:
             await own.dispose()
 

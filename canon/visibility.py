@@ -33,7 +33,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import ColumnElement, and_, exists, or_, select, true
+from sqlalchemy import ColumnElement, and_, exists, false, or_, select, true
 from sqlalchemy.orm import aliased
 
 from canon.models import (
@@ -78,6 +78,7 @@ __all__ = [
     "statement_is_public_sql",
     "statement_own_seen_sql",
     "statement_seen",
+    "statement_seen_sql",
     "view_hidden",
     "visibility_of",
     "visible_views",
@@ -422,6 +423,24 @@ def statement_own_seen_sql(
     ids = sorted(_known(knowing, as_of).statements)
     public = statement.visibility == Visibility.PUBLIC
     return or_(public, statement.id.in_(ids)) if ids else public
+
+
+def statement_seen_sql(
+    statement: Any,
+    viewer: Viewer,
+    ends: Iterable[tuple[int, Visibility | str]],
+    knowing: Knowing | None,
+    as_of: AsOf = NOW,
+) -> ColumnElement[bool]:
+    """Return the SQL condition of `statement_seen` for a table of statements that all share these ends (an
+    entity's facts: its subject), to page them in the database."""
+    if viewer == Viewer.GM:
+        return true()
+    known = _known(knowing, as_of)
+    ids = sorted(known.statements)
+    ends_seen = all(not gm_only(v) or e in known.entities for e, v in ends)
+    own = statement.visibility == Visibility.PUBLIC if ends_seen else false()
+    return or_(own, statement.id.in_(ids)) if ids else own
 
 
 def statement_seen(

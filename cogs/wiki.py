@@ -107,6 +107,12 @@ class WikiCommands(commands.Cog):
             text = link_message(campaign.name, links.url(token), settings.link_days, gm=viewer == Viewer.GM)
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NONE)
 
+    @commands.Cog.listener()
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """A member left the server (or was removed): their wiki links to its campaigns stop working."""
+        if not payload.user.bot:
+            await self.bot.services.wiki.links.member_left(payload.guild_id, payload.user.id)
+
 
 async def setup(bot: Lorekeeper) -> None:
     """Register `/wiki` (and serve the wiki when it is switched on)."""

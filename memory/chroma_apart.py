@@ -11,7 +11,7 @@ One child per index folder, shared by every adapter of this process that opens i
 scene moments): a folder is opened either in this process or in its child, never both (`client_for`). The
 switch (`keep_apart`) is the bot's, at start; tools and tests open the folder in process, as before. Calls are
 answered one at a time, in order. A child that died is started again at the next call; the child stops when
-this process exits (or closes the pipe).
+this process exits (or closes the pipe). An index the child cannot open fails the call with Chroma's reason.
 """
 
 from __future__ import annotations
@@ -195,9 +195,13 @@ def serve(path: str, connection: Connection, batch_size: int) -> None:
 
     from memory.embedding import chroma_embedding_function
 
-    client = chromadb.PersistentClient(
-        path=path, settings=Settings(anonymized_telemetry=False, allow_reset=False)
-    )
+    try:
+        client = chromadb.PersistentClient(
+            path=path, settings=Settings(anonymized_telemetry=False, allow_reset=False)
+        )
+    except Exception as error:  # the caller is told why (the next call tries again, in a new process)
+        _refuse_next(connection, error)
+        return
     function = chroma_embedding_function(batch_size=batch_size)
     collections: dict[str, Any] = {}
     while True:
@@ -216,6 +220,15 @@ def serve(path: str, connection: Connection, batch_size: int) -> None:
         except Exception as error:  # Chroma's errors are untyped: each goes back to the caller as raised
             answer = (False, _portable(error))
         connection.send(answer)
+
+
+def _refuse_next(connection: Connection, error: Exception) -> None:
+    """Answer the next call with why the index did not open."""
+    try:
+        if connection.recv() is not None:
+            connection.send((False, _portable(error)))
+    except (EOFError, OSError):
+        pass
 
 
 def _answer(

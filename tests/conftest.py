@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -95,6 +95,15 @@ def require_shared(path: Path) -> Path:
             f"shared material not found at {path} (tests read ../shared in place; it is not in the repo)"
         )
     return path
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _worker_processes_stopped() -> Iterator[None]:
+    """Stop the worker process (`canon.offload`) at the end of the session, before the interpreter's teardown."""
+    yield
+    from canon import offload
+
+    offload.shutdown()
 
 
 @pytest.fixture

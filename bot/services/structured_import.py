@@ -201,14 +201,18 @@ class StructuredImportService:
         actor_id = actor.id if actor is not None else None
         actor_name = actor.name if actor is not None else None
         if sum(len(data) for name, data in files if name not in unchanged) >= APART_BYTES:
-            # A large import loads, plans and writes on a loop of its own (`canon.offload.write_apart`): its
-            # seconds of Python, and the freeing of what it loaded, never hold the bot's loop.
-            async def apart(session: AsyncSession) -> IngestReport:
-                return await _with_players(
-                    session, campaign.id, load(), ontology, actor_id, actor_name, members
-                )
-
-            return await self._decide(apart, replacing and not replace, apart=True)
+            # A large import loads, plans and writes in the worker process (`canon.offload.write_in_process`):
+            # its seconds of Python, and the freeing of what it loaded, never hold the bot's interpreter.
+            apart = _Apart(tuple(files), frozenset(unchanged), self.max_bytes, hidden, hashes)
+            args = (campaign.id, apart, ontology, actor_id, actor_name, members)
+            if replacing and not replace:
+                try:
+                    await offload.write_in_process(self.db, _import_apart, *args, True)
+                except _DryRun as done:
+                    if done.report.status == "ingested" and done.report.retcon_text():
+                        return done.report.model_copy(update={"status": "confirm", "changeset_id": None})
+            report: IngestReport = await offload.write_in_process(self.db, _import_apart, *args, False)
+            return report
         loaded = await asyncio.to_thread(load)
 
         async def work(session: AsyncSession) -> IngestReport:
@@ -218,34 +222,60 @@ class StructuredImportService:
             # Nothing to write: report the problems without taking the writer.
             async with self.db.session() as session:
                 return await work(session)
-        return await self._decide(work, replacing and not replace, apart=False)
+        return await self._decide(work, replacing and not replace)
 
-    async def _decide(self, work: Any, ask_first: bool, *, apart: bool) -> IngestReport:
+    async def _decide(self, work: Any, ask_first: bool) -> IngestReport:
         """Write the import, or (`ask_first`) report what it would retcon, from a dry run, when it would."""
         if ask_first:
-            preview = await self._dry_run(work, apart)
+            preview = await self._dry_run(work)
             if preview.status == "ingested" and preview.retcon_text():
                 return preview.model_copy(update={"status": "confirm", "changeset_id": None})
-        return await self._write(work, apart)
+        report: IngestReport = await self.db.run(work, attempts=1)
+        return report
 
-    async def _write(self, work: Any, apart: bool) -> IngestReport:
-        """Run `work` in one write transaction; a large import's on a loop of its own (`canon.offload`)."""
-        if apart:
-            report: IngestReport = await offload.write_apart(self.db, work)
-            return report
-        return await self.db.run(work, attempts=1)
-
-    async def _dry_run(self, work: Any, apart: bool) -> IngestReport:
+    async def _dry_run(self, work: Any) -> IngestReport:
         """Return what `work` would report, its transaction rolled back (nothing is written)."""
 
         async def rolled_back(session: AsyncSession) -> IngestReport:
             raise _DryRun(await work(session))
 
         try:
-            await self._write(rolled_back, apart)
+            await self.db.run(rolled_back, attempts=1)
         except _DryRun as done:
             return done.report
         raise AssertionError("unreachable")  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class _Apart:
+    """What a large import's worker process loads: the files, those known unchanged, and the loader's options."""
+
+    files: tuple[tuple[str, bytes], ...]
+    unchanged: frozenset[str]
+    max_bytes: int
+    hidden: bool
+    hashes: dict[str, str]
+
+
+async def _import_apart(
+    session: AsyncSession,
+    campaign_id: int,
+    apart: _Apart,
+    ontology: Ontology,
+    actor_id: int | None,
+    actor_name: str | None,
+    members: ServerMembers | None,
+    dry_run: bool,
+) -> IngestReport:
+    """Load and ingest a large import (in the worker process); `dry_run`: raise its report as `_DryRun`, so
+    that its transaction rolls back."""
+    loaded = load_files(
+        apart.files, skip=apart.unchanged, max_bytes=apart.max_bytes, hidden=apart.hidden, hashes=apart.hashes
+    )
+    report = await _with_players(session, campaign_id, loaded, ontology, actor_id, actor_name, members)
+    if dry_run:
+        raise _DryRun(report)
+    return report
 
 
 async def _with_players(
@@ -272,7 +302,7 @@ class _DryRun(Exception):
     """Carry a dry run's report out of its transaction, so that the transaction rolls back."""
 
     def __init__(self, report: IngestReport) -> None:
-        super().__init__("dry run")
+        super().__init__(report)  # its one argument: it crosses from the worker process intact
         self.report = report
 
 

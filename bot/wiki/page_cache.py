@@ -13,6 +13,7 @@ The cache holds at most `max_bytes` of pages (the least recently used go first);
 
 from __future__ import annotations
 
+import sys
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -62,7 +63,9 @@ class PageCache:
         """Keep a page built after `mark` was read (pages of other statuses, or too large, are not kept)."""
         if page.status not in KEPT_STATUSES:
             return
-        size = len(page.body) + len(key.token) + len(key.path_qs) + 200
+        # The memory the text takes, not its length: a page with a character beyond the first 65,536 (the
+        # GM's lock) keeps 4 bytes for each of its characters.
+        size = sys.getsizeof(page.body) + sys.getsizeof(key.token) + sys.getsizeof(key.path_qs) + 200
         if size > self.max_bytes // 4:
             return
         self._drop(key)
@@ -76,7 +79,7 @@ class PageCache:
 
     @property
     def size(self) -> int:
-        """Return the bytes the kept pages take (about: their text's length)."""
+        """Return the bytes the kept pages take (about: their text's memory)."""
         return self._bytes
 
     def _drop(self, key: CacheKey) -> None:

@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.schema.wiki_tables import EVERYONE, WikiGenerationRow, WikiKeyRow
+from canon.campaigns import list_campaigns
 from canon.storage import Database, utc_now
 from config.settings import WikiSettings
 
@@ -188,6 +189,15 @@ class WikiLinks:
     async def revoke(self, campaign_id: int, user_id: int) -> None:
         """Make every link a person has to a campaign's wiki open nothing (new ones work)."""
         await self.db.run(lambda session: _bump(session, campaign_id, user_id))
+
+    async def member_left(self, guild_id: int, user_id: int) -> None:
+        """A member left the server (or was removed): every link they have to its campaigns opens nothing."""
+
+        async def work(session: AsyncSession) -> None:
+            for campaign in await list_campaigns(session, guild_id=guild_id):
+                await _bump(session, campaign.id, user_id)
+
+        await self.db.run(work)
 
     async def revoke_everyone(self, campaign_id: int) -> None:
         """Make every link anyone has to a campaign's wiki open nothing (new ones work)."""

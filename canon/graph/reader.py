@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
 from rapidfuzz import fuzz, process
-from sqlalchemy import func, select, union
+from sqlalchemy import func, or_, select, union
 
 from canon.errors import InvalidInput, NotFound
 from canon.graph.keys import fold, statement_sort_key
@@ -153,10 +153,15 @@ class CanonReader(LineageReader):
         return max(states, key=statement_sort_key) if states else None
 
     async def card(
-        self, entity_or_id: Entity | int, as_of: AsOf = NOW, *, with_evidence: bool = True
+        self,
+        entity_or_id: Entity | int,
+        as_of: AsOf = NOW,
+        *,
+        with_evidence: bool = True,
+        attributes: Collection[str] | None = None,
     ) -> EntityCard:
-        """Return an entity's card: current state, aliases, relations, facts and (unless `with_evidence` is
-        off) their evidence, as of a point."""
+        """Return an entity's card: current state, aliases, relations, facts (only those of `attributes`, when
+        given) and, unless `with_evidence` is off, their evidence, as of a point."""
         entity = entity_or_id if isinstance(entity_or_id, Entity) else await self.entity(entity_or_id, as_of)
         entity_id = entity.id
         if (
@@ -165,8 +170,9 @@ class CanonReader(LineageReader):
             and entity.validity.story_from > as_of.scene
         ):
             raise NotFound(f"{entity.name} does not exist yet after scene {as_of.scene}.")
+        chosen = _facts_of(attributes)
         statements = await self.statements(
-            subject_ids=[entity_id], object_ids=[entity_id], as_of=as_of, with_evidence=False
+            subject_ids=[entity_id], object_ids=[entity_id], as_of=as_of, with_evidence=False, where=chosen
         )
         evidence = (
             await self.evidence_of({"statement": [s.id for s in statements], "entity": [entity_id]}, as_of)
@@ -351,6 +357,14 @@ def visible_names(reader: LineageReader, rows: NameRows) -> list[tuple[str, int]
             hidden.add(entity_id)  # no aliases: a hidden entity known by name only goes by that name alone
     pairs += [(alias, entity_id) for alias, entity_id in rows.aliases if entity_id not in hidden]
     return pairs
+
+
+def _facts_of(attributes: Collection[str] | None) -> list[Any]:
+    """Return the condition that keeps, of an entity's facts, those of these attributes (None: all of them)."""
+    if attributes is None:
+        return []
+    kept = StatementRow.predicate.in_(sorted(attributes))
+    return [or_(StatementRow.kind != StatementKind.ATTRIBUTE.value, kept)]
 
 
 def fold_prefix(text: str) -> str:

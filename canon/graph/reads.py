@@ -223,11 +223,13 @@ class LineageReader:
         as_of: AsOf = NOW,
         include_retconned: bool = False,
         with_evidence: bool = True,
+        where: Sequence[ColumnElement[bool]] = (),
     ) -> list[Statement]:
-        """Return visible statements matching every filter given (about/to these entities, these ids)."""
+        """Return visible statements matching every filter given (about/to these entities, these ids, `where`)."""
         conditions = [
             *lineage_as_of(StatementRow.__table__.c, self.steps, as_of),
             *valid_at(StatementRow.__table__.c, as_of),
+            *where,
         ]
         about: list[ColumnElement[bool]] = []
         if subject_ids is not None:

@@ -21,6 +21,7 @@ import os
 import re
 import shutil
 import subprocess
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html.parser import HTMLParser
@@ -85,6 +86,8 @@ def read_page(
     box = page.mediabox  # type: ignore[attr-defined]
     area = max(float(box.width) * float(box.height), 1.0)
     lines: list[OcrLine] = []
+    # One deadline for the page's pictures together: a page may draw a picture any number of times.
+    until = time.monotonic() + seconds
     for name, matrix in placements:
         a, b, c, d, e, f = (float(v) for v in matrix[:6])
         width, height = math.hypot(a, b), math.hypot(c, d)
@@ -94,7 +97,10 @@ def read_page(
         if picture is None:
             continue
         picture, dpi = _scaled(picture, width, options.max_pixels)
-        hocr = _tesseract(_png(picture), dpi, options, seconds)
+        left = until - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        hocr = _tesseract(_png(picture), dpi, options, left)
         w, h = picture.size
         for x, y, size, text in _HocrLines.read(hocr):
             u, v = x / w, 1 - y / h

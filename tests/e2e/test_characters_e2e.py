@@ -3,7 +3,10 @@ refused, the GM's approval, the roster and switching, the GM's own links, and a 
 
 from __future__ import annotations
 
+import pytest
+
 from bot.offline.emulator.models import custom_ids
+from bot.wiki.tokens import LinkRefused
 from tests.e2e.conftest import World
 from tests.e2e.test_branches_e2e import everything
 from tests.e2e.test_canon_e2e import embed_text, gm_adds
@@ -86,8 +89,13 @@ async def test_a_player_who_leaves_the_server_takes_nothing_away(world: World) -
     claim = await emu.invoke(chan, world.pat, "character claim", name="Brann")
     approve = next(i for i in custom_ids(claim.components) if i.endswith(":approve"))
     assert "a spy" in await card_of(world, world.pat, "The Duke")
+    links = world.bot.services.wiki.links
+    campaign = await world.bot.services.campaigns.for_guild(world.guild.id, world.guild.name)
+    wiki_link = await links.issue(campaign.id, world.pat.id, gm=False)
 
     await emu.remove_member(world.pat)
+    with pytest.raises(LinkRefused):  # Pat's wiki link shows the campaign no more
+        await links.check(wiki_link)
     roster = embed_text((await emu.invoke(chan, gm, "character list")).embeds[0])
     assert "Pat" not in roster, roster  # neither Sable played by Pat nor Pat's claim on Brann
     known = embed_text((await emu.invoke(chan, gm, "canon known", character="Sable")).embeds[0])

@@ -90,3 +90,15 @@ async def test_a_child_that_died_is_started_again_and_a_failed_call_says_so(
     assert await index.count(1) == 1  # started again, the folder reopened
     with pytest.raises(VectorIndexError, match="failed to add vectors"):
         await index.add(1, [6], [9], np.asarray([[float("nan")] * 3], dtype=np.float32))
+
+
+async def test_an_index_its_process_cannot_open_says_why(apart: None, tmp_path: Path) -> None:
+    taken = tmp_path / "chroma"
+    taken.write_text("not a folder")  # the index's place is a file: Chroma cannot open it
+    client = chroma_apart.ApartClient(taken, batch_size=8)
+    try:
+        with pytest.raises(Exception) as raised:
+            client.list_collections()
+        assert "stopped" not in str(raised.value)  # Chroma's own reason, not only that the process ended
+    finally:
+        client.close()

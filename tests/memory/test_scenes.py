@@ -19,7 +19,9 @@ from memory.scenes import (
     SceneStatus,
     SpeakerKind,
     scene_turns,
+    scenes_by_id,
     turn_history,
+    turns_numbered_in,
 )
 from memory.turn_log import IncomingMessage, TurnLog
 
@@ -219,3 +221,22 @@ async def test_close_waits_for_admitted_callers_and_refuses_later_ones(
     assert stored == 20
     with pytest.raises(RuntimeError, match="not called"):
         await log.append(message(700, 7999, "too late"))
+
+
+async def test_scenes_and_their_numbered_turns_are_read_together(
+    db: Database, campaign_id: int, turn_log: TurnLog
+) -> None:
+    scenes = SceneService(db)
+    first = await start(scenes, campaign_id, 100)
+    second = await start(scenes, campaign_id, 200, title="The Road")
+    for channel, base in ((100, 1000), (200, 2000)):
+        for i in range(1, 5):
+            await turn_log.append(message(channel, base + i, f"line {i}"))
+    assert await turn_log.delete(1002, utc_now())
+    async with db.session() as session:
+        found = await scenes_by_id(session, [first, second, 987654])
+        assert sorted(found) == [first, second] and found[second].title == "The Road"
+        assert await scenes_by_id(session, []) == {}
+        turns = await turns_numbered_in(session, {first: {1, 2, 3, 99}, second: {4}, 987654: {1}})
+        assert {s: [t.number for t in ts] for s, ts in turns.items()} == {first: [1, 3], second: [4]}
+        assert await turns_numbered_in(session, {first: set()}) == {}

@@ -3,7 +3,8 @@
 The entity is found by its name in the URL, in the reader's campaign, as the reader sees canon: a hidden entity
 is not found for a player, exactly as a name nobody wrote (`NOT_FOUND` answers both). Relations link to the other
 entity's page; evidence from a scene links to the scene's transcript at its turns; an imported fact's evidence
-names its source (and, for the GM, links to the sources page). Facts are paged.
+names its source (and, for the GM, links to the sources page). Facts are paged in the database
+(`canon.graph.fact_pages`): an entity of any number of facts costs one page of them.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from dataclasses import dataclass, field
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.wording import wording_for
+from canon.graph import CanonReader
+from canon.graph.fact_pages import facts_page
 from canon.models import CanonLevel, EntityCard, Evidence, EvidenceKind, StatementView
 from canon.visibility import entity_hidden, passage_hidden, source_seen, view_hidden, visible_views
 from canon.wording import Wording, statement_sentence, type_words
@@ -149,14 +152,16 @@ async def entity_page(
             found = await reader.find_exact(segment)
         if len(found) < which:
             return not_found(reading)
-        card = await reader.card(found[which - 1], reading.as_of.as_of)
-        cited = [e for v in (card.state, *card.relations, *card.facts) if v for e in v.statement.evidence]
+        card = await reader.card(found[which - 1], reading.as_of.as_of, attributes=ABOVE)
+        facts = await _facts(reader, card, reading, page_number(page))
+        listed = [*card.facts, *facts.shown]
+        cited = [e for v in (card.state, *card.relations, *listed) if v for e in v.statement.evidence]
         parents = [v.subject.id for v in card.relations if v.statement.predicate == "PARENT_OF"]
         words = await wording_for(session, reader, [*cited, *card.evidence], people=parents)
         sources = await cited_of(session, [*cited, *card.evidence], reading.campaign.id)
         kin = reader.ontology.is_a(card.entity.type, ["Person", "Lineage", "Creature", "Deity"])
     words = dataclasses.replace(words, escape=esc, links=False)
-    body = _body(card, reading, words, sources, page_number(page))
+    body = _body(card, facts, reading, words, sources)
     if kin:  # the picture at full size (`bot.wiki.pictures`)
         tree = reading.url(f"tree/{name_path(card.entity.name)}")
         body.insert(1, f'<p class="pictures">{href(tree, "Family tree")}</p>')
@@ -168,10 +173,36 @@ def _title(card: EntityCard, reading: Reading) -> str:
     return f"{card.entity.name}{lock}"
 
 
-def _body(card: EntityCard, reading: Reading, words: Wording, cited: Cited, page: int) -> list[str]:
+@dataclass(frozen=True)
+class FactsPage:
+    """The page of an entity's facts shown (read in the database), which page it is, and how many pages."""
+
+    shown: list[StatementView]
+    page: int
+    pages: int
+
+
+async def _facts(reader: CanonReader, card: EntityCard, reading: Reading, page: int) -> FactsPage:
+    """Return the asked page of an entity's listed facts (past the end: the last page)."""
+    as_of = reading.as_of.as_of
+    offset = (page - 1) * FACTS_PER_PAGE
+    shown, total = await facts_page(
+        reader, card.entity, as_of, leave_out=ABOVE, offset=offset, limit=FACTS_PER_PAGE
+    )
+    pages = max(1, -(-total // FACTS_PER_PAGE))
+    if page > pages:
+        page = pages
+        offset = (page - 1) * FACTS_PER_PAGE
+        shown, total = await facts_page(
+            reader, card.entity, as_of, leave_out=ABOVE, offset=offset, limit=FACTS_PER_PAGE
+        )
+    return FactsPage(shown, page, pages)
+
+
+def _body(card: EntityCard, listed: FactsPage, reading: Reading, words: Wording, cited: Cited) -> list[str]:
     entity = card.entity
     viewer, knowing = reading.viewer, reading.knowing
-    facts = visible_views(card.facts, viewer, knowing, reading.as_of.as_of)
+    facts = visible_views(card.facts, viewer, knowing, reading.as_of.as_of)  # those said above the lists
     body = [f'<p class="muted">{esc(type_words(entity.type))}</p>']
     description = entity.description or next(
         (v.statement.value for v in facts if v.statement.predicate == "description"), None
@@ -198,13 +229,10 @@ def _body(card: EntityCard, reading: Reading, words: Wording, cited: Cited, page
         body += ["<h2>Relations</h2>", _list(lines)]
         if more > 0:
             body.append(f'<p class="muted">… and {plural(more, "more relation")}.</p>')
-    facts = [v for v in facts if v.statement.predicate not in ABOVE]
-    if facts:
-        pages = max(1, -(-len(facts) // FACTS_PER_PAGE))
-        page = min(page, pages)
-        shown = facts[(page - 1) * FACTS_PER_PAGE : page * FACTS_PER_PAGE]
+    shown = visible_views(listed.shown, viewer, knowing, reading.as_of.as_of)
+    if shown:
         body += ["<h2>Facts</h2>", _list([statement_html(v, reading, words, cited) for v in shown])]
-        body.append(pager(entity_url(reading, entity.name), page, pages))
+        body.append(pager(entity_url(reading, entity.name), listed.page, listed.pages))
     if card.evidence:
         body += [
             "<h2>Evidence</h2>",

@@ -3,6 +3,7 @@ next request; a page kept for the GM never reaches a player; the cache keeps wit
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -168,3 +169,13 @@ def test_errors_are_not_kept_and_the_cache_keeps_within_its_size() -> None:
     nothing = PageCache(0)
     nothing.put(CacheKey("t", "", "/p"), 1, _page(1))
     assert len(nothing) == 0
+
+
+def test_the_size_kept_is_the_memory_the_pages_take_whatever_their_characters() -> None:
+    # A GM's page shows a lock (a character beyond the first 65,536): Python keeps its text in 4 bytes a character.
+    cache = PageCache(40_000)
+    keys = [CacheKey("t", "", f"/gm{n}") for n in range(40)]
+    for key in keys:
+        cache.put(key, 1, Page(200, "🔒" + "x" * 999))
+    kept = [page for key in keys if (page := cache.get(key, 1)) is not None]
+    assert kept and sum(sys.getsizeof(page.body) for page in kept) <= 40_000

@@ -6,6 +6,12 @@ from html.parser import HTMLParser
 
 import pytest
 
+from bot.wiki.pages.entity import ABOVE
+from bot.wiki.tokens import read_token
+from canon.campaigns import get_campaign
+from canon.graph.fact_pages import facts_page
+from canon.models import NOW, Viewer
+from canon.visibility import visible_views
 from tests.bot.wiki.conftest import CHRONICLE_FACTS, World
 from tests.e2e.jargon import jargon_in
 
@@ -129,3 +135,30 @@ async def test_a_player_whose_character_learned_a_secret_reads_it_and_no_one_els
     assert "sold the gate codes" not in pat
     hidden = await world.get(f"/t/{world.quinn_token}/e/Vell")
     assert hidden[0] == 404
+
+
+async def test_a_page_of_facts_read_in_the_database_is_that_page_of_the_whole_card(world: World) -> None:
+    services = world.services
+    key = await services.wiki.links.key()
+    for token in (world.gm_token, world.player_token, world.quinn_token, world.branch_token):
+        grant = read_token(token, key)
+        async with services.db.session() as session:
+            campaign = await get_campaign(session, grant.campaign_id)
+        viewer = Viewer.GM if grant.gm else Viewer.PLAYER
+        lens = None if grant.gm else await services.reveals.lens(campaign, grant.user_id)
+        async with services.db.session() as session:
+            reader = await services.access.reader(session, campaign, viewer, lens)
+            for name in ("Aldric", "The Chronicle", "The Watch"):
+                (entity,) = await reader.find_exact(name)
+                card = await reader.card(entity)
+                whole = [
+                    v.statement.id
+                    for v in visible_views(card.facts, viewer, lens)
+                    if v.statement.predicate not in ABOVE
+                ]
+                for offset, limit in ((0, 60), (60, 60), (120, 60), (0, 1), (5, 3)):
+                    shown, total = await facts_page(
+                        reader, entity, NOW, leave_out=ABOVE, offset=offset, limit=limit
+                    )
+                    assert total == len(whole), (token, name)
+                    assert [v.statement.id for v in shown] == whole[offset : offset + limit], (token, name)

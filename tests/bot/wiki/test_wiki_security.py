@@ -97,6 +97,17 @@ async def test_a_revoked_link_opens_nothing_and_a_new_one_works(world: World) ->
     assert (await world.get(f"/t/{world.player_token}/"))[0] == 200  # another person's link still works
 
 
+async def test_a_member_who_left_the_server_opens_nothing_through_their_links(world: World) -> None:
+    links = world.services.wiki.links
+    token = await links.issue(world.campaign.id, 99, gm=False)
+    assert (await world.get(f"/t/{token}/"))[0] == 200
+    # Left, or was removed: the campaign's journal is theirs no more.
+    await links.member_left(world.campaign.guild_id, 99)
+    status, body, _ = await world.get(f"/t/{token}/")
+    assert status == 403 and "revoked" in body
+    assert (await world.get(f"/t/{world.player_token}/"))[0] == 200  # another person's link still works
+
+
 async def test_every_answer_carries_the_strict_headers_and_only_reads(world: World) -> None:
     for path in (f"/t/{world.player_token}/", f"/t/{world.player_token}/e/Vell", "/t/bad/", "/"):
         _, _, headers = await world.get(path)

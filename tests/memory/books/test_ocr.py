@@ -119,3 +119,17 @@ def test_a_program_that_hangs_is_stopped_at_the_page_deadline(tmp_path: Path) ->
     options = OcrOptions(asked=True, command=sleeping_ocr(tmp_path))
     with pytest.raises(TimeoutError):
         read_page(page, _pictures(page), options, 1.0)
+
+
+def test_a_page_drawing_its_picture_many_times_is_read_within_the_page_deadline(tmp_path: Path) -> None:
+    # A hostile page places one full-page picture twenty times: each reading fits the page's deadline, all of
+    # them together do not, and the page's deadline bounds them together.
+    program = tmp_path / "quick-tesseract"
+    program.write_text(
+        '#!/bin/sh\nif [ "$1" = "--list-langs" ]; then echo "eng"; exit 0; fi\nsleep 0.3\necho "<html></html>"\n'
+    )
+    program.chmod(0o755)
+    page = PdfReader(io.BytesIO(scanned_book("# Cover\n\nA wall.\n"))).pages[0]
+    options = OcrOptions(asked=True, command=str(program))
+    with pytest.raises(TimeoutError):
+        read_page(page, _pictures(page) * 20, options, 2.0)
