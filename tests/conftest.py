@@ -16,8 +16,11 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+import typer
+import typer.testing
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from typer.main import get_command
 
 from canon.storage import Database, is_sqlite
 from config.settings import Settings
@@ -51,6 +54,25 @@ def _commit_without_waiting_for_the_disk(
         params["server_settings"] = {**(params.get("server_settings") or {}), "synchronous_commit": "off"}
     else:  # psycopg (the job store): libpq's options
         params["options"] = f"{params.get('options', '')} -c synchronous_commit=off".strip()
+
+
+_built: dict[int, tuple[object, Any]] = {}
+
+
+def _command_built_once(app: typer.Typer) -> Any:
+    """The command line's click command, built from the Typer app once per process (typer's `CliRunner` built it
+    anew, from every function's signature, for each of the suite's ~1,000 in-process invocations: 70 ms each).
+
+    The app is not changed after its import; if one were (a command or group added), it is built again.
+    """
+    shape = (len(app.registered_commands), len(app.registered_groups), app.registered_callback)
+    built = _built.get(id(app))
+    if built is None or built[0] != shape:
+        built = _built[id(app)] = (shape, get_command(app))
+    return built[1]
+
+
+typer.testing._get_command = _command_built_once  # type: ignore[attr-defined,assignment]
 
 
 def pytest_configure(config: pytest.Config) -> None:
