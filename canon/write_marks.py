@@ -11,7 +11,8 @@ a write to the database:
 Equal marks read at two moments mean nothing was committed in between, so whatever was read from the database
 after the first mark still holds at the second. The mark moves with writes to any table of any campaign (it
 tells nothing about which): a cache keyed by it is never stale, only sometimes rebuilt for nothing. A mark that
-cannot be read (an in-memory database, a locked file, a lost connection) is a value equal to nothing else.
+cannot be read (an in-memory database, a locked file, a lost connection, PostgreSQL before 13) is None: nothing
+read then may be kept under it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from sqlalchemy.engine import make_url
 
 from canon.storage import Database
 
-#: How long the SQLite mark waits for a lock before it gives up (a mark equal to nothing: a cache miss).
+#: How long the SQLite mark waits for a lock before it gives up (no mark: nothing is kept).
 SQLITE_MARK_TIMEOUT_S = 0.05
 PG_SNAPSHOT = text("SELECT pg_current_snapshot()::text")
 
@@ -39,19 +40,20 @@ class WriteMarks:
         self._opened = 0
         self._path = _sqlite_file(db)
 
-    async def mark(self) -> Hashable:
-        """Return the database's write mark now (read it before the reads it vouches for)."""
+    async def mark(self) -> Hashable | None:
+        """Return the database's write mark now (read it before the reads it vouches for), or None when it
+        cannot be read (keep nothing then)."""
         if self.db.is_sqlite:
             return self._sqlite_mark()
         try:
             async with self.db.read_engine.connect() as connection:
                 return str((await connection.execute(PG_SNAPSHOT)).scalar_one())
-        except Exception:  # a mark it cannot read matches nothing: the caller reads afresh
-            return object()
+        except Exception:  # no mark: the caller reads afresh and keeps nothing
+            return None
 
-    def _sqlite_mark(self) -> Hashable:
+    def _sqlite_mark(self) -> Hashable | None:
         if self._path is None:
-            return object()
+            return None
         try:
             if self._connection is None:
                 self._opened += 1
@@ -65,7 +67,7 @@ class WriteMarks:
             version = self._connection.execute("PRAGMA data_version").fetchone()[0]
         except sqlite3.Error:
             self.close()
-            return object()
+            return None
         return (self._opened, int(version))
 
     def close(self) -> None:

@@ -8,6 +8,8 @@ built now. A reveal, a retcon, a revoked link, an edited turn all move the mark,
 page afresh. A page is never shared between links: each person's link has its own entries, so nothing one
 reader may see reaches another. The link's expiry and the rate limit are checked before the cache is asked.
 
+A page read without a mark (the database could not tell one) is not kept.
+
 The cache holds at most `max_bytes` of pages (the least recently used go first); 0 keeps nothing.
 """
 
@@ -60,8 +62,9 @@ class PageCache:
         return kept.page
 
     def put(self, key: CacheKey, mark: Hashable, page: Page) -> None:
-        """Keep a page built after `mark` was read (pages of other statuses, or too large, are not kept)."""
-        if page.status not in KEPT_STATUSES:
+        """Keep a page built after `mark` was read (pages of other statuses, too large, or read without a mark
+        (None), are not kept)."""
+        if mark is None or page.status not in KEPT_STATUSES:
             return
         # The memory the text takes, not its length: a page with a character beyond the first 65,536 (the
         # GM's lock) keeps 4 bytes for each of its characters.

@@ -167,7 +167,8 @@ async def reading_of(request: web.Request) -> Reading | web.Response:
 
 async def _cache_key(request: web.Request) -> tuple[CacheKey, Hashable] | None:
     """Return the key a page of this request is kept under and the database's write mark now, or None when no
-    page is kept (no cache, or a link whose signature or expiry fails: it is refused on the way)."""
+    page is kept (no cache, no write mark to keep it under, or a link whose signature or expiry fails: it is
+    refused on the way)."""
     deps = request.app[DEPS_KEY]
     if not request.app[CACHE_KEY].max_bytes:
         return None
@@ -177,6 +178,8 @@ async def _cache_key(request: web.Request) -> tuple[CacheKey, Hashable] | None:
     except LinkRefused:
         return None
     mark = await request.app[MARKS_KEY].mark()  # before anything the page reads
+    if mark is None:  # no mark to keep the page under: built afresh, kept nowhere
+        return None
     root = link_root(deps.settings.base_url, request.headers.get("X-Forwarded-Prefix"))
     return CacheKey(token, root, request.path_qs), mark
 

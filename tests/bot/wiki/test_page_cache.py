@@ -17,7 +17,7 @@ from bot.app import Services, build_services
 from bot.services.characters import Member
 from bot.wiki.html import Page
 from bot.wiki.page_cache import CacheKey, PageCache
-from bot.wiki.server import CACHE_KEY, wiki_app
+from bot.wiki.server import CACHE_KEY, MARKS_KEY, wiki_app
 from canon.campaigns import Campaign
 from canon.models import Visibility
 from canon.proposals import EntityContent, FactContent, Ref
@@ -138,6 +138,20 @@ async def test_a_hidden_entity_kept_as_not_found_appears_for_the_gm_only(small: 
 async def test_a_search_is_never_kept(small: Small) -> None:
     status, _ = await small.page(small.pat, "search?q=Aldric")
     assert status == 200 and len(small.cache) == 0
+
+
+async def test_a_page_read_without_a_write_mark_is_not_kept(small: Small, monkeypatch: pytest.MonkeyPatch) -> None:
+    marks = small.client.app[MARKS_KEY]  # type: ignore[index]
+
+    async def unreadable() -> None:  # PostgreSQL before 13, a lost connection
+        return None
+
+    monkeypatch.setattr(marks, "mark", unreadable)
+    status, _ = await small.page(small.quinn)
+    assert status == 200 and len(small.cache) == 0
+    keeps = PageCache(1_000_000)
+    keeps.put(CacheKey("t", "", "/p"), None, _page(10))
+    assert len(keeps) == 0
 
 
 def _page(size: int, status: int = 200) -> Page:
