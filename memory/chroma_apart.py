@@ -10,8 +10,9 @@ to a child process that owns the real client: the bot's threads only wait on a p
 One child per index folder, shared by every adapter of this process that opens it (lore chunks, NPC memories,
 scene moments): a folder is opened either in this process or in its child, never both (`client_for`). The
 switch (`keep_apart`) is the bot's, at start; tools and tests open the folder in process, as before. Calls are
-answered one at a time, in order. A child that died is started again at the next call; the child stops when
-this process exits (or closes the pipe). An index the child cannot open fails the call with Chroma's reason.
+answered one at a time, in order. A child that died is started again at the next call, and so is one that did
+not answer within `ANSWER_SECONDS` (it is stopped, the call fails) or whose call was interrupted (its answer
+would be taken by the next call); the child stops when this process exits (or closes the pipe). An index the child cannot open fails the call with Chroma's reason.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ __all__ = ["ApartClient", "ApartCollection", "client_for", "close_all", "keep_ap
 
 #: How long closing waits for the child to finish its last call and close the index.
 CLOSE_SECONDS = 10.0
+#: How long a call waits for the child's answer (generous: a busy machine, a first start) before the child is
+#: taken as hung, stopped, and the call fails.
+ANSWER_SECONDS = 120.0
 
 _state = {"on": False}
 _lock = threading.Lock()
@@ -117,10 +121,20 @@ class ApartClient:
             connection = self._started()
             try:
                 connection.send((operation, name, args, kwargs))
+                if not connection.poll(ANSWER_SECONDS):
+                    self._stop()
+                    raise RuntimeError(
+                        f"the index's process did not answer within {ANSWER_SECONDS:g} seconds; it was stopped"
+                    )
                 ok, result = connection.recv()
             except (EOFError, OSError) as error:
                 self._stop()
                 raise RuntimeError(f"the index's process stopped ({error or 'no answer'})") from None
+            except BaseException:
+                # Interrupted between asking and reading (cancelled, Ctrl-C): the answer left in the pipe would
+                # be read by the next call as its own, so that child goes; the next call starts another.
+                self._stop()
+                raise
         if not ok:
             raise result
         return result
@@ -146,13 +160,21 @@ class ApartClient:
     def _stop(self) -> None:
         if self._connection is not None:
             self._connection.close()
-        if self._process is not None and self._process.is_alive():
-            self._process.terminate()
+        process = self._process
+        if process is not None and process.is_alive():
+            process.terminate()
+            process.join(CLOSE_SECONDS)
+            if process.is_alive():  # deaf to a polite stop (frozen, stuck): killed
+                process.kill()
+                process.join(CLOSE_SECONDS)
         self._connection = self._process = None
 
     def close(self) -> None:
-        """Let the child finish its call and close the index, then stop it (at exit)."""
-        with self._lock:
+        """Let the child finish its call and close the index, then stop it (at exit). Bounded: a call under
+        way is waited for at most `ANSWER_SECONDS`, the child's closing at most `CLOSE_SECONDS`."""
+        if not self._lock.acquire(timeout=ANSWER_SECONDS + CLOSE_SECONDS):
+            return  # the call under way gives up on its own and stops the child
+        try:
             if self._connection is None or self._process is None:
                 return
             try:
@@ -161,6 +183,8 @@ class ApartClient:
             except (OSError, ValueError):
                 pass
             self._stop()
+        finally:
+            self._lock.release()
 
 
 class ApartCollection:

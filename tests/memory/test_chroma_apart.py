@@ -7,7 +7,9 @@ every adapter opening that folder shares it, and a folder already opened in this
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterator
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 import numpy as np
@@ -102,3 +104,54 @@ async def test_an_index_its_process_cannot_open_says_why(apart: None, tmp_path: 
         assert "stopped" not in str(raised.value)  # Chroma's own reason, not only that the process ended
     finally:
         client.close()
+
+
+async def test_a_call_interrupted_before_its_answer_does_not_hand_that_answer_to_the_next(
+    apart: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index = ChromaVectorIndex(path=tmp_path / "chroma")
+    await index.add(1, [5], [9], np.asarray([unit(1)], dtype=np.float32))
+    client = index.client()
+    assert isinstance(client, chroma_apart.ApartClient)
+    real_recv = Connection.recv
+
+    def interrupted(self: Connection) -> object:
+        monkeypatch.setattr(Connection, "recv", real_recv)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Connection, "recv", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        client.list_collections()  # asked, then interrupted: its answer is never read
+    assert await index.count(1) == 1  # this call's own answer (not the list of collections)
+
+
+async def test_a_child_that_does_not_answer_is_stopped_and_the_call_fails(
+    apart: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index = ChromaVectorIndex(path=tmp_path / "chroma")
+    await index.add(1, [5], [9], np.asarray([unit(1)], dtype=np.float32))
+    client = index.client()
+    assert isinstance(client, chroma_apart.ApartClient) and client._process is not None
+    hung = client._process
+    os.kill(hung.pid, signal.SIGSTOP)  # frozen: it reads nothing, answers nothing, ignores a polite stop
+    monkeypatch.setattr(chroma_apart, "ANSWER_SECONDS", 0.5)
+    with pytest.raises(RuntimeError, match="did not answer"):
+        client.list_collections()
+    hung.join(10)
+    assert not hung.is_alive()
+    monkeypatch.setattr(chroma_apart, "ANSWER_SECONDS", 120.0)
+    assert await index.count(1) == 1  # a new child, the folder reopened
+
+
+async def test_closing_does_not_wait_forever_on_a_frozen_child(
+    apart: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = chroma_apart.ApartClient(tmp_path / "chroma", batch_size=8)
+    assert client.list_collections() == []
+    assert client._process is not None
+    frozen = client._process
+    os.kill(frozen.pid, signal.SIGSTOP)
+    monkeypatch.setattr(chroma_apart, "CLOSE_SECONDS", 0.5)
+    client.close()
+    frozen.join(10)
+    assert not frozen.is_alive()
