@@ -140,7 +140,9 @@ async def test_a_search_is_never_kept(small: Small) -> None:
     assert status == 200 and len(small.cache) == 0
 
 
-async def test_a_page_read_without_a_write_mark_is_not_kept(small: Small, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_page_read_without_a_write_mark_is_not_kept(
+    small: Small, monkeypatch: pytest.MonkeyPatch
+) -> None:
     marks = small.client.app[MARKS_KEY]  # type: ignore[index]
 
     async def unreadable() -> None:  # PostgreSQL before 13, a lost connection
