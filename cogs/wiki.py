@@ -21,6 +21,7 @@ from bot.wiki.server import WikiServer
 from canon.errors import InvalidInput, NotAllowed
 from canon.models import Viewer
 from cogs.canon_options import viewer_of
+from cogs.checks import is_gm
 from cogs.places import campaign_here
 from cogs.services import services_of
 
@@ -112,6 +113,13 @@ class WikiCommands(commands.Cog):
         """A member left the server (or was removed): their wiki links to its campaigns stop working."""
         if not payload.user.bot:
             await self.bot.services.wiki.links.member_left(payload.guild_id, payload.user.id)
+
+    @commands.Cog.listener()
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        """A member lost the GM role (or the rights that make a GM): their GM wiki links stop working."""
+        gm_role = self.bot.services.settings.gm_role
+        if not after.bot and is_gm(before, gm_role) and not is_gm(after, gm_role):
+            await self.bot.services.wiki.links.gm_role_lost(after.guild.id, after.id)
 
 
 async def setup(bot: Lorekeeper) -> None:

@@ -31,7 +31,8 @@ class WikiKeyRow(Base):
 
 
 class WikiGenerationRow(Base):
-    """The generation of one person's wiki links in a campaign (person `EVERYONE`: the whole campaign's)."""
+    """The generation of one person's wiki links in a campaign (person `EVERYONE`: the whole campaign's; the
+    negative of a person's id: their GM links only)."""
 
     __tablename__ = "wiki_generations"
 

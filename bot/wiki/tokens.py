@@ -108,17 +108,25 @@ def read_token(token: str, key: bytes, *, now: float | None = None) -> WikiPass:
     return WikiPass(campaign_id, user_id, fields[3] == "g", user_gen, campaign_gen, expires)
 
 
-async def _generations(session: AsyncSession, campaign_id: int, user_id: int) -> tuple[int, int]:
+def _gm_row(user_id: int) -> int:
+    """The generation row of a person's GM links only (Discord ids are positive: its negative)."""
+    return -user_id
+
+
+async def _generations(session: AsyncSession, campaign_id: int, user_id: int, *, gm: bool) -> tuple[int, int]:
+    """Return the generations a link checks: the person's (for a GM's link, plus that of their GM links: each
+    only grows, so a bump of either moves the sum) and the campaign's."""
     rows = (
         await session.execute(
             select(WikiGenerationRow.user_id, WikiGenerationRow.generation).where(
                 WikiGenerationRow.campaign_id == campaign_id,
-                WikiGenerationRow.user_id.in_([user_id, EVERYONE]),
+                WikiGenerationRow.user_id.in_([user_id, _gm_row(user_id), EVERYONE]),
             )
         )
     ).all()
     found = {r.user_id: r.generation for r in rows}
-    return found.get(user_id, 0), found.get(EVERYONE, 0)
+    own = found.get(user_id, 0) + (found.get(_gm_row(user_id), 0) if gm else 0)
+    return own, found.get(EVERYONE, 0)
 
 
 async def _bump(session: AsyncSession, campaign_id: int, user_id: int) -> None:
@@ -167,7 +175,7 @@ class WikiLinks:
     async def issue(self, campaign_id: int, user_id: int, *, gm: bool, now: float | None = None) -> str:
         """Return a fresh token for a person's view of a campaign (a GM's shows everything)."""
         async with self.db.session() as session:
-            user_gen, campaign_gen = await _generations(session, campaign_id, user_id)
+            user_gen, campaign_gen = await _generations(session, campaign_id, user_id, gm=gm)
         expires = int((time.time() if now is None else now) + self.settings.link_days * 86_400)
         grant = WikiPass(campaign_id, user_id, gm, user_gen, campaign_gen, expires)
         return sign_token(grant, await self.key())
@@ -181,7 +189,9 @@ class WikiLinks:
         """Return the grant of a token that still works, or raise `LinkRefused`."""
         grant = read_token(token, await self.key())
         async with self.db.session() as session:
-            user_gen, campaign_gen = await _generations(session, grant.campaign_id, grant.user_id)
+            user_gen, campaign_gen = await _generations(
+                session, grant.campaign_id, grant.user_id, gm=grant.gm
+            )
         if (grant.user_generation, grant.campaign_generation) != (user_gen, campaign_gen):
             raise LinkRefused(REVOKED)
         return grant
@@ -196,6 +206,16 @@ class WikiLinks:
         async def work(session: AsyncSession) -> None:
             for campaign in await list_campaigns(session, guild_id=guild_id):
                 await _bump(session, campaign.id, user_id)
+
+        await self.db.run(work)
+
+    async def gm_role_lost(self, guild_id: int, user_id: int) -> None:
+        """A member stopped being a GM of the server: their GM links to its campaigns open nothing (their
+        player links still work)."""
+
+        async def work(session: AsyncSession) -> None:
+            for campaign in await list_campaigns(session, guild_id=guild_id):
+                await _bump(session, campaign.id, _gm_row(user_id))
 
         await self.db.run(work)
 

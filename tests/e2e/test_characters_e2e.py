@@ -121,3 +121,22 @@ async def test_a_player_who_leaves_the_server_takes_nothing_away(world: World) -
     assert "Sable: played by Rio (active)" in embed_text(
         (await emu.invoke(chan, back, "character list")).embeds[0]
     )
+
+
+async def test_a_gm_who_loses_the_gm_role_loses_the_gms_wiki_view_only(world: World) -> None:
+    """The GM role taken away (GUILD_MEMBER_UPDATE): Gina's GM links open nothing, her player link and Pat's
+    still work."""
+    emu, gm = world.emu, world.gm
+    links = world.bot.services.wiki.links
+    campaign = await world.bot.services.campaigns.for_guild(world.guild.id, world.guild.name)
+    gm_link = await links.issue(campaign.id, gm.id, gm=True)
+    player_link = await links.issue(campaign.id, gm.id, gm=False)
+    pats = await links.issue(campaign.id, world.pat.id, gm=False)
+    await emu.update_member(world.pat, roles=[])  # nothing changed for Pat: nothing revoked
+    await emu.update_member(gm, roles=[world.gm_role])  # still the GM
+    assert (await links.check(gm_link)).gm
+    await emu.update_member(gm, roles=[])
+    with pytest.raises(LinkRefused):
+        await links.check(gm_link)
+    assert not (await links.check(player_link)).gm
+    assert not (await links.check(pats)).gm

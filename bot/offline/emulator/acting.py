@@ -12,7 +12,7 @@ from typing import Any
 from . import discord_rules as rules
 from .delivery import GatewayDelivery
 from .gateway import GUILD_MEMBERS, GUILDS
-from .models import Attachment, Channel, Member, StoredMessage, User, now_iso, parse_mentions
+from .models import Attachment, Channel, Member, Role, StoredMessage, User, now_iso, parse_mentions
 
 
 class UsersActing(GatewayDelivery):
@@ -279,6 +279,23 @@ class UsersActing(GatewayDelivery):
         await self._deliver(
             "remove_member",
             lambda: self.broadcast("GUILD_MEMBER_REMOVE", data, guild_id=guild.id, intents=GUILD_MEMBERS),
+            settle=settle,
+            timeout=timeout,
+        )
+
+    async def update_member(
+        self, member: Member, *, roles: Iterable[Role], settle: bool = True, timeout: float | None = None
+    ) -> None:
+        """Give a member these roles (a role added or taken away): GUILD_MEMBER_UPDATE, as Discord sends it,
+        only to the sessions with the GUILD_MEMBERS intent (`guild_id`, the `user` and the member's fields)."""
+        guild = member.guild
+        if guild.members.get(member.id) is not member:
+            raise AssertionError(f"{member.name} is not a member of guild {guild.name!r}")
+        member.role_ids = [r.id for r in roles]
+        data = {"guild_id": str(guild.id), **member.payload()}
+        await self._deliver(
+            "update_member",
+            lambda: self.broadcast("GUILD_MEMBER_UPDATE", data, guild_id=guild.id, intents=GUILD_MEMBERS),
             settle=settle,
             timeout=timeout,
         )
