@@ -170,14 +170,14 @@ async def timeline_of(
     predicates = ["SUB_ERA_OF"] if era is None else ["SUB_ERA_OF", "OCCURRED_DURING"]
     links = await reader.statements(predicates=predicates, with_evidence=False)
     parent: dict[int, int] = {}
-    during: dict[int, int] = {}
     for s in links:
-        if s.object_id is None:
-            continue
-        if s.predicate == "SUB_ERA_OF" and s.subject_id in eras and s.object_id in eras:
+        if (
+            s.object_id is not None
+            and s.predicate == "SUB_ERA_OF"
+            and s.subject_id in eras
+            and s.object_id in eras
+        ):
             parent.setdefault(s.subject_id, s.object_id)
-        elif s.predicate == "OCCURRED_DURING":
-            during.setdefault(s.subject_id, s.object_id)
     title = "Timeline"
     if era is not None:
         chosen = await reader.resolve(era)
@@ -201,6 +201,10 @@ async def timeline_of(
     else:
         events = await reader.all_entities(types=event_types)
         begun = {i: e for i, e in events.items() if _begun(e, as_of)}
+        during: dict[int, int] = {}  # each event's first era drawn (as `events_page` places them)
+        for s in sorted(links, key=lambda s: s.id):
+            if s.predicate == "OCCURRED_DURING" and s.object_id in eras:
+                during.setdefault(s.subject_id, s.object_id)
         placed = _era_events(begun, during, eras, era_bounds(bands))
         total, shown = len(placed), placed[:max_events]
     if not bands and not shown:

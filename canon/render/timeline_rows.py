@@ -5,7 +5,7 @@ The twin in SQL of what `canon.render.from_graph.timeline_of` does with every ev
 a single era: the lineage, no retcon and the viewer's visibility as canon stands now (as `CanonReader.all_entities`
 and `CanonReader.statements` read them there), begun by the as-of point,
 the viewer's visibility (`entity_seen_sql`, `statement_own_seen_sql`), each event's era the first standing
-`OCCURRED_DURING` of it when that era is drawn, and only events with somewhere to stand: a year, a drawn era or
+`OCCURRED_DURING` of it whose era is drawn (one the reader may see, begun by then), and only events with somewhere to stand: a year, a drawn era or
 a scene. Ordered as the drawing orders them: the events of play without a date or an era last, then by year,
 scene, name (in code-point order, as Python compares text) and id. A campaign of any size costs one page.
 """
@@ -74,7 +74,7 @@ async def events_page(
         .where(
             statement.c.subject_id == entity.id,
             statement.c.predicate == "OCCURRED_DURING",
-            statement.c.object_id.is_not(None),
+            statement.c.object_id.in_(sorted(eras)),
             *lineage_as_of(statement.c, reader.steps, NOW),
             *valid_at(statement.c, NOW),
             _standing(statement.c.id, "statement", reader),
@@ -83,6 +83,8 @@ async def events_page(
         .order_by(statement.c.id)
         .limit(1)
         .scalar_subquery()
+        if eras
+        else null()
     )
     seen = (
         select(
@@ -101,7 +103,7 @@ async def events_page(
         )
         .subquery()
     )
-    era = case((seen.c.home.in_(sorted(eras)), seen.c.home), else_=null()) if eras else null()
+    era = seen.c.home
     stands = or_(seen.c.key.is_not(None), seen.c.scene.is_not(None), era.is_not(None))
     name = seen.c.name.collate("C") if reader.session.get_bind().dialect.name == "postgresql" else seen.c.name
     query = (

@@ -1,5 +1,6 @@
 """The whole timeline's page of events read in the database is exactly what reading every event and sorting them
-in memory gives, for the GM, a player, a player through a character's lens, and as of dates and scenes."""
+in memory gives, for the GM, a player, a player through a character's lens, and as of dates and scenes; an event
+stands in the first of its eras the reader sees."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from bot.services.structured_import import StructuredImportService
 from canon import campaigns
 from canon.campaigns import Campaign
 from canon.graph import CanonReader
-from canon.models import AsOf, Viewer
+from canon.models import AsOf, Viewer, Visibility
+from canon.proposals import EntityContent, Ref, RelationshipContent
 from canon.render.from_graph import timeline_of
 from canon.render.timeline import TimelineEvent
 from canon.render.timeline_rows import events_page
@@ -18,6 +20,7 @@ from canon.storage import Database
 from canon.visibility import Knowing, Learned, entity_hidden
 from memory.scenes import SceneService
 from tests.bot.services.test_structured_import import ingest_all
+from tests.bot.wiki.conftest import GM
 
 
 @pytest.fixture
@@ -47,7 +50,7 @@ async def in_memory(reader: CanonReader, as_of: AsOf) -> list[TimelineEvent]:
     during: dict[int, int] = {}
     statements = await reader.statements(predicates=["OCCURRED_DURING"], with_evidence=False)
     for s in sorted(statements, key=lambda s: s.id):
-        if s.object_id is not None and s.subject_id in events:
+        if s.object_id in eras and s.subject_id in events:  # its first era the reader sees (and begun)
             during.setdefault(s.subject_id, s.object_id)
     placed = []
     for i, e in sorted(events.items()):
@@ -99,3 +102,38 @@ async def test_the_page_read_in_the_database_is_the_page_read_in_memory(
 
 def replace_reader(reader: CanonReader, viewer: Viewer, knowing: Knowing | None) -> CanonReader:
     return CanonReader(reader.session, reader.steps, reader.ontology, viewer=viewer, knowing=knowing)
+
+
+async def test_an_event_whose_first_era_is_hidden_stands_in_the_era_the_reader_sees(
+    db: Database, world: tuple[Campaign, CanonServices]
+) -> None:
+    campaign, canon = world
+    for content in (
+        EntityContent(name="The Veiled Age", entity_type="Era", visibility=Visibility.GM_ONLY),
+        EntityContent(name="The Open Age", entity_type="Era"),
+        EntityContent(name="The Quiet Skirmish", entity_type="Event"),
+        RelationshipContent(
+            subject=Ref(name="The Quiet Skirmish"),
+            relation="OCCURRED_DURING",
+            object=Ref(name="The Veiled Age"),
+        ),
+        RelationshipContent(
+            subject=Ref(name="The Quiet Skirmish"),
+            relation="OCCURRED_DURING",
+            object=Ref(name="The Open Age"),
+        ),
+    ):
+        await canon.canon.add_direct(campaign, content, GM, command="/canon add")
+    async with db.session() as session:
+        gm = await canon.access.reader(session, campaign, Viewer.GM)
+        player = replace_reader(gm, Viewer.PLAYER, None)
+        era_types = [t for t in gm.ontology.entity_types if gm.ontology.is_a(t, ["Era"])]
+        event_types = [t for t in gm.ontology.entity_types if gm.ontology.is_a(t, ["Event"])]
+        ids = {e.name: i for i, e in (await gm.all_entities()).items()}
+        for reader, era in ((gm, "The Veiled Age"), (player, "The Open Age")):
+            eras = list(await reader.all_entities(types=era_types))
+            expected = await in_memory(reader, AsOf())
+            shown, total = await events_page(reader, event_types, eras, as_of=AsOf(), limit=1000)
+            assert (shown, total) == (expected, len(expected)), reader.viewer
+            skirmish = next(e for e in shown if e.name == "The Quiet Skirmish")
+            assert skirmish.era == ids[era], reader.viewer
