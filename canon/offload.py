@@ -38,6 +38,8 @@ __all__ = [
     "in_background",
     "in_process",
     "in_thread",
+    "keep_workers",
+    "release",
     "settle",
     "shutdown",
     "switched_off",
@@ -56,7 +58,7 @@ SWITCH_INTERVAL = 0.001
 
 T = TypeVar("T")
 
-_state = {"on": True}
+_state = {"on": True, "kept": False}
 _pool: list[concurrent.futures.ProcessPoolExecutor] = []
 _background: list[concurrent.futures.ThreadPoolExecutor] = []
 _warm: list[bool] = []
@@ -264,8 +266,21 @@ def settle() -> None:
         sys.setswitchinterval(SWITCH_INTERVAL)
 
 
+def keep_workers(on: bool = True) -> None:
+    """Keep the worker process and threads when a bot closes (`release`), for a process that runs many bots
+    in turn (the tests): each would otherwise start the worker again and load the model in it. The process
+    then calls `shutdown` itself, before it exits."""
+    _state["kept"] = on
+
+
+def release() -> None:
+    """Stop the workers at a bot's close, unless this process keeps them (`keep_workers`)."""
+    if not _state["kept"]:
+        shutdown()
+
+
 def shutdown() -> None:
-    """Stop the worker process, if one was started (at the bot's exit)."""
+    """Stop the worker process and threads, if started (the next call starts them again)."""
     _warm.clear()
     while _pool:
         _pool.pop().shutdown(wait=False, cancel_futures=True)

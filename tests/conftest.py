@@ -99,10 +99,13 @@ def require_shared(path: Path) -> Path:
 
 @pytest.fixture(scope="session", autouse=True)
 def _worker_processes_stopped() -> Iterator[None]:
-    """Stop the worker process (`canon.offload`) at the end of the session, before the interpreter's teardown."""
-    yield
+    """Keep the worker process (`canon.offload`) from one bot of the session to the next (each would start it
+    again and load the model in it), and stop it at the end, before the interpreter's teardown."""
     from canon import offload
 
+    offload.keep_workers()
+    yield
+    offload.keep_workers(False)
     offload.shutdown()
 
 

@@ -300,7 +300,7 @@ class Lorekeeper(commands.Bot):
             await super().close()  # the extensions; the gateway's close is not repeated
         finally:
             await self.services.close()
-            offload.shutdown()
+            offload.release()
 
 
 _heap_frozen = False

@@ -233,3 +233,17 @@ async def test_a_call_waiting_behind_one_given_up_on_runs_in_the_next_worker(tmp
     with pytest.raises(asyncio.CancelledError):
         await given_up
     assert await asyncio.wait_for(waiting, 120) != stuck  # neither cancelled nor failed: run elsewhere
+
+
+async def test_a_bot_closing_stops_the_workers_unless_the_process_keeps_them() -> None:
+    assert await offload.in_process(os.getpid) != os.getpid()
+    kept = offload._pool[0]
+    offload.release()  # the tests' session keeps them (tests/conftest.py)
+    assert offload._pool == [kept]
+    offload.keep_workers(False)
+    try:
+        offload.release()  # a bot's close in `lorekeeper run`
+        assert offload._pool == []
+    finally:
+        offload.keep_workers()
+    assert await offload.in_process(os.getpid) != os.getpid()  # the next call starts another

@@ -358,7 +358,7 @@ async def test_years_at_the_calendar_s_bounds_are_stored_and_one_past_them_is_an
     report = await importer.import_files(campaign, [("deep.yaml", text.encode())], GM)
     assert report.status == "ingested", report.summary()
     async with db.session() as session:
-        keys = dict((await session.execute(select(EntityRow.key, EntityRow.world_from_key))).tuples().all())
+        keys = dict((await session.execute(select(EntityRow.key, EntityRow.world_from_key))).all())
     assert keys == {"deep_age": -999_999_999_999 * 10000, "last_light": 999_999_999_999 * 10000}
     before = await counts(db)
     past = text.replace("year: 999999999999", "year: 1000000000000")
