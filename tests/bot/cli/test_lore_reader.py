@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from sqlalchemy import text
 from typer.testing import CliRunner
 
@@ -70,3 +71,28 @@ def test_a_lore_question_does_not_load_the_whole_application(cli_env: DatabaseTa
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=REPO)
     assert "HEAVY []" in done.stdout, done.stdout + done.stderr
     assert "Nothing the table knows" in done.stdout
+
+
+def test_a_lore_question_reads_the_vector_index_without_importing_chromadb(
+    cli_env: DatabaseTarget, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LOREKEEPER_EMBEDDING__ENABLED", "true")
+    world = tmp_path / "world.md"
+    world.write_text("# The Reach\n\n## Stormcrow\n\n- **Hit Points** 22 (4d8 + 4)\n", encoding="utf-8")
+    runner = CliRunner()
+    assert runner.invoke(app, ["campaign", "create", "Reach"]).exit_code == 0
+    done = runner.invoke(app, ["ingest", str(world), "--campaign", "Reach"])
+    assert done.exit_code == 0, done.output
+    probe = (
+        "import sys\n"
+        "from bot.cli.main import main\n"
+        "sys.argv = ['lorekeeper', 'lore', 'stormcrow hp', '--campaign', 'Reach']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "heavy = [m for m in ('chromadb', 'httpx', 'opentelemetry', 'grpc', 'jsonschema') if m in sys.modules]\n"
+        "print('HEAVY', heavy, 'chromadb_rust_bindings' in sys.modules)\n"
+    )
+    asked = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=REPO
+    )
+    assert "HEAVY [] True" in asked.stdout, asked.stdout + asked.stderr
+    assert "22 (4d8 + 4)" in asked.stdout
