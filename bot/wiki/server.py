@@ -11,8 +11,10 @@ Routes: `/t/{token}/` the journal, `entities` the index, `search`, `e/{name}` an
 a scene, `sources` and `gm` the GM's pages; `timeline` and `tree/{name}` the pictures at full size (`bot.wiki.pictures`),
 under the same checks.
 
-A page built is kept for its link until anything is written to the database (`PageCache`, `canon.write_marks`):
-asked again through the same link while nothing changed, it is answered without reading canon again. The search
+A page built is kept for its link until anything pages show is written to the database (`PageCache`,
+`canon.write_marks`): asked again through the same link while nothing shown changed, it is answered without
+reading canon again. A scene's page also shows its turns: its mark counts them, so a turn logged during play
+drops that page alone. The search
 reads the vector store as well as the database: it is built each time.
 """
 
@@ -61,6 +63,8 @@ DEPS_KEY: web.AppKey[WikiDeps] = web.AppKey("wiki_deps")
 LIMITER_KEY: web.AppKey[RateLimiter] = web.AppKey("wiki_limiter")
 CACHE_KEY: web.AppKey[PageCache] = web.AppKey("wiki_pages")
 MARKS_KEY: web.AppKey[WriteMarks] = web.AppKey("wiki_write_marks")
+#: The route of a scene's page (its mark counts the scene's turns).
+SCENE_ROUTE = "wiki-scene"
 #: An as-of date is a few words: longer text is cut before it is read (and then refused as too long).
 MAX_AS_OF = 200
 
@@ -174,10 +178,17 @@ async def _cache_key(request: web.Request) -> tuple[CacheKey, Hashable] | None:
         return None
     token = request.match_info["token"]
     try:
-        read_token(token, await deps.links.key())
+        grant = read_token(token, await deps.links.key())
     except LinkRefused:
         return None
-    mark = await request.app[MARKS_KEY].mark()  # before anything the page reads
+    # A scene's page shows its turns: its mark counts them too (a turn logged moves no other page's).
+    number = request.match_info.get("number") if request.match_info.route.name == SCENE_ROUTE else None
+    scene = (
+        (grant.campaign_id, int(number))
+        if number is not None and number.isdigit() and len(number) < 10
+        else None
+    )
+    mark = await request.app[MARKS_KEY].mark(scene)  # before anything the page reads
     if mark is None:  # no mark to keep the page under: built afresh, kept nowhere
         return None
     root = link_root(deps.settings.base_url, request.headers.get("X-Forwarded-Prefix"))
@@ -253,7 +264,10 @@ def wiki_app(deps: WikiDeps) -> web.Application:
     app.router.add_get("/static/wiki.css", _style)
     app.router.add_get("/t/{token}", _page(home.journal_page))  # a link pasted without its last slash
     for path, handler in pages:
-        app.router.add_get("/t/{token}/" + path, _page(handler, kept=handler is not index.search_page))
+        name = SCENE_ROUTE if handler is scenes.scene_page else None
+        app.router.add_get(
+            "/t/{token}/" + path, _page(handler, kept=handler is not index.search_page), name=name
+        )
     return app
 
 
