@@ -1,8 +1,7 @@
-"""A whole timeline's events, one page of them read in the database: the campaign's events as the reader's viewer
+"""A timeline's events, one page of them read in the database (the whole timeline's, or one era's): the campaign's events as the reader's viewer
 may see them, in the order the timeline draws them, at most `limit` of them, and how many there are in all.
 
-The twin in SQL of what `canon.render.from_graph.timeline_of` does with every event in memory for a timeline of
-a single era: the lineage, no retcon and the viewer's visibility as canon stands now (as `CanonReader.all_entities`
+What the timeline would give reading every event and placing each in memory: the lineage, no retcon and the viewer's visibility as canon stands now (as `CanonReader.all_entities`
 and `CanonReader.statements` read them there), begun by the as-of point,
 the viewer's visibility (`entity_seen_sql`, `statement_own_seen_sql`), each event's era the first standing
 `OCCURRED_DURING` of it whose era is drawn (one the reader may see, begun by then), and only events with somewhere to stand: a year, a drawn era or
@@ -50,11 +49,15 @@ def _begun(entity: Any, as_of: AsOf) -> list[Any]:
     return conditions
 
 
+#: SQL's division binds as tightly as multiplication: `(a + b) / c` keeps its parentheses.
+_DIVIDED = {"precedence": 8}
+
+
 def _year(key: Any) -> Any:
     """Return a world key's year as Python's `key // 10000` gives it (SQL's division truncates toward zero)."""
     return case(
-        (key >= 0, key.op("/")(10000)),
-        else_=literal(0) - (literal(0) - key + 9999).op("/")(10000),
+        (key >= 0, key.op("/", **_DIVIDED)(10000)),
+        else_=literal(0) - (literal(0) - key + 9999).op("/", **_DIVIDED)(10000),
     )
 
 
@@ -65,8 +68,12 @@ async def events_page(
     *,
     as_of: AsOf,
     limit: int,
+    within: Collection[tuple[int | None, int | None]] | None = None,
 ) -> tuple[list[TimelineEvent], int]:
-    """Return the first `limit` events of the whole timeline (drawn `eras` given by id), and how many in all."""
+    """Return the first `limit` events of the whole timeline (drawn `eras` given by id), and how many in all.
+
+    `within`: the drawn eras' years (first, last; either open) of one era's timeline: an event stands there in
+    one of its eras, or with a year inside one of those spans (an era open at both ends holds no year)."""
     entity = EntityRow.__table__.c
     statement = aliased(StatementRow.__table__)
     home = (
@@ -104,7 +111,19 @@ async def events_page(
         .subquery()
     )
     era = seen.c.home
-    stands = or_(seen.c.key.is_not(None), seen.c.scene.is_not(None), era.is_not(None))
+    if within is None:
+        stands = or_(seen.c.key.is_not(None), seen.c.scene.is_not(None), era.is_not(None))
+    else:
+        year = _year(seen.c.key)
+        spans = [
+            and_(
+                *([year >= first] if first is not None else []), *([year <= last] if last is not None else [])
+            )
+            for first, last in sorted(set(within), key=repr)
+            if first is not None or last is not None
+        ]
+        dated = and_(seen.c.key.is_not(None), or_(*spans)) if spans else literal(False)
+        stands = or_(era.is_not(None), dated)
     name = seen.c.name.collate("C") if reader.session.get_bind().dialect.name == "postgresql" else seen.c.name
     query = (
         select(
