@@ -11,6 +11,7 @@ import typer
 from bot.cli.common import (
     MISSING_TOKEN,
     Typer,
+    command_is_whole_process,
     configure_logging,
     emit,
     fail,
@@ -304,6 +305,7 @@ def main() -> None:
     import logging
 
     logging.captureWarnings(True)
+    command_is_whole_process()
     try:
         app()
     except KeyboardInterrupt:
