@@ -223,7 +223,6 @@ def build_wiki(
         db=db,
         access=canon.access,
         links=WikiLinks(db, settings.wiki),
-        reveals=desks["reveals"],
         answers=answers,
         queries=canon.queries,
         notes=desks["notes"],
