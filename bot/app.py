@@ -223,7 +223,6 @@ def build_wiki(
         db=db,
         access=canon.access,
         links=WikiLinks(db, settings.wiki),
-        reveals=desks["reveals"],
         answers=answers,
         queries=canon.queries,
         notes=desks["notes"],
@@ -385,7 +384,8 @@ def build_knowledge(
     """Build the imported-knowledge service: Chroma and the offline embedder unless embedding is switched off.
 
     Neither loads anything here: the model loads on the first embedding, chromadb on the first vector call.
-    `one_shot`: the process answers a question and ends (the model's session starts quick, unoptimised).
+    `one_shot`: the process answers a question and ends (the model's session starts quick, unoptimised; an
+    embedded vector index is read without importing chromadb).
     """
     vectors: ChromaVectorIndex | None = None
     embedder: MiniLMEmbedder | None = None
@@ -397,6 +397,7 @@ def build_knowledge(
             settings.chroma.port,
             settings.embedding.batch_size,
             owner,
+            direct=one_shot,
         )
     return KnowledgeService(
         db,

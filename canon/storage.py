@@ -24,6 +24,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
 
+from canon.shown_writes import track
+
 T = TypeVar("T")
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
@@ -414,6 +416,10 @@ class Database:
         self.read_engine = read_engine or engine
         #: PostgreSQL: a small pool of its own for urgent writes (the turn log), never starved by commands.
         self.urgent_engine = urgent_engine or engine
+        for each in (self.engine, self.read_engine, self.urgent_engine):
+            track(
+                each
+            )  # every commit of what readers are shown moves the content mark (`canon.shown_writes`)
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
         self.read_sessions = async_sessionmaker(self.read_engine, expire_on_commit=False)
         self.urgent_sessions = async_sessionmaker(self.urgent_engine, expire_on_commit=False)

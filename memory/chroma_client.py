@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from canon.storage import utc_now
 from memory import chroma_apart
+from memory.chroma_direct import DirectClient
 from memory.embedding import DEFAULT_BATCH_SIZE, chroma_embedding_function
 
 if TYPE_CHECKING:
@@ -114,6 +115,7 @@ class ChromaCollections:
         metadata: Mapping[str, str | int] | None = None,
         embedding_batch_size: int = DEFAULT_BATCH_SIZE,
         owner: Callable[[], Awaitable[Owner]] | None = None,
+        direct: bool = False,
     ) -> None:
         if path is None and host is None:
             raise ValueError("a Chroma index needs a path or a host")
@@ -129,6 +131,9 @@ class ChromaCollections:
         self._lock = threading.Lock()
         self._owner_of = owner
         self.owner: Owner | None = None
+        #: Read an embedded index through Chroma's compiled core, without importing chromadb
+        #: (`memory.chroma_direct`; writes still go to Chroma's own client): for a process that only reads.
+        self.direct = direct
 
     def name(self, campaign_id: int) -> str:
         """Return the collection name of a campaign (its installation's, once the owner is known)."""
@@ -189,26 +194,41 @@ class ChromaCollections:
 
     def _connect(self) -> ClientAPI:
         try:
+            if self.host:
+                chromadb, chroma_settings = self._chromadb()
+                remote: ClientAPI = chromadb.HttpClient(
+                    host=self.host, port=self.port, settings=chroma_settings
+                )
+                return remote
+            assert self.path is not None
+            self.path.mkdir(parents=True, exist_ok=True)
+            path = self.path
+
+            def persistent() -> ClientAPI:
+                chromadb, chroma_settings = self._chromadb()
+                opened: ClientAPI = chromadb.PersistentClient(path=str(path), settings=chroma_settings)
+                return opened
+
+            client: ClientAPI = chroma_apart.client_for(
+                path,
+                (lambda: DirectClient(path, persistent)) if self.direct else persistent,
+                batch_size=self.embedding_batch_size,
+            )
+            return client
+        except self.error:
+            raise
+        except Exception as error:  # chromadb raises many untyped errors (connection, files)
+            where = f"{self.host}:{self.port}" if self.host else str(self.path)
+            raise self.error(self.unopened.format(where=where, error=error)) from error
+
+    def _chromadb(self) -> tuple[Any, Any]:
+        """Return the chromadb package and the settings of every client made here (telemetry off)."""
+        try:
             import chromadb
             from chromadb.config import Settings as ChromaSettings
         except ImportError as error:  # pragma: no cover - chromadb is a dependency
             raise self.error(f"chromadb is not installed ({error})") from error
-        chroma_settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
-        try:
-            if self.host:
-                return chromadb.HttpClient(host=self.host, port=self.port, settings=chroma_settings)
-            assert self.path is not None
-            self.path.mkdir(parents=True, exist_ok=True)
-            path = self.path
-            client: ClientAPI = chroma_apart.client_for(
-                path,
-                lambda: chromadb.PersistentClient(path=str(path), settings=chroma_settings),
-                batch_size=self.embedding_batch_size,
-            )
-            return client
-        except Exception as error:  # chromadb raises many untyped errors (connection, files)
-            where = f"{self.host}:{self.port}" if self.host else str(self.path)
-            raise self.error(self.unopened.format(where=where, error=error)) from error
+        return chromadb, ChromaSettings(anonymized_telemetry=False, allow_reset=False)
 
     def _collection(
         self, campaign_id: int, *, create: bool, metadata: Mapping[str, str | int] | None = None
@@ -221,19 +241,23 @@ class ChromaCollections:
         cached = self._collections.get(campaign_id)
         if cached is not None:
             return cached
-        from chromadb.errors import NotFoundError
-
         client = self.client()
         name = self.name(campaign_id)
-        # Registers the offline embedding function, so a process reopening the collection needs no download.
-        function = chroma_embedding_function(batch_size=self.embedding_batch_size)
+        function: Any = None
+        missing: tuple[type[Exception], ...] = (ValueError,)
+        if not isinstance(client, DirectClient):  # which neither imports chromadb nor embeds
+            from chromadb.errors import NotFoundError
+
+            missing = (NotFoundError, ValueError)
+            # Registers the offline embedding function, so a process reopening the collection needs no download.
+            function = chroma_embedding_function(batch_size=self.embedding_batch_size)
         with self._lock:
             cached = self._collections.get(campaign_id)
             if cached is not None:
                 return cached
             try:
                 collection = client.get_collection(name, embedding_function=function)
-            except (NotFoundError, ValueError) as error:
+            except missing as error:
                 if isinstance(error, ValueError) and "does not exist" not in str(error):
                     raise
                 claimed = self._claim_legacy(client, campaign_id, function)
@@ -262,11 +286,14 @@ class ChromaCollections:
         """Rename the campaign's collection of an older version (`lk_c12`) to this installation's name, if any."""
         if self.owner is None:
             return None
-        from chromadb.errors import NotFoundError
+        missing: tuple[type[Exception], ...] = (ValueError,)
+        if not isinstance(client, DirectClient):
+            from chromadb.errors import NotFoundError
 
+            missing = (NotFoundError, ValueError)
         try:
             legacy = client.get_collection(f"{self.prefix}{campaign_id}", embedding_function=function)
-        except (NotFoundError, ValueError):
+        except missing:
             return None
         legacy.modify(name=self.name(campaign_id))
         return client.get_collection(self.name(campaign_id), embedding_function=function)

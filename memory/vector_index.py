@@ -149,6 +149,7 @@ class ChromaVectorIndex(ChromaCollections):
         embedding_batch_size: int = 32,
         prefix: str = COLLECTION_PREFIX,
         owner: Callable[[], Awaitable[Owner]] | None = None,
+        direct: bool = False,
     ) -> None:
         super().__init__(
             prefix=prefix,
@@ -157,6 +158,7 @@ class ChromaVectorIndex(ChromaCollections):
             port=port,
             embedding_batch_size=embedding_batch_size,
             owner=owner,
+            direct=direct,
         )
 
     @classmethod
@@ -167,10 +169,18 @@ class ChromaVectorIndex(ChromaCollections):
         port: int,
         batch_size: int,
         owner: Callable[[], Awaitable[Owner]] | None = None,
+        *,
+        direct: bool = False,
     ) -> ChromaVectorIndex:
-        """Return the index the settings describe (data_dir/chroma unless a Chroma server is configured)."""
+        """Return the index the settings describe (data_dir/chroma unless a Chroma server is configured);
+        `direct`: an embedded index is read without importing chromadb (`memory.chroma_direct`)."""
         return cls(
-            path=data_dir / "chroma", host=host, port=port, embedding_batch_size=batch_size, owner=owner
+            path=data_dir / "chroma",
+            host=host,
+            port=port,
+            embedding_batch_size=batch_size,
+            owner=owner,
+            direct=direct,
         )
 
     # -- the port ----------------------------------------------------------------------------------

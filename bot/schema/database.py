@@ -26,7 +26,8 @@ def metadata() -> MetaData:
     import canon.campaigns
     import canon.knowledge.tables
     import canon.structured.tables
-    import canon.tables  # noqa: F401
+    import canon.tables
+    import canon.write_marks  # noqa: F401
     import memory.journal
     import memory.knowledge.tables
     import memory.notes.tables

@@ -1,11 +1,11 @@
-"""Finished wiki pages kept for their link until anything is written to the database.
+"""Finished wiki pages kept for their link until anything they show is written to the database.
 
 A page is kept under its link's token, the root of its links and its path with its query, with the database's
-write mark read before the page was built (`canon.write_marks`). It is handed out again only while the mark is
-unchanged: nothing was committed since, by this process or any other, so the page built then, with every check
-(the link's revocation, the campaign, the reader's lens, the visibility of each fact), is the page that would be
-built now. A reveal, a retcon, a revoked link, an edited turn all move the mark, and the next request builds the
-page afresh. A page is never shared between links: each person's link has its own entries, so nothing one
+content mark read before the page was built (`canon.write_marks`). It is handed out again only while the mark is
+unchanged: nothing pages show was committed since, by this process or any other, so the page built then, with
+every check (the link's revocation, the campaign, the reader's lens, the visibility of each fact), is the page
+that would be built now. A reveal, a retcon, a revoked link, an edited turn all move the mark, and the next
+request builds the page afresh; a turn logged moves only its scene's page's mark, the scheduler's lease none. A page is never shared between links: each person's link has its own entries, so nothing one
 reader may see reaches another. The link's expiry and the rate limit are checked before the cache is asked.
 
 A page read without a mark (the database could not tell one) is not kept.
@@ -49,6 +49,8 @@ class PageCache:
         self.max_bytes = max_bytes
         self._pages: OrderedDict[CacheKey, _Kept] = OrderedDict()
         self._bytes = 0
+        #: Pages handed out from the cache since it was made.
+        self.hits = 0
 
     def get(self, key: CacheKey, mark: Hashable) -> Page | None:
         """Return the page kept for this key under this mark, or None (none kept, or built before a write)."""
@@ -59,6 +61,7 @@ class PageCache:
             self._drop(key)
             return None
         self._pages.move_to_end(key)
+        self.hits += 1
         return kept.page
 
     def put(self, key: CacheKey, mark: Hashable, page: Page) -> None:

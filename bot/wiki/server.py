@@ -11,8 +11,10 @@ Routes: `/t/{token}/` the journal, `entities` the index, `search`, `e/{name}` an
 a scene, `sources` and `gm` the GM's pages; `timeline` and `tree/{name}` the pictures at full size (`bot.wiki.pictures`),
 under the same checks.
 
-A page built is kept for its link until anything is written to the database (`PageCache`, `canon.write_marks`):
-asked again through the same link while nothing changed, it is answered without reading canon again. The search
+A page built is kept for its link until anything pages show is written to the database (`PageCache`,
+`canon.write_marks`): asked again through the same link while nothing shown changed, it is answered without
+reading canon again. A scene's page also shows its turns: its mark counts them, so a turn logged during play
+drops that page alone. The search
 reads the vector store as well as the database: it is built each time.
 """
 
@@ -27,10 +29,12 @@ from importlib import resources
 from typing import Any
 
 from aiohttp import web
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.as_of_reading import AS_OF_PARAMETER, read_as_of
-from canon.campaigns import CampaignStatus, get_campaign
+from canon.campaigns import CampaignRow, CampaignStatus, get_campaign
 from canon.errors import GameError, NotFound
+from canon.knowledge.learned import member_knowing
 from canon.models import Viewer
 from canon.write_marks import WriteMarks
 
@@ -61,6 +65,8 @@ DEPS_KEY: web.AppKey[WikiDeps] = web.AppKey("wiki_deps")
 LIMITER_KEY: web.AppKey[RateLimiter] = web.AppKey("wiki_limiter")
 CACHE_KEY: web.AppKey[PageCache] = web.AppKey("wiki_pages")
 MARKS_KEY: web.AppKey[WriteMarks] = web.AppKey("wiki_write_marks")
+#: The route of a scene's page (its mark counts the scene's turns).
+SCENE_ROUTE = "wiki-scene"
 #: An as-of date is a few words: longer text is cut before it is read (and then refused as too long).
 MAX_AS_OF = 200
 
@@ -133,31 +139,33 @@ def _slow_down(request: web.Request) -> web.Response | None:
     return response
 
 
-async def reading_of(request: web.Request) -> Reading | web.Response:
-    """Return who reads through the request's link, or the page that says why the link opens nothing."""
+async def reading_of(request: web.Request, session: AsyncSession) -> Reading | web.Response:
+    """Return who reads through the request's link (read in the request's `session`), or the page that says
+    why the link opens nothing."""
     deps = request.app[DEPS_KEY]
     token = request.match_info["token"]
     try:
-        grant = await deps.links.check(token)
+        grant = await deps.links.check(token, session)
     except LinkRefused as refused:
         return _html(plain_page(403, "This link does not open the wiki", refused.message, _css_url(request)))
+    # The campaign's row is kept by the session for the request: the calendar reads it again, from memory.
+    session.info["campaign_row"] = await session.get(CampaignRow, grant.campaign_id)
     try:
-        async with deps.db.session() as session:
-            campaign = await get_campaign(session, grant.campaign_id)
+        campaign = await get_campaign(session, grant.campaign_id)
     except NotFound:
         campaign = None
     if campaign is None or campaign.status == CampaignStatus.LIBRARY:
         text = "The campaign this link opened is gone. Ask for a new link with /wiki."
         return _html(plain_page(410, "This campaign is gone", text, _css_url(request)))
     viewer = Viewer.GM if grant.gm else Viewer.PLAYER
-    knowing = None if grant.gm else await deps.reveals.lens(campaign, grant.user_id)
+    # A player's lens: what their active character knows (as `KnowledgeDesk.lens` reads it).
+    knowing = None if grant.gm else await member_knowing(session, campaign.id, grant.user_id)
     root = link_root(deps.settings.base_url, request.headers.get("X-Forwarded-Prefix"))
-    reading = Reading(grant, campaign, viewer, knowing, root, token)
+    reading = Reading(grant, campaign, viewer, knowing, root, token, session)
     typed = request.rel_url.query.get(AS_OF_PARAMETER)
     if typed is None or not typed.strip():
         return reading
-    async with deps.db.session() as session:
-        calendar = await (await deps.access.reader(session, campaign, viewer, knowing)).calendar()
+    calendar = await (await deps.access.reader(session, campaign, viewer, knowing)).calendar()
     as_of = read_as_of(typed[:MAX_AS_OF], calendar)
     if not as_of.understood:
         unplaced = dataclasses.replace(reading, as_of=as_of)
@@ -174,10 +182,17 @@ async def _cache_key(request: web.Request) -> tuple[CacheKey, Hashable] | None:
         return None
     token = request.match_info["token"]
     try:
-        read_token(token, await deps.links.key())
+        grant = read_token(token, await deps.links.key())
     except LinkRefused:
         return None
-    mark = await request.app[MARKS_KEY].mark()  # before anything the page reads
+    # A scene's page shows its turns: its mark counts them too (a turn logged moves no other page's).
+    number = request.match_info.get("number") if request.match_info.route.name == SCENE_ROUTE else None
+    scene = (
+        (grant.campaign_id, int(number))
+        if number is not None and number.isdigit() and len(number) < 10
+        else None
+    )
+    mark = await request.app[MARKS_KEY].mark(scene)  # before anything the page reads
     if mark is None:  # no mark to keep the page under: built afresh, kept nowhere
         return None
     root = link_root(deps.settings.base_url, request.headers.get("X-Forwarded-Prefix"))
@@ -191,15 +206,16 @@ def _page(handler: Handler, *, kept: bool = True) -> Callable[[web.Request], Awa
         keyed = await _cache_key(request) if kept else None
         if keyed is not None and (page := request.app[CACHE_KEY].get(*keyed)) is not None:
             return _html(page)
-        reading = await reading_of(request)
-        if isinstance(reading, web.Response):
-            return reading
-        try:
-            page = await handler(request.app[DEPS_KEY], reading, request)
-        except NotFound:
-            page = not_found(reading)
-        except GameError as error:
-            page = Page(400, reading.page("That did not work", [f"<p>{error.message}</p>"], note=""))
+        async with request.app[DEPS_KEY].db.session() as session:  # the request's one session
+            reading = await reading_of(request, session)
+            if isinstance(reading, web.Response):
+                return reading
+            try:
+                page = await handler(request.app[DEPS_KEY], reading, request)
+            except NotFound:
+                page = not_found(reading)
+            except GameError as error:
+                page = Page(400, reading.page("That did not work", [f"<p>{error.message}</p>"], note=""))
         if keyed is not None:
             request.app[CACHE_KEY].put(keyed[0], keyed[1], page)
         return _html(page)
@@ -253,7 +269,10 @@ def wiki_app(deps: WikiDeps) -> web.Application:
     app.router.add_get("/static/wiki.css", _style)
     app.router.add_get("/t/{token}", _page(home.journal_page))  # a link pasted without its last slash
     for path, handler in pages:
-        app.router.add_get("/t/{token}/" + path, _page(handler, kept=handler is not index.search_page))
+        name = SCENE_ROUTE if handler is scenes.scene_page else None
+        app.router.add_get(
+            "/t/{token}/" + path, _page(handler, kept=handler is not index.search_page), name=name
+        )
     return app
 
 

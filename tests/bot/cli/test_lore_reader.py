@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from sqlalchemy import text
 from typer.testing import CliRunner
 
@@ -70,3 +72,41 @@ def test_a_lore_question_does_not_load_the_whole_application(cli_env: DatabaseTa
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=REPO)
     assert "HEAVY []" in done.stdout, done.stdout + done.stderr
     assert "Nothing the table knows" in done.stdout
+
+
+def test_a_lore_question_reads_the_vector_index_without_importing_chromadb(
+    cli_env: DatabaseTarget, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LOREKEEPER_EMBEDDING__ENABLED", "true")
+    world = tmp_path / "world.md"
+    world.write_text("# The Reach\n\n## Stormcrow\n\n- **Hit Points** 22 (4d8 + 4)\n", encoding="utf-8")
+    runner = CliRunner()
+    assert runner.invoke(app, ["campaign", "create", "Reach"]).exit_code == 0
+    done = runner.invoke(app, ["ingest", str(world), "--campaign", "Reach"])
+    assert done.exit_code == 0, done.output
+    probe = (
+        "import sys\n"
+        "from bot.cli.main import main\n"
+        "sys.argv = ['lorekeeper', 'lore', 'stormcrow hp', '--campaign', 'Reach']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "heavy = [m for m in ('chromadb', 'httpx', 'opentelemetry', 'grpc', 'jsonschema') if m in sys.modules]\n"
+        "print('HEAVY', heavy, 'chromadb_rust_bindings' in sys.modules)\n"
+    )
+    asked = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=REPO
+    )
+    assert "HEAVY [] True" in asked.stdout, asked.stdout + asked.stderr
+    assert "22 (4d8 + 4)" in asked.stdout
+
+
+def test_a_lore_question_asked_in_process_leaves_the_garbage_collector_as_it_was(
+    cli_env: DatabaseTarget,
+) -> None:
+    # Only the console script's process, which ends with the question, keeps the collector off and freezes its
+    # objects for a quick exit; a caller that goes on (a test, a script) finds it on and nothing frozen.
+    runner = CliRunner()
+    assert runner.invoke(app, ["campaign", "create", "Reach"]).exit_code == 0
+    frozen = gc.get_freeze_count()
+    done = runner.invoke(app, ["lore", "who rules the reach", "--campaign", "Reach"])
+    assert done.exit_code == 0, done.output
+    assert gc.isenabled() and gc.get_freeze_count() == frozen

@@ -1,5 +1,6 @@
-"""Pages kept for their link until the next database write: a reveal, a retcon or a revoked link shows at the
-next request; a page kept for the GM never reaches a player; the cache keeps within its size."""
+"""Pages kept for their link until what they show is written: a reveal, a retcon, a revoked link or an edited turn
+shows at the next request, a turn logged during play drops its scene's transcript alone and the scheduler's lease
+nothing; a page kept for the GM never reaches a player; the cache keeps within its size."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import select
 
 from bot.app import Services, build_services
+from bot.ops.lease import Lease
 from bot.services.characters import Member
 from bot.wiki.html import Page
 from bot.wiki.page_cache import CacheKey, PageCache
@@ -21,8 +23,11 @@ from bot.wiki.server import CACHE_KEY, MARKS_KEY, wiki_app
 from canon.campaigns import Campaign
 from canon.models import Visibility
 from canon.proposals import EntityContent, FactContent, Ref
+from canon.storage import utc_now
 from canon.tables import StatementRow
 from config.settings import Settings
+from memory.scenes import SpeakerKind
+from memory.turn_log import IncomingMessage
 from tests.bot.wiki.conftest import GM, PAT, QUINN, add
 from tests.conftest import BACKENDS, drop_target, make_target
 
@@ -135,6 +140,43 @@ async def test_a_hidden_entity_kept_as_not_found_appears_for_the_gm_only(small: 
     assert status == 200 and "Vell" in body
 
 
+def _turn(number: int, words: str) -> IncomingMessage:
+    return IncomingMessage(
+        message_id=5000 + number,
+        channel_id=77,
+        author_id=PAT.id,
+        author_name=PAT.name,
+        speaker=SpeakerKind.PLAYER,
+        text=words,
+        created_at=utc_now(),
+    )
+
+
+async def test_a_played_evening_drops_only_the_transcript_it_writes_to(small: Small) -> None:
+    services = small.services
+    await services.scenes.start_scene(
+        campaign_id=small.campaign.id, guild_id=10, channel_id=77, title="The Inn", location=None, actor=GM
+    )
+    await services.turns.append(_turn(1, "We walk in."))
+    pages = ["e/Aldric", "", "entities", "timeline", "scenes/1"]
+    built = {path: (await small.page(small.pat, path))[1] for path in pages}
+    assert "We walk in." in built["scenes/1"] and "still being played" in built[""]
+    hits = small.cache.hits
+    await services.turns.append(_turn(2, "The innkeeper scowls."))
+    lease = Lease(services.db, "scheduler", "this process", 60)
+    assert await lease.acquire() and await lease.acquire()
+    for path in pages[:-1]:  # no other page shows a turn: each is answered as kept
+        assert await small.page(small.pat, path) == (200, built[path])
+    assert small.cache.hits == hits + 4
+    status, transcript = await small.page(small.pat, "scenes/1")
+    assert status == 200 and "The innkeeper scowls." in transcript  # the scene's own page shows it at once
+    assert await services.turns.edit(5002, "The innkeeper smiles.", utc_now())
+    status, transcript = await small.page(small.pat, "scenes/1")
+    assert "The innkeeper smiles." in transcript and "scowls" not in transcript
+    await services.canon.end_scene(77)
+    assert "still being played" not in (await small.page(small.pat, ""))[1]
+
+
 async def test_a_search_is_never_kept(small: Small) -> None:
     status, _ = await small.page(small.pat, "search?q=Aldric")
     assert status == 200 and len(small.cache) == 0
@@ -145,7 +187,7 @@ async def test_a_page_read_without_a_write_mark_is_not_kept(
 ) -> None:
     marks = small.client.app[MARKS_KEY]  # type: ignore[index]
 
-    async def unreadable() -> None:  # PostgreSQL before 13, a lost connection
+    async def unreadable(_scene: object = None) -> None:  # a lost connection, a schema without the mark
         return None
 
     monkeypatch.setattr(marks, "mark", unreadable)

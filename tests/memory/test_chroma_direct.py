@@ -1,0 +1,106 @@
+"""An embedded index read through Chroma's compiled core (`direct`): the same answers as Chroma's own client,
+writes handed to that client, and no `chromadb` import for reads.
+
+Each side runs in a process of its own, as a `lorekeeper lore` process reads what `lorekeeper ingest` wrote.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.paths import REPO
+
+pytestmark = pytest.mark.slow
+
+#: Writes campaign 7's vectors (sources 10 and 11) through Chroma's own client, prints nothing.
+WRITE = """
+import asyncio, sys
+from pathlib import Path
+import numpy as np
+from memory.vector_index import ChromaVectorIndex
+
+async def main():
+    index = ChromaVectorIndex(path=Path(sys.argv[1]))
+    rng = np.random.default_rng(7)
+    vectors = rng.normal(size=(30, 384)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    await index.add(7, list(range(1, 31)), [10] * 20 + [11] * 10, vectors,
+        views=["p", "t"] * 15, metadata={"embedding_model": "m"})
+
+asyncio.run(main())
+"""
+
+#: Reads through an index (`direct` from argv) and prints what it found, and whether chromadb was imported.
+READ = """
+import asyncio, json, sys
+from pathlib import Path
+import numpy as np
+from memory.vector_index import ChromaVectorIndex
+
+async def main():
+    index = ChromaVectorIndex(path=Path(sys.argv[1]), direct=sys.argv[2] == "direct")
+    rng = np.random.default_rng(1)
+    query = rng.normal(size=384).astype(np.float32)
+    query /= np.linalg.norm(query)
+    hits = await index.query(7, [float(x) for x in query], limit=8)
+    kept = await index.query(7, [float(x) for x in query], limit=8, exclude_sources=[10])
+    out = {
+        "hits": [[h.chunk_id, h.source_id, h.view, round(h.distance, 6), h.rank] for h in hits],
+        "kept": [[h.chunk_id, h.source_id] for h in kept],
+        "described": await index.describe(7),
+        "count": await index.count(7),
+        "none": [await index.query(8, [float(x) for x in query], limit=3), await index.describe(8)],
+        "chromadb": "chromadb" in sys.modules,
+    }
+    if len(sys.argv) > 3:  # then a write, and a read of what it wrote
+        await index.add(7, [99], [12], query[None, :], metadata={"embedding_model": "m"})
+        again = await index.query(7, [float(x) for x in query], limit=1)
+        out["written"] = [again[0].chunk_id, again[0].distance < 1e-4, await index.count(7)]
+    print(json.dumps(out, default=str))
+
+asyncio.run(main())
+"""
+
+
+def run(script: str, *args: str) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, cwd=REPO, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1]) if done.stdout.strip() else {}
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("direct") / "chroma"
+    run(WRITE, str(path))
+    return path
+
+
+def test_direct_reads_answer_as_chromas_client_without_importing_it(written: Path) -> None:
+    own = run(READ, str(written), "own")
+    direct = run(READ, str(written), "direct")
+    assert own["chromadb"] is True and direct["chromadb"] is False
+    assert direct["hits"] and all(source == 11 for _, source in direct["kept"])  # type: ignore[union-attr]
+    for key in ("hits", "kept", "described", "count", "none"):
+        assert direct[key] == own[key], key
+    assert direct["none"] == [[], None]
+    assert direct["count"] == 30
+
+
+def test_a_write_through_a_direct_index_goes_to_chromas_client(tmp_path: Path) -> None:
+    path = tmp_path / "chroma"
+    run(WRITE, str(path))
+    direct = run(READ, str(path), "direct", "write")
+    assert direct["written"] == [99, True, 31]
+    assert run(READ, str(path), "own")["count"] == 31
+
+
+def test_a_direct_index_on_an_empty_folder_finds_nothing(tmp_path: Path) -> None:
+    direct = run(READ, str(tmp_path / "nothing"), "direct")
+    assert direct["hits"] == [] and direct["none"] == [[], None] and direct["chromadb"] is False
