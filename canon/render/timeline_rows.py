@@ -61,6 +61,43 @@ def _year(key: Any) -> Any:
     )
 
 
+def _home(reader: CanonReader, entity: Any, eras: Collection[int]) -> Any:
+    """Return an event's era: the first standing `OCCURRED_DURING` of it the reader sees whose era is drawn."""
+    if not eras:
+        return null()
+    statement = aliased(StatementRow.__table__)
+    return (
+        select(statement.c.object_id)
+        .where(
+            statement.c.subject_id == entity.id,
+            statement.c.predicate == "OCCURRED_DURING",
+            statement.c.object_id.in_(sorted(eras)),
+            *lineage_as_of(statement.c, reader.steps, NOW),
+            *valid_at(statement.c, NOW),
+            _standing(statement.c.id, "statement", reader),
+            statement_own_seen_sql(statement.c, reader.viewer, reader.knowing, NOW),
+        )
+        .order_by(statement.c.id)
+        .limit(1)
+        .scalar_subquery()
+    )
+
+
+def _stands(seen: Any, within: Collection[tuple[int | None, int | None]] | None) -> Any:
+    """Return the condition of an event with somewhere to stand: on the whole timeline a year, an era or a
+    scene; on one era's, one of its eras or a year `within` one of their spans."""
+    if within is None:
+        return or_(seen.c.key.is_not(None), seen.c.scene.is_not(None), seen.c.home.is_not(None))
+    year = _year(seen.c.key)
+    spans = [
+        and_(*([year >= first] if first is not None else []), *([year <= last] if last is not None else []))
+        for first, last in sorted(set(within), key=repr)
+        if first is not None or last is not None
+    ]
+    dated = and_(seen.c.key.is_not(None), or_(*spans)) if spans else literal(False)
+    return or_(seen.c.home.is_not(None), dated)
+
+
 async def events_page(
     reader: CanonReader,
     event_types: Sequence[str],
@@ -75,24 +112,7 @@ async def events_page(
     `within`: the drawn eras' years (first, last; either open) of one era's timeline: an event stands there in
     one of its eras, or with a year inside one of those spans (an era open at both ends holds no year)."""
     entity = EntityRow.__table__.c
-    statement = aliased(StatementRow.__table__)
-    home = (
-        select(statement.c.object_id)
-        .where(
-            statement.c.subject_id == entity.id,
-            statement.c.predicate == "OCCURRED_DURING",
-            statement.c.object_id.in_(sorted(eras)),
-            *lineage_as_of(statement.c, reader.steps, NOW),
-            *valid_at(statement.c, NOW),
-            _standing(statement.c.id, "statement", reader),
-            statement_own_seen_sql(statement.c, reader.viewer, reader.knowing, NOW),
-        )
-        .order_by(statement.c.id)
-        .limit(1)
-        .scalar_subquery()
-        if eras
-        else null()
-    )
+    home = _home(reader, entity, eras)
     seen = (
         select(
             entity.id,
@@ -111,19 +131,7 @@ async def events_page(
         .subquery()
     )
     era = seen.c.home
-    if within is None:
-        stands = or_(seen.c.key.is_not(None), seen.c.scene.is_not(None), era.is_not(None))
-    else:
-        year = _year(seen.c.key)
-        spans = [
-            and_(
-                *([year >= first] if first is not None else []), *([year <= last] if last is not None else [])
-            )
-            for first, last in sorted(set(within), key=repr)
-            if first is not None or last is not None
-        ]
-        dated = and_(seen.c.key.is_not(None), or_(*spans)) if spans else literal(False)
-        stands = or_(era.is_not(None), dated)
+    stands = _stands(seen, within)
     name = seen.c.name.collate("C") if reader.session.get_bind().dialect.name == "postgresql" else seen.c.name
     query = (
         select(
