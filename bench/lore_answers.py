@@ -7,7 +7,12 @@ import) and asks questions as a player, in four sets, each printed as one JSON l
   the tuning half's misses may be read while tuning (`--misses` prints the tuning half's only);
 - `project`: the project's first 45 questions (`bench/data/lore_answers.jsonl`);
 - `srd_dev`: the corpus's own questions (`eval/dev.jsonl`): every one is answerable; the ones with a short
-  `answer` are checked for it (a "no" answer: the reply starts with "No").
+  `answer` are checked for it (a "no" answer: the reply starts with "No");
+- `outsider_a` and `outsider_b`: 120 questions written as players type them by someone who had read the corpus
+  but not this code nor the other sets (`bench/data/lore_outsider_a.jsonl`, `..._b.jsonl`, 60 each, split by a
+  fixed coin before any result; 45 answerable and 15 unanswerable each). Each answerable one lists acceptable
+  wordings of its fact: an answer holding any one is right. A is tuning material (`--misses` prints its misses);
+  B is untouched: read only its figures, never its misses.
 
 Each line holds, for the answer step as it is (`now`) and for the first answer step (`baseline`: the graph or
 the best passages' sentences, on the same search) measured in the same run: the share of answers holding their
@@ -39,6 +44,11 @@ from memory.knowledge.retrieval import preset
 from memory.knowledge.retrieval.answer import compose
 
 QUESTIONS = Path(__file__).resolve().parent / "data" / "lore_answers.jsonl"
+OUTSIDER = {
+    "outsider_a": Path(__file__).resolve().parent / "data" / "lore_outsider_a.jsonl",
+    "outsider_b": Path(__file__).resolve().parent / "data" / "lore_outsider_b.jsonl",
+}
+UNTOUCHED = ("untouched", "outsider_b")
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -59,6 +69,21 @@ def dev_facts(q: dict[str, Any]) -> list[str] | None:
     if not answer or len(answer) > 60:
         return None
     return [p.strip() for p in answer.split(";") if p.strip()]
+
+
+def outsider_questions(path: Path) -> list[dict[str, Any]]:
+    """Return an outsider set's questions (`{id, question, answers}`; no answers: unanswerable)."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        {
+            "id": r["id"],
+            "q": r["question"],
+            "fact": r["answers"],
+            "unanswerable": not r["answers"],
+            "alternatives": True,
+        }
+        for r in rows
+    ]
 
 
 def right(reply: ShortAnswer, facts: Sequence[str]) -> bool:
@@ -90,7 +115,10 @@ class Tally:
             self.named += reply.known and q["subject"].split(",")[0].casefold() in reply.text.casefold()
         if facts is not None:
             self.checked += 1
-            ok = reply.known and right(reply, facts)
+            if q.get("alternatives"):
+                ok = reply.known and any(holds(reply.text, [fact]) for fact in facts)
+            else:
+                ok = reply.known and right(reply, facts)
             self.right += ok
             if not ok:
                 self.misses.append({"id": q.get("id"), "q": q["q"], "want": facts, "answer": reply.text})
@@ -135,7 +163,11 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument(
         "--misses", action="store_true", help="print the tuning half's wrong answers (stderr)"
     )
-    parser.add_argument("--only", default=None, help="run one set: tuning, untouched, project or srd_dev")
+    parser.add_argument(
+        "--only",
+        default=None,
+        help="run one set: tuning, untouched, project, srd_dev, outsider_a or outsider_b",
+    )
     args = parser.parse_args(argv)
     if not (SRD / "world").is_dir():
         print(json.dumps({"skipped": f"SRD corpus not found at {SRD}"}))
@@ -152,6 +184,8 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     dev = SRD / "eval" / "dev.jsonl"
     if dev.is_file():
         sets["srd_dev"] = ([json.loads(line) for line in dev.read_text().splitlines() if line], dev_facts)
+    for name, path in OUTSIDER.items():
+        sets[name] = (outsider_questions(path), lambda q: q.get("fact"))
     temporary = tempfile.TemporaryDirectory() if args.work is None else None
     work = Path(temporary.name) if temporary else args.work
     reports: list[dict[str, Any]] = []
@@ -178,7 +212,7 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
             }
             reports.append(report)
             print(json.dumps(report, ensure_ascii=False), flush=True)
-            if args.misses and name != "untouched":
+            if args.misses and name not in UNTOUCHED:
                 for miss in now.misses:
                     print(json.dumps({"set": name, **miss}, ensure_ascii=False), file=sys.stderr)
         await db.dispose()

@@ -149,6 +149,21 @@ class Typer(typer.Typer):
         return super().command(name, cls=cls or PlainCommand, **kwargs)
 
 
+#: Whether the running command is the whole process (the console script's `main`), not a call from a test or a
+#: script that goes on after it: such a command may leave its tidying to the process's end.
+_WHOLE_PROCESS = {"on": False}
+
+
+def command_is_whole_process(on: bool = True) -> None:
+    """Say that the command about to run is the whole process (`bot.cli.main.main`)."""
+    _WHOLE_PROCESS["on"] = on
+
+
+def command_ends_process() -> bool:
+    """Tell whether the process ends when the running command does."""
+    return _WHOLE_PROCESS["on"]
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print a message for a person on stderr and exit with `code`."""
     typer.echo(message, err=True)

@@ -6,14 +6,14 @@ scene's place in the story, who spoke each turn and the link to its message.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.graph import CanonReader
 from canon.models import Evidence, EvidenceKind
 from canon.wording import SceneWords, TurnWords, Wording
-from memory.scenes import scenes_by_id, turns_numbered_in
+from memory.scenes import Scene, scenes_by_id, turns_numbered_in
 
 #: A card cites at most this many scenes and this many turns of each in words; the rest reads without names.
 MAX_SCENES = 25
@@ -35,9 +35,11 @@ async def wording_for(
     evidence: Iterable[Evidence] = (),
     *,
     people: Iterable[int] = (),
+    cited_scenes: Mapping[int, Scene] | None = None,
 ) -> Wording:
     """Return the wording of the reader's campaign for its viewer, knowing the scenes `evidence` cites and the
-    sex of the `people` (where canon says it, as this viewer may read it)."""
+    sex of the `people` (where canon says it, as this viewer may read it); `cited_scenes`: the cited scenes
+    read already, by id (else they are read here)."""
     wanted: dict[int, set[int]] = {}
     for item in evidence:
         if item.kind != EvidenceKind.TURNS or item.scene_id is None:
@@ -47,7 +49,7 @@ async def wording_for(
             last = item.turn_to or item.turn_from
             numbers.update(range(item.turn_from, min(last, item.turn_from + MAX_TURNS) + 1))
     cited = sorted(wanted)[:MAX_SCENES]
-    found = await scenes_by_id(session, cited)
+    found = cited_scenes if cited_scenes is not None else await scenes_by_id(session, cited)
     turns_of = await turns_numbered_in(session, {i: wanted[i] for i in cited if i in found})
     scenes: dict[int, SceneWords] = {}
     for scene_id in cited:

@@ -1,9 +1,10 @@
 """Who is reading the wiki, in which campaign, and where its links point: one `Reading` per request.
 
 A `Reading` is made from a checked link (`WikiPass`) on every request: the campaign the link is bound to, the
-viewer (the GM, or a player through their active character's lens, as `/lore` and the cards see them) and the
-root of the page's links (the public base URL's path, or a reverse proxy's `X-Forwarded-Prefix`). Every page
-reads canon through it, so nothing of another campaign is ever in reach.
+viewer (the GM, or a player through their active character's lens, as `/lore` and the cards see them), the
+root of the page's links (the public base URL's path, or a reverse proxy's `X-Forwarded-Prefix`) and the
+request's one database session (the link's check, the campaign and the page are read in it). Every page reads
+canon through it, so nothing of another campaign is ever in reach.
 
 The as-of view: any page opened with `?as_of=<a date in the campaign's words>` reads canon as it stood then
 (`as_of`, read by `canon.as_of_reading`); its links keep the date, and the page says so with a way back to now.
@@ -14,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
+
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.as_of_reading import AS_OF_PARAMETER, AsOfReading
 from canon.campaigns import Campaign
@@ -46,6 +49,8 @@ class Reading:
     knowing: Knowing | None
     root: str
     token: str
+    #: The request's one session: every page reads through it (one snapshot, one connection per request).
+    session: AsyncSession
     #: The point the page reads canon at (the present unless the page was opened with `?as_of=`).
     as_of: AsOfReading = field(default_factory=lambda: AsOfReading(text=""))
 

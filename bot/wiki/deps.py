@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from bot.services.canon_access import CanonAccess
 from bot.services.canon_queries import CanonQueries
 from bot.services.gm_notes import GmNoteDesk
-from bot.services.knowledge import KnowledgeDesk
 from bot.services.lore_answer import LoreAnswers
 from bot.services.pictures import PictureService
 from canon.storage import Database
@@ -25,8 +24,6 @@ class WikiDeps:
     db: Database
     access: CanonAccess
     links: WikiLinks
-    #: A player's lens: what their active character knows (`KnowledgeDesk.lens`).
-    reveals: KnowledgeDesk
     #: `/lore`'s hybrid search and answers.
     answers: LoreAnswers
     queries: CanonQueries

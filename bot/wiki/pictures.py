@@ -71,9 +71,9 @@ async def tree_page(deps: WikiDeps, reading: Reading, request: web.Request) -> P
     name = request.match_info["name"].replace("_", " ").strip()
     if not name or len(name) > 300:
         raise NotFound("no such name")
-    async with deps.db.session() as session:
-        reader = await deps.access.reader(session, reading.campaign, reading.viewer, reading.knowing)
-        found = await reader.find_exact(name)
+    session = reading.session
+    reader = await deps.access.reader(session, reading.campaign, reading.viewer, reading.knowing)
+    found = await reader.find_exact(name)
     if len(found) != 1:
         raise NotFound("no such name")
     entity = found[0]

@@ -29,10 +29,12 @@ from importlib import resources
 from typing import Any
 
 from aiohttp import web
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.as_of_reading import AS_OF_PARAMETER, read_as_of
-from canon.campaigns import CampaignStatus, get_campaign
+from canon.campaigns import CampaignRow, CampaignStatus, get_campaign
 from canon.errors import GameError, NotFound
+from canon.knowledge.learned import member_knowing
 from canon.models import Viewer
 from canon.write_marks import WriteMarks
 
@@ -137,31 +139,33 @@ def _slow_down(request: web.Request) -> web.Response | None:
     return response
 
 
-async def reading_of(request: web.Request) -> Reading | web.Response:
-    """Return who reads through the request's link, or the page that says why the link opens nothing."""
+async def reading_of(request: web.Request, session: AsyncSession) -> Reading | web.Response:
+    """Return who reads through the request's link (read in the request's `session`), or the page that says
+    why the link opens nothing."""
     deps = request.app[DEPS_KEY]
     token = request.match_info["token"]
     try:
-        grant = await deps.links.check(token)
+        grant = await deps.links.check(token, session)
     except LinkRefused as refused:
         return _html(plain_page(403, "This link does not open the wiki", refused.message, _css_url(request)))
+    # The campaign's row is kept by the session for the request: the calendar reads it again, from memory.
+    session.info["campaign_row"] = await session.get(CampaignRow, grant.campaign_id)
     try:
-        async with deps.db.session() as session:
-            campaign = await get_campaign(session, grant.campaign_id)
+        campaign = await get_campaign(session, grant.campaign_id)
     except NotFound:
         campaign = None
     if campaign is None or campaign.status == CampaignStatus.LIBRARY:
         text = "The campaign this link opened is gone. Ask for a new link with /wiki."
         return _html(plain_page(410, "This campaign is gone", text, _css_url(request)))
     viewer = Viewer.GM if grant.gm else Viewer.PLAYER
-    knowing = None if grant.gm else await deps.reveals.lens(campaign, grant.user_id)
+    # A player's lens: what their active character knows (as `KnowledgeDesk.lens` reads it).
+    knowing = None if grant.gm else await member_knowing(session, campaign.id, grant.user_id)
     root = link_root(deps.settings.base_url, request.headers.get("X-Forwarded-Prefix"))
-    reading = Reading(grant, campaign, viewer, knowing, root, token)
+    reading = Reading(grant, campaign, viewer, knowing, root, token, session)
     typed = request.rel_url.query.get(AS_OF_PARAMETER)
     if typed is None or not typed.strip():
         return reading
-    async with deps.db.session() as session:
-        calendar = await (await deps.access.reader(session, campaign, viewer, knowing)).calendar()
+    calendar = await (await deps.access.reader(session, campaign, viewer, knowing)).calendar()
     as_of = read_as_of(typed[:MAX_AS_OF], calendar)
     if not as_of.understood:
         unplaced = dataclasses.replace(reading, as_of=as_of)
@@ -202,15 +206,16 @@ def _page(handler: Handler, *, kept: bool = True) -> Callable[[web.Request], Awa
         keyed = await _cache_key(request) if kept else None
         if keyed is not None and (page := request.app[CACHE_KEY].get(*keyed)) is not None:
             return _html(page)
-        reading = await reading_of(request)
-        if isinstance(reading, web.Response):
-            return reading
-        try:
-            page = await handler(request.app[DEPS_KEY], reading, request)
-        except NotFound:
-            page = not_found(reading)
-        except GameError as error:
-            page = Page(400, reading.page("That did not work", [f"<p>{error.message}</p>"], note=""))
+        async with request.app[DEPS_KEY].db.session() as session:  # the request's one session
+            reading = await reading_of(request, session)
+            if isinstance(reading, web.Response):
+                return reading
+            try:
+                page = await handler(request.app[DEPS_KEY], reading, request)
+            except NotFound:
+                page = not_found(reading)
+            except GameError as error:
+                page = Page(400, reading.page("That did not work", [f"<p>{error.message}</p>"], note=""))
         if keyed is not None:
             request.app[CACHE_KEY].put(keyed[0], keyed[1], page)
         return _html(page)

@@ -185,10 +185,13 @@ class WikiLinks:
         base = self.settings.base_url or self.served_at or self.settings.public_url()
         return f"{base}/t/{token}/"
 
-    async def check(self, token: str) -> WikiPass:
-        """Return the grant of a token that still works, or raise `LinkRefused`."""
+    async def check(self, token: str, session: AsyncSession | None = None) -> WikiPass:
+        """Return the grant of a token that still works, or raise `LinkRefused` (read in `session`, the request's
+        own, when given)."""
         grant = read_token(token, await self.key())
-        async with self.db.session() as session:
+        async with contextlib.AsyncExitStack() as stack:
+            if session is None:
+                session = await stack.enter_async_context(self.db.session())
             user_gen, campaign_gen = await _generations(
                 session, grant.campaign_id, grant.user_id, gm=grant.gm
             )

@@ -32,9 +32,13 @@ async def facts_page(
     leave_out: Collection[str] = (),
     offset: int,
     limit: int,
+    with_evidence: bool = True,
 ) -> tuple[list[StatementView], int]:
-    """Return one page of an entity's facts (those of `leave_out` attributes aside) with their evidence, and
-    how many facts there are in all."""
+    """Return one page of an entity's facts (those of `leave_out` attributes aside) with their evidence (unless
+    `with_evidence` is off: the caller reads it with more), and how many facts there are in all.
+
+    The page and the count are one query (the count a window over the facts found); a page past the end counts
+    them alone."""
     table = StatementRow.__table__
     change = aliased(StatusChangeRow.__table__)
     retconned = (
@@ -55,11 +59,9 @@ async def facts_page(
         ~retconned,
         statement_seen_sql(table.c, reader.viewer, [(entity.id, entity.visibility)], reader.knowing, as_of),
     ]
-    total = int(await reader.session.scalar(select(func.count()).select_from(table).where(*conditions)) or 0)
-    if total == 0 or offset >= total:
-        return [], total
     query = (
         with_retcons(table, reader.steps, "statement", as_of)
+        .add_columns(func.count().over().label("facts_in_all"))
         .where(*conditions)
         .order_by(
             func.coalesce(table.c.story_from, -1),
@@ -70,8 +72,15 @@ async def facts_page(
         .offset(offset)
         .limit(limit)
     )
-    statements = RowReader(table).statements((await reader.session.execute(query)).all(), {})
-    evidence = await reader.evidence("statement", [s.id for s in statements], as_of)
+    rows = (await reader.session.execute(query)).all()
+    if not rows:
+        if offset == 0:
+            return [], 0
+        counted = select(func.count()).select_from(table).where(*conditions)
+        return [], int(await reader.session.scalar(counted) or 0)
+    total = int(rows[0].facts_in_all)
+    statements = RowReader(table).statements(rows, {})
+    evidence = await reader.evidence("statement", [s.id for s in statements], as_of) if with_evidence else {}
     subject = reader.ref(entity)
     views = [
         StatementView(

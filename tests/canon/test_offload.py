@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import text
@@ -163,17 +164,27 @@ async def test_a_large_import_apart_that_would_retcon_asks_first_and_writes_noth
 
 
 async def test_a_large_import_apart_given_up_on_writes_all_or_nothing_and_the_next_one_writes(
-    db: Database, apart: None, campaign: Campaign
+    db: Database, apart: None, campaign: Campaign, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from bench.yaml_data import family_tree_text, timeline_text
 
     importer = StructuredImportService(db)
     await importer.import_files(campaign, [("timeline.yaml", timeline_text().encode())], GM)
     before = await counts(db)
+    # Given up on once the import is in the worker process: a pause of a guessed length let a fast machine
+    # finish the import first, and a slow one give up before it started.
+    handed_over = asyncio.Event()
+    hand_over = offload.in_process
+
+    async def in_process(function: Any, *args: Any, **kwargs: Any) -> Any:
+        handed_over.set()
+        return await hand_over(function, *args, **kwargs)
+
+    monkeypatch.setattr(offload, "in_process", in_process)
     running = asyncio.create_task(
         importer.import_files(campaign, [("family_tree.yaml", family_tree_text(2000, 20).encode())], GM)
     )
-    await asyncio.sleep(0.5)
+    await handed_over.wait()
     running.cancel()
     with pytest.raises(asyncio.CancelledError):
         await running

@@ -10,7 +10,7 @@ names its source (and, for the GM, links to the sources page). Facts are paged i
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -18,11 +18,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.services.wording import wording_for
 from canon.graph import CanonReader
 from canon.graph.fact_pages import facts_page
-from canon.models import CanonLevel, EntityCard, Evidence, EvidenceKind, StatementView
+from canon.models import AsOf, CanonLevel, EntityCard, Evidence, EvidenceKind, StatementView
 from canon.visibility import entity_hidden, passage_hidden, source_seen, view_hidden, visible_views
 from canon.wording import Wording, statement_sentence, type_words
 from canon.wording.statements import shown_validity
 from memory.knowledge.models import citation_label
+from memory.scenes import Scene, scenes_by_id
 
 from ..context import Reading
 from ..deps import WikiDeps
@@ -59,16 +60,29 @@ class Cited:
     passages: dict[tuple[str, int], CitedPassage] = field(default_factory=dict)
 
 
-async def cited_of(session: AsyncSession, evidence: list[Evidence], campaign_id: int) -> Cited:
-    """Return what a page's evidence cites: the scenes' numbers in the campaign and the imported passages."""
-    scene_ids = list(dict.fromkeys(e.scene_id for e in evidence if e.scene_id is not None))
+def cited_scene_ids(evidence: list[Evidence]) -> list[int]:
+    """Return the scenes a page's evidence cites (the first 500), in order."""
+    return list(dict.fromkeys(e.scene_id for e in evidence if e.scene_id is not None))[:500]
+
+
+async def cited_of(
+    session: AsyncSession,
+    evidence: list[Evidence],
+    campaign_id: int,
+    scenes: Mapping[int, Scene] | None = None,
+) -> Cited:
+    """Return what a page's evidence cites: the scenes' numbers in the campaign (from `scenes`, the cited
+    scenes by id, when read already) and the imported passages."""
+    scene_ids = cited_scene_ids(evidence)
     chunks = [e for e in evidence if e.kind == EvidenceKind.CHUNK]
     chunk_ids = list(dict.fromkeys(e.chunk_id for e in chunks if e.chunk_id is not None))
     source_ids = list(dict.fromkeys(e.source_id for e in chunks if e.source_id is not None))
-    return Cited(
-        await scene_orders(session, scene_ids, campaign_id),
-        await cited_passages(session, source_ids, chunk_ids),
-    )
+    if scenes is None:
+        orders = await scene_orders(session, scene_ids, campaign_id)
+    else:  # a scene of another campaign of the lineage has no page in this one
+        found = (scenes.get(i) for i in scene_ids)
+        orders = {s.id: s.story_order for s in found if s is not None and s.campaign_id == campaign_id}
+    return Cited(orders, await cited_passages(session, source_ids, chunk_ids))
 
 
 def _imported(evidence: Evidence, reading: Reading, cited: Cited) -> str | None:
@@ -145,21 +159,25 @@ async def entity_page(
     which = page_number(nth)
     if not name or len(name) > 300 or printable(segment) != segment:
         return not_found(reading)
-    async with deps.db.session() as session:
-        reader = await deps.access.reader(session, reading.campaign, reading.viewer, reading.knowing)
-        found = await reader.find_exact(name)
-        if not found and "_" in segment:  # a name with underscores of its own
-            found = await reader.find_exact(segment)
-        if len(found) < which:
-            return not_found(reading)
-        card = await reader.card(found[which - 1], reading.as_of.as_of, attributes=ABOVE)
-        facts = await _facts(reader, card, reading, page_number(page))
-        listed = [*card.facts, *facts.shown]
-        cited = [e for v in (card.state, *card.relations, *listed) if v for e in v.statement.evidence]
-        parents = [v.subject.id for v in card.relations if v.statement.predicate == "PARENT_OF"]
-        words = await wording_for(session, reader, [*cited, *card.evidence], people=parents)
-        sources = await cited_of(session, [*cited, *card.evidence], reading.campaign.id)
-        kin = reader.ontology.is_a(card.entity.type, ["Person", "Lineage", "Creature", "Deity"])
+    session = reading.session
+    reader = await deps.access.reader(session, reading.campaign, reading.viewer, reading.knowing)
+    found = await reader.find_exact(name)
+    if not found and "_" in segment:  # a name with underscores of its own
+        found = await reader.find_exact(segment)
+    if len(found) < which:
+        return not_found(reading)
+    as_of = reading.as_of.as_of
+    card = await reader.card(found[which - 1], as_of, attributes=ABOVE, with_evidence=False)
+    card, facts = await _evidenced(
+        reader, card, await _facts(reader, card, reading, page_number(page)), as_of
+    )
+    listed = [*card.facts, *facts.shown]
+    cited = [e for v in (card.state, *card.relations, *listed) if v for e in v.statement.evidence]
+    parents = [v.subject.id for v in card.relations if v.statement.predicate == "PARENT_OF"]
+    scenes = await scenes_by_id(session, cited_scene_ids([*cited, *card.evidence]))
+    words = await wording_for(session, reader, [*cited, *card.evidence], people=parents, cited_scenes=scenes)
+    sources = await cited_of(session, [*cited, *card.evidence], reading.campaign.id, scenes)
+    kin = reader.ontology.is_a(card.entity.type, ["Person", "Lineage", "Creature", "Deity"])
     words = dataclasses.replace(words, escape=esc, links=False)
     body = _body(card, facts, reading, words, sources)
     if kin:  # the picture at full size (`bot.wiki.pictures`)
@@ -187,16 +205,45 @@ async def _facts(reader: CanonReader, card: EntityCard, reading: Reading, page: 
     as_of = reading.as_of.as_of
     offset = (page - 1) * FACTS_PER_PAGE
     shown, total = await facts_page(
-        reader, card.entity, as_of, leave_out=ABOVE, offset=offset, limit=FACTS_PER_PAGE
+        reader, card.entity, as_of, leave_out=ABOVE, offset=offset, limit=FACTS_PER_PAGE, with_evidence=False
     )
     pages = max(1, -(-total // FACTS_PER_PAGE))
     if page > pages:
         page = pages
         offset = (page - 1) * FACTS_PER_PAGE
         shown, total = await facts_page(
-            reader, card.entity, as_of, leave_out=ABOVE, offset=offset, limit=FACTS_PER_PAGE
+            reader,
+            card.entity,
+            as_of,
+            leave_out=ABOVE,
+            offset=offset,
+            limit=FACTS_PER_PAGE,
+            with_evidence=False,
         )
     return FactsPage(shown, page, pages)
+
+
+async def _evidenced(
+    reader: CanonReader, card: EntityCard, facts: FactsPage, as_of: AsOf
+) -> tuple[EntityCard, FactsPage]:
+    """Return the card and the page of facts with their evidence, and the entity's own, read at once."""
+    views = [v for v in (card.state, *card.relations, *card.facts, *facts.shown) if v is not None]
+    ids = list(dict.fromkeys(v.statement.id for v in views))
+    found = await reader.evidence_of({"statement": ids, "entity": [card.entity.id]}, as_of)
+
+    def given(view: StatementView) -> StatementView:
+        evidence = tuple(found.get(("statement", view.statement.id), ()))
+        return view.model_copy(update={"statement": dataclasses.replace(view.statement, evidence=evidence)})
+
+    card = card.model_copy(
+        update={
+            "state": given(card.state) if card.state is not None else None,
+            "relations": tuple(map(given, card.relations)),
+            "facts": tuple(map(given, card.facts)),
+            "evidence": tuple(found.get(("entity", card.entity.id), ())),
+        }
+    )
+    return card, dataclasses.replace(facts, shown=[given(v) for v in facts.shown])
 
 
 def _body(card: EntityCard, listed: FactsPage, reading: Reading, words: Wording, cited: Cited) -> list[str]:

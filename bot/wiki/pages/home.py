@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from bot.services.wording import wording_for
 from canon.wording import Wording
 
 from ..context import Reading
@@ -46,14 +47,15 @@ def recap_html(entry: JournalEntry) -> str:
 async def journal_page(deps: WikiDeps, reading: Reading, request: web.Request) -> Page:
     """Return the journal: the campaign's scenes newest first, with dates and recaps."""
     page = page_number(request.rel_url.query.get("page"))
-    words = await deps.queries.words(reading.campaign, viewer=reading.viewer)
-    async with deps.db.session() as session:
-        total = await count_scenes(session, reading.campaign.id)
-        pages = max(1, -(-total // SCENES_PER_PAGE))
-        page = min(page, pages)
-        entries = await journal_entries(
-            session, reading.campaign.id, offset=(page - 1) * SCENES_PER_PAGE, limit=SCENES_PER_PAGE
-        )
+    session = reading.session
+    # The campaign's words for dates (as `CanonQueries.words` says them), read in the request's session.
+    words = await wording_for(session, await deps.access.reader(session, reading.campaign, reading.viewer))
+    total = await count_scenes(session, reading.campaign.id)
+    pages = max(1, -(-total // SCENES_PER_PAGE))
+    page = min(page, pages)
+    entries = await journal_entries(
+        session, reading.campaign.id, offset=(page - 1) * SCENES_PER_PAGE, limit=SCENES_PER_PAGE
+    )
     body = [f'<p class="muted">The story so far: {plural(total, "scene")}, newest first.</p>']
     if not entries:
         body.append("<p>No scene has been played yet. Scenes appear here once the GM starts them.</p>")

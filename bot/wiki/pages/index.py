@@ -48,17 +48,17 @@ async def index_page(deps: WikiDeps, reading: Reading, request: web.Request) -> 
     query = request.rel_url.query
     page = page_number(query.get("page"))
     kind = query.get("kind") or None
-    async with deps.db.session() as session:
-        reader = await deps.access.reader(session, reading.campaign, reading.viewer, reading.knowing)
-        counts, total, _ = await index_entries(session, reader, kind=None, offset=0, limit=0)
-        if kind is not None and kind not in counts:
-            kind = None
-        total = counts.get(kind, 0) if kind is not None else total
-        pages = max(1, -(-total // ENTITIES_PER_PAGE))
-        page = min(page, pages)
-        _, _, shown = await index_entries(
-            session, reader, kind=kind, offset=(page - 1) * ENTITIES_PER_PAGE, limit=ENTITIES_PER_PAGE
-        )
+    session = reading.session
+    reader = await deps.access.reader(session, reading.campaign, reading.viewer, reading.knowing)
+    counts, total, _ = await index_entries(session, reader, kind=None, offset=0, limit=0)
+    if kind is not None and kind not in counts:
+        kind = None
+    total = counts.get(kind, 0) if kind is not None else total
+    pages = max(1, -(-total // ENTITIES_PER_PAGE))
+    page = min(page, pages)
+    _, _, shown = await index_entries(
+        session, reader, kind=kind, offset=(page - 1) * ENTITIES_PER_PAGE, limit=ENTITIES_PER_PAGE
+    )
     items = []
     for e in shown:
         lock = f" {LOCK}" if reading.gm and e.hidden else ""

@@ -35,18 +35,18 @@ async def scene_page(deps: WikiDeps, reading: Reading, request: web.Request) -> 
         return not_found(reading)
     page = page_number(request.rel_url.query.get("page"))
     first = (page - 1) * TURNS_PER_PAGE + 1
-    async with deps.db.session() as session:
-        scene = await scene_numbered(session, reading.campaign.id, int(number_text))
-        if scene is None:
-            return not_found(reading)
-        recap = await recap_of(session, scene.id)
-        turns, highest = await turns_numbered(session, scene.id, first, first + TURNS_PER_PAGE - 1)
-        reader = await deps.access.reader(session, reading.campaign, reading.viewer, reading.knowing)
-        ids = await statements_cited_by(session, scene.id, limit=MAX_FACTS)
-        views = await reader.views(await reader.statements(statement_ids=ids)) if ids else []
-        views = visible_views(views, reading.viewer, reading.knowing, NOW)
-        words = await wording_for(session, reader, [e for v in views for e in v.statement.evidence])
-        cited = await cited_of(session, [e for v in views for e in v.statement.evidence], reading.campaign.id)
+    session = reading.session
+    scene = await scene_numbered(session, reading.campaign.id, int(number_text))
+    if scene is None:
+        return not_found(reading)
+    recap = await recap_of(session, scene.id)
+    turns, highest = await turns_numbered(session, scene.id, first, first + TURNS_PER_PAGE - 1)
+    reader = await deps.access.reader(session, reading.campaign, reading.viewer, reading.knowing)
+    ids = await statements_cited_by(session, scene.id, limit=MAX_FACTS)
+    views = await reader.views(await reader.statements(statement_ids=ids)) if ids else []
+    views = visible_views(views, reading.viewer, reading.knowing, NOW)
+    words = await wording_for(session, reader, [e for v in views for e in v.statement.evidence])
+    cited = await cited_of(session, [e for v in views for e in v.statement.evidence], reading.campaign.id)
     words = dataclasses.replace(words, escape=esc, links=False)
     meta = [words.date(scene.world_date) if scene.world_date else "", scene.location or ""]
     if scene.status != "completed":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import subprocess
 import sys
 from pathlib import Path
@@ -96,3 +97,16 @@ def test_a_lore_question_reads_the_vector_index_without_importing_chromadb(
     )
     assert "HEAVY [] True" in asked.stdout, asked.stdout + asked.stderr
     assert "22 (4d8 + 4)" in asked.stdout
+
+
+def test_a_lore_question_asked_in_process_leaves_the_garbage_collector_as_it_was(
+    cli_env: DatabaseTarget,
+) -> None:
+    # Only the console script's process, which ends with the question, keeps the collector off and freezes its
+    # objects for a quick exit; a caller that goes on (a test, a script) finds it on and nothing frozen.
+    runner = CliRunner()
+    assert runner.invoke(app, ["campaign", "create", "Reach"]).exit_code == 0
+    frozen = gc.get_freeze_count()
+    done = runner.invoke(app, ["lore", "who rules the reach", "--campaign", "Reach"])
+    assert done.exit_code == 0, done.output
+    assert gc.isenabled() and gc.get_freeze_count() == frozen

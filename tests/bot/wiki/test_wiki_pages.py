@@ -5,6 +5,7 @@ from __future__ import annotations
 from html.parser import HTMLParser
 
 import pytest
+from sqlalchemy import event
 
 from bot.wiki.pages.entity import ABOVE
 from bot.wiki.tokens import read_token
@@ -162,3 +163,32 @@ async def test_a_page_of_facts_read_in_the_database_is_that_page_of_the_whole_ca
                     )
                     assert total == len(whole), (token, name)
                     assert [v.statement.id for v in shown] == whole[offset : offset + limit], (token, name)
+
+
+async def test_an_entity_page_reads_canon_in_one_session(world: World) -> None:
+    db = world.services.db
+    transactions: list[list[str]] = []
+
+    def began(_connection: object) -> None:
+        transactions.append([])
+
+    def ran(_c: object, _cursor: object, statement: str, *_rest: object) -> None:
+        if transactions:
+            transactions[-1].append(statement)
+
+    engines = {db.engine.sync_engine, db.read_engine.sync_engine}
+    for engine in engines:
+        event.listen(engine, "begin", began)
+        event.listen(engine, "before_cursor_execute", ran)
+    try:
+        for token in (world.gm_token, world.quinn_token):
+            transactions.clear()
+            status, body, _ = await world.get(f"/t/{token}/e/Aldric?n=1")  # an address no other test keeps
+            assert status == 200 and "knight-commander" in body
+            # The link's check, the campaign, the lens and the page: one transaction (the content mark aside).
+            reads = [t for t in transactions if not all("content_marks" in s or "BEGIN" in s for s in t)]
+            assert len(reads) == 1
+    finally:
+        for engine in engines:
+            event.remove(engine, "begin", began)
+            event.remove(engine, "before_cursor_execute", ran)

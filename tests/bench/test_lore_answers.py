@@ -1,0 +1,62 @@
+"""The answer benchmark's outsider sets: their shape, and an answer holding any one wording of its fact is right."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench.lore_answers import OUTSIDER, Tally, outsider_questions
+from memory.knowledge.answer_models import AnswerMode, ShortAnswer
+
+
+def _reply(text: str, known: bool = True) -> ShortAnswer:
+    mode = AnswerMode.EXTRACTIVE if known else AnswerMode.NOTHING
+    return ShortAnswer(text=text, mode=mode, known=known, citations=[])
+
+
+def test_each_outsider_set_holds_45_answerable_and_15_unanswerable_questions_and_none_twice() -> None:
+    seen: set[str] = set()
+    for path in OUTSIDER.values():
+        questions = outsider_questions(path)
+        assert len(questions) == 60
+        assert sum(1 for q in questions if q["unanswerable"]) == 15
+        ids = {q["id"] for q in questions}
+        assert len(ids) == 60 and not ids & seen
+        seen |= ids
+        assert all(q["q"].strip() for q in questions)
+
+
+def test_an_answer_holding_any_one_wording_is_right_and_one_holding_none_is_a_miss() -> None:
+    tally = Tally()
+    q = {
+        "id": "x1",
+        "q": "half plate ac",
+        "fact": ["15 + Dex modifier (max 2)", "15 + Dex"],
+        "alternatives": True,
+    }
+    tally.add(q, q["fact"], _reply("Half Plate Armor's armor class is 15 + dex modifier (max 2). [1]"), 1.0)
+    tally.add(q, q["fact"], _reply("Half Plate Armor's weight is 40 lb. [1]"), 1.0)
+    tally.add(q, q["fact"], _reply("Nothing the table knows answers it.", known=False), 1.0)
+    report = tally.report()
+    assert report["fact_in_answer"] == pytest.approx(1 / 3, abs=0.001)
+    assert report["nothing_known_when_answerable"] == pytest.approx(1 / 3, abs=0.001)
+    assert tally.misses[0]["answer"].endswith("40 lb. [1]")
+
+
+def test_an_outsider_question_without_answers_is_unanswerable(tmp_path: Path) -> None:
+    path = tmp_path / "set.jsonl"
+    rows = [
+        {"id": "u1", "question": "beholder AC", "answers": []},
+        {"id": "a1", "question": "owlbear ac", "answers": ["13"]},
+    ]
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n\n", encoding="utf-8")
+    questions = outsider_questions(path)
+    assert [q["unanswerable"] for q in questions] == [True, False]
+    tally = Tally()
+    tally.add(
+        questions[0], questions[0]["fact"], _reply("Nothing the table knows answers it.", known=False), 1.0
+    )
+    tally.add(questions[0], questions[0]["fact"], _reply("Mimicry. [1]"), 1.0)
+    assert tally.report()["nothing_known_when_unanswerable"] == 0.5
