@@ -104,3 +104,20 @@ def test_a_write_through_a_direct_index_goes_to_chromas_client(tmp_path: Path) -
 def test_a_direct_index_on_an_empty_folder_finds_nothing(tmp_path: Path) -> None:
     direct = run(READ, str(tmp_path / "nothing"), "direct")
     assert direct["hits"] == [] and direct["none"] == [[], None] and direct["chromadb"] is False
+
+
+async def test_an_index_opened_ahead_is_the_one_searched_and_a_failure_waits_for_the_search(
+    tmp_path: Path,
+) -> None:
+    from memory.vector_index import ChromaVectorIndex, VectorIndexError
+
+    index = ChromaVectorIndex(path=tmp_path / "chroma", direct=True)
+    await index.open_soon()
+    opened = index.client()
+    assert await index.query(7, [1.0] + [0.0] * 383, limit=3) == [] and index.client() is opened
+    blocked = tmp_path / "a file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    broken = ChromaVectorIndex(path=blocked, direct=True)
+    await broken.open_soon()  # says nothing
+    with pytest.raises(VectorIndexError, match="cannot be opened"):
+        await broken.query(7, [1.0] + [0.0] * 383, limit=3)
