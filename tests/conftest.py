@@ -109,6 +109,22 @@ def _worker_processes_stopped() -> Iterator[None]:
     offload.shutdown()
 
 
+@pytest.fixture(autouse=True)
+def _embedded_indexes_back_in_process() -> Iterator[None]:
+    """Put the embedded index's switch back after a test that turned it on, and stop the children it started.
+
+    `lorekeeper run` turns it on for the rest of its process (`memory.chroma_apart.keep_apart`); left on, every
+    later test of the worker opening an embedded Chroma index started a child process for it (seconds each,
+    never stopped), and the next test closing them all waited for every one.
+    """
+    from memory import chroma_apart
+
+    yield
+    if chroma_apart.kept_apart():
+        chroma_apart.keep_apart(False)
+        chroma_apart.close_all()
+
+
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     """Settings for a test: data in tmp_path, no token, no LLM, embedded defaults."""

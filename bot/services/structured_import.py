@@ -1,7 +1,7 @@
 """Structured lore (YAML) import: the use case that owns its transaction, and the hook `lorekeeper ingest` calls.
 
 `StructuredImportService.import_files` reads what the campaign remembers of the files (a read session),
-validates the changed ones in a worker thread (CPU-bound; the loader is strict and reports every problem),
+validates the changed ones (in a worker thread past a few tens of KB: the loader is strict and CPU-bound),
 then writes them into the canon graph in ONE transaction through `db.run` (`canon.structured.ingest`). When
 any problem exists nothing is written and the report lists the errors (file, line, column, message).
 
@@ -47,6 +47,9 @@ YAML_SUFFIXES = (".yaml", ".yml")
 #: Imports of this many bytes or more plan and write on a loop of their own (`canon.offload.write_apart`):
 #: their seconds of Python between queries would otherwise hold the bot's event loop.
 APART_BYTES = 256 * 1024
+#: Imports of at most this many bytes to load are loaded on the loop: a typical file (about 100 entries, 10 to
+#: 30 KB) takes a few milliseconds, less than handing it to a worker thread and back costs on a busy machine.
+INLINE_BYTES = 32 * 1024
 #: How long an import waiting for its replacement to be confirmed is kept, and how many are kept at most.
 PENDING_SECONDS = 15 * 60
 PENDING_LIMIT = 20
@@ -200,7 +203,8 @@ class StructuredImportService:
         )
         actor_id = actor.id if actor is not None else None
         actor_name = actor.name if actor is not None else None
-        if sum(len(data) for name, data in files if name not in unchanged) >= APART_BYTES:
+        to_load = sum(len(data) for name, data in files if name not in unchanged)
+        if to_load >= APART_BYTES:
             # A large import loads, plans and writes in the worker process (`canon.offload.write_in_process`):
             # its seconds of Python, and the freeing of what it loaded, never hold the bot's interpreter.
             apart = _Apart(tuple(files), frozenset(unchanged), self.max_bytes, hidden, hashes)
@@ -213,7 +217,7 @@ class StructuredImportService:
                         return done.report.model_copy(update={"status": "confirm", "changeset_id": None})
             report: IngestReport = await offload.write_in_process(self.db, _import_apart, *args, False)
             return report
-        loaded = await asyncio.to_thread(load)
+        loaded = load() if to_load <= INLINE_BYTES else await asyncio.to_thread(load)
 
         async def work(session: AsyncSession) -> IngestReport:
             return await _with_players(session, campaign.id, loaded, ontology, actor_id, actor_name, members)

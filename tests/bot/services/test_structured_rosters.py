@@ -189,3 +189,19 @@ async def test_a_campaign_with_plain_years_needs_no_era(
     report = await importer.import_files(campaign, [("late.yaml", late)], GM)
     assert report.status == "ingested", report.summary()
     assert any("Late Child" in w.message for w in report.warnings), [w.message for w in report.warnings]
+
+
+async def test_aliases_are_given_once_and_kept_when_a_roster_changes(
+    db: Database, importer: StructuredImportService, campaign: Campaign
+) -> None:
+    first = "characters:\n  - id: mira\n    name: Mira\n    aliases: [The Quiet, the quiet]\n"
+    again = "characters:\n  - id: mira\n    name: Mira\n    aliases: [The  Quiet, Mira of the Docks]\n"
+    later = "characters:\n  - id: mira\n    name: Mira\n    aliases: [Mira of the Docks]\n"
+    for text in (first, again, later):
+        report = await importer.import_files(campaign, [("roster.yaml", text.encode())], GM)
+        assert report.status == "ingested", report.summary()
+    mira, statements = await entity(db, campaign, "mira")
+    # One alias per spelling, whatever its case and spaces; an alias the file no longer lists stays a name.
+    assert mira.aliases == ("The Quiet", "Mira of the Docks")
+    (listed,) = [s.value for s in statements if s.predicate == "aliases"]
+    assert listed == "Mira of the Docks"
