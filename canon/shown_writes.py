@@ -112,7 +112,7 @@ def _begin(connection: Any) -> None:
 def _statement(
     connection: Any, cursor: Any, statement: str, parameters: Any, context: Any, executemany: bool
 ) -> None:
-    if _PENDING not in connection.info and moves_mark(written_by(statement)):
+    if moves_mark(written_by(statement)):  # a read costs one lookup of its (cached) text
         connection.info[_PENDING] = True
 
 
