@@ -8,8 +8,8 @@ any problem exists nothing is written and the report lists the errors (file, lin
 A file is known by the name it declares (a top-level `source:` key), else by its path within the campaign (a
 path given on the command line, relative to the working directory; a Discord attachment's file name). An
 import that would replace a file imported before under that name AND retcon what it said is not written
-unless the caller says `replace=True`: without it, the report (status `confirm`) says what it would retcon,
-from a dry run rolled back.
+unless the caller says `replace=True`: without it, such an import is rolled back and its report (status
+`confirm`) says what it would retcon; one that retcons nothing is written by that same run.
 
 Entry points:
 - `lorekeeper ingest FILE.yaml... --campaign C [--json] [--replace]` (`bot.cli.lore` calls `ingest_yaml`);
@@ -208,14 +208,11 @@ class StructuredImportService:
             # A large import loads, plans and writes in the worker process (`canon.offload.write_in_process`):
             # its seconds of Python, and the freeing of what it loaded, never hold the bot's interpreter.
             apart = _Apart(tuple(files), frozenset(unchanged), self.max_bytes, hidden, hashes)
-            args = (campaign.id, apart, ontology, actor_id, actor_name, members)
-            if replacing and not replace:
-                try:
-                    await offload.write_in_process(self.db, _import_apart, *args, True)
-                except _DryRun as done:
-                    if done.report.status == "ingested" and done.report.retcon_text():
-                        return done.report.model_copy(update={"status": "confirm", "changeset_id": None})
-            report: IngestReport = await offload.write_in_process(self.db, _import_apart, *args, False)
+            args = (campaign.id, apart, ontology, actor_id, actor_name, members, replacing and not replace)
+            try:
+                report: IngestReport = await offload.write_in_process(self.db, _import_apart, *args)
+            except _DryRun as done:
+                return _to_confirm(done.report)
             return report
         loaded = load() if to_load <= INLINE_BYTES else await asyncio.to_thread(load)
 
@@ -229,25 +226,33 @@ class StructuredImportService:
         return await self._decide(work, replacing and not replace)
 
     async def _decide(self, work: Any, ask_first: bool) -> IngestReport:
-        """Write the import, or (`ask_first`) report what it would retcon, from a dry run, when it would."""
-        if ask_first:
-            preview = await self._dry_run(work)
-            if preview.status == "ingested" and preview.retcon_text():
-                return preview.model_copy(update={"status": "confirm", "changeset_id": None})
-        report: IngestReport = await self.db.run(work, attempts=1)
-        return report
+        """Write the import; with `ask_first`, unless it would retcon: then roll it back and report what it
+        would retcon (status `confirm`). One run either way: an import that only adds is written at once."""
+        if not ask_first:
+            report: IngestReport = await self.db.run(work, attempts=1)
+            return report
 
-    async def _dry_run(self, work: Any) -> IngestReport:
-        """Return what `work` would report, its transaction rolled back (nothing is written)."""
-
-        async def rolled_back(session: AsyncSession) -> IngestReport:
-            raise _DryRun(await work(session))
+        async def unless_it_retcons(session: AsyncSession) -> IngestReport:
+            return _unless_it_retcons(await work(session))
 
         try:
-            await self.db.run(rolled_back, attempts=1)
+            written: IngestReport = await self.db.run(unless_it_retcons, attempts=1)
         except _DryRun as done:
-            return done.report
-        raise AssertionError("unreachable")  # pragma: no cover
+            return _to_confirm(done.report)
+        return written
+
+
+def _unless_it_retcons(report: IngestReport) -> IngestReport:
+    """Return the report of an import that retcons nothing; raise it as `_DryRun` (its transaction then rolls
+    back) when it would retcon."""
+    if report.status == "ingested" and report.retcon_text():
+        raise _DryRun(report)
+    return report
+
+
+def _to_confirm(report: IngestReport) -> IngestReport:
+    """Return the report of an import rolled back because it would retcon: what it would do, to confirm."""
+    return report.model_copy(update={"status": "confirm", "changeset_id": None})
 
 
 @dataclass(frozen=True)
@@ -269,17 +274,15 @@ async def _import_apart(
     actor_id: int | None,
     actor_name: str | None,
     members: ServerMembers | None,
-    dry_run: bool,
+    ask_first: bool,
 ) -> IngestReport:
-    """Load and ingest a large import (in the worker process); `dry_run`: raise its report as `_DryRun`, so
-    that its transaction rolls back."""
+    """Load and ingest a large import (in the worker process); `ask_first`: when it would retcon, raise its
+    report as `_DryRun`, so that its transaction rolls back."""
     loaded = load_files(
         apart.files, skip=apart.unchanged, max_bytes=apart.max_bytes, hidden=apart.hidden, hashes=apart.hashes
     )
     report = await _with_players(session, campaign_id, loaded, ontology, actor_id, actor_name, members)
-    if dry_run:
-        raise _DryRun(report)
-    return report
+    return _unless_it_retcons(report) if ask_first else report
 
 
 async def _with_players(
