@@ -112,7 +112,7 @@ def _begin(connection: Any) -> None:
 def _statement(
     connection: Any, cursor: Any, statement: str, parameters: Any, context: Any, executemany: bool
 ) -> None:
-    if _PENDING not in connection.info and moves_mark(written_by(statement)):
+    if moves_mark(written_by(statement)):  # a read costs one lookup of its (cached) text
         connection.info[_PENDING] = True
 
 
@@ -133,7 +133,10 @@ def _commit(connection: Any) -> None:
 
 
 def _rollback(connection: Any) -> None:
-    connection.info.pop(_PENDING, None)
+    # A connection the server dropped is rolled back as it is invalidated: its `info` cannot be read then
+    # (SQLAlchemy raises), and goes with the driver's connection it belonged to.
+    if not connection.invalidated:
+        connection.info.pop(_PENDING, None)
 
 
 def track(engine: AsyncEngine) -> None:

@@ -308,7 +308,8 @@ def main() -> None:
     import logging
 
     logging.captureWarnings(True)
-    command_is_whole_process()
+    # `lore` decides about the garbage collector itself (off for one question); off until then.
+    command_is_whole_process(pause_collector=sys.argv[1:2] == ["lore"])
     try:
         only_asked(sys.argv[1:])()
     except KeyboardInterrupt:
