@@ -34,7 +34,7 @@ def runs(noted: Path) -> int:
     return len(noted.read_text().splitlines()) if noted.exists() else 0
 
 
-def test_a_picture_read_again_with_the_same_options_is_answered_as_read_the_first_time(tmp_path: Path) -> None:
+def test_a_picture_read_again_with_the_same_options_is_answered_as_first_read(tmp_path: Path) -> None:
     program, noted = programs(tmp_path)
     first = read(program, b"page one", "-l", "eng")
     assert first.returncode == 0 and first.stdout == b"read page one with stdin stdout -l eng\n"
