@@ -133,7 +133,10 @@ def _commit(connection: Any) -> None:
 
 
 def _rollback(connection: Any) -> None:
-    connection.info.pop(_PENDING, None)
+    # A connection the server dropped is rolled back as it is invalidated: its `info` cannot be read then
+    # (SQLAlchemy raises), and goes with the driver's connection it belonged to.
+    if not connection.invalidated:
+        connection.info.pop(_PENDING, None)
 
 
 def track(engine: AsyncEngine) -> None:

@@ -131,3 +131,12 @@ def test_questions_from_a_file_turn_the_collector_paused_by_main_back_on(
         gc.enable()
     assert done.exit_code == 0, done.output
     assert len(done.output.splitlines()) == 2 and collecting and gc.get_freeze_count() == 0
+
+
+async def test_whether_the_schema_is_current_is_read_while_a_writer_holds_the_database(
+    sqlite_db: Database,
+) -> None:
+    # The bot writing meanwhile (SQLite's write lock held) does not hold up a cold `lorekeeper lore`.
+    async with sqlite_db.engine.connect() as writer:
+        await writer.execute(text("SELECT 1"))  # BEGIN IMMEDIATE: the write lock, held until the block ends
+        assert await asyncio.wait_for(schema_current(sqlite_db), timeout=5)
