@@ -200,6 +200,9 @@ async def drop_target(target: DatabaseTarget) -> None:
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     asyncio.run(TEMPLATES.drop_all())
+    worlds = sys.modules.get("tests.helpers.valdorn")  # imported by the tests that use it (it loads the bot)
+    if worlds is not None:
+        worlds.VALDORN.remove()
 
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]

@@ -4,12 +4,12 @@ dates and scenes; an event stands in the first of its eras the reader sees."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
 import pytest
 from sqlalchemy import BigInteger, literal, select
 
 from bot.app import CanonServices, build_canon
-from bot.services.structured_import import StructuredImportService
-from canon import campaigns
 from canon.campaigns import Campaign
 from canon.graph import CanonReader
 from canon.models import AsOf, Viewer, Visibility
@@ -20,16 +20,25 @@ from canon.render.timeline_rows import _year, events_page
 from canon.storage import Database
 from canon.visibility import Knowing, Learned, entity_hidden
 from memory.scenes import SceneService
-from tests.bot.services.test_structured_import import ingest_all
 from tests.bot.wiki.conftest import GM
+from tests.conftest import DatabaseTarget
+from tests.helpers.valdorn import VALDORN, campaign_in
+
+
+@pytest.fixture
+async def db(db_target: DatabaseTarget) -> AsyncIterator[Database]:
+    """The test's database holding the imported Valdorn world: a copy of one built once per process."""
+    await VALDORN.fill(db_target)
+    opened = db_target.open()
+    try:
+        yield opened
+    finally:
+        await opened.dispose()
 
 
 @pytest.fixture
 async def world(db: Database) -> tuple[Campaign, CanonServices]:
-    campaign = await db.run(lambda s: campaigns.create_campaign(s, "Valdorn", guild_id=20))
-    canon = build_canon(db, SceneService(db))
-    await ingest_all(StructuredImportService(db, canon.access.ontology_for), canon, campaign)
-    return campaign, canon
+    return await campaign_in(db), build_canon(db, SceneService(db))
 
 
 def _begun(validity_key: int | None, scene: int | None, as_of: AsOf) -> bool:
