@@ -165,6 +165,7 @@ async def test_a_played_evening_drops_only_the_transcript_it_writes_to(small: Sm
     await services.turns.append(_turn(2, "The innkeeper scowls."))
     proposed = FactContent(subject=Ref(name="Aldric"), attribute="mood", value="scowling")
     await services.proposals.propose(small.campaign, 77, proposed, PAT)  # waits for the GM's review: unshown
+    await services.answers.ask(small.campaign.id, "Who is Aldric?", asker_id=PAT.id)  # a lookup, recorded
     lease = Lease(services.db, "scheduler", "this process", 60)
     assert await lease.acquire() and await lease.acquire()
     for path in pages[:-1]:  # no other page shows a turn: each is answered as kept
