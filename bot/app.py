@@ -55,6 +55,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: The note in the data folder keeping the embedding model's version for one-question processes
+#: (`MiniLMEmbedder`'s `version_note`).
+MODEL_VERSION_NOTE = "embedding-model.json"
+
 
 @dataclass
 class Services:
@@ -384,13 +388,18 @@ def build_knowledge(
     """Build the imported-knowledge service: Chroma and the offline embedder unless embedding is switched off.
 
     Neither loads anything here: the model loads on the first embedding, chromadb on the first vector call.
-    `one_shot`: the process answers a question and ends (the model's session starts quick, unoptimised; an
-    embedded vector index is read without importing chromadb).
+    `one_shot`: the process answers a question and ends (the model's session starts quick, unoptimised, and its
+    version is read from a note in the data folder rather than hashed; an embedded vector index is read without
+    importing chromadb).
     """
     vectors: ChromaVectorIndex | None = None
     embedder: MiniLMEmbedder | None = None
     if settings.embedding.enabled:
-        embedder = MiniLMEmbedder(batch_size=settings.embedding.batch_size, quick_start=one_shot)
+        embedder = MiniLMEmbedder(
+            batch_size=settings.embedding.batch_size,
+            quick_start=one_shot,
+            version_note=settings.data_dir / MODEL_VERSION_NOTE if one_shot else None,
+        )
         vectors = ChromaVectorIndex.from_settings(
             settings.data_dir,
             settings.chroma.host,

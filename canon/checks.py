@@ -12,13 +12,23 @@ import datetime as dt
 from collections.abc import Collection, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import select
+from sqlalchemy import ColumnElement, and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.continuity import PARENT_OF, PART_OF, SUB_ERA_OF, Finding, Side, Snapshot, check
+from canon.continuity import (
+    OCCURRED_DURING,
+    PARENT_OF,
+    PART_OF,
+    SUB_ERA_OF,
+    Finding,
+    Side,
+    Snapshot,
+    check,
+)
 from canon.graph import CanonReader, lineage_filter
+from canon.ontology import Ontology
 from canon.storage import utc_now
-from canon.tables import ConflictRow, DependencyRow
+from canon.tables import ConflictRow, DependencyRow, StatementRow
 
 
 async def _dependencies(
@@ -72,16 +82,36 @@ async def entities_snapshot(
     *,
     relied_on: Collection[int] = (),
     held: Collection[int] = (),
+    ends: Mapping[int, Collection[str]] | None = None,
 ) -> Snapshot:
     """Return a snapshot of some entities: everything said about them, and of the entities at the other end
     what the rules read (their states, parents, containers and sub-eras); `relied_on` adds statements.
 
     `held` are entities the caller already holds, with every statement about them (an import's new entities):
-    they are neither read nor followed as neighbours, and the caller adds them to the snapshot."""
+    they are neither read nor followed as neighbours, and the caller adds them to the snapshot.
+
+    `ends` are entities that new facts (about held entities) only point at, each with the predicates of those
+    relations: of them only what a rule can pair with such a relation is read, their neighbours' facts (states,
+    parents, containers, sub-eras) and their relations of those predicates (the limits of a slot, both ways
+    for a symmetric one); not everything said about them."""
     ids = set(entity_ids)
-    statements = await reader.statements(
-        subject_ids=ids, object_ids=ids, include_retconned=True, with_evidence=False
-    )
+    pointed = {i: p for i, p in (ends or {}).items() if i not in ids}
+    # Of an entity new facts only point at, the entity alone serves most relations: its facts are read only
+    # where a rule pairs such a relation with them.
+    wanted = {i: p for i, p in pointed.items() if any(_pairs_with_facts(x, reader.ontology) for x in p)}
+    if not ids and not wanted and not relied_on:
+        entities = await reader.entities(
+            pointed.keys() - set(held), include_retconned=True, with_aliases=False
+        )
+        return Snapshot(entities=entities, statements=[], dependencies={}, ontology=reader.ontology)
+    if wanted:
+        statements = await reader.statements(
+            where=[_about(ids, wanted)], include_retconned=True, with_evidence=False
+        )
+    else:
+        statements = await reader.statements(
+            subject_ids=ids, object_ids=ids, include_retconned=True, with_evidence=False
+        )
     known = {s.id for s in statements}
     if relied_on:
         cited = await reader.statements(statement_ids=relied_on, include_retconned=True, with_evidence=False)
@@ -90,7 +120,7 @@ async def entities_snapshot(
     related = {s.subject_id for s in statements} | {
         s.object_id for s in statements if s.object_id is not None
     }
-    extra = related - ids - set(held)
+    extra = related - ids - wanted.keys() - set(held)
     if extra:
         more = await reader.statements(
             subject_ids=extra,
@@ -100,11 +130,42 @@ async def entities_snapshot(
         )
         statements += [s for s in more if s.id not in known]
         related |= {s.subject_id for s in more} | {s.object_id for s in more if s.object_id is not None}
-    entities = await reader.entities((related | ids) - set(held), include_retconned=True)
+    entities = await reader.entities(
+        (related | ids | pointed.keys()) - set(held), include_retconned=True, with_aliases=False
+    )
     dependencies = await _dependencies(reader, [s.id for s in statements])
     return Snapshot(
         entities=entities, statements=statements, dependencies=dependencies, ontology=reader.ontology
     )
+
+
+def _pairs_with_facts(predicate: str, ontology: Ontology) -> bool:
+    """Tell whether a rule can pair a new relation of this predicate with facts of the entity it points at:
+    the parents of a child and the child's life, the containers of a place (two places at once), the parent
+    eras of an era (an event's era bounds), and the other relations a limit counts at that end. Everything
+    else a rule reads of that entity is the entity itself (its name, dates, standing)."""
+    if predicate in (PARENT_OF, PART_OF, SUB_ERA_OF, OCCURRED_DURING):
+        return True
+    rel = ontology.relation_types.get(predicate)
+    if rel is None:
+        return False
+    limited = rel.max_incoming is not None or (rel.symmetric and rel.max_outgoing is not None)
+    return limited or rel.single_place
+
+
+def _about(ids: Collection[int], pointed: Mapping[int, Collection[str]]) -> ColumnElement[bool]:
+    """Return the condition on statements `entities_snapshot` reads: every one about `ids`, and of the entities
+    `pointed` at their neighbours' facts and their relations of the predicates pointing at them."""
+    c = StatementRow.__table__.c
+    predicates = sorted({p for found in pointed.values() for p in found})
+    ends = sorted(pointed)
+    clauses: list[ColumnElement[bool]] = [
+        and_(c.subject_id.in_(ends), c.predicate.in_(sorted({*_NEIGHBOUR_PREDICATES, *predicates}))),
+        and_(c.object_id.in_(ends), c.predicate.in_(predicates)),
+    ]
+    if ids:
+        clauses += [c.subject_id.in_(sorted(ids)), c.object_id.in_(sorted(ids))]
+    return or_(*clauses)
 
 
 async def whole_snapshot(reader: CanonReader) -> Snapshot:

@@ -192,6 +192,14 @@ class ChromaCollections:
                     self._client = self._connect()
         return self._client
 
+    async def open_soon(self) -> None:
+        """Create the client now, in a worker thread, so a search about to need it (once its question is
+        embedded) finds it open; a failure is left to that search's own call to report. Nothing once open."""
+        if self._client is not None:
+            return
+        with contextlib.suppress(Exception):
+            await asyncio.to_thread(self.client)
+
     def _connect(self) -> ClientAPI:
         try:
             if self.host:

@@ -8,6 +8,13 @@ opens the folder with the core itself, as that shim does (the same SQLite file, 
 cache size), and answers the part of Chroma's client `memory.chroma_client` reads with: a collection by name
 (its name and metadata), `query` by vectors and `count`.
 
+The core's calls are Chroma's private interface, as its shim makes them in the pinned version (chromadb 1.5,
+`requirements.lock`): `tests/memory/test_chroma_direct.py` compares this reader's answers with Chroma's own
+client's, so an upgrade that changes them fails there.
+
+Chroma's own client would also read its settings from the environment and a `.env` file (`migrations`,
+`migrations_hash_algorithm`); Lorekeeper sets none of them, and this reader uses their defaults.
+
 Anything else (creating, renaming, writing or dropping a collection) goes to Chroma's own client, opened then
 from the same folder (`open_full`) after this one lets go of it; every later call goes there too. A failure of
 the core raises Chroma's own errors (whose module imports the package then, as it does in Chroma).

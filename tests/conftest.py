@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sys
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from config.settings import Settings
 from tests.helpers.db_templates import TEMPLATES
 from tests.helpers.paths import SHARED
 from tests.helpers.s3_server import s3_server  # noqa: F401 - the session-wide S3 server fixture
+from tests.helpers.tesseract import remembering_tesseract
 
 # pytest keeps each test module's rewritten asserts in __pycache__ and reads them back next run, but writes
 # nothing where bytecode caches are turned off (PYTHONDONTWRITEBYTECODE): then each worker rewrote every module
@@ -109,6 +111,42 @@ def _worker_processes_stopped() -> Iterator[None]:
     offload.shutdown()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _tesseract_remembers_what_it_read(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Put `tests.helpers.tesseract.remembering_tesseract` first on PATH for this process and the programs it starts
+    (where Tesseract is installed): a picture already read in this run is answered as it was read."""
+    real = shutil.which("tesseract")
+    if real is None:
+        yield
+        return
+    own = tmp_path_factory.getbasetemp()
+    run = own.parent if os.environ.get("PYTEST_XDIST_WORKER") else own  # shared by the run's workers
+    folder = own / "tesseract"
+    remembering_tesseract(folder, run / "tesseract-read", real)
+    path = os.environ.get("PATH", "")
+    os.environ["PATH"] = f"{folder}{os.pathsep}{path}"
+    try:
+        yield
+    finally:
+        os.environ["PATH"] = path
+
+
+@pytest.fixture(autouse=True)
+def _embedded_indexes_back_in_process() -> Iterator[None]:
+    """Put the embedded index's switch back after a test that turned it on, and stop the children it started.
+
+    `lorekeeper run` turns it on for the rest of its process (`memory.chroma_apart.keep_apart`); left on, every
+    later test of the worker opening an embedded Chroma index started a child process for it (seconds each,
+    never stopped), and the next test closing them all waited for every one.
+    """
+    from memory import chroma_apart
+
+    yield
+    if chroma_apart.kept_apart():
+        chroma_apart.keep_apart(False)
+        chroma_apart.close_all()
+
+
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     """Settings for a test: data in tmp_path, no token, no LLM, embedded defaults."""
@@ -162,6 +200,9 @@ async def drop_target(target: DatabaseTarget) -> None:
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     asyncio.run(TEMPLATES.drop_all())
+    worlds = sys.modules.get("tests.helpers.valdorn")  # imported by the tests that use it (it loads the bot)
+    if worlds is not None:
+        worlds.VALDORN.remove()
 
 
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]

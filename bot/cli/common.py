@@ -7,6 +7,7 @@ is imported by the command that uses it, so `lorekeeper --help` and a mistyped c
 from __future__ import annotations
 
 import functools
+import gc
 import json
 from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
@@ -150,18 +151,31 @@ class Typer(typer.Typer):
 
 
 #: Whether the running command is the whole process (the console script's `main`), not a call from a test or a
-#: script that goes on after it: such a command may leave its tidying to the process's end.
-_WHOLE_PROCESS = {"on": False}
+#: script that goes on after it: such a command may leave its tidying to the process's end. And whether `main`
+#: paused the cyclic garbage collector for the command to decide about.
+_WHOLE_PROCESS = {"on": False, "paused": False}
 
 
-def command_is_whole_process(on: bool = True) -> None:
-    """Say that the command about to run is the whole process (`bot.cli.main.main`)."""
+def command_is_whole_process(on: bool = True, *, pause_collector: bool = False) -> None:
+    """Say that the command about to run is the whole process (`bot.cli.main.main`). `pause_collector`: turn the
+    cyclic garbage collector off meanwhile (it would walk the modules being imported, again and again), until the
+    command takes the decision (`take_paused_collector`)."""
     _WHOLE_PROCESS["on"] = on
+    if on and pause_collector and gc.isenabled():
+        gc.disable()
+        _WHOLE_PROCESS["paused"] = True
 
 
 def command_ends_process() -> bool:
     """Tell whether the process ends when the running command does."""
     return _WHOLE_PROCESS["on"]
+
+
+def take_paused_collector() -> bool:
+    """Return whether the collector was on before `main` paused it (the caller now turns it back on or not)."""
+    paused = _WHOLE_PROCESS["paused"]
+    _WHOLE_PROCESS["paused"] = False
+    return paused
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

@@ -18,7 +18,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from bot.cli.common import command_ends_process, emit, fail, run_async, settings_or_exit, with_services
+from bot.cli.common import (
+    command_ends_process,
+    emit,
+    fail,
+    run_async,
+    settings_or_exit,
+    take_paused_collector,
+    with_services,
+)
 from bot.cli.dialogue import dialogue_paths, ingest_dialogue
 from bot.cli.lore_index import reindex
 from bot.cli.progress import Progress, describe_report
@@ -287,6 +295,7 @@ def lore(
     as_json: JsonOption = False,
 ) -> None:
     """Answer a lore question from the campaign's knowledge (JSON: {"results": [{source, heading_path, ...}]})."""
+    collecting = take_paused_collector() or gc.isenabled()
     settings = settings_or_exit()
     if (question is None) == (queries is None):
         fail("Give a QUESTION or --queries FILE (not both).")
@@ -336,16 +345,18 @@ def lore(
             else:
                 typer.echo(_answer_text(answer))
 
-    _answer_all(settings, work, one_question=queries is None)
+    _answer_all(settings, work, one_question=queries is None, collecting=collecting)
 
 
-def _answer_all(settings: Any, work: Any, *, one_question: bool) -> None:
-    """Run `work` with the lore reader (`with_lore_reader`); `one_question`: one question, then the process ends."""
-    collecting = gc.isenabled()
+def _answer_all(settings: Any, work: Any, *, one_question: bool, collecting: bool) -> None:
+    """Run `work` with the lore reader (`with_lore_reader`); `one_question`: one question, then the process ends.
+    `collecting`: whether the cyclic garbage collector was on before this command."""
     if one_question:
-        # The cyclic garbage collector would only walk the modules being imported, again and again (about a tenth
-        # of a cold start's CPU time).
+        # The collector would only walk the modules being imported, again and again (about a tenth of a cold
+        # start's CPU time).
         gc.disable()
+    elif collecting:
+        gc.enable()
     try:
         run_async(lambda: with_lore_reader(settings, work, one_shot=one_question))
     finally:

@@ -183,6 +183,7 @@ def _restore(
     if source.resolve() == database.resolve():
         raise BackupError("that file is the database itself")
     saved: Path | None = None
+    shown_before = _content_generation(database) if database.exists() else 0
     if database.exists():
         if not force:
             raise BackupError(
@@ -200,7 +201,34 @@ def _restore(
                 src.backup(dst)
         finally:
             src.close()
+        _move_content_mark_past(dst, shown_before)
         dst.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         dst.close()
     return revisions, saved
+
+
+def _content_generation(database: Path) -> int:
+    """Return the database's content mark (`canon.write_marks`), 0 when it has none (no such table yet)."""
+    try:
+        connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+        try:
+            row = connection.execute("SELECT generation FROM content_marks WHERE id = 1").fetchone()
+        finally:
+            connection.close()
+    except sqlite3.Error:
+        return 0
+    return int(row[0]) if row else 0
+
+
+def _move_content_mark_past(connection: sqlite3.Connection, generation: int) -> None:
+    """Set the restored database's content mark past both its own and the replaced one's: a wiki process still
+    serving keeps no page of the old database under a mark the restored one could show again."""
+    found = connection.execute(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'content_marks'"
+    ).fetchone()[0]
+    if found:  # a backup from before the mark: its migration makes one
+        with connection:
+            connection.execute(
+                "UPDATE content_marks SET generation = max(generation, ?) + 1 WHERE id = 1", (generation,)
+            )

@@ -30,9 +30,10 @@ def newest_revision(versions: Path = VERSIONS) -> str | None:
 
 
 async def schema_current(db: Database) -> bool:
-    """Return whether the database is at the newest migration (False when it has no schema yet)."""
+    """Return whether the database is at the newest migration (False when it has no schema yet). Read by a
+    reader connection: on SQLite the writer's (BEGIN IMMEDIATE) would wait for a bot writing meanwhile."""
     try:
-        async with db.engine.connect() as conn:
+        async with db.read_engine.connect() as conn:
             found = (await conn.execute(text("SELECT version_num FROM alembic_version"))).scalars().all()
     except Exception:  # no table yet, or any reason: the full path migrates and says what is wrong
         return False

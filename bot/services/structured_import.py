@@ -2,14 +2,15 @@
 
 `StructuredImportService.import_files` reads what the campaign remembers of the files (a read session),
 validates the changed ones in a worker thread (CPU-bound; the loader is strict and reports every problem),
-then writes them into the canon graph in ONE transaction through `db.run` (`canon.structured.ingest`). When
-any problem exists nothing is written and the report lists the errors (file, line, column, message).
+then writes them into the canon graph in ONE transaction through `db.run` (`canon.structured.ingest`); a small
+import (a few tens of KB) does all three in that one transaction. When any problem exists nothing is written
+and the report lists the errors (file, line, column, message).
 
 A file is known by the name it declares (a top-level `source:` key), else by its path within the campaign (a
 path given on the command line, relative to the working directory; a Discord attachment's file name). An
 import that would replace a file imported before under that name AND retcon what it said is not written
-unless the caller says `replace=True`: without it, the report (status `confirm`) says what it would retcon,
-from a dry run rolled back.
+unless the caller says `replace=True`: without it, such an import is rolled back and its report (status
+`confirm`) says what it would retcon; one that retcons nothing is written by that same run.
 
 Entry points:
 - `lorekeeper ingest FILE.yaml... --campaign C [--json] [--replace]` (`bot.cli.lore` calls `ingest_yaml`);
@@ -47,6 +48,10 @@ YAML_SUFFIXES = (".yaml", ".yml")
 #: Imports of this many bytes or more plan and write on a loop of their own (`canon.offload.write_apart`):
 #: their seconds of Python between queries would otherwise hold the bot's event loop.
 APART_BYTES = 256 * 1024
+#: Imports of at most this many bytes are read, loaded and written in one transaction, loaded on the loop: a
+#: typical file (about 100 entries, 10 to 30 KB) loads in a few milliseconds, less than a read session first
+#: and a worker thread's hand-over cost on a busy machine.
+INLINE_BYTES = 32 * 1024
 #: How long an import waiting for its replacement to be confirmed is kept, and how many are kept at most.
 PENDING_SECONDS = 15 * 60
 PENDING_LIMIT = 20
@@ -190,28 +195,30 @@ class StructuredImportService:
         members: ServerMembers | None = None,
     ) -> IngestReport:
         hashes = file_hashes(files)
+        ontology = self._ontology(campaign)
+        if sum(len(data) for _, data in files) <= INLINE_BYTES:
+            return await self._import_small(
+                campaign, files, hashes, ontology, actor, hidden, replace, members
+            )
         async with self.db.session() as session:
             remembered = await known_hashes(session, campaign.id)
         unchanged = {name for name, digest in hashes.items() if remembered.get(name) == digest}
         replacing = any(remembered.get(name) not in (None, digest) for name, digest in hashes.items())
-        ontology = self._ontology(campaign)
         load = functools.partial(
             load_files, files, skip=unchanged, max_bytes=self.max_bytes, hidden=hidden, hashes=hashes
         )
         actor_id = actor.id if actor is not None else None
         actor_name = actor.name if actor is not None else None
-        if sum(len(data) for name, data in files if name not in unchanged) >= APART_BYTES:
+        to_load = sum(len(data) for name, data in files if name not in unchanged)
+        if to_load >= APART_BYTES:
             # A large import loads, plans and writes in the worker process (`canon.offload.write_in_process`):
             # its seconds of Python, and the freeing of what it loaded, never hold the bot's interpreter.
             apart = _Apart(tuple(files), frozenset(unchanged), self.max_bytes, hidden, hashes)
-            args = (campaign.id, apart, ontology, actor_id, actor_name, members)
-            if replacing and not replace:
-                try:
-                    await offload.write_in_process(self.db, _import_apart, *args, True)
-                except _DryRun as done:
-                    if done.report.status == "ingested" and done.report.retcon_text():
-                        return done.report.model_copy(update={"status": "confirm", "changeset_id": None})
-            report: IngestReport = await offload.write_in_process(self.db, _import_apart, *args, False)
+            args = (campaign.id, apart, ontology, actor_id, actor_name, members, replacing and not replace)
+            try:
+                report: IngestReport = await offload.write_in_process(self.db, _import_apart, *args)
+            except _DryRun as done:
+                return _to_confirm(done.report)
             return report
         loaded = await asyncio.to_thread(load)
 
@@ -224,26 +231,66 @@ class StructuredImportService:
                 return await work(session)
         return await self._decide(work, replacing and not replace)
 
-    async def _decide(self, work: Any, ask_first: bool) -> IngestReport:
-        """Write the import, or (`ask_first`) report what it would retcon, from a dry run, when it would."""
-        if ask_first:
-            preview = await self._dry_run(work)
-            if preview.status == "ingested" and preview.retcon_text():
-                return preview.model_copy(update={"status": "confirm", "changeset_id": None})
-        report: IngestReport = await self.db.run(work, attempts=1)
-        return report
+    async def _import_small(
+        self,
+        campaign: Campaign,
+        files: Sequence[tuple[str, bytes]],
+        hashes: dict[str, str],
+        ontology: Ontology,
+        actor: Actor | None,
+        hidden: bool,
+        replace: bool,
+        members: ServerMembers | None,
+    ) -> IngestReport:
+        """Import a few tens of KB in one transaction: what the campaign remembers of the files is read, and the
+        changed ones loaded (a few milliseconds, on the loop), in the import's own transaction."""
+        actor_id = actor.id if actor is not None else None
+        actor_name = actor.name if actor is not None else None
 
-    async def _dry_run(self, work: Any) -> IngestReport:
-        """Return what `work` would report, its transaction rolled back (nothing is written)."""
-
-        async def rolled_back(session: AsyncSession) -> IngestReport:
-            raise _DryRun(await work(session))
+        async def work(session: AsyncSession) -> IngestReport:
+            remembered = await known_hashes(session, campaign.id)
+            unchanged = {name for name, digest in hashes.items() if remembered.get(name) == digest}
+            loaded = load_files(files, skip=unchanged, max_bytes=self.max_bytes, hidden=hidden, hashes=hashes)
+            report = await _with_players(
+                session, campaign.id, loaded, ontology, actor_id, actor_name, members
+            )
+            replacing = any(remembered.get(name) not in (None, digest) for name, digest in hashes.items())
+            return _unless_it_retcons(report) if replacing and not replace else report
 
         try:
-            await self.db.run(rolled_back, attempts=1)
+            report: IngestReport = await self.db.run(work, attempts=1)
         except _DryRun as done:
-            return done.report
-        raise AssertionError("unreachable")  # pragma: no cover
+            return _to_confirm(done.report)
+        return report
+
+    async def _decide(self, work: Any, ask_first: bool) -> IngestReport:
+        """Write the import; with `ask_first`, unless it would retcon: then roll it back and report what it
+        would retcon (status `confirm`). One run either way: an import that only adds is written at once."""
+        if not ask_first:
+            report: IngestReport = await self.db.run(work, attempts=1)
+            return report
+
+        async def unless_it_retcons(session: AsyncSession) -> IngestReport:
+            return _unless_it_retcons(await work(session))
+
+        try:
+            written: IngestReport = await self.db.run(unless_it_retcons, attempts=1)
+        except _DryRun as done:
+            return _to_confirm(done.report)
+        return written
+
+
+def _unless_it_retcons(report: IngestReport) -> IngestReport:
+    """Return the report of an import that retcons nothing; raise it as `_DryRun` (its transaction then rolls
+    back) when it would retcon."""
+    if report.status == "ingested" and report.retcon_text():
+        raise _DryRun(report)
+    return report
+
+
+def _to_confirm(report: IngestReport) -> IngestReport:
+    """Return the report of an import rolled back because it would retcon: what it would do, to confirm."""
+    return report.model_copy(update={"status": "confirm", "changeset_id": None})
 
 
 @dataclass(frozen=True)
@@ -265,17 +312,15 @@ async def _import_apart(
     actor_id: int | None,
     actor_name: str | None,
     members: ServerMembers | None,
-    dry_run: bool,
+    ask_first: bool,
 ) -> IngestReport:
-    """Load and ingest a large import (in the worker process); `dry_run`: raise its report as `_DryRun`, so
-    that its transaction rolls back."""
+    """Load and ingest a large import (in the worker process); `ask_first`: when it would retcon, raise its
+    report as `_DryRun`, so that its transaction rolls back."""
     loaded = load_files(
         apart.files, skip=apart.unchanged, max_bytes=apart.max_bytes, hidden=apart.hidden, hashes=apart.hashes
     )
     report = await _with_players(session, campaign_id, loaded, ontology, actor_id, actor_name, members)
-    if dry_run:
-        raise _DryRun(report)
-    return report
+    return _unless_it_retcons(report) if ask_first else report
 
 
 async def _with_players(

@@ -24,6 +24,7 @@ import dataclasses
 import logging
 import time
 import uuid
+from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
 from importlib import resources
 from typing import Any
@@ -79,17 +80,19 @@ class RateLimiter:
 
     def __init__(self, per_minute: int) -> None:
         self.per_minute = per_minute
-        self._seen: dict[str, list[float]] = {}
+        self._seen: dict[str, deque[float]] = {}
 
     def allow(self, key: str, now: float | None = None) -> bool:
         """Return whether one more request of this link is allowed now (and count it)."""
         now = time.monotonic() if now is None else now
-        recent = [t for t in self._seen.get(key, ()) if now - t < 60.0]
+        recent = self._seen.get(key)
+        if recent is None:
+            recent = self._seen[key] = deque()
+        while recent and now - recent[0] >= 60.0:  # the oldest leave first: each request is dropped once
+            recent.popleft()
         if len(recent) >= self.per_minute:
-            self._seen[key] = recent
             return False
         recent.append(now)
-        self._seen[key] = recent
         if len(self._seen) > 10_000:  # forget quiet links
             self._seen = {k: v for k, v in self._seen.items() if v and now - v[-1] < 60.0}
         return True

@@ -4,6 +4,7 @@ statements from rows joined with their retcons (`with_retcons`)."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any
@@ -193,8 +194,15 @@ def with_retcons(table: Any, steps: Sequence[LineageStep], kind: str, as_of: AsO
     """Return a select of a table's rows joined with their retcons, in `RowReader`'s column order.
 
     The times come raw (no type processing: `RowReader` converts each distinct one once); a whole-graph
-    read would otherwise parse two timestamps per row.
+    read would otherwise parse two timestamps per row. Built once for each table, lineage, kind and as-of
+    point (a statement is never changed in place: each `where` makes a new one), as building it costs more
+    than running it.
     """
+    return _with_retcons(table, tuple(steps), kind, as_of)
+
+
+@functools.lru_cache(maxsize=512)
+def _with_retcons(table: Any, steps: tuple[LineageStep, ...], kind: str, as_of: AsOf) -> Any:
     retcons = retcon_subquery(steps, kind, as_of)
     columns = [type_coerce(c, RAW).label(c.name) if c.name == "recorded_at" else c for c in table.c]
     return select(

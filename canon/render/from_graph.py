@@ -11,7 +11,7 @@ from canon.graph import CanonReader
 from canon.models import NOW, AsOf, Entity, StatementKind
 from canon.render.drawing import MAX_TIMELINE_EVENTS, MAX_TREE_PEOPLE
 from canon.render.family_tree import FamilyTree, TreePerson
-from canon.render.timeline import EraBand, Timeline, TimelineEvent, era_bounds
+from canon.render.timeline import EraBand, Timeline, era_bounds
 from canon.render.timeline_rows import events_page
 from canon.visibility import entity_hidden
 
@@ -160,15 +160,14 @@ async def timeline_of(
     """Return the campaign's timeline (or one era's, sub-eras included), as the reader's viewer may see it;
     `as_of` keeps what had begun by then (eras begun, events dated or played up to that date or scene).
 
-    The whole timeline reads one page of its events in the database (`timeline_rows.events_page`), so a
-    campaign of any size costs `max_events` events; an era's reads them all, to place each in the era's years.
+    A timeline, whole or of one era, reads one page of its events in the database (`timeline_rows.events_page`),
+    so a campaign of any size costs `max_events` events.
     """
     types = reader.ontology.entity_types
     era_types = [t for t in types if reader.ontology.is_a(t, ["Era"])]
     event_types = [t for t in types if reader.ontology.is_a(t, ["Event"])]
     eras = {i: e for i, e in (await reader.all_entities(types=era_types)).items() if _begun(e, as_of)}
-    predicates = ["SUB_ERA_OF"] if era is None else ["SUB_ERA_OF", "OCCURRED_DURING"]
-    links = await reader.statements(predicates=predicates, with_evidence=False)
+    links = await reader.statements(predicates=["SUB_ERA_OF"], with_evidence=False)
     parent: dict[int, int] = {}
     for s in links:
         if (
@@ -196,65 +195,14 @@ async def timeline_of(
         )
         for i, e in sorted(eras.items())
     )
-    if era is None:
-        shown, total = await events_page(reader, event_types, list(eras), as_of=as_of, limit=max_events)
-    else:
-        events = await reader.all_entities(types=event_types)
-        begun = {i: e for i, e in events.items() if _begun(e, as_of)}
-        during: dict[int, int] = {}  # each event's first era drawn (as `events_page` places them)
-        for s in sorted(links, key=lambda s: s.id):
-            if s.predicate == "OCCURRED_DURING" and s.object_id in eras:
-                during.setdefault(s.subject_id, s.object_id)
-        placed = _era_events(begun, during, eras, era_bounds(bands))
-        total, shown = len(placed), placed[:max_events]
+    # One era's timeline keeps the events of its eras or within their years.
+    within = None if era is None else list(era_bounds(bands).values())
+    shown, total = await events_page(
+        reader, event_types, list(eras), as_of=as_of, limit=max_events, within=within
+    )
     if not bands and not shown:
         raise NotFound("This campaign's canon has no eras or dated events yet to draw a timeline from.")
     return Timeline(title=title, eras=bands, events=tuple(shown), omitted=max(0, total - max_events))
-
-
-def _era_events(
-    events: dict[int, Entity],
-    during: dict[int, int],
-    eras: dict[int, Entity],
-    spans: dict[int, tuple[int | None, int | None]],
-) -> list[TimelineEvent]:
-    """Return the events of an era's timeline in the order it draws them: those of its eras or within its years."""
-    chosen_events: list[TimelineEvent] = []
-    for i, e in sorted(events.items()):
-        key = e.validity.world_from_key
-        year = _key_year(key)
-        month = ((key % 10000) // 100 or None) if key is not None else None
-        home = during.get(i)
-        inside = home in eras
-        if not inside and year is not None:
-            inside = any(
-                (s is None or s <= year) and (t is None or year <= t) and (s is not None or t is not None)
-                for s, t in spans.values()
-            )
-        if not inside:
-            continue
-        if year is None and (home is None or home not in eras):
-            continue  # nowhere to stand: no date and no era of this timeline
-        chosen_events.append(
-            TimelineEvent(
-                id=i,
-                name=e.name,
-                year=year,
-                month=month,
-                era=home if home in eras else None,
-                scene=e.validity.story_from,
-            )
-        )
-    # What is cut when there are too many: the undated events of play last, the latest scenes first.
-    chosen_events.sort(
-        key=lambda ev: (
-            ev.year is None and ev.era is None,
-            ev.year if ev.year is not None else 0,
-            ev.scene or 0,
-            ev.name,
-        )
-    )
-    return chosen_events
 
 
 def _key_year(key: int | None) -> int | None:

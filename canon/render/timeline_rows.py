@@ -1,8 +1,7 @@
-"""A whole timeline's events, one page of them read in the database: the campaign's events as the reader's viewer
+"""A timeline's events, one page of them read in the database (the whole timeline's, or one era's): the campaign's events as the reader's viewer
 may see them, in the order the timeline draws them, at most `limit` of them, and how many there are in all.
 
-The twin in SQL of what `canon.render.from_graph.timeline_of` does with every event in memory for a timeline of
-a single era: the lineage, no retcon and the viewer's visibility as canon stands now (as `CanonReader.all_entities`
+What the timeline would give reading every event and placing each in memory: the lineage, no retcon and the viewer's visibility as canon stands now (as `CanonReader.all_entities`
 and `CanonReader.statements` read them there), begun by the as-of point,
 the viewer's visibility (`entity_seen_sql`, `statement_own_seen_sql`), each event's era the first standing
 `OCCURRED_DURING` of it whose era is drawn (one the reader may see, begun by then), and only events with somewhere to stand: a year, a drawn era or
@@ -50,26 +49,24 @@ def _begun(entity: Any, as_of: AsOf) -> list[Any]:
     return conditions
 
 
+#: SQL's division binds as tightly as multiplication: `(a + b) / c` keeps its parentheses.
+_DIVIDED = {"precedence": 8}
+
+
 def _year(key: Any) -> Any:
     """Return a world key's year as Python's `key // 10000` gives it (SQL's division truncates toward zero)."""
     return case(
-        (key >= 0, key.op("/")(10000)),
-        else_=literal(0) - (literal(0) - key + 9999).op("/")(10000),
+        (key >= 0, key.op("/", **_DIVIDED)(10000)),
+        else_=literal(0) - (literal(0) - key + 9999).op("/", **_DIVIDED)(10000),
     )
 
 
-async def events_page(
-    reader: CanonReader,
-    event_types: Sequence[str],
-    eras: Collection[int],
-    *,
-    as_of: AsOf,
-    limit: int,
-) -> tuple[list[TimelineEvent], int]:
-    """Return the first `limit` events of the whole timeline (drawn `eras` given by id), and how many in all."""
-    entity = EntityRow.__table__.c
+def _home(reader: CanonReader, entity: Any, eras: Collection[int]) -> Any:
+    """Return an event's era: the first standing `OCCURRED_DURING` of it the reader sees whose era is drawn."""
+    if not eras:
+        return null()
     statement = aliased(StatementRow.__table__)
-    home = (
+    return (
         select(statement.c.object_id)
         .where(
             statement.c.subject_id == entity.id,
@@ -83,9 +80,39 @@ async def events_page(
         .order_by(statement.c.id)
         .limit(1)
         .scalar_subquery()
-        if eras
-        else null()
     )
+
+
+def _stands(seen: Any, within: Collection[tuple[int | None, int | None]] | None) -> Any:
+    """Return the condition of an event with somewhere to stand: on the whole timeline a year, an era or a
+    scene; on one era's, one of its eras or a year `within` one of their spans."""
+    if within is None:
+        return or_(seen.c.key.is_not(None), seen.c.scene.is_not(None), seen.c.home.is_not(None))
+    year = _year(seen.c.key)
+    spans = [
+        and_(*([year >= first] if first is not None else []), *([year <= last] if last is not None else []))
+        for first, last in sorted(set(within), key=repr)
+        if first is not None or last is not None
+    ]
+    dated = and_(seen.c.key.is_not(None), or_(*spans)) if spans else literal(False)
+    return or_(seen.c.home.is_not(None), dated)
+
+
+async def events_page(
+    reader: CanonReader,
+    event_types: Sequence[str],
+    eras: Collection[int],
+    *,
+    as_of: AsOf,
+    limit: int,
+    within: Collection[tuple[int | None, int | None]] | None = None,
+) -> tuple[list[TimelineEvent], int]:
+    """Return the first `limit` events of the whole timeline (drawn `eras` given by id), and how many in all.
+
+    `within`: the drawn eras' years (first, last; either open) of one era's timeline: an event stands there in
+    one of its eras, or with a year inside one of those spans (an era open at both ends holds no year)."""
+    entity = EntityRow.__table__.c
+    home = _home(reader, entity, eras)
     seen = (
         select(
             entity.id,
@@ -104,7 +131,7 @@ async def events_page(
         .subquery()
     )
     era = seen.c.home
-    stands = or_(seen.c.key.is_not(None), seen.c.scene.is_not(None), era.is_not(None))
+    stands = _stands(seen, within)
     name = seen.c.name.collate("C") if reader.session.get_bind().dialect.name == "postgresql" else seen.c.name
     query = (
         select(

@@ -144,16 +144,20 @@ class Checks:
         """Return the snapshot the checks read: what was just written, from memory, plus the existing entities
         it touches (their facts, neighbours and parents) from the database, or the whole campaign when
         those are many."""
-        touched = {s.subject_id for s in self.w.new_statements} | {
-            s.object_id for s in self.w.new_statements if s.object_id is not None
-        }
-        existing = touched - set(self.w.created_rows)
-        if len(existing) > _EXISTING_LIMIT:
+        created = self.w.created_rows.keys()
+        subjects = {s.subject_id for s in self.w.new_statements} - created
+        # Existing entities the new facts only point at (a roster's factions): what a rule can pair with such
+        # a relation is read of them, not all that is said about them.
+        ends: dict[int, set[str]] = {}
+        for s in self.w.new_statements:
+            if s.object_id is not None and s.object_id not in created and s.object_id not in subjects:
+                ends.setdefault(s.object_id, set()).add(s.predicate)
+        if len(subjects) + len(ends) > _EXISTING_LIMIT:
             return await whole_snapshot(self.state.reader)
         # The new entities and every fact about them are in memory: the database is read for the rest only.
         base = (
-            await entities_snapshot(self.state.reader, existing, held=self.w.created_rows.keys())
-            if existing
+            await entities_snapshot(self.state.reader, subjects, held=created, ends=ends)
+            if subjects or ends
             else None
         )
         provenance = self.w.provenance(Authority.SOURCE, 1.0)

@@ -192,7 +192,8 @@ class Writer:
             return
         table = AliasRow.__table__.c
         have: set[tuple[int, str]] = set()
-        ids = sorted(wanted)
+        # An entity this import creates has no alias yet: only the others' are read.
+        ids = sorted(i for i in wanted if i not in self.created_rows)
         for start in range(0, len(ids), CHUNK):
             query = select(table.entity_id, table.alias_folded).where(
                 table.entity_id.in_(ids[start : start + CHUNK])

@@ -1,7 +1,9 @@
 """Run `lorekeeper run`'s own code (signal handlers, graceful shutdown) against a local Discord emulator.
 
-python -m tests.e2e.ops_bot_process URL     Prints `recv <id>` when a message reaches the bot, `ack <id>` when its
-turn is committed. Settings come from the environment, as in production.
+python -m tests.e2e.ops_bot_process URL [RECONCILE_SECONDS]     Prints `recv <id>` when a message reaches the bot,
+`ack <id>` when its turn is committed. Settings come from the environment, as in production. RECONCILE_SECONDS,
+when given, is how often the scheduler reconciles sessions with their jobs (the product's minute is a long wait
+for a test of a session scheduled through the process not running the jobs).
 """
 
 from __future__ import annotations
@@ -16,8 +18,12 @@ from bot.ops.logs import install
 from config.settings import load_settings
 
 
-async def main(base_url: str) -> int:
+async def main(base_url: str, reconcile_seconds: float | None = None) -> int:
     point_client_at(base_url)
+    if reconcile_seconds is not None:
+        from bot.ops import scheduler
+
+        scheduler.RECONCILE_SECONDS = reconcile_seconds  # type: ignore[assignment]
     settings = load_settings()
     install(settings.log_level)
     out = sys.stdout
@@ -48,4 +54,4 @@ async def main(base_url: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main(sys.argv[1])))
+    sys.exit(asyncio.run(main(sys.argv[1], float(sys.argv[2]) if len(sys.argv) > 2 else None)))

@@ -53,6 +53,7 @@ class BotRun:
             "-m",
             "tests.e2e.ops_bot_process",
             emu.base_url,
+            str(RECONCILE_SECONDS),
             cwd=ROOT,
             env=env,
             stdout=asyncio.subprocess.PIPE,
@@ -99,6 +100,9 @@ def env_of(emu: DiscordEmulator, target: DatabaseTarget, data: Path, **extra: st
 
 
 STARTED = "scheduler started"
+#: How often the processes reconcile sessions with their jobs: a session scheduled through the process not running
+#: the jobs gets its reminder at the next reconciliation (the product's is a minute).
+RECONCILE_SECONDS = 2
 
 
 async def both_running(emu: DiscordEmulator, runs: list[BotRun], guild_ids: list[int]) -> None:
@@ -148,7 +152,8 @@ async def test_the_same_settings_twice_run_one_scheduler_remind_once_and_write_e
             assert await turns_of(fresh_pg, sent) == dict.fromkeys(sent, 1)  # both received each: one turn
 
             # A game night in ten minutes: its reminder is due at once; it is posted once (the owner's job, or
-            # the owner's reconciliation within a minute when the other process took the command).
+            # the owner's next reconciliation when the other process took the command), and never again at the
+            # reconciliations after it.
             scheduled = await emu.invoke(chan, gm, "session schedule", when="in 10 minutes", title="Soon")
             assert not scheduled.ephemeral, scheduled.content
 

@@ -252,6 +252,48 @@ class Templates:
             self._postgres[server_url] = await _PostgresTemplate.make(server_url)
         return await self._postgres[server_url].create()
 
+    def drop_at_end(self, server_url: str, schema: str) -> None:
+        """Keep a schema made by `create_postgres` until `drop_all` (a test's world built once, copied after)."""
+        self._postgres[server_url].left.append(schema)
+
+    async def copy_postgres_rows(self, server_url: str, source: str, dest: str) -> None:
+        """Make a migrated schema's rows those of another (what its migrations wrote, such as a first row, goes),
+        and its sequences stand where the source's do. One statement empties every table and one writes every
+        table: foreign keys are checked at the end of each, in any order."""
+        template = self._postgres[server_url]
+        engine = create_engine(server_url, search_path=source)
+        try:
+            async with engine.begin() as conn:
+                deletes = [f'DELETE FROM "{dest}"."{table}"' for table in template.tables]
+                ctes = ", ".join(f"d{n} AS ({delete})" for n, delete in enumerate(deletes[1:]))
+                await conn.execute(text(f"WITH {ctes} {deletes[0]}"))
+                found = await conn.execute(
+                    text(
+                        "SELECT c.relname, a.attname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
+                        "WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r' "
+                        "AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '' ORDER BY a.attnum"
+                    )
+                )
+                columns: dict[str, list[str]] = {}
+                for table, column in found.all():
+                    columns.setdefault(table, []).append(f'"{column}"')
+                inserts = [
+                    f'INSERT INTO "{dest}"."{table}" ({", ".join(columns[table])}) OVERRIDING SYSTEM VALUE '
+                    f'SELECT {", ".join(columns[table])} FROM "{source}"."{table}"'
+                    for table in template.tables
+                ]
+                ctes = ", ".join(f"i{n} AS ({insert})" for n, insert in enumerate(inserts[1:]))
+                await conn.execute(text(f"WITH {ctes} {inserts[0]}"))
+                await conn.execute(
+                    text(
+                        "SELECT setval(format('%I.%I', CAST(:dest AS text), sequencename), last_value) "
+                        "FROM pg_sequences WHERE schemaname = :source AND last_value IS NOT NULL"
+                    ),
+                    {"dest": dest, "source": source},
+                )
+        finally:
+            await engine.dispose()
+
     def postgres_fingerprint(self, server_url: str) -> list[str]:
         """Return what a migrated schema on the server holds (see `fingerprint`)."""
         return self._postgres[server_url].fingerprint

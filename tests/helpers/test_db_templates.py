@@ -249,3 +249,32 @@ async def test_a_connection_a_test_left_open_never_writes_into_the_next_tests_sc
     finally:
         await db.dispose()
         await templates.drop_postgres(POSTGRES_URL, reused)
+
+
+@needs_postgres
+async def test_a_schema_given_another_s_rows_holds_them_and_its_ids_go_on_from_there(
+    templates: Templates,
+) -> None:
+    assert POSTGRES_URL
+    source, dest = [await templates.create_postgres(POSTGRES_URL) for _ in range(2)]
+    databases = [Database.from_url(POSTGRES_URL, search_path=schema) for schema in (source, dest)]
+
+    async def new_campaign(db: Database) -> int:
+        return (await db.run(lambda s: campaigns.create_campaign(s, "Another", guild_id=11))).id
+
+    try:
+        first = await fill(databases[0])
+        await templates.copy_postgres_rows(POSTGRES_URL, source, dest)
+        assert await row_counts(databases[1]) == await row_counts(databases[0])
+        # What the migrations wrote (the first content mark) is the source's, not a second row.
+        marks = [
+            await db.run(lambda s: s.scalar(text("SELECT generation FROM content_marks"))) for db in databases
+        ]
+        assert marks[1] == marks[0]
+        # The next rows get the ids the source's next would: after the copied ones, as if written there.
+        assert await new_campaign(databases[1]) == await new_campaign(databases[0]) > first
+    finally:
+        for db in databases:
+            await db.dispose()
+        for schema in (source, dest):
+            await templates.drop_postgres(POSTGRES_URL, schema)

@@ -135,6 +135,7 @@ async def test_a_child_that_does_not_answer_is_stopped_and_the_call_fails(
     hung = client._process
     os.kill(hung.pid, signal.SIGSTOP)  # frozen: it reads nothing, answers nothing, ignores a polite stop
     monkeypatch.setattr(chroma_apart, "ANSWER_SECONDS", 0.5)
+    monkeypatch.setattr(chroma_apart, "CLOSE_SECONDS", 0.5)  # deaf to the polite stop: killed after it
     with pytest.raises(RuntimeError, match="did not answer"):
         client.list_collections()
     hung.join(10)

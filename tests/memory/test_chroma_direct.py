@@ -104,3 +104,49 @@ def test_a_write_through_a_direct_index_goes_to_chromas_client(tmp_path: Path) -
 def test_a_direct_index_on_an_empty_folder_finds_nothing(tmp_path: Path) -> None:
     direct = run(READ, str(tmp_path / "nothing"), "direct")
     assert direct["hits"] == [] and direct["none"] == [[], None] and direct["chromadb"] is False
+
+
+async def test_an_index_opened_ahead_is_the_one_searched_and_a_failure_waits_for_the_search(
+    tmp_path: Path,
+) -> None:
+    from memory.vector_index import ChromaVectorIndex, VectorIndexError
+
+    index = ChromaVectorIndex(path=tmp_path / "chroma", direct=True)
+    await index.open_soon()
+    opened = index.client()
+    assert await index.query(7, [1.0] + [0.0] * 383, limit=3) == [] and index.client() is opened
+    blocked = tmp_path / "a file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    broken = ChromaVectorIndex(path=blocked, direct=True)
+    await broken.open_soon()  # says nothing
+    with pytest.raises(VectorIndexError, match="cannot be opened"):
+        await broken.query(7, [1.0] + [0.0] * 383, limit=3)
+
+
+#: Reads campaign 7 through an index with an owner (`direct` from argv): an older version's collection (`lk_c7`,
+#: as WRITE names it) is claimed, which renames it through Chroma's own client.
+CLAIM = """
+import asyncio, json, sys
+from pathlib import Path
+from memory.chroma_client import Owner
+from memory.vector_index import ChromaVectorIndex
+
+async def owner():
+    return Owner("0123456789ab", "sqlite:///claimed.sqlite3")
+
+async def main():
+    index = ChromaVectorIndex(path=Path(sys.argv[1]), owner=owner, direct=sys.argv[2] == "direct")
+    hits = await index.query(7, [1.0] + [0.0] * 383, limit=3)
+    print(json.dumps({"count": await index.count(7), "hits": len(hits), "names": index.names()}))
+
+asyncio.run(main())
+"""
+
+
+def test_a_direct_index_claims_an_older_versions_collection(tmp_path: Path) -> None:
+    path = tmp_path / "chroma"
+    run(WRITE, str(path))
+    claimed = run(CLAIM, str(path), "direct")
+    assert claimed == {"count": 30, "hits": 3, "names": ["lk_0123456789ab_c7"]}
+    assert run(CLAIM, str(path), "direct") == claimed  # claimed once: read directly from then on
+    assert run(CLAIM, str(path), "own") == claimed

@@ -101,6 +101,11 @@ class SemanticSearch:
             return [], "stale (run reindex)" if stale else "empty"
         # Several views per chunk: fetch as many times the vectors to keep `semantic_k` chunks.
         wanted = len(VIEWS) * config.semantic_k
+        # The index opens (on first use) while the question is embedded, not after.
+        open_soon = getattr(vectors, "open_soon", None)
+        opening = (
+            asyncio.create_task(open_soon()) if open_soon is not None and embedding is not None else None
+        )
         try:
             raw = (
                 await embedding
@@ -117,6 +122,9 @@ class SemanticSearch:
         except Exception as error:  # semantic search is an extra: never fail the answer
             log.warning("semantic search failed: %s", error)
             return [], f"failed: {error}"
+        finally:
+            if opening is not None:
+                await opening
         # Filtered again here: the vector index only suggests, the database decides what may be seen.
         best: dict[int, tuple[float, str]] = {}
         for hit in hits:

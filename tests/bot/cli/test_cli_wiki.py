@@ -69,7 +69,8 @@ async def test_two_wiki_processes_serve_one_database_and_agree_on_revocations(cl
     made = await asyncio.to_thread(link, cli, "--as", "player", "--user", "42")  # the CLI runs its own loop
     token = made.split("/t/", 1)[1].rstrip("/")
     first_serving, second_serving = serve(env), serve(env)
-    (_, first), (_, second) = await anext(first_serving), await anext(second_serving)
+    # Started together, stopped together: each waits seconds for its interpreter, not for the other.
+    (_, first), (_, second) = await asyncio.gather(anext(first_serving), anext(second_serving))
     try:
         async with aiohttp.ClientSession() as session:
             for base in (first, second):
@@ -84,6 +85,5 @@ async def test_two_wiki_processes_serve_one_database_and_agree_on_revocations(cl
                 async with session.get(f"{base}/t/{token}") as response:
                     assert response.status == 403
     finally:
-        for serving in (first_serving, second_serving):
-            with pytest.raises(StopAsyncIteration):
-                await anext(serving)
+        stopped = await asyncio.gather(anext(first_serving), anext(second_serving), return_exceptions=True)
+        assert all(isinstance(outcome, StopAsyncIteration) for outcome in stopped), stopped

@@ -110,3 +110,33 @@ def test_a_lore_question_asked_in_process_leaves_the_garbage_collector_as_it_was
     done = runner.invoke(app, ["lore", "who rules the reach", "--campaign", "Reach"])
     assert done.exit_code == 0, done.output
     assert gc.isenabled() and gc.get_freeze_count() == frozen
+
+
+def test_questions_from_a_file_turn_the_collector_paused_by_main_back_on(
+    cli_env: DatabaseTarget, tmp_path: Path
+) -> None:
+    from bot.cli.common import command_is_whole_process
+
+    runner = CliRunner()
+    assert runner.invoke(app, ["campaign", "create", "Reach"]).exit_code == 0
+    questions = tmp_path / "questions.txt"
+    questions.write_text("who rules the reach\nwhere is the reach\n", encoding="utf-8")
+    command_is_whole_process(pause_collector=True)  # as `main` does for `lore`
+    try:
+        assert not gc.isenabled()
+        done = runner.invoke(app, ["lore", "--queries", str(questions), "--campaign", "Reach", "--json"])
+        collecting = gc.isenabled()
+    finally:
+        command_is_whole_process(False)
+        gc.enable()
+    assert done.exit_code == 0, done.output
+    assert len(done.output.splitlines()) == 2 and collecting and gc.get_freeze_count() == 0
+
+
+async def test_whether_the_schema_is_current_is_read_while_a_writer_holds_the_database(
+    sqlite_db: Database,
+) -> None:
+    # The bot writing meanwhile (SQLite's write lock held) does not hold up a cold `lorekeeper lore`.
+    async with sqlite_db.engine.connect() as writer:
+        await writer.execute(text("SELECT 1"))  # BEGIN IMMEDIATE: the write lock, held until the block ends
+        assert await asyncio.wait_for(schema_current(sqlite_db), timeout=5)

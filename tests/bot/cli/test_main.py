@@ -1,5 +1,6 @@
 """The `lorekeeper` command line in an empty directory: the installed console script as a real subprocess
-(a first `run` and a first `db upgrade`), the other screens in this process through typer's CliRunner.
+(a first `run`, a first `db upgrade`, each exit code once), the other screens in this process through typer's
+CliRunner.
 
 The token screens stop before any database is opened; `db upgrade` runs on SQLite, then PostgreSQL.
 """
@@ -53,7 +54,9 @@ def lorekeeper(workdir: Path, *args: str, **env: str) -> subprocess.CompletedPro
 def lorekeeper_in_process(workdir: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
     """Run the command line as `lorekeeper` does, in this process: the same screens and exit codes, without
     starting an interpreter and importing everything again."""
-    unset: dict[str, str | None] = {k: None for k in os.environ if k.startswith("LOREKEEPER_")}
+    # LOREKEEPER_DATA_DIR always named: `--data-dir` sets it for the process, and the runner puts back those named.
+    names = {*os.environ, "LOREKEEPER_DATA_DIR"}
+    unset: dict[str, str | None] = {k: None for k in names if k.startswith("LOREKEEPER_")}
     with contextlib.chdir(workdir):
         result = CliRunner().invoke(app, list(args), env={**unset, **env})
     if result.exception is not None and not isinstance(result.exception, SystemExit):
@@ -146,16 +149,17 @@ def test_db_upgrade_creates_the_schema_in_the_configured_empty_database(
     assert asyncio.run(tables_and_versions(empty_db_target)) == (tables, versions)
 
 
-def test_version_data_dir_and_doctor_codes_in_a_real_process(workdir: Path) -> None:
-    """The conventions of a command line, as the console script answers them."""
+def test_version_data_dir_and_doctor_codes_as_the_console_script_answers(workdir: Path) -> None:
+    """The conventions of a command line: each exit code once as the console script gives it to the shell, the
+    other cases of the same screens in this process."""
     version = lorekeeper(workdir, "--version")
     assert version.returncode == 0 and version.stdout.startswith("lorekeeper 0."), version
     # Another data folder (a sandbox's) by option, for every command: the campaigns written there.
     sandbox = workdir / "data" / "sandbox"
     assert lorekeeper(workdir, "--data-dir", str(sandbox), "db", "upgrade").returncode == 0
-    made = lorekeeper(workdir, "--data-dir", str(sandbox), "campaign", "create", "Valdorn")
+    made = lorekeeper_in_process(workdir, "--data-dir", str(sandbox), "campaign", "create", "Valdorn")
     assert made.returncode == 0, made.stderr
-    listed = lorekeeper(workdir, "campaign", "list", LOREKEEPER_DATA_DIR=str(sandbox))
+    listed = lorekeeper_in_process(workdir, "campaign", "list", LOREKEEPER_DATA_DIR=str(sandbox))
     assert listed.returncode == 0 and "Valdorn" in listed.stdout, listed
     assert (sandbox / "lorekeeper.sqlite3").is_file() and not (
         workdir / "data" / "lorekeeper.sqlite3"
@@ -164,10 +168,10 @@ def test_version_data_dir_and_doctor_codes_in_a_real_process(workdir: Path) -> N
     # a problem found (a database not migrated), 0 when all is in order.
     env = {"LOREKEEPER_DATA_DIR": str(sandbox)}
     assert lorekeeper(workdir, "doctor", "--quiet", LOREKEEPER_LOG_LEVEL="LOUD", **env).returncode == 2
-    assert lorekeeper(workdir, "doctor", "--quiet", "--live", **env).returncode == 2
+    assert lorekeeper_in_process(workdir, "doctor", "--quiet", "--live", **env).returncode == 2
     fresh = {"LOREKEEPER_DATA_DIR": str(workdir / "fresh"), "LOREKEEPER_DISCORD_TOKEN": TOKEN}
     assert lorekeeper(workdir, "doctor", "--quiet", **fresh).returncode == 1
-    assert lorekeeper(workdir, "doctor", "--quiet", **env).returncode == 0
+    assert lorekeeper_in_process(workdir, "doctor", "--quiet", **env).returncode == 0
 
 
 def test_usage_lines_name_arguments_without_braces(workdir: Path) -> None:

@@ -15,7 +15,7 @@ from typer.main import get_command
 from typer.testing import CliRunner
 
 from bot.cli.lore import PRESET_NAMES
-from bot.cli.main import app
+from bot.cli.main import app, only_asked
 from tests.helpers.paths import REPO
 
 #: Loaded only by the commands that need them: the database, the models, Discord, the LLM client, the search.
@@ -101,3 +101,25 @@ def test_the_readme_lists_every_command_and_links_every_doc() -> None:
     assert missing == [], f"the README's command table lacks {missing}"
     unlinked = [d.name for d in sorted((root / "docs").glob("*.md")) if f"](docs/{d.name})" not in readme]
     assert unlinked == [], f"the README links none of {unlinked}"
+
+
+def test_the_app_of_the_command_asked_answers_as_the_whole_app() -> None:
+    runner = CliRunner()
+    for args in (
+        ["lore", "--help"],
+        ["lore"],
+        ["lore", "q", "--campaign", "X", "--limit", "0"],
+        ["canon", "entity", "--help"],
+        ["campaign", "--help"],
+        ["export", "--help"],
+        ["doctor", "--help"],
+        ["lorx"],
+        ["--help"],
+        [],
+    ):
+        asked, whole = runner.invoke(only_asked(args), args), runner.invoke(app, args)
+        assert (asked.exit_code, asked.output) == (whole.exit_code, whole.output), args
+    assert only_asked(["lorx"]) is app and only_asked(["--data-dir", "d", "lore"]) is app
+    assert [c.name for c in only_asked(["lore", "q"]).registered_commands] == ["lore"]
+    assert [g.name for g in only_asked(["canon", "entity"]).registered_groups] == ["canon"]
+    assert len(app.registered_commands) > 5  # the whole app is left whole

@@ -118,6 +118,27 @@ async def test_cli_backup_and_restore(
     assert count_turns(database) == 20
 
 
+async def test_a_restored_database_shows_a_content_mark_never_seen_before(
+    settings: Settings, tmp_path: Path
+) -> None:
+    await seed(settings, 3)
+    database = backup.sqlite_path(settings)
+    assert database is not None
+    target = tmp_path / "copy.sqlite3"
+    with sqlite3.connect(database) as source, sqlite3.connect(target) as copy:
+        source.backup(copy)
+    with sqlite3.connect(database) as conn:  # more is shown after the backup: the mark moves on
+        conn.execute("UPDATE content_marks SET generation = generation + 5")
+    seen = {_mark(target), _mark(database)}
+    backup.restore(settings, target, force=True)
+    assert _mark(database) not in seen and _mark(database) > max(seen)
+
+
+def _mark(path: Path) -> int:
+    with sqlite3.connect(path) as conn:
+        return int(conn.execute("SELECT generation FROM content_marks WHERE id = 1").fetchone()[0])
+
+
 def test_restore_verifies_the_file(settings: Settings, tmp_path: Path) -> None:
     text_file = tmp_path / "notes.sqlite3"
     text_file.write_text("not a database")

@@ -7,13 +7,12 @@ Runs on SQLite and, when LOREKEEPER_TEST_POSTGRES_URL is set, on PostgreSQL.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.app import CanonServices, build_canon
 from bot.services.pictures import PictureService
-from bot.services.structured_import import StructuredImportService
-from canon import campaigns
 from canon.campaigns import Campaign
 from canon.errors import NotFound
 from canon.models import AsOf, Viewer
@@ -21,18 +20,27 @@ from canon.render import TimelineLayout, TreeLayout
 from canon.storage import Database
 from canon.visibility import Knowing, Learned
 from memory.scenes import SceneService
-from tests.bot.services.test_structured_import import ingest_all
+from tests.conftest import DatabaseTarget
 from tests.helpers.picture_checks import standing
+from tests.helpers.valdorn import VALDORN, campaign_in
 
 SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture
+async def db(db_target: DatabaseTarget) -> AsyncIterator[Database]:
+    """The test's database holding the imported Valdorn world: a copy of one built once per process."""
+    await VALDORN.fill(db_target)
+    opened = db_target.open()
+    try:
+        yield opened
+    finally:
+        await opened.dispose()
+
+
+@pytest.fixture
 async def world(db: Database) -> tuple[Campaign, CanonServices]:
-    campaign = await db.run(lambda s: campaigns.create_campaign(s, "Valdorn", guild_id=20))
-    canon = build_canon(db, SceneService(db))
-    await ingest_all(StructuredImportService(db, canon.access.ontology_for), canon, campaign)
-    return campaign, canon
+    return await campaign_in(db), build_canon(db, SceneService(db))
 
 
 def drawn_text(svg: str) -> set[str]:

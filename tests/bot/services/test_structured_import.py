@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from bot.app import CanonServices, Services, build_canon
+from bot.app import CanonServices, build_canon
 from bot.services.structured_import import StructuredImportService
 from canon import campaigns
 from canon.campaigns import Campaign, ChangesetRow
@@ -42,12 +42,11 @@ from tests.helpers.picture_checks import (
     standing,
     year_of,
 )
+from tests.helpers.valdorn import GM, KINDS, add_factions, counts, fixture_files, ingest_all
 from tests.helpers.voice_fixtures import open_services, settings_for
 from tests.helpers.voice_stub import VoiceScript, items_reply
 
 FIXTURES = YAML_FIXTURES
-KINDS = ["timeline", "family_tree", "gazetteer", "bestiary", "magic_system", "culture"]
-GM = Actor(id=1, name="Gina", is_gm=True)
 PAT = Actor(id=2, name="Pat", is_gm=False)
 CHANNEL = 700
 
@@ -67,35 +66,6 @@ def importer(db: Database, canon: CanonServices) -> StructuredImportService:
     return StructuredImportService(db, canon.access.ontology_for)
 
 
-def fixture_files(*kinds: str) -> list[tuple[str, bytes]]:
-    return [(f"{kind}.yaml", (FIXTURES / f"{kind}.yaml").read_bytes()) for kind in kinds]
-
-
-async def add_factions(canon: CanonServices | Services, campaign: Campaign) -> None:
-    """The fixtures' two factions: no YAML kind defines factions, so they come from play (no key)."""
-    for name in ("Sisterhood of Silver", "The Crimson Pact"):
-        await canon.canon.add_direct(
-            campaign, EntityContent(name=name, entity_type="Faction"), GM, command="/canon add"
-        )
-
-
-async def counts(db: Database) -> dict[str, int]:
-    tables = {
-        "entities": EntityRow,
-        "statements": StatementRow,
-        "evidence": EvidenceRow,
-        "status": StatusChangeRow,
-        "changesets": ChangesetRow,
-        "files": StructuredFileRow,
-        "conflicts": ConflictRow,
-    }
-    async with db.session() as session:
-        return {
-            name: int(await session.scalar(select(func.count()).select_from(model)) or 0)
-            for name, model in tables.items()
-        }
-
-
 async def reader_of(
     db: Database, session: Any, campaign: Campaign, viewer: Viewer = Viewer.GM
 ) -> CanonReader:
@@ -112,13 +82,6 @@ async def by_key(db: Database, campaign: Campaign, key: str) -> Any:
         statements = await reader.statements(subject_ids=[entity.id], object_ids=[entity.id])
         evidence = (await reader.evidence("entity", [entity.id])).get(entity.id, [])
         return entity, statements, evidence
-
-
-async def ingest_all(importer: StructuredImportService, canon: CanonServices, campaign: Campaign) -> Any:
-    await add_factions(canon, campaign)
-    report = await importer.import_files(campaign, fixture_files(*KINDS), GM)
-    assert report.status == "ingested", report.summary()
-    return report
 
 
 # --- the real bestiary -------------------------------------------------------------------------------------

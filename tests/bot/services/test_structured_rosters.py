@@ -8,11 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from bot.services.canon_access import CanonAccess
 from bot.services.structured_import import StructuredImportService
 from canon import campaigns
-from canon.campaigns import Campaign
+from canon.campaigns import Campaign, ChangesetRow
 from canon.graph import CanonReader
 from canon.models import StatementKind, Viewer, Visibility
 from canon.ontology import base_ontology
@@ -189,3 +190,46 @@ async def test_a_campaign_with_plain_years_needs_no_era(
     report = await importer.import_files(campaign, [("late.yaml", late)], GM)
     assert report.status == "ingested", report.summary()
     assert any("Late Child" in w.message for w in report.warnings), [w.message for w in report.warnings]
+
+
+async def test_aliases_are_given_once_and_kept_when_a_roster_changes(
+    db: Database, importer: StructuredImportService, campaign: Campaign
+) -> None:
+    first = "characters:\n  - id: mira\n    name: Mira\n    aliases: [The Quiet, the quiet]\n"
+    again = "characters:\n  - id: mira\n    name: Mira\n    aliases: [The  Quiet, Mira of the Docks]\n"
+    later = "characters:\n  - id: mira\n    name: Mira\n    aliases: [Mira of the Docks]\n"
+    for text in (first, again, later):
+        report = await importer.import_files(campaign, [("roster.yaml", text.encode())], GM)
+        assert report.status == "ingested", report.summary()
+    mira, statements = await entity(db, campaign, "mira")
+    # One alias per spelling, whatever its case and spaces; an alias the file no longer lists stays a name.
+    assert mira.aliases == ("The Quiet", "Mira of the Docks")
+    (listed,) = [s.value for s in statements if s.predicate == "aliases"]
+    assert listed == "Mira of the Docks"
+
+
+async def test_a_changed_roster_that_only_adds_is_written_at_once_and_one_that_retcons_asks_first(
+    db: Database, importer: StructuredImportService, campaign: Campaign
+) -> None:
+    first = "characters:\n  - id: mira\n    name: Mira\n    status: alive\n"
+    more = first + "  - id: orin\n    name: Orin\n"
+    dead = more.replace("status: alive", "status: dead")
+
+    async def changesets() -> int:
+        async with db.session() as session:
+            return len(list((await session.execute(select(ChangesetRow.id))).scalars()))
+
+    assert (await importer.import_files(campaign, [("roster.yaml", first.encode())], GM)).status == "ingested"
+    before = await changesets()
+    added = await importer.import_files(campaign, [("roster.yaml", more.encode())], GM, replace=False)
+    assert added.status == "ingested" and added.changeset_id is not None
+    assert added.statements.retconned == 0 and await changesets() == before + 1
+    orin, _ = await entity(db, campaign, "orin")
+    assert orin is not None
+    asked = await importer.import_files(campaign, [("roster.yaml", dead.encode())], GM, replace=False)
+    assert asked.status == "confirm" and asked.changeset_id is None
+    assert "retcons 1 fact" in asked.retcon_text() and await changesets() == before + 1  # nothing written
+    _, statements = await entity(db, campaign, "mira")
+    assert [s.value for s in statements if s.predicate == "status"] == ["alive"]
+    done = await importer.import_files(campaign, [("roster.yaml", dead.encode())], GM, replace=True)
+    assert done.status == "ingested" and done.statements.retconned == 1

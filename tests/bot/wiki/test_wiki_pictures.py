@@ -20,9 +20,9 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.app import Services, build_services
 from bot.wiki.server import wiki_app
 from config.settings import Settings
-from tests.bot.services.test_structured_import import add_factions, fixture_files
 from tests.bot.wiki.conftest import GM, PAT
 from tests.conftest import BACKENDS, drop_target, make_target
+from tests.helpers.valdorn import add_factions, fixture_files
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 KINDS = ["timeline", "family_tree", "gazetteer", "bestiary", "magic_system", "culture"]

@@ -29,7 +29,8 @@ from canon.structured.ingest import ChangeCounts
 from canon.structured.tables import StructuredFileRow
 from canon.tables import ConflictRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
 from memory.scenes import SceneService
-from tests.bot.services.test_structured_import import FIXTURES, GM, KINDS, add_factions, fixture_files
+from tests.helpers.paths import YAML_FIXTURES as FIXTURES
+from tests.helpers.valdorn import GM, KINDS, add_factions, fixture_files
 
 TREE = (FIXTURES / "family_tree.yaml").read_text()
 # The parent's change after the fork: Maric renamed (his entity replaced, his facts carried over).
