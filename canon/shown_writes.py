@@ -75,6 +75,7 @@ _WRITE = re.compile(
     re.I,
 )
 _WITH = re.compile(r"\s*WITH\b", re.I)
+_CHANGES_ON_CONFLICT = re.compile(r"\bDO\s+UPDATE\b", re.I)
 #: What a statement writes: None (nothing), or the table and whether it inserts.
 Written = tuple[str, bool] | None
 #: A write whose table cannot be told (DDL, an unusual statement): counted as shown.
@@ -94,8 +95,10 @@ def written_by(statement: str) -> Written:
 
 
 def _written(found: re.Match[str]) -> Written:
-    verb = found.group(1).upper()
-    return found.group(2).lower(), verb.startswith(("INSERT", "REPLACE"))
+    """Return the table a write names, and whether it only adds rows (an upsert or a REPLACE may change one)."""
+    verb = " ".join(found.group(1).upper().split())
+    adds = verb == "INSERT INTO" and _CHANGES_ON_CONFLICT.search(found.string, found.end()) is None
+    return found.group(2).lower(), adds
 
 
 def moves_mark(written: Written) -> bool:
