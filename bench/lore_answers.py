@@ -12,7 +12,11 @@ import) and asks questions as a player, in four sets, each printed as one JSON l
   but not this code nor the other sets (`bench/data/lore_outsider_a.jsonl`, `..._b.jsonl`, 60 each, split by a
   fixed coin before any result; 45 answerable and 15 unanswerable each). Each answerable one lists acceptable
   wordings of its fact: an answer holding any one is right. A is tuning material (`--misses` prints its misses);
-  B is untouched: read only its figures, never its misses.
+  B is untouched: read only its figures, never its misses;
+- `outsider_c`: 60 more questions in the same shape (45 answerable, 15 unanswerable), written later by another
+  outsider as a new player and a GM preparing a fight would ask them, over the sections the first sets touch
+  least (conditions, equipment tables, class features, magic items, resting and combat rules, monsters'
+  actions). Tuning material like A (`--misses` prints its misses).
 
 Each line holds, for the answer step as it is (`now`) and for the first answer step (`baseline`: the graph or
 the best passages' sentences, on the same search) measured in the same run: the share of answers holding their
@@ -47,6 +51,7 @@ QUESTIONS = Path(__file__).resolve().parent / "data" / "lore_answers.jsonl"
 OUTSIDER = {
     "outsider_a": Path(__file__).resolve().parent / "data" / "lore_outsider_a.jsonl",
     "outsider_b": Path(__file__).resolve().parent / "data" / "lore_outsider_b.jsonl",
+    "outsider_c": Path(__file__).resolve().parent / "data" / "lore_outsider_c.jsonl",
 }
 UNTOUCHED = ("untouched", "outsider_b")
 
@@ -166,7 +171,7 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument(
         "--only",
         default=None,
-        help="run one set: tuning, untouched, project, srd_dev, outsider_a or outsider_b",
+        help="run some sets, comma-separated: tuning, untouched, project, srd_dev, outsider_a, outsider_b, outsider_c",
     )
     args = parser.parse_args(argv)
     if not (SRD / "world").is_dir():
@@ -196,7 +201,7 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
         )
         await service.ask(campaign_id, "warm up", viewer=Viewer.PLAYER, record=False)
         for name, (questions, facts_of) in sets.items():
-            if args.only and name != args.only:
+            if args.only and name not in args.only.split(","):
                 continue
             tallies = await measure(service, campaign_id, questions, facts_of)
             now = tallies["now"]

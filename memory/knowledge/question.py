@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from memory import fulltext
 from memory.knowledge.glossary import expand
 
-__all__ = ["GENERIC", "KIND_LINE", "Question", "analyse", "describe"]
+__all__ = ["FILLER", "GENERIC", "KIND_LINE", "Question", "analyse", "describe"]
 
 #: Words of a question that ask, rather than say what about.
 GENERIC = frozenset(
@@ -72,7 +72,8 @@ _FIELD_PHRASES: tuple[tuple[str, str], ...] = (
     (r"components?|what do (?:i|you) need to cast", "components"),
     (r"duration|how long does (.{1,40}?) last|concentration", "duration"),
     (
-        r"range|how far (?:does (.{1,40}?) (?:reach|shoot|go)|can (?:i|you|we) cast)|reaches farther|reach(?:es)?",
+        r"range|how far (?:does (.{1,40}?) (?:reach|shoot|go)|can (?:i|you|we) cast|can (.{1,40}?) (?:shoot|fire|be thrown))"
+        r"|reaches farther|reach(?:es)?",
         "range",
     ),
     (r"classes|which class|who (?:can cast|gets)|spell lists?", "classes"),
@@ -103,7 +104,7 @@ _FIELD_PHRASES: tuple[tuple[str, str], ...] = (
 _PHRASES = [(re.compile(r"(?<![\w'])(?:" + p + r")(?![\w'])"), label) for p, label in _FIELD_PHRASES]
 
 #: Words that say what sort of thing the subject is, not which: dropped from the subject.
-_FILLER = frozenset(
+FILLER = frozenset(
     {
         *("spell", "spells", "creature", "creatures", "monster", "monsters", "item", "weapon", "base"),
         *("walking", "flying", "swimming", "fly", "swim", "burrow", "climb", "when", "get", "got", "has"),
@@ -115,6 +116,9 @@ _FILLER = frozenset(
         *("round", "each", "per", "typical", "typically", "walk", "walks", "go", "goes", "move", "moves"),
         *("deal", "deals", "do", "written", "take", "takes", "hard", "hit", "talk", "can", "proficient"),
         *("proficiency", "require", "requires", "need", "needs", "max", "maximum", "min", "minimum"),
+        # Who asks, not what about: "if my guy gets grappled", "someone restrained", "give again".
+        *("someone", "somebody", "anyone", "anybody", "guy", "friend", "buddy", "again", "still"),
+        *("add", "adds", "grant", "grants", "provide", "provides"),
     }
 )
 _COMPARATIVE = re.compile(
@@ -164,7 +168,7 @@ def _subject_words(text: str) -> list[str]:
     return [
         w
         for w in dict.fromkeys(words)
-        if w not in fulltext.STOPWORDS and w not in GENERIC and w not in _FILLER
+        if w not in fulltext.STOPWORDS and w not in GENERIC and w not in FILLER
     ]
 
 

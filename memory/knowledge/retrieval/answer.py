@@ -16,15 +16,18 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_words import (
+    ABBREVIATIONS,
     covers,
     fold_words,
     has_word,
     key_words,
     kind_line,
+    labelled_sentences,
     names_in,
     same_word,
     sections_of,
@@ -54,6 +57,15 @@ _AMOUNT = re.compile(
 )
 #: How much less a sentence without an amount weighs when the question asks one.
 NO_AMOUNT = 0.6
+#: How much less an example weighs than the rule it illustrates ("For example, a creature with ...").
+EXAMPLE = 0.5
+#: How much more a sentence weighs under an inner heading or a bold name every word of which the question holds.
+NAMED_BLOCK = 1.3
+_EXAMPLE = re.compile(r"^(?:for (?:example|instance)|e\.g\.)\b", re.IGNORECASE)
+#: The word that only says an amount is asked ("how *long* does a short rest take"): not what it is about.
+_HOW_WORD = re.compile(
+    r"\bhow (?:long|far|much|many|big|heavy|fast|deep|high|tall|old|wide|often)\b", re.IGNORECASE
+)
 
 #: "What does X do?" cannot be turned into "what X does" by moving a word: such questions are quoted.
 _AUXILIARIES = frozenset(
@@ -125,6 +137,34 @@ class _Sentence:
     section: str | None = None
 
 
+def asks_amount(question: str) -> bool:
+    """Return whether a question asks an amount ("how much damage", "how many berries", "what DC")."""
+    return bool(_ASKS_AMOUNT.search(question.casefold()))
+
+
+def has_amount(text: str) -> bool:
+    """Return whether a sentence says an amount (a number, "ten", "half", "twice")."""
+    return bool(_AMOUNT.search(text))
+
+
+def is_example(text: str) -> bool:
+    """Return whether a sentence is an example of a rule ("For example, ...")."""
+    return bool(_EXAMPLE.match(text))
+
+
+def text_words(text: str) -> set[str]:
+    """Return a sentence's folded words, its abbreviations read out too ("+2 bonus to AC" holds "armor")."""
+    words = set(fold_words(text))
+    for short in words & ABBREVIATIONS.keys():
+        words |= set(ABBREVIATIONS[short])
+    return words
+
+
+def asked_words(question: str) -> list[str]:
+    """Return the words a question is about, the word saying an amount is asked ("how long") left out."""
+    return key_words(_HOW_WORD.sub(" how ", question))
+
+
 def _weights(keys: Sequence[str], names: Sequence[str], results: Sequence[LoreResult]) -> dict[str, float]:
     """Return each question word's weight: rarer among the passages found weighs more, a name double."""
     texts = [set(fold_words(" ".join([r.source_title, *r.heading_path, r.text]))) for r in results]
@@ -143,6 +183,7 @@ def _scored(
     first: int,
     only: Callable[[LoreResult], bool] | None = None,
     kind_lines: bool = False,
+    needs: Callable[[LoreResult, str | None], Sequence[str]] | None = None,
 ) -> list[_Sentence]:
     """Return the sentences of the passages that answer the question, scored against it, best first.
 
@@ -150,12 +191,12 @@ def _scored(
     alone is not an answer to "Who is Eliza Crane's brother?"); a sentence, when it and its headings hold most
     of the question's weight. Short sentences are preferred ("Range 60 feet" over a paragraph naming a range).
     """
-    keys = key_words(question)
+    keys = asked_words(question)
     names = [n for n in names_in(question) if n in keys]
     others = [w for w in keys if w not in names]
     weight = _weights(keys, names, results)
     total = sum(weight.values()) or 1.0
-    amount = bool(_ASKS_AMOUNT.search(question.casefold()))
+    amount = asks_amount(question)
     scored: list[_Sentence] = []
     readable = [(i, r) for i, r in enumerate(results) if r.is_fact and (only is None or only(r))]
     for rank, (index, result) in enumerate(readable[:PASSAGES_READ]):
@@ -167,21 +208,30 @@ def _scored(
             continue
         damp = (1.0 - 0.12 * rank) * (0.5 if result.out_of_date or result.overruled else 1.0)
         placed = [
-            (section, text)
+            (section, label, text)
             for section, body in sections_of(result.text)
-            for text in sentences(body)
+            for label, text in labelled_sentences(body)
             if kind_lines or text != kind_line(body)  # the kind line answers its own field, not others
         ]
-        for position, (section, text) in enumerate(placed):
-            words = set(fold_words(text))
-            above = heading | set(fold_words(section or ""))
+        for position, (section, label, text) in enumerate(placed):
+            words = text_words(text)
+            needed = needs(result, section) if needs is not None else ()
+            if needed and not all(has_word(words | set(fold_words(label or "")), w) for w in needed):
+                continue  # a field asked: the sentence says it ("a +2 bonus to AC")
+            # A sentence is under its section's heading and its block's bold name ("Engulf": every sentence).
+            above = heading | set(fold_words(section or "")) | set(fold_words(label or ""))
             own = sum(weight[w] for w in keys if covers(words, w))
             by_heading = sum(weight[w] for w in keys if not covers(words, w) and has_word(above, w))
             if not own or (own + by_heading) / total < SENTENCE_COVERAGE:
                 continue
             density = 1.0 / (1.0 + len(words) / 30)
-            if amount and not _AMOUNT.search(text):
+            if amount and not has_amount(text):
                 density *= NO_AMOUNT  # "how much damage from falling": the sentence with the dice
+            if is_example(text):
+                density *= EXAMPLE
+            inner = [w for w in fold_words(f"{section or ''} {label or ''}") if w not in STOPWORDS]
+            if inner and all(has_word(set(keys), w) for w in inner):
+                density *= NAMED_BLOCK  # under a heading or bold name the question names ("Short Rest")
             score = (own + 0.5 * by_heading) * damp * density - 0.01 * position
             matched = {w for w in keys if covers(words, w)}
             scored.append(_Sentence(text, first + index, score, matched, section))
@@ -195,13 +245,14 @@ def _extractive(
     first: int,
     only: Callable[[LoreResult], bool] | None = None,
     kind_lines: bool = False,
+    needs: Callable[[LoreResult, str | None], Sequence[str]] | None = None,
 ) -> list[_Sentence]:
     """Return the one or two sentences that best answer the question (none when no passage does)."""
-    scored = _scored(question, results, first, only, kind_lines)
+    scored = _scored(question, results, first, only, kind_lines, needs)
     if not scored:
         return []
     chosen = [scored[0]]
-    keys = key_words(question)
+    keys = asked_words(question)
     for other in scored[1:4]:
         # A second sentence must answer too: it holds most of the question's words, not only a new one.
         if len(other.words) < SECOND_OVERLAP * len(keys):
@@ -219,12 +270,15 @@ def compose(
     only: Callable[[LoreResult], bool] | None = None,
     *,
     kind_lines: bool = False,
+    needs: Callable[[LoreResult, str | None], Sequence[str]] | None = None,
 ) -> ShortAnswer:
     """Return the short answer to a question from what the asker may see (see the module docstring).
 
     With `only`, sentences are quoted from the passages it accepts only (numbered among all the passages). An
     entry's kind line ("*3rd-level evocation*") is quoted only with `kind_lines` (the question asks the kind).
-    A question asking an amount ("how much", "how many", "what DC") prefers the sentences that hold one."""
+    A question asking an amount ("how much", "how many", "what DC") prefers the sentences that hold one; with
+    `needs`, a sentence (with its bold name) must hold each of the words it gives for the sentence's passage
+    and inner heading (the field asked: "bonus to AC")."""
     citations = numbered(facts, results)
     cited: set[int] = set()
     parts: list[str] = []
@@ -236,7 +290,7 @@ def compose(
         mode = AnswerMode.GRAPH
     else:
         placed = {r.chunk_id for r in results if r.place and r.heading_path}
-        for sentence in _extractive(question, results, len(facts) + 1, only, kind_lines):
+        for sentence in _extractive(question, results, len(facts) + 1, only, kind_lines, needs):
             text = sentence.text if sentence.text.endswith((".", "!", "?", "…")) else sentence.text + "."
             parts.append(f"{text} [{sentence.number}]")
             cited.add(sentence.number)

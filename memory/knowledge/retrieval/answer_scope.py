@@ -32,7 +32,8 @@ _CHATTER_TEXT = """
     guys dude dudes folks bruh haha hahaha lmao lmfao rofl pls plz please thanks thank thx okay yeah yep nope
     yall gonna wanna gotta kinda sorta dunno lemme gimme tbh imo imho btw idk omg whats hows wheres whos thats
     theres dont doesnt didnt cant wont isnt arent wasnt werent youre theyre shouldnt wouldnt couldnt ive youve
-    hey hello actually basically literally quick question wondering curious anyone someone
+    hey hello actually basically literally quick question wondering curious anyone someone somebody anybody
+    guy again still
 """
 CHATTER = frozenset(_CHATTER_TEXT.split())
 #: How many of the subject's first words name what the question is about.

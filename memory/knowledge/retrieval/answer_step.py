@@ -13,12 +13,13 @@ which one is more when the values are numbers or dice.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import KIND_LINE, Question
 from memory.knowledge.retrieval.answer import compose, nothing_known, numbered
+from memory.knowledge.retrieval.answer_first import field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_scope import narrowed, strange_words
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed
@@ -87,19 +88,57 @@ def reply(
     if hits:
         return _from_fields(hits, numbered(facts, results), _yes_no(question, hits))
     only = None
+    needs = None
     if question.fields and question.subject:
         # A field asked of something: only a passage about it (its headings name it) may answer in sentences.
         only = headed(question)
         if not any(only(r) for r in results[:PASSAGES_READ]):
-            return _nothing(question, facts, results)
+            return _first(question, facts, results, unknown) or _nothing(question, facts, results)
+        needs = _needs(question, results, unknown)
     kinds = KIND_LINE in question.fields  # "fly spell level?": the kind line is the answer
-    answer = compose(question.expanded, facts, results, only, kind_lines=kinds)
+    answer = compose(question.expanded, facts, results, only, kind_lines=kinds, needs=needs)
     if not answer.known and question.glossary_used:
         # The books may use the table's word too ("a failed save"): the question as written gets its chance.
-        answer = compose(question.text, facts, results, only, kind_lines=kinds)
+        answer = compose(question.text, facts, results, only, kind_lines=kinds, needs=needs)
     if not answer.known:
-        return answer.model_copy(update={"text": nothing_known(question.text)})
+        said = _first(question, facts, results, unknown)
+        return said or answer.model_copy(update={"text": nothing_known(question.text)})
+    if not any(c.cited and c.number == len(facts) + 1 for c in answer.citations):
+        # Quoted from a lesser passage while the question names the best one's title: the best one answers.
+        return _first(question, facts, results, unknown) or answer
     return answer
+
+
+def _needs(
+    question: Question, results: Sequence[LoreResult], unknown: Sequence[str]
+) -> Callable[[LoreResult, str | None], Sequence[str]]:
+    """Return the words a sentence must say to answer the field asked in prose: the field's words, but in the
+    best passage, or under a heading inside a passage, whose title the question names (it is what is asked
+    about)."""
+    said = field_words(question)
+    first = results[0].chunk_id if results and title_words(question, results[0], unknown) else None
+
+    def needs(result: LoreResult, section: str | None) -> Sequence[str]:
+        named = result.chunk_id == first or (section and title_words(question, result, unknown, section))
+        return () if named else said
+
+    return needs
+
+
+def _first(
+    question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult], unknown: Sequence[str]
+) -> ShortAnswer | None:
+    """Return the answer of the best passage when the question names it (`answer_first`), or None."""
+    found = from_first(question, results, len(facts) + 1, unknown)
+    if found is None:
+        return None
+    citations = numbered(facts, results)
+    if found.fields:
+        return _from_fields(found.fields, citations)
+    said = [s if s.endswith((".", "!", "?", "…")) else s + "." for s in found.sentences]
+    text = " ".join(f"{s} [{found.number}]" for s in said)
+    marked = [c.model_copy(update={"cited": c.number == found.number}) for c in citations]
+    return ShortAnswer(text=text, mode=AnswerMode.EXTRACTIVE, known=True, citations=marked)
 
 
 def _amount(value: str) -> float | None:

@@ -15,6 +15,7 @@ __all__ = [
     "has_word",
     "key_words",
     "kind_line",
+    "labelled_sentences",
     "names_in",
     "same_word",
     "sections_of",
@@ -163,6 +164,17 @@ def sentences(text: str) -> list[str]:
             piece = piece.strip()
             if len(piece) >= shortest:
                 found.append(piece if len(piece) <= SENTENCE_CHARS else piece[: SENTENCE_CHARS - 1] + "…")
+    return found
+
+
+def labelled_sentences(text: str) -> list[tuple[str | None, str]]:
+    """Return a passage's sentences as `sentences` does, each with the bold name of the block it is in
+    ("Engulf" for every sentence of the Engulf action, not only its first), None outside a named block."""
+    found: list[tuple[str | None, str]] = []
+    for block in _blocks(text):
+        lead = _BOLD_LEAD.match(block)
+        name = " ".join(_MARKUP.sub(" ", lead.group(1)).split()) if lead is not None else None
+        found += [(name, piece) for piece in sentences(block)]
     return found
 
 

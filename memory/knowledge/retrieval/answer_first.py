@@ -1,0 +1,222 @@
+"""The best passage, when the question names it: answered from it after the stricter reading found nothing.
+
+Players seldom ask in the book's words ("can he still walk away" of Grappled, "what stops a troll's
+regeneration", "greatsword damage die", "what does uncanny dodge do"), and the sentence reading of
+`memory.knowledge.retrieval.answer` wants most of the question's words in the sentence it quotes. When the best
+passage's own title is named by the question (every word of it, an ending apart: "Uncanny Dodge" of "Rogue:
+Uncanny Dodge", "Rope, hempen" of "Rope, hempen (50 feet)"), that passage is what is asked about, and it answers:
+1. the field asked, of that passage's subject ("Greatsword's damage is 2d6 slashing.");
+2. else the block the question names by its bold name or inner heading ("Regeneration", "Engulf"): its sentences
+   holding most of the question's other words, at most two, in the book's order;
+3. else the sentence holding most of the question's other words, when it holds more than half of them, or any
+   of them and the amount asked (an amount preferred when one is asked, a rule before its example);
+4. else its first sentence of prose (what it is); a stat block without prose: its line holding some of them.
+A passage the question does not name never answers here: "nothing known" stays the answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from memory.fulltext import STOPWORDS
+from memory.knowledge.glossary import expand
+from memory.knowledge.models import LoreResult
+from memory.knowledge.question import FILLER, KIND_LINE, Question
+from memory.knowledge.retrieval.answer import (
+    EXAMPLE,
+    NO_AMOUNT,
+    asked_words,
+    asks_amount,
+    has_amount,
+    is_example,
+    text_words,
+)
+from memory.knowledge.retrieval.answer_scope import CHATTER
+from memory.knowledge.retrieval.answer_words import (
+    fold_words,
+    kind_line,
+    labelled_sentences,
+    same_word,
+    sections_of,
+)
+from memory.knowledge.retrieval.field_answer import FieldHit, field_answers
+
+__all__ = ["FirstPassage", "akin", "field_words", "from_first", "title_words"]
+
+#: The most sentences quoted from a block the question names.
+BLOCK_SENTENCES = 2
+#: The least share of the question's other words a sentence must hold to be quoted for them.
+MIN_SHARE = 0.5
+#: A common beginning this long makes two words one ("twinning" and "twinned", "regenerating", "regeneration").
+COMMON_START = 5
+_BRACKETS = re.compile(r"\([^)]*\)")
+
+
+def akin(a: str, b: str) -> bool:
+    """Return whether two folded words are one word in other forms: an ending apart ("rage", "raging")."""
+    if same_word(a, b):
+        return True
+    short, long_ = sorted((a, b), key=len)
+    if len(short) >= COMMON_START and long_.startswith(short[:COMMON_START]) and len(long_) - len(short) <= 4:
+        return True
+    return (
+        len(short) >= 4
+        and short.endswith("e")
+        and long_.startswith(short[:-1])
+        and len(long_) <= len(short) + 3
+    )
+
+
+def _akin_any(word: str, words: Sequence[str] | set[str]) -> bool:
+    return any(akin(word, w) for w in words)
+
+
+def title_words(
+    question: Question, result: LoreResult, unknown: Sequence[str] = (), section: str | None = None
+) -> list[str]:
+    """Return the words of a passage's own title (or of `section`, a heading inside it) when the question names
+    every one of them and does not qualify them (`_qualified`), else none. `unknown`: the question's words no
+    source holds.
+
+    The title is the last heading's last part ("Twinned Spell" of "Sorcerer: Metamagic: Twinned Spell"),
+    without what is in brackets."""
+    heading = section or (result.heading_path[-1] if result.heading_path else "")
+    title = _BRACKETS.sub(" ", heading).split(":")[-1]
+    words = [w for w in fold_words(title) if w not in STOPWORDS and not w.isdigit()]
+    # The words as typed (through the glossary): a title reached by a search's correction ("toll" read as
+    # "troll") is not named.
+    typed = fold_words(expand(question.text)[0]) + fold_words(question.text)
+    if not words or not all(_akin_any(w, typed) for w in words):
+        return []
+    around = fold_words(" ".join([result.source_title, *result.heading_path, section or ""]))
+    return [] if _qualified(question, words, around, unknown) else words
+
+
+def _qualified(
+    question: Question, title: Sequence[str], around: Sequence[str], unknown: Sequence[str]
+) -> bool:
+    """Return whether the question's subject qualifies the title's name, so names something else: a word just
+    before it ("ironjaw basilisk", "greater mending") or joined after it ("crossbow of ice"), or just after it
+    a word no source holds ("kobold dragonshield"). The passage's own headings never qualify it ("paladin
+    devotion aura" of "Paladin (Devotion): Aura of Devotion")."""
+    words = fold_words(expand(question.text)[0])
+    extra = {w for w in question.subject if not _akin_any(w, title) and not _akin_any(w, around)}
+    at = [i for i, w in enumerate(words) if _akin_any(w, title)]
+    if not at or not extra:
+        return False
+    start, end = min(at), max(at)
+    after = words[end + 1 : end + 3]
+    return (
+        (start > 0 and words[start - 1] in extra)
+        or (after[:1] == ["of"] and after[1:] and after[1] in extra)
+        or bool(after[:1] and after[0] in extra and after[0] in unknown)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class FirstPassage:
+    """What the best passage answers: a field, or sentences (with the passage's number)."""
+
+    number: int
+    fields: tuple[FieldHit, ...] = ()
+    sentences: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class _Unit:
+    position: int
+    name: str | None
+    text: str
+    words: set[str]
+
+
+def _units(question: Question, result: LoreResult) -> list[_Unit]:
+    units: list[_Unit] = []
+    for section, body in sections_of(result.text):
+        kind = kind_line(body)
+        for label, text in labelled_sentences(body):
+            if text == kind and KIND_LINE not in question.fields:
+                continue
+            name = label or section
+            units.append(_Unit(len(units), name, text, text_words(text) | set(fold_words(name or ""))))
+    return units
+
+
+def _score(unit: _Unit, others: Sequence[str], amount: bool) -> float:
+    held = float(sum(1 for w in others if _akin_any(w, unit.words)))
+    if amount and not has_amount(unit.text):
+        held *= NO_AMOUNT
+    if is_example(unit.text):
+        held *= EXAMPLE
+    return held - 0.001 * unit.position
+
+
+def from_first(
+    question: Question, results: Sequence[LoreResult], first: int, unknown: Sequence[str] = ()
+) -> FirstPassage | None:
+    """Return what the best passage answers when the question names it (see the module docstring), or None.
+    `unknown`: the question's words no source holds."""
+    readable = [r for r in results[:1] if r.is_fact]
+    if not readable:
+        return None
+    result = readable[0]
+    title = title_words(question, result, unknown)
+    if not title:
+        return None
+    if question.fields:
+        hits = field_answers(replace(question, subject=title), [result], first)
+        if hits:
+            return FirstPassage(first, fields=tuple(hits))
+    units = _units(question, result)
+    if question.fields:
+        # A field no line gives: a sentence answers only when it says the field's words ("bonus to AC").
+        said = field_words(question)
+        units = [u for u in units if all(_akin_any(w, u.words) for w in said)]
+    if not units:
+        return None
+    around = set(fold_words(" ".join([result.source_title, *result.heading_path])))
+    others = [
+        w
+        for w in asked_words(question.expanded)
+        if w not in CHATTER and w not in FILLER and not _akin_any(w, title) and not _akin_any(w, around)
+    ]
+    amount = asks_amount(question.expanded)
+    named = [
+        u
+        for u in units
+        if u.name and _named(u.name, question) and not all(_akin_any(w, title) for w in fold_words(u.name))
+    ]
+    if named:
+        block = [u for u in named if u.name == named[0].name]
+        ranked = sorted(block, key=lambda u: -_score(u, others, amount))[:BLOCK_SENTENCES]
+        return FirstPassage(first, sentences=tuple(u.text for u in sorted(ranked, key=lambda u: u.position)))
+    chosen = _sentence(units, others, amount)
+    return FirstPassage(first, sentences=(chosen.text,)) if chosen is not None else None
+
+
+def _sentence(units: Sequence[_Unit], others: Sequence[str], amount: bool) -> _Unit | None:
+    """Return the sentence answering the question's other words, else the passage's first prose sentence."""
+    best = max(units, key=lambda u: _score(u, others, amount)) if others else None
+    score = _score(best, others, amount) if best is not None else 0.0
+    if best is not None and score > MIN_SHARE * len(others):
+        return best
+    if best is not None and score > 0 and amount and has_amount(best.text):
+        return best  # "how much extra damage": the line with the amount
+    prose = next((u for u in units if u.name is None), None)
+    if prose is not None:
+        return prose
+    return best if best is not None and score > 0 else None
+
+
+def field_words(question: Question) -> list[str]:
+    """Return the words of the fields a question asks (the kind line's aside), that a sentence answering them
+    in the book's prose says ("a +2 bonus to AC" says the armor class)."""
+    return [w for f in question.fields if f != KIND_LINE for w in fold_words(f) if w not in STOPWORDS]
+
+
+def _named(name: str, question: Question) -> bool:
+    words = [w for w in fold_words(name) if w not in STOPWORDS]
+    asked = set(fold_words(question.expanded))
+    return bool(words) and all(_akin_any(w, asked) for w in words)
