@@ -62,10 +62,6 @@ EXAMPLE = 0.5
 #: How much more a sentence weighs under an inner heading or a bold name every word of which the question holds.
 NAMED_BLOCK = 1.3
 _EXAMPLE = re.compile(r"^(?:for (?:example|instance)|e\.g\.)\b", re.IGNORECASE)
-#: The word that only says an amount is asked ("how *long* does a short rest take"): not what it is about.
-_HOW_WORD = re.compile(
-    r"\bhow (?:long|far|much|many|big|heavy|fast|deep|high|tall|old|wide|often)\b", re.IGNORECASE
-)
 
 #: "What does X do?" cannot be turned into "what X does" by moving a word: such questions are quoted.
 _AUXILIARIES = frozenset(
@@ -152,17 +148,14 @@ def is_example(text: str) -> bool:
     return bool(_EXAMPLE.match(text))
 
 
-def text_words(text: str) -> set[str]:
-    """Return a sentence's folded words, its abbreviations read out too ("+2 bonus to AC" holds "armor")."""
+def text_words(text: str, asked: Sequence[str]) -> set[str]:
+    """Return a sentence's folded words, its abbreviations read out when the question asks every word of them
+    ("+2 bonus to AC" holds "armor" and "class" for "armor class", not "class" for "which class")."""
     words = set(fold_words(text))
     for short in words & ABBREVIATIONS.keys():
-        words |= set(ABBREVIATIONS[short])
+        if all(w in asked for w in ABBREVIATIONS[short]):
+            words |= set(ABBREVIATIONS[short])
     return words
-
-
-def asked_words(question: str) -> list[str]:
-    """Return the words a question is about, the word saying an amount is asked ("how long") left out."""
-    return key_words(_HOW_WORD.sub(" how ", question))
 
 
 def _weights(keys: Sequence[str], names: Sequence[str], results: Sequence[LoreResult]) -> dict[str, float]:
@@ -191,7 +184,7 @@ def _scored(
     alone is not an answer to "Who is Eliza Crane's brother?"); a sentence, when it and its headings hold most
     of the question's weight. Short sentences are preferred ("Range 60 feet" over a paragraph naming a range).
     """
-    keys = asked_words(question)
+    keys = key_words(question)
     names = [n for n in names_in(question) if n in keys]
     others = [w for w in keys if w not in names]
     weight = _weights(keys, names, results)
@@ -214,7 +207,7 @@ def _scored(
             if kind_lines or text != kind_line(body)  # the kind line answers its own field, not others
         ]
         for position, (section, label, text) in enumerate(placed):
-            words = text_words(text)
+            words = text_words(text, keys)
             needed = needs(result, section) if needs is not None else ()
             if needed and not all(has_word(words | set(fold_words(label or "")), w) for w in needed):
                 continue  # a field asked: the sentence says it ("a +2 bonus to AC")
@@ -252,7 +245,7 @@ def _extractive(
     if not scored:
         return []
     chosen = [scored[0]]
-    keys = asked_words(question)
+    keys = key_words(question)
     for other in scored[1:4]:
         # A second sentence must answer too: it holds most of the question's words, not only a new one.
         if len(other.words) < SECOND_OVERLAP * len(keys):

@@ -10,7 +10,8 @@ Uncanny Dodge", "Rope, hempen" of "Rope, hempen (50 feet)"), that passage is wha
    holding most of the question's other words, at most two, in the book's order;
 3. else the sentence holding most of the question's other words, when it holds more than half of them, or any
    of them and the amount asked (an amount preferred when one is asked, a rule before its example);
-4. else its first sentence of prose (what it is); a stat block without prose: its line holding some of them.
+4. else, when the question asks nothing but what the passage is ("what does uncanny dodge do"), its first
+   sentence of prose. A question asking something the passage does not say is not answered from it.
 A passage the question does not name never answers here: "nothing known" stays the answer.
 """
 
@@ -27,7 +28,6 @@ from memory.knowledge.question import FILLER, KIND_LINE, Question
 from memory.knowledge.retrieval.answer import (
     EXAMPLE,
     NO_AMOUNT,
-    asked_words,
     asks_amount,
     has_amount,
     is_example,
@@ -36,6 +36,7 @@ from memory.knowledge.retrieval.answer import (
 from memory.knowledge.retrieval.answer_scope import CHATTER
 from memory.knowledge.retrieval.answer_words import (
     fold_words,
+    key_words,
     kind_line,
     labelled_sentences,
     same_word,
@@ -133,6 +134,7 @@ class _Unit:
 
 
 def _units(question: Question, result: LoreResult) -> list[_Unit]:
+    asked = key_words(question.expanded)
     units: list[_Unit] = []
     for section, body in sections_of(result.text):
         kind = kind_line(body)
@@ -140,7 +142,7 @@ def _units(question: Question, result: LoreResult) -> list[_Unit]:
             if text == kind and KIND_LINE not in question.fields:
                 continue
             name = label or section
-            units.append(_Unit(len(units), name, text, text_words(text) | set(fold_words(name or ""))))
+            units.append(_Unit(len(units), name, text, text_words(text, asked) | set(fold_words(name or ""))))
     return units
 
 
@@ -179,7 +181,7 @@ def from_first(
     around = set(fold_words(" ".join([result.source_title, *result.heading_path])))
     others = [
         w
-        for w in asked_words(question.expanded)
+        for w in key_words(question.expanded)
         if w not in CHATTER and w not in FILLER and not _akin_any(w, title) and not _akin_any(w, around)
     ]
     amount = asks_amount(question.expanded)
@@ -197,17 +199,18 @@ def from_first(
 
 
 def _sentence(units: Sequence[_Unit], others: Sequence[str], amount: bool) -> _Unit | None:
-    """Return the sentence answering the question's other words, else the passage's first prose sentence."""
-    best = max(units, key=lambda u: _score(u, others, amount)) if others else None
-    score = _score(best, others, amount) if best is not None else 0.0
-    if best is not None and score > MIN_SHARE * len(others):
+    """Return the sentence answering the question's other words, or the passage's first prose sentence when the
+    question asks nothing but what the passage is ("what does uncanny dodge do"), or None: a question asking
+    something the passage does not say is not answered from it."""
+    if not others:
+        return next((u for u in units if u.name is None), None)
+    best = max(units, key=lambda u: _score(u, others, amount))
+    score = _score(best, others, amount)
+    if score > MIN_SHARE * len(others):
         return best
-    if best is not None and score > 0 and amount and has_amount(best.text):
+    if score > 0 and amount and has_amount(best.text):
         return best  # "how much extra damage": the line with the amount
-    prose = next((u for u in units if u.name is None), None)
-    if prose is not None:
-        return prose
-    return best if best is not None and score > 0 else None
+    return None
 
 
 def field_words(question: Question) -> list[str]:

@@ -126,3 +126,13 @@ def test_how_far_something_can_shoot_asks_its_range() -> None:
 def test_words_of_one_root_are_akin_but_different_words_are_not() -> None:
     assert akin("rage", "raging") and akin("twinning", "twinned") and akin("regenerating", "regeneration")
     assert not akin("toll", "troll") and not akin("wolf", "worg") and not akin("rage", "range")
+
+
+def test_an_abbreviation_reads_out_only_when_the_question_asks_all_its_words() -> None:
+    trap = passage(
+        "## Pit Trap\n\nA creature stepping on the lid makes a DC 12 Agility save or falls.",
+        "Traps",
+        "Pit Trap",
+    )
+    assert not compose("which class gets smite", [], [trap]).known
+    assert "DC 12" in compose("what difficulty class is the pit trap save", [], [trap]).text
