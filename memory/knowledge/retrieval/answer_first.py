@@ -92,16 +92,23 @@ def title_words(
     if not words or not all(_akin_any(w, typed) for w in words):
         return []
     around = fold_words(" ".join([result.source_title, *result.heading_path, section or ""]))
-    return [] if _qualified(question, words, around, unknown) else words
+    held = set(around) | set(fold_words(result.text))
+    foreign = [w for w in question.subject if not _akin_any(w, held)] if question.fields else []
+    return [] if _qualified(question, words, around, unknown, foreign) else words
 
 
 def _qualified(
-    question: Question, title: Sequence[str], around: Sequence[str], unknown: Sequence[str]
+    question: Question,
+    title: Sequence[str],
+    around: Sequence[str],
+    unknown: Sequence[str],
+    foreign: Sequence[str] = (),
 ) -> bool:
     """Return whether the question's subject qualifies the title's name, so names something else: a word just
     before it ("ironjaw basilisk", "greater mending") or joined after it ("crossbow of ice"), or just after it
-    a word no source holds ("kobold dragonshield"). The passage's own headings never qualify it ("paladin
-    devotion aura" of "Paladin (Devotion): Aura of Devotion")."""
+    a word no source holds ("kobold dragonshield") or, asking a field, one the passage does not hold
+    (`foreign`: "spyglass lens kit weight", where "unicorn telepathy range" is the unicorn's). The passage's
+    own headings never qualify it ("paladin devotion aura" of "Paladin (Devotion): Aura of Devotion")."""
     words = fold_words(expand(question.text)[0])
     extra = {w for w in question.subject if not _akin_any(w, title) and not _akin_any(w, around)}
     at = [i for i, w in enumerate(words) if _akin_any(w, title)]
@@ -112,7 +119,7 @@ def _qualified(
     return (
         (start > 0 and words[start - 1] in extra)
         or (after[:1] == ["of"] and after[1:] and after[1] in extra)
-        or bool(after[:1] and after[0] in extra and after[0] in unknown)
+        or bool(after[:1] and after[0] in extra and (after[0] in unknown or after[0] in foreign))
     )
 
 

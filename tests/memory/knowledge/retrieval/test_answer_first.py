@@ -136,3 +136,8 @@ def test_an_abbreviation_reads_out_only_when_the_question_asks_all_its_words() -
     )
     assert not compose("which class gets smite", [], [trap]).known
     assert "DC 12" in compose("what difficulty class is the pit trap save", [], [trap]).text
+
+
+def test_a_field_asked_of_the_name_and_a_word_after_it_the_entry_lacks_is_of_something_else() -> None:
+    assert not reply(analyse("glaive sheath price"), [], [GLAIVE]).known
+    assert reply(analyse("glaive blade price"), [], [GLAIVE]).known
