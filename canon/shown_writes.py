@@ -12,7 +12,8 @@ itself (`canon.write_marks`): a turn logged moves no mark here.
 (or a statement whose table cannot be told, to be safe) bumps the one row of `content_marks` just before it
 commits, inside the same transaction: the mark and the change it stands for are committed together, or neither
 is, by whichever process wrote them. No repository calls anything: a writer cannot forget the mark. A
-transaction rolled back bumps nothing.
+transaction rolled back bumps nothing, nor do writes undone by rolling back to a savepoint (a proposal's
+warnings are found by writing it in one and rolling it back).
 """
 
 from __future__ import annotations
@@ -62,6 +63,8 @@ BUMP = (
 _SQLITE_HAS_MARKS = f"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '{CONTENT_MARKS}'"
 _PG_BUMP = f"DO $$ BEGIN IF to_regclass('{CONTENT_MARKS}') IS NOT NULL THEN {BUMP}; END IF; END $$"
 _PENDING = "lorekeeper.content_written"
+#: The savepoints open in the transaction, each with whether what is shown was written before it.
+_SAVEPOINTS = "lorekeeper.content_savepoints"
 
 _READS = re.compile(
     r"\s*(SELECT|PRAGMA|BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|SET|SHOW|EXPLAIN|VALUES)\b", re.I
@@ -72,6 +75,7 @@ _WRITE = re.compile(
     re.I,
 )
 _WITH = re.compile(r"\s*WITH\b", re.I)
+_CHANGES_ON_CONFLICT = re.compile(r"\bDO\s+UPDATE\b", re.I)
 #: What a statement writes: None (nothing), or the table and whether it inserts.
 Written = tuple[str, bool] | None
 #: A write whose table cannot be told (DDL, an unusual statement): counted as shown.
@@ -91,8 +95,10 @@ def written_by(statement: str) -> Written:
 
 
 def _written(found: re.Match[str]) -> Written:
-    verb = found.group(1).upper()
-    return found.group(2).lower(), verb.startswith(("INSERT", "REPLACE"))
+    """Return the table a write names, and whether it only adds rows (an upsert or a REPLACE may change one)."""
+    verb = " ".join(found.group(1).upper().split())
+    adds = verb == "INSERT INTO" and _CHANGES_ON_CONFLICT.search(found.string, found.end()) is None
+    return found.group(2).lower(), adds
 
 
 def moves_mark(written: Written) -> bool:
@@ -107,6 +113,31 @@ def moves_mark(written: Written) -> bool:
 
 def _begin(connection: Any) -> None:
     connection.info.pop(_PENDING, None)
+    connection.info.pop(_SAVEPOINTS, None)
+
+
+def _rollback_savepoint(connection: Any, name: str, context: Any) -> None:
+    # What was written since the savepoint is undone: the transaction shows only what it wrote before it.
+    if connection.invalidated:
+        return
+    marks = connection.info.get(_SAVEPOINTS) or []
+    while marks:
+        saved, pending = marks[-1]
+        if saved == name:  # the savepoint stays, as in SQL; those opened after it are gone
+            if pending is None:
+                connection.info.pop(_PENDING, None)
+            else:
+                connection.info[_PENDING] = pending
+            return
+        marks.pop()
+
+
+def _release_savepoint(connection: Any, name: str, context: Any) -> None:
+    if connection.invalidated:
+        return
+    marks = connection.info.get(_SAVEPOINTS) or []
+    while marks and marks.pop()[0] != name:
+        pass
 
 
 def _statement(
@@ -114,9 +145,13 @@ def _statement(
 ) -> None:
     if moves_mark(written_by(statement)):  # a read costs one lookup of its (cached) text
         connection.info[_PENDING] = True
+    elif statement.startswith("SAVEPOINT "):  # its name is told only here (the event comes before it has one)
+        savepoint = statement.split()[1]
+        connection.info.setdefault(_SAVEPOINTS, []).append((savepoint, connection.info.get(_PENDING)))
 
 
 def _commit(connection: Any) -> None:
+    connection.info.pop(_SAVEPOINTS, None)
     if connection.info.pop(_PENDING, None) is None:
         return
     # The driver's own cursor: inside the transaction being committed, outside SQLAlchemy's bookkeeping of it.
@@ -137,6 +172,7 @@ def _rollback(connection: Any) -> None:
     # (SQLAlchemy raises), and goes with the driver's connection it belonged to.
     if not connection.invalidated:
         connection.info.pop(_PENDING, None)
+        connection.info.pop(_SAVEPOINTS, None)
 
 
 def track(engine: AsyncEngine) -> None:
@@ -148,3 +184,5 @@ def track(engine: AsyncEngine) -> None:
     event.listen(sync, "before_cursor_execute", _statement)
     event.listen(sync, "commit", _commit)
     event.listen(sync, "rollback", _rollback)
+    event.listen(sync, "rollback_savepoint", _rollback_savepoint)
+    event.listen(sync, "release_savepoint", _release_savepoint)

@@ -8,6 +8,10 @@ entities or facts), then draw it with `canon.render` in a worker thread (Pillow 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.canon_access import CanonAccess
 from canon.campaigns import Campaign
@@ -60,6 +64,15 @@ class PictureService:
             data = await timeline_of(reader, era)
         return await asyncio.to_thread(render_timeline, data)
 
+    @contextlib.asynccontextmanager
+    async def _reading(self, session: AsyncSession | None) -> AsyncIterator[AsyncSession]:
+        """Yield the session given, or one of its own."""
+        if session is not None:
+            yield session
+            return
+        async with self.db.session() as own:
+            yield own
+
     async def full_family_tree(
         self,
         campaign: Campaign,
@@ -69,10 +82,12 @@ class PictureService:
         knowing: Knowing | None = None,
         generations: int = 6,
         link: Linker | None = None,
+        session: AsyncSession | None = None,
     ) -> SvgPicture:
         """Return the full-size family tree (SVG) of a person or lineage, by id, as the viewer may see it (an
-        entity the viewer may not see is not found, exactly as an unknown one)."""
-        async with self.db.session() as session:
+        entity the viewer may not see is not found, exactly as an unknown one); read in `session` when given
+        (a wiki request's own)."""
+        async with self._reading(session) as session:
             reader = await self.access.reader(session, campaign, viewer, knowing)
             entity = await reader.entity(entity_id)
             tree = await family_tree_of(
@@ -89,9 +104,11 @@ class PictureService:
         as_of: AsOf = NOW,
         link: Linker | None = None,
         max_events: int = 200,
+        session: AsyncSession | None = None,
     ) -> SvgPicture:
-        """Return the campaign's full-size timeline (SVG) as the viewer may see it, as of a point."""
-        async with self.db.session() as session:
+        """Return the campaign's full-size timeline (SVG) as the viewer may see it, as of a point; read in
+        `session` when given (a wiki request's own)."""
+        async with self._reading(session) as session:
             reader = await self.access.reader(session, campaign, viewer, knowing)
             data = await timeline_of(reader, max_events=max_events, as_of=as_of)
         return await asyncio.to_thread(timeline_svg, data, link=link)

@@ -59,6 +59,7 @@ async def timeline_page(deps: WikiDeps, reading: Reading, request: web.Request) 
             as_of=reading.as_of.as_of,
             link=_linker(reading),
             max_events=TIMELINE_EVENTS,
+            session=reading.session,
         )
     except (NotFound, InvalidInput):
         body = ["<p>This campaign's canon has no eras or dated events yet to draw a timeline from.</p>"]
@@ -85,6 +86,7 @@ async def tree_page(deps: WikiDeps, reading: Reading, request: web.Request) -> P
             knowing=reading.knowing,
             generations=TREE_GENERATIONS,
             link=_linker(reading),
+            session=reading.session,
         )
     except InvalidInput as refused:
         body = [

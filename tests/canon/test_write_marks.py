@@ -133,7 +133,10 @@ async def test_play_moves_only_the_mark_of_the_scene_being_played(backend: str, 
         ("SELECT owner FROM ops_leases WHERE name = $1 FOR UPDATE SKIP LOCKED", None),
         ("INSERT INTO statements (subject_id) VALUES (?)", ("statements", True)),
         ('INSERT INTO "entities" (name) VALUES ($1) RETURNING id', ("entities", True)),
-        ("INSERT OR REPLACE INTO wiki_keys (singleton) VALUES (1)", ("wiki_keys", True)),
+        ("INSERT OR REPLACE INTO wiki_keys (singleton) VALUES (1)", ("wiki_keys", False)),
+        ("INSERT INTO turns (id) VALUES (1) ON CONFLICT (id) DO UPDATE SET text = 'x'", ("turns", False)),
+        ("INSERT INTO turns (id) VALUES (1) ON CONFLICT DO NOTHING", ("turns", True)),
+        ("REPLACE INTO turns (id) VALUES (1)", ("turns", False)),
         ("UPDATE scenes SET status=? WHERE scenes.id = ?", ("scenes", False)),
         ("update lorekeeper.turns set text = $1", ("turns", False)),
         ("DELETE FROM ops_leases WHERE name = ?", ("ops_leases", False)),
@@ -196,6 +199,35 @@ async def test_a_schema_without_the_mark_has_none(backend: str, tmp_path: Path) 
     try:
         assert await marks.mark() is None
         assert await marks.mark((1, 1)) is None
+    finally:
+        marks.close()
+        await db.dispose()
+        await drop_target(target)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_writes_undone_by_a_savepoint_move_no_mark(backend: str, tmp_path: Path) -> None:
+    target = await make_target(backend, tmp_path)
+    db = target.open()
+    marks = WriteMarks(db)
+    try:
+
+        async def tried(session: AsyncSession, before: bool, kept: bool) -> None:
+            if before:
+                await create_campaign(session, "Before")
+            nested = await session.begin_nested()
+            await create_campaign(session, "Tried")  # a proposal's warnings are found so
+            await (nested.commit() if kept else nested.rollback())
+            await session.execute(text("SELECT 1"))
+
+        first = await marks.mark()
+        await db.run(lambda session: tried(session, before=False, kept=False))
+        assert await marks.mark() == first  # written, then undone: nothing shown changed
+        await db.run(lambda session: tried(session, before=True, kept=False))
+        second = await marks.mark()
+        assert second != first  # what was written before the savepoint stays
+        await db.run(lambda session: tried(session, before=False, kept=True))
+        assert await marks.mark() != second  # a savepoint released keeps its writes
     finally:
         marks.close()
         await db.dispose()

@@ -163,6 +163,9 @@ async def test_a_played_evening_drops_only_the_transcript_it_writes_to(small: Sm
     assert "We walk in." in built["scenes/1"] and "still being played" in built[""]
     hits = small.cache.hits
     await services.turns.append(_turn(2, "The innkeeper scowls."))
+    proposed = FactContent(subject=Ref(name="Aldric"), attribute="mood", value="scowling")
+    await services.proposals.propose(small.campaign, 77, proposed, PAT)  # waits for the GM's review: unshown
+    await services.answers.ask(small.campaign.id, "Who is Aldric?", asker_id=PAT.id)  # a lookup, recorded
     lease = Lease(services.db, "scheduler", "this process", 60)
     assert await lease.acquire() and await lease.acquire()
     for path in pages[:-1]:  # no other page shows a turn: each is answered as kept
@@ -173,8 +176,12 @@ async def test_a_played_evening_drops_only_the_transcript_it_writes_to(small: Sm
     assert await services.turns.edit(5002, "The innkeeper smiles.", utc_now())
     status, transcript = await small.page(small.pat, "scenes/1")
     assert "The innkeeper smiles." in transcript and "scowls" not in transcript
-    await services.canon.end_scene(77)
+    assert "scowling" not in (await small.page(small.pat))[1]
+    report, _ = await services.canon.end_scene(77)  # the GM reviews the proposal, and commits the scene
+    await services.reviews.accept_all(report.scene.id, GM)
+    await services.canon.commit_scene(report.scene.id, GM)
     assert "still being played" not in (await small.page(small.pat, ""))[1]
+    assert "scowling" in (await small.page(small.pat))[1]  # what became canon shows at the next request
 
 
 async def test_a_search_is_never_kept(small: Small) -> None:
