@@ -13,6 +13,7 @@ and the open conflict is the GM's to decide.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 
 from canon.checks import (
     entities_snapshot,
@@ -187,9 +188,7 @@ class Checks:
     def _yaml_prevails(self, findings: list[Finding], snapshot: Snapshot) -> list[Finding]:
         """Turn a limit broken by YAML facts plus facts of lower authority into a contradiction the YAML wins."""
         by_id = {s.id: s for s in snapshot.statements}
-        yaml_ids = set(self.w.yaml_written)
-        for claims in [*self.w.new_versions.values(), *(r.statements for r in self.state.versions.values())]:
-            yaml_ids |= {int(v[0]) for v in claims.values()}
+        yaml_ids = _LazyIds(self._yaml_ids)
         result: list[Finding] = []
         for finding in findings:
             if finding.kind != ConflictKind.CARDINALITY:
@@ -232,6 +231,13 @@ class Checks:
         ]
         return result
 
+    def _yaml_ids(self) -> set[int]:
+        """Return the ids of every YAML statement the campaign's files claim, this import's included."""
+        yaml_ids = set(self.w.yaml_written)
+        for claims in [*self.w.new_versions.values(), *(r.statements for r in self.state.versions.values())]:
+            yaml_ids |= {int(v[0]) for v in claims.values()}
+        return yaml_ids
+
     def _beyond_limit(self, ours: list[Statement], theirs: list[Statement]) -> list[int]:
         """Return the relations of lower authority a slot must lose to fit its limit beside the YAML's, weakest
         (then newest) first; one that names the same entity as a YAML relation agrees with it and stays."""
@@ -262,7 +268,7 @@ class Checks:
             dropped.append(remaining.pop(0).id)
         return dropped
 
-    def _attribute_contradictions(self, snapshot: Snapshot, yaml_ids: set[int]) -> list[Finding]:
+    def _attribute_contradictions(self, snapshot: Snapshot, yaml_ids: _LazyIds) -> list[Finding]:
         """Find facts of prose or play that give a new YAML attribute another value at an overlapping time.
 
         The continuity rules let a fact of play (dated by scene) supersede a timeless one; YAML lore is
@@ -277,11 +283,13 @@ class Checks:
             return []
         wanted = {(s.subject_id, s.predicate) for s in new_attributes}
         others: dict[tuple[int, str], list[Statement]] = defaultdict(list)
+        written = self.w.yaml_written
         for s in snapshot.statements:
             key = (s.subject_id, s.predicate)
             if (
                 key in wanted
                 and s.kind == StatementKind.ATTRIBUTE
+                and s.id not in written  # this import's own: YAML (asked first: the other files' are many)
                 and s.id not in yaml_ids
                 and s.provenance.level != CanonLevel.RETCONNED
             ):
@@ -294,6 +302,20 @@ class Checks:
                     continue
                 found.append(_contradiction(ours, theirs, names.get(ours.subject_id, f"#{ours.subject_id}")))
         return found
+
+
+class _LazyIds:
+    """A set of ids built at the first question (the YAML statements of a big campaign's files: tens of
+    thousands, wanted only when a finding or a contradicting fact must be told apart from them)."""
+
+    def __init__(self, build: Callable[[], set[int]]) -> None:
+        self._build = build
+        self._ids: set[int] | None = None
+
+    def __contains__(self, statement_id: object) -> bool:
+        if self._ids is None:
+            self._ids = self._build()
+        return statement_id in self._ids
 
 
 def _normal(value: str | None) -> str:

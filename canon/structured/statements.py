@@ -61,15 +61,17 @@ async def write_statements(w: Writer, facts: dict[str, dict[str, Fact]]) -> list
         name: state.versions[name].statements for name in state.changed_names if name in state.versions
     }
     pending = await _keep_and_share(w, facts, old_claims)
-    # Old statements nobody states any more are retconned (by the fact now in their slot, if any).
-    others = [v for name, v in state.versions.items() if name not in state.changed_names]
-    still_claimed = {int(v[0]) for r in others for v in r.statements.values()}
-    still_claimed |= {int(v[0]) for c in w.new_versions.values() for v in c.values()}
+    # Old statements nobody states any more are retconned (by the fact now in their slot, if any). The other
+    # files' claims are read only when there are old ones (a re-import): a first import has none.
     gone: dict[int, tuple[str, str]] = {}  # old statement id -> (file, slot)
-    for name, old in old_claims.items():
-        for slot, (statement_id, _fp) in old.items():
-            if int(statement_id) not in still_claimed:
-                gone[int(statement_id)] = (name, slot)
+    if any(old_claims.values()):
+        others = [v for name, v in state.versions.items() if name not in state.changed_names]
+        still_claimed = {int(v[0]) for r in others for v in r.statements.values()}
+        still_claimed |= {int(v[0]) for c in w.new_versions.values() for v in c.values()}
+        for name, old in old_claims.items():
+            for slot, (statement_id, _fp) in old.items():
+                if int(statement_id) not in still_claimed:
+                    gone[int(statement_id)] = (name, slot)
     already = await state.retconned("statement", gone)
     placed, rows = _new_rows(w, pending, gone, already)
     canon_writer = CanonWriter(state.session, w.changeset, state.ontology, deferred=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from canon import campaigns
@@ -20,6 +21,7 @@ from memory.knowledge.models import Answer, LoreResult, RetrievalRecord
 from memory.knowledge.question import Question, analyse
 from memory.knowledge.retrieval import Retriever, SearchConfig, preset
 from memory.knowledge.retrieval.answer_step import comparison, reply
+from memory.knowledge.retrieval.words import corrected
 from memory.knowledge.retrievals import add_retrieval, load_retrieval
 
 log = logging.getLogger(__name__)
@@ -71,13 +73,18 @@ class Answerer:
             limit=limit,
             config=search,
             knowing=knowing,
-            subject=asked.subject if asked.fields else (),
+            subject=asked.subject if asked.of_entry else (),
         )
         answer = answer.model_copy(update={"question": question})
         if asked.parts:
             answer = await self._compared(answer, asked, viewer=viewer, config=search, knowing=knowing)
         if answer.reply is None:
-            answer = answer.model_copy(update={"reply": reply(asked, answer.canon_facts, answer.results)})
+            if answer.trace.corrections:
+                # The search read "revivfy" as "revivify": so does the answer (the question as asked is kept).
+                fixed = analyse(corrected(asked.expanded, answer.trace.corrections), {})
+                asked = replace(fixed, text=asked.text, glossary_used=asked.glossary_used)
+            said = reply(asked, answer.canon_facts, answer.results, answer.trace.unknown_words)
+            answer = answer.model_copy(update={"reply": said})
         if record:
             try:
                 retrieval_id = await self._record(answer, search.name, asker_id)
@@ -159,7 +166,14 @@ class Answerer:
         if record.viewer == Viewer.GM.value:
             # The GM's search ran over hidden sources too: its typo corrections (in the warnings and the words
             # searched) may be words only they contain, and its source counts include them.
-            stripped.update(warnings=[], lexical_query=None, allowed_sources=0, blocked_sources=0)
+            stripped.update(
+                warnings=[],
+                lexical_query=None,
+                allowed_sources=0,
+                blocked_sources=0,
+                corrections={},
+                unknown_words=[],
+            )
         return record.model_copy(
             update={
                 "results": passages_seen(viewer, record.results, knowing),

@@ -405,6 +405,10 @@ class RetrievalTrace(BaseModel):
     used_tokens: dict[str, int]
     timings_ms: dict[str, float]
     warnings: list[str] = Field(default_factory=list)
+    #: Misspelt question words and the heading words they were searched as ("revivfy" -> "revivify").
+    corrections: dict[str, str] = Field(default_factory=dict)
+    #: Question words no source the asker may read holds (the answer step says "nothing known" for them).
+    unknown_words: list[str] = Field(default_factory=list)
 
 
 class Answer(BaseModel):

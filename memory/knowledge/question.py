@@ -41,7 +41,8 @@ GENERIC = frozenset(
             "sort",
             "type",
         ),
-        *("happen", "happens", "happened", "give", "list", "does", "like", "much", "many"),
+        *("happen", "happens", "happened", "give", "list", "does", "like", "much", "many", "overview"),
+        *("summary", "rundown", "breakdown", "work", "works", "working"),
     }
 )
 
@@ -50,19 +51,22 @@ KIND_LINE = "kind"
 
 #: How players ask for a field, and the field's label in the books. Read on the glossary-expanded question.
 _FIELD_PHRASES: tuple[tuple[str, str], ...] = (
+    # "What type of damage": the damage's kind is said in sentences ("deal psychic damage"), not a field.
+    (r"(?:what |which )?(?:type|kind)s? of damage|damage types?", ""),
     (r"armor class|hard (?:is it )?to hit|tougher to hit", "armor class"),
     (r"temporary hit points", "temporary hit points"),
-    (r"hit points|how tough", "hit points"),
+    (r"hit points|how tough|tougher", "hit points"),
     (r"hit die", "hit die"),
     (r"ability score increase", "ability score increase"),
     (r"spellcasting ability", "spellcasting ability"),
     (r"saving throws", "saving throws"),
     (r"casting time|how long (?:does it take to|to) cast", "casting time"),
     (
-        r"how fast|speed|how far can (.{1,40}?) (?:move|walk|run|fly|swim)|move in a turn|walk in a round",
+        r"how fast|speed|faster|slower|quicker|how far can (.{1,40}?) (?:move|walk|run|fly|swim)|move in a turn|"
+        r"walk in a round",
         "speed",
     ),
-    (r"challenge|how dangerous", "challenge"),
+    (r"challenge|how dangerous|more dangerous|less dangerous|deadlier", "challenge"),
     (r"typical speakers|who (?:typically )?speaks", "typical speakers"),
     (r"languages?|what does (.{1,40}?) speak|speaks?\b", "languages"),
     (r"components?|what do (?:i|you) need to cast", "components"),
@@ -72,8 +76,11 @@ _FIELD_PHRASES: tuple[tuple[str, str], ...] = (
         "range",
     ),
     (r"classes|which class|who (?:can cast|gets)|spell lists?", "classes"),
-    (r"cost|how much (?:gold|money|coin)(?: for| is)?|how much is", "cost"),
-    (r"weight|how heavy", "weight"),
+    (
+        r"cost|how much (?:gold|money|coin)(?: for| is)?|how much is|cheaper|pricier|(?:more|less) expensive",
+        "cost",
+    ),
+    (r"weight|how heavy|heavier|lighter", "weight"),
     (r"damage|how hard does (.{1,40}?) hit|hits? harder", "damage"),
     (r"properties", "properties"),
     (r"strength (?:requirement|required)", "strength required"),
@@ -84,8 +91,11 @@ _FIELD_PHRASES: tuple[tuple[str, str], ...] = (
     (r"condition immunities", "condition immunities"),
     (r"resistances?|resistant to", "damage resistances"),
     (r"vulnerabilit(?:y|ies)|vulnerable to", "damage vulnerabilities"),
+    (r"(?:what |which )?alignment", "alignment"),
     (
-        r"what level|spell level|level spell|which level|school|rarity|how rare|what kind of|what type of|"
+        r"what level|spell level|level spell|which level|(?:a )?cantrip or (?:a )?levell?ed spell|levell?ed spell|"
+        r"school(?: of magic)?|rarity|how rare|what kind of|"
+        r"what type of|"
         r"(?:require|need)s? attunement|attunement",
         KIND_LINE,
     ),
@@ -101,16 +111,17 @@ _FILLER = frozenset(
         *("wise", "typically", "have", "use", "uses", "stat", "give", "gives", "on", "list", "lists"),
         *("more", "less", "higher", "lower", "better", "harder", "farther", "further", "bigger", "stronger"),
         *("faster", "cheaper", "heavier", "longer", "tougher", "i", "me", "my", "we", "know", "who", "turn"),
+        *("slower", "lighter", "quicker", "pricier", "deadlier", "than"),
         *("round", "each", "per", "typical", "typically", "walk", "walks", "go", "goes", "move", "moves"),
         *("deal", "deals", "do", "written", "take", "takes", "hard", "hit", "talk", "can", "proficient"),
-        *("proficiency", "require", "requires", "need", "needs"),
+        *("proficiency", "require", "requires", "need", "needs", "max", "maximum", "min", "minimum"),
     }
 )
 _COMPARATIVE = re.compile(
     r"\b(?:more|less|higher|lower|better|harder|farther|further|bigger|stronger|faster|cheaper|heavier|longer|"
     r"tougher|most|least)\b"
 )
-_SPLIT = re.compile(r",|;|\bor\b|\bvs\.?|\bversus\b|\bcompared (?:to|with)\b")
+_SPLIT = re.compile(r",|;|\bor\b|\bthan\b|\bvs\.?|\bversus\b|\bcompared (?:to|with)\b")
 _YES_NO = re.compile(r"^(?:is|are|was|were|does|do|did|can|could|has|have|will|would|should)\b")
 _DEFINITION = re.compile(
     r"^(?:what (?:is|are|does) (?:an? |the )?[\w' -]{1,40}? mean|define|what'?s? (?:an? )?\w+\??$)"
@@ -132,6 +143,9 @@ class Question:
     #: The words that asked for each field ("concentration" asks the duration): a yes/no question is answered
     #: yes when the field's value holds them.
     asked_by: dict[str, str] = field(default_factory=dict)
+    #: Whether it asks something of an entry, a field or not ("what damage type is a ghost's withering touch"):
+    #: the section titled with its subject is preferred when it is searched.
+    of_entry: bool = False
 
     @property
     def yes_no(self) -> bool:
@@ -161,18 +175,25 @@ def analyse(question: str, glossary: Mapping[str, str] | None = None) -> Questio
     folded = expanded.casefold().replace("’", "'")
     found: list[tuple[int, str]] = []
     asked_by: dict[str, str] = {}
+    of_entry = False
     rest = folded
     for pattern, label in _PHRASES:
         for match in pattern.finditer(rest):
-            found.append((match.start(), label))
-            asked_by.setdefault(label, match.group(0))
+            of_entry = True
+            if label:
+                found.append((match.start(), label))
+                asked_by.setdefault(label, match.group(0))
         # Only the asking words go: what a phrase holds in its middle ("how far can *a wolf* move") stays.
         rest = pattern.sub(lambda m: " " + " ".join(g for g in m.groups() if g) + " ", rest)
     fields = list(dict.fromkeys(label for _, label in sorted(found)))
     rest = rest.strip(" ?!.")
     parts: list[list[str]] = []
-    comparison = bool(_COMPARATIVE.search(folded)) and bool(re.search(r"\bor\b|\bvs\b|\bversus\b", folded))
-    if comparison or (fields and re.search(r"\bor\b|\bvs\b|\bversus\b", folded)):
+    between = re.search(r"\bor\b|\bthan\b|\bvs\b|\bversus\b", folded)
+    comparison = bool(
+        _COMPARATIVE.search(folded)
+        or re.search(r"\b(?!rather\b|other\b|under\b|after\b)\w+er than\b", folded)
+    ) and bool(between)
+    if comparison or (fields and between):
         pieces = [_subject_words(p) for p in _SPLIT.split(rest)]
         parts = [p for p in pieces if p][-2:]
         if len(parts) < 2:
@@ -190,7 +211,7 @@ def analyse(question: str, glossary: Mapping[str, str] | None = None) -> Questio
         kind = "list"
     else:
         kind = "general"
-    return Question(text, expanded, kind, fields, subject, parts, used, asked_by)
+    return Question(text, expanded, kind, fields, subject, parts, used, asked_by, of_entry)
 
 
 def describe(question: Question) -> str:

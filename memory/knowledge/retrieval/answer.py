@@ -24,6 +24,7 @@ from memory.knowledge.retrieval.answer_words import (
     fold_words,
     has_word,
     key_words,
+    kind_line,
     names_in,
     same_word,
     sections_of,
@@ -40,6 +41,19 @@ MIN_COVERAGE = 0.5
 SENTENCE_COVERAGE = 0.6
 #: Share of the question's words a second quoted sentence must hold itself (not through its headings).
 SECOND_OVERLAP = 0.5
+
+#: A question asking an amount ("how much damage", "how many berries", "what DC"), and what says one.
+_ASKS_AMOUNT = re.compile(
+    r"\bhow (?:much|many|long|far|big|heavy|fast|deep|high|tall|old|wide|often)\b|\bwhat (?:dc|difficulty)\b"
+    r"|\bdc\b"
+)
+_AMOUNT = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|thousand|half|"
+    r"twice|double|triple)\b",
+    re.IGNORECASE,
+)
+#: How much less a sentence without an amount weighs when the question asks one.
+NO_AMOUNT = 0.6
 
 #: "What does X do?" cannot be turned into "what X does" by moving a word: such questions are quoted.
 _AUXILIARIES = frozenset(
@@ -124,7 +138,11 @@ def _weights(keys: Sequence[str], names: Sequence[str], results: Sequence[LoreRe
 
 
 def _scored(
-    question: str, results: Sequence[LoreResult], first: int, only: Callable[[LoreResult], bool] | None = None
+    question: str,
+    results: Sequence[LoreResult],
+    first: int,
+    only: Callable[[LoreResult], bool] | None = None,
+    kind_lines: bool = False,
 ) -> list[_Sentence]:
     """Return the sentences of the passages that answer the question, scored against it, best first.
 
@@ -137,6 +155,7 @@ def _scored(
     others = [w for w in keys if w not in names]
     weight = _weights(keys, names, results)
     total = sum(weight.values()) or 1.0
+    amount = bool(_ASKS_AMOUNT.search(question.casefold()))
     scored: list[_Sentence] = []
     readable = [(i, r) for i, r in enumerate(results) if r.is_fact and (only is None or only(r))]
     for rank, (index, result) in enumerate(readable[:PASSAGES_READ]):
@@ -147,7 +166,12 @@ def _scored(
         if others and sum(1 for w in others if covers(passage, w)) / len(others) < MIN_COVERAGE:
             continue
         damp = (1.0 - 0.12 * rank) * (0.5 if result.out_of_date or result.overruled else 1.0)
-        placed = [(section, text) for section, body in sections_of(result.text) for text in sentences(body)]
+        placed = [
+            (section, text)
+            for section, body in sections_of(result.text)
+            for text in sentences(body)
+            if kind_lines or text != kind_line(body)  # the kind line answers its own field, not others
+        ]
         for position, (section, text) in enumerate(placed):
             words = set(fold_words(text))
             above = heading | set(fold_words(section or ""))
@@ -156,6 +180,8 @@ def _scored(
             if not own or (own + by_heading) / total < SENTENCE_COVERAGE:
                 continue
             density = 1.0 / (1.0 + len(words) / 30)
+            if amount and not _AMOUNT.search(text):
+                density *= NO_AMOUNT  # "how much damage from falling": the sentence with the dice
             score = (own + 0.5 * by_heading) * damp * density - 0.01 * position
             matched = {w for w in keys if covers(words, w)}
             scored.append(_Sentence(text, first + index, score, matched, section))
@@ -164,10 +190,14 @@ def _scored(
 
 
 def _extractive(
-    question: str, results: Sequence[LoreResult], first: int, only: Callable[[LoreResult], bool] | None = None
+    question: str,
+    results: Sequence[LoreResult],
+    first: int,
+    only: Callable[[LoreResult], bool] | None = None,
+    kind_lines: bool = False,
 ) -> list[_Sentence]:
     """Return the one or two sentences that best answer the question (none when no passage does)."""
-    scored = _scored(question, results, first, only)
+    scored = _scored(question, results, first, only, kind_lines)
     if not scored:
         return []
     chosen = [scored[0]]
@@ -187,10 +217,14 @@ def compose(
     facts: Sequence[CanonFact],
     results: Sequence[LoreResult],
     only: Callable[[LoreResult], bool] | None = None,
+    *,
+    kind_lines: bool = False,
 ) -> ShortAnswer:
     """Return the short answer to a question from what the asker may see (see the module docstring).
 
-    With `only`, sentences are quoted from the passages it accepts only (numbered among all the passages)."""
+    With `only`, sentences are quoted from the passages it accepts only (numbered among all the passages). An
+    entry's kind line ("*3rd-level evocation*") is quoted only with `kind_lines` (the question asks the kind).
+    A question asking an amount ("how much", "how many", "what DC") prefers the sentences that hold one."""
     citations = numbered(facts, results)
     cited: set[int] = set()
     parts: list[str] = []
@@ -202,7 +236,7 @@ def compose(
         mode = AnswerMode.GRAPH
     else:
         placed = {r.chunk_id for r in results if r.place and r.heading_path}
-        for sentence in _extractive(question, results, len(facts) + 1, only):
+        for sentence in _extractive(question, results, len(facts) + 1, only, kind_lines):
             text = sentence.text if sentence.text.endswith((".", "!", "?", "…")) else sentence.text + "."
             parts.append(f"{text} [{sentence.number}]")
             cited.add(sentence.number)

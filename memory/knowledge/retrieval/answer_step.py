@@ -17,9 +17,10 @@ from collections.abc import Sequence
 
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
-from memory.knowledge.question import Question
+from memory.knowledge.question import KIND_LINE, Question
 from memory.knowledge.retrieval.answer import compose, nothing_known, numbered
 from memory.knowledge.retrieval.answer_graph import graph_answer
+from memory.knowledge.retrieval.answer_scope import narrowed, strange_words
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed
 
 __all__ = ["comparison", "reply"]
@@ -53,11 +54,36 @@ def _from_fields(hits: Sequence[FieldHit], citations: list, verdict: str | None 
     return ShortAnswer(text=text, mode=AnswerMode.EXTRACTIVE, known=True, citations=marked)
 
 
-def reply(question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult]) -> ShortAnswer:
-    """Return the short answer to an analysed question from what the asker may see (see the module docstring)."""
+def _nothing(question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult]) -> ShortAnswer:
+    return ShortAnswer(
+        text=nothing_known(question.text),
+        mode=AnswerMode.NOTHING,
+        known=False,
+        citations=numbered(facts, results),
+    )
+
+
+def reply(
+    question: Question,
+    facts: Sequence[CanonFact],
+    results: Sequence[LoreResult],
+    unknown: Sequence[str] = (),
+) -> ShortAnswer:
+    """Return the short answer to an analysed question from what the asker may see (see the module docstring).
+
+    `unknown`: the question's words that no source the asker may read holds (the retriever's): a question about
+    something no source names is answered "nothing known", not with a line about something else."""
     if graph_answer(question.text, facts) is not None:
         return compose(question.text, facts, results)
+    if strange_words(question, unknown, results):
+        return _nothing(question, facts, results)
     hits = field_answers(question, results, len(facts) + 1)
+    if not hits and question.subject:
+        fewer = narrowed(question, results)
+        if fewer is not None:
+            hits = field_answers(fewer, results, len(facts) + 1)
+            if hits or question.fields:
+                question = fewer  # a field asked: the passages about the subject named answer in sentences
     if hits:
         return _from_fields(hits, numbered(facts, results), _yes_no(question, hits))
     only = None
@@ -65,16 +91,12 @@ def reply(question: Question, facts: Sequence[CanonFact], results: Sequence[Lore
         # A field asked of something: only a passage about it (its headings name it) may answer in sentences.
         only = headed(question)
         if not any(only(r) for r in results[:PASSAGES_READ]):
-            return ShortAnswer(
-                text=nothing_known(question.text),
-                mode=AnswerMode.NOTHING,
-                known=False,
-                citations=numbered(facts, results),
-            )
-    answer = compose(question.expanded, facts, results, only)
+            return _nothing(question, facts, results)
+    kinds = KIND_LINE in question.fields  # "fly spell level?": the kind line is the answer
+    answer = compose(question.expanded, facts, results, only, kind_lines=kinds)
     if not answer.known and question.glossary_used:
         # The books may use the table's word too ("a failed save"): the question as written gets its chance.
-        answer = compose(question.text, facts, results, only)
+        answer = compose(question.text, facts, results, only, kind_lines=kinds)
     if not answer.known:
         return answer.model_copy(update={"text": nothing_known(question.text)})
     return answer

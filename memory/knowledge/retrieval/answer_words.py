@@ -14,6 +14,7 @@ __all__ = [
     "fold_words",
     "has_word",
     "key_words",
+    "kind_line",
     "names_in",
     "same_word",
     "sections_of",
@@ -121,6 +122,13 @@ def _blocks(text: str) -> list[str]:
         if starts and current:
             blocks.append(" ".join(current))
             current = []
+        if (
+            line.strip()
+            and set(line.strip()) <= set("|-: ")
+            and blocks
+            and blocks[-1].lstrip().startswith("|")
+        ):
+            blocks.pop()  # the row above a table's rule is its header: names of columns, not a fact
         if line.strip() and not _HEADING.match(line) and not set(line.strip()) <= set("|-: "):
             current.append(line.strip())
             if line.lstrip().startswith("|"):
@@ -131,16 +139,40 @@ def _blocks(text: str) -> list[str]:
     return blocks
 
 
+#: A block led by a bold name: `***Hellish Resistance.*** You have ...`, `**Cost:** 5 gp`.
+_BOLD_LEAD = re.compile(r"^\s*(?:[-*+•]\s+)?\*{2,3}([^*]{1,60}?)[.:]?\*{2,3}[.:]?\s+(?=\S)")
+#: The italic line just under a heading: the entry's kind ("*3rd-level evocation*"), not a sentence of it.
+_KIND_LINE = re.compile(r"^\s*[*_]([^*_].*?)[*_]\s*$")
+#: A table row is short and still a fact ("Hard 20").
+MIN_ROW_CHARS = 3
+
+
 def sentences(text: str) -> list[str]:
-    """Return a passage's sentences (headings left out, markup stripped, each clipped)."""
+    """Return a passage's sentences (headings left out, markup stripped, each clipped).
+
+    A trait's bold name stays with its first sentence ("Hellish Resistance: You have resistance to fire
+    damage."): alone it says nothing. A table row is a sentence however short it is."""
     found: list[str] = []
     for block in _blocks(text):
+        lead = _BOLD_LEAD.match(block)
+        if lead is not None:
+            block = f"{lead.group(1).strip()}: {block[lead.end() :]}"
         clean = " ".join(_MARKUP.sub(" ", block).split()).strip(" -•")
+        shortest = MIN_ROW_CHARS if block.lstrip().startswith("|") else MIN_SENTENCE_CHARS
         for piece in _SENTENCE.split(clean):
             piece = piece.strip()
-            if len(piece) >= MIN_SENTENCE_CHARS:
+            if len(piece) >= shortest:
                 found.append(piece if len(piece) <= SENTENCE_CHARS else piece[: SENTENCE_CHARS - 1] + "…")
     return found
+
+
+def kind_line(body: str) -> str | None:
+    """Return the kind line of a section's text (its first line, in italics), as `sentences` gives it."""
+    first = next((line for line in body.splitlines() if line.strip()), "")
+    if not _KIND_LINE.match(first):
+        return None
+    said = sentences(first)
+    return said[0] if said else None
 
 
 #: Question words that ask for a relation, and the relation types that answer them.

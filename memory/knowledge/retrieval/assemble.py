@@ -251,4 +251,6 @@ def _trace(
         used_tokens={cls.value: choice.used[cls] for cls in KnowledgeClass},
         timings_ms={},
         warnings=_warnings(found, config),
+        corrections=dict(lists.corrections),
+        unknown_words=list(lists.unknown),
     )

@@ -32,6 +32,8 @@ class CandidateLists(BaseModel):
     entity: list[tuple[int, float, str]] = Field(default_factory=list)
     semantic_status: str = "off"
     corrections: dict[str, str] = Field(default_factory=dict)
+    #: Question words no allowed source holds, not misspellings of a heading word nor part of a name found.
+    unknown: list[str] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
 
 

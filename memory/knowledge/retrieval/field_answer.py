@@ -108,26 +108,31 @@ def _label_fits(asked: str, label: str) -> bool:
     folded = " ".join(label.casefold().split())
     if asked == KIND:
         return folded == KIND
+    if asked == "alignment" and folded == KIND:
+        return True  # a creature's alignment is in its kind line: "Large celestial, lawful good"
     return folded.rstrip("s") == asked.rstrip("s") or folded in _SAME_LABEL.get(asked, ())
 
 
 def _named_field(
-    question: Question, readable: Sequence[tuple[int, LoreResult]], first: int
+    question: Question, readable: Sequence[tuple[int, LoreResult]], first: int, need: Sequence[str] = ()
 ) -> list[FieldHit]:
     """Return the field whose label the question names in its own words ("stormcrow defense?", "medusa's
-    petrifying gaze"), of the subject it names: any book's labels, not only the ones players' phrasings know.
-    Words the question holds besides the label and the subject's name must be in the field's value."""
+    petrifying gaze", "dragonborn breath weapon dc"), of the subject it names: any book's labels, not only the
+    ones players' phrasings know. Words the question holds besides the label and the subject's name must be in
+    the field's value, and so must `need` (the words of a field asked that the entry has no line for: "damage"
+    of "red dragon fire breath damage")."""
     best: FieldHit | None = None
+    asked = fold_words(question.expanded)
     for rank, (index, result) in enumerate(readable):
         for found in fields_of(result):
             label = [
                 w for w in fold_words(found.label) if w not in GENERIC and w not in STOPWORDS and len(w) > 1
             ]
-            if found.label == KIND or not label or not all(word_in(w, question.subject) for w in label):
+            if found.label == KIND or not label or not all(word_in(w, asked) for w in label):
                 continue
             rest = [w for w in question.subject if not word_in(w, label)]
             named = fold_words(found.subject)
-            extra = tuple(w for w in rest if not word_in(w, named))
+            extra = tuple(w for w in rest if not word_in(w, named)) + tuple(need)
             value = fold_words(found.value)
             if not all(word_in(w, value) for w in extra):
                 continue
@@ -157,9 +162,20 @@ def field_answers(question: Question, results: Sequence[LoreResult], first: int)
                 if fit > 0 and (best is None or fit > best.fit):
                     best = FieldHit(found, first + index, fit)
         if best is None:
-            return []
+            # No line of that label: a line the question names whose value says it ("fire breath damage").
+            named = _named_field(question, readable, first, need=_label_words(asked))
+            if not named:
+                return []
+            best = named[0]
         hits.append(best)
     return hits
+
+
+def _label_words(label: str) -> tuple[str, ...]:
+    """Return the words of a field asked that a line of another label must hold to answer it."""
+    if label == KIND:
+        return ("",)  # never found in a value: the kind is only its own line
+    return tuple(w for w in fold_words(label) if w not in STOPWORDS)
 
 
 def _kind_answers(question: Question, value: str) -> bool:

@@ -173,6 +173,13 @@ class Retriever:
         named = [f.entity_name for f in facts] + [m.matched for m in matches]
         words += [w for name in named for w in fulltext.query_words(name) if w not in words]
         timings["entities"] = _ms(mark)
+        if config.typo_cutoff and allowed:
+            mark = time.perf_counter()
+            names = [*named, *(m.window for m in matches)]
+            lists.unknown = await self.typos.unknown(
+                session, question, lists.corrections, names, allowed, unseen
+            )
+            timings["unknown_words"] = _ms(mark)
 
         mark = time.perf_counter()
         if config.mode != "semantic":

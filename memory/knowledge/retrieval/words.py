@@ -125,3 +125,29 @@ class TypoFixer:
                 continue  # a real word of these sources, only not in a heading
             fixes[word] = found[0]
         return fixes
+
+    async def unknown(
+        self,
+        session: AsyncSession,
+        question: str,
+        corrections: dict[str, str],
+        names: Sequence[str],
+        allowed: dict[int, SourceLite],
+        unseen: frozenset[int] = frozenset(),
+    ) -> list[str]:
+        """Return the question's words (four letters or more) that no allowed source holds: not in a heading,
+        not a misspelling corrected, not part of a canon name found, and in no chunk ("kenku", "warforged")."""
+        vocabulary = set(await self.vocabulary(session, allowed, unseen))
+        named = {w for name in names for w in _WORD.findall(unicodedata.normalize("NFKC", name).casefold())}
+        words = _WORD.findall(unicodedata.normalize("NFKC", question).casefold().replace("’", "'"))
+        missing: list[str] = []
+        for word in dict.fromkeys(words):
+            if len(word) < 4 or word in fulltext.STOPWORDS or word in vocabulary or word in named:
+                continue
+            if word in corrections:
+                continue
+            if not await fulltext.word_exists(
+                session, word, list(allowed), campaigns=campaigns_of(allowed), without=sorted(unseen)
+            ):
+                missing.append(word)
+        return missing

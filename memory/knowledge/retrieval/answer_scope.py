@@ -1,0 +1,118 @@
+"""What a question is about, as the sources know it: words no source holds, and words that only chat.
+
+`strange_words`: the words naming what a question is about that no source the asker may read holds, nor
+misspells ("kenku mimicry", "do I get advantage for flanking"): such a question is answered "nothing known", not
+with a line about something else that shares its other words. When the question's other words name the best
+passage's section, the word only qualifies it ("tasha's hideous laughter": the books call it Hideous Laughter). The retriever finds the words no source holds
+(`RetrievalTrace.unknown_words`); the table's chatter ("guys", "whats") is no question's subject.
+
+`narrowed`: "my party is about to fight a troll, how many hit points does it have?" asks the troll's; the words
+apart from the name the sources know ("party", "fight") only set the scene. A word next to the name may be part
+of what is asked ("cinder wolf", "death tyrant", "how much does a troll regain"): then nothing is narrowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from rapidfuzz import fuzz
+
+from memory.fulltext import STOPWORDS
+from memory.knowledge.fields import KIND, fields_of
+from memory.knowledge.models import LoreResult
+from memory.knowledge.question import Question
+from memory.knowledge.retrieval.answer_words import fold_words, same_word, sections_of
+from memory.knowledge.retrieval.field_answer import PASSAGES_READ
+
+__all__ = ["CHATTER", "narrowed", "strange_words"]
+
+#: The table's words that say nothing about what is asked: no source need hold them.
+_CHATTER_TEXT = """
+    guys dude dudes folks bruh haha hahaha lmao lmfao rofl pls plz please thanks thank thx okay yeah yep nope
+    yall gonna wanna gotta kinda sorta dunno lemme gimme tbh imo imho btw idk omg whats hows wheres whos thats
+    theres dont doesnt didnt cant wont isnt arent wasnt werent youre theyre shouldnt wouldnt couldnt ive youve
+    hey hello actually basically literally quick question wondering curious anyone someone
+"""
+CHATTER = frozenset(_CHATTER_TEXT.split())
+#: How many of the subject's first words name what the question is about.
+NAMING_WORDS = 3
+#: Words that join a word to a name: "crossbow of ice", "mason's tools".
+_JOINS = frozenset({"of", "s"})
+#: A word no source holds is a misspelling of a passage's word when it is this close (and starts alike).
+TYPO_RATIO = 75
+
+
+def _misspelt(word: str, words: set[str]) -> bool:
+    for w in words:
+        if len(w) < 4 or abs(len(w) - len(word)) > 2:
+            continue
+        ratio = fuzz.ratio(word, w)
+        # "trenat" for "treant"; "otols" for "tools" (two letters swapped at the start).
+        if (w[:1] == word[:1] and ratio >= TYPO_RATIO) or (abs(len(w) - len(word)) <= 1 and ratio >= 80):
+            return True
+    return False
+
+
+def strange_words(question: Question, unknown: Sequence[str], results: Sequence[LoreResult]) -> list[str]:
+    """Return the words naming what the question is about that no source the asker may read holds, and that
+    are not a misspelling of a word of the best passages (see the module docstring)."""
+    # What a question is about comes first; a long description's later words are the table's own
+    # ("a cursed deck of cards where each draw can be wonderful or disastrous").
+    about = {w for part in question.parts for w in part[:NAMING_WORDS]} | set(question.subject[:NAMING_WORDS])
+    strange = [w for w in unknown if w in about and w not in CHATTER]
+    if not strange:
+        return []
+    seen: set[str] = set()
+    for result in results[:PASSAGES_READ]:
+        seen |= set(fold_words(" ".join([*result.heading_path, result.text])))
+    strange = [w for w in strange if not _misspelt(w, seen)]
+    if strange and results and _names_first(question, strange, results[0]):
+        return []  # "tasha's hideous laughter": the rest names the best passage's section
+    return strange
+
+
+def _names_first(question: Question, strange: Sequence[str], first: LoreResult) -> bool:
+    """Return whether the question's other words name the best passage's section (every word of its title):
+    then the word no source holds only qualifies it (an owner, a nickname), as in "tasha's hideous laughter"."""
+    rest = [w for w in fold_words(question.expanded) if w not in strange]
+    title = [
+        w for w in fold_words(first.heading_path[-1] if first.heading_path else "") if w not in STOPWORDS
+    ]
+    return bool(title) and all(any(same_word(t, w) for w in rest) for t in title)
+
+
+def _named_in(word: str, headings: set[str]) -> bool:
+    """Return whether a heading holds a word: the same word but for an ending, or misspelt from its first
+    letter on ("wearing" is not "hearing")."""
+    return any(
+        same_word(word, h) or (h[:1] == word[:1] and len(word) >= 5 and fuzz.ratio(word, h) >= 80)
+        for h in headings
+    )
+
+
+def narrowed(question: Question, results: Sequence[LoreResult]) -> Question | None:
+    """Return the question about the words of its subject the best passages' headings (or their lines' names)
+    name, when the others
+    only set the scene apart from the name (see the module docstring), or None."""
+    headings: set[str] = set()
+    for result in results[:PASSAGES_READ]:
+        inner = " ".join(h for h, _ in sections_of(result.text) if h)
+        # A line's name counts as a heading: "Breath Weapon" of the Dragonborn.
+        labels = " ".join(f.label for f in fields_of(result) if f.label != KIND)
+        headings |= set(fold_words(" ".join([*result.heading_path, inner, labels])))
+    kept = [w for w in question.subject if _named_in(w, headings)]
+    if not kept or len(kept) == len(question.subject):
+        return None
+    words = fold_words(question.expanded)
+    at = {i for i, w in enumerate(words) if w in kept}
+    for i, word in enumerate(words):
+        if word not in question.subject or word in kept:
+            continue
+        # A word next to the name (or joined to it: "crossbow of ice") is part of what is asked.
+        near = {i - 1, i + 1} | {
+            i + 2 * d for d in (-1, 1) if 0 <= i + d < len(words) and words[i + d] in _JOINS
+        }
+        if near & at:
+            return None
+    return replace(question, subject=kept)
