@@ -17,6 +17,7 @@ from canon.graph.keys import fold
 from canon.models import NOW, AsOf, Entity, EntityCard, StatementKind
 from canon.ontology import Ontology
 
+_ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 _WORD = re.compile(r"[\w'’-]+")
 
 
@@ -71,14 +72,15 @@ async def candidates(
     if not ids:
         return []
     seen = await reader.entities(ids, as_of)
-    return [seen[i] for i in ids if i in seen]
+    return [seen[i] for i in sorted(ids) if i in seen]
 
 
 async def distinctions(reader: NameReader, entities: Sequence[Entity]) -> list[str]:
     """Return how to tell the entities apart in words: "Oswin Harrow (Person, Eastmarch)" for each.
 
     The type says enough when the types differ; otherwise a place the entity is tied to, or its first fact, as
-    far as the reader's viewer sees them.
+    far as the reader's viewer sees them; and when even these are alike, the order they were added in
+    ("added first"). `entities` come in id order.
     """
     types = {e.type for e in entities}
     said: list[str] = []
@@ -89,6 +91,13 @@ async def distinctions(reader: NameReader, entities: Sequence[Entity]) -> list[s
             if extra:
                 hints.append(extra)
         said.append(f"{entity.name} ({', '.join(hints)})")
+    # Twins nothing tells apart (a name written twice) are told apart by the order canon has them in.
+    twins = {w for w in said if said.count(w) > 1}
+    seen: dict[str, int] = {}
+    for i, words in enumerate(said):
+        if words in twins:
+            seen[words] = seen.get(words, 0) + 1
+            said[i] = f"{words[:-1]}, added {_ORDINALS.get(seen[words], str(seen[words]) + 'th')})"
     return said
 
 

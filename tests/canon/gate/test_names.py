@@ -141,3 +141,17 @@ async def test_a_new_entity_renamed_to_a_name_two_share_is_asked_about(desk: Des
         InvalidInput, match=r"could mean Oswin Harrow \(Person\) or Oswin Harrow \(Location\)"
     ):
         await desk.revise(new.id, EntityContent(name="Oswin Harrow", entity_type="Person"), scene=1)
+
+
+async def test_twins_nothing_tells_apart_are_told_apart_by_the_order_they_were_added(desk: Desk) -> None:
+    await desk.add(
+        EntityContent(name="Oswin Harrow ", entity_type="Person")
+    )  # a second one, as a bad commit made
+    with pytest.raises(InvalidInput) as raised:
+        await desk.card("Oswin Harrow")
+    message = str(raised.value)
+    assert "Oswin Harrow (Person, added first) or Oswin Harrow (Person, added second)" in message
+    assert "#" not in message
+    first = await desk.card("Oswin Harrow (Person, added first)")
+    second = await desk.card("oswin harrow (person, added second)")
+    assert first.entity.id < second.entity.id
