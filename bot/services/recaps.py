@@ -63,7 +63,16 @@ class RecapService:
         self.voice = voice
 
     async def recap_scene(self, scene_id: int) -> Recap:
-        """Return a completed scene's recap, writing it into the journal the first time it is asked for."""
+        """Return a completed scene's recap, writing it into the journal the first time it is asked for, read
+        as canon holds it now (a fact a checkpoint committed may be retconned before the scene ends)."""
+        recap = await self._written(scene_id)
+        async with self.db.session() as session:
+            campaign = await campaigns.get_campaign(session, recap.campaign_id)
+            (now,) = await as_canon_holds(session, self.reviews.access, campaign, [recap])
+        return now
+
+    async def _written(self, scene_id: int) -> Recap:
+        """Return a completed scene's recap as the journal keeps it, writing it there the first time."""
         async with self.db.session() as session:
             kept = await journal.recap_of(session, scene_id)
             if kept is not None:
