@@ -400,8 +400,10 @@ def proposed_embed(
     secret: frozenset[int] = frozenset(),
     words: Wording = PLAIN,
     scene_dated: bool = False,
+    renamed: Sequence[tuple[str, str]] = (),
 ) -> discord.Embed:
-    """Render what a /propose stored: the proposal, the entity proposals made for unknown names, warnings.
+    """Render what a /propose stored: the proposal, the names taken to mean an entity of canon ("Mirela →
+    Mirela Harrow"), the entity proposals made for unknown names, warnings.
 
     A date the proposer never gave (`scene_dated`: the scene's) is said as the scene's, in the calendar's words.
 
@@ -420,6 +422,7 @@ def proposed_embed(
     if scene_dated and dated:
         sentence += f" (dated by the scene: {words.date(dated)})"
     lines = [f"{clip(sentence, 400)} — waits for the GM's review"]
+    lines += [f"{escape(typed)} → {escape(name)}" for typed, name in renamed]
     for extra in created:
         if isinstance(extra.content, EntityContent):
             lines.append(

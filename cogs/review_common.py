@@ -138,6 +138,8 @@ def edited_note(proposal: Proposal, words: Wording, *, changed: bool = True) -> 
     """Return what the GM reads after an Edit: accepted (as corrected, or as it was when nothing was changed),
     or still pending because it now needs a reason."""
     about = describe(proposal.content, words)
+    if proposal.status == ProposalStatus.REJECTED:  # renamed to an entity canon has: that entity is meant
+        return f"Not added: {proposal.rationale}" if proposal.rationale else f"Rejected: {about}."
     if proposal.status == ProposalStatus.ACCEPTED:
         return (
             f"Corrected and accepted: {about}."
