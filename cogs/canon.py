@@ -241,7 +241,7 @@ class CanonCommands(commands.Cog):
 
     @app_commands.command(name="retcon", description="Retcon a fact, optionally replacing its value (GM)")
     @app_commands.describe(
-        fact="The fact: type some of its words (like “Corvan dead”) and pick it from the list",
+        fact="The fact: type some of its words (a name it mentions) and pick it from the list",
         rationale="Why it no longer holds",
         new_value="The value (or, for a relation, the entity) that replaces it",
     )

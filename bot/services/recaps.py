@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from bot.services.recap_canon import as_canon_holds
 from bot.services.review import ReviewService
 from canon import campaigns
 from canon.campaigns import Campaign
@@ -138,11 +139,13 @@ class RecapService:
         return digest.summary, "llm"
 
     async def latest(self, campaign: Campaign, count: int) -> list[Recap]:
-        """Return the campaign's last `count` recaps (1 to `MAX_SCENES`), oldest first."""
+        """Return the campaign's last `count` recaps (1 to `MAX_SCENES`), oldest first, each with the facts a
+        retcon has since taken out of canon marked (`Recap.retconned`)."""
         if not 1 <= count <= MAX_SCENES:
             raise InvalidInput(f"A recap covers 1 to {MAX_SCENES} scenes; “{count}” is not that.")
         async with self.db.session() as session:
-            return await journal.latest_recaps(session, campaign.id, count)
+            recaps = await journal.latest_recaps(session, campaign.id, count)
+            return await as_canon_holds(session, self.reviews.access, campaign, recaps)
 
     async def mine(self, campaign: Campaign, asker: Actor, count: int) -> PersonalRecap:
         """Return a player's own recap of the last `count` scenes: the public recaps and, for each, what their
