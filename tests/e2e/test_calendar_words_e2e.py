@@ -8,7 +8,7 @@ from __future__ import annotations
 from canon.campaign_calendar import calendar_from
 from canon.date_reading import read_date
 from tests.e2e.conftest import World
-from tests.e2e.test_canon_e2e import embed_text, latest_scene, review_cards
+from tests.e2e.test_canon_e2e import embed_text, latest_scene, plain, review_cards
 from tests.e2e.test_continuity_e2e import import_yaml
 from tests.e2e.test_recap_e2e import recaps_posted
 
@@ -111,6 +111,9 @@ async def test_retcon_and_conflicts_say_the_calendars_months(world: World) -> No
     assert said.startswith("Retcon"), said
     in_words(said)
     assert "3 Frostmoot, year 363 of the Third Age" in said, said
+    # "Previously on…" read after the retcon finds the fact it told, in the calendar's words, and strikes it.
+    previously = plain(embed_text((await emu.invoke(chan, world.quinn, "recap")).embeds[0])).replace("**", "")
+    assert f"Since retconned, no longer canon: ~~{DEATH}~~" in previously, previously
 
 
 def test_what_the_sentences_say_reads_back_as_the_same_date() -> None:
