@@ -18,7 +18,7 @@ from bot.services.wording import wording_for
 from canon.campaigns import Campaign
 from canon.models import CanonLevel, Viewer
 from canon.proposals import ProposalStatus
-from canon.wording import describe
+from canon.wording import PLAIN, describe
 from canon.wording.statements import statement_words
 from memory.journal import Recap, RetconnedFact
 
@@ -29,13 +29,17 @@ async def as_canon_holds(
     """Return recaps with the facts a retcon has since taken out of canon marked (`Recap.retconned`)."""
     said: dict[int, tuple[int, str]] = {}  # proposal id -> (scene id, the fact as the recap tells it)
     gate = access.gate_for(campaign)
+    # A recap tells its facts in the campaign calendar's words, as players read them (a recap written before
+    # the calendar had names tells them plainly).
+    words = await wording_for(session, await access.reader(session, campaign, Viewer.PLAYER))
     for recap in recaps:
         if not recap.facts:
             continue
         for proposal in await gate.proposals(session, campaign.id, scene_id=recap.scene_id):
-            fact = describe(proposal.content)
+            told = (describe(proposal.content, words), describe(proposal.content, PLAIN))
+            fact = next((f for f in told if f in recap.facts), None)
             # Only a fact the recap tells: a GM-only one the scene committed is never named, retconned or not.
-            if proposal.status == ProposalStatus.COMMITTED and fact in recap.facts:
+            if proposal.status == ProposalStatus.COMMITTED and fact is not None:
                 said[proposal.id] = (recap.scene_id, fact)
     if not said:
         return list(recaps)

@@ -109,7 +109,7 @@ class RecapService:
             title=scene.title,
             summary=summary,
             method=method,
-            facts=tuple(describe(p.content) for p in committed),
+            facts=tuple(describe(p.content, review.words) for p in committed),
             present=tuple(present),
             cited=tuple(cited),
         )

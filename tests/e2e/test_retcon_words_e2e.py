@@ -60,7 +60,7 @@ async def test_the_gm_retcons_in_their_own_words_and_the_recap_shows_it(world: W
     assert example is not None and example[1] in {"Oswin Harrow", "Tobin", "Mirela"}, none
     assert "Corvan" not in none
     before = embed_text((await world.emu.invoke(world.channel, world.quinn, "recap")).embeds[0])
-    assert "Oswin Harrow becomes dead" in before and "retconned" not in before
+    assert "Oswin Harrow dies" in before and "retconned" not in before
 
     # Another form of the word: "death" is the fact that he is dead; the reply names the fact retconned.
     private, died = await retcon(world, "Oswin's death")
@@ -75,11 +75,11 @@ async def test_the_gm_retcons_in_their_own_words_and_the_recap_shows_it(world: W
     told = told.replace("**", "")
     assert told.startswith("Previously on…")
     assert "Now part of the story" not in told  # both facts of the scene are retconned
-    assert "Since retconned, no longer canon: ~~Oswin Harrow becomes dead~~" in told, told
+    assert "Since retconned, no longer canon: ~~Oswin Harrow dies~~" in told, told
     assert "~~Tobin's debt: owes Mirela 40 silver~~ → now Tobin's debt: owes Mirela 10 silver" in told, told
     await world.emu.invoke(world.channel, world.gm, "character set", name="Tobin", player=world.pat)
     mine = await world.emu.invoke(world.channel, world.pat, "recap", mine=True)
-    assert "~~Oswin Harrow becomes dead~~" in plain(embed_text(mine.embeds[0])), embed_text(mine.embeds[0])
+    assert "~~Oswin Harrow dies~~" in plain(embed_text(mine.embeds[0])), embed_text(mine.embeds[0])
 
 
 async def test_a_retconned_gm_only_fact_stays_unsaid_in_the_recap(world: World) -> None:
