@@ -21,6 +21,7 @@ from canon.continuity import ConflictKind
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.storage import utc_now
 from canon.tables import ConflictRow
+from canon.wording import PLAIN, Wording
 
 OPEN = "open"
 RESOLVED = "resolved"
@@ -55,6 +56,8 @@ class ConflictPage:
     page: int
     pages: int
     show: Show
+    #: The words its dates are said in: the campaign's calendar (`bot`'s query fills it in; plain without).
+    words: Wording = PLAIN
 
 
 def _shown(campaign_id: int, show: Show) -> list[ColumnElement[bool]]:

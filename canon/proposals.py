@@ -328,3 +328,42 @@ def references(content: ProposalContent) -> list[tuple[str, Ref]]:
                 refs.append(("era", content.era))
             return refs
     return []
+
+
+def renamed(typed: ProposalContent, stored: ProposalContent) -> list[tuple[str, str]]:
+    """Return the names a proposal's author typed that resolved to an entity of another name, with that name:
+    ("Mirela", "Mirela Harrow"), for the reply to say which entity each short name was taken to mean."""
+    pairs = zip(references(typed), references(stored), strict=False)
+    said = [
+        (t.name.strip(), s.name)
+        for (_, t), (_, s) in pairs
+        if s.entity_id is not None
+        and " ".join(t.name.casefold().split()) != " ".join(s.name.casefold().split())
+    ]
+    return list(dict.fromkeys(said))
+
+
+def repointed(content: ProposalContent, proposal_id: int, entity_id: int, name: str) -> ProposalContent:
+    """Return content with every reference to an entity proposal pointed at an entity of canon instead."""
+
+    def swap(ref: Ref | None) -> Ref | None:
+        if ref is not None and ref.proposal_id == proposal_id:
+            return Ref(name=name, entity_id=entity_id)
+        return ref
+
+    match content:
+        case FactContent() | StateChangeContent():
+            return content.model_copy(update={"subject": swap(content.subject)})
+        case RelationshipContent():
+            return content.model_copy(
+                update={"subject": swap(content.subject), "object": swap(content.object)}
+            )
+        case EventContent():
+            return content.model_copy(
+                update={
+                    "participants": tuple(swap(p) or p for p in content.participants),
+                    "location": swap(content.location),
+                    "era": swap(content.era),
+                }
+            )
+    return content

@@ -195,7 +195,8 @@ class CanonCommands(commands.Cog):
         campaign = await self._campaign(interaction)
         await replies.think(interaction)
         findings, new = await self.queries.check(campaign)
-        await replies.answer(interaction, embed=canon_embeds.check_embed(findings, new))
+        words = await self.queries.words(campaign, viewer=Viewer.GM)
+        await replies.answer(interaction, embed=canon_embeds.check_embed(findings, new, words))
 
     @canon_group.command(name="review", description="Post this channel's canon review card again (GM)")
     @app_commands.describe(private="Show it only to you, GM-only proposals included")
@@ -240,7 +241,7 @@ class CanonCommands(commands.Cog):
 
     @app_commands.command(name="retcon", description="Retcon a fact, optionally replacing its value (GM)")
     @app_commands.describe(
-        fact="The fact: type some of its words (like “Corvan dead”) and pick it from the list",
+        fact="The fact: type some of its words (a name it mentions) and pick it from the list",
         rationale="Why it no longer holds",
         new_value="The value (or, for a relation, the entity) that replaces it",
     )

@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot.client import replies
 from canon import forms
+from canon.models import Viewer
 from canon.proposals import ProposalContent
 from cogs import canon_embeds
 from cogs.canon_options import (
@@ -53,7 +54,8 @@ async def _add(interaction: discord.Interaction, build: Callable[[], ProposalCon
     result = await services.canon.add_direct(
         campaign, content, actor, command=f"/canon add {kind} in #{channel}"
     )
-    await replies.answer(interaction, embed=canon_embeds.added_embed(result))
+    words = await services.queries.words(campaign, viewer=Viewer.GM)
+    await replies.answer(interaction, embed=canon_embeds.added_embed(result, words))
 
 
 @add.command(name="fact", description="Write a fact to canon (GM)")

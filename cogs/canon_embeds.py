@@ -149,15 +149,15 @@ def _warning_messages(warnings: Iterable[ProposalWarning], words: Wording = PLAI
     return [warning_sentence(w.message or "a continuity problem", words.rich(escape)) for w in warnings]
 
 
-def _warning_lines(warnings: Iterable[ProposalWarning]) -> list[str]:
+def _warning_lines(warnings: Iterable[ProposalWarning], words: Wording) -> list[str]:
     """Return each warning (escaped) followed by its sides with their evidence, in a player's words."""
     lines: list[str] = []
     for warning in warnings:
-        lines.append(_warning_messages([warning])[0])
+        lines.append(_warning_messages([warning], words)[0])
         for side in warning.sides:
             said = [evidence_words(e, Viewer.PLAYER) for e in side.evidence]
             if said:
-                sentence = warning_sentence(side.sentence, PLAIN.rich(escape))
+                sentence = warning_sentence(side.sentence, words.rich(escape))
                 lines.append(f"  ◦ {sentence}: {said[0]}")
     return lines
 
@@ -400,8 +400,10 @@ def proposed_embed(
     secret: frozenset[int] = frozenset(),
     words: Wording = PLAIN,
     scene_dated: bool = False,
+    renamed: Sequence[tuple[str, str]] = (),
 ) -> discord.Embed:
-    """Render what a /propose stored: the proposal, the entity proposals made for unknown names, warnings.
+    """Render what a /propose stored: the proposal, the names taken to mean an entity of canon ("Mirela →
+    Mirela Harrow"), the entity proposals made for unknown names, warnings.
 
     A date the proposer never gave (`scene_dated`: the scene's) is said as the scene's, in the calendar's words.
 
@@ -420,6 +422,7 @@ def proposed_embed(
     if scene_dated and dated:
         sentence += f" (dated by the scene: {words.date(dated)})"
     lines = [f"{clip(sentence, 400)} — waits for the GM's review"]
+    lines += [f"{escape(typed)} → {escape(name)}" for typed, name in renamed]
     for extra in created:
         if isinstance(extra.content, EntityContent):
             lines.append(
@@ -429,8 +432,8 @@ def proposed_embed(
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     shown = [w for p in proposals if p.id not in secret for w in p.warnings or ()]
     # A continuity finding is a warning; a detail new to the campaign is only a note.
-    warnings = _warning_lines(w for w in shown if not w.new_attribute)
-    notes = _warning_messages(w for w in shown if w.new_attribute)
+    warnings = _warning_lines((w for w in shown if not w.new_attribute), words)
+    notes = _warning_messages((w for w in shown if w.new_attribute), words)
     if warnings:
         embed.colour = WARNING_COLOUR
         embed.add_field(
@@ -442,8 +445,9 @@ def proposed_embed(
     return shrink_to_limit(embed)
 
 
-def added_embed(result: CommitResult) -> discord.Embed:
-    """Render what a /canon add wrote: the rows, the entities made for unknown names, conflicts found."""
+def added_embed(result: CommitResult, words: Wording) -> discord.Embed:
+    """Render what a /canon add wrote: the rows, the entities made for unknown names, conflicts found, dates
+    in the campaign calendar's `words`."""
     embed = discord.Embed(title="Written to canon", colour=DONE_COLOUR)
     lines: list[str] = []
     created: list[Proposal] = []
@@ -451,7 +455,7 @@ def added_embed(result: CommitResult) -> discord.Embed:
         *created, requested = result.accepted
         handles = " ".join(fact_handle(i) for i in result.statement_ids)
         lines.append(
-            clip(proposal_sentence(requested.content, PLAIN.rich(escape), Viewer.GM), 400)
+            clip(proposal_sentence(requested.content, words.rich(escape), Viewer.GM), 400)
             + (f" {handles}" if handles else "")
         )
     for extra in created:
@@ -466,7 +470,7 @@ def added_embed(result: CommitResult) -> discord.Embed:
         embed.add_field(
             name=f"{WARN} Recorded as conflicts",
             value=fit_lines(
-                [warning_sentence(f.message, PLAIN.rich(escape)) for f in result.findings], FIELD_LIMIT
+                [warning_sentence(f.message, words.rich(escape)) for f in result.findings], FIELD_LIMIT
             ),
             inline=False,
         )
@@ -495,20 +499,21 @@ def statement_line(
 # -- conflicts, checks, retcons, policy -----------------------------------------------------------------
 
 
-def _sides_lines(sides: Iterable[Side]) -> list[str]:
+def _sides_lines(sides: Iterable[Side], words: Wording) -> list[str]:
     lines = []
     for side in sides:
         evidence = [evidence_words(e, Viewer.GM) for e in side.evidence]
         target = f" {fact_handle(side.statement_id)}" if side.statement_id else ""
-        line = f"• {warning_sentence(side.sentence, PLAIN.rich(escape))}{target}"
+        line = f"• {warning_sentence(side.sentence, words.rich(escape))}{target}"
         if evidence:
             line += " — " + "; ".join(evidence[:2])
         lines.append(line)
     return lines
 
 
-def check_embed(findings: Sequence[Finding], new: Sequence[Finding]) -> discord.Embed:
-    """Render a whole-graph continuity check: how many problems, and the new ones with both sides."""
+def check_embed(findings: Sequence[Finding], new: Sequence[Finding], words: Wording) -> discord.Embed:
+    """Render a whole-graph continuity check: how many problems, and the new ones with both sides, dates in
+    the campaign calendar's `words`."""
     embed = discord.Embed(title="Continuity check", colour=WARNING_COLOUR if findings else DONE_COLOUR)
     embed.description = (
         f"{counted(len(findings), 'problem')} in the whole canon; {len(new)} new since the last check."
@@ -520,7 +525,11 @@ def check_embed(findings: Sequence[Finding], new: Sequence[Finding]) -> discord.
         embed.add_field(
             name=clip(kind_words(finding.kind.value), TITLE_LIMIT),
             value=fit_lines(
-                [clip(warning_sentence(finding.message, PLAIN.rich(escape)), 300), *_sides_lines(sides)], 520
+                [
+                    clip(warning_sentence(finding.message, words.rich(escape)), 300),
+                    *_sides_lines(sides, words),
+                ],
+                520,
             ),
             inline=False,
         )
@@ -532,14 +541,15 @@ def check_embed(findings: Sequence[Finding], new: Sequence[Finding]) -> discord.
 def retcon_embed(result: RetconResult, rationale: str) -> discord.Embed:
     """Render a retcon: the old fact struck through, its replacement, and the facts to review."""
     embed = discord.Embed(title="Retcon", colour=WARNING_COLOUR)
+    words = result.words
     old = (
-        statement_line(result.retconned, evidence=False)
+        statement_line(result.retconned, evidence=False, words=words)
         if result.retconned
         else fact_handle(result.retconned_id)
     )
     lines = [f"~~{old}~~ is retconned.", f"Why: {escape(clip(rationale, 500))}"]
     if result.replacement is not None:
-        lines.append(f"Replaced by: {statement_line(result.replacement, evidence=False)}")
+        lines.append(f"Replaced by: {statement_line(result.replacement, evidence=False, words=words)}")
     elif result.replacement_id is not None:
         lines.append(f"Replaced by {fact_handle(result.replacement_id)}.")
     else:
@@ -547,12 +557,14 @@ def retcon_embed(result: RetconResult, rationale: str) -> discord.Embed:
     if result.closed:
         lines.append(
             f"Resolves {counted(len(result.closed), 'open conflict')}: "
-            + "; ".join(warning_sentence(c.message, PLAIN.rich(escape)) for c in result.closed)
+            + "; ".join(warning_sentence(c.message, words.rich(escape)) for c in result.closed)
         )
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     embed.add_field(
         name=f"Facts to review ({len(result.dependents)})",
-        value=fit_lines([statement_line(v, evidence=False) for v in result.dependents], FIELD_LIMIT)
+        value=fit_lines(
+            [statement_line(v, evidence=False, words=words) for v in result.dependents], FIELD_LIMIT
+        )
         if result.dependents
         else "Nothing relied on it.",
         inline=False,

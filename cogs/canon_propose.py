@@ -19,7 +19,7 @@ from bot.services.proposal_service import ProposalService
 from bot.services.review import ReviewService
 from canon import forms
 from canon.models import Viewer
-from canon.proposals import ProposalContent
+from canon.proposals import ProposalContent, renamed
 from cogs import canon_embeds
 from cogs.canon_options import (
     DATE_HELP,
@@ -93,7 +93,9 @@ class ProposeCommands(commands.Cog):
             and type(stored) is type(content)
         )
         words = await self.queries.words(campaign, viewer=Viewer.GM if actor.is_gm else Viewer.PLAYER)
-        embed = canon_embeds.proposed_embed(proposals, secret=secret, words=words, scene_dated=scene_dated)
+        embed = canon_embeds.proposed_embed(
+            proposals, secret=secret, words=words, scene_dated=scene_dated, renamed=renamed(content, stored)
+        )
         await replies.answer(interaction, embed=embed)
 
     @propose.command(name="fact", description="Propose a fact: subject's attribute has a value")

@@ -152,13 +152,13 @@ class ProposalButton(
             gm(interaction)
             services = services_of(interaction)
             proposal = await services.reviews.proposal(self.proposal_id)
-            await review_of(interaction, proposal)
-            about = describe(proposal.content)
+            review = await review_of(interaction, proposal)
+            about = describe(proposal.content, review.words)
             if self.action == "edit":
                 await open_edit(interaction, proposal, about)
                 return
             if self.action == "present":
-                note = await toggle_present(interaction, proposal)
+                note = await toggle_present(interaction, proposal, review.words)
                 review = await review_of(interaction, proposal)
                 await show_review(interaction, review, canon_embeds.page_of(review, self.proposal_id))
                 await interaction.followup.send(note, ephemeral=True, allowed_mentions=NO_PINGS)
@@ -343,7 +343,7 @@ def _proposal_controls(view: discord.ui.View, review: Review, page: int, chosen:
         return
     options = [
         discord.SelectOption(
-            label=clip(f"#{numbers[p.id]} {describe(p.content)}", limits.SELECT_OPTION_TEXT),
+            label=clip(f"#{numbers[p.id]} {describe(p.content, review.words)}", limits.SELECT_OPTION_TEXT),
             value=str(p.id),
             description=mark(p),
             default=p.id == picked.id,

@@ -14,7 +14,7 @@ from bot.client.limits import fit_lines
 from canon.checks import RecordedConflict
 from canon.conflicts import ACCEPTED, DISMISSED, OPEN, ConflictPage, Resolution, Show
 from canon.models import Side, Viewer
-from canon.wording import PLAIN, warning_sentence
+from canon.wording import Wording, warning_sentence
 from canon.wording.evidence import evidence_words
 from canon.wording.findings import kind_words
 from cogs.canon_embeds import shrink_to_limit
@@ -34,12 +34,12 @@ def _escape(text: str) -> str:
     return discord.utils.escape_markdown(text)
 
 
-def _sides(sides: Iterable[Side]) -> list[str]:
+def _sides(sides: Iterable[Side], words: Wording) -> list[str]:
     lines = []
     for side in sides:
         evidence = [evidence_words(e, Viewer.GM) for e in side.evidence]
         target = f" (fact {side.statement_id})" if side.statement_id else ""
-        line = f"• {warning_sentence(side.sentence, PLAIN.rich(_escape))}{target}"
+        line = f"• {warning_sentence(side.sentence, words.rich(_escape))}{target}"
         if evidence:
             line += " — " + _escape("; ".join(evidence[:2]))
         lines.append(line)
@@ -74,8 +74,8 @@ def conflict_page_embed(page: ConflictPage) -> discord.Embed:
         return embed
     embed.description = f"{page.total} {shown}, newest first; page {page.page + 1} of {page.pages}."
     for conflict in page.conflicts:
-        message = warning_sentence(conflict.message, PLAIN.rich(_escape))
-        lines = [clip(message, 400), *_sides(conflict.details.sides)]
+        message = warning_sentence(conflict.message, page.words.rich(_escape))
+        lines = [clip(message, 400), *_sides(conflict.details.sides, page.words)]
         closed = closure_line(conflict)
         if closed:
             lines.append(closed)

@@ -38,14 +38,22 @@ def _escape(text: str) -> str:
 
 
 def recap_lines(recap: Recap) -> list[str]:
-    """Return a recap's body as lines: the summary, then what became canon, who was there, the turns cited."""
+    """Return a recap's body as lines: the summary, then what became canon (what a retcon has since taken out
+    struck through, with what canon says now), who was there, the turns cited."""
     lines: list[str] = []
     if recap.summary:
         lines.append(_escape(recap.summary))
-    if recap.facts:
-        lines.append("**Now part of the story:** " + "; ".join(_escape(f) for f in recap.facts))
-    elif not recap.summary:
+    standing = recap.standing()
+    if standing:
+        lines.append("**Now part of the story:** " + "; ".join(_escape(f) for f in standing))
+    elif not recap.summary and not recap.retconned:
         lines.append("Nothing new became part of the story in this scene.")
+    if recap.retconned:
+        gone = "; ".join(
+            f"~~{_escape(r.fact)}~~" + (f" → now {_escape(r.now)}" if r.now else "") for r in recap.retconned
+        )
+        told = " The summary tells the scene as it was played." if recap.summary else ""
+        lines.append(f"**Since retconned, no longer canon:** {gone}.{told}")
     if recap.present:
         lines.append("**Who was there:** " + ", ".join(_escape(p) for p in recap.present))
     for turn in recap.cited:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import discord
 
 from bot.client import limits
-from canon.wording import describe
+from canon.wording import Wording, describe
 from cogs import canon_embeds
 from cogs.canon_views import show_review
 from cogs.checks import actor_of
@@ -29,11 +29,11 @@ async def submit_modal(interaction: discord.Interaction, action: str, proposal_i
         proposal = await services.reviews.proposal(proposal_id)
         campaign = await check_campaign(interaction, proposal.campaign_id)
         actor = actor_of(interaction, services.settings.gm_role)
+        words = Wording(calendar=(await services.calendars.calendar(campaign)).words())
         if action == "edit":  # its dates were shown in the calendar's words: an untouched one changes nothing
-            words = (await services.calendars.calendar(campaign)).words()
-            changes = edit_changes(proposal, values, words)
+            changes = edit_changes(proposal, values, words.calendar)
             proposal = await services.reviews.revise(proposal_id, changes, accept_as=actor)
-            done = edited_note(proposal, changed=bool(changes))
+            done = edited_note(proposal, words, changed=bool(changes))
         else:
             accept = action == "rationale"
             rationale = (text_value(interaction, RATIONALE_FIELD) or "").strip() or None
@@ -41,7 +41,7 @@ async def submit_modal(interaction: discord.Interaction, action: str, proposal_i
             proposal = await services.reviews.decide(
                 proposal_id, accept=accept, actor=actor, rationale=rationale, rationale_public=shown
             )
-            done = f"{'Accepted' if accept else 'Rejected'}: {describe(proposal.content)}."
+            done = f"{'Accepted' if accept else 'Rejected'}: {describe(proposal.content, words)}."
         if (proposal.scene_id is None and proposal.batch is None) or interaction.message is None:
             await interaction.response.send_message(
                 clip(done, limits.MESSAGE), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()

@@ -23,7 +23,7 @@ from canon.campaigns import Campaign
 from canon.errors import InvalidInput, NotAllowed
 from canon.gate import kept_when_undecided
 from canon.proposals import Proposal, ProposalStatus
-from canon.wording import describe
+from canon.wording import Wording, describe
 from cogs import canon_embeds
 from cogs.checks import require_gm
 from cogs.embeds import MessageContent, clip
@@ -97,7 +97,9 @@ def focused(review: Review, page: int, chosen: int | None = None) -> Proposal | 
 def waiting_note(review: Review, waiting: list[Proposal]) -> str:
     """Return what the GM reads when Commit waits for GM-only proposals (shown to the GM alone)."""
     numbers = canon_embeds.card_numbers(review)
-    listed = "; ".join(f"#{numbers[p.id]} {clip(describe(p.content), 120)}" for p in waiting[:5])
+    listed = "; ".join(
+        f"#{numbers[p.id]} {clip(describe(p.content, review.words), 120)}" for p in waiting[:5]
+    )
     more = f" and {len(waiting) - 5} more" if len(waiting) > 5 else ""
     return clip(
         f"Nothing was committed yet: {_count(len(waiting))} for your decision ({listed}{more}). "
@@ -132,10 +134,12 @@ async def asked_first(
     return True
 
 
-def edited_note(proposal: Proposal, *, changed: bool = True) -> str:
+def edited_note(proposal: Proposal, words: Wording, *, changed: bool = True) -> str:
     """Return what the GM reads after an Edit: accepted (as corrected, or as it was when nothing was changed),
     or still pending because it now needs a reason."""
-    about = describe(proposal.content)
+    about = describe(proposal.content, words)
+    if proposal.status == ProposalStatus.REJECTED:  # renamed to an entity canon has: that entity is meant
+        return f"Not added: {proposal.rationale}" if proposal.rationale else f"Rejected: {about}."
     if proposal.status == ProposalStatus.ACCEPTED:
         return (
             f"Corrected and accepted: {about}."

@@ -9,7 +9,7 @@ from __future__ import annotations
 import discord
 
 from canon.proposals import Proposal
-from canon.wording import describe
+from canon.wording import Wording, describe
 from cogs.checks import actor_of
 from cogs.services import services_of
 
@@ -21,11 +21,11 @@ def _names(names: tuple[str, ...]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-async def toggle_present(interaction: discord.Interaction, proposal: Proposal) -> str:
+async def toggle_present(interaction: discord.Interaction, proposal: Proposal, words: Wording) -> str:
     """Mark (or unmark) a proposal known only to those present; return what the GM reads, privately."""
     services = services_of(interaction)
     mark = await services.marks.toggle(proposal.id, actor_of(interaction, services.settings.gm_role))
-    about = f"“{describe(proposal.content)}”"
+    about = f"“{describe(proposal.content, words)}”"
     if not mark.marked:
         return (
             f"{about} is no longer marked: it stays GM-only, and nobody learns it at the commit. "

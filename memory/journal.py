@@ -45,8 +45,21 @@ class CitedTurn(BaseModel):
     text: str
 
 
+class RetconnedFact(BaseModel):
+    """A fact a recap tells that a retcon has since taken out of canon, with what canon says now (if anything
+    the reader may see replaced it). Read at display time, never stored: the journal keeps what was committed."""
+
+    model_config = ConfigDict(frozen=True)
+
+    fact: str
+    now: str | None = None
+
+
 class Recap(BaseModel):
-    """A scene's recap: `summary` is the language model's when `method` is "llm", else empty (extractive)."""
+    """A scene's recap: `summary` is the language model's when `method` is "llm", else empty (extractive).
+
+    `retconned` is filled when the recap is read (`bot.services.recap_canon`): the facts among `facts` that no
+    longer hold."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -59,6 +72,12 @@ class Recap(BaseModel):
     facts: tuple[str, ...] = ()
     present: tuple[str, ...] = ()
     cited: tuple[CitedTurn, ...] = ()
+    retconned: tuple[RetconnedFact, ...] = ()
+
+    def standing(self) -> tuple[str, ...]:
+        """Return the facts the scene committed that canon still holds."""
+        gone = {r.fact for r in self.retconned}
+        return tuple(f for f in self.facts if f not in gone)
 
 
 def _recap(row: JournalEntryRow) -> Recap:

@@ -219,13 +219,15 @@ def promote(
     """Propose a branch fact to the parent, for review there (`accept-promotion` decides and commits)."""
     settings = settings_or_exit()
 
-    async def work(services: Any) -> Any:
-        found = await services.campaigns.by_name(branch)
-        return await services.branches.promote(found, fact, cli_actor())
-
-    promotion = run_async(lambda: with_services(settings, work))
+    from canon.models import Viewer
     from canon.wording import describe
 
+    async def work(services: Any) -> Any:
+        found = await services.campaigns.by_name(branch)
+        promoted = await services.branches.promote(found, fact, cli_actor())
+        return promoted, await services.queries.words(promoted.parent, viewer=Viewer.GM)
+
+    promotion, words = run_async(lambda: with_services(settings, work))
     emit(
         {
             "parent": promotion.parent.name,
@@ -235,7 +237,7 @@ def promote(
         as_json=as_json,
         text=lambda: "\n".join(
             [f"Proposed to “{promotion.parent.name}” (batch {promotion.batch}):"]
-            + [f"  #{p.id} [{p.status}] {describe(p.content)}" for p in promotion.proposals]
+            + [f"  #{p.id} [{p.status}] {describe(p.content, words)}" for p in promotion.proposals]
         ),
     )
 

@@ -64,7 +64,7 @@ def _add(campaign: str, kind: str, build: Callable[[], ProposalContent], as_json
         from canon.wording import PLAIN, warning_sentence
 
         lines = ["Written to canon:"]
-        lines += [f"  {describe(p.content)}" for p in result.accepted]
+        lines += [f"  {describe(p.content, words or PLAIN)}" for p in result.accepted]
         if result.statement_ids:
             lines.append("  as " + ", ".join(f"(fact {i})" for i in result.statement_ids))
         if result.findings:

@@ -220,7 +220,7 @@ def batch(
         as_json=as_json,
         text=lambda: (
             "\n".join(
-                f"#{p.id} [{p.status}] {describe(p.content)} ({p.authority}, {p.confidence})"
+                f"#{p.id} [{p.status}] {describe(p.content, review.words)} ({p.authority}, {p.confidence})"
                 for p in review.proposals
             )
             or "No proposal in that batch."

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.canon_access import CanonAccess
+from bot.services.wording import wording_for
 from canon import campaigns
 from canon import conflicts as lifecycle
 from canon.campaigns import Campaign, ChangesetKind, open_changeset
@@ -22,6 +23,7 @@ from canon.graph import CanonReader, CanonWriter
 from canon.models import Authority, Evidence, EvidenceKind, Statement, StatementView, Viewer
 from canon.ontology import Ontology
 from canon.storage import Database
+from canon.wording import Wording
 from memory.scenes import Actor
 
 
@@ -32,6 +34,8 @@ class RetconResult:
     retconned_id: int
     replacement_id: int | None
     dependents: list[StatementView]
+    #: The campaign's words (its calendar), as the GM reads them: the result's dates say its months and eras.
+    words: Wording
     retconned: StatementView | None = None
     replacement: StatementView | None = None
     closed: list[RecordedConflict] = field(default_factory=list)
@@ -101,6 +105,7 @@ class CanonAdmin:
                 retconned_id=old.id,
                 replacement_id=replacement,
                 dependents=dependents,
+                words=await wording_for(session, reader),
                 retconned=shown.get(old.id),
                 replacement=shown.get(replacement) if replacement else None,
                 closed=closed,

@@ -7,6 +7,7 @@ what it found. Sizes here are the product's; fitting them to Discord is the cogs
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 from collections.abc import Mapping
 
@@ -207,4 +208,6 @@ class CanonQueries:
     ) -> lifecycle.ConflictPage:
         """Return a page of the campaign's conflicts (open ones by default), newest first."""
         async with self.db.session() as session:
-            return await lifecycle.conflict_page(session, campaign.id, show=show, page=page)
+            found = await lifecycle.conflict_page(session, campaign.id, show=show, page=page)
+            words = await wording_for(session, await self.access.reader(session, campaign, Viewer.GM))
+        return dataclasses.replace(found, words=words)

@@ -158,11 +158,12 @@ class CanonService:
             await reveal_marked(session, scene, result, actor.name)
             return result
 
-        waiting = (await self.reviews.review(scene_id)).hidden_undecided()
+        review = await self.reviews.review(scene_id)
+        waiting = review.hidden_undecided()
         if waiting:
             raise Conflict(
                 "Nothing was committed: decide the GM-only proposals first (they are on your private card): "
-                + "; ".join(f"“{describe(p.content)}”" for p in waiting[:5])
+                + "; ".join(f"“{describe(p.content, review.words)}”" for p in waiting[:5])
                 + (f" and {len(waiting) - 5} more." if len(waiting) > 5 else ".")
             )
         committed = await self.db.run(work, attempts=1)

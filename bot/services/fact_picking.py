@@ -1,8 +1,10 @@
 """Pick a fact of canon by what it says: the suggestions of a fact option, and the fact a typed text means.
 
-Commands that take a fact (`/retcon`, `lorekeeper canon retcon`) take its words ("Corvan Marrow is dead"), an
-autocomplete suggestion of its sentence, or its handle ("(fact 53)"), never only a number. A text that fits
-several facts is answered with those facts in words, so the GM says which: the bot never guesses. Only the facts
+Commands that take a fact (`/retcon`, `lorekeeper canon retcon`) take its words ("Corvan Marrow is dead", or in
+the GM's own forms of them, "Corvan's death"), an autocomplete suggestion of its sentence, or its handle
+("(fact 53)"), never only a number. A text that fits several facts is answered with those facts in words, so the
+GM says which: the bot never guesses; nor does it act on a fact that holds only some of the words typed (those
+nearest are offered to pick from). Only the facts
 the asker may see are offered or matched (`CanonReader` filters by viewer), retconned ones never.
 """
 
@@ -17,7 +19,14 @@ from canon.errors import Conflict, InvalidInput, NotFound
 from canon.models import CanonLevel, StatementView, Viewer
 from canon.storage import Database
 from canon.wording import Wording
-from canon.wording.fact_names import fact_choice, fact_name, folded_words, handle_in, matching_facts
+from canon.wording.fact_names import (
+    fact_choice,
+    fact_name,
+    folded_words,
+    handle_in,
+    matching_facts,
+    nearest_facts,
+)
 
 #: At most this many facts are named in an answer that asks which one was meant.
 SHOWN_CHOICES = 10
@@ -69,20 +78,40 @@ class FactPicker:
         if len(found) == 1:
             return found[0]
         shown = f"“{text[:80]}”" + ("…" if len(text) > 80 else "")
+        by_id = {v.statement.id: v for v in views}
         if not found:
-            raise NotFound(
-                f"No fact of canon says {shown}. Type some of its words (a name it mentions, like "
-                "“Corvan dead”) and pick it from the suggestions."
-            )
-        raise InvalidInput(_which(shown, found, {v.statement.id: v for v in views}, words))
+            near = nearest_facts(text, named)
+            if near:
+                raise InvalidInput(_which(shown, near, by_id, words, whole=False))
+            raise NotFound(f"No fact of canon says {shown}. {_how_to_type(views)}")
+        raise InvalidInput(_which(shown, found, by_id, words))
+
+
+def _how_to_type(views: Sequence[StatementView]) -> str:
+    """Return how to name a fact, with a name this campaign's canon holds (its newest fact's subject)."""
+    if not views:
+        return "This campaign's canon holds no fact that could be picked yet."
+    newest = max(views, key=lambda v: v.statement.id)
+    return (
+        f"Type some of its words (a name it mentions, like “{newest.subject.name}”) and pick it from "
+        "the suggestions."
+    )
 
 
 def _retconned(view: StatementView) -> bool:
     return view.statement.provenance.level == CanonLevel.RETCONNED
 
 
-def _which(shown: str, found: Sequence[int], by_id: dict[int, StatementView], words: Wording) -> str:
-    lines = [f"{shown} fits {len(found)} facts; say which one (its words, or the name in brackets):"]
+def _which(
+    shown: str, found: Sequence[int], by_id: dict[int, StatementView], words: Wording, *, whole: bool = True
+) -> str:
+    first = (
+        f"{shown} fits {len(found)} facts; say which one (its words, or the name in brackets):"
+        if whole
+        else f"No fact of canon says all of {shown}. The nearest (say which one: its words, or the name "
+        "in brackets):"
+    )
+    lines = [first]
     lines += [f"• {fact_choice(by_id[i], words, limit=180)}" for i in found[:SHOWN_CHOICES]]
     if len(found) > SHOWN_CHOICES:
         lines.append(f"…and {len(found) - SHOWN_CHOICES} more: add a word to narrow it down.")

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from bot.services.recap_canon import as_canon_holds
 from bot.services.review import ReviewService
 from canon import campaigns
 from canon.campaigns import Campaign
@@ -62,7 +63,16 @@ class RecapService:
         self.voice = voice
 
     async def recap_scene(self, scene_id: int) -> Recap:
-        """Return a completed scene's recap, writing it into the journal the first time it is asked for."""
+        """Return a completed scene's recap, writing it into the journal the first time it is asked for, read
+        as canon holds it now (a fact a checkpoint committed may be retconned before the scene ends)."""
+        recap = await self._written(scene_id)
+        async with self.db.session() as session:
+            campaign = await campaigns.get_campaign(session, recap.campaign_id)
+            (now,) = await as_canon_holds(session, self.reviews.access, campaign, [recap])
+        return now
+
+    async def _written(self, scene_id: int) -> Recap:
+        """Return a completed scene's recap as the journal keeps it, writing it there the first time."""
         async with self.db.session() as session:
             kept = await journal.recap_of(session, scene_id)
             if kept is not None:
@@ -99,7 +109,7 @@ class RecapService:
             title=scene.title,
             summary=summary,
             method=method,
-            facts=tuple(describe(p.content) for p in committed),
+            facts=tuple(describe(p.content, review.words) for p in committed),
             present=tuple(present),
             cited=tuple(cited),
         )
@@ -138,11 +148,13 @@ class RecapService:
         return digest.summary, "llm"
 
     async def latest(self, campaign: Campaign, count: int) -> list[Recap]:
-        """Return the campaign's last `count` recaps (1 to `MAX_SCENES`), oldest first."""
+        """Return the campaign's last `count` recaps (1 to `MAX_SCENES`), oldest first, each with the facts a
+        retcon has since taken out of canon marked (`Recap.retconned`)."""
         if not 1 <= count <= MAX_SCENES:
             raise InvalidInput(f"A recap covers 1 to {MAX_SCENES} scenes; “{count}” is not that.")
         async with self.db.session() as session:
-            return await journal.latest_recaps(session, campaign.id, count)
+            recaps = await journal.latest_recaps(session, campaign.id, count)
+            return await as_canon_holds(session, self.reviews.access, campaign, recaps)
 
     async def mine(self, campaign: Campaign, asker: Actor, count: int) -> PersonalRecap:
         """Return a player's own recap of the last `count` scenes: the public recaps and, for each, what their

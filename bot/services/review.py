@@ -249,9 +249,17 @@ class ReviewService:
             story_order = scene.story_order if scene is not None else None
             anchor = scene_anchor(scene.world_date if scene is not None else None)  # "a day later" in an Edit
             proposal = await gate.revise(
-                session, reader, proposal_id, content, story_order=story_order, anchor=anchor
+                session,
+                reader,
+                proposal_id,
+                content,
+                story_order=story_order,
+                anchor=anchor,
+                decider_id=accept_as.id if accept_as else None,
+                decider_name=accept_as.name if accept_as else "the GM",
             )
-            if accept_as is None or proposal.needs_rationale:
+            # A new entity renamed to one canon has is decided already: its namers now point at that entity.
+            if accept_as is None or proposal.needs_rationale or proposal.status != ProposalStatus.PENDING:
                 return proposal
             return await gate.decide(
                 session, proposal_id, accept=True, decider_id=accept_as.id, decider_name=accept_as.name

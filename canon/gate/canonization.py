@@ -14,11 +14,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.calendar import WorldDate
 from canon.continuity import Finding
+from canon.errors import Conflict
 from canon.gate import commit as commits
 from canon.gate import drafts, proposal_rows
 from canon.gate.commit import CommitResult, CommitTarget
 from canon.gate.drafts import Draft
-from canon.graph import CanonReader
+from canon.graph import CanonReader, naming
 from canon.models import Authority, Viewer
 from canon.ontology import Ontology
 from canon.proposals import (
@@ -32,6 +33,7 @@ from canon.proposals import (
     warnings_of,
 )
 from canon.tables import ProposalRow
+from canon.visibility import entity_hidden
 
 log = logging.getLogger(__name__)
 
@@ -251,9 +253,20 @@ class CanonizationGate:
         *,
         story_order: int | None,
         anchor: WorldDate | None = None,
+        decider_id: int | None = None,
+        decider_name: str = "the GM",
     ) -> Proposal:
         """Replace a pending proposal's content with the GM's correction, checked as a new one would be, and
-        recompute its continuity warnings. Its entity references stay as they were resolved."""
+        recompute its continuity warnings. Its entity references stay as they were resolved.
+
+        A new entity renamed to a name canon already has (`reader`'s viewer sees) is that entity: the proposals
+        naming it point at it instead, and the entity proposal is rejected, saying so, as
+        `decider_name`'s decision; no second entity of the same name is made.
+        """
+        if isinstance(content, EntityContent):
+            merged = await self._merge_known(session, reader, proposal_id, content, decider_id, decider_name)
+            if merged is not None:
+                return merged
         calendar = await reader.calendar()
         content = drafts.normalise(self.ontology, content, calendar, anchor)
         await drafts.check_types(self.ontology, reader, content)
@@ -268,6 +281,43 @@ class CanonizationGate:
         proposal_rows.record_warnings(row, [*([note] if note else []), *warnings_of(found)])
         await session.flush()
         return proposal_rows.proposal_from_row(row)
+
+    async def _merge_known(
+        self,
+        session: AsyncSession,
+        reader: CanonReader,
+        proposal_id: int,
+        content: EntityContent,
+        decider_id: int | None,
+        decider_name: str,
+    ) -> Proposal | None:
+        """Point an entity proposal's namers at the entity of canon its new name means and reject it; return
+        it, or None when canon has no entity of that name (several of that name: ask which, in words)."""
+        entity, found = await naming.settle(reader, content.name, exact=True)
+        if entity is None and len(found) > 1:
+            raise await naming.ambiguity(reader, content.name, found)
+        if entity is None:
+            return None
+        before = await proposal_rows.get(session, proposal_id)
+        if before.status != ProposalStatus.PENDING:
+            raise Conflict(f"This proposal was already {before.status}; it can no longer be edited.")
+        typed = before.content.name if isinstance(before.content, EntityContent) else content.name
+        await proposal_rows.repoint(session, reader.campaign_id, proposal_id, entity.id, entity.name)
+        said = naming.type_words(entity.type)
+        why = (
+            f"{entity.name} ({said}) is already in canon: what named “{typed}” now means that {said}, "
+            "so no second one is made."
+        )
+        return await proposal_rows.decide(
+            session,
+            proposal_id,
+            accept=False,
+            decider_id=decider_id,
+            decider_name=decider_name,
+            rationale=why,
+            # The card says so to everyone, unless the entity meant is one players may not see.
+            rationale_public=not entity_hidden(entity),
+        )
 
     async def reject_batch(
         self, session: AsyncSession, campaign_id: int, batch: str, decider_name: str

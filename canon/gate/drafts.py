@@ -12,7 +12,7 @@ from canon.campaign_calendar import CampaignCalendar
 from canon.continuity.life_dates import life_state
 from canon.date_reading import typed_date
 from canon.errors import Conflict, InvalidInput, NotFound
-from canon.graph import CanonReader
+from canon.graph import CanonReader, naming
 from canon.models import Authority, CanonLevel, Evidence, StatementKind
 from canon.ontology import EntityKind, Ontology, ValueType, attribute_key
 from canon.proposals import (
@@ -190,20 +190,14 @@ async def resolve(
     async def settle(role: str, ref: Ref) -> Ref:
         if ref.entity_id is not None or ref.proposal_id is not None:
             return ref
-        found = await reader.find_exact(ref.name)
-        if len(found) == 1:
-            return ref.model_copy(update={"entity_id": found[0].id, "name": found[0].name})
-        if len(found) > 1:
-            listed = ", ".join(f"{e.name} ({e.type} #{e.id})" for e in found[:5])
-            raise InvalidInput(
-                f"“{ref.name}” could mean several entities: {listed}. Use the id, like #{found[0].id}."
-            )
-        if ref.name.startswith("#") and ref.name[1:].isdigit():
-            entity = await reader.entity(int(ref.name[1:]))
-            return ref.model_copy(update={"entity_id": entity.id, "name": entity.name})
         key = " ".join(ref.name.casefold().split())
-        if key in pending:
+        if key in pending and not await reader.find_exact(ref.name):
             return ref.model_copy(update={"proposal_id": pending[key]})
+        entity, found = await naming.settle(reader, ref.name)
+        if entity is not None:
+            return ref.model_copy(update={"entity_id": entity.id, "name": entity.name})
+        if len(found) > 1:
+            raise await naming.ambiguity(reader, ref.name, found)
         fuzzy = await reader.fuzzy(ref.name, limit=1, whole=True)
         if fuzzy and fuzzy[0][1] >= 90:
             return ref.model_copy(update={"entity_id": fuzzy[0][0].id, "name": fuzzy[0][0].name})

@@ -26,6 +26,7 @@ from canon.proposals import (
     fingerprint,
     needs_rationale,
     parse_content,
+    repointed,
     warnings_of,
 )
 from canon.storage import utc_now
@@ -230,6 +231,22 @@ async def revise(session: AsyncSession, proposal_id: int, content: ProposalConte
         raise Conflict(f"This proposal was already {row.status}{who}; it can no longer be edited.")
     await session.refresh(row)
     return row
+
+
+async def repoint(
+    session: AsyncSession, campaign_id: int, proposal_id: int, entity_id: int, name: str
+) -> int:
+    """Point every open proposal of the campaign that names an entity proposal at an entity of canon instead
+    (the entity proposal named one canon already has); return how many changed."""
+    changed = 0
+    for row in await open_rows(session, campaign_id, None, None):
+        content = proposal_from_row(row).content
+        moved = repointed(content, proposal_id, entity_id, name)
+        if moved != content:
+            row.content, row.fingerprint = moved.model_dump(mode="json"), fingerprint(moved)
+            changed += 1
+    await session.flush()
+    return changed
 
 
 async def accept_all(

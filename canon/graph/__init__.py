@@ -10,6 +10,7 @@ The modules, bottom up:
 - `lineage`: the SQL conditions for rows seen through a lineage, and for rows valid at an as-of point;
 - `rows`: rows as values (`RowReader`), the columns a validity fills, rows joined with their retcons;
 - `reads`: `LineageReader`, the entities, statements and evidence one viewer may see;
+- `naming`: which entity a typed name means for one viewer, and the words that tell several apart;
 - `reader`: `CanonReader`, the questions asked of them;
 - `bulk`: many rows in one insert, with or without their new ids;
 - `writer`: `CanonWriter`.

@@ -17,6 +17,7 @@ from rapidfuzz import fuzz, process
 from sqlalchemy import func, or_, select, union
 
 from canon.errors import InvalidInput, NotFound
+from canon.graph import naming
 from canon.graph.keys import fold, statement_sort_key
 from canon.graph.lineage import fixed_list, lineage_filter
 from canon.graph.reads import LineageReader
@@ -89,20 +90,17 @@ class CanonReader(LineageReader):
         )
 
     async def resolve(self, name: str, as_of: AsOf = NOW, *, type_hint: str | None = None) -> Entity:
-        """Return the entity a name means: exact name, alias or key first, then the closest fuzzy match."""
-        exact = await self.find_exact(name, as_of)
-        if type_hint is not None:
-            typed = [e for e in exact if self.ontology.is_a(e.type, [type_hint])]
-            exact = typed or exact
-        if len(exact) == 1:
-            return exact[0]
-        if len(exact) > 1:
-            listed = ", ".join(f"{e.name} ({e.type} #{e.id})" for e in exact[:5])
-            raise InvalidInput(
-                f"“{name}” could mean several entities: {listed}. Use the id, like #{exact[0].id}."
-            )
-        if name.strip().startswith("#") and name.strip()[1:].isdigit():
-            return await self.entity(int(name.strip()[1:]), as_of)
+        """Return the entity a name means: exact name, alias or key first, then a unique whole word of a name
+        (`canon.graph.naming`), then the closest fuzzy match; several ask which, in words (never ids)."""
+        entity, found = await naming.settle(self, name, as_of)
+        if entity is None and type_hint is not None:
+            typed = [e for e in found if self.ontology.is_a(e.type, [type_hint])]
+            found = typed or found
+            entity = found[0] if len(found) == 1 else None
+        if entity is not None:
+            return entity
+        if len(found) > 1:
+            raise await naming.ambiguity(self, name, found)
         matches = await self.fuzzy(name, limit=3, whole=True)
         if matches and matches[0][1] >= FUZZY_CUTOFF:
             return await self.entity(matches[0][0].id, as_of)

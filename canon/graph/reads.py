@@ -288,6 +288,20 @@ class LineageReader:
                 found.setdefault((row.target_kind, row.target_id), []).append(evidence_from_row(row))
         return found
 
+    async def written_by(self, proposal_ids: Iterable[int]) -> dict[int, list[tuple[str, int]]]:
+        """Return the rows (("entity" or "statement", id)) that each committed proposal among `proposal_ids`
+        wrote, by the decision each row's evidence records."""
+        ids = sorted(set(proposal_ids))
+        table = EvidenceRow.__table__.c
+        found: dict[int, list[tuple[str, int]]] = {}
+        for start in range(0, len(ids), 500):
+            query = select(table.proposal_id, table.target_kind, table.target_id).where(
+                table.proposal_id.in_(ids[start : start + 500]), *lineage_as_of(table, self.steps, NOW)
+            )
+            for proposal_id, kind, target_id in (await self.session.execute(query)).all():
+                found.setdefault(proposal_id, []).append((kind, target_id))
+        return found
+
     async def views(self, statements: Sequence[Statement], as_of: AsOf = NOW) -> list[StatementView]:
         """Name the subject and object of each statement; statements about hidden entities are dropped."""
         ids = {s.subject_id for s in statements} | {

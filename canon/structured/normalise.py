@@ -52,6 +52,8 @@ class _Defined:
 
 
 _EMPTY: list[JsonValue] = []
+# An edge's visibility as its row holds it, by whether the edge is the GM's alone (asked once per edge).
+_EDGE_VISIBILITY = {hidden: visibility_of(hidden).value for hidden in (False, True)}
 
 
 class Normaliser:
@@ -206,7 +208,7 @@ class Normaliser:
             "source_id": source,
             "target_id": dest,
             "field": field_name,
-            "visibility": visibility_of(gm_only).value,
+            "visibility": _EDGE_VISIBILITY[gm_only],
             "valid_from": valid_from,
             "valid_until": valid_until,
             "file": self.file,

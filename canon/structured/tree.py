@@ -103,17 +103,17 @@ class _MapFrame:
             return
         first = self.seen.get(key.value)
         if first is not None:
-            self.problems.add(
-                key.line,
-                key.column,
-                f'duplicate key "{key.value}" (already given at line {first.line}, column {first.column})',
-            )
+            self.problems.add(key.line, key.column, _duplicate_key(key, first))
             return
         self.seen[key.value] = key
         if type(node) is Scalar and node.style is None and not node.value:
             # ruamel marks an empty value at the start of the next line; point at its key instead.
             node.line, node.column = key.line, key.column
         self.node.pairs.append((key, node))
+
+
+def _duplicate_key(key: Scalar, first: Scalar) -> str:
+    return f'duplicate key "{key.value}" (already given at line {first.line}, column {first.column})'
 
 
 class _SeqFrame:
@@ -140,7 +140,7 @@ class _FastParserFailed(Exception):
 
 @dataclass(frozen=True, slots=True)
 class _EventKinds:
-    """The event classes of one YAML parser (libyaml through PyYAML, or ruamel.yaml)."""
+    """The event classes of ruamel.yaml's parser (libyaml's are read by `TreeBuilder._consume_libyaml`)."""
 
     document_start: type
     scalar: type
@@ -148,20 +148,18 @@ class _EventKinds:
     mapping_start: type
     collection_end: tuple[type, ...]
     alias: type
-    # Anchors, aliases and tags are errors either way; libyaml and ruamel.yaml disagree on where an anchor's
-    # name ends (YAML 1.2 lets it contain ":"), so on the fast path the first one hands over to ruamel.yaml.
-    hand_over_properties: bool = False
 
 
-_LIBYAML_EVENTS = _EventKinds(
-    document_start=yaml_events.DocumentStartEvent,
-    scalar=yaml_events.ScalarEvent,
-    collection_start=(yaml_events.MappingStartEvent, yaml_events.SequenceStartEvent),
-    mapping_start=yaml_events.MappingStartEvent,
-    collection_end=(yaml_events.MappingEndEvent, yaml_events.SequenceEndEvent),
-    alias=yaml_events.AliasEvent,
-    hand_over_properties=True,
-)
+# libyaml's event classes (through PyYAML), for `TreeBuilder.build_with_libyaml`.
+_Y_SCALAR = yaml_events.ScalarEvent
+_Y_MAPPING_START = yaml_events.MappingStartEvent
+_Y_SEQUENCE_START = yaml_events.SequenceStartEvent
+_Y_MAPPING_END = yaml_events.MappingEndEvent
+_Y_SEQUENCE_END = yaml_events.SequenceEndEvent
+_Y_ALIAS = yaml_events.AliasEvent
+_Y_DOCUMENT_START = yaml_events.DocumentStartEvent
+_NO_KEY: Any = object()  # in a mapping being read: its next node is a key
+
 _RUAMEL_EVENTS = _EventKinds(
     document_start=DocumentStartEvent,
     scalar=ScalarEvent,
@@ -210,7 +208,7 @@ class TreeBuilder:
         try:
             # The parser's events straight from `get_event` (None after the last): `yaml.parse` would wrap
             # each of the ~200,000 events of a big tree in a generator step and a `check_event` call.
-            return self._consume(iter(loader.get_event, None), _LIBYAML_EVENTS)
+            return self._consume_libyaml(iter(loader.get_event, None))
         except (yaml.YAMLError, UnicodeError) as exc:
             raise _FastParserFailed from exc
         finally:
@@ -241,23 +239,18 @@ class TreeBuilder:
         scalar, alias, document_start = kinds.scalar, kinds.alias, kinds.document_start
         collection_start, collection_end = kinds.collection_start, kinds.collection_end
         mapping_start = kinds.mapping_start
-        hand_over = kinds.hand_over_properties
         stack = self.stack
         node: Node
         for event in events:
             cls = type(event)
             if cls is scalar:
                 if event.anchor is not None or event.tag is not None:
-                    if hand_over:
-                        raise _FastParserFailed
                     self._check_properties(event)
                 mark = event.start_mark
                 # libyaml says "" for a plain scalar's style, ruamel None; Scalar.plain means None.
                 node = Scalar(str(event.value), event.style or None, mark.line + 1, mark.column + 1)
             elif cls in collection_start:
                 if event.anchor is not None or event.tag is not None:
-                    if hand_over:
-                        raise _FastParserFailed
                     self._check_properties(event)
                 line, column = _mark(event)
                 if len(stack) >= MAX_DEPTH:
@@ -271,8 +264,6 @@ class TreeBuilder:
             elif cls in collection_end:
                 node = stack.pop().node
             elif cls is alias:
-                if hand_over:
-                    raise _FastParserFailed
                 line, column = _mark(event)
                 self.problems.add(
                     line,
@@ -284,13 +275,7 @@ class TreeBuilder:
                 if cls is document_start:
                     documents += 1
                     if documents > 1:
-                        line, column = _mark(event)
-                        self.problems.add(
-                            line,
-                            column,
-                            "a second YAML document starts here; a lore file holds exactly one document "
-                            "(remove the extra `---` or split the file)",
-                        )
+                        self._second_document(event)
                         break
                 continue
             if stack:
@@ -301,6 +286,89 @@ class TreeBuilder:
             self.problems.add(1, 1, "the file is empty; a lore file is a mapping such as `creatures: [...]`")
             return None
         return self.root
+
+    def _consume_libyaml(self, events: Iterable[Any]) -> Node | None:
+        """`_consume` for libyaml's events, the same rules with the innermost collection's state in locals
+        (a big tree has ~200,000 events). Anchors, aliases and tags hand over to ruamel.yaml: the two
+        disagree on where an anchor's name ends (YAML 1.2 lets it contain ":")."""
+        problems = self.problems
+        saved: list[tuple[Map | Seq | None, Scalar | None, dict[str, Scalar] | None]] = []
+        container: Map | Seq | None = None  # the innermost open collection (None: the top level)
+        key: Scalar | None = _NO_KEY  # in a mapping, the key awaiting its value (None: a complex key)
+        seen: dict[str, Scalar] | None = None  # in a mapping, its keys so far
+        documents = 0
+        node: Node
+        for event in events:
+            cls = type(event)
+            if cls is _Y_SCALAR:
+                if event.anchor is not None or event.tag is not None:
+                    raise _FastParserFailed
+                mark = event.start_mark
+                # libyaml says "" for a plain scalar's style; Scalar.plain means None.
+                node = Scalar(event.value, event.style or None, mark.line + 1, mark.column + 1)
+            elif cls is _Y_MAPPING_START or cls is _Y_SEQUENCE_START:
+                if event.anchor is not None or event.tag is not None:
+                    raise _FastParserFailed
+                mark = event.start_mark
+                line, column = mark.line + 1, mark.column + 1
+                if len(saved) >= MAX_DEPTH:
+                    problems.add(line, column, f"the file nests deeper than {MAX_DEPTH} levels")
+                    return None
+                saved.append((container, key, seen))
+                if cls is _Y_MAPPING_START:
+                    container, key, seen = Map([], line, column), _NO_KEY, {}
+                else:
+                    container, seen = Seq([], line, column), None
+                continue
+            elif cls is _Y_MAPPING_END or cls is _Y_SEQUENCE_END:
+                node = container  # type: ignore[assignment]
+                container, key, seen = saved.pop()
+            elif cls is _Y_ALIAS:
+                raise _FastParserFailed
+            else:
+                if cls is _Y_DOCUMENT_START:
+                    documents += 1
+                    if documents > 1:
+                        self._second_document(event)
+                        break
+                continue
+            if seen is None:  # in a list, or at the top level
+                if container is None:
+                    self.root = node
+                else:
+                    container.items.append(node)  # type: ignore[union-attr]
+            elif key is _NO_KEY:
+                if type(node) is Scalar:
+                    key = node
+                else:
+                    key = None
+                    problems.add(
+                        node.line, node.column, "a key must be a simple name, not a list or a mapping"
+                    )
+            else:
+                if key is not None:
+                    first = seen.get(key.value)
+                    if first is not None:
+                        problems.add(key.line, key.column, _duplicate_key(key, first))
+                    else:
+                        seen[key.value] = key
+                        if type(node) is Scalar and node.style is None and not node.value:
+                            node.line, node.column = key.line, key.column  # see `_MapFrame.add`
+                        container.pairs.append((key, node))  # type: ignore[union-attr]
+                key = _NO_KEY
+        if documents == 0 or self.root is None:
+            self.problems.add(1, 1, "the file is empty; a lore file is a mapping such as `creatures: [...]`")
+            return None
+        return self.root
+
+    def _second_document(self, event: Any) -> None:
+        line, column = _mark(event)
+        self.problems.add(
+            line,
+            column,
+            "a second YAML document starts here; a lore file holds exactly one document "
+            "(remove the extra `---` or split the file)",
+        )
 
     def _check_properties(self, event: Any) -> None:
         line, column = _mark(event)

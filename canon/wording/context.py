@@ -41,6 +41,10 @@ class Wording:
         """Return a stored date in the calendar's words."""
         return self.calendar.date(text)
 
+    def when(self, text: str | None) -> str:
+        """Return a stored date after its preposition ("on 3 Frostmoot, …", "in year 330")."""
+        return self.calendar.when(text)
+
     def span(self, validity: Validity) -> str:
         """Return when something holds, in the calendar's words."""
         return self.calendar.span(validity)

@@ -22,6 +22,10 @@ DATE_KEY = re.compile(
     r"(?:\.(?:month_)?(?P<month>[0-9]+)(?:\.(?:day_)?(?P<day>[0-9]+))?)?\b"
 )
 
+# The same, after an "in" a sentence written elsewhere put before it ("died in 3rd_age.year_363.month_5.day_3"):
+# a day reads "on 3 Frostmoot, …", anything coarser "in year 363 …".
+_DATE_KEY_AFTER = re.compile(r"(?:\b(?P<prep>in) )?" + DATE_KEY.pattern)
+
 
 def _era_phrase(name: str) -> str:
     """Return an era's name as it reads inside a sentence: "The Third Age" reads "the Third Age"."""
@@ -74,6 +78,17 @@ class CalendarWords:
         except DateError:
             return text
 
+    def when(self, text: str | None) -> str:
+        """Return a stored date after its preposition: "on 3 Frostmoot, year 363 of the Third Age" for a day,
+        "in year 330" for anything coarser (a date it cannot read: "in" and the text as written)."""
+        if not text:
+            return ""
+        try:
+            date = parse_date(text)
+        except DateError:
+            return f"in {text}"
+        return ("on " if date.precision == "day" else "in ") + self.world_date(date)
+
     def span(self, validity: Validity) -> str:
         """Return when something holds, in words: "since year 300 of the Third Age", "from scene 2"."""
         parts: list[str] = []
@@ -104,7 +119,7 @@ class CalendarWords:
 
     def in_words(self, text: str) -> str:
         """Return a sentence with every date key in it said in words."""
-        return DATE_KEY.sub(self._key_words, text)
+        return _DATE_KEY_AFTER.sub(self._key_words, text)
 
     def _key_words(self, match: re.Match[str]) -> str:
         if not match["label"] and match["era"] not in self.eras:
@@ -118,6 +133,8 @@ class CalendarWords:
             )
         except ValueError:
             return match[0]
+        if match["prep"]:
+            return ("on " if date.precision == "day" else "in ") + self.world_date(date)
         return self.world_date(date)
 
 

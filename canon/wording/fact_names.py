@@ -3,8 +3,9 @@
 A GM picks a fact (to retcon it, to cite it) by its words: "Corvan Marrow is dead (since year 352 of the Third
 Age)". The handle after the words, "(fact 53)", is the GM's short name for it; it may be typed back, and so may
 the words alone, or any of them that pick one fact. `matching_facts` decides which named facts a typed text
-means: the handle, else the one whose whole name it is, else those holding every word typed. Several are the
-caller's choices to show, never a guess.
+means: the handle, else the one whose whole name it is, else those holding every word typed, each word in any of
+its forms ("Oswin's death" fits "Oswin Harrow is dead": `canon.wording.word_forms`). Several are the caller's
+choices to show, never a guess; `nearest_facts` names the facts holding most of the words when none holds all.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 from canon.models import StatementView, Viewer
 from canon.wording.context import Wording
 from canon.wording.statements import statement_words
+from canon.wording.word_forms import FILLER, root
 
 #: The GM's handle of a fact as typed back: "fact 53", "(fact 53)", "#53" or "53", alone or after the words.
 _HANDLE = re.compile(r"(?:^|\(|\s)(?:fact\s*#?\s*|#)(\d{1,19})\s*\)?\s*$", re.IGNORECASE)
@@ -57,24 +59,56 @@ def folded_words(text: str) -> list[str]:
     return _WORD.findall(plain)
 
 
+def _meaning(words: Sequence[str]) -> list[str]:
+    """Return the roots of the words that carry meaning ("that", "the" and the like aside; all when only those)."""
+    kept = [w for w in words if w not in FILLER] or list(words)
+    return [root(w) for w in kept]
+
+
+def _fits(wanted: str, found: Sequence[str]) -> bool:
+    """Return whether a typed word (a root) is a fact's word: its root, or the start of one of its words."""
+    return any(word == wanted or word.startswith(wanted) for word in found)
+
+
+def _roots_of(named: Sequence[tuple[int, str]]) -> dict[int, list[str]]:
+    return {
+        fact_id: [*folded, *(root(w) for w in folded)]
+        for fact_id, name in named
+        for folded in [folded_words(name)]
+    }
+
+
 def matching_facts(typed: str, named: Sequence[tuple[int, str]]) -> list[int]:
     """Return the ids of the facts a typed text means, among (id, name) pairs, best first.
 
     The handle names one fact (none when it is not among them); else a fact whose whole name is typed is the
-    one meant; else every fact whose name holds each typed word (at the start of one of its words).
+    one meant; else every fact whose name holds each typed word that carries meaning, in any of its forms (at
+    the start of one of its words).
     """
     number = handle_in(typed)
     if number is not None:
         return [number] if any(fact_id == number for fact_id, _ in named) else []
-    wanted = folded_words(typed)
-    if not wanted:
+    typed_words = folded_words(typed)
+    if not typed_words:
         return []
-    words_of = {fact_id: folded_words(name) for fact_id, name in named}
-    whole = [fact_id for fact_id, found in words_of.items() if found == wanted]
+    whole = [fact_id for fact_id, name in named if folded_words(name) == typed_words]
     if whole:
         return whole
-    return [
-        fact_id
-        for fact_id, found in words_of.items()
-        if all(any(word.startswith(w) for word in found) for w in wanted)
-    ]
+    wanted = _meaning(typed_words)
+    return [fact_id for fact_id, found in _roots_of(named).items() if all(_fits(w, found) for w in wanted)]
+
+
+def nearest_facts(typed: str, named: Sequence[tuple[int, str]]) -> list[int]:
+    """Return the facts holding the most of a typed text's meaningful words when none holds them all: every
+    word but one, at least one of them ("that Oswin died at the Lantern" -> the facts of Oswin's death); else none.
+    """
+    if handle_in(typed) is not None:
+        return []
+    wanted = _meaning(folded_words(typed))
+    if len(wanted) < 2:
+        return []
+    scores = {fact_id: sum(_fits(w, found) for w in wanted) for fact_id, found in _roots_of(named).items()}
+    best = max(scores.values(), default=0)
+    if best < len(wanted) - 1 or best == 0:
+        return []
+    return [fact_id for fact_id, score in scores.items() if score == best]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from canon.models import Viewer
 from canon.proposals import (
@@ -36,9 +37,24 @@ def proposal_sentence(
     return sentence
 
 
-def describe(content: ProposalContent) -> str:
-    """Return a proposal as one plain sentence without ids (the line of a list, a menu or a recap)."""
-    return proposal_sentence(content)
+def describe(content: ProposalContent, words: Wording) -> str:
+    """Return a proposal as one plain sentence without ids (the line of a list, a menu or a recap), its dates
+    in the campaign calendar's `words` (there is no default: a date said without the calendar loses its
+    months' and eras' names)."""
+    return proposal_sentence(content, words)
+
+
+def _becomes(state: str, via: str, dated: bool, name: Callable[[str], str]) -> str:
+    """Return the verb of a change of state: "dies", "is born", "becomes wounded".
+
+    Alive on a world date and not through a resurrection is a birth (continuity reads a first dated `alive` so);
+    undated, it may be a recovery, so it stays "becomes alive"."""
+    folded = state.strip().casefold()
+    if folded == "dead":
+        return "dies"
+    if folded == "alive" and dated and not via:
+        return "is born"
+    return f"becomes {name(state)}"
 
 
 def _sentence(content: ProposalContent, words: Wording) -> str:
@@ -61,8 +77,8 @@ def _sentence(content: ProposalContent, words: Wording) -> str:
             return text + (f", until {words.date(content.until)}" if content.until else "")
         case StateChangeContent():
             via = f" through a {name(content.via)}" if content.via else ""
-            when = f", in {words.date(content.when)}" if content.when else ""
-            return f"{name(content.subject.name)} becomes {name(content.state)}{via}{when}"
+            when = f" {words.when(content.when)}" if content.when else ""
+            return f"{name(content.subject.name)} {_becomes(content.state, via, bool(content.when), name)}{via}{when}"
         case EventContent():
             bits = [f"Event: {name(content.name)}"]
             if content.when:

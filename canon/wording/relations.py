@@ -69,7 +69,12 @@ def relation_sentence(predicate: str, subject: str, target: str, *, subject_sex:
         return f"{subject} {joined} {target}"
     sex = (subject_sex or "").strip().lower()
     parent = "father" if sex in MALE else "mother" if sex in FEMALE else "parent"
-    return phrase.format(s=subject, o=target, parent=parent)
+    return phrase.replace("{o}'s", "{o_s}").format(s=subject, o=target, o_s=possessive(target), parent=parent)
+
+
+def possessive(name: str) -> str:
+    """Return a name's possessive: "Ysolde Marrow's", and "The Harrows'" for a name ending in s."""
+    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
 
 
 def attribute_words(attribute: str) -> str:
@@ -92,7 +97,7 @@ def fact_sentence(subject: str, attribute: str, value: str) -> str:
     value may be any phrase, "owes Brannoc forty silver", so it follows a colon rather than "is")."""
     if attribute.strip().lower() in BEING:
         return f"{subject} is {value}"
-    return f"{subject}'s {attribute_words(attribute)}: {value}"
+    return f"{possessive(subject)} {attribute_words(attribute)}: {value}"
 
 
 def state_sentence(subject: str, state: str, via: str | None = None) -> str:

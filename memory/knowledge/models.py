@@ -365,6 +365,10 @@ class CanonFact(BaseModel):
     score: float = 0.0
     #: The entity's relations as parts (answers from the graph: "who rules Greyhaven").
     relations: list[Relation] = Field(default_factory=list)
+    #: The entity's current state as the card shows it ("alive", "dead"), and whether the ontology calls it
+    #: terminal: a yes/no question about a state is answered by whether this is the state asked.
+    state: str | None = None
+    state_terminal: bool = False
     #: What the card holds that players may not read, as the secret guard's secrets (`memory.leaks.card_secrets`,
     #: from the card's typed statements): empty on a player's card; never stored with an answer's record.
     secrets: tuple[Secret, ...] = Field(default=(), exclude=True)

@@ -31,7 +31,7 @@ from canon.models import (
     Visibility,
 )
 from canon.proposals import EventContent, FactContent, Proposal, ProposalStatus, ProposalWarning, Ref
-from canon.wording import CalendarWords, SceneWords, TurnWords, Wording
+from canon.wording import PLAIN, CalendarWords, SceneWords, TurnWords, Wording
 from cogs import canon_embeds, canon_views, entity_embeds
 from cogs.canon_views import closed_view, review_view
 from memory.scenes import Scene, SceneStatus
@@ -423,7 +423,7 @@ def test_findings_retcons_and_added_canon_render_within_limits() -> None:
         statement_ids=(5, 6),
         fingerprint="f",
     )
-    embed = canon_embeds.check_embed([finding] * 40, [finding] * 40)
+    embed = canon_embeds.check_embed([finding] * 40, [finding] * 40, PLAIN)
     assert_within_discord_limits(embed)
     assert "40 problems" in (embed.description or "") and len(embed.fields) == 10
     assert "Aldric is dead (fact 5) — said in a scene, turn 1" in (embed.fields[0].value or "")
@@ -433,6 +433,7 @@ def test_findings_retcons_and_added_canon_render_within_limits() -> None:
             retconned_id=20,
             replacement_id=21,
             dependents=[statement(30 + i, StatementKind.ATTRIBUTE, "x", value="y" * 200) for i in range(50)],
+            words=PLAIN,
             retconned=statement(
                 20, StatementKind.ATTRIBUTE, "material", value="stone", level=CanonLevel.RETCONNED
             ),

@@ -27,7 +27,7 @@ def test_an_attribute_is_said_in_words_before_it_is_escaped() -> None:
     assert (
         proposal_sentence(content, PLAIN.rich(canon_embeds.escape), Viewer.GM) == "Mara's secret passage: x"
     )
-    assert "\\" not in describe(content)
+    assert "\\" not in describe(content, PLAIN)
 
 
 def test_a_parent_is_a_parent_after_a_death() -> None:

@@ -115,7 +115,7 @@ async def kill_aldric_in_a_first_scene(world: World) -> None:
     await emu.invoke(chan, world.gm, "scene start", title="The ambush")
     await emu.send_message(chan, world.gm, "An arrow finds Aldric. He falls.")
     proposed = await emu.invoke(chan, world.gm, "propose state", subject="Aldric", state="dead")
-    assert proposed.ephemeral and "Aldric becomes dead" in embed_text(proposed.embeds[0])
+    assert proposed.ephemeral and "Aldric dies" in embed_text(proposed.embeds[0])
     await emu.invoke(chan, world.gm, "endscene")
     (card,) = review_cards(world)
     committed = await emu.click(card, f"lk:review:{(await latest_scene(world)).id}:commit", world.gm)
@@ -489,7 +489,7 @@ async def test_retcon_twice_names_the_current_fact(world: World) -> None:
     assert player.ephemeral and "Only the GM" in (player.content or "")
     # The GM picks the fact by its words: the suggestions say them, with the handle after.
     (choice,) = await emu.autocomplete(chan, world.gm, "retcon", "fact", "bridge sto")
-    assert choice["name"] == f"Bridge of Sighs's material: stone (fact {fact_id})", choice
+    assert choice["name"] == f"Bridge of Sighs' material: stone (fact {fact_id})", choice
     retcon = await emu.invoke(
         chan, world.gm, "retcon", fact=choice["value"], rationale="It was always wood", new_value="wood"
     )
@@ -497,7 +497,7 @@ async def test_retcon_twice_names_the_current_fact(world: World) -> None:
     assert (
         retcon.ephemeral
         and "material: stone" in text
-        and "Replaced by: Bridge of Sighs's material: wood" in text
+        and "Replaced by: Bridge of Sighs' material: wood" in text
     )
     current = re.search(r"material: wood \(fact (\d+)\)", text)
     assert current is not None
@@ -507,7 +507,7 @@ async def test_retcon_twice_names_the_current_fact(world: World) -> None:
     )
     timeline = await emu.invoke(chan, world.gm, "canon timeline", name="Bridge of Sighs")
     assert (
-        f"~~Bridge of Sighs's material: stone (fact {fact_id})~~ retconned, replaced by (fact {current[1]})"
+        f"~~Bridge of Sighs' material: stone (fact {fact_id})~~ retconned, replaced by (fact {current[1]})"
         in plain(timeline.embeds[0]["description"])
     )
 

@@ -109,6 +109,23 @@ class Desk:
             attempts=1,
         )
 
+    async def revise(self, proposal_id: int, content: ProposalContent, *, scene: int) -> Proposal:
+        """Correct a pending proposal as the GM's Edit does (before the Edit's acceptance)."""
+
+        async def work(session: AsyncSession) -> Proposal:
+            reader = await self.reader(session)
+            return await self.gate.revise(
+                session,
+                reader,
+                proposal_id,
+                content,
+                story_order=scene,
+                decider_id=GM_ID,
+                decider_name=GM_NAME,
+            )
+
+        return await self.db.run(work, attempts=1)
+
     async def accept_all(self, scene: int) -> list[Proposal]:
         """Accept every pending proposal of a scene without warnings."""
         return await self.db.run(

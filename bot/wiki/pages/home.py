@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from bot.services.recap_canon import as_canon_holds
 from bot.services.wording import wording_for
 from canon.wording import Wording
 
@@ -28,20 +29,39 @@ def scene_heading(entry: JournalEntry, reading: Reading, words: Wording) -> str:
 
 
 def recap_html(entry: JournalEntry) -> str:
-    """Return a scene's recap as the journal keeps it (the public recap: public canon only), or a pointer."""
+    """Return a scene's recap as the journal keeps it (the public recap: public canon only), or a pointer; the
+    facts a retcon has since taken out of canon struck through, with what canon says now."""
     recap = entry.recap
     if recap is None:
         return '<p class="muted">No recap written yet: read the transcript.</p>'
     parts = []
     if recap.summary:
         parts.append(f"<p>{esc(recap.summary)}</p>")
-    if recap.facts:
+    standing = recap.standing()
+    if standing:
         parts.append(
-            "<p>What became canon:</p><ul>" + "".join(f"<li>{esc(f)}</li>" for f in recap.facts) + "</ul>"
+            "<p>What became canon:</p><ul>" + "".join(f"<li>{esc(f)}</li>" for f in standing) + "</ul>"
         )
+    if recap.retconned:
+        gone = "".join(
+            f"<li><del>{esc(r.fact)}</del>" + (f" → now {esc(r.now)}" if r.now else "") + "</li>"
+            for r in recap.retconned
+        )
+        parts.append(f"<p>Since retconned, no longer canon:</p><ul>{gone}</ul>")
     if recap.present:
         parts.append(f'<p class="muted">Who was there: {esc(", ".join(recap.present))}</p>')
     return f'<div class="recap">{"".join(parts)}</div>'
+
+
+async def read_now(deps: WikiDeps, reading: Reading, entries: list[JournalEntry]) -> list[JournalEntry]:
+    """Return journal entries with their recaps' retconned facts marked, as canon holds them now."""
+    recaps = [e.recap for e in entries if e.recap is not None]
+    if not recaps:
+        return entries
+    now = {
+        r.scene_id: r for r in await as_canon_holds(reading.session, deps.access, reading.campaign, recaps)
+    }
+    return [JournalEntry(e.scene, now.get(e.scene.id, e.recap)) for e in entries]
 
 
 async def journal_page(deps: WikiDeps, reading: Reading, request: web.Request) -> Page:
@@ -56,6 +76,7 @@ async def journal_page(deps: WikiDeps, reading: Reading, request: web.Request) -
     entries = await journal_entries(
         session, reading.campaign.id, offset=(page - 1) * SCENES_PER_PAGE, limit=SCENES_PER_PAGE
     )
+    entries = await read_now(deps, reading, entries)
     body = [f'<p class="muted">The story so far: {plural(total, "scene")}, newest first.</p>']
     if not entries:
         body.append("<p>No scene has been played yet. Scenes appear here once the GM starts them.</p>")

@@ -22,7 +22,7 @@ from ..html import Page, esc, pager
 from ..store import JournalEntry, scene_numbered, statements_cited_by, turns_numbered
 from .common import TURNS_PER_PAGE, not_found, page_number, scene_url
 from .entity import cited_of, statement_html
-from .home import recap_html
+from .home import read_now, recap_html
 
 #: A scene's page lists at most this many statements its turns support.
 MAX_FACTS = 200
@@ -56,7 +56,8 @@ async def scene_page(deps: WikiDeps, reading: Reading, request: web.Request) -> 
     if said:
         body.append(f'<p class="muted">{said}</p>')
     if page == 1:
-        body += ["<h2>Recap</h2>", recap_html(JournalEntry(scene, recap))]
+        (entry,) = await read_now(deps, reading, [JournalEntry(scene, recap)])
+        body += ["<h2>Recap</h2>", recap_html(entry)]
         if views:
             lines = "".join(
                 f"<li>{statement_html(v, reading, words, cited, evidence=False)}</li>" for v in views

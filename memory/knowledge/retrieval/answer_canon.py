@@ -4,7 +4,8 @@ A card's facts are sentences already, with when they hold in the calendar's word
 "The Battle of Red Ford took place at Red Ford", "Aldric Vyr is dead (since year 352 of the Third Age)"). The
 question's words rarely are the card's ("Where was the battle *fought*?"), so the kind of question picks the
 sentence: a where-question a sentence placing the entity, a when-question one dated, an is-alive question one
-saying its state (answered yes or no first); "Who is X?" gets what X is and two of the facts that matter most
+saying its state (answered yes or no first, by whether the card's state is the state asked: "Is X dead?" of a
+living X is "No: X is alive"); "Who is X?" gets what X is and two of the facts that matter most
 (its state, what it is, where it is), never the whole card.
 """
 
@@ -16,14 +17,29 @@ from collections.abc import Sequence
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, sentences
 
-__all__ = ["asked_kind", "kind_answer", "who_answer"]
+__all__ = ["asked_kind", "asked_states", "kind_answer", "verdict", "who_answer"]
 
 _WHERE = re.compile(
     r"\b(?:took place at|took place in|is in|lives in|is at|is the seat of|happened at|happened in)\b"
 )
 _WHEN = re.compile(r"\((?:[^)]*\d[^)]*)\)|\btook place during\b|\bsince\b")
-_STATE = re.compile(r"\bis (alive|dead|missing|destroyed|lost|imprisoned|cursed|undead)\b")
-_DEAD = frozenset({"dead", "destroyed", "lost", "undead"})
+_STATE = re.compile(
+    r"\bis (alive|dead|wounded|missing|destroyed|lost|imprisoned|cursed|undead|intact|damaged|dissolved)\b"
+)
+#: The words a question asks a life by, as the state they ask about ("Did X die?" asks whether X is dead).
+_LIFE_WORDS = {
+    **dict.fromkeys(("alive", "living", "live", "lives", "survive", "survived", "breathing"), "alive"),
+    **dict.fromkeys(("dead", "die", "died", "killed", "deceased", "slain", "perished"), "dead"),
+}
+#: The states the ontology has that a yes/no question may name as they are ("Is the North Gate damaged?").
+_STATE_WORDS = frozenset(
+    {"wounded", "missing", "imprisoned", "cursed", "undead", "intact", "damaged", "destroyed", "dissolved"}
+)
+#: The base ontology's terminal states (and "lost"), for a fact that does not say whether its state is one.
+_FINAL = frozenset({"dead", "destroyed", "dissolved", "lost"})
+#: States in which someone lives: "Is X alive?" of a wounded, imprisoned or cursed X is yes.
+_LIVING = frozenset({"alive", "wounded", "imprisoned", "cursed"})
+_YES_NO = re.compile(r"^\s*(?:is|was|are|were|did|does|do|has|have|had)\b")
 #: Words that only say how a where/when/alive question is put ("where was it *fought*").
 _EVENT_WORDS = frozenset(
     {
@@ -39,8 +55,13 @@ _EVENT_WORDS = frozenset(
             "live",
             "lives",
             "still",
+            "yet",
+            "been",
+            "anymore",
         ),
-        *("alive", "living", "dead", "die", "died", "born", "founded", "built", "year", "date", "time"),
+        *("born", "founded", "built", "year", "date", "time"),
+        *_LIFE_WORDS,
+        *_STATE_WORDS,
     }
 )
 
@@ -52,9 +73,35 @@ def asked_kind(question: str) -> str | None:
         return "where"
     if re.match(r"^\s*when\b", folded) or re.search(r"\bwhat (?:year|date|age)\b", folded):
         return "when"
-    if re.search(r"\b(?:alive|dead|living|died|still live)\b", folded):
+    if re.search(r"\b(?:alive|dead|living|died|still live)\b", folded) or asked_states(question):
         return "alive"
     return None
+
+
+def asked_states(question: str) -> set[str]:
+    """Return the states a yes/no question asks about ("Is X still alive?": alive; "Did X die?": dead)."""
+    if not _YES_NO.match(question.casefold()):
+        return set()
+    words = fold_words(question)
+    return {_LIFE_WORDS.get(w, w) for w in words if w in _LIFE_WORDS or w in _STATE_WORDS}
+
+
+def verdict(question: str, state: str | None, terminal: bool) -> str | None:
+    """Return "Yes" when the card's state is the state the question asks about, "No" when it is another, or
+    None when the question is no yes/no question, asks two states, or the state cannot tell (a missing X)."""
+    asked = asked_states(question)
+    if len(asked) != 1 or not state:
+        return None
+    wanted = next(iter(asked))
+    if wanted == state:
+        return "Yes"
+    if state == "missing":
+        return None  # whereabouts unknown: alive or dead, the card does not say
+    if wanted == "alive":
+        return "Yes" if state in _LIVING else "No" if terminal or state == "undead" else None
+    if wanted == "dead":
+        return "Yes" if terminal else "No"
+    return "No"
 
 
 def _named(fact: CanonFact, question: str) -> bool:
@@ -80,12 +127,22 @@ def kind_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
                 return f"{line}. [{number}]", number
             if kind == "when" and _WHEN.search(line):
                 return f"{line}. [{number}]", number
-            state = _STATE.search(line) if kind == "alive" else None
+            state = _state_in(fact, line) if kind == "alive" else None
             if state is not None:
-                yes = "No" if state.group(1) in _DEAD else "Yes" if state.group(1) == "alive" else None
+                terminal = fact.state_terminal if fact.state else state in _FINAL
+                yes = verdict(question, state, terminal)
                 said = f"{yes}: {line}" if yes else line
                 return f"{said}. [{number}]", number
     return None
+
+
+def _state_in(fact: CanonFact, line: str) -> str | None:
+    """Return the state a card sentence says the entity is in ("Oswin Harrow is alive (since ...)"), or None;
+    a fact that does not carry its state has it read from the sentence."""
+    if fact.state:
+        return fact.state if re.search(rf"\bis {re.escape(fact.state)}\b", line, re.IGNORECASE) else None
+    found = _STATE.search(line)
+    return found.group(1) if found else None
 
 
 def who_answer(fact: CanonFact, number: int) -> str | None:

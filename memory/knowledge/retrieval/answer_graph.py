@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from canon.wording import relation_sentence
 from memory.knowledge.models import CanonFact
-from memory.knowledge.retrieval.answer_canon import kind_answer, who_answer
+from memory.knowledge.retrieval.answer_canon import asked_states, kind_answer, who_answer
 from memory.knowledge.retrieval.answer_words import (
     RELATION_WORDS,
     fold_words,
@@ -146,7 +146,8 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
     if relation is not None:
         return relation
     if any(w in RELATION_WORDS for w in fold_words(question)):
-        return None  # a relation the graph does not hold: the passages may still say it
+        # A relation the graph does not hold: the passages may still say it; but "Was X killed?" asks X's state.
+        return kind_answer(question, facts) if asked_states(question) else None
     kind = kind_answer(question, facts)
     if kind is not None:
         return kind

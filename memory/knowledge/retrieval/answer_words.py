@@ -69,6 +69,8 @@ def same_word(a: str, b: str) -> bool:
     if a == b or _IRREGULAR.get(a, a) == _IRREGULAR.get(b, b):
         return True
     short, long_ = sorted((a, b), key=len)
+    if len(short) == 3:  # a short verb or noun and its endings only ("owe", "owes", "owed"; "run", "runs")
+        return long_ in _inflected(short)
     if len(short) < 4 or len(long_) - len(short) > 3:
         return False
     common = 0
@@ -77,6 +79,12 @@ def same_word(a: str, b: str) -> bool:
             break
         common += 1
     return common >= len(short) - 1 and common >= 4
+
+
+def _inflected(word: str) -> set[str]:
+    """Return a word's regular endings ("owe": "owes", "owed", "owing"; "run": "runs", "runed", "running")."""
+    stem = word[:-1] if word.endswith("e") else word
+    return {word + "s", word + "es", stem + "ed", stem + "ing", word + word[-1] + "ing"}
 
 
 def has_word(words: set[str], word: str) -> bool:

@@ -93,6 +93,18 @@ def is_many(ontology: Ontology | None, entity_type: str, predicate: str) -> bool
     return spec is not None and spec.many
 
 
+def card_state(card: EntityCard) -> str | None:
+    """Return an entity card's current state tag ("alive", "dead"), or None when it shows none."""
+    value = card.state.statement.value if card.state is not None else None
+    return str(value).strip().casefold() if value else None
+
+
+def is_terminal(ontology: Ontology, state: str | None) -> bool:
+    """Return whether the ontology calls a state terminal (dead, destroyed): nothing living is in it."""
+    tag = ontology.states.tags.get(state) if state else None
+    return tag is not None and tag.terminal
+
+
 def card_relations(card: EntityCard) -> list[Relation]:
     """Return an entity card's relations as parts, for answers from the graph."""
     return [
@@ -291,6 +303,8 @@ class EntityFinder:
                     facts=card_facts(card, config.max_facts_per_entity, reader.ontology, words),
                     score=round(min(m.score, 100.0) / 100, 4),
                     relations=card_relations(card),
+                    state=card_state(card),
+                    state_terminal=is_terminal(reader.ontology, card_state(card)),
                     secrets=tuple(card_secrets(card)),
                 )
             )

@@ -8,7 +8,7 @@ import pytest
 
 from bot.app import Services
 from canon.errors import Conflict
-from canon.models import Visibility
+from canon.models import Viewer, Visibility
 from canon.proposals import FactContent, Ref
 from tests.conftest import DatabaseTarget
 from tests.helpers.llm_stub import LLMStub
@@ -96,3 +96,24 @@ async def test_a_summary_telling_gm_only_canon_is_not_posted_in_the_recap(
     assert script.prompts("summary"), "the model was asked for a summary"
     assert recap.method == "extractive" and recap.summary is None
     assert "Orsolya" not in str(recap)
+
+
+async def test_a_recap_read_after_a_retcon_marks_the_fact_and_never_the_gm_only_one(
+    db_target: DatabaseTarget, tmp_path: Path, made: list[Services]
+) -> None:
+    services = await open_services(db_target, settings_for(tmp_path, None))
+    made.append(services)
+    scene_id = await play_and_commit(services, 905)
+    campaign = await services.campaigns.by_name("Shattered Isles")
+    job = await services.facts.pick(campaign, "Mira's job", viewer=Viewer.GM)  # job: a form of occupation
+    await services.admin.retcon(campaign, job, GM, rationale="she never kept it", new_value="brewer")
+    eyes = await services.facts.pick(campaign, "Orsolya's eyes", viewer=Viewer.GM)
+    await services.admin.retcon(campaign, eyes, GM, rationale="no one calls her that")
+    recap = await services.recaps.recap_scene(scene_id)
+    assert recap.facts == ("Mira's occupation: keeper of the ledger",)  # the journal keeps what was written
+    assert recap.standing() == ()
+    (gone,) = recap.retconned  # the GM-only nickname is never named, retconned or not
+    assert gone.fact == "Mira's occupation: keeper of the ledger"
+    assert gone.now is not None and gone.now.startswith("Mira's occupation: brewer")
+    (latest,) = await services.recaps.latest(campaign, 1)
+    assert latest.retconned == recap.retconned

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from canon.wording.fact_names import fact_handle, handle_in, matching_facts
+from canon.wording.fact_names import fact_handle, handle_in, matching_facts, nearest_facts
 
 NAMED = [
     (12, "Corvan Marrow is dead (since year 352 of the Third Age)"),
@@ -55,3 +55,54 @@ def test_nothing_fits_and_a_handle_of_an_unknown_or_hidden_fact_finds_nothing() 
     assert matching_facts("Aldric", NAMED) == []
     assert matching_facts("fact 99", NAMED) == []
     assert matching_facts("  ,, ", NAMED) == []
+
+
+OSWIN = [
+    (30, "Oswin Harrow is dead (since the night of the Lantern fire)"),
+    (31, "Oswin Harrow is wounded"),
+    (32, "Tobin's debt: owes Mirela 40 silver"),
+    (33, "Mirela is born in year 310"),
+    (34, "Tobin killed the ferryman"),
+]
+
+
+@pytest.mark.parametrize(
+    ("typed", "number"),
+    [
+        ("Oswin's death", 30),
+        ("Oswin died", 30),
+        ("oswin dies", 30),
+        ("the death of Oswin", 30),
+        ("Oswin DEAD", 30),
+        ("Tobin's debt to Mirela", 32),
+        ("Tobin owed Mirela", 32),
+        ("Mirela's birth", 33),
+        ("Tobin kills", 34),
+        ("the murder of the ferryman", 34),
+        ("Oswin injured", 31),
+    ],
+)
+def test_any_form_of_a_word_fits_the_fact_that_says_it(typed: str, number: int) -> None:
+    assert matching_facts(typed, OSWIN) == [number]
+
+
+def test_a_form_fits_no_other_root() -> None:
+    assert matching_facts("Oswin's birth", OSWIN) == []
+    assert matching_facts("Tobin died", OSWIN) == []
+
+
+def test_words_that_carry_nothing_alone_are_still_looked_for() -> None:
+    assert matching_facts("the", OSWIN) == [30, 34]
+
+
+def test_the_nearest_facts_hold_all_but_one_of_the_words() -> None:
+    assert matching_facts("that Oswin died at the Lantern inn", OSWIN) == []
+    assert nearest_facts("that Oswin died at the Lantern inn", OSWIN) == [30]
+    assert nearest_facts("Oswin at the Kettle", OSWIN) == [30, 31]
+
+
+def test_nothing_is_near_when_too_few_words_fit() -> None:
+    assert nearest_facts("Aldric", OSWIN) == []
+    assert nearest_facts("Aldric Vane dead", OSWIN) == []
+    assert nearest_facts("fact 30", OSWIN) == []
+    assert nearest_facts("", OSWIN) == []

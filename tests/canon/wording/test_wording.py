@@ -204,8 +204,72 @@ def test_each_kind_of_proposal_reads_as_a_line() -> None:
         "entity": "New Magic System: Greyhaven",
         "fact": "Ysolde Marrow is Harbourmaster, from year 327 of the Third Age",
         "relation": "Corvan Marrow is Ysolde Marrow's parent, since year 300 of the Third Age (building on earlier canon)",
-        "state": "Corvan Marrow becomes alive through a resurrection, in year 353 of the Third Age",
+        "state": "Corvan Marrow becomes alive through a resurrection in year 353 of the Third Age",
         "event": "Event: The Drowning, year 352 of the Third Age, at Greyhaven, with Corvan Marrow and Ysolde Marrow",
     }
     assert all(not JARGON.search(line) for line in said.values())
     assert proposal_sentence(lines["relation"], words, Viewer.GM).endswith("(relies on fact #12)")
+
+
+FROST = Wording(
+    calendar=CalendarWords(
+        eras={"third_age": "The Third Age"},
+        months=("Deepwinter", "Thaw", "Seedtime", "Highsun", "Frostmoot"),
+    )
+)
+OSWIN, MIRELA = Ref(name="Oswin Harrow"), Ref(name="Mirela Harrow")
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (
+            StateChangeContent(subject=OSWIN, state="dead", when="third_age.year_363.month_5.day_3"),
+            "Oswin Harrow dies on 3 Frostmoot, year 363 of the Third Age",
+        ),
+        (StateChangeContent(subject=OSWIN, state="dead"), "Oswin Harrow dies"),
+        (
+            StateChangeContent(subject=MIRELA, state="alive", when="third_age.year_330"),
+            "Mirela Harrow is born in year 330 of the Third Age",
+        ),
+        (
+            StateChangeContent(subject=MIRELA, state="alive", when="third_age.year_330.month_5"),
+            "Mirela Harrow is born in Frostmoot of year 330 of the Third Age",
+        ),
+        # Alive again without a date may be a recovery, through a resurrection a return: never a birth.
+        (StateChangeContent(subject=MIRELA, state="alive"), "Mirela Harrow becomes alive"),
+        (
+            StateChangeContent(subject=OSWIN, state="alive", via="resurrection", when="third_age.year_364"),
+            "Oswin Harrow becomes alive through a resurrection in year 364 of the Third Age",
+        ),
+        (
+            StateChangeContent(subject=OSWIN, state="wounded", when="not a key"),
+            "Oswin Harrow becomes wounded in not a key",
+        ),
+        (
+            FactContent(subject=Ref(name="The Harrows"), attribute="seat", value="Coldwater"),
+            "The Harrows' seat: Coldwater",
+        ),
+        (
+            RelationshipContent(relation="SIBLING_OF", subject=MIRELA, object=Ref(name="Tobias")),
+            "Mirela Harrow is Tobias' sibling",
+        ),
+    ],
+)
+def test_life_events_and_possessives_read_as_the_table_says_them(content: object, said: str) -> None:
+    assert proposal_sentence(content, FROST) == said  # type: ignore[arg-type]
+
+
+def test_possessive_of_names_with_and_without_a_final_s() -> None:
+    assert fact_sentence("The Harrows", "motto", "Hold") == "The Harrows' motto: Hold"
+    assert fact_sentence("Mara", "motto", "Hold") == "Mara's motto: Hold"
+    assert relation_sentence("PARENT_OF", "Oswin", "JAMES", subject_sex="m") == "Oswin is JAMES' father"
+
+
+def test_a_day_inside_a_stored_sentence_reads_on_and_a_year_in() -> None:
+    text = "Oswin died in third_age.year_363.month_5.day_3; back in third_age.year_364 needs a resurrection."
+    assert FROST.calendar.in_words(text) == (
+        "Oswin died on 3 Frostmoot, year 363 of the Third Age; back in year 364 of the Third Age needs a "
+        "resurrection."
+    )
+    assert CalendarWords().in_words("died in python3.11") == "died in python3.11"

@@ -72,6 +72,14 @@ def test_plurals_match_their_singular() -> None:
     assert "aboleths" in answer.text and "[2]" in answer.text
 
 
+def test_a_three_letter_word_matches_its_endings_only() -> None:
+    # "How much does Tobin owe Mirela?" must find "owes Mirela 60 silver".
+    assert same_word("owe", "owes") and same_word("owed", "owe") and same_word("owe", "owing")
+    assert same_word("run", "runs") and same_word("run", "running") and same_word("die", "died")
+    assert not same_word("owe", "own") and not same_word("run", "rune") and not same_word("war", "ward")
+    assert not same_word("cat", "catch") and not same_word("elf", "elves")
+
+
 def test_nothing_known_when_no_passage_holds_the_question_s_names() -> None:
     answer = compose("Who is Ysolde's brother?", [card("Ysolde Marrow")], [ELF, DEEP_SPEECH])
     assert not answer.known and answer.mode == AnswerMode.NOTHING

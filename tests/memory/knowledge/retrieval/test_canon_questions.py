@@ -75,3 +75,34 @@ async def test_where_when_alive_and_who_are_answered_in_the_card_s_sentences(
     player = await service.ask(campaign, "Is Morwen Vale still alive?", viewer=Viewer.PLAYER, record=False)
     assert player.reply is not None and player.reply.mode != AnswerMode.GRAPH
     assert (await said("Is Morwen Vale still alive?", Viewer.GM)).startswith("No: Morwen Vale is dead")
+
+
+async def test_a_fact_whose_value_names_another_entity_answers_the_question_asking_it(
+    db: Database, tmp_path: Path
+) -> None:
+    service = knowledge_service(db, tmp_path, semantic=False)
+    campaign = await new_campaign(db, "Third Age")
+
+    async def write(session):  # type: ignore[no-untyped-def]
+        writer = await gm_writer(session, campaign)
+        tobin = await writer.create_entity(type="NPC", name="Tobin Vell", authority=Authority.GM)
+        await writer.create_entity(
+            type="NPC", name="Mirela", description="A moneylender.", authority=Authority.GM
+        )
+        await writer.add_statement(
+            kind=StatementKind.ATTRIBUTE,
+            subject_id=tobin,
+            predicate="debt",
+            value="owes Mirela 60 silver",
+            authority=Authority.GM,
+        )
+
+    await db.run(write)
+    for question in (
+        "How much does Tobin owe Mirela?",
+        "What does Tobin Vell owe?",
+        "how much does tobin vell owe mirela",
+    ):
+        answer = await service.ask(campaign, question, viewer=Viewer.PLAYER, record=False)
+        assert answer.reply is not None and answer.reply.mode == AnswerMode.GRAPH, question
+        assert answer.reply.text.startswith("Tobin Vell's debt: owes Mirela 60 silver. ["), question
