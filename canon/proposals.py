@@ -11,7 +11,7 @@ import datetime as dt
 import enum
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -351,6 +351,12 @@ def repointed(content: ProposalContent, proposal_id: int, entity_id: int, name: 
             return Ref(name=name, entity_id=entity_id)
         return ref
 
+    return with_refs(content, swap)
+
+
+def with_refs(content: ProposalContent, swap: Callable[[Ref | None], Ref | None]) -> ProposalContent:
+    """Return content with each of its references (subject, object, participants, place, era) passed through
+    `swap`."""
     match content:
         case FactContent() | StateChangeContent():
             return content.model_copy(update={"subject": swap(content.subject)})

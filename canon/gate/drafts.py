@@ -26,6 +26,7 @@ from canon.proposals import (
     RelationshipContent,
     StateChangeContent,
     citations,
+    with_refs,
 )
 from canon.proposals import check_date as stored_date
 
@@ -289,22 +290,7 @@ def point_at(content: ProposalContent, ref: Ref, proposal_id: int) -> ProposalCo
             return candidate.model_copy(update={"proposal_id": proposal_id})
         return candidate
 
-    match content:
-        case FactContent() | StateChangeContent():
-            return content.model_copy(update={"subject": swap(content.subject)})
-        case RelationshipContent():
-            return content.model_copy(
-                update={"subject": swap(content.subject), "object": swap(content.object)}
-            )
-        case EventContent():
-            return content.model_copy(
-                update={
-                    "participants": tuple(swap(p) or p for p in content.participants),
-                    "location": swap(content.location),
-                    "era": swap(content.era),
-                }
-            )
-    return content
+    return with_refs(content, swap)
 
 
 def freeze(item: dict[str, Any]) -> dict[str, Any]:
