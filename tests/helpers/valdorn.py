@@ -8,8 +8,10 @@ the built schema copied into the test's own, its sequences where the build left 
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import tempfile
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -118,6 +120,16 @@ class _Worlds:
                 await db.dispose()
             self._schemas[target.url] = source
         await TEMPLATES.copy_postgres_rows(target.url, source, target.search_path)
+
+    @contextlib.asynccontextmanager
+    async def opened(self, target: DatabaseTarget) -> AsyncIterator[Database]:
+        """Yield the test's database holding the imported world (a copy of one built once per process)."""
+        await self.fill(target)
+        db = target.open()
+        try:
+            yield db
+        finally:
+            await db.dispose()
 
     def remove(self) -> None:
         """Remove this process's SQLite world (its PostgreSQL schemas go with the templates)."""

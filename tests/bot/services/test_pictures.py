@@ -30,12 +30,8 @@ SVG = "{http://www.w3.org/2000/svg}"
 @pytest.fixture
 async def db(db_target: DatabaseTarget) -> AsyncIterator[Database]:
     """The test's database holding the imported Valdorn world: a copy of one built once per process."""
-    await VALDORN.fill(db_target)
-    opened = db_target.open()
-    try:
+    async with VALDORN.opened(db_target) as opened:
         yield opened
-    finally:
-        await opened.dispose()
 
 
 @pytest.fixture

@@ -28,12 +28,8 @@ from tests.helpers.valdorn import VALDORN, campaign_in
 @pytest.fixture
 async def db(db_target: DatabaseTarget) -> AsyncIterator[Database]:
     """The test's database holding the imported Valdorn world: a copy of one built once per process."""
-    await VALDORN.fill(db_target)
-    opened = db_target.open()
-    try:
+    async with VALDORN.opened(db_target) as opened:
         yield opened
-    finally:
-        await opened.dispose()
 
 
 @pytest.fixture
