@@ -20,6 +20,7 @@ from bot.voice.service import VoiceService
 from canon.campaigns import Campaign
 from canon.errors import GameError, InvalidInput, NotAllowed
 from canon.models import Viewer
+from canon.wording.counts import counted
 from cogs import npc_memory_embeds, voice_embeds
 from cogs.canon_options import entity_names, fact_names, speaker_names
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
@@ -65,7 +66,7 @@ class VoiceCommands(commands.Cog):
             log.exception("could not finish the scenes left without summary and memories")
             return
         if done:
-            log.info("wrote the summary and NPC memories of %d scene(s) left over", done)
+            log.info("wrote the summary and NPC memories of %s left over", counted(done, "scene"))
 
     async def cog_unload(self) -> None:
         """Stop the narrator's pending waits."""
