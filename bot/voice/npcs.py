@@ -59,6 +59,7 @@ def no_voice(npc: str, *, gm: bool) -> str:
         )
     return f"{said} Your GM can answer for {npc} in the scene."
 
+
 #: Posts an NPC's reply (the NPC's name and the text) and returns the Discord message id.
 PostAsNpc = Callable[[str, str], Awaitable[int]]
 
