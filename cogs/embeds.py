@@ -9,6 +9,7 @@ import discord
 
 from bot.client.limits import clip as clip
 from canon.wording import PLAIN, CalendarWords
+from canon.wording.counts import counted as counted
 from memory.scenes import Scene, SceneReport, SceneStatus, SpeakerKind, Turn
 
 
@@ -151,8 +152,3 @@ def transcript_note(scene: Scene, turns: int, parts: int) -> str:
     ended = " (ended)" if scene.status == SceneStatus.COMPLETED else ""
     title = clip(scene.title, 200)
     return f"Transcript of Scene {scene.story_order}: “{title}”{ended}: {counted(turns, 'turn')}{where}."
-
-
-def counted(n: int, noun: str, plural: str | None = None) -> str:
-    """Return `n` and the noun in English: "1 proposal", "2 proposals"."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"

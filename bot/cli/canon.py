@@ -19,6 +19,7 @@ from bot.cli.canon_add import canon_add_app
 from bot.cli.canon_retcon import canon_retcon
 from bot.cli.common import Typer, checked, emit, fail, with_campaign
 from bot.cli.knowledge import canon_known, canon_reveal, canon_unreveal
+from canon.wording.counts import counted
 
 if TYPE_CHECKING:
     from canon.campaign_calendar import CampaignCalendar
@@ -204,7 +205,7 @@ def canon_neighbours(
         payload,
         as_json=as_json,
         text=lambda: "\n".join(
-            [f"Within {hops} step(s) of {entity.name}:"]
+            [f"Within {counted(hops, 'step')} of {entity.name}:"]
             + [f"  [{hop}] {_line(view)}" for hop, view in found]
             + ([] if found else ["  nothing"])
         ),

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from canon.errors import GameError
+from canon.wording.counts import counted
 
 
 def dialogue_paths(paths: list[Path]) -> list[Path]:
@@ -40,7 +41,7 @@ async def ingest_dialogue(services: Any, campaign: Any, path: Path, failed: list
         f"{path.name}: {done.lines} lines into scene {scene.story_order} “{scene.title}”"
         + (f"; the NPCs {', '.join(done.npcs)} spoke" if done.npcs else "")
         + (
-            f"; {waiting} proposal(s) wait for review (lorekeeper canon review --scene {scene.id})"
+            f"; {counted(waiting, 'proposal')} waiting for review (lorekeeper canon review --scene {scene.id})"
             if waiting
             else "; nothing to review: the scene is complete"
         )

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from bot.cli.common import Typer, emit, run_async, settings_or_exit, with_services
+from canon.wording.counts import counted
 
 library_app = Typer(
     help="Shared library sources: imported once, read by many campaigns.", no_args_is_help=True
@@ -134,7 +135,7 @@ def library_list(
             state = ("attached" if item.attached else "not attached") + " · " if campaign else ""
             lines.append(
                 f"{item.source.title} ({item.source.filename}) — {item.source.knowledge_class.label} · "
-                f"for {_scope(item.guild_id)} · {state}read by {item.campaigns} campaign(s)"
+                f"for {_scope(item.guild_id)} · {state}read by {counted(item.campaigns, 'campaign')}"
             )
         return "\n".join(lines)
 

@@ -31,6 +31,7 @@ from bot.cli.dialogue import dialogue_paths, ingest_dialogue
 from bot.cli.lore_index import reindex
 from bot.cli.progress import Progress, describe_report
 from canon.errors import GameError
+from canon.wording.counts import counted
 
 if TYPE_CHECKING:
     from memory.knowledge.models import Answer, ImportReport, SourceInfo
@@ -232,7 +233,7 @@ def ingest_text(outcome: dict[str, Any]) -> str:
         else:
             bad = {e["file"] for e in y.get("errors", ())} or {y.get("file", "")}
             failed += len(bad)
-            parts.append(f"YAML: nothing written, {len(y.get('errors', ())) or 1} problem(s)")
+            parts.append(f"YAML: nothing written, {counted(len(y.get('errors', ())) or 1, 'problem')}")
         details += [f"  {line}" for line in (y.get("error") or y.get("summary") or "").splitlines()]
         if y.get("error") and y.get("errors"):
             details += [

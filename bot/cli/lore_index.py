@@ -8,6 +8,7 @@ import typer
 
 from bot.cli.common import emit, fail, run_async, settings_or_exit, with_services
 from bot.cli.progress import Progress
+from canon.wording.counts import counted
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
 
@@ -125,7 +126,7 @@ def _prune(settings: Any, *, as_json: bool) -> None:
         {"pruned": pruned},
         as_json=as_json,
         text=lambda: (
-            f"Removed {len(pruned)} vector collection(s): {', '.join(pruned)}."
+            f"Removed {counted(len(pruned), 'vector collection')}: {', '.join(pruned)}."
             if pruned
             else "No orphaned vector collections: nothing to remove."
         ),

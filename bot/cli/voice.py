@@ -21,6 +21,7 @@ import typer
 
 from bot.cli.common import Typer, emit, run_async, settings_or_exit, with_services
 from canon.errors import GameError
+from canon.wording.counts import counted
 
 voice_app = Typer(help="The narrator, proposal extraction and NPC memory.", no_args_is_help=True)
 
@@ -52,7 +53,7 @@ def _report_json(report: Any) -> dict[str, Any]:
 def _describe(report: dict[str, Any]) -> str:
     if report["skipped"]:
         return str(report["skipped"])
-    text = f"{report['stored']} proposals stored from {report['pieces']} piece(s)"
+    text = f"{counted(report['stored'], 'proposal')} stored from {counted(report['pieces'], 'piece')}"
     if report["batch"]:
         text += f" in batch {report['batch']} (review: lorekeeper canon review)"
     return text + f"; {len(report['dropped'])} dropped, {len(report['merged'])} merged."
@@ -196,7 +197,7 @@ def catch_up(as_json: JsonOption = False) -> None:
     """Write the summaries and NPC memories of completed scenes that have none."""
     settings = settings_or_exit()
     done = run_async(lambda: with_services(settings, lambda s: s.voice.catch_up()))
-    emit({"scenes": done}, as_json=as_json, text=lambda: f"Finished {done} scene(s).")
+    emit({"scenes": done}, as_json=as_json, text=lambda: f"Finished {counted(done, 'scene')}.")
 
 
 @voice_app.command("batch")
