@@ -9,6 +9,7 @@ import discord
 from bot.services.branches import Binding, BranchInfo, BranchNode, DeleteReport, RebasePlan
 from canon.campaigns import Campaign, CampaignStatus, ForkPoint, fork_point_of
 from canon.wording import PLAIN, CalendarWords
+from canon.wording.counts import counted
 from cogs.embeds import COLOUR, FIELD_LIMIT, clip
 
 TREE_LIMIT = 3900
@@ -74,7 +75,7 @@ def info_embed(info: BranchInfo) -> discord.Embed:
         embed.description = _upper_first(fork_text(info.fork, info.parent.name)) + "."
         if info.behind:
             embed.description += (
-                f" {info.parent.name} has {info.behind} newer canon update(s): `/campaign rebase`."
+                f" {info.parent.name} has {counted(info.behind, 'newer canon update')}: `/campaign rebase`."
             )
     embed.add_field(name="Status", value=c.status.value)
     own = info.own
@@ -118,17 +119,17 @@ def plan_embed(plan: RebasePlan) -> discord.Embed:
     embed = discord.Embed(title=title, colour=COLOUR)
     embed.description = (
         f"The branch leaves {plan.parent.name} after scene {plan.target.scene_order or 0} instead of after "
-        f"scene {plan.current.scene_order or 0}. It brings in {plan.changesets} canon update(s), "
-        f"{plan.scenes} scene(s) and {plan.sources} source(s) of {plan.parent.name}."
+        f"scene {plan.current.scene_order or 0}. It brings in {counted(plan.changesets, 'canon update')}, "
+        f"{counted(plan.scenes, 'scene')} and {counted(plan.sources, 'source')} of {plan.parent.name}."
     )
     moved = plan.scene_move
     if moved is not None:
         embed.add_field(
             name="The branch's own scenes",
             value=(
-                f"Scene(s) {moved[0]} of {b.name} "
+                f"{moved[0][0].upper()}{moved[0][1:]} of {b.name} "
                 + ("now come" if plan.applied else "will come")
-                + f" after the parent's, as scene(s) {moved[1]}: `/canon asof scene:N` reads one story."
+                + f" after the parent's, as {moved[1]}: `/canon asof scene:N` reads one story."
             ),
             inline=False,
         )
@@ -152,7 +153,7 @@ def plan_embed(plan: RebasePlan) -> discord.Embed:
         if len(plan.conflicts) > CONFLICTS_SHOWN:
             lines.append(f"… and {len(plan.conflicts) - CONFLICTS_SHOWN} more")
         embed.add_field(
-            name=f"{len(plan.conflicts)} continuity conflict(s) it would make",
+            name=f"{counted(len(plan.conflicts), 'continuity conflict')} it would make",
             value=clip("\n".join(lines), FIELD_LIMIT),
             inline=False,
         )
@@ -169,6 +170,7 @@ def deleted_text(report: DeleteReport) -> str:
     """Return the answer to a confirmed `/campaign delete`."""
     rows = sum(report.rows.values())
     return (
-        f"Deleted the branch “{report.name}”: {rows} row(s) it wrote, {report.collections_dropped} vector "
-        f"collection(s), {report.files_removed} stored file(s). Its parent is untouched."
+        f"Deleted the branch “{report.name}”: {counted(rows, 'row')} it wrote, "
+        f"{counted(report.collections_dropped, 'vector collection')}, {counted(report.files_removed, 'stored file')}. "
+        "Its parent is untouched."
     )

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from canon.gate import DEFAULT_POLICY
 from canon.models import Authority
-from canon.proposals import Proposal
+from canon.proposals import Proposal, ProposalStatus
 from cogs.embeds import counted
 
 #: The mark of a proposal whose acceptance needs the GM's reason (a continuity finding).
@@ -32,6 +32,11 @@ def mark(proposal: Proposal) -> str | None:
     if proposal.needs_rationale:
         return CONFLICT_MARK
     return NEW_KIND_MARK if proposal.warnings else None
+
+
+def left_undecided(proposal: Proposal) -> bool:
+    """Return whether a proposal was dropped by a commit because nobody decided it (no one rejected it)."""
+    return proposal.status == ProposalStatus.REJECTED and proposal.decided_by_name is None
 
 
 def _listed(items: Sequence[str]) -> str:

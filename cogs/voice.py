@@ -15,12 +15,12 @@ from discord.ext import commands
 
 from bot.client import limits, replies
 from bot.client.client import Lorekeeper
-from bot.llm.client import LLMUnavailable
 from bot.voice.debounce import Debouncer
 from bot.voice.service import VoiceService
 from canon.campaigns import Campaign
 from canon.errors import GameError, InvalidInput, NotAllowed
 from canon.models import Viewer
+from canon.wording.counts import counted
 from cogs import npc_memory_embeds, voice_embeds
 from cogs.canon_options import entity_names, fact_names, speaker_names
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
@@ -32,11 +32,6 @@ log = logging.getLogger(__name__)
 
 NONE = discord.AllowedMentions.none()
 WEBHOOK_NAME = "Lorekeeper NPCs"
-NO_VOICE_PLAYER = "NPCs can't speak on this server yet: it needs a language model. Ask your GM."
-NO_VOICE_GM = (
-    "NPCs can't speak on this server yet: it needs a language model. Set LOREKEEPER_LLM__BASE_URL and "
-    "LOREKEEPER_LLM__MODEL (and LOREKEEPER_LLM__API_KEY if it needs a key), then restart the bot."
-)
 NARRATOR = Actor(id=None, name="narrator mode", is_gm=False)
 
 
@@ -71,7 +66,7 @@ class VoiceCommands(commands.Cog):
             log.exception("could not finish the scenes left without summary and memories")
             return
         if done:
-            log.info("wrote the summary and NPC memories of %d scene(s) left over", done)
+            log.info("wrote the summary and NPC memories of %s left over", counted(done, "scene"))
 
     async def cog_unload(self) -> None:
         """Stop the narrator's pending waits."""
@@ -212,12 +207,10 @@ class VoiceCommands(commands.Cog):
                 log.warning("could not post who asked %s in channel %s", name, channel.id, exc_info=True)
             return sent.id
 
-        try:  # a dead NPC is refused first; then, without a language model, nobody speaks
-            reply = await self.voice.npc_talk(
-                campaign, channel.id, npc, message, actor, post=post, allow=allow, tell=told
-            )
-        except LLMUnavailable:  # the settings are the GM's business, not a player's
-            raise LLMUnavailable(NO_VOICE_GM if actor.is_gm else NO_VOICE_PLAYER) from None
+        # A dead NPC is refused first; then, without a language model, the service says what happens instead.
+        reply = await self.voice.npc_talk(
+            campaign, channel.id, npc, message, actor, post=post, allow=allow, tell=told
+        )
         await replies.answer(interaction, voice_embeds.npc_result_text(reply))
 
     @npc.command(name="memories", description="What an NPC remembers; filter and search (GM)")

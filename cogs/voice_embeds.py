@@ -133,7 +133,7 @@ def forgot_text(npc: str, count: int, memory_id: int | None) -> str:
     """Render what /npc forget did."""
     if memory_id is not None:
         return f"{npc} forgot memory #{memory_id}" + (
-            f" and {count - 1} link(s) to it." if count > 1 else "."
+            f" and {counted(count - 1, 'link')} to it." if count > 1 else "."
         )
     return (
         f"{npc} forgot everything: {count} memories and links." if count else f"{npc} had nothing to forget."

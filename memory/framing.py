@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from canon.wording.counts import counted
 from memory.chunking import inert_markdown
 from memory.context import AssembledSection, ContextItem, SectionKind
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
@@ -112,5 +113,5 @@ def render_knowledge(
             sections.append(AssembledSection(kind=kind, title=title, items=kept))
     blocks = [UNTRUSTED_RULES, *(section.render() for section in sections)]
     if omitted:
-        blocks.append(f"[{omitted} more retrieved item(s) left out: the knowledge budget is full]")
+        blocks.append(f"[{counted(omitted, 'more retrieved item')} left out: the knowledge budget is full]")
     return "\n\n".join(blocks)

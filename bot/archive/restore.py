@@ -18,6 +18,7 @@ from bot.archive.remap import Ids, evidence_json, finding_json, refs_json, scope
 from bot.archive.tables import BATCH, MODELS, Tables, load_row
 from canon.storage import Base
 from canon.tables import ProposalRow, StatementRow
+from canon.wording.counts import counted
 from memory.journal import JournalEntryRow
 from memory.scene_tables import SceneRow, TurnRow
 from memory.voice_tables import NpcMemoryRow, SceneDigestRow
@@ -93,7 +94,7 @@ class _Restorer:
                 open_channels.add(row["channel_id"])
         if detached:
             self.warnings.append(
-                f"{detached} open scene(s) played in a channel that already has an open scene; they are kept "
+                f"{counted(detached, 'open scene')} played in a channel that already has an open scene; they are kept "
                 "but no longer tied to a channel."
             )
         await self.put("scenes", scenes)

@@ -81,21 +81,23 @@ def _renumbered(plan: RebasePlan) -> dict[str, list[int]] | None:
 
 
 def _plan_text(plan: RebasePlan) -> str:
+    from canon.wording.counts import counted
+
     head = "Rebased" if plan.applied else "Rebase would move"
     lines = [
         f"{head} “{plan.branch.name}” from changeset #{plan.current.changeset_id} to #{plan.target.changeset_id} "
-        f"of “{plan.parent.name}”: {plan.changesets} changeset(s), {plan.scenes} scene(s), {plan.sources} "
-        "source(s).",
+        f"of “{plan.parent.name}”: {counted(plan.changesets, 'changeset')}, {counted(plan.scenes, 'scene')}, "
+        f"{counted(plan.sources, 'source')}.",
     ]
     moved = plan.scene_move
     if moved is not None:
         lines.append(
-            f"The branch's own scene(s) {moved[0]} "
+            f"The branch's own {moved[0]} "
             + ("now come" if plan.applied else "will come")
-            + f" after the parent's, as scene(s) {moved[1]}."
+            + f" after the parent's, as {moved[1]}."
         )
     if plan.conflicts:
-        lines.append(f"{len(plan.conflicts)} continuity conflict(s):")
+        lines.append(f"{counted(len(plan.conflicts), 'continuity conflict')}:")
         lines += [f"  - {f.message}" for f in plan.conflicts]
     else:
         lines.append("No new continuity conflict.")
@@ -162,6 +164,8 @@ def info(
     name: Annotated[str, typer.Argument(help="The campaign or branch")], as_json: JsonOption = False
 ) -> None:
     """Show a campaign's parent, fork point, branches, bound channels and what it wrote itself."""
+    from canon.wording.counts import counted
+
     settings = settings_or_exit()
 
     async def work(services: Any) -> BranchInfo:
@@ -178,7 +182,7 @@ def info(
             lines.append(fork_words(found.fork, found.parent.name))
             if found.behind:
                 lines.append(
-                    f"{found.parent.name} has {found.behind} newer changeset(s): rebase to get them."
+                    f"{found.parent.name} has {counted(found.behind, 'newer changeset')}: rebase to get them."
                 )
         lines.append("Written here: " + ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in found.own.items()))
         if found.children:
@@ -251,6 +255,8 @@ def accept_promotion(
     as_json: JsonOption = False,
 ) -> None:
     """As the GM: accept the promotion's proposals (but those named by --reject) and commit them."""
+    from canon.wording.counts import counted
+
     settings = settings_or_exit()
     rejected = set(reject or [])
 
@@ -278,7 +284,7 @@ def accept_promotion(
         },
         as_json=as_json,
         text=lambda: (
-            f"Committed {len(result.accepted)} promoted proposal(s) in changeset #{result.changeset_id}."
+            f"Committed {counted(len(result.accepted), 'promoted proposal')} in changeset #{result.changeset_id}."
         ),
     )
 
@@ -301,6 +307,8 @@ def delete(
     as_json: JsonOption = False,
 ) -> None:
     """Delete a branch and everything it wrote (never its parent's); without --yes, show what would go."""
+    from canon.wording.counts import counted
+
     settings = settings_or_exit()
 
     async def work(services: Any) -> Any:
@@ -334,5 +342,7 @@ def delete(
             "files_removed": result.files_removed,
         },
         as_json=as_json,
-        text=lambda: f"Deleted “{result.name}”: {sum(result.rows.values())} row(s). Its parent is untouched.",
+        text=lambda: (
+            f"Deleted “{result.name}”: {counted(sum(result.rows.values()), 'row')}. Its parent is untouched."
+        ),
     )

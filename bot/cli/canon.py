@@ -173,6 +173,7 @@ def canon_neighbours(
     """Print the relations within N steps of an entity, nearest first."""
     from bot.services.canon_queries import parse_as_of
     from canon.models import Viewer
+    from canon.wording.counts import counted
 
     point = checked(lambda: parse_as_of())
 
@@ -204,7 +205,7 @@ def canon_neighbours(
         payload,
         as_json=as_json,
         text=lambda: "\n".join(
-            [f"Within {hops} step(s) of {entity.name}:"]
+            [f"Within {counted(hops, 'step')} of {entity.name}:"]
             + [f"  [{hop}] {_line(view)}" for hop, view in found]
             + ([] if found else ["  nothing"])
         ),

@@ -24,6 +24,7 @@ def dialogue_paths(paths: list[Path]) -> list[Path]:
 
 async def ingest_dialogue(services: Any, campaign: Any, path: Path, failed: list[Any]) -> dict[str, Any]:
     """Import a dialogue file into a scene; a failure goes to `failed` (an `ImportFailure`), never raised."""
+    from canon.wording.counts import counted
     from memory.knowledge.models import ImportFailure
     from memory.scenes import Actor
 
@@ -40,7 +41,7 @@ async def ingest_dialogue(services: Any, campaign: Any, path: Path, failed: list
         f"{path.name}: {done.lines} lines into scene {scene.story_order} “{scene.title}”"
         + (f"; the NPCs {', '.join(done.npcs)} spoke" if done.npcs else "")
         + (
-            f"; {waiting} proposal(s) wait for review (lorekeeper canon review --scene {scene.id})"
+            f"; {counted(waiting, 'proposal')} waiting for review (lorekeeper canon review --scene {scene.id})"
             if waiting
             else "; nothing to review: the scene is complete"
         )

@@ -114,6 +114,8 @@ def library_list(
     as_json: JsonOption = False,
 ) -> None:
     """List the shared library: every source (or those one campaign may read, and which it reads)."""
+    from canon.wording.counts import counted
+
     settings = settings_or_exit()
 
     async def work(services: Any) -> list[Any]:
@@ -134,7 +136,7 @@ def library_list(
             state = ("attached" if item.attached else "not attached") + " · " if campaign else ""
             lines.append(
                 f"{item.source.title} ({item.source.filename}) — {item.source.knowledge_class.label} · "
-                f"for {_scope(item.guild_id)} · {state}read by {item.campaigns} campaign(s)"
+                f"for {_scope(item.guild_id)} · {state}read by {counted(item.campaigns, 'campaign')}"
             )
         return "\n".join(lines)
 

@@ -212,6 +212,8 @@ async def _ingest_all(
 
 def ingest_text(outcome: dict[str, Any]) -> str:
     """Return what `lorekeeper ingest` did, for a person: prose files and YAML entries written, what failed."""
+    from canon.wording.counts import counted
+
     counts: dict[str, int] = {}
     for report in outcome["imported"]:
         counts[report["outcome"]] = counts.get(report["outcome"], 0) + 1
@@ -232,7 +234,7 @@ def ingest_text(outcome: dict[str, Any]) -> str:
         else:
             bad = {e["file"] for e in y.get("errors", ())} or {y.get("file", "")}
             failed += len(bad)
-            parts.append(f"YAML: nothing written, {len(y.get('errors', ())) or 1} problem(s)")
+            parts.append(f"YAML: nothing written, {counted(len(y.get('errors', ())) or 1, 'problem')}")
         details += [f"  {line}" for line in (y.get("error") or y.get("summary") or "").splitlines()]
         if y.get("error") and y.get("errors"):
             details += [

@@ -117,6 +117,7 @@ def view_build_text(state: Any) -> str:
 def _prune(settings: Any, *, as_json: bool) -> None:
     """Remove this installation's orphaned vector collections and an older version's unclaimed ones."""
     from bot.ops.collections import prune_collections
+    from canon.wording.counts import counted
 
     if not settings.embedding.enabled:
         fail("Semantic search is switched off (embedding.enabled = false): there are no vector collections.")
@@ -125,7 +126,7 @@ def _prune(settings: Any, *, as_json: bool) -> None:
         {"pruned": pruned},
         as_json=as_json,
         text=lambda: (
-            f"Removed {len(pruned)} vector collection(s): {', '.join(pruned)}."
+            f"Removed {counted(len(pruned), 'vector collection')}: {', '.join(pruned)}."
             if pruned
             else "No orphaned vector collections: nothing to remove."
         ),

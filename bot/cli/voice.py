@@ -50,9 +50,11 @@ def _report_json(report: Any) -> dict[str, Any]:
 
 
 def _describe(report: dict[str, Any]) -> str:
+    from canon.wording.counts import counted
+
     if report["skipped"]:
         return str(report["skipped"])
-    text = f"{report['stored']} proposals stored from {report['pieces']} piece(s)"
+    text = f"{counted(report['stored'], 'proposal')} stored from {counted(report['pieces'], 'piece')}"
     if report["batch"]:
         text += f" in batch {report['batch']} (review: lorekeeper canon review)"
     return text + f"; {len(report['dropped'])} dropped, {len(report['merged'])} merged."
@@ -194,9 +196,11 @@ def reindex(campaign: CampaignOption, as_json: JsonOption = False) -> None:
 @voice_app.command("catch-up")
 def catch_up(as_json: JsonOption = False) -> None:
     """Write the summaries and NPC memories of completed scenes that have none."""
+    from canon.wording.counts import counted
+
     settings = settings_or_exit()
     done = run_async(lambda: with_services(settings, lambda s: s.voice.catch_up()))
-    emit({"scenes": done}, as_json=as_json, text=lambda: f"Finished {done} scene(s).")
+    emit({"scenes": done}, as_json=as_json, text=lambda: f"Finished {counted(done, 'scene')}.")
 
 
 @voice_app.command("batch")

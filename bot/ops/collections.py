@@ -12,6 +12,7 @@ from bot.ops.checks import Check
 from bot.ops.installation import Installation
 from canon.campaigns import list_campaigns
 from canon.storage import Database
+from canon.wording.counts import counted
 from config.settings import Settings
 from memory.chroma_client import Survey
 from memory.vector_index import ChromaVectorIndex, VectorIndexError
@@ -67,9 +68,9 @@ async def check_collections(settings: Settings) -> Check:
         return Check("vector collections", True, f"not checked ({type(error).__name__})", warning=True)
     finally:
         await db.dispose()
-    parts = [f"installation {installation}: {found.owned} collection(s) in use"]
+    parts = [f"installation {installation}: {counted(found.owned, 'collection')} in use"]
     if found.others:
-        parts.append(f"shared with {len(found.others)} other installation(s), left alone")
+        parts.append(f"shared with {counted(len(found.others), 'other installation')}, left alone")
     problems = []
     if found.orphans:
         problems.append(f"{len(found.orphans)} orphaned (their campaign is gone): {_listed(found.orphans)}")

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.ops.checks import Check
+from canon.wording.counts import counted
 from config.settings import Settings
 
 TIMEOUT = 5.0
@@ -309,6 +310,6 @@ def render(checks: list[Check]) -> str:
     lines.append(
         "Everything Lorekeeper needs is in order."
         if not failed
-        else f"{len(failed)} problem(s): {', '.join(c.name for c in failed)}."
+        else f"{counted(len(failed), 'problem')}: {', '.join(c.name for c in failed)}."
     )
     return "\n".join(lines)

@@ -19,6 +19,7 @@ from bot.ops.logs import log_context
 from bot.ops.timeparse import discord_time
 from canon.storage import utc_now
 from canon.wording import warning_sentence
+from canon.wording.counts import counted
 
 if TYPE_CHECKING:
     from bot.ops.ports import OpsServices, SessionScheduler
@@ -161,7 +162,9 @@ async def continuity_job() -> None:
             _, new = await services.queries.check(campaign)
             if not new:
                 continue
-            lines = [f"🧭 Nightly continuity check of “{campaign.name}”: {len(new)} new conflict(s)."]
+            lines = [
+                f"🧭 Nightly continuity check of “{campaign.name}”: {counted(len(new), 'new conflict')}."
+            ]
             lines += [f"• {warning_sentence(finding.message)}" for finding in new[:10]]
             if len(new) > 10:
                 lines.append(f"…and {len(new) - 10} more: `/canon conflicts`.")

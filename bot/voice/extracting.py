@@ -36,6 +36,7 @@ from canon.graph import CanonReader
 from canon.models import Authority, Evidence, EvidenceKind, Viewer, Visibility
 from canon.proposals import ProposalContent
 from canon.visibility import passage_hidden
+from canon.wording.counts import counted
 from memory.knowledge.models import citation_label
 from memory.scenes import Scene, load_scene, scene_turns
 
@@ -63,7 +64,9 @@ class ExtractionCases:
             return
         if report.failed_pieces:
             log.warning(
-                "scene %s: %d piece(s) of the transcript were not read", scene.id, len(report.failed_pieces)
+                "scene %s: %s of the transcript not read",
+                scene.id,
+                counted(len(report.failed_pieces), "piece"),
             )
         if report.skipped is None:
             log.info(

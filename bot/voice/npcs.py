@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bot.llm.client import require_llm
+from bot.llm.client import LLMUnavailable
 from bot.voice.common import VoiceDeps, clip_for_discord, resolve_npc, strip_reply
 from bot.voice.npc_material import NpcMaterial, npc_material
 from bot.voice.ports import Hearing
@@ -37,6 +37,28 @@ from memory.scenes import Actor, Scene, SceneStatus, SpeakerKind
 from memory.turn_log import IncomingMessage
 
 log = logging.getLogger(__name__)
+
+# What the operator reads (the settings to set); the table reads `no_voice`'s sentence.
+NO_MODEL_LOG = (
+    "/npc talk to %s: no language model is configured, so NPCs cannot answer; set LOREKEEPER_LLM__BASE_URL "
+    "and LOREKEEPER_LLM__MODEL (README, Configuration) and restart the bot"
+)
+NO_ANSWER = (
+    "{npc} could not answer: the language model did not respond. Try again in a minute; if it keeps "
+    "happening, tell whoever runs the bot."
+)
+
+
+def no_voice(npc: str, *, gm: bool) -> str:
+    """Return what happens instead when no language model is connected, in a sentence for the GM or a player."""
+    said = "NPCs have no voice of their own yet: no language model is connected to this bot."
+    if gm:
+        return (
+            f"{said} Speak for {npc} yourself in the scene: NPCs still remember the scenes they are in. "
+            "Whoever runs the bot can connect a language model to let NPCs answer here."
+        )
+    return f"{said} Your GM can answer for {npc} in the scene."
+
 
 #: Posts an NPC's reply (the NPC's name and the text) and returns the Discord message id.
 PostAsNpc = Callable[[str, str], Awaitable[int]]
@@ -142,11 +164,18 @@ class NpcCases:
         if told is not None:
             ends = tuple(e.id for e in (told.subject, told.object) if e is not None)
             lens = with_learned(lens, Learned("statement", told.statement.id, ends=ends))
-        llm = require_llm(self.deps.llm)
+        llm = self.deps.llm
+        if llm is None:
+            log.warning(NO_MODEL_LOG, npc)
+            raise LLMUnavailable(no_voice(npc, gm=actor.is_gm))
         material, recalled = await self.npc_material(
             campaign, npc_id, npc, message, scene, knowing=lens, told=told
         )
-        text, leaks, messages = await self._draft(llm, campaign, npc, actor, message, material)
+        try:
+            text, leaks, messages = await self._draft(llm, campaign, npc, actor, message, material)
+        except LLMUnavailable as error:  # the endpoint's own words name settings: the log's, not the table's
+            log.warning("%s could not answer: %s", npc, error.message)
+            raise LLMUnavailable(NO_ANSWER.format(npc=npc), status_code=error.status_code) from error
         prompt = tuple(m.model_dump(mode="json") for m in messages)
         if leaks or not text:
             return NpcReply(

@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
+from canon.wording.counts import counted
+
 __all__ = ["Page", "esc", "href", "layout", "name_path", "pager", "plural"]
 
 
@@ -30,8 +32,8 @@ def name_path(name: str) -> str:
 
 
 def plural(count: int, word: str) -> str:
-    """Return "1 fact", "3 facts"."""
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
+    """Return "1 fact", "3 facts" (`canon.wording.counts.counted`, the one writer of counts)."""
+    return counted(count, word)
 
 
 @dataclass(frozen=True)

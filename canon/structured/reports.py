@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict
 
 from canon.structured.records import LoreProblem
+from canon.wording.counts import counted
 
 if TYPE_CHECKING:
     from canon.structured.files import LoadedFile
@@ -127,7 +128,7 @@ class IngestReport(BaseModel):
             )
         if self.status == "failed":
             bad = ", ".join(sorted({e.file for e in self.errors})) or names
-            lines = [f"Nothing was written: {len(self.errors)} problem(s) in {bad}."]
+            lines = [f"Nothing was written: {counted(len(self.errors), 'problem')} in {bad}."]
             lines += [str(e) for e in self.errors]
             return "\n".join(lines)
         counts = ", ".join(f"{n} {t}" for t, n in sorted(self.counts.items())) or "no entries"
@@ -144,7 +145,7 @@ class IngestReport(BaseModel):
         for f in self.files:
             lines.append(f"  {f.file} ({f.kind}): {f.status}, {f.entries} entries")
         if self.warnings:
-            lines.append(f"{len(self.warnings)} warning(s):")
+            lines.append(f"{counted(len(self.warnings), 'warning')}:")
             lines += [f"  ! [{w.kind}] {w.message}" for w in self.warnings]
         return "\n".join(lines)
 
@@ -165,7 +166,7 @@ def failed_report(
         status="failed",
         files=tuple(_file_reports(files, versions, failed)),
         errors=ordered,
-        error=f"{len(ordered)} problem(s) in {', '.join(sorted(bad))}; nothing was written.",
+        error=f"{counted(len(ordered), 'problem')} in {', '.join(sorted(bad))}; nothing was written.",
         seconds=round(time.perf_counter() - started, 4),
     )
 

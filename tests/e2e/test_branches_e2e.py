@@ -192,7 +192,7 @@ async def test_rebase_promote_unbind_and_the_gm_only_buttons_from_discord(
     preview = await emu.invoke(side_channel, gm, "campaign rebase")
     shown = everything(preview.message)
     assert preview.ephemeral and "Rebase Side on The Tavern?" in shown, shown
-    assert "1 scene(s)" in shown and "Scene(s) 2 of Side will come after the parent's, as scene(s) 3" in shown
+    assert "1 scene and" in shown and "Scene 2 of Side will come after the parent's, as scene 3" in shown
     (button,) = [i for i in custom_ids(preview.components) if i.startswith("lk:rebase:")]
     # A player's click is refused, ephemerally, and changes nothing.
     refused = await emu.click(preview.message, button, pat)
@@ -209,7 +209,7 @@ async def test_rebase_promote_unbind_and_the_gm_only_buttons_from_discord(
     done = await emu.click(again.message, fresh, gm)
     assert "Rebased Side" in everything(
         done.message
-    ) and "now come after the parent's, as scene(s) 3" in everything(done.message)
+    ) and "now come after the parent's, as scene 3" in everything(done.message)
     assert (await services.campaigns.by_name("Side")).fork_scene_order == 2
     # One story: the parent's scene 2, then the branch's own (now scene 3).
     at_two = everything((await emu.invoke(side_channel, pat, "canon asof", name="Aldric", scene=2)).message)

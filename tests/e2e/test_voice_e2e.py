@@ -289,13 +289,20 @@ async def test_without_an_llm_the_voice_commands_say_so_and_the_rest_works(world
     for command, options in (("narrate", {}), ("scene narrator", {"mode": "on"})):
         reply = await emu.invoke(chan, gm, command, **options)
         assert reply.ephemeral and "No language model is configured" in (reply.content or ""), command
-    # NPCs can't speak: a player is told to ask the GM, and only the GM reads the settings to change.
+    # NPCs can't answer: both are told in a sentence what happens instead, never a setting's name.
     told = await emu.invoke(chan, pat, "npc talk", npc="Mira", message="Hi")
     assert told.ephemeral and told.content == (
-        "NPCs can't speak on this server yet: it needs a language model. Ask your GM."
+        "NPCs have no voice of their own yet: no language model is connected to this bot. "
+        "Your GM can answer for Mira in the scene."
     )
     gm_told = await emu.invoke(chan, gm, "npc talk", npc="Mira", message="Hi")
-    assert gm_told.ephemeral and "LOREKEEPER_LLM__BASE_URL" in (gm_told.content or "")
+    assert gm_told.ephemeral and gm_told.content == (
+        "NPCs have no voice of their own yet: no language model is connected to this bot. Speak for Mira "
+        "yourself in the scene: NPCs still remember the scenes they are in. Whoever runs the bot can connect a "
+        "language model to let NPCs answer here."
+    )
+    for said in (told.content or "", gm_told.content or ""):
+        assert not re.search(r"LOREKEEPER_|\bllm\.|_url\b|\.env\b|\.toml\b|/", said), said
     await emu.send_message(chan, pat, "I ask the Innkeeper about the ledger in the cellar.")
     await emu.send_message(chan, gm, "Mira looks away and says nothing.")  # the GM puts her in the scene
     await emu.invoke(chan, gm, "endscene")

@@ -181,7 +181,10 @@ async def test_doctor_lists_orphans_and_older_collections_and_prune_removes_only
         assert doctor.ok and doctor.warning, doctor
         assert f"1 orphaned (their campaign is gone): {orphan}" in doctor.detail
         assert "1 left by an older version, unclaimed: lk_c4242" in doctor.detail
-        assert "other installation(s), left alone" in doctor.detail  # the other tests' too: one server
+        assert (
+            "other installation, left alone" in doctor.detail
+            or "other installations, left alone" in doctor.detail
+        )  # the other tests' too: one server
         assert "`lorekeeper reindex --prune` removes them" in doctor.detail
         pruned = await prune_collections(settings, services.db)
         assert pruned == [orphan, "lk_c4242"]

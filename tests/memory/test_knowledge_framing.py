@@ -109,7 +109,7 @@ def test_huge_passages_and_answers_are_bounded() -> None:
     many = render_knowledge([passage("line " * 2000) for _ in range(50)], max_total_chars=30_000)
     assert len(many) <= 30_000 + 500
     kept = many.count("- Notes › Gate: ")
-    assert 0 < kept < 50 and f"[{50 - kept} more retrieved item(s) left out" in many
+    assert 0 < kept < 50 and f"[{50 - kept} more retrieved items left out" in many
 
 
 def test_hidden_material_and_canon_facts_are_framed_and_marked() -> None:

@@ -102,7 +102,7 @@ class RebasePlan:
 
     @property
     def scene_move(self) -> tuple[str, str] | None:
-        """Return the branch's own scenes before and after the rebase in words ("4–5", "7–8"), if they move."""
+        """Return the branch's own scenes before and after the rebase in words ("scenes 4–5", "scenes 7–8", "scene 3"), if they move."""
         moved = self.renumbered
         return None if moved is None else (_span(moved[0], moved[1]), _span(moved[2], moved[3]))
 
@@ -144,4 +144,4 @@ class DeleteReport:
 
 
 def _span(first: int, last: int) -> str:
-    return str(first) if first == last else f"{first}–{last}"
+    return f"scene {first}" if first == last else f"scenes {first}–{last}"

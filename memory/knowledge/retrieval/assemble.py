@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.models import Viewer
 from canon.visibility import passage_hidden
+from canon.wording.counts import counted
 from memory.knowledge.models import (
     Answer,
     Candidate,
@@ -209,7 +210,9 @@ def _warnings(found: Found, config: SearchConfig) -> list[str]:
     ]
     warnings = list(lists.warnings)
     if without_vectors and config.mode != "lexical" and lists.semantic_status == "ok":
-        warnings.append(f"{len(without_vectors)} source(s) have no vectors yet (found by words only)")
+        warnings.append(
+            f"{counted(len(without_vectors), 'source')} without vectors yet (found by words only)"
+        )
     if lists.corrections:
         warnings.append(
             "searched also for " + ", ".join(f"“{b}” (for “{a}”)" for a, b in lists.corrections.items())

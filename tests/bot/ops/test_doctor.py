@@ -85,7 +85,7 @@ def test_unreachable_services_are_named(env: Path, monkeypatch: pytest.MonkeyPat
     assert f"FAIL  vector index: the Chroma server at 127.0.0.1:{port} does not answer" in output
     assert "falls back to words only" in output
     assert "FAIL  llm: the LLM endpoint" in output
-    assert "3 problem(s)" in output or "4 problem(s)" in output
+    assert "3 problems" in output or "4 problems" in output
 
 
 def test_a_bad_setting_fails_quietly_with_quiet(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:

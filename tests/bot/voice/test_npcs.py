@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 
 from bot.app import Services
+from bot.llm.client import LLMUnavailable
 from canon.errors import NotAllowed, NotFound
 from canon.models import Visibility
 from canon.proposals import Ref, StateChangeContent
 from memory.npc_memory import DocType, NewMemory, ScopeKind
 from memory.scenes import SceneStatus, SpeakerKind
 from tests.conftest import DatabaseTarget
-from tests.helpers.llm_stub import LLMStub
+from tests.helpers.llm_stub import LLMStub, Reply
 from tests.helpers.voice_fixtures import (
     GM,
     PAT,
@@ -381,3 +382,25 @@ async def test_an_npc_saying_a_hidden_state_in_public_words_is_refused(
         world.campaign, 860, "Mira", "Where is Aldric these days?", PAT, post=posts.npc
     )
     assert posted.status == "posted"
+
+
+async def test_an_endpoint_that_refuses_is_told_in_a_sentence_and_its_settings_stay_in_the_log(
+    db_target: DatabaseTarget,
+    tmp_path: Path,
+    stub: LLMStub,
+    made: list[Services],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    stub.responder = VoiceScript(npc_talk=Reply.error(401, "bad key"))
+    services = await open_services(db_target, settings_for(tmp_path, stub))
+    made.append(services)
+    world = await seed(services)
+    posts = Posts()
+    with pytest.raises(LLMUnavailable) as refused:
+        await services.voice.npc_talk(world.campaign, 821, "Mira", "Hello?", PAT, post=posts.npc)
+    assert refused.value.message == (
+        "Mira could not answer: the language model did not respond. Try again in a minute; if it keeps "
+        "happening, tell whoever runs the bot."
+    )
+    assert posts.npc_lines == []
+    assert "LOREKEEPER_LLM__API_KEY" in caplog.text  # the operator reads which setting to check

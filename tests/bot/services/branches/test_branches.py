@@ -333,7 +333,7 @@ async def test_rebase_puts_the_branchs_own_scenes_after_the_parents_new_ones(ser
     plan = await services.branches.plan_rebase(branch)
     assert plan.own_scenes == (2, 3, 4)
     done = await services.branches.rebase(branch, GM, expect=plan.token)
-    assert done.applied and done.own_scenes == (4, 5, 6) and done.scene_move == ("2–4", "4–6")
+    assert done.applied and done.own_scenes == (4, 5, 6) and done.scene_move == ("scenes 2–4", "scenes 4–6")
 
     # One story: the parent's scenes 1-3, then the branch's own, with their canon.
     orders = [(await services.scenes.report(scene_id)).scene.story_order for scene_id in own]
