@@ -45,7 +45,9 @@ def test_how_long_is_answered_by_the_sentence_saying_the_time_not_the_one_saying
 
 
 def test_a_sentence_saying_the_players_word_in_the_books_words_says_it() -> None:
-    assert related_said("A breather is a pause of at least 10 minutes.", ["minimum", "breather"]) == {"minimum"}
+    assert related_said("A breather is a pause of at least 10 minutes.", ["minimum", "breather"]) == {
+        "minimum"
+    }
     assert related_said("If the roll is under the attribute, you succeed.", ["passing"]) == {"passing"}
     assert related_said("A breather is a pause of 10 minutes.", ["minimum"]) == set()
     # The phrase must be said as written: "least" alone ("the least of them") is not "at least".
