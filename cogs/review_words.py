@@ -71,3 +71,19 @@ def undecided_note(numbers: Sequence[int], policy: Mapping[str, str]) -> str:
         f"{counted(len(numbers), 'proposal')} {verb} still undecided ({shown}). {undecided_rule(policy)} "
         "Press Commit again to go ahead."
     )
+
+
+def not_accepted_note(skipped: Sequence[tuple[int, str, str]]) -> str:
+    """Return what Accept all tells the GM, privately, of the proposals it left undecided because they conflict
+    with canon: one sentence with the next step. `skipped`: each one's card number, sentence and first warning."""
+    if len(skipped) == 1:
+        ((number, about, warning),) = skipped
+        return (
+            f"Accept all did not accept #{number} ({about}) because it conflicts with canon: "
+            f"{warning.rstrip('.')}; decide it on its own: pick it, then Accept with your reason, or Reject."
+        )
+    numbers = _listed([f"#{number}" for number, _, _ in skipped])
+    return (
+        f"Accept all did not accept {numbers} because each conflicts with canon (the card says how); "
+        "decide each on its own: pick it, then Accept with your reason, or Reject."
+    )
