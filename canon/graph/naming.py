@@ -48,6 +48,17 @@ def names_words(typed: str, name: str) -> bool:
     return any(have[i : i + len(want)] == want for i in range(len(have) - len(want) + 1))
 
 
+def starts_words(typed: str, name: str) -> bool:
+    """Return whether `typed` begins a run of whole words of `name`, its last word maybe in part: "harrow",
+    "mir" and "mirela h" of "Mirela Harrow", not "arrow" (for suggestions as a name is typed)."""
+    want, have = words_of(typed), words_of(name)
+    size = len(want)
+    return bool(want) and any(
+        have[i : i + size - 1] == want[:-1] and have[i + size - 1].startswith(want[-1])
+        for i in range(len(have) - size + 1)
+    )
+
+
 async def by_id(reader: NameReader, typed: str, as_of: AsOf = NOW) -> Entity | None:
     """Return the entity a "#6" handle names, if the text is one (accepted quietly, never asked for)."""
     text = typed.strip()
@@ -111,7 +122,7 @@ async def ambiguity(reader: NameReader, typed: str, entities: Sequence[Entity]) 
         if len(names) == len(entities)
         else "Which one? Type the full name with the word in brackets, like “" + listed[0] + "”."
     )
-    return InvalidInput(f"“{typed}” could mean {_either(listed)}{more}. {ask}")
+    return InvalidInput(f"“{typed}” could mean {either(listed)}{more}. {ask}")
 
 
 async def pick(reader: NameReader, typed: str, entities: Sequence[Entity]) -> Entity | None:
@@ -142,7 +153,8 @@ async def settle(
     return (found[0] if len(found) == 1 else None), found
 
 
-def _either(listed: Sequence[str]) -> str:
+def either(listed: Sequence[str]) -> str:
+    """Return names as a person says a choice: "A", "A or B", "A, B or C"."""
     return listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " or " + listed[-1]
 
 
