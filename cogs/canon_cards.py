@@ -73,7 +73,7 @@ async def post_review(interaction: discord.Interaction, review: Review, *, priva
     if not isinstance(channel, discord.abc.Messageable):
         raise InvalidInput("Review cards are posted in a server's text channels.")
     message = await post_public_card(channel, services, review)
-    posted = f"Review card posted: {message.jump_url}"
+    posted = f"The review card is posted for everyone here: [open the review]({message.jump_url})."
     if review.secret:
         content = card_content(review, canon_embeds.first_pending_page(review), reveal=True)
         message = await replies.answer(

@@ -57,7 +57,7 @@ from canon.wording.fact_names import fact_handle
 from canon.wording.findings import kind_words
 from canon.wording.statements import shown_validity
 from cogs.embeds import COLOUR, clip, counted
-from cogs.review_words import mark, undecided_rule
+from cogs.review_words import left_undecided, mark, undecided_rule
 from memory.scenes import SceneStatus
 
 PAGE_SIZE = 8
@@ -349,10 +349,13 @@ def committed_embed(
         title=clip(_review_title(review, "Canon committed"), TITLE_LIMIT), colour=DONE_COLOUR
     )
     written = [p for p in review.proposals if p.status == ProposalStatus.COMMITTED]
-    refused = [p for p in review.proposals if p.status == ProposalStatus.REJECTED]
+    # Nobody decided what the commit dropped: it was left undecided, not rejected.
+    dropped = [p for p in review.proposals if left_undecided(p)]
+    refused = [p for p in review.proposals if p.status == ProposalStatus.REJECTED and not left_undecided(p)]
     by = f" by {escape(committed_by)}" if committed_by else ""
     words = review_words(review)
-    lines = [f"Committed{by}: {len(written)} written to canon, {len(refused)} rejected."]
+    left = f", {len(dropped)} left undecided (not written)" if dropped else ""
+    lines = [f"Committed{by}: {len(written)} written to canon, {len(refused)} rejected{left}."]
     if _checkpoint(review):
         lines.append("The scene goes on: proposals still undecided, and new ones, wait for /endscene.")
     lines += _conflict_lines(findings, words, reveal=reveal, accepted=accepted)
@@ -378,6 +381,12 @@ def committed_embed(
         embed.add_field(
             name="Rejected",
             value=fit_lines([line(p, why=reveal or p.rationale_public) for p in refused], FIELD_LIMIT),
+            inline=False,
+        )
+    if dropped:
+        embed.add_field(
+            name="Left undecided, so not written",
+            value=fit_lines([line(p, why=False) for p in dropped], FIELD_LIMIT),
             inline=False,
         )
     embed.set_footer(text="This review is closed.")

@@ -54,6 +54,7 @@ from cogs.review_common import (
     remember_private,
     reveals,
     review_of,
+    tell_not_accepted,
     waiting_note,
 )
 from cogs.review_modals import (
@@ -225,6 +226,7 @@ class ReviewButton(
             await services.reviews.accept_all(self.scene_id, actor, skip=skip)
             review = await services.reviews.review(self.scene_id)
             await show_review(interaction, review, canon_embeds.first_pending_page(review))
+            await tell_not_accepted(interaction, review, frozenset(skip))
 
         await guarded(interaction, work)
 
@@ -324,6 +326,8 @@ class BatchButton(
                 review = await services.reviews.review(None, campaign_id=self.campaign_id, batch=self.batch)
             page = self.page if self.action == "page" else canon_embeds.first_pending_page(review)
             await show_review(interaction, review, page)
+            if self.action == "accept_all":
+                await tell_not_accepted(interaction, review, frozenset(skip))
 
         await guarded(interaction, work)
 

@@ -116,6 +116,22 @@ def scene_ending_text(scene: Scene) -> str:
     return f"🎬 Ending scene {scene.story_order}, “{clip(scene.title, 200)}”: reading the transcript…"
 
 
+def scene_ending_answer(scene: Scene, link: str) -> str:
+    """Render the GM's private answer while a scene ends: a sentence, its link labelled."""
+    title = discord.utils.escape_markdown(clip(scene.title, 200))
+    return f"Ending “{title}”: [follow the reading of its transcript]({link})."
+
+
+def scene_ended_answer(scene: Scene, link: str, proposals: int) -> str:
+    """Render the GM's private answer once a scene has ended: what to review, with the card's link labelled
+    (`link`: the review card, or the scene's report when nothing was proposed)."""
+    title = discord.utils.escape_markdown(clip(scene.title, 200))
+    if not proposals:
+        return f"“{title}” has ended with nothing proposed: [see its report]({link})."
+    these = "the proposal" if proposals == 1 else f"the {proposals} proposals"
+    return f"Review {these} of “{title}”: [open the review]({link})."
+
+
 def scene_reading_text(read: int, total: int) -> str:
     """Render the progress of reading a scene's transcript into canon proposals."""
     return (

@@ -23,11 +23,11 @@ from canon.campaigns import Campaign
 from canon.errors import InvalidInput, NotAllowed
 from canon.gate import kept_when_undecided
 from canon.proposals import Proposal, ProposalStatus
-from canon.wording import Wording, describe
+from canon.wording import Wording, describe, warning_sentence
 from cogs import canon_embeds
 from cogs.checks import require_gm
 from cogs.embeds import MessageContent, clip
-from cogs.review_words import undecided_note
+from cogs.review_words import not_accepted_note, undecided_note
 from cogs.services import services_of
 from memory.scenes import SceneStatus
 
@@ -202,3 +202,26 @@ async def close_private(
             )
         except (discord.HTTPException, ValueError):  # its token expired: a click shows it closed
             log.info("could not close private review card %s", message_id, exc_info=True)
+
+
+async def tell_not_accepted(interaction: discord.Interaction, review: Review, skip: frozenset[int]) -> None:
+    """Tell the GM, privately, which proposals Accept all left undecided because they conflict with canon, and
+    why (after the card was edited in answer): nothing is skipped without a word. `skip`: those the card hid."""
+    left = [
+        p
+        for p in review.proposals
+        if p.status == ProposalStatus.PENDING and p.needs_rationale and p.id not in skip
+    ]
+    if not left:
+        return
+    numbers, words = canon_embeds.card_numbers(review), canon_embeds.review_words(review)
+    skipped = [
+        (
+            numbers[p.id],
+            clip(describe(p.content, words), 150),
+            warning_sentence(next(w.message for w in p.warnings if not w.new_attribute) or "", words),
+        )
+        for p in left
+    ]
+    note = limits.clip(not_accepted_note(skipped), limits.MESSAGE)
+    await interaction.followup.send(note, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())

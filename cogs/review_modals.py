@@ -50,6 +50,9 @@ _LABELS = {
     "name": "The name",
     "description": "A description",
 }
+#: The hints in the reason boxes (what to write, never an answer).
+ACCEPT_HINT = "Type what makes it true anyway"
+REJECT_HINT = "Type a reason, or leave this empty"
 _MAX = {"value": 1000, "description": 2000, "attribute": 60, "name": 200}
 
 
@@ -66,16 +69,14 @@ class RationaleModal(discord.ui.Modal):
             custom_id=f"lk:{'rationale' if accept else 'reject'}:{proposal_id}",
             timeout=900,
         )
+        # A placeholder is a hint, never the warning: grey text in the box reads as an answer already given.
         first = next(iter(warnings), None)
-        if accept:
-            placeholder = warning_sentence(
-                (first.message if first is not None else "") or "It breaks continuity."
-            )
-        else:
-            placeholder = "Optional, kept with the proposal. Leave empty to just reject."
+        warning = warning_sentence((first.message if first is not None else "") or "It breaks continuity.")
+        placeholder = ACCEPT_HINT if accept else REJECT_HINT
         self.add_item(
             discord.ui.Label(
                 text="Why accept it anyway?" if accept else "Why reject it? (optional)",
+                description=clip(f"The warning: {warning}", limits.MODAL_DESCRIPTION) if accept else None,
                 component=discord.ui.TextInput(
                     custom_id=RATIONALE_FIELD,
                     style=discord.TextStyle.paragraph,
@@ -91,13 +92,14 @@ class RationaleModal(discord.ui.Modal):
             self.add_item(
                 discord.ui.Label(
                     text="Who reads the reason?",
+                    description="Left unpicked, only GMs read it.",
                     component=discord.ui.Select(
                         custom_id=SHOW_REASON,
                         required=False,
                         min_values=0,
                         max_values=1,
-                        # Nothing preselected: left alone, the reason stays with the GMs (as the label says).
-                        placeholder="Only GMs, unless you pick everyone",
+                        # Nothing preselected, and a hint that names no choice (it would read as picked).
+                        placeholder="Pick who may read it",
                         options=[
                             discord.SelectOption(label="Only GMs", value="private"),
                             discord.SelectOption(label="Everyone at the table", value="public"),

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from canon.gate import DEFAULT_POLICY
 from canon.models import Authority
-from canon.proposals import Proposal
+from canon.proposals import Proposal, ProposalStatus
 from cogs.embeds import counted
 
 #: The mark of a proposal whose acceptance needs the GM's reason (a continuity finding).
@@ -32,6 +32,11 @@ def mark(proposal: Proposal) -> str | None:
     if proposal.needs_rationale:
         return CONFLICT_MARK
     return NEW_KIND_MARK if proposal.warnings else None
+
+
+def left_undecided(proposal: Proposal) -> bool:
+    """Return whether a proposal was dropped by a commit because nobody decided it (no one rejected it)."""
+    return proposal.status == ProposalStatus.REJECTED and proposal.decided_by_name is None
 
 
 def _listed(items: Sequence[str]) -> str:
@@ -65,4 +70,20 @@ def undecided_note(numbers: Sequence[int], policy: Mapping[str, str]) -> str:
     return (
         f"{counted(len(numbers), 'proposal')} {verb} still undecided ({shown}). {undecided_rule(policy)} "
         "Press Commit again to go ahead."
+    )
+
+
+def not_accepted_note(skipped: Sequence[tuple[int, str, str]]) -> str:
+    """Return what Accept all tells the GM, privately, of the proposals it left undecided because they conflict
+    with canon: one sentence with the next step. `skipped`: each one's card number, sentence and first warning."""
+    if len(skipped) == 1:
+        ((number, about, warning),) = skipped
+        return (
+            f"Accept all did not accept #{number} ({about}) because it conflicts with canon: "
+            f"{warning.rstrip('.')}; decide it on its own: pick it, then Accept with your reason, or Reject."
+        )
+    numbers = _listed([f"#{number}" for number, _, _ in skipped])
+    return (
+        f"Accept all did not accept {numbers} because each conflicts with canon (the card says how); "
+        "decide each on its own: pick it, then Accept with your reason, or Reject."
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 from typing import Literal
 
 import discord
@@ -21,6 +22,8 @@ from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
 from cogs.places import campaign_here
 from cogs.recaps import post_recap
 from memory.scenes import SceneService
+
+log = logging.getLogger(__name__)
 
 NONE = discord.AllowedMentions.none()
 
@@ -185,7 +188,7 @@ class SceneCommands(commands.Cog):
         scene = await canon.endable_scene(interaction.channel_id or 0)
         await replies.think(interaction)
         status = await progress.post(channel, embeds.scene_ending_text(scene))
-        await replies.answer(interaction, f"Ending “{scene.title}”: {status.jump_url}")
+        await replies.answer(interaction, embeds.scene_ending_answer(scene, status.jump_url))
         show = progress.Progress(progress.message_editor(status), embeds.scene_reading_text)
         try:
             report, review = await canon.end_scene(scene.channel_id, progress=show)
@@ -195,11 +198,24 @@ class SceneCommands(commands.Cog):
             raise
         await status.edit(content=None, embed=embeds.scene_report_embed(report, heading="Scene ended"))
         if not review.proposals:  # complete already: its recap now (else the commit posts it)
+            await _tell_gm(interaction, embeds.scene_ended_answer(scene, status.jump_url, 0))
             await post_recap(self.bot, scene.id, scene.channel_id)
             return
-        await canon_cards.post_public_card(channel, self.bot.services, review)
+        card = await canon_cards.post_public_card(channel, self.bot.services, review)
+        await _tell_gm(interaction, embeds.scene_ended_answer(scene, card.jump_url, len(review.proposals)))
         if review.secret:
             await canon_cards.tell_gm_secret_proposals(interaction, review)
+
+
+async def _tell_gm(interaction: discord.Interaction, text: str) -> None:
+    """Replace the GM's private answer with where the ended scene now stands (past the interaction's 15
+    minutes the answer can no longer be edited: the channel's messages say it all the same)."""
+    try:
+        await interaction.edit_original_response(
+            content=text, allowed_mentions=discord.AllowedMentions.none()
+        )
+    except discord.HTTPException as error:
+        log.info("could not tell the GM where the ended scene stands: %s", error)
 
 
 async def setup(bot: Lorekeeper) -> None:

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from bot.cli.common import cli_actor, emit, fail, run_async, settings_or_exit, with_services
-from canon.wording.counts import counted
 
 if TYPE_CHECKING:
     from bot.services.branches import BranchInfo, BranchNode, RebasePlan
@@ -82,6 +81,8 @@ def _renumbered(plan: RebasePlan) -> dict[str, list[int]] | None:
 
 
 def _plan_text(plan: RebasePlan) -> str:
+    from canon.wording.counts import counted
+
     head = "Rebased" if plan.applied else "Rebase would move"
     lines = [
         f"{head} “{plan.branch.name}” from changeset #{plan.current.changeset_id} to #{plan.target.changeset_id} "
@@ -163,6 +164,8 @@ def info(
     name: Annotated[str, typer.Argument(help="The campaign or branch")], as_json: JsonOption = False
 ) -> None:
     """Show a campaign's parent, fork point, branches, bound channels and what it wrote itself."""
+    from canon.wording.counts import counted
+
     settings = settings_or_exit()
 
     async def work(services: Any) -> BranchInfo:
@@ -252,6 +255,8 @@ def accept_promotion(
     as_json: JsonOption = False,
 ) -> None:
     """As the GM: accept the promotion's proposals (but those named by --reject) and commit them."""
+    from canon.wording.counts import counted
+
     settings = settings_or_exit()
     rejected = set(reject or [])
 
@@ -302,6 +307,8 @@ def delete(
     as_json: JsonOption = False,
 ) -> None:
     """Delete a branch and everything it wrote (never its parent's); without --yes, show what would go."""
+    from canon.wording.counts import counted
+
     settings = settings_or_exit()
 
     async def work(services: Any) -> Any:

@@ -19,7 +19,6 @@ from bot.cli.canon_add import canon_add_app
 from bot.cli.canon_retcon import canon_retcon
 from bot.cli.common import Typer, checked, emit, fail, with_campaign
 from bot.cli.knowledge import canon_known, canon_reveal, canon_unreveal
-from canon.wording.counts import counted
 
 if TYPE_CHECKING:
     from canon.campaign_calendar import CampaignCalendar
@@ -174,6 +173,7 @@ def canon_neighbours(
     """Print the relations within N steps of an entity, nearest first."""
     from bot.services.canon_queries import parse_as_of
     from canon.models import Viewer
+    from canon.wording.counts import counted
 
     point = checked(lambda: parse_as_of())
 

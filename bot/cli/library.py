@@ -14,7 +14,6 @@ from typing import Annotated, Any
 import typer
 
 from bot.cli.common import Typer, emit, run_async, settings_or_exit, with_services
-from canon.wording.counts import counted
 
 library_app = Typer(
     help="Shared library sources: imported once, read by many campaigns.", no_args_is_help=True
@@ -115,6 +114,8 @@ def library_list(
     as_json: JsonOption = False,
 ) -> None:
     """List the shared library: every source (or those one campaign may read, and which it reads)."""
+    from canon.wording.counts import counted
+
     settings = settings_or_exit()
 
     async def work(services: Any) -> list[Any]:

@@ -31,7 +31,6 @@ from bot.cli.dialogue import dialogue_paths, ingest_dialogue
 from bot.cli.lore_index import reindex
 from bot.cli.progress import Progress, describe_report
 from canon.errors import GameError
-from canon.wording.counts import counted
 
 if TYPE_CHECKING:
     from memory.knowledge.models import Answer, ImportReport, SourceInfo
@@ -213,6 +212,8 @@ async def _ingest_all(
 
 def ingest_text(outcome: dict[str, Any]) -> str:
     """Return what `lorekeeper ingest` did, for a person: prose files and YAML entries written, what failed."""
+    from canon.wording.counts import counted
+
     counts: dict[str, int] = {}
     for report in outcome["imported"]:
         counts[report["outcome"]] = counts.get(report["outcome"], 0) + 1

@@ -8,7 +8,6 @@ import typer
 
 from bot.cli.common import emit, fail, run_async, settings_or_exit, with_services
 from bot.cli.progress import Progress
-from canon.wording.counts import counted
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
 
@@ -118,6 +117,7 @@ def view_build_text(state: Any) -> str:
 def _prune(settings: Any, *, as_json: bool) -> None:
     """Remove this installation's orphaned vector collections and an older version's unclaimed ones."""
     from bot.ops.collections import prune_collections
+    from canon.wording.counts import counted
 
     if not settings.embedding.enabled:
         fail("Semantic search is switched off (embedding.enabled = false): there are no vector collections.")

@@ -21,7 +21,6 @@ import typer
 
 from bot.cli.common import Typer, emit, run_async, settings_or_exit, with_services
 from canon.errors import GameError
-from canon.wording.counts import counted
 
 voice_app = Typer(help="The narrator, proposal extraction and NPC memory.", no_args_is_help=True)
 
@@ -51,6 +50,8 @@ def _report_json(report: Any) -> dict[str, Any]:
 
 
 def _describe(report: dict[str, Any]) -> str:
+    from canon.wording.counts import counted
+
     if report["skipped"]:
         return str(report["skipped"])
     text = f"{counted(report['stored'], 'proposal')} stored from {counted(report['pieces'], 'piece')}"
@@ -195,6 +196,8 @@ def reindex(campaign: CampaignOption, as_json: JsonOption = False) -> None:
 @voice_app.command("catch-up")
 def catch_up(as_json: JsonOption = False) -> None:
     """Write the summaries and NPC memories of completed scenes that have none."""
+    from canon.wording.counts import counted
+
     settings = settings_or_exit()
     done = run_async(lambda: with_services(settings, lambda s: s.voice.catch_up()))
     emit({"scenes": done}, as_json=as_json, text=lambda: f"Finished {counted(done, 'scene')}.")

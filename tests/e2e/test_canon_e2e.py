@@ -153,10 +153,10 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     ended = await emu.invoke(chan, gm, "endscene")
     report = scene_report(emu, chan)
     assert report["embeds"][0]["title"] == "Scene ended: The march"
-    assert ended.ephemeral and report["id"] in (ended.content or "")  # the GM's answer links to it
     scene = await latest_scene(world)
     assert scene.status == SceneStatus.REVIEW
     (_, card) = review_cards(world)
+    assert ended.ephemeral and card["id"] in (ended.content or "")  # the GM's answer links to the card
     fact_row, ally_row, order_row = await proposals_of_scene(world, scene.id)
     assert [r.type for r in (fact_row, ally_row, order_row)] == ["fact", "relationship", "event"]
     text = embed_text(card["embeds"][0])
@@ -419,7 +419,11 @@ async def test_a_committed_scene_cannot_be_committed_again(world: World) -> None
     reposted = await emu.invoke(chan, world.gm, "canon review")
     private = await emu.invoke(chan, world.gm, "canon review", private=True)
     first, second = review_cards(world)
-    assert reposted.ephemeral and "Review card posted" in (reposted.content or "") and private.ephemeral
+    assert (
+        reposted.ephemeral
+        and "The review card is posted for everyone here: [open the review](" in (reposted.content or "")
+        and private.ephemeral
+    )
     scene = await latest_scene(world)
     (proposal,) = await proposals_of_scene(world, scene.id)
     await world.restart()  # a private card shown before a restart is not closed by the commit: kept stale

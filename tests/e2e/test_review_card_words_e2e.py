@@ -60,7 +60,7 @@ async def test_commit_asks_before_it_drops_what_nobody_decided(world: World) -> 
     jester, mill = await proposals_of_scene(world, scene.id)
     assert jester.status == ProposalStatus.REJECTED and mill.status == ProposalStatus.COMMITTED
     public = embed_text(live(world, card)["embeds"][0])
-    assert "1 written to canon, 1 rejected" in public
+    assert "1 written to canon, 0 rejected, 1 left undecided (not written)" in public
     assert all(c.get("disabled") for c in buttons(live(world, card)).values())
 
 

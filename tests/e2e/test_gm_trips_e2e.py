@@ -1,0 +1,130 @@
+"""What a GM new to the bot tripped on in an evening of play, each now said as a GM and players expect: the
+GM's private answer to /endscene, undecided proposals on the closed card, Accept all's skipped proposals, the
+forms' hints, evidence in words, and facts and conflicts by their sentences.
+
+The real discord.py client against the emulator, checked in the database.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from canon.proposals import ProposalStatus
+from tests.e2e.conftest import World
+from tests.e2e.test_canon_e2e import (
+    commit_card,
+    embed_text,
+    gm_adds,
+    kill_aldric_in_a_first_scene,
+    latest_scene,
+    live,
+    pick,
+    proposals_of_scene,
+    review_cards,
+)
+
+LABEL = 18  # a form's Label, around one field
+
+
+async def test_endscene_tells_the_gm_what_to_review_in_a_sentence_with_a_labelled_link(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await emu.invoke(chan, gm, "scene start", title="Market day")
+    await emu.send_message(chan, pat, "A jester juggles by the old mill.")
+    await emu.invoke(chan, pat, "propose entity", name="Court Jester", type="Person")
+    await emu.invoke(chan, pat, "propose entity", name="Old Mill", type="Location")
+    ended = await emu.invoke(chan, gm, "endscene")
+    (card,) = review_cards(world)
+    link = f"https://discord.com/channels/{world.guild.id}/{chan.id}/{card['id']}"
+    assert (
+        ended.ephemeral
+        and ended.content == f"Review the 2 proposals of “Market day”: [open the review]({link})."
+    ), ended.content
+    assert not ended.content.startswith("http") and "@" not in ended.content
+
+    # Nothing proposed: the answer says so, and links the scene's report by its words.
+    await commit_card(world, card, (await latest_scene(world)).id)
+    await emu.invoke(chan, gm, "scene start", title="Quiet night")
+    quiet = await emu.invoke(chan, gm, "endscene")
+    assert quiet.content is not None and quiet.content.startswith(
+        "“Quiet night” has ended with nothing proposed: [see its report](https://discord.com/channels/"
+    ), quiet.content
+
+
+async def test_the_closed_card_never_calls_what_nobody_decided_rejected(world: World) -> None:
+    emu, chan, gm, pat, quinn = world.emu, world.channel, world.gm, world.pat, world.quinn
+    await emu.invoke(chan, gm, "scene start", title="Market day")
+    await emu.send_message(chan, pat, "A jester juggles by the old mill.")
+    await emu.invoke(chan, pat, "propose entity", name="Court Jester", type="Person")
+    await emu.invoke(chan, quinn, "propose entity", name="Bard", type="Person")
+    await emu.invoke(chan, gm, "endscene")
+    (card,) = review_cards(world)
+    scene = await latest_scene(world)
+    _, bard = await proposals_of_scene(world, scene.id)
+    await pick(world, card, bard.id)
+    asked = await emu.click(card, f"lk:proposal:{bard.id}:reject", gm)
+    await emu.submit_modal(asked, gm, {})
+    await commit_card(world, card, scene.id)  # the jester is left undecided: the players' are dropped
+    public = live(world, card)["embeds"][0]
+    text = embed_text(public)
+    assert "Committed by Gina: 0 written to canon, 1 rejected, 1 left undecided (not written)." in text, text
+    fields = {f["name"]: f["value"] for f in public["fields"]}
+    assert fields["Rejected"] == "#2 New Person: Bard", fields
+    assert fields["Left undecided, so not written"] == "#1 New Person: Court Jester", fields
+
+
+def form_fields(modal: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return a form's labels, each with its field under `component`."""
+    return [row for row in modal["components"] if row.get("type") == LABEL]
+
+
+async def a_conflicting_scene(world: World) -> tuple[dict[str, Any], int, list[Any]]:
+    """Aldric dies in scene 1; in scene 2 Quinn has him order a march, and Pat names a tavern. Return the review
+    card of scene 2, its scene's id and its proposals (the order, the tavern)."""
+    emu, chan, gm = world.emu, world.channel, world.gm
+    await gm_adds(world, "entity", name="Aldric", type="NPC")
+    await kill_aldric_in_a_first_scene(world)
+    await emu.invoke(chan, gm, "scene start", title="The march")
+    await emu.send_message(chan, world.quinn, "Aldric shouts: march at dawn!")
+    await emu.send_message(chan, world.pat, "We drink at the Grey Lantern.")
+    await emu.invoke(chan, world.quinn, "propose event", name="The order to march", participants="Aldric")
+    await emu.invoke(chan, world.pat, "propose entity", name="Grey Lantern", type="Location")
+    await emu.invoke(chan, gm, "endscene")
+    scene = await latest_scene(world)
+    return review_cards(world)[-1], scene.id, await proposals_of_scene(world, scene.id)
+
+
+async def test_the_reason_forms_hint_and_never_look_filled_in(world: World) -> None:
+    card, _, (order, lantern) = await a_conflicting_scene(world)
+    await pick(world, card, order.id)
+    asked = await world.emu.click(card, f"lk:proposal:{order.id}:accept", world.gm)
+    (why,) = form_fields(asked.modal)
+    # The warning is said above the box; the box's grey text is a hint of what to type, not the warning.
+    assert (
+        why["description"]
+        == "The warning: Aldric takes part in “The order to march” (scene 2) after dying (scene 1)."
+    ), why
+    assert why["component"]["placeholder"] == "Type what makes it true anyway"
+    assert not why["component"].get("value")
+
+    await pick(world, card, lantern.id)
+    refusing = await world.emu.click(card, f"lk:proposal:{lantern.id}:reject", world.gm)
+    reason, shown = form_fields(refusing.modal)
+    assert reason["component"]["placeholder"] == "Type a reason, or leave this empty"
+    # The select's grey text names no choice (it would read as one already picked); none is preselected.
+    assert shown["component"]["placeholder"] == "Pick who may read it"
+    assert shown["description"] == "Left unpicked, only GMs read it."
+    assert not any(o.get("default") for o in shown["component"]["options"])
+
+
+async def test_accept_all_says_which_proposal_it_left_and_why(world: World) -> None:
+    card, scene_id, (order, lantern) = await a_conflicting_scene(world)
+    everything = await world.emu.click(card, f"lk:review:{scene_id}:accept_all", world.gm)
+    (told,) = everything.followups
+    assert told["flags"] & 64, told  # only the GM reads it
+    assert told["content"] == (
+        "Accept all did not accept #1 (Event: The order to march, with Aldric) because it conflicts with canon: "
+        "Aldric takes part in “The order to march” (scene 2) after dying (scene 1); decide it on its own: pick "
+        "it, then Accept with your reason, or Reject."
+    ), told["content"]
+    order, lantern = await proposals_of_scene(world, scene_id)
+    assert (order.status, lantern.status) == (ProposalStatus.PENDING, ProposalStatus.ACCEPTED)
