@@ -12,13 +12,15 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from canon.errors import InvalidInput
+from canon.errors import InvalidInput, NotFound
 from canon.graph.keys import fold
-from canon.models import NOW, AsOf, Entity, EntityCard, StatementKind
+from canon.models import NOW, AsOf, Entity, EntityCard, EntityRef, StatementKind
 from canon.ontology import Ontology
 
 _ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 _WORD = re.compile(r"[\w'’-]+")
+#: Below this a name is too unlike the one typed to be offered as "Did you mean …?".
+HINT_CUTOFF = 50
 
 
 class NameReader(Protocol):
@@ -151,6 +153,29 @@ async def settle(
             return chosen or found[0], found
     found = await candidates(reader, typed, as_of, exact=exact)
     return (found[0] if len(found) == 1 else None), found
+
+
+async def closest(
+    reader: NameReader,
+    typed: str,
+    matches: Sequence[tuple[EntityRef, float]],
+    cutoff: float,
+    as_of: AsOf = NOW,
+) -> Entity:
+    """Return the entity a misspelt name means (the closest of `matches` at `cutoff` or above), or raise.
+
+    A typo of a name several entities share means any of them: they are asked about, never one picked. An
+    unknown name's answer offers each name once (two entities may share one), and only names like it.
+    """
+    if matches and matches[0][1] >= cutoff:
+        twins = [m.id for m, _ in matches if fold(m.name) == fold(matches[0][0].name)]
+        if len(twins) == 1:
+            return await reader.entity(twins[0], as_of)
+        seen = await reader.entities(twins, as_of)
+        raise await ambiguity(reader, typed, [seen[i] for i in sorted(seen)])
+    near = {fold(m.name): m.name for m, score in matches if score >= HINT_CUTOFF}
+    hint = f" Did you mean {either(list(near.values()))}?" if near else ""
+    raise NotFound(f"No entity called “{typed}” in this campaign's canon.{hint}")
 
 
 def either(listed: Sequence[str]) -> str:

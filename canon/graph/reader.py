@@ -38,8 +38,6 @@ from canon.tables import AliasRow, DependencyRow, EntityRow, StatementRow
 from canon.visibility import statement_is_public_sql
 
 FUZZY_CUTOFF = 80
-#: Below this a name is too unlike the one typed to be offered as "Did you mean …?".
-HINT_CUTOFF = 50
 #: A close spelling offered as a name is typed ("Osvin" for Oswin Harrow); below it the offers look random.
 AUTOCOMPLETE_CUTOFF = 70
 
@@ -106,17 +104,7 @@ class CanonReader(LineageReader):
         if len(found) > 1:
             raise await naming.ambiguity(self, name, found)
         matches = await self.fuzzy(name, limit=3, whole=True)
-        if matches and matches[0][1] >= FUZZY_CUTOFF:
-            # A typo of a name several entities share means any of them: ask which, never pick one.
-            twins = [m.id for m, _ in matches if fold(m.name) == fold(matches[0][0].name)]
-            if len(twins) > 1:
-                seen = await self.entities(twins, as_of)
-                raise await naming.ambiguity(self, name, [seen[i] for i in sorted(seen)])
-            return await self.entity(matches[0][0].id, as_of)
-        # Each name once (two entities may share one), and only names somewhat like the one typed.
-        near = {fold(m.name): m.name for m, score in matches if score >= HINT_CUTOFF}
-        hint = f" Did you mean {naming.either(list(near.values()))}?" if near else ""
-        raise NotFound(f"No entity called “{name}” in this campaign's canon.{hint}")
+        return await naming.closest(self, name, matches, FUZZY_CUTOFF, as_of)
 
     async def fuzzy(self, text: str, *, limit: int = 5, whole: bool = False) -> list[tuple[EntityRef, float]]:
         """Return the entities whose names are closest to `text`, with a 0-100 score.
