@@ -449,10 +449,10 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
     "broken_repeated_reference.yaml": [(5, 31, '"parents" lists "theron_ashveil" more than once')],
     "broken_syntax.yaml": [
         (
-            4,
-            12,
-            "YAML syntax error: expected ',' or ']', but got ':' "
-            "(while parsing a flow sequence that starts at line 3, column 11)",
+            3,
+            11,
+            "a list opened with [ on this line is not closed with ]: close it, or write the list one item a "
+            "line, each starting with `- `",
         ),
     ],
     "broken_tab_indentation.yaml": [
