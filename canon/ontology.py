@@ -22,6 +22,7 @@ from canon.wording.relations import relation_words
 #: The types a player may play (and their subtypes: PC, NPC...): a character is a person or a creature.
 PLAYABLE_TYPES = ("Person", "Creature")
 
+
 class EntityKind(enum.StrEnum):
     """Concrete things (this city) or axioms (a law of the world, an archetype)."""
 

@@ -81,7 +81,7 @@ async def test_an_unknown_name_is_answered_with_each_name_once(world: World) -> 
 
 
 async def test_a_claim_is_of_a_character_a_player_may_see(world: World) -> None:
-    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    emu, chan, pat = world.emu, world.channel, world.pat
     await the_harrows(world)
     await gm_adds(world, "entity", name="Tide Crab", type="Creature")
 
@@ -111,9 +111,12 @@ async def test_a_claim_is_of_a_character_a_player_may_see(world: World) -> None:
     assert plain(nobody.content) == "No character called “Grey Abbot” in this campaign's canon."
     for reply in (era, tavern, unknown, hidden):
         assert "entit" not in plain(reply.content)
-    assert await world.bot.services.characters.roster(
-        await world.bot.services.campaigns.for_guild(world.guild.id, world.guild.name)
-    ) == []  # nothing written by a refused claim
+    assert (
+        await world.bot.services.characters.roster(
+            await world.bot.services.campaigns.for_guild(world.guild.id, world.guild.name)
+        )
+        == []
+    )  # nothing written by a refused claim
 
     claimed = await emu.invoke(chan, pat, "character claim", name="mirela")
     assert "Mirela Harrow" in everything(claimed.message)
