@@ -89,7 +89,7 @@ def kind_named(text: str) -> LoreKind | None:
     folded = re.sub(r"[\s_-]+", "_", text.strip().casefold())
     for candidate in (folded, f"{folded}s", folded.removesuffix("s")):
         if candidate in LORE_KINDS:
-            return typing.cast(LoreKind, candidate)
+            return candidate
     return None
 
 
