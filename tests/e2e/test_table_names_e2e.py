@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from tests.e2e.conftest import World
 from tests.e2e.test_canon_e2e import embed_text, gm_adds, plain
+from tests.e2e.test_lore_e2e import everything
 
 
 async def the_harrows(world: World) -> None:
@@ -77,3 +78,45 @@ async def test_an_unknown_name_is_answered_with_each_name_once(world: World) -> 
     )
     text = embed_text(reply.embeds[0])
     assert text.count("→ Mirela Harrow") == 1, text
+
+
+async def test_a_claim_is_of_a_character_a_player_may_see(world: World) -> None:
+    emu, chan, pat = world.emu, world.channel, world.pat
+    await the_harrows(world)
+    await gm_adds(world, "entity", name="Tide Crab", type="Creature")
+
+    offered = names(await emu.autocomplete(chan, pat, "character claim", "name", ""))
+    assert sorted(offered) == ["Mirela Harrow", "Oswin Harrow", "Tide Crab"]  # no era, no tavern, no secret
+    assert names(await emu.autocomplete(chan, pat, "character claim", "name", "the")) == []
+    assert names(await emu.autocomplete(chan, pat, "character claim", "name", "harrow")) == [
+        "Mirela Harrow",
+        "Oswin Harrow",
+    ]
+
+    era = await emu.invoke(chan, pat, "character claim", name="The Tidewater Age")
+    assert era.ephemeral and plain(era.content) == (
+        "The Tidewater Age is an era, not a character: only a person or a creature can be played."
+    )
+    tavern = await emu.invoke(chan, pat, "character claim", name="The Rusty Tankard")
+    assert plain(tavern.content) == (
+        "The Rusty Tankard is a location, not a character: only a person or a creature can be played."
+    )
+    unknown = await emu.invoke(chan, pat, "character claim", name="Mirelle")
+    assert plain(unknown.content) == (
+        "No character called “Mirelle” in this campaign's canon. Did you mean Mirela Harrow?"
+    )
+    hidden = await emu.invoke(chan, pat, "character claim", name="Grey Abbess")
+    nobody = await emu.invoke(chan, pat, "character claim", name="Grey Abbot")
+    assert plain(hidden.content) == "No character called “Grey Abbess” in this campaign's canon."
+    assert plain(nobody.content) == "No character called “Grey Abbot” in this campaign's canon."
+    for reply in (era, tavern, unknown, hidden):
+        assert "entit" not in plain(reply.content)
+    assert (
+        await world.bot.services.characters.roster(
+            await world.bot.services.campaigns.for_guild(world.guild.id, world.guild.name)
+        )
+        == []
+    )  # nothing written by a refused claim
+
+    claimed = await emu.invoke(chan, pat, "character claim", name="mirela")
+    assert "Mirela Harrow" in everything(claimed.message)
