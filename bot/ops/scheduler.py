@@ -86,7 +86,8 @@ class _StoppedIsNotFailed(logging.Filter):
         error = record.exc_info[1] if record.exc_info else None
         if isinstance(error, (asyncio.CancelledError, concurrent.futures.CancelledError)):
             record.levelno, record.levelname = logging.INFO, logging.getLevelName(logging.INFO)
-            record.msg, record.exc_info, record.exc_text = "job %s stopped by shutdown before it finished", None, None
+            record.msg = "job %s stopped by shutdown before it finished"
+            record.exc_info, record.exc_text = None, None
         return True
 
 
