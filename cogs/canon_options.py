@@ -139,6 +139,20 @@ async def speaker_names(interaction: discord.Interaction, current: str) -> Choic
     return entity_choices(found)
 
 
+async def character_names(interaction: discord.Interaction, current: str) -> Choices:
+    """Suggest the characters one may play (people, creatures) that the user may see, as a claim reads canon."""
+    try:
+        campaign = await campaign_of(interaction)
+        if campaign is None:
+            return []
+        found = await services_of(interaction).queries.autocomplete(
+            campaign, current, viewer=viewer_of(interaction), playable=True
+        )
+    except GameError:
+        return []
+    return entity_choices(found)
+
+
 def entity_choices(refs: Sequence[EntityRef]) -> Choices:
     """Return the choices of an entity name box: "Name (Type)"; a name past a value's 100 characters is sent
     as `#id`, which `CanonReader.resolve` resolves."""

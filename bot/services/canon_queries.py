@@ -160,14 +160,28 @@ class CanonQueries:
         return None
 
     async def autocomplete(
-        self, campaign: Campaign, prefix: str, *, viewer: Viewer, speaking: bool = False, knowing: Lens = None
+        self,
+        campaign: Campaign,
+        prefix: str,
+        *,
+        viewer: Viewer,
+        speaking: bool = False,
+        playable: bool = False,
+        knowing: Lens = None,
     ) -> list[EntityRef]:
-        """Return the entities whose names start with `prefix` that the viewer may see, for an autocomplete box
-        (`speaking`: only beings that can speak), at most `SUGGESTIONS`."""
+        """Return the entities whose names (or words of them) start with `prefix` that the viewer may see, for an
+        autocomplete box (`speaking`: only beings that can speak; `playable`: only characters a player may
+        play), at most `SUGGESTIONS`."""
+        narrowed = speaking or playable
         async with self.db.session() as session:
             reader = await self.access.reader(session, campaign, viewer, knowing)
-            refs = await reader.autocomplete(prefix, limit=4 * SUGGESTIONS if speaking else SUGGESTIONS)
-        return [r for r in refs if not speaking or reader.ontology.can_speak(r.type)][:SUGGESTIONS]
+            refs = await reader.autocomplete(prefix, limit=8 * SUGGESTIONS if narrowed else SUGGESTIONS)
+        ontology = reader.ontology
+        return [
+            r
+            for r in refs
+            if (not speaking or ontology.can_speak(r.type)) and (not playable or ontology.can_play(r.type))
+        ][:SUGGESTIONS]
 
     async def attribute_names(
         self, campaign: Campaign, prefix: str, *, viewer: Viewer, subject: str | None = None

@@ -13,7 +13,16 @@ import re
 import unicodedata
 from collections.abc import Mapping
 
-__all__ = ["GLOSSARY_SETTINGS", "MAX_TERMS", "SHIPPED", "checked_entry", "clean_term", "expand", "merged"]
+__all__ = [
+    "GLOSSARY_SETTINGS",
+    "MAX_TERMS",
+    "RELATED",
+    "SHIPPED",
+    "checked_entry",
+    "clean_term",
+    "expand",
+    "merged",
+]
 
 #: The key of a campaign's settings holding its glossary (`{term: meaning}`), exported with the campaign.
 GLOSSARY_SETTINGS = "glossary"
@@ -66,7 +75,11 @@ SHIPPED: dict[str, str] = {
     "gobbo": "goblin",
     "gobbos": "goblin",
     "gob": "goblin",
-    "nat 20": "critical hit",
+    # A natural 20 is a roll the books write as such ("roll a 20 on the attack roll"); what it does is theirs.
+    "nat 20": "roll a 20",
+    "natural 20": "roll a 20",
+    "nat 1": "roll a 1",
+    "natural 1": "roll a 1",
     "crit": "critical hit",
     "crits": "critical hit",
     "aoo": "opportunity attack",
@@ -80,9 +93,38 @@ SHIPPED: dict[str, str] = {
     "min": "minimum",
     "temp hp": "temporary hit points",
     "thp": "temporary hit points",
+    "stack": "add together",
+    "stacks": "add together",
+    "stacking": "adding together",
+    "turn order": "initiative order",
     "bbeg": "villain",
     "pc": "player character",
     "npc": "nonplayer character",
+}
+
+#: A player's word for a rule and the words the books say it in, any game's: a sentence saying one of them says
+#: the player's word when an answer's sentence is chosen ("a short rest is at least 1 hour long" answers "the
+#: minimum short rest"). Never searched for, never replacing the question's word: the books may say it too.
+RELATED: dict[str, tuple[str, ...]] = {
+    "minimum": ("at least", "no less than", "no fewer than"),
+    "maximum": ("at most", "no more than", "up to"),
+    "pass": ("succeed", "success", "successful", "succeeds"),
+    "beat": ("succeed", "success", "successful", "equals or exceeds", "meets or exceeds"),
+    "fail": ("failure", "failed", "failures"),
+    "walk": ("speed", "move", "movement"),
+    "run": ("speed", "move", "movement", "dash"),
+    "leave": ("speed", "move", "movement"),
+    "cost": ("spend", "expend", "price", "pay"),
+    "pay": ("cost", "spend", "expend", "price"),
+    "fight": ("combat", "battle"),
+    "battle": ("combat", "fight"),
+    "decides": ("determine", "determines"),
+    "decide": ("determine", "determines"),
+    "kill": ("dies", "die", "dead", "death", "slay"),
+    "killing": ("dies", "die", "dead", "death", "slay"),
+    "heal": ("regain", "regains", "restore", "restores"),
+    "healing": ("regain", "regains", "restore", "restores"),
+    "hurt": ("damage",),
 }
 
 _SPACE = re.compile(r"\s+")

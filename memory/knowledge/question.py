@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from memory import fulltext
 from memory.knowledge.glossary import expand
 
-__all__ = ["FILLER", "GENERIC", "KIND_LINE", "Question", "analyse", "describe"]
+__all__ = ["FILLER", "GENERIC", "KIND_LINE", "Question", "analyse", "describe", "without_how"]
 
 #: Words of a question that ask, rather than say what about.
 GENERIC = frozenset(
@@ -131,6 +131,17 @@ _DEFINITION = re.compile(
     r"^(?:what (?:is|are|does) (?:an? |the )?[\w' -]{1,40}? mean|define|what'?s? (?:an? )?\w+\??$)"
 )
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+#: "How long", "how far", "how big": the word after "how" asks an amount, it names nothing asked about (the
+#: books say "at least 1 hour", not "long"; "how long does a long rest take" keeps the second "long").
+_HOW = re.compile(
+    r"(?i)\b(how)\s+(?:much|many|long|far|big|large|small|heavy|fast|quick|deep|high|tall|old|wide|often|"
+    r"close|near|strong|hard|tough)\b"
+)
+
+
+def without_how(text: str) -> str:
+    """Return a question without the word that, after "how", asks an amount ("how long" is "how")."""
+    return _HOW.sub(r"\1", text)
 
 
 @dataclass(slots=True)
@@ -190,7 +201,7 @@ def analyse(question: str, glossary: Mapping[str, str] | None = None) -> Questio
         # Only the asking words go: what a phrase holds in its middle ("how far can *a wolf* move") stays.
         rest = pattern.sub(lambda m: " " + " ".join(g for g in m.groups() if g) + " ", rest)
     fields = list(dict.fromkeys(label for _, label in sorted(found)))
-    rest = rest.strip(" ?!.")
+    rest = without_how(rest).strip(" ?!.")
     parts: list[list[str]] = []
     between = re.search(r"\bor\b|\bthan\b|\bvs\b|\bversus\b", folded)
     comparison = bool(

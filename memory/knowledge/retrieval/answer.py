@@ -22,6 +22,7 @@ from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_words import (
     ABBREVIATIONS,
+    asked_words,
     covers,
     fold_words,
     has_word,
@@ -29,6 +30,7 @@ from memory.knowledge.retrieval.answer_words import (
     kind_line,
     labelled_sentences,
     names_in,
+    related_said,
     same_word,
     sections_of,
     sentences,
@@ -150,17 +152,18 @@ def is_example(text: str) -> bool:
 
 def text_words(text: str, asked: Sequence[str]) -> set[str]:
     """Return a sentence's folded words, its abbreviations read out when the question asks every word of them
-    ("+2 bonus to AC" holds "armor" and "class" for "armor class", not "class" for "which class")."""
+    ("+2 bonus to AC" holds "armor" and "class" for "armor class", not "class" for "which class"), and the
+    question's words it says in the books' words ("at least 1 hour" says "minimum": `related_said`)."""
     words = set(fold_words(text))
     for short in words & ABBREVIATIONS.keys():
         if all(w in asked for w in ABBREVIATIONS[short]):
             words |= set(ABBREVIATIONS[short])
-    return words
+    return words | related_said(text, asked)
 
 
 def _weights(keys: Sequence[str], names: Sequence[str], results: Sequence[LoreResult]) -> dict[str, float]:
     """Return each question word's weight: rarer among the passages found weighs more, a name double."""
-    texts = [set(fold_words(" ".join([r.source_title, *r.heading_path, r.text]))) for r in results]
+    texts = [text_words(" ".join([r.source_title, *r.heading_path, r.text]), keys) for r in results]
     weight = {}
     for w in keys:
         found = sum(1 for words in texts if covers(words, w))
@@ -184,7 +187,7 @@ def _scored(
     alone is not an answer to "Who is Eliza Crane's brother?"); a sentence, when it and its headings hold most
     of the question's weight. Short sentences are preferred ("Range 60 feet" over a paragraph naming a range).
     """
-    keys = key_words(question)
+    keys = asked_words(question)
     names = [n for n in names_in(question) if n in keys]
     others = [w for w in keys if w not in names]
     weight = _weights(keys, names, results)
@@ -194,7 +197,7 @@ def _scored(
     readable = [(i, r) for i, r in enumerate(results) if r.is_fact and (only is None or only(r))]
     for rank, (index, result) in enumerate(readable[:PASSAGES_READ]):
         heading = set(fold_words(" ".join([result.source_title, *result.heading_path])))
-        passage = heading | set(fold_words(result.text))
+        passage = heading | text_words(result.text, keys)
         if not all(has_word(passage, n) for n in names):
             continue
         if others and sum(1 for w in others if covers(passage, w)) / len(others) < MIN_COVERAGE:
@@ -245,7 +248,7 @@ def _extractive(
     if not scored:
         return []
     chosen = [scored[0]]
-    keys = key_words(question)
+    keys = asked_words(question)
     for other in scored[1:4]:
         # A second sentence must answer too: it holds most of the question's words, not only a new one.
         if len(other.words) < SECOND_OVERLAP * len(keys):

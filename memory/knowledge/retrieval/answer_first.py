@@ -35,8 +35,8 @@ from memory.knowledge.retrieval.answer import (
 )
 from memory.knowledge.retrieval.answer_scope import CHATTER
 from memory.knowledge.retrieval.answer_words import (
+    asked_words,
     fold_words,
-    key_words,
     kind_line,
     labelled_sentences,
     same_word,
@@ -141,7 +141,7 @@ class _Unit:
 
 
 def _units(question: Question, result: LoreResult) -> list[_Unit]:
-    asked = key_words(question.expanded)
+    asked = asked_words(question.expanded)
     units: list[_Unit] = []
     for section, body in sections_of(result.text):
         kind = kind_line(body)
@@ -188,7 +188,7 @@ def from_first(
     around = set(fold_words(" ".join([result.source_title, *result.heading_path])))
     others = [
         w
-        for w in key_words(question.expanded)
+        for w in asked_words(question.expanded)
         if w not in CHATTER and w not in FILLER and not _akin_any(w, title) and not _akin_any(w, around)
     ]
     amount = asks_amount(question.expanded)

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+from collections.abc import Sequence
 
 from memory import fulltext
-from memory.knowledge.question import GENERIC
+from memory.knowledge.glossary import RELATED
+from memory.knowledge.question import GENERIC, without_how
 
 __all__ = [
     "RELATION_WORDS",
+    "asked_words",
     "covers",
     "fold_words",
     "has_word",
@@ -17,6 +21,7 @@ __all__ = [
     "kind_line",
     "labelled_sentences",
     "names_in",
+    "related_said",
     "same_word",
     "sections_of",
     "sentences",
@@ -107,6 +112,37 @@ def key_words(question: str) -> list[str]:
     for word in fulltext.query_words(question.replace("’", "'")):
         words += ABBREVIATIONS.get(word, (word,))
     return [w for w in dict.fromkeys(words) if w not in GENERIC and w not in fulltext.STOPWORDS]
+
+
+def asked_words(question: str) -> list[str]:
+    """Return the words a passage's sentence answering a question says: its key words but the word after "how"
+    that asks an amount ("how long can I hold my breath" asks of holding a breath, the books never say "long")."""
+    return key_words(without_how(question))
+
+
+@functools.lru_cache(maxsize=4096)
+def _related(word: str) -> tuple[str, ...]:
+    """Return the books' words for a question's word (`glossary.RELATED`, an ending apart), none when it has none."""
+    return tuple(p for k, phrases in RELATED.items() if same_word(word, k) for p in phrases)
+
+
+def related_said(text: str, asked: Sequence[str]) -> set[str]:
+    """Return the question's words a text says in the books' words (`glossary.RELATED`: "at least 1 hour" says
+    "minimum", "you succeed" says "pass")."""
+    wanted = {w: p for w in asked if (p := _related(w))}
+    if not wanted:
+        return set()
+    words = fold_words(text)
+    joined = f" {' '.join(words)} "
+    found = set()
+    for word, phrases in wanted.items():
+        for phrase in phrases:
+            if (" " in phrase and f" {phrase} " in joined) or (
+                " " not in phrase and any(same_word(phrase, w) for w in words)
+            ):
+                found.add(word)
+                break
+    return found
 
 
 def names_in(question: str) -> list[str]:

@@ -1,0 +1,68 @@
+"""Questions in the player's words rather than the book's, answered from another game's rules text."""
+
+from __future__ import annotations
+
+from memory.knowledge.glossary import expand
+from memory.knowledge.question import analyse, without_how
+from memory.knowledge.retrieval.answer_step import reply
+from memory.knowledge.retrieval.answer_words import asked_words, related_said
+from tests.memory.knowledge.retrieval.test_answer import passage
+
+# A science-fiction game's rules, in its own layout: a bold lead-in per rule, numbers in words and digits.
+VACUUM = passage(
+    "## Vacuum\n\nNobody holds out long in hard vacuum.\n\n"
+    "Anyone without a suit can hold their breath for 2 rounds per point of Body.",
+    "Hazards",
+    "Vacuum",
+)
+# A dungeon game's rest rule: the time is said as "at least", never as a minimum.
+BREATHER = passage(
+    "## Breather\n\nCrews can take breathers between scenes and a long camp at the end of a day.\n\n"
+    "A breather is a pause of at least 10 minutes in which nobody fights or travels.",
+    "Downtime",
+    "Breather",
+)
+# A roll-under system: success is said "you succeed", never "pass".
+SAVES = passage(
+    "## Saves\n\nWhen danger looms, the referee calls for a save.\n\n"
+    "Roll a d20. If the roll is equal to or under the attribute, you succeed.",
+    "Core Rules",
+    "Saves",
+)
+
+
+def test_the_word_after_how_asks_an_amount_and_names_nothing() -> None:
+    assert without_how("How long can I hold my breath?") == "How can I hold my breath?"
+    assert without_how("how long does a long camp take") == "how does a long camp take"
+    assert "long" not in asked_words("how long can I hold my breath")
+    assert "long" in asked_words("how does a long camp take")
+    assert "long" not in analyse("how long is a breather at minimum").subject
+
+
+def test_how_long_is_answered_by_the_sentence_saying_the_time_not_the_one_saying_long() -> None:
+    answer = reply(analyse("how long can I hold my breath in vacuum"), [], [VACUUM])
+    assert answer.known and "2 rounds per point" in answer.text and "holds out" not in answer.text
+
+
+def test_a_sentence_saying_the_players_word_in_the_books_words_says_it() -> None:
+    assert related_said("A breather is a pause of at least 10 minutes.", ["minimum", "breather"]) == {
+        "minimum"
+    }
+    assert related_said("If the roll is under the attribute, you succeed.", ["passing"]) == {"passing"}
+    assert related_said("A breather is a pause of 10 minutes.", ["minimum"]) == set()
+    # The phrase must be said as written: "least" alone ("the least of them") is not "at least".
+    assert related_said("The least of them is a rat.", ["minimum"]) == set()
+
+
+def test_the_minimum_is_answered_by_at_least_and_passing_by_succeeding() -> None:
+    answer = reply(analyse("how long does a breather take minimum"), [], [BREATHER])
+    assert answer.known and "at least 10 minutes" in answer.text and "long camp" not in answer.text
+    answer = reply(analyse("what do I need to roll to pass a save"), [], [SAVES])
+    assert answer.known and "equal to or under" in answer.text
+
+
+def test_the_tables_words_for_a_roll_and_for_bonuses_adding_up_read_as_the_books() -> None:
+    assert expand("what happens on a nat 20")[0] == "what happens on a roll a 20"
+    assert expand("natural 1 on a check?")[0] == "roll a 1 on a check?"
+    assert expand("do shields stack")[0] == "do shields add together"
+    assert expand("who decides turn order")[0] == "who decides initiative order"
