@@ -41,6 +41,7 @@ from canon.calendar import (
 )
 from canon.errors import InvalidInput
 from canon.wording.dates import CalendarWords
+from canon.yaml_errors import syntax_problem
 
 #: Canon's eras by key: (name, first year, last year) and optionally the abbreviations a timeline gives.
 CanonEras = Mapping[str, tuple[Any, ...]]
@@ -311,11 +312,8 @@ def parse_block(text: str) -> dict[str, Any]:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        raise InvalidInput(
-            f"The calendar is not valid YAML{where}; see the examples in the calendar guide."
-        ) from None
+        found = syntax_problem(error, text)
+        raise InvalidInput(f"The calendar cannot be read: line {found.line}: {found.message}.") from None
     if isinstance(data, dict) and CALENDAR_SETTINGS in data and len(data) == 1:
         data = data[CALENDAR_SETTINGS]  # a timeline or culture file's `calendar:` section, or the block alone
     if not isinstance(data, dict):

@@ -19,6 +19,9 @@ from canon.errors import InvalidInput
 from canon.wording.relation_names import find_relation, unknown_relation
 from canon.wording.relations import relation_words
 
+#: The types a player may play (and their subtypes: PC, NPC...): a character is a person or a creature.
+PLAYABLE_TYPES = ("Person", "Creature")
+
 
 class EntityKind(enum.StrEnum):
     """Concrete things (this city) or axioms (a law of the world, an archetype)."""
@@ -188,6 +191,10 @@ class Ontology(BaseModel):
         """Return whether a type is one of `wanted` or a subtype of one."""
         wanted_set = set(wanted)
         return any(t in wanted_set for t in self.ancestors(type_name))
+
+    def can_play(self, type_name: str) -> bool:
+        """Return whether a player may play beings of a type: a person or a creature (PCs and NPCs included)."""
+        return self.is_a(type_name, PLAYABLE_TYPES)
 
     def can_speak(self, type_name: str) -> bool:
         """Return whether beings of a type can speak: the living ones (a person, a creature, a deity), which are

@@ -334,13 +334,12 @@ def renamed(typed: ProposalContent, stored: ProposalContent) -> list[tuple[str, 
     """Return the names a proposal's author typed that resolved to an entity of another name, with that name:
     ("Mirela", "Mirela Harrow"), for the reply to say which entity each short name was taken to mean."""
     pairs = zip(references(typed), references(stored), strict=False)
-    said = [
-        (t.name.strip(), s.name)
-        for (_, t), (_, s) in pairs
-        if s.entity_id is not None
-        and " ".join(t.name.casefold().split()) != " ".join(s.name.casefold().split())
-    ]
-    return list(dict.fromkeys(said))
+    said: dict[tuple[str, str], tuple[str, str]] = {}
+    for (_, t), (_, s) in pairs:
+        folded = " ".join(t.name.casefold().split())
+        if s.entity_id is not None and folded != " ".join(s.name.casefold().split()):
+            said.setdefault((folded, s.name), (t.name.strip(), s.name))  # "Mirela" and "mirela": said once
+    return list(said.values())
 
 
 def repointed(content: ProposalContent, proposal_id: int, entity_id: int, name: str) -> ProposalContent:

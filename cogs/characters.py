@@ -15,7 +15,7 @@ from bot.client.client import Lorekeeper
 from bot.services.characters import CharacterDesk, Member
 from canon.knowledge.characters import CharacterLink, LinkStatus
 from cogs import character_views
-from cogs.canon_options import Name, entity_names
+from cogs.canon_options import Name, character_names
 from cogs.checks import IN_SERVERS, actor_of, gm_only
 from cogs.embeds import COLOUR, clip
 from cogs.places import campaign_here
@@ -73,7 +73,7 @@ class CharacterCommands(commands.Cog):
 
     @character.command(name="claim", description="Ask the GM to play a character")
     @app_commands.describe(name="The character you want to play")
-    @app_commands.autocomplete(name=entity_names)
+    @app_commands.autocomplete(name=character_names)
     async def claim(self, interaction: discord.Interaction, name: Name) -> None:
         """Post a claim with buttons for a GM."""
         campaign = await campaign_here(interaction)
@@ -104,7 +104,7 @@ class CharacterCommands(commands.Cog):
 
     @character.command(name="set", description="Give a character to a player (GM)")
     @app_commands.describe(name="The character", player="The player who plays it")
-    @app_commands.autocomplete(name=entity_names)
+    @app_commands.autocomplete(name=character_names)
     @gm_only()
     async def set_character(
         self, interaction: discord.Interaction, name: Name, player: discord.Member
@@ -118,7 +118,7 @@ class CharacterCommands(commands.Cog):
 
     @character.command(name="release", description="Take a character back from a player (GM)")
     @app_commands.describe(name="The character", player="The player who plays it")
-    @app_commands.autocomplete(name=entity_names)
+    @app_commands.autocomplete(name=character_names)
     @gm_only()
     async def release(self, interaction: discord.Interaction, name: Name, player: discord.Member) -> None:
         """Unlink a member from a character; the character keeps what it knows."""

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 import yaml
 
 from canon.errors import InvalidInput
+from canon.yaml_errors import syntax_problem
 
 MAX_LINES = 20_000
 MAX_LINE = 4000
@@ -116,9 +117,8 @@ def _from_yaml(filename: str, text: str) -> DialogueScript:
     try:
         root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f", line {mark.line + 1}" if mark is not None else ""
-        raise InvalidInput(f"{filename}{where}: this is not valid YAML.") from None
+        found = syntax_problem(error, text)
+        raise InvalidInput(f"{filename}, line {found.line}: {found.message}.") from None
     if not isinstance(root, yaml.MappingNode):
         raise InvalidInput(f"{filename}: a dialogue file is a mapping with `dialogue:` (a list of lines).")
     top: dict[str, yaml.Node] = {}

@@ -303,9 +303,10 @@ def _read_extension(path: Path) -> dict[str, Any] | None:
     except OSError as error:
         fail(f"Cannot read {path}: {error.strerror or error}.", code=1)
     except YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        fail(f"{path} is not valid YAML{where}: {getattr(error, 'problem', None) or error}.", code=1)
+        from canon.yaml_errors import syntax_problem
+
+        found = syntax_problem(error, path.read_text(encoding="utf-8"))
+        fail(f"{path}, line {found.line}: {found.message}.", code=1)
     if data is not None and not isinstance(data, dict):
         fail(f"{path} must hold a mapping with entity_types, relation_types and states.", code=1)
     return data or None

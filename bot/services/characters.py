@@ -19,7 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.services.canon_access import CanonAccess
 from canon.campaigns import Campaign, list_campaigns
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
-from canon.graph import CanonReader
+from canon.graph import CanonReader, fold
+from canon.graph.naming import HINT_CUTOFF, either, type_words
 from canon.knowledge import characters as repo
 from canon.knowledge.characters import CharacterLink, LinkStatus
 from canon.knowledge.tables import PlayerCharacterRow
@@ -27,8 +28,17 @@ from canon.models import Entity, Viewer
 from canon.storage import Database, utc_now
 from memory.scenes import Actor
 
-#: The entity types a character may be (and their subtypes: PC, NPC...).
-CHARACTER_TYPES = ("Person", "Creature")
+
+async def unknown_character(reader: CanonReader, name: str) -> str:
+    """Return the answer to a name no character the reader's viewer sees has, with the characters like it."""
+    close = await reader.fuzzy(name, limit=10, whole=True)
+    near = {
+        fold(r.name): r.name
+        for r, score in close
+        if score >= HINT_CUTOFF and reader.ontology.can_play(r.type)
+    }
+    hint = f" Did you mean {either(list(near.values())[:3])}?" if near else ""
+    return f"No character called “{name.strip()}” in this campaign's canon.{hint}"
 
 
 @dataclass(frozen=True)
@@ -50,10 +60,15 @@ class CharacterDesk:
         self, session: AsyncSession, campaign: Campaign, name: str, viewer: Viewer
     ) -> Entity:
         reader: CanonReader = await self.access.reader(session, campaign, viewer)
-        entity = await reader.resolve(name)
-        if not reader.ontology.is_a(entity.type, CHARACTER_TYPES):
+        try:
+            entity = await reader.resolve(name, type_hint="Person")
+        except NotFound:
+            raise NotFound(await unknown_character(reader, name)) from None
+        if not reader.ontology.can_play(entity.type):
+            kind = type_words(entity.type).lower()
+            article = "an" if kind[:1] in "aeiou" else "a"
             raise InvalidInput(
-                f"{entity.name} is a {entity.type}, not a character: a character is a person or a creature."
+                f"{entity.name} is {article} {kind}, not a character: only a person or a creature can be played."
             )
         return entity
 

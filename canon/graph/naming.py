@@ -12,13 +12,15 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from canon.errors import InvalidInput
+from canon.errors import InvalidInput, NotFound
 from canon.graph.keys import fold
-from canon.models import NOW, AsOf, Entity, EntityCard, StatementKind
+from canon.models import NOW, AsOf, Entity, EntityCard, EntityRef, StatementKind
 from canon.ontology import Ontology
 
 _ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 _WORD = re.compile(r"[\w'’-]+")
+#: Below this a name is too unlike the one typed to be offered as "Did you mean …?".
+HINT_CUTOFF = 50
 
 
 class NameReader(Protocol):
@@ -46,6 +48,17 @@ def names_words(typed: str, name: str) -> bool:
     if not want or len(want) >= len(have):
         return False
     return any(have[i : i + len(want)] == want for i in range(len(have) - len(want) + 1))
+
+
+def starts_words(typed: str, name: str) -> bool:
+    """Return whether `typed` begins a run of whole words of `name`, its last word maybe in part: "harrow",
+    "mir" and "mirela h" of "Mirela Harrow", not "arrow" (for suggestions as a name is typed)."""
+    want, have = words_of(typed), words_of(name)
+    size = len(want)
+    return bool(want) and any(
+        have[i : i + size - 1] == want[:-1] and have[i + size - 1].startswith(want[-1])
+        for i in range(len(have) - size + 1)
+    )
 
 
 async def by_id(reader: NameReader, typed: str, as_of: AsOf = NOW) -> Entity | None:
@@ -111,7 +124,7 @@ async def ambiguity(reader: NameReader, typed: str, entities: Sequence[Entity]) 
         if len(names) == len(entities)
         else "Which one? Type the full name with the word in brackets, like “" + listed[0] + "”."
     )
-    return InvalidInput(f"“{typed}” could mean {_either(listed)}{more}. {ask}")
+    return InvalidInput(f"“{typed}” could mean {either(listed)}{more}. {ask}")
 
 
 async def pick(reader: NameReader, typed: str, entities: Sequence[Entity]) -> Entity | None:
@@ -142,7 +155,31 @@ async def settle(
     return (found[0] if len(found) == 1 else None), found
 
 
-def _either(listed: Sequence[str]) -> str:
+async def closest(
+    reader: NameReader,
+    typed: str,
+    matches: Sequence[tuple[EntityRef, float]],
+    cutoff: float,
+    as_of: AsOf = NOW,
+) -> Entity:
+    """Return the entity a misspelt name means (the closest of `matches` at `cutoff` or above), or raise.
+
+    A typo of a name several entities share means any of them: they are asked about, never one picked. An
+    unknown name's answer offers each name once (two entities may share one), and only names like it.
+    """
+    if matches and matches[0][1] >= cutoff:
+        twins = [m.id for m, _ in matches if fold(m.name) == fold(matches[0][0].name)]
+        if len(twins) == 1:
+            return await reader.entity(twins[0], as_of)
+        seen = await reader.entities(twins, as_of)
+        raise await ambiguity(reader, typed, [seen[i] for i in sorted(seen)])
+    near = {fold(m.name): m.name for m, score in matches if score >= HINT_CUTOFF}
+    hint = f" Did you mean {either(list(near.values()))}?" if near else ""
+    raise NotFound(f"No entity called “{typed}” in this campaign's canon.{hint}")
+
+
+def either(listed: Sequence[str]) -> str:
+    """Return names as a person says a choice: "A", "A or B", "A, B or C"."""
     return listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " or " + listed[-1]
 
 

@@ -38,6 +38,8 @@ from canon.tables import AliasRow, DependencyRow, EntityRow, StatementRow
 from canon.visibility import statement_is_public_sql
 
 FUZZY_CUTOFF = 80
+#: A close spelling offered as a name is typed ("Osvin" for Oswin Harrow); below it the offers look random.
+AUTOCOMPLETE_CUTOFF = 70
 
 
 class NameRows(NamedTuple):
@@ -102,10 +104,7 @@ class CanonReader(LineageReader):
         if len(found) > 1:
             raise await naming.ambiguity(self, name, found)
         matches = await self.fuzzy(name, limit=3, whole=True)
-        if matches and matches[0][1] >= FUZZY_CUTOFF:
-            return await self.entity(matches[0][0].id, as_of)
-        hint = f" Did you mean {', '.join(m.name for m, _ in matches)}?" if matches else ""
-        raise NotFound(f"No entity called “{name}” in this campaign's canon.{hint}")
+        return await naming.closest(self, name, matches, FUZZY_CUTOFF, as_of)
 
     async def fuzzy(self, text: str, *, limit: int = 5, whole: bool = False) -> list[tuple[EntityRef, float]]:
         """Return the entities whose names are closest to `text`, with a 0-100 score.
@@ -128,16 +127,20 @@ class CanonReader(LineageReader):
         return [(self.ref(found[e]), s) for e, s in top if e in found]
 
     async def autocomplete(self, prefix: str, *, limit: int = 25) -> list[EntityRef]:
-        """Return entities for an autocomplete box: prefix matches first, then fuzzy ones."""
+        """Return entities for an autocomplete box, as the viewer sees canon: names starting with what is typed
+        first, then names with a word (or run of words) starting with it ("harrow" or "mir" for Mirela Harrow),
+        then close spellings of it (a typo)."""
         pairs = await self.names()
         folded = fold(prefix)
         starts = [e for n, e in pairs if fold(n).startswith(folded)] if folded else [e for _, e in pairs]
+        if folded:
+            starts += [e for n, e in pairs if naming.starts_words(prefix, n)]
         ordered = list(dict.fromkeys(starts))[:limit]
         if len(ordered) < limit and folded:
             ordered += [
                 r.id
                 for r, score in await self.fuzzy(prefix, limit=limit)
-                if score >= 60 and r.id not in ordered
+                if score >= AUTOCOMPLETE_CUTOFF and r.id not in ordered
             ]
         found = await self.entities(ordered[:limit])
         return [self.ref(found[e]) for e in ordered[:limit] if e in found]

@@ -3,6 +3,7 @@ top level read as that kind's document."""
 
 from __future__ import annotations
 
+import re
 import typing
 
 from canon.structured.kinds import KIND_KEYS, KINDS, LORE_KINDS, LoreDocument, LoreKind
@@ -37,10 +38,15 @@ def read_root(
             continue
         if key.value == "kind":
             kind_node = key
-            if isinstance(value, Scalar) and value.value in LORE_KINDS:
-                declared = value.value
+            named = kind_named(value.value) if isinstance(value, Scalar) else None
+            if named is not None:
+                declared = named
             elif not isinstance(value, Broken):
-                validator.at(value, f'"kind" must be one of: {", ".join(LORE_KINDS)}; got {got(value)}')
+                validator.at(
+                    value,
+                    f"“kind: {value.value if isinstance(value, Scalar) else got(value)}” is not a kind of world "
+                    f"file: {kinds_sentence(_example(body, root))}",
+                )
                 return None, None
         else:
             body.append((key, value))
@@ -49,7 +55,10 @@ def read_root(
         return None, None
     if requested is not None and kind != requested:
         where = kind_node or root
-        validator.at(where, f"this file is a {kind} file, but a {requested} file was expected")
+        validator.at(
+            where,
+            f"this file is a {KINDS[kind].words} file, but a {KINDS[requested].words} file was expected",
+        )
         return None, None
     node = Map(body, root.line, root.column)
     spec = KINDS[kind]
@@ -75,28 +84,60 @@ def _check_source(value: Node, validator: Validator) -> None:
         )
 
 
-def _detect_kind(body: list[tuple[Scalar, Node]], root: Map, validator: Validator) -> LoreKind | None:
+def kind_named(text: str) -> LoreKind | None:
+    """Return the kind a `kind:` value names, as a GM writes it ("family tree", "Family-Tree", "character")."""
+    folded = re.sub(r"[\s_-]+", "_", text.strip().casefold())
+    for candidate in (folded, f"{folded}s", folded.removesuffix("s")):
+        if candidate in LORE_KINDS:
+            return candidate
+    return None
+
+
+def kinds_sentence(example: LoreKind) -> str:
+    """Return the kinds of world file in words, and a `kind:` line to copy."""
+    words = [KINDS[k].words for k in LORE_KINDS]
+    return (
+        f"the kinds are {', '.join(words[:-1])} and {words[-1]}; say which one in a line such as "
+        f"`kind: {KINDS[example].words}` at the top"
+    )
+
+
+def _hits(body: list[tuple[Scalar, Node]]) -> dict[LoreKind, list[str]]:
     hits: dict[LoreKind, list[str]] = {}
     for key, _ in body:
         for kind, keys in KIND_KEYS.items():
             if key.value in keys:
                 hits.setdefault(kind, []).append(key.value)
+    return hits
+
+
+def _example(body: list[tuple[Scalar, Node]], root: Map) -> LoreKind:
+    """Return the kind to show in an example: the one the file's keys point to most, else a timeline."""
+    hits = _hits(body or [(k, v) for k, v in root.pairs if k.value not in ("kind", "source")])
+    return max(hits, key=lambda k: len(hits[k])) if hits else LORE_KINDS[0]
+
+
+def _detect_kind(body: list[tuple[Scalar, Node]], root: Map, validator: Validator) -> LoreKind | None:
+    """Return the kind the top-level keys say, only when they say it alone: every key one kind's own."""
+    hits = _hits(body)
     if len(hits) == 1:
-        return next(iter(hits))
-    if not hits:
+        kind = next(iter(hits))
+        if all(key.value in KINDS[kind].top_level for key, _ in body):
+            return kind
+    example = _example(body, root)
+    if len(hits) > 1:
+        found = ", ".join(f"{', '.join(keys)} ({KINDS[kind].words})" for kind, keys in hits.items())
         validator.at(
             root,
-            "cannot tell what kind of lore file this is: add `kind:` (one of "
-            + ", ".join(LORE_KINDS)
-            + ") or use the top-level keys of one kind ("
-            + "; ".join(f"{kind}: {', '.join(keys)}" for kind, keys in KIND_KEYS.items())
-            + ")",
+            f"this file has no `kind:` line and holds the top-level keys of several kinds: {found}; put each "
+            f"kind in its own file, or add a line such as `kind: {KINDS[example].words}` at the top",
         )
         return None
-    found = "; ".join(f"{kind} ({', '.join(keys)})" for kind, keys in hits.items())
+    keys = [key.value for key, _ in body]
+    shown = ", ".join(keys[:6]) + (", ..." if len(keys) > 6 else "")
     validator.at(
         root,
-        f"this file mixes the top-level keys of several kinds: {found}; put each kind in its own file, "
-        "or add `kind:` to say which one this is",
+        f"this file has no `kind:` line, and its top-level keys ({shown or 'none'}) do not say which kind of "
+        f"world file it is: {kinds_sentence(example)}",
     )
     return None

@@ -31,6 +31,7 @@ from ruamel.yaml.reader import ReaderError
 from yaml import events as yaml_events
 
 from canon.structured.problems import Problems, text_position
+from canon.yaml_errors import syntax_problem
 
 MAX_DEPTH = 64
 # libyaml's C parser (PyYAML built with libyaml); without it, ruamel.yaml's pure-Python parser does everything.
@@ -220,7 +221,7 @@ class TreeBuilder:
         try:
             return self._consume(parser.parse(text), _RUAMEL_EVENTS)
         except MarkedYAMLError as exc:
-            self._syntax_error(exc)
+            self._syntax_error(exc, text)
             return None
         except ReaderError as exc:
             line, column = text_position(text, int(exc.position))
@@ -386,19 +387,14 @@ class TreeBuilder:
                 "(put quotes around it if it must be text)",
             )
 
-    def _syntax_error(self, exc: MarkedYAMLError) -> None:
-        mark = exc.problem_mark or exc.context_mark
-        line, column = (int(mark.line) + 1, int(mark.column) + 1) if mark is not None else (1, 1)
-        problem = str(exc.problem or "the text is not valid YAML")
+    def _syntax_error(self, exc: MarkedYAMLError, text: str) -> None:
+        problem = str(exc.problem or "")
         if "'\\t'" in problem or "\t" in problem:
+            mark = exc.problem_mark or exc.context_mark
+            line, column = (int(mark.line) + 1, int(mark.column) + 1) if mark is not None else (1, 1)
             self.problems.add(
                 line, column, "a tab character is not allowed here; YAML needs spaces (replace the tab)"
             )
             return
-        message = f"YAML syntax error: {problem}"
-        if exc.context and exc.context_mark is not None:
-            message += (
-                f" ({exc.context} that starts at line {int(exc.context_mark.line) + 1}, "
-                f"column {int(exc.context_mark.column) + 1})"
-            )
-        self.problems.add(line, column, message)
+        found = syntax_problem(exc, text)
+        self.problems.add(found.line, found.column, found.message)

@@ -25,7 +25,7 @@ class KindSpec:
       fields checked (and possibly unresolved) that write no edge;
     - `normalise(normaliser, document)`: define the entries, link the references, note the dated moments;
     - `read_root(node, validator)`: read the top level another way than as `model` (a timeline's one-era
-      form), or None.
+      form), or None; `also_top`: the top-level fields that other way accepts besides `model`'s.
     """
 
     name: str
@@ -36,3 +36,14 @@ class KindSpec:
     relations: tuple[RelationField, ...] = ()
     references: Mapping[tuple[EntityType, str], tuple[TargetType, ...]] = field(default_factory=dict)
     read_root: Callable[[Map, Validator], LoreModel | None] | None = None
+    also_top: tuple[str, ...] = ()
+
+    @property
+    def top_level(self) -> frozenset[str]:
+        """Return every top-level field a file of this kind may have (its model's, their aliases, `also_top`)."""
+        return frozenset({*self.model.model_fields, *self.model.yaml_aliases, *self.also_top})
+
+    @property
+    def words(self) -> str:
+        """Return the kind's name in words, as a GM says and may write it: "family tree", "bestiary"."""
+        return self.name.replace("_", " ")

@@ -248,6 +248,7 @@ KIND = KindSpec(
     name="timeline",
     keys=("era", "eras", "events", "parent_era", "start", "end"),
     model=TimelineFile,
+    also_top=tuple(sorted(_ERA_HEADER_FIELDS)),
     entries={Era: ("Era", "era"), Event: ("Event", "id")},
     normalise=normalise,
     relations=(

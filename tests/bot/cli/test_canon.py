@@ -154,7 +154,8 @@ def test_the_campaign_ontology_is_shown_set_validated_and_kept_while_canon_uses_
     assert "dead is terminal" in loosened.stderr and "resurrection" in loosened.stderr
     broken = tmp_path / "broken.yaml"
     broken.write_text("entity_types: [Starship\n", encoding="utf-8")
-    assert "not valid YAML at line" in run(cli, "canon", "ontology", "--set", str(broken), code=1).stderr
+    said = run(cli, "canon", "ontology", "--set", str(broken), code=1).stderr
+    assert "broken.yaml, line 1: a list opened with [ on this line is not closed" in " ".join(said.split())
     missing = run(cli, "canon", "ontology", "--set", str(tmp_path / "nowhere.yaml"), code=1)
     assert "Cannot read" in missing.stderr
     # Canon uses Starship and CREWS: an extension without them is refused, and so is clearing it.

@@ -90,7 +90,10 @@ async def test_claiming_a_character_someone_else_plays_is_refused(
 async def test_what_is_not_a_character_or_not_seen_is_refused(
     desk: CharacterDesk, campaign: Campaign
 ) -> None:
-    with pytest.raises(InvalidInput, match="The Mill is a Location, not a character"):
+    with pytest.raises(
+        InvalidInput,
+        match="The Mill is a location, not a character: only a person or a creature can be played",
+    ):
         await desk.claim(campaign, "The Mill", PAT)
     # A GM-only person is as unknown to a player as a name nobody wrote.
     with pytest.raises(NotFound) as hidden:
