@@ -53,6 +53,7 @@ from canon.wording import (
     type_words,
     warning_sentence,
 )
+from canon.wording.evidence import by_scene
 from canon.wording.fact_names import fact_handle
 from canon.wording.findings import kind_words
 from canon.wording.statements import shown_validity
@@ -127,7 +128,13 @@ def review_words(review: Review) -> Wording:
         }
         scenes = {
             **words.scenes,
-            scene.id: SceneWords(order=scene.story_order, title=scene.title, turns=turns),
+            scene.id: SceneWords(
+                order=scene.story_order,
+                title=scene.title,
+                turns=turns,
+                place=scene.location,
+                when=words.calendar.when(scene.world_date) or None,
+            ),
         }
         words = dataclasses.replace(words, scenes=scenes)
     return words.rich(escape)
@@ -155,7 +162,7 @@ def _warning_lines(warnings: Iterable[ProposalWarning], words: Wording) -> list[
     for warning in warnings:
         lines.append(_warning_messages([warning], words)[0])
         for side in warning.sides:
-            said = [evidence_words(e, Viewer.PLAYER) for e in side.evidence]
+            said = [evidence_words(e, Viewer.PLAYER, words) for e in side.evidence]
             if said:
                 sentence = warning_sentence(side.sentence, words.rich(escape))
                 lines.append(f"  ◦ {sentence}: {said[0]}")
@@ -224,8 +231,9 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool, number: 
     if reveal and proposal.id in review.present:
         lines.append("👥 Known only to those present: their characters learn it when it is committed")
     if proposal.evidence:
-        links = [evidence_text(e, review) for e in proposal.evidence[:3]]
-        extra = f" (+{len(proposal.evidence) - 3})" if len(proposal.evidence) > 3 else ""
+        said = by_scene(proposal.evidence)  # a scene's turns said once
+        links = [evidence_text(e, review) for e in said[:3]]
+        extra = f" (+{len(said) - 3})" if len(said) > 3 else ""
         lines.append("Evidence: " + ", ".join(links) + extra)
     # A GM's reason for a rejection is private unless the GM chose to show it.
     if (

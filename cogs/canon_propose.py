@@ -92,7 +92,13 @@ class ProposeCommands(commands.Cog):
             and canon_embeds.date_of(stored) is not None
             and type(stored) is type(content)
         )
-        words = await self.queries.words(campaign, viewer=Viewer.GM if actor.is_gm else Viewer.PLAYER)
+        cited = [
+            e
+            for p in proposals
+            for e in (*p.evidence, *(e for w in p.warnings for side in w.sides for e in side.evidence))
+        ]
+        viewer = Viewer.GM if actor.is_gm else Viewer.PLAYER
+        words = await self.queries.words(campaign, viewer=viewer, evidence=cited)
         embed = canon_embeds.proposed_embed(
             proposals, secret=secret, words=words, scene_dated=scene_dated, renamed=renamed(content, stored)
         )

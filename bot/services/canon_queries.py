@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -23,7 +23,7 @@ from canon.checks import RecordedConflict, record_findings, recorded_conflicts, 
 from canon.continuity import Finding, world_key
 from canon.date_reading import read_date
 from canon.errors import GameError, InvalidInput
-from canon.models import NOW, AsOf, EntityCard, EntityRef, StatementView, Viewer
+from canon.models import NOW, AsOf, EntityCard, EntityRef, Evidence, StatementView, Viewer
 from canon.ontology import attribute_key
 from canon.storage import Database
 from canon.visibility import Knowing
@@ -143,10 +143,13 @@ class CanonQueries:
             found = [e for e in await reader.find_exact(name) if reader.ontology.is_a(e.type, ["Location"])]
         return found[0].id if len(found) == 1 else None
 
-    async def words(self, campaign: Campaign, *, viewer: Viewer) -> Wording:
-        """Return the campaign's words for a viewer: its calendar's names, for dates."""
+    async def words(
+        self, campaign: Campaign, *, viewer: Viewer, evidence: Iterable[Evidence] = ()
+    ) -> Wording:
+        """Return the campaign's words for a viewer: its calendar's names, for dates, and the scenes `evidence`
+        cites (their names, places and dates, who spoke)."""
         async with self.db.session() as session:
-            return await wording_for(session, await self.access.reader(session, campaign, viewer))
+            return await wording_for(session, await self.access.reader(session, campaign, viewer), evidence)
 
     async def entity_type_named(self, campaign: Campaign, name: str, *, viewer: Viewer) -> str | None:
         """Return the type of the entity `name` names as the viewer sees canon, or None when there is none."""

@@ -51,6 +51,7 @@ async def wording_for(
     cited = sorted(wanted)[:MAX_SCENES]
     found = cited_scenes if cited_scenes is not None else await scenes_by_id(session, cited)
     turns_of = await turns_numbered_in(session, {i: wanted[i] for i in cited if i in found})
+    calendar = (await reader.calendar()).words()
     scenes: dict[int, SceneWords] = {}
     for scene_id in cited:
         scene = found.get(scene_id)
@@ -59,6 +60,8 @@ async def wording_for(
         scenes[scene_id] = SceneWords(
             order=scene.story_order,
             title=scene.title,
+            place=scene.location,
+            when=calendar.when(scene.world_date) or None,
             turns={
                 t.number: TurnWords(
                     author=t.author_name,
@@ -77,4 +80,4 @@ async def wording_for(
         ):
             if fact.value:
                 sexes.setdefault(fact.subject_id, fact.value)
-    return Wording(calendar=(await reader.calendar()).words(), scenes=scenes, sexes=sexes)
+    return Wording(calendar=calendar, scenes=scenes, sexes=sexes)

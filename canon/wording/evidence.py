@@ -1,15 +1,17 @@
-"""Evidence in words: "said in scene 1, turns 12-15, by Pat", linked to the turns where their messages are known.
+"""Evidence in words, as a person says it: "from the scene at the Lantern on 3 Frostmoot, said by Pat", "from the
+world bible"; the scene linked to its turns' messages where they are known.
 
-What a scene's evidence can say depends on what the caller knows of the scene (`SceneWords`: its place in the
-story, who spoke each turn, a link to each turn's message); without it the evidence still reads in words
-("said in a scene, turn 4"). A player never reads ids: not a proposal's, a source's or a chunk's, and not the
-GM's reason to accept a proposal despite warnings (it may rest on GM-only canon).
+What a scene's evidence can say depends on what the caller knows of the scene (`SceneWords`: its title, place
+and date, who spoke each turn, a link to each turn's message); without it the evidence still reads in words
+("from a scene"). Turn numbers, files and lines are the GM's, as small handles after the words. A player never
+reads ids: not a proposal's, a source's or a chunk's, and not the GM's reason to accept a proposal despite
+warnings (it may rest on GM-only canon).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from canon.models import Evidence, EvidenceKind, Viewer
@@ -23,13 +25,33 @@ class TurnWords:
     url: str | None = None
 
 
+#: The title a scene has when the GM gave none: no name to call it by.
+UNTITLED = "Untitled scene"
+
+
 @dataclass(frozen=True)
 class SceneWords:
-    """What a card may say of one scene: its number in the story, its title and its turns by number."""
+    """What a card may say of one scene: its number in the story, its title, its place, when it is set (in
+    the calendar's words, after its preposition: "on 3 Frostmoot, year 363 of the Third Age") and its turns."""
 
     order: int
     title: str | None = None
     turns: Mapping[int, TurnWords] = field(default_factory=dict)
+    place: str | None = None
+    when: str | None = None
+
+    def called(self, escape: Callable[[str], str]) -> str:
+        """Return the scene as a person calls it: "the scene at the Lantern", "the scene “The march”"."""
+        if self.place:
+            return f"the scene at {escape(_short(self.place))}"
+        if self.title and self.title != UNTITLED:
+            return f"the scene “{escape(_short(self.title))}”"
+        return f"scene {self.order}"
+
+
+def _short(text: str, limit: int = 60) -> str:
+    """Return a name cut to `limit` characters (evidence is one line among many)."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 # A decision's note as the gate writes it; the number may be another copy's after an archive is restored.
@@ -39,6 +61,10 @@ DESPITE = " despite warnings:"
 COMMAND_NOTE = re.compile(r".+ by (?P<who>[^,]+)$", re.S)
 # A promoted fact's note names the branch it came from, with ids only the GM reads.
 BRANCH_NOTE = re.compile(r"branch “(?P<name>[^”]*)”")
+
+
+#: Where imported structured lore comes from, as a player hears it.
+WORLD_BIBLE = "from the world bible"
 
 
 def _identity(text: str) -> str:
@@ -51,24 +77,24 @@ def turns_words(
     *,
     escape: Callable[[str], str] = _identity,
     links: bool = False,
+    viewer: Viewer = Viewer.PLAYER,
 ) -> str:
-    """Return evidence from turns of a scene: "said in scene 1, turns 12–15, by Pat" (with links if asked)."""
+    """Return evidence from turns of a scene as a person says it: "from the scene at the Lantern on 3 Frostmoot,
+    said by Pat" (the scene linked to its first cited message if asked); the GM also reads the turns' numbers,
+    which `/propose` takes."""
     scene = scenes.get(evidence.scene_id) if evidence.scene_id is not None else None
-    where = f"scene {scene.order}" if scene is not None else "a scene"
+    where = scene.called(escape) if scene is not None else "a scene"
+    if scene is not None and scene.when:
+        where += f" {scene.when}"
     if evidence.turn_from is None:
-        return f"said in {where}"
+        return f"from {where}"
     first, last = evidence.turn_from, evidence.turn_to or evidence.turn_from
     known = scene.turns if scene is not None else {}
-
-    def turn(number: int, label: str) -> str:
-        url = known[number].url if number in known else None
-        return f"[{label}]({url})" if links and url else label
-
-    said = (
-        turn(first, f"turn {first}")
-        if first == last
-        else f"turns {turn(first, str(first))}–{turn(last, str(last))}"
+    url = next(
+        (known[n].url for n in range(first, min(last, first + 50) + 1) if n in known and known[n].url), None
     )
+    if links and url:
+        where = f"[{where}]({url})"
     authors: list[str] = []
     for number in range(first, min(last, first + 50) + 1):
         author = known[number].author if number in known else None
@@ -77,9 +103,38 @@ def turns_words(
     by = ""
     if authors:
         names = [escape(a) for a in authors]
-        by = " by " + (", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0])
+        by = ", said by " + (", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0])
     note = f" ({escape(evidence.note)})" if evidence.note else ""  # e.g. the roll that resolved it
-    return f"said in {where}, {said}{by}{note}"
+    handle = ""
+    if viewer == Viewer.GM:
+        handle = f" (turn {first})" if first == last else f" (turns {first}–{last})"
+    return f"from {where}{by}{note}{handle}"
+
+
+def by_scene(evidence: Sequence[Evidence]) -> list[Evidence]:
+    """Return evidence with the turns of each scene said once: one piece from its first to its last turn cited,
+    the others (a roll that resolved it, with its note) as they are, in their order."""
+    merged: dict[int, Evidence] = {}
+    out: list[Evidence] = []
+    for item in evidence:
+        if item.kind != EvidenceKind.TURNS or item.scene_id is None or item.turn_from is None or item.note:
+            out.append(item)
+            continue
+        seen = merged.get(item.scene_id)
+        if seen is None:
+            merged[item.scene_id] = item
+            out.append(item)
+            continue
+        first = seen.turn_from if seen.turn_from is not None else item.turn_from
+        span = seen.model_copy(
+            update={
+                "turn_from": min(first, item.turn_from),
+                "turn_to": max(seen.turn_to or first, item.turn_to or item.turn_from),
+            }
+        )
+        out[out.index(seen)] = span
+        merged[item.scene_id] = span
+    return out
 
 
 def evidence_words(
@@ -93,9 +148,12 @@ def evidence_words(
     """Return one piece of evidence in words for a viewer; user text in it passes through `escape`."""
     match evidence.kind:
         case EvidenceKind.TURNS:
-            return turns_words(evidence, scenes or {}, escape=escape, links=links)
+            return turns_words(evidence, scenes or {}, escape=escape, links=links, viewer=viewer)
         case EvidenceKind.YAML:
-            return escape(f"{evidence.file}, line {evidence.line}" if evidence.line else f"{evidence.file}")
+            if viewer != Viewer.GM:  # where in which file helps only the one who fixes the file
+                return WORLD_BIBLE
+            where = f"{evidence.file}, line {evidence.line}" if evidence.line else f"{evidence.file}"
+            return f"{WORLD_BIBLE} ({escape(where)})"
         case EvidenceKind.CHUNK:
             if viewer != Viewer.GM:
                 return "an imported source"

@@ -223,12 +223,11 @@ def test_a_proposal_shows_its_evidence_as_links_and_its_warnings() -> None:
         field.name == "#1 · ⏳ pending · ⚠️ conflicts with canon — give a reason to accept"
     )  # its number on the card, not its id
     value = field.value or ""
-    assert (
-        "turns [1](https://discord.com/channels/111/222/999)–[3](https://discord.com/channels/111/222/1003)"
-        in value
-    )
+    # Said as a person says it: the scene by its title (cut short), linked to its first cited message.
+    assert "Evidence: from [the scene “The march xxx" in value
+    assert "…”](https://discord.com/channels/111/222/999)" in value and "turn" not in value
     assert "⚠️ Aldric acts after dying, #0" in value
-    assert "(+2)" in value  # five pieces of evidence, three shown
+    assert value.count("from [the scene") == 1 and "(+" not in value  # five pieces of one scene, said once
 
 
 def test_user_text_cannot_forge_links_or_break_markdown() -> None:
@@ -366,7 +365,7 @@ def test_an_entity_card_hides_gm_only_canon_from_players_and_marks_it_for_the_gm
     gm = entity_embeds.entity_card_embed(mara_card(), viewer=Viewer.GM, as_of=AsOf(scene=4), words=words)
     fields = {f.name: f.value or "" for f in gm.fields}
     assert (
-        "🔒 Mara's secret: a spy (from scene 2) (fact 14) — said in scene 2, turns [2](https://example.org/2)–3 by Pat"
+        "🔒 Mara's secret: a spy (from scene 2) (fact 14) — from [scene 2](https://example.org/2), said by Pat (turns 2–3)"
         in fields["Facts"]
     )
     assert "🔒 Mara serves The Hidden King" in fields["Relations"]
@@ -426,7 +425,7 @@ def test_findings_retcons_and_added_canon_render_within_limits() -> None:
     embed = canon_embeds.check_embed([finding] * 40, [finding] * 40, PLAIN)
     assert_within_discord_limits(embed)
     assert "40 problems" in (embed.description or "") and len(embed.fields) == 10
-    assert "Aldric is dead (fact 5) — said in a scene, turn 1" in (embed.fields[0].value or "")
+    assert "Aldric is dead (fact 5) — from a scene (turn 1)" in (embed.fields[0].value or "")
     assert embed.fields[0].name == "The dead acting"
     retcon = canon_embeds.retcon_embed(
         RetconResult(

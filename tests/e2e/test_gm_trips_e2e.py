@@ -7,10 +7,12 @@ The real discord.py client against the emulator, checked in the database.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from canon.proposals import ProposalStatus
 from tests.e2e.conftest import World
+from tests.e2e.test_calendar_words_e2e import CALENDAR
 from tests.e2e.test_canon_e2e import (
     commit_card,
     embed_text,
@@ -22,6 +24,7 @@ from tests.e2e.test_canon_e2e import (
     proposals_of_scene,
     review_cards,
 )
+from tests.e2e.test_continuity_e2e import FAMILY, import_yaml
 
 LABEL = 18  # a form's Label, around one field
 
@@ -128,3 +131,40 @@ async def test_accept_all_says_which_proposal_it_left_and_why(world: World) -> N
     ), told["content"]
     order, lantern = await proposals_of_scene(world, scene_id)
     assert (order.status, lantern.status) == (ProposalStatus.PENDING, ProposalStatus.ACCEPTED)
+
+
+async def test_players_read_evidence_as_a_person_says_it_and_the_gm_also_reads_the_file(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await import_yaml(world, "family.yaml", FAMILY)
+    await emu.invoke(chan, gm, "calendar set", text=CALENDAR)
+    await emu.invoke(
+        chan, gm, "scene start", title="The march", location="the Lantern", date="3 Frostmoot, 363 TA"
+    )
+    await emu.send_message(chan, world.quinn, "Mara raises the black flag.")
+    await emu.send_message(chan, pat, "Mara raises the black flag over the harbour.")
+    await emu.send_message(chan, pat, "All hail the Pirate Queen!")
+    await emu.invoke(
+        chan,
+        pat,
+        "propose fact",
+        subject="Mara Tidewright",
+        attribute="title",
+        value="Pirate Queen",
+        turns="1-3",
+    )
+    await emu.invoke(chan, gm, "endscene")
+    card = embed_text(review_cards(world)[-1]["embeds"][0])
+    assert (
+        "Evidence: from [the scene at the Lantern on 3 Frostmoot, year 363 of the Third Age]"
+        "(https://discord.com/channels/" in card
+    ), card
+    assert ", said by Quinn and Pat\n" in card, card
+    assert not re.search(r"\bturns? \d|\bturns? \[", card), card  # no turn number reaches a player
+    # The GM, who fixes the file, also reads where in it the fact comes from.
+    gm_card = embed_text((await emu.invoke(chan, gm, "canon entity", name="Mara Tidewright")).embeds[0])
+    assert "Harbourmaster of Greyhaven (fact 1) — from the world bible (family.yaml, line 4)" in gm_card, (
+        gm_card
+    )
+    pat_card = embed_text((await emu.invoke(chan, pat, "canon entity", name="Mara Tidewright")).embeds[0])
+    assert "Mara Tidewright is Harbourmaster of Greyhaven — from the world bible" in pat_card
+    assert ".yaml" not in pat_card

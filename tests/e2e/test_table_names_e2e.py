@@ -120,3 +120,27 @@ async def test_a_claim_is_of_a_character_a_player_may_see(world: World) -> None:
 
     claimed = await emu.invoke(chan, pat, "character claim", name="mirela")
     assert "Mirela Harrow" in everything(claimed.message)
+
+
+async def test_relations_are_offered_by_the_words_typed_and_the_types_involved(world: World) -> None:
+    emu, chan, pat = world.emu, world.channel, world.pat
+    await the_harrows(world)
+
+    async def offered(typed: str, **named: str) -> list[str]:
+        choices = await emu.autocomplete(chan, pat, "propose relationship", "relation", typed, **named)
+        return [c["name"] for c in choices]
+
+    # A word typed is the start of a word of the relation, never letters inside one ("li" of "sibling").
+    assert await offered("li", subject="Mirela Harrow") == ["lives in"]
+    assert (await offered("in", subject="mirela"))[:2] == ["is in", "lives in"]
+    # A person and a place: the relations a person may have to a place come first.
+    assert (await offered("", subject="Mirela Harrow", object="Harrowgate"))[:3] == [
+        "rules",
+        "is in",
+        "lives in",
+    ]
+    assert (await offered("in", subject="mirela", object="harrowgate"))[:2] == ["is in", "lives in"]
+    # A GM-only object is no one to a player: the list is as if none were chosen.
+    assert await offered("", subject="Mirela Harrow", object="Grey Abbess") == await offered(
+        "", subject="Mirela Harrow"
+    )

@@ -61,7 +61,8 @@ async def test_an_evening_reads_in_words(world: World) -> None:
     review = embed_text(card["embeds"][0])
     assert "Cael Vyr is Harbourmaster of Greyhaven" in review
     assert "Cael Vyr is an ally of Maric Vyr, since year 300 of the Third Age" in review
-    assert "said in scene 1, turns [1](" in review and "by Gina and Pat" in review
+    assert "from [the scene “The harbour”](" in review and "said by Gina and Pat" in review
+    assert "turns" not in review  # players read the scene by its name, never turn numbers
     assert (
         "Theron Ashveil died in year 252 of the Third Age; bringing them back in scene 1 needs a resurrection."
         in review
@@ -83,8 +84,8 @@ async def test_an_evening_reads_in_words(world: World) -> None:
     assert "Sela Vyr is Cael Vyr's parent" in text  # canon does not say her sex
     assert "Cael Vyr is an ally of Maric Vyr (since year 300 of the Third Age, from scene 1)" in text
     assert "Cael Vyr is dead (since year 345 of the Third Age)" in text
-    assert "Cael Vyr is Harbourmaster of Greyhaven (from scene 1) — said in scene 1, turns [1](" in text
-    assert "by Gina and Pat; proposed by Pat, accepted by Gina" in text
+    assert "Cael Vyr is Harbourmaster of Greyhaven (from scene 1) — from [the scene “The harbour”](" in text
+    assert "said by Gina and Pat; proposed by Pat, accepted by Gina" in text
     assert not re.search(r"[A-Z]+_[A-Z_]+|\w+\.year_\d+|#\d+", text), text
     entity_gm = await emu.invoke(chan, gm, "canon entity", name="Cael Vyr")
     dump("entity card (GM)", entity_gm.embeds[0])

@@ -44,7 +44,7 @@ async def test_the_gm_sees_the_secret_marked(world: World) -> None:
 async def test_evidence_from_a_scene_links_to_its_transcript_at_the_turn(world: World) -> None:
     _, body, _ = await world.get(f"/t/{world.player_token}/e/Aldric")
     assert f'href="/t/{world.player_token}/scenes/1#turn-' in body
-    assert "said in scene 1" in body
+    assert "from the scene at Greyhaven, said by Pat" in body  # the scene as a person calls it
 
 
 async def test_an_entitys_facts_are_paged(world: World) -> None:

@@ -120,17 +120,53 @@ SCENES = {
 
 def test_evidence_says_where_and_who_with_a_link() -> None:
     turns = Evidence(kind=EvidenceKind.TURNS, scene_id=7, turn_from=12, turn_to=15)
-    assert evidence_words(turns, Viewer.PLAYER, SCENES) == "said in scene 1, turns 12–15 by Pat and Quinn"
+    assert evidence_words(turns, Viewer.PLAYER, SCENES) == "from scene 1, said by Pat and Quinn"
     assert evidence_words(turns, Viewer.PLAYER, SCENES, links=True) == (
-        "said in scene 1, turns [12](https://discord.com/channels/1/2/3)–15 by Pat and Quinn"
+        "from [scene 1](https://discord.com/channels/1/2/3), said by Pat and Quinn"
     )
     one = Evidence(kind=EvidenceKind.TURNS, scene_id=7, turn_from=13)
-    assert evidence_words(one, Viewer.PLAYER, SCENES) == "said in scene 1, turn 13 by Quinn"
+    assert evidence_words(one, Viewer.PLAYER, SCENES) == "from scene 1, said by Quinn"
+    # The GM also reads the turns' numbers (what /propose takes), after the words.
+    assert evidence_words(turns, Viewer.GM, SCENES) == "from scene 1, said by Pat and Quinn (turns 12–15)"
     # A scene the card does not know reads without its number (never its id).
     elsewhere = Evidence(kind=EvidenceKind.TURNS, scene_id=99, turn_from=2, turn_to=3)
-    assert evidence_words(elsewhere, Viewer.PLAYER, SCENES) == "said in a scene, turns 2–3"
+    assert evidence_words(elsewhere, Viewer.PLAYER, SCENES) == "from a scene"
     # User text passes through the escape.
     assert evidence_words(turns, Viewer.PLAYER, SCENES, escape=str.upper).endswith("by PAT and QUINN")
+
+
+def test_evidence_from_a_scene_names_it_by_place_and_date_never_by_turn_numbers() -> None:
+    lantern = {
+        4: SceneWords(
+            order=3,
+            title="The march",
+            place="the Lantern",
+            when="on 3 Frostmoot, year 363 of the Third Age",
+            turns={
+                4: TurnWords(author="Pat"),
+                5: TurnWords(author="Quinn", url="https://discord.com/channels/1/2/5"),
+            },
+        ),
+        5: SceneWords(order=4, title="The march"),
+        6: SceneWords(order=5, title="Untitled scene"),
+    }
+    turns = Evidence(kind=EvidenceKind.TURNS, scene_id=4, turn_from=4, turn_to=6)
+    said = evidence_words(turns, Viewer.PLAYER, lantern)
+    assert said == (
+        "from the scene at the Lantern on 3 Frostmoot, year 363 of the Third Age, said by Pat and Quinn"
+    )
+    assert not re.search(r"\bturns?\b|\b4\b|\b6\b", said)
+    assert evidence_words(turns, Viewer.PLAYER, lantern, links=True).startswith(
+        "from [the scene at the Lantern on 3 Frostmoot, year 363 of the Third Age](https://discord.com/channels/1/2/5)"
+    )
+    titled = Evidence(kind=EvidenceKind.TURNS, scene_id=5, turn_from=1)
+    assert evidence_words(titled, Viewer.PLAYER, lantern) == "from the scene “The march”"
+    untitled = Evidence(kind=EvidenceKind.TURNS, scene_id=6, turn_from=1)
+    assert evidence_words(untitled, Viewer.PLAYER, lantern) == "from scene 5"
+    # Imported lore: players hear where it comes from; the GM also reads the file and line to fix it.
+    yaml = Evidence(kind=EvidenceKind.YAML, file="harrows.yaml", line=13)
+    assert evidence_words(yaml, Viewer.PLAYER) == "from the world bible"
+    assert evidence_words(yaml, Viewer.GM) == "from the world bible (harrows.yaml, line 13)"
 
 
 def test_evidence_shows_players_no_ids_and_no_gm_reasons() -> None:
@@ -146,7 +182,7 @@ def test_evidence_shows_players_no_ids_and_no_gm_reasons() -> None:
     branch = Evidence(kind=EvidenceKind.BRANCH, note="branch “What if” (campaign #4), fact #12, changeset #5")
     assert evidence_words(branch, Viewer.PLAYER) == "carried over from the story “What if”"
     yaml = Evidence(kind=EvidenceKind.YAML, file="family_tree.yaml", line=22)
-    assert evidence_words(yaml, Viewer.PLAYER) == "family_tree.yaml, line 22"
+    assert evidence_words(yaml, Viewer.PLAYER) == "from the world bible"
     for evidence in (decision, chunk, branch, yaml):
         assert not JARGON.search(evidence_words(evidence, Viewer.PLAYER))
 
