@@ -165,7 +165,9 @@ def _name(text: str, *, era: bool = False) -> str:
 
 def _sentences(text: str) -> list[str]:
     """Split text into sentences at line ends and at a full stop outside brackets ("T.A." stays whole)."""
-    sentences, current, depth = [], [], 0
+    sentences: list[str] = []
+    current: list[str] = []
+    depth = 0
     for index, char in enumerate(text):
         depth += {"(": 1, ")": -1}.get(char, 0)
         after = text[index + 1 : index + 2]

@@ -73,8 +73,10 @@ def _where(loc: tuple[int | str, ...], fields: Mapping[str, str]) -> str:
     owners: list[str] = []
     while parts:
         name = parts.pop(0)
-        if parts and isinstance(parts[0], int) and isinstance(name, str):
-            owners.append(f"the {_ordinal(parts.pop(0) + 1)} {_one_of(name)}")
+        index = parts[0] if parts else None
+        if isinstance(index, int) and isinstance(name, str):
+            parts.pop(0)
+            owners.append(f"the {_ordinal(index + 1)} {_one_of(name)}")
         elif isinstance(name, str):
             owners.append(f"“{name}”")
     owner = " of ".join(reversed(owners))
