@@ -17,6 +17,9 @@ import) and asks questions as a player, in four sets, each printed as one JSON l
   outsider as a new player and a GM preparing a fight would ask them, over the sections the first sets touch
   least (conditions, equipment tables, class features, magic items, resting and combat rules, monsters'
   actions). Tuning material like A (`--misses` prints its misses).
+- `outsider_e`: 60 more (45 answerable, 15 unanswerable), written by a third outsider who read only the corpus,
+  over subjects no other set asks about, in players' forms (typos, slang, yes/no rules, comparisons, paraphrase).
+  Untouched like B: its misses are never printed.
 
 Each line holds, for the answer step as it is (`now`) and for the first answer step (`baseline`: the graph or
 the best passages' sentences, on the same search) measured in the same run: the share of answers holding their
@@ -52,8 +55,9 @@ OUTSIDER = {
     "outsider_a": Path(__file__).resolve().parent / "data" / "lore_outsider_a.jsonl",
     "outsider_b": Path(__file__).resolve().parent / "data" / "lore_outsider_b.jsonl",
     "outsider_c": Path(__file__).resolve().parent / "data" / "lore_outsider_c.jsonl",
+    "outsider_e": Path(__file__).resolve().parent / "data" / "lore_outsider_e.jsonl",
 }
-UNTOUCHED = ("untouched", "outsider_b")
+UNTOUCHED = ("untouched", "outsider_b", "outsider_e")
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -171,7 +175,7 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument(
         "--only",
         default=None,
-        help="run some sets, comma-separated: tuning, untouched, project, srd_dev, outsider_a, outsider_b, outsider_c",
+        help="run some sets, comma-separated: tuning, untouched, project, srd_dev, outsider_a, outsider_b, outsider_c, outsider_e",
     )
     args = parser.parse_args(argv)
     if not (SRD / "world").is_dir():

@@ -215,20 +215,24 @@ async def entity_types(interaction: discord.Interaction, current: str) -> Choice
 
 
 async def relation_types(interaction: discord.Interaction, current: str) -> Choices:
-    """Suggest relations in words ("is an ally of"), those the chosen subject may start from when it is known,
-    matched on their words and synonyms ("hates" finds "is an enemy of"); the value is the relation's key."""
+    """Suggest relations in words ("is an ally of") by the words typed, matched on their words and synonyms
+    ("hates" finds "is an enemy of"): only those the chosen subject may start from when it is known, those that
+    may point at the chosen object first; the value is the relation's key."""
     try:
         campaign = await campaign_of(interaction)
         if campaign is None:
             return []
         services = services_of(interaction)
         ontology = services.access.ontology_for(campaign)
-        subject = getattr(interaction.namespace, "subject", None)
-        subject_type = (
-            await services.queries.entity_type_named(campaign, subject, viewer=viewer_of(interaction))
-            if isinstance(subject, str)
-            else None
-        )
+        types = []
+        for option in ("subject", "object"):
+            named = getattr(interaction.namespace, option, None)
+            types.append(
+                await services.queries.entity_type_named(campaign, named, viewer=viewer_of(interaction))
+                if isinstance(named, str)
+                else None
+            )
+        subject_type, object_type = types
     except GameError:
         return []
     relations = ontology.relation_types
@@ -237,9 +241,13 @@ async def relation_types(interaction: discord.Interaction, current: str) -> Choi
         for name in relations
         if subject_type is None or ontology.is_a(subject_type, relations[name].from_types)
     ]
+
+    def points_at_object(name: str) -> bool:
+        return object_type is None or ontology.is_a(object_type, relations[name].to_types)
+
     return [
         app_commands.Choice(name=clip(relation_phrase(name), 100), value=name[:100])
-        for name in matching_relations(current, fitting)[:MAX_CHOICES]
+        for name in matching_relations(current, fitting, points_at_object)[:MAX_CHOICES]
     ]
 
 

@@ -24,6 +24,7 @@ touched a few times per job, never on the message path.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import datetime as dt
 import functools
@@ -78,6 +79,18 @@ def sync_url(db: Database) -> Any:
     return url.set(drivername="postgresql+psycopg")
 
 
+class _StoppedIsNotFailed(logging.Filter):
+    """APScheduler logs a job its shutdown cancelled as an exception the job raised: log that it stopped."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, (asyncio.CancelledError, concurrent.futures.CancelledError)):
+            record.levelno, record.levelname = logging.INFO, logging.getLevelName(logging.INFO)
+            record.msg = "job %s stopped by shutdown before it finished"
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
 @functools.cache
 def _thread_safe_scheduler_class() -> type[Any]:
     """Return APScheduler's asyncio scheduler, changed to keep its job store off the event loop.
@@ -92,6 +105,8 @@ def _thread_safe_scheduler_class() -> type[Any]:
     from apscheduler.schedulers.asyncio import AsyncIOScheduler
     from apscheduler.schedulers.base import STATE_STOPPED
 
+    logging.getLogger("apscheduler.executors.default").addFilter(_StoppedIsNotFailed())
+
     class LoopExecutor(AsyncIOExecutor):  # type: ignore[misc]
         """Run coroutine jobs on the loop, whichever thread submits them."""
 
@@ -103,6 +118,8 @@ def _thread_safe_scheduler_class() -> type[Any]:
                 self._pending_futures.discard(finished)
                 try:
                     events = finished.result()
+                except (asyncio.CancelledError, concurrent.futures.CancelledError):  # cut short by shutdown
+                    self._logger.info("job %s stopped by shutdown before it finished", job)
                 except BaseException as error:  # APScheduler logs what the job raised
                     self._run_job_error(job.id, error, error.__traceback__)
                 else:

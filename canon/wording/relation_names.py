@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from canon.wording.relations import PHRASES, relation_words
 
@@ -85,20 +85,36 @@ def find_relation(text: str, known: Iterable[str]) -> str | None:
     return None
 
 
-def matching_relations(typed: str, known: Iterable[str]) -> list[str]:
-    """Return the relations of `known` whose words match what was typed: a phrase or synonym starting with it
-    first, then those containing it, in the order given."""
+def matching_relations(
+    typed: str, known: Iterable[str], prefer: Callable[[str], bool] | None = None
+) -> list[str]:
+    """Return the relations of `known` that what was typed begins, best first.
+
+    The words typed rank first: a relation whose phrase starts with them, then one a synonym of which does, then
+    one whose phrase, then a synonym, has a later word starting with them ("in" finds "lives in"); letters
+    inside a word ("li" of "sibling") are no match. Among equals, those `prefer` says fit the entities involved come first, then the order given.
+    """
     keys = list(known)
     core = _core(typed)
-    if not core:
-        return keys
 
-    def best(key: str) -> int | None:
-        ranks = [0 if _core(s).startswith(core) else 1 if core in _core(s) else None for s in _spellings(key)]
-        return min((r for r in ranks if r is not None), default=None)
+    def rank(key: str) -> int | None:
+        if not core:
+            return 0
+        ranks = []
+        for i, spelling in enumerate(_spellings(key)):
+            said = _core(spelling)
+            if said.startswith(core):
+                ranks.append(0 if i < 2 else 1)
+            elif f" {core}" in f" {said}":
+                ranks.append(2 if i < 2 else 3)
+        return min(ranks, default=None)
 
-    ranked = [(rank, i, key) for i, key in enumerate(keys) if (rank := best(key)) is not None]
-    return [key for _, _, key in sorted(ranked)]
+    ranked = [
+        (words, 0 if prefer is None or prefer(key) else 1, i, key)
+        for i, key in enumerate(keys)
+        if (words := rank(key)) is not None
+    ]
+    return [key for *_, key in sorted(ranked)]
 
 
 def nearest_relations(text: str, known: Iterable[str], limit: int = 3) -> list[str]:

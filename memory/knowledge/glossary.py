@@ -125,6 +125,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     "heal": ("regain", "regains", "restore", "restores"),
     "healing": ("regain", "regains", "restore", "restores"),
     "hurt": ("damage",),
+    "restore": ("regain", "regains", "heal", "heals"),
 }
 
 _SPACE = re.compile(r"\s+")

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from memory import fulltext
 from memory.knowledge.glossary import expand
 
-__all__ = ["FILLER", "GENERIC", "KIND_LINE", "Question", "analyse", "describe", "without_how"]
+__all__ = ["FILLER", "GENERIC", "KIND_LINE", "Question", "analyse", "describe", "ending_verb", "without_how"]
 
 #: Words of a question that ask, rather than say what about.
 GENERIC = frozenset(
@@ -137,6 +137,24 @@ _HOW = re.compile(
     r"(?i)\b(how)\s+(?:much|many|long|far|big|large|small|heavy|fast|quick|deep|high|tall|old|wide|often|"
     r"close|near|strong|hard|tough)\b"
 )
+
+
+#: "How many hit points does cure wounds *restore*?": a question asking with "does" (or "can", "will") of a
+#: subject ends in the verb it asks about, not in a word of the subject's name. A last word after a preposition
+#: is a name's ("what does a cloak *of* protection" is no verb question).
+_ENDING_VERB = re.compile(
+    r"^(?:how|what|which|who|where|when|why)\b.*?\b(?:does|do|did|can|could|will|would|should)\s+"
+    r"(?:\S+\s+)*?(?!(?:of|in|on|at|to|for|with|by|from|into|the|an?)\s)\S+\s+([^\W\d_]{3,})$"
+)
+
+
+def ending_verb(question: str) -> str | None:
+    """Return the verb a question asking "how many X does Y do" ends with ("restore"), or None. It may be a
+    name's last word ("how long does it take to cast arcane tether"): only a name the sources know may drop it
+    (`answer_scope.narrowed`)."""
+    folded = without_how(" ".join(question.casefold().split())).strip(" ?!.")
+    match = _ENDING_VERB.match(folded)
+    return match.group(1) if match else None
 
 
 def without_how(text: str) -> str:

@@ -55,5 +55,36 @@ def test_services_built_in_the_composition_root_only_pass(tmp_path: Path) -> Non
     assert _check().findings(root) == []
 
 
-def test_the_product_builds_its_services_in_one_place() -> None:
-    assert _check().findings() == []
+def test_a_service_home_class_with_its_own_init_is_a_service_whatever_its_name(tmp_path: Path) -> None:
+    """The product itself is checked by scripts/lint (the same `findings`); here its rules, on small trees."""
+    root = _tree(
+        tmp_path,
+        {
+            "bot/services/clock.py": "class Clock:\n    def __init__(self):\n        pass\nclass Plain:\n    pass\n",
+            "bot/app.py": "from bot.services.clock import Clock\nClock()\n",
+            "memory/tick.py": "from bot.services import clock\nclock.Plain()\nx = clock.Clock()\n",
+            "canon/ledger.py": "class LedgerAnswers:\n    pass\n",
+            "config/boot.py": "from canon.ledger import LedgerAnswers\n\nLedgerAnswers()\n",
+            "tests/test_clock.py": "from bot.services.clock import Clock\nClock()\n",
+        },
+    )
+    assert _check().findings(root) == [
+        "memory/tick.py:3: builds Clock; only bot/app.py builds services",
+        "config/boot.py:3: builds LedgerAnswers; only bot/app.py builds services",
+    ]
+
+
+def test_a_facade_may_build_its_own_parts_and_nothing_else(tmp_path: Path) -> None:
+    root = _tree(
+        tmp_path,
+        {
+            "memory/knowledge/admin.py": "class SourceAdmin:\n    pass\nclass LoreDesk:\n    pass\n",
+            "memory/knowledge/service.py": "from memory.knowledge.admin import SourceAdmin, LoreDesk\n"
+            "SourceAdmin()\nLoreDesk()\n",
+            "cogs/lore.py": "from memory.knowledge.admin import SourceAdmin\nSourceAdmin()\n",
+        },
+    )
+    assert _check().findings(root) == [
+        "cogs/lore.py:2: builds SourceAdmin; only bot/app.py builds services",
+        "memory/knowledge/service.py:3: builds LoreDesk; only bot/app.py builds services",
+    ]

@@ -40,13 +40,15 @@ _NAMES_CACHE = 64
 #: built from them.
 _ROWS_CACHE = 8
 
-#: Folded name -> (name as written, entity id); the folded names, for fuzzy matching; and each word of a
+#: Folded name -> (name as written, entity id); the folded names, for fuzzy matching; and each run of words of a
 #: many-word name that names one entity only ("ysolde" -> Ysolde Marrow), for names given in part.
 Names = tuple[dict[str, tuple[str, int]], list[str], dict[str, tuple[str, int]]]
 #: A name given in part, or with a typo in a part, scores below a whole name.
 _PART_SCORE = 92.0
 #: One letter wrong in a six-letter part ("Ysolda") is 83: a part is a capitalised word, so a lower bar holds.
 _PART_CUTOFF = 80.0
+#: The longest run of a name's words taken for it (question windows are at most six words).
+_LONGEST_PART = 5
 
 
 def windows(question: str, longest: int = 6) -> list[str]:
@@ -134,20 +136,22 @@ def _match(window: str, key: str, names: Names, config: SearchConfig) -> tuple[s
     for singular in singulars(key):
         if singular in folded_names:
             return singular, 99.0
+    # A run of whole words of one name only ("mirela" for Mirela Harrow), in any case, as names are typed
+    # everywhere (`canon.graph.naming`).
+    for candidate in (key, *singulars(key)):
+        if candidate in parts:
+            return fold(parts[candidate][0]), _PART_SCORE
     if len(key) >= 4:
         found = process.extractOne(key, choices, scorer=fuzz.ratio, score_cutoff=config.fuzzy_cutoff)
         if found is not None:
             return found[0], float(found[1])
-    # One capitalised word naming one entity in part ("Ysolde" for Ysolde Marrow), maybe misspelt.
-    if " " in key or not window[:1].isupper() or len(key) < 3:
+    # A misspelt part counts only capitalised ("Ysolda"): a lower-case word near a name is mostly just a word.
+    if " " in key or not window[:1].isupper() or len(key) < 5:
         return None
-    for candidate in (key, *singulars(key)):
-        if candidate in parts:
-            return fold(parts[candidate][0]), _PART_SCORE
-    if len(key) >= 5:
-        found = process.extractOne(key, list(parts), scorer=fuzz.ratio, score_cutoff=_PART_CUTOFF)
-        if found is not None:
-            return fold(parts[found[0]][0]), _PART_SCORE * float(found[1]) / 100
+    words = [p for p in parts if " " not in p]
+    found = process.extractOne(key, words, scorer=fuzz.ratio, score_cutoff=_PART_CUTOFF)
+    if found is not None:
+        return fold(parts[found[0]][0]), _PART_SCORE * float(found[1]) / 100
     return None
 
 
@@ -172,20 +176,23 @@ def best_matches(question: str, names: Names, config: SearchConfig) -> list[Enti
 
 
 def name_parts(folded_names: dict[str, tuple[str, int]]) -> dict[str, tuple[str, int]]:
-    """Return each word of a many-word name that names one entity only (stopwords and short words left out)."""
+    """Return each run of whole words of a many-word name, shorter than the name, that names one entity only
+    ("mirela", "harrow" when one Harrow is known); runs starting or ending on a stopword, and one-word runs of
+    fewer than three letters, are left out, and so is a run that is another entity's whole name."""
     owners: dict[str, set[int]] = {}
     first: dict[str, tuple[str, int]] = {}
+    skipped = fulltext.STOPWORDS | _ARTICLES
     for folded, (name, entity_id) in folded_names.items():
         words = folded.split()
-        if len(words) < 2:
-            continue
-        for word in words:
-            if len(word) < 3 or word in fulltext.STOPWORDS or word in _ARTICLES:
-                continue
-            owners.setdefault(word, set()).add(entity_id)
-            first.setdefault(word, (name, entity_id))
-    whole = {k for k in folded_names if " " not in k}
-    return {w: first[w] for w, ids in owners.items() if len(ids) == 1 and w not in whole}
+        for size in range(1, min(len(words), _LONGEST_PART + 1)):
+            for start in range(len(words) - size + 1):
+                run = words[start : start + size]
+                if run[0] in skipped or run[-1] in skipped or (size == 1 and len(run[0]) < 3):
+                    continue
+                part = " ".join(run)
+                owners.setdefault(part, set()).add(entity_id)
+                first.setdefault(part, (name, entity_id))
+    return {w: first[w] for w, ids in owners.items() if len(ids) == 1 and w not in folded_names}
 
 
 @dataclass(frozen=True)

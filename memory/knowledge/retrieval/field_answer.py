@@ -20,7 +20,7 @@ from rapidfuzz import fuzz
 from memory.fulltext import STOPWORDS
 from memory.knowledge.fields import KIND, Field, fields_of
 from memory.knowledge.models import LoreResult
-from memory.knowledge.question import GENERIC, Question
+from memory.knowledge.question import GENERIC, Question, ending_verb
 from memory.knowledge.retrieval.answer_words import fold_words, same_word, sections_of, sentences
 
 __all__ = ["FieldHit", "field_answers", "headed", "subject_found", "word_in"]
@@ -202,14 +202,19 @@ def subject_found(question: Question, results: Sequence[LoreResult]) -> bool:
 
 def headed(question: Question) -> Callable[[LoreResult], bool]:
     """Return a test of whether a passage is about the question's subject: its headings (or the headings inside
-    it) hold a word of the subject, and its headings and text all of them."""
+    it) hold a word of the subject, and its headings and text all of them but the verb the question ends with."""
+
+    verb = ending_verb(question.expanded)
+    # The verb a question ends with is asked, in the player's words ("does cure wounds restore": the books say
+    # "regains"): the passage need not hold it.
+    named = [w for w in question.subject if w != verb] or question.subject
 
     def names_subject(result: LoreResult) -> bool:
         inner = " ".join(h for h, _ in sections_of(result.text) if h)
         headings = set(fold_words(" ".join([*result.heading_path, inner])))
-        if not any(word_in(w, headings) for w in question.subject):
+        if not any(word_in(w, headings) for w in named):
             return False
         words = headings | set(fold_words(result.text))
-        return all(word_in(w, words) for w in question.subject)
+        return all(word_in(w, words) for w in named)
 
     return names_subject

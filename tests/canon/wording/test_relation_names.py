@@ -70,3 +70,16 @@ def test_an_unknown_relation_is_answered_with_the_nearest_in_words() -> None:
     )
     with pytest.raises(InvalidInput, match="“protected by” is not a relation this campaign knows"):
         base_ontology().relation_type("protected by")
+
+
+def test_the_words_typed_rank_first_then_the_relations_that_fit() -> None:
+    assert matching_relations("li", KNOWN) == ["LIVES_IN"]  # "li" inside "sibling" is no match
+    assert matching_relations("in", KNOWN)[:3] == ["LOCATED_IN", "INHABITS", "LIVES_IN"]
+    to_a_place = {"RULES", "LOCATED_IN", "LIVES_IN"}
+    assert matching_relations("", KNOWN, lambda key: key in to_a_place)[:3] == [
+        "RULES",
+        "LOCATED_IN",
+        "LIVES_IN",
+    ]
+    # What fits never outranks what was typed: a phrase starting with the words comes before a fitting later word.
+    assert matching_relations("in", KNOWN, lambda key: key == "LIVES_IN")[:2] == ["LOCATED_IN", "INHABITS"]

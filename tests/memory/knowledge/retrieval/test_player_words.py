@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from memory.knowledge.glossary import expand
-from memory.knowledge.question import analyse, without_how
+from memory.knowledge.question import analyse, ending_verb, without_how
+from memory.knowledge.retrieval.answer import counted
 from memory.knowledge.retrieval.answer_step import reply
 from memory.knowledge.retrieval.answer_words import asked_words, related_said
 from tests.memory.knowledge.retrieval.test_answer import passage
@@ -66,3 +67,43 @@ def test_the_tables_words_for_a_roll_and_for_bonuses_adding_up_read_as_the_books
     assert expand("natural 1 on a check?")[0] == "roll a 1 on a check?"
     assert expand("do shields stack")[0] == "do shields add together"
     assert expand("who decides turn order")[0] == "who decides initiative order"
+
+
+# A rite of a druidic game, in its own layout: a tier line, the healing in a sentence, no stat lines.
+MENDING_TOUCH = passage(
+    "## Mending Touch\n\n*Rite of the Green, tier 1*\n\nYou lay a hand on a wounded ally. The one touched "
+    "regains 2d4 hit points and is no longer bleeding.",
+    "Rites",
+    "Mending Touch",
+)
+
+
+def test_the_verb_a_question_ends_with_is_asked_not_part_of_the_name() -> None:
+    assert ending_verb("How many hit points does mending touch restore?") == "restore"
+    assert ending_verb("what does the marsh troll eat") == "eat"
+    assert ending_verb("what does a cloak of shadows") is None  # a name's last word, after "of"
+    assert ending_verb("how many attacks does a knight get at rank 5") is None
+    assert ending_verb("can a ghoul walk in sunlight") is None  # no question word: a yes/no question
+
+
+def test_a_field_asked_with_a_verb_the_books_do_not_use_is_answered_from_the_entry_named() -> None:
+    answer = reply(analyse("How many hit points does mending touch restore?"), [], [MENDING_TOUCH])
+    assert answer.known and "2d4 hit points" in answer.text
+
+
+# A rite whose count is in words, beside a sentence naming one of the things counted.
+SEEDBURST = passage(
+    "## Seedburst\n\n*Rite of the Green, tier 1*\n\nUp to six glowing seeds sprout in your palm when the rite "
+    "ends at dawn.\n\nAnyone may eat one seed as an action.",
+    "Rites",
+    "Seedburst",
+)
+
+
+def test_how_many_is_answered_by_the_sentence_counting_the_things_asked() -> None:
+    assert counted("how many seeds does seedburst make?") is not None
+    assert counted("how many seeds does seedburst make?").search("Up to six glowing seeds sprout")  # type: ignore[union-attr]
+    assert not counted("how many seeds does seedburst make?").search("eat one seed")  # type: ignore[union-attr]
+    assert counted("what does seedburst make") is None
+    answer = reply(analyse("how many seeds does seedburst make?"), [], [SEEDBURST])
+    assert answer.known and "six glowing seeds" in answer.text and "one seed" not in answer.text
