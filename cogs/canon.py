@@ -35,6 +35,7 @@ from cogs import (
     disagreement_views,
     entity_embeds,
     note_embeds,
+    retcon_embeds,
     review_answers,
     submitted,
 )
@@ -261,7 +262,7 @@ class CanonCommands(commands.Cog):
         fact_id = await self.bot.services.facts.pick(campaign, fact, viewer=Viewer.GM)
         actor = actor_of(interaction, self.bot.services.settings.gm_role)
         result = await self.admin.retcon(campaign, fact_id, actor, rationale=rationale, new_value=new_value)
-        await replies.answer(interaction, embed=canon_embeds.retcon_embed(result, rationale))
+        await replies.answer(interaction, embed=retcon_embeds.retcon_embed(result, rationale))
 
     # -- the rationale modals, answered by custom id so that they survive a restart -------------------
 

@@ -1,6 +1,7 @@
 """Pure renderers for `/canon conflicts`: a page of recorded conflicts with both sides, and how each was closed.
 
-GM only (they may name GM-only canon), so ids appear: a conflict is named by its number to resolve or dismiss it.
+GM only (they may name GM-only canon). A conflict is named by what it says, on its buttons too; the sides' facts
+keep the GM's handle after their words.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ def conflict_page_embed(page: ConflictPage) -> discord.Embed:
         if closed:
             lines.append(closed)
         embed.add_field(
-            name=clip(f"{kind_words(conflict.kind)} (conflict {conflict.id})", limits.FIELD_NAME),
+            name=clip(kind_words(conflict.kind), limits.FIELD_NAME),
             value=fit_lines(lines, limits.FIELD_VALUE),
             inline=False,
         )

@@ -168,3 +168,23 @@ async def test_players_read_evidence_as_a_person_says_it_and_the_gm_also_reads_t
     pat_card = embed_text((await emu.invoke(chan, pat, "canon entity", name="Mara Tidewright")).embeds[0])
     assert "Mara Tidewright is Harbourmaster of Greyhaven — from the world bible" in pat_card
     assert ".yaml" not in pat_card
+
+
+async def test_the_gm_picks_and_reads_facts_by_their_sentences_never_by_number(world: World) -> None:
+    emu, chan, gm = world.emu, world.channel, world.gm
+    await gm_adds(world, "entity", name="Bridge of Sighs", type="Location")
+    await gm_adds(world, "fact", subject="Bridge of Sighs", attribute="material", value="stone")
+    (choice,) = await emu.autocomplete(chan, gm, "retcon", "fact", "bridge")
+    assert choice["name"] == "Bridge of Sighs' material: stone", choice  # what the GM reads
+    retcon = await emu.invoke(chan, gm, "retcon", fact=choice["value"], rationale="wood", new_value="wood")
+    text = embed_text(retcon.embeds[0])
+    assert (
+        "~~Bridge of Sighs' material: stone~~ is retconned." in text
+        and "Replaced by: Bridge of Sighs' material: wood" in text
+    )
+    assert not re.search(r"\(fact \d+\)|#\d", text), text
+    # What the GM read, typed back, is understood.
+    again = await emu.invoke(
+        chan, gm, "retcon", fact="Bridge of Sighs' material: wood", rationale="iron", new_value="iron"
+    )
+    assert "Replaced by: Bridge of Sighs' material: iron" in embed_text(again.embeds[0]), again.content

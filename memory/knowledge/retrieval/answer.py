@@ -59,6 +59,18 @@ _AMOUNT = re.compile(
 )
 #: How much less a sentence without an amount weighs when the question asks one.
 NO_AMOUNT = 0.6
+#: How much more a sentence counting what "how many" asks weighs ("up to ten berries" for "how many berries").
+COUNTED = 1.5
+#: "How many willing creatures can ...": the words counted, up to the verb.
+_HOW_MANY = re.compile(
+    r"\bhow many\s+(?:[^\W\d_]+\s+){0,2}?([^\W\d_]+)"
+    r"(?=\s+(?:do|does|did|can|could|will|would|should|may|might|must|is|are|was|were|has|have|had|in|on|at|per|"
+    r"for|of)\b|\s*[?!.]*$)"
+)
+_COUNT = (
+    r"(?:\d[\d,]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|"
+    r"thousand|several|many)"
+)
 #: How much less an example weighs than the rule it illustrates ("For example, a creature with ...").
 EXAMPLE = 0.5
 #: How much more a sentence weighs under an inner heading or a bold name every word of which the question holds.
@@ -145,6 +157,15 @@ def has_amount(text: str) -> bool:
     return bool(_AMOUNT.search(text))
 
 
+def counted(question: str) -> re.Pattern[str] | None:
+    """Return what says a count of the thing "how many" asks, in the form asked ("ten berries", "up to eight
+    willing creatures" for "how many berries", "how many willing creatures"; not "one berry"), or None."""
+    match = _HOW_MANY.search(question.casefold())
+    if match is None:
+        return None
+    return re.compile(rf"\b{_COUNT}\s+(?:[\w-]+\s+){{0,2}}?{re.escape(match.group(1))}\b", re.IGNORECASE)
+
+
 def is_example(text: str) -> bool:
     """Return whether a sentence is an example of a rule ("For example, ...")."""
     return bool(_EXAMPLE.match(text))
@@ -154,11 +175,12 @@ def text_words(text: str, asked: Sequence[str]) -> set[str]:
     """Return a sentence's folded words, its abbreviations read out when the question asks every word of them
     ("+2 bonus to AC" holds "armor" and "class" for "armor class", not "class" for "which class"), and the
     question's words it says in the books' words ("at least 1 hour" says "minimum": `related_said`)."""
-    words = set(fold_words(text))
+    folded = fold_words(text)
+    words = set(folded)
     for short in words & ABBREVIATIONS.keys():
         if all(w in asked for w in ABBREVIATIONS[short]):
             words |= set(ABBREVIATIONS[short])
-    return words | related_said(text, asked)
+    return words | related_said(folded, asked)
 
 
 def _weights(keys: Sequence[str], names: Sequence[str], results: Sequence[LoreResult]) -> dict[str, float]:
@@ -193,6 +215,7 @@ def _scored(
     weight = _weights(keys, names, results)
     total = sum(weight.values()) or 1.0
     amount = asks_amount(question)
+    count = counted(question)
     scored: list[_Sentence] = []
     readable = [(i, r) for i, r in enumerate(results) if r.is_fact and (only is None or only(r))]
     for rank, (index, result) in enumerate(readable[:PASSAGES_READ]):
@@ -223,6 +246,8 @@ def _scored(
             density = 1.0 / (1.0 + len(words) / 30)
             if amount and not has_amount(text):
                 density *= NO_AMOUNT  # "how much damage from falling": the sentence with the dice
+            if count is not None and count.search(text):
+                density *= COUNTED  # "how many berries": "up to ten berries", not "eat one berry"
             if is_example(text):
                 density *= EXAMPLE
             inner = [w for w in fold_words(f"{section or ''} {label or ''}") if w not in STOPWORDS]

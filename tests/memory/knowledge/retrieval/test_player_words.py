@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from memory.knowledge.glossary import expand
 from memory.knowledge.question import analyse, ending_verb, without_how
+from memory.knowledge.retrieval.answer import counted
 from memory.knowledge.retrieval.answer_step import reply
 from memory.knowledge.retrieval.answer_words import asked_words, related_said
 from tests.memory.knowledge.retrieval.test_answer import passage
@@ -88,3 +89,37 @@ def test_the_verb_a_question_ends_with_is_asked_not_part_of_the_name() -> None:
 def test_a_field_asked_with_a_verb_the_books_do_not_use_is_answered_from_the_entry_named() -> None:
     answer = reply(analyse("How many hit points does mending touch restore?"), [], [MENDING_TOUCH])
     assert answer.known and "2d4 hit points" in answer.text
+
+
+# A rite whose count is in words, beside a sentence naming one of the things counted.
+SEEDBURST = passage(
+    "## Seedburst\n\n*Rite of the Green, tier 1*\n\nUp to six glowing seeds sprout in your palm when the rite "
+    "ends at dawn.\n\nAnyone may eat one seed as an action.",
+    "Rites",
+    "Seedburst",
+)
+
+
+def test_how_many_is_answered_by_the_sentence_counting_the_things_asked() -> None:
+    assert counted("how many seeds does seedburst make?") is not None
+    assert counted("how many seeds does seedburst make?").search("Up to six glowing seeds sprout")  # type: ignore[union-attr]
+    assert not counted("how many seeds does seedburst make?").search("eat one seed")  # type: ignore[union-attr]
+    assert counted("what does seedburst make") is None
+    answer = reply(analyse("how many seeds does seedburst make?"), [], [SEEDBURST])
+    assert answer.known and "six glowing seeds" in answer.text and "one seed" not in answer.text
+
+
+# A ward system's rule titled with a field's name: a rule about the field, no creature's line.
+WARDS = passage(
+    "## Temporary Hit Points\n\nA ward grants temporary hit points until the next dawn.\n\n"
+    "Temporary hit points from two wards are never added together: keep the larger pool.",
+    "Core Rules",
+    "Temporary Hit Points",
+)
+
+
+def test_a_yes_no_question_naming_a_rules_section_by_its_field_asks_about_the_rule() -> None:
+    answer = reply(analyse("do temp hp stack if I get them twice?"), [], [WARDS])
+    assert answer.known and "never added together" in answer.text
+    # A value asked of a creature the rule does not name is no question about the rule.
+    assert not reply(analyse("how many temp hp does a grellmoth have?"), [], [WARDS]).known
