@@ -200,7 +200,9 @@ async def test_a_glossary_term_for_an_era_is_read_in_dates_and_dates_stay_in_the
     started = await emu.invoke(chan, gm, "scene start", title="Frost", date="3 Frostmoot 363 TA")
     assert "3 Frostmoot, year 363 of the Third Age" in embed_text(started.message["embeds"][0])
     shown = await emu.invoke(chan, pat, "calendar show")
-    assert "the Third Age (years 1–600)" in (shown.content or "") and "ta" not in (shown.content or "").split()
+    assert (
+        "the Third Age (years 1–600)" in (shown.content or "") and "ta" not in (shown.content or "").split()
+    )
     # A glossary term that is already a month's name stays the month's.
     await emu.invoke(chan, gm, "lore glossary add", term="Frostmoot", meaning="Third Age")
     month = await emu.invoke(chan, pat, "calendar read", date="Frostmoot 363")
