@@ -107,3 +107,19 @@ def test_how_many_is_answered_by_the_sentence_counting_the_things_asked() -> Non
     assert counted("what does seedburst make") is None
     answer = reply(analyse("how many seeds does seedburst make?"), [], [SEEDBURST])
     assert answer.known and "six glowing seeds" in answer.text and "one seed" not in answer.text
+
+
+# A ward system's rule titled with a field's name: a rule about the field, no creature's line.
+WARDS = passage(
+    "## Temporary Hit Points\n\nA ward grants temporary hit points until the next dawn.\n\n"
+    "Temporary hit points from two wards are never added together: keep the larger pool.",
+    "Core Rules",
+    "Temporary Hit Points",
+)
+
+
+def test_a_yes_no_question_naming_a_rules_section_by_its_field_asks_about_the_rule() -> None:
+    answer = reply(analyse("do temp hp stack if I get them twice?"), [], [WARDS])
+    assert answer.known and "never added together" in answer.text
+    # A value asked of a creature the rule does not name is no question about the rule.
+    assert not reply(analyse("how many temp hp does a grellmoth have?"), [], [WARDS]).known
