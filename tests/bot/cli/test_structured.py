@@ -76,7 +76,10 @@ def test_the_text_summary_counts_what_a_yaml_import_wrote_and_what_failed(
     text = cli.invoke(app, ["ingest", str(srd), "--campaign", CAMPAIGN])
     assert text.exit_code == 0, text.output
     assert text.stdout.startswith(f"Campaign “{CAMPAIGN}”: wrote 334 creatures from 1 YAML file.")
-    assert "In all: 334 entities (all new)" in text.stdout and "srd.yaml (bestiary): 334 entries, a new file" in text.stdout
+    assert (
+        "In all: 334 entities (all new)" in text.stdout
+        and "srd.yaml (bestiary): 334 entries, a new file" in text.stdout
+    )
     broken = tmp_path / "broken.yaml"
     shutil.copy(FIXTURES / "broken_multiple_problems.yaml", broken)
     text = cli.invoke(app, ["ingest", str(broken), "--campaign", CAMPAIGN])
