@@ -123,3 +123,23 @@ def test_a_yes_no_question_naming_a_rules_section_by_its_field_asks_about_the_ru
     assert answer.known and "never added together" in answer.text
     # A value asked of a creature the rule does not name is no question about the rule.
     assert not reply(analyse("how many temp hp does a grellmoth have?"), [], [WARDS]).known
+
+
+def test_a_sentence_about_its_own_entry_answers_less_when_the_question_does_not_name_it() -> None:
+    drowning = passage(
+        "## Drowning\n\nA diver can hold their breath for a number of rounds equal to 1 + their Grit score (at least one round).",
+        "Hazards",
+        "Drowning",
+        chunk_id=1,
+    )
+    eel = passage(
+        "## Reef Eel\n\n*Beast of the shallows*\n\n**Hold Breath.** The reef eel can hold its breath for 2 hours.",
+        "Creatures",
+        "Reef Eel",
+        chunk_id=2,
+    )
+    answer = reply(analyse("how long can I hold my breath?"), [], [drowning, eel])
+    assert answer.known and "Grit score" in answer.text and "reef eel" not in answer.text
+    # Named, the entry answers for itself.
+    answer = reply(analyse("how long can a reef eel hold its breath?"), [], [eel, drowning])
+    assert answer.known and "2 hours" in answer.text
