@@ -49,6 +49,9 @@ from canon.yaml_errors import syntax_problem
 CanonEras = Mapping[str, tuple[Any, ...]]
 #: The key of a campaign's settings that holds the calendar block a GM set.
 CALENDAR_SETTINGS = "calendar"
+#: The key of a campaign's settings that holds its glossary (`{term: meaning}`, `memory.knowledge.glossary`):
+#: a term whose meaning is an era's name is read in dates as that era ("TA": "Third Age").
+GLOSSARY_SETTINGS = "glossary"
 #: At most this many eras, months and seasons in one calendar (a calendar is read on every typed date).
 MAX_ENTRIES = 60
 #: Months and days above 99 do not fit a date's sortable key (`canon.continuity.world_key`).
@@ -90,6 +93,8 @@ class EraDef(BaseModel):
     abbreviations: tuple[str, ...] = ()
     start: int | None = Field(default=None, ge=MIN_YEAR, le=MAX_YEAR)
     end: int | None = Field(default=None, ge=MIN_YEAR, le=MAX_YEAR)
+    #: The campaign glossary's terms for the era: read in a typed date, never written (dates say the name).
+    glossary: tuple[str, ...] = ()
 
     @model_validator(mode="after")
     def _check(self) -> EraDef:
@@ -406,9 +411,12 @@ def _unknown_field(loc: tuple[int | str, ...]) -> str:
 def calendar_from(
     block: Mapping[str, Any] | None,
     canon_eras: CanonEras,
+    glossary: Mapping[str, str] | None = None,
 ) -> CampaignCalendar:
     """Return the campaign's calendar: its canon's eras (name, start, end by key) named and added to by the
-    GM's `block`. An era of the block matches a canon era by key or by name; raise `InvalidInput` on a clash."""
+    GM's `block`. An era of the block matches a canon era by key or by name; raise `InvalidInput` on a clash.
+    A `glossary` term whose meaning names an era is read as that era (a term that names something else of
+    the calendar already is left out)."""
     parsed = CalendarBlock.model_validate(block or {})
     eras: dict[str, dict[str, Any]] = {}
     for key, (name, start, end, *more) in canon_eras.items():
@@ -448,6 +456,7 @@ def calendar_from(
                 )
             numbers.append(number)
         seasons.append(SeasonDef(name=s.name, months=tuple(numbers)))
+    _glossary_terms(eras, months, parsed.seasons, glossary or {})
     try:
         return CampaignCalendar(
             eras=tuple(EraDef(**e) for e in eras.values()),
@@ -459,6 +468,24 @@ def calendar_from(
         )
     except ValidationError as error:
         raise InvalidInput(f"In the calendar, {problem_words(error, _FIELD_WORDS)}.") from None
+
+
+def _glossary_terms(
+    eras: dict[str, dict[str, Any]],
+    months: Sequence[MonthDef],
+    seasons: Sequence[_SeasonBlock],
+    glossary: Mapping[str, str],
+) -> None:
+    """Give each era the glossary's terms that mean it, unless a term already names a thing of the calendar."""
+    by_name = {fold(e["name"]): key for key, e in eras.items()} | {fold(key): key for key in eras}
+    taken = {fold(w) for e in eras.values() for w in (e["name"], e["key"], *e.get("abbreviations", ()))}
+    taken |= {fold(m.name) for m in months} | {fold(s.name) for s in seasons}
+    for term, meaning in glossary.items():
+        key = by_name.get(fold(str(meaning)))
+        if key is None or not fold(str(term)) or fold(str(term)) in taken:
+            continue
+        taken.add(fold(str(term)))
+        eras[key]["glossary"] = (*eras[key].get("glossary", ()), str(term))
 
 
 def block_yaml(block: Mapping[str, Any]) -> str:

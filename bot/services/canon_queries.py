@@ -144,12 +144,18 @@ class CanonQueries:
         return found[0].id if len(found) == 1 else None
 
     async def words(
-        self, campaign: Campaign, *, viewer: Viewer, evidence: Iterable[Evidence] = ()
+        self,
+        campaign: Campaign,
+        *,
+        viewer: Viewer,
+        evidence: Iterable[Evidence] = (),
+        facts: Iterable[int] = (),
     ) -> Wording:
-        """Return the campaign's words for a viewer: its calendar's names, for dates, and the scenes `evidence`
-        cites (their names, places and dates, who spoke)."""
+        """Return the campaign's words for a viewer: its calendar's names, for dates, the scenes `evidence`
+        cites (their names, places and dates, who spoke) and what the `facts` a proposal cites say."""
         async with self.db.session() as session:
-            return await wording_for(session, await self.access.reader(session, campaign, viewer), evidence)
+            reader = await self.access.reader(session, campaign, viewer)
+            return await wording_for(session, reader, evidence, facts=facts)
 
     async def entity_type_named(self, campaign: Campaign, name: str, *, viewer: Viewer) -> str | None:
         """Return the type of the entity `name` names as the viewer sees canon, or None when there is none."""

@@ -59,6 +59,9 @@ _AMOUNT = re.compile(
 )
 #: How much less a sentence without an amount weighs when the question asks one.
 NO_AMOUNT = 0.6
+#: How much less a sentence weighs that speaks of its own entry's subject ("The plesiosaurus can hold its breath
+#: for 1 hour") when the question names no word of it ("how long can I hold my breath").
+ANOTHER = 0.75
 #: How much more a sentence counting what "how many" asks weighs ("up to ten berries" for "how many berries").
 COUNTED = 1.5
 #: "How many willing creatures can ...": the words counted, up to the verb.
@@ -183,6 +186,15 @@ def text_words(text: str, asked: Sequence[str]) -> set[str]:
     return words | related_said(folded, asked)
 
 
+def _entry_name(result: LoreResult) -> list[str]:
+    """Return the words of a passage's entry name: its last heading's last part, without what is in brackets
+    ("plesiosaurus" of "Bestiary › Plesiosaurus")."""
+    if not result.heading_path:
+        return []
+    title = re.sub(r"\([^)]*\)", " ", result.heading_path[-1]).split(":")[-1]
+    return [w for w in fold_words(title) if w not in STOPWORDS]
+
+
 def _weights(keys: Sequence[str], names: Sequence[str], results: Sequence[LoreResult]) -> dict[str, float]:
     """Return each question word's weight: rarer among the passages found weighs more, a name double."""
     texts = [text_words(" ".join([r.source_title, *r.heading_path, r.text]), keys) for r in results]
@@ -221,6 +233,8 @@ def _scored(
     for rank, (index, result) in enumerate(readable[:PASSAGES_READ]):
         heading = set(fold_words(" ".join([result.source_title, *result.heading_path])))
         passage = heading | text_words(result.text, keys)
+        own_name = _entry_name(result)
+        other = bool(own_name) and not any(has_word(set(keys), w) for w in own_name)
         if not all(has_word(passage, n) for n in names):
             continue
         if others and sum(1 for w in others if covers(passage, w)) / len(others) < MIN_COVERAGE:
@@ -246,6 +260,8 @@ def _scored(
             density = 1.0 / (1.0 + len(words) / 30)
             if amount and not has_amount(text):
                 density *= NO_AMOUNT  # "how much damage from falling": the sentence with the dice
+            if other and all(has_word(words, w) for w in own_name):
+                density *= ANOTHER  # about the entry's own subject, which the question does not name
             if count is not None and count.search(text):
                 density *= COUNTED  # "how many berries": "up to ten berries", not "eat one berry"
             if is_example(text):

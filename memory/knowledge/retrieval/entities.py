@@ -51,8 +51,8 @@ _SHARED_PART = 3
 _PART_SCORE = 92.0
 #: One letter wrong in a six-letter part ("Ysolda") is 83: a part is a capitalised word, so a lower bar holds.
 _PART_CUTOFF = 80.0
-#: The longest run of a name's words taken for it (question windows are at most six words).
-_LONGEST_PART = 5
+#: The longest run of a name's words taken for it: longer runs of longer names are rare, and cost the table's build.
+_LONGEST_PART = 3
 
 
 def windows(question: str, longest: int = 6) -> list[str]:

@@ -107,3 +107,39 @@ def test_how_many_is_answered_by_the_sentence_counting_the_things_asked() -> Non
     assert counted("what does seedburst make") is None
     answer = reply(analyse("how many seeds does seedburst make?"), [], [SEEDBURST])
     assert answer.known and "six glowing seeds" in answer.text and "one seed" not in answer.text
+
+
+# A ward system's rule titled with a field's name: a rule about the field, no creature's line.
+WARDS = passage(
+    "## Temporary Hit Points\n\nA ward grants temporary hit points until the next dawn.\n\n"
+    "Temporary hit points from two wards are never added together: keep the larger pool.",
+    "Core Rules",
+    "Temporary Hit Points",
+)
+
+
+def test_a_yes_no_question_naming_a_rules_section_by_its_field_asks_about_the_rule() -> None:
+    answer = reply(analyse("do temp hp stack if I get them twice?"), [], [WARDS])
+    assert answer.known and "never added together" in answer.text
+    # A value asked of a creature the rule does not name is no question about the rule.
+    assert not reply(analyse("how many temp hp does a grellmoth have?"), [], [WARDS]).known
+
+
+def test_a_sentence_about_its_own_entry_answers_less_when_the_question_does_not_name_it() -> None:
+    drowning = passage(
+        "## Drowning\n\nA diver can hold their breath for a number of rounds equal to 1 + their Grit score (at least one round).",
+        "Hazards",
+        "Drowning",
+        chunk_id=1,
+    )
+    eel = passage(
+        "## Reef Eel\n\n*Beast of the shallows*\n\n**Hold Breath.** The reef eel can hold its breath for 2 hours.",
+        "Creatures",
+        "Reef Eel",
+        chunk_id=2,
+    )
+    answer = reply(analyse("how long can I hold my breath?"), [], [drowning, eel])
+    assert answer.known and "Grit score" in answer.text and "reef eel" not in answer.text
+    # Named, the entry answers for itself.
+    answer = reply(analyse("how long can a reef eel hold its breath?"), [], [eel, drowning])
+    assert answer.known and "2 hours" in answer.text
