@@ -22,7 +22,9 @@ __all__ = ["asked_kind", "asked_states", "kind_answer", "verdict", "who_answer"]
 _WHERE = re.compile(
     r"\b(?:took place at|took place in|is in|lives in|is at|is the seat of|happened at|happened in)\b"
 )
-_WHEN = re.compile(r"\((?:[^)]*\d[^)]*)\)|\btook place during\b|\bsince\b|\b(?:on|in) (?:\d+ \w+, )?year -?\d")
+_WHEN = re.compile(
+    r"\((?:[^)]*\d[^)]*)\)|\btook place during\b|\bsince\b|\b(?:on|in) (?:\d+ \w+, )?year -?\d"
+)
 _STATE = re.compile(
     r"\bis (alive|dead|wounded|missing|destroyed|lost|imprisoned|cursed|undead|intact|damaged|dissolved)\b"
     r"|\b(died)\b"
@@ -140,7 +142,11 @@ def kind_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
 def _state_in(fact: CanonFact, line: str) -> str | None:
     """Return the state a card sentence says the entity is in ("Oswin Harrow is alive (since ...)"), or None;
     a fact that does not carry its state has it read from the sentence."""
-    said = rf"\bis {re.escape(fact.state)}\b" + (r"|\bdied\b" if fact.state == "dead" else "") if fact.state else ""
+    said = (
+        rf"\bis {re.escape(fact.state)}\b" + (r"|\bdied\b" if fact.state == "dead" else "")
+        if fact.state
+        else ""
+    )
     if fact.state:
         return fact.state if re.search(said, line, re.IGNORECASE) else None
     found = _STATE.search(line)
@@ -175,8 +181,12 @@ def _what(fact: CanonFact) -> str | None:
         return None
     text = said[0].rstrip(".")
     aliases = attribute_value(fact, "aliases")
-    called = f", called {aliases.replace(', ', ' or ')}," if aliases and fact.matched.casefold() in aliases.casefold() else ""
-    if _ARTICLE.match(text) or re.match(r"^[A-Z][\w-]*'s?\b", text) and "'" in text.split()[0]:
+    called = (
+        f", called {aliases.replace(', ', ' or ')},"
+        if aliases and fact.matched.casefold() in aliases.casefold()
+        else ""
+    )
+    if _ARTICLE.match(text) or (re.match(r"^[A-Z][\w-]*'s?\b", text) and "'" in text.split()[0]):
         first = text[0].lower() + text[1:] if _ARTICLE.match(text) else text
         return f"{fact.entity_name}{called} is {first}"
     return f"{fact.entity_name}{called}: {text}"

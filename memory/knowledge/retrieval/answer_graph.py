@@ -137,7 +137,9 @@ def _by_form(question: str, facts: Sequence[CanonFact]) -> list[int]:
     when- or what-happened question an event first."""
     folded = question.casefold()
     numbers = list(range(1, len(facts) + 1))
-    if re.match(r"^\s*(?:who|is|was|does|did|how old)\b", folded) or re.search(r"\b(?:born|die|died)\b", folded):
+    if re.match(r"^\s*(?:who|is|was|does|did|how old)\b", folded) or re.search(
+        r"\b(?:born|die|died)\b", folded
+    ):
         return sorted(numbers, key=lambda n: _is_event(facts[n - 1]))
     if re.match(r"^\s*(?:when|what happened|what was)\b", folded):
         return sorted(numbers, key=lambda n: not _is_event(facts[n - 1]))

@@ -88,9 +88,7 @@ def card_facts(
     ]
     views = ([card.state] if card.state is not None else []) + kept + list(card.relations)
     status = card_status(card, ontology)
-    facts = [
-        told_words(view, words, Viewer.PLAYER, status if view is card.state else None) for view in views
-    ]
+    facts = [told_words(view, words, Viewer.PLAYER, status if view is card.state else None) for view in views]
     return list(dict.fromkeys(facts))[:limit]
 
 
@@ -117,7 +115,9 @@ def card_status(card: EntityCard, ontology: Ontology | None) -> str | None:
     ("missing", "undead": a birth recorded only says alive), or None."""
     if ontology is None or card.state is None or str(card.state.statement.value).casefold() != "alive":
         return None
-    values = [str(v.statement.value).strip().casefold() for v in card.facts if v.statement.predicate == "status"]
+    values = [
+        str(v.statement.value).strip().casefold() for v in card.facts if v.statement.predicate == "status"
+    ]
     if not values or values[-1] == "alive" or values[-1] not in ontology.states.tags:
         return None
     return values[-1]
@@ -221,7 +221,8 @@ def name_parts(folded_names: dict[str, tuple[str, int]]) -> dict[str, tuple[tupl
     return {
         w: tuple(ids.values())
         for w, ids in owners.items()
-        if w not in folded_names and (len(ids) == 1 or (len(ids) <= _SHARED_PART and _one_starts(w, ids.values())))
+        if w not in folded_names
+        and (len(ids) == 1 or (len(ids) <= _SHARED_PART and _one_starts(w, ids.values())))
     }
 
 

@@ -27,7 +27,9 @@ def cli(cli_env: DatabaseTarget) -> CliRunner:
     paths = [str(WORLD / f"{name}.yaml") for name in FILES]
     ingested = runner.invoke(app, ["ingest", *paths, "-c", CAMPAIGN])
     assert ingested.exit_code == 0, ingested.output
-    calendar = runner.invoke(app, ["canon", "calendar", "-c", CAMPAIGN, "--set", str(WORLD / "calendar.yaml")])
+    calendar = runner.invoke(
+        app, ["canon", "calendar", "-c", CAMPAIGN, "--set", str(WORLD / "calendar.yaml")]
+    )
     assert calendar.exit_code == 0, calendar.output
     return runner
 
@@ -36,7 +38,9 @@ def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = Fals
     """Return each question's answer, asked through `lorekeeper lore --queries`."""
     file = tmp_path / ("gm.txt" if gm else "player.txt")
     file.write_text("\n".join(questions) + "\n", encoding="utf-8")
-    result = cli.invoke(app, ["lore", "-c", CAMPAIGN, "--queries", str(file), *(["--as", "gm"] if gm else [])])
+    result = cli.invoke(
+        app, ["lore", "-c", CAMPAIGN, "--queries", str(file), *(["--as", "gm"] if gm else [])]
+    )
     assert result.exit_code == 0, result.output
     answers: dict[str, str] = {}
     question = None
@@ -78,13 +82,17 @@ def test_a_player_is_answered_from_canon_in_sentences(cli: CliRunner, tmp_path: 
     expected = {**PLAYER, **PLAYER_OWN}
     answers = ask(cli, tmp_path, list(expected))
     wrong = {
-        q: answers[q] for q, words in expected.items() if not all(w.casefold() in answers[q].casefold() for w in words)
+        q: answers[q]
+        for q, words in expected.items()
+        if not all(w.casefold() in answers[q].casefold() for w in words)
     }
     assert not wrong
     assert not any("since" in a or "'s description:" in a for a in answers.values())
 
 
-def test_gm_only_canon_answers_the_gm_and_reads_as_unknown_to_a_player(cli: CliRunner, tmp_path: Path) -> None:
+def test_gm_only_canon_answers_the_gm_and_reads_as_unknown_to_a_player(
+    cli: CliRunner, tmp_path: Path
+) -> None:
     questions = ["who is the drowned king", "who is aubric thane", "who is ysolde"]
     gm = ask(cli, tmp_path, questions, gm=True)
     assert gm["who is the drowned king"].startswith("Aubric Thane, called The Drowned King, is a sorcerer")
