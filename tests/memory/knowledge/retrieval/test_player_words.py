@@ -5,6 +5,7 @@ from __future__ import annotations
 from memory.knowledge.glossary import expand
 from memory.knowledge.question import analyse, ending_verb, without_how
 from memory.knowledge.retrieval.answer import counted
+from memory.knowledge.retrieval.answer_scope import strange_words
 from memory.knowledge.retrieval.answer_step import reply
 from memory.knowledge.retrieval.answer_words import asked_words, related_said
 from tests.memory.knowledge.retrieval.test_answer import passage
@@ -143,3 +144,18 @@ def test_a_sentence_about_its_own_entry_answers_less_when_the_question_does_not_
     # Named, the entry answers for itself.
     answer = reply(analyse("how long can a reef eel hold its breath?"), [], [eel, drowning])
     assert answer.known and "2 hours" in answer.text
+
+
+def test_a_word_no_source_holds_qualifies_a_title_only_when_the_question_says_the_title_itself() -> None:
+    # A ghost story game's spirit whose name is a word that has longer cousins ("echoing", "echoes").
+    echo = passage(
+        "## Echo\n\n*Small spirit*\n\n**Cling.** The echo clings to whoever last spoke its name.",
+        "Spirits",
+        "Echo",
+    )
+    # "wraithkin echoing" asks of an ability of a spirit no source has: not the Echo.
+    assert strange_words(analyse("wraithkin echoing"), ["wraithkin"], [echo]) == ["wraithkin"]
+    assert not reply(analyse("wraithkin echoing"), [], [echo], ["wraithkin"]).known
+    # "wraithkin's echo": the Echo itself, named by an owner the books do not know.
+    assert strange_words(analyse("wraithkin's echo"), ["wraithkin"], [echo]) == []
+    assert strange_words(analyse("wraithkin echoes"), ["wraithkin"], [echo]) == []
