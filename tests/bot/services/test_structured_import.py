@@ -457,7 +457,7 @@ async def test_removing_an_id_other_entries_still_use_is_an_error(
     )
     assert report.status == "failed"
     assert any(
-        '“Tobin Vyr”, which this import removes from family_tree.yaml' in e.message for e in report.errors
+        "“Tobin Vyr”, which this import removes from family_tree.yaml" in e.message for e in report.errors
     )
     assert await counts(db) == before
 
