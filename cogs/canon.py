@@ -196,7 +196,8 @@ class CanonCommands(commands.Cog):
         campaign = await self._campaign(interaction)
         await replies.think(interaction)
         findings, new = await self.queries.check(campaign)
-        words = await self.queries.words(campaign, viewer=Viewer.GM)
+        cited = [e for f in new[:10] for side in f.sides for e in side.evidence]  # the scenes the card names
+        words = await self.queries.words(campaign, viewer=Viewer.GM, evidence=cited)
         await replies.answer(interaction, embed=canon_embeds.check_embed(findings, new, words))
 
     @canon_group.command(name="review", description="Post this channel's canon review card again (GM)")

@@ -524,7 +524,7 @@ def statement_line(
 def _sides_lines(sides: Iterable[Side], words: Wording) -> list[str]:
     lines = []
     for side in sides:
-        evidence = [evidence_words(e, Viewer.GM) for e in side.evidence]
+        evidence = [evidence_words(e, Viewer.GM, words) for e in side.evidence]
         target = f" {fact_handle(side.statement_id)}" if side.statement_id else ""
         line = f"• {warning_sentence(side.sentence, words.rich(escape))}{target}"
         if evidence:

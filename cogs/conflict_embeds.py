@@ -16,7 +16,6 @@ from canon.checks import RecordedConflict
 from canon.conflicts import ACCEPTED, DISMISSED, OPEN, ConflictPage, Resolution, Show
 from canon.models import Side, Viewer
 from canon.wording import Wording, warning_sentence
-from canon.wording.evidence import evidence_words
 from canon.wording.findings import kind_words
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import clip
@@ -38,11 +37,11 @@ def _escape(text: str) -> str:
 def _sides(sides: Iterable[Side], words: Wording) -> list[str]:
     lines = []
     for side in sides:
-        evidence = [evidence_words(e, Viewer.GM) for e in side.evidence]
+        evidence = [words.rich(_escape).evidence(e, Viewer.GM) for e in side.evidence]  # user text escaped
         target = f" (fact {side.statement_id})" if side.statement_id else ""
         line = f"• {warning_sentence(side.sentence, words.rich(_escape))}{target}"
         if evidence:
-            line += " — " + _escape("; ".join(evidence[:2]))
+            line += " — " + "; ".join(evidence[:2])
         lines.append(line)
     return lines
 

@@ -232,5 +232,6 @@ class CanonQueries:
         """Return a page of the campaign's conflicts (open ones by default), newest first."""
         async with self.db.session() as session:
             found = await lifecycle.conflict_page(session, campaign.id, show=show, page=page)
-            words = await wording_for(session, await self.access.reader(session, campaign, Viewer.GM))
+            cited = [e for c in found.conflicts for side in c.details.sides for e in side.evidence]
+            words = await wording_for(session, await self.access.reader(session, campaign, Viewer.GM), cited)
         return dataclasses.replace(found, words=words)

@@ -221,3 +221,7 @@ async def test_what_a_fact_depends_on_is_said_as_it_came_about_and_by_its_words(
     # ... while Pat's proposal said it relies on the death.
     assert "“Mara is Widow” relies on “Aldric is dead”, which was retconned." in check, check
     assert "Aldric is alive, through a resurrection” relies on" not in check
+    # Each side's evidence names its scene, with the turns as the GM's handle after the words.
+    assert "— from [the scene “The return”](https://discord.com/channels/" in check, check
+    conflicts = embed_text((await emu.invoke(chan, gm, "canon conflicts")).embeds[0])
+    assert "said by Gina (turn 1)" in conflicts and "from a scene" not in conflicts, conflicts
