@@ -22,6 +22,7 @@ from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_words import (
     ABBREVIATIONS,
+    RELATION_WORDS,
     asked_words,
     covers,
     fold_words,
@@ -59,6 +60,8 @@ _AMOUNT = re.compile(
 )
 #: How much less a sentence without an amount weighs when the question asks one.
 NO_AMOUNT = 0.6
+#: A question asking who: a relation it names ("who rules X", "who is Y's brother") must be in the sentence.
+_ASKS_WHO = re.compile(r"(?i)^\s*(?:who|whom|whose)\b")
 #: How much less a sentence weighs that speaks of its own entry's subject ("The plesiosaurus can hold its breath
 #: for 1 hour") when the question names no word of it ("how long can I hold my breath").
 ANOTHER = 0.75
@@ -250,6 +253,7 @@ def _scored(
     total = sum(weight.values()) or 1.0
     amount = asks_amount(question)
     count = counted(question)
+    relation = [w for w in keys if w in RELATION_WORDS] if _ASKS_WHO.match(question) else []
     scored: list[_Sentence] = []
     readable = [(i, r) for i, r in enumerate(results) if r.is_fact and (only is None or only(r))]
     for rank, (index, result) in enumerate(readable[:PASSAGES_READ]):
@@ -275,6 +279,8 @@ def _scored(
                 continue  # a field asked: the sentence says it ("a +2 bonus to AC")
             # A sentence is under its section's heading and its block's bold name ("Engulf": every sentence).
             above = heading | set(fold_words(section or "")) | set(fold_words(label or ""))
+            if relation and not all(covers(words, w) for w in relation):
+                continue  # "who rules Waterdeep": a sentence naming Waterdeep but no ruler does not answer
             own = sum(weight[w] for w in keys if covers(words, w))
             by_heading = sum(weight[w] for w in keys if not covers(words, w) and has_word(above, w))
             if not own or (own + by_heading) / total < SENTENCE_COVERAGE:

@@ -262,7 +262,7 @@ RELATION_WORDS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(
         ["rules", "rule", "ruler", "ruled", "governs", "king", "queen", "lord", "lady"], ("RULES", "LEADS")
     ),
-    **dict.fromkeys(["leads", "leader", "led", "commands", "heads"], ("LEADS",)),
+    **dict.fromkeys(["leads", "leader", "led", "commands", "heads", "runs"], ("LEADS",)),
     **dict.fromkeys(["ally", "allies", "allied"], ("ALLY_OF",)),
     **dict.fromkeys(["enemy", "enemies", "foe", "foes"], ("ENEMY_OF",)),
     **dict.fromkeys(["member", "members", "belongs"], ("MEMBER_OF",)),

@@ -159,3 +159,24 @@ def test_a_word_no_source_holds_qualifies_a_title_only_when_the_question_says_th
     # "wraithkin's echo": the Echo itself, named by an owner the books do not know.
     assert strange_words(analyse("wraithkin's echo"), ["wraithkin"], [echo]) == []
     assert strange_words(analyse("wraithkin echoes"), ["wraithkin"], [echo]) == []
+
+
+def test_who_holds_a_relation_is_answered_only_by_a_sentence_saying_that_relation() -> None:
+    # A gazetteer of another setting: a town named on a road, and the town's own entry.
+    road = passage(
+        "## The Salt Road\n\nThe road from Dunmere to Port Vellis takes four days by cart.",
+        "Gazetteer",
+        "Salt Road",
+    )
+    town = passage(
+        "## Port Vellis\n\nPort Vellis lies at the mouth of the Grey River. The Salt Council rules the city "
+        "from the old customs house.",
+        "Gazetteer",
+        "Port Vellis",
+    )
+    assert not reply(analyse("who rules Port Vellis?"), [], [road]).known
+    assert not reply(analyse("who runs Port Vellis?"), [], [road]).known
+    answer = reply(analyse("who rules Port Vellis?"), [], [road, town])
+    assert answer.known and "Salt Council rules the city" in answer.text
+    answer = reply(analyse("who is in Port Vellis?"), [], [town])
+    assert answer.known  # no relation asked: the town's sentences answer
