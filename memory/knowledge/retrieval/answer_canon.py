@@ -143,10 +143,10 @@ def kind_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             ),
         )
         if kind == "where" and (fact.state in _UNSURE or (fact.state == "dead" and _DEATH.search(question))):
-            placed = [line for line in own if _WHERE.search(line)][:1]
-            said = [line for line in own if _state_in(fact, line)][:1] + placed
-            if said:
-                return " ".join(f"{line}." for line in said) + f" [{number}]", number
+            placed = [line for line in own if _WHERE.search(line)][:1] if fact.state != "dead" else []
+            told = [line for line in own if _state_in(fact, line)][:1] + placed
+            if told:
+                return " ".join(f"{line}." for line in told) + f" [{number}]", number
         for line in own:
             if kind == "where" and _WHERE.search(line):
                 return f"{line}. [{number}]", number
