@@ -39,7 +39,9 @@ from canon.calendar import (
     WorldDate,
     is_era_id,
 )
+from canon.calendar_prose import read_prose
 from canon.errors import InvalidInput
+from canon.validation_words import problem_words
 from canon.wording.dates import CalendarWords
 from canon.yaml_errors import syntax_problem
 
@@ -47,6 +49,9 @@ from canon.yaml_errors import syntax_problem
 CanonEras = Mapping[str, tuple[Any, ...]]
 #: The key of a campaign's settings that holds the calendar block a GM set.
 CALENDAR_SETTINGS = "calendar"
+#: The key of a campaign's settings that holds its glossary (`{term: meaning}`, `memory.knowledge.glossary`):
+#: a term whose meaning is an era's name is read in dates as that era ("TA": "Third Age").
+GLOSSARY_SETTINGS = "glossary"
 #: At most this many eras, months and seasons in one calendar (a calendar is read on every typed date).
 MAX_ENTRIES = 60
 #: Months and days above 99 do not fit a date's sortable key (`canon.continuity.world_key`).
@@ -88,6 +93,8 @@ class EraDef(BaseModel):
     abbreviations: tuple[str, ...] = ()
     start: int | None = Field(default=None, ge=MIN_YEAR, le=MAX_YEAR)
     end: int | None = Field(default=None, ge=MIN_YEAR, le=MAX_YEAR)
+    #: The campaign glossary's terms for the era: read in a typed date, never written (dates say the name).
+    glossary: tuple[str, ...] = ()
 
     @model_validator(mode="after")
     def _check(self) -> EraDef:
@@ -305,20 +312,51 @@ class CalendarBlock(BaseModel):
     first_year: int | None = Field(default=None, ge=MIN_YEAR, le=MAX_YEAR)
 
 
-def parse_block(text: str) -> dict[str, Any]:
-    """Read a calendar block typed by a GM (YAML); return it as stored, or raise `InvalidInput` saying why."""
+def parse_block(text: str, current: CampaignCalendar | None = None) -> dict[str, Any]:
+    """Read a calendar a GM typed: YAML, or sentences as `/calendar show` writes them (`calendar_prose`).
+
+    Return the block as stored, or raise `InvalidInput` saying what is expected, with an example made of the
+    `current` calendar's own eras and months.
+    """
     if len(text) > 20_000:
         raise InvalidInput("That calendar is too long: keep it under 20,000 characters.")
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as error:
+        if (prose := read_prose(text)) is not None:
+            return _checked_block(prose, current)
         found = syntax_problem(error, text)
-        raise InvalidInput(f"The calendar cannot be read: line {found.line}: {found.message}.") from None
+        raise InvalidInput(
+            f"The calendar cannot be read: line {found.line}: {found.message}. {calendar_example(current)}"
+        ) from None
     if isinstance(data, dict) and CALENDAR_SETTINGS in data and len(data) == 1:
         data = data[CALENDAR_SETTINGS]  # a timeline or culture file's `calendar:` section, or the block alone
-    if not isinstance(data, dict):
-        raise InvalidInput("A calendar is a block with eras, months and seasons; see the calendar guide.")
-    block = check_block(data)
+    if isinstance(data, dict) and set(map(str, data)) & set(CalendarBlock.model_fields):
+        try:
+            return _checked_block(data, current)
+        except InvalidInput:
+            if (prose := read_prose(text)) is None:  # "eras: Third Age (TA) from year 1" is words, not YAML
+                raise
+            return _checked_block(prose, current)
+    if (prose := read_prose(text)) is not None:
+        return _checked_block(prose, current)
+    raise InvalidInput(
+        "That is not a calendar this campaign can read: a calendar names its eras, its months and its seasons. "
+        + calendar_example(current)
+    )
+
+
+def calendar_example(current: CampaignCalendar | None) -> str:
+    """Return how to write a calendar, made of the campaign's own (what `/calendar show` says reads back)."""
+    calendar = current or CampaignCalendar()
+    lines = calendar.describe().split("\n")
+    if not calendar.eras:
+        lines[0] = "Eras: the First Age (FA, years 1 onwards)."
+    return f"Type it as /calendar show says it, such as: “{' '.join(lines)}”"
+
+
+def _checked_block(data: Mapping[str, Any], current: CampaignCalendar | None) -> dict[str, Any]:
+    block = check_block(data, current)
     checked(block, {})
     return block
 
@@ -334,22 +372,51 @@ def checked(block: Mapping[str, Any] | None, canon_eras: CanonEras) -> CampaignC
     return calendar
 
 
-def check_block(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Return a calendar block validated (the form stored), or raise `InvalidInput` with its first problem."""
+def check_block(data: Mapping[str, Any], current: CampaignCalendar | None = None) -> dict[str, Any]:
+    """Return a calendar block validated (the form stored), or raise `InvalidInput` with its first problem in
+    words and an example from the `current` calendar."""
     try:
         return CalendarBlock.model_validate(data).model_dump(exclude_none=True, exclude_defaults=True)
     except ValidationError as error:
         first = error.errors()[0]
-        where = " → ".join(str(p) for p in first["loc"] if not str(p).startswith(("_", "function")))
-        raise InvalidInput(f"The calendar's {where or 'block'} is not right: {first['msg']}.") from None
+        if first["type"] == "extra_forbidden":
+            problem = _unknown_field(first["loc"])
+        else:
+            problem = "In the calendar, " + problem_words(error, _FIELD_WORDS)
+        raise InvalidInput(f"{problem}. {calendar_example(current)}") from None
+
+
+#: The calendar's fields in the table's words.
+_FIELD_WORDS = {
+    "days_per_month": "the days in a month",
+    "months_per_year": "the months in a year",
+    "first_year": "the first year",
+}
+#: What each part of a calendar block has, for a GM who wrote something else.
+_PARTS = {
+    "eras": ("an era", "name, abbreviation, start and end"),
+    "months": ("a month", "name and days"),
+    "seasons": ("a season", "name and months"),
+}
+
+
+def _unknown_field(loc: tuple[int | str, ...]) -> str:
+    key = str(loc[-1])
+    if len(loc) > 1 and str(loc[0]) in _PARTS:
+        part, fields = _PARTS[str(loc[0])]
+        return f"“{key}” is not something {part} of the calendar has: {part} has {fields}"
+    return f"“{key}” is not part of a calendar: a calendar has eras, months and seasons"
 
 
 def calendar_from(
     block: Mapping[str, Any] | None,
     canon_eras: CanonEras,
+    glossary: Mapping[str, str] | None = None,
 ) -> CampaignCalendar:
     """Return the campaign's calendar: its canon's eras (name, start, end by key) named and added to by the
-    GM's `block`. An era of the block matches a canon era by key or by name; raise `InvalidInput` on a clash."""
+    GM's `block`. An era of the block matches a canon era by key or by name; raise `InvalidInput` on a clash.
+    A `glossary` term whose meaning names an era is read as that era (a term that names something else of
+    the calendar already is left out)."""
     parsed = CalendarBlock.model_validate(block or {})
     eras: dict[str, dict[str, Any]] = {}
     for key, (name, start, end, *more) in canon_eras.items():
@@ -389,6 +456,7 @@ def calendar_from(
                 )
             numbers.append(number)
         seasons.append(SeasonDef(name=s.name, months=tuple(numbers)))
+    _glossary_terms(eras, months, parsed.seasons, glossary or {})
     try:
         return CampaignCalendar(
             eras=tuple(EraDef(**e) for e in eras.values()),
@@ -399,9 +467,25 @@ def calendar_from(
             first_year=parsed.first_year if parsed.first_year is not None else 1,
         )
     except ValidationError as error:
-        raise InvalidInput(
-            f"The calendar is not right: {error.errors()[0]['msg'].removeprefix('Value error, ')}."
-        ) from None
+        raise InvalidInput(f"In the calendar, {problem_words(error, _FIELD_WORDS)}.") from None
+
+
+def _glossary_terms(
+    eras: dict[str, dict[str, Any]],
+    months: Sequence[MonthDef],
+    seasons: Sequence[_SeasonBlock],
+    glossary: Mapping[str, str],
+) -> None:
+    """Give each era the glossary's terms that mean it, unless a term already names a thing of the calendar."""
+    by_name = {fold(e["name"]): key for key, e in eras.items()} | {fold(key): key for key in eras}
+    taken = {fold(w) for e in eras.values() for w in (e["name"], e["key"], *e.get("abbreviations", ()))}
+    taken |= {fold(m.name) for m in months} | {fold(s.name) for s in seasons}
+    for term, meaning in glossary.items():
+        key = by_name.get(fold(str(meaning)))
+        if key is None or not fold(str(term)) or fold(str(term)) in taken:
+            continue
+        taken.add(fold(str(term)))
+        eras[key]["glossary"] = (*eras[key].get("glossary", ()), str(term))
 
 
 def block_yaml(block: Mapping[str, Any]) -> str:

@@ -102,7 +102,7 @@ def calendar_names(calendar: CampaignCalendar) -> list[Name]:
     """Return every name of the calendar's eras, months and seasons, longest first."""
     names: list[Name] = []
     for era in calendar.eras:
-        for alias in dict.fromkeys([era.name, era.key, *era.abbreviations]):
+        for alias in dict.fromkeys([era.name, era.key, *era.abbreviations, *era.glossary]):
             if fold(alias):
                 names.append(Name(tuple(fold(alias).split()), "era", era.key, era.name))
     for number, month in enumerate(calendar.months, start=1):

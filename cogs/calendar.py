@@ -66,7 +66,7 @@ class CalendarCommands(commands.Cog):
     @group.command(name="set", description="Set the campaign's calendar from a YAML file or text (GM)")
     @app_commands.describe(
         file="A calendar file (YAML): eras, months, seasons, as in the calendar guide",
-        text="Or the calendar typed out (YAML)",
+        text="Or the calendar typed out: in words as /calendar show says it, or YAML",
     )
     @gm_only()
     async def set_calendar(

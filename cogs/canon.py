@@ -35,6 +35,7 @@ from cogs import (
     disagreement_views,
     entity_embeds,
     note_embeds,
+    retcon_embeds,
     review_answers,
     submitted,
 )
@@ -195,7 +196,8 @@ class CanonCommands(commands.Cog):
         campaign = await self._campaign(interaction)
         await replies.think(interaction)
         findings, new = await self.queries.check(campaign)
-        words = await self.queries.words(campaign, viewer=Viewer.GM)
+        cited = [e for f in new[:10] for side in f.sides for e in side.evidence]  # the scenes the card names
+        words = await self.queries.words(campaign, viewer=Viewer.GM, evidence=cited)
         await replies.answer(interaction, embed=canon_embeds.check_embed(findings, new, words))
 
     @canon_group.command(name="review", description="Post this channel's canon review card again (GM)")
@@ -261,7 +263,7 @@ class CanonCommands(commands.Cog):
         fact_id = await self.bot.services.facts.pick(campaign, fact, viewer=Viewer.GM)
         actor = actor_of(interaction, self.bot.services.settings.gm_role)
         result = await self.admin.retcon(campaign, fact_id, actor, rationale=rationale, new_value=new_value)
-        await replies.answer(interaction, embed=canon_embeds.retcon_embed(result, rationale))
+        await replies.answer(interaction, embed=retcon_embeds.retcon_embed(result, rationale))
 
     # -- the rationale modals, answered by custom id so that they survive a restart -------------------
 

@@ -15,7 +15,7 @@ from discord import app_commands
 from bot.client import replies
 from canon import forms
 from canon.models import Viewer
-from canon.proposals import ProposalContent
+from canon.proposals import ProposalContent, citations
 from cogs import canon_embeds
 from cogs.canon_options import (
     DATE_HELP,
@@ -54,7 +54,7 @@ async def _add(interaction: discord.Interaction, build: Callable[[], ProposalCon
     result = await services.canon.add_direct(
         campaign, content, actor, command=f"/canon add {kind} in #{channel}"
     )
-    words = await services.queries.words(campaign, viewer=Viewer.GM)
+    words = await services.queries.words(campaign, viewer=Viewer.GM, facts=citations(content))
     await replies.answer(interaction, embed=canon_embeds.added_embed(result, words))
 
 

@@ -20,6 +20,7 @@ from discord import app_commands
 from bot.client import limits
 from bot.services.directory import MAX_FILTER, DirectoryPage
 from canon.errors import InvalidInput
+from canon.graph.naming import type_words
 from canon.models import NOW, EntityCard, Viewer
 from canon.visibility import Knowing, visible_views
 from canon.wording import PLAIN, Wording
@@ -44,12 +45,21 @@ def directory_embed(page: DirectoryPage, viewer: Viewer) -> discord.Embed:
         + f"{discord.utils.escape_markdown(entry.name)} · {entry.type}"
         for entry in page.entries
     ]
-    embed.description = "\n".join(lines) if lines else "Nothing here yet: canon fills as the story goes on."
+    embed.description = "\n".join(lines) if lines else empty_words(page)
     footer = f"Page {page.page + 1} of {page.pages} · pick one below to open its card"
     if viewer == Viewer.GM:
         footer += f" · {canon_embeds.LOCK} = GM only"
     embed.set_footer(text=footer)
     return embed
+
+
+def empty_words(page: DirectoryPage) -> str:
+    """Return what an empty page says: nothing matches the words given, or canon has nothing of the kind yet."""
+    if page.text:
+        return f"Nothing canon knows matches “{page.text}”: try a word of a name, or leave the filter empty."
+    if page.kind:
+        return f"Canon knows no {type_words(page.kind)} yet: it fills as the story goes on."
+    return "Nothing here yet: canon fills as the story goes on."
 
 
 class DirectoryButton(

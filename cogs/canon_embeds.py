@@ -24,7 +24,6 @@ from collections.abc import Collection, Iterable, Sequence
 import discord
 
 from bot.client.limits import fit_lines
-from bot.services.canon_admin import RetconResult
 from bot.services.review import Review
 from canon.continuity import Finding, Side
 from canon.gate import CommitResult
@@ -498,15 +497,21 @@ def added_embed(result: CommitResult, words: Wording) -> discord.Embed:
 
 
 def statement_line(
-    view: StatementView, *, evidence: bool = True, viewer: Viewer = Viewer.GM, words: Wording = PLAIN
+    view: StatementView,
+    *,
+    evidence: bool = True,
+    viewer: Viewer = Viewer.GM,
+    words: Wording = PLAIN,
+    handle: bool = True,
 ) -> str:
-    """Return one statement as a line: lock, sentence, when, its id (the GM's cards only) and evidence."""
+    """Return one statement as a line: lock, sentence, when, its handle (the GM's cards, unless `handle` is
+    false) and evidence."""
     words = words.rich(escape)
     line = (f"{LOCK} " if view_hidden(view) else "") + statement_sentence(view, words)
     when = words.span(shown_validity(view))
     if when:
         line += f" ({when})"
-    if viewer == Viewer.GM:  # the GM's handle, after the words: it may be typed back (/retcon)
+    if viewer == Viewer.GM and handle:  # the GM's handle, after the words: it may be typed back (/retcon)
         line += f" {fact_handle(view.statement.id)}"
     if evidence and view.statement.evidence:
         line += " — " + "; ".join(words.evidence(e, viewer) for e in view.statement.evidence[:2])
@@ -519,7 +524,7 @@ def statement_line(
 def _sides_lines(sides: Iterable[Side], words: Wording) -> list[str]:
     lines = []
     for side in sides:
-        evidence = [evidence_words(e, Viewer.GM) for e in side.evidence]
+        evidence = [evidence_words(e, Viewer.GM, words) for e in side.evidence]
         target = f" {fact_handle(side.statement_id)}" if side.statement_id else ""
         line = f"• {warning_sentence(side.sentence, words.rich(escape))}{target}"
         if evidence:
@@ -552,41 +557,6 @@ def check_embed(findings: Sequence[Finding], new: Sequence[Finding], words: Word
         )
     if len(new) > 10:
         embed.set_footer(text=f"… and {len(new) - 10} more new ones: see /canon conflicts.")
-    return shrink_to_limit(embed)
-
-
-def retcon_embed(result: RetconResult, rationale: str) -> discord.Embed:
-    """Render a retcon: the old fact struck through, its replacement, and the facts to review."""
-    embed = discord.Embed(title="Retcon", colour=WARNING_COLOUR)
-    words = result.words
-    old = (
-        statement_line(result.retconned, evidence=False, words=words)
-        if result.retconned
-        else fact_handle(result.retconned_id)
-    )
-    lines = [f"~~{old}~~ is retconned.", f"Why: {escape(clip(rationale, 500))}"]
-    if result.replacement is not None:
-        lines.append(f"Replaced by: {statement_line(result.replacement, evidence=False, words=words)}")
-    elif result.replacement_id is not None:
-        lines.append(f"Replaced by {fact_handle(result.replacement_id)}.")
-    else:
-        lines.append("Nothing replaces it.")
-    if result.closed:
-        lines.append(
-            f"Resolves {counted(len(result.closed), 'open conflict')}: "
-            + "; ".join(warning_sentence(c.message, words.rich(escape)) for c in result.closed)
-        )
-    embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
-    embed.add_field(
-        name=f"Facts to review ({len(result.dependents)})",
-        value=fit_lines(
-            [statement_line(v, evidence=False, words=words) for v in result.dependents], FIELD_LIMIT
-        )
-        if result.dependents
-        else "Nothing relied on it.",
-        inline=False,
-    )
-    embed.set_footer(text="As-of queries before this retcon still show what was believed then.")
     return shrink_to_limit(embed)
 
 

@@ -112,7 +112,8 @@ async def entity_names(interaction: discord.Interaction, current: str) -> Choice
 
 
 async def fact_names(interaction: discord.Interaction, current: str) -> Choices:
-    """Suggest the facts of canon the user may see that fit what is typed, in words with their handle."""
+    """Suggest the facts of canon the user may see that fit what is typed, shown in words (each choice sends
+    back the fact's handle, which the commands understand, as they do the words)."""
     try:
         campaign = await campaign_of(interaction)
         if campaign is None:
@@ -122,7 +123,7 @@ async def fact_names(interaction: discord.Interaction, current: str) -> Choices:
         )
     except GameError:
         return []
-    return [app_commands.Choice(name=text, value=text) for text in found[:MAX_CHOICES]]
+    return [app_commands.Choice(name=name, value=value) for name, value in found[:MAX_CHOICES]]
 
 
 async def speaker_names(interaction: discord.Interaction, current: str) -> Choices:

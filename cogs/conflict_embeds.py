@@ -1,6 +1,7 @@
 """Pure renderers for `/canon conflicts`: a page of recorded conflicts with both sides, and how each was closed.
 
-GM only (they may name GM-only canon), so ids appear: a conflict is named by its number to resolve or dismiss it.
+GM only (they may name GM-only canon). A conflict is named by what it says, on its buttons too; the sides' facts
+keep the GM's handle after their words.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from canon.checks import RecordedConflict
 from canon.conflicts import ACCEPTED, DISMISSED, OPEN, ConflictPage, Resolution, Show
 from canon.models import Side, Viewer
 from canon.wording import Wording, warning_sentence
-from canon.wording.evidence import evidence_words
 from canon.wording.findings import kind_words
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import clip
@@ -37,11 +37,11 @@ def _escape(text: str) -> str:
 def _sides(sides: Iterable[Side], words: Wording) -> list[str]:
     lines = []
     for side in sides:
-        evidence = [evidence_words(e, Viewer.GM) for e in side.evidence]
+        evidence = [words.rich(_escape).evidence(e, Viewer.GM) for e in side.evidence]  # user text escaped
         target = f" (fact {side.statement_id})" if side.statement_id else ""
         line = f"• {warning_sentence(side.sentence, words.rich(_escape))}{target}"
         if evidence:
-            line += " — " + _escape("; ".join(evidence[:2]))
+            line += " — " + "; ".join(evidence[:2])
         lines.append(line)
     return lines
 
@@ -80,7 +80,7 @@ def conflict_page_embed(page: ConflictPage) -> discord.Embed:
         if closed:
             lines.append(closed)
         embed.add_field(
-            name=clip(f"{kind_words(conflict.kind)} (conflict {conflict.id})", limits.FIELD_NAME),
+            name=clip(kind_words(conflict.kind), limits.FIELD_NAME),
             value=fit_lines(lines, limits.FIELD_VALUE),
             inline=False,
         )

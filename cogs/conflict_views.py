@@ -21,6 +21,7 @@ import discord
 
 from bot.client import limits
 from canon.conflicts import OPEN, ConflictPage, Show
+from canon.wording import warning_sentence
 from cogs import submitted
 from cogs.checks import actor_of, require_gm
 from cogs.conflict_embeds import conflict_page_embed
@@ -56,8 +57,9 @@ def page_view(page: ConflictPage) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     shown = [c for c in page.conflicts if c.status == OPEN][:_ROWS_FOR_CONFLICTS]
     for row, conflict in enumerate(shown):
+        about = warning_sentence(conflict.message, page.words)  # the button says which conflict, in words
         for action in ("resolve", "dismiss"):
-            view.add_item(ConflictButton(conflict.id, action, page.show, page.page, row=row))
+            view.add_item(ConflictButton(conflict.id, action, page.show, page.page, row=row, about=about))
     if page.pages > 1:
         view.add_item(PageButton(page.show, page.page, "prev", disabled=page.page == 0))
         view.add_item(PageButton(page.show, page.page, "next", disabled=page.page >= page.pages - 1))
@@ -114,11 +116,12 @@ class ConflictButton(
     """Resolve or dismiss one conflict: ask why first."""
 
     def __init__(
-        self, conflict_id: int, action: str, show: Show, page: int, *, row: int | None = None
+        self, conflict_id: int, action: str, show: Show, page: int, *, row: int | None = None, about: str = ""
     ) -> None:
+        verb = "Resolve" if action == "resolve" else "Dismiss"
         super().__init__(
             discord.ui.Button(
-                label=f"{'Resolve' if action == 'resolve' else 'Dismiss'} conflict {conflict_id}",
+                label=clip(f"{verb}: {about}" if about else f"{verb} this conflict", limits.BUTTON_LABEL),
                 style=discord.ButtonStyle.success if action == "resolve" else discord.ButtonStyle.secondary,
                 custom_id=f"lk:conflict:{conflict_id}:{action}:{show.value}:{page}",
                 row=row,
@@ -151,14 +154,14 @@ class ReasonModal(discord.ui.Modal):
     def __init__(self, conflict_id: int, action: str, show: Show, page: int) -> None:
         resolve = action == "resolve"
         super().__init__(
-            title=clip(f"{'Resolve' if resolve else 'Dismiss'} conflict {conflict_id}", limits.MODAL_TITLE),
+            title=f"{'Resolve' if resolve else 'Dismiss'} the conflict",
             custom_id=f"lk:conflictwhy:{conflict_id}:{action}:{show.value}:{page}",
             timeout=900,
         )
         placeholder = (
-            "How it is settled: it is kept with the conflict."
+            "Type how it is settled (kept with the conflict)"
             if resolve
-            else "Why it is not a problem: the same facts will not raise it again."
+            else "Type why it is no problem (the same facts never raise it again)"
         )
         self.add_item(
             discord.ui.Label(

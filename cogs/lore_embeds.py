@@ -20,8 +20,9 @@ import discord
 from bot.client.limits import fit_lines
 from canon.models import Viewer
 from canon.structured.ingest import IngestReport
+from canon.structured.reports import kinds_in_words
 from canon.visibility import Knowing, entity_facts_seen, may_see, passages_seen
-from canon.wording import type_words
+from canon.wording.counts import listed
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import COLOUR, clip, counted
 from memory.knowledge.models import (
@@ -474,47 +475,22 @@ def structured_embed(report: IngestReport, filename: str) -> discord.Embed:
     embed.title = clip(f"Imported: {filename}", TITLE_LIMIT)
     embed.description = _escape(imported_sentence(report, filename))
     if report.status == "ingested":
-        e, s = report.entities, report.statements
-        embed.add_field(
-            name="In detail",
-            value=f"People, places and things: {e.created} new, {e.changed} replaced, {e.unchanged} unchanged, "
-            f"{e.retconned} retconned. Facts: {s.created} new, {s.changed} changed, {s.unchanged} unchanged, "
-            f"{s.retconned} retconned.",
-            inline=False,
-        )
-    if report.counts:
-        counts = [f"{kind}: {n}" for kind, n in sorted(report.counts.items())]
-        embed.add_field(name="Entries by type", value=fit_lines(counts, FIELD_LIMIT), inline=False)
+        embed.add_field(name="In detail", value=_escape(report.changes_text()), inline=False)
     if report.warnings:
         warnings = [f"⚠️ [{w.kind}] {_escape(clip(w.message, 250))}" for w in report.warnings]
         embed.add_field(name=f"Warnings ({len(report.warnings)})", value=fit_lines(warnings, FIELD_LIMIT))
     return shrink_to_limit(embed)
 
 
-# An entity type as a table counts it ("5 places"); other types read as their own name.
-_PLURALS = {"Location": "places", "Region": "regions", "Person": "people", "NPC": "people", "PC": "people"}
-
-
 def imported_sentence(report: IngestReport, filename: str) -> str:
     """Return what a structured import wrote, in words, with what to do next."""
     if report.status == "unchanged":
         return f"{filename} is unchanged since it was imported: nothing new was written."
-    kinds: dict[str, int] = {}
-    for kind, n in sorted(report.counts.items()):
-        plural = _PLURALS.get(kind) or f"{type_words(kind).lower()}s"
-        kinds[plural] = kinds.get(plural, 0) + n
     facts = report.statements.created + report.statements.changed
-    parts = [f"{n} {k if n != 1 else _singular(k)}" for k, n in kinds.items()]
-    if facts:
-        parts.append(f"{facts} fact{'s' if facts != 1 else ''}")
+    parts = kinds_in_words(report.counts) + ([counted(facts, "fact")] if facts else [])
     if not parts:
         return f"Imported {filename}: it holds nothing new."
-    listed = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
-    return f"Imported {listed} from {filename}. Players can now ask about them with /lore ask."
-
-
-def _singular(plural: str) -> str:
-    return {"people": "person", "places": "place"}.get(plural, plural.removesuffix("s"))
+    return f"Imported {listed(parts)} from {filename}. Players can now ask about them with /lore ask."
 
 
 def extraction_text(stored: int, pieces: int, *, error: str | None = None) -> str:

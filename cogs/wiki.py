@@ -29,10 +29,7 @@ log = logging.getLogger(__name__)
 
 NONE = discord.AllowedMentions.none()
 MINE, EVERYONE = "my links", "everyone's links"
-OFF = (
-    "The campaign wiki is not switched on for this bot. Its host turns it on with the `wiki.enabled` setting "
-    "(`LOREKEEPER_WIKI__ENABLED=true`) and, behind a proxy, `wiki.base_url`."
-)
+OFF = "The campaign wiki is not switched on for this bot: whoever runs the bot can turn it on."
 
 
 def link_message(campaign: str, url: str, days: float, *, gm: bool) -> str:

@@ -226,15 +226,15 @@ def ingest_text(outcome: dict[str, Any]) -> str:
     for y in outcome["yaml"]:
         status = y.get("status")
         if status == "ingested":
-            parts.append(f"YAML: wrote {_written(y)}")
+            parts.append(f"wrote {y['written']}")
         elif status == "unchanged":
-            parts.append(f"YAML: {_written(y)} unchanged, nothing written")
+            parts.append(f"{y['written']} unchanged, nothing written")
         elif status == "confirm":
-            parts.append("YAML: nothing written (it would replace files imported before)")
+            parts.append("nothing written (it would replace files imported before)")
         else:
             bad = {e["file"] for e in y.get("errors", ())} or {y.get("file", "")}
             failed += len(bad)
-            parts.append(f"YAML: nothing written, {counted(len(y.get('errors', ())) or 1, 'problem')}")
+            parts.append(f"nothing written, {counted(len(y.get('errors', ())) or 1, 'problem')}")
         details += [f"  {line}" for line in (y.get("error") or y.get("summary") or "").splitlines()]
         if y.get("error") and y.get("errors"):
             details += [
@@ -242,15 +242,10 @@ def ingest_text(outcome: dict[str, Any]) -> str:
             ]
     parts += [f"dialogue: {d['file']} into a scene" for d in outcome.get("dialogue", ())]
     details += [f"  {d['text']}" for d in outcome.get("dialogue", ())]
-    lines = [f"Campaign “{outcome['campaign']}”: {'; '.join(parts)}; {failed} failed.", *details]
+    not_imported = f"; {counted(failed, 'file')} not imported" if failed else ""
+    lines = [f"Campaign “{outcome['campaign']}”: {'; '.join(parts)}{not_imported}.", *details]
     lines += [f"  {e['filename']}: {e['text']}" for e in outcome["extracted"]]
     return "\n".join(lines)
-
-
-def _written(report: dict[str, Any]) -> str:
-    counts = ", ".join(f"{n} {t}" for t, n in sorted(report.get("counts", {}).items())) or "no entries"
-    files = len(report.get("files", ()))
-    return f"{counts} from {files} file{'s' if files != 1 else ''}"
 
 
 async def _ingest_yaml(
@@ -271,7 +266,7 @@ async def _ingest_yaml(
         )
     except GameError as error:
         return {"file": ", ".join(p.name for p in paths), "error": error.message}
-    return report.model_dump(mode="json") | {"summary": report.summary()}
+    return report.model_dump(mode="json") | {"summary": report.summary(), "written": report.written()}
 
 
 # ------------------------------------------------------------------------------------------------ lore

@@ -60,16 +60,28 @@ def refusal_kind(error: openai.APIStatusError, *, support_unknown: bool) -> Refu
     return "guess" if support_unknown and error.status_code in _SILENT_REFUSAL_STATUSES else None
 
 
+#: The settings to check after a refusal, for the operator's log (never the table's text).
+SETTINGS_TO_CHECK = {
+    401: "LOREKEEPER_LLM__API_KEY",
+    403: "LOREKEEPER_LLM__API_KEY",
+    404: "LOREKEEPER_LLM__MODEL and LOREKEEPER_LLM__BASE_URL (it usually ends in /v1)",
+}
+
+
 def refused_message(error: Exception, status: int, *, host: str, model: str) -> str:
-    """Return what to tell people when the endpoint refuses a request for good (a 4xx not retried)."""
+    """Return what to tell people when the endpoint refuses a request for good (a 4xx not retried); the settings
+    to check are the log's (`SETTINGS_TO_CHECK`)."""
     if status == 401:
-        return f"The language model at {host} rejected the API key (HTTP 401). Check LOREKEEPER_LLM__API_KEY."
+        return (
+            f"The language model at {host} rejected the API key (HTTP 401): whoever runs the bot can check "
+            "the key it is given."
+        )
     if status == 403:
         return f"The language model at {host} refused access (HTTP 403). Check the API key's rights."
     if status == 404:
         return (
             f"The language model at {host} has no model named {model!r} or no chat endpoint "
-            "(HTTP 404). Check LOREKEEPER_LLM__MODEL and LOREKEEPER_LLM__BASE_URL (it usually ends in /v1)."
+            "(HTTP 404): whoever runs the bot can check the model's name and the endpoint's address."
         )
     detail = server_message(error)
     return f"The language model at {host} refused the request (HTTP {status})" + (

@@ -14,7 +14,7 @@ from typing import Any
 import openai
 
 from bot.llm.client import ChatMessage, LLMUnavailable, TokenLedger, Usage
-from bot.llm.failures import describe, is_final, refused_message, retry_after
+from bot.llm.failures import SETTINGS_TO_CHECK, describe, is_final, refused_message, retry_after
 
 log = logging.getLogger("bot.llm.openai_compatible")
 
@@ -46,6 +46,8 @@ class RetryPolicy:
         status = error.status_code if isinstance(error, openai.APIStatusError) else None
         if status is not None and is_final(status):
             message = refused_message(error, status, host=self.host, model=self.model)
+            if status in SETTINGS_TO_CHECK:
+                log.warning("%s Check %s.", message, SETTINGS_TO_CHECK[status])
             raise LLMUnavailable(message, status_code=status, attempts=attempt) from error
         if attempt > self.max_retries:
             tries = "1 try" if attempt == 1 else f"{attempt} tries"

@@ -8,6 +8,7 @@ read on the result (`canon.date_reading.read_date`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -52,16 +53,16 @@ class CalendarService:
         return CalendarView(calendar, calendar.describe(), block_yaml(block) if block else "")
 
     async def set_block(self, campaign: Campaign, text: str) -> CalendarView:
-        """Set the calendar block a GM typed (YAML), checked against canon's eras; an empty text clears it."""
-        block = parse_block(text) if text.strip() else {}
+        """Set the calendar a GM typed (YAML, or sentences as /calendar show writes them), checked against canon's eras; an empty text clears it."""
 
-        async def work(session: AsyncSession) -> CampaignCalendar:
+        async def work(session: AsyncSession) -> tuple[CampaignCalendar, dict[str, Any]]:
             reader = await self.access.reader(session, campaign, Viewer.GM)
+            block = parse_block(text, await reader.calendar()) if text.strip() else {}
             calendar = checked(block, await reader.canon_eras())
             await campaigns.update_campaign_settings(session, campaign.id, {CALENDAR_SETTINGS: block})
-            return calendar
+            return calendar, block
 
-        calendar = await self.db.run(work)
+        calendar, block = await self.db.run(work)
         return CalendarView(calendar, calendar.describe(), block_yaml(block) if block else "")
 
     async def read(

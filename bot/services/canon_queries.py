@@ -144,12 +144,18 @@ class CanonQueries:
         return found[0].id if len(found) == 1 else None
 
     async def words(
-        self, campaign: Campaign, *, viewer: Viewer, evidence: Iterable[Evidence] = ()
+        self,
+        campaign: Campaign,
+        *,
+        viewer: Viewer,
+        evidence: Iterable[Evidence] = (),
+        facts: Iterable[int] = (),
     ) -> Wording:
-        """Return the campaign's words for a viewer: its calendar's names, for dates, and the scenes `evidence`
-        cites (their names, places and dates, who spoke)."""
+        """Return the campaign's words for a viewer: its calendar's names, for dates, the scenes `evidence`
+        cites (their names, places and dates, who spoke) and what the `facts` a proposal cites say."""
         async with self.db.session() as session:
-            return await wording_for(session, await self.access.reader(session, campaign, viewer), evidence)
+            reader = await self.access.reader(session, campaign, viewer)
+            return await wording_for(session, reader, evidence, facts=facts)
 
     async def entity_type_named(self, campaign: Campaign, name: str, *, viewer: Viewer) -> str | None:
         """Return the type of the entity `name` names as the viewer sees canon, or None when there is none."""
@@ -226,5 +232,6 @@ class CanonQueries:
         """Return a page of the campaign's conflicts (open ones by default), newest first."""
         async with self.db.session() as session:
             found = await lifecycle.conflict_page(session, campaign.id, show=show, page=page)
-            words = await wording_for(session, await self.access.reader(session, campaign, Viewer.GM))
+            cited = [e for c in found.conflicts for side in c.details.sides for e in side.evidence]
+            words = await wording_for(session, await self.access.reader(session, campaign, Viewer.GM), cited)
         return dataclasses.replace(found, words=words)

@@ -20,8 +20,8 @@ from canon.models import CanonLevel, StatementView, Viewer
 from canon.storage import Database
 from canon.wording import Wording
 from canon.wording.fact_names import (
-    fact_choice,
     fact_name,
+    fact_words,
     folded_words,
     handle_in,
     matching_facts,
@@ -48,16 +48,17 @@ class FactPicker:
 
     async def suggestions(
         self, campaign: Campaign, typed: str, *, viewer: Viewer, limit: int = SUGGESTIONS
-    ) -> list[str]:
-        """Return the facts that fit what is typed so far, each as its words and handle (at most 100
-        characters, as an autocomplete choice holds): the newest first when nothing is typed."""
+    ) -> list[tuple[str, str]]:
+        """Return the facts that fit what is typed so far, the newest first when nothing is typed: each as the
+        words a person reads (at most 100 characters, as an autocomplete choice holds) and the handle the
+        choice sends back ("fact 53": two facts saying the same words stay apart)."""
         views, words = await self._named(campaign, viewer)
         by_id = {v.statement.id: v for v in views if not _retconned(v)}
         if folded_words(typed):
             ids = matching_facts(typed, [(i, fact_name(v, words)) for i, v in by_id.items()])
         else:
             ids = sorted(by_id, reverse=True)
-        return [fact_choice(by_id[i], words) for i in ids[:limit]]
+        return [(fact_words(by_id[i], words), f"fact {i}") for i in ids[:limit]]
 
     async def pick(self, campaign: Campaign, typed: str, *, viewer: Viewer) -> int:
         """Return the id of the one fact a typed text means, or raise: `NotFound` when none fits,
@@ -71,10 +72,23 @@ class FactPicker:
         found = matching_facts(text, named)
         number = handle_in(text)
         old = next((v for v in everything if v.statement.id == number and _retconned(v)), None)
+        if old is None and not found:  # the words of a retconned fact, typed back: say what replaced it
+            gone = [(v.statement.id, fact_name(v, words)) for v in everything if _retconned(v)]
+            whole = [
+                i for i in matching_facts(text, gone) if folded_words(dict(gone)[i]) == folded_words(text)
+            ]
+            old = (
+                next((v for v in everything if v.statement.id == whole[0]), None) if len(whole) == 1 else None
+            )
         if old is not None:
             now = old.statement.provenance.replaced_by
-            then = f" What replaced it is (fact {now})." if now else " Nothing replaced it."
-            raise Conflict(f"“{fact_name(old, words)}” (fact {number}) was already retconned.{then}")
+            current = next((v for v in everything if v.statement.id == now), None) if now else None
+            then = (
+                f" What replaced it: “{fact_name(current, words)}”."
+                if current is not None
+                else " Nothing replaced it."
+            )
+            raise Conflict(f"“{fact_name(old, words)}” was already retconned.{then}")
         if len(found) == 1:
             return found[0]
         shown = f"“{text[:80]}”" + ("…" if len(text) > 80 else "")
@@ -106,13 +120,12 @@ def _which(
     shown: str, found: Sequence[int], by_id: dict[int, StatementView], words: Wording, *, whole: bool = True
 ) -> str:
     first = (
-        f"{shown} fits {len(found)} facts; say which one (its words, or the name in brackets):"
+        f"{shown} fits {len(found)} facts; say which one by more of its words:"
         if whole
-        else f"No fact of canon says all of {shown}. The nearest (say which one: its words, or the name "
-        "in brackets):"
+        else f"No fact of canon says all of {shown}. The nearest (say which one by its words):"
     )
     lines = [first]
-    lines += [f"• {fact_choice(by_id[i], words, limit=180)}" for i in found[:SHOWN_CHOICES]]
+    lines += [f"• {fact_words(by_id[i], words, limit=180)}" for i in found[:SHOWN_CHOICES]]
     if len(found) > SHOWN_CHOICES:
         lines.append(f"…and {len(found) - SHOWN_CHOICES} more: add a word to narrow it down.")
     return "\n".join(lines)

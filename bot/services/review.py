@@ -23,7 +23,7 @@ from canon.errors import Conflict, InvalidInput, NotFound
 from canon.gate import DEFAULT_POLICY, authority_policy, proposal_rows
 from canon.knowledge import learned
 from canon.models import Viewer
-from canon.proposals import Proposal, ProposalStatus, references, revised
+from canon.proposals import Proposal, ProposalStatus, citations, references, revised
 from canon.storage import Database
 from canon.visibility import HiddenCanon, proposal_hidden, warnings_hidden
 from canon.wording import PLAIN, Wording
@@ -329,9 +329,15 @@ class ReviewService:
 async def _review_words(
     access: CanonAccess, session: AsyncSession, campaign: Campaign, proposals: Sequence[Proposal]
 ) -> Wording:
-    """Return the words a review card speaks in (as players may read them: the public card's)."""
+    """Return the words a review card speaks in (as players may read them: the public card's), with what the
+    facts the proposals cite say (as the GM reads them: only the GM's lines name them)."""
     reader = await access.reader(session, campaign, Viewer.PLAYER)
-    return await wording_for(session, reader, [e for p in proposals for e in p.evidence])
+    words = await wording_for(session, reader, [e for p in proposals for e in p.evidence])
+    cited = [i for p in proposals for i in citations(p.content)]
+    if not cited:
+        return words
+    named = await wording_for(session, await access.reader(session, campaign, Viewer.GM), facts=cited)
+    return dataclasses.replace(words, facts=named.facts)
 
 
 def _numbered(proposals: list[Proposal], secret: frozenset[int]) -> dict[int, int]:

@@ -7,12 +7,14 @@ scene's place in the story, who spoke each turn and the link to its message.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.graph import CanonReader
 from canon.models import Evidence, EvidenceKind
 from canon.wording import SceneWords, TurnWords, Wording
+from canon.wording.fact_names import fact_name
 from memory.scenes import Scene, scenes_by_id, turns_numbered_in
 
 #: A card cites at most this many scenes and this many turns of each in words; the rest reads without names.
@@ -36,10 +38,11 @@ async def wording_for(
     *,
     people: Iterable[int] = (),
     cited_scenes: Mapping[int, Scene] | None = None,
+    facts: Iterable[int] = (),
 ) -> Wording:
-    """Return the wording of the reader's campaign for its viewer, knowing the scenes `evidence` cites and the
-    sex of the `people` (where canon says it, as this viewer may read it); `cited_scenes`: the cited scenes
-    read already, by id (else they are read here)."""
+    """Return the wording of the reader's campaign for its viewer, knowing the scenes `evidence` cites, the
+    sex of the `people` (where canon says it, as this viewer may read it) and what the `facts` proposals cite
+    say (those this viewer may read); `cited_scenes`: the cited scenes read already, by id (else read here)."""
     wanted: dict[int, set[int]] = {}
     for item in evidence:
         if item.kind != EvidenceKind.TURNS or item.scene_id is None:
@@ -80,4 +83,11 @@ async def wording_for(
         ):
             if fact.value:
                 sexes.setdefault(fact.subject_id, fact.value)
-    return Wording(calendar=calendar, scenes=scenes, sexes=sexes)
+    words = Wording(calendar=calendar, scenes=scenes, sexes=sexes)
+    wanted_facts = list(dict.fromkeys(facts))[:MAX_TURNS]
+    if not wanted_facts:
+        return words
+    views = await reader.views(
+        await reader.statements(statement_ids=wanted_facts, include_retconned=True, with_evidence=False)
+    )
+    return replace(words, facts={v.statement.id: fact_name(v, words) for v in views})

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from canon.continuity.base import CheckerBase
 from canon.continuity.findings import ConflictKind, format_key, key_hi, make_finding
 from canon.continuity.intervals import when_text
-from canon.models import Statement
+from canon.models import Statement, StatementKind
 
 
 class ClaimRules(CheckerBase):
@@ -31,21 +31,30 @@ class ClaimRules(CheckerBase):
         for kind, target in dict.fromkeys(targets):
             if kind == "statement":
                 old = self.retconned_statements[target]
-                what = f"“{self.sentence(old)}”"
+                message = self._depends_words(s, old)
                 other = self.side(old)
                 entity_ids = {s.subject_id, old.subject_id}
-            else:
-                what = f"“{self.name(target)}”"
+            else:  # a participation is part of its event, the only entity a statement is written to depend on
+                message = (
+                    f"“{self.sentence(s)}” is part of the event “{self.name(target)}”, which was retconned."
+                )
                 other = self.entity_side(target, f"{self.name(target)} (retconned)")
                 entity_ids = {s.subject_id, target}
             self.add(
-                make_finding(
-                    ConflictKind.RELIES_ON_RETCONNED,
-                    f"“{self.sentence(s)}” relies on {what}, which was retconned.",
-                    (self.side(s), other),
-                    entity_ids,
-                )
+                make_finding(ConflictKind.RELIES_ON_RETCONNED, message, (self.side(s), other), entity_ids)
             )
+
+    def _depends_words(self, s: Statement, old: Statement) -> str:
+        """Say why a statement depends on a retconned one, as it came to depend on it: a state follows the one
+        before it in its subject's story, a participant takes part in the state they were in; only what cites
+        it (as its proposal or the GM said) "relies on" it."""
+        said, was = f"“{self.sentence(s)}”", f"“{self.sentence(old)}”"
+        if old.kind == StatementKind.STATE and old.subject_id == s.subject_id:
+            if s.kind == StatementKind.STATE:
+                return f"{said} follows {was} in {self.name(s.subject_id)}'s story, and {was} was retconned."
+            if s.kind == StatementKind.RELATION and s.predicate == "PARTICIPATED_IN":
+                return f"{said} happens while {was} held, and {was} was retconned."
+        return f"{said} relies on {was}, which was retconned."  # as its proposal (or the GM) said
 
     def _touches_retconned_entity(self, s: Statement) -> None:
         for target in dict.fromkeys((s.subject_id, s.object_id)):

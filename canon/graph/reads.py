@@ -14,7 +14,7 @@ from typing import Any, Self
 from sqlalchemy import ColumnElement, and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.campaign_calendar import CALENDAR_SETTINGS, CampaignCalendar, calendar_from
+from canon.campaign_calendar import CALENDAR_SETTINGS, GLOSSARY_SETTINGS, CampaignCalendar, calendar_from
 from canon.campaigns import CampaignRow, LineageStep, lineage
 from canon.errors import InvalidInput, NotFound
 from canon.graph.lineage import lineage_as_of, valid_at
@@ -153,11 +153,12 @@ class LineageReader:
         years), named further by the calendar block the GM set (`canon.campaign_calendar`)."""
         eras = await self.canon_eras()
         campaign = await self.session.get(CampaignRow, self.campaign_id)
-        block = (campaign.settings or {}).get(CALENDAR_SETTINGS) if campaign is not None else None
+        settings = (campaign.settings or {}) if campaign is not None else {}
+        block, glossary = settings.get(CALENDAR_SETTINGS), settings.get(GLOSSARY_SETTINGS)
         try:
-            return calendar_from(block, eras)
+            return calendar_from(block, eras, glossary)
         except (InvalidInput, ValueError):  # a block that no longer fits canon's eras: canon's alone
-            return calendar_from(None, eras)
+            return calendar_from(None, eras, glossary)
 
     async def canon_eras(self) -> dict[str, tuple[Any, ...]]:
         """Return the Era entities this viewer may see: (name, first year, last year, abbreviations) by key (an

@@ -36,7 +36,7 @@ from canon.structured.schemas import LoreModel
 from canon.structured.source import DEFAULT_MAX_BYTES, read_source
 from canon.structured.tabs import TAB_INDENTATION, expand_tabs, indentation_tabs, report_as_written
 from canon.structured.tree import Node, build_tree
-from canon.structured.validate import Validator
+from canon.structured.validate import Validator, first_name
 
 __all__ = ["DEFAULT_MAX_BYTES", "load_lore_file", "parse_yaml_as"]
 
@@ -129,6 +129,7 @@ def _check_tree(
 ) -> LoadResult:
     """Validate a built tree (`problems` holds what building it reported); see `load_lore_file`."""
     validator = Validator(problems, calendar_rules, IDENTITIES)
+    validator.example_name = first_name(root)
     detected, document = read_root(root, validator, kind)
     validator.report_duplicate_ids()
     normaliser = Normaliser(validator, filename, RELATION_FIELDS)

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict
 
 from canon.structured.records import LoreProblem
-from canon.wording.counts import counted
+from canon.wording.counts import counted, listed, plural_of
+from canon.wording.proposals import type_words
 
 if TYPE_CHECKING:
     from canon.structured.files import LoadedFile
@@ -55,6 +56,12 @@ class IngestWarning(BaseModel):
 
 
 FileStatus = Literal["created", "updated", "unchanged", "failed"]
+_FILE_STATUS: dict[str, str] = {
+    "created": "a new file",
+    "updated": "changed since it was imported",
+    "unchanged": "unchanged",
+    "failed": "not imported",
+}
 
 
 class FileReport(BaseModel):
@@ -99,10 +106,8 @@ class IngestReport(BaseModel):
         return self.status != "failed"
 
     def written(self) -> str:
-        """Return what the import wrote (or would write), by entity type, in one sentence."""
-        counts = ", ".join(f"{n} {t}" for t, n in sorted(self.counts.items())) or "no entries"
-        files = len(self.files)
-        return f"{counts} from {files} YAML file{'s' if files != 1 else ''}"
+        """Return what the import wrote (or would write), by entity type: "6 places and 12 people from 2 YAML files"."""
+        return f"{listed(kinds_in_words(self.counts)) or 'no entries'} from {counted(len(self.files), 'YAML file')}"
 
     def retcon_text(self) -> str:
         """Return what replacing the earlier files retcons, as a sentence (empty when nothing)."""
@@ -116,6 +121,26 @@ class IngestReport(BaseModel):
             f"It retcons {e.retconned} entit{'y' if e.retconned == 1 else 'ies'}{gone}, replaces {e.changed}, "
             f"and retcons {s.retconned} fact{'' if s.retconned == 1 else 's'} and changes {s.changed}."
         )
+
+    def changes_text(self) -> str:
+        """Return how many entities and facts the import made, changed or retconned, zeros left out."""
+        e, s = self.entities, self.statements
+        entities = _changes(e.created, e.changed, e.adopted, e.unchanged, e.retconned)
+        facts = _changes(s.created, s.changed, 0, s.unchanged, s.retconned)
+        said = [
+            f"{counted(e.created + e.changed + e.adopted + e.unchanged, 'entity')} ({entities})"
+            if entities
+            else "",
+            f"{counted(s.created + s.changed + s.unchanged, 'fact')} ({facts})" if facts else "",
+        ]
+        text = (
+            f"In all: {listed([part for part in said if part])}." if any(said) else "Nothing new was written."
+        )
+        if s.carried_over:
+            text += f" {counted(s.carried_over, 'fact')} of replaced entries moved to what replaced them."
+        if s.superseded:
+            text += f" {counted(s.superseded, 'fact')} of prose or play superseded by the YAML."
+        return text
 
     def summary(self) -> str:
         """Return the report as lines for a person: what was written, the warnings, or the errors."""
@@ -131,23 +156,44 @@ class IngestReport(BaseModel):
             lines = [f"Nothing was written: {counted(len(self.errors), 'problem')} in {bad}."]
             lines += [str(e) for e in self.errors]
             return "\n".join(lines)
-        counts = ", ".join(f"{n} {t}" for t, n in sorted(self.counts.items())) or "no entries"
+        kinds = listed(kinds_in_words(self.counts)) or "no entries"
         if self.status == "unchanged":
-            return f"{names}: unchanged ({counts}); nothing new was written."
-        e, s = self.entities, self.statements
-        lines = [
-            f"Ingested {names} (changeset #{self.changeset_id}): {counts}.",
-            f"Entities: {e.created} new, {e.changed} replaced, {e.adopted} adopted, {e.unchanged} unchanged, "
-            f"{e.retconned} retconned. Facts: {s.created} new, {s.changed} changed, {s.unchanged} unchanged, "
-            f"{s.retconned} retconned, {s.carried_over} carried over"
-            + (f", {s.superseded} of prose or play superseded by the YAML." if s.superseded else "."),
-        ]
+            return f"{names}: unchanged ({kinds}); nothing new was written."
+        lines = [f"Imported {names}: {kinds}.", self.changes_text()]
         for f in self.files:
-            lines.append(f"  {f.file} ({f.kind}): {f.status}, {f.entries} entries")
+            kind = (f.kind or "world file").replace("_", " ")
+            lines.append(f"  {f.file} ({kind}): {counted(f.entries, 'entry')}, {_FILE_STATUS[f.status]}")
         if self.warnings:
             lines.append(f"{counted(len(self.warnings), 'warning')}:")
             lines += [f"  ! [{w.kind}] {w.message}" for w in self.warnings]
         return "\n".join(lines)
+
+
+def _changes(new: int, replaced: int, adopted: int, unchanged: int, retconned: int) -> str:
+    parts = [
+        (new, "new"),
+        (replaced, "replaced"),
+        (adopted, "already known from play"),
+        (unchanged, "unchanged"),
+    ]
+    said = [f"{n:,} {what}" for n, what in [*parts, (retconned, "retconned")] if n]
+    return "all new" if said == [f"{new:,} new"] else ", ".join(said)
+
+
+#: An entity type as a person counts it ("6 places", "12 people"); other types read as their own name.
+_NOUNS = {"Location": "place", "Person": "person", "NPC": "person", "PC": "person"}
+
+
+def kinds_in_words(counts: Mapping[str, int]) -> list[str]:
+    """Return counts by entity type as a person says them: ["2 eras", "6 places", "12 people"]."""
+    merged: dict[str, int] = {}
+    for kind, n in sorted(counts.items()):
+        words = type_words(kind)
+        noun = _NOUNS.get(kind) or (words if words.isupper() else words.lower())
+        merged[noun] = merged.get(noun, 0) + n
+    return [
+        counted(n, noun, plural_of(noun) if not noun.isupper() else noun + "s") for noun, n in merged.items()
+    ]
 
 
 def failed_report(

@@ -31,6 +31,8 @@ class Wording:
     scenes: Mapping[int, SceneWords] = field(default_factory=dict)
     sexes: Mapping[int, str] = field(default_factory=dict)
     escape: Callable[[str], str] = _identity
+    #: What the facts a proposal cites say, by id: the GM's lines name what a proposal relies on in words.
+    facts: Mapping[int, str] = field(default_factory=dict)
     links: bool = False
 
     def rich(self, escape: Callable[[str], str]) -> Wording:

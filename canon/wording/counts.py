@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 _SIBILANT = ("s", "x", "z", "ch", "sh")
+_IRREGULAR = {"person": "people", "child": "children", "man": "men", "woman": "women"}
 
 
 def plural_of(noun: str) -> str:
-    """Return a noun's plural by the regular rules: "entity" → "entities", "match" → "matches", "turn" → "turns"."""
+    """Return a noun's plural: "entity" → "entities", "match" → "matches", "turn" → "turns", "person" → "people"."""
+    if noun in _IRREGULAR:
+        return _IRREGULAR[noun]
     if noun.endswith("y") and len(noun) > 1 and noun[-2] not in "aeiou":
         return noun[:-1] + "ies"
     if noun.endswith(_SIBILANT):
@@ -21,3 +26,8 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
     counts ("piece of the transcript" → "pieces of the transcript").
     """
     return f"{n:,} {noun if n == 1 else plural or plural_of(noun)}"
+
+
+def listed(items: Sequence[str]) -> str:
+    """Return items as a sentence lists them: "A", "A and B", "A, B and C"."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""

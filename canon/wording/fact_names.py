@@ -45,6 +45,13 @@ def fact_choice(view: StatementView, words: Wording, limit: int = 100) -> str:
     return f"{text} {handle}"
 
 
+def fact_words(view: StatementView, words: Wording, limit: int = 100) -> str:
+    """Return a fact's words alone within `limit` characters (cut at the end): what a suggestion shows and a
+    list of facts names; typed back, they pick the fact (any of its words do, `matching_facts`)."""
+    text = fact_name(view, words)
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
 def handle_in(text: str) -> int | None:
     """Return the fact number a typed text names by its handle ("fact 53", "(fact 53)", "#53", "53"), if any."""
     folded = unicodedata.normalize("NFKC", text)

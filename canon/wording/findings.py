@@ -40,7 +40,7 @@ KIND_WORDS = {
     "event_outside_era": "An event outside its era",
     "contradicts_higher_authority": "Contradicts a higher authority",
     "single_valued": "Two values where one is allowed",
-    "relies_on_retconned": "Relies on a retconned fact",
+    "relies_on_retconned": "Built on retconned canon",
     "forbidden_transition": "A change of state the world forbids",
     "cause_after_effect": "A cause after its effect",
     "participant_not_born": "A participant not yet born",

@@ -27,14 +27,22 @@ def type_words(entity_type: str) -> str:
 def proposal_sentence(
     content: ProposalContent, words: Wording = PLAIN, viewer: Viewer = Viewer.PLAYER
 ) -> str:
-    """Return what a proposal would make true, in words; the GM also reads the ids of the facts it relies on."""
+    """Return what a proposal would make true, in words; the GM also reads what the facts it relies on say
+    (from `words.facts`; a fact not found there is "an earlier fact"), never their ids."""
     sentence = _sentence(content, words)
     cited = citations(content)
     if cited and viewer == Viewer.GM:
-        sentence += " (relies on " + ", ".join(f"fact #{i}" for i in cited) + ")"
+        named = [
+            f"“{words.escape(words.facts[i])}”" if i in words.facts else "an earlier fact" for i in cited
+        ]
+        sentence += " (relies on " + _joined(list(dict.fromkeys(named))) + ")"
     elif cited:
         sentence += " (building on earlier canon)"
     return sentence
+
+
+def _joined(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def describe(content: ProposalContent, words: Wording) -> str:

@@ -43,6 +43,7 @@ SYNONYMS: Mapping[str, tuple[str, ...]] = {
     "SPEAKS": ("talks in",),
 }
 
+_TAIL = re.compile(r"\s+(?:of|to|in|with|at|from|by|for)$")
 _LEAD = re.compile(r"^(?:is|are|was|were)\s+(?:(?:an?|the)\s+)?")
 
 
@@ -82,7 +83,10 @@ def find_relation(text: str, known: Iterable[str]) -> str | None:
     for key in keys:
         if any(core == _core(s) for s in _spellings(key)):
             return key
-    return None
+    # "ally" for "is an ally of", "married" for "is married to": the phrase without its last small word, when
+    # it is one relation's only.
+    bare = [key for key in keys if any(core and core == _TAIL.sub("", _core(s)) for s in _spellings(key))]
+    return bare[0] if len(bare) == 1 else None
 
 
 def matching_relations(

@@ -44,3 +44,30 @@ def statement_words(view: StatementView, words: Wording, viewer: Viewer, *, evid
     if evidence and view.statement.evidence:
         text += " — " + "; ".join(words.evidence(e, viewer) for e in view.statement.evidence[:2])
     return text
+
+
+#: Relations that happen on a day rather than hold from it: "took place at Gull Rock on 3 Sunmoon, …".
+HAPPENINGS = frozenset({"OCCURRED_AT", "OCCURRED_DURING", "PARTICIPATED_IN"})
+
+
+def told_words(view: StatementView, words: Wording, viewer: Viewer, state: str | None = None) -> str:
+    """Return a statement as a person tells it, for answers: a life's start and end as a birth and a death ("Orrin
+    Vaske died on 3 Sunmoon, year 871 of the Age of Tides"; "Idris Fenn is alive, born in year 830 of …"), what
+    happened on the day it happened ("… took place at Gull Rock on 3 Sunmoon, …"); anything else as
+    `statement_words` says it. `state`: the state a life is in that its record of life does not say (a living
+    person's status, "missing"): "Pip Marrowby is missing (born in year 856 of …)"."""
+    s = view.statement
+    if state and s.kind == StatementKind.STATE:
+        born = f" (born {words.when(s.validity.world_from)})" if s.validity.world_from else ""
+        return f"{words.name(view.subject.name)} is {words.name(state)}{born}"
+    start = s.validity.world_from
+    if start and not s.validity.world_until and s.validity.story_from is None and not s.via:
+        subject = words.name(view.subject.name)
+        state = (s.value or "").strip().casefold() if s.kind == StatementKind.STATE else None
+        if state == "dead":
+            return f"{subject} died {words.when(start)}"
+        if state == "alive":
+            return f"{subject} is alive, born {words.when(start)}"
+        if s.kind == StatementKind.RELATION and s.predicate.upper() in HAPPENINGS and view.object is not None:
+            return f"{statement_sentence(view, words)} {words.when(start)}"
+    return statement_words(view, words, viewer, evidence=False)

@@ -13,6 +13,10 @@ import re
 import unicodedata
 from collections.abc import Mapping
 
+# The key of a campaign's settings holding its glossary (`{term: meaning}`), exported with the campaign; the
+# calendar reads it too (a term meaning an era is read in dates as that era).
+from canon.campaign_calendar import GLOSSARY_SETTINGS
+
 __all__ = [
     "GLOSSARY_SETTINGS",
     "MAX_TERMS",
@@ -24,8 +28,7 @@ __all__ = [
     "merged",
 ]
 
-#: The key of a campaign's settings holding its glossary (`{term: meaning}`), exported with the campaign.
-GLOSSARY_SETTINGS = "glossary"
+
 #: How many terms a campaign's glossary holds at most.
 MAX_TERMS = 500
 #: A term's and a meaning's longest length.

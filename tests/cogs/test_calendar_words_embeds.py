@@ -11,7 +11,7 @@ from canon.conflicts import ConflictPage, Show
 from canon.continuity import ConflictKind, Finding, Side
 from canon.models import StatementKind, Validity
 from canon.wording import CalendarWords, Wording
-from cogs import canon_embeds
+from cogs import canon_embeds, retcon_embeds
 from cogs.conflict_embeds import conflict_page_embed
 from tests.cogs.test_canon_embeds import statement
 
@@ -46,7 +46,7 @@ def test_check_and_retcon_cards_name_the_months() -> None:
     dated = Validity(world_from="third_age.year_363.month_2.day_3")
     old = old.model_copy(update={"statement": dataclasses.replace(old.statement, validity=dated)})
     result = RetconResult(retconned_id=20, replacement_id=None, dependents=[old], words=FROST, retconned=old)
-    text = said(canon_embeds.retcon_embed(result, "He was only stunned"))
+    text = said(retcon_embeds.retcon_embed(result, "He was only stunned"))
     assert "3 Frostmoot, year 363 of the Third Age" in text and "of month" not in text, text
     assert "third age" not in text
 

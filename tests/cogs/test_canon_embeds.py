@@ -32,7 +32,7 @@ from canon.models import (
 )
 from canon.proposals import EventContent, FactContent, Proposal, ProposalStatus, ProposalWarning, Ref
 from canon.wording import PLAIN, CalendarWords, SceneWords, TurnWords, Wording
-from cogs import canon_embeds, canon_views, entity_embeds
+from cogs import canon_embeds, canon_views, entity_embeds, retcon_embeds
 from cogs.canon_views import closed_view, review_view
 from memory.scenes import Scene, SceneStatus
 
@@ -427,7 +427,7 @@ def test_findings_retcons_and_added_canon_render_within_limits() -> None:
     assert "40 problems" in (embed.description or "") and len(embed.fields) == 10
     assert "Aldric is dead (fact 5) — from a scene (turn 1)" in (embed.fields[0].value or "")
     assert embed.fields[0].name == "The dead acting"
-    retcon = canon_embeds.retcon_embed(
+    retcon = retcon_embeds.retcon_embed(
         RetconResult(
             retconned_id=20,
             replacement_id=21,

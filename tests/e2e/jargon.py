@@ -23,10 +23,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from bot.offline.emulator import Guild
 from bot.offline.emulator.models import LOADING, StoredMessage
 from bot.offline.emulator.rest_base import RestContext
+from config.settings import Settings
 
 JARGON = {
     "a relation constant": re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b"),
@@ -34,6 +36,17 @@ JARGON = {
     "the word ontology": re.compile(r"\bontolog(y|ies)\b", re.I),
     "the word changeset": re.compile(r"\bchange ?sets?\b", re.I),
     "the word statement": re.compile(r"\bstatements?\b", re.I),
+    # The host's words (an environment variable, a settings key) belong in the log and the README.
+    "a setting's name": re.compile(
+        r"\bLOREKEEPER_[A-Z0-9_]+\b|\b(?:"
+        + "|".join(
+            re.escape(f"{section}.{key}")
+            for section, field in Settings.model_fields.items()
+            if isinstance(field.annotation, type) and issubclass(field.annotation, BaseModel)
+            for key in field.annotation.model_fields
+        )
+        + r")\b"
+    ),
     "an internal id": re.compile(
         r"\b(entity|entities|fact|facts|changeset|proposal|scene|source|chunk|campaign|conflict|turn) #[0-9]+"
         r"|`#[0-9]+`",
@@ -43,8 +56,6 @@ JARGON = {
 _LINK_TARGET = re.compile(r"\]\(<?https?://[^)\s]*>?\)|<?https?://\S+")
 # A refusal quotes back what the user typed (`got "3rd_age.year_abc"`): their own words, not ours.
 _ECHO = re.compile(r'\bgot "[^"]*"')
-# A setting's name (LOREKEEPER_LLM__BASE_URL) is what the host types into the environment: words of theirs.
-_SETTING = re.compile(r"\bLOREKEEPER_[A-Z0-9_]+\b")
 # An example of what to type (e.g. `tidewater_age.year_336`) is the form the user types, shown as code.
 _TYPE_IT = re.compile(r"\b(?:e\.g\.|like) `[^`]*`")
 _TEXT_FILES = (".txt", ".md", ".json", ".yaml", ".yml", ".csv")
@@ -111,7 +122,6 @@ def message_texts(data: dict[str, Any], files: dict[str, bytes]) -> Iterator[tup
 def jargon_in(text: str) -> list[str]:
     """Return what jargon a text holds, as "kind: match", once per kind (links' addresses are not read)."""
     readable = _TYPE_IT.sub("e.g.", _ECHO.sub("got", _LINK_TARGET.sub("]", rendered(text))))
-    readable = _SETTING.sub("a setting", readable)
     return [f"{kind}: {m[0]!r}" for kind, pattern in JARGON.items() if (m := pattern.search(readable))]
 
 

@@ -148,3 +148,62 @@ async def test_the_edit_form_shows_dates_in_words_and_reads_them_back(world: Wor
     assert moved.response_type == 7, moved.content
     (after,) = [p for p in await proposals_of_scene(world, scene.id) if p.id == row.id]
     assert after.content["when"] == "3rd_age.year_363.month_2.day_20"
+
+
+async def test_the_gm_sets_the_calendar_in_words_and_a_bad_one_is_refused_in_words(world: World) -> None:
+    emu, chan, gm = world.emu, world.channel, world.gm
+    await import_yaml(world, "timeline.yaml", TIMELINE)
+    for typed in ("Third Age: the age of kings", "The world is old, and its moons are named after frost"):
+        refused = await emu.invoke(chan, gm, "calendar set", text=typed)
+        said = refused.content or ""
+        assert refused.ephemeral and said.startswith("That is not a calendar this campaign can read"), said
+        assert "such as: “This campaign's era is the Third Age (years 1–600)." in said, said
+        assert "Extra inputs" not in said and "Input should" not in said
+    wrong = await emu.invoke(chan, gm, "calendar set", text="eras: [{name: The Third Age, start: one}]")
+    assert (wrong.content or "").startswith(
+        "In the calendar, “start” of the 1st era must be a whole number. Type it as /calendar show says it"
+    ), wrong.content
+    assert await stored_calendar(world) == [None]  # nothing written
+
+    done = await emu.invoke(
+        chan,
+        gm,
+        "calendar set",
+        text="Eras: the Third Age (TA). Months: Frostmoot (30 days), Hearthmoon (31 days). "
+        "Seasons: winter (Frostmoot and Hearthmoon).",
+    )
+    assert "the Third Age (TA, years 1–600)" in (done.content or ""), done.content
+    read = await emu.invoke(chan, gm, "calendar read", date="3 Frostmoot 363 TA")
+    assert read.content == "That is 3 Frostmoot, year 363 of the Third Age.", read.content
+
+    shown = (await emu.invoke(chan, gm, "calendar show")).content or ""
+    sentences = " ".join(
+        line for line in shown.splitlines() if line.startswith(("This", "A year", "Seasons"))
+    )
+    again = await emu.invoke(chan, gm, "calendar set", text=sentences)  # what the bot writes reads back
+    assert "The campaign's calendar is set." in (again.content or ""), again.content
+    assert (await emu.invoke(chan, gm, "calendar show")).content == shown
+
+
+async def test_a_glossary_term_for_an_era_is_read_in_dates_and_dates_stay_in_the_calendar_s_words(
+    world: World,
+) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await import_yaml(world, "timeline.yaml", TIMELINE)  # the Third Age, without an abbreviation
+    await emu.invoke(chan, gm, "calendar set", text="Months: Frostmoot (30 days), Hearthmoon (31 days).")
+    unknown = await emu.invoke(chan, pat, "calendar read", date="3 Frostmoot 363 TA")
+    assert unknown.ephemeral and "“TA” is not a word of this campaign's calendar" in (unknown.content or "")
+
+    await emu.invoke(chan, gm, "lore glossary add", term="TA", meaning="Third Age")
+    read = await emu.invoke(chan, pat, "calendar read", date="3 Frostmoot 363 TA")
+    assert read.content == "That is 3 Frostmoot, year 363 of the Third Age.", read.content
+    started = await emu.invoke(chan, gm, "scene start", title="Frost", date="3 Frostmoot 363 TA")
+    assert "3 Frostmoot, year 363 of the Third Age" in embed_text(started.message["embeds"][0])
+    shown = await emu.invoke(chan, pat, "calendar show")
+    assert (
+        "the Third Age (years 1–600)" in (shown.content or "") and "ta" not in (shown.content or "").split()
+    )
+    # A glossary term that is already a month's name stays the month's.
+    await emu.invoke(chan, gm, "lore glossary add", term="Frostmoot", meaning="Third Age")
+    month = await emu.invoke(chan, pat, "calendar read", date="Frostmoot 363")
+    assert month.content == "That is Frostmoot of year 363 of the Third Age.", month.content

@@ -166,7 +166,7 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     assert "⚠️ Aldric takes part in “The order to march” (scene 2) after dying" in text  # the warning
     fields = {f["name"].split(" ")[0]: f["value"] for f in card["embeds"][0]["fields"]}
     link = f"https://discord.com/channels/{world.guild.id}/{chan.id}/{mara_arrives['id']}"
-    assert f"[turn 2]({link})" in fields["#1"]
+    assert f"from [the scene “The march”]({link}), said by" in fields["#1"]
     assert str(aldric_orders["id"]) in fields["#3"]
     assert set(buttons(card)) == {
         "lk:pick",
@@ -491,28 +491,33 @@ async def test_retcon_twice_names_the_current_fact(world: World) -> None:
     (fact_id,) = (int(n) for n in re.findall(r"\(fact (\d+)\)", embed_text(added)))
     player = await emu.invoke(chan, world.pat, "retcon", fact="Bridge stone", rationale="I prefer wood")
     assert player.ephemeral and "Only the GM" in (player.content or "")
-    # The GM picks the fact by its words: the suggestions say them, with the handle after.
+    # The GM picks the fact by its words: the suggestions say them (the choice sends back its handle).
     (choice,) = await emu.autocomplete(chan, world.gm, "retcon", "fact", "bridge sto")
-    assert choice["name"] == f"Bridge of Sighs' material: stone (fact {fact_id})", choice
+    assert choice == {"name": "Bridge of Sighs' material: stone", "value": f"fact {fact_id}"}, choice
     retcon = await emu.invoke(
         chan, world.gm, "retcon", fact=choice["value"], rationale="It was always wood", new_value="wood"
     )
     text = embed_text(retcon.embeds[0])
-    assert (
-        retcon.ephemeral
-        and "material: stone" in text
-        and "Replaced by: Bridge of Sighs' material: wood" in text
+    assert retcon.ephemeral and text.startswith(
+        "Retcon\n~~Bridge of Sighs' material: stone~~ is retconned.\nWhy: It was always wood\n"
+        "Replaced by: Bridge of Sighs' material: wood\n"
+    ), text
+    assert "(fact" not in text
+    # The words the GM read, typed back, are understood: the old fact is named with what replaced it.
+    twice = await emu.invoke(
+        chan, world.gm, "retcon", fact="Bridge of Sighs' material: stone", rationale="again"
     )
-    current = re.search(r"material: wood \(fact (\d+)\)", text)
-    assert current is not None
-    twice = await emu.invoke(chan, world.gm, "retcon", fact=f"fact {fact_id}", rationale="again")
-    assert twice.ephemeral and f"was already retconned. What replaced it is (fact {current[1]})" in plain(
-        twice.content
+    already = (
+        "“Bridge of Sighs' material: stone” was already retconned. What replaced it: "
+        "“Bridge of Sighs' material: wood”."
     )
+    assert twice.ephemeral and plain(twice.content) == already, twice.content
+    by_handle = await emu.invoke(chan, world.gm, "retcon", fact=f"fact {fact_id}", rationale="again")
+    assert by_handle.ephemeral and plain(by_handle.content) == already, by_handle.content
     timeline = await emu.invoke(chan, world.gm, "canon timeline", name="Bridge of Sighs")
-    assert (
-        f"~~Bridge of Sighs' material: stone (fact {fact_id})~~ retconned, replaced by (fact {current[1]})"
-        in plain(timeline.embeds[0]["description"])
+    assert re.search(
+        rf"~~Bridge of Sighs' material: stone \(fact {fact_id}\)~~ retconned, replaced by \(fact \d+\)",
+        plain(timeline.embeds[0]["description"]),
     )
 
 
@@ -524,7 +529,10 @@ async def test_retcon_by_words_that_fit_several_facts_asks_which(world: World) -
     several = await emu.invoke(chan, world.gm, "retcon", fact="bridge stone", rationale="why")
     text = plain(several.content)
     assert several.ephemeral and "“bridge stone” fits 2 facts; say which one" in text, text
-    assert "material: stone (fact " in text and "builder: the stone guild (fact " in text
+    assert (
+        "• Bridge of Sighs' material: stone" in text and "• Bridge of Sighs' builder: the stone guild" in text
+    )
+    assert "(fact" not in text
     none = await emu.invoke(chan, world.gm, "retcon", fact="the moon is cheese", rationale="why")
     assert none.ephemeral and "No fact of canon says “the moon is cheese”" in plain(none.content)
     timeline = await emu.invoke(chan, world.gm, "canon timeline", name="Bridge of Sighs")

@@ -103,6 +103,11 @@ async def test_conflicts_are_resolved_by_a_retcon_or_dismissed_and_only_the_gm_c
     assert listed.ephemeral and "2 open, newest first; page 1 of 1." in text, text
     assert "Mara has two values of eye colour: “grey”" in text and "Brann has two values of title" in text
     assert f"lk:conflict:{retconned.id}:resolve:open:0" in buttons(listed.message)
+    # The buttons say which conflict in words, never by a number.
+    labels = [b["label"] for b in buttons(listed.message).values()]
+    assert any(label.startswith("Resolve: Mara has two values of eye colour") for label in labels), labels
+    assert any(label.startswith("Dismiss: Brann has two values of title") for label in labels), labels
+    assert not any(re.search(r"\d", label) for label in labels) and "(conflict" not in text, labels
 
     # A player's click on a GM control is refused, and changes nothing.
     refused = await emu.click(listed.message, f"lk:conflict:{dismissed.id}:dismiss:open:0", pat)
@@ -111,14 +116,16 @@ async def test_conflicts_are_resolved_by_a_retcon_or_dismissed_and_only_the_gm_c
 
     # The GM dismisses one, with a reason (an empty one is refused by the modal: it is required).
     opened = await emu.click(listed.message, f"lk:conflict:{dismissed.id}:dismiss:open:0", gm)
-    assert opened.modal is not None and opened.modal["title"] == f"Dismiss conflict {dismissed.id}"
+    assert opened.modal is not None and opened.modal["title"] == "Dismiss the conflict"
+    (box,) = [row["component"] for row in opened.modal["components"]]
+    assert box["placeholder"] == "Type why it is no problem (the same facts never raise it again)"  # a hint
     await world.restart()  # the modal opened before a restart still works
     player_submits = await emu.submit_modal(opened, pat, {"lk:conflictwhy:text": "not a problem"})
     assert player_submits.ephemeral and "Only the GM" in (player_submits.content or "")
     closed = await emu.submit_modal(opened, gm, {"lk:conflictwhy:text": "Brann is both, by two lords"})
     assert closed.response_type == 7
     assert "1 open, newest first" in embed_text(closed.embeds[0])
-    assert f"(conflict {dismissed.id})" not in embed_text(closed.embeds[0])
+    assert "Brann has two values of title" not in embed_text(closed.embeds[0])
 
     # A retcon of one side resolves the conflict it answers: it leaves the open list.
     retcon = await emu.invoke(chan, gm, "retcon", fact=f"fact {green}", rationale="Her eyes were always grey")

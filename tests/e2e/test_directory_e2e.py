@@ -48,7 +48,9 @@ async def test_the_directory_pages_and_searches_and_hides_gm_only_entities_from_
     )
     assert "Villager 10 · NPC" in people and "Villager 09" not in people and "Hidden" not in people
     hidden = embed_text((await emu.invoke(chan, pat, "canon list", filter="hidden")).embeds[0])
-    assert "Nothing here yet" in hidden and "Page 1 of 1" in hidden
+    assert "Nothing canon knows matches “hidden”: try a word of a name" in hidden and "Page 1 of 1" in hidden
+    nobody = embed_text((await emu.invoke(chan, pat, "canon list", filter="zzzzzz")).embeds[0])
+    assert hidden.replace("hidden", "zzzzzz") == nobody  # a GM-only name reads as no name at all
     wrong = await emu.invoke(chan, pat, "canon list", type="Dragonkin")
     assert (
         wrong.ephemeral

@@ -168,3 +168,60 @@ async def test_players_read_evidence_as_a_person_says_it_and_the_gm_also_reads_t
     pat_card = embed_text((await emu.invoke(chan, pat, "canon entity", name="Mara Tidewright")).embeds[0])
     assert "Mara Tidewright is Harbourmaster of Greyhaven — from the world bible" in pat_card
     assert ".yaml" not in pat_card
+
+
+async def test_the_gm_picks_and_reads_facts_by_their_sentences_never_by_number(world: World) -> None:
+    emu, chan, gm = world.emu, world.channel, world.gm
+    await gm_adds(world, "entity", name="Bridge of Sighs", type="Location")
+    await gm_adds(world, "fact", subject="Bridge of Sighs", attribute="material", value="stone")
+    (choice,) = await emu.autocomplete(chan, gm, "retcon", "fact", "bridge")
+    assert choice["name"] == "Bridge of Sighs' material: stone", choice  # what the GM reads
+    retcon = await emu.invoke(chan, gm, "retcon", fact=choice["value"], rationale="wood", new_value="wood")
+    text = embed_text(retcon.embeds[0])
+    assert (
+        "~~Bridge of Sighs' material: stone~~ is retconned." in text
+        and "Replaced by: Bridge of Sighs' material: wood" in text
+    )
+    assert not re.search(r"\(fact \d+\)|#\d", text), text
+    # What the GM read, typed back, is understood.
+    again = await emu.invoke(
+        chan, gm, "retcon", fact="Bridge of Sighs' material: wood", rationale="iron", new_value="iron"
+    )
+    assert "Replaced by: Bridge of Sighs' material: iron" in embed_text(again.embeds[0]), again.content
+
+
+async def test_what_a_fact_depends_on_is_said_as_it_came_about_and_by_its_words(world: World) -> None:
+    emu, chan, gm, pat, quinn = world.emu, world.channel, world.gm, world.pat, world.quinn
+    await gm_adds(world, "entity", name="Aldric", type="NPC")
+    await gm_adds(world, "entity", name="Mara", type="NPC")
+    await kill_aldric_in_a_first_scene(world)
+    (dead,) = await emu.autocomplete(chan, gm, "retcon", "fact", "aldric dead")
+    await emu.invoke(chan, gm, "scene start", title="The return")
+    await emu.send_message(chan, quinn, "Aldric rises from the grave.")
+    await emu.invoke(chan, quinn, "propose state", subject="Aldric", state="alive", via="resurrection")
+    await emu.invoke(
+        chan, pat, "propose fact", subject="Mara", attribute="title", value="Widow", relies_on=dead["value"]
+    )
+    await emu.invoke(chan, gm, "endscene")
+    private = embed_text((await emu.invoke(chan, gm, "canon review", private=True)).embeds[0])
+    assert "Mara is Widow (relies on “Aldric is dead (from scene 1)”)" in private, private  # by its words
+    card = review_cards(world)[-1]
+    scene = await latest_scene(world)
+    for proposal in await proposals_of_scene(world, scene.id):
+        await pick(world, card, proposal.id)
+        await emu.click(card, f"lk:proposal:{proposal.id}:accept", gm)
+    await commit_card(world, card, scene.id)
+    await emu.invoke(chan, gm, "retcon", fact=dead["value"], rationale="He only fainted")
+    check = embed_text((await emu.invoke(chan, gm, "canon check")).embeds[0])
+    # The resurrection follows the death in Aldric's story (the gate linked them; nobody cited it) ...
+    assert (
+        "“Aldric is alive, through a resurrection” follows “Aldric is dead” in Aldric's story, and "
+        "“Aldric is dead” was retconned." in check
+    ), check
+    # ... while Pat's proposal said it relies on the death.
+    assert "“Mara is Widow” relies on “Aldric is dead”, which was retconned." in check, check
+    assert "Aldric is alive, through a resurrection” relies on" not in check
+    # Each side's evidence names its scene, with the turns as the GM's handle after the words.
+    assert "— from [the scene “The return”](https://discord.com/channels/" in check, check
+    conflicts = embed_text((await emu.invoke(chan, gm, "canon conflicts")).embeds[0])
+    assert "said by Gina (turn 1)" in conflicts and "from a scene" not in conflicts, conflicts

@@ -34,6 +34,9 @@ def test_the_scan_catches_each_kind_of_jargon() -> None:
         "Proposal #1 by Gina",
         "titles = Harbourmaster of Greyhaven `#12`",
         "2 statements",
+        "Set LOREKEEPER_LLM__BASE_URL and restart",
+        "Turn on `wiki.enabled`",
+        "the llm.base_url setting",
     ):
         assert jargon_in(text), text
 
@@ -44,6 +47,7 @@ def test_the_scan_reads_no_links_card_numbers_or_echoes() -> None:
         "#1 · ⏳ pending",
         'The date must be a date like 3rd_age.300; got "3rd_age.year_abc"',
         "Corvan Marrow is Ysolde Marrow's father (year 327 of the Third Age)",
+        "lore.md was imported; wiki.md too",
     ):
         assert not jargon_in(text), text
 

@@ -212,7 +212,7 @@ async def test_a_yaml_import_answers_with_its_counts_or_its_error_lines(world: W
 
     good = await import_file(world, "bestiary.yaml", GOOD_YAML)
     text = everything(good.message)
-    assert "Imported: bestiary.yaml" in text and "Entries by type" in text
+    assert "Imported: bestiary.yaml" in text and "In all: " in text and "Creature" not in text
     assert "Imported 2 creatures and 1 fact from bestiary.yaml." in text, text
     assert "Players can now ask about them with /lore ask." in text
     assert "changeset" not in text and "adopted" not in text
@@ -350,10 +350,12 @@ async def test_extracted_prose_waits_on_a_batch_card_only_the_gm_decides(
         for i in custom_ids(accepted.message["components"])
         if i.startswith("lk:proposal:") and i.endswith(":reject")
     )
-    await emu.click(accepted.message, reject_other, gm)
+    asked = await emu.click(accepted.message, reject_other, gm)
+    assert asked.modal is not None  # a rejection asks for the GM's reason first
+    await emu.submit_modal(asked, gm, {"lk:rationale:text": "Greywatch belongs to another book"})
     committed = await emu.click(emu.stored(card).view(), commit, gm)
     text = everything(committed.message)
-    assert "Canon committed" in text and "1 written to canon, 1 rejected" in text
+    assert "Canon committed" in text and "1 written to canon, 1 rejected" in text, text
     names = {json.dumps(p.content.model_dump(mode="json")) for p in review.proposals}
     assert len(names) == 2
     accepted_id = int(accept_one.split(":")[2])

@@ -144,3 +144,24 @@ async def test_relations_are_offered_by_the_words_typed_and_the_types_involved(w
     assert await offered("", subject="Mirela Harrow", object="Grey Abbess") == await offered(
         "", subject="Mirela Harrow"
     )
+
+
+async def test_a_lower_case_first_name_in_a_lore_question_means_its_entity(world: World) -> None:
+    emu, chan, pat = world.emu, world.channel, world.pat
+    await the_harrows(world)
+
+    async def asked(question: str) -> tuple[str, list]:  # type: ignore[type-arg]
+        reply = await emu.invoke(chan, pat, "lore ask", question=question)
+        rows = (reply.message or {}).get("components", [])
+        return everything(reply.message), [[c.get("label") for c in row["components"]] for row in rows]
+
+    for question in ("who is mirela?", "Who is Mirela?", "who is MIRELA HARROW?"):
+        text, _ = await asked(question)
+        assert "Mirela Harrow: a healer of the hills. [1]" in text, (question, text)
+        assert "[1] Mirela Harrow (canon)" in text
+    # A GM-only name, whole or in part, reads exactly as a name nobody knows.
+    unknown_text, unknown_controls = await asked("who is zorblat?")
+    for word in ("abbess", "grey", "grey abbess"):
+        text, controls = await asked(f"who is {word}?")
+        assert text.replace(word, "zorblat") == unknown_text and controls == unknown_controls, word
+        assert "spy" not in text

@@ -84,7 +84,7 @@ class DiscordEmulator(WorldBuilding, InteractionsSent):
         bot_permissions: int | discord.Permissions = ALL_PERMISSIONS,
         recommended_shards: int = 1,
         heartbeat_interval_ms: int = 41250,
-        timeout: float = 10.0,
+        timeout: float = 30.0,  # a deadline for hangs, not a wait: a loaded machine must not fail a slow handler
         attachment_size_limit: int = 10 * 1024 * 1024,
     ) -> None:
         self.token = token

@@ -22,6 +22,7 @@ from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_words import (
     ABBREVIATIONS,
+    RELATION_WORDS,
     asked_words,
     covers,
     fold_words,
@@ -59,6 +60,23 @@ _AMOUNT = re.compile(
 )
 #: How much less a sentence without an amount weighs when the question asks one.
 NO_AMOUNT = 0.6
+#: A question asking who: a relation it names ("who rules X", "who is Y's brother") must be in the sentence.
+_ASKS_WHO = re.compile(r"(?i)^\s*(?:who|whom|whose)\b")
+#: How much less a sentence weighs that speaks of its own entry's subject ("The plesiosaurus can hold its breath
+#: for 1 hour") when the question names no word of it ("how long can I hold my breath").
+ANOTHER = 0.75
+#: How much more a sentence counting what "how many" asks weighs ("up to ten berries" for "how many berries").
+COUNTED = 1.5
+#: "How many willing creatures can ...": the words counted, up to the verb.
+_HOW_MANY = re.compile(
+    r"\bhow many\s+(?:[^\W\d_]+\s+){0,2}?([^\W\d_]+)"
+    r"(?=\s+(?:do|does|did|can|could|will|would|should|may|might|must|is|are|was|were|has|have|had|in|on|at|per|"
+    r"for|of)\b|\s*[?!.]*$)"
+)
+_COUNT = (
+    r"(?:\d[\d,]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|"
+    r"thousand|several|many)"
+)
 #: How much less an example weighs than the rule it illustrates ("For example, a creature with ...").
 EXAMPLE = 0.5
 #: How much more a sentence weighs under an inner heading or a bold name every word of which the question holds.
@@ -145,6 +163,15 @@ def has_amount(text: str) -> bool:
     return bool(_AMOUNT.search(text))
 
 
+def counted(question: str) -> re.Pattern[str] | None:
+    """Return what says a count of the thing "how many" asks, in the form asked ("ten berries", "up to eight
+    willing creatures" for "how many berries", "how many willing creatures"; not "one berry"), or None."""
+    match = _HOW_MANY.search(question.casefold())
+    if match is None:
+        return None
+    return re.compile(rf"\b{_COUNT}\s+(?:[\w-]+\s+){{0,2}}?{re.escape(match.group(1))}\b", re.IGNORECASE)
+
+
 def is_example(text: str) -> bool:
     """Return whether a sentence is an example of a rule ("For example, ...")."""
     return bool(_EXAMPLE.match(text))
@@ -154,11 +181,21 @@ def text_words(text: str, asked: Sequence[str]) -> set[str]:
     """Return a sentence's folded words, its abbreviations read out when the question asks every word of them
     ("+2 bonus to AC" holds "armor" and "class" for "armor class", not "class" for "which class"), and the
     question's words it says in the books' words ("at least 1 hour" says "minimum": `related_said`)."""
-    words = set(fold_words(text))
+    folded = fold_words(text)
+    words = set(folded)
     for short in words & ABBREVIATIONS.keys():
         if all(w in asked for w in ABBREVIATIONS[short]):
             words |= set(ABBREVIATIONS[short])
-    return words | related_said(text, asked)
+    return words | related_said(folded, asked)
+
+
+def _entry_name(result: LoreResult) -> list[str]:
+    """Return the words of a passage's entry name: its last heading's last part, without what is in brackets
+    ("plesiosaurus" of "Bestiary › Plesiosaurus")."""
+    if not result.heading_path:
+        return []
+    title = re.sub(r"\([^)]*\)", " ", result.heading_path[-1]).split(":")[-1]
+    return [w for w in fold_words(title) if w not in STOPWORDS]
 
 
 def _weights(keys: Sequence[str], names: Sequence[str], results: Sequence[LoreResult]) -> dict[str, float]:
@@ -193,11 +230,15 @@ def _scored(
     weight = _weights(keys, names, results)
     total = sum(weight.values()) or 1.0
     amount = asks_amount(question)
+    count = counted(question)
+    relation = [w for w in keys if w in RELATION_WORDS] if _ASKS_WHO.match(question) else []
     scored: list[_Sentence] = []
     readable = [(i, r) for i, r in enumerate(results) if r.is_fact and (only is None or only(r))]
     for rank, (index, result) in enumerate(readable[:PASSAGES_READ]):
         heading = set(fold_words(" ".join([result.source_title, *result.heading_path])))
         passage = heading | text_words(result.text, keys)
+        own_name = _entry_name(result)
+        other = bool(own_name) and not any(has_word(set(keys), w) for w in own_name)
         if not all(has_word(passage, n) for n in names):
             continue
         if others and sum(1 for w in others if covers(passage, w)) / len(others) < MIN_COVERAGE:
@@ -216,6 +257,8 @@ def _scored(
                 continue  # a field asked: the sentence says it ("a +2 bonus to AC")
             # A sentence is under its section's heading and its block's bold name ("Engulf": every sentence).
             above = heading | set(fold_words(section or "")) | set(fold_words(label or ""))
+            if relation and not all(covers(words, w) for w in relation):
+                continue  # "who rules Waterdeep": a sentence naming Waterdeep but no ruler does not answer
             own = sum(weight[w] for w in keys if covers(words, w))
             by_heading = sum(weight[w] for w in keys if not covers(words, w) and has_word(above, w))
             if not own or (own + by_heading) / total < SENTENCE_COVERAGE:
@@ -223,6 +266,10 @@ def _scored(
             density = 1.0 / (1.0 + len(words) / 30)
             if amount and not has_amount(text):
                 density *= NO_AMOUNT  # "how much damage from falling": the sentence with the dice
+            if other and all(has_word(words, w) for w in own_name):
+                density *= ANOTHER  # about the entry's own subject, which the question does not name
+            if count is not None and count.search(text):
+                density *= COUNTED  # "how many berries": "up to ten berries", not "eat one berry"
             if is_example(text):
                 density *= EXAMPLE
             inner = [w for w in fold_words(f"{section or ''} {label or ''}") if w not in STOPWORDS]

@@ -22,9 +22,12 @@ __all__ = ["asked_kind", "asked_states", "kind_answer", "verdict", "who_answer"]
 _WHERE = re.compile(
     r"\b(?:took place at|took place in|is in|lives in|is at|is the seat of|happened at|happened in)\b"
 )
-_WHEN = re.compile(r"\((?:[^)]*\d[^)]*)\)|\btook place during\b|\bsince\b")
+_WHEN = re.compile(
+    r"\((?:[^)]*\d[^)]*)\)|\btook place during\b|\bsince\b|\b(?:on|in) (?:\d+ \w+, )?year -?\d"
+)
 _STATE = re.compile(
     r"\bis (alive|dead|wounded|missing|destroyed|lost|imprisoned|cursed|undead|intact|damaged|dissolved)\b"
+    r"|\b(died)\b"
 )
 #: The words a question asks a life by, as the state they ask about ("Did X die?" asks whether X is dead).
 _LIFE_WORDS = {
@@ -139,23 +142,74 @@ def kind_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
 def _state_in(fact: CanonFact, line: str) -> str | None:
     """Return the state a card sentence says the entity is in ("Oswin Harrow is alive (since ...)"), or None;
     a fact that does not carry its state has it read from the sentence."""
+    said = (
+        rf"\bis {re.escape(fact.state)}\b" + (r"|\bdied\b" if fact.state == "dead" else "")
+        if fact.state
+        else ""
+    )
     if fact.state:
-        return fact.state if re.search(rf"\bis {re.escape(fact.state)}\b", line, re.IGNORECASE) else None
+        return fact.state if re.search(said, line, re.IGNORECASE) else None
     found = _STATE.search(line)
-    return found.group(1) if found else None
+    return ("dead" if found.group(2) else found.group(1)) if found else None
+
+
+_ARTICLE = re.compile(r"^(?:a|an|the)\b", re.IGNORECASE)
+
+
+def _rest(fact: CanonFact, line: str) -> str:
+    """Return a card sentence without its subject's name: "lives in Harrowport"."""
+    name = fact.entity_name
+    return line[len(name) + 1 :] if line.startswith(name + " ") else line
+
+
+def attribute_value(fact: CanonFact, attribute: str) -> str | None:
+    """Return the value of an attribute as its card says it ("Gull Rock's type: island" is "island"), or None."""
+    name = fact.entity_name
+    for head in (f"{name}'s {attribute}: ", f"{name}' {attribute}: "):
+        for line in fact.facts:
+            if line.startswith(head):
+                return line[len(head) :]
+    return None
+
+
+def _what(fact: CanonFact) -> str | None:
+    """Return the sentence saying what an entity is, from its description ("Idris Fenn is a tall, patient
+    captain …"; "Blackwater Compact: smugglers who …" when the description is no noun phrase of its own)."""
+    described = fact.description or attribute_value(fact, "description")
+    said = sentences(described or "")[:1]
+    if not said:
+        return None
+    text = said[0].rstrip(".")
+    aliases = attribute_value(fact, "aliases")
+    called = (
+        f", called {aliases.replace(', ', ' or ')},"
+        if aliases and fact.matched.casefold() in aliases.casefold()
+        else ""
+    )
+    if _ARTICLE.match(text) or (re.match(r"^[A-Z][\w-]*'s?\b", text) and "'" in text.split()[0]):
+        first = text[0].lower() + text[1:] if _ARTICLE.match(text) else text
+        return f"{fact.entity_name}{called} is {first}"
+    return f"{fact.entity_name}{called}: {text}"
 
 
 def who_answer(fact: CanonFact, number: int) -> str | None:
-    """Return who or what an entity is: its description's first sentence and two facts that matter, or None."""
-    said = sentences(fact.description or "")[:1]
-    state = [f for f in fact.facts if _STATE.search(f)][:1]
-    place = [f for f in fact.facts if _WHERE.search(f) and f not in state][:1]
-    others = [f for f in fact.facts if f not in state and f not in place]
-    chosen = (state + place + others)[: 3 - len(said)] if said else (state + place + others)[:3]
-    if not said and not chosen:
+    """Return who or what an entity is in two or three sentences: what it is (its description), its role (a
+    title, what it leads), and its state with its place ("… is alive, born in year 830 of …, and lives in
+    Harrowport"), or None when its card says none of these."""
+    labelled = re.compile(rf"^{re.escape(fact.entity_name)}'s? [\w ]+: ")
+    plain = [f for f in fact.facts if not labelled.match(f) and f.startswith(fact.entity_name + " ")]
+    state = [f for f in plain if _STATE.search(f)][:1]
+    place = [f for f in plain if _WHERE.search(f) and f not in state][:1]
+    role = [f for f in plain if f not in state and f not in place and " took part in " not in f][:1]
+    what = _what(fact)
+    said = [what] if what else []
+    said += role
+    if state and place:
+        joined = " and" if state[0].endswith(")") else ", and"
+        said.append(f"{state[0]}{joined} {_rest(fact, place[0])}")
+    else:
+        said += state + place
+    if not said:
         return None
-    parts = [s if s.endswith((".", "!", "?", "…")) else s + "." for s in [*said, *chosen]]
-    head = parts[0]
-    if fact.entity_name.casefold() not in head.casefold():
-        head = f"{fact.entity_name}: {head}"
-    return " ".join([head, *parts[1:]]) + f" [{number}]"
+    parts = [s if s.endswith((".", "!", "?", "…")) else s + "." for s in said[:3]]
+    return " ".join(parts) + f" [{number}]"

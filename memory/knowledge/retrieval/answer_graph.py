@@ -11,6 +11,7 @@ Canon facts from play outrank imported prose, so these are tried before the pass
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
 
 from canon.wording import relation_sentence
@@ -93,7 +94,7 @@ def _relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
     is on the card, so a GM-only relative is never counted for a player.
     """
     words = fold_words(question.replace("’", "'"))
-    asked = [w for w in words if w in RELATION_WORDS]
+    asked = [w for w in words if w in RELATION_WORDS and not _in_name(w, facts)]
     if not asked:
         return None
     wanted = {p for w in asked for p in RELATION_WORDS[w]}
@@ -120,6 +121,31 @@ def _relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
     return None
 
 
+def _in_name(word: str, facts: Sequence[CanonFact]) -> bool:
+    """Return whether a word is one of the words naming an entity found ("mother" of "Mother Eel", "king" of
+    "the Drowned King"): it names, it does not ask a relation."""
+    return any(word in fold_words(f.matched) for f in facts)
+
+
+def _is_event(fact: CanonFact) -> bool:
+    return fact.entity_type == "Event" or any(" took place " in line for line in fact.facts)
+
+
+def _by_form(question: str, facts: Sequence[CanonFact]) -> list[int]:
+    """Return the facts' numbers in the order the question's form asks them: a who-question a person or a
+    group before an event named after one ("who is Tamsin": Tamsin Vaske, not the Investiture of Tamsin); a
+    when- or what-happened question an event first."""
+    folded = question.casefold()
+    numbers = list(range(1, len(facts) + 1))
+    if re.match(r"^\s*(?:who|is|was|does|did|how old)\b", folded) or re.search(
+        r"\b(?:born|die|died)\b", folded
+    ):
+        return sorted(numbers, key=lambda n: _is_event(facts[n - 1]))
+    if re.match(r"^\s*(?:when|what happened|what was)\b", folded):
+        return sorted(numbers, key=lambda n: not _is_event(facts[n - 1]))
+    return numbers
+
+
 def _about_entity_only(question: str, fact: CanonFact) -> bool:
     """Return whether a question asks only about an entity ("Who is X?", "Tell me about X")."""
     named = set(fold_words(fact.matched)) | set(fold_words(fact.entity_name))
@@ -141,11 +167,22 @@ def _fact_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
 
 
 def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    """Return an answer from the canon graph (a relation, or the card of the entity asked about), or None."""
+    """Return an answer from the canon graph (a relation, or the card of the entity asked about), or None; the
+    cards are read in the order the question's form asks them (`_by_form`), cited by their own numbers."""
+    order = _by_form(question, facts)
+    found = _graph_answer(question, [facts[n - 1] for n in order])
+    if found is None:
+        return None
+    text, number = found
+    cited = order[number - 1]
+    return re.sub(r"\[\d+\]$", f"[{cited}]", text), cited
+
+
+def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     relation = _relation_answer(question, facts)
     if relation is not None:
         return relation
-    if any(w in RELATION_WORDS for w in fold_words(question)):
+    if any(w in RELATION_WORDS and not _in_name(w, facts) for w in fold_words(question)):
         # A relation the graph does not hold: the passages may still say it; but "Was X killed?" asks X's state.
         return kind_answer(question, facts) if asked_states(question) else None
     kind = kind_answer(question, facts)

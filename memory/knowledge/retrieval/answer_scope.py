@@ -3,8 +3,9 @@
 `strange_words`: the words naming what a question is about that no source the asker may read holds, nor
 misspells ("kenku mimicry", "do I get advantage for flanking"): such a question is answered "nothing known", not
 with a line about something else that shares its other words. When the question's other words name the best
-passage's section, the word only qualifies it ("tasha's hideous laughter": the books call it Hideous Laughter). The retriever finds the words no source holds
-(`RetrievalTrace.unknown_words`); the table's chatter ("guys", "whats") is no question's subject.
+passage's section (its own words, a plural apart: "kenku mimicry" does not name Mimic), the word only qualifies
+it ("tasha's hideous laughter": the books call it Hideous Laughter). The retriever finds the words no source
+holds (`RetrievalTrace.unknown_words`); the table's chatter ("guys", "whats") is no question's subject.
 
 `narrowed`: "my party is about to fight a troll, how many hit points does it have?" asks the troll's; the words
 apart from the name the sources know ("party", "fight") only set the scene. A word next to the name may be part
@@ -80,7 +81,14 @@ def _names_first(question: Question, strange: Sequence[str], first: LoreResult) 
     title = [
         w for w in fold_words(first.heading_path[-1] if first.heading_path else "") if w not in STOPWORDS
     ]
-    return bool(title) and all(any(same_word(t, w) for w in rest) for t in title)
+    # The title's own words, a plural apart: "kenku mimicry" does not name "Mimic" ("mimicry" is another word).
+    return bool(title) and all(any(_plural_apart(t, w) for w in rest) for t in title)
+
+
+def _plural_apart(a: str, b: str) -> bool:
+    """Return whether two folded words are one, or one the other's plural ("laughter", "laughters")."""
+    short, long_ = sorted((a, b), key=len)
+    return long_ in (short, short + "s", short + "es")
 
 
 def _named_in(word: str, headings: set[str]) -> bool:

@@ -2,7 +2,8 @@
 
 `reply` is the answer step `Answerer.ask` uses, on a question read by `memory.knowledge.question.analyse`:
 1. the canon graph (`answer_graph`), as before: canon outranks imported prose;
-2. the field asked, of the subject named (`field_answer`): "Owlbear's hit points are 59 (7d10 + 21). [1]";
+2. the field asked, of the subject named (`field_answer`): "Owlbear's hit points are 59 (7d10 + 21). [1]"; a
+   field a yes/no question names that is the best passage's title is the rule asked about ("do temp hp stack");
 3. a question asking a field of something no passage names is answered "nothing known" (a nearby line about
    something else is not an answer);
 4. otherwise the best passages' sentences (`answer.compose`, on the question in the books' words).
@@ -14,7 +15,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
+from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import KIND_LINE, Question
@@ -22,7 +25,8 @@ from memory.knowledge.retrieval.answer import compose, nothing_known, numbered
 from memory.knowledge.retrieval.answer_first import field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_scope import narrowed, strange_words
-from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed
+from memory.knowledge.retrieval.answer_words import fold_words
+from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed, word_in
 
 __all__ = ["comparison", "reply"]
 
@@ -78,6 +82,7 @@ def reply(
         return compose(question.text, facts, results)
     if strange_words(question, unknown, results):
         return _nothing(question, facts, results)
+    question = _rule_asked(question, results)
     hits = field_answers(question, results, len(facts) + 1)
     if not hits and question.subject:
         fewer = narrowed(question, results)
@@ -107,6 +112,26 @@ def reply(
         # Quoted from a lesser passage while the question names the best one's title: the best one answers.
         return _first(question, facts, results, unknown) or answer
     return answer
+
+
+def _rule_asked(question: Question, results: Sequence[LoreResult]) -> Question:
+    """Return the question without the field it names when a yes/no question's best passage is the rule of that
+    very name and holds the question's other words ("do temp hp stack": the section "Temporary Hit Points"
+    says "added together"; not a creature's line): it asks about the rule. "What AC does a grellmoth have"
+    asks a value, of a creature the rules section does not name."""
+    if not question.yes_no or not question.fields or not results or not results[0].heading_path:
+        return question
+    title = {w for w in fold_words(results[0].heading_path[-1]) if w not in STOPWORDS}
+    ruled = [
+        f for f in question.fields if title and title == {w for w in fold_words(f) if w not in STOPWORDS}
+    ]
+    # "ashen revenant armor class" names a creature the rule does not: it asks that creature's field.
+    said = set(fold_words(results[0].text))
+    held = [w for w in question.subject if word_in(w, said)]
+    if not ruled or not held or held[0] != question.subject[0] or 2 * len(held) < len(question.subject):
+        return question
+    fields = [f for f in question.fields if f not in ruled]
+    return replace(question, fields=fields, kind=question.kind if fields else "general")
 
 
 def _needs(

@@ -68,6 +68,7 @@ _IRREGULAR = {
 }
 
 
+@functools.lru_cache(maxsize=65536)
 def same_word(a: str, b: str) -> bool:
     """Return whether two folded words are the same but for an ending ("aboleths" and "aboleth"), or forms of
     the same irregular verb ("steal" and "stolen")."""
@@ -126,23 +127,31 @@ def _related(word: str) -> tuple[str, ...]:
     return tuple(p for k, phrases in RELATED.items() if same_word(word, k) for p in phrases)
 
 
-def related_said(text: str, asked: Sequence[str]) -> set[str]:
-    """Return the question's words a text says in the books' words (`glossary.RELATED`: "at least 1 hour" says
-    "minimum", "you succeed" says "pass")."""
+def related_said(text: str | Sequence[str], asked: Sequence[str]) -> set[str]:
+    """Return the question's words a text (or its folded words, in order) says in the books' words
+    (`glossary.RELATED`: "at least 1 hour" says "minimum", "you succeed" says "pass")."""
     wanted = {w: p for w in asked if (p := _related(w))}
     if not wanted:
         return set()
-    words = fold_words(text)
+    words = fold_words(text) if isinstance(text, str) else text
     joined = f" {' '.join(words)} "
+    present = set(words)
     found = set()
     for word, phrases in wanted.items():
         for phrase in phrases:
             if (" " in phrase and f" {phrase} " in joined) or (
-                " " not in phrase and any(same_word(phrase, w) for w in words)
+                " " not in phrase and present & _forms(phrase)
             ):
                 found.add(word)
                 break
     return found
+
+
+@functools.lru_cache(maxsize=1024)
+def _forms(word: str) -> frozenset[str]:
+    """Return a word with its regular endings ("regain": "regains", "regained", "regaining")."""
+    stem = word[:-1] if word.endswith("e") else word
+    return frozenset({word, word + "s", word + "es", word + "d", stem + "ed", stem + "ing"})
 
 
 def names_in(question: str) -> list[str]:
@@ -253,7 +262,7 @@ RELATION_WORDS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(
         ["rules", "rule", "ruler", "ruled", "governs", "king", "queen", "lord", "lady"], ("RULES", "LEADS")
     ),
-    **dict.fromkeys(["leads", "leader", "led", "commands", "heads"], ("LEADS",)),
+    **dict.fromkeys(["leads", "leader", "led", "commands", "heads", "runs"], ("LEADS",)),
     **dict.fromkeys(["ally", "allies", "allied"], ("ALLY_OF",)),
     **dict.fromkeys(["enemy", "enemies", "foe", "foes"], ("ENEMY_OF",)),
     **dict.fromkeys(["member", "members", "belongs"], ("MEMBER_OF",)),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
@@ -22,7 +22,8 @@ from canon.graph import CanonReader, NameRows, fold, visible_names
 from canon.models import EntityCard, Viewer
 from canon.ontology import Ontology, base_ontology
 from canon.visibility import Knowing, entities_seen, entity_hidden
-from canon.wording import PLAIN, Wording, statement_words
+from canon.wording import PLAIN, Wording
+from canon.wording.statements import told_words
 from memory import fulltext
 from memory.knowledge.answer_models import Relation
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
@@ -40,13 +41,18 @@ _NAMES_CACHE = 64
 #: built from them.
 _ROWS_CACHE = 8
 
-#: Folded name -> (name as written, entity id); the folded names, for fuzzy matching; and each word of a
-#: many-word name that names one entity only ("ysolde" -> Ysolde Marrow), for names given in part.
-Names = tuple[dict[str, tuple[str, int]], list[str], dict[str, tuple[str, int]]]
+#: Folded name -> (name as written, entity id); the folded names, for fuzzy matching; and each run of words of a
+#: many-word name with the few entities it names ("ysolde" -> Ysolde Marrow; "tamsin" -> Tamsin Vaske and the
+#: Investiture of Tamsin: the question's form chooses among them, `answer_graph`), for names given in part.
+Names = tuple[dict[str, tuple[str, int]], list[str], dict[str, tuple[tuple[str, int], ...]]]
+#: A run of words shared by more entities than this names none of them.
+_SHARED_PART = 3
 #: A name given in part, or with a typo in a part, scores below a whole name.
 _PART_SCORE = 92.0
 #: One letter wrong in a six-letter part ("Ysolda") is 83: a part is a capitalised word, so a lower bar holds.
 _PART_CUTOFF = 80.0
+#: The longest run of a name's words taken for it: longer runs of longer names are rare, and cost the table's build.
+_LONGEST_PART = 3
 
 
 def windows(question: str, longest: int = 6) -> list[str]:
@@ -81,7 +87,8 @@ def card_facts(
         or is_many(ontology, card.entity.type, view.statement.predicate)
     ]
     views = ([card.state] if card.state is not None else []) + kept + list(card.relations)
-    facts = [statement_words(view, words, Viewer.PLAYER, evidence=False) for view in views]
+    status = card_status(card, ontology)
+    facts = [told_words(view, words, Viewer.PLAYER, status if view is card.state else None) for view in views]
     return list(dict.fromkeys(facts))[:limit]
 
 
@@ -93,10 +100,27 @@ def is_many(ontology: Ontology | None, entity_type: str, predicate: str) -> bool
     return spec is not None and spec.many
 
 
-def card_state(card: EntityCard) -> str | None:
-    """Return an entity card's current state tag ("alive", "dead"), or None when it shows none."""
+def card_state(card: EntityCard, ontology: Ontology | None = None) -> str | None:
+    """Return an entity card's current state tag ("alive", "dead"), or None when it shows none; a living
+    person's status that is a state ("missing", "undead") is theirs (`card_status`)."""
+    status = card_status(card, ontology)
+    if status is not None:
+        return status
     value = card.state.statement.value if card.state is not None else None
     return str(value).strip().casefold() if value else None
+
+
+def card_status(card: EntityCard, ontology: Ontology | None) -> str | None:
+    """Return the state a living entity's status attribute names when it is another state of the ontology
+    ("missing", "undead": a birth recorded only says alive), or None."""
+    if ontology is None or card.state is None or str(card.state.statement.value).casefold() != "alive":
+        return None
+    values = [
+        str(v.statement.value).strip().casefold() for v in card.facts if v.statement.predicate == "status"
+    ]
+    if not values or values[-1] == "alive" or values[-1] not in ontology.states.tags:
+        return None
+    return values[-1]
 
 
 def is_terminal(ontology: Ontology, state: str | None) -> bool:
@@ -126,28 +150,31 @@ def singulars(key: str) -> list[str]:
     return found
 
 
-def _match(window: str, key: str, names: Names, config: SearchConfig) -> tuple[str, float] | None:
-    """Return the folded name a window names and how well: whole, plural, in part, or with a typo."""
+def _match(window: str, key: str, names: Names, config: SearchConfig) -> tuple[list[str], float] | None:
+    """Return the folded names a window names and how well: whole, plural, in part, or with a typo (a part
+    several entities' names share names each of them)."""
     folded_names, choices, parts = names
     if key in folded_names:
-        return key, 100.0
+        return [key], 100.0
     for singular in singulars(key):
         if singular in folded_names:
-            return singular, 99.0
+            return [singular], 99.0
+    # A run of whole words of one name ("mirela" for Mirela Harrow), in any case, as names are typed
+    # everywhere (`canon.graph.naming`).
+    for candidate in (key, *singulars(key)):
+        if candidate in parts:
+            return [fold(name) for name, _ in parts[candidate]], _PART_SCORE
     if len(key) >= 4:
         found = process.extractOne(key, choices, scorer=fuzz.ratio, score_cutoff=config.fuzzy_cutoff)
         if found is not None:
-            return found[0], float(found[1])
-    # One capitalised word naming one entity in part ("Ysolde" for Ysolde Marrow), maybe misspelt.
-    if " " in key or not window[:1].isupper() or len(key) < 3:
+            return [found[0]], float(found[1])
+    # A misspelt part counts only capitalised ("Ysolda"): a lower-case word near a name is mostly just a word.
+    if " " in key or not window[:1].isupper() or len(key) < 5:
         return None
-    for candidate in (key, *singulars(key)):
-        if candidate in parts:
-            return fold(parts[candidate][0]), _PART_SCORE
-    if len(key) >= 5:
-        found = process.extractOne(key, list(parts), scorer=fuzz.ratio, score_cutoff=_PART_CUTOFF)
-        if found is not None:
-            return fold(parts[found[0]][0]), _PART_SCORE * float(found[1]) / 100
+    words = [p for p in parts if " " not in p]
+    found = process.extractOne(key, words, scorer=fuzz.ratio, score_cutoff=_PART_CUTOFF)
+    if found is not None:
+        return [fold(name) for name, _ in parts[found[0]]], _PART_SCORE * float(found[1]) / 100
     return None
 
 
@@ -161,31 +188,53 @@ def best_matches(question: str, names: Names, config: SearchConfig) -> list[Enti
         if any(key in longer for longer in covered):
             continue  # "Red Dragon" inside an already matched "Adult Red Dragon"
         match = _match(window, key, names, config)
-        if match is None or match[0] not in folded_names:
+        if match is None or not any(m in folded_names for m in match[0]):
             continue
-        name, entity_id = folded_names[match[0]]
         covered.append(key)
         score = match[1] + len(key) / 100  # longer matches first among equals
-        if entity_id not in best or best[entity_id].score < score:
-            best[entity_id] = EntityMatch(entity_id=entity_id, matched=name, window=window, score=score)
+        for folded in match[0]:
+            if folded not in folded_names:
+                continue
+            name, entity_id = folded_names[folded]
+            if entity_id not in best or best[entity_id].score < score:
+                best[entity_id] = EntityMatch(entity_id=entity_id, matched=name, window=window, score=score)
     return sorted(best.values(), key=lambda m: -m.score)[: config.max_entities]
 
 
-def name_parts(folded_names: dict[str, tuple[str, int]]) -> dict[str, tuple[str, int]]:
-    """Return each word of a many-word name that names one entity only (stopwords and short words left out)."""
-    owners: dict[str, set[int]] = {}
-    first: dict[str, tuple[str, int]] = {}
+def name_parts(folded_names: dict[str, tuple[str, int]]) -> dict[str, tuple[tuple[str, int], ...]]:
+    """Return each run of whole words of a many-word name, shorter than the name, with the few entities whose
+    names hold it ("mirela", "harrow" when one Harrow is known; "tamsin" of Tamsin Vaske and the Investiture of
+    Tamsin); runs starting or ending on a stopword, and one-word runs of fewer than three letters, are left out,
+    and so is a run that is another entity's whole name, and a run several names share unless it begins exactly one
+    of them (at most a few)."""
+    owners: dict[str, dict[int, tuple[str, int]]] = {}
+    skipped = fulltext.STOPWORDS | _ARTICLES
     for folded, (name, entity_id) in folded_names.items():
         words = folded.split()
-        if len(words) < 2:
-            continue
-        for word in words:
-            if len(word) < 3 or word in fulltext.STOPWORDS or word in _ARTICLES:
-                continue
-            owners.setdefault(word, set()).add(entity_id)
-            first.setdefault(word, (name, entity_id))
-    whole = {k for k in folded_names if " " not in k}
-    return {w: first[w] for w, ids in owners.items() if len(ids) == 1 and w not in whole}
+        for size in range(1, min(len(words), _LONGEST_PART + 1)):
+            for start in range(len(words) - size + 1):
+                run = words[start : start + size]
+                if run[0] in skipped or run[-1] in skipped or (size == 1 and len(run[0]) < 3):
+                    continue
+                part = " ".join(run)
+                owners.setdefault(part, {}).setdefault(entity_id, (name, entity_id))
+    return {
+        w: tuple(ids.values())
+        for w, ids in owners.items()
+        if w not in folded_names
+        and (len(ids) == 1 or (len(ids) <= _SHARED_PART and _one_starts(w, ids.values())))
+    }
+
+
+def _one_starts(part: str, owners: Iterable[tuple[str, int]]) -> bool:
+    """Return whether exactly one of the names holding a shared part starts with it: a first name ("Tamsin" of
+    Tamsin Vaske, beside the Investiture of Tamsin), not a family name two people share ("the Marrows")."""
+    starts = 0
+    for name, _ in owners:
+        words = fold(name).split()
+        words = words[1:] if len(words) > 1 and words[0] in _ARTICLES else words
+        starts += " ".join(words[: len(part.split())]) == part
+    return starts == 1
 
 
 @dataclass(frozen=True)
@@ -303,8 +352,8 @@ class EntityFinder:
                     facts=card_facts(card, config.max_facts_per_entity, reader.ontology, words),
                     score=round(min(m.score, 100.0) / 100, 4),
                     relations=card_relations(card),
-                    state=card_state(card),
-                    state_terminal=is_terminal(reader.ontology, card_state(card)),
+                    state=card_state(card, reader.ontology),
+                    state_terminal=is_terminal(reader.ontology, card_state(card, reader.ontology)),
                     secrets=tuple(card_secrets(card)),
                 )
             )

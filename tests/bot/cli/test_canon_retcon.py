@@ -74,8 +74,8 @@ def test_words_that_fit_several_facts_list_them_and_retcon_nothing(cli: CliRunne
     run(cli, "canon", "add", "fact", "Corvan Marrow", "ship", "the Grey Gull")
     several = run(cli, "canon", "retcon", "Corvan", "--rationale", "why", code=1, as_json=False)
     assert "“Corvan” fits 2 facts; say which one" in several.stderr
-    assert "• Corvan Marrow is Harbourmaster (fact " in several.stderr
-    assert "• Corvan Marrow's ship: the Grey Gull (fact " in several.stderr
+    assert "• Corvan Marrow is Harbourmaster\n" in several.stderr  # by their words, no number
+    assert "• Corvan Marrow's ship: the Grey Gull\n" in several.stderr
     assert [level for _, level in timeline(cli, "Corvan Marrow")] == ["canon", "canon"]
 
 

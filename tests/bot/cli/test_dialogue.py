@@ -33,7 +33,7 @@ def test_a_dialogue_file_becomes_a_scene_and_a_broken_one_names_its_line(
     result = runner.invoke(app, ["ingest", str(talk), "--campaign", "Valdorn"])
     assert result.exit_code == 0, result.output
     first = result.stdout.splitlines()[0]
-    assert first == "Campaign “Valdorn”: dialogue: talk.md into a scene; 0 failed.", result.stdout
+    assert first == "Campaign “Valdorn”: dialogue: talk.md into a scene.", result.stdout
     assert "talk.md: 2 lines into scene 1 “At the Drowned Rat (year 340 of the 3rd age)”" in result.stdout
     assert "nothing to review: the scene is complete" in result.stdout
     broken = tmp_path / "broken.md"

@@ -61,7 +61,7 @@ def test_ingest_yaml_files_together_prints_the_report_as_json(cli: CliRunner, tm
     text = cli.invoke(app, ["ingest", "world/bestiary.yaml", "--campaign", CAMPAIGN])
     assert text.exit_code == 0 and "world/bestiary.yaml: unchanged" in text.stdout
     assert text.stdout.startswith(
-        f"Campaign “{CAMPAIGN}”: YAML: 10 Creature from 1 file unchanged, nothing written; 0 failed."
+        f"Campaign “{CAMPAIGN}”: 10 creatures from 1 YAML file unchanged, nothing written."
     )
 
 
@@ -75,13 +75,17 @@ def test_the_text_summary_counts_what_a_yaml_import_wrote_and_what_failed(
     )
     text = cli.invoke(app, ["ingest", str(srd), "--campaign", CAMPAIGN])
     assert text.exit_code == 0, text.output
-    assert text.stdout.startswith(f"Campaign “{CAMPAIGN}”: YAML: wrote 334 Creature from 1 file; 0 failed.")
+    assert text.stdout.startswith(f"Campaign “{CAMPAIGN}”: wrote 334 creatures from 1 YAML file.")
+    assert (
+        "In all: 334 entities (all new)" in text.stdout
+        and "srd.yaml (bestiary): 334 entries, a new file" in text.stdout
+    )
     broken = tmp_path / "broken.yaml"
     shutil.copy(FIXTURES / "broken_multiple_problems.yaml", broken)
     text = cli.invoke(app, ["ingest", str(broken), "--campaign", CAMPAIGN])
     assert text.exit_code == 1
     first = text.stdout.splitlines()[0]
-    assert "YAML: nothing written" in first and first.endswith("; 1 failed.")
+    assert "nothing written, " in first and first.endswith("; 1 file not imported.")
     assert "broken.yaml: line " in text.stdout
 
 

@@ -444,14 +444,19 @@ async def test_a_timeout_then_an_answer_succeeds(stub: LLMStub, make_llm: Any) -
     assert len(stub.requests) == 2
 
 
-async def test_client_errors_are_not_retried(stub: LLMStub, make_llm: Any, sleeps: Sleeps) -> None:
+async def test_client_errors_are_not_retried(
+    stub: LLMStub, make_llm: Any, sleeps: Sleeps, caplog: pytest.LogCaptureFixture
+) -> None:
     stub.add(Reply.error(401, "bad key"), Reply.error(404, "no such model"), Reply.error(400, "too long"))
     llm = make_llm(stub)
 
     with pytest.raises(LLMUnavailable, match="rejected the API key") as unauthorised:
         await llm.complete(PROMPT, campaign_id=1, purpose="t")
-    with pytest.raises(LLMUnavailable, match="LOREKEEPER_LLM__MODEL"):
+    with pytest.raises(LLMUnavailable, match="has no model named") as missing:
         await llm.complete(PROMPT, campaign_id=1, purpose="t")
+    # The settings to check are the operator's: in the log, never in what the table reads.
+    assert "LOREKEEPER" not in unauthorised.value.message + missing.value.message
+    assert "Check LOREKEEPER_LLM__MODEL" in caplog.text and "Check LOREKEEPER_LLM__API_KEY" in caplog.text
     with pytest.raises(LLMUnavailable, match=r"refused the request \(HTTP 400\): too long"):
         await llm.complete(PROMPT, campaign_id=1, purpose="t")
 

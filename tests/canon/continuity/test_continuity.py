@@ -825,6 +825,36 @@ def test_statements_relying_on_retconned_statements_and_entities() -> None:
     assert any(s.entity_id == ghost_town for s in on_entity.sides)
 
 
+def test_a_dependency_the_gate_made_is_said_as_what_it_is_never_as_a_citation() -> None:
+    # The gate makes a state depend on the one before it and a participation on the participant's state then,
+    # and a participation on its event: the GM cited none of them, so none "relies on" anything.
+    w = World()
+    aldric = w.entity("Aldric")
+    march = w.entity("The march", "Event", retconned=True)
+    dead = w.state(aldric, "dead", retconned=True, sf=1)
+    alive = w.state(aldric, "alive", via="resurrection", sf=2, depends_on=[("statement", dead.id)])
+    marches = w.rel(
+        aldric, "PARTICIPATED_IN", march, sf=2, depends_on=[("entity", march), ("statement", alive.id)]
+    )
+    hailed = w.rel(
+        aldric, "PARTICIPATED_IN", w.entity("The feast", "Event"), sf=2, depends_on=[("statement", dead.id)]
+    )
+
+    messages = sorted(f.message for f in w.check() if f.kind == ConflictKind.RELIES_ON_RETCONNED)
+
+    assert messages == sorted(
+        [
+            "“Aldric is alive, through a resurrection” follows “Aldric is dead” in Aldric's story, and "
+            "“Aldric is dead” was retconned.",
+            "“Aldric took part in The march” is part of the event “The march”, which was retconned.",
+            "“Aldric took part in The feast” happens while “Aldric is dead” held, and “Aldric is dead” was "
+            "retconned.",
+        ]
+    ), messages
+    assert not any("relies on" in m for m in messages)
+    assert marches.id and hailed.id
+
+
 def test_dependencies_on_standing_canon_and_retconned_dependents_raise_nothing() -> None:
     w = World()
     aldric = w.entity("Aldric")

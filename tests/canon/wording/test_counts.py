@@ -10,7 +10,7 @@ import pytest
 
 from canon.structured import load_lore_file
 from canon.structured.reports import IngestReport
-from canon.wording.counts import counted, plural_of
+from canon.wording.counts import counted, listed, plural_of
 
 ROOT = Path(__file__).resolve().parents[3]
 #: The packages whose strings reach a GM or a player (the emulator and the scripts speak to developers).
@@ -81,3 +81,9 @@ def test_a_failed_import_counts_one_problem_in_the_singular() -> None:
     assert report.summary().startswith("Nothing was written: 1 problem in wolves.yaml.")
     two = IngestReport(campaign_id=1, status="failed", errors=loaded.problems[:2])
     assert "2 problems in wolves.yaml" in two.summary()
+
+
+def test_irregular_plurals_and_lists_read_as_english() -> None:
+    assert counted(12, "person") == "12 people" and counted(1, "person") == "1 person"
+    assert listed(["2 eras"]) == "2 eras" and listed(["a", "b"]) == "a and b"
+    assert listed(["a", "b", "c"]) == "a, b and c" and listed([]) == ""

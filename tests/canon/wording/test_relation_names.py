@@ -39,6 +39,9 @@ def test_every_relation_has_a_phrase_without_codes_and_no_two_read_alike() -> No
         ("married to", "SPOUSE_OF"),
         ("Rules", "RULES"),
         ("lives in", "LIVES_IN"),
+        ("ally", "ALLY_OF"),  # the phrase without its last small word, one relation's only
+        ("married", "SPOUSE_OF"),
+        ("took part", "PARTICIPATED_IN"),
     ],
 )
 def test_a_relation_is_found_by_its_key_its_phrase_or_a_synonym(typed: str, key: str) -> None:
@@ -50,6 +53,7 @@ def test_a_relation_the_campaign_does_not_know_is_not_found() -> None:
     assert find_relation("hates", ["ALLY_OF"]) is None
     assert find_relation("", KNOWN) is None
     assert find_relation("protected by", KNOWN) is None
+    assert find_relation("of", KNOWN) is None  # the small word alone names nothing
 
 
 def test_typing_narrows_the_list_on_words_and_synonyms() -> None:

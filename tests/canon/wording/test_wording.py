@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -244,7 +245,13 @@ def test_each_kind_of_proposal_reads_as_a_line() -> None:
         "event": "Event: The Drowning, year 352 of the Third Age, at Greyhaven, with Corvan Marrow and Ysolde Marrow",
     }
     assert all(not JARGON.search(line) for line in said.values())
-    assert proposal_sentence(lines["relation"], words, Viewer.GM).endswith("(relies on fact #12)")
+    # The GM reads what the cited fact says, never its id; one the words do not know is "an earlier fact".
+    named = dataclasses.replace(words, facts={12: "Corvan Marrow is dead"})
+    assert proposal_sentence(lines["relation"], named, Viewer.GM).endswith(
+        "(relies on “Corvan Marrow is dead”)"
+    )
+    assert proposal_sentence(lines["relation"], words, Viewer.GM).endswith("(relies on an earlier fact)")
+    assert not JARGON.search(proposal_sentence(lines["relation"], words, Viewer.GM))
 
 
 FROST = Wording(

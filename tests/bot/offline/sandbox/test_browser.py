@@ -77,8 +77,9 @@ def test_a_scene_played_to_canon_in_the_browser(page: Page) -> None:
     page.be("Gwen")
     page.command("endscene")
     page.until(lambda: "Canon review" in page.text() and "Accept #1" in page.text(), "the review card")
-    ending = page.message_with("Ending")
-    assert ending is not None and "Only you can see this" in ending.text
+    # The GM's private answer, once the scene has ended, says what to review and links the card.
+    ending = page.message_with("open the review")
+    assert ending is not None and "Only you can see this" in ending.text, page.text()
     assert "Your campaign is empty" not in page.driver.find_element("id", "banners").text
     page.driver.find_element("css selector", "#banners .banner-close").click()  # the LLM notice, read
     page.until(lambda: not page.driver.find_element("id", "banners").text, "the notice closes")
@@ -86,7 +87,7 @@ def test_a_scene_played_to_canon_in_the_browser(page: Page) -> None:
 
     # A player cannot decide: Pat's click is refused, privately, and the card does not change.
     page.be("Pat")
-    assert "Ending" not in page.text()  # the GM's private answer is not Pat's to see
+    assert "open the review" not in page.text()  # the GM's private answer is not Pat's to see
     page.click_button("Canon review", "Accept #1")
     page.until(lambda: "Only the GM can do that" in page.text(), "Pat is told only the GM decides")
     assert "pending" in page.message_with("Canon review").text

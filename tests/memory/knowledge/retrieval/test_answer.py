@@ -99,7 +99,9 @@ def test_a_relation_question_is_answered_from_the_graph_first() -> None:
 
 def test_a_question_about_an_entity_is_answered_by_its_card() -> None:
     answer = compose("Who is Ysolde?", [card("Ysolde Marrow", description="The harbourmaster.")], [ELF])
-    assert answer.text == "Ysolde Marrow: The harbourmaster. [1]" and answer.mode == AnswerMode.GRAPH
+    assert answer.text == "Ysolde Marrow is the harbourmaster. [1]" and answer.mode == AnswerMode.GRAPH
+    other = compose("Who is Ysolde?", [card("Ysolde Marrow", description="Keeps the harbour.")], [ELF])
+    assert other.text == "Ysolde Marrow: Keeps the harbour. [1]"
 
 
 def test_inspiration_is_never_quoted_as_fact() -> None:

@@ -35,9 +35,12 @@ def test_names_are_linked_in_part_possessive_plural_and_misspelt() -> None:
     assert matched("Are harpies dangerous?") == ["Harpy"]
     assert matched("Who is Ysolda's brother?") == ["Ysolde Marrow"]  # a typo in a part of the name
     assert matched("who rules Greyhaven?") == ["Greyhaven"]
-    # A part two entities share names neither; a lower-case word is not taken for a name given in part.
+    # A part two entities share names neither; a part is a name in any case, as names are typed everywhere,
+    # but a lower-case word is never taken for a misspelt part.
     assert matched("Who are the Marrows?") == []
-    assert matched("the tomas of the sea") == []
+    assert matched("who is ysolde?") == ["Ysolde Marrow"]
+    assert matched("the tomas of the sea") == ["Tomas Marrow"]
+    assert matched("who is ysolda?") == []
     assert singulars("harpies") == ["harpy", "harpi", "harpie"]
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from memory.knowledge.glossary import expand
 from memory.knowledge.question import analyse, ending_verb, without_how
+from memory.knowledge.retrieval.answer import counted
+from memory.knowledge.retrieval.answer_scope import strange_words
 from memory.knowledge.retrieval.answer_step import reply
 from memory.knowledge.retrieval.answer_words import asked_words, related_said
 from tests.memory.knowledge.retrieval.test_answer import passage
@@ -88,3 +90,93 @@ def test_the_verb_a_question_ends_with_is_asked_not_part_of_the_name() -> None:
 def test_a_field_asked_with_a_verb_the_books_do_not_use_is_answered_from_the_entry_named() -> None:
     answer = reply(analyse("How many hit points does mending touch restore?"), [], [MENDING_TOUCH])
     assert answer.known and "2d4 hit points" in answer.text
+
+
+# A rite whose count is in words, beside a sentence naming one of the things counted.
+SEEDBURST = passage(
+    "## Seedburst\n\n*Rite of the Green, tier 1*\n\nUp to six glowing seeds sprout in your palm when the rite "
+    "ends at dawn.\n\nAnyone may eat one seed as an action.",
+    "Rites",
+    "Seedburst",
+)
+
+
+def test_how_many_is_answered_by_the_sentence_counting_the_things_asked() -> None:
+    assert counted("how many seeds does seedburst make?") is not None
+    assert counted("how many seeds does seedburst make?").search("Up to six glowing seeds sprout")  # type: ignore[union-attr]
+    assert not counted("how many seeds does seedburst make?").search("eat one seed")  # type: ignore[union-attr]
+    assert counted("what does seedburst make") is None
+    answer = reply(analyse("how many seeds does seedburst make?"), [], [SEEDBURST])
+    assert answer.known and "six glowing seeds" in answer.text and "one seed" not in answer.text
+
+
+# A ward system's rule titled with a field's name: a rule about the field, no creature's line.
+WARDS = passage(
+    "## Temporary Hit Points\n\nA ward grants temporary hit points until the next dawn.\n\n"
+    "Temporary hit points from two wards are never added together: keep the larger pool.",
+    "Core Rules",
+    "Temporary Hit Points",
+)
+
+
+def test_a_yes_no_question_naming_a_rules_section_by_its_field_asks_about_the_rule() -> None:
+    answer = reply(analyse("do temp hp stack if I get them twice?"), [], [WARDS])
+    assert answer.known and "never added together" in answer.text
+    # A value asked of a creature the rule does not name is no question about the rule.
+    assert not reply(analyse("how many temp hp does a grellmoth have?"), [], [WARDS]).known
+
+
+def test_a_sentence_about_its_own_entry_answers_less_when_the_question_does_not_name_it() -> None:
+    drowning = passage(
+        "## Drowning\n\nA diver can hold their breath for a number of rounds equal to 1 + their Grit score (at least one round).",
+        "Hazards",
+        "Drowning",
+        chunk_id=1,
+    )
+    eel = passage(
+        "## Reef Eel\n\n*Beast of the shallows*\n\n**Hold Breath.** The reef eel can hold its breath for 2 hours.",
+        "Creatures",
+        "Reef Eel",
+        chunk_id=2,
+    )
+    answer = reply(analyse("how long can I hold my breath?"), [], [drowning, eel])
+    assert answer.known and "Grit score" in answer.text and "reef eel" not in answer.text
+    # Named, the entry answers for itself.
+    answer = reply(analyse("how long can a reef eel hold its breath?"), [], [eel, drowning])
+    assert answer.known and "2 hours" in answer.text
+
+
+def test_a_word_no_source_holds_qualifies_a_title_only_when_the_question_says_the_title_itself() -> None:
+    # A ghost story game's spirit whose name is a word that has longer cousins ("echoing", "echoes").
+    echo = passage(
+        "## Echo\n\n*Small spirit*\n\n**Cling.** The echo clings to whoever last spoke its name.",
+        "Spirits",
+        "Echo",
+    )
+    # "wraithkin echoing" asks of an ability of a spirit no source has: not the Echo.
+    assert strange_words(analyse("wraithkin echoing"), ["wraithkin"], [echo]) == ["wraithkin"]
+    assert not reply(analyse("wraithkin echoing"), [], [echo], ["wraithkin"]).known
+    # "wraithkin's echo": the Echo itself, named by an owner the books do not know.
+    assert strange_words(analyse("wraithkin's echo"), ["wraithkin"], [echo]) == []
+    assert strange_words(analyse("wraithkin echoes"), ["wraithkin"], [echo]) == []
+
+
+def test_who_holds_a_relation_is_answered_only_by_a_sentence_saying_that_relation() -> None:
+    # A gazetteer of another setting: a town named on a road, and the town's own entry.
+    road = passage(
+        "## The Salt Road\n\nThe road from Dunmere to Port Vellis takes four days by cart.",
+        "Gazetteer",
+        "Salt Road",
+    )
+    town = passage(
+        "## Port Vellis\n\nPort Vellis lies at the mouth of the Grey River. The Salt Council rules the city "
+        "from the old customs house.",
+        "Gazetteer",
+        "Port Vellis",
+    )
+    assert not reply(analyse("who rules Port Vellis?"), [], [road]).known
+    assert not reply(analyse("who runs Port Vellis?"), [], [road]).known
+    answer = reply(analyse("who rules Port Vellis?"), [], [road, town])
+    assert answer.known and "Salt Council rules the city" in answer.text
+    answer = reply(analyse("who is in Port Vellis?"), [], [town])
+    assert answer.known  # no relation asked: the town's sentences answer

@@ -1,0 +1,197 @@
+"""Read a calendar a GM writes in sentences, as `CampaignCalendar.describe` writes it, into a calendar block.
+
+What the calendar screen says can be typed back (and edited) as it is, on one line or several:
+
+    This campaign's eras are the Third Age (TA, years 1–600) and the Fourth Age (FA, years 601 onwards).
+    A year has 3 months: Frostmoot (30 days), Hearthmoon (30 days) and Thawmoon (31 days).
+    Seasons: winter (Frostmoot and Hearthmoon), spring (Thawmoon).
+
+and what a GM says more briefly: "Eras: Third Age (TA) from year 1 to 600", "Months: Frostmoot, Hearthmoon",
+"Months have no names: a year has 12 months of 30 days", "Each month has 30 days". A sentence that is none of
+these is not guessed at: `read_prose` returns None (and the caller says what a calendar looks like).
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_YEAR = r"(-?\d{1,7})"
+_SPAN = re.compile(
+    rf"^(?:from\s+)?(?:years?\s+)?{_YEAR}\s*(?:–|-|to|until)\s*(?:year\s+)?{_YEAR}$"
+    rf"|^(?:from\s+)?(?:years?\s+)?{_YEAR}\s+(?:onwards?|on)$"
+    rf"|^(?:from\s+)?(?:years?\s+)?{_YEAR}$"
+    rf"|^(?:years?\s+)?up\s+to\s+(?:year\s+)?{_YEAR}$"
+    r"|^years\s+not\s+set$",
+    re.I,
+)
+_VERB = r"(?:(?:runs?|ran|began|begins|starts?|started|lasts?|lasted|is|was)\s+)?"
+_RANGE = rf"{_VERB}(?:from\b|years?\b|up\s+to\b|in\s+year\b|-?\d)[^()]*"
+_ITEM = re.compile(
+    rf"^(?P<name>[^()]+?)\s*(?P<pre>{_RANGE})?\s*(?:\((?P<inner>[^()]*)\))?\s*(?P<rest>{_RANGE})?$", re.I
+)
+_DAYS = re.compile(r"^(\d{1,3})\s+days?$", re.I)
+_LABELS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("no_eras", re.compile(r"^this campaign's calendar has no eras\b.*?(?:from year\s+(-?\d+))?\)?$", re.I)),
+    (
+        "eras",
+        re.compile(r"^(?:(?:this|the) campaign'?s\s+)?(?:the\s+)?eras?(?:\s+(?:is|are))?\s*:?\s+(.+)$", re.I),
+    ),
+    ("unnamed", re.compile(r"^months have no names\s*:?\s*a year has (\d+) months of (\d+) days$", re.I)),
+    (
+        "months",
+        re.compile(r"^(?:a year has \d+ months?|(?:the\s+)?months?(?:\s+(?:is|are))?)\s*:?\s+(.+)$", re.I),
+    ),
+    ("days", re.compile(r"^(?:each|every|a) month has (\d+) days$|^days per month\s*:?\s*(\d+)$", re.I)),
+    ("seasons", re.compile(r"^(?:the\s+)?seasons?(?:\s+(?:is|are))?\s*:?\s+(.+)$", re.I)),
+)
+
+
+def read_prose(text: str) -> dict[str, Any] | None:
+    """Return the calendar block the sentences say (eras, months, seasons ...), or None where one is not read."""
+    block: dict[str, Any] = {}
+    sentences = _sentences(text)
+    if not sentences:
+        return None
+    for sentence in sentences:
+        if not _read_sentence(sentence, block):
+            return None
+    return block
+
+
+def _read_sentence(sentence: str, block: dict[str, Any]) -> bool:
+    for label, pattern in _LABELS:
+        found = pattern.match(sentence)
+        if found is None:
+            continue
+        if label == "no_eras":
+            if found.group(1) is not None:
+                block["first_year"] = int(found.group(1))
+            return True
+        if label == "unnamed":
+            block["months_per_year"], block["days_per_month"] = int(found.group(1)), int(found.group(2))
+            return True
+        if label == "days":
+            block["days_per_month"] = int(found.group(1) or found.group(2))
+            return True
+        listed = found.group(1)
+        items = (
+            re.split(r"\s*;\s*|,\s*(?=[^,:;()]+:)", listed)
+            if label == "seasons" and ":" in listed
+            else _items(listed)
+        )
+        read = {"eras": _era, "months": _month, "seasons": _season}[label]
+        entries = [read(item) for item in items]
+        if not entries or any(entry is None for entry in entries):
+            return False
+        block.setdefault(label, []).extend(entries)
+        return True
+    eras = [_era(item) for item in _items(sentence)]
+    if eras and all(era is not None and ("start" in era or "end" in era) for era in eras):
+        block.setdefault("eras", []).extend(eras)
+        return True
+    return False
+
+
+def _era(item: str) -> dict[str, Any] | None:
+    found = _ITEM.match(item)
+    if found is None:
+        return None
+    era: dict[str, Any] = {"name": _name(found.group("name"), era=True)}
+    if not era["name"]:
+        return None
+    parts = [p.strip() for p in (found.group("inner") or "").split(",") if p.strip()]
+    for group in ("pre", "rest"):
+        words = re.sub(rf"^{_VERB}(?:in\s+)?", "", (found.group(group) or "").strip(), flags=re.I)
+        if words:
+            parts.append(words)
+    for part in parts:
+        span = _SPAN.match(part)
+        if span is not None:
+            numbers = list(span.groups())
+            if numbers[0] is not None:
+                era["start"], era["end"] = int(numbers[0]), int(numbers[1])
+            elif numbers[2] is not None:
+                era["start"] = int(numbers[2])
+            elif numbers[3] is not None:
+                era["start"] = int(numbers[3])
+            elif numbers[4] is not None:
+                era["end"] = int(numbers[4])
+        elif re.fullmatch(r"[A-Za-z][A-Za-z.’']{0,11}", part) and "abbreviation" not in era:
+            era["abbreviation"] = part
+        else:
+            return None
+    return era if era["name"] else None
+
+
+def _month(item: str) -> dict[str, Any] | None:
+    found = _ITEM.match(item)
+    if found is None or found.group("pre") or found.group("rest"):
+        return None
+    month: dict[str, Any] = {"name": _name(found.group("name"))}
+    if found.group("inner"):
+        days = _DAYS.match(found.group("inner").strip())
+        if days is None:
+            return None
+        month["days"] = int(days.group(1))
+    return month if month["name"] else None
+
+
+def _season(item: str) -> dict[str, Any] | None:
+    name, _, months = item.partition("(")
+    if not months:
+        name, _, months = item.partition(":")
+    months = months.strip().removesuffix(")")
+    listed = [_name(m) for m in _items(months)]
+    if not name.strip() or not listed or not all(listed):
+        return None
+    return {"name": _name(name), "months": listed}
+
+
+#: A name in words: letters first, then letters, digits, spaces, apostrophes, dots and hyphens (no YAML signs).
+_NAME = re.compile(r"[^\W\d_][^\W_]*(?:[ .’'-]+[^\W_]+)*\.?")
+
+
+def _name(text: str, *, era: bool = False) -> str:
+    """Return a name as typed, or "" when it is not a name in words (brackets, colons, underscores are YAML's,
+    not a calendar's). A sentence's "the Tidewater Age" is the era "The Tidewater Age" (which a sentence writes
+    with a small "the"); a month or a season has no "the"."""
+    text = " ".join(text.split()).strip(" ;:")
+    if text.startswith("the "):
+        text = f"The {text[4:]}" if era else text[4:]
+    return text if _NAME.fullmatch(text) else ""
+
+
+def _sentences(text: str) -> list[str]:
+    """Split text into sentences at line ends and at a full stop outside brackets ("T.A." stays whole)."""
+    sentences: list[str] = []
+    current: list[str] = []
+    depth = 0
+    for index, char in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        after = text[index + 1 : index + 2]
+        if char == "\n" or (char == "." and depth <= 0 and (not after or after.isspace())):
+            sentences.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    sentences.append("".join(current))
+    return [s.strip() for s in sentences if s.strip()]
+
+
+def _items(text: str) -> list[str]:
+    """Split a list in words ("a, b and c"; "a; b") at its commas and its last "and", outside brackets."""
+    parts, current, depth = [], "", 0
+    for char in text:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char in ",;" and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    parts.append(current)
+    items: list[str] = []
+    for part in parts:
+        items += [p for p in re.split(r"\s+and\s+(?![^()]*\))", part) if p.strip()]
+    return [i.strip() for i in items if i.strip()]

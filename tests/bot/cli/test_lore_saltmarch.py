@@ -1,0 +1,105 @@
+"""/lore on an outsider's world (tests/fixtures/saltmarch: a GM's own YAML), asked as a table asks: lower-case
+first names, aliases, events, lives, titles; each question's answer holds the words expected. On SQLite, then
+PostgreSQL. A GM-only name or fact answers a player exactly as a name nobody knows.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bot.cli.main import app
+from tests.conftest import DatabaseTarget
+from tests.helpers.paths import REPO
+
+WORLD = REPO / "tests" / "fixtures" / "saltmarch"
+CAMPAIGN = "saltmarch"
+FILES = ("timeline", "places", "family", "people", "factions")
+
+
+@pytest.fixture
+def cli(cli_env: DatabaseTarget) -> CliRunner:
+    """A runner on the test's database with the Saltmarch world imported and its calendar set."""
+    runner = CliRunner()
+    assert runner.invoke(app, ["campaign", "create", CAMPAIGN]).exit_code == 0
+    paths = [str(WORLD / f"{name}.yaml") for name in FILES]
+    ingested = runner.invoke(app, ["ingest", *paths, "-c", CAMPAIGN])
+    assert ingested.exit_code == 0, ingested.output
+    calendar = runner.invoke(
+        app, ["canon", "calendar", "-c", CAMPAIGN, "--set", str(WORLD / "calendar.yaml")]
+    )
+    assert calendar.exit_code == 0, calendar.output
+    return runner
+
+
+def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
+    """Return each question's answer, asked through `lorekeeper lore --queries`."""
+    file = tmp_path / ("gm.txt" if gm else "player.txt")
+    file.write_text("\n".join(questions) + "\n", encoding="utf-8")
+    result = cli.invoke(
+        app, ["lore", "-c", CAMPAIGN, "--queries", str(file), *(["--as", "gm"] if gm else [])]
+    )
+    assert result.exit_code == 0, result.output
+    answers: dict[str, str] = {}
+    question = None
+    for line in result.output.splitlines():
+        if line.startswith("Q: "):
+            question = line[3:]
+        elif line.startswith("A: ") and question is not None:
+            answers[question] = line[3:]
+    assert list(answers) == questions, result.output
+    return answers
+
+
+#: Question -> the words its answer holds (all of them), as a player asks.
+PLAYER = {
+    # Names as typed: a first name in lower case, an alias, a first name an event's name also holds.
+    "who is idris": ["Idris Fenn", "captain", "Harrowport"],
+    "who is tamsin": ["Tamsin Vaske is the young lady of Tidehall", "Lady of Saltmarch"],
+    "who is mother eel": ["Nell Quarrow, called Mother Eel, is the smuggler queen"],
+    "who is tamsin married to": ["Idris Fenn"],
+    # Lives told as births and deaths, not as states "since" a date.
+    "when did orrin die": ["Orrin Vaske died on 3 Sunmoon, year 871 of the Age of Tides"],
+    "is orrin still alive": ["No: Orrin Vaske died on 3 Sunmoon"],
+    "when was Tamsin born": ["Tamsin Vaske is alive, born on 20 Saltmoon, year 845"],
+    "is pip alive": ["Pip Marrowby is missing"],
+    # Events: on their day, at their place.
+    "when was the battle of gull rock": ["took place at Gull Rock on 3 Sunmoon, year 871"],
+}
+
+#: Asked in words of our own, not the prober's.
+PLAYER_OWN = {
+    "tell me who nell is": ["Nell Quarrow"],
+    "what year did corran die": ["Corran Vaske died on 12 Squallmoon, year 866"],
+    "is pip marrowby dead": ["Pip Marrowby is missing"],
+    "who is the heron": ["Idris Fenn, called The Heron"],
+}
+
+
+def test_a_player_is_answered_from_canon_in_sentences(cli: CliRunner, tmp_path: Path) -> None:
+    expected = {**PLAYER, **PLAYER_OWN}
+    answers = ask(cli, tmp_path, list(expected))
+    wrong = {
+        q: answers[q]
+        for q, words in expected.items()
+        if not all(w.casefold() in answers[q].casefold() for w in words)
+    }
+    assert not wrong
+    assert not any("since" in a or "'s description:" in a for a in answers.values())
+
+
+def test_gm_only_canon_answers_the_gm_and_reads_as_unknown_to_a_player(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    questions = ["who is the drowned king", "who is aubric thane", "who is ysolde"]
+    gm = ask(cli, tmp_path, questions, gm=True)
+    assert gm["who is the drowned king"].startswith("Aubric Thane, called The Drowned King, is a sorcerer")
+    assert "Orrin's hidden daughter" in gm["who is ysolde"]
+    unknown = ["who is zorbul the nameless", "who is the sunken duke", "who is ysoldine"]
+    player = ask(cli, tmp_path, questions + unknown)
+    for hidden, nobody in zip(questions, unknown, strict=True):
+        said = player[hidden].replace(hidden.removeprefix("who is "), "X")
+        assert said == player[nobody].replace(nobody.removeprefix("who is "), "X")
+        assert said == "Nothing the table knows says who X is."

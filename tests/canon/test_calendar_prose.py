@@ -1,0 +1,112 @@
+"""A calendar typed in words, as the calendar screen writes it, reads back as the same calendar; a pydantic
+problem reaches the GM as a sentence saying what is expected."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from canon.calendar_prose import read_prose
+from canon.campaign_calendar import calendar_from, parse_block
+from canon.errors import InvalidInput
+from canon.validation_words import problem_words
+
+AGES = calendar_from(
+    {
+        "eras": [{"name": "The Tidewater Age", "abbreviation": "TW", "start": 601}],
+        "months": [{"name": "Frostmoot", "days": 30}, {"name": "Hearthmoon", "days": 31}],
+        "seasons": [{"name": "winter", "months": ["Frostmoot", "Hearthmoon"]}],
+    },
+    {"third_age": ("Third Age", 1, 600, ("TA",))},
+)
+
+
+def test_what_the_calendar_screen_says_reads_back_as_the_same_calendar() -> None:
+    said = AGES.describe()
+    assert calendar_from(parse_block(said), {"third_age": ("Third Age", 1, 600, ("TA",))}) == AGES
+    assert (
+        calendar_from(parse_block(" ".join(said.splitlines())), {"third_age": ("Third Age", 1, 600)}) == AGES
+    )
+
+
+@pytest.mark.parametrize(
+    ("typed", "block"),
+    [
+        (
+            "Third Age (TA) runs from year 1 to 600.",
+            {"eras": [{"name": "Third Age", "abbreviation": "TA", "start": 1, "end": 600}]},
+        ),
+        (
+            "Eras: Third Age 1-600 (T.A.)",
+            {"eras": [{"name": "Third Age", "abbreviation": "T.A.", "start": 1, "end": 600}]},
+        ),
+        (
+            "Months: Frostmoot, Hearthmoon and Thawmoon. Each month has 30 days.",
+            {
+                "months": [{"name": "Frostmoot"}, {"name": "Hearthmoon"}, {"name": "Thawmoon"}],
+                "days_per_month": 30,
+            },
+        ),
+        (
+            "Seasons: winter: Frostmoot, Hearthmoon; spring: Thawmoon",
+            {
+                "seasons": [
+                    {"name": "winter", "months": ["Frostmoot", "Hearthmoon"]},
+                    {"name": "spring", "months": ["Thawmoon"]},
+                ]
+            },
+        ),
+        (
+            "Months have no names: a year has 10 months of 36 days.",
+            {"months_per_year": 10, "days_per_month": 36},
+        ),
+    ],
+)
+def test_a_calendar_in_a_gms_words_is_read(typed: str, block: dict[str, object]) -> None:
+    assert read_prose(typed) == block
+
+
+@pytest.mark.parametrize(
+    "typed", ["We play in a grim world of ash", "eras: [{name: Old Age", "Third Age: the age of kings", ""]
+)
+def test_words_that_are_no_calendar_are_not_guessed_at(typed: str) -> None:
+    assert read_prose(typed) is None
+
+
+def test_a_refusal_gives_an_example_from_the_campaign_s_own_calendar() -> None:
+    with pytest.raises(InvalidInput) as refused:
+        parse_block("Third Age: the age of kings", AGES)
+    said = str(refused.value)
+    assert said.startswith("That is not a calendar this campaign can read")
+    assert "such as: “This campaign's eras are Third Age (TA, years 1–600) and the Tidewater Age" in said
+    assert "Extra inputs" not in said
+    with pytest.raises(InvalidInput, match="“colour” is not part of a calendar: a calendar has eras"):
+        parse_block("eras: []\ncolour: blue", AGES)
+    with pytest.raises(InvalidInput, match="the days in a month must be at most 99"):
+        parse_block("days_per_month: 500", AGES)
+
+
+class _Era(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    start: int
+
+
+class _Calendar(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    eras: list[_Era]
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ({"eras": [{"name": "A", "start": "ten"}]}, "“start” of the 1st era must be a whole number"),
+        ({"eras": [{"name": "A", "start": 1}, {"start": 1}]}, "“name” of the 2nd era is missing"),
+        ({"eras": [], "colour": 1}, "“colour” is not something it has"),
+        ({"eras": "Third Age"}, "“eras” must be a list"),
+    ],
+)
+def test_a_validation_problem_is_said_in_words(data: dict[str, object], words: str) -> None:
+    with pytest.raises(ValidationError) as caught:
+        _Calendar.model_validate(data)
+    assert problem_words(caught.value) == words
