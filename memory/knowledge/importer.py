@@ -194,7 +194,6 @@ class Importer:
             notes=notes,
             section_choices=list(section_choices) if section_choices is not None else None,
             ocr=ocr and book is not None and book.kind == "pdf",
-            vector_status=VectorStatus.PENDING if self.vectors.enabled else VectorStatus.DISABLED,
         )
         stage = ImportProgress(filename=name, stage=ImportStage.STORING, total=len(chunks))
         await report_progress(progress, stage)
@@ -253,6 +252,8 @@ class Importer:
 
         A large import writes on a loop of its own (`canon.offload.write_apart`): building and flushing a book's
         thousands of chunk rows held the bot's event loop for a tenth of a second and more (`bench.books`)."""
+        if not self.vectors.enabled:  # nothing will embed the new version: written as it stays
+            plan = plan.model_copy(update={"vector_status": VectorStatus.DISABLED})
 
         def work(session: AsyncSession) -> Awaitable[WrittenImport]:
             return write_import(session, plan, chunks)
