@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import asyncio
 import datetime as dt
 
@@ -232,7 +233,9 @@ async def test_retcon_lists_the_facts_that_cite_it_and_a_retconned_fact_cannot_b
     await play_scene(db, service, campaign, ["The tower rolls onto the bridge."])
     with pytest.raises(
         Conflict,
-        match="was retconned, so nothing can rely on it. What replaced it: “Bridge of Sighs' material: wood”",
+        match=re.escape(
+            "was retconned, so nothing can rely on it. What replaced it: “Bridge of Sighs' material: wood”"
+        ),
     ):
         await service.proposals.propose(
             campaign,
