@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 import asyncio
 import datetime as dt
+import re
 
 import pytest
 from sqlalchemy import func, select
