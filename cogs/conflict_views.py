@@ -159,9 +159,9 @@ class ReasonModal(discord.ui.Modal):
             timeout=900,
         )
         placeholder = (
-            "How it is settled: it is kept with the conflict."
+            "Type how it is settled (kept with the conflict)"
             if resolve
-            else "Why it is not a problem: the same facts will not raise it again."
+            else "Type why it is no problem (the same facts never raise it again)"
         )
         self.add_item(
             discord.ui.Label(

@@ -39,6 +39,7 @@ from canon.structured.schemas import (
     TargetType,
     Visibility,
     fits,
+    id_from_name,
 )
 from canon.structured.validate import Loc, Validator
 from canon.visibility import entity_hidden, visibility_of
@@ -49,6 +50,7 @@ class _Defined:
     type: EntityType
     loc: Loc
     visibility: Visibility
+    name: str = ""
 
 
 _EMPTY: list[JsonValue] = []
@@ -72,6 +74,8 @@ class Normaliser:
         self.relation_fields = relation_fields
         self._linked: dict[tuple[str, type[LoreModel]], tuple[str, ...]] = {}
         self.defined: dict[str, _Defined] = {}
+        #: The id each entry's name makes, to the entry's own id: a reference may name an entry by its name.
+        self.named: dict[str, str] = {}
         self.entries: list[LoreEntry] = []
         # A relation's record values (its visibility still to decide) and the entry declaring it.
         self.relations: list[tuple[dict[str, Any], str]] = []
@@ -112,7 +116,8 @@ class Normaliser:
     ) -> None:
         if entity_id in self.defined:
             return  # reported by Validator.report_duplicate_ids
-        self.defined[entity_id] = _Defined(entity_type, entry_loc, visibility)
+        self.defined[entity_id] = _Defined(entity_type, entry_loc, visibility, name)
+        self.named.setdefault(id_from_name(name), entity_id)  # "Ser Aldric" finds the entry `aldric`
         line, column = self.v.pos(entry_loc)
         clean: dict[str, JsonValue] = {k: v for k, v in attributes.items() if v is not None and v != _EMPTY}
         values = {
@@ -273,15 +278,20 @@ class Normaliser:
 
     # -- after every entry is known --
 
+    def own_id(self, target: str) -> str:
+        """Return the id of the entry a reference means: its id, or the id of the entry it names by name."""
+        return target if target in self.defined else self.named.get(target, target)
+
     def resolve(self) -> None:
-        for source, loc, field_name, target, expected in self.reference_checks:
+        for source, loc, field_name, target_as_written, expected in self.reference_checks:
+            target = self.own_id(target_as_written)
             defined = self.defined.get(target)
             if defined is not None:
                 if expected and not fits(defined.type, expected):
                     line, column = self.v.pos(defined.loc)
                     self.v.report(
                         loc,
-                        f'{self.v.label(loc)} must refer to {_a(expected)}; "{target}" is the '
+                        f"{self.v.label(loc)} must name {_a(expected)}; “{defined.name or target}” is the "
                         f"{defined.type} at line {line}",
                     )
                 continue
@@ -302,6 +312,11 @@ class Normaliser:
             )
 
     def final_relations(self) -> list[LoreRelation]:
+        for values, _ in self.relations:
+            values["source_id"], values["target_id"] = (
+                self.own_id(values["source_id"]),
+                self.own_id(values["target_id"]),
+            )
         hidden = {key for key, defined in self.defined.items() if entity_hidden(defined.visibility)}
         if not hidden:
             return [from_values(LoreRelation, values) for values, _ in self.relations]

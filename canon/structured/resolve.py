@@ -141,33 +141,53 @@ def _check_references(
             found = fitting[key] = state.ontology.is_a(type_name, expected)
         return found
 
+    names = {e.id: e.name for f in state.changed if f.result is not None for e in f.result.entries}
+
+    def said(u: Any) -> tuple[str, str]:
+        """Return the field's owner and the reference in words: "Mira Vyr", "“Tobin”"."""
+        return names.get(u.source_id, f"“{u.source_id}”"), f"“{_spelled(u.target_id)}”"
+
+    def known_like(expected: tuple[str, ...]) -> str:
+        """Return, in the import's own names, what could be named instead: "; its Persons: Ser Aldric ..."."""
+        fitting = [
+            e.name
+            for f in state.changed
+            if f.result is not None
+            for e in f.result.entries
+            if not expected or fits(e.entity_type, expected)
+        ]
+        if not fitting:
+            return ""
+        shown = ", ".join(fitting[:3]) + (" ..." if len(fitting) > 3 else "")
+        return f"; this import names {shown}"
+
     for loaded in state.changed:
         assert loaded.result is not None
         for u in loaded.result.unresolved:
+            owner, written = said(u)
             target = index.known.get(u.target_id)
             if target is None and len(by_name.get(u.target_id, ())) > 1:
                 listed = ", ".join(f"{r.name} ({r.type} #{r.id})" for r in by_name[u.target_id][:5])
                 message = (
-                    f'"{u.field}" of "{u.source_id}" refers to "{u.target_id}", which could be several '
-                    f"entities of the campaign's canon: {listed}"
+                    f'"{u.field}" of {owner} names {written}, which could be several entities of the '
+                    f"campaign's canon: {listed}"
                 )
             elif target is None and u.target_id in leaving:
                 message = (
-                    f'"{u.field}" of "{u.source_id}" refers to "{u.target_id}", which this import removes '
-                    f"from {leaving[u.target_id]}"
+                    f'"{u.field}" of {owner} names {written}, which this import removes from '
+                    f"{leaving[u.target_id]}"
                 )
             elif target is None:
                 kinds = " or ".join(u.expected_types) or "entity"
                 message = (
-                    f'"{u.field}" of "{u.source_id}" refers to "{u.target_id}", which is defined nowhere: '
-                    "not in this file, not in the other files of this import, and not in the campaign's "
-                    f"canon (expected {article(kinds)} {kinds})"
+                    f'"{u.field}" of {owner} names {written}, which is no entry of this file, of the other '
+                    f"files of this import, or of the campaign's canon (expected {article(kinds)} {kinds})"
+                    f"{known_like(u.expected_types)}"
                 )
             elif u.expected_types and not fits(target.type, u.expected_types):
                 message = (
-                    f'"{u.field}" of "{u.source_id}" must refer to {article(u.expected_types[0])} '
-                    f'{" or ".join(u.expected_types)}; "{u.target_id}" is the {target.type} of '
-                    f"{target.where}"
+                    f'"{u.field}" of {owner} must name {article(u.expected_types[0])} '
+                    f"{' or '.join(u.expected_types)}; {written} is the {target.type} of {target.where}"
                 )
             else:
                 continue
@@ -231,3 +251,8 @@ async def _entities_named_like(state: IngestState, keys: set[str]) -> dict[str, 
 def article(word: str) -> str:
     """Return "an" before a word starting with a vowel's capital, else "a"."""
     return "an" if word[:1] in "AEIOU" else "a"
+
+
+def _spelled(key: str) -> str:
+    """Return an id as the name it spells: `ser_aldric` reads "Ser Aldric"."""
+    return " ".join(word[:1].upper() + word[1:] for word in key.replace("-", " ").replace("_", " ").split())

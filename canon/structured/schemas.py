@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import re
+import unicodedata
 from typing import Annotated, ClassVar, Literal
 
 from pydantic import (
@@ -27,11 +28,14 @@ from canon.calendar import (
     DEFAULT_RULES,
     YEAR_RANGE,
     CalendarRules,
+    DateError,
     WorldDate,
     is_era_id,
     parse_date,
     year_problem,
 )
+from canon.campaign_calendar import CampaignCalendar
+from canon.date_reading import read_date
 
 EntityType = Literal[
     "Person",
@@ -124,11 +128,33 @@ def check_id(value: str) -> str:
     if len(value) > MAX_ID_LENGTH:
         raise FieldProblem(f"must be an id of at most {MAX_ID_LENGTH} characters; got {len(value)}")
     if ID_PATTERN.fullmatch(value) is None:
+        like = id_from_name(value)
         raise FieldProblem(
             'must be an id made of lowercase letters, digits, "_" and "-" that starts with a letter or '
-            f'digit, like house_vyr; got "{value}"'
+            f'digit{f", like {like}" if like else ""}; got "{value}" (or leave the id out: the name gives one)'
         )
     return value
+
+
+def id_from_name(name: str) -> str:
+    """Return the id a name gives an entry that has none, and a reference written as a name: "Ser Aldric" is
+    `ser_aldric` (accents dropped; "" when the name has no letter or digit to make one of)."""
+    ascii_text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    return re.sub(r"[^a-z0-9]+", "_", ascii_text.casefold()).strip("_")[:MAX_ID_LENGTH]
+
+
+def check_ref(value: str) -> str:
+    """Accept a reference as an id (`ser_aldric`) or as the name it stands for ("Ser Aldric")."""
+    if ID_PATTERN.fullmatch(value) is None and (made := id_from_name(value)):
+        return made
+    if ID_PATTERN.fullmatch(value) is None:
+        raise FieldProblem(f'must name an entry, like "Ser Aldric" or its id ser_aldric; got "{value}"')
+    return check_id(value)
+
+
+def check_era_ref(value: str) -> str:
+    """Accept an era reference as an era id or as the era's name ("Third Age" is `third_age`)."""
+    return check_era_id(check_ref(value))
 
 
 def check_era_id(value: str) -> str:
@@ -142,7 +168,10 @@ def check_era_id(value: str) -> str:
 
 
 def check_era_path(value: str) -> str:
-    """Accept an era id or a dotted path of era ids from the outermost era (`3rd_age.age_of_iron`)."""
+    """Accept an era id or a dotted path of era ids from the outermost era (`3rd_age.age_of_iron`), or an
+    era's name ("Third Age")."""
+    if "." not in value and not is_era_id(value) and is_era_id(id_from_name(value)):
+        return id_from_name(value)
     for segment in value.split("."):
         if not is_era_id(segment):
             raise FieldProblem(
@@ -176,19 +205,35 @@ def _date_field(value: object, info: ValidationInfo) -> object:
     key = (value, rules)
     found = _DATE_CACHE.get(key)
     if found is None:
-        found = parse_date(value, rules)
+        try:
+            found = parse_date(value, rules)
+        except DateError:
+            calendar = info.context.get("calendar") if isinstance(info.context, dict) else None
+            if not isinstance(calendar, CampaignCalendar):
+                raise
+            return _date_in_words(value, calendar)
         if len(_DATE_CACHE) >= _DATE_CACHE_SIZE:
             _DATE_CACHE.clear()
         _DATE_CACHE[key] = found
     return found
 
 
+def _date_in_words(value: str, calendar: CampaignCalendar) -> WorldDate:
+    """Read a date written in the campaign calendar's words (`canon.date_reading`, the one reader of dates)."""
+    reading = read_date(value, calendar)
+    if reading.date is None:
+        raise FieldProblem(
+            f"is “{value}”, which is no date of this campaign's calendar: {reading.sentence()}"
+        )
+    return reading.date
+
+
 Text = Annotated[str, ScalarKind.TEXT]
 Name = Annotated[str, ScalarKind.TEXT, StringConstraints(min_length=1)]
 Id = Annotated[str, ScalarKind.ID, AfterValidator(check_id)]
 EraId = Annotated[str, ScalarKind.ID, AfterValidator(check_era_id)]
-Ref = Annotated[str, ScalarKind.REF, AfterValidator(check_id)]
-EraRef = Annotated[str, ScalarKind.REF, AfterValidator(check_era_id)]
+Ref = Annotated[str, ScalarKind.REF, AfterValidator(check_ref)]
+EraRef = Annotated[str, ScalarKind.REF, AfterValidator(check_era_ref)]
 EraPath = Annotated[str, ScalarKind.ERA_REF, AfterValidator(check_era_path)]
 Date = Annotated[WorldDate, ScalarKind.DATE, BeforeValidator(_date_field)]
 Year = Annotated[int, ScalarKind.INT, AfterValidator(check_year)]

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from canon.structured.schemas import LoreModel, ScalarKind
+from canon.structured.schemas import LoreModel, ScalarKind, id_from_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,16 +96,20 @@ def is_verbatim(shape: Shape) -> bool:
     return shape.kind == "scalar" and shape.scalar in VERBATIM
 
 
-def expected(shape: Shape) -> str:
+def expected(shape: Shape, example: str | None = None) -> str:
+    """Say what a field takes; `example`, a name from the GM's own file, makes the examples theirs."""
+    if shape.kind == "scalar" and shape.scalar in (ScalarKind.ID, ScalarKind.REF, ScalarKind.ERA_REF):
+        if example and (made := id_from_name(example)):
+            if shape.scalar is ScalarKind.ID:
+                return f"an id like {made} (made of a name such as “{example}”)"
+            return f"a name like “{example}” (or its id, {made})"
+        return "an id made of a name" if shape.scalar is ScalarKind.ID else "the name of an entry"
     if shape.kind == "list":
         return 'a list like ["a", "b"]'
     if shape.kind == "model":
         return "a mapping of fields"
     return {
         ScalarKind.TEXT: "text",
-        ScalarKind.ID: "an id like house_vyr",
-        ScalarKind.REF: "an id like house_vyr",
-        ScalarKind.ERA_REF: "an era id like 3rd_age",
         ScalarKind.DATE: "a date like 3rd_age.year_300",
         ScalarKind.INT: "a whole number like 340",
         ScalarKind.NUMBER: "a number like 12 or 12.5",

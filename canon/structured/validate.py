@@ -28,8 +28,9 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from canon.calendar import CalendarRules, DateError
+from canon.campaign_calendar import CampaignCalendar
 from canon.structured.problems import Problems
-from canon.structured.schemas import EntityType, FieldProblem, LoreModel, ScalarKind
+from canon.structured.schemas import ID_PATTERN, EntityType, FieldProblem, LoreModel, ScalarKind, id_from_name
 from canon.structured.shapes import (
     Shape,
     expected,
@@ -67,10 +68,12 @@ class _Failed:
 _FAILED = _Failed()
 
 
-def read_scalar(node: Node, shape: Shape, label: str, at: Callable[[Node | Scalar, str], None]) -> Any:
+def read_scalar(
+    node: Node, shape: Shape, label: str, at: Callable[[Node | Scalar, str], None], example: str | None = None
+) -> Any:
     """A scalar of the given shape read from its YAML text (`_FAILED`, said through `at`, when it is not one)."""
     if not isinstance(node, Scalar):
-        at(node, f"{label} must be {expected(shape)}; got {got(node)}")
+        at(node, f"{label} must be {expected(shape, example)}; got {got(node)}")
         return _FAILED
     kind = shape.scalar
     text = node.value
@@ -80,7 +83,7 @@ def read_scalar(node: Node, shape: Shape, label: str, at: Callable[[Node | Scala
         written = f'"{text}"' if text else "nothing"
         at(
             node,
-            f"{label} must be {expected(shape)}; got {written} (write it in quotes if it really is the id)",
+            f"{label} must be {expected(shape, example)}; got {written} (write it in quotes if it really is one)",
         )
         return _FAILED
     if kind in (ScalarKind.INT, ScalarKind.NUMBER):
@@ -124,12 +127,17 @@ class Validator:
     """Convert the positioned tree into model instances, reporting every problem with its position."""
 
     def __init__(
-        self, problems: Problems, rules: CalendarRules, identities: Identities | None = None
+        self,
+        problems: Problems,
+        rules: CalendarRules,
+        identities: Identities | None = None,
+        calendar: CampaignCalendar | None = None,
     ) -> None:
         self.problems = problems
         # Entry models whose ids are collected (for duplicates and references) with their entity type.
         self.identities: Identities = identities or {}
-        self.context = {"calendar_rules": rules}
+        # `calendar`: the campaign's, so that a date may be written in its words ("3 Frostmoot 363 TA").
+        self.context: dict[str, Any] = {"calendar_rules": rules, "calendar": calendar}
         self.rules = rules
         # The node at each place (its line and column are asked for far less often than places are noted).
         self.positions: dict[Loc, Node] = {}
@@ -141,6 +149,14 @@ class Validator:
         self.failed_ids: set[str] = set()
         self.reported: set[Loc] = set()
         self.ids: list[tuple[str, EntityType, Loc]] = []
+        #: A name the file itself gives (`first_name`), for the examples of its problems.
+        self.example_name: str | None = None
+
+    def name_example(self) -> str:
+        """Return how to write a name, with a name from the GM's own file where it has one."""
+        if self.example_name:
+            return f"written like `name: {self.example_name}` (the id comes from the name)"
+        return "written `name:` and the name the table calls it (the id comes from the name)"
 
     # -- positions and labels --
 
@@ -244,7 +260,7 @@ class Validator:
                 return []
             if not isinstance(node, Seq):
                 hint = f" (write [{node.value}] for a single item)" if isinstance(node, Scalar) else ""
-                self.at(node, f"{label} must be {expected(shape)}; got {got(node)}{hint}")
+                self.at(node, f"{label} must be {expected(shape, self.example_name)}; got {got(node)}{hint}")
                 return _FAILED
             assert shape.item is not None
             item_shape = shape.item
@@ -289,10 +305,15 @@ class Validator:
         return items
 
     def scalar(self, node: Node, shape: Shape, label: str) -> Any:
-        return read_scalar(node, shape, label, self.at)
+        return read_scalar(node, shape, label, self.at, self.example_name)
 
     def validate(self, model: type[ModelT], data: dict[str, Any], loc: Loc) -> ModelT | None:
         identity = self.identities.get(model)
+        if identity is not None and identity[1] not in data and isinstance(data.get("name"), str):
+            made = id_from_name(data["name"])  # an entry the GM named and gave no id: its name gives it
+            if made and ID_PATTERN.fullmatch(made):
+                data[identity[1]] = made
+                self.positions[(*loc, identity[1])] = self.positions.get((*loc, "name"), Map([], 1, 1))
         raw_id = data.get(identity[1]) if identity is not None else None
         if identity is not None and isinstance(raw_id, str):
             self.ids.append((raw_id, identity[0], (*loc, identity[1])))
@@ -349,6 +370,14 @@ class Validator:
             kind = error["type"]
             if kind == "missing":
                 name = str(error_loc[-1])
+                identity = self.identities.get(model)
+                if name == "name" or (
+                    identity is not None and name == identity[1] and "name" in model.model_fields
+                ):
+                    if error_loc[:-1] not in self.reported:  # one sentence for a missing id and name
+                        self.reported.add(error_loc[:-1])
+                        self.report(error_loc[:-1], f"this entry needs a name, {self.name_example()}")
+                    continue
                 spellings = [name, *(a for a, target in model.yaml_aliases.items() if target == name)]
                 self.report(
                     error_loc[:-1], "missing required field " + " or ".join(f'"{n}"' for n in spellings)
@@ -387,3 +416,23 @@ class Validator:
                         (*loc, name, index), f'{self.label((*loc, name))} lists "{target}" more than once'
                     )
                 seen.add(target)
+
+
+def first_name(root: Node) -> str | None:
+    """Return the first `name:` the file gives (depth first, in file order), for examples in its problems."""
+    stack: list[Node] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Map):
+            for key, value in node.pairs:
+                if (
+                    key.value == "name"
+                    and isinstance(value, Scalar)
+                    and value.value.strip()
+                    and "\n" not in value.value
+                ):
+                    return value.value.strip()[:60]
+            stack.extend(reversed([value for _, value in node.pairs]))
+        elif isinstance(node, Seq):
+            stack.extend(reversed(node.items))
+    return None

@@ -29,7 +29,7 @@ from memory.knowledge.models import (
     VectorStatus,
 )
 from memory.knowledge.pinning import PinnedCopy, pin_for_branches
-from memory.knowledge.repository import find_duplicate, source_info
+from memory.knowledge.repository import same_text_or_name, source_info
 from memory.knowledge.sections import chunk_hidden
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
 
@@ -59,6 +59,8 @@ class ImportPlan(BaseModel):
     section_choices: list[dict[str, Any]] | None = None
     #: The GM had the book's scanned pages read by OCR (a re-chunk reads them so again).
     ocr: bool = False
+    #: What the new version's vectors are until they are made: `disabled` when nothing will make them.
+    vector_status: VectorStatus = VectorStatus.PENDING
 
 
 class WrittenImport(BaseModel):
@@ -85,18 +87,11 @@ async def write_import(session: AsyncSession, plan: ImportPlan, chunks: Sequence
     Identical text imported since the caller checked makes a duplicate outcome, and nothing is written. Before an
     old version's chunks go, each branch that inherits it gets its own copy (`pin_for_branches`).
     """
-    duplicate = await find_duplicate(session, plan.campaign_id, plan.content_hash)
-    if duplicate is not None:  # imported by someone else since the check above
+    same, row = await same_text_or_name(session, plan.campaign_id, plan.content_hash, plan.filename)
+    if same is not None:  # imported by someone else since the check above
+        duplicate = source_info(same)
         return WrittenImport(outcome=ImportOutcome.DUPLICATE, source=duplicate, duplicate_of=duplicate.id)
     now = utc_now()
-    row = (
-        await session.execute(
-            select(KnowledgeSourceRow).where(
-                KnowledgeSourceRow.campaign_id == plan.campaign_id,
-                KnowledgeSourceRow.filename == plan.filename,
-            )
-        )
-    ).scalar_one_or_none()
     old_chunk_ids: list[int] = []
     previous: int | None = None
     pinned: list[PinnedCopy] = []
@@ -174,7 +169,7 @@ def _update_source(
     row.chunking_version = CHUNKING_VERSION
     row.chunk_count = chunk_count
     row.token_count = token_count
-    row.vector_status = VectorStatus.PENDING.value
+    row.vector_status = plan.vector_status.value
     row.vector_error = None
     row.updated_at = now
     if plan.knowledge_class is not None:
@@ -214,7 +209,7 @@ def _new_source(plan: ImportPlan, chunk_count: int, token_count: int, now: dt.da
         version=1,
         chunk_count=chunk_count,
         token_count=token_count,
-        vector_status=VectorStatus.PENDING.value,
+        vector_status=plan.vector_status.value,
         imported_at=now,
         updated_at=now,
         times_used=0,

@@ -24,7 +24,6 @@ import asyncio
 import hashlib
 import time
 from collections.abc import Awaitable, Sequence
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -56,9 +55,10 @@ from memory.knowledge.models import (
     KnowledgeClass,
     ProgressCallback,
     SourceInfo,
+    VectorStatus,
 )
 from memory.knowledge.progress import report_progress
-from memory.knowledge.repository import find_duplicate, source_named
+from memory.knowledge.repository import same_text_or_name, source_info
 from memory.knowledge.vectors import ChunkVectors
 
 #: Imports of this many chunks or more write on a loop of their own (see `Importer._write`).
@@ -161,10 +161,10 @@ class Importer:
 
         async with self.db.session() as session:
             await get_campaign(session, campaign_id)
-            duplicate = await find_duplicate(session, campaign_id, content_hash)
-            if duplicate is not None:
-                return _duplicate_report(name, duplicate, started)
-            existing = await source_named(session, campaign_id, name)
+            same, named = await same_text_or_name(session, campaign_id, content_hash, name)
+            if same is not None:
+                return _duplicate_report(name, source_info(same), started)
+            existing = None if named is None else source_info(named)
         final_class = (
             knowledge_class or (existing.knowledge_class if existing else None) or KnowledgeClass.REFERENCE
         )
@@ -217,9 +217,12 @@ class Importer:
     ) -> list[Chunk]:
         """Return a file's chunks (the GM's sections applied, each placed on its page or chapter), or raise
         `InvalidInput` for none, or for a GM-only section in a file that must be public (a shared library's)."""
-        chunk = partial(chunk_markdown, choices=choices)
-        chunks = await asyncio.to_thread(chunk, text, title, chunking_options(self.settings))
-        chunks = await asyncio.to_thread(placed, chunks, book)
+        options = chunking_options(self.settings)
+
+        def chunked() -> list[Chunk]:
+            return placed(chunk_markdown(text, title, options, choices=choices), book)
+
+        chunks = await asyncio.to_thread(chunked)
         if not chunks:
             raise InvalidInput(f"{name} has no text to index.")
         if public_only and any(c.secret for c in chunks):
@@ -249,6 +252,8 @@ class Importer:
 
         A large import writes on a loop of its own (`canon.offload.write_apart`): building and flushing a book's
         thousands of chunk rows held the bot's event loop for a tenth of a second and more (`bench.books`)."""
+        if not self.vectors.enabled:  # nothing will embed the new version: written as it stays
+            plan = plan.model_copy(update={"vector_status": VectorStatus.DISABLED})
 
         def work(session: AsyncSession) -> Awaitable[WrittenImport]:
             return write_import(session, plan, chunks)
@@ -285,7 +290,12 @@ class Importer:
         ]
         await self.vectors.drop(campaign_id, written.source.id, written.old_chunk_ids)
         status, error = await self.vectors.embed(campaign_id, items, name, progress)
-        source = await self.vectors.set_status(written.source, status, error)
+        source = written.source
+        if (status, error) != (
+            source.vector_status,
+            source.vector_error,
+        ):  # as written: no second transaction
+            source = await self.vectors.set_status(source, status, error)
         # The branches' copies of the old version: in their own collections, once the import's are in.
         await self.vectors.embed_pinned(written.pinned, name)
         await report_progress(

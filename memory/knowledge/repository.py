@@ -16,7 +16,7 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon import visibility
@@ -365,32 +365,29 @@ async def source_info_by_id(session: AsyncSession, source_id: int) -> SourceInfo
     return None if row is None else source_info(row)
 
 
-async def find_duplicate(session: AsyncSession, campaign_id: int, content_hash: str) -> SourceInfo | None:
-    """Return the campaign's first own source with this text (NFC content hash), if any."""
-    row = (
+async def same_text_or_name(
+    session: AsyncSession, campaign_id: int, content_hash: str, filename: str
+) -> tuple[KnowledgeSourceRow | None, KnowledgeSourceRow | None]:
+    """Return the campaign's first own source with this text (NFC content hash: a duplicate) and its own source
+    imported under this file name (an update), in one query: an import reads both, once before its transaction
+    and again inside it."""
+    rows = (
         await session.execute(
             select(KnowledgeSourceRow)
             .where(
                 KnowledgeSourceRow.campaign_id == campaign_id,
-                KnowledgeSourceRow.content_hash == content_hash,
+                or_(KnowledgeSourceRow.content_hash == content_hash, KnowledgeSourceRow.filename == filename),
             )
             .order_by(KnowledgeSourceRow.id)
-            .limit(1)
         )
-    ).scalar_one_or_none()
-    return None if row is None else source_info(row)
-
-
-async def source_named(session: AsyncSession, campaign_id: int, filename: str) -> SourceInfo | None:
-    """Return the campaign's own source imported under this file name, if any."""
-    row = (
-        await session.execute(
-            select(KnowledgeSourceRow).where(
-                KnowledgeSourceRow.campaign_id == campaign_id, KnowledgeSourceRow.filename == filename
-            )
-        )
-    ).scalar_one_or_none()
-    return None if row is None else source_info(row)
+    ).scalars()
+    same = named = None
+    for row in rows:
+        if same is None and row.content_hash == content_hash:
+            same = row
+        if row.filename == filename:
+            named = row
+    return same, named
 
 
 async def source_versions(session: AsyncSession, source_id: int) -> list[SourceVersionInfo]:

@@ -117,6 +117,8 @@ async def test_conflicts_are_resolved_by_a_retcon_or_dismissed_and_only_the_gm_c
     # The GM dismisses one, with a reason (an empty one is refused by the modal: it is required).
     opened = await emu.click(listed.message, f"lk:conflict:{dismissed.id}:dismiss:open:0", gm)
     assert opened.modal is not None and opened.modal["title"] == "Dismiss the conflict"
+    (box,) = [row["component"] for row in opened.modal["components"]]
+    assert box["placeholder"] == "Type why it is no problem (the same facts never raise it again)"  # a hint
     await world.restart()  # the modal opened before a restart still works
     player_submits = await emu.submit_modal(opened, pat, {"lk:conflictwhy:text": "not a problem"})
     assert player_submits.ephemeral and "Only the GM" in (player_submits.content or "")

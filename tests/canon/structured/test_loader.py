@@ -303,7 +303,8 @@ DATE_HINT = (
     "3rd_age.300 (an era and a year), 3rd_age.300.3.17 (and a month and a day), 3rd_age (an era), "
     "412 or 412.3.17 (a plain year, without eras) or unknown"
 )
-BAD_ID = 'must be an id made of lowercase letters, digits, "_" and "-" that starts with a letter or digit, like house_vyr'
+BAD_ID = 'must be an id made of lowercase letters, digits, "_" and "-" that starts with a letter or digit'
+NAME_GIVES = "(or leave the id out: the name gives one)"
 
 YEARS = "outside the calendar, which runs over years -999,999,999,999 to 999,999,999,999"
 
@@ -321,10 +322,9 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
         ),
     ],
     "broken_bad_id.yaml": [
-        (2, 9, f'"id" {BAD_ID}; got "Pale Worm"'),
-        (4, 19, f'item 1 of "defeated_by" {BAD_ID}; got "Aldric"'),
-        (5, 9, f'"id" {BAD_ID}; got "_frost"'),
-        (7, 9, f'"id" {BAD_ID}; got "émeraude"'),
+        (2, 9, f'"id" {BAD_ID}, like pale_worm; got "Pale Worm" {NAME_GIVES}'),
+        (5, 9, f'"id" {BAD_ID}, like frost; got "_frost" {NAME_GIVES}'),
+        (7, 9, f'"id" {BAD_ID}, like emeraude; got "émeraude" {NAME_GIVES}'),
     ],
     "broken_complex_key.yaml": [(4, 7, "a key must be a simple name, not a list or a mapping")],
     "broken_cycle.yaml": [
@@ -407,9 +407,9 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
         ),
     ],
     "broken_missing_field.yaml": [
-        (1, 1, 'missing required field "lineage"'),
-        (2, 5, 'missing required field "name"'),
-        (4, 5, 'missing required field "id"'),
+        # Mara Ashveil has a name and no id: her name gives it. The others are asked for a name, not an id.
+        (1, 1, "this entry needs a name, written like `name: Mara Ashveil` (the id comes from the name)"),
+        (2, 5, "this entry needs a name, written like `name: Mara Ashveil` (the id comes from the name)"),
     ],
     "broken_multiple_documents.yaml": [
         (
@@ -444,8 +444,8 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
         (7, 11, '"year" must be a whole number like 340 written without quotes; got "340" in quotes'),
     ],
     "broken_reference_wrong_type.yaml": [
-        (4, 15, '"language" must refer to a Language; "aelar_the_patient" is the Deity at line 10'),
-        (5, 15, '"homeland" must refer to a Location or Region; "valdorni_tongue" is the Language at line 7'),
+        (4, 15, '"language" must name a Language; “Aelar the Patient” is the Deity at line 10'),
+        (5, 15, '"homeland" must name a Location or Region; “Valdorni” is the Language at line 7'),
     ],
     "broken_repeated_reference.yaml": [(5, 31, '"parents" lists "theron_ashveil" more than once')],
     "broken_syntax.yaml": [
@@ -509,7 +509,7 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
         (11, 15, f'"year" is 1,000,000,000,000,000, {YEARS}'),
     ],
     "broken_wrong_type.yaml": [
-        (4, 13, '"system" must be an id like house_vyr; got a list'),
+        (4, 13, '"system" must be a name like “Emberlance” (or its id, emberlance); got a list'),
         (5, 12, '"level" must be a whole number like 340; got "three"'),
         (
             6,
@@ -534,8 +534,7 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
             "spouse_of, culture, titles, description, visibility",
         ),
         (8, 9, 'duplicate id "theron_ashveil": already used for the Person at line 4, column 9'),
-        (10, 5, 'missing required field "name"'),
-        (11, 15, f'item 1 of "parents" {BAD_ID}; got "Theron"'),
+        (10, 5, "this entry needs a name, written like `name: Theron Ashveil` (the id comes from the name)"),
         (16, 5, 'duplicate key "name" (already given at line 15, column 5)'),
         (17, 13, '"titles" must be a list like ["a", "b"]; got "Lord" (write [Lord] for a single item)'),
     ],
@@ -1073,11 +1072,15 @@ def test_the_valid_fixtures_relations_fit_the_ontology_once_resolved(kind: str) 
 def test_a_plain_null_is_not_an_id() -> None:
     result = load_lore_file("lineage: l\nmembers:\n  - id: null\n    name: A\n    parents: [~, 'null']\n")
     assert problems(result) == [
-        (3, 9, '"id" must be an id like house_vyr; got "null" (write it in quotes if it really is the id)'),
+        (
+            3,
+            9,
+            '"id" must be an id like a (made of a name such as “A”); got "null" (write it in quotes if it really is one)',
+        ),
         (
             5,
             15,
-            'item 1 of "parents" must be an id like house_vyr; got "~" (write it in quotes if it really is the id)',
+            'item 1 of "parents" must be a name like “A” (or its id, a); got "~" (write it in quotes if it really is one)',
         ),
     ]
 

@@ -57,10 +57,12 @@ def test_a_bad_roster_reports_every_problem_at_its_line() -> None:
         13,
         '"status" must be one of: alive, wounded, missing, imprisoned, cursed, undead, dead; got "sleepy"',
     ) in found
-    assert any(line == 7 and '"home" must be an id like house_vyr' in m for line, _, m in found)
     assert any(
-        line == 10 and '"faction" must be an id made of lowercase letters' in m for line, _, m in found
+        line == 7 and '"home" must be a name like “Anna” (or its id, anna)' in m for line, _, m in found
     )
+    assert not any(
+        line == 10 for line, _, _ in found
+    )  # "Crimson Pact" names the faction: its id is crimson_pact
     assert any(line == 13 and 'unknown field "hometown"' in m and '"home"' in m for line, _, m in found)
 
 
@@ -107,4 +109,4 @@ def test_a_character_named_where_a_person_is_expected_is_one_and_a_faction_is_no
         "    name: Bo\n"
     )
     found = problems(text)
-    assert found == [(5, 14, '"faction" must refer to a Faction; "bo" is the NPC at line 6')]
+    assert found == [(5, 14, '"faction" must name a Faction; “Bo” is the NPC at line 6')]
