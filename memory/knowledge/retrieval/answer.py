@@ -109,16 +109,38 @@ _AUXILIARIES = frozenset(
 def nothing_known(question: str) -> str:
     """Return the honest "nothing known" sentence for a question, in its own words where they allow."""
     q = " ".join(question.split()).rstrip("?!. ")
+    match = re.match(r"(?i)^(how (?:old|many|much|long|far|big|tall))\s+(is|are|was|were)\s+(.+)$", q)
+    if match and _noun_phrase(match.group(3)):
+        return f"Nothing the table knows says {match.group(1).lower()} {match.group(3)} {match.group(2).lower()}."
     match = re.match(r"(?i)^(who|what|where|when|which|how)\s+(is|are|was|were)\s+(.+)$", q)
+    if match and not _noun_phrase(match.group(3)):
+        return f"Nothing the table knows answers “{q}?”."
     if match:
         return f"Nothing the table knows says {match.group(1).lower()} {match.group(3)} {match.group(2).lower()}."
     match = re.match(r"(?i)^(who|what|where|when|which|how|why)\s+(\w+)\b(.*)$", q)
-    asks = {w.casefold() for w in q.split()[1:4]} & _AUXILIARIES  # "what damage does a mace deal"
+    # "what damage does a mace deal", "what faction is Sabine in": no word moved makes these a clause.
+    asks = {w.casefold() for w in q.split()[1:4]} & (_AUXILIARIES | {"is", "are", "was", "were"})
     if match and not asks:
         return f"Nothing the table knows says {match.group(1).lower()} {match.group(2)}{match.group(3)}."
     if match:
         return f"Nothing the table knows answers “{q}?”."
     return f"Nothing the table knows answers “{q}”."
+
+
+#: Words that end a clause rather than a noun phrase ("where was Orrin *born*", "who is Tamsin *married to*").
+_CLAUSE_END = re.compile(r"(?i)(?:ed|born|to|in|at|of|by|with|for|from|on|about|\w+en)$")
+
+
+def _noun_phrase(rest: str) -> bool:
+    """Return whether what follows "who is" is a noun phrase ("the lady of Saltmarch", "Tamsin's husband") that
+    "Nothing the table knows says who … is" may hold, not a clause ("Tamsin married to", "older, A or B")."""
+    if "," in rest or re.search(r"(?i)\b(?:or|than)\b", rest):
+        return False
+    words = rest.split()
+    last = words[-1]
+    if len(words) == 1 or last[:1].isupper() or words[-2].casefold() in {"the", "a", "an"}:
+        return True  # "the Pact of the Sunken", "the pact of the drowned"
+    return not _CLAUSE_END.search(last) and not re.match(r"(?i)^(?:older|younger|bigger|taller)\b", rest)
 
 
 def numbered(facts: Sequence[CanonFact], results: Sequence[LoreResult]) -> list[Citation]:

@@ -20,7 +20,7 @@ from memory.knowledge.retrieval.answer_words import fold_words, has_word, senten
 __all__ = ["asked_kind", "asked_states", "kind_answer", "verdict", "who_answer"]
 
 _WHERE = re.compile(
-    r"\b(?:took place at|took place in|is in|lives in|is at|is the seat of|happened at|happened in)\b"
+    r"\b(?:took place at|took place in|is in|lives in|is at|is part of|is the seat of|happened at|happened in)\b"
 )
 _WHEN = re.compile(
     r"\((?:[^)]*\d[^)]*)\)|\btook place during\b|\bsince\b|\b(?:on|in) (?:\d+ \w+, )?year -?\d"
@@ -32,7 +32,9 @@ _STATE = re.compile(
 #: The words a question asks a life by, as the state they ask about ("Did X die?" asks whether X is dead).
 _LIFE_WORDS = {
     **dict.fromkeys(("alive", "living", "live", "lives", "survive", "survived", "breathing"), "alive"),
-    **dict.fromkeys(("dead", "die", "died", "killed", "deceased", "slain", "perished"), "dead"),
+    **dict.fromkeys(
+        ("dead", "die", "died", "killed", "deceased", "slain", "perished", "fall", "fell"), "dead"
+    ),
 }
 #: The states the ontology has that a yes/no question may name as they are ("Is the North Gate damaged?").
 _STATE_WORDS = frozenset(
@@ -42,6 +44,9 @@ _STATE_WORDS = frozenset(
 _FINAL = frozenset({"dead", "destroyed", "dissolved", "lost"})
 #: States in which someone lives: "Is X alive?" of a wounded, imprisoned or cursed X is yes.
 _LIVING = frozenset({"alive", "wounded", "imprisoned", "cursed"})
+#: States in which where someone lives is not where they are: "Where is Pip?" says Pip is missing first.
+_UNSURE = frozenset({"missing", "lost", "imprisoned"})
+_DEATH = re.compile(r"\b(?:die|died|killed|fall|fell|slain|perish|perished)\b")
 _YES_NO = re.compile(r"^\s*(?:is|was|are|were|did|does|do|has|have|had)\b")
 #: Words that only say how a where/when/alive question is put ("where was it *fought*").
 _EVENT_WORDS = frozenset(
@@ -110,6 +115,8 @@ def verdict(question: str, state: str | None, terminal: bool) -> str | None:
 def _named(fact: CanonFact, question: str) -> bool:
     """Return whether the question's remaining words (asking words aside) all name this entity."""
     named = set(fold_words(fact.matched)) | set(fold_words(fact.entity_name))
+    # "When was Tamsin crowned?" of an Investiture of Tamsin "given the salt crown": its description says it.
+    named |= set(fold_words(fact.description or attribute_value(fact, "description") or ""))
     rest = [w for w in fold_words(question) if w not in _EVENT_WORDS and len(w) > 2]
     from memory.knowledge.retrieval.answer_words import key_words
 
@@ -125,11 +132,27 @@ def kind_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     for number, fact in enumerate(facts, 1):
         if not _named(fact, question):
             continue
-        for line in fact.facts:
+        # Its own sentences first ("Tidehall is part of Harrowport", not "The Investiture took place at
+        # Tidehall"), where and when it took place before the age it took place during.
+        own = sorted(
+            fact.facts,
+            key=lambda line: (
+                not line.startswith(fact.entity_name + " "),
+                "during" in line,
+                "seat of" in line,
+            ),
+        )
+        if kind == "where" and (fact.state in _UNSURE or (fact.state == "dead" and _DEATH.search(question))):
+            placed = [line for line in own if _WHERE.search(line)][:1] if fact.state != "dead" else []
+            told = [line for line in own if _state_in(fact, line)][:1] + placed
+            if told:
+                return " ".join(f"{line}." for line in told) + f" [{number}]", number
+        for line in own:
             if kind == "where" and _WHERE.search(line):
                 return f"{line}. [{number}]", number
             if kind == "when" and _WHEN.search(line):
                 return f"{line}. [{number}]", number
+        for line in fact.facts:
             state = _state_in(fact, line) if kind == "alive" else None
             if state is not None:
                 terminal = fact.state_terminal if fact.state else state in _FINAL
@@ -201,6 +224,8 @@ def who_answer(fact: CanonFact, number: int) -> str | None:
     state = [f for f in plain if _STATE.search(f)][:1]
     place = [f for f in plain if _WHERE.search(f) and f not in state][:1]
     role = [f for f in plain if f not in state and f not in place and " took part in " not in f][:1]
+    if any(line.startswith(fact.entity_name + " took place ") for line in plain):
+        return _event_told(fact, plain, number)
     what = _what(fact)
     said = [what] if what else []
     said += role
@@ -213,3 +238,14 @@ def who_answer(fact: CanonFact, number: int) -> str | None:
         return None
     parts = [s if s.endswith((".", "!", "?", "…")) else s + "." for s in said[:3]]
     return " ".join(parts) + f" [{number}]"
+
+
+def _event_told(fact: CanonFact, plain: Sequence[str], number: int) -> str:
+    """Return what an event was: where and when it took place, then its description as told."""
+    placed = sorted(
+        (line for line in plain if line.startswith(fact.entity_name + " took place ")),
+        key=lambda line: "during" in line,
+    )[:1]
+    described = fact.description or attribute_value(fact, "description")
+    said = [*placed, *sentences(described or "")[:2]]
+    return " ".join(s if s.endswith((".", "!", "?", "…")) else s + "." for s in said) + f" [{number}]"

@@ -15,8 +15,10 @@ import re
 from collections.abc import Sequence
 
 from canon.wording import relation_sentence
+from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import asked_states, kind_answer, who_answer
+from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_answer, is_event, names_list
 from memory.knowledge.retrieval.answer_words import (
     RELATION_WORDS,
     fold_words,
@@ -39,6 +41,12 @@ _NOUNS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     "ALLY_OF": (("ally", "allies"), ("ally", "allies")),
     "ENEMY_OF": (("enemy", "enemies"), ("enemy", "enemies")),
 }
+#: Relation words that are also titles before a name ("lord Orrin"); verbs ("rules Greyhaven") are not.
+_TITLES = frozenset(
+    {"lord", "lady", "king", "queen", "ruler", "leader", "father", "mother", "sister", "brother"}
+)
+#: Relations said once of all their subjects: "A, B and C took part in the Battle of Red Ford".
+_TOLD_TOGETHER = frozenset({"PARTICIPATED_IN"})
 _SYMMETRIC = frozenset({"SIBLING_OF", "SPOUSE_OF", "ALLY_OF", "ENEMY_OF"})
 _COUNTS = (
     "no",
@@ -59,11 +67,6 @@ _COUNTS = (
 
 def _count_words(n: int) -> str:
     return _COUNTS[n] if n < len(_COUNTS) else str(n)
-
-
-def _names(names: Sequence[str]) -> str:
-    """Return names as a list in words: "A", "A and B", "A, B and C"."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
 
 
 def _related(fact: CanonFact, wanted: set[str], asked: Sequence[str]) -> tuple[str, bool, list[str]] | None:
@@ -94,7 +97,8 @@ def _relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
     is on the card, so a GM-only relative is never counted for a player.
     """
     words = fold_words(question.replace("’", "'"))
-    asked = [w for w in words if w in RELATION_WORDS and not _in_name(w, facts)]
+    titles = _titled(question, facts)
+    asked = [w for w in words if w in RELATION_WORDS and not _in_name(w, facts) and w not in titles]
     if not asked:
         return None
     wanted = {p for w in asked for p in RELATION_WORDS[w]}
@@ -110,25 +114,32 @@ def _relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
             singular, plural = nouns[0 if entity_is_subject else 1]
             noun = singular if len(others) == 1 else plural
             if how_many:
-                text = f"{name} has {_count_words(len(others))} {noun}: {_names(others)}"
+                text = f"{name} has {_count_words(len(others))} {noun}: {names_list(others)}"
             else:
-                text = f"{name}'s {noun} {'is' if len(others) == 1 else 'are'} {_names(others)}"
+                text = f"{possessive(name)} {noun} {'is' if len(others) == 1 else 'are'} {names_list(others)}"
         elif entity_is_subject:
-            text = relation_sentence(predicate, name, _names(others))
+            text = relation_sentence(predicate, name, names_list(others))
+        elif predicate in _TOLD_TOGETHER:
+            text = relation_sentence(predicate, names_list(others), name)
         else:
             text = "; ".join(relation_sentence(predicate, other, name) for other in others)
         return f"{text}. [{number}]", number
     return None
 
 
+def _titled(question: str, facts: Sequence[CanonFact]) -> set[str]:
+    """Return the relation words of a question that stand as a title before a name found ("lord" of "when did
+    lord Orrin die"): they name, they do not ask."""
+    words = fold_words(question.replace("’", "'"))
+    firsts = {fold_words(f.matched)[0] for f in facts if fold_words(f.matched)}
+    return {a for a, b in itertools.pairwise(words) if a in _TITLES and b in firsts}
+
+
 def _in_name(word: str, facts: Sequence[CanonFact]) -> bool:
     """Return whether a word is one of the words naming an entity found ("mother" of "Mother Eel", "king" of
-    "the Drowned King"): it names, it does not ask a relation."""
-    return any(word in fold_words(f.matched) for f in facts)
-
-
-def _is_event(fact: CanonFact) -> bool:
-    return fact.entity_type == "Event" or any(" took place " in line for line in fact.facts)
+    "the Drowned King"): it names, it does not ask a relation. A name of one word, or a word of a name, is no
+    name here ("mother" of "Corran's mother" is asked, even beside a Mother Eel)."""
+    return any(word in fold_words(f.matched) for f in facts if len(fold_words(f.matched)) > 1)
 
 
 def _by_form(question: str, facts: Sequence[CanonFact]) -> list[int]:
@@ -140,9 +151,9 @@ def _by_form(question: str, facts: Sequence[CanonFact]) -> list[int]:
     if re.match(r"^\s*(?:who|is|was|does|did|how old)\b", folded) or re.search(
         r"\b(?:born|die|died)\b", folded
     ):
-        return sorted(numbers, key=lambda n: _is_event(facts[n - 1]))
+        return sorted(numbers, key=lambda n: is_event(facts[n - 1]))
     if re.match(r"^\s*(?:when|what happened|what was)\b", folded):
-        return sorted(numbers, key=lambda n: not _is_event(facts[n - 1]))
+        return sorted(numbers, key=lambda n: not is_event(facts[n - 1]))
     return numbers
 
 
@@ -182,9 +193,13 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     relation = _relation_answer(question, facts)
     if relation is not None:
         return relation
-    if any(w in RELATION_WORDS and not _in_name(w, facts) for w in fold_words(question)):
+    titles = _titled(question, facts)
+    if any(w in RELATION_WORDS and not _in_name(w, facts) and w not in titles for w in fold_words(question)):
         # A relation the graph does not hold: the passages may still say it; but "Was X killed?" asks X's state.
         return kind_answer(question, facts) if asked_states(question) else None
+    happened = happening_answer(question, facts) or goal_answer(question, facts)
+    if happened is not None:
+        return happened
     kind = kind_answer(question, facts)
     if kind is not None:
         return kind

@@ -89,7 +89,25 @@ def card_facts(
     views = ([card.state] if card.state is not None else []) + kept + list(card.relations)
     status = card_status(card, ontology)
     facts = [told_words(view, words, Viewer.PLAYER, status if view is card.state else None) for view in views]
+    died_in = _died_in(card)
+    if died_in and facts and card.state is not None:
+        facts[0] += f", in {words.name(died_in)}"
     return list(dict.fromkeys(facts))[:limit]
+
+
+def _died_in(card: EntityCard) -> str | None:
+    """Return the event a dead entity took part in on the day it died ("… died on 3 Sunmoon, …, in Battle of
+    Gull Rock"), or None."""
+    state = card.state
+    if state is None or str(state.statement.value).casefold() != "dead":
+        return None
+    day = state.statement.validity.world_from
+    for view in card.relations if day else ():
+        s = view.statement
+        mine = view.subject.id == card.entity.id and view.object is not None
+        if mine and s.predicate.upper() == "PARTICIPATED_IN" and s.validity.world_from == day:
+            return view.object.name if view.object is not None else None
+    return None
 
 
 def is_many(ontology: Ontology | None, entity_type: str, predicate: str) -> bool:

@@ -67,6 +67,25 @@ PLAYER = {
     "is pip alive": ["Pip Marrowby is missing"],
     # Events: on their day, at their place.
     "when was the battle of gull rock": ["took place at Gull Rock on 3 Sunmoon, year 871"],
+    "who took part in the battle of gull rock": [
+        "Orrin Vaske, Idris Fenn, The Tidewardens and Blackwater Compact"
+    ],
+    "what happened at gull rock": ["Battle of Gull Rock took place at Gull Rock on 3 Sunmoon"],
+    "who died in the wreck of the sable": ["Corran Vaske took part in Wreck of the Sable", "drowned"],
+    "who crowned tamsin": ["Brother Halvard took part in Investiture of Tamsin"],
+    "when was tamsin crowned": ["Investiture of Tamsin took place at Tidehall on 1 Reedmoon"],
+    "how did orrin die": [
+        "Orrin Vaske died on 3 Sunmoon, year 871 of the Age of Tides, in Battle of Gull Rock"
+    ],
+    "when did lord orrin die": ["Orrin Vaske died on 3 Sunmoon"],
+    "where did Corran die": ["in Wreck of the Sable"],
+    "where is pip": ["Pip Marrowby is missing", "Harrowport"],
+    "where is tidehall": ["Tidehall is part of Harrowport"],
+    "what does the tidewardens want": ["The Tidewardens wants to clear the marsh of smugglers"],
+    "who are the Tidewardens allies": ["The Tidewardens' ally is House Vaske"],
+    "who is corran's mother": ["Mereth Vaske"],
+    # Nothing known, said in a whole sentence (the question quoted when its words cannot be turned round).
+    "where was Orrin born": ["Nothing the table knows answers “where was Orrin born?”."],
 }
 
 #: Asked in words of our own, not the prober's.
@@ -75,6 +94,12 @@ PLAYER_OWN = {
     "what year did corran die": ["Corran Vaske died on 12 Squallmoon, year 866"],
     "is pip marrowby dead": ["Pip Marrowby is missing"],
     "who is the heron": ["Idris Fenn, called The Heron"],
+    "who fought at the battle of gull rock": ["Idris Fenn"],
+    "what took place at tidehall": ["Investiture of Tamsin took place at Tidehall"],
+    "what is house vaske after": ["House Vaske wants to keep the salt roads open"],
+    "where did orrin fall": [
+        "Orrin Vaske died on 3 Sunmoon, year 871 of the Age of Tides, in Battle of Gull Rock"
+    ],
 }
 
 

@@ -1,0 +1,123 @@
+"""Questions about what happened, answered from the canon graph's events and places.
+
+An event's card holds those who took part in it ("Orrin Vaske took part in Battle of Gull Rock"), where and
+when it took place; a place's card the events that took place there. So:
+- "Who took part in the Battle of Gull Rock?", "Who died in the Wreck of the Sable?": those who took part, all
+  of them, with what the event's description says of it;
+- "Who crowned Tamsin?": an event the person named took part in, whose description says the question's verb
+  ("given the salt crown"), answers with the others who took part in it;
+- "What happened at Gull Rock?": the events that took place there, each on its day.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from canon.wording import relation_sentence
+from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_canon import attribute_value
+from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words, sentences
+
+__all__ = ["goal_answer", "happening_answer", "is_event", "names_list"]
+
+_WANTS = re.compile(r"\b(?:want|wants|wanted|goal|goals|aim|aims|seek|seeks|after)\b")
+
+#: Words asking who was at an event, beside its name ("who *fought at* …", "who *died in* …").
+_TAKING_PART = frozenset(
+    {
+        *("took", "take", "part", "participated", "participants", "involved", "present", "there", "fought"),
+        *("died", "die", "killed", "fell", "perished", "drowned", "slain", "lost", "survived"),
+    }
+)
+_WHAT_HAPPENED = re.compile(r"^\s*what (?:happened|took place|went on|occurred|events?)\b")
+
+
+def is_event(fact: CanonFact) -> bool:
+    """Return whether a card is an event's: of type Event, or saying where or when it took place."""
+    return fact.entity_type == "Event" or any(
+        line.startswith(fact.entity_name + " took place ") for line in fact.facts
+    )
+
+
+def names_list(names: Sequence[str]) -> str:
+    """Return names as a list in words: "A", "A and B", "A, B and C"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+
+
+def _taking_part(fact: CanonFact) -> list[str]:
+    me = fact.entity_name.casefold()
+    return list(
+        dict.fromkeys(
+            r.subject
+            for r in fact.relations
+            if r.predicate.upper() == "PARTICIPATED_IN" and r.object.casefold() == me
+        )
+    )
+
+
+def _what_it_was(fact: CanonFact) -> str:
+    said = sentences(fact.description or attribute_value(fact, "description") or "")[:1]
+    return said[0].rstrip(".") if said else ""
+
+
+def _at_place(fact: CanonFact, number: int) -> tuple[str, int] | None:
+    """Return the events that took place at a place, each on its day, or None when its card has none."""
+    there = re.compile(rf" took place (?:at|in) {re.escape(fact.entity_name)}\b")
+    lines = [
+        line for line in fact.facts if there.search(line) and not line.startswith(fact.entity_name + " ")
+    ]
+    if not lines:
+        return None
+    return " ".join(f"{line}." for line in lines) + f" [{number}]", number
+
+
+def _who_took_part(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return who took part in the event the question asks about (beside those it names), or None."""
+    named = {f.entity_name for f in facts if not is_event(f)}
+    for number, fact in enumerate(facts, 1):
+        if not is_event(fact):
+            continue
+        own = set(fold_words(fact.matched)) | set(fold_words(fact.entity_name))
+        others = {w for f in facts if f is not fact for w in fold_words(f.matched)}
+        asked = [w for w in key_words(question) if not has_word(own, w) and w not in others]
+        if not asked:
+            continue
+        what = _what_it_was(fact)
+        told = set(fold_words(what)) | set(fold_words(attribute_value(fact, "significance") or ""))
+        if not all(w in _TAKING_PART or has_word(told, w) for w in asked):
+            continue
+        people = [p for p in _taking_part(fact) if p not in named]
+        if not people:
+            continue
+        text = relation_sentence("PARTICIPATED_IN", names_list(people), fact.entity_name)
+        return f"{text}{': ' + what if what else ''}. [{number}]", number
+    return None
+
+
+def happening_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return what happened at a place, or who took part in an event (see the module docstring), or None."""
+    folded = question.casefold()
+    if _WHAT_HAPPENED.match(folded):
+        for number, fact in enumerate(facts, 1):
+            if not is_event(fact):
+                found = _at_place(fact, number)
+                if found is not None:
+                    return found
+        return None
+    if re.match(r"^\s*who\b", folded):
+        return _who_took_part(question, facts)
+    return None
+
+
+def goal_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return what the entity asked about wants ("What does House Vaske want?"): its goals, or None."""
+    if not _WANTS.search(question.casefold()):
+        return None
+    for number, fact in enumerate(facts, 1):
+        goals = attribute_value(fact, "goals") or attribute_value(fact, "goal")
+        if goals:
+            first = goals[0].lower() + goals[1:]
+            to = "" if re.match(r"^(?:to|a|an|the|more|power|money|revenge)\b", first) else "to "
+            return f"{fact.entity_name} wants {to}{first}. [{number}]", number
+    return None
