@@ -153,7 +153,10 @@ async def test_a_campaign_with_plain_years_imports_without_any_era(world: World)
         file2=attach(world, "flood.yaml", PLAIN_TIMELINE),
     )
     text = everything(done.message)
-    assert "Imported: motts.yaml, flood.yaml" in text and "Imported 1 event, 1 lineage, 2 people and 7 facts" in text, text
+    assert (
+        "Imported: motts.yaml, flood.yaml" in text
+        and "Imported 1 event, 1 lineage, 2 people and 7 facts" in text
+    ), text
     card = await emu.invoke(chan, gm, "canon entity", name="Abel Mott")
     assert "1102" in everything(card.message)
 
