@@ -35,8 +35,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.roster_players import ServerMembers, link_players, roster_problems
 from canon import offload
-from canon.campaigns import Campaign
+from canon.campaign_calendar import CampaignCalendar
+from canon.campaigns import Campaign, lineage
 from canon.errors import InvalidInput
+from canon.graph import CanonReader
+from canon.models import Viewer
 from canon.ontology import Ontology, base_ontology
 from canon.storage import Database
 from canon.structured.files import LoadedFile, declared_source
@@ -202,10 +205,17 @@ class StructuredImportService:
             )
         async with self.db.session() as session:
             remembered = await known_hashes(session, campaign.id)
+            calendar = await _calendar(session, campaign.id, ontology)
         unchanged = {name for name, digest in hashes.items() if remembered.get(name) == digest}
         replacing = any(remembered.get(name) not in (None, digest) for name, digest in hashes.items())
         load = functools.partial(
-            load_files, files, skip=unchanged, max_bytes=self.max_bytes, hidden=hidden, hashes=hashes
+            load_files,
+            files,
+            skip=unchanged,
+            max_bytes=self.max_bytes,
+            hidden=hidden,
+            hashes=hashes,
+            calendar=calendar,
         )
         actor_id = actor.id if actor is not None else None
         actor_name = actor.name if actor is not None else None
@@ -213,7 +223,7 @@ class StructuredImportService:
         if to_load >= APART_BYTES:
             # A large import loads, plans and writes in the worker process (`canon.offload.write_in_process`):
             # its seconds of Python, and the freeing of what it loaded, never hold the bot's interpreter.
-            apart = _Apart(tuple(files), frozenset(unchanged), self.max_bytes, hidden, hashes)
+            apart = _Apart(tuple(files), frozenset(unchanged), self.max_bytes, hidden, hashes, calendar)
             args = (campaign.id, apart, ontology, actor_id, actor_name, members, replacing and not replace)
             try:
                 report: IngestReport = await offload.write_in_process(self.db, _import_apart, *args)
@@ -250,7 +260,15 @@ class StructuredImportService:
         async def work(session: AsyncSession) -> IngestReport:
             remembered = await known_hashes(session, campaign.id)
             unchanged = {name for name, digest in hashes.items() if remembered.get(name) == digest}
-            loaded = load_files(files, skip=unchanged, max_bytes=self.max_bytes, hidden=hidden, hashes=hashes)
+            calendar = await _calendar(session, campaign.id, ontology)
+            loaded = load_files(
+                files,
+                skip=unchanged,
+                max_bytes=self.max_bytes,
+                hidden=hidden,
+                hashes=hashes,
+                calendar=calendar,
+            )
             report = await _with_players(
                 session, campaign.id, loaded, ontology, actor_id, actor_name, members
             )
@@ -302,6 +320,13 @@ class _Apart:
     max_bytes: int
     hidden: bool
     hashes: dict[str, str]
+    calendar: CampaignCalendar | None = None
+
+
+async def _calendar(session: AsyncSession, campaign_id: int, ontology: Ontology) -> CampaignCalendar:
+    """Return the campaign's calendar as its GM sees it: a world file's dates may be written in its words."""
+    reader = CanonReader(session, await lineage(session, campaign_id), ontology, viewer=Viewer.GM)
+    return await reader.calendar()
 
 
 async def _import_apart(
@@ -317,7 +342,12 @@ async def _import_apart(
     """Load and ingest a large import (in the worker process); `ask_first`: when it would retcon, raise its
     report as `_DryRun`, so that its transaction rolls back."""
     loaded = load_files(
-        apart.files, skip=apart.unchanged, max_bytes=apart.max_bytes, hidden=apart.hidden, hashes=apart.hashes
+        apart.files,
+        skip=apart.unchanged,
+        max_bytes=apart.max_bytes,
+        hidden=apart.hidden,
+        hashes=apart.hashes,
+        calendar=apart.calendar,
     )
     report = await _with_players(session, campaign_id, loaded, ontology, actor_id, actor_name, members)
     return _unless_it_retcons(report) if ask_first else report

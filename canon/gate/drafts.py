@@ -29,6 +29,8 @@ from canon.proposals import (
     with_refs,
 )
 from canon.proposals import check_date as stored_date
+from canon.wording import PLAIN
+from canon.wording.statements import statement_sentence
 
 
 @dataclass
@@ -264,21 +266,27 @@ async def check_citations(reader: CanonReader, content: ProposalContent) -> None
     cited = citations(content)
     if not cited:
         return
-    found = {
-        v.statement.id: v.statement
+    views = {
+        v.statement.id: v
         for v in await reader.views(
             await reader.statements(statement_ids=cited, include_retconned=True, with_evidence=False)
         )
     }
+    found = {i: v.statement for i, v in views.items()}
     for statement_id in cited:
         statement = found.get(statement_id)
         if statement is None:
             raise NotFound(f"There is no fact {statement_id} in this campaign's canon to rely on.")
-        if statement.provenance.level == CanonLevel.RETCONNED:
+        if statement.provenance.level == CanonLevel.RETCONNED:  # said by its words, and what replaced it
             current = statement.provenance.replaced_by
-            named = f" The current one is (fact {current})." if current else " Nothing replaced it."
+            now = await reader.views(await reader.statements(statement_ids=[current])) if current else []
+            # A replacement the proposer may not read goes unsaid (it is not "nothing").
+            named = f" What replaced it: “{statement_sentence(now[0], PLAIN)}”." if now else ""
+            if current is None:
+                named = " Nothing replaced it."
             raise Conflict(
-                f"That fact (fact {statement_id}) was retconned, so nothing can rely on it.{named}"
+                f"“{statement_sentence(views[statement_id], PLAIN)}” was retconned, so nothing can rely on it."
+                f"{named}"
             )
 
 

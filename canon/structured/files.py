@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from canon.calendar import DEFAULT_RULES, CalendarRules
+from canon.campaign_calendar import CampaignCalendar
 from canon.errors import InvalidInput
 from canon.structured.loader import DEFAULT_MAX_BYTES, load_lore_file
 from canon.structured.result import LoadResult
@@ -64,12 +65,13 @@ def load_files(
     max_bytes: int = DEFAULT_MAX_BYTES,
     hidden: bool = False,
     hashes: Mapping[str, str] | None = None,
+    calendar: CampaignCalendar | None = None,
 ) -> list[LoadedFile]:
     """Load and validate each file strictly (CPU-bound: run it in a worker thread for big files).
 
     Files named in `skip` are not loaded (their content is known unchanged). `hidden` makes every entry and
     relation GM-only, whatever the file says. `hashes`: the files' content hashes by name, when the caller
-    has them already (`file_hashes`).
+    has them already (`file_hashes`). `calendar`: the campaign's, for dates in its words.
     """
     skipped = set(skip)
     loaded: list[LoadedFile] = []
@@ -82,7 +84,9 @@ def load_files(
         if name in skipped:
             loaded.append(LoadedFile(name, digest, None))
             continue
-        result = load_lore_file(data, name, max_bytes=max_bytes, calendar_rules=calendar_rules)
+        result = load_lore_file(
+            data, name, max_bytes=max_bytes, calendar_rules=calendar_rules, calendar=calendar
+        )
         if hidden and result.ok:
             result = _hide(result)
         loaded.append(LoadedFile(name, digest, result))

@@ -25,6 +25,7 @@ import pathlib
 from typing import TypeVar
 
 from canon.calendar import DEFAULT_RULES, CalendarRules
+from canon.campaign_calendar import CampaignCalendar
 from canon.structured import tree
 from canon.structured.kinds import IDENTITIES, KINDS, RELATION_FIELDS, LoreKind
 from canon.structured.normalise import Normaliser
@@ -50,11 +51,13 @@ def load_lore_file(
     max_bytes: int = DEFAULT_MAX_BYTES,
     kind: LoreKind | None = None,
     calendar_rules: CalendarRules = DEFAULT_RULES,
+    calendar: CampaignCalendar | None = None,
 ) -> LoadResult:
     """Load and validate one structured-lore file; return its document and records, or every problem.
 
     `source` is a `pathlib.Path` to read, `bytes` (must be UTF-8), or `str` holding the YAML text itself.
     `filename` names the file in problems (default: the path's name, or "<text>"). `kind` insists on a kind.
+    `calendar`, the campaign's, lets dates be written in its words ("3 Frostmoot 363 TA").
     """
     if filename is None:
         filename = source.name if isinstance(source, pathlib.Path) else "<text>"
@@ -63,10 +66,10 @@ def load_lore_file(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        result = _load(source, filename, max_bytes, kind, calendar_rules, fast=True)
+        result = _load(source, filename, max_bytes, kind, calendar_rules, calendar, fast=True)
         if result.problems and tree.LIBYAML_LOADER is not None:
             # Problems are reported as ruamel.yaml reads the file (libyaml is more lenient in corners).
-            result = _load(source, filename, max_bytes, kind, calendar_rules, fast=False)
+            result = _load(source, filename, max_bytes, kind, calendar_rules, calendar, fast=False)
         return result
     finally:
         if collecting:
@@ -79,6 +82,7 @@ def _load(
     max_bytes: int,
     kind: LoreKind | None,
     calendar_rules: CalendarRules,
+    calendar: CampaignCalendar | None,
     *,
     fast: bool,
 ) -> LoadResult:
@@ -88,13 +92,13 @@ def _load(
         return LoadResult(file=filename, kind=None, document=None, problems=problems.result())
     tabs = indentation_tabs(text)
     if not tabs:
-        return _check_text(text, filename, problems, kind, calendar_rules, fast=fast)
+        return _check_text(text, filename, problems, kind, calendar_rules, calendar, fast=fast)
     for line, column in tabs:
         problems.add(line, column, TAB_INDENTATION)
     expanded = expand_tabs(text, tabs, filename, fast=fast)
     if expanded is None:
         return LoadResult(file=filename, kind=None, document=None, problems=problems.result())
-    checked = _check_tree(expanded.root, filename, expanded.problems, kind, calendar_rules)
+    checked = _check_tree(expanded.root, filename, expanded.problems, kind, calendar_rules, calendar)
     report_as_written(problems, checked.problems, expanded)
     unresolved = tuple(
         u.model_copy(update={"column": expanded.column(u.line, u.column)}) for u in checked.unresolved
@@ -110,6 +114,7 @@ def _check_text(
     problems: Problems,
     kind: LoreKind | None,
     calendar_rules: CalendarRules,
+    calendar: CampaignCalendar | None,
     *,
     fast: bool,
 ) -> LoadResult:
@@ -117,7 +122,7 @@ def _check_text(
     root = build_tree(text, problems, fast=fast)
     if root is None:
         return LoadResult(file=filename, kind=None, document=None, problems=problems.result())
-    return _check_tree(root, filename, problems, kind, calendar_rules)
+    return _check_tree(root, filename, problems, kind, calendar_rules, calendar)
 
 
 def _check_tree(
@@ -126,9 +131,10 @@ def _check_tree(
     problems: Problems,
     kind: LoreKind | None,
     calendar_rules: CalendarRules,
+    calendar: CampaignCalendar | None = None,
 ) -> LoadResult:
     """Validate a built tree (`problems` holds what building it reported); see `load_lore_file`."""
-    validator = Validator(problems, calendar_rules, IDENTITIES)
+    validator = Validator(problems, calendar_rules, IDENTITIES, calendar)
     validator.example_name = first_name(root)
     detected, document = read_root(root, validator, kind)
     validator.report_duplicate_ids()

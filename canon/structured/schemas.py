@@ -28,11 +28,14 @@ from canon.calendar import (
     DEFAULT_RULES,
     YEAR_RANGE,
     CalendarRules,
+    DateError,
     WorldDate,
     is_era_id,
     parse_date,
     year_problem,
 )
+from canon.campaign_calendar import CampaignCalendar
+from canon.date_reading import read_date
 
 EntityType = Literal[
     "Person",
@@ -202,11 +205,27 @@ def _date_field(value: object, info: ValidationInfo) -> object:
     key = (value, rules)
     found = _DATE_CACHE.get(key)
     if found is None:
-        found = parse_date(value, rules)
+        try:
+            found = parse_date(value, rules)
+        except DateError:
+            calendar = info.context.get("calendar") if isinstance(info.context, dict) else None
+            if not isinstance(calendar, CampaignCalendar):
+                raise
+            return _date_in_words(value, calendar)
         if len(_DATE_CACHE) >= _DATE_CACHE_SIZE:
             _DATE_CACHE.clear()
         _DATE_CACHE[key] = found
     return found
+
+
+def _date_in_words(value: str, calendar: CampaignCalendar) -> WorldDate:
+    """Read a date written in the campaign calendar's words (`canon.date_reading`, the one reader of dates)."""
+    reading = read_date(value, calendar)
+    if reading.date is None:
+        raise FieldProblem(
+            f"is “{value}”, which is no date of this campaign's calendar: {reading.sentence()}"
+        )
+    return reading.date
 
 
 Text = Annotated[str, ScalarKind.TEXT]

@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from canon.calendar import CalendarRules, DateError
+from canon.campaign_calendar import CampaignCalendar
 from canon.structured.problems import Problems
 from canon.structured.schemas import ID_PATTERN, EntityType, FieldProblem, LoreModel, ScalarKind, id_from_name
 from canon.structured.shapes import (
@@ -126,12 +127,17 @@ class Validator:
     """Convert the positioned tree into model instances, reporting every problem with its position."""
 
     def __init__(
-        self, problems: Problems, rules: CalendarRules, identities: Identities | None = None
+        self,
+        problems: Problems,
+        rules: CalendarRules,
+        identities: Identities | None = None,
+        calendar: CampaignCalendar | None = None,
     ) -> None:
         self.problems = problems
         # Entry models whose ids are collected (for duplicates and references) with their entity type.
         self.identities: Identities = identities or {}
-        self.context = {"calendar_rules": rules}
+        # `calendar`: the campaign's, so that a date may be written in its words ("3 Frostmoot 363 TA").
+        self.context: dict[str, Any] = {"calendar_rules": rules, "calendar": calendar}
         self.rules = rules
         # The node at each place (its line and column are asked for far less often than places are noted).
         self.positions: dict[Loc, Node] = {}

@@ -7,6 +7,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from canon.campaigns import CampaignRow
+from canon.tables import EntityRow
 from tests.e2e.conftest import World
 from tests.e2e.test_canon_e2e import embed_text, latest_scene, proposals_of_scene, review_cards
 from tests.e2e.test_continuity_e2e import import_yaml
@@ -207,3 +208,25 @@ async def test_a_glossary_term_for_an_era_is_read_in_dates_and_dates_stay_in_the
     await emu.invoke(chan, gm, "lore glossary add", term="Frostmoot", meaning="Third Age")
     month = await emu.invoke(chan, pat, "calendar read", date="Frostmoot 363")
     assert month.content == "That is Frostmoot of year 363 of the Third Age.", month.content
+
+
+async def test_a_world_file_s_dates_are_read_in_the_calendar_s_words(world: World) -> None:
+    emu, chan, gm = world.emu, world.channel, world.gm
+    await import_yaml(world, "timeline.yaml", TIMELINE)
+    await emu.invoke(chan, gm, "calendar set", text="Months: Frostmoot (30 days), Hearthmoon (31 days).")
+    await emu.invoke(chan, gm, "lore glossary add", term="TA", meaning="Third Age")
+    people = "characters:\n  - name: Ser Aldric\n    born: 3 Frostmoot 300 TA\n    died: {died}\n"
+
+    refused = await import_yaml(world, "people.yaml", people.format(died="3 Frostmoot 363 XA"))
+    said = embed_text(refused.embeds[0])
+    assert "1 problem in people.yaml; nothing was written." in said, said
+    assert "“XA” is not a word of this campaign's calendar" in said and "3rd_age.300" not in said
+    async with world.bot.services.db.session() as session:  # nothing written
+        assert (
+            await session.execute(select(EntityRow).where(EntityRow.name == "Ser Aldric"))
+        ).first() is None
+
+    done = await import_yaml(world, "people.yaml", people.format(died="17 Hearthmoon, 363 TA"))
+    assert "Not imported" not in embed_text(done.embeds[0]), embed_text(done.embeds[0])
+    card = embed_text((await emu.invoke(chan, gm, "canon entity", name="Ser Aldric")).embeds[0])
+    assert "17 Hearthmoon, year 363 of the Third Age" in card, card

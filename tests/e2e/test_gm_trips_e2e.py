@@ -225,3 +225,26 @@ async def test_what_a_fact_depends_on_is_said_as_it_came_about_and_by_its_words(
     assert "— from [the scene “The return”](https://discord.com/channels/" in check, check
     conflicts = embed_text((await emu.invoke(chan, gm, "canon conflicts")).embeds[0])
     assert "said by Gina (turn 1)" in conflicts and "from a scene" not in conflicts, conflicts
+
+
+async def test_relying_on_a_retconned_fact_is_refused_naming_it_and_what_replaced_it(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await gm_adds(world, "entity", name="Bridge of Sighs", type="Location")
+    await gm_adds(world, "fact", subject="Bridge of Sighs", attribute="material", value="stone")
+    (stone,) = await emu.autocomplete(chan, gm, "retcon", "fact", "bridge")
+    await emu.invoke(chan, gm, "retcon", fact=stone["value"], rationale="wood", new_value="wood")
+    await emu.invoke(chan, gm, "scene start", title="The crossing")
+    await emu.send_message(chan, pat, "The planks creak.")
+    refused = await emu.invoke(
+        chan,
+        pat,
+        "propose fact",
+        subject="Bridge of Sighs",
+        attribute="sound",
+        value="creaks",
+        relies_on=stone["value"],
+    )
+    assert refused.ephemeral and refused.content == (
+        "“Bridge of Sighs' material: stone” was retconned, so nothing can rely on it. What replaced it: "
+        "“Bridge of Sighs' material: wood”."
+    ), refused.content

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import re
 
 import pytest
 from sqlalchemy import func, select
@@ -230,7 +231,12 @@ async def test_retcon_lists_the_facts_that_cite_it_and_a_retconned_fact_cannot_b
     assert [set(f.statement_ids) for f in relying] == [{stone, load}]
 
     await play_scene(db, service, campaign, ["The tower rolls onto the bridge."])
-    with pytest.raises(Conflict, match=rf"The current one is \(fact {retcon.replacement_id}\)"):
+    with pytest.raises(
+        Conflict,
+        match=re.escape(
+            "was retconned, so nothing can rely on it. What replaced it: “Bridge of Sighs' material: wood”"
+        ),
+    ):
         await service.proposals.propose(
             campaign,
             CHANNEL,
