@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from canon.wording import relation_sentence
 from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_ages import age_answer
 from memory.knowledge.retrieval.answer_canon import asked_states, kind_answer, who_answer
 from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_answer, is_event, names_list
 from memory.knowledge.retrieval.answer_words import (
@@ -190,6 +191,9 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
 
 
 def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    aged = age_answer(question, facts)
+    if aged is not None:
+        return aged
     relation = _relation_answer(question, facts)
     if relation is not None:
         return relation

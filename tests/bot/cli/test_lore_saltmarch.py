@@ -84,6 +84,13 @@ PLAYER = {
     "what does the tidewardens want": ["The Tidewardens wants to clear the marsh of smugglers"],
     "who are the Tidewardens allies": ["The Tidewardens' ally is House Vaske"],
     "who is corran's mother": ["Mereth Vaske"],
+    # Ages, from the births and deaths canon dates.
+    "how old was corran when he died": ["Corran Vaske was about 18 years old", "born in year 848"],
+    "who is older, tamsin or idris": ["Idris Fenn is older, born in year 830"],
+    "who is older hal or nell": ["Brother Halvard is older"],
+    "is tamsin older than corran": ["Yes: Tamsin Vaske is older"],
+    "is Idris older than Nell": ["Yes: Idris Fenn is older"],
+    "how old is tamsin": ["Tamsin Vaske was born on 20 Saltmoon, year 845"],
     # Nothing known, said in a whole sentence (the question quoted when its words cannot be turned round).
     "where was Orrin born": ["Nothing the table knows answers “where was Orrin born?”."],
 }
@@ -97,6 +104,9 @@ PLAYER_OWN = {
     "who fought at the battle of gull rock": ["Idris Fenn"],
     "what took place at tidehall": ["Investiture of Tamsin took place at Tidehall"],
     "what is house vaske after": ["House Vaske wants to keep the salt roads open"],
+    "is nell older than idris": ["No: Idris Fenn is older"],
+    "who is younger, orrin or mereth": ["Mereth Vaske is younger"],
+    "how old was orrin": ["Orrin Vaske was 59 years old"],
     "where did orrin fall": [
         "Orrin Vaske died on 3 Sunmoon, year 871 of the Age of Tides, in Battle of Gull Rock"
     ],
