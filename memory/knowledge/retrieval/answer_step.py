@@ -6,7 +6,8 @@
    field a yes/no question names that is the best passage's title is the rule asked about ("do temp hp stack");
 3. a question asking a field of something no passage names is answered "nothing known" (a nearby line about
    something else is not an answer);
-4. otherwise the best passages' sentences (`answer.compose`, on the question in the books' words).
+4. otherwise the best passages' sentences (`answer.compose`, on the question in the books' words); a lesser
+   passage the question names by its title and the headings it is under ("the teleport spell") answers first.
 `comparison` answers each part of a comparison or two-part question and says both, with both citations, and
 which one is more when the values are numbers or dice.
 """
@@ -22,7 +23,7 @@ from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import KIND_LINE, Question
 from memory.knowledge.retrieval.answer import compose, nothing_known, numbered
-from memory.knowledge.retrieval.answer_first import field_words, from_first, title_words
+from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_scope import narrowed, strange_words
 from memory.knowledge.retrieval.answer_words import fold_words
@@ -32,6 +33,8 @@ __all__ = ["comparison", "reply"]
 
 _DICE = re.compile(r"^(\d+)d(\d+)(?:\s*([+-])\s*(\d+))?")
 _NUMBER = re.compile(r"^(\d[\d,]*(?:/\d+)?)")
+#: The passages a question may name past the best one (the second and the third).
+LOWER_READ = 3
 _LESS = re.compile(r"\b(?:less|lower|cheaper|shorter|lighter|slower|weaker|fewer|least)\b")
 
 
@@ -100,6 +103,15 @@ def reply(
         if not any(only(r) for r in results[:PASSAGES_READ]):
             return _first(question, facts, results, unknown) or _nothing(question, facts, results)
         needs = _needs(question, results, unknown)
+    if only is None:
+        lower = _named_lower(question, results, unknown)
+        if lower is not None:
+            # "the teleport spell" names a lesser passage, the entry Teleport among the Spells: it answers.
+            said = _first(question, facts, results, unknown, at=lower)
+            if said is None:
+                said = compose(question.expanded, facts, results, _one(results[lower]))
+            if said.known:
+                return said
     kinds = KIND_LINE in question.fields  # "fly spell level?": the kind line is the answer
     answer = compose(question.expanded, facts, results, only, kind_lines=kinds, needs=needs)
     if not answer.known and question.glossary_used:
@@ -150,11 +162,40 @@ def _needs(
     return needs
 
 
+def _one(chosen: LoreResult) -> Callable[[LoreResult], bool]:
+    """Return a test accepting one passage only."""
+    return lambda result: result is chosen
+
+
+def _named_lower(question: Question, results: Sequence[LoreResult], unknown: Sequence[str]) -> int | None:
+    """Return the place of a lesser passage (second or third) the question names by its entry's title and by a
+    word of its book or the book's part ("the teleport spell": Teleport, in Spells), when it does not name the
+    best passage's title, or None."""
+    if not results or title_words(question, results[0], unknown):
+        return None
+    typed = fold_words(question.expanded)
+    for at, result in enumerate(results[1:LOWER_READ], 1):
+        if not result.is_fact or len(result.heading_path) < 2:
+            continue
+        title = title_words(question, result, unknown)
+        if not title:
+            continue
+        above = fold_words(" ".join([result.source_title, result.heading_path[0]]))  # the book, its part
+        if any(akin(w, t) for w in above if w not in STOPWORDS and w not in title for t in typed):
+            return at
+    return None
+
+
 def _first(
-    question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult], unknown: Sequence[str]
+    question: Question,
+    facts: Sequence[CanonFact],
+    results: Sequence[LoreResult],
+    unknown: Sequence[str],
+    at: int = 0,
 ) -> ShortAnswer | None:
-    """Return the answer of the best passage when the question names it (`answer_first`), or None."""
-    found = from_first(question, results, len(facts) + 1, unknown)
+    """Return the answer of the best passage (or of the one at `at`) when the question names it
+    (`answer_first`), or None."""
+    found = from_first(question, results[at:], len(facts) + 1 + at, unknown)
     if found is None:
         return None
     citations = numbered(facts, results)

@@ -6,7 +6,7 @@ from memory.knowledge.glossary import expand
 from memory.knowledge.question import analyse, ending_verb, without_how
 from memory.knowledge.retrieval.answer import counted
 from memory.knowledge.retrieval.answer_scope import strange_words
-from memory.knowledge.retrieval.answer_step import reply
+from memory.knowledge.retrieval.answer_step import _named_lower, reply
 from memory.knowledge.retrieval.answer_words import asked_words, related_said
 from tests.memory.knowledge.retrieval.test_answer import passage
 
@@ -180,3 +180,33 @@ def test_who_holds_a_relation_is_answered_only_by_a_sentence_saying_that_relatio
     assert answer.known and "Salt Council rules the city" in answer.text
     answer = reply(analyse("who is in Port Vellis?"), [], [town])
     assert answer.known  # no relation asked: the town's sentences answer
+
+
+def test_a_lesser_passage_the_question_names_by_title_and_book_answers_before_the_best_one() -> None:
+    # A grimoire of another game: one incantation uses the other's name as a verb.
+    veil_walk = passage(
+        "## Veil Walk\n\n*Incantation of the second circle*\n\nYou shadowstep to a place you can see. You can also "
+        "bring along one willing ally who touches you.",
+        "Incantations",
+        "Veil Walk",
+        chunk_id=1,
+    )
+    shadowstep = passage(
+        "## Shadowstep\n\n*Incantation of the fourth circle*\n\nThis incantation carries you and up to four "
+        "willing allies of your choice to a shadow you name.",
+        "Incantations",
+        "Shadowstep",
+        chunk_id=2,
+    )
+    asked = analyse("How many willing allies can the shadowstep incantation bring along?")
+    answer = reply(asked, [], [veil_walk, shadowstep])
+    assert answer.known and "up to four willing allies" in answer.text
+    assert [c.number for c in answer.citations if c.cited] == [2]
+    # Not named by its book ("incantation"), the lesser passage does not come first.
+    assert (
+        _named_lower(
+            analyse("How many willing allies can you shadowstep along?"), [veil_walk, shadowstep], []
+        )
+        is None
+    )
+    assert _named_lower(asked, [veil_walk, shadowstep], []) == 1
