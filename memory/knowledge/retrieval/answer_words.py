@@ -265,7 +265,7 @@ RELATION_WORDS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(["leads", "leader", "led", "commands", "heads", "runs"], ("LEADS",)),
     **dict.fromkeys(["ally", "allies", "allied"], ("ALLY_OF",)),
     **dict.fromkeys(["enemy", "enemies", "foe", "foes"], ("ENEMY_OF",)),
-    **dict.fromkeys(["member", "members", "belongs"], ("MEMBER_OF",)),
+    **dict.fromkeys(["member", "members", "belongs", "belong", "faction"], ("MEMBER_OF",)),
     **dict.fromkeys(["worship", "worships", "worshipped"], ("WORSHIPS",)),
     **dict.fromkeys(["owns", "possesses", "holds", "wields"], ("POSSESSES",)),
     **dict.fromkeys(["killed", "slew", "murdered"], ("KILLED",)),
