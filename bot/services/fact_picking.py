@@ -67,38 +67,54 @@ class FactPicker:
         if not text:
             raise InvalidInput("Say which fact: type some of its words and pick it from the suggestions.")
         everything, words = await self._named(campaign, viewer)
-        views = [v for v in everything if not _retconned(v)]
-        named = [(v.statement.id, fact_name(v, words)) for v in views]
-        found = matching_facts(text, named)
-        number = handle_in(text)
-        old = next((v for v in everything if v.statement.id == number and _retconned(v)), None)
-        if old is None and not found:  # the words of a retconned fact, typed back: say what replaced it
-            gone = [(v.statement.id, fact_name(v, words)) for v in everything if _retconned(v)]
-            whole = [
-                i for i in matching_facts(text, gone) if folded_words(dict(gone)[i]) == folded_words(text)
-            ]
-            old = (
-                next((v for v in everything if v.statement.id == whole[0]), None) if len(whole) == 1 else None
-            )
-        if old is not None:
-            now = old.statement.provenance.replaced_by
-            current = next((v for v in everything if v.statement.id == now), None) if now else None
-            then = (
-                f" What replaced it: “{fact_name(current, words)}”."
-                if current is not None
-                else " Nothing replaced it."
-            )
-            raise Conflict(f"“{fact_name(old, words)}” was already retconned.{then}")
-        if len(found) == 1:
-            return found[0]
-        shown = f"“{text[:80]}”" + ("…" if len(text) > 80 else "")
-        by_id = {v.statement.id: v for v in views}
-        if not found:
-            near = nearest_facts(text, named)
-            if near:
-                raise InvalidInput(_which(shown, near, by_id, words, whole=False))
-            raise NotFound(f"No fact of canon says {shown}. {_how_to_type(views)}")
-        raise InvalidInput(_which(shown, found, by_id, words))
+        return _one(text, everything, words)
+
+    async def pick_many(self, campaign: Campaign, typed: str | None, *, viewer: Viewer) -> tuple[int, ...]:
+        """Return the facts a list names (a proposal's `relies_on`): each by its words or a suggestion of
+        them, separated by “;” (or by commas when the whole text is not one fact's words); none when empty.
+        Each is picked as `pick` does, with its answers: one a viewer may not see is one that does not exist."""
+        text = " ".join((typed or "").split())
+        if not text:
+            return ()
+        everything, words = await self._named(campaign, viewer)
+        named = [(v.statement.id, fact_name(v, words)) for v in everything if not _retconned(v)]
+        if ";" not in text and len(matching_facts(text, named)) == 1:
+            return (_one(text, everything, words),)
+        parts = [p.strip() for p in text.split(";" if ";" in text else ",")]
+        return tuple(dict.fromkeys(_one(p, everything, words) for p in parts if p))
+
+
+def _one(text: str, everything: Sequence[StatementView], words: Wording) -> int:
+    """Return the one fact `text` names among the facts a viewer may read (retconned ones included, to say
+    what replaced them), or raise as `FactPicker.pick` says."""
+    views = [v for v in everything if not _retconned(v)]
+    named = [(v.statement.id, fact_name(v, words)) for v in views]
+    found = matching_facts(text, named)
+    number = handle_in(text)
+    old = next((v for v in everything if v.statement.id == number and _retconned(v)), None)
+    if old is None and not found:  # the words of a retconned fact, typed back: say what replaced it
+        gone = [(v.statement.id, fact_name(v, words)) for v in everything if _retconned(v)]
+        whole = [i for i in matching_facts(text, gone) if folded_words(dict(gone)[i]) == folded_words(text)]
+        old = next((v for v in everything if v.statement.id == whole[0]), None) if len(whole) == 1 else None
+    if old is not None:
+        now = old.statement.provenance.replaced_by
+        current = next((v for v in everything if v.statement.id == now), None) if now else None
+        then = (
+            f" What replaced it: “{fact_name(current, words)}”."
+            if current is not None
+            else " Nothing replaced it."
+        )
+        raise Conflict(f"“{fact_name(old, words)}” was already retconned.{then}")
+    if len(found) == 1:
+        return found[0]
+    shown = f"“{text[:80]}”" + ("…" if len(text) > 80 else "")
+    by_id = {v.statement.id: v for v in views}
+    if not found:
+        near = nearest_facts(text, named)
+        if near:
+            raise InvalidInput(_which(shown, near, by_id, words, whole=False))
+        raise NotFound(f"No fact of canon says {shown}. {_how_to_type(views)}")
+    raise InvalidInput(_which(shown, found, by_id, words))
 
 
 def _how_to_type(views: Sequence[StatementView]) -> str:
