@@ -183,7 +183,7 @@ async def test_retcon_keeps_history_and_lists_dependents(
     _, timeline = await service.queries.timeline(campaign, "Bridge of Sighs", viewer=Viewer.GM)
     levels = {v.statement.value: v.statement.provenance.level for v in timeline}
     assert levels == {"stone": CanonLevel.RETCONNED, "wood": CanonLevel.CANON}
-    with pytest.raises(Conflict, match=rf"What replaced it is \(fact {retcon.replacement_id}\)"):
+    with pytest.raises(Conflict, match=r"already retconned\. A newer one replaced it"):
         await service.admin.retcon(campaign, fact_id, GM, rationale="again")
 
 
