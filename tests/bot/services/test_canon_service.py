@@ -245,7 +245,7 @@ async def test_retcon_lists_the_facts_that_cite_it_and_a_retconned_fact_cannot_b
             ),
             PAT,
         )
-    with pytest.raises(NotFound, match="no fact 999999"):
+    with pytest.raises(NotFound, match="One of the facts it relies on is not in this campaign's canon"):
         await service.proposals.propose(
             campaign,
             CHANNEL,
