@@ -34,6 +34,8 @@ SHOWN_CHOICES = 10
 SUGGESTIONS = 25
 #: A proposal cites at most this many facts (`canon.proposals.Citations`).
 MOST_CITED = 20
+#: What a retconned fact named in a list of facts relied on is told (as the gate says it).
+RELIED_ON_GONE = "was retconned, so nothing can rely on it."
 
 
 class FactPicker:
@@ -89,14 +91,21 @@ class FactPicker:
         everything, words = await self._named(campaign, viewer)
         named = list(_names([v for v in everything if not _retconned(v)], words, viewer).items())
         if ";" not in text and len(matching_facts(text, named)) == 1:
-            return (_one(text, everything, words, viewer),)
+            return (_one(text, everything, words, viewer, gone=RELIED_ON_GONE),)
         parts = [p.strip() for p in text.split(";" if ";" in text else ",") if p.strip()]
         if len(parts) > MOST_CITED:
             raise InvalidInput(f"Name at most {MOST_CITED} facts it builds on; {len(parts)} were given.")
-        return tuple(dict.fromkeys(_one(p, everything, words, viewer) for p in parts))
+        return tuple(dict.fromkeys(_one(p, everything, words, viewer, gone=RELIED_ON_GONE) for p in parts))
 
 
-def _one(text: str, everything: Sequence[StatementView], words: Wording, viewer: Viewer) -> int:
+def _one(
+    text: str,
+    everything: Sequence[StatementView],
+    words: Wording,
+    viewer: Viewer,
+    *,
+    gone: str = "was already retconned.",
+) -> int:
     """Return the one fact `text` names among the facts a viewer may read (retconned ones included, to say
     what replaced them), or raise as `FactPicker.pick` says."""
     views = [v for v in everything if not _retconned(v)]
@@ -117,7 +126,7 @@ def _one(text: str, everything: Sequence[StatementView], words: Wording, viewer:
             if current is not None
             else " Nothing replaced it."
         )
-        raise Conflict(f"“{fact_name(old, words)}” was already retconned.{then}")
+        raise Conflict(f"“{fact_name(old, words)}” {gone}{then}")
     if len(found) == 1:
         return found[0]
     shown = f"“{text[:80]}”" + ("…" if len(text) > 80 else "")
