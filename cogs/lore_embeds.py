@@ -457,7 +457,7 @@ def structured_embed(report: IngestReport, filename: str) -> discord.Embed:
     )
     if failed:
         lines = [report.error or f"Nothing was written: {counted(len(report.errors), 'problem')}."]
-        lines += [f"• {_escape(clip(str(e), 300))}" for e in report.errors]
+        lines += [f"• {_escape(clip(str(e), 450))}" for e in report.errors]
         embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
         embed.set_footer(text="Fix these lines and import the file again: nothing was written.")
         return embed
