@@ -31,7 +31,7 @@ __all__ = ["graph_answer"]
 
 #: A relation asked from one end: the question's entity is the relation's subject ("children of X": those X
 #: is PARENT_OF) or its object ("parents of X": those PARENT_OF X). Words not listed ask from either end.
-_ENTITY_IS_SUBJECT = frozenset({"child", "children", "son", "sons", "daughter", "daughters"})
+_ENTITY_IS_SUBJECT = frozenset({"child", "children", "kid", "kids", "son", "sons", "daughter", "daughters"})
 _ENTITY_IS_OBJECT = frozenset({"father", "mother", "parent", "parents", "ruler", "leader"})
 
 #: What those found are called, by relation and by the end the question's entity is at (subject, object).

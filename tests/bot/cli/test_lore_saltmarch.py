@@ -81,7 +81,9 @@ PLAYER = {
     "where did Corran die": ["in Wreck of the Sable"],
     "where is pip": ["Pip Marrowby is missing", "Harrowport"],
     "where is tidehall": ["Tidehall is part of Harrowport"],
-    "what does the tidewardens want": ["The Tidewardens wants to clear the marsh of smugglers"],
+    "what does the tidewardens want": ["The Tidewardens want to clear the marsh of smugglers"],
+    "who was wenna": ["Wenna Vaske was Lady of Saltmarch", "Wenna Vaske died on 14 Ashmoon, year 850"],
+    "who are orrins kids": ["Orrin Vaske's children are Corran Vaske and Tamsin Vaske"],
     "who are the Tidewardens allies": ["The Tidewardens' ally is House Vaske"],
     "who is corran's mother": ["Mereth Vaske"],
     # Relations asked yes or no, and a faction asked.
