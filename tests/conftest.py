@@ -1,7 +1,8 @@
 """Shared fixtures: a migrated database on a real SQLite file and, when configured, on PostgreSQL.
 
-A test about SQLite itself (its files, backups, WAL, pragmas) says so with
-`@pytest.mark.sqlite_only(reason=...)`: on `db_target` it then runs on SQLite only.
+A test about SQLite itself (its files, backups, WAL, pragmas), or an expensive one whose SQL another test already
+runs on both databases, says so with `@pytest.mark.sqlite_only(reason=...)`: on `db_target` it then runs on
+SQLite only.
 """
 
 from __future__ import annotations
@@ -79,7 +80,9 @@ typer.testing._get_command = _command_built_once  # type: ignore[attr-defined,as
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "sqlite_only(reason): about SQLite itself (files, WAL, pragmas); never run on PostgreSQL"
+        "markers",
+        "sqlite_only(reason): about SQLite itself (files, WAL, pragmas), or its SQL is run on both elsewhere;"
+        " never run on PostgreSQL",
     )
 
 

@@ -208,6 +208,7 @@ class CanonReader(LineageReader):
             facts=facts,
             evidence=tuple(own_evidence),
             hidden_count=hidden,
+            states=_states(views, entity_id),
             changed_at=self._changes(
                 entity, [v.statement for v in facts if v.statement.subject_id == entity_id]
             ),
@@ -383,3 +384,11 @@ def _world_order(s: Statement) -> tuple[int, int]:
     """Order a fact by its in-world start (undated first), then by when it was written."""
     key = s.validity.world_from_key
     return (-(2**62) if key is None else key, s.id)
+
+
+def _states(views: Sequence[StatementView], entity_id: int) -> tuple[StatementView, ...]:
+    """Return an entity's own states among a card's statements, in story order."""
+    own = (
+        v for v in views if v.statement.kind == StatementKind.STATE and v.statement.subject_id == entity_id
+    )
+    return tuple(sorted(own, key=lambda v: statement_sort_key(v.statement)))

@@ -3,6 +3,8 @@ by the GM, then a player's `/lore ask` answered from it, the answer and its Sour
 
 from __future__ import annotations
 
+import pytest
+
 from tests.e2e.conftest import World
 from tests.e2e.test_lore_e2e import everything, with_sources
 from tests.helpers.paths import REPO
@@ -27,6 +29,10 @@ async def test_a_pdf_attached_to_lore_import_is_cited_by_page_in_a_players_answe
 
 
 @needs_tesseract
+@pytest.mark.sqlite_only(
+    reason="OCR is no SQL: an OCR'd import's rows are written and read on both databases by "
+    "tests/memory/knowledge/test_books_ocr.py, and a book through /lore import by the test above"
+)
 async def test_a_scanned_pdf_is_refused_plainly_then_read_by_ocr_when_the_gm_asks(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     scan = scanned_book()

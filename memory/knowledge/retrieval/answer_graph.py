@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from canon.wording import relation_sentence
 from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_ages import age_answer
 from memory.knowledge.retrieval.answer_canon import asked_states, kind_answer, who_answer
 from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_answer, is_event, names_list
 from memory.knowledge.retrieval.answer_words import (
@@ -30,7 +31,7 @@ __all__ = ["graph_answer"]
 
 #: A relation asked from one end: the question's entity is the relation's subject ("children of X": those X
 #: is PARENT_OF) or its object ("parents of X": those PARENT_OF X). Words not listed ask from either end.
-_ENTITY_IS_SUBJECT = frozenset({"child", "children", "son", "sons", "daughter", "daughters"})
+_ENTITY_IS_SUBJECT = frozenset({"child", "children", "kid", "kids", "son", "sons", "daughter", "daughters"})
 _ENTITY_IS_OBJECT = frozenset({"father", "mother", "parent", "parents", "ruler", "leader"})
 
 #: What those found are called, by relation and by the end the question's entity is at (subject, object).
@@ -103,6 +104,9 @@ def _relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
         return None
     wanted = {p for w in asked for p in RELATION_WORDS[w]}
     how_many = any(a == "how" and b == "many" for a, b in itertools.pairwise(words))
+    between = _between(question, facts, wanted)
+    if between is not None:
+        return between
     for number, fact in enumerate(facts, 1):
         found = _related(fact, wanted, asked)
         if found is None:
@@ -125,6 +129,36 @@ def _relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
             text = "; ".join(relation_sentence(predicate, other, name) for other in others)
         return f"{text}. [{number}]", number
     return None
+
+
+_YES_NO = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have)\b", re.IGNORECASE)
+
+
+def _between(question: str, facts: Sequence[CanonFact], wanted: set[str]) -> tuple[str, int] | None:
+    """Return whether a relation asked holds between the two entities a yes/no question names ("Is Sabine a
+    member of the Blackwater Compact?"): yes with the relation, or that nothing the asker may see says it."""
+    if not _YES_NO.match(question) or len(facts) < 2:
+        return None
+    folded = question.casefold()
+    a, b = sorted(facts[:2], key=lambda f: folded.find(f.matched.casefold()) % (len(folded) + 1))
+    for predicate in sorted(wanted):
+        for first, second in ((a, b), (b, a)):
+            number = facts.index(first) + 1
+            held = any(
+                r.predicate.upper() == predicate
+                and r.subject.casefold() == first.entity_name.casefold()
+                and r.object.casefold() == second.entity_name.casefold()
+                for fact in (a, b)
+                for r in fact.relations
+            )
+            if held:
+                return (
+                    f"Yes: {relation_sentence(predicate, first.entity_name, second.entity_name)}. [{number}]",
+                    number,
+                )
+    predicate = sorted(wanted)[0]
+    said = relation_sentence(predicate, a.entity_name, b.entity_name)
+    return f"Nothing the table knows says {said}. [{facts.index(a) + 1}]", facts.index(a) + 1
 
 
 def _titled(question: str, facts: Sequence[CanonFact]) -> set[str]:
@@ -190,6 +224,9 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
 
 
 def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    aged = age_answer(question, facts)
+    if aged is not None:
+        return aged
     relation = _relation_answer(question, facts)
     if relation is not None:
         return relation

@@ -81,9 +81,22 @@ PLAYER = {
     "where did Corran die": ["in Wreck of the Sable"],
     "where is pip": ["Pip Marrowby is missing", "Harrowport"],
     "where is tidehall": ["Tidehall is part of Harrowport"],
-    "what does the tidewardens want": ["The Tidewardens wants to clear the marsh of smugglers"],
+    "what does the tidewardens want": ["The Tidewardens want to clear the marsh of smugglers"],
+    "who was wenna": ["Wenna Vaske was Lady of Saltmarch", "Wenna Vaske died on 14 Ashmoon, year 850"],
+    "who are orrins kids": ["Orrin Vaske's children are Corran Vaske and Tamsin Vaske"],
     "who are the Tidewardens allies": ["The Tidewardens' ally is House Vaske"],
     "who is corran's mother": ["Mereth Vaske"],
+    # Relations asked yes or no, and a faction asked.
+    "is nell a member of the blackwater compact": ["Yes: Nell Quarrow is a member of Blackwater Compact"],
+    "is tamsin married to idris": ["Yes: Tamsin Vaske is married to Idris Fenn"],
+    "what faction is idris in": ["Idris Fenn is a member of The Tidewardens"],
+    # Ages, from the births and deaths canon dates.
+    "how old was corran when he died": ["Corran Vaske was about 18 years old", "born in year 848"],
+    "who is older, tamsin or idris": ["Idris Fenn is older, born in year 830"],
+    "who is older hal or nell": ["Brother Halvard is older"],
+    "is tamsin older than corran": ["Yes: Tamsin Vaske is older"],
+    "is Idris older than Nell": ["Yes: Idris Fenn is older"],
+    "how old is tamsin": ["Tamsin Vaske was born on 20 Saltmoon, year 845"],
     # Nothing known, said in a whole sentence (the question quoted when its words cannot be turned round).
     "where was Orrin born": ["Nothing the table knows answers “where was Orrin born?”."],
 }
@@ -97,6 +110,9 @@ PLAYER_OWN = {
     "who fought at the battle of gull rock": ["Idris Fenn"],
     "what took place at tidehall": ["Investiture of Tamsin took place at Tidehall"],
     "what is house vaske after": ["House Vaske wants to keep the salt roads open"],
+    "is nell older than idris": ["No: Idris Fenn is older"],
+    "who is younger, orrin or mereth": ["Mereth Vaske is younger"],
+    "how old was orrin": ["Orrin Vaske was 59 years old"],
     "where did orrin fall": [
         "Orrin Vaske died on 3 Sunmoon, year 871 of the Age of Tides, in Battle of Gull Rock"
     ],
@@ -128,3 +144,33 @@ def test_gm_only_canon_answers_the_gm_and_reads_as_unknown_to_a_player(
         said = player[hidden].replace(hidden.removeprefix("who is "), "X")
         assert said == player[nobody].replace(nobody.removeprefix("who is "), "X")
         assert said == "Nothing the table knows says who X is."
+
+
+def test_a_gm_only_relation_reads_to_a_player_as_one_canon_does_not_hold(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    # Sabine Orle's faction is GM-only; Pip Marrowby has none. A player reads both alike; the GM reads hers.
+    questions = [
+        "what faction is sabine in",
+        "what faction is pip in",
+        "is Sabine a member of the Blackwater Compact",
+        "is Pip a member of the Blackwater Compact",
+    ]
+    player = ask(cli, tmp_path, questions)
+
+    def alike(text: str) -> str:
+        return (
+            text.replace("Sabine Orle", "X")
+            .replace("Pip Marrowby", "X")
+            .replace("sabine", "x")
+            .replace("pip", "x")
+        )
+
+    assert alike(player[questions[0]]) == alike(player[questions[1]])
+    assert alike(player[questions[2]]) == alike(player[questions[3]])
+    assert player[questions[2]].startswith(
+        "Nothing the table knows says Sabine Orle is a member of Blackwater"
+    )
+    gm = ask(cli, tmp_path, questions, gm=True)
+    assert gm[questions[0]].startswith("Sabine Orle is a member of Blackwater Compact")
+    assert gm[questions[2]].startswith("Yes: Sabine Orle is a member of Blackwater Compact")
