@@ -21,7 +21,18 @@ from dataclasses import dataclass, field
 from memory import fulltext
 from memory.knowledge.glossary import expand
 
-__all__ = ["FILLER", "GENERIC", "KIND_LINE", "Question", "analyse", "describe", "ending_verb", "without_how"]
+__all__ = [
+    "FILLER",
+    "GENERIC",
+    "HOW_UNITS",
+    "KIND_LINE",
+    "Question",
+    "analyse",
+    "describe",
+    "ending_verb",
+    "how_word",
+    "without_how",
+]
 
 #: Words of a question that ask, rather than say what about.
 GENERIC = frozenset(
@@ -155,6 +166,71 @@ def ending_verb(question: str) -> str | None:
     folded = without_how(" ".join(question.casefold().split())).strip(" ?!.")
     match = _ENDING_VERB.match(folded)
     return match.group(1) if match else None
+
+
+#: What says the amount a "how" word asks, besides an amount with the word itself ("1 hour long"): the units of
+#: its kind, any game's ("how far": feet, miles, squares; "how long": rounds, minutes, days).
+HOW_UNITS: dict[str, tuple[str, ...]] = {
+    "long": (
+        *(
+            "round",
+            "rounds",
+            "turn",
+            "turns",
+            "second",
+            "seconds",
+            "minute",
+            "minutes",
+            "hour",
+            "hours",
+            "day",
+        ),
+        *(
+            "days",
+            "week",
+            "weeks",
+            "month",
+            "months",
+            "year",
+            "years",
+            "feet",
+            "foot",
+            "ft",
+            "inches",
+            "miles",
+        ),
+    ),
+    "far": ("feet", "foot", "ft", "mile", "miles", "yards", "squares", "hexes", "range", "meters", "metres"),
+    "big": (
+        "feet",
+        "foot",
+        "ft",
+        "size",
+        "tiny",
+        "small",
+        "medium",
+        "large",
+        "huge",
+        "gargantuan",
+        "squares",
+    ),
+    "large": ("feet", "foot", "ft", "size", "squares"),
+    "heavy": ("lb", "lbs", "pounds", "pound", "kg", "weight", "weighs"),
+    "fast": ("feet", "foot", "ft", "speed", "miles", "squares"),
+    "tall": ("feet", "foot", "ft", "inches", "size"),
+    "high": ("feet", "foot", "ft", "inches"),
+    "deep": ("feet", "foot", "ft", "miles", "fathoms"),
+    "wide": ("feet", "foot", "ft", "inches", "miles"),
+    "old": ("years", "age", "ages", "centuries"),
+    "often": ("once", "twice", "times", "per", "each", "every", "until", "rest"),
+}
+_HOW_WORD = re.compile(r"(?i)\bhow\s+(" + "|".join(HOW_UNITS) + r")\b")
+
+
+def how_word(text: str) -> str | None:
+    """Return the word after "how" that asks an amount of a kind ("long" of "how long can I hold my breath")."""
+    match = _HOW_WORD.search(text)
+    return match.group(1).casefold() if match else None
 
 
 def without_how(text: str) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memory.knowledge.glossary import expand
-from memory.knowledge.question import analyse, ending_verb, without_how
+from memory.knowledge.question import analyse, ending_verb, how_word, without_how
 from memory.knowledge.retrieval.answer import counted
 from memory.knowledge.retrieval.answer_scope import strange_words
 from memory.knowledge.retrieval.answer_step import _named_lower, reply
@@ -210,3 +210,24 @@ def test_a_lesser_passage_the_question_names_by_title_and_book_answers_before_th
         is None
     )
     assert _named_lower(asked, [veil_walk, shadowstep], []) == 1
+
+
+def test_the_amount_a_how_word_asks_is_said_by_an_amount_of_its_kind() -> None:
+    assert how_word("How long is a breather?") == "long" and how_word("how do I rest") is None
+    # "how long": the sentence with minutes, not the one with a "long camp" and no amount.
+    answer = reply(analyse("how long is a breather"), [], [BREATHER])
+    assert answer.known and "at least 10 minutes" in answer.text
+    # "how far": a sentence saying no distance does not answer, though it names the thing asked.
+    whisper = passage(
+        "## Whisper Call\n\n*Charm of the first circle*\n\nYou whisper a message of twenty words to a friend.",
+        "Charms",
+        "Whisper Call",
+    )
+    assert not reply(analyse("how far do whisper stones work"), [], [whisper]).known
+    whisper_far = passage(
+        "## Whisper Call\n\n*Charm of the first circle*\n\nYou whisper a message of twenty words to a friend "
+        "up to 2 miles away.",
+        "Charms",
+        "Whisper Call",
+    )
+    assert reply(analyse("how far does whisper call carry"), [], [whisper_far]).known
