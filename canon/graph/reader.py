@@ -392,3 +392,17 @@ def _states(views: Sequence[StatementView], entity_id: int) -> tuple[StatementVi
         v for v in views if v.statement.kind == StatementKind.STATE and v.statement.subject_id == entity_id
     )
     return tuple(sorted(own, key=lambda v: statement_sort_key(v.statement)))
+
+
+async def titles_naming(reader: LineageReader, words: str) -> list[Statement]:
+    """Return the title facts the reader's viewer sees whose value holds `words` ("Lady of Saltmarch" for
+    "saltmarch"), on the campaign-and-attribute index: who holds a title of a place or a group."""
+    pattern = "%" + words.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    return await reader.statements(
+        predicates=["title", "titles"],
+        where=[
+            StatementRow.kind == StatementKind.ATTRIBUTE.value,
+            StatementRow.value.ilike(pattern, escape="\\"),
+        ],
+        with_evidence=False,
+    )

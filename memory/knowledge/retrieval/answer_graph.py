@@ -223,7 +223,32 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
     return re.sub(r"\[\d+\]$", f"[{cited}]", text), cited
 
 
+def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return who holds the title asked ("Tamsin Vaske is Lady of Saltmarch"), the living first: the cards found
+    by a title (`holders`) say it as "<name> is <title>"."""
+    if not re.match(r"^\s*who\b", question.casefold()):
+        return None
+    held = [(n, f) for n, f in enumerate(facts, 1) if f"{f.entity_name} is {f.matched}" in f.facts]
+    if not held:
+        return None
+    held.sort(key=lambda nf: nf[1].state == "dead")
+    number, first = held[0]
+    verb = "was" if first.state == "dead" else "is"
+    text = f"{first.entity_name} {verb} {first.matched}"
+    before = [
+        f.entity_name
+        for _, f in held[1:]
+        if f.state == "dead" and f.matched.casefold() == first.matched.casefold()
+    ]
+    if before and verb == "is":
+        text += f"; before, {names_list(before)} {'was' if len(before) == 1 else 'were'}"
+    return f"{text}. [{number}]", number
+
+
 def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    holder = _holder_answer(question, facts)
+    if holder is not None:
+        return holder
     aged = age_answer(question, facts)
     if aged is not None:
         return aged

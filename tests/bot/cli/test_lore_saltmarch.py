@@ -86,6 +86,10 @@ PLAYER = {
     "who are orrins kids": ["Orrin Vaske's children are Corran Vaske and Tamsin Vaske"],
     "who are the Tidewardens allies": ["The Tidewardens' ally is House Vaske"],
     "who is corran's mother": ["Mereth Vaske"],
+    # Who holds a title of a place or a group: the living holder, then those before.
+    "who rules the saltmarch": ["Tamsin Vaske is Lady of Saltmarch; before, Wenna Vaske was"],
+    "who is the lady of saltmarch": ["Tamsin Vaske is Lady of Saltmarch"],
+    "who is the high priest of the glass court": ["Nothing the table knows says who the high priest"],
     # Relations asked yes or no, and a faction asked.
     "is nell a member of the blackwater compact": ["Yes: Nell Quarrow is a member of Blackwater Compact"],
     "is tamsin married to idris": ["Yes: Tamsin Vaske is married to Idris Fenn"],
@@ -110,6 +114,8 @@ PLAYER_OWN = {
     "who fought at the battle of gull rock": ["Idris Fenn"],
     "what took place at tidehall": ["Investiture of Tamsin took place at Tidehall"],
     "what is house vaske after": ["House Vaske wants to keep the salt roads open"],
+    "who governs saltmarch?": ["Tamsin Vaske is Lady of Saltmarch"],
+    "who is the captain of the tidewardens": ["Idris Fenn is Captain of the Tidewardens"],
     "is nell older than idris": ["No: Idris Fenn is older"],
     "who is younger, orrin or mereth": ["Mereth Vaske is younger"],
     "how old was orrin": ["Orrin Vaske was 59 years old"],
