@@ -81,7 +81,8 @@ _FIELD_PHRASES: tuple[tuple[str, str], ...] = (
     (r"typical speakers|who (?:typically )?speaks", "typical speakers"),
     (r"languages?|what does (.{1,40}?) speak|speaks?\b", "languages"),
     (r"components?|what do (?:i|you) need to cast", "components"),
-    (r"duration|how long does (.{1,40}?) last|concentration", "duration"),
+    # "Concentration" asks a spell's duration, but a concentration check or save is a rule of its own.
+    (r"duration|how long does (.{1,40}?) last|concentration(?! (?:check|save|saving|dc)\b)", "duration"),
     (
         r"range|how far (?:does (.{1,40}?) (?:reach|shoot|go)|can (?:i|you|we) cast|can (.{1,40}?) (?:shoot|fire|be thrown))"
         r"|reaches farther|reach(?:es)?",
@@ -124,7 +125,20 @@ FILLER = frozenset(
         *("more", "less", "higher", "lower", "better", "harder", "farther", "further", "bigger", "stronger"),
         *("faster", "cheaper", "heavier", "longer", "tougher", "i", "me", "my", "we", "know", "who", "turn"),
         *("slower", "lighter", "quicker", "pricier", "deadlier", "than"),
-        *("round", "each", "per", "typical", "typically", "walk", "walks", "go", "goes", "move", "moves"),
+        *(
+            "round",
+            "each",
+            "every",
+            "per",
+            "typical",
+            "typically",
+            "walk",
+            "walks",
+            "go",
+            "goes",
+            "move",
+            "moves",
+        ),
         *("deal", "deals", "do", "written", "take", "takes", "hard", "hit", "talk", "can", "proficient"),
         *("proficiency", "require", "requires", "need", "needs", "max", "maximum", "min", "minimum"),
         # Who asks, not what about: "if my guy gets grappled", "someone restrained", "give again".

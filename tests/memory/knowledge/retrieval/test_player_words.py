@@ -231,3 +231,23 @@ def test_the_amount_a_how_word_asks_is_said_by_an_amount_of_its_kind() -> None:
         "Whisper Call",
     )
     assert reply(analyse("how far does whisper call carry"), [], [whisper_far]).known
+
+
+def test_a_field_asked_with_a_players_verb_is_answered_from_the_entry_saying_it_in_the_books_words() -> None:
+    # A bog creature of another bestiary, healing said "regains", asked "heal".
+    bog_wight = passage(
+        "## Bog Wight\n\n*Medium undead*\n\n- **Vigor** 40\n\n**Mire-born.** The wight regains 6 hit points at "
+        "the start of its turn while it stands in water.",
+        "Creatures",
+        "Bog Wight",
+    )
+    answer = reply(analyse("how many hp does a bog wight heal every turn"), [], [bog_wight])
+    assert answer.known and "regains 6 hit points" in answer.text
+    assert not reply(analyse("how many hp does a bog wight lose every turn"), [], [bog_wight]).known
+
+
+def test_regen_reads_regeneration_and_a_concentration_check_is_no_duration() -> None:
+    assert expand("what stops troll regen")[0] == "what stops troll regeneration"
+    assert analyse("does hold monster need concentration").fields == ["duration"]
+    assert "duration" not in analyse("dc of a concentration check").fields
+    assert "duration" not in analyse("concentration save dc when I get hit").fields
