@@ -128,6 +128,13 @@ def _thread_safe_scheduler_class() -> type[Any]:
             self._pending_futures.add(future)
             future.add_done_callback(done)
 
+        def shutdown(self, wait: bool = True) -> None:
+            # A thread-safe future runs `done` as it is cancelled, which takes it out of the set: go over a copy
+            # (APScheduler's own went over the set itself, and a job still running at shutdown raised there).
+            for future in list(self._pending_futures):
+                future.cancel()
+            self._pending_futures.clear()
+
     class Scheduler(AsyncIOScheduler):  # type: ignore[misc]
         _busy = False
         _again = False
