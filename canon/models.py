@@ -250,6 +250,8 @@ class EntityCard(BaseModel):
     facts: tuple[StatementView, ...]
     evidence: tuple[Evidence, ...]
     hidden_count: int = 0
+    #: Every state of the entity the viewer sees, in story order (a life's birth when it is dead now).
+    states: tuple[StatementView, ...] = ()
     # Facts of a single-valued attribute that a later value, dated in the world, changed: id -> that date.
     changed_at: dict[int, str] = {}
 

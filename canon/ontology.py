@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from canon.errors import InvalidInput
+from canon.validation_words import problem_sentence
 from canon.wording.relation_names import find_relation, unknown_relation
 from canon.wording.relations import relation_words
 
@@ -374,9 +375,7 @@ def _section(data: dict[str, Any], name: str, problems: list[str]) -> dict[str, 
 
 
 def _describe(error: Any) -> str:
-    where = ".".join(str(part) for part in error.get("loc", ()))
-    message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
-    return f"{where}: {message}" if where else message
+    return problem_sentence(error)
 
 
 def attribute_key(name: str) -> str:

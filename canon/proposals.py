@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from canon.calendar import DateError, parse_date
 from canon.errors import InvalidInput
 from canon.models import Authority, Evidence, Side, Visibility
+from canon.validation_words import problem_words
 
 
 class ProposalType(enum.StrEnum):
@@ -233,9 +234,7 @@ def parse_content(data: dict[str, Any]) -> ProposalContent:
     try:
         return CONTENT_ADAPTER.validate_python(data)
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise InvalidInput(f"The proposal is malformed at {where}: {first['msg']}.") from None
+        raise InvalidInput(f"In the proposal, {problem_words(error, tagged=True)}.") from None
 
 
 def check_date(text: str | None, what: str) -> str | None:

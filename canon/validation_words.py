@@ -13,8 +13,6 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from canon.wording.counts import plural_of
-
 _TYPES = {
     "int_parsing": "must be a whole number",
     "int_type": "must be a whole number",
@@ -35,14 +33,24 @@ _TYPES = {
 _PYTHON_TYPES = {"str", "int", "float", "bool", "list", "dict", "tuple", "none"}
 
 
-def problem_words(error: ValidationError, fields: Mapping[str, str] | None = None) -> str:
+def problem_words(
+    error: ValidationError, fields: Mapping[str, str] | None = None, *, tagged: bool = False
+) -> str:
     """Return the first problem of a validation as words: "“start” of the 1st era must be a whole number".
 
-    `fields` says a field in the table's words where its name would not ("days_per_month": "days in a month").
+    `fields` says a field in the table's words where its name would not ("days_per_month": "days in a month");
+    `tagged`: the model is a tagged union, whose tag (the location's first part) is no field.
     """
     first = error.errors()[0]
-    where = _where(first["loc"], fields or {})
-    return f"{where} {_what(first)}" if where else _what(first)
+    if tagged:
+        first = {**first, "loc": tuple(first["loc"])[1:]}
+    return problem_sentence(first, fields)
+
+
+def problem_sentence(problem: Mapping[str, Any], fields: Mapping[str, str] | None = None) -> str:
+    """Return one problem of a validation (an item of `ValidationError.errors()`) as words."""
+    where = _where(tuple(problem.get("loc", ())), fields or {})
+    return f"{where} {_what(problem)}" if where else _what(problem)
 
 
 def _what(problem: Mapping[str, Any]) -> str:
@@ -59,7 +67,7 @@ def _what(problem: Mapping[str, Any]) -> str:
         return f"must be at most {ctx.get('max_length')} characters"
     if kind == "too_long":
         return f"may hold at most {ctx.get('max_length')}"
-    if kind == "literal_error":
+    if kind in ("literal_error", "enum"):
         return f"must be one of {ctx.get('expected')}"
     if kind == "value_error":
         return str(problem.get("msg", "")).removeprefix("Value error, ").rstrip(".")
@@ -92,11 +100,12 @@ def _is_field(part: int | str) -> bool:
 
 
 def _one_of(plural: str) -> str:
-    """Return one item of a list field by name: "eras" → "era", "entries" → "entry"."""
-    for candidate in (plural[:-3] + "y", plural[:-2], plural[:-1]):
-        if candidate and plural_of(candidate) == plural:
-            return candidate
-    return plural
+    """Return one item of a list field by name: "eras" → "era", "entries" → "entry", "matches" → "match"."""
+    if plural.endswith("ies"):
+        return plural[:-3] + "y"
+    if plural.endswith(("ches", "shes", "sses", "xes")):
+        return plural[:-2]
+    return plural[:-1] if plural.endswith("s") else plural
 
 
 def _ordinal(n: int) -> str:

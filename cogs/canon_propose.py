@@ -19,7 +19,7 @@ from bot.services.proposal_service import ProposalService
 from bot.services.review import ReviewService
 from canon import forms
 from canon.models import Viewer
-from canon.proposals import ProposalContent, renamed
+from canon.proposals import ProposalContent, citations, renamed
 from cogs import canon_embeds
 from cogs.canon_options import (
     DATE_HELP,
@@ -98,7 +98,12 @@ class ProposeCommands(commands.Cog):
             for e in (*p.evidence, *(e for w in p.warnings for side in w.sides for e in side.evidence))
         ]
         viewer = Viewer.GM if actor.is_gm else Viewer.PLAYER
-        words = await self.queries.words(campaign, viewer=viewer, evidence=cited)
+        words = await self.queries.words(
+            campaign,
+            viewer=viewer,
+            evidence=cited,
+            facts=[i for p in proposals for i in citations(p.content)],
+        )
         embed = canon_embeds.proposed_embed(
             proposals, secret=secret, words=words, scene_dated=scene_dated, renamed=renamed(content, stored)
         )

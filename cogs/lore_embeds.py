@@ -23,6 +23,7 @@ from canon.structured.ingest import IngestReport
 from canon.structured.reports import kinds_in_words
 from canon.visibility import Knowing, entity_facts_seen, may_see, passages_seen
 from canon.wording.counts import listed
+from canon.wording.findings import kind_words
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import COLOUR, clip, counted
 from memory.knowledge.models import (
@@ -456,7 +457,7 @@ def structured_embed(report: IngestReport, filename: str) -> discord.Embed:
     )
     if failed:
         lines = [report.error or f"Nothing was written: {counted(len(report.errors), 'problem')}."]
-        lines += [f"• {_escape(clip(str(e), 300))}" for e in report.errors]
+        lines += [f"• {_escape(clip(str(e), 450))}" for e in report.errors]
         embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
         embed.set_footer(text="Fix these lines and import the file again: nothing was written.")
         return embed
@@ -477,7 +478,7 @@ def structured_embed(report: IngestReport, filename: str) -> discord.Embed:
     if report.status == "ingested":
         embed.add_field(name="In detail", value=_escape(report.changes_text()), inline=False)
     if report.warnings:
-        warnings = [f"⚠️ [{w.kind}] {_escape(clip(w.message, 250))}" for w in report.warnings]
+        warnings = [f"⚠️ {kind_words(w.kind)}: {_escape(clip(w.message, 250))}" for w in report.warnings]
         embed.add_field(name=f"Warnings ({len(report.warnings)})", value=fit_lines(warnings, FIELD_LIMIT))
     return shrink_to_limit(embed)
 

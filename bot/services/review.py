@@ -337,7 +337,7 @@ async def _review_words(
     if not cited:
         return words
     named = await wording_for(session, await access.reader(session, campaign, Viewer.GM), facts=cited)
-    return dataclasses.replace(words, facts=named.facts)
+    return dataclasses.replace(words, facts=named.facts, hidden_facts=named.hidden_facts)
 
 
 def _numbered(proposals: list[Proposal], secret: frozenset[int]) -> dict[int, int]:

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.graph import CanonReader
 from canon.models import Evidence, EvidenceKind
+from canon.visibility import view_hidden
 from canon.wording import SceneWords, TurnWords, Wording
 from canon.wording.fact_names import fact_name
 from memory.scenes import Scene, scenes_by_id, turns_numbered_in
@@ -90,4 +91,8 @@ async def wording_for(
     views = await reader.views(
         await reader.statements(statement_ids=wanted_facts, include_retconned=True, with_evidence=False)
     )
-    return replace(words, facts={v.statement.id: fact_name(v, words) for v in views})
+    return replace(
+        words,
+        facts={v.statement.id: fact_name(v, words) for v in views},
+        hidden_facts=frozenset(v.statement.id for v in views if view_hidden(v)),
+    )

@@ -175,7 +175,7 @@ async def closest(
         raise await ambiguity(reader, typed, [seen[i] for i in sorted(seen)])
     near = {fold(m.name): m.name for m, score in matches if score >= HINT_CUTOFF}
     hint = f" Did you mean {either(list(near.values()))}?" if near else ""
-    raise NotFound(f"No entity called “{typed}” in this campaign's canon.{hint}")
+    raise NotFound(f"Nothing in this campaign's canon is called “{typed}”.{hint}")
 
 
 def either(listed: Sequence[str]) -> str:

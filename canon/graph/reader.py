@@ -208,6 +208,7 @@ class CanonReader(LineageReader):
             facts=facts,
             evidence=tuple(own_evidence),
             hidden_count=hidden,
+            states=_states(views, entity_id),
             changed_at=self._changes(
                 entity, [v.statement for v in facts if v.statement.subject_id == entity_id]
             ),
@@ -383,3 +384,35 @@ def _world_order(s: Statement) -> tuple[int, int]:
     """Order a fact by its in-world start (undated first), then by when it was written."""
     key = s.validity.world_from_key
     return (-(2**62) if key is None else key, s.id)
+
+
+def _states(views: Sequence[StatementView], entity_id: int) -> tuple[StatementView, ...]:
+    """Return an entity's own states among a card's statements, in story order."""
+    own = (
+        v for v in views if v.statement.kind == StatementKind.STATE and v.statement.subject_id == entity_id
+    )
+    return tuple(sorted(own, key=lambda v: statement_sort_key(v.statement)))
+
+
+async def titles_naming(reader: LineageReader, words: str) -> list[Statement]:
+    """Return the title facts the reader's viewer sees whose value holds `words` ("Lady of Saltmarch" for
+    "saltmarch"), on the campaign-and-attribute index: who holds a title of a place or a group."""
+    return await facts_holding(reader, ("title", "titles"), [words])
+
+
+async def facts_holding(
+    reader: LineageReader, attributes: Sequence[str], texts: Sequence[str]
+) -> list[Statement]:
+    """Return the facts of these attributes the reader's viewer sees whose value holds each of `texts` (in any
+    case), on the campaign-and-attribute index."""
+    like = [
+        StatementRow.value.ilike(
+            "%" + t.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%", escape="\\"
+        )
+        for t in texts
+    ]
+    return await reader.statements(
+        predicates=list(attributes),
+        where=[StatementRow.kind == StatementKind.ATTRIBUTE.value, *like],
+        with_evidence=False,
+    )

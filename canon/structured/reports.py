@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from canon.structured.records import LoreProblem
 from canon.wording.counts import counted, listed, plural_of
+from canon.wording.findings import kind_words
 from canon.wording.proposals import type_words
 
 if TYPE_CHECKING:
@@ -165,7 +166,7 @@ class IngestReport(BaseModel):
             lines.append(f"  {f.file} ({kind}): {counted(f.entries, 'entry')}, {_FILE_STATUS[f.status]}")
         if self.warnings:
             lines.append(f"{counted(len(self.warnings), 'warning')}:")
-            lines += [f"  ! [{w.kind}] {w.message}" for w in self.warnings]
+            lines += [f"  ! {kind_words(w.kind)}: {w.message}" for w in self.warnings]
         return "\n".join(lines)
 
 

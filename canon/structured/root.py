@@ -97,8 +97,8 @@ def kinds_sentence(example: LoreKind) -> str:
     """Return the kinds of world file in words, and a `kind:` line to copy."""
     words = [KINDS[k].words for k in LORE_KINDS]
     return (
-        f"the kinds are {', '.join(words[:-1])} and {words[-1]}; say which one in a line such as "
-        f"`kind: {KINDS[example].words}` at the top"
+        f"say which one in a line such as `kind: {KINDS[example].words}` at the top; the kinds are "
+        f"{', '.join(words[:-1])} and {words[-1]}"
     )
 
 

@@ -162,7 +162,8 @@ def check_era_id(value: str) -> str:
     check_id(value)
     if not is_era_id(value):
         raise FieldProblem(
-            f'must be an era id with at least one letter (and not "unknown"), like 3rd_age; got "{value}"'
+            f'must be an era id with at least one letter (and not "unknown"); got "{value}" (or leave it out: '
+            "the era's name gives one)"
         )
     return value
 
@@ -175,8 +176,8 @@ def check_era_path(value: str) -> str:
     for segment in value.split("."):
         if not is_era_id(segment):
             raise FieldProblem(
-                "must be an era id like 3rd_age, or a path of era ids like 3rd_age.age_of_iron; "
-                f'got "{value}"'
+                "must name an era (its name or id), or give the path of era ids from the outermost, joined by "
+                f'dots; got "{value}"'
             )
     return value
 

@@ -110,7 +110,7 @@ def expected(shape: Shape, example: str | None = None) -> str:
         return "a mapping of fields"
     return {
         ScalarKind.TEXT: "text",
-        ScalarKind.DATE: "a date like 3rd_age.year_300",
+        ScalarKind.DATE: "a date, as the campaign's calendar writes one",
         ScalarKind.INT: "a whole number like 340",
         ScalarKind.NUMBER: "a number like 12 or 12.5",
         ScalarKind.BOOL: "true or false",

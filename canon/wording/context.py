@@ -31,8 +31,10 @@ class Wording:
     scenes: Mapping[int, SceneWords] = field(default_factory=dict)
     sexes: Mapping[int, str] = field(default_factory=dict)
     escape: Callable[[str], str] = _identity
-    #: What the facts a proposal cites say, by id: the GM's lines name what a proposal relies on in words.
+    #: What the facts a proposal cites say, by id: a line names what a proposal relies on in words.
     facts: Mapping[int, str] = field(default_factory=dict)
+    #: Those of `facts` players may not read: a player's line says only "earlier canon" of them.
+    hidden_facts: frozenset[int] = frozenset()
     links: bool = False
 
     def rich(self, escape: Callable[[str], str]) -> Wording:

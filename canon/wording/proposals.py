@@ -27,18 +27,20 @@ def type_words(entity_type: str) -> str:
 def proposal_sentence(
     content: ProposalContent, words: Wording = PLAIN, viewer: Viewer = Viewer.PLAYER
 ) -> str:
-    """Return what a proposal would make true, in words; the GM also reads what the facts it relies on say
-    (from `words.facts`; a fact not found there is "an earlier fact"), never their ids."""
+    """Return what a proposal would make true, in words, and what the facts it relies on say (from
+    `words.facts`, never their ids): the GM reads them all, a player those players may read, the rest being
+    "earlier canon"."""
     sentence = _sentence(content, words)
     cited = citations(content)
-    if cited and viewer == Viewer.GM:
-        named = [
-            f"“{words.escape(words.facts[i])}”" if i in words.facts else "an earlier fact" for i in cited
-        ]
-        sentence += " (relies on " + _joined(list(dict.fromkeys(named))) + ")"
-    elif cited:
-        sentence += " (building on earlier canon)"
-    return sentence
+    if not cited:
+        return sentence
+    shown = [i for i in cited if i in words.facts and (viewer == Viewer.GM or i not in words.hidden_facts)]
+    named = list(dict.fromkeys(f"“{words.escape(words.facts[i])}”" for i in shown))
+    if len(shown) < len(cited):
+        named.append("an earlier fact" if viewer == Viewer.GM else "earlier canon")
+    if viewer != Viewer.GM and not shown:
+        return sentence + " (building on earlier canon)"
+    return sentence + " (relies on " + _joined(list(dict.fromkeys(named))) + ")"
 
 
 def _joined(items: list[str]) -> str:

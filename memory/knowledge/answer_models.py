@@ -33,6 +33,20 @@ class Relation(BaseModel):
     object: str
 
 
+class Life(BaseModel):
+    """When a living entity was born and died, as canon dates them (stored text, sortable key) and in the
+    calendar's words, for answers about ages ("How old was Corran when he died?")."""
+
+    model_config = ConfigDict(frozen=True)
+
+    born: str | None = None
+    born_key: int | None = None
+    born_words: str | None = None
+    died: str | None = None
+    died_key: int | None = None
+    died_words: str | None = None
+
+
 class Citation(BaseModel):
     """One source an answer may cite: its number (as `[n]` in the text), what it is and where it is from.
 

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 # A source's visibility lives beside the canon's own, so that `canon.visibility` can read both.
 from canon.models import SourceVisibility as SourceVisibility
-from memory.knowledge.answer_models import Relation, ShortAnswer
+from memory.knowledge.answer_models import Life, Relation, ShortAnswer
 from memory.leaks import Secret
 
 
@@ -369,6 +369,8 @@ class CanonFact(BaseModel):
     #: terminal: a yes/no question about a state is answered by whether this is the state asked.
     state: str | None = None
     state_terminal: bool = False
+    #: When it was born and died, as far as the asker may see (ages and who is older are counted from these).
+    life: Life | None = None
     #: What the card holds that players may not read, as the secret guard's secrets (`memory.leaks.card_secrets`,
     #: from the card's typed statements): empty on a player's card; never stored with an answer's record.
     secrets: tuple[Secret, ...] = Field(default=(), exclude=True)

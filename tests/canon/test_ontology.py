@@ -100,7 +100,10 @@ def test_every_type_can_end_from_each_of_its_states_without_a_warning() -> None:
             "state alive: unknown type Robot",
         ),
         (lambda d: d["relation_types"]["SPOUSE_OF"].update(max_incoming=0), "max_incoming"),
-        (lambda d: d["entity_types"]["NPC"].update(colour="blue"), "entity_types.NPC.colour"),
+        (
+            lambda d: d["entity_types"]["NPC"].update(colour="blue"),
+            "“colour” of “NPC” of “entity_types” is not something it has",
+        ),
     ],
 )
 def test_a_broken_ontology_is_refused_naming_the_problem(breakage: Any, message: str) -> None:
@@ -194,7 +197,10 @@ def test_an_extension_adds_types_relations_states_transitions_and_events() -> No
             {"states": {"transitions": {"alive": ["petrified"]}}},
             "transition alive -> unknown state petrified",
         ),
-        ({"entity_types": {"Starship": {"kind": "imaginary"}}}, "entity_types.Starship.kind"),
+        (
+            {"entity_types": {"Starship": {"kind": "imaginary"}}},
+            "“kind” of “Starship” of “entity_types” must be one of 'concrete' or 'axiomatic'",
+        ),
         (["Starship"], "a mapping"),
     ],
 )
@@ -245,7 +251,10 @@ def test_an_attribute_spelling_shared_by_two_attributes_or_a_bad_value_type_is_r
     data["entity_types"]["Item"]["attributes"]["value"]["value"] = "colour"
     with pytest.raises(InvalidInput) as error:
         parse_ontology(dump(data))
-    assert "entity_types.Item.attributes.value.value: Input should be 'text'" in error.value.message
+    assert (
+        "“value” of “value” of “attributes” of “Item” of “entity_types” must be one of 'text'"
+        in error.value.message
+    )
 
 
 def test_an_extension_adds_a_type_with_its_attributes() -> None:

@@ -20,7 +20,7 @@ def test_a_correction_changes_only_the_editable_fields_and_refuses_bad_ones() ->
         revised(fact, {"value": "  "})
     with pytest.raises(InvalidInput, match="subject of this proposal cannot be edited"):
         revised(fact, {"subject": "Vell"})
-    with pytest.raises(InvalidInput, match="malformed"):
+    with pytest.raises(InvalidInput, match=r"^In the proposal, “value” must be at most 1000 characters\.$"):
         revised(fact, {"value": "x" * 1001})
     ally = RelationshipContent(subject=Ref(name="A"), relation="ALLY_OF", object=Ref(name="B"))
     assert revised(ally, {"since": "3rd_age.year_300"}).since == "3rd_age.year_300"  # type: ignore[union-attr]

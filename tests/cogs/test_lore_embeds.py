@@ -411,9 +411,9 @@ def test_a_broken_yaml_file_lists_its_error_lines_within_limits() -> None:
     )
     embed = lore_embeds.structured_embed(good, "bestiary.yaml")
     assert_fits(embed)
-    assert "Creature: 2" in text_of(embed)
+    assert "Imported 2 creatures from bestiary.yaml" in text_of(embed)
     (warned,) = [f["value"] for f in embed.to_dict()["fields"] if f["name"] == "Warnings (40)"]
-    assert warned.startswith("⚠️ [name_clash] ΩΩΩ") and warned.endswith(" more")  # the rest counted, not cut
+    assert warned.startswith("⚠️ Name clash: ΩΩΩ") and warned.endswith(" more")  # the rest counted, not cut
 
 
 @pytest.mark.parametrize("retrieval_id", [1, 2**53])

@@ -272,7 +272,7 @@ async def test_autocomplete_and_cards_hide_gm_only_canon_from_players(world: Wor
     assert (relations[0]["name"], relations[0]["value"]) == ("is an ally of", "ALLY_OF")
 
     hidden = await emu.invoke(chan, world.pat, "canon entity", name="The Hidden King")
-    assert hidden.ephemeral and "No entity called" in (hidden.content or "")
+    assert hidden.ephemeral and "Nothing in this campaign's canon is called" in (hidden.content or "")
     player_card = await emu.invoke(chan, world.pat, "canon entity", name="Hilda")
     assert "spy" not in embed_text(player_card.embeds[0]) and "🔒" not in embed_text(player_card.embeds[0])
     gm_card = await emu.invoke(chan, world.gm, "canon entity", name="Hilda")

@@ -206,6 +206,8 @@ async def test_what_a_fact_depends_on_is_said_as_it_came_about_and_by_its_words(
     private = embed_text((await emu.invoke(chan, gm, "canon review", private=True)).embeds[0])
     assert "Mara is Widow (relies on “Aldric is dead (from scene 1)”)" in private, private  # by its words
     card = review_cards(world)[-1]
+    # Players read it too, the fact being one they may read (a GM-only one would be "earlier canon").
+    assert "Mara is Widow (relies on “Aldric is dead (from scene 1)”)" in embed_text(card["embeds"][0])
     scene = await latest_scene(world)
     for proposal in await proposals_of_scene(world, scene.id):
         await pick(world, card, proposal.id)

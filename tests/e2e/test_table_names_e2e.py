@@ -55,15 +55,15 @@ async def test_an_unknown_name_is_answered_with_each_name_once(world: World) -> 
 
     unknown = await emu.invoke(chan, pat, "canon entity", name="Harrowby")
     assert plain(unknown.content) == (
-        "No entity called “Harrowby” in this campaign's canon. Did you mean Harrowgate or Oswin Harrow?"
+        "Nothing in this campaign's canon is called “Harrowby”. Did you mean Harrowgate or Oswin Harrow?"
     )
     unknown = await emu.invoke(chan, pat, "canon entity", name="Mirella")
     assert (
         plain(unknown.content)
-        == "No entity called “Mirella” in this campaign's canon. Did you mean Mirela Harrow?"
+        == "Nothing in this campaign's canon is called “Mirella”. Did you mean Mirela Harrow?"
     )
     nothing_like = await emu.invoke(chan, pat, "canon entity", name="Zed")
-    assert plain(nothing_like.content) == "No entity called “Zed” in this campaign's canon."
+    assert plain(nothing_like.content) == "Nothing in this campaign's canon is called “Zed”."
     # A typo of a name two entities share is asked about, not taken for one of them.
     typo = await emu.invoke(chan, pat, "canon entity", name="Harowgate")
     assert plain(typo.content) == (
@@ -157,7 +157,7 @@ async def test_a_lower_case_first_name_in_a_lore_question_means_its_entity(world
 
     for question in ("who is mirela?", "Who is Mirela?", "who is MIRELA HARROW?"):
         text, _ = await asked(question)
-        assert "Mirela Harrow: a healer of the hills. [1]" in text, (question, text)
+        assert "Mirela Harrow is a healer of the hills. [1]" in text, (question, text)
         assert "[1] Mirela Harrow (canon)" in text
     # A GM-only name, whole or in part, reads exactly as a name nobody knows.
     unknown_text, unknown_controls = await asked("who is zorblat?")

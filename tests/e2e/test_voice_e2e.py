@@ -260,7 +260,7 @@ async def test_the_game_masters_voice_from_narration_to_npc_memory(
     pressed = await emu.invoke(chan, pat, "npc talk", npc="Mira", message="Who do you really serve?")
     assert pressed.ephemeral and "says nothing" in (pressed.content or "")
     hidden = await emu.invoke(chan, pat, "npc talk", npc="Orsolya", message="Hello?")
-    assert hidden.ephemeral and "No entity called" in (hidden.content or "")
+    assert hidden.ephemeral and "Nothing in this campaign's canon is called" in (hidden.content or "")
 
     # Nothing any player could read ever carried the hidden fact.
     assert not any(SECRET_VALUE.lower() in text.lower() for text in posted_text(world))

@@ -104,7 +104,7 @@ async def test_a_roster_and_factions_import_together_with_a_family_tree_and_play
     text = everything(together.message)
     assert "Imported: characters.yaml, factions.yaml, family_tree.yaml" in text, text
     assert "Imported 3 factions, 1 lineage, 6 people and 26 facts from characters.yaml" in text, text
-    assert "NPC: 3" in text and "Faction: 3" in text and "Person: 3" in text and "Lineage: 1" in text
+    assert "Imported 3 factions, 1 lineage, 6 people and 26 facts" in text, text  # 3 NPCs and 3 persons
     # A player reads Varek's card: his title, never his status (GM-only) nor the GM's notes.
     card = await emu.invoke(chan, pat, "canon entity", name="Varek the Red")
     shown = everything(card.message)
@@ -120,7 +120,7 @@ async def test_a_roster_and_factions_import_together_with_a_family_tree_and_play
     alias = await emu.invoke(chan, pat, "canon entity", name="The Grey Sister")
     assert "Sister Ilse" in everything(alias.message)
     hidden = await emu.invoke(chan, pat, "canon entity", name="The Whisper")
-    assert "No entity called “The Whisper”" in everything(hidden.message) + (hidden.content or "")
+    assert "is called “The Whisper”" in everything(hidden.message) + (hidden.content or "")
     assert "spy" not in (hidden.content or "") and "gm_only" not in (hidden.content or "")
 
 
@@ -153,7 +153,10 @@ async def test_a_campaign_with_plain_years_imports_without_any_era(world: World)
         file2=attach(world, "flood.yaml", PLAIN_TIMELINE),
     )
     text = everything(done.message)
-    assert "Imported: motts.yaml, flood.yaml" in text and "Person: 2" in text, text
+    assert (
+        "Imported: motts.yaml, flood.yaml" in text
+        and "Imported 1 event, 1 lineage, 2 people and 7 facts" in text
+    ), text
     card = await emu.invoke(chan, gm, "canon entity", name="Abel Mott")
     assert "1102" in everything(card.message)
 
@@ -167,7 +170,7 @@ async def test_replacing_a_file_of_the_same_name_asks_the_gm_first_and_a_player_
 ) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     first = await emu.invoke(chan, gm, "lore import", file=attach(world, "bestiary.yaml", BESTIARY))
-    assert "Creature: 2" in everything(first.message)
+    assert "Imported 2 creatures from bestiary.yaml" in everything(first.message)
     asked = await emu.invoke(chan, gm, "lore import", file=attach(world, "bestiary.yaml", OTHER))
     text = everything(asked.message)
     assert "Replace bestiary.yaml?" in text and "It retcons 2 entities (Aboleth, Kraken)" in text, text
@@ -188,7 +191,7 @@ async def test_replacing_a_file_of_the_same_name_asks_the_gm_first_and_a_player_
     ghoul = await emu.invoke(chan, gm, "canon entity", name="Ghoul")
     assert "Ghoul" in everything(ghoul.message)
     gone = await emu.invoke(chan, gm, "canon entity", name="Aboleth")
-    assert "No entity called “Aboleth”" in everything(gone.message) + (gone.content or "")
+    assert "is called “Aboleth”" in everything(gone.message) + (gone.content or "")
 
 
 async def test_a_gm_note_shows_on_the_entity_card_for_the_gm_and_never_for_a_player(world: World) -> None:

@@ -224,6 +224,8 @@ def who_answer(fact: CanonFact, number: int) -> str | None:
     state = [f for f in plain if _STATE.search(f)][:1]
     place = [f for f in plain if _WHERE.search(f) and f not in state][:1]
     role = [f for f in plain if f not in state and f not in place and " took part in " not in f][:1]
+    if fact.state == "dead":  # "Wenna Vaske was Lady of Saltmarch"
+        role = [re.sub(rf"^{re.escape(fact.entity_name)} is ", f"{fact.entity_name} was ", f) for f in role]
     if any(line.startswith(fact.entity_name + " took place ") for line in plain):
         return _event_told(fact, plain, number)
     what = _what(fact)

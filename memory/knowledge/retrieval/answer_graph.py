@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from canon.wording import relation_sentence
 from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_ages import age_answer
 from memory.knowledge.retrieval.answer_canon import asked_states, kind_answer, who_answer
 from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_answer, is_event, names_list
 from memory.knowledge.retrieval.answer_words import (
@@ -24,13 +25,14 @@ from memory.knowledge.retrieval.answer_words import (
     fold_words,
     has_word,
     key_words,
+    sentences,
 )
 
 __all__ = ["graph_answer"]
 
 #: A relation asked from one end: the question's entity is the relation's subject ("children of X": those X
 #: is PARENT_OF) or its object ("parents of X": those PARENT_OF X). Words not listed ask from either end.
-_ENTITY_IS_SUBJECT = frozenset({"child", "children", "son", "sons", "daughter", "daughters"})
+_ENTITY_IS_SUBJECT = frozenset({"child", "children", "kid", "kids", "son", "sons", "daughter", "daughters"})
 _ENTITY_IS_OBJECT = frozenset({"father", "mother", "parent", "parents", "ruler", "leader"})
 
 #: What those found are called, by relation and by the end the question's entity is at (subject, object).
@@ -103,6 +105,9 @@ def _relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
         return None
     wanted = {p for w in asked for p in RELATION_WORDS[w]}
     how_many = any(a == "how" and b == "many" for a, b in itertools.pairwise(words))
+    between = _between(question, facts, wanted)
+    if between is not None:
+        return between
     for number, fact in enumerate(facts, 1):
         found = _related(fact, wanted, asked)
         if found is None:
@@ -125,6 +130,36 @@ def _relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
             text = "; ".join(relation_sentence(predicate, other, name) for other in others)
         return f"{text}. [{number}]", number
     return None
+
+
+_YES_NO = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have)\b", re.IGNORECASE)
+
+
+def _between(question: str, facts: Sequence[CanonFact], wanted: set[str]) -> tuple[str, int] | None:
+    """Return whether a relation asked holds between the two entities a yes/no question names ("Is Sabine a
+    member of the Blackwater Compact?"): yes with the relation, or that nothing the asker may see says it."""
+    if not _YES_NO.match(question) or len(facts) < 2:
+        return None
+    folded = question.casefold()
+    a, b = sorted(facts[:2], key=lambda f: folded.find(f.matched.casefold()) % (len(folded) + 1))
+    for predicate in sorted(wanted):
+        for first, second in ((a, b), (b, a)):
+            number = facts.index(first) + 1
+            held = any(
+                r.predicate.upper() == predicate
+                and r.subject.casefold() == first.entity_name.casefold()
+                and r.object.casefold() == second.entity_name.casefold()
+                for fact in (a, b)
+                for r in fact.relations
+            )
+            if held:
+                return (
+                    f"Yes: {relation_sentence(predicate, first.entity_name, second.entity_name)}. [{number}]",
+                    number,
+                )
+    predicate = sorted(wanted)[0]
+    said = relation_sentence(predicate, a.entity_name, b.entity_name)
+    return f"Nothing the table knows says {said}. [{facts.index(a) + 1}]", facts.index(a) + 1
 
 
 def _titled(question: str, facts: Sequence[CanonFact]) -> set[str]:
@@ -189,7 +224,59 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
     return re.sub(r"\[\d+\]$", f"[{cited}]", text), cited
 
 
+def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return who holds the title asked ("Tamsin Vaske is Lady of Saltmarch"), the living first: the cards found
+    by a title (`holders`) say it as "<name> is <title>"."""
+    if not re.match(r"^\s*who\b", question.casefold()):
+        return None
+    held = [(n, f) for n, f in enumerate(facts, 1) if f"{f.entity_name} is {f.matched}" in f.facts]
+    if not held:
+        return None
+    held.sort(key=lambda nf: nf[1].state == "dead")
+    number, first = held[0]
+    verb = "was" if first.state == "dead" else "is"
+    text = f"{first.entity_name} {verb} {first.matched}"
+    before = [
+        f.entity_name
+        for _, f in held[1:]
+        if f.state == "dead" and f.matched.casefold() == first.matched.casefold()
+    ]
+    if before and verb == "is":
+        text += f"; before, {names_list(before)} {'was' if len(before) == 1 else 'were'}"
+    return f"{text}. [{number}]", number
+
+
+def _deed_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return who did what the question asks, as the description or notes that found them say it, their name
+    for a leading pronoun ("Nell Quarrow poisoned Lord Orrin's wine …")."""
+    if not re.match(r"^\s*who\b", question.casefold()):
+        return None
+    for number, fact in enumerate(facts, 1):
+        if not any(line.endswith(": " + fact.matched) for line in fact.facts):
+            continue
+        said = sentences(fact.matched)[:1] or [fact.matched]
+        text = said[0].rstrip(".")
+        pronoun = re.match(r"^(?:She|He|They|It)\s+", text)
+        if pronoun:
+            text = f"{fact.entity_name} {text[pronoun.end() :]}"
+        elif re.match(r"^(?:A|An|The)\s", text):  # "Brother Halvard is the old priest …, who crowned Tamsin"
+            text = f"{fact.entity_name} is {text[0].lower()}{text[1:]}"
+        elif fact.entity_name.casefold() not in text.casefold():
+            text = f"{fact.entity_name}: {text}"
+        return f"{text}. [{number}]", number
+    return None
+
+
 def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    deed = _deed_answer(question, facts)
+    if deed is not None:
+        return deed
+    holder = _holder_answer(question, facts)
+    if holder is not None:
+        return holder
+    aged = age_answer(question, facts)
+    if aged is not None:
+        return aged
     relation = _relation_answer(question, facts)
     if relation is not None:
         return relation

@@ -119,5 +119,6 @@ def goal_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
         if goals:
             first = goals[0].lower() + goals[1:]
             to = "" if re.match(r"^(?:to|a|an|the|more|power|money|revenge)\b", first) else "to "
-            return f"{fact.entity_name} wants {to}{first}. [{number}]", number
+            wants = "want" if re.match(r"^The .+s$", fact.entity_name) else "wants"  # "The Tidewardens want"
+            return f"{fact.entity_name} {wants} {to}{first}. [{number}]", number
     return None

@@ -25,10 +25,11 @@ from canon.visibility import Knowing, entities_seen, entity_hidden
 from canon.wording import PLAIN, Wording
 from canon.wording.statements import told_words
 from memory import fulltext
-from memory.knowledge.answer_models import Relation
+from memory.knowledge.answer_models import Life, Relation
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
+from memory.knowledge.retrieval.holders import mentioned, title_holders
 from memory.knowledge.retrieval.superseded import mark_superseded
 from memory.leaks import card_secrets
 
@@ -108,6 +109,26 @@ def _died_in(card: EntityCard) -> str | None:
         if mine and s.predicate.upper() == "PARTICIPATED_IN" and s.validity.world_from == day:
             return view.object.name if view.object is not None else None
     return None
+
+
+def card_life(card: EntityCard, words: Wording = PLAIN) -> Life | None:
+    """Return when an entity was born and died (the first dated alive state and the dead one), or None."""
+    born = next(
+        (v.statement.validity for v in card.states if str(v.statement.value).casefold() == "alive"), None
+    )
+    died = next(
+        (v.statement.validity for v in card.states if str(v.statement.value).casefold() == "dead"), None
+    )
+    if (born is None or not born.world_from) and (died is None or not died.world_from):
+        return None
+    return Life(
+        born=born.world_from if born else None,
+        born_key=born.world_from_key if born else None,
+        born_words=words.when(born.world_from) if born and born.world_from else None,
+        died=died.world_from if died else None,
+        died_key=died.world_from_key if died else None,
+        died_words=words.when(died.world_from) if died and died.world_from else None,
+    )
 
 
 def is_many(ontology: Ontology | None, entity_type: str, predicate: str) -> bool:
@@ -349,6 +370,7 @@ class EntityFinder:
         if not names[0]:
             return [], []
         ranked = best_matches(question, names, config)
+        ranked += await title_holders(reader, question, ranked) or await mentioned(reader, question, ranked)
         words = Wording(calendar=(await reader.calendar()).words()) if ranked else PLAIN
         facts: list[CanonFact] = []
         for m in ranked:
@@ -372,6 +394,7 @@ class EntityFinder:
                     relations=card_relations(card),
                     state=card_state(card, reader.ontology),
                     state_terminal=is_terminal(reader.ontology, card_state(card, reader.ontology)),
+                    life=card_life(card, words),
                     secrets=tuple(card_secrets(card)),
                 )
             )

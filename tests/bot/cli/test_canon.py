@@ -56,7 +56,7 @@ def test_add_then_read_an_entity_card_as_player_and_gm(cli: CliRunner) -> None:
     assert gm["facts"][0]["statement"]["id"] == title_id
 
     hidden = run(cli, "canon", "entity", "The Hidden King", code=1)
-    assert "No entity called" in hidden.stderr
+    assert "Nothing in this campaign's canon is called" in hidden.stderr
     assert run(cli, "canon", "entity", "The Hidden King", "--as", "gm")["entity"]["visibility"] == "gm_only"
 
 

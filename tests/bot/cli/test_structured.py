@@ -195,7 +195,7 @@ def test_render_a_tree_and_a_timeline_to_png_files(cli: CliRunner, tmp_path: Pat
     )
     assert era.exit_code == 0 and json.loads(era.stdout)["title"] == "Timeline: The Second Age"
     missing = cli.invoke(app, ["render", "tree", "Nobody At All", "--campaign", CAMPAIGN, "-o", str(tree)])
-    assert missing.exit_code == 1 and "No entity called" in missing.output
+    assert missing.exit_code == 1 and "Nothing in this campaign's canon is called" in missing.output
 
 
 def test_one_retconning_file_among_unchanged_and_new_ones_asks_first_and_writes_nothing(

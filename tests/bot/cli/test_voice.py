@@ -120,4 +120,4 @@ def test_without_an_llm_extract_is_reported_as_failed_and_the_import_stands(cli:
     assert failure["error"].startswith("extraction: No language model is configured")
     assert run(cli, "voice", "usage", "--campaign", CAMPAIGN) == []
     missing = cli.invoke(app, ["voice", "memories", "Nobody", "--campaign", CAMPAIGN])
-    assert missing.exit_code == 1 and "No entity called" in missing.output
+    assert missing.exit_code == 1 and "Nothing in this campaign's canon is called" in missing.output

@@ -33,7 +33,7 @@ def test_a_file_whose_keys_fit_no_one_kind_is_not_read_as_a_timeline() -> None:
     assert (problem.line, problem.column) == (1, 1)
     assert problem.message == (
         "this file has no `kind:` line, and its top-level keys (name, start, people) do not say which kind of "
-        f"world file it is: {KINDS_IN_WORDS}; say which one in a line such as `kind: timeline` at the top"
+        f"world file it is: say which one in a line such as `kind: timeline` at the top; {KINDS_IN_WORDS}"
     )
     assert "family_tree" not in problem.message and "magic_system" not in problem.message
 
@@ -56,8 +56,8 @@ def test_a_kind_line_in_words_is_understood() -> None:
 def test_an_unknown_kind_line_lists_the_kinds_in_words() -> None:
     (problem,) = load_lore_file("kind: kingdom\nname: Valdorn\n", "valdorn.yaml").problems
     assert (problem.line, problem.column) == (1, 7)
-    assert problem.message.startswith("“kind: kingdom” is not a kind of world file: " + KINDS_IN_WORDS)
-    assert "`kind: timeline`" in problem.message
+    assert problem.message.startswith("“kind: kingdom” is not a kind of world file: say which one in a line")
+    assert "`kind: timeline`" in problem.message and problem.message.endswith(KINDS_IN_WORDS)
 
 
 async def test_importing_a_file_of_no_clear_kind_writes_nothing(db: Database) -> None:

@@ -401,9 +401,9 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
         (
             1,
             7,
-            "“kind: monsters” is not a kind of world file: the kinds are timeline, family tree, gazetteer, "
-            "bestiary, magic system, culture, characters and factions; say which one in a line such as "
-            "`kind: bestiary` at the top",
+            "“kind: monsters” is not a kind of world file: say which one in a line such as `kind: bestiary` at "
+            "the top; the kinds are timeline, family tree, gazetteer, bestiary, magic system, culture, characters "
+            "and factions",
         ),
     ],
     "broken_missing_field.yaml": [
@@ -499,8 +499,8 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
             1,
             1,
             "this file has no `kind:` line, and its top-level keys (monsters) do not say which kind of world file "
-            "it is: the kinds are timeline, family tree, gazetteer, bestiary, magic system, culture, characters "
-            "and factions; say which one in a line such as `kind: timeline` at the top",
+            "it is: say which one in a line such as `kind: timeline` at the top; the kinds are timeline, family "
+            "tree, gazetteer, bestiary, magic system, culture, characters and factions",
         ),
     ],
     "broken_visibility.yaml": [(4, 17, '"visibility" must be one of: public, gm_only; got "secret"')],

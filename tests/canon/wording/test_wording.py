@@ -252,6 +252,13 @@ def test_each_kind_of_proposal_reads_as_a_line() -> None:
     )
     assert proposal_sentence(lines["relation"], words, Viewer.GM).endswith("(relies on an earlier fact)")
     assert not JARGON.search(proposal_sentence(lines["relation"], words, Viewer.GM))
+    # A player reads the cited fact's words when players may read it, else only that it builds on canon.
+    assert proposal_sentence(lines["relation"], named).endswith("(relies on “Corvan Marrow is dead”)")
+    secret = dataclasses.replace(named, hidden_facts=frozenset({12}))
+    assert proposal_sentence(lines["relation"], secret).endswith("(building on earlier canon)")
+    assert proposal_sentence(lines["relation"], secret, Viewer.GM).endswith(
+        "(relies on “Corvan Marrow is dead”)"
+    )
 
 
 FROST = Wording(

@@ -1,0 +1,121 @@
+"""Ages from the canon graph: "How old was Corran when he died?", "Who is older, Tamsin or Idris?", "How old
+is Tamsin?".
+
+A card's life (`CanonFact.life`: when it was born and died, as the asker may see them) is all these read. An
+age at death counts whole years between the two dates (of one era; months and days when both give them, else
+"about"); who is older compares the births' sortable keys; an age now needs a date for now, which canon's graph
+does not hold, so the answer says when the person was born.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from canon.calendar import DateError, WorldDate, parse_date
+from memory.knowledge.models import CanonFact
+
+__all__ = ["age_answer"]
+
+_OLDER = re.compile(r"\b(older|elder|younger)\b")
+_HOW_OLD = re.compile(r"\bhow old\b|\bwhat age\b|\bage\b")
+_AT_DEATH = re.compile(r"\b(?:die|died|death|dies|killed|fell)\b")
+
+
+def _date(text: str | None) -> WorldDate | None:
+    try:
+        return parse_date(text) if text else None
+    except DateError:
+        return None
+
+
+def _years(born: WorldDate, died: WorldDate) -> tuple[int, bool] | None:
+    """Return the whole years between two dates of one era, and whether that count is exact."""
+    if born.era != died.era or born.year is None or died.year is None:
+        return None
+    years = died.year - born.year
+    exact = born.month is not None and died.month is not None
+    if exact and ((died.month or 0), (died.day or 0)) < ((born.month or 0), (born.day or 0)):
+        years -= 1
+    return years, exact and born.day is not None and died.day is not None
+
+
+def _lived(fact: CanonFact) -> bool:
+    return fact.life is not None and (fact.life.born_key is not None or fact.life.died_key is not None)
+
+
+def _at_death(fact: CanonFact, number: int) -> tuple[str, int] | None:
+    life = fact.life
+    if life is None or not life.died_words:
+        return None
+    born, died = _date(life.born), _date(life.died)
+    counted = _years(born, died) if born and died else None
+    if counted is None:
+        return None
+    years, exact = counted
+    age = f"{years}" if exact else f"about {years}"
+    return (
+        f"{fact.entity_name} was {age} years old: born {life.born_words}, died {life.died_words}. [{number}]",
+        number,
+    )
+
+
+def _older(question: str, people: Sequence[tuple[int, CanonFact]]) -> tuple[str, int] | None:
+    """Return which of the first two people named is older (or younger, as asked), by their births."""
+    if len(people) < 2:
+        return None
+    (n_a, a), (n_b, b) = people[:2]
+    if a.life is None or b.life is None or a.life.born_key is None or b.life.born_key is None:
+        return None
+    if a.life.born_key == b.life.born_key:
+        return (
+            f"{a.entity_name} and {b.entity_name} were born the same day, {a.life.born_words}. [{n_a}]",
+            n_a,
+        )
+    first, second = (a, b) if a.life.born_key < b.life.born_key else (b, a)
+    younger = _OLDER.search(question.casefold())
+    word = younger.group(1) if younger else "older"
+    chosen, other = (second, first) if word == "younger" else (first, second)
+    number = n_a if chosen is a else n_b
+    text = (
+        f"{chosen.entity_name} is {word}, born {chosen.life.born_words}; "  # type: ignore[union-attr]
+        f"{other.entity_name} was born {other.life.born_words}"  # type: ignore[union-attr]
+    )
+    if question.casefold().lstrip().startswith(("is ", "was ", "are ")):
+        asked_first = fold_first(question, a, b)
+        yes = "Yes" if asked_first is chosen else "No"
+        text = f"{yes}: {text}"
+    return f"{text}. [{number}]", number
+
+
+def fold_first(question: str, a: CanonFact, b: CanonFact) -> CanonFact:
+    """Return the one of two people the question names first ("Is Idris older than Nell?": Idris)."""
+    folded = question.casefold()
+    at_a, at_b = folded.find(a.matched.casefold()), folded.find(b.matched.casefold())
+    return a if at_b < 0 or (0 <= at_a < at_b) else b
+
+
+def age_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return an age, an age at death or who is older, from the lives of the people named, or None."""
+    folded = question.casefold()
+    people = [(n, f) for n, f in enumerate(facts, 1) if _lived(f)]
+    if not people:
+        return None
+    if _OLDER.search(folded):
+        return _older(question, people)
+    if not _HOW_OLD.search(folded):
+        return None
+    number, fact = people[0]
+    life = fact.life
+    assert life is not None
+    if _AT_DEATH.search(folded) or (life.died_words and not re.search(r"\bis\b", folded)):
+        return _at_death(fact, number)
+    if life.died_words:
+        return _at_death(fact, number)
+    if life.born_words:
+        return (
+            f"{fact.entity_name} was born {life.born_words}; canon holds no date for today to count an age "
+            f"from. [{number}]",
+            number,
+        )
+    return None

@@ -1,0 +1,29 @@
+"""A GM imports world files on Discord and reads every problem in plain words, at the line their editor shows."""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import World
+from tests.e2e.test_canon_e2e import embed_text
+from tests.e2e.test_continuity_e2e import import_yaml
+
+WOLVES = "creatures:\n  - name: Grey Wolf\n    size medium\n    habitat: Eastwood\n"
+KINGDOM = "name: The Kingdom of Valdorn\nstart: 1\npeople:\n  - name: Ser Aldric\n"
+
+
+async def test_a_gm_reads_import_problems_in_plain_words(world: World) -> None:
+    broken = embed_text((await import_yaml(world, "wolves.yaml", WOLVES)).embeds[0])
+    assert "1 problem in wolves.yaml; nothing was written." in broken, broken
+    assert (
+        "wolves.yaml: line 3, column 5: this line has a name but no colon after it: a field is written "
+        "`name: value` (like `size: medium`)"
+    ) in broken, broken
+    for jargon in ("(s)", "simple key", "could not find expected", "slug", "house_vyr"):
+        assert jargon not in broken
+
+    kingdom = embed_text((await import_yaml(world, "valdorn.yaml", KINGDOM)).embeds[0])
+    assert "1 problem in valdorn.yaml; nothing was written." in kingdom, kingdom
+    assert (
+        "this file has no `kind:` line, and its top-level keys (name, start, people) do not say which kind of "
+        "world file it is: say which one in a line such as `kind: timeline` at the top; the kinds are timeline, "
+        "family tree, gazetteer, bestiary, magic system, culture, characters and factions"
+    ) in " ".join(kingdom.split()), kingdom
