@@ -397,12 +397,22 @@ def _states(views: Sequence[StatementView], entity_id: int) -> tuple[StatementVi
 async def titles_naming(reader: LineageReader, words: str) -> list[Statement]:
     """Return the title facts the reader's viewer sees whose value holds `words` ("Lady of Saltmarch" for
     "saltmarch"), on the campaign-and-attribute index: who holds a title of a place or a group."""
-    pattern = "%" + words.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    return await facts_holding(reader, ("title", "titles"), [words])
+
+
+async def facts_holding(
+    reader: LineageReader, attributes: Sequence[str], texts: Sequence[str]
+) -> list[Statement]:
+    """Return the facts of these attributes the reader's viewer sees whose value holds each of `texts` (in any
+    case), on the campaign-and-attribute index."""
+    like = [
+        StatementRow.value.ilike(
+            "%" + t.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%", escape="\\"
+        )
+        for t in texts
+    ]
     return await reader.statements(
-        predicates=["title", "titles"],
-        where=[
-            StatementRow.kind == StatementKind.ATTRIBUTE.value,
-            StatementRow.value.ilike(pattern, escape="\\"),
-        ],
+        predicates=list(attributes),
+        where=[StatementRow.kind == StatementKind.ATTRIBUTE.value, *like],
         with_evidence=False,
     )

@@ -25,6 +25,7 @@ from memory.knowledge.retrieval.answer_words import (
     fold_words,
     has_word,
     key_words,
+    sentences,
 )
 
 __all__ = ["graph_answer"]
@@ -245,7 +246,31 @@ def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
     return f"{text}. [{number}]", number
 
 
+def _deed_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return who did what the question asks, as the description or notes that found them say it, their name
+    for a leading pronoun ("Nell Quarrow poisoned Lord Orrin's wine …")."""
+    if not re.match(r"^\s*who\b", question.casefold()):
+        return None
+    for number, fact in enumerate(facts, 1):
+        if not any(line.endswith(": " + fact.matched) for line in fact.facts):
+            continue
+        said = sentences(fact.matched)[:1] or [fact.matched]
+        text = said[0].rstrip(".")
+        pronoun = re.match(r"^(?:She|He|They|It)\s+", text)
+        if pronoun:
+            text = f"{fact.entity_name} {text[pronoun.end() :]}"
+        elif re.match(r"^(?:A|An|The)\s", text):  # "Brother Halvard is the old priest …, who crowned Tamsin"
+            text = f"{fact.entity_name} is {text[0].lower()}{text[1:]}"
+        elif fact.entity_name.casefold() not in text.casefold():
+            text = f"{fact.entity_name}: {text}"
+        return f"{text}. [{number}]", number
+    return None
+
+
 def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    deed = _deed_answer(question, facts)
+    if deed is not None:
+        return deed
     holder = _holder_answer(question, facts)
     if holder is not None:
         return holder

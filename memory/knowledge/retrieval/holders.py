@@ -10,11 +10,39 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canon.graph.reader import CanonReader, titles_naming
+from canon.graph.reader import CanonReader, facts_holding, titles_naming
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.candidates import EntityMatch
 
-__all__ = ["title_holders"]
+__all__ = ["mentioned", "title_holders"]
+
+#: "Who poisoned Orrin?": a who-question with a verb of its own, and what it is asked of.
+_WHO_DID = re.compile(r"^\s*who\s+([a-z]+ed|[a-z]+)\s+(.+)$")
+_NOT_DEEDS = frozenset(
+    {
+        *(
+            "is",
+            "was",
+            "are",
+            "were",
+            "has",
+            "have",
+            "had",
+            "does",
+            "did",
+            "do",
+            "will",
+            "can",
+            "rules",
+            "ruled",
+        ),
+        *("leads", "led", "lives", "lived", "governs", "holds", "took", "fought", "died", "knows", "owns"),
+    }
+)
+#: The attributes whose words tell what someone did: a description, the GM's notes (GM-only: the reader's
+#: viewer filters them).
+_TOLD = ("description", "gm_notes", "notes")
+_DEED_SCORE = 85.0
 
 _RULES = re.compile(r"^\s*who\s+(?:rules|ruled|governs|governed|reigns|reigned|holds|held|runs|ran)\s+(.+)$")
 _TITLE_OF = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+the\s+(.+?)\s+of\s+(.+)$")
@@ -59,5 +87,38 @@ async def title_holders(
                 continue
             found.append(
                 EntityMatch(entity_id=statement.subject_id, matched=title, window=title, score=_HOLDER_SCORE)
+            )
+    return found
+
+
+def _stem(verb: str) -> str:
+    """Return the part of a verb its other forms share ("poison" of "poisoned", "crown" of "crowned")."""
+    for ending in ("ied", "ed", "es", "s"):
+        if verb.endswith(ending) and len(verb) - len(ending) >= 4:
+            return verb[: -len(ending)]
+    return verb
+
+
+async def mentioned(reader: CanonReader, question: str, named: Sequence[EntityMatch]) -> list[EntityMatch]:
+    """Return those whose description or notes (as the asker may read them) say the question's verb of an
+    entity it names ("Who poisoned Orrin?": "She poisoned Lord Orrin's wine …" in Nell Quarrow's notes), as
+    matches with that sentence as the words that found them."""
+    asked = _WHO_DID.match(" ".join(question.casefold().replace("?", " ").split()))
+    if asked is None or asked.group(1) in _NOT_DEEDS or len(asked.group(1)) < 4:
+        return []
+    stem = _stem(asked.group(1))
+    found: list[EntityMatch] = []
+    for match in named:
+        if not set(fold_words(match.window)) <= set(fold_words(asked.group(2))):
+            continue
+        first = next((w for w in fold_words(match.matched) if w not in _ARTICLES), None)
+        if first is None:
+            continue
+        for statement in await facts_holding(reader, _TOLD, [first, stem]):
+            if statement.subject_id in {m.entity_id for m in [*named, *found]}:
+                continue
+            said = statement.value or ""
+            found.append(
+                EntityMatch(entity_id=statement.subject_id, matched=said, window=said, score=_DEED_SCORE)
             )
     return found

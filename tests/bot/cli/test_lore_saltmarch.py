@@ -72,7 +72,8 @@ PLAYER = {
     ],
     "what happened at gull rock": ["Battle of Gull Rock took place at Gull Rock on 3 Sunmoon"],
     "who died in the wreck of the sable": ["Corran Vaske took part in Wreck of the Sable", "drowned"],
-    "who crowned tamsin": ["Brother Halvard took part in Investiture of Tamsin"],
+    "who crowned tamsin": ["Brother Halvard is the old priest of the Deep Chapel, who crowned Tamsin"],
+    "who crowned Tamsin Vaske": ["Brother Halvard"],
     "when was tamsin crowned": ["Investiture of Tamsin took place at Tidehall on 1 Reedmoon"],
     "how did orrin die": [
         "Orrin Vaske died on 3 Sunmoon, year 871 of the Age of Tides, in Battle of Gull Rock"
@@ -140,16 +141,24 @@ def test_a_player_is_answered_from_canon_in_sentences(cli: CliRunner, tmp_path: 
 def test_gm_only_canon_answers_the_gm_and_reads_as_unknown_to_a_player(
     cli: CliRunner, tmp_path: Path
 ) -> None:
-    questions = ["who is the drowned king", "who is aubric thane", "who is ysolde"]
+    questions = ["who is the drowned king", "who is aubric thane", "who is ysolde", "who poisoned orrin"]
     gm = ask(cli, tmp_path, questions, gm=True)
+    assert gm["who poisoned orrin"].startswith("Nell Quarrow poisoned Lord Orrin's wine")
     assert gm["who is the drowned king"].startswith("Aubric Thane, called The Drowned King, is a sorcerer")
     assert "Orrin's hidden daughter" in gm["who is ysolde"]
-    unknown = ["who is zorbul the nameless", "who is the sunken duke", "who is ysoldine"]
+    unknown = [
+        "who is zorbul the nameless",
+        "who is the sunken duke",
+        "who is ysoldine",
+        "who strangled orrin",
+    ]
     player = ask(cli, tmp_path, questions + unknown)
     for hidden, nobody in zip(questions, unknown, strict=True):
         said = player[hidden].replace(hidden.removeprefix("who is "), "X")
         assert said == player[nobody].replace(nobody.removeprefix("who is "), "X")
-        assert said == "Nothing the table knows says who X is."
+    assert player["who is ysolde"] == "Nothing the table knows says who ysolde is."
+    assert player["who poisoned orrin"] == "Nothing the table knows says who poisoned orrin."
+    assert player["who strangled orrin"] == "Nothing the table knows says who strangled orrin."
 
 
 def test_a_gm_only_relation_reads_to_a_player_as_one_canon_does_not_hold(
