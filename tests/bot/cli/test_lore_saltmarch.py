@@ -105,6 +105,7 @@ PLAYER = {
     "how old is tamsin": ["Tamsin Vaske was born on 20 Saltmoon, year 845"],
     # Nothing known, said in a whole sentence (the question quoted when its words cannot be turned round).
     "where was Orrin born": ["Nothing the table knows answers “where was Orrin born?”."],
+    "where was tamsin's father born": ["Nothing the table knows answers “where was tamsin's father born?”."],
 }
 
 #: Asked in words of our own, not the prober's.
