@@ -221,7 +221,7 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
         return None
     text, number = found
     cited = order[number - 1]
-    return re.sub(r"\[\d+\]$", f"[{cited}]", text), cited
+    return re.sub(r"\[(\d+)\]", lambda m: f"[{order[int(m[1]) - 1]}]", text), cited
 
 
 def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:

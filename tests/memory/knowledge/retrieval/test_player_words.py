@@ -251,3 +251,22 @@ def test_regen_reads_regeneration_and_a_concentration_check_is_no_duration() -> 
     assert analyse("does hold monster need concentration").fields == ["duration"]
     assert "duration" not in analyse("dc of a concentration check").fields
     assert "duration" not in analyse("concentration save dc when I get hit").fields
+
+
+def test_a_field_of_a_namesake_in_another_book_gives_way_to_the_entry_named_by_its_book() -> None:
+    # A game with a shield to carry and a spell of the same name, in its spellbook.
+    gear = passage(
+        "## Ward\n\n*Gear, shield*\n\n- **Armor Class** +2\n- **Price** 10 crowns", "Gear", "Ward", chunk_id=1
+    )
+    charm = passage(
+        "## Ward\n\n*First circle abjuration*\n\nA shimmering barrier appears. Until your next turn, you have a "
+        "+5 bonus to AC.",
+        "Spellbook",
+        "Ward",
+        chunk_id=2,
+    )
+    answer = reply(analyse("how much ac does the ward spell give me"), [], [gear, charm])
+    assert answer.known and "+5 bonus to AC" in answer.text
+    # Not named by its book, the field of the first answers.
+    answer = reply(analyse("how much ac does a ward give"), [], [gear, charm])
+    assert answer.known and "+2" in answer.text
