@@ -47,6 +47,8 @@ _NOUNS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
 _TITLES = frozenset(
     {"lord", "lady", "king", "queen", "ruler", "leader", "father", "mother", "sister", "brother"}
 )
+#: The attributes whose sentences tell what someone did (`holders.mentioned` finds them by those).
+_TOLD = ("description", "gm notes", "notes")
 #: Relations said once of all their subjects: "A, B and C took part in the Battle of Red Ford".
 _TOLD_TOGETHER = frozenset({"PARTICIPATED_IN"})
 _SYMMETRIC = frozenset({"SIBLING_OF", "SPOUSE_OF", "ALLY_OF", "ENEMY_OF"})
@@ -252,7 +254,8 @@ def _deed_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
     if not re.match(r"^\s*who\b", question.casefold()):
         return None
     for number, fact in enumerate(facts, 1):
-        if not any(line.endswith(": " + fact.matched) for line in fact.facts):
+        told = {f"{possessive(fact.entity_name)} {attribute}: {fact.matched}" for attribute in _TOLD}
+        if not told & set(fact.facts):
             continue
         said = sentences(fact.matched)[:1] or [fact.matched]
         text = said[0].rstrip(".")
@@ -268,15 +271,9 @@ def _deed_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
 
 
 def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    deed = _deed_answer(question, facts)
-    if deed is not None:
-        return deed
-    holder = _holder_answer(question, facts)
-    if holder is not None:
-        return holder
-    aged = age_answer(question, facts)
-    if aged is not None:
-        return aged
+    found = age_answer(question, facts) or _deed_answer(question, facts) or _holder_answer(question, facts)
+    if found is not None:
+        return found
     relation = _relation_answer(question, facts)
     if relation is not None:
         return relation

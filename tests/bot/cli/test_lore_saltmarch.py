@@ -100,6 +100,7 @@ PLAYER = {
     "how old was corran when he died": ["Corran Vaske was about 18 years old", "born in year 848"],
     "who is older, tamsin or idris": ["Idris Fenn is older, born in year 830"],
     "who is older hal or nell": ["Brother Halvard is older"],
+    "who is older, Hal or Nell": ["Brother Halvard is older"],
     "is tamsin older than corran": ["Yes: Tamsin Vaske is older"],
     "is Idris older than Nell": ["Yes: Idris Fenn is older"],
     "how old is tamsin": ["Tamsin Vaske was born on 20 Saltmoon, year 845"],
