@@ -416,3 +416,17 @@ async def facts_holding(
         where=[StatementRow.kind == StatementKind.ATTRIBUTE.value, *like],
         with_evidence=False,
     )
+
+
+async def happened_in_year(reader: LineageReader, year: int) -> list[Statement]:
+    """Return where-it-took-place statements the reader's viewer sees dated in a year (of any era), on the
+    campaign-and-relation index: "What happened in 866?"."""
+    # Stored as keys, labelled or not: `age_of_tides.year_866.month_4.day_12`, `age_of_tides.866`.
+    dated = or_(
+        *(
+            StatementRow.world_from.like(f"%.{label}{year}{end}")
+            for label in ("year_", "")
+            for end in ("", ".%")
+        )
+    )
+    return await reader.statements(predicates=["OCCURRED_AT"], where=[dated], with_evidence=False)

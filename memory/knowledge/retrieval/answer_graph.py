@@ -101,8 +101,8 @@ def _relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
     words = fold_words(question.replace("’", "'"))
     titles = _titled(question, facts)
     asked = [w for w in words if w in RELATION_WORDS and not _in_name(w, facts) and w not in titles]
-    if not asked:
-        return None
+    if not asked or re.match(r"^\s*(?:where|when)\b", question.casefold()):
+        return None  # "Where was Tamsin's father born?" asks of the relative, whose card is not read here
     wanted = {p for w in asked for p in RELATION_WORDS[w]}
     how_many = any(a == "how" and b == "many" for a, b in itertools.pairwise(words))
     between = _between(question, facts, wanted)
@@ -221,7 +221,7 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
         return None
     text, number = found
     cited = order[number - 1]
-    return re.sub(r"\[\d+\]$", f"[{cited}]", text), cited
+    return re.sub(r"\[(\d+)\]", lambda m: f"[{order[int(m[1]) - 1]}]", text), cited
 
 
 def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:

@@ -10,11 +10,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canon.graph.reader import CanonReader, facts_holding, titles_naming
+from canon.graph.reader import CanonReader, facts_holding, happened_in_year, titles_naming
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.candidates import EntityMatch
 
-__all__ = ["mentioned", "title_holders"]
+__all__ = ["in_year", "mentioned", "title_holders"]
+
+_IN_YEAR = re.compile(
+    r"^\s*what\s+(?:happened|took place|went on|occurred)\s+(?:in|during)\s+(?:the\s+)?(?:year\s+)?(-?\d{1,6})\s*\??$"
+)
+_YEAR_SCORE = 80.0
 
 #: "Who poisoned Orrin?": a who-question with a verb of its own, and what it is asked of.
 _WHO_DID = re.compile(r"^\s*who\s+([a-z]+ed|[a-z]+)\s+(.+)$")
@@ -122,3 +127,19 @@ async def mentioned(reader: CanonReader, question: str, named: Sequence[EntityMa
                 EntityMatch(entity_id=statement.subject_id, matched=said, window=said, score=_DEED_SCORE)
             )
     return found
+
+
+async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
+    """Return the events that took place in the year a question asks about ("What happened in 866?"), as
+    matches found by the year."""
+    asked = _IN_YEAR.match(question.casefold())
+    if asked is None:
+        return []
+    year = asked.group(1)
+    found: dict[int, EntityMatch] = {}
+    for statement in await happened_in_year(reader, int(year)):
+        found.setdefault(
+            statement.subject_id,
+            EntityMatch(entity_id=statement.subject_id, matched=year, window=year, score=_YEAR_SCORE),
+        )
+    return list(found.values())

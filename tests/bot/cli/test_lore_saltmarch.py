@@ -87,6 +87,7 @@ PLAYER = {
     "who are orrins kids": ["Orrin Vaske's children are Corran Vaske and Tamsin Vaske"],
     "who are the Tidewardens allies": ["The Tidewardens' ally is House Vaske"],
     "who is corran's mother": ["Mereth Vaske"],
+    "what happened in 866": ["Wreck of the Sable took place at Sable Reef on 12 Squallmoon, year 866"],
     # Who holds a title of a place or a group: the living holder, then those before.
     "who rules the saltmarch": ["Tamsin Vaske is Lady of Saltmarch; before, Wenna Vaske was"],
     "who is the lady of saltmarch": ["Tamsin Vaske is Lady of Saltmarch"],
@@ -104,6 +105,7 @@ PLAYER = {
     "how old is tamsin": ["Tamsin Vaske was born on 20 Saltmoon, year 845"],
     # Nothing known, said in a whole sentence (the question quoted when its words cannot be turned round).
     "where was Orrin born": ["Nothing the table knows answers “where was Orrin born?”."],
+    "where was tamsin's father born": ["Nothing the table knows answers “where was tamsin's father born?”."],
 }
 
 #: Asked in words of our own, not the prober's.
@@ -115,6 +117,8 @@ PLAYER_OWN = {
     "who fought at the battle of gull rock": ["Idris Fenn"],
     "what took place at tidehall": ["Investiture of Tamsin took place at Tidehall"],
     "what is house vaske after": ["House Vaske wants to keep the salt roads open"],
+    "what happened in 871?": ["Battle of Gull Rock took place", "Investiture of Tamsin took place"],
+    "what happened in the year 869": ["Nothing the table knows"],
     "who governs saltmarch?": ["Tamsin Vaske is Lady of Saltmarch"],
     "who is the captain of the tidewardens": ["Idris Fenn is Captain of the Tidewardens"],
     "is nell older than idris": ["No: Idris Fenn is older"],
@@ -144,6 +148,8 @@ def test_gm_only_canon_answers_the_gm_and_reads_as_unknown_to_a_player(
     questions = ["who is the drowned king", "who is aubric thane", "who is ysolde", "who poisoned orrin"]
     gm = ask(cli, tmp_path, questions, gm=True)
     assert gm["who poisoned orrin"].startswith("Nell Quarrow poisoned Lord Orrin's wine")
+    (year,) = ask(cli, tmp_path, ["what happened in the year 869"], gm=True).values()
+    assert year.startswith("Pact of the Drowned took place at Gull Rock in year 869")
     assert gm["who is the drowned king"].startswith("Aubric Thane, called The Drowned King, is a sorcerer")
     assert "Orrin's hidden daughter" in gm["who is ysolde"]
     unknown = [
