@@ -16,7 +16,10 @@ import) and asks questions as a player, in four sets, each printed as one JSON l
 - `outsider_c`: 60 more questions in the same shape (45 answerable, 15 unanswerable), written later by another
   outsider as a new player and a GM preparing a fight would ask them, over the sections the first sets touch
   least (conditions, equipment tables, class features, magic items, resting and combat rules, monsters'
-  actions). Tuning material like A (`--misses` prints its misses).
+  actions). Tuning material like A (`--misses` prints its misses);
+- `outsider_d`: 60 more in the same shape (45 answerable, 15 unanswerable), written later by another outsider
+  who had seen neither this code nor the other sets' misses (`bench/data/lore_outsider_d.jsonl`). Tuning
+  material like A and C (`--misses` prints its misses);
 - `outsider_e`: 60 more (45 answerable, 15 unanswerable), written by a third outsider who read only the corpus,
   over subjects no other set asks about, in players' forms (typos, slang, yes/no rules, comparisons, paraphrase).
   Untouched like B: its misses are never printed.
@@ -55,6 +58,7 @@ OUTSIDER = {
     "outsider_a": Path(__file__).resolve().parent / "data" / "lore_outsider_a.jsonl",
     "outsider_b": Path(__file__).resolve().parent / "data" / "lore_outsider_b.jsonl",
     "outsider_c": Path(__file__).resolve().parent / "data" / "lore_outsider_c.jsonl",
+    "outsider_d": Path(__file__).resolve().parent / "data" / "lore_outsider_d.jsonl",
     "outsider_e": Path(__file__).resolve().parent / "data" / "lore_outsider_e.jsonl",
 }
 UNTOUCHED = ("untouched", "outsider_b", "outsider_e")
@@ -175,7 +179,8 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument(
         "--only",
         default=None,
-        help="run some sets, comma-separated: tuning, untouched, project, srd_dev, outsider_a, outsider_b, outsider_c, outsider_e",
+        help="run some sets, comma-separated: tuning, untouched, project, srd_dev, outsider_a, outsider_b, "
+        "outsider_c, outsider_d, outsider_e",
     )
     args = parser.parse_args(argv)
     if not (SRD / "world").is_dir():

@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.schema.ops_tables import CommandSyncRow
@@ -58,7 +59,12 @@ async def store_hash(db: Database, scope: str, digest: str) -> None:
         else:
             row.tree_hash, row.synced_at = digest, utc_now()
 
-    await db.run(work)
+    try:
+        await db.run(work)
+    except (
+        IntegrityError
+    ):  # another process stored its sync of the scope at the same moment: ours goes over it
+        await db.run(work)
 
 
 async def sync_if_changed(

@@ -92,6 +92,17 @@ class _StoppedIsNotFailed(logging.Filter):
 
 
 @functools.cache
+def _cancel_running_jobs(executor: Any, wait: bool = True) -> None:
+    """The loop executor's shutdown: cancel the jobs still running.
+
+    A thread-safe future runs its done callback as it is cancelled, which takes it out of the set of running
+    jobs: this goes over a copy (APScheduler's own went over the set itself, and raised when a job still ran).
+    """
+    for future in list(executor._pending_futures):
+        future.cancel()
+    executor._pending_futures.clear()
+
+
 def _thread_safe_scheduler_class() -> type[Any]:
     """Return APScheduler's asyncio scheduler, changed to keep its job store off the event loop.
 
@@ -127,6 +138,8 @@ def _thread_safe_scheduler_class() -> type[Any]:
 
             self._pending_futures.add(future)
             future.add_done_callback(done)
+
+        shutdown = _cancel_running_jobs
 
     class Scheduler(AsyncIOScheduler):  # type: ignore[misc]
         _busy = False

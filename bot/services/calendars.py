@@ -15,7 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.services.canon_access import CanonAccess
 from canon import campaigns
 from canon.calendar import WorldDate
-from canon.campaign_calendar import CALENDAR_SETTINGS, CampaignCalendar, block_yaml, checked, parse_block
+from canon.calendar_typed import parse_block
+from canon.campaign_calendar import CALENDAR_SETTINGS, CampaignCalendar, block_yaml, checked
 from canon.campaigns import Campaign
 from canon.date_reading import DateReading, read_date
 from canon.errors import InvalidInput

@@ -392,3 +392,41 @@ def _states(views: Sequence[StatementView], entity_id: int) -> tuple[StatementVi
         v for v in views if v.statement.kind == StatementKind.STATE and v.statement.subject_id == entity_id
     )
     return tuple(sorted(own, key=lambda v: statement_sort_key(v.statement)))
+
+
+async def titles_naming(reader: LineageReader, words: str) -> list[Statement]:
+    """Return the title facts the reader's viewer sees whose value holds `words` ("Lady of Saltmarch" for
+    "saltmarch"), on the campaign-and-attribute index: who holds a title of a place or a group."""
+    return await facts_holding(reader, ("title", "titles"), [words])
+
+
+async def facts_holding(
+    reader: LineageReader, attributes: Sequence[str], texts: Sequence[str]
+) -> list[Statement]:
+    """Return the facts of these attributes the reader's viewer sees whose value holds each of `texts` (in any
+    case), on the campaign-and-attribute index."""
+    like = [
+        StatementRow.value.ilike(
+            "%" + t.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%", escape="\\"
+        )
+        for t in texts
+    ]
+    return await reader.statements(
+        predicates=list(attributes),
+        where=[StatementRow.kind == StatementKind.ATTRIBUTE.value, *like],
+        with_evidence=False,
+    )
+
+
+async def happened_in_year(reader: LineageReader, year: int) -> list[Statement]:
+    """Return where-it-took-place statements the reader's viewer sees dated in a year (of any era), on the
+    campaign-and-relation index: "What happened in 866?"."""
+    # Stored as keys, labelled or not: `age_of_tides.year_866.month_4.day_12`, `age_of_tides.866`.
+    dated = or_(
+        *(
+            StatementRow.world_from.like(f"%.{label}{year}{end}")
+            for label in ("year_", "")
+            for end in ("", ".%")
+        )
+    )
+    return await reader.statements(predicates=["OCCURRED_AT"], where=[dated], with_evidence=False)

@@ -96,6 +96,7 @@ SHIPPED: dict[str, str] = {
     "min": "minimum",
     "temp hp": "temporary hit points",
     "thp": "temporary hit points",
+    "regen": "regeneration",
     "stack": "add together",
     "stacks": "add together",
     "stacking": "adding together",

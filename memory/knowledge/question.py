@@ -21,7 +21,18 @@ from dataclasses import dataclass, field
 from memory import fulltext
 from memory.knowledge.glossary import expand
 
-__all__ = ["FILLER", "GENERIC", "KIND_LINE", "Question", "analyse", "describe", "ending_verb", "without_how"]
+__all__ = [
+    "FILLER",
+    "GENERIC",
+    "HOW_UNITS",
+    "KIND_LINE",
+    "Question",
+    "analyse",
+    "describe",
+    "ending_verb",
+    "how_word",
+    "without_how",
+]
 
 #: Words of a question that ask, rather than say what about.
 GENERIC = frozenset(
@@ -70,7 +81,8 @@ _FIELD_PHRASES: tuple[tuple[str, str], ...] = (
     (r"typical speakers|who (?:typically )?speaks", "typical speakers"),
     (r"languages?|what does (.{1,40}?) speak|speaks?\b", "languages"),
     (r"components?|what do (?:i|you) need to cast", "components"),
-    (r"duration|how long does (.{1,40}?) last|concentration", "duration"),
+    # "Concentration" asks a spell's duration, but a concentration check or save is a rule of its own.
+    (r"duration|how long does (.{1,40}?) last|concentration(?! (?:check|save|saving|dc)\b)", "duration"),
     (
         r"range|how far (?:does (.{1,40}?) (?:reach|shoot|go)|can (?:i|you|we) cast|can (.{1,40}?) (?:shoot|fire|be thrown))"
         r"|reaches farther|reach(?:es)?",
@@ -113,7 +125,20 @@ FILLER = frozenset(
         *("more", "less", "higher", "lower", "better", "harder", "farther", "further", "bigger", "stronger"),
         *("faster", "cheaper", "heavier", "longer", "tougher", "i", "me", "my", "we", "know", "who", "turn"),
         *("slower", "lighter", "quicker", "pricier", "deadlier", "than"),
-        *("round", "each", "per", "typical", "typically", "walk", "walks", "go", "goes", "move", "moves"),
+        *(
+            "round",
+            "each",
+            "every",
+            "per",
+            "typical",
+            "typically",
+            "walk",
+            "walks",
+            "go",
+            "goes",
+            "move",
+            "moves",
+        ),
         *("deal", "deals", "do", "written", "take", "takes", "hard", "hit", "talk", "can", "proficient"),
         *("proficiency", "require", "requires", "need", "needs", "max", "maximum", "min", "minimum"),
         # Who asks, not what about: "if my guy gets grappled", "someone restrained", "give again".
@@ -155,6 +180,71 @@ def ending_verb(question: str) -> str | None:
     folded = without_how(" ".join(question.casefold().split())).strip(" ?!.")
     match = _ENDING_VERB.match(folded)
     return match.group(1) if match else None
+
+
+#: What says the amount a "how" word asks, besides an amount with the word itself ("1 hour long"): the units of
+#: its kind, any game's ("how far": feet, miles, squares; "how long": rounds, minutes, days).
+HOW_UNITS: dict[str, tuple[str, ...]] = {
+    "long": (
+        *(
+            "round",
+            "rounds",
+            "turn",
+            "turns",
+            "second",
+            "seconds",
+            "minute",
+            "minutes",
+            "hour",
+            "hours",
+            "day",
+        ),
+        *(
+            "days",
+            "week",
+            "weeks",
+            "month",
+            "months",
+            "year",
+            "years",
+            "feet",
+            "foot",
+            "ft",
+            "inches",
+            "miles",
+        ),
+    ),
+    "far": ("feet", "foot", "ft", "mile", "miles", "yards", "squares", "hexes", "range", "meters", "metres"),
+    "big": (
+        "feet",
+        "foot",
+        "ft",
+        "size",
+        "tiny",
+        "small",
+        "medium",
+        "large",
+        "huge",
+        "gargantuan",
+        "squares",
+    ),
+    "large": ("feet", "foot", "ft", "size", "squares"),
+    "heavy": ("lb", "lbs", "pounds", "pound", "kg", "weight", "weighs"),
+    "fast": ("feet", "foot", "ft", "speed", "miles", "squares"),
+    "tall": ("feet", "foot", "ft", "inches", "size"),
+    "high": ("feet", "foot", "ft", "inches"),
+    "deep": ("feet", "foot", "ft", "miles", "fathoms"),
+    "wide": ("feet", "foot", "ft", "inches", "miles"),
+    "old": ("years", "age", "ages", "centuries"),
+    "often": ("once", "twice", "times", "per", "each", "every", "until", "rest"),
+}
+_HOW_WORD = re.compile(r"(?i)\bhow\s+(" + "|".join(HOW_UNITS) + r")\b")
+
+
+def how_word(text: str) -> str | None:
+    """Return the word after "how" that asks an amount of a kind ("long" of "how long can I hold my breath")."""
+    match = _HOW_WORD.search(text)
+    return match.group(1).casefold() if match else None
 
 
 def without_how(text: str) -> str:

@@ -7,7 +7,8 @@ import pytest
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from canon.calendar_prose import read_prose
-from canon.campaign_calendar import calendar_from, parse_block
+from canon.calendar_typed import parse_block
+from canon.campaign_calendar import calendar_from
 from canon.errors import InvalidInput
 from canon.validation_words import problem_words
 

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from canon.calendar import WorldDate
-from canon.campaign_calendar import CampaignCalendar, block_yaml, calendar_from, parse_block
+from canon.calendar_typed import parse_block
+from canon.campaign_calendar import CampaignCalendar, block_yaml, calendar_from
 from canon.date_reading import MAX_LENGTH, read_date
 from canon.errors import InvalidInput
 

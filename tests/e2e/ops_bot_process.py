@@ -1,7 +1,8 @@
 """Run `lorekeeper run`'s own code (signal handlers, graceful shutdown) against a local Discord emulator.
 
 python -m tests.e2e.ops_bot_process URL [RECONCILE_SECONDS]     Prints `recv <id>` when a message reaches the bot,
-`ack <id>` when its turn is committed. Settings come from the environment, as in production. RECONCILE_SECONDS,
+`ack <id>` when its turn is committed, `lease 1` or `lease 0` each time it stood for the scheduler's lease (held it
+or not), `reconciled` after each reconciliation of sessions with their jobs. Settings come from the environment, as in production. RECONCILE_SECONDS,
 when given, is how often the scheduler reconciles sessions with their jobs (the product's minute is a long wait
 for a test of a session scheduled through the process not running the jobs).
 """
@@ -27,6 +28,7 @@ async def main(base_url: str, reconcile_seconds: float | None = None) -> int:
     settings = load_settings()
     install(settings.log_level)
     out = sys.stdout
+    told_lease_and_reconciliations(out)
     real_create = cli.__dict__.get("create_bot")
     from bot.client import client
 
@@ -51,6 +53,29 @@ async def main(base_url: str, reconcile_seconds: float | None = None) -> int:
     client.create_bot = create_bot  # type: ignore[assignment]
     assert real_create is None
     return await cli.run_bot(settings)
+
+
+def told_lease_and_reconciliations(out: Any) -> None:
+    """Print each answer of the scheduler's lease and each reconciliation: a test waits for them, not for time."""
+    from bot.ops.lease import Lease
+    from bot.ops.scheduler import JobScheduler
+
+    acquire, reconcile = Lease.acquire, JobScheduler.reconcile
+
+    async def told_acquire(self: Lease) -> bool:
+        held = await acquire(self)
+        out.write(f"lease {int(held)}\n")
+        out.flush()
+        return held
+
+    async def told_reconcile(self: JobScheduler, *args: Any, **kwargs: Any) -> Any:
+        done = await reconcile(self, *args, **kwargs)
+        out.write("reconciled\n")
+        out.flush()
+        return done
+
+    Lease.acquire = told_acquire  # type: ignore[method-assign]
+    JobScheduler.reconcile = told_reconcile  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":

@@ -44,6 +44,9 @@ class BotRun:
         self.name = name
         self.log: list[str] = []
         self.acked: set[int] = set()
+        #: How many times it stood for the scheduler's lease, and how many reconciliations it ran.
+        self.lease_answers = 0
+        self.reconciliations = 0
         self.proc: asyncio.subprocess.Process | None = None
         self.readers: list[asyncio.Task[None]] = []
 
@@ -68,6 +71,10 @@ class BotRun:
             kind, _, value = raw.decode().strip().partition(" ")
             if kind == "ack":
                 self.acked.add(int(value))
+            elif kind == "lease":
+                self.lease_answers += 1
+            elif kind == "reconciled":
+                self.reconciliations += 1
 
     async def _err(self) -> None:
         assert self.proc is not None and self.proc.stderr is not None
@@ -94,7 +101,9 @@ def env_of(emu: DiscordEmulator, target: DatabaseTarget, data: Path, **extra: st
         "LOREKEEPER_DISCORD_TOKEN": emu.token,
         "LOREKEEPER_EMBEDDING__ENABLED": "false",
         "LOREKEEPER_LOG_LEVEL": "INFO",
-        "LOREKEEPER_OPS__SCHEDULER_LEASE_SECONDS": "3",
+        # Renewed every 2 s: a holder loses it only when held up 4 s. With a 3 s lease, a holder held up 2 s on a
+        # loaded machine lost it now and then, and the other process rightly took the jobs over: the tests failed.
+        "LOREKEEPER_OPS__SCHEDULER_LEASE_SECONDS": "6",
         **extra,
     }
 
@@ -110,7 +119,14 @@ async def both_running(emu: DiscordEmulator, runs: list[BotRun], guild_ids: list
         await emu.wait_for(lambda g=guild_id: bool(emu.ready_sessions(g)), timeout=120, what="bots ready")
     await emu.wait_for(lambda: len(emu.sessions) >= 2 and all(s.ready for s in emu.sessions), timeout=120)
     await emu.wait_for(lambda: sum(r.said(STARTED) for r in runs) >= 1, timeout=60, what="the jobs started")
-    await asyncio.sleep(4)  # more than a lease: a second scheduler would have started by now
+    # Each process stands for the lease twice more (every third of a lease): a second scheduler would have
+    # started by then.
+    answers = [r.lease_answers for r in runs]
+    await emu.wait_for(
+        lambda: all(r.lease_answers >= n + 2 for r, n in zip(runs, answers, strict=True)),
+        timeout=60,
+        what="each process stood for the lease twice more",
+    )
 
 
 async def turns_of(target: DatabaseTarget, message_ids: set[int]) -> dict[int, int]:
@@ -161,7 +177,10 @@ async def test_the_same_settings_twice_run_one_scheduler_remind_once_and_write_e
                 return [m["content"] for m in emu.channel_messages(chan) if m["content"].startswith("⏰")]
 
             await emu.wait_for(lambda: len(reminders()) >= 1, timeout=90, what="the reminder")
-            await asyncio.sleep(5)
+            reconciled = owner.reconciliations
+            await emu.wait_for(
+                lambda: owner.reconciliations >= reconciled + 2, timeout=60, what="two reconciliations more"
+            )
             assert len(reminders()) == 1 and "Soon" in reminders()[0], reminders()
 
             # The process running the jobs stops: the other takes them over.

@@ -7,6 +7,7 @@ Each side runs in a process of its own, as a `lorekeeper lore` process reads wha
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -93,9 +94,13 @@ def test_direct_reads_answer_as_chromas_client_without_importing_it(written: Pat
     assert direct["count"] == 30
 
 
-def test_a_write_through_a_direct_index_goes_to_chromas_client(tmp_path: Path) -> None:
-    path = tmp_path / "chroma"
-    run(WRITE, str(path))
+def copy_of(written: Path, tmp_path: Path) -> Path:
+    """Return a copy of the folder WRITE wrote, for a test that changes it (the same files: no second writer)."""
+    return Path(shutil.copytree(written, tmp_path / "chroma"))
+
+
+def test_a_write_through_a_direct_index_goes_to_chromas_client(written: Path, tmp_path: Path) -> None:
+    path = copy_of(written, tmp_path)
     direct = run(READ, str(path), "direct", "write")
     assert direct["written"] == [99, True, 31]
     assert run(READ, str(path), "own")["count"] == 31
@@ -143,9 +148,8 @@ asyncio.run(main())
 """
 
 
-def test_a_direct_index_claims_an_older_versions_collection(tmp_path: Path) -> None:
-    path = tmp_path / "chroma"
-    run(WRITE, str(path))
+def test_a_direct_index_claims_an_older_versions_collection(written: Path, tmp_path: Path) -> None:
+    path = copy_of(written, tmp_path)
     claimed = run(CLAIM, str(path), "direct")
     assert claimed == {"count": 30, "hits": 3, "names": ["lk_0123456789ab_c7"]}
     assert run(CLAIM, str(path), "direct") == claimed  # claimed once: read directly from then on

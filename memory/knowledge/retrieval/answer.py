@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
+from memory.knowledge.question import HOW_UNITS, analyse, how_word
 from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_words import (
     ABBREVIATIONS,
     RELATION_WORDS,
-    asked_words,
     covers,
     fold_words,
     has_word,
@@ -199,16 +199,38 @@ def is_example(text: str) -> bool:
     return bool(_EXAMPLE.match(text))
 
 
-def text_words(text: str, asked: Sequence[str]) -> set[str]:
+def text_words(text: str, asked: Sequence[str], how: str | None = None) -> set[str]:
     """Return a sentence's folded words, its abbreviations read out when the question asks every word of them
     ("+2 bonus to AC" holds "armor" and "class" for "armor class", not "class" for "which class"), and the
-    question's words it says in the books' words ("at least 1 hour" says "minimum": `related_said`)."""
+    question's words it says in the books' words ("at least 1 hour" says "minimum": `related_said`). `how`, the
+    word asking an amount ("long" of "how long"), is said by an amount of its kind ("3 rounds") or with one."""
     folded = fold_words(text)
     words = set(folded)
     for short in words & ABBREVIATIONS.keys():
         if all(w in asked for w in ABBREVIATIONS[short]):
             words |= set(ABBREVIATIONS[short])
-    return words | related_said(folded, asked)
+    words |= related_said(folded, asked)
+    if how is not None:
+        # "How long": said by an amount of time or length ("at least 1 hour long"), not by "a long rest".
+        amount = has_amount(text)
+        if not amount:
+            words.discard(how)
+        elif words & set(HOW_UNITS[how]):
+            words.add(how)
+    return words
+
+
+def _asked(question: str) -> tuple[list[str], str | None]:
+    """Return the words a sentence answering the question says, and among them the word asking an amount of a
+    kind ("long" of "how long"); when that word asks a field ("how far does X reach" asks the range: the
+    field's line or sentence says it, not any distance), it is left out."""
+    keys = key_words(question)
+    how = how_word(question)
+    if how is None or how not in keys:
+        return keys, None
+    if any(f"how {how}" in phrase for phrase in analyse(question, {}).asked_by.values()):
+        return [w for w in keys if w != how], None
+    return keys, how
 
 
 def _entry_name(result: LoreResult) -> list[str]:
@@ -220,9 +242,11 @@ def _entry_name(result: LoreResult) -> list[str]:
     return [w for w in fold_words(title) if w not in STOPWORDS]
 
 
-def _weights(keys: Sequence[str], names: Sequence[str], results: Sequence[LoreResult]) -> dict[str, float]:
+def _weights(
+    keys: Sequence[str], names: Sequence[str], results: Sequence[LoreResult], how: str | None = None
+) -> dict[str, float]:
     """Return each question word's weight: rarer among the passages found weighs more, a name double."""
-    texts = [text_words(" ".join([r.source_title, *r.heading_path, r.text]), keys) for r in results]
+    texts = [text_words(" ".join([r.source_title, *r.heading_path, r.text]), keys, how) for r in results]
     weight = {}
     for w in keys:
         found = sum(1 for words in texts if covers(words, w))
@@ -246,10 +270,10 @@ def _scored(
     alone is not an answer to "Who is Eliza Crane's brother?"); a sentence, when it and its headings hold most
     of the question's weight. Short sentences are preferred ("Range 60 feet" over a paragraph naming a range).
     """
-    keys = asked_words(question)
+    keys, how = _asked(question)
     names = [n for n in names_in(question) if n in keys]
     others = [w for w in keys if w not in names]
-    weight = _weights(keys, names, results)
+    weight = _weights(keys, names, results, how)
     total = sum(weight.values()) or 1.0
     amount = asks_amount(question)
     count = counted(question)
@@ -258,7 +282,7 @@ def _scored(
     readable = [(i, r) for i, r in enumerate(results) if r.is_fact and (only is None or only(r))]
     for rank, (index, result) in enumerate(readable[:PASSAGES_READ]):
         heading = set(fold_words(" ".join([result.source_title, *result.heading_path])))
-        passage = heading | text_words(result.text, keys)
+        passage = heading | text_words(result.text, keys, how)
         own_name = _entry_name(result)
         other = bool(own_name) and not any(has_word(set(keys), w) for w in own_name)
         if not all(has_word(passage, n) for n in names):
@@ -273,7 +297,7 @@ def _scored(
             if kind_lines or text != kind_line(body)  # the kind line answers its own field, not others
         ]
         for position, (section, label, text) in enumerate(placed):
-            words = text_words(text, keys)
+            words = text_words(text, keys, how)
             needed = needs(result, section) if needs is not None else ()
             if needed and not all(has_word(words | set(fold_words(label or "")), w) for w in needed):
                 continue  # a field asked: the sentence says it ("a +2 bonus to AC")
@@ -282,7 +306,9 @@ def _scored(
             if relation and not all(covers(words, w) for w in relation):
                 continue  # "who rules Waterdeep": a sentence naming Waterdeep but no ruler does not answer
             own = sum(weight[w] for w in keys if covers(words, w))
-            by_heading = sum(weight[w] for w in keys if not covers(words, w) and has_word(above, w))
+            by_heading = sum(
+                weight[w] for w in keys if w != how and not covers(words, w) and has_word(above, w)
+            )
             if not own or (own + by_heading) / total < SENTENCE_COVERAGE:
                 continue
             density = 1.0 / (1.0 + len(words) / 30)
@@ -317,7 +343,7 @@ def _extractive(
     if not scored:
         return []
     chosen = [scored[0]]
-    keys = asked_words(question)
+    keys = _asked(question)[0]
     for other in scored[1:4]:
         # A second sentence must answer too: it holds most of the question's words, not only a new one.
         if len(other.words) < SECOND_OVERLAP * len(keys):

@@ -25,13 +25,14 @@ from memory.knowledge.retrieval.answer_words import (
     fold_words,
     has_word,
     key_words,
+    sentences,
 )
 
 __all__ = ["graph_answer"]
 
 #: A relation asked from one end: the question's entity is the relation's subject ("children of X": those X
 #: is PARENT_OF) or its object ("parents of X": those PARENT_OF X). Words not listed ask from either end.
-_ENTITY_IS_SUBJECT = frozenset({"child", "children", "son", "sons", "daughter", "daughters"})
+_ENTITY_IS_SUBJECT = frozenset({"child", "children", "kid", "kids", "son", "sons", "daughter", "daughters"})
 _ENTITY_IS_OBJECT = frozenset({"father", "mother", "parent", "parents", "ruler", "leader"})
 
 #: What those found are called, by relation and by the end the question's entity is at (subject, object).
@@ -46,6 +47,8 @@ _NOUNS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
 _TITLES = frozenset(
     {"lord", "lady", "king", "queen", "ruler", "leader", "father", "mother", "sister", "brother"}
 )
+#: The attributes whose sentences tell what someone did (`holders.mentioned` finds them by those).
+_TOLD = ("description", "gm notes", "notes")
 #: Relations said once of all their subjects: "A, B and C took part in the Battle of Red Ford".
 _TOLD_TOGETHER = frozenset({"PARTICIPATED_IN"})
 _SYMMETRIC = frozenset({"SIBLING_OF", "SPOUSE_OF", "ALLY_OF", "ENEMY_OF"})
@@ -100,8 +103,8 @@ def _relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
     words = fold_words(question.replace("’", "'"))
     titles = _titled(question, facts)
     asked = [w for w in words if w in RELATION_WORDS and not _in_name(w, facts) and w not in titles]
-    if not asked:
-        return None
+    if not asked or re.match(r"^\s*(?:where|when)\b", question.casefold()):
+        return None  # "Where was Tamsin's father born?" asks of the relative, whose card is not read here
     wanted = {p for w in asked for p in RELATION_WORDS[w]}
     how_many = any(a == "how" and b == "many" for a, b in itertools.pairwise(words))
     between = _between(question, facts, wanted)
@@ -220,13 +223,57 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
         return None
     text, number = found
     cited = order[number - 1]
-    return re.sub(r"\[\d+\]$", f"[{cited}]", text), cited
+    return re.sub(r"\[(\d+)\]", lambda m: f"[{order[int(m[1]) - 1]}]", text), cited
+
+
+def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return who holds the title asked ("Tamsin Vaske is Lady of Saltmarch"), the living first: the cards found
+    by a title (`holders`) say it as "<name> is <title>"."""
+    if not re.match(r"^\s*who\b", question.casefold()):
+        return None
+    held = [(n, f) for n, f in enumerate(facts, 1) if f"{f.entity_name} is {f.matched}" in f.facts]
+    if not held:
+        return None
+    held.sort(key=lambda nf: nf[1].state == "dead")
+    number, first = held[0]
+    verb = "was" if first.state == "dead" else "is"
+    text = f"{first.entity_name} {verb} {first.matched}"
+    before = [
+        f.entity_name
+        for _, f in held[1:]
+        if f.state == "dead" and f.matched.casefold() == first.matched.casefold()
+    ]
+    if before and verb == "is":
+        text += f"; before, {names_list(before)} {'was' if len(before) == 1 else 'were'}"
+    return f"{text}. [{number}]", number
+
+
+def _deed_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return who did what the question asks, as the description or notes that found them say it, their name
+    for a leading pronoun ("Nell Quarrow poisoned Lord Orrin's wine …")."""
+    if not re.match(r"^\s*who\b", question.casefold()):
+        return None
+    for number, fact in enumerate(facts, 1):
+        told = {f"{possessive(fact.entity_name)} {attribute}: {fact.matched}" for attribute in _TOLD}
+        if not told & set(fact.facts):
+            continue
+        said = sentences(fact.matched)[:1] or [fact.matched]
+        text = said[0].rstrip(".")
+        pronoun = re.match(r"^(?:She|He|They|It)\s+", text)
+        if pronoun:
+            text = f"{fact.entity_name} {text[pronoun.end() :]}"
+        elif re.match(r"^(?:A|An|The)\s", text):  # "Brother Halvard is the old priest …, who crowned Tamsin"
+            text = f"{fact.entity_name} is {text[0].lower()}{text[1:]}"
+        elif fact.entity_name.casefold() not in text.casefold():
+            text = f"{fact.entity_name}: {text}"
+        return f"{text}. [{number}]", number
+    return None
 
 
 def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    aged = age_answer(question, facts)
-    if aged is not None:
-        return aged
+    found = age_answer(question, facts) or _deed_answer(question, facts) or _holder_answer(question, facts)
+    if found is not None:
+        return found
     relation = _relation_answer(question, facts)
     if relation is not None:
         return relation

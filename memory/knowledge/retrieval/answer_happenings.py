@@ -99,6 +99,15 @@ def happening_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
     """Return what happened at a place, or who took part in an event (see the module docstring), or None."""
     folded = question.casefold()
     if _WHAT_HAPPENED.match(folded):
+        dated = [(n, f) for n, f in enumerate(facts, 1) if is_event(f) and f.matched.isdigit()]
+        if dated:  # "What happened in 866?": the events found by the year, each where and when
+            lines = [
+                next((line for line in f.facts if line.startswith(f.entity_name + " took place at ")), None)
+                for _, f in dated
+            ]
+            told = [f"{line}. [{n}]" for (n, _), line in zip(dated, lines, strict=True) if line]
+            if told:
+                return " ".join(told), dated[0][0]
         for number, fact in enumerate(facts, 1):
             if not is_event(fact):
                 found = _at_place(fact, number)
@@ -119,5 +128,6 @@ def goal_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
         if goals:
             first = goals[0].lower() + goals[1:]
             to = "" if re.match(r"^(?:to|a|an|the|more|power|money|revenge)\b", first) else "to "
-            return f"{fact.entity_name} wants {to}{first}. [{number}]", number
+            wants = "want" if re.match(r"^The .+s$", fact.entity_name) else "wants"  # "The Tidewardens want"
+            return f"{fact.entity_name} {wants} {to}{first}. [{number}]", number
     return None

@@ -94,7 +94,8 @@ def reply(
             if hits or question.fields:
                 question = fewer  # a field asked: the passages about the subject named answer in sentences
     if hits:
-        return _from_fields(hits, numbered(facts, results), _yes_no(question, hits))
+        namesake = _other_book(question, facts, results, hits, unknown)
+        return namesake or _from_fields(hits, numbered(facts, results), _yes_no(question, hits))
     only = None
     needs = None
     if question.fields and question.subject:
@@ -173,16 +174,41 @@ def _named_lower(question: Question, results: Sequence[LoreResult], unknown: Seq
     best passage's title, or None."""
     if not results or title_words(question, results[0], unknown):
         return None
+    return next((at for at in range(1, LOWER_READ) if _named_in_book(question, results, at, unknown)), None)
+
+
+def _named_in_book(
+    question: Question, results: Sequence[LoreResult], at: int, unknown: Sequence[str]
+) -> bool:
+    """Return whether the question names the passage at `at` by its entry's title and a word of its book."""
+    if at >= len(results) or not results[at].is_fact or len(results[at].heading_path) < 2:
+        return False
+    result = results[at]
+    title = title_words(question, result, unknown)
+    if not title:
+        return False
     typed = fold_words(question.expanded)
-    for at, result in enumerate(results[1:LOWER_READ], 1):
-        if not result.is_fact or len(result.heading_path) < 2:
-            continue
-        title = title_words(question, result, unknown)
-        if not title:
-            continue
-        above = fold_words(" ".join([result.source_title, result.heading_path[0]]))  # the book, its part
-        if any(akin(w, t) for w in above if w not in STOPWORDS and w not in title for t in typed):
-            return at
+    above = fold_words(" ".join([result.source_title, result.heading_path[0]]))  # the book, its part
+    return any(akin(w, t) for w in above if w not in STOPWORDS and w not in title for t in typed)
+
+
+def _other_book(
+    question: Question,
+    facts: Sequence[CanonFact],
+    results: Sequence[LoreResult],
+    hits: Sequence[FieldHit],
+    unknown: Sequence[str],
+) -> ShortAnswer | None:
+    """Return the answer of the passage the question names by title and book when the fields found are of a
+    namesake in another book ("the shield spell's AC": the spell Shield, not the armor Shield), or None."""
+    first = len(facts) + 1
+    if any(_named_in_book(question, results, h.number - first, unknown) for h in hits):
+        return None
+    for at in range(LOWER_READ):
+        if at not in {h.number - first for h in hits} and _named_in_book(question, results, at, unknown):
+            said = _first(question, facts, results, unknown, at=at)
+            if said is not None:
+                return said
     return None
 
 

@@ -255,6 +255,8 @@ RELATION_WORDS: dict[str, tuple[str, ...]] = {
             "daughters",
             "child",
             "children",
+            "kid",
+            "kids",
         ],
         ("PARENT_OF",),
     ),

@@ -21,7 +21,13 @@ from memory.fulltext import STOPWORDS
 from memory.knowledge.fields import KIND, Field, fields_of
 from memory.knowledge.models import LoreResult
 from memory.knowledge.question import GENERIC, Question, ending_verb
-from memory.knowledge.retrieval.answer_words import fold_words, same_word, sections_of, sentences
+from memory.knowledge.retrieval.answer_words import (
+    fold_words,
+    related_said,
+    same_word,
+    sections_of,
+    sentences,
+)
 
 __all__ = ["FieldHit", "field_answers", "headed", "subject_found", "word_in"]
 
@@ -214,7 +220,10 @@ def headed(question: Question) -> Callable[[LoreResult], bool]:
         headings = set(fold_words(" ".join([*result.heading_path, inner])))
         if not any(word_in(w, headings) for w in named):
             return False
-        words = headings | set(fold_words(result.text))
-        return all(word_in(w, words) for w in named)
+        folded = fold_words(result.text)
+        words = headings | set(folded)
+        missing = [w for w in named if not word_in(w, words)]
+        # A word the books say in their own words is held ("heal": the troll "regains" hit points).
+        return not missing or related_said(folded, missing) == set(missing)
 
     return names_subject

@@ -55,3 +55,30 @@ async def test_what_a_job_raises_is_still_logged_as_its_error(caplog: pytest.Log
     await asyncio.sleep(0.05)
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert errors and "the job broke" in caplog.text
+
+
+async def test_a_shutdown_while_a_job_runs_stops_it_without_a_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The bot stopped (or its lease lost) while a job runs: the job is cancelled, and nothing is logged as failed."""
+    started, cancelled = asyncio.Event(), asyncio.Event()
+
+    async def job() -> None:
+        started.set()
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+
+    caplog.set_level(logging.INFO)
+    scheduler = _thread_safe_scheduler_class()()
+    scheduler.start()
+    scheduler.add_job(job, id="the-job")
+    await asyncio.wait_for(started.wait(), 5)
+    scheduler.shutdown(wait=False)
+    await asyncio.wait_for(cancelled.wait(), 5)
+    await asyncio.sleep(0.05)
+    assert not scheduler.running
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    assert "stopped by shutdown before it finished" in caplog.text

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memory.knowledge.glossary import expand
-from memory.knowledge.question import analyse, ending_verb, without_how
+from memory.knowledge.question import analyse, ending_verb, how_word, without_how
 from memory.knowledge.retrieval.answer import counted
 from memory.knowledge.retrieval.answer_scope import strange_words
 from memory.knowledge.retrieval.answer_step import _named_lower, reply
@@ -210,3 +210,63 @@ def test_a_lesser_passage_the_question_names_by_title_and_book_answers_before_th
         is None
     )
     assert _named_lower(asked, [veil_walk, shadowstep], []) == 1
+
+
+def test_the_amount_a_how_word_asks_is_said_by_an_amount_of_its_kind() -> None:
+    assert how_word("How long is a breather?") == "long" and how_word("how do I rest") is None
+    # "how long": the sentence with minutes, not the one with a "long camp" and no amount.
+    answer = reply(analyse("how long is a breather"), [], [BREATHER])
+    assert answer.known and "at least 10 minutes" in answer.text
+    # "how far": a sentence saying no distance does not answer, though it names the thing asked.
+    whisper = passage(
+        "## Whisper Call\n\n*Charm of the first circle*\n\nYou whisper a message of twenty words to a friend.",
+        "Charms",
+        "Whisper Call",
+    )
+    assert not reply(analyse("how far do whisper stones work"), [], [whisper]).known
+    whisper_far = passage(
+        "## Whisper Call\n\n*Charm of the first circle*\n\nYou whisper a message of twenty words to a friend "
+        "up to 2 miles away.",
+        "Charms",
+        "Whisper Call",
+    )
+    assert reply(analyse("how far does whisper call carry"), [], [whisper_far]).known
+
+
+def test_a_field_asked_with_a_players_verb_is_answered_from_the_entry_saying_it_in_the_books_words() -> None:
+    # A bog creature of another bestiary, healing said "regains", asked "heal".
+    bog_wight = passage(
+        "## Bog Wight\n\n*Medium undead*\n\n- **Vigor** 40\n\n**Mire-born.** The wight regains 6 hit points at "
+        "the start of its turn while it stands in water.",
+        "Creatures",
+        "Bog Wight",
+    )
+    answer = reply(analyse("how many hp does a bog wight heal every turn"), [], [bog_wight])
+    assert answer.known and "regains 6 hit points" in answer.text
+    assert not reply(analyse("how many hp does a bog wight lose every turn"), [], [bog_wight]).known
+
+
+def test_regen_reads_regeneration_and_a_concentration_check_is_no_duration() -> None:
+    assert expand("what stops troll regen")[0] == "what stops troll regeneration"
+    assert analyse("does hold monster need concentration").fields == ["duration"]
+    assert "duration" not in analyse("dc of a concentration check").fields
+    assert "duration" not in analyse("concentration save dc when I get hit").fields
+
+
+def test_a_field_of_a_namesake_in_another_book_gives_way_to_the_entry_named_by_its_book() -> None:
+    # A game with a shield to carry and a spell of the same name, in its spellbook.
+    gear = passage(
+        "## Ward\n\n*Gear, shield*\n\n- **Armor Class** +2\n- **Price** 10 crowns", "Gear", "Ward", chunk_id=1
+    )
+    charm = passage(
+        "## Ward\n\n*First circle abjuration*\n\nA shimmering barrier appears. Until your next turn, you have a "
+        "+5 bonus to AC.",
+        "Spellbook",
+        "Ward",
+        chunk_id=2,
+    )
+    answer = reply(analyse("how much ac does the ward spell give me"), [], [gear, charm])
+    assert answer.known and "+5 bonus to AC" in answer.text
+    # Not named by its book, the field of the first answers.
+    answer = reply(analyse("how much ac does a ward give"), [], [gear, charm])
+    assert answer.known and "+2" in answer.text

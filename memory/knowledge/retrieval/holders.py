@@ -1,0 +1,145 @@
+"""Who holds a title of a place or a group: "Who rules the Saltmarch?", "Who is the lady of Saltmarch?".
+
+Canon often says a ruler as a title ("Tamsin Vaske is Lady of Saltmarch") rather than a relation. A question
+asking who rules something named, or who is "the <title> of" it, finds the title facts that name it (and hold
+the title's words asked), on the campaign-and-attribute index: those holding them are found as if named.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from canon.graph.reader import CanonReader, facts_holding, happened_in_year, titles_naming
+from memory.knowledge.retrieval.answer_words import fold_words
+from memory.knowledge.retrieval.candidates import EntityMatch
+
+__all__ = ["in_year", "mentioned", "title_holders"]
+
+_IN_YEAR = re.compile(
+    r"^\s*what\s+(?:happened|took place|went on|occurred)\s+(?:in|during)\s+(?:the\s+)?(?:year\s+)?(-?\d{1,6})\s*\??$"
+)
+_YEAR_SCORE = 80.0
+
+#: "Who poisoned Orrin?": a who-question with a verb of its own, and what it is asked of.
+_WHO_DID = re.compile(r"^\s*who\s+([a-z]+ed|[a-z]+)\s+(.+)$")
+_NOT_DEEDS = frozenset(
+    {
+        *(
+            "is",
+            "was",
+            "are",
+            "were",
+            "has",
+            "have",
+            "had",
+            "does",
+            "did",
+            "do",
+            "will",
+            "can",
+            "rules",
+            "ruled",
+        ),
+        *("leads", "led", "lives", "lived", "governs", "holds", "took", "fought", "died", "knows", "owns"),
+    }
+)
+#: The attributes whose words tell what someone did: a description, the GM's notes (GM-only: the reader's
+#: viewer filters them).
+_TOLD = ("description", "gm_notes", "notes")
+_DEED_SCORE = 85.0
+
+_RULES = re.compile(r"^\s*who\s+(?:rules|ruled|governs|governed|reigns|reigned|holds|held|runs|ran)\s+(.+)$")
+_TITLE_OF = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+the\s+(.+?)\s+of\s+(.+)$")
+_ARTICLES = frozenset({"the", "a", "an"})
+#: A holder found by a title scores below a name typed.
+_HOLDER_SCORE = 90.0
+
+
+def _asked(question: str) -> tuple[list[str], str] | None:
+    """Return the title's words asked ("lady", none for "who rules") and the text naming what is held."""
+    folded = " ".join(question.casefold().replace("?", " ").split())
+    rules = _RULES.match(folded)
+    if rules:
+        return [], rules.group(1)
+    titled = _TITLE_OF.match(folded)
+    if titled:
+        return fold_words(titled.group(1)), titled.group(2)
+    return None
+
+
+async def title_holders(
+    reader: CanonReader, question: str, named: Sequence[EntityMatch]
+) -> list[EntityMatch]:
+    """Return the holders of a title of an entity the question names, as matches (the title as the words that
+    found them), or none when the question asks no holder."""
+    asked = _asked(question)
+    if asked is None:
+        return []
+    words, held = asked
+    found: list[EntityMatch] = []
+    for match in named:
+        if not set(fold_words(match.window)) <= set(fold_words(held)):
+            continue
+        name = [w for w in fold_words(match.matched) if w not in _ARTICLES]
+        if not name:
+            continue
+        for statement in await titles_naming(reader, " ".join(name)):
+            title = statement.value or ""
+            if not all(w in fold_words(title) for w in words):
+                continue
+            if statement.subject_id in {m.entity_id for m in [*named, *found]}:
+                continue
+            found.append(
+                EntityMatch(entity_id=statement.subject_id, matched=title, window=title, score=_HOLDER_SCORE)
+            )
+    return found
+
+
+def _stem(verb: str) -> str:
+    """Return the part of a verb its other forms share ("poison" of "poisoned", "crown" of "crowned")."""
+    for ending in ("ied", "ed", "es", "s"):
+        if verb.endswith(ending) and len(verb) - len(ending) >= 4:
+            return verb[: -len(ending)]
+    return verb
+
+
+async def mentioned(reader: CanonReader, question: str, named: Sequence[EntityMatch]) -> list[EntityMatch]:
+    """Return those whose description or notes (as the asker may read them) say the question's verb of an
+    entity it names ("Who poisoned Orrin?": "She poisoned Lord Orrin's wine …" in Nell Quarrow's notes), as
+    matches with that sentence as the words that found them."""
+    asked = _WHO_DID.match(" ".join(question.casefold().replace("?", " ").split()))
+    if asked is None or asked.group(1) in _NOT_DEEDS or len(asked.group(1)) < 4:
+        return []
+    stem = _stem(asked.group(1))
+    found: list[EntityMatch] = []
+    for match in named:
+        if not set(fold_words(match.window)) <= set(fold_words(asked.group(2))):
+            continue
+        first = next((w for w in fold_words(match.matched) if w not in _ARTICLES), None)
+        if first is None:
+            continue
+        for statement in await facts_holding(reader, _TOLD, [first, stem]):
+            if statement.subject_id in {m.entity_id for m in [*named, *found]}:
+                continue
+            said = statement.value or ""
+            found.append(
+                EntityMatch(entity_id=statement.subject_id, matched=said, window=said, score=_DEED_SCORE)
+            )
+    return found
+
+
+async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
+    """Return the events that took place in the year a question asks about ("What happened in 866?"), as
+    matches found by the year."""
+    asked = _IN_YEAR.match(question.casefold())
+    if asked is None:
+        return []
+    year = asked.group(1)
+    found: dict[int, EntityMatch] = {}
+    for statement in await happened_in_year(reader, int(year)):
+        found.setdefault(
+            statement.subject_id,
+            EntityMatch(entity_id=statement.subject_id, matched=year, window=year, score=_YEAR_SCORE),
+        )
+    return list(found.values())
