@@ -91,11 +91,11 @@ class FactPicker:
         everything, words = await self._named(campaign, viewer)
         named = list(_names([v for v in everything if not _retconned(v)], words, viewer).items())
         if ";" not in text and len(matching_facts(text, named)) == 1:
-            return (_one(text, everything, words, viewer, gone=RELIED_ON_GONE),)
+            return (_one(text, everything, words, viewer, refusal=RELIED_ON_GONE),)
         parts = [p.strip() for p in text.split(";" if ";" in text else ",") if p.strip()]
         if len(parts) > MOST_CITED:
             raise InvalidInput(f"Name at most {MOST_CITED} facts it builds on; {len(parts)} were given.")
-        return tuple(dict.fromkeys(_one(p, everything, words, viewer, gone=RELIED_ON_GONE) for p in parts))
+        return tuple(dict.fromkeys(_one(p, everything, words, viewer, refusal=RELIED_ON_GONE) for p in parts))
 
 
 def _one(
@@ -104,7 +104,7 @@ def _one(
     words: Wording,
     viewer: Viewer,
     *,
-    gone: str = "was already retconned.",
+    refusal: str = "was already retconned.",
 ) -> int:
     """Return the one fact `text` names among the facts a viewer may read (retconned ones included, to say
     what replaced them), or raise as `FactPicker.pick` says."""
