@@ -126,7 +126,7 @@ def _one(
             if current is not None
             else " Nothing replaced it."
         )
-        raise Conflict(f"“{fact_name(old, words)}” {gone}{then}")
+        raise Conflict(f"“{fact_name(old, words)}” {refusal}{then}")
     if len(found) == 1:
         return found[0]
     shown = f"“{text[:80]}”" + ("…" if len(text) > 80 else "")
