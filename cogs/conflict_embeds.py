@@ -38,8 +38,7 @@ def _sides(sides: Iterable[Side], words: Wording) -> list[str]:
     lines = []
     for side in sides:
         evidence = [words.rich(_escape).evidence(e, Viewer.GM) for e in side.evidence]  # user text escaped
-        target = f" (fact {side.statement_id})" if side.statement_id else ""
-        line = f"• {warning_sentence(side.sentence, words.rich(_escape))}{target}"
+        line = f"• {warning_sentence(side.sentence, words.rich(_escape))}"
         if evidence:
             line += " — " + "; ".join(evidence[:2])
         lines.append(line)
