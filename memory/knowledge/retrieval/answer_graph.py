@@ -270,7 +270,25 @@ def _deed_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
     return None
 
 
+def _count_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return how many entities of a type there are, as the cards a count found say ("House Vaske is one of 4
+    factions"): "There are 4 factions: …", naming them all when there are few."""
+    if not facts or not re.match(r"^\s*how many\b", question.casefold()):
+        return None
+    counted = [re.search(r" is one of (\d+) (.+)$", f.facts[0]) if f.facts else None for f in facts]
+    if any(c is None for c in counted):
+        return None
+    total, word = int(counted[0][1]), counted[0][2]  # type: ignore[index]
+    names = [f.entity_name for f in facts]
+    listed = f": {names_list(names)}" if len(names) == total else f", among them {names_list(names)}"
+    verb = "is" if total == 1 else "are"
+    return f"There {verb} {_count_words(total)} {word}{listed}. [1]", 1
+
+
 def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    counted = _count_answer(question, facts)
+    if counted is not None:
+        return counted
     found = age_answer(question, facts) or _deed_answer(question, facts) or _holder_answer(question, facts)
     if found is not None:
         return found
