@@ -1,7 +1,7 @@
 """Pure renderers for `/canon conflicts`: a page of recorded conflicts with both sides, and how each was closed.
 
-GM only (they may name GM-only canon). A conflict is named by what it says, on its buttons too; the sides' facts
-keep the GM's handle after their words.
+GM only (they may name GM-only canon). A conflict is named by what it says, on its buttons too, and so are the
+sides' facts: by their words, never a number.
 """
 
 from __future__ import annotations

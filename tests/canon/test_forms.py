@@ -63,7 +63,7 @@ def test_each_builder_makes_its_content() -> None:
 def test_a_missing_or_too_long_value_is_a_clear_error() -> None:
     with pytest.raises(InvalidInput, match="The value is empty"):
         forms.fact_content(subject="A", attribute="title", value="  ")
-    with pytest.raises(InvalidInput, match="name: String should have at most 200 characters"):
+    with pytest.raises(InvalidInput, match="“name” must be at most 200 characters"):
         forms.entity_content(name="x" * 201, entity_type="NPC")
 
 
