@@ -106,3 +106,52 @@ def test_nothing_is_near_when_too_few_words_fit() -> None:
     assert nearest_facts("Aldric Vane dead", OSWIN) == []
     assert nearest_facts("fact 30", OSWIN) == []
     assert nearest_facts("", OSWIN) == []
+
+
+def test_facts_of_the_same_words_are_told_apart_by_their_scene_or_day_and_typed_back_pick_one() -> None:
+    import datetime as dt
+
+    from canon.models import (
+        Evidence,
+        EvidenceKind,
+        Provenance,
+        Statement,
+        StatementKind,
+        StatementView,
+        Validity,
+    )
+    from canon.wording import SceneWords, Wording
+    from canon.wording.fact_names import told_apart
+
+    def view(sid: int, evidence: tuple[Evidence, ...], day: int) -> StatementView:
+        made = Provenance(
+            campaign_id=1,
+            changeset_id=sid,
+            recorded_at=dt.datetime(2026, 3, day, 20, 5, tzinfo=dt.UTC),
+            authority="gm",
+            confidence=1.0,
+        )
+        statement = Statement(
+            id=sid,
+            kind=StatementKind.ATTRIBUTE,
+            subject_id=1,
+            predicate="oath",
+            value="sworn",
+            validity=Validity(),
+            provenance=made,
+            evidence=evidence,
+        )
+        return StatementView.model_validate(
+            {"statement": statement, "subject": {"id": 1, "name": "Mara", "type": "NPC"}}
+        )
+
+    quay = (Evidence(kind=EvidenceKind.TURNS, scene_id=5, turn_from=7, turn_to=7),)
+    views = [view(1, quay, 2), view(2, (), 3), view(3, (), 4)]
+    words = Wording(scenes={5: SceneWords(order=3, title="The Quay")})
+    lines = told_apart(views, ["Mara's oath: sworn", "Mara's oath: sworn", "Mara's oath: sworn"], words)
+    assert "The Quay" in lines[0] and lines[1] == "Mara's oath: sworn — recorded 3 March 2026, 20:05 UTC"
+    assert len(set(lines)) == 3 and not any(handle_in(line) for line in lines)
+    named = list(zip([1, 2, 3], lines, strict=True))
+    assert matching_facts("oath quay", named) == [1]
+    assert matching_facts("oath 4 March", named) == [3]
+    assert told_apart(views[:1], ["Mara's oath: sworn"], words) == ["Mara's oath: sworn"]  # alone: as is
