@@ -34,7 +34,7 @@ def parse_turns(text: str | None) -> tuple[int, int] | None:
     return first, last
 
 
-FACTS_FORM = "the facts' handles as the GM's views show them, like (fact 12), (fact 15)"
+FACTS_FORM = "the facts' words, picked from the suggestions"
 # "(fact 12)" as the GM's views show it after the words; "fact 12", "#12" and "12" are read the same.
 _FACT_ID = re.compile(r"^\(?\s*(?:fact\s*)?#?\s*(\d{1,15})\s*\)?$", re.IGNORECASE)
 

@@ -27,10 +27,12 @@ from cogs.canon_options import (
     Text,
     Word,
     attribute_names,
+    cited_facts,
     date_choices,
     entity_name_list,
     entity_names,
     entity_types,
+    fact_list_names,
     relation_types,
     state_tags,
     via_kinds,
@@ -44,9 +46,14 @@ NONE = discord.AllowedMentions.none()
 add = app_commands.Group(name="add", description="Write canon directly (GM)")
 
 
-async def _add(interaction: discord.Interaction, build: Callable[[], ProposalContent], kind: str) -> None:
+async def _add(
+    interaction: discord.Interaction,
+    build: Callable[[str | None], ProposalContent],
+    kind: str,
+    relies_on: str | None = None,
+) -> None:
     campaign = await campaign_here(interaction)
-    content = build()
+    content = build(await cited_facts(interaction, campaign, relies_on))
     await replies.think(interaction)
     services = services_of(interaction)
     actor = actor_of(interaction, services.settings.gm_role)
@@ -67,7 +74,9 @@ async def _add(interaction: discord.Interaction, build: Callable[[], ProposalCon
     gm_only=GM_ONLY_HELP,
     relies_on=RELIES_ON_HELP,
 )
-@app_commands.autocomplete(subject=entity_names, attribute=attribute_names, when=date_choices)
+@app_commands.autocomplete(
+    subject=entity_names, attribute=attribute_names, when=date_choices, relies_on=fact_list_names
+)
 @gm_only()
 async def add_fact(
     interaction: discord.Interaction,
@@ -81,15 +90,16 @@ async def add_fact(
     """Write `subject.attribute = value`."""
     await _add(
         interaction,
-        lambda: forms.fact_content(
+        lambda facts: forms.fact_content(
             subject=subject,
             attribute=attribute,
             value=value,
             when=when,
             gm_only=gm_only,
-            relies_on=relies_on,
+            relies_on=facts,
         ),
         "fact",
+        relies_on=relies_on,
     )
 
 
@@ -114,7 +124,7 @@ async def add_entity(
     """Write a new entity."""
     await _add(
         interaction,
-        lambda: forms.entity_content(
+        lambda facts: forms.entity_content(
             name=name, entity_type=type, description=description, aliases=aliases, gm_only=gm_only
         ),
         "entity",
@@ -133,7 +143,12 @@ async def add_entity(
 )
 @app_commands.rename(target="object")
 @app_commands.autocomplete(
-    subject=entity_names, relation=relation_types, target=entity_names, since=date_choices, until=date_choices
+    subject=entity_names,
+    relation=relation_types,
+    target=entity_names,
+    since=date_choices,
+    until=date_choices,
+    relies_on=fact_list_names,
 )
 @gm_only()
 async def add_relationship(
@@ -149,16 +164,17 @@ async def add_relationship(
     """Write `subject RELATION object`."""
     await _add(
         interaction,
-        lambda: forms.relationship_content(
+        lambda facts: forms.relationship_content(
             subject=subject,
             relation=relation,
             target=target,
             since=since,
             until=until,
             gm_only=gm_only,
-            relies_on=relies_on,
+            relies_on=facts,
         ),
         "relationship",
+        relies_on=relies_on,
     )
 
 
@@ -171,7 +187,9 @@ async def add_relationship(
     gm_only=GM_ONLY_HELP,
     relies_on=RELIES_ON_HELP,
 )
-@app_commands.autocomplete(subject=entity_names, state=state_tags, via=via_kinds, when=date_choices)
+@app_commands.autocomplete(
+    subject=entity_names, state=state_tags, via=via_kinds, when=date_choices, relies_on=fact_list_names
+)
 @gm_only()
 async def add_state(
     interaction: discord.Interaction,
@@ -185,10 +203,11 @@ async def add_state(
     """Write that an entity enters a state."""
     await _add(
         interaction,
-        lambda: forms.state_content(
-            subject=subject, state=state, via=via, when=when, gm_only=gm_only, relies_on=relies_on
+        lambda facts: forms.state_content(
+            subject=subject, state=state, via=via, when=when, gm_only=gm_only, relies_on=facts
         ),
         "state",
+        relies_on=relies_on,
     )
 
 
@@ -204,7 +223,11 @@ async def add_state(
     relies_on=RELIES_ON_HELP,
 )
 @app_commands.autocomplete(
-    location=entity_names, era=entity_names, participants=entity_name_list, when=date_choices
+    location=entity_names,
+    era=entity_names,
+    participants=entity_name_list,
+    when=date_choices,
+    relies_on=fact_list_names,
 )
 @gm_only()
 async def add_event(
@@ -221,7 +244,7 @@ async def add_event(
     """Write an event."""
     await _add(
         interaction,
-        lambda: forms.event_content(
+        lambda facts: forms.event_content(
             name=name,
             when=when,
             location=location,
@@ -229,9 +252,10 @@ async def add_event(
             participants=participants,
             description=description,
             gm_only=gm_only,
-            relies_on=relies_on,
+            relies_on=facts,
         ),
         "event",
+        relies_on=relies_on,
     )
 
 

@@ -53,7 +53,6 @@ from canon.wording import (
     warning_sentence,
 )
 from canon.wording.evidence import by_scene
-from canon.wording.fact_names import fact_handle
 from canon.wording.findings import kind_words
 from canon.wording.statements import shown_validity
 from cogs.embeds import COLOUR, clip, counted
@@ -469,11 +468,7 @@ def added_embed(result: CommitResult, words: Wording) -> discord.Embed:
     created: list[Proposal] = []
     if result.accepted:
         *created, requested = result.accepted
-        handles = " ".join(fact_handle(i) for i in result.statement_ids)
-        lines.append(
-            clip(proposal_sentence(requested.content, words.rich(escape), Viewer.GM), 400)
-            + (f" {handles}" if handles else "")
-        )
+        lines.append(clip(proposal_sentence(requested.content, words.rich(escape), Viewer.GM), 400))
     for extra in created:
         if isinstance(extra.content, EntityContent):
             lines.append(
@@ -502,17 +497,14 @@ def statement_line(
     evidence: bool = True,
     viewer: Viewer = Viewer.GM,
     words: Wording = PLAIN,
-    handle: bool = True,
 ) -> str:
-    """Return one statement as a line: lock, sentence, when, its handle (the GM's cards, unless `handle` is
-    false) and evidence."""
+    """Return one statement as a line: lock, sentence, when and evidence: its words, which typed back pick it
+    (`bot.services.fact_picking`), never a number."""
     words = words.rich(escape)
     line = (f"{LOCK} " if view_hidden(view) else "") + statement_sentence(view, words)
     when = words.span(shown_validity(view))
     if when:
         line += f" ({when})"
-    if viewer == Viewer.GM and handle:  # the GM's handle, after the words: it may be typed back (/retcon)
-        line += f" {fact_handle(view.statement.id)}"
     if evidence and view.statement.evidence:
         line += " — " + "; ".join(words.evidence(e, viewer) for e in view.statement.evidence[:2])
     return line
@@ -525,8 +517,7 @@ def _sides_lines(sides: Iterable[Side], words: Wording) -> list[str]:
     lines = []
     for side in sides:
         evidence = [evidence_words(e, Viewer.GM, words) for e in side.evidence]
-        target = f" {fact_handle(side.statement_id)}" if side.statement_id else ""
-        line = f"• {warning_sentence(side.sentence, words.rich(escape))}{target}"
+        line = f"• {warning_sentence(side.sentence, words.rich(escape))}"
         if evidence:
             line += " — " + "; ".join(evidence[:2])
         lines.append(line)

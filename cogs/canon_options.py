@@ -42,9 +42,7 @@ Word = app_commands.Range[str, 1, 60]
 DATE_HELP = "A date as the table says it: year 363 of the Third Age, 17 Hearthmoon 340 TA, three days later"
 TURNS_HELP = "The turns that show it, like 12 or 12-15 (default: the latest turn)"
 GM_ONLY_HELP = "Hide it from players (GM-only canon)"
-RELIES_ON_HELP = (
-    "The facts it builds on, by their handles: (fact 12), (fact 15) (a retcon lists it for review)"
-)
+RELIES_ON_HELP = "The facts it builds on, by their words (pick from the list); several separated by ;"
 
 
 def viewer_of(interaction: discord.Interaction) -> Viewer:
@@ -124,6 +122,36 @@ async def fact_names(interaction: discord.Interaction, current: str) -> Choices:
     except GameError:
         return []
     return [app_commands.Choice(name=name, value=value) for name, value in found[:MAX_CHOICES]]
+
+
+async def fact_list_names(interaction: discord.Interaction, current: str) -> Choices:
+    """Suggest facts for a list of them (`relies_on`): the part after the last “;” is matched as `fact_names`
+    does, the facts picked before it kept; each choice shows the words."""
+    before, _, typed = current.rpartition(";")
+    kept = "; ".join(p.strip() for p in before.split(";") if p.strip())
+    try:
+        campaign = await campaign_of(interaction)
+        if campaign is None:
+            return []
+        found = await services_of(interaction).facts.suggestions(
+            campaign, typed, viewer=viewer_of(interaction)
+        )
+    except GameError:
+        return []
+    choices = []
+    for name, value in found[:MAX_CHOICES]:
+        value = f"{kept}; {value}" if kept else value
+        if len(value) > limits.CHOICE_VALUE:
+            continue
+        choices.append(app_commands.Choice(name=clip(f"…; {name}" if kept else name, 100), value=value))
+    return choices
+
+
+async def cited_facts(interaction: discord.Interaction, campaign: Campaign, typed: str | None) -> str | None:
+    """Return the facts a `relies_on` option names, as their handles for `canon.forms` (None when empty);
+    raise the picker's answer, in words, when a part names no fact or several."""
+    found = await services_of(interaction).facts.pick_many(campaign, typed, viewer=viewer_of(interaction))
+    return ", ".join(f"fact {i}" for i in found) or None
 
 
 async def speaker_names(interaction: discord.Interaction, current: str) -> Choices:

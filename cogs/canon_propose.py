@@ -32,10 +32,12 @@ from cogs.canon_options import (
     Turns,
     Word,
     attribute_names,
+    cited_facts,
     date_choices,
     entity_name_list,
     entity_names,
     entity_types,
+    fact_list_names,
     relation_types,
     state_tags,
     via_kinds,
@@ -67,13 +69,14 @@ class ProposeCommands(commands.Cog):
     async def _propose(
         self,
         interaction: discord.Interaction,
-        build: Callable[[], ProposalContent],
+        build: Callable[[str | None], ProposalContent],
         turns: str | None,
         resolution: int | None = None,
+        relies_on: str | None = None,
     ) -> None:
         campaign = await campaign_here(interaction)
         span = forms.parse_turns(turns)
-        content = build()
+        content = build(await cited_facts(interaction, campaign, relies_on))
         await replies.think(interaction)
         actor = actor_of(interaction, self.bot.services.settings.gm_role)
         proposals = await self.proposals.propose(
@@ -119,7 +122,9 @@ class ProposeCommands(commands.Cog):
         resolution=RESOLUTION_HELP,
         relies_on=RELIES_ON_HELP,
     )
-    @app_commands.autocomplete(subject=entity_names, attribute=attribute_names, when=date_choices)
+    @app_commands.autocomplete(
+        subject=entity_names, attribute=attribute_names, when=date_choices, relies_on=fact_list_names
+    )
     async def propose_fact(
         self,
         interaction: discord.Interaction,
@@ -134,11 +139,12 @@ class ProposeCommands(commands.Cog):
         """Propose `subject.attribute = value`."""
         await self._propose(
             interaction,
-            lambda: forms.fact_content(
-                subject=subject, attribute=attribute, value=value, when=when, relies_on=relies_on
+            lambda facts: forms.fact_content(
+                subject=subject, attribute=attribute, value=value, when=when, relies_on=facts
             ),
             turns,
             resolution,
+            relies_on=relies_on,
         )
 
     @propose.command(name="entity", description="Propose a new person, place, faction, item...")
@@ -162,7 +168,7 @@ class ProposeCommands(commands.Cog):
         """Propose a new entity."""
         await self._propose(
             interaction,
-            lambda: forms.entity_content(
+            lambda facts: forms.entity_content(
                 name=name, entity_type=type, description=description, aliases=aliases
             ),
             turns,
@@ -185,6 +191,7 @@ class ProposeCommands(commands.Cog):
         target=entity_names,
         since=date_choices,
         until=date_choices,
+        relies_on=fact_list_names,
     )
     async def propose_relationship(
         self,
@@ -200,15 +207,16 @@ class ProposeCommands(commands.Cog):
         """Propose `subject RELATION object`."""
         await self._propose(
             interaction,
-            lambda: forms.relationship_content(
+            lambda facts: forms.relationship_content(
                 subject=subject,
                 relation=relation,
                 target=target,
                 since=since,
                 until=until,
-                relies_on=relies_on,
+                relies_on=facts,
             ),
             turns,
+            relies_on=relies_on,
         )
 
     @propose.command(name="state", description="Propose a change of state: dead, wounded, missing...")
@@ -221,7 +229,9 @@ class ProposeCommands(commands.Cog):
         resolution=RESOLUTION_HELP,
         relies_on=RELIES_ON_HELP,
     )
-    @app_commands.autocomplete(subject=entity_names, state=state_tags, via=via_kinds, when=date_choices)
+    @app_commands.autocomplete(
+        subject=entity_names, state=state_tags, via=via_kinds, when=date_choices, relies_on=fact_list_names
+    )
     async def propose_state(
         self,
         interaction: discord.Interaction,
@@ -236,11 +246,12 @@ class ProposeCommands(commands.Cog):
         """Propose that an entity enters a state."""
         await self._propose(
             interaction,
-            lambda: forms.state_content(
-                subject=subject, state=state, via=via, when=when, relies_on=relies_on
+            lambda facts: forms.state_content(
+                subject=subject, state=state, via=via, when=when, relies_on=facts
             ),
             turns,
             resolution,
+            relies_on=relies_on,
         )
 
     @propose.command(name="event", description="Propose an event: what happened, when, where, who took part")
@@ -256,7 +267,11 @@ class ProposeCommands(commands.Cog):
         relies_on=RELIES_ON_HELP,
     )
     @app_commands.autocomplete(
-        location=entity_names, era=entity_names, participants=entity_name_list, when=date_choices
+        location=entity_names,
+        era=entity_names,
+        participants=entity_name_list,
+        when=date_choices,
+        relies_on=fact_list_names,
     )
     async def propose_event(
         self,
@@ -274,15 +289,16 @@ class ProposeCommands(commands.Cog):
         """Propose an event."""
         await self._propose(
             interaction,
-            lambda: forms.event_content(
+            lambda facts: forms.event_content(
                 name=name,
                 when=when,
                 location=location,
                 era=era,
                 participants=participants,
                 description=description,
-                relies_on=relies_on,
+                relies_on=facts,
             ),
             turns,
             resolution,
+            relies_on=relies_on,
         )

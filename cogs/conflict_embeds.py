@@ -1,7 +1,7 @@
 """Pure renderers for `/canon conflicts`: a page of recorded conflicts with both sides, and how each was closed.
 
-GM only (they may name GM-only canon). A conflict is named by what it says, on its buttons too; the sides' facts
-keep the GM's handle after their words.
+GM only (they may name GM-only canon). A conflict is named by what it says, on its buttons too, and so are the
+sides' facts: by their words, never a number.
 """
 
 from __future__ import annotations
@@ -38,8 +38,7 @@ def _sides(sides: Iterable[Side], words: Wording) -> list[str]:
     lines = []
     for side in sides:
         evidence = [words.rich(_escape).evidence(e, Viewer.GM) for e in side.evidence]  # user text escaped
-        target = f" (fact {side.statement_id})" if side.statement_id else ""
-        line = f"• {warning_sentence(side.sentence, words.rich(_escape))}{target}"
+        line = f"• {warning_sentence(side.sentence, words.rich(_escape))}"
         if evidence:
             line += " — " + "; ".join(evidence[:2])
         lines.append(line)

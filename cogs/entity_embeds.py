@@ -15,6 +15,7 @@ from bot.client.limits import fit_lines
 from canon.models import AsOf, CanonLevel, EntityCard, StatementView, Viewer
 from canon.visibility import Knowing, entity_hidden, entity_seen, visible_views
 from canon.wording import PLAIN, Wording, type_words
+from canon.wording.fact_names import told_apart
 from cogs.canon_embeds import (
     DESCRIPTION_LIMIT,
     FIELD_LIMIT,
@@ -100,7 +101,12 @@ def entity_card_embed(
         embed.add_field(
             name="Relations",
             value=fit_lines(
-                [statement_line(v, evidence=False, viewer=viewer, words=words) for v in relations],
+                told_apart(
+                    relations,
+                    [statement_line(v, evidence=False, viewer=viewer, words=words) for v in relations],
+                    words,
+                    viewer,
+                ),
                 FIELD_LIMIT,
             ),
             inline=False,
@@ -109,7 +115,10 @@ def entity_card_embed(
     if facts:
         embed.add_field(
             name="Facts",
-            value=fit_lines([_fact_line(v, card, viewer, words) for v in facts], FIELD_LIMIT),
+            value=fit_lines(
+                told_apart(facts, [_fact_line(v, card, viewer, words) for v in facts], words, viewer),
+                FIELD_LIMIT,
+            ),
             inline=False,
         )
     if card.evidence:
@@ -136,13 +145,21 @@ def timeline_embed(
     """Render an entity's timeline in story order; retconned rows are struck through."""
     words = words.rich(escape)
     embed = discord.Embed(title=clip(f"Timeline: {name}", TITLE_LIMIT), colour=COLOUR)
+    shown = visible_views(views, viewer, knowing)
+    by_id = {v.statement.id: v for v in shown}
+    plain = told_apart(
+        shown, [statement_line(v, evidence=False, viewer=viewer, words=words) for v in shown], words, viewer
+    )
     lines = []
-    for view in visible_views(views, viewer, knowing):
-        line = statement_line(view, evidence=False, viewer=viewer, words=words)
+    for view, line in zip(shown, plain, strict=True):
         if view.statement.provenance.level == CanonLevel.RETCONNED:
             replaced = view.statement.provenance.replaced_by
-            shown = replaced and viewer == Viewer.GM
-            line = f"~~{line}~~ retconned" + (f", replaced by (fact {replaced})" if shown else "")
+            now = by_id.get(replaced) if replaced and viewer == Viewer.GM else None
+            line = f"~~{line}~~ retconned" + (
+                f", replaced by {statement_line(now, evidence=False, viewer=viewer, words=words)}"
+                if now is not None
+                else ""
+            )
         lines.append(line)
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT - 96) if lines else "Nothing recorded yet."
     footer = "Struck through: retconned (what was believed before)."

@@ -29,7 +29,7 @@ def retcon_embed(result: RetconResult, rationale: str) -> discord.Embed:
     words = result.words
 
     def said(view: StatementView) -> str:
-        return statement_line(view, evidence=False, words=words, handle=False)
+        return statement_line(view, evidence=False, words=words)
 
     old = said(result.retconned) if result.retconned else "The fact"
     lines = [f"~~{old}~~ is retconned.", f"Why: {escape(clip(rationale, 500))}"]

@@ -52,8 +52,8 @@ AsOption = Annotated[
 
 
 def _line(view: StatementView, words: Wording | None = None) -> str:
-    """Return one statement for the command line, in the table's words (the campaign's calendar's `words`), with
-    its id (the GM's detail view)."""
+    """Return one statement for the command line, in the table's words (the campaign's calendar's `words`): what
+    `lorekeeper canon retcon` takes back (ids only in --json)."""
     from canon.models import CanonLevel, Viewer
     from canon.visibility import view_hidden
     from canon.wording import PLAIN, statement_words
@@ -61,7 +61,7 @@ def _line(view: StatementView, words: Wording | None = None) -> str:
     s = view.statement
     lock = "[gm only] " if view_hidden(view) else ""
     retconned = " [retconned]" if s.provenance.level == CanonLevel.RETCONNED else ""
-    return f"{lock}{statement_words(view, words or PLAIN, Viewer.GM)}{retconned} (fact {s.id})"
+    return f"{lock}{statement_words(view, words or PLAIN, Viewer.GM)}{retconned}"
 
 
 def _words(calendar: CampaignCalendar) -> Wording:
@@ -240,9 +240,8 @@ def canon_check(campaign: CampaignOption, as_json: JsonOption = False) -> None:
             )
             for side in f.sides:
                 evidence = "; ".join(evidence_words(e, Viewer.GM) for e in side.evidence)
-                handle = f" (fact {side.statement_id})" if side.statement_id else ""
                 said = warning_sentence(side.sentence, words or PLAIN)
-                lines.append(f"    {said}{handle}" + (f" — {evidence}" if evidence else ""))
+                lines.append(f"    {said}" + (f" — {evidence}" if evidence else ""))
         return "\n".join(lines)
 
     emit(

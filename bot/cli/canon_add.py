@@ -30,11 +30,18 @@ WhenOption = Annotated[
 ]
 GmOnlyOption = Annotated[bool, typer.Option("--gm-only", help="Hide it from players")]
 ReliesOnOption = Annotated[
-    str | None, typer.Option("--relies-on", help='The facts it builds on, by handle: "fact 12, fact 15"')
+    str | None,
+    typer.Option("--relies-on", help='The facts it builds on, by their words; several separated by ";"'),
 ]
 
 
-def _add(campaign: str, kind: str, build: Callable[[], ProposalContent], as_json: bool) -> None:
+def _add(
+    campaign: str,
+    kind: str,
+    build: Callable[[], ProposalContent],
+    as_json: bool,
+    relies_on: str | None = None,
+) -> None:
     from canon.models import Viewer
     from canon.wording import describe
 
@@ -43,7 +50,10 @@ def _add(campaign: str, kind: str, build: Callable[[], ProposalContent], as_json
     words: Any = None
 
     async def work(services: Any, found: Any) -> Any:
-        nonlocal words
+        nonlocal words, content
+        if relies_on:  # the facts by their words, picked as `canon retcon` picks one
+            cited = await services.facts.pick_many(found, relies_on, viewer=Viewer.GM)
+            content = content.model_copy(update={"relies_on": cited})
         words = await services.queries.words(
             found, viewer=Viewer.GM
         )  # dates in the campaign calendar's words
@@ -65,8 +75,6 @@ def _add(campaign: str, kind: str, build: Callable[[], ProposalContent], as_json
 
         lines = ["Written to canon:"]
         lines += [f"  {describe(p.content, words or PLAIN)}" for p in result.accepted]
-        if result.statement_ids:
-            lines.append("  as " + ", ".join(f"(fact {i})" for i in result.statement_ids))
         if result.findings:
             many = len(result.findings) != 1
             lines.append(
@@ -99,9 +107,10 @@ def add_fact(
         campaign,
         "fact",
         lambda: forms.fact_content(
-            subject=subject, attribute=attribute, value=value, when=when, gm_only=gm_only, relies_on=relies_on
+            subject=subject, attribute=attribute, value=value, when=when, gm_only=gm_only
         ),
         as_json,
+        relies_on,
     )
 
 
@@ -155,9 +164,9 @@ def add_relationship(
             since=since,
             until=until,
             gm_only=gm_only,
-            relies_on=relies_on,
         ),
         as_json,
+        relies_on,
     )
 
 
@@ -180,10 +189,9 @@ def add_state(
     _add(
         campaign,
         "state",
-        lambda: forms.state_content(
-            subject=subject, state=state, via=via, when=when, gm_only=gm_only, relies_on=relies_on
-        ),
+        lambda: forms.state_content(subject=subject, state=state, via=via, when=when, gm_only=gm_only),
         as_json,
+        relies_on,
     )
 
 
@@ -216,7 +224,7 @@ def add_event(
             participants=participants,
             description=description,
             gm_only=gm_only,
-            relies_on=relies_on,
         ),
         as_json,
+        relies_on,
     )

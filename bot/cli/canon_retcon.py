@@ -1,8 +1,8 @@
 """`lorekeeper canon retcon FACT`: retcon a fact named by what it says, as the GM.
 
-FACT is the fact's words ("Corvan Marrow is dead"), enough of them to pick one fact, or its handle ("fact 53",
-as the GM's views print it after the words). Words that fit several facts are answered with those facts and
-exit code 1: nothing is retconned on a guess.
+FACT is the fact's words ("Corvan Marrow is dead"), enough of them to pick one fact, as `lorekeeper canon
+entity` prints them (a fact's id, from the --json output, is still understood). Words that fit several facts are
+answered with those facts and exit code 1: nothing is retconned on a guess. The answer names facts by their words.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
 
 def canon_retcon(
     fact: Annotated[
-        str, typer.Argument(help="The fact: its words (enough to pick one), or its handle like “fact 53”")
+        str, typer.Argument(help="The fact: its words, as `canon entity` prints them (enough to pick one)")
     ],
     campaign: CampaignOption,
     rationale: Annotated[str, typer.Option("--rationale", "-r", help="Why it no longer holds")],
@@ -31,8 +31,7 @@ def canon_retcon(
 ) -> None:
     """Retcon a fact named by its words; print it, its replacement and the facts that relied on it."""
     from canon.models import Viewer
-    from canon.wording import PLAIN
-    from canon.wording.fact_names import fact_choice
+    from canon.wording.fact_names import fact_name
 
     async def work(services: Any, found: Any) -> Any:
         fact_id = await services.facts.pick(found, fact, viewer=Viewer.GM)
@@ -42,14 +41,14 @@ def canon_retcon(
 
     result = with_campaign(campaign, work)
 
-    def named(view: Any, fact_id: int | None) -> str:
-        return fact_choice(view, PLAIN, limit=1000) if view is not None else f"(fact {fact_id})"
+    def named(view: Any, unread: str) -> str:  # the words typed back to `canon retcon` pick it; ids in --json
+        return fact_name(view, result.words) if view is not None else unread
 
     def text() -> str:
-        lines = [f"Retconned: {named(result.retconned, result.retconned_id)}"]
+        lines = [f"Retconned: {named(result.retconned, 'the fact')}"]
         if result.replacement_id is not None:
-            lines.append(f"Replaced by: {named(result.replacement, result.replacement_id)}")
-        lines += [f"To review (it relied on the old fact): {named(v, None)}" for v in result.dependents]
+            lines.append(f"Replaced by: {named(result.replacement, 'a new fact')}")
+        lines += [f"To review (it relied on the old fact): {named(v, '')}" for v in result.dependents]
         if result.closed:
             lines.append(
                 f"Closed {len(result.closed)} open conflict{'s' if len(result.closed) != 1 else ''}."

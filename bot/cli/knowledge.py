@@ -1,7 +1,7 @@
 """`lorekeeper canon reveal|unreveal|known`: who knows what, from the command line, as the GM.
 
 The same `KnowledgeDesk` methods as `/canon reveal`, `/canon unreveal` and `/canon known`. The command line acts
-as the GM: a reveal names its fact by its words (or handle, "fact 12") or a hidden entity, and who learns it
+as the GM: a reveal names its fact by its words (as `lorekeeper canon entity` prints them) or a hidden entity, and who learns it
 (characters separated by commas, or "the party"). Bad input exits 1 with the reason; nothing is written.
 """
 
@@ -38,7 +38,9 @@ def canon_reveal(
     campaign: CampaignOption,
     to: Annotated[str, typer.Option("--to", help="Characters separated by commas, or “the party”")],
     reason: Annotated[str, typer.Option("--reason", "-r", help="How they learn it: kept as evidence")],
-    fact: Annotated[str | None, typer.Option("--fact", help="The fact's words or handle (fact 12)")] = None,
+    fact: Annotated[
+        str | None, typer.Option("--fact", help="The fact's words, as canon entity prints them")
+    ] = None,
     entity: Annotated[str | None, typer.Option("--entity", help="A hidden entity")] = None,
     source: Annotated[str | None, typer.Option("--source", help="A hidden source's title")] = None,
     from_date: Annotated[str | None, typer.Option("--from-date", help="From when they know it")] = None,

@@ -65,7 +65,7 @@ class CanonAdmin:
             reader = await self.access.reader(session, campaign, Viewer.GM)
             found = await reader.statements(statement_ids=[statement_id], include_retconned=True)
             if not found:
-                raise NotFound(f"There is no fact #{statement_id} in this campaign's canon.")
+                raise NotFound("That fact is not in this campaign's canon; pick one from the suggestions.")
             old = found[0]
             changeset = await open_changeset(
                 session,

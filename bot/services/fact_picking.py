@@ -20,17 +20,22 @@ from canon.models import CanonLevel, StatementView, Viewer
 from canon.storage import Database
 from canon.wording import Wording
 from canon.wording.fact_names import (
+    clip_words,
     fact_name,
-    fact_words,
     folded_words,
     handle_in,
     matching_facts,
     nearest_facts,
+    told_apart,
 )
 
 #: At most this many facts are named in an answer that asks which one was meant.
 SHOWN_CHOICES = 10
 SUGGESTIONS = 25
+#: A proposal cites at most this many facts (`canon.proposals.Citations`).
+MOST_CITED = 20
+#: What a retconned fact named in a list of facts relied on is told (as the gate says it).
+RELIED_ON_GONE = "was retconned, so nothing can rely on it."
 
 
 class FactPicker:
@@ -43,8 +48,14 @@ class FactPicker:
     async def _named(self, campaign: Campaign, viewer: Viewer) -> tuple[list[StatementView], Wording]:
         async with self.db.session() as session:
             reader = await self.access.reader(session, campaign, viewer)
-            views = await reader.views(await reader.statements(with_evidence=False, include_retconned=True))
-            return views, await wording_for(session, reader)
+            views = await reader.views(await reader.statements(include_retconned=True))
+            words = await wording_for(session, reader)
+            same = _same_words([v for v in views if not _retconned(v)], words)
+            if same:  # facts of the same words are told apart by their scenes: those are read for them
+                words = await wording_for(
+                    session, reader, [v.statement.evidence[0] for v in same if v.statement.evidence]
+                )
+            return views, words
 
     async def suggestions(
         self, campaign: Campaign, typed: str, *, viewer: Viewer, limit: int = SUGGESTIONS
@@ -54,11 +65,12 @@ class FactPicker:
         choice sends back ("fact 53": two facts saying the same words stay apart)."""
         views, words = await self._named(campaign, viewer)
         by_id = {v.statement.id: v for v in views if not _retconned(v)}
+        names = _names(list(by_id.values()), words, viewer)
         if folded_words(typed):
-            ids = matching_facts(typed, [(i, fact_name(v, words)) for i, v in by_id.items()])
+            ids = matching_facts(typed, list(names.items()))
         else:
             ids = sorted(by_id, reverse=True)
-        return [(fact_words(by_id[i], words), f"fact {i}") for i in ids[:limit]]
+        return [(clip_words(names[i]), f"fact {i}") for i in ids[:limit]]
 
     async def pick(self, campaign: Campaign, typed: str, *, viewer: Viewer) -> int:
         """Return the id of the one fact a typed text means, or raise: `NotFound` when none fits,
@@ -67,38 +79,63 @@ class FactPicker:
         if not text:
             raise InvalidInput("Say which fact: type some of its words and pick it from the suggestions.")
         everything, words = await self._named(campaign, viewer)
-        views = [v for v in everything if not _retconned(v)]
-        named = [(v.statement.id, fact_name(v, words)) for v in views]
-        found = matching_facts(text, named)
-        number = handle_in(text)
-        old = next((v for v in everything if v.statement.id == number and _retconned(v)), None)
-        if old is None and not found:  # the words of a retconned fact, typed back: say what replaced it
-            gone = [(v.statement.id, fact_name(v, words)) for v in everything if _retconned(v)]
-            whole = [
-                i for i in matching_facts(text, gone) if folded_words(dict(gone)[i]) == folded_words(text)
-            ]
-            old = (
-                next((v for v in everything if v.statement.id == whole[0]), None) if len(whole) == 1 else None
-            )
-        if old is not None:
-            now = old.statement.provenance.replaced_by
-            current = next((v for v in everything if v.statement.id == now), None) if now else None
-            then = (
-                f" What replaced it: “{fact_name(current, words)}”."
-                if current is not None
-                else " Nothing replaced it."
-            )
-            raise Conflict(f"“{fact_name(old, words)}” was already retconned.{then}")
-        if len(found) == 1:
-            return found[0]
-        shown = f"“{text[:80]}”" + ("…" if len(text) > 80 else "")
-        by_id = {v.statement.id: v for v in views}
-        if not found:
-            near = nearest_facts(text, named)
-            if near:
-                raise InvalidInput(_which(shown, near, by_id, words, whole=False))
-            raise NotFound(f"No fact of canon says {shown}. {_how_to_type(views)}")
-        raise InvalidInput(_which(shown, found, by_id, words))
+        return _one(text, everything, words, viewer)
+
+    async def pick_many(self, campaign: Campaign, typed: str | None, *, viewer: Viewer) -> tuple[int, ...]:
+        """Return the facts a list names (a proposal's `relies_on`): each by its words or a suggestion of
+        them, separated by “;” (or by commas when the whole text is not one fact's words); none when empty.
+        Each is picked as `pick` does, with its answers: one a viewer may not see is one that does not exist."""
+        text = " ".join((typed or "").split())
+        if not text:
+            return ()
+        everything, words = await self._named(campaign, viewer)
+        named = list(_names([v for v in everything if not _retconned(v)], words, viewer).items())
+        if ";" not in text and len(matching_facts(text, named)) == 1:
+            return (_one(text, everything, words, viewer, refusal=RELIED_ON_GONE),)
+        parts = [p.strip() for p in text.split(";" if ";" in text else ",") if p.strip()]
+        if len(parts) > MOST_CITED:
+            raise InvalidInput(f"Name at most {MOST_CITED} facts it builds on; {len(parts)} were given.")
+        return tuple(dict.fromkeys(_one(p, everything, words, viewer, refusal=RELIED_ON_GONE) for p in parts))
+
+
+def _one(
+    text: str,
+    everything: Sequence[StatementView],
+    words: Wording,
+    viewer: Viewer,
+    *,
+    refusal: str = "was already retconned.",
+) -> int:
+    """Return the one fact `text` names among the facts a viewer may read (retconned ones included, to say
+    what replaced them), or raise as `FactPicker.pick` says."""
+    views = [v for v in everything if not _retconned(v)]
+    names = _names(views, words, viewer)
+    named = list(names.items())
+    found = matching_facts(text, named)
+    number = handle_in(text)
+    old = next((v for v in everything if v.statement.id == number and _retconned(v)), None)
+    if old is None and not found:  # the words of a retconned fact, typed back: say what replaced it
+        gone = [(v.statement.id, fact_name(v, words)) for v in everything if _retconned(v)]
+        whole = [i for i in matching_facts(text, gone) if folded_words(dict(gone)[i]) == folded_words(text)]
+        old = next((v for v in everything if v.statement.id == whole[0]), None) if len(whole) == 1 else None
+    if old is not None:
+        now = old.statement.provenance.replaced_by
+        current = next((v for v in everything if v.statement.id == now), None) if now else None
+        then = (
+            f" What replaced it: “{fact_name(current, words)}”."
+            if current is not None
+            else " Nothing replaced it."
+        )
+        raise Conflict(f"“{fact_name(old, words)}” {refusal}{then}")
+    if len(found) == 1:
+        return found[0]
+    shown = f"“{text[:80]}”" + ("…" if len(text) > 80 else "")
+    if not found:
+        near = nearest_facts(text, named)
+        if near:
+            raise InvalidInput(_which(shown, near, names, whole=False))
+        raise NotFound(f"No fact of canon says {shown}. {_how_to_type(views)}")
+    raise InvalidInput(_which(shown, found, names))
 
 
 def _how_to_type(views: Sequence[StatementView]) -> str:
@@ -116,16 +153,27 @@ def _retconned(view: StatementView) -> bool:
     return view.statement.provenance.level == CanonLevel.RETCONNED
 
 
-def _which(
-    shown: str, found: Sequence[int], by_id: dict[int, StatementView], words: Wording, *, whole: bool = True
-) -> str:
+def _names(views: Sequence[StatementView], words: Wording, viewer: Viewer) -> dict[int, str]:
+    """Return each fact's name by id: its words, those of facts that say the same told apart by their scenes
+    (`told_apart`), so that whatever is listed, typed back, picks one."""
+    lines = told_apart(views, [fact_name(v, words) for v in views], words, viewer)
+    return {v.statement.id: line for v, line in zip(views, lines, strict=True)}
+
+
+def _same_words(views: Sequence[StatementView], words: Wording) -> list[StatementView]:
+    """Return the facts whose names are the same words as another's."""
+    keys = [tuple(folded_words(fact_name(v, words))) for v in views]
+    return [v for v, key in zip(views, keys, strict=True) if keys.count(key) > 1]
+
+
+def _which(shown: str, found: Sequence[int], names: dict[int, str], *, whole: bool = True) -> str:
     first = (
         f"{shown} fits {len(found)} facts; say which one by more of its words:"
         if whole
         else f"No fact of canon says all of {shown}. The nearest (say which one by its words):"
     )
     lines = [first]
-    lines += [f"• {fact_words(by_id[i], words, limit=180)}" for i in found[:SHOWN_CHOICES]]
+    lines += [f"• {clip_words(names[i], 180)}" for i in found[:SHOWN_CHOICES]]
     if len(found) > SHOWN_CHOICES:
         lines.append(f"…and {len(found) - SHOWN_CHOICES} more: add a word to narrow it down.")
     return "\n".join(lines)

@@ -207,7 +207,8 @@ class KnowledgeDesk:
         views = await reader.views(statements)
         if not views:
             raise NotFound(
-                f"There is no standing fact #{fact} in this campaign; `/canon entity` shows the numbers."
+                "That fact no longer stands in this campaign's canon; pick one from the suggestions, or read "
+                "`/canon entity` for what does."
             )
         view = views[0]
         if not view_hidden(view):

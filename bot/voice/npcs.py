@@ -289,7 +289,8 @@ class NpcCases:
             views = await reader.views(await reader.statements(statement_ids=[fact], with_evidence=False))
         if not views:
             raise NotFound(
-                f"There is no standing fact #{fact} in this campaign; `/canon entity` shows the numbers."
+                "That fact no longer stands in this campaign's canon; pick one from the suggestions, or read "
+                "`/canon entity` for what does."
             )
         if not view_hidden(views[0]):
             raise InvalidInput("That fact is public already: the NPC may say it without leave.")

@@ -276,7 +276,9 @@ async def check_citations(reader: CanonReader, content: ProposalContent) -> None
     for statement_id in cited:
         statement = found.get(statement_id)
         if statement is None:
-            raise NotFound(f"There is no fact {statement_id} in this campaign's canon to rely on.")
+            raise NotFound(
+                "One of the facts it relies on is not in this campaign's canon; pick them from the suggestions."
+            )
         if statement.provenance.level == CanonLevel.RETCONNED:  # said by its words, and what replaced it
             current = statement.provenance.replaced_by
             now = await reader.views(await reader.statements(statement_ids=[current])) if current else []

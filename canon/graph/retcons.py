@@ -27,8 +27,8 @@ async def record_retcon(
     if target_id in existing:
         current = existing[target_id].replacement_id
         what = "fact" if target_kind == "statement" else target_kind
-        named = f" What replaced it is ({what} {current})." if current else " Nothing replaced it."
-        raise Conflict(f"That {what} ({what} {target_id}) was already retconned.{named}")
+        named = " A newer one replaced it: `/canon entity` shows it." if current else " Nothing replaced it."
+        raise Conflict(f"That {what} was already retconned.{named}")
     session.add(
         StatusChangeRow(
             **stamp,

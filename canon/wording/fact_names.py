@@ -1,8 +1,9 @@
-"""A fact's name, for picking it by what it says: its sentence and when it holds, with the GM's small handle.
+"""A fact's name, for picking it by what it says: its sentence and when it holds, never a number.
 
 A GM picks a fact (to retcon it, to cite it) by its words: "Corvan Marrow is dead (since year 352 of the Third
-Age)". The handle after the words, "(fact 53)", is the GM's short name for it; it may be typed back, and so may
-the words alone, or any of them that pick one fact. `matching_facts` decides which named facts a typed text
+Age)", or any of them that pick one fact; two facts of the same words are told apart by their scenes
+(`told_apart`). A suggestion chosen sends back the fact's handle, "fact 53", which is understood as a typed
+habit is, but never shown nor asked for. `matching_facts` decides which named facts a typed text
 means: the handle, else the one whose whole name it is, else those holding every word typed, each word in any of
 its forms ("Oswin's death" fits "Oswin Harrow is dead": `canon.wording.word_forms`). Several are the caller's
 choices to show, never a guess; `nearest_facts` names the facts holding most of the words when none holds all.
@@ -35,21 +36,38 @@ def fact_name(view: StatementView, words: Wording) -> str:
     return statement_words(view, words, Viewer.GM, evidence=False)
 
 
-def fact_choice(view: StatementView, words: Wording, limit: int = 100) -> str:
-    """Return a fact's words and handle within `limit` characters (the words cut, never the handle)."""
-    handle = fact_handle(view.statement.id)
-    text = fact_name(view, words)
-    room = limit - len(handle) - 1
-    if len(text) > room:
-        text = text[: max(room - 1, 1)].rstrip() + "…"
-    return f"{text} {handle}"
-
-
 def fact_words(view: StatementView, words: Wording, limit: int = 100) -> str:
     """Return a fact's words alone within `limit` characters (cut at the end): what a suggestion shows and a
     list of facts names; typed back, they pick the fact (any of its words do, `matching_facts`)."""
-    text = fact_name(view, words)
+    return clip_words(fact_name(view, words), limit)
+
+
+def clip_words(text: str, limit: int = 100) -> str:
+    """Return a fact's name within `limit` characters (cut at the end, marked “…”)."""
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def told_apart(
+    views: Sequence[StatementView], lines: Sequence[str], words: Wording, viewer: Viewer = Viewer.GM
+) -> list[str]:
+    """Return the `lines` naming `views` (one each), those that read the same words told apart by the smallest
+    words that differ: where each was said (its first evidence, a scene and its turns), else the day it was
+    recorded; never a number."""
+    seen: dict[tuple[str, ...], int] = {}
+    for line in lines:
+        key = tuple(folded_words(line))
+        seen[key] = seen.get(key, 0) + 1
+    told = []
+    for view, line in zip(views, lines, strict=True):
+        if seen[tuple(folded_words(line))] > 1:
+            evidence = view.statement.evidence
+            line += (
+                f" — {words.evidence(evidence[0], viewer)}"
+                if evidence
+                else f" — recorded {view.statement.provenance.recorded_at:%-d %B %Y, %H:%M} UTC"
+            )
+        told.append(line)
+    return told
 
 
 def handle_in(text: str) -> int | None:

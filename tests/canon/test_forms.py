@@ -63,7 +63,7 @@ def test_each_builder_makes_its_content() -> None:
 def test_a_missing_or_too_long_value_is_a_clear_error() -> None:
     with pytest.raises(InvalidInput, match="The value is empty"):
         forms.fact_content(subject="A", attribute="title", value="  ")
-    with pytest.raises(InvalidInput, match="name: String should have at most 200 characters"):
+    with pytest.raises(InvalidInput, match="“name” must be at most 200 characters"):
         forms.entity_content(name="x" * 201, entity_type="NPC")
 
 
@@ -74,14 +74,14 @@ def test_cited_facts_are_parsed_and_a_malformed_one_shows_the_form() -> None:
     assert isinstance(state, StateChangeContent) and state.relies_on == (3,)
     assert citations(forms.fact_content(subject="A", attribute="title", value="x")) == ()
     for bad in ("twelve", "#", "0", "12-15"):
-        with pytest.raises(InvalidInput, match=r"\(fact 12\), \(fact 15\)"):
+        with pytest.raises(InvalidInput, match=r"use the facts' words, picked from the suggestions"):
             forms.parse_fact_ids(bad)
 
 
-def test_facts_relied_on_are_named_by_the_handles_the_gm_reads() -> None:
+def test_the_handles_a_picked_suggestion_sends_are_read() -> None:
     from canon.forms import parse_fact_ids
 
     assert parse_fact_ids("(fact 12), fact 15; #3, 4, (FACT 9)") == (12, 15, 3, 4, 9)
     for bad in ("one", "fact twelve", "(fact 0)", "12 15"):
-        with pytest.raises(InvalidInput, match="handles as the GM's views show them"):
+        with pytest.raises(InvalidInput, match="the facts' words"):
             parse_fact_ids(bad)

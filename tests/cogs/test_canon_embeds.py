@@ -35,6 +35,7 @@ from canon.wording import PLAIN, CalendarWords, SceneWords, TurnWords, Wording
 from cogs import canon_embeds, canon_views, entity_embeds, retcon_embeds
 from cogs.canon_views import closed_view, review_view
 from memory.scenes import Scene, SceneStatus
+from tests.e2e.jargon import jargon_in
 
 NOW = dt.datetime(2026, 11, 30, 18, 0, tzinfo=dt.UTC)
 LONG = "Ω" * 900 + " [click me](https://evil.example) @everyone"
@@ -365,9 +366,10 @@ def test_an_entity_card_hides_gm_only_canon_from_players_and_marks_it_for_the_gm
     gm = entity_embeds.entity_card_embed(mara_card(), viewer=Viewer.GM, as_of=AsOf(scene=4), words=words)
     fields = {f.name: f.value or "" for f in gm.fields}
     assert (
-        "🔒 Mara's secret: a spy (from scene 2) (fact 14) — from [scene 2](https://example.org/2), said by Pat (turns 2–3)"
+        "🔒 Mara's secret: a spy (from scene 2) — from [scene 2](https://example.org/2), said by Pat (turns 2–3)"
         in fields["Facts"]
     )
+    assert not jargon_in(str(gm.to_dict())) and not re.search(r"#\d", str(gm.to_dict()))
     assert "🔒 Mara serves The Hidden King" in fields["Relations"]
     assert "Mara is an ally of Brann" in fields["Relations"]
     assert "Mara is alive" in fields["State"] and "after scene 4" in (gm.footer.text or "")
@@ -393,8 +395,31 @@ def test_a_timeline_strikes_retconned_rows_and_hides_gm_only_ones() -> None:
     assert "~~Mara's material: stone (from scene 2)~~ retconned\n" in player
     assert "Mara's material: wood (from scene 2)" in player and "curse" not in player and "#" not in player
     gm = entity_embeds.timeline_embed("Mara", views, viewer=Viewer.GM).description or ""
-    assert "~~Mara's material: stone (from scene 2) (fact 20)~~ retconned, replaced by (fact 21)" in gm
+    # The GM reads what replaced a retconned fact in its words, never a number.
+    assert (
+        "~~Mara's material: stone (from scene 2)~~ retconned, replaced by Mara's material: wood (from scene 2)"
+        in gm
+    )
+    assert not jargon_in(gm) and not re.search(r"#\d", gm)
     assert "🔒 Mara's curse: yes" in gm
+
+
+def test_two_facts_of_the_same_words_are_told_apart_by_their_scene_not_a_number() -> None:
+    first = statement(30, StatementKind.ATTRIBUTE, "oath", value="sworn")
+    second = statement(31, StatementKind.ATTRIBUTE, "oath", value="sworn")
+    later = dataclasses.replace(
+        second.statement,
+        evidence=(Evidence(kind=EvidenceKind.TURNS, scene_id=5, turn_from=7, turn_to=7),),
+    )
+    words = Wording(
+        scenes={4: SceneWords(order=2, title="The Lantern"), 5: SceneWords(order=3, title="The Quay")}
+    )
+    views = [first, second.model_copy(update={"statement": later})]
+    gm = entity_embeds.timeline_embed("Mara", views, viewer=Viewer.GM, words=words).description or ""
+    lines = gm.split("\n")
+    assert lines[0].startswith("Mara's oath: sworn (from scene 2) — ") and "The Lantern" in lines[0], gm
+    assert "The Quay" in lines[1] and "The Lantern" not in lines[1], gm
+    assert not jargon_in(gm) and not re.search(r"#\d", gm)
 
 
 def test_long_lists_are_cut_at_whole_lines() -> None:
@@ -425,7 +450,8 @@ def test_findings_retcons_and_added_canon_render_within_limits() -> None:
     embed = canon_embeds.check_embed([finding] * 40, [finding] * 40, PLAIN)
     assert_within_discord_limits(embed)
     assert "40 problems" in (embed.description or "") and len(embed.fields) == 10
-    assert "Aldric is dead (fact 5) — from a scene (turn 1)" in (embed.fields[0].value or "")
+    assert "Aldric is dead — from a scene (turn 1)" in (embed.fields[0].value or "")
+    assert not jargon_in(str(embed.to_dict()))
     assert embed.fields[0].name == "The dead acting"
     retcon = retcon_embeds.retcon_embed(
         RetconResult(

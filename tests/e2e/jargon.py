@@ -5,8 +5,9 @@ program's words, as Discord renders them.
 the emulator, so a card later edited still counts as it was shown, and every form (modal) and list of
 autocomplete suggestions the bot answers with. Both sides are read: what players see, and the GM's private
 answers too. The text is read as Discord shows it: a markdown escape (`3rd\_age`) is read as the character
-it escapes (`3rd_age`). Any relation constant, raw date key, internal word or id fails the scan; the GM's
-small handle after the words, "(fact 53)", is words, not an id, and passes.
+it escapes (`3rd_age`). Any relation constant, raw date key, internal word or id fails the scan, and so does
+a fact's handle, "(fact 53)" or "fact 53": a fact is named by its words (a suggestion may send the handle back
+as its value, which nobody reads).
 
 A refusal may quote back what the user typed (`got "…"`); that echo is theirs and is not read, nor is an
 example of what to type, shown as code (e.g. `tidewater_age.year_336`). A card's own
@@ -47,6 +48,7 @@ JARGON = {
         )
         + r")\b"
     ),
+    "a fact's handle": re.compile(r"\(fact #?[0-9]+\)|\bfact [0-9]+\b", re.I),
     "an internal id": re.compile(
         r"\b(entity|entities|fact|facts|changeset|proposal|scene|source|chunk|campaign|conflict|turn) #[0-9]+"
         r"|`#[0-9]+`",

@@ -20,6 +20,7 @@ from canon.tables import ConflictRow, ProposalRow, StatementRow
 from memory.scene_tables import SceneRow
 from memory.scenes import SceneStatus
 from tests.e2e.conftest import World, embed_fields, scene_report
+from tests.e2e.jargon import jargon_in
 
 
 def plain(text: str | None) -> str:
@@ -488,7 +489,11 @@ async def test_retcon_twice_names_the_current_fact(world: World) -> None:
     emu, chan = world.emu, world.channel
     await gm_adds(world, "entity", name="Bridge of Sighs", type="Location")
     added = await gm_adds(world, "fact", subject="Bridge of Sighs", attribute="material", value="stone")
-    (fact_id,) = (int(n) for n in re.findall(r"\(fact (\d+)\)", embed_text(added)))
+    assert "Bridge of Sighs' material: stone" in embed_text(added) and not jargon_in(embed_text(added))
+    card = await world.bot.services.queries.card(
+        await campaign_of(world), "Bridge of Sighs", viewer=Viewer.GM
+    )
+    (fact_id,) = (v.statement.id for v in card.facts if v.statement.value == "stone")
     player = await emu.invoke(chan, world.pat, "retcon", fact="Bridge stone", rationale="I prefer wood")
     assert player.ephemeral and "Only the GM" in (player.content or "")
     # The GM picks the fact by its words: the suggestions say them (the choice sends back its handle).
@@ -515,10 +520,11 @@ async def test_retcon_twice_names_the_current_fact(world: World) -> None:
     by_handle = await emu.invoke(chan, world.gm, "retcon", fact=f"fact {fact_id}", rationale="again")
     assert by_handle.ephemeral and plain(by_handle.content) == already, by_handle.content
     timeline = await emu.invoke(chan, world.gm, "canon timeline", name="Bridge of Sighs")
-    assert re.search(
-        rf"~~Bridge of Sighs' material: stone \(fact {fact_id}\)~~ retconned, replaced by \(fact \d+\)",
-        plain(timeline.embeds[0]["description"]),
+    told = plain(timeline.embeds[0]["description"])
+    assert (
+        "~~Bridge of Sighs' material: stone~~ retconned, replaced by Bridge of Sighs' material: wood" in told
     )
+    assert not jargon_in(told), told
 
 
 async def test_retcon_by_words_that_fit_several_facts_asks_which(world: World) -> None:

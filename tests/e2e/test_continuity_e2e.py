@@ -76,7 +76,9 @@ async def add_fact(world: World, subject: str, attribute: str, value: str) -> in
     reply = await world.emu.invoke(
         world.channel, world.gm, "canon add fact", subject=subject, attribute=attribute, value=value
     )
-    (fact_id,) = (int(n) for n in re.findall(r"\(fact (\d+)\)", embed_text(reply.embeds[0])))
+    assert embed_text(reply.embeds[0]).startswith("Written to canon"), embed_text(reply.embeds[0])
+    choices = await world.emu.autocomplete(world.channel, world.gm, "retcon", "fact", f"{subject} {value}")
+    (fact_id,) = (int(c["value"].removeprefix("fact ")) for c in choices if c["name"].endswith(value))
     return fact_id
 
 

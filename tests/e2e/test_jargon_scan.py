@@ -56,7 +56,7 @@ def test_both_sides_are_scanned_the_gms_private_answers_too() -> None:
     recorder = JargonRecorder()
     recorder.seen += [
         (message("Corvan PARENT_OF Ysolde", ephemeral_for=10), {}),  # the GM's private answer
-        (message("Corvan is Ysolde's father (fact 12)", ephemeral_for=10), {}),  # the GM's handle: words
+        (message("Corvan is Ysolde's father (fact 12)", ephemeral_for=10), {}),  # a handle, even the GM's
         (message("fact #12 for Pat", ephemeral_for=11), {}),  # a player's private answer
         (
             message(
@@ -68,9 +68,9 @@ def test_both_sides_are_scanned_the_gms_private_answers_too() -> None:
         (message("", components=[{"components": [{"label": "Accept ALLY_OF", "custom_id": "lk:1"}]}]), {}),
     ]
     problems = recorder.problems(guild(), GM_ROLE)
-    assert len(problems) == 5, problems
+    assert len(problems) == 6, problems
     assert any(p.startswith("the GM, ") and "PARENT_OF" in p for p in problems)
-    assert not any("(fact 12)" in p for p in problems)
+    assert any(p.startswith("the GM, ") and "(fact 12)" in p for p in problems)
     assert any(p.startswith("a player, ") and "fact #12" in p for p in problems)
     assert any("entity #3" in p for p in problems)
     assert any("file notes.md" in p for p in problems) and not any("picture.png" in p for p in problems)
@@ -109,6 +109,7 @@ def test_forms_and_suggestions_the_bot_answers_with_are_scanned() -> None:
         Asked, {"type": 8, "data": {"choices": [{"name": "Corvan is dead (fact 3)", "value": "x"}]}}
     )
     problems = recorder.problems(guild(), GM_ROLE)
-    assert len(problems) == 2, problems
+    assert len(problems) == 3, problems
     assert "(form)" in problems[0] and "3rd_age.year_352" in problems[0]
     assert "(suggestions)" in problems[1] and "ALLY_OF" in problems[1]
+    assert "(suggestions)" in problems[2] and "(fact 3)" in problems[2]

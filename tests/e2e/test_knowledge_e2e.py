@@ -12,11 +12,10 @@ from tests.e2e.test_lore_e2e import why_id
 
 
 async def fact_number(world: World, name: str, value: str) -> str:
-    """Return the handle the GM's card shows beside a fact ("fact 12"), which the GM may type back."""
-    card = embed_text((await world.emu.invoke(world.channel, world.gm, "canon entity", name=name)).embeds[0])
-    match = re.search(re.escape(value) + r".*?\(fact (\d+)\)", card)
-    assert match, card
-    return f"fact {match.group(1)}"
+    """Return what the GM's pick of a fact sends: the suggestion that shows its words (`name` and `value`)."""
+    choices = await world.emu.autocomplete(world.channel, world.gm, "canon reveal", "fact", f"{name} {value}")
+    (choice,) = [c for c in choices if value in c["name"]]
+    return choice["value"]
 
 
 async def card_of(world: World, who, name: str, **options) -> str:  # type: ignore[no-untyped-def]
@@ -198,9 +197,8 @@ async def test_three_players_open_the_same_family_tree_and_each_sees_their_chara
             object=child,
             gm_only=True,
         )
-        number = re.search(r"\(fact (\d+)\)", embed_text(added.embeds[0]))
-        assert number, embed_text(added.embeds[0])
-        secret[child] = f"fact {number.group(1)}"
+        assert embed_text(added.embeds[0]).startswith("Written to canon"), embed_text(added.embeds[0])
+        secret[child] = await fact_number(world, "The Duke", child)
     for name, player in (("Sable", world.pat), ("Brann", world.quinn), ("Ash", rio)):
         await emu.invoke(chan, gm, "character set", name=name, player=player)
     await emu.invoke(chan, gm, "canon reveal", to="Sable", reason="a midwife", fact=secret["Vell"])

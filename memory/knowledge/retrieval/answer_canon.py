@@ -223,7 +223,13 @@ def who_answer(fact: CanonFact, number: int) -> str | None:
     plain = [f for f in fact.facts if not labelled.match(f) and f.startswith(fact.entity_name + " ")]
     state = [f for f in plain if _STATE.search(f)][:1]
     place = [f for f in plain if _WHERE.search(f) and f not in state][:1]
-    role = [f for f in plain if f not in state and f not in place and " took part in " not in f][:1]
+    roles = [f for f in plain if f not in state and f not in place and " took part in " not in f]
+    # A title first ("Idris Fenn is Captain of the Tidewardens"), then what it leads, then the rest; without
+    # the span a membership holds ("a member of The Vaske Line", not "(since year 850 …)").
+    roles.sort(
+        key=lambda f: (" is a member of " in f or " is an " in f, " leads " not in f and " is " not in f)
+    )
+    role = [re.sub(r" \((?:since|from) [^)]*\)$", "", f) for f in roles[:1]]
     if fact.state == "dead":  # "Wenna Vaske was Lady of Saltmarch"
         role = [re.sub(rf"^{re.escape(fact.entity_name)} is ", f"{fact.entity_name} was ", f) for f in role]
     if any(line.startswith(fact.entity_name + " took place ") for line in plain):

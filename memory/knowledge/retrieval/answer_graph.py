@@ -47,6 +47,8 @@ _NOUNS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
 _TITLES = frozenset(
     {"lord", "lady", "king", "queen", "ruler", "leader", "father", "mother", "sister", "brother"}
 )
+#: The attributes whose sentences tell what someone did (`holders.mentioned` finds them by those).
+_TOLD = ("description", "gm notes", "notes")
 #: Relations said once of all their subjects: "A, B and C took part in the Battle of Red Ford".
 _TOLD_TOGETHER = frozenset({"PARTICIPATED_IN"})
 _SYMMETRIC = frozenset({"SIBLING_OF", "SPOUSE_OF", "ALLY_OF", "ENEMY_OF"})
@@ -101,8 +103,8 @@ def _relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
     words = fold_words(question.replace("’", "'"))
     titles = _titled(question, facts)
     asked = [w for w in words if w in RELATION_WORDS and not _in_name(w, facts) and w not in titles]
-    if not asked:
-        return None
+    if not asked or re.match(r"^\s*(?:where|when)\b", question.casefold()):
+        return None  # "Where was Tamsin's father born?" asks of the relative, whose card is not read here
     wanted = {p for w in asked for p in RELATION_WORDS[w]}
     how_many = any(a == "how" and b == "many" for a, b in itertools.pairwise(words))
     between = _between(question, facts, wanted)
@@ -252,7 +254,8 @@ def _deed_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
     if not re.match(r"^\s*who\b", question.casefold()):
         return None
     for number, fact in enumerate(facts, 1):
-        if not any(line.endswith(": " + fact.matched) for line in fact.facts):
+        told = {f"{possessive(fact.entity_name)} {attribute}: {fact.matched}" for attribute in _TOLD}
+        if not told & set(fact.facts):
             continue
         said = sentences(fact.matched)[:1] or [fact.matched]
         text = said[0].rstrip(".")
@@ -267,16 +270,28 @@ def _deed_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
     return None
 
 
+def _count_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return how many entities of a type there are, as the cards a count found say ("House Vaske is one of 4
+    factions"): "There are 4 factions: …", naming them all when there are few."""
+    if not facts or not re.match(r"^\s*how many\b", question.casefold()):
+        return None
+    counted = [re.search(r" is one of (\d+) (.+)$", f.facts[0]) if f.facts else None for f in facts]
+    if any(c is None for c in counted):
+        return None
+    total, word = int(counted[0][1]), counted[0][2]  # type: ignore[index]
+    names = [f.entity_name for f in facts]
+    listed = f": {names_list(names)}" if len(names) == total else f", among them {names_list(names)}"
+    verb = "is" if total == 1 else "are"
+    return f"There {verb} {_count_words(total)} {word}{listed}. [1]", 1
+
+
 def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    deed = _deed_answer(question, facts)
-    if deed is not None:
-        return deed
-    holder = _holder_answer(question, facts)
-    if holder is not None:
-        return holder
-    aged = age_answer(question, facts)
-    if aged is not None:
-        return aged
+    counted = _count_answer(question, facts)
+    if counted is not None:
+        return counted
+    found = age_answer(question, facts) or _deed_answer(question, facts) or _holder_answer(question, facts)
+    if found is not None:
+        return found
     relation = _relation_answer(question, facts)
     if relation is not None:
         return relation

@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from canon.campaigns import Campaign, ChangesetRow, LineageStep
 from canon.errors import GameError
 from canon.graph import CanonReader, NameRows, fold, visible_names
-from canon.models import EntityCard, Viewer
+from canon.models import Entity, EntityCard, Viewer
 from canon.ontology import Ontology, base_ontology
 from canon.visibility import Knowing, entities_seen, entity_hidden
 from canon.wording import PLAIN, Wording
@@ -29,7 +29,7 @@ from memory.knowledge.answer_models import Life, Relation
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
-from memory.knowledge.retrieval.holders import in_year, mentioned, title_holders
+from memory.knowledge.retrieval.holders import in_year, mentioned, of_type, title_holders
 from memory.knowledge.retrieval.superseded import mark_superseded
 from memory.leaks import card_secrets
 
@@ -129,6 +129,28 @@ def card_life(card: EntityCard, words: Wording = PLAIN) -> Life | None:
         died_key=died.world_from_key if died else None,
         died_words=words.when(died.world_from) if died and died.world_from else None,
     )
+
+
+#: The most entities a count names (it says how many there are in all).
+_COUNT_NAMED = 12
+
+
+def _counted(word: str, entities: Sequence[Entity]) -> list[CanonFact]:
+    """Return the entities a "How many factions are there?" counts as short cards saying so (no card read)."""
+    return [
+        CanonFact(
+            entity_id=e.id,
+            entity_name=e.name,
+            entity_type=e.type,
+            matched=word,
+            match_score=80.0,
+            hidden=entity_hidden(e),
+            description=None,
+            facts=[f"{e.name} is one of {len(entities)} {word}"],
+            score=0.8,
+        )
+        for e in entities[:_COUNT_NAMED]
+    ]
 
 
 def is_many(ontology: Ontology | None, entity_type: str, predicate: str) -> bool:
@@ -369,6 +391,9 @@ class EntityFinder:
         names = await self.names(reader, viewer)
         if not names[0]:
             return [], []
+        counted = await of_type(reader, question)
+        if counted is not None:
+            return _counted(*counted), []
         ranked = best_matches(question, names, config)
         ranked += await title_holders(reader, question, ranked) or await mentioned(reader, question, ranked)
         if not ranked:

@@ -11,10 +11,15 @@ import re
 from collections.abc import Sequence
 
 from canon.graph.reader import CanonReader, facts_holding, happened_in_year, titles_naming
+from canon.models import Entity
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.candidates import EntityMatch
 
-__all__ = ["in_year", "mentioned", "title_holders"]
+__all__ = ["in_year", "mentioned", "of_type", "title_holders"]
+
+_HOW_MANY = re.compile(
+    r"^\s*how many ([a-z]+(?: [a-z]+)?) (?:are there|exist|are known|do we know|does canon know|are in canon)\b"
+)
 
 _IN_YEAR = re.compile(
     r"^\s*what\s+(?:happened|took place|went on|occurred)\s+(?:in|during)\s+(?:the\s+)?(?:year\s+)?(-?\d{1,6})\s*\??$"
@@ -143,3 +148,22 @@ async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
             EntityMatch(entity_id=statement.subject_id, matched=year, window=year, score=_YEAR_SCORE),
         )
     return list(found.values())
+
+
+async def of_type(reader: CanonReader, question: str) -> tuple[str, list[Entity]] | None:
+    """Return the word a "How many factions are there?" counts and the entities of that type (and its
+    subtypes) the reader's viewer sees, on the campaign-and-type index; None when the question counts no type."""
+    asked = _HOW_MANY.match(question.casefold())
+    if asked is None:
+        return None
+    word = asked.group(1)
+    key = word.replace(" ", "")
+    types = reader.ontology.entity_types
+    forms = {key, key.removesuffix("s"), key.removesuffix("es"), key.removesuffix("ies") + "y"}
+    forms |= {"person"} if key == "people" else set()
+    base = next((t for t in types if t.casefold() in forms), None)
+    if base is None:
+        return None
+    wanted = [t for t in types if reader.ontology.is_a(t, [base])]
+    seen = await reader.all_entities(types=wanted)
+    return word, sorted(seen.values(), key=lambda e: e.name.casefold())

@@ -196,10 +196,12 @@ def test_a_fact_may_cite_the_facts_it_relies_on(cli: CliRunner) -> None:
     cited = run(cli, "canon", "add", "fact", "Bridge", "bears", "a siege tower", "--relies-on", f"#{stone}")
     assert cited["written"][0]["content"]["relies_on"] == [stone]
     assert (
-        "not a fact number"
+        "No fact of canon says “one”."
         in run(cli, "canon", "add", "fact", "Bridge", "x", "y", "--relies-on", "one", code=1).stderr
     )
     assert (
-        "no fact 999"
+        "No fact of canon says “999”."
         in run(cli, "canon", "add", "fact", "Bridge", "x", "y", "--relies-on", "999", code=1).stderr
     )
+    by_words = run(cli, "canon", "add", "fact", "Bridge", "guards", "two", "--relies-on", "Bridge stone")
+    assert by_words["written"][0]["content"]["relies_on"] == [stone]

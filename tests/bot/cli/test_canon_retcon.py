@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from bot.cli.main import app
 from tests.conftest import DatabaseTarget
+from tests.e2e.jargon import jargon_in
 
 CAMPAIGN = "Shattered Isles"
 
@@ -46,26 +47,92 @@ def test_a_fact_is_retconned_by_its_words(cli: CliRunner) -> None:
         "He was never harbourmaster",
         as_json=False,
     )
-    assert done.stdout.startswith("Retconned: Corvan Marrow is Harbourmaster of Greyhaven (fact ")
-    assert "#" not in done.stdout
+    assert done.stdout == "Retconned: Corvan Marrow is Harbourmaster of Greyhaven\n", done.stdout
+    assert not jargon_in(done.stdout) and "#" not in done.stdout
     assert dict(timeline(cli, "Corvan Marrow")) == {
         "Harbourmaster of Greyhaven": "retconned",
         "the Grey Gull": "canon",
     }
 
 
-def test_the_handle_the_gm_reads_may_be_typed_back_and_a_value_replaces(cli: CliRunner) -> None:
+def test_the_words_the_gm_reads_may_be_typed_back_and_a_value_replaces(cli: CliRunner) -> None:
     run(cli, "canon", "add", "entity", "Corvan Marrow", "NPC")
-    (fact_id,) = run(cli, "canon", "add", "fact", "Corvan Marrow", "title", "Harbourmaster")["statement_ids"]
+    run(cli, "canon", "add", "fact", "Corvan Marrow", "title", "Harbourmaster")
     text = cli.invoke(
         app, ["canon", "timeline", "Corvan Marrow", "--campaign", CAMPAIGN, "--as", "gm"]
     ).stdout
-    assert f"(fact {fact_id})" in text and f"#{fact_id}" not in text
+    assert "Corvan Marrow is Harbourmaster" in text and not jargon_in(text) and "#" not in text, text
     done = run(
-        cli, "canon", "retcon", f"fact {fact_id}", "--rationale", "a promotion", "--new-value", "Admiral"
+        cli,
+        "canon",
+        "retcon",
+        "Corvan Marrow is Harbourmaster",
+        "--rationale",
+        "a promotion",
+        "--new-value",
+        "Admiral",
+        as_json=False,
     )
-    assert done["retconned_id"] == fact_id and done["replacement_id"]
+    assert done.stdout == "Retconned: Corvan Marrow is Harbourmaster\nReplaced by: Corvan Marrow is Admiral\n"
     assert timeline(cli, "Corvan Marrow") == [("Harbourmaster", "retconned"), ("Admiral", "canon")]
+    card = cli.invoke(app, ["canon", "entity", "Corvan Marrow", "--campaign", CAMPAIGN, "--as", "gm"]).stdout
+    assert "Corvan Marrow is Admiral" in card and not jargon_in(card), card
+    # A fact's id, read in --json output, is still understood; the text output never shows one.
+    (ship,) = run(cli, "canon", "add", "fact", "Corvan Marrow", "ship", "the Grey Gull")["statement_ids"]
+    again = run(cli, "canon", "retcon", f"fact {ship}", "--rationale", "sunk")
+    assert again["retconned_id"] == ship
+
+
+def test_canon_add_relies_on_takes_facts_by_their_words(cli: CliRunner) -> None:
+    run(cli, "canon", "add", "entity", "Corvan Marrow", "NPC")
+    run(cli, "canon", "add", "fact", "Corvan Marrow", "title", "Harbourmaster")
+    added = run(
+        cli,
+        "canon",
+        "add",
+        "fact",
+        "Corvan Marrow",
+        "ship",
+        "the Grey Gull",
+        "--relies-on",
+        "Corvan harbourmaster",
+        as_json=False,
+    )
+    assert added.stdout.startswith("Written to canon:\n  Corvan Marrow's ship: the Grey Gull"), added.stdout
+    assert not jargon_in(added.stdout)
+    unknown = run(
+        cli,
+        "canon",
+        "add",
+        "fact",
+        "Corvan Marrow",
+        "rank",
+        "captain",
+        "--relies-on",
+        "the Brass Lantern",
+        code=1,
+        as_json=False,
+    )
+    assert "No fact of canon says “the Brass Lantern”." in unknown.stderr
+    several = run(
+        cli,
+        "canon",
+        "add",
+        "fact",
+        "Corvan Marrow",
+        "rank",
+        "captain",
+        "--relies-on",
+        "Corvan",
+        code=1,
+        as_json=False,
+    )
+    assert "“Corvan” fits 2 facts; say which one" in several.stderr
+    retconned = run(cli, "canon", "retcon", "Corvan harbourmaster", "--rationale", "never", as_json=False)
+    assert retconned.stdout.startswith("Retconned: Corvan Marrow is Harbourmaster\nTo review"), (
+        retconned.stdout
+    )
+    assert "Corvan Marrow's ship: the Grey Gull" in retconned.stdout
 
 
 def test_words_that_fit_several_facts_list_them_and_retcon_nothing(cli: CliRunner) -> None:

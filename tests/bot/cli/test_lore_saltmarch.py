@@ -88,6 +88,9 @@ PLAYER = {
     "who are the Tidewardens allies": ["The Tidewardens' ally is House Vaske"],
     "who is corran's mother": ["Mereth Vaske"],
     "what happened in 866": ["Wreck of the Sable took place at Sable Reef on 12 Squallmoon, year 866"],
+    "how many factions are there": [
+        "There are four factions: Blackwater Compact, House Vaske, The Glass Court"
+    ],
     # Who holds a title of a place or a group: the living holder, then those before.
     "who rules the saltmarch": ["Tamsin Vaske is Lady of Saltmarch; before, Wenna Vaske was"],
     "who is the lady of saltmarch": ["Tamsin Vaske is Lady of Saltmarch"],
@@ -100,11 +103,13 @@ PLAYER = {
     "how old was corran when he died": ["Corran Vaske was about 18 years old", "born in year 848"],
     "who is older, tamsin or idris": ["Idris Fenn is older, born in year 830"],
     "who is older hal or nell": ["Brother Halvard is older"],
+    "who is older, Hal or Nell": ["Brother Halvard is older"],
     "is tamsin older than corran": ["Yes: Tamsin Vaske is older"],
     "is Idris older than Nell": ["Yes: Idris Fenn is older"],
     "how old is tamsin": ["Tamsin Vaske was born on 20 Saltmoon, year 845"],
     # Nothing known, said in a whole sentence (the question quoted when its words cannot be turned round).
     "where was Orrin born": ["Nothing the table knows answers “where was Orrin born?”."],
+    "where was tamsin's father born": ["Nothing the table knows answers “where was tamsin's father born?”."],
 }
 
 #: Asked in words of our own, not the prober's.
@@ -147,6 +152,11 @@ def test_gm_only_canon_answers_the_gm_and_reads_as_unknown_to_a_player(
     questions = ["who is the drowned king", "who is aubric thane", "who is ysolde", "who poisoned orrin"]
     gm = ask(cli, tmp_path, questions, gm=True)
     assert gm["who poisoned orrin"].startswith("Nell Quarrow poisoned Lord Orrin's wine")
+    # A count counts what the asker may see: the GM-only people are the GM's only.
+    (people,) = ask(cli, tmp_path, ["how many people are there"], gm=True).values()
+    assert people.startswith("There are twelve people: Aubric Thane, Brother Halvard")
+    (people,) = ask(cli, tmp_path, ["how many people are there"]).values()
+    assert people.startswith("There are ten people: Brother Halvard") and "Ysolde" not in people
     (year,) = ask(cli, tmp_path, ["what happened in the year 869"], gm=True).values()
     assert year.startswith("Pact of the Drowned took place at Gull Rock in year 869")
     assert gm["who is the drowned king"].startswith("Aubric Thane, called The Drowned King, is a sorcerer")

@@ -425,7 +425,8 @@ async def test_persistent_500_raises_unavailable_after_max_retries_plus_one(
 
 async def test_timeouts_are_retried_then_unavailable(stub: LLMStub, make_llm: Any, sleeps: Sleeps) -> None:
     stub.add(*[Reply.slow(30)] * 3, Reply.text("unused"))
-    llm = make_llm(stub, timeout_seconds=0.2, max_retries=2)
+    # Long enough for each try to reach the stub on a loaded machine (0.2 s once cut the third try short).
+    llm = make_llm(stub, timeout_seconds=0.6, max_retries=2)
 
     with pytest.raises(LLMUnavailable, match="did not answer after 3 tries"):
         await llm.complete(PROMPT, campaign_id=1, purpose="t")

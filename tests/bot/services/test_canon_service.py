@@ -183,7 +183,7 @@ async def test_retcon_keeps_history_and_lists_dependents(
     _, timeline = await service.queries.timeline(campaign, "Bridge of Sighs", viewer=Viewer.GM)
     levels = {v.statement.value: v.statement.provenance.level for v in timeline}
     assert levels == {"stone": CanonLevel.RETCONNED, "wood": CanonLevel.CANON}
-    with pytest.raises(Conflict, match=rf"What replaced it is \(fact {retcon.replacement_id}\)"):
+    with pytest.raises(Conflict, match=r"already retconned\. A newer one replaced it"):
         await service.admin.retcon(campaign, fact_id, GM, rationale="again")
 
 
@@ -245,7 +245,7 @@ async def test_retcon_lists_the_facts_that_cite_it_and_a_retconned_fact_cannot_b
             ),
             PAT,
         )
-    with pytest.raises(NotFound, match="no fact 999999"):
+    with pytest.raises(NotFound, match="One of the facts it relies on is not in this campaign's canon"):
         await service.proposals.propose(
             campaign,
             CHANNEL,

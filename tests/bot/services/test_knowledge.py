@@ -161,7 +161,7 @@ async def test_bad_reveals_are_refused_and_write_nothing(db: Database, table: Ta
     spy = table.facts["a spy"]
     with pytest.raises(NotFound):  # a character of another campaign is no character here
         await table.desk.reveal(other, GM, to="Sable", reason="x", fact=spy)
-    with pytest.raises(NotFound, match="There is no standing fact"):  # nor is a fact of this one there
+    with pytest.raises(NotFound, match="That fact no longer stands"):  # nor is a fact of this one there
         await table.desk.reveal(other, GM, to="the party", reason="x", fact=spy)
     await table.entity("Old Tom", "NPC")
     with pytest.raises(NotFound, match="Nobody plays Old Tom"):
@@ -317,7 +317,7 @@ async def test_a_gm_revealing_a_fact_another_gm_retcons_at_once_shows_nothing_it
         assert not isinstance(retcon, BaseException), retcon
         # The reveal came first (kept, of a fact now retconned) or found the fact gone: a clear answer.
         assert not isinstance(reveal, BaseException) or (
-            isinstance(reveal, NotFound) and "no standing fact" in str(reveal)
+            isinstance(reveal, NotFound) and "no longer stands" in str(reveal)
         ), reveal
         for member in (PAT, QUINN):  # neither the retconned value nor its GM-only replacement shows
             card = await table.card("The Duke", member)

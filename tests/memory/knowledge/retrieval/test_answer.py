@@ -129,6 +129,23 @@ def test_question_words_and_sentences() -> None:
     ]
     assert nothing_known("Where is the Tidegate?") == "Nothing the table knows says where the Tidegate is."
     assert nothing_known("Does the king sleep") == "Nothing the table knows answers “Does the king sleep”."
+    # Never a broken sentence: what cannot be turned round is quoted whole.
+    assert (
+        nothing_known("who is Mara married to")
+        == "Nothing the table knows answers “who is Mara married to?”."
+    )
+    assert nothing_known("where was Oswin born") == "Nothing the table knows answers “where was Oswin born?”."
+    assert nothing_known("who is taller, Mara or Oswin") == (
+        "Nothing the table knows answers “who is taller, Mara or Oswin?”."
+    )
+    assert (
+        nothing_known("what guild is Mara in") == "Nothing the table knows answers “what guild is Mara in?”."
+    )
+    assert nothing_known("how old is Mara") == "Nothing the table knows says how old Mara is."
+    assert (
+        nothing_known("who is the abbot of the drowned")
+        == "Nothing the table knows says who the abbot of the drowned is."
+    )
 
 
 def parent(subject: str, child: str) -> Relation:

@@ -44,6 +44,15 @@ def test_names_are_linked_in_part_possessive_plural_and_misspelt() -> None:
     assert singulars("harpies") == ["harpy", "harpi", "harpie"]
 
 
+def test_a_first_name_an_event_s_name_also_holds_finds_both() -> None:
+    # The question's form chooses between them later (`answer_graph`); a family name two people share and a
+    # word every name holds name nobody.
+    table = names(("Tamsin Vaske", 1), ("Investiture of Tamsin", 2), ("Orrin Vaske", 3))
+    found = [m.matched for m in best_matches("who is tamsin", table, SearchConfig())]
+    assert sorted(found) == ["Investiture of Tamsin", "Tamsin Vaske"]
+    assert [m.matched for m in best_matches("who are the vaskes", table, SearchConfig())] == []
+
+
 async def test_relation_questions_are_answered_from_the_graph_and_gm_only_ones_stay_unknown(
     db: Database, tmp_path: Path
 ) -> None:
