@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.llm.client import LLMClient
+from bot.llm.client import LLMClient, TokenLedger
 from bot.ops.installation import Installation
 from bot.ops.metrics import CommandLatencies
 from bot.services.campaigns import CampaignService
@@ -130,10 +130,19 @@ class Services:
         await self.db.dispose()
 
 
+def _configured_llm(settings: Settings, ledger: TokenLedger) -> LLMClient | None:
+    """Return the configured language model's client, or None: its library, a while to import, only then."""
+    if not settings.llm.configured:
+        return None
+    from bot.llm.openai_compatible import build_llm
+    from memory.tokens import count_tokens
+
+    return build_llm(settings.llm, ledger, token_counter=count_tokens)
+
+
 async def build_services(settings: Settings, *, db: Database | None = None, migrate: bool = True) -> Services:
     """Open the database (creating the data directory and applying migrations) and build the services."""
     # Imported here, not at the top: `lorekeeper lore` builds only what a question needs (`open_lore_reader`).
-    from bot.llm.openai_compatible import build_llm
     from bot.ops.ledger import SqlTokenLedger
     from bot.ops.operations import OperationsService
     from bot.ops.scheduler import JobScheduler
@@ -142,7 +151,6 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
     from bot.services.proposal_service import ProposalService
     from bot.services.structured_import import StructuredImportService
     from memory.scenes import SceneService
-    from memory.tokens import count_tokens
     from memory.turn_log import TurnLog
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)
@@ -160,7 +168,7 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
     installation = Installation(db)
     knowledge = build_knowledge(settings, db, access, owner=installation.owner)
     ledger = SqlTokenLedger(db)
-    llm = build_llm(settings.llm, ledger, token_counter=count_tokens)
+    llm = _configured_llm(settings, ledger)
     voice = build_voice(
         settings,
         db,
@@ -463,9 +471,7 @@ async def open_lore_reader(settings: Settings, *, one_shot: bool = False) -> Lor
     knowledge = build_knowledge(settings, db, CanonAccess(), owner=installation.owner, one_shot=one_shot)
     llm: LLMClient | None = None
     if settings.llm.configured:
-        from bot.llm.openai_compatible import build_llm
         from bot.ops.ledger import SqlTokenLedger
-        from memory.tokens import count_tokens
 
-        llm = build_llm(settings.llm, SqlTokenLedger(db), token_counter=count_tokens)
+        llm = _configured_llm(settings, SqlTokenLedger(db))
     return LoreReader(db, CampaignService(db), knowledge, llm, LoreAnswers(knowledge, llm))

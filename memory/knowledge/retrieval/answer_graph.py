@@ -251,7 +251,7 @@ def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
 def _deed_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return who did what the question asks, as the description or notes that found them say it, their name
     for a leading pronoun ("Nell Quarrow poisoned Lord Orrin's wine …")."""
-    if not re.match(r"^\s*who\b", question.casefold()):
+    if not re.match(r"^\s*(?:who|what)\b", question.casefold()):
         return None
     for number, fact in enumerate(facts, 1):
         told = {f"{possessive(fact.entity_name)} {attribute}: {fact.matched}" for attribute in _TOLD}

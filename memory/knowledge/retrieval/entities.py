@@ -29,7 +29,7 @@ from memory.knowledge.answer_models import Life, Relation
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
-from memory.knowledge.retrieval.holders import in_year, mentioned, of_type, title_holders
+from memory.knowledge.retrieval.holders import described, in_year, mentioned, of_type, title_holders
 from memory.knowledge.retrieval.superseded import mark_superseded
 from memory.leaks import card_secrets
 
@@ -397,7 +397,7 @@ class EntityFinder:
         ranked = best_matches(question, names, config)
         ranked += await title_holders(reader, question, ranked) or await mentioned(reader, question, ranked)
         if not ranked:
-            ranked = await in_year(reader, question)
+            ranked = await in_year(reader, question) or await described(reader, question)
         words = Wording(calendar=(await reader.calendar()).words()) if ranked else PLAIN
         facts: list[CanonFact] = []
         for m in ranked:

@@ -15,7 +15,11 @@ from canon.models import Entity
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.candidates import EntityMatch
 
-__all__ = ["in_year", "mentioned", "of_type", "title_holders"]
+__all__ = ["described", "in_year", "mentioned", "of_type", "title_holders"]
+
+_WHAT_IS = re.compile(r"^\s*what\s+(?:is|was|are|were)\s+(?:the\s+|a\s+|an\s+)?([a-z][a-z' -]+?)\s*\??$")
+#: The most descriptions a thing no entity is named for is looked up in.
+_DESCRIBED = 3
 
 _HOW_MANY = re.compile(
     r"^\s*how many ([a-z]+(?: [a-z]+)?) (?:are there|exist|are known|do we know|does canon know|are in canon)\b"
@@ -167,3 +171,20 @@ async def of_type(reader: CanonReader, question: str) -> tuple[str, list[Entity]
     wanted = [t for t in types if reader.ontology.is_a(t, [base])]
     seen = await reader.all_entities(types=wanted)
     return word, sorted(seen.values(), key=lambda e: e.name.casefold())
+
+
+async def described(reader: CanonReader, question: str) -> list[EntityMatch]:
+    """Return the entities whose description says a thing of two words or more that no entity is named for
+    ("What is the salt crown?": the Investiture of Tamsin, "given the salt crown of Saltmarch"), as matches with
+    that description as the words that found them."""
+    asked = _WHAT_IS.match(question.casefold())
+    if asked is None or len(asked.group(1).split()) < 2:
+        return []
+    found: list[EntityMatch] = []
+    for statement in (await facts_holding(reader, ("description",), [asked.group(1)]))[:_DESCRIBED]:
+        said = statement.value or ""
+        if statement.subject_id not in {m.entity_id for m in found}:
+            found.append(
+                EntityMatch(entity_id=statement.subject_id, matched=said, window=said, score=_DEED_SCORE)
+            )
+    return found

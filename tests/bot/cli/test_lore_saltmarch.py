@@ -91,6 +91,7 @@ PLAYER = {
     "how many factions are there": [
         "There are four factions: Blackwater Compact, House Vaske, The Glass Court"
     ],
+    "what is the salt crown": ["Investiture of Tamsin: Tamsin Vaske was given the salt crown"],
     # Who holds a title of a place or a group: the living holder, then those before.
     "who rules the saltmarch": ["Tamsin Vaske is Lady of Saltmarch; before, Wenna Vaske was"],
     "who is the lady of saltmarch": ["Tamsin Vaske is Lady of Saltmarch"],
@@ -155,6 +156,10 @@ def test_gm_only_canon_answers_the_gm_and_reads_as_unknown_to_a_player(
     # A count counts what the asker may see: the GM-only people are the GM's only.
     (people,) = ask(cli, tmp_path, ["how many people are there"], gm=True).values()
     assert people.startswith("There are twelve people: Aubric Thane, Brother Halvard")
+    (master,) = ask(cli, tmp_path, ["what is the hidden master"], gm=True).values()
+    assert master.startswith("Pact of the Drowned: Nell Quarrow swore herself to the hidden master")
+    (master,) = ask(cli, tmp_path, ["what is the hidden master"]).values()
+    assert master == "Nothing the table knows says what the hidden master is."
     (people,) = ask(cli, tmp_path, ["how many people are there"]).values()
     assert people.startswith("There are ten people: Brother Halvard") and "Ysolde" not in people
     (year,) = ask(cli, tmp_path, ["what happened in the year 869"], gm=True).values()
