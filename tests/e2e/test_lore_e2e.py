@@ -365,7 +365,8 @@ async def test_extracted_prose_waits_on_a_batch_card_only_the_gm_decides(
     rejected_name = next(p.content.name for p in review.proposals if p.id != accepted_id)  # type: ignore[union-attr]
     missing = await emu.invoke(world.channel, gm, "canon entity", name=rejected_name)
     assert (
-        "no entity" in (missing.content or "").lower() or "not found" in everything(missing.message).lower()
+        f"is called “{rejected_name}”" in (missing.content or "")
+        or "not found" in everything(missing.message).lower()
     )
     # The closed card's buttons are disabled; the batch cannot be committed twice.
     closed = emu.stored(card).view()
