@@ -13,8 +13,18 @@ from discord import app_commands
 
 from bot.client.client import Lorekeeper
 from bot.services.knowledge import KnownItem
+from canon.errors import GameError
 from canon.models import Viewer
-from cogs.canon_options import Name, Text, entity_names, fact_names, played_characters
+from cogs.canon_options import (
+    MAX_CHOICES,
+    Choices,
+    Name,
+    Text,
+    campaign_of,
+    entity_names,
+    fact_names,
+    played_characters,
+)
 from cogs.checks import actor_of, gm_only
 from cogs.embeds import COLOUR, clip
 from cogs.places import campaign_here
@@ -25,17 +35,35 @@ COMMANDS = ("reveal", "unreveal", "known")
 
 
 def known_lines(items: list[KnownItem], *, gm: bool) -> list[str]:
-    """Return one line per reveal: what, who (for the GM), since when, and (GM) its number and whether undone."""
+    """Return one line per reveal: what, who (for the GM), since when, and (GM) whether undone."""
     lines = []
     for item in items:
         text = f"• {item.what} ({item.since})"
         if gm:
-            text = f"• {item.who} knows {item.what} ({item.since}) — {item.reveal.reason}"
+            text = f"• {item.said} ({item.since}) — {item.reveal.reason}"
             if item.reveal.undone_at is not None:
                 text = f"~~{text}~~ undone by {item.reveal.undone_by}"
-            text += f" (reveal {item.reveal.id})"
         lines.append(text)
     return lines
+
+
+async def standing_reveals(interaction: discord.Interaction, current: str) -> Choices:
+    """Suggest the standing reveals (GM) whose words start with or hold what is typed; each shows its words
+    and sends back its handle, which `/canon unreveal` understands as it does the words."""
+    services = services_of(interaction)
+    asker = actor_of(interaction, services.settings.gm_role)
+    if not asker.is_gm:
+        return []
+    try:
+        campaign = await campaign_of(interaction)
+        items = await services.reveals.known(campaign, asker, standing=True) if campaign else []
+    except GameError:
+        return []
+    typed = current.casefold().split()
+    fits = [i for i in items if all(w in i.said.casefold() for w in typed)]
+    return [
+        app_commands.Choice(name=clip(i.said, 100), value=f"reveal {i.reveal.id}") for i in fits[:MAX_CHOICES]
+    ]
 
 
 def known_embed(title: str, lines: list[str], empty: str) -> discord.Embed:
@@ -81,21 +109,24 @@ async def reveal(
         channel_id=interaction.channel_id,
     )
     embed = known_embed("Revealed", known_lines(items, gm=True), "Nothing was revealed.")
-    embed.set_footer(text="Undo one with /canon unreveal and its reveal number; it stays in the history.")
+    embed.set_footer(text="Undo one with /canon unreveal, picking it by its words; it stays in the history.")
     await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NONE)
 
 
 @app_commands.command(name="unreveal", description="Undo a reveal: the character no longer knows it (GM)")
-@app_commands.describe(reveal="The reveal's number, as /canon known shows it", reason="Why it is undone")
+@app_commands.describe(
+    reveal="The reveal: type some of its words (like “Sable heir”) and pick it from the list",
+    reason="Why it is undone",
+)
+@app_commands.autocomplete(reveal=standing_reveals)
 @gm_only()
-async def unreveal(
-    interaction: discord.Interaction, reveal: app_commands.Range[int, 1, 2**53], reason: Text
-) -> None:
+async def unreveal(interaction: discord.Interaction, reveal: Name, reason: Text) -> None:
     """Undo a reveal, keeping it in the history."""
     services = services_of(interaction)
     campaign = await campaign_here(interaction)
+    gm = actor_of(interaction, services.settings.gm_role)
     item = await services.reveals.undo(
-        campaign, reveal, actor_of(interaction, services.settings.gm_role), reason
+        campaign, await services.reveals.pick(campaign, gm, reveal), gm, reason
     )
     text = f"Undone: {item.who} no longer knows {item.what}. The reveal stays in the history, marked undone."
     await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NONE)

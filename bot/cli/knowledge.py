@@ -20,7 +20,7 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
 def _lines(items: list[Any]) -> str:
     return (
         "\n".join(
-            f"{i.who} knows {i.what} ({i.since}) — {i.reveal.reason} (reveal {i.reveal.id})"
+            f"{i.said} ({i.since}) — {i.reveal.reason}"
             + (f" — undone by {i.reveal.undone_by}" if i.reveal.undone_at else "")
             for i in items
         )
@@ -67,7 +67,9 @@ def canon_reveal(
 
 
 def canon_unreveal(
-    reveal: Annotated[int, typer.Argument(help="The reveal's number, as `canon known` prints it")],
+    reveal: Annotated[
+        str, typer.Argument(help="The reveal's words, as `canon known` prints them (some are enough)")
+    ],
     campaign: CampaignOption,
     reason: Annotated[str, typer.Option("--reason", "-r", help="Why it is undone")],
     as_json: JsonOption = False,
@@ -75,7 +77,8 @@ def canon_unreveal(
     """Undo a reveal; it stays in the history, marked undone."""
 
     async def work(services: Any, found: Any) -> Any:
-        return await services.reveals.undo(found, reveal, cli_actor(), reason)
+        gm = cli_actor()
+        return await services.reveals.undo(found, await services.reveals.pick(found, gm, reveal), gm, reason)
 
     item = with_campaign(campaign, work)
     emit(_payload([item]), as_json=as_json, text=lambda: _lines([item]))

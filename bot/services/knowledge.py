@@ -13,6 +13,7 @@ subject or object is a GM-only entity tells that entity's name, nothing else of 
 from __future__ import annotations
 
 import contextlib
+import re
 from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -49,6 +50,11 @@ class KnownItem:
     what: str
     who: str
     since: str
+
+    @property
+    def said(self) -> str:
+        """Return the reveal as the GM reads and types it back: "Sable knows Vell is the last heir"."""
+        return f"{self.who} knows {self.what}"
 
 
 class KnowledgeDesk:
@@ -249,6 +255,28 @@ class KnowledgeDesk:
             )
         return list(dict.fromkeys([(await self._character(session, campaign, n)).id for n in names]))
 
+    async def pick(self, campaign: Campaign, gm: Actor, typed: str) -> int:
+        """Return the standing reveal `typed` names (GM): its words as `/canon known` says them ("Sable knows
+        Vell is the last heir"), any of them that fit one reveal only, or the handle a suggestion sends back."""
+        if not gm.is_gm:
+            raise NotAllowed("Only the GM undoes a reveal.")
+        handle = re.fullmatch(r"\s*(?:reveal\s*)?#?(\d{1,18})\s*", typed, re.IGNORECASE)
+        if handle:
+            return int(handle.group(1))
+        words = re.findall(r"\w+", typed.casefold())
+        if not words:
+            raise InvalidInput("Say which reveal to undo by its words, as `/canon known` lists it.")
+        standing = await self.known(campaign, gm, standing=True)
+        fits = [i for i in standing if all(w in re.findall(r"\w+", i.said.casefold()) for w in words)]
+        if len(fits) == 1:
+            return fits[0].reveal.id
+        if not fits:
+            raise NotFound(f"No standing reveal says “{typed.strip()}”: `/canon known` lists them.")
+        listed = "; ".join(f"“{i.said}”" for i in fits[:5])
+        raise InvalidInput(
+            f"“{typed.strip()}” fits {len(fits)} reveals; say which one by more of its words: {listed}."
+        )
+
     async def undo(self, campaign: Campaign, reveal_id: int, gm: Actor, reason: str) -> KnownItem:
         """Undo a reveal (GM): it is kept, marked undone with who and why; the character no longer knows it."""
         if not gm.is_gm:
@@ -257,13 +285,11 @@ class KnowledgeDesk:
         async def work(session: AsyncSession) -> None:
             row = await learned.reveal_row(session, campaign.id, reveal_id)
             if row is None:
-                raise NotFound(
-                    f"There is no reveal #{reveal_id} in this campaign; `/canon known` lists them."
-                )
+                raise NotFound("That reveal is not in this campaign: `/canon known` lists them.")
             if not await learned.undo_reveal(
                 session, campaign.id, reveal_id, by=gm.name, reason=reason.strip()
             ):
-                raise Conflict(f"Reveal #{reveal_id} was undone already by {row.undone_by or 'another GM'}.")
+                raise Conflict(f"That reveal was undone already by {row.undone_by or 'another GM'}.")
 
         await self.db.run(work)
         (item,) = [i for i in await self.known(campaign, gm, standing=False) if i.reveal.id == reveal_id]

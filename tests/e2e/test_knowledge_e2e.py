@@ -108,11 +108,17 @@ async def test_a_reveal_during_a_scene_reaches_those_present_and_is_undone(world
     assert "the last heir" in sable and "under the mill" not in sable, sable  # the name and the fact only
     assert (await card_of(world, world.quinn, "Vell")).replace("Vell", "Zzyx") == unknown
 
-    number = re.search(r"reveal (\d+)", shown)
-    assert number, shown
-    refused = await emu.invoke(chan, world.pat, "canon unreveal", reveal=int(number.group(1)), reason="no")
+    assert not re.search(r"reveal \d|#\d", shown), shown  # named by its words, never a number
+    # The GM picks the reveal by its words; a player is offered none and is refused.
+    assert await emu.autocomplete(chan, world.pat, "canon unreveal", "reveal", "sable") == []
+    (pick,) = await emu.autocomplete(chan, gm, "canon unreveal", "reveal", "sable heir")
+    assert pick["name"].startswith("Sable knows") and "heir" in pick["name"], pick
+    refused = await emu.invoke(chan, world.pat, "canon unreveal", reveal=pick["value"], reason="no")
     assert refused.ephemeral and "Only the GM" in (refused.content or "")
-    undone = await emu.invoke(chan, gm, "canon unreveal", reveal=int(number.group(1)), reason="too soon")
+    no_such = await emu.invoke(chan, gm, "canon unreveal", reveal="Brann dragon", reason="no")
+    assert "No standing reveal says “Brann dragon”" in (no_such.content or ""), no_such.content
+    typed = pick["name"]  # what the GM read, typed back, is understood
+    undone = await emu.invoke(chan, gm, "canon unreveal", reveal=typed, reason="too soon")
     assert "Sable no longer knows" in (undone.content or ""), undone.content
     assert (await card_of(world, world.pat, "Vell")).replace("Vell", "Zzyx") == unknown
     history = embed_text((await emu.invoke(chan, gm, "canon known", character="Sable")).embeds[0])

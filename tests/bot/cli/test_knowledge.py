@@ -56,9 +56,19 @@ def test_reveal_known_and_unreveal_from_the_command_line(cli: CliRunner, cli_env
     asyncio.run(give(cli_env, "Sable"))
     (revealed,) = run(cli, "canon", "reveal", "--to", "Sable", "--reason", "letter", "--fact", "Duke spy")
     assert revealed["who"] == "Sable" and "spy" in revealed["what"] and revealed["reason"] == "letter"
-    (undone,) = run(cli, "canon", "unreveal", str(revealed["id"]), "--reason", "forged")
+    run(cli, "canon", "add", "fact", "The Duke", "lair", "under the mill", "--gm-only")
+    run(cli, "canon", "reveal", "--to", "Sable", "--reason", "a map", "--fact", "Duke lair")
+    # A reveal is named by its words, as `canon known` prints them: never by a number.
+    listed = cli.invoke(app, ["canon", "known", "--campaign", CAMPAIGN])
+    assert "Sable knows" in listed.stdout and "reveal " not in listed.stdout, listed.stdout
+    several = run(cli, "canon", "unreveal", "Sable Duke", "--reason", "forged", code=1)
+    assert "fits 2 reveals; say which one by more of its words" in several.output, several.output
+    unknown = run(cli, "canon", "unreveal", "Brann dragon", "--reason", "forged", code=1)
+    assert "No standing reveal says “Brann dragon”" in unknown.output, unknown.output
+    (undone,) = run(cli, "canon", "unreveal", "Sable spy", "--reason", "forged")
     assert undone["undone_by"] == "command line" and undone["undo_reason"] == "forged"
+    assert undone["id"] == revealed["id"]
     again = run(cli, "canon", "unreveal", str(revealed["id"]), "--reason", "twice", code=1)
     assert "undone already" in again.output
-    (history,) = run(cli, "canon", "known", "--character", "Sable")
-    assert history["undone_at"] is not None
+    history = {r["id"]: r for r in run(cli, "canon", "known", "--character", "Sable")}
+    assert history[revealed["id"]]["undone_at"] is not None and len(history) == 2

@@ -177,7 +177,7 @@ async def test_bad_reveals_are_refused_and_write_nothing(db: Database, table: Ta
     with pytest.raises(NotAllowed):
         await table.desk.reveal(c, Actor(id=2, name="Pat"), to="Sable", reason="x", fact=spy)
     assert await table.desk.known(c, GM, standing=False) == []
-    with pytest.raises(NotFound, match="no reveal #99"):
+    with pytest.raises(NotFound, match="That reveal is not in this campaign"):
         await table.desk.undo(c, 99, GM, "x")
 
 
