@@ -7,6 +7,11 @@ passage's section (its own words, a plural apart: "kenku mimicry" does not name 
 it ("tasha's hideous laughter": the books call it Hideous Laughter). The retriever finds the words no source
 holds (`RetrievalTrace.unknown_words`); the table's chatter ("guys", "whats") is no question's subject.
 
+`off_subject`: sentences quoted from a lesser passage only (the best one said nothing that answers) must be
+about what is asked: the passage's headings or the sentences quoted hold the subject's first naming word and at
+least half of its naming words (typos forgiven). Otherwise the sentence shares the question's other words only
+("-5 to hit" of a monster's bite for a feat no source names): the answer is "nothing known".
+
 `narrowed`: "my party is about to fight a troll, how many hit points does it have?" asks the troll's; the words
 apart from the name the sources know ("party", "fight") only set the scene. A word next to the name may be part
 of what is asked ("cinder wolf", "death tyrant", "how much does a troll regain"): then nothing is narrowed.
@@ -23,10 +28,10 @@ from memory.fulltext import STOPWORDS
 from memory.knowledge.fields import KIND, fields_of
 from memory.knowledge.models import LoreResult
 from memory.knowledge.question import Question
-from memory.knowledge.retrieval.answer_words import fold_words, same_word, sections_of
+from memory.knowledge.retrieval.answer_words import fold_words, labelled_sentences, same_word, sections_of
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ
 
-__all__ = ["CHATTER", "narrowed", "strange_words"]
+__all__ = ["CHATTER", "narrowed", "off_subject", "strange_words"]
 
 #: The table's words that say nothing about what is asked: no source need hold them.
 _CHATTER_TEXT = """
@@ -72,6 +77,34 @@ def strange_words(question: Question, unknown: Sequence[str], results: Sequence[
     if strange and results and _names_first(question, strange, results[0]):
         return []  # "tasha's hideous laughter": the rest names the best passage's section
     return strange
+
+
+def off_subject(question: Question, quoted: Sequence[LoreResult], said: str) -> bool:
+    """Return whether sentences quoted (`said`) from passages that are not the best one (`quoted`) miss what
+    the question is about: the first naming word of its subject, or half of its naming words, is in neither
+    the passages' headings nor the sentences (see the module docstring)."""
+    naming = [
+        w
+        for w in question.subject[:NAMING_WORDS]
+        if w not in STOPWORDS and w not in CHATTER and w.split("'")[0] not in STOPWORDS  # "i'm", "can't"
+    ]
+    if not naming or not quoted or _kind_asked(question, naming[0]):
+        return False
+    words = set(fold_words(said))
+    for result in quoted:
+        # Its headings, inner headings and bold names ("Claw." heads every sentence of its block).
+        named = [h or "" for h, _ in sections_of(result.text)]
+        named += [label or "" for _, body in sections_of(result.text) for label, _ in labelled_sentences(body)]
+        words |= set(fold_words(" ".join([result.source_title, *result.heading_path, *named])))
+    held = [w for w in naming if w in words or any(same_word(w, x) for x in words) or _misspelt(w, words)]
+    return naming[0] not in held or 2 * len(held) < len(naming)
+
+
+def _kind_asked(question: Question, word: str) -> bool:
+    """Return whether the question asks which entry of a kind fits a description ("which fiend can only be hurt
+    by ..."): the word after "which" or "what" names a kind, not what is asked about."""
+    words = fold_words(question.expanded)
+    return len(words) > 1 and words[0] in ("which", "what") and same_word(words[1], word)
 
 
 def _names_first(question: Question, strange: Sequence[str], first: LoreResult) -> bool:

@@ -8,6 +8,7 @@
    something else is not an answer);
 4. otherwise the best passages' sentences (`answer.compose`, on the question in the books' words); a lesser
    passage the question names by its title and the headings it is under ("the teleport spell") answers first.
+   Sentences quoted from lesser passages only must be about the subject asked (`answer_scope.off_subject`).
 `comparison` answers each part of a comparison or two-part question and says both, with both citations, and
 which one is more when the values are numbers or dice.
 """
@@ -25,7 +26,7 @@ from memory.knowledge.question import KIND_LINE, Question
 from memory.knowledge.retrieval.answer import compose, nothing_known, numbered
 from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
-from memory.knowledge.retrieval.answer_scope import narrowed, strange_words
+from memory.knowledge.retrieval.answer_scope import narrowed, off_subject, strange_words
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed, word_in
 
@@ -123,8 +124,20 @@ def reply(
         return said or answer.model_copy(update={"text": nothing_known(question.text)})
     if not any(c.cited and c.number == len(facts) + 1 for c in answer.citations):
         # Quoted from a lesser passage while the question names the best one's title: the best one answers.
-        return _first(question, facts, results, unknown) or answer
+        return _first(question, facts, results, unknown) or _on_subject(question, facts, results, answer)
     return answer
+
+
+def _on_subject(
+    question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult], answer: ShortAnswer
+) -> ShortAnswer:
+    """Return the answer quoted from lesser passages only, or "nothing known" when what it quotes is not about
+    the question's subject (`answer_scope.off_subject`)."""
+    first = len(facts) + 1
+    quoted = [results[c.number - first] for c in answer.citations if c.cited and c.number > first]
+    if len(quoted) < sum(c.cited for c in answer.citations) or not off_subject(question, quoted, answer.text):
+        return answer
+    return _nothing(question, facts, results)
 
 
 def _rule_asked(question: Question, results: Sequence[LoreResult]) -> Question:

@@ -1,0 +1,71 @@
+"""A sentence quoted from a lesser passage must be about what the question asks (`answer_scope.off_subject`).
+
+The passages are another game's (a starship setting), in a layout the rule was not tuned on."""
+
+from __future__ import annotations
+
+from memory.knowledge.answer_models import AnswerMode
+from memory.knowledge.question import analyse
+from memory.knowledge.retrieval.answer_scope import off_subject
+from memory.knowledge.retrieval.answer_step import reply
+from tests.memory.knowledge.retrieval.test_answer import passage
+
+TURNS = passage(
+    "Starships take turns in the order of their pilots' checks. A ship that moves first gains no bonus.",
+    "Starship Combat",
+    "Turn Order",
+    chunk_id=1,
+)
+WRAITH = passage(
+    "Ash wraiths haunt burned colonies.\n\n**Claw.** Melee Attack: +6 to hit, reach 5 ft., one target. "
+    "Hit: 2d6 + 3 fire damage.",
+    "Alien Archive",
+    "Ash Wraith",
+    chunk_id=2,
+)
+BIKE = passage(
+    "A hover bike carries one rider. It can travel 400 feet in a round and climb 20 feet.",
+    "Gear",
+    "Vehicles",
+    "Hover Bike",
+    chunk_id=3,
+)
+
+
+def test_a_lesser_passage_s_line_sharing_only_the_question_s_other_words_is_no_answer() -> None:
+    # No source is about the feat: the wraith's claw shares "to hit" only.
+    answer = reply(analyse("does the deadly aim feat give -2 to hit"), [], [TURNS, WRAITH])
+    assert not answer.known and answer.mode == AnswerMode.NOTHING
+    assert answer.text == "Nothing the table knows answers “does the deadly aim feat give -2 to hit”."
+    assert not any(c.cited for c in answer.citations)
+
+
+def test_a_lesser_passage_about_the_subject_still_answers_typos_forgiven() -> None:
+    for question in ("how far can a hover bike travel in a round", "how far can a hvoer bike travel in a round"):
+        answer = reply(analyse(question), [], [TURNS, BIKE])
+        assert answer.known, question
+        assert answer.text == "It can travel 400 feet in a round and climb 20 feet. [2]"
+
+
+def test_which_kind_fits_a_description_is_answered_by_the_entry_described() -> None:
+    # "beast" is the kind asked, not a name no heading holds.
+    answer = reply(analyse("which beast haunts burned colonies"), [], [TURNS, WRAITH])
+    assert answer.text == "Ash wraiths haunt burned colonies. [2]"
+
+
+def test_a_block_s_bold_name_names_each_of_its_sentences() -> None:
+    # "Hit: ..." is the Claw's, though the line quoted does not say "claw".
+    assert not off_subject(analyse("claw damage of an ash wraith"), [WRAITH], "Hit: 2d6 + 3 fire damage.")
+    assert off_subject(analyse("bite damage of an ash wraith"), [WRAITH], "Hit: 2d6 + 3 fire damage.")
+
+
+def test_off_subject_needs_the_first_naming_word_and_half_of_them() -> None:
+    asked = analyse("hover bike speed")
+    assert not off_subject(asked, [BIKE], "It can travel 400 feet in a round.")
+    # The first naming word missing: a line about another vehicle does not answer.
+    assert off_subject(asked, [WRAITH], "Ash wraiths haunt burned colonies.")
+    # Half of the naming words held but not the first: still not about it.
+    assert off_subject(analyse("plasma bike speed"), [BIKE], "It can travel 400 feet in a round.")
+    # The table's chatter and "i'm" name nothing; nothing quoted, nothing to judge.
+    assert not off_subject(analyse("hey guys i'm asking hover bike speed"), [BIKE], "It can travel 400 feet.")
+    assert not off_subject(asked, [], "")
