@@ -94,7 +94,9 @@ def off_subject(question: Question, quoted: Sequence[LoreResult], said: str) -> 
     for result in quoted:
         # Its headings, inner headings and bold names ("Claw." heads every sentence of its block).
         named = [h or "" for h, _ in sections_of(result.text)]
-        named += [label or "" for _, body in sections_of(result.text) for label, _ in labelled_sentences(body)]
+        named += [
+            label or "" for _, body in sections_of(result.text) for label, _ in labelled_sentences(body)
+        ]
         words |= set(fold_words(" ".join([result.source_title, *result.heading_path, *named])))
     held = [w for w in naming if w in words or any(same_word(w, x) for x in words) or _misspelt(w, words)]
     return naming[0] not in held or 2 * len(held) < len(naming)

@@ -41,7 +41,10 @@ def test_a_lesser_passage_s_line_sharing_only_the_question_s_other_words_is_no_a
 
 
 def test_a_lesser_passage_about_the_subject_still_answers_typos_forgiven() -> None:
-    for question in ("how far can a hover bike travel in a round", "how far can a hvoer bike travel in a round"):
+    for question in (
+        "how far can a hover bike travel in a round",
+        "how far can a hvoer bike travel in a round",
+    ):
         answer = reply(analyse(question), [], [TURNS, BIKE])
         assert answer.known, question
         assert answer.text == "It can travel 400 feet in a round and climb 20 feet. [2]"
