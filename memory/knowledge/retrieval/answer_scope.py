@@ -10,7 +10,8 @@ holds (`RetrievalTrace.unknown_words`); the table's chatter ("guys", "whats") is
 `off_subject`: sentences quoted from a lesser passage only (the best one said nothing that answers) must be
 about what is asked: the passage's headings or the sentences quoted hold the subject's first naming word and at
 least half of its naming words (typos forgiven). Otherwise the sentence shares the question's other words only
-("-5 to hit" of a monster's bite for a feat no source names): the answer is "nothing known".
+("-5 to hit" of a monster's bite for a feat no source names): the answer is "nothing known". Sentences of the
+best passage need one naming word only ("elves" names Elf).
 
 `narrowed`: "my party is about to fight a troll, how many hit points does it have?" asks the troll's; the words
 apart from the name the sources know ("party", "fight") only set the scene. A word next to the name may be part
@@ -79,10 +80,11 @@ def strange_words(question: Question, unknown: Sequence[str], results: Sequence[
     return strange
 
 
-def off_subject(question: Question, quoted: Sequence[LoreResult], said: str) -> bool:
+def off_subject(question: Question, quoted: Sequence[LoreResult], said: str, best: bool = False) -> bool:
     """Return whether sentences quoted (`said`) from passages that are not the best one (`quoted`) miss what
     the question is about: the first naming word of its subject, or half of its naming words, is in neither
-    the passages' headings nor the sentences (see the module docstring)."""
+    the passages' headings nor the sentences (see the module docstring). With `best` (the best passage is
+    quoted), only when none of them is."""
     naming = [
         w
         for w in question.subject[:NAMING_WORDS]
@@ -98,8 +100,15 @@ def off_subject(question: Question, quoted: Sequence[LoreResult], said: str) -> 
             label or "" for _, body in sections_of(result.text) for label, _ in labelled_sentences(body)
         ]
         words |= set(fold_words(" ".join([result.source_title, *result.heading_path, *named])))
-    held = [w for w in naming if w in words or any(same_word(w, x) for x in words) or _misspelt(w, words)]
+    held = [w for w in naming if _held(w, words) or (w.endswith("ves") and _held(w[:-3] + "f", words))]
+    if best:
+        return not held
     return naming[0] not in held or 2 * len(held) < len(naming)
+
+
+def _held(word: str, words: set[str]) -> bool:
+    """Return whether `words` hold a word, but for an ending or a typo ("elves" is tried as "elf" too)."""
+    return word in words or any(same_word(word, w) for w in words) or _misspelt(word, words)
 
 
 def _kind_asked(question: Question, word: str) -> bool:

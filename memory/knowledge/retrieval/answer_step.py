@@ -8,7 +8,8 @@
    something else is not an answer);
 4. otherwise the best passages' sentences (`answer.compose`, on the question in the books' words); a lesser
    passage the question names by its title and the headings it is under ("the teleport spell") answers first.
-   Sentences quoted from lesser passages only must be about the subject asked (`answer_scope.off_subject`).
+   Sentences quoted must be about the subject asked (`answer_scope.off_subject`; from lesser passages only, more
+   of its words).
 `comparison` answers each part of a comparison or two-part question and says both, with both citations, and
 which one is more when the values are numbers or dice.
 """
@@ -125,17 +126,23 @@ def reply(
     if not any(c.cited and c.number == len(facts) + 1 for c in answer.citations):
         # Quoted from a lesser passage while the question names the best one's title: the best one answers.
         return _first(question, facts, results, unknown) or _on_subject(question, facts, results, answer)
-    return answer
+    return _on_subject(question, facts, results, answer, best=True)
 
 
 def _on_subject(
-    question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult], answer: ShortAnswer
+    question: Question,
+    facts: Sequence[CanonFact],
+    results: Sequence[LoreResult],
+    answer: ShortAnswer,
+    best: bool = False,
 ) -> ShortAnswer:
-    """Return the answer quoted from lesser passages only, or "nothing known" when what it quotes is not about
-    the question's subject (`answer_scope.off_subject`)."""
+    """Return the answer quoted, or "nothing known" when what it quotes is not about the question's subject
+    (`answer_scope.off_subject`; `best`: the best passage is among those quoted)."""
     first = len(facts) + 1
-    quoted = [results[c.number - first] for c in answer.citations if c.cited and c.number > first]
-    if len(quoted) < sum(c.cited for c in answer.citations) or not off_subject(question, quoted, answer.text):
+    quoted = [results[c.number - first] for c in answer.citations if c.cited and c.number >= first]
+    if len(quoted) < sum(c.cited for c in answer.citations) or not off_subject(
+        question, quoted, answer.text, best
+    ):
         return answer
     return _nothing(question, facts, results)
 

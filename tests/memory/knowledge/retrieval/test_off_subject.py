@@ -72,3 +72,27 @@ def test_off_subject_needs_the_first_naming_word_and_half_of_them() -> None:
     # The table's chatter and "i'm" name nothing; nothing quoted, nothing to judge.
     assert not off_subject(analyse("hey guys i'm asking hover bike speed"), [BIKE], "It can travel 400 feet.")
     assert not off_subject(asked, [], "")
+
+
+GARAGE = passage(
+    "Every hover bike needs a charged cell. A pilot who spends a full hour at a dock restores one cell.\n\n"
+    "Dwarves of the belt never ride them.",
+    "Gear",
+    "Docking",
+    chunk_id=4,
+)
+
+
+def test_the_best_passage_s_line_naming_none_of_the_subject_is_no_answer() -> None:
+    # Its line shares the question's rule words only: no heading or word of it names the lance asked about.
+    answer = reply(analyse("plasma lance vortex: restore one cell per hour at a dock?"), [], [GARAGE, TURNS])
+    assert not answer.known and answer.mode == AnswerMode.NOTHING
+    # One naming word held is enough for the best passage ("hover bike" is said in its line).
+    said = reply(analyse("hover bike: restore one cell per hour at a dock?"), [], [GARAGE, TURNS])
+    assert said.known and "[1]" in said.text
+
+
+def test_an_irregular_plural_names_its_singular() -> None:
+    elf = passage("An elf does not sleep but meditates for 4 hours a day.", "Peoples", "Elf", chunk_id=5)
+    assert not off_subject(analyse("do elves sleep"), [elf], "An elf meditates for 4 hours a day.", best=True)
+    assert off_subject(analyse("do orcs sleep"), [elf], "They meditate for 4 hours a day.", best=True)
