@@ -247,6 +247,7 @@ async def test_a_family_tree_member_is_found_by_its_aliases(
     assert report.status == "ingested", report.summary()
     orrin, statements = await entity(db, campaign, "orrin")
     assert set(orrin.aliases) == {"Old Salt", "Lord Orrin"}
+    assert [s.value for s in statements if s.predicate == "aliases"] == ["Old Salt, Lord Orrin"]
     async with db.session() as session:
         reader = await CanonReader.open(session, campaign.id, base_ontology(), viewer=Viewer.PLAYER)
         assert [e.name for e in await reader.find_exact("old salt")] == ["Orrin Vaske"]
