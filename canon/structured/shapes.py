@@ -140,8 +140,25 @@ def field_list(model: type[LoreModel]) -> str:
     return ", ".join([*names, *aliases])
 
 
+#: Words world-builders use for a field under another name: a hint only, never read as the field.
+_SAID_AS = {
+    "nickname": "aliases",
+    "nicknames": "aliases",
+    "alias": "aliases",
+    "aka": "aliases",
+    "title": "titles",
+    "parent": "parents",
+    "spouse": "spouse_of",
+    "wife": "spouse_of",
+    "husband": "spouse_of",
+    "birth": "born",
+    "death": "died",
+}
+
+
 def unknown_field(key: str, model: type[LoreModel]) -> str:
     allowed = [*model.model_fields, *model.yaml_aliases]
-    close = difflib.get_close_matches(key, allowed, n=1)
+    said_as = _SAID_AS.get(key.casefold())
+    close = [said_as] if said_as in allowed else difflib.get_close_matches(key, allowed, n=1)
     hint = f' (did you mean "{close[0]}"?)' if close else ""
     return f'unknown field "{key}"{hint}; allowed fields: {field_list(model)}'

@@ -41,6 +41,7 @@ class Person(Entry):
 
     id: Id
     name: Name
+    aliases: list[Text] = Field(default_factory=list)
     born: Date | None = None
     died: Date | None = None
     parents: list[Ref] = Field(default_factory=list)
@@ -81,6 +82,7 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
     for person in document.members:
         loc = n.v.loc_of(person)
         person_attributes: dict[str, JsonValue] = {
+            "aliases": list(person.aliases),
             "born": n.date_text(person.born),
             "died": n.date_text(person.died),
             "titles": list(person.titles),

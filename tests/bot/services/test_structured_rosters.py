@@ -233,3 +233,21 @@ async def test_a_changed_roster_that_only_adds_is_written_at_once_and_one_that_r
     assert [s.value for s in statements if s.predicate == "status"] == ["alive"]
     done = await importer.import_files(campaign, [("roster.yaml", dead.encode())], GM, replace=True)
     assert done.status == "ingested" and done.statements.retconned == 1
+
+
+async def test_a_family_tree_member_is_found_by_its_aliases(
+    db: Database, importer: StructuredImportService, campaign: Campaign
+) -> None:
+    tree = (
+        "lineage: vaske\nname: House Vaske\nmembers:\n"
+        "  - id: orrin\n    name: Orrin Vaske\n    aliases: [Old Salt, Lord Orrin]\n"
+        "  - id: tamsin\n    name: Tamsin Vaske\n    parents: [orrin]\n"
+    )
+    report = await importer.import_files(campaign, [("family.yaml", tree.encode())], GM)
+    assert report.status == "ingested", report.summary()
+    orrin, statements = await entity(db, campaign, "orrin")
+    assert set(orrin.aliases) == {"Old Salt", "Lord Orrin"}
+    assert [s.value for s in statements if s.predicate == "aliases"] == ["Old Salt, Lord Orrin"]
+    async with db.session() as session:
+        reader = await CanonReader.open(session, campaign.id, base_ontology(), viewer=Viewer.PLAYER)
+        assert [e.name for e in await reader.find_exact("old salt")] == ["Orrin Vaske"]
