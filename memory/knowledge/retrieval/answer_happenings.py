@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from canon.wording import relation_sentence
+from canon.wording.counts import listed
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words, sentences
@@ -119,6 +120,13 @@ def happening_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
     return None
 
 
+def _goal(item: str) -> str:
+    """Return one goal as it follows "wants": "Take the toll" → "to take the toll"; "Revenge" → "revenge"."""
+    said = item.strip().rstrip(".")
+    said = said[0].lower() + said[1:] if said[1:2].islower() else said
+    return said if re.match(r"^(?:to|a|an|the|more|power|money|revenge)\b", said) else f"to {said}"
+
+
 def goal_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return what the entity asked about wants ("What does House Vaske want?"): its goals, or None."""
     if not _WANTS.search(question.casefold()):
@@ -126,8 +134,8 @@ def goal_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     for number, fact in enumerate(facts, 1):
         goals = attribute_value(fact, "goals") or attribute_value(fact, "goal")
         if goals:
-            first = goals[0].lower() + goals[1:]
-            to = "" if re.match(r"^(?:to|a|an|the|more|power|money|revenge)\b", first) else "to "
+            # A list of goals is kept as one value, its items joined by commas, each written as a sentence.
+            said = [_goal(item) for item in re.split(r",\s+(?=[A-Z][a-z])", goals) if item.strip()]
             wants = "want" if re.match(r"^The .+s$", fact.entity_name) else "wants"  # "The Tidewardens want"
-            return f"{fact.entity_name} {wants} {to}{first}. [{number}]", number
+            return f"{fact.entity_name} {wants} {listed(said)}. [{number}]", number
     return None
