@@ -134,6 +134,13 @@ def _detect_kind(body: list[tuple[Scalar, Node]], root: Map, validator: Validato
         )
         return None
     keys = [key.value for key, _ in body]
+    if "months" in keys:  # the campaign's calendar, given as lore
+        validator.at(
+            root,
+            "this file looks like the campaign's calendar (it lists months), which is not imported as lore: set "
+            "it with /calendar set in Discord or `lorekeeper canon calendar --set FILE` on the command line",
+        )
+        return None
     shown = ", ".join(keys[:6]) + (", ..." if len(keys) > 6 else "")
     validator.at(
         root,

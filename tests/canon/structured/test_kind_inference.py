@@ -70,3 +70,19 @@ async def test_importing_a_file_of_no_clear_kind_writes_nothing(db: Database) ->
     async with db.session() as session:
         for table in (EntityRow, StatementRow):
             assert await session.scalar(select(func.count()).select_from(table)) == 0
+
+
+def test_a_calendar_given_as_a_world_file_says_where_a_calendar_goes() -> None:
+    calendar = (
+        "eras:\n  - {name: The Age of Tides, abbreviation: AT}\n"
+        "months:\n  - {name: Saltwane, days: 30}\n  - {name: Gullmoon, days: 30}\n"
+        "seasons:\n  - {name: calm, months: [Saltwane]}\n"
+    )
+    result = load_lore_file(calendar, "calendar.yaml")
+    assert result.kind is None and not result.ok
+    (problem,) = result.problems
+    assert (problem.line, problem.column) == (1, 1)
+    assert problem.message == (
+        "this file looks like the campaign's calendar (it lists months), which is not imported as lore: set it "
+        "with /calendar set in Discord or `lorekeeper canon calendar --set FILE` on the command line"
+    )
