@@ -37,6 +37,7 @@ from canon.date_words import (
     tokens,
 )
 from canon.errors import InvalidInput
+from canon.wording.counts import listed
 
 #: A typed date is a few words; longer text is refused before it is read.
 MAX_LENGTH = 80
@@ -170,7 +171,7 @@ def _absolute(raw: str, words: list[str], calendar: CampaignCalendar) -> tuple[W
     _unknown_words(raw, words, rest, calendar, names)
     if len(eras) > 1:
         raise _Refusal(
-            f"“{raw}” names two eras, {_and([calendar.era_phrase(e) for e in eras])}; a date is in one.",
+            f"“{raw}” names two eras, {listed([calendar.era_phrase(e) for e in eras])}; a date is in one.",
             _era_choices(rest, calendar, eras),
         )
     if len(months) > 1 or len(seasons) > 1 or (months and seasons):
@@ -237,7 +238,9 @@ def _numbers(
         day, bare = bare[0][1], []
     if len(bare) > 1 or (bare and year is not None):
         years = [v for _, v in bare] + ([year] if year is not None else [])
-        raise _Refusal(f"“{raw}” names more than one year ({_and([str(y) for y in years])}); a date has one.")
+        raise _Refusal(
+            f"“{raw}” names more than one year ({listed([str(y) for y in years])}); a date has one."
+        )
     if bare:
         value = bare[0][1]
         after_of = bare[0][0] > month_at >= 0 and rest[bare[0][0] - 1] == "of"
@@ -424,10 +427,6 @@ def _set(raw: str, current: int | None, value: int, what: str) -> int:
 def _ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
-
-
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def typed_date(

@@ -16,6 +16,7 @@ from canon.errors import InvalidInput, NotFound
 from canon.graph.keys import fold
 from canon.models import NOW, AsOf, Entity, EntityCard, EntityRef, StatementKind
 from canon.ontology import Ontology
+from canon.wording.proposals import type_words
 
 _ORDINALS = {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 _WORD = re.compile(r"[\w'’-]+")
@@ -181,10 +182,6 @@ async def closest(
 def either(listed: Sequence[str]) -> str:
     """Return names as a person says a choice: "A", "A or B", "A, B or C"."""
     return listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " or " + listed[-1]
-
-
-def type_words(entity_type: str) -> str:
-    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", entity_type).replace("_", " ")
 
 
 async def _telling_word(reader: NameReader, entity: Entity) -> str | None:
