@@ -20,10 +20,10 @@ from discord import app_commands
 from bot.client import limits
 from bot.services.directory import MAX_FILTER, DirectoryPage
 from canon.errors import InvalidInput
-from canon.graph.naming import type_words
 from canon.models import NOW, EntityCard, Viewer
 from canon.visibility import Knowing, visible_views
 from canon.wording import PLAIN, Wording
+from canon.wording.proposals import type_words
 from cogs import canon_embeds, entity_embeds, submitted
 from cogs.canon_options import entity_types, lens_of, viewer_of
 from cogs.embeds import COLOUR, MessageContent, clip

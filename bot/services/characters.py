@@ -20,12 +20,13 @@ from bot.services.canon_access import CanonAccess
 from canon.campaigns import Campaign, list_campaigns
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from canon.graph import CanonReader, fold
-from canon.graph.naming import HINT_CUTOFF, either, type_words
+from canon.graph.naming import HINT_CUTOFF, either
 from canon.knowledge import characters as repo
 from canon.knowledge.characters import CharacterLink, LinkStatus
 from canon.knowledge.tables import PlayerCharacterRow
 from canon.models import Entity, Viewer
 from canon.storage import Database, utc_now
+from canon.wording.proposals import type_words
 from memory.scenes import Actor
 
 

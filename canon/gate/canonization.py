@@ -34,6 +34,7 @@ from canon.proposals import (
 )
 from canon.tables import ProposalRow
 from canon.visibility import entity_hidden
+from canon.wording.proposals import type_words
 
 log = logging.getLogger(__name__)
 
@@ -303,7 +304,7 @@ class CanonizationGate:
             raise Conflict(f"This proposal was already {before.status}; it can no longer be edited.")
         typed = before.content.name if isinstance(before.content, EntityContent) else content.name
         await proposal_rows.repoint(session, reader.campaign_id, proposal_id, entity.id, entity.name)
-        said = naming.type_words(entity.type)
+        said = type_words(entity.type)
         why = (
             f"{entity.name} ({said}) is already in canon: what named “{typed}” now means that {said}, "
             "so no second one is made."
