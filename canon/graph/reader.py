@@ -39,6 +39,7 @@ from canon.tables import AliasRow, DependencyRow, EntityRow, StatementRow
 from canon.visibility import statement_is_public_sql
 
 FUZZY_CUTOFF = 80
+_DEAD = frozenset({"dead"})
 #: A close spelling offered as a name is typed ("Osvin" for Oswin Harrow); below it the offers look random.
 AUTOCOMPLETE_CUTOFF = 70
 
@@ -146,19 +147,7 @@ class CanonReader(LineageReader):
         found = await self.entities(ordered[:limit])
         return [self.ref(found[e]) for e in ordered[:limit] if e in found]
 
-    @staticmethod
-    def current_state(
-        statements: Sequence[Statement], terminal: Collection[str] = frozenset({"dead"})
-    ) -> Statement | None:
-        """Return the latest standing state statement among `statements` (story order, then world date).
-
-        A `terminal` state of static canon whose start is written `unknown` ("died: unknown") comes after the
-        dated states of static canon: a death whose day nobody knows still follows the birth (play, in scenes,
-        comes later still)."""
-        states = [
-            s for s in statements if s.kind == StatementKind.STATE and s.provenance.level == CanonLevel.CANON
-        ]
-        return max(states, key=lambda s: _state_order(s, terminal)) if states else None
+    current_state = staticmethod(lambda statements, terminal=_DEAD: current_state(statements, terminal))
 
     async def card(
         self,
@@ -387,6 +376,18 @@ def fold_prefix(text: str) -> str:
 def believed_at(value: dt.datetime) -> AsOf:
     """Return an as-of point for "what we believed at real time T"."""
     return AsOf(believed_at=value if value.tzinfo else value.replace(tzinfo=dt.UTC))
+
+
+def current_state(statements: Sequence[Statement], terminal: Collection[str] = _DEAD) -> Statement | None:
+    """Return the latest standing state statement among `statements` (story order, then world date).
+
+    A `terminal` state of static canon whose start is written `unknown` ("died: unknown") comes after the dated
+    states of static canon: a death whose day nobody knows still follows the birth (play, in scenes, comes later
+    still)."""
+    states = [
+        s for s in statements if s.kind == StatementKind.STATE and s.provenance.level == CanonLevel.CANON
+    ]
+    return max(states, key=lambda s: _state_order(s, terminal)) if states else None
 
 
 def _state_order(s: Statement, terminal: Collection[str]) -> tuple[int, int, int, int]:
