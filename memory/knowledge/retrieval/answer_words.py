@@ -70,11 +70,17 @@ _IRREGULAR = {
 
 #: Ordinals in words ("second" is left out: it is a time too).
 _ORDINAL_WORDS = {
-    w: str(n)
-    for n, w in enumerate(
-        "first _ third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), 1
-    )
-    if w != "_"
+    "first": "1",
+    "third": "3",
+    "fourth": "4",
+    "fifth": "5",
+    "sixth": "6",
+    "seventh": "7",
+    "eighth": "8",
+    "ninth": "9",
+    "tenth": "10",
+    "eleventh": "11",
+    "twelfth": "12",
 }
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 
