@@ -18,7 +18,8 @@ from canon.wording import relation_sentence
 from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_ages import age_answer
-from memory.knowledge.retrieval.answer_canon import asked_states, kind_answer, who_answer
+from memory.knowledge.retrieval.answer_canon import asked_states, kind_answer, what_it_is, who_answer
+from memory.knowledge.retrieval.answer_deeds import took_part_answer
 from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_answer, is_event, names_list
 from memory.knowledge.retrieval.answer_lives import life_answer
 from memory.knowledge.retrieval.answer_words import (
@@ -163,6 +164,16 @@ def _between(question: str, facts: Sequence[CanonFact], wanted: set[str]) -> tup
                 )
     predicate = sorted(wanted)[0]
     said = relation_sentence(predicate, a.entity_name, b.entity_name)
+    # What canon does say of the first named ("… is married to Quell Amberly"): never a "No" it does not say.
+    me = a.entity_name.casefold()
+    known = [
+        r.object if r.subject.casefold() == me else r.subject
+        for r in a.relations
+        if r.predicate.upper() == predicate
+        and (r.subject.casefold() == me or (predicate in _SYMMETRIC and r.object.casefold() == me))
+    ]
+    if known:
+        said += f"; canon says {relation_sentence(predicate, a.entity_name, names_list(list(dict.fromkeys(known))))}"
     return f"Nothing the table knows says {said}. [{facts.index(a) + 1}]", facts.index(a) + 1
 
 
@@ -250,6 +261,9 @@ def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
     ]
     if before and verb == "is":
         text += f"; before, {names_list(before)} {'was' if len(before) == 1 else 'were'}"
+    what = what_it_is(first) if len(held) == 1 else None
+    if what and what.startswith(first.entity_name + " "):  # "Maren Dray is Ember Queen. Maren Dray is the …"
+        text += f". {what}"
     return f"{text}. [{number}]", number
 
 
@@ -294,7 +308,12 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     counted = _count_answer(question, facts)
     if counted is not None:
         return counted
-    found = age_answer(question, facts) or _deed_answer(question, facts) or _holder_answer(question, facts)
+    found = (
+        age_answer(question, facts)
+        or took_part_answer(question, facts)
+        or _deed_answer(question, facts)
+        or _holder_answer(question, facts)
+    )
     if found is not None:
         return found
     relation = _relation_answer(question, facts)

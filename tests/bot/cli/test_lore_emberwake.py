@@ -84,6 +84,49 @@ LIVES = {
 }
 
 
+#: Titles and nicknames asked as names; yes/no about taking part and ties, "Yes" only when canon holds it.
+NAMES_AND_DEEDS = {
+    "who is the ember queen": (
+        "Maren Dray is Ember Queen. Maren Dray is the Ember Queen, who rules the isles from Kestrel Keep."
+    ),
+    "whos the master of lanterns": (
+        "Quell Amberly is Master of Lanterns. Quell Amberly is the patient old master of the Lantern Guild."
+    ),
+    "whos the grey wren": (
+        "Sefa Orrow, called The Grey Wren, is a smuggler poet, held in the Glass Gaol since the Ember Revolt. "
+        "Sefa Orrow is imprisoned (born in year 748 of the Ashen Reckoning)."
+    ),
+    "who's the ash fox": (
+        "Harrak Voss, called The Ash Fox, is a scarred corsair captain who burned the tithe ships. Harrak Voss "
+        "leads The Ash Brotherhood. Harrak Voss is alive, born in year 720 of the Ashen Reckoning, and lives in "
+        "Port Ashby."
+    ),
+    "did harrak fight at cindershoal": "Yes: Harrak Voss took part in Battle of Cindershoal, at Cindershoal.",
+    "was harrak at the battle of cindershoal": (
+        "Yes: Harrak Voss took part in Battle of Cindershoal on 12 Highsun, year 768 of the Ashen Reckoning."
+    ),
+    "was ilin at the battle of cindershoal": (
+        "Nothing the table knows says Ilin Sarr took part in Battle of Cindershoal; canon names Harrak Voss, "
+        "Osric Dray, The Ember Crown and The Ash Brotherhood as taking part."
+    ),
+    "did ilin fight at cindershoal": (
+        "Nothing the table knows says Ilin Sarr took part in Battle of Cindershoal, which took place at "
+        "Cindershoal."
+    ),
+    "is maren married to quell": "Yes: Maren Dray is married to Quell Amberly.",
+    "is maren married to harrak": (
+        "Nothing the table knows says Maren Dray is married to Harrak Voss; canon says Maren Dray is married "
+        "to Quell Amberly."
+    ),
+}
+
+
+def test_titles_nicknames_and_deeds_are_answered_from_canon(cli: CliRunner, tmp_path: Path) -> None:
+    answers = ask(cli, tmp_path, list(NAMES_AND_DEEDS))
+    assert {q: a for q, a in answers.items() if a != NAMES_AND_DEEDS[q]} == {}
+    assert not any(a.startswith("No:") for a in answers.values())
+
+
 def test_lives_are_told_as_canon_says_them(cli: CliRunner, tmp_path: Path) -> None:
     answers = ask(cli, tmp_path, list(LIVES))
     assert {q: a for q, a in answers.items() if a != LIVES[q]} == {}
