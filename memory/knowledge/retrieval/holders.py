@@ -113,6 +113,12 @@ def _bare(text: str) -> str:
     return " ".join(w for w in fold_words(text) if w not in _ARTICLES)
 
 
+def _unled(text: str) -> str:
+    """Return words without a leading article ("the Voice of the Choir" is "Voice of the Choir")."""
+    first, _, rest = text.strip().partition(" ")
+    return rest if rest and first.casefold() in _ARTICLES else text.strip()
+
+
 async def titled(reader: CanonReader, question: str, named: Sequence[EntityMatch]) -> list[EntityMatch]:
     """Return who holds the title a "Who is the Ember Queen?" names as a whole ("Ember Queen", "Master of
     Lanterns": a title is a name people are called by), as matches found by that title; none when a name found
@@ -124,7 +130,7 @@ async def titled(reader: CanonReader, question: str, named: Sequence[EntityMatch
     if not phrase or any(_bare(m.window) == phrase for m in named):
         return []
     found: list[EntityMatch] = []
-    for statement in await titles_naming(reader, phrase):
+    for statement in await titles_naming(reader, _unled(asked.group(1))):
         for title in (statement.value or "").split(", "):
             if _bare(title) != phrase or statement.subject_id in {m.entity_id for m in found}:
                 continue

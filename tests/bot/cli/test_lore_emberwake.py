@@ -160,3 +160,74 @@ def test_a_misspelt_status_in_a_family_tree_is_refused_with_its_line(cli: CliRun
     tree.write_text("lineage: pike\nmembers:\n  - name: Orla Pike\n    status: asleep\n", encoding="utf-8")
     result = cli.invoke(app, ["ingest", str(tree), "-c", CAMPAIGN])
     assert "line 4, column 13:" in result.output and "one of: alive, wounded, missing" in result.output
+
+
+#: Two-step questions: the inner part first, both steps said in one answer.
+TWO_STEPS = {
+    "who leads the faction ilin belongs to": (
+        "Ilin Sarr is a member of The Lantern Guild; Quell Amberly leads The Lantern Guild."
+    ),
+    "who leads ilin's faction": "Ilin Sarr is a member of The Lantern Guild; Quell Amberly leads The Lantern Guild.",
+    "where did the ember queen's mother die": (
+        "Maren Dray is Ember Queen; Maren Dray's parents are Osric Dray and Hild Dray (canon does not say which "
+        "is the mother). Osric Dray is dead; the date of death is not known. Hild Dray died on 1 Highsun, year "
+        "760 of the Ashen Reckoning, in Sinking of the Tallow Barge."
+    ),
+    "is the ember queen's husband alive": (
+        "Yes: Maren Dray is Ember Queen; Maren Dray's spouse is Quell Amberly; Quell Amberly is alive, born in "
+        "year 715 of the Ashen Reckoning."
+    ),
+    "who are osric's children": "Osric Dray's children are Corwen Dray, Fennick Dray and Maren Dray.",
+}
+
+
+def test_two_step_questions_resolve_the_inner_part_first(cli: CliRunner, tmp_path: Path) -> None:
+    answers = ask(cli, tmp_path, list(TWO_STEPS))
+    assert {q: a for q, a in answers.items() if a != TWO_STEPS[q]} == {}
+
+
+#: A question about something GM-only, beside the same question about something nobody knows (or about someone
+#: canon gives no such tie): a player reads both alike, word for word but the names.
+HIDDEN_AND_UNKNOWN = [
+    ("who is ysa", "who is yorla"),
+    ("is ysa alive", "is yorla alive"),
+    ("how did ysa die", "how did yorla die"),
+    ("who is the pale hand", "who is the pale foot"),
+    ("whos the voice of the choir", "whos the voice of the deep"),
+    ("where is nim held", "where is zorn held"),
+    ("was vesk at the choir's bargain", "was vesk at the choir's feast"),
+    ("who leads the hollow choir", "who leads the hollow chapel"),
+    ("who leads the faction vesk belongs to", "who leads the faction sefa belongs to"),
+    ("who leads vesk's faction", "who leads sefa's faction"),
+]
+
+
+def test_gm_only_canon_reads_to_a_player_as_what_nobody_knows(cli: CliRunner, tmp_path: Path) -> None:
+    questions = [q for pair in HIDDEN_AND_UNKNOWN for q in pair]
+    player = ask(cli, tmp_path, questions)
+
+    def alike(text: str, names: tuple[str, ...]) -> str:
+        for name in names:
+            text = text.replace(name, "X")
+        return text
+
+    for hidden, nobody in HIDDEN_AND_UNKNOWN:
+        names = tuple(
+            w
+            for w in (*hidden.split(), *nobody.split())
+            if w not in nobody.split() or w not in hidden.split()
+        )
+        assert alike(player[hidden], names) == alike(player[nobody], names), (hidden, player[hidden])
+    children = ask(cli, tmp_path, ["who are osric's children"])
+    assert "Ysa" not in children["who are osric's children"]
+    gm = ask(cli, tmp_path, questions + ["who are osric's children"], gm=True)
+    assert gm["is ysa alive"] == "No: Ysa Dray is dead (born in year 750 of the Ashen Reckoning)."
+    assert gm["who leads the faction vesk belongs to"] == (
+        "Vesk Morrow is a member of The Hollow Choir; Nim the Pale leads The Hollow Choir."
+    )
+    assert gm["whos the voice of the choir"].startswith("Nim the Pale is Voice of the Choir.")
+    assert gm["where is nim held"] == "Nim the Pale is imprisoned, chained in the Glass Gaol."
+    assert gm["was vesk at the choir's bargain"].startswith(
+        "Yes: Vesk Morrow took part in The Choir's Bargain"
+    )
+    assert "Ysa Dray" in gm["who are osric's children"]
