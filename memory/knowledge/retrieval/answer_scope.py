@@ -28,21 +28,12 @@ from rapidfuzz import fuzz
 from memory.fulltext import STOPWORDS
 from memory.knowledge.fields import KIND, fields_of
 from memory.knowledge.models import LoreResult
-from memory.knowledge.question import Question
+from memory.knowledge.question import CHATTER, Question
 from memory.knowledge.retrieval.answer_words import fold_words, labelled_sentences, same_word, sections_of
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ
 
 __all__ = ["CHATTER", "narrowed", "off_subject", "strange_words"]
 
-#: The table's words that say nothing about what is asked: no source need hold them.
-_CHATTER_TEXT = """
-    guys dude dudes folks bruh haha hahaha lmao lmfao rofl pls plz please thanks thank thx okay yeah yep nope
-    yall gonna wanna gotta kinda sorta dunno lemme gimme tbh imo imho btw idk omg whats hows wheres whos thats
-    theres dont doesnt didnt cant wont isnt arent wasnt werent youre theyre shouldnt wouldnt couldnt ive youve
-    hey hello actually basically literally quick question wondering curious anyone someone somebody anybody
-    guy again still
-"""
-CHATTER = frozenset(_CHATTER_TEXT.split())
 #: How many of the subject's first words name what the question is about.
 NAMING_WORDS = 3
 #: Words that join a word to a name: "crossbow of ice", "mason's tools".

@@ -87,7 +87,7 @@ def reply(
         return compose(question.text, facts, results)
     if strange_words(question, unknown, results):
         return _nothing(question, facts, results)
-    question = _rule_asked(question, results)
+    question = _titled(_rule_asked(question, results), results, unknown)
     hits = field_answers(question, results, len(facts) + 1)
     if not hits and question.subject:
         fewer = narrowed(question, results)
@@ -165,6 +165,38 @@ def _rule_asked(question: Question, results: Sequence[LoreResult]) -> Question:
         return question
     fields = [f for f in question.fields if f not in ruled]
     return replace(question, fields=fields, kind=question.kind if fields else "general")
+
+
+def _titled(question: Question, results: Sequence[LoreResult], unknown: Sequence[str]) -> Question:
+    """Return the question with a field it seems to ask read as part of a name instead, when the best passage's
+    title holds the field's words and another word of the question's subject, and the question names the whole
+    title: "what do I need to cast Illusory Script" asks the components of the spell Illusory Script, not its
+    script; "what AC does a treant have" names no title holding "armor class" but the rule's."""
+    if not question.fields or not results:
+        return question
+    title = title_words(question, results[0], unknown)
+    if not title:
+        return question
+    # The words that asked the field ("speak" of "Speak with Dead"), or its label's ("script").
+    said = {
+        f: [w for w in fold_words(question.asked_by.get(f, f)) if w not in STOPWORDS] for f in question.fields
+    }
+    inside = [
+        f
+        for f in question.fields
+        if f != KIND_LINE and said[f] and all(any(akin(w, t) for t in title) for w in said[f])
+    ]
+    rest = [w for w in question.subject if any(akin(w, t) for t in title)]
+    if not inside or not rest:
+        return question
+    fields = [f for f in question.fields if f not in inside]
+    named = [w for f in inside for w in said[f] if w not in question.subject]
+    return replace(
+        question,
+        fields=fields,
+        subject=[*question.subject, *named],
+        kind=question.kind if fields else "general",
+    )
 
 
 def _needs(

@@ -1,9 +1,12 @@
 """The words a question is searched by: typos corrected towards heading words, large campaigns' rarest words.
 
 Typos. A question word of four letters or more that appears nowhere in the allowed sources and is close to a word
-of their headings (same first letter, rapidfuzz ratio >= `typo_cutoff`) is searched as that word too ("Hyra" ->
-"hydra"), by words and by meaning. Only the allowed sources are looked at, so no typo is "corrected" towards a
-word only a hidden source (or a GM-only section the asker may not read) contains.
+of their headings or to a field's word they hold ("challenge", "speed") is searched as that word too ("Hyra" ->
+"hydra"), by words and by meaning. Close: the same first letter, and rapidfuzz ratio >= `typo_cutoff`, or, for a
+long enough word, one slip apart (two neighbours swapped: "trenat" -> "treant"; a letter added or dropped, or in a
+longer word changed: "challange" -> "challenge"), when only one word of the vocabulary is that close. Only the
+allowed sources are looked at, so no typo is "corrected" towards a word only a hidden source (or a GM-only section
+the asker may not read) contains.
 
 Large campaigns. bm25 scores every chunk that has any query word: a word found in a quarter of 100,000 chunks
 costs hundreds of milliseconds and adds almost nothing to the ranking (its idf is tiny). Above
@@ -19,9 +22,11 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from memory import fulltext
+from memory.knowledge.question import FIELD_WORDS
 from memory.knowledge.repository import SourceLite, heading_texts
 from memory.knowledge.retrieval.candidates import CandidateLists
 from memory.knowledge.retrieval.config import SearchConfig
@@ -29,6 +34,30 @@ from memory.knowledge.retrieval.config import SearchConfig
 _WORD = re.compile(r"[^\W\d_]+")
 #: Heading vocabularies kept (one per set of allowed source versions).
 _VOCAB_CACHE = 8
+#: The shortest misspelt word corrected from one slip alone, by slip: two neighbours swapped ("trenat"), a letter
+#: added or dropped ("grapple", "graple"), a letter changed ("challange"). A changed letter most often makes
+#: another real word ("tortle", "turtle"): only long words are read through it.
+SWAP_LETTERS = 5
+ADDED_LETTERS = 6
+CHANGED_LETTERS = 7
+
+
+def _slip_fits(word: str, other: str) -> bool:
+    """Return whether two words one slip apart are long enough for that kind of slip to be a typo."""
+    if len(word) != len(other):
+        return min(len(word), len(other)) >= ADDED_LETTERS
+    if sorted(word) == sorted(other):
+        return len(word) >= SWAP_LETTERS
+    return len(word) >= CHANGED_LETTERS
+
+
+def one_slip(word: str, vocabulary: Sequence[str]) -> str | None:
+    """Return the one word of `vocabulary` a word is one slip from (see `_slip_fits`), or None when none is, or
+    several are (which was meant is not known)."""
+    if len(word) < SWAP_LETTERS:
+        return None
+    close = [v for v in vocabulary if OSA.distance(word, v, score_cutoff=1) <= 1 and _slip_fits(word, v)]
+    return close[0] if len(close) == 1 else None
 
 
 def campaigns_of(allowed: dict[int, SourceLite]) -> list[int]:
@@ -89,6 +118,12 @@ class TypoFixer:
             words.update(
                 w for w in _WORD.findall(unicodedata.normalize("NFKC", text).casefold()) if len(w) >= 4
             )
+        for word in sorted(FIELD_WORDS - words):
+            # A field's word the sources write in their lines, not their headings ("Challenge 5").
+            if len(word) >= 4 and await fulltext.word_exists(
+                session, word, list(allowed), campaigns=campaigns_of(allowed), without=sorted(unseen)
+            ):
+                words.add(word)
         vocabulary = sorted(words)
         self._vocabularies[key] = vocabulary
         while len(self._vocabularies) > _VOCAB_CACHE:
@@ -117,13 +152,14 @@ class TypoFixer:
             if not pool:
                 continue
             found = process.extractOne(word, pool, scorer=fuzz.ratio, score_cutoff=config.typo_cutoff)
-            if found is None:
+            meant = found[0] if found is not None else one_slip(word, pool)
+            if meant is None:
                 continue
             if await fulltext.word_exists(
                 session, word, list(allowed), campaigns=campaigns_of(allowed), without=sorted(unseen)
             ):
                 continue  # a real word of these sources, only not in a heading
-            fixes[word] = found[0]
+            fixes[word] = meant
         return fixes
 
     async def unknown(
