@@ -259,7 +259,8 @@ def _two_step(question: str, steps: Sequence[tuple[int, CanonFact]]) -> tuple[st
     verdict = ""
     for _, fact in steps:
         span = re.compile(re.escape(fact.step_span or ""), re.IGNORECASE)
-        asked = span.sub(lambda _, name=fact.entity_name: name, question.replace("’", "'"), count=1)
+        name = fact.entity_name.replace("\\", "\\\\")  # a replacement text: backslashes written out
+        asked = span.sub(name, question.replace("’", "'"), count=1)
         found = _graph_answer(asked, [fact])
         if found is None:
             continue

@@ -101,7 +101,7 @@ async def inner_step(reader: CanonReader, question: str, named: Sequence[EntityM
     card = await reader.card(owner_id, with_evidence=False)
     relation, end, types = _RELATIVES[match["word"]]
     me = card.entity.id
-    found = {}
+    found: dict[int, str] = {}
     for view in card.relations:
         s, other = view.statement, None
         if s.predicate.upper() != relation or view.object is None:
