@@ -220,7 +220,7 @@ def test_gm_only_canon_reads_to_a_player_as_what_nobody_knows(cli: CliRunner, tm
         assert alike(player[hidden], names) == alike(player[nobody], names), (hidden, player[hidden])
     children = ask(cli, tmp_path, ["who are osric's children"])
     assert "Ysa" not in children["who are osric's children"]
-    gm = ask(cli, tmp_path, questions + ["who are osric's children"], gm=True)
+    gm = ask(cli, tmp_path, [*questions, "who are osric's children"], gm=True)
     assert gm["is ysa alive"] == "No: Ysa Dray is dead (born in year 750 of the Ashen Reckoning)."
     assert gm["who leads the faction vesk belongs to"] == (
         "Vesk Morrow is a member of The Hollow Choir; Nim the Pale leads The Hollow Choir."
