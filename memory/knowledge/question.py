@@ -332,6 +332,16 @@ def _subject_words(text: str) -> list[str]:
     ]
 
 
+#: A question word run into "is" as a table types it ("whos the grey wren", "who's", "wheres"): said out.
+_RUN_TOGETHER = re.compile(r"(?i)\b(who|what|where|when|how)(?:'|’)?s\b")
+
+
+def spelled_out(question: str) -> str:
+    """Return a question with a question word run into "is" written as two words: "whos the grey wren" is
+    "who is the grey wren" ("what's", "wheres" alike); anything else stays as typed."""
+    return _RUN_TOGETHER.sub(lambda m: f"{m[1]} is", question)
+
+
 def analyse(question: str, glossary: Mapping[str, str] | None = None) -> Question:
     """Return what a question asks and about what (see the module docstring)."""
     text = " ".join(unicodedata.normalize("NFKC", question).split())

@@ -29,8 +29,16 @@ from memory.knowledge.answer_models import Relation
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
-from memory.knowledge.retrieval.holders import described, in_year, mentioned, of_type, title_holders
+from memory.knowledge.retrieval.holders import (
+    described,
+    in_year,
+    mentioned,
+    of_type,
+    title_holders,
+    titled,
+)
 from memory.knowledge.retrieval.lives import birth_line, card_life, card_status, died_in
+from memory.knowledge.retrieval.steps import inner_step, stepped
 from memory.knowledge.retrieval.superseded import mark_superseded
 from memory.leaks import card_secrets
 
@@ -353,9 +361,15 @@ class EntityFinder:
         if counted is not None:
             return _counted(*counted), []
         ranked = best_matches(question, names, config)
-        ranked += await title_holders(reader, question, ranked) or await mentioned(reader, question, ranked)
+        ranked += (
+            await title_holders(reader, question, ranked)
+            or await titled(reader, question, ranked)
+            or await mentioned(reader, question, ranked)
+        )
         if not ranked:
             ranked = await in_year(reader, question) or await described(reader, question)
+        step = await inner_step(reader, question, ranked)
+        ranked = stepped(ranked, step)
         words = Wording(calendar=(await reader.calendar()).words()) if ranked else PLAIN
         facts: list[CanonFact] = []
         for m in ranked:
@@ -381,6 +395,8 @@ class EntityFinder:
                     state_terminal=is_terminal(reader.ontology, card_state(card, reader.ontology)),
                     life=card_life(card, words),
                     secrets=tuple(card_secrets(card)),
+                    step=step.said if step is not None and entity.id in step.found else None,
+                    step_span=step.span if step is not None and entity.id in step.found else None,
                 )
             )
         found = {f.entity_id for f in facts}
