@@ -205,7 +205,12 @@ class Retriever:
             timings["semantic_wait"] = _ms(mark)
             if lists.semantic_status.startswith(("failed", "stale", "disabled")):
                 lists.warnings.append(f"semantic search unavailable ({lists.semantic_status}): words only")
-        return Found(allowed, blocked, words, lists, facts, matches, unseen)
+        found = Found(allowed, blocked, words, lists, facts, matches, unseen)
+        # Coverage is added to fused scores (0..1): rank fusion's tiny scores would be swamped by it.
+        if config.coverage_weight > 0 and config.fusion == "score" and config.mode != "semantic" and allowed:
+            found.asked = fulltext.query_words(corrected(question, lists.corrections))
+            found.vocabulary = await self.typos.words(session, allowed, config, unseen)
+        return found
 
     async def out_of_date(
         self, campaign_id: int, passages: list[LoreResult], *, viewer: Viewer, max_entities: int = 50

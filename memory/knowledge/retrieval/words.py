@@ -1,9 +1,12 @@
-"""The words a question is searched by: typos corrected towards heading words, large campaigns' rarest words.
+"""The words a question is searched by: typos corrected towards the campaign's words, large campaigns' rarest words.
 
-Typos. A question word of four letters or more that appears nowhere in the allowed sources and is close to a word
-of their headings (same first letter, rapidfuzz ratio >= `typo_cutoff`) is searched as that word too ("Hyra" ->
-"hydra"), by words and by meaning. Only the allowed sources are looked at, so no typo is "corrected" towards a
-word only a hidden source (or a GM-only section the asker may not read) contains.
+Typos. A question word of four letters or more that appears nowhere in the allowed sources is searched, by words
+and by meaning, as the word it most likely means: first a heading word (same first letter, rapidfuzz ratio >=
+`typo_cutoff`, or from five letters one edit away, two neighbouring letters swapped counting as one: "Hyra" ->
+"hydra", "trenat" -> "treant"), else, from six letters, any word of the readable chunks one edit away (two from
+eight letters; `memory.knowledge.retrieval.vocabulary`: "posion" -> "poison"). Only the allowed sources are looked
+at, so no typo is "corrected" towards a word only a hidden source (or a GM-only section the asker may not read)
+contains. A campaign above `large_campaign_chunks` is corrected towards its heading words only.
 
 Large campaigns. bm25 scores every chunk that has any query word: a word found in a quarter of 100,000 chunks
 costs hundreds of milliseconds and adds almost nothing to the ranking (its idf is tiny). Above
@@ -17,16 +20,20 @@ import re
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Sequence
+from typing import TypeVar
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from memory import fulltext
-from memory.knowledge.repository import SourceLite, heading_texts
+from memory.knowledge.repository import SourceLite, chunk_words_texts, heading_texts
 from memory.knowledge.retrieval.candidates import CandidateLists
 from memory.knowledge.retrieval.config import SearchConfig
+from memory.knowledge.retrieval.vocabulary import Vocabulary, words_of
 
 _WORD = re.compile(r"[^\W\d_]+")
+_T = TypeVar("_T")
 #: Heading vocabularies kept (one per set of allowed source versions).
 _VOCAB_CACHE = 8
 
@@ -70,30 +77,45 @@ async def scale_words(
 
 
 class TypoFixer:
-    """Finds misspelt question words and the heading words they were meant to be (see the docstring)."""
+    """Finds misspelt question words and the campaign's words they were meant to be (see the docstring)."""
 
     def __init__(self) -> None:
         self._vocabularies: OrderedDict[tuple[tuple[int, ...], ...], list[str]] = OrderedDict()
+        self._words: OrderedDict[tuple[tuple[int, ...], ...], Vocabulary | None] = OrderedDict()
 
     async def vocabulary(
         self, session: AsyncSession, allowed: dict[int, SourceLite], unseen: frozenset[int] = frozenset()
     ) -> list[str]:
         """Return the heading words of the allowed sources, less unseen chunks' (cached per versions and chunks)."""
-        key = (*sorted((s.id, s.version) for s in allowed.values()), tuple(sorted(unseen)))
+        key = _key(allowed, unseen)
         cached = self._vocabularies.get(key)
         if cached is not None:
             self._vocabularies.move_to_end(key)
             return cached
         words: set[str] = set()
         for text in await heading_texts(session, list(allowed), without=unseen):
-            words.update(
-                w for w in _WORD.findall(unicodedata.normalize("NFKC", text).casefold()) if len(w) >= 4
-            )
+            words.update(w for w in words_of(text) if len(w) >= 4)
         vocabulary = sorted(words)
-        self._vocabularies[key] = vocabulary
-        while len(self._vocabularies) > _VOCAB_CACHE:
-            self._vocabularies.popitem(last=False)
+        _keep(self._vocabularies, key, vocabulary)
         return vocabulary
+
+    async def words(
+        self,
+        session: AsyncSession,
+        allowed: dict[int, SourceLite],
+        config: SearchConfig,
+        unseen: frozenset[int] = frozenset(),
+    ) -> Vocabulary | None:
+        """Return every word of the allowed sources' readable chunks (`vocabulary`), or None in a large campaign."""
+        if sum(s.chunk_count for s in allowed.values()) > config.large_campaign_chunks:
+            return None
+        key = _key(allowed, unseen)
+        if key in self._words:
+            self._words.move_to_end(key)
+            return self._words[key]
+        found = Vocabulary.of_texts(await chunk_words_texts(session, list(allowed), without=unseen))
+        _keep(self._words, key, found)
+        return found
 
     async def corrections(
         self,
@@ -103,27 +125,31 @@ class TypoFixer:
         config: SearchConfig,
         unseen: frozenset[int] = frozenset(),
     ) -> dict[str, str]:
-        """Return {misspelt word: heading word} for question words found nowhere in the allowed sources."""
+        """Return {misspelt word: the campaign's word} for question words found nowhere in the allowed sources.
+
+        A heading word is preferred (close by rapidfuzz ratio, or one edit away where swapping two neighbouring
+        letters is one edit); then any word of the readable chunks (`Vocabulary.closest`).
+        """
         candidates = [w for w in words if len(w) >= 4 and w.isalpha()]
         if not candidates:
             return {}
         vocabulary = await self.vocabulary(session, allowed, unseen)
         known = set(vocabulary)
+        everything = await self.words(session, allowed, config, unseen)
         fixes: dict[str, str] = {}
         for word in candidates:
-            if word in known:
+            if word in known or (everything is not None and word in everything):
                 continue
-            pool = [v for v in vocabulary if v[0] == word[0] and abs(len(v) - len(word)) <= 3]
-            if not pool:
-                continue
-            found = process.extractOne(word, pool, scorer=fuzz.ratio, score_cutoff=config.typo_cutoff)
+            found = _closest_heading_word(word, vocabulary, config.typo_cutoff)
+            if found is None and everything is not None:
+                found = everything.closest(word)
             if found is None:
                 continue
             if await fulltext.word_exists(
                 session, word, list(allowed), campaigns=campaigns_of(allowed), without=sorted(unseen)
             ):
-                continue  # a real word of these sources, only not in a heading
-            fixes[word] = found[0]
+                continue  # a real word of these sources, only in another form ("wolves" for "wolf")
+            fixes[word] = found
         return fixes
 
     async def unknown(
@@ -151,3 +177,29 @@ class TypoFixer:
             ):
                 missing.append(word)
         return missing
+
+
+def _key(allowed: dict[int, SourceLite], unseen: frozenset[int]) -> tuple[tuple[int, ...], ...]:
+    """Return the cache key of a set of allowed source versions less some chunks."""
+    return (*sorted((s.id, s.version) for s in allowed.values()), tuple(sorted(unseen)))
+
+
+def _keep(
+    cache: OrderedDict[tuple[tuple[int, ...], ...], _T], key: tuple[tuple[int, ...], ...], value: _T
+) -> None:
+    """Keep a vocabulary in a cache, dropping the least recently used past `_VOCAB_CACHE`."""
+    cache[key] = value
+    while len(cache) > _VOCAB_CACHE:
+        cache.popitem(last=False)
+
+
+def _closest_heading_word(word: str, vocabulary: Sequence[str], cutoff: float) -> str | None:
+    """Return the heading word a misspelt word means: same first letter, rapidfuzz ratio >= cutoff or one edit."""
+    pool = [v for v in vocabulary if v[0] == word[0] and abs(len(v) - len(word)) <= 3]
+    if not pool:
+        return None
+    found = process.extractOne(word, pool, scorer=fuzz.ratio, score_cutoff=cutoff)
+    if found is not None:
+        return str(found[0])
+    near = [v for v in pool if len(word) >= 5 and OSA.distance(word, v, score_cutoff=1) <= 1]
+    return min(near, key=lambda v: (abs(len(v) - len(word)), v)) if near else None
