@@ -231,3 +231,16 @@ def test_gm_only_canon_reads_to_a_player_as_what_nobody_knows(cli: CliRunner, tm
         "Yes: Vesk Morrow took part in The Choir's Bargain"
     )
     assert "Ysa Dray" in gm["who are osric's children"]
+
+
+def test_the_card_of_a_death_nobody_can_date_says_dead_and_the_date_unknown(cli: CliRunner) -> None:
+    card = cli.invoke(app, ["canon", "entity", "Osric Dray", "-c", CAMPAIGN, "--as", "player"])
+    assert card.exit_code == 0, card.output
+    assert "State: Osric Dray is dead (the date is not known)" in card.output
+    # As of a day before anyone can say he died, his birth is what canon dates.
+    then = cli.invoke(
+        app, ["canon", "entity", "Osric Dray", "-c", CAMPAIGN, "--as-of", "year 720 of the Ashen Reckoning"]
+    )
+    assert "State: Osric Dray is alive (since 4 Thawmoon, year 700 of the Ashen Reckoning)" in then.output
+    hild = cli.invoke(app, ["canon", "entity", "Hild Dray", "-c", CAMPAIGN])
+    assert "State: Hild Dray is dead (since 1 Highsun, year 760 of the Ashen Reckoning)" in hild.output
