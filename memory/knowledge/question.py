@@ -23,6 +23,7 @@ from memory.knowledge.glossary import expand
 
 __all__ = [
     "CHATTER",
+    "FIELD_UNITS",
     "FIELD_WORDS",
     "FILLER",
     "GENERIC",
@@ -252,6 +253,27 @@ HOW_UNITS: dict[str, tuple[str, ...]] = {
     "wide": ("feet", "foot", "ft", "inches", "miles"),
     "old": ("years", "age", "ages", "centuries"),
     "often": ("once", "twice", "times", "per", "each", "every", "until", "rest"),
+}
+#: The units a field's value is an amount of, any game's: a sentence saying an amount in them says the field
+#: ("you gain a climbing speed ... for 1 hour" says a potion's duration; "the bag weighs 15 pounds" its weight).
+#: Not distances: every attack's "reach 5 ft." would say a range, every "move 30 feet" a speed.
+FIELD_UNITS: dict[str, tuple[str, ...]] = {
+    "duration": tuple(u for u in HOW_UNITS["long"] if u not in HOW_UNITS["far"]),
+    "weight": HOW_UNITS["heavy"],
+    "cost": (
+        "cp",
+        "sp",
+        "ep",
+        "gp",
+        "pp",
+        "gold",
+        "silver",
+        "copper",
+        "platinum",
+        "coins",
+        "credits",
+        "crowns",
+    ),
 }
 _HOW_WORD = re.compile(r"(?i)\bhow\s+(" + "|".join(HOW_UNITS) + r")\b")
 

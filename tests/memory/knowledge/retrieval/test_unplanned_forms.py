@@ -7,6 +7,8 @@ from pathlib import Path
 
 from canon.models import Viewer
 from canon.storage import Database
+from memory.knowledge.fields import Field, read_fields
+from memory.knowledge.glossary import expand
 from memory.knowledge.question import analyse
 from memory.knowledge.retrieval.answer_step import reply
 from memory.knowledge.retrieval.answer_words import key_words, same_word
@@ -122,3 +124,75 @@ def test_a_fields_word_inside_the_name_asked_is_part_of_the_name() -> None:
     assert answer.known and "1 focus" in answer.text
     # A field the title does not hold stays asked: the power has no hull.
     assert not reply(analyse("speed of thought hull?"), [], [SPEED_OF_THOUGHT]).known
+
+
+# A sea-faring game's provisions and a gods' table: rules said in prose amounts, symbols in a table.
+RATIONS = passage(
+    "## Tonic of the Tides\n\n*Draught, common*\n\nWhoever drinks it breathes under water for 2 hours.\n\n"
+    "The flask weighs 3 pounds, full or empty.",
+    "Provisions",
+    "Tonic of the Tides",
+)
+TOKENS = passage(
+    "## Charms and Tokens\n\n*Gear, sacred*\n\nA charm is a token of a sea god, carved or cast.",
+    "Gear",
+    "Charms and Tokens",
+)
+
+
+def test_a_field_asked_of_an_entry_is_said_by_an_amount_in_its_units() -> None:
+    answer = reply(analyse("how long does a tonic of the tides last"), [], [RATIONS])
+    assert answer.known and "2 hours" in answer.text
+    answer = reply(analyse("tonic of the tides weight?"), [], [RATIONS])
+    assert answer.known and "3 pounds" in answer.text
+    # No amount of its kind: the entry says no range.
+    assert not reply(analyse("tonic of the tides range"), [], [RATIONS]).known
+
+
+def test_a_word_naming_what_is_asked_that_no_passage_found_holds_is_nothing_known() -> None:
+    # The search found the charms, not the god: nothing found names Vorrun.
+    answer = reply(analyse("whats the token of vorrun"), [], [TOKENS])
+    assert not answer.known
+    answer = reply(analyse("vorrun token?"), [], [TOKENS])
+    assert not answer.known
+    # Every naming word held: the passage answers.
+    assert reply(analyse("what is a sea god token"), [], [TOKENS]).known
+    # A word no passage holds beside the best passage's title named: the title answers ("barbs" of Rage).
+    rage = passage("## Fury\n\n*Reaver feature*\n\nWhile in a fury you cannot cast charms.", "Reaver", "Fury")
+    assert reply(analyse("can reavs cast charms in a fury"), [], [rage]).known
+
+
+def test_the_tables_shorthand_reads_as_the_books_words() -> None:
+    assert expand("how long r u diseased for")[0] == "how long are you diseased for"
+    assert expand("do i get adv on init")[0] == "do i get advantage on initiative"
+    assert expand("ur dex mod to ac?")[0] == "your dexterity modifier to armor class?"
+    assert expand("can barbs rage thru a wall")[0] == "can barbarian rage through a wall"
+    # Whole words only: "mode", "rage", "rounds" stay as typed.
+    assert expand("which mode of travel")[0] == "which mode of travel"
+
+
+# A pair of rests of another game: the words asked side by side pick the rest asked.
+RESTS = passage(
+    "## Camps\n\nA short camp is a pause of at least 1 hour long in a safe place.\n\n"
+    "A long camp is a stop of at least 6 hours long in which everyone sleeps and nobody keeps watch.",
+    "Travel",
+    "Camps",
+)
+
+
+def test_the_question_s_words_said_side_by_side_pick_the_sentence() -> None:
+    answer = reply(analyse("how long does a long camp last at least"), [], [RESTS])
+    assert answer.known and "6 hours" in answer.text and "1 hour" not in answer.text
+    answer = reply(analyse("how long does a short camp last at least"), [], [RESTS])
+    assert answer.known and "1 hour" in answer.text and "6 hours" not in answer.text
+
+
+def test_a_two_column_stat_table_holds_its_sections_own_fields() -> None:
+    beetle = "## Rust Beetle\n\n| Stat | Value |\n|---|---|\n| Hull | 2 |\n| Challenge | 1 |\n"
+    fields = read_fields(["Threats", "Rust Beetle"], beetle)
+    assert Field("Rust Beetle", "Hull", "2") in fields and Field("Rust Beetle", "Challenge", "1") in fields
+    answer = reply(analyse("rust beetle hull?"), [], [passage(beetle, "Threats", "Rust Beetle")])
+    assert answer.text == "Rust Beetle's hull is 2. [1]"
+    # A table of several things (a price list) keeps its rows as things: no "Longsword" field of the section.
+    prices = "## Blades\n\n| Item | Cost |\n|---|---|\n| Longsword | 15 crowns |\n"
+    assert read_fields(["Gear", "Blades"], prices) == [Field("Blades › Longsword", "Cost", "15 crowns")]
