@@ -81,6 +81,9 @@ LIVES = {
         "year 760 of the Ashen Reckoning, in Sinking of the Tallow Barge."
     ),
     "how did osric die": "Osric Dray is dead; the date of death is not known.",
+    # Where a death was: the description's place, the event of its day; or that nothing says where.
+    "where did dunmore die": "Dunmore Pike drowned in the Weeping Sound during the autumn gales.",
+    "where did osric die": "Osric Dray is dead; the date of death is not known; nothing the table knows says where.",
 }
 
 
@@ -170,8 +173,9 @@ TWO_STEPS = {
     "who leads ilin's faction": "Ilin Sarr is a member of The Lantern Guild; Quell Amberly leads The Lantern Guild.",
     "where did the ember queen's mother die": (
         "Maren Dray is Ember Queen; Maren Dray's parents are Osric Dray and Hild Dray (canon does not say which "
-        "is the mother). Osric Dray is dead; the date of death is not known. Hild Dray died on 1 Highsun, year "
-        "760 of the Ashen Reckoning, in Sinking of the Tallow Barge."
+        "is the mother). Osric Dray is dead; the date of death is not known; nothing the table knows says where. "
+        "Hild Dray drowned when her barge overturned in the Weeping Sound. Hild Dray died on 1 Highsun, year 760 "
+        "of the Ashen Reckoning, in Sinking of the Tallow Barge."
     ),
     "is the ember queen's husband alive": (
         "Yes: Maren Dray is Ember Queen; Maren Dray's spouse is Quell Amberly; Quell Amberly is alive, born in "
