@@ -26,6 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, insert, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.storage import Database, is_transient, storage_fault
@@ -41,6 +42,8 @@ TURNS = TurnRow.metadata.tables[TurnRow.__tablename__]
 MAX_OUTAGE_WAIT = 5.0
 #: How often an outage is logged again while it lasts (seconds).
 OUTAGE_LOG_EVERY = 60.0
+#: How many times a batch is read and applied again after another process wrote one of its turns first.
+RACE_RETRIES = 5
 
 
 class TurnLogClosed(RuntimeError):
@@ -339,10 +342,20 @@ class TurnLog:
         loop = asyncio.get_running_loop()
         wait = 0.5
         logged_at = -OUTAGE_LOG_EVERY
+        raced = 0
         while True:
             try:
                 # Urgent: every message of the batch waits for it, and it is short.
                 results = await self.db.run(lambda session: _apply(session, ops), urgent=True)
+            except IntegrityError:
+                # Two processes on one database (the same settings started twice) both receive each message:
+                # the other stored one of this batch's messages, or took its turn number, between this batch's
+                # read and its write. Read again: its turns count as already stored, the rest get new numbers.
+                raced += 1
+                if raced > RACE_RETRIES:
+                    raise
+                log.info("another process stored turns of this batch first; applying it again")
+                continue
             except Exception as error:
                 fault = storage_fault(error) or ("the database is busy" if is_transient(error) else None)
                 if fault is None:

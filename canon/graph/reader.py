@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from rapidfuzz import fuzz, process
 from sqlalchemy import func, or_, select, union
 
+from canon.calendar import UNKNOWN
 from canon.errors import InvalidInput, NotFound
 from canon.graph import naming
 from canon.graph.keys import fold, statement_sort_key
@@ -38,6 +39,7 @@ from canon.tables import AliasRow, DependencyRow, EntityRow, StatementRow
 from canon.visibility import statement_is_public_sql
 
 FUZZY_CUTOFF = 80
+_DEAD = frozenset({"dead"})
 #: A close spelling offered as a name is typed ("Osvin" for Oswin Harrow); below it the offers look random.
 AUTOCOMPLETE_CUTOFF = 70
 
@@ -145,13 +147,7 @@ class CanonReader(LineageReader):
         found = await self.entities(ordered[:limit])
         return [self.ref(found[e]) for e in ordered[:limit] if e in found]
 
-    @staticmethod
-    def current_state(statements: Sequence[Statement]) -> Statement | None:
-        """Return the latest standing state statement among `statements` (story order, then world date)."""
-        states = [
-            s for s in statements if s.kind == StatementKind.STATE and s.provenance.level == CanonLevel.CANON
-        ]
-        return max(states, key=statement_sort_key) if states else None
+    current_state = staticmethod(lambda statements, terminal=_DEAD: current_state(statements, terminal))
 
     async def card(
         self,
@@ -186,7 +182,9 @@ class CanonReader(LineageReader):
             ]
         views = await self.views(statements, as_of)
         hidden = len(statements) - len(views)
-        state = self.current_state([v.statement for v in views if v.statement.subject_id == entity_id])
+        terminal = [tag for tag, spec in self.ontology.states.tags.items() if spec.terminal]
+        own = [v.statement for v in views if v.statement.subject_id == entity_id]
+        state = self.current_state(own, terminal if as_of.world_key is None else ())
         state_view = next((v for v in views if state is not None and v.statement.id == state.id), None)
         relations = tuple(
             sorted(
@@ -378,6 +376,25 @@ def fold_prefix(text: str) -> str:
 def believed_at(value: dt.datetime) -> AsOf:
     """Return an as-of point for "what we believed at real time T"."""
     return AsOf(believed_at=value if value.tzinfo else value.replace(tzinfo=dt.UTC))
+
+
+def current_state(statements: Sequence[Statement], terminal: Collection[str] = _DEAD) -> Statement | None:
+    """Return the latest standing state statement among `statements` (story order, then world date).
+
+    A `terminal` state of static canon whose start is written `unknown` ("died: unknown") comes after the dated
+    states of static canon: a death whose day nobody knows still follows the birth (play, in scenes, comes later
+    still)."""
+    states = [
+        s for s in statements if s.kind == StatementKind.STATE and s.provenance.level == CanonLevel.CANON
+    ]
+    return max(states, key=lambda s: _state_order(s, terminal)) if states else None
+
+
+def _state_order(s: Statement, terminal: Collection[str]) -> tuple[int, int, int, int]:
+    """Order states in story time, a terminal state of static canon from an unknown date after the dated ones."""
+    story, world, changeset = statement_sort_key(s)
+    unknown_end = story == -1 and s.validity.world_from == UNKNOWN and (s.value or "") in terminal
+    return story, int(unknown_end), world, changeset
 
 
 def _world_order(s: Statement) -> tuple[int, int]:

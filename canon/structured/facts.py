@@ -2,7 +2,8 @@
 
 An entry's attributes become attribute statements (timeless, under the names the ontology declares: a
 family tree's `titles` is a Person's `title`), born and died the states `alive` and `dead` from
-those dates (an `unknown` date writes no state), and each relation record a relation statement with its validity
+those dates (an `unknown` date writes the state from a start written `unknown`, the calendar's word for a date
+nobody knows: "dead, when is not known" is canon, not nothing), and each relation record a relation statement with its validity
 and visibility. Each fact fills a slot of its file (`attr|key|name`, `state|key|alive`, `rel|TYPE|src|dst`) that
 names it independently of its value; its fingerprint tells a changed value from the same one.
 """
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import JsonValue
 from sqlalchemy import select
 
-from canon.calendar import DateError, WorldDate, parse_date
+from canon.calendar import UNKNOWN, DateError, WorldDate, parse_date
 from canon.continuity import world_key
 from canon.models import ALWAYS, StatementKind, Validity, Visibility
 from canon.structured.files import LoadedFile
@@ -43,6 +44,8 @@ _LIFE_STATES = {"born": "alive", "died": "dead"}
 _LIVING = frozenset({"Person", "NPC", "PC", "Creature", "Deity"})
 _VISIBILITY = {v.value: v for v in Visibility}
 _SEP = "\x1f"
+#: When a birth or a death written `unknown` holds from: a date nobody knows, never a key (it sorts as no date).
+_UNKNOWN_START = Validity(world_from=UNKNOWN)
 _blake = hashlib.blake2b
 
 
@@ -235,9 +238,12 @@ class FactBuilder:
         state_kind = StatementKind.STATE
         for life in lives:
             state = _LIFE_STATES.get(life.event)
-            if state is None or life.date.is_unknown:
+            if state is None:
                 continue
-            validity, bounds = self._validity(life.date)
+            if life.date.is_unknown:
+                validity, bounds = _UNKNOWN_START, _bounds(_UNKNOWN_START)
+            else:
+                validity, bounds = self._validity(life.date)
             slot = f"state|{entry.id}|{state}"
             shown = Visibility.GM_ONLY if life.event in entry.gm_only else visibility
             # statement_fingerprint("state", subject, "state", None, state, validity, visibility), inlined.

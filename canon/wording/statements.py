@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from canon.calendar import UNKNOWN
 from canon.models import StatementKind, StatementView, Validity, Viewer
 from canon.wording.context import Wording
 from canon.wording.relations import attribute_words, fact_sentence, relation_sentence, state_sentence
@@ -46,6 +47,9 @@ def statement_words(view: StatementView, words: Wording, viewer: Viewer, *, evid
     return text
 
 
+#: What a life's state from a date nobody knows says of that date: "Osric Dray is dead; the date of death is not known".
+UNKNOWN_DATES = {"dead": "the date of death is not known", "alive": "the date of birth is not known"}
+
 #: Relations that happen on a day rather than hold from it: "took place at Gull Rock on 3 Sunmoon, …".
 HAPPENINGS = frozenset({"OCCURRED_AT", "OCCURRED_DURING", "PARTICIPATED_IN"})
 
@@ -57,10 +61,15 @@ def told_words(view: StatementView, words: Wording, viewer: Viewer, state: str |
     `statement_words` says it. `state`: the state a life is in that its record of life does not say (a living
     person's status, "missing"): "Pip Marrowby is missing (born in year 856 of …)"."""
     s = view.statement
-    if state and s.kind == StatementKind.STATE:
-        born = f" (born {words.when(s.validity.world_from)})" if s.validity.world_from else ""
-        return f"{words.name(view.subject.name)} is {words.name(state)}{born}"
     start = s.validity.world_from
+    if state and s.kind == StatementKind.STATE:
+        born = f" (born {words.when(start)})" if start and start != UNKNOWN else ""
+        return f"{words.name(view.subject.name)} is {words.name(state)}{born}"
+    if start == UNKNOWN and s.kind == StatementKind.STATE and not s.validity.world_until:
+        # "died: unknown" is canon: dead, on a day nobody knows (and "born: unknown" alive, born nobody knows when).
+        value = (s.value or "").strip().casefold()
+        if value in UNKNOWN_DATES:
+            return f"{words.name(view.subject.name)} is {value}; {UNKNOWN_DATES[value]}"
     if start and not s.validity.world_until and s.validity.story_from is None and not s.via:
         subject = words.name(view.subject.name)
         state = (s.value or "").strip().casefold() if s.kind == StatementKind.STATE else None

@@ -18,7 +18,7 @@ from canon.storage import Database, storage_fault, utc_now
 from canon.visibility import Knowing, entity_facts_seen, passages_seen
 from memory.knowledge.glossary import GLOSSARY_SETTINGS, merged
 from memory.knowledge.models import Answer, LoreResult, RetrievalRecord
-from memory.knowledge.question import Question, analyse
+from memory.knowledge.question import Question, analyse, spelled_out
 from memory.knowledge.retrieval import Retriever, SearchConfig, preset
 from memory.knowledge.retrieval.answer_step import comparison, reply
 from memory.knowledge.retrieval.words import corrected
@@ -65,7 +65,9 @@ class Answerer:
         if not 1 <= limit <= 25:
             raise InvalidInput("Ask for 1 to 25 results.")
         search = preset(config) if isinstance(config, str) else config
-        asked = analyse(question, glossary if glossary is not None else await self.glossary(campaign_id))
+        asked = analyse(
+            spelled_out(question), glossary if glossary is not None else await self.glossary(campaign_id)
+        )
         answer = await self.retriever.search(
             campaign_id,
             asked.search_text,

@@ -22,6 +22,9 @@ from memory import fulltext
 from memory.knowledge.glossary import expand
 
 __all__ = [
+    "CHATTER",
+    "FIELD_UNITS",
+    "FIELD_WORDS",
     "FILLER",
     "GENERIC",
     "HOW_UNITS",
@@ -56,6 +59,16 @@ GENERIC = frozenset(
         *("summary", "rundown", "breakdown", "work", "works", "working"),
     }
 )
+
+#: The table's words that say nothing about what is asked: no source need hold them, no answer need say them.
+_CHATTER_TEXT = """
+    guys dude dudes folks bruh haha hahaha lmao lmfao rofl pls plz please thanks thank thx okay yeah yep nope
+    yall gonna wanna gotta kinda sorta dunno lemme gimme tbh imo imho btw idk omg whats hows wheres whos thats
+    theres dont doesnt didnt cant wont isnt arent wasnt werent youre theyre shouldnt wouldnt couldnt ive youve
+    hey hello actually basically literally quick question wondering curious anyone someone somebody anybody
+    guy again still im lol ppl tho ya yo ok hmm um uh rn ngl fr iirc afaik lmk srsly rly asking
+"""
+CHATTER = frozenset(_CHATTER_TEXT.split())
 
 #: The label of an entry's kind line (the italic line under its heading: "3rd-level evocation").
 KIND_LINE = "kind"
@@ -114,6 +127,9 @@ _FIELD_PHRASES: tuple[tuple[str, str], ...] = (
     ),
 )
 _PHRASES = [(re.compile(r"(?<![\w'])(?:" + p + r")(?![\w'])"), label) for p, label in _FIELD_PHRASES]
+#: The words of the fields a question may ask ("challenge", "armor", "class"): the books' own words for them, so a
+#: misspelt one ("challange rating") is read as the label a source writes (`retrieval.words.TypoFixer`).
+FIELD_WORDS = frozenset(w for _, label in _FIELD_PHRASES for w in label.split() if label != KIND_LINE)
 
 #: Words that say what sort of thing the subject is, not which: dropped from the subject.
 FILLER = frozenset(
@@ -238,6 +254,27 @@ HOW_UNITS: dict[str, tuple[str, ...]] = {
     "old": ("years", "age", "ages", "centuries"),
     "often": ("once", "twice", "times", "per", "each", "every", "until", "rest"),
 }
+#: The units a field's value is an amount of, any game's: a sentence saying an amount in them says the field
+#: ("you gain a climbing speed ... for 1 hour" says a potion's duration; "the bag weighs 15 pounds" its weight).
+#: Not distances: every attack's "reach 5 ft." would say a range, every "move 30 feet" a speed.
+FIELD_UNITS: dict[str, tuple[str, ...]] = {
+    "duration": tuple(u for u in HOW_UNITS["long"] if u not in HOW_UNITS["far"]),
+    "weight": HOW_UNITS["heavy"],
+    "cost": (
+        "cp",
+        "sp",
+        "ep",
+        "gp",
+        "pp",
+        "gold",
+        "silver",
+        "copper",
+        "platinum",
+        "coins",
+        "credits",
+        "crowns",
+    ),
+}
 _HOW_WORD = re.compile(r"(?i)\bhow\s+(" + "|".join(HOW_UNITS) + r")\b")
 
 
@@ -287,8 +324,22 @@ def _subject_words(text: str) -> list[str]:
     return [
         w
         for w in dict.fromkeys(words)
-        if w not in fulltext.STOPWORDS and w not in GENERIC and w not in FILLER
+        if w not in fulltext.STOPWORDS
+        and w not in GENERIC
+        and w not in FILLER
+        and w not in CHATTER
+        and w.split("'")[0] not in fulltext.STOPWORDS  # "i'm", "can't"
     ]
+
+
+#: A question word run into "is" as a table types it ("whos the grey wren", "who's", "wheres"): said out.
+_RUN_TOGETHER = re.compile(r"(?i)\b(who|what|where|when|how)(?:'|’)?s\b")
+
+
+def spelled_out(question: str) -> str:
+    """Return a question with a question word run into "is" written as two words: "whos the grey wren" is
+    "who is the grey wren" ("what's", "wheres" alike); anything else stays as typed."""
+    return _RUN_TOGETHER.sub(lambda m: f"{m[1]} is", question)
 
 
 def analyse(question: str, glossary: Mapping[str, str] | None = None) -> Question:

@@ -23,6 +23,7 @@ from canon.structured.schemas import (
     Name,
     Ref,
     RelationField,
+    Status,
     TargetType,
     Text,
     Visibility,
@@ -48,6 +49,7 @@ class Person(Entry):
     spouse_of: list[Ref] = Field(default_factory=list)
     culture: Ref | None = None
     titles: list[Text] = Field(default_factory=list)
+    status: Status | None = None
     description: Text | None = None
 
 
@@ -86,6 +88,7 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
             "born": n.date_text(person.born),
             "died": n.date_text(person.died),
             "titles": list(person.titles),
+            "status": person.status,
             "description": person.description,
         }
         visibility = person.visibility or lineage_visibility

@@ -8,10 +8,10 @@ One question, step by step (`Retriever.search`, in `retriever`):
    for vectors), so nothing filtered out is ever ranked, fused or counted, and no typo is "corrected" towards
    a word only a hidden source contains.
 2. Typos (`words`). A question word of four letters or more that appears nowhere in the allowed sources and
-   is close to a word of their headings (same first letter, rapidfuzz ratio >= `typo_cutoff` or one edit, a
-   swap of neighbouring letters counting as one) or, from six letters, to any of their words
-   (`vocabulary`) is searched as that word too ("Hyra" -> "hydra", "trenat" -> "treant"), by words and by
-   meaning.
+   is close to a word of their headings or a field's word they hold (same first letter, rapidfuzz ratio >=
+   `typo_cutoff`, or one slip apart in a long enough word: "trenat" -> "treant") or, from six letters, to any
+   word of their chunks (`vocabulary`: "posion" -> "poison") is searched as that word too ("Hyra" -> "hydra"),
+   by words and by meaning.
 3. Candidates, each list scored on its own (`candidates` holds the lists):
    - lexical: FTS5 bm25 (headings weighted) or PostgreSQL ts_rank over the question's content words (in a
      large campaign, its rarest few: `words`);

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, sentences
 
-__all__ = ["asked_kind", "asked_states", "kind_answer", "verdict", "who_answer"]
+__all__ = ["asked_kind", "asked_states", "kind_answer", "verdict", "what_it_is", "who_answer"]
 
 _WHERE = re.compile(
     r"\b(?:took place at|took place in|is in|lives in|is at|is part of|is the seat of|happened at|happened in)\b"
@@ -213,6 +213,11 @@ def _what(fact: CanonFact) -> str | None:
         first = text[0].lower() + text[1:] if _ARTICLE.match(text) else text
         return f"{fact.entity_name}{called} is {first}"
     return f"{fact.entity_name}{called}: {text}"
+
+
+def what_it_is(fact: CanonFact) -> str | None:
+    """Return the sentence saying what an entity is, from its description, or None."""
+    return _what(fact)
 
 
 def who_answer(fact: CanonFact, number: int) -> str | None:

@@ -18,8 +18,10 @@ from canon.wording import relation_sentence
 from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_ages import age_answer
-from memory.knowledge.retrieval.answer_canon import asked_states, kind_answer, who_answer
+from memory.knowledge.retrieval.answer_canon import asked_states, kind_answer, what_it_is, who_answer
+from memory.knowledge.retrieval.answer_deeds import took_part_answer
 from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_answer, is_event, names_list
+from memory.knowledge.retrieval.answer_lives import life_answer
 from memory.knowledge.retrieval.answer_words import (
     RELATION_WORDS,
     fold_words,
@@ -51,6 +53,7 @@ _TITLES = frozenset(
 _TOLD = ("description", "gm notes", "notes")
 #: Relations said once of all their subjects: "A, B and C took part in the Battle of Red Ford".
 _TOLD_TOGETHER = frozenset({"PARTICIPATED_IN"})
+_BORN_WHEN = re.compile(r" was born (?:on|in) |'s date of birth ")
 _SYMMETRIC = frozenset({"SIBLING_OF", "SPOUSE_OF", "ALLY_OF", "ENEMY_OF"})
 _COUNTS = (
     "no",
@@ -161,6 +164,16 @@ def _between(question: str, facts: Sequence[CanonFact], wanted: set[str]) -> tup
                 )
     predicate = sorted(wanted)[0]
     said = relation_sentence(predicate, a.entity_name, b.entity_name)
+    # What canon does say of the first named ("… is married to Quell Amberly"): never a "No" it does not say.
+    me = a.entity_name.casefold()
+    known = [
+        r.object if r.subject.casefold() == me else r.subject
+        for r in a.relations
+        if r.predicate.upper() == predicate
+        and (r.subject.casefold() == me or (predicate in _SYMMETRIC and r.object.casefold() == me))
+    ]
+    if known:
+        said += f"; canon says {relation_sentence(predicate, a.entity_name, names_list(list(dict.fromkeys(known))))}"
     return f"Nothing the table knows says {said}. [{facts.index(a) + 1}]", facts.index(a) + 1
 
 
@@ -202,6 +215,7 @@ def _about_entity_only(question: str, fact: CanonFact) -> bool:
 
 def _fact_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return the canon fact that holds every word the question asks besides the entity's name, or None."""
+    where = bool(re.match(r"^\s*where\b", question.casefold()))
     for number, fact in enumerate(facts, 1):
         named = set(fold_words(fact.matched)) | set(fold_words(fact.entity_name))
         asked = [w for w in key_words(question) if not has_word(named, w)]
@@ -209,6 +223,8 @@ def _fact_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
             continue
         # A card's facts are sentences already, an attribute's last value only (`entities.card_facts`).
         for line in fact.facts:
+            if where and _BORN_WHEN.search(line):
+                continue  # a day of birth is no place of birth
             if all(has_word(set(fold_words(line)), w) for w in asked):
                 return f"{line}. [{number}]", number
     return None
@@ -217,6 +233,9 @@ def _fact_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
 def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return an answer from the canon graph (a relation, or the card of the entity asked about), or None; the
     cards are read in the order the question's form asks them (`_by_form`), cited by their own numbers."""
+    steps = [(n, f) for n, f in enumerate(facts, 1) if f.step and f.step_span]
+    if steps:
+        return _two_step(question, steps)
     order = _by_form(question, facts)
     found = _graph_answer(question, [facts[n - 1] for n in order])
     if found is None:
@@ -224,6 +243,37 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
     text, number = found
     cited = order[number - 1]
     return re.sub(r"\[(\d+)\]", lambda m: f"[{order[int(m[1]) - 1]}]", text), cited
+
+
+def _two_step(question: str, steps: Sequence[tuple[int, CanonFact]]) -> tuple[str, int] | None:
+    """Return the answer to a two-step question: its inner step in words, then the question asked of each one
+    that step found ("Ilin Sarr is a member of The Lantern Guild; Quell Amberly leads The Lantern Guild"); a
+    question that only asks who the inner part is ("who are Osric's children") is answered by the step. None
+    when canon answers the question of none of them."""
+    number, first = steps[0]
+    rest = re.sub(re.escape(first.step_span or ""), " ", question.replace("’", "'"), flags=re.IGNORECASE)
+    only_who = re.fullmatch(r"\s*(?:who|what)\s+(?:is|are|was|were)\s*\??\s*", rest, re.IGNORECASE)
+    if only_who and len(steps) > 1:
+        return f"{first.step}. [{number}]", number
+    said: list[str] = []
+    verdict = ""
+    for _, fact in steps:
+        span = re.compile(re.escape(fact.step_span or ""), re.IGNORECASE)
+        name = fact.entity_name.replace("\\", "\\\\")  # a replacement text: backslashes written out
+        asked = span.sub(name, question.replace("’", "'"), count=1)
+        found = _graph_answer(asked, [fact])
+        if found is None:
+            continue
+        text = re.sub(r"\s*\[\d+\]$", "", found[0])
+        yes_no = re.match(r"^(Yes|No): ", text)
+        if yes_no and len(steps) == 1:
+            verdict, text = f"{yes_no[1]}: ", text[yes_no.end() :]
+        said.append(text.rstrip("."))
+    if not said:
+        return None
+    if len(said) == 1:
+        return f"{verdict}{first.step}; {said[0]}. [{number}]", number
+    return f"{first.step}. " + " ".join(f"{s[0].upper()}{s[1:]}." for s in said) + f" [{number}]", number
 
 
 def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
@@ -245,6 +295,9 @@ def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
     ]
     if before and verb == "is":
         text += f"; before, {names_list(before)} {'was' if len(before) == 1 else 'were'}"
+    what = what_it_is(first) if len(held) == 1 else None
+    if what and what.startswith(first.entity_name + " "):  # "Maren Dray is Ember Queen. Maren Dray is the …"
+        text += f". {what}"
     return f"{text}. [{number}]", number
 
 
@@ -289,7 +342,12 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     counted = _count_answer(question, facts)
     if counted is not None:
         return counted
-    found = age_answer(question, facts) or _deed_answer(question, facts) or _holder_answer(question, facts)
+    found = (
+        age_answer(question, facts)
+        or took_part_answer(question, facts)
+        or _deed_answer(question, facts)
+        or _holder_answer(question, facts)
+    )
     if found is not None:
         return found
     relation = _relation_answer(question, facts)
@@ -299,6 +357,9 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     if any(w in RELATION_WORDS and not _in_name(w, facts) and w not in titles for w in fold_words(question)):
         # A relation the graph does not hold: the passages may still say it; but "Was X killed?" asks X's state.
         return kind_answer(question, facts) if asked_states(question) else None
+    lived = life_answer(question, facts)
+    if lived is not None:
+        return lived
     happened = happening_answer(question, facts) or goal_answer(question, facts)
     if happened is not None:
         return happened

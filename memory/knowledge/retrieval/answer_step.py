@@ -27,7 +27,7 @@ from memory.knowledge.question import KIND_LINE, Question
 from memory.knowledge.retrieval.answer import compose, nothing_known, numbered
 from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
-from memory.knowledge.retrieval.answer_scope import narrowed, off_subject, strange_words
+from memory.knowledge.retrieval.answer_scope import narrowed, off_subject, strange_words, unheld_words
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed, word_in
 
@@ -85,9 +85,9 @@ def reply(
     something no source names is answered "nothing known", not with a line about something else."""
     if graph_answer(question.text, facts) is not None:
         return compose(question.text, facts, results)
-    if strange_words(question, unknown, results):
+    if strange_words(question, unknown, results) or _elsewhere(question, results, unknown):
         return _nothing(question, facts, results)
-    question = _rule_asked(question, results)
+    question = _titled(_rule_asked(question, results), results, unknown)
     hits = field_answers(question, results, len(facts) + 1)
     if not hits and question.subject:
         fewer = narrowed(question, results)
@@ -129,6 +129,18 @@ def reply(
     return _on_subject(question, facts, results, answer, best=True)
 
 
+def _elsewhere(question: Question, results: Sequence[LoreResult], unknown: Sequence[str]) -> bool:
+    """Return whether the passages found are about something else than what is asked: half the words naming it
+    or more are in none of them (`answer_scope.unheld_words`; one of three is most often a verb or a particle the
+    books say otherwise: "what stops a troll's regeneration", "how many hit dice do I get back") and the question
+    does not name the best one's title ("whats the symbol of tiamat" finding the holy symbols; "can barbs rage"
+    finding Rage answers from it)."""
+    if question.parts or not results:
+        return False
+    unheld, naming = unheld_words(question, results)
+    return 2 * len(unheld) >= naming > 0 and not title_words(question, results[0], unknown)
+
+
 def _on_subject(
     question: Question,
     facts: Sequence[CanonFact],
@@ -165,6 +177,38 @@ def _rule_asked(question: Question, results: Sequence[LoreResult]) -> Question:
         return question
     fields = [f for f in question.fields if f not in ruled]
     return replace(question, fields=fields, kind=question.kind if fields else "general")
+
+
+def _titled(question: Question, results: Sequence[LoreResult], unknown: Sequence[str]) -> Question:
+    """Return the question with a field it seems to ask read as part of a name instead, when the best passage's
+    title holds the field's words and another word of the question's subject, and the question names the whole
+    title: "what do I need to cast Illusory Script" asks the components of the spell Illusory Script, not its
+    script; "what AC does a treant have" names no title holding "armor class" but the rule's."""
+    if not question.fields or not results:
+        return question
+    title = title_words(question, results[0], unknown)
+    if not title:
+        return question
+    # The words that asked the field ("speak" of "Speak with Dead"), or its label's ("script").
+    said = {
+        f: [w for w in fold_words(question.asked_by.get(f, f)) if w not in STOPWORDS] for f in question.fields
+    }
+    inside = [
+        f
+        for f in question.fields
+        if f != KIND_LINE and said[f] and all(any(akin(w, t) for t in title) for w in said[f])
+    ]
+    rest = [w for w in question.subject if any(akin(w, t) for t in title)]
+    if not inside or not rest:
+        return question
+    fields = [f for f in question.fields if f not in inside]
+    named = [w for f in inside for w in said[f] if w not in question.subject]
+    return replace(
+        question,
+        fields=fields,
+        subject=[*question.subject, *named],
+        kind=question.kind if fields else "general",
+    )
 
 
 def _needs(

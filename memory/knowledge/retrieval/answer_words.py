@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from memory import fulltext
 from memory.knowledge.glossary import RELATED
-from memory.knowledge.question import GENERIC, without_how
+from memory.knowledge.question import CHATTER, GENERIC, without_how
 
 __all__ = [
     "RELATION_WORDS",
@@ -68,12 +68,41 @@ _IRREGULAR = {
 }
 
 
+#: Ordinals in words ("second" is left out: it is a time too).
+_ORDINAL_WORDS = {
+    "first": "1",
+    "third": "3",
+    "fourth": "4",
+    "fifth": "5",
+    "sixth": "6",
+    "seventh": "7",
+    "eighth": "8",
+    "ninth": "9",
+    "tenth": "10",
+    "eleventh": "11",
+    "twelfth": "12",
+}
+_ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
+
+
+def _rank(word: str) -> str | None:
+    """Return the number a word counts as when it is one or an ordinal ("1", "1st", "first": "1"), or None."""
+    if word.isdigit():
+        return word
+    match = _ORDINAL.match(word)
+    return match.group(1) if match else _ORDINAL_WORDS.get(word)
+
+
 @functools.lru_cache(maxsize=65536)
 def same_word(a: str, b: str) -> bool:
     """Return whether two folded words are the same but for an ending ("aboleths" and "aboleth"), or forms of
-    the same irregular verb ("steal" and "stolen")."""
+    the same irregular verb ("steal" and "stolen"), or the same number as a figure or an ordinal ("round 1" is
+    the "first" round, "level 2" the "2nd")."""
     if a == b or _IRREGULAR.get(a, a) == _IRREGULAR.get(b, b):
         return True
+    ranks = _rank(a), _rank(b)
+    if None not in ranks:
+        return ranks[0] == ranks[1]
     short, long_ = sorted((a, b), key=len)
     if len(short) == 3:  # a short verb or noun and its endings only ("owe", "owes", "owed"; "run", "runs")
         return long_ in _inflected(short)
@@ -112,7 +141,11 @@ def key_words(question: str) -> list[str]:
     words: list[str] = []
     for word in fulltext.query_words(question.replace("’", "'")):
         words += ABBREVIATIONS.get(word, (word,))
-    return [w for w in dict.fromkeys(words) if w not in GENERIC and w not in fulltext.STOPWORDS]
+    return [
+        w
+        for w in dict.fromkeys(words)
+        if w not in GENERIC and w not in CHATTER and w not in fulltext.STOPWORDS
+    ]
 
 
 def asked_words(question: str) -> list[str]:

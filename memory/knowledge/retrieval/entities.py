@@ -25,11 +25,20 @@ from canon.visibility import Knowing, entities_seen, entity_hidden
 from canon.wording import PLAIN, Wording
 from canon.wording.statements import told_words
 from memory import fulltext
-from memory.knowledge.answer_models import Life, Relation
+from memory.knowledge.answer_models import Relation
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
-from memory.knowledge.retrieval.holders import described, in_year, mentioned, of_type, title_holders
+from memory.knowledge.retrieval.holders import (
+    described,
+    in_year,
+    mentioned,
+    of_type,
+    title_holders,
+    titled,
+)
+from memory.knowledge.retrieval.lives import birth_line, card_life, card_status, died_in
+from memory.knowledge.retrieval.steps import inner_step, stepped
 from memory.knowledge.retrieval.superseded import mark_superseded
 from memory.leaks import card_secrets
 
@@ -90,45 +99,15 @@ def card_facts(
     views = ([card.state] if card.state is not None else []) + kept + list(card.relations)
     status = card_status(card, ontology)
     facts = [told_words(view, words, Viewer.PLAYER, status if view is card.state else None) for view in views]
-    died_in = _died_in(card)
-    if died_in and facts and card.state is not None:
-        facts[0] += f", in {words.name(died_in)}"
+    event = died_in(card)
+    if event and facts and card.state is not None:
+        facts[0] += f", in {words.name(event)}"
+    if card.state is None and status is not None:  # "status: dead" with no dates: the status is the state
+        facts.insert(0, f"{words.name(card.entity.name)} is {words.name(status)}")
+    born = birth_line(card, words)
+    if born is not None:
+        facts.insert(1, born)
     return list(dict.fromkeys(facts))[:limit]
-
-
-def _died_in(card: EntityCard) -> str | None:
-    """Return the event a dead entity took part in on the day it died ("… died on 3 Sunmoon, …, in Battle of
-    Gull Rock"), or None."""
-    state = card.state
-    if state is None or str(state.statement.value).casefold() != "dead":
-        return None
-    day = state.statement.validity.world_from
-    for view in card.relations if day else ():
-        s = view.statement
-        mine = view.subject.id == card.entity.id and view.object is not None
-        if mine and s.predicate.upper() == "PARTICIPATED_IN" and s.validity.world_from == day:
-            return view.object.name if view.object is not None else None
-    return None
-
-
-def card_life(card: EntityCard, words: Wording = PLAIN) -> Life | None:
-    """Return when an entity was born and died (the first dated alive state and the dead one), or None."""
-    born = next(
-        (v.statement.validity for v in card.states if str(v.statement.value).casefold() == "alive"), None
-    )
-    died = next(
-        (v.statement.validity for v in card.states if str(v.statement.value).casefold() == "dead"), None
-    )
-    if (born is None or not born.world_from) and (died is None or not died.world_from):
-        return None
-    return Life(
-        born=born.world_from if born else None,
-        born_key=born.world_from_key if born else None,
-        born_words=words.when(born.world_from) if born and born.world_from else None,
-        died=died.world_from if died else None,
-        died_key=died.world_from_key if died else None,
-        died_words=words.when(died.world_from) if died and died.world_from else None,
-    )
 
 
 #: The most entities a count names (it says how many there are in all).
@@ -169,19 +148,6 @@ def card_state(card: EntityCard, ontology: Ontology | None = None) -> str | None
         return status
     value = card.state.statement.value if card.state is not None else None
     return str(value).strip().casefold() if value else None
-
-
-def card_status(card: EntityCard, ontology: Ontology | None) -> str | None:
-    """Return the state a living entity's status attribute names when it is another state of the ontology
-    ("missing", "undead": a birth recorded only says alive), or None."""
-    if ontology is None or card.state is None or str(card.state.statement.value).casefold() != "alive":
-        return None
-    values = [
-        str(v.statement.value).strip().casefold() for v in card.facts if v.statement.predicate == "status"
-    ]
-    if not values or values[-1] == "alive" or values[-1] not in ontology.states.tags:
-        return None
-    return values[-1]
 
 
 def is_terminal(ontology: Ontology, state: str | None) -> bool:
@@ -395,9 +361,15 @@ class EntityFinder:
         if counted is not None:
             return _counted(*counted), []
         ranked = best_matches(question, names, config)
-        ranked += await title_holders(reader, question, ranked) or await mentioned(reader, question, ranked)
+        ranked += (
+            await title_holders(reader, question, ranked)
+            or await titled(reader, question, ranked)
+            or await mentioned(reader, question, ranked)
+        )
         if not ranked:
             ranked = await in_year(reader, question) or await described(reader, question)
+        step = await inner_step(reader, question, ranked)
+        ranked = stepped(ranked, step)
         words = Wording(calendar=(await reader.calendar()).words()) if ranked else PLAIN
         facts: list[CanonFact] = []
         for m in ranked:
@@ -423,6 +395,8 @@ class EntityFinder:
                     state_terminal=is_terminal(reader.ontology, card_state(card, reader.ontology)),
                     life=card_life(card, words),
                     secrets=tuple(card_secrets(card)),
+                    step=step.said if step is not None and entity.id in step.found else None,
+                    step_span=step.span if step is not None and entity.id in step.found else None,
                 )
             )
         found = {f.entity_id for f in facts}

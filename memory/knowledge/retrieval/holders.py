@@ -15,7 +15,7 @@ from canon.models import Entity
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.candidates import EntityMatch
 
-__all__ = ["described", "in_year", "mentioned", "of_type", "title_holders"]
+__all__ = ["described", "in_year", "mentioned", "of_type", "title_holders", "titled"]
 
 _WHAT_IS = re.compile(r"^\s*what\s+(?:is|was|are|were)\s+(?:the\s+|a\s+|an\s+)?([a-z][a-z' -]+?)\s*\??$")
 #: The most descriptions a thing no entity is named for is looked up in.
@@ -98,6 +98,41 @@ async def title_holders(
             if not all(w in fold_words(title) for w in words):
                 continue
             if statement.subject_id in {m.entity_id for m in [*named, *found]}:
+                continue
+            found.append(
+                EntityMatch(entity_id=statement.subject_id, matched=title, window=title, score=_HOLDER_SCORE)
+            )
+    return found
+
+
+_WHO_IS = re.compile(r"^\s*who\s+(?:is|was)\s+(.+?)\s*$")
+
+
+def _bare(text: str) -> str:
+    """Return a title's folded words without articles ("the Ember Queen" is "ember queen")."""
+    return " ".join(w for w in fold_words(text) if w not in _ARTICLES)
+
+
+def _unled(text: str) -> str:
+    """Return words without a leading article ("the Voice of the Choir" is "Voice of the Choir")."""
+    first, _, rest = text.strip().partition(" ")
+    return rest if rest and first.casefold() in _ARTICLES else text.strip()
+
+
+async def titled(reader: CanonReader, question: str, named: Sequence[EntityMatch]) -> list[EntityMatch]:
+    """Return who holds the title a "Who is the Ember Queen?" names as a whole ("Ember Queen", "Master of
+    Lanterns": a title is a name people are called by), as matches found by that title; none when a name found
+    already covers every word asked, or the question asks no one by a title."""
+    asked = _WHO_IS.match(" ".join(question.casefold().replace("?", " ").split()))
+    if asked is None:
+        return []
+    phrase = _bare(asked.group(1))
+    if not phrase or any(_bare(m.window) == phrase for m in named):
+        return []
+    found: list[EntityMatch] = []
+    for statement in await titles_naming(reader, _unled(asked.group(1))):
+        for title in (statement.value or "").split(", "):
+            if _bare(title) != phrase or statement.subject_id in {m.entity_id for m in found}:
                 continue
             found.append(
                 EntityMatch(entity_id=statement.subject_id, matched=title, window=title, score=_HOLDER_SCORE)

@@ -4,8 +4,8 @@ Read once per set of allowed source versions (and GM-only chunks left out) and k
 (`memory.knowledge.retrieval.words`). Two uses:
 
 - typo tolerance: a question word the campaign never uses is searched as the closest word it does use
-  (`closest`): one edit, or two in a long word, where swapping two neighbouring letters counts as one edit
-  ("posion" -> "poison", "wizzard" -> "wizard"); ties go to the more frequent word;
+  (`closest`): one edit away, where swapping two neighbouring letters counts as one edit ("posion" -> "poison",
+  "wizzard" -> "wizard"); ties go to the more frequent word;
 - how telling a word is (`weight`, the bm25 idf): a passage holding the question's rare words covers more of it
   than one holding its common ones (`memory.knowledge.retrieval.coverage`).
 
@@ -19,7 +19,7 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from rapidfuzz.distance import OSA
 
@@ -66,25 +66,23 @@ class Vocabulary:
         held = self.frequencies.get(word, 0)
         return math.log(1 + (self.chunks - held + 0.5) / (held + 0.5))
 
-    def closest(self, word: str) -> str | None:
+    def closest(self, word: str, fits: Callable[[str, str], bool] = lambda word, known: True) -> str | None:
         """Return the campaign's word a misspelt one most likely means, or None (see the module docstring).
 
         Only words of six letters or more that the campaign never uses are read (one edit from a short word is
-        too often another real word: "pest" and "pets"), and only against words of the same first letter: one
-        edit away, two from eight letters. Among equally close words, one of the same length (a swap or a
-        changed letter) before one letter more or less, then the more frequent.
+        too often another real word: "pest" and "pets"), and only against words of the same first letter one
+        edit away that `fits` accepts (the caller's rule for which slips are typos). Among those, one of the same
+        length (a swap or a changed letter) before one letter more or less, then the more frequent.
         """
         if len(word) < 6 or word in self.frequencies or not word.isalpha():
             return None
-        allowed = 2 if len(word) >= 8 else 1
-        best: tuple[int, int, int, str] | None = None
+        best: tuple[int, int, str] | None = None
         for known in self._by_letter.get(word[0], ()):
-            if abs(len(known) - len(word)) > allowed:
+            if abs(len(known) - len(word)) > 1 or OSA.distance(word, known, score_cutoff=1) > 1:
                 continue
-            distance = OSA.distance(word, known, score_cutoff=allowed)
-            if distance > allowed:
+            if not fits(word, known):
                 continue
-            key = (distance, abs(len(known) - len(word)), -self.frequencies[known], known)
+            key = (abs(len(known) - len(word)), -self.frequencies[known], known)
             if best is None or key < best:
                 best = key
-        return best[3] if best else None
+        return best[2] if best else None

@@ -1,12 +1,14 @@
 """The words a question is searched by: typos corrected towards the campaign's words, large campaigns' rarest words.
 
-Typos. A question word of four letters or more that appears nowhere in the allowed sources is searched, by words
-and by meaning, as the word it most likely means: first a heading word (same first letter, rapidfuzz ratio >=
-`typo_cutoff`, or from five letters one edit away, two neighbouring letters swapped counting as one: "Hyra" ->
-"hydra", "trenat" -> "treant"), else, from six letters, any word of the readable chunks one edit away (two from
-eight letters; `memory.knowledge.retrieval.vocabulary`: "posion" -> "poison"). Only the allowed sources are looked
-at, so no typo is "corrected" towards a word only a hidden source (or a GM-only section the asker may not read)
-contains. A campaign above `large_campaign_chunks` is corrected towards its heading words only.
+Typos. A question word of four letters or more that appears nowhere in the allowed sources and is close to a word
+of their headings or to a field's word they hold ("challenge", "speed") is searched as that word too ("Hyra" ->
+"hydra"), by words and by meaning. Close: the same first letter, and rapidfuzz ratio >= `typo_cutoff`, or, for a
+long enough word, one slip apart (two neighbours swapped: "trenat" -> "treant"; a letter added or dropped, or in a
+longer word changed: "challange" -> "challenge"), when only one word of the vocabulary is that close. A word of
+six letters or more close to none of those is read as the closest word of the readable chunks one slip away, the
+more frequent when several are (`memory.knowledge.retrieval.vocabulary`: "posion" -> "poison"), except in a campaign above
+`large_campaign_chunks`, whose chunks are not read whole. Only the allowed sources are looked at, so no typo is
+"corrected" towards a word only a hidden source (or a GM-only section the asker may not read) contains.
 
 Large campaigns. bm25 scores every chunk that has any query word: a word found in a quarter of 100,000 chunks
 costs hundreds of milliseconds and adds almost nothing to the ranking (its idf is tiny). Above
@@ -27,15 +29,40 @@ from rapidfuzz.distance import OSA
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from memory import fulltext
+from memory.knowledge.question import FIELD_WORDS
 from memory.knowledge.repository import SourceLite, chunk_words_texts, heading_texts
 from memory.knowledge.retrieval.candidates import CandidateLists
 from memory.knowledge.retrieval.config import SearchConfig
-from memory.knowledge.retrieval.vocabulary import Vocabulary, words_of
+from memory.knowledge.retrieval.vocabulary import Vocabulary
 
 _WORD = re.compile(r"[^\W\d_]+")
 _T = TypeVar("_T")
 #: Heading vocabularies kept (one per set of allowed source versions).
 _VOCAB_CACHE = 8
+#: The shortest misspelt word corrected from one slip alone, by slip: two neighbours swapped ("trenat"), a letter
+#: added or dropped ("grapple", "graple"), a letter changed ("challange"). A changed letter most often makes
+#: another real word ("tortle", "turtle"): only long words are read through it.
+SWAP_LETTERS = 5
+ADDED_LETTERS = 6
+CHANGED_LETTERS = 7
+
+
+def _slip_fits(word: str, other: str) -> bool:
+    """Return whether two words one slip apart are long enough for that kind of slip to be a typo."""
+    if len(word) != len(other):
+        return min(len(word), len(other)) >= ADDED_LETTERS
+    if sorted(word) == sorted(other):
+        return len(word) >= SWAP_LETTERS
+    return len(word) >= CHANGED_LETTERS
+
+
+def one_slip(word: str, vocabulary: Sequence[str]) -> str | None:
+    """Return the one word of `vocabulary` a word is one slip from (see `_slip_fits`), or None when none is, or
+    several are (which was meant is not known)."""
+    if len(word) < SWAP_LETTERS:
+        return None
+    close = [v for v in vocabulary if OSA.distance(word, v, score_cutoff=1) <= 1 and _slip_fits(word, v)]
+    return close[0] if len(close) == 1 else None
 
 
 def campaigns_of(allowed: dict[int, SourceLite]) -> list[int]:
@@ -77,7 +104,7 @@ async def scale_words(
 
 
 class TypoFixer:
-    """Finds misspelt question words and the campaign's words they were meant to be (see the docstring)."""
+    """Finds misspelt question words and the heading words they were meant to be (see the docstring)."""
 
     def __init__(self) -> None:
         self._vocabularies: OrderedDict[tuple[tuple[int, ...], ...], list[str]] = OrderedDict()
@@ -94,7 +121,15 @@ class TypoFixer:
             return cached
         words: set[str] = set()
         for text in await heading_texts(session, list(allowed), without=unseen):
-            words.update(w for w in words_of(text) if len(w) >= 4)
+            words.update(
+                w for w in _WORD.findall(unicodedata.normalize("NFKC", text).casefold()) if len(w) >= 4
+            )
+        for word in sorted(FIELD_WORDS - words):
+            # A field's word the sources write in their lines, not their headings ("Challenge 5").
+            if len(word) >= 4 and await fulltext.word_exists(
+                session, word, list(allowed), campaigns=campaigns_of(allowed), without=sorted(unseen)
+            ):
+                words.add(word)
         vocabulary = sorted(words)
         _keep(self._vocabularies, key, vocabulary)
         return vocabulary
@@ -125,11 +160,8 @@ class TypoFixer:
         config: SearchConfig,
         unseen: frozenset[int] = frozenset(),
     ) -> dict[str, str]:
-        """Return {misspelt word: the campaign's word} for question words found nowhere in the allowed sources.
-
-        A heading word is preferred (close by rapidfuzz ratio, or one edit away where swapping two neighbouring
-        letters is one edit); then any word of the readable chunks (`Vocabulary.closest`).
-        """
+        """Return {misspelt word: the campaign's word} for question words found nowhere in the allowed sources:
+        a heading word or a field's word first, then any word of the readable chunks (see the docstring)."""
         candidates = [w for w in words if len(w) >= 4 and w.isalpha()]
         if not candidates:
             return {}
@@ -140,16 +172,18 @@ class TypoFixer:
         for word in candidates:
             if word in known or (everything is not None and word in everything):
                 continue
-            found = _closest_heading_word(word, vocabulary, config.typo_cutoff)
-            if found is None and everything is not None:
-                found = everything.closest(word)
-            if found is None:
+            pool = [v for v in vocabulary if v[0] == word[0] and abs(len(v) - len(word)) <= 3]
+            found = process.extractOne(word, pool, scorer=fuzz.ratio, score_cutoff=config.typo_cutoff)
+            meant = found[0] if found is not None else one_slip(word, pool)
+            if meant is None and everything is not None:
+                meant = everything.closest(word, fits=_slip_fits)
+            if meant is None:
                 continue
             if await fulltext.word_exists(
                 session, word, list(allowed), campaigns=campaigns_of(allowed), without=sorted(unseen)
             ):
                 continue  # a real word of these sources, only in another form ("wolves" for "wolf")
-            fixes[word] = found
+            fixes[word] = meant
         return fixes
 
     async def unknown(
@@ -191,15 +225,3 @@ def _keep(
     cache[key] = value
     while len(cache) > _VOCAB_CACHE:
         cache.popitem(last=False)
-
-
-def _closest_heading_word(word: str, vocabulary: Sequence[str], cutoff: float) -> str | None:
-    """Return the heading word a misspelt word means: same first letter, rapidfuzz ratio >= cutoff or one edit."""
-    pool = [v for v in vocabulary if v[0] == word[0] and abs(len(v) - len(word)) <= 3]
-    if not pool:
-        return None
-    found = process.extractOne(word, pool, scorer=fuzz.ratio, score_cutoff=cutoff)
-    if found is not None:
-        return str(found[0])
-    near = [v for v in pool if len(word) >= 5 and OSA.distance(word, v, score_cutoff=1) <= 1]
-    return min(near, key=lambda v: (abs(len(v) - len(word)), v)) if near else None

@@ -52,7 +52,10 @@ def test_the_closest_word_is_one_edit_away_with_the_same_first_letter() -> None:
     assert vocabulary.closest("drangon") == "dragon"
     assert vocabulary.closest("poison") is None  # a word of the campaign is no typo
     assert vocabulary.closest("xposion") is None  # the first letter must agree
-    assert vocabulary.closest("paisan") is None  # two edits in a six-letter word: too far
+    assert vocabulary.closest("paisan") is None  # two edits: too far
+    assert vocabulary.closest("dragonnes") is None  # two edits even in a long word
+    # The caller's rule for which slips are typos is kept: here, no letter added or dropped.
+    assert vocabulary.closest("drangon", fits=lambda word, known: len(word) == len(known)) is None
 
 
 def test_short_words_and_non_words_are_never_corrected() -> None:

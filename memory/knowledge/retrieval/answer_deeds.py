@@ -1,0 +1,108 @@
+"""Yes/no questions about taking part: "Did Harrak fight at Cindershoal?", "Was Ilin at the Battle of Cindershoal?".
+
+Canon says who took part in an event (`PARTICIPATED_IN`) and where an event took place (`OCCURRED_AT`); the cards
+found hold both, as far as the asker may see them. A question naming someone and an event (or a place where events
+took place) is answered "Yes: …" with the event (and its place and day) when canon holds it. When canon does not,
+the answer says so and what canon does say (who took part), never "No": canon lists who took part, not who did not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from canon.wording import relation_sentence
+from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_happenings import is_event, names_list
+
+__all__ = ["took_part_answer"]
+
+_YES_NO = re.compile(r"^\s*(?:did|was|were|has|had|is)\b")
+#: Words asking whether someone took part, beside the names ("fight at", "present at", "in the battle").
+_TAKING_PART = re.compile(
+    r"\b(?:fight|fought|battle|take part|took part|part in|join|joined|present|there|at|in|attend|attended|"
+    r"involved|serve|served|sail|sailed|march|marched)\b"
+)
+
+#: A death asked ("did Hild die in the sinking"): a question of a life, not of taking part.
+_DYING = re.compile(r"\b(?:die|died|killed|slain|perish|perished)\b")
+
+
+def _took_part(fact: CanonFact, event: str) -> bool:
+    name = fact.entity_name.casefold()
+    return any(
+        r.predicate.upper() == "PARTICIPATED_IN"
+        and r.subject.casefold() == name
+        and r.object.casefold() == event
+        for r in fact.relations
+    )
+
+
+def _events_at(place: CanonFact) -> list[str]:
+    """Return the events that took place at a place, as its card holds them."""
+    me = place.entity_name.casefold()
+    return [
+        r.subject
+        for r in place.relations
+        if r.predicate.upper() == "OCCURRED_AT" and r.object.casefold() == me
+    ]
+
+
+def _day_line(event: CanonFact, who: str) -> str | None:
+    """Return the event card's sentence of someone taking part, with its day ("… took part in X on 12 …")."""
+    head = f"{who} took part in {event.entity_name}"
+    return next((line for line in event.facts if line.startswith(head)), None)
+
+
+def took_part_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return whether someone named took part in an event named, or in one at a place named (see the module
+    docstring), or None when the question asks no such thing."""
+    folded = question.casefold()
+    if (
+        not _YES_NO.match(folded)
+        or not _TAKING_PART.search(folded)
+        or _DYING.search(folded)
+        or len(facts) < 2
+    ):
+        return None
+    people = [(n, f) for n, f in enumerate(facts, 1) if (not is_event(f) and f.life is not None) or f.state]
+    for number, person in people:
+        for other in facts:
+            if other is person:
+                continue
+            if is_event(other):
+                events = [other.entity_name]
+            else:
+                events = _events_at(other)
+                if not events:
+                    continue
+            done = [e for e in events if _took_part(person, e.casefold())]
+            if done:
+                said = _day_line(other, person.entity_name) if is_event(other) else None
+                if said is None:
+                    said = relation_sentence("PARTICIPATED_IN", person.entity_name, names_list(done))
+                    if not is_event(other):
+                        said += f", at {other.entity_name}"
+                return f"Yes: {said}. [{number}]", number
+            if is_event(other):
+                return _not_said(person, other, number)
+            text = (
+                f"Nothing the table knows says {person.entity_name} took part in {names_list(events)}, which took "
+                f"place at {other.entity_name}"
+            )
+            return f"{text}. [{number}]", number
+    return None
+
+
+def _not_said(person: CanonFact, event: CanonFact, number: int) -> tuple[str, int]:
+    """Return that canon does not say someone took part in an event, and who canon says did."""
+    text = f"Nothing the table knows says {person.entity_name} took part in {event.entity_name}"
+    me = event.entity_name.casefold()
+    others = [
+        r.subject
+        for r in event.relations
+        if r.predicate.upper() == "PARTICIPATED_IN" and r.object.casefold() == me
+    ]
+    if others:
+        text += f"; canon names {names_list(list(dict.fromkeys(others)))} as taking part"
+    return f"{text}. [{number}]", number

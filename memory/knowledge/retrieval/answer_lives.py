@@ -1,0 +1,115 @@
+"""Questions about a life, answered from its card: when someone was born or died, how they died, where they are
+held.
+
+A card's sentences say a life (`entities.card_facts`): its state ("Osric Dray is dead; the date of death is not
+known"), a dead person's birth ("Hild Dray's date of birth is not known"), the event of a death's day. So:
+- "When was X born?" / "When did X die?": the sentence of that end of the life, never the other end's date;
+- "How did X die?": how the description says it ("Dunmore Pike drowned in the Weeping Sound …"), then the death's
+  day, when canon has one; without a cause said, the death as canon dates it;
+- "Where is X held?": the state, with where the description says X is held, or that nothing says where.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_canon import attribute_value
+from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words
+from memory.knowledge.retrieval.lives import death_cause, held_at
+
+__all__ = ["life_answer"]
+
+_HOW_DIED = re.compile(
+    r"^\s*(?:how\s+(?:did|does|was|were)\b.*\b(?:die|died|perish|killed|slain)\b|what\s+killed)"
+)
+_WHEN = re.compile(r"^\s*(?:when|what\s+(?:year|date|day))\b")
+_BORN = re.compile(r"\b(?:born|birth)\b")
+_DIED = re.compile(r"\b(?:die|died|death|killed|slain|perish|perished|fall|fell)\b")
+_WHERE_HELD = re.compile(
+    r"^\s*where\s+(?:is|was|are|were)\b.*\b(?:held|imprisoned|kept|jailed|locked|chained|caged|confined|"
+    r"prisoner)\b"
+)
+_WHERE_DIED = re.compile(r"^\s*where\s+(?:did|was|were)\b.*\b(?:die|died|killed|slain|fall|fell|perish)\b")
+#: A cause that places the death ("drowned in the Weeping Sound").
+_PLACED = re.compile(r"\b(?:in|at|on|off|near|beneath|under)\s+(?:the\s+)?[A-Z]")
+_DEATH_LINE = re.compile(r"\b(?:died|is dead)\b")
+_BIRTH_LINE = re.compile(r"\b(?:born|date of birth)\b")
+#: The words a life question is put in, beside the name asked about.
+_ASKING = frozenset(
+    {
+        *("born", "birth", "die", "died", "death", "killed", "slain", "perish", "perished", "fall", "fell"),
+        *("held", "imprisoned", "kept", "jailed", "locked", "chained", "caged", "confined", "prisoner"),
+        *("year", "date", "day", "how", "when", "where", "what"),
+    }
+)
+
+
+def _about(question: str, fact: CanonFact) -> bool:
+    """Return whether the question's words, asking words aside, all name this entity."""
+    named = set(fold_words(fact.matched)) | set(fold_words(fact.entity_name))
+    return all(has_word(named, w) for w in key_words(question) if w not in _ASKING)
+
+
+def _lives(fact: CanonFact) -> bool:
+    return fact.state is not None or fact.life is not None
+
+
+def _line(fact: CanonFact, pattern: re.Pattern[str]) -> str | None:
+    name = fact.entity_name
+    return next((f for f in fact.facts if f.startswith(name) and pattern.search(f)), None)
+
+
+def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return the answer to a question about a life (see the module docstring), or None."""
+    folded = question.casefold()
+    for number, fact in enumerate(facts, 1):
+        if not _lives(fact) or not _about(question, fact):
+            continue
+        described = fact.description or attribute_value(fact, "description")
+        if _HOW_DIED.search(folded):
+            cause = (
+                death_cause(fact.entity_name, described) if fact.state == "dead" or not fact.state else None
+            )
+            death = _line(fact, _DEATH_LINE)
+            if cause and death and " died " not in death:
+                death = None  # "… is dead" says nothing the cause does not
+            said = [s for s in (cause, death) if s]
+            if said:
+                return " ".join(f"{s}." for s in said) + f" [{number}]", number
+            continue
+        if _WHERE_DIED.search(folded) and fact.state == "dead":
+            cause = death_cause(fact.entity_name, described)
+            death = _line(fact, _DEATH_LINE)
+            placed = cause if cause and _PLACED.search(cause) else None
+            if death and (placed or ", in " in death):
+                said = [s for s in (placed, death if " died " in death or not placed else None) if s]
+                return " ".join(f"{s}." for s in said) + f" [{number}]", number
+            if death:
+                return f"{death}; nothing the table knows says where. [{number}]", number
+            continue
+        if _WHERE_HELD.search(folded):
+            held = held_at(described)
+            state = fact.state or "alive"
+            if held:
+                lead = (
+                    f"{fact.entity_name} is {state}, {held}"
+                    if state != "alive"
+                    else f"{fact.entity_name} is {held}"
+                )
+                return f"{lead}. [{number}]", number
+            if state in ("imprisoned", "missing", "dead"):
+                return (
+                    f"{fact.entity_name} is {state}; nothing the table knows says where. [{number}]",
+                    number,
+                )
+            continue
+        if _WHEN.search(folded):
+            pattern = _BORN if _BORN.search(folded) else _DIED if _DIED.search(folded) else None
+            if pattern is None:
+                return None
+            line = _line(fact, _BIRTH_LINE if pattern is _BORN else _DEATH_LINE)
+            if line is not None:
+                return f"{line}. [{number}]", number
+    return None

@@ -1,0 +1,132 @@
+"""A card's life in sentences: its state as the table asks it, its birth and death, and how it died.
+
+A life's state is canon's (`alive` from a birth, `dead` from a death, either from a date written `unknown`), or
+the status a roster or a family tree gives ("imprisoned", "dead") when that is another state of the ontology: a
+`status: dead` with no date is dead all the same. A death's day and cause are what canon says: the event taken
+part in on that day ("in Battle of Gull Rock"), and a description's clause saying how ("drowned at sea").
+"""
+
+from __future__ import annotations
+
+import re
+
+from canon.calendar import UNKNOWN
+from canon.models import EntityCard
+from canon.ontology import Ontology
+from canon.wording import PLAIN, Wording
+from memory.knowledge.answer_models import Life
+
+__all__ = ["birth_line", "card_life", "card_status", "death_cause", "died_in", "held_at"]
+
+#: How a description says someone died: "drowned in the Weeping Sound", "was slain at the ford".
+_DEATH_CAUSE = re.compile(
+    r"\b(?:who\s+)?((?:was\s+|were\s+)?(?:drowned|died|perished|starved|froze|burned|burnt|hanged|hung|"
+    r"(?:killed|slain|poisoned|murdered|executed|beheaded|stabbed|strangled|smothered|crushed|lost)\b)"
+    r"[^.;!?]*)",
+    re.IGNORECASE,
+)
+#: How a description says where someone is held: "held in the Glass Gaol", "kept in the tower".
+_HELD = re.compile(
+    r"\b(?:who\s+is\s+|is\s+)?((?:held|kept|imprisoned|jailed|locked(?:\s+up)?|chained|caged|confined|"
+    r"shut\s+up)\s+(?:in|at|on|inside|beneath|under)\b[^.;!?]*)",
+    re.IGNORECASE,
+)
+#: Deeds done to others are no cause of one's own death ("She poisoned Lord Orrin's wine").
+_ACTIVE = re.compile(r"\b(?:she|he|they)\s+(?:poisoned|killed|murdered|slew|stabbed|strangled)\b", re.I)
+
+
+def _said(description: str | None, pattern: re.Pattern[str]) -> str | None:
+    """Return the first clause of a description the pattern finds, without its final stop."""
+    if not description:
+        return None
+    for sentence in re.split(r"(?<=[.!?])\s+", description):
+        found = pattern.search(sentence)
+        if found is not None and not (pattern is _DEATH_CAUSE and _ACTIVE.search(sentence)):
+            return found.group(1).strip().rstrip(",")
+    return None
+
+
+def death_cause(name: str, description: str | None) -> str | None:
+    """Return how a description says someone died, as a sentence about them ("Corran Vaske drowned at sea"),
+    or None."""
+    said = _said(description, _DEATH_CAUSE)
+    return f"{name} {said}" if said else None
+
+
+def held_at(description: str | None) -> str | None:
+    """Return where a description says someone is held ("held in the Glass Gaol since the revolt"), or None."""
+    return _said(description, _HELD)
+
+
+def died_in(card: EntityCard) -> str | None:
+    """Return the event a dead entity took part in on the day it died ("… died on 3 Sunmoon, …, in Battle of
+    Gull Rock"), or None."""
+    state = card.state
+    if state is None or str(state.statement.value).casefold() != "dead":
+        return None
+    day = state.statement.validity.world_from
+    for view in card.relations if day and day != UNKNOWN else ():
+        s = view.statement
+        mine = view.subject.id == card.entity.id and view.object is not None
+        if mine and s.predicate.upper() == "PARTICIPATED_IN" and s.validity.world_from == day:
+            return view.object.name if view.object is not None else None
+    return None
+
+
+def _dated(text: str | None) -> str | None:
+    return text if text and text != UNKNOWN else None
+
+
+def card_life(card: EntityCard, words: Wording = PLAIN) -> Life | None:
+    """Return when an entity was born and died (the first dated alive state and the dead one), or None; a date
+    written `unknown` is no date here."""
+    born = next(
+        (v.statement.validity for v in card.states if str(v.statement.value).casefold() == "alive"), None
+    )
+    died = next(
+        (v.statement.validity for v in card.states if str(v.statement.value).casefold() == "dead"), None
+    )
+    born_at = _dated(born.world_from) if born else None
+    died_at = _dated(died.world_from) if died else None
+    if born_at is None and died_at is None:
+        return None
+    return Life(
+        born=born_at,
+        born_key=born.world_from_key if born and born_at else None,
+        born_words=words.when(born_at) if born_at else None,
+        died=died_at,
+        died_key=died.world_from_key if died and died_at else None,
+        died_words=words.when(died_at) if died_at else None,
+    )
+
+
+def birth_line(card: EntityCard, words: Wording = PLAIN) -> str | None:
+    """Return when a dead entity was born as a sentence ("Hild Dray was born in year 700 of …", "Hild Dray's
+    date of birth is not known"): its state line says the death, not the birth. None when canon says no birth
+    or the entity is not dead."""
+    state = card.state
+    if state is None or str(state.statement.value).casefold() != "dead":
+        return None
+    born = next((v for v in card.states if str(v.statement.value).casefold() == "alive"), None)
+    if born is None or born.statement.validity.world_from is None:
+        return None
+    name = words.name(card.entity.name)
+    start = born.statement.validity.world_from
+    if start == UNKNOWN:
+        return f"{name}'s date of birth is not known"
+    return f"{name} was born {words.when(start)}"
+
+
+def card_status(card: EntityCard, ontology: Ontology | None) -> str | None:
+    """Return the state an entity's status attribute names when it is another state of the ontology than its
+    life's ("missing", "undead", "imprisoned": a birth recorded only says alive; "dead" with no death date), or
+    None. A death canon records is never undone by a status."""
+    current = str(card.state.statement.value).casefold() if card.state is not None else None
+    if ontology is None or current not in (None, "alive"):
+        return None
+    values = [
+        str(v.statement.value).strip().casefold() for v in card.facts if v.statement.predicate == "status"
+    ]
+    if not values or values[-1] == "alive" or values[-1] not in ontology.states.tags:
+        return None
+    return values[-1]

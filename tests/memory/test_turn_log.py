@@ -1,0 +1,84 @@
+"""The turn log when two processes share one database (the same settings started twice, PostgreSQL).
+
+Both receive every message. One may store a message, or take the next turn number, between the other's read of
+the scene and its write: the other then reads again, finds the message stored (its turn, once) and numbers what
+is left after it, with nothing logged as an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from canon import campaigns
+from canon.storage import Database
+from memory import turn_log
+from memory.scenes import Actor, SceneService, scene_turns
+from memory.turn_log import LoggedTurn, TurnLog
+from tests.conftest import DatabaseTarget, drop_target, make_target
+from tests.memory.test_scenes import message
+
+GM = Actor(id=1, name="Gina", is_gm=True)
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+async def pg_target(tmp_path: Path) -> AsyncIterator[DatabaseTarget]:
+    """A migrated PostgreSQL schema of its own (SQLite's single writer leaves no such race)."""
+    target = await make_target("postgres", tmp_path)
+    try:
+        yield target
+    finally:
+        await drop_target(target)
+
+
+async def test_a_message_the_other_process_stored_first_is_one_turn_and_no_error(
+    pg_target: DatabaseTarget, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    first = Database.from_url(pg_target.url, search_path=pg_target.search_path)
+    second = Database.from_url(pg_target.url, search_path=pg_target.search_path)
+    mine, theirs = TurnLog(first), TurnLog(second)
+    mine.start()
+    theirs.start()
+    try:
+        campaign = await first.run(lambda s: campaigns.create_campaign(s, "Twice", guild_id=10))
+        scene = await SceneService(first).start_scene(
+            campaign_id=campaign.id, guild_id=10, channel_id=100, title="Echo", location="Docks", actor=GM
+        )
+        prepare = turn_log._prepare
+        raced = False
+
+        async def read_then_lose_the_race(session: AsyncSession, ops: list[Any]) -> Any:
+            nonlocal raced
+            batch = await prepare(session, ops)
+            if not raced and any(
+                getattr(op, "message", None) and op.message.message_id == 7001 for op in ops
+            ):
+                raced = True  # after this batch's read, the other process stores the same message and another
+                stored = await theirs.append(message(100, 7000, "Quick"))
+                again = await theirs.append(message(100, 7001, "Both heard it"))
+                assert isinstance(stored, LoggedTurn) and isinstance(again, LoggedTurn)
+            return batch
+
+        monkeypatch.setattr(turn_log, "_prepare", read_then_lose_the_race)
+        with caplog.at_level(logging.INFO, logger="memory.turn_log"):
+            logged = await asyncio.wait_for(mine.append(message(100, 7001, "Both heard it")), 30)
+            after = await asyncio.wait_for(mine.append(message(100, 7002, "Then this")), 30)
+        assert raced
+        assert isinstance(logged, LoggedTurn) and logged.duplicate and logged.number == 2
+        assert isinstance(after, LoggedTurn) and after.number == 3
+        async with first.session() as session:
+            stored = await scene_turns(session, scene.id)
+        assert [(t.number, t.text) for t in stored] == [(1, "Quick"), (2, "Both heard it"), (3, "Then this")]
+        assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+    finally:
+        await mine.close()
+        await theirs.close()
+        await first.dispose()
+        await second.dispose()
