@@ -6,12 +6,14 @@ yes/no questions. On SQLite, then PostgreSQL. What is GM-only reads to a player 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from bot.cli.main import app
+from canon.structured import files
 from tests.conftest import DatabaseTarget
 from tests.helpers.paths import REPO
 
@@ -248,3 +250,22 @@ def test_the_card_of_a_death_nobody_can_date_says_dead_and_the_date_unknown(cli:
     assert "State: Osric Dray is alive (since 4 Thawmoon, year 700 of the Ashen Reckoning)" in then.output
     hild = cli.invoke(app, ["canon", "entity", "Hild Dray", "-c", CAMPAIGN])
     assert "State: Hild Dray is dead (since 1 Highsun, year 760 of the Ashen Reckoning)" in hild.output
+
+
+def test_a_world_imported_under_an_older_reading_is_read_again_writing_only_the_difference(
+    cli_env: DatabaseTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runner = CliRunner()
+    assert runner.invoke(app, ["campaign", "create", CAMPAIGN]).exit_code == 0
+    runner.invoke(app, ["canon", "calendar", "-c", CAMPAIGN, "--set", str(WORLD / "reckoning.yaml")])
+    paths = [str(WORLD / f"{n}.yaml") for n in FILES]
+    with monkeypatch.context() as older:
+        older.setattr(files, "READING", b"")
+        assert runner.invoke(app, ["ingest", *paths, "-c", CAMPAIGN]).exit_code == 0
+    again = runner.invoke(app, ["ingest", *paths, "-c", CAMPAIGN])
+    assert again.exit_code == 0, again.output
+    # Read again (the reading is not the one the files were imported under), and every fact found the same.
+    assert "changed since it was imported" in again.output
+    assert re.search(
+        r"In all: (\d+) entities \(\1 unchanged\) and (\d+) facts \(\2 unchanged\)", again.output
+    )
