@@ -6,12 +6,14 @@ yes/no questions. On SQLite, then PostgreSQL. What is GM-only reads to a player 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from bot.cli.main import app
+from canon.structured import files
 from tests.conftest import DatabaseTarget
 from tests.helpers.paths import REPO
 
@@ -81,6 +83,9 @@ LIVES = {
         "year 760 of the Ashen Reckoning, in Sinking of the Tallow Barge."
     ),
     "how did osric die": "Osric Dray is dead; the date of death is not known.",
+    # Where a death was: the description's place, the event of its day; or that nothing says where.
+    "where did dunmore die": "Dunmore Pike drowned in the Weeping Sound during the autumn gales.",
+    "where did osric die": "Osric Dray is dead; the date of death is not known; nothing the table knows says where.",
 }
 
 
@@ -170,8 +175,9 @@ TWO_STEPS = {
     "who leads ilin's faction": "Ilin Sarr is a member of The Lantern Guild; Quell Amberly leads The Lantern Guild.",
     "where did the ember queen's mother die": (
         "Maren Dray is Ember Queen; Maren Dray's parents are Osric Dray and Hild Dray (canon does not say which "
-        "is the mother). Osric Dray is dead; the date of death is not known. Hild Dray died on 1 Highsun, year "
-        "760 of the Ashen Reckoning, in Sinking of the Tallow Barge."
+        "is the mother). Osric Dray is dead; the date of death is not known; nothing the table knows says where. "
+        "Hild Dray drowned when her barge overturned in the Weeping Sound. Hild Dray died on 1 Highsun, year 760 "
+        "of the Ashen Reckoning, in Sinking of the Tallow Barge."
     ),
     "is the ember queen's husband alive": (
         "Yes: Maren Dray is Ember Queen; Maren Dray's spouse is Quell Amberly; Quell Amberly is alive, born in "
@@ -231,3 +237,35 @@ def test_gm_only_canon_reads_to_a_player_as_what_nobody_knows(cli: CliRunner, tm
         "Yes: Vesk Morrow took part in The Choir's Bargain"
     )
     assert "Ysa Dray" in gm["who are osric's children"]
+
+
+def test_the_card_of_a_death_nobody_can_date_says_dead_and_the_date_unknown(cli: CliRunner) -> None:
+    card = cli.invoke(app, ["canon", "entity", "Osric Dray", "-c", CAMPAIGN, "--as", "player"])
+    assert card.exit_code == 0, card.output
+    assert "State: Osric Dray is dead (the date is not known)" in card.output
+    # As of a day before anyone can say he died, his birth is what canon dates.
+    then = cli.invoke(
+        app, ["canon", "entity", "Osric Dray", "-c", CAMPAIGN, "--as-of", "year 720 of the Ashen Reckoning"]
+    )
+    assert "State: Osric Dray is alive (since 4 Thawmoon, year 700 of the Ashen Reckoning)" in then.output
+    hild = cli.invoke(app, ["canon", "entity", "Hild Dray", "-c", CAMPAIGN])
+    assert "State: Hild Dray is dead (since 1 Highsun, year 760 of the Ashen Reckoning)" in hild.output
+
+
+def test_a_world_imported_under_an_older_reading_is_read_again_writing_only_the_difference(
+    cli_env: DatabaseTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runner = CliRunner()
+    assert runner.invoke(app, ["campaign", "create", CAMPAIGN]).exit_code == 0
+    runner.invoke(app, ["canon", "calendar", "-c", CAMPAIGN, "--set", str(WORLD / "reckoning.yaml")])
+    paths = [str(WORLD / f"{n}.yaml") for n in FILES]
+    with monkeypatch.context() as older:
+        older.setattr(files, "READING", b"")
+        assert runner.invoke(app, ["ingest", *paths, "-c", CAMPAIGN]).exit_code == 0
+    again = runner.invoke(app, ["ingest", *paths, "-c", CAMPAIGN])
+    assert again.exit_code == 0, again.output
+    # Read again (the reading is not the one the files were imported under), and every fact found the same.
+    assert "changed since it was imported" in again.output
+    assert re.search(
+        r"In all: (\d+) entities \(\1 unchanged\) and (\d+) facts \(\2 unchanged\)", again.output
+    )
