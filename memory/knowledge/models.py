@@ -273,7 +273,7 @@ class Reason(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    #: lexical | semantic | heading | entity | always_include | canon_graph
+    #: lexical | semantic | heading | entity | title | coverage | always_include | canon_graph
     kind: str
     rank: int | None = None
     score: float | None = None
