@@ -164,6 +164,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     "healing": ("regain", "regains", "restore", "restores"),
     "hurt": ("damage",),
     "restore": ("regain", "regains", "heal", "heals"),
+    "stop": ("end", "ends", "until", "cease", "ceases"),
 }
 
 _SPACE = re.compile(r"\s+")

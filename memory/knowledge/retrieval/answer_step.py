@@ -138,6 +138,8 @@ def _elsewhere(question: Question, results: Sequence[LoreResult], unknown: Seque
     if question.parts or not results:
         return False
     unheld, naming = unheld_words(question, results)
+    # A word no source holds at all is `strange_words`' to judge (a typo, a long description's word).
+    unheld = [w for w in unheld if w not in unknown]
     return 2 * len(unheld) >= naming > 0 and not title_words(question, results[0], unknown)
 
 

@@ -12,6 +12,7 @@ A question that asks a field of something no passage has is answered by nothing 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -21,6 +22,7 @@ from memory.fulltext import STOPWORDS
 from memory.knowledge.fields import KIND, Field, fields_of
 from memory.knowledge.models import LoreResult
 from memory.knowledge.question import GENERIC, Question, ending_verb
+from memory.knowledge.retrieval.answer import counted
 from memory.knowledge.retrieval.answer_words import (
     fold_words,
     related_said,
@@ -59,6 +61,8 @@ class FieldHit:
     fit: float
     #: Words the answer's sentences should hold, besides the field's subject and label ("DC" of a trait).
     also: tuple[str, ...] = ()
+    #: What says the count a "how many" question asks ("ten tentacles"): a sentence saying it is quoted first.
+    counts: re.Pattern[str] | None = None
 
     def sentence(self) -> str:
         """Return the field as a sentence naming its subject."""
@@ -66,7 +70,10 @@ class FieldHit:
         value = self.field.value.rstrip(".")
         if len(value) > 80 or ". " in value or (self.field.value.endswith(".") and len(value.split()) >= 5):
             said = sentences(value)
-            chosen = [s for s in said if all(word_in(w, fold_words(s)) for w in self.also)][:2] or said[:2]
+            chosen = [s for s in said if all(word_in(w, fold_words(s)) for w in self.also)]
+            if self.counts is not None:
+                chosen = [s for s in chosen or said if self.counts.search(s)][:1] or chosen
+            chosen = chosen[:2] or said[:2]
             body = " ".join(s if s.endswith((".", "!", "?", "…")) else s + "." for s in chosen)
             owner = f"{subject}'" if subject.endswith("s") else f"{subject}'s"
             return f"{owner} {self.field.label}: {body} [{self.number}]"
@@ -144,7 +151,7 @@ def _named_field(
                 continue
             fit = _fit([w for w in rest if w not in extra], found.subject) - 0.01 * rank
             if fit > 0 and (best is None or fit > best.fit):
-                best = FieldHit(found, first + index, fit, extra)
+                best = FieldHit(found, first + index, fit, extra, counted(question.expanded))
     return [best] if best is not None else []
 
 

@@ -132,7 +132,8 @@ async def titled(reader: CanonReader, question: str, named: Sequence[EntityMatch
     found: list[EntityMatch] = []
     for statement in await titles_naming(reader, _unled(asked.group(1))):
         for title in (statement.value or "").split(", "):
-            if _bare(title) != phrase or statement.subject_id in {m.entity_id for m in found}:
+            whole = _bare(title) == phrase or _bare(title).startswith(phrase + " of ")  # "Salt Queen of Amar"
+            if not whole or statement.subject_id in {m.entity_id for m in found}:
                 continue
             found.append(
                 EntityMatch(entity_id=statement.subject_id, matched=title, window=title, score=_HOLDER_SCORE)

@@ -196,3 +196,28 @@ def test_a_two_column_stat_table_holds_its_sections_own_fields() -> None:
     # A table of several things (a price list) keeps its rows as things: no "Longsword" field of the section.
     prices = "## Blades\n\n| Item | Cost |\n|---|---|\n| Longsword | 15 crowns |\n"
     assert read_fields(["Gear", "Blades"], prices) == [Field("Blades › Longsword", "Cost", "15 crowns")]
+
+
+def test_how_many_quotes_the_sentence_of_a_line_that_counts_the_things_asked() -> None:
+    # A sea-monster's attack line of another bestiary: the count is its last sentence, not its first.
+    hydra = passage(
+        "## Reef Hydra\n\n*Huge monstrosity*\n\n**Heads.** Each head bites for 1d10 piercing damage. A severed "
+        "head regrows at dusk. The reef hydra has seven heads when it is born.",
+        "Bestiary",
+        "Reef Hydra",
+    )
+    answer = reply(analyse("how many heads does a reef hydra have"), [], [hydra])
+    assert answer.known and "seven heads" in answer.text
+
+
+def test_a_verb_with_its_last_letter_doubled_and_the_players_stop_are_the_books_words() -> None:
+    assert same_word("drag", "dragging") and same_word("grab", "grabbed") and same_word("die", "dying")
+    assert not same_word("bat", "batter")
+    cloak = passage(
+        "## Shade Cloak\n\n*Gear, rare*\n\nYou are unseen while you wear it. You stay unseen until you strike "
+        "or shout.",
+        "Gear",
+        "Shade Cloak",
+    )
+    answer = reply(analyse("when does the shade cloak stop working"), [], [cloak])
+    assert answer.known and "until you strike" in answer.text
