@@ -108,8 +108,13 @@ NAMES_AND_DEEDS = {
         "Port Ashby."
     ),
     "whos the warden": (
-        "Osric Dray was Warden of the Cinder Gate. Osric Dray is a grim old warden who kept the Cinder Gate for "
-        "forty years."
+        "Osric Dray is a grim old warden who kept the Cinder Gate for forty years. Osric Dray was Warden of the "
+        "Cinder Gate. Osric Dray is dead; the date of death is not known."
+    ),
+    "who is the ember queen married to": "Maren Dray's spouse is Quell Amberly.",
+    "where did the ember queen's husband die": (
+        "Maren Dray is Ember Queen; Maren Dray's spouse is Quell Amberly; Quell Amberly is alive, born in year "
+        "715 of the Ashen Reckoning."
     ),
     "where is the grey wren held": "Sefa Orrow is imprisoned, held in the Glass Gaol since the Ember Revolt.",
     "did harrak fight at cindershoal": "Yes: Harrak Voss took part in Battle of Cindershoal, at Cindershoal.",
