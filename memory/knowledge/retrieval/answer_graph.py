@@ -276,12 +276,29 @@ def _two_step(question: str, steps: Sequence[tuple[int, CanonFact]]) -> tuple[st
     return f"{first.step}. " + " ".join(f"{s[0].upper()}{s[1:]}." for s in said) + f" [{number}]", number
 
 
+def _asks_title(typed: Sequence[str], title: Sequence[str]) -> bool:
+    """Return whether a question asks who holds a title and nothing more: "who is the Ember Queen"."""
+    head = typed[: len(typed) - len(title)]
+    return list(typed[len(head) :]) == list(title) and set(head) <= {"who", "whos", "is", "was", "the"}
+
+
 def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return who holds the title asked ("Tamsin Vaske is Lady of Saltmarch"), the living first: the cards found
     by a title (`holders`) say it as "<name> is <title>"."""
     if not re.match(r"^\s*who\b", question.casefold()):
         return None
-    held = [(n, f) for n, f in enumerate(facts, 1) if f"{f.entity_name} is {f.matched}" in f.facts]
+    # The title asked ends the question ("who is the Ember Queen"), or a ruler is asked ("who rules X"): "who is
+    # the Ember Queen married to" asks a tie of hers, "who crowned the Ember Queen" a deed.
+    typed = fold_words(question.replace("’", "'"))
+    rules = re.match(
+        r"^\s*who\s+(?:rules|ruled|governs|governed|reigns|reigned|holds|held|runs|ran)\b", question, re.I
+    )
+    held = [
+        (n, f)
+        for n, f in enumerate(facts, 1)
+        if f"{f.entity_name} is {f.matched}" in f.facts
+        and (rules or _asks_title(typed, fold_words(f.matched)))
+    ]
     if not held:
         return None
     held.sort(key=lambda nf: nf[1].state == "dead")

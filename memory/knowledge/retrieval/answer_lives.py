@@ -89,6 +89,12 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             if death:
                 return f"{death}; nothing the table knows says where. [{number}]", number
             continue
+        if _WHERE_DIED.search(folded) and fact.state is not None:
+            # "Where did X die?" of one canon has alive (or missing) says so, never where they live.
+            state = _line(fact, re.compile(rf"\bis {re.escape(fact.state)}\b"))
+            if state is not None:
+                return f"{state}. [{number}]", number
+            continue
         if _WHERE_HELD.search(folded):
             held = held_at(described)
             state = fact.state or "alive"

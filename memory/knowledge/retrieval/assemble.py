@@ -31,7 +31,7 @@ from memory.knowledge.models import (
 from memory.knowledge.repository import ChunkLite, SourceLite, chunk_ids_of, chunks_by_id
 from memory.knowledge.retrieval.candidates import CandidateLists, EntityMatch, fuse
 from memory.knowledge.retrieval.config import SearchConfig
-from memory.knowledge.retrieval.coverage import coverage
+from memory.knowledge.retrieval.coverage import Coverage
 from memory.knowledge.retrieval.titles import title_fit
 from memory.knowledge.retrieval.vocabulary import Vocabulary
 
@@ -128,9 +128,9 @@ async def assemble(
                     Reason(kind="title", score=round(fit, 4), detail="the question names its title")
                 )
     if config.coverage_weight > 0 and found.asked:
-        weight = found.vocabulary.weight if found.vocabulary is not None else _even
+        covered = Coverage(found.asked, found.vocabulary.weight if found.vocabulary is not None else _even)
         for cid, row in rows.items():
-            share = coverage(found.asked, weight, row.heading_path, row.text)
+            share = covered.share(row.heading_path, row.text)
             if share > 0:
                 fused[cid] = fused.get(cid, 0.0) + config.coverage_weight * share**config.coverage_power
                 reasons.setdefault(cid, []).append(

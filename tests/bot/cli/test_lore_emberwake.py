@@ -64,6 +64,7 @@ LIVES = {
     "when was osric born": "Osric Dray was born on 4 Thawmoon, year 700 of the Ashen Reckoning.",
     # `born: unknown`.
     "when was hild born": "Hild Dray's date of birth is not known.",
+    "when was corwen born": "Corwen Dray's date of birth is not known.",
     "when did hild die": (
         "Hild Dray died on 1 Highsun, year 760 of the Ashen Reckoning, in Sinking of the Tallow Barge."
     ),
@@ -106,6 +107,16 @@ NAMES_AND_DEEDS = {
         "leads The Ash Brotherhood. Harrak Voss is alive, born in year 720 of the Ashen Reckoning, and lives in "
         "Port Ashby."
     ),
+    "whos the warden": (
+        "Osric Dray is a grim old warden who kept the Cinder Gate for forty years. Osric Dray was Warden of the "
+        "Cinder Gate. Osric Dray is dead; the date of death is not known."
+    ),
+    "who is the ember queen married to": "Maren Dray's spouse is Quell Amberly.",
+    "where did the ember queen's husband die": (
+        "Maren Dray is Ember Queen; Maren Dray's spouse is Quell Amberly; Quell Amberly is alive, born in year "
+        "715 of the Ashen Reckoning."
+    ),
+    "where is the grey wren held": "Sefa Orrow is imprisoned, held in the Glass Gaol since the Ember Revolt.",
     "did harrak fight at cindershoal": "Yes: Harrak Voss took part in Battle of Cindershoal, at Cindershoal.",
     "was harrak at the battle of cindershoal": (
         "Yes: Harrak Voss took part in Battle of Cindershoal on 12 Highsun, year 768 of the Ashen Reckoning."

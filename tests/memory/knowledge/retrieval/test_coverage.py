@@ -69,6 +69,16 @@ def test_coverage_weighs_the_telling_words() -> None:
     assert coverage(asked, vocabulary.weight, [], "nothing here") == 0.0
     assert coverage([], vocabulary.weight, ["City"], "a fixer") == 0.0  # no question words
     assert coverage(["fixers"], vocabulary.weight, [], "a fixer") == 1.0  # plurals folded
+    assert coverage(["trading"], vocabulary.weight, [], "she traded it") == 1.0  # verb endings folded
+    assert coverage(["fix"], vocabulary.weight, [], "a fixer") == 0.0  # a stem is a whole word, not a prefix
+
+
+def test_a_word_with_digits_is_never_read_as_held() -> None:
+    def even(word: str) -> float:
+        return 1.0
+
+    # A passage's "d20" is not the question's "d20s" read by letters: the number keeps its share unheld.
+    assert coverage(["d20s", "fixer"], even, [], "the fixer rolls a d20") == 0.5
 
 
 async def test_the_passage_holding_the_question_comes_before_the_one_repeating_a_word(
