@@ -314,8 +314,15 @@ class Question:
 
     @property
     def search_text(self) -> str:
-        """Return what to search for: the question in the books' words."""
-        return self.expanded
+        """Return what to search for: the question in the books' words, without the table's chatter ("whats",
+        "lol", "guys": no book says them, and they pull the question's meaning away from its subject)."""
+        said = " ".join(w for w in self.expanded.split() if _bare(w) not in CHATTER)
+        return said or self.expanded
+
+
+def _bare(word: str) -> str:
+    """Return a word as typed, folded and without the punctuation around it ("Whats" of "Whats,")."""
+    return word.casefold().strip(".,;:!?\"'()")
 
 
 def _subject_words(text: str) -> list[str]:

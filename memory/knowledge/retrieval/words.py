@@ -5,8 +5,9 @@ of their headings or to a field's word they hold ("challenge", "speed") is searc
 "hydra"), by words and by meaning. Close: the same first letter, and rapidfuzz ratio >= `typo_cutoff`, or, for a
 long enough word, one slip apart (two neighbours swapped: "trenat" -> "treant"; a letter added or dropped, or in a
 longer word changed: "challange" -> "challenge"), when only one word of the vocabulary is that close. A word of
-six letters or more close to none of those is read as the closest word of the readable chunks one slip away, the
-more frequent when several are (`memory.knowledge.retrieval.vocabulary`: "posion" -> "poison"), except in a campaign above
+six letters or more close to none of those is read as the closest word of the readable chunks one slip away (a
+swap, or a letter added or dropped: a changed letter there too often makes another word), the more frequent when
+several are (`memory.knowledge.retrieval.vocabulary`: "posion" -> "poison"), except in a campaign above
 `large_campaign_chunks`, whose chunks are not read whole. Only the allowed sources are looked at, so no typo is
 "corrected" towards a word only a hidden source (or a GM-only section the asker may not read) contains.
 
@@ -44,7 +45,7 @@ _VOCAB_CACHE = 8
 #: another real word ("tortle", "turtle"): only long words are read through it.
 SWAP_LETTERS = 5
 ADDED_LETTERS = 6
-CHANGED_LETTERS = 7
+CHANGED_LETTERS = 8
 
 
 def _slip_fits(word: str, other: str) -> bool:
@@ -54,6 +55,15 @@ def _slip_fits(word: str, other: str) -> bool:
     if sorted(word) == sorted(other):
         return len(word) >= SWAP_LETTERS
     return len(word) >= CHANGED_LETTERS
+
+
+def _slip_in_text(word: str, other: str) -> bool:
+    """Return whether a slip may be read as a typo of a word of the chunks: a swap or a letter added or dropped.
+
+    A letter changed is left to the headings' words: against the thousands of words of the text, it most often
+    makes another word the question did not mean ("tortles", "turtles").
+    """
+    return _slip_fits(word, other) and (len(word) != len(other) or sorted(word) == sorted(other))
 
 
 def one_slip(word: str, vocabulary: Sequence[str]) -> str | None:
@@ -176,7 +186,7 @@ class TypoFixer:
             found = process.extractOne(word, pool, scorer=fuzz.ratio, score_cutoff=config.typo_cutoff)
             meant = found[0] if found is not None else one_slip(word, pool)
             if meant is None and everything is not None:
-                meant = everything.closest(word, fits=_slip_fits)
+                meant = everything.closest(word, fits=_slip_in_text)
             if meant is None:
                 continue
             if await fulltext.word_exists(

@@ -10,6 +10,7 @@ from canon.storage import Database
 from memory.knowledge.fields import Field, read_fields
 from memory.knowledge.glossary import expand
 from memory.knowledge.question import analyse
+from memory.knowledge.retrieval.answer import text_words
 from memory.knowledge.retrieval.answer_step import reply
 from memory.knowledge.retrieval.answer_words import key_words, same_word
 from memory.knowledge.retrieval.words import one_slip
@@ -51,6 +52,7 @@ def test_one_slip_is_a_typo_only_in_a_word_long_enough_for_that_kind_of_slip() -
     assert one_slip("bulkhaed", vocabulary) == "bulkhead"
     # A letter changed in a short word most often makes another real word: not read as a typo.
     assert one_slip("tortle", vocabulary) is None
+    assert one_slip("tortles", ["turtles"]) is None and one_slip("challange", ["challenge"]) == "challenge"
     # Too short for any slip, or one slip from two words (which was meant is not known).
     assert one_slip("mtie", vocabulary) is None
     assert one_slip("bulkhead", ["bulkheat", "bulkheap"]) is None
@@ -221,3 +223,36 @@ def test_a_verb_with_its_last_letter_doubled_and_the_players_stop_are_the_books_
     )
     answer = reply(analyse("when does the shade cloak stop working"), [], [cloak])
     assert answer.known and "until you strike" in answer.text
+
+
+def test_a_die_asked_is_said_by_a_roll_and_chatter_is_not_searched() -> None:
+    # A bard-like feature of another game: the die is only ever written as a roll.
+    ballad = passage(
+        "## Campfire Ballad\n\n*Skald talent, rank 2*\n\nAt rank 2, your ballad soothes the camp. Anyone who "
+        "spends a rest listening gains an extra 1d6 vigor.",
+        "Talents",
+        "Campfire Ballad",
+    )
+    assert "die" in text_words("Anyone gains an extra 1d6 vigor.", ["extra", "die"])
+    assert "die" not in text_words("Anyone gains an extra point of vigor.", ["extra", "die"])
+    answer = reply(analyse("what extra die does the campfire ballad give"), [], [ballad])
+    assert answer.known and "1d6" in answer.text
+    assert analyse("hey guys, whats the owlbear AC lol").search_text == "the owlbear armor class"
+
+
+# A pantheon of another setting: each god named, then described, in the table's first column.
+GODS = passage(
+    "### The Tide Gods\n\n| God | Domain | Symbol |\n|---|---|---|\n"
+    "| Vorrun, lord of storms and drowned sailors | Tempest | A broken oar |\n"
+    "| Mael, the quiet one | Death | Grey shell |\n"
+    "| Rope, tarred (50 feet) | Trade | Knot |\n",
+    "Gods",
+    "The Tide Gods",
+)
+
+
+def test_a_table_row_named_then_described_is_asked_by_its_name() -> None:
+    answer = reply(analyse("vorrun symbol?"), [], [GODS])
+    assert answer.text == "Vorrun's symbol is A broken oar. [1]"
+    # A name qualified after its comma keeps the qualifier.
+    assert reply(analyse("tarred rope symbol"), [], [GODS]).text.startswith("Rope, tarred (50 feet)'s symbol")

@@ -93,6 +93,11 @@ async def test_a_misspelt_word_of_the_text_is_searched_as_the_word_meant(
     assert answer.trace.corrections == {"derelcit": "derelict"}
     assert "derelict" in (answer.trace.lexical_query or "")
     assert "forty days" in answer.results[0].text
+    # A letter changed is no slip read against the text's words (it too often makes another word), a swap is.
+    changed = await service.ask(campaign, "why the sandpapir sky", viewer=Viewer.PLAYER, record=False)
+    assert changed.trace.corrections == {} and "sandpapir" in changed.trace.unknown_words
+    swapped = await service.ask(campaign, "why the sandpapre sky", viewer=Viewer.PLAYER, record=False)
+    assert swapped.trace.corrections == {"sandpapre": "sandpaper"}
     # A heading word is preferred to an equally close word of the text: "gravle" is "gravel", not "grave".
     storms = await service.ask(campaign, "what do gravle storms do", viewer=Viewer.PLAYER, record=False)
     assert storms.trace.corrections == {"gravle": "gravel"}
