@@ -23,6 +23,10 @@ import) and asks questions as a player, in four sets, each printed as one JSON l
 - `outsider_e`: 60 more (45 answerable, 15 unanswerable), written by a third outsider who read only the corpus,
   over subjects no other set asks about, in players' forms (typos, slang, yes/no rules, comparisons, paraphrase).
   Untouched like B: its misses are never printed.
+- `own`: 45 more (33 answerable, 12 unanswerable), written while tuning for B and E without reading them, in
+  forms the answer step was not built for (tables of deities, travel and food rules, races' ages and sizes, items'
+  weights, typos, chatter; unanswerable ones name things no source holds, some beside words that it does: "boots
+  of haste", "a beholder's antimagic cone"). Tuning material (`--misses` prints its misses).
 
 Each line holds, for the answer step as it is (`now`) and for the first answer step (`baseline`: the graph or
 the best passages' sentences, on the same search) measured in the same run: the share of answers holding their
@@ -60,6 +64,7 @@ OUTSIDER = {
     "outsider_c": Path(__file__).resolve().parent / "data" / "lore_outsider_c.jsonl",
     "outsider_d": Path(__file__).resolve().parent / "data" / "lore_outsider_d.jsonl",
     "outsider_e": Path(__file__).resolve().parent / "data" / "lore_outsider_e.jsonl",
+    "own": Path(__file__).resolve().parent / "data" / "lore_own.jsonl",
 }
 UNTOUCHED = ("untouched", "outsider_b", "outsider_e")
 
@@ -180,7 +185,7 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
         "--only",
         default=None,
         help="run some sets, comma-separated: tuning, untouched, project, srd_dev, outsider_a, outsider_b, "
-        "outsider_c, outsider_d, outsider_e",
+        "outsider_c, outsider_d, outsider_e, own",
     )
     args = parser.parse_args(argv)
     if not (SRD / "world").is_dir():

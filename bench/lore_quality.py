@@ -4,8 +4,9 @@ Imports `../shared/corpora/srd/world/*.md` as Reference into a fresh campaign (r
 the real offline embedding model) and answers `eval/dev.jsonl` in each column: the presets `default` (hybrid),
 `lexical`, `semantic`, `rrf` and `context`, `raw_question` (the default search of the question as written, not
 read through the glossary first: the baseline of `default`), `hybrid_pruned` (the default with the large-campaign pruning forced
-on: only the question's three rarest words searched by words), and the naive baselines `bm25` (words alone, one
-field, no typo or entity help), `dense` (meaning alone) and `plain_rrf` (reciprocal rank fusion of those two).
+on: only the question's three rarest words searched by words), `no_coverage` (the default without its coverage
+rerank, `memory.knowledge.retrieval.coverage`), and the naive baselines `bm25` (words alone, one
+field, no typo, entity or coverage help), `dense` (meaning alone) and `plain_rrf` (reciprocal rank fusion of those two).
 
 The questions are split once, deterministically, into a tuning half and an untouched half (by a hash of each
 question's id: `split`). Search settings are tuned on the tuning half only; the untouched half says how they do
@@ -188,7 +189,10 @@ def mode_configs(base: SearchConfig) -> dict[str, SearchConfig]:
     configs = {name: PRESETS[name] for name in ("lexical", "semantic", "rrf", "context")}
     configs = {"default": base, "raw_question": base.model_copy(update={"name": "raw_question"}), **configs}
     configs["hybrid_pruned"] = base.model_copy(update={"name": "hybrid_pruned", "large_campaign_chunks": 1})
-    naive = SearchConfig(typo_cutoff=0, max_entities=0, entity_k=0, heading_weight=1.0, title_weight=0.0)
+    configs["no_coverage"] = base.model_copy(update={"name": "no_coverage", "coverage_weight": 0.0})
+    naive = SearchConfig(
+        typo_cutoff=0, max_entities=0, entity_k=0, heading_weight=1.0, title_weight=0.0, coverage_weight=0.0
+    )
     configs["bm25"] = naive.model_copy(update={"name": "bm25", "mode": "lexical"})
     configs["dense"] = naive.model_copy(update={"name": "dense", "mode": "semantic"})
     configs["plain_rrf"] = naive.model_copy(

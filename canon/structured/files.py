@@ -25,9 +25,14 @@ class LoadedFile:
     result: LoadResult | None
 
 
+#: The version of how a file is read into facts, hashed with its bytes: a new reading (`died: unknown` became the
+#: state dead from an unknown date) makes a file imported before read again once, writing only the difference.
+READING = b"lore facts 2\n"
+
+
 def content_hash(data: bytes) -> str:
-    """Return the content hash a file is remembered by (sha256, hex)."""
-    return hashlib.sha256(data).hexdigest()
+    """Return the content hash a file is remembered by (sha256, hex, of the reading's version and the bytes)."""
+    return hashlib.sha256(READING + data).hexdigest()
 
 
 # `source: name` at the top level (column 0), plain or quoted, with an optional comment after it.

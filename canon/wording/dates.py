@@ -93,7 +93,9 @@ class CalendarWords:
         """Return when something holds, in words: "since year 300 of the Third Age", "from scene 2"."""
         parts: list[str] = []
         start, end = validity.world_from, validity.world_until
-        if start and end:
+        if start == UNKNOWN and not end:
+            parts.append("the date is not known")  # "Osric Dray is dead (the date is not known)"
+        elif start and end:
             parts.append(self._between(start, end))
         elif start:
             parts.append(f"since {self.date(start)}")

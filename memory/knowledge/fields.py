@@ -2,10 +2,10 @@
 
 A book states many facts as fields of its section's subject rather than as sentences: `- **Armor Class** 17`
 under `## Aboleth`, `Range: 150 feet` under a spell, a definition list (`Hit Dice` / `: 2d8`), a table row
-(`| Longsword | 15 gp | 3 lb. |`). `fields_of` reads them all as `Field(subject, label, value)`, whatever the
-book's layout, so an answer can pick the field asked instead of a nearby line. The italic line just under a
-heading ("*3rd-level evocation*", "*Large aberration, lawful evil*") is the entry's kind line
-(`memory.knowledge.question.KIND_LINE`).
+(`| Longsword | 15 gp | 3 lb. |`; a two-column table headed `| Stat | Value |` holds its section's own fields).
+`fields_of` reads them all as `Field(subject, label, value)`, whatever the book's layout, so an answer can pick
+the field asked instead of a nearby line. The italic line just under a heading ("*3rd-level evocation*", "*Large
+aberration, lawful evil*") is the entry's kind line (`memory.knowledge.question.KIND_LINE`).
 
 They are read once, at import, from the chunk's heading path and text (`read_fields`; any reader that makes
 chunks of headed text gets them) and kept with the chunk (`knowledge_chunks.fields`); `fields_of` uses the kept
@@ -32,6 +32,12 @@ _DEFINITION = re.compile(r"^\s*:\s+(.+)$")
 _ITALIC = re.compile(r"^\s*[*_]([^*_].*?)[*_]\s*$")
 _ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 _RULE = re.compile(r"^[\s|:-]+$")
+#: A two-column table headed like these lists its section's own fields, a label and a value a row
+#: (`| Stat | Value |` then `| Hull | 40 |`): the section's subject has them.
+_KEY_HEADS = frozenset(
+    {"", "stat", "stats", "statistic", "attribute", "property", "trait", "field", "key", "name"}
+)
+_VALUE_HEADS = frozenset({"", "value", "values", "score", "amount", "rating", "number"})
 KIND = "kind"
 
 
@@ -96,6 +102,11 @@ def read_fields(heading_path: Sequence[str], text: str, title: str = "") -> list
                 for label, value in zip(header[1:], cells[1:], strict=False):
                     if label and value:
                         found.append(Field(f"{subject} › {cells[0]}" if cells[0] else subject, label, value))
+                keyed = header[0].casefold() in _KEY_HEADS or (
+                    len(header) > 1 and header[1].casefold() in _VALUE_HEADS
+                )
+                if len(header) == 2 and len(cells) == 2 and keyed and cells[0] and cells[1]:
+                    found.append(Field(subject, cells[0], cells[1]))
             previous = line.strip()
             continue
         italic = _ITALIC.match(line)

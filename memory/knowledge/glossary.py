@@ -104,6 +104,40 @@ SHIPPED: dict[str, str] = {
     "bbeg": "villain",
     "pc": "player character",
     "npc": "nonplayer character",
+    # The table's shorthand for classes, rolls and times, as typed in chat.
+    "barb": "barbarian",
+    "barbs": "barbarian",
+    "pally": "paladin",
+    "pallies": "paladin",
+    "sorc": "sorcerer",
+    "wiz": "wizard",
+    "adv": "advantage",
+    "disadv": "disadvantage",
+    "disad": "disadvantage",
+    "init": "initiative",
+    "prof": "proficiency",
+    "mod": "modifier",
+    "mods": "modifiers",
+    "atk": "attack",
+    "attk": "attack",
+    "perc": "perception",
+    "invis": "invisible",
+    "oa": "opportunity attack",
+    "lr": "long rest",
+    "sr": "short rest",
+    "temp": "temporary",
+    "vuln": "vulnerability",
+    "lvls": "levels",
+    "hr": "hour",
+    "hrs": "hours",
+    "mins": "minutes",
+    "secs": "seconds",
+    "rds": "rounds",
+    "thru": "through",
+    "u": "you",
+    "ur": "your",
+    "r": "are",
+    "cuz": "because",
 }
 
 #: A player's word for a rule and the words the books say it in, any game's: a sentence saying one of them says
@@ -130,6 +164,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     "healing": ("regain", "regains", "restore", "restores"),
     "hurt": ("damage",),
     "restore": ("regain", "regains", "heal", "heals"),
+    "stop": ("end", "ends", "until", "cease", "ceases"),
 }
 
 _SPACE = re.compile(r"\s+")

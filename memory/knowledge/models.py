@@ -273,7 +273,7 @@ class Reason(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    #: lexical | semantic | heading | entity | always_include | canon_graph
+    #: lexical | semantic | heading | entity | title | coverage | always_include | canon_graph
     kind: str
     rank: int | None = None
     score: float | None = None
@@ -371,6 +371,10 @@ class CanonFact(BaseModel):
     state_terminal: bool = False
     #: When it was born and died, as far as the asker may see (ages and who is older are counted from these).
     life: Life | None = None
+    #: Found by the inner part of a two-step question (`retrieval.steps`): that step in words ("Ilin Sarr is a
+    #: member of The Lantern Guild") and the question's words it stands for ("the faction ilin belongs to").
+    step: str | None = None
+    step_span: str | None = None
     #: What the card holds that players may not read, as the secret guard's secrets (`memory.leaks.card_secrets`,
     #: from the card's typed statements): empty on a player's card; never stored with an answer's record.
     secrets: tuple[Secret, ...] = Field(default=(), exclude=True)

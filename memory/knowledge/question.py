@@ -23,6 +23,7 @@ from memory.knowledge.glossary import expand
 
 __all__ = [
     "CHATTER",
+    "FIELD_UNITS",
     "FIELD_WORDS",
     "FILLER",
     "GENERIC",
@@ -253,6 +254,27 @@ HOW_UNITS: dict[str, tuple[str, ...]] = {
     "old": ("years", "age", "ages", "centuries"),
     "often": ("once", "twice", "times", "per", "each", "every", "until", "rest"),
 }
+#: The units a field's value is an amount of, any game's: a sentence saying an amount in them says the field
+#: ("you gain a climbing speed ... for 1 hour" says a potion's duration; "the bag weighs 15 pounds" its weight).
+#: Not distances: every attack's "reach 5 ft." would say a range, every "move 30 feet" a speed.
+FIELD_UNITS: dict[str, tuple[str, ...]] = {
+    "duration": tuple(u for u in HOW_UNITS["long"] if u not in HOW_UNITS["far"]),
+    "weight": HOW_UNITS["heavy"],
+    "cost": (
+        "cp",
+        "sp",
+        "ep",
+        "gp",
+        "pp",
+        "gold",
+        "silver",
+        "copper",
+        "platinum",
+        "coins",
+        "credits",
+        "crowns",
+    ),
+}
 _HOW_WORD = re.compile(r"(?i)\bhow\s+(" + "|".join(HOW_UNITS) + r")\b")
 
 
@@ -292,8 +314,15 @@ class Question:
 
     @property
     def search_text(self) -> str:
-        """Return what to search for: the question in the books' words."""
-        return self.expanded
+        """Return what to search for: the question in the books' words, without the table's chatter ("whats",
+        "lol", "guys": no book says them, and they pull the question's meaning away from its subject)."""
+        said = " ".join(w for w in self.expanded.split() if _bare(w) not in CHATTER)
+        return said or self.expanded
+
+
+def _bare(word: str) -> str:
+    """Return a word as typed, folded and without the punctuation around it ("Whats" of "Whats,")."""
+    return word.casefold().strip(".,;:!?\"'()")
 
 
 def _subject_words(text: str) -> list[str]:

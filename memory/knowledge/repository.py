@@ -327,6 +327,20 @@ async def heading_texts(
     return texts
 
 
+async def chunk_words_texts(
+    session: AsyncSession, source_ids: Sequence[int], *, without: frozenset[int] = frozenset()
+) -> list[str]:
+    """Return the heading text and text of every chunk of these sources but `without`'s, one string each."""
+    texts: list[str] = []
+    t = KnowledgeChunkRow
+    for start in range(0, len(source_ids), _BATCH):
+        rows = await session.execute(
+            select(t.id, t.heading_text, t.text).where(t.source_id.in_(source_ids[start : start + _BATCH]))
+        )
+        texts += [f"{heading}\n{text}" for (cid, heading, text) in rows.all() if cid not in without]
+    return texts
+
+
 async def chunk_ids_of(session: AsyncSession, source_ids: Sequence[int]) -> list[int]:
     """Return the ids of these sources' chunks, source by source, each in order."""
     rows = await session.execute(

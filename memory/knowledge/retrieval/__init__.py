@@ -9,8 +9,9 @@ One question, step by step (`Retriever.search`, in `retriever`):
    a word only a hidden source contains.
 2. Typos (`words`). A question word of four letters or more that appears nowhere in the allowed sources and
    is close to a word of their headings or a field's word they hold (same first letter, rapidfuzz ratio >=
-   `typo_cutoff`, or one slip apart in a long enough word: "trenat" -> "treant") is searched as that word too
-   ("Hyra" -> "hydra"), by words and by meaning.
+   `typo_cutoff`, or one slip apart in a long enough word: "trenat" -> "treant") or, from six letters, to any
+   word of their chunks (`vocabulary`: "posion" -> "poison") is searched as that word too ("Hyra" -> "hydra"),
+   by words and by meaning.
 3. Candidates, each list scored on its own (`candidates` holds the lists):
    - lexical: FTS5 bm25 (headings weighted) or PostgreSQL ts_rank over the question's content words (in a
      large campaign, its rarest few: `words`);
@@ -25,8 +26,11 @@ One question, step by step (`Retriever.search`, in `retriever`):
    (`bench/lore_quality.py`): rank fusion throws away how much better the first hit is than the second.
    `fusion="rrf"` is kept as a preset for comparison. Duplicates (the same text in two sources) keep the best
    copy.
-5. Rerank (`assemble`): relevance first, class second: the fused score is multiplied by a class weight close to
-   1 (Canon > Reference > Inspiration), so authority breaks near-ties but never lifts an irrelevant passage.
+5. Rerank (`assemble`): the best candidates gain by how much of the question's telling words they hold
+   (`coverage`: the idf-weighed share) and, for a field asked of a subject, by how much of their title the
+   question names (`titles`); then relevance first, class second: the score is multiplied by a class weight
+   close to 1 (Canon > Reference > Inspiration), so authority breaks near-ties but never lifts an irrelevant
+   passage.
 6. Budget (`assemble`): results are taken best first while their class's token budget allows, up to `limit`.
    Chunks of always-include Canon sources come first and are always there within the Canon budget.
 

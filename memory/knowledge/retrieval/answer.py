@@ -15,11 +15,12 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
-from memory.knowledge.question import HOW_UNITS, analyse, how_word
+from memory.knowledge.question import FIELD_UNITS, HOW_UNITS, analyse, how_word
 from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_words import (
     ABBREVIATIONS,
@@ -37,7 +38,7 @@ from memory.knowledge.retrieval.answer_words import (
     sentences,
 )
 
-__all__ = ["compose", "key_words", "nothing_known", "numbered", "same_word", "sentences"]
+__all__ = ["compose", "key_words", "nothing_known", "numbered", "same_word", "says_field", "sentences"]
 
 #: Passages whose sentences may answer (the best few).
 PASSAGES_READ = 3
@@ -81,6 +82,11 @@ _COUNT = (
 EXAMPLE = 0.5
 #: How much more a sentence weighs under an inner heading or a bold name every word of which the question holds.
 NAMED_BLOCK = 1.3
+#: How much more a sentence weighs for each pair of the question's words it says side by side, in order ("a long
+#: rest ... at least 8 hours" over "a short rest ... at least 1 hour long" for "how long is a long rest").
+PAIRED = 0.2
+#: A die or dice as the books write them: "1d6", "2d8 + 4", "d20".
+_DICE_ROLL = re.compile(r"(?<![\w])\d*d\d+\b")
 _EXAMPLE = re.compile(r"^(?:for (?:example|instance)|e\.g\.)\b", re.IGNORECASE)
 
 #: "What does X do?" cannot be turned into "what X does" by moving a word: such questions are quoted.
@@ -194,6 +200,19 @@ def counted(question: str) -> re.Pattern[str] | None:
     return re.compile(rf"\b{_COUNT}\s+(?:[\w-]+\s+){{0,2}}?{re.escape(match.group(1))}\b", re.IGNORECASE)
 
 
+def word_pairs(question: str) -> list[tuple[str, str]]:
+    """Return the pairs of content words a question says side by side ("long rest", "hit dice")."""
+    return [(a, b) for a, b in pairwise(fold_words(question)) if a not in STOPWORDS and b not in STOPWORDS]
+
+
+def paired(pairs: Sequence[tuple[str, str]], text: str) -> int:
+    """Return how many of a question's word pairs a sentence says side by side (an ending apart)."""
+    if not pairs:
+        return 0
+    words = fold_words(text)
+    return sum(1 for a, b in pairs if any(same_word(a, x) and same_word(b, y) for x, y in pairwise(words)))
+
+
 def is_example(text: str) -> bool:
     """Return whether a sentence is an example of a rule ("For example, ...")."""
     return bool(_EXAMPLE.match(text))
@@ -202,7 +221,8 @@ def is_example(text: str) -> bool:
 def text_words(text: str, asked: Sequence[str], how: str | None = None) -> set[str]:
     """Return a sentence's folded words, its abbreviations read out when the question asks every word of them
     ("+2 bonus to AC" holds "armor" and "class" for "armor class", not "class" for "which class"), and the
-    question's words it says in the books' words ("at least 1 hour" says "minimum": `related_said`). `how`, the
+    question's words it says in the books' words ("at least 1 hour" says "minimum": `related_said`; "1d6" says
+    "die" and "dice"). `how`, the
     word asking an amount ("long" of "how long"), is said by an amount of its kind ("3 rounds") or with one."""
     folded = fold_words(text)
     words = set(folded)
@@ -210,6 +230,8 @@ def text_words(text: str, asked: Sequence[str], how: str | None = None) -> set[s
         if all(w in asked for w in ABBREVIATIONS[short]):
             words |= set(ABBREVIATIONS[short])
     words |= related_said(folded, asked)
+    if _DICE_ROLL.search(text):
+        words |= {"die", "dice"} & set(asked)  # "an extra 1d6" says the die asked
     if how is not None:
         # "How long": said by an amount of time or length ("at least 1 hour long"), not by "a long rest".
         amount = has_amount(text)
@@ -218,6 +240,15 @@ def text_words(text: str, asked: Sequence[str], how: str | None = None) -> set[s
         elif words & set(HOW_UNITS[how]):
             words.add(how)
     return words
+
+
+def says_field(word: str, text: str, words: set[str]) -> bool:
+    """Return whether a sentence (its folded `words`) says a field's word: the word itself, or, for a field that
+    is an amount (`question.FIELD_UNITS`), an amount in its units ("for 1 hour" says the duration)."""
+    if has_word(words, word):
+        return True
+    units = FIELD_UNITS.get(word)
+    return units is not None and has_amount(text) and bool(words & set(units))
 
 
 def _asked(question: str) -> tuple[list[str], str | None]:
@@ -278,6 +309,7 @@ def _scored(
     amount = asks_amount(question)
     count = counted(question)
     relation = [w for w in keys if w in RELATION_WORDS] if _ASKS_WHO.match(question) else []
+    pairs = word_pairs(question)
     scored: list[_Sentence] = []
     readable = [(i, r) for i, r in enumerate(results) if r.is_fact and (only is None or only(r))]
     for rank, (index, result) in enumerate(readable[:PASSAGES_READ]):
@@ -299,7 +331,7 @@ def _scored(
         for position, (section, label, text) in enumerate(placed):
             words = text_words(text, keys, how)
             needed = needs(result, section) if needs is not None else ()
-            if needed and not all(has_word(words | set(fold_words(label or "")), w) for w in needed):
+            if needed and not all(says_field(w, text, words | set(fold_words(label or ""))) for w in needed):
                 continue  # a field asked: the sentence says it ("a +2 bonus to AC")
             # A sentence is under its section's heading and its block's bold name ("Engulf": every sentence).
             above = heading | set(fold_words(section or "")) | set(fold_words(label or ""))
@@ -320,6 +352,8 @@ def _scored(
                 density *= COUNTED  # "how many berries": "up to ten berries", not "eat one berry"
             if is_example(text):
                 density *= EXAMPLE
+            # Pairs the headings say name the passage's own subject, which every sentence under them shares.
+            density *= 1.0 + PAIRED * paired([p for p in pairs if not set(p) <= heading], text)
             inner = [w for w in fold_words(f"{section or ''} {label or ''}") if w not in STOPWORDS]
             if inner and all(has_word(set(keys), w) for w in inner):
                 density *= NAMED_BLOCK  # under a heading or bold name the question names ("Short Rest")

@@ -24,6 +24,9 @@ _TAKING_PART = re.compile(
     r"involved|serve|served|sail|sailed|march|marched)\b"
 )
 
+#: A death asked ("did Hild die in the sinking"): a question of a life, not of taking part.
+_DYING = re.compile(r"\b(?:die|died|killed|slain|perish|perished)\b")
+
 
 def _took_part(fact: CanonFact, event: str) -> bool:
     name = fact.entity_name.casefold()
@@ -55,7 +58,12 @@ def took_part_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
     """Return whether someone named took part in an event named, or in one at a place named (see the module
     docstring), or None when the question asks no such thing."""
     folded = question.casefold()
-    if not _YES_NO.match(folded) or not _TAKING_PART.search(folded) or len(facts) < 2:
+    if (
+        not _YES_NO.match(folded)
+        or not _TAKING_PART.search(folded)
+        or _DYING.search(folded)
+        or len(facts) < 2
+    ):
         return None
     people = [(n, f) for n, f in enumerate(facts, 1) if (not is_event(f) and f.life is not None) or f.state]
     for number, person in people:

@@ -31,6 +31,7 @@ from memory.knowledge.retrieval.answer import (
     asks_amount,
     has_amount,
     is_example,
+    says_field,
     text_words,
 )
 from memory.knowledge.retrieval.answer_scope import CHATTER
@@ -182,7 +183,9 @@ def from_first(
     if question.fields:
         # A field no line gives: a sentence answers only when it says the field's words ("bonus to AC").
         said = field_words(question)
-        units = [u for u in units if all(_akin_any(w, u.words) for w in said)]
+        units = [
+            u for u in units if all(_akin_any(w, u.words) or says_field(w, u.text, u.words) for w in said)
+        ]
     if not units:
         return None
     around = set(fold_words(" ".join([result.source_title, *result.heading_path])))

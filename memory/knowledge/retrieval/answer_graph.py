@@ -233,6 +233,9 @@ def _fact_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
 def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return an answer from the canon graph (a relation, or the card of the entity asked about), or None; the
     cards are read in the order the question's form asks them (`_by_form`), cited by their own numbers."""
+    steps = [(n, f) for n, f in enumerate(facts, 1) if f.step and f.step_span]
+    if steps:
+        return _two_step(question, steps)
     order = _by_form(question, facts)
     found = _graph_answer(question, [facts[n - 1] for n in order])
     if found is None:
@@ -242,12 +245,60 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
     return re.sub(r"\[(\d+)\]", lambda m: f"[{order[int(m[1]) - 1]}]", text), cited
 
 
+def _two_step(question: str, steps: Sequence[tuple[int, CanonFact]]) -> tuple[str, int] | None:
+    """Return the answer to a two-step question: its inner step in words, then the question asked of each one
+    that step found ("Ilin Sarr is a member of The Lantern Guild; Quell Amberly leads The Lantern Guild"); a
+    question that only asks who the inner part is ("who are Osric's children") is answered by the step. None
+    when canon answers the question of none of them."""
+    number, first = steps[0]
+    rest = re.sub(re.escape(first.step_span or ""), " ", question.replace("’", "'"), flags=re.IGNORECASE)
+    only_who = re.fullmatch(r"\s*(?:who|what)\s+(?:is|are|was|were)\s*\??\s*", rest, re.IGNORECASE)
+    if only_who and len(steps) > 1:
+        return f"{first.step}. [{number}]", number
+    said: list[str] = []
+    verdict = ""
+    for _, fact in steps:
+        span = re.compile(re.escape(fact.step_span or ""), re.IGNORECASE)
+        name = fact.entity_name.replace("\\", "\\\\")  # a replacement text: backslashes written out
+        asked = span.sub(name, question.replace("’", "'"), count=1)
+        found = _graph_answer(asked, [fact])
+        if found is None:
+            continue
+        text = re.sub(r"\s*\[\d+\]$", "", found[0])
+        yes_no = re.match(r"^(Yes|No): ", text)
+        if yes_no and len(steps) == 1:
+            verdict, text = f"{yes_no[1]}: ", text[yes_no.end() :]
+        said.append(text.rstrip("."))
+    if not said:
+        return None
+    if len(said) == 1:
+        return f"{verdict}{first.step}; {said[0]}. [{number}]", number
+    return f"{first.step}. " + " ".join(f"{s[0].upper()}{s[1:]}." for s in said) + f" [{number}]", number
+
+
+def _asks_title(typed: Sequence[str], title: Sequence[str]) -> bool:
+    """Return whether a question asks who holds a title and nothing more: "who is the Ember Queen"."""
+    head = typed[: len(typed) - len(title)]
+    return list(typed[len(head) :]) == list(title) and set(head) <= {"who", "whos", "is", "was", "the"}
+
+
 def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return who holds the title asked ("Tamsin Vaske is Lady of Saltmarch"), the living first: the cards found
     by a title (`holders`) say it as "<name> is <title>"."""
     if not re.match(r"^\s*who\b", question.casefold()):
         return None
-    held = [(n, f) for n, f in enumerate(facts, 1) if f"{f.entity_name} is {f.matched}" in f.facts]
+    # The title asked ends the question ("who is the Ember Queen"), or a ruler is asked ("who rules X"): "who is
+    # the Ember Queen married to" asks a tie of hers, "who crowned the Ember Queen" a deed.
+    typed = fold_words(question.replace("’", "'"))
+    rules = re.match(
+        r"^\s*who\s+(?:rules|ruled|governs|governed|reigns|reigned|holds|held|runs|ran)\b", question, re.I
+    )
+    held = [
+        (n, f)
+        for n, f in enumerate(facts, 1)
+        if f"{f.entity_name} is {f.matched}" in f.facts
+        and (rules or _asks_title(typed, fold_words(f.matched)))
+    ]
     if not held:
         return None
     held.sort(key=lambda nf: nf[1].state == "dead")

@@ -31,6 +31,9 @@ _WHERE_HELD = re.compile(
     r"^\s*where\s+(?:is|was|are|were)\b.*\b(?:held|imprisoned|kept|jailed|locked|chained|caged|confined|"
     r"prisoner)\b"
 )
+_WHERE_DIED = re.compile(r"^\s*where\s+(?:did|was|were)\b.*\b(?:die|died|killed|slain|fall|fell|perish)\b")
+#: A cause that places the death ("drowned in the Weeping Sound").
+_PLACED = re.compile(r"\b(?:in|at|on|off|near|beneath|under)\s+(?:the\s+)?[A-Z]")
 _DEATH_LINE = re.compile(r"\b(?:died|is dead)\b")
 _BIRTH_LINE = re.compile(r"\b(?:born|date of birth)\b")
 #: The words a life question is put in, beside the name asked about.
@@ -75,6 +78,22 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             said = [s for s in (cause, death) if s]
             if said:
                 return " ".join(f"{s}." for s in said) + f" [{number}]", number
+            continue
+        if _WHERE_DIED.search(folded) and fact.state == "dead":
+            cause = death_cause(fact.entity_name, described)
+            death = _line(fact, _DEATH_LINE)
+            placed = cause if cause and _PLACED.search(cause) else None
+            if death and (placed or ", in " in death):
+                said = [s for s in (placed, death if " died " in death or not placed else None) if s]
+                return " ".join(f"{s}." for s in said) + f" [{number}]", number
+            if death:
+                return f"{death}; nothing the table knows says where. [{number}]", number
+            continue
+        if _WHERE_DIED.search(folded) and fact.state is not None:
+            # "Where did X die?" of one canon has alive (or missing) says so, never where they live.
+            state = _line(fact, re.compile(rf"\bis {re.escape(fact.state)}\b"))
+            if state is not None:
+                return f"{state}. [{number}]", number
             continue
         if _WHERE_HELD.search(folded):
             held = held_at(described)

@@ -28,14 +28,22 @@ from rapidfuzz import fuzz
 from memory.fulltext import STOPWORDS
 from memory.knowledge.fields import KIND, fields_of
 from memory.knowledge.models import LoreResult
-from memory.knowledge.question import CHATTER, Question
-from memory.knowledge.retrieval.answer_words import fold_words, labelled_sentences, same_word, sections_of
+from memory.knowledge.question import CHATTER, FILLER, Question, ending_verb
+from memory.knowledge.retrieval.answer_words import (
+    fold_words,
+    labelled_sentences,
+    related_said,
+    same_word,
+    sections_of,
+)
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ
 
-__all__ = ["CHATTER", "narrowed", "off_subject", "strange_words"]
+__all__ = ["CHATTER", "narrowed", "off_subject", "strange_words", "unheld_words"]
 
 #: How many of the subject's first words name what the question is about.
 NAMING_WORDS = 3
+#: A subject this short names what is asked about with every word.
+SHORT_SUBJECT = 4
 #: Words that join a word to a name: "crossbow of ice", "mason's tools".
 _JOINS = frozenset({"of", "s"})
 #: A word no source holds is a misspelling of a passage's word when it is this close (and starts alike).
@@ -58,7 +66,9 @@ def strange_words(question: Question, unknown: Sequence[str], results: Sequence[
     are not a misspelling of a word of the best passages (see the module docstring)."""
     # What a question is about comes first; a long description's later words are the table's own
     # ("a cursed deck of cards where each draw can be wonderful or disastrous").
-    about = {w for part in question.parts for w in part[:NAMING_WORDS]} | set(question.subject[:NAMING_WORDS])
+    # A short subject is all naming words ("what ability score bonus do tortles get").
+    naming = len(question.subject) if len(question.subject) <= SHORT_SUBJECT else NAMING_WORDS
+    about = {w for part in question.parts for w in part[:NAMING_WORDS]} | set(question.subject[:naming])
     strange = [w for w in unknown if w in about and w not in CHATTER]
     if not strange:
         return []
@@ -69,6 +79,36 @@ def strange_words(question: Question, unknown: Sequence[str], results: Sequence[
     if strange and results and _names_first(question, strange, results[0]):
         return []  # "tasha's hideous laughter": the rest names the best passage's section
     return strange
+
+
+def unheld_words(question: Question, results: Sequence[LoreResult]) -> tuple[list[str], int]:
+    """Return the words naming what the question is about (its subject's first few) that none of the best
+    passages holds, in its headings, text or lines' names (an ending, a typo or the books' own word for it
+    apart), and how many naming words there are: the search may have found passages about something else
+    ("hermes symbol?" finding holy symbols)."""
+    verb = ending_verb(question.expanded)
+    naming = [
+        w
+        for w in question.subject[:NAMING_WORDS]
+        if w not in STOPWORDS
+        and w not in CHATTER
+        and w not in FILLER
+        and w != verb
+        and not w.isdigit()
+        and len(w) > 2
+    ]
+    if not naming:
+        return [], 0
+    folded: list[str] = []
+    for result in results[:PASSAGES_READ]:
+        labels = " ".join(f.label for f in fields_of(result))
+        folded += fold_words(" ".join([result.source_title, *result.heading_path, labels, result.text]))
+    seen = set(folded)
+    missing = [
+        w for w in naming if not _held(w, seen) and not (w.endswith("ves") and _held(w[:-3] + "f", seen))
+    ]
+    said = related_said(folded, missing) if missing else set()
+    return [w for w in missing if w not in said], len(naming)
 
 
 def off_subject(question: Question, quoted: Sequence[LoreResult], said: str, best: bool = False) -> bool:

@@ -27,7 +27,7 @@ from memory.knowledge.question import KIND_LINE, Question
 from memory.knowledge.retrieval.answer import compose, nothing_known, numbered
 from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
-from memory.knowledge.retrieval.answer_scope import narrowed, off_subject, strange_words
+from memory.knowledge.retrieval.answer_scope import narrowed, off_subject, strange_words, unheld_words
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed, word_in
 
@@ -85,7 +85,7 @@ def reply(
     something no source names is answered "nothing known", not with a line about something else."""
     if graph_answer(question.text, facts) is not None:
         return compose(question.text, facts, results)
-    if strange_words(question, unknown, results):
+    if strange_words(question, unknown, results) or _elsewhere(question, results, unknown):
         return _nothing(question, facts, results)
     question = _titled(_rule_asked(question, results), results, unknown)
     hits = field_answers(question, results, len(facts) + 1)
@@ -127,6 +127,20 @@ def reply(
         # Quoted from a lesser passage while the question names the best one's title: the best one answers.
         return _first(question, facts, results, unknown) or _on_subject(question, facts, results, answer)
     return _on_subject(question, facts, results, answer, best=True)
+
+
+def _elsewhere(question: Question, results: Sequence[LoreResult], unknown: Sequence[str]) -> bool:
+    """Return whether the passages found are about something else than what is asked: half the words naming it
+    or more are in none of them (`answer_scope.unheld_words`; one of three is most often a verb or a particle the
+    books say otherwise: "what stops a troll's regeneration", "how many hit dice do I get back") and the question
+    does not name the best one's title ("whats the symbol of tiamat" finding the holy symbols; "can barbs rage"
+    finding Rage answers from it)."""
+    if question.parts or not results:
+        return False
+    unheld, naming = unheld_words(question, results)
+    # A word no source holds at all is `strange_words`' to judge (a typo, a long description's word).
+    unheld = [w for w in unheld if w not in unknown]
+    return 2 * len(unheld) >= naming > 0 and not title_words(question, results[0], unknown)
 
 
 def _on_subject(

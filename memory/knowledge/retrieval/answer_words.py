@@ -63,6 +63,7 @@ _IRREGULAR = {
         ("owe", "owed"),
         ("know", "knew", "known"),
         ("slay", "slew", "slain"),
+        ("die", "dies", "died", "dying"),
     )
     for form in forms
 }
@@ -104,6 +105,8 @@ def same_word(a: str, b: str) -> bool:
     if None not in ranks:
         return ranks[0] == ranks[1]
     short, long_ = sorted((a, b), key=len)
+    if len(short) >= 3 and long_ in (short + short[-1] + "ing", short + short[-1] + "ed"):
+        return True  # the last letter doubled: "drag", "dragging"; "grab", "grabbed"
     if len(short) == 3:  # a short verb or noun and its endings only ("owe", "owes", "owed"; "run", "runs")
         return long_ in _inflected(short)
     if len(short) < 4 or len(long_) - len(short) > 3:

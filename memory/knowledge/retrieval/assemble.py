@@ -31,7 +31,9 @@ from memory.knowledge.models import (
 from memory.knowledge.repository import ChunkLite, SourceLite, chunk_ids_of, chunks_by_id
 from memory.knowledge.retrieval.candidates import CandidateLists, EntityMatch, fuse
 from memory.knowledge.retrieval.config import SearchConfig
+from memory.knowledge.retrieval.coverage import Coverage
 from memory.knowledge.retrieval.titles import title_fit
+from memory.knowledge.retrieval.vocabulary import Vocabulary
 
 
 @dataclass(slots=True)
@@ -48,6 +50,9 @@ class Found:
     unseen: frozenset[int] = frozenset()
     #: Every chunk of a GM-only section among the allowed sources (a passage of one is marked hidden).
     secret: frozenset[int] = frozenset()
+    #: The question's content words as searched (typos corrected), and the campaign's words (None: too large).
+    asked: list[str] = field(default_factory=list)
+    vocabulary: Vocabulary | None = None
 
 
 @dataclass(slots=True)
@@ -122,6 +127,17 @@ async def assemble(
                 reasons.setdefault(cid, []).append(
                     Reason(kind="title", score=round(fit, 4), detail="the question names its title")
                 )
+    if config.coverage_weight > 0 and found.asked:
+        covered = Coverage(found.asked, found.vocabulary.weight if found.vocabulary is not None else _even)
+        for cid, row in rows.items():
+            share = covered.share(row.heading_path, row.text)
+            if share > 0:
+                fused[cid] = fused.get(cid, 0.0) + config.coverage_weight * share**config.coverage_power
+                reasons.setdefault(cid, []).append(
+                    Reason(
+                        kind="coverage", score=round(share, 4), detail="holds the question's telling words"
+                    )
+                )
     ranked = _Ranked(fused, reasons, rows, found.allowed, config.class_weights, found.secret)
     ordered = sorted((cid for cid in wanted if cid in rows), key=lambda cid: (-ranked.final(cid), cid))
     choice = _choose(ranked, always_ids, ordered, limit, config)
@@ -135,6 +151,11 @@ async def assemble(
         canon_facts=found.facts,
         trace=_trace(found, ranked, ordered, choice, limit, config),
     )
+
+
+def _even(word: str) -> float:
+    """Return the same weight for every word (a campaign too large to read its vocabulary)."""
+    return 1.0
 
 
 def _choose(

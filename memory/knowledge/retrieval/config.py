@@ -32,6 +32,10 @@ class SearchConfig(BaseModel):
     #: Score fusion: weights of the max-normalised lists (lexical + semantic = 1 keeps scores in 0..1).
     lexical_weight: float = Field(default=0.4, ge=0)
     semantic_weight: float = Field(default=0.6, ge=0)
+    #: Added to the best candidates by how much of the question's telling words they hold (the idf-weighed share,
+    #: raised to `coverage_power`): `memory.knowledge.retrieval.coverage`.
+    coverage_weight: float = Field(default=0.2, ge=0)
+    coverage_power: float = Field(default=2.0, gt=0)
     #: Added to a chunk whose headings name a canon entity named in the question (divided by its rank).
     entity_weight: float = Field(default=0.25, ge=0)
     #: Added to a candidate by how much of its section title the question names (the share of the title's words,
@@ -62,7 +66,8 @@ class SearchConfig(BaseModel):
     common_word_share: float = Field(default=0.01, gt=0, le=1)
     #: ...and at most this many of the rarer words are searched.
     large_campaign_words: int = Field(default=3, ge=1)
-    #: Typo tolerance: question words close to a heading word are searched as that word too (0 = off).
+    #: Typo tolerance: question words the campaign never uses, close to a heading word (rapidfuzz ratio at least
+    #: this, or one edit) or to another of its words, are searched as that word too (0 = off; see `words`).
     typo_cutoff: float = Field(default=85.0, ge=0, le=100)
     #: Canon-graph entities named in a question: how many cards, and the fuzzy cut-off (0-100).
     max_entities: int = Field(default=3, ge=0, le=10)

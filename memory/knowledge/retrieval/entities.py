@@ -38,6 +38,7 @@ from memory.knowledge.retrieval.holders import (
     titled,
 )
 from memory.knowledge.retrieval.lives import birth_line, card_life, card_status, died_in
+from memory.knowledge.retrieval.steps import inner_step, stepped
 from memory.knowledge.retrieval.superseded import mark_superseded
 from memory.leaks import card_secrets
 
@@ -367,6 +368,8 @@ class EntityFinder:
         )
         if not ranked:
             ranked = await in_year(reader, question) or await described(reader, question)
+        step = await inner_step(reader, question, ranked)
+        ranked = stepped(ranked, step)
         words = Wording(calendar=(await reader.calendar()).words()) if ranked else PLAIN
         facts: list[CanonFact] = []
         for m in ranked:
@@ -392,6 +395,8 @@ class EntityFinder:
                     state_terminal=is_terminal(reader.ontology, card_state(card, reader.ontology)),
                     life=card_life(card, words),
                     secrets=tuple(card_secrets(card)),
+                    step=step.said if step is not None and entity.id in step.found else None,
+                    step_span=step.span if step is not None and entity.id in step.found else None,
                 )
             )
         found = {f.entity_id for f in facts}

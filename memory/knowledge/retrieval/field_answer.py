@@ -12,6 +12,7 @@ A question that asks a field of something no passage has is answered by nothing 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -21,6 +22,7 @@ from memory.fulltext import STOPWORDS
 from memory.knowledge.fields import KIND, Field, fields_of
 from memory.knowledge.models import LoreResult
 from memory.knowledge.question import GENERIC, Question, ending_verb
+from memory.knowledge.retrieval.answer import counted
 from memory.knowledge.retrieval.answer_words import (
     fold_words,
     related_said,
@@ -59,14 +61,19 @@ class FieldHit:
     fit: float
     #: Words the answer's sentences should hold, besides the field's subject and label ("DC" of a trait).
     also: tuple[str, ...] = ()
+    #: What says the count a "how many" question asks ("ten tentacles"): a sentence saying it is quoted first.
+    counts: re.Pattern[str] | None = None
 
     def sentence(self) -> str:
         """Return the field as a sentence naming its subject."""
-        subject = self.field.subject.split(" › ")[-1]
+        subject = _short_name(self.field.subject.split(" › ")[-1])
         value = self.field.value.rstrip(".")
         if len(value) > 80 or ". " in value or (self.field.value.endswith(".") and len(value.split()) >= 5):
             said = sentences(value)
-            chosen = [s for s in said if all(word_in(w, fold_words(s)) for w in self.also)][:2] or said[:2]
+            chosen = [s for s in said if all(word_in(w, fold_words(s)) for w in self.also)]
+            if self.counts is not None:
+                chosen = [s for s in chosen or said if self.counts.search(s)][:1] or chosen
+            chosen = chosen[:2] or said[:2]
             body = " ".join(s if s.endswith((".", "!", "?", "…")) else s + "." for s in chosen)
             owner = f"{subject}'" if subject.endswith("s") else f"{subject}'s"
             return f"{owner} {self.field.label}: {body} [{self.number}]"
@@ -77,6 +84,18 @@ class FieldHit:
         verb = "are" if label in _PLURAL_LABELS else "is"
         owner = f"{subject}'" if subject.endswith("s") else f"{subject}'s"
         return f"{owner} {label} {verb} {value}. [{self.number}]"
+
+
+#: A row's name followed by this many words after a comma is described, not qualified ("Hermes, god of travel").
+DESCRIBED = 3
+
+
+def _short_name(name: str) -> str:
+    """Return a row's name without the description after its comma ("Hermes" of "Hermes, god of travel and
+    commerce"); a name qualified after its comma keeps it ("Rope, hempen (50 feet)")."""
+    head, _, rest = name.partition(",")
+    rest = re.sub(r"\([^)]*\)", " ", rest)
+    return head.strip() if head.strip() and len(rest.split()) >= DESCRIBED else name
 
 
 def word_in(word: str, words: Sequence[str] | set[str]) -> bool:
@@ -97,6 +116,10 @@ def _fit(subject: Sequence[str], name: str) -> float:
     if not subject or not named or not all(word_in(w, whole) for w in subject):
         return 0.0
     precision = sum(1 for w in named if word_in(w, subject)) / len(named)
+    # A row named and described ("Hermes, god of travel and commerce"): the name before the comma names it.
+    head = [w for w in fold_words(name.split(" › ")[-1].split(",")[0]) if w not in ("of", "the", "a", "an")]
+    if head and head != named and all(word_in(w, subject) for w in head):
+        precision = max(precision, sum(1 for w in subject if word_in(w, head)) / len(subject))
     return precision if precision >= MIN_PRECISION else 0.0
 
 
@@ -144,7 +167,7 @@ def _named_field(
                 continue
             fit = _fit([w for w in rest if w not in extra], found.subject) - 0.01 * rank
             if fit > 0 and (best is None or fit > best.fit):
-                best = FieldHit(found, first + index, fit, extra)
+                best = FieldHit(found, first + index, fit, extra, counted(question.expanded))
     return [best] if best is not None else []
 
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from canon.graph.reader import CanonReader, facts_holding, happened_in_year, titles_naming
 from canon.models import Entity
+from memory.fulltext import STOPWORDS
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.candidates import EntityMatch
 
@@ -105,6 +106,9 @@ async def title_holders(
     return found
 
 
+#: The most title look-ups a question makes (each an indexed query), and the longest run of words tried.
+_TITLE_TRIES = 6
+_LONGEST_TITLE = 4
 _WHO_IS = re.compile(r"^\s*who\s+(?:is|was)\s+(.+?)\s*$")
 
 
@@ -113,25 +117,51 @@ def _bare(text: str) -> str:
     return " ".join(w for w in fold_words(text) if w not in _ARTICLES)
 
 
+def _unled(text: str) -> str:
+    """Return words without a leading article ("the Voice of the Choir" is "Voice of the Choir")."""
+    first, _, rest = text.strip().partition(" ")
+    return rest if rest and first.casefold() in _ARTICLES else text.strip()
+
+
 async def titled(reader: CanonReader, question: str, named: Sequence[EntityMatch]) -> list[EntityMatch]:
-    """Return who holds the title a "Who is the Ember Queen?" names as a whole ("Ember Queen", "Master of
-    Lanterns": a title is a name people are called by), as matches found by that title; none when a name found
-    already covers every word asked, or the question asks no one by a title."""
-    asked = _WHO_IS.match(" ".join(question.casefold().replace("?", " ").split()))
-    if asked is None:
-        return []
-    phrase = _bare(asked.group(1))
-    if not phrase or any(_bare(m.window) == phrase for m in named):
-        return []
-    found: list[EntityMatch] = []
-    for statement in await titles_naming(reader, phrase):
-        for title in (statement.value or "").split(", "):
-            if _bare(title) != phrase or statement.subject_id in {m.entity_id for m in found}:
-                continue
-            found.append(
-                EntityMatch(entity_id=statement.subject_id, matched=title, window=title, score=_HOLDER_SCORE)
-            )
-    return found
+    """Return who holds a title the question names as a whole, as matches found by that title ("Who is the Ember
+    Queen?", "Master of Lanterns": a title is a name people are called by; "who is the Ember Queen married to",
+    when no name is found, by the longest run of words after a "the" that is a title); none when a name found
+    already covers every word asked, or no title is named."""
+    folded = " ".join(question.casefold().replace("?", " ").split())
+    asked = _WHO_IS.match(folded)
+    phrases = ([_unled(asked.group(1))] if asked else []) + ([] if named else _after_the(folded))
+    for phrase in phrases[:_TITLE_TRIES]:
+        bare = _bare(phrase)
+        if not bare or any(_bare(m.window) == bare for m in named):
+            return []
+        found: list[EntityMatch] = []
+        for statement in await titles_naming(reader, phrase):
+            for title in (statement.value or "").split(", "):
+                whole = _bare(title) == bare or _bare(title).startswith(bare + " of ")  # "Salt Queen of Amar"
+                if not whole or statement.subject_id in {m.entity_id for m in found}:
+                    continue
+                found.append(
+                    EntityMatch(
+                        entity_id=statement.subject_id, matched=title, window=title, score=_HOLDER_SCORE
+                    )
+                )
+        if found:
+            return found
+    return []
+
+
+def _after_the(folded: str) -> list[str]:
+    """Return the runs of words after each "the" of a question, longest first ("ember queen married", "ember
+    queen", "ember"), that do not end on a stopword."""
+    words = folded.split()
+    runs = [
+        " ".join(words[at + 1 : at + 1 + size])
+        for at, word in enumerate(words)
+        if word == "the"
+        for size in range(min(_LONGEST_TITLE, len(words) - at - 1), 0, -1)
+    ]
+    return [r for r in runs if r.split()[-1] not in STOPWORDS and r.split()[0] not in STOPWORDS]
 
 
 def _stem(verb: str) -> str:

@@ -101,15 +101,15 @@ def card_life(card: EntityCard, words: Wording = PLAIN) -> Life | None:
 
 
 def birth_line(card: EntityCard, words: Wording = PLAIN) -> str | None:
-    """Return when a dead entity was born as a sentence ("Hild Dray was born in year 700 of …", "Hild Dray's
-    date of birth is not known"): its state line says the death, not the birth. None when canon says no birth
-    or the entity is not dead."""
+    """Return when an entity was born as a sentence where its state line does not say it: a dead one's ("Hild
+    Dray was born in year 700 of …", "Hild Dray's date of birth is not known"), a living one's born nobody
+    knows when ("Corwen Dray's date of birth is not known"). None otherwise."""
     state = card.state
-    if state is None or str(state.statement.value).casefold() != "dead":
-        return None
     born = next((v for v in card.states if str(v.statement.value).casefold() == "alive"), None)
-    if born is None or born.statement.validity.world_from is None:
+    if state is None or born is None or born.statement.validity.world_from is None:
         return None
+    if str(state.statement.value).casefold() != "dead" and born.statement.validity.world_from != UNKNOWN:
+        return None  # a living one's state line says the birth
     name = words.name(card.entity.name)
     start = born.statement.validity.world_from
     if start == UNKNOWN:

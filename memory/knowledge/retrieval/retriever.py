@@ -105,6 +105,7 @@ class Retriever:
                 unseen,
             )
             found.secret = frozenset(secret)
+            await self._for_coverage(session, found, question, config)
             mark = time.perf_counter()
             answer = await assemble(
                 session,
@@ -206,6 +207,20 @@ class Retriever:
             if lists.semantic_status.startswith(("failed", "stale", "disabled")):
                 lists.warnings.append(f"semantic search unavailable ({lists.semantic_status}): words only")
         return Found(allowed, blocked, words, lists, facts, matches, unseen)
+
+    async def _for_coverage(
+        self, session: AsyncSession, found: Found, question: str, config: SearchConfig
+    ) -> None:
+        """Give the found candidates what the coverage rerank reads: the question's words and the campaign's."""
+        # Coverage is added to fused scores (0..1): rank fusion's tiny scores would be swamped by it.
+        if (
+            config.coverage_weight > 0
+            and config.fusion == "score"
+            and config.mode != "semantic"
+            and found.allowed
+        ):
+            found.asked = fulltext.query_words(corrected(question, found.lists.corrections))
+            found.vocabulary = await self.typos.words(session, found.allowed, config, found.unseen)
 
     async def out_of_date(
         self, campaign_id: int, passages: list[LoreResult], *, viewer: Viewer, max_entities: int = 50

@@ -1,12 +1,15 @@
-"""The words a question is searched by: typos corrected towards heading words, large campaigns' rarest words.
+"""The words a question is searched by: typos corrected towards the campaign's words, large campaigns' rarest words.
 
 Typos. A question word of four letters or more that appears nowhere in the allowed sources and is close to a word
 of their headings or to a field's word they hold ("challenge", "speed") is searched as that word too ("Hyra" ->
 "hydra"), by words and by meaning. Close: the same first letter, and rapidfuzz ratio >= `typo_cutoff`, or, for a
 long enough word, one slip apart (two neighbours swapped: "trenat" -> "treant"; a letter added or dropped, or in a
-longer word changed: "challange" -> "challenge"), when only one word of the vocabulary is that close. Only the
-allowed sources are looked at, so no typo is "corrected" towards a word only a hidden source (or a GM-only section
-the asker may not read) contains.
+longer word changed: "challange" -> "challenge"), when only one word of the vocabulary is that close. A word of
+six letters or more close to none of those is read as the closest word of the readable chunks one slip away (a
+swap, or a letter added or dropped: a changed letter there too often makes another word), the more frequent when
+several are (`memory.knowledge.retrieval.vocabulary`: "posion" -> "poison"), except in a campaign above
+`large_campaign_chunks`, whose chunks are not read whole. Only the allowed sources are looked at, so no typo is
+"corrected" towards a word only a hidden source (or a GM-only section the asker may not read) contains.
 
 Large campaigns. bm25 scores every chunk that has any query word: a word found in a quarter of 100,000 chunks
 costs hundreds of milliseconds and adds almost nothing to the ranking (its idf is tiny). Above
@@ -20,6 +23,7 @@ import re
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Sequence
+from typing import TypeVar
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
@@ -27,11 +31,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from memory import fulltext
 from memory.knowledge.question import FIELD_WORDS
-from memory.knowledge.repository import SourceLite, heading_texts
+from memory.knowledge.repository import SourceLite, chunk_words_texts, heading_texts
 from memory.knowledge.retrieval.candidates import CandidateLists
 from memory.knowledge.retrieval.config import SearchConfig
+from memory.knowledge.retrieval.vocabulary import Vocabulary
 
 _WORD = re.compile(r"[^\W\d_]+")
+_T = TypeVar("_T")
 #: Heading vocabularies kept (one per set of allowed source versions).
 _VOCAB_CACHE = 8
 #: The shortest misspelt word corrected from one slip alone, by slip: two neighbours swapped ("trenat"), a letter
@@ -39,7 +45,7 @@ _VOCAB_CACHE = 8
 #: another real word ("tortle", "turtle"): only long words are read through it.
 SWAP_LETTERS = 5
 ADDED_LETTERS = 6
-CHANGED_LETTERS = 7
+CHANGED_LETTERS = 8
 
 
 def _slip_fits(word: str, other: str) -> bool:
@@ -49,6 +55,15 @@ def _slip_fits(word: str, other: str) -> bool:
     if sorted(word) == sorted(other):
         return len(word) >= SWAP_LETTERS
     return len(word) >= CHANGED_LETTERS
+
+
+def _slip_in_text(word: str, other: str) -> bool:
+    """Return whether a slip may be read as a typo of a word of the chunks: a swap or a letter added or dropped.
+
+    A letter changed is left to the headings' words: against the thousands of words of the text, it most often
+    makes another word the question did not mean ("tortles", "turtles").
+    """
+    return _slip_fits(word, other) and (len(word) != len(other) or sorted(word) == sorted(other))
 
 
 def one_slip(word: str, vocabulary: Sequence[str]) -> str | None:
@@ -103,12 +118,13 @@ class TypoFixer:
 
     def __init__(self) -> None:
         self._vocabularies: OrderedDict[tuple[tuple[int, ...], ...], list[str]] = OrderedDict()
+        self._words: OrderedDict[tuple[tuple[int, ...], ...], Vocabulary | None] = OrderedDict()
 
     async def vocabulary(
         self, session: AsyncSession, allowed: dict[int, SourceLite], unseen: frozenset[int] = frozenset()
     ) -> list[str]:
         """Return the heading words of the allowed sources, less unseen chunks' (cached per versions and chunks)."""
-        key = (*sorted((s.id, s.version) for s in allowed.values()), tuple(sorted(unseen)))
+        key = _key(allowed, unseen)
         cached = self._vocabularies.get(key)
         if cached is not None:
             self._vocabularies.move_to_end(key)
@@ -125,10 +141,26 @@ class TypoFixer:
             ):
                 words.add(word)
         vocabulary = sorted(words)
-        self._vocabularies[key] = vocabulary
-        while len(self._vocabularies) > _VOCAB_CACHE:
-            self._vocabularies.popitem(last=False)
+        _keep(self._vocabularies, key, vocabulary)
         return vocabulary
+
+    async def words(
+        self,
+        session: AsyncSession,
+        allowed: dict[int, SourceLite],
+        config: SearchConfig,
+        unseen: frozenset[int] = frozenset(),
+    ) -> Vocabulary | None:
+        """Return every word of the allowed sources' readable chunks (`vocabulary`), or None in a large campaign."""
+        if sum(s.chunk_count for s in allowed.values()) > config.large_campaign_chunks:
+            return None
+        key = _key(allowed, unseen)
+        if key in self._words:
+            self._words.move_to_end(key)
+            return self._words[key]
+        found = Vocabulary.of_texts(await chunk_words_texts(session, list(allowed), without=unseen))
+        _keep(self._words, key, found)
+        return found
 
     async def corrections(
         self,
@@ -138,27 +170,29 @@ class TypoFixer:
         config: SearchConfig,
         unseen: frozenset[int] = frozenset(),
     ) -> dict[str, str]:
-        """Return {misspelt word: heading word} for question words found nowhere in the allowed sources."""
+        """Return {misspelt word: the campaign's word} for question words found nowhere in the allowed sources:
+        a heading word or a field's word first, then any word of the readable chunks (see the docstring)."""
         candidates = [w for w in words if len(w) >= 4 and w.isalpha()]
         if not candidates:
             return {}
         vocabulary = await self.vocabulary(session, allowed, unseen)
         known = set(vocabulary)
+        everything = await self.words(session, allowed, config, unseen)
         fixes: dict[str, str] = {}
         for word in candidates:
-            if word in known:
+            if word in known or (everything is not None and word in everything):
                 continue
             pool = [v for v in vocabulary if v[0] == word[0] and abs(len(v) - len(word)) <= 3]
-            if not pool:
-                continue
             found = process.extractOne(word, pool, scorer=fuzz.ratio, score_cutoff=config.typo_cutoff)
             meant = found[0] if found is not None else one_slip(word, pool)
+            if meant is None and everything is not None:
+                meant = everything.closest(word, fits=_slip_in_text)
             if meant is None:
                 continue
             if await fulltext.word_exists(
                 session, word, list(allowed), campaigns=campaigns_of(allowed), without=sorted(unseen)
             ):
-                continue  # a real word of these sources, only not in a heading
+                continue  # a real word of these sources, only in another form ("wolves" for "wolf")
             fixes[word] = meant
         return fixes
 
@@ -187,3 +221,17 @@ class TypoFixer:
             ):
                 missing.append(word)
         return missing
+
+
+def _key(allowed: dict[int, SourceLite], unseen: frozenset[int]) -> tuple[tuple[int, ...], ...]:
+    """Return the cache key of a set of allowed source versions less some chunks."""
+    return (*sorted((s.id, s.version) for s in allowed.values()), tuple(sorted(unseen)))
+
+
+def _keep(
+    cache: OrderedDict[tuple[tuple[int, ...], ...], _T], key: tuple[tuple[int, ...], ...], value: _T
+) -> None:
+    """Keep a vocabulary in a cache, dropping the least recently used past `_VOCAB_CACHE`."""
+    cache[key] = value
+    while len(cache) > _VOCAB_CACHE:
+        cache.popitem(last=False)

@@ -255,7 +255,9 @@ async def test_relevance_first_then_class_and_inspiration_is_never_fact(db: Data
     # Provenance on every result.
     for result in answer.results:
         assert result.chunk_id and result.source_title and result.filename and result.heading_path
-        assert result.reasons and all(r.kind in {"lexical", "semantic", "entity"} for r in result.reasons)
+        assert result.reasons and all(
+            r.kind in {"lexical", "semantic", "entity", "coverage"} for r in result.reasons
+        )
 
 
 async def test_always_include_canon_is_always_there_within_its_budget(db: Database, tmp_path: Path) -> None:

@@ -7,7 +7,10 @@ from pathlib import Path
 
 from canon.models import Viewer
 from canon.storage import Database
+from memory.knowledge.fields import Field, read_fields
+from memory.knowledge.glossary import expand
 from memory.knowledge.question import analyse
+from memory.knowledge.retrieval.answer import text_words
 from memory.knowledge.retrieval.answer_step import reply
 from memory.knowledge.retrieval.answer_words import key_words, same_word
 from memory.knowledge.retrieval.words import one_slip
@@ -49,6 +52,7 @@ def test_one_slip_is_a_typo_only_in_a_word_long_enough_for_that_kind_of_slip() -
     assert one_slip("bulkhaed", vocabulary) == "bulkhead"
     # A letter changed in a short word most often makes another real word: not read as a typo.
     assert one_slip("tortle", vocabulary) is None
+    assert one_slip("tortles", ["turtles"]) is None and one_slip("challange", ["challenge"]) == "challenge"
     # Too short for any slip, or one slip from two words (which was meant is not known).
     assert one_slip("mtie", vocabulary) is None
     assert one_slip("bulkhead", ["bulkheat", "bulkheap"]) is None
@@ -122,3 +126,133 @@ def test_a_fields_word_inside_the_name_asked_is_part_of_the_name() -> None:
     assert answer.known and "1 focus" in answer.text
     # A field the title does not hold stays asked: the power has no hull.
     assert not reply(analyse("speed of thought hull?"), [], [SPEED_OF_THOUGHT]).known
+
+
+# A sea-faring game's provisions and a gods' table: rules said in prose amounts, symbols in a table.
+RATIONS = passage(
+    "## Tonic of the Tides\n\n*Draught, common*\n\nWhoever drinks it breathes under water for 2 hours.\n\n"
+    "The flask weighs 3 pounds, full or empty.",
+    "Provisions",
+    "Tonic of the Tides",
+)
+TOKENS = passage(
+    "## Charms and Tokens\n\n*Gear, sacred*\n\nA charm is a token of a sea god, carved or cast.",
+    "Gear",
+    "Charms and Tokens",
+)
+
+
+def test_a_field_asked_of_an_entry_is_said_by_an_amount_in_its_units() -> None:
+    answer = reply(analyse("how long does a tonic of the tides last"), [], [RATIONS])
+    assert answer.known and "2 hours" in answer.text
+    answer = reply(analyse("tonic of the tides weight?"), [], [RATIONS])
+    assert answer.known and "3 pounds" in answer.text
+    # No amount of its kind: the entry says no range.
+    assert not reply(analyse("tonic of the tides range"), [], [RATIONS]).known
+
+
+def test_a_word_naming_what_is_asked_that_no_passage_found_holds_is_nothing_known() -> None:
+    # The search found the charms, not the god: nothing found names Vorrun.
+    answer = reply(analyse("whats the token of vorrun"), [], [TOKENS])
+    assert not answer.known
+    answer = reply(analyse("vorrun token?"), [], [TOKENS])
+    assert not answer.known
+    # Every naming word held: the passage answers.
+    assert reply(analyse("what is a sea god token"), [], [TOKENS]).known
+    # A word no passage holds beside the best passage's title named: the title answers ("barbs" of Rage).
+    rage = passage("## Fury\n\n*Reaver feature*\n\nWhile in a fury you cannot cast charms.", "Reaver", "Fury")
+    assert reply(analyse("can reavs cast charms in a fury"), [], [rage]).known
+
+
+def test_the_tables_shorthand_reads_as_the_books_words() -> None:
+    assert expand("how long r u diseased for")[0] == "how long are you diseased for"
+    assert expand("do i get adv on init")[0] == "do i get advantage on initiative"
+    assert expand("ur dex mod to ac?")[0] == "your dexterity modifier to armor class?"
+    assert expand("can barbs rage thru a wall")[0] == "can barbarian rage through a wall"
+    # Whole words only: "mode", "rage", "rounds" stay as typed.
+    assert expand("which mode of travel")[0] == "which mode of travel"
+
+
+# A pair of rests of another game: the words asked side by side pick the rest asked.
+RESTS = passage(
+    "## Camps\n\nA short camp is a pause of at least 1 hour long in a safe place.\n\n"
+    "A long camp is a stop of at least 6 hours long in which everyone sleeps and nobody keeps watch.",
+    "Travel",
+    "Camps",
+)
+
+
+def test_the_question_s_words_said_side_by_side_pick_the_sentence() -> None:
+    answer = reply(analyse("how long does a long camp last at least"), [], [RESTS])
+    assert answer.known and "6 hours" in answer.text and "1 hour" not in answer.text
+    answer = reply(analyse("how long does a short camp last at least"), [], [RESTS])
+    assert answer.known and "1 hour" in answer.text and "6 hours" not in answer.text
+
+
+def test_a_two_column_stat_table_holds_its_sections_own_fields() -> None:
+    beetle = "## Rust Beetle\n\n| Stat | Value |\n|---|---|\n| Hull | 2 |\n| Challenge | 1 |\n"
+    fields = read_fields(["Threats", "Rust Beetle"], beetle)
+    assert Field("Rust Beetle", "Hull", "2") in fields and Field("Rust Beetle", "Challenge", "1") in fields
+    answer = reply(analyse("rust beetle hull?"), [], [passage(beetle, "Threats", "Rust Beetle")])
+    assert answer.text == "Rust Beetle's hull is 2. [1]"
+    # A table of several things (a price list) keeps its rows as things: no "Longsword" field of the section.
+    prices = "## Blades\n\n| Item | Cost |\n|---|---|\n| Longsword | 15 crowns |\n"
+    assert read_fields(["Gear", "Blades"], prices) == [Field("Blades › Longsword", "Cost", "15 crowns")]
+
+
+def test_how_many_quotes_the_sentence_of_a_line_that_counts_the_things_asked() -> None:
+    # A sea-monster's attack line of another bestiary: the count is its last sentence, not its first.
+    hydra = passage(
+        "## Reef Hydra\n\n*Huge monstrosity*\n\n**Heads.** Each head bites for 1d10 piercing damage. A severed "
+        "head regrows at dusk. The reef hydra has seven heads when it is born.",
+        "Bestiary",
+        "Reef Hydra",
+    )
+    answer = reply(analyse("how many heads does a reef hydra have"), [], [hydra])
+    assert answer.known and "seven heads" in answer.text
+
+
+def test_a_verb_with_its_last_letter_doubled_and_the_players_stop_are_the_books_words() -> None:
+    assert same_word("drag", "dragging") and same_word("grab", "grabbed") and same_word("die", "dying")
+    assert not same_word("bat", "batter")
+    cloak = passage(
+        "## Shade Cloak\n\n*Gear, rare*\n\nYou are unseen while you wear it. You stay unseen until you strike "
+        "or shout.",
+        "Gear",
+        "Shade Cloak",
+    )
+    answer = reply(analyse("when does the shade cloak stop working"), [], [cloak])
+    assert answer.known and "until you strike" in answer.text
+
+
+def test_a_die_asked_is_said_by_a_roll_and_chatter_is_not_searched() -> None:
+    # A bard-like feature of another game: the die is only ever written as a roll.
+    ballad = passage(
+        "## Campfire Ballad\n\n*Skald talent, rank 2*\n\nAt rank 2, your ballad soothes the camp. Anyone who "
+        "spends a rest listening gains an extra 1d6 vigor.",
+        "Talents",
+        "Campfire Ballad",
+    )
+    assert "die" in text_words("Anyone gains an extra 1d6 vigor.", ["extra", "die"])
+    assert "die" not in text_words("Anyone gains an extra point of vigor.", ["extra", "die"])
+    answer = reply(analyse("what extra die does the campfire ballad give"), [], [ballad])
+    assert answer.known and "1d6" in answer.text
+    assert analyse("hey guys, whats the owlbear AC lol").search_text == "the owlbear armor class"
+
+
+# A pantheon of another setting: each god named, then described, in the table's first column.
+GODS = passage(
+    "### The Tide Gods\n\n| God | Domain | Symbol |\n|---|---|---|\n"
+    "| Vorrun, lord of storms and drowned sailors | Tempest | A broken oar |\n"
+    "| Mael, the quiet one | Death | Grey shell |\n"
+    "| Rope, tarred (50 feet) | Trade | Knot |\n",
+    "Gods",
+    "The Tide Gods",
+)
+
+
+def test_a_table_row_named_then_described_is_asked_by_its_name() -> None:
+    answer = reply(analyse("vorrun symbol?"), [], [GODS])
+    assert answer.text == "Vorrun's symbol is A broken oar. [1]"
+    # A name qualified after its comma keeps the qualifier.
+    assert reply(analyse("tarred rope symbol"), [], [GODS]).text.startswith("Rope, tarred (50 feet)'s symbol")

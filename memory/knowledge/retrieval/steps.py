@@ -1,0 +1,138 @@
+"""Two-step questions: the inner part is resolved first, on the canon graph, as the asker may see it.
+
+"Who leads the faction Ilin belongs to?" asks of the faction Ilin Sarr is a member of; "Where did the Ember Queen's
+father die?" of the parent of whoever is the Ember Queen. The inner part (someone named by a name, a nickname or a
+title, and a relation word) is read from that one's card: the entities at the relation's other end are found as if
+the question named them, each with the step in words ("Ilin Sarr is a member of The Lantern Guild") and the words
+of the question it stands for, so the answer can say both steps in one go (`answer_graph`). A relation the asker
+may not see is no step: the question then reads as one about someone with no such relative.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from canon.graph import CanonReader
+from canon.graph.reader import titles_naming
+from canon.wording.relations import possessive
+from memory.knowledge.retrieval.answer_happenings import names_list
+from memory.knowledge.retrieval.answer_words import fold_words
+from memory.knowledge.retrieval.candidates import EntityMatch
+
+__all__ = ["Step", "inner_step", "stepped"]
+
+_GROUPS = ("Faction", "Lineage")
+#: A relation word after a possessive: the relation, the end the owner is at, and the types found (any: empty).
+_RELATIVES: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    **dict.fromkeys(("father", "mother", "parent", "parents"), ("PARENT_OF", "object", ())),
+    **dict.fromkeys(("husband", "wife", "spouse"), ("SPOUSE_OF", "either", ())),
+    **dict.fromkeys(
+        ("son", "sons", "daughter", "daughters", "child", "children", "kid", "kids"),
+        ("PARENT_OF", "subject", ()),
+    ),
+    **dict.fromkeys(("leader", "ruler", "head"), ("LEADS", "object", ())),
+    **dict.fromkeys(("faction", "guild", "order", "group", "house"), ("MEMBER_OF", "subject", _GROUPS)),
+    "home": ("LIVES_IN", "subject", ()),
+}
+#: What those found are called, by relation and the owner's end.
+_NOUNS = {
+    ("PARENT_OF", "object"): ("parent", "parents"),
+    ("PARENT_OF", "subject"): ("child", "children"),
+    ("SPOUSE_OF", "either"): ("spouse", "spouses"),
+    ("LEADS", "object"): ("leader", "leaders"),
+    ("MEMBER_OF", "subject"): ("faction", "factions"),
+    ("LIVES_IN", "subject"): ("home", "homes"),
+}
+_WORDS = "|".join(sorted(_RELATIVES, key=len, reverse=True))
+_OWNED = re.compile(rf"(?P<owner>[\w' -]+?)(?:'s|s')\s+(?P<word>{_WORDS})\b")
+_GROUP_OF = re.compile(
+    r"\bthe\s+(?P<word>faction|guild|order|group|house)\s+(?P<owner>[\w' -]+?)\s+"
+    r"(?:belongs\s+to|is\s+(?:in|part\s+of|a\s+member\s+of)|serves|joined)\b"
+)
+_ARTICLES = frozenset({"the", "a", "an"})
+_LONGEST = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The inner part of a question resolved: the words it stands for, it in words, and the entities found."""
+
+    span: str
+    said: str
+    found: tuple[int, ...]
+
+
+def _bare(text: str) -> str:
+    return " ".join(w for w in fold_words(text) if w not in _ARTICLES)
+
+
+async def _owner(reader: CanonReader, text: str, named: Sequence[EntityMatch]) -> tuple[int, str, str] | None:
+    """Return whom the words before a possessive name (the longest run of last words that is a name found or a
+    title), the words that name them, and the step's lead ("Maren Dray is Ember Queen" for a title; "")."""
+    words = text.split()
+    for size in range(min(_LONGEST, len(words)), 0, -1):
+        run = " ".join(words[-size:])
+        bare = _bare(run)
+        if not bare:
+            continue
+        for match in named:
+            if bare in (_bare(match.window), _bare(match.matched)):
+                return match.entity_id, run, ""
+        first, _, rest = run.partition(" ")
+        for statement in await titles_naming(reader, rest if rest and first in _ARTICLES else run):
+            title = next((t for t in (statement.value or "").split(", ") if _bare(t) == bare), None)
+            if title is not None:
+                return statement.subject_id, run, f"{{name}} is {title}"
+    return None
+
+
+async def inner_step(reader: CanonReader, question: str, named: Sequence[EntityMatch]) -> Step | None:
+    """Return the inner part of a two-step question resolved (see the module docstring), or None."""
+    folded = " ".join(question.casefold().replace("’", "'").replace("?", " ").split())
+    match = _GROUP_OF.search(folded) or _OWNED.search(folded)
+    if match is None:
+        return None
+    owner = await _owner(reader, match["owner"], named)
+    if owner is None:
+        return None
+    owner_id, words, lead = owner
+    card = await reader.card(owner_id, with_evidence=False)
+    relation, end, types = _RELATIVES[match["word"]]
+    me = card.entity.id
+    found: dict[int, str] = {}
+    for view in card.relations:
+        s, other = view.statement, None
+        if s.predicate.upper() != relation or view.object is None:
+            continue
+        if view.subject.id == me and end in ("subject", "either"):
+            other = view.object
+        elif view.object.id == me and end in ("object", "either"):
+            other = view.subject
+        if other is not None and (not types or other.type in types):
+            found.setdefault(other.id, other.name)
+    if not found:
+        return None
+    name = card.entity.name
+    singular, plural = _NOUNS[(relation, end)]
+    said = (
+        f"{possessive(name)} {singular if len(found) == 1 else plural} {'is' if len(found) == 1 else 'are'} "
+    )
+    said += names_list(list(found.values()))
+    if relation == "MEMBER_OF":
+        said = f"{name} is a member of {names_list(list(found.values()))}"
+    if match["word"] in ("father", "mother") and len(found) > 1:
+        said += f" (canon does not say which is the {match['word']})"
+    if lead:
+        said = f"{lead.format(name=name)}; {said}"
+    span = match.group(0) if match.re is _GROUP_OF else f"{words}'s {match['word']}"
+    return Step(span=span, said=said, found=tuple(found))
+
+
+def stepped(ranked: Sequence[EntityMatch], step: Step | None) -> list[EntityMatch]:
+    """Return the matches with those a step found first (as named by the words the step stands for)."""
+    if step is None:
+        return list(ranked)
+    first = [EntityMatch(entity_id=e, matched=step.span, window=step.span, score=100.5) for e in step.found]
+    return first + [m for m in ranked if m.entity_id not in step.found]

@@ -1,0 +1,88 @@
+"""A campaign's own words: every word its readable chunks hold, and in how many chunks (its document frequency).
+
+Read once per set of allowed source versions (and GM-only chunks left out) and kept, as the heading words are
+(`memory.knowledge.retrieval.words`). Two uses:
+
+- typo tolerance: a question word the campaign never uses is searched as the closest word it does use
+  (`closest`): one edit away, where swapping two neighbouring letters counts as one edit ("posion" -> "poison",
+  "wizzard" -> "wizard"); ties go to the more frequent word;
+- how telling a word is (`weight`, the bm25 idf): a passage holding the question's rare words covers more of it
+  than one holding its common ones (`memory.knowledge.retrieval.coverage`).
+
+Campaigns above `SearchConfig.large_campaign_chunks` are not read whole (it would cost seconds and much memory):
+there the caller falls back to the heading words alone and to even weights.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+
+from rapidfuzz.distance import OSA
+
+__all__ = ["Vocabulary", "fold", "words_of"]
+
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def fold(text: str) -> str:
+    """Return text folded as the vocabulary stores it (NFKC, case-folded, curly apostrophes straight)."""
+    return unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
+
+
+def words_of(text: str) -> list[str]:
+    """Return the letter-only words of a text, folded."""
+    return _WORD.findall(fold(text))
+
+
+class Vocabulary:
+    """The words of a set of chunks and how many chunks hold each."""
+
+    def __init__(self, frequencies: Mapping[str, int], chunks: int) -> None:
+        self.frequencies = dict(frequencies)
+        self.chunks = chunks
+        self._by_letter: dict[str, list[str]] = {}
+        for word in sorted(self.frequencies):
+            self._by_letter.setdefault(word[0], []).append(word)
+
+    @classmethod
+    def of_texts(cls, texts: Iterable[str]) -> Vocabulary:
+        """Return the vocabulary of some chunk texts (each text one chunk)."""
+        counts: Counter[str] = Counter()
+        chunks = 0
+        for text in texts:
+            chunks += 1
+            counts.update(set(words_of(text)))
+        return cls(counts, chunks)
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.frequencies
+
+    def weight(self, word: str) -> float:
+        """Return how telling a word is: bm25's idf (a word in few chunks weighs more; an unknown word most)."""
+        held = self.frequencies.get(word, 0)
+        return math.log(1 + (self.chunks - held + 0.5) / (held + 0.5))
+
+    def closest(self, word: str, fits: Callable[[str, str], bool] = lambda word, known: True) -> str | None:
+        """Return the campaign's word a misspelt one most likely means, or None (see the module docstring).
+
+        Only words of six letters or more that the campaign never uses are read (one edit from a short word is
+        too often another real word: "pest" and "pets"), and only against words of the same first letter one
+        edit away that `fits` accepts (the caller's rule for which slips are typos). Among those, one of the same
+        length (a swap or a changed letter) before one letter more or less, then the more frequent.
+        """
+        if len(word) < 6 or word in self.frequencies or not word.isalpha():
+            return None
+        best: tuple[int, int, str] | None = None
+        for known in self._by_letter.get(word[0], ()):
+            if abs(len(known) - len(word)) > 1 or OSA.distance(word, known, score_cutoff=1) > 1:
+                continue
+            if not fits(word, known):
+                continue
+            key = (abs(len(known) - len(word)), -self.frequencies[known], known)
+            if best is None or key < best:
+                best = key
+        return best[2] if best else None
