@@ -270,3 +270,18 @@ def test_conditions_as_players_say_them_and_units_as_stat_lines_write_them() -> 
     )
     answer = reply(analyse("how many pounds of cargo does a hover tank carry"), [], [tank])
     assert answer.known and "900 lb." in answer.text
+
+
+def test_what_kind_of_asks_the_subjects_kind_only_when_it_opens_the_question() -> None:
+    backstab = passage(
+        "## Backstab\n\n*Cutthroat talent, rank 1*\n\nStrike an unaware foe for double damage. The blade must be "
+        "a dagger or a short sword.",
+        "Talents",
+        "Backstab",
+    )
+    assert analyse("what kind of talent is backstab").fields == ["kind"]
+    assert analyse("backstab needs what kind of blade").fields == []
+    answer = reply(analyse("backstab needs what kind of blade"), [], [backstab])
+    assert answer.known and "dagger or a short sword" in answer.text
+    answer = reply(analyse("what kind of talent is backstab"), [], [backstab])
+    assert answer.known and "cutthroat talent" in answer.text.casefold()
