@@ -11,6 +11,7 @@ from memory.knowledge.fields import Field, read_fields
 from memory.knowledge.glossary import expand
 from memory.knowledge.question import analyse
 from memory.knowledge.retrieval.answer import text_words
+from memory.knowledge.retrieval.answer_scope import off_subject
 from memory.knowledge.retrieval.answer_step import reply
 from memory.knowledge.retrieval.answer_words import key_words, same_word
 from memory.knowledge.retrieval.words import one_slip
@@ -285,3 +286,15 @@ def test_what_kind_of_asks_the_subjects_kind_only_when_it_opens_the_question() -
     assert answer.known and "dagger or a short sword" in answer.text
     answer = reply(analyse("what kind of talent is backstab"), [], [backstab])
     assert answer.known and "cutthroat talent" in answer.text.casefold()
+
+
+def test_a_number_asked_names_nothing_a_line_shares() -> None:
+    # A beast's attack line of another bestiary shares only the number with a question about a talent.
+    boar = passage(
+        "## Tusk Boar\n\n*Beast*\n\n**Gore.** Melee attack: +4 to hit, reach 5 ft., one target.",
+        "Beasts",
+        "Tusk Boar",
+    )
+    said = "Gore: Melee attack: +4 to hit, reach 5 ft., one target."
+    assert off_subject(analyse("does cleave master give -5 to hit"), [boar], said, best=True)
+    assert reply(analyse("does the tusk boar gore give +4 to hit"), [], [boar]).known
