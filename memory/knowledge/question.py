@@ -120,8 +120,10 @@ _FIELD_PHRASES: tuple[tuple[str, str], ...] = (
     (r"(?:what |which )?alignment", "alignment"),
     (
         r"what level|spell level|level spell|which level|(?:a )?cantrip or (?:a )?levell?ed spell|levell?ed spell|"
-        r"school(?: of magic)?|rarity|how rare|what kind of|"
-        r"what type of|"
+        # "What kind of" asks the subject's kind when it opens the question ("what kind of creature is a
+        # beholder"); later it asks a property ("sneak attack needs what kind of weapon").
+        r"school(?: of magic)?|rarity|how rare|^\s*what kind of|"
+        r"^\s*what type of|"
         r"(?:require|need)s? attunement|attunement",
         KIND_LINE,
     ),

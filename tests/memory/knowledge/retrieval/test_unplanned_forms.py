@@ -256,3 +256,32 @@ def test_a_table_row_named_then_described_is_asked_by_its_name() -> None:
     assert answer.text == "Vorrun's symbol is A broken oar. [1]"
     # A name qualified after its comma keeps the qualifier.
     assert reply(analyse("tarred rope symbol"), [], [GODS]).text.startswith("Rope, tarred (50 feet)'s symbol")
+
+
+def test_conditions_as_players_say_them_and_units_as_stat_lines_write_them() -> None:
+    assert expand("if im scared can i walk closer")[0] == "if im frightened can i walk closer"
+    assert expand("knocked down by a wave")[0] == "prone by a wave"
+    assert same_word("ft", "feet") and same_word("foot", "ft") and same_word("lb", "pounds")
+    # A hover-tank's stat line in another game's abbreviations, asked in words written out.
+    tank = passage(
+        "## Hover Tank\n\n*Vehicle*\n\nIt carries up to 900 lb. of cargo at 60 ft. a turn.",
+        "Vehicles",
+        "Hover Tank",
+    )
+    answer = reply(analyse("how many pounds of cargo does a hover tank carry"), [], [tank])
+    assert answer.known and "900 lb." in answer.text
+
+
+def test_what_kind_of_asks_the_subjects_kind_only_when_it_opens_the_question() -> None:
+    backstab = passage(
+        "## Backstab\n\n*Cutthroat talent, rank 1*\n\nStrike an unaware foe for double damage. The blade must be "
+        "a dagger or a short sword.",
+        "Talents",
+        "Backstab",
+    )
+    assert analyse("what kind of talent is backstab").fields == ["kind"]
+    assert analyse("backstab needs what kind of blade").fields == []
+    answer = reply(analyse("backstab needs what kind of blade"), [], [backstab])
+    assert answer.known and "dagger or a short sword" in answer.text
+    answer = reply(analyse("what kind of talent is backstab"), [], [backstab])
+    assert answer.known and "cutthroat talent" in answer.text.casefold()
