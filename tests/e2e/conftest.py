@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator, Set
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +14,7 @@ from bot.offline.emulator import Channel, DiscordEmulator, Guild, Member, Role
 from bot.offline.emulator.models import LOADING
 from config.settings import Settings
 from tests.conftest import DatabaseTarget
+from tests.conftest import sql_run_below as sql_run_below  # the e2e flows' own, where they import it
 from tests.e2e.jargon import JargonRecorder
 
 
@@ -57,34 +57,6 @@ class World:
     def bot(self) -> Lorekeeper:
         """Return the running bot."""
         return self.bots[-1]
-
-
-#: The e2e tests that stay on both databases for the bot's own start (its catch-up of digests and read-back of
-#: missed turns run nowhere else on PostgreSQL), among the others kept there.
-STARTS_ON_BOTH = "tests/e2e/test_turns_e2e.py"
-
-
-def sql_run_below(*tests: str) -> pytest.MarkDecorator:
-    """`sqlite_only` for an e2e flow about Discord and words whose SQL is not its own: each statement it runs on
-    PostgreSQL is run there by the tests below tests/e2e (most of them by `tests`), and the bot's start by
-    `STARTS_ON_BOTH`. A flow with PostgreSQL's own behaviour (writers side by side, races, two processes,
-    locks, migrations) or with a statement no lower test runs stays on both.
-
-    Checked by recording each test's PostgreSQL statements (`tests/helpers/sql_record.py`): while it records,
-    the flow runs on both and is known by the fixture `_sql_run_below`.
-    """
-    if os.environ.get("LOREKEEPER_SQL_RECORD"):
-        return pytest.mark.usefixtures("_sql_run_below")
-    named = " and ".join(tests)
-    return pytest.mark.sqlite_only(
-        reason=f"each statement it runs on PostgreSQL is run there by the tests below tests/e2e, the most by "
-        f"{named}; the bot's start by {STARTS_ON_BOTH}"
-    )
-
-
-@pytest.fixture
-def _sql_run_below() -> None:
-    """Names a flow marked `sql_run_below` while `tests/helpers/sql_record.py` records (see there)."""
 
 
 def assert_no_pings(emu: DiscordEmulator, pingable_roles: Set[int] = frozenset()) -> None:

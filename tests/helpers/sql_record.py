@@ -1,9 +1,8 @@
-"""Check `tests.e2e.conftest.sql_run_below`: an e2e flow run on SQLite only runs no PostgreSQL statement of its own.
+"""Check `tests.conftest.sql_run_below`: a flow run on SQLite only runs no PostgreSQL statement of its own.
 
 Record every test's PostgreSQL statements (the flows marked run on both while recording), then report each marked
-flow's statements that no test below tests/e2e runs on PostgreSQL; the bot's start-up statements are counted as
-run when the e2e tests of `STARTS_ON_BOTH` run them. A statement only a test's own code runs (its assertions) is
-left out. Statements are compared with their parameters, numbers and literals taken out.
+flow's statements that no unmarked test runs on PostgreSQL. A statement only a test's own code runs (its
+assertions) is left out. Statements are compared with their parameters, numbers and literals taken out.
 
     LOREKEEPER_SQL_RECORD=/tmp/sql .venv/bin/python -m pytest -k postgres -p tests.helpers.sql_record
     .venv/bin/python -m tests.helpers.sql_record /tmp/sql
@@ -100,26 +99,18 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 def report(folder: Path) -> int:
-    """Print each marked flow's statements no lower test runs on PostgreSQL; return how many flows have some."""
-    from tests.e2e.conftest import STARTS_ON_BOTH
-
+    """Print each marked flow's statements no unmarked test runs on PostgreSQL; return how many flows have some."""
     runs: dict[str, set[str]] = defaultdict(set)
     for path in folder.glob("*.jsonl"):
         for line in path.read_text().splitlines():
             row = json.loads(line)
             runs[row["node"]] |= set(row["sql"])
-    below = {
-        s.split("|", 1)[1] for node, sql in runs.items() if not node.startswith("tests/e2e/") for s in sql
-    }
-    starts = {
-        s.split("|", 1)[1] for node, sql in runs.items() if node.startswith(STARTS_ON_BOTH) for s in sql
-    }
+    kept = {s.split("|", 1)[1] for node, sql in runs.items() if not node.endswith(" marked") for s in sql}
     failing = 0
     for node, sql in sorted(runs.items()):
         if not node.endswith(" marked"):
             continue
-        program = {s.split("|", 1)[1] for s in sql if s.startswith("program|")}
-        own = sorted(program - below - starts)
+        own = sorted({s.split("|", 1)[1] for s in sql if s.startswith("program|")} - kept)
         print(f"{len(own):3} {node.removesuffix(' marked')}")
         for statement in own:
             print(f"      {statement[:200]}")
