@@ -22,8 +22,8 @@ from dataclasses import replace
 
 from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
-from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.fields import KIND
+from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import KIND_LINE, Question
 from memory.knowledge.retrieval.answer import compose, nothing_known, numbered
 from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
