@@ -82,6 +82,18 @@ def era_key(name: str) -> str:
     return key[:60]
 
 
+def era_key_for(name: str, calendar: CampaignCalendar | None) -> str:
+    """Return the key an era written by its name gets, wherever it is written (a timeline's era, a date, a
+    reference): the key of the calendar's era of that name when the campaign calendar has one, else the key
+    its name gives (`era_key`, a leading "the" dropped). One name is one era, whichever came first."""
+    if calendar is not None:
+        folded = fold(name)
+        for era in calendar.eras:
+            if fold(era.name) == folded:
+                return era.key
+    return era_key(name)
+
+
 class EraDef(BaseModel):
     """One era: its key (a date's first part), its name, the abbreviations typed for it, its bounds."""
 
@@ -251,7 +263,8 @@ class CampaignCalendar(BaseModel):
         lines = [self.describe_eras()]
         if self.months:
             months = _join([f"{m.name} ({m.days} days)" for m in self.months])
-            lines.append(f"A year has {len(self.months)} months: {months}.")
+            count = "1 month" if len(self.months) == 1 else f"{len(self.months)} months"
+            lines.append(f"A year has {count}: {months}.")
         else:
             lines.append(
                 f"Months have no names: a year has {self.months_per_year} months of {self.days_per_month} days."
@@ -347,7 +360,14 @@ def calendar_from(
         eras[key] = {"key": key, "name": shown, "abbreviations": abbreviations, "start": start, "end": end}
     by_name = {fold(e["name"]): k for k, e in eras.items()}
     for item in parsed.eras:
-        key = item.key or by_name.get(fold(item.name or "")) or era_key(item.name or "")
+        named = by_name.get(fold(item.name or ""))
+        if item.key and named is not None and named != item.key:
+            raise InvalidInput(
+                f"The calendar gives the era “{item.name}” the key {item.key}, but canon already has an era of "
+                f"that name under the key {named}: one name is one era. Write key: {named} (or leave the key "
+                "out: the name finds the era), or give the calendar's era another name."
+            )
+        key = item.key or named or era_key(item.name or "")
         if not item.name and key not in eras and not item.key:
             raise InvalidInput("Every era of the calendar needs a name (or the key of an era canon has).")
         era = eras.setdefault(key, {"key": key, "name": item.name or derived_name(key), "abbreviations": ()})

@@ -34,7 +34,7 @@ from canon.calendar import (
     parse_date,
     year_problem,
 )
-from canon.campaign_calendar import CampaignCalendar
+from canon.campaign_calendar import CampaignCalendar, era_key_for
 from canon.date_reading import read_date
 
 EntityType = Literal[
@@ -152,9 +152,18 @@ def check_ref(value: str) -> str:
     return check_id(value)
 
 
-def check_era_ref(value: str) -> str:
-    """Accept an era reference as an era id or as the era's name ("Third Age" is `third_age`)."""
+def check_era_ref(value: str, info: ValidationInfo) -> str:
+    """Accept an era reference as an era id or as the era's name ("The Third Age" is `third_age`, or the key
+    the campaign calendar gives the era of that name)."""
+    if ID_PATTERN.fullmatch(value) is None and id_from_name(value):
+        return check_era_id(era_key_for(value, context_calendar(info)))
     return check_era_id(check_ref(value))
+
+
+def context_calendar(info: ValidationInfo) -> CampaignCalendar | None:
+    """Return the campaign calendar an import reads against, if it has one."""
+    calendar = info.context.get("calendar") if isinstance(info.context, dict) else None
+    return calendar if isinstance(calendar, CampaignCalendar) else None
 
 
 def check_era_id(value: str) -> str:
@@ -168,11 +177,11 @@ def check_era_id(value: str) -> str:
     return value
 
 
-def check_era_path(value: str) -> str:
+def check_era_path(value: str, info: ValidationInfo) -> str:
     """Accept an era id or a dotted path of era ids from the outermost era (`3rd_age.age_of_iron`), or an
     era's name ("Third Age")."""
     if "." not in value and not is_era_id(value) and is_era_id(id_from_name(value)):
-        return id_from_name(value)
+        return era_key_for(value, context_calendar(info))
     for segment in value.split("."):
         if not is_era_id(segment):
             raise FieldProblem(

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from canon.calendar import CalendarRules, DateError
-from canon.campaign_calendar import CampaignCalendar
+from canon.campaign_calendar import CampaignCalendar, era_key_for
 from canon.structured.problems import Problems
 from canon.structured.schemas import ID_PATTERN, EntityType, FieldProblem, LoreModel, ScalarKind, id_from_name
 from canon.structured.shapes import (
@@ -310,7 +310,12 @@ class Validator:
     def validate(self, model: type[ModelT], data: dict[str, Any], loc: Loc) -> ModelT | None:
         identity = self.identities.get(model)
         if identity is not None and identity[1] not in data and isinstance(data.get("name"), str):
-            made = id_from_name(data["name"])  # an entry the GM named and gave no id: its name gives it
+            # An entry the GM named and gave no id: its name gives it (an era's as the calendar keys it).
+            made = (
+                era_key_for(data["name"], self.context["calendar"])
+                if identity[0] == "Era"
+                else id_from_name(data["name"])
+            )
             if made and ID_PATTERN.fullmatch(made):
                 data[identity[1]] = made
                 self.positions[(*loc, identity[1])] = self.positions.get((*loc, "name"), Map([], 1, 1))

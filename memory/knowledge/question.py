@@ -119,9 +119,11 @@ _FIELD_PHRASES: tuple[tuple[str, str], ...] = (
     (r"vulnerabilit(?:y|ies)|vulnerable to", "damage vulnerabilities"),
     (r"(?:what |which )?alignment", "alignment"),
     (
-        r"what level|spell level|level spell|which level|(?:a )?cantrip or (?:a )?levell?ed spell|levell?ed spell|"
-        r"school(?: of magic)?|rarity|how rare|what kind of|"
-        r"what type of|"
+        r"what level|spell level|level spell|which level|(?:higher|lower)[- ]level(?!s)|(?:a )?cantrip or (?:a )?levell?ed spell|levell?ed spell|"
+        # "What kind of" asks the subject's kind when it opens the question ("what kind of creature is a
+        # beholder"); later it asks a property ("sneak attack needs what kind of weapon").
+        r"school(?: of magic)?|rarity|how rare|^\s*what kind of|"
+        r"^\s*what type of|"
         r"(?:require|need)s? attunement|attunement",
         KIND_LINE,
     ),
@@ -314,8 +316,15 @@ class Question:
 
     @property
     def search_text(self) -> str:
-        """Return what to search for: the question in the books' words."""
-        return self.expanded
+        """Return what to search for: the question in the books' words, without the table's chatter ("whats",
+        "lol", "guys": no book says them, and they pull the question's meaning away from its subject)."""
+        said = " ".join(w for w in self.expanded.split() if _bare(w) not in CHATTER)
+        return said or self.expanded
+
+
+def _bare(word: str) -> str:
+    """Return a word as typed, folded and without the punctuation around it ("Whats" of "Whats,")."""
+    return word.casefold().strip(".,;:!?\"'()")
 
 
 def _subject_words(text: str) -> list[str]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 from pydantic import Field, JsonValue
 
 from canon.calendar import EraCalendar, EraSpan, WorldDate
+from canon.campaign_calendar import CampaignCalendar, era_key_for
 from canon.structured.kinds.base import KindSpec
 from canon.structured.schemas import (
     AGENTS,
@@ -113,8 +114,10 @@ def normalise(n: Normaliser, document: TimelineFile) -> None:
     )
     parents: dict[str, list[tuple[str, Loc]]] = {}
     by_id = {era.era: era for era in eras}
+    calendar = n.v.context.get("calendar")
     for era in eras:
         loc = n.v.loc_of(era)
+        _check_calendar_key(n, era, calendar, loc)
         attributes: dict[str, JsonValue] = {
             "start": era.start,
             "end": era.end,
@@ -152,6 +155,19 @@ def normalise(n: Normaliser, document: TimelineFile) -> None:
             _event(n, event, era, by_id)
     for event in document.events:
         _event(n, event, None, by_id)
+
+
+def _check_calendar_key(n: Normaliser, era: Era, calendar: CampaignCalendar | None, loc: Loc) -> None:
+    """Refuse an era whose name the campaign calendar gives to an era of another id: one name, one era."""
+    if era.name is None or calendar is None:
+        return
+    keyed = era_key_for(era.name, calendar)
+    if calendar.era(keyed) is not None and keyed != era.era:
+        n.v.report(
+            (*loc, "era"),
+            f'"era" is {era.era}, but the campaign calendar names its era “{era.name}” {keyed}; write '
+            f'"era: {keyed}" (or leave "era:" out: the name gives it), or give the era another name',
+        )
 
 
 def _check_sub_era(n: Normaliser, era: Era, parent: Era, loc: Loc) -> None:

@@ -85,6 +85,8 @@ NAMED_BLOCK = 1.3
 #: How much more a sentence weighs for each pair of the question's words it says side by side, in order ("a long
 #: rest ... at least 8 hours" over "a short rest ... at least 1 hour long" for "how long is a long rest").
 PAIRED = 0.2
+#: A die or dice as the books write them: "1d6", "2d8 + 4", "d20".
+_DICE_ROLL = re.compile(r"(?<![\w])\d*d\d+\b")
 _EXAMPLE = re.compile(r"^(?:for (?:example|instance)|e\.g\.)\b", re.IGNORECASE)
 
 #: "What does X do?" cannot be turned into "what X does" by moving a word: such questions are quoted.
@@ -219,7 +221,8 @@ def is_example(text: str) -> bool:
 def text_words(text: str, asked: Sequence[str], how: str | None = None) -> set[str]:
     """Return a sentence's folded words, its abbreviations read out when the question asks every word of them
     ("+2 bonus to AC" holds "armor" and "class" for "armor class", not "class" for "which class"), and the
-    question's words it says in the books' words ("at least 1 hour" says "minimum": `related_said`). `how`, the
+    question's words it says in the books' words ("at least 1 hour" says "minimum": `related_said`; "1d6" says
+    "die" and "dice"). `how`, the
     word asking an amount ("long" of "how long"), is said by an amount of its kind ("3 rounds") or with one."""
     folded = fold_words(text)
     words = set(folded)
@@ -227,6 +230,8 @@ def text_words(text: str, asked: Sequence[str], how: str | None = None) -> set[s
         if all(w in asked for w in ABBREVIATIONS[short]):
             words |= set(ABBREVIATIONS[short])
     words |= related_said(folded, asked)
+    if _DICE_ROLL.search(text):
+        words |= {"die", "dice"} & set(asked)  # "an extra 1d6" says the die asked
     if how is not None:
         # "How long": said by an amount of time or length ("at least 1 hour long"), not by "a long rest".
         amount = has_amount(text)

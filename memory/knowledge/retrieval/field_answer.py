@@ -66,7 +66,7 @@ class FieldHit:
 
     def sentence(self) -> str:
         """Return the field as a sentence naming its subject."""
-        subject = self.field.subject.split(" › ")[-1]
+        subject = _short_name(self.field.subject.split(" › ")[-1])
         value = self.field.value.rstrip(".")
         if len(value) > 80 or ". " in value or (self.field.value.endswith(".") and len(value.split()) >= 5):
             said = sentences(value)
@@ -84,6 +84,18 @@ class FieldHit:
         verb = "are" if label in _PLURAL_LABELS else "is"
         owner = f"{subject}'" if subject.endswith("s") else f"{subject}'s"
         return f"{owner} {label} {verb} {value}. [{self.number}]"
+
+
+#: A row's name followed by this many words after a comma is described, not qualified ("Hermes, god of travel").
+DESCRIBED = 3
+
+
+def _short_name(name: str) -> str:
+    """Return a row's name without the description after its comma ("Hermes" of "Hermes, god of travel and
+    commerce"); a name qualified after its comma keeps it ("Rope, hempen (50 feet)")."""
+    head, _, rest = name.partition(",")
+    rest = re.sub(r"\([^)]*\)", " ", rest)
+    return head.strip() if head.strip() and len(rest.split()) >= DESCRIBED else name
 
 
 def word_in(word: str, words: Sequence[str] | set[str]) -> bool:
@@ -104,6 +116,10 @@ def _fit(subject: Sequence[str], name: str) -> float:
     if not subject or not named or not all(word_in(w, whole) for w in subject):
         return 0.0
     precision = sum(1 for w in named if word_in(w, subject)) / len(named)
+    # A row named and described ("Hermes, god of travel and commerce"): the name before the comma names it.
+    head = [w for w in fold_words(name.split(" › ")[-1].split(",")[0]) if w not in ("of", "the", "a", "an")]
+    if head and head != named and all(word_in(w, subject) for w in head):
+        precision = max(precision, sum(1 for w in subject if word_in(w, head)) / len(subject))
     return precision if precision >= MIN_PRECISION else 0.0
 
 

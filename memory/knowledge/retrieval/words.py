@@ -45,7 +45,7 @@ _VOCAB_CACHE = 8
 #: another real word ("tortle", "turtle"): only long words are read through it.
 SWAP_LETTERS = 5
 ADDED_LETTERS = 6
-CHANGED_LETTERS = 7
+CHANGED_LETTERS = 8
 
 
 def _slip_fits(word: str, other: str) -> bool:
