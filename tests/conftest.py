@@ -2,7 +2,8 @@
 
 A test about SQLite itself (its files, backups, WAL, pragmas), or an expensive one whose SQL another test already
 runs on both databases, says so with `@pytest.mark.sqlite_only(reason=...)`: on `db_target` it then runs on
-SQLite only.
+SQLite only. A flow through Discord or the command line whose every PostgreSQL statement another test runs there
+says so with `sql_run_below(...)`.
 """
 
 from __future__ import annotations
@@ -91,6 +92,28 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         marker = item.get_closest_marker("sqlite_only")
         if marker is not None and not marker.kwargs.get("reason"):
             raise pytest.UsageError(f"{item.nodeid}: sqlite_only needs a reason= (why SQLite only)")
+
+
+def sql_run_below(*tests: str) -> pytest.MarkDecorator:
+    """`sqlite_only` for a flow through Discord or the command line whose SQL is not its own: each statement it
+    runs on PostgreSQL is run there by a test that stays on both (the most of them by `tests`, named in the
+    reason). A flow with PostgreSQL's own behaviour (writers side by side, races, two processes, locks,
+    migrations) or a statement no other test runs there stays on both.
+
+    Checked by recording each test's PostgreSQL statements (`tests/helpers/sql_record.py`): while it records,
+    the flow runs on both and is known by the fixture `_sql_run_below`.
+    """
+    if os.environ.get("LOREKEEPER_SQL_RECORD"):
+        return pytest.mark.usefixtures("_sql_run_below")
+    return pytest.mark.sqlite_only(
+        reason=f"each statement it runs on PostgreSQL is run there by tests kept on both, the most by "
+        f"{' and '.join(tests)}"
+    )
+
+
+@pytest.fixture
+def _sql_run_below() -> None:
+    """Name a flow marked `sql_run_below` while `tests/helpers/sql_record.py` records (see there)."""
 
 
 def require_shared(path: Path) -> Path:

@@ -138,6 +138,14 @@ SHIPPED: dict[str, str] = {
     "ur": "your",
     "r": "are",
     "cuz": "because",
+    # Conditions as players say them.
+    "scared": "frightened",
+    "afraid": "frightened",
+    "terrified": "frightened",
+    "knocked down": "prone",
+    "paralysed": "paralyzed",
+    "blind": "blinded",
+    "deaf": "deafened",
 }
 
 #: A player's word for a rule and the words the books say it in, any game's: a sentence saying one of them says

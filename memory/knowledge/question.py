@@ -119,9 +119,11 @@ _FIELD_PHRASES: tuple[tuple[str, str], ...] = (
     (r"vulnerabilit(?:y|ies)|vulnerable to", "damage vulnerabilities"),
     (r"(?:what |which )?alignment", "alignment"),
     (
-        r"what level|spell level|level spell|which level|(?:a )?cantrip or (?:a )?levell?ed spell|levell?ed spell|"
-        r"school(?: of magic)?|rarity|how rare|what kind of|"
-        r"what type of|"
+        r"what level|spell level|level spell|which level|(?:higher|lower)[- ]level(?!s)|(?:a )?cantrip or (?:a )?levell?ed spell|levell?ed spell|"
+        # "What kind of" asks the subject's kind when it opens the question ("what kind of creature is a
+        # beholder"); later it asks a property ("sneak attack needs what kind of weapon").
+        r"school(?: of magic)?|rarity|how rare|^\s*what kind of|"
+        r"^\s*what type of|"
         r"(?:require|need)s? attunement|attunement",
         KIND_LINE,
     ),

@@ -14,6 +14,7 @@ from bot.offline.emulator import Channel, DiscordEmulator, Guild, Member, Role
 from bot.offline.emulator.models import LOADING
 from config.settings import Settings
 from tests.conftest import DatabaseTarget
+from tests.conftest import sql_run_below as sql_run_below  # the e2e flows' own, where they import it
 from tests.e2e.jargon import JargonRecorder
 
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_hidden_canon_e2e import written_here
 from tests.e2e.test_world_prep_e2e import FACTIONS, ROSTER, everything
+
+pytestmark = sql_run_below("tests/bot/archive/test_export_import.py", "tests/bot/voice/test_extraction.py")
 
 MAP = "# The map\n\nThe river Sel runs past Thornwall to the sea.\n" * 40
 

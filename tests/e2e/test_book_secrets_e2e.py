@@ -13,10 +13,13 @@ from typing import Any
 
 from bot.offline.emulator.models import custom_ids
 from memory.knowledge.retrieval.answer import nothing_known
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_canon_e2e import embed_text
 from tests.e2e.test_hidden_canon_e2e import written_here
 from tests.e2e.test_lore_e2e import everything, import_file, with_sources
+
+#: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
+SQL_RUN_BELOW = sql_run_below("tests/memory/knowledge/test_gm_only_sections.py", "tests/bot/cli/test_lore.py")
 
 BOOK = """# Greyhaven
 
@@ -67,6 +70,7 @@ def first_line(message: dict[str, Any] | None) -> str:
     return embed_text(message["embeds"][0]).split("\n")[1]
 
 
+@SQL_RUN_BELOW
 async def test_a_gm_only_section_never_reaches_a_player_and_the_gm_shows_it(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     imported = await import_file(world, "greyhaven.md", BOOK, **{"class": "canon"})
@@ -117,6 +121,7 @@ async def test_a_file_of_gm_only_sections_alone_moves_no_players_count(world: Wo
     assert "1 sources" in written_here(await emu.invoke(chan, world.pat, "campaign info"))
 
 
+@SQL_RUN_BELOW
 async def test_two_canon_sources_that_disagree_are_flagged_and_the_gm_settles_it(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     first = await import_file(world, "gazetteer.md", GAZETTEER, **{"class": "canon"})

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_lore_e2e import everything, with_sources
 from tests.helpers.paths import REPO
 from tests.helpers.scans import needs_tesseract, scanned_book
+
+pytestmark = sql_run_below("tests/bot/cli/test_lore.py", "tests/memory/test_chroma_server.py")
 
 PDF = REPO / "tests" / "fixtures" / "books" / "basic-rules.pdf"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot.offline.emulator.interactions import InteractionResult
 from canon.calendar import REAL_TIME_RANGE, YEAR_RANGE
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 
 HUGE_DATE = "3rd_age.year_99999999999999999999"
 ERROR_ID_TEXT = "give the bot's host this id"
@@ -21,6 +21,7 @@ def refused(reply: InteractionResult, wanted: str) -> None:
     assert wanted in text, text
 
 
+@sql_run_below("tests/bot/wiki/test_page_cache.py", "tests/bot/services/branches/test_branches.py")
 async def test_a_year_past_the_calendar_is_refused_by_every_command_that_takes_a_date(world: World) -> None:
     emu, chan = world.emu, world.channel
     added = await emu.invoke(chan, world.gm, "canon add entity", name="Brann", type="Person")

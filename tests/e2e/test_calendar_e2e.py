@@ -8,9 +8,14 @@ from sqlalchemy import select
 
 from canon.campaigns import CampaignRow
 from canon.tables import EntityRow
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_canon_e2e import embed_text, latest_scene, proposals_of_scene, review_cards
 from tests.e2e.test_continuity_e2e import import_yaml
+
+#: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
+SQL_RUN_BELOW = sql_run_below(
+    "tests/bot/services/branches/test_branches.py", "tests/bot/archive/test_export_import.py"
+)
 
 TIMELINE = """\
 kind: timeline
@@ -103,6 +108,7 @@ async def test_the_gm_sets_the_calendar_and_the_table_types_dates_in_its_words(w
     assert await stored_calendar(world) == [{}]
 
 
+@SQL_RUN_BELOW
 async def test_a_timelines_era_abbreviation_is_part_of_the_calendar(world: World) -> None:
     emu, chan, pat = world.emu, world.channel, world.pat
     await import_yaml(
@@ -127,6 +133,7 @@ async def test_a_timelines_era_abbreviation_is_part_of_the_calendar(world: World
     assert "its world up to year 400 of the Third Age" in embed_text(forked.embeds[0]), forked.embeds
 
 
+@SQL_RUN_BELOW
 async def test_the_edit_form_shows_dates_in_words_and_reads_them_back(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     await import_yaml(world, "timeline.yaml", TIMELINE)
@@ -151,6 +158,7 @@ async def test_the_edit_form_shows_dates_in_words_and_reads_them_back(world: Wor
     assert after.content["when"] == "3rd_age.year_363.month_2.day_20"
 
 
+@SQL_RUN_BELOW
 async def test_the_gm_sets_the_calendar_in_words_and_a_bad_one_is_refused_in_words(world: World) -> None:
     emu, chan, gm = world.emu, world.channel, world.gm
     await import_yaml(world, "timeline.yaml", TIMELINE)
@@ -186,6 +194,7 @@ async def test_the_gm_sets_the_calendar_in_words_and_a_bad_one_is_refused_in_wor
     assert (await emu.invoke(chan, gm, "calendar show")).content == shown
 
 
+@SQL_RUN_BELOW
 async def test_a_glossary_term_for_an_era_is_read_in_dates_and_dates_stay_in_the_calendar_s_words(
     world: World,
 ) -> None:
@@ -210,6 +219,7 @@ async def test_a_glossary_term_for_an_era_is_read_in_dates_and_dates_stay_in_the
     assert month.content == "That is Frostmoot of year 363 of the Third Age.", month.content
 
 
+@SQL_RUN_BELOW
 async def test_a_world_file_s_dates_are_read_in_the_calendar_s_words(world: World) -> None:
     emu, chan, gm = world.emu, world.channel, world.gm
     await import_yaml(world, "timeline.yaml", TIMELINE)

@@ -19,8 +19,13 @@ from canon.proposals import ProposalStatus
 from canon.tables import ConflictRow, ProposalRow, StatementRow
 from memory.scene_tables import SceneRow
 from memory.scenes import SceneStatus
-from tests.e2e.conftest import World, embed_fields, scene_report
+from tests.e2e.conftest import World, embed_fields, scene_report, sql_run_below
 from tests.e2e.jargon import jargon_in
+
+#: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
+SQL_RUN_BELOW = sql_run_below(
+    "tests/bot/archive/test_export_import.py", "tests/bot/services/test_canon_service.py"
+)
 
 
 def plain(text: str | None) -> str:
@@ -123,6 +128,7 @@ async def kill_aldric_in_a_first_scene(world: World) -> None:
     assert "1 written to canon" in embed_text(committed.embeds[0])
 
 
+@SQL_RUN_BELOW
 async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> None:
     emu, chan, gm, pat, quinn = world.emu, world.channel, world.gm, world.pat, world.quinn
     for name, kind in (("Aldric", "NPC"), ("Mara", "NPC"), ("Brann", "PC")):
@@ -256,6 +262,7 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     assert "Aldric is dead" in plain(embed_fields(aldric_after.embeds[0])["State"])
 
 
+@SQL_RUN_BELOW
 async def test_autocomplete_and_cards_hide_gm_only_canon_from_players(world: World) -> None:
     emu, chan = world.emu, world.channel
     await gm_adds(world, "entity", name="The Hidden King", type="NPC", gm_only=True)
@@ -284,6 +291,7 @@ async def test_autocomplete_and_cards_hide_gm_only_canon_from_players(world: Wor
     assert "spy" not in embed_text(timeline.embeds[0])
 
 
+@SQL_RUN_BELOW
 async def test_a_hidden_proposal_stays_hidden_on_the_public_card(world: World) -> None:
     emu, chan = world.emu, world.channel
     await gm_adds(world, "entity", name="The Hidden King", type="NPC", gm_only=True)
@@ -485,6 +493,7 @@ async def test_paging_accept_all_and_the_policy(world: World) -> None:
     assert card_11.entity.provenance.authority == "player"
 
 
+@SQL_RUN_BELOW
 async def test_retcon_twice_names_the_current_fact(world: World) -> None:
     emu, chan = world.emu, world.channel
     await gm_adds(world, "entity", name="Bridge of Sighs", type="Location")
@@ -527,6 +536,7 @@ async def test_retcon_twice_names_the_current_fact(world: World) -> None:
     assert not jargon_in(told), told
 
 
+@SQL_RUN_BELOW
 async def test_retcon_by_words_that_fit_several_facts_asks_which(world: World) -> None:
     emu, chan = world.emu, world.channel
     await gm_adds(world, "entity", name="Bridge of Sighs", type="Location")
@@ -545,6 +555,7 @@ async def test_retcon_by_words_that_fit_several_facts_asks_which(world: World) -
     assert "retconned" not in plain(timeline.embeds[0]["description"])  # nothing was guessed
 
 
+@SQL_RUN_BELOW
 async def test_bad_input_gets_clear_errors_and_stores_nothing(world: World) -> None:
     emu, chan = world.emu, world.channel
     outside = await emu.invoke(chan, world.pat, "propose fact", subject="Mara", attribute="title", value="x")
@@ -585,6 +596,7 @@ async def test_bad_input_gets_clear_errors_and_stores_nothing(world: World) -> N
     assert await canon_counts(world) == (0, 0, 0)
 
 
+@SQL_RUN_BELOW
 async def test_unknown_names_become_entity_proposals_and_the_gm_checks_canon(world: World) -> None:
     emu, chan = world.emu, world.channel
     await emu.invoke(chan, world.gm, "scene start", title="Strangers")
@@ -623,6 +635,7 @@ async def test_unknown_names_become_entity_proposals_and_the_gm_checks_canon(wor
     )
 
 
+@SQL_RUN_BELOW
 async def test_every_canon_command_is_synced(world: World) -> None:
     synced = {c["name"]: c for c in world.emu.global_commands}
     assert {"propose", "canon", "retcon"} <= set(synced)

@@ -7,10 +7,12 @@ import pytest
 
 from bot.offline.emulator.models import custom_ids
 from bot.wiki.tokens import LinkRefused
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_branches_e2e import everything
 from tests.e2e.test_canon_e2e import embed_text, gm_adds
 from tests.e2e.test_knowledge_e2e import card_of
+
+pytestmark = sql_run_below("tests/bot/wiki/test_page_cache.py", "tests/bot/archive/test_export_import.py")
 
 
 async def test_a_claim_is_approved_by_the_gm_and_a_players_click_is_refused(world: World) -> None:

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from canon.models import Viewer
 from canon.tables import ConflictRow
 from memory.scenes import scene_turns
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_canon_e2e import (
     buttons,
     campaign_of,
@@ -23,6 +23,9 @@ from tests.e2e.test_canon_e2e import (
     proposals_of_scene,
     review_cards,
 )
+
+#: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
+SQL_RUN_BELOW = sql_run_below("tests/bot/archive/test_export_import.py", "tests/bot/services/test_recaps.py")
 
 FAMILY = """\
 lineage: house_tidewright
@@ -39,6 +42,7 @@ async def import_yaml(world: World, name: str, data: str) -> Any:
     return await world.emu.invoke(world.channel, world.gm, "lore import", file=attachment)
 
 
+@SQL_RUN_BELOW
 async def test_a_title_from_play_against_the_world_bible_is_warned_with_both_sides_evidence(
     world: World,
 ) -> None:
@@ -88,6 +92,7 @@ async def open_conflicts(world: World) -> list[ConflictRow]:
         return list((await session.execute(query)).scalars())
 
 
+@SQL_RUN_BELOW
 async def test_conflicts_are_resolved_by_a_retcon_or_dismissed_and_only_the_gm_closes_them(
     world: World,
 ) -> None:
@@ -145,6 +150,7 @@ async def test_conflicts_are_resolved_by_a_retcon_or_dismissed_and_only_the_gm_c
     assert await open_conflicts(world) == []
 
 
+@SQL_RUN_BELOW
 async def test_conflicts_page_and_a_player_cannot_list_them(world: World) -> None:
     emu, chan, gm = world.emu, world.channel, world.gm
     for n in range(7):
@@ -234,6 +240,7 @@ async def test_a_dated_scene_dates_its_facts_on_the_timeline_and_the_next_scene_
     assert "Harbourmaster" in card and "wounded" not in card, card
 
 
+@SQL_RUN_BELOW
 async def test_a_checkpoint_commits_the_accepted_so_far_and_they_leave_the_end_of_scene_card(
     world: World,
 ) -> None:
@@ -292,6 +299,7 @@ async def test_a_checkpoint_commits_the_accepted_so_far_and_they_leave_the_end_o
     assert "Mara is Watch captain" in recap and "Sentry" in recap, recap
 
 
+@SQL_RUN_BELOW
 async def test_another_bots_roll_is_a_turn_in_the_transcript_and_resolves_a_proposal(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     avrae = emu.add_member(world.guild, "Avrae", bot=True)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_canon_e2e import buttons, embed_text, gm_adds
+
+pytestmark = sql_run_below("tests/bot/archive/test_export_import.py", "tests/bot/wiki/test_page_cache.py")
 
 
 def select_options(message: dict[str, Any]) -> list[dict[str, Any]]:

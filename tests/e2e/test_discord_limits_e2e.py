@@ -23,10 +23,13 @@ from canon.models import Visibility
 from canon.proposals import EntityContent
 from canon.storage import utc_now
 from tests.conftest import DatabaseTarget
-from tests.e2e.conftest import World, assert_no_pings, scene_report
+from tests.e2e.conftest import World, assert_no_pings, scene_report, sql_run_below
 from tests.helpers.llm_stub import LLMStub
 from tests.helpers.voice_fixtures import GM, settings_for
 from tests.helpers.voice_stub import VoiceScript, items_reply
+
+#: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
+SQL_RUN_BELOW = sql_run_below("tests/bot/wiki/test_page_cache.py", "tests/bot/voice/test_extraction.py")
 
 #: Discord's time one model call takes here: a dozen calls outlast an interaction token (15 minutes).
 CALL_SECONDS = 100.0
@@ -140,6 +143,7 @@ async def test_a_hidden_file_is_read_where_players_never_look(llm_world: tuple[W
     assert "🔒" in str(card["embeds"])  # the GM channel shows GM-only proposals
 
 
+@SQL_RUN_BELOW
 async def test_endscene_reading_past_fifteen_minutes_posts_its_report_and_card(
     llm_world: tuple[World, VoiceScript],
 ) -> None:
@@ -172,6 +176,7 @@ async def npc(world: World, name: str) -> None:
 
 
 @pytest.mark.parametrize("name", ["Clyde the Innkeeper", "Discordia", "Everyone"])
+@SQL_RUN_BELOW
 async def test_an_npc_whose_name_discord_refuses_still_answers(
     llm_world: tuple[World, VoiceScript], name: str
 ) -> None:
@@ -187,6 +192,7 @@ async def test_an_npc_whose_name_discord_refuses_still_answers(
     assert echo["content"].startswith("↑ **") and "Where is the forge?" in echo["content"]
 
 
+@SQL_RUN_BELOW
 async def test_a_deleted_npc_webhook_is_made_again(llm_world: tuple[World, VoiceScript]) -> None:
     world, _ = llm_world
     emu, chan, pat = world.emu, world.channel, world.pat
@@ -255,6 +261,7 @@ async def test_session_list_shows_fifty_long_sessions_in_pages(world: World) -> 
 # -- the transcript at its worst, and autocomplete of long names ------------------------------------------
 
 
+@SQL_RUN_BELOW
 async def test_a_long_transcript_comes_in_files_within_discords_size(world: World) -> None:
     emu, chan = world.emu, world.channel
     emu.attachment_size_limit = 48 * 1024  # a small limit stands for the 10 MiB of a months-long scene
@@ -276,6 +283,7 @@ async def test_a_long_transcript_comes_in_files_within_discords_size(world: Worl
     assert f"in {len(files)} files" in (got.original_message or {}).get("content", "")
 
 
+@SQL_RUN_BELOW
 async def test_picking_a_long_name_from_autocomplete_finds_it(world: World) -> None:
     emu, chan = world.emu, world.channel
     name = "Aldric " + "the Unbowed, Warden of the Northern Marches and Keeper of the Old Oaths, " * 2
@@ -291,6 +299,7 @@ async def test_picking_a_long_name_from_autocomplete_finds_it(world: World) -> N
 # -- the command tree is synced only when it changed -----------------------------------------------------------
 
 
+@SQL_RUN_BELOW
 async def test_a_restart_with_an_unchanged_command_tree_makes_no_sync_call(world: World) -> None:
     emu = world.emu
     syncs = emu.requests_to("PUT", rf"/applications/{emu.application_id}/commands$")

@@ -7,8 +7,13 @@ import socket
 from discord import Permissions
 
 from config.settings import LLMSettings
-from tests.e2e.conftest import World, embed_fields
+from tests.e2e.conftest import World, embed_fields, sql_run_below
 from tests.helpers.llm_stub import STUB_MODEL, LLMStub, Reply
+
+#: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
+SQL_RUN_BELOW = sql_run_below(
+    "tests/bot/wiki/test_page_cache.py", "tests/bot/services/branches/test_branches.py"
+)
 
 USER, PASSWORD, KEY = "lk-user", "s3cret-pass", "k3y-value"
 
@@ -42,6 +47,7 @@ async def use_llm(world: World, base_url: str) -> None:
     await world.restart()
 
 
+@SQL_RUN_BELOW
 async def test_narrate_names_only_the_host_of_an_endpoint_that_does_not_answer(world: World) -> None:
     port = closed_port()
     await use_llm(world, with_credentials(f"127.0.0.1:{port}"))
@@ -55,6 +61,7 @@ async def test_narrate_names_only_the_host_of_an_endpoint_that_does_not_answer(w
         assert_no_credentials(str(message))
 
 
+@SQL_RUN_BELOW
 async def test_a_refused_api_key_names_only_the_host(world: World) -> None:
     async with LLMStub() as stub:
         stub.add(*[Reply.error(401, "bad key")] * 3)

@@ -15,7 +15,11 @@ from bot.client.replies import WITHDRAWN
 from bot.offline.emulator.interactions import InteractionResult
 from bot.offline.emulator.models import custom_ids
 from canon.errors import NotFound
-from tests.e2e.conftest import World, scene_report
+from tests.e2e.conftest import World, scene_report, sql_run_below
+
+pytestmark = sql_run_below(
+    "tests/bot/wiki/test_page_cache.py", "tests/bot/services/branches/test_branches.py"
+)
 
 ERROR_ID_TEXT = "give the bot's host this id"
 

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from canon.proposals import ProposalStatus
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_calendar_words_e2e import CALENDAR
 from tests.e2e.test_canon_e2e import (
     commit_card,
@@ -26,9 +26,13 @@ from tests.e2e.test_canon_e2e import (
 )
 from tests.e2e.test_continuity_e2e import FAMILY, import_yaml
 
+#: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
+SQL_RUN_BELOW = sql_run_below("tests/bot/archive/test_export_import.py", "tests/bot/services/test_recaps.py")
+
 LABEL = 18  # a form's Label, around one field
 
 
+@SQL_RUN_BELOW
 async def test_endscene_tells_the_gm_what_to_review_in_a_sentence_with_a_labelled_link(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     await emu.invoke(chan, gm, "scene start", title="Market day")
@@ -53,6 +57,7 @@ async def test_endscene_tells_the_gm_what_to_review_in_a_sentence_with_a_labelle
     ), quiet.content
 
 
+@SQL_RUN_BELOW
 async def test_the_closed_card_never_calls_what_nobody_decided_rejected(world: World) -> None:
     emu, chan, gm, pat, quinn = world.emu, world.channel, world.gm, world.pat, world.quinn
     await emu.invoke(chan, gm, "scene start", title="Market day")
@@ -96,6 +101,7 @@ async def a_conflicting_scene(world: World) -> tuple[dict[str, Any], int, list[A
     return review_cards(world)[-1], scene.id, await proposals_of_scene(world, scene.id)
 
 
+@SQL_RUN_BELOW
 async def test_the_reason_forms_hint_and_never_look_filled_in(world: World) -> None:
     card, _, (order, lantern) = await a_conflicting_scene(world)
     await pick(world, card, order.id)
@@ -133,6 +139,7 @@ async def test_accept_all_says_which_proposal_it_left_and_why(world: World) -> N
     assert (order.status, lantern.status) == (ProposalStatus.PENDING, ProposalStatus.ACCEPTED)
 
 
+@SQL_RUN_BELOW
 async def test_players_read_evidence_as_a_person_says_it_and_the_gm_also_reads_the_file(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     await import_yaml(world, "family.yaml", FAMILY)
@@ -168,6 +175,7 @@ async def test_players_read_evidence_as_a_person_says_it_and_the_gm_also_reads_t
     assert ".yaml" not in pat_card
 
 
+@SQL_RUN_BELOW
 async def test_the_gm_picks_and_reads_facts_by_their_sentences_never_by_number(world: World) -> None:
     emu, chan, gm = world.emu, world.channel, world.gm
     await gm_adds(world, "entity", name="Bridge of Sighs", type="Location")
@@ -188,6 +196,7 @@ async def test_the_gm_picks_and_reads_facts_by_their_sentences_never_by_number(w
     assert "Replaced by: Bridge of Sighs' material: iron" in embed_text(again.embeds[0]), again.content
 
 
+@SQL_RUN_BELOW
 async def test_what_a_fact_depends_on_is_said_as_it_came_about_and_by_its_words(world: World) -> None:
     emu, chan, gm, pat, quinn = world.emu, world.channel, world.gm, world.pat, world.quinn
     await gm_adds(world, "entity", name="Aldric", type="NPC")
@@ -227,6 +236,7 @@ async def test_what_a_fact_depends_on_is_said_as_it_came_about_and_by_its_words(
     assert "said by Gina (turn 1)" in conflicts and "from a scene" not in conflicts, conflicts
 
 
+@SQL_RUN_BELOW
 async def test_relying_on_a_retconned_fact_is_refused_naming_it_and_what_replaced_it(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     await gm_adds(world, "entity", name="Bridge of Sighs", type="Location")

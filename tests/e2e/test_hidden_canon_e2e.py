@@ -11,8 +11,13 @@ import re
 from bot.offline.emulator.models import custom_ids
 from canon.models import Visibility
 from canon.visibility import statement_hidden
-from tests.e2e.conftest import World, embed_fields
+from tests.e2e.conftest import World, embed_fields, sql_run_below
 from tests.e2e.test_canon_e2e import embed_text, gm_adds, review_cards
+
+#: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
+SQL_RUN_BELOW = sql_run_below(
+    "tests/bot/services/branches/test_branches.py", "tests/bot/services/test_canon_service.py"
+)
 
 
 def written_here(reply) -> str:  # type: ignore[no-untyped-def]
@@ -45,6 +50,7 @@ async def test_campaign_info_counts_only_what_the_asker_may_see(world: World) ->
     assert after.startswith("1 entities, 1 facts, 0 scenes, 0 sources"), after
 
 
+@SQL_RUN_BELOW
 async def test_a_public_review_card_is_no_oracle_for_a_secret_death(world: World) -> None:
     """A player proposes two events of year 310; Vell is secretly dead since 300. The card shows both alike."""
     emu, chan = world.emu, world.channel
@@ -101,6 +107,7 @@ async def test_a_public_review_card_is_no_oracle_for_a_secret_death(world: World
     )
 
 
+@SQL_RUN_BELOW
 async def test_players_cards_name_facts_without_their_numbers(world: World) -> None:
     emu, chan = world.emu, world.channel
     await gm_adds(world, "entity", name="Brann", type="Person")

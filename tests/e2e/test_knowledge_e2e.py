@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import re
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_canon_e2e import embed_text, gm_adds
 from tests.e2e.test_lore_e2e import why_id
+
+#: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
+SQL_RUN_BELOW = sql_run_below("tests/bot/archive/test_export_import.py", "tests/bot/wiki/test_wiki_pages.py")
 
 
 async def fact_number(world: World, name: str, value: str) -> str:
@@ -24,6 +27,7 @@ async def card_of(world: World, who, name: str, **options) -> str:  # type: igno
     return embed_text(reply.embeds[0]) if reply.embeds else (reply.content or "")
 
 
+@SQL_RUN_BELOW
 async def test_three_players_see_only_what_their_characters_know(world: World) -> None:
     emu, chan, gm = world.emu, world.channel, world.gm
     rio = emu.add_member(world.guild, "Rio")
@@ -84,6 +88,7 @@ async def test_three_players_see_only_what_their_characters_know(world: World) -
     assert "What Brann knows" in text and "crowns" in text and "spy" not in text, text
 
 
+@SQL_RUN_BELOW
 async def test_a_reveal_during_a_scene_reaches_those_present_and_is_undone(world: World) -> None:
     emu, chan, gm = world.emu, world.channel, world.gm
     for name in ("Sable", "Brann"):
@@ -125,6 +130,7 @@ async def test_a_reveal_during_a_scene_reaches_those_present_and_is_undone(world
     assert "undone by Gina" in history, history
 
 
+@SQL_RUN_BELOW
 async def test_a_belief_is_shown_as_a_belief_then_exposed(world: World) -> None:
     emu, chan, gm = world.emu, world.channel, world.gm
     await gm_adds(world, "entity", name="Sable", type="PC")
@@ -152,6 +158,7 @@ async def test_a_belief_is_shown_as_a_belief_then_exposed(world: World) -> None:
     assert "(belief" not in mine  # the GM's handles are the GM's
 
 
+@SQL_RUN_BELOW
 async def test_a_hidden_source_revealed_to_one_character_answers_only_their_player(world: World) -> None:
     emu, chan, gm = world.emu, world.channel, world.gm
     for name, player in (("Sable", world.pat), ("Brann", world.quinn)):

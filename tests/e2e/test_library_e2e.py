@@ -16,9 +16,11 @@ import pytest
 from bot.offline.emulator import Channel, DiscordEmulator, Guild, Member
 from config.settings import Settings
 from tests.conftest import DatabaseTarget
-from tests.e2e.conftest import World, assert_no_pings
+from tests.e2e.conftest import World, assert_no_pings, sql_run_below
 from tests.e2e.jargon import JargonRecorder
 from tests.e2e.test_lore_e2e import everything, with_sources
+
+pytestmark = sql_run_below("tests/memory/knowledge/test_library.py", "tests/bot/cli/test_library.py")
 
 RULES = b"""# Basic Rules
 

@@ -3,9 +3,13 @@ flagged whoever records the act. The real discord.py client against the emulator
 
 from __future__ import annotations
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_canon_e2e import embed_text, latest_scene, proposals_of_scene
 from tests.e2e.test_continuity_e2e import import_yaml, open_conflicts
+
+pytestmark = sql_run_below(
+    "tests/bot/services/test_structured_import.py", "tests/bot/archive/test_export_import.py"
+)
 
 TREE = """\
 lineage: house_corvane

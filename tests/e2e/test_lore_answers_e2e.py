@@ -11,8 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from bot.offline.emulator.models import custom_ids
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_lore_e2e import everything, import_file, why_id
+
+pytestmark = sql_run_below(
+    "tests/bot/services/branches/test_branches.py", "tests/bot/archive/test_export_import.py"
+)
 
 GREYHAVEN = """# Greyhaven
 

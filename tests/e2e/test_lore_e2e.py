@@ -21,11 +21,14 @@ from bot.offline.emulator.models import custom_ids
 from canon.models import Viewer
 from config.settings import Settings
 from tests.conftest import DatabaseTarget
-from tests.e2e.conftest import World, assert_no_pings, embed_fields
+from tests.e2e.conftest import World, assert_no_pings, embed_fields, sql_run_below
 from tests.helpers.chroma_server import ChromaServer
 from tests.helpers.llm_stub import LLMStub
 from tests.helpers.voice_fixtures import settings_for
 from tests.helpers.voice_stub import VoiceScript, items_reply
+
+#: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
+SQL_RUN_BELOW = sql_run_below("tests/bot/archive/test_export_import.py", "tests/bot/voice/test_extraction.py")
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "yaml"
 WORLD = """# Westhaven
@@ -90,6 +93,7 @@ async def import_file(world: World, name: str, data: str, **options: Any) -> Any
     return await world.emu.invoke(world.channel, world.gm, "lore import", file=attachment, **options)
 
 
+@SQL_RUN_BELOW
 async def test_lore_keeps_hidden_sources_from_players_and_obeys_disable_and_delete(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
 
@@ -202,6 +206,7 @@ async def test_lore_keeps_hidden_sources_from_players_and_obeys_disable_and_dele
     assert SECRET_WORDS in everything(again.message)
 
 
+@SQL_RUN_BELOW
 async def test_a_yaml_import_answers_with_its_counts_or_its_error_lines(world: World) -> None:
     emu, chan, gm = world.emu, world.channel, world.gm
     broken = (FIXTURES / "broken_multiple_problems.yaml").read_text()
@@ -257,6 +262,7 @@ async def chroma_world(
         server.stop()
 
 
+@SQL_RUN_BELOW
 async def test_with_the_vector_server_down_the_answer_comes_by_words_and_says_so(
     chroma_world: tuple[World, ChromaServer],
 ) -> None:

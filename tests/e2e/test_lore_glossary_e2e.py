@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_lore_e2e import everything, import_file
+
+pytestmark = sql_run_below(
+    "tests/bot/services/branches/test_branch_recall.py", "tests/memory/test_chroma_server.py"
+)
 
 WORLD = """# The Reach
 

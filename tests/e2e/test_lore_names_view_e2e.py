@@ -5,9 +5,11 @@ throughout, and gains the view in the background once the bot restarts (the real
 from __future__ import annotations
 
 from canon.models import Viewer
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_lore_e2e import everything, import_file
 from tests.helpers.names_view import BESTIARY, indexed_before
+
+pytestmark = sql_run_below("tests/memory/test_chroma_server.py", "tests/bot/cli/test_lore.py")
 
 
 async def test_an_older_campaign_shows_its_search_index_growing_and_answers_meanwhile(world: World) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from canon.models import Viewer
 from canon.proposals import ProposalStatus
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_canon_e2e import (
     commit_card,
     embed_text,
@@ -20,6 +20,8 @@ from tests.e2e.test_canon_e2e import (
     proposals_of_scene,
     review_cards,
 )
+
+pytestmark = sql_run_below("tests/bot/archive/test_export_import.py", "tests/bot/services/test_recaps.py")
 
 
 async def the_harrows(world: World) -> None:

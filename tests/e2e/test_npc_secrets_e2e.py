@@ -3,12 +3,14 @@ what their character does not know, and the GM may let it tell one secret, which
 
 from __future__ import annotations
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_canon_e2e import embed_text, gm_adds
 from tests.e2e.test_knowledge_e2e import card_of
 from tests.e2e.test_voice_e2e import voice_world  # noqa: F401 - the fixture: a world with the LLM stub
 from tests.helpers.llm_stub import LLMStub
 from tests.helpers.voice_stub import VoiceScript
+
+pytestmark = sql_run_below("tests/bot/voice/test_npc_knowledge.py", "tests/bot/wiki/test_page_cache.py")
 
 CONFESSION = "*sighs* Very well. I am a spy, and I always was."
 

@@ -17,7 +17,7 @@ from canon.proposals import EntityContent
 from canon.render import TimelineLayout
 from canon.render.family_tree import LEGEND_H
 from memory.scenes import Actor
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_canon_e2e import latest_scene, review_cards
 from tests.helpers.picture_checks import (
     EraSpan,
@@ -28,6 +28,8 @@ from tests.helpers.picture_checks import (
     standing,
     year_of,
 )
+
+pytestmark = sql_run_below("tests/bot/wiki/test_page_cache.py", "tests/bot/archive/test_export_import.py")
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "yaml"
 KINDS = ["timeline", "family_tree", "gazetteer", "bestiary", "magic_system", "culture"]

@@ -5,10 +5,16 @@ details are offered and echoed in words, and a detail new to the campaign is a n
 from __future__ import annotations
 
 from canon.models import Viewer
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_canon_e2e import campaign_of, gm_adds, plain
 
+#: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
+SQL_RUN_BELOW = sql_run_below(
+    "tests/bot/wiki/test_page_cache.py", "tests/bot/services/branches/test_branches.py"
+)
 
+
+@SQL_RUN_BELOW
 async def test_the_relation_box_offers_phrases_that_fit_the_subject(world: World) -> None:
     emu, chan = world.emu, world.channel
     await gm_adds(world, "entity", name="Mara", type="NPC")
@@ -43,6 +49,7 @@ async def test_the_relation_box_offers_phrases_that_fit_the_subject(world: World
     assert for_gm == person
 
 
+@SQL_RUN_BELOW
 async def test_a_relation_typed_in_words_is_understood(world: World) -> None:
     emu, chan = world.emu, world.channel
     await gm_adds(world, "entity", name="Kara", type="NPC")
@@ -81,6 +88,7 @@ async def test_details_are_offered_and_echoed_in_words_and_a_new_one_is_only_a_n
     assert [f["name"] for f in embed["fields"]] == ["ℹ️ Good to know"]
 
 
+@SQL_RUN_BELOW
 async def test_a_date_the_player_never_gave_is_said_as_the_scenes(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     await gm_adds(world, "entity", name="Maren Marrow", type="Person")

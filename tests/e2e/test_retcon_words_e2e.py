@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_canon_e2e import (
     embed_text,
     gm_adds,
@@ -47,6 +47,7 @@ async def retcon(world: World, fact: str, **options: str) -> tuple[bool, str]:
     return reply.ephemeral, text
 
 
+@sql_run_below("tests/bot/services/test_recaps.py", "tests/bot/archive/test_export_import.py")
 async def test_the_gm_retcons_in_their_own_words_and_the_recap_shows_it(world: World) -> None:
     await play_the_lantern_scene(world)
     # Part of the words: the nearest facts are offered, nothing is retconned.

@@ -8,7 +8,7 @@ The real discord.py client against the emulator, checked in the database.
 from __future__ import annotations
 
 from canon.proposals import ProposalStatus
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_canon_e2e import (
     buttons,
     embed_text,
@@ -21,6 +21,9 @@ from tests.e2e.test_canon_e2e import (
     review_cards,
 )
 
+#: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
+SQL_RUN_BELOW = sql_run_below("tests/bot/archive/test_export_import.py", "tests/bot/services/test_recaps.py")
+
 ASKED = (
     "2 proposals are still undecided (#1, #2). Anything left undecided: yours (the GM's) is kept, the players' "
     "is dropped. Press Commit again to go ahead."
@@ -31,6 +34,7 @@ INSTRUCTIONS = (
 )
 
 
+@SQL_RUN_BELOW
 async def test_commit_asks_before_it_drops_what_nobody_decided(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     await emu.invoke(chan, gm, "scene start", title="Market day")
@@ -64,6 +68,7 @@ async def test_commit_asks_before_it_drops_what_nobody_decided(world: World) -> 
     assert all(c.get("disabled") for c in buttons(live(world, card)).values())
 
 
+@SQL_RUN_BELOW
 async def test_nothing_undecided_commits_at_once_and_a_changed_policy_is_said_in_words(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     campaign = await world.bot.services.campaigns.for_guild(world.guild.id, world.guild.name)
@@ -126,6 +131,7 @@ async def test_edit_accepts_the_correction_unless_it_conflicts_with_canon(world:
     assert fact.status == ProposalStatus.ACCEPTED and fact.decided_by_name == "Gina"
 
 
+@SQL_RUN_BELOW
 async def test_a_proposal_without_turns_cites_its_proposers_own_latest_turn(world: World) -> None:
     emu, chan, gm, pat, quinn = world.emu, world.channel, world.gm, world.pat, world.quinn
     await emu.invoke(chan, gm, "scene start", title="Gossip")

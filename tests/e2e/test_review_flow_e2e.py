@@ -10,7 +10,7 @@ import pytest
 from canon.errors import Conflict
 from canon.models import Viewer
 from canon.proposals import ProposalStatus
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_canon_e2e import (
     buttons,
     embed_text,
@@ -111,6 +111,7 @@ async def test_accept_all_on_the_public_card_leaves_gm_only_proposals_for_the_gm
     assert "lk:pick" not in buttons(live(world, card))  # a committed card has nothing left to pick
 
 
+@sql_run_below("tests/bot/services/test_recaps.py", "tests/bot/wiki/test_page_cache.py")
 async def test_a_rejection_reason_reaches_players_only_when_the_gm_shows_it(world: World) -> None:
     emu, chan, gm = world.emu, world.channel, world.gm
     await emu.invoke(chan, gm, "scene start", title="Gossip")

@@ -11,7 +11,10 @@ from bot.offline.emulator.delivery import handler_tasks
 from canon.storage import Database
 from memory.scene_tables import SceneRow, TurnRow
 from memory.scenes import EmbedInfo, SceneStatus, SpeakerKind, scene_turns, turn_history
-from tests.e2e.conftest import World, embed_fields, scene_report
+from tests.e2e.conftest import World, embed_fields, scene_report, sql_run_below
+
+#: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
+SQL_RUN_BELOW = sql_run_below("tests/bot/wiki/test_page_cache.py", "tests/bot/archive/test_export_import.py")
 
 
 async def stored_turns(world: World, *, scene_id: int | None = None) -> list:
@@ -22,6 +25,7 @@ async def stored_turns(world: World, *, scene_id: int | None = None) -> list:
         return await scene_turns(session, scene_id)
 
 
+@SQL_RUN_BELOW
 async def test_login_syncs_every_command(world: World) -> None:
     synced = {c["name"] for c in world.emu.global_commands}
     assert {"scene", "endscene"} <= synced
@@ -30,6 +34,7 @@ async def test_login_syncs_every_command(world: World) -> None:
     assert not world.bot.extension_failures
 
 
+@SQL_RUN_BELOW
 async def test_a_scene_from_start_to_end(world: World) -> None:
     emu, chan = world.emu, world.channel
     started = await emu.invoke(chan, world.gm, "scene start", title="The Inn", location="Thornwall")
@@ -80,6 +85,7 @@ async def test_a_scene_from_start_to_end(world: World) -> None:
     assert after and len(await stored_turns(world)) == 4  # messages outside scenes are not stored
 
 
+@SQL_RUN_BELOW
 async def test_a_player_cannot_run_gm_commands(world: World) -> None:
     refused = await world.emu.invoke(world.channel, world.pat, "scene start", title="Mine now")
     assert refused.ephemeral and "Only the GM" in (refused.content or "")
@@ -90,6 +96,7 @@ async def test_a_player_cannot_run_gm_commands(world: World) -> None:
     assert refused_end.ephemeral and "Only the GM" in (refused_end.content or "")
 
 
+@SQL_RUN_BELOW
 async def test_manage_server_counts_as_gm(world: World) -> None:
     admin_role = world.emu.add_role(world.guild, "Admins", permissions=1 << 5)  # MANAGE_GUILD
     owner = world.emu.add_member(world.guild, "Olga", roles=[admin_role])
@@ -98,6 +105,7 @@ async def test_manage_server_counts_as_gm(world: World) -> None:
     assert not started.ephemeral
 
 
+@SQL_RUN_BELOW
 async def test_commands_without_a_scene_and_twice(world: World) -> None:
     emu, chan, gm = world.emu, world.channel, world.gm
     for command in ("scene status", "scene transcript", "endscene"):
@@ -114,6 +122,7 @@ async def test_commands_without_a_scene_and_twice(world: World) -> None:
     assert titles == ["First"]
 
 
+@SQL_RUN_BELOW
 async def test_unusual_messages_are_stored_verbatim_and_nothing_pings(world: World) -> None:
     emu, chan = world.emu, world.channel
     await emu.invoke(chan, world.gm, "scene start", title="@everyone <@&1> party")
@@ -139,6 +148,7 @@ async def test_unusual_messages_are_stored_verbatim_and_nothing_pings(world: Wor
     await emu.invoke(chan, world.gm, "endscene")  # echoes the title with @everyone: must not ping
 
 
+@SQL_RUN_BELOW
 async def test_two_servers_never_see_each_others_scenes(world: World) -> None:
     emu = world.emu
     other = emu.add_guild("Elsewhere")
@@ -168,6 +178,7 @@ async def test_two_servers_never_see_each_others_scenes(world: World) -> None:
     assert texts == {"Tavern business": ["In the tavern."], "Elsewhere business": ["Now it counts."]}
 
 
+@SQL_RUN_BELOW
 async def test_a_restarted_bot_keeps_logging_to_the_same_scene(world: World) -> None:
     emu, chan = world.emu, world.channel
     await emu.invoke(chan, world.gm, "scene start", title="Long night")
@@ -190,6 +201,7 @@ async def test_a_replayed_message_is_stored_once(world: World) -> None:
     assert [t.text for t in turns] == ["only once"]
 
 
+@SQL_RUN_BELOW
 async def test_an_unexpected_error_shows_an_id_and_is_logged(world: World, monkeypatch) -> None:
     emu, chan = world.emu, world.channel
 
@@ -205,6 +217,7 @@ async def test_an_unexpected_error_shows_an_id_and_is_logged(world: World, monke
     emu.errors.clear()
 
 
+@SQL_RUN_BELOW
 async def test_endscene_under_review_is_refused_privately_and_changes_nothing(world: World) -> None:
     emu, chan = world.emu, world.channel
     await emu.invoke(chan, world.gm, "scene start", title="The ambush")
@@ -276,6 +289,7 @@ async def test_a_second_endscene_while_the_first_reads_the_transcript_is_refused
     assert progress == []  # the progress message became the report
 
 
+@SQL_RUN_BELOW
 async def test_a_moderators_purge_leaves_tombstones(world: World) -> None:
     emu, chan = world.emu, world.channel
     before_scene = await emu.send_message(chan, world.pat, "chatter before the scene")

@@ -11,11 +11,15 @@ from sqlalchemy import select
 
 from memory.narrations import NarrationStatus
 from memory.voice_tables import NarrationRow
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_canon_e2e import embed_text, gm_adds
 from tests.e2e.test_voice_e2e import posted_text, voice_world
 from tests.helpers.llm_stub import LLMStub
 from tests.helpers.voice_stub import VoiceScript
+
+pytestmark = sql_run_below(
+    "tests/bot/services/branches/test_branch_recall.py", "tests/bot/services/branches/test_branches.py"
+)
 
 __all__ = ["voice_world"]  # the fixture, shared with the voice's own story
 

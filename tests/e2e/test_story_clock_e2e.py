@@ -7,9 +7,14 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from memory.scene_tables import SceneRow
-from tests.e2e.conftest import World, embed_fields
+from tests.e2e.conftest import World, embed_fields, sql_run_below
 from tests.e2e.test_canon_e2e import canon_counts, embed_text, latest_scene, proposals_of_scene
 from tests.e2e.test_continuity_e2e import import_yaml
+
+#: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
+SQL_RUN_BELOW = sql_run_below(
+    "tests/bot/archive/test_export_import.py", "tests/bot/services/test_structured_import.py"
+)
 
 TIMELINE = """\
 kind: timeline
@@ -52,6 +57,7 @@ async def test_a_date_of_an_era_the_calendar_lacks_is_refused_where_a_scene_is_d
     assert (await latest_scene(world)).world_date == "tidewater_age.year_342"
 
 
+@SQL_RUN_BELOW
 async def test_a_date_of_an_era_the_calendar_lacks_is_refused_in_proposals_canon_and_as_of(
     world: World,
 ) -> None:
@@ -89,12 +95,14 @@ async def test_a_date_of_an_era_the_calendar_lacks_is_refused_in_proposals_canon
     assert shown.embeds, shown.content
 
 
+@SQL_RUN_BELOW
 async def test_a_campaign_without_eras_takes_its_dates_as_before(world: World) -> None:
     emu, chan, gm = world.emu, world.channel, world.gm
     started = await emu.invoke(chan, gm, "scene start", title="Arrival", date="412.3.17")
     assert "year 412" in embed_text(started.message["embeds"][0]), started.message
 
 
+@SQL_RUN_BELOW
 async def test_a_scene_card_says_its_status_and_a_short_scene_in_words(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     await emu.invoke(chan, gm, "scene start", title="The Inn")
@@ -107,6 +115,7 @@ async def test_a_scene_card_says_its_status_and_a_short_scene_in_words(world: Wo
     assert waiting["Status"] == "Waiting for the GM's canon review", waiting
 
 
+@SQL_RUN_BELOW
 async def test_after_a_scene_ends_its_transcript_and_notes_use_the_channels_latest_scene(
     world: World,
 ) -> None:

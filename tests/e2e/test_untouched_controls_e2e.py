@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from canon.models import Viewer
 from canon.proposals import ProposalStatus
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_canon_e2e import embed_text, gm_adds, latest_scene, proposals_of_scene, review_cards
 
 
@@ -86,6 +86,7 @@ async def test_an_edit_changes_only_the_field_the_gm_changed(world: World) -> No
     assert "forges keys for the duke" in embed_text(committed.embeds[0])  # the accepted value, as accepted
 
 
+@sql_run_below("tests/bot/wiki/test_page_cache.py", "tests/bot/services/branches/test_branches.py")
 async def test_a_reject_reason_is_private_unless_the_gm_picks_everyone(world: World) -> None:
     emu, gm = world.emu, world.gm
     await a_secret_proposed(world)

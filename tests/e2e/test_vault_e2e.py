@@ -3,8 +3,10 @@ a player gets neither. The sentence for an original larger than Discord's attach
 
 from __future__ import annotations
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_lore_e2e import everything, import_file
+
+pytestmark = sql_run_below("tests/bot/archive/test_export_import.py", "tests/bot/cli/test_lore.py")
 
 WORLD = "# Westhaven\n\n## The Crown\n\nKing Aldric rules Westhaven from the Gull Throne.\n"
 

@@ -25,10 +25,14 @@ from memory.scene_tables import SceneRow
 from memory.scenes import SceneStatus, SpeakerKind
 from memory.voice_tables import NarrationRow, SceneDigestRow
 from tests.conftest import DatabaseTarget
-from tests.e2e.conftest import World, assert_no_pings, scene_report
+from tests.e2e.conftest import World, assert_no_pings, scene_report, sql_run_below
 from tests.helpers.llm_stub import LLMStub
 from tests.helpers.voice_fixtures import SECRET_VALUE, seed, settings_for
 from tests.helpers.voice_stub import VoiceScript, framed, items_reply, user_text
+
+pytestmark = sql_run_below(
+    "tests/bot/voice/test_extraction.py", "tests/bot/services/branches/test_branch_recall.py"
+)
 
 CLEAN = "The fire crackles; Mira wipes the bar and glances at the cellar door."
 LEAKY = f"Mira leans close: she has sworn herself to {SECRET_VALUE}."

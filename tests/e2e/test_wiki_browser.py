@@ -19,11 +19,14 @@ from urllib.parse import quote
 import pytest
 
 from bot.wiki.server import WikiServer
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_pictures_e2e import import_lore, play_a_scene
 from tests.helpers.browser import CHROMEDRIVER, CHROMIUM, require_browser
 
-pytestmark = pytest.mark.slow
+pytestmark = [
+    pytest.mark.slow,
+    sql_run_below("tests/bot/wiki/test_page_cache.py", "tests/bot/wiki/test_wiki_pages.py"),
+]
 
 #: The browser's window: headless Chromium's own default (800 × 600), the page's default width for legibility.
 WINDOW = (800, 600)

@@ -10,7 +10,9 @@ import aiohttp
 import pytest
 
 from config.settings import Settings
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
+
+pytestmark = sql_run_below("tests/bot/wiki/test_page_cache.py", "tests/bot/wiki/test_wiki_pages.py")
 
 LINK = re.compile(r"<(http://[^>]+)>")
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
+
+pytestmark = sql_run_below(
+    "tests/bot/wiki/test_page_cache.py", "tests/bot/services/branches/test_branches.py"
+)
 
 
 async def test_wiki_when_the_wiki_is_off_says_how_to_turn_it_on(world: World) -> None:

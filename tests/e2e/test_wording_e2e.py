@@ -6,7 +6,7 @@ import os
 import re
 from typing import Any
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_canon_e2e import (
     commit_card,
     embed_text,
@@ -17,6 +17,8 @@ from tests.e2e.test_canon_e2e import (
     review_cards,
 )
 from tests.e2e.test_pictures_e2e import import_lore
+
+pytestmark = sql_run_below("tests/bot/archive/test_export_import.py", "tests/bot/services/test_recaps.py")
 
 
 def dump(label: str, embed: dict[str, Any]) -> None:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_canon_e2e import embed_text
 from tests.e2e.test_continuity_e2e import import_yaml
+
+pytestmark = sql_run_below(
+    "tests/bot/wiki/test_page_cache.py", "tests/bot/services/branches/test_branches.py"
+)
 
 WOLVES = "creatures:\n  - name: Grey Wolf\n    size medium\n    habitat: Eastwood\n"
 KINGDOM = "name: The Kingdom of Valdorn\nstart: 1\npeople:\n  - name: Ser Aldric\n"

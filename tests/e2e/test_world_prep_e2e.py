@@ -11,7 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from bot.offline.emulator.models import custom_ids
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, sql_run_below
+
+#: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
+SQL_RUN_BELOW = sql_run_below(
+    "tests/bot/archive/test_export_import.py", "tests/bot/services/test_dialogue_import.py"
+)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "yaml"
 
@@ -194,6 +199,7 @@ async def test_replacing_a_file_of_the_same_name_asks_the_gm_first_and_a_player_
     assert "is called “Aboleth”" in everything(gone.message) + (gone.content or "")
 
 
+@SQL_RUN_BELOW
 async def test_a_gm_note_shows_on_the_entity_card_for_the_gm_and_never_for_a_player(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     await emu.invoke(chan, gm, "lore import", file=attach(world, "bestiary.yaml", BESTIARY))
@@ -232,6 +238,7 @@ async def test_a_gm_note_shows_on_the_entity_card_for_the_gm_and_never_for_a_pla
     assert secret in everything((await emu.invoke(chan, gm, "note list", include_done=True)).message)
 
 
+@SQL_RUN_BELOW
 async def test_the_gm_edits_filters_deletes_and_counts_npc_memories_and_a_player_cannot(world: World) -> None:
     from canon.proposals import EntityContent
     from memory.npc_memory import NewMemory, ScopeKind
@@ -312,6 +319,7 @@ dialogue:
 """
 
 
+@SQL_RUN_BELOW
 async def test_a_dialogue_file_becomes_a_closed_scene_with_a_review_card_and_npc_memories(
     db_target: Any, tmp_path: Any
 ) -> None:

@@ -64,6 +64,9 @@ _IRREGULAR = {
         ("know", "knew", "known"),
         ("slay", "slew", "slain"),
         ("die", "dies", "died", "dying"),
+        # Units as the books abbreviate them in stat lines ("30 ft.", "3 lb.").
+        ("foot", "feet", "ft"),
+        ("pound", "pounds", "lb", "lbs"),
     )
     for form in forms
 }

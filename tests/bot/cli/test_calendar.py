@@ -8,6 +8,11 @@ from typer.testing import CliRunner
 
 from bot.cli.main import app
 from tests.bot.cli.test_canon import CAMPAIGN, cli, run
+from tests.conftest import sql_run_below
+
+pytestmark = sql_run_below(
+    "tests/bot/services/branches/test_branches.py", "tests/bot/services/test_canon_service.py"
+)
 
 __all__ = ["cli"]
 

@@ -10,7 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 from bot.cli.main import app
-from tests.conftest import DatabaseTarget
+from tests.conftest import DatabaseTarget, sql_run_below
+
+#: The commands below whose SQL is run on PostgreSQL by other tests (the others here stay on both).
+SQL_RUN_BELOW = sql_run_below(
+    "tests/bot/services/branches/test_branches.py", "tests/bot/archive/test_export_import.py"
+)
 
 CAMPAIGN = "Shattered Isles"
 
@@ -32,6 +37,7 @@ def run(cli: CliRunner, *args: str, code: int = 0, as_json: bool | None = None) 
     return json.loads(result.stdout) if as_json else result
 
 
+@SQL_RUN_BELOW
 def test_add_then_read_an_entity_card_as_player_and_gm(cli: CliRunner) -> None:
     added = run(cli, "canon", "add", "entity", "Aldric", "npc", "--aliases", "Sir Al, Al")
     (written,) = added["written"]
@@ -60,6 +66,7 @@ def test_add_then_read_an_entity_card_as_player_and_gm(cli: CliRunner) -> None:
     assert run(cli, "canon", "entity", "The Hidden King", "--as", "gm")["entity"]["visibility"] == "gm_only"
 
 
+@SQL_RUN_BELOW
 def test_as_of_dates_and_the_timeline(cli: CliRunner) -> None:
     run(cli, "canon", "add", "entity", "Aldric", "NPC")
     run(cli, "canon", "add", "state", "Aldric", "alive", "--when", "3rd_age.year_280")
@@ -76,6 +83,7 @@ def test_as_of_dates_and_the_timeline(cli: CliRunner) -> None:
     assert text.exit_code == 0 and "State: Aldric is dead" in text.stdout and "Aldric is dead" in text.stdout
 
 
+@SQL_RUN_BELOW
 def test_check_lists_every_conflict_with_its_facts_and_evidence(cli: CliRunner) -> None:
     assert run(cli, "canon", "check") == {"campaign": CAMPAIGN, "conflicts": []}
     ally = run(cli, "canon", "add", "relationship", "Aldric", "ally of", "Mara")
@@ -97,6 +105,7 @@ def test_check_lists_every_conflict_with_its_facts_and_evidence(cli: CliRunner) 
     assert [c["kind"] for c in recorded] == ["exclusive_relations"]
 
 
+@SQL_RUN_BELOW
 def test_bad_input_exits_1_with_a_message(cli: CliRunner) -> None:
     relation = run(cli, "canon", "add", "relationship", "A", "LOVES", "B", code=1)
     assert "“LOVES” is not a relation this campaign knows. Did you mean “" in relation.stderr
@@ -164,6 +173,7 @@ def test_the_campaign_ontology_is_shown_set_validated_and_kept_while_canon_uses_
     assert run(cli, "canon", "ontology")["extension"] == set_["extension"]  # nothing changed
 
 
+@SQL_RUN_BELOW
 def test_neighbours_within_hops_never_walk_through_hidden_canon(cli: CliRunner) -> None:
     run(cli, "canon", "add", "relationship", "Aldric", "ALLY_OF", "Mara")
     run(cli, "canon", "add", "relationship", "Mara", "MEMBER_OF", "Night Watch")
@@ -191,6 +201,7 @@ def test_neighbours_within_hops_never_walk_through_hidden_canon(cli: CliRunner) 
     assert "1 to 4 hops" in run(cli, "canon", "neighbours", "Aldric", "--hops", "9", code=1).stderr
 
 
+@SQL_RUN_BELOW
 def test_a_fact_may_cite_the_facts_it_relies_on(cli: CliRunner) -> None:
     (stone,) = run(cli, "canon", "add", "fact", "Bridge", "material", "stone")["statement_ids"]
     cited = run(cli, "canon", "add", "fact", "Bridge", "bears", "a siege tower", "--relies-on", f"#{stone}")

@@ -10,8 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from bot.cli.main import app
-from tests.conftest import DatabaseTarget
+from tests.conftest import DatabaseTarget, sql_run_below
 from tests.e2e.jargon import jargon_in
+
+pytestmark = sql_run_below("tests/bot/archive/test_export_import.py", "tests/bot/services/test_recaps.py")
 
 CAMPAIGN = "Shattered Isles"
 

@@ -9,7 +9,11 @@ from typing import Any
 from typer.testing import CliRunner
 
 from bot.cli.main import app
-from tests.conftest import DatabaseTarget
+from tests.conftest import DatabaseTarget, sql_run_below
+
+pytestmark = sql_run_below(
+    "tests/bot/services/branches/test_branches.py", "tests/bot/archive/test_export_import.py"
+)
 
 WORLD = """# The Reach
 

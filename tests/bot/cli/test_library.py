@@ -10,7 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 from bot.cli.main import app
-from tests.conftest import DatabaseTarget
+from tests.conftest import DatabaseTarget, sql_run_below
+
+#: The commands below whose SQL is run on PostgreSQL by other tests (the others here stay on both).
+SQL_RUN_BELOW = sql_run_below(
+    "tests/bot/services/branches/test_branches.py", "tests/bot/archive/test_export_import.py"
+)
 
 RULES = "# Basic Rules\n\n## Cover\n\nHalf cover gives a +2 bonus to AC and Dexterity saving throws.\n"
 SECRET = RULES + "\n## The Lich (GM only)\n\nIts phylactery is in the lighthouse.\n"
@@ -64,6 +69,7 @@ def test_the_operator_imports_once_and_gms_attach(cli_env: DatabaseTarget, tmp_p
     assert json.loads(invoke("vault", "check", "--json"))["originals"] == 0
 
 
+@SQL_RUN_BELOW
 def test_a_server_library_is_named_by_its_server(cli_env: DatabaseTarget, tmp_path: Path) -> None:
     """Which campaigns may read a server's library is tested in tests/memory/test_library.py (campaigns of
     servers are made by Discord, not by the command line)."""
@@ -74,6 +80,7 @@ def test_a_server_library_is_named_by_its_server(cli_env: DatabaseTarget, tmp_pa
     assert (listed["filename"], listed["server"], listed["class"]) == ("house.md", 11, "reference")
 
 
+@SQL_RUN_BELOW
 def test_an_export_names_the_library_it_reads_and_an_import_attaches_it_again(
     cli_env: DatabaseTarget, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

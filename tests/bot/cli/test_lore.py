@@ -16,9 +16,11 @@ from bot.cli.progress import Progress, describe_report
 from canon.storage import Database
 from config.settings import LoreSettings
 from memory.knowledge.models import ImportStage
-from tests.conftest import DatabaseTarget
+from tests.conftest import DatabaseTarget, sql_run_below
 from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
 from tests.helpers.paths import REPO
+
+pytestmark = sql_run_below("tests/bot/archive/test_export_import.py", "tests/memory/test_chroma_server.py")
 
 CAMPAIGN = "Shattered Isles"
 

@@ -16,8 +16,12 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from bot.cli.main import app
-from tests.conftest import DatabaseTarget
+from tests.conftest import DatabaseTarget, sql_run_below
 from tests.helpers.paths import YAML_FIXTURES
+
+pytestmark = sql_run_below(
+    "tests/bot/services/test_structured_import.py", "tests/bot/services/branches/test_structured_branches.py"
+)
 
 CAMPAIGN = "Valdorn"
 FIXTURES = YAML_FIXTURES

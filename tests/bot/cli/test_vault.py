@@ -12,9 +12,13 @@ from bot.cli.main import app
 from config.settings import Settings
 from memory.vault import digest_of
 from memory.vault_setup import vault_from_settings
-from tests.conftest import DatabaseTarget
+from tests.conftest import DatabaseTarget, sql_run_below
 from tests.helpers.chroma_server import free_port
 from tests.helpers.s3_server import ACCESS_KEY, SECRET_KEY, S3Server, new_bucket
+
+pytestmark = sql_run_below(
+    "tests/bot/services/branches/test_branches.py", "tests/bot/archive/test_export_import.py"
+)
 
 CAMPAIGN = "Shattered Isles"
 WORLD = b"# Shattered Isles\n\n## Saltmarsh\n\nA fishing town ruled by the Council of Three.\n"

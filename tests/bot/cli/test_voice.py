@@ -14,9 +14,13 @@ import pytest
 from typer.testing import CliRunner
 
 from bot.cli.main import app
-from tests.conftest import DatabaseTarget
+from tests.conftest import DatabaseTarget, sql_run_below
 from tests.helpers.llm_stub import STUB_MODEL, LLMStub
 from tests.helpers.voice_stub import VoiceScript, items_reply
+
+pytestmark = sql_run_below(
+    "tests/bot/services/test_structured_import.py", "tests/bot/voice/test_extraction.py"
+)
 
 CAMPAIGN = "Shattered Isles"
 CHRONICLE = "# The Fall of Greywatch\n\nCaptain Ilsa Marrow held Greywatch for nine days.\n"
