@@ -88,6 +88,14 @@ def in_prose(name: str, kind: str | None = None) -> str:
     return name
 
 
+def opening(sentence: str, name: str, kind: str | None = None) -> str:
+    """Return a sentence that opens with a name as it reads there: "The Battle of Gull Rock took place …" for
+    an event named by a common noun (`takes_the`); any other sentence as it is."""
+    if kind in HAPPENING_KINDS and takes_the(name) and sentence.startswith(name + " "):
+        return f"The {sentence}"
+    return sentence
+
+
 def names_in_prose(names: Sequence[str], kind: str | None = None, *, opens: bool = False) -> str:
     """Return names as a list inside a sentence: "A", "A and B", "A, B and the Ash Brotherhood" (`in_prose`
     for each; `opens`: the list starts the sentence, so its first name keeps its capital "The")."""

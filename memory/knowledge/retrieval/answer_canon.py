@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canon.wording import in_prose
+from canon.wording import in_prose, opening
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, sentences
 
@@ -149,10 +149,8 @@ def kind_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             if told:
                 return " ".join(f"{line}." for line in told) + f" [{number}]", number
         for line in own:
-            if kind == "where" and _WHERE.search(line):
-                return f"{line}. [{number}]", number
-            if kind == "when" and _WHEN.search(line):
-                return f"{line}. [{number}]", number
+            if (kind == "where" and _WHERE.search(line)) or (kind == "when" and _WHEN.search(line)):
+                return f"{opening(line, fact.entity_name, fact.entity_type)}. [{number}]", number
         for line in fact.facts:
             state = _state_in(fact, line) if kind == "alive" else None
             if state is not None:
@@ -261,5 +259,5 @@ def _event_told(fact: CanonFact, plain: Sequence[str], number: int) -> str:
         key=lambda line: "during" in line,
     )[:1]
     described = fact.description or attribute_value(fact, "description")
-    said = [*placed, *sentences(described or "")[:2]]
+    said = [*(opening(line, fact.entity_name, "Event") for line in placed), *sentences(described or "")[:2]]
     return " ".join(s if s.endswith((".", "!", "?", "…")) else s + "." for s in said) + f" [{number}]"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canon.wording import names_in_prose, relation_sentence
+from canon.wording import names_in_prose, opening, relation_sentence
 from canon.wording.counts import listed
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
@@ -66,8 +66,11 @@ def _what_it_was(fact: CanonFact) -> str:
 def _at_place(fact: CanonFact, number: int) -> tuple[str, int] | None:
     """Return the events that took place at a place, each on its day, or None when its card has none."""
     there = re.compile(rf" took place (?:at|in) {re.escape(fact.entity_name)}\b")
+    events = [r.subject for r in fact.relations if r.predicate.upper() == "OCCURRED_AT"]
     lines = [
-        line for line in fact.facts if there.search(line) and not line.startswith(fact.entity_name + " ")
+        next((opening(line, e, "Event") for e in events if line.startswith(e + " ")), line)
+        for line in fact.facts
+        if there.search(line) and not line.startswith(fact.entity_name + " ")
     ]
     if not lines:
         return None
@@ -107,7 +110,11 @@ def happening_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
                 next((line for line in f.facts if line.startswith(f.entity_name + " took place at ")), None)
                 for _, f in dated
             ]
-            told = [f"{line}. [{n}]" for (n, _), line in zip(dated, lines, strict=True) if line]
+            told = [
+                f"{opening(line, f.entity_name, 'Event')}. [{n}]"
+                for (n, f), line in zip(dated, lines, strict=True)
+                if line
+            ]
             if told:
                 return " ".join(told), dated[0][0]
         for number, fact in enumerate(facts, 1):

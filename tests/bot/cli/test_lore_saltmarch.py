@@ -163,7 +163,7 @@ def test_gm_only_canon_answers_the_gm_and_reads_as_unknown_to_a_player(
     (people,) = ask(cli, tmp_path, ["how many people are there"]).values()
     assert people.startswith("There are ten people: Brother Halvard") and "Ysolde" not in people
     (year,) = ask(cli, tmp_path, ["what happened in the year 869"], gm=True).values()
-    assert year.startswith("Pact of the Drowned took place at Gull Rock in year 869")
+    assert year.startswith("The Pact of the Drowned took place at Gull Rock in year 869")
     assert gm["who is the drowned king"].startswith("Aubric Thane, called the Drowned King, is a sorcerer")
     assert "Orrin's hidden daughter" in gm["who is ysolde"]
     unknown = [

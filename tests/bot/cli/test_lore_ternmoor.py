@@ -69,6 +69,13 @@ READS = {
     "when did pell die": (
         "Pell Haskin died on 2 Sunmonth, year 410 of the Age of Gulls, in the Wreck of the Grey Tern."
     ),
+    # Opening a sentence, such a name takes "The".
+    "when was the siege of harrow ford": (
+        "The Siege of Harrow Ford took place at Harrow Ford on 7 Wavemonth, year 402 of the Age of Gulls."
+    ),
+    "what happened at harrow ford": (
+        "The Siege of Harrow Ford took place at Harrow Ford on 7 Wavemonth, year 402 of the Age of Gulls."
+    ),
     # A faction written "The Bellwrights": lower case inside a sentence, capital where it opens one.
     "what faction is wynn in": "Wynn Tolly is a member of the Bellwrights.",
     "who leads the storm crown": "Odile Brack leads the Storm Crown.",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from canon.wording import in_prose, names_in_prose, relation_sentence, title_phrase
+from canon.wording import in_prose, names_in_prose, opening, relation_sentence, title_phrase
 from canon.wording.relations import fact_sentence, takes_the
 
 
@@ -84,3 +84,13 @@ def test_a_title_after_is(title: str, expected: str) -> None:
 def test_an_answer_tells_a_title_with_its_article_and_a_card_as_written() -> None:
     assert fact_sentence("Maren Dray", "title", "Ember Queen", told=True) == "Maren Dray is the Ember Queen"
     assert fact_sentence("Maren Dray", "title", "Ember Queen") == "Maren Dray is Ember Queen"
+
+
+def test_a_sentence_opening_with_an_event_name() -> None:
+    said = "Battle of Gull Rock took place at Gull Rock"
+    assert opening(said, "Battle of Gull Rock", "Event") == "The Battle of Gull Rock took place at Gull Rock"
+    assert opening(said, "Battle of Gull Rock", "Person") == said
+    assert opening("Tamsin's Investiture took place", "Tamsin's Investiture", "Event") == (
+        "Tamsin's Investiture took place"
+    )
+    assert opening("Idris Fenn took part", "Battle of Gull Rock", "Event") == "Idris Fenn took part"
