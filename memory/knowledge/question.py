@@ -119,7 +119,7 @@ _FIELD_PHRASES: tuple[tuple[str, str], ...] = (
     (r"vulnerabilit(?:y|ies)|vulnerable to", "damage vulnerabilities"),
     (r"(?:what |which )?alignment", "alignment"),
     (
-        r"what level|spell level|level spell|which level|(?:a )?cantrip or (?:a )?levell?ed spell|levell?ed spell|"
+        r"what level|spell level|level spell|which level|(?:higher|lower)[- ]level(?!s)|(?:a )?cantrip or (?:a )?levell?ed spell|levell?ed spell|"
         # "What kind of" asks the subject's kind when it opens the question ("what kind of creature is a
         # beholder"); later it asks a property ("sneak attack needs what kind of weapon").
         r"school(?: of magic)?|rarity|how rare|^\s*what kind of|"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from canon.wording import in_prose
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, sentences
 
@@ -205,7 +206,7 @@ def _what(fact: CanonFact) -> str | None:
     text = said[0].rstrip(".")
     aliases = attribute_value(fact, "aliases")
     called = (
-        f", called {aliases.replace(', ', ' or ')},"
+        f", called {' or '.join(in_prose(a) for a in aliases.split(', '))},"
         if aliases and fact.matched.casefold() in aliases.casefold()
         else ""
     )

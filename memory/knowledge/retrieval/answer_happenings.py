@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canon.wording import relation_sentence
+from canon.wording import names_in_prose, relation_sentence
 from canon.wording.counts import listed
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
@@ -41,9 +41,10 @@ def is_event(fact: CanonFact) -> bool:
     )
 
 
-def names_list(names: Sequence[str]) -> str:
-    """Return names as a list in words: "A", "A and B", "A, B and C"."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+def names_list(names: Sequence[str], kind: str | None = None, *, opens: bool = False) -> str:
+    """Return names as a list in words inside a sentence: "A", "A and B", "A, B and the Ash Brotherhood"
+    (`canon.wording.names_in_prose`; `opens`: the list starts the sentence)."""
+    return names_in_prose(names, kind, opens=opens)
 
 
 def _taking_part(fact: CanonFact) -> list[str]:
@@ -91,7 +92,7 @@ def _who_took_part(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
         people = [p for p in _taking_part(fact) if p not in named]
         if not people:
             continue
-        text = relation_sentence("PARTICIPATED_IN", names_list(people), fact.entity_name)
+        text = relation_sentence("PARTICIPATED_IN", names_list(people, opens=True), fact.entity_name)
         return f"{text}{': ' + what if what else ''}. [{number}]", number
     return None
 

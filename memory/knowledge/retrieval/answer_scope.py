@@ -119,7 +119,10 @@ def off_subject(question: Question, quoted: Sequence[LoreResult], said: str, bes
     naming = [
         w
         for w in question.subject[:NAMING_WORDS]
-        if w not in STOPWORDS and w not in CHATTER and w.split("'")[0] not in STOPWORDS  # "i'm", "can't"
+        if w not in STOPWORDS
+        and w not in CHATTER
+        and w.split("'")[0] not in STOPWORDS  # "i'm", "can't"
+        and not w.isdigit()  # a number names nothing: "-5 to hit" is no monster's "reach 5 ft."
     ]
     if not naming or not quoted or _kind_asked(question, naming[0]):
         return False

@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
+from memory.knowledge.fields import KIND
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import KIND_LINE, Question
 from memory.knowledge.retrieval.answer import compose, nothing_known, numbered
@@ -336,7 +337,7 @@ def comparison(
             less = bool(_LESS.search(question.expanded.casefold()))
             pick = min if less else max
             chosen = hits[amounts.index(pick(amounts))]  # type: ignore[type-var]
-            label = chosen.field.label.casefold()
+            label = "level" if chosen.field.label == KIND else chosen.field.label.casefold()
             word = "lower" if less else "higher"
             verdict = f"{chosen.field.subject.split(' › ')[-1]} has the {word} {label}."
             answer = answer.model_copy(update={"text": f"{answer.text} {verdict}"})

@@ -11,7 +11,8 @@ from memory.knowledge.fields import Field, read_fields
 from memory.knowledge.glossary import expand
 from memory.knowledge.question import analyse
 from memory.knowledge.retrieval.answer import text_words
-from memory.knowledge.retrieval.answer_step import reply
+from memory.knowledge.retrieval.answer_scope import off_subject
+from memory.knowledge.retrieval.answer_step import comparison, reply
 from memory.knowledge.retrieval.answer_words import key_words, same_word
 from memory.knowledge.retrieval.words import one_slip
 from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
@@ -285,3 +286,32 @@ def test_what_kind_of_asks_the_subjects_kind_only_when_it_opens_the_question() -
     assert answer.known and "dagger or a short sword" in answer.text
     answer = reply(analyse("what kind of talent is backstab"), [], [backstab])
     assert answer.known and "cutthroat talent" in answer.text.casefold()
+
+
+def test_a_number_asked_names_nothing_a_line_shares() -> None:
+    # A beast's attack line of another bestiary shares only the number with a question about a talent.
+    boar = passage(
+        "## Tusk Boar\n\n*Beast*\n\n**Gore.** Melee attack: +4 to hit, reach 5 ft., one target.",
+        "Beasts",
+        "Tusk Boar",
+    )
+    said = "Gore: Melee attack: +4 to hit, reach 5 ft., one target."
+    assert off_subject(analyse("does cleave master give -5 to hit"), [boar], said, best=True)
+    assert reply(analyse("does the tusk boar gore give +4 to hit"), [], [boar]).known
+
+
+def test_which_is_higher_level_compares_the_entries_kind_lines() -> None:
+    # A witch game's hexes: the level is only in the kind line; "At Higher Levels" is a line of its own.
+    rot = passage(
+        "## Rot Touch\n\n*2nd-level hex*\n\n**At Higher Levels.** The rot spreads one more foot.",
+        "Hexes",
+        "Rot Touch",
+    )
+    gloom = passage(
+        "## Gloom\n\n*4th-level hex*\n\nShadows thicken around you.", "Hexes", "Gloom", chunk_id=2
+    )
+    asked = analyse("which hex is higher level, rot touch or gloom")
+    assert asked.fields == ["kind"] and asked.parts == [["rot", "touch"], ["gloom"]]
+    answer = comparison(asked, [], [rot, gloom])
+    assert answer is not None and answer.text.endswith("Gloom has the higher level.")
+    assert analyse("what does rot touch do at higher levels").fields == []
