@@ -16,7 +16,7 @@ result from the target file whose heading path contains the target heading or wh
 markdown heading (the corpus README). Reports recall@1, recall@5 and MRR@10, overall and by question kind; then
 the same on the generated questions of `bench.lore_questions` that name their section (every monster's, spell's,
 item's, class's and race's fields, several phrasings, typos; split the same way), for the default, the default
-without its title fit and the naive baselines; then the hand-written descriptive questions of
+without its title fit, without its coverage rerank and the naive baselines; then the hand-written descriptive questions of
 `bench/data/lore_conceptual.jsonl` (a player describing a monster, spell, item or feature without naming it, as the
 dev set's conceptual questions do, about sections the dev set does not ask for): tuning material, all of it (the
 dev set's tuning half is nearly all right, so it says little about descriptive questions); then the dev questions'
@@ -213,12 +213,14 @@ def generated_questions() -> list[dict[str, Any]]:
 
 
 def generated_configs(configs: dict[str, SearchConfig]) -> dict[str, SearchConfig]:
-    """Return the columns for the generated questions: the default, without its title fit, and the naive ones."""
+    """Return the columns for the generated questions: the default, without its title fit or its coverage rerank,
+    and the naive ones."""
     chosen = {
         name: configs[name] for name in ("default", "lexical", "semantic", "bm25", "dense", "plain_rrf")
     }
     untitled = configs["default"].model_copy(update={"name": "no_title_fit", "title_weight": 0.0})
-    return {"default": chosen.pop("default"), "no_title_fit": untitled, **chosen}
+    uncovered = configs["default"].model_copy(update={"name": "no_coverage", "coverage_weight": 0.0})
+    return {"default": chosen.pop("default"), "no_title_fit": untitled, "no_coverage": uncovered, **chosen}
 
 
 async def main(argv: Sequence[str] | None = None) -> dict[str, Any]:

@@ -70,6 +70,7 @@ async def test_a_relation_typed_in_words_is_understood(world: World) -> None:
     assert len(kara.relations) == 2  # nothing written by the refused one
 
 
+@sql_run_below("tests/canon/graph/test_reader.py", "tests/bot/wiki/test_page_cache.py")
 async def test_details_are_offered_and_echoed_in_words_and_a_new_one_is_only_a_note(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     await gm_adds(world, "entity", name="Maren Marrow", type="Person")

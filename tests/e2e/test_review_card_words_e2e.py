@@ -87,6 +87,7 @@ async def test_nothing_undecided_commits_at_once_and_a_changed_policy_is_said_in
     assert not committed.ephemeral and "1 written to canon" in embed_text(committed.embeds[0])
 
 
+@sql_run_below("tests/canon/graph/test_reader.py", "tests/bot/archive/test_export_import.py")
 async def test_edit_accepts_the_correction_unless_it_conflicts_with_canon(world: World) -> None:
     emu, chan, gm, pat, quinn = world.emu, world.channel, world.gm, world.pat, world.quinn
     for name, kind in (("Aldric", "NPC"), ("Mara", "NPC")):

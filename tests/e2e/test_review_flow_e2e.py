@@ -22,6 +22,7 @@ from tests.e2e.test_canon_e2e import (
 )
 
 
+@sql_run_below("tests/canon/graph/test_reader.py", "tests/bot/services/test_recaps.py")
 async def test_the_gm_corrects_a_proposal_with_edit_before_accepting_it(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     await gm_adds(world, "entity", name="Ysolde", type="Person")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from canon.graph import CanonReader
 from canon.graph.reader import titles_naming
-from canon.wording.relations import possessive
+from canon.wording.relations import possessive, relation_sentence, title_phrase
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.candidates import EntityMatch
@@ -84,7 +84,7 @@ async def _owner(reader: CanonReader, text: str, named: Sequence[EntityMatch]) -
         for statement in await titles_naming(reader, rest if rest and first in _ARTICLES else run):
             title = next((t for t in (statement.value or "").split(", ") if _bare(t) == bare), None)
             if title is not None:
-                return statement.subject_id, run, f"{{name}} is {title}"
+                return statement.subject_id, run, f"{{name}} is {title_phrase(title)}"
     return None
 
 
@@ -120,8 +120,8 @@ async def inner_step(reader: CanonReader, question: str, named: Sequence[EntityM
         f"{possessive(name)} {singular if len(found) == 1 else plural} {'is' if len(found) == 1 else 'are'} "
     )
     said += names_list(list(found.values()))
-    if relation == "MEMBER_OF":
-        said = f"{name} is a member of {names_list(list(found.values()))}"
+    if relation in ("MEMBER_OF", "SPOUSE_OF"):  # "Maren Dray is married to Quell Amberly"
+        said = relation_sentence(relation, name, names_list(list(found.values())))
     if match["word"] in ("father", "mother") and len(found) > 1:
         said += f" (canon does not say which is the {match['word']})"
     if lead:

@@ -225,7 +225,7 @@ def test_dead_character_acting_in_play_and_in_the_dated_timeline() -> None:
     assert [f.kind for f in findings] == [ConflictKind.DEAD_ACTING] * 2
     by_ids = {f.statement_ids: f for f in findings}
     play = by_ids[(died_in_play.id, walks_in.id)]
-    assert play.message == "Mira acts after dying (scene 3): “Mira is in The Gilded Goose” (scene 5)."
+    assert play.message == "Mira acts after dying (scene 3): “Mira is in the Gilded Goose” (scene 5)."
     timeline = by_ids[(died.id, fought.id)]
     assert timeline.message == (
         "Bran takes part in “Battle of Varn” (3rd_age.year_312.month_4.day_2) after dying (3rd_age.year_310)."
@@ -846,8 +846,8 @@ def test_a_dependency_the_gate_made_is_said_as_what_it_is_never_as_a_citation() 
         [
             "“Aldric is alive, through a resurrection” follows “Aldric is dead” in Aldric's story, and "
             "“Aldric is dead” was retconned.",
-            "“Aldric took part in The march” is part of the event “The march”, which was retconned.",
-            "“Aldric took part in The feast” happens while “Aldric is dead” held, and “Aldric is dead” was "
+            "“Aldric took part in the march” is part of the event “The march”, which was retconned.",
+            "“Aldric took part in the feast” happens while “Aldric is dead” held, and “Aldric is dead” was "
             "retconned.",
         ]
     ), messages

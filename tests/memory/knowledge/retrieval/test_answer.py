@@ -172,7 +172,7 @@ def test_a_relation_question_reads_the_relation_s_direction_and_names_every_one(
     parents = compose("Who are Aldren Vale's parents?", [ALDREN], [])
     assert parents.text == "Aldren Vale's parents are Edric Vale and Helena Vale. [1]"
     wife = compose("Who is Aldren Vale's wife?", [ALDREN], [])
-    assert wife.text == "Aldren Vale's spouse is Mirela Vale. [1]"
+    assert wife.text == "Aldren Vale is married to Mirela Vale. [1]"
 
 
 def test_how_many_is_answered_with_the_count() -> None:
