@@ -85,7 +85,12 @@ def told_words(view: StatementView, words: Wording, viewer: Viewer, state: str |
         if state == "alive":
             return f"{subject} is alive, born {words.when(start)}"
         if s.kind == StatementKind.RELATION and s.predicate.upper() in HAPPENINGS and view.object is not None:
-            return f"{statement_sentence(view, words)} {words.when(start)}"
+            when = words.when(start)
+            era = words.name(view.object.name).casefold().removeprefix("the ")
+            if s.predicate.upper() == "OCCURRED_DURING" and era and era in when.casefold():
+                # The day names the era already: "… took place in year 721 of the Ashen Reckoning".
+                return f"{words.name(view.subject.name)} took place {when}"
+            return f"{statement_sentence(view, words)} {when}"
     text = statement_sentence(view, words, told=True)
     when = words.span(shown_validity(view))
     return f"{text} ({when})" if when else text
