@@ -112,7 +112,7 @@ NAMES_AND_DEEDS = {
     ),
     "who is the ember queen married to": "Maren Dray is married to Quell Amberly.",
     "where did the ember queen's husband die": (
-        "Maren Dray is the Ember Queen; Maren Dray is married to Quell Amberly; Quell Amberly is alive, born in year "
+        "Maren Dray, the Ember Queen, is married to Quell Amberly; Quell Amberly is alive, born in year "
         "715 of the Ashen Reckoning."
     ),
     "where is the grey wren held": "Sefa Orrow is imprisoned, held in the Glass Gaol since the Ember Revolt.",
@@ -192,7 +192,7 @@ TWO_STEPS = {
         "of the Ashen Reckoning, in the Sinking of the Tallow Barge."
     ),
     "is the ember queen's husband alive": (
-        "Yes: Maren Dray is the Ember Queen; Maren Dray is married to Quell Amberly; Quell Amberly is alive, born in "
+        "Yes: Maren Dray, the Ember Queen, is married to Quell Amberly; Quell Amberly is alive, born in "
         "year 715 of the Ashen Reckoning."
     ),
     "who are osric's children": "Osric Dray's children are Corwen Dray, Fennick Dray and Maren Dray.",

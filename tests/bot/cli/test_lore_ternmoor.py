@@ -94,7 +94,7 @@ READS = {
         "and the Bellwrights as taking part."
     ),
     "is the storm regent's husband alive": (
-        "No: Odile Brack is the Storm Regent; Odile Brack is married to Pell Haskin; Pell Haskin died on 2 "
+        "No: Odile Brack, the Storm Regent, is married to Pell Haskin; Pell Haskin died on 2 "
         "Sunmonth, year 410 of the Age of Gulls, in the Wreck of the Grey Tern."
     ),
     # A deed: from a description that says it was done to the one asked, never a name of the same stem (the
