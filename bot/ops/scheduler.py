@@ -208,6 +208,8 @@ class JobScheduler:
         )
         self._keeper: asyncio.Task[None] | None = None
         self._started_with: tuple[OpsServices, Poster] | None = None
+        # One start of the jobs at a time: the keeper renews the lease while `start` starts them.
+        self._starting = asyncio.Lock()
 
     @property
     def running(self) -> bool:
@@ -221,7 +223,7 @@ class JobScheduler:
             schema = await session.scalar(text("SELECT current_schema()"))
         return None if schema in (None, "public") else str(schema)
 
-    def _build(self, schema: str | None) -> AsyncIOScheduler:
+    def _build(self, schema: str | None, loop: asyncio.AbstractEventLoop) -> AsyncIOScheduler:
         from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
         from sqlalchemy import create_engine
 
@@ -238,7 +240,7 @@ class JobScheduler:
                 "misfire_grace_time": self.settings.ops.misfire_grace_seconds,
             },
             timezone=dt.UTC,
-            event_loop=asyncio.get_running_loop(),
+            event_loop=loop,
         )
         return scheduler
 
@@ -257,16 +259,22 @@ class JobScheduler:
                 "the scheduler's lease cannot be taken now (%s); trying again", storage_fault(error) or error
             )
             held = False
+        # The keeper renews the lease from now on, while the jobs start: starting them (imports, the job store's
+        # table, the reconciliation) can outlast a lease on a loaded machine, and another process would take it.
+        self._keeper = asyncio.create_task(self._keep(held), name="scheduler-lease")
         if held and not await self._run_jobs(services, poster):
+            self._keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keeper
+            self._keeper = None
             await self.lease.release()
             return False
-        self._keeper = asyncio.create_task(self._keep(), name="scheduler-lease")
         return True
 
-    async def _keep(self) -> None:
+    async def _keep(self, held: bool) -> None:
         """Renew the lease every third of it; take it over when free; stop the jobs when it is lost."""
         interval = self.lease.seconds / 3
-        confirmed = time.monotonic() if self.running else 0.0
+        confirmed = time.monotonic() if held else 0.0
         while True:
             await asyncio.sleep(interval)
             try:
@@ -278,12 +286,17 @@ class JobScheduler:
                 if held:
                     confirmed = time.monotonic()
             try:
-                if held and not self.running and self._started_with is not None:
+                if (
+                    held
+                    and not self.running
+                    and self._started_with is not None
+                    and not self._starting.locked()
+                ):
                     log.info("this process holds the scheduler's lease: it runs the scheduled jobs")
                     if not await self._run_jobs(*self._started_with):
                         await self.lease.release()
                         return
-                elif not held and self.running:
+                elif not held and self.running and not self._starting.locked():
                     log.warning("the scheduler's lease passed to another process: this one stops its jobs")
                     await self._stop_jobs()
             except Exception:
@@ -294,10 +307,16 @@ class JobScheduler:
 
         False (logged) when it cannot run.
         """
+        async with self._starting:
+            return await self._start_jobs(services, poster)
+
+    async def _start_jobs(self, services: OpsServices, poster: Poster) -> bool:
         if self.running:
             return True
         try:
-            self.scheduler = self._build(await self._schema())
+            self.scheduler = await asyncio.to_thread(
+                self._build, await self._schema(), asyncio.get_running_loop()
+            )
         except ImportError as error:
             self.error = (
                 f"scheduled jobs are off: the synchronous PostgreSQL driver is missing ({error}); "
