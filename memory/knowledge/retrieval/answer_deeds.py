@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from canon.wording import relation_sentence
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import is_event, names_list
-from memory.knowledge.retrieval.answer_words import fold_words
+from memory.knowledge.retrieval.answer_words import fold_words, has_word
 
 __all__ = ["took_part_answer"]
 
@@ -133,3 +133,19 @@ def done_to(line: str, deed: str, fact: CanonFact) -> bool:
         return False
     after = set(fold_words(found["after"]))
     return any(w in after for w in (*fold_words(fact.entity_name), *fold_words(fact.matched)))
+
+
+def says_deed(sentence: str, question: str) -> bool:
+    """Tell whether a sentence says the deed a question asks, done to the one it names: the very verb, then a
+    word the question names after it ("who crowned Tamsin": "…, who crowned Tamsin"; never "mended Pell's crown"
+    for "who crowned Pell"). A question that asks no deed is said by any sentence."""
+    deed = deed_verb(question)
+    if deed is None:
+        return True
+    found = re.search(rf"\b{re.escape(deed)}\b(?P<after>.*)", sentence, re.IGNORECASE)
+    if found is None:
+        return False
+    asked = question.casefold().split(deed, 1)[1]
+    named = [w for w in fold_words(asked) if w not in ("the", "a", "an", "of")]
+    after = set(fold_words(found["after"]))
+    return any(has_word(after, w) for w in named)

@@ -19,7 +19,7 @@ from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_ages import age_answer
 from memory.knowledge.retrieval.answer_canon import asked_states, kind_answer, what_it_is, who_answer
-from memory.knowledge.retrieval.answer_deeds import deed_verb, done_to, took_part_answer
+from memory.knowledge.retrieval.answer_deeds import deed_verb, done_to, says_deed, took_part_answer
 from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_answer, is_event, names_list
 from memory.knowledge.retrieval.answer_lives import life_answer
 from memory.knowledge.retrieval.answer_words import (
@@ -344,7 +344,9 @@ def _deed_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
         told = {f"{possessive(fact.entity_name)} {attribute}: {fact.matched}" for attribute in _TOLD}
         if not told & set(fact.facts):
             continue
-        said = sentences(fact.matched)[:1] or [fact.matched]
+        said = [s for s in sentences(fact.matched) or [fact.matched] if says_deed(s, question)][:1]
+        if not said:
+            continue  # the verb's stem in other words ("Pell's crown" for "who crowned Pell")
         text = said[0].rstrip(".")
         pronoun = re.match(r"^(?:She|He|They|It)\s+", text)
         if pronoun:

@@ -103,6 +103,9 @@ READS = {
     "who crowned the storm crown": "Nothing the table knows says who crowned the storm crown.",
     "who crowned aske": "Nothing the table knows says who crowned aske.",
     "who crowned the storm regent": "Nothing the table knows says who crowned the storm regent.",
+    # A description holding the verb's stem in other words ("mended Pell's crown") says no crowning.
+    "who crowned pell": "Nothing the table knows says who crowned pell.",
+    "who mended pell's crown": "Rook Ambry is a tinker who mended Pell's crown of bells.",
 }
 
 
