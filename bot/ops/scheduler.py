@@ -185,6 +185,31 @@ def _thread_safe_scheduler_class() -> type[Any]:
     return Scheduler
 
 
+def _build(
+    db: Database, settings: Settings, schema: str | None, loop: asyncio.AbstractEventLoop
+) -> tuple[Any, AsyncIOScheduler]:
+    """Return the job store's engine and a scheduler on it (run in a worker thread: it imports and connects)."""
+    from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
+    from sqlalchemy import create_engine
+
+    options: dict[str, Any] = {"pool_pre_ping": True}
+    if db.is_sqlite:
+        options["connect_args"] = {"timeout": 30}
+    engine = create_engine(sync_url(db), **options)
+    store = SQLAlchemyJobStore(engine=engine, tablename=JOBS_TABLE, tableschema=schema)
+    scheduler: AsyncIOScheduler = _thread_safe_scheduler_class()(
+        jobstores={"default": store},
+        job_defaults={
+            "coalesce": True,
+            "max_instances": 1,
+            "misfire_grace_time": settings.ops.misfire_grace_seconds,
+        },
+        timezone=dt.UTC,
+        event_loop=loop,
+    )
+    return engine, scheduler
+
+
 class JobScheduler:
     """APScheduler with the database as its job store; started by the bot, stopped before the database closes.
 
@@ -222,27 +247,6 @@ class JobScheduler:
         async with self.db.session() as session:
             schema = await session.scalar(text("SELECT current_schema()"))
         return None if schema in (None, "public") else str(schema)
-
-    def _build(self, schema: str | None, loop: asyncio.AbstractEventLoop) -> AsyncIOScheduler:
-        from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
-        from sqlalchemy import create_engine
-
-        options: dict[str, Any] = {"pool_pre_ping": True}
-        if self.db.is_sqlite:
-            options["connect_args"] = {"timeout": 30}
-        self._engine = create_engine(sync_url(self.db), **options)
-        store = SQLAlchemyJobStore(engine=self._engine, tablename=JOBS_TABLE, tableschema=schema)
-        scheduler: AsyncIOScheduler = _thread_safe_scheduler_class()(
-            jobstores={"default": store},
-            job_defaults={
-                "coalesce": True,
-                "max_instances": 1,
-                "misfire_grace_time": self.settings.ops.misfire_grace_seconds,
-            },
-            timezone=dt.UTC,
-            event_loop=loop,
-        )
-        return scheduler
 
     async def start(self, services: OpsServices, poster: Poster) -> bool:
         """Stand for the scheduler's lease: run the jobs now if this process takes it, else whenever it does.
@@ -314,8 +318,8 @@ class JobScheduler:
         if self.running:
             return True
         try:
-            self.scheduler = await asyncio.to_thread(
-                self._build, await self._schema(), asyncio.get_running_loop()
+            self._engine, scheduler = await asyncio.to_thread(
+                _build, self.db, self.settings, await self._schema(), asyncio.get_running_loop()
             )
         except ImportError as error:
             self.error = (
@@ -326,7 +330,7 @@ class JobScheduler:
             return False
         self.runtime = JobRuntime(services, poster, self)
         install(self.runtime)
-        scheduler = self.scheduler
+        self.scheduler = scheduler
         # Paused until every job is in place, so a due job cannot run against a half-set-up store.
         await asyncio.to_thread(scheduler.start, paused=True)
         await asyncio.to_thread(_ensure_system_jobs, scheduler, self.settings, self.db.is_sqlite)
