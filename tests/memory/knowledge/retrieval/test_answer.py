@@ -135,6 +135,11 @@ def test_question_words_and_sentences() -> None:
         == "Nothing the table knows answers “who is Mara married to?”."
     )
     assert nothing_known("where was Oswin born") == "Nothing the table knows answers “where was Oswin born?”."
+    assert nothing_known("where is Oswin held") == "Nothing the table knows answers “where is Oswin held?”."
+    assert (
+        nothing_known("where was the crown kept")
+        == "Nothing the table knows answers “where was the crown kept?”."
+    )
     assert nothing_known("who is taller, Mara or Oswin") == (
         "Nothing the table knows answers “who is taller, Mara or Oswin?”."
     )
