@@ -19,8 +19,8 @@ from canon.models import Authority
 from canon.proposals import UNKNOWN_ATTRIBUTE, EntityContent, EventContent, Ref, StateChangeContent
 from canon.storage import Database
 from canon.tables import ProposalRow
-from tests.canon.continuity.test_continuity import World, only
 from tests.helpers.canon_desk import Desk
+from tests.helpers.continuity_world import World, only
 
 # -- continuity ------------------------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from canon.continuity import ConflictKind
 from canon.continuity.life_dates import life_state
-from tests.canon.continuity.test_continuity import World, only, side_of
+from tests.helpers.continuity_world import World, only, side_of
 
 
 def test_life_words_are_the_life_events() -> None:
