@@ -6,10 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bench.continuity_builder import _AUTHORITIES, _COLOURS, _MOODS, _RANKS, ERAS, PRESENT, _Builder, _era
-from canon.models import (
-    Authority,
-    Validity,
-)
+from canon.models import Authority, Validity
 
 # -- the consistent background ---------------------------------------------------------------------------
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.llm.client import (
-    ChatMessage,
-)
+from bot.llm.client import ChatMessage
 
 PROMPT = [ChatMessage.system("You are the game master."), ChatMessage.user("Describe the tavern.")]
 

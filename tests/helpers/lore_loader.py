@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from canon.structured import (
-    LoadResult,
-    LoreModel,
-    load_lore_file,
-)
+from canon.structured import LoadResult, LoreModel, load_lore_file
 from tests.helpers.paths import YAML_FIXTURES
 
 FIXTURES = YAML_FIXTURES

@@ -7,9 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot.llm.client import (
-    InMemoryTokenLedger,
-)
+from bot.llm.client import InMemoryTokenLedger
 from bot.llm.openai_compatible import OpenAICompatibleLLM
 from tests.helpers.llm_client import Sleeps
 from tests.helpers.llm_stub import STUB_MODEL, LLMStub

@@ -8,10 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.llm.client import (
-    InMemoryTokenLedger,
-    LLMUnavailable,
-)
+from bot.llm.client import InMemoryTokenLedger, LLMUnavailable
 from bot.llm.openai_compatible import endpoint_host
 from canon.errors import Unavailable
 from tests.helpers.llm_client import PROMPT, Sleeps

@@ -7,11 +7,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, Field
 
-from bot.llm.client import (
-    InMemoryTokenLedger,
-    LLMOutputInvalid,
-    LLMUnavailable,
-)
+from bot.llm.client import InMemoryTokenLedger, LLMOutputInvalid, LLMUnavailable
 from tests.helpers.llm_client import PROMPT, Sleeps
 from tests.helpers.llm_stub import LLMStub, Reply
 

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from canon.continuity import (
-    ConflictKind,
-)
+from canon.continuity import ConflictKind
 from tests.helpers.continuity_world import World, only, side_of
 
 # -- 4. cardinality --------------------------------------------------------------------------------------

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from canon.continuity import (
-    ConflictKind,
-)
-from canon.models import (
-    Authority,
-)
+from canon.continuity import ConflictKind
+from canon.models import Authority
 from tests.helpers.continuity_world import World, only, side_of
 
 # -- 2. two places ---------------------------------------------------------------------------------------

@@ -6,9 +6,7 @@ import tracemalloc
 
 import pytest
 
-from canon.structured import (
-    load_lore_file,
-)
+from canon.structured import load_lore_file
 from tests.helpers.lore_loader import FIXTURES, load, problems
 
 # --- every broken fixture --------------------------------------------------------------------------------------

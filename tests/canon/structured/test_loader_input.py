@@ -10,11 +10,7 @@ from canon import campaigns
 from canon.campaigns import ChangesetRow
 from canon.ontology import base_ontology
 from canon.storage import Database
-from canon.structured import (
-    LoadResult,
-    load_lore_file,
-    parse_yaml_as,
-)
+from canon.structured import LoadResult, load_lore_file, parse_yaml_as
 from canon.structured.ingest import ingest, load_files
 from canon.structured.tables import StructuredFileRow
 from canon.tables import EntityRow, EvidenceRow, StatementRow

@@ -6,11 +6,7 @@ import pytest
 
 from canon.calendar import WorldDate
 from canon.ontology import base_ontology
-from canon.structured import (
-    RELATION_FIELDS,
-    FamilyTreeFile,
-    load_lore_file,
-)
+from canon.structured import RELATION_FIELDS, FamilyTreeFile, load_lore_file
 from tests.helpers.lore_loader import EXTERNAL_FACTIONS, VALID, load, problems, relations
 
 

@@ -7,11 +7,7 @@ from collections.abc import AsyncIterator, Iterator
 import discord
 import pytest
 
-from bot.offline.emulator import (
-    BotErrorCapture,
-    DiscordEmulator,
-    capture_bot_errors,
-)
+from bot.offline.emulator import BotErrorCapture, DiscordEmulator, capture_bot_errors
 from tests.helpers.emulator_bot import DemoBot, World
 
 

@@ -5,10 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.offline.emulator import (
-    BotErrorCapture,
-    DiscordEmulator,
-)
+from bot.offline.emulator import BotErrorCapture, DiscordEmulator
 from tests.helpers.emulator_bot import DemoBot, World
 
 # ---------------------------------------------------------------------- login, sync, gateway

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.offline.emulator import (
-    BotErrorCapture,
-    CommandNotAvailable,
-)
+from bot.offline.emulator import BotErrorCapture, CommandNotAvailable
 from tests.helpers.emulator_bot import DemoBot, World
 
 

@@ -8,11 +8,7 @@ from bot.app import Services
 from canon.errors import Conflict, InvalidInput
 from canon.gate import authority_policy
 from canon.models import Viewer
-from canon.proposals import (
-    EntityContent,
-    Ref,
-    RelationshipContent,
-)
+from canon.proposals import EntityContent, Ref, RelationshipContent
 from cogs.campaign_embeds import plan_embed
 from tests.helpers.branch_play import GM, add, root
 
