@@ -26,8 +26,8 @@ from bot.services.structured_import import StructuredImportService
 from canon import campaigns, offload
 from canon.campaigns import Campaign
 from canon.storage import Database
-from tests.bot.services.test_structured_import import GM, KINDS, add_factions, counts, fixture_files
-from tests.bot.services.test_structured_import import canon as canon
+from tests.helpers.structured_import import canon as canon
+from tests.helpers.valdorn import GM, KINDS, add_factions, counts, fixture_files
 
 
 @pytest.fixture
