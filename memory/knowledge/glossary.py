@@ -9,6 +9,7 @@ searched and answered (`expand`).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -205,13 +206,22 @@ def expand(question: str, glossary: Mapping[str, str] | None = None) -> tuple[st
     terms = SHIPPED if glossary is None else glossary
     text = unicodedata.normalize("NFKC", question).replace("’", "'")
     used: dict[str, str] = {}
-    for term in sorted(terms, key=len, reverse=True):
-        pattern = re.compile(r"(?<![\w'])" + re.escape(term) + r"(?![\w'])", re.IGNORECASE)
+    for term, pattern in _patterns(tuple(terms)):
         if pattern.search(text):
             meaning = terms[term]
             used[term] = meaning
             text = pattern.sub(meaning, text)
     return text, used
+
+
+@functools.lru_cache(maxsize=64)
+def _patterns(terms: tuple[str, ...]) -> list[tuple[str, re.Pattern[str]]]:
+    """Return a glossary's terms, longest first, each with the pattern finding it as a whole word (compiled once
+    per set of terms: a question is read through the glossary several times)."""
+    return [
+        (term, re.compile(r"(?<![\w'])" + re.escape(term) + r"(?![\w'])", re.IGNORECASE))
+        for term in sorted(terms, key=len, reverse=True)
+    ]
 
 
 def checked_entry(term: str, meaning: str, terms: Mapping[str, str]) -> tuple[str, str]:
