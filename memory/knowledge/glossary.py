@@ -203,7 +203,16 @@ def expand(question: str, glossary: Mapping[str, str] | None = None) -> tuple[st
     Terms are matched as whole words, longest first ("knocked out cold" before "knocked out"), case ignored;
     a meaning is put in once even when the term is repeated.
     """
-    terms = SHIPPED if glossary is None else glossary
+    text, used = _expanded(question, tuple((SHIPPED if glossary is None else glossary).items()))
+    return text, dict(used)
+
+
+@functools.lru_cache(maxsize=256)
+def _expanded(
+    question: str, glossary: tuple[tuple[str, str], ...]
+) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """Return `expand`'s answer, kept: one question is read through the glossary several times."""
+    terms = dict(glossary)
     text = unicodedata.normalize("NFKC", question).replace("’", "'")
     used: dict[str, str] = {}
     for term, pattern in _patterns(tuple(terms)):
@@ -211,7 +220,7 @@ def expand(question: str, glossary: Mapping[str, str] | None = None) -> tuple[st
             meaning = terms[term]
             used[term] = meaning
             text = pattern.sub(meaning, text)
-    return text, used
+    return text, tuple(used.items())
 
 
 @functools.lru_cache(maxsize=64)
