@@ -5,8 +5,8 @@ details are offered and echoed in words, and a detail new to the campaign is a n
 from __future__ import annotations
 
 from canon.models import Viewer
+from tests.e2e.canon_flow import campaign_of, gm_adds, plain
 from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import campaign_of, gm_adds, plain
 
 #: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
 SQL_RUN_BELOW = sql_run_below(

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from canon.models import Viewer
 from canon.proposals import ProposalStatus
+from tests.e2e.canon_flow import embed_text, gm_adds, latest_scene, proposals_of_scene, review_cards
 from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import embed_text, gm_adds, latest_scene, proposals_of_scene, review_cards
 
 
 def fields_of(modal: dict) -> dict[str, dict]:
