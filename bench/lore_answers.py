@@ -23,10 +23,11 @@ import) and asks questions as a player, in four sets, each printed as one JSON l
 - `outsider_e`: 60 more (45 answerable, 15 unanswerable), written by a third outsider who read only the corpus,
   over subjects no other set asks about, in players' forms (typos, slang, yes/no rules, comparisons, paraphrase).
   Untouched like B: its misses are never printed.
-- `own`: 45 more (33 answerable, 12 unanswerable), written while tuning for B and E without reading them, in
-  forms the answer step was not built for (tables of deities, travel and food rules, races' ages and sizes, items'
-  weights, typos, chatter; unanswerable ones name things no source holds, some beside words that it does: "boots
-  of haste", "a beholder's antimagic cone"). Tuning material (`--misses` prints its misses).
+- `own`: 57 more (43 answerable, 14 unanswerable, `bench/data/lore_own.jsonl`), written while tuning for B and E
+  without reading them, in forms the answer step was not built for (tables of deities, travel and food rules,
+  races' ages and sizes, items' weights, conditions, jumps, comparisons, typos, chatter; unanswerable ones name
+  things no source holds, some beside words that it does: "boots of haste", "a beholder's antimagic cone").
+  Tuning material (`--misses` prints its misses).
 
 Each line holds, for the answer step as it is (`now`) and for the first answer step (`baseline`: the graph or
 the best passages' sentences, on the same search) measured in the same run: the share of answers holding their

@@ -185,6 +185,31 @@ def _thread_safe_scheduler_class() -> type[Any]:
     return Scheduler
 
 
+def _build(
+    db: Database, settings: Settings, schema: str | None, loop: asyncio.AbstractEventLoop
+) -> tuple[Any, AsyncIOScheduler]:
+    """Return the job store's engine and a scheduler on it (run in a worker thread: it imports and connects)."""
+    from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
+    from sqlalchemy import create_engine
+
+    options: dict[str, Any] = {"pool_pre_ping": True}
+    if db.is_sqlite:
+        options["connect_args"] = {"timeout": 30}
+    engine = create_engine(sync_url(db), **options)
+    store = SQLAlchemyJobStore(engine=engine, tablename=JOBS_TABLE, tableschema=schema)
+    scheduler: AsyncIOScheduler = _thread_safe_scheduler_class()(
+        jobstores={"default": store},
+        job_defaults={
+            "coalesce": True,
+            "max_instances": 1,
+            "misfire_grace_time": settings.ops.misfire_grace_seconds,
+        },
+        timezone=dt.UTC,
+        event_loop=loop,
+    )
+    return engine, scheduler
+
+
 class JobScheduler:
     """APScheduler with the database as its job store; started by the bot, stopped before the database closes.
 
@@ -208,6 +233,8 @@ class JobScheduler:
         )
         self._keeper: asyncio.Task[None] | None = None
         self._started_with: tuple[OpsServices, Poster] | None = None
+        # One start of the jobs at a time: the keeper renews the lease while `start` starts them.
+        self._starting = asyncio.Lock()
 
     @property
     def running(self) -> bool:
@@ -220,27 +247,6 @@ class JobScheduler:
         async with self.db.session() as session:
             schema = await session.scalar(text("SELECT current_schema()"))
         return None if schema in (None, "public") else str(schema)
-
-    def _build(self, schema: str | None) -> AsyncIOScheduler:
-        from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
-        from sqlalchemy import create_engine
-
-        options: dict[str, Any] = {"pool_pre_ping": True}
-        if self.db.is_sqlite:
-            options["connect_args"] = {"timeout": 30}
-        self._engine = create_engine(sync_url(self.db), **options)
-        store = SQLAlchemyJobStore(engine=self._engine, tablename=JOBS_TABLE, tableschema=schema)
-        scheduler: AsyncIOScheduler = _thread_safe_scheduler_class()(
-            jobstores={"default": store},
-            job_defaults={
-                "coalesce": True,
-                "max_instances": 1,
-                "misfire_grace_time": self.settings.ops.misfire_grace_seconds,
-            },
-            timezone=dt.UTC,
-            event_loop=asyncio.get_running_loop(),
-        )
-        return scheduler
 
     async def start(self, services: OpsServices, poster: Poster) -> bool:
         """Stand for the scheduler's lease: run the jobs now if this process takes it, else whenever it does.
@@ -257,16 +263,22 @@ class JobScheduler:
                 "the scheduler's lease cannot be taken now (%s); trying again", storage_fault(error) or error
             )
             held = False
+        # The keeper renews the lease from now on, while the jobs start: starting them (imports, the job store's
+        # table, the reconciliation) can outlast a lease on a loaded machine, and another process would take it.
+        self._keeper = asyncio.create_task(self._keep(held), name="scheduler-lease")
         if held and not await self._run_jobs(services, poster):
+            self._keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keeper
+            self._keeper = None
             await self.lease.release()
             return False
-        self._keeper = asyncio.create_task(self._keep(), name="scheduler-lease")
         return True
 
-    async def _keep(self) -> None:
+    async def _keep(self, held: bool) -> None:
         """Renew the lease every third of it; take it over when free; stop the jobs when it is lost."""
         interval = self.lease.seconds / 3
-        confirmed = time.monotonic() if self.running else 0.0
+        confirmed = time.monotonic() if held else 0.0
         while True:
             await asyncio.sleep(interval)
             try:
@@ -278,12 +290,17 @@ class JobScheduler:
                 if held:
                     confirmed = time.monotonic()
             try:
-                if held and not self.running and self._started_with is not None:
+                if (
+                    held
+                    and not self.running
+                    and self._started_with is not None
+                    and not self._starting.locked()
+                ):
                     log.info("this process holds the scheduler's lease: it runs the scheduled jobs")
                     if not await self._run_jobs(*self._started_with):
                         await self.lease.release()
                         return
-                elif not held and self.running:
+                elif not held and self.running and not self._starting.locked():
                     log.warning("the scheduler's lease passed to another process: this one stops its jobs")
                     await self._stop_jobs()
             except Exception:
@@ -294,10 +311,16 @@ class JobScheduler:
 
         False (logged) when it cannot run.
         """
+        async with self._starting:
+            return await self._start_jobs(services, poster)
+
+    async def _start_jobs(self, services: OpsServices, poster: Poster) -> bool:
         if self.running:
             return True
         try:
-            self.scheduler = self._build(await self._schema())
+            self._engine, scheduler = await asyncio.to_thread(
+                _build, self.db, self.settings, await self._schema(), asyncio.get_running_loop()
+            )
         except ImportError as error:
             self.error = (
                 f"scheduled jobs are off: the synchronous PostgreSQL driver is missing ({error}); "
@@ -307,7 +330,7 @@ class JobScheduler:
             return False
         self.runtime = JobRuntime(services, poster, self)
         install(self.runtime)
-        scheduler = self.scheduler
+        self.scheduler = scheduler
         # Paused until every job is in place, so a due job cannot run against a half-set-up store.
         await asyncio.to_thread(scheduler.start, paused=True)
         await asyncio.to_thread(_ensure_system_jobs, scheduler, self.settings, self.db.is_sqlite)

@@ -12,7 +12,16 @@ from canon.wording.dates import CalendarWords
 from canon.wording.evidence import SceneWords, TurnWords, evidence_words
 from canon.wording.findings import warning_sentence
 from canon.wording.proposals import describe, proposal_sentence, type_words
-from canon.wording.relations import fact_sentence, relation_sentence, relation_words, state_sentence
+from canon.wording.relations import (
+    fact_sentence,
+    in_prose,
+    names_in_prose,
+    opening,
+    relation_sentence,
+    relation_words,
+    state_sentence,
+    title_phrase,
+)
 from canon.wording.statements import statement_sentence, statement_words
 
 __all__ = [
@@ -24,12 +33,16 @@ __all__ = [
     "describe",
     "evidence_words",
     "fact_sentence",
+    "in_prose",
+    "names_in_prose",
+    "opening",
     "proposal_sentence",
     "relation_sentence",
     "relation_words",
     "state_sentence",
     "statement_sentence",
     "statement_words",
+    "title_phrase",
     "type_words",
     "warning_sentence",
 ]

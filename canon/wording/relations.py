@@ -8,7 +8,7 @@ where the parent's sex is known (`Kin`), else as parent.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 # {s}: the subject's name, {o}: the object's; {parent}: father, mother or parent.
 PHRASES: Mapping[str, str] = {
@@ -60,9 +60,76 @@ def relation_words(predicate: str) -> str:
     return predicate.replace("_", " ").replace("-", " ").lower()
 
 
-def relation_sentence(predicate: str, subject: str, target: str, *, subject_sex: str | None = None) -> str:
-    """Return a relation as a sentence; `subject_sex` (an attribute's value) makes a parent father or mother."""
-    phrase = PHRASES.get(predicate.upper())
+#: Kinds whose names are what happened ("Battle of Gull Rock"): such a name takes "the" in running prose.
+HAPPENING_KINDS = frozenset({"Event"})
+#: Relations whose object is something that happened.
+_TO_HAPPENINGS = frozenset({"PARTICIPATED_IN", "WITNESSED", "CAUSED"})
+
+
+def takes_the(name: str) -> bool:
+    """Tell whether an event's name reads with "the" in running prose: a capitalised common noun followed by
+    "of" ("Battle of Gull Rock", "Sinking of the Tallow Barge"), never a name led by a possessive ("Tamsin's
+    Investiture") or an article of its own ("The Great Surge")."""
+    words = name.split()
+    if len(words) < 3 or words[1] != "of" or not words[0][:1].isupper():
+        return False
+    return words[0].casefold() not in ("the", "a", "an") and not re.search(r"['’]", words[0])
+
+
+def in_prose(name: str, kind: str | None = None) -> str:
+    """Return a name as it reads inside a sentence (not at its start): a leading "The" in lower case ("a member
+    of the Lantern Guild"), and "the" before an event named by a common noun ("took part in the Battle of Gull
+    Rock"). Every other name as written."""
+    first, _, rest = name.partition(" ")
+    if first == "The" and rest:
+        return f"the {rest}"
+    if kind in HAPPENING_KINDS and takes_the(name):
+        return f"the {name}"
+    return name
+
+
+def opening(sentence: str, name: str, kind: str | None = None) -> str:
+    """Return a sentence that opens with a name as it reads there: "The Battle of Gull Rock took place …" for
+    an event named by a common noun (`takes_the`); any other sentence as it is."""
+    if kind in HAPPENING_KINDS and takes_the(name) and sentence.startswith(name + " "):
+        return f"The {sentence}"
+    return sentence
+
+
+def names_in_prose(names: Sequence[str], kind: str | None = None, *, opens: bool = False) -> str:
+    """Return names as a list inside a sentence: "A", "A and B", "A, B and the Ash Brotherhood" (`in_prose`
+    for each; `opens`: the list starts the sentence, so its first name keeps its capital "The")."""
+    said = [name if opens and i == 0 else in_prose(name, kind) for i, name in enumerate(names)]
+    if len(said) <= 1:
+        return "".join(said)
+    return ", ".join(said[:-1]) + f" and {said[-1]}"
+
+
+def title_phrase(title: str) -> str:
+    """Return a title as it reads after "is": "the Ember Queen"; an office "of" somewhere reads bare ("Lady of
+    Saltmarch"), as does a list of titles or a title with an article or a possessive of its own."""
+    words = title.split()
+    if not words or "of" in words or "," in title or re.search(r"['’]", words[0]):
+        return title
+    if words[0].casefold() in ("the", "a", "an"):
+        return title
+    return f"the {title}"
+
+
+def relation_sentence(
+    predicate: str,
+    subject: str,
+    target: str,
+    *,
+    subject_sex: str | None = None,
+    target_kind: str | None = None,
+) -> str:
+    """Return a relation as a sentence; `subject_sex` (an attribute's value) makes a parent father or mother;
+    `target_kind` (the object's entity type) says how its name reads inside the sentence (`in_prose`)."""
+    upper = predicate.upper()
+    kind = target_kind or ("Event" if upper in _TO_HAPPENINGS else None)
+    target = in_prose(target, kind)
+    phrase = PHRASES.get(upper)
     if phrase is None:
         words = relation_words(predicate)
         joined = f"is {words}" if re.search(r" (of|to|with|from|for|by)$", words) else words
@@ -92,11 +159,13 @@ def is_or_are(noun: str) -> str:
     return "are" if plural else "is"
 
 
-def fact_sentence(subject: str, attribute: str, value: str) -> str:
+def fact_sentence(subject: str, attribute: str, value: str, *, told: bool = False) -> str:
     """Return a fact in words: "Ysolde Marrow is Harbourmaster of Greyhaven", "Mara's eye colour: grey" (a
-    value may be any phrase, "owes Brannoc forty silver", so it follows a colon rather than "is")."""
+    value may be any phrase, "owes Brannoc forty silver", so it follows a colon rather than "is"). `told`: as an
+    answer tells it, a title with its article ("Maren Dray is the Ember Queen", `title_phrase`); a card or a
+    list of facts says the title as the GM wrote it, the words a GM types to pick the fact again."""
     if attribute.strip().lower() in BEING:
-        return f"{subject} is {value}"
+        return f"{subject} is {title_phrase(value) if told else value}"
     return f"{possessive(subject)} {attribute_words(attribute)}: {value}"
 
 

@@ -10,18 +10,25 @@ from canon.wording.context import Wording
 from canon.wording.relations import attribute_words, fact_sentence, relation_sentence, state_sentence
 
 
-def statement_sentence(view: StatementView, words: Wording) -> str:
-    """Return a statement as a sentence: "Corvan Marrow is Ysolde Marrow's father"."""
+def statement_sentence(view: StatementView, words: Wording, *, told: bool = False) -> str:
+    """Return a statement as a sentence: "Corvan Marrow is Ysolde Marrow's father" (`told`: as an answer tells
+    it, `fact_sentence`)."""
     s = view.statement
     subject = words.name(view.subject.name)
     if s.kind == StatementKind.RELATION and view.object is not None:
         return relation_sentence(
-            s.predicate, subject, words.name(view.object.name), subject_sex=words.sexes.get(view.subject.id)
+            s.predicate,
+            subject,
+            words.name(view.object.name),
+            subject_sex=words.sexes.get(view.subject.id),
+            target_kind=view.object.type,
         )
     if s.kind == StatementKind.STATE:
         return state_sentence(subject, words.name(s.value or "unknown"), words.name(s.via) if s.via else None)
     # The attribute in words before it is escaped: "secret_passage" reads "secret passage", never "secret\ passage".
-    return fact_sentence(subject, words.name(attribute_words(s.predicate)), words.name(s.value or ""))
+    return fact_sentence(
+        subject, words.name(attribute_words(s.predicate)), words.name(s.value or ""), told=told
+    )
 
 
 #: Relations that last a whole life and beyond: a parent stays a parent after a death, so no end is said.
@@ -58,7 +65,7 @@ def told_words(view: StatementView, words: Wording, viewer: Viewer, state: str |
     """Return a statement as a person tells it, for answers: a life's start and end as a birth and a death ("Orrin
     Vaske died on 3 Sunmoon, year 871 of the Age of Tides"; "Idris Fenn is alive, born in year 830 of …"), what
     happened on the day it happened ("… took place at Gull Rock on 3 Sunmoon, …"); anything else as
-    `statement_words` says it. `state`: the state a life is in that its record of life does not say (a living
+    `statement_words` says it, a title with its article. `state`: the state a life is in that its record of life does not say (a living
     person's status, "missing"): "Pip Marrowby is missing (born in year 856 of …)"."""
     s = view.statement
     start = s.validity.world_from
@@ -78,5 +85,12 @@ def told_words(view: StatementView, words: Wording, viewer: Viewer, state: str |
         if state == "alive":
             return f"{subject} is alive, born {words.when(start)}"
         if s.kind == StatementKind.RELATION and s.predicate.upper() in HAPPENINGS and view.object is not None:
-            return f"{statement_sentence(view, words)} {words.when(start)}"
-    return statement_words(view, words, viewer, evidence=False)
+            when = words.when(start)
+            era = words.name(view.object.name).casefold().removeprefix("the ")
+            if s.predicate.upper() == "OCCURRED_DURING" and era and era in when.casefold():
+                # The day names the era already: "… took place in year 721 of the Ashen Reckoning".
+                return f"{words.name(view.subject.name)} took place {when}"
+            return f"{statement_sentence(view, words)} {when}"
+    text = statement_sentence(view, words, told=True)
+    when = words.span(shown_validity(view))
+    return f"{text} ({when})" if when else text

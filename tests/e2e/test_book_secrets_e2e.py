@@ -13,8 +13,8 @@ from typing import Any
 
 from bot.offline.emulator.models import custom_ids
 from memory.knowledge.retrieval.answer import nothing_known
+from tests.e2e.canon_flow import embed_text
 from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import embed_text
 from tests.e2e.test_hidden_canon_e2e import written_here
 from tests.e2e.test_lore_e2e import everything, import_file, with_sources
 

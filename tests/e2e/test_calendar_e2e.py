@@ -8,8 +8,8 @@ from sqlalchemy import select
 
 from canon.campaigns import CampaignRow
 from canon.tables import EntityRow
+from tests.e2e.canon_flow import embed_text, latest_scene, proposals_of_scene, review_cards
 from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import embed_text, latest_scene, proposals_of_scene, review_cards
 from tests.e2e.test_continuity_e2e import import_yaml
 
 #: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).

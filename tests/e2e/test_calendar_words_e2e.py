@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from canon.campaign_calendar import calendar_from
 from canon.date_reading import read_date
+from tests.e2e.canon_flow import embed_text, latest_scene, plain, review_cards
 from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import embed_text, latest_scene, plain, review_cards
 from tests.e2e.test_continuity_e2e import import_yaml
 from tests.e2e.test_recap_e2e import recaps_posted
 

@@ -7,9 +7,9 @@ import pytest
 
 from bot.offline.emulator.models import custom_ids
 from bot.wiki.tokens import LinkRefused
+from tests.e2e.canon_flow import embed_text, gm_adds
 from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_branches_e2e import everything
-from tests.e2e.test_canon_e2e import embed_text, gm_adds
 from tests.e2e.test_knowledge_e2e import card_of
 
 pytestmark = sql_run_below("tests/bot/wiki/test_page_cache.py", "tests/bot/archive/test_export_import.py")

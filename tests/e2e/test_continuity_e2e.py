@@ -14,8 +14,7 @@ from sqlalchemy import select
 from canon.models import Viewer
 from canon.tables import ConflictRow
 from memory.scenes import scene_turns
-from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import (
+from tests.e2e.canon_flow import (
     buttons,
     campaign_of,
     embed_text,
@@ -23,6 +22,7 @@ from tests.e2e.test_canon_e2e import (
     proposals_of_scene,
     review_cards,
 )
+from tests.e2e.conftest import World, sql_run_below
 
 #: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
 SQL_RUN_BELOW = sql_run_below("tests/bot/archive/test_export_import.py", "tests/bot/services/test_recaps.py")

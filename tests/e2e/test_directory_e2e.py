@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.e2e.canon_flow import buttons, embed_text, gm_adds
 from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import buttons, embed_text, gm_adds
 
 pytestmark = sql_run_below("tests/bot/archive/test_export_import.py", "tests/bot/wiki/test_page_cache.py")
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from canon.proposals import ProposalStatus
-from tests.e2e.conftest import World
-from tests.e2e.test_canon_e2e import (
+from tests.e2e.canon_flow import (
     buttons,
     embed_text,
     gm_adds,
@@ -21,6 +20,7 @@ from tests.e2e.test_canon_e2e import (
     proposals_of_scene,
     review_cards,
 )
+from tests.e2e.conftest import World
 from tests.e2e.test_directory_e2e import select_options
 from tests.e2e.test_recap_e2e import recaps_posted
 

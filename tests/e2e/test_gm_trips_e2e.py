@@ -11,9 +11,7 @@ import re
 from typing import Any
 
 from canon.proposals import ProposalStatus
-from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_calendar_words_e2e import CALENDAR
-from tests.e2e.test_canon_e2e import (
+from tests.e2e.canon_flow import (
     commit_card,
     embed_text,
     gm_adds,
@@ -24,6 +22,8 @@ from tests.e2e.test_canon_e2e import (
     proposals_of_scene,
     review_cards,
 )
+from tests.e2e.conftest import World, sql_run_below
+from tests.e2e.test_calendar_words_e2e import CALENDAR
 from tests.e2e.test_continuity_e2e import FAMILY, import_yaml
 
 #: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).

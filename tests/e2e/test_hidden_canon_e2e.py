@@ -11,8 +11,8 @@ import re
 from bot.offline.emulator.models import custom_ids
 from canon.models import Visibility
 from canon.visibility import statement_hidden
+from tests.e2e.canon_flow import embed_text, gm_adds, review_cards
 from tests.e2e.conftest import World, embed_fields, sql_run_below
-from tests.e2e.test_canon_e2e import embed_text, gm_adds, review_cards
 
 #: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
 SQL_RUN_BELOW = sql_run_below(

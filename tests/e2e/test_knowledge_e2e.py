@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
+from tests.e2e.canon_flow import embed_text, gm_adds
 from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import embed_text, gm_adds
 from tests.e2e.test_lore_e2e import why_id
 
 #: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).

@@ -5,8 +5,8 @@ and a player's attempt to let an NPC tell a secret refused."""
 
 from __future__ import annotations
 
+from tests.e2e.canon_flow import embed_text, gm_adds, latest_scene, proposals_of_scene, review_cards
 from tests.e2e.conftest import World
-from tests.e2e.test_canon_e2e import embed_text, gm_adds, latest_scene, proposals_of_scene, review_cards
 from tests.e2e.test_knowledge_e2e import card_of
 
 

@@ -3,8 +3,8 @@ flagged whoever records the act. The real discord.py client against the emulator
 
 from __future__ import annotations
 
+from tests.e2e.canon_flow import embed_text, latest_scene, proposals_of_scene
 from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import embed_text, latest_scene, proposals_of_scene
 from tests.e2e.test_continuity_e2e import import_yaml, open_conflicts
 
 pytestmark = sql_run_below(

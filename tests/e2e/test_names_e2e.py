@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from canon.models import Viewer
 from canon.proposals import ProposalStatus
-from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import (
+from tests.e2e.canon_flow import (
     commit_card,
     embed_text,
     gm_adds,
@@ -20,6 +19,7 @@ from tests.e2e.test_canon_e2e import (
     proposals_of_scene,
     review_cards,
 )
+from tests.e2e.conftest import World, sql_run_below
 
 pytestmark = sql_run_below("tests/bot/archive/test_export_import.py", "tests/bot/services/test_recaps.py")
 

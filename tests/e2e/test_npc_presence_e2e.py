@@ -6,8 +6,8 @@ the refusal (checked first) did not stop it.
 
 from __future__ import annotations
 
+from tests.e2e.canon_flow import gm_adds
 from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import gm_adds
 
 pytestmark = sql_run_below(
     "tests/bot/wiki/test_page_cache.py", "tests/bot/services/branches/test_branches.py"

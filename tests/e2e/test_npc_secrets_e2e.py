@@ -3,8 +3,8 @@ what their character does not know, and the GM may let it tell one secret, which
 
 from __future__ import annotations
 
+from tests.e2e.canon_flow import embed_text, gm_adds
 from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import embed_text, gm_adds
 from tests.e2e.test_knowledge_e2e import card_of
 from tests.e2e.test_voice_e2e import voice_world  # noqa: F401 - the fixture: a world with the LLM stub
 from tests.helpers.llm_stub import LLMStub

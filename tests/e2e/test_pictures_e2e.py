@@ -17,8 +17,8 @@ from canon.proposals import EntityContent
 from canon.render import TimelineLayout
 from canon.render.family_tree import LEGEND_H
 from memory.scenes import Actor
+from tests.e2e.canon_flow import latest_scene, review_cards
 from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import latest_scene, review_cards
 from tests.helpers.picture_checks import (
     EraSpan,
     assert_timeline_shows,

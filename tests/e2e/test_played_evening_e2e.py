@@ -14,8 +14,7 @@ from typing import Any
 
 from canon.models import Viewer
 from canon.proposals import ProposalStatus
-from tests.e2e.conftest import World
-from tests.e2e.test_canon_e2e import (
+from tests.e2e.canon_flow import (
     embed_text,
     latest_scene,
     live,
@@ -24,7 +23,10 @@ from tests.e2e.test_canon_e2e import (
     proposals_of_scene,
     review_cards,
 )
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_recap_e2e import recaps_posted
+
+pytestmark = sql_run_below("tests/canon/graph/test_reader.py", "tests/bot/archive/test_export_import.py")
 
 NOT_WORDS = re.compile(r"^\s*#?\d+\s*$|#\d|\b[a-z0-9]+_[a-z0-9_]+\b|\b[A-Z]+_[A-Z_]+\b")
 

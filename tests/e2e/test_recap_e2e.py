@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from canon.errors import InvalidInput
+from tests.e2e.canon_flow import campaign_of, embed_text, latest_scene, proposals_of_scene, review_cards
 from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import campaign_of, embed_text, latest_scene, proposals_of_scene, review_cards
 
 pytestmark = sql_run_below("tests/bot/services/test_recaps.py", "tests/bot/archive/test_export_import.py")
 

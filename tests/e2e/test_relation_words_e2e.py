@@ -5,8 +5,8 @@ details are offered and echoed in words, and a detail new to the campaign is a n
 from __future__ import annotations
 
 from canon.models import Viewer
+from tests.e2e.canon_flow import campaign_of, gm_adds, plain
 from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import campaign_of, gm_adds, plain
 
 #: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
 SQL_RUN_BELOW = sql_run_below(
@@ -70,6 +70,7 @@ async def test_a_relation_typed_in_words_is_understood(world: World) -> None:
     assert len(kara.relations) == 2  # nothing written by the refused one
 
 
+@sql_run_below("tests/canon/graph/test_reader.py", "tests/bot/wiki/test_page_cache.py")
 async def test_details_are_offered_and_echoed_in_words_and_a_new_one_is_only_a_note(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     await gm_adds(world, "entity", name="Maren Marrow", type="Person")

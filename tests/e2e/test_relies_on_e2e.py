@@ -10,9 +10,9 @@ import re
 from sqlalchemy import func, select
 
 from canon.tables import ProposalRow
+from tests.e2e.canon_flow import embed_text, gm_adds, latest_scene, plain, proposals_of_scene
 from tests.e2e.conftest import World, embed_fields, sql_run_below
 from tests.e2e.jargon import jargon_in
-from tests.e2e.test_canon_e2e import embed_text, gm_adds, latest_scene, plain, proposals_of_scene
 
 pytestmark = sql_run_below("tests/bot/wiki/test_page_cache.py", "tests/bot/archive/test_export_import.py")
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 
-from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import (
+from tests.e2e.canon_flow import (
     embed_text,
     gm_adds,
     latest_scene,
@@ -18,6 +17,7 @@ from tests.e2e.test_canon_e2e import (
     proposals_of_scene,
     review_cards,
 )
+from tests.e2e.conftest import World, sql_run_below
 
 
 async def play_the_lantern_scene(world: World) -> None:

@@ -8,8 +8,7 @@ The real discord.py client against the emulator, checked in the database.
 from __future__ import annotations
 
 from canon.proposals import ProposalStatus
-from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import (
+from tests.e2e.canon_flow import (
     buttons,
     embed_text,
     gm_adds,
@@ -20,6 +19,7 @@ from tests.e2e.test_canon_e2e import (
     proposals_of_scene,
     review_cards,
 )
+from tests.e2e.conftest import World, sql_run_below
 
 #: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
 SQL_RUN_BELOW = sql_run_below("tests/bot/archive/test_export_import.py", "tests/bot/services/test_recaps.py")
@@ -87,6 +87,7 @@ async def test_nothing_undecided_commits_at_once_and_a_changed_policy_is_said_in
     assert not committed.ephemeral and "1 written to canon" in embed_text(committed.embeds[0])
 
 
+@sql_run_below("tests/canon/graph/test_reader.py", "tests/bot/archive/test_export_import.py")
 async def test_edit_accepts_the_correction_unless_it_conflicts_with_canon(world: World) -> None:
     emu, chan, gm, pat, quinn = world.emu, world.channel, world.gm, world.pat, world.quinn
     for name, kind in (("Aldric", "NPC"), ("Mara", "NPC")):

@@ -10,8 +10,7 @@ import pytest
 from canon.errors import Conflict
 from canon.models import Viewer
 from canon.proposals import ProposalStatus
-from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import (
+from tests.e2e.canon_flow import (
     buttons,
     embed_text,
     gm_adds,
@@ -20,8 +19,10 @@ from tests.e2e.test_canon_e2e import (
     proposals_of_scene,
     review_cards,
 )
+from tests.e2e.conftest import World, sql_run_below
 
 
+@sql_run_below("tests/canon/graph/test_reader.py", "tests/bot/services/test_recaps.py")
 async def test_the_gm_corrects_a_proposal_with_edit_before_accepting_it(world: World) -> None:
     emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
     await gm_adds(world, "entity", name="Ysolde", type="Person")

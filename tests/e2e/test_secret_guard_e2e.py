@@ -11,8 +11,8 @@ from sqlalchemy import select
 
 from memory.narrations import NarrationStatus
 from memory.voice_tables import NarrationRow
+from tests.e2e.canon_flow import embed_text, gm_adds
 from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import embed_text, gm_adds
 from tests.e2e.test_voice_e2e import posted_text, voice_world
 from tests.helpers.llm_stub import LLMStub
 from tests.helpers.voice_stub import VoiceScript

@@ -18,8 +18,8 @@ from sqlalchemy.engine import make_url
 
 from bot.offline.emulator.models import custom_ids
 from tests.conftest import DatabaseTarget
+from tests.e2e.canon_flow import embed_text, gm_adds
 from tests.e2e.conftest import World
-from tests.e2e.test_canon_e2e import embed_text, gm_adds
 from tests.helpers.storage_faults import (
     fill_disk,
     free_disk,

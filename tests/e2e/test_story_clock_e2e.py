@@ -7,8 +7,8 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from memory.scene_tables import SceneRow
+from tests.e2e.canon_flow import canon_counts, embed_text, latest_scene, proposals_of_scene
 from tests.e2e.conftest import World, embed_fields, sql_run_below
-from tests.e2e.test_canon_e2e import canon_counts, embed_text, latest_scene, proposals_of_scene
 from tests.e2e.test_continuity_e2e import import_yaml
 
 #: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).

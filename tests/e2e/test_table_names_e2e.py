@@ -7,8 +7,8 @@ Only what the asker may see is ever offered or matched: a GM-only entity's name 
 
 from __future__ import annotations
 
+from tests.e2e.canon_flow import embed_text, gm_adds, plain
 from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import embed_text, gm_adds, plain
 from tests.e2e.test_lore_e2e import everything
 
 pytestmark = sql_run_below(

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from canon.models import Viewer
 from canon.proposals import ProposalStatus
+from tests.e2e.canon_flow import embed_text, gm_adds, latest_scene, proposals_of_scene, review_cards
 from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import embed_text, gm_adds, latest_scene, proposals_of_scene, review_cards
 
 
 def fields_of(modal: dict) -> dict[str, dict]:
@@ -29,6 +29,7 @@ async def a_secret_proposed(world: World) -> None:
     await emu.invoke(chan, world.gm, "endscene")
 
 
+@sql_run_below("tests/canon/graph/test_reader.py", "tests/bot/wiki/test_page_cache.py")
 async def test_an_edit_form_submitted_untouched_changes_nothing(world: World) -> None:
     emu, gm = world.emu, world.gm
     await a_secret_proposed(world)
@@ -67,6 +68,7 @@ async def test_an_edit_form_submitted_untouched_changes_nothing(world: World) ->
     ]
 
 
+@sql_run_below("tests/canon/graph/test_reader.py", "tests/bot/wiki/test_page_cache.py")
 async def test_an_edit_changes_only_the_field_the_gm_changed(world: World) -> None:
     emu, gm = world.emu, world.gm
     await a_secret_proposed(world)

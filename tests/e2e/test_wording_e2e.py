@@ -6,8 +6,7 @@ import os
 import re
 from typing import Any
 
-from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import (
+from tests.e2e.canon_flow import (
     commit_card,
     embed_text,
     gm_adds,
@@ -16,6 +15,7 @@ from tests.e2e.test_canon_e2e import (
     proposals_of_scene,
     review_cards,
 )
+from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_pictures_e2e import import_lore
 
 pytestmark = sql_run_below("tests/bot/archive/test_export_import.py", "tests/bot/services/test_recaps.py")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from tests.e2e.canon_flow import embed_text
 from tests.e2e.conftest import World, sql_run_below
-from tests.e2e.test_canon_e2e import embed_text
 from tests.e2e.test_continuity_e2e import import_yaml
 
 pytestmark = sql_run_below(

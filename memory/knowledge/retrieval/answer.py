@@ -133,8 +133,12 @@ def nothing_known(question: str) -> str:
     return f"Nothing the table knows answers “{q}”."
 
 
-#: Words that end a clause rather than a noun phrase ("where was Orrin *born*", "who is Tamsin *married to*").
-_CLAUSE_END = re.compile(r"(?i)(?:ed|born|to|in|at|of|by|with|for|from|on|about|\w+en)$")
+#: Words that end a clause rather than a noun phrase ("where was Orrin *born*", "who is Tamsin *married to*",
+#: "where is Zorn *held*").
+_CLAUSE_END = re.compile(
+    r"(?i)(?:ed|born|held|kept|built|lost|found|made|hid|slain|left|sent|bound|to|in|at|of|by|with|for|from|on|"
+    r"about|\w+en)$"
+)
 
 
 def _noun_phrase(rest: str) -> bool:

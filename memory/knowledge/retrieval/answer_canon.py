@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from canon.wording import in_prose, opening
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, sentences
 
@@ -148,10 +149,8 @@ def kind_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             if told:
                 return " ".join(f"{line}." for line in told) + f" [{number}]", number
         for line in own:
-            if kind == "where" and _WHERE.search(line):
-                return f"{line}. [{number}]", number
-            if kind == "when" and _WHEN.search(line):
-                return f"{line}. [{number}]", number
+            if (kind == "where" and _WHERE.search(line)) or (kind == "when" and _WHEN.search(line)):
+                return f"{opening(line, fact.entity_name, fact.entity_type)}. [{number}]", number
         for line in fact.facts:
             state = _state_in(fact, line) if kind == "alive" else None
             if state is not None:
@@ -205,7 +204,7 @@ def _what(fact: CanonFact) -> str | None:
     text = said[0].rstrip(".")
     aliases = attribute_value(fact, "aliases")
     called = (
-        f", called {aliases.replace(', ', ' or ')},"
+        f", called {' or '.join(in_prose(a) for a in aliases.split(', '))},"
         if aliases and fact.matched.casefold() in aliases.casefold()
         else ""
     )
@@ -260,5 +259,5 @@ def _event_told(fact: CanonFact, plain: Sequence[str], number: int) -> str:
         key=lambda line: "during" in line,
     )[:1]
     described = fact.description or attribute_value(fact, "description")
-    said = [*placed, *sentences(described or "")[:2]]
+    said = [*(opening(line, fact.entity_name, "Event") for line in placed), *sentences(described or "")[:2]]
     return " ".join(s if s.endswith((".", "!", "?", "…")) else s + "." for s in said) + f" [{number}]"

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from canon.wording import relation_sentence
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import is_event, names_list
+from memory.knowledge.retrieval.answer_words import fold_words, has_word
 
 __all__ = ["took_part_answer"]
 
@@ -50,7 +51,7 @@ def _events_at(place: CanonFact) -> list[str]:
 
 def _day_line(event: CanonFact, who: str) -> str | None:
     """Return the event card's sentence of someone taking part, with its day ("… took part in X on 12 …")."""
-    head = f"{who} took part in {event.entity_name}"
+    head = relation_sentence("PARTICIPATED_IN", who, event.entity_name)
     return next((line for line in event.facts if line.startswith(head)), None)
 
 
@@ -80,14 +81,16 @@ def took_part_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
             if done:
                 said = _day_line(other, person.entity_name) if is_event(other) else None
                 if said is None:
-                    said = relation_sentence("PARTICIPATED_IN", person.entity_name, names_list(done))
+                    done_words = names_list(done, "Event")
+                    said = relation_sentence("PARTICIPATED_IN", person.entity_name, done_words)
                     if not is_event(other):
                         said += f", at {other.entity_name}"
                 return f"Yes: {said}. [{number}]", number
             if is_event(other):
                 return _not_said(person, other, number)
             text = (
-                f"Nothing the table knows says {person.entity_name} took part in {names_list(events)}, which took "
+                f"Nothing the table knows says {person.entity_name} took part in "
+                f"{names_list(events, 'Event')}, which took "
                 f"place at {other.entity_name}"
             )
             return f"{text}. [{number}]", number
@@ -96,7 +99,7 @@ def took_part_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
 
 def _not_said(person: CanonFact, event: CanonFact, number: int) -> tuple[str, int]:
     """Return that canon does not say someone took part in an event, and who canon says did."""
-    text = f"Nothing the table knows says {person.entity_name} took part in {event.entity_name}"
+    text = f"Nothing the table knows says {relation_sentence('PARTICIPATED_IN', person.entity_name, event.entity_name)}"
     me = event.entity_name.casefold()
     others = [
         r.subject
@@ -106,3 +109,43 @@ def _not_said(person: CanonFact, event: CanonFact, number: int) -> tuple[str, in
     if others:
         text += f"; canon names {names_list(list(dict.fromkeys(others)))} as taking part"
     return f"{text}. [{number}]", number
+
+
+#: A deed asked: "who crowned X", "what slew Y" (a verb in the past tense after who or what).
+_DEED_ASKED = re.compile(
+    r"^\s*(?:who|what)\s+(?P<verb>[a-z]{2,}ed|stole|took|gave|bought|sold|brought|found|hid|broke|built|"
+    r"wrote|fought|sought|lost|slew|struck|bit|shot|sank|burnt|won|led|bound)\b"
+)
+
+
+def deed_verb(question: str) -> str | None:
+    """Return the verb of a deed a question asks ("crowned" of "who crowned the Ember Queen"), or None."""
+    found = _DEED_ASKED.match(question.casefold())
+    return found["verb"] if found else None
+
+
+def done_to(line: str, deed: str, fact: CanonFact) -> bool:
+    """Tell whether a card's sentence says a deed done to the card's entity: its very verb (never a word of the
+    same stem, "crowned" is no "Ember Crown"), then the entity's name or the words that found it ("Nell Quarrow
+    killed Orrin Vaske" on Orrin's card; not "…, who crowned Odile" on the card of the one who crowned her)."""
+    found = re.search(rf"\b{re.escape(deed)}\b(?P<after>.*)", line, re.IGNORECASE)
+    if found is None:
+        return False
+    after = set(fold_words(found["after"]))
+    return any(w in after for w in (*fold_words(fact.entity_name), *fold_words(fact.matched)))
+
+
+def says_deed(sentence: str, question: str) -> bool:
+    """Tell whether a sentence says the deed a question asks, done to the one it names: the very verb, then a
+    word the question names after it ("who crowned Tamsin": "…, who crowned Tamsin"; never "mended Pell's crown"
+    for "who crowned Pell"). A question that asks no deed is said by any sentence."""
+    deed = deed_verb(question)
+    if deed is None:
+        return True
+    found = re.search(rf"\b{re.escape(deed)}\b(?P<after>.*)", sentence, re.IGNORECASE)
+    if found is None:
+        return False
+    asked = question.casefold().split(deed, 1)[1]
+    named = [w for w in fold_words(asked) if w not in ("the", "a", "an", "of")]
+    after = set(fold_words(found["after"]))
+    return any(has_word(after, w) for w in named)

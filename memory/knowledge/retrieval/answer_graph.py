@@ -14,12 +14,12 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from canon.wording import relation_sentence
+from canon.wording import relation_sentence, title_phrase
 from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_ages import age_answer
 from memory.knowledge.retrieval.answer_canon import asked_states, kind_answer, what_it_is, who_answer
-from memory.knowledge.retrieval.answer_deeds import took_part_answer
+from memory.knowledge.retrieval.answer_deeds import deed_verb, done_to, says_deed, took_part_answer
 from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_answer, is_event, names_list
 from memory.knowledge.retrieval.answer_lives import life_answer
 from memory.knowledge.retrieval.answer_words import (
@@ -120,7 +120,9 @@ def _relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
         predicate, entity_is_subject, others = found
         nouns = _NOUNS.get(predicate)
         name = fact.entity_name
-        if nouns is not None:
+        if predicate == "SPOUSE_OF" and not how_many:  # "Maren Dray is married to Quell Amberly"
+            text = relation_sentence(predicate, name, names_list(others))
+        elif nouns is not None:
             singular, plural = nouns[0 if entity_is_subject else 1]
             noun = singular if len(others) == 1 else plural
             if how_many:
@@ -130,7 +132,7 @@ def _relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
         elif entity_is_subject:
             text = relation_sentence(predicate, name, names_list(others))
         elif predicate in _TOLD_TOGETHER:
-            text = relation_sentence(predicate, names_list(others), name)
+            text = relation_sentence(predicate, names_list(others, opens=True), name)
         else:
             text = "; ".join(relation_sentence(predicate, other, name) for other in others)
         return f"{text}. [{number}]", number
@@ -209,24 +211,32 @@ def _by_form(question: str, facts: Sequence[CanonFact]) -> list[int]:
 
 def _about_entity_only(question: str, fact: CanonFact) -> bool:
     """Return whether a question asks only about an entity ("Who is X?", "Tell me about X")."""
+    if deed_verb(question) is not None:
+        return False  # "who crowned the Storm Crown" asks a deed, not what the Storm Crown is
     named = set(fold_words(fact.matched)) | set(fold_words(fact.entity_name))
     return all(has_word(named, w) for w in key_words(question))
 
 
 def _fact_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    """Return the canon fact that holds every word the question asks besides the entity's name, or None."""
+    """Return the canon fact that holds every word the question asks besides the entity's name, or None. A deed
+    asked is held only by a sentence saying it was done to the entity (`answer_deeds.done_to`)."""
     where = bool(re.match(r"^\s*where\b", question.casefold()))
+    deed = deed_verb(question)
     for number, fact in enumerate(facts, 1):
         named = set(fold_words(fact.matched)) | set(fold_words(fact.entity_name))
-        asked = [w for w in key_words(question) if not has_word(named, w)]
+        # A deed's verb is asked even where a name holds its stem ("crowned", the Storm Crown).
+        asked = [w for w in key_words(question) if w == deed or not has_word(named, w)]
         if not asked:
             continue
         # A card's facts are sentences already, an attribute's last value only (`entities.card_facts`).
         for line in fact.facts:
             if where and _BORN_WHEN.search(line):
                 continue  # a day of birth is no place of birth
-            if all(has_word(set(fold_words(line)), w) for w in asked):
-                return f"{line}. [{number}]", number
+            if deed in asked and not done_to(line, deed, fact):
+                continue
+            said = set(fold_words(line))
+            if all(has_word(said, w) for w in asked):
+                return f"{line.rstrip('.')}. [{number}]", number
     return None
 
 
@@ -296,7 +306,7 @@ def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
     held = [
         (n, f)
         for n, f in enumerate(facts, 1)
-        if f"{f.entity_name} is {f.matched}" in f.facts
+        if f"{f.entity_name} is {title_phrase(f.matched)}" in f.facts
         and (rules or _asks_title(typed, fold_words(f.matched)))
     ]
     if not held:
@@ -304,7 +314,8 @@ def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
     held.sort(key=lambda nf: nf[1].state == "dead")
     number, first = held[0]
     verb = "was" if first.state == "dead" else "is"
-    text = f"{first.entity_name} {verb} {first.matched}"
+    title = title_phrase(first.matched)
+    text = f"{first.entity_name} {verb} {title}"
     before = [
         f.entity_name
         for _, f in held[1:]
@@ -313,7 +324,13 @@ def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
     if before and verb == "is":
         text += f"; before, {names_list(before)} {'was' if len(before) == 1 else 'were'}"
     what = what_it_is(first) if len(held) == 1 else None
-    if what and what.startswith(first.entity_name + " "):  # "Maren Dray is Ember Queen. Maren Dray is the …"
+    if what and what.casefold().startswith(f"{first.entity_name} {verb} {title}".casefold()) and not before:
+        text = what  # the description names the title: "Maren Dray is the Ember Queen, who rules …", once
+    elif what and not before and what.startswith(f"{first.entity_name} is "):
+        text += (
+            f", {what[len(first.entity_name) + 4 :]}"  # "… is Master of Lanterns, the patient old master …"
+        )
+    elif what and what.startswith(first.entity_name + " "):
         text += f". {what}"
     return f"{text}. [{number}]", number
 
@@ -327,7 +344,9 @@ def _deed_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
         told = {f"{possessive(fact.entity_name)} {attribute}: {fact.matched}" for attribute in _TOLD}
         if not told & set(fact.facts):
             continue
-        said = sentences(fact.matched)[:1] or [fact.matched]
+        said = [s for s in sentences(fact.matched) or [fact.matched] if says_deed(s, question)][:1]
+        if not said:
+            continue  # the verb's stem in other words ("Pell's crown" for "who crowned Pell")
         text = said[0].rstrip(".")
         pronoun = re.match(r"^(?:She|He|They|It)\s+", text)
         if pronoun:

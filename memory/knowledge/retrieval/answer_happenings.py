@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canon.wording import relation_sentence
+from canon.wording import names_in_prose, opening, relation_sentence
 from canon.wording.counts import listed
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
@@ -41,9 +41,10 @@ def is_event(fact: CanonFact) -> bool:
     )
 
 
-def names_list(names: Sequence[str]) -> str:
-    """Return names as a list in words: "A", "A and B", "A, B and C"."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+def names_list(names: Sequence[str], kind: str | None = None, *, opens: bool = False) -> str:
+    """Return names as a list in words inside a sentence: "A", "A and B", "A, B and the Ash Brotherhood"
+    (`canon.wording.names_in_prose`; `opens`: the list starts the sentence)."""
+    return names_in_prose(names, kind, opens=opens)
 
 
 def _taking_part(fact: CanonFact) -> list[str]:
@@ -65,8 +66,11 @@ def _what_it_was(fact: CanonFact) -> str:
 def _at_place(fact: CanonFact, number: int) -> tuple[str, int] | None:
     """Return the events that took place at a place, each on its day, or None when its card has none."""
     there = re.compile(rf" took place (?:at|in) {re.escape(fact.entity_name)}\b")
+    events = [r.subject for r in fact.relations if r.predicate.upper() == "OCCURRED_AT"]
     lines = [
-        line for line in fact.facts if there.search(line) and not line.startswith(fact.entity_name + " ")
+        next((opening(line, e, "Event") for e in events if line.startswith(e + " ")), line)
+        for line in fact.facts
+        if there.search(line) and not line.startswith(fact.entity_name + " ")
     ]
     if not lines:
         return None
@@ -91,7 +95,7 @@ def _who_took_part(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
         people = [p for p in _taking_part(fact) if p not in named]
         if not people:
             continue
-        text = relation_sentence("PARTICIPATED_IN", names_list(people), fact.entity_name)
+        text = relation_sentence("PARTICIPATED_IN", names_list(people, opens=True), fact.entity_name)
         return f"{text}{': ' + what if what else ''}. [{number}]", number
     return None
 
@@ -106,7 +110,11 @@ def happening_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
                 next((line for line in f.facts if line.startswith(f.entity_name + " took place at ")), None)
                 for _, f in dated
             ]
-            told = [f"{line}. [{n}]" for (n, _), line in zip(dated, lines, strict=True) if line]
+            told = [
+                f"{opening(line, f.entity_name, 'Event')}. [{n}]"
+                for (n, f), line in zip(dated, lines, strict=True)
+                if line
+            ]
             if told:
                 return " ".join(told), dated[0][0]
         for number, fact in enumerate(facts, 1):

@@ -22,7 +22,7 @@ from canon.graph import CanonReader, NameRows, fold, visible_names
 from canon.models import Entity, EntityCard, Viewer
 from canon.ontology import Ontology, base_ontology
 from canon.visibility import Knowing, entities_seen, entity_hidden
-from canon.wording import PLAIN, Wording
+from canon.wording import PLAIN, Wording, in_prose
 from canon.wording.statements import told_words
 from memory import fulltext
 from memory.knowledge.answer_models import Relation
@@ -101,7 +101,7 @@ def card_facts(
     facts = [told_words(view, words, Viewer.PLAYER, status if view is card.state else None) for view in views]
     event = died_in(card)
     if event and facts and card.state is not None:
-        facts[0] += f", in {words.name(event)}"
+        facts[0] += f", in {in_prose(words.name(event), 'Event')}"
     if card.state is None and status is not None:  # "status: dead" with no dates: the status is the state
         facts.insert(0, f"{words.name(card.entity.name)} is {words.name(status)}")
     born = birth_line(card, words)

@@ -31,8 +31,8 @@ _HELD = re.compile(
     r"shut\s+up)\s+(?:in|at|on|inside|beneath|under)\b[^.;!?]*)",
     re.IGNORECASE,
 )
-#: Deeds done to others are no cause of one's own death ("She poisoned Lord Orrin's wine").
-_ACTIVE = re.compile(r"\b(?:she|he|they)\s+(?:poisoned|killed|murdered|slew|stabbed|strangled)\b", re.I)
+#: Deeds done to others are no cause of one's own death ("She poisoned Lord Orrin's wine", "who killed the wyrm").
+_ACTIVE = re.compile(r"\b(?:she|he|they|who)\s+(?:poisoned|killed|murdered|slew|stabbed|strangled)\b", re.I)
 
 
 def _said(description: str | None, pattern: re.Pattern[str]) -> str | None:
@@ -46,10 +46,19 @@ def _said(description: str | None, pattern: re.Pattern[str]) -> str | None:
     return None
 
 
+#: Verbs a death is done by: bare after a comma ("…'s daughter, poisoned in secret") they are passive.
+_DONE_BY = re.compile(
+    r"^(?:killed|slain|poisoned|murdered|executed|beheaded|stabbed|strangled|smothered|crushed|hanged|hung)\b",
+    re.IGNORECASE,
+)
+
+
 def death_cause(name: str, description: str | None) -> str | None:
-    """Return how a description says someone died, as a sentence about them ("Corran Vaske drowned at sea"),
-    or None."""
+    """Return how a description says someone died, as a sentence about them ("Corran Vaske drowned at sea";
+    "Ysa Dray was poisoned in secret" for a description's "…, poisoned in secret"), or None."""
     said = _said(description, _DEATH_CAUSE)
+    if said and _DONE_BY.match(said):
+        said = f"was {said}"
     return f"{name} {said}" if said else None
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from canon.graph import CanonReader
 from canon.graph.reader import titles_naming
-from canon.wording.relations import possessive
+from canon.wording.relations import possessive, relation_sentence, title_phrase
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.candidates import EntityMatch
@@ -70,7 +70,7 @@ def _bare(text: str) -> str:
 
 async def _owner(reader: CanonReader, text: str, named: Sequence[EntityMatch]) -> tuple[int, str, str] | None:
     """Return whom the words before a possessive name (the longest run of last words that is a name found or a
-    title), the words that name them, and the step's lead ("Maren Dray is Ember Queen" for a title; "")."""
+    title), the words that name them, and the title as an answer says it ("the Ember Queen"; "" for a name)."""
     words = text.split()
     for size in range(min(_LONGEST, len(words)), 0, -1):
         run = " ".join(words[-size:])
@@ -84,7 +84,7 @@ async def _owner(reader: CanonReader, text: str, named: Sequence[EntityMatch]) -
         for statement in await titles_naming(reader, rest if rest and first in _ARTICLES else run):
             title = next((t for t in (statement.value or "").split(", ") if _bare(t) == bare), None)
             if title is not None:
-                return statement.subject_id, run, f"{{name}} is {title}"
+                return statement.subject_id, run, title_phrase(title)
     return None
 
 
@@ -97,7 +97,7 @@ async def inner_step(reader: CanonReader, question: str, named: Sequence[EntityM
     owner = await _owner(reader, match["owner"], named)
     if owner is None:
         return None
-    owner_id, words, lead = owner
+    owner_id, words, title = owner
     card = await reader.card(owner_id, with_evidence=False)
     relation, end, types = _RELATIVES[match["word"]]
     me = card.entity.id
@@ -120,12 +120,14 @@ async def inner_step(reader: CanonReader, question: str, named: Sequence[EntityM
         f"{possessive(name)} {singular if len(found) == 1 else plural} {'is' if len(found) == 1 else 'are'} "
     )
     said += names_list(list(found.values()))
-    if relation == "MEMBER_OF":
-        said = f"{name} is a member of {names_list(list(found.values()))}"
+    if relation in ("MEMBER_OF", "SPOUSE_OF"):  # "Maren Dray is married to Quell Amberly"
+        said = relation_sentence(relation, name, names_list(list(found.values())))
     if match["word"] in ("father", "mother") and len(found) > 1:
         said += f" (canon does not say which is the {match['word']})"
-    if lead:
-        said = f"{lead.format(name=name)}; {said}"
+    if title and said.startswith(name + " "):  # "Maren Dray, the Ember Queen, is married to Quell Amberly"
+        said = f"{name}, {title}, {said[len(name) + 1 :]}"
+    elif title:  # "Maren Dray is the Ember Queen; Maren Dray's parents are …"
+        said = f"{name} is {title}; {said}"
     span = match.group(0) if match.re is _GROUP_OF else f"{words}'s {match['word']}"
     return Step(span=span, said=said, found=tuple(found))
 

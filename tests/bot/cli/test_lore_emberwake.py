@@ -66,7 +66,7 @@ LIVES = {
     "when was hild born": "Hild Dray's date of birth is not known.",
     "when was corwen born": "Corwen Dray's date of birth is not known.",
     "when did hild die": (
-        "Hild Dray died on 1 Highsun, year 760 of the Ashen Reckoning, in Sinking of the Tallow Barge."
+        "Hild Dray died on 1 Highsun, year 760 of the Ashen Reckoning, in the Sinking of the Tallow Barge."
     ),
     # `status:` in a family tree, and a status with no dates.
     "is fennick alive": "Yes: Fennick Dray is imprisoned (born in year 744 of the Ashen Reckoning).",
@@ -81,7 +81,7 @@ LIVES = {
     "how did dunmore die": "Dunmore Pike drowned in the Weeping Sound during the autumn gales.",
     "how did hild die": (
         "Hild Dray drowned when her barge overturned in the Weeping Sound. Hild Dray died on 1 Highsun, "
-        "year 760 of the Ashen Reckoning, in Sinking of the Tallow Barge."
+        "year 760 of the Ashen Reckoning, in the Sinking of the Tallow Barge."
     ),
     "how did osric die": "Osric Dray is dead; the date of death is not known.",
     # Where a death was: the description's place, the event of its day; or that nothing says where.
@@ -92,44 +92,45 @@ LIVES = {
 
 #: Titles and nicknames asked as names; yes/no about taking part and ties, "Yes" only when canon holds it.
 NAMES_AND_DEEDS = {
-    "who is the ember queen": (
-        "Maren Dray is Ember Queen. Maren Dray is the Ember Queen, who rules the isles from Kestrel Keep."
-    ),
+    # The description names the title: said once, with its article.
+    "who is the ember queen": "Maren Dray is the Ember Queen, who rules the isles from Kestrel Keep.",
     "whos the master of lanterns": (
-        "Quell Amberly is Master of Lanterns. Quell Amberly is the patient old master of the Lantern Guild."
+        "Quell Amberly is Master of Lanterns, the patient old master of the Lantern Guild."
     ),
     "whos the grey wren": (
-        "Sefa Orrow, called The Grey Wren, is a smuggler poet, held in the Glass Gaol since the Ember Revolt. "
+        "Sefa Orrow, called the Grey Wren, is a smuggler poet, held in the Glass Gaol since the Ember Revolt. "
         "Sefa Orrow is imprisoned (born in year 748 of the Ashen Reckoning)."
     ),
     "who's the ash fox": (
-        "Harrak Voss, called The Ash Fox, is a scarred corsair captain who burned the tithe ships. Harrak Voss "
-        "leads The Ash Brotherhood. Harrak Voss is alive, born in year 720 of the Ashen Reckoning, and lives in "
+        "Harrak Voss, called the Ash Fox, is a scarred corsair captain who burned the tithe ships. Harrak Voss "
+        "leads the Ash Brotherhood. Harrak Voss is alive, born in year 720 of the Ashen Reckoning, and lives in "
         "Port Ashby."
     ),
     "whos the warden": (
         "Osric Dray is a grim old warden who kept the Cinder Gate for forty years. Osric Dray was Warden of the "
         "Cinder Gate. Osric Dray is dead; the date of death is not known."
     ),
-    "who is the ember queen married to": "Maren Dray's spouse is Quell Amberly.",
+    "who is the ember queen married to": "Maren Dray is married to Quell Amberly.",
     "where did the ember queen's husband die": (
-        "Maren Dray is Ember Queen; Maren Dray's spouse is Quell Amberly; Quell Amberly is alive, born in year "
+        "Maren Dray, the Ember Queen, is married to Quell Amberly; Quell Amberly is alive, born in year "
         "715 of the Ashen Reckoning."
     ),
     "where is the grey wren held": "Sefa Orrow is imprisoned, held in the Glass Gaol since the Ember Revolt.",
-    "did harrak fight at cindershoal": "Yes: Harrak Voss took part in Battle of Cindershoal, at Cindershoal.",
+    "did harrak fight at cindershoal": "Yes: Harrak Voss took part in the Battle of Cindershoal, at Cindershoal.",
     "was harrak at the battle of cindershoal": (
-        "Yes: Harrak Voss took part in Battle of Cindershoal on 12 Highsun, year 768 of the Ashen Reckoning."
+        "Yes: Harrak Voss took part in the Battle of Cindershoal on 12 Highsun, year 768 of the Ashen Reckoning."
     ),
     "was ilin at the battle of cindershoal": (
-        "Nothing the table knows says Ilin Sarr took part in Battle of Cindershoal; canon names Harrak Voss, "
-        "Osric Dray, The Ember Crown and The Ash Brotherhood as taking part."
+        "Nothing the table knows says Ilin Sarr took part in the Battle of Cindershoal; canon names Harrak Voss, "
+        "Osric Dray, the Ember Crown and the Ash Brotherhood as taking part."
     ),
     "did ilin fight at cindershoal": (
-        "Nothing the table knows says Ilin Sarr took part in Battle of Cindershoal, which took place at "
+        "Nothing the table knows says Ilin Sarr took part in the Battle of Cindershoal, which took place at "
         "Cindershoal."
     ),
     "is maren married to quell": "Yes: Maren Dray is married to Quell Amberly.",
+    # A deed nobody is said to have done: never "leads the Ember Crown" read from "crowned".
+    "who crowned maren dray": "Nothing the table knows says who crowned maren dray.",
     "is maren married to harrak": (
         "Nothing the table knows says Maren Dray is married to Harrak Voss; canon says Maren Dray is married "
         "to Quell Amberly."
@@ -181,17 +182,17 @@ def test_a_misspelt_status_in_a_family_tree_is_refused_with_its_line(cli: CliRun
 #: Two-step questions: the inner part first, both steps said in one answer.
 TWO_STEPS = {
     "who leads the faction ilin belongs to": (
-        "Ilin Sarr is a member of The Lantern Guild; Quell Amberly leads The Lantern Guild."
+        "Ilin Sarr is a member of the Lantern Guild; Quell Amberly leads the Lantern Guild."
     ),
-    "who leads ilin's faction": "Ilin Sarr is a member of The Lantern Guild; Quell Amberly leads The Lantern Guild.",
+    "who leads ilin's faction": "Ilin Sarr is a member of the Lantern Guild; Quell Amberly leads the Lantern Guild.",
     "where did the ember queen's mother die": (
-        "Maren Dray is Ember Queen; Maren Dray's parents are Osric Dray and Hild Dray (canon does not say which "
+        "Maren Dray is the Ember Queen; Maren Dray's parents are Osric Dray and Hild Dray (canon does not say which "
         "is the mother). Osric Dray is dead; the date of death is not known; nothing the table knows says where. "
         "Hild Dray drowned when her barge overturned in the Weeping Sound. Hild Dray died on 1 Highsun, year 760 "
-        "of the Ashen Reckoning, in Sinking of the Tallow Barge."
+        "of the Ashen Reckoning, in the Sinking of the Tallow Barge."
     ),
     "is the ember queen's husband alive": (
-        "Yes: Maren Dray is Ember Queen; Maren Dray's spouse is Quell Amberly; Quell Amberly is alive, born in "
+        "Yes: Maren Dray, the Ember Queen, is married to Quell Amberly; Quell Amberly is alive, born in "
         "year 715 of the Ashen Reckoning."
     ),
     "who are osric's children": "Osric Dray's children are Corwen Dray, Fennick Dray and Maren Dray.",
@@ -240,12 +241,12 @@ def test_gm_only_canon_reads_to_a_player_as_what_nobody_knows(cli: CliRunner, tm
     gm = ask(cli, tmp_path, [*questions, "who are osric's children"], gm=True)
     assert gm["is ysa alive"] == "No: Ysa Dray is dead (born in year 750 of the Ashen Reckoning)."
     assert gm["who leads the faction vesk belongs to"] == (
-        "Vesk Morrow is a member of The Hollow Choir; Nim the Pale leads The Hollow Choir."
+        "Vesk Morrow is a member of the Hollow Choir; Nim the Pale leads the Hollow Choir."
     )
-    assert gm["whos the voice of the choir"].startswith("Nim the Pale is Voice of the Choir.")
+    assert gm["whos the voice of the choir"].startswith("Nim the Pale is Voice of the Choir, a masked singer")
     assert gm["where is nim held"] == "Nim the Pale is imprisoned, chained in the Glass Gaol."
     assert gm["was vesk at the choir's bargain"].startswith(
-        "Yes: Vesk Morrow took part in The Choir's Bargain"
+        "Yes: Vesk Morrow took part in the Choir's Bargain"
     )
     assert "Ysa Dray" in gm["who are osric's children"]
 

@@ -71,15 +71,15 @@ PLAYER = {
         "Orrin Vaske, Idris Fenn, The Tidewardens and Blackwater Compact"
     ],
     "what happened at gull rock": ["Battle of Gull Rock took place at Gull Rock on 3 Sunmoon"],
-    "who died in the wreck of the sable": ["Corran Vaske took part in Wreck of the Sable", "drowned"],
+    "who died in the wreck of the sable": ["Corran Vaske took part in the Wreck of the Sable", "drowned"],
     "who crowned tamsin": ["Brother Halvard is the old priest of the Deep Chapel, who crowned Tamsin"],
     "who crowned Tamsin Vaske": ["Brother Halvard"],
     "when was tamsin crowned": ["Investiture of Tamsin took place at Tidehall on 1 Reedmoon"],
     "how did orrin die": [
-        "Orrin Vaske died on 3 Sunmoon, year 871 of the Age of Tides, in Battle of Gull Rock"
+        "Orrin Vaske died on 3 Sunmoon, year 871 of the Age of Tides, in the Battle of Gull Rock"
     ],
     "when did lord orrin die": ["Orrin Vaske died on 3 Sunmoon"],
-    "where did Corran die": ["in Wreck of the Sable"],
+    "where did Corran die": ["in the Wreck of the Sable"],
     "where is pip": ["Pip Marrowby is missing", "Harrowport"],
     "where is tidehall": ["Tidehall is part of Harrowport"],
     "what does the tidewardens want": ["The Tidewardens want to clear the marsh of smugglers"],
@@ -130,7 +130,7 @@ PLAYER_OWN = {
     "who is younger, orrin or mereth": ["Mereth Vaske is younger"],
     "how old was orrin": ["Orrin Vaske was 59 years old"],
     "where did orrin fall": [
-        "Orrin Vaske died on 3 Sunmoon, year 871 of the Age of Tides, in Battle of Gull Rock"
+        "Orrin Vaske died on 3 Sunmoon, year 871 of the Age of Tides, in the Battle of Gull Rock"
     ],
 }
 
@@ -163,8 +163,8 @@ def test_gm_only_canon_answers_the_gm_and_reads_as_unknown_to_a_player(
     (people,) = ask(cli, tmp_path, ["how many people are there"]).values()
     assert people.startswith("There are ten people: Brother Halvard") and "Ysolde" not in people
     (year,) = ask(cli, tmp_path, ["what happened in the year 869"], gm=True).values()
-    assert year.startswith("Pact of the Drowned took place at Gull Rock in year 869")
-    assert gm["who is the drowned king"].startswith("Aubric Thane, called The Drowned King, is a sorcerer")
+    assert year.startswith("The Pact of the Drowned took place at Gull Rock in year 869")
+    assert gm["who is the drowned king"].startswith("Aubric Thane, called the Drowned King, is a sorcerer")
     assert "Orrin's hidden daughter" in gm["who is ysolde"]
     unknown = [
         "who is zorbul the nameless",

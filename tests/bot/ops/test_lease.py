@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import time
 from pathlib import Path
+from typing import Any
 
+import pytest
 from sqlalchemy import update
 
 from bot.app import build_services
+from bot.ops import scheduler as scheduler_module
 from bot.ops.doctor import check_scheduler_owner
 from bot.ops.lease import Lease, holder_of
 from bot.schema.ops_tables import LeaseRow
@@ -84,6 +88,39 @@ async def test_two_schedulers_on_one_database_run_the_jobs_one_at_a_time(
             await asyncio.sleep(0.1)
         assert second.scheduler.running
         assert (await holder_of(second.db)).owner == second.scheduler.lease.owner  # type: ignore[union-attr]
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_jobs_slower_to_start_than_the_lease_keep_it_and_no_second_scheduler_starts(
+    db_target: DatabaseTarget, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a loaded machine, starting the jobs (imports, the job store's table) can outlast the lease: the lease
+    is renewed meanwhile, so another process standing for it then does not start a second scheduler."""
+
+    def settings(name: str) -> Settings:
+        return Settings(_env_file=None, data_dir=tmp_path / name)  # type: ignore[call-arg]
+
+    ensure = scheduler_module._ensure_system_jobs
+
+    def slow_ensure(*args: Any) -> None:
+        time.sleep(2.5)  # in a worker thread, as the start runs it: longer than the whole lease
+        ensure(*args)
+
+    monkeypatch.setattr(scheduler_module, "_ensure_system_jobs", slow_ensure)
+    first = await build_services(settings("a"), db=db_target.open())
+    second = await build_services(settings("b"), db=db_target.open())
+    try:
+        assert first.scheduler is not None and second.scheduler is not None
+        first.scheduler.lease.seconds = second.scheduler.lease.seconds = 1.5  # shorter than settings allow
+        starting = asyncio.ensure_future(first.scheduler.start(first, Posts()))
+        await asyncio.sleep(2.0)  # the first holds the lease and is still starting its jobs
+        assert not starting.done()
+        assert await second.scheduler.start(second, Posts())
+        assert await starting
+        assert first.scheduler.running and not second.scheduler.running
+        assert (await holder_of(first.db)).owner == first.scheduler.lease.owner  # type: ignore[union-attr]
     finally:
         await first.close()
         await second.close()

@@ -15,7 +15,7 @@ from canon.storage import Database
 from cogs import canon_embeds
 from memory.scenes import SceneService
 from tests.bot.services.test_canon_service import CHANNEL, GM, PAT, play_scene
-from tests.e2e.test_canon_e2e import embed_text
+from tests.e2e.canon_flow import embed_text
 
 
 @pytest.fixture

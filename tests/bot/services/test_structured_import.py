@@ -390,9 +390,10 @@ async def test_a_changed_file_applies_only_the_difference_with_retcons_never_del
     # Its facts: Aldric's titles and Elara's five (alive, her lineage, her marriage, her two children) are
     # re-written in their slots; Serah's three (alive, her lineage, her parent) are retconned with the six
     # they replace; nothing else of the file is touched, and nobody else said anything about Elara.
-    # The file stated 79 facts: 44 relations, 28 states (Orrin's unknown death writes none), 7 attributes.
-    assert len(records_before["family_tree.yaml"]) == 79
-    assert report.statements == ChangeCounts(changed=6, unchanged=79 - 6 - 3, retconned=6 + 3)
+    # The file stated 80 facts: 44 relations, 29 states (Orrin's unknown death among them: dead, the date not
+    # known), 7 attributes.
+    assert len(records_before["family_tree.yaml"]) == 80
+    assert report.statements == ChangeCounts(changed=6, unchanged=80 - 6 - 3, retconned=6 + 3)
     after = await counts(db)
     # Exactly the difference, nothing deleted: 6 statements, 1 entity, their 7 pieces of evidence, 9 statement
     # and 2 entity retcons, one changeset; the file's record gets a new version (the old one is kept, for

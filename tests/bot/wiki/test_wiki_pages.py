@@ -31,7 +31,7 @@ async def test_a_player_sees_aldric_without_the_gm_only_secret(world: World) -> 
     assert status == 200
     assert "a knight of the Watch" in body and "knight-commander" in body
     assert "gate codes" not in body and "🔒" not in body
-    assert "The Watch" in body  # the relation, linked
+    assert "Aldric leads the Watch" in body  # the relation, mid-sentence; its link follows
     assert f'href="/t/{world.player_token}/e/The_Watch"' in body
 
 

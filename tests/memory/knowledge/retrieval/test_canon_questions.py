@@ -65,7 +65,7 @@ async def test_where_when_alive_and_who_are_answered_in_the_card_s_sentences(
         return answer.reply.text
 
     where = await said("Where was the Battle of Red Ford fought?")
-    assert where.startswith("Battle of Red Ford took place at Red Ford") and where.endswith("[1]")
+    assert where.startswith("The Battle of Red Ford took place at Red Ford") and where.endswith("[1]")
     assert "352" in await said("When was the Battle of Red Ford?")
     assert (await said("Is Aldric Vyr still alive?")).startswith("No: Aldric Vyr is dead")
     who = await said("Who is Aldric Vyr?")
