@@ -33,7 +33,9 @@ Each line holds, for the answer step as it is (`now`) and for the first answer s
 the best passages' sentences, on the same search) measured in the same run: the share of answers holding their
 fact, the share naming their subject, the share of unanswerable questions answered "nothing known", the share of
 answerable ones wrongly answered "nothing known", and the answer latency (retrieval and answer, no language
-model) p50 / p95.
+model) p50 / p95, wall-clock (`latency_ms_*`) and the CPU time the process spent on it (`cpu_ms_*`, every
+thread's: the embedding and the database's too; unlike the wall clock, it does not grow when other work shares
+the machine's cores).
 
     .venv/bin/python -m bench.lore_answers [--work DIR] [--misses]
 """
@@ -118,10 +120,19 @@ class Tally:
         self.answerable = self.unanswerable = self.checked = 0
         self.right = self.named = self.unknown_right = self.unknown_wrong = 0
         self.timings: list[float] = []
+        self.cpu: list[float] = []
         self.misses: list[dict[str, Any]] = []
 
-    def add(self, q: dict[str, Any], facts: Sequence[str] | None, reply: ShortAnswer, ms: float) -> None:
+    def add(
+        self,
+        q: dict[str, Any],
+        facts: Sequence[str] | None,
+        reply: ShortAnswer,
+        ms: float,
+        cpu_ms: float = 0.0,
+    ) -> None:
         self.timings.append(ms)
+        self.cpu.append(cpu_ms)
         if q.get("unanswerable"):
             self.unanswerable += 1
             self.unknown_right += not reply.known
@@ -151,7 +162,14 @@ class Tally:
             "nothing_known_when_answerable": round(self.unknown_wrong / (self.answerable or 1), 3),
             "latency_ms_p50": round(percentile(self.timings, 0.5), 1),
             "latency_ms_p95": round(percentile(self.timings, 0.95), 1),
+            "cpu_ms_p50": round(percentile(self.cpu, 0.5), 1),
+            "cpu_ms_p95": round(percentile(self.cpu, 0.95), 1),
         }
+
+
+def _spent(started: float, cpu: float) -> tuple[float, float]:
+    """Return the milliseconds since `started` (wall clock) and `cpu` (the process's CPU time, every thread's)."""
+    return (time.perf_counter() - started) * 1000, (time.process_time() - cpu) * 1000
 
 
 async def measure(
@@ -162,15 +180,15 @@ async def measure(
     base_config = preset("default")
     for q in questions:
         facts = facts_of(q)
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         answer = await service.ask(campaign_id, q["q"], viewer=Viewer.PLAYER, record=False)
-        now.add(q, facts, answer.reply, (time.perf_counter() - started) * 1000)
-        started = time.perf_counter()
+        now.add(q, facts, answer.reply, *_spent(started, cpu))
+        started, cpu = time.perf_counter(), time.process_time()
         found = await service.retriever.search(
             campaign_id, q["q"], viewer=Viewer.PLAYER, limit=5, config=base_config
         )
         reply = compose(q["q"], found.canon_facts, found.results)
-        baseline.add(q, facts, reply, (time.perf_counter() - started) * 1000)
+        baseline.add(q, facts, reply, *_spent(started, cpu))
     return {"now": now, "baseline": baseline}
 
 

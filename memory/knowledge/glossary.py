@@ -9,6 +9,7 @@ searched and answered (`expand`).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -202,16 +203,34 @@ def expand(question: str, glossary: Mapping[str, str] | None = None) -> tuple[st
     Terms are matched as whole words, longest first ("knocked out cold" before "knocked out"), case ignored;
     a meaning is put in once even when the term is repeated.
     """
-    terms = SHIPPED if glossary is None else glossary
+    text, used = _expanded(question, tuple((SHIPPED if glossary is None else glossary).items()))
+    return text, dict(used)
+
+
+@functools.lru_cache(maxsize=256)
+def _expanded(
+    question: str, glossary: tuple[tuple[str, str], ...]
+) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """Return `expand`'s answer, kept: one question is read through the glossary several times."""
+    terms = dict(glossary)
     text = unicodedata.normalize("NFKC", question).replace("’", "'")
     used: dict[str, str] = {}
-    for term in sorted(terms, key=len, reverse=True):
-        pattern = re.compile(r"(?<![\w'])" + re.escape(term) + r"(?![\w'])", re.IGNORECASE)
+    for term, pattern in _patterns(tuple(terms)):
         if pattern.search(text):
             meaning = terms[term]
             used[term] = meaning
             text = pattern.sub(meaning, text)
-    return text, used
+    return text, tuple(used.items())
+
+
+@functools.lru_cache(maxsize=64)
+def _patterns(terms: tuple[str, ...]) -> list[tuple[str, re.Pattern[str]]]:
+    """Return a glossary's terms, longest first, each with the pattern finding it as a whole word (compiled once
+    per set of terms: a question is read through the glossary several times)."""
+    return [
+        (term, re.compile(r"(?<![\w'])" + re.escape(term) + r"(?![\w'])", re.IGNORECASE))
+        for term in sorted(terms, key=len, reverse=True)
+    ]
 
 
 def checked_entry(term: str, meaning: str, terms: Mapping[str, str]) -> tuple[str, str]:

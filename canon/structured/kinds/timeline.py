@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 from pydantic import Field, JsonValue
 
 from canon.calendar import EraCalendar, EraSpan, WorldDate
-from canon.campaign_calendar import CampaignCalendar, era_key_for
+from canon.campaign_calendar import CampaignCalendar, era_key, era_key_for
 from canon.structured.kinds.base import KindSpec
 from canon.structured.schemas import (
     AGENTS,
@@ -107,13 +107,20 @@ def read_root(node: Map, validator: Validator) -> TimelineFile | None:
 def normalise(n: Normaliser, document: TimelineFile) -> None:
     """Define the eras and their events, with their dates, bounds and edges."""
     eras = document.eras
+    by_id = {era.era: era for era in eras}
+    # An era this file gives an id of its own ("the_ashen_reckoning") is still found by its name.
+    named = {era_key(e.name): e.era for e in eras if e.name and era_key(e.name) not in by_id}
+
+    def own(era_id: str | None) -> str | None:
+        return named.get(era_id, era_id) if era_id is not None else None
+
     n.calendar = EraCalendar(
         {
-            era.era: EraSpan(id=era.era, start=era.start, end=era.end, parent=era.parent_era) for era in eras
+            era.era: EraSpan(id=era.era, start=era.start, end=era.end, parent=own(era.parent_era))
+            for era in eras
         }.values()
     )
     parents: dict[str, list[tuple[str, Loc]]] = {}
-    by_id = {era.era: era for era in eras}
     calendar = n.v.context.get("calendar")
     for era in eras:
         loc = n.v.loc_of(era)
@@ -138,23 +145,24 @@ def normalise(n: Normaliser, document: TimelineFile) -> None:
             n.life(era.era, "era_start", WorldDate(era=era.era, year=era.start), (*loc, "start"))
         if era.end is not None:
             n.life(era.era, "era_end", WorldDate(era=era.era, year=era.end), (*loc, "end"))
-        if era.parent_era is not None:
+        parent_id = own(era.parent_era)
+        if parent_id is not None:
             parent_loc = (*loc, "parent_era")
-            n.refer(era.era, parent_loc, "parent_era", era.parent_era, ERAS)
-            if era.parent_era == era.era:
+            n.refer(era.era, parent_loc, "parent_era", parent_id, ERAS)
+            if parent_id == era.era:
                 n.v.report(parent_loc, f'"parent_era" refers to "{era.era}" itself')
             else:
-                n.relate("SUB_ERA_OF", era.era, era.parent_era, "parent_era", era.era, parent_loc)
-                parents.setdefault(era.era, []).append((era.parent_era, parent_loc))
-            parent = by_id.get(era.parent_era)
+                n.relate("SUB_ERA_OF", era.era, parent_id, "parent_era", era.era, parent_loc)
+                parents.setdefault(era.era, []).append((parent_id, parent_loc))
+            parent = by_id.get(parent_id)
             if parent is not None:
                 _check_sub_era(n, era, parent, loc)
     n.report_cycles(parents, lambda cycle: f'era "{cycle[0]}" would be inside itself: {" -> ".join(cycle)}')
     for era in eras:
         for event in era.events:
-            _event(n, event, era, by_id)
+            _event(n, event, era, by_id, named)
     for event in document.events:
-        _event(n, event, None, by_id)
+        _event(n, event, None, by_id, named)
 
 
 def _check_calendar_key(n: Normaliser, era: Era, calendar: CampaignCalendar | None, loc: Loc) -> None:
@@ -186,16 +194,18 @@ def _check_sub_era(n: Normaliser, era: Era, parent: Era, loc: Loc) -> None:
         )
 
 
-def _event(n: Normaliser, event: Event, enclosing: Era | None, eras: dict[str, Era]) -> None:
+def _event(
+    n: Normaliser, event: Event, enclosing: Era | None, eras: dict[str, Era], named: dict[str, str]
+) -> None:
     loc = n.v.loc_of(event)
     visibility: Visibility = event.visibility or (enclosing.visibility if enclosing else None) or "public"
-    path = event.era.split(".") if event.era else []
+    path = [named.get(p, p) for p in event.era.split(".")] if event.era else []
     era_loc = (*loc, "era")
     if enclosing is not None and path and enclosing.era not in path:
         n.v.report(era_loc, f'"era" is {event.era}, but this event is listed under era {enclosing.era}')
     for outer, inner in itertools.pairwise(path):
         inner_era = eras.get(inner)
-        if inner_era is not None and inner_era.parent_era != outer:
+        if inner_era is not None and named.get(inner_era.parent_era or "", inner_era.parent_era) != outer:
             n.v.report(
                 era_loc,
                 f'"era" is {event.era}, but era {inner} is not inside {outer} (its parent_era is '

@@ -12,12 +12,20 @@ meets a book's "drink".
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 
 __all__ = ["Coverage", "coverage", "stem"]
 
 _ENDINGS = ("ing", "ed", "es", "s")
+_RUN = re.compile(r"\w+")
+#: The only characters outside ASCII that a case-blind pattern of ASCII letters matches ("K", the kelvin sign,
+#: is "k"), or that lowercase to an ASCII letter or to two characters ("İ"): a passage without them is read by its
+#: words' lowercase forms.
+_CASE_TWINS = ("\u0130", "\u0131", "\u017f", "\u212a")
+#: Passages whose words are kept (a question reads some sixty; the same ones come back question after question).
+_PASSAGES_KEPT = 2048
 
 
 def stem(word: str) -> str:
@@ -31,8 +39,12 @@ def stem(word: str) -> str:
 class Coverage:
     """The question's words by stem with their weights, and one pattern finding them in a passage.
 
-    A passage is scanned once by a compiled pattern (a stem, then at most an ending): a question is read against
-    some sixty passages, and splitting each into words would cost more than the rest of the rerank.
+    A passage is read as the set of its words' lowercase forms, kept per passage text (`_runs`): a question is
+    read against some sixty passages, mostly the ones earlier questions read, and scanning each for the
+    question's words would cost more than the rest of the rerank. Each word form is held for the one stem the
+    pattern (a stem, longest first, then at most an ending) would find in it. A passage or a question holding a
+    character whose case-blind match is not its lowercase form (`_CASE_TWINS`, any non-ASCII stem) is scanned by
+    the pattern itself.
     """
 
     def __init__(self, asked: Sequence[str], weight: Callable[[str], float]) -> None:
@@ -49,13 +61,29 @@ class Coverage:
             if stems
             else None
         )
+        # Each word form the pattern finds, and the stem it is found for (the first of `stems` it is formed of).
+        self._forms: dict[str, str] = {}
+        for word in reversed(stems):
+            for ending in ("", *_ENDINGS):
+                self._forms[word + ending] = word
+        self._by_words = all(w.isascii() for w in stems)
 
     def share(self, heading_path: Sequence[str], text: str) -> float:
         """Return the weighed share of the question's words a passage (its headings and text) holds, 0 to 1."""
         if self._pattern is None or self.total <= 0:
             return 0.0
-        held = {m.group(1).casefold() for m in self._pattern.finditer(" ".join(heading_path) + "\n" + text)}
+        passage = " ".join(heading_path) + "\n" + text
+        if self._by_words and (passage.isascii() or not any(c in passage for c in _CASE_TWINS)):
+            held = {self._forms[form] for form in self._forms.keys() & _runs(passage)}
+        else:
+            held = {m.group(1).casefold() for m in self._pattern.finditer(passage)}
         return sum(self.weights.get(key, 0.0) for key in held) / self.total
+
+
+@functools.lru_cache(maxsize=_PASSAGES_KEPT)
+def _runs(passage: str) -> frozenset[str]:
+    """Return the lowercase forms of a passage's words (runs of word characters, as the pattern's `\\b` sees them)."""
+    return frozenset(_RUN.findall(passage.lower()))
 
 
 def coverage(

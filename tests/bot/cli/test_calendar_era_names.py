@@ -119,3 +119,16 @@ def test_a_calendar_key_unlike_the_timeline_id_of_the_same_name_is_refused(
         "name finds the era), or give the calendar's era another name."
     )
     assert eras(cli) == "This campaign's era is the Tidewater Age (years 1 onwards)."
+
+
+def test_an_era_with_an_id_of_its_own_is_still_found_by_its_name(cli: CliRunner, tmp_path: Path) -> None:
+    timeline = (
+        "kind: timeline\neras:\n  - era: the_tidewater_age\n    name: The Tidewater Age\n    start: 1\n"
+        "  - era: low_tides\n    name: The Low Tides\n    parent_era: The Tidewater Age\n    start: 400\n"
+        "events:\n  - name: Flooding of Low Quay\n    era: The Tidewater Age\n    year: 430\n"
+    )
+    report = ingest(cli, tmp_path, timeline=timeline)
+    assert "problem" not in report, report
+    assert answer(cli, tmp_path, "when was the flooding of low quay") == (
+        "The Flooding of Low Quay took place in year 430 of the Tidewater Age."
+    )

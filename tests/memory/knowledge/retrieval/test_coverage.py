@@ -81,6 +81,31 @@ def test_a_word_with_digits_is_never_read_as_held() -> None:
     assert coverage(["d20s", "fixer"], even, [], "the fixer rolls a d20") == 0.5
 
 
+def test_a_word_is_held_for_its_longest_stem_only() -> None:
+    def even(word: str) -> float:
+        return 1.0
+
+    # "runes" is "rune" and an ending, or "run" and one: read as the longer stem, as a scan would; said twice,
+    # in any case, the second reading is the same.
+    assert coverage(["rune", "run"], even, [], "Runes glow.") == 0.5
+    assert coverage(["rune", "run"], even, ["RUNES"], "runes and runs") == 1.0
+    assert coverage(["fixer"], even, [], "the fixers_guild") == 0.0  # an underscore joins the word
+
+
+def test_letters_whose_case_does_not_fold_plainly_are_read_as_a_case_blind_scan_reads_them() -> None:
+    def even(word: str) -> float:
+        return 1.0
+
+    # The kelvin sign and the long s match "k" and "s" case-blind, though they do not lowercase to them; a
+    # dotted capital I or a dotless i matches "i" too, but folds to another word than "iron".
+    assert coverage(["kind"], even, [], "a \u212aind word") == 1.0
+    assert coverage(["sword"], even, [], "a \u017fword") == 1.0
+    assert coverage(["iron"], even, [], "\u0130ron bars") == 0.0
+    assert coverage(["iron"], even, [], "\u0131ron bars") == 0.0
+    assert coverage(["iron"], even, [], "caf\u00e9 iron") == 1.0  # other letters outside ASCII change nothing
+    assert coverage(["café"], even, [], "CAFÉ au lait") == 1.0  # nor do the question's own
+
+
 async def test_the_passage_holding_the_question_comes_before_the_one_repeating_a_word(
     db: Database, tmp_path: Path
 ) -> None:
