@@ -54,6 +54,10 @@ def roll_text(message: discord.Message) -> str:
     return "\n".join(lines)
 
 
+def _said(fault: str | None) -> str:
+    return "is back" if fault is None else fault
+
+
 class TurnLogger(commands.Cog):
     """Listens to messages; does nothing for channels without an active scene."""
 
@@ -139,7 +143,10 @@ class TurnLogger(commands.Cog):
                 await self.history.read_back(set(self.services.turns.missed_channels))
             await self._tell_gms(fault)
         except Exception:
-            log.exception("could not tell the GMs that the storage %s", "is back" if fault is None else fault)
+            if self.bot.is_closed():  # a shutdown closed the connection meanwhile: nobody is there to tell
+                log.info("the bot shut down before telling the GMs that the storage %s", _said(fault))
+            else:
+                log.exception("could not tell the GMs that the storage %s", _said(fault))
 
     async def _tell_gms(self, fault: str | None) -> None:
         """Tell each active scene's GM (its server's GM channel, else the scene's channel) of an outage."""

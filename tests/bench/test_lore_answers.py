@@ -18,14 +18,17 @@ def _reply(text: str, known: bool = True) -> ShortAnswer:
 
 def test_each_outsider_set_holds_45_answerable_and_15_unanswerable_questions_and_none_twice() -> None:
     seen: set[str] = set()
-    for path in OUTSIDER.values():
+    for name, path in OUTSIDER.items():
         questions = outsider_questions(path)
-        assert len(questions) == 60
-        assert sum(1 for q in questions if q["unanswerable"]) == 15
         ids = {q["id"] for q in questions}
-        assert len(ids) == 60 and not ids & seen
+        assert len(ids) == len(questions) and not ids & seen, name
         seen |= ids
         assert all(q["q"].strip() for q in questions)
+        if name == "own":  # our own tuning questions in forms not planned for: no fixed shape
+            assert len(questions) >= 40 and any(q["unanswerable"] for q in questions)
+            continue
+        assert len(questions) == 60, name
+        assert sum(1 for q in questions if q["unanswerable"]) == 15, name
 
 
 def test_an_answer_holding_any_one_wording_is_right_and_one_holding_none_is_a_miss() -> None:

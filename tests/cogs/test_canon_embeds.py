@@ -370,7 +370,7 @@ def test_an_entity_card_hides_gm_only_canon_from_players_and_marks_it_for_the_gm
         in fields["Facts"]
     )
     assert not jargon_in(str(gm.to_dict())) and not re.search(r"#\d", str(gm.to_dict()))
-    assert "🔒 Mara serves The Hidden King" in fields["Relations"]
+    assert "🔒 Mara serves the Hidden King" in fields["Relations"]
     assert "Mara is an ally of Brann" in fields["Relations"]
     assert "Mara is alive" in fields["State"] and "after scene 4" in (gm.footer.text or "")
     hidden = entity_embeds.entity_card_embed(
