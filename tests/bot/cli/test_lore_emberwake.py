@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from bot.cli.main import app
 from canon.structured import files
 from tests.conftest import DatabaseTarget
+from tests.helpers.lore_worlds import ask_world, import_world
 from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "emberwake"
@@ -25,34 +26,12 @@ FILES = ("isles", "house_dray", "cast", "powers", "chronicle")
 @pytest.fixture
 def cli(cli_env: DatabaseTarget) -> CliRunner:
     """A runner on the test's database with the calendar set, then the Emberwake world imported."""
-    runner = CliRunner()
-    assert runner.invoke(app, ["campaign", "create", CAMPAIGN]).exit_code == 0
-    calendar = runner.invoke(
-        app, ["canon", "calendar", "-c", CAMPAIGN, "--set", str(WORLD / "reckoning.yaml")]
-    )
-    assert calendar.exit_code == 0, calendar.output
-    ingested = runner.invoke(app, ["ingest", *[str(WORLD / f"{n}.yaml") for n in FILES], "-c", CAMPAIGN])
-    assert ingested.exit_code == 0, ingested.output
-    return runner
+    return import_world(CAMPAIGN, WORLD, FILES, "reckoning.yaml", calendar_first=True)
 
 
 def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
     """Return each question's answer, asked through `lorekeeper lore --queries`, without its citation."""
-    file = tmp_path / ("gm.txt" if gm else "player.txt")
-    file.write_text("\n".join(questions) + "\n", encoding="utf-8")
-    result = cli.invoke(
-        app, ["lore", "-c", CAMPAIGN, "--queries", str(file), *(["--as", "gm"] if gm else [])]
-    )
-    assert result.exit_code == 0, result.output
-    answers: dict[str, str] = {}
-    question = None
-    for line in result.output.splitlines():
-        if line.startswith("Q: "):
-            question = line[3:]
-        elif line.startswith("A: ") and question is not None:
-            answers[question] = line[3:].rsplit(" [", 1)[0] if line.endswith("]") else line[3:]
-    assert list(answers) == questions, result.output
-    return answers
+    return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm, citations=False)
 
 
 #: Question -> its whole answer (citation aside), as a player asks.

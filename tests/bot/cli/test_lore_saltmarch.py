@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli.main import app
 from tests.conftest import DatabaseTarget
+from tests.helpers.lore_worlds import ask_world, import_world
 from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "saltmarch"
@@ -22,35 +22,12 @@ FILES = ("timeline", "places", "family", "people", "factions")
 @pytest.fixture
 def cli(cli_env: DatabaseTarget) -> CliRunner:
     """A runner on the test's database with the Saltmarch world imported and its calendar set."""
-    runner = CliRunner()
-    assert runner.invoke(app, ["campaign", "create", CAMPAIGN]).exit_code == 0
-    paths = [str(WORLD / f"{name}.yaml") for name in FILES]
-    ingested = runner.invoke(app, ["ingest", *paths, "-c", CAMPAIGN])
-    assert ingested.exit_code == 0, ingested.output
-    calendar = runner.invoke(
-        app, ["canon", "calendar", "-c", CAMPAIGN, "--set", str(WORLD / "calendar.yaml")]
-    )
-    assert calendar.exit_code == 0, calendar.output
-    return runner
+    return import_world(CAMPAIGN, WORLD, FILES, "calendar.yaml", calendar_first=False)
 
 
 def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
     """Return each question's answer, asked through `lorekeeper lore --queries`."""
-    file = tmp_path / ("gm.txt" if gm else "player.txt")
-    file.write_text("\n".join(questions) + "\n", encoding="utf-8")
-    result = cli.invoke(
-        app, ["lore", "-c", CAMPAIGN, "--queries", str(file), *(["--as", "gm"] if gm else [])]
-    )
-    assert result.exit_code == 0, result.output
-    answers: dict[str, str] = {}
-    question = None
-    for line in result.output.splitlines():
-        if line.startswith("Q: "):
-            question = line[3:]
-        elif line.startswith("A: ") and question is not None:
-            answers[question] = line[3:]
-    assert list(answers) == questions, result.output
-    return answers
+    return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm)
 
 
 #: Question -> the words its answer holds (all of them), as a player asks.

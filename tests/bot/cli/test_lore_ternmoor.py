@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli.main import app
 from tests.conftest import DatabaseTarget
+from tests.helpers.lore_worlds import ask_world, import_world
 from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "ternmoor"
@@ -24,34 +24,12 @@ FILES = ("places", "factions", "people", "cast", "world")
 @pytest.fixture
 def cli(cli_env: DatabaseTarget) -> CliRunner:
     """A runner on the test's database with the calendar set, then the Ternmoor world imported."""
-    runner = CliRunner()
-    assert runner.invoke(app, ["campaign", "create", CAMPAIGN]).exit_code == 0
-    calendar = runner.invoke(
-        app, ["canon", "calendar", "-c", CAMPAIGN, "--set", str(WORLD / "calendar.yaml")]
-    )
-    assert calendar.exit_code == 0, calendar.output
-    ingested = runner.invoke(app, ["ingest", *[str(WORLD / f"{n}.yaml") for n in FILES], "-c", CAMPAIGN])
-    assert ingested.exit_code == 0 and "problem" not in ingested.output, ingested.output
-    return runner
+    return import_world(CAMPAIGN, WORLD, FILES, "calendar.yaml", calendar_first=True)
 
 
 def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
     """Return each question's answer without its citation."""
-    file = tmp_path / ("gm.txt" if gm else "player.txt")
-    file.write_text("\n".join(questions) + "\n", encoding="utf-8")
-    result = cli.invoke(
-        app, ["lore", "-c", CAMPAIGN, "--queries", str(file), *(["--as", "gm"] if gm else [])]
-    )
-    assert result.exit_code == 0, result.output
-    answers: dict[str, str] = {}
-    question = None
-    for line in result.output.splitlines():
-        if line.startswith("Q: "):
-            question = line[3:]
-        elif line.startswith("A: ") and question is not None:
-            answers[question] = line[3:].rsplit(" [", 1)[0] if line.endswith("]") else line[3:]
-    assert list(answers) == questions, result.output
-    return answers
+    return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm, citations=False)
 
 
 #: Question -> its whole answer, as a player asks.

@@ -1,0 +1,64 @@
+"""A fixture world of YAML files imported through the command line, and questions asked of it as `lorekeeper lore
+--queries` asks them: the test worlds under tests/fixtures that /lore is checked on."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from bot.cli.main import app
+
+
+def import_world(
+    campaign: str, world: Path, files: Sequence[str], calendar: str, *, calendar_first: bool
+) -> CliRunner:
+    """Return a runner on the test's database with the campaign made, its world's files imported without a
+    problem and its calendar set (before the import, or after it)."""
+    runner = CliRunner()
+    assert runner.invoke(app, ["campaign", "create", campaign]).exit_code == 0
+
+    def set_calendar() -> None:
+        result = runner.invoke(app, ["canon", "calendar", "-c", campaign, "--set", str(world / calendar)])
+        assert result.exit_code == 0, result.output
+
+    if calendar_first:
+        set_calendar()
+    ingested = runner.invoke(
+        app, ["ingest", *[str(world / f"{name}.yaml") for name in files], "-c", campaign]
+    )
+    assert ingested.exit_code == 0 and "problem" not in ingested.output, ingested.output
+    if not calendar_first:
+        set_calendar()
+    return runner
+
+
+def ask_world(
+    cli: CliRunner,
+    tmp_path: Path,
+    campaign: str,
+    questions: list[str],
+    *,
+    gm: bool = False,
+    citations: bool = True,
+) -> dict[str, str]:
+    """Return each question's answer (without its citation unless `citations`), asked as a player or the GM."""
+    file = tmp_path / ("gm.txt" if gm else "player.txt")
+    file.write_text("\n".join(questions) + "\n", encoding="utf-8")
+    result = cli.invoke(
+        app, ["lore", "-c", campaign, "--queries", str(file), *(["--as", "gm"] if gm else [])]
+    )
+    assert result.exit_code == 0, result.output
+    answers: dict[str, str] = {}
+    question = None
+    for line in result.output.splitlines():
+        if line.startswith("Q: "):
+            question = line[3:]
+        elif line.startswith("A: ") and question is not None:
+            answer = line[3:]
+            if not citations and answer.endswith("]"):
+                answer = answer.rsplit(" [", 1)[0]
+            answers[question] = answer
+    assert list(answers) == questions, result.output
+    return answers
