@@ -8,6 +8,28 @@ _SIBILANT = ("s", "x", "z", "ch", "sh")
 _IRREGULAR = {"person": "people", "child": "children", "man": "men", "woman": "women"}
 
 
+_NUMBERS = (
+    "no",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+)
+
+
+def number_words(n: int) -> str:
+    """Return a small count as a sentence says it ("two", "eleven"; "no" for 0), a larger one in digits."""
+    return _NUMBERS[n] if 0 <= n < len(_NUMBERS) else f"{n:,}"
+
+
 def plural_of(noun: str) -> str:
     """Return a noun's plural: "entity" → "entities", "match" → "matches", "turn" → "turns", "person" → "people"."""
     if noun in _IRREGULAR:
