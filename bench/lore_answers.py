@@ -28,6 +28,10 @@ import) and asks questions as a player, in four sets, each printed as one JSON l
   races' ages and sizes, items' weights, conditions, jumps, comparisons, typos, chatter; unanswerable ones name
   things no source holds, some beside words that it does: "boots of haste", "a beholder's antimagic cone").
   Tuning material (`--misses` prints its misses).
+- `outsider_f`: 60 more (45 answerable, 15 unanswerable), written by a fourth outsider who read only the corpus, as
+  players type in Discord (typos, abbreviations, yes/no rules, comparisons, long chatty questions, numbers in words),
+  unanswerable ones checked absent from every file of the corpus. Untouched like B and E: its misses are never
+  printed.
 
 Each line holds, for the answer step as it is (`now`) and for the first answer step (`baseline`: the graph or
 the best passages' sentences, on the same search) measured in the same run: the share of answers holding their
@@ -68,8 +72,9 @@ OUTSIDER = {
     "outsider_d": Path(__file__).resolve().parent / "data" / "lore_outsider_d.jsonl",
     "outsider_e": Path(__file__).resolve().parent / "data" / "lore_outsider_e.jsonl",
     "own": Path(__file__).resolve().parent / "data" / "lore_own.jsonl",
+    "outsider_f": Path(__file__).resolve().parent / "data" / "lore_outsider_f.jsonl",
 }
-UNTOUCHED = ("untouched", "outsider_b", "outsider_e")
+UNTOUCHED = ("untouched", "outsider_b", "outsider_e", "outsider_f")
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -204,7 +209,7 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
         "--only",
         default=None,
         help="run some sets, comma-separated: tuning, untouched, project, srd_dev, outsider_a, outsider_b, "
-        "outsider_c, outsider_d, outsider_e, own",
+        "outsider_c, outsider_d, outsider_e, own, outsider_f",
     )
     args = parser.parse_args(argv)
     if not (SRD / "world").is_dir():
