@@ -114,7 +114,9 @@ def happening_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
     if _WHAT_HAPPENED.match(folded):
         when = asked_when(question)
         dated = [(n, f) for n, f in enumerate(facts, 1) if is_event(f) and when and f.matched == when]
-        if dated:  # "What happened in 212 RL?": the events found by the year, each where (if canon says) and when
+        if (
+            dated
+        ):  # "What happened in 212 RL?": the events found by the year, each where (if canon says) and when
             lines = [_took_place(f) for _, f in dated]
             told = [
                 f"{opening(line, f.entity_name, 'Event')}. [{n}]"

@@ -29,6 +29,7 @@ from memory.knowledge.answer_models import Relation
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
+from memory.knowledge.retrieval.happenings import in_year
 from memory.knowledge.retrieval.holders import (
     described,
     mentioned,
@@ -36,7 +37,6 @@ from memory.knowledge.retrieval.holders import (
     title_holders,
     titled,
 )
-from memory.knowledge.retrieval.happenings import in_year
 from memory.knowledge.retrieval.lives import birth_line, card_life, card_status, died_in
 from memory.knowledge.retrieval.steps import inner_step, stepped
 from memory.knowledge.retrieval.superseded import mark_superseded

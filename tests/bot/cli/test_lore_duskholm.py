@@ -32,7 +32,9 @@ def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = Fals
     return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm, citations=False)
 
 
-_BURNING = "The Burning of the Harbour Lights took place at Greyquay on 14 Gloaming, year 212 of the Reign of Lamps."
+_BURNING = (
+    "The Burning of the Harbour Lights took place at Greyquay on 14 Gloaming, year 212 of the Reign of Lamps."
+)
 _VIGIL = "The Lamplighters' Vigil took place in year 212 of the Reign of Lamps."
 
 #: Question -> its whole answer, as a player asks.
