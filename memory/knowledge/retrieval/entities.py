@@ -29,7 +29,7 @@ from memory.knowledge.answer_models import Relation
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
-from memory.knowledge.retrieval.happenings import in_year
+from memory.knowledge.retrieval.happenings import at_place, in_year
 from memory.knowledge.retrieval.holders import (
     described,
     mentioned,
@@ -362,6 +362,7 @@ class EntityFinder:
             return _counted(*counted), []
         # "What happened in year 212 of the Reign of Lamps?": the events of the year, not the era its words name.
         ranked = await in_year(reader, question) or best_matches(question, names, config)
+        ranked += await at_place(reader, question, ranked)
         ranked += (
             await title_holders(reader, question, ranked)
             or await titled(reader, question, ranked)

@@ -35,6 +35,10 @@ def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = Fals
 _BURNING = (
     "The Burning of the Harbour Lights took place at Greyquay on 14 Gloaming, year 212 of the Reign of Lamps."
 )
+_SIEGE = (
+    "The Ashen Corsairs of Morrow, House Orrow and Cassel Orrow took part in the Siege of Fenwatch: The corsairs "
+    "besieged Fenwatch until Cassel Orrow broke their blockade."
+)
 _VIGIL = "The Lamplighters' Vigil took place in year 212 of the Reign of Lamps."
 
 #: Question -> its whole answer, as a player asks.
@@ -45,6 +49,13 @@ READS = {
     "what happened in the year 305 of the long dusk": (
         "The Siege of Fenwatch took place at Fenwatch in Hearthmoon of year 305 of the Long Dusk."
     ),
+    # Who was there: the events at the place named (a "battle" of a rout), or the event named.
+    "who fought at fenwatch": _SIEGE,
+    "who was at the siege of fenwatch": _SIEGE,
+    "who was at the battle of saltcombe": (
+        "House Orrow and Kell Varrow took part in the Rout at Saltcombe: The royal riders scattered a corsair "
+        "landing on the dunes."
+    ),
 }
 
 #: Question -> what a player reads and what the GM reads, when GM-only canon answers it for the GM.
@@ -52,6 +63,13 @@ HIDDEN = {
     "what happened in 214 RL": (
         "Nothing the table knows says what happened in 214 RL.",
         "The Drowning of the Pilot took place at Greyquay in year 214 of the Reign of Lamps.",
+    ),
+    # Each event at the place, the GM-only one for the GM alone.
+    "who fought at greyquay": (
+        "The Ashen Corsairs of Morrow and Ysra Dunmore took part in the Burning of the Harbour Lights: The corsairs "
+        "fired the lamp-towers of Greyquay in one night.",
+        "The Ashen Corsairs of Morrow and Ysra Dunmore took part in the Burning of the Harbour Lights. [2] Oona "
+        "Greave took part in the Drowning of the Pilot.",
     ),
 }
 
