@@ -56,6 +56,9 @@ READS = {
         "House Orrow and Kell Varrow took part in the Rout at Saltcombe: The royal riders scattered a corsair "
         "landing on the dunes."
     ),
+    # Members named on the group and groups named on the people alike.
+    "members of house orrow": "Maelis Orrow and Cassel Orrow are members of House Orrow.",
+    "who is in the lamplighters guild": "Tobin Sallow is a member of the Lamplighters' Guild.",
 }
 
 #: Question -> what a player reads and what the GM reads, when GM-only canon answers it for the GM.
@@ -63,6 +66,21 @@ HIDDEN = {
     "what happened in 214 RL": (
         "Nothing the table knows says what happened in 214 RL.",
         "The Drowning of the Pilot took place at Greyquay in year 214 of the Reign of Lamps.",
+    ),
+    # A GM-only member and a membership the GM keeps to themself: neither named nor counted for a player.
+    "who is in the ashen corsairs of morrow": (
+        "Ysra Dunmore, Kell Varrow and Bram Tulley are members of the Ashen Corsairs of Morrow.",
+        "Ysra Dunmore, Kell Varrow, Bram Tulley, Oona Greave and Nessa Quill are members of the Ashen Corsairs of "
+        "Morrow.",
+    ),
+    "how many people are in the ashen corsairs": (
+        "The Ashen Corsairs of Morrow has three members: Ysra Dunmore, Kell Varrow and Bram Tulley.",
+        "The Ashen Corsairs of Morrow has five members: Ysra Dunmore, Kell Varrow, Bram Tulley, Oona Greave and "
+        "Nessa Quill.",
+    ),
+    "is nessa quill a member of the ashen corsairs of morrow": (
+        "Nothing the table knows says Nessa Quill is a member of the Ashen Corsairs of Morrow.",
+        "Yes: Nessa Quill is a member of the Ashen Corsairs of Morrow.",
     ),
     # Each event at the place, the GM-only one for the GM alone.
     "who fought at greyquay": (
