@@ -36,6 +36,10 @@ import) and asks questions as a player, in four sets, each printed as one JSON l
   "spell that opens a passage through a stone wall", "is there a monster that ..."), about sections no other
   set asks: the answer is the section's subject, named. Written before the answer step read descriptions;
   tuning material.
+- `outsider_f`: 60 more (45 answerable, 15 unanswerable), written by a fourth outsider who read only the corpus, as
+  players type in Discord (typos, abbreviations, yes/no rules, comparisons, long chatty questions, numbers in words),
+  unanswerable ones checked absent from every file of the corpus. Untouched like B and E: its misses are never
+  printed.
 
 Each line holds, for the answer step as it is (`now`) and for the first answer step (`baseline`: the graph or
 the best passages' sentences, on the same search) measured in the same run: the share of answers holding their
@@ -77,8 +81,9 @@ OUTSIDER = {
     "outsider_e": Path(__file__).resolve().parent / "data" / "lore_outsider_e.jsonl",
     "own": Path(__file__).resolve().parent / "data" / "lore_own.jsonl",
     "described": Path(__file__).resolve().parent / "data" / "lore_described.jsonl",
+    "outsider_f": Path(__file__).resolve().parent / "data" / "lore_outsider_f.jsonl",
 }
-UNTOUCHED = ("untouched", "outsider_b", "outsider_e", "srd_dev_untouched")
+UNTOUCHED = ("untouched", "outsider_b", "outsider_e", "outsider_f", "srd_dev_untouched")
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -223,8 +228,8 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument(
         "--only",
         default=None,
-        help="run some sets, comma-separated: tuning, untouched, project, srd_dev_tuning, srd_dev_untouched, outsider_a, outsider_b, "
-        "outsider_c, outsider_d, outsider_e, own, described",
+        help="run some sets, comma-separated: tuning, untouched, project, srd_dev_tuning, srd_dev_untouched, "
+        "outsider_a, outsider_b, outsider_c, outsider_d, outsider_e, own, described, outsider_f",
     )
     args = parser.parse_args(argv)
     if not (SRD / "world").is_dir():
