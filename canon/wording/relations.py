@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from canon.wording.counts import in_words
+
 # {s}: the subject's name, {o}: the object's; {parent}: father, mother or parent.
 PHRASES: Mapping[str, str] = {
     "PARENT_OF": "{s} is {o}'s {parent}",
@@ -187,3 +189,18 @@ def constants_in_words(text: str) -> str:
     return _CONSTANT.sub(
         lambda m: relation_words(m[0]) if m[0].upper() in PHRASES or "_" in m[0] else m[0], text
     )
+
+
+def members_sentence(members: Sequence[str], group: str, *, counting: bool = False) -> str:
+    """Return who is a member of a group as one sentence: "Ysra Dunmore and Kell Varrow are members of the Ashen
+    Corsairs"; `counting`: with how many first ("House Orrow has two members: Maelis Orrow and Cassel Orrow")."""
+    names = names_in_prose(members, opens=True)
+    if counting:
+        many = re.match(r"^The .+s$", group) is not None  # "The Bellwrights have"
+        noun = "member" if len(members) == 1 else "members"
+        return (
+            f"{group} {'have' if many else 'has'} {in_words(len(members))} {noun}: {names_in_prose(members)}"
+        )
+    if len(members) == 1:
+        return relation_sentence("MEMBER_OF", names, group)
+    return f"{names} are members of {in_prose(group)}"

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from canon.wording import relation_sentence, title_phrase
-from canon.wording.counts import number_words
+from canon.wording.counts import in_words
 from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_ages import age_answer
@@ -24,6 +24,7 @@ from memory.knowledge.retrieval.answer_deeds import deed_verb, done_to, says_dee
 from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_answer, is_event, names_list
 from memory.knowledge.retrieval.answer_kin import kin_answer, marriage_answer
 from memory.knowledge.retrieval.answer_lives import life_answer
+from memory.knowledge.retrieval.answer_members import members_answer
 from memory.knowledge.retrieval.answer_words import (
     RELATION_WORDS,
     fold_words,
@@ -109,7 +110,7 @@ def _relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
             singular, plural = nouns[0 if entity_is_subject else 1]
             noun = singular if len(others) == 1 else plural
             if how_many:
-                text = f"{name} has {number_words(len(others))} {noun}: {names_list(others)}"
+                text = f"{name} has {in_words(len(others))} {noun}: {names_list(others)}"
             else:
                 text = f"{possessive(name)} {noun} {'is' if len(others) == 1 else 'are'} {names_list(others)}"
         elif entity_is_subject:
@@ -358,7 +359,7 @@ def _count_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     names = [f.entity_name for f in facts]
     listed = f": {names_list(names)}" if len(names) == total else f", among them {names_list(names)}"
     verb = "is" if total == 1 else "are"
-    return f"There {verb} {number_words(total)} {word}{listed}. [1]", 1
+    return f"There {verb} {in_words(total)} {word}{listed}. [1]", 1
 
 
 def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
@@ -366,7 +367,8 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     if counted is not None:
         return counted
     found = (
-        age_answer(question, facts)
+        members_answer(question, facts)
+        or age_answer(question, facts)
         or took_part_answer(question, facts)
         or _deed_answer(question, facts)
         or _holder_answer(question, facts)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canon.wording.counts import number_words
+from canon.wording.counts import in_words
 from canon.wording.relations import possessive, relation_sentence
 from memory.knowledge.answer_models import Kin
 from memory.knowledge.models import CanonFact
@@ -158,7 +158,7 @@ def kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | N
         return f"{relation_sentence('SPOUSE_OF', name, names_list(every))}. [{number}]", number
     if re.search(r"\bhow\s+many\b", question, re.I) and not unsure:
         noun = _NOUNS[tie][1 if sex == "male" else 2 if sex == "female" else 0]
-        counted = f"{number_words(len(found))} {noun[0] if len(found) == 1 else noun[1]}"
+        counted = f"{in_words(len(found))} {noun[0] if len(found) == 1 else noun[1]}"
         return f"{name} has {counted}: {names_list(found)}. [{number}]", number
     if found:  # a parent of the sex asked found, the other parent is not it
         yes = "Yes: " if _HAS.match(question) else ""

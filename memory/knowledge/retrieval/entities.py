@@ -29,9 +29,9 @@ from memory.knowledge.answer_models import Relation
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
+from memory.knowledge.retrieval.happenings import at_place, in_year
 from memory.knowledge.retrieval.holders import (
     described,
-    in_year,
     mentioned,
     of_type,
     title_holders,
@@ -363,14 +363,16 @@ class EntityFinder:
         counted = await of_type(reader, question)
         if counted is not None:
             return _counted(*counted), []
-        ranked = best_matches(question, names, config)
+        # "What happened in year 212 of the Reign of Lamps?": the events of the year, not the era its words name.
+        ranked = await in_year(reader, question) or best_matches(question, names, config)
+        ranked += await at_place(reader, question, ranked)
         ranked += (
             await title_holders(reader, question, ranked)
             or await titled(reader, question, ranked)
             or await mentioned(reader, question, ranked)
         )
         if not ranked:
-            ranked = await in_year(reader, question) or await described(reader, question)
+            ranked = await described(reader, question)
         step = await inner_step(reader, question, ranked)
         ranked = stepped(ranked, step)
         words = Wording(calendar=(await reader.calendar()).words()) if ranked else PLAIN
