@@ -59,6 +59,10 @@ READS = {
     # Members named on the group and groups named on the people alike.
     "members of house orrow": "Maelis Orrow and Cassel Orrow are members of House Orrow.",
     "who is in the lamplighters guild": "Tobin Sallow is a member of the Lamplighters' Guild.",
+    # A prisoner canon gives no prison: the last place canon puts him, not said to be where he is held.
+    "where is kell varrow being held": (
+        "Kell Varrow is imprisoned; nothing the table knows says where; the last place canon puts them is Saltcombe."
+    ),
 }
 
 #: Question -> what a player reads and what the GM reads, when GM-only canon answers it for the GM.
