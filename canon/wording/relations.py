@@ -54,6 +54,8 @@ PHRASES: Mapping[str, str] = {
 BEING = frozenset({"title", "titles", "role", "office", "rank", "position"})
 MALE = frozenset({"male", "man", "m", "he", "he/him"})
 FEMALE = frozenset({"female", "woman", "f", "she", "she/her"})
+#: The facts that tell someone's sex ("father", "mother", "brother"), by their attribute's name.
+SEX_ATTRIBUTES = ("sex", "gender")
 _CONSTANT = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[A-Z]{3,}\b")
 
 
@@ -139,6 +141,12 @@ def relation_sentence(
     sex = (subject_sex or "").strip().lower()
     parent = "father" if sex in MALE else "mother" if sex in FEMALE else "parent"
     return phrase.replace("{o}'s", "{o_s}").format(s=subject, o=target, o_s=possessive(target), parent=parent)
+
+
+def sex_of(value: object) -> str | None:
+    """Return "male" or "female" as a sex attribute's value says it ("she/her", "M"), or None."""
+    said = str(value or "").strip().lower()
+    return "male" if said in MALE else "female" if said in FEMALE else None
 
 
 def possessive(name: str) -> str:
