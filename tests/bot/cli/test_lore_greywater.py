@@ -1,4 +1,4 @@
-"""What /lore tells of people and places from a world of our own (tests/fixtures/hollowmere): a family placed
+"""What /lore tells of people and places from a world of our own (tests/fixtures/greywater): a family placed
 where it lives and in its guilds by its family tree alone, what a description alone says of someone (what became
 of them, the other name they go by, what they do, what they are known for), who lives in a place, what lies in
 a region and where a place is. On SQLite, then PostgreSQL; a GM-only resident, home or false name reads to a
@@ -18,14 +18,14 @@ from tests.conftest import DatabaseTarget
 from tests.helpers.lore_worlds import ask_world, import_world
 from tests.helpers.paths import REPO
 
-WORLD = REPO / "tests" / "fixtures" / "hollowmere"
-CAMPAIGN = "hollowmere"
+WORLD = REPO / "tests" / "fixtures" / "greywater"
+CAMPAIGN = "greywater"
 FILES = ("lands", "guilds", "thornes", "folk")
 
 
 @pytest.fixture
 def cli(cli_env: DatabaseTarget) -> CliRunner:
-    """A runner on the test's database with the calendar set, then the Hollowmere world imported."""
+    """A runner on the test's database with the calendar set, then the Greywater world imported."""
     return import_world(CAMPAIGN, WORLD, FILES, "calendar.yaml", calendar_first=True)
 
 
