@@ -19,7 +19,7 @@ from canon.wording.counts import listed
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words, sentences
-from memory.knowledge.retrieval.happenings import asked_when
+from memory.knowledge.retrieval.happenings import EVENT_NOUNS, asked_when, asks_who_was_there
 
 __all__ = ["goal_answer", "happening_answer", "is_event", "names_list"]
 
@@ -86,26 +86,33 @@ def _took_place(fact: CanonFact) -> str | None:
 
 
 def _who_took_part(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    """Return who took part in the event the question asks about (beside those it names), or None."""
+    """Return who took part in the event the question asks about (beside those it names), or None. Events
+    found by the place they took place at ("Who fought at Fenwatch?") are each said, in the order found."""
     named = {f.entity_name for f in facts if not is_event(f)}
+    there = asks_who_was_there(question)
+    told: list[tuple[int, str, str]] = []
     for number, fact in enumerate(facts, 1):
         if not is_event(fact):
             continue
         own = set(fold_words(fact.matched)) | set(fold_words(fact.entity_name))
         others = {w for f in facts if f is not fact for w in fold_words(f.matched)}
         asked = [w for w in key_words(question) if not has_word(own, w) and w not in others]
-        if not asked:
+        if not asked and not there:
             continue
         what = _what_it_was(fact)
-        told = set(fold_words(what)) | set(fold_words(attribute_value(fact, "significance") or ""))
-        if not all(w in _TAKING_PART or has_word(told, w) for w in asked):
+        said = set(fold_words(what)) | set(fold_words(attribute_value(fact, "significance") or ""))
+        if not all(w in _TAKING_PART or w in EVENT_NOUNS or has_word(said, w) for w in asked):
             continue
         people = [p for p in _taking_part(fact) if p not in named]
-        if not people:
-            continue
-        text = relation_sentence("PARTICIPATED_IN", names_list(people, opens=True), fact.entity_name)
+        if people:
+            text = relation_sentence("PARTICIPATED_IN", names_list(people, opens=True), fact.entity_name)
+            told.append((number, text, what))
+    if not told:
+        return None
+    number, text, what = told[0]
+    if len(told) == 1:
         return f"{text}{': ' + what if what else ''}. [{number}]", number
-    return None
+    return " ".join(f"{t}. [{n}]" for n, t, _ in told), number
 
 
 def happening_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:

@@ -35,6 +35,10 @@ def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = Fals
 _BURNING = (
     "The Burning of the Harbour Lights took place at Greyquay on 14 Gloaming, year 212 of the Reign of Lamps."
 )
+_SIEGE = (
+    "The Ashen Corsairs of Morrow, House Orrow and Cassel Orrow took part in the Siege of Fenwatch: The corsairs "
+    "besieged Fenwatch until Cassel Orrow broke their blockade."
+)
 _VIGIL = "The Lamplighters' Vigil took place in year 212 of the Reign of Lamps."
 
 #: Question -> its whole answer, as a player asks.
@@ -45,6 +49,20 @@ READS = {
     "what happened in the year 305 of the long dusk": (
         "The Siege of Fenwatch took place at Fenwatch in Hearthmoon of year 305 of the Long Dusk."
     ),
+    # Who was there: the events at the place named (a "battle" of a rout), or the event named.
+    "who fought at fenwatch": _SIEGE,
+    "who was at the siege of fenwatch": _SIEGE,
+    "who was at the battle of saltcombe": (
+        "House Orrow and Kell Varrow took part in the Rout at Saltcombe: The royal riders scattered a corsair "
+        "landing on the dunes."
+    ),
+    # Members named on the group and groups named on the people alike.
+    "members of house orrow": "Maelis Orrow and Cassel Orrow are members of House Orrow.",
+    "who is in the lamplighters guild": "Tobin Sallow is a member of the Lamplighters' Guild.",
+    # A prisoner canon gives no prison: the last place canon puts him, not said to be where he is held.
+    "where is kell varrow being held": (
+        "Kell Varrow is imprisoned; nothing the table knows says where; the last place canon puts them is Saltcombe."
+    ),
 }
 
 #: Question -> what a player reads and what the GM reads, when GM-only canon answers it for the GM.
@@ -52,6 +70,28 @@ HIDDEN = {
     "what happened in 214 RL": (
         "Nothing the table knows says what happened in 214 RL.",
         "The Drowning of the Pilot took place at Greyquay in year 214 of the Reign of Lamps.",
+    ),
+    # A GM-only member and a membership the GM keeps to themself: neither named nor counted for a player.
+    "who is in the ashen corsairs of morrow": (
+        "Ysra Dunmore, Kell Varrow and Bram Tulley are members of the Ashen Corsairs of Morrow.",
+        "Ysra Dunmore, Kell Varrow, Bram Tulley, Oona Greave and Nessa Quill are members of the Ashen Corsairs of "
+        "Morrow.",
+    ),
+    "how many people are in the ashen corsairs": (
+        "The Ashen Corsairs of Morrow has three members: Ysra Dunmore, Kell Varrow and Bram Tulley.",
+        "The Ashen Corsairs of Morrow has five members: Ysra Dunmore, Kell Varrow, Bram Tulley, Oona Greave and "
+        "Nessa Quill.",
+    ),
+    "is nessa quill a member of the ashen corsairs of morrow": (
+        "Nothing the table knows says Nessa Quill is a member of the Ashen Corsairs of Morrow.",
+        "Yes: Nessa Quill is a member of the Ashen Corsairs of Morrow.",
+    ),
+    # Each event at the place, the GM-only one for the GM alone.
+    "who fought at greyquay": (
+        "The Ashen Corsairs of Morrow and Ysra Dunmore took part in the Burning of the Harbour Lights: The corsairs "
+        "fired the lamp-towers of Greyquay in one night.",
+        "The Ashen Corsairs of Morrow and Ysra Dunmore took part in the Burning of the Harbour Lights. [2] Oona "
+        "Greave took part in the Drowning of the Pilot.",
     ),
 }
 
