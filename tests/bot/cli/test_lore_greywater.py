@@ -101,7 +101,10 @@ def test_a_failed_import_says_the_other_files_were_not_imported_either(
     )
     assert report["error"] == error
     lines = text.strip().splitlines()
-    assert lines[:2] == [f"Campaign “{CAMPAIGN}”: nothing written, 1 problem; 2 files not imported.", f"  {error}"]
+    assert lines[:2] == [
+        f"Campaign “{CAMPAIGN}”: nothing written, 1 problem; 2 files not imported.",
+        f"  {error}",
+    ]
     assert {f["file"]: f["status"] for f in report["files"]} == {  # type: ignore[union-attr]
         "barrows.yaml": "failed",
         "tollmen.yaml": "failed",
