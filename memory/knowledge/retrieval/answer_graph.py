@@ -33,6 +33,7 @@ from memory.knowledge.retrieval.answer_words import (
     key_words,
     sentences,
 )
+from memory.knowledge.retrieval.rulers import asks_ruler, ruler_answer
 
 __all__ = ["graph_answer"]
 
@@ -290,9 +291,7 @@ def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
     # The title asked ends the question ("who is the Ember Queen"), or a ruler is asked ("who rules X"): "who is
     # the Ember Queen married to" asks a tie of hers, "who crowned the Ember Queen" a deed.
     typed = fold_words(question.replace("’", "'"))
-    rules = re.match(
-        r"^\s*who\s+(?:rules|ruled|governs|governed|reigns|reigned|holds|held|runs|ran)\b", question, re.I
-    )
+    rules = asks_ruler(question) is not None
     held = [
         (n, f)
         for n, f in enumerate(facts, 1)
@@ -374,6 +373,7 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         or took_part_answer(question, facts)
         or _deed_answer(question, facts)
         or _holder_answer(question, facts)
+        or ruler_answer(question, facts)
     )
     if found is not None:
         return found

@@ -39,6 +39,7 @@ from memory.knowledge.retrieval.holders import (
 )
 from memory.knowledge.retrieval.kin import asks_kin, kin_of
 from memory.knowledge.retrieval.lives import birth_line, card_life, card_status, died_in, story_date
+from memory.knowledge.retrieval.rulers import seated
 from memory.knowledge.retrieval.shared_names import first_names
 from memory.knowledge.retrieval.steps import inner_step, stepped
 from memory.knowledge.retrieval.superseded import mark_superseded
@@ -367,6 +368,7 @@ class EntityFinder:
         # "What happened in year 212 of the Reign of Lamps?": the events of the year, not the era its words name.
         ranked = await in_year(reader, question) or best_matches(question, names, config)
         ranked += await at_place(reader, question, ranked)
+        ranked += await seated(reader, question, ranked)
         ranked += (
             await title_holders(reader, question, ranked)
             or await titled(reader, question, ranked)

@@ -18,11 +18,22 @@ from canon.calendar import UNKNOWN
 from canon.campaigns import LineageStep
 from canon.models import EntityCard
 from canon.ontology import Ontology
-from canon.wording import PLAIN, Wording
+from canon.wording import PLAIN, Wording, in_prose
+from canon.wording.relations import FEMALE, MALE
 from memory.knowledge.answer_models import Life
+from memory.knowledge.models import CanonFact
 from memory.scene_tables import SceneRow
 
-__all__ = ["birth_line", "card_life", "card_status", "death_cause", "died_in", "held_at", "story_date"]
+__all__ = [
+    "birth_line",
+    "card_life",
+    "card_status",
+    "death_cause",
+    "died_in",
+    "held_at",
+    "last_placed",
+    "story_date",
+]
 
 #: How a description says someone died: "drowned in the Weeping Sound", "was slain at the ford".
 _DEATH_CAUSE = re.compile(
@@ -71,6 +82,36 @@ def death_cause(name: str, description: str | None) -> str | None:
 def held_at(description: str | None) -> str | None:
     """Return where a description says someone is held ("held in the Glass Gaol since the revolt"), or None."""
     return _said(description, _HELD)
+
+
+#: Where canon puts someone, most telling first: where they are (play moves them), else where they live.
+_PLACING = ("LOCATED_IN", "LIVES_IN")
+
+
+def last_placed(fact: CanonFact) -> str | None:
+    """Return the last place canon puts someone, as it reads after "the last place canon puts them is" ("the
+    last place canon puts him is Saltcombe"): where they were last (a location play gave them), else their
+    home; who they are said by the card's sex when it has one ("him", "her"), else "them". None when canon
+    places them nowhere. It says where canon last put them, not that they are held there."""
+    me = fact.entity_name.casefold()
+    for predicate in _PLACING:
+        places = [
+            r.object
+            for r in fact.relations
+            if r.predicate.upper() == predicate and r.subject.casefold() == me
+        ]
+        if places:
+            sex = next(
+                (
+                    line.split(": ", 1)[1].strip().casefold()
+                    for line in fact.facts
+                    if re.match(rf"^{re.escape(fact.entity_name)}'s? (?:sex|gender|pronouns): ", line)
+                ),
+                "",
+            )
+            them = "him" if sex in MALE else "her" if sex in FEMALE else "them"
+            return f"the last place canon puts {them} is {in_prose(places[-1])}"
+    return None
 
 
 def died_in(card: EntityCard) -> str | None:

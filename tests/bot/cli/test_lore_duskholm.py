@@ -59,6 +59,17 @@ READS = {
     # Members named on the group and groups named on the people alike.
     "members of house orrow": "Maelis Orrow and Cassel Orrow are members of House Orrow.",
     "who is in the lamplighters guild": "Tobin Sallow is a member of the Lamplighters' Guild.",
+    # A prisoner canon gives no prison: the last place canon puts him, not said to be where he is held.
+    "where is kell varrow being held": (
+        "Kell Varrow is imprisoned; nothing the table knows says where; the last place canon puts them is Saltcombe."
+    ),
+    # Who rules a place: the group seated there and who leads it; a title of the place; the larger place's ruler.
+    "who governs the lantern keep": "The Lantern Keep is the seat of House Orrow; Maelis Orrow leads House Orrow.",
+    "who controls greyquay": (
+        "Greyquay is the seat of the Ashen Corsairs of Morrow; Ysra Dunmore leads the Ashen Corsairs of Morrow."
+    ),
+    "who rules fenwatch": "Cassel Orrow is Warden of Fenwatch, the queen's cousin, a patient soldier.",
+    "who rules saltcombe": "Saltcombe is part of Duskholm; Maelis Orrow is Queen of Duskholm.",
 }
 
 #: Question -> what a player reads and what the GM reads, when GM-only canon answers it for the GM.
