@@ -25,6 +25,7 @@ from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_
 from memory.knowledge.retrieval.answer_kin import kin_answer, marriage_answer
 from memory.knowledge.retrieval.answer_lives import life_answer
 from memory.knowledge.retrieval.answer_members import members_answer
+from memory.knowledge.retrieval.answer_which import which_answer
 from memory.knowledge.retrieval.answer_words import (
     RELATION_WORDS,
     fold_words,
@@ -228,8 +229,9 @@ def _fact_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
 def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return an answer from the canon graph (a relation, or the card of the entity asked about), or None; the
     cards are read in the order the question's form asks them (`_by_form`), cited by their own numbers. A
-    question of kin or marriage is answered from the family of the one it asks about (`answer_kin`)."""
-    kin = kin_answer(question, facts) or marriage_answer(question, facts)
+    name given in part that several share asks which one (`answer_which`); a question of kin or marriage is
+    answered from the family of the one it asks about (`answer_kin`)."""
+    kin = which_answer(question, facts) or kin_answer(question, facts) or marriage_answer(question, facts)
     if kin is not None:
         return kin
     steps = [(n, f) for n, f in enumerate(facts, 1) if f.step and f.step_span]

@@ -38,8 +38,9 @@ from memory.knowledge.retrieval.holders import (
     titled,
 )
 from memory.knowledge.retrieval.kin import asks_kin, kin_of
-from memory.knowledge.retrieval.lives import birth_line, card_life, card_status, died_in
+from memory.knowledge.retrieval.lives import birth_line, card_life, card_status, died_in, story_date
 from memory.knowledge.retrieval.rulers import seated
+from memory.knowledge.retrieval.shared_names import first_names
 from memory.knowledge.retrieval.steps import inner_step, stepped
 from memory.knowledge.retrieval.superseded import mark_superseded
 from memory.leaks import card_secrets
@@ -375,11 +376,13 @@ class EntityFinder:
             or await titled(reader, question, ranked)
             or await mentioned(reader, question, ranked)
         )
+        ranked += await first_names(reader, question, names[0], ranked)
         if not ranked:
             ranked = await described(reader, question)
         step = await inner_step(reader, question, ranked)
         ranked = stepped(ranked, step)
         words = Wording(calendar=(await reader.calendar()).words()) if ranked else PLAIN
+        now = await story_date(session, steps) if ranked else None
         facts: list[CanonFact] = []
         for m in ranked:
             try:
@@ -402,7 +405,7 @@ class EntityFinder:
                     relations=card_relations(card),
                     state=card_state(card, reader.ontology),
                     state_terminal=is_terminal(reader.ontology, card_state(card, reader.ontology)),
-                    life=card_life(card, words),
+                    life=card_life(card, words, now),
                     secrets=tuple(card_secrets(card)),
                     step=step.said if step is not None and entity.id in step.found else None,
                     step_span=step.span if step is not None and entity.id in step.found else None,
