@@ -1,8 +1,9 @@
 """Family-tree files: a lineage (the file's top level) and its members.
 
 Edges: every member MEMBER_OF the lineage (from birth to death), each parent PARENT_OF the member (from the
-member's birth to that parent's death), SPOUSE_OF (one edge per pair, even when both sides list it), and
-MEMBER_OF the member's culture. `founding_ancestor` writes no edge (the ontology has none): it is a Lineage
+member's birth to that parent's death), SPOUSE_OF (one edge per pair, even when both sides list it),
+MEMBER_OF the member's culture, and, as a character's, LIVES_IN the member's `home` and MEMBER_OF each faction
+(`faction`, `factions`). `founding_ancestor` writes no edge (the ontology has none): it is a Lineage
 attribute, checked as a reference to a Person.
 """
 
@@ -48,6 +49,11 @@ class Person(Entry):
     parents: list[Ref] = Field(default_factory=list)
     spouse_of: list[Ref] = Field(default_factory=list)
     culture: Ref | None = None
+    # Where the member lives and whom they serve, as a character's `home`, `faction` and `factions` (the edges
+    # of the characters' kind: LIVES_IN, MEMBER_OF): a family defined once, in its tree, is placed there too.
+    home: Ref | None = None
+    faction: Ref | None = None
+    factions: list[Ref] = Field(default_factory=list)
     titles: list[Text] = Field(default_factory=list)
     status: Status | None = None
     description: Text | None = None

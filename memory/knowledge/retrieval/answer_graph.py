@@ -15,13 +15,17 @@ import re
 from collections.abc import Sequence
 
 from canon.wording import relation_sentence, title_phrase
+from canon.wording.counts import in_words
 from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_ages import age_answer
 from memory.knowledge.retrieval.answer_canon import asked_states, kind_answer, what_it_is, who_answer
 from memory.knowledge.retrieval.answer_deeds import deed_verb, done_to, says_deed, took_part_answer
 from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_answer, is_event, names_list
+from memory.knowledge.retrieval.answer_kin import kin_answer, marriage_answer
 from memory.knowledge.retrieval.answer_lives import life_answer
+from memory.knowledge.retrieval.answer_members import members_answer
+from memory.knowledge.retrieval.answer_which import which_answer
 from memory.knowledge.retrieval.answer_words import (
     RELATION_WORDS,
     fold_words,
@@ -29,6 +33,7 @@ from memory.knowledge.retrieval.answer_words import (
     key_words,
     sentences,
 )
+from memory.knowledge.retrieval.rulers import asks_ruler, ruler_answer
 
 __all__ = ["graph_answer"]
 
@@ -55,25 +60,6 @@ _TOLD = ("description", "gm notes", "notes")
 _TOLD_TOGETHER = frozenset({"PARTICIPATED_IN"})
 _BORN_WHEN = re.compile(r" was born (?:on|in) |'s date of birth ")
 _SYMMETRIC = frozenset({"SIBLING_OF", "SPOUSE_OF", "ALLY_OF", "ENEMY_OF"})
-_COUNTS = (
-    "no",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-)
-
-
-def _count_words(n: int) -> str:
-    return _COUNTS[n] if n < len(_COUNTS) else str(n)
 
 
 def _related(fact: CanonFact, wanted: set[str], asked: Sequence[str]) -> tuple[str, bool, list[str]] | None:
@@ -126,7 +112,7 @@ def _relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
             singular, plural = nouns[0 if entity_is_subject else 1]
             noun = singular if len(others) == 1 else plural
             if how_many:
-                text = f"{name} has {_count_words(len(others))} {noun}: {names_list(others)}"
+                text = f"{name} has {in_words(len(others))} {noun}: {names_list(others)}"
             else:
                 text = f"{possessive(name)} {noun} {'is' if len(others) == 1 else 'are'} {names_list(others)}"
         elif entity_is_subject:
@@ -242,7 +228,12 @@ def _fact_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
 
 def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return an answer from the canon graph (a relation, or the card of the entity asked about), or None; the
-    cards are read in the order the question's form asks them (`_by_form`), cited by their own numbers."""
+    cards are read in the order the question's form asks them (`_by_form`), cited by their own numbers. A
+    name given in part that several share asks which one (`answer_which`); a question of kin or marriage is
+    answered from the family of the one it asks about (`answer_kin`)."""
+    kin = which_answer(question, facts) or kin_answer(question, facts) or marriage_answer(question, facts)
+    if kin is not None:
+        return kin
     steps = [(n, f) for n, f in enumerate(facts, 1) if f.step and f.step_span]
     if steps:
         return _two_step(question, steps)
@@ -300,9 +291,7 @@ def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
     # The title asked ends the question ("who is the Ember Queen"), or a ruler is asked ("who rules X"): "who is
     # the Ember Queen married to" asks a tie of hers, "who crowned the Ember Queen" a deed.
     typed = fold_words(question.replace("’", "'"))
-    rules = re.match(
-        r"^\s*who\s+(?:rules|ruled|governs|governed|reigns|reigned|holds|held|runs|ran)\b", question, re.I
-    )
+    rules = asks_ruler(question) is not None
     held = [
         (n, f)
         for n, f in enumerate(facts, 1)
@@ -371,7 +360,7 @@ def _count_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     names = [f.entity_name for f in facts]
     listed = f": {names_list(names)}" if len(names) == total else f", among them {names_list(names)}"
     verb = "is" if total == 1 else "are"
-    return f"There {verb} {_count_words(total)} {word}{listed}. [1]", 1
+    return f"There {verb} {in_words(total)} {word}{listed}. [1]", 1
 
 
 def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
@@ -379,10 +368,12 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     if counted is not None:
         return counted
     found = (
-        age_answer(question, facts)
+        members_answer(question, facts)
+        or age_answer(question, facts)
         or took_part_answer(question, facts)
         or _deed_answer(question, facts)
         or _holder_answer(question, facts)
+        or ruler_answer(question, facts)
     )
     if found is not None:
         return found
