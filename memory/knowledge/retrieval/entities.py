@@ -29,7 +29,7 @@ from memory.knowledge.answer_models import Relation
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
-from memory.knowledge.retrieval.happenings import at_place, in_year
+from memory.knowledge.retrieval.happenings import at_place, by_deed, in_year
 from memory.knowledge.retrieval.heirs import heir_holders
 from memory.knowledge.retrieval.holders import (
     described,
@@ -368,6 +368,8 @@ class EntityFinder:
             return _counted(*counted), []
         # "What happened in year 212 of the Reign of Lamps?": the events of the year, not the era its words name.
         ranked = await in_year(reader, question) or best_matches(question, names, config)
+        deeds = await by_deed(reader, question, ranked)  # found by the deed asked, if by a name's part too
+        ranked = [m for m in ranked if m.entity_id not in {d.entity_id for d in deeds}] + deeds
         ranked += await at_place(reader, question, ranked)
         ranked += await seated(reader, question, ranked)
         ranked += (

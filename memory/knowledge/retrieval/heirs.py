@@ -89,9 +89,9 @@ def heir_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     owner = owners[0] if owners and about is None else None
     for number, fact in owners[:1] if owner else ():
         for r in fact.relations:  # a relation that says it: "Tove Moss is heir of Arlen Moss"
-            if "HEIR" in r.predicate.upper() or "SUCCE" in r.predicate.upper():
-                if r.object.casefold() == fact.entity_name.casefold():
-                    return f"{relation_sentence(r.predicate, r.subject, r.object)}. [{number}]", number
+            says = "HEIR" in r.predicate.upper() or "SUCCE" in r.predicate.upper()
+            if says and r.object.casefold() == fact.entity_name.casefold():
+                return f"{relation_sentence(r.predicate, r.subject, r.object)}. [{number}]", number
     if owner is not None:
         number, fact = owner
         theirs = _titles(fact)
