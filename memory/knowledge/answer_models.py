@@ -45,6 +45,9 @@ class Life(BaseModel):
     died: str | None = None
     died_key: int | None = None
     died_words: str | None = None
+    #: The story's date (its latest scene's), stored and in the calendar's words: ages now count to it.
+    now: str | None = None
+    now_words: str | None = None
 
 
 class Kin(BaseModel):

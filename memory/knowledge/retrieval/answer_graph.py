@@ -27,6 +27,7 @@ from memory.knowledge.retrieval.answer_lives import life_answer
 from memory.knowledge.retrieval.answer_members import members_answer
 from memory.knowledge.retrieval.answer_places import places_answer
 from memory.knowledge.retrieval.answer_told import told_answer, told_sentence
+from memory.knowledge.retrieval.answer_which import which_answer
 from memory.knowledge.retrieval.answer_words import (
     RELATION_WORDS,
     fold_words,
@@ -34,6 +35,8 @@ from memory.knowledge.retrieval.answer_words import (
     key_words,
     sentences,
 )
+from memory.knowledge.retrieval.heirs import heir_answer
+from memory.knowledge.retrieval.rulers import asks_ruler, ruler_answer
 
 __all__ = ["graph_answer"]
 
@@ -241,8 +244,14 @@ def _told_line(fact: CanonFact, line: str, asked: Sequence[str]) -> str:
 def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return an answer from the canon graph (a relation, or the card of the entity asked about), or None; the
     cards are read in the order the question's form asks them (`_by_form`), cited by their own numbers. A
-    question of kin or marriage is answered from the family of the one it asks about (`answer_kin`)."""
-    kin = kin_answer(question, facts) or marriage_answer(question, facts)
+    name given in part that several share asks which one (`answer_which`); a question of kin or marriage is
+    answered from the family of the one it asks about (`answer_kin`)."""
+    kin = (
+        which_answer(question, facts)
+        or heir_answer(question, facts)
+        or kin_answer(question, facts)
+        or marriage_answer(question, facts)
+    )
     if kin is not None:
         return kin
     steps = [(n, f) for n, f in enumerate(facts, 1) if f.step and f.step_span]
@@ -302,9 +311,7 @@ def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
     # The title asked ends the question ("who is the Ember Queen"), or a ruler is asked ("who rules X"): "who is
     # the Ember Queen married to" asks a tie of hers, "who crowned the Ember Queen" a deed.
     typed = fold_words(question.replace("’", "'"))
-    rules = re.match(
-        r"^\s*who\s+(?:rules|ruled|governs|governed|reigns|reigned|holds|held|runs|ran)\b", question, re.I
-    )
+    rules = asks_ruler(question) is not None
     held = [
         (n, f)
         for n, f in enumerate(facts, 1)
@@ -381,6 +388,7 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         or took_part_answer(question, facts)
         or _deed_answer(question, facts)
         or _holder_answer(question, facts)
+        or ruler_answer(question, facts)
     )
     if found is not None:
         return found

@@ -15,11 +15,11 @@ import re
 from collections.abc import Sequence
 
 from canon.wording import names_in_prose, opening, relation_sentence
-from canon.wording.counts import listed
+from canon.wording.counts import in_words, listed
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words, sentences
-from memory.knowledge.retrieval.happenings import EVENT_NOUNS, asked_when, asks_who_was_there
+from memory.knowledge.retrieval.happenings import EVENT_NOUNS, asked_when, asks_who_was_there, does_deed
 
 __all__ = ["goal_answer", "happening_answer", "is_event", "names_list"]
 
@@ -97,11 +97,15 @@ def _who_took_part(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
         own = set(fold_words(fact.matched)) | set(fold_words(fact.entity_name))
         others = {w for f in facts if f is not fact for w in fold_words(f.matched)}
         asked = [w for w in key_words(question) if not has_word(own, w) and w not in others]
-        if not asked and not there:
+        deed = any(does_deed(w, fact.entity_name) for w in key_words(question))  # "who burned the lights"
+        if not asked and not there and not deed:
             continue
         what = _what_it_was(fact)
         said = set(fold_words(what)) | set(fold_words(attribute_value(fact, "significance") or ""))
-        if not all(w in _TAKING_PART or w in EVENT_NOUNS or has_word(said, w) for w in asked):
+        if not all(
+            w in _TAKING_PART or w in EVENT_NOUNS or has_word(said, w) or does_deed(w, fact.entity_name)
+            for w in asked
+        ):
             continue
         people = [p for p in _taking_part(fact) if p not in named]
         if people:
@@ -140,6 +144,41 @@ def happening_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
         return None
     if re.match(r"^\s*who\b", folded):
         return _who_took_part(question, facts)
+    if re.match(r"^\s*(?:when|where)\b", folded):
+        return _which_of(facts) or _ended(question, facts)
+    return None
+
+
+def _which_of(facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return each event a question's words found alike (two coronations for "when was the queen crowned"),
+    where and when it took place: never one of them picked in silence. None when they found one or none."""
+    events = [(n, f) for n, f in enumerate(facts, 1) if is_event(f)]
+    alike = [(n, f) for n, f in events if events and f.matched == events[0][1].matched]
+    told = [(n, line) for n, f in alike if (line := _took_place(f))]
+    if len(told) < 2 or len(alike) != len(told):
+        return None
+    said = " ".join(
+        f"{opening(line, f.entity_name, 'Event')}. [{n}]"
+        for (n, line), (_, f) in zip(told, alike, strict=True)
+    )
+    return f"{in_words(len(told)).capitalize()} events fit: {said}", told[0][0]
+
+
+_ENDED = re.compile(r"\b(?:end|ended|finish|finished|stop|stopped|conclude|concluded|over|close|closed)\b")
+
+
+def _ended(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return when an event asked the end of took place ("When did the siege of Fenwatch end?"): canon dates an
+    event once, so the answer says that day and that canon gives none other for its end, then what it was."""
+    if not _ENDED.search(question.casefold()):
+        return None
+    for number, fact in enumerate(facts, 1):
+        line = _took_place(fact) if is_event(fact) else None
+        if line is None or not set(fold_words(fact.entity_name)) & set(fold_words(question)):
+            continue
+        what = _what_it_was(fact)
+        said = f"{opening(line, fact.entity_name, 'Event')}; canon gives no other date for its end"
+        return f"{said}.{' ' + what + '.' if what else ''} [{number}]", number
     return None
 
 

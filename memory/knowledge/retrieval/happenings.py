@@ -19,9 +19,19 @@ from collections.abc import Sequence
 
 from canon.date_reading import read_date
 from canon.graph.reader import CanonReader, happened_in_year
+from memory.knowledge.retrieval.answer_words import fold_words, has_word
 from memory.knowledge.retrieval.candidates import EntityMatch
 
-__all__ = ["EVENT_NOUNS", "asked_when", "asks_who_was_there", "at_place", "in_year"]
+__all__ = [
+    "EVENT_NOUNS",
+    "asked_when",
+    "asks_who_was_there",
+    "at_place",
+    "by_deed",
+    "deed_of",
+    "does_deed",
+    "in_year",
+]
 
 _IN_WHEN = re.compile(
     r"^\s*what\s+(?:happened|took place|went on|occurred|events?\s+(?:were there|took place|happened))\s+"
@@ -96,3 +106,90 @@ async def at_place(reader: CanonReader, question: str, named: Sequence[EntityMat
             EntityMatch(entity_id=statement.subject_id, matched=window, window=window, score=_PLACE_SCORE),
         )
     return list(found.values())
+
+
+#: Deeds whose noun is no ending away from their verb ("coronation" of "crowned"): the verb's stem, by noun.
+_DEED_NOUNS = {
+    **dict.fromkeys(("coronation", "crowning"), "crown"),
+    **dict.fromkeys(("siege",), "besieg"),
+    **dict.fromkeys(("sinking", "sank", "sunk"), "sink"),
+    **dict.fromkeys(("fall", "fell", "fallen"), "fall"),
+    **dict.fromkeys(("marriage", "wedding", "wed", "married", "marry"), "marry"),
+    **dict.fromkeys(("death", "died", "dead", "die"), "die"),
+    **dict.fromkeys(("birth", "born"), "born"),
+    **dict.fromkeys(("destruction", "destroyed", "destroy"), "destroy"),
+    **dict.fromkeys(("conquest", "conquered", "conquer"), "conquer"),
+    **dict.fromkeys(("burning", "burnt", "burned", "burn"), "burn"),
+    **dict.fromkeys(("invasion", "invaded", "invade"), "invad"),
+    **dict.fromkeys(("founding", "foundation", "founded", "found"), "found"),
+    **dict.fromkeys(("building", "built", "build"), "build"),
+    **dict.fromkeys(("flight", "fled", "flee"), "flee"),
+    **dict.fromkeys(("theft", "stole", "stolen", "steal"), "steal"),
+    **dict.fromkeys(("loss", "lost", "lose"), "lose"),
+    **dict.fromkeys(("defence", "defense", "defended", "defend"), "defend"),
+}
+_ENDINGS = ("ation", "ition", "ment", "ings", "ing", "ion", "ied", "ed", "al", "es", "s", "d", "e")
+#: Words of an event's name that say nothing of it ("The Burning *of the* Harbour Lights").
+_LINKS = frozenset(
+    {"the", "a", "an", "of", "at", "in", "on", "by", "to", "for", "and", "from", "upon", "over"}
+)
+#: Found by a deed: below a name typed.
+_DEED_SCORE = 83.0
+_ASKS_OF_EVENT = re.compile(r"^\s*(?:when|where|what\s+(?:year|day|date)|how\s+long\s+ago|who)\b")
+
+
+def deed_of(word: str) -> str:
+    """Return the stem a deed's noun and its verb share: "burn" of "burning", "burned" and "burnt"; "crown" of
+    "coronation" and "crowned"; a word of no deed as it is, an ending off."""
+    if word in _DEED_NOUNS:
+        return _DEED_NOUNS[word]
+    for ending in _ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            stem = word[: -len(ending)]
+            if len(stem) > 3 and stem[-1] == stem[-2]:
+                stem = stem[:-1]  # "planned", "plan"
+            return stem
+    return word
+
+
+def does_deed(word: str, name: str) -> bool:
+    """Tell whether a question's word is the deed an event's name is led by ("burned" of "The Burning of the
+    Harbour Lights", "crowned" of "Coronation of Queen Maelis")."""
+    words = [w for w in fold_words(name) if w not in _LINKS]
+    return bool(words) and len(words) > 1 and deed_of(word) == deed_of(words[0])
+
+
+def _deed_named(name: str, asked: Sequence[str]) -> int:
+    """Return how many other words of an event's name a question says when it says the deed the name is led
+    by ("when were the harbour lights burned": 2 of "The Burning of the Harbour Lights"), else 0."""
+    words = [w for w in fold_words(name) if w not in _LINKS]
+    if len(words) < 2:
+        return 0
+    head, rest = words[0], words[1:]
+    verbs = [w for w in asked if deed_of(w) == deed_of(head) and w != head]
+    if not verbs:
+        return 0
+    said = set(asked)
+    return sum(1 for w in rest if has_word(said, w))
+
+
+async def by_deed(reader: CanonReader, question: str, named: Sequence[EntityMatch]) -> list[EntityMatch]:
+    """Return the events named for a deed the question asks by its verb ("When was the queen crowned?": the
+    Coronation of Queen Maelis), those saying most of the other words of their names, as matches found by the
+    question's words (an event found by a part of its name too: "harbour lights" is found by those words, and
+    asked by the deed); none when no event's deed is asked."""
+    folded = " ".join(question.casefold().replace("’", "'").replace("?", " ").split())
+    if not _ASKS_OF_EVENT.match(folded):
+        return []
+    events = await reader.all_entities(types=["Event"])
+    asked = fold_words(folded)
+    scored = [(n, event) for event in events.values() if (n := _deed_named(event.name, asked))]
+    if not scored:
+        return []
+    best = max(n for n, _ in scored)
+    window = " ".join(asked[1:])
+    return [
+        EntityMatch(entity_id=e.id, matched=window, window=window, score=_DEED_SCORE)
+        for n, e in scored
+        if n == best
+    ]

@@ -15,6 +15,7 @@ from canon.models import Entity
 from memory.fulltext import STOPWORDS
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.candidates import EntityMatch
+from memory.knowledge.retrieval.rulers import asks_ruler
 
 __all__ = ["described", "mentioned", "of_type", "title_holders", "titled"]
 
@@ -54,7 +55,6 @@ _NOT_DEEDS = frozenset(
 _TOLD = ("description", "gm_notes", "notes")
 _DEED_SCORE = 85.0
 
-_RULES = re.compile(r"^\s*who\s+(?:rules|ruled|governs|governed|reigns|reigned|holds|held|runs|ran)\s+(.+)$")
 _TITLE_OF = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+the\s+(.+?)\s+of\s+(.+)$")
 _ARTICLES = frozenset({"the", "a", "an"})
 #: A holder found by a title scores below a name typed.
@@ -64,9 +64,9 @@ _HOLDER_SCORE = 90.0
 def _asked(question: str) -> tuple[list[str], str] | None:
     """Return the title's words asked ("lady", none for "who rules") and the text naming what is held."""
     folded = " ".join(question.casefold().replace("?", " ").split())
-    rules = _RULES.match(folded)
-    if rules:
-        return [], rules.group(1)
+    rules = asks_ruler(folded)
+    if rules is not None:
+        return [], rules
     titled = _TITLE_OF.match(folded)
     if titled:
         return fold_words(titled.group(1)), titled.group(2)

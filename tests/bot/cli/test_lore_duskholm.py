@@ -63,6 +63,33 @@ READS = {
     "where is kell varrow being held": (
         "Kell Varrow is imprisoned; nothing the table knows says where; the last place canon puts them is Saltcombe."
     ),
+    # Who rules a place: the group seated there and who leads it; a title of the place; the larger place's ruler.
+    "who governs the lantern keep": "The Lantern Keep is the seat of House Orrow; Maelis Orrow leads House Orrow.",
+    "who controls greyquay": (
+        "Greyquay is the seat of the Ashen Corsairs of Morrow; Ysra Dunmore leads the Ashen Corsairs of Morrow."
+    ),
+    "who rules fenwatch": "Cassel Orrow is Warden of Fenwatch, the queen's cousin, a patient soldier.",
+    "who rules saltcombe": "Saltcombe is part of Duskholm; Maelis Orrow is Queen of Duskholm.",
+    # An event asked by its deed's verb, not its name: when, where, who did it (those who took part).
+    "when were the harbour lights burned": _BURNING,
+    "who burned the harbour lights": (
+        "The Ashen Corsairs of Morrow and Ysra Dunmore took part in the Burning of the Harbour Lights: The corsairs "
+        "fired the lamp-towers of Greyquay in one night."
+    ),
+    "when was maelis crowned": (
+        "The Coronation of Queen Maelis took place at the Lantern Keep on 1 Wickmoon, year 220 of the Reign of Lamps."
+    ),
+    # Two events fit: both are named, neither picked in silence.
+    "where was the queen crowned": (
+        "Two events fit: The Coronation of Queen Ysolde took place at the Lantern Keep in year 150 of the Reign of "
+        "Lamps. [1] The Coronation of Queen Maelis took place at the Lantern Keep on 1 Wickmoon, year 220 of the "
+        "Reign of Lamps."
+    ),
+    # Canon dates an event once: its end is that day, said as such.
+    "when did the siege of fenwatch end": (
+        "The Siege of Fenwatch took place at Fenwatch in Hearthmoon of year 305 of the Long Dusk; canon gives no "
+        "other date for its end. The corsairs besieged Fenwatch until Cassel Orrow broke their blockade."
+    ),
 }
 
 #: Question -> what a player reads and what the GM reads, when GM-only canon answers it for the GM.
@@ -70,6 +97,10 @@ HIDDEN = {
     "what happened in 214 RL": (
         "Nothing the table knows says what happened in 214 RL.",
         "The Drowning of the Pilot took place at Greyquay in year 214 of the Reign of Lamps.",
+    ),
+    "who drowned the pilot": (
+        "Nothing the table knows says who drowned the pilot.",
+        "Oona Greave took part in the Drowning of the Pilot: The harbour pilot was drowned to blind the port.",
     ),
     # A GM-only member and a membership the GM keeps to themself: neither named nor counted for a player.
     "who is in the ashen corsairs of morrow": (
