@@ -30,6 +30,7 @@ from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
 from memory.knowledge.retrieval.happenings import at_place, by_deed, in_year
+from memory.knowledge.retrieval.heirs import heir_holders
 from memory.knowledge.retrieval.holders import (
     described,
     mentioned,
@@ -39,6 +40,7 @@ from memory.knowledge.retrieval.holders import (
 )
 from memory.knowledge.retrieval.kin import asks_kin, kin_of
 from memory.knowledge.retrieval.lives import birth_line, card_life, card_status, died_in, story_date
+from memory.knowledge.retrieval.places import around
 from memory.knowledge.retrieval.rulers import seated
 from memory.knowledge.retrieval.shared_names import first_names
 from memory.knowledge.retrieval.steps import inner_step, stepped
@@ -377,10 +379,12 @@ class EntityFinder:
             or await mentioned(reader, question, ranked)
         )
         ranked += await first_names(reader, question, names[0], ranked)
+        ranked += await heir_holders(reader, question, ranked)
         if not ranked:
             ranked = await described(reader, question)
         step = await inner_step(reader, question, ranked)
         ranked = stepped(ranked, step)
+        ranked += await around(reader, question, ranked)  # the places in or around a place asked about
         words = Wording(calendar=(await reader.calendar()).words()) if ranked else PLAIN
         now = await story_date(session, steps) if ranked else None
         facts: list[CanonFact] = []
