@@ -40,6 +40,7 @@ from memory.knowledge.retrieval.holders import (
 )
 from memory.knowledge.retrieval.kin import asks_kin, kin_of
 from memory.knowledge.retrieval.lives import birth_line, card_life, card_status, died_in, story_date
+from memory.knowledge.retrieval.places import around
 from memory.knowledge.retrieval.rulers import seated
 from memory.knowledge.retrieval.shared_names import first_names
 from memory.knowledge.retrieval.steps import inner_step, stepped
@@ -383,6 +384,7 @@ class EntityFinder:
             ranked = await described(reader, question)
         step = await inner_step(reader, question, ranked)
         ranked = stepped(ranked, step)
+        ranked += await around(reader, question, ranked)  # the places in or around a place asked about
         words = Wording(calendar=(await reader.calendar()).words()) if ranked else PLAIN
         now = await story_date(session, steps) if ranked else None
         facts: list[CanonFact] = []
