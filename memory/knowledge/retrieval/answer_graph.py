@@ -33,6 +33,7 @@ from memory.knowledge.retrieval.answer_words import (
     key_words,
     sentences,
 )
+from memory.knowledge.retrieval.heirs import heir_answer
 from memory.knowledge.retrieval.rulers import asks_ruler, ruler_answer
 
 __all__ = ["graph_answer"]
@@ -231,7 +232,12 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
     cards are read in the order the question's form asks them (`_by_form`), cited by their own numbers. A
     name given in part that several share asks which one (`answer_which`); a question of kin or marriage is
     answered from the family of the one it asks about (`answer_kin`)."""
-    kin = which_answer(question, facts) or kin_answer(question, facts) or marriage_answer(question, facts)
+    kin = (
+        which_answer(question, facts)
+        or heir_answer(question, facts)
+        or kin_answer(question, facts)
+        or marriage_answer(question, facts)
+    )
     if kin is not None:
         return kin
     steps = [(n, f) for n, f in enumerate(facts, 1) if f.step and f.step_span]

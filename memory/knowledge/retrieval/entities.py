@@ -30,6 +30,7 @@ from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
 from memory.knowledge.retrieval.happenings import at_place, by_deed, in_year
+from memory.knowledge.retrieval.heirs import heir_holders
 from memory.knowledge.retrieval.holders import (
     described,
     mentioned,
@@ -403,6 +404,7 @@ class EntityFinder:
         )
         ranked = (sure if found and len(sure) < len(ranked) else ranked) + found
         ranked += await first_names(reader, question, names[0], ranked)
+        ranked += await heir_holders(reader, question, ranked)
         if not ranked:
             ranked = await described(reader, question)
         step = await inner_step(reader, question, ranked)

@@ -114,6 +114,24 @@ def test_a_gm_only_parent_or_child_makes_no_kin_for_a_player(cli: CliRunner, tmp
     }
 
 
+#: Heirs only as canon says them (a title, a description), never by birth order: Tove is older than Brann, but
+#: nothing names an heir of Cole or Bram.
+HEIRS = {
+    "who is Arlen's heir": "Tove Moss is Heir of the Reedholt; Arlen Moss is Warden of the Reedholt.",
+    "who is heir to the Reedholt": "Tove Moss is Heir of the Reedholt.",
+    "who is Brann Tally's heir": (
+        "Orla Tally is Brann Tally's niece, named in his will as heir to the east-bank ferry."
+    ),
+    "who is Cole's heir": "Nothing the table knows names an heir of Cole Moss.",
+    "who is Bram's heir": "Nothing the table knows names an heir of Bram Moss.",
+}
+
+
+def test_an_heir_is_who_canon_says_it_is(cli: CliRunner, tmp_path: Path) -> None:
+    answers = ask(cli, tmp_path, list(HEIRS))
+    assert {q: a for q, a in answers.items() if a != HEIRS[q]} == {}
+
+
 #: Ages by first names: who is older, an age with no date for now, a first name two people share.
 AGES = {
     "who is older, Tove or Wren": (
