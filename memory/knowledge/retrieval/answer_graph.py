@@ -24,8 +24,8 @@ from memory.knowledge.retrieval.answer_deeds import deed_verb, done_to, says_dee
 from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_answer, is_event, names_list
 from memory.knowledge.retrieval.answer_kin import kin_answer, marriage_answer
 from memory.knowledge.retrieval.answer_lives import life_answer
-from memory.knowledge.retrieval.answer_members import GROUPS, asks_members, members_answer
-from memory.knowledge.retrieval.answer_which import which_answer
+from memory.knowledge.retrieval.answer_members import members_answer
+from memory.knowledge.retrieval.answer_which import renumbered, which_answer, which_meant
 from memory.knowledge.retrieval.answer_words import (
     RELATION_WORDS,
     fold_words,
@@ -59,7 +59,7 @@ _TITLES = frozenset(
 _TOLD = ("description", "gm notes", "notes")
 #: Relations said once of all their subjects: "A, B and C took part in the Battle of Red Ford".
 _TOLD_TOGETHER = frozenset({"PARTICIPATED_IN"})
-_BORN_WHEN = re.compile(r" was born (?:on|in) |'s date of birth ")
+_BORN_WHEN = re.compile(r" was born (?:on|in) |'s date of birth |, born (?:on|in) ")
 _SYMMETRIC = frozenset({"SIBLING_OF", "SPOUSE_OF", "ALLY_OF", "ENEMY_OF"})
 
 
@@ -243,63 +243,14 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
     steps = [(n, f) for n, f in enumerate(facts, 1) if f.step and f.step_span]
     if steps:
         return _two_step(question, steps)
-    return _which_meant(question, facts) or _in_form_order(question, facts)
-
-
-def _renumbered(found: tuple[str, int], numbers: Sequence[int]) -> tuple[str, int]:
-    """Return an answer given on some of the facts with its citations as the whole list numbers them."""
-    text, number = found
-    return re.sub(r"\[(\d+)\]", lambda m: f"[{numbers[int(m[1]) - 1]}]", text), numbers[number - 1]
-
-
-def _which_meant(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    """Return the answer when the words that found the first card found others alike (a part of their names
-    they share and begin none of: "orrow" of Maelis Orrow, Cassel Orrow and House Orrow): of those of the kind
-    the question's form asks (`_of_kind_asked`), the one answer when the question fits one of them alone ("who
-    leads the corsairs": the Corsairs, not the Corsairs' Rest), else which of them is meant, all named; never one
-    picked in silence. None when no such words found the first, or the question fits none of them."""
-    if not facts or not facts[0].shared:
-        return None
-    typed = facts[0].matched
-    found = [n for n, f in enumerate(facts, 1) if f.shared and f.matched == typed]
-    if len(found) < 2:
-        return None
-    alike = _of_kind_asked(question, facts, found)
-    rest = [n for n in range(1, len(facts) + 1) if n not in found]
-    fits = []
-    for n in alike:
-        numbers = [n, *rest]
-        answer = _in_form_order(question, [facts[k - 1] for k in numbers])
-        if answer is not None:
-            fits.append(_renumbered(answer, numbers))
-    if len(fits) < 2:
-        return fits[0] if fits else None
-    names = names_list([facts[n - 1].entity_name for n in alike], either=True)
-    written = re.search(re.escape(typed), facts[alike[0] - 1].entity_name, re.IGNORECASE)  # "Orrow", as named
-    return f"“{written[0] if written else typed}” may be {names}: which is meant? [{alike[0]}]", alike[0]
-
-
-def _of_kind_asked(question: str, facts: Sequence[CanonFact], found: Sequence[int]) -> list[int]:
-    """Return the cards among those found that are of the kind the question's form asks: a group for its
-    members, an event for a when, a person or a group for a who ("who is in the lamplighters": the Lamplighters'
-    Guild, not their Vigil); all of them when none is, or the form asks no kind."""
-    folded = question.casefold()
-    if asks_members(question):
-        kinds = [n for n in found if facts[n - 1].entity_type in GROUPS]
-    elif re.match(r"^\s*(?:when|what happened)\b", folded):
-        kinds = [n for n in found if is_event(facts[n - 1])]
-    elif re.match(r"^\s*who\b", folded):
-        kinds = [n for n in found if not is_event(facts[n - 1])]
-    else:
-        kinds = []
-    return kinds or list(found)
+    return which_meant(question, facts, _in_form_order) or _in_form_order(question, facts)
 
 
 def _in_form_order(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return the answer from the cards read in the order the question's form asks them (`_by_form`)."""
     order = _by_form(question, facts)
     found = _graph_answer(question, [facts[n - 1] for n in order])
-    return None if found is None else _renumbered(found, order)
+    return None if found is None else renumbered(found, order)
 
 
 def _two_step(question: str, steps: Sequence[tuple[int, CanonFact]]) -> tuple[str, int] | None:
