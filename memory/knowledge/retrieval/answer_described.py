@@ -11,7 +11,9 @@ search's own evidence says the passage is the one asked about:
    word search near the top too (the two ranks summing to at most `AGREED_RANKS`): two readings of the question
    that share no scoring found the same section;
 2. a question that does not describe a subject by its form (`describes`) must also have most of its content words
-   (an ending apart, or in the books' words) in that passage (`MIN_SHARE`);
+   (an ending apart, or in the books' words) in that passage (`MIN_SHARE`), and not ask who, where, why or when
+   something was (a person, a place, a cause, a date: no section's name answers those); one that describes, some
+   of them;
 3. a question asking a field or a comparison is never answered here ("hex spell range"): the steps for those say
    what they find, or nothing; one asking an amount ("how much protection ...") only by a sentence saying one;
 4. a word no source holds still means "nothing known", unless it is a word of a description (a lowercase word of
@@ -59,11 +61,22 @@ AGREED_RANKS = 4
 #: The meaning search's rank the best passage must have at most.
 SEMANTIC_RANK = 2
 #: The share of a question's content words the best passage must hold when the question does not describe.
-MIN_SHARE = 0.6
+MIN_SHARE = 0.75
+#: ... and when it describes (a description's words are mostly the player's own, some of them the book's).
+MIN_DESCRIBED_SHARE = 0.3
 
 _ASKING = r"(?:is|are|was|were|does|do|did|can|could|will|would|should|has|have|had|happens|about)"
 #: "which spider can ...", "what little flying pest ...": the word after "which" or "what" is a kind, not a verb.
 _WHICH_KIND = re.compile(rf"^(?:which|what)\s+(?!{_ASKING}\b)[^\W\d_]")
+#: "what script do the kenku use", "what damage does a pistol deal": an auxiliary, then the question's own
+#: subject: it asks something of a thing it names, not which thing fits a description ("which spider can blink").
+_ASKS_OF = re.compile(
+    r"^(?:which|what)\s+(?:[\w'-]+\s+){1,3}?(?:do|does|did|can|could|will|would|should|has|have|had)\s+"
+    r"(?:the|a|an|my|our|your|their|his|her|its|i|we|you|they|he|she|it)\b"
+)
+#: A question asking who, where, why or when something was asks a person, a place, a cause or a date, not which
+#: section ("when do I roll two d20s" asks a rule's condition: it may be a section).
+_ASKS_ELSE = re.compile(r"^(?:who|whom|whose|where|why)\b|^when\s+(?:was|were|did|is|will)\b")
 #: "is there a spell that ...".
 _IS_THERE = re.compile(r"^(?:is|are)\s+there\s+(?:a|an|any|some)\b")
 #: "what's the flying lion thing that shoots spikes": a relative clause says what is asked.
@@ -83,6 +96,8 @@ def describes(text: str) -> bool:
     """Return whether a question describes what it asks for instead of naming it ("which spider can blink ...",
     "spell that conjures a ghostly horse", "is there a spell that ...")."""
     said = " ".join(text.casefold().replace("’", "'").split())
+    if _ASKS_OF.match(said):
+        return False
     if _WHICH_KIND.match(said) or _IS_THERE.match(said) or _WHAT_IS_THE.match(said):
         return True
     return not _QUESTION_START.match(said) and bool(_RELATIVE.match(said))
@@ -203,7 +218,9 @@ def described(
     describing = describes(question.text)
     if strange and (not describing or _named_capitals(question, unknown)):
         return None
-    if not describing and content_share(question, first) < MIN_SHARE:
+    if not describing and _ASKS_ELSE.match(question.text.casefold().lstrip()):
+        return None
+    if content_share(question, first) < (MIN_DESCRIBED_SHARE if describing else MIN_SHARE):
         return None
     sentence = best_sentence(question, first)
     subject = subject_of(first)

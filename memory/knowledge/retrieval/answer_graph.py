@@ -25,6 +25,8 @@ from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_
 from memory.knowledge.retrieval.answer_kin import kin_answer, marriage_answer
 from memory.knowledge.retrieval.answer_lives import life_answer
 from memory.knowledge.retrieval.answer_members import members_answer
+from memory.knowledge.retrieval.answer_places import places_answer
+from memory.knowledge.retrieval.answer_told import told_answer, told_sentence
 from memory.knowledge.retrieval.answer_which import renumbered, which_answer, which_meant
 from memory.knowledge.retrieval.answer_words import (
     RELATION_WORDS,
@@ -223,8 +225,20 @@ def _fact_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
                 continue
             said = set(fold_words(line))
             if all(has_word(said, w) for w in asked):
-                return f"{line.rstrip('.')}. [{number}]", number
+                return f"{_told_line(fact, line, asked).rstrip('.')}. [{number}]", number
     return None
+
+
+def _told_line(fact: CanonFact, line: str, asked: Sequence[str]) -> str:
+    """Return a card line as the answer says it: a description (or notes) by the sentence of it holding the
+    words asked, said of its subject (`told_sentence`), never the whole text after "…'s description:"."""
+    for attribute in _TOLD:
+        head = f"{possessive(fact.entity_name)} {attribute}: "
+        if line.startswith(head):
+            told = sentences(line[len(head) :])
+            held = [s for s in told if all(has_word(set(fold_words(s)), w) for w in asked)]
+            return told_sentence(fact.entity_name, (held or told or [line[len(head) :]])[0])
+    return line
 
 
 def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
@@ -343,15 +357,8 @@ def _deed_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
         said = [s for s in sentences(fact.matched) or [fact.matched] if says_deed(s, question)][:1]
         if not said:
             continue  # the verb's stem in other words ("Pell's crown" for "who crowned Pell")
-        text = said[0].rstrip(".")
-        pronoun = re.match(r"^(?:She|He|They|It)\s+", text)
-        if pronoun:
-            text = f"{fact.entity_name} {text[pronoun.end() :]}"
-        elif re.match(r"^(?:A|An|The)\s", text):  # "Brother Halvard is the old priest …, who crowned Tamsin"
-            text = f"{fact.entity_name} is {text[0].lower()}{text[1:]}"
-        elif fact.entity_name.casefold() not in text.casefold():
-            text = f"{fact.entity_name}: {text}"
-        return f"{text}. [{number}]", number
+        # "Brother Halvard is the old priest …, who crowned Tamsin"; "Nell Quarrow poisoned …" for "She poisoned …"
+        return f"{told_sentence(fact.entity_name, said[0])}. [{number}]", number
     return None
 
 
@@ -375,7 +382,9 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     if counted is not None:
         return counted
     found = (
-        members_answer(question, facts)
+        told_answer(question, facts)
+        or places_answer(question, facts)
+        or members_answer(question, facts)
         or age_answer(question, facts)
         or took_part_answer(question, facts)
         or _deed_answer(question, facts)

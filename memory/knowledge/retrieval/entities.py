@@ -40,6 +40,7 @@ from memory.knowledge.retrieval.holders import (
 )
 from memory.knowledge.retrieval.kin import asks_kin, kin_of
 from memory.knowledge.retrieval.lives import birth_line, card_life, card_status, died_in, story_date
+from memory.knowledge.retrieval.places import around
 from memory.knowledge.retrieval.rulers import seated
 from memory.knowledge.retrieval.shared_names import first_names
 from memory.knowledge.retrieval.steps import inner_step, stepped
@@ -397,18 +398,19 @@ class EntityFinder:
         ranked += await at_place(reader, question, ranked)
         ranked += await seated(reader, question, ranked)
         sure = [m for m in ranked if not m.shared]  # a part several names share names no one of them for sure
-        found = (
+        held = (
             await title_holders(reader, question, ranked)
             or await titled(reader, question, sure)
             or await mentioned(reader, question, ranked)
         )
-        ranked = (sure if found and len(sure) < len(ranked) else ranked) + found
+        ranked = (sure if held and len(sure) < len(ranked) else ranked) + held
         ranked += await first_names(reader, question, names[0], ranked)
         ranked += await heir_holders(reader, question, ranked)
         if not ranked:
             ranked = await described(reader, question)
         step = await inner_step(reader, question, ranked)
         ranked = stepped(ranked, step)
+        ranked += await around(reader, question, ranked)  # the places in or around a place asked about
         words = Wording(calendar=(await reader.calendar()).words()) if ranked else PLAIN
         now = await story_date(session, steps) if ranked else None
         facts: list[CanonFact] = []

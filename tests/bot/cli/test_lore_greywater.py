@@ -34,6 +34,15 @@ def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = Fals
     return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm, citations=False)
 
 
+_TAM = "On the fen roads Corin Vell calls himself Tam Reddle, since Scarp End still wants him for a debt."
+_LOW_FENS = (
+    "Ada Thorne and Wren Ashby live in Millbrook. Jory Thorne, Corin Vell and Bram Hollis live in Eelford."
+)
+_VALE = (
+    "The Low Fens and the Quarry Hills are in the Greywater Vale. Millbrook (a town) and Eelford (a village) are "
+    "in the Low Fens. Scarp End (a town) is in the Quarry Hills. The Cutting (a quarry) is in Scarp End."
+)
+
 #: Question -> its whole answer, as a player asks.
 READS = {
     # A family tree's member placed and enrolled by the tree itself (`home`, `faction`, `factions`).
@@ -42,12 +51,93 @@ READS = {
     "what faction is jory in": (
         "Jory Thorne is a member of the Millers' Ring, the Stonecutters and the Thorne Family."
     ),
+    # What became of someone: the state, and the sentence of the description telling it, said of them by name.
+    "what happened to lise": (
+        "Lise Thorne is missing. Lise Thorne went down into the Cutting in the spring of 611 and never came back up."
+    ),
+    "what became of lise thorne": (
+        "Lise Thorne is missing. Lise Thorne went down into the Cutting in the spring of 611 and never came back up."
+    ),
+    # A false name written only in prose: its sentence, its pronoun the pedlar's name.
+    "what is corin's real name": _TAM,
+    "does corin go by another name": _TAM,
+    "what alias does corin use": _TAM,
+    "what name does corin use on the fen roads": _TAM,
+    # A nickname canon gives (`aliases`), asked from either side.
+    "does wren go by another name": "Wren Ashby is also called the Magpie.",
+    "what is wren's nickname": "Wren Ashby is also called the Magpie.",
+    "what is the magpie's real name": "The Magpie is Wren Ashby.",
+    "who is the magpie": (
+        "Wren Ashby, called the Magpie, is a thief of Millbrook, known on the mill quays as the Magpie. Wren Ashby "
+        "lives in Millbrook."
+    ),
+    "does bram go by another name": "Nothing the table knows gives Bram Hollis another name.",
+    # A trade, and what one is known for: the one sentence that says it, never the description after a colon.
+    "what does bram do": "Bram Hollis is the ferryman at Eelford, who poles travellers across the Greywater for a copper.",
+    "what does jory do for a living": "Jory Thorne is Ada's son, a mason who builds weirs for the millers.",
+    "what is ada known for": "Ada Thorne is known for her apple brandy, which the whole vale buys.",
+    "what is ada thorne famous for": "Ada Thorne is known for her apple brandy, which the whole vale buys.",
+    # Who lives in a place: everyone; in a region, place by place; counted.
+    "who lives in millbrook": "Ada Thorne and Wren Ashby live in Millbrook.",
+    "who lives in eelford": "Jory Thorne, Corin Vell and Bram Hollis live in Eelford.",
+    "who lives in the low fens": _LOW_FENS,
+    "who are the residents of the low fens": _LOW_FENS,
+    "how many people live in millbrook": "Two people live in Millbrook: Ada Thorne and Wren Ashby.",
+    # What lies in a region, at every depth, container by container; a kind asked narrows it.
+    "what is in the greywater vale": _VALE,
+    "what places are in the quarry hills": (
+        "Scarp End (a town) is in the Quarry Hills. The Cutting (a quarry) is in Scarp End."
+    ),
+    "what towns are in the low fens": "Millbrook is the only town in the Low Fens.",
+    "what towns are in the greywater vale": "Millbrook and Scarp End are towns in the Greywater Vale.",
+    # Where a place is: the places holding it, nearest first.
+    "where is eelford": "Eelford is in the Low Fens, in the Greywater Vale.",
+    "where is the cutting": "The Cutting is in Scarp End, in the Quarry Hills, in the Greywater Vale.",
 }
 
 
 def test_answers_read_as_a_person_says_them(cli: CliRunner, tmp_path: Path) -> None:
     answers = ask(cli, tmp_path, list(READS))
     assert {q: a for q, a in answers.items() if a != READS[q]} == {}
+
+
+#: What a player may not read, as the GM reads it; a player reads it as what nobody knows.
+GM_READS = {
+    # Maud Pell's home is GM-only and Silas Crane is: neither is listed nor counted for a player.
+    "who lives in millbrook": "Ada Thorne, Wren Ashby, Maud Pell and Silas Crane live in Millbrook.",
+    "how many people live in millbrook": (
+        "Four people live in Millbrook: Ada Thorne, Wren Ashby, Maud Pell and Silas Crane."
+    ),
+    # A GM-only place within a town.
+    "what is in millbrook": "The Smugglers' Cellar (a cellar) is in Millbrook.",
+    # A GM-only person's false name.
+    "what is silas crane's real name": (
+        "Silas Crane is the Quiet Hand's fence, who trades under the name Master Lyle."
+    ),
+}
+
+
+def test_what_is_gm_only_is_never_listed_nor_counted_for_a_player(cli: CliRunner, tmp_path: Path) -> None:
+    gm = ask(cli, tmp_path, list(GM_READS), gm=True)
+    assert gm == GM_READS
+    player = ask(cli, tmp_path, [*GM_READS, "who lives in the low fens", "what is in the greywater vale"])
+    assert player["who lives in millbrook"] == READS["who lives in millbrook"]
+    assert player["how many people live in millbrook"] == READS["how many people live in millbrook"]
+    assert player["who lives in the low fens"] == _LOW_FENS
+    assert player["what is in the greywater vale"] == _VALE
+    # A town with nothing in it the player may see reads as one with nothing in it at all.
+    nothing_within = ask(cli, tmp_path, ["what is in eelford"])["what is in eelford"]
+    assert nothing_within.startswith("Eelford is a village of eel-trappers")
+    assert player["what is in millbrook"].startswith("Millbrook is a mill town on the Greywater")
+    assert "Cellar" not in player["what is in millbrook"]
+    # A GM-only person's name, and a name only the GM's text gives, read like a name nobody knows.
+    assert (
+        player["what is silas crane's real name"]
+        == "Nothing the table knows says what silas crane's real name is."
+    )
+    unknown = ask(cli, tmp_path, ["what is odo quill's real name"])["what is odo quill's real name"]
+    assert unknown == "Nothing the table knows says what odo quill's real name is."
+    assert not any("Silas" in a or "Maud" in a or "Lyle" in a for a in player.values())
 
 
 def _ingest(cli: CliRunner, *paths: Path) -> tuple[int, str, dict[str, object]]:

@@ -1,5 +1,6 @@
 """Kin, ages and marriages as /lore answers them, on a small world of our own (tests/fixtures/hollowmere): a
-family told by parents alone (siblings, grandparents, uncles, cousins are walked from them), kin words as players
+family told by parents, and one told by children lists (siblings, grandparents, uncles, cousins are walked from
+them), kin words as players
 type them, the sex of two people and a marriage with its day said in play, a wedding in the timeline, a GM-only
 parent and a GM-only child. On SQLite, then PostgreSQL; what is GM-only reads to a player as what nobody knows.
 """
