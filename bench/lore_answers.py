@@ -6,8 +6,11 @@ import) and asks questions as a player, in four sets, each printed as one JSON l
   `bench.lore_questions` (made from the world's structure, several phrasings, plus the hand-written set). Only
   the tuning half's misses may be read while tuning (`--misses` prints the tuning half's only);
 - `project`: the project's first 45 questions (`bench/data/lore_answers.jsonl`);
-- `srd_dev`: the corpus's own questions (`eval/dev.jsonl`): every one is answerable; the ones with a short
-  `answer` are checked for it (a "no" answer: the reply starts with "No");
+- `srd_dev_tuning` and `srd_dev_untouched`: the corpus's own questions (`eval/dev.jsonl`), in two halves by the
+  same `split`: every one is answerable; the ones with a short `answer` are checked for it (a "no" answer: the
+  reply starts with "No"); `subject_named` counts the answers naming the section that answers (its heading, or
+  an `alt`'s). The corpus keeps a larger held-out set of the same kind: the untouched half stands in for it
+  (its misses are never printed);
 - `outsider_a` and `outsider_b`: 120 questions written as players type them by someone who had read the corpus
   but not this code nor the other sets (`bench/data/lore_outsider_a.jsonl`, `..._b.jsonl`, 60 each, split by a
   fixed coin before any result; 45 answerable and 15 unanswerable each). Each answerable one lists acceptable
@@ -28,6 +31,15 @@ import) and asks questions as a player, in four sets, each printed as one JSON l
   races' ages and sizes, items' weights, conditions, jumps, comparisons, typos, chatter; unanswerable ones name
   things no source holds, some beside words that it does: "boots of haste", "a beholder's antimagic cone").
   Tuning material (`--misses` prints its misses).
+- `described`: 44 more (37 answerable, 7 unanswerable, `bench/data/lore_described.jsonl`) in the corpus's own
+  "conceptual" form and players' descriptive ones ("which demon grabs people with its two big pincers?",
+  "spell that opens a passage through a stone wall", "is there a monster that ..."), about sections no other
+  set asks: the answer is the section's subject, named. Written before the answer step read descriptions;
+  tuning material.
+- `outsider_f`: 60 more (45 answerable, 15 unanswerable), written by a fourth outsider who read only the corpus, as
+  players type in Discord (typos, abbreviations, yes/no rules, comparisons, long chatty questions, numbers in words),
+  unanswerable ones checked absent from every file of the corpus. Untouched like B and E: its misses are never
+  printed.
 
 Each line holds, for the answer step as it is (`now`) and for the first answer step (`baseline`: the graph or
 the best passages' sentences, on the same search) measured in the same run: the share of answers holding their
@@ -68,8 +80,10 @@ OUTSIDER = {
     "outsider_d": Path(__file__).resolve().parent / "data" / "lore_outsider_d.jsonl",
     "outsider_e": Path(__file__).resolve().parent / "data" / "lore_outsider_e.jsonl",
     "own": Path(__file__).resolve().parent / "data" / "lore_own.jsonl",
+    "described": Path(__file__).resolve().parent / "data" / "lore_described.jsonl",
+    "outsider_f": Path(__file__).resolve().parent / "data" / "lore_outsider_f.jsonl",
 }
-UNTOUCHED = ("untouched", "outsider_b", "outsider_e")
+UNTOUCHED = ("untouched", "outsider_b", "outsider_e", "outsider_f", "srd_dev_untouched")
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -90,6 +104,12 @@ def dev_facts(q: dict[str, Any]) -> list[str] | None:
     if not answer or len(answer) > 60:
         return None
     return [p.strip() for p in answer.split(";") if p.strip()]
+
+
+def dev_question(row: dict[str, Any]) -> dict[str, Any]:
+    """Return one of the corpus's own questions with the headings that answer it as its subjects."""
+    subjects = [row["heading"], *(alt["heading"] for alt in row.get("alt") or [])]
+    return {**row, "subject": row["heading"], "subjects": subjects}
 
 
 def outsider_questions(path: Path) -> list[dict[str, Any]]:
@@ -141,8 +161,13 @@ class Tally:
             return
         self.answerable += 1
         self.unknown_wrong += not reply.known
+        named = False
         if q.get("subject"):
-            self.named += reply.known and q["subject"].split(",")[0].casefold() in reply.text.casefold()
+            subjects = q.get("subjects") or [q["subject"].split(",")[0]]
+            named = reply.known and any(s.casefold() in reply.text.casefold() for s in subjects)
+            self.named += named
+        if facts is None and q.get("subjects") and not named:
+            self.misses.append({"id": q.get("id"), "q": q["q"], "want": q["subjects"], "answer": reply.text})
         if facts is not None:
             self.checked += 1
             if q.get("alternatives"):
@@ -203,8 +228,8 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument(
         "--only",
         default=None,
-        help="run some sets, comma-separated: tuning, untouched, project, srd_dev, outsider_a, outsider_b, "
-        "outsider_c, outsider_d, outsider_e, own",
+        help="run some sets, comma-separated: tuning, untouched, project, srd_dev_tuning, srd_dev_untouched, "
+        "outsider_a, outsider_b, outsider_c, outsider_d, outsider_e, own, described, outsider_f",
     )
     args = parser.parse_args(argv)
     if not (SRD / "world").is_dir():
@@ -221,7 +246,9 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     }
     dev = SRD / "eval" / "dev.jsonl"
     if dev.is_file():
-        sets["srd_dev"] = ([json.loads(line) for line in dev.read_text().splitlines() if line], dev_facts)
+        dev_halves = split([dev_question(json.loads(line)) for line in dev.read_text().splitlines() if line])
+        for half, questions in dev_halves.items():
+            sets[f"srd_dev_{half}"] = (questions, dev_facts)
     for name, path in OUTSIDER.items():
         sets[name] = (outsider_questions(path), lambda q: q.get("fact"))
     temporary = tempfile.TemporaryDirectory() if args.work is None else None

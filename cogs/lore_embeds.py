@@ -459,7 +459,8 @@ def structured_embed(report: IngestReport, filename: str) -> discord.Embed:
         lines = [report.error or f"Nothing was written: {counted(len(report.errors), 'problem')}."]
         lines += [f"• {_escape(clip(str(e), 450))}" for e in report.errors]
         embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
-        embed.set_footer(text="Fix these lines and import the file again: nothing was written.")
+        again = "the files again, together" if len(report.files) > 1 else "the file again"
+        embed.set_footer(text=f"Fix these lines and import {again}: nothing was written.")
         return embed
     if report.status == "confirm":
         embed.title = clip(f"Replace {', '.join(report.replaced_files)}?", TITLE_LIMIT)

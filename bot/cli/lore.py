@@ -232,8 +232,9 @@ def ingest_text(outcome: dict[str, Any]) -> str:
         elif status == "confirm":
             parts.append("nothing written (it would replace files imported before)")
         else:
-            bad = {e["file"] for e in y.get("errors", ())} or {y.get("file", "")}
-            failed += len(bad)
+            # An import is all or nothing: every file given with it is left out, not only those with problems.
+            bad = {f["file"] for f in y.get("files", ())} | {e["file"] for e in y.get("errors", ())}
+            failed += len(bad or {y.get("file", "")})
             parts.append(f"nothing written, {counted(len(y.get('errors', ())) or 1, 'problem')}")
         details += [f"  {line}" for line in (y.get("error") or y.get("summary") or "").splitlines()]
         if y.get("error") and y.get("errors"):

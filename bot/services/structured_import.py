@@ -45,6 +45,7 @@ from canon.storage import Database
 from canon.structured.files import LoadedFile, declared_source
 from canon.structured.ingest import IngestReport, file_hashes, ingest, known_hashes, load_files
 from canon.structured.loader import DEFAULT_MAX_BYTES
+from canon.structured.reports import failed_report
 from memory.scenes import Actor
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -366,7 +367,7 @@ async def _with_players(
     single member fails the import at its line, before anything is written."""
     problems = roster_problems(loaded, members)
     if problems:
-        return IngestReport(campaign_id=campaign_id, status="failed", errors=tuple(problems))
+        return failed_report(campaign_id, loaded, {}, problems, time.perf_counter())
     report = await ingest(session, campaign_id, loaded, ontology, actor_id=actor_id, actor_name=actor_name)
     if report.status == "ingested":
         await link_players(session, campaign_id, loaded, members, actor_name or "the roster")

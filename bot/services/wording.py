@@ -16,6 +16,7 @@ from canon.models import Evidence, EvidenceKind
 from canon.visibility import view_hidden
 from canon.wording import SceneWords, TurnWords, Wording
 from canon.wording.fact_names import fact_name
+from canon.wording.relations import SEX_ATTRIBUTES
 from memory.scenes import Scene, scenes_by_id, turns_numbered_in
 
 #: A card cites at most this many scenes and this many turns of each in words; the rest reads without names.
@@ -26,10 +27,6 @@ MAX_TURNS = 200
 def jump_url(guild_id: int | None, channel_id: int, message_id: int) -> str:
     """Return the link that opens a Discord message."""
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
-
-
-#: The facts that tell a parent's sex ("father", "mother"), by their attribute's name.
-SEX_ATTRIBUTES = ("sex", "gender")
 
 
 async def wording_for(

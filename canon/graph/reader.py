@@ -436,8 +436,9 @@ async def facts_holding(
 
 
 async def happened_in_year(reader: LineageReader, year: int) -> list[Statement]:
-    """Return where-it-took-place statements the reader's viewer sees dated in a year (of any era), on the
-    campaign-and-relation index: "What happened in 866?"."""
+    """Return the statements placing an event the reader's viewer sees in a year (of any era), on the
+    campaign-and-relation index: "What happened in 866?". Where it took place says it, and the era it took place
+    during says it of an event canon gives no place."""
     # Stored as keys, labelled or not: `age_of_tides.year_866.month_4.day_12`, `age_of_tides.866`.
     dated = or_(
         *(
@@ -446,4 +447,6 @@ async def happened_in_year(reader: LineageReader, year: int) -> list[Statement]:
             for end in ("", ".%")
         )
     )
-    return await reader.statements(predicates=["OCCURRED_AT"], where=[dated], with_evidence=False)
+    return await reader.statements(
+        predicates=["OCCURRED_AT", "OCCURRED_DURING"], where=[dated], with_evidence=False
+    )

@@ -153,8 +153,10 @@ class IngestReport(BaseModel):
                 f"{self.retcon_text()} Confirm to replace it."
             )
         if self.status == "failed":
-            bad = ", ".join(sorted({e.file for e in self.errors})) or names
-            lines = [f"Nothing was written: {counted(len(self.errors), 'problem')} in {bad}."]
+            bad = sorted({e.file for e in self.errors})
+            where = ", ".join(bad) or names
+            either = not_imported_either(bad, [f.file for f in self.files])
+            lines = [f"Nothing was written: {counted(len(self.errors), 'problem')} in {where}.{either}"]
             lines += [str(e) for e in self.errors]
             return "\n".join(lines)
         kinds = listed(kinds_in_words(self.counts)) or "no entries"
@@ -197,6 +199,17 @@ def kinds_in_words(counts: Mapping[str, int]) -> list[str]:
     ]
 
 
+def not_imported_either(bad: Sequence[str], files: Sequence[str]) -> str:
+    """Return the sentence saying which files of a failed import had no problem and were not imported either
+    (empty when every file had one)."""
+    others = [name for name in files if name not in bad]
+    if not others:
+        return ""
+    if len(others) == 1:
+        return f" The other file of this import, {others[0]}, was not imported either."
+    return f" The other files of this import ({listed(others)}) were not imported either."
+
+
 def failed_report(
     campaign_id: int,
     files: Sequence[LoadedFile],
@@ -206,14 +219,16 @@ def failed_report(
 ) -> IngestReport:
     """Return the report of an ingest that wrote nothing: every error, sorted by file and position."""
     ordered = tuple(sorted(errors, key=lambda p: (p.file, p.line, p.column)))
-    bad = {p.file for p in ordered}
-    failed: dict[str, FileStatus] = {name: "failed" for name in bad}
+    bad = sorted({p.file for p in ordered})
+    # Every file of the import is left out, not only those with problems: an import is all or nothing.
+    failed: dict[str, FileStatus] = {f.name: "failed" for f in files}
+    either = not_imported_either(bad, [f.name for f in files])
     return IngestReport(
         campaign_id=campaign_id,
         status="failed",
         files=tuple(_file_reports(files, versions, failed)),
         errors=ordered,
-        error=f"{counted(len(ordered), 'problem')} in {', '.join(sorted(bad))}; nothing was written.",
+        error=f"{counted(len(ordered), 'problem')} in {', '.join(bad)}; nothing was written.{either}",
         seconds=round(time.perf_counter() - started, 4),
     )
 

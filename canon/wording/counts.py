@@ -5,6 +5,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 _SIBILANT = ("s", "x", "z", "ch", "sh")
+_SMALL = (
+    "no",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+)
 _IRREGULAR = {"person": "people", "child": "children", "man": "men", "woman": "women"}
 
 
@@ -31,3 +46,8 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
 def listed(items: Sequence[str]) -> str:
     """Return items as a sentence lists them: "A", "A and B", "A, B and C"."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1] if items else ""
+
+
+def in_words(n: int) -> str:
+    """Return a small count as a sentence says it: "no", "one" … "twelve"; a larger one in digits ("13")."""
+    return _SMALL[n] if 0 <= n < len(_SMALL) else f"{n:,}"

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from canon.wording.counts import in_words
+
 # {s}: the subject's name, {o}: the object's; {parent}: father, mother or parent.
 PHRASES: Mapping[str, str] = {
     "PARENT_OF": "{s} is {o}'s {parent}",
@@ -52,6 +54,8 @@ PHRASES: Mapping[str, str] = {
 BEING = frozenset({"title", "titles", "role", "office", "rank", "position"})
 MALE = frozenset({"male", "man", "m", "he", "he/him"})
 FEMALE = frozenset({"female", "woman", "f", "she", "she/her"})
+#: The facts that tell someone's sex ("father", "mother", "brother"), by their attribute's name.
+SEX_ATTRIBUTES = ("sex", "gender")
 _CONSTANT = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[A-Z]{3,}\b")
 
 
@@ -139,6 +143,12 @@ def relation_sentence(
     return phrase.replace("{o}'s", "{o_s}").format(s=subject, o=target, o_s=possessive(target), parent=parent)
 
 
+def sex_of(value: object) -> str | None:
+    """Return "male" or "female" as a sex attribute's value says it ("she/her", "M"), or None."""
+    said = str(value or "").strip().lower()
+    return "male" if said in MALE else "female" if said in FEMALE else None
+
+
 def possessive(name: str) -> str:
     """Return a name's possessive: "Ysolde Marrow's", and "The Harrows'" for a name ending in s."""
     return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
@@ -179,3 +189,18 @@ def constants_in_words(text: str) -> str:
     return _CONSTANT.sub(
         lambda m: relation_words(m[0]) if m[0].upper() in PHRASES or "_" in m[0] else m[0], text
     )
+
+
+def members_sentence(members: Sequence[str], group: str, *, counting: bool = False) -> str:
+    """Return who is a member of a group as one sentence: "Ysra Dunmore and Kell Varrow are members of the Ashen
+    Corsairs"; `counting`: with how many first ("House Orrow has two members: Maelis Orrow and Cassel Orrow")."""
+    names = names_in_prose(members, opens=True)
+    if counting:
+        many = re.match(r"^The .+s$", group) is not None  # "The Bellwrights have"
+        noun = "member" if len(members) == 1 else "members"
+        return (
+            f"{group} {'have' if many else 'has'} {in_words(len(members))} {noun}: {names_in_prose(members)}"
+        )
+    if len(members) == 1:
+        return relation_sentence("MEMBER_OF", names, group)
+    return f"{names} are members of {in_prose(group)}"

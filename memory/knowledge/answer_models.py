@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["AnswerMode", "Citation", "Relation", "ShortAnswer"]
+__all__ = ["AnswerMode", "Citation", "Kin", "Life", "Relation", "ShortAnswer"]
 
 
 class AnswerMode(enum.StrEnum):
@@ -45,6 +45,26 @@ class Life(BaseModel):
     died: str | None = None
     died_key: int | None = None
     died_words: str | None = None
+    #: The story's date (its latest scene's), stored and in the calendar's words: ages now count to it.
+    now: str | None = None
+    now_words: str | None = None
+
+
+class Kin(BaseModel):
+    """A person's family two steps out, as far as the asker may see it (`retrieval.kin`), for answers about kin
+    ("Who are Tove's cousins?", "When did Bram marry?").
+
+    `ties` names the people of each tie (parents, children, spouses, siblings, grandparents, grandchildren,
+    uncles and aunts, nephews and nieces, cousins); `sexes` the sex canon says of those it says it of ("male",
+    "female"); `married` when each marriage began in the calendar's words ("on 9 Haying, year 348 of …"), and
+    `weddings` the wedding both spouses took part in, by spouse."""
+
+    model_config = ConfigDict(frozen=True)
+
+    ties: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    sexes: dict[str, str] = Field(default_factory=dict)
+    married: dict[str, str] = Field(default_factory=dict)
+    weddings: dict[str, str] = Field(default_factory=dict)
 
 
 class Citation(BaseModel):

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 # A source's visibility lives beside the canon's own, so that `canon.visibility` can read both.
 from canon.models import SourceVisibility as SourceVisibility
-from memory.knowledge.answer_models import Life, Relation, ShortAnswer
+from memory.knowledge.answer_models import Kin, Life, Relation, ShortAnswer
 from memory.leaks import Secret
 
 
@@ -371,6 +371,8 @@ class CanonFact(BaseModel):
     state_terminal: bool = False
     #: When it was born and died, as far as the asker may see (ages and who is older are counted from these).
     life: Life | None = None
+    #: A person's family two steps out, read when the question asks a kin word (`retrieval.kin`).
+    kin: Kin | None = None
     #: Found by the inner part of a two-step question (`retrieval.steps`): that step in words ("Ilin Sarr is a
     #: member of The Lantern Guild") and the question's words it stands for ("the faction ilin belongs to").
     step: str | None = None

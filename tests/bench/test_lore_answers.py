@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.lore_answers import OUTSIDER, Tally, outsider_questions
+from bench.lore_answers import OUTSIDER, Tally, dev_question, outsider_questions
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 
 
@@ -24,7 +24,7 @@ def test_each_outsider_set_holds_45_answerable_and_15_unanswerable_questions_and
         assert len(ids) == len(questions) and not ids & seen, name
         seen |= ids
         assert all(q["q"].strip() for q in questions)
-        if name == "own":  # our own tuning questions in forms not planned for: no fixed shape
+        if name in ("own", "described"):  # our own tuning questions in forms not planned for: no fixed shape
             assert len(questions) >= 40 and any(q["unanswerable"] for q in questions)
             continue
         assert len(questions) == 60, name
@@ -63,3 +63,15 @@ def test_an_outsider_question_without_answers_is_unanswerable(tmp_path: Path) ->
     )
     tally.add(questions[0], questions[0]["fact"], _reply("Mimicry. [1]"), 1.0)
     assert tally.report()["nothing_known_when_unanswerable"] == 0.5
+
+
+def test_a_corpus_question_is_answered_by_naming_its_section_or_an_alternative_one() -> None:
+    row = {"id": "q1", "q": "which spider blinks?", "heading": "Phase Spider", "alt": [{"heading": "Blink"}]}
+    tally = Tally()
+    q = dev_question(row)
+    tally.add(q, None, _reply("Phase Spider: it can blink. [1]"), 1.0)
+    tally.add(q, None, _reply("Blink: roll a d20. [1]"), 1.0)
+    tally.add(q, None, _reply("Giant Spider: webs. [1]"), 1.0)
+    tally.add(q, None, _reply("Nothing the table knows says which spider blinks.", known=False), 1.0)
+    assert tally.report()["subject_named"] == 0.5
+    assert [m["answer"][:5] for m in tally.misses] == ["Giant", "Nothi"]

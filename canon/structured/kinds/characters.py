@@ -2,7 +2,7 @@
 
 A character is an NPC (the default) or, with `role: pc`, a player character; either is a Person wherever a
 Person is expected (a family tree's parents, an event's participants). Edges: the character MEMBER_OF its
-faction and LIVES_IN its home. `born` and `died` write the states alive and dead as a family tree's do;
+faction (`faction`, or several: `factions`) and LIVES_IN its home. `born` and `died` write the states alive and dead as a family tree's do;
 `status` (alive, missing, imprisoned, ...) is an attribute. `gm_notes` and the fields `gm_only` lists are the
 GM's alone. `player` (a player character's) names the Discord member(s) who play it: it is no canon, but a
 link the import makes (`RosterPlayer`, resolved against the server's members by the service that imports).
@@ -46,6 +46,7 @@ class Character(Entry):
     role: Role | None = None
     aliases: list[Text] = Field(default_factory=list)
     faction: Ref | None = None
+    factions: list[Ref] = Field(default_factory=list)
     home: Ref | None = None
     titles: list[Text] = Field(default_factory=list)
     status: Status | None = None
@@ -120,6 +121,13 @@ KIND = KindSpec(
         RelationField(
             entity_type="Person",
             field="faction",
+            relation="MEMBER_OF",
+            outgoing=True,
+            target_types=("Faction",),
+        ),
+        RelationField(
+            entity_type="Person",
+            field="factions",
             relation="MEMBER_OF",
             outgoing=True,
             target_types=("Faction",),

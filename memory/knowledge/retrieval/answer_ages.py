@@ -3,8 +3,8 @@ is Tamsin?".
 
 A card's life (`CanonFact.life`: when it was born and died, as the asker may see them) is all these read. An
 age at death counts whole years between the two dates (of one era; months and days when both give them, else
-"about"); who is older compares the births' sortable keys; an age now needs a date for now, which canon's graph
-does not hold, so the answer says when the person was born.
+"about"); who is older compares the births' sortable keys; an age now counts to the story's date (its latest
+dated scene), and without one the answer says when the person was born.
 """
 
 from __future__ import annotations
@@ -112,6 +112,16 @@ def age_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | N
         return _at_death(fact, number)
     if life.died_words:
         return _at_death(fact, number)
+    born, now = _date(life.born), _date(life.now)
+    counted = _years(born, now) if born and now and life.born_key is not None else None
+    if counted is not None and counted[0] >= 0:
+        years, exact = counted
+        age = f"{years}" if exact else f"about {years}"
+        return (
+            f"{fact.entity_name} is {age} years old, born {life.born_words}; the story stands at "
+            f"{life.now_words}. [{number}]",
+            number,
+        )
     if life.born_words:
         return (
             f"{fact.entity_name} was born {life.born_words}; canon holds no date for today to count an age "

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from canon.wording import in_prose, opening
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_told import told_sentence
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, sentences
 
 __all__ = ["asked_kind", "asked_states", "kind_answer", "verdict", "what_it_is", "who_answer"]
@@ -175,9 +176,6 @@ def _state_in(fact: CanonFact, line: str) -> str | None:
     return ("dead" if found.group(2) else found.group(1)) if found else None
 
 
-_ARTICLE = re.compile(r"^(?:a|an|the)\b", re.IGNORECASE)
-
-
 def _rest(fact: CanonFact, line: str) -> str:
     """Return a card sentence without its subject's name: "lives in Harrowport"."""
     name = fact.entity_name
@@ -198,20 +196,21 @@ def _what(fact: CanonFact) -> str | None:
     """Return the sentence saying what an entity is, from its description ("Idris Fenn is a tall, patient
     captain …"; "Blackwater Compact: smugglers who …" when the description is no noun phrase of its own)."""
     described = fact.description or attribute_value(fact, "description")
-    said = sentences(described or "")[:1]
-    if not said:
+    first = sentences(described or "")[:1]
+    if not first:
         return None
-    text = said[0].rstrip(".")
     aliases = attribute_value(fact, "aliases")
-    called = (
-        f", called {' or '.join(in_prose(a) for a in aliases.split(', '))},"
-        if aliases and fact.matched.casefold() in aliases.casefold()
-        else ""
-    )
-    if _ARTICLE.match(text) or (re.match(r"^[A-Z][\w-]*'s?\b", text) and "'" in text.split()[0]):
-        first = text[0].lower() + text[1:] if _ARTICLE.match(text) else text
-        return f"{fact.entity_name}{called} is {first}"
-    return f"{fact.entity_name}{called}: {text}"
+    said = told_sentence(fact.entity_name, first[0])
+    if not (aliases and fact.matched.casefold() in aliases.casefold()):
+        return said
+    # Found by another name: "Wren Ashby, called the Magpie, is a thief …" (never "…, called the Magpie,:").
+    called = f", called {' or '.join(in_prose(a) for a in aliases.split(', '))}"
+    name = fact.entity_name
+    if said.startswith(f"{name} "):
+        return f"{name}{called},{said[len(name) :]}"
+    if said.startswith(f"{name}: "):
+        return f"{name}{called}: {said[len(name) + 2 :]}"
+    return said
 
 
 def what_it_is(fact: CanonFact) -> str | None:

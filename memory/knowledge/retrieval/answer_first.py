@@ -10,8 +10,8 @@ Uncanny Dodge", "Rope, hempen" of "Rope, hempen (50 feet)"), that passage is wha
    holding most of the question's other words, at most two, in the book's order;
 3. else the sentence holding most of the question's other words, when it holds more than half of them, or any
    of them and the amount asked (an amount preferred when one is asked, a rule before its example);
-4. else, when the question asks nothing but what the passage is ("what does uncanny dodge do"), its first
-   sentence of prose. A question asking something the passage does not say is not answered from it.
+4. else, when the question asks nothing but what the passage is ("what does uncanny dodge do", "rules for being
+   frightened", "spell description for polymorph": `SUMMARY`), its first sentence of prose. A question asking something the passage does not say is not answered from it.
 A passage the question does not name never answers here: "nothing known" stays the answer.
 """
 
@@ -54,6 +54,14 @@ MIN_SHARE = 0.5
 #: A common beginning this long makes two words one ("twinning" and "twinned", "regenerating", "regeneration").
 COMMON_START = 5
 _BRACKETS = re.compile(r"\([^)]*\)")
+#: Words asking what a thing is, not something it says ("rules for being frightened", "spell description for
+#: polymorph", "tome of leadership item details", "how does arcane sword work").
+SUMMARY = frozenset(
+    {
+        *("rule", "rules", "description", "describe", "details", "detail", "info", "information", "lore"),
+        *("overview", "summary", "explain", "explained", "work", "works", "mean", "means", "meaning", "tell"),
+    }
+)
 
 
 def akin(a: str, b: str) -> bool:
@@ -192,7 +200,11 @@ def from_first(
     others = [
         w
         for w in asked_words(question.expanded)
-        if w not in CHATTER and w not in FILLER and not _akin_any(w, title) and not _akin_any(w, around)
+        if w not in CHATTER
+        and w not in FILLER
+        and w not in SUMMARY
+        and not _akin_any(w, title)
+        and not _akin_any(w, around)
     ]
     amount = asks_amount(question.expanded)
     named = [
@@ -204,16 +216,22 @@ def from_first(
         block = [u for u in named if u.name == named[0].name]
         ranked = sorted(block, key=lambda u: -_score(u, others, amount))[:BLOCK_SENTENCES]
         return FirstPassage(first, sentences=tuple(u.text for u in sorted(ranked, key=lambda u: u.position)))
-    chosen = _sentence(units, others, amount)
+    # Asked what it is ("rules for being frightened"): the first sentence under its own heading too.
+    summary = any(w in SUMMARY for w in fold_words(question.expanded))
+    chosen = _sentence(units, others, amount, title if summary else ())
     return FirstPassage(first, sentences=(chosen.text,)) if chosen is not None else None
 
 
-def _sentence(units: Sequence[_Unit], others: Sequence[str], amount: bool) -> _Unit | None:
-    """Return the sentence answering the question's other words, or the passage's first prose sentence when the
-    question asks nothing but what the passage is ("what does uncanny dodge do"), or None: a question asking
-    something the passage does not say is not answered from it."""
+def _sentence(
+    units: Sequence[_Unit], others: Sequence[str], amount: bool, title: Sequence[str] = ()
+) -> _Unit | None:
+    """Return the sentence answering the question's other words, or the passage's first prose sentence (under no
+    name, or under the title's own heading) when the question asks nothing but what the passage is ("what does
+    uncanny dodge do"), or None: a question asking something the passage does not say is not answered from it."""
     if not others:
-        return next((u for u in units if u.name is None), None)
+        return next(
+            (u for u in units if u.name is None or all(_akin_any(w, title) for w in fold_words(u.name))), None
+        )
     best = max(units, key=lambda u: _score(u, others, amount))
     score = _score(best, others, amount)
     if score > MIN_SHARE * len(others):

@@ -15,13 +15,19 @@ import re
 from collections.abc import Sequence
 
 from canon.wording import relation_sentence, title_phrase
+from canon.wording.counts import in_words
 from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_ages import age_answer
 from memory.knowledge.retrieval.answer_canon import asked_states, kind_answer, what_it_is, who_answer
 from memory.knowledge.retrieval.answer_deeds import deed_verb, done_to, says_deed, took_part_answer
 from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_answer, is_event, names_list
+from memory.knowledge.retrieval.answer_kin import kin_answer, marriage_answer
 from memory.knowledge.retrieval.answer_lives import life_answer
+from memory.knowledge.retrieval.answer_members import members_answer
+from memory.knowledge.retrieval.answer_places import places_answer
+from memory.knowledge.retrieval.answer_told import told_answer, told_sentence
+from memory.knowledge.retrieval.answer_which import which_answer
 from memory.knowledge.retrieval.answer_words import (
     RELATION_WORDS,
     fold_words,
@@ -29,6 +35,8 @@ from memory.knowledge.retrieval.answer_words import (
     key_words,
     sentences,
 )
+from memory.knowledge.retrieval.heirs import heir_answer
+from memory.knowledge.retrieval.rulers import asks_ruler, ruler_answer
 
 __all__ = ["graph_answer"]
 
@@ -55,25 +63,6 @@ _TOLD = ("description", "gm notes", "notes")
 _TOLD_TOGETHER = frozenset({"PARTICIPATED_IN"})
 _BORN_WHEN = re.compile(r" was born (?:on|in) |'s date of birth ")
 _SYMMETRIC = frozenset({"SIBLING_OF", "SPOUSE_OF", "ALLY_OF", "ENEMY_OF"})
-_COUNTS = (
-    "no",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-)
-
-
-def _count_words(n: int) -> str:
-    return _COUNTS[n] if n < len(_COUNTS) else str(n)
 
 
 def _related(fact: CanonFact, wanted: set[str], asked: Sequence[str]) -> tuple[str, bool, list[str]] | None:
@@ -126,7 +115,7 @@ def _relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
             singular, plural = nouns[0 if entity_is_subject else 1]
             noun = singular if len(others) == 1 else plural
             if how_many:
-                text = f"{name} has {_count_words(len(others))} {noun}: {names_list(others)}"
+                text = f"{name} has {in_words(len(others))} {noun}: {names_list(others)}"
             else:
                 text = f"{possessive(name)} {noun} {'is' if len(others) == 1 else 'are'} {names_list(others)}"
         elif entity_is_subject:
@@ -236,13 +225,35 @@ def _fact_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
                 continue
             said = set(fold_words(line))
             if all(has_word(said, w) for w in asked):
-                return f"{line.rstrip('.')}. [{number}]", number
+                return f"{_told_line(fact, line, asked).rstrip('.')}. [{number}]", number
     return None
+
+
+def _told_line(fact: CanonFact, line: str, asked: Sequence[str]) -> str:
+    """Return a card line as the answer says it: a description (or notes) by the sentence of it holding the
+    words asked, said of its subject (`told_sentence`), never the whole text after "…'s description:"."""
+    for attribute in _TOLD:
+        head = f"{possessive(fact.entity_name)} {attribute}: "
+        if line.startswith(head):
+            told = sentences(line[len(head) :])
+            held = [s for s in told if all(has_word(set(fold_words(s)), w) for w in asked)]
+            return told_sentence(fact.entity_name, (held or told or [line[len(head) :]])[0])
+    return line
 
 
 def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return an answer from the canon graph (a relation, or the card of the entity asked about), or None; the
-    cards are read in the order the question's form asks them (`_by_form`), cited by their own numbers."""
+    cards are read in the order the question's form asks them (`_by_form`), cited by their own numbers. A
+    name given in part that several share asks which one (`answer_which`); a question of kin or marriage is
+    answered from the family of the one it asks about (`answer_kin`)."""
+    kin = (
+        which_answer(question, facts)
+        or heir_answer(question, facts)
+        or kin_answer(question, facts)
+        or marriage_answer(question, facts)
+    )
+    if kin is not None:
+        return kin
     steps = [(n, f) for n, f in enumerate(facts, 1) if f.step and f.step_span]
     if steps:
         return _two_step(question, steps)
@@ -300,9 +311,7 @@ def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
     # The title asked ends the question ("who is the Ember Queen"), or a ruler is asked ("who rules X"): "who is
     # the Ember Queen married to" asks a tie of hers, "who crowned the Ember Queen" a deed.
     typed = fold_words(question.replace("’", "'"))
-    rules = re.match(
-        r"^\s*who\s+(?:rules|ruled|governs|governed|reigns|reigned|holds|held|runs|ran)\b", question, re.I
-    )
+    rules = asks_ruler(question) is not None
     held = [
         (n, f)
         for n, f in enumerate(facts, 1)
@@ -347,15 +356,8 @@ def _deed_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
         said = [s for s in sentences(fact.matched) or [fact.matched] if says_deed(s, question)][:1]
         if not said:
             continue  # the verb's stem in other words ("Pell's crown" for "who crowned Pell")
-        text = said[0].rstrip(".")
-        pronoun = re.match(r"^(?:She|He|They|It)\s+", text)
-        if pronoun:
-            text = f"{fact.entity_name} {text[pronoun.end() :]}"
-        elif re.match(r"^(?:A|An|The)\s", text):  # "Brother Halvard is the old priest …, who crowned Tamsin"
-            text = f"{fact.entity_name} is {text[0].lower()}{text[1:]}"
-        elif fact.entity_name.casefold() not in text.casefold():
-            text = f"{fact.entity_name}: {text}"
-        return f"{text}. [{number}]", number
+        # "Brother Halvard is the old priest …, who crowned Tamsin"; "Nell Quarrow poisoned …" for "She poisoned …"
+        return f"{told_sentence(fact.entity_name, said[0])}. [{number}]", number
     return None
 
 
@@ -371,7 +373,7 @@ def _count_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     names = [f.entity_name for f in facts]
     listed = f": {names_list(names)}" if len(names) == total else f", among them {names_list(names)}"
     verb = "is" if total == 1 else "are"
-    return f"There {verb} {_count_words(total)} {word}{listed}. [1]", 1
+    return f"There {verb} {in_words(total)} {word}{listed}. [1]", 1
 
 
 def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
@@ -379,10 +381,14 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     if counted is not None:
         return counted
     found = (
-        age_answer(question, facts)
+        told_answer(question, facts)
+        or places_answer(question, facts)
+        or members_answer(question, facts)
+        or age_answer(question, facts)
         or took_part_answer(question, facts)
         or _deed_answer(question, facts)
         or _holder_answer(question, facts)
+        or ruler_answer(question, facts)
     )
     if found is not None:
         return found

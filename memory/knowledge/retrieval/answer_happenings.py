@@ -15,10 +15,11 @@ import re
 from collections.abc import Sequence
 
 from canon.wording import names_in_prose, opening, relation_sentence
-from canon.wording.counts import listed
+from canon.wording.counts import in_words, listed
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words, sentences
+from memory.knowledge.retrieval.happenings import EVENT_NOUNS, asked_when, asks_who_was_there, does_deed
 
 __all__ = ["goal_answer", "happening_answer", "is_event", "names_list"]
 
@@ -77,39 +78,57 @@ def _at_place(fact: CanonFact, number: int) -> tuple[str, int] | None:
     return " ".join(f"{line}." for line in lines) + f" [{number}]", number
 
 
+def _took_place(fact: CanonFact) -> str | None:
+    """Return an event card's sentence saying where and when it took place, or when alone without a place."""
+    head = fact.entity_name + " took place "
+    placed = [line for line in fact.facts if line.startswith(head) and "during" not in line]
+    return next((line for line in placed if line.startswith(head + "at ")), placed[0] if placed else None)
+
+
 def _who_took_part(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    """Return who took part in the event the question asks about (beside those it names), or None."""
+    """Return who took part in the event the question asks about (beside those it names), or None. Events
+    found by the place they took place at ("Who fought at Fenwatch?") are each said, in the order found."""
     named = {f.entity_name for f in facts if not is_event(f)}
+    there = asks_who_was_there(question)
+    told: list[tuple[int, str, str]] = []
     for number, fact in enumerate(facts, 1):
         if not is_event(fact):
             continue
         own = set(fold_words(fact.matched)) | set(fold_words(fact.entity_name))
         others = {w for f in facts if f is not fact for w in fold_words(f.matched)}
         asked = [w for w in key_words(question) if not has_word(own, w) and w not in others]
-        if not asked:
+        deed = any(does_deed(w, fact.entity_name) for w in key_words(question))  # "who burned the lights"
+        if not asked and not there and not deed:
             continue
         what = _what_it_was(fact)
-        told = set(fold_words(what)) | set(fold_words(attribute_value(fact, "significance") or ""))
-        if not all(w in _TAKING_PART or has_word(told, w) for w in asked):
+        said = set(fold_words(what)) | set(fold_words(attribute_value(fact, "significance") or ""))
+        if not all(
+            w in _TAKING_PART or w in EVENT_NOUNS or has_word(said, w) or does_deed(w, fact.entity_name)
+            for w in asked
+        ):
             continue
         people = [p for p in _taking_part(fact) if p not in named]
-        if not people:
-            continue
-        text = relation_sentence("PARTICIPATED_IN", names_list(people, opens=True), fact.entity_name)
+        if people:
+            text = relation_sentence("PARTICIPATED_IN", names_list(people, opens=True), fact.entity_name)
+            told.append((number, text, what))
+    if not told:
+        return None
+    number, text, what = told[0]
+    if len(told) == 1:
         return f"{text}{': ' + what if what else ''}. [{number}]", number
-    return None
+    return " ".join(f"{t}. [{n}]" for n, t, _ in told), number
 
 
 def happening_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return what happened at a place, or who took part in an event (see the module docstring), or None."""
     folded = question.casefold()
     if _WHAT_HAPPENED.match(folded):
-        dated = [(n, f) for n, f in enumerate(facts, 1) if is_event(f) and f.matched.isdigit()]
-        if dated:  # "What happened in 866?": the events found by the year, each where and when
-            lines = [
-                next((line for line in f.facts if line.startswith(f.entity_name + " took place at ")), None)
-                for _, f in dated
-            ]
+        when = asked_when(question)
+        dated = [(n, f) for n, f in enumerate(facts, 1) if is_event(f) and when and f.matched == when]
+        if (
+            dated
+        ):  # "What happened in 212 RL?": the events found by the year, each where (if canon says) and when
+            lines = [_took_place(f) for _, f in dated]
             told = [
                 f"{opening(line, f.entity_name, 'Event')}. [{n}]"
                 for (n, f), line in zip(dated, lines, strict=True)
@@ -125,6 +144,41 @@ def happening_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
         return None
     if re.match(r"^\s*who\b", folded):
         return _who_took_part(question, facts)
+    if re.match(r"^\s*(?:when|where)\b", folded):
+        return _which_of(facts) or _ended(question, facts)
+    return None
+
+
+def _which_of(facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return each event a question's words found alike (two coronations for "when was the queen crowned"),
+    where and when it took place: never one of them picked in silence. None when they found one or none."""
+    events = [(n, f) for n, f in enumerate(facts, 1) if is_event(f)]
+    alike = [(n, f) for n, f in events if events and f.matched == events[0][1].matched]
+    told = [(n, line) for n, f in alike if (line := _took_place(f))]
+    if len(told) < 2 or len(alike) != len(told):
+        return None
+    said = " ".join(
+        f"{opening(line, f.entity_name, 'Event')}. [{n}]"
+        for (n, line), (_, f) in zip(told, alike, strict=True)
+    )
+    return f"{in_words(len(told)).capitalize()} events fit: {said}", told[0][0]
+
+
+_ENDED = re.compile(r"\b(?:end|ended|finish|finished|stop|stopped|conclude|concluded|over|close|closed)\b")
+
+
+def _ended(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return when an event asked the end of took place ("When did the siege of Fenwatch end?"): canon dates an
+    event once, so the answer says that day and that canon gives none other for its end, then what it was."""
+    if not _ENDED.search(question.casefold()):
+        return None
+    for number, fact in enumerate(facts, 1):
+        line = _took_place(fact) if is_event(fact) else None
+        if line is None or not set(fold_words(fact.entity_name)) & set(fold_words(question)):
+            continue
+        what = _what_it_was(fact)
+        said = f"{opening(line, fact.entity_name, 'Event')}; canon gives no other date for its end"
+        return f"{said}.{' ' + what + '.' if what else ''} [{number}]", number
     return None
 
 

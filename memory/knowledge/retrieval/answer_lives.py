@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words
-from memory.knowledge.retrieval.lives import death_cause, held_at
+from memory.knowledge.retrieval.lives import death_cause, held_at, last_placed
 
 __all__ = ["life_answer"]
 
@@ -106,10 +106,10 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
                 )
                 return f"{lead}. [{number}]", number
             if state in ("imprisoned", "missing", "dead"):
-                return (
-                    f"{fact.entity_name} is {state}; nothing the table knows says where. [{number}]",
-                    number,
-                )
+                # Where canon last put them, if anywhere (the dead are where they died, asked otherwise).
+                last = last_placed(fact) if state != "dead" else None
+                unsure = f"{fact.entity_name} is {state}; nothing the table knows says where"
+                return f"{unsure}{'; ' + last if last else ''}. [{number}]", number
             continue
         if _WHEN.search(folded):
             pattern = _BORN if _BORN.search(folded) else _DIED if _DIED.search(folded) else None

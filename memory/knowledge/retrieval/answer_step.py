@@ -10,6 +10,9 @@
    passage the question names by its title and the headings it is under ("the teleport spell") answers first.
    Sentences quoted must be about the subject asked (`answer_scope.off_subject`; from lesser passages only, more
    of its words).
+5. else, when the word search and the meaning search agree on the best passage, it answers a question that
+   describes its subject in other words, the subject named (`answer_described`); an answer quoted for a question
+   that describes its subject starts with the subject's name.
 `comparison` answers each part of a comparison or two-part question and says both, with both citations, and
 which one is more when the values are numbers or dice.
 """
@@ -26,6 +29,7 @@ from memory.knowledge.fields import KIND
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import KIND_LINE, Question
 from memory.knowledge.retrieval.answer import compose, nothing_known, numbered
+from memory.knowledge.retrieval.answer_described import described, named_subject
 from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_scope import narrowed, off_subject, strange_words, unheld_words
@@ -84,6 +88,19 @@ def reply(
 
     `unknown`: the question's words that no source the asker may read holds (the retriever's): a question about
     something no source names is answered "nothing known", not with a line about something else."""
+    answer = _reply(question, facts, results, unknown)
+    if answer.known:
+        return named_subject(question, facts, results, answer)
+    strange = bool(results) and bool(strange_words(question, unknown, results))
+    return described(question, facts, results, unknown, strange) or answer
+
+
+def _reply(
+    question: Question,
+    facts: Sequence[CanonFact],
+    results: Sequence[LoreResult],
+    unknown: Sequence[str] = (),
+) -> ShortAnswer:
     if graph_answer(question.text, facts) is not None:
         return compose(question.text, facts, results)
     if strange_words(question, unknown, results) or _elsewhere(question, results, unknown):

@@ -29,15 +29,20 @@ from memory.knowledge.answer_models import Relation
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
+from memory.knowledge.retrieval.happenings import at_place, by_deed, in_year
+from memory.knowledge.retrieval.heirs import heir_holders
 from memory.knowledge.retrieval.holders import (
     described,
-    in_year,
     mentioned,
     of_type,
     title_holders,
     titled,
 )
-from memory.knowledge.retrieval.lives import birth_line, card_life, card_status, died_in
+from memory.knowledge.retrieval.kin import asks_kin, kin_of
+from memory.knowledge.retrieval.lives import birth_line, card_life, card_status, died_in, story_date
+from memory.knowledge.retrieval.places import around
+from memory.knowledge.retrieval.rulers import seated
+from memory.knowledge.retrieval.shared_names import first_names
 from memory.knowledge.retrieval.steps import inner_step, stepped
 from memory.knowledge.retrieval.superseded import mark_superseded
 from memory.leaks import card_secrets
@@ -45,6 +50,8 @@ from memory.leaks import card_secrets
 log = logging.getLogger(__name__)
 
 _ARTICLES = frozenset({"the", "a", "an"})
+#: The most cards of a question whose families are read (each reads a few dozen cards).
+_KIN_READ = 4
 #: Folded name tables kept (one per lineage, canon state, viewer and hidden entities seen).
 _NAMES_CACHE = 64
 #: Every name of a lineage's canon, whoever reads, kept per lineage and canon state: the tables above are
@@ -360,17 +367,26 @@ class EntityFinder:
         counted = await of_type(reader, question)
         if counted is not None:
             return _counted(*counted), []
-        ranked = best_matches(question, names, config)
+        # "What happened in year 212 of the Reign of Lamps?": the events of the year, not the era its words name.
+        ranked = await in_year(reader, question) or best_matches(question, names, config)
+        deeds = await by_deed(reader, question, ranked)  # found by the deed asked, if by a name's part too
+        ranked = [m for m in ranked if m.entity_id not in {d.entity_id for d in deeds}] + deeds
+        ranked += await at_place(reader, question, ranked)
+        ranked += await seated(reader, question, ranked)
         ranked += (
             await title_holders(reader, question, ranked)
             or await titled(reader, question, ranked)
             or await mentioned(reader, question, ranked)
         )
+        ranked += await first_names(reader, question, names[0], ranked)
+        ranked += await heir_holders(reader, question, ranked)
         if not ranked:
-            ranked = await in_year(reader, question) or await described(reader, question)
+            ranked = await described(reader, question)
         step = await inner_step(reader, question, ranked)
         ranked = stepped(ranked, step)
+        ranked += await around(reader, question, ranked)  # the places in or around a place asked about
         words = Wording(calendar=(await reader.calendar()).words()) if ranked else PLAIN
+        now = await story_date(session, steps) if ranked else None
         facts: list[CanonFact] = []
         for m in ranked:
             try:
@@ -393,12 +409,19 @@ class EntityFinder:
                     relations=card_relations(card),
                     state=card_state(card, reader.ontology),
                     state_terminal=is_terminal(reader.ontology, card_state(card, reader.ontology)),
-                    life=card_life(card, words),
+                    life=card_life(card, words, now),
                     secrets=tuple(card_secrets(card)),
                     step=step.said if step is not None and entity.id in step.found else None,
                     step_span=step.span if step is not None and entity.id in step.found else None,
                 )
             )
+        if asks_kin(question):  # a family two steps out is read only when a question asks a tie of kin
+            facts = [
+                f.model_copy(update={"kin": await kin_of(reader, f.entity_id, words)})
+                if n < _KIN_READ and reader.ontology.is_a(f.entity_type, ("Person", "Deity"))
+                else f
+                for n, f in enumerate(facts)
+            ]
         found = {f.entity_id for f in facts}
         return facts, [m for m in ranked if m.entity_id in found]
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canon.graph.reader import CanonReader, facts_holding, happened_in_year, titles_naming
+from canon.graph.reader import CanonReader, facts_holding, titles_naming
 from canon.models import Entity
 from memory.fulltext import STOPWORDS
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.candidates import EntityMatch
+from memory.knowledge.retrieval.rulers import asks_ruler
 
-__all__ = ["described", "in_year", "mentioned", "of_type", "title_holders", "titled"]
+__all__ = ["described", "mentioned", "of_type", "title_holders", "titled"]
 
 _WHAT_IS = re.compile(r"^\s*what\s+(?:is|was|are|were)\s+(?:the\s+|a\s+|an\s+)?([a-z][a-z' -]+?)\s*\??$")
 #: The most descriptions a thing no entity is named for is looked up in.
@@ -25,11 +26,6 @@ _DESCRIBED = 3
 _HOW_MANY = re.compile(
     r"^\s*how many ([a-z]+(?: [a-z]+)?) (?:are there|exist|are known|do we know|does canon know|are in canon)\b"
 )
-
-_IN_YEAR = re.compile(
-    r"^\s*what\s+(?:happened|took place|went on|occurred)\s+(?:in|during)\s+(?:the\s+)?(?:year\s+)?(-?\d{1,6})\s*\??$"
-)
-_YEAR_SCORE = 80.0
 
 #: "Who poisoned Orrin?": a who-question with a verb of its own, and what it is asked of.
 _WHO_DID = re.compile(r"^\s*who\s+([a-z]+ed|[a-z]+)\s+(.+)$")
@@ -59,7 +55,6 @@ _NOT_DEEDS = frozenset(
 _TOLD = ("description", "gm_notes", "notes")
 _DEED_SCORE = 85.0
 
-_RULES = re.compile(r"^\s*who\s+(?:rules|ruled|governs|governed|reigns|reigned|holds|held|runs|ran)\s+(.+)$")
 _TITLE_OF = re.compile(r"^\s*who\s+(?:is|was|are|were)\s+the\s+(.+?)\s+of\s+(.+)$")
 _ARTICLES = frozenset({"the", "a", "an"})
 #: A holder found by a title scores below a name typed.
@@ -69,9 +64,9 @@ _HOLDER_SCORE = 90.0
 def _asked(question: str) -> tuple[list[str], str] | None:
     """Return the title's words asked ("lady", none for "who rules") and the text naming what is held."""
     folded = " ".join(question.casefold().replace("?", " ").split())
-    rules = _RULES.match(folded)
-    if rules:
-        return [], rules.group(1)
+    rules = asks_ruler(folded)
+    if rules is not None:
+        return [], rules
     titled = _TITLE_OF.match(folded)
     if titled:
         return fold_words(titled.group(1)), titled.group(2)
@@ -195,22 +190,6 @@ async def mentioned(reader: CanonReader, question: str, named: Sequence[EntityMa
                 EntityMatch(entity_id=statement.subject_id, matched=said, window=said, score=_DEED_SCORE)
             )
     return found
-
-
-async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
-    """Return the events that took place in the year a question asks about ("What happened in 866?"), as
-    matches found by the year."""
-    asked = _IN_YEAR.match(question.casefold())
-    if asked is None:
-        return []
-    year = asked.group(1)
-    found: dict[int, EntityMatch] = {}
-    for statement in await happened_in_year(reader, int(year)):
-        found.setdefault(
-            statement.subject_id,
-            EntityMatch(entity_id=statement.subject_id, matched=year, window=year, score=_YEAR_SCORE),
-        )
-    return list(found.values())
 
 
 async def of_type(reader: CanonReader, question: str) -> tuple[str, list[Entity]] | None:

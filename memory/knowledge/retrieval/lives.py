@@ -9,14 +9,31 @@ part in on that day ("in Battle of Gull Rock"), and a description's clause sayin
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.calendar import UNKNOWN
+from canon.campaigns import LineageStep
 from canon.models import EntityCard
 from canon.ontology import Ontology
-from canon.wording import PLAIN, Wording
+from canon.wording import PLAIN, Wording, in_prose
+from canon.wording.relations import FEMALE, MALE
 from memory.knowledge.answer_models import Life
+from memory.knowledge.models import CanonFact
+from memory.scene_tables import SceneRow
 
-__all__ = ["birth_line", "card_life", "card_status", "death_cause", "died_in", "held_at"]
+__all__ = [
+    "birth_line",
+    "card_life",
+    "card_status",
+    "death_cause",
+    "died_in",
+    "held_at",
+    "last_placed",
+    "story_date",
+]
 
 #: How a description says someone died: "drowned in the Weeping Sound", "was slain at the ford".
 _DEATH_CAUSE = re.compile(
@@ -67,6 +84,36 @@ def held_at(description: str | None) -> str | None:
     return _said(description, _HELD)
 
 
+#: Where canon puts someone, most telling first: where they are (play moves them), else where they live.
+_PLACING = ("LOCATED_IN", "LIVES_IN")
+
+
+def last_placed(fact: CanonFact) -> str | None:
+    """Return the last place canon puts someone, as it reads after "the last place canon puts them is" ("the
+    last place canon puts him is Saltcombe"): where they were last (a location play gave them), else their
+    home; who they are said by the card's sex when it has one ("him", "her"), else "them". None when canon
+    places them nowhere. It says where canon last put them, not that they are held there."""
+    me = fact.entity_name.casefold()
+    for predicate in _PLACING:
+        places = [
+            r.object
+            for r in fact.relations
+            if r.predicate.upper() == predicate and r.subject.casefold() == me
+        ]
+        if places:
+            sex = next(
+                (
+                    line.split(": ", 1)[1].strip().casefold()
+                    for line in fact.facts
+                    if re.match(rf"^{re.escape(fact.entity_name)}'s? (?:sex|gender|pronouns): ", line)
+                ),
+                "",
+            )
+            them = "him" if sex in MALE else "her" if sex in FEMALE else "them"
+            return f"the last place canon puts {them} is {in_prose(places[-1])}"
+    return None
+
+
 def died_in(card: EntityCard) -> str | None:
     """Return the event a dead entity took part in on the day it died ("… died on 3 Sunmoon, …, in Battle of
     Gull Rock"), or None."""
@@ -86,9 +133,24 @@ def _dated(text: str | None) -> str | None:
     return text if text and text != UNKNOWN else None
 
 
-def card_life(card: EntityCard, words: Wording = PLAIN) -> Life | None:
+async def story_date(session: AsyncSession, steps: Sequence[LineageStep]) -> str | None:
+    """Return the story's date: the in-world date of the latest scene that has one, of the campaign or else of
+    the campaigns it branched from (up to where it branched), or None where no scene is dated."""
+    for step in steps:
+        query = select(SceneRow.world_date).where(
+            SceneRow.campaign_id == step.campaign_id, SceneRow.world_date.is_not(None)
+        )
+        if step.up_to_scene_order is not None:
+            query = query.where(SceneRow.story_order <= step.up_to_scene_order)
+        found = await session.scalar(query.order_by(SceneRow.story_order.desc()).limit(1))
+        if found and found != UNKNOWN:
+            return found
+    return None
+
+
+def card_life(card: EntityCard, words: Wording = PLAIN, now: str | None = None) -> Life | None:
     """Return when an entity was born and died (the first dated alive state and the dead one), or None; a date
-    written `unknown` is no date here."""
+    written `unknown` is no date here. `now`: the story's date, ages count to."""
     born = next(
         (v.statement.validity for v in card.states if str(v.statement.value).casefold() == "alive"), None
     )
@@ -106,6 +168,8 @@ def card_life(card: EntityCard, words: Wording = PLAIN) -> Life | None:
         died=died_at,
         died_key=died.world_from_key if died and died_at else None,
         died_words=words.when(died_at) if died_at else None,
+        now=now,
+        now_words=words.date(now) if now else None,
     )
 
 

@@ -58,7 +58,7 @@ PLAYER = {
     "when did lord orrin die": ["Orrin Vaske died on 3 Sunmoon"],
     "where did Corran die": ["in the Wreck of the Sable"],
     "where is pip": ["Pip Marrowby is missing", "Harrowport"],
-    "where is tidehall": ["Tidehall is part of Harrowport"],
+    "where is tidehall": ["Tidehall is in Harrowport, in the Saltmarch"],
     "what does the tidewardens want": ["The Tidewardens want to clear the marsh of smugglers"],
     "who was wenna": ["Wenna Vaske was Lady of Saltmarch", "Wenna Vaske died on 14 Ashmoon, year 850"],
     "who are orrins kids": ["Orrin Vaske's children are Corran Vaske and Tamsin Vaske"],

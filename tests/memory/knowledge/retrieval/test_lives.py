@@ -1,11 +1,13 @@
-"""A life's words read from a description: how someone died, where they are held; and "whos" read as two words."""
+"""A life's words read from a description: how someone died, where they are held, or where canon last put them; and "whos" read as two words."""
 
 from __future__ import annotations
 
 import pytest
 
+from memory.knowledge.answer_models import Relation
+from memory.knowledge.models import CanonFact
 from memory.knowledge.question import spelled_out
-from memory.knowledge.retrieval.lives import death_cause, held_at
+from memory.knowledge.retrieval.lives import death_cause, held_at, last_placed
 
 
 @pytest.mark.parametrize(
@@ -57,3 +59,35 @@ def test_where_someone_is_held_is_read_from_the_description(description: str, sa
 )
 def test_a_question_word_run_into_is_is_read_as_two_words(typed: str, read: str) -> None:
     assert spelled_out(typed) == read
+
+
+def _person(relations: list[tuple[str, str]], facts: list[str] = ()) -> CanonFact:  # type: ignore[assignment]
+    return CanonFact(
+        entity_id=1,
+        entity_name="Kell Varrow",
+        entity_type="NPC",
+        matched="kell",
+        match_score=1.0,
+        hidden=False,
+        description=None,
+        facts=list(facts),
+        relations=[Relation(subject="Kell Varrow", predicate=p, object=o) for p, o in relations],
+    )
+
+
+def test_a_place_play_gave_comes_before_the_home_and_the_sex_says_the_pronoun() -> None:
+    placed = _person(
+        [("LIVES_IN", "Saltcombe"), ("LOCATED_IN", "The Lantern Keep")], ["Kell Varrow's sex: male"]
+    )
+    assert last_placed(placed) == "the last place canon puts him is the Lantern Keep"
+    assert last_placed(_person([("LIVES_IN", "Saltcombe")])) == "the last place canon puts them is Saltcombe"
+
+
+def test_someone_canon_places_nowhere_has_no_last_place() -> None:
+    assert last_placed(_person([("MEMBER_OF", "House Orrow")])) is None
+    # Someone else's home on the card is not theirs.
+    other = _person([])
+    other = other.model_copy(
+        update={"relations": [Relation(subject="Bram", predicate="LIVES_IN", object="Greyquay")]}
+    )
+    assert last_placed(other) is None

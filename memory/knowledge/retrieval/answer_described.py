@@ -1,0 +1,260 @@
+"""A subject described in other words: the best passage answers, its subject named, when the searches agree.
+
+Players often ask for a thing by describing it ("which sea-dwelling humanoids can telepathically command
+sharks?", "spell that makes a floating platform of force", "is there a monster that ...") or ask a rule in their
+own words ("when do I roll two d20s and keep the higher one?"). The sentence reading (`answer`, `answer_first`)
+wants the question's words in the sentence it quotes, and a description seldom has them, so it finds nothing.
+Then the best passage answers, its subject named, with its sentence holding most of the question's words
+("Sahuagin: ... can magically command any shark within 120 feet, using a limited telepathy. [1]"), when the
+search's own evidence says the passage is the one asked about:
+1. the two searches agree (`agreed`): the passage is first, the meaning search ranks it first or second and the
+   word search near the top too (the two ranks summing to at most `AGREED_RANKS`): two readings of the question
+   that share no scoring found the same section;
+2. a question that does not describe a subject by its form (`describes`) must also have most of its content words
+   (an ending apart, or in the books' words) in that passage (`MIN_SHARE`), and not ask who, where, why or when
+   something was (a person, a place, a cause, a date: no section's name answers those); one that describes, some
+   of them;
+3. a question asking a field or a comparison is never answered here ("hex spell range"): the steps for those say
+   what they find, or nothing; one asking an amount ("how much protection ...") only by a sentence saying one;
+4. a word no source holds still means "nothing known", unless it is a word of a description (a lowercase word of
+   a question that describes: "a floating *platform* of force"); a capitalised name no source holds never is.
+
+`named_subject`: an answer to a question that describes its subject, quoted from a passage whose subject's name
+neither the question nor the answer says as it is written, starts with that subject ("Purple Worm: Hit: 19 (3d6
++ 9) piercing damage ...", "Robe of Eyes: The robe lets you see in all directions, ..." for "robe covered in eye
+patterns that lets you see in all directions").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memory.fulltext import STOPWORDS
+from memory.knowledge.answer_models import AnswerMode, ShortAnswer
+from memory.knowledge.models import CanonFact, LoreResult
+from memory.knowledge.question import CHATTER, FILLER, Question
+from memory.knowledge.retrieval.answer import (
+    EXAMPLE,
+    NO_AMOUNT,
+    asks_amount,
+    has_amount,
+    is_example,
+    numbered,
+)
+from memory.knowledge.retrieval.answer_first import akin
+from memory.knowledge.retrieval.answer_words import (
+    asked_words,
+    fold_words,
+    kind_line,
+    labelled_sentences,
+    related_said,
+    sections_of,
+)
+
+__all__ = ["agreed", "content_share", "described", "describes", "named_subject", "subject_of"]
+
+#: The most the word search's and the meaning search's ranks of the best passage may sum to (1 + 1, 1 + 2, 2 + 1,
+#: 3 + 1, 2 + 2): both found it at or near the top.
+AGREED_RANKS = 4
+#: The meaning search's rank the best passage must have at most.
+SEMANTIC_RANK = 2
+#: The share of a question's content words the best passage must hold when the question does not describe.
+MIN_SHARE = 0.75
+#: ... and when it describes (a description's words are mostly the player's own, some of them the book's).
+MIN_DESCRIBED_SHARE = 0.3
+
+_ASKING = r"(?:is|are|was|were|does|do|did|can|could|will|would|should|has|have|had|happens|about)"
+#: "which spider can ...", "what little flying pest ...": the word after "which" or "what" is a kind, not a verb.
+_WHICH_KIND = re.compile(rf"^(?:which|what)\s+(?!{_ASKING}\b)[^\W\d_]")
+#: "what script do the kenku use", "what damage does a pistol deal": an auxiliary, then the question's own
+#: subject: it asks something of a thing it names, not which thing fits a description ("which spider can blink").
+_ASKS_OF = re.compile(
+    r"^(?:which|what)\s+(?:[\w'-]+\s+){1,3}?(?:do|does|did|can|could|will|would|should|has|have|had)\s+"
+    r"(?:the|a|an|my|our|your|their|his|her|its|i|we|you|they|he|she|it)\b"
+)
+#: A question asking who, where, why or when something was asks a person, a place, a cause or a date, not which
+#: section ("when do I roll two d20s" asks a rule's condition: it may be a section).
+_ASKS_ELSE = re.compile(r"^(?:who|whom|whose|where|why)\b|^when\s+(?:was|were|did|is|will)\b")
+#: "is there a spell that ...".
+_IS_THERE = re.compile(r"^(?:is|are)\s+there\s+(?:a|an|any|some)\b")
+#: "what's the flying lion thing that shoots spikes": a relative clause says what is asked.
+_WHAT_IS_THE = re.compile(r"^(?:what'?s|whats|what\s+is|what\s+are)\s+(?:the|a|an)\b.*\b(?:that|who|whose)\b")
+#: A question that starts by asking, not by naming what it describes.
+_QUESTION_START = re.compile(
+    r"^(?:how|who|whom|whose|where|when|why|what|which|do|does|did|can|could|is|are|was|were|should|would|will"
+    r"|tell|explain)\b"
+)
+#: "spell that conjures a ghostly horse", "cursed deck of cards where each draw ...", "spell to write ...".
+_RELATIVE = re.compile(
+    r"^(?:[\w'-]+\s+){1,6}?(?:that|which|whose|where|who)\b|^(?:[\w'-]+\s+){1,3}to\s+[a-z]"
+)
+
+
+def describes(text: str) -> bool:
+    """Return whether a question describes what it asks for instead of naming it ("which spider can blink ...",
+    "spell that conjures a ghostly horse", "is there a spell that ...")."""
+    said = " ".join(text.casefold().replace("’", "'").split())
+    if _ASKS_OF.match(said):
+        return False
+    if _WHICH_KIND.match(said) or _IS_THERE.match(said) or _WHAT_IS_THE.match(said):
+        return True
+    return not _QUESTION_START.match(said) and bool(_RELATIVE.match(said))
+
+
+def _rank(result: LoreResult, kind: str) -> int | None:
+    return next((r.rank for r in result.reasons if r.kind == kind and r.rank is not None), None)
+
+
+def agreed(result: LoreResult) -> bool:
+    """Return whether the word search and the meaning search both rank a passage at or near the top."""
+    lexical, semantic = _rank(result, "lexical"), _rank(result, "semantic")
+    if lexical is None or semantic is None:
+        return False
+    return semantic <= SEMANTIC_RANK and lexical + semantic <= AGREED_RANKS
+
+
+def _content(question: Question) -> list[str]:
+    return [
+        w
+        for w in asked_words(question.expanded)
+        if w not in STOPWORDS and w not in CHATTER and w not in FILLER and not w.isdigit()
+    ]
+
+
+def _held(words: Sequence[str], seen: Sequence[str]) -> list[str]:
+    said = related_said(list(seen), list(words))
+    return [w for w in words if w in said or any(akin(w, s) for s in seen)]
+
+
+def content_share(question: Question, result: LoreResult) -> float:
+    """Return the share of the question's content words (through the glossary; an ending apart, or in the
+    books' words) that a passage holds, in its headings or its text."""
+    words = _content(question)
+    if not words:
+        return 0.0
+    seen = fold_words(" ".join([result.source_title, *result.heading_path, result.text]))
+    return len(_held(words, seen)) / len(words)
+
+
+def subject_of(result: LoreResult) -> str | None:
+    """Return the subject of a passage: its last heading's last part ("Uncanny Dodge" of "Rogue: Uncanny
+    Dodge"), or None for a passage without headings."""
+    if not result.heading_path:
+        return None
+    subject = result.heading_path[-1].split(":")[-1].strip()
+    return subject or None
+
+
+def _named_capitals(question: Question, unknown: Sequence[str]) -> bool:
+    """Return whether a word no source holds is capitalised in the question (a name, not a description)."""
+    typed = re.findall(r"[^\W\d_][\w'-]*", question.text)
+    return any(w[:1].isupper() and w.casefold() in unknown for w in typed[1:])
+
+
+@dataclass(slots=True)
+class _Unit:
+    position: int
+    text: str
+    prose: bool
+    words: list[str]
+
+
+def _units(result: LoreResult) -> list[_Unit]:
+    units: list[_Unit] = []
+    for section, body in sections_of(result.text):
+        kind = kind_line(body)
+        for label, text in labelled_sentences(body):
+            if text == kind:
+                continue
+            words = fold_words(" ".join([section or "", label or "", text]))
+            units.append(_Unit(len(units), text, label is None, words))
+    return units
+
+
+def best_sentence(question: Question, result: LoreResult) -> str | None:
+    """Return the passage's sentence holding most of the question's content words (a rule before its example,
+    one saying an amount when an amount is asked, the earlier first), or its first sentence of prose when none
+    holds any."""
+    units = _units(result)
+    if not units:
+        return None
+    words = _content(question)
+    amount = asks_amount(question.expanded)
+
+    def score(unit: _Unit) -> float:
+        held = float(len(_held(words, unit.words)))
+        if is_example(unit.text):
+            held *= EXAMPLE
+        if amount and not has_amount(unit.text):
+            held *= NO_AMOUNT
+        return held - 0.001 * unit.position
+
+    best = max(units, key=score)
+    if score(best) > 0:
+        return best.text
+    return next((u.text for u in units if u.prose), units[0].text)
+
+
+def _answerable(question: Question) -> bool:
+    return not question.fields and not question.parts
+
+
+def described(
+    question: Question,
+    facts: Sequence[CanonFact],
+    results: Sequence[LoreResult],
+    unknown: Sequence[str],
+    strange: bool,
+) -> ShortAnswer | None:
+    """Return the best passage's answer, its subject named, when the searches agree that it is the one asked
+    about (see the module docstring), or None. `strange`: a word naming what is asked is in no source."""
+    if not results or not _answerable(question):
+        return None
+    first = results[0]
+    if not first.is_fact or first.out_of_date or first.overruled or not agreed(first):
+        return None
+    describing = describes(question.text)
+    if strange and (not describing or _named_capitals(question, unknown)):
+        return None
+    if not describing and _ASKS_ELSE.match(question.text.casefold().lstrip()):
+        return None
+    if content_share(question, first) < (MIN_DESCRIBED_SHARE if describing else MIN_SHARE):
+        return None
+    sentence = best_sentence(question, first)
+    subject = subject_of(first)
+    if sentence is None or subject is None:
+        return None
+    if asks_amount(question.expanded) and not has_amount(sentence):
+        return None  # "how much protection ...": the rule's amount, or nothing
+    number = len(facts) + 1
+    said = sentence if sentence.endswith((".", "!", "?", "…")) else sentence + "."
+    text = _with_subject(subject, f"{said} [{number}]")
+    citations = [c.model_copy(update={"cited": c.number == number}) for c in numbered(facts, results)]
+    return ShortAnswer(text=text, mode=AnswerMode.EXTRACTIVE, known=True, citations=citations)
+
+
+def _with_subject(subject: str, text: str) -> str:
+    """Return the text led by its subject ("Sahuagin: ..."), unless it already starts with it."""
+    if text.casefold().startswith(subject.casefold()):
+        return text
+    return f"{subject}: {text}"
+
+
+def named_subject(
+    question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult], answer: ShortAnswer
+) -> ShortAnswer:
+    """Return the answer led by the subject of the passage it quotes first, when the question describes that
+    subject without naming its title (see the module docstring)."""
+    if not answer.known or answer.mode != AnswerMode.EXTRACTIVE or not describes(question.text):
+        return answer
+    first = len(facts) + 1
+    cited = [c.number for c in answer.citations if c.cited and c.number >= first]
+    if not cited:
+        return answer
+    result = results[min(cited) - first]
+    subject = subject_of(result)
+    if subject is None or any(subject.casefold() in t.casefold() for t in (question.text, answer.text)):
+        return answer
+    return answer.model_copy(update={"text": _with_subject(subject, answer.text)})

@@ -1,0 +1,252 @@
+"""Questions of kin and marriage, answered from a person's family as the asker may see it (`CanonFact.kin`).
+
+- "Who are Tove's cousins?", "Who is Brann's mum?", "Name Arlen's grandchildren": the tie's people, in the
+  tie's own words ("Tove Moss's grandparents are Arlen Moss and Hesta Moss"); a word that names a sex ("brother",
+  "dad") keeps those canon says are of it, and says so when canon does not say one's sex;
+- "Does Tove have a brother?", "How many kids does Bram have?": the same, or a count;
+- "Is Cole Tove's uncle?": yes with the tie, or what canon does say of the two, never a "No" it does not say;
+- "When did Bram and Ilsa get married?", "When did Bram marry?": the marriage's start or the wedding both took
+  part in, in the calendar's words, or that canon does not say when.
+
+A question that asks something else of the relative ("Where was Tove's grandmother born?") is not answered here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from canon.wording.counts import in_words
+from canon.wording.relations import possessive, relation_sentence
+from memory.knowledge.answer_models import Kin
+from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_happenings import names_list
+from memory.knowledge.retrieval.answer_words import fold_words
+from memory.knowledge.retrieval.kin import KIN_WORDS, MARRIAGE
+
+__all__ = ["kin_answer", "marriage_answer"]
+
+#: Each tie's nouns: (singular, plural) for either sex, then for male and female, then "either" in words.
+_NOUNS: dict[str, tuple[tuple[str, str], tuple[str, str], tuple[str, str], str]] = {
+    "parents": (("parent", "parents"), ("father", "fathers"), ("mother", "mothers"), "father or mother"),
+    "children": (("child", "children"), ("son", "sons"), ("daughter", "daughters"), "son or daughter"),
+    "siblings": (
+        ("sibling", "siblings"),
+        ("brother", "brothers"),
+        ("sister", "sisters"),
+        "brother or sister",
+    ),
+    "spouses": (("spouse", "spouses"), ("husband", "husbands"), ("wife", "wives"), "husband or wife"),
+    "grandparents": (
+        ("grandparent", "grandparents"),
+        ("grandfather", "grandfathers"),
+        ("grandmother", "grandmothers"),
+        "grandfather or grandmother",
+    ),
+    "grandchildren": (
+        ("grandchild", "grandchildren"),
+        ("grandson", "grandsons"),
+        ("granddaughter", "granddaughters"),
+        "grandson or granddaughter",
+    ),
+    "uncles and aunts": (("uncle or aunt", "uncles and aunts"), ("uncle", "uncles"), ("aunt", "aunts"), ""),
+    "nephews and nieces": (
+        ("nephew or niece", "nephews and nieces"),
+        ("nephew", "nephews"),
+        ("niece", "nieces"),
+        "",
+    ),
+    "cousins": (("cousin", "cousins"), ("cousin", "cousins"), ("cousin", "cousins"), ""),
+}
+#: Words a kin question may hold besides the names and the kin word: anything else asks something more.
+_ASKING = frozenset(
+    {
+        *("who", "whos", "whom", "is", "are", "was", "were", "the", "a", "an", "any", "of", "to", "s"),
+        *("does", "do", "did", "has", "have", "had", "how", "many", "what", "name", "names", "list", "tell"),
+        *("me", "about", "all", "there", "his", "her", "their", "and", "got", "called", "named", "one"),
+    }
+)
+_YES_NO = re.compile(r"^\s*(?:is|are|was|were)\b", re.I)
+_HAS = re.compile(r"^\s*(?:does|do|did|has|have|had)\b", re.I)
+
+
+def _noun(tie: str, sex: str | None, many: bool) -> str:
+    nouns = _NOUNS[tie]
+    pair = nouns[1] if sex == "male" else nouns[2] if sex == "female" else nouns[0]
+    return pair[1] if many else pair[0]
+
+
+def _either(tie: str) -> str:
+    """Return a tie's nouns of both sexes ("father or mother"), or its one noun where it has no other."""
+    return _NOUNS[tie][3] or _NOUNS[tie][0][0]
+
+
+def _named(question: str, fact: CanonFact) -> int:
+    """Return where the question names a person (-1: it does not); one a step found ("Tove's mother") by a word
+    of their own name ("is Ilsa Tove's mother")."""
+    folded = question.casefold().replace("’", "'")
+    if not fact.step_span:
+        return folded.find(fact.matched.casefold())
+    at = [
+        m.start() for w in fold_words(fact.entity_name) for m in re.finditer(rf"\b{re.escape(w)}\b", folded)
+    ]
+    return min(at, default=-1)
+
+
+def _owner(question: str, people: Sequence[CanonFact], word: str) -> CanonFact | None:
+    """Return whose kin the question asks: the name before "'s <word>", after "<word> of", else the only one."""
+    folded = question.casefold().replace("’", "'")
+    for fact in people:
+        name = re.escape(fact.matched.casefold())
+        if re.search(rf"{name}(?:'s|s'|')\s+(?:\w+\s+)?{word}\b", folded) or re.search(
+            rf"\b{word}\s+(?:of|to)\s+{name}", folded
+        ):
+            return fact
+    return people[0] if len(people) == 1 else None
+
+
+def _kin_word(question: str, facts: Sequence[CanonFact]) -> str | None:
+    """Return the kin word a question asks, one that is no word of a name found ("Ma" of "Ma Hollin")."""
+    named = {w for f in facts if not f.step_span for w in fold_words(f.matched)}
+    asked = [w for w in fold_words(question.replace("’", "'")) if w in KIN_WORDS and w not in named]
+    return asked[0] if asked else None
+
+
+def _only_kin(question: str, facts: Sequence[CanonFact], word: str) -> bool:
+    """Return whether a question holds nothing but names, its kin word and the words of asking."""
+    named = {w for f in facts for w in (*fold_words(f.matched), *fold_words(f.entity_name))}
+    return all(w in _ASKING or w in named or w == word for w in fold_words(question.replace("’", "'")))
+
+
+def _sorted(kin: Kin, tie: str, sex: str | None) -> tuple[list[str], list[str], list[str]]:
+    """Return a tie's people of the sex asked, those canon says no sex of, and all of them."""
+    every = list(kin.ties.get(tie, ()))
+    if sex is None:
+        return every, [], every
+    return [n for n in every if kin.sexes.get(n) == sex], [n for n in every if n not in kin.sexes], every
+
+
+def kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return the answer to a kin question (see the module docstring), or None."""
+    word = _kin_word(question, facts)
+    people = [f for f in facts if f.kin is not None]
+    if word is None or not people or not _only_kin(question, facts, word):
+        return None
+    owner = _owner(question, people, word)
+    if owner is None or owner.kin is None:
+        return None
+    number = facts.index(owner) + 1
+    tie, sex = KIN_WORDS[word]
+    if _YES_NO.match(question):
+        others = sorted(
+            (f for f in people if f is not owner and _named(question, f) >= 0),
+            key=lambda f: _named(question, f),
+        )
+        return (f"{_is_kin(owner, others[0], tie, sex)}. [{number}]", number) if others else None
+    found, unsure, every = _sorted(owner.kin, tie, sex)
+    name = owner.entity_name
+    if not found and not unsure:
+        if not every and not _HAS.match(question):
+            return None  # the passages may say what canon does not
+        text = f"Nothing the table knows names {'a ' if sex else ''}{_noun(tie, sex, not sex)} of {name}"
+        if every:
+            text += (
+                f"; {possessive(name)} {_noun(tie, None, len(every) > 1)} {_be(every)} {names_list(every)}"
+            )
+        return f"{text}. [{number}]", number
+    if tie == "spouses" and not re.search(r"\bhow\s+many\b", question, re.I):  # a marriage needs no sex said
+        return f"{relation_sentence('SPOUSE_OF', name, names_list(every))}. [{number}]", number
+    if re.search(r"\bhow\s+many\b", question, re.I) and not unsure:
+        noun = _NOUNS[tie][1 if sex == "male" else 2 if sex == "female" else 0]
+        counted = f"{in_words(len(found))} {noun[0] if len(found) == 1 else noun[1]}"
+        return f"{name} has {counted}: {names_list(found)}. [{number}]", number
+    if found:  # a parent of the sex asked found, the other parent is not it
+        yes = "Yes: " if _HAS.match(question) else ""
+        parts = [
+            f"{yes}{possessive(name)} {_noun(tie, sex, len(found) > 1)} {_be(found)} {names_list(found)}"
+        ]
+        if unsure and tie != "parents":
+            parts.append(_unsaid(unsure, tie, sex))
+    else:
+        lead = f"{possessive(name)} {_noun(tie, None, len(every) > 1)} {_be(every)} {names_list(every)}"
+        parts = [lead, _unsaid(unsure, tie, sex)]
+    return f"{'; '.join(parts)}. [{number}]", number
+
+
+def _be(names: Sequence[str]) -> str:
+    return "is" if len(names) == 1 else "are"
+
+
+def _unsaid(unsure: Sequence[str], tie: str, sex: str | None) -> str:
+    """Return that canon does not say the sex of those it names without one, as the tie asks it."""
+    if len(unsure) == 1:
+        return f"canon does not say whether {unsure[0]} is {_article(_noun(tie, sex, False))}"
+    if tie == "parents":
+        return f"canon does not say which is the {_noun(tie, sex, False)}"
+    return f"canon does not say which are {_noun(tie, sex, True)}"
+
+
+def _article(noun: str) -> str:
+    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"
+
+
+def _is_kin(owner: CanonFact, other: CanonFact, tie: str, sex: str | None) -> str:
+    """Return whether `other` is `owner`'s kin of the tie asked: yes, unsure of the sex, or what canon says."""
+    kin = owner.kin
+    assert kin is not None
+    name, them = owner.entity_name, other.entity_name
+    if them in kin.ties.get(tie, ()):
+        said = kin.sexes.get(them)
+        if tie == "spouses":
+            return f"Yes: {relation_sentence('SPOUSE_OF', them, name)}"
+        if sex is None or said == sex:
+            return f"Yes: {them} is {possessive(name)} {_noun(tie, said if sex else None, False)}"
+        if said is None:
+            return f"{them} is {possessive(name)} {_either(tie)}; canon does not say which"
+    text = f"Nothing the table knows says {them} is {possessive(name)} {_noun(tie, sex, False)}"
+    held = [t for t, names in kin.ties.items() if them in names]
+    if held:
+        said = kin.sexes.get(them)
+        text += f"; canon says {them} is {possessive(name)} {_noun(held[0], said, False)}"
+    return text
+
+
+def marriage_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return when a marriage asked began ("When did Bram and Ilsa get married?"), or None."""
+    if not re.match(r"^\s*(?:when|what\s+(?:year|day|date))\b", question, re.I) or not MARRIAGE.search(
+        question
+    ):
+        return None
+    people = sorted(
+        (f for f in facts if f.kin is not None and _named(question, f) >= 0),
+        key=lambda f: _named(question, f),
+    )
+    if not people:
+        return None
+    me = people[0]
+    kin = me.kin
+    assert kin is not None
+    number = facts.index(me) + 1
+    spouses = list(kin.ties.get("spouses", ()))
+    if len(people) > 1:
+        other = people[1].entity_name
+        if other not in spouses:
+            text = f"Nothing the table knows says {me.entity_name} and {other} married"
+            if spouses:
+                text += f"; {me.entity_name} is married to {names_list(spouses)}"
+            return f"{text}. [{number}]", number
+        spouses = [other]
+    if not spouses:
+        return None
+    said = [_married(me.entity_name, spouse, kin) for spouse in spouses]
+    return " ".join(f"{s}." for s in said) + f" [{number}]", number
+
+
+def _married(name: str, spouse: str, kin: Kin) -> str:
+    when, wedding = kin.married.get(spouse), kin.weddings.get(spouse)
+    at = f", at {wedding}" if wedding else ""
+    if when:
+        return f"{name} married {spouse} {when}{at}"
+    if wedding:
+        return f"{name} married {spouse} at {wedding}; nothing the table knows says when"
+    return f"{name} is married to {spouse}; nothing the table knows says when they married"

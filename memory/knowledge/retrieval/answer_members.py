@@ -1,0 +1,65 @@
+"""Who is in a group: "Who is in the Ashen Corsairs?", "Who belongs to House Orrow?", "How many people are in …?".
+
+A member named on the group and a person naming the group are one `MEMBER_OF` relation (docs/structured-lore.md),
+so the group's card holds every member the asker may see, and only those: a GM-only member, or a membership the GM
+keeps to themself, is not on a player's card, is not named and is not counted. The answer names them all in one
+sentence ("Ysra Dunmore, Kell Varrow and Bram Tulley are members of the Ashen Corsairs of Morrow"), with their
+number when it is asked; a group with no member the asker may see reads as one canon names none of.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from canon.wording import in_prose
+from canon.wording.relations import members_sentence
+from memory.knowledge.models import CanonFact
+
+__all__ = ["asks_members", "members_answer"]
+
+#: The kinds of entity that have members (the ontology's `MEMBER_OF` targets).
+GROUPS = frozenset({"Faction", "Lineage", "Culture"})
+_MEMBERS = re.compile(
+    r"^\s*(?:who|which\s+\w+)\s+(?:is|are|was|were)\s+(?:in|part\s+of|with|among|members?\s+of|a\s+member\s+of)\s"
+    r"|^\s*who\s+(?:belongs?|belonged|serves?|served)\s+(?:to|in|with)\s"
+    r"|\bmembers?\b|\bmembership\b|\bwho\s+makes?\s+up\b"
+    r"|^\s*how\s+many\s+(?:\w+\s+){0,2}?(?:are|is|were|was|belong|serve)\s+(?:in|part\s+of|with|to|among)\s"
+)
+#: A yes/no question ("Is Nessa a member of …?") asks of one member, not who they are (`answer_graph._between`).
+_YES_NO = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have)\b")
+#: Words that make "who is in …" ask something else ("who is in charge of the Corsairs": a leader).
+_NOT_MEMBERS = re.compile(r"\b(?:charge|command|lead|leads|led|rule|rules)\b")
+
+
+def asks_members(question: str) -> bool:
+    """Tell whether a question asks who the members of a group are, or how many there are."""
+    folded = " ".join(question.casefold().replace("’", "'").replace("?", " ").split()) + " "
+    return bool(_MEMBERS.search(folded)) and not _YES_NO.match(folded) and not _NOT_MEMBERS.search(folded)
+
+
+def _members(group: CanonFact) -> list[str]:
+    me = group.entity_name.casefold()
+    return list(
+        dict.fromkeys(
+            r.subject
+            for r in group.relations
+            if r.predicate.upper() == "MEMBER_OF" and r.object.casefold() == me
+        )
+    )
+
+
+def members_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return the members of the first group the question names as the asker may see them (see the module
+    docstring), counted when "how many" is asked, or None when the question asks no members of a group."""
+    if not asks_members(question):
+        return None
+    found = next(((n, f) for n, f in enumerate(facts, 1) if f.entity_type in GROUPS), None)
+    if found is None:
+        return None
+    number, group = found
+    members = _members(group)
+    if not members:
+        return f"Nothing the table knows names a member of {in_prose(group.entity_name)}. [{number}]", number
+    counting = bool(re.match(r"^\s*how\s+many\b", question.casefold()))
+    return f"{members_sentence(members, group.entity_name, counting=counting)}. [{number}]", number

@@ -1,0 +1,186 @@
+"""What only a description tells of someone, when canon has no typed fact for it.
+
+A world-builder writes much in prose: that someone vanished on the moor road, the false name a pedlar gives on
+the fen roads, the trade a ferryman plies, what a miller is known for. The questions asking these are answered
+by the one sentence of the description (as the asker may see it: a player's card holds no GM-only field) that
+carries the thing asked, said of its subject by name (`told_sentence`, the one place a description's sentence
+is given a subject), never the whole description after a colon:
+
+- "what happened to X" / "what became of X": X's state when it is not plain life, and the sentence saying what
+  befell them ("Lise Thorne is missing. Lise Thorne went down into the Cutting …");
+- "what is X's real name", "does X go by another name", "what alias does X use": the other names canon gives
+  (`aliases`), and the sentence naming one ("… calls himself Tam Reddle");
+- "what does X do": what X is (the description's first sentence), their trade;
+- "what is X known for": the sentence saying so ("Ada Thorne is known for her apple brandy …").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from canon.wording import in_prose
+from canon.wording.relations import possessive
+from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_words import fold_words, sentences
+
+__all__ = ["told_answer", "told_sentence"]
+
+_PRONOUN = re.compile(r"^(?:She|He|They|It)\s+")
+_INNER_PRONOUN = re.compile(r"(?<=[\s,;])(?:she|he|they)\b(?=\s+[a-z])")
+_ARTICLE = re.compile(r"^(?:A|An|The)\s")
+_POSSESSIVE_LEAD = re.compile(r"^[A-Z][\w-]*'s?\s")
+
+_HAPPENED = re.compile(r"^\s*what\s+(?:happened|has\s+happened|became)\s+(?:to|of|with)\b", re.I)
+_ALIAS = re.compile(
+    r"\b(?:real|true|other|another|false|secret|assumed|fake|birth|given)\s+names?\b|\balias(?:es)?\b"
+    r"|\bnick\s*names?\b|\bgo(?:es)?\s+by\b|\bcalls?\s+(?:him|her|them|it)sel(?:f|ves)\b|\bknown\s+as\b"
+    r"|\bpass(?:es)?\s+(?:him|her|them)sel(?:f|ves)\s+off\b|\bunder\s+(?:what|which)\s+name\b"
+    r"|\bwhat\s+(?:other\s+)?names?\s+(?:does|did|do)\b",
+    re.I,
+)
+_DOES = re.compile(
+    r"^\s*what\s+(?:does|did)\s+.+?\s+do(?:\s+for\s+(?:a\s+living|work))?\s*\??\s*$"
+    r"|\b(?:job|trade|occupation|profession|work|living|calling)\b",
+    re.I,
+)
+_KNOWN = re.compile(
+    r"\b(known|famous|renowned|noted|notorious|remembered|feared|loved|celebrated)\s+for\b", re.I
+)
+#: What a sentence says befell someone: vanishing, leaving, being taken, dying, coming back.
+_FATE = re.compile(
+    r"\b(?:vanish\w*|disappear\w*|missing|never|lost|last\s+seen|gone|fled|flee\w*|taken|captured|seized|"
+    r"died|killed|drowned|slain|murdered|hanged|exiled|banished|imprisoned|jailed|cursed|went|left|ran\s+off|"
+    r"returned|came\s+back|fell|buried|sank|sunk)\b",
+    re.I,
+)
+#: A sentence giving someone another name.
+_NAMING = re.compile(
+    r"\b(?:calls?\s+(?:him|her|them|it)sel(?:f|ves)|called|named|known\s+as|goes\s+by|go\s+by|alias|"
+    r"under\s+the\s+name|real\s+name|true\s+name|born\s+as|passes\s+(?:him|her|them)sel(?:f|ves)\s+off)\b",
+    re.I,
+)
+_EVENTS = frozenset({"Event", "Battle", "Ceremony", "Disaster", "Era"})
+
+
+def told_sentence(name: str, sentence: str) -> str:
+    """Return a sentence of someone's description said of them by name, without its closing stop: a leading
+    pronoun is their name ("She is known for …": "Ada Thorne is known for …"), a noun phrase says what they are
+    ("A miller's widow …": "Ada Thorne is a miller's widow …"), a pronoun inside it stands for them ("On the fen
+    roads he calls himself …": "On the fen roads Corin Vell calls himself …"); one naming them stays as written."""
+    text = sentence.strip().rstrip(".")
+    pronoun = _PRONOUN.match(text)
+    if pronoun:
+        return f"{name} {text[pronoun.end() :]}"
+    if name.casefold() in text.casefold():
+        return text
+    if _ARTICLE.match(text):
+        return f"{name} is {text[0].lower()}{text[1:]}"
+    if _POSSESSIVE_LEAD.match(text) and "'" in text.split()[0]:  # "Ada's son, a mason …"
+        return f"{name} is {text}"
+    inner = _INNER_PRONOUN.search(text)
+    if inner:
+        return f"{text[: inner.start()]}{name}{text[inner.end() :]}"
+    return f"{name}: {text}"
+
+
+def _attribute(fact: CanonFact, attribute: str) -> str:
+    """Return an attribute's value as the card says it ("Bram Hollis' description: …"), or ""."""
+    head = f"{possessive(fact.entity_name)} {attribute}: "
+    return next((f[len(head) :] for f in fact.facts if f.startswith(head)), "")
+
+
+def _described(fact: CanonFact) -> list[str]:
+    """Return the sentences of an entity's description as the asker may read it."""
+    return sentences(fact.description or _attribute(fact, "description"))
+
+
+def _aliases(fact: CanonFact) -> list[str]:
+    return [a for a in _attribute(fact, "aliases").split(", ") if a]
+
+
+def _bare(name: str) -> list[str]:
+    words = fold_words(name)
+    return words[1:] if len(words) > 1 and words[0] in ("the", "a", "an") else words
+
+
+def _said(parts: Sequence[str], number: int) -> tuple[str, int]:
+    return " ".join(
+        p if p.endswith((".", "!", "?", "…")) else f"{p}." for p in parts
+    ) + f" [{number}]", number
+
+
+def _happened(fact: CanonFact, number: int) -> tuple[str, int] | None:
+    """Return what became of someone: their state, unless it is plain life, and the sentence telling it."""
+    said = _described(fact)
+    fate = [s for s in said[1:] if _FATE.search(s)][:1] or [s for s in said[:1] if _FATE.search(s)]
+    state = fact.state if fact.state and fact.state != "alive" else None
+    parts: list[str] = []
+    if state == "dead":
+        parts += [line for line in fact.facts if line.startswith(f"{fact.entity_name} died ")][:1] or [
+            f"{fact.entity_name} is dead"
+        ]
+    elif state:
+        parts.append(f"{fact.entity_name} is {state}")
+    parts += [told_sentence(fact.entity_name, s) for s in fate]
+    return _said(parts, number) if parts else None
+
+
+def _other_names(fact: CanonFact, number: int) -> tuple[str, int]:
+    """Return the other names someone goes by: found by one, their name; else those canon gives and the
+    sentence of their description naming one; else that nothing the asker may see gives them another."""
+    name = fact.entity_name
+    matched = _bare(fact.matched)
+    alias = next((a for a in _aliases(fact) if _bare(a) == matched), None)
+    if alias is not None and matched != _bare(name):  # "what is the Magpie's real name": Wren Ashby
+        return _said([f"{alias[:1].upper()}{alias[1:]} is {name}"], number)
+    parts: list[str] = []
+    aliases = _aliases(fact)
+    if aliases:
+        parts.append(f"{name} is also called {' or '.join(in_prose(a) for a in aliases)}")
+    folded = [a.casefold() for a in aliases]
+    for sentence in _described(fact):
+        if _NAMING.search(sentence) and not any(a in sentence.casefold() for a in folded):
+            parts.append(told_sentence(name, sentence))
+            break
+    if not parts:
+        return _said([f"Nothing the table knows gives {name} another name"], number)
+    return _said(parts, number)
+
+
+def _known_for(question: str, fact: CanonFact, number: int) -> tuple[str, int] | None:
+    """Return the sentence saying what someone is known for, or what they are when none says it."""
+    asked = _KNOWN.search(question)
+    word = asked.group(1).casefold() if asked else "known"
+    said = _described(fact)
+    found = [s for s in said if re.search(rf"\b{word}\s+for\b", s, re.I)] or [
+        s for s in said if _KNOWN.search(s)
+    ]
+    if not found:
+        return None
+    return _said([told_sentence(fact.entity_name, found[0])], number)
+
+
+def _does(fact: CanonFact, number: int) -> tuple[str, int] | None:
+    """Return what someone does: what their description says they are."""
+    said = _described(fact)
+    if not said:
+        return None
+    return _said([told_sentence(fact.entity_name, said[0])], number)
+
+
+def told_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return what a description alone tells of the one asked about (see the module docstring), or None."""
+    if not facts or facts[0].entity_type in _EVENTS:
+        return None
+    number, fact = 1, facts[0]
+    what = bool(re.match(r"^\s*(?:what|why)\b", question, re.I))
+    if _HAPPENED.search(question):
+        return _happened(fact, number)
+    if _ALIAS.search(question):
+        return _other_names(fact, number)
+    if what and _KNOWN.search(question):
+        return _known_for(question, fact, number)
+    if what and _DOES.search(question) and fact.entity_type not in ("Location", "Region", "Faction"):
+        return _does(fact, number)
+    return None

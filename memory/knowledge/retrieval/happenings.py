@@ -1,0 +1,195 @@
+"""Events a question asks about without naming them: by a year in the calendar's words, by a place, by a deed.
+
+Players ask of events as they speak, not by the names canon gives them:
+- "What happened in 212 RL?", "… in year 305 of the Long Dusk?": the year is read on the campaign's calendar
+  (`canon.date_reading`, the same words the answers write), and the events that took place in it are found,
+  with a place or without one;
+- "Who fought at Fenwatch?", "Who was at the battle of Saltcombe?": the events that took place at the place
+  named (`at_place`), so that those who took part in them can be named;
+- "When were the harbour lights burned?", "When was the queen crowned?": an event named for a deed ("The
+  Burning of the Harbour Lights", "The Coronation of Queen Maelis") is found by the deed's verb and the other
+  words of its name (`by_deed`).
+Only what the reader's viewer may see is read, so a GM-only event is never found for a player.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from canon.date_reading import read_date
+from canon.graph.reader import CanonReader, happened_in_year
+from memory.knowledge.retrieval.answer_words import fold_words, has_word
+from memory.knowledge.retrieval.candidates import EntityMatch
+
+__all__ = [
+    "EVENT_NOUNS",
+    "asked_when",
+    "asks_who_was_there",
+    "at_place",
+    "by_deed",
+    "deed_of",
+    "does_deed",
+    "in_year",
+]
+
+_IN_WHEN = re.compile(
+    r"^\s*what\s+(?:happened|took place|went on|occurred|events?\s+(?:were there|took place|happened))\s+"
+    r"(?:in|during)\s+(?P<when>.+?)\s*[?.!]*\s*$"
+)
+_YEAR_SCORE = 80.0
+#: Found by the place they took place at: below the place itself, named.
+_PLACE_SCORE = 84.0
+
+#: "Who fought at Fenwatch?", "Who was at the battle of Saltcombe?", "Who took part in …": who was there (not
+#: who died there: taking part is no death).
+_WHO_WAS_THERE = re.compile(
+    r"^\s*who\s+(?:(?:was|were)\s+(?:at|in|on|there|present|involved)|fought|battled|took\s+part|"
+    r"participated|marched|sailed|attended|joined\s+in)\b"
+)
+#: Words naming an event by its kind, not its name ("the *battle* of Saltcombe" of the Rout at Saltcombe).
+EVENT_NOUNS = frozenset(
+    {
+        *("battle", "battles", "fight", "fighting", "siege", "war", "skirmish", "raid", "clash", "attack"),
+        *("event", "events", "happening", "fray", "assault", "sack", "uprising", "revolt", "rebellion"),
+    }
+)
+
+
+def asked_when(question: str) -> str | None:
+    """Return the words of a "What happened in …?" after "in" ("212 rl", "year 212 of the reign of lamps"), or
+    None: the events found by them are answered each on its day (`answer_happenings`)."""
+    asked = _IN_WHEN.match(" ".join(question.casefold().replace("’", "'").split()))
+    return asked["when"] if asked else None
+
+
+async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
+    """Return the events that took place in the year a question asks about ("What happened in 212 RL?"), read
+    on the campaign's calendar, as matches found by the words that say the year; none when those words are no
+    year of the calendar."""
+    when = asked_when(question)
+    if when is None:
+        return []
+    reading = read_date(when, await reader.calendar())
+    if reading.date is None or reading.date.year is None:
+        return []
+    found: dict[int, EntityMatch] = {}
+    for statement in await happened_in_year(reader, reading.date.year):
+        found.setdefault(
+            statement.subject_id,
+            EntityMatch(entity_id=statement.subject_id, matched=when, window=when, score=_YEAR_SCORE),
+        )
+    return list(found.values())
+
+
+def asks_who_was_there(question: str) -> bool:
+    """Tell whether a question asks who was at an event or a place ("Who fought at Fenwatch?")."""
+    return bool(_WHO_WAS_THERE.match(" ".join(question.casefold().replace("’", "'").split())))
+
+
+async def at_place(reader: CanonReader, question: str, named: Sequence[EntityMatch]) -> list[EntityMatch]:
+    """Return the events that took place at a place the question names, when it asks who was there ("Who fought
+    at Fenwatch?": the Siege of Fenwatch), as matches found by the place's words; none otherwise."""
+    if not named or not asks_who_was_there(question):
+        return []
+    have = {m.entity_id for m in named}
+    windows = {m.entity_id: m.window for m in named}
+    found: dict[int, EntityMatch] = {}
+    for statement in await reader.statements(
+        predicates=["OCCURRED_AT"], object_ids=list(have), with_evidence=False
+    ):
+        if statement.subject_id in have or statement.object_id is None:
+            continue
+        window = windows[statement.object_id]
+        found.setdefault(
+            statement.subject_id,
+            EntityMatch(entity_id=statement.subject_id, matched=window, window=window, score=_PLACE_SCORE),
+        )
+    return list(found.values())
+
+
+#: Deeds whose noun is no ending away from their verb ("coronation" of "crowned"): the verb's stem, by noun.
+_DEED_NOUNS = {
+    **dict.fromkeys(("coronation", "crowning"), "crown"),
+    **dict.fromkeys(("siege",), "besieg"),
+    **dict.fromkeys(("sinking", "sank", "sunk"), "sink"),
+    **dict.fromkeys(("fall", "fell", "fallen"), "fall"),
+    **dict.fromkeys(("marriage", "wedding", "wed", "married", "marry"), "marry"),
+    **dict.fromkeys(("death", "died", "dead", "die"), "die"),
+    **dict.fromkeys(("birth", "born"), "born"),
+    **dict.fromkeys(("destruction", "destroyed", "destroy"), "destroy"),
+    **dict.fromkeys(("conquest", "conquered", "conquer"), "conquer"),
+    **dict.fromkeys(("burning", "burnt", "burned", "burn"), "burn"),
+    **dict.fromkeys(("invasion", "invaded", "invade"), "invad"),
+    **dict.fromkeys(("founding", "foundation", "founded", "found"), "found"),
+    **dict.fromkeys(("building", "built", "build"), "build"),
+    **dict.fromkeys(("flight", "fled", "flee"), "flee"),
+    **dict.fromkeys(("theft", "stole", "stolen", "steal"), "steal"),
+    **dict.fromkeys(("loss", "lost", "lose"), "lose"),
+    **dict.fromkeys(("defence", "defense", "defended", "defend"), "defend"),
+}
+_ENDINGS = ("ation", "ition", "ment", "ings", "ing", "ion", "ied", "ed", "al", "es", "s", "d", "e")
+#: Words of an event's name that say nothing of it ("The Burning *of the* Harbour Lights").
+_LINKS = frozenset(
+    {"the", "a", "an", "of", "at", "in", "on", "by", "to", "for", "and", "from", "upon", "over"}
+)
+#: Found by a deed: below a name typed.
+_DEED_SCORE = 83.0
+_ASKS_OF_EVENT = re.compile(r"^\s*(?:when|where|what\s+(?:year|day|date)|how\s+long\s+ago|who)\b")
+
+
+def deed_of(word: str) -> str:
+    """Return the stem a deed's noun and its verb share: "burn" of "burning", "burned" and "burnt"; "crown" of
+    "coronation" and "crowned"; a word of no deed as it is, an ending off."""
+    if word in _DEED_NOUNS:
+        return _DEED_NOUNS[word]
+    for ending in _ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            stem = word[: -len(ending)]
+            if len(stem) > 3 and stem[-1] == stem[-2]:
+                stem = stem[:-1]  # "planned", "plan"
+            return stem
+    return word
+
+
+def does_deed(word: str, name: str) -> bool:
+    """Tell whether a question's word is the deed an event's name is led by ("burned" of "The Burning of the
+    Harbour Lights", "crowned" of "Coronation of Queen Maelis")."""
+    words = [w for w in fold_words(name) if w not in _LINKS]
+    return bool(words) and len(words) > 1 and deed_of(word) == deed_of(words[0])
+
+
+def _deed_named(name: str, asked: Sequence[str]) -> int:
+    """Return how many other words of an event's name a question says when it says the deed the name is led
+    by ("when were the harbour lights burned": 2 of "The Burning of the Harbour Lights"), else 0."""
+    words = [w for w in fold_words(name) if w not in _LINKS]
+    if len(words) < 2:
+        return 0
+    head, rest = words[0], words[1:]
+    verbs = [w for w in asked if deed_of(w) == deed_of(head) and w != head]
+    if not verbs:
+        return 0
+    said = set(asked)
+    return sum(1 for w in rest if has_word(said, w))
+
+
+async def by_deed(reader: CanonReader, question: str, named: Sequence[EntityMatch]) -> list[EntityMatch]:
+    """Return the events named for a deed the question asks by its verb ("When was the queen crowned?": the
+    Coronation of Queen Maelis), those saying most of the other words of their names, as matches found by the
+    question's words (an event found by a part of its name too: "harbour lights" is found by those words, and
+    asked by the deed); none when no event's deed is asked."""
+    folded = " ".join(question.casefold().replace("’", "'").replace("?", " ").split())
+    if not _ASKS_OF_EVENT.match(folded):
+        return []
+    events = await reader.all_entities(types=["Event"])
+    asked = fold_words(folded)
+    scored = [(n, event) for event in events.values() if (n := _deed_named(event.name, asked))]
+    if not scored:
+        return []
+    best = max(n for n, _ in scored)
+    window = " ".join(asked[1:])
+    return [
+        EntityMatch(entity_id=e.id, matched=window, window=window, score=_DEED_SCORE)
+        for n, e in scored
+        if n == best
+    ]

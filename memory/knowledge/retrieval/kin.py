@@ -1,0 +1,210 @@
+"""A person's family two steps out, read from the canon graph as the asker may see it.
+
+Canon holds the near ties (PARENT_OF, SPOUSE_OF, SIBLING_OF); the rest are walked from them: siblings are those a
+tie says, and those who share a parent; grandparents the parents' parents; uncles and aunts the parents' siblings;
+cousins their children; nephews and nieces the siblings' children; grandchildren the children's children. Every
+card is read through the asker's reader, so a tie the asker may not see (a GM-only parent, a GM-only child) walks
+nowhere: two people whose only shared parent is GM-only are no siblings to a player. Nothing is inferred beyond
+the ties (no sibling from a shared family name, no heir from birth order).
+
+The words a table types for each tie are here too (`KIN_WORDS`): "dad", "mum", "grandma", "kids", ….
+"""
+
+from __future__ import annotations
+
+import re
+
+from canon.calendar import UNKNOWN
+from canon.errors import GameError
+from canon.graph import CanonReader
+from canon.models import EntityCard
+from canon.wording import Wording, in_prose
+from canon.wording.relations import SEX_ATTRIBUTES, sex_of
+from memory.knowledge.answer_models import Kin
+
+__all__ = ["KIN_WORDS", "MARRIAGE", "asks_kin", "kin_of"]
+
+_PERSON_TYPES = frozenset({"Person", "NPC", "PC", "Deity"})
+
+
+def _words(tie: str, sex: str | None, *words: str) -> dict[str, tuple[str, str | None]]:
+    return dict.fromkeys(words, (tie, sex))
+
+
+#: A kin word as the table types it -> the tie it asks and the sex it names (None: either).
+KIN_WORDS: dict[str, tuple[str, str | None]] = {
+    **_words("parents", None, "parent", "parents"),
+    **_words("parents", "male", "father", "fathers", "dad", "da", "daddy", "pa", "papa", "pop", "sire"),
+    **_words("parents", "female", "mother", "mothers", "mum", "mom", "mam", "ma", "mommy", "mummy", "mama"),
+    **_words("children", None, "child", "children", "kid", "kids", "offspring", "bairns"),
+    **_words("children", "male", "son", "sons"),
+    **_words("children", "female", "daughter", "daughters"),
+    **_words("siblings", None, "sibling", "siblings"),
+    **_words("siblings", "male", "brother", "brothers"),
+    **_words("siblings", "female", "sister", "sisters"),
+    **_words("spouses", None, "spouse", "spouses", "consort", "partner"),
+    **_words("spouses", "male", "husband", "husbands"),
+    **_words("spouses", "female", "wife", "wives"),
+    **_words("grandparents", None, "grandparent", "grandparents"),
+    **_words(
+        "grandparents", "male", "grandfather", "grandfathers", "grandpa", "granddad", "grandad", "gramps"
+    ),
+    **_words("grandparents", "female", "grandmother", "grandmothers", "grandma", "granny", "gran", "nan"),
+    **_words("grandchildren", None, "grandchild", "grandchildren", "grandkid", "grandkids"),
+    **_words("grandchildren", "male", "grandson", "grandsons"),
+    **_words("grandchildren", "female", "granddaughter", "granddaughters"),
+    **_words("uncles and aunts", "male", "uncle", "uncles"),
+    **_words("uncles and aunts", "female", "aunt", "aunts", "auntie", "aunty"),
+    **_words("nephews and nieces", "male", "nephew", "nephews"),
+    **_words("nephews and nieces", "female", "niece", "nieces"),
+    **_words("cousins", None, "cousin", "cousins"),
+}
+#: What a wedding or a marriage is called in a question or an event's name ("when did A and B get married").
+MARRIAGE = re.compile(
+    r"\b(?:marr(?:y|ied|ies|iage|ying)|wed|weds|wedded|wedding|handfast(?:ed|ing)?)\b", re.I
+)
+_WORD = re.compile(r"[^\W_]+")
+
+
+def asks_kin(question: str) -> bool:
+    """Return whether a question names a tie of kin or a marriage."""
+    folded = question.casefold()
+    return any(w in KIN_WORDS for w in _WORD.findall(folded)) or MARRIAGE.search(folded) is not None
+
+
+class _Cards:
+    """The cards read for one person's family, each read once, as the asker may see them."""
+
+    def __init__(self, reader: CanonReader) -> None:
+        self.reader = reader
+        self.cards: dict[int, EntityCard | None] = {}
+        self.names: dict[int, str] = {}
+
+    async def card(self, entity_id: int) -> EntityCard | None:
+        if entity_id not in self.cards:
+            try:
+                self.cards[entity_id] = await self.reader.card(entity_id, with_evidence=False)
+            except GameError:  # hidden from this asker, or retconned
+                self.cards[entity_id] = None
+        return self.cards[entity_id]
+
+    async def ties(self, entity_id: int, predicate: str, end: str) -> list[int]:
+        """Return those at the other end of a relation: `end` "object" (those the entity is subject of: its
+        children), "subject" (those that are subject of it: its parents) or "either"."""
+        card = await self.card(entity_id)
+        found: list[int] = []
+        for view in card.relations if card is not None else ():
+            if view.statement.predicate.upper() != predicate or view.object is None:
+                continue
+            if view.subject.id == entity_id and end in ("object", "either"):
+                other = view.object
+            elif view.object.id == entity_id and end in ("subject", "either"):
+                other = view.subject
+            else:
+                continue
+            if other.type in _PERSON_TYPES or predicate != "PARENT_OF":
+                self.names[other.id] = other.name
+                found.append(other.id)
+        return list(dict.fromkeys(found))
+
+    async def parents(self, entity_id: int) -> list[int]:
+        return await self.ties(entity_id, "PARENT_OF", "subject")
+
+    async def children(self, entity_id: int) -> list[int]:
+        return await self.ties(entity_id, "PARENT_OF", "object")
+
+    async def siblings(self, entity_id: int) -> list[int]:
+        """Return those a tie calls siblings, and those who share a parent the asker may see."""
+        found = await self.ties(entity_id, "SIBLING_OF", "either")
+        for parent in await self.parents(entity_id):
+            found += await self.children(parent)
+        return [s for s in dict.fromkeys(found) if s != entity_id]
+
+    async def of_each(self, ids: list[int], step: str) -> list[int]:
+        found: list[int] = []
+        for entity_id in ids:
+            found += await getattr(self, step)(entity_id)
+        return list(dict.fromkeys(found))
+
+
+async def kin_of(reader: CanonReader, entity_id: int, words: Wording) -> Kin:
+    """Return a person's family two steps out and their marriages (see the module docstring)."""
+    cards = _Cards(reader)
+    parents = await cards.parents(entity_id)
+    children = await cards.children(entity_id)
+    siblings = await cards.siblings(entity_id)
+    spouses = await cards.ties(entity_id, "SPOUSE_OF", "either")
+    uncles = [u for u in await cards.of_each(parents, "siblings") if u not in parents]
+    ties = {
+        "parents": parents,
+        "children": children,
+        "siblings": siblings,
+        "spouses": spouses,
+        "grandparents": await cards.of_each(parents, "parents"),
+        "grandchildren": await cards.of_each(children, "children"),
+        "uncles and aunts": uncles,
+        "nephews and nieces": await cards.of_each(siblings, "children"),
+        "cousins": [
+            c for c in await cards.of_each(uncles, "children") if c != entity_id and c not in siblings
+        ],
+    }
+    for other in {i for ids in ties.values() for i in ids}:
+        await cards.card(other)  # the sex of each one named is on their own card
+    sexes: dict[str, str] = {}
+    for other, card in cards.cards.items():
+        said = (
+            [sex_of(v.statement.value) for v in card.facts if v.statement.predicate in SEX_ATTRIBUTES]
+            if card
+            else []
+        )
+        if said and said[-1] is not None:
+            sexes[cards.names.get(other, card.entity.name if card else "")] = said[-1]
+    married, weddings = await _marriages(cards, entity_id, spouses, words)
+    return Kin(
+        ties={tie: tuple(cards.names[i] for i in ids) for tie, ids in ties.items() if ids},
+        sexes=sexes,
+        married=married,
+        weddings=weddings,
+    )
+
+
+async def _marriages(
+    cards: _Cards, entity_id: int, spouses: list[int], words: Wording
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Return when each marriage began (the tie's own start, else the day of a wedding both took part in) in the
+    calendar's words, and the wedding's name, by spouse."""
+    married: dict[str, str] = {}
+    weddings: dict[str, str] = {}
+    me = await cards.card(entity_id)
+    if me is None:
+        return married, weddings
+    for spouse in spouses:
+        name = cards.names[spouse]
+        for view in me.relations:
+            ends = {view.subject.id, view.object.id if view.object is not None else None}
+            start = view.statement.validity.world_from
+            tie = view.statement.predicate.upper() == "SPOUSE_OF" and ends == {entity_id, spouse}
+            if tie and start and start != UNKNOWN:
+                married[name] = words.when(start)
+        theirs = await cards.card(spouse)
+        shared = {
+            v.object.id
+            for v in (theirs.relations if theirs is not None else ())
+            if v.object is not None
+            and v.subject.id == spouse
+            and v.statement.predicate.upper() == "PARTICIPATED_IN"
+        }
+        for view in me.relations:
+            event = view.object
+            if event is None or event.id not in shared or view.subject.id != entity_id:
+                continue
+            if view.statement.predicate.upper() != "PARTICIPATED_IN":
+                continue
+            told = await cards.card(event.id)
+            if not MARRIAGE.search(f"{event.name} {told.entity.description or '' if told else ''}"):
+                continue
+            weddings.setdefault(name, in_prose(words.name(event.name), "Event"))
+            start = view.statement.validity.world_from
+            if start and start != UNKNOWN and name not in married:
+                married[name] = words.when(start)
+    return married, weddings

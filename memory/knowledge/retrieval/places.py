@@ -1,0 +1,86 @@
+"""The places around a place asked about, found on the canon graph as the asker may see it.
+
+"Who lives in the Low Fens?" asks of the people living in the Low Fens and in every place within it; "What
+towns are in the Greywater Vale?" of the places within it, at every depth; "Where is the Cutting?" of the
+places holding it, up to the widest. A place's card holds only its own neighbours (what is part of it, what it
+is part of), so those around are found by reading their cards in turn (at most `_MOST` of them), and are given
+to the answer as if the question had named them, after what it did name (`answer_places` reads them). A place
+or a tie the asker may not see is on no card they read, so it is neither listed nor counted nor walked through.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from canon.errors import GameError
+from canon.graph import CanonReader
+from memory.knowledge.retrieval.candidates import EntityMatch
+
+__all__ = ["around", "asks_around", "asks_where"]
+
+_PLACES = ("Location",)
+#: The most places read around the one asked (a region of many towns is said by its nearest ones).
+_MOST = 40
+#: Found around a place, not named: scored below anything the question names.
+_AROUND_SCORE = 1.0
+
+_RESIDENTS = re.compile(
+    r"^\s*(?:who|how\s+many(?:\s+\w+)?)\s+(?:(?:still\s+)?(?:lives?|dwells?|resides?|lived|dwelt|resided)"
+    r"|(?:are|were)\s+the\s+(?:residents|inhabitants|people|folk))\b"
+    r"|\b(?:residents|inhabitants|dwellers)\s+of\b",
+    re.IGNORECASE,
+)
+_CONTENTS = re.compile(
+    r"^\s*(?:what|which)\s+(?:\w+\s+){0,2}?(?:is|are|lies?|was|were|can\s+be\s+found)\s+(?:in|within|inside)\b"
+    r"|^\s*what\s+(?:does|did)\s+.+?\s+(?:contain|hold|include)\b",
+    re.IGNORECASE,
+)
+_WHERE = re.compile(r"^\s*where\s+(?:is|are|was|were|lies|lie)\b", re.IGNORECASE)
+
+
+def asks_around(question: str) -> bool:
+    """Return whether a question asks who lives in a place or what lies in it (the places within matter)."""
+    return bool(_RESIDENTS.search(question) or _CONTENTS.search(question))
+
+
+def asks_where(question: str) -> bool:
+    """Return whether a question asks where something is (the places holding a place matter)."""
+    return bool(_WHERE.search(question))
+
+
+async def around(reader: CanonReader, question: str, ranked: Sequence[EntityMatch]) -> list[EntityMatch]:
+    """Return the places within the place a residents' or contents' question names first, or those holding the
+    place a where-question names first, as matches after the named ones; none for any other question."""
+    down = asks_around(question)
+    if not ranked or not (down or asks_where(question)):
+        return []
+    try:
+        card = await reader.card(ranked[0].entity_id, with_evidence=False)
+    except GameError:
+        return []
+    if not reader.ontology.is_a(card.entity.type, _PLACES):
+        return []
+    seen = {m.entity_id for m in ranked}
+    found: list[EntityMatch] = []
+    queue = [card]
+    while queue and len(found) < _MOST:
+        place = queue.pop(0)
+        me = place.entity.id
+        for view in place.relations:
+            if view.statement.predicate.upper() != "PART_OF" or view.object is None:
+                continue
+            other = view.subject if down and view.object.id == me else None
+            if not down and view.subject.id == me:
+                other = view.object
+            if other is None or other.id in seen:
+                continue
+            seen.add(other.id)
+            found.append(
+                EntityMatch(entity_id=other.id, matched=other.name, window=other.name, score=_AROUND_SCORE)
+            )
+            try:
+                queue.append(await reader.card(other.id, with_evidence=False))
+            except GameError:
+                continue
+    return found

@@ -1,0 +1,138 @@
+"""How /lore finds events, factions and places a player asks about in their own words, on a world of our own
+(tests/fixtures/duskholm): a year in the calendar's words, an event by its deed's verb, who fought at a place,
+a faction's members and their count, a short name, where a prisoner was last put, who rules a place. On SQLite,
+then PostgreSQL; what is GM-only (a member, an event) reads to a player as what nobody knows, and is never
+counted.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.conftest import DatabaseTarget
+from tests.helpers.lore_worlds import ask_world, import_world
+from tests.helpers.paths import REPO
+
+WORLD = REPO / "tests" / "fixtures" / "duskholm"
+CAMPAIGN = "duskholm"
+FILES = ("harbours", "companies", "folk", "chronicle")
+
+
+@pytest.fixture
+def cli(cli_env: DatabaseTarget) -> CliRunner:
+    """A runner on the test's database with the calendar set, then the Duskholm world imported."""
+    return import_world(CAMPAIGN, WORLD, FILES, "calendar.yaml", calendar_first=True)
+
+
+def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
+    """Return each question's answer without its citation."""
+    return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm, citations=False)
+
+
+_BURNING = (
+    "The Burning of the Harbour Lights took place at Greyquay on 14 Gloaming, year 212 of the Reign of Lamps."
+)
+_SIEGE = (
+    "The Ashen Corsairs of Morrow, House Orrow and Cassel Orrow took part in the Siege of Fenwatch: The corsairs "
+    "besieged Fenwatch until Cassel Orrow broke their blockade."
+)
+_VIGIL = "The Lamplighters' Vigil took place in year 212 of the Reign of Lamps."
+
+#: Question -> its whole answer, as a player asks.
+READS = {
+    # A year in the calendar's words (its abbreviation, or the era's name), and an event with no place.
+    "what happened in 212 RL": f"{_BURNING} [1] {_VIGIL}",
+    "what happened in year 212 of the reign of lamps": f"{_BURNING} [1] {_VIGIL}",
+    "what happened in the year 305 of the long dusk": (
+        "The Siege of Fenwatch took place at Fenwatch in Hearthmoon of year 305 of the Long Dusk."
+    ),
+    # Who was there: the events at the place named (a "battle" of a rout), or the event named.
+    "who fought at fenwatch": _SIEGE,
+    "who was at the siege of fenwatch": _SIEGE,
+    "who was at the battle of saltcombe": (
+        "House Orrow and Kell Varrow took part in the Rout at Saltcombe: The royal riders scattered a corsair "
+        "landing on the dunes."
+    ),
+    # Members named on the group and groups named on the people alike.
+    "members of house orrow": "Maelis Orrow and Cassel Orrow are members of House Orrow.",
+    "who is in the lamplighters guild": "Tobin Sallow is a member of the Lamplighters' Guild.",
+    # A prisoner canon gives no prison: the last place canon puts him, not said to be where he is held.
+    "where is kell varrow being held": (
+        "Kell Varrow is imprisoned; nothing the table knows says where; the last place canon puts them is Saltcombe."
+    ),
+    # Who rules a place: the group seated there and who leads it; a title of the place; the larger place's ruler.
+    "who governs the lantern keep": "The Lantern Keep is the seat of House Orrow; Maelis Orrow leads House Orrow.",
+    "who controls greyquay": (
+        "Greyquay is the seat of the Ashen Corsairs of Morrow; Ysra Dunmore leads the Ashen Corsairs of Morrow."
+    ),
+    "who rules fenwatch": "Cassel Orrow is Warden of Fenwatch, the queen's cousin, a patient soldier.",
+    "who rules saltcombe": "Saltcombe is part of Duskholm; Maelis Orrow is Queen of Duskholm.",
+    # An event asked by its deed's verb, not its name: when, where, who did it (those who took part).
+    "when were the harbour lights burned": _BURNING,
+    "who burned the harbour lights": (
+        "The Ashen Corsairs of Morrow and Ysra Dunmore took part in the Burning of the Harbour Lights: The corsairs "
+        "fired the lamp-towers of Greyquay in one night."
+    ),
+    "when was maelis crowned": (
+        "The Coronation of Queen Maelis took place at the Lantern Keep on 1 Wickmoon, year 220 of the Reign of Lamps."
+    ),
+    # Two events fit: both are named, neither picked in silence.
+    "where was the queen crowned": (
+        "Two events fit: The Coronation of Queen Ysolde took place at the Lantern Keep in year 150 of the Reign of "
+        "Lamps. [1] The Coronation of Queen Maelis took place at the Lantern Keep on 1 Wickmoon, year 220 of the "
+        "Reign of Lamps."
+    ),
+    # Canon dates an event once: its end is that day, said as such.
+    "when did the siege of fenwatch end": (
+        "The Siege of Fenwatch took place at Fenwatch in Hearthmoon of year 305 of the Long Dusk; canon gives no "
+        "other date for its end. The corsairs besieged Fenwatch until Cassel Orrow broke their blockade."
+    ),
+}
+
+#: Question -> what a player reads and what the GM reads, when GM-only canon answers it for the GM.
+HIDDEN = {
+    "what happened in 214 RL": (
+        "Nothing the table knows says what happened in 214 RL.",
+        "The Drowning of the Pilot took place at Greyquay in year 214 of the Reign of Lamps.",
+    ),
+    "who drowned the pilot": (
+        "Nothing the table knows says who drowned the pilot.",
+        "Oona Greave took part in the Drowning of the Pilot: The harbour pilot was drowned to blind the port.",
+    ),
+    # A GM-only member and a membership the GM keeps to themself: neither named nor counted for a player.
+    "who is in the ashen corsairs of morrow": (
+        "Ysra Dunmore, Kell Varrow and Bram Tulley are members of the Ashen Corsairs of Morrow.",
+        "Ysra Dunmore, Kell Varrow, Bram Tulley, Oona Greave and Nessa Quill are members of the Ashen Corsairs of "
+        "Morrow.",
+    ),
+    "how many people are in the ashen corsairs": (
+        "The Ashen Corsairs of Morrow has three members: Ysra Dunmore, Kell Varrow and Bram Tulley.",
+        "The Ashen Corsairs of Morrow has five members: Ysra Dunmore, Kell Varrow, Bram Tulley, Oona Greave and "
+        "Nessa Quill.",
+    ),
+    "is nessa quill a member of the ashen corsairs of morrow": (
+        "Nothing the table knows says Nessa Quill is a member of the Ashen Corsairs of Morrow.",
+        "Yes: Nessa Quill is a member of the Ashen Corsairs of Morrow.",
+    ),
+    # Each event at the place, the GM-only one for the GM alone.
+    "who fought at greyquay": (
+        "The Ashen Corsairs of Morrow and Ysra Dunmore took part in the Burning of the Harbour Lights: The corsairs "
+        "fired the lamp-towers of Greyquay in one night.",
+        "The Ashen Corsairs of Morrow and Ysra Dunmore took part in the Burning of the Harbour Lights. [2] Oona "
+        "Greave took part in the Drowning of the Pilot.",
+    ),
+}
+
+
+def test_answers_read_as_a_person_says_them(cli: CliRunner, tmp_path: Path) -> None:
+    answers = ask(cli, tmp_path, list(READS))
+    assert {q: a for q, a in answers.items() if a != READS[q]} == {}
+
+
+def test_gm_only_canon_reads_to_a_player_as_unknown(cli: CliRunner, tmp_path: Path) -> None:
+    player = ask(cli, tmp_path, list(HIDDEN))
+    gm = ask(cli, tmp_path, list(HIDDEN), gm=True)
+    assert {q: (player[q], gm[q]) for q in HIDDEN if (player[q], gm[q]) != HIDDEN[q]} == {}

@@ -1,0 +1,217 @@
+"""Kin, ages and marriages as /lore answers them, on a small world of our own (tests/fixtures/hollowmere): a
+family told by parents, and one told by children lists (siblings, grandparents, uncles, cousins are walked from
+them), kin words as players
+type them, the sex of two people and a marriage with its day said in play, a wedding in the timeline, a GM-only
+parent and a GM-only child. On SQLite, then PostgreSQL; what is GM-only reads to a player as what nobody knows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bot.cli.main import app
+from canon import campaigns
+from canon.calendar import parse_date
+from canon.story_clock import date_and_key
+from memory.scenes import Actor, SceneService
+from tests.conftest import DatabaseTarget
+from tests.helpers.lore_worlds import ask_world, import_world
+from tests.helpers.paths import REPO
+
+WORLD = REPO / "tests" / "fixtures" / "hollowmere"
+CAMPAIGN = "hollowmere"
+FILES = ("moss", "quill", "folk", "happenings")
+#: What play says beside the files: two people's sex, and a marriage with the day it began.
+PLAYED = (
+    ["fact", "Brann Moss", "sex", "male"],
+    ["fact", "Ilsa Moss", "gender", "she/her"],
+    [
+        "relationship",
+        "Wren Moss",
+        "SPOUSE_OF",
+        "Brann Tally",
+        "--since",
+        "4 Reaping, year 375 of the Reed Reckoning",
+    ],
+)
+
+
+@pytest.fixture
+def cli(cli_env: DatabaseTarget) -> CliRunner:
+    """A runner on the test's database with the Hollowmere world imported, its calendar set, and play's facts."""
+    runner = import_world(CAMPAIGN, WORLD, FILES, "calendar.yaml", calendar_first=True)
+    for played in PLAYED:
+        result = runner.invoke(app, ["canon", "add", *played, "-c", CAMPAIGN])
+        assert result.exit_code == 0, result.output
+    return runner
+
+
+def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
+    """Return each question's answer without its citation."""
+    return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm, citations=False)
+
+
+#: Question -> its whole answer, as a player asks.
+KIN = {
+    # Two steps out, walked from the parents the tree gives.
+    "who are Tove's siblings": "Tove Moss' sibling is Brann Moss.",
+    "who are Arlen Moss's grandchildren": "Arlen Moss' grandchildren are Brann Moss, Tove Moss and Wren Moss.",
+    "who are tove's grandparents": "Tove Moss' grandparents are Arlen Moss and Hesta Moss.",
+    "who are Wren's cousins": "Wren Moss' cousins are Brann Moss and Tove Moss.",
+    "how many grandchildren does Arlen have": (
+        "Arlen Moss has three grandchildren: Brann Moss, Tove Moss and Wren Moss."
+    ),
+    # A word naming a sex keeps those canon says are of it, and says when canon does not say one's sex.
+    "does Tove have a brother": "Yes: Tove Moss' brother is Brann Moss.",
+    "who is Tove's mum": "Tove Moss' mother is Ilsa Moss.",
+    "who is Tove's dad": (
+        "Tove Moss' parents are Bram Moss and Ilsa Moss; canon does not say whether Bram Moss is a father."
+    ),
+    "who is Tove's uncle": "Tove Moss' uncle or aunt is Cole Moss; canon does not say whether Cole Moss is an uncle.",
+    "who are cole's nephews": "Cole Moss' nephew is Brann Moss; canon does not say whether Tove Moss is a nephew.",
+    "who are Bram's kids": "Bram Moss' children are Brann Moss and Tove Moss.",
+    "who is Bram's wife": "Bram Moss is married to Ilsa Moss.",
+    "who is Wren's husband": "Wren Moss is married to Brann Tally.",
+    # Yes or no: the tie, or what canon does say of the two, never a "No" it does not say.
+    "is Ilsa Tove's mother": "Yes: Ilsa Moss is Tove Moss' mother.",
+    "is Cole Tove's uncle": "Cole Moss is Tove Moss' uncle or aunt; canon does not say which.",
+    "is Bram Tove's uncle": (
+        "Nothing the table knows says Bram Moss is Tove Moss' uncle; canon says Bram Moss is Tove Moss' parent."
+    ),
+    # Marriages: the tie's own start, else a wedding both took part in, else that canon does not say when.
+    "when did Bram and Ilsa get married": (
+        "Bram Moss married Ilsa Moss on 9 Haying, year 348 of the Reed Reckoning, at the Reedholt Wedding."
+    ),
+    "when did Wren marry": "Wren Moss married Brann Tally on 4 Reaping, year 375 of the Reed Reckoning.",
+    "when did Cole and Maren get married": (
+        "Cole Moss is married to Maren Moss; nothing the table knows says when they married."
+    ),
+}
+
+
+def test_kin_and_marriages_read_as_a_person_says_them(cli: CliRunner, tmp_path: Path) -> None:
+    answers = ask(cli, tmp_path, list(KIN))
+    assert {q: a for q, a in answers.items() if a != KIN[q]} == {}
+
+
+def test_a_gm_only_parent_or_child_makes_no_kin_for_a_player(cli: CliRunner, tmp_path: Path) -> None:
+    # Sella and Jory share only Osk Quill, a GM-only parent; Dagny is Bram's GM-only daughter.
+    questions = ["who are Jory's siblings", "is Sella Quill Jory's sister", "who are Wren's cousins"]
+    player = ask(cli, tmp_path, questions)
+    assert player == {
+        "who are Jory's siblings": "Nothing the table knows says who Jory's siblings are.",
+        "is Sella Quill Jory's sister": "Nothing the table knows says Sella Quill is Jory Hale's sister.",
+        "who are Wren's cousins": "Wren Moss' cousins are Brann Moss and Tove Moss.",
+    }
+    gm = ask(cli, tmp_path, questions, gm=True)
+    assert gm == {
+        "who are Jory's siblings": "Jory Hale's sibling is Sella Quill.",
+        "is Sella Quill Jory's sister": "Sella Quill is Jory Hale's brother or sister; canon does not say which.",
+        "who are Wren's cousins": "Wren Moss' cousins are Brann Moss, Dagny Moss and Tove Moss.",
+    }
+
+
+#: Heirs only as canon says them (a title, a description), never by birth order: Tove is older than Brann, but
+#: nothing names an heir of Cole or Bram.
+HEIRS = {
+    "who is Arlen's heir": "Tove Moss is Heir of the Reedholt; Arlen Moss is Warden of the Reedholt.",
+    "who is heir to the Reedholt": "Tove Moss is Heir of the Reedholt.",
+    "who is Brann Tally's heir": (
+        "Orla Tally is Brann Tally's niece, named in his will as heir to the east-bank ferry."
+    ),
+    "who is Cole's heir": "Nothing the table knows names an heir of Cole Moss.",
+    "who is Bram's heir": "Nothing the table knows names an heir of Bram Moss.",
+}
+
+
+def test_an_heir_is_who_canon_says_it_is(cli: CliRunner, tmp_path: Path) -> None:
+    answers = ask(cli, tmp_path, list(HEIRS))
+    assert {q: a for q, a in answers.items() if a != HEIRS[q]} == {}
+
+
+#: Ages by first names: who is older, an age with no date for now, a first name two people share.
+AGES = {
+    "who is older, Tove or Wren": (
+        "Tove Moss is older, born on 2 Thawing, year 350 of the Reed Reckoning; Wren Moss was born in year 356 of "
+        "the Reed Reckoning."
+    ),
+    "is Wren older than Tove": (
+        "No: Tove Moss is older, born on 2 Thawing, year 350 of the Reed Reckoning; Wren Moss was born in year 356 "
+        "of the Reed Reckoning."
+    ),
+    "how old is Tove": (
+        "Tove Moss was born on 2 Thawing, year 350 of the Reed Reckoning; canon holds no date for today to count "
+        "an age from."
+    ),
+    "how old was Hesta when she died": (
+        "Hesta Moss was about 56 years old: born on 4 Greening, year 304 of the Reed Reckoning, died in year 360 of "
+        "the Reed Reckoning."
+    ),
+    "how old is Nessa": "Nothing the table knows says how old Nessa is.",
+    # "Brann" is Brann Moss's and Brann Tally's: never one chosen in silence.
+    "how old is Brann": "Two people are called Brann: Brann Moss and Brann Tally; which one do you mean?",
+    "is Tove older than Brann": "Two people are called Brann: Brann Moss and Brann Tally; which one do you mean?",
+    "who is Brann's mother": "Two people are called Brann: Brann Moss and Brann Tally; which one do you mean?",
+    "how old is Brann Tally": (
+        "Brann Tally was born in year 340 of the Reed Reckoning; canon holds no date for today to count an age "
+        "from."
+    ),
+    # Sella Marsh is GM-only: to a player, Sella is Sella Quill alone.
+    "how old is Sella": (
+        "Sella Quill was born in year 340 of the Reed Reckoning; canon holds no date for today to count an age "
+        "from."
+    ),
+}
+
+
+def test_ages_read_by_first_names_and_a_shared_one_asks_which(cli: CliRunner, tmp_path: Path) -> None:
+    answers = ask(cli, tmp_path, list(AGES))
+    assert {q: a for q, a in answers.items() if a != AGES[q]} == {}
+    (gm,) = ask(cli, tmp_path, ["how old is Sella"], gm=True).values()
+    assert gm == "Two people are called Sella: Sella Marsh and Sella Quill; which one do you mean?"
+
+
+async def _scene_on(target: DatabaseTarget, date: str) -> None:
+    """Start a scene of the campaign on an in-world date (stored form), as `/scene start` does."""
+    db = target.open()
+    try:
+        async with db.session() as session:
+            campaign = await campaigns.find_campaign_by_name(session, CAMPAIGN)
+        stored, key = date_and_key(parse_date(date))
+        await SceneService(db).start_scene(
+            campaign_id=campaign.id,
+            guild_id=None,
+            channel_id=7,
+            title="At the mill",
+            location=None,
+            actor=Actor(id=1, name="Gina", is_gm=True),
+            world_date=stored,
+            world_key=key,
+        )
+    finally:
+        await db.dispose()
+
+
+def test_an_age_now_counts_to_the_story_date(cli: CliRunner, cli_env: DatabaseTarget, tmp_path: Path) -> None:
+    asyncio.run(_scene_on(cli_env, "reed_reckoning.375.4.4"))
+    answers = ask(cli, tmp_path, ["how old is Tove", "how old is Brann Tally", "how old is Hesta"])
+    assert answers == {
+        # Born on a day: whole years to the story's day; born in a year only: about.
+        "how old is Tove": (
+            "Tove Moss is 25 years old, born on 2 Thawing, year 350 of the Reed Reckoning; the story stands at 4 "
+            "Reaping, year 375 of the Reed Reckoning."
+        ),
+        "how old is Brann Tally": (
+            "Brann Tally is about 35 years old, born in year 340 of the Reed Reckoning; the story stands at 4 "
+            "Reaping, year 375 of the Reed Reckoning."
+        ),
+        # The dead are as old as they were when they died.
+        "how old is Hesta": (
+            "Hesta Moss was about 56 years old: born on 4 Greening, year 304 of the Reed Reckoning, died in year 360 "
+            "of the Reed Reckoning."
+        ),
+    }

@@ -1,0 +1,185 @@
+"""A subject described in other words: the best passage answers, its subject named, when the searches agree.
+
+The books here are a starship crew's xenobestiary (bold-led fields, no headings inside) and a setting's gazetteer
+(prose under place names): layouts unlike the reference books the answer step was tuned on.
+"""
+
+from __future__ import annotations
+
+from memory.knowledge.models import LoreResult, Reason
+from memory.knowledge.question import analyse
+from memory.knowledge.retrieval.answer_described import (
+    agreed,
+    content_share,
+    described,
+    describes,
+    named_subject,
+)
+from memory.knowledge.retrieval.answer_first import from_first
+from memory.knowledge.retrieval.answer_step import reply
+from tests.memory.knowledge.retrieval.test_answer import passage
+
+
+def ranked(result: LoreResult, lexical: int | None, semantic: int | None) -> LoreResult:
+    """Return the passage as the search found it: its word-search and meaning-search ranks."""
+    reasons = [Reason(kind="lexical", rank=lexical, score=9.0)] if lexical is not None else []
+    reasons += [Reason(kind="semantic", rank=semantic, score=0.6)] if semantic is not None else []
+    return result.model_copy(update={"reasons": reasons})
+
+
+VOIDEEL = passage(
+    "**Class:** Hull-parasite, vacuum-adapted\n\n**Threat:** Amber\n\n"
+    "**Feeding:** The voideel latches onto a ship's hull and drinks its reactor coolant until the lines run dry.\n\n"
+    "**Signal mimicry:** It can copy a distress beacon to lure rescue craft close.",
+    "Xenobestiary",
+    "Voideel",
+    chunk_id=1,
+)
+GLASSWING = passage(
+    "**Class:** Swarm, atmospheric\n\n**Threat:** Green\n\n"
+    "**Habits:** They drift in clouds over the salt flats and scatter when a lander's engines fire.",
+    "Xenobestiary",
+    "Glasswing",
+    chunk_id=2,
+)
+HOLLOWFORD = passage(
+    "Hollowford sits where the river forks below the chalk hills. Its ferrymen take a copper a crossing and "
+    "refuse anyone after dusk. Once a year the town floods and the market moves to the roofs.",
+    "Gazetteer",
+    "The Riverlands",
+    "Hollowford",
+    chunk_id=3,
+)
+TOLLGATE = passage(
+    "The tollgate keeps the old bridge. A rider pays two silver marks, a walker one copper.",
+    "Gazetteer",
+    "The Riverlands",
+    "Tollgate",
+    chunk_id=4,
+)
+
+
+def test_a_question_that_describes_its_subject_is_told_from_its_form() -> None:
+    for question in (
+        "which parasite drinks a ship's coolant?",
+        "what little pest latches onto the hull?",
+        "is there a creature that copies distress beacons",
+        "town where the market moves to the roofs",
+        "what's the swarm thing that scatters when engines fire",
+        "spell to write a secret message",
+    ):
+        assert describes(question), question
+    for question in (
+        "what does a voideel eat?",
+        "what is hollowford",
+        "how do glasswings move",
+        "voideel threat level",
+        "where is hollowford",
+    ):
+        assert not describes(question), question
+
+
+def test_agreement_wants_both_searches_near_the_top() -> None:
+    assert agreed(ranked(VOIDEEL, 1, 1)) and agreed(ranked(VOIDEEL, 3, 1)) and agreed(ranked(VOIDEEL, 1, 2))
+    assert not agreed(ranked(VOIDEEL, 1, 3))  # the meaning search put two others before it
+    assert not agreed(ranked(VOIDEEL, 5, 1))  # the word search barely found it
+    assert not agreed(ranked(VOIDEEL, None, 1)) and not agreed(ranked(VOIDEEL, 1, None))
+
+
+def test_a_description_agreed_on_is_answered_with_the_subject_named_and_its_best_sentence() -> None:
+    question = "which space parasite sucks the coolant out of a ship?"
+    answer = reply(analyse(question), [], [ranked(VOIDEEL, 2, 1), ranked(GLASSWING, 1, 4)])
+    assert answer.known
+    assert answer.text.startswith("Voideel: ")
+    assert "drinks its reactor coolant" in answer.text and answer.text.endswith("[1]")
+    assert [c.cited for c in answer.citations] == [True, False]
+
+
+def test_a_description_the_searches_disagree_on_is_nothing_known() -> None:
+    question = "which space parasite sucks the coolant out of a ship?"
+    answer = reply(analyse(question), [], [ranked(VOIDEEL, 1, 3), ranked(GLASSWING, 2, 1)])
+    assert not answer.known and answer.text.startswith("Nothing the table knows")
+
+
+def test_a_lowercase_word_no_source_holds_may_be_part_of_a_description_but_a_name_may_not() -> None:
+    results = [ranked(VOIDEEL, 1, 1), ranked(GLASSWING, 2, 2)]
+    described = reply(analyse("which hull leech drinks reactor coolant?"), [], results, unknown=["leech"])
+    assert described.known and described.text.startswith("Voideel: ")
+    named = reply(analyse("which Krell parasite drinks reactor coolant?"), [], results, unknown=["krell"])
+    assert not named.known
+    # Not a description: a word no source holds names what is asked ("the sentinel feat").
+    asked = reply(analyse("what does the krell leech do"), [], results, unknown=["krell", "leech"])
+    assert not asked.known
+
+
+def test_a_question_in_its_own_words_needs_most_of_them_in_the_passage() -> None:
+    # No one sentence holds most of its words, the passage does: agreed on, it answers.
+    question = analyse("ferrymen, floods and roof markets by the chalk hills?")
+    place = ranked(HOLLOWFORD, 1, 1)
+    assert content_share(question, place) >= 0.6
+    answer = reply(question, [], [place, ranked(TOLLGATE, 2, 2)])
+    assert answer.text == "Hollowford: Once a year the town floods and the market moves to the roofs. [1]"
+    # Few of its words in the passage: the agreement alone does not answer a question that does not describe.
+    far = reply(analyse("can the ferrymen of hollowford swim in plate armour"), [], [place])
+    assert not far.known
+
+
+def test_a_field_or_an_amount_no_sentence_says_is_not_answered_from_agreement() -> None:
+    place = ranked(HOLLOWFORD, 1, 1)
+    assert described(analyse("voideel armor class"), [], [ranked(VOIDEEL, 1, 1)], [], strange=False) is None
+    # "How much" is answered only by a sentence saying an amount.
+    toll = reply(analyse("how much does a walker pay at the old bridge gate"), [], [ranked(TOLLGATE, 1, 1)])
+    assert toll.known and "one copper" in toll.text
+    flood = reply(analyse("how much rain floods the town by the chalk hills"), [], [place])
+    assert not flood.known
+
+
+def test_an_answer_to_a_description_starts_with_the_subject_the_question_did_not_say() -> None:
+    question = analyse("which swarm drifts over the salt flats")
+    answer = reply(question, [], [ranked(GLASSWING, 1, 1)])
+    assert answer.known and answer.text.startswith("Glasswing: ")
+    said = reply(analyse("which glasswing swarm drifts over the salt flats"), [], [ranked(GLASSWING, 1, 1)])
+    assert said.known and not said.text.startswith("Glasswing: ")  # the question says its name already
+    plain = reply(analyse("do glasswings drift over the salt flats"), [], [ranked(GLASSWING, 1, 1)])
+    assert named_subject(analyse("do glasswings drift over the salt flats"), [], [GLASSWING], plain) == plain
+
+
+def test_a_question_asking_what_a_named_passage_is_gets_its_first_sentence() -> None:
+    for question in ("rules for hollowford", "hollowford description", "tell me about hollowford"):
+        found = from_first(analyse(question), [HOLLOWFORD], 1)
+        assert found is not None, question
+        assert found.sentences == ("Hollowford sits where the river forks below the chalk hills.",), question
+    titled = passage("## Hollowford\n\n" + HOLLOWFORD.text, "Gazetteer", "Hollowford")
+    found = from_first(analyse("hollowford lore"), [titled], 1)
+    assert found is not None and found.sentences[0].startswith("Hollowford sits")
+
+
+def test_a_field_of_the_best_passage_is_not_left_for_a_lesser_passage_asked_what_it_is() -> None:
+    # "Vosskan" (a language, under Languages) reads as the question's "Vossk" an ending apart: the question asks
+    # the Vossk's languages, not what the language Vosskan is; only words asking what a thing is ask that.
+    vossk = passage("**Languages:** Trade, Vosskan\n\n**Speed:** 30 ft.", "Xenobestiary", "Vossk", chunk_id=5)
+    tongue = passage(
+        "## Vosskan\n\nThe Vosskan language is clicked, not spoken.", "Languages", "Vosskan", chunk_id=6
+    )
+    answer = reply(analyse("What languages does a vossk know?"), [], [vossk, VOIDEEL, tongue])
+    assert answer.known and "Trade, Vosskan" in answer.text and answer.text.endswith("[1]")
+
+
+def test_who_when_where_and_why_ask_something_no_section_name_answers() -> None:
+    place = ranked(HOLLOWFORD, 1, 1)
+    assert described(analyse("ferrymen, floods and roof markets by the chalk hills?"), [], [place], [], False)
+    for question in (
+        "when were the ferrymen, floods and roof markets by the chalk hills?",
+        "who keeps the ferrymen, floods and roof markets by the chalk hills?",
+    ):
+        assert described(analyse(question), [], [place], [], strange=False) is None, question
+
+
+def test_a_question_asking_something_of_a_thing_it_names_does_not_describe() -> None:
+    assert not describes("what fuel do the voideels drink?")
+    assert not describes("what damage does a glasswing deal")
+    assert describes("which swarm can scatter from engines")
+    assert describes("which parasite is a hull eel that drinks coolant")
+    # A description must share some words with the passage agreed on: none here.
+    question = analyse("which glowing thing hums at night near the twin moons?")
+    assert described(question, [], [ranked(VOIDEEL, 1, 1)], [], strange=False) is None
