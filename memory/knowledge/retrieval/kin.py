@@ -162,6 +162,7 @@ async def kin_of(reader: CanonReader, entity_id: int, words: Wording) -> Kin:
     married, weddings = await _marriages(cards, entity_id, spouses, words)
     return Kin(
         ties={tie: tuple(cards.names[i] for i in ids) for tie, ids in ties.items() if ids},
+        ids={tie: tuple(ids) for tie, ids in ties.items() if ids},
         sexes=sexes,
         married=married,
         weddings=weddings,
