@@ -78,6 +78,10 @@ KIN = {
     # Yes or no: the tie, or what canon does say of the two, never a "No" it does not say.
     "is Ilsa Tove's mother": "Yes: Ilsa Moss is Tove Moss' mother.",
     "is Cole Tove's uncle": "Cole Moss is Tove Moss' uncle or aunt; canon does not say which.",
+    "are Tove and Brann Moss siblings": "Yes: Brann Moss is Tove Moss' sibling.",
+    "are Tove and Wren siblings": (
+        "Nothing the table knows says Wren Moss is Tove Moss' sibling; canon says Wren Moss is Tove Moss' cousin."
+    ),
     "is Bram Tove's uncle": (
         "Nothing the table knows says Bram Moss is Tove Moss' uncle; canon says Bram Moss is Tove Moss' parent."
     ),
