@@ -244,7 +244,7 @@ def marriage_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int
     kin = me.kin
     assert kin is not None
     number = facts.index(me) + 1
-    spouses = list(kin.ties.get("spouses", ()))
+    spouses = list(dict.fromkeys([*kin.ties.get("spouses", ()), *kin.weddings]))
     if len(people) > 1:
         other = people[1].entity_name
         if other not in spouses:

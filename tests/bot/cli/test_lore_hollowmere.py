@@ -98,6 +98,10 @@ KIN = {
         "Tove Moss' grandparents are Arlen Moss and Hesta Moss; canon does not say which are grandmothers. Arlen "
         "Moss is alive, born in year 301 of the Reed Reckoning. Hesta Moss died in year 360 of the Reed Reckoning."
     ),
+    # A wedding with no tie of marriage in canon: the one other who took part in it.
+    "when did Sella and Jory get married": (
+        "Sella Quill married Jory Hale in year 344 of the Reed Reckoning, at the Mill Handfasting."
+    ),
     "when did Cole and Maren get married": (
         "Cole Moss is married to Maren Moss; nothing the table knows says when they married."
     ),
