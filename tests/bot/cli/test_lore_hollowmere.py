@@ -1,7 +1,7 @@
 """Kin, ages and marriages as /lore answers them, on a small world of our own (tests/fixtures/hollowmere): a
-family told by parents alone (siblings, grandparents, uncles, cousins are walked from them), kin words as players
-type them, the sex of two people and a marriage with its day said in play, a wedding in the timeline, a GM-only
-parent and a GM-only child. On SQLite, then PostgreSQL; what is GM-only reads to a player as what nobody knows.
+family told by parents, and one told by children lists (siblings, grandparents, uncles, cousins are walked from
+them), kin words as players type them, the sex of two people and a marriage with its day said in play, a wedding
+in the timeline, a GM-only parent and a GM-only child, a first name two people share, heirs canon names. On SQLite, then PostgreSQL; what is GM-only reads to a player as what nobody knows.
 """
 
 from __future__ import annotations
@@ -86,6 +86,22 @@ KIN = {
         "Bram Moss married Ilsa Moss on 9 Haying, year 348 of the Reed Reckoning, at the Reedholt Wedding."
     ),
     "when did Wren marry": "Wren Moss married Brann Tally on 4 Reaping, year 375 of the Reed Reckoning.",
+    # A question asked of kin two steps out, or named as the table types it, reads the step first.
+    "when was Tove's dad born": (
+        "Tove Moss' parents are Bram Moss and Ilsa Moss; canon does not say whether Bram Moss is a father; Bram Moss "
+        "is alive, born on 12 Haying, year 325 of the Reed Reckoning."
+    ),
+    "is Tove's mum alive": (
+        "Yes: Tove Moss' mother is Ilsa Moss; Ilsa Moss is alive, born in year 327 of the Reed Reckoning."
+    ),
+    "when did Tove's grandmother die": (
+        "Tove Moss' grandparents are Arlen Moss and Hesta Moss; canon does not say which are grandmothers. Arlen "
+        "Moss is alive, born in year 301 of the Reed Reckoning. Hesta Moss died in year 360 of the Reed Reckoning."
+    ),
+    # A wedding with no tie of marriage in canon: the one other who took part in it.
+    "when did Sella and Jory get married": (
+        "Sella Quill married Jory Hale in year 344 of the Reed Reckoning, at the Mill Handfasting."
+    ),
     "when did Cole and Maren get married": (
         "Cole Moss is married to Maren Moss; nothing the table knows says when they married."
     ),
