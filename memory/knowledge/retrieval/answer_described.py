@@ -17,7 +17,8 @@ search's own evidence says the passage is the one asked about:
 3. a question asking a field or a comparison is never answered here ("hex spell range"): the steps for those say
    what they find, or nothing; one asking an amount ("how much protection ...") only by a sentence saying one;
 4. a word no source holds still means "nothing known", unless it is a word of a description (a lowercase word of
-   a question that describes: "a floating *platform* of force"); a capitalised name no source holds never is.
+   a question that describes: "a floating *platform* of force"); a capitalised name no source holds never is,
+   nor a word right after an auxiliary, where what is asked about stands ("what bonus do *tortles* get").
 
 `named_subject`: an answer to a question that describes its subject, quoted from a passage whose subject's name
 neither the question nor the answer says as it is written, starts with that subject ("Purple Worm: Hit: 19 (3d6
@@ -73,6 +74,9 @@ _WHICH_KIND = re.compile(rf"^(?:which|what)\s+(?!{_ASKING}\b)[^\W\d_]")
 _ASKS_OF = re.compile(
     r"^(?:which|what)\s+(?:[\w'-]+\s+){1,3}?(?:do|does|did|can|could|will|would|should|has|have|had)\s+"
     r"(?:the|a|an|my|our|your|their|his|her|its|i|we|you|they|he|she|it)\b"
+)
+_AUXILIARIES = frozenset(
+    {"do", "does", "did", "can", "could", "will", "would", "should", "has", "have", "had", "is", "are", "was"}
 )
 #: A question asking who, where, why or when something was asks a person, a place, a cause or a date, not which
 #: section ("when do I roll two d20s" asks a rule's condition: it may be a section).
@@ -147,10 +151,14 @@ def subject_of(result: LoreResult) -> str | None:
     return subject or None
 
 
-def _named_capitals(question: Question, unknown: Sequence[str]) -> bool:
-    """Return whether a word no source holds is capitalised in the question (a name, not a description)."""
+def _named_unknown(question: Question, unknown: Sequence[str]) -> bool:
+    """Return whether a word no source holds names something rather than describes it: capitalised in the
+    question, or right after an auxiliary, where the thing asked about stands ("what bonus do tortles get")."""
     typed = re.findall(r"[^\W\d_][\w'-]*", question.text)
-    return any(w[:1].isupper() and w.casefold() in unknown for w in typed[1:])
+    if any(w[:1].isupper() and w.casefold() in unknown for w in typed[1:]):
+        return True
+    folded = [w.casefold() for w in typed]
+    return any(w in unknown and folded[i - 1] in _AUXILIARIES for i, w in enumerate(folded) if i)
 
 
 @dataclass(slots=True)
@@ -216,7 +224,7 @@ def described(
     if not first.is_fact or first.out_of_date or first.overruled or not agreed(first):
         return None
     describing = describes(question.text)
-    if strange and (not describing or _named_capitals(question, unknown)):
+    if strange and (not describing or _named_unknown(question, unknown)):
         return None
     if not describing and _ASKS_ELSE.match(question.text.casefold().lstrip()):
         return None

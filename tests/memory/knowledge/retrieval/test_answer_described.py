@@ -107,6 +107,9 @@ def test_a_lowercase_word_no_source_holds_may_be_part_of_a_description_but_a_nam
     assert described.known and described.text.startswith("Voideel: ")
     named = reply(analyse("which Krell parasite drinks reactor coolant?"), [], results, unknown=["krell"])
     assert not named.known
+    # Right after an auxiliary stands what is asked about: a name, lowercase or not.
+    asked_of = reply(analyse("what coolant do krells drink?"), [], results, unknown=["krells"])
+    assert not asked_of.known
     # Not a description: a word no source holds names what is asked ("the sentinel feat").
     asked = reply(analyse("what does the krell leech do"), [], results, unknown=["krell", "leech"])
     assert not asked.known
