@@ -78,6 +78,10 @@ KIN = {
     # Yes or no: the tie, or what canon does say of the two, never a "No" it does not say.
     "is Ilsa Tove's mother": "Yes: Ilsa Moss is Tove Moss' mother.",
     "is Cole Tove's uncle": "Cole Moss is Tove Moss' uncle or aunt; canon does not say which.",
+    "are Tove and Brann Moss siblings": "Yes: Brann Moss is Tove Moss' sibling.",
+    "are Tove and Wren siblings": (
+        "Nothing the table knows says Wren Moss is Tove Moss' sibling; canon says Wren Moss is Tove Moss' cousin."
+    ),
     "is Bram Tove's uncle": (
         "Nothing the table knows says Bram Moss is Tove Moss' uncle; canon says Bram Moss is Tove Moss' parent."
     ),
@@ -167,6 +171,10 @@ AGES = {
         "the Reed Reckoning."
     ),
     "how old is Nessa": "Nothing the table knows says how old Nessa is.",
+    "is Tove older than Nessa": (
+        "Nothing the table knows says when Nessa Crane was born; Tove Moss was born on 2 Thawing, year 350 of the "
+        "Reed Reckoning."
+    ),
     # "Brann" is Brann Moss's and Brann Tally's: never one chosen in silence.
     "how old is Brann": "Two people are called Brann: Brann Moss and Brann Tally; which one do you mean?",
     "is Tove older than Brann": "Two people are called Brann: Brann Moss and Brann Tally; which one do you mean?",
