@@ -171,6 +171,10 @@ AGES = {
         "the Reed Reckoning."
     ),
     "how old is Nessa": "Nothing the table knows says how old Nessa is.",
+    "is Tove older than Nessa": (
+        "Nothing the table knows says when Nessa Crane was born; Tove Moss was born on 2 Thawing, year 350 of the "
+        "Reed Reckoning."
+    ),
     # "Brann" is Brann Moss's and Brann Tally's: never one chosen in silence.
     "how old is Brann": "Two people are called Brann: Brann Moss and Brann Tally; which one do you mean?",
     "is Tove older than Brann": "Two people are called Brann: Brann Moss and Brann Tally; which one do you mean?",
