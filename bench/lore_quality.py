@@ -19,7 +19,9 @@ item's, class's and race's fields, several phrasings, typos; split the same way)
 without its title fit, without its coverage rerank and the naive baselines; then the hand-written descriptive questions of
 `bench/data/lore_conceptual.jsonl` (a player describing a monster, spell, item or feature without naming it, as the
 dev set's conceptual questions do, about sections the dev set does not ask for): tuning material, all of it (the
-dev set's tuning half is nearly all right, so it says little about descriptive questions); then the dev questions'
+dev set's tuning half is nearly all right, so it says little about descriptive questions); then the descriptive
+questions of `bench/data/lore_conceptual_check.jsonl` (chatty, slang, misspelt, about still other sections), a
+check nobody tunes to: its figures only, never its misses; then the dev questions'
 sections in `raw/srd51-wiki/` (imported as a folder into a second campaign). Prints one JSON line.
 
     .venv/bin/python -m bench.lore_quality [--questions PATH] [--work DIR] [--skip-wiki] [--skip-generated]
@@ -57,6 +59,8 @@ from memory.vector_index import ChromaVectorIndex
 
 SRD = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "srd"
 CONCEPTUAL = Path(__file__).resolve().parent / "data" / "lore_conceptual.jsonl"
+#: Descriptive questions kept for checking, never for tuning: chatty, slang, typos, "that thing that...".
+CONCEPTUAL_CHECK = Path(__file__).resolve().parent / "data" / "lore_conceptual_check.jsonl"
 MODES = ("lexical", "semantic", "hybrid")
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$", re.MULTILINE)
 
@@ -274,17 +278,19 @@ async def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             report["generated"] = {"questions": len(generated), **result}
             if args.misses:
                 report["generated_default_misses"] = [m for m in misses if m["half"] == "tuning"]
-        if CONCEPTUAL.is_file():
-            described = [
-                json.loads(line) for line in CONCEPTUAL.read_text(encoding="utf-8").splitlines() if line
-            ]
+        for key, path in (("described", CONCEPTUAL), ("described_check", CONCEPTUAL_CHECK)):
+            if not path.is_file():
+                continue
+            described = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
             result = await evaluate(
                 service, campaign_id, described, lambda q: [q, *q.get("alt", [])], generated_configs(configs)
             )
             misses = result.pop("default_misses")
-            # Tuning material as a whole: its halves are not reported apart.
-            report["described"] = {mode: {"tuning": figures["all"]} for mode, figures in result.items()}
-            if args.misses:
+            # Tuning material as a whole (its halves are not reported apart); the check set's misses are never
+            # shown: it says how a change does on descriptions nobody tuned to.
+            half = "tuning" if key == "described" else "untouched"
+            report[key] = {mode: {half: figures["all"]} for mode, figures in result.items()}
+            if args.misses and key == "described":
                 report["described_default_misses"] = misses
         await db.dispose()
 

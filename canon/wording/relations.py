@@ -100,13 +100,16 @@ def opening(sentence: str, name: str, kind: str | None = None) -> str:
     return sentence
 
 
-def names_in_prose(names: Sequence[str], kind: str | None = None, *, opens: bool = False) -> str:
+def names_in_prose(
+    names: Sequence[str], kind: str | None = None, *, opens: bool = False, either: bool = False
+) -> str:
     """Return names as a list inside a sentence: "A", "A and B", "A, B and the Ash Brotherhood" (`in_prose`
-    for each; `opens`: the list starts the sentence, so its first name keeps its capital "The")."""
+    for each; `opens`: the list starts the sentence, so its first name keeps its capital "The"; `either`: one of
+    them, "A, B or C")."""
     said = [name if opens and i == 0 else in_prose(name, kind) for i, name in enumerate(names)]
     if len(said) <= 1:
         return "".join(said)
-    return ", ".join(said[:-1]) + f" and {said[-1]}"
+    return ", ".join(said[:-1]) + f" {'or' if either else 'and'} {said[-1]}"
 
 
 def title_phrase(title: str) -> str:

@@ -65,6 +65,8 @@ class Kin(BaseModel):
     sexes: dict[str, str] = Field(default_factory=dict)
     married: dict[str, str] = Field(default_factory=dict)
     weddings: dict[str, str] = Field(default_factory=dict)
+    #: The entities of each tie, in the order of its names (for a question asked of them: "Tove's uncle's home").
+    ids: dict[str, tuple[int, ...]] = Field(default_factory=dict, exclude=True)
 
 
 class Citation(BaseModel):

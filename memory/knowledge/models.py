@@ -377,6 +377,8 @@ class CanonFact(BaseModel):
     #: member of The Lantern Guild") and the question's words it stands for ("the faction ilin belongs to").
     step: str | None = None
     step_span: str | None = None
+    #: Found by a part of its name other entities found share (`candidates.EntityMatch.shared`).
+    shared: bool = False
     #: What the card holds that players may not read, as the secret guard's secrets (`memory.leaks.card_secrets`,
     #: from the card's typed statements): empty on a player's card; never stored with an answer's record.
     secrets: tuple[Secret, ...] = Field(default=(), exclude=True)

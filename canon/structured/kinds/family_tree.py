@@ -1,7 +1,8 @@
 """Family-tree files: a lineage (the file's top level) and its members.
 
 Edges: every member MEMBER_OF the lineage (from birth to death), each parent PARENT_OF the member (from the
-member's birth to that parent's death), SPOUSE_OF (one edge per pair, even when both sides list it),
+member's birth to that parent's death; a member's `children` are as if each listed it among its `parents`, one
+edge when both say it), SPOUSE_OF (one edge per pair, even when both sides list it),
 MEMBER_OF the member's culture, and, as a character's, LIVES_IN the member's `home` and MEMBER_OF each faction
 (`faction`, `factions`). `founding_ancestor` writes no edge (the ontology has none): it is a Lineage
 attribute, checked as a reference to a Person.
@@ -47,6 +48,8 @@ class Person(Entry):
     born: Date | None = None
     died: Date | None = None
     parents: list[Ref] = Field(default_factory=list)
+    # A family may be told downwards too: each child listed is as if it listed this member among its parents.
+    children: list[Ref] = Field(default_factory=list)
     spouse_of: list[Ref] = Field(default_factory=list)
     culture: Ref | None = None
     # Where the member lives and whom they serve, as a character's `home`, `faction` and `factions` (the edges
@@ -71,7 +74,7 @@ class FamilyTreeFile(LoreModel):
 
 
 def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
-    """Define the lineage and its members, with their lives, parents, spouses and cultures."""
+    """Define the lineage and its members, with their lives, parents (or children), spouses and cultures."""
     lineage = document.lineage
     lineage_visibility: Visibility = document.visibility or "public"
     founder = next((p for p in document.members if p.id == document.founding_ancestor), None)
@@ -125,7 +128,16 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
             )
             if parent != person.id:
                 ancestry.setdefault(person.id, []).append((parent, parent_loc))
-        n.link_fields("Person", person, loc, skip=("parents",))
+        for index, child in enumerate(person.children):
+            child_loc = (*loc, "children", index)
+            child_person = people.get(child)
+            born = child_person.born if child_person is not None else None
+            n.link(
+                "Person", "children", person.id, child_loc, child, valid_from=born, valid_until=person.died
+            )
+            if child != person.id:
+                ancestry.setdefault(child, []).append((person.id, child_loc))
+        n.link_fields("Person", person, loc, skip=("parents", "children"))
     n.report_cycles(
         ancestry,
         lambda cycle: (
@@ -147,6 +159,13 @@ KIND = KindSpec(
             field="parents",
             relation="PARENT_OF",
             outgoing=False,
+            target_types=("Person",),
+        ),
+        RelationField(
+            entity_type="Person",
+            field="children",
+            relation="PARENT_OF",
+            outgoing=True,
             target_types=("Person",),
         ),
         RelationField(

@@ -11,11 +11,14 @@ search's own evidence says the passage is the one asked about:
    word search near the top too (the two ranks summing to at most `AGREED_RANKS`): two readings of the question
    that share no scoring found the same section;
 2. a question that does not describe a subject by its form (`describes`) must also have most of its content words
-   (an ending apart, or in the books' words) in that passage (`MIN_SHARE`);
+   (an ending apart, or in the books' words) in that passage (`MIN_SHARE`), and not ask who, where, why or when
+   something was (a person, a place, a cause, a date: no section's name answers those); one that describes, some
+   of them;
 3. a question asking a field or a comparison is never answered here ("hex spell range"): the steps for those say
    what they find, or nothing; one asking an amount ("how much protection ...") only by a sentence saying one;
 4. a word no source holds still means "nothing known", unless it is a word of a description (a lowercase word of
-   a question that describes: "a floating *platform* of force"); a capitalised name no source holds never is.
+   a question that describes: "a floating *platform* of force"); a capitalised name no source holds never is,
+   nor a word right after an auxiliary, where what is asked about stands ("what bonus do *tortles* get").
 
 `named_subject`: an answer to a question that describes its subject, quoted from a passage whose subject's name
 neither the question nor the answer says as it is written, starts with that subject ("Purple Worm: Hit: 19 (3d6
@@ -35,7 +38,6 @@ from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import CHATTER, FILLER, Question
 from memory.knowledge.retrieval.answer import (
     EXAMPLE,
-    NO_AMOUNT,
     asks_amount,
     has_amount,
     is_example,
@@ -59,11 +61,25 @@ AGREED_RANKS = 4
 #: The meaning search's rank the best passage must have at most.
 SEMANTIC_RANK = 2
 #: The share of a question's content words the best passage must hold when the question does not describe.
-MIN_SHARE = 0.6
+MIN_SHARE = 0.75
+#: ... and when it describes (a description's words are mostly the player's own, some of them the book's).
+MIN_DESCRIBED_SHARE = 0.3
 
 _ASKING = r"(?:is|are|was|were|does|do|did|can|could|will|would|should|has|have|had|happens|about)"
 #: "which spider can ...", "what little flying pest ...": the word after "which" or "what" is a kind, not a verb.
 _WHICH_KIND = re.compile(rf"^(?:which|what)\s+(?!{_ASKING}\b)[^\W\d_]")
+#: "what script do the kenku use", "what damage does a pistol deal": an auxiliary, then the question's own
+#: subject: it asks something of a thing it names, not which thing fits a description ("which spider can blink").
+_ASKS_OF = re.compile(
+    r"^(?:which|what)\s+(?:[\w'-]+\s+){1,3}?(?:do|does|did|can|could|will|would|should|has|have|had)\s+"
+    r"(?:the|a|an|my|our|your|their|his|her|its|i|we|you|they|he|she|it)\b"
+)
+_AUXILIARIES = frozenset(
+    {"do", "does", "did", "can", "could", "will", "would", "should", "has", "have", "had", "is", "are", "was"}
+)
+#: A question asking who, where, why or when something was asks a person, a place, a cause or a date, not which
+#: section ("when do I roll two d20s" asks a rule's condition: it may be a section).
+_ASKS_ELSE = re.compile(r"^(?:who|whom|whose|where|why)\b|^when\s+(?:was|were|did|is|will)\b")
 #: "is there a spell that ...".
 _IS_THERE = re.compile(r"^(?:is|are)\s+there\s+(?:a|an|any|some)\b")
 #: "what's the flying lion thing that shoots spikes": a relative clause says what is asked.
@@ -83,6 +99,8 @@ def describes(text: str) -> bool:
     """Return whether a question describes what it asks for instead of naming it ("which spider can blink ...",
     "spell that conjures a ghostly horse", "is there a spell that ...")."""
     said = " ".join(text.casefold().replace("’", "'").split())
+    if _ASKS_OF.match(said):
+        return False
     if _WHICH_KIND.match(said) or _IS_THERE.match(said) or _WHAT_IS_THE.match(said):
         return True
     return not _QUESTION_START.match(said) and bool(_RELATIVE.match(said))
@@ -132,10 +150,14 @@ def subject_of(result: LoreResult) -> str | None:
     return subject or None
 
 
-def _named_capitals(question: Question, unknown: Sequence[str]) -> bool:
-    """Return whether a word no source holds is capitalised in the question (a name, not a description)."""
+def _named_unknown(question: Question, unknown: Sequence[str]) -> bool:
+    """Return whether a word no source holds names something rather than describes it: capitalised in the
+    question, or right after an auxiliary, where the thing asked about stands ("what bonus do tortles get")."""
     typed = re.findall(r"[^\W\d_][\w'-]*", question.text)
-    return any(w[:1].isupper() and w.casefold() in unknown for w in typed[1:])
+    if any(w[:1].isupper() and w.casefold() in unknown for w in typed[1:]):
+        return True
+    folded = [w.casefold() for w in typed]
+    return any(w in unknown and folded[i - 1] in _AUXILIARIES for i, w in enumerate(folded) if i)
 
 
 @dataclass(slots=True)
@@ -160,20 +182,21 @@ def _units(result: LoreResult) -> list[_Unit]:
 
 def best_sentence(question: Question, result: LoreResult) -> str | None:
     """Return the passage's sentence holding most of the question's content words (a rule before its example,
-    one saying an amount when an amount is asked, the earlier first), or its first sentence of prose when none
-    holds any."""
+    the earlier first), or its first sentence of prose when none holds any. A question asking an amount ("how
+    much protection ...") gets a sentence saying one (the best of those, the first when none holds a word), or
+    None when none does."""
     units = _units(result)
+    amount = asks_amount(question.expanded)
+    if amount:
+        units = [u for u in units if has_amount(u.text)]
     if not units:
         return None
     words = _content(question)
-    amount = asks_amount(question.expanded)
 
     def score(unit: _Unit) -> float:
         held = float(len(_held(words, unit.words)))
         if is_example(unit.text):
             held *= EXAMPLE
-        if amount and not has_amount(unit.text):
-            held *= NO_AMOUNT
         return held - 0.001 * unit.position
 
     best = max(units, key=score)
@@ -201,16 +224,16 @@ def described(
     if not first.is_fact or first.out_of_date or first.overruled or not agreed(first):
         return None
     describing = describes(question.text)
-    if strange and (not describing or _named_capitals(question, unknown)):
+    if strange and (not describing or _named_unknown(question, unknown)):
         return None
-    if not describing and content_share(question, first) < MIN_SHARE:
+    if not describing and _ASKS_ELSE.match(question.text.casefold().lstrip()):
+        return None
+    if content_share(question, first) < (MIN_DESCRIBED_SHARE if describing else MIN_SHARE):
         return None
     sentence = best_sentence(question, first)
     subject = subject_of(first)
     if sentence is None or subject is None:
         return None
-    if asks_amount(question.expanded) and not has_amount(sentence):
-        return None  # "how much protection ...": the rule's amount, or nothing
     number = len(facts) + 1
     said = sentence if sentence.endswith((".", "!", "?", "…")) else sentence + "."
     text = _with_subject(subject, f"{said} [{number}]")

@@ -216,7 +216,9 @@ def from_first(
         block = [u for u in named if u.name == named[0].name]
         ranked = sorted(block, key=lambda u: -_score(u, others, amount))[:BLOCK_SENTENCES]
         return FirstPassage(first, sentences=tuple(u.text for u in sorted(ranked, key=lambda u: u.position)))
-    chosen = _sentence(units, others, amount, title)
+    # Asked what it is ("rules for being frightened"): the first sentence under its own heading too.
+    summary = any(w in SUMMARY for w in fold_words(question.expanded))
+    chosen = _sentence(units, others, amount, title if summary else ())
     return FirstPassage(first, sentences=(chosen.text,)) if chosen is not None else None
 
 

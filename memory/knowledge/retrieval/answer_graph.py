@@ -27,7 +27,7 @@ from memory.knowledge.retrieval.answer_lives import life_answer
 from memory.knowledge.retrieval.answer_members import members_answer
 from memory.knowledge.retrieval.answer_places import places_answer
 from memory.knowledge.retrieval.answer_told import told_answer, told_sentence
-from memory.knowledge.retrieval.answer_which import which_answer
+from memory.knowledge.retrieval.answer_which import renumbered, which_answer, which_meant
 from memory.knowledge.retrieval.answer_words import (
     RELATION_WORDS,
     fold_words,
@@ -61,7 +61,7 @@ _TITLES = frozenset(
 _TOLD = ("description", "gm notes", "notes")
 #: Relations said once of all their subjects: "A, B and C took part in the Battle of Red Ford".
 _TOLD_TOGETHER = frozenset({"PARTICIPATED_IN"})
-_BORN_WHEN = re.compile(r" was born (?:on|in) |'s date of birth ")
+_BORN_WHEN = re.compile(r" was born (?:on|in) |'s date of birth |, born (?:on|in) ")
 _SYMMETRIC = frozenset({"SIBLING_OF", "SPOUSE_OF", "ALLY_OF", "ENEMY_OF"})
 
 
@@ -257,13 +257,14 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
     steps = [(n, f) for n, f in enumerate(facts, 1) if f.step and f.step_span]
     if steps:
         return _two_step(question, steps)
+    return which_meant(question, facts, _in_form_order) or _in_form_order(question, facts)
+
+
+def _in_form_order(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return the answer from the cards read in the order the question's form asks them (`_by_form`)."""
     order = _by_form(question, facts)
     found = _graph_answer(question, [facts[n - 1] for n in order])
-    if found is None:
-        return None
-    text, number = found
-    cited = order[number - 1]
-    return re.sub(r"\[(\d+)\]", lambda m: f"[{order[int(m[1]) - 1]}]", text), cited
+    return None if found is None else renumbered(found, order)
 
 
 def _two_step(question: str, steps: Sequence[tuple[int, CanonFact]]) -> tuple[str, int] | None:

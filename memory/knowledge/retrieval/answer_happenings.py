@@ -42,10 +42,12 @@ def is_event(fact: CanonFact) -> bool:
     )
 
 
-def names_list(names: Sequence[str], kind: str | None = None, *, opens: bool = False) -> str:
+def names_list(
+    names: Sequence[str], kind: str | None = None, *, opens: bool = False, either: bool = False
+) -> str:
     """Return names as a list in words inside a sentence: "A", "A and B", "A, B and the Ash Brotherhood"
-    (`canon.wording.names_in_prose`; `opens`: the list starts the sentence)."""
-    return names_in_prose(names, kind, opens=opens)
+    (`canon.wording.names_in_prose`; `opens`: the list starts the sentence; `either`: "A, B or C")."""
+    return names_in_prose(names, kind, opens=opens, either=either)
 
 
 def _taking_part(fact: CanonFact) -> list[str]:

@@ -24,7 +24,7 @@ from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.kin import KIN_WORDS, MARRIAGE
 
-__all__ = ["kin_answer", "marriage_answer"]
+__all__ = ["ASKING", "kin_answer", "marriage_answer", "tie_said"]
 
 #: Each tie's nouns: (singular, plural) for either sex, then for male and female, then "either" in words.
 _NOUNS: dict[str, tuple[tuple[str, str], tuple[str, str], tuple[str, str], str]] = {
@@ -59,7 +59,7 @@ _NOUNS: dict[str, tuple[tuple[str, str], tuple[str, str], tuple[str, str], str]]
     "cousins": (("cousin", "cousins"), ("cousin", "cousins"), ("cousin", "cousins"), ""),
 }
 #: Words a kin question may hold besides the names and the kin word: anything else asks something more.
-_ASKING = frozenset(
+ASKING = frozenset(
     {
         *("who", "whos", "whom", "is", "are", "was", "were", "the", "a", "an", "any", "of", "to", "s"),
         *("does", "do", "did", "has", "have", "had", "how", "many", "what", "name", "names", "list", "tell"),
@@ -115,7 +115,7 @@ def _kin_word(question: str, facts: Sequence[CanonFact]) -> str | None:
 def _only_kin(question: str, facts: Sequence[CanonFact], word: str) -> bool:
     """Return whether a question holds nothing but names, its kin word and the words of asking."""
     named = {w for f in facts for w in (*fold_words(f.matched), *fold_words(f.entity_name))}
-    return all(w in _ASKING or w in named or w == word for w in fold_words(question.replace("’", "'")))
+    return all(w in ASKING or w in named or w == word for w in fold_words(question.replace("’", "'")))
 
 
 def _sorted(kin: Kin, tie: str, sex: str | None) -> tuple[list[str], list[str], list[str]]:
@@ -133,15 +133,15 @@ def kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | N
     if word is None or not people or not _only_kin(question, facts, word):
         return None
     owner = _owner(question, people, word)
+    named = sorted((f for f in people if _named(question, f) >= 0), key=lambda f: _named(question, f))
+    if owner is None and _YES_NO.match(question) and len(named) > 1:
+        owner = named[0]  # "are Tove and Brann siblings": of the first named, is the other one
     if owner is None or owner.kin is None:
         return None
     number = facts.index(owner) + 1
     tie, sex = KIN_WORDS[word]
     if _YES_NO.match(question):
-        others = sorted(
-            (f for f in people if f is not owner and _named(question, f) >= 0),
-            key=lambda f: _named(question, f),
-        )
+        others = [f for f in named if f is not owner]
         return (f"{_is_kin(owner, others[0], tie, sex)}. [{number}]", number) if others else None
     found, unsure, every = _sorted(owner.kin, tie, sex)
     name = owner.entity_name
@@ -171,6 +171,23 @@ def kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | N
         lead = f"{possessive(name)} {_noun(tie, None, len(every) > 1)} {_be(every)} {names_list(every)}"
         parts = [lead, _unsaid(unsure, tie, sex)]
     return f"{'; '.join(parts)}. [{number}]", number
+
+
+def tie_said(name: str, kin: Kin, word: str) -> tuple[str, list[str]] | None:
+    """Return a tie asked by a kin word in a sentence, and those it names: of the sex the word names where canon
+    says one's, else all of the tie, saying canon does not say which ("Tove Moss' grandparents are Arlen Moss
+    and Hesta Moss; canon does not say which are grandmothers", naming those whose sex canon does not say). None
+    when canon holds none of the tie."""
+    tie, sex = KIN_WORDS[word]
+    found, unsure, every = _sorted(kin, tie, sex)
+    if tie == "spouses" and every:
+        return relation_sentence("SPOUSE_OF", name, names_list(every)), every
+    if found:
+        return f"{possessive(name)} {_noun(tie, sex, len(found) > 1)} {_be(found)} {names_list(found)}", found
+    if not unsure:
+        return None
+    lead = f"{possessive(name)} {_noun(tie, None, len(every) > 1)} {_be(every)} {names_list(every)}"
+    return f"{lead}; {_unsaid(unsure, tie, sex)}", unsure  # one canon says is of the other sex is not asked
 
 
 def _be(names: Sequence[str]) -> str:
@@ -227,7 +244,7 @@ def marriage_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int
     kin = me.kin
     assert kin is not None
     number = facts.index(me) + 1
-    spouses = list(kin.ties.get("spouses", ()))
+    spouses = list(dict.fromkeys([*kin.ties.get("spouses", ()), *kin.weddings]))
     if len(people) > 1:
         other = people[1].entity_name
         if other not in spouses:

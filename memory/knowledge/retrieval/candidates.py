@@ -22,6 +22,9 @@ class EntityMatch(BaseModel):
     matched: str
     window: str
     score: float
+    #: Found by a part of its name that other entities' names share too ("Orrow": Maelis Orrow, House Orrow),
+    #: none of which the part begins: which one is meant, the question's form tells or the asker is asked.
+    shared: bool = False
 
 
 class CandidateLists(BaseModel):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
@@ -196,7 +196,8 @@ def _match(window: str, key: str, names: Names, config: SearchConfig) -> tuple[l
     # A run of whole words of one name ("mirela" for Mirela Harrow), in any case, as names are typed
     # everywhere (`canon.graph.naming`).
     for candidate in (key, *singulars(key)):
-        if candidate in parts:
+        if candidate in parts and (candidate == key or len(parts[candidate]) == 1):
+            # A part several names share, typed as a plural ("the Marrows"), names the house, not one of them.
             return [fold(name) for name, _ in parts[candidate]], _PART_SCORE
     if len(key) >= 4:
         found = process.extractOne(key, choices, scorer=fuzz.ratio, score_cutoff=config.fuzzy_cutoff)
@@ -205,7 +206,7 @@ def _match(window: str, key: str, names: Names, config: SearchConfig) -> tuple[l
     # A misspelt part counts only capitalised ("Ysolda"): a lower-case word near a name is mostly just a word.
     if " " in key or not window[:1].isupper() or len(key) < 5:
         return None
-    words = [p for p in parts if " " not in p]
+    words = [p for p in parts if " " not in p and len(parts[p]) == 1]  # a shared part is typed as it is
     found = process.extractOne(key, words, scorer=fuzz.ratio, score_cutoff=_PART_CUTOFF)
     if found is not None:
         return [fold(name) for name, _ in parts[found[0]]], _PART_SCORE * float(found[1]) / 100
@@ -226,21 +227,51 @@ def best_matches(question: str, names: Names, config: SearchConfig) -> list[Enti
             continue
         covered.append(key)
         score = match[1] + len(key) / 100  # longer matches first among equals
-        for folded in match[0]:
-            if folded not in folded_names:
-                continue
+        owners = list({folded_names[f][1]: f for f in reversed(match[0]) if f in folded_names}.values())[::-1]
+        first = _begun(key, owners) if len(owners) > 1 and match[1] <= _PART_SCORE else None
+        for folded in owners:
             name, entity_id = folded_names[folded]
-            if entity_id not in best or best[entity_id].score < score:
-                best[entity_id] = EntityMatch(entity_id=entity_id, matched=name, window=window, score=score)
+            shared = len(owners) > 1 and first is None
+            # A part several names share is the one name it begins ("Tamsin" of Tamsin Vaske, beside the
+            # Investiture of Tamsin) before the others; shared by names it begins none of, it names each alike.
+            mine = score + (_BEGUN if folded == first else 0.0)
+            if entity_id not in best or best[entity_id].score < mine:
+                best[entity_id] = EntityMatch(
+                    entity_id=entity_id, matched=name, window=window, score=mine, shared=shared
+                )
     return sorted(best.values(), key=lambda m: -m.score)[: config.max_entities]
+
+
+#: How much more the one name a shared part begins scores than the others it is part of.
+_BEGUN = 0.5
+
+
+def _begun(part: str, owners: Sequence[str]) -> str | None:
+    """Return the one folded name among several that a part begins (an article aside; a possessive is no
+    beginning: "corsairs" begins "The Corsairs Guild", not "The Corsairs' Rest"), or None."""
+    begun = []
+    for folded in owners:
+        words = folded.split()
+        words = words[1:] if len(words) > 1 and words[0] in _ARTICLES else words
+        if " ".join(words[: len(part.split())]) == part:
+            begun.append(folded)
+    return begun[0] if len(begun) == 1 else None
+
+
+def _unpossessed(word: str) -> str:
+    """Return a folded word without its possessive ending ("lamplighters" of "lamplighters'", "vell" of "vell's")."""
+    if word.endswith("'s") and len(word) > 3:
+        return word[:-2]
+    return word[:-1] if word.endswith("'") and len(word) > 2 else word
 
 
 def name_parts(folded_names: dict[str, tuple[str, int]]) -> dict[str, tuple[tuple[str, int], ...]]:
     """Return each run of whole words of a many-word name, shorter than the name, with the few entities whose
     names hold it ("mirela", "harrow" when one Harrow is known; "tamsin" of Tamsin Vaske and the Investiture of
-    Tamsin); runs starting or ending on a stopword, and one-word runs of fewer than three letters, are left out,
-    and so is a run that is another entity's whole name, and a run several names share unless it begins exactly one
-    of them (at most a few)."""
+    Tamsin; "orrow" of Maelis Orrow and House Orrow: `best_matches` tells them apart); runs starting or ending
+    on a stopword, and one-word runs of fewer than three letters, are left out, and so is a run that is another
+    entity's whole name, and a run more than a few names share. A possessive word is also a part without its
+    ending ("lamplighters" of "The Lamplighters' Guild")."""
     owners: dict[str, dict[int, tuple[str, int]]] = {}
     skipped = fulltext.STOPWORDS | _ARTICLES
     for folded, (name, entity_id) in folded_names.items():
@@ -252,23 +283,16 @@ def name_parts(folded_names: dict[str, tuple[str, int]]) -> dict[str, tuple[tupl
                     continue
                 part = " ".join(run)
                 owners.setdefault(part, {}).setdefault(entity_id, (name, entity_id))
+                bare = " ".join(
+                    _unpossessed(w) for w in run
+                )  # "the lamplighters" of "The Lamplighters' Guild"
+                if bare != part:
+                    owners.setdefault(bare, {}).setdefault(entity_id, (name, entity_id))
     return {
         w: tuple(ids.values())
         for w, ids in owners.items()
-        if w not in folded_names
-        and (len(ids) == 1 or (len(ids) <= _SHARED_PART and _one_starts(w, ids.values())))
+        if w not in folded_names and len(ids) <= _SHARED_PART
     }
-
-
-def _one_starts(part: str, owners: Iterable[tuple[str, int]]) -> bool:
-    """Return whether exactly one of the names holding a shared part starts with it: a first name ("Tamsin" of
-    Tamsin Vaske, beside the Investiture of Tamsin), not a family name two people share ("the Marrows")."""
-    starts = 0
-    for name, _ in owners:
-        words = fold(name).split()
-        words = words[1:] if len(words) > 1 and words[0] in _ARTICLES else words
-        starts += " ".join(words[: len(part.split())]) == part
-    return starts == 1
 
 
 @dataclass(frozen=True)
@@ -373,11 +397,13 @@ class EntityFinder:
         ranked = [m for m in ranked if m.entity_id not in {d.entity_id for d in deeds}] + deeds
         ranked += await at_place(reader, question, ranked)
         ranked += await seated(reader, question, ranked)
-        ranked += (
+        sure = [m for m in ranked if not m.shared]  # a part several names share names no one of them for sure
+        held = (
             await title_holders(reader, question, ranked)
-            or await titled(reader, question, ranked)
+            or await titled(reader, question, sure)
             or await mentioned(reader, question, ranked)
         )
+        ranked = (sure if held and len(sure) < len(ranked) else ranked) + held
         ranked += await first_names(reader, question, names[0], ranked)
         ranked += await heir_holders(reader, question, ranked)
         if not ranked:
@@ -413,6 +439,7 @@ class EntityFinder:
                     secrets=tuple(card_secrets(card)),
                     step=step.said if step is not None and entity.id in step.found else None,
                     step_span=step.span if step is not None and entity.id in step.found else None,
+                    shared=m.shared,
                 )
             )
         if asks_kin(question):  # a family two steps out is read only when a question asks a tie of kin

@@ -162,6 +162,7 @@ async def kin_of(reader: CanonReader, entity_id: int, words: Wording) -> Kin:
     married, weddings = await _marriages(cards, entity_id, spouses, words)
     return Kin(
         ties={tie: tuple(cards.names[i] for i in ids) for tie, ids in ties.items() if ids},
+        ids={tie: tuple(ids) for tie, ids in ties.items() if ids},
         sexes=sexes,
         married=married,
         weddings=weddings,
@@ -172,39 +173,42 @@ async def _marriages(
     cards: _Cards, entity_id: int, spouses: list[int], words: Wording
 ) -> tuple[dict[str, str], dict[str, str]]:
     """Return when each marriage began (the tie's own start, else the day of a wedding both took part in) in the
-    calendar's words, and the wedding's name, by spouse."""
+    calendar's words, and the wedding's name, by spouse. A wedding the person took part in with no spouse of
+    theirs is one with the one other person who took part, when there is exactly one (guests name no spouse)."""
     married: dict[str, str] = {}
     weddings: dict[str, str] = {}
     me = await cards.card(entity_id)
     if me is None:
         return married, weddings
-    for spouse in spouses:
-        name = cards.names[spouse]
-        for view in me.relations:
-            ends = {view.subject.id, view.object.id if view.object is not None else None}
-            start = view.statement.validity.world_from
-            tie = view.statement.predicate.upper() == "SPOUSE_OF" and ends == {entity_id, spouse}
-            if tie and start and start != UNKNOWN:
-                married[name] = words.when(start)
-        theirs = await cards.card(spouse)
-        shared = {
-            v.object.id
-            for v in (theirs.relations if theirs is not None else ())
-            if v.object is not None
-            and v.subject.id == spouse
-            and v.statement.predicate.upper() == "PARTICIPATED_IN"
+    for view in me.relations:
+        other = view.object if view.subject.id == entity_id else view.subject
+        start = view.statement.validity.world_from
+        tie = view.statement.predicate.upper() == "SPOUSE_OF" and other is not None and other.id in spouses
+        if tie and start and start != UNKNOWN and other is not None:
+            married[cards.names[other.id]] = words.when(start)
+    for view in me.relations:
+        event = view.object
+        if (
+            event is None
+            or view.subject.id != entity_id
+            or view.statement.predicate.upper() != "PARTICIPATED_IN"
+        ):
+            continue
+        told = await cards.card(event.id)
+        if told is None or not MARRIAGE.search(f"{event.name} {told.entity.description or ''}"):
+            continue
+        present = {
+            v.subject.id: v.subject.name
+            for v in told.relations
+            if v.statement.predicate.upper() == "PARTICIPATED_IN"
+            and v.subject.id != entity_id
+            and v.subject.type in _PERSON_TYPES
         }
-        for view in me.relations:
-            event = view.object
-            if event is None or event.id not in shared or view.subject.id != entity_id:
-                continue
-            if view.statement.predicate.upper() != "PARTICIPATED_IN":
-                continue
-            told = await cards.card(event.id)
-            if not MARRIAGE.search(f"{event.name} {told.entity.description or '' if told else ''}"):
-                continue
+        wed = [i for i in present if i in spouses] or (list(present) if len(present) == 1 else [])
+        start = view.statement.validity.world_from
+        for partner in wed:
+            name = cards.names.setdefault(partner, present[partner])
             weddings.setdefault(name, in_prose(words.name(event.name), "Event"))
-            start = view.statement.validity.world_from
-            if start and start != UNKNOWN and name not in married:
-                married[name] = words.when(start)
+            if start and start != UNKNOWN:
+                married.setdefault(name, words.when(start))
     return married, weddings

@@ -16,10 +16,13 @@ from dataclasses import dataclass
 
 from canon.graph import CanonReader
 from canon.graph.reader import titles_naming
+from canon.wording import PLAIN
 from canon.wording.relations import possessive, relation_sentence, title_phrase
 from memory.knowledge.retrieval.answer_happenings import names_list
+from memory.knowledge.retrieval.answer_kin import ASKING, tie_said
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.candidates import EntityMatch
+from memory.knowledge.retrieval.kin import KIN_WORDS, kin_of
 
 __all__ = ["Step", "inner_step", "stepped"]
 
@@ -51,6 +54,9 @@ _GROUP_OF = re.compile(
     r"\bthe\s+(?P<word>faction|guild|order|group|house)\s+(?P<owner>[\w' -]+?)\s+"
     r"(?:belongs\s+to|is\s+(?:in|part\s+of|a\s+member\s+of)|serves|joined)\b"
 )
+#: Kin words the relations above do not read: ties two steps out ("uncle"), and words as the table types them.
+_KIN = "|".join(sorted((w for w in KIN_WORDS if w not in _RELATIVES), key=len, reverse=True))
+_KIN_OWNED = re.compile(rf"(?P<owner>[\w' -]+?)(?:'s|s')\s+(?P<word>{_KIN})\b")
 _ARTICLES = frozenset({"the", "a", "an"})
 _LONGEST = 5
 
@@ -93,7 +99,11 @@ async def inner_step(reader: CanonReader, question: str, named: Sequence[EntityM
     folded = " ".join(question.casefold().replace("’", "'").replace("?", " ").split())
     match = _GROUP_OF.search(folded) or _OWNED.search(folded)
     if match is None:
-        return None
+        kin = _KIN_OWNED.search(folded)
+        rest = fold_words(f"{folded[: kin.start()]} {folded[kin.end() :]}") if kin is not None else []
+        if kin is None or all(w in ASKING for w in rest):
+            return None  # "who is Tove's uncle" asks the kin alone (`answer_kin`), nothing of them
+        return await _kin_step(reader, kin, named)
     owner = await _owner(reader, match["owner"], named)
     if owner is None:
         return None
@@ -130,6 +140,26 @@ async def inner_step(reader: CanonReader, question: str, named: Sequence[EntityM
         said = f"{name} is {title}; {said}"
     span = match.group(0) if match.re is _GROUP_OF else f"{words}'s {match['word']}"
     return Step(span=span, said=said, found=tuple(found))
+
+
+async def _kin_step(reader: CanonReader, match: re.Match[str], named: Sequence[EntityMatch]) -> Step | None:
+    """Return the kin a word two steps out or as the table types it asks ("Tove's grandmother", "Bram's dad"), as
+    the asker may see them (`retrieval.kin`), or None."""
+    owner = await _owner(reader, match["owner"], named)
+    if owner is None:
+        return None
+    owner_id, words, title = owner
+    entity = await reader.entity(owner_id)
+    kin = await kin_of(reader, owner_id, PLAIN)
+    told = tie_said(entity.name, kin, match["word"])
+    if told is None:
+        return None
+    said, names = told
+    tie = KIN_WORDS[match["word"]][0]
+    ids = dict(zip(kin.ties[tie], kin.ids[tie], strict=True))
+    if title:
+        said = f"{entity.name} is {title}; {said}"
+    return Step(span=f"{words}'s {match['word']}", said=said, found=tuple(ids[n] for n in names))
 
 
 def stepped(ranked: Sequence[EntityMatch], step: Step | None) -> list[EntityMatch]:

@@ -90,6 +90,14 @@ READS = {
         "The Siege of Fenwatch took place at Fenwatch in Hearthmoon of year 305 of the Long Dusk; canon gives no "
         "other date for its end. The corsairs besieged Fenwatch until Cassel Orrow broke their blockade."
     ),
+    # A short name: a family name several share, a group's one word, a word of two names the form tells apart.
+    "who is orrow": "Orrow may be House Orrow, Maelis Orrow or Cassel Orrow; which one do you mean?",
+    "what is the corsairs": (
+        "Corsairs may be the Ashen Corsairs of Morrow or the Corsairs' Rest; which one do you mean?"
+    ),
+    "who leads the corsairs": "Ysra Dunmore leads the Ashen Corsairs of Morrow.",
+    "who leads morrow": "Ysra Dunmore leads the Ashen Corsairs of Morrow.",
+    "who is in the lamplighters": "Tobin Sallow is a member of the Lamplighters' Guild.",
 }
 
 #: Question -> what a player reads and what the GM reads, when GM-only canon answers it for the GM.
@@ -101,6 +109,11 @@ HIDDEN = {
     "who drowned the pilot": (
         "Nothing the table knows says who drowned the pilot.",
         "Oona Greave took part in the Drowning of the Pilot: The harbour pilot was drowned to blind the port.",
+    ),
+    # A family name a GM-only person shares: a player reads the one they may see, with no hint of another.
+    "who is greave": (
+        "Hollis Greave is a net-mender who works the Saltcombe dunes. Hollis Greave lives in Saltcombe.",
+        "Two people are called Greave: Hollis Greave and Oona Greave; which one do you mean?",
     ),
     # A GM-only member and a membership the GM keeps to themself: neither named nor counted for a player.
     "who is in the ashen corsairs of morrow": (

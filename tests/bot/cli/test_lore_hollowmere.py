@@ -1,7 +1,7 @@
 """Kin, ages and marriages as /lore answers them, on a small world of our own (tests/fixtures/hollowmere): a
-family told by parents alone (siblings, grandparents, uncles, cousins are walked from them), kin words as players
-type them, the sex of two people and a marriage with its day said in play, a wedding in the timeline, a GM-only
-parent and a GM-only child. On SQLite, then PostgreSQL; what is GM-only reads to a player as what nobody knows.
+family told by parents, and one told by children lists (siblings, grandparents, uncles, cousins are walked from
+them), kin words as players type them, the sex of two people and a marriage with its day said in play, a wedding
+in the timeline, a GM-only parent and a GM-only child, a first name two people share, heirs canon names. On SQLite, then PostgreSQL; what is GM-only reads to a player as what nobody knows.
 """
 
 from __future__ import annotations
@@ -78,6 +78,10 @@ KIN = {
     # Yes or no: the tie, or what canon does say of the two, never a "No" it does not say.
     "is Ilsa Tove's mother": "Yes: Ilsa Moss is Tove Moss' mother.",
     "is Cole Tove's uncle": "Cole Moss is Tove Moss' uncle or aunt; canon does not say which.",
+    "are Tove and Brann Moss siblings": "Yes: Brann Moss is Tove Moss' sibling.",
+    "are Tove and Wren siblings": (
+        "Nothing the table knows says Wren Moss is Tove Moss' sibling; canon says Wren Moss is Tove Moss' cousin."
+    ),
     "is Bram Tove's uncle": (
         "Nothing the table knows says Bram Moss is Tove Moss' uncle; canon says Bram Moss is Tove Moss' parent."
     ),
@@ -86,6 +90,22 @@ KIN = {
         "Bram Moss married Ilsa Moss on 9 Haying, year 348 of the Reed Reckoning, at the Reedholt Wedding."
     ),
     "when did Wren marry": "Wren Moss married Brann Tally on 4 Reaping, year 375 of the Reed Reckoning.",
+    # A question asked of kin two steps out, or named as the table types it, reads the step first.
+    "when was Tove's dad born": (
+        "Tove Moss' parents are Bram Moss and Ilsa Moss; canon does not say whether Bram Moss is a father; Bram Moss "
+        "is alive, born on 12 Haying, year 325 of the Reed Reckoning."
+    ),
+    "is Tove's mum alive": (
+        "Yes: Tove Moss' mother is Ilsa Moss; Ilsa Moss is alive, born in year 327 of the Reed Reckoning."
+    ),
+    "when did Tove's grandmother die": (
+        "Tove Moss' grandparents are Arlen Moss and Hesta Moss; canon does not say which are grandmothers. Arlen "
+        "Moss is alive, born in year 301 of the Reed Reckoning. Hesta Moss died in year 360 of the Reed Reckoning."
+    ),
+    # A wedding with no tie of marriage in canon: the one other who took part in it.
+    "when did Sella and Jory get married": (
+        "Sella Quill married Jory Hale in year 344 of the Reed Reckoning, at the Mill Handfasting."
+    ),
     "when did Cole and Maren get married": (
         "Cole Moss is married to Maren Moss; nothing the table knows says when they married."
     ),
@@ -151,6 +171,10 @@ AGES = {
         "the Reed Reckoning."
     ),
     "how old is Nessa": "Nothing the table knows says how old Nessa is.",
+    "is Tove older than Nessa": (
+        "Nothing the table knows says when Nessa Crane was born; Tove Moss was born on 2 Thawing, year 350 of the "
+        "Reed Reckoning."
+    ),
     # "Brann" is Brann Moss's and Brann Tally's: never one chosen in silence.
     "how old is Brann": "Two people are called Brann: Brann Moss and Brann Tally; which one do you mean?",
     "is Tove older than Brann": "Two people are called Brann: Brann Moss and Brann Tally; which one do you mean?",

@@ -124,3 +124,21 @@ def test_a_plain_null_is_not_an_id() -> None:
             'item 1 of "parents" must be a name like “A” (or its id, a); got "~" (write it in quotes if it really is one)',
         ),
     ]
+
+
+def test_a_family_told_downwards_gives_the_edges_a_family_told_by_parents_gives() -> None:
+    downwards = load_lore_file(
+        "lineage: l\nmembers:\n"
+        "  - {id: ma, name: Ma, born: 3rd_age.year_300, died: 3rd_age.year_350, children: [kit, wen]}\n"
+        "  - {id: kit, name: Kit, born: 3rd_age.year_320}\n"
+        "  - {id: wen, name: Wen, born: 3rd_age.year_322, parents: [ma]}\n"
+    )
+    assert problems(downwards) == []
+    edges = {(r.source_id, r.target_id): r for r in downwards.relations if r.type == "PARENT_OF"}
+    assert set(edges) == {("ma", "kit"), ("ma", "wen")}  # both sides saying it: one edge
+    assert edges[("ma", "kit")].valid_from == WorldDate(era="3rd_age", year=320)  # the child's birth
+    assert edges[("ma", "kit")].valid_until == WorldDate(era="3rd_age", year=350)  # the parent's death
+    cycle = load_lore_file(
+        "lineage: l\nmembers:\n  - {id: a, name: A, children: [b]}\n  - {id: b, name: B, children: [a]}\n"
+    )
+    assert any("would be their own ancestor" in message for _, _, message in problems(cycle))

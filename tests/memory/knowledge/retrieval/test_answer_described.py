@@ -10,6 +10,7 @@ from memory.knowledge.models import LoreResult, Reason
 from memory.knowledge.question import analyse
 from memory.knowledge.retrieval.answer_described import (
     agreed,
+    best_sentence,
     content_share,
     described,
     describes,
@@ -107,6 +108,9 @@ def test_a_lowercase_word_no_source_holds_may_be_part_of_a_description_but_a_nam
     assert described.known and described.text.startswith("Voideel: ")
     named = reply(analyse("which Krell parasite drinks reactor coolant?"), [], results, unknown=["krell"])
     assert not named.known
+    # Right after an auxiliary stands what is asked about: a name, lowercase or not.
+    asked_of = reply(analyse("what coolant do krells drink?"), [], results, unknown=["krells"])
+    assert not asked_of.known
     # Not a description: a word no source holds names what is asked ("the sentinel feat").
     asked = reply(analyse("what does the krell leech do"), [], results, unknown=["krell", "leech"])
     assert not asked.known
@@ -152,3 +156,49 @@ def test_a_question_asking_what_a_named_passage_is_gets_its_first_sentence() -> 
     titled = passage("## Hollowford\n\n" + HOLLOWFORD.text, "Gazetteer", "Hollowford")
     found = from_first(analyse("hollowford lore"), [titled], 1)
     assert found is not None and found.sentences[0].startswith("Hollowford sits")
+
+
+def test_a_field_of_the_best_passage_is_not_left_for_a_lesser_passage_asked_what_it_is() -> None:
+    # "Vosskan" (a language, under Languages) reads as the question's "Vossk" an ending apart: the question asks
+    # the Vossk's languages, not what the language Vosskan is; only words asking what a thing is ask that.
+    vossk = passage("**Languages:** Trade, Vosskan\n\n**Speed:** 30 ft.", "Xenobestiary", "Vossk", chunk_id=5)
+    tongue = passage(
+        "## Vosskan\n\nThe Vosskan language is clicked, not spoken.", "Languages", "Vosskan", chunk_id=6
+    )
+    answer = reply(analyse("What languages does a vossk know?"), [], [vossk, VOIDEEL, tongue])
+    assert answer.known and "Trade, Vosskan" in answer.text and answer.text.endswith("[1]")
+
+
+def test_who_when_where_and_why_ask_something_no_section_name_answers() -> None:
+    place = ranked(HOLLOWFORD, 1, 1)
+    assert described(analyse("ferrymen, floods and roof markets by the chalk hills?"), [], [place], [], False)
+    for question in (
+        "when were the ferrymen, floods and roof markets by the chalk hills?",
+        "who keeps the ferrymen, floods and roof markets by the chalk hills?",
+    ):
+        assert described(analyse(question), [], [place], [], strange=False) is None, question
+
+
+def test_a_question_asking_something_of_a_thing_it_names_does_not_describe() -> None:
+    assert not describes("what fuel do the voideels drink?")
+    assert not describes("what damage does a glasswing deal")
+    assert describes("which swarm can scatter from engines")
+    assert describes("which parasite is a hull eel that drinks coolant")
+    # A description must share some words with the passage agreed on: none here.
+    question = analyse("which glowing thing hums at night near the twin moons?")
+    assert described(question, [], [ranked(VOIDEEL, 1, 1)], [], strange=False) is None
+
+
+def test_an_amount_asked_is_answered_by_a_sentence_saying_one_though_it_holds_none_of_the_words() -> None:
+    bridge = passage(
+        "The tollgate keeps the old bridge over the ford.\n\nA rider pays two silver marks.",
+        "Gazetteer",
+        "Tollgate",
+    )
+    question = analyse("how much for crossing the old bridge over the ford")
+    assert best_sentence(question, bridge) == "A rider pays two silver marks."
+    assert (
+        best_sentence(analyse("what keeps the old bridge"), bridge)
+        == "The tollgate keeps the old bridge over the ford."
+    )
+    assert best_sentence(question, GLASSWING) is None  # no sentence says an amount

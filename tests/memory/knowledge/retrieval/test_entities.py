@@ -35,8 +35,8 @@ def test_names_are_linked_in_part_possessive_plural_and_misspelt() -> None:
     assert matched("Are harpies dangerous?") == ["Harpy"]
     assert matched("Who is Ysolda's brother?") == ["Ysolde Marrow"]  # a typo in a part of the name
     assert matched("who rules Greyhaven?") == ["Greyhaven"]
-    # A part two entities share names neither; a part is a name in any case, as names are typed everywhere,
-    # but a lower-case word is never taken for a misspelt part.
+    # A part two entities share, typed as a plural, names neither (the house, not one of them); a part is a name
+    # in any case, as names are typed everywhere, but a lower-case word is never taken for a misspelt part.
     assert matched("Who are the Marrows?") == []
     assert matched("who is ysolde?") == ["Ysolde Marrow"]
     assert matched("the tomas of the sea") == ["Tomas Marrow"]
@@ -45,8 +45,8 @@ def test_names_are_linked_in_part_possessive_plural_and_misspelt() -> None:
 
 
 def test_a_first_name_an_event_s_name_also_holds_finds_both() -> None:
-    # The question's form chooses between them later (`answer_graph`); a family name two people share and a
-    # word every name holds name nobody.
+    # The question's form chooses between them later (`answer_graph`); a family name typed as a plural names
+    # nobody.
     table = names(("Tamsin Vaske", 1), ("Investiture of Tamsin", 2), ("Orrin Vaske", 3))
     found = [m.matched for m in best_matches("who is tamsin", table, SearchConfig())]
     assert sorted(found) == ["Investiture of Tamsin", "Tamsin Vaske"]
@@ -208,3 +208,34 @@ async def test_a_many_valued_attribute_keeps_every_value_and_marks_nothing_out_o
         "Corin Vale's debt: owes the guild a favour",
     ]
     assert all(r.out_of_date is None for r in answer.results)
+
+
+def test_a_part_several_names_share_finds_each_alike_unless_it_begins_one() -> None:
+    table = names(
+        ("Maelis Orrow", 1),
+        ("Cassel Orrow", 2),
+        ("House Orrow", 3),
+        ("Tamsin Vaske", 4),
+        ("Investiture of Tamsin", 5),
+        ("The Ashen Corsairs of Morrow", 6),
+        ("The Corsairs' Rest", 7),
+        ("The Lamplighters' Guild", 8),
+    )
+
+    def found(question: str) -> dict[str, bool]:
+        return {m.matched: m.shared for m in best_matches(question, table, SearchConfig())}
+
+    # A family name: each of them, alike (`answer_which` asks which, or the form tells them apart).
+    assert found("who is orrow") == {"Maelis Orrow": True, "Cassel Orrow": True, "House Orrow": True}
+    # A part one name begins is that name's first (a possessive begins nothing: "Corsairs'" of the tavern).
+    tamsin = best_matches("who is tamsin", table, SearchConfig())
+    assert [(m.matched, m.shared) for m in tamsin] == [
+        ("Tamsin Vaske", False),
+        ("Investiture of Tamsin", False),
+    ]
+    assert found("who leads the corsairs") == {
+        "The Ashen Corsairs of Morrow": True,
+        "The Corsairs' Rest": True,
+    }
+    # A possessive word is found without its ending.
+    assert found("who is in the lamplighters") == {"The Lamplighters' Guild": False}
