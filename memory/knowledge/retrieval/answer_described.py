@@ -38,7 +38,6 @@ from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import CHATTER, FILLER, Question
 from memory.knowledge.retrieval.answer import (
     EXAMPLE,
-    NO_AMOUNT,
     asks_amount,
     has_amount,
     is_example,
@@ -183,20 +182,21 @@ def _units(result: LoreResult) -> list[_Unit]:
 
 def best_sentence(question: Question, result: LoreResult) -> str | None:
     """Return the passage's sentence holding most of the question's content words (a rule before its example,
-    one saying an amount when an amount is asked, the earlier first), or its first sentence of prose when none
-    holds any."""
+    the earlier first), or its first sentence of prose when none holds any. A question asking an amount ("how
+    much protection ...") gets a sentence saying one (the best of those, the first when none holds a word), or
+    None when none does."""
     units = _units(result)
+    amount = asks_amount(question.expanded)
+    if amount:
+        units = [u for u in units if has_amount(u.text)]
     if not units:
         return None
     words = _content(question)
-    amount = asks_amount(question.expanded)
 
     def score(unit: _Unit) -> float:
         held = float(len(_held(words, unit.words)))
         if is_example(unit.text):
             held *= EXAMPLE
-        if amount and not has_amount(unit.text):
-            held *= NO_AMOUNT
         return held - 0.001 * unit.position
 
     best = max(units, key=score)
@@ -234,8 +234,6 @@ def described(
     subject = subject_of(first)
     if sentence is None or subject is None:
         return None
-    if asks_amount(question.expanded) and not has_amount(sentence):
-        return None  # "how much protection ...": the rule's amount, or nothing
     number = len(facts) + 1
     said = sentence if sentence.endswith((".", "!", "?", "…")) else sentence + "."
     text = _with_subject(subject, f"{said} [{number}]")

@@ -36,7 +36,8 @@ def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = Fals
 
 _TAM = "On the fen roads Corin Vell calls himself Tam Reddle, since Scarp End still wants him for a debt."
 _LOW_FENS = (
-    "Ada Thorne and Wren Ashby live in Millbrook. Jory Thorne, Corin Vell and Bram Hollis live in Eelford."
+    "Ada Thorne and Wren Ashby live in Millbrook. Jory Thorne, Corin Vell and Bram Hollis live in Eelford. Old "
+    "Hobb lived there and is dead."
 )
 _VALE = (
     "The Low Fens and the Quarry Hills are in the Greywater Vale. Millbrook (a town) and Eelford (a village) are "
@@ -78,11 +79,18 @@ READS = {
     "what is ada known for": "Ada Thorne is known for her apple brandy, which the whole vale buys.",
     "what is ada thorne famous for": "Ada Thorne is known for her apple brandy, which the whole vale buys.",
     # Who lives in a place: everyone; in a region, place by place; counted.
-    "who lives in millbrook": "Ada Thorne and Wren Ashby live in Millbrook.",
+    "who lives in millbrook": "Ada Thorne and Wren Ashby live in Millbrook. Old Hobb lived there and is dead.",
     "who lives in eelford": "Jory Thorne, Corin Vell and Bram Hollis live in Eelford.",
     "who lives in the low fens": _LOW_FENS,
     "who are the residents of the low fens": _LOW_FENS,
-    "how many people live in millbrook": "Two people live in Millbrook: Ada Thorne and Wren Ashby.",
+    "how many people live in millbrook": (
+        "Two people live in Millbrook: Ada Thorne and Wren Ashby. Old Hobb lived there and is dead."
+    ),
+    # How the dead died and where the imprisoned are held, as the description says it.
+    "what happened to old hobb": (
+        "Old Hobb drowned in the mill race the winter the ice broke. Old Hobb is dead."
+    ),
+    "what happened to tansy": "Tansy Reed is imprisoned, locked up in the Scarp End gaol since the harvest.",
     # What lies in a region, at every depth, container by container; a kind asked narrows it.
     "what is in the greywater vale": _VALE,
     "what places are in the quarry hills": (
@@ -104,9 +112,12 @@ def test_answers_read_as_a_person_says_them(cli: CliRunner, tmp_path: Path) -> N
 #: What a player may not read, as the GM reads it; a player reads it as what nobody knows.
 GM_READS = {
     # Maud Pell's home is GM-only and Silas Crane is: neither is listed nor counted for a player.
-    "who lives in millbrook": "Ada Thorne, Wren Ashby, Maud Pell and Silas Crane live in Millbrook.",
+    "who lives in millbrook": (
+        "Ada Thorne, Wren Ashby, Maud Pell and Silas Crane live in Millbrook. Old Hobb lived there and is dead."
+    ),
     "how many people live in millbrook": (
-        "Four people live in Millbrook: Ada Thorne, Wren Ashby, Maud Pell and Silas Crane."
+        "Four people live in Millbrook: Ada Thorne, Wren Ashby, Maud Pell and Silas Crane. Old Hobb lived there "
+        "and is dead."
     ),
     # A GM-only place within a town.
     "what is in millbrook": "The Smugglers' Cellar (a cellar) is in Millbrook.",

@@ -10,6 +10,7 @@ from memory.knowledge.models import LoreResult, Reason
 from memory.knowledge.question import analyse
 from memory.knowledge.retrieval.answer_described import (
     agreed,
+    best_sentence,
     content_share,
     described,
     describes,
@@ -186,3 +187,18 @@ def test_a_question_asking_something_of_a_thing_it_names_does_not_describe() -> 
     # A description must share some words with the passage agreed on: none here.
     question = analyse("which glowing thing hums at night near the twin moons?")
     assert described(question, [], [ranked(VOIDEEL, 1, 1)], [], strange=False) is None
+
+
+def test_an_amount_asked_is_answered_by_a_sentence_saying_one_though_it_holds_none_of_the_words() -> None:
+    bridge = passage(
+        "The tollgate keeps the old bridge over the ford.\n\nA rider pays two silver marks.",
+        "Gazetteer",
+        "Tollgate",
+    )
+    question = analyse("how much for crossing the old bridge over the ford")
+    assert best_sentence(question, bridge) == "A rider pays two silver marks."
+    assert (
+        best_sentence(analyse("what keeps the old bridge"), bridge)
+        == "The tollgate keeps the old bridge over the ford."
+    )
+    assert best_sentence(question, GLASSWING) is None  # no sentence says an amount
