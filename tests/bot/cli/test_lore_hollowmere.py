@@ -162,6 +162,14 @@ HEIRS = {
         "Orla Tally is Brann Tally's niece, named in his will as heir to the east-bank ferry."
     ),
     "who is Cole's heir": "Nothing the table knows names an heir of Cole Moss.",
+    "is Tove Arlen's heir": "Yes: Tove Moss is Heir of the Reedholt; Arlen Moss is Warden of the Reedholt.",
+    "is Brann Moss Arlen's heir": (
+        "Nothing the table knows says Brann Moss is Arlen Moss' heir; canon says Tove Moss is Heir of the Reedholt."
+    ),
+    "is Tove heir to the east-bank ferry": (
+        "Nothing the table knows says Tove Moss is heir to the east-bank ferry; canon says Tove Moss is Heir of the "
+        "Reedholt."
+    ),
     "who is Bram's heir": "Nothing the table knows names an heir of Bram Moss.",
 }
 
