@@ -88,6 +88,25 @@ def _older(question: str, people: Sequence[tuple[int, CanonFact]]) -> tuple[str,
     return f"{text}. [{number}]", number
 
 
+_PEOPLE = frozenset({"Person", "NPC", "PC"})
+
+
+def _unborn(facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return that canon does not say when one of the two people compared was born, with the other's birth."""
+    people = [(n, f) for n, f in enumerate(facts, 1) if f.entity_type in _PEOPLE and not f.step_span][:2]
+    if len(people) < 2:
+        return None
+    unknown = [(n, f) for n, f in people if f.life is None or f.life.born_key is None]
+    if not unknown:
+        return None
+    number, first = unknown[0]
+    text = f"Nothing the table knows says when {first.entity_name} was born"
+    known = [f for _, f in people if f.life is not None and f.life.born_key is not None]
+    if known:
+        text += f"; {known[0].entity_name} was born {known[0].life.born_words}"  # type: ignore[union-attr]
+    return f"{text}. [{number}]", number
+
+
 def fold_first(question: str, a: CanonFact, b: CanonFact) -> CanonFact:
     """Return the one of two people the question names first ("Is Idris older than Nell?": Idris)."""
     folded = question.casefold()
@@ -99,10 +118,10 @@ def age_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | N
     """Return an age, an age at death or who is older, from the lives of the people named, or None."""
     folded = question.casefold()
     people = [(n, f) for n, f in enumerate(facts, 1) if _lived(f)]
+    if _OLDER.search(folded):
+        return _older(question, people) or _unborn(facts)
     if not people:
         return None
-    if _OLDER.search(folded):
-        return _older(question, people)
     if not _HOW_OLD.search(folded):
         return None
     number, fact = people[0]

@@ -17,7 +17,8 @@ search's own evidence says the passage is the one asked about:
 3. a question asking a field or a comparison is never answered here ("hex spell range"): the steps for those say
    what they find, or nothing; one asking an amount ("how much protection ...") only by a sentence saying one;
 4. a word no source holds still means "nothing known", unless it is a word of a description (a lowercase word of
-   a question that describes: "a floating *platform* of force"); a capitalised name no source holds never is.
+   a question that describes: "a floating *platform* of force"); a capitalised name no source holds never is,
+   nor a word right after an auxiliary, where what is asked about stands ("what bonus do *tortles* get").
 
 `named_subject`: an answer to a question that describes its subject, quoted from a passage whose subject's name
 neither the question nor the answer says as it is written, starts with that subject ("Purple Worm: Hit: 19 (3d6
@@ -37,7 +38,6 @@ from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import CHATTER, FILLER, Question
 from memory.knowledge.retrieval.answer import (
     EXAMPLE,
-    NO_AMOUNT,
     asks_amount,
     has_amount,
     is_example,
@@ -73,6 +73,9 @@ _WHICH_KIND = re.compile(rf"^(?:which|what)\s+(?!{_ASKING}\b)[^\W\d_]")
 _ASKS_OF = re.compile(
     r"^(?:which|what)\s+(?:[\w'-]+\s+){1,3}?(?:do|does|did|can|could|will|would|should|has|have|had)\s+"
     r"(?:the|a|an|my|our|your|their|his|her|its|i|we|you|they|he|she|it)\b"
+)
+_AUXILIARIES = frozenset(
+    {"do", "does", "did", "can", "could", "will", "would", "should", "has", "have", "had", "is", "are", "was"}
 )
 #: A question asking who, where, why or when something was asks a person, a place, a cause or a date, not which
 #: section ("when do I roll two d20s" asks a rule's condition: it may be a section).
@@ -147,10 +150,14 @@ def subject_of(result: LoreResult) -> str | None:
     return subject or None
 
 
-def _named_capitals(question: Question, unknown: Sequence[str]) -> bool:
-    """Return whether a word no source holds is capitalised in the question (a name, not a description)."""
+def _named_unknown(question: Question, unknown: Sequence[str]) -> bool:
+    """Return whether a word no source holds names something rather than describes it: capitalised in the
+    question, or right after an auxiliary, where the thing asked about stands ("what bonus do tortles get")."""
     typed = re.findall(r"[^\W\d_][\w'-]*", question.text)
-    return any(w[:1].isupper() and w.casefold() in unknown for w in typed[1:])
+    if any(w[:1].isupper() and w.casefold() in unknown for w in typed[1:]):
+        return True
+    folded = [w.casefold() for w in typed]
+    return any(w in unknown and folded[i - 1] in _AUXILIARIES for i, w in enumerate(folded) if i)
 
 
 @dataclass(slots=True)
@@ -175,20 +182,21 @@ def _units(result: LoreResult) -> list[_Unit]:
 
 def best_sentence(question: Question, result: LoreResult) -> str | None:
     """Return the passage's sentence holding most of the question's content words (a rule before its example,
-    one saying an amount when an amount is asked, the earlier first), or its first sentence of prose when none
-    holds any."""
+    the earlier first), or its first sentence of prose when none holds any. A question asking an amount ("how
+    much protection ...") gets a sentence saying one (the best of those, the first when none holds a word), or
+    None when none does."""
     units = _units(result)
+    amount = asks_amount(question.expanded)
+    if amount:
+        units = [u for u in units if has_amount(u.text)]
     if not units:
         return None
     words = _content(question)
-    amount = asks_amount(question.expanded)
 
     def score(unit: _Unit) -> float:
         held = float(len(_held(words, unit.words)))
         if is_example(unit.text):
             held *= EXAMPLE
-        if amount and not has_amount(unit.text):
-            held *= NO_AMOUNT
         return held - 0.001 * unit.position
 
     best = max(units, key=score)
@@ -216,7 +224,7 @@ def described(
     if not first.is_fact or first.out_of_date or first.overruled or not agreed(first):
         return None
     describing = describes(question.text)
-    if strange and (not describing or _named_capitals(question, unknown)):
+    if strange and (not describing or _named_unknown(question, unknown)):
         return None
     if not describing and _ASKS_ELSE.match(question.text.casefold().lstrip()):
         return None
@@ -226,8 +234,6 @@ def described(
     subject = subject_of(first)
     if sentence is None or subject is None:
         return None
-    if asks_amount(question.expanded) and not has_amount(sentence):
-        return None  # "how much protection ...": the rule's amount, or nothing
     number = len(facts) + 1
     said = sentence if sentence.endswith((".", "!", "?", "…")) else sentence + "."
     text = _with_subject(subject, f"{said} [{number}]")

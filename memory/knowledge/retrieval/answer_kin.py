@@ -133,15 +133,15 @@ def kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | N
     if word is None or not people or not _only_kin(question, facts, word):
         return None
     owner = _owner(question, people, word)
+    named = sorted((f for f in people if _named(question, f) >= 0), key=lambda f: _named(question, f))
+    if owner is None and _YES_NO.match(question) and len(named) > 1:
+        owner = named[0]  # "are Tove and Brann siblings": of the first named, is the other one
     if owner is None or owner.kin is None:
         return None
     number = facts.index(owner) + 1
     tie, sex = KIN_WORDS[word]
     if _YES_NO.match(question):
-        others = sorted(
-            (f for f in people if f is not owner and _named(question, f) >= 0),
-            key=lambda f: _named(question, f),
-        )
+        others = [f for f in named if f is not owner]
         return (f"{_is_kin(owner, others[0], tie, sex)}. [{number}]", number) if others else None
     found, unsure, every = _sorted(owner.kin, tie, sex)
     name = owner.entity_name

@@ -24,7 +24,8 @@ from tests.helpers.paths import REPO
 WORLD = REPO / "tests" / "fixtures" / "hollowmere"
 CAMPAIGN = "hollowmere"
 FILES = ("moss", "quill", "folk", "happenings")
-#: What play says beside the files: two people's sex, and a marriage with the day it began.
+#: What play says beside the files: two people's sex, a marriage with the day it began; and for the GM alone,
+#: Tove's sex and a sister of Cole's.
 PLAYED = (
     ["fact", "Brann Moss", "sex", "male"],
     ["fact", "Ilsa Moss", "gender", "she/her"],
@@ -36,6 +37,8 @@ PLAYED = (
         "--since",
         "4 Reaping, year 375 of the Reed Reckoning",
     ],
+    ["fact", "Tove Moss", "sex", "female", "--gm-only"],
+    ["relationship", "Cole Moss", "SIBLING_OF", "Nessa Crane", "--gm-only"],
 )
 
 
@@ -78,6 +81,10 @@ KIN = {
     # Yes or no: the tie, or what canon does say of the two, never a "No" it does not say.
     "is Ilsa Tove's mother": "Yes: Ilsa Moss is Tove Moss' mother.",
     "is Cole Tove's uncle": "Cole Moss is Tove Moss' uncle or aunt; canon does not say which.",
+    "are Tove and Brann Moss siblings": "Yes: Brann Moss is Tove Moss' sibling.",
+    "are Tove and Wren siblings": (
+        "Nothing the table knows says Wren Moss is Tove Moss' sibling; canon says Wren Moss is Tove Moss' cousin."
+    ),
     "is Bram Tove's uncle": (
         "Nothing the table knows says Bram Moss is Tove Moss' uncle; canon says Bram Moss is Tove Moss' parent."
     ),
@@ -113,6 +120,22 @@ def test_kin_and_marriages_read_as_a_person_says_them(cli: CliRunner, tmp_path: 
     assert {q: a for q, a in answers.items() if a != KIN[q]} == {}
 
 
+def test_a_gm_only_tie_or_sex_reads_to_a_player_as_unknown(cli: CliRunner, tmp_path: Path) -> None:
+    questions = ["who is Bram's daughter", "who are Cole's siblings"]
+    assert ask(cli, tmp_path, questions) == {
+        "who is Bram's daughter": (
+            "Bram Moss' children are Brann Moss and Tove Moss; canon does not say whether Tove Moss is a daughter."
+        ),
+        "who are Cole's siblings": "Cole Moss' sibling is Bram Moss.",
+    }
+    assert ask(cli, tmp_path, questions, gm=True) == {
+        "who is Bram's daughter": (
+            "Bram Moss' daughter is Tove Moss; canon does not say whether Dagny Moss is a daughter."
+        ),
+        "who are Cole's siblings": "Cole Moss' siblings are Nessa Crane and Bram Moss.",
+    }
+
+
 def test_a_gm_only_parent_or_child_makes_no_kin_for_a_player(cli: CliRunner, tmp_path: Path) -> None:
     # Sella and Jory share only Osk Quill, a GM-only parent; Dagny is Bram's GM-only daughter.
     questions = ["who are Jory's siblings", "is Sella Quill Jory's sister", "who are Wren's cousins"]
@@ -139,6 +162,14 @@ HEIRS = {
         "Orla Tally is Brann Tally's niece, named in his will as heir to the east-bank ferry."
     ),
     "who is Cole's heir": "Nothing the table knows names an heir of Cole Moss.",
+    "is Tove Arlen's heir": "Yes: Tove Moss is Heir of the Reedholt; Arlen Moss is Warden of the Reedholt.",
+    "is Brann Moss Arlen's heir": (
+        "Nothing the table knows says Brann Moss is Arlen Moss' heir; canon says Tove Moss is Heir of the Reedholt."
+    ),
+    "is Tove heir to the east-bank ferry": (
+        "Nothing the table knows says Tove Moss is heir to the east-bank ferry; canon says Tove Moss is Heir of the "
+        "Reedholt."
+    ),
     "who is Bram's heir": "Nothing the table knows names an heir of Bram Moss.",
 }
 
@@ -167,6 +198,10 @@ AGES = {
         "the Reed Reckoning."
     ),
     "how old is Nessa": "Nothing the table knows says how old Nessa is.",
+    "is Tove older than Nessa": (
+        "Nothing the table knows says when Nessa Crane was born; Tove Moss was born on 2 Thawing, year 350 of the "
+        "Reed Reckoning."
+    ),
     # "Brann" is Brann Moss's and Brann Tally's: never one chosen in silence.
     "how old is Brann": "Two people are called Brann: Brann Moss and Brann Tally; which one do you mean?",
     "is Tove older than Brann": "Two people are called Brann: Brann Moss and Brann Tally; which one do you mean?",

@@ -10,6 +10,7 @@ from memory.knowledge.models import LoreResult, Reason
 from memory.knowledge.question import analyse
 from memory.knowledge.retrieval.answer_described import (
     agreed,
+    best_sentence,
     content_share,
     described,
     describes,
@@ -107,6 +108,9 @@ def test_a_lowercase_word_no_source_holds_may_be_part_of_a_description_but_a_nam
     assert described.known and described.text.startswith("Voideel: ")
     named = reply(analyse("which Krell parasite drinks reactor coolant?"), [], results, unknown=["krell"])
     assert not named.known
+    # Right after an auxiliary stands what is asked about: a name, lowercase or not.
+    asked_of = reply(analyse("what coolant do krells drink?"), [], results, unknown=["krells"])
+    assert not asked_of.known
     # Not a description: a word no source holds names what is asked ("the sentinel feat").
     asked = reply(analyse("what does the krell leech do"), [], results, unknown=["krell", "leech"])
     assert not asked.known
@@ -183,3 +187,18 @@ def test_a_question_asking_something_of_a_thing_it_names_does_not_describe() -> 
     # A description must share some words with the passage agreed on: none here.
     question = analyse("which glowing thing hums at night near the twin moons?")
     assert described(question, [], [ranked(VOIDEEL, 1, 1)], [], strange=False) is None
+
+
+def test_an_amount_asked_is_answered_by_a_sentence_saying_one_though_it_holds_none_of_the_words() -> None:
+    bridge = passage(
+        "The tollgate keeps the old bridge over the ford.\n\nA rider pays two silver marks.",
+        "Gazetteer",
+        "Tollgate",
+    )
+    question = analyse("how much for crossing the old bridge over the ford")
+    assert best_sentence(question, bridge) == "A rider pays two silver marks."
+    assert (
+        best_sentence(analyse("what keeps the old bridge"), bridge)
+        == "The tollgate keeps the old bridge over the ford."
+    )
+    assert best_sentence(question, GLASSWING) is None  # no sentence says an amount
