@@ -135,7 +135,7 @@ _DEED_NOUNS = {
     **dict.fromkeys(("loss", "lost", "lose"), "lose"),
     **dict.fromkeys(("defence", "defense", "defended", "defend"), "defend"),
 }
-_ENDINGS = ("ation", "ition", "ment", "ings", "ing", "ion", "ied", "ed", "al", "es", "s", "d", "e")
+_ENDINGS = ("ation", "ition", "iture", "ment", "ings", "ing", "ion", "ied", "ed", "al", "es", "s", "d", "e")
 #: Words of an event's name that say nothing of it ("The Burning *of the* Harbour Lights").
 _LINKS = frozenset(
     {"the", "a", "an", "of", "at", "in", "on", "by", "to", "for", "and", "from", "upon", "over"}
