@@ -29,10 +29,11 @@ _WANTS = re.compile(r"\b(?:want|wants|wanted|goal|goals|aim|aims|seek|seeks|afte
 _TAKING_PART = frozenset(
     {
         *("took", "take", "part", "participated", "participants", "involved", "present", "there", "fought"),
+        *("attended", "attend", "joined", "join", "marched", "sailed", "battled", "witnessed", "saw"),
         *("died", "die", "killed", "fell", "perished", "drowned", "slain", "lost", "survived"),
     }
 )
-_WHAT_HAPPENED = re.compile(r"^\s*what (?:happened|took place|went on|occurred|events?)\b")
+_WHAT_HAPPENED = re.compile(r"^\s*(?:what (?:happened|took place|went on|occurred|events?)|which events?)\b")
 
 
 def is_event(fact: CanonFact) -> bool:

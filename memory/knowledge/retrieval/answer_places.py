@@ -5,7 +5,8 @@ for who lives there and what is there, holding it for where it is), each card ho
 see:
 
 - "who lives in Millbrook" names everyone living there, and in a region every place's people, place by place
-  ("Ada Thorne and Wren Ashby live in Millbrook. Jory Thorne lives in Eelford."); "how many" counts them;
+  ("Ada Thorne and Wren Ashby live in Millbrook. Jory Thorne lives in Eelford."); "how many" counts them; the
+  dead are no residents ("Old Hobb lived there and is dead");
 - "what is in the Low Fens" / "what towns are in …" names the places within, each container's in a sentence,
   nearest first, with their kind when canon gives one ("Millbrook (a town) and Eelford (a village) are in the
   Low Fens."); a kind asked ("towns") that some of them have narrows the list to those;
@@ -18,11 +19,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from canon.wording import in_prose
+from canon.wording.counts import plural_of
 from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_words import fold_words
-from memory.knowledge.retrieval.places import asks_around, asks_where
+from memory.knowledge.retrieval.places import asks_around, asks_residents, asks_where
 
 __all__ = ["places_answer"]
 
@@ -78,21 +80,45 @@ def _kind(facts: Sequence[CanonFact], name: str) -> str | None:
     return next((line[len(head) :] for line in fact.facts if line.startswith(head)), None)
 
 
+def _a(kind: str) -> str:
+    """Return a kind with its article: "a town", "an island"."""
+    return f"{'an' if kind[:1].casefold() in 'aeiou' else 'a'} {kind}"
+
+
+def _kind_asked(kind: str, asked: set[str]) -> str | None:
+    """Return the word a question asks places of a kind by, when it does: the kind's last word, or its plural
+    ("towns" asks a "harbour town", "cities" a "port city"); None otherwise."""
+    words = fold_words(kind)
+    last = words[-1] if words else ""
+    return last if last and (last in asked or plural_of(last) in asked) else None
+
+
 def _residents(question: str, facts: Sequence[CanonFact]) -> str | None:
+    """Return who lives in the place and the places within it, place by place; the dead, whose cards say so,
+    as those who lived there."""
+    dead = {f.entity_name for f in facts if f.state_terminal or f.state == "dead"}
     said: list[str] = []
     everyone: list[str] = []
+    gone: list[str] = []
     for place, _ in _within(facts):
-        living = [n for n in _ties(place, "LIVES_IN", to_me=True) if n not in everyone]
+        here = [n for n in _ties(place, "LIVES_IN", to_me=True) if n not in everyone and n not in gone]
+        living = [n for n in here if n not in dead]
+        gone += [n for n in here if n in dead]
         if living:
             everyone += living
             verb = "lives" if len(living) == 1 else "live"
             said.append(f"{names_list(living, opens=True)} {verb} in {in_prose(place.entity_name)}")
-    if not said:
+    if not said and not gone:
         return None
+    name = in_prose(facts[0].entity_name)
     if question.casefold().lstrip().startswith("how many"):
         count = _COUNTS[len(everyone)] if len(everyone) < len(_COUNTS) else f"{len(everyone)} people"
         verb = "lives" if len(everyone) == 1 else "live"
-        return f"{count} {verb} in {in_prose(facts[0].entity_name)}: {names_list(everyone)}. [1]"
+        said = [f"{count} {verb} in {name}" + (f": {names_list(everyone)}" if everyone else "")]
+    if gone:
+        said.append(
+            f"{names_list(gone, opens=True)} lived there and {'is' if len(gone) == 1 else 'are'} dead"
+        )
     return " ".join(f"{s}." for s in said) + " [1]"
 
 
@@ -104,18 +130,18 @@ def _contents(question: str, facts: Sequence[CanonFact]) -> str | None:
     # The kind asked ("towns"), not a word of the place's own name ("the Quarry Hills" asks no quarry).
     asked = set(fold_words(question)) - set(fold_words(f"{facts[0].matched} {facts[0].entity_name}"))
     kinds = {name: _kind(facts, name) for name in every}
-    wanted = [n for n in every if (k := kinds[n]) and {k.casefold(), k.casefold() + "s"} & asked]
+    wanted = [n for n in every if (k := kinds[n]) and _kind_asked(k, asked)]
     region = in_prose(facts[0].entity_name)
     if wanted:
-        kind = kinds[wanted[0]] or ""
+        word = _kind_asked(kinds[wanted[0]] or "", asked) or ""
         if len(wanted) == 1:
-            return f"{_opens(names_list(wanted, opens=True))} is the only {kind} in {region}. [1]"
-        return f"{names_list(wanted, opens=True)} are {kind}s in {region}. [1]"
+            return f"{_opens(names_list(wanted, opens=True))} is the only {word} in {region}. [1]"
+        return f"{names_list(wanted, opens=True)} are {plural_of(word)} in {region}. [1]"
     said = []
     for place, inside in order:
         if not inside:
             continue
-        named = [f"{n} (a {k})" if (k := kinds[n]) else n for n in inside]
+        named = [f"{n} ({_a(k)})" if (k := kinds[n]) else n for n in inside]
         verb = "is" if len(inside) == 1 else "are"
         said.append(f"{_opens(names_list(named, opens=True))} {verb} in {in_prose(place.entity_name)}")
     return " ".join(f"{s}." for s in said) + " [1]"
@@ -142,7 +168,7 @@ def places_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     if not facts or not _is_place(facts[0]):
         return None
     if asks_around(question):
-        said = _residents(question, facts) if _asks_residents(question) else _contents(question, facts)
+        said = _residents(question, facts) if asks_residents(question) else _contents(question, facts)
     elif asks_where(question):
         said = _where(facts)
     else:
@@ -158,12 +184,3 @@ def _is_place(fact: CanonFact) -> bool:
     return fact.entity_type in _PLACES or any(
         r.predicate.upper() in held and r.object.casefold() == me for r in fact.relations
     )
-
-
-_LIVING = frozenset(
-    {"lives", "live", "lived", "dwell", "dwells", "reside", "resides", "residents", "inhabitants", "dwellers"}
-)
-
-
-def _asks_residents(question: str) -> bool:
-    return bool(set(fold_words(question)) & (_LIVING | {"people", "folk"}))

@@ -11,7 +11,7 @@ is given a subject), never the whole description after a colon:
 - "what is X's real name", "does X go by another name", "what alias does X use": the other names canon gives
   (`aliases`), and the sentence naming one ("… calls himself Tam Reddle");
 - "what does X do": what X is (the description's first sentence), their trade;
-- "what is X known for": the sentence saying so ("Ada Thorne is known for her apple brandy …").
+- "what is X known for": the sentence saying so ("Ada Thorne is known for her apple brandy …"), else what X is.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from canon.wording import in_prose
 from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_words import fold_words, sentences
+from memory.knowledge.retrieval.lives import death_cause, held_at
 
 __all__ = ["told_answer", "told_sentence"]
 
@@ -30,6 +31,41 @@ _PRONOUN = re.compile(r"^(?:She|He|They|It)\s+")
 _INNER_PRONOUN = re.compile(r"(?<=[\s,;])(?:she|he|they)\b(?=\s+[a-z])")
 _ARTICLE = re.compile(r"^(?:A|An|The)\s")
 _POSSESSIVE_LEAD = re.compile(r"^[A-Z][\w-]*'s?\s")
+#: A sentence opening on a noun without its article: a capitalised word, then "of", "who", "from" … or a comma.
+_BARE_NOUN = re.compile(r"^([A-Z][a-z-]+)\s+(?:of|who|from)\b")
+#: Words that open such a sentence without being a noun ("Born of fire", "Fond of boats", "Once of the guard").
+_NOT_NOUNS = frozenset(
+    {
+        *(
+            "born",
+            "known",
+            "once",
+            "here",
+            "there",
+            "long",
+            "now",
+            "then",
+            "after",
+            "before",
+            "since",
+            "last",
+        ),
+        *(
+            "fond",
+            "proud",
+            "afraid",
+            "full",
+            "tired",
+            "wary",
+            "jealous",
+            "capable",
+            "fearful",
+            "aware",
+            "free",
+        ),
+        *("sick", "weary", "sure", "kind", "heir", "mother", "father", "lord", "lady", "master", "keeper"),
+    }
+)
 
 _HAPPENED = re.compile(r"^\s*what\s+(?:happened|has\s+happened|became)\s+(?:to|of|with)\b", re.I)
 _ALIAS = re.compile(
@@ -81,6 +117,13 @@ def told_sentence(name: str, sentence: str) -> str:
     inner = _INNER_PRONOUN.search(text)
     if inner:
         return f"{text[: inner.start()]}{name}{text[inner.end() :]}"
+    noun = _BARE_NOUN.match(text)
+    word = noun[1].casefold() if noun else ""
+    plural = word.endswith("s") and not word.endswith("ss")
+    if noun and not plural and not word.endswith(("ed", "ly")) and word not in _NOT_NOUNS:
+        # "Poacher of the fens, …": a noun without its article ("Tansy Reed is a poacher of the fens, …").
+        article = "an" if text[:1].casefold() in "aeiou" else "a"
+        return f"{name} is {article} {text[0].lower()}{text[1:]}"
     return f"{name}: {text}"
 
 
@@ -111,18 +154,26 @@ def _said(parts: Sequence[str], number: int) -> tuple[str, int]:
 
 
 def _happened(fact: CanonFact, number: int) -> tuple[str, int] | None:
-    """Return what became of someone: their state, unless it is plain life, and the sentence telling it."""
-    said = _described(fact)
-    fate = [s for s in said[1:] if _FATE.search(s)][:1] or [s for s in said[:1] if _FATE.search(s)]
+    """Return what became of someone: their state, unless it is plain life, and the sentence telling it (how
+    they died, where they are held, as `lives` reads a description; else the sentence saying what befell them)."""
+    name, said = fact.entity_name, _described(fact)
+    description = " ".join(said)
     state = fact.state if fact.state and fact.state != "alive" else None
     parts: list[str] = []
+    told = False
     if state == "dead":
-        parts += [line for line in fact.facts if line.startswith(f"{fact.entity_name} died ")][:1] or [
-            f"{fact.entity_name} is dead"
-        ]
+        cause = death_cause(name, description)
+        told = cause is not None
+        parts += [cause] if cause else []
+        parts += [line for line in fact.facts if line.startswith(f"{name} died ")][:1] or [f"{name} is dead"]
+    elif state == "imprisoned" and (held := held_at(description)):
+        parts.append(f"{name} is imprisoned, {held}")
+        told = True
     elif state:
-        parts.append(f"{fact.entity_name} is {state}")
-    parts += [told_sentence(fact.entity_name, s) for s in fate]
+        parts.append(f"{name} is {state}")
+    if not told:
+        fate = [s for s in said[1:] if _FATE.search(s)][:1] or [s for s in said[:1] if _FATE.search(s)]
+        parts += [told_sentence(name, s) for s in fate]
     return _said(parts, number) if parts else None
 
 
@@ -157,7 +208,7 @@ def _known_for(question: str, fact: CanonFact, number: int) -> tuple[str, int] |
         s for s in said if _KNOWN.search(s)
     ]
     if not found:
-        return None
+        return _does(fact, number)  # nothing says "known for": what they are is what they are known as
     return _said([told_sentence(fact.entity_name, found[0])], number)
 
 

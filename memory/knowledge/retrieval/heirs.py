@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from canon.graph.reader import CanonReader, facts_holding
 from canon.wording import relation_sentence
+from canon.wording.relations import possessive
 from memory.fulltext import STOPWORDS
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
@@ -26,7 +27,7 @@ __all__ = ["heir_answer", "heir_holders"]
 
 _HEIR = re.compile(r"\b(heirs?|heiress(?:es)?|successors?)\b", re.I)
 _ABOUT = re.compile(
-    r"\b(?:heirs?|heiress(?:es)?|successors?)\s+(?:to|of)\s+(?:the\s+)?(?P<what>[\w' -]+?)\s*\??$", re.I
+    r"\b(?:heirs?|heiress(?:es)?|successors?)\s+(?:to|of)\s+(?P<what>(?:the\s+)?[\w' -]+?)\s*\??$", re.I
 )
 #: The most holders found: a world of many heirs is asked of one place.
 _MOST = 8
@@ -77,6 +78,58 @@ def _said(fact: CanonFact) -> list[str]:
     return titles + told[:1]
 
 
+def _target(fact: CanonFact) -> tuple[list[str], set[str]]:
+    """Return the titles of the one whose heir is asked, and the words an heir's line may name them by."""
+    theirs = _titles(fact)
+    return theirs, _words(fact.entity_name, set()) | {
+        w for t in theirs for w in _words(t.split(" of ", 1)[1], set())
+    }
+
+
+def _is_heir(
+    question: str,
+    owners: Sequence[tuple[int, CanonFact]],
+    holders: Sequence[tuple[int, CanonFact]],
+    about: re.Match[str] | None,
+) -> tuple[str, int] | None:
+    """Return whether the first one named is the heir asked ("Is Tove Arlen's heir?"): yes with what canon says,
+    or that nothing says so, with what canon does say (never a "No" it does not say)."""
+    folded = question.casefold()
+    named = sorted(owners, key=lambda nf: folded.find(nf[1].matched.casefold()) % (len(folded) + 1))
+    if not named:
+        return None
+    number, first = named[0]
+    other = named[1][1] if len(named) > 1 else None
+    theirs, target = (
+        _target(other) if other is not None else ([], _words(about["what"], set()) if about else set())
+    )
+    said = _said(first)
+    own = set(fold_words(first.entity_name))
+    kept = [s for s in said if _words(s, own) & target] if target else said
+    if kept:
+        return f"Yes: {'; '.join([kept[0], *theirs[:1]])}. [{number}]", number
+    whose = (
+        f"{possessive(other.entity_name)} heir"
+        if other
+        else f"heir to {about['what']}"
+        if about
+        else "an heir"
+    )
+    text = f"Nothing the table knows says {first.entity_name} is {whose}"
+    known = (
+        said[:1]
+        or [
+            s
+            for _, h in holders
+            for s in _said(h)
+            if target and _words(s, set(fold_words(h.entity_name))) & target
+        ][:1]
+    )
+    if known:
+        text += f"; canon says {known[0]}"
+    return f"{text}. [{number}]", number
+
+
 def heir_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return who canon says is the heir asked, with the title they are heir to where that says it, or None."""
     if _HEIR.search(question) is None or not re.match(
@@ -86,6 +139,8 @@ def heir_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     holders = [(n, f) for n, f in enumerate(facts, 1) if _HEIR.fullmatch(f.matched.strip())]
     owners = [(n, f) for n, f in enumerate(facts, 1) if (n, f) not in holders and not f.step_span]
     about = _ABOUT.search(question.replace("’", "'"))
+    if re.match(r"^\s*(?:is|was)\b", question, re.I):
+        return _is_heir(question, owners, holders, about)
     owner = owners[0] if owners and about is None else None
     for number, fact in owners[:1] if owner else ():
         for r in fact.relations:  # a relation that says it: "Tove Moss is heir of Arlen Moss"
@@ -94,10 +149,7 @@ def heir_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
                 return f"{relation_sentence(r.predicate, r.subject, r.object)}. [{number}]", number
     if owner is not None:
         number, fact = owner
-        theirs = _titles(fact)
-        target = _words(fact.entity_name, set()) | {
-            w for t in theirs for w in _words(t.split(" of ", 1)[1], set())
-        }
+        theirs, target = _target(fact)
     elif about is not None:
         theirs, target = [], _words(about["what"], set())
     else:

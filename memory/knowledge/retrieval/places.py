@@ -4,7 +4,8 @@
 towns are in the Greywater Vale?" of the places within it, at every depth; "Where is the Cutting?" of the
 places holding it, up to the widest. A place's card holds only its own neighbours (what is part of it, what it
 is part of), so those around are found by reading their cards in turn (at most `_MOST` of them), and are given
-to the answer as if the question had named them, after what it did name (`answer_places` reads them). A place
+to the answer as if the question had named them, after what it did name (`answer_places` reads them); so are
+those living in them, for a residents' question (their cards say who has died). A place
 or a tie the asker may not see is on no card they read, so it is neither listed nor counted nor walked through.
 """
 
@@ -17,7 +18,7 @@ from canon.errors import GameError
 from canon.graph import CanonReader
 from memory.knowledge.retrieval.candidates import EntityMatch
 
-__all__ = ["around", "asks_around", "asks_where"]
+__all__ = ["around", "asks_around", "asks_residents", "asks_where"]
 
 _PLACES = ("Location",)
 #: The most places read around the one asked (a region of many towns is said by its nearest ones).
@@ -44,6 +45,20 @@ def asks_around(question: str) -> bool:
     return bool(_RESIDENTS.search(question) or _CONTENTS.search(question))
 
 
+_LIVING = frozenset(
+    {"lives", "live", "lived", "dwell", "dwells", "reside", "resides", "residents", "inhabitants", "dwellers"}
+)
+
+
+def asks_residents(question: str) -> bool:
+    """Return whether a question about a place asks who lives there (not what lies there)."""
+    return bool(set(question.casefold().replace("?", " ").split()) & (_LIVING | {"people", "folk"}))
+
+
+def _match(entity_id: int, name: str) -> EntityMatch:
+    return EntityMatch(entity_id=entity_id, matched=name, window=name, score=_AROUND_SCORE)
+
+
 def asks_where(question: str) -> bool:
     """Return whether a question asks where something is (the places holding a place matter)."""
     return bool(_WHERE.search(question))
@@ -63,12 +78,21 @@ async def around(reader: CanonReader, question: str, ranked: Sequence[EntityMatc
         return []
     seen = {m.entity_id for m in ranked}
     found: list[EntityMatch] = []
+    residents = down and asks_residents(question)
     queue = [card]
     while queue and len(found) < _MOST:
         place = queue.pop(0)
         me = place.entity.id
         for view in place.relations:
-            if view.statement.predicate.upper() != "PART_OF" or view.object is None:
+            if view.object is None:
+                continue
+            if residents and view.statement.predicate.upper() == "LIVES_IN" and view.object.id == me:
+                # Those living there, read too: the dead among them no longer live there.
+                if view.subject.id not in seen:
+                    seen.add(view.subject.id)
+                    found.append(_match(view.subject.id, view.subject.name))
+                continue
+            if view.statement.predicate.upper() != "PART_OF":
                 continue
             other = view.subject if down and view.object.id == me else None
             if not down and view.subject.id == me:
@@ -76,9 +100,7 @@ async def around(reader: CanonReader, question: str, ranked: Sequence[EntityMatc
             if other is None or other.id in seen:
                 continue
             seen.add(other.id)
-            found.append(
-                EntityMatch(entity_id=other.id, matched=other.name, window=other.name, score=_AROUND_SCORE)
-            )
+            found.append(_match(other.id, other.name))
             try:
                 queue.append(await reader.card(other.id, with_evidence=False))
             except GameError:

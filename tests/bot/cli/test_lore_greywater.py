@@ -36,7 +36,8 @@ def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = Fals
 
 _TAM = "On the fen roads Corin Vell calls himself Tam Reddle, since Scarp End still wants him for a debt."
 _LOW_FENS = (
-    "Ada Thorne and Wren Ashby live in Millbrook. Jory Thorne, Corin Vell and Bram Hollis live in Eelford."
+    "Ada Thorne and Wren Ashby live in Millbrook. Jory Thorne, Corin Vell and Bram Hollis live in Eelford. Old "
+    "Hobb lived there and is dead."
 )
 _VALE = (
     "The Low Fens and the Quarry Hills are in the Greywater Vale. Millbrook (a town) and Eelford (a village) are "
@@ -78,11 +79,24 @@ READS = {
     "what is ada known for": "Ada Thorne is known for her apple brandy, which the whole vale buys.",
     "what is ada thorne famous for": "Ada Thorne is known for her apple brandy, which the whole vale buys.",
     # Who lives in a place: everyone; in a region, place by place; counted.
-    "who lives in millbrook": "Ada Thorne and Wren Ashby live in Millbrook.",
+    "who lives in millbrook": "Ada Thorne and Wren Ashby live in Millbrook. Old Hobb lived there and is dead.",
     "who lives in eelford": "Jory Thorne, Corin Vell and Bram Hollis live in Eelford.",
     "who lives in the low fens": _LOW_FENS,
     "who are the residents of the low fens": _LOW_FENS,
-    "how many people live in millbrook": "Two people live in Millbrook: Ada Thorne and Wren Ashby.",
+    "how many people live in millbrook": (
+        "Two people live in Millbrook: Ada Thorne and Wren Ashby. Old Hobb lived there and is dead."
+    ),
+    # How the dead died and where the imprisoned are held, as the description says it.
+    "what happened to old hobb": (
+        "Old Hobb drowned in the mill race the winter the ice broke. Old Hobb is dead."
+    ),
+    "what happened to tansy": "Tansy Reed is imprisoned, locked up in the Scarp End gaol since the harvest.",
+    # A description opening on a bare noun, found by a nickname: one sentence, its subject named, never ",:".
+    "who is tansy snare": (
+        "Tansy Reed, called Tansy Snare, is a poacher of the fens, locked up in the Scarp End gaol since the "
+        "harvest. Tansy Reed is imprisoned."
+    ),
+    "what does tansy do": "Tansy Reed is a poacher of the fens, locked up in the Scarp End gaol since the harvest.",
     # What lies in a region, at every depth, container by container; a kind asked narrows it.
     "what is in the greywater vale": _VALE,
     "what places are in the quarry hills": (
@@ -99,17 +113,23 @@ READS = {
 def test_answers_read_as_a_person_says_them(cli: CliRunner, tmp_path: Path) -> None:
     answers = ask(cli, tmp_path, list(READS))
     assert {q: a for q, a in answers.items() if a != READS[q]} == {}
+    assert not [a for a in answers.values() if ",:" in a or "description:" in a]
 
 
 #: What a player may not read, as the GM reads it; a player reads it as what nobody knows.
 GM_READS = {
     # Maud Pell's home is GM-only and Silas Crane is: neither is listed nor counted for a player.
-    "who lives in millbrook": "Ada Thorne, Wren Ashby, Maud Pell and Silas Crane live in Millbrook.",
+    "who lives in millbrook": (
+        "Ada Thorne, Wren Ashby, Maud Pell and Silas Crane live in Millbrook. Old Hobb lived there and is dead."
+    ),
     "how many people live in millbrook": (
-        "Four people live in Millbrook: Ada Thorne, Wren Ashby, Maud Pell and Silas Crane."
+        "Four people live in Millbrook: Ada Thorne, Wren Ashby, Maud Pell and Silas Crane. Old Hobb lived there "
+        "and is dead."
     ),
     # A GM-only place within a town.
     "what is in millbrook": "The Smugglers' Cellar (a cellar) is in Millbrook.",
+    # A GM-only alias of a public person.
+    "does bram go by another name": "Bram Hollis is also called the Toll Ghost.",
     # A GM-only person's false name.
     "what is silas crane's real name": (
         "Silas Crane is the Quiet Hand's fence, who trades under the name Master Lyle."
@@ -137,7 +157,16 @@ def test_what_is_gm_only_is_never_listed_nor_counted_for_a_player(cli: CliRunner
     )
     unknown = ask(cli, tmp_path, ["what is odo quill's real name"])["what is odo quill's real name"]
     assert unknown == "Nothing the table knows says what odo quill's real name is."
-    assert not any("Silas" in a or "Maud" in a or "Lyle" in a for a in player.values())
+    # A GM-only alias finds no one: it reads as a name nobody knows, and its bearer as one with no other name.
+    assert player["does bram go by another name"] == "Nothing the table knows gives Bram Hollis another name."
+    ghost = ask(cli, tmp_path, ["who is the toll ghost", "who is the pale rider"])
+    assert ghost == {
+        "who is the toll ghost": "Nothing the table knows says who the toll ghost is.",
+        "who is the pale rider": "Nothing the table knows says who the pale rider is.",
+    }
+    assert not any(
+        name in a for a in player.values() for name in ("Silas", "Maud", "Lyle", "Toll Ghost", "Cellar")
+    )
 
 
 def _ingest(cli: CliRunner, *paths: Path) -> tuple[int, str, dict[str, object]]:

@@ -24,7 +24,8 @@ from tests.helpers.paths import REPO
 WORLD = REPO / "tests" / "fixtures" / "hollowmere"
 CAMPAIGN = "hollowmere"
 FILES = ("moss", "quill", "folk", "happenings")
-#: What play says beside the files: two people's sex, and a marriage with the day it began.
+#: What play says beside the files: two people's sex, a marriage with the day it began; and for the GM alone,
+#: Tove's sex and a sister of Cole's.
 PLAYED = (
     ["fact", "Brann Moss", "sex", "male"],
     ["fact", "Ilsa Moss", "gender", "she/her"],
@@ -36,6 +37,8 @@ PLAYED = (
         "--since",
         "4 Reaping, year 375 of the Reed Reckoning",
     ],
+    ["fact", "Tove Moss", "sex", "female", "--gm-only"],
+    ["relationship", "Cole Moss", "SIBLING_OF", "Nessa Crane", "--gm-only"],
 )
 
 
@@ -117,6 +120,22 @@ def test_kin_and_marriages_read_as_a_person_says_them(cli: CliRunner, tmp_path: 
     assert {q: a for q, a in answers.items() if a != KIN[q]} == {}
 
 
+def test_a_gm_only_tie_or_sex_reads_to_a_player_as_unknown(cli: CliRunner, tmp_path: Path) -> None:
+    questions = ["who is Bram's daughter", "who are Cole's siblings"]
+    assert ask(cli, tmp_path, questions) == {
+        "who is Bram's daughter": (
+            "Bram Moss' children are Brann Moss and Tove Moss; canon does not say whether Tove Moss is a daughter."
+        ),
+        "who are Cole's siblings": "Cole Moss' sibling is Bram Moss.",
+    }
+    assert ask(cli, tmp_path, questions, gm=True) == {
+        "who is Bram's daughter": (
+            "Bram Moss' daughter is Tove Moss; canon does not say whether Dagny Moss is a daughter."
+        ),
+        "who are Cole's siblings": "Cole Moss' siblings are Nessa Crane and Bram Moss.",
+    }
+
+
 def test_a_gm_only_parent_or_child_makes_no_kin_for_a_player(cli: CliRunner, tmp_path: Path) -> None:
     # Sella and Jory share only Osk Quill, a GM-only parent; Dagny is Bram's GM-only daughter.
     questions = ["who are Jory's siblings", "is Sella Quill Jory's sister", "who are Wren's cousins"]
@@ -143,6 +162,14 @@ HEIRS = {
         "Orla Tally is Brann Tally's niece, named in his will as heir to the east-bank ferry."
     ),
     "who is Cole's heir": "Nothing the table knows names an heir of Cole Moss.",
+    "is Tove Arlen's heir": "Yes: Tove Moss is Heir of the Reedholt; Arlen Moss is Warden of the Reedholt.",
+    "is Brann Moss Arlen's heir": (
+        "Nothing the table knows says Brann Moss is Arlen Moss' heir; canon says Tove Moss is Heir of the Reedholt."
+    ),
+    "is Tove heir to the east-bank ferry": (
+        "Nothing the table knows says Tove Moss is heir to the east-bank ferry; canon says Tove Moss is Heir of the "
+        "Reedholt."
+    ),
     "who is Bram's heir": "Nothing the table knows names an heir of Bram Moss.",
 }
 
