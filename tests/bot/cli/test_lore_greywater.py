@@ -91,6 +91,12 @@ READS = {
         "Old Hobb drowned in the mill race the winter the ice broke. Old Hobb is dead."
     ),
     "what happened to tansy": "Tansy Reed is imprisoned, locked up in the Scarp End gaol since the harvest.",
+    # A description opening on a bare noun, found by a nickname: one sentence, its subject named, never ",:".
+    "who is tansy snare": (
+        "Tansy Reed, called Tansy Snare, is a poacher of the fens, locked up in the Scarp End gaol since the "
+        "harvest. Tansy Reed is imprisoned."
+    ),
+    "what does tansy do": "Tansy Reed is a poacher of the fens, locked up in the Scarp End gaol since the harvest.",
     # What lies in a region, at every depth, container by container; a kind asked narrows it.
     "what is in the greywater vale": _VALE,
     "what places are in the quarry hills": (
@@ -107,6 +113,7 @@ READS = {
 def test_answers_read_as_a_person_says_them(cli: CliRunner, tmp_path: Path) -> None:
     answers = ask(cli, tmp_path, list(READS))
     assert {q: a for q, a in answers.items() if a != READS[q]} == {}
+    assert not [a for a in answers.values() if ",:" in a or "description:" in a]
 
 
 #: What a player may not read, as the GM reads it; a player reads it as what nobody knows.
