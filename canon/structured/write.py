@@ -182,10 +182,13 @@ class Writer:
 
     async def _write_aliases(self) -> None:
         """Give each entry's entity the `aliases` it lists and lacks (an alias is never taken away: it stays a
-        name the entity was known by; the `aliases` fact says what the file lists now)."""
+        name the entity was known by; the `aliases` fact says what the file lists now). Aliases the entry keeps
+        GM-only (`gm_only: [aliases]`) are only that fact, the GM's: an entity's names are everyone's."""
         wanted: dict[int, list[str]] = {}
         for plan in self.planned.values():
             listed = plan.entry.attributes.get("aliases")
+            if "aliases" in plan.entry.gm_only:
+                continue  # names only the GM may read are no names a player's question finds the entity by
             if plan.entity_id is not None and isinstance(listed, list) and listed:
                 wanted[plan.entity_id] = [str(alias) for alias in listed]
         if not wanted:

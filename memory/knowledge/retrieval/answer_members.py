@@ -22,7 +22,7 @@ __all__ = ["asks_members", "members_answer"]
 GROUPS = frozenset({"Faction", "Lineage", "Culture"})
 _MEMBERS = re.compile(
     r"^\s*(?:who|which\s+\w+)\s+(?:is|are|was|were)\s+(?:in|part\s+of|with|among|members?\s+of|a\s+member\s+of)\s"
-    r"|^\s*who\s+(?:belongs?|belonged|serves?|served)\s+(?:to|in|with)\s"
+    r"|^\s*who\s+(?:belongs?|belonged)\s+(?:to|in|with)\s|^\s*who\s+(?:serves?|served)\s"
     r"|\bmembers?\b|\bmembership\b|\bwho\s+makes?\s+up\b"
     r"|^\s*how\s+many\s+(?:\w+\s+){0,2}?(?:are|is|were|was|belong|serve)\s+(?:in|part\s+of|with|to|among)\s"
 )

@@ -31,6 +31,41 @@ _PRONOUN = re.compile(r"^(?:She|He|They|It)\s+")
 _INNER_PRONOUN = re.compile(r"(?<=[\s,;])(?:she|he|they)\b(?=\s+[a-z])")
 _ARTICLE = re.compile(r"^(?:A|An|The)\s")
 _POSSESSIVE_LEAD = re.compile(r"^[A-Z][\w-]*'s?\s")
+#: A sentence opening on a noun without its article: a capitalised word, then "of", "who", "from" … or a comma.
+_BARE_NOUN = re.compile(r"^([A-Z][a-z-]+)\s+(?:of|who|from)\b")
+#: Words that open such a sentence without being a noun ("Born of fire", "Fond of boats", "Once of the guard").
+_NOT_NOUNS = frozenset(
+    {
+        *(
+            "born",
+            "known",
+            "once",
+            "here",
+            "there",
+            "long",
+            "now",
+            "then",
+            "after",
+            "before",
+            "since",
+            "last",
+        ),
+        *(
+            "fond",
+            "proud",
+            "afraid",
+            "full",
+            "tired",
+            "wary",
+            "jealous",
+            "capable",
+            "fearful",
+            "aware",
+            "free",
+        ),
+        *("sick", "weary", "sure", "kind", "heir", "mother", "father", "lord", "lady", "master", "keeper"),
+    }
+)
 
 _HAPPENED = re.compile(r"^\s*what\s+(?:happened|has\s+happened|became)\s+(?:to|of|with)\b", re.I)
 _ALIAS = re.compile(
@@ -82,6 +117,13 @@ def told_sentence(name: str, sentence: str) -> str:
     inner = _INNER_PRONOUN.search(text)
     if inner:
         return f"{text[: inner.start()]}{name}{text[inner.end() :]}"
+    noun = _BARE_NOUN.match(text)
+    word = noun[1].casefold() if noun else ""
+    plural = word.endswith("s") and not word.endswith("ss")
+    if noun and not plural and not word.endswith(("ed", "ly")) and word not in _NOT_NOUNS:
+        # "Poacher of the fens, …": a noun without its article ("Tansy Reed is a poacher of the fens, …").
+        article = "an" if text[:1].casefold() in "aeiou" else "a"
+        return f"{name} is {article} {text[0].lower()}{text[1:]}"
     return f"{name}: {text}"
 
 

@@ -98,7 +98,9 @@ def which_meant(question: str, facts: Sequence[CanonFact], answer: Answer) -> tu
         found_one = answer(question, [facts[k - 1] for k in numbers])
         if found_one is not None:
             fits.append(renumbered(found_one, numbers))
-    if len(fits) < 2:
+    # Answers alike whichever is meant ("when did the corsairs burn the harbour lights": the Burning's day) answer.
+    said = {re.sub(r"\s*\[\d+\]", "", text) for text, _ in fits}
+    if len(fits) < 2 or len(said) == 1:
         return fits[0] if fits else None
     return f"{_ask(typed, [facts[n - 1] for n in alike])} [{alike[0]}]", alike[0]
 

@@ -34,7 +34,8 @@ __all__ = [
 ]
 
 _IN_WHEN = re.compile(
-    r"^\s*what\s+(?:happened|took place|went on|occurred|events?\s+(?:were there|took place|happened))\s+"
+    r"^\s*(?:what\s+(?:happened|took place|went on|occurred|events?\s+(?:were there|took place|happened))|"
+    r"which\s+events?\s+(?:were there|took place|happened))\s+"
     r"(?:in|during)\s+(?P<when>.+?)\s*[?.!]*\s*$"
 )
 _YEAR_SCORE = 80.0
@@ -64,17 +65,23 @@ def asked_when(question: str) -> str | None:
 
 
 async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
-    """Return the events that took place in the year a question asks about ("What happened in 212 RL?"), read
-    on the campaign's calendar, as matches found by the words that say the year; none when those words are no
-    year of the calendar."""
+    """Return the events that took place in the year a question asks about ("What happened in 212 RL?"), or in
+    the era ("… during the Long Dusk?"), read on the campaign's calendar, as matches found by the words that say
+    it; none when those words are no date of the calendar."""
     when = asked_when(question)
     if when is None:
         return []
     reading = read_date(when, await reader.calendar())
-    if reading.date is None or reading.date.year is None:
+    if reading.date is None or (reading.date.year is None and reading.date.era is None):
         return []
+    if reading.date.year is None:  # "What happened during the Long Dusk?": the events of the era
+        eras = await reader.all_entities(types=["Era"])
+        era = [e.id for e in eras.values() if e.key == reading.date.era]
+        placed = await reader.statements(predicates=["OCCURRED_DURING"], object_ids=era, with_evidence=False)
+    else:
+        placed = await happened_in_year(reader, reading.date.year)
     found: dict[int, EntityMatch] = {}
-    for statement in await happened_in_year(reader, reading.date.year):
+    for statement in placed:
         found.setdefault(
             statement.subject_id,
             EntityMatch(entity_id=statement.subject_id, matched=when, window=when, score=_YEAR_SCORE),
@@ -128,7 +135,7 @@ _DEED_NOUNS = {
     **dict.fromkeys(("loss", "lost", "lose"), "lose"),
     **dict.fromkeys(("defence", "defense", "defended", "defend"), "defend"),
 }
-_ENDINGS = ("ation", "ition", "ment", "ings", "ing", "ion", "ied", "ed", "al", "es", "s", "d", "e")
+_ENDINGS = ("ation", "ition", "iture", "ment", "ings", "ing", "ion", "ied", "ed", "al", "es", "s", "d", "e")
 #: Words of an event's name that say nothing of it ("The Burning *of the* Harbour Lights").
 _LINKS = frozenset(
     {"the", "a", "an", "of", "at", "in", "on", "by", "to", "for", "and", "from", "upon", "over"}

@@ -98,6 +98,20 @@ READS = {
     "who leads the corsairs": "Ysra Dunmore leads the Ashen Corsairs of Morrow.",
     "who leads morrow": "Ysra Dunmore leads the Ashen Corsairs of Morrow.",
     "who is in the lamplighters": "Tobin Sallow is a member of the Lamplighters' Guild.",
+    # More of the same in other words: an era, "which events", "attended", "serves", a deed with a shared word.
+    "what happened during the long dusk": (
+        "The Siege of Fenwatch took place at Fenwatch in Hearthmoon of year 305 of the Long Dusk. [1] The Rout at "
+        "Saltcombe took place at Saltcombe in year 306 of the Long Dusk."
+    ),
+    "which events took place at greyquay": _BURNING,
+    "who attended the coronation of queen maelis": (
+        "Maelis Orrow and Tobin Sallow took part in the Coronation of Queen Maelis: Maelis Orrow was crowned beneath "
+        "the great lamp."
+    ),
+    "who serves the ashen corsairs": (
+        "Ysra Dunmore, Kell Varrow and Bram Tulley are members of the Ashen Corsairs of Morrow."
+    ),
+    "when did the corsairs burn the harbour lights": _BURNING,
 }
 
 #: Question -> what a player reads and what the GM reads, when GM-only canon answers it for the GM.

@@ -91,6 +91,12 @@ READS = {
         "Old Hobb drowned in the mill race the winter the ice broke. Old Hobb is dead."
     ),
     "what happened to tansy": "Tansy Reed is imprisoned, locked up in the Scarp End gaol since the harvest.",
+    # A description opening on a bare noun, found by a nickname: one sentence, its subject named, never ",:".
+    "who is tansy snare": (
+        "Tansy Reed, called Tansy Snare, is a poacher of the fens, locked up in the Scarp End gaol since the "
+        "harvest. Tansy Reed is imprisoned."
+    ),
+    "what does tansy do": "Tansy Reed is a poacher of the fens, locked up in the Scarp End gaol since the harvest.",
     # What lies in a region, at every depth, container by container; a kind asked narrows it.
     "what is in the greywater vale": _VALE,
     "what places are in the quarry hills": (
@@ -107,6 +113,7 @@ READS = {
 def test_answers_read_as_a_person_says_them(cli: CliRunner, tmp_path: Path) -> None:
     answers = ask(cli, tmp_path, list(READS))
     assert {q: a for q, a in answers.items() if a != READS[q]} == {}
+    assert not [a for a in answers.values() if ",:" in a or "description:" in a]
 
 
 #: What a player may not read, as the GM reads it; a player reads it as what nobody knows.
@@ -121,6 +128,8 @@ GM_READS = {
     ),
     # A GM-only place within a town.
     "what is in millbrook": "The Smugglers' Cellar (a cellar) is in Millbrook.",
+    # A GM-only alias of a public person.
+    "does bram go by another name": "Bram Hollis is also called the Toll Ghost.",
     # A GM-only person's false name.
     "what is silas crane's real name": (
         "Silas Crane is the Quiet Hand's fence, who trades under the name Master Lyle."
@@ -148,7 +157,16 @@ def test_what_is_gm_only_is_never_listed_nor_counted_for_a_player(cli: CliRunner
     )
     unknown = ask(cli, tmp_path, ["what is odo quill's real name"])["what is odo quill's real name"]
     assert unknown == "Nothing the table knows says what odo quill's real name is."
-    assert not any("Silas" in a or "Maud" in a or "Lyle" in a for a in player.values())
+    # A GM-only alias finds no one: it reads as a name nobody knows, and its bearer as one with no other name.
+    assert player["does bram go by another name"] == "Nothing the table knows gives Bram Hollis another name."
+    ghost = ask(cli, tmp_path, ["who is the toll ghost", "who is the pale rider"])
+    assert ghost == {
+        "who is the toll ghost": "Nothing the table knows says who the toll ghost is.",
+        "who is the pale rider": "Nothing the table knows says who the pale rider is.",
+    }
+    assert not any(
+        name in a for a in player.values() for name in ("Silas", "Maud", "Lyle", "Toll Ghost", "Cellar")
+    )
 
 
 def _ingest(cli: CliRunner, *paths: Path) -> tuple[int, str, dict[str, object]]:

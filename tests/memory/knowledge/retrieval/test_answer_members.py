@@ -35,6 +35,7 @@ def _group(name: str, members: list[str], kind: str = "Faction") -> CanonFact:
         "how many members does the Glass Court have",
         "which sailors are in the tidewardens",
         "who makes up the glass court",
+        "who serves the ashen corsairs",
     ],
 )
 def test_these_ask_the_members(question: str) -> None:

@@ -14,6 +14,7 @@ from memory.knowledge.retrieval.happenings import asked_when, asks_who_was_there
         ("what happened in year 212 of the Reign of Lamps", "year 212 of the reign of lamps"),
         ("what took place during the year 305?", "the year 305"),
         ("what events happened in 866", "866"),
+        ("which events took place during the Long Dusk?", "the long dusk"),
         ("what happened at Greyquay", None),
         ("when did the siege end", None),
     ],
@@ -50,6 +51,7 @@ def test_who_was_there(question: str, asked: bool) -> None:
         ("betrayed", "betrayal"),
         ("sank", "sinking"),
         ("planned", "planning"),
+        ("invested", "investiture"),
     ],
 )
 def test_a_deed_s_verb_and_its_noun_share_a_stem(verb: str, noun: str) -> None:
