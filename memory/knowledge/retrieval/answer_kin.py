@@ -96,7 +96,7 @@ def _named(question: str, fact: CanonFact) -> int:
 def _owner(question: str, people: Sequence[CanonFact], word: str) -> CanonFact | None:
     """Return whose kin the question asks: the name before "'s <word>", after "<word> of", else the only one."""
     folded = question.casefold().replace("’", "'")
-    for fact in people:
+    for fact in sorted(people, key=lambda f: -len(f.matched)):  # the longest name ending there
         name = re.escape(fact.matched.casefold())
         if re.search(rf"{name}(?:'s|s'|')\s+(?:\w+\s+)?{word}\b", folded) or re.search(
             rf"\b{word}\s+(?:of|to)\s+{name}", folded
@@ -107,7 +107,10 @@ def _owner(question: str, people: Sequence[CanonFact], word: str) -> CanonFact |
 
 def _kin_word(question: str, facts: Sequence[CanonFact]) -> str | None:
     """Return the kin word a question asks, one that is no word of a name found ("Ma" of "Ma Hollin")."""
-    named = {w for f in facts if not f.step_span for w in fold_words(f.matched)}
+    # A name's word found alone ("Brother" of Brother Halvard) is the kin word asked, not a name.
+    named = {
+        w for f in facts if not f.step_span and len(fold_words(f.matched)) > 1 for w in fold_words(f.matched)
+    }
     asked = [w for w in fold_words(question.replace("’", "'")) if w in KIN_WORDS and w not in named]
     return asked[0] if asked else None
 
@@ -129,7 +132,7 @@ def _sorted(kin: Kin, tie: str, sex: str | None) -> tuple[list[str], list[str], 
 def kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return the answer to a kin question (see the module docstring), or None."""
     word = _kin_word(question, facts)
-    people = [f for f in facts if f.kin is not None]
+    people = [f for f in facts if f.kin is not None and fold_words(f.matched) != [word]]
     if word is None or not people or not _only_kin(question, facts, word):
         return None
     owner = _owner(question, people, word)

@@ -162,6 +162,9 @@ HEIRS = {
         "Orla Tally is Brann Tally's niece, named in his will as heir to the east-bank ferry."
     ),
     "who is Cole's heir": "Nothing the table knows names an heir of Cole Moss.",
+    "who is the Warden of the Reedholt's heir": (
+        "Tove Moss is Heir of the Reedholt; Arlen Moss is Warden of the Reedholt."
+    ),
     "is Tove Arlen's heir": "Yes: Tove Moss is Heir of the Reedholt; Arlen Moss is Warden of the Reedholt.",
     "is Brann Moss Arlen's heir": (
         "Nothing the table knows says Brann Moss is Arlen Moss' heir; canon says Tove Moss is Heir of the Reedholt."
