@@ -81,7 +81,10 @@ async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
     else:
         placed = await happened_in_year(reader, reading.date.year)
     found: dict[int, EntityMatch] = {}
-    for statement in placed:
+    # In the calendar's order, the undated last.
+    for statement in sorted(
+        placed, key=lambda s: (s.validity.world_from_key is None, s.validity.world_from_key or 0)
+    ):
         found.setdefault(
             statement.subject_id,
             EntityMatch(entity_id=statement.subject_id, matched=when, window=when, score=_YEAR_SCORE),
