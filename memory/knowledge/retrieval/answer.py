@@ -25,7 +25,9 @@ from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_words import (
     ABBREVIATIONS,
     RELATION_WORDS,
+    EXAMPLE_OPENS,
     covers,
+    examples,
     fold_words,
     has_word,
     key_words,
@@ -38,7 +40,17 @@ from memory.knowledge.retrieval.answer_words import (
     sentences,
 )
 
-__all__ = ["compose", "key_words", "nothing_known", "numbered", "same_word", "says_field", "sentences"]
+__all__ = [
+    "AMOUNT_FIELDS",
+    "asks_measure",
+    "compose",
+    "key_words",
+    "nothing_known",
+    "numbered",
+    "same_word",
+    "says_field",
+    "sentences",
+]
 
 #: Passages whose sentences may answer (the best few).
 PASSAGES_READ = 3
@@ -87,7 +99,9 @@ NAMED_BLOCK = 1.3
 PAIRED = 0.2
 #: A die or dice as the books write them: "1d6", "2d8 + 4", "d20".
 _DICE_ROLL = re.compile(r"(?<![\w])\d*d\d+\b")
-_EXAMPLE = re.compile(r"^(?:for (?:example|instance)|e\.g\.)\b", re.IGNORECASE)
+#: The fields whose value is an amount: a question asking one in prose ("lay on hands pool size", "sneak attack
+#: damage at lvl 1") asks an amount as "how much" does, and the sentence saying one answers it.
+AMOUNT_FIELDS = frozenset({*FIELD_UNITS, "size", "amount", "number", "total", "damage", "dc", "bonus", "capacity"})
 
 #: "What does X do?" cannot be turned into "what X does" by moving a word: such questions are quoted.
 _AUXILIARIES = frozenset(
@@ -190,6 +204,11 @@ def asks_amount(question: str) -> bool:
     return bool(_ASKS_AMOUNT.search(question.casefold()))
 
 
+def asks_measure(fields: Sequence[str]) -> bool:
+    """Return whether a field a question asks is an amount (`AMOUNT_FIELDS`: its last word, "pool size")."""
+    return any(f.split() and f.casefold().split()[-1] in AMOUNT_FIELDS for f in fields)
+
+
 def has_amount(text: str) -> bool:
     """Return whether a sentence says an amount (a number, "ten", "half", "twice")."""
     return bool(_AMOUNT.search(text))
@@ -219,7 +238,7 @@ def paired(pairs: Sequence[tuple[str, str]], text: str) -> int:
 
 def is_example(text: str) -> bool:
     """Return whether a sentence is an example of a rule ("For example, ...")."""
-    return bool(_EXAMPLE.match(text))
+    return bool(EXAMPLE_OPENS.match(text))
 
 
 def text_words(text: str, asked: Sequence[str], how: str | None = None) -> set[str]:
@@ -298,6 +317,7 @@ def _scored(
     only: Callable[[LoreResult], bool] | None = None,
     kind_lines: bool = False,
     needs: Callable[[LoreResult, str | None], Sequence[str]] | None = None,
+    measure: bool = False,
 ) -> list[_Sentence]:
     """Return the sentences of the passages that answer the question, scored against it, best first.
 
@@ -310,7 +330,7 @@ def _scored(
     others = [w for w in keys if w not in names]
     weight = _weights(keys, names, results, how)
     total = sum(weight.values()) or 1.0
-    amount = asks_amount(question)
+    amount = measure or asks_amount(question)
     count = counted(question)
     relation = [w for w in keys if w in RELATION_WORDS] if _ASKS_WHO.match(question) else []
     pairs = word_pairs(question)
@@ -320,6 +340,7 @@ def _scored(
         heading = set(fold_words(" ".join([result.source_title, *result.heading_path])))
         passage = heading | text_words(result.text, keys, how)
         own_name = _entry_name(result)
+        shown = examples(result.text)
         other = bool(own_name) and not any(has_word(set(keys), w) for w in own_name)
         if not all(has_word(passage, n) for n in names):
             continue
@@ -354,7 +375,7 @@ def _scored(
                 density *= ANOTHER  # about the entry's own subject, which the question does not name
             if count is not None and count.search(text):
                 density *= COUNTED  # "how many berries": "up to ten berries", not "eat one berry"
-            if is_example(text):
+            if is_example(text) or text in shown:
                 density *= EXAMPLE
             # Pairs the headings say name the passage's own subject, which every sentence under them shares.
             density *= 1.0 + PAIRED * paired([p for p in pairs if not set(p) <= heading], text)
@@ -375,9 +396,10 @@ def _extractive(
     only: Callable[[LoreResult], bool] | None = None,
     kind_lines: bool = False,
     needs: Callable[[LoreResult, str | None], Sequence[str]] | None = None,
+    measure: bool = False,
 ) -> list[_Sentence]:
     """Return the one or two sentences that best answer the question (none when no passage does)."""
-    scored = _scored(question, results, first, only, kind_lines, needs)
+    scored = _scored(question, results, first, only, kind_lines, needs, measure)
     if not scored:
         return []
     chosen = [scored[0]]
@@ -400,6 +422,7 @@ def compose(
     *,
     kind_lines: bool = False,
     needs: Callable[[LoreResult, str | None], Sequence[str]] | None = None,
+    measure: bool = False,
 ) -> ShortAnswer:
     """Return the short answer to a question from what the asker may see (see the module docstring).
 
@@ -407,7 +430,8 @@ def compose(
     entry's kind line ("*3rd-level evocation*") is quoted only with `kind_lines` (the question asks the kind).
     A question asking an amount ("how much", "how many", "what DC") prefers the sentences that hold one; with
     `needs`, a sentence (with its bold name) must hold each of the words it gives for the sentence's passage
-    and inner heading (the field asked: "bonus to AC")."""
+    and inner heading (the field asked: "bonus to AC"); `measure`: the field asked is an amount (`asks_measure`).
+    A sentence of a paragraph opening an example weighs less than the rule it illustrates."""
     citations = numbered(facts, results)
     cited: set[int] = set()
     parts: list[str] = []
@@ -419,7 +443,7 @@ def compose(
         mode = AnswerMode.GRAPH
     else:
         placed = {r.chunk_id for r in results if r.place and r.heading_path}
-        for sentence in _extractive(question, results, len(facts) + 1, only, kind_lines, needs):
+        for sentence in _extractive(question, results, len(facts) + 1, only, kind_lines, needs, measure):
             text = sentence.text if sentence.text.endswith((".", "!", "?", "…")) else sentence.text + "."
             parts.append(f"{text} [{sentence.number}]")
             cited.add(sentence.number)

@@ -9,7 +9,9 @@ Then the best passage answers, its subject named, with its sentence holding most
 search's own evidence says the passage is the one asked about:
 1. the two searches agree (`agreed`): the passage is first, the meaning search ranks it first or second and the
    word search near the top too (the two ranks summing to at most `AGREED_RANKS`): two readings of the question
-   that share no scoring found the same section;
+   that share no scoring found the same section; for a question that describes, the word search ranking it
+   first and the meaning search finding it lower, no other passage agreed on by both (`word_led`), is enough
+   when the passage holds half the question's content words or more (`LED_SHARE`);
 2. a question that does not describe a subject by its form (`describes`) must also have most of its content words
    (an ending apart, or in the books' words) in that passage (`MIN_SHARE`), and not ask who, where, why or when
    something was (a person, a place, a cause, a date: no section's name answers those); one that describes, some
@@ -48,6 +50,7 @@ from memory.knowledge.retrieval.answer import (
 from memory.knowledge.retrieval.answer_first import akin
 from memory.knowledge.retrieval.answer_words import (
     asked_words,
+    examples,
     fold_words,
     kind_line,
     labelled_sentences,
@@ -55,13 +58,26 @@ from memory.knowledge.retrieval.answer_words import (
     sections_of,
 )
 
-__all__ = ["agreed", "content_share", "described", "describes", "kind_words", "named_subject", "subject_of"]
+__all__ = [
+    "agreed",
+    "content_share",
+    "described",
+    "describes",
+    "kind_words",
+    "named_subject",
+    "subject_of",
+    "word_led",
+]
 
 #: The most the word search's and the meaning search's ranks of the best passage may sum to (1 + 1, 1 + 2, 2 + 1,
 #: 3 + 1, 2 + 2): both found it at or near the top.
 AGREED_RANKS = 4
 #: The meaning search's rank the best passage must have at most.
 SEMANTIC_RANK = 2
+#: The meaning search's rank a passage the word search ranks first must have at most, for a question that
+#: describes (`word_led`), and the share of its content words that passage must then hold.
+SEMANTIC_FOUND = 20
+LED_SHARE = 0.5
 #: The share of a question's content words the best passage must hold when the question does not describe.
 MIN_SHARE = 0.75
 #: ... and when it describes (a description's words are mostly the player's own, some of them the book's).
@@ -72,8 +88,9 @@ _ASKING = r"(?:is|are|was|were|does|do|did|can|could|will|would|should|has|have|
 _WHICH_KIND = re.compile(rf"^(?:which|what)\s+(?!{_ASKING}\b)[^\W\d_]")
 #: "what script do the kenku use", "what damage does a pistol deal": an auxiliary, then the question's own
 #: subject: it asks something of a thing it names, not which thing fits a description ("which spider can blink").
+#: "Has" is the verb of a description ("which giant has an immunity to cold"), not an auxiliary asking.
 _ASKS_OF = re.compile(
-    r"^(?:which|what)\s+(?:[\w'-]+\s+){1,3}?(?:do|does|did|can|could|will|would|should|has|have|had)\s+"
+    r"^(?:which|what)\s+(?:[\w'-]+\s+){1,3}?(?:do|does|did|can|could|will|would|should)\s+"
     r"(?:the|a|an|my|our|your|their|his|her|its|i|we|you|they|he|she|it)\b"
 )
 _AUXILIARIES = frozenset(
@@ -144,6 +161,19 @@ def agreed(result: LoreResult) -> bool:
     return semantic <= SEMANTIC_RANK and lexical + semantic <= AGREED_RANKS
 
 
+def word_led(results: Sequence[LoreResult]) -> bool:
+    """Return whether the word search ranks the best passage first, the meaning search found it too, lower
+    (`SEMANTIC_FOUND`), and no other passage is one both searches agree on (`agreed`): a description's words are
+    the player's own, which the meaning search reads less well than the word search its rarer words
+    ("lobster-like aberration whose tentacles paralyze you")."""
+    if not results:
+        return False
+    lexical, semantic = _rank(results[0], "lexical"), _rank(results[0], "semantic")
+    if lexical != 1 or semantic is None or semantic > SEMANTIC_FOUND:
+        return False
+    return not any(agreed(r) for r in results[1:])
+
+
 def _content(question: Question) -> list[str]:
     return [
         w
@@ -193,17 +223,19 @@ class _Unit:
     text: str
     prose: bool
     words: list[str]
+    example: bool = False
 
 
 def _units(result: LoreResult) -> list[_Unit]:
     units: list[_Unit] = []
+    shown = examples(result.text)
     for section, body in sections_of(result.text):
         kind = kind_line(body)
         for label, text in labelled_sentences(body):
             if text == kind:
                 continue
             words = fold_words(" ".join([section or "", label or "", text]))
-            units.append(_Unit(len(units), text, label is None, words))
+            units.append(_Unit(len(units), text, label is None, words, text in shown or is_example(text)))
     return units
 
 
@@ -222,7 +254,7 @@ def best_sentence(question: Question, result: LoreResult) -> str | None:
 
     def score(unit: _Unit) -> float:
         held = float(len(_held(words, unit.words)))
-        if is_example(unit.text):
+        if unit.example:
             held *= EXAMPLE
         return held - 0.001 * unit.position
 
@@ -248,14 +280,18 @@ def described(
     if not results or not _answerable(question):
         return None
     first = results[0]
-    if not first.is_fact or first.out_of_date or first.overruled or not agreed(first):
+    if not first.is_fact or first.out_of_date or first.overruled:
         return None
     describing = describes(question.text)
+    both = agreed(first)
+    if not both and not (describing and word_led(results)):
+        return None
     if strange and (not describing or _named_unknown(question, unknown)):
         return None
     if not describing and _ASKS_ELSE.match(question.text.casefold().lstrip()):
         return None
-    if content_share(question, first) < (MIN_DESCRIBED_SHARE if describing else MIN_SHARE):
+    least = (MIN_DESCRIBED_SHARE if both else LED_SHARE) if describing else MIN_SHARE
+    if content_share(question, first) < least:
         return None
     kind = kind_words(question.text)
     seen = fold_words(" ".join([first.source_title, *first.heading_path, first.text]))

@@ -29,6 +29,7 @@ from memory.knowledge.retrieval.answer import (
     EXAMPLE,
     NO_AMOUNT,
     asks_amount,
+    asks_measure,
     has_amount,
     is_example,
     says_field,
@@ -37,6 +38,7 @@ from memory.knowledge.retrieval.answer import (
 from memory.knowledge.retrieval.answer_scope import CHATTER
 from memory.knowledge.retrieval.answer_words import (
     asked_words,
+    examples,
     fold_words,
     kind_line,
     labelled_sentences,
@@ -147,18 +149,21 @@ class _Unit:
     name: str | None
     text: str
     words: set[str]
+    example: bool = False
 
 
 def _units(question: Question, result: LoreResult) -> list[_Unit]:
     asked = asked_words(question.expanded)
     units: list[_Unit] = []
+    shown = examples(result.text)
     for section, body in sections_of(result.text):
         kind = kind_line(body)
         for label, text in labelled_sentences(body):
             if text == kind and KIND_LINE not in question.fields:
                 continue
             name = label or section
-            units.append(_Unit(len(units), name, text, text_words(text, asked) | set(fold_words(name or ""))))
+            words = text_words(text, asked) | set(fold_words(name or ""))
+            units.append(_Unit(len(units), name, text, words, text in shown))
     return units
 
 
@@ -166,7 +171,7 @@ def _score(unit: _Unit, others: Sequence[str], amount: bool) -> float:
     held = float(sum(1 for w in others if _akin_any(w, unit.words)))
     if amount and not has_amount(unit.text):
         held *= NO_AMOUNT
-    if is_example(unit.text):
+    if unit.example or is_example(unit.text):
         held *= EXAMPLE
     return held - 0.001 * unit.position
 
@@ -206,7 +211,7 @@ def from_first(
         and not _akin_any(w, title)
         and not _akin_any(w, around)
     ]
-    amount = asks_amount(question.expanded)
+    amount = asks_amount(question.expanded) or asks_measure(question.fields)
     named = [
         u
         for u in units

@@ -28,7 +28,7 @@ from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.fields import KIND
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import KIND_LINE, Question
-from memory.knowledge.retrieval.answer import compose, nothing_known, numbered
+from memory.knowledge.retrieval.answer import asks_measure, compose, nothing_known, numbered
 from memory.knowledge.retrieval.answer_described import described, named_subject
 from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
@@ -134,10 +134,11 @@ def _reply(
             if said.known:
                 return said
     kinds = KIND_LINE in question.fields  # "fly spell level?": the kind line is the answer
-    answer = compose(question.expanded, facts, results, only, kind_lines=kinds, needs=needs)
+    measure = asks_measure(question.fields)  # "lay on hands pool size": the sentence saying an amount
+    answer = compose(question.expanded, facts, results, only, kind_lines=kinds, needs=needs, measure=measure)
     if not answer.known and question.glossary_used:
         # The books may use the table's word too ("a failed save"): the question as written gets its chance.
-        answer = compose(question.text, facts, results, only, kind_lines=kinds, needs=needs)
+        answer = compose(question.text, facts, results, only, kind_lines=kinds, needs=needs, measure=measure)
     if not answer.known:
         said = _first(question, facts, results, unknown)
         return said or answer.model_copy(update={"text": nothing_known(question.text)})

@@ -14,7 +14,9 @@ from memory.knowledge.question import CHATTER, GENERIC, without_how
 __all__ = [
     "RELATION_WORDS",
     "asked_words",
+    "EXAMPLE_OPENS",
     "covers",
+    "examples",
     "fold_words",
     "has_word",
     "key_words",
@@ -257,6 +259,22 @@ def sentences(text: str) -> list[str]:
             if len(piece) >= shortest:
                 found.append(piece if len(piece) <= SENTENCE_CHARS else piece[: SENTENCE_CHARS - 1] + "…")
     return found
+
+
+#: The opening of an example ("For example, ...", "For instance, ...", "e.g. ...").
+EXAMPLE_OPENS = re.compile(r"^(?:for (?:example|instance)|e\.g\.)\b", re.IGNORECASE)
+
+
+def examples(text: str) -> frozenset[str]:
+    """Return the sentences of a passage's paragraphs that open with an example, as `sentences` gives them: the
+    sentences after the first illustrate the rule above too ("For example, a creature with a Constitution of 14
+    can hold its breath for 3 minutes. If it starts suffocating, it has 2 rounds ...")."""
+    found: set[str] = set()
+    for block in _blocks(text):
+        said = sentences(block)
+        if said and EXAMPLE_OPENS.match(said[0]):
+            found.update(said)
+    return frozenset(found)
 
 
 def labelled_sentences(text: str) -> list[tuple[str | None, str]]:
