@@ -99,9 +99,10 @@ NAMED_BLOCK = 1.3
 PAIRED = 0.2
 #: A die or dice as the books write them: "1d6", "2d8 + 4", "d20".
 _DICE_ROLL = re.compile(r"(?<![\w])\d*d\d+\b")
-#: The fields whose value is an amount: a question asking one in prose ("lay on hands pool size", "sneak attack
-#: damage at lvl 1") asks an amount as "how much" does, and the sentence saying one answers it.
-AMOUNT_FIELDS = frozenset({*FIELD_UNITS, "size", "amount", "number", "total", "damage", "dc", "bonus", "capacity"})
+#: The fields whose value is an amount: a question asking one in prose ("lay on hands pool size", "bag of holding
+#: capacity") asks an amount as "how much" does, and the sentence saying one answers it. Not damage: "what's
+#: thunder damage" asks what a kind of damage is as often as how much of it.
+AMOUNT_FIELDS = frozenset({*FIELD_UNITS, "size", "amount", "number", "total", "dc", "bonus", "capacity"})
 
 #: "What does X do?" cannot be turned into "what X does" by moving a word: such questions are quoted.
 _AUXILIARIES = frozenset(

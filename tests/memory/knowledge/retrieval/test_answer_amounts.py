@@ -27,8 +27,8 @@ DEEP_WATER = passage(
 
 
 def test_a_field_naming_a_measure_asks_an_amount() -> None:
-    assert asks_measure(["size"]) and asks_measure(["pool size"]) and asks_measure(["damage"])
-    assert not asks_measure(["alignment"]) and not asks_measure([])
+    assert asks_measure(["size"]) and asks_measure(["pool size"]) and asks_measure(["cost"])
+    assert not asks_measure(["alignment"]) and not asks_measure(["damage"]) and not asks_measure([])
 
 
 def test_a_measure_asked_of_a_named_passage_is_answered_by_the_sentence_saying_an_amount() -> None:
