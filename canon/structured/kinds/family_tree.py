@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
+from canon.structured.kinds.hidden import hidden_fields
 from canon.structured.schemas import (
     Date,
     Entry,
@@ -60,6 +61,9 @@ class Person(Entry):
     titles: list[Text] = Field(default_factory=list)
     status: Status | None = None
     description: Text | None = None
+    # The GM's alone, as a character's: notes, and the fields named (`gm_only: [faction]`, a secret allegiance).
+    gm_notes: Text | None = None
+    gm_only: list[Text] = Field(default_factory=list)
 
 
 class FamilyTreeFile(LoreModel):
@@ -99,9 +103,11 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
             "titles": list(person.titles),
             "status": person.status,
             "description": person.description,
+            "gm_notes": person.gm_notes,
         }
+        hidden = hidden_fields(n, person, loc)
         visibility = person.visibility or lineage_visibility
-        n.define("Person", person.id, person.name, person_attributes, visibility, loc)
+        n.define("Person", person.id, person.name, person_attributes, visibility, loc, hidden)
         n.link("Person", "members", person.id, loc, lineage, valid_from=person.born, valid_until=person.died)
         for field_name, date in (("born", person.born), ("died", person.died)):
             if date is not None:
@@ -125,6 +131,7 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
                 parent,
                 valid_from=person.born,
                 valid_until=until,
+                gm_only="parents" in hidden,
             )
             if parent != person.id:
                 ancestry.setdefault(person.id, []).append((parent, parent_loc))
@@ -133,11 +140,18 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
             child_person = people.get(child)
             born = child_person.born if child_person is not None else None
             n.link(
-                "Person", "children", person.id, child_loc, child, valid_from=born, valid_until=person.died
+                "Person",
+                "children",
+                person.id,
+                child_loc,
+                child,
+                valid_from=born,
+                valid_until=person.died,
+                gm_only="children" in hidden,
             )
             if child != person.id:
                 ancestry.setdefault(child, []).append((person.id, child_loc))
-        n.link_fields("Person", person, loc, skip=("parents", "children"))
+        n.link_fields("Person", person, loc, skip=("parents", "children"), gm_only=hidden)
     n.report_cycles(
         ancestry,
         lambda cycle: (
