@@ -18,7 +18,9 @@ search's own evidence says the passage is the one asked about:
    what they find, or nothing; one asking an amount ("how much protection ...") only by a sentence saying one;
 4. a word no source holds still means "nothing known", unless it is a word of a description (a lowercase word of
    a question that describes: "a floating *platform* of force"); a capitalised name no source holds never is,
-   nor a word right after an auxiliary, where what is asked about stands ("what bonus do *tortles* get").
+   nor a word right after an auxiliary, where what is asked about stands ("what bonus do *tortles* get");
+5. the kind a description names ("which *feat* lets me ignore cover", "black *sphere* that ...") must be in the
+   passage, in its headings or its text (`kind_words`): a section of another kind is not what is described.
 
 `named_subject`: an answer to a question that describes its subject, quoted from a passage whose subject's name
 neither the question nor the answer says as it is written, starts with that subject ("Purple Worm: Hit: 19 (3d6
@@ -53,7 +55,7 @@ from memory.knowledge.retrieval.answer_words import (
     sections_of,
 )
 
-__all__ = ["agreed", "content_share", "described", "describes", "named_subject", "subject_of"]
+__all__ = ["agreed", "content_share", "described", "describes", "kind_words", "named_subject", "subject_of"]
 
 #: The most the word search's and the meaning search's ranks of the best passage may sum to (1 + 1, 1 + 2, 2 + 1,
 #: 3 + 1, 2 + 2): both found it at or near the top.
@@ -95,6 +97,30 @@ _RELATIVE = re.compile(
 )
 
 
+#: Where the words naming the kind described end: an auxiliary, a relative word, "is there a ... that".
+_KIND_END = re.compile(
+    r"\b(?:that|which|whose|where|who|with|to|do|does|did|can|could|will|would|should|has|have|had|is|are|was"
+    r"|were)\b"
+)
+#: The most words a description's kind is named in ("which gigantic burrowing worm").
+KIND_WORDS = 3
+#: Words that name no kind ("the flying lion thing that ...").
+_NO_KIND = frozenset({"thing", "things", "stuff", "one", "ones", "something", "kind", "sort", "type"})
+
+
+def kind_words(text: str) -> list[str]:
+    """Return the words naming the kind of thing a question describes: after "which" or "what" ("which
+    gigantic burrowing worm swallows ..." names a worm) or before its relative clause ("black sphere that ..."),
+    up to `KIND_WORDS`; none when the question does not describe."""
+    if not describes(text):
+        return []
+    said = " ".join(text.casefold().replace("’", "'").split())
+    said = re.sub(r"^(?:which|what'?s|whats|what\s+is|what\s+are|what|(?:is|are)\s+there)\s+", "", said)
+    end = _KIND_END.search(said, 1)
+    words = fold_words(said[: end.start()] if end else said)[:KIND_WORDS]
+    return [w for w in words if w not in STOPWORDS and w not in CHATTER and w not in _NO_KIND]
+
+
 def describes(text: str) -> bool:
     """Return whether a question describes what it asks for instead of naming it ("which spider can blink ...",
     "spell that conjures a ghostly horse", "is there a spell that ...")."""
@@ -128,7 +154,8 @@ def _content(question: Question) -> list[str]:
 
 def _held(words: Sequence[str], seen: Sequence[str]) -> list[str]:
     said = related_said(list(seen), list(words))
-    return [w for w in words if w in said or any(akin(w, s) for s in seen)]
+    distinct = set(seen)
+    return [w for w in words if w in said or w in distinct or any(akin(w, s) for s in distinct)]
 
 
 def content_share(question: Question, result: LoreResult) -> float:
@@ -230,6 +257,10 @@ def described(
         return None
     if content_share(question, first) < (MIN_DESCRIBED_SHARE if describing else MIN_SHARE):
         return None
+    kind = kind_words(question.text)
+    seen = fold_words(" ".join([first.source_title, *first.heading_path, first.text]))
+    if kind and not _held(kind, seen):
+        return None  # "which feat lets me ignore cover": the section found is no feat
     sentence = best_sentence(question, first)
     subject = subject_of(first)
     if sentence is None or subject is None:

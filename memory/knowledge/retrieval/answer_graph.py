@@ -22,7 +22,7 @@ from memory.knowledge.retrieval.answer_ages import age_answer
 from memory.knowledge.retrieval.answer_canon import asked_states, kind_answer, what_it_is, who_answer
 from memory.knowledge.retrieval.answer_deeds import deed_verb, done_to, says_deed, took_part_answer
 from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_answer, is_event, names_list
-from memory.knowledge.retrieval.answer_kin import kin_answer, marriage_answer
+from memory.knowledge.retrieval.answer_kin import family_answer, kin_answer, marriage_answer
 from memory.knowledge.retrieval.answer_lives import life_answer
 from memory.knowledge.retrieval.answer_members import members_answer
 from memory.knowledge.retrieval.answer_places import places_answer
@@ -251,6 +251,7 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
         or heir_answer(question, facts)
         or kin_answer(question, facts)
         or marriage_answer(question, facts)
+        or family_answer(question, facts)
     )
     if kin is not None:
         return kin

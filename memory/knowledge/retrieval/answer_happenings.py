@@ -93,9 +93,14 @@ def _who_took_part(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
     found by the place they took place at ("Who fought at Fenwatch?") are each said, in the order found."""
     named = {f.entity_name for f in facts if not is_event(f)}
     there = asks_who_was_there(question)
+    # An event found by a word naming any event ("battle") is not the one asked when others were found by words
+    # of their own ("the battle of Glassmere": the event at Glassmere, not the Battle of Gull Rock).
+    generic = {n for n, f in enumerate(facts, 1) if is_event(f) and set(fold_words(f.matched)) <= EVENT_NOUNS}
+    if len(generic) == len([f for f in facts if is_event(f)]):
+        generic = set()
     told: list[tuple[int, str, str]] = []
     for number, fact in enumerate(facts, 1):
-        if not is_event(fact):
+        if not is_event(fact) or number in generic:
             continue
         own = set(fold_words(fact.matched)) | set(fold_words(fact.entity_name))
         others = {w for f in facts if f is not fact for w in fold_words(f.matched)}

@@ -22,9 +22,9 @@ from memory.knowledge.answer_models import Kin
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_words import fold_words
-from memory.knowledge.retrieval.kin import KIN_WORDS, MARRIAGE
+from memory.knowledge.retrieval.kin import FAMILY, KIN_WORDS, MARRIAGE, TIES
 
-__all__ = ["ASKING", "kin_answer", "marriage_answer", "tie_said"]
+__all__ = ["ASKING", "family_answer", "kin_answer", "marriage_answer", "tie_said"]
 
 #: Each tie's nouns: (singular, plural) for either sex, then for male and female, then "either" in words.
 _NOUNS: dict[str, tuple[tuple[str, str], tuple[str, str], tuple[str, str], str]] = {
@@ -64,6 +64,7 @@ ASKING = frozenset(
         *("who", "whos", "whom", "is", "are", "was", "were", "the", "a", "an", "any", "of", "to", "s"),
         *("does", "do", "did", "has", "have", "had", "how", "many", "what", "name", "names", "list", "tell"),
         *("me", "about", "all", "there", "his", "her", "their", "and", "got", "called", "named", "one"),
+        *("how", "related", "family", "relatives", "kin", "kinfolk", "kindred", "whole", "in", "members"),
     }
 )
 _YES_NO = re.compile(r"^\s*(?:is|are|was|were)\b", re.I)
@@ -96,7 +97,7 @@ def _named(question: str, fact: CanonFact) -> int:
 def _owner(question: str, people: Sequence[CanonFact], word: str) -> CanonFact | None:
     """Return whose kin the question asks: the name before "'s <word>", after "<word> of", else the only one."""
     folded = question.casefold().replace("’", "'")
-    for fact in people:
+    for fact in sorted(people, key=lambda f: -len(f.matched)):  # the longest name ending there
         name = re.escape(fact.matched.casefold())
         if re.search(rf"{name}(?:'s|s'|')\s+(?:\w+\s+)?{word}\b", folded) or re.search(
             rf"\b{word}\s+(?:of|to)\s+{name}", folded
@@ -107,7 +108,10 @@ def _owner(question: str, people: Sequence[CanonFact], word: str) -> CanonFact |
 
 def _kin_word(question: str, facts: Sequence[CanonFact]) -> str | None:
     """Return the kin word a question asks, one that is no word of a name found ("Ma" of "Ma Hollin")."""
-    named = {w for f in facts if not f.step_span for w in fold_words(f.matched)}
+    # A name's word found alone ("Brother" of Brother Halvard) is the kin word asked, not a name.
+    named = {
+        w for f in facts if not f.step_span and len(fold_words(f.matched)) > 1 for w in fold_words(f.matched)
+    }
     asked = [w for w in fold_words(question.replace("’", "'")) if w in KIN_WORDS and w not in named]
     return asked[0] if asked else None
 
@@ -129,7 +133,7 @@ def _sorted(kin: Kin, tie: str, sex: str | None) -> tuple[list[str], list[str], 
 def kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return the answer to a kin question (see the module docstring), or None."""
     word = _kin_word(question, facts)
-    people = [f for f in facts if f.kin is not None]
+    people = [f for f in facts if f.kin is not None and fold_words(f.matched) != [word]]
     if word is None or not people or not _only_kin(question, facts, word):
         return None
     owner = _owner(question, people, word)
@@ -267,3 +271,50 @@ def _married(name: str, spouse: str, kin: Kin) -> str:
     if wedding:
         return f"{name} married {spouse} at {wedding}; nothing the table knows says when"
     return f"{name} is married to {spouse}; nothing the table knows says when they married"
+
+
+def family_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return a family as canon knows it ("Tove's family", "Tove's relatives"), or how two people named are kin
+    ("How is Wren related to Tove?", "Are Wren and Tove related?": the tie, or that canon says none two steps
+    out), or None."""
+    found = FAMILY.search(question)
+    if found is None:
+        return None
+    word = found.group(0).casefold()
+    if not _only_kin(question, facts, word):
+        return None
+    people = sorted(
+        (f for f in facts if f.kin is not None and _named(question, f) >= 0),
+        key=lambda f: _named(question, f),
+    )
+    if not people:
+        return None
+    if len(people) > 1:
+        # "How is Wren related to Tove?": Wren in Tove's words; "are Wren and Tove related": the same.
+        other, owner = people[0], people[1]
+        kin = owner.kin
+        assert kin is not None
+        number = facts.index(owner) + 1
+        held = [t for t in TIES if other.entity_name in kin.ties.get(t, ())]
+        if not held:
+            text = f"Nothing the table knows says how {other.entity_name} and {owner.entity_name} are related"
+            return f"{text}. [{number}]", number
+        tie = held[0]
+        if tie == "spouses":
+            said = relation_sentence("SPOUSE_OF", other.entity_name, owner.entity_name)
+        else:
+            said = f"{other.entity_name} is {possessive(owner.entity_name)} {_noun(tie, kin.sexes.get(other.entity_name), False)}"
+        yes = "Yes: " if _YES_NO.match(question) else ""
+        return f"{yes}{said}. [{number}]", number
+    owner = people[0]
+    kin = owner.kin
+    assert kin is not None
+    number = facts.index(owner) + 1
+    told = [
+        f"{_noun(tie, None, len(kin.ties[tie]) > 1)} {names_list(list(kin.ties[tie]))}"
+        for tie in TIES
+        if kin.ties.get(tie)
+    ]
+    if not told:
+        return f"Nothing the table knows names kin of {owner.entity_name}. [{number}]", number
+    return f"{possessive(owner.entity_name)} family, as canon knows it: {'; '.join(told)}. [{number}]", number

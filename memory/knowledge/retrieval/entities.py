@@ -50,7 +50,7 @@ from memory.leaks import card_secrets
 log = logging.getLogger(__name__)
 
 _ARTICLES = frozenset({"the", "a", "an"})
-#: The most cards of a question whose families are read (each reads a few dozen cards).
+#: The most people of a question whose families are read (each reads a few dozen cards).
 _KIN_READ = 4
 #: Folded name tables kept (one per lineage, canon state, viewer and hidden entities seen).
 _NAMES_CACHE = 64
@@ -314,6 +314,17 @@ class _NameRows:
         )
 
 
+async def _with_kin(reader: CanonReader, facts: list[CanonFact], words: Wording) -> list[CanonFact]:
+    """Return the cards with the families of the first few people among them (`retrieval.kin`)."""
+    people = [f.entity_id for f in facts if reader.ontology.is_a(f.entity_type, ("Person", "Deity"))]
+    return [
+        f.model_copy(update={"kin": await kin_of(reader, f.entity_id, words)})
+        if f.entity_id in people[:_KIN_READ]
+        else f
+        for f in facts
+    ]
+
+
 class EntityFinder:
     """Finds the canon entities a question names, with their names cached until the lineage's canon changes."""
 
@@ -443,12 +454,7 @@ class EntityFinder:
                 )
             )
         if asks_kin(question):  # a family two steps out is read only when a question asks a tie of kin
-            facts = [
-                f.model_copy(update={"kin": await kin_of(reader, f.entity_id, words)})
-                if n < _KIN_READ and reader.ontology.is_a(f.entity_type, ("Person", "Deity"))
-                else f
-                for n, f in enumerate(facts)
-            ]
+            facts = await _with_kin(reader, facts, words)
         found = {f.entity_id for f in facts}
         return facts, [m for m in ranked if m.entity_id in found]
 

@@ -81,7 +81,10 @@ async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
     else:
         placed = await happened_in_year(reader, reading.date.year)
     found: dict[int, EntityMatch] = {}
-    for statement in placed:
+    # In the calendar's order, the undated last.
+    for statement in sorted(
+        placed, key=lambda s: (s.validity.world_from_key is None, s.validity.world_from_key or 0)
+    ):
         found.setdefault(
             statement.subject_id,
             EntityMatch(entity_id=statement.subject_id, matched=when, window=when, score=_YEAR_SCORE),
@@ -135,7 +138,7 @@ _DEED_NOUNS = {
     **dict.fromkeys(("loss", "lost", "lose"), "lose"),
     **dict.fromkeys(("defence", "defense", "defended", "defend"), "defend"),
 }
-_ENDINGS = ("ation", "ition", "ment", "ings", "ing", "ion", "ied", "ed", "al", "es", "s", "d", "e")
+_ENDINGS = ("ation", "ition", "iture", "ment", "ings", "ing", "ion", "ied", "ed", "al", "es", "s", "d", "e")
 #: Words of an event's name that say nothing of it ("The Burning *of the* Harbour Lights").
 _LINKS = frozenset(
     {"the", "a", "an", "of", "at", "in", "on", "by", "to", "for", "and", "from", "upon", "over"}

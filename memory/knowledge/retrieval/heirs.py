@@ -22,6 +22,7 @@ from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_words import fold_words, sentences
 from memory.knowledge.retrieval.candidates import EntityMatch
+from memory.knowledge.retrieval.steps import owner_of
 
 __all__ = ["heir_answer", "heir_holders"]
 
@@ -29,6 +30,7 @@ _HEIR = re.compile(r"\b(heirs?|heiress(?:es)?|successors?)\b", re.I)
 _ABOUT = re.compile(
     r"\b(?:heirs?|heiress(?:es)?|successors?)\s+(?:to|of)\s+(?P<what>(?:the\s+)?[\w' -]+?)\s*\??$", re.I
 )
+_OWNED = re.compile(r"(?P<owner>[\w' -]+?)(?:'s|s')\s+(?:heirs?|heiress|successors?)\b")
 #: The most holders found: a world of many heirs is asked of one place.
 _MOST = 8
 _SCORE = 60.0
@@ -43,6 +45,12 @@ async def heir_holders(reader: CanonReader, question: str, named: Sequence[Entit
     word = asked.group(1).casefold().rstrip("s") if asked.group(1).casefold() != "heiress" else "heiress"
     known = {m.entity_id for m in named}
     found: dict[int, EntityMatch] = {}
+    folded = " ".join(question.casefold().replace("’", "'").replace("?", " ").split())
+    whose = _OWNED.search(folded)
+    owner = await owner_of(reader, whose["owner"], named) if whose else None
+    if owner is not None and owner[0] not in known:  # "the Ember Queen's heir": whoever holds that title
+        found[owner[0]] = EntityMatch(entity_id=owner[0], matched=owner[1], window=owner[1], score=95.0)
+        known.add(owner[0])
     for statement in await facts_holding(reader, _ATTRIBUTES, [word.removesuffix("es")]):
         if statement.subject_id not in known and len(found) < _MOST:
             found.setdefault(
@@ -84,6 +92,18 @@ def _target(fact: CanonFact) -> tuple[list[str], set[str]]:
     return theirs, _words(fact.entity_name, set()) | {
         w for t in theirs for w in _words(t.split(" of ", 1)[1], set())
     }
+
+
+def _whose(question: str, owners: Sequence[tuple[int, CanonFact]]) -> tuple[int, CanonFact]:
+    """Return the one whose heir is asked: named before "'s heir" ("the Ember Queen's heir"), else the first."""
+    folded = question.casefold().replace("’", "'")
+    for number, fact in sorted(owners, key=lambda nf: -len(nf[1].matched)):  # the longest name ending there
+        if re.search(
+            rf"{re.escape(fact.matched.casefold())}(?:'s|s'|')\s+(?:\w+\s+)?(?:heir|heiress|successor)",
+            folded,
+        ):
+            return number, fact
+    return owners[0]
 
 
 def _is_heir(
@@ -141,7 +161,7 @@ def heir_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     about = _ABOUT.search(question.replace("’", "'"))
     if re.match(r"^\s*(?:is|was)\b", question, re.I):
         return _is_heir(question, owners, holders, about)
-    owner = owners[0] if owners and about is None else None
+    owner = _whose(question, owners) if owners and about is None else None
     for number, fact in owners[:1] if owner else ():
         for r in fact.relations:  # a relation that says it: "Tove Moss is heir of Arlen Moss"
             says = "HEIR" in r.predicate.upper() or "SUCCE" in r.predicate.upper()

@@ -22,7 +22,20 @@ from canon.wording import Wording, in_prose
 from canon.wording.relations import SEX_ATTRIBUTES, sex_of
 from memory.knowledge.answer_models import Kin
 
-__all__ = ["KIN_WORDS", "MARRIAGE", "asks_kin", "kin_of"]
+__all__ = ["FAMILY", "KIN_WORDS", "MARRIAGE", "TIES", "asks_kin", "kin_of"]
+
+#: The ties a family is told by, nearest first.
+TIES = (
+    "spouses",
+    "parents",
+    "children",
+    "siblings",
+    "grandparents",
+    "grandchildren",
+    "uncles and aunts",
+    "nephews and nieces",
+    "cousins",
+)
 
 _PERSON_TYPES = frozenset({"Person", "NPC", "PC", "Deity"})
 
@@ -63,13 +76,19 @@ KIN_WORDS: dict[str, tuple[str, str | None]] = {
 MARRIAGE = re.compile(
     r"\b(?:marr(?:y|ied|ies|iage|ying)|wed|weds|wedded|wedding|handfast(?:ed|ing)?)\b", re.I
 )
+#: A question of a whole family, or of how two people are kin: "Tove's family", "how is Wren related to Tove".
+FAMILY = re.compile(r"\b(?:family|relatives|kin|kinfolk|kindred|related)\b", re.I)
 _WORD = re.compile(r"[^\W_]+")
 
 
 def asks_kin(question: str) -> bool:
     """Return whether a question names a tie of kin or a marriage."""
     folded = question.casefold()
-    return any(w in KIN_WORDS for w in _WORD.findall(folded)) or MARRIAGE.search(folded) is not None
+    return (
+        any(w in KIN_WORDS for w in _WORD.findall(folded))
+        or MARRIAGE.search(folded) is not None
+        or FAMILY.search(folded) is not None
+    )
 
 
 class _Cards:

@@ -24,7 +24,7 @@ from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.kin import KIN_WORDS, kin_of
 
-__all__ = ["Step", "inner_step", "stepped"]
+__all__ = ["Step", "inner_step", "owner_of", "stepped"]
 
 _GROUPS = ("Faction", "Lineage")
 #: A relation word after a possessive: the relation, the end the owner is at, and the types found (any: empty).
@@ -74,7 +74,9 @@ def _bare(text: str) -> str:
     return " ".join(w for w in fold_words(text) if w not in _ARTICLES)
 
 
-async def _owner(reader: CanonReader, text: str, named: Sequence[EntityMatch]) -> tuple[int, str, str] | None:
+async def owner_of(
+    reader: CanonReader, text: str, named: Sequence[EntityMatch]
+) -> tuple[int, str, str] | None:
     """Return whom the words before a possessive name (the longest run of last words that is a name found or a
     title), the words that name them, and the title as an answer says it ("the Ember Queen"; "" for a name)."""
     words = text.split()
@@ -101,10 +103,9 @@ async def inner_step(reader: CanonReader, question: str, named: Sequence[EntityM
     if match is None:
         kin = _KIN_OWNED.search(folded)
         rest = fold_words(f"{folded[: kin.start()]} {folded[kin.end() :]}") if kin is not None else []
-        if kin is None or all(w in ASKING for w in rest):
-            return None  # "who is Tove's uncle" asks the kin alone (`answer_kin`), nothing of them
-        return await _kin_step(reader, kin, named)
-    owner = await _owner(reader, match["owner"], named)
+        only = all(w in ASKING for w in rest)  # "who is Tove's uncle" asks the kin alone (`answer_kin`)
+        return await _kin_step(reader, kin, named, by_title_only=only) if kin is not None else None
+    owner = await owner_of(reader, match["owner"], named)
     if owner is None:
         return None
     owner_id, words, title = owner
@@ -142,11 +143,14 @@ async def inner_step(reader: CanonReader, question: str, named: Sequence[EntityM
     return Step(span=span, said=said, found=tuple(found))
 
 
-async def _kin_step(reader: CanonReader, match: re.Match[str], named: Sequence[EntityMatch]) -> Step | None:
+async def _kin_step(
+    reader: CanonReader, match: re.Match[str], named: Sequence[EntityMatch], *, by_title_only: bool
+) -> Step | None:
     """Return the kin a word two steps out or as the table types it asks ("Tove's grandmother", "Bram's dad"), as
-    the asker may see them (`retrieval.kin`), or None."""
-    owner = await _owner(reader, match["owner"], named)
-    if owner is None:
+    the asker may see them (`retrieval.kin`), or None; `by_title_only`: only when a title names whose kin they
+    are ("the Ember Queen's brother": no name of hers is found otherwise)."""
+    owner = await owner_of(reader, match["owner"], named)
+    if owner is None or (by_title_only and not owner[2]):
         return None
     owner_id, words, title = owner
     entity = await reader.entity(owner_id)

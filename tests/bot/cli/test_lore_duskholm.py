@@ -43,9 +43,10 @@ _VIGIL = "The Lamplighters' Vigil took place in year 212 of the Reign of Lamps."
 
 #: Question -> its whole answer, as a player asks.
 READS = {
-    # A year in the calendar's words (its abbreviation, or the era's name), and an event with no place.
-    "what happened in 212 RL": f"{_BURNING} [1] {_VIGIL}",
-    "what happened in year 212 of the reign of lamps": f"{_BURNING} [1] {_VIGIL}",
+    # A year in the calendar's words (its abbreviation, or the era's name), its events in the calendar's order (a
+    # year before its days), one with no place among them.
+    "what happened in 212 RL": f"{_VIGIL} [1] {_BURNING}",
+    "what happened in year 212 of the reign of lamps": f"{_VIGIL} [1] {_BURNING}",
     "what happened in the year 305 of the long dusk": (
         "The Siege of Fenwatch took place at Fenwatch in Hearthmoon of year 305 of the Long Dusk."
     ),
@@ -84,6 +85,15 @@ READS = {
         "Two events fit: The Coronation of Queen Ysolde took place at the Lantern Keep in year 150 of the Reign of "
         "Lamps. [1] The Coronation of Queen Maelis took place at the Lantern Keep on 1 Wickmoon, year 220 of the "
         "Reign of Lamps."
+    ),
+    "when was the coronation": (
+        "Two events fit: The Coronation of Queen Ysolde took place at the Lantern Keep in year 150 of the Reign of "
+        "Lamps. [1] The Coronation of Queen Maelis took place at the Lantern Keep on 1 Wickmoon, year 220 of the "
+        "Reign of Lamps."
+    ),
+    "who was at the coronation": (
+        "Two are called Coronation: the Coronation of Queen Maelis and the Coronation of Queen Ysolde; which one do "
+        "you mean?"
     ),
     # Canon dates an event once: its end is that day, said as such.
     "when did the siege of fenwatch end": (

@@ -88,6 +88,13 @@ KIN = {
     "is Bram Tove's uncle": (
         "Nothing the table knows says Bram Moss is Tove Moss' uncle; canon says Bram Moss is Tove Moss' parent."
     ),
+    # A whole family, and how two people are kin.
+    "who are Tove's relatives": (
+        "Tove Moss' family, as canon knows it: parents Bram Moss and Ilsa Moss; sibling Brann Moss; grandparents "
+        "Arlen Moss and Hesta Moss; uncle or aunt Cole Moss; cousin Wren Moss."
+    ),
+    "how is Wren related to Tove": "Wren Moss is Tove Moss' cousin.",
+    "is Nessa related to Tove": "Nothing the table knows says how Nessa Crane and Tove Moss are related.",
     # Marriages: the tie's own start, else a wedding both took part in, else that canon does not say when.
     "when did Bram and Ilsa get married": (
         "Bram Moss married Ilsa Moss on 9 Haying, year 348 of the Reed Reckoning, at the Reedholt Wedding."
@@ -162,6 +169,9 @@ HEIRS = {
         "Orla Tally is Brann Tally's niece, named in his will as heir to the east-bank ferry."
     ),
     "who is Cole's heir": "Nothing the table knows names an heir of Cole Moss.",
+    "who is the Warden of the Reedholt's heir": (
+        "Tove Moss is Heir of the Reedholt; Arlen Moss is Warden of the Reedholt."
+    ),
     "is Tove Arlen's heir": "Yes: Tove Moss is Heir of the Reedholt; Arlen Moss is Warden of the Reedholt.",
     "is Brann Moss Arlen's heir": (
         "Nothing the table knows says Brann Moss is Arlen Moss' heir; canon says Tove Moss is Heir of the Reedholt."

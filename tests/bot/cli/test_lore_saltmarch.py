@@ -106,6 +106,12 @@ PLAYER_OWN = {
     "is nell older than idris": ["No: Idris Fenn is older"],
     "who is younger, orrin or mereth": ["Mereth Vaske is younger"],
     "how old was orrin": ["Orrin Vaske was 59 years old"],
+    # A "battle of" a place: the event there, not the Battle of Gull Rock the word "battle" also names.
+    "who was at the battle of glassmere": [
+        "Orrin Vaske, Sabine Orle, House Vaske and the Glass Court took part in the Treaty of Glassmere: House Vaske "
+        "and the Glass Court agreed to share the salt roads."
+    ],
+    "when was tamsin invested": ["The Investiture of Tamsin took place at Tidehall on 1 Reedmoon, year 871"],
     "where did orrin fall": [
         "Orrin Vaske died on 3 Sunmoon, year 871 of the Age of Tides, in the Battle of Gull Rock"
     ],

@@ -14,6 +14,7 @@ from memory.knowledge.retrieval.answer_described import (
     content_share,
     described,
     describes,
+    kind_words,
     named_subject,
 )
 from memory.knowledge.retrieval.answer_first import from_first
@@ -202,3 +203,16 @@ def test_an_amount_asked_is_answered_by_a_sentence_saying_one_though_it_holds_no
         == "The tollgate keeps the old bridge over the ford."
     )
     assert best_sentence(question, GLASSWING) is None  # no sentence says an amount
+
+
+def test_the_kind_a_description_names_must_be_the_passages() -> None:
+    assert kind_words("which gigantic burrowing worm swallows people") == ["gigantic", "burrowing", "worm"]
+    assert kind_words("black sphere that destroys any matter") == ["black", "sphere"]
+    assert kind_words("what's the flying lion thing that shoots spikes") == ["flying", "lion"]
+    results = [ranked(GLASSWING, 1, 1)]
+    swarm = described(
+        analyse("which swarm flees from landers over the salt?"), [], results, [], strange=False
+    )
+    assert swarm is not None and swarm.text.startswith("Glasswing: ")
+    # A drone is described: the section agreed on is no drone, though it holds the rest of the description.
+    assert described(analyse("which drone flees from landers over the salt?"), [], results, [], False) is None

@@ -51,6 +51,7 @@ def test_who_was_there(question: str, asked: bool) -> None:
         ("betrayed", "betrayal"),
         ("sank", "sinking"),
         ("planned", "planning"),
+        ("invested", "investiture"),
     ],
 )
 def test_a_deed_s_verb_and_its_noun_share_a_stem(verb: str, noun: str) -> None:
