@@ -116,6 +116,15 @@ KIN = {
     "when did Sella and Jory get married": (
         "Sella Quill married Jory Hale in year 344 of the Reed Reckoning, at the Mill Handfasting."
     ),
+    # Asked of kin: each found once, a marriage said once of both its ends.
+    "when did Tove's parents get married": (
+        "Tove Moss' parents are Bram Moss and Ilsa Moss; Bram Moss married Ilsa Moss on 9 Haying, year 348 of the "
+        "Reed Reckoning, at the Reedholt Wedding."
+    ),
+    "how old is Tove's brother": (
+        "Tove Moss' brother is Brann Moss; Brann Moss was born in year 353 of the Reed Reckoning; canon holds no "
+        "date for today to count an age from."
+    ),
     "when did Cole and Maren get married": (
         "Cole Moss is married to Maren Moss; nothing the table knows says when they married."
     ),
