@@ -76,6 +76,10 @@ READS = {
     # A trade, and what one is known for: the one sentence that says it, never the description after a colon.
     "what does bram do": "Bram Hollis is the ferryman at Eelford, who poles travellers across the Greywater for a copper.",
     "what does jory do for a living": "Jory Thorne is Ada's son, a mason who builds weirs for the millers.",
+    "what is bram's job": (
+        "Bram Hollis is the ferryman at Eelford, who poles travellers across the Greywater for a copper."
+    ),
+    "what trade deal did jory sign": "Nothing the table knows answers “what trade deal did jory sign?”.",
     "what is ada known for": "Ada Thorne is known for her apple brandy, which the whole vale buys.",
     "what is ada thorne famous for": "Ada Thorne is known for her apple brandy, which the whole vale buys.",
     # Who lives in a place: everyone; in a region, place by place; counted.
