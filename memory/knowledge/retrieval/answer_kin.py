@@ -155,20 +155,16 @@ def kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | N
         return (f"{_is_kin(owner, others[0], tie, sex)}. [{number}]", number) if others else None
     found, unsure, every = _sorted(owner.kin, tie, sex)
     name = owner.entity_name
-    if not found and not unsure and tie == "half-siblings" and owner.kin.ties.get("siblings"):
-        every = list(owner.kin.ties["siblings"])  # canon names siblings, never that one is half
-        text = f"Nothing the table knows names {'a ' if sex else ''}{_noun(tie, sex, not sex)} of {name}"
-        text += (
-            f"; {possessive(name)} {_noun('siblings', None, len(every) > 1)} {_be(every)} {names_list(every)}"
-        )
-        return f"{text}. [{number}]", number
     if not found and not unsure:
-        if not every and not _HAS.match(question):
+        # Of half-siblings none canon makes so, the siblings it names: it never says one is half.
+        wider = "siblings" if tie == "half-siblings" else tie
+        shown = list(owner.kin.ties.get(wider, ()))
+        if not shown and not _HAS.match(question):
             return None  # the passages may say what canon does not
         text = f"Nothing the table knows names {'a ' if sex else ''}{_noun(tie, sex, not sex)} of {name}"
-        if every:
+        if shown:
             text += (
-                f"; {possessive(name)} {_noun(tie, None, len(every) > 1)} {_be(every)} {names_list(every)}"
+                f"; {possessive(name)} {_noun(wider, None, len(shown) > 1)} {_be(shown)} {names_list(shown)}"
             )
         return f"{text}. [{number}]", number
     if tie == "spouses" and not re.search(r"\bhow\s+many\b", question, re.I):  # a marriage needs no sex said
