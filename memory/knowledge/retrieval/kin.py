@@ -136,9 +136,8 @@ class _Cards:
                 other = view.subject
             else:
                 continue
-            if other.type in _PERSON_TYPES or predicate != "PARENT_OF":
-                self.names[other.id] = other.name
-                found.append(other.id)
+            self.names[other.id] = other.name
+            found.append(other.id)
         return list(dict.fromkeys(found))
 
     async def parents(self, entity_id: int) -> list[int]:
