@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
+from canon.structured.kinds.hidden import hidden_fields
 from canon.structured.schemas import (
     Date,
     Entry,
@@ -60,6 +61,9 @@ class Person(Entry):
     titles: list[Text] = Field(default_factory=list)
     status: Status | None = None
     description: Text | None = None
+    # The GM's alone, as a character's: notes, and the fields named (`gm_only: [faction]`, a secret allegiance).
+    gm_notes: Text | None = None
+    gm_only: list[Text] = Field(default_factory=list)
 
 
 class FamilyTreeFile(LoreModel):
@@ -99,9 +103,11 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
             "titles": list(person.titles),
             "status": person.status,
             "description": person.description,
+            "gm_notes": person.gm_notes,
         }
+        hidden = hidden_fields(n, person, loc)
         visibility = person.visibility or lineage_visibility
-        n.define("Person", person.id, person.name, person_attributes, visibility, loc)
+        n.define("Person", person.id, person.name, person_attributes, visibility, loc, hidden)
         n.link("Person", "members", person.id, loc, lineage, valid_from=person.born, valid_until=person.died)
         for field_name, date in (("born", person.born), ("died", person.died)):
             if date is not None:
@@ -113,31 +119,8 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
             and n.calendar.compare(person.died, person.born) == "before"
         ):
             n.v.report((*loc, "died"), f'"died" ({person.died}) is before "born" ({person.born})')
-        for index, parent in enumerate(person.parents):
-            parent_loc = (*loc, "parents", index)
-            parent_person = people.get(parent)
-            until = parent_person.died if parent_person is not None else None
-            n.link(
-                "Person",
-                "parents",
-                person.id,
-                parent_loc,
-                parent,
-                valid_from=person.born,
-                valid_until=until,
-            )
-            if parent != person.id:
-                ancestry.setdefault(person.id, []).append((parent, parent_loc))
-        for index, child in enumerate(person.children):
-            child_loc = (*loc, "children", index)
-            child_person = people.get(child)
-            born = child_person.born if child_person is not None else None
-            n.link(
-                "Person", "children", person.id, child_loc, child, valid_from=born, valid_until=person.died
-            )
-            if child != person.id:
-                ancestry.setdefault(child, []).append((person.id, child_loc))
-        n.link_fields("Person", person, loc, skip=("parents", "children"))
+        _link_kin(n, person, loc, people, hidden, ancestry)
+        n.link_fields("Person", person, loc, skip=("parents", "children"), gm_only=hidden)
     n.report_cycles(
         ancestry,
         lambda cycle: (
@@ -145,6 +128,50 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
             "(each followed by one of their parents)"
         ),
     )
+
+
+def _link_kin(
+    n: Normaliser,
+    person: Person,
+    loc: Loc,
+    people: dict[str, Person],
+    hidden: tuple[str, ...],
+    ancestry: dict[str, list[tuple[str, Loc]]],
+) -> None:
+    """Record a member's parents and children (from the child's birth to the parent's death), each ancestry
+    step for the cycle check."""
+    for index, parent in enumerate(person.parents):
+        parent_loc = (*loc, "parents", index)
+        parent_person = people.get(parent)
+        until = parent_person.died if parent_person is not None else None
+        n.link(
+            "Person",
+            "parents",
+            person.id,
+            parent_loc,
+            parent,
+            valid_from=person.born,
+            valid_until=until,
+            gm_only="parents" in hidden,
+        )
+        if parent != person.id:
+            ancestry.setdefault(person.id, []).append((parent, parent_loc))
+    for index, child in enumerate(person.children):
+        child_loc = (*loc, "children", index)
+        child_person = people.get(child)
+        born = child_person.born if child_person is not None else None
+        n.link(
+            "Person",
+            "children",
+            person.id,
+            child_loc,
+            child,
+            valid_from=born,
+            valid_until=person.died,
+            gm_only="children" in hidden,
+        )
+        if child != person.id:
+            ancestry.setdefault(child, []).append((person.id, child_loc))
 
 
 KIND = KindSpec(

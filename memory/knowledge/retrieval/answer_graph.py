@@ -250,7 +250,6 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
         which_answer(question, facts)
         or heir_answer(question, facts)
         or kin_answer(question, facts)
-        or marriage_answer(question, facts)
         or family_answer(question, facts)
     )
     if kin is not None:
@@ -291,7 +290,8 @@ def _two_step(question: str, steps: Sequence[tuple[int, CanonFact]]) -> tuple[st
         yes_no = re.match(r"^(Yes|No): ", text)
         if yes_no and len(steps) == 1:
             verdict, text = f"{yes_no[1]}: ", text[yes_no.end() :]
-        said.append(text.rstrip("."))
+        if sorted(fold_words(text)) not in [sorted(fold_words(s)) for s in said]:
+            said.append(text.rstrip("."))  # a tie said of both its ends once ("A married B", "B married A")
     if not said:
         return None
     if len(said) == 1:
@@ -379,6 +379,11 @@ def _count_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
 
 
 def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    married = marriage_answer(
+        question, facts
+    )  # asked of each one a step found: "when did Tove's parents marry"
+    if married is not None:
+        return married
     counted = _count_answer(question, facts)
     if counted is not None:
         return counted

@@ -22,7 +22,7 @@ from memory.knowledge.answer_models import Kin
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_words import fold_words
-from memory.knowledge.retrieval.kin import FAMILY, KIN_WORDS, MARRIAGE, TIES
+from memory.knowledge.retrieval.kin import FAMILY, KIN_WORDS, MARRIAGE, TIES, kin_words
 
 __all__ = ["ASKING", "family_answer", "kin_answer", "marriage_answer", "tie_said"]
 
@@ -57,6 +57,12 @@ _NOUNS: dict[str, tuple[tuple[str, str], tuple[str, str], tuple[str, str], str]]
         "",
     ),
     "cousins": (("cousin", "cousins"), ("cousin", "cousins"), ("cousin", "cousins"), ""),
+    "half-siblings": (
+        ("half-sibling", "half-siblings"),
+        ("half-brother", "half-brothers"),
+        ("half-sister", "half-sisters"),
+        "half-brother or half-sister",
+    ),
 }
 #: Words a kin question may hold besides the names and the kin word: anything else asks something more.
 ASKING = frozenset(
@@ -112,14 +118,14 @@ def _kin_word(question: str, facts: Sequence[CanonFact]) -> str | None:
     named = {
         w for f in facts if not f.step_span and len(fold_words(f.matched)) > 1 for w in fold_words(f.matched)
     }
-    asked = [w for w in fold_words(question.replace("’", "'")) if w in KIN_WORDS and w not in named]
+    asked = [w for w in kin_words(question) if w in KIN_WORDS and w not in named]
     return asked[0] if asked else None
 
 
 def _only_kin(question: str, facts: Sequence[CanonFact], word: str) -> bool:
     """Return whether a question holds nothing but names, its kin word and the words of asking."""
     named = {w for f in facts for w in (*fold_words(f.matched), *fold_words(f.entity_name))}
-    return all(w in ASKING or w in named or w == word for w in fold_words(question.replace("’", "'")))
+    return all(w in ASKING or w in named or w == word for w in kin_words(question))
 
 
 def _sorted(kin: Kin, tie: str, sex: str | None) -> tuple[list[str], list[str], list[str]]:
@@ -150,12 +156,15 @@ def kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | N
     found, unsure, every = _sorted(owner.kin, tie, sex)
     name = owner.entity_name
     if not found and not unsure:
-        if not every and not _HAS.match(question):
+        # Of half-siblings none canon makes so, the siblings it names: it never says one is half.
+        wider = "siblings" if tie == "half-siblings" else tie
+        shown = list(owner.kin.ties.get(wider, ()))
+        if not shown and not _HAS.match(question):
             return None  # the passages may say what canon does not
         text = f"Nothing the table knows names {'a ' if sex else ''}{_noun(tie, sex, not sex)} of {name}"
-        if every:
+        if shown:
             text += (
-                f"; {possessive(name)} {_noun(tie, None, len(every) > 1)} {_be(every)} {names_list(every)}"
+                f"; {possessive(name)} {_noun(wider, None, len(shown) > 1)} {_be(shown)} {names_list(shown)}"
             )
         return f"{text}. [{number}]", number
     if tie == "spouses" and not re.search(r"\bhow\s+many\b", question, re.I):  # a marriage needs no sex said

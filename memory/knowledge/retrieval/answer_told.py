@@ -77,7 +77,8 @@ _ALIAS = re.compile(
 )
 _DOES = re.compile(
     r"^\s*what\s+(?:does|did)\s+.+?\s+do(?:\s+for\s+(?:a\s+living|work))?\s*\??\s*$"
-    r"|\b(?:job|trade|occupation|profession|work|living|calling)\b",
+    r"|^\s*what\s+(?:is|was)\s+.+?(?:'s|s')\s+(?:job|trade|occupation|profession|work|calling|line\s+of\s+work)\s*\??\s*$"
+    r"|^\s*what\s+(?:job|trade|occupation|profession|work)\s+(?:does|did)\s+.+?\s+(?:do|have|hold|follow)\s*\??\s*$",
     re.I,
 )
 _KNOWN = re.compile(

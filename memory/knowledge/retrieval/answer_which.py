@@ -49,9 +49,10 @@ def which_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
             "people" if fact.entity_type in _PEOPLE else fact.entity_type
         )  # a PC and an NPC are both people
         shared.setdefault((" ".join(window), kind), []).append((number, fact))
-    for found in shared.values():
-        if len(found) < 2:
-            continue
+    dated = re.match(r"^\s*(?:when|where)\b", question.casefold()) is not None
+    for (_, kind), found in shared.items():
+        if len(found) < 2 or (dated and kind == "Event"):
+            continue  # "when was the coronation": each one's day answers (`answer_happenings`), no question back
         number, first = found[0]
         return f"{_ask(first.matched, [f for _, f in found])} [{number}]", number
     return None
@@ -102,6 +103,8 @@ def which_meant(question: str, facts: Sequence[CanonFact], answer: Answer) -> tu
     said = {re.sub(r"\s*\[\d+\]", "", text) for text, _ in fits}
     if len(fits) < 2 or len(said) == 1:
         return fits[0] if fits else None
+    if re.match(r"^\s*(?:when|where)\b", question.casefold()) and all(is_event(facts[n - 1]) for n in alike):
+        return None  # each event's day and place answer it ("Two events fit: …", `answer_happenings`)
     return f"{_ask(typed, [facts[n - 1] for n in alike])} [{alike[0]}]", alike[0]
 
 

@@ -22,7 +22,7 @@ from canon.wording import Wording, in_prose
 from canon.wording.relations import SEX_ATTRIBUTES, sex_of
 from memory.knowledge.answer_models import Kin
 
-__all__ = ["FAMILY", "KIN_WORDS", "MARRIAGE", "TIES", "asks_kin", "kin_of"]
+__all__ = ["FAMILY", "KIN_WORDS", "MARRIAGE", "TIES", "asks_kin", "kin_of", "kin_words"]
 
 #: The ties a family is told by, nearest first.
 TIES = (
@@ -71,6 +71,10 @@ KIN_WORDS: dict[str, tuple[str, str | None]] = {
     **_words("nephews and nieces", "male", "nephew", "nephews"),
     **_words("nephews and nieces", "female", "niece", "nieces"),
     **_words("cousins", None, "cousin", "cousins"),
+    # "half-brother" as one word (`kin_words`).
+    **_words("half-siblings", None, "halfsibling", "halfsiblings"),
+    **_words("half-siblings", "male", "halfbrother", "halfbrothers"),
+    **_words("half-siblings", "female", "halfsister", "halfsisters"),
 }
 #: What a wedding or a marriage is called in a question or an event's name ("when did A and B get married").
 MARRIAGE = re.compile(
@@ -79,6 +83,17 @@ MARRIAGE = re.compile(
 #: A question of a whole family, or of how two people are kin: "Tove's family", "how is Wren related to Tove".
 FAMILY = re.compile(r"\b(?:family|relatives|kin|kinfolk|kindred|related)\b", re.I)
 _WORD = re.compile(r"[^\W_]+")
+
+
+def kin_words(question: str) -> list[str]:
+    """Return a question's words with a half-sibling's two words as one ("half-brother": "halfbrother")."""
+    joined: list[str] = []
+    for word in _WORD.findall(question.casefold().replace("’", "'")):
+        if joined and joined[-1] == "half" and f"half{word}" in KIN_WORDS:
+            joined[-1] = f"half{word}"
+        else:
+            joined.append(word)
+    return joined
 
 
 def asks_kin(question: str) -> bool:
@@ -121,9 +136,8 @@ class _Cards:
                 other = view.subject
             else:
                 continue
-            if other.type in _PERSON_TYPES or predicate != "PARENT_OF":
-                self.names[other.id] = other.name
-                found.append(other.id)
+            self.names[other.id] = other.name
+            found.append(other.id)
         return list(dict.fromkeys(found))
 
     async def parents(self, entity_id: int) -> list[int]:
@@ -166,6 +180,7 @@ async def kin_of(reader: CanonReader, entity_id: int, words: Wording) -> Kin:
         "cousins": [
             c for c in await cards.of_each(uncles, "children") if c != entity_id and c not in siblings
         ],
+        "half-siblings": await _half(cards, parents, siblings),
     }
     for other in {i for ids in ties.values() for i in ids}:
         await cards.card(other)  # the sex of each one named is on their own card
@@ -186,6 +201,20 @@ async def kin_of(reader: CanonReader, entity_id: int, words: Wording) -> Kin:
         married=married,
         weddings=weddings,
     )
+
+
+async def _half(cards: _Cards, parents: list[int], siblings: list[int]) -> list[int]:
+    """Return the siblings canon makes half-siblings: both have two parents the asker may see, and share one (of
+    one whose other parent canon does not name, nothing is said)."""
+    if len(parents) != 2:
+        return []
+    mine = set(parents)
+    found = []
+    for sibling in siblings:
+        theirs = set(await cards.parents(sibling))
+        if len(theirs) == 2 and len(theirs & mine) == 1:
+            found.append(sibling)
+    return found
 
 
 async def _marriages(

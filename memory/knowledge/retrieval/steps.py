@@ -102,9 +102,7 @@ async def inner_step(reader: CanonReader, question: str, named: Sequence[EntityM
     match = _GROUP_OF.search(folded) or _OWNED.search(folded)
     if match is None:
         kin = _KIN_OWNED.search(folded)
-        rest = fold_words(f"{folded[: kin.start()]} {folded[kin.end() :]}") if kin is not None else []
-        only = all(w in ASKING for w in rest)  # "who is Tove's uncle" asks the kin alone (`answer_kin`)
-        return await _kin_step(reader, kin, named, by_title_only=only) if kin is not None else None
+        return await _kin_step(reader, folded, kin, named) if kin is not None else None
     owner = await owner_of(reader, match["owner"], named)
     if owner is None:
         return None
@@ -144,15 +142,21 @@ async def inner_step(reader: CanonReader, question: str, named: Sequence[EntityM
 
 
 async def _kin_step(
-    reader: CanonReader, match: re.Match[str], named: Sequence[EntityMatch], *, by_title_only: bool
+    reader: CanonReader, folded: str, match: re.Match[str], named: Sequence[EntityMatch]
 ) -> Step | None:
     """Return the kin a word two steps out or as the table types it asks ("Tove's grandmother", "Bram's dad"), as
-    the asker may see them (`retrieval.kin`), or None; `by_title_only`: only when a title names whose kin they
-    are ("the Ember Queen's brother": no name of hers is found otherwise)."""
+    the asker may see them (`retrieval.kin`), or None. A question asking the kin alone ("who is Tove's uncle") is
+    answered from the family (`answer_kin`), unless a title names whose kin they are ("the Ember Queen's
+    brother": no name of hers is found otherwise)."""
     owner = await owner_of(reader, match["owner"], named)
-    if owner is None or (by_title_only and not owner[2]):
+    if owner is None:
         return None
     owner_id, words, title = owner
+    rest = fold_words(
+        folded.replace(f"{words}'s {match['word']}", " ").replace(f"{words}' {match['word']}", " ")
+    )
+    if not title and all(w in ASKING for w in rest):
+        return None
     entity = await reader.entity(owner_id)
     kin = await kin_of(reader, owner_id, PLAIN)
     told = tie_said(entity.name, kin, match["word"])

@@ -86,6 +86,15 @@ READS = {
         "Lamps. [1] The Coronation of Queen Maelis took place at the Lantern Keep on 1 Wickmoon, year 220 of the "
         "Reign of Lamps."
     ),
+    "when was the coronation": (
+        "Two events fit: The Coronation of Queen Ysolde took place at the Lantern Keep in year 150 of the Reign of "
+        "Lamps. [1] The Coronation of Queen Maelis took place at the Lantern Keep on 1 Wickmoon, year 220 of the "
+        "Reign of Lamps."
+    ),
+    "who was at the coronation": (
+        "Two are called Coronation: the Coronation of Queen Maelis and the Coronation of Queen Ysolde; which one do "
+        "you mean?"
+    ),
     # Canon dates an event once: its end is that day, said as such.
     "when did the siege of fenwatch end": (
         "The Siege of Fenwatch took place at Fenwatch in Hearthmoon of year 305 of the Long Dusk; canon gives no "

@@ -36,7 +36,7 @@ def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = Fals
 
 _TAM = "On the fen roads Corin Vell calls himself Tam Reddle, since Scarp End still wants him for a debt."
 _LOW_FENS = (
-    "Ada Thorne and Wren Ashby live in Millbrook. Jory Thorne, Corin Vell and Bram Hollis live in Eelford. Old "
+    "Ada Thorne, Nell Thorne and Wren Ashby live in Millbrook. Jory Thorne, Corin Vell and Bram Hollis live in Eelford. Old "
     "Hobb lived there and is dead."
 )
 _VALE = (
@@ -76,15 +76,19 @@ READS = {
     # A trade, and what one is known for: the one sentence that says it, never the description after a colon.
     "what does bram do": "Bram Hollis is the ferryman at Eelford, who poles travellers across the Greywater for a copper.",
     "what does jory do for a living": "Jory Thorne is Ada's son, a mason who builds weirs for the millers.",
+    "what is bram's job": (
+        "Bram Hollis is the ferryman at Eelford, who poles travellers across the Greywater for a copper."
+    ),
+    "what trade deal did jory sign": "Nothing the table knows answers “what trade deal did jory sign?”.",
     "what is ada known for": "Ada Thorne is known for her apple brandy, which the whole vale buys.",
     "what is ada thorne famous for": "Ada Thorne is known for her apple brandy, which the whole vale buys.",
     # Who lives in a place: everyone; in a region, place by place; counted.
-    "who lives in millbrook": "Ada Thorne and Wren Ashby live in Millbrook. Old Hobb lived there and is dead.",
+    "who lives in millbrook": "Ada Thorne, Nell Thorne and Wren Ashby live in Millbrook. Old Hobb lived there and is dead.",
     "who lives in eelford": "Jory Thorne, Corin Vell and Bram Hollis live in Eelford.",
     "who lives in the low fens": _LOW_FENS,
     "who are the residents of the low fens": _LOW_FENS,
     "how many people live in millbrook": (
-        "Two people live in Millbrook: Ada Thorne and Wren Ashby. Old Hobb lived there and is dead."
+        "Three people live in Millbrook: Ada Thorne, Nell Thorne and Wren Ashby. Old Hobb lived there and is dead."
     ),
     # How the dead died and where the imprisoned are held, as the description says it.
     "what happened to old hobb": (
@@ -120,14 +124,19 @@ def test_answers_read_as_a_person_says_them(cli: CliRunner, tmp_path: Path) -> N
 GM_READS = {
     # Maud Pell's home is GM-only and Silas Crane is: neither is listed nor counted for a player.
     "who lives in millbrook": (
-        "Ada Thorne, Wren Ashby, Maud Pell and Silas Crane live in Millbrook. Old Hobb lived there and is dead."
+        "Ada Thorne, Nell Thorne, Wren Ashby, Maud Pell and Silas Crane live in Millbrook. Old Hobb lived there and is dead."
     ),
     "how many people live in millbrook": (
-        "Four people live in Millbrook: Ada Thorne, Wren Ashby, Maud Pell and Silas Crane. Old Hobb lived there "
+        "Five people live in Millbrook: Ada Thorne, Nell Thorne, Wren Ashby, Maud Pell and Silas Crane. Old Hobb lived there "
         "and is dead."
     ),
     # A GM-only place within a town.
     "what is in millbrook": "The Smugglers' Cellar (a cellar) is in Millbrook.",
+    # A family member's GM-only faction (`gm_only: [factions]` in the tree): neither said nor counted.
+    "what faction is nell in": "Nell Thorne is a member of the Millers' Ring, the Stonecutters and the Thorne Family.",
+    "how many members does the stonecutters have": (
+        "The Stonecutters have three members: Jory Thorne, Lise Thorne and Nell Thorne."
+    ),
     # A GM-only alias of a public person.
     "does bram go by another name": "Bram Hollis is also called the Toll Ghost.",
     # A GM-only person's false name.
@@ -157,6 +166,13 @@ def test_what_is_gm_only_is_never_listed_nor_counted_for_a_player(cli: CliRunner
     )
     unknown = ask(cli, tmp_path, ["what is odo quill's real name"])["what is odo quill's real name"]
     assert unknown == "Nothing the table knows says what odo quill's real name is."
+    assert (
+        player["what faction is nell in"]
+        == "Nell Thorne is a member of the Millers' Ring and the Thorne Family."
+    )
+    assert player["how many members does the stonecutters have"] == (
+        "The Stonecutters have two members: Jory Thorne and Lise Thorne."
+    )
     # A GM-only alias finds no one: it reads as a name nobody knows, and its bearer as one with no other name.
     assert player["does bram go by another name"] == "Nothing the table knows gives Bram Hollis another name."
     ghost = ask(cli, tmp_path, ["who is the toll ghost", "who is the pale rider"])

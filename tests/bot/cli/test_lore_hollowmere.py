@@ -116,6 +116,15 @@ KIN = {
     "when did Sella and Jory get married": (
         "Sella Quill married Jory Hale in year 344 of the Reed Reckoning, at the Mill Handfasting."
     ),
+    # Asked of kin: each found once, a marriage said once of both its ends.
+    "when did Tove's parents get married": (
+        "Tove Moss' parents are Bram Moss and Ilsa Moss; Bram Moss married Ilsa Moss on 9 Haying, year 348 of the "
+        "Reed Reckoning, at the Reedholt Wedding."
+    ),
+    "how old is Tove's brother": (
+        "Tove Moss' brother is Brann Moss; Brann Moss was born in year 353 of the Reed Reckoning; canon holds no "
+        "date for today to count an age from."
+    ),
     "when did Cole and Maren get married": (
         "Cole Moss is married to Maren Moss; nothing the table knows says when they married."
     ),
@@ -145,18 +154,26 @@ def test_a_gm_only_tie_or_sex_reads_to_a_player_as_unknown(cli: CliRunner, tmp_p
 
 def test_a_gm_only_parent_or_child_makes_no_kin_for_a_player(cli: CliRunner, tmp_path: Path) -> None:
     # Sella and Jory share only Osk Quill, a GM-only parent; Dagny is Bram's GM-only daughter.
-    questions = ["who are Jory's siblings", "is Sella Quill Jory's sister", "who are Wren's cousins"]
+    # Jory and Sella each have a public mother beside Osk: half-siblings, to the GM alone.
+    questions = [
+        "who are Jory's siblings",
+        "is Sella Quill Jory's sister",
+        "who are Wren's cousins",
+        "who are Jory's half-siblings",
+    ]
     player = ask(cli, tmp_path, questions)
     assert player == {
         "who are Jory's siblings": "Nothing the table knows says who Jory's siblings are.",
         "is Sella Quill Jory's sister": "Nothing the table knows says Sella Quill is Jory Hale's sister.",
         "who are Wren's cousins": "Wren Moss' cousins are Brann Moss and Tove Moss.",
+        "who are Jory's half-siblings": "Nothing the table knows says who Jory's half-siblings are.",
     }
     gm = ask(cli, tmp_path, questions, gm=True)
     assert gm == {
         "who are Jory's siblings": "Jory Hale's sibling is Sella Quill.",
         "is Sella Quill Jory's sister": "Sella Quill is Jory Hale's brother or sister; canon does not say which.",
         "who are Wren's cousins": "Wren Moss' cousins are Brann Moss, Dagny Moss and Tove Moss.",
+        "who are Jory's half-siblings": "Jory Hale's half-sibling is Sella Quill.",
     }
 
 

@@ -94,3 +94,26 @@ def test_a_sentence_opening_with_an_event_name() -> None:
         "Tamsin's Investiture took place"
     )
     assert opening("Idris Fenn took part", "Battle of Gull Rock", "Event") == "Idris Fenn took part"
+
+
+def test_one_of_several_names_reads_with_or() -> None:
+    assert names_in_prose(["House Orrow", "Maelis Orrow", "The Corsairs' Rest"], either=True) == (
+        "House Orrow, Maelis Orrow or the Corsairs' Rest"
+    )
+
+
+def test_a_group_s_members_read_in_one_sentence_and_counted_in_words() -> None:
+    from canon.wording.relations import members_sentence
+
+    assert (
+        members_sentence(["Ysra Dunmore"], "The Ashen Corsairs")
+        == "Ysra Dunmore is a member of the Ashen Corsairs"
+    )
+    assert members_sentence(["The Grey Sisters", "Kell Varrow"], "House Orrow") == (
+        "The Grey Sisters and Kell Varrow are members of House Orrow"
+    )
+    assert members_sentence(["A", "B", "C"], "The Bellwrights", counting=True) == (
+        "The Bellwrights have three members: A, B and C"
+    )
+    many = [f"N{i}" for i in range(13)]
+    assert members_sentence(many, "House Orrow", counting=True).startswith("House Orrow has 13 members: N0, ")

@@ -78,3 +78,17 @@ def test_a_marriage_reads_its_day_or_says_canon_does_not_know_it() -> None:
         "Nothing the table knows says Mira Vell and Oska Vell married; Mira Vell is married to Ren Ash. [1]",
         1,
     )
+
+
+def test_a_half_sibling_is_only_one_canon_makes_so() -> None:
+    half = Kin(ties={"siblings": ("Oska Vell", "Pim Vell"), "half-siblings": ("Pim Vell",)})
+    assert kin_answer("who is Mira's half-brother?", [person("Mira Vell", "Mira", half)]) == (
+        "Mira Vell's half-sibling is Pim Vell; canon does not say whether Pim Vell is a half-brother. [1]",
+        1,
+    )
+    # Siblings whose other parents canon does not name: none is said to be half.
+    assert kin_answer("who are Mira's half siblings", [person("Mira Vell", "Mira", MIRA)]) == (
+        "Nothing the table knows names half-siblings of Mira Vell; Mira Vell's siblings are Oska Vell and Pim "
+        "Vell. [1]",
+        1,
+    )

@@ -68,3 +68,15 @@ def test_a_place_of_no_ruler_anywhere_is_not_answered() -> None:
     alone = _card("Saltcombe", "Location", [])
     assert ruler_answer("who rules saltcombe", [alone]) is None
     assert ruler_answer("who is saltcombe", [alone]) is None
+
+
+def test_a_ruler_canon_relates_comes_first() -> None:
+    port = _card(
+        "Greyquay",
+        "Location",
+        [("Ysra Dunmore", "RULES", "Greyquay"), ("Greyquay", "SEAT_OF", "The Ashen Corsairs")],
+    )
+    assert ruler_answer("who governs greyquay", [port]) == (
+        "Ysra Dunmore rules Greyquay; Greyquay is the seat of the Ashen Corsairs. [1]",
+        1,
+    )
