@@ -24,8 +24,8 @@ from memory.knowledge.question import FIELD_UNITS, HOW_UNITS, analyse, how_word
 from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_words import (
     ABBREVIATIONS,
-    RELATION_WORDS,
     EXAMPLE_OPENS,
+    RELATION_WORDS,
     covers,
     examples,
     fold_words,

@@ -12,9 +12,9 @@ from memory.knowledge.glossary import RELATED
 from memory.knowledge.question import CHATTER, GENERIC, without_how
 
 __all__ = [
+    "EXAMPLE_OPENS",
     "RELATION_WORDS",
     "asked_words",
-    "EXAMPLE_OPENS",
     "covers",
     "examples",
     "fold_words",

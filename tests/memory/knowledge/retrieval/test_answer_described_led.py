@@ -57,7 +57,9 @@ def test_a_rival_both_searches_agree_on_leaves_the_description_unknown() -> None
     assert described(analyse(QUESTION), [], found, [], False) is None
 
 
-def test_a_description_the_passage_holds_too_little_of_stays_unknown_when_only_the_word_search_leads() -> None:
+def test_a_description_the_passage_holds_too_little_of_stays_unknown_when_only_the_word_search_leads() -> (
+    None
+):
     # Half of its content words or more must be in the passage: "silver", "moon", "flowers", "sing" are not.
     question = analyse("which herb has silver flowers that sing under a full moon and heal bleeding?")
     assert described(question, [], [ranked(MIREWORT, 1, 9)], [], False) is None
