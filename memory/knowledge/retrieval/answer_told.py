@@ -27,12 +27,12 @@ from memory.knowledge.retrieval.lives import death_cause, held_at
 
 __all__ = ["told_answer", "told_sentence"]
 
-_PRONOUN = re.compile(r"^(?:She|He|They|It)\s+")
+_PRONOUN = re.compile(r"^(?:she|he|they|it)\s+", re.I)
 _INNER_PRONOUN = re.compile(r"(?<=[\s,;])(?:she|he|they)\b(?=\s+[a-z])")
-_ARTICLE = re.compile(r"^(?:A|An|The)\s")
+_ARTICLE = re.compile(r"^(?:a|an|the)\s", re.I)
 _POSSESSIVE_LEAD = re.compile(r"^[A-Z][\w-]*'s?\s")
-#: A sentence opening on a noun without its article: a capitalised word, then "of", "who", "from" … or a comma.
-_BARE_NOUN = re.compile(r"^([A-Z][a-z-]+)\s+(?:of|who|from)\b")
+#: A sentence opening on a noun without its article: a word (capitalised or not), then "of", "who", "from" … or a comma.
+_BARE_NOUN = re.compile(r"^([A-Za-z][a-z-]+)\s+(?:of|who|from)\b")
 #: Words that open such a sentence without being a noun ("Born of fire", "Fond of boats", "Once of the guard").
 _NOT_NOUNS = frozenset(
     {
