@@ -80,14 +80,15 @@ def renumbered(found: tuple[str, int], numbers: Sequence[int]) -> tuple[str, int
 
 
 def which_meant(question: str, facts: Sequence[CanonFact], answer: Answer) -> tuple[str, int] | None:
-    """Return the answer when the words that found the first card found others alike (a part of their names
+    """Return the answer when the words that found the first card found as a shared part found others alike (a part of their names
     they share and begin none of: "orrow" of Maelis Orrow, Cassel Orrow and House Orrow): of those of the kind
     the question's form asks (`_of_kind_asked`), the one answer (by `answer`) when the question fits one of them alone ("who
     leads the corsairs": the Corsairs, not the Corsairs' Rest), else which of them is meant, all named; never one
     picked in silence. None when no such words found the first, or the question fits none of them."""
-    if not facts or not facts[0].shared:
+    first = next((f for f in facts if f.shared), None)  # "is vaske married to idris": Idris found for sure
+    if first is None:
         return None
-    typed = facts[0].matched
+    typed = first.matched
     found = [n for n, f in enumerate(facts, 1) if f.shared and f.matched == typed]
     if len(found) < 2:
         return None

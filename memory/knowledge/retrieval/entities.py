@@ -42,7 +42,7 @@ from memory.knowledge.retrieval.kin import asks_kin, kin_of
 from memory.knowledge.retrieval.lives import birth_line, card_life, card_status, died_in, story_date
 from memory.knowledge.retrieval.places import around
 from memory.knowledge.retrieval.rulers import seated
-from memory.knowledge.retrieval.shared_names import first_names
+from memory.knowledge.retrieval.shared_names import family_names
 from memory.knowledge.retrieval.steps import inner_step, stepped
 from memory.knowledge.retrieval.superseded import mark_superseded
 from memory.leaks import card_secrets
@@ -62,7 +62,7 @@ _ROWS_CACHE = 8
 #: many-word name with the few entities it names ("ysolde" -> Ysolde Marrow; "tamsin" -> Tamsin Vaske and the
 #: Investiture of Tamsin: the question's form chooses among them, `answer_graph`), for names given in part.
 Names = tuple[dict[str, tuple[str, int]], list[str], dict[str, tuple[tuple[str, int], ...]]]
-#: A run of words shared by more entities than this names none of them.
+#: A run of words shared by more entities than this names none of them (of people, a family name: `shared_names`).
 _SHARED_PART = 3
 #: A name given in part, or with a typo in a part, scores below a whole name.
 _PART_SCORE = 92.0
@@ -415,7 +415,7 @@ class EntityFinder:
             or await mentioned(reader, question, ranked)
         )
         ranked = (sure if held and len(sure) < len(ranked) else ranked) + held
-        ranked += await first_names(reader, question, names[0], ranked)
+        ranked += await family_names(reader, question, names[0], ranked)
         ranked += await heir_holders(reader, question, ranked)
         if not ranked:
             ranked = await described(reader, question)

@@ -192,3 +192,23 @@ def test_a_gm_only_relation_reads_to_a_player_as_one_canon_does_not_hold(
     gm = ask(cli, tmp_path, questions, gm=True)
     assert gm[questions[0]].startswith("Sabine Orle is a member of Blackwater Compact")
     assert gm[questions[2]].startswith("Yes: Sabine Orle is a member of Blackwater Compact")
+
+
+def test_a_family_name_many_share_names_those_the_asker_may_see_and_asks_which(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    # Five Vaskes a player may see, and Ysolde Vaske the GM's only: a family name more than three names hold
+    # names each person seen, counts only them, and asks which; a question that fits one of them answers it.
+    questions = ["who is vaske", "how old is Vaske", "is vaske married to idris", "which vaske drowned"]
+    player = ask(cli, tmp_path, [*questions, "who is the vaske who keeps the accounts"])
+    five = "Five people are called Vaske: Corran Vaske, Mereth Vaske, Orrin Vaske, Tamsin Vaske and Wenna Vaske"
+    assert player["who is vaske"] == f"{five}; which one do you mean? [1]"
+    assert player["how old is Vaske"] == f"{five}; which one do you mean? [1]"
+    assert player["is vaske married to idris"] == f"{five}; which one do you mean? [2]"
+    assert player["which vaske drowned"] == "Corran Vaske is Orrin's son, drowned at sea. [2]"
+    assert player["who is the vaske who keeps the accounts"] == (
+        "Mereth Vaske is Orrin's widow, who keeps the accounts of Tidehall. [2]"
+    )
+    gm = ask(cli, tmp_path, questions, gm=True)
+    assert gm["who is vaske"].startswith("Six people are called Vaske: Corran Vaske, Mereth Vaske, Orrin Vaske")
+    assert "and Ysolde Vaske; which one do you mean?" in gm["who is vaske"]
