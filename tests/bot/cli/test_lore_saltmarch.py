@@ -201,7 +201,9 @@ def test_a_family_name_many_share_names_those_the_asker_may_see_and_asks_which(
     # names each person seen, counts only them, and asks which; a question that fits one of them answers it.
     questions = ["who is vaske", "how old is Vaske", "is vaske married to idris", "which vaske drowned"]
     player = ask(cli, tmp_path, [*questions, "who is the vaske who keeps the accounts"])
-    five = "Five people are called Vaske: Corran Vaske, Mereth Vaske, Orrin Vaske, Tamsin Vaske and Wenna Vaske"
+    five = (
+        "Five people are called Vaske: Corran Vaske, Mereth Vaske, Orrin Vaske, Tamsin Vaske and Wenna Vaske"
+    )
     assert player["who is vaske"] == f"{five}; which one do you mean? [1]"
     assert player["how old is Vaske"] == f"{five}; which one do you mean? [1]"
     assert player["is vaske married to idris"] == f"{five}; which one do you mean? [2]"
@@ -210,5 +212,7 @@ def test_a_family_name_many_share_names_those_the_asker_may_see_and_asks_which(
         "Mereth Vaske is Orrin's widow, who keeps the accounts of Tidehall. [2]"
     )
     gm = ask(cli, tmp_path, questions, gm=True)
-    assert gm["who is vaske"].startswith("Six people are called Vaske: Corran Vaske, Mereth Vaske, Orrin Vaske")
+    assert gm["who is vaske"].startswith(
+        "Six people are called Vaske: Corran Vaske, Mereth Vaske, Orrin Vaske"
+    )
     assert "and Ysolde Vaske; which one do you mean?" in gm["who is vaske"]
