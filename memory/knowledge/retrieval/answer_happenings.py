@@ -6,7 +6,8 @@ when it took place; a place's card the events that took place there. So:
   of them, with what the event's description says of it;
 - "Who crowned Tamsin?": an event the person named took part in, whose description says the question's verb
   ("given the salt crown"), answers with the others who took part in it;
-- "What happened at Gull Rock?": the events that took place there, each on its day.
+- "What happened at Gull Rock?": the events that took place there, each on its day; in a region, those at the
+  places within it too (`places.around`), place by place.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words, sentences
 from memory.knowledge.retrieval.happenings import EVENT_NOUNS, asked_when, asks_who_was_there, does_deed
+from memory.knowledge.retrieval.places import found_around
 
 __all__ = ["goal_answer", "happening_answer", "is_event", "names_list"]
 
@@ -69,7 +71,7 @@ def _what_it_was(fact: CanonFact) -> str:
 
 def _at_place(fact: CanonFact, number: int) -> tuple[str, int] | None:
     """Return the events that took place at a place, each on its day, or None when its card has none."""
-    there = re.compile(rf" took place (?:at|in) {re.escape(fact.entity_name)}\b")
+    there = re.compile(rf" took place (?:at|in) (?i:{re.escape(fact.entity_name)})\b")  # "at the Saltmarch"
     events = [r.subject for r in fact.relations if r.predicate.upper() == "OCCURRED_AT"]
     lines = [
         next((opening(line, e, "Event") for e in events if line.startswith(e + " ")), line)
@@ -79,6 +81,22 @@ def _at_place(fact: CanonFact, number: int) -> tuple[str, int] | None:
     if not lines:
         return None
     return " ".join(f"{line}." for line in lines) + f" [{number}]", number
+
+
+def _at_places(facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return the events at the first place with any, and at the places within it that `places.around` found
+    after it (a region's towns, nearest first), each once; or None when no place's card has any."""
+    told: list[str] = []
+    first = None
+    for number, fact in enumerate(facts, 1):
+        if is_event(fact) or (first is not None and not found_around(fact)):
+            continue
+        found = _at_place(fact, number)
+        if found is None:
+            continue
+        first = found if first is None else first
+        told += [s for s in re.split(r"(?<=\]) ", found[0]) if s not in told]
+    return (" ".join(told), first[1]) if first is not None else None
 
 
 def _took_place(fact: CanonFact) -> str | None:
@@ -144,12 +162,7 @@ def happening_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
             ]
             if told:
                 return " ".join(told), dated[0][0]
-        for number, fact in enumerate(facts, 1):
-            if not is_event(fact):
-                found = _at_place(fact, number)
-                if found is not None:
-                    return found
-        return None
+        return _at_places(facts)
     if re.match(r"^\s*who\b", folded):
         return _who_took_part(question, facts)
     if re.match(r"^\s*(?:when|where)\b", folded):

@@ -1,7 +1,8 @@
 """The places around a place asked about, found on the canon graph as the asker may see it.
 
 "Who lives in the Low Fens?" asks of the people living in the Low Fens and in every place within it; "What
-towns are in the Greywater Vale?" of the places within it, at every depth; "Where is the Cutting?" of the
+towns are in the Greywater Vale?" of the places within it, at every depth, and so does "What happened in
+Saltmarch?" (the events at its towns are read from their cards); "Where is the Cutting?" of the
 places holding it, up to the widest. A place's card holds only its own neighbours (what is part of it, what it
 is part of), so those around are found by reading their cards in turn (at most `_MOST` of them), and are given
 to the answer as if the question had named them, after what it did name (`answer_places` reads them); so are
@@ -16,9 +17,10 @@ from collections.abc import Sequence
 
 from canon.errors import GameError
 from canon.graph import CanonReader
+from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.candidates import EntityMatch
 
-__all__ = ["around", "asks_around", "asks_residents", "asks_where"]
+__all__ = ["around", "asks_around", "asks_happened", "asks_residents", "asks_where", "found_around"]
 
 _PLACES = ("Location",)
 #: The most places read around the one asked (a region of many towns is said by its nearest ones).
@@ -35,6 +37,10 @@ _RESIDENTS = re.compile(
 _CONTENTS = re.compile(
     r"^\s*(?:what|which)\s+(?:\w+\s+){0,2}?(?:is|are|lies?|was|were|can\s+be\s+found)\s+(?:in|within|inside)\b"
     r"|^\s*what\s+(?:does|did)\s+.+?\s+(?:contain|hold|include)\b",
+    re.IGNORECASE,
+)
+_HAPPENED = re.compile(
+    r"^\s*(?:what|which\s+events?)\s+(?:happened|took\s+place|went\s+on|occurred)\s+(?:at|in|on|within|inside)\b",
     re.IGNORECASE,
 )
 _WHERE = re.compile(r"^\s*where\s+(?:is|are|was|were|lies|lie)\b", re.IGNORECASE)
@@ -59,6 +65,16 @@ def _match(entity_id: int, name: str) -> EntityMatch:
     return EntityMatch(entity_id=entity_id, matched=name, window=name, score=_AROUND_SCORE)
 
 
+def asks_happened(question: str) -> bool:
+    """Return whether a question asks what happened at a place (the places within it matter: a region's towns)."""
+    return bool(_HAPPENED.search(question))
+
+
+def found_around(fact: CanonFact) -> bool:
+    """Return whether a card is one `around` found (a place within or holding the one asked), not one named."""
+    return fact.match_score <= _AROUND_SCORE
+
+
 def asks_where(question: str) -> bool:
     """Return whether a question asks where something is (the places holding a place matter)."""
     return bool(_WHERE.search(question))
@@ -67,7 +83,7 @@ def asks_where(question: str) -> bool:
 async def around(reader: CanonReader, question: str, ranked: Sequence[EntityMatch]) -> list[EntityMatch]:
     """Return the places within the place a residents' or contents' question names first, or those holding the
     place a where-question names first, as matches after the named ones; none for any other question."""
-    down = asks_around(question)
+    down = asks_around(question) or asks_happened(question)
     if not ranked or not (down or asks_where(question)):
         return []
     try:

@@ -216,3 +216,29 @@ def test_a_family_name_many_share_names_those_the_asker_may_see_and_asks_which(
         "Six people are called Vaske: Corran Vaske, Mereth Vaske, Orrin Vaske"
     )
     assert "and Ysolde Vaske; which one do you mean?" in gm["who is vaske"]
+
+
+def test_what_happened_in_a_place_holds_what_happened_in_the_places_within_it(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    # Tidehall is in Harrowport, in the Saltmarch; the Pact of the Drowned at Gull Rock is the GM's only.
+    surge = "The Great Surge took place at the Saltmarch in year -12 of the Drowned Age. [1]"
+    founding = "The Founding of Harrowport took place at Harrowport in year 3 of the Age of Tides."
+    battle = "The Battle of Gull Rock took place at Gull Rock on 3 Sunmoon, year 871 of the Age of Tides."
+    pact = "The Pact of the Drowned took place at Gull Rock in year 869 of the Age of Tides."
+    wreck = (
+        "The Wreck of the Sable took place at Sable Reef on 12 Squallmoon, year 866 of the Age of Tides. [4]"
+    )
+    crowned = "The Investiture of Tamsin took place at Tidehall on 1 Reedmoon, year 871 of the Age of Tides."
+    questions = ["what happened in saltmarch", "what happened at harrowport", "what happened at tidehall"]
+    player = ask(cli, tmp_path, questions)
+    assert (
+        player["what happened in saltmarch"] == f"{surge} {founding} [2] {battle} [3] {wreck} {crowned} [5]"
+    )
+    assert player["what happened at harrowport"] == f"{founding} [1] {crowned} [2]"
+    assert player["what happened at tidehall"] == f"{crowned} [1]"
+    gm = ask(cli, tmp_path, questions[:1], gm=True)
+    assert (
+        gm["what happened in saltmarch"]
+        == f"{surge} {founding} [2] {battle} {pact} [3] {wreck} {crowned} [5]"
+    )
