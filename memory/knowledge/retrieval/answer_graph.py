@@ -246,6 +246,9 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
     cards are read in the order the question's form asks them (`_by_form`), cited by their own numbers. A
     name given in part that several share asks which one (`answer_which`); a question of kin or marriage is
     answered from the family of the one it asks about (`answer_kin`)."""
+    steps = [(n, f) for n, f in enumerate(facts, 1) if f.step and f.step_span]
+    if steps and len(re.findall(r"(?:'s|s')\s", steps[0][1].step_span or "")) > 1:
+        return _two_step(question, steps)  # a chain of kin ("Tove's brother's wife"), read tie by tie
     kin = (
         which_answer(question, facts)
         or heir_answer(question, facts)
@@ -254,7 +257,6 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
     )
     if kin is not None:
         return kin
-    steps = [(n, f) for n, f in enumerate(facts, 1) if f.step and f.step_span]
     if steps:
         return _two_step(question, steps)
     return which_meant(question, facts, _in_form_order) or _in_form_order(question, facts)
@@ -273,6 +275,8 @@ def _two_step(question: str, steps: Sequence[tuple[int, CanonFact]]) -> tuple[st
     question that only asks who the inner part is ("who are Osric's children") is answered by the step. None
     when canon answers the question of none of them."""
     number, first = steps[0]
+    if (first.step or "").endswith((".", "?")):  # a chain of kin broken where a tie names no one or several
+        return f"{first.step} [{number}]", number
     rest = re.sub(re.escape(first.step_span or ""), " ", question.replace("’", "'"), flags=re.IGNORECASE)
     only_who = re.fullmatch(r"\s*(?:who|what)\s+(?:is|are|was|were)\s*\??\s*", rest, re.IGNORECASE)
     if only_who and len(steps) > 1:

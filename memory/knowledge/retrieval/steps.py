@@ -5,7 +5,9 @@ father die?" of the parent of whoever is the Ember Queen. The inner part (someon
 title, and a relation word) is read from that one's card: the entities at the relation's other end are found as if
 the question named them, each with the step in words ("Ilin Sarr is a member of The Lantern Guild") and the words
 of the question it stands for, so the answer can say both steps in one go (`answer_graph`). A relation the asker
-may not see is no step: the question then reads as one about someone with no such relative.
+may not see is no step: the question then reads as one about someone with no such relative. A chain of kin
+("Tove's dad's brother's wife") is read one tie at a time, each from the one before, and stops, saying so, at a
+tie that names no one or several.
 """
 
 from __future__ import annotations
@@ -57,6 +59,11 @@ _GROUP_OF = re.compile(
 #: Kin words the relations above do not read: ties two steps out ("uncle"), and words as the table types them.
 _KIN = "|".join(sorted((w for w in KIN_WORDS if w not in _RELATIVES), key=len, reverse=True))
 _KIN_OWNED = re.compile(rf"(?P<owner>[\w' -]+?)(?:'s|s')\s+(?P<word>{_KIN})\b")
+_ALL_KIN = "|".join(sorted(KIN_WORDS, key=len, reverse=True))
+#: Kin words read in a chain of possessives: "Tove's brother's wife", "Tove's mum's sister".
+_CHAIN = re.compile(
+    rf"(?P<owner>[\w' -]+?)(?:'s|s')\s+(?P<chain>(?:(?:{_ALL_KIN})(?:'s|s')\s+)+(?:{_ALL_KIN}))\b"
+)
 _ARTICLES = frozenset({"the", "a", "an"})
 _LONGEST = 5
 
@@ -99,6 +106,9 @@ async def owner_of(
 async def inner_step(reader: CanonReader, question: str, named: Sequence[EntityMatch]) -> Step | None:
     """Return the inner part of a two-step question resolved (see the module docstring), or None."""
     folded = " ".join(question.casefold().replace("’", "'").replace("?", " ").split())
+    chain = _CHAIN.search(folded)
+    if chain is not None:
+        return await _chain_step(reader, chain, named)
     match = _GROUP_OF.search(folded) or _OWNED.search(folded)
     if match is None:
         kin = _KIN_OWNED.search(folded)
@@ -168,6 +178,43 @@ async def _kin_step(
     if title:
         said = f"{entity.name} is {title}; {said}"
     return Step(span=f"{words}'s {match['word']}", said=said, found=tuple(ids[n] for n in names))
+
+
+async def _chain_step(reader: CanonReader, match: re.Match[str], named: Sequence[EntityMatch]) -> Step | None:
+    """Return a chain of kin read one tie at a time from whom the question names, as the asker may see each
+    ("Tove Moss's father is Bram Moss; Bram Moss's brother is Cole Moss"), finding the chain's end; or, where a
+    tie names no one or several, the chain said up to there and that (a whole answer, ending in a full stop or a
+    question mark: `answer_graph`). None when no one the question names owns the chain."""
+    owner = await owner_of(reader, match["owner"], named)
+    if owner is None:
+        return None
+    owner_id, words, title = owner
+    links = re.split(r"(?:'s|s')\s+", match["chain"])
+    span = f"{words}'s {match['chain']}"
+    entity = await reader.entity(owner_id)
+    current, name = owner_id, entity.name
+    said: list[str] = [f"{name} is {title}"] if title else []
+    for n, word in enumerate(links):
+        told = tie_said(name, await kin_of(reader, current, PLAIN), word)
+        if told is None:
+            said.append(f"nothing the table knows says who {possessive(name)} {word} is")
+            return Step(span=span, said=_opened("; ".join(said)) + ".", found=(current,))
+        sentence, names = told
+        said.append(sentence)
+        kin = await kin_of(reader, current, PLAIN)
+        tie = KIN_WORDS[word][0]
+        ids = dict(zip(kin.ties[tie], kin.ids[tie], strict=True))
+        if n == len(links) - 1:
+            return Step(span=span, said=_opened("; ".join(said)), found=tuple(ids[m] for m in names))
+        if len(names) > 1:
+            said.append(f"whose {' '.join(links[n + 1 :])} do you mean?")
+            return Step(span=span, said=_opened("; ".join(said)), found=tuple(ids[m] for m in names))
+        current, name = ids[names[0]], names[0]
+    return None
+
+
+def _opened(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def stepped(ranked: Sequence[EntityMatch], step: Step | None) -> list[EntityMatch]:

@@ -292,3 +292,42 @@ def test_an_age_now_counts_to_the_story_date(cli: CliRunner, cli_env: DatabaseTa
             "of the Reed Reckoning."
         ),
     }
+
+
+def test_a_chain_of_kin_is_read_tie_by_tie_as_the_asker_sees_it(cli: CliRunner, tmp_path: Path) -> None:
+    # Each tie is read from the one before, through the asker's view; a tie naming no one, or several, says so.
+    parents = (
+        "Tove Moss' parents are Bram Moss and Ilsa Moss; canon does not say whether Bram Moss is a father"
+    )
+    questions = [
+        "who is tove's dad's brother's wife",
+        "who is Tove's brother's wife",
+        "who is Tove's mum's sister",
+        "who is tove's grandma's husband",
+        "who is cole's brother's son",
+    ]
+    player = ask(cli, tmp_path, questions)
+    assert player["who is tove's dad's brother's wife"] == (
+        f"{parents}; Bram Moss' sibling is Cole Moss; canon does not say whether Cole Moss is a brother; "
+        "Cole Moss is married to Maren Moss; Maren Moss is Wren Moss' parent. "
+        "Maren Moss is alive, born in year 331 of the Reed Reckoning."
+    )
+    assert player["who is Tove's brother's wife"] == (
+        "Tove Moss' brother is Brann Moss; nothing the table knows says who Brann Moss' wife is."
+    )
+    assert player["who is Tove's mum's sister"] == (
+        "Tove Moss' mother is Ilsa Moss; nothing the table knows says who Ilsa Moss' sister is."
+    )
+    assert player["who is tove's grandma's husband"] == (
+        "Tove Moss' grandparents are Arlen Moss and Hesta Moss; canon does not say which are grandmothers; "
+        "whose husband do you mean?"
+    )
+    assert player["who is cole's brother's son"].startswith(
+        "Cole Moss' sibling is Bram Moss; canon does not say whether Bram Moss is a brother; "
+        "Bram Moss' son is Brann Moss; "
+    )
+    gm = ask(cli, tmp_path, questions[-1:], gm=True)
+    assert gm["who is cole's brother's son"] == (
+        "Cole Moss' siblings are Nessa Crane and Bram Moss; canon does not say which are brothers; "
+        "whose son do you mean?"
+    )
