@@ -189,7 +189,9 @@ class CanonReader(LineageReader):
         relations = tuple(
             sorted(
                 (v for v in views if v.statement.kind == StatementKind.RELATION),
-                key=lambda v: (v.statement.predicate, (v.object or v.subject).name),
+                # The statement's id last: ties (the entity itself at the object's end) read in the order canon
+                # wrote them, on every database.
+                key=lambda v: (v.statement.predicate, (v.object or v.subject).name, v.statement.id),
             )
         )
         facts = tuple(
