@@ -383,6 +383,19 @@ class CanonFact(BaseModel):
     #: from the card's typed statements): empty on a player's card; never stored with an answer's record.
     secrets: tuple[Secret, ...] = Field(default=(), exclude=True)
 
+    def tied(self, predicate: str, *, to_me: bool = True) -> list[str]:
+        """Return the names at the other end of the card's relations of one kind, each once, in the card's order:
+        those tied to it (`to_me`: it is the relation's object, "who is a member of the guild") or those it is
+        tied to."""
+        me = self.entity_name.casefold()
+        return list(
+            dict.fromkeys(
+                (r.subject if to_me else r.object)
+                for r in self.relations
+                if r.predicate.upper() == predicate and (r.object if to_me else r.subject).casefold() == me
+            )
+        )
+
 
 class Candidate(BaseModel):
     """A candidate in the retrieval trace, kept or not."""

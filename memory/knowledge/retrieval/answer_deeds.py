@@ -100,14 +100,9 @@ def took_part_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
 def _not_said(person: CanonFact, event: CanonFact, number: int) -> tuple[str, int]:
     """Return that canon does not say someone took part in an event, and who canon says did."""
     text = f"Nothing the table knows says {relation_sentence('PARTICIPATED_IN', person.entity_name, event.entity_name)}"
-    me = event.entity_name.casefold()
-    others = [
-        r.subject
-        for r in event.relations
-        if r.predicate.upper() == "PARTICIPATED_IN" and r.object.casefold() == me
-    ]
+    others = event.tied("PARTICIPATED_IN")
     if others:
-        text += f"; canon names {names_list(list(dict.fromkeys(others)))} as taking part"
+        text += f"; canon names {names_list(others)} as taking part"
     return f"{text}. [{number}]", number
 
 

@@ -53,17 +53,6 @@ def names_list(
     return names_in_prose(names, kind, opens=opens, either=either)
 
 
-def _taking_part(fact: CanonFact) -> list[str]:
-    me = fact.entity_name.casefold()
-    return list(
-        dict.fromkeys(
-            r.subject
-            for r in fact.relations
-            if r.predicate.upper() == "PARTICIPATED_IN" and r.object.casefold() == me
-        )
-    )
-
-
 def _what_it_was(fact: CanonFact) -> str:
     said = sentences(fact.description or attribute_value(fact, "description") or "")[:1]
     return said[0].rstrip(".") if said else ""
@@ -133,7 +122,7 @@ def _who_took_part(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
             for w in asked
         ):
             continue
-        people = [p for p in _taking_part(fact) if p not in named]
+        people = [p for p in fact.tied("PARTICIPATED_IN") if p not in named]
         if people:
             text = relation_sentence("PARTICIPATED_IN", names_list(people, opens=True), fact.entity_name)
             told.append((number, text, what))

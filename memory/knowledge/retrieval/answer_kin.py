@@ -100,6 +100,14 @@ def _named(question: str, fact: CanonFact) -> int:
     return min(at, default=-1)
 
 
+def _people_named(question: str, facts: Sequence[CanonFact]) -> list[CanonFact]:
+    """Return the people whose family was read that the question names, in the order it names them."""
+    return sorted(
+        (f for f in facts if f.kin is not None and _named(question, f) >= 0),
+        key=lambda f: _named(question, f),
+    )
+
+
 def _owner(question: str, people: Sequence[CanonFact], word: str) -> CanonFact | None:
     """Return whose kin the question asks: the name before "'s <word>", after "<word> of", else the only one."""
     folded = question.casefold().replace("’", "'")
@@ -247,10 +255,7 @@ def marriage_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int
         question
     ):
         return None
-    people = sorted(
-        (f for f in facts if f.kin is not None and _named(question, f) >= 0),
-        key=lambda f: _named(question, f),
-    )
+    people = _people_named(question, facts)
     if not people:
         return None
     me = people[0]
@@ -292,10 +297,7 @@ def family_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     word = found.group(0).casefold()
     if not _only_kin(question, facts, word):
         return None
-    people = sorted(
-        (f for f in facts if f.kin is not None and _named(question, f) >= 0),
-        key=lambda f: _named(question, f),
-    )
+    people = _people_named(question, facts)
     if not people:
         return None
     if len(people) > 1:

@@ -38,17 +38,6 @@ def asks_members(question: str) -> bool:
     return bool(_MEMBERS.search(folded)) and not _YES_NO.match(folded) and not _NOT_MEMBERS.search(folded)
 
 
-def _members(group: CanonFact) -> list[str]:
-    me = group.entity_name.casefold()
-    return list(
-        dict.fromkeys(
-            r.subject
-            for r in group.relations
-            if r.predicate.upper() == "MEMBER_OF" and r.object.casefold() == me
-        )
-    )
-
-
 def members_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return the members of the first group the question names as the asker may see them (see the module
     docstring), counted when "how many" is asked, or None when the question asks no members of a group."""
@@ -58,7 +47,7 @@ def members_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
     if found is None:
         return None
     number, group = found
-    members = _members(group)
+    members = group.tied("MEMBER_OF")
     if not members:
         return f"Nothing the table knows names a member of {in_prose(group.entity_name)}. [{number}]", number
     counting = bool(re.match(r"^\s*how\s+many\b", question.casefold()))

@@ -36,25 +36,6 @@ def _opens(name: str) -> str:
     return name[:1].upper() + name[1:]
 
 
-def _ties(fact: CanonFact, predicate: str, *, to_me: bool) -> list[str]:
-    """Return the names at the other end of a card's relations of one kind: those tied to it (`to_me`: it is
-    the relation's object) or those it is tied to."""
-    me = fact.entity_name.casefold()
-    if to_me:
-        found = [
-            r.subject
-            for r in fact.relations
-            if r.predicate.upper() == predicate and r.object.casefold() == me
-        ]
-    else:
-        found = [
-            r.object
-            for r in fact.relations
-            if r.predicate.upper() == predicate and r.subject.casefold() == me
-        ]
-    return list(dict.fromkeys(found))
-
-
 def _within(facts: Sequence[CanonFact]) -> list[tuple[CanonFact, list[str]]]:
     """Return each place the cards hold, nearest first, with the places directly within it."""
     by_name = {f.entity_name.casefold(): f for f in facts}
@@ -62,7 +43,7 @@ def _within(facts: Sequence[CanonFact]) -> list[tuple[CanonFact, list[str]]]:
     queue, seen = [facts[0]], {facts[0].entity_name.casefold()}
     while queue:
         place = queue.pop(0)
-        inside = _ties(place, "PART_OF", to_me=True)
+        inside = place.tied("PART_OF")
         order.append((place, inside))
         for name in inside:
             if name.casefold() not in seen and name.casefold() in by_name:
@@ -101,7 +82,7 @@ def _residents(question: str, facts: Sequence[CanonFact]) -> str | None:
     everyone: list[str] = []
     gone: list[str] = []
     for place, _ in _within(facts):
-        here = [n for n in _ties(place, "LIVES_IN", to_me=True) if n not in everyone and n not in gone]
+        here = [n for n in place.tied("LIVES_IN") if n not in everyone and n not in gone]
         living = [n for n in here if n not in dead]
         gone += [n for n in here if n in dead]
         if living:
@@ -152,7 +133,7 @@ def _where(facts: Sequence[CanonFact]) -> str | None:
     chain: list[str] = []
     place: CanonFact | None = facts[0]
     while place is not None:
-        holders = [h for h in _ties(place, "PART_OF", to_me=False) if h not in chain]
+        holders = [h for h in place.tied("PART_OF", to_me=False) if h not in chain]
         if not holders:
             break
         chain.append(holders[0])
