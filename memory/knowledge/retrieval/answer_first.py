@@ -222,8 +222,8 @@ def from_first(
     if named:
         block = [u for u in named if u.name == named[0].name]
         ranked = sorted(block, key=lambda u: -_score(u, others, amount))[:BLOCK_SENTENCES]
-        said = tuple(u.text for u in sorted(ranked, key=lambda u: u.position))
-        return FirstPassage(first, sentences=said, block=named[0].name)
+        quoted = tuple(u.text for u in sorted(ranked, key=lambda u: u.position))
+        return FirstPassage(first, sentences=quoted, block=named[0].name)
     # Asked what it is ("rules for being frightened"): the first sentence under its own heading too.
     summary = any(w in SUMMARY for w in fold_words(question.expanded))
     chosen = _sentence(units, others, amount, title if summary else ())
