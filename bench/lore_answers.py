@@ -40,6 +40,10 @@ import) and asks questions as a player, in four sets, each printed as one JSON l
   players type in Discord (typos, abbreviations, yes/no rules, comparisons, long chatty questions, numbers in words),
   unanswerable ones checked absent from every file of the corpus. Untouched like B and E: its misses are never
   printed.
+- `outsider_g`: 60 more (45 answerable, 15 unanswerable), written later by a fifth outsider who read only the corpus,
+  over all sixteen files and sections other sets pass by (diseases, crafting, deities' tables, rarely asked items),
+  as players type (fragments, chatty context first, a character's situation, comparisons, two-step questions, a
+  thing described without its name, typos, numbers in words). Tuning material (`--misses` prints its misses).
 
 Each line holds, for the answer step as it is (`now`) and for the first answer step (`baseline`: the graph or
 the best passages' sentences, on the same search) measured in the same run: the share of answers holding their
@@ -82,6 +86,7 @@ OUTSIDER = {
     "own": Path(__file__).resolve().parent / "data" / "lore_own.jsonl",
     "described": Path(__file__).resolve().parent / "data" / "lore_described.jsonl",
     "outsider_f": Path(__file__).resolve().parent / "data" / "lore_outsider_f.jsonl",
+    "outsider_g": Path(__file__).resolve().parent / "data" / "lore_outsider_g.jsonl",
 }
 UNTOUCHED = ("untouched", "outsider_b", "outsider_e", "outsider_f", "srd_dev_untouched")
 
@@ -229,7 +234,7 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
         "--only",
         default=None,
         help="run some sets, comma-separated: tuning, untouched, project, srd_dev_tuning, srd_dev_untouched, "
-        "outsider_a, outsider_b, outsider_c, outsider_d, outsider_e, own, described, outsider_f",
+        "outsider_a, outsider_b, outsider_c, outsider_d, outsider_e, own, described, outsider_f, outsider_g",
     )
     args = parser.parse_args(argv)
     if not (SRD / "world").is_dir():

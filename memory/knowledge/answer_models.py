@@ -31,6 +31,9 @@ class Relation(BaseModel):
     subject: str
     predicate: str
     object: str
+    #: When it holds from, as canon stores the date (an event's day on the ties placing it: "how old was X at
+    #: the Battle of Y"); for reading only, never written out.
+    since: str | None = Field(default=None, exclude=True)
 
 
 class Life(BaseModel):

@@ -60,6 +60,8 @@ MIN_COVERAGE = 0.5
 SENTENCE_COVERAGE = 0.6
 #: Share of the question's words a second quoted sentence must hold itself (not through its headings).
 SECOND_OVERLAP = 0.5
+#: Share of the best sentence's score a second quoted sentence must have.
+SECOND_SCORE = 0.7
 
 #: A question asking an amount ("how much damage", "how many berries", "what DC"), and what says one.
 _ASKS_AMOUNT = re.compile(
@@ -198,6 +200,9 @@ class _Sentence:
     words: set[str]
     #: The heading inside the passage the sentence is under (a passage may hold several small sections).
     section: str | None = None
+    #: Its place among the passage's sentences, and the bold name of its block (None outside one).
+    position: int = 0
+    label: str | None = None
 
 
 def asks_amount(question: str) -> bool:
@@ -385,7 +390,7 @@ def _scored(
                 density *= NAMED_BLOCK  # under a heading or bold name the question names ("Short Rest")
             score = (own + 0.5 * by_heading) * damp * density - 0.01 * position
             matched = {w for w in keys if covers(words, w)}
-            scored.append(_Sentence(text, first + index, score, matched, section))
+            scored.append(_Sentence(text, first + index, score, matched, section, position, label))
     scored.sort(key=lambda s: -s.score)
     return scored
 
@@ -404,15 +409,41 @@ def _extractive(
     if not scored:
         return []
     chosen = [scored[0]]
+    before = next((s for s in scored[1:] if _goes_on(s, scored[0])), None)
+    if before is not None:
+        # "Each time you use it again, the damage increases by 1d12" goes on from the sentence before it ("If you
+        # use this feature again, you take 2d12 necrotic damage"): both, in the book's order.
+        return [before, scored[0]]
     keys = _asked(question)[0]
     for other in scored[1:4]:
         # A second sentence must answer too: it holds most of the question's words, not only a new one.
         if len(other.words) < SECOND_OVERLAP * len(keys):
             continue
-        if other.score >= 0.7 * scored[0].score and other.words - scored[0].words:
+        if other.score >= SECOND_SCORE * scored[0].score and other.words - scored[0].words:
             chosen.append(other)
             break
     return chosen
+
+
+#: The opening of a sentence that goes on from the one before it: "Each time …", "This damage …", "It …".
+_GOES_ON = re.compile(
+    r"^(?:each time|every time|this|that|these|those|it|its|they|their|such|otherwise|however|instead|"
+    r"in addition|additionally|also)\b",
+    re.IGNORECASE,
+)
+
+
+def _goes_on(before: _Sentence, sentence: _Sentence) -> bool:
+    """Return whether a sentence goes on from `before`, the one just before it in its passage, under the same
+    heading and bold name (`_GOES_ON`), and `before` answers well enough to be quoted with it."""
+    return (
+        bool(_GOES_ON.match(sentence.text))
+        and before.number == sentence.number
+        and before.position == sentence.position - 1
+        and before.section == sentence.section
+        and before.label == sentence.label
+        and before.score >= SECOND_SCORE * sentence.score
+    )
 
 
 def compose(

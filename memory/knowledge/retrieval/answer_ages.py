@@ -1,10 +1,11 @@
 """Ages from the canon graph: "How old was Corran when he died?", "Who is older, Tamsin or Idris?", "How old
-is Tamsin?".
+is Tamsin?", "How old was Ansel at the Battle of Otter Ford?".
 
 A card's life (`CanonFact.life`: when it was born and died, as the asker may see them) is all these read. An
 age at death counts whole years between the two dates (of one era; months and days when both give them, else
 "about"); who is older compares the births' sortable keys; an age now counts to the story's date (its latest
-dated scene), and without one the answer says when the person was born.
+dated scene), and without one the answer says when the person was born. An age at an event named counts from the
+birth to the event's day (the day its ties place it on), and says both.
 """
 
 from __future__ import annotations
@@ -12,8 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canon.calendar import DateError, WorldDate, parse_date
+from canon.calendar import UNKNOWN, DateError, WorldDate, parse_date
+from canon.wording import in_prose
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_happenings import is_event
+from memory.knowledge.retrieval.answer_words import fold_words
 
 __all__ = ["age_answer"]
 
@@ -58,6 +62,56 @@ def _at_death(fact: CanonFact, number: int) -> tuple[str, int] | None:
         f"{fact.entity_name} was {age} years old: born {life.born_words}, died {life.died_words}. [{number}]",
         number,
     )
+
+
+#: The ties that place an event on its day.
+_PLACING = ("OCCURRED_DURING", "OCCURRED_AT")
+
+
+def _event_day(event: CanonFact) -> str | None:
+    """Return the day an event took place, as canon stores it (its ties placing it), or None."""
+    me = event.entity_name.casefold()
+    days = [
+        r.since
+        for r in event.relations
+        if r.since and r.since != UNKNOWN and r.subject.casefold() == me and r.predicate.upper() in _PLACING
+    ]
+    return days[0] if days else None
+
+
+#: An age asked at a past moment ("how old was X at / when …"), not now ("how old is Tamsin").
+_WAS = re.compile(r"\b(?:how old|what age)\s+(?:was|were)\b")
+
+
+def _at_event(fact: CanonFact, number: int, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return someone's age at an event the question names: its day less their birth, with both said ("Ansel
+    Crowe was about 38 years old at the Battle of Otter Ford: born in year 612 …; the Battle of Otter Ford took
+    place …"); not yet born, or dead by then, as canon dates it. None when no event named is dated."""
+    life = fact.life
+    mine = set(fold_words(fact.matched))
+    for event in facts:
+        if event is fact or not is_event(event) or life is None or not life.born_words:
+            continue
+        if set(fold_words(event.matched)) <= mine:
+            continue  # found by the person's own name ("the Investiture of Tamsin" of "how old was Tamsin")
+        day = _date(_event_day(event))
+        born = _date(life.born)
+        counted = _years(born, day) if born and day else None
+        said = next((x for x in event.facts if x.startswith(f"{event.entity_name} took place ")), None)
+        if counted is None or said is None:
+            continue
+        years, exact = counted
+        named = in_prose(event.entity_name, "Event")
+        died = _date(life.died)
+        if years < 0:
+            text = f"{fact.entity_name} was not yet born at {named}: born {life.born_words}"
+        elif died and day and (_years(died, day) or (0, False))[0] > 0:
+            text = f"{fact.entity_name} had died before {named}: died {life.died_words}"
+        else:
+            age = f"{years}" if exact else f"about {years}"
+            text = f"{fact.entity_name} was {age} years old at {named}: born {life.born_words}"
+        return f"{text}; {named}{said[len(event.entity_name) :]}. [{number}]", number
+    return None
 
 
 def _older(question: str, people: Sequence[tuple[int, CanonFact]]) -> tuple[str, int] | None:
@@ -127,6 +181,9 @@ def age_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | N
     number, fact = people[0]
     life = fact.life
     assert life is not None
+    at_event = _at_event(fact, number, facts) if _WAS.search(folded) else None
+    if at_event is not None:
+        return at_event
     if _AT_DEATH.search(folded) or (life.died_words and not re.search(r"\bis\b", folded)):
         return _at_death(fact, number)
     if life.died_words:

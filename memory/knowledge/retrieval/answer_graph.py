@@ -25,6 +25,7 @@ from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_
 from memory.knowledge.retrieval.answer_kin import family_answer, kin_answer, marriage_answer
 from memory.knowledge.retrieval.answer_lives import life_answer
 from memory.knowledge.retrieval.answer_members import members_answer
+from memory.knowledge.retrieval.answer_outcomes import outcome_answer
 from memory.knowledge.retrieval.answer_places import places_answer
 from memory.knowledge.retrieval.answer_told import told_answer, told_sentence
 from memory.knowledge.retrieval.answer_which import renumbered, which_answer, which_meant
@@ -35,6 +36,7 @@ from memory.knowledge.retrieval.answer_words import (
     key_words,
     sentences,
 )
+from memory.knowledge.retrieval.heads import asks_head, head_answer
 from memory.knowledge.retrieval.heirs import heir_answer
 from memory.knowledge.retrieval.rulers import asks_ruler, ruler_answer
 
@@ -317,7 +319,7 @@ def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
     # The title asked ends the question ("who is the Ember Queen"), or a ruler is asked ("who rules X"): "who is
     # the Ember Queen married to" asks a tie of hers, "who crowned the Ember Queen" a deed.
     typed = fold_words(question.replace("’", "'"))
-    rules = asks_ruler(question) is not None
+    rules = asks_ruler(question) is not None or asks_head(question) is not None
     held = [
         (n, f)
         for n, f in enumerate(facts, 1)
@@ -392,7 +394,8 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     if counted is not None:
         return counted
     found = (
-        told_answer(question, facts)
+        outcome_answer(question, facts)
+        or told_answer(question, facts)
         or places_answer(question, facts)
         or members_answer(question, facts)
         or age_answer(question, facts)
@@ -400,6 +403,7 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         or _deed_answer(question, facts)
         or _holder_answer(question, facts)
         or ruler_answer(question, facts)
+        or head_answer(question, facts)
     )
     if found is not None:
         return found

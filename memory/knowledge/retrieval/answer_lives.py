@@ -65,9 +65,10 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     """Return the answer to a question about a life (see the module docstring), or None."""
     folded = question.casefold()
     for number, fact in enumerate(facts, 1):
-        if not _lives(fact) or not _about(question, fact):
-            continue
         described = fact.description or attribute_value(fact, "description")
+        held_only = _WHERE_HELD.search(folded) and held_at(described)  # a prison only the description tells
+        if not (_lives(fact) or held_only) or not _about(question, fact):
+            continue
         if _HOW_DIED.search(folded):
             cause = (
                 death_cause(fact.entity_name, described) if fact.state == "dead" or not fact.state else None
@@ -75,6 +76,12 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             death = _line(fact, _DEATH_LINE)
             if cause and death and " died " not in death:
                 death = None  # "… is dead" says nothing the cause does not
+            if death and not cause and ", in " not in death:
+                # A date is no manner: say that nothing tells how, then what canon does say.
+                return (
+                    f"Nothing the table knows says how {fact.entity_name} died; {death}. [{number}]",
+                    number,
+                )
             said = [s for s in (cause, death) if s]
             if said:
                 return " ".join(f"{s}." for s in said) + f" [{number}]", number
@@ -99,10 +106,11 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             held = held_at(described)
             state = fact.state or "alive"
             if held:
+                verb = "" if re.match(r"(?:has|have|had)\s", held) else "is "  # "… has been locked in …"
                 lead = (
-                    f"{fact.entity_name} is {state}, {held}"
+                    f"{fact.entity_name} is {state}{' and ' if not verb else ', '}{held}"
                     if state != "alive"
-                    else f"{fact.entity_name} is {held}"
+                    else f"{fact.entity_name} {verb}{held}"
                 )
                 return f"{lead}. [{number}]", number
             if state in ("imprisoned", "missing", "dead"):

@@ -151,7 +151,29 @@ def _reply(
     if not any(c.cited and c.number == len(facts) + 1 for c in answer.citations):
         # Quoted from a lesser passage while the question names the best one's title: the best one answers.
         return _first(question, facts, results, unknown) or _on_subject(question, facts, results, answer)
-    return _on_subject(question, facts, results, answer, best=True)
+    return _named_block(question, facts, results, unknown, answer) or _on_subject(
+        question, facts, results, answer, best=True
+    )
+
+
+def _named_block(
+    question: Question,
+    facts: Sequence[CanonFact],
+    results: Sequence[LoreResult],
+    unknown: Sequence[str],
+    answer: ShortAnswer,
+) -> ShortAnswer | None:
+    """Return the answer of the block of the best passage the question names by its bold name or inner heading
+    ("what stops a troll from regenerating": the troll's Regeneration), when the sentences quoted are none of
+    that block's, or None."""
+    found = from_first(question, results, len(facts) + 1, unknown)
+    if found is None or found.block is None or any(s.rstrip(".") in answer.text for s in found.sentences):
+        return None
+    # A heading repeating the passage's own ("Barbarian: Rage" under "Barbarian: Rage") names no block of it.
+    around = fold_words(" ".join(results[0].heading_path))
+    if all(any(akin(w, h) for h in around) for w in fold_words(found.block) if w not in STOPWORDS):
+        return None
+    return _first(question, facts, results, unknown)
 
 
 def _elsewhere(question: Question, results: Sequence[LoreResult], unknown: Sequence[str]) -> bool:

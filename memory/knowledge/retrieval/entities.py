@@ -30,6 +30,7 @@ from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
 from memory.knowledge.retrieval.happenings import at_place, by_deed, in_year
+from memory.knowledge.retrieval.heads import heads_of
 from memory.knowledge.retrieval.heirs import heir_holders
 from memory.knowledge.retrieval.holders import (
     described,
@@ -166,7 +167,12 @@ def is_terminal(ontology: Ontology, state: str | None) -> bool:
 def card_relations(card: EntityCard) -> list[Relation]:
     """Return an entity card's relations as parts, for answers from the graph."""
     return [
-        Relation(subject=view.subject.name, predicate=view.statement.predicate, object=view.object.name)
+        Relation(
+            subject=view.subject.name,
+            predicate=view.statement.predicate,
+            object=view.object.name,
+            since=view.statement.validity.world_from,
+        )
         for view in card.relations
         if view.object is not None
     ]
@@ -408,6 +414,7 @@ class EntityFinder:
         ranked = [m for m in ranked if m.entity_id not in {d.entity_id for d in deeds}] + deeds
         ranked += await at_place(reader, question, ranked)
         ranked += await seated(reader, question, ranked)
+        ranked += await heads_of(reader, question, ranked)
         sure = [m for m in ranked if not m.shared]  # a part several names share names no one of them for sure
         held = (
             await title_holders(reader, question, ranked)

@@ -26,6 +26,7 @@ __all__ = [
     "EVENT_NOUNS",
     "asked_when",
     "asks_who_was_there",
+    "asks_who_won",
     "at_place",
     "by_deed",
     "deed_of",
@@ -47,6 +48,11 @@ _PLACE_SCORE = 84.0
 _WHO_WAS_THERE = re.compile(
     r"^\s*who\s+(?:(?:was|were)\s+(?:at|in|on|there|present|involved)|fought|battled|took\s+part|"
     r"participated|marched|sailed|attended|joined\s+in)\b"
+)
+#: "Who won the battle of Fenwatch?", "who won at Fenwatch?", "who lost …": how an event ended.
+_WHO_WON = re.compile(
+    r"^\s*(?:who|which\s+(?:side|army|host|faction|clan|house))\s+(?:won|lost|prevailed|triumphed|"
+    r"(?:was|were)\s+(?:victorious|the\s+victors?|defeated|beaten)|came\s+out\s+on\s+top|carried\s+the\s+day)\b"
 )
 #: Words naming an event by its kind, not its name ("the *battle* of Saltcombe" of the Rout at Saltcombe).
 EVENT_NOUNS = frozenset(
@@ -97,10 +103,15 @@ def asks_who_was_there(question: str) -> bool:
     return bool(_WHO_WAS_THERE.match(" ".join(question.casefold().replace("’", "'").split())))
 
 
+def asks_who_won(question: str) -> bool:
+    """Tell whether a question asks who won or lost an event, or at a place ("Who won at Fenwatch?")."""
+    return bool(_WHO_WON.match(" ".join(question.casefold().replace("’", "'").split())))
+
+
 async def at_place(reader: CanonReader, question: str, named: Sequence[EntityMatch]) -> list[EntityMatch]:
-    """Return the events that took place at a place the question names, when it asks who was there ("Who fought
-    at Fenwatch?": the Siege of Fenwatch), as matches found by the place's words; none otherwise."""
-    if not named or not asks_who_was_there(question):
+    """Return the events that took place at a place the question names, when it asks who was there or who won
+    ("Who fought at Fenwatch?": the Siege of Fenwatch), as matches found by the place's words; none otherwise."""
+    if not named or not (asks_who_was_there(question) or asks_who_won(question)):
         return []
     have = {m.entity_id for m in named}
     windows = {m.entity_id: m.window for m in named}

@@ -15,6 +15,7 @@ from canon.models import Entity
 from memory.fulltext import STOPWORDS
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.candidates import EntityMatch
+from memory.knowledge.retrieval.heads import asks_head
 from memory.knowledge.retrieval.rulers import asks_ruler
 
 __all__ = ["described", "mentioned", "of_type", "title_holders", "titled"]
@@ -64,7 +65,7 @@ _HOLDER_SCORE = 90.0
 def _asked(question: str) -> tuple[list[str], str] | None:
     """Return the title's words asked ("lady", none for "who rules") and the text naming what is held."""
     folded = " ".join(question.casefold().replace("?", " ").split())
-    rules = asks_ruler(folded)
+    rules = asks_ruler(folded) or asks_head(folded)
     if rules is not None:
         return [], rules
     titled = _TITLE_OF.match(folded)

@@ -38,18 +38,25 @@ __all__ = [
 #: How a description says someone died: "drowned in the Weeping Sound", "was slain at the ford".
 _DEATH_CAUSE = re.compile(
     r"\b(?:who\s+)?((?:was\s+|were\s+)?(?:drowned|died|perished|starved|froze|burned|burnt|hanged|hung|"
-    r"(?:killed|slain|poisoned|murdered|executed|beheaded|stabbed|strangled|smothered|crushed|lost)\b)"
+    r"succumbed|bled\s+to\s+death|fell\s+(?:at|in(?!\s+love)|on|during|defending|fighting|beside|before|"
+    r"under|to\s+(?:his|her|their)\s+death|from)\b|"
+    r"(?:killed|slain|poisoned|murdered|executed|beheaded|stabbed|strangled|smothered|crushed|lost|shot|"
+    r"assassinated|cut\s+down|struck\s+down|trampled|mauled|devoured|sacrificed|torn\s+apart)\b)"
     r"[^.;!?]*)",
     re.IGNORECASE,
 )
 #: How a description says where someone is held: "held in the Glass Gaol", "kept in the tower".
 _HELD = re.compile(
-    r"\b(?:who\s+is\s+|is\s+)?((?:held|kept|imprisoned|jailed|locked(?:\s+up)?|chained|caged|confined|"
+    r"\b(?:who\s+is\s+|is\s+)?((?:(?:has|have|had)\s+been\s+)?(?:held|kept|imprisoned|jailed|locked(?:\s+up)?|"
+    r"chained|caged|confined|"
     r"shut\s+up)\s+(?:in|at|on|inside|beneath|under)\b[^.;!?]*)",
     re.IGNORECASE,
 )
 #: Deeds done to others are no cause of one's own death ("She poisoned Lord Orrin's wine", "who killed the wyrm").
-_ACTIVE = re.compile(r"\b(?:she|he|they|who)\s+(?:poisoned|killed|murdered|slew|stabbed|strangled)\b", re.I)
+_ACTIVE = re.compile(
+    r"\b(?:she|he|they|who)\s+(?:poisoned|killed|murdered|slew|stabbed|strangled|shot|assassinated|cut\s+down)\b",
+    re.I,
+)
 
 
 def _said(description: str | None, pattern: re.Pattern[str]) -> str | None:
@@ -57,15 +64,19 @@ def _said(description: str | None, pattern: re.Pattern[str]) -> str | None:
     if not description:
         return None
     for sentence in re.split(r"(?<=[.!?])\s+", description):
-        found = pattern.search(sentence)
-        if found is not None and not (pattern is _DEATH_CAUSE and _ACTIVE.search(sentence)):
+        if pattern is _DEATH_CAUSE and _ACTIVE.search(sentence):
+            continue
+        for found in pattern.finditer(sentence):
+            if found.start(1) > 0 and found.group(1)[:1].isupper():
+                continue  # a name's word ("kept in the Drowned Cells"), not a verb
             return found.group(1).strip().rstrip(",")
     return None
 
 
 #: Verbs a death is done by: bare after a comma ("…'s daughter, poisoned in secret") they are passive.
 _DONE_BY = re.compile(
-    r"^(?:killed|slain|poisoned|murdered|executed|beheaded|stabbed|strangled|smothered|crushed|hanged|hung)\b",
+    r"^(?:killed|slain|poisoned|murdered|executed|beheaded|stabbed|strangled|smothered|crushed|hanged|hung|"
+    r"shot|assassinated|cut\s+down|struck\s+down|trampled|mauled|devoured|sacrificed|torn\s+apart)\b",
     re.IGNORECASE,
 )
 

@@ -62,7 +62,9 @@ LIVES = {
         "Hild Dray drowned when her barge overturned in the Weeping Sound. Hild Dray died on 1 Highsun, "
         "year 760 of the Ashen Reckoning, in the Sinking of the Tallow Barge."
     ),
-    "how did osric die": "Osric Dray is dead; the date of death is not known.",
+    "how did osric die": (
+        "Nothing the table knows says how Osric Dray died; Osric Dray is dead; the date of death is not known."
+    ),
     # Where a death was: the description's place, the event of its day; or that nothing says where.
     "where did dunmore die": "Dunmore Pike drowned in the Weeping Sound during the autumn gales.",
     "where did osric die": "Osric Dray is dead; the date of death is not known; nothing the table knows says where.",
