@@ -141,6 +141,8 @@ class FirstPassage:
     number: int
     fields: tuple[FieldHit, ...] = ()
     sentences: tuple[str, ...] = ()
+    #: The block the question names ("Regeneration"), when the sentences are its.
+    block: str | None = None
 
 
 @dataclass(slots=True)
@@ -220,7 +222,8 @@ def from_first(
     if named:
         block = [u for u in named if u.name == named[0].name]
         ranked = sorted(block, key=lambda u: -_score(u, others, amount))[:BLOCK_SENTENCES]
-        return FirstPassage(first, sentences=tuple(u.text for u in sorted(ranked, key=lambda u: u.position)))
+        quoted = tuple(u.text for u in sorted(ranked, key=lambda u: u.position))
+        return FirstPassage(first, sentences=quoted, block=named[0].name)
     # Asked what it is ("rules for being frightened"): the first sentence under its own heading too.
     summary = any(w in SUMMARY for w in fold_words(question.expanded))
     chosen = _sentence(units, others, amount, title if summary else ())
