@@ -289,10 +289,11 @@ _WHOM = re.compile(
 def _whom(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return whom the one asked married: the spouses canon names, else the one other of a wedding."""
     people = _people_named(question, facts)
-    if not people or people[0].kin is None:
+    kin = people[0].kin if people else None
+    if kin is None:
         return None
     me = people[0]
-    spouses = list(dict.fromkeys([*me.kin.ties.get("spouses", ()), *me.kin.weddings]))
+    spouses = list(dict.fromkeys([*kin.ties.get("spouses", ()), *kin.weddings]))
     if not spouses:
         return None
     number = facts.index(me) + 1
