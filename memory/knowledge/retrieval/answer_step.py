@@ -32,7 +32,13 @@ from memory.knowledge.retrieval.answer import asks_measure, compose, nothing_kno
 from memory.knowledge.retrieval.answer_described import described, named_subject
 from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
-from memory.knowledge.retrieval.answer_scope import narrowed, off_subject, strange_words, unheld_words
+from memory.knowledge.retrieval.answer_scope import (
+    named_otherwise,
+    narrowed,
+    off_subject,
+    strange_words,
+    unheld_words,
+)
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed, word_in
 
@@ -195,8 +201,10 @@ def _on_subject(
     (`answer_scope.off_subject`; `best`: the best passage is among those quoted)."""
     first = len(facts) + 1
     quoted = [results[c.number - first] for c in answer.citations if c.cited and c.number >= first]
-    if len(quoted) < sum(c.cited for c in answer.citations) or not off_subject(
-        question, quoted, answer.text, best
+    if len(quoted) < sum(c.cited for c in answer.citations):
+        return answer
+    if not off_subject(question, quoted, answer.text, best) and not any(
+        named_otherwise(question, r) for r in quoted
     ):
         return answer
     return _nothing(question, facts, results)
