@@ -244,11 +244,11 @@ def from_first(
     summary = any(w in SUMMARY for w in fold_words(question.expanded))
     # The field asked (the sentences left say it), or an amount of the kind asked ("how long": a time), when
     # the question's other words only ask ("how long does it *last*"), naming nothing else ("a grellmoth").
-    said: list[_Unit] = []
+    saying: list[_Unit] = []
     verb = ending_verb(question.expanded)
     if all(w not in question.subject or w == verb for w in others):
-        said = list(units) if question.fields else [u for u in units if u.amount] if _how(question) else []
-    chosen = _sentence(units, others, amount, title if summary else (), said)
+        saying = list(units) if question.fields else [u for u in units if u.amount] if _how(question) else []
+    chosen = _sentence(units, others, amount, title if summary else (), saying)
     return FirstPassage(first, sentences=(chosen.text,)) if chosen is not None else None
 
 
