@@ -19,10 +19,12 @@ from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words
 from memory.knowledge.retrieval.lives import death_cause, held_at, last_placed
 
-__all__ = ["life_answer"]
+__all__ = ["asks_how_died", "life_answer"]
 
 _HOW_DIED = re.compile(
-    r"^\s*(?:how\s+(?:did|does|was|were)\b.*\b(?:die|died|perish|killed|slain)\b|what\s+killed)"
+    r"^\s*(?:how\s+(?:did|does|was|were|had)\b.*\b(?:die|died|perish|perished|killed|slain|murdered|"
+    r"pass\s+away|passed\s+away|meet\s+(?:his|her|their|its)\s+(?:end|death|fate))\b|what\s+(?:killed|"
+    r"(?:was|is)\s+the\s+cause\s+of\b.*\bdeath|caused\b.*\bdeath)|(?:the\s+)?cause\s+of\s+(?:death|.+?\bdeath))"
 )
 _WHEN = re.compile(r"^\s*(?:when|what\s+(?:year|date|day))\b")
 _BORN = re.compile(r"\b(?:born|birth)\b")
@@ -40,10 +42,29 @@ _BIRTH_LINE = re.compile(r"\b(?:born|date of birth)\b")
 _ASKING = frozenset(
     {
         *("born", "birth", "die", "died", "death", "killed", "slain", "perish", "perished", "fall", "fell"),
+        *(
+            "murdered",
+            "pass",
+            "passed",
+            "away",
+            "meet",
+            "end",
+            "fate",
+            "cause",
+            "caused",
+            "his",
+            "her",
+            "their",
+        ),
         *("held", "imprisoned", "kept", "jailed", "locked", "chained", "caged", "confined", "prisoner"),
         *("year", "date", "day", "how", "when", "where", "what"),
     }
 )
+
+
+def asks_how_died(question: str) -> bool:
+    """Tell whether a question asks how someone died ("how was X killed", "what was the cause of X's death")."""
+    return _HOW_DIED.search(question.casefold()) is not None
 
 
 def _about(question: str, fact: CanonFact) -> bool:
@@ -85,6 +106,9 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             said = [s for s in (cause, death) if s]
             if said:
                 return " ".join(f"{s}." for s in said) + f" [{number}]", number
+            living = _line(fact, re.compile(rf"\bis {re.escape(fact.state)}\b")) if fact.state else None
+            if living and fact.state != "dead":  # "how did Wenna die" of one canon has alive
+                return f"Nothing the table knows says {fact.entity_name} died; {living}. [{number}]", number
             continue
         if _WHERE_DIED.search(folded) and fact.state == "dead":
             cause = death_cause(fact.entity_name, described)

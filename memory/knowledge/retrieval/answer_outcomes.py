@@ -36,9 +36,16 @@ _VICTORY = re.compile(
 #: Sentences naming a victory outright weigh more than those telling only of a flight or a loss.
 _PLAIN_VICTORY = re.compile(r"\b(?:won|victor\w*|prevail\w*|triumph\w*|defeat\w*|routed?)\b", re.I)
 
+#: Asking how an event ended, which a victory answers: "what was the outcome of …", "how did … end".
+_ENDED = re.compile(
+    r"^\s*(?:what\s+(?:was|is)\s+the\s+(?:outcome|result|upshot)\s+of|"
+    r"how\s+did\s+.+?\s+(?:end|turn\s+out|go)\s*\??$|who\s+(?:was|were)\s+the\s+(?:victors?|winners?))",
+    re.IGNORECASE,
+)
 _TERMS = re.compile(
     r"\bterms?\b|\bconditions?\b|\bclauses?\b|\bwhat\s+(?:did|does)\b.+\b(?:say|said|agree|state|decree|"
-    r"settle|grant|promise|give|require|demand)\b|\bwhat\s+(?:was|were)\s+agreed\b",
+    r"settle|grant|promise|give|require|demand)\b|\bwhat\s+(?:was|were)\s+agreed\b|"
+    r"^\s*what\s+(?:was|is)\s+in\b",
     re.IGNORECASE,
 )
 #: A sentence saying what was agreed.
@@ -82,7 +89,9 @@ def _told(fact: CanonFact) -> list[str]:
     return sentences(fact.description or attribute_value(fact, "description") or "")
 
 
-def _winner(facts: Sequence[CanonFact], events: Sequence[tuple[int, CanonFact]]) -> tuple[str, int] | None:
+def _winner(
+    facts: Sequence[CanonFact], events: Sequence[tuple[int, CanonFact]], *, sure: bool = True
+) -> tuple[str, int] | None:
     """Return the sentence of each event saying who won, else that nothing says (with who took part in the
     event named; of a place, that none of its events says)."""
     said: list[str] = []
@@ -93,8 +102,8 @@ def _winner(facts: Sequence[CanonFact], events: Sequence[tuple[int, CanonFact]])
         if found:
             said.append(f"{_said_of(event.entity_name, found[0], 'At')}. [{number}]")
             first = first or number
-    if said:
-        return " ".join(said), first
+    if said or not sure:
+        return (" ".join(said), first) if said else None
     place = next(
         ((n, f) for n, f in enumerate(facts, 1) if not is_event(f) and f.matched == events[0][1].matched),
         None,
@@ -129,6 +138,8 @@ def outcome_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
         return None
     if asks_who_won(question):
         return _winner(facts, events)
+    if _ENDED.search(question):  # "how did the battle end": the victor when a sentence says one
+        return _winner(facts, events, sure=False)
     if _TERMS.search(question):
         return _terms(events)
     return None

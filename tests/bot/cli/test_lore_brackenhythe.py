@@ -55,7 +55,17 @@ READS = {
     "How did Mirela Sand die?": (
         "Mirela Sand was hanged at the Tide Gate for smuggling. Mirela Sand died in year 655 of the Tallow Years."
     ),
-    "how did oswin die": f"Oswin Tarr died on {OTTER_FORD}, in the Battle of Otter Ford.",
+    "hw did oswin tarr die": f"Oswin Tarr died on {OTTER_FORD}, in the Battle of Otter Ford.",
+    "what was the cause of mirela's death": (
+        "Mirela Sand was hanged at the Tide Gate for smuggling. Mirela Sand died in year 655 of the Tallow Years."
+    ),
+    "how was ansel killed": (
+        "Ansel Crowe fell at Otter Ford, shot through the throat by a crossbow bolt. Ansel Crowe died on "
+        f"{OTTER_FORD}, in the Battle of Otter Ford."
+    ),
+    "how did wenna die": (
+        "Nothing the table knows says Wenna Tarr died; Wenna Tarr is alive, born in year 631 of the Tallow Years."
+    ),
     "how did alda die": (
         "Nothing the table knows says how Alda Tarr died; Alda Tarr died in year 651 of the Tallow Years."
     ),
@@ -69,6 +79,8 @@ READS = {
     "who lost at gallows hill": (
         "At the Battle of Gallows Hill, the Iron Host prevailed by nightfall, and the clans fled east."
     ),
+    "what was the outcome of the battle of otter ford": WON_OTTER_FORD,
+    "who was victorious at otter ford": WON_OTTER_FORD,
     "who won the quay wedding": (
         "Nothing the table knows says who won the Quay Wedding; canon names Bettany Quell, Hesk Marrow and "
         "Mirela Sand as taking part."
@@ -82,6 +94,7 @@ READS = {
     "what are the terms of the treaty of hythe": TREATY,
     "what did the treaty of hythe say": TREATY,
     "What were the terms of the Treaty of Hythe?": TREATY,
+    "what was agreed in the treaty of hythe": TREATY,
     # A group's leader: a relation, a title, a member described as its head; a count of members.
     "who runs the reed clans": "Hesk Marrow leads the Reed Clans.",
     "who leads the tallow guild": (
@@ -92,6 +105,8 @@ READS = {
     ),
     "who leads the iron host": GERRIT,
     "whos the leader of the iron host": GERRIT,
+    "who is the iron host's leader": GERRIT,
+    "who is in charge of the reed clans": "Hesk Marrow leads the Reed Clans.",
     "how many members does the reed clans have": (
         "The Reed Clans have four members: Hesk Marrow, Ansel Crowe, Oswin Tarr and Wenna Tarr."
     ),
@@ -122,6 +137,8 @@ READS = {
     # A spouse, not the wedding's guests.
     "who is bettany married to": "Bettany Quell is married to Hesk Marrow.",
     "whos hesk marrow's wife": "Hesk Marrow is married to Bettany Quell.",
+    "who did bettany marry": "Bettany Quell is married to Hesk Marrow.",
+    "who did hesk wed": "Hesk Marrow is married to Bettany Quell.",
 }
 
 
