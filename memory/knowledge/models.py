@@ -447,6 +447,9 @@ class RetrievalTrace(BaseModel):
     corrections: dict[str, str] = Field(default_factory=dict)
     #: Question words no source the asker may read holds (the answer step says "nothing known" for them).
     unknown_words: list[str] = Field(default_factory=list)
+    #: Question words many of the chunks the asker may read hold (`Vocabulary.common`): a scene's words, not a
+    #: name's; none where the campaign is too large to read its words.
+    common_words: list[str] = Field(default_factory=list)
 
 
 class Answer(BaseModel):

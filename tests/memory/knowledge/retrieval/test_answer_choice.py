@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from memory.knowledge.question import analyse
 from memory.knowledge.retrieval.answer import compose
+from memory.knowledge.retrieval.answer_first import from_first
 from memory.knowledge.retrieval.answer_step import reply
 from tests.memory.knowledge.retrieval.test_answer import passage
 
@@ -52,3 +53,32 @@ def test_the_block_a_question_names_answers_before_a_sentence_outside_it() -> No
     # A question naming no block of it gets the passage's best sentence as before.
     said = reply(analyse("how does an ashen hydra die"), [], [HYDRA])
     assert said.known and "dies only if every head is severed" in said.text
+
+
+# A treasure of another game: a check's DC before the time asked, in the passage the question names.
+LANTERN = passage(
+    "## Lantern of Lost Ways\n\n*Wondrous item, rare*\n\n"
+    "If the lantern is shuttered, a spirit caught in its flame can use an action to make a DC 12 Wisdom check. "
+    "On a success, the spirit slips free. A spirit caught in the lantern lingers for up to 3 hours, "
+    "after which time it begins to fade.",
+    "Treasures",
+    "Lantern of Lost Ways",
+    chunk_id=6,
+)
+
+
+def test_how_long_of_a_passage_named_is_said_by_an_amount_of_time_not_by_a_dc() -> None:
+    question = analyse(
+        "if i shutter the lantern of lost ways with a ghost still inside, how long till it starts fading"
+    )
+    found = from_first(question, [LANTERN], 1)
+    assert found is not None and found.sentences and "up to 3 hours" in found.sentences[0]
+    said = reply(question, [], [LANTERN])
+    assert said.known and "up to 3 hours" in said.text and "DC 12" not in said.text
+
+
+def test_a_field_asked_of_a_title_with_a_small_word_is_said_by_the_line_saying_it() -> None:
+    # "of" in "Lantern of Lost Ways" does not make the passage's own heading a block of it.
+    found = from_first(analyse("lantern of lost ways how long does it last"), [LANTERN], 1)
+    assert found is not None and found.block is None
+    assert len(found.sentences) == 1 and "up to 3 hours" in found.sentences[0]
