@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 from canon.wording import in_prose
+from canon.wording.relations import attribute_words
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_happenings import is_event, names_list
@@ -56,6 +57,9 @@ _AGREED = re.compile(
     r"peace|accord|truce|border|conditions?|clauses?)\b",
     re.IGNORECASE,
 )
+#: Typed facts of an event saying who won it, or what it agreed.
+_WINNER_FACTS = re.compile(r"winners?|victors?|won[\s_]+by|victorious|outcome|result", re.IGNORECASE)
+_TERMS_FACTS = re.compile(r"terms|conditions|clauses|provisions|articles", re.IGNORECASE)
 _BY_TERMS = re.compile(r"^(?:by|under)\s+(?:its|the(?:se)?|their)\s+terms,?\s+", re.IGNORECASE)
 _ITS = re.compile(r"^its\s+", re.IGNORECASE)
 _IT = re.compile(r"^it\s+", re.IGNORECASE)
@@ -99,9 +103,15 @@ def _winner(
     for number, event in events:
         found = [s for s in _told(event) if _VICTORY.search(s)]
         found.sort(key=lambda s: not _PLAIN_VICTORY.search(s))
-        if found:
+        typed = event.typed(_WINNER_FACTS)
+        if typed:  # "winner: the Reed Clans", typed rather than told
+            said.append(
+                f"At {in_prose(event.entity_name, 'Event')}, the {attribute_words(typed[0])} was "
+                f"{in_prose(typed[1])}. [{number}]"
+            )
+        elif found:
             said.append(f"{_said_of(event.entity_name, found[0], 'At')}. [{number}]")
-            first = first or number
+        first = first or (number if typed or found else 0)
     if said or not sure:
         return (" ".join(said), first) if said else None
     place = next(
@@ -120,6 +130,13 @@ def _winner(
 
 def _terms(events: Sequence[tuple[int, CanonFact]]) -> tuple[str, int] | None:
     for number, event in events:
+        typed = event.typed(_TERMS_FACTS)
+        if typed:  # "terms: …", typed rather than told
+            named = in_prose(event.entity_name, "Event")
+            return (
+                f"The {attribute_words(typed[0])} of {named} were {typed[1].rstrip('.')}. [{number}]",
+                number,
+            )
         told = _told(event)
         agreed = [s for s in told if re.search(r"\bterms?\b", s, re.I)] or [
             s for s in told if _AGREED.search(s)

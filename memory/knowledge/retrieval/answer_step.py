@@ -89,12 +89,14 @@ def reply(
     facts: Sequence[CanonFact],
     results: Sequence[LoreResult],
     unknown: Sequence[str] = (),
+    common: Sequence[str] = (),
 ) -> ShortAnswer:
     """Return the short answer to an analysed question from what the asker may see (see the module docstring).
 
     `unknown`: the question's words that no source the asker may read holds (the retriever's): a question about
-    something no source names is answered "nothing known", not with a line about something else."""
-    answer = _reply(question, facts, results, unknown)
+    something no source names is answered "nothing known", not with a line about something else. `common`: its
+    words many of those sources hold (a scene's words, `RetrievalTrace.common_words`)."""
+    answer = _reply(question, facts, results, unknown, common)
     if answer.known:
         return named_subject(question, facts, results, answer)
     strange = bool(results) and bool(strange_words(question, unknown, results))
@@ -106,6 +108,7 @@ def _reply(
     facts: Sequence[CanonFact],
     results: Sequence[LoreResult],
     unknown: Sequence[str] = (),
+    common: Sequence[str] = (),
 ) -> ShortAnswer:
     if graph_answer(question.text, facts) is not None:
         return compose(question.text, facts, results)
@@ -126,7 +129,7 @@ def _reply(
     needs = None
     if question.fields and question.subject:
         # A field asked of something: only a passage about it (its headings name it) may answer in sentences.
-        only = headed(question)
+        only = headed(question, common)
         if not any(only(r) for r in results[:PASSAGES_READ]):
             return _first(question, facts, results, unknown) or _nothing(question, facts, results)
         needs = _needs(question, results, unknown)

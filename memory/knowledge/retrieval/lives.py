@@ -19,7 +19,7 @@ from canon.campaigns import LineageStep
 from canon.models import EntityCard
 from canon.ontology import Ontology
 from canon.wording import PLAIN, Wording, in_prose
-from canon.wording.relations import FEMALE, MALE
+from canon.wording.relations import FEMALE, MALE, possessive
 from memory.knowledge.answer_models import Life
 from memory.knowledge.models import CanonFact
 from memory.scene_tables import SceneRow
@@ -33,6 +33,8 @@ __all__ = [
     "held_at",
     "last_placed",
     "story_date",
+    "typed_death",
+    "typed_held",
 ]
 
 #: How a description says someone died: "drowned in the Weeping Sound", "was slain at the ford".
@@ -88,6 +90,50 @@ def death_cause(name: str, description: str | None) -> str | None:
     if said and _DONE_BY.match(said):
         said = f"was {said}"
     return f"{name} {said}" if said else None
+
+
+#: Typed facts telling how someone died ("cause of death: a poisoned arrow", "killed by: …", "died of: …").
+_DEATH_FACTS = re.compile(
+    r"(?:cause|manner|means|way)[\s_]+of[\s_]+death|death[\s_]+cause|cause|killed[\s_]+by|slain[\s_]+by|"
+    r"murdered[\s_]+by|died[\s_]+(?:of|from|by|in)|death",
+    re.IGNORECASE,
+)
+#: Typed facts telling where someone is held ("prison: the Salt Tower", "held at: …", "captor: …").
+_HELD_FACTS = re.compile(
+    r"prison|gaol|jail|cell|captors?|captivity|place[\s_]+of[\s_]+(?:imprisonment|captivity)|"
+    r"(?:held|kept|imprisoned|jailed|locked[\s_]+up|confined|detained|prisoner)(?:[\s_]+(?:at|in|by|of|inside))?",
+    re.IGNORECASE,
+)
+#: A typed fact's attribute that reads as a verb after the name ("held at", "killed by", "died of").
+_VERB_LED = re.compile(
+    r"^(?:held|kept|imprisoned|jailed|locked|confined|detained|killed|slain|murdered|died)\b"
+)
+
+
+def _typed(fact: CanonFact, pattern: re.Pattern[str], tense: str) -> str | None:
+    """Return a typed fact of the card the pattern names, as a sentence about its subject: "Cato Venn is held at
+    the Counting House" (an attribute led by a verb), "Tamsin Rook's cause of death was a poisoned arrow"."""
+    found = fact.typed(pattern)
+    if found is None:
+        return None
+    attribute, value = found[0].replace("_", " "), found[1]
+    name = fact.entity_name
+    if _VERB_LED.match(attribute.casefold()):
+        lead = "" if attribute.casefold().startswith("died") else ("is " if tense == "is" else "was ")
+        return f"{name} {lead}{attribute} {value}"
+    if attribute.casefold() == "death" and _DEATH_CAUSE.match(value):
+        return death_cause(name, value)
+    return f"{possessive(name)} {attribute} {tense} {value}"
+
+
+def typed_death(fact: CanonFact) -> str | None:
+    """Return how a typed fact says someone died ("Tamsin Rook's cause of death was a poisoned arrow"), or None."""
+    return _typed(fact, _DEATH_FACTS, "was")
+
+
+def typed_held(fact: CanonFact) -> str | None:
+    """Return where a typed fact says someone is held ("Cato Venn is held at the Counting House"), or None."""
+    return _typed(fact, _HELD_FACTS, "is")
 
 
 def held_at(description: str | None) -> str | None:
