@@ -364,9 +364,8 @@ def _scored(
             needed = needs(result, section) if needs is not None else ()
             if needed and not all(says_field(w, text, words | set(fold_words(label or ""))) for w in needed):
                 continue  # a field asked: the sentence says it ("a +2 bonus to AC")
-            # A sentence is under its section's heading and its block's bold name ("Engulf": every sentence), and
-            # one going on from the sentence before is about what that one says ("A creature that touches the
-            # aboleth … must make a saving throw. On a failure, the creature is diseased for 1d4 hours.").
+            # A sentence is under its section's heading and its block's bold name ("Engulf": every sentence); one
+            # going on from the sentence before (`_GOES_ON`: "On a failure, …") is about what that one says.
             above = heading | set(fold_words(section or "")) | set(fold_words(label or ""))
             if position and placed[position - 1][:2] == (section, label) and _GOES_ON.match(text):
                 above |= set(fold_words(placed[position - 1][2]))
