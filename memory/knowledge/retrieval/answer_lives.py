@@ -4,9 +4,11 @@ held.
 A card's sentences say a life (`entities.card_facts`): its state ("Osric Dray is dead; the date of death is not
 known"), a dead person's birth ("Hild Dray's date of birth is not known"), the event of a death's day. So:
 - "When was X born?" / "When did X die?": the sentence of that end of the life, never the other end's date;
-- "How did X die?": how the description says it ("Dunmore Pike drowned in the Weeping Sound …"), then the death's
-  day, when canon has one; without a cause said, the death as canon dates it;
-- "Where is X held?": the state, with where the description says X is held, or that nothing says where.
+- "How did X die?": the cause canon states (`cause_of_death`), else how the description says it ("Dunmore Pike
+  drowned in the Weeping Sound …"), then the death's day, when canon has one; without a cause said, the death as
+  canon dates it;
+- "Where is X held?": the state, with where canon holds X (`held_at`) or the description says X is held, or that
+  nothing says where.
 """
 
 from __future__ import annotations
@@ -66,12 +68,17 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     folded = question.casefold()
     for number, fact in enumerate(facts, 1):
         described = fact.description or attribute_value(fact, "description")
-        held_only = _WHERE_HELD.search(folded) and held_at(described)  # a prison only the description tells
-        if not (_lives(fact) or held_only) or not _about(question, fact):
+        stated = attribute_value(fact, "cause of death")  # a file's `cause_of_death`
+        prisons = fact.tied("HELD_AT", to_me=False)  # a file's `held_at`
+        # A prison or a cause only a description or a stated fact tells, of a card with no life.
+        held_only = _WHERE_HELD.search(folded) and held_at(described, prisons)
+        if not (_lives(fact) or held_only or stated) or not _about(question, fact):
             continue
         if _HOW_DIED.search(folded):
             cause = (
-                death_cause(fact.entity_name, described) if fact.state == "dead" or not fact.state else None
+                death_cause(fact.entity_name, described, stated)
+                if stated or fact.state == "dead" or not fact.state
+                else None
             )
             death = _line(fact, _DEATH_LINE)
             if cause and death and " died " not in death:
@@ -87,7 +94,7 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
                 return " ".join(f"{s}." for s in said) + f" [{number}]", number
             continue
         if _WHERE_DIED.search(folded) and fact.state == "dead":
-            cause = death_cause(fact.entity_name, described)
+            cause = death_cause(fact.entity_name, described, stated)
             death = _line(fact, _DEATH_LINE)
             placed = cause if cause and _PLACED.search(cause) else None
             if death and (placed or ", in " in death):
@@ -103,7 +110,7 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
                 return f"{state}. [{number}]", number
             continue
         if _WHERE_HELD.search(folded):
-            held = held_at(described)
+            held = held_at(described, prisons)
             state = fact.state or "alive"
             if held:
                 verb = "" if re.match(r"(?:has|have|had)\s", held) else "is "  # "… has been locked in …"

@@ -1,4 +1,6 @@
-"""What an event's description alone tells of how it ended: who won a battle, what a treaty's terms were.
+"""How an event ended: who won a battle, what a treaty's terms were, as canon states it or its description tells.
+
+Canon may state it: a timeline's `winner` (WON ties), `outcome` and `terms` are read first, as written.
 
 A world-builder rarely types a battle's victor or a treaty's clauses as facts: the event's description says them
 ("The Reed Clans won the day and drove the Iron Host back across the river"; "By its terms the Iron Host keeps
@@ -17,6 +19,7 @@ import re
 from collections.abc import Sequence
 
 from canon.wording import in_prose
+from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_happenings import is_event, names_list
@@ -82,12 +85,29 @@ def _told(fact: CanonFact) -> list[str]:
     return sentences(fact.description or attribute_value(fact, "description") or "")
 
 
+def _stated_outcome(event: CanonFact) -> str | None:
+    """Return how an event ended as canon states it (a timeline's `winner` and `outcome`): "The Reed Clans won the
+    Battle of Otter Ford.", "The Battle of Otter Ford's outcome: the Iron Host withdrew.", or None."""
+    winners = event.tied("WON")
+    outcome = attribute_value(event, "outcome")
+    named = in_prose(event.entity_name, "Event")
+    said = [f"{names_list(winners, opens=True)} won {named}."] if winners else []
+    if outcome:
+        said.append(f"{possessive(named[0].upper() + named[1:])} outcome: {outcome.rstrip('.')}.")
+    return " ".join(said) or None
+
+
 def _winner(facts: Sequence[CanonFact], events: Sequence[tuple[int, CanonFact]]) -> tuple[str, int] | None:
-    """Return the sentence of each event saying who won, else that nothing says (with who took part in the
-    event named; of a place, that none of its events says)."""
+    """Return how each event ended as canon states it, else its description's sentence saying who won, else that
+    nothing says (with who took part in the event named; of a place, that none of its events says)."""
     said: list[str] = []
     first = 0
     for number, event in events:
+        stated = _stated_outcome(event)
+        if stated:
+            said.append(f"{stated} [{number}]")
+            first = first or number
+            continue
         found = [s for s in _told(event) if _VICTORY.search(s)]
         found.sort(key=lambda s: not _PLAIN_VICTORY.search(s))
         if found:
@@ -111,6 +131,10 @@ def _winner(facts: Sequence[CanonFact], events: Sequence[tuple[int, CanonFact]])
 
 def _terms(events: Sequence[tuple[int, CanonFact]]) -> tuple[str, int] | None:
     for number, event in events:
+        stated = attribute_value(event, "terms")  # a timeline's `terms`
+        if stated:
+            named = in_prose(event.entity_name, "Event")
+            return f"The terms of {named}: {stated.rstrip('.')}. [{number}]", number
         told = _told(event)
         agreed = [s for s in told if re.search(r"\bterms?\b", s, re.I)] or [
             s for s in told if _AGREED.search(s)

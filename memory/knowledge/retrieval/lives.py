@@ -3,7 +3,9 @@
 A life's state is canon's (`alive` from a birth, `dead` from a death, either from a date written `unknown`), or
 the status a roster or a family tree gives ("imprisoned", "dead") when that is another state of the ontology: a
 `status: dead` with no date is dead all the same. A death's day and cause are what canon says: the event taken
-part in on that day ("in Battle of Gull Rock"), and a description's clause saying how ("drowned at sea").
+part in on that day ("in Battle of Gull Rock"), and how: the cause canon states (`cause_of_death`), else a
+description's clause saying it ("drowned at sea"). Where someone is held is the place canon holds them at
+(HELD_AT, a file's `held_at`), else where a description says it.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.calendar import UNKNOWN
+from canon.calendar import UNKNOWN, DateError, parse_date
 from canon.campaigns import LineageStep
+from canon.continuity import world_key
 from canon.models import EntityCard
 from canon.ontology import Ontology
 from canon.wording import PLAIN, Wording, in_prose
@@ -81,17 +84,44 @@ _DONE_BY = re.compile(
 )
 
 
-def death_cause(name: str, description: str | None) -> str | None:
-    """Return how a description says someone died, as a sentence about them ("Corran Vaske drowned at sea";
-    "Ysa Dray was poisoned in secret" for a description's "…, poisoned in secret"), or None."""
+def death_cause(name: str, description: str | None, stated: str | None = None) -> str | None:
+    """Return how someone died as a sentence about them: the cause canon states (a file's `cause_of_death`:
+    `stated_cause`), else the description's clause saying it ("Corran Vaske drowned at sea"; "Ysa Dray was
+    poisoned in secret" for a description's "…, poisoned in secret"), or None."""
+    if stated and stated.strip():
+        return stated_cause(name, stated)
     said = _said(description, _DEATH_CAUSE)
     if said and _DONE_BY.match(said):
         said = f"was {said}"
     return f"{name} {said}" if said else None
 
 
-def held_at(description: str | None) -> str | None:
-    """Return where a description says someone is held ("held in the Glass Gaol since the revolt"), or None."""
+#: A cause of death that opens with how or where it came ("in battle", "by his own hand", "of a fever").
+_DIED_HOW = re.compile(
+    r"^(?:in|at|on|during|by|from|of|under|beneath|while|when|after|before|defending|fighting|saving|alone)\b",
+    re.IGNORECASE,
+)
+
+
+def stated_cause(name: str, cause: str) -> str:
+    """Return a cause of death as canon states it (a file's `cause_of_death`) as a sentence: a verb reads after the
+    name ("Oswin Tarr drowned in the Hythe", "… was poisoned by his steward"), a manner after "died" ("… died in
+    battle"), anything else as what they died of ("… died of a winter fever", "… died of the Grey Cough")."""
+    text = " ".join(cause.split()).rstrip(".")
+    if _DONE_BY.match(text):
+        return f"{name} was {text}"
+    if _DEATH_CAUSE.match(text):
+        return f"{name} {text}"
+    if _DIED_HOW.match(text):
+        return f"{name} died {text}"
+    return f"{name} died of {in_prose(text)}"
+
+
+def held_at(description: str | None, places: Sequence[str] = ()) -> str | None:
+    """Return where someone is held: at the place canon holds them in (`places`, the card's HELD_AT: "held at the
+    Counting House"), else where a description says it ("held in the Glass Gaol since the revolt"), or None."""
+    if places:
+        return f"held at {in_prose(places[-1])}"
     return _said(description, _HELD)
 
 
@@ -144,9 +174,13 @@ def _dated(text: str | None) -> str | None:
     return text if text and text != UNKNOWN else None
 
 
-async def story_date(session: AsyncSession, steps: Sequence[LineageStep]) -> str | None:
+async def story_date(
+    session: AsyncSession, steps: Sequence[LineageStep], today: str | None = None
+) -> str | None:
     """Return the story's date: the in-world date of the latest scene that has one, of the campaign or else of
-    the campaigns it branched from (up to where it branched), or None where no scene is dated."""
+    the campaigns it branched from (up to where it branched); the calendar's `today` (the campaign's present, as
+    canon stores dates) where no scene is dated, or where it is later than that scene; else None."""
+    scene: str | None = None
     for step in steps:
         query = select(SceneRow.world_date).where(
             SceneRow.campaign_id == step.campaign_id, SceneRow.world_date.is_not(None)
@@ -155,8 +189,20 @@ async def story_date(session: AsyncSession, steps: Sequence[LineageStep]) -> str
             query = query.where(SceneRow.story_order <= step.up_to_scene_order)
         found = await session.scalar(query.order_by(SceneRow.story_order.desc()).limit(1))
         if found and found != UNKNOWN:
-            return found
-    return None
+            scene = found
+            break
+    if today is None or scene is None:
+        return scene or today
+    return today if _later(today, scene) else scene
+
+
+def _later(one: str, other: str) -> bool:
+    """Tell whether one stored date starts after another (one that cannot be placed is never later)."""
+    try:
+        first, second = world_key(parse_date(one)), world_key(parse_date(other))
+    except DateError:
+        return False
+    return first is not None and second is not None and first > second
 
 
 def card_life(card: EntityCard, words: Wording = PLAIN, now: str | None = None) -> Life | None:
