@@ -85,7 +85,8 @@ class Answerer:
                 # The search read "revivfy" as "revivify": so does the answer (the question as asked is kept).
                 fixed = analyse(corrected(asked.expanded, answer.trace.corrections), {})
                 asked = replace(fixed, text=asked.text, glossary_used=asked.glossary_used)
-            said = reply(asked, answer.canon_facts, answer.results, answer.trace.unknown_words)
+            trace = answer.trace
+            said = reply(asked, answer.canon_facts, answer.results, trace.unknown_words, trace.common_words)
             answer = answer.model_copy(update={"reply": said})
         if record:
             try:
@@ -175,6 +176,7 @@ class Answerer:
                 blocked_sources=0,
                 corrections={},
                 unknown_words=[],
+                common_words=[],
             )
         return record.model_copy(
             update={

@@ -139,6 +139,11 @@ SHIPPED: dict[str, str] = {
     "ur": "your",
     "r": "are",
     "cuz": "because",
+    "hw": "how",
+    "wut": "what",
+    "wasnt": "was not",
+    "isnt": "is not",
+    "werent": "were not",
     # Conditions as players say them.
     "scared": "frightened",
     "afraid": "frightened",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -396,6 +397,16 @@ class CanonFact(BaseModel):
             )
         )
 
+    def typed(self, attribute: re.Pattern[str]) -> tuple[str, str] | None:
+        """Return the card's first typed fact whose attribute the pattern matches whole ("cause of death",
+        "prison"), as its attribute and value ("Tamsin Rook's cause of death: a poisoned arrow"), or None."""
+        for line in self.facts:
+            for head in (f"{self.entity_name}'s ", f"{self.entity_name}' "):
+                said, colon, value = line.removeprefix(head).partition(": ")
+                if line.startswith(head) and colon and attribute.fullmatch(said.strip()):
+                    return said.strip(), value.strip()
+        return None
+
 
 class Candidate(BaseModel):
     """A candidate in the retrieval trace, kept or not."""
@@ -436,6 +447,9 @@ class RetrievalTrace(BaseModel):
     corrections: dict[str, str] = Field(default_factory=dict)
     #: Question words no source the asker may read holds (the answer step says "nothing known" for them).
     unknown_words: list[str] = Field(default_factory=list)
+    #: Question words many of the chunks the asker may read hold (`Vocabulary.common`): a scene's words, not a
+    #: name's; none where the campaign is too large to read its words.
+    common_words: list[str] = Field(default_factory=list)
 
 
 class Answer(BaseModel):

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from memory.fulltext import STOPWORDS
 from memory.knowledge.glossary import expand
 from memory.knowledge.models import LoreResult
-from memory.knowledge.question import FILLER, KIND_LINE, Question
+from memory.knowledge.question import FILLER, HOW_UNITS, KIND_LINE, Question, ending_verb, how_word
 from memory.knowledge.retrieval.answer import (
     EXAMPLE,
     NO_AMOUNT,
@@ -141,6 +141,8 @@ class FirstPassage:
     number: int
     fields: tuple[FieldHit, ...] = ()
     sentences: tuple[str, ...] = ()
+    #: The block the question names ("Regeneration"), when the sentences are its.
+    block: str | None = None
 
 
 @dataclass(slots=True)
@@ -150,10 +152,22 @@ class _Unit:
     text: str
     words: set[str]
     example: bool = False
+    #: Whether it says an amount of the kind asked ("10 minutes" for "how long", not "DC 10").
+    amount: bool = False
+
+
+def _how(question: Question) -> str | None:
+    """Return the word after "how" asking an amount of a kind ("long"), unless it asks a field ("how far does X
+    reach": the range's line says it)."""
+    how = how_word(question.expanded)
+    if how is None or any(f"how {how}" in phrase for phrase in question.asked_by.values()):
+        return None
+    return how
 
 
 def _units(question: Question, result: LoreResult) -> list[_Unit]:
     asked = asked_words(question.expanded)
+    how = _how(question)
     units: list[_Unit] = []
     shown = examples(result.text)
     for section, body in sections_of(result.text):
@@ -163,13 +177,14 @@ def _units(question: Question, result: LoreResult) -> list[_Unit]:
                 continue
             name = label or section
             words = text_words(text, asked) | set(fold_words(name or ""))
-            units.append(_Unit(len(units), name, text, words, text in shown))
+            amount = has_amount(text) and (how is None or how in words or bool(words & set(HOW_UNITS[how])))
+            units.append(_Unit(len(units), name, text, words, text in shown, amount))
     return units
 
 
 def _score(unit: _Unit, others: Sequence[str], amount: bool) -> float:
     held = float(sum(1 for w in others if _akin_any(w, unit.words)))
-    if amount and not has_amount(unit.text):
+    if amount and not unit.amount:
         held *= NO_AMOUNT
     if unit.example or is_example(unit.text):
         held *= EXAMPLE
@@ -215,24 +230,40 @@ def from_first(
     named = [
         u
         for u in units
-        if u.name and _named(u.name, question) and not all(_akin_any(w, title) for w in fold_words(u.name))
+        if u.name
+        and _named(u.name, question)
+        # The passage's own heading ("Lantern of Lost Ways") is no block of it.
+        and not all(_akin_any(w, title) for w in fold_words(u.name) if w not in STOPWORDS)
     ]
     if named:
         block = [u for u in named if u.name == named[0].name]
         ranked = sorted(block, key=lambda u: -_score(u, others, amount))[:BLOCK_SENTENCES]
-        return FirstPassage(first, sentences=tuple(u.text for u in sorted(ranked, key=lambda u: u.position)))
+        quoted = tuple(u.text for u in sorted(ranked, key=lambda u: u.position))
+        return FirstPassage(first, sentences=quoted, block=named[0].name)
     # Asked what it is ("rules for being frightened"): the first sentence under its own heading too.
     summary = any(w in SUMMARY for w in fold_words(question.expanded))
-    chosen = _sentence(units, others, amount, title if summary else ())
+    # The field asked (the sentences left say it), or an amount of the kind asked ("how long": a time), when
+    # the question's other words only ask ("how long does it *last*"), naming nothing else ("a grellmoth").
+    saying: list[_Unit] = []
+    verb = ending_verb(question.expanded)
+    if all(w not in question.subject or w == verb for w in others):
+        saying = list(units) if question.fields else [u for u in units if u.amount] if _how(question) else []
+    chosen = _sentence(units, others, amount, title if summary else (), saying)
     return FirstPassage(first, sentences=(chosen.text,)) if chosen is not None else None
 
 
 def _sentence(
-    units: Sequence[_Unit], others: Sequence[str], amount: bool, title: Sequence[str] = ()
+    units: Sequence[_Unit],
+    others: Sequence[str],
+    amount: bool,
+    title: Sequence[str] = (),
+    said: Sequence[_Unit] = (),
 ) -> _Unit | None:
     """Return the sentence answering the question's other words, or the passage's first prose sentence (under no
     name, or under the title's own heading) when the question asks nothing but what the passage is ("what does
-    uncanny dodge do"), or None: a question asking something the passage does not say is not answered from it."""
+    uncanny dodge do"), or None: a question asking something the passage does not say is not answered from it.
+    `said`: the sentences saying the field or the amount of the kind asked ("how long"), one of which answers
+    when no sentence says the question's other words."""
     if not others:
         return next(
             (u for u in units if u.name is None or all(_akin_any(w, title) for w in fold_words(u.name))), None
@@ -241,8 +272,11 @@ def _sentence(
     score = _score(best, others, amount)
     if score > MIN_SHARE * len(others):
         return best
-    if score > 0 and amount and has_amount(best.text):
+    if score > 0 and amount and best.amount:
         return best  # "how much extra damage": the line with the amount
+    if score <= 0:
+        # "potion of climbing, how long does it last": the first line saying what is asked (an amount of time).
+        return next((u for u in said if not u.example), None)
     return None
 
 

@@ -23,7 +23,7 @@ from memory.knowledge.retrieval.answer_canon import asked_states, kind_answer, w
 from memory.knowledge.retrieval.answer_deeds import deed_verb, done_to, says_deed, took_part_answer
 from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_answer, is_event, names_list
 from memory.knowledge.retrieval.answer_kin import family_answer, kin_answer, marriage_answer
-from memory.knowledge.retrieval.answer_lives import life_answer
+from memory.knowledge.retrieval.answer_lives import asks_how_died, life_answer
 from memory.knowledge.retrieval.answer_members import members_answer
 from memory.knowledge.retrieval.answer_outcomes import outcome_answer
 from memory.knowledge.retrieval.answer_places import places_answer
@@ -413,7 +413,9 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     titles = _titled(question, facts)
     if any(w in RELATION_WORDS and not _in_name(w, facts) and w not in titles for w in fold_words(question)):
         # A relation the graph does not hold: the passages may still say it; but "Was X killed?" asks X's state.
-        return kind_answer(question, facts) if asked_states(question) else None
+        if asked_states(question):
+            return kind_answer(question, facts)
+        return life_answer(question, facts) if asks_how_died(question) else None
     lived = life_answer(question, facts)
     if lived is not None:
         return lived

@@ -250,7 +250,10 @@ def _is_kin(owner: CanonFact, other: CanonFact, tie: str, sex: str | None) -> st
 
 
 def marriage_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    """Return when a marriage asked began ("When did Bram and Ilsa get married?"), or None."""
+    """Return when a marriage asked began ("When did Bram and Ilsa get married?"), or whom someone married ("who
+    did Bettany marry", "who did Hesk wed": the spouse, never a wedding's guests), or None."""
+    if _WHOM.match(question):
+        return _whom(question, facts)
     if not re.match(r"^\s*(?:when|what\s+(?:year|day|date))\b", question, re.I) or not MARRIAGE.search(
         question
     ):
@@ -275,6 +278,26 @@ def marriage_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int
         return None
     said = [_married(me.entity_name, spouse, kin) for spouse in spouses]
     return " ".join(f"{s}." for s in said) + f" [{number}]", number
+
+
+#: "Who did X marry?", "who did X wed?", "who has X married?": whom, not when.
+_WHOM = re.compile(
+    r"^\s*who(?:m)?\s+(?:did|does|has|had|will|would)\s+.+?\s+(?:marry|wed|married|wedded)\s*\??\s*$", re.I
+)
+
+
+def _whom(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return whom the one asked married: the spouses canon names, else the one other of a wedding."""
+    people = _people_named(question, facts)
+    kin = people[0].kin if people else None
+    if kin is None:
+        return None
+    me = people[0]
+    spouses = list(dict.fromkeys([*kin.ties.get("spouses", ()), *kin.weddings]))
+    if not spouses:
+        return None
+    number = facts.index(me) + 1
+    return f"{relation_sentence('SPOUSE_OF', me.entity_name, names_list(spouses))}. [{number}]", number
 
 
 def _married(name: str, spouse: str, kin: Kin) -> str:

@@ -4,11 +4,9 @@ held.
 A card's sentences say a life (`entities.card_facts`): its state ("Osric Dray is dead; the date of death is not
 known"), a dead person's birth ("Hild Dray's date of birth is not known"), the event of a death's day. So:
 - "When was X born?" / "When did X die?": the sentence of that end of the life, never the other end's date;
-- "How did X die?": the cause canon states (`cause_of_death`), else how the description says it ("Dunmore Pike
-  drowned in the Weeping Sound …"), then the death's day, when canon has one; without a cause said, the death as
-  canon dates it;
-- "Where is X held?": the state, with where canon holds X (`held_at`) or the description says X is held, or that
-  nothing says where.
+- "How did X die?": how the description says it ("Dunmore Pike drowned in the Weeping Sound …"), then the death's
+  day, when canon has one; without a cause said, the death as canon dates it;
+- "Where is X held?": the state, with where the description says X is held, or that nothing says where.
 """
 
 from __future__ import annotations
@@ -19,12 +17,14 @@ from collections.abc import Sequence
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words
-from memory.knowledge.retrieval.lives import death_cause, held_at, last_placed
+from memory.knowledge.retrieval.lives import death_cause, held_at, last_placed, typed_death, typed_held
 
-__all__ = ["life_answer"]
+__all__ = ["asks_how_died", "life_answer"]
 
 _HOW_DIED = re.compile(
-    r"^\s*(?:how\s+(?:did|does|was|were)\b.*\b(?:die|died|perish|killed|slain)\b|what\s+killed)"
+    r"^\s*(?:how\s+(?:did|does|was|were|had)\b.*\b(?:die|died|perish|perished|killed|slain|murdered|"
+    r"pass\s+away|passed\s+away|meet\s+(?:his|her|their|its)\s+(?:end|death|fate))\b|what\s+(?:killed|"
+    r"(?:was|is)\s+the\s+cause\s+of\b.*\bdeath|caused\b.*\bdeath)|(?:the\s+)?cause\s+of\s+(?:death|.+?\bdeath))"
 )
 _WHEN = re.compile(r"^\s*(?:when|what\s+(?:year|date|day))\b")
 _BORN = re.compile(r"\b(?:born|birth)\b")
@@ -42,10 +42,29 @@ _BIRTH_LINE = re.compile(r"\b(?:born|date of birth)\b")
 _ASKING = frozenset(
     {
         *("born", "birth", "die", "died", "death", "killed", "slain", "perish", "perished", "fall", "fell"),
+        *(
+            "murdered",
+            "pass",
+            "passed",
+            "away",
+            "meet",
+            "end",
+            "fate",
+            "cause",
+            "caused",
+            "his",
+            "her",
+            "their",
+        ),
         *("held", "imprisoned", "kept", "jailed", "locked", "chained", "caged", "confined", "prisoner"),
         *("year", "date", "day", "how", "when", "where", "what"),
     }
 )
+
+
+def asks_how_died(question: str) -> bool:
+    """Tell whether a question asks how someone died ("how was X killed", "what was the cause of X's death")."""
+    return _HOW_DIED.search(question.casefold()) is not None
 
 
 def _about(question: str, fact: CanonFact) -> bool:
@@ -68,16 +87,14 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     folded = question.casefold()
     for number, fact in enumerate(facts, 1):
         described = fact.description or attribute_value(fact, "description")
-        stated = attribute_value(fact, "cause of death")  # a file's `cause_of_death`
-        prisons = fact.tied("HELD_AT", to_me=False)  # a file's `held_at`
-        # A prison or a cause only a description or a stated fact tells, of a card with no life.
-        held_only = _WHERE_HELD.search(folded) and held_at(described, prisons)
-        if not (_lives(fact) or held_only or stated) or not _about(question, fact):
+        # A prison only the description or a typed fact tells, of one canon gives no life.
+        held_only = _WHERE_HELD.search(folded) and (held_at(described) or typed_held(fact))
+        if not (_lives(fact) or held_only) or not _about(question, fact):
             continue
         if _HOW_DIED.search(folded):
             cause = (
-                death_cause(fact.entity_name, described, stated)
-                if stated or fact.state == "dead" or not fact.state
+                death_cause(fact.entity_name, described) or typed_death(fact)
+                if fact.state == "dead" or not fact.state
                 else None
             )
             death = _line(fact, _DEATH_LINE)
@@ -92,9 +109,12 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             said = [s for s in (cause, death) if s]
             if said:
                 return " ".join(f"{s}." for s in said) + f" [{number}]", number
+            living = _line(fact, re.compile(rf"\bis {re.escape(fact.state)}\b")) if fact.state else None
+            if living and fact.state != "dead":  # "how did Wenna die" of one canon has alive
+                return f"Nothing the table knows says {fact.entity_name} died; {living}. [{number}]", number
             continue
         if _WHERE_DIED.search(folded) and fact.state == "dead":
-            cause = death_cause(fact.entity_name, described, stated)
+            cause = death_cause(fact.entity_name, described)
             death = _line(fact, _DEATH_LINE)
             placed = cause if cause and _PLACED.search(cause) else None
             if death and (placed or ", in " in death):
@@ -110,8 +130,12 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
                 return f"{state}. [{number}]", number
             continue
         if _WHERE_HELD.search(folded):
-            held = held_at(described, prisons)
+            held = held_at(described)
             state = fact.state or "alive"
+            typed = None if held else typed_held(fact)
+            if typed:  # "Cato Venn is imprisoned; Cato Venn is held at the Counting House"
+                lead = f"{fact.entity_name} is {state}; {typed}" if state != "alive" else typed
+                return f"{lead}. [{number}]", number
             if held:
                 verb = "" if re.match(r"(?:has|have|had)\s", held) else "is "  # "… has been locked in …"
                 lead = (

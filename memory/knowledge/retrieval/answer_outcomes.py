@@ -1,6 +1,7 @@
-"""How an event ended: who won a battle, what a treaty's terms were, as canon states it or its description tells.
+"""How an event ended, as canon states it or its description tells: who won a battle, what a treaty's terms were.
 
-Canon may state it: a timeline's `winner` (WON ties), `outcome` and `terms` are read first, as written.
+Canon states it in a timeline's `winner` (WON ties), `outcome` and `terms`, or in a fact the GM typed ("winner:
+…"): those are read first ("At the Battle of Otter Ford, the winner was the Reed Clans").
 
 A world-builder rarely types a battle's victor or a treaty's clauses as facts: the event's description says them
 ("The Reed Clans won the day and drove the Iron Host back across the river"; "By its terms the Iron Host keeps
@@ -19,7 +20,7 @@ import re
 from collections.abc import Sequence
 
 from canon.wording import in_prose
-from canon.wording.relations import possessive
+from canon.wording.relations import attribute_words
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_happenings import is_event, names_list
@@ -39,9 +40,16 @@ _VICTORY = re.compile(
 #: Sentences naming a victory outright weigh more than those telling only of a flight or a loss.
 _PLAIN_VICTORY = re.compile(r"\b(?:won|victor\w*|prevail\w*|triumph\w*|defeat\w*|routed?)\b", re.I)
 
+#: Asking how an event ended, which a victory answers: "what was the outcome of …", "how did … end".
+_ENDED = re.compile(
+    r"^\s*(?:what\s+(?:was|is)\s+the\s+(?:outcome|result|upshot)\s+of|"
+    r"how\s+did\s+.+?\s+(?:end|turn\s+out|go)\s*\??$|who\s+(?:was|were)\s+the\s+(?:victors?|winners?))",
+    re.IGNORECASE,
+)
 _TERMS = re.compile(
     r"\bterms?\b|\bconditions?\b|\bclauses?\b|\bwhat\s+(?:did|does)\b.+\b(?:say|said|agree|state|decree|"
-    r"settle|grant|promise|give|require|demand)\b|\bwhat\s+(?:was|were)\s+agreed\b",
+    r"settle|grant|promise|give|require|demand)\b|\bwhat\s+(?:was|were)\s+agreed\b|"
+    r"^\s*what\s+(?:was|is)\s+in\b",
     re.IGNORECASE,
 )
 #: A sentence saying what was agreed.
@@ -52,6 +60,9 @@ _AGREED = re.compile(
     r"peace|accord|truce|border|conditions?|clauses?)\b",
     re.IGNORECASE,
 )
+#: Typed facts of an event saying who won it, or what it agreed.
+_WINNER_FACTS = re.compile(r"winners?|victors?|won[\s_]+by|victorious|outcome|result", re.IGNORECASE)
+_TERMS_FACTS = re.compile(r"terms|conditions|clauses|provisions|articles", re.IGNORECASE)
 _BY_TERMS = re.compile(r"^(?:by|under)\s+(?:its|the(?:se)?|their)\s+terms,?\s+", re.IGNORECASE)
 _ITS = re.compile(r"^its\s+", re.IGNORECASE)
 _IT = re.compile(r"^it\s+", re.IGNORECASE)
@@ -85,36 +96,24 @@ def _told(fact: CanonFact) -> list[str]:
     return sentences(fact.description or attribute_value(fact, "description") or "")
 
 
-def _stated_outcome(event: CanonFact) -> str | None:
-    """Return how an event ended as canon states it (a timeline's `winner` and `outcome`): "The Reed Clans won the
-    Battle of Otter Ford.", "The Battle of Otter Ford's outcome: the Iron Host withdrew.", or None."""
-    winners = event.tied("WON")
-    outcome = attribute_value(event, "outcome")
-    named = in_prose(event.entity_name, "Event")
-    said = [f"{names_list(winners, opens=True)} won {named}."] if winners else []
-    if outcome:
-        said.append(f"{possessive(named[0].upper() + named[1:])} outcome: {outcome.rstrip('.')}.")
-    return " ".join(said) or None
-
-
-def _winner(facts: Sequence[CanonFact], events: Sequence[tuple[int, CanonFact]]) -> tuple[str, int] | None:
-    """Return how each event ended as canon states it, else its description's sentence saying who won, else that
-    nothing says (with who took part in the event named; of a place, that none of its events says)."""
+def _winner(
+    facts: Sequence[CanonFact], events: Sequence[tuple[int, CanonFact]], *, sure: bool = True
+) -> tuple[str, int] | None:
+    """Return the sentence of each event saying who won, else that nothing says (with who took part in the
+    event named; of a place, that none of its events says)."""
     said: list[str] = []
     first = 0
     for number, event in events:
-        stated = _stated_outcome(event)
-        if stated:
-            said.append(f"{stated} [{number}]")
-            first = first or number
-            continue
         found = [s for s in _told(event) if _VICTORY.search(s)]
         found.sort(key=lambda s: not _PLAIN_VICTORY.search(s))
-        if found:
+        typed = _typed_winner(event)
+        if typed:  # "winner: the Reed Clans", typed rather than told
+            said.append(f"{typed}. [{number}]")
+        elif found:
             said.append(f"{_said_of(event.entity_name, found[0], 'At')}. [{number}]")
-            first = first or number
-    if said:
-        return " ".join(said), first
+        first = first or (number if typed or found else 0)
+    if said or not sure:
+        return (" ".join(said), first) if said else None
     place = next(
         ((n, f) for n, f in enumerate(facts, 1) if not is_event(f) and f.matched == events[0][1].matched),
         None,
@@ -129,12 +128,38 @@ def _winner(facts: Sequence[CanonFact], events: Sequence[tuple[int, CanonFact]])
     return f"Nothing the table knows says who won {named}{who}. [{number}]", number
 
 
+#: A typed fact saying how an event ended rather than who won it.
+_OUTCOME = re.compile(r"outcome|result", re.IGNORECASE)
+
+
+def _typed_winner(event: CanonFact) -> str | None:
+    """Return who won an event as canon states it: its WON ties (a timeline's `winner`), with how it ended when a
+    typed fact says so ("At the Battle of Otter Ford, the winner was the Reed Clans, and the outcome was …"), else
+    a typed fact alone ("At …, the outcome was a truce"), or None."""
+    named = in_prose(event.entity_name, "Event")
+    winners = event.tied("WON")
+    typed = event.typed(_WINNER_FACTS)
+    said = f"{attribute_words(typed[0])} was {in_prose(typed[1]).rstrip('.')}" if typed else None
+    if not winners:
+        return f"At {named}, the {said}" if said else None
+    won = (
+        f"the winner was {names_list(winners)}"
+        if len(winners) == 1
+        else f"the winners were {names_list(winners)}"
+    )
+    also = f", and the {said}" if said and typed and _OUTCOME.fullmatch(typed[0]) else ""
+    return f"At {named}, {won}{also}"
+
+
 def _terms(events: Sequence[tuple[int, CanonFact]]) -> tuple[str, int] | None:
     for number, event in events:
-        stated = attribute_value(event, "terms")  # a timeline's `terms`
-        if stated:
+        typed = event.typed(_TERMS_FACTS)
+        if typed:  # "terms: …", typed rather than told
             named = in_prose(event.entity_name, "Event")
-            return f"The terms of {named}: {stated.rstrip('.')}. [{number}]", number
+            return (
+                f"The {attribute_words(typed[0])} of {named} were {typed[1].rstrip('.')}. [{number}]",
+                number,
+            )
         told = _told(event)
         agreed = [s for s in told if re.search(r"\bterms?\b", s, re.I)] or [
             s for s in told if _AGREED.search(s)
@@ -153,6 +178,8 @@ def outcome_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
         return None
     if asks_who_won(question):
         return _winner(facts, events)
+    if _ENDED.search(question):  # "how did the battle end": the victor when a sentence says one
+        return _winner(facts, events, sure=False)
     if _TERMS.search(question):
         return _terms(events)
     return None

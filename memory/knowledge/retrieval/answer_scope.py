@@ -38,7 +38,7 @@ from memory.knowledge.retrieval.answer_words import (
 )
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ
 
-__all__ = ["CHATTER", "narrowed", "off_subject", "strange_words", "unheld_words"]
+__all__ = ["CHATTER", "named_otherwise", "narrowed", "off_subject", "strange_words", "unheld_words"]
 
 #: How many of the subject's first words name what the question is about.
 NAMING_WORDS = 3
@@ -138,6 +138,32 @@ def off_subject(question: Question, quoted: Sequence[LoreResult], said: str, bes
     if best:
         return not held
     return naming[0] not in held or 2 * len(held) < len(naming)
+
+
+def named_otherwise(question: Question, result: LoreResult) -> bool:
+    """Return whether the question names something else than a passage's entry by one of its title's words:
+    the title's word joined by "of" to a word of the question's subject ("aura of *warding*" of "Aura of
+    Courage") that the passage holds nowhere, neither in its headings nor in its text. A passage about another
+    aura does not answer. (A word before the title's is often a verb: "what stops troll regeneration".)"""
+    if not result.heading_path:
+        return False
+    title = [
+        w
+        for w in fold_words(result.heading_path[-1].split(":")[-1])
+        if w not in STOPWORDS and not w.isdigit()
+    ]
+    held = set(fold_words(" ".join([result.source_title, *result.heading_path, result.text])))
+    subject = {w for w in question.subject if w not in CHATTER and not _held(w, held)}
+    if not title or not subject:
+        return False
+    words = fold_words(question.expanded)
+    for i, word in enumerate(words):
+        if not any(same_word(word, t) for t in title):
+            continue
+        joined = words[i + 2] if words[i + 1 : i + 2] == ["of"] and i + 2 < len(words) else ""
+        if joined in subject:
+            return True
+    return False
 
 
 def _held(word: str, words: set[str]) -> bool:

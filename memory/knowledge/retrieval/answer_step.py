@@ -32,7 +32,13 @@ from memory.knowledge.retrieval.answer import asks_measure, compose, nothing_kno
 from memory.knowledge.retrieval.answer_described import described, named_subject
 from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
-from memory.knowledge.retrieval.answer_scope import narrowed, off_subject, strange_words, unheld_words
+from memory.knowledge.retrieval.answer_scope import (
+    named_otherwise,
+    narrowed,
+    off_subject,
+    strange_words,
+    unheld_words,
+)
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed, word_in
 
@@ -83,12 +89,14 @@ def reply(
     facts: Sequence[CanonFact],
     results: Sequence[LoreResult],
     unknown: Sequence[str] = (),
+    common: Sequence[str] = (),
 ) -> ShortAnswer:
     """Return the short answer to an analysed question from what the asker may see (see the module docstring).
 
     `unknown`: the question's words that no source the asker may read holds (the retriever's): a question about
-    something no source names is answered "nothing known", not with a line about something else."""
-    answer = _reply(question, facts, results, unknown)
+    something no source names is answered "nothing known", not with a line about something else. `common`: its
+    words many of those sources hold (a scene's words, `RetrievalTrace.common_words`)."""
+    answer = _reply(question, facts, results, unknown, common)
     if answer.known:
         return named_subject(question, facts, results, answer)
     strange = bool(results) and bool(strange_words(question, unknown, results))
@@ -100,6 +108,7 @@ def _reply(
     facts: Sequence[CanonFact],
     results: Sequence[LoreResult],
     unknown: Sequence[str] = (),
+    common: Sequence[str] = (),
 ) -> ShortAnswer:
     if graph_answer(question.text, facts) is not None:
         return compose(question.text, facts, results)
@@ -120,7 +129,7 @@ def _reply(
     needs = None
     if question.fields and question.subject:
         # A field asked of something: only a passage about it (its headings name it) may answer in sentences.
-        only = headed(question)
+        only = headed(question, common)
         if not any(only(r) for r in results[:PASSAGES_READ]):
             return _first(question, facts, results, unknown) or _nothing(question, facts, results)
         needs = _needs(question, results, unknown)
@@ -145,7 +154,29 @@ def _reply(
     if not any(c.cited and c.number == len(facts) + 1 for c in answer.citations):
         # Quoted from a lesser passage while the question names the best one's title: the best one answers.
         return _first(question, facts, results, unknown) or _on_subject(question, facts, results, answer)
-    return _on_subject(question, facts, results, answer, best=True)
+    return _named_block(question, facts, results, unknown, answer) or _on_subject(
+        question, facts, results, answer, best=True
+    )
+
+
+def _named_block(
+    question: Question,
+    facts: Sequence[CanonFact],
+    results: Sequence[LoreResult],
+    unknown: Sequence[str],
+    answer: ShortAnswer,
+) -> ShortAnswer | None:
+    """Return the answer of the block of the best passage the question names by its bold name or inner heading
+    ("what stops a troll from regenerating": the troll's Regeneration), when the sentences quoted are none of
+    that block's, or None."""
+    found = from_first(question, results, len(facts) + 1, unknown)
+    if found is None or found.block is None or any(s.rstrip(".") in answer.text for s in found.sentences):
+        return None
+    # A heading repeating the passage's own ("Barbarian: Rage" under "Barbarian: Rage") names no block of it.
+    around = fold_words(" ".join(results[0].heading_path))
+    if all(any(akin(w, h) for h in around) for w in fold_words(found.block) if w not in STOPWORDS):
+        return None
+    return _first(question, facts, results, unknown)
 
 
 def _elsewhere(question: Question, results: Sequence[LoreResult], unknown: Sequence[str]) -> bool:
@@ -173,8 +204,10 @@ def _on_subject(
     (`answer_scope.off_subject`; `best`: the best passage is among those quoted)."""
     first = len(facts) + 1
     quoted = [results[c.number - first] for c in answer.citations if c.cited and c.number >= first]
-    if len(quoted) < sum(c.cited for c in answer.citations) or not off_subject(
-        question, quoted, answer.text, best
+    if len(quoted) < sum(c.cited for c in answer.citations):
+        return answer
+    if not off_subject(question, quoted, answer.text, best) and not any(
+        named_otherwise(question, r) for r in quoted
     ):
         return answer
     return _nothing(question, facts, results)

@@ -277,4 +277,5 @@ def _trace(
         warnings=_warnings(found, config),
         corrections=dict(lists.corrections),
         unknown_words=list(lists.unknown),
+        common_words=found.vocabulary.common(found.asked) if found.vocabulary is not None else [],
     )

@@ -31,7 +31,7 @@ from memory.knowledge.retrieval.answer_words import (
     sentences,
 )
 
-__all__ = ["FieldHit", "field_answers", "headed", "subject_found", "word_in"]
+__all__ = ["FieldHit", "field_answers", "headed", "scene_words", "subject_found", "word_in"]
 
 #: Passages whose fields may answer (the best few).
 PASSAGES_READ = 5
@@ -229,9 +229,10 @@ def subject_found(question: Question, results: Sequence[LoreResult]) -> bool:
     return False
 
 
-def headed(question: Question) -> Callable[[LoreResult], bool]:
+def headed(question: Question, common: Sequence[str] = ()) -> Callable[[LoreResult], bool]:
     """Return a test of whether a passage is about the question's subject: its headings (or the headings inside
-    it) hold a word of the subject, and its headings and text all of them but the verb the question ends with."""
+    it) hold a word of the subject, and its headings and text all of them but the verb the question ends with
+    and the words that only set the scene (`scene_words`)."""
 
     verb = ending_verb(question.expanded)
     # The verb a question ends with is asked, in the player's words ("does cure wounds restore": the books say
@@ -247,6 +248,33 @@ def headed(question: Question) -> Callable[[LoreResult], bool]:
         words = headings | set(folded)
         missing = [w for w in named if not word_in(w, words)]
         # A word the books say in their own words is held ("heal": the troll "regains" hit points).
-        return not missing or related_said(folded, missing) == set(missing)
+        missing = [w for w in missing if w not in related_said(folded, missing)]
+        return not missing or scene_words(question, named, missing, common)
 
     return names_subject
+
+
+#: The fewest words of the subject a passage must hold for the others to be read as the scene.
+SCENE_HELD = 2
+
+
+def scene_words(
+    question: Question, named: Sequence[str], missing: Sequence[str], common: Sequence[str]
+) -> bool:
+    """Return whether the subject's words a passage does not hold only set the question's scene ("whats the dc
+    for a concentration check when i take dmg": the passage on concentration never says "check"): each is a
+    common word of the campaign's (`Vocabulary.common`; a name is rarer: "flayer", "warding"), not said just
+    before a word the passage holds ("*giant* owlbear") nor joined to one by "of" ("crossbow of *ice*"), and the
+    passage holds at least `SCENE_HELD` of the subject's words and as many as it misses."""
+    held = [w for w in named if w not in missing]
+    if len(held) < max(SCENE_HELD, len(missing)) or not all(w in common for w in missing):
+        return False
+    words = fold_words(question.expanded)
+    for i, word in enumerate(words):
+        if word not in missing:
+            continue
+        if words[i + 1 : i + 2] and words[i + 1] in held:
+            return False  # "giant owlbear": a word before the name qualifies it
+        if i >= 2 and words[i - 1] in ("of", "s") and words[i - 2] in held:
+            return False  # "crossbow of ice", "the orc's ice"
+    return True

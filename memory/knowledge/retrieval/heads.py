@@ -14,6 +14,8 @@ import re
 from collections.abc import Sequence
 
 from canon.graph.reader import CanonReader
+from canon.wording import names_in_prose, relation_sentence
+from canon.wording.relations import attribute_words, possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_told import told_sentence
@@ -26,6 +28,7 @@ _ASKS = re.compile(
     r"^\s*who\s+(?:(?:leads|led|heads|headed|runs|ran|commands|commanded|is\s+in\s+charge\s+of|"
     r"was\s+in\s+charge\s+of)|(?:is|was|s)\s+(?:the\s+)?(?:leader|head|chief|boss|master|mistress|captain|"
     r"commander)\s+of)\s+(?P<group>.+?)\s*\??$"
+    r"|^\s*who\s+(?:is|was|s)\s+(?P<owner>.+?)(?:'s|s'|')\s+(?:leader|head|chief|boss|captain|commander)\s*\??$"
 )
 #: A sentence naming its subject the head of a group.
 _HEAD = re.compile(
@@ -37,6 +40,10 @@ _HEAD = re.compile(
 _GROUP_NOUNS = frozenset(
     {"guild", "clan", "clans", "order", "band", "company", "host", "house", "league", "brotherhood", "circle"}
 )
+#: Typed facts of a group naming who heads it ("leader: …", "led by: …").
+_LEADER_FACTS = re.compile(
+    r"leaders?|head|chief|ruler|commander|captain|master|mistress|led[\s_]+by|headed[\s_]+by|boss", re.I
+)
 #: The most members whose descriptions are read.
 _MEMBERS = 40
 #: Found by the group asked: below the group itself, named.
@@ -47,7 +54,7 @@ def asks_head(question: str) -> str | None:
     """Return the words naming the group a "who leads …" question asks the head of ("the iron host"), or None."""
     folded = " ".join(question.casefold().replace("’", "'").replace("whos ", "who is ").split())
     found = _ASKS.match(folded)
-    return found["group"] if found else None
+    return (found["group"] or found["owner"]) if found else None
 
 
 def _names_group(sentence: str, group: str) -> bool:
@@ -102,9 +109,29 @@ def head_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     if group is None:
         return None
     asked = set(fold_words(group))
-    found = next((f for f in facts if f.tied("MEMBER_OF") and set(fold_words(f.matched)) <= asked), None)
-    if found is None or found.tied("LEADS"):
+    found = next(
+        (
+            f
+            for f in facts
+            if (f.tied("MEMBER_OF") or f.typed(_LEADER_FACTS)) and set(fold_words(f.matched)) <= asked
+        ),
+        None,
+    )
+    if found is None:
         return None
+    number = facts.index(found) + 1
+    leaders = found.tied("LEADS")
+    if leaders:  # "who is in charge of the Reed Clans": the relation, in its words
+        return (
+            f"{relation_sentence('LEADS', names_in_prose(leaders, opens=True), found.entity_name)}. [{number}]",
+            number,
+        )
+    typed = found.typed(_LEADER_FACTS)
+    if typed:  # "leader: Gerrit Vane", typed rather than told
+        return (
+            f"{possessive(found.entity_name)} {attribute_words(typed[0])} is {typed[1]}. [{number}]",
+            number,
+        )
     members = {m.casefold() for m in found.tied("MEMBER_OF")}
     said: list[str] = []
     first = 0

@@ -3,9 +3,7 @@
 A life's state is canon's (`alive` from a birth, `dead` from a death, either from a date written `unknown`), or
 the status a roster or a family tree gives ("imprisoned", "dead") when that is another state of the ontology: a
 `status: dead` with no date is dead all the same. A death's day and cause are what canon says: the event taken
-part in on that day ("in Battle of Gull Rock"), and how: the cause canon states (`cause_of_death`), else a
-description's clause saying it ("drowned at sea"). Where someone is held is the place canon holds them at
-(HELD_AT, a file's `held_at`), else where a description says it.
+part in on that day ("in Battle of Gull Rock"), and a description's clause saying how ("drowned at sea").
 """
 
 from __future__ import annotations
@@ -22,7 +20,7 @@ from canon.continuity import world_key
 from canon.models import EntityCard
 from canon.ontology import Ontology
 from canon.wording import PLAIN, Wording, in_prose
-from canon.wording.relations import FEMALE, MALE
+from canon.wording.relations import FEMALE, MALE, possessive, relation_sentence
 from memory.knowledge.answer_models import Life
 from memory.knowledge.models import CanonFact
 from memory.scene_tables import SceneRow
@@ -36,6 +34,8 @@ __all__ = [
     "held_at",
     "last_placed",
     "story_date",
+    "typed_death",
+    "typed_held",
 ]
 
 #: How a description says someone died: "drowned in the Weeping Sound", "was slain at the ford".
@@ -84,44 +84,67 @@ _DONE_BY = re.compile(
 )
 
 
-def death_cause(name: str, description: str | None, stated: str | None = None) -> str | None:
-    """Return how someone died as a sentence about them: the cause canon states (a file's `cause_of_death`:
-    `stated_cause`), else the description's clause saying it ("Corran Vaske drowned at sea"; "Ysa Dray was
-    poisoned in secret" for a description's "…, poisoned in secret"), or None."""
-    if stated and stated.strip():
-        return stated_cause(name, stated)
+def death_cause(name: str, description: str | None) -> str | None:
+    """Return how a description says someone died, as a sentence about them ("Corran Vaske drowned at sea";
+    "Ysa Dray was poisoned in secret" for a description's "…, poisoned in secret"), or None."""
     said = _said(description, _DEATH_CAUSE)
     if said and _DONE_BY.match(said):
         said = f"was {said}"
     return f"{name} {said}" if said else None
 
 
-#: A cause of death that opens with how or where it came ("in battle", "by his own hand", "of a fever").
-_DIED_HOW = re.compile(
-    r"^(?:in|at|on|during|by|from|of|under|beneath|while|when|after|before|defending|fighting|saving|alone)\b",
+#: Typed facts telling how someone died ("cause of death: a poisoned arrow", "killed by: …", "died of: …").
+_DEATH_FACTS = re.compile(
+    r"(?:cause|manner|means|way)[\s_]+of[\s_]+death|death[\s_]+cause|cause|killed[\s_]+by|slain[\s_]+by|"
+    r"murdered[\s_]+by|died[\s_]+(?:of|from|by|in)|death",
     re.IGNORECASE,
+)
+#: Typed facts telling where someone is held ("prison: the Salt Tower", "held at: …", "captor: …").
+_HELD_FACTS = re.compile(
+    r"prison|gaol|jail|cell|captors?|captivity|place[\s_]+of[\s_]+(?:imprisonment|captivity)|"
+    r"(?:held|kept|imprisoned|jailed|locked[\s_]+up|confined|detained|prisoner)(?:[\s_]+(?:at|in|by|of|inside))?",
+    re.IGNORECASE,
+)
+#: A typed fact's attribute that reads as a verb after the name ("held at", "killed by", "died of").
+_VERB_LED = re.compile(
+    r"^(?:held|kept|imprisoned|jailed|locked|confined|detained|killed|slain|murdered|died)\b"
 )
 
 
-def stated_cause(name: str, cause: str) -> str:
-    """Return a cause of death as canon states it (a file's `cause_of_death`) as a sentence: a verb reads after the
-    name ("Oswin Tarr drowned in the Hythe", "… was poisoned by his steward"), a manner after "died" ("… died in
-    battle"), anything else as what they died of ("… died of a winter fever", "… died of the Grey Cough")."""
-    text = " ".join(cause.split()).rstrip(".")
-    if _DONE_BY.match(text):
-        return f"{name} was {text}"
-    if _DEATH_CAUSE.match(text):
-        return f"{name} {text}"
-    if _DIED_HOW.match(text):
-        return f"{name} died {text}"
-    return f"{name} died of {in_prose(text)}"
+def _typed(fact: CanonFact, pattern: re.Pattern[str], tense: str) -> str | None:
+    """Return a typed fact of the card the pattern names, as a sentence about its subject: "Cato Venn is held at
+    the Counting House" (an attribute led by a verb), "Tamsin Rook's cause of death was a poisoned arrow"."""
+    found = fact.typed(pattern)
+    if found is None:
+        return None
+    attribute, value = found[0].replace("_", " "), found[1]
+    name = fact.entity_name
+    if _VERB_LED.match(attribute.casefold()):
+        lead = "" if attribute.casefold().startswith("died") else ("is " if tense == "is" else "was ")
+        return f"{name} {lead}{attribute} {value}"
+    if pattern is _DEATH_FACTS and (_DEATH_CAUSE.match(value) or _DONE_BY.match(value)):
+        return death_cause(
+            name, value
+        )  # "cause of death: drowned in the Hythe" reads as a verb after the name
+    return f"{possessive(name)} {attribute} {tense} {value}"
 
 
-def held_at(description: str | None, places: Sequence[str] = ()) -> str | None:
-    """Return where someone is held: at the place canon holds them in (`places`, the card's HELD_AT: "held at the
-    Counting House"), else where a description says it ("held in the Glass Gaol since the revolt"), or None."""
+def typed_death(fact: CanonFact) -> str | None:
+    """Return how a typed fact says someone died ("Tamsin Rook's cause of death was a poisoned arrow"), or None."""
+    return _typed(fact, _DEATH_FACTS, "was")
+
+
+def typed_held(fact: CanonFact) -> str | None:
+    """Return where canon holds someone, as a sentence ("Cato Venn is held at the Counting House"): the place it
+    holds them at (HELD_AT, a file's `held_at`), else a typed fact saying where, or None."""
+    places = fact.tied("HELD_AT", to_me=False)
     if places:
-        return f"held at {in_prose(places[-1])}"
+        return relation_sentence("HELD_AT", fact.entity_name, places[-1])
+    return _typed(fact, _HELD_FACTS, "is")
+
+
+def held_at(description: str | None) -> str | None:
+    """Return where a description says someone is held ("held in the Glass Gaol since the revolt"), or None."""
     return _said(description, _HELD)
 
 

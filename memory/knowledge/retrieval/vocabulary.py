@@ -7,7 +7,10 @@ Read once per set of allowed source versions (and GM-only chunks left out) and k
   (`closest`): one edit away, where swapping two neighbouring letters counts as one edit ("posion" -> "poison",
   "wizzard" -> "wizard"); ties go to the more frequent word;
 - how telling a word is (`weight`, the bm25 idf): a passage holding the question's rare words covers more of it
-  than one holding its common ones (`memory.knowledge.retrieval.coverage`).
+  than one holding its common ones (`memory.knowledge.retrieval.coverage`);
+- which of a question's words are common (`common`: held by at least `COMMON_SHARE` of the chunks, and by
+  `COMMON_LEAST` of them): such a word sets a question's scene ("enemy", "check") rather than naming what it is
+  about, which the books call by rarer words (`RetrievalTrace.common_words`).
 
 Campaigns above `SearchConfig.large_campaign_chunks` are not read whole (it would cost seconds and much memory):
 there the caller falls back to the heading words alone and to even weights.
@@ -26,6 +29,9 @@ from rapidfuzz.distance import OSA
 __all__ = ["Vocabulary", "fold", "words_of"]
 
 _WORD = re.compile(r"[^\W\d_]+")
+#: The share of a campaign's chunks a common word is in, and the fewest chunks (a small campaign's share is a few).
+COMMON_SHARE = 0.01
+COMMON_LEAST = 10
 
 
 def fold(text: str) -> str:
@@ -65,6 +71,11 @@ class Vocabulary:
         """Return how telling a word is: bm25's idf (a word in few chunks weighs more; an unknown word most)."""
         held = self.frequencies.get(word, 0)
         return math.log(1 + (self.chunks - held + 0.5) / (held + 0.5))
+
+    def common(self, words: Iterable[str]) -> list[str]:
+        """Return the words held by at least `COMMON_SHARE` of the chunks and by `COMMON_LEAST` of them."""
+        least = max(COMMON_LEAST, COMMON_SHARE * self.chunks)
+        return [w for w in words if self.frequencies.get(w, 0) >= least]
 
     def closest(self, word: str, fits: Callable[[str, str], bool] = lambda word, known: True) -> str | None:
         """Return the campaign's word a misspelt one most likely means, or None (see the module docstring).

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from bot.cli.main import app
 from tests.conftest import DatabaseTarget
 from tests.helpers.lore_worlds import ask_world, import_world
 from tests.helpers.paths import REPO
@@ -55,7 +56,17 @@ READS = {
     "How did Mirela Sand die?": (
         "Mirela Sand was hanged at the Tide Gate for smuggling. Mirela Sand died in year 655 of the Tallow Years."
     ),
-    "how did oswin die": f"Oswin Tarr died on {OTTER_FORD}, in the Battle of Otter Ford.",
+    "hw did oswin tarr die": f"Oswin Tarr died on {OTTER_FORD}, in the Battle of Otter Ford.",
+    "what was the cause of mirela's death": (
+        "Mirela Sand was hanged at the Tide Gate for smuggling. Mirela Sand died in year 655 of the Tallow Years."
+    ),
+    "how was ansel killed": (
+        "Ansel Crowe fell at Otter Ford, shot through the throat by a crossbow bolt. Ansel Crowe died on "
+        f"{OTTER_FORD}, in the Battle of Otter Ford."
+    ),
+    "how did wenna die": (
+        "Nothing the table knows says Wenna Tarr died; Wenna Tarr is alive, born in year 631 of the Tallow Years."
+    ),
     "how did alda die": (
         "Nothing the table knows says how Alda Tarr died; Alda Tarr died in year 651 of the Tallow Years."
     ),
@@ -69,6 +80,8 @@ READS = {
     "who lost at gallows hill": (
         "At the Battle of Gallows Hill, the Iron Host prevailed by nightfall, and the clans fled east."
     ),
+    "what was the outcome of the battle of otter ford": WON_OTTER_FORD,
+    "who was victorious at otter ford": WON_OTTER_FORD,
     "who won the quay wedding": (
         "Nothing the table knows says who won the Quay Wedding; canon names Bettany Quell, Hesk Marrow and "
         "Mirela Sand as taking part."
@@ -82,6 +95,7 @@ READS = {
     "what are the terms of the treaty of hythe": TREATY,
     "what did the treaty of hythe say": TREATY,
     "What were the terms of the Treaty of Hythe?": TREATY,
+    "what was agreed in the treaty of hythe": TREATY,
     # A group's leader: a relation, a title, a member described as its head; a count of members.
     "who runs the reed clans": "Hesk Marrow leads the Reed Clans.",
     "who leads the tallow guild": (
@@ -92,6 +106,8 @@ READS = {
     ),
     "who leads the iron host": GERRIT,
     "whos the leader of the iron host": GERRIT,
+    "who is the iron host's leader": GERRIT,
+    "who is in charge of the reed clans": "Hesk Marrow leads the Reed Clans.",
     "how many members does the reed clans have": (
         "The Reed Clans have four members: Hesk Marrow, Ansel Crowe, Oswin Tarr and Wenna Tarr."
     ),
@@ -122,6 +138,8 @@ READS = {
     # A spouse, not the wedding's guests.
     "who is bettany married to": "Bettany Quell is married to Hesk Marrow.",
     "whos hesk marrow's wife": "Hesk Marrow is married to Bettany Quell.",
+    "who did bettany marry": "Bettany Quell is married to Hesk Marrow.",
+    "who did hesk wed": "Hesk Marrow is married to Bettany Quell.",
 }
 
 
@@ -185,4 +203,49 @@ def test_gm_only_fields_and_events_are_no_player_answer(cli: CliRunner, tmp_path
         "who won at hythe quay": (
             "At the Drowning of Saltmere, the Lamp's agents won the quay by night and sank the salt barges."
         ),
+    }
+
+
+def _typed(cli: CliRunner, *facts: tuple[str, ...]) -> None:
+    """Write facts as the GM types them: `canon add fact SUBJECT ATTRIBUTE VALUE` (or a state), each written."""
+    for fact in facts:
+        kind, *args = fact
+        result = cli.invoke(app, ["canon", "add", kind, *args, "-c", CAMPAIGN])
+        assert result.exit_code == 0, result.output
+
+
+def test_typed_facts_answer_as_prose_does(cli: CliRunner, tmp_path: Path) -> None:
+    _typed(
+        cli,
+        ("state", "Tamsin Rook", "dead", "--when", "year 656 of the Tallow Years"),
+        ("fact", "Tamsin Rook", "cause of death", "a poisoned arrow"),
+        ("fact", "Battle of Gallows Hill", "winner", "The Iron Host"),
+        ("fact", "Jory Tarr", "held at", "the Gull Tower"),
+        ("fact", "The Salt Wardens", "leader", "Ivo Rusk", "--gm-only"),
+        ("fact", "Corwin Ash", "prison", "the Salt Tower", "--gm-only"),
+    )
+    questions = [
+        "how did tamsin die",
+        "who won the battle of gallows hill",
+        "where is jory held",
+        "who leads the salt wardens",
+        "who leads the dusk lanterns",
+        "where is corwin held",
+    ]
+    player = ask(cli, tmp_path, questions)
+    assert player == {
+        "how did tamsin die": (
+            "Tamsin Rook's cause of death was a poisoned arrow. Tamsin Rook died in year 656 of the Tallow Years."
+        ),
+        "who won the battle of gallows hill": "At the Battle of Gallows Hill, the winner was the Iron Host.",
+        "where is jory held": "Jory Tarr is held at the Gull Tower.",
+        # GM-only facts: as a group and a prison nobody wrote.
+        "who leads the salt wardens": "Nothing the table knows says who leads the salt wardens.",
+        "who leads the dusk lanterns": "Nothing the table knows says who leads the dusk lanterns.",
+        "where is corwin held": "Corwin Ash is imprisoned; nothing the table knows says where.",
+    }
+    gm = ask(cli, tmp_path, ["who leads the salt wardens", "where is corwin held"], gm=True)
+    assert gm == {
+        "who leads the salt wardens": "The Salt Wardens' leader is Ivo Rusk.",
+        "where is corwin held": "Corwin Ash is imprisoned, held in the Reeve's salt cellar.",
     }

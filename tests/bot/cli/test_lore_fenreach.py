@@ -49,26 +49,26 @@ TODAY = "12 Reaping, year 880 of the Lantern Age"
 
 #: Question -> its whole answer, as a player asks.
 READS = {
-    # A cause of death: a noun is what they died of, a verb reads after the name; then the death's date.
+    # A cause of death: a noun is the cause, a verb reads after the name; then the death's date.
     "how did maud fenn die": (
-        "Maud Fenn died of a winter fever. Maud Fenn died in year 870 of the Lantern Age."
+        "Maud Fenn's cause of death was a winter fever. Maud Fenn died in year 870 of the Lantern Age."
     ),
     "how did elsbeth die": (
         "Elsbeth Hale was poisoned by a rival house. Elsbeth Hale died in year 871 of the Lantern Age."
     ),
     # Where a prisoner is held: the state and the place.
-    "where is bram keel held": "Bram Keel is imprisoned, held at the Salt Gaol.",
+    "where is bram keel held": "Bram Keel is imprisoned; Bram Keel is held at the Salt Gaol.",
     # Who won, and how it ended; an outcome with no winner; the terms as written.
     "who won the battle of cinder ford": (
-        "The Fen Wardens won the Battle of Cinder Ford. The Battle of Cinder Ford's outcome: the raiders fled "
-        "north and never crossed the ford again."
+        "At the Battle of Cinder Ford, the winner was the Fen Wardens, and the outcome was the raiders fled north "
+        "and never crossed the ford again."
     ),
     "who won the siege of wickham": (
-        "The Siege of Wickham's outcome: a truce after forty days; neither side took the abbey."
+        "At the Siege of Wickham, the outcome was a truce after forty days; neither side took the abbey."
     ),
     "what were the terms of the treaty of wickham": (
-        "The terms of the Treaty of Wickham: the Ash Raiders keep the northern moors and pay the Wardens a tithe "
-        "of peat."
+        "The terms of the Treaty of Wickham were the Ash Raiders keep the northern moors and pay the Wardens a "
+        "tithe of peat."
     ),
     # Sex makes kin words: a brother, a sister, a father.
     "who is wynn's brother": "Wynn Hale's brother is Aldous Hale.",
@@ -91,10 +91,10 @@ def test_fields_answer_what_is_asked(cli: CliRunner, tmp_path: Path) -> None:
 #: The questions a GM-only field answers, and the GM's answer.
 SECRETS = {
     "how did old harl die": "Old Harl drowned in Cinder Ford. Old Harl died in year 875 of the Lantern Age.",
-    "where is nessa crane held": "Nessa Crane is imprisoned, held at Wickham Abbey.",
-    "who won the battle of black mire": "The Ash Raiders won the Battle of Black Mire.",
+    "where is nessa crane held": "Nessa Crane is imprisoned; Nessa Crane is held at Wickham Abbey.",
+    "who won the battle of black mire": "At the Battle of Black Mire, the winner was the Ash Raiders.",
     "what were the terms of the pact of the salt gaol": (
-        "The terms of the Pact of the Salt Gaol: Bram Keel goes free if he names his buyers."
+        "The terms of the Pact of the Salt Gaol were Bram Keel goes free if he names his buyers."
     ),
     "who is tobin ash's father": "Tobin Ash's father is Corvin Hale.",
     "who are corvin hale's children": "Corvin Hale's children are Aldous Hale, Tobin Ash and Wynn Hale.",
@@ -254,7 +254,10 @@ def test_a_changed_field_is_imported_again_as_a_difference(cli: CliRunner, tmp_p
     statements = report["statements"]
     assert statements["changed"] == 1 and statements["created"] == 0, report  # the old value retconned by it
     (answer,) = ask(cli, tmp_path, ["how did maud fenn die"]).values()
-    assert answer == "Maud Fenn died of the marsh cough. Maud Fenn died in year 870 of the Lantern Age."
+    assert (
+        answer
+        == "Maud Fenn's cause of death was the marsh cough. Maud Fenn died in year 870 of the Lantern Age."
+    )
 
 
 def test_a_today_the_calendar_cannot_read_is_refused_and_the_calendar_kept(

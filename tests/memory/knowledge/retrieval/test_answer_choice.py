@@ -3,7 +3,11 @@ block a question names, an amount in the units asked; books laid out unlike the 
 
 from __future__ import annotations
 
+from memory.knowledge.question import analyse
 from memory.knowledge.retrieval.answer import compose
+from memory.knowledge.retrieval.answer_first import from_first
+from memory.knowledge.retrieval.answer_step import reply
+from memory.knowledge.retrieval.answer_words import same_word
 from tests.memory.knowledge.retrieval.test_answer import passage
 
 # A talent of a game of blood magic: the rule, then a sentence going on from it.
@@ -28,3 +32,81 @@ def test_a_sentence_that_stands_alone_is_quoted_alone() -> None:
     answer = compose("how much fire damage does bloodfire surge add", [], [SURGE])
     assert answer.known and "extra 1d8 fire damage" in answer.text
     assert "lose 2d6" not in answer.text
+
+
+# A monster of another bestiary: a trait whose bold name the player says in another form ("regrowing").
+HYDRA = passage(
+    "## Ashen Hydra\n\n*Huge monstrosity, unaligned*\n\n"
+    "The ashen hydra dies only if every head is severed and it doesn't regrow them by the end of its turn.\n\n"
+    "***Regrowth.*** The ashen hydra grows two heads at the start of its turn for each head lost. "
+    "If the ashen hydra takes cold damage, this trait doesn't function at the start of the hydra's next turn.\n\n"
+    "***Ashen Breath.*** The hydra exhales cinders in a 30-foot cone.",
+    "Monsters",
+    "Ashen Hydra",
+    chunk_id=5,
+)
+
+
+def test_the_block_a_question_names_answers_before_a_sentence_outside_it() -> None:
+    said = reply(analyse("what stops an ashen hydra from regrowing its heads"), [], [HYDRA])
+    assert said.known and "cold damage" in said.text
+    assert "dies only if" not in said.text
+    # A question naming no block of it gets the passage's best sentence as before.
+    said = reply(analyse("how does an ashen hydra die"), [], [HYDRA])
+    assert said.known and "dies only if every head is severed" in said.text
+
+
+# A treasure of another game: a check's DC before the time asked, in the passage the question names.
+LANTERN = passage(
+    "## Lantern of Lost Ways\n\n*Wondrous item, rare*\n\n"
+    "If the lantern is shuttered, a spirit caught in its flame can use an action to make a DC 12 Wisdom check. "
+    "On a success, the spirit slips free. A spirit caught in the lantern lingers for up to 3 hours, "
+    "after which time it begins to fade.",
+    "Treasures",
+    "Lantern of Lost Ways",
+    chunk_id=6,
+)
+
+
+def test_how_long_of_a_passage_named_is_said_by_an_amount_of_time_not_by_a_dc() -> None:
+    question = analyse(
+        "if i shutter the lantern of lost ways with a ghost still inside, how long till it starts fading"
+    )
+    found = from_first(question, [LANTERN], 1)
+    assert found is not None and found.sentences and "up to 3 hours" in found.sentences[0]
+    said = reply(question, [], [LANTERN])
+    assert said.known and "up to 3 hours" in said.text and "DC 12" not in said.text
+
+
+def test_a_field_asked_of_a_title_with_a_small_word_is_said_by_the_line_saying_it() -> None:
+    # "of" in "Lantern of Lost Ways" does not make the passage's own heading a block of it.
+    found = from_first(analyse("lantern of lost ways how long does it last"), [LANTERN], 1)
+    assert found is not None and found.block is None
+    assert len(found.sentences) == 1 and "up to 3 hours" in found.sentences[0]
+
+
+# A plant of another bestiary: the time asked is said by the sentence after the one naming what brings it.
+MOLD = passage(
+    "## Mold Lord\n\n*Large plant, neutral evil*\n\n"
+    "***Glaring Bloom.*** The mold lord flares with a sickly light. A creature blinded by the bloom's spores regains its "
+    "sight after 1 minute.\n\n"
+    "***Spore Veil.*** While in darkness, the mold lord is wrapped in spores. A creature that breathes in the "
+    "spores while within 10 feet of it must make a DC 13 Constitution saving throw. On a failure, the creature "
+    "is blinded for 1d6 hours.",
+    "Monsters",
+    "Mold Lord",
+    chunk_id=7,
+)
+
+
+def test_a_sentence_going_on_from_the_one_before_holds_what_that_one_says() -> None:
+    said = reply(analyse("how long am i blinded after breathing a mold lord's spores"), [], [MOLD])
+    # "On a failure" is about breathing the spores: not the bloom's "after 1 minute".
+    assert said.known and "blinded for 1d6 hours" in said.text
+    assert "1 minute" not in said.text
+    assert said.text.index("breathes in the spores") < said.text.index("1d6 hours")
+
+
+def test_two_endings_of_one_stem_are_one_word() -> None:
+    assert same_word("touches", "touching") and same_word("marches", "marched")
+    assert not same_word("notes", "noting")  # a stem too short to tell apart

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from memory.knowledge.answer_models import AnswerMode
 from memory.knowledge.question import analyse
-from memory.knowledge.retrieval.answer_scope import off_subject
+from memory.knowledge.retrieval.answer_scope import named_otherwise, off_subject
 from memory.knowledge.retrieval.answer_step import reply
 from tests.memory.knowledge.retrieval.test_answer import passage
 
@@ -96,3 +96,33 @@ def test_an_irregular_plural_names_its_singular() -> None:
     elf = passage("An elf does not sleep but meditates for 4 hours a day.", "Peoples", "Elf", chunk_id=5)
     assert not off_subject(analyse("do elves sleep"), [elf], "An elf meditates for 4 hours a day.", best=True)
     assert off_subject(analyse("do orcs sleep"), [elf], "They meditate for 4 hours a day.", best=True)
+
+
+SHROUD = passage(
+    "Field Manual\n\n### Shroud of Embers\n\nWhile the shroud is raised, allies within 15 feet of you cannot be "
+    "set alight, and their heat damage is halved.",
+    "Psionic Orders",
+    "Cinder Adept: Shroud of Embers",
+    chunk_id=6,
+)
+
+
+def test_a_title_word_joined_by_of_to_a_word_the_passage_holds_nowhere_names_another_entry() -> None:
+    # "shroud of frost" is no "Shroud of Embers": the passage says nothing of frost, though it shares the rest.
+    asked = analyse("what does being set alight do to a cinder adept's shroud of frost")
+    assert named_otherwise(asked, SHROUD)
+    answer = reply(asked, [], [SHROUD, TURNS])
+    assert not answer.known and answer.mode == AnswerMode.NOTHING
+    assert not any(c.cited for c in answer.citations)
+
+
+def test_a_title_named_as_written_or_joined_to_a_word_the_passage_holds_still_answers() -> None:
+    for question in (
+        "what does the cinder adept's shroud of embers do to heat damage",
+        "does a shroud of heat stop allies being set alight",  # "heat" is the passage's own word
+    ):
+        asked = analyse(question)
+        assert not named_otherwise(asked, SHROUD), question
+        assert reply(asked, [], [SHROUD, TURNS]).known, question
+    # A word before the title's is often the question's verb, never read as a qualifier.
+    assert not named_otherwise(analyse("what stops a shroud from working"), SHROUD)

@@ -138,3 +138,32 @@ async def test_a_large_campaign_is_corrected_towards_its_heading_words_only(
     assert answer.trace.corrections == {}
     heading = await service.ask(campaign, "who is the serpah", config=large, record=False)
     assert heading.trace.corrections == {"serpah": "seraph"}
+
+
+def test_a_common_word_is_in_a_share_of_the_chunks_and_in_enough_of_them() -> None:
+    texts = [f"log {n}: the crew checks the seals" for n in range(12)] + ["the seraph flies"] * 1988
+    vocabulary = Vocabulary.of_texts(texts)
+    # "crew" is in 12 of 2,000 chunks: at least ten, but under one in a hundred.
+    assert vocabulary.common(["the", "crew", "seraph", "oskarra"]) == ["the", "seraph"]
+    small = Vocabulary.of_texts(["the crew"] * 9 + ["a ship"])
+    assert small.common(["the", "crew", "ship"]) == []  # fewer than ten chunks hold any of them
+
+
+async def test_words_common_only_in_a_hidden_source_are_not_common_to_a_player(
+    db: Database, tmp_path: Path
+) -> None:
+    service = knowledge_service(db, tmp_path, semantic=False)
+    campaign = await new_campaign(db, "Starfall")
+    public = "\n\n".join(f"## Bay {n}\n\nThe crew keeps bay {n} sealed." for n in range(12))
+    secret = "\n\n".join(f"## Cell {n}\n\nThe oskarra spores grow in cell {n}." for n in range(12))
+    await service.import_bytes(campaign, "bays.md", f"# Bays\n\n{public}".encode())
+    await service.import_bytes(campaign, "cells.md", f"# Cells\n\n{secret}".encode(), hidden=True)
+    asked = "does the crew see oskarra spores"
+    player = await service.ask(campaign, asked, viewer=Viewer.PLAYER, record=False)
+    gm = await service.ask(campaign, asked, viewer=Viewer.GM, record=True)
+    assert "crew" in player.trace.common_words and "oskarra" not in player.trace.common_words
+    assert {"crew", "oskarra", "spores"} <= set(gm.trace.common_words)
+    # A GM's answer shown to a player says nothing of what the GM's search counted.
+    assert gm.retrieval_id is not None
+    shown = await service.get_retrieval(campaign, gm.retrieval_id, viewer=Viewer.PLAYER)
+    assert shown.trace.common_words == []
