@@ -19,6 +19,7 @@ from itertools import pairwise
 
 from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
+from memory.knowledge.fields import fields_of
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import FIELD_UNITS, HOW_UNITS, analyse, how_word
 from memory.knowledge.retrieval.answer_graph import graph_answer
@@ -348,6 +349,9 @@ def _scored(
         own_name = _entry_name(result)
         shown = examples(result.text)
         other = bool(own_name) and not any(has_word(set(keys), w) for w in own_name)
+        # A stat line (a field's label and a short value) is its entry's: "Carrying Capacity 540 lb." of a horse
+        # answers no question naming no horse; a rule's bold-named paragraph ("Long Jump. When you ...") may.
+        lines = {f.label.casefold() for f in fields_of(result)} if other else set()
         if not all(has_word(passage, n) for n in names):
             continue
         if others and sum(1 for w in others if covers(passage, w)) / len(others) < MIN_COVERAGE:
@@ -360,6 +364,12 @@ def _scored(
             if kind_lines or text != kind_line(body)  # the kind line answers its own field, not others
         ]
         for position, (section, label, text) in enumerate(placed):
+            if (
+                label is not None
+                and label.casefold() in lines
+                and len(text.split()) <= len(label.split()) + 4
+            ):
+                continue
             words = text_words(text, keys, how)
             needed = needs(result, section) if needs is not None else ()
             if needed and not all(says_field(w, text, words | set(fold_words(label or ""))) for w in needed):
