@@ -110,3 +110,35 @@ def test_a_sentence_going_on_from_the_one_before_holds_what_that_one_says() -> N
 def test_two_endings_of_one_stem_are_one_word() -> None:
     assert same_word("touches", "touching") and same_word("marches", "marched")
     assert not same_word("notes", "noting")  # a stem too short to tell apart
+
+
+# Another game's ailments and states: sentences answering a yes/no question outright, or not.
+FROST_FEVER = passage(
+    "## Frost Fever\n\nThis sickness strikes every warm-blooded folk, although yetis are strangely immune. "
+    "A sick creature shivers for 1d4 days.",
+    "Ailments",
+    "Frost Fever",
+    chunk_id=8,
+)
+DAZED = passage(
+    "## Dazed\n\nA dazed creature can't take reactions. Attack rolls against a dazed creature have advantage, and "
+    "its own attack rolls have disadvantage.",
+    "States",
+    "Dazed",
+    chunk_id=9,
+)
+
+
+def test_a_yes_no_question_a_sentence_answers_outright_gets_yes_or_no_first() -> None:
+    said = reply(analyse("are yetis immune to frost fever?"), [], [FROST_FEVER])
+    assert said.text.startswith("Yes: ") and "strangely immune" in said.text
+    said = reply(analyse("can a dazed creature take reactions?"), [], [DAZED])
+    assert said.text.startswith("No: ") and "can't take reactions" in said.text
+
+
+def test_no_verdict_where_the_sentence_says_both_or_the_question_is_negated() -> None:
+    # "advantage" and "disadvantage" in one sentence: which one the player gets is not a yes or a no.
+    said = reply(analyse("do I get advantage on attack rolls when dazed?"), [], [DAZED])
+    assert said.known and not said.text.startswith(("Yes", "No"))
+    said = reply(analyse("can't a dazed creature take reactions?"), [], [DAZED])
+    assert not said.text.startswith(("Yes", "No"))
