@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -395,6 +396,16 @@ class CanonFact(BaseModel):
                 if r.predicate.upper() == predicate and (r.object if to_me else r.subject).casefold() == me
             )
         )
+
+    def typed(self, attribute: re.Pattern[str]) -> tuple[str, str] | None:
+        """Return the card's first typed fact whose attribute the pattern matches whole ("cause of death",
+        "prison"), as its attribute and value ("Tamsin Rook's cause of death: a poisoned arrow"), or None."""
+        for line in self.facts:
+            for head in (f"{self.entity_name}'s ", f"{self.entity_name}' "):
+                said, colon, value = line.removeprefix(head).partition(": ")
+                if line.startswith(head) and colon and attribute.fullmatch(said.strip()):
+                    return said.strip(), value.strip()
+        return None
 
 
 class Candidate(BaseModel):

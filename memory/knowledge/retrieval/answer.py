@@ -374,8 +374,11 @@ def _scored(
             needed = needs(result, section) if needs is not None else ()
             if needed and not all(says_field(w, text, words | set(fold_words(label or ""))) for w in needed):
                 continue  # a field asked: the sentence says it ("a +2 bonus to AC")
-            # A sentence is under its section's heading and its block's bold name ("Engulf": every sentence).
+            # A sentence is under its section's heading and its block's bold name ("Engulf": every sentence); one
+            # going on from the sentence before (`_GOES_ON`: "On a failure, …") is about what that one says.
             above = heading | set(fold_words(section or "")) | set(fold_words(label or ""))
+            if position and placed[position - 1][:2] == (section, label) and _GOES_ON.match(text):
+                above |= set(fold_words(placed[position - 1][2]))
             if relation and not all(covers(words, w) for w in relation):
                 continue  # "who rules Waterdeep": a sentence naming Waterdeep but no ruler does not answer
             own = sum(weight[w] for w in keys if covers(words, w))
@@ -438,7 +441,7 @@ def _extractive(
 #: The opening of a sentence that goes on from the one before it: "Each time …", "This damage …", "It …".
 _GOES_ON = re.compile(
     r"^(?:each time|every time|this|that|these|those|it|its|they|their|such|otherwise|however|instead|"
-    r"in addition|additionally|also)\b",
+    r"in addition|additionally|also|on a (?:failure|success|failed|successful)|if it (?:fails|succeeds))\b",
     re.IGNORECASE,
 )
 

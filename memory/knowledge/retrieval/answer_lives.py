@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words
-from memory.knowledge.retrieval.lives import death_cause, held_at, last_placed
+from memory.knowledge.retrieval.lives import death_cause, held_at, last_placed, typed_death, typed_held
 
 __all__ = ["asks_how_died", "life_answer"]
 
@@ -87,12 +87,15 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     folded = question.casefold()
     for number, fact in enumerate(facts, 1):
         described = fact.description or attribute_value(fact, "description")
-        held_only = _WHERE_HELD.search(folded) and held_at(described)  # a prison only the description tells
+        # A prison only the description or a typed fact tells, of one canon gives no life.
+        held_only = _WHERE_HELD.search(folded) and (held_at(described) or typed_held(fact))
         if not (_lives(fact) or held_only) or not _about(question, fact):
             continue
         if _HOW_DIED.search(folded):
             cause = (
-                death_cause(fact.entity_name, described) if fact.state == "dead" or not fact.state else None
+                death_cause(fact.entity_name, described) or typed_death(fact)
+                if fact.state == "dead" or not fact.state
+                else None
             )
             death = _line(fact, _DEATH_LINE)
             if cause and death and " died " not in death:
@@ -129,6 +132,10 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
         if _WHERE_HELD.search(folded):
             held = held_at(described)
             state = fact.state or "alive"
+            typed = None if held else typed_held(fact)
+            if typed:  # "Cato Venn is imprisoned; Cato Venn is held at the Counting House"
+                lead = f"{fact.entity_name} is {state}; {typed}" if state != "alive" else typed
+                return f"{lead}. [{number}]", number
             if held:
                 verb = "" if re.match(r"(?:has|have|had)\s", held) else "is "  # "… has been locked in …"
                 lead = (

@@ -39,6 +39,7 @@ from memory.knowledge.retrieval.answer_scope import (
     strange_words,
     unheld_words,
 )
+from memory.knowledge.retrieval.answer_verdict import verdict
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed, word_in
 
@@ -98,7 +99,7 @@ def reply(
     words many of those sources hold (a scene's words, `RetrievalTrace.common_words`)."""
     answer = _reply(question, facts, results, unknown, common)
     if answer.known:
-        return named_subject(question, facts, results, answer)
+        return verdict(question, facts, results, named_subject(question, facts, results, answer))
     strange = bool(results) and bool(strange_words(question, unknown, results))
     return described(question, facts, results, unknown, strange) or answer
 

@@ -126,12 +126,23 @@ def same_word(a: str, b: str) -> bool:
         return long_ in _inflected(short)
     if len(short) < 4 or len(long_) - len(short) > 3:
         return False
+    if _stem(a) == _stem(b) and len(_stem(a)) >= 4:
+        return True  # two endings of one stem: "touches", "touching"; "marches", "marched"
     common = 0
     for x, y in zip(short, long_, strict=False):
         if x != y:
             break
         common += 1
     return common >= len(short) - 1 and common >= 4
+
+
+#: The endings `_stem` takes off, longest first.
+_ENDINGS = ("ing", "es", "ed", "s", "e")
+
+
+def _stem(word: str) -> str:
+    """Return a word without its regular ending ("touches", "touching": "touch")."""
+    return next((word[: -len(e)] for e in _ENDINGS if word.endswith(e) and len(word) - len(e) >= 3), word)
 
 
 def _inflected(word: str) -> set[str]:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from canon.graph.reader import CanonReader
 from canon.wording import names_in_prose, relation_sentence
+from canon.wording.relations import attribute_words, possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_told import told_sentence
@@ -38,6 +39,10 @@ _HEAD = re.compile(
 #: A group's own word for itself, when a sentence names it so ("who heads the guild").
 _GROUP_NOUNS = frozenset(
     {"guild", "clan", "clans", "order", "band", "company", "host", "house", "league", "brotherhood", "circle"}
+)
+#: Typed facts of a group naming who heads it ("leader: …", "led by: …").
+_LEADER_FACTS = re.compile(
+    r"leaders?|head|chief|ruler|commander|captain|master|mistress|led[\s_]+by|headed[\s_]+by|boss", re.I
 )
 #: The most members whose descriptions are read.
 _MEMBERS = 40
@@ -104,7 +109,14 @@ def head_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     if group is None:
         return None
     asked = set(fold_words(group))
-    found = next((f for f in facts if f.tied("MEMBER_OF") and set(fold_words(f.matched)) <= asked), None)
+    found = next(
+        (
+            f
+            for f in facts
+            if (f.tied("MEMBER_OF") or f.typed(_LEADER_FACTS)) and set(fold_words(f.matched)) <= asked
+        ),
+        None,
+    )
     if found is None:
         return None
     number = facts.index(found) + 1
@@ -112,6 +124,12 @@ def head_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     if leaders:  # "who is in charge of the Reed Clans": the relation, in its words
         return (
             f"{relation_sentence('LEADS', names_in_prose(leaders, opens=True), found.entity_name)}. [{number}]",
+            number,
+        )
+    typed = found.typed(_LEADER_FACTS)
+    if typed:  # "leader: Gerrit Vane", typed rather than told
+        return (
+            f"{possessive(found.entity_name)} {attribute_words(typed[0])} is {typed[1]}. [{number}]",
             number,
         )
     members = {m.casefold() for m in found.tied("MEMBER_OF")}

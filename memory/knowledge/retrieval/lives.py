@@ -14,12 +14,13 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.calendar import UNKNOWN
+from canon.calendar import UNKNOWN, DateError, parse_date
 from canon.campaigns import LineageStep
+from canon.continuity import world_key
 from canon.models import EntityCard
 from canon.ontology import Ontology
 from canon.wording import PLAIN, Wording, in_prose
-from canon.wording.relations import FEMALE, MALE
+from canon.wording.relations import FEMALE, MALE, possessive, relation_sentence
 from memory.knowledge.answer_models import Life
 from memory.knowledge.models import CanonFact
 from memory.scene_tables import SceneRow
@@ -33,6 +34,8 @@ __all__ = [
     "held_at",
     "last_placed",
     "story_date",
+    "typed_death",
+    "typed_held",
 ]
 
 #: How a description says someone died: "drowned in the Weeping Sound", "was slain at the ford".
@@ -90,6 +93,56 @@ def death_cause(name: str, description: str | None) -> str | None:
     return f"{name} {said}" if said else None
 
 
+#: Typed facts telling how someone died ("cause of death: a poisoned arrow", "killed by: …", "died of: …").
+_DEATH_FACTS = re.compile(
+    r"(?:cause|manner|means|way)[\s_]+of[\s_]+death|death[\s_]+cause|cause|killed[\s_]+by|slain[\s_]+by|"
+    r"murdered[\s_]+by|died[\s_]+(?:of|from|by|in)|death",
+    re.IGNORECASE,
+)
+#: Typed facts telling where someone is held ("prison: the Salt Tower", "held at: …", "captor: …").
+_HELD_FACTS = re.compile(
+    r"prison|gaol|jail|cell|captors?|captivity|place[\s_]+of[\s_]+(?:imprisonment|captivity)|"
+    r"(?:held|kept|imprisoned|jailed|locked[\s_]+up|confined|detained|prisoner)(?:[\s_]+(?:at|in|by|of|inside))?",
+    re.IGNORECASE,
+)
+#: A typed fact's attribute that reads as a verb after the name ("held at", "killed by", "died of").
+_VERB_LED = re.compile(
+    r"^(?:held|kept|imprisoned|jailed|locked|confined|detained|killed|slain|murdered|died)\b"
+)
+
+
+def _typed(fact: CanonFact, pattern: re.Pattern[str], tense: str) -> str | None:
+    """Return a typed fact of the card the pattern names, as a sentence about its subject: "Cato Venn is held at
+    the Counting House" (an attribute led by a verb), "Tamsin Rook's cause of death was a poisoned arrow"."""
+    found = fact.typed(pattern)
+    if found is None:
+        return None
+    attribute, value = found[0].replace("_", " "), found[1]
+    name = fact.entity_name
+    if _VERB_LED.match(attribute.casefold()):
+        lead = "" if attribute.casefold().startswith("died") else ("is " if tense == "is" else "was ")
+        return f"{name} {lead}{attribute} {value}"
+    if pattern is _DEATH_FACTS and (_DEATH_CAUSE.match(value) or _DONE_BY.match(value)):
+        return death_cause(
+            name, value
+        )  # "cause of death: drowned in the Hythe" reads as a verb after the name
+    return f"{possessive(name)} {attribute} {tense} {value}"
+
+
+def typed_death(fact: CanonFact) -> str | None:
+    """Return how a typed fact says someone died ("Tamsin Rook's cause of death was a poisoned arrow"), or None."""
+    return _typed(fact, _DEATH_FACTS, "was")
+
+
+def typed_held(fact: CanonFact) -> str | None:
+    """Return where canon holds someone, as a sentence ("Cato Venn is held at the Counting House"): the place it
+    holds them at (HELD_AT, a file's `held_at`), else a typed fact saying where, or None."""
+    places = fact.tied("HELD_AT", to_me=False)
+    if places:
+        return relation_sentence("HELD_AT", fact.entity_name, places[-1])
+    return _typed(fact, _HELD_FACTS, "is")
+
+
 def held_at(description: str | None) -> str | None:
     """Return where a description says someone is held ("held in the Glass Gaol since the revolt"), or None."""
     return _said(description, _HELD)
@@ -144,9 +197,13 @@ def _dated(text: str | None) -> str | None:
     return text if text and text != UNKNOWN else None
 
 
-async def story_date(session: AsyncSession, steps: Sequence[LineageStep]) -> str | None:
+async def story_date(
+    session: AsyncSession, steps: Sequence[LineageStep], today: str | None = None
+) -> str | None:
     """Return the story's date: the in-world date of the latest scene that has one, of the campaign or else of
-    the campaigns it branched from (up to where it branched), or None where no scene is dated."""
+    the campaigns it branched from (up to where it branched); the calendar's `today` (the campaign's present, as
+    canon stores dates) where no scene is dated, or where it is later than that scene; else None."""
+    scene: str | None = None
     for step in steps:
         query = select(SceneRow.world_date).where(
             SceneRow.campaign_id == step.campaign_id, SceneRow.world_date.is_not(None)
@@ -155,8 +212,20 @@ async def story_date(session: AsyncSession, steps: Sequence[LineageStep]) -> str
             query = query.where(SceneRow.story_order <= step.up_to_scene_order)
         found = await session.scalar(query.order_by(SceneRow.story_order.desc()).limit(1))
         if found and found != UNKNOWN:
-            return found
-    return None
+            scene = found
+            break
+    if today is None or scene is None:
+        return scene or today
+    return today if _later(today, scene) else scene
+
+
+def _later(one: str, other: str) -> bool:
+    """Tell whether one stored date starts after another (one that cannot be placed is never later)."""
+    try:
+        first, second = world_key(parse_date(one)), world_key(parse_date(other))
+    except DateError:
+        return False
+    return first is not None and second is not None and first > second
 
 
 def card_life(card: EntityCard, words: Wording = PLAIN, now: str | None = None) -> Life | None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from bot.cli.main import app
 from tests.conftest import DatabaseTarget
 from tests.helpers.lore_worlds import ask_world, import_world
 from tests.helpers.paths import REPO
@@ -202,4 +203,49 @@ def test_gm_only_fields_and_events_are_no_player_answer(cli: CliRunner, tmp_path
         "who won at hythe quay": (
             "At the Drowning of Saltmere, the Lamp's agents won the quay by night and sank the salt barges."
         ),
+    }
+
+
+def _typed(cli: CliRunner, *facts: tuple[str, ...]) -> None:
+    """Write facts as the GM types them: `canon add fact SUBJECT ATTRIBUTE VALUE` (or a state), each written."""
+    for fact in facts:
+        kind, *args = fact
+        result = cli.invoke(app, ["canon", "add", kind, *args, "-c", CAMPAIGN])
+        assert result.exit_code == 0, result.output
+
+
+def test_typed_facts_answer_as_prose_does(cli: CliRunner, tmp_path: Path) -> None:
+    _typed(
+        cli,
+        ("state", "Tamsin Rook", "dead", "--when", "year 656 of the Tallow Years"),
+        ("fact", "Tamsin Rook", "cause of death", "a poisoned arrow"),
+        ("fact", "Battle of Gallows Hill", "winner", "The Iron Host"),
+        ("fact", "Jory Tarr", "held at", "the Gull Tower"),
+        ("fact", "The Salt Wardens", "leader", "Ivo Rusk", "--gm-only"),
+        ("fact", "Corwin Ash", "prison", "the Salt Tower", "--gm-only"),
+    )
+    questions = [
+        "how did tamsin die",
+        "who won the battle of gallows hill",
+        "where is jory held",
+        "who leads the salt wardens",
+        "who leads the dusk lanterns",
+        "where is corwin held",
+    ]
+    player = ask(cli, tmp_path, questions)
+    assert player == {
+        "how did tamsin die": (
+            "Tamsin Rook's cause of death was a poisoned arrow. Tamsin Rook died in year 656 of the Tallow Years."
+        ),
+        "who won the battle of gallows hill": "At the Battle of Gallows Hill, the winner was the Iron Host.",
+        "where is jory held": "Jory Tarr is held at the Gull Tower.",
+        # GM-only facts: as a group and a prison nobody wrote.
+        "who leads the salt wardens": "Nothing the table knows says who leads the salt wardens.",
+        "who leads the dusk lanterns": "Nothing the table knows says who leads the dusk lanterns.",
+        "where is corwin held": "Corwin Ash is imprisoned; nothing the table knows says where.",
+    }
+    gm = ask(cli, tmp_path, ["who leads the salt wardens", "where is corwin held"], gm=True)
+    assert gm == {
+        "who leads the salt wardens": "The Salt Wardens' leader is Ivo Rusk.",
+        "where is corwin held": "Corwin Ash is imprisoned, held in the Reeve's salt cellar.",
     }
