@@ -317,6 +317,16 @@ def _weights(
     return weight
 
 
+def _stat_line(label: str | None, text: str, result: LoreResult) -> bool:
+    """Return whether a sentence is a stat line of a passage (a field's label and a short value): it is its
+    entry's, so a question naming no word of the entry is not answered by it ("Carrying Capacity 540 lb." of a
+    horse for "how do i calculate carrying capacity"); a rule's bold-named paragraph ("Long Jump. When you
+    ...") is no stat line. The kind line answers its own field only (see `compose`)."""
+    if label is None or len(text.split()) > len(label.split()) + 4:
+        return False
+    return label.casefold() in {f.label.casefold() for f in fields_of(result)}
+
+
 def _scored(
     question: str,
     results: Sequence[LoreResult],
@@ -349,9 +359,6 @@ def _scored(
         own_name = _entry_name(result)
         shown = examples(result.text)
         other = bool(own_name) and not any(has_word(set(keys), w) for w in own_name)
-        # A stat line (a field's label and a short value) is its entry's: "Carrying Capacity 540 lb." of a horse
-        # answers no question naming no horse; a rule's bold-named paragraph ("Long Jump. When you ...") may.
-        lines = {f.label.casefold() for f in fields_of(result)} if other else set()
         if not all(has_word(passage, n) for n in names):
             continue
         if others and sum(1 for w in others if covers(passage, w)) / len(others) < MIN_COVERAGE:
@@ -361,15 +368,9 @@ def _scored(
             (section, label, text)
             for section, body in sections_of(result.text)
             for label, text in labelled_sentences(body)
-            if kind_lines or text != kind_line(body)  # the kind line answers its own field, not others
+            if (kind_lines or text != kind_line(body)) and not (other and _stat_line(label, text, result))
         ]
         for position, (section, label, text) in enumerate(placed):
-            if (
-                label is not None
-                and label.casefold() in lines
-                and len(text.split()) <= len(label.split()) + 4
-            ):
-                continue
             words = text_words(text, keys, how)
             needed = needs(result, section) if needs is not None else ()
             if needed and not all(says_field(w, text, words | set(fold_words(label or ""))) for w in needed):
