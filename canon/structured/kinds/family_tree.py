@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
-from canon.structured.kinds.hidden import check_death, hidden_fields
+from canon.structured.kinds.deaths import check_death
+from canon.structured.kinds.hidden import hidden_fields
 from canon.structured.schemas import (
     Date,
     Entry,

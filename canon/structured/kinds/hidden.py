@@ -40,22 +40,3 @@ def hidden_fields(
     if "died" in hidden:
         hidden.append("cause_of_death")
     return tuple(hidden)
-
-
-#: The states in which someone may have died (the undead too).
-_DIED_STATES = frozenset({"dead", "undead"})
-
-
-def check_death(n: Normaliser, person: LoreModel, loc: Loc) -> None:
-    """Refuse a cause of death given of someone whose `status` says they live."""
-    status = getattr(person, "status", None)
-    if (
-        getattr(person, "cause_of_death", None) is not None
-        and status is not None
-        and status not in _DIED_STATES
-    ):
-        n.v.report(
-            (*loc, "cause_of_death"),
-            f'"cause_of_death" is given, but "status" is {status}: write "status: dead" (or leave "status" out), '
-            'or drop "cause_of_death"',
-        )
