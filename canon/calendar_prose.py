@@ -7,7 +7,8 @@ What the calendar screen says can be typed back (and edited) as it is, on one li
     Seasons: winter (Frostmoot and Hearthmoon), spring (Thawmoon).
 
 and what a GM says more briefly: "Eras: Third Age (TA) from year 1 to 600", "Months: Frostmoot, Hearthmoon",
-"Months have no names: a year has 12 months of 30 days", "Each month has 30 days". A sentence that is none of
+"Months have no names: a year has 12 months of 30 days", "Each month has 30 days", "Today is 3 Thawmoon, 610 FA"
+(the campaign's present). A sentence that is none of
 these is not guessed at: `read_prose` returns None (and the caller says what a calendar looks like).
 Pure: no I/O.
 """
@@ -33,6 +34,7 @@ _ITEM = re.compile(
 )
 _DAYS = re.compile(r"^(\d{1,3})\s+days?$", re.I)
 _LABELS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("today", re.compile(r"^(?:today(?:'s date)?|the (?:story's )?present)(?:\s+is)?\s*:?\s+(.+)$", re.I)),
     ("no_eras", re.compile(r"^this campaign's calendar has no eras\b.*?(?:from year\s+(-?\d+))?\)?$", re.I)),
     (
         "eras",
@@ -65,6 +67,9 @@ def _read_sentence(sentence: str, block: dict[str, Any]) -> bool:
         found = pattern.match(sentence)
         if found is None:
             continue
+        if label == "today":
+            block["today"] = found.group(1).strip()
+            return True
         if label == "no_eras":
             if found.group(1) is not None:
                 block["first_year"] = int(found.group(1))

@@ -26,10 +26,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from canon.calendar import (
     MAX_YEAR,
@@ -58,6 +66,7 @@ MAX_MONTHS = 99
 MAX_DAYS = 99
 
 _NAME_LIMIT = 60
+_TODAY_LIMIT = 120
 
 
 def fold(text: str) -> str:
@@ -161,6 +170,9 @@ class CampaignCalendar(BaseModel):
     days_per_month: int = Field(default=31, ge=1, le=MAX_DAYS)
     #: The first year a campaign without eras counts (a year before it needs an era that reaches back).
     first_year: int = Field(default=1, ge=MIN_YEAR, le=MAX_YEAR)
+    #: The campaign's present as the GM wrote it (the block's `today:`, in the calendar's words): the story's
+    #: date until a scene is dated later (`canon.date_reading.present` reads it).
+    today: str | None = Field(default=None, max_length=_TODAY_LIMIT)
 
     @field_validator("eras", "months", "seasons")
     @classmethod
@@ -274,6 +286,8 @@ class CampaignCalendar(BaseModel):
                 [f"{s.name} ({_join([self.month_name(m) for m in s.months])})" for s in self.seasons]
             )
             lines.append(f"Seasons: {seasons}.")
+        if self.today is not None:
+            lines.append(f"Today is {self.today.rstrip('.')}.")
         return "\n".join(lines)
 
 
@@ -322,6 +336,8 @@ class CalendarBlock(BaseModel):
     days_per_month: int | None = Field(default=None, ge=1, le=MAX_DAYS)
     months_per_year: int | None = Field(default=None, ge=1, le=MAX_MONTHS)
     first_year: int | None = Field(default=None, ge=MIN_YEAR, le=MAX_YEAR)
+    #: The campaign's present date, in the calendar's words ("3 Sheaf, 660 TY") or a plain year.
+    today: Annotated[str, StringConstraints(max_length=_TODAY_LIMIT)] | int | None = None
 
 
 def checked(block: Mapping[str, Any] | None, canon_eras: CanonEras) -> CampaignCalendar:
@@ -340,6 +356,7 @@ FIELD_WORDS = {
     "days_per_month": "the days in a month",
     "months_per_year": "the months in a year",
     "first_year": "the first year",
+    "today": "today's date",
 }
 
 
@@ -400,7 +417,7 @@ def calendar_from(
         seasons.append(SeasonDef(name=s.name, months=tuple(numbers)))
     _glossary_terms(eras, months, parsed.seasons, glossary or {})
     try:
-        return CampaignCalendar(
+        calendar = CampaignCalendar(
             eras=tuple(EraDef(**e) for e in eras.values()),
             months=tuple(months),
             seasons=tuple(seasons),
@@ -410,6 +427,9 @@ def calendar_from(
         )
     except ValidationError as error:
         raise InvalidInput(f"In the calendar, {problem_words(error, FIELD_WORDS)}.") from None
+    if parsed.today is None:
+        return calendar
+    return calendar.model_copy(update={"today": " ".join(str(parsed.today).split())})
 
 
 def _glossary_terms(

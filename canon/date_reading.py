@@ -452,3 +452,21 @@ def scene_anchor(stored: str | None) -> WorldDate | None:
     except DateError:
         return None
     return None if date.is_unknown else date
+
+
+def present(calendar: CampaignCalendar) -> WorldDate | None:
+    """Return the campaign's present, the calendar's `today:` read in its own words, or None (none given, or one
+    that no longer reads: `check_today` refuses it when the GM sets it)."""
+    if calendar.today is None:
+        return None
+    date = read_date(calendar.today, calendar).date
+    return None if date is None or date.is_unknown else date
+
+
+def check_today(calendar: CampaignCalendar) -> None:
+    """Refuse a calendar whose `today:` is no date of it (raise `InvalidInput` with the reader's sentence)."""
+    if calendar.today is None or present(calendar) is not None:
+        return
+    reading = read_date(calendar.today, calendar)
+    why = reading.sentence() if reading.date is None else "“unknown” is no day the story can stand at."
+    raise InvalidInput(f"The calendar's today, “{calendar.today}”, is no date of this calendar: {why}")

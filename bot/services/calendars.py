@@ -18,7 +18,7 @@ from canon.calendar import WorldDate
 from canon.calendar_typed import parse_block
 from canon.campaign_calendar import CALENDAR_SETTINGS, CampaignCalendar, block_yaml, checked
 from canon.campaigns import Campaign
-from canon.date_reading import DateReading, read_date
+from canon.date_reading import DateReading, check_today, read_date
 from canon.errors import InvalidInput
 from canon.models import Viewer
 from canon.storage import Database
@@ -60,6 +60,7 @@ class CalendarService:
             reader = await self.access.reader(session, campaign, Viewer.GM)
             block = parse_block(text, await reader.calendar()) if text.strip() else {}
             calendar = checked(block, await reader.canon_eras())
+            check_today(calendar)
             await campaigns.update_campaign_settings(session, campaign.id, {CALENDAR_SETTINGS: block})
             return calendar, block
 

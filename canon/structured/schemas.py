@@ -36,6 +36,7 @@ from canon.calendar import (
 )
 from canon.campaign_calendar import CampaignCalendar, era_key_for
 from canon.date_reading import read_date
+from canon.wording.relations import FEMALE, MALE, sex_of
 
 EntityType = Literal[
     "Person",
@@ -86,6 +87,8 @@ RelationType = Literal[
     "PRACTICES",
     "BELONGS_TO",
     "DEFEATED",
+    "WON",
+    "HELD_AT",
     "HOMELAND_OF",
     "INHABITS",
     "LEADS",
@@ -150,6 +153,22 @@ def check_ref(value: str) -> str:
     if ID_PATTERN.fullmatch(value) is None:
         raise FieldProblem(f'must name an entry, like "Ser Aldric" or its id ser_aldric; got "{value}"')
     return check_id(value)
+
+
+#: The words a `sex:` field takes, as players write them (what `canon.wording.relations.sex_of` reads).
+_SEX_ORDER = ("male", "female", "man", "woman", "m", "f", "he", "she", "he/him", "she/her")
+SEX_WORDS = ", ".join(
+    [*(w for w in _SEX_ORDER if w in MALE | FEMALE), *sorted((MALE | FEMALE) - set(_SEX_ORDER))]
+)
+
+
+def check_sex(value: str) -> str:
+    """Accept a person's sex as players write it ("female", "Woman", "she/her") and return it as "male" or
+    "female"; raise `FieldProblem` naming the words accepted otherwise."""
+    said = sex_of(value)
+    if said is None:
+        raise FieldProblem(f'must be one of {SEX_WORDS} (in any case); got "{value}"')
+    return said
 
 
 def check_era_ref(value: str, info: ValidationInfo) -> str:
@@ -245,6 +264,7 @@ EraId = Annotated[str, ScalarKind.ID, AfterValidator(check_era_id)]
 Ref = Annotated[str, ScalarKind.REF, AfterValidator(check_ref)]
 EraRef = Annotated[str, ScalarKind.REF, AfterValidator(check_era_ref)]
 EraPath = Annotated[str, ScalarKind.ERA_REF, AfterValidator(check_era_path)]
+Sex = Annotated[str, ScalarKind.TEXT, AfterValidator(check_sex)]
 Date = Annotated[WorldDate, ScalarKind.DATE, BeforeValidator(_date_field)]
 Year = Annotated[int, ScalarKind.INT, AfterValidator(check_year)]
 Month = Annotated[int, ScalarKind.INT, Field(ge=1)]

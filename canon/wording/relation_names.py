@@ -37,6 +37,8 @@ SYNONYMS: Mapping[str, tuple[str, ...]] = {
     "WORSHIPS": ("prays to", "devoted to", "follows"),
     "KILLED": ("slew", "murdered", "slain"),
     "DEFEATED": ("beat", "conquered", "vanquished"),
+    "WON": ("was victorious in", "prevailed in", "triumphed in"),
+    "HELD_AT": ("held in", "imprisoned in", "imprisoned at", "prisoner at", "prisoner in", "jailed in"),
     "WITNESSED": ("saw", "watched"),
     "PARTICIPATED_IN": ("fought in", "was at", "joined in"),
     "OCCURRED_AT": ("happened at", "happened in"),

@@ -27,6 +27,7 @@ PHRASES: Mapping[str, str] = {
     "PART_OF": "{s} is part of {o}",
     "INHABITS": "{s} lives in {o}",
     "LIVES_IN": "{s} lives in {o}",
+    "HELD_AT": "{s} is held at {o}",
     "SEAT_OF": "{s} is the seat of {o}",
     "HOMELAND_OF": "{s} is the homeland of {o}",
     "CULTURE_OF": "{s} is the culture of {o}",
@@ -45,6 +46,7 @@ PHRASES: Mapping[str, str] = {
     "CAUSED": "{s} caused {o}",
     "PRECEDED": "{s} came before {o}",
     "DEFEATED": "{s} defeated {o}",
+    "WON": "{s} won {o}",
     "KILLED": "{s} killed {o}",
     "SUB_ERA_OF": "{s} is part of {o}",
     "DERIVES_FROM": "{s} derives from {o}",
@@ -67,7 +69,7 @@ def relation_words(predicate: str) -> str:
 #: Kinds whose names are what happened ("Battle of Gull Rock"): such a name takes "the" in running prose.
 HAPPENING_KINDS = frozenset({"Event"})
 #: Relations whose object is something that happened.
-_TO_HAPPENINGS = frozenset({"PARTICIPATED_IN", "WITNESSED", "CAUSED"})
+_TO_HAPPENINGS = frozenset({"PARTICIPATED_IN", "WITNESSED", "CAUSED", "WON"})
 
 
 def takes_the(name: str) -> bool:

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from canon.calendar_prose import read_prose
 from canon.calendar_typed import parse_block
 from canon.campaign_calendar import calendar_from
+from canon.date_reading import check_today, present
 from canon.errors import InvalidInput
 from canon.validation_words import problem_words
 
@@ -111,3 +112,34 @@ def test_a_validation_problem_is_said_in_words(data: dict[str, object], words: s
     with pytest.raises(ValidationError) as caught:
         _Calendar.model_validate(data)
     assert problem_words(caught.value) == words
+
+
+def test_the_calendar_s_today_is_read_in_its_words_and_said_back() -> None:
+    block = {"months": [{"name": "Frostmoot", "days": 30}, {"name": "Hearthmoon", "days": 31}]}
+    eras = {"third_age": ("Third Age", 1, 600, ("TA",))}
+    today = calendar_from({**block, "today": "3 Hearthmoon, 363 TA"}, eras)
+    check_today(today)
+    assert str(present(today)) == "third_age.year_363.month_2.day_3"
+    said = today.describe()
+    assert said.endswith("Today is 3 Hearthmoon, 363 TA.")
+    assert calendar_from(parse_block(said), eras) == today  # what the screen says reads back, today too
+    assert str(present(calendar_from({"today": 1042}, {}))) == "1042"  # a plain year
+    assert present(calendar_from(block, eras)) is None
+
+
+@pytest.mark.parametrize(
+    ("today", "said"),
+    [
+        ("3 Thawmoon, 363", "“Thawmoon” is not a word of this campaign's calendar"),
+        ("unknown", "“unknown” is no day the story can stand at"),
+    ],
+)
+def test_a_today_that_is_no_date_of_the_calendar_is_refused(today: str, said: str) -> None:
+    calendar = calendar_from(
+        {"months": ["Frostmoot", "Hearthmoon"], "today": today}, {"third_age": ("Third Age", 1, 600)}
+    )
+    with pytest.raises(InvalidInput) as refused:
+        check_today(calendar)
+    assert str(refused.value).startswith(f"The calendar's today, “{today}”, is no date of this calendar: ")
+    assert said in str(refused.value)
+    assert present(calendar) is None

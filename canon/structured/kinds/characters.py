@@ -2,8 +2,10 @@
 
 A character is an NPC (the default) or, with `role: pc`, a player character; either is a Person wherever a
 Person is expected (a family tree's parents, an event's participants). Edges: the character MEMBER_OF its
-faction (`faction`, or several: `factions`) and LIVES_IN its home. `born` and `died` write the states alive and dead as a family tree's do;
-`status` (alive, missing, imprisoned, ...) is an attribute. `gm_notes` and the fields `gm_only` lists are the
+faction (`faction`, or several: `factions`), LIVES_IN its home, HELD_AT where it is held (`held_at`), and PARENT_OF
+as a family tree's (`parents`, `children`: kin told outside a tree, a secret father hidden by `gm_only`). `born` and `died` write the states alive and dead as a family tree's do;
+`status` (alive, missing, imprisoned, ...), `sex` (male or female, as kin words read it) and `cause_of_death`
+are attributes. `gm_notes` and the fields `gm_only` lists are the
 GM's alone. `player` (a player character's) names the Discord member(s) who play it: it is no canon, but a
 link the import makes (`RosterPlayer`, resolved against the server's members by the service that imports).
 """
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
+from canon.structured.kinds.deaths import check_death
 from canon.structured.kinds.hidden import hidden_fields
 from canon.structured.records import RosterPlayer
 from canon.structured.schemas import (
@@ -30,6 +33,7 @@ from canon.structured.schemas import (
     Ref,
     RelationField,
     Role,
+    Sex,
     Status,
     Text,
 )
@@ -45,6 +49,7 @@ class Character(Entry):
     name: Name
     role: Role | None = None
     aliases: list[Text] = Field(default_factory=list)
+    sex: Sex | None = None
     faction: Ref | None = None
     factions: list[Ref] = Field(default_factory=list)
     home: Ref | None = None
@@ -52,6 +57,11 @@ class Character(Entry):
     status: Status | None = None
     born: Date | None = None
     died: Date | None = None
+    cause_of_death: Text | None = None
+    held_at: Ref | None = None
+    # Kin told outside any family tree (a secret father: `gm_only: [parents]`), as a family tree's members say it.
+    parents: list[Ref] = Field(default_factory=list)
+    children: list[Ref] = Field(default_factory=list)
     description: Text | None = None
     gm_notes: Text | None = None
     gm_only: list[Text] = Field(default_factory=list)
@@ -71,14 +81,17 @@ def normalise(n: Normaliser, document: CharactersFile) -> None:
         loc = n.v.loc_of(character)
         attributes: dict[str, JsonValue] = {
             "aliases": list(character.aliases),
+            "sex": character.sex,
             "titles": list(character.titles),
             "status": character.status,
             "born": n.date_text(character.born),
             "died": n.date_text(character.died),
+            "cause_of_death": character.cause_of_death,
             "description": character.description,
             "gm_notes": character.gm_notes,
         }
         hidden = hidden_fields(n, character, loc)
+        check_death(n, character, loc)
         entity_type: EntityType = "PC" if character.role == "pc" else "NPC"
         visibility = character.visibility or "public"
         n.define(entity_type, character.id, character.name, attributes, visibility, loc, hidden)
@@ -134,6 +147,10 @@ KIND = KindSpec(
         ),
         RelationField(
             entity_type="Person", field="home", relation="LIVES_IN", outgoing=True, target_types=PLACES
+        ),
+        # A family tree's members are held somewhere too (the family tree links it as the characters do).
+        RelationField(
+            entity_type="Person", field="held_at", relation="HELD_AT", outgoing=True, target_types=PLACES
         ),
     ),
 )

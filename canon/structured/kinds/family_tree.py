@@ -3,8 +3,8 @@
 Edges: every member MEMBER_OF the lineage (from birth to death), each parent PARENT_OF the member (from the
 member's birth to that parent's death; a member's `children` are as if each listed it among its `parents`, one
 edge when both say it), SPOUSE_OF (one edge per pair, even when both sides list it),
-MEMBER_OF the member's culture, and, as a character's, LIVES_IN the member's `home` and MEMBER_OF each faction
-(`faction`, `factions`). `founding_ancestor` writes no edge (the ontology has none): it is a Lineage
+MEMBER_OF the member's culture, and, as a character's, LIVES_IN the member's `home`, HELD_AT its `held_at` and
+MEMBER_OF each faction (`faction`, `factions`). `founding_ancestor` writes no edge (the ontology has none): it is a Lineage
 attribute, checked as a reference to a Person.
 """
 
@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
+from canon.structured.kinds.deaths import check_death
 from canon.structured.kinds.hidden import hidden_fields
 from canon.structured.schemas import (
     Date,
@@ -26,6 +27,7 @@ from canon.structured.schemas import (
     Name,
     Ref,
     RelationField,
+    Sex,
     Status,
     TargetType,
     Text,
@@ -46,8 +48,12 @@ class Person(Entry):
     id: Id
     name: Name
     aliases: list[Text] = Field(default_factory=list)
+    sex: Sex | None = None
     born: Date | None = None
     died: Date | None = None
+    cause_of_death: Text | None = None
+    # Where the member is held, as a character's (HELD_AT).
+    held_at: Ref | None = None
     parents: list[Ref] = Field(default_factory=list)
     # A family may be told downwards too: each child listed is as if it listed this member among its parents.
     children: list[Ref] = Field(default_factory=list)
@@ -98,14 +104,17 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
         loc = n.v.loc_of(person)
         person_attributes: dict[str, JsonValue] = {
             "aliases": list(person.aliases),
+            "sex": person.sex,
             "born": n.date_text(person.born),
             "died": n.date_text(person.died),
+            "cause_of_death": person.cause_of_death,
             "titles": list(person.titles),
             "status": person.status,
             "description": person.description,
             "gm_notes": person.gm_notes,
         }
         hidden = hidden_fields(n, person, loc)
+        check_death(n, person, loc)
         visibility = person.visibility or lineage_visibility
         n.define("Person", person.id, person.name, person_attributes, visibility, loc, hidden)
         n.link("Person", "members", person.id, loc, lineage, valid_from=person.born, valid_until=person.died)

@@ -1,5 +1,7 @@
 """The GM-only fields an entry of a roster may declare: `gm_notes` (always the GM's), and `gm_only: [field, ...]`
-naming the entry's other fields only the GM may read (a character's true faction, a faction's real goals)."""
+naming the entry's other fields only the GM may read (a character's true faction, a faction's real goals).
+
+A hidden death hides how it came (`gm_only: [died]` hides `cause_of_death` too): the cause would tell it."""
 
 from __future__ import annotations
 
@@ -15,10 +17,17 @@ if TYPE_CHECKING:
 _NOT_HIDEABLE = frozenset({"id", "name", "visibility", "gm_only", "gm_notes"})
 
 
-def hidden_fields(n: Normaliser, entry: LoreModel, loc: Loc) -> tuple[str, ...]:
-    """Return the fields of `entry` only the GM may read; report each `gm_only` item that names no such field."""
+def hidden_fields(
+    n: Normaliser, entry: LoreModel, loc: Loc, hideable: frozenset[str] | None = None
+) -> tuple[str, ...]:
+    """Return the fields of `entry` only the GM may read; report each `gm_only` item that names no such field
+    (`hideable`: the fields that may be hidden, when not every field but the entry's own may)."""
     named: list[str] = list(getattr(entry, "gm_only", ()))
-    allowed = [name for name in type(entry).model_fields if name not in _NOT_HIDEABLE]
+    allowed = [
+        name
+        for name in type(entry).model_fields
+        if name not in _NOT_HIDEABLE and (hideable is None or name in hideable)
+    ]
     hidden: list[str] = ["gm_notes"]
     for index, name in enumerate(named):
         if name in allowed:
@@ -28,4 +37,6 @@ def hidden_fields(n: Normaliser, entry: LoreModel, loc: Loc) -> tuple[str, ...]:
                 (*loc, "gm_only", index),
                 f'"gm_only" lists "{name}", which is not a field it can hide; it may list: {", ".join(allowed)}',
             )
+    if "died" in hidden:
+        hidden.append("cause_of_death")
     return tuple(hidden)

@@ -3,8 +3,9 @@
 Either one era at the top level (the seed's form) or several under `eras:`; events sit under their era, or at
 the top level with their own `era:` (a path such as `3rd_age.age_of_iron`, outermost first, promises the
 nesting), or, in a campaign whose years have no eras, with only a `year:` (a plain year). Edges: era
-SUB_ERA_OF parent; event OCCURRED_DURING its era, OCCURRED_AT its location, and each
-participant PARTICIPATED_IN it, all from the event's date.
+SUB_ERA_OF parent; event OCCURRED_DURING its era, OCCURRED_AT its location, each participant PARTICIPATED_IN it
+and each winner (`winner`, `winners`) WON it, all from the event's date; `outcome` and `terms` (a treaty's) are
+attributes. An event's `gm_only` hides the fields it names, as a character's.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pydantic import Field, JsonValue
 from canon.calendar import EraCalendar, EraSpan, WorldDate
 from canon.campaign_calendar import CampaignCalendar, era_key, era_key_for
 from canon.structured.kinds.base import KindSpec
+from canon.structured.kinds.hidden import hidden_fields
 from canon.structured.schemas import (
     AGENTS,
     ERAS,
@@ -57,8 +59,15 @@ class Event(Entry):
     day: Day | None = None
     location: Ref | None = None
     participants: list[Ref] = Field(default_factory=list)
+    # How it ended: who won (WON edges), the outcome in words, a treaty's terms.
+    winner: Ref | None = None
+    winners: list[Ref] = Field(default_factory=list)
+    outcome: Text | None = None
+    terms: Text | None = None
     description: Text | None = None
     significance: Text | None = None
+    # The fields only the GM may read (a secret clause: `gm_only: [terms]`), as a character's.
+    gm_only: list[Text] = Field(default_factory=list)
 
 
 class Era(Entry):
@@ -224,18 +233,34 @@ def _event(
     attributes: dict[str, JsonValue] = {
         "date": n.date_text(date),
         "in_fiction_date": event.in_fiction_date,
+        "outcome": event.outcome,
+        "terms": event.terms,
         "description": event.description,
         "significance": event.significance,
     }
-    n.define("Event", event.id, event.name, attributes, visibility, loc)
+    hidden = hidden_fields(n, event, loc, _EVENT_HIDEABLE)
+    n.define("Event", event.id, event.name, attributes, visibility, loc, hidden)
     if era_id is not None:
         n.link("Event", "era", event.id, era_loc if path else loc, era_id, valid_from=date)
     if date is not None:
         n.life(event.id, "occurred", date, loc)
     if event.location is not None:
-        n.link("Event", "location", event.id, (*loc, "location"), event.location, valid_from=date)
-    for index, participant in enumerate(event.participants):
-        n.link("Event", "participants", event.id, (*loc, "participants", index), participant, valid_from=date)
+        n.link(
+            "Event",
+            "location",
+            event.id,
+            (*loc, "location"),
+            event.location,
+            valid_from=date,
+            gm_only="location" in hidden,
+        )
+    for field_name in ("participants", "winners"):
+        for index, agent in enumerate(getattr(event, field_name)):
+            at = (*loc, field_name, index)
+            n.link("Event", field_name, event.id, at, agent, valid_from=date, gm_only=field_name in hidden)
+    if event.winner is not None:
+        at = (*loc, "winner")
+        n.link("Event", "winner", event.id, at, event.winner, valid_from=date, gm_only="winner" in hidden)
 
 
 def _event_date(
@@ -270,6 +295,15 @@ def _event_date(
     return date
 
 
+#: An event's fields the GM may hide one by one (its date and era make the event itself: hide it whole).
+_EVENT_HIDEABLE = frozenset(
+    {
+        *("in_fiction_date", "location", "participants", "winner", "winners"),
+        *("outcome", "terms", "description", "significance"),
+    }
+)
+
+
 KIND = KindSpec(
     name="timeline",
     keys=("era", "eras", "events", "parent_era", "start", "end"),
@@ -293,6 +327,12 @@ KIND = KindSpec(
             relation="PARTICIPATED_IN",
             outgoing=False,
             target_types=AGENTS,
+        ),
+        RelationField(
+            entity_type="Event", field="winner", relation="WON", outgoing=False, target_types=AGENTS
+        ),
+        RelationField(
+            entity_type="Event", field="winners", relation="WON", outgoing=False, target_types=AGENTS
         ),
     ),
     read_root=read_root,

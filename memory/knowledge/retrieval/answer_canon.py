@@ -22,7 +22,8 @@ from memory.knowledge.retrieval.answer_words import fold_words, has_word, senten
 __all__ = ["asked_kind", "asked_states", "kind_answer", "verdict", "what_it_is", "who_answer"]
 
 _WHERE = re.compile(
-    r"\b(?:took place at|took place in|is in|lives in|is at|is part of|is the seat of|happened at|happened in)\b"
+    r"\b(?:took place at|took place in|is in|lives in|is at|is held at|is part of|is the seat of|happened at|"
+    r"happened in)\b"
 )
 _WHEN = re.compile(
     r"\((?:[^)]*\d[^)]*)\)|\btook place during\b|\bsince\b|\b(?:on|in) (?:\d+ \w+, )?year -?\d"

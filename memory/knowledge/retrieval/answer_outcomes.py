@@ -1,4 +1,7 @@
-"""What an event's description alone tells of how it ended: who won a battle, what a treaty's terms were.
+"""How an event ended, as canon states it or its description tells: who won a battle, what a treaty's terms were.
+
+Canon states it in a timeline's `winner` (WON ties), `outcome` and `terms`, or in a fact the GM typed ("winner:
+…"): those are read first ("At the Battle of Otter Ford, the winner was the Reed Clans").
 
 A world-builder rarely types a battle's victor or a treaty's clauses as facts: the event's description says them
 ("The Reed Clans won the day and drove the Iron Host back across the river"; "By its terms the Iron Host keeps
@@ -113,12 +116,9 @@ def _winner(
     for number, event in events:
         found = [s for s in _told(event) if _VICTORY.search(s)]
         found.sort(key=lambda s: not _PLAIN_VICTORY.search(s))
-        typed = event.typed(_WINNER_FACTS)
+        typed = _typed_winner(event)
         if typed:  # "winner: the Reed Clans", typed rather than told
-            said.append(
-                f"At {in_prose(event.entity_name, 'Event')}, the {attribute_words(typed[0])} was "
-                f"{in_prose(typed[1])}. [{number}]"
-            )
+            said.append(f"{typed}. [{number}]")
         elif found:
             said.append(f"{_said_of(event.entity_name, found[0], 'At')}. [{number}]")
         first = first or (number if typed or found else 0)
@@ -136,6 +136,29 @@ def _winner(
     sides = event.tied("PARTICIPATED_IN")
     who = f"; canon names {names_list(sides)} as taking part" if sides else ""
     return f"Nothing the table knows says who won {named}{who}. [{number}]", number
+
+
+#: A typed fact saying how an event ended rather than who won it.
+_OUTCOME = re.compile(r"outcome|result", re.IGNORECASE)
+
+
+def _typed_winner(event: CanonFact) -> str | None:
+    """Return who won an event as canon states it: its WON ties (a timeline's `winner`), with how it ended when a
+    typed fact says so ("At the Battle of Otter Ford, the winner was the Reed Clans, and the outcome was …"), else
+    a typed fact alone ("At …, the outcome was a truce"), or None."""
+    named = in_prose(event.entity_name, "Event")
+    winners = event.tied("WON")
+    typed = event.typed(_WINNER_FACTS)
+    said = f"{attribute_words(typed[0])} was {in_prose(typed[1]).rstrip('.')}" if typed else None
+    if not winners:
+        return f"At {named}, the {said}" if said else None
+    won = (
+        f"the winner was {names_list(winners)}"
+        if len(winners) == 1
+        else f"the winners were {names_list(winners)}"
+    )
+    also = f", and the {said}" if said and typed and _OUTCOME.fullmatch(typed[0]) else ""
+    return f"At {named}, {won}{also}"
 
 
 def _terms(events: Sequence[tuple[int, CanonFact]]) -> tuple[str, int] | None:

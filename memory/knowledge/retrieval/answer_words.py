@@ -91,12 +91,22 @@ _ORDINAL_WORDS = {
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 
 
+#: Numbers in words ("level four" is "level 4"; "one" is left out: it is a pronoun too, "the one that ...").
+_NUMBER_WORDS = {
+    w: str(n)
+    for n, w in enumerate(
+        ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"), 2
+    )
+}
+
+
 def _rank(word: str) -> str | None:
-    """Return the number a word counts as when it is one or an ordinal ("1", "1st", "first": "1"), or None."""
+    """Return the number a word counts as when it is one, in words, or an ordinal ("1", "1st", "first": "1";
+    "four": "4"), or None."""
     if word.isdigit():
         return word
     match = _ORDINAL.match(word)
-    return match.group(1) if match else _ORDINAL_WORDS.get(word)
+    return match.group(1) if match else _ORDINAL_WORDS.get(word) or _NUMBER_WORDS.get(word)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -116,12 +126,23 @@ def same_word(a: str, b: str) -> bool:
         return long_ in _inflected(short)
     if len(short) < 4 or len(long_) - len(short) > 3:
         return False
+    if _stem(a) == _stem(b) and len(_stem(a)) >= 4:
+        return True  # two endings of one stem: "touches", "touching"; "marches", "marched"
     common = 0
     for x, y in zip(short, long_, strict=False):
         if x != y:
             break
         common += 1
     return common >= len(short) - 1 and common >= 4
+
+
+#: The endings `_stem` takes off, longest first.
+_ENDINGS = ("ing", "es", "ed", "s", "e")
+
+
+def _stem(word: str) -> str:
+    """Return a word without its regular ending ("touches", "touching": "touch")."""
+    return next((word[: -len(e)] for e in _ENDINGS if word.endswith(e) and len(word) - len(e) >= 3), word)
 
 
 def _inflected(word: str) -> set[str]:

@@ -14,12 +14,13 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.calendar import UNKNOWN
+from canon.calendar import UNKNOWN, DateError, parse_date
 from canon.campaigns import LineageStep
+from canon.continuity import world_key
 from canon.models import EntityCard
 from canon.ontology import Ontology
 from canon.wording import PLAIN, Wording, in_prose
-from canon.wording.relations import FEMALE, MALE, possessive
+from canon.wording.relations import FEMALE, MALE, possessive, relation_sentence
 from memory.knowledge.answer_models import Life
 from memory.knowledge.models import CanonFact
 from memory.scene_tables import SceneRow
@@ -123,8 +124,10 @@ def _typed(fact: CanonFact, pattern: re.Pattern[str], tense: str) -> str | None:
     if _VERB_LED.match(attribute.casefold()):
         lead = "" if attribute.casefold().startswith("died") else ("is " if tense == "is" else "was ")
         return f"{name} {lead}{attribute} {value}"
-    if attribute.casefold() == "death" and _DEATH_CAUSE.match(value):
-        return death_cause(name, value)
+    if pattern is _DEATH_FACTS and (_DEATH_CAUSE.match(value) or _DONE_BY.match(value)):
+        return death_cause(
+            name, value
+        )  # "cause of death: drowned in the Hythe" reads as a verb after the name
     return f"{possessive(name)} {attribute} {tense} {value}"
 
 
@@ -134,7 +137,11 @@ def typed_death(fact: CanonFact) -> str | None:
 
 
 def typed_held(fact: CanonFact) -> str | None:
-    """Return where a typed fact says someone is held ("Cato Venn is held at the Counting House"), or None."""
+    """Return where canon holds someone, as a sentence ("Cato Venn is held at the Counting House"): the place it
+    holds them at (HELD_AT, a file's `held_at`), else a typed fact saying where, or None."""
+    places = fact.tied("HELD_AT", to_me=False)
+    if places:
+        return relation_sentence("HELD_AT", fact.entity_name, places[-1])
     return _typed(fact, _HELD_FACTS, "is")
 
 
@@ -192,9 +199,13 @@ def _dated(text: str | None) -> str | None:
     return text if text and text != UNKNOWN else None
 
 
-async def story_date(session: AsyncSession, steps: Sequence[LineageStep]) -> str | None:
+async def story_date(
+    session: AsyncSession, steps: Sequence[LineageStep], today: str | None = None
+) -> str | None:
     """Return the story's date: the in-world date of the latest scene that has one, of the campaign or else of
-    the campaigns it branched from (up to where it branched), or None where no scene is dated."""
+    the campaigns it branched from (up to where it branched); the calendar's `today` (the campaign's present, as
+    canon stores dates) where no scene is dated, or where it is later than that scene; else None."""
+    scene: str | None = None
     for step in steps:
         query = select(SceneRow.world_date).where(
             SceneRow.campaign_id == step.campaign_id, SceneRow.world_date.is_not(None)
@@ -203,8 +214,20 @@ async def story_date(session: AsyncSession, steps: Sequence[LineageStep]) -> str
             query = query.where(SceneRow.story_order <= step.up_to_scene_order)
         found = await session.scalar(query.order_by(SceneRow.story_order.desc()).limit(1))
         if found and found != UNKNOWN:
-            return found
-    return None
+            scene = found
+            break
+    if today is None or scene is None:
+        return scene or today
+    return today if _later(today, scene) else scene
+
+
+def _later(one: str, other: str) -> bool:
+    """Tell whether one stored date starts after another (one that cannot be placed is never later)."""
+    try:
+        first, second = world_key(parse_date(one)), world_key(parse_date(other))
+    except DateError:
+        return False
+    return first is not None and second is not None and first > second
 
 
 def card_life(card: EntityCard, words: Wording = PLAIN, now: str | None = None) -> Life | None:

@@ -343,4 +343,5 @@ def test_every_yaml_example_in_the_docs_loads() -> None:
         result = load_lore_file(block.split("```")[0], "example.yaml")
         assert result.ok, [str(p) for p in result.problems]
         kinds.append(result.kind)
-    assert sorted(kinds) == sorted([*VALID, "characters", "factions"])
+    # The kinds' own examples, then a roster's and a timeline's fields of deaths, prisons and outcomes.
+    assert sorted(kinds) == sorted([*VALID, "characters", "factions", "characters", "timeline"])

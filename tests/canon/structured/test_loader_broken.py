@@ -248,9 +248,9 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
         (
             7,
             5,
-            'unknown field "nickname" (did you mean "aliases"?); allowed fields: id, name, aliases, born, died, '
-            "parents, children, spouse_of, culture, home, faction, factions, titles, status, description, "
-            "gm_notes, gm_only, visibility",
+            'unknown field "nickname" (did you mean "aliases"?); allowed fields: id, name, aliases, sex, born, '
+            "died, cause_of_death, held_at, parents, children, spouse_of, culture, home, faction, factions, titles, "
+            "status, description, gm_notes, gm_only, visibility",
         ),
         (8, 9, 'duplicate id "theron_ashveil": already used for the Person at line 4, column 9'),
         (10, 5, "this entry needs a name, written like `name: Theron Ashveil` (the id comes from the name)"),

@@ -7,6 +7,7 @@ from memory.knowledge.question import analyse
 from memory.knowledge.retrieval.answer import compose
 from memory.knowledge.retrieval.answer_first import from_first
 from memory.knowledge.retrieval.answer_step import reply
+from memory.knowledge.retrieval.answer_words import same_word
 from tests.memory.knowledge.retrieval.test_answer import passage
 
 # A talent of a game of blood magic: the rule, then a sentence going on from it.
@@ -82,3 +83,62 @@ def test_a_field_asked_of_a_title_with_a_small_word_is_said_by_the_line_saying_i
     found = from_first(analyse("lantern of lost ways how long does it last"), [LANTERN], 1)
     assert found is not None and found.block is None
     assert len(found.sentences) == 1 and "up to 3 hours" in found.sentences[0]
+
+
+# A plant of another bestiary: the time asked is said by the sentence after the one naming what brings it.
+MOLD = passage(
+    "## Mold Lord\n\n*Large plant, neutral evil*\n\n"
+    "***Glaring Bloom.*** The mold lord flares with a sickly light. A creature blinded by the bloom's spores regains its "
+    "sight after 1 minute.\n\n"
+    "***Spore Veil.*** While in darkness, the mold lord is wrapped in spores. A creature that breathes in the "
+    "spores while within 10 feet of it must make a DC 13 Constitution saving throw. On a failure, the creature "
+    "is blinded for 1d6 hours.",
+    "Monsters",
+    "Mold Lord",
+    chunk_id=7,
+)
+
+
+def test_a_sentence_going_on_from_the_one_before_holds_what_that_one_says() -> None:
+    said = reply(analyse("how long am i blinded after breathing a mold lord's spores"), [], [MOLD])
+    # "On a failure" is about breathing the spores: not the bloom's "after 1 minute".
+    assert said.known and "blinded for 1d6 hours" in said.text
+    assert "1 minute" not in said.text
+    assert said.text.index("breathes in the spores") < said.text.index("1d6 hours")
+
+
+def test_two_endings_of_one_stem_are_one_word() -> None:
+    assert same_word("touches", "touching") and same_word("marches", "marched")
+    assert not same_word("notes", "noting")  # a stem too short to tell apart
+
+
+# Another game's ailments and states: sentences answering a yes/no question outright, or not.
+FROST_FEVER = passage(
+    "## Frost Fever\n\nThis sickness strikes every warm-blooded folk, although yetis are strangely immune. "
+    "A sick creature shivers for 1d4 days.",
+    "Ailments",
+    "Frost Fever",
+    chunk_id=8,
+)
+DAZED = passage(
+    "## Dazed\n\nA dazed creature can't take reactions. Attack rolls against a dazed creature have advantage, and "
+    "its own attack rolls have disadvantage.",
+    "States",
+    "Dazed",
+    chunk_id=9,
+)
+
+
+def test_a_yes_no_question_a_sentence_answers_outright_gets_yes_or_no_first() -> None:
+    said = reply(analyse("are yetis immune to frost fever?"), [], [FROST_FEVER])
+    assert said.text.startswith("Yes: ") and "strangely immune" in said.text
+    said = reply(analyse("can a dazed creature take reactions?"), [], [DAZED])
+    assert said.text.startswith("No: ") and "can't take reactions" in said.text
+
+
+def test_no_verdict_where_the_sentence_says_both_or_the_question_is_negated() -> None:
+    # "advantage" and "disadvantage" in one sentence: which one the player gets is not a yes or a no.
+    said = reply(analyse("do I get advantage on attack rolls when dazed?"), [], [DAZED])
+    assert said.known and not said.text.startswith(("Yes", "No"))
+    said = reply(analyse("can't a dazed creature take reactions?"), [], [DAZED])
+    assert not said.text.startswith(("Yes", "No"))
