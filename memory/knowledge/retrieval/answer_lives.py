@@ -25,6 +25,7 @@ _HOW_DIED = re.compile(
     r"^\s*(?:how\s+(?:did|does|was|were|had)\b.*\b(?:die|died|perish|perished|killed|slain|murdered|"
     r"pass\s+away|passed\s+away|meet\s+(?:his|her|their|its)\s+(?:end|death|fate))\b|what\s+(?:killed|"
     r"(?:was|is)\s+the\s+cause\s+of\b.*\bdeath|caused\b.*\bdeath)|(?:the\s+)?cause\s+of\s+(?:death|.+?\bdeath))"
+    r"|\bcause\s+of\s+(?:(?:his|her|their)\s+)?death\b"
 )
 _WHEN = re.compile(r"^\s*(?:when|what\s+(?:year|date|day))\b")
 _BORN = re.compile(r"\b(?:born|birth)\b")

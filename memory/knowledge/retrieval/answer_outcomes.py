@@ -49,7 +49,7 @@ _ENDED = re.compile(
 )
 _TERMS = re.compile(
     r"\bterms?\b|\bconditions?\b|\bclauses?\b|\bwhat\s+(?:did|does)\b.+\b(?:say|said|agree|state|decree|"
-    r"settle|grant|promise|give|require|demand)\b|\bwhat\s+(?:was|were)\s+agreed\b|"
+    r"settle|grant|promise|give|require|demand|establish|decide|guarantee|stipulate|provide|do)\b|\bwhat\s+(?:was|were)\s+agreed\b|"
     r"^\s*what\s+(?:was|is)\s+in\b",
     re.IGNORECASE,
 )

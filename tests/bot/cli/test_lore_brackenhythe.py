@@ -119,6 +119,7 @@ READS = {
     "how many members does the reed clans have": (
         "The Reed Clans have four members: Hesk Marrow, Ansel Crowe, Oswin Tarr and Wenna Tarr."
     ),
+    "how many members does the lantern watch have": "Some forty of the Lantern Watch keep the quay lamps lit.",
     # An age at an event: its day less the birth; dead or unborn by then said so.
     "how old was ansel at the battle of otter ford": (
         "Ansel Crowe was about 38 years old at the Battle of Otter Ford: born in year 612 of the Tallow Years; "
@@ -181,6 +182,10 @@ HIDDEN = {
     "who leads the salt wardens": (
         "who leads the dusk lanterns",
         "Ivo Rusk is a smiling toll-man who heads the Salt Wardens from the shadows.",
+    ),
+    "how many members does the quiet lamp have": (
+        "how many members does the dusk choir have",
+        "The Quiet Lamp has one member: Sabel Dunn.",
     ),
     "how old was tamsin at the drowning of saltmere": (
         "how old was tamsin at the drowning of greymere",
