@@ -57,6 +57,17 @@ GENERIC = frozenset(
         ),
         *("happen", "happens", "happened", "give", "list", "does", "like", "much", "many", "overview"),
         *("summary", "rundown", "breakdown", "work", "works", "working"),
+        # "how do i calculate carrying capacity": how a value is worked out is asked, not what of.
+        *(
+            "calculate",
+            "calculated",
+            "calculating",
+            "compute",
+            "computed",
+            "figure",
+            "determine",
+            "determined",
+        ),
     }
 )
 

@@ -19,6 +19,7 @@ from itertools import pairwise
 
 from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
+from memory.knowledge.fields import fields_of
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import FIELD_UNITS, HOW_UNITS, analyse, how_word
 from memory.knowledge.retrieval.answer_graph import graph_answer
@@ -316,6 +317,16 @@ def _weights(
     return weight
 
 
+def _stat_line(label: str | None, text: str, result: LoreResult) -> bool:
+    """Return whether a sentence is a stat line of a passage (a field's label and a short value): it is its
+    entry's, so a question naming no word of the entry is not answered by it ("Carrying Capacity 540 lb." of a
+    horse for "how do i calculate carrying capacity"); a rule's bold-named paragraph ("Long Jump. When you
+    ...") is no stat line. The kind line answers its own field only (see `compose`)."""
+    if label is None or len(text.split()) > len(label.split()) + 4:
+        return False
+    return label.casefold() in {f.label.casefold() for f in fields_of(result)}
+
+
 def _scored(
     question: str,
     results: Sequence[LoreResult],
@@ -357,7 +368,7 @@ def _scored(
             (section, label, text)
             for section, body in sections_of(result.text)
             for label, text in labelled_sentences(body)
-            if kind_lines or text != kind_line(body)  # the kind line answers its own field, not others
+            if (kind_lines or text != kind_line(body)) and not (other and _stat_line(label, text, result))
         ]
         for position, (section, label, text) in enumerate(placed):
             words = text_words(text, keys, how)

@@ -137,7 +137,9 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
                 lead = f"{fact.entity_name} is {state}; {typed}" if state != "alive" else typed
                 return f"{lead}. [{number}]", number
             if held:
-                verb = "" if re.match(r"(?:has|have|had)\s", held) else "is "  # "… has been locked in …"
+                verb = (
+                    "" if re.match(r"(?:has|have|had)\s|languish|rots?\b", held) else "is "
+                )  # "… has been locked in …"
                 lead = (
                     f"{fact.entity_name} is {state}{' and ' if not verb else ', '}{held}"
                     if state != "alive"

@@ -99,7 +99,7 @@ def reply(
     words many of those sources hold (a scene's words, `RetrievalTrace.common_words`)."""
     answer = _reply(question, facts, results, unknown, common)
     if answer.known:
-        return verdict(question, facts, results, named_subject(question, facts, results, answer))
+        return named_subject(question, facts, results, answer)
     strange = bool(results) and bool(strange_words(question, unknown, results))
     return described(question, facts, results, unknown, strange) or answer
 
@@ -154,9 +154,15 @@ def _reply(
         return said or answer.model_copy(update={"text": nothing_known(question.text)})
     if not any(c.cited and c.number == len(facts) + 1 for c in answer.citations):
         # Quoted from a lesser passage while the question names the best one's title: the best one answers.
-        return _first(question, facts, results, unknown) or _on_subject(question, facts, results, answer)
-    return _named_block(question, facts, results, unknown, answer) or _on_subject(
-        question, facts, results, answer, best=True
+        said = _first(question, facts, results, unknown)
+        return said or verdict(question, facts, results, _on_subject(question, facts, results, answer))
+    # A yes/no question a sentence answers outright: yes or no first (not of a field's line, `_yes_no`'s).
+    return verdict(
+        question,
+        facts,
+        results,
+        _named_block(question, facts, results, unknown, answer)
+        or _on_subject(question, facts, results, answer, best=True),
     )
 
 

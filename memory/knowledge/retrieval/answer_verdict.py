@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import FILLER, Question
+from memory.knowledge.retrieval.answer_described import describes
 from memory.knowledge.retrieval.answer_first import akin
 from memory.knowledge.retrieval.answer_words import fold_words, key_words, related_said
 
@@ -46,8 +47,12 @@ def verdict(
     the module docstring), else the answer as it is."""
     if not _YES_NO.match(question.expanded) or not answer.known or answer.mode != AnswerMode.EXTRACTIVE:
         return answer
-    if answer.text.startswith(("Yes", "No")) or _NEGATION.search(question.expanded):
-        return answer
+    if (
+        answer.text.startswith(("Yes", "No"))
+        or _NEGATION.search(question.expanded)
+        or describes(question.text)
+    ):
+        return answer  # "is there a spell that …" asks which one: its name answers
     first = len(facts) + 1
     cited = [c.number for c in answer.citations if c.cited and c.number >= first]
     sentence = _CITED.split(answer.text, maxsplit=1)[0]

@@ -91,12 +91,22 @@ _ORDINAL_WORDS = {
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 
 
+#: Numbers in words ("level four" is "level 4"; "one" is left out: it is a pronoun too, "the one that ...").
+_NUMBER_WORDS = {
+    w: str(n)
+    for n, w in enumerate(
+        ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"), 2
+    )
+}
+
+
 def _rank(word: str) -> str | None:
-    """Return the number a word counts as when it is one or an ordinal ("1", "1st", "first": "1"), or None."""
+    """Return the number a word counts as when it is one, in words, or an ordinal ("1", "1st", "first": "1";
+    "four": "4"), or None."""
     if word.isdigit():
         return word
     match = _ORDINAL.match(word)
-    return match.group(1) if match else _ORDINAL_WORDS.get(word)
+    return match.group(1) if match else _ORDINAL_WORDS.get(word) or _NUMBER_WORDS.get(word)
 
 
 @functools.lru_cache(maxsize=65536)
