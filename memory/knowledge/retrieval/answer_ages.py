@@ -114,6 +114,44 @@ def _at_event(fact: CanonFact, number: int, facts: Sequence[CanonFact]) -> tuple
     return None
 
 
+_WHEN_LIFE = re.compile(
+    r"\bwhen\s+(?P<who>.+?)\s+(?:(?P<died>died|perished|fell|passed\s+away|was\s+(?:killed|slain))|"
+    r"was\s+born)\b"
+)
+
+
+def _at_life(
+    question: str, fact: CanonFact, number: int, people: Sequence[tuple[int, CanonFact]]
+) -> tuple[str, int] | None:
+    """Return someone's age when another was born or died ("how old was Wenna when Oswin died"), both dates
+    said; None when the question asks no such moment or canon dates it not."""
+    asked = _WHEN_LIFE.search(question.casefold())
+    life = fact.life
+    if asked is None or life is None or not life.born_words:
+        return None
+    who = set(fold_words(asked["who"]))
+    for _, other in people:
+        if other is fact or other.life is None or not set(fold_words(other.matched)) <= who:
+            continue
+        when, words = (
+            (other.life.died, other.life.died_words)
+            if asked["died"]
+            else (other.life.born, other.life.born_words)
+        )
+        born, then = _date(life.born), _date(when)
+        counted = _years(born, then) if born and then else None
+        if counted is None or words is None:
+            return None
+        years, exact = counted
+        moment = f"{other.entity_name} {'died' if asked['died'] else 'was born'}"
+        if years < 0:
+            text = f"{fact.entity_name} was not yet born when {moment}: born {life.born_words}"
+        else:
+            text = f"{fact.entity_name} was {years if exact else f'about {years}'} years old when {moment}: born {life.born_words}"
+        return f"{text}; {moment} {words}. [{number}]", number
+    return None
+
+
 def _older(question: str, people: Sequence[tuple[int, CanonFact]]) -> tuple[str, int] | None:
     """Return which of the first two people named is older (or younger, as asked), by their births."""
     if len(people) < 2:
@@ -178,12 +216,17 @@ def age_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | N
         return None
     if not _HOW_OLD.search(folded):
         return None
+    if _WAS.search(folded):
+        # Of the one named first ("how old was Wenna when Oswin died": Wenna), at an event or another's life.
+        at = {n: folded.find(f.matched.casefold()) for n, f in people}
+        people.sort(key=lambda nf: (at[nf[0]] < 0, at[nf[0]], nf[0]))  # not found in the question: last
+        number, fact = people[0]
+        then = _at_event(fact, number, facts) or _at_life(question, fact, number, people)
+        if then is not None:
+            return then
     number, fact = people[0]
     life = fact.life
     assert life is not None
-    at_event = _at_event(fact, number, facts) if _WAS.search(folded) else None
-    if at_event is not None:
-        return at_event
     if _AT_DEATH.search(folded) or (life.died_words and not re.search(r"\bis\b", folded)):
         return _at_death(fact, number)
     if life.died_words:

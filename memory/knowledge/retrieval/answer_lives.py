@@ -25,6 +25,7 @@ _HOW_DIED = re.compile(
     r"^\s*(?:how\s+(?:did|does|was|were|had)\b.*\b(?:die|died|perish|perished|killed|slain|murdered|"
     r"pass\s+away|passed\s+away|meet\s+(?:his|her|their|its)\s+(?:end|death|fate))\b|what\s+(?:killed|"
     r"(?:was|is)\s+the\s+cause\s+of\b.*\bdeath|caused\b.*\bdeath)|(?:the\s+)?cause\s+of\s+(?:death|.+?\bdeath))"
+    r"|\bcause\s+of\s+(?:(?:his|her|their)\s+)?death\b"
 )
 _WHEN = re.compile(r"^\s*(?:when|what\s+(?:year|date|day))\b")
 _BORN = re.compile(r"\b(?:born|birth)\b")
@@ -137,7 +138,9 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
                 lead = f"{fact.entity_name} is {state}; {typed}" if state != "alive" else typed
                 return f"{lead}. [{number}]", number
             if held:
-                verb = "" if re.match(r"(?:has|have|had)\s", held) else "is "  # "… has been locked in …"
+                verb = (
+                    "" if re.match(r"(?:has|have|had)\s|languish|rots?\b", held) else "is "
+                )  # "… has been locked in …"
                 lead = (
                     f"{fact.entity_name} is {state}{' and ' if not verb else ', '}{held}"
                     if state != "alive"

@@ -13,8 +13,11 @@ import re
 from collections.abc import Sequence
 
 from canon.wording import in_prose
-from canon.wording.relations import members_sentence
+from canon.wording.relations import members_sentence, possessive
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_canon import attribute_value
+from memory.knowledge.retrieval.answer_told import told_sentence
+from memory.knowledge.retrieval.answer_words import sentences
 
 __all__ = ["asks_members", "members_answer"]
 
@@ -30,6 +33,33 @@ _MEMBERS = re.compile(
 _YES_NO = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have)\b")
 #: Words that make "who is in …" ask something else ("who is in charge of the Corsairs": a leader).
 _NOT_MEMBERS = re.compile(r"\b(?:charge|command|lead|leads|led|rule|rules)\b")
+
+
+#: A number in words or figures: how a description counts a group ("some forty of them", "a band of 12").
+_NUMBER = re.compile(
+    r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fifteen|twenty|thirty|"
+    r"forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?|dozens?|score)\b",
+    re.IGNORECASE,
+)
+
+
+def _counted(group: CanonFact) -> str | None:
+    """Return the sentence of a group's description counting it, said of the group by name: its "them" or
+    "they" the group ("Some forty of the Lantern Watch keep …"), a noun phrase what it is ("The Gulls is a band
+    of twelve outlaws"); None when no sentence counts it."""
+    described = group.description or attribute_value(group, "description") or ""
+    said = next((s for s in sentences(described) if _NUMBER.search(s)), None)
+    if said is None:
+        return None
+    named = in_prose(group.entity_name)
+    text = said.strip().rstrip(".")
+    if group.entity_name.casefold() in text.casefold():
+        return text
+    if re.search(r"\b(?:them|they)\b", text):
+        return re.sub(r"\b(?:them|they)\b", named, text, count=1)
+    if re.search(r"\b(?:its|their)\b", text):
+        return re.sub(r"\b(?:its|their)\b", possessive(named), text, count=1)
+    return told_sentence(group.entity_name, text)
 
 
 def asks_members(question: str) -> bool:
@@ -48,7 +78,10 @@ def members_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
         return None
     number, group = found
     members = group.tied("MEMBER_OF")
-    if not members:
-        return f"Nothing the table knows names a member of {in_prose(group.entity_name)}. [{number}]", number
     counting = bool(re.match(r"^\s*how\s+many\b", question.casefold()))
+    if not members:
+        counted = _counted(group) if counting else None
+        if counted:  # "Some forty of the Lantern Watch keep the quay lamps lit": the description counts them
+            return f"{counted}. [{number}]", number
+        return f"Nothing the table knows names a member of {in_prose(group.entity_name)}. [{number}]", number
     return f"{members_sentence(members, group.entity_name, counting=counting)}. [{number}]", number

@@ -34,7 +34,8 @@ _VICTORY = re.compile(
     r"\b(?:won|wins?|winning|victor(?:y|ies|ious|s)?|prevail(?:ed|s)?|triumph(?:ed|s)?|defeat(?:ed|s)?|"
     r"routed?|vanquish(?:ed|es)?|overc(?:a|o)me|beat(?:en)?|carried\s+the\s+(?:day|field)|"
     r"drove\s+(?:\w+\s+){1,4}(?:back|off|out)|put\s+(?:\w+\s+){1,4}to\s+flight|lost|fled|surrender(?:ed)?|"
-    r"broke\s+the)\b",
+    r"broke\s+the|broken\s+by|lifted\s+by|relieved\s+by|fell\s+to|captured|seized|conquered|overran|"
+    r"took\s+the\s+(?:day|field|city|town|castle|keep|fort|hill|walls?|gate))\b",
     re.IGNORECASE,
 )
 #: Sentences naming a victory outright weigh more than those telling only of a flight or a loss.
@@ -48,7 +49,7 @@ _ENDED = re.compile(
 )
 _TERMS = re.compile(
     r"\bterms?\b|\bconditions?\b|\bclauses?\b|\bwhat\s+(?:did|does)\b.+\b(?:say|said|agree|state|decree|"
-    r"settle|grant|promise|give|require|demand)\b|\bwhat\s+(?:was|were)\s+agreed\b|"
+    r"settle|grant|promise|give|require|demand|establish|decide|guarantee|stipulate|provide|do)\b|\bwhat\s+(?:was|were)\s+agreed\b|"
     r"^\s*what\s+(?:was|is)\s+in\b",
     re.IGNORECASE,
 )
@@ -64,6 +65,12 @@ _AGREED = re.compile(
 _WINNER_FACTS = re.compile(r"winners?|victors?|won[\s_]+by|victorious|outcome|result", re.IGNORECASE)
 _TERMS_FACTS = re.compile(r"terms|conditions|clauses|provisions|articles", re.IGNORECASE)
 _BY_TERMS = re.compile(r"^(?:by|under)\s+(?:its|the(?:se)?|their)\s+terms,?\s+", re.IGNORECASE)
+#: A sentence opening on the event's kind rather than its name ("The treaty ceded …", "The battle ended …").
+_KIND = re.compile(
+    r"^(?:the|this)\s+(?:treaty|pact|accord|agreement|compact|truce|peace|charter|alliance|battle|siege|fight|"
+    r"war|duel|skirmish|raid|clash|rebellion|revolt|uprising)\s+",
+    re.IGNORECASE,
+)
 _ITS = re.compile(r"^its\s+", re.IGNORECASE)
 _IT = re.compile(r"^it\s+", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:The|A|An)\s")
@@ -82,6 +89,9 @@ def _said_of(event: str, sentence: str, lead: str) -> str:
     opens = named[0].upper() + named[1:]
     if event.casefold() in text.casefold():
         return text
+    kind = _KIND.match(text)
+    if kind:  # "The treaty ceded …": "The Treaty of Hythe ceded …"
+        return f"{opens} {text[kind.end() :]}"
     by_terms = _BY_TERMS.match(text)
     if by_terms:
         return f"Under {named}, {_lowered(text[by_terms.end() :])}"

@@ -415,7 +415,6 @@ class EntityFinder:
         ranked = [m for m in ranked if m.entity_id not in {d.entity_id for d in deeds}] + deeds
         ranked += await at_place(reader, question, ranked)
         ranked += await seated(reader, question, ranked)
-        ranked += await heads_of(reader, question, ranked)
         sure = [m for m in ranked if not m.shared]  # a part several names share names no one of them for sure
         held = (
             await title_holders(reader, question, ranked)
@@ -425,6 +424,7 @@ class EntityFinder:
         ranked = (sure if held and len(sure) < len(ranked) else ranked) + held
         ranked += await family_names(reader, question, names[0], ranked)
         ranked += await heir_holders(reader, question, ranked)
+        ranked += await heads_of(reader, question, ranked)  # after the holders of a title: each found once
         if not ranked:
             ranked = await described(reader, question)
         step = await inner_step(reader, question, ranked)

@@ -26,9 +26,11 @@ __all__ = ["asks_head", "head_answer", "heads_of"]
 
 _ASKS = re.compile(
     r"^\s*who\s+(?:(?:leads|led|heads|headed|runs|ran|commands|commanded|is\s+in\s+charge\s+of|"
-    r"was\s+in\s+charge\s+of)|(?:is|was|s)\s+(?:the\s+)?(?:leader|head|chief|boss|master|mistress|captain|"
+    r"was\s+in\s+charge\s+of)|(?:is|was|s)\s+(?:the\s+)?(?:current\s+|present\s+)?(?:leader|head|chief|boss|"
+    r"master|mistress|captain|"
     r"commander)\s+of)\s+(?P<group>.+?)\s*\??$"
-    r"|^\s*who\s+(?:is|was|s)\s+(?P<owner>.+?)(?:'s|s'|')\s+(?:leader|head|chief|boss|captain|commander)\s*\??$"
+    r"|^\s*who\s+(?:is|was|s)\s+(?P<owner>.+?)(?:'s|s'|')\s+(?:current\s+|present\s+|new\s+)?"
+    r"(?:leader|head|chief|boss|captain|commander)\s*\??$"
 )
 #: A sentence naming its subject the head of a group.
 _HEAD = re.compile(
@@ -43,6 +45,18 @@ _GROUP_NOUNS = frozenset(
 #: Typed facts of a group naming who heads it ("leader: …", "led by: …").
 _LEADER_FACTS = re.compile(
     r"leaders?|head|chief|ruler|commander|captain|master|mistress|led[\s_]+by|headed[\s_]+by|boss", re.I
+)
+#: A group's own description saying who leads it.
+_LED_BY = re.compile(
+    r"\b(?:led|headed|ruled|commanded|run|governed|captained)\s+by\b|\bunder\s+(?:the\s+)?(?:command|leadership|"
+    r"rule)\s+of\b|\b(?:its|their)\s+(?:leader|head|chief|captain|master|mistress)\s+(?:is|was)\b",
+    re.IGNORECASE,
+)
+#: A title naming its holder a group's head ("Guildmaster", "Captain", "Matriarch").
+_LEADER_TITLE = re.compile(
+    r"\b(?:leader|head|chief|chieftain|captain|commander|guild\s*master|guild\s*mistress|grand\s*master|"
+    r"warlord|matriarch|patriarch|abbot|abbess|prior|prioress|marshal|general|boss|master|mistress)\b",
+    re.IGNORECASE,
 )
 #: The most members whose descriptions are read.
 _MEMBERS = 40
@@ -62,6 +76,12 @@ def _names_group(sentence: str, group: str) -> bool:
     words = set(fold_words(sentence))
     named = [w for w in fold_words(group) if w not in ("the", "a", "an", "of")]
     return any(has_word(words, w) for w in named) or bool(words & _GROUP_NOUNS)
+
+
+def _names_all(fact: CanonFact, asked: set[str]) -> bool:
+    """Tell whether every word of the group asked names this one ("the dusk lanterns" is no Lantern Watch)."""
+    named = set(fold_words(fact.entity_name)) | set(fold_words(fact.matched))
+    return all(has_word(named, w) for w in asked if w not in ("the", "a", "an", "of"))
 
 
 def _heading(description: str, group: str) -> str | None:
@@ -91,15 +111,44 @@ async def heads_of(reader: CanonReader, question: str, named: Sequence[EntityMat
             )
             if s.subject_id not in have
         ][:_MEMBERS]
-        described = await reader.statements(
-            predicates=["description"], subject_ids=members, with_evidence=False
+        told = await reader.statements(
+            predicates=["description", "title", "titles"], subject_ids=members, with_evidence=False
         )
+        heads = [
+            s.subject_id
+            for s in told
+            if s.subject_id in members
+            and (
+                _heading(s.value or "", entity.name)
+                if s.predicate == "description"
+                else _LEADER_TITLE.search(s.value or "")
+            )
+        ]
         return [
-            EntityMatch(entity_id=s.subject_id, matched=match.window, window=match.window, score=_SCORE)
-            for s in described
-            if s.subject_id in members and _heading(s.value or "", entity.name)
+            EntityMatch(entity_id=head, matched=match.window, window=match.window, score=_SCORE)
+            for head in dict.fromkeys(heads)
         ]
     return []
+
+
+def _titled_head(fact: CanonFact) -> str | None:
+    """Return a member's title that names a head ("Bran Holt is Guildmaster"), as the card says it, or None."""
+    return next(
+        (
+            line
+            for line in fact.facts
+            if re.match(rf"^{re.escape(fact.entity_name)} (?:is|was) (?!a member\b|an? )", line)
+            and _LEADER_TITLE.search(line[len(fact.entity_name) :])
+            and ":" not in line
+        ),
+        None,
+    )
+
+
+def _led_by(fact: CanonFact) -> str | None:
+    """Return the sentence of a group's own description saying who leads it ("… led by Master Orrin"), or None."""
+    described = fact.description or attribute_value(fact, "description") or ""
+    return next((s for s in sentences(described) if _LED_BY.search(s)), None)
 
 
 def head_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
@@ -113,7 +162,9 @@ def head_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
         (
             f
             for f in facts
-            if (f.tied("MEMBER_OF") or f.typed(_LEADER_FACTS)) and set(fold_words(f.matched)) <= asked
+            if (f.tied("MEMBER_OF") or f.typed(_LEADER_FACTS) or _led_by(f))
+            and set(fold_words(f.matched)) <= asked
+            and _names_all(f, asked)
         ),
         None,
     )
@@ -132,6 +183,9 @@ def head_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             f"{possessive(found.entity_name)} {attribute_words(typed[0])} is {typed[1]}. [{number}]",
             number,
         )
+    own = _led_by(found)
+    if own:  # "The Lamplighters are a guild led by Master Orrin Vell"
+        return f"{told_sentence(found.entity_name, own)}. [{number}]", number
     members = {m.casefold() for m in found.tied("MEMBER_OF")}
     said: list[str] = []
     first = 0
@@ -139,7 +193,8 @@ def head_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
         if fact.entity_name.casefold() not in members:
             continue
         sentence = _heading(fact.description or attribute_value(fact, "description") or "", found.entity_name)
-        if sentence:
-            said.append(f"{told_sentence(fact.entity_name, sentence)}. [{number}]")
+        told = told_sentence(fact.entity_name, sentence) if sentence else _titled_head(fact)
+        if told:
+            said.append(f"{told}. [{number}]")
             first = first or number
     return (" ".join(said), first) if said else None

@@ -50,9 +50,10 @@ _DEATH_CAUSE = re.compile(
 )
 #: How a description says where someone is held: "held in the Glass Gaol", "kept in the tower".
 _HELD = re.compile(
-    r"\b(?:who\s+is\s+|is\s+)?((?:(?:has|have|had)\s+been\s+)?(?:held|kept|imprisoned|jailed|locked(?:\s+up)?|"
-    r"chained|caged|confined|"
-    r"shut\s+up)\s+(?:in|at|on|inside|beneath|under)\b[^.;!?]*)",
+    r"\b(?:who\s+is\s+|is\s+)?((?:(?:has|have|had)\s+been\s+)?(?:(?:held|kept|imprisoned|jailed|locked(?:\s+up)?|"
+    r"chained|caged|confined|detained|incarcerated|shackled|shut\s+up|languish(?:es|ing)?|rots|rotting)"
+    r"(?:\s+(?:captive|prisoner|hostage|in\s+chains|under\s+guard))?|(?:an?\s+)?(?:prisoner|captive|hostage))"
+    r"\s+(?:in|at|on|inside|beneath|under|within|of)\b[^.;!?]*)",
     re.IGNORECASE,
 )
 #: Deeds done to others are no cause of one's own death ("She poisoned Lord Orrin's wine", "who killed the wyrm").
@@ -70,9 +71,10 @@ def _said(description: str | None, pattern: re.Pattern[str]) -> str | None:
         if pattern is _DEATH_CAUSE and _ACTIVE.search(sentence):
             continue
         for found in pattern.finditer(sentence):
-            if found.start(1) > 0 and found.group(1)[:1].isupper():
+            said = found.group(1).strip().rstrip(",")
+            if found.start(1) > 0 and said[:1].isupper():
                 continue  # a name's word ("kept in the Drowned Cells"), not a verb
-            return found.group(1).strip().rstrip(",")
+            return said[:1].lower() + said[1:] if found.start(1) == 0 else said  # "Kept in …" opening it
     return None
 
 

@@ -82,6 +82,8 @@ READS = {
     ),
     "what was the outcome of the battle of otter ford": WON_OTTER_FORD,
     "who was victorious at otter ford": WON_OTTER_FORD,
+    # A sentence naming the event by its kind ("The siege was broken by …") says it by name.
+    "who won the siege of hythe": "The Siege of Hythe was broken by the Reed Clans at harvest.",
     "who won the quay wedding": (
         "Nothing the table knows says who won the Quay Wedding; canon names Bettany Quell, Hesk Marrow and "
         "Mirela Sand as taking part."
@@ -91,11 +93,15 @@ READS = {
     "where is liss kept": LISS,
     "where's liss harrow imprisoned": LISS,
     "where is corwin held": "Corwin Ash is imprisoned; nothing the table knows says where.",
+    "where is nell fairweather imprisoned": "Nell Fairweather languishes in the Bone Pit beneath the quay.",
     # A treaty's terms: the sentence saying them, the treaty named.
     "what are the terms of the treaty of hythe": TREATY,
     "what did the treaty of hythe say": TREATY,
     "What were the terms of the Treaty of Hythe?": TREATY,
     "what was agreed in the treaty of hythe": TREATY,
+    "what did the truce of reedmere say": (
+        "The Truce of Reedmere bound both sides to keep their swords sheathed until the thaw."
+    ),
     # A group's leader: a relation, a title, a member described as its head; a count of members.
     "who runs the reed clans": "Hesk Marrow leads the Reed Clans.",
     "who leads the tallow guild": (
@@ -108,9 +114,12 @@ READS = {
     "whos the leader of the iron host": GERRIT,
     "who is the iron host's leader": GERRIT,
     "who is in charge of the reed clans": "Hesk Marrow leads the Reed Clans.",
+    "who is the ferry guild's current leader": "Bran Holt is the Guildmaster.",
+    "who runs the lantern watch": "The Lantern Watch is a company of lamplighters led by old Captain Brisk.",
     "how many members does the reed clans have": (
         "The Reed Clans have four members: Hesk Marrow, Ansel Crowe, Oswin Tarr and Wenna Tarr."
     ),
+    "how many members does the lantern watch have": "Some forty of the Lantern Watch keep the quay lamps lit.",
     # An age at an event: its day less the birth; dead or unborn by then said so.
     "how old was ansel at the battle of otter ford": (
         "Ansel Crowe was about 38 years old at the Battle of Otter Ford: born in year 612 of the Tallow Years; "
@@ -127,6 +136,10 @@ READS = {
     "how old was ansel at the treaty of hythe": (
         f"Ansel Crowe had died before the Treaty of Hythe: died on {OTTER_FORD}; the Treaty of Hythe took place "
         "at Hythe Quay on 4 Leaffall, year 653 of the Tallow Years."
+    ),
+    "how old was wenna when oswin died": (
+        "Wenna Tarr was about 19 years old when Oswin Tarr died: born in year 631 of the Tallow Years; Oswin Tarr "
+        f"died on {OTTER_FORD}."
     ),
     # Parents canon gives no sex: both named, and that canon does not say which.
     "who is wenna's dad": (
@@ -170,6 +183,10 @@ HIDDEN = {
         "who leads the dusk lanterns",
         "Ivo Rusk is a smiling toll-man who heads the Salt Wardens from the shadows.",
     ),
+    "how many members does the quiet lamp have": (
+        "how many members does the dusk choir have",
+        "The Quiet Lamp has one member: Sabel Dunn.",
+    ),
     "how old was tamsin at the drowning of saltmere": (
         "how old was tamsin at the drowning of greymere",
         "Tamsin Rook was about 24 years old at the Drowning of Saltmere: born in year 630 of the Tallow Years; "
@@ -192,18 +209,18 @@ def test_gm_only_canon_reads_to_a_player_as_a_name_nobody_wrote(cli: CliRunner, 
 
 def test_gm_only_fields_and_events_are_no_player_answer(cli: CliRunner, tmp_path: Path) -> None:
     questions = ["where is corwin held", "who won at hythe quay"]
+    siege = "The Siege of Hythe was broken by the Reed Clans at harvest."
     player = ask(cli, tmp_path, questions)
     assert player == {
         "where is corwin held": "Corwin Ash is imprisoned; nothing the table knows says where.",
-        "who won at hythe quay": "Nothing the table knows says who won at Hythe Quay.",
+        "who won at hythe quay": siege,  # of the events at the quay a player may read
     }
     gm = ask(cli, tmp_path, questions, gm=True)
-    assert gm == {
-        "where is corwin held": "Corwin Ash is imprisoned, held in the Reeve's salt cellar.",
-        "who won at hythe quay": (
-            "At the Drowning of Saltmere, the Lamp's agents won the quay by night and sank the salt barges."
-        ),
-    }
+    assert gm["where is corwin held"] == "Corwin Ash is imprisoned, held in the Reeve's salt cellar."
+    assert gm["who won at hythe quay"].startswith(siege)
+    assert gm["who won at hythe quay"].endswith(
+        "At the Drowning of Saltmere, the Lamp's agents won the quay by night and sank the salt barges."
+    )
 
 
 def _typed(cli: CliRunner, *facts: tuple[str, ...]) -> None:

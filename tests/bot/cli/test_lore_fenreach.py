@@ -152,9 +152,11 @@ def test_a_card_says_the_fields_in_words(cli: CliRunner) -> None:
     assert "The Fen Wardens won the Battle of Cinder Ford" in battle
     assert "outcome: the raiders fled north and never crossed the ford again" in battle
     # The values as players write them ("she/her", "Male", "m") are stated as the two words kin reads.
-    cards = {name: _card(cli, name, CAMPAIGN) for name in ("Isolde Wren", "Old Harl", "Nessa Crane")}
+    cards = {name: _card(cli, name, CAMPAIGN) for name in ("Isolde Wren", "Old Harl")}
     assert "Isolde Wren's sex: female" in cards["Isolde Wren"] and "Old Harl's sex: male" in cards["Old Harl"]
-    assert "Nessa Crane's sex: female" in cards["Nessa Crane"]
+    # A hidden sex is the GM's alone (the cards compared with the world without it: above).
+    assert "Nessa Crane's sex: female" in _card(cli, "Nessa Crane", CAMPAIGN, gm=True)
+    assert "sex" not in _card(cli, "Nessa Crane", CAMPAIGN)
 
 
 async def _scene_on(target: DatabaseTarget, date: str, channel: int) -> None:
