@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from memory.knowledge.question import analyse
 from memory.knowledge.retrieval.answer import compose
+from memory.knowledge.retrieval.answer_described import describes
 from memory.knowledge.retrieval.answer_first import from_first
 from memory.knowledge.retrieval.answer_step import comparison, reply
 from memory.knowledge.retrieval.answer_words import same_word
@@ -165,3 +166,18 @@ def test_a_comparisons_part_is_found_without_the_players_words_before_its_name()
         comparison(analyse("which costs more, a grapnel or a spool of dragon silk"), [], [GRAPNEL, SILK_CORD])
         is None
     )
+
+
+def test_a_thing_described_by_what_it_has_is_named_in_the_answer() -> None:
+    assert describes("orb with three eyes that sees through walls")
+    assert describes("cube with six sides each keyed to a different plane")
+    assert not describes("help with grappling rules")  # no count after "with": the player's own request
+    orb = passage(
+        "## Orb of Far Sight\n\n*Wondrous item, rare*\n\nThe three eyes of the orb each look through a different "
+        "wall of the room it rests in.",
+        "Treasures",
+        "Orb of Far Sight",
+        chunk_id=13,
+    )
+    said = reply(analyse("orb with three eyes each looking through a different wall"), [], [orb])
+    assert said.known and said.text.startswith("Orb of Far Sight: ")
