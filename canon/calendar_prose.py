@@ -88,8 +88,7 @@ def _read_sentence(sentence: str, block: dict[str, Any]) -> bool:
             else _entries(listed)
         )
         known = [str(m["name"]) for m in block.get("months", [])]
-        read = {"eras": _era, "months": _month, "seasons": lambda item: _season(item, known)}[label]
-        entries = [read(item) for item in items]
+        entries = [_season(item, known) if label == "seasons" else _READERS[label](item) for item in items]
         if not entries or any(entry is None for entry in entries):
             return False
         block.setdefault(label, []).extend(entries)
@@ -109,7 +108,7 @@ def _era(item: str) -> dict[str, Any] | None:
     inside = [p.strip() for p in inner.split(",") if p.strip()]
     if tail.strip() and _span_words(tail) is None:
         return None
-    for cut in [m.start() for m in re.finditer(r"(?<!\S)\S", head)][1:] + [len(head)]:
+    for cut in [*[m.start() for m in re.finditer(r"(?<!\S)\S", head)][1:], len(head)]:
         pre = head[cut:].strip()
         if pre and (not re.fullmatch(_RANGE, pre, re.I) or _span_words(pre) is None):
             continue
@@ -251,3 +250,6 @@ def _items(text: str) -> list[str]:
     for part in parts:
         items += [p for p in re.split(r"\s+and\s+(?![^()]*\))", part) if p.strip()]
     return [i.strip() for i in items if i.strip()]
+
+
+_READERS = {"eras": _era, "months": _month}
