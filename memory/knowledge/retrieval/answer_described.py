@@ -111,6 +111,7 @@ _QUESTION_START = re.compile(
 #: "spell that conjures a ghostly horse", "cursed deck of cards where each draw ...", "spell to write ...".
 _RELATIVE = re.compile(
     r"^(?:[\w'-]+\s+){1,6}?(?:that|which|whose|where|who)\b|^(?:[\w'-]+\s+){1,3}to\s+[a-z]"
+    r"|^(?:[\w'-]+\s+){1,2}with\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\s"
 )
 
 

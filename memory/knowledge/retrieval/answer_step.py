@@ -382,9 +382,24 @@ def comparison(
     """Return the answer to each part of a comparison, and which is more, or None when a part is not found."""
     citations = numbered(facts, results)
     hits: list[FieldHit] = []
+    headings = {w for r in results for w in fold_words(" ".join(r.heading_path))}
     for part in question.parts:
         asked = Question(question.text, question.expanded, "field", question.fields, part)
         found = field_answers(asked, results, len(facts) + 1)
+        # "a full suit of plate armor": the player's words before the name, in no heading, name nothing.
+        lead = next((i for i, w in enumerate(part) if any(akin(w, h) for h in headings)), 0)
+        if not found and lead:
+            # Only a name said whole ("plate armor" of Plate Armor; "dragon silk" names no Silk Cord).
+            rest = part[lead:]
+            found = [
+                h
+                for h in field_answers(replace(asked, subject=rest), results, len(facts) + 1)
+                if all(
+                    any(akin(w, r) for r in rest)
+                    for w in fold_words(h.field.subject.split(" › ")[-1])
+                    if w not in STOPWORDS
+                )
+            ]
         if not found:
             return None
         hits += found

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from memory.knowledge.question import analyse
 from memory.knowledge.retrieval.answer import compose
+from memory.knowledge.retrieval.answer_described import describes
 from memory.knowledge.retrieval.answer_first import from_first
-from memory.knowledge.retrieval.answer_step import reply
+from memory.knowledge.retrieval.answer_step import comparison, reply
 from memory.knowledge.retrieval.answer_words import same_word
 from tests.memory.knowledge.retrieval.test_answer import passage
 
@@ -142,3 +143,41 @@ def test_no_verdict_where_the_sentence_says_both_or_the_question_is_negated() ->
     assert said.known and not said.text.startswith(("Yes", "No"))
     said = reply(analyse("can't a dazed creature take reactions?"), [], [DAZED])
     assert not said.text.startswith(("Yes", "No"))
+
+
+# A gear list of another game: a comparison's part said with the player's words before the name.
+GRAPNEL = passage("## Grapnel\n\n- **Cost** 2 gp\n- **Weight** 4 lb.\n", "Gear", "Grapnel", chunk_id=11)
+SILK_CORD = passage(
+    "## Silk Cord\n\n- **Cost** 10 gp\n- **Weight** 5 lb.\n", "Gear", "Silk Cord", chunk_id=12
+)
+
+
+def test_a_comparisons_part_is_found_without_the_players_words_before_its_name() -> None:
+    question = analyse("which costs more, a grapnel or a whole spool of silk cord")
+    said = comparison(question, [], [GRAPNEL, SILK_CORD])
+    assert (
+        said is not None
+        and "Silk Cord's cost is 10 gp" in said.text
+        and "Grapnel's cost is 2 gp" in said.text
+    )
+    assert said.text.endswith("Silk Cord has the higher cost.")
+    # A part naming something no passage holds is still not answered by a neighbour's line.
+    assert (
+        comparison(analyse("which costs more, a grapnel or a spool of dragon silk"), [], [GRAPNEL, SILK_CORD])
+        is None
+    )
+
+
+def test_a_thing_described_by_what_it_has_is_named_in_the_answer() -> None:
+    assert describes("orb with three eyes that sees through walls")
+    assert describes("cube with six sides each keyed to a different plane")
+    assert not describes("help with grappling rules")  # no count after "with": the player's own request
+    orb = passage(
+        "## Orb of Far Sight\n\n*Wondrous item, rare*\n\nThe three eyes of the orb each look through a different "
+        "wall of the room it rests in.",
+        "Treasures",
+        "Orb of Far Sight",
+        chunk_id=13,
+    )
+    said = reply(analyse("orb with three eyes each looking through a different wall"), [], [orb])
+    assert said.known and said.text.startswith("Orb of Far Sight: ")
