@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.calendar import UNKNOWN, DateError, parse_date
 from canon.campaigns import LineageStep
-from canon.models import Entity, EntityCard
+from canon.models import EntityCard, EntityRef
 from canon.ontology import Ontology
 from canon.wording import PLAIN, Wording, in_prose
 from canon.wording.relations import FEMALE, MALE, possessive, relation_sentence
@@ -181,7 +181,7 @@ def last_placed(fact: CanonFact) -> str | None:
     return None
 
 
-def death_event(card: EntityCard) -> Entity | None:
+def death_event(card: EntityCard) -> EntityRef | None:
     """Return the event a dead entity took part in on the day it died, or None."""
     state = card.state
     if state is None or str(state.statement.value).casefold() != "dead":
