@@ -17,7 +17,14 @@ from collections.abc import Sequence
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words
-from memory.knowledge.retrieval.lives import death_cause, held_at, last_placed, typed_death, typed_held
+from memory.knowledge.retrieval.lives import (
+    death_cause,
+    held_at,
+    last_placed,
+    told_death,
+    typed_death,
+    typed_held,
+)
 
 __all__ = ["asks_how_died", "life_answer"]
 
@@ -94,7 +101,9 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             continue
         if _HOW_DIED.search(folded):
             cause = (
-                death_cause(fact.entity_name, described) or typed_death(fact)
+                death_cause(fact.entity_name, described)
+                or typed_death(fact)
+                or told_death(fact.entity_name, [f for f in facts if f is not fact])
                 if fact.state == "dead" or not fact.state
                 else None
             )

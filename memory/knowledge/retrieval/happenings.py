@@ -18,9 +18,12 @@ import re
 from collections.abc import Sequence
 
 from canon.date_reading import read_date
+from canon.errors import GameError
 from canon.graph.reader import CanonReader, happened_in_year
+from memory.knowledge.retrieval.answer_lives import asks_how_died
 from memory.knowledge.retrieval.answer_words import fold_words, has_word
 from memory.knowledge.retrieval.candidates import EntityMatch
+from memory.knowledge.retrieval.lives import death_event
 
 __all__ = [
     "EVENT_NOUNS",
@@ -29,6 +32,7 @@ __all__ = [
     "asks_who_won",
     "at_place",
     "by_deed",
+    "death_events",
     "deed_of",
     "does_deed",
     "in_year",
@@ -40,6 +44,8 @@ _IN_WHEN = re.compile(
     r"(?:in|during)\s+(?P<when>.+?)\s*[?.!]*\s*$"
 )
 _YEAR_SCORE = 80.0
+#: The most people named whose deaths' events are looked up.
+_DYING = 2
 #: Found by the place they took place at: below the place itself, named.
 _PLACE_SCORE = 84.0
 
@@ -101,6 +107,27 @@ async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
 def asks_who_was_there(question: str) -> bool:
     """Tell whether a question asks who was at an event or a place ("Who fought at Fenwatch?")."""
     return bool(_WHO_WAS_THERE.match(" ".join(question.casefold().replace("’", "'").split())))
+
+
+async def death_events(reader: CanonReader, question: str, named: Sequence[EntityMatch]) -> list[EntityMatch]:
+    """Return, when a question asks how someone named died, the event they took part in on the day they died
+    (its description may tell how), as a match found by their words; none otherwise."""
+    if not asks_how_died(question):
+        return []
+    have = {m.entity_id for m in named}
+    found: list[EntityMatch] = []
+    for match in named[:_DYING]:
+        try:
+            card = await reader.card(match.entity_id, with_evidence=False)
+        except GameError:  # hidden from this asker, or retconned
+            continue
+        event = death_event(card)
+        if event is not None and event.id not in have:
+            have.add(event.id)
+            found.append(
+                EntityMatch(entity_id=event.id, matched=match.window, window=match.window, score=_PLACE_SCORE)
+            )
+    return found
 
 
 def asks_who_won(question: str) -> bool:

@@ -16,8 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.calendar import UNKNOWN, DateError, parse_date
 from canon.campaigns import LineageStep
-from canon.continuity import world_key
-from canon.models import EntityCard
+from canon.models import EntityCard, EntityRef
 from canon.ontology import Ontology
 from canon.wording import PLAIN, Wording, in_prose
 from canon.wording.relations import FEMALE, MALE, possessive, relation_sentence
@@ -30,10 +29,12 @@ __all__ = [
     "card_life",
     "card_status",
     "death_cause",
+    "death_event",
     "died_in",
     "held_at",
     "last_placed",
     "story_date",
+    "told_death",
     "typed_death",
     "typed_held",
 ]
@@ -180,9 +181,8 @@ def last_placed(fact: CanonFact) -> str | None:
     return None
 
 
-def died_in(card: EntityCard) -> str | None:
-    """Return the event a dead entity took part in on the day it died ("… died on 3 Sunmoon, …, in Battle of
-    Gull Rock"), or None."""
+def death_event(card: EntityCard) -> EntityRef | None:
+    """Return the event a dead entity took part in on the day it died, or None."""
     state = card.state
     if state is None or str(state.statement.value).casefold() != "dead":
         return None
@@ -191,7 +191,32 @@ def died_in(card: EntityCard) -> str | None:
         s = view.statement
         mine = view.subject.id == card.entity.id and view.object is not None
         if mine and s.predicate.upper() == "PARTICIPATED_IN" and s.validity.world_from == day:
-            return view.object.name if view.object is not None else None
+            return view.object
+    return None
+
+
+def died_in(card: EntityCard) -> str | None:
+    """Return the name of the event a dead entity took part in on the day it died ("… died on 3 Sunmoon, …, in
+    Battle of Gull Rock"), or None."""
+    event = death_event(card)
+    return event.name if event is not None else None
+
+
+_DESCRIPTION = re.compile("description")
+
+
+def told_death(name: str, events: Sequence[CanonFact]) -> str | None:
+    """Return the sentence of an event's description telling how someone died in it ("Old Oswin Tarr drowned
+    in the shallows …"): a death's verb and a word of their name (not the event's) in one sentence; or None."""
+    words = [w for w in re.findall(r"[^\W\d_]+", name) if len(w) > 2]
+    for event in events:
+        typed = event.typed(_DESCRIPTION)
+        told = event.description or (typed[1] if typed else "")
+        for sentence in re.split(r"(?<=[.!?])\s+", told):
+            own = [w for w in words if w.casefold() not in event.entity_name.casefold()]
+            named = any(re.search(rf"\b{re.escape(w)}\b", sentence) for w in own)
+            if named and _DEATH_CAUSE.search(sentence) and not _ACTIVE.search(sentence):
+                return sentence.strip().rstrip(".")
     return None
 
 
@@ -224,10 +249,13 @@ async def story_date(
 def _later(one: str, other: str) -> bool:
     """Tell whether one stored date starts after another (one that cannot be placed is never later)."""
     try:
-        first, second = world_key(parse_date(one)), world_key(parse_date(other))
+        first, second = parse_date(one), parse_date(other)
     except DateError:
         return False
-    return first is not None and second is not None and first > second
+    if first.year is None or second.year is None:
+        return False
+    # The calendar's own order (year, month, day), read without the continuity checks a question never needs.
+    return (first.year, first.month or 0, first.day or 0) > (second.year, second.month or 0, second.day or 0)
 
 
 def card_life(card: EntityCard, words: Wording = PLAIN, now: str | None = None) -> Life | None:

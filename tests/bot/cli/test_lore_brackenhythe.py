@@ -56,7 +56,11 @@ READS = {
     "How did Mirela Sand die?": (
         "Mirela Sand was hanged at the Tide Gate for smuggling. Mirela Sand died in year 655 of the Tallow Years."
     ),
-    "hw did oswin tarr die": f"Oswin Tarr died on {OTTER_FORD}, in the Battle of Otter Ford.",
+    # How an event's description says they died in it, when theirs does not.
+    "hw did oswin tarr die": (
+        "Old Oswin Tarr drowned in the shallows holding the ferry rope. Oswin Tarr died on "
+        f"{OTTER_FORD}, in the Battle of Otter Ford."
+    ),
     "what was the cause of mirela's death": (
         "Mirela Sand was hanged at the Tide Gate for smuggling. Mirela Sand died in year 655 of the Tallow Years."
     ),
