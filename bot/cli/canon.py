@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
@@ -120,7 +121,11 @@ def canon_entity(
                 at_date=as_of, at_scene=as_of_scene, believed_at=believed_at, calendar=calendar
             )
             described = calendar.words().in_words(point.describe()).removeprefix("at ")  # "as of year 330 …"
-        card: EntityCard = await services.queries.card(found, name, viewer=Viewer(viewer.value), as_of=point)
+        card: EntityCard
+        card, worded = await services.queries.worded_card(
+            found, name, viewer=Viewer(viewer.value), as_of=point
+        )
+        words = replace(words, sexes=worded.sexes)  # a parent as father or mother, as this viewer may know it
         return card
 
     card = with_campaign(campaign, work)
@@ -145,10 +150,11 @@ def canon_timeline(
     async def work(services: Any, found: Any) -> tuple[str, list[StatementView]]:
         nonlocal words
         words = _words(await services.calendars.calendar(found, Viewer(viewer.value)))
-        result: tuple[str, list[StatementView]] = await services.queries.timeline(
+        title, views, worded = await services.queries.worded_timeline(
             found, name, viewer=Viewer(viewer.value)
         )
-        return result
+        words = replace(words, sexes=worded.sexes)  # a parent as father or mother, as this viewer may know it
+        return title, views
 
     title, views = with_campaign(campaign, work)
     emit(

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.canon_access import CanonAccess
-from bot.services.wording import wording_for
+from bot.services.wording import sexed_people, wording_for
 from canon import conflicts as lifecycle
 from canon.calendar import DateError, check_era, parse_date, real_time_problem
 from canon.campaign_calendar import CampaignCalendar
@@ -99,8 +99,8 @@ class CanonQueries:
             entity = await reader.resolve(name, as_of)
             card = await reader.card(entity, as_of)
             cited = [e for v in (card.state, *card.relations, *card.facts) if v for e in v.statement.evidence]
-            parents = [v.subject.id for v in card.relations if v.statement.predicate == "PARENT_OF"]
-            return card, await wording_for(session, reader, [*cited, *card.evidence], people=parents)
+            people = sexed_people(card.relations)
+            return card, await wording_for(session, reader, [*cited, *card.evidence], people=people)
 
     async def timeline(
         self, campaign: Campaign, name: str, *, viewer: Viewer
@@ -117,7 +117,8 @@ class CanonQueries:
             reader = await self.access.reader(session, campaign, viewer, knowing)
             entity = await reader.resolve(name)
             views = await reader.timeline(entity.id)
-            words = await wording_for(session, reader, [e for v in views for e in v.statement.evidence])
+            evidence = [e for v in views for e in v.statement.evidence]
+            words = await wording_for(session, reader, evidence, people=sexed_people(views))
             return entity.name, views, words
 
     async def neighbours(

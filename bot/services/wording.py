@@ -12,11 +12,11 @@ from dataclasses import replace
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.graph import CanonReader
-from canon.models import Evidence, EvidenceKind
+from canon.models import Evidence, EvidenceKind, StatementView
 from canon.visibility import view_hidden
 from canon.wording import SceneWords, TurnWords, Wording
 from canon.wording.fact_names import fact_name
-from canon.wording.relations import SEX_ATTRIBUTES
+from canon.wording.relations import BY_SEX, SEX_ATTRIBUTES
 from memory.scenes import Scene, scenes_by_id, turns_numbered_in
 
 #: A card cites at most this many scenes and this many turns of each in words; the rest reads without names.
@@ -27,6 +27,11 @@ MAX_TURNS = 200
 def jump_url(guild_id: int | None, channel_id: int, message_id: int) -> str:
     """Return the link that opens a Discord message."""
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+def sexed_people(views: Iterable[StatementView | None]) -> list[int]:
+    """Return the people whose sex the views' sentences say: a parent reads as father or mother (`BY_SEX`)."""
+    return [v.subject.id for v in views if v is not None and v.statement.predicate.upper() in BY_SEX]
 
 
 async def wording_for(

@@ -58,6 +58,8 @@ MALE = frozenset({"male", "man", "m", "he", "he/him"})
 FEMALE = frozenset({"female", "woman", "f", "she", "she/her"})
 #: The facts that tell someone's sex ("father", "mother", "brother"), by their attribute's name.
 SEX_ATTRIBUTES = ("sex", "gender")
+#: Relations whose sentence says its subject by sex ("{parent}": father, mother or parent).
+BY_SEX = frozenset(p for p, phrase in PHRASES.items() if "{parent}" in phrase)
 _CONSTANT = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[A-Z]{3,}\b")
 
 

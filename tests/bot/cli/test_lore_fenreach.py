@@ -108,6 +108,8 @@ HIDING = (
     "Pact of the Salt Gaol",
     "Tobin Ash",
     "Corvin Hale",
+    "Ida Marsh",
+    "Pip Marsh",
 )
 
 
@@ -142,6 +144,22 @@ def test_gm_only_fields_read_to_a_player_as_if_never_written(cli: CliRunner, tmp
         mine, none = _card(cli, name, CAMPAIGN), _card(cli, name, "absent")
         assert mine == none, name
     assert "Old Harl's cause of death: drowned in Cinder Ford" in _card(cli, "Old Harl", CAMPAIGN, gm=True)
+
+
+def test_a_card_says_father_or_mother_where_the_viewer_knows_the_sex(cli: CliRunner) -> None:
+    wynn = _card(cli, "Wynn Hale", CAMPAIGN)
+    assert "Corvin Hale is Wynn Hale's father" in wynn and "Elsbeth Hale is Wynn Hale's mother" in wynn
+    assert "parent" not in wynn
+    assert "Corvin Hale is Aldous Hale's father" in _card(cli, "Corvin Hale", CAMPAIGN)
+    # Ida Marsh's sex is the GM's: the GM's card says mother, a player's the word it would say without it
+    # (and the whole card as the world without it: `test_gm_only_fields_read_to_a_player_as_if_never_written`).
+    assert "Ida Marsh is Pip Marsh's mother" in _card(cli, "Pip Marsh", CAMPAIGN, gm=True)
+    pip = _card(cli, "Pip Marsh", CAMPAIGN)
+    assert "Ida Marsh is Pip Marsh's parent" in pip and "mother" not in pip
+    timeline = cli.invoke(app, ["canon", "timeline", "Pip Marsh", "-c", CAMPAIGN]).output
+    assert "Ida Marsh is Pip Marsh's parent" in timeline and "mother" not in timeline
+    gm_timeline = cli.invoke(app, ["canon", "timeline", "Pip Marsh", "-c", CAMPAIGN, "--as", "gm"]).output
+    assert "Ida Marsh is Pip Marsh's mother" in gm_timeline
 
 
 def test_a_card_says_the_fields_in_words(cli: CliRunner) -> None:

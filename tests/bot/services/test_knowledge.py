@@ -394,3 +394,33 @@ async def test_one_finder_names_for_each_character_what_theirs_knows_and_a_revea
     assert await finds_vell(QUINN) and await finds_vell(PAT)
     await table.desk.undo(c, heir.reveal.id, GM, "a lie")
     assert not await finds_vell(PAT) and await finds_vell(QUINN) and await finds_vell(None)
+
+
+async def test_a_card_says_father_only_to_whom_the_sex_is_known(table: Table) -> None:
+    """A GM-only sex words a parent as father to the GM and to the character told it; to anyone else the card
+    reads word for word as before the sex was written."""
+    from canon.proposals import RelationshipContent
+    from cogs.entity_embeds import entity_card_embed
+
+    c = table.campaign
+    await table.entity("Little Vell", "NPC")
+    tie = RelationshipContent(
+        subject=Ref(name="The Duke"), relation="PARENT_OF", object=Ref(name="Little Vell")
+    )
+    await table.canon.canon.add_direct(c, tie, GM, command="/canon add")
+
+    async def card(member: Member | None) -> str:
+        viewer = Viewer.PLAYER if member else Viewer.GM
+        lens = await table.desk.lens(c, member.id) if member else None
+        card, words = await table.canon.queries.worded_card(c, "Little Vell", viewer=viewer, knowing=lens)
+        embed = entity_card_embed(card, viewer=viewer, as_of=NOW, words=words, knowing=lens)
+        return "\n".join(f"{f.name}: {f.value}" for f in embed.fields)
+
+    before = {m.name: await card(m) for m in (PAT, QUINN)}
+    assert "The Duke is Little Vell's parent" in before["Pat"]
+    await table.desk.reveal(
+        c, GM, to="Sable", reason="a portrait", fact=await table.fact("The Duke", "sex", "he/him")
+    )
+    assert "The Duke is Little Vell's father" in await card(None)
+    assert "The Duke is Little Vell's father" in await card(PAT)
+    assert await card(QUINN) == before["Quinn"]
