@@ -64,6 +64,10 @@ READS = {
     "what was the cause of mirela's death": (
         "Mirela Sand was hanged at the Tide Gate for smuggling. Mirela Sand died in year 655 of the Tallow Years."
     ),
+    "how did ansel crowe meet his end": (
+        "Ansel Crowe fell at Otter Ford, shot through the throat by a crossbow bolt. Ansel Crowe died on "
+        f"{OTTER_FORD}, in the Battle of Otter Ford."
+    ),
     "how was ansel killed": (
         "Ansel Crowe fell at Otter Ford, shot through the throat by a crossbow bolt. Ansel Crowe died on "
         f"{OTTER_FORD}, in the Battle of Otter Ford."
