@@ -29,9 +29,10 @@ _SPAN = re.compile(
 )
 _VERB = r"(?:(?:runs?|ran|began|begins|starts?|started|lasts?|lasted|is|was)\s+)?"
 _RANGE = rf"{_VERB}(?:from\b|years?\b|up\s+to\b|in\s+year\b|-?\d)[^()]*"
-_ITEM = re.compile(
-    rf"^(?P<name>[^()]+?)\s*(?P<pre>{_RANGE})?\s*(?:\((?P<inner>[^()]*)\))?\s*(?P<rest>{_RANGE})?$", re.I
-)
+#: An entry as the calendar screen writes it: words, then one bracket ("the Tallow Years (TY, years 1–50)").
+_BRACKETED = re.compile(r"^(?P<head>[^()]*)\((?P<inner>[^()]*)\)(?P<tail>[^()]*)$")
+#: Where a list the calendar screen writes goes on: after a closing bracket, at a comma or an "and".
+_AFTER_BRACKET = re.compile(r"(?<=\))\s*(?:,\s*(?:and\s+)?|\band\s+)", re.I)
 _DAYS = re.compile(r"^(\d{1,3})\s+days?$", re.I)
 _LABELS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("today", re.compile(r"^(?:today(?:'s date)?|the (?:story's )?present)(?:\s+is)?\s*:?\s+(.+)$", re.I)),
@@ -84,10 +85,10 @@ def _read_sentence(sentence: str, block: dict[str, Any]) -> bool:
         items = (
             re.split(r"\s*;\s*|,\s*(?=[^,:;()]+:)", listed)
             if label == "seasons" and ":" in listed
-            else _items(listed)
+            else _entries(listed)
         )
-        read = {"eras": _era, "months": _month, "seasons": _season}[label]
-        entries = [read(item) for item in items]
+        known = [str(m["name"]) for m in block.get("months", [])]
+        entries = [_season(item, known) if label == "seasons" else _READERS[label](item) for item in items]
         if not entries or any(entry is None for entry in entries):
             return False
         block.setdefault(label, []).extend(entries)
@@ -100,58 +101,98 @@ def _read_sentence(sentence: str, block: dict[str, Any]) -> bool:
 
 
 def _era(item: str) -> dict[str, Any] | None:
-    found = _ITEM.match(item)
-    if found is None:
+    """Read one era. Words beside its bracket are its years only when they read as years: an era's name may hold
+    the reader's own words ("the Tallow Years", "Kings from the North", "Run 7"), and is never cut to make them."""
+    found = _BRACKETED.match(item)
+    head, inner, tail = (found["head"], found["inner"], found["tail"]) if found else (item, "", "")
+    inside = [p.strip() for p in inner.split(",") if p.strip()]
+    if tail.strip() and _span_words(tail) is None:
         return None
-    era: dict[str, Any] = {"name": _name(found.group("name"), era=True)}
-    if not era["name"]:
+    for cut in [*[m.start() for m in re.finditer(r"(?<!\S)\S", head)][1:], len(head)]:
+        pre = head[cut:].strip()
+        if pre and (not re.fullmatch(_RANGE, pre, re.I) or _span_words(pre) is None):
+            continue
+        era = _era_parts(head[:cut], [*inside, *(w for w in (pre, tail.strip()) if w)])
+        if era is not None:
+            return era
+    return None
+
+
+def _era_parts(name: str, parts: list[str]) -> dict[str, Any] | None:
+    """Return the era a name and its parts say (an abbreviation, one span of years), or None."""
+    era: dict[str, Any] = {"name": _name(name, era=True)}
+    spans = [span for part in parts if (span := _span_words(part)) is not None]
+    others = [part for part in parts if _span_words(part) is None]
+    if not era["name"] or len(spans) > 1 or len(others) > 1:
         return None
-    parts = [p.strip() for p in (found.group("inner") or "").split(",") if p.strip()]
-    for group in ("pre", "rest"):
-        words = re.sub(rf"^{_VERB}(?:in\s+)?", "", (found.group(group) or "").strip(), flags=re.I)
-        if words:
-            parts.append(words)
-    for part in parts:
-        span = _SPAN.match(part)
-        if span is not None:
-            numbers = list(span.groups())
-            if numbers[0] is not None:
-                era["start"], era["end"] = int(numbers[0]), int(numbers[1])
-            elif numbers[2] is not None:
-                era["start"] = int(numbers[2])
-            elif numbers[3] is not None:
-                era["start"] = int(numbers[3])
-            elif numbers[4] is not None:
-                era["end"] = int(numbers[4])
-        elif re.fullmatch(r"[A-Za-z][A-Za-z.’']{0,11}", part) and "abbreviation" not in era:
-            era["abbreviation"] = part
-        else:
-            return None
-    return era if era["name"] else None
+    if others and not re.fullmatch(r"[A-Za-z][A-Za-z.’']{0,11}", others[0]):
+        return None
+    if others:
+        era["abbreviation"] = others[0]
+    for span in spans:
+        era.update(span)
+    return era
+
+
+def _span_words(words: str) -> dict[str, int] | None:
+    """Return the years words say ("from year 1 to 600", "years 601 onwards", "years not set"), or None."""
+    span = _SPAN.match(re.sub(rf"^{_VERB}(?:in\s+)?", "", words.strip(), flags=re.I))
+    if span is None:
+        return None
+    numbers = list(span.groups())
+    if numbers[0] is not None:
+        return {"start": int(numbers[0]), "end": int(numbers[1])}
+    if numbers[2] is not None or numbers[3] is not None:
+        return {"start": int(numbers[2] if numbers[2] is not None else numbers[3])}
+    if numbers[4] is not None:
+        return {"end": int(numbers[4])}
+    return {}
 
 
 def _month(item: str) -> dict[str, Any] | None:
-    found = _ITEM.match(item)
-    if found is None or found.group("pre") or found.group("rest"):
+    found = _BRACKETED.match(item)
+    if found is not None and found["tail"].strip():
         return None
-    month: dict[str, Any] = {"name": _name(found.group("name"))}
-    if found.group("inner"):
-        days = _DAYS.match(found.group("inner").strip())
+    month: dict[str, Any] = {"name": _name(found["head"] if found else item)}
+    if found is not None:
+        days = _DAYS.match(found["inner"].strip())
         if days is None:
             return None
         month["days"] = int(days.group(1))
     return month if month["name"] else None
 
 
-def _season(item: str) -> dict[str, Any] | None:
+def _season(item: str, known: list[str]) -> dict[str, Any] | None:
     name, _, months = item.partition("(")
     if not months:
         name, _, months = item.partition(":")
     months = months.strip().removesuffix(")")
-    listed = [_name(m) for m in _items(months)]
+    listed = _known_names(months, known) or [_name(m) for m in _items(months)]
     if not name.strip() or not listed or not all(listed):
         return None
     return {"name": _name(name), "months": listed}
+
+
+def _known_names(text: str, known: list[str]) -> list[str] | None:
+    """Read a list of the calendar's own month names ("Salt and Iron Moon and Frost"), longest name first, so
+    that a name holding "and" stays whole; None when the list is not made of them alone."""
+    found: list[str] = []
+    rest = text.strip()
+    while rest:
+        name = next(
+            (
+                n
+                for n in sorted(known, key=len, reverse=True)
+                if rest.lower().startswith(n.lower())
+                and re.match(r"^(?:$|\s*,\s*(?:and\s+)?|\s+and\s+)", rest[len(n) :], re.I)
+            ),
+            None,
+        )
+        if name is None:
+            return None
+        found.append(name)
+        rest = re.sub(r"^\s*,?\s*(?:and\s+)?", "", rest[len(name) :], flags=re.I)
+    return found or None
 
 
 #: A name in words: letters first, then letters, digits, spaces, apostrophes, dots and hyphens (no YAML signs).
@@ -185,6 +226,15 @@ def _sentences(text: str) -> list[str]:
     return [s.strip() for s in sentences if s.strip()]
 
 
+def _entries(text: str) -> list[str]:
+    """Split a list the calendar screen writes at its closing brackets, so that a name may hold "and" ("the Salt
+    and Iron Years (SI, years 1–50)"); a list in other words splits as `_items` does."""
+    pieces = [p.strip() for p in _AFTER_BRACKET.split(text.strip())]
+    if all((found := _BRACKETED.match(p)) is not None and not found["tail"].strip() for p in pieces):
+        return pieces
+    return _items(text)
+
+
 def _items(text: str) -> list[str]:
     """Split a list in words ("a, b and c"; "a; b") at its commas and its last "and", outside brackets."""
     parts, current, depth = [], "", 0
@@ -200,3 +250,6 @@ def _items(text: str) -> list[str]:
     for part in parts:
         items += [p for p in re.split(r"\s+and\s+(?![^()]*\))", part) if p.strip()]
     return [i.strip() for i in items if i.strip()]
+
+
+_READERS = {"eras": _era, "months": _month}

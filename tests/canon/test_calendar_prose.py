@@ -31,6 +31,51 @@ def test_what_the_calendar_screen_says_reads_back_as_the_same_calendar() -> None
     )
 
 
+#: Era names holding the reader's own words: "Years", "Age", "from", "and", a verb, a number.
+_NAMES_IN_THE_READER_S_WORDS = [
+    "The Tallow Years",
+    "The Years of Ash",
+    "The Age of Years",
+    "Reckoning of the Tides",
+    "The Era of Days",
+    "The Days Before",
+    "Before the Reckoning",
+    "Kings from the North",
+    "The Salt and Iron Years",
+    "The Years Up To Dawn",
+    "Run 7",
+    "In Year Nine",
+]
+
+
+@pytest.mark.parametrize("name", _NAMES_IN_THE_READER_S_WORDS)
+@pytest.mark.parametrize(
+    "era",
+    [{"abbreviation": "XY", "start": 1, "end": 50}, {"start": 3}, {"abbreviation": "XY"}],
+    ids=["closed", "open", "no-years"],
+)
+def test_an_era_named_in_the_reader_s_own_words_reads_back(name: str, era: dict[str, object]) -> None:
+    calendar = calendar_from({"eras": [{"name": name, **era}]}, {})
+    said = calendar.describe()
+    assert calendar_from(parse_block(said), {}) == calendar
+    assert calendar_from(parse_block(" ".join(said.splitlines())), {}) == calendar
+
+
+@pytest.mark.parametrize("name", _NAMES_IN_THE_READER_S_WORDS)
+def test_a_whole_calendar_with_such_names_reads_back(name: str) -> None:
+    calendar = calendar_from(
+        {
+            "eras": [{"name": name, "abbreviation": "XY", "start": 10}],
+            "months": [{"name": f"{name} Moon", "days": 30}, {"name": "Frostmoot", "days": 31}],
+            "seasons": [{"name": f"{name} Tide", "months": [f"{name} Moon", "Frostmoot"]}],
+            "today": "3 Frostmoot, 12 XY",
+        },
+        {"third_age": ("The Third Age", 1, 9, ("TA",))},
+    )
+    said = calendar.describe()
+    assert calendar_from(parse_block(said), {"third_age": ("The Third Age", 1, 9, ("TA",))}) == calendar
+
+
 @pytest.mark.parametrize(
     ("typed", "block"),
     [
@@ -55,6 +100,24 @@ def test_what_the_calendar_screen_says_reads_back_as_the_same_calendar() -> None
                 "seasons": [
                     {"name": "winter", "months": ["Frostmoot", "Hearthmoon"]},
                     {"name": "spring", "months": ["Thawmoon"]},
+                ]
+            },
+        ),
+        (
+            "Eras: the Tallow Years from year 3 and Kings from the North (KN) up to 2",
+            {
+                "eras": [
+                    {"name": "The Tallow Years", "start": 3},
+                    {"name": "Kings from the North", "abbreviation": "KN", "end": 2},
+                ]
+            },
+        ),
+        (
+            "Third Age (TA) years 1-600, Fourth Age (FA) 601 onwards",
+            {
+                "eras": [
+                    {"name": "Third Age", "abbreviation": "TA", "start": 1, "end": 600},
+                    {"name": "Fourth Age", "abbreviation": "FA", "start": 601},
                 ]
             },
         ),
