@@ -24,6 +24,7 @@ from canon.wording.relations import attribute_words
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_happenings import is_event, names_list
+from memory.knowledge.retrieval.answer_lives import asks_how_died
 from memory.knowledge.retrieval.answer_words import sentences
 from memory.knowledge.retrieval.happenings import asks_who_won
 
@@ -188,7 +189,8 @@ def outcome_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
         return None
     if asks_who_won(question):
         return _winner(facts, events)
-    if _ENDED.search(question):  # "how did the battle end": the victor when a sentence says one
+    if _ENDED.search(question) and not asks_how_died(question):
+        # "how did the battle end": the victor when a sentence says one ("how did X meet his end" is a death)
         return _winner(facts, events, sure=False)
     if _TERMS.search(question):
         return _terms(events)

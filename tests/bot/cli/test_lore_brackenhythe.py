@@ -64,6 +64,10 @@ READS = {
     "what was the cause of mirela's death": (
         "Mirela Sand was hanged at the Tide Gate for smuggling. Mirela Sand died in year 655 of the Tallow Years."
     ),
+    "how did ansel crowe meet his end": (
+        "Ansel Crowe fell at Otter Ford, shot through the throat by a crossbow bolt. Ansel Crowe died on "
+        f"{OTTER_FORD}, in the Battle of Otter Ford."
+    ),
     "how was ansel killed": (
         "Ansel Crowe fell at Otter Ford, shot through the throat by a crossbow bolt. Ansel Crowe died on "
         f"{OTTER_FORD}, in the Battle of Otter Ford."
@@ -270,3 +274,23 @@ def test_typed_facts_answer_as_prose_does(cli: CliRunner, tmp_path: Path) -> Non
         "who leads the salt wardens": "The Salt Wardens' leader is Ivo Rusk.",
         "where is corwin held": "Corwin Ash is imprisoned, held in the Reeve's salt cellar.",
     }
+
+
+def test_a_gm_only_parent_reads_to_a_player_as_one_canon_never_named(cli: CliRunner, tmp_path: Path) -> None:
+    # Pell's mother is GM-only; Sel's tree names Oswin alone: a player reads both alike, names apart.
+    questions = [
+        "who is pell's mum",
+        "who is sel's mum",
+        "who are pell tarr's parents",
+        "who are sel tarr's parents",
+    ]
+    player = ask(cli, tmp_path, questions)
+    assert player["who is pell's mum"].replace("Pell", "Sel") == player["who is sel's mum"]
+    assert (
+        player["who are pell tarr's parents"].replace("Pell", "Sel") == player["who are sel tarr's parents"]
+    )
+    assert player["who are sel tarr's parents"] == "Sel Tarr's parent is Oswin Tarr."
+    gm = ask(cli, tmp_path, ["who is pell's mum"], gm=True)
+    assert gm["who is pell's mum"] == (
+        "Pell Tarr's parents are Oswin Tarr and Maud Reyne; canon does not say which is the mother."
+    )

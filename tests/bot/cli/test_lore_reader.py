@@ -109,7 +109,7 @@ def test_a_lore_question_asked_in_process_leaves_the_garbage_collector_as_it_was
     frozen = gc.get_freeze_count()
     done = runner.invoke(app, ["lore", "who rules the reach", "--campaign", "Reach"])
     assert done.exit_code == 0, done.output
-    assert gc.isenabled() and gc.get_freeze_count() == frozen
+    assert gc.isenabled() and gc.get_freeze_count() <= frozen  # nothing new frozen (frozen objects may die)
 
 
 def test_questions_from_a_file_turn_the_collector_paused_by_main_back_on(
@@ -121,6 +121,7 @@ def test_questions_from_a_file_turn_the_collector_paused_by_main_back_on(
     assert runner.invoke(app, ["campaign", "create", "Reach"]).exit_code == 0
     questions = tmp_path / "questions.txt"
     questions.write_text("who rules the reach\nwhere is the reach\n", encoding="utf-8")
+    frozen = gc.get_freeze_count()  # a bot started earlier in this process froze its heap once: not ours
     command_is_whole_process(pause_collector=True)  # as `main` does for `lore`
     try:
         assert not gc.isenabled()
@@ -130,7 +131,7 @@ def test_questions_from_a_file_turn_the_collector_paused_by_main_back_on(
         command_is_whole_process(False)
         gc.enable()
     assert done.exit_code == 0, done.output
-    assert len(done.output.splitlines()) == 2 and collecting and gc.get_freeze_count() == 0
+    assert len(done.output.splitlines()) == 2 and collecting and gc.get_freeze_count() <= frozen
 
 
 async def test_whether_the_schema_is_current_is_read_while_a_writer_holds_the_database(
