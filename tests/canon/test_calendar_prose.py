@@ -206,3 +206,13 @@ def test_a_today_that_is_no_date_of_the_calendar_is_refused(today: str, said: st
     assert str(refused.value).startswith(f"The calendar's today, “{today}”, is no date of this calendar: ")
     assert said in str(refused.value)
     assert present(calendar) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [("The Third Age", "the Third Age ends"), ("Kings from the North", "Kings from the North ends")],
+)
+def test_an_era_that_ends_before_it_starts_is_named_as_a_sentence_says_it(name: str, said: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        parse_block(f"This campaign's era is {name} (years 10–9).")
+    assert str(refused.value) == f"In the calendar, {said} (year 9) before it starts (year 10)."
