@@ -121,7 +121,7 @@ class EraDef(BaseModel):
         if not is_era_id(self.key):
             raise ValueError(f"the era “{self.name}” needs a key of lowercase letters, digits and _")
         if self.start is not None and self.end is not None and self.end < self.start:
-            said = CalendarWords(eras={self.key: self.name}).era(self.key)  # "the Third Age", never "the The …"
+            said = CalendarWords(eras={self.key: self.name}).era(self.key)  # never "the The Third Age"
             raise ValueError(f"{said} ends (year {self.end}) before it starts (year {self.start})")
         return self
 
