@@ -100,7 +100,9 @@ class CanonQueries:
             card = await reader.card(entity, as_of)
             cited = [e for v in (card.state, *card.relations, *card.facts) if v for e in v.statement.evidence]
             people = sexed_people(card.relations)
-            return card, await wording_for(session, reader, [*cited, *card.evidence], people=people)
+            return card, await wording_for(
+                session, reader, [*cited, *card.evidence], people=people, as_of=as_of
+            )
 
     async def timeline(
         self, campaign: Campaign, name: str, *, viewer: Viewer

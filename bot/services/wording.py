@@ -12,7 +12,7 @@ from dataclasses import replace
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.graph import CanonReader
-from canon.models import Evidence, EvidenceKind, StatementView
+from canon.models import NOW, AsOf, Evidence, EvidenceKind, StatementView
 from canon.visibility import view_hidden
 from canon.wording import SceneWords, TurnWords, Wording
 from canon.wording.fact_names import fact_name
@@ -42,10 +42,12 @@ async def wording_for(
     people: Iterable[int] = (),
     cited_scenes: Mapping[int, Scene] | None = None,
     facts: Iterable[int] = (),
+    as_of: AsOf = NOW,
 ) -> Wording:
     """Return the wording of the reader's campaign for its viewer, knowing the scenes `evidence` cites, the
     sex of the `people` (where canon says it, as this viewer may read it) and what the `facts` proposals cite
-    say (those this viewer may read); `cited_scenes`: the cited scenes read already, by id (else read here)."""
+    say (those this viewer may read); `cited_scenes`: the cited scenes read already, by id (else read here);
+    `as_of`: the point the people's sex is read at (a card's, so a character learns it when they learned it)."""
     wanted: dict[int, set[int]] = {}
     for item in evidence:
         if item.kind != EvidenceKind.TURNS or item.scene_id is None:
@@ -82,7 +84,7 @@ async def wording_for(
     wanted_people = list(dict.fromkeys(people))[: MAX_SCENES * 4]
     if wanted_people:
         for fact in await reader.statements(
-            subject_ids=wanted_people, predicates=SEX_ATTRIBUTES, with_evidence=False
+            subject_ids=wanted_people, predicates=SEX_ATTRIBUTES, with_evidence=False, as_of=as_of
         ):
             if fact.value:
                 sexes.setdefault(fact.subject_id, fact.value)

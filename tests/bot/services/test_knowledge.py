@@ -409,18 +409,28 @@ async def test_a_card_says_father_only_to_whom_the_sex_is_known(table: Table) ->
     )
     await table.canon.canon.add_direct(c, tie, GM, command="/canon add")
 
-    async def card(member: Member | None) -> str:
+    async def card(member: Member | None, at: str | None = None) -> str:
         viewer = Viewer.PLAYER if member else Viewer.GM
         lens = await table.desk.lens(c, member.id) if member else None
-        card, words = await table.canon.queries.worded_card(c, "Little Vell", viewer=viewer, knowing=lens)
-        embed = entity_card_embed(card, viewer=viewer, as_of=NOW, words=words, knowing=lens)
+        as_of = parse_as_of(at_date=at) if at else NOW
+        card, words = await table.canon.queries.worded_card(
+            c, "Little Vell", viewer=viewer, as_of=as_of, knowing=lens
+        )
+        embed = entity_card_embed(card, viewer=viewer, as_of=as_of, words=words, knowing=lens)
         return "\n".join(f"{f.name}: {f.value}" for f in embed.fields)
 
     before = {m.name: await card(m) for m in (PAT, QUINN)}
     assert "The Duke is Little Vell's parent" in before["Pat"]
     await table.desk.reveal(
-        c, GM, to="Sable", reason="a portrait", fact=await table.fact("The Duke", "sex", "he/him")
+        c,
+        GM,
+        to="Sable",
+        reason="a portrait",
+        fact=await table.fact("The Duke", "sex", "he/him"),
+        from_date="312",
     )
     assert "The Duke is Little Vell's father" in await card(None)
     assert "The Duke is Little Vell's father" in await card(PAT)
+    assert "The Duke is Little Vell's father" in await card(PAT, at="313")
+    assert "The Duke is Little Vell's parent" in await card(PAT, at="311")  # before Sable saw the portrait
     assert await card(QUINN) == before["Quinn"]
