@@ -126,7 +126,8 @@ def same_word(a: str, b: str) -> bool:
         return long_ in _inflected(short)
     if len(short) < 4 or len(long_) - len(short) > 3:
         return False
-    if _stem(a) == _stem(b) and len(_stem(a)) >= 4:
+    stem = _stem(a)
+    if len(stem) >= 4 and stem == _stem(b):
         return True  # two endings of one stem: "touches", "touching"; "marches", "marched"
     common = 0
     for x, y in zip(short, long_, strict=False):
@@ -140,6 +141,7 @@ def same_word(a: str, b: str) -> bool:
 _ENDINGS = ("ing", "es", "ed", "s", "e")
 
 
+@functools.lru_cache(maxsize=16384)
 def _stem(word: str) -> str:
     """Return a word without its regular ending ("touches", "touching": "touch")."""
     return next((word[: -len(e)] for e in _ENDINGS if word.endswith(e) and len(word) - len(e) >= 3), word)
