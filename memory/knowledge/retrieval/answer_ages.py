@@ -34,8 +34,9 @@ def _date(text: str | None) -> WorldDate | None:
 
 
 def _years(born: WorldDate, died: WorldDate) -> tuple[int, bool] | None:
-    """Return the whole years between two dates of one era, and whether that count is exact."""
-    if born.era != died.era or born.year is None or died.year is None:
+    """Return the whole years between two dates (years are absolute: of any eras), and whether that count is
+    exact."""
+    if born.year is None or died.year is None:
         return None
     years = died.year - born.year
     exact = born.month is not None and died.month is not None
@@ -206,10 +207,21 @@ def fold_first(question: str, a: CanonFact, b: CanonFact) -> CanonFact:
     return a if at_b < 0 or (0 <= at_a < at_b) else b
 
 
+#: The words that ask an age: a card found by them alone ("Old Salt" by "how old") is not the one asked of.
+_ASKING = frozenset({"how", "old", "older", "elder", "younger", "what", "age"})
+
+
+def _by_asking(fact: CanonFact) -> bool:
+    words = set(fold_words(fact.matched))
+    return bool(words) and words <= _ASKING
+
+
 def age_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return an age, an age at death or who is older, from the lives of the people named, or None."""
     folded = question.casefold()
-    people = [(n, f) for n, f in enumerate(facts, 1) if _lived(f)]
+    lived = [(n, f) for n, f in enumerate(facts, 1) if _lived(f)]
+    named = [(n, f) for n, f in lived if not _by_asking(f)]
+    people = named or lived
     if _OLDER.search(folded):
         return _older(question, people) or _unborn(facts)
     if not people:

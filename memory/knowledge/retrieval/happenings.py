@@ -17,9 +17,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from canon.campaign_calendar import CampaignCalendar
 from canon.date_reading import read_date
+from canon.date_words import calendar_names
 from canon.errors import GameError
 from canon.graph.reader import CanonReader, happened_in_year
+from memory.knowledge.glossary import SHIPPED
 from memory.knowledge.retrieval.answer_lives import asks_how_died
 from memory.knowledge.retrieval.answer_words import fold_words, has_word
 from memory.knowledge.retrieval.candidates import EntityMatch
@@ -76,6 +79,16 @@ def asked_when(question: str) -> str | None:
     return asked["when"] if asked else None
 
 
+def _calendar_words(when: str, calendar: CampaignCalendar) -> str:
+    """Return the words of a date with the shipped glossary's reading undone where the term is the calendar's
+    own ("499 long rest" of "499 LR" when LR is an era's abbreviation): the campaign's calendar outranks it."""
+    names = {" ".join(n.words) for n in calendar_names(calendar)}
+    for term, meaning in SHIPPED.items():
+        if term in names and meaning.casefold() not in names:
+            when = re.sub(rf"(?<![\w']){re.escape(meaning.casefold())}(?![\w'])", term, when)
+    return when
+
+
 async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
     """Return the events that took place in the year a question asks about ("What happened in 212 RL?"), or in
     the era ("… during the Long Dusk?"), read on the campaign's calendar, as matches found by the words that say
@@ -83,7 +96,9 @@ async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
     when = asked_when(question)
     if when is None:
         return []
-    reading = read_date(when, await reader.calendar())
+    calendar = await reader.calendar()
+    when = _calendar_words(when, calendar)
+    reading = read_date(when, calendar)
     if reading.date is None or (reading.date.year is None and reading.date.era is None):
         return []
     if reading.date.year is None:  # "What happened during the Long Dusk?": the events of the era
