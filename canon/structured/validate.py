@@ -244,6 +244,11 @@ class Validator:
             ):
                 data[name] = value.value  # what `scalar` returns for it, without the checks it cannot fail
                 continue
+            if type(value) is Seq and shape.kind == "scalar" and f"{name}s" in table:
+                # `spouse: [Ann, Bo]`: the field's list spelling holds several (`spouses`, `factions`).
+                self.at(value, f'"{written_key}" names one; write several as "{name}s: [...]" instead')
+                self.reported.add(field_loc)
+                continue
             converted = self.convert(value, shape, field_loc, written_key)
             if converted is _FAILED:
                 self.reported.add(field_loc)
