@@ -245,7 +245,11 @@ class Validator:
             ):
                 data[name] = value.value  # what `scalar` returns for it, without the checks it cannot fail
                 continue
-            if type(value) is Seq and shape.kind == "scalar" and _several_for_one(self, value, table, field_loc):
+            if (
+                type(value) is Seq
+                and shape.kind == "scalar"
+                and _several_for_one(self, value, table, field_loc)
+            ):
                 continue
             converted = self.convert(value, shape, field_loc, written_key)
             if converted is _FAILED:

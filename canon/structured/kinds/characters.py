@@ -161,10 +161,18 @@ KIND = KindSpec(
         ),
         # A husband or a wife, as a family tree's `spouse_of` (a tree's member may write `spouse:` too).
         RelationField(
-            entity_type="Person", field="spouse", relation="SPOUSE_OF", outgoing=True, target_types=("Person",)
+            entity_type="Person",
+            field="spouse",
+            relation="SPOUSE_OF",
+            outgoing=True,
+            target_types=("Person",),
         ),
         RelationField(
-            entity_type="Person", field="spouses", relation="SPOUSE_OF", outgoing=True, target_types=("Person",)
+            entity_type="Person",
+            field="spouses",
+            relation="SPOUSE_OF",
+            outgoing=True,
+            target_types=("Person",),
         ),
     ),
 )

@@ -70,7 +70,9 @@ def test_a_cause_of_death_of_the_living_is_refused_at_its_line() -> None:
     assert '"cause_of_death" is given, but "status" is wounded' in problem.message
 
 
-def test_a_spouse_is_written_one_or_several_on_a_character_and_a_tree_member_as_the_tree_s_spouse_of() -> None:
+def test_a_spouse_is_written_one_or_several_on_a_character_and_a_tree_member_as_the_tree_s_spouse_of() -> (
+    None
+):
     roster = _load(
         "characters:\n"
         "  - name: Ann Reed\n    spouse: Bo Reed\n"
@@ -84,8 +86,10 @@ def test_a_spouse_is_written_one_or_several_on_a_character_and_a_tree_member_as_
         ("SPOUSE_OF", "cal_moss", "dee_moss", "public", 7),
         ("SPOUSE_OF", "cal_moss", "eda_moss", "public", 7),
     }
-    tree = _load("lineage: moss\nmembers:\n  - id: cal\n    name: Cal\n    spouse: dee\n"
-                 "  - id: eda\n    name: Eda\n    spouses: [cal]\n")
+    tree = _load(
+        "lineage: moss\nmembers:\n  - id: cal\n    name: Cal\n    spouse: dee\n"
+        "  - id: eda\n    name: Eda\n    spouses: [cal]\n"
+    )
     assert tree.ok, tree.problems
     assert {(r.source_id, r.target_id) for r in tree.relations if r.type == "SPOUSE_OF"} == {
         ("cal", "dee"),
