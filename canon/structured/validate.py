@@ -245,11 +245,7 @@ class Validator:
             ):
                 data[name] = value.value  # what `scalar` returns for it, without the checks it cannot fail
                 continue
-            if (
-                type(value) is Seq
-                and shape.kind == "scalar"
-                and _several_for_one(self, value, table, field_loc)
-            ):
+            if type(value) is Seq and _several_for_one(self, value, shape, table, field_loc):
                 continue
             converted = self.convert(value, shape, field_loc, written_key)
             if converted is _FAILED:
@@ -430,11 +426,13 @@ class Validator:
                 seen.add(target)
 
 
-def _several_for_one(validator: Validator, value: Seq, table: dict[str, FieldSpec], loc: Loc) -> bool:
+def _several_for_one(
+    validator: Validator, value: Seq, shape: Shape, table: dict[str, FieldSpec], loc: Loc
+) -> bool:
     """Report a list given to a field of one (`spouse: [Ann, Bo]`) whose list spelling holds several
     (`spouses`, `factions`); tell whether it was."""
     name = str(loc[-1])
-    if f"{name}s" not in table:
+    if shape.kind != "scalar" or f"{name}s" not in table:
         return False
     written = validator.labels.get(loc, f'"{name}"')
     validator.at(value, f'{written} names one; write several as "{name}s: [...]" instead')
