@@ -15,15 +15,14 @@ Pure.
 from __future__ import annotations
 
 import re
+
 from rapidfuzz.distance import OSA
 
 from memory.fulltext import STOPWORDS
 
 __all__ = ["ASKING", "misspelt", "were_where"]
 
-#: The words questions ask with, in every form a question uses them: a real word here is never "corrected".
-ASKING = frozenset(
-    """
+_ASKING_TEXT = """
     who whom whose what when where which why how
     alive living live lives lived dead death died die dies dying killed kill kills murdered slain
     born birth birthday married marry marries marriage wed wedded wife wives husband husbands spouse widow widower
@@ -35,8 +34,9 @@ ASKING = frozenset(
     located location happened happen happens battle battles treaty terms winner fought fight war siege
     old older oldest elder eldest younger youngest age aged
     many much population people still ever name named called capital region prisoner held imprisoned
-    """.split()
-)
+"""
+#: The words questions ask with, in every form a question uses them: a real word here is never "corrected".
+ASKING = frozenset(_ASKING_TEXT.split())
 
 _WORD = re.compile(r"[^\W\d_]+")
 #: Each slip's shortest typed word read as a typo (a changed letter in a short word most often makes another word).
@@ -67,7 +67,13 @@ def misspelt(question: str) -> dict[str, str]:
     found: dict[str, str] = {}
     words = _WORD.findall(question)
     for at, typed in enumerate(words):
-        if typed in found or typed != typed.lower() or typed in ASKING or typed in STOPWORDS or len(typed) < 3:
+        if (
+            typed in found
+            or typed != typed.lower()
+            or typed in ASKING
+            or typed in STOPWORDS
+            or len(typed) < 3
+        ):
             continue
         close = {word for word in ASKING if _slip(typed, word)}
         if close == {"who", "how"}:  # "hwo": by the word after it

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import Campaign, LineageStep, get_campaign, lineage
+from canon.graph import CanonReader
 from canon.models import Viewer
 from canon.ontology import Ontology
 from canon.storage import Database
@@ -17,7 +18,6 @@ from memory import fulltext
 from memory.embedding import Embedder
 from memory.knowledge.disagreements import Policy, mark_disagreements
 from memory.knowledge.models import Answer, LoreResult
-from canon.graph import CanonReader
 from memory.knowledge.repository import SourceLite, retrievable, split_lineage_sources
 from memory.knowledge.retrieval.asking import misspelt, were_where
 from memory.knowledge.retrieval.assemble import Found, assemble
@@ -249,7 +249,9 @@ class Retriever:
             allowed = [s.id for s in retrievable(sources, viewer, knowing)]
             secret = await hidden_section_chunks(session, [s.id for s in sources if s.id in allowed])
             unseen = sorted(c for c, s in secret.items() if not sections_seen(viewer, s, knowing))
-            reader = CanonReader(session, steps, self.entities.ontology(campaign), viewer=viewer, knowing=knowing)
+            reader = CanonReader(
+                session, steps, self.entities.ontology(campaign), viewer=viewer, knowing=knowing
+            )
             named = {w for folded in (await self.entities.names(reader, viewer))[0] for w in folded.split()}
             campaigns = sorted({s.campaign_id for s in sources})
             for typed in list(found):

@@ -54,7 +54,9 @@ def test_a_misspelt_asking_word_is_answered_as_spelt_right(cli: CliRunner, tmp_p
     said = ask_world(cli, tmp_path, CAMPAIGN, [*TYPOS, *TYPOS.values()], citations=False)
     assert {typed: said[typed] for typed in TYPOS} == {typed: said[right] for typed, right in TYPOS.items()}
     assert said["who are wennas parnets"] == "Wenna Tarr's parents are Oswin Tarr and Alda Tarr."
-    assert said["hwo won the battle of otter ford"].startswith("At the Battle of Otter Ford, the Reed Clans won")
+    assert said["hwo won the battle of otter ford"].startswith(
+        "At the Battle of Otter Ford, the Reed Clans won"
+    )
 
 
 def test_a_name_the_asker_may_see_stays_a_name(cli: CliRunner, tmp_path: Path) -> None:
