@@ -57,7 +57,9 @@ def _slip(typed: str, word: str) -> bool:
 
 
 #: The words after "how" rather than "who" ("hwo many", "hwo old"): a slip of both is read by what follows it.
-_AFTER_HOW = frozenset("do does did many much old long far big tall often come can".split())
+_AFTER_HOW = frozenset(
+    ["do", "does", "did", "many", "much", "old", "long", "far", "big", "tall", "often", "come", "can"]
+)
 #: "were did he die": "were" before a verb asking, at the start of a question, is "where".
 _WERE = re.compile(r"(?i)^(\W*)(w)ere(?=\s+(?:did|does|do|is|was|are|can|could|would|will|should)\b)")
 
