@@ -79,7 +79,8 @@ class Normaliser:
         self.entries: list[LoreEntry] = []
         # A relation's record values (its visibility still to decide) and the entry declaring it.
         self.relations: list[tuple[dict[str, Any], str]] = []
-        self.relation_keys: set[tuple[str, str, str]] = set()
+        # Each edge recorded, by (relation, source, target): its record values.
+        self.relation_keys: dict[tuple[str, str, str], dict[str, Any]] = {}
         self.life_events: list[LifeEvent] = []
         self.players: list[RosterPlayer] = []
         self.unresolved: list[UnresolvedReference] = []
@@ -163,7 +164,6 @@ class Normaliser:
         )
         if key in self.relation_keys:
             return
-        self.relation_keys.add(key)
         line, column = self.v.pos(loc)
         values = {
             "type": relation,
@@ -177,6 +177,7 @@ class Normaliser:
             "line": line,
             "column": column,
         }
+        self.relation_keys[key] = values
         self.relations.append((values, declared_by))
 
     def link(
@@ -204,9 +205,11 @@ class Normaliser:
         key = (
             (relation, dest, source) if relation in SYMMETRIC and dest < source else (relation, source, dest)
         )
-        if key in self.relation_keys:
+        known = self.relation_keys.get(key)
+        if known is not None:
+            if gm_only:  # one side says it in secret (`gm_only: [spouse_of]`): the tie is the GM's alone
+                known["visibility"] = _EDGE_VISIBILITY[True]
             return
-        self.relation_keys.add(key)
         line, column = self.v.pos(loc)
         values = {
             "type": relation,
@@ -220,6 +223,7 @@ class Normaliser:
             "line": line,
             "column": column,
         }
+        self.relation_keys[key] = values
         self.relations.append((values, owner))
 
     def link_fields(

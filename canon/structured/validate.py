@@ -32,6 +32,7 @@ from canon.campaign_calendar import CampaignCalendar, era_key_for
 from canon.structured.problems import Problems
 from canon.structured.schemas import ID_PATTERN, EntityType, FieldProblem, LoreModel, ScalarKind, id_from_name
 from canon.structured.shapes import (
+    FieldSpec,
     Shape,
     expected,
     field_list,
@@ -244,6 +245,8 @@ class Validator:
             ):
                 data[name] = value.value  # what `scalar` returns for it, without the checks it cannot fail
                 continue
+            if type(value) is Seq and _several_for_one(self, value, shape, table, field_loc):
+                continue
             converted = self.convert(value, shape, field_loc, written_key)
             if converted is _FAILED:
                 self.reported.add(field_loc)
@@ -421,6 +424,20 @@ class Validator:
                         (*loc, name, index), f'{self.label((*loc, name))} lists "{target}" more than once'
                     )
                 seen.add(target)
+
+
+def _several_for_one(
+    validator: Validator, value: Seq, shape: Shape, table: dict[str, FieldSpec], loc: Loc
+) -> bool:
+    """Report a list given to a field of one (`spouse: [Ann, Bo]`) whose list spelling holds several
+    (`spouses`, `factions`); tell whether it was."""
+    name = str(loc[-1])
+    if shape.kind != "scalar" or f"{name}s" not in table:
+        return False
+    written = validator.labels.get(loc, f'"{name}"')
+    validator.at(value, f'{written} names one; write several as "{name}s: [...]" instead')
+    validator.reported.add(loc)
+    return True
 
 
 def first_name(root: Node) -> str | None:
