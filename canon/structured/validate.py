@@ -22,7 +22,7 @@ ones and a close match.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -32,6 +32,7 @@ from canon.campaign_calendar import CampaignCalendar, era_key_for
 from canon.structured.problems import Problems
 from canon.structured.schemas import ID_PATTERN, EntityType, FieldProblem, LoreModel, ScalarKind, id_from_name
 from canon.structured.shapes import (
+    FieldSpec,
     Shape,
     expected,
     field_list,
@@ -244,6 +245,8 @@ class Validator:
             ):
                 data[name] = value.value  # what `scalar` returns for it, without the checks it cannot fail
                 continue
+            if type(value) is Seq and _several_for_one(self, value, shape, table, field_loc):
+                continue
             converted = self.convert(value, shape, field_loc, written_key)
             if converted is _FAILED:
                 self.reported.add(field_loc)
@@ -351,21 +354,6 @@ class Validator:
     def loc_of(self, instance: BaseModel) -> Loc:
         return self.unit_locs[id(instance)]
 
-    def report_duplicate_ids(self) -> None:
-        """Report every id given twice in the file (all kinds share one namespace), at the later place."""
-        first: dict[str, tuple[EntityType, tuple[int, int]]] = {}
-        for entity_id, entity_type, loc in sorted(self.ids, key=lambda item: self.pos(item[2])):
-            position = self.pos(loc)
-            earlier = first.get(entity_id)
-            if earlier is None:
-                first[entity_id] = (entity_type, position)
-                continue
-            self.report(
-                loc,
-                f'duplicate id "{entity_id}": already used for the {earlier[0]} at line {earlier[1][0]}, '
-                f"column {earlier[1][1]}",
-            )
-
     def _report_validation(self, exc: ValidationError, loc: Loc, model: type[LoreModel]) -> None:
         for error in exc.errors(include_url=False):
             error_loc = (*loc, *error["loc"])
@@ -421,6 +409,41 @@ class Validator:
                         (*loc, name, index), f'{self.label((*loc, name))} lists "{target}" more than once'
                     )
                 seen.add(target)
+
+
+def report_duplicate_ids(validators: Sequence[Validator]) -> None:
+    """Report every id given twice in the file (all kinds, and all its documents, share one namespace), at the
+    later place."""
+    given = [
+        (v.pos(loc), entity_id, entity_type, v, loc)
+        for v in validators
+        for entity_id, entity_type, loc in v.ids
+    ]
+    first: dict[str, tuple[EntityType, tuple[int, int]]] = {}
+    for position, entity_id, entity_type, validator, loc in sorted(given, key=lambda item: item[0]):
+        earlier = first.get(entity_id)
+        if earlier is None:
+            first[entity_id] = (entity_type, position)
+            continue
+        validator.report(
+            loc,
+            f'duplicate id "{entity_id}": already used for the {earlier[0]} at line {earlier[1][0]}, '
+            f"column {earlier[1][1]}",
+        )
+
+
+def _several_for_one(
+    validator: Validator, value: Seq, shape: Shape, table: dict[str, FieldSpec], loc: Loc
+) -> bool:
+    """Report a list given to a field of one (`spouse: [Ann, Bo]`) whose list spelling holds several
+    (`spouses`, `factions`); tell whether it was."""
+    name = str(loc[-1])
+    if shape.kind != "scalar" or f"{name}s" not in table:
+        return False
+    written = validator.labels.get(loc, f'"{name}"')
+    validator.at(value, f'{written} names one; write several as "{name}s: [...]" instead')
+    validator.reported.add(loc)
+    return True
 
 
 def first_name(root: Node) -> str | None:
