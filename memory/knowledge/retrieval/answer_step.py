@@ -39,6 +39,7 @@ from memory.knowledge.retrieval.answer_scope import (
     strange_words,
     unheld_words,
 )
+from memory.knowledge.retrieval.answer_unknown import beside_the_point
 from memory.knowledge.retrieval.answer_verdict import verdict
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed, word_in
@@ -98,6 +99,12 @@ def reply(
     something no source names is answered "nothing known", not with a line about something else. `common`: its
     words many of those sources hold (a scene's words, `RetrievalTrace.common_words`)."""
     answer = _reply(question, facts, results, unknown, common)
+    if (
+        answer.known
+        and answer.mode == AnswerMode.EXTRACTIVE
+        and beside_the_point(question.text, facts, answer.text)
+    ):
+        answer = _nothing(question, facts, results)  # a passage about the entity asked, saying nothing asked
     if answer.known:
         return named_subject(question, facts, results, answer)
     strange = bool(results) and bool(strange_words(question, unknown, results))
