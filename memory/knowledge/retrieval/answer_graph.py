@@ -27,6 +27,7 @@ from memory.knowledge.retrieval.answer_lives import asks_how_died, life_answer
 from memory.knowledge.retrieval.answer_members import members_answer
 from memory.knowledge.retrieval.answer_outcomes import outcome_answer
 from memory.knowledge.retrieval.answer_places import places_answer
+from memory.knowledge.retrieval.answer_population import population_answer
 from memory.knowledge.retrieval.answer_told import told_answer, told_sentence
 from memory.knowledge.retrieval.answer_which import renumbered, which_answer, which_meant
 from memory.knowledge.retrieval.answer_words import (
@@ -395,6 +396,7 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         return counted
     found = (
         outcome_answer(question, facts)
+        or population_answer(question, facts)
         or told_answer(question, facts)
         or places_answer(question, facts)
         or members_answer(question, facts)
