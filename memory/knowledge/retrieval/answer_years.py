@@ -26,7 +26,8 @@ _AT_YEAR = re.compile(
 _ASKING = frozenset({"how", "old", "what", "age", "was", "were", "alive", "dead", "living"})
 _HOW_OLD = re.compile(r"^\s*(?:how old|what age)\s+(?:was|were|is|will)\b", re.IGNORECASE)
 _ALIVE = re.compile(
-    r"^\s*(?:was|were|is)\b.*\b(?:(?P<alive>alive|living|still\s+alive)|(?P<dead>dead|deceased))\b", re.IGNORECASE
+    r"^\s*(?:was|were|is)\b.*\b(?:(?P<alive>alive|living|still\s+alive)|(?P<dead>dead|deceased))\b",
+    re.IGNORECASE,
 )
 
 
@@ -74,19 +75,25 @@ def year_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     name = fact.entity_name
     born, died = _year(life.born), _year(life.died)
     if born is not None and year < born:
-        text = f"No: {name} was not yet born in {said}; born {life.born_words}" if alive else (
-            f"{name} was not yet born in {said}: born {life.born_words}"
+        text = (
+            f"No: {name} was not yet born in {said}; born {life.born_words}"
+            if alive
+            else (f"{name} was not yet born in {said}: born {life.born_words}")
         )
         return f"{text}. [{number}]", number
     if died is not None and (year > died or (year == died and by == "by")):
         verdict = "No: " if alive and alive["alive"] else "Yes: " if alive else ""
-        return f"{verdict}{name} died {life.died_words}, before {said}. [{number}]", number
+        before = f", before {said}" if year > died else ""
+        return f"{verdict}{name} died {life.died_words}{before}. [{number}]", number
     if died is not None and year == died:
         return f"{name} died {life.died_words}, in that very year. [{number}]", number
     if how_old is not None:
         if born is None:
             return f"Nothing the table knows says when {name} was born. [{number}]", number
-        return f"{name} was about {year - born} years old in {said}: born {life.born_words}. [{number}]", number
+        return (
+            f"{name} was about {year - born} years old in {said}: born {life.born_words}. [{number}]",
+            number,
+        )
     assert alive is not None
     if died is None and fact.state_terminal:
         return (
@@ -94,9 +101,9 @@ def year_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             number,
         )
     verdict = "Yes" if alive["alive"] else "No"
-    life_said = f"born {life.born_words}" if life.born_words else "no birth dated"
-    ending = f", died {life.died_words}" if life.died_words else ""
-    return f"{verdict}: {name} was alive in {said}: {life_said}{ending}. [{number}]", number
+    lived = [f"born {life.born_words}"] if life.born_words else []
+    lived += [f"died {life.died_words}"] if life.died_words else []
+    return f"{verdict}: {name} was alive in {said}: {', '.join(lived)}. [{number}]", number
 
 
 #: "who was born in …", "who died in …": as `retrieval.years` finds them.
@@ -113,7 +120,7 @@ def lived_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
     asked = _asked(question) if who is not None else None
     if who is None or asked is None:
         return None
-    year, said, _ = asked
+    year = asked[0]
     born = who["born"] is not None
     found = [
         (n, f, f.life.born_words if born else f.life.died_words)
