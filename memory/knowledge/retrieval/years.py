@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import re
 
-from canon.calendar import WorldDate
-from canon.continuity.findings import key_span, world_key
 from canon.date_reading import read_date
-from canon.graph.reader import CanonReader
-from canon.tables import StatementRow
+from canon.graph.reader import CanonReader, states_begun_in_year
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.happenings import calendar_words
 
@@ -40,17 +37,7 @@ async def lives_in_year(reader: CanonReader, question: str) -> list[EntityMatch]
     reading = read_date(when, calendar)
     if reading.date is None or reading.date.year is None:
         return []
-    key = world_key(WorldDate(era=None, year=reading.date.year))
-    assert key is not None
-    first, last = key_span(key)
-    started = await reader.statements(
-        predicates=["state"],
-        where=[
-            StatementRow.value == ("alive" if asked["born"] else "dead"),
-            StatementRow.world_from_key.between(first, last),
-        ],
-        with_evidence=False,
-    )
+    started = await states_begun_in_year(reader, reading.date.year, "alive" if asked["born"] else "dead")
     found: dict[int, EntityMatch] = {}
     for statement in sorted(started, key=lambda s: s.validity.world_from_key or 0):
         found.setdefault(
