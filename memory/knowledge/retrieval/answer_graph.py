@@ -29,6 +29,7 @@ from memory.knowledge.retrieval.answer_lives import asks_how_died, life_answer
 from memory.knowledge.retrieval.answer_members import members_answer
 from memory.knowledge.retrieval.answer_outcomes import outcome_answer
 from memory.knowledge.retrieval.answer_places import places_answer
+from memory.knowledge.retrieval.answer_population import population_answer
 from memory.knowledge.retrieval.answer_qualified import qualified_answer
 from memory.knowledge.retrieval.answer_told import told_answer, told_sentence
 from memory.knowledge.retrieval.answer_which import renumbered, which_answer, which_meant
@@ -401,6 +402,7 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         deaths_answer(question, facts)
         or culprit_answer(question, facts)
         or outcome_answer(question, facts)
+        or population_answer(question, facts)
         or told_answer(question, facts)
         or places_answer(question, facts)
         or members_answer(question, facts)
