@@ -48,7 +48,7 @@ from canon.visibility import entity_hidden, visibility_of
 @dataclass(slots=True)
 class _Defined:
     type: EntityType
-    loc: Loc
+    line: int
     visibility: Visibility
     name: str = ""
 
@@ -86,11 +86,24 @@ class Normaliser:
         self.unresolved: list[UnresolvedReference] = []
         self.calendar = EraCalendar()
         self.reference_checks: list[tuple[str, Loc, str, str, tuple[TargetType, ...]]] = []
+        # The references of the file's earlier documents, each with the validator that knows their places.
+        self.earlier_checks: list[
+            tuple[Validator, list[tuple[str, Loc, str, str, tuple[TargetType, ...]]]]
+        ] = []
         # Dates as text, by identity (the date kept with it): the models share one WorldDate per date written,
         # and a tree repeats each year hundreds of times.
         self.date_texts: dict[int, tuple[WorldDate, str]] = {}
 
     # -- shared helpers --
+
+    def use(self, validator: Validator) -> None:
+        """Go on with the file's next YAML document, whose places `validator` knows: the entries of every
+        document are one file's (one namespace; a reference finds an entry of any of them)."""
+        if validator is self.v:
+            return
+        self.earlier_checks.append((self.v, self.reference_checks))
+        self.reference_checks = []
+        self.v = validator
 
     def _linked_fields(self, entity_type: EntityType, model: type[LoreModel]) -> tuple[str, ...]:
         """Return the fields of `model` that `relation_fields` turns into edges for `entity_type` (cached)."""
@@ -116,10 +129,10 @@ class Normaliser:
         gm_only: tuple[str, ...] = (),
     ) -> None:
         if entity_id in self.defined:
-            return  # reported by Validator.report_duplicate_ids
-        self.defined[entity_id] = _Defined(entity_type, entry_loc, visibility, name)
-        self.named.setdefault(id_from_name(name), entity_id)  # "Ser Aldric" finds the entry `aldric`
+            return  # reported by validate.report_duplicate_ids
         line, column = self.v.pos(entry_loc)
+        self.defined[entity_id] = _Defined(entity_type, line, visibility, name)
+        self.named.setdefault(id_from_name(name), entity_id)  # "Ser Aldric" finds the entry `aldric`
         clean: dict[str, JsonValue] = {k: v for k, v in attributes.items() if v is not None and v != _EMPTY}
         values = {
             "id": entity_id,
@@ -287,21 +300,28 @@ class Normaliser:
         return target if target in self.defined else self.named.get(target, target)
 
     def resolve(self) -> None:
-        for source, loc, field_name, target_as_written, expected in self.reference_checks:
+        documents = [*self.earlier_checks, (self.v, self.reference_checks)]
+        failed = set().union(*(v.failed_ids for v, _ in documents))
+        for v, checks in documents:
+            self._resolve(v, checks, failed)
+
+    def _resolve(
+        self, v: Validator, checks: list[tuple[str, Loc, str, str, tuple[TargetType, ...]]], failed: set[str]
+    ) -> None:
+        for source, loc, field_name, target_as_written, expected in checks:
             target = self.own_id(target_as_written)
             defined = self.defined.get(target)
             if defined is not None:
                 if expected and not fits(defined.type, expected):
-                    line, column = self.v.pos(defined.loc)
-                    self.v.report(
+                    v.report(
                         loc,
-                        f"{self.v.label(loc)} must name {_a(expected)}; “{defined.name or target}” is the "
-                        f"{defined.type} at line {line}",
+                        f"{v.label(loc)} must name {_a(expected)}; “{defined.name or target}” is the "
+                        f"{defined.type} at line {defined.line}",
                     )
                 continue
-            if target in self.v.failed_ids:
+            if target in failed:
                 continue
-            line, column = self.v.pos(loc)
+            line, column = v.pos(loc)
             self.unresolved.append(
                 record(
                     UnresolvedReference,

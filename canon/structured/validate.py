@@ -22,7 +22,7 @@ ones and a close match.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -354,21 +354,6 @@ class Validator:
     def loc_of(self, instance: BaseModel) -> Loc:
         return self.unit_locs[id(instance)]
 
-    def report_duplicate_ids(self) -> None:
-        """Report every id given twice in the file (all kinds share one namespace), at the later place."""
-        first: dict[str, tuple[EntityType, tuple[int, int]]] = {}
-        for entity_id, entity_type, loc in sorted(self.ids, key=lambda item: self.pos(item[2])):
-            position = self.pos(loc)
-            earlier = first.get(entity_id)
-            if earlier is None:
-                first[entity_id] = (entity_type, position)
-                continue
-            self.report(
-                loc,
-                f'duplicate id "{entity_id}": already used for the {earlier[0]} at line {earlier[1][0]}, '
-                f"column {earlier[1][1]}",
-            )
-
     def _report_validation(self, exc: ValidationError, loc: Loc, model: type[LoreModel]) -> None:
         for error in exc.errors(include_url=False):
             error_loc = (*loc, *error["loc"])
@@ -424,6 +409,27 @@ class Validator:
                         (*loc, name, index), f'{self.label((*loc, name))} lists "{target}" more than once'
                     )
                 seen.add(target)
+
+
+def report_duplicate_ids(validators: Sequence[Validator]) -> None:
+    """Report every id given twice in the file (all kinds, and all its documents, share one namespace), at the
+    later place."""
+    given = [
+        (v.pos(loc), entity_id, entity_type, v, loc)
+        for v in validators
+        for entity_id, entity_type, loc in v.ids
+    ]
+    first: dict[str, tuple[EntityType, tuple[int, int]]] = {}
+    for position, entity_id, entity_type, validator, loc in sorted(given, key=lambda item: item[0]):
+        earlier = first.get(entity_id)
+        if earlier is None:
+            first[entity_id] = (entity_type, position)
+            continue
+        validator.report(
+            loc,
+            f'duplicate id "{entity_id}": already used for the {earlier[0]} at line {earlier[1][0]}, '
+            f"column {earlier[1][1]}",
+        )
 
 
 def _several_for_one(

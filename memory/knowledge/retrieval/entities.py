@@ -30,7 +30,7 @@ from memory.knowledge.answer_models import Relation
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
-from memory.knowledge.retrieval.happenings import at_place, by_deed, death_events, in_year
+from memory.knowledge.retrieval.happenings import at_place, by_deed, death_events, in_year, the_fallen
 from memory.knowledge.retrieval.heads import heads_of
 from memory.knowledge.retrieval.heirs import heir_holders
 from memory.knowledge.retrieval.holders import (
@@ -420,6 +420,7 @@ class EntityFinder:
         ranked = [m for m in ranked if m.entity_id not in {d.entity_id for d in deeds}] + deeds
         ranked += await at_place(reader, question, ranked)
         ranked += await death_events(reader, question, ranked)  # how they died may be the event's to tell
+        ranked += await the_fallen(reader, question, ranked)  # who died there: the cards of all who took part
         ranked += await seated(reader, question, ranked)
         sure = [m for m in ranked if not m.shared]  # a part several names share names no one of them for sure
         held = (

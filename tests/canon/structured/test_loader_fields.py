@@ -123,3 +123,17 @@ def test_a_bad_spouse_is_refused_at_its_line(field: str, line: int, said: str) -
     result = _load(f"kind: characters\ncharacters:\n  - name: Ann Reed\n    {field}\n")
     ((at, message),) = [(p.line, p.message) for p in result.problems]
     assert at == line and said in message, message
+
+
+def test_a_place_has_aliases_and_a_population_written_as_a_number_or_words() -> None:
+    result = _load(
+        "locations:\n  - name: Fenreach\n    aliases: [The Reach]\n    population: 2400\n"
+        "regions:\n  - name: The Fens\n    aliases: [Fenland]\n    population: a few thousand marsh folk\n"
+    )
+    assert result.ok, result.problems
+    places = {e.id: e.attributes for e in result.entries}
+    assert places["fenreach"]["aliases"] == ["The Reach"] and places["fenreach"]["population"] == "2400"
+    assert places["the_fens"]["population"] == "a few thousand marsh folk"
+    empty = _load("locations:\n  - name: Fenreach\n    population: ''\n")
+    ((line, message),) = [(p.line, p.message) for p in empty.problems]
+    assert line == 3 and message.startswith('"population" is empty: give a number like 2400')
