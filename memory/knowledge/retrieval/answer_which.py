@@ -52,10 +52,10 @@ def which_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
         )  # a PC and an NPC are both people
         shared.setdefault((" ".join(window), kind), []).append((number, fact))
     dated = re.match(r"^\s*(?:when|where)\b", question.casefold()) is not None
-    for (window, kind), found in shared.items():
+    for (typed, kind), found in shared.items():
         if len(found) < 2 or (dated and kind == "Event"):
             continue  # "when was the coronation": each one's day answers (`answer_happenings`), no question back
-        if set(window.split()) <= _ASKING and len(found) < len(facts):
+        if set(typed.split()) <= _ASKING and len(found) < len(facts):
             continue  # "old" of "how old was Linnet": the words asking, beside a name asked of
         number, first = found[0]
         return f"{_ask(first.matched, [f for _, f in found])} [{number}]", number

@@ -411,11 +411,8 @@ class EntityFinder:
         if counted is not None:
             return _counted(*counted), []
         # "What happened in year 212 of the Reign of Lamps?": the events of the year, not the era its words name.
-        ranked = (
-            await in_year(reader, question)
-            or await lives_in_year(reader, question)
-            or best_matches(question, names, config)
-        )
+        ranked = await in_year(reader, question) or await lives_in_year(reader, question)
+        ranked = ranked or best_matches(question, names, config)
         deeds = await by_deed(reader, question, ranked)  # found by the deed asked, if by a name's part too
         ranked = [m for m in ranked if m.entity_id not in {d.entity_id for d in deeds}] + deeds
         ranked += await at_place(reader, question, ranked)
