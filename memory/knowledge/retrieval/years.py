@@ -13,9 +13,9 @@ import re
 from canon.date_reading import read_date
 from canon.graph.reader import CanonReader, states_begun_in_year
 from memory.knowledge.retrieval.candidates import EntityMatch
-from memory.knowledge.retrieval.happenings import calendar_words
+from memory.knowledge.retrieval.happenings import calendar_words, in_year
 
-__all__ = ["BORN_OR_DIED_IN", "lives_in_year"]
+__all__ = ["BORN_OR_DIED_IN", "in_a_year", "lives_in_year"]
 
 #: "who was born in …", "who died during …", "who was killed in …": the words after "in" say the year.
 BORN_OR_DIED_IN = re.compile(
@@ -24,6 +24,12 @@ BORN_OR_DIED_IN = re.compile(
     r"(?P<when>.+?)\s*[?.!]*\s*$"
 )
 _SCORE = 80.0
+
+
+async def in_a_year(reader: CanonReader, question: str) -> list[EntityMatch]:
+    """Return what a question asks of a year: the events of it ("what happened in 212 RL", `happenings.in_year`)
+    or the lives begun or ended in it ("who was born in 335 LR"); none when it asks no year."""
+    return await in_year(reader, question) or await lives_in_year(reader, question)
 
 
 async def lives_in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
