@@ -40,6 +40,7 @@ from memory.knowledge.retrieval.answer_words import (
     key_words,
     sentences,
 )
+from memory.knowledge.retrieval.answer_years import lived_answer, year_answer
 from memory.knowledge.retrieval.heads import asks_head, head_answer
 from memory.knowledge.retrieval.heirs import heir_answer
 from memory.knowledge.retrieval.rulers import asks_ruler, ruler_answer
@@ -399,7 +400,9 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     if counted is not None:
         return counted
     found = (
-        deaths_answer(question, facts)
+        year_answer(question, facts)
+        or lived_answer(question, facts)
+        or deaths_answer(question, facts)
         or culprit_answer(question, facts)
         or outcome_answer(question, facts)
         or population_answer(question, facts)
