@@ -436,13 +436,18 @@ def report_duplicate_ids(validators: Sequence[Validator]) -> None:
         )
 
 
+#: The field naming what only the GM may read, and the keys of a list's item kept for the GM.
+_GM_FIELD = "gm_only"
+_SECRET_ITEM = frozenset({"name", _GM_FIELD})
+
+
 def _kept_for_gm(validator: Validator, item: Map, loc: Loc, label: str) -> Node:
     """Read an item of a reference list written as a name kept for the GM (`{name: Bo Reed, gm_only: true}`):
     return its name's node, noting its place as secret when `gm_only` is true; report any other mapping."""
     given = {key.value: value for key, value in item.pairs}
-    name, secret = given.get("name"), given.get("gm_only")
+    name, secret = given.get("name"), given.get(_GM_FIELD)
     if (
-        set(given) == {"name", "gm_only"}
+        set(given) == _SECRET_ITEM
         and type(name) is Scalar
         and name.value.strip()
         and type(secret) is Scalar
@@ -453,10 +458,10 @@ def _kept_for_gm(validator: Validator, item: Map, loc: Loc, label: str) -> Node:
             validator.secret_items.add(loc)
         return name
     example = validator.example_name or "Bo Reed"
-    other = [key for key in given if key not in ("name", "gm_only")]
+    other = [key for key in given if key not in _SECRET_ITEM]
     if other:
         why = f'it holds "{other[0]}"'
-    elif type(secret) is Scalar and given.keys() == {"name", "gm_only"}:
+    elif type(secret) is Scalar and set(given) == _SECRET_ITEM:
         why = f'"gm_only" must be true or false (without quotes), not {got(secret)}'
     else:
         why = "it needs both a name and gm_only"
@@ -476,7 +481,7 @@ def _several_for_one(
     `gm_only` hides it); tell whether it was."""
     name = str(loc[-1])
     written = validator.labels.get(loc, f'"{name}"')
-    if type(value) is Map and shape.scalar is ScalarKind.REF and "gm_only" in table:
+    if type(value) is Map and shape.scalar is ScalarKind.REF and _GM_FIELD in table:
         validator.at(
             value, f"{written} names one; to keep it for the GM, list it in the entry's gm_only: [{name}]"
         )
