@@ -436,16 +436,15 @@ def report_duplicate_ids(validators: Sequence[Validator]) -> None:
         )
 
 
-#: The field naming what only the GM may read, and the keys of a list's item kept for the GM.
-_GM_FIELD = "gm_only"
-_SECRET_ITEM = frozenset({"name", _GM_FIELD})
+#: The keys of a list's item kept for the GM: its name, and the field naming what only the GM may read.
+_SECRET_ITEM = frozenset(("name", "gm_only"))
 
 
 def _kept_for_gm(validator: Validator, item: Map, loc: Loc, label: str) -> Node:
     """Read an item of a reference list written as a name kept for the GM (`{name: Bo Reed, gm_only: true}`):
     return its name's node, noting its place as secret when `gm_only` is true; report any other mapping."""
     given = {key.value: value for key, value in item.pairs}
-    name, secret = given.get("name"), given.get(_GM_FIELD)
+    name, secret = given.get("name"), given.get("gm_only")
     if (
         set(given) == _SECRET_ITEM
         and type(name) is Scalar
@@ -481,7 +480,7 @@ def _several_for_one(
     `gm_only` hides it); tell whether it was."""
     name = str(loc[-1])
     written = validator.labels.get(loc, f'"{name}"')
-    if type(value) is Map and shape.scalar is ScalarKind.REF and _GM_FIELD in table:
+    if type(value) is Map and shape.scalar is ScalarKind.REF and table.get("gm_only") is not None:
         validator.at(
             value, f"{written} names one; to keep it for the GM, list it in the entry's gm_only: [{name}]"
         )
