@@ -273,6 +273,13 @@ async def _ingest_yaml(
 # ------------------------------------------------------------------------------------------------ lore
 
 
+#: How a `--queries` file is written, as `lorekeeper lore --help` says it.
+_QUERIES_HELP = (
+    'A file of questions: one per line, or JSON lines like {"id": "q7", "q": "Who rules Saltmarsh?"} '
+    '("question" for "q"; with --json each answer carries its question\'s "id")'
+)
+
+
 def lore(
     campaign: CampaignOption,
     question: Annotated[str | None, typer.Argument(help="The question (or use --queries)")] = None,
@@ -282,11 +289,7 @@ def lore(
     limit: Annotated[int, typer.Option("--limit", "-k", min=1, max=25, help="How many passages")] = 5,
     queries: Annotated[
         Path | None,
-        typer.Option(
-            "--queries",
-            help='A file of questions: one per line, or JSON lines like {"id": "q7", "q": "Who rules '
-            'Saltmarsh?"} ("question" for "q"; with --json each answer carries its question\'s "id")',
-        ),
+        typer.Option("--queries", help=_QUERIES_HELP),
     ] = None,
     preset_name: Annotated[
         str, typer.Option("--preset", help=f"Search preset: {', '.join(PRESET_NAMES)}")
