@@ -110,7 +110,8 @@ class Answerer:
     async def _reply(self, asked: Question, answer: Answer) -> ShortAnswer:
         """Return the short answer of the passages and facts found; with `meaning`, in a thread (the model runs
         there, off the event loop)."""
-        trace, meaning = answer.trace, self.meaning
+        trace = answer.trace
+        meaning = self.meaning.reading(trace.corrections) if self.meaning is not None else None
 
         def short() -> ShortAnswer:
             facts, results = answer.canon_facts, answer.results

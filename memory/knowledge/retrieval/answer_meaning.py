@@ -15,7 +15,9 @@ reads the sentences of an answer, in two places only.
 The thresholds are calibrated on the tuning question sets (`bench.lore_answers`): the right answers read by
 `checked` are 0.39 similar or more with their headings (0.16 without: a line in other words than the question's,
 "You take half damage from cold." for "what are void elves resistant to", needs what it is under), the unrelated
-one 0.15; no sentence `closest` may quote for an unanswerable question is above 0.41, the one right sentence it adds is 0.75.
+one 0.15; no sentence `closest` may quote for an unanswerable question is above 0.41, the one right sentence it
+adds is 0.75. `checked` reads the question with the search's corrections (a typo does not drop an answer),
+`closest` as typed (a correction may name something else: "toll the dead" read as "troll").
 
 Measured and not used: the model choosing the quoted sentence among the word step's candidates, replacing it
 with a sibling closer in meaning, or answering a question asking no field from its closest sentence, each lost
@@ -31,7 +33,8 @@ import logging
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -51,13 +54,23 @@ from memory.knowledge.retrieval.answer_words import (
     labelled_sentences,
     sections_of,
 )
+from memory.knowledge.retrieval.words import corrected
 
-__all__ = ["CLOSE", "UNRELATED", "WEAK_OVERLAP", "MeaningReader", "checked", "closest", "weakly_tied"]
+__all__ = [
+    "CLOSE",
+    "UNRELATED",
+    "WEAK_OVERLAP",
+    "Meaning",
+    "MeaningReader",
+    "checked",
+    "closest",
+    "weakly_tied",
+]
 
 log = logging.getLogger(__name__)
 
 #: The cosine similarity below which a quoted text is about something else than the question.
-UNRELATED = 0.25
+UNRELATED = 0.2
 #: The most of the question's content words an answer may hold and still be read for its meaning.
 WEAK_OVERLAP = 1
 #: The least similarity of the sentence closest in meaning for it to answer when the word step quoted none.
@@ -101,6 +114,34 @@ class MeaningReader:
         a, b = self.vectors([first, second])
         return float(np.dot(a, b))
 
+    def reading(self, corrections: Mapping[str, str] | None = None) -> Meaning:
+        """Return the reader for one question, its misspelt words read as the search corrected them."""
+        return Meaning(self, dict(corrections or {}))
+
+
+@dataclass(frozen=True, slots=True)
+class Meaning:
+    """The meaning reader of one question, as typed: not read through the glossary (the table's words are what
+    the player means: "barbs" read as "barbarians" makes a question about a spell named "silvery barbs" one about
+    barbarians), and `corrections` the search made to its misspelt words ("sahaugin" read as "sahuagin")."""
+
+    reader: MeaningReader
+    corrections: Mapping[str, str] = field(default_factory=dict)
+
+    def similarities(
+        self, question: str, texts: Sequence[str], *, corrected_words: bool = False
+    ) -> list[float] | None:
+        """Return each text's similarity to the question (with `corrected_words`, its misspelt words corrected),
+        or None when the model cannot be run (meaning is an extra: the answer stays the word step's)."""
+        if corrected_words:
+            question = corrected(question, dict(self.corrections))
+        try:
+            first, *rest = self.reader.vectors([question, *texts])
+        except Exception as error:  # the model's files missing or broken: words alone
+            log.warning("the meaning check is unavailable: %s", error)
+            return None
+        return [float(np.dot(first, v)) for v in rest]
+
 
 def _content(question: Question) -> list[str]:
     return [
@@ -131,7 +172,7 @@ def checked(
     facts: Sequence[CanonFact],
     results: Sequence[LoreResult],
     answer: ShortAnswer,
-    reader: MeaningReader,
+    meaning: Meaning,
 ) -> ShortAnswer:
     """Return the answer, or "nothing known" when it is weakly tied to the question by its words
     (`weakly_tied`) and what it quotes, under the headings of the passage it cites first, is unrelated to the
@@ -144,7 +185,8 @@ def checked(
     ]
     headings = " › ".join(results[min(cited)].heading_path) if cited else ""
     said = f"{headings}: {quoted(answer)}" if headings else quoted(answer)
-    similar = _similarities(reader, question.text, [said])
+    # Read with its misspelt words corrected: a line is not dropped for a typo the search read through.
+    similar = meaning.similarities(question.text, [said], corrected_words=True)
     if similar is None or similar[0] >= UNRELATED:
         return answer
     return ShortAnswer(
@@ -155,19 +197,8 @@ def checked(
     )
 
 
-def _similarities(reader: MeaningReader, question: str, texts: Sequence[str]) -> list[float] | None:
-    """Return each text's similarity to the question, or None when the model cannot be run (meaning is an
-    extra: the answer stays the word step's)."""
-    try:
-        first, *rest = reader.vectors([question, *texts])
-    except Exception as error:  # the model's files missing or broken: words alone
-        log.warning("the meaning check is unavailable: %s", error)
-        return None
-    return [float(np.dot(first, v)) for v in rest]
-
-
 def closest(
-    question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult], reader: MeaningReader
+    question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult], meaning: Meaning
 ) -> ShortAnswer | None:
     """Return the sentence of the best passages closest in meaning to a question asking a field, when the word
     step found the passages but no sentence holding enough of the question's words: it says the field asked
@@ -196,7 +227,9 @@ def closest(
                     found.append((index, text))
     if not found:
         return None
-    similar = _similarities(reader, question.text, [text for _, text in found])
+    # Read as typed: a correction may name something else ("toll the dead" read as "troll"), and an answer is
+    # added only when the player's own words mean it.
+    similar = meaning.similarities(question.text, [text for _, text in found])
     if similar is None or max(similar) < CLOSE:
         return None
     index, text = found[similar.index(max(similar))]

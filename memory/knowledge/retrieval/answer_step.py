@@ -34,7 +34,7 @@ from memory.knowledge.retrieval.answer import asks_measure, compose, nothing_kno
 from memory.knowledge.retrieval.answer_described import described, named_subject
 from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
-from memory.knowledge.retrieval.answer_meaning import MeaningReader, closest
+from memory.knowledge.retrieval.answer_meaning import Meaning, closest
 from memory.knowledge.retrieval.answer_scope import (
     named_otherwise,
     narrowed,
@@ -94,7 +94,7 @@ def reply(
     results: Sequence[LoreResult],
     unknown: Sequence[str] = (),
     common: Sequence[str] = (),
-    meaning: MeaningReader | None = None,
+    meaning: Meaning | None = None,
 ) -> ShortAnswer:
     """Return the short answer to an analysed question from what the asker may see (see the module docstring).
 
@@ -115,7 +115,7 @@ def _reply(
     results: Sequence[LoreResult],
     unknown: Sequence[str] = (),
     common: Sequence[str] = (),
-    meaning: MeaningReader | None = None,
+    meaning: Meaning | None = None,
 ) -> ShortAnswer:
     if graph_answer(question.text, facts) is not None:
         return compose(question.text, facts, results)
