@@ -8,7 +8,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.llm.client import LLMClient, TokenLedger
+from bot.llm.client import LLMClient
+from bot.lore_reader import configured_llm, semantic_search
 from bot.ops.installation import Installation
 from bot.ops.metrics import CommandLatencies
 from bot.services.campaigns import CampaignService
@@ -20,7 +21,6 @@ from memory.embedding import MiniLMEmbedder
 from memory.knowledge.service import KnowledgeService
 from memory.vault import Vault
 from memory.vault_setup import vault_from_settings
-from memory.vector_index import ChromaVectorIndex
 
 if TYPE_CHECKING:
     from bot.ops.ledger import SqlTokenLedger
@@ -54,10 +54,6 @@ if TYPE_CHECKING:
     from memory.turn_log import TurnLog
 
 log = logging.getLogger(__name__)
-
-#: The note in the data folder keeping the embedding model's version for one-question processes
-#: (`MiniLMEmbedder`'s `version_note`).
-MODEL_VERSION_NOTE = "embedding-model.json"
 
 
 @dataclass
@@ -130,19 +126,9 @@ class Services:
         await self.db.dispose()
 
 
-def _configured_llm(settings: Settings, ledger: TokenLedger) -> LLMClient | None:
-    """Return the configured language model's client, or None: its library, a while to import, only then."""
-    if not settings.llm.configured:
-        return None
-    from bot.llm.openai_compatible import build_llm
-    from memory.tokens import count_tokens
-
-    return build_llm(settings.llm, ledger, token_counter=count_tokens)
-
-
 async def build_services(settings: Settings, *, db: Database | None = None, migrate: bool = True) -> Services:
     """Open the database (creating the data directory and applying migrations) and build the services."""
-    # Imported here, not at the top: `lorekeeper lore` builds only what a question needs (`open_lore_reader`).
+    # Imported here, not at the top: `lorekeeper lore` builds only what a question needs (`bot.lore_reader`).
     from bot.ops.ledger import SqlTokenLedger
     from bot.ops.operations import OperationsService
     from bot.ops.scheduler import JobScheduler
@@ -168,7 +154,7 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
     installation = Installation(db)
     knowledge = build_knowledge(settings, db, access, owner=installation.owner)
     ledger = SqlTokenLedger(db)
-    llm = _configured_llm(settings, ledger)
+    llm = configured_llm(settings, ledger)
     voice = build_voice(
         settings,
         db,
@@ -189,7 +175,7 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
     )
     structured = StructuredImportService(db, access.ontology_for)
     desks = _desks(db, built, scenes, turns, voice, knowledge)
-    answers = LoreAnswers(knowledge, llm)
+    answers = LoreAnswers(knowledge.answers, llm)
     return Services(
         settings=settings,
         db=db,
@@ -391,31 +377,10 @@ def build_knowledge(
     canon: CanonAccess | None = None,
     *,
     owner: Callable[[], Awaitable[Owner]] | None = None,
-    one_shot: bool = False,
 ) -> KnowledgeService:
-    """Build the imported-knowledge service: Chroma and the offline embedder unless embedding is switched off.
-
-    Neither loads anything here: the model loads on the first embedding, chromadb on the first vector call.
-    `one_shot`: the process answers a question and ends (the model's session starts quick, unoptimised, and its
-    version is read from a note in the data folder rather than hashed; an embedded vector index is read without
-    importing chromadb).
-    """
-    vectors: ChromaVectorIndex | None = None
-    embedder: MiniLMEmbedder | None = None
-    if settings.embedding.enabled:
-        embedder = MiniLMEmbedder(
-            batch_size=settings.embedding.batch_size,
-            quick_start=one_shot,
-            version_note=settings.data_dir / MODEL_VERSION_NOTE if one_shot else None,
-        )
-        vectors = ChromaVectorIndex.from_settings(
-            settings.data_dir,
-            settings.chroma.host,
-            settings.chroma.port,
-            settings.embedding.batch_size,
-            owner,
-            direct=one_shot,
-        )
+    """Build the imported-knowledge service: Chroma and the offline embedder unless embedding is switched off
+    (`bot.lore_reader.semantic_search`, which loads neither here)."""
+    vectors, embedder = semantic_search(settings, owner)
     return KnowledgeService(
         db,
         data_dir=settings.data_dir,
@@ -431,47 +396,3 @@ def build_vault(settings: Settings) -> Vault:
     """Return where the originals of imported files are kept: an S3-compatible store when one is configured,
     else a folder of the data directory (`vault.folder`, default `data_dir/sources`)."""
     return vault_from_settings(settings.vault, settings.data_dir)
-
-
-@dataclass
-class LoreReader:
-    """The services a lore question uses, under the names `Services` gives them (`open_lore_reader`)."""
-
-    db: Database
-    campaigns: CampaignService
-    knowledge: KnowledgeService
-    llm: LLMClient | None
-    answers: LoreAnswers
-
-    async def close(self) -> None:
-        """Close the model client and the database."""
-        close = getattr(self.llm, "aclose", None)
-        if close is not None:
-            await close()
-        await self.db.dispose()
-
-
-async def open_lore_reader(settings: Settings, *, one_shot: bool = False) -> LoreReader | None:
-    """Return only what `lorekeeper lore QUESTION` uses, or None when the database needs migrating first.
-
-    Building every service imports the whole application (the model client, the scheduler, the voice, Alembic)
-    before the first answer; a question needs the database, the campaigns, the imported knowledge (whose vector
-    index and model load on first use) and the language model when one is configured. Whether the database is
-    at the newest migration is read without Alembic (`bot.schema.current`); when it is not, the caller builds
-    every service instead, which migrates it.
-    """
-    from bot.schema.current import schema_current
-
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
-    db = Database.from_url(settings.resolved_database_url)
-    if not await schema_current(db):
-        await db.dispose()
-        return None
-    installation = Installation(db)
-    knowledge = build_knowledge(settings, db, CanonAccess(), owner=installation.owner, one_shot=one_shot)
-    llm: LLMClient | None = None
-    if settings.llm.configured:
-        from bot.ops.ledger import SqlTokenLedger
-
-        llm = _configured_llm(settings, SqlTokenLedger(db))
-    return LoreReader(db, CampaignService(db), knowledge, llm, LoreAnswers(knowledge, llm))

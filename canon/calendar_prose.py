@@ -54,13 +54,39 @@ _LABELS: tuple[tuple[str, re.Pattern[str]], ...] = (
 def read_prose(text: str) -> dict[str, Any] | None:
     """Return the calendar block the sentences say (eras, months, seasons ...), or None where one is not read."""
     block: dict[str, Any] = {}
-    sentences = _sentences(text)
-    if not sentences:
+    pieces = _sentences(text)
+    if not pieces:
         return None
-    for sentence in sentences:
-        if not _read_sentence(sentence, block):
+    index = 0
+    while index < len(pieces):
+        index = _read_from(pieces, index, block)
+        if index < 0:
             return None
     return block
+
+
+#: A name's short word before a full stop ("St. Aldric's Reign", "Mt. Oro", "J. Harrow"): it may go on.
+_SHORT_WORD = re.compile(r"(?:^|\s)[A-Z][a-z]{0,2}$")
+
+
+def _read_from(pieces: list[tuple[str, bool]], index: int, block: dict[str, Any]) -> int:
+    """Read the sentence starting at `index` into `block`; return where the next one starts, or -1.
+
+    A full stop after a name's short word ("St.") may be inside the name: the pieces joined across it are read
+    first, the piece alone only when they do not read."""
+    joined, end = pieces[index][0], index
+    tries: list[tuple[str, int]] = [(joined, end)]
+    while end + 1 < len(pieces) and pieces[end][1] and _SHORT_WORD.search(pieces[end][0]):
+        end += 1
+        joined = f"{joined}. {pieces[end][0]}"
+        tries.append((joined, end))
+    for sentence, last in reversed(tries):
+        trial = {key: list(value) if isinstance(value, list) else value for key, value in block.items()}
+        if _read_sentence(sentence, trial):
+            block.clear()
+            block.update(trial)
+            return last + 1
+    return -1
 
 
 def _read_sentence(sentence: str, block: dict[str, Any]) -> bool:
@@ -209,21 +235,22 @@ def _name(text: str, *, era: bool = False) -> str:
     return text if _NAME.fullmatch(text) else ""
 
 
-def _sentences(text: str) -> list[str]:
-    """Split text into sentences at line ends and at a full stop outside brackets ("T.A." stays whole)."""
-    sentences: list[str] = []
+def _sentences(text: str) -> list[tuple[str, bool]]:
+    """Split text into pieces at line ends and at a full stop outside brackets ("T.A." stays whole); each piece
+    says whether a full stop on its line ended it (a name's "St." may go on: `_read_from`)."""
+    pieces: list[tuple[str, bool]] = []
     current: list[str] = []
     depth = 0
     for index, char in enumerate(text):
         depth += {"(": 1, ")": -1}.get(char, 0)
         after = text[index + 1 : index + 2]
         if char == "\n" or (char == "." and depth <= 0 and (not after or after.isspace())):
-            sentences.append("".join(current))
+            pieces.append(("".join(current).strip(), char == "." and after == " "))
             current = []
             continue
         current.append(char)
-    sentences.append("".join(current))
-    return [s.strip() for s in sentences if s.strip()]
+    pieces.append(("".join(current).strip(), False))
+    return [(piece, stop) for piece, stop in pieces if piece]
 
 
 def _entries(text: str) -> list[str]:

@@ -367,9 +367,9 @@ def _answer_all(settings: Any, work: Any, *, one_question: bool, collecting: boo
 
 
 async def with_lore_reader(settings: Any, work: Any, *, one_shot: bool = False) -> Any:
-    """Run `work` with only the services a question uses (`bot.app.open_lore_reader`), or with every service
+    """Run `work` with only the services a question uses (`bot.lore_reader.open_lore_reader`), or with every service
     when the database needs migrating first. `one_shot`: one question is asked (the model starts quick)."""
-    from bot.app import open_lore_reader
+    from bot.lore_reader import open_lore_reader
 
     reader = await open_lore_reader(settings, one_shot=one_shot)
     if reader is None:

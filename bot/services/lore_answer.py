@@ -26,10 +26,10 @@ from canon.models import Viewer
 from canon.visibility import Knowing
 from memory.framing import passage_line, sanitize
 from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
+from memory.knowledge.ask import Answerer
 from memory.knowledge.models import Answer, CanonFact, LoreResult
 from memory.knowledge.question import Question, analyse, describe
 from memory.knowledge.retrieval.answer import nothing_known, numbered
-from memory.knowledge.service import KnowledgeService
 from memory.leaks import Secret, find_leaks
 from memory.untrusted import UNTRUSTED_RULES, frame_untrusted
 
@@ -149,11 +149,13 @@ def guarded_material(player: Answer, gm: Answer) -> tuple[list[Secret], list[str
 
 
 class LoreAnswers:
-    """Answers lore questions: the knowledge's passages and canon facts, and a short answer that cites them."""
+    """Answers lore questions: the knowledge's passages and canon facts, and a short answer that cites them.
 
-    def __init__(
-        self, knowledge: KnowledgeService, llm: LLMClient | None = None, *, max_tokens: int = 400
-    ) -> None:
+    `knowledge` is the imported knowledge's answerer (`KnowledgeService.answers`): a question needs it alone, not
+    the importers beside it (a one-question process builds only it, `bot.lore_reader`).
+    """
+
+    def __init__(self, knowledge: Answerer, llm: LLMClient | None = None, *, max_tokens: int = 400) -> None:
         self.knowledge = knowledge
         self.llm = llm
         self.max_tokens = max_tokens
@@ -203,7 +205,7 @@ class LoreAnswers:
         assert self.llm is not None
         facts, results = answer.canon_facts, answer.results
         try:
-            asked = analyse(answer.question, await self.knowledge.answers.glossary(answer.campaign_id))
+            asked = analyse(answer.question, await self.knowledge.glossary(answer.campaign_id))
             reply = await self.llm.complete_structured(
                 answer_messages(answer.question, facts, results, asked=asked, candidate=answer.reply),
                 LoreReply,

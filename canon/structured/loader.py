@@ -5,9 +5,11 @@ stage:
 
 1. `source`: the bytes (refused unread when too large), decoded as UTF-8.
 2. `tabs`: tabs used for indentation, reported per line; the rest of the file is still read.
-3. `tree`: YAML events become a positioned tree (libyaml's C parser, ruamel.yaml's for its messages), with
-   anchors, aliases, tags, duplicate keys, complex keys, deep nesting and second documents refused.
-4. `root`: the kind (`kind:` or the top-level keys), and the top level read as that kind's document.
+3. `tree`: YAML events become a positioned tree per YAML document (libyaml's C parser, ruamel.yaml's for its
+   messages), with anchors, aliases, tags, duplicate keys, complex keys and deep nesting refused.
+4. `root`: each document's kind (`kind:` or its top-level keys), and its top level read as that kind's
+   document. A file may hold several documents (`---` between them), of one kind or several: they are one
+   file's entries (one namespace of ids; a reference finds an entry of any of them).
 5. `validate`: each entry checked on its own against its model, every scalar read by its field's kind.
 6. `normalise` and the kind's own module (`kinds`): cross-entry checks (duplicate ids, wrong-type
    references, self references, cycles, dates against eras, death before birth ...) and the records:
@@ -27,7 +29,7 @@ from typing import TypeVar
 from canon.calendar import DEFAULT_RULES, CalendarRules
 from canon.campaign_calendar import CampaignCalendar
 from canon.structured import tree
-from canon.structured.kinds import IDENTITIES, KINDS, RELATION_FIELDS, LoreKind
+from canon.structured.kinds import IDENTITIES, KINDS, RELATION_FIELDS, LoreDocument, LoreKind
 from canon.structured.normalise import Normaliser
 from canon.structured.problems import Problems
 from canon.structured.records import LoreProblem
@@ -36,8 +38,8 @@ from canon.structured.root import read_root
 from canon.structured.schemas import LoreModel
 from canon.structured.source import DEFAULT_MAX_BYTES, read_source
 from canon.structured.tabs import TAB_INDENTATION, expand_tabs, indentation_tabs, report_as_written
-from canon.structured.tree import Node, build_tree
-from canon.structured.validate import Validator, first_name
+from canon.structured.tree import Map, Node, Scalar, build_documents, build_tree
+from canon.structured.validate import NULLS, Validator, first_name, report_duplicate_ids
 
 __all__ = ["DEFAULT_MAX_BYTES", "load_lore_file", "parse_yaml_as"]
 
@@ -95,10 +97,10 @@ def _load(
         return _check_text(text, filename, problems, kind, calendar_rules, calendar, fast=fast)
     for line, column in tabs:
         problems.add(line, column, TAB_INDENTATION)
-    expanded = expand_tabs(text, tabs, filename, fast=fast)
+    expanded = expand_tabs(text, tabs, filename, fast=fast, several=True)
     if expanded is None:
         return LoadResult(file=filename, kind=None, document=None, problems=problems.result())
-    checked = _check_tree(expanded.root, filename, expanded.problems, kind, calendar_rules, calendar)
+    checked = _check_documents(expanded.roots, filename, expanded.problems, kind, calendar_rules, calendar)
     report_as_written(problems, checked.problems, expanded)
     unresolved = tuple(
         u.model_copy(update={"column": expanded.column(u.line, u.column)}) for u in checked.unresolved
@@ -119,34 +121,49 @@ def _check_text(
     fast: bool,
 ) -> LoadResult:
     """Parse and validate text free of indentation tabs; see `load_lore_file`."""
-    root = build_tree(text, problems, fast=fast)
-    if root is None:
+    roots = build_documents(text, problems, fast=fast)
+    if roots is None:
         return LoadResult(file=filename, kind=None, document=None, problems=problems.result())
-    return _check_tree(root, filename, problems, kind, calendar_rules, calendar)
+    return _check_documents(roots, filename, problems, kind, calendar_rules, calendar)
 
 
-def _check_tree(
-    root: Node,
+def _check_documents(
+    roots: list[Node],
     filename: str,
     problems: Problems,
     kind: LoreKind | None,
     calendar_rules: CalendarRules,
     calendar: CampaignCalendar | None = None,
 ) -> LoadResult:
-    """Validate a built tree (`problems` holds what building it reported); see `load_lore_file`."""
-    validator = Validator(problems, calendar_rules, IDENTITIES, calendar)
-    validator.example_name = first_name(root)
-    detected, document = read_root(root, validator, kind)
-    validator.report_duplicate_ids()
-    normaliser = Normaliser(validator, filename, RELATION_FIELDS)
-    if detected is not None and document is not None:
+    """Validate the built trees of a file's documents (`problems` holds what building them reported), as one
+    file's entries; see `load_lore_file`."""
+    roots = _lore_documents(roots, problems)
+    example = next((name for name in map(first_name, roots) if name), None)
+    validators: list[Validator] = []
+    read: list[tuple[Validator, LoreKind, LoreDocument]] = []
+    for root in roots:
+        validator = Validator(problems, calendar_rules, IDENTITIES, calendar)
+        validator.example_name = first_name(root) or example
+        validators.append(validator)
+        detected, document = read_root(root, validator, kind)
+        if detected is not None and document is not None:
+            read.append((validator, detected, document))
+    report_duplicate_ids(validators)
+    normaliser = Normaliser(validators[0], filename, RELATION_FIELDS)
+    # Eras first, whichever document defines them: the other documents' dates are checked against them.
+    for validator, detected, document in sorted(read, key=lambda r: r[1] != "timeline"):
+        normaliser.use(validator)
         KINDS[detected].normalise(normaliser, document)
+    if read:
         normaliser.resolve()
     unresolved = tuple(sorted(normaliser.unresolved, key=lambda u: (u.line, u.column)))
-    if problems.items or document is None:
+    kinds = tuple(dict.fromkeys(detected for _, detected, _ in read))
+    first = kinds[0] if kinds else None
+    if problems.items or len(read) < len(roots):
         return LoadResult(
             file=filename,
-            kind=detected,
+            kind=first,
+            kinds=kinds,
             document=None,
             unresolved=unresolved,
             problems=problems.result(),
@@ -154,8 +171,10 @@ def _check_tree(
     # Every record is already validated: construct, do not walk ~100,000 of them again.
     return LoadResult.model_construct(
         file=filename,
-        kind=detected,
-        document=document,
+        kind=first,
+        kinds=kinds,
+        document=read[0][2],
+        documents=tuple(document for _, _, document in read),
         entries=tuple(normaliser.entries),
         relations=tuple(normaliser.final_relations()),
         life_events=tuple(normaliser.life_events),
@@ -163,6 +182,23 @@ def _check_tree(
         unresolved=unresolved,
         problems=(),
     )
+
+
+def _lore_documents(roots: list[Node], problems: Problems) -> list[Node]:
+    """Return the file's documents that hold something (an empty one, as a `---` at the very end makes, is
+    none: a file of nothing but empty documents is one, reported empty); report a second `source:`."""
+    held = [root for root in roots if not (isinstance(root, Scalar) and root.plain and root.value in NULLS)]
+    sources = [
+        key for root in held if isinstance(root, Map) for key, _ in root.pairs if key.value == "source"
+    ]
+    for key in sources[1:]:
+        problems.add(
+            key.line,
+            key.column,
+            f'"source" is given again: a file has one name, given once (at line {sources[0].line}); remove this '
+            "one",
+        )
+    return held or roots[:1]
 
 
 def parse_yaml_as(
@@ -197,7 +233,7 @@ def _parse_as(
     else:
         expanded = expand_tabs(text, tabs, filename, fast=fast)
         if expanded is not None:
-            Validator(expanded.problems, calendar_rules).unit(expanded.root, model, (), "the document")
+            Validator(expanded.problems, calendar_rules).unit(expanded.roots[0], model, (), "the document")
             report_as_written(problems, expanded.problems.result(), expanded)
     if problems.items:
         return None, problems.result()

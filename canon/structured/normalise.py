@@ -48,12 +48,14 @@ from canon.visibility import entity_hidden, visibility_of
 @dataclass(slots=True)
 class _Defined:
     type: EntityType
-    loc: Loc
+    line: int
     visibility: Visibility
     name: str = ""
 
 
 _EMPTY: list[JsonValue] = []
+# A reference to check once every id is known: (source, place, field, target as written, types it may name).
+_Check = tuple[str, Loc, str, str, tuple[TargetType, ...]]
 # An edge's visibility as its row holds it, by whether the edge is the GM's alone (asked once per edge).
 _EDGE_VISIBILITY = {hidden: visibility_of(hidden).value for hidden in (False, True)}
 
@@ -79,17 +81,28 @@ class Normaliser:
         self.entries: list[LoreEntry] = []
         # A relation's record values (its visibility still to decide) and the entry declaring it.
         self.relations: list[tuple[dict[str, Any], str]] = []
-        self.relation_keys: set[tuple[str, str, str]] = set()
+        # Each edge recorded, by (relation, source, target): its record values.
+        self.relation_keys: dict[tuple[str, str, str], dict[str, Any]] = {}
         self.life_events: list[LifeEvent] = []
         self.players: list[RosterPlayer] = []
         self.unresolved: list[UnresolvedReference] = []
         self.calendar = EraCalendar()
-        self.reference_checks: list[tuple[str, Loc, str, str, tuple[TargetType, ...]]] = []
+        self.reference_checks: list[_Check] = []
+        # The references of the file's earlier documents, each with the validator that knows their places.
+        self.earlier_checks: list[tuple[Validator, list[_Check]]] = []
         # Dates as text, by identity (the date kept with it): the models share one WorldDate per date written,
         # and a tree repeats each year hundreds of times.
         self.date_texts: dict[int, tuple[WorldDate, str]] = {}
 
     # -- shared helpers --
+
+    def use(self, validator: Validator) -> None:
+        """Go on with the file's next YAML document, whose places `validator` knows (one file's entries)."""
+        if validator is self.v:
+            return
+        self.earlier_checks.append((self.v, self.reference_checks))
+        self.reference_checks = []
+        self.v = validator
 
     def _linked_fields(self, entity_type: EntityType, model: type[LoreModel]) -> tuple[str, ...]:
         """Return the fields of `model` that `relation_fields` turns into edges for `entity_type` (cached)."""
@@ -115,10 +128,10 @@ class Normaliser:
         gm_only: tuple[str, ...] = (),
     ) -> None:
         if entity_id in self.defined:
-            return  # reported by Validator.report_duplicate_ids
-        self.defined[entity_id] = _Defined(entity_type, entry_loc, visibility, name)
-        self.named.setdefault(id_from_name(name), entity_id)  # "Ser Aldric" finds the entry `aldric`
+            return  # reported by validate.report_duplicate_ids
         line, column = self.v.pos(entry_loc)
+        self.defined[entity_id] = _Defined(entity_type, line, visibility, name)
+        self.named.setdefault(id_from_name(name), entity_id)  # "Ser Aldric" finds the entry `aldric`
         clean: dict[str, JsonValue] = {k: v for k, v in attributes.items() if v is not None and v != _EMPTY}
         values = {
             "id": entity_id,
@@ -163,7 +176,6 @@ class Normaliser:
         )
         if key in self.relation_keys:
             return
-        self.relation_keys.add(key)
         line, column = self.v.pos(loc)
         values = {
             "type": relation,
@@ -177,6 +189,7 @@ class Normaliser:
             "line": line,
             "column": column,
         }
+        self.relation_keys[key] = values
         self.relations.append((values, declared_by))
 
     def link(
@@ -194,6 +207,8 @@ class Normaliser:
         """Record the edge `RELATION_FIELDS` assigns to this field, and check the reference (`gm_only`: the
         edge is the GM's alone, whatever its ends)."""
         spec = self.relation_fields[(entity_type, field_name)]
+        # One item kept for the GM (`parents: [Ann, {name: Bo, gm_only: true}]`) is the GM's edge.
+        gm_only = gm_only or bool(self.v.secret_items and loc in self.v.secret_items)
         # `refer`, inlined: a big tree links tens of thousands of references.
         self.reference_checks.append((owner, loc, field_name, target, spec.target_types))
         if target == owner:
@@ -204,9 +219,11 @@ class Normaliser:
         key = (
             (relation, dest, source) if relation in SYMMETRIC and dest < source else (relation, source, dest)
         )
-        if key in self.relation_keys:
+        known = self.relation_keys.get(key)
+        if known is not None:
+            if gm_only:  # one side says it in secret (`gm_only: [spouse_of]`): the tie is the GM's alone
+                known["visibility"] = _EDGE_VISIBILITY[True]
             return
-        self.relation_keys.add(key)
         line, column = self.v.pos(loc)
         values = {
             "type": relation,
@@ -220,6 +237,7 @@ class Normaliser:
             "line": line,
             "column": column,
         }
+        self.relation_keys[key] = values
         self.relations.append((values, owner))
 
     def link_fields(
@@ -283,21 +301,26 @@ class Normaliser:
         return target if target in self.defined else self.named.get(target, target)
 
     def resolve(self) -> None:
-        for source, loc, field_name, target_as_written, expected in self.reference_checks:
+        documents = [*self.earlier_checks, (self.v, self.reference_checks)]
+        failed = set().union(*(v.failed_ids for v, _ in documents))
+        for v, checks in documents:
+            self._resolve(v, checks, failed)
+
+    def _resolve(self, v: Validator, checks: list[_Check], failed: set[str]) -> None:
+        for source, loc, field_name, target_as_written, expected in checks:
             target = self.own_id(target_as_written)
             defined = self.defined.get(target)
             if defined is not None:
                 if expected and not fits(defined.type, expected):
-                    line, column = self.v.pos(defined.loc)
-                    self.v.report(
+                    v.report(
                         loc,
-                        f"{self.v.label(loc)} must name {_a(expected)}; “{defined.name or target}” is the "
-                        f"{defined.type} at line {line}",
+                        f"{v.label(loc)} must name {_a(expected)}; “{defined.name or target}” is the "
+                        f"{defined.type} at line {defined.line}",
                     )
                 continue
-            if target in self.v.failed_ids:
+            if target in failed:
                 continue
-            line, column = self.v.pos(loc)
+            line, column = v.pos(loc)
             self.unresolved.append(
                 record(
                     UnresolvedReference,

@@ -187,6 +187,11 @@ def _changes(new: int, replaced: int, adopted: int, unchanged: int, retconned: i
 _NOUNS = {"Location": "place", "Person": "person", "NPC": "person", "PC": "person"}
 
 
+def kinds_of(kinds: Sequence[str]) -> str | None:
+    """Return a file's kinds as its report names them: one, or several (a file of several YAML documents)."""
+    return ", ".join(kinds) or None
+
+
 def kinds_in_words(counts: Mapping[str, int]) -> list[str]:
     """Return counts by entity type as a person says them: ["2 eras", "6 places", "12 people"]."""
     merged: dict[str, int] = {}
@@ -290,7 +295,7 @@ def _file_reports(
         kind: str | None = None
         if loaded.result is not None:
             counts.update(e.entity_type for e in loaded.result.entries)
-            kind = loaded.result.kind
+            kind = kinds_of(loaded.result.kinds) or loaded.result.kind
         else:
             version = versions.get(loaded.name)
             if version is not None:

@@ -18,15 +18,19 @@ from canon.structured.records import (
 class LoadResult(BaseModel):
     """The outcome of loading one lore file: a validated document and its records, or every problem.
 
-    When `problems` is non-empty, `document`, `entries`, `relations` and `life_events` are empty;
+    When `problems` is non-empty, `document`, `documents`, `entries`, `relations` and `life_events` are empty;
     `unresolved` is still filled when the file got far enough to tell.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     file: str
+    #: The kind of the file's first document, and of each (a file may hold several YAML documents, `---` between
+    #: them, of one kind or several).
     kind: LoreKind | None
+    kinds: tuple[LoreKind, ...] = ()
     document: LoreDocument | None
+    documents: tuple[LoreDocument, ...] = ()
     entries: tuple[LoreEntry, ...] = ()
     relations: tuple[LoreRelation, ...] = ()
     life_events: tuple[LifeEvent, ...] = ()

@@ -1,5 +1,6 @@
-"""Stage 4 of loading a lore file: its kind (said with `kind:` or recognised by its top-level keys), then its
-top level read as that kind's document."""
+"""Stage 4 of loading a lore file: each YAML document's kind (said with `kind:` or recognised by its top-level
+keys), then its top level read as that kind's document. A document holding the keys of several kinds is told
+where to put the `---` that splits it."""
 
 from __future__ import annotations
 
@@ -60,12 +61,33 @@ def read_root(
             f"this file is a {KINDS[kind].words} file, but a {KINDS[requested].words} file was expected",
         )
         return None, None
-    node = Map(body, root.line, root.column)
     spec = KINDS[kind]
+    body = [(key, value) for key, value in body if not _another_kinds(key, kind, validator)]
+    node = Map(body, root.line, root.column)
     if spec.read_root is not None:
         return kind, typing.cast(LoreDocument | None, spec.read_root(node, validator))
     data = validator.fields(node, spec.model, ())
     return kind, typing.cast(LoreDocument | None, validator.document(spec.model, data))
+
+
+def _another_kinds(key: Scalar, kind: LoreKind, validator: Validator) -> bool:
+    """Report a top-level key of another kind in a document of `kind` (`factions:` under `kind: characters`),
+    saying how to split it off; tell whether it was one."""
+    if key.value in KINDS[kind].top_level:
+        return False
+    other = next((k for k, keys in KIND_KEYS.items() if key.value in keys), None)
+    if other is None:
+        return False
+    validator.at(
+        key,
+        f"“{key.value}:” is a key of a {KINDS[other].words} file, and this part of the file is a "
+        f"{KINDS[kind].words} one: {_SPLIT} before `{key.value}:`, or move it to a file of its own",
+    )
+    return True
+
+
+#: How a file holding several kinds is split, in the words of its problems.
+_SPLIT = "put a line `---` (three dashes alone on the line, at its left edge)"
 
 
 #: The longest name a file may declare with `source:`.
@@ -117,6 +139,19 @@ def _example(body: list[tuple[Scalar, Node]], root: Map) -> LoreKind:
     return max(hits, key=lambda k: len(hits[k])) if hits else LORE_KINDS[0]
 
 
+def _kind_starts(body: list[tuple[Scalar, Node]]) -> list[Scalar]:
+    """Return the keys where a kind's keys begin, in file order: the first kind's first key, then each key of
+    another kind that the kind before it has no field of."""
+    starts: list[Scalar] = []
+    current: LoreKind | None = None
+    for key, _ in body:
+        kind = next((k for k, keys in KIND_KEYS.items() if key.value in keys), None)
+        if kind is not None and (current is None or key.value not in KINDS[current].top_level):
+            starts.append(key)
+            current = kind
+    return starts
+
+
 def _detect_kind(body: list[tuple[Scalar, Node]], root: Map, validator: Validator) -> LoreKind | None:
     """Return the kind the top-level keys say, only when they say it alone: every key one kind's own."""
     hits = _hits(body)
@@ -127,10 +162,12 @@ def _detect_kind(body: list[tuple[Scalar, Node]], root: Map, validator: Validato
     example = _example(body, root)
     if len(hits) > 1:
         found = ", ".join(f"{', '.join(keys)} ({KINDS[kind].words})" for kind, keys in hits.items())
+        starts = [f"before `{key.value}:` (line {key.line})" for key in _kind_starts(body)[1:]]
+        where = " and ".join([", ".join(starts[:-1]), starts[-1]] if len(starts) > 1 else starts)
         validator.at(
             root,
-            f"this file has no `kind:` line and holds the top-level keys of several kinds: {found}; put each "
-            f"kind in its own file, or add a line such as `kind: {KINDS[example].words}` at the top",
+            f"this file holds the top-level keys of several kinds: {found}; each kind needs a part of its "
+            f"own: {_SPLIT} {where}, or put each kind in its own file",
         )
         return None
     keys = [key.value for key, _ in body]

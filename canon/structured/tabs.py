@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from canon.structured.problems import Problems
 from canon.structured.records import LoreProblem
-from canon.structured.tree import Node, build_tree
+from canon.structured.tree import Node, build_documents, build_tree
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _BLOCK_SCALAR_HEADER = re.compile(r"(?:^|[\s:?-])[|>][1-9+-]{0,2}[ \t]*(?:#.*)?$")
@@ -59,13 +59,13 @@ _LINES_AND_BREAKS = re.compile(r"(\r\n|\r|\n)")
 class Expanded:
     """A text with the tabs of some lines' indentation expanded, and how to find a column of it as written.
 
-    `root` is the tree built from `text`, `problems` what building it reported (duplicate keys, anchors,
-    aliases, tags ...), at their place in `text`.
+    `roots` are the trees built from `text` (one per YAML document), `problems` what building them reported
+    (duplicate keys, anchors, aliases, tags ...), at their place in `text`.
     """
 
     text: str
     leads: dict[int, tuple[str, int]]  # line -> (its leading whitespace as written, the tab width)
-    root: Node
+    roots: list[Node]
     problems: Problems
 
     def column(self, line: int, column: int) -> int:
@@ -85,8 +85,11 @@ class Expanded:
         return len(lead)  # pragma: no cover - column <= wide is inside the lead
 
 
-def expand_tabs(text: str, tabs: list[tuple[int, int]], filename: str, *, fast: bool) -> Expanded | None:
-    """Return the text with indentation tabs expanded at the first width under which it parses, or None.
+def expand_tabs(
+    text: str, tabs: list[tuple[int, int]], filename: str, *, fast: bool, several: bool = False
+) -> Expanded | None:
+    """Return the text with indentation tabs expanded at the first width under which it parses, or None
+    (`several`: the text may hold several YAML documents, as a lore file may).
 
     A width is taken once the tree builds, whatever problems it holds: they are the file's own (a duplicate
     key, an alias ...), to be reported with the tabs, not a sign that the width is wrong.
@@ -103,9 +106,13 @@ def expand_tabs(text: str, tabs: list[tuple[int, int]], filename: str, *, fast: 
             expanded[2 * (line - 1)] = lead.expandtabs(width) + row[len(lead) :]
         candidate = "".join(expanded)
         probe = Problems(filename)
-        root = build_tree(candidate, probe, fast=fast)
-        if root is not None:
-            return Expanded(candidate, leads, root, probe)
+        if several:
+            roots = build_documents(candidate, probe, fast=fast)
+        else:
+            root = build_tree(candidate, probe, fast=fast)
+            roots = None if root is None else [root]
+        if roots is not None:
+            return Expanded(candidate, leads, roots, probe)
     return None
 
 

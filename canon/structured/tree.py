@@ -5,7 +5,8 @@ libyaml's C event parser (PyYAML's CSafeLoader) reads first, and ruamel.yaml's w
 or the text holds a tab, an anchor, an alias or a tag (see `build_tree`: the messages and positions
 reported are ruamel's). Rejected with line and column: syntax errors, anchors and aliases (never expanded,
 so an alias bomb costs nothing), tags (`!!str`, `!x`), duplicate keys at any depth, complex keys, nesting
-deeper than `MAX_DEPTH`, more than one document, an empty file.
+deeper than `MAX_DEPTH`, an empty file, and more than one document where one is read (`build_tree`); a lore
+file may hold several (`build_documents`: one tree each, every position the line and column in the file).
 """
 
 from __future__ import annotations
@@ -172,7 +173,18 @@ _RUAMEL_EVENTS = _EventKinds(
 
 
 def build_tree(text: str, problems: Problems, *, fast: bool = True) -> Node | None:
-    """Build the positioned tree: libyaml's C event parser first, ruamel.yaml's when libyaml refuses the text.
+    """Build the positioned tree of a text of one YAML document (a second one is a problem at its `---`)."""
+    roots = _build(text, problems, fast=fast, several=False)
+    return roots[0] if roots else None
+
+
+def build_documents(text: str, problems: Problems, *, fast: bool = True) -> list[Node] | None:
+    """Build the positioned tree of each YAML document of the text (`---` between them), in file order."""
+    return _build(text, problems, fast=fast, several=True)
+
+
+def _build(text: str, problems: Problems, *, fast: bool, several: bool) -> list[Node] | None:
+    """Build the positioned trees: libyaml's C event parser first, ruamel.yaml's when libyaml refuses the text.
 
     Both parsers emit the same events with the same 0-based line and column (in characters), and the
     builder applies every rule itself from the events (anchors, aliases, tags, duplicate keys, depth,
@@ -186,24 +198,26 @@ def build_tree(text: str, problems: Problems, *, fast: bool = True) -> Node | No
     if fast and LIBYAML_LOADER is not None and "\t" not in text and not _HEADER_COMMENT.search(text):
         scratch = Problems(problems.file)
         try:
-            root = TreeBuilder(scratch).build_with_libyaml(text)
+            roots = TreeBuilder(scratch, several=several).build_with_libyaml(text)
         except _FastParserFailed:
             pass
         else:
             problems.extend(scratch)
-            return root
-    return TreeBuilder(problems).build(text)
+            return roots
+    return TreeBuilder(problems, several=several).build(text)
 
 
 class TreeBuilder:
-    """Turn YAML parse events into `Node`s, reporting anchors, aliases, tags, duplicate keys, documents."""
+    """Turn YAML parse events into `Node`s, reporting anchors, aliases, tags, duplicate keys, documents
+    (`several`: a stream of documents is read, each its own tree; else a second one is a problem)."""
 
-    def __init__(self, problems: Problems) -> None:
+    def __init__(self, problems: Problems, *, several: bool = False) -> None:
         self.problems = problems
+        self.several = several
         self.stack: list[_MapFrame | _SeqFrame] = []
-        self.root: Node | None = None
+        self.roots: list[Node] = []
 
-    def build_with_libyaml(self, text: str) -> Node | None:
+    def build_with_libyaml(self, text: str) -> list[Node] | None:
         """Build from libyaml's events; raise `_FastParserFailed` on any error libyaml reports."""
         loader = LIBYAML_LOADER(text)
         try:
@@ -215,7 +229,7 @@ class TreeBuilder:
         finally:
             loader.dispose()
 
-    def build(self, text: str) -> Node | None:
+    def build(self, text: str) -> list[Node] | None:
         """Build from ruamel.yaml's events, reporting syntax errors with ruamel's message and position."""
         parser = YAML(typ="safe", pure=True)
         try:
@@ -235,7 +249,7 @@ class TreeBuilder:
             self.problems.add(1, 1, f"the file is not valid YAML: {exc}")
             return None
 
-    def _consume(self, events: Iterable[Any], kinds: _EventKinds) -> Node | None:
+    def _consume(self, events: Iterable[Any], kinds: _EventKinds) -> list[Node] | None:
         documents = 0
         scalar, alias, document_start = kinds.scalar, kinds.alias, kinds.document_start
         collection_start, collection_end = kinds.collection_start, kinds.collection_end
@@ -275,20 +289,17 @@ class TreeBuilder:
             else:
                 if cls is document_start:
                     documents += 1
-                    if documents > 1:
+                    if documents > 1 and not self.several:
                         self._second_document(event)
                         break
                 continue
             if stack:
                 stack[-1].add(node)
             else:
-                self.root = node
-        if documents == 0 or self.root is None:
-            self.problems.add(1, 1, "the file is empty; a lore file is a mapping such as `creatures: [...]`")
-            return None
-        return self.root
+                self.roots.append(node)
+        return self._finished(documents)
 
-    def _consume_libyaml(self, events: Iterable[Any]) -> Node | None:
+    def _consume_libyaml(self, events: Iterable[Any]) -> list[Node] | None:
         """`_consume` for libyaml's events, the same rules with the innermost collection's state in locals
         (a big tree has ~200,000 events). Anchors, aliases and tags hand over to ruamel.yaml: the two
         disagree on where an anchor's name ends (YAML 1.2 lets it contain ":")."""
@@ -329,13 +340,13 @@ class TreeBuilder:
             else:
                 if cls is _Y_DOCUMENT_START:
                     documents += 1
-                    if documents > 1:
+                    if documents > 1 and not self.several:
                         self._second_document(event)
                         break
                 continue
             if seen is None:  # in a list, or at the top level
                 if container is None:
-                    self.root = node
+                    self.roots.append(node)
                 else:
                     container.items.append(node)  # type: ignore[union-attr]
             elif key is _NO_KEY:
@@ -357,17 +368,20 @@ class TreeBuilder:
                             node.line, node.column = key.line, key.column  # see `_MapFrame.add`
                         container.pairs.append((key, node))  # type: ignore[union-attr]
                 key = _NO_KEY
-        if documents == 0 or self.root is None:
+        return self._finished(documents)
+
+    def _finished(self, documents: int) -> list[Node] | None:
+        if documents == 0 or not self.roots:
             self.problems.add(1, 1, "the file is empty; a lore file is a mapping such as `creatures: [...]`")
             return None
-        return self.root
+        return self.roots
 
     def _second_document(self, event: Any) -> None:
         line, column = _mark(event)
         self.problems.add(
             line,
             column,
-            "a second YAML document starts here; a lore file holds exactly one document "
+            "a second YAML document starts here; this file holds exactly one document "
             "(remove the extra `---` or split the file)",
         )
 

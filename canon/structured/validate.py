@@ -22,7 +22,7 @@ ones and a close match.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -32,6 +32,7 @@ from canon.campaign_calendar import CampaignCalendar, era_key_for
 from canon.structured.problems import Problems
 from canon.structured.schemas import ID_PATTERN, EntityType, FieldProblem, LoreModel, ScalarKind, id_from_name
 from canon.structured.shapes import (
+    FieldSpec,
     Shape,
     expected,
     field_list,
@@ -149,6 +150,8 @@ class Validator:
         self.failed_ids: set[str] = set()
         self.reported: set[Loc] = set()
         self.ids: list[tuple[str, EntityType, Loc]] = []
+        #: Items of reference lists kept for the GM (`parents: [Ann, {name: Bo, gm_only: true}]`), by place.
+        self.secret_items: set[Loc] = set()
         #: A name the file itself gives (`first_name`), for the examples of its problems.
         self.example_name: str | None = None
 
@@ -244,6 +247,8 @@ class Validator:
             ):
                 data[name] = value.value  # what `scalar` returns for it, without the checks it cannot fail
                 continue
+            if isinstance(value, Seq | Map) and _several_for_one(self, value, shape, table, field_loc):
+                continue
             converted = self.convert(value, shape, field_loc, written_key)
             if converted is _FAILED:
                 self.reported.add(field_loc)
@@ -290,6 +295,8 @@ class Validator:
             item_loc = (*loc, len(items))
             if len(items) != index:  # after an item that failed: its own index no longer is its place
                 self.labels[item_loc] = f'item {index + 1} of "{key}"'
+            if type(item) is Map and shape.scalar is ScalarKind.REF:
+                item = _kept_for_gm(self, item, item_loc, f'item {index + 1} of "{key}"')
             if (
                 verbatim
                 and type(item) is Scalar
@@ -351,21 +358,6 @@ class Validator:
     def loc_of(self, instance: BaseModel) -> Loc:
         return self.unit_locs[id(instance)]
 
-    def report_duplicate_ids(self) -> None:
-        """Report every id given twice in the file (all kinds share one namespace), at the later place."""
-        first: dict[str, tuple[EntityType, tuple[int, int]]] = {}
-        for entity_id, entity_type, loc in sorted(self.ids, key=lambda item: self.pos(item[2])):
-            position = self.pos(loc)
-            earlier = first.get(entity_id)
-            if earlier is None:
-                first[entity_id] = (entity_type, position)
-                continue
-            self.report(
-                loc,
-                f'duplicate id "{entity_id}": already used for the {earlier[0]} at line {earlier[1][0]}, '
-                f"column {earlier[1][1]}",
-            )
-
     def _report_validation(self, exc: ValidationError, loc: Loc, model: type[LoreModel]) -> None:
         for error in exc.errors(include_url=False):
             error_loc = (*loc, *error["loc"])
@@ -421,6 +413,83 @@ class Validator:
                         (*loc, name, index), f'{self.label((*loc, name))} lists "{target}" more than once'
                     )
                 seen.add(target)
+
+
+def report_duplicate_ids(validators: Sequence[Validator]) -> None:
+    """Report every id given twice in the file (all kinds, and all its documents, share one namespace), at the
+    later place."""
+    given = [
+        (v.pos(loc), entity_id, entity_type, v, loc)
+        for v in validators
+        for entity_id, entity_type, loc in v.ids
+    ]
+    first: dict[str, tuple[EntityType, tuple[int, int]]] = {}
+    for position, entity_id, entity_type, validator, loc in sorted(given, key=lambda item: item[0]):
+        earlier = first.get(entity_id)
+        if earlier is None:
+            first[entity_id] = (entity_type, position)
+            continue
+        validator.report(
+            loc,
+            f'duplicate id "{entity_id}": already used for the {earlier[0]} at line {earlier[1][0]}, '
+            f"column {earlier[1][1]}",
+        )
+
+
+#: The keys of a list's item kept for the GM: its name, and the field naming what only the GM may read.
+_SECRET_ITEM = frozenset(("name", "gm_only"))
+
+
+def _kept_for_gm(validator: Validator, item: Map, loc: Loc, label: str) -> Node:
+    """Read an item of a reference list written as a name kept for the GM (`{name: Bo Reed, gm_only: true}`):
+    return its name's node, noting its place as secret when `gm_only` is true; report any other mapping."""
+    given = {key.value: value for key, value in item.pairs}
+    name, secret = given.get("name"), given.get("gm_only")
+    if (
+        set(given) == _SECRET_ITEM
+        and type(name) is Scalar
+        and name.value.strip()
+        and type(secret) is Scalar
+        and secret.plain
+        and secret.value in ("true", "false")
+    ):
+        if secret.value == "true":
+            validator.secret_items.add(loc)
+        return name
+    example = validator.example_name or "Bo Reed"
+    other = [key for key in given if key not in _SECRET_ITEM]
+    if other:
+        why = f'it holds "{other[0]}"'
+    elif type(secret) is Scalar and set(given) == _SECRET_ITEM:
+        why = f'"gm_only" must be true or false (without quotes), not {got(secret)}'
+    else:
+        why = "it needs both a name and gm_only"
+    validator.at(
+        item,
+        f"{label} must be a name, or a name only the GM may read, written {{name: {example}, gm_only: true}}; "
+        f"{why}",
+    )
+    return Broken(item.line, item.column)
+
+
+def _several_for_one(
+    validator: Validator, value: Seq | Map, shape: Shape, table: dict[str, FieldSpec], loc: Loc
+) -> bool:
+    """Report a list given to a field of one (`spouse: [Ann, Bo]`) whose list spelling holds several
+    (`spouses`, `factions`), or a name kept for the GM there (`home: {name: .., gm_only: true}`: the entry's
+    `gm_only` hides it); tell whether it was."""
+    name = str(loc[-1])
+    written = validator.labels.get(loc, f'"{name}"')
+    if type(value) is Map and shape.scalar is ScalarKind.REF and table.get("gm_only") is not None:
+        validator.at(
+            value, f"{written} names one; to keep it for the GM, list it in the entry's gm_only: [{name}]"
+        )
+    elif type(value) is Seq and shape.kind == "scalar" and f"{name}s" in table:
+        validator.at(value, f'{written} names one; write several as "{name}s: [...]" instead')
+    else:
+        return False
+    validator.reported.add(loc)
+    return True
 
 
 def first_name(root: Node) -> str | None:

@@ -261,7 +261,8 @@ class Writer:
                 StructuredFileRow(
                     **stamp,
                     file=loaded.name,
-                    kind=loaded.result.kind or "",
+                    # The column holds 20 characters: a file of several documents' kinds may not fit.
+                    kind=_stored_kind(loaded.result.kinds) or loaded.result.kind or "",
                     content_hash=loaded.content_hash,
                     entries=by_file[loaded.name],
                     statements=self.new_versions.get(loaded.name, {}),
@@ -281,3 +282,10 @@ class Writer:
                     statements=dict(version.statements),
                 )
             )
+
+
+def _stored_kind(kinds: tuple[str, ...]) -> str | None:
+    """Return what a file's row says of its kinds: its kinds (a file of several YAML documents may have several),
+    or "several kinds" where they do not fit the column."""
+    text = ", ".join(kinds)
+    return text if len(text) <= 20 else "several kinds" if text else None

@@ -73,9 +73,10 @@ class Answerer:
         if not 1 <= limit <= 25:
             raise InvalidInput("Ask for 1 to 25 results.")
         search = preset(config) if isinstance(config, str) else config
-        asked = analyse(
-            spelled_out(question), glossary if glossary is not None else await self.glossary(campaign_id)
+        read = await self.retriever.respelled(
+            campaign_id, spelled_out(question), viewer=viewer, knowing=knowing
         )
+        asked = analyse(read, glossary if glossary is not None else await self.glossary(campaign_id))
         answer = await self.retriever.search(
             campaign_id,
             asked.search_text,

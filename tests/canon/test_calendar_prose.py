@@ -45,6 +45,9 @@ _NAMES_IN_THE_READER_S_WORDS = [
     "The Years Up To Dawn",
     "Run 7",
     "In Year Nine",
+    "St. Aldric's Reign",
+    "The Reign of Mt. Oro",
+    "Age of J. Harrow",
 ]
 
 

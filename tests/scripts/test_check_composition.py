@@ -39,7 +39,9 @@ def test_a_service_built_in_a_cog_is_a_finding(tmp_path: Path) -> None:
             "cogs/notes.py": "from bot.services import notes\ndesk = notes.NoteDesk(db=None)\n",
         },
     )
-    assert _check().findings(root) == ["cogs/notes.py:2: builds NoteDesk; only bot/app.py builds services"]
+    assert _check().findings(root) == [
+        "cogs/notes.py:2: builds NoteDesk; only bot/app.py and bot/lore_reader.py build services"
+    ]
 
 
 def test_services_built_in_the_composition_root_only_pass(tmp_path: Path) -> None:
@@ -69,8 +71,8 @@ def test_a_service_home_class_with_its_own_init_is_a_service_whatever_its_name(t
         },
     )
     assert _check().findings(root) == [
-        "memory/tick.py:3: builds Clock; only bot/app.py builds services",
-        "config/boot.py:3: builds LedgerAnswers; only bot/app.py builds services",
+        "memory/tick.py:3: builds Clock; only bot/app.py and bot/lore_reader.py build services",
+        "config/boot.py:3: builds LedgerAnswers; only bot/app.py and bot/lore_reader.py build services",
     ]
 
 
@@ -85,6 +87,6 @@ def test_a_facade_may_build_its_own_parts_and_nothing_else(tmp_path: Path) -> No
         },
     )
     assert _check().findings(root) == [
-        "cogs/lore.py:2: builds SourceAdmin; only bot/app.py builds services",
-        "memory/knowledge/service.py:3: builds LoreDesk; only bot/app.py builds services",
+        "cogs/lore.py:2: builds SourceAdmin; only bot/app.py and bot/lore_reader.py build services",
+        "memory/knowledge/service.py:3: builds LoreDesk; only bot/app.py and bot/lore_reader.py build services",
     ]

@@ -2,8 +2,9 @@
 
 A character is an NPC (the default) or, with `role: pc`, a player character; either is a Person wherever a
 Person is expected (a family tree's parents, an event's participants). Edges: the character MEMBER_OF its
-faction (`faction`, or several: `factions`), LIVES_IN its home, HELD_AT where it is held (`held_at`), and PARENT_OF
-as a family tree's (`parents`, `children`: kin told outside a tree, a secret father hidden by `gm_only`). `born` and `died` write the states alive and dead as a family tree's do;
+faction (`faction`, or several: `factions`), LIVES_IN its home, HELD_AT where it is held (`held_at`), PARENT_OF
+as a family tree's (`parents`, `children`: kin told outside a tree, a secret father hidden by `gm_only`), and
+SPOUSE_OF as a tree's `spouse_of` (`spouse`, or several: `spouses`; `spouse_of` is read as `spouses`). `born` and `died` write the states alive and dead as a family tree's do;
 `status` (alive, missing, imprisoned, ...), `sex` (male or female, as kin words read it) and `cause_of_death`
 are attributes. `gm_notes` and the fields `gm_only` lists are the
 GM's alone. `player` (a player character's) names the Discord member(s) who play it: it is no canon, but a
@@ -13,7 +14,7 @@ link the import makes (`RosterPlayer`, resolved against the server's members by 
 from __future__ import annotations
 
 import typing
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import Field, JsonValue
 
@@ -62,11 +63,17 @@ class Character(Entry):
     # Kin told outside any family tree (a secret father: `gm_only: [parents]`), as a family tree's members say it.
     parents: list[Ref] = Field(default_factory=list)
     children: list[Ref] = Field(default_factory=list)
+    # Husband or wife, as a family tree's `spouse_of` says it (SPOUSE_OF): one (`spouse`) or several (`spouses`).
+    spouse: Ref | None = None
+    spouses: list[Ref] = Field(default_factory=list)
     description: Text | None = None
     gm_notes: Text | None = None
     gm_only: list[Text] = Field(default_factory=list)
     player: Text | None = None
     players: list[Text] = Field(default_factory=list)
+
+    # A family tree's member writes its spouses `spouse_of:`: a line copied from a tree reads the same here.
+    yaml_aliases: ClassVar[dict[str, str]] = {"spouse_of": "spouses"}
 
 
 class CharactersFile(LoreModel):
@@ -151,6 +158,21 @@ KIND = KindSpec(
         # A family tree's members are held somewhere too (the family tree links it as the characters do).
         RelationField(
             entity_type="Person", field="held_at", relation="HELD_AT", outgoing=True, target_types=PLACES
+        ),
+        # A husband or a wife, as a family tree's `spouse_of` (a tree's member may write `spouse:` too).
+        RelationField(
+            entity_type="Person",
+            field="spouse",
+            relation="SPOUSE_OF",
+            outgoing=True,
+            target_types=("Person",),
+        ),
+        RelationField(
+            entity_type="Person",
+            field="spouses",
+            relation="SPOUSE_OF",
+            outgoing=True,
+            target_types=("Person",),
         ),
     ),
 )

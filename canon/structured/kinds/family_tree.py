@@ -11,7 +11,7 @@ attribute, checked as a reference to a Person.
 from __future__ import annotations
 
 import typing
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import Field, JsonValue
 
@@ -58,6 +58,8 @@ class Person(Entry):
     # A family may be told downwards too: each child listed is as if it listed this member among its parents.
     children: list[Ref] = Field(default_factory=list)
     spouse_of: list[Ref] = Field(default_factory=list)
+    # One spouse, as a character writes it (`spouses:` is read as `spouse_of`): the same SPOUSE_OF edge.
+    spouse: Ref | None = None
     culture: Ref | None = None
     # Where the member lives and whom they serve, as a character's `home`, `faction` and `factions` (the edges
     # of the characters' kind: LIVES_IN, MEMBER_OF): a family defined once, in its tree, is placed there too.
@@ -70,6 +72,8 @@ class Person(Entry):
     # The GM's alone, as a character's: notes, and the fields named (`gm_only: [faction]`, a secret allegiance).
     gm_notes: Text | None = None
     gm_only: list[Text] = Field(default_factory=list)
+
+    yaml_aliases: ClassVar[dict[str, str]] = {"spouses": "spouse_of"}
 
 
 class FamilyTreeFile(LoreModel):

@@ -1,7 +1,11 @@
 """The GM-only fields an entry of a roster may declare: `gm_notes` (always the GM's), and `gm_only: [field, ...]`
 naming the entry's other fields only the GM may read (a character's true faction, a faction's real goals).
 
-A hidden death hides how it came (`gm_only: [died]` hides `cause_of_death` too): the cause would tell it."""
+A hidden death hides how it came (`gm_only: [died]` hides `cause_of_death` too): the cause would tell it. A
+field written one way or several ways (`spouse` and `spouses`, `faction` and `factions`): hiding the spelling
+the entry leaves empty hides the one it gives, so a GM who hides `spouse` while the entry says `spouses:` never
+shows a player the tie (an entry giving both hides each on its own: a public `winner`, a secret one in
+`winners`)."""
 
 from __future__ import annotations
 
@@ -15,6 +19,13 @@ if TYPE_CHECKING:
 
 # Fields that cannot be hidden one by one: the entry itself says who may see it (`visibility: gm_only`).
 _NOT_HIDEABLE = frozenset({"id", "name", "visibility", "gm_only", "gm_notes"})
+# Fields that say one thing, once or as a list: hiding one hides the others.
+_ONE_SECRET: tuple[frozenset[str], ...] = (
+    frozenset({"spouse", "spouses", "spouse_of"}),
+    frozenset({"faction", "factions"}),
+    frozenset({"winner", "winners"}),
+    frozenset({"player", "players"}),
+)
 
 
 def hidden_fields(
@@ -23,20 +34,25 @@ def hidden_fields(
     """Return the fields of `entry` only the GM may read; report each `gm_only` item that names no such field
     (`hideable`: the fields that may be hidden, when not every field but the entry's own may)."""
     named: list[str] = list(getattr(entry, "gm_only", ()))
+    spelled = type(entry).yaml_aliases  # `gm_only: [spouse_of]` on a character: its `spouses`, as written
     allowed = [
         name
         for name in type(entry).model_fields
         if name not in _NOT_HIDEABLE and (hideable is None or name in hideable)
     ]
     hidden: list[str] = ["gm_notes"]
-    for index, name in enumerate(named):
+    for index, written in enumerate(named):
+        name = spelled.get(written, written)
         if name in allowed:
             hidden.append(name)
         else:
             n.v.report(
                 (*loc, "gm_only", index),
-                f'"gm_only" lists "{name}", which is not a field it can hide; it may list: {", ".join(allowed)}',
+                f'"gm_only" lists "{written}", which is not a field it can hide; it may list: {", ".join(allowed)}',
             )
     if "died" in hidden:
         hidden.append("cause_of_death")
+    for group in _ONE_SECRET:
+        if any(name in group and getattr(entry, name) in (None, []) for name in hidden):
+            hidden.extend(sorted(name for name in group - set(hidden) if name in allowed))
     return tuple(hidden)

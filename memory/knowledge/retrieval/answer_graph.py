@@ -20,6 +20,8 @@ from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_ages import age_answer
 from memory.knowledge.retrieval.answer_canon import asked_states, kind_answer, what_it_is, who_answer
+from memory.knowledge.retrieval.answer_culprits import culprit_answer
+from memory.knowledge.retrieval.answer_deaths import deaths_answer
 from memory.knowledge.retrieval.answer_deeds import deed_verb, done_to, says_deed, took_part_answer
 from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_answer, is_event, names_list
 from memory.knowledge.retrieval.answer_kin import family_answer, kin_answer, marriage_answer
@@ -27,6 +29,8 @@ from memory.knowledge.retrieval.answer_lives import asks_how_died, life_answer
 from memory.knowledge.retrieval.answer_members import members_answer
 from memory.knowledge.retrieval.answer_outcomes import outcome_answer
 from memory.knowledge.retrieval.answer_places import places_answer
+from memory.knowledge.retrieval.answer_population import population_answer
+from memory.knowledge.retrieval.answer_qualified import qualified_answer
 from memory.knowledge.retrieval.answer_told import told_answer, told_sentence
 from memory.knowledge.retrieval.answer_which import renumbered, which_answer, which_meant
 from memory.knowledge.retrieval.answer_words import (
@@ -36,6 +40,7 @@ from memory.knowledge.retrieval.answer_words import (
     key_words,
     sentences,
 )
+from memory.knowledge.retrieval.answer_years import lived_answer, year_answer
 from memory.knowledge.retrieval.heads import asks_head, head_answer
 from memory.knowledge.retrieval.heirs import heir_answer
 from memory.knowledge.retrieval.rulers import asks_ruler, ruler_answer
@@ -252,7 +257,8 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
     if steps and len(re.findall(r"(?:'s|s')\s", steps[0][1].step_span or "")) > 1:
         return _two_step(question, steps)  # a chain of kin ("Tove's brother's wife"), read tie by tie
     kin = (
-        which_answer(question, facts)
+        qualified_answer(question, facts)  # "who is Wren's real father": the sentence saying it, if any
+        or which_answer(question, facts)
         or heir_answer(question, facts)
         or kin_answer(question, facts)
         or family_answer(question, facts)
@@ -394,7 +400,12 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     if counted is not None:
         return counted
     found = (
-        outcome_answer(question, facts)
+        year_answer(question, facts)
+        or lived_answer(question, facts)
+        or deaths_answer(question, facts)
+        or culprit_answer(question, facts)
+        or outcome_answer(question, facts)
+        or population_answer(question, facts)
         or told_answer(question, facts)
         or places_answer(question, facts)
         or members_answer(question, facts)

@@ -2,8 +2,8 @@
 
 An event's card holds those who took part in it ("Orrin Vaske took part in Battle of Gull Rock"), where and
 when it took place; a place's card the events that took place there. So:
-- "Who took part in the Battle of Gull Rock?", "Who died in the Wreck of the Sable?": those who took part, all
-  of them, with what the event's description says of it;
+- "Who took part in the Battle of Gull Rock?", "Who fought at Gull Rock?": those who took part, all of them, with
+  what the event's description says of it (who died there is `answer_deaths`'s: taking part is no death);
 - "Who crowned Tamsin?": an event the person named took part in, whose description says the question's verb
   ("given the salt crown"), answers with the others who took part in it;
 - "What happened at Gull Rock?": the events that took place there, each on its day; in a region, those at the
@@ -27,12 +27,12 @@ __all__ = ["goal_answer", "happening_answer", "is_event", "names_list"]
 
 _WANTS = re.compile(r"\b(?:want|wants|wanted|goal|goals|aim|aims|seek|seeks|after)\b")
 
-#: Words asking who was at an event, beside its name ("who *fought at* …", "who *died in* …").
+#: Words asking who was at an event, beside its name ("who *fought at* …", "who *attended* …").
 _TAKING_PART = frozenset(
     {
         *("took", "take", "part", "participated", "participants", "involved", "present", "there", "fought"),
         *("attended", "attend", "joined", "join", "marched", "sailed", "battled", "witnessed", "saw"),
-        *("died", "die", "killed", "fell", "perished", "drowned", "slain", "lost", "survived"),
+        "survived",
     }
 )
 _WHAT_HAPPENED = re.compile(r"^\s*(?:what (?:happened|took place|went on|occurred|events?)|which events?)\b")

@@ -28,7 +28,7 @@ from memory.knowledge.retrieval.answer_lives import asks_how_died
 from memory.knowledge.retrieval.answer_words import sentences
 from memory.knowledge.retrieval.happenings import asks_who_won
 
-__all__ = ["outcome_answer"]
+__all__ = ["outcome_answer", "said_of"]
 
 #: A sentence saying who won: a victory, a side beaten or put to flight.
 _VICTORY = re.compile(
@@ -82,7 +82,7 @@ def _lowered(sentence: str) -> str:
     return sentence[0].lower() + sentence[1:] if _ARTICLE.match(sentence) else sentence
 
 
-def _said_of(event: str, sentence: str, lead: str) -> str:
+def said_of(event: str, sentence: str, lead: str) -> str:
     """Return a description's sentence said of its event by name: as written when it names it, its "it" or
     "its" the event's name, else after a lead-in naming it ("At the Battle of Otter Ford, the Reed Clans …")."""
     text = sentence.strip().rstrip(".")
@@ -121,7 +121,7 @@ def _winner(
         if typed:  # "winner: the Reed Clans", typed rather than told
             said.append(f"{typed}. [{number}]")
         elif found:
-            said.append(f"{_said_of(event.entity_name, found[0], 'At')}. [{number}]")
+            said.append(f"{said_of(event.entity_name, found[0], 'At')}. [{number}]")
         first = first or (number if typed or found else 0)
     if said or not sure:
         return (" ".join(said), first) if said else None
@@ -176,7 +176,7 @@ def _terms(events: Sequence[tuple[int, CanonFact]]) -> tuple[str, int] | None:
             s for s in told if _AGREED.search(s)
         ]
         if agreed:
-            said = " ".join(f"{_said_of(event.entity_name, s, 'Under')}." for s in agreed[:2])
+            said = " ".join(f"{said_of(event.entity_name, s, 'Under')}." for s in agreed[:2])
             return f"{said} [{number}]", number
     return None
 

@@ -8,6 +8,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from memory import fulltext
+from memory.chunking.secret import secret_title
 from memory.knowledge.glossary import RELATED
 from memory.knowledge.question import CHATTER, GENERIC, without_how
 
@@ -229,6 +230,22 @@ def names_in(question: str) -> list[str]:
 
 
 _BLOCK_START = re.compile(r"^\s*(?:[-*+•]\s|\d+[.)]\s|\|)")
+#: A label a world bible leads a GM's paragraph with ("Secret:", "**GM only:**", "[GM note]"): it marks the text
+#: for the GM, it is no part of what the text says.
+_GM_WORDS = (
+    r"(?:gm[\s_-]*only|gm(?:'s)?[\s_-]*notes?|secret|spoilers?|for\s+the\s+gm(?:'s\s+eyes)?(?:\s+only)?)"
+)
+_GM_LABEL = re.compile(
+    rf"^\s*(?:[-*+•]\s+)?(?:\*{{1,3}}|_)?(?:[(\[]\s*{_GM_WORDS}\s*[)\]]|{_GM_WORDS})\s*(?:\*{{1,3}}|_)?\s*"
+    rf"(?::|\s[-–—])\s*(?:\*{{1,3}}|_)?\s*|^\s*(?:\*{{1,3}}|_)?[(\[]\s*{_GM_WORDS}\s*[)\]](?:\*{{1,3}}|_)?\s+",
+    re.IGNORECASE,
+)
+
+
+def _unlabelled(line: str) -> str:
+    """Return a paragraph's first line without the GM's label leading it ("Secret: The toll-men …")."""
+    text = _GM_LABEL.sub("", line, count=1)
+    return text if text == line or not text else text[0].upper() + text[1:]
 
 
 def _blocks(text: str) -> list[str]:
@@ -248,7 +265,7 @@ def _blocks(text: str) -> list[str]:
         ):
             blocks.pop()  # the row above a table's rule is its header: names of columns, not a fact
         if line.strip() and not _HEADING.match(line) and not set(line.strip()) <= set("|-: "):
-            current.append(line.strip())
+            current.append(_unlabelled(line.strip()) if not current else line.strip())
             if line.lstrip().startswith("|"):
                 blocks.append(" ".join(current))
                 current = []
@@ -377,7 +394,7 @@ def sections_of(text: str) -> list[tuple[str | None, str]]:
             continue
         if any(x.strip() for x in lines):
             found.append((heading, "\n".join(lines)))
-        heading, lines = match.group(1), []
+        heading, lines = secret_title(match.group(1))[0], []  # "The Ledger (GM only)": "The Ledger"
     if any(x.strip() for x in lines):
         found.append((heading, "\n".join(lines)))
     return found

@@ -31,6 +31,7 @@ from memory.knowledge.retrieval.lives import death_event
 __all__ = [
     "EVENT_NOUNS",
     "asked_when",
+    "asks_who_died",
     "asks_who_was_there",
     "asks_who_won",
     "at_place",
@@ -39,6 +40,7 @@ __all__ = [
     "deed_of",
     "does_deed",
     "in_year",
+    "the_fallen",
 ]
 
 _IN_WHEN = re.compile(
@@ -63,6 +65,24 @@ _WHO_WON = re.compile(
     r"^\s*(?:who|which\s+(?:side|army|host|faction|clan|house))\s+(?:won|lost|prevailed|triumphed|"
     r"(?:was|were)\s+(?:victorious|the\s+victors?|defeated|beaten)|came\s+out\s+on\s+top|carried\s+the\s+day)\b"
 )
+#: "Who died in the battle of Fenwatch?", "who was killed at Fenwatch?", "did anyone die at …", "how many fell
+#: …": who died in an event or at a place (not how someone named died).
+_WHO_DIED = re.compile(
+    r"^\s*(?:who|which\s+\w+|how\s+many(?:\s+(?!died|fell|perished)\w+)?|(?:did|was|were|has|had)(?:\s+any(?:one|body|"
+    r"\s+(?:of\s+\w+|people|men|folk|soldiers))?)?)\s+(?:(?:die|died|dies|perish|perished|fell|fall|"
+    r"lost\s+(?:their|his|her)\s+li(?:fe|ves)|drowned(?=\s+(?:in|at|on|off|near|during|when|while)\b|\s*\??$))|"
+    r"(?:was|were|got|has\s+been|had\s+been|have\s+been)\s+(?:killed|slain|murdered|drowned|cut\s+down|"
+    r"struck\s+down|lost))\b"
+)
+#: "Was anyone killed at …", "were any slain in …": the passive asked yes or no.
+_ANY_KILLED = re.compile(
+    r"^\s*(?:was|were|has|have|had)\s+any(?:one|body|\s+\w+)?\s+(?:been\s+)?(?:killed|slain|murdered|drowned|"
+    r"cut\s+down|struck\s+down|lost)\b"
+)
+#: The most who took part in an event asked of whose deaths are read.
+_TAKING_PART_READ = 12
+#: Found as one who took part in the event asked: below the event itself.
+_FALLEN_SCORE = 70.0
 #: Words naming an event by its kind, not its name ("the *battle* of Saltcombe" of the Rout at Saltcombe).
 EVENT_NOUNS = frozenset(
     {
@@ -79,7 +99,7 @@ def asked_when(question: str) -> str | None:
     return asked["when"] if asked else None
 
 
-def _calendar_words(when: str, calendar: CampaignCalendar) -> str:
+def calendar_words(when: str, calendar: CampaignCalendar) -> str:
     """Return the words of a date with the shipped glossary's reading undone where the term is the calendar's
     own ("499 long rest" of "499 LR" when LR is an era's abbreviation): the campaign's calendar outranks it."""
     names = {" ".join(n.words) for n in calendar_names(calendar)}
@@ -97,7 +117,7 @@ async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
     if when is None:
         return []
     calendar = await reader.calendar()
-    when = _calendar_words(when, calendar)
+    when = calendar_words(when, calendar)
     reading = read_date(when, calendar)
     if reading.date is None or (reading.date.year is None and reading.date.era is None):
         return []
@@ -145,6 +165,38 @@ async def death_events(reader: CanonReader, question: str, named: Sequence[Entit
     return found
 
 
+def asks_who_died(question: str) -> bool:
+    """Tell whether a question asks who died in an event or at a place ("Who was killed at Fenwatch?")."""
+    folded = " ".join(question.casefold().replace("’", "'").split())
+    return bool(_WHO_DIED.match(folded) or _ANY_KILLED.match(folded))
+
+
+async def the_fallen(reader: CanonReader, question: str, named: Sequence[EntityMatch]) -> list[EntityMatch]:
+    """Return those who took part in the events found, when a question asks who died there, as matches found by
+    the event's words: their cards say whether they died that day (`answer_deaths`). None otherwise."""
+    if not named or not asks_who_died(question):
+        return []
+    have = {m.entity_id for m in named}
+    entities = await reader.entities(list(have))
+    events = {
+        i: m.window
+        for m in named
+        if (i := m.entity_id) in entities and reader.ontology.is_a(entities[i].type, ["Event"])
+    }
+    found: dict[int, EntityMatch] = {}
+    for statement in await reader.statements(
+        predicates=["PARTICIPATED_IN"], object_ids=list(events), with_evidence=False
+    ):
+        if statement.subject_id in have or statement.object_id not in events:
+            continue
+        window = events[statement.object_id]
+        found.setdefault(
+            statement.subject_id,
+            EntityMatch(entity_id=statement.subject_id, matched=window, window=window, score=_FALLEN_SCORE),
+        )
+    return list(found.values())[:_TAKING_PART_READ]
+
+
 def asks_who_won(question: str) -> bool:
     """Tell whether a question asks who won or lost an event, or at a place ("Who won at Fenwatch?")."""
     return bool(_WHO_WON.match(" ".join(question.casefold().replace("’", "'").split())))
@@ -153,7 +205,7 @@ def asks_who_won(question: str) -> bool:
 async def at_place(reader: CanonReader, question: str, named: Sequence[EntityMatch]) -> list[EntityMatch]:
     """Return the events that took place at a place the question names, when it asks who was there or who won
     ("Who fought at Fenwatch?": the Siege of Fenwatch), as matches found by the place's words; none otherwise."""
-    if not named or not (asks_who_was_there(question) or asks_who_won(question)):
+    if not named or not (asks_who_was_there(question) or asks_who_won(question) or asks_who_died(question)):
         return []
     have = {m.entity_id for m in named}
     windows = {m.entity_id: m.window for m in named}

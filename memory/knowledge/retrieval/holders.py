@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from canon.graph.reader import CanonReader, facts_holding, titles_naming
 from canon.models import Entity
 from memory.fulltext import STOPWORDS
+from memory.knowledge.retrieval.answer_culprits import asks_culprit, says_a_deed
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.heads import asks_head
@@ -174,7 +175,8 @@ async def mentioned(reader: CanonReader, question: str, named: Sequence[EntityMa
     matches with that sentence as the words that found them."""
     asked = _WHO_DID.match(" ".join(question.casefold().replace("?", " ").split()))
     if asked is None or asked.group(1) in _NOT_DEEDS or len(asked.group(1)) < 4:
-        return []
+        # "who set the fire", "who was behind the riot": a deed of an event, by a word of its name
+        return await _culprits(reader, named) if asks_culprit(question) else []
     stem = _stem(asked.group(1))
     found: list[EntityMatch] = []
     for match in named:
@@ -190,7 +192,40 @@ async def mentioned(reader: CanonReader, question: str, named: Sequence[EntityMa
             found.append(
                 EntityMatch(entity_id=statement.subject_id, matched=said, window=said, score=_DEED_SCORE)
             )
-    return found
+    return found or (await _culprits(reader, named) if asks_culprit(question) else [])
+
+
+#: The most told sentences a culprit asked is looked for in, and the most found by them.
+_TOLD_READ = 200
+_CULPRITS = 3
+
+
+async def _culprits(reader: CanonReader, named: Sequence[EntityMatch]) -> list[EntityMatch]:
+    """Return those whose description or notes (as the asker may read them) say a deed of the event a "who set
+    the fire" question names, by a word of its name ("She set the Mill Row fire herself"), as matches with that
+    text as the words that found them; `answer_culprits` reads which sentence says it of the event."""
+    have = {m.entity_id for m in named}
+    entities = await reader.entities([m.entity_id for m in named[:2]])
+    found: list[EntityMatch] = []
+    for match in named[:2]:
+        entity = entities.get(match.entity_id)
+        if entity is None or not reader.ontology.is_a(entity.type, ["Event"]):
+            continue  # "who poisoned Orrin": a deed done to someone is `mentioned`'s, by the verb
+        words = [
+            w for w in fold_words(match.matched) if w not in _ARTICLES and w not in STOPWORDS and len(w) > 2
+        ]
+        if not words:
+            continue
+        word = max(words, key=len)  # the rarer the word, the fewer the lines read
+        for statement in (await facts_holding(reader, _TOLD, [word]))[:_TOLD_READ]:
+            said = statement.value or ""
+            if statement.subject_id in have or not says_a_deed(said):
+                continue
+            have.add(statement.subject_id)
+            found.append(
+                EntityMatch(entity_id=statement.subject_id, matched=said, window=said, score=_DEED_SCORE)
+            )
+    return found[:_CULPRITS]
 
 
 async def of_type(reader: CanonReader, question: str) -> tuple[str, list[Entity]] | None:

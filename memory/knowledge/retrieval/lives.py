@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from sqlalchemy import select
+from sqlalchemy import column, select, table
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.calendar import UNKNOWN, DateError, parse_date
@@ -22,7 +22,10 @@ from canon.wording import PLAIN, Wording, in_prose
 from canon.wording.relations import FEMALE, MALE, possessive, relation_sentence
 from memory.knowledge.answer_models import Life
 from memory.knowledge.models import CanonFact
-from memory.scene_tables import SceneRow
+
+#: The scenes' columns the story's date is read from (`memory.scene_tables.SceneRow`'s): a question that reads them
+#: needs no ORM row, whose partial index would load the PostgreSQL dialect on SQLite too.
+_SCENES = table("scenes", column("campaign_id"), column("world_date"), column("story_order"))
 
 __all__ = [
     "birth_line",
@@ -232,12 +235,13 @@ async def story_date(
     canon stores dates) where no scene is dated, or where it is later than that scene; else None."""
     scene: str | None = None
     for step in steps:
-        query = select(SceneRow.world_date).where(
-            SceneRow.campaign_id == step.campaign_id, SceneRow.world_date.is_not(None)
+        scenes = _SCENES.c
+        query = select(scenes.world_date).where(
+            scenes.campaign_id == step.campaign_id, scenes.world_date.is_not(None)
         )
         if step.up_to_scene_order is not None:
-            query = query.where(SceneRow.story_order <= step.up_to_scene_order)
-        found = await session.scalar(query.order_by(SceneRow.story_order.desc()).limit(1))
+            query = query.where(scenes.story_order <= step.up_to_scene_order)
+        found = await session.scalar(query.order_by(scenes.story_order.desc()).limit(1))
         if found and found != UNKNOWN:
             scene = found
             break

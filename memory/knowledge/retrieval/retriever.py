@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import Campaign, LineageStep, get_campaign, lineage
+from canon.graph import CanonReader
 from canon.models import Viewer
 from canon.ontology import Ontology
 from canon.storage import Database
@@ -18,6 +19,7 @@ from memory.embedding import Embedder
 from memory.knowledge.disagreements import Policy, mark_disagreements
 from memory.knowledge.models import Answer, LoreResult
 from memory.knowledge.repository import SourceLite, retrievable, split_lineage_sources
+from memory.knowledge.retrieval.asking import misspelt, were_where
 from memory.knowledge.retrieval.assemble import Found, assemble
 from memory.knowledge.retrieval.candidates import CandidateLists, EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
@@ -231,6 +233,33 @@ class Retriever:
             return await self.entities.mark_superseded(
                 session, campaign, steps, viewer, passages, max_entities=max_entities
             )
+
+    async def respelled(
+        self, campaign_id: int, question: str, *, viewer: Viewer, knowing: Knowing | None = None
+    ) -> str:
+        """Return the question with its misspelt asking words read right ("marrid" as "married",
+        `retrieval.asking`), but for a word of a name or a source the viewer may read ("mary" with a Mary)."""
+        question = were_where(question)
+        found = misspelt(question)
+        if not found:
+            return question
+        async with self.db.session() as session:
+            campaign, steps = await self._campaign(session, campaign_id)
+            sources, _ = await split_lineage_sources(session, steps)
+            allowed = [s.id for s in retrievable(sources, viewer, knowing)]
+            secret = await hidden_section_chunks(session, [s.id for s in sources if s.id in allowed])
+            unseen = sorted(c for c, s in secret.items() if not sections_seen(viewer, s, knowing))
+            reader = CanonReader(
+                session, steps, self.entities.ontology(campaign), viewer=viewer, knowing=knowing
+            )
+            named = {w for folded in (await self.entities.names(reader, viewer))[0] for w in folded.split()}
+            campaigns = sorted({s.campaign_id for s in sources})
+            for typed in list(found):
+                if typed in named or await fulltext.word_exists(
+                    session, typed, allowed, campaigns=campaigns, without=unseen
+                ):
+                    del found[typed]
+        return corrected(question, found)
 
     def forget_index_state(self, campaign_id: int) -> None:
         """Drop the cached vector-index state of a campaign (called when its vectors are rebuilt)."""

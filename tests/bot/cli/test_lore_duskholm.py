@@ -71,11 +71,10 @@ READS = {
     ),
     "who rules fenwatch": "Cassel Orrow is Warden of Fenwatch, the queen's cousin, a patient soldier.",
     "who rules saltcombe": "Saltcombe is part of Duskholm; Maelis Orrow is Queen of Duskholm.",
-    # An event asked by its deed's verb, not its name: when, where, who did it (those who took part).
+    # An event asked by its deed's verb, not its name: when, where, who did it (the description's doer).
     "when were the harbour lights burned": _BURNING,
     "who burned the harbour lights": (
-        "The Ashen Corsairs of Morrow and Ysra Dunmore took part in the Burning of the Harbour Lights: The corsairs "
-        "fired the lamp-towers of Greyquay in one night."
+        "At the Burning of the Harbour Lights, the corsairs fired the lamp-towers of Greyquay in one night."
     ),
     "when was maelis crowned": (
         "The Coronation of Queen Maelis took place at the Lantern Keep on 1 Wickmoon, year 220 of the Reign of Lamps."
@@ -132,7 +131,9 @@ HIDDEN = {
     ),
     "who drowned the pilot": (
         "Nothing the table knows says who drowned the pilot.",
-        "Oona Greave took part in the Drowning of the Pilot: The harbour pilot was drowned to blind the port.",
+        # Taking part is no guilt: the description says the pilot was drowned, not by whom.
+        "Nothing the table knows says who drowned the pilot; canon names Oona Greave as taking part in the "
+        "Drowning of the Pilot.",
     ),
     # A family name a GM-only person shares: a player reads the one they may see, with no hint of another.
     "who is greave": (

@@ -12,8 +12,8 @@ import pytest
 from sqlalchemy import text
 from typer.testing import CliRunner
 
-from bot.app import open_lore_reader
 from bot.cli.main import app
+from bot.lore_reader import open_lore_reader
 from bot.schema.current import newest_revision, schema_current
 from canon.storage import Database
 from config.settings import Settings
@@ -66,12 +66,31 @@ def test_a_lore_question_does_not_load_the_whole_application(cli_env: DatabaseTa
         "sys.argv = ['lorekeeper', 'lore', 'who rules the reach', '--campaign', 'Reach']\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "heavy = [m for m in ('openai', 'alembic', 'apscheduler', 'discord', 'bot.voice.service',\n"
-        "    'bot.services.branches', 'canon.continuity', 'confusable_homoglyphs', 'ruamel') if m in sys.modules]\n"
+        "    'bot.services.branches', 'canon.continuity', 'confusable_homoglyphs', 'ruamel', 'bot.app',\n"
+        "    'memory.knowledge.service', 'memory.knowledge.importer', 'memory.scene_tables', 'bot.schema.ops_tables')\n"
+        "    if m in sys.modules]\n"
+        "print('HEAVY', heavy)\n"
+        "print('POSTGRESQL DIALECT', 'sqlalchemy.dialects.postgresql' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=REPO)
+    assert "HEAVY []" in done.stdout, done.stdout + done.stderr
+    # On SQLite, no table a question reads names PostgreSQL's options (which would load its dialect).
+    assert f"POSTGRESQL DIALECT {not cli_env.is_sqlite}" in done.stdout, done.stdout
+    assert "Nothing the table knows" in done.stdout
+
+
+def test_the_lore_reader_loads_no_model_index_or_whole_application_until_a_question_needs_them() -> None:
+    # Building the reader is cheap: the vector index and the embedding model load on a question's first vector
+    # search, and nothing of the whole application (`bot.app`) or of importing knowledge comes with it.
+    probe = (
+        "import sys\n"
+        "import bot.cli.main, bot.cli.lore, bot.lore_reader\n"
+        "heavy = [m for m in ('discord', 'chromadb', 'chromadb_rust_bindings', 'onnxruntime', 'tokenizers',\n"
+        "    'apscheduler', 'alembic', 'openai', 'bot.app', 'memory.knowledge.service') if m in sys.modules]\n"
         "print('HEAVY', heavy)\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=REPO)
     assert "HEAVY []" in done.stdout, done.stdout + done.stderr
-    assert "Nothing the table knows" in done.stdout
 
 
 def test_a_lore_question_reads_the_vector_index_without_importing_chromadb(
@@ -91,11 +110,15 @@ def test_a_lore_question_reads_the_vector_index_without_importing_chromadb(
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "heavy = [m for m in ('chromadb', 'httpx', 'opentelemetry', 'grpc', 'jsonschema') if m in sys.modules]\n"
         "print('HEAVY', heavy, 'chromadb_rust_bindings' in sys.modules)\n"
+        "import os\n"
+        "print('BLAS THREADS', os.environ.get('OPENBLAS_NUM_THREADS'))\n"
     )
     asked = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=REPO
     )
     assert "HEAVY [] True" in asked.stdout, asked.stdout + asked.stderr
+    # numpy pools the embedding element-wise: OpenBLAS starts no thread per core for it.
+    assert "BLAS THREADS 1" in asked.stdout, asked.stdout
     assert "22 (4d8 + 4)" in asked.stdout
 
 

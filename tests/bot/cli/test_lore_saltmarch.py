@@ -48,7 +48,7 @@ PLAYER = {
         "Orrin Vaske, Idris Fenn, The Tidewardens and Blackwater Compact"
     ],
     "what happened at gull rock": ["Battle of Gull Rock took place at Gull Rock on 3 Sunmoon"],
-    "who died in the wreck of the sable": ["Corran Vaske took part in the Wreck of the Sable", "drowned"],
+    "who died in the wreck of the sable": ["Corran Vaske died in the Wreck of the Sable", "drowned"],
     "who crowned tamsin": ["Brother Halvard is the old priest of the Deep Chapel, who crowned Tamsin"],
     "who crowned Tamsin Vaske": ["Brother Halvard"],
     "when was tamsin crowned": ["Investiture of Tamsin took place at Tidehall on 1 Reedmoon"],

@@ -235,3 +235,27 @@ def test_one_retconning_file_among_unchanged_and_new_ones_asks_first_and_writes_
     result = cli.invoke(app, ["ingest", *files, "--campaign", CAMPAIGN, "--replace", "--json"])
     assert result.exit_code == 0, result.output
     assert cli.invoke(app, ["canon", "entity", "Wyrm", "--campaign", CAMPAIGN]).exit_code == 0
+
+
+def test_a_file_of_several_documents_is_imported_as_one_file_of_several_kinds(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    world_file = tmp_path / "world.yaml"
+    world_file.write_text(
+        "characters:\n  - name: Ann Reed\n    home: Mill Town\n---\n"
+        "locations:\n  - name: Mill Town\n---\nkind: bestiary\ncreatures:\n  - name: Bog Hound\n    habitat: Mill Town\n",
+        encoding="utf-8",
+    )
+    text = cli.invoke(app, ["ingest", "world.yaml", "--campaign", CAMPAIGN])
+    assert text.exit_code == 0, text.output
+    assert "world.yaml (characters, gazetteer, bestiary): 3 entries, a new file" in text.stdout
+    # A problem in the last document is reported at its line in the file, and nothing is written.
+    broken = tmp_path / "more.yaml"
+    broken.write_text(
+        "characters:\n  - name: Cy Moss\n---\nlocations:\n  - name: Fen Hut\n    part_of: Cy Moss\n",
+        encoding="utf-8",
+    )
+    text = cli.invoke(app, ["ingest", "more.yaml", "--campaign", CAMPAIGN])
+    assert text.exit_code == 1
+    assert "more.yaml: line 6, column 14: " in text.stdout and "“Cy Moss” is the NPC at line 2" in text.stdout
+    assert cli.invoke(app, ["canon", "entity", "Cy Moss", "--campaign", CAMPAIGN]).exit_code == 1

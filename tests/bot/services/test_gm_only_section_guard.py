@@ -40,7 +40,7 @@ async def test_a_reply_quoting_a_gm_only_section_is_never_sent_to_a_player(
         base_url=stub.base_url, model=STUB_MODEL, ledger=InMemoryTokenLedger(), max_retries=0
     )
     try:
-        service = LoreAnswers(knowledge, llm)
+        service = LoreAnswers(knowledge.answers, llm)
         player_view = await knowledge.ask(campaign, QUESTION, viewer=Viewer.PLAYER, record=False)
         gm_view = await knowledge.ask(campaign, QUESTION, viewer=Viewer.GM, record=False)
         secrets, public = guarded_material(player_view, gm_view)

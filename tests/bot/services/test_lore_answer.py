@@ -43,8 +43,14 @@ The abbot of the Old Abbey is a vampire who feeds on the novices in the crypt.
 
 
 @pytest.fixture
-async def answers(db: Database, tmp_path: Path, stub: LLMStub) -> AsyncIterator[tuple[LoreAnswers, int]]:
-    knowledge = knowledge_service(db, tmp_path, semantic=False, settings=LoreSettings(chunk_min_tokens=20))
+def knowledge(db: Database, tmp_path: Path) -> KnowledgeService:
+    return knowledge_service(db, tmp_path, semantic=False, settings=LoreSettings(chunk_min_tokens=20))
+
+
+@pytest.fixture
+async def answers(
+    db: Database, knowledge: KnowledgeService, stub: LLMStub
+) -> AsyncIterator[tuple[LoreAnswers, int]]:
     campaign_id = await new_campaign(db, "Westhaven")
     await knowledge.import_bytes(
         campaign_id, "world.md", WORLD.encode(), knowledge_class=KnowledgeClass.CANON
@@ -55,7 +61,7 @@ async def answers(db: Database, tmp_path: Path, stub: LLMStub) -> AsyncIterator[
     llm = OpenAICompatibleLLM(
         base_url=stub.base_url, model=STUB_MODEL, ledger=InMemoryTokenLedger(), max_retries=0
     )
-    yield LoreAnswers(knowledge, llm), campaign_id
+    yield LoreAnswers(knowledge.answers, llm), campaign_id
     await llm.aclose()
 
 
@@ -213,11 +219,11 @@ async def _ysolde(db: Database, knowledge: KnowledgeService) -> int:
     ],
 )
 async def test_lore_holds_back_an_answer_that_tells_gm_only_canon_in_words_of_its_own(
-    db: Database, answers: tuple[LoreAnswers, int], stub: LLMStub, reply: str
+    db: Database, knowledge: KnowledgeService, answers: tuple[LoreAnswers, int], stub: LLMStub, reply: str
 ) -> None:
     """The real path: canon in the graph, both cards read by retrieval, the guard fed from the GM's card."""
     service, _ = answers
-    campaign = await _ysolde(db, service.knowledge)
+    campaign = await _ysolde(db, knowledge)
     leaked = {"known": True, "answer": reply, "cited": [1]}
     replies(stub, leaked, leaked)
     player = await service.ask(campaign, "Who is Ysolde Marrow?", viewer=Viewer.PLAYER)
@@ -227,16 +233,16 @@ async def test_lore_holds_back_an_answer_that_tells_gm_only_canon_in_words_of_it
 
 
 async def test_lore_sends_an_answer_that_tells_only_public_canon(
-    db: Database, answers: tuple[LoreAnswers, int], stub: LLMStub
+    db: Database, knowledge: KnowledgeService, answers: tuple[LoreAnswers, int], stub: LLMStub
 ) -> None:
     service, _ = answers
-    campaign = await _ysolde(db, service.knowledge)
+    campaign = await _ysolde(db, knowledge)
     replies(stub, {"known": True, "answer": "Ysolde Marrow is the harbourmaster. [1]", "cited": [1]})
     player = await service.ask(campaign, "Who is Ysolde Marrow?", viewer=Viewer.PLAYER)
     assert player.reply is not None and player.reply.mode == AnswerMode.LLM
     assert player.reply.text == "Ysolde Marrow is the harbourmaster. [1]"
     # The guard's secrets are the GM's card's hidden statements, typed; a player's card holds none.
-    gm = await service.knowledge.ask(campaign, "Who is Ysolde Marrow?", viewer=Viewer.GM, record=False)
+    gm = await knowledge.ask(campaign, "Who is Ysolde Marrow?", viewer=Viewer.GM, record=False)
     secrets, public = guarded_material(player, gm)
     assert sorted(s.kind.value for s in secrets) == ["fact", "relation", "relation"]
     assert all(not f.secrets for f in player.canon_facts)

@@ -273,9 +273,18 @@ def test_kind_is_recognised_from_top_level_keys_or_kind(text: str, kind: str) ->
     assert result.kind == kind
 
 
-def test_a_declared_kind_wins_and_other_kinds_keys_are_unknown_fields() -> None:
-    result = load_lore_file("kind: bestiary\nmembers: []\n")
-    assert problems(result) == [(2, 1, 'unknown field "members"; allowed fields: creatures')]
+def test_a_declared_kind_wins_and_another_kind_s_key_is_told_where_to_split() -> None:
+    result = load_lore_file("kind: bestiary\nmembers: []\nnames: []\n")
+    assert problems(result) == [
+        (
+            2,
+            1,
+            "“members:” is a key of a family tree file, and this part of the file is a bestiary one: put a line "
+            "`---` (three dashes alone on the line, at its left edge) before `members:`, or move it to a file of "
+            "its own",
+        ),
+        (3, 1, 'unknown field "names"; allowed fields: creatures'),
+    ]
 
 
 def test_the_caller_may_insist_on_a_kind() -> None:
@@ -342,6 +351,11 @@ def test_every_yaml_example_in_the_docs_loads() -> None:
     for block in blocks:
         result = load_lore_file(block.split("```")[0], "example.yaml")
         assert result.ok, [str(p) for p in result.problems]
-        kinds.append(result.kind)
-    # The kinds' own examples, then a roster's and a timeline's fields of deaths, prisons and outcomes.
-    assert sorted(kinds) == sorted([*VALID, "characters", "factions", "characters", "timeline"])
+        kinds.extend(result.kinds)
+    # The kinds' own examples, then a roster's and a timeline's fields of deaths, prisons and outcomes, and a
+    # file of several kinds (characters, factions, gazetteer).
+    several = ["characters", "factions", "gazetteer"]
+    # The roster's example of one name of a list kept for the GM.
+    assert sorted(kinds) == sorted(
+        [*VALID, "characters", "factions", "characters", "characters", "timeline", *several]
+    )

@@ -35,8 +35,9 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
         (
             1,
             1,
-            "this file has no `kind:` line and holds the top-level keys of several kinds: creatures (bestiary), "
-            "members (family tree); put each kind in its own file, or add a line such as `kind: bestiary` at the top",
+            "this file holds the top-level keys of several kinds: creatures (bestiary), members (family tree); "
+            "each kind needs a part of its own: put a line `---` (three dashes alone on the line, at its left "
+            "edge) before `members:` (line 4), or put each kind in its own file",
         ),
     ],
     "broken_bad_id.yaml": [
@@ -130,12 +131,7 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
         (2, 5, "this entry needs a name, written like `name: Mara Ashveil` (the id comes from the name)"),
     ],
     "broken_multiple_documents.yaml": [
-        (
-            4,
-            1,
-            "a second YAML document starts here; a lore file holds exactly one document "
-            "(remove the extra `---` or split the file)",
-        ),
+        (7, 9, 'duplicate id "pale_worm": already used for the Creature at line 2, column 9'),
     ],
     "broken_not_mapping.yaml": [
         (
@@ -249,8 +245,8 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
             7,
             5,
             'unknown field "nickname" (did you mean "aliases"?); allowed fields: id, name, aliases, sex, born, '
-            "died, cause_of_death, held_at, parents, children, spouse_of, culture, home, faction, factions, titles, "
-            "status, description, gm_notes, gm_only, visibility",
+            "died, cause_of_death, held_at, parents, children, spouse_of, spouse, culture, home, faction, factions, "
+            "titles, status, description, gm_notes, gm_only, visibility, spouses (= spouse_of)",
         ),
         (8, 9, 'duplicate id "theron_ashveil": already used for the Person at line 4, column 9'),
         (10, 5, "this entry needs a name, written like `name: Theron Ashveil` (the id comes from the name)"),

@@ -1,5 +1,5 @@
-"""The fields a GM writes rather than prose: `sex`, `cause_of_death`, `held_at`, a character's `parents` and
-`children`, an event's `winner`/`winners`, `outcome` and `terms`, read into records, hidden by `gm_only`, and
+"""The fields a GM writes rather than prose: `sex`, `cause_of_death`, `held_at`, a character's `parents`,
+`children` and `spouse`/`spouses`, an event's `winner`/`winners`, `outcome` and `terms`, read into records, hidden by `gm_only`, and
 refused at their line."""
 
 from __future__ import annotations
@@ -68,3 +68,111 @@ def test_a_cause_of_death_of_the_living_is_refused_at_its_line() -> None:
     (problem,) = result.problems
     assert problem.line == 4
     assert '"cause_of_death" is given, but "status" is wounded' in problem.message
+
+
+def test_a_spouse_is_written_one_or_several_on_a_character_and_a_tree_member_as_the_tree_s_spouse_of() -> (
+    None
+):
+    roster = _load(
+        "characters:\n"
+        "  - name: Ann Reed\n    spouse: Bo Reed\n"
+        "  - name: Bo Reed\n    spouses: [Ann Reed]\n"  # the same tie from the other side: one edge
+        "  - name: Cal Moss\n    spouse_of: [Dee Moss, Eda Moss]\n"  # a line copied from a tree
+    )
+    assert roster.ok, roster.problems
+    edges = {(r.type, r.source_id, r.target_id, r.visibility, r.line) for r in roster.relations}
+    assert edges == {
+        ("SPOUSE_OF", "ann_reed", "bo_reed", "public", 3),
+        ("SPOUSE_OF", "cal_moss", "dee_moss", "public", 7),
+        ("SPOUSE_OF", "cal_moss", "eda_moss", "public", 7),
+    }
+    tree = _load(
+        "lineage: moss\nmembers:\n  - id: cal\n    name: Cal\n    spouse: dee\n"
+        "  - id: eda\n    name: Eda\n    spouses: [cal]\n"
+    )
+    assert tree.ok, tree.problems
+    assert {(r.source_id, r.target_id) for r in tree.relations if r.type == "SPOUSE_OF"} == {
+        ("cal", "dee"),
+        ("eda", "cal"),
+    }
+
+
+def test_a_hidden_spouse_is_hidden_however_it_is_written_and_from_either_side() -> None:
+    result = _load(
+        "characters:\n"
+        "  - name: Nessa Crane\n    spouses: [Bram Keel]\n    gm_only: [spouse]\n"  # the other spelling
+        "  - name: Ann Reed\n    spouse: Bo Reed\n"
+        "  - name: Bo Reed\n    spouse_of: [Ann Reed]\n    gm_only: [spouse_of]\n"  # hidden on one side only
+    )
+    assert result.ok, result.problems
+    edges = {(r.source_id, r.target_id): r.visibility for r in result.relations}
+    assert edges == {("nessa_crane", "bram_keel"): "gm_only", ("ann_reed", "bo_reed"): "gm_only"}
+    nessa = next(e for e in result.entries if e.id == "nessa_crane")
+    assert {"spouse", "spouses"} <= set(nessa.gm_only)
+
+
+@pytest.mark.parametrize(
+    ("field", "line", "said"),
+    [
+        ("spouse: [Bo, Cy]", 4, '"spouse" names one; write several as "spouses: [...]" instead'),
+        ("faction: [Fen Wardens]", 4, '"faction" names one; write several as "factions: [...]" instead'),
+        ("gm_only: [wife]", 4, '"gm_only" lists "wife", which is not a field it can hide'),
+    ],
+)
+def test_a_bad_spouse_is_refused_at_its_line(field: str, line: int, said: str) -> None:
+    result = _load(f"kind: characters\ncharacters:\n  - name: Ann Reed\n    {field}\n")
+    ((at, message),) = [(p.line, p.message) for p in result.problems]
+    assert at == line and said in message, message
+
+
+def test_a_place_has_aliases_and_a_population_written_as_a_number_or_words() -> None:
+    result = _load(
+        "locations:\n  - name: Fenreach\n    aliases: [The Reach]\n    population: 2400\n"
+        "regions:\n  - name: The Fens\n    aliases: [Fenland]\n    population: a few thousand marsh folk\n"
+    )
+    assert result.ok, result.problems
+    places = {e.id: e.attributes for e in result.entries}
+    assert places["fenreach"]["aliases"] == ["The Reach"] and places["fenreach"]["population"] == "2400"
+    assert places["the_fens"]["population"] == "a few thousand marsh folk"
+    empty = _load("locations:\n  - name: Fenreach\n    population: ''\n")
+    ((line, message),) = [(p.line, p.message) for p in empty.problems]
+    assert line == 3 and message.startswith('"population" is empty: give a number like 2400')
+
+
+def test_one_item_of_a_list_is_kept_for_the_gm_and_its_tie_is_hidden_from_both_sides() -> None:
+    result = _load(
+        "lineage: marsh\nmembers:\n"
+        "  - name: Ida Marsh\n    children: [Pip Marsh, {name: Wren Marsh, gm_only: true}]\n"
+        "  - name: Pip Marsh\n    parents: [Ida Marsh, {name: Old Harl, gm_only: true}]\n"
+        "  - name: Wren Marsh\n    parents: [Ida Marsh]\n"  # the other side says it openly: still hidden
+        "  - name: Old Harl\n"
+        "---\nfactions:\n  - name: Ash Raiders\n    members:\n      - Bram Keel\n"
+        "      - name: Ida Marsh\n        gm_only: true\n"
+    )
+    assert result.ok, result.problems
+    edges = {(r.source_id, r.target_id): r.visibility for r in result.relations if r.type != "MEMBER_OF"}
+    assert edges == {
+        ("ida_marsh", "pip_marsh"): "public",
+        ("ida_marsh", "wren_marsh"): "gm_only",
+        ("old_harl", "pip_marsh"): "gm_only",
+    }
+    members = {r.source_id: r.visibility for r in result.relations if r.target_id == "ash_raiders"}
+    assert members == {"bram_keel": "public", "ida_marsh": "gm_only"}
+
+
+@pytest.mark.parametrize(
+    ("item", "said"),
+    [
+        ("{name: Bo, secret: true}", 'item 2 of "parents" must be a name, or a name only the GM may read'),
+        ("{name: Bo, gm_only: yes}", '"gm_only" must be true or false (without quotes), not "yes"'),
+        ("{gm_only: true}", "it needs both a name and gm_only"),
+    ],
+)
+def test_an_item_kept_for_the_gm_written_wrong_is_refused_at_its_place(item: str, said: str) -> None:
+    result = _load(f"characters:\n  - name: Ann Reed\n    parents: [Cy Reed, {item}]\n")
+    ((line, column, message),) = [(p.line, p.column, p.message) for p in result.problems]
+    assert (line, column) == (3, 24) and said in message, message
+    single = _load("characters:\n  - name: Ann Reed\n    home: {name: Mill Town, gm_only: true}\n")
+    assert [p.message for p in single.problems] == [
+        '"home" names one; to keep it for the GM, list it in the entry\'s gm_only: [home]'
+    ]

@@ -1,0 +1,184 @@
+"""How /lore answers who died in an event, who did a deed, how many live in a place, a tie only the GM's notes
+tell and a GM-only section of a world bible, on a small world of our own (tests/fixtures/thistlewick). Each is
+asked as players type it, in several forms; on SQLite, then PostgreSQL. Taking part is no death and no guilt;
+what is GM-only reads to a player word for word as the same question of a twin nobody hid anything about.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bot.cli.main import app
+from tests.conftest import DatabaseTarget
+from tests.helpers.lore_worlds import ask_world, import_world
+from tests.helpers.paths import REPO
+
+WORLD = REPO / "tests" / "fixtures" / "thistlewick"
+CAMPAIGN = "thistlewick"
+FILES = ("places", "folk", "wardens", "chronicle")
+
+
+@pytest.fixture
+def cli(cli_env: DatabaseTarget) -> CliRunner:
+    """A runner on the test's database with the calendar set, the Thistlewick world and its bible imported."""
+    runner = import_world(CAMPAIGN, WORLD, FILES, "calendar.yaml", calendar_first=True)
+    result = runner.invoke(app, ["ingest", str(WORLD / "bible.md"), "-c", CAMPAIGN])
+    assert result.exit_code == 0, result.output
+    return runner
+
+
+def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
+    """Return each question's answer without its citation."""
+    return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm, citations=False)
+
+
+THISTLE_BRIDGE = (
+    "Osk Venner and Maudlin Crae died in the Battle of Thistle Bridge. Maudlin Crae was cut down on the crown of "
+    "the bridge."
+)
+CAIRN_MOOR_SKIRMISH = (
+    "Skirmish at Cairn Moor; canon names Hale Brannock, the Moor Wardens and Bram Ketter as taking part."
+)
+DORRAN = "Dorran Pike started the riot in the Wool Market when the toll was doubled."
+
+#: Question -> its whole answer, as a player asks.
+READS = {
+    # Who died: a death dated the event's day and tied to it, a description's death; never all who took part.
+    "who died in the battle of thistle bridge": THISTLE_BRIDGE,
+    "who was killed at thistle bridge": THISTLE_BRIDGE,  # the events at a place
+    "were any slain at the battle of thistle bridge": f"Yes: {THISTLE_BRIDGE}",
+    "how many perished at the battle of thistle bridge": (
+        "Canon names two who died in the Battle of Thistle Bridge: Osk Venner and Maudlin Crae. Maudlin Crae was "
+        "cut down on the crown of the bridge."
+    ),
+    "who lost their lives in the flooding of ashby": "Pip Harrowgate died in the Flooding of Ashby.",
+    "did anybody die in the flooding of ashby": "Yes: Pip Harrowgate died in the Flooding of Ashby.",
+    # A killing said of the one slain, not of the slayer.
+    "who was killed in the ambush at wending mere": (
+        "Crispin Dray died in Ambush at Wending Mere. Hale Brannock slew the outlaw Crispin Dray in the reeds."
+    ),
+    # No death told: said so, with who took part (of a place: its events).
+    "did anyone die at the skirmish at cairn moor": f"Nothing the table knows says anyone died in {CAIRN_MOOR_SKIRMISH}",
+    "who fell at the skirmish at cairn moor": f"Nothing the table knows says who died in {CAIRN_MOOR_SKIRMISH}",
+    "who died at cairn moor": (
+        "Nothing the table knows says who died at Cairn Moor; canon tells of Skirmish at Cairn Moor, the Burning of "
+        "the Chapel of Saint Orr and the Burning of the Chapel of Saint Bede there."
+    ),
+    # Who did it: one's own description saying the deed (or one of its kind), else nothing known, never guilt
+    # by taking part.
+    "who started the wool market riot": DORRAN,
+    "who was behind the wool market riot": DORRAN,
+    "who set the mill row fire": (
+        "Nothing the table knows says who set Mill Row Fire; canon names Gideon Farrow and Ysel Marr as taking part."
+    ),
+    "who's responsible for the mill row fire": (
+        "Nothing the table knows says who was responsible for Mill Row Fire; canon names Gideon Farrow and Ysel "
+        "Marr as taking part."
+    ),
+    "who was behind the poisoning of the ashby well": (
+        "Nothing the table knows says who was behind the Poisoning of the Ashby Well; canon names Sorrel Quint and "
+        "Corm Tallis as taking part."
+    ),
+    "who caused the flooding of ashby": (
+        "Nothing the table knows says who caused the Flooding of Ashby; canon names Pip Harrowgate and Sorrel Quint "
+        "as taking part."
+    ),
+    "who burned the chapel of saint orr": (
+        "Nothing the table knows says who burned the chapel of saint orr; canon names Bram Ketter as taking part in "
+        "the Burning of the Chapel of Saint Orr."
+    ),
+}
+
+
+def test_answers_say_what_is_asked(cli: CliRunner, tmp_path: Path) -> None:
+    answers = ask(cli, tmp_path, list(READS))
+    assert {q: a for q, a in answers.items() if a != READS[q]} == {}
+
+
+#: A question touching GM-only canon -> the same question of its twin nobody hid anything about, the words the
+#: answers write differently of the two, and the GM's answer.
+HIDDEN = {
+    # A culprit the GM's notes alone name; one a GM-only person's description names.
+    "who set the mill row fire": (
+        "who set the tanner lane fire",
+        {"Mill": "Tanner", "Row": "Lane"},
+        "Ysel Marr set the Mill Row fire herself, to hide her thefts from the granary.",
+    ),
+    "who burned the chapel of saint orr": (
+        "who burned the chapel of saint bede",
+        {"orr": "bede", "Orr": "Bede"},
+        "Abbot Lune is a hooded abbot who paid the men who burned the Chapel of Saint Orr.",
+    ),
+    # A death only the GM may read.
+    "who died in the raid on ashby mill": (
+        "who died in the raid on ashby ford",
+        {"Mill": "Ford", "Tanner": "Cooper"},
+        "Hob Tanner died in Raid on Ashby Mill.",
+    ),
+    # A tie only the GM's notes tell: beside the one canon states, and alone.
+    "who is wren's real father": (
+        "who is ned's real father",
+        {"Wren": "Ned"},
+        "Wren Tallis' real father is Hale Brannock, who has never owned her.",
+    ),
+    "who is tobin's true mother": (
+        "who is ansel's true mother",
+        {"tobin": "ansel"},
+        "Tobin Reed's true mother is Sorrel Quint, who left him at the drovers' door.",
+    ),
+}
+
+
+def _as_twin(text: str, swaps: dict[str, str]) -> str:
+    """Return an answer about the hidden one with its words the twin's."""
+    return re.sub(rf"\b(?:{'|'.join(map(re.escape, swaps))})\b", lambda m: swaps[m.group()], text)
+
+
+def test_gm_only_canon_reads_to_a_player_as_a_twin_nobody_hid(cli: CliRunner, tmp_path: Path) -> None:
+    player = ask(cli, tmp_path, [q for hidden, (twin, _, _) in HIDDEN.items() for q in (hidden, twin)])
+    differ = {h: player[h] for h, (t, swaps, _) in HIDDEN.items() if _as_twin(player[h], swaps) != player[t]}
+    assert differ == {}
+    gm = ask(cli, tmp_path, [*HIDDEN, "who started the fire on mill row"], gm=True)
+    assert {q: a for q, a in gm.items() if q in HIDDEN and a != HIDDEN[q][2]} == {}
+    # Found by the notes' words where the event is not found for sure (two fires): the notes say it.
+    assert gm["who started the fire on mill row"] == HIDDEN["who set the mill row fire"][2]
+
+
+def test_a_cause_canon_states_names_the_culprit(cli: CliRunner, tmp_path: Path) -> None:
+    result = cli.invoke(
+        app,
+        [
+            "canon",
+            "add",
+            "relationship",
+            "Corm Tallis",
+            "CAUSED",
+            "Poisoning of the Ashby Well",
+            "-c",
+            CAMPAIGN,
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    answers = ask(
+        cli, tmp_path, ["who poisoned the ashby well", "who was behind the poisoning of the ashby well"]
+    )
+    assert set(answers.values()) == {"Corm Tallis caused the Poisoning of the Ashby Well."}
+
+
+def test_a_gm_section_of_the_bible_is_quoted_without_its_label(cli: CliRunner, tmp_path: Path) -> None:
+    questions = ["what do the toll-men skim", "what is hidden in the old mine"]
+    gm = ask(cli, tmp_path, questions, gm=True)
+    assert gm == {
+        "what do the toll-men skim": (
+            "The toll-men have skimmed a tenth of every toll for twenty years, and the reeve knows it."
+        ),
+        "what is hidden in the old mine": (
+            "A drowned mine lies under Cairn Moor, and the Moor Wardens hide smuggled salt in it."
+        ),
+    }
+    player = ask(cli, tmp_path, questions)
+    assert all(a.startswith("Nothing the table knows") for a in player.values()), player

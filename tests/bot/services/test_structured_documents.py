@@ -1,0 +1,62 @@
+"""A world file of several YAML documents (`---` between them, each of its own kind) imported as one file, on
+a real database: SQLite, then PostgreSQL when LOREKEEPER_TEST_POSTGRES_URL is set."""
+
+from __future__ import annotations
+
+from bot.services.structured_import import StructuredImportService
+from canon.campaigns import Campaign
+from canon.storage import Database
+from memory.scenes import Actor
+from tests.helpers.structured_import import by_key, reader_of
+
+GM = Actor(id=1, name="Gina", is_gm=True)
+WORLD = """\
+characters:
+  - name: Ann Reed
+    faction: Fen Wardens
+    home: Mill Town
+    spouse: Bo Reed
+  - name: Bo Reed
+---
+kind: factions
+factions:
+  - name: Fen Wardens
+    seat: Mill Town
+---
+locations:
+  - name: Mill Town
+  - name: Salt Gaol
+"""
+
+
+async def test_a_file_of_several_kinds_is_one_file_imported_whole_and_remembered_whole(
+    db: Database, importer: StructuredImportService, campaign: Campaign
+) -> None:
+    report = await importer.import_files(campaign, [("world.yaml", WORLD.encode())], GM)
+    assert report.status == "ingested", report.summary()
+    assert report.counts == {"Faction": 1, "Location": 2, "NPC": 2}
+    (file,) = report.files
+    assert (file.file, file.kind, file.entries) == ("world.yaml", "characters, factions, gazetteer", 5)
+    ann, statements, _ = await by_key(db, campaign, "ann_reed")
+    tied = {s.predicate for s in statements if s.subject_id == ann.id and s.object_id}
+    assert tied == {"MEMBER_OF", "LIVES_IN", "SPOUSE_OF"}
+    again = await importer.import_files(campaign, [("world.yaml", WORLD.encode())], GM)
+    assert again.status == "unchanged"
+    # A place dropped from the last document is a retcon of that same file: asked first.
+    fewer = WORLD.replace("  - name: Salt Gaol\n", "")
+    asked = await importer.import_files(campaign, [("world.yaml", fewer.encode())], GM, replace=False)
+    assert asked.status == "confirm" and "Salt Gaol" in asked.retcon_text()
+
+
+async def test_a_problem_in_a_later_document_is_at_its_line_and_nothing_is_written(
+    db: Database, importer: StructuredImportService, campaign: Campaign
+) -> None:
+    broken = WORLD.replace("    seat: Mill Town\n", "    seat: Mill Town\n    leader: Salt Gaol\n")
+    report = await importer.import_files(campaign, [("world.yaml", broken.encode())], GM)
+    assert report.status == "failed"
+    ((line, column, message),) = [(e.line, e.column, e.message) for e in report.errors]
+    assert (line, column) == (12, 13)
+    assert message == '"leader" must name a Person or Deity; “Salt Gaol” is the Location at line 16'
+    async with db.session() as session:
+        reader = await reader_of(db, session, campaign)
+        assert await reader.find_exact("Ann Reed") == []  # nothing of the file: not its first document either
