@@ -30,6 +30,7 @@ from memory.knowledge.models import (
 )
 from memory.knowledge.reindex import Reindexer
 from memory.knowledge.retrieval import Retriever
+from memory.knowledge.retrieval.answer_meaning import MeaningReader
 from memory.knowledge.retrieval.config import always_include_warning
 from memory.knowledge.sources import SourceAdmin
 from memory.knowledge.vectors import ChunkVectors
@@ -84,7 +85,11 @@ class KnowledgeService:
         self.library = SharedLibrary(
             db, importer=self.importer, sources=self.sources, reindexer=self.reindexer
         )
-        self.answers = Answerer(db, self.retriever)
+        self.answers = Answerer(
+            db,
+            self.retriever,
+            MeaningReader(embedder) if embedder is not None and vectors is not None else None,
+        )
         #: Canon sources that disagree: found, one side picked by the GM, the campaign's source order.
         self.disagreements = SourceDisagreements(db, self.retriever)
 
