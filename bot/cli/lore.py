@@ -273,6 +273,13 @@ async def _ingest_yaml(
 # ------------------------------------------------------------------------------------------------ lore
 
 
+#: How a `--queries` file is written, as `lorekeeper lore --help` says it.
+_QUERIES_HELP = (
+    'A file of questions: one per line, or JSON lines like {"id": "q7", "q": "Who rules Saltmarsh?"} '
+    '("question" for "q"; with --json each answer carries its question\'s "id")'
+)
+
+
 def lore(
     campaign: CampaignOption,
     question: Annotated[str | None, typer.Argument(help="The question (or use --queries)")] = None,
@@ -282,7 +289,7 @@ def lore(
     limit: Annotated[int, typer.Option("--limit", "-k", min=1, max=25, help="How many passages")] = 5,
     queries: Annotated[
         Path | None,
-        typer.Option("--queries", help="A file with one question per line (or JSON lines with q)"),
+        typer.Option("--queries", help=_QUERIES_HELP),
     ] = None,
     preset_name: Annotated[
         str, typer.Option("--preset", help=f"Search preset: {', '.join(PRESET_NAMES)}")
@@ -292,7 +299,13 @@ def lore(
     ] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Answer a lore question from the campaign's knowledge (JSON: {"results": [{source, heading_path, ...}]})."""
+    """Answer a lore question from the campaign's knowledge, as a player (or the GM) would read it.
+
+    Text: "Q:" the question, "A:" the answer with the sources it cites, then the passages found.
+
+    With --json, one JSON object per question: the answer's words are at "answer" -> "text" (beside "known",
+    "mode" and "citations"); the passages are in "results", the canon facts read in "canon_facts".
+    """
     collecting = take_paused_collector() or gc.isenabled()
     settings = settings_or_exit()
     if (question is None) == (queries is None):
@@ -438,6 +451,8 @@ def sources(
     found = run_async(lambda: with_services(settings, work))
 
     def text() -> str:
+        from canon.wording.counts import counted
+
         if not found:
             return "No knowledge sources yet. Import some with `lorekeeper ingest PATH --campaign NAME`."
         rows = []
@@ -445,6 +460,9 @@ def sources(
             flags = [s.knowledge_class.label, "enabled" if s.enabled else "DISABLED"]
             if s.hidden:
                 flags.append("hidden")
+            elif s.hidden_chunks and viewer is ViewerChoice.GM:
+                # A public source with sections only the GM reads (`--json`: hidden_chunks).
+                flags.append(f"GM-only sections: {s.hidden_chunks} of its {counted(s.chunk_count, 'chunk')}")
             if s.always_include:
                 flags.append("always")
             rows.append(

@@ -13,7 +13,7 @@ from sqlalchemy import delete, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.schema.ops_tables import InstallationRow
+from bot.schema.installation_table import InstallationRow
 from canon.storage import Database, utc_now
 from memory.chroma_client import Owner
 

@@ -20,6 +20,7 @@ MIGRATIONS = Path(__file__).parent.parent / "migrations"
 def metadata() -> MetaData:
     """Return the metadata of every table, importing each layer's models so they register."""
     import bot.schema.branch_tables
+    import bot.schema.installation_table
     import bot.schema.ops_tables
     import bot.schema.review_cards
     import bot.schema.wiki_tables  # noqa: F401

@@ -94,17 +94,6 @@ class CommandSyncRow(Base):
     synced_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
 
 
-class InstallationRow(Base):
-    """The one row naming this database's installation (`bot.ops.installation`): Chroma collections carry it."""
-
-    __tablename__ = "installation"
-
-    #: Always 1: the table holds one row.
-    singleton: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
-    installation_id: Mapped[str] = mapped_column(String(32))
-    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
-
-
 class LeaseRow(Base):
     """A named lease held by one process until `expires_at` (`bot.ops.lease`): the scheduler's owner."""
 

@@ -452,3 +452,19 @@ async def happened_in_year(reader: LineageReader, year: int) -> list[Statement]:
     return await reader.statements(
         predicates=["OCCURRED_AT", "OCCURRED_DURING"], where=[dated], with_evidence=False
     )
+
+
+async def states_begun_in_year(reader: LineageReader, year: int, value: str) -> list[Statement]:
+    """Return the state statements of one value ("alive" from a birth, "dead" from a death) the reader's viewer
+    sees that begin in a year (of any era): "Who was born in 335?". By their world keys, which count a year as
+    `year * 10000` and its days after it (`canon.continuity.world_key`, not imported: a question stays light)."""
+    first = year * 10000
+    return await reader.statements(
+        predicates=["state"],
+        where=[
+            StatementRow.kind == StatementKind.STATE.value,
+            StatementRow.value == value,
+            StatementRow.world_from_key.between(first, first + 9999),
+        ],
+        with_evidence=False,
+    )

@@ -54,6 +54,8 @@ class _Defined:
 
 
 _EMPTY: list[JsonValue] = []
+# A reference to check once every id is known: (source, place, field, target as written, types it may name).
+_Check = tuple[str, Loc, str, str, tuple[TargetType, ...]]
 # An edge's visibility as its row holds it, by whether the edge is the GM's alone (asked once per edge).
 _EDGE_VISIBILITY = {hidden: visibility_of(hidden).value for hidden in (False, True)}
 
@@ -85,11 +87,9 @@ class Normaliser:
         self.players: list[RosterPlayer] = []
         self.unresolved: list[UnresolvedReference] = []
         self.calendar = EraCalendar()
-        self.reference_checks: list[tuple[str, Loc, str, str, tuple[TargetType, ...]]] = []
+        self.reference_checks: list[_Check] = []
         # The references of the file's earlier documents, each with the validator that knows their places.
-        self.earlier_checks: list[
-            tuple[Validator, list[tuple[str, Loc, str, str, tuple[TargetType, ...]]]]
-        ] = []
+        self.earlier_checks: list[tuple[Validator, list[_Check]]] = []
         # Dates as text, by identity (the date kept with it): the models share one WorldDate per date written,
         # and a tree repeats each year hundreds of times.
         self.date_texts: dict[int, tuple[WorldDate, str]] = {}
@@ -97,8 +97,7 @@ class Normaliser:
     # -- shared helpers --
 
     def use(self, validator: Validator) -> None:
-        """Go on with the file's next YAML document, whose places `validator` knows: the entries of every
-        document are one file's (one namespace; a reference finds an entry of any of them)."""
+        """Go on with the file's next YAML document, whose places `validator` knows (one file's entries)."""
         if validator is self.v:
             return
         self.earlier_checks.append((self.v, self.reference_checks))
@@ -208,6 +207,8 @@ class Normaliser:
         """Record the edge `RELATION_FIELDS` assigns to this field, and check the reference (`gm_only`: the
         edge is the GM's alone, whatever its ends)."""
         spec = self.relation_fields[(entity_type, field_name)]
+        # One item kept for the GM (`parents: [Ann, {name: Bo, gm_only: true}]`) is the GM's edge.
+        gm_only = gm_only or bool(self.v.secret_items and loc in self.v.secret_items)
         # `refer`, inlined: a big tree links tens of thousands of references.
         self.reference_checks.append((owner, loc, field_name, target, spec.target_types))
         if target == owner:
@@ -305,9 +306,7 @@ class Normaliser:
         for v, checks in documents:
             self._resolve(v, checks, failed)
 
-    def _resolve(
-        self, v: Validator, checks: list[tuple[str, Loc, str, str, tuple[TargetType, ...]]], failed: set[str]
-    ) -> None:
+    def _resolve(self, v: Validator, checks: list[_Check], failed: set[str]) -> None:
         for source, loc, field_name, target_as_written, expected in checks:
             target = self.own_id(target_as_written)
             defined = self.defined.get(target)

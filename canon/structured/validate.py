@@ -150,6 +150,8 @@ class Validator:
         self.failed_ids: set[str] = set()
         self.reported: set[Loc] = set()
         self.ids: list[tuple[str, EntityType, Loc]] = []
+        #: Items of reference lists kept for the GM (`parents: [Ann, {name: Bo, gm_only: true}]`), by place.
+        self.secret_items: set[Loc] = set()
         #: A name the file itself gives (`first_name`), for the examples of its problems.
         self.example_name: str | None = None
 
@@ -245,7 +247,7 @@ class Validator:
             ):
                 data[name] = value.value  # what `scalar` returns for it, without the checks it cannot fail
                 continue
-            if type(value) is Seq and _several_for_one(self, value, shape, table, field_loc):
+            if isinstance(value, Seq | Map) and _several_for_one(self, value, shape, table, field_loc):
                 continue
             converted = self.convert(value, shape, field_loc, written_key)
             if converted is _FAILED:
@@ -293,6 +295,8 @@ class Validator:
             item_loc = (*loc, len(items))
             if len(items) != index:  # after an item that failed: its own index no longer is its place
                 self.labels[item_loc] = f'item {index + 1} of "{key}"'
+            if type(item) is Map and shape.scalar is ScalarKind.REF:
+                item = _kept_for_gm(self, item, item_loc, f'item {index + 1} of "{key}"')
             if (
                 verbatim
                 and type(item) is Scalar
@@ -432,16 +436,58 @@ def report_duplicate_ids(validators: Sequence[Validator]) -> None:
         )
 
 
+#: The keys of a list's item kept for the GM: its name, and the field naming what only the GM may read.
+_SECRET_ITEM = frozenset(("name", "gm_only"))
+
+
+def _kept_for_gm(validator: Validator, item: Map, loc: Loc, label: str) -> Node:
+    """Read an item of a reference list written as a name kept for the GM (`{name: Bo Reed, gm_only: true}`):
+    return its name's node, noting its place as secret when `gm_only` is true; report any other mapping."""
+    given = {key.value: value for key, value in item.pairs}
+    name, secret = given.get("name"), given.get("gm_only")
+    if (
+        set(given) == _SECRET_ITEM
+        and type(name) is Scalar
+        and name.value.strip()
+        and type(secret) is Scalar
+        and secret.plain
+        and secret.value in ("true", "false")
+    ):
+        if secret.value == "true":
+            validator.secret_items.add(loc)
+        return name
+    example = validator.example_name or "Bo Reed"
+    other = [key for key in given if key not in _SECRET_ITEM]
+    if other:
+        why = f'it holds "{other[0]}"'
+    elif type(secret) is Scalar and set(given) == _SECRET_ITEM:
+        why = f'"gm_only" must be true or false (without quotes), not {got(secret)}'
+    else:
+        why = "it needs both a name and gm_only"
+    validator.at(
+        item,
+        f"{label} must be a name, or a name only the GM may read, written {{name: {example}, gm_only: true}}; "
+        f"{why}",
+    )
+    return Broken(item.line, item.column)
+
+
 def _several_for_one(
-    validator: Validator, value: Seq, shape: Shape, table: dict[str, FieldSpec], loc: Loc
+    validator: Validator, value: Seq | Map, shape: Shape, table: dict[str, FieldSpec], loc: Loc
 ) -> bool:
     """Report a list given to a field of one (`spouse: [Ann, Bo]`) whose list spelling holds several
-    (`spouses`, `factions`); tell whether it was."""
+    (`spouses`, `factions`), or a name kept for the GM there (`home: {name: .., gm_only: true}`: the entry's
+    `gm_only` hides it); tell whether it was."""
     name = str(loc[-1])
-    if shape.kind != "scalar" or f"{name}s" not in table:
-        return False
     written = validator.labels.get(loc, f'"{name}"')
-    validator.at(value, f'{written} names one; write several as "{name}s: [...]" instead')
+    if type(value) is Map and shape.scalar is ScalarKind.REF and table.get("gm_only") is not None:
+        validator.at(
+            value, f"{written} names one; to keep it for the GM, list it in the entry's gm_only: [{name}]"
+        )
+    elif type(value) is Seq and shape.kind == "scalar" and f"{name}s" in table:
+        validator.at(value, f'{written} names one; write several as "{name}s: [...]" instead')
+    else:
+        return False
     validator.reported.add(loc)
     return True
 

@@ -6,6 +6,7 @@ with exactly the text shown, and gives a stored answer back to whoever may see i
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping
 from dataclasses import replace
@@ -16,10 +17,12 @@ from canon.errors import InvalidInput, NotFound
 from canon.models import Viewer
 from canon.storage import Database, storage_fault, utc_now
 from canon.visibility import Knowing, entity_facts_seen, passages_seen
+from memory.knowledge.answer_models import ShortAnswer
 from memory.knowledge.glossary import GLOSSARY_SETTINGS, merged
 from memory.knowledge.models import Answer, LoreResult, RetrievalRecord
 from memory.knowledge.question import Question, analyse, spelled_out
 from memory.knowledge.retrieval import Retriever, SearchConfig, preset
+from memory.knowledge.retrieval.answer_meaning import MeaningReader, checked
 from memory.knowledge.retrieval.answer_step import comparison, reply
 from memory.knowledge.retrieval.words import corrected
 from memory.knowledge.retrievals import add_retrieval, load_retrieval
@@ -28,11 +31,16 @@ log = logging.getLogger(__name__)
 
 
 class Answerer:
-    """Answers lore questions for a player or the GM and keeps the answers."""
+    """Answers lore questions for a player or the GM and keeps the answers.
 
-    def __init__(self, db: Database, retriever: Retriever) -> None:
+    `meaning` (None: words alone) reads the meaning of the sentences where words say too little: the sentence
+    closest in meaning answers when none holds enough of the question's words, and a line unrelated in meaning
+    to the question is no answer (`answer_step.reply`, `answer_meaning.checked`)."""
+
+    def __init__(self, db: Database, retriever: Retriever, meaning: MeaningReader | None = None) -> None:
         self.db = db
         self.retriever = retriever
+        self.meaning = meaning
 
     async def ask(
         self,
@@ -86,8 +94,7 @@ class Answerer:
                 # The search read "revivfy" as "revivify": so does the answer (the question as asked is kept).
                 fixed = analyse(corrected(asked.expanded, answer.trace.corrections), {})
                 asked = replace(fixed, text=asked.text, glossary_used=asked.glossary_used)
-            trace = answer.trace
-            said = reply(asked, answer.canon_facts, answer.results, trace.unknown_words, trace.common_words)
+            said = await self._reply(asked, answer)
             answer = answer.model_copy(update={"reply": said})
         if record:
             try:
@@ -100,6 +107,19 @@ class Answerer:
                 return answer.model_copy(update={"unsaved": fault})
             answer = answer.model_copy(update={"retrieval_id": retrieval_id})
         return answer
+
+    async def _reply(self, asked: Question, answer: Answer) -> ShortAnswer:
+        """Return the short answer of the passages and facts found; with `meaning`, in a thread (the model runs
+        there, off the event loop)."""
+        trace = answer.trace
+        meaning = self.meaning.reading(trace.corrections) if self.meaning is not None else None
+
+        def short() -> ShortAnswer:
+            facts, results = answer.canon_facts, answer.results
+            said = reply(asked, facts, results, trace.unknown_words, trace.common_words, meaning)
+            return checked(asked, facts, results, said, meaning) if meaning is not None else said
+
+        return await asyncio.to_thread(short) if meaning is not None else short()
 
     async def glossary(self, campaign_id: int) -> dict[str, str]:
         """Return the glossary a campaign's questions are read through: the shipped one under the campaign's."""

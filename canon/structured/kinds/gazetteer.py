@@ -2,7 +2,8 @@
 
 Edges: location PART_OF its place, a culture CULTURE_OF the location, each event held OCCURRED_AT the location
 (dated by the event on ingest, so that it is the same fact as a timeline's `location`), region PART_OF its
-parent region, and whatever a region `contains` PART_OF it.
+parent region, and whatever a region `contains` PART_OF it. A place's `aliases` are names it is found by (as a
+character's), its `population` an attribute as written: a number (`2400`) or words (`a few hundred souls`).
 """
 
 from __future__ import annotations
@@ -41,7 +42,10 @@ class Location(Entry):
 
     id: Id
     name: Name
+    aliases: list[Text] = Field(default_factory=list)
     type: Text | None = None
+    # How many live there, as the GM says it: a number (2400) or words ("a few hundred souls").
+    population: Text | None = None
     part_of: Ref | None = None
     culture_of: Ref | None = None
     coordinates: Coordinates | None = None
@@ -54,6 +58,8 @@ class Region(Entry):
 
     id: Id
     name: Name
+    aliases: list[Text] = Field(default_factory=list)
+    population: Text | None = None
     parent_region: Ref | None = None
     contains: list[Ref] = Field(default_factory=list)
     description: Text | None = None
@@ -72,7 +78,9 @@ def normalise(n: Normaliser, document: GazetteerFile) -> None:
     for place in document.locations:
         loc = n.v.loc_of(place)
         attributes: dict[str, JsonValue] = {
+            "aliases": list(place.aliases),
             "type": place.type,
+            "population": _population(n, place.population, (*loc, "population")),
             "coordinates": place.coordinates.model_dump() if place.coordinates else None,
             "description": place.description,
         }
@@ -82,7 +90,11 @@ def normalise(n: Normaliser, document: GazetteerFile) -> None:
             containment.setdefault(place.id, []).append((place.part_of, (*loc, "part_of")))
     for region in document.regions:
         loc = n.v.loc_of(region)
-        attributes = {"description": region.description}
+        attributes = {
+            "aliases": list(region.aliases),
+            "population": _population(n, region.population, (*loc, "population")),
+            "description": region.description,
+        }
         n.define("Region", region.id, region.name, attributes, region.visibility or "public", loc)
         n.link_fields("Region", region, loc)
         if region.parent_region is not None and region.parent_region != region.id:
@@ -91,6 +103,16 @@ def normalise(n: Normaliser, document: GazetteerFile) -> None:
             if member != region.id:
                 containment.setdefault(member, []).append((region.id, (*loc, "contains", index)))
     n.report_cycles(containment, lambda cycle: f'"{cycle[0]}" would be part of itself: {" -> ".join(cycle)}')
+
+
+def _population(n: Normaliser, said: str | None, loc: Loc) -> str | None:
+    """Return a population as written (a number or words), refusing one that says nothing."""
+    if said is None:
+        return None
+    if not said.strip():
+        n.v.report(loc, '"population" is empty: give a number like 2400, or words like "a few hundred souls"')
+        return None
+    return said.strip()
 
 
 KIND = KindSpec(

@@ -137,6 +137,9 @@ def nothing_known(question: str) -> str:
     if match and _noun_phrase(match.group(3)):
         return f"Nothing the table knows says {match.group(1).lower()} {match.group(3)} {match.group(2).lower()}."
     match = re.match(r"(?i)^(who|what|where|when|which|how)\s+(is|are|was|were)\s+(.+)$", q)
+    if match and match.group(1).casefold() in ("who", "what") and _PASSIVE.match(match.group(3)):
+        # "who was born in 999", "what was built at the ford": the question is a clause as it stands.
+        return f"Nothing the table knows says {match.group(1).lower()} {match.group(2).lower()} {match.group(3)}."
     if match and not _noun_phrase(match.group(3)):
         return f"Nothing the table knows answers “{q}?”."
     if match:
@@ -151,6 +154,11 @@ def nothing_known(question: str) -> str:
     return f"Nothing the table knows answers “{q}”."
 
 
+#: A passive verb opening what follows "who was": "born in 999", "killed at the ford", "crowned in 412".
+_PASSIVE = re.compile(
+    r"(?i)^(?:born|slain|built|made|found|held|given|taken|written|sent|lost|won|fought|\w+ed)\s+"
+    r"(?:in|at|on|during|by|before|after|to|with|from|for|of)\b"
+)
 #: Words that end a clause rather than a noun phrase ("where was Orrin *born*", "who is Tamsin *married to*",
 #: "where is Zorn *held*").
 _CLAUSE_END = re.compile(

@@ -26,9 +26,10 @@ from memory.knowledge.retrieval.answer_deeds import deed_verb, done_to, says_dee
 from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_answer, is_event, names_list
 from memory.knowledge.retrieval.answer_kin import family_answer, kin_answer, marriage_answer
 from memory.knowledge.retrieval.answer_lives import asks_how_died, life_answer
-from memory.knowledge.retrieval.answer_members import members_answer
+from memory.knowledge.retrieval.answer_members import group_said, members_answer
 from memory.knowledge.retrieval.answer_outcomes import outcome_answer
 from memory.knowledge.retrieval.answer_places import places_answer
+from memory.knowledge.retrieval.answer_population import population_answer
 from memory.knowledge.retrieval.answer_qualified import qualified_answer
 from memory.knowledge.retrieval.answer_sizes import size_answer
 from memory.knowledge.retrieval.answer_told import told_answer, told_sentence
@@ -40,6 +41,7 @@ from memory.knowledge.retrieval.answer_words import (
     key_words,
     sentences,
 )
+from memory.knowledge.retrieval.answer_years import lived_answer, year_answer
 from memory.knowledge.retrieval.heads import asks_head, head_answer
 from memory.knowledge.retrieval.heirs import heir_answer
 from memory.knowledge.retrieval.rulers import asks_ruler, ruler_answer
@@ -399,10 +401,13 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     if counted is not None:
         return counted
     found = (
-        deaths_answer(question, facts)
+        year_answer(question, facts)
+        or lived_answer(question, facts)
+        or deaths_answer(question, facts)
         or culprit_answer(question, facts)
         or size_answer(question, facts)
         or outcome_answer(question, facts)
+        or population_answer(question, facts)
         or told_answer(question, facts)
         or places_answer(question, facts)
         or members_answer(question, facts)
@@ -439,7 +444,7 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     for number, fact in enumerate(facts, 1):
         if not _about_entity_only(question, fact):
             continue
-        said = who_answer(fact, number)
+        said = who_answer(fact, number) or group_said(fact, number)
         if said is not None:
             return said, number
     return None

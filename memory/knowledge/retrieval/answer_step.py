@@ -13,6 +13,8 @@
 5. else, when the word search and the meaning search agree on the best passage, it answers a question that
    describes its subject in other words, the subject named (`answer_described`); an answer quoted for a question
    that describes its subject starts with the subject's name.
+6. with `meaning` (the embedding model), a question asking a field that no sentence answers in its words is
+   answered by the sentence closest in meaning that says the field (`answer_meaning.closest`).
 `comparison` answers each part of a comparison or two-part question and says both, with both citations, and
 which one is more when the values are numbers or dice.
 """
@@ -32,6 +34,7 @@ from memory.knowledge.retrieval.answer import asks_measure, compose, nothing_kno
 from memory.knowledge.retrieval.answer_described import described, named_subject
 from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
+from memory.knowledge.retrieval.answer_meaning import Meaning, closest
 from memory.knowledge.retrieval.answer_scope import (
     named_otherwise,
     narrowed,
@@ -92,13 +95,15 @@ def reply(
     results: Sequence[LoreResult],
     unknown: Sequence[str] = (),
     common: Sequence[str] = (),
+    meaning: Meaning | None = None,
 ) -> ShortAnswer:
     """Return the short answer to an analysed question from what the asker may see (see the module docstring).
 
     `unknown`: the question's words that no source the asker may read holds (the retriever's): a question about
     something no source names is answered "nothing known", not with a line about something else. `common`: its
-    words many of those sources hold (a scene's words, `RetrievalTrace.common_words`)."""
-    answer = _reply(question, facts, results, unknown, common)
+    words many of those sources hold (a scene's words, `RetrievalTrace.common_words`). `meaning`: reads the
+    sentences' meaning where no sentence holds enough of the question's words (`answer_meaning.closest`)."""
+    answer = _reply(question, facts, results, unknown, common, meaning)
     if (
         answer.known
         and answer.mode == AnswerMode.EXTRACTIVE
@@ -117,11 +122,13 @@ def _reply(
     results: Sequence[LoreResult],
     unknown: Sequence[str] = (),
     common: Sequence[str] = (),
+    meaning: Meaning | None = None,
 ) -> ShortAnswer:
     if graph_answer(question.text, facts) is not None:
         return compose(question.text, facts, results)
     if strange_words(question, unknown, results) or _elsewhere(question, results, unknown):
         return _nothing(question, facts, results)
+    asked = question
     question = _titled(_rule_asked(question, results), results, unknown)
     hits = field_answers(question, results, len(facts) + 1)
     if not hits and question.subject:
@@ -158,6 +165,12 @@ def _reply(
         answer = compose(question.text, facts, results, only, kind_lines=kinds, needs=needs, measure=measure)
     if not answer.known:
         said = _first(question, facts, results, unknown)
+        if said is None and meaning is not None:
+            # A subject described in other words answers first, named (`described`); then the sentence of the
+            # best passages closest in meaning, holding some of the question's words (`answer_meaning.closest`).
+            said = described(asked, facts, results, unknown, False) or closest(
+                question, facts, results, meaning
+            )
         return said or answer.model_copy(update={"text": nothing_known(question.text)})
     if not any(c.cited and c.number == len(facts) + 1 for c in answer.citations):
         # Quoted from a lesser passage while the question names the best one's title: the best one answers.

@@ -29,6 +29,8 @@ Answer = Callable[[str, Sequence[CanonFact]], tuple[str, int] | None]
 
 _PEOPLE = frozenset({"Person", "NPC", "PC"})
 _ARTICLES = frozenset({"the", "a", "an"})
+#: Words that ask, not name: a window of them alone ("old" of "how old", matching "Old Agnes") names no one.
+_ASKING = frozenset({"how", "old", "older", "elder", "younger", "age", "what", "who"})
 
 
 def _begins(window: list[str], name: str) -> bool:
@@ -50,9 +52,11 @@ def which_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
         )  # a PC and an NPC are both people
         shared.setdefault((" ".join(window), kind), []).append((number, fact))
     dated = re.match(r"^\s*(?:when|where)\b", question.casefold()) is not None
-    for (_, kind), found in shared.items():
+    for (typed, kind), found in shared.items():
         if len(found) < 2 or (dated and kind == "Event"):
             continue  # "when was the coronation": each one's day answers (`answer_happenings`), no question back
+        if set(typed.split()) <= _ASKING and len(found) < len(facts):
+            continue  # "old" of "how old was Linnet": the words asking, beside a name asked of
         number, first = found[0]
         return f"{_ask(first.matched, [f for _, f in found])} [{number}]", number
     return None
@@ -90,7 +94,7 @@ def which_meant(question: str, facts: Sequence[CanonFact], answer: Answer) -> tu
         return None
     typed = first.matched
     found = [n for n, f in enumerate(facts, 1) if f.shared and f.matched == typed]
-    if len(found) < 2:
+    if len(found) < 2 or (set(fold_words(typed)) <= _ASKING and len(found) < len(facts)):
         return None
     alike = _of_kind_asked(question, facts, found)
     rest = [n for n in range(1, len(facts) + 1) if n not in found]

@@ -30,7 +30,7 @@ from memory.knowledge.answer_models import Relation
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
-from memory.knowledge.retrieval.happenings import at_place, by_deed, death_events, in_year, the_fallen
+from memory.knowledge.retrieval.happenings import at_place, by_deed, death_events, the_fallen
 from memory.knowledge.retrieval.heads import heads_of
 from memory.knowledge.retrieval.heirs import heir_holders
 from memory.knowledge.retrieval.holders import (
@@ -47,6 +47,7 @@ from memory.knowledge.retrieval.rulers import seated
 from memory.knowledge.retrieval.shared_names import family_names
 from memory.knowledge.retrieval.steps import inner_step, stepped
 from memory.knowledge.retrieval.superseded import mark_superseded
+from memory.knowledge.retrieval.years import in_a_year
 from memory.leaks import card_secrets
 
 log = logging.getLogger(__name__)
@@ -410,7 +411,7 @@ class EntityFinder:
         if counted is not None:
             return _counted(*counted), []
         # "What happened in year 212 of the Reign of Lamps?": the events of the year, not the era its words name.
-        ranked = await in_year(reader, question) or best_matches(question, names, config)
+        ranked = await in_a_year(reader, question) or best_matches(question, names, config)
         deeds = await by_deed(reader, question, ranked)  # found by the deed asked, if by a name's part too
         ranked = [m for m in ranked if m.entity_id not in {d.entity_id for d in deeds}] + deeds
         ranked += await at_place(reader, question, ranked)

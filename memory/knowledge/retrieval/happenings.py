@@ -99,7 +99,7 @@ def asked_when(question: str) -> str | None:
     return asked["when"] if asked else None
 
 
-def _calendar_words(when: str, calendar: CampaignCalendar) -> str:
+def calendar_words(when: str, calendar: CampaignCalendar) -> str:
     """Return the words of a date with the shipped glossary's reading undone where the term is the calendar's
     own ("499 long rest" of "499 LR" when LR is an era's abbreviation): the campaign's calendar outranks it."""
     names = {" ".join(n.words) for n in calendar_names(calendar)}
@@ -117,7 +117,7 @@ async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
     if when is None:
         return []
     calendar = await reader.calendar()
-    when = _calendar_words(when, calendar)
+    when = calendar_words(when, calendar)
     reading = read_date(when, calendar)
     if reading.date is None or (reading.date.year is None and reading.date.era is None):
         return []

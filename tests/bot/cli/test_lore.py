@@ -111,6 +111,22 @@ def test_ingest_a_folder_then_ask_as_player_and_gm(cli: CliRunner, tmp_path: Pat
     assert text.exit_code == 0 and "[Canon] world.md" in text.stdout
 
 
+def test_a_file_imported_again_takes_the_settings_asked(cli: CliRunner, tmp_path: Path) -> None:
+    """A world bible first imported as Reference, then again `--class canon`: the source becomes Canon (it used
+    to stay Reference, silently); asked nothing new, nothing changes."""
+    world = bible(tmp_path) / "world.md"
+    (first,) = run(cli, "ingest", str(world))["imported"]
+    assert first["source"]["knowledge_class"] == "reference"
+    (again,) = run(cli, "ingest", str(world), "--class", "canon", "--hidden")["imported"]
+    assert again["outcome"] == "duplicate" and again["source"]["knowledge_class"] == "canon"
+    assert again["changed"] == ["now Canon (was Reference)", "now hidden from players"]
+    assert [(s["knowledge_class"], s["hidden"]) for s in run(cli, "sources")] == [("canon", True)]
+    (same,) = run(cli, "ingest", str(world), "--class", "canon")["imported"]
+    assert same["changed"] == [] and same["source"]["hidden"]
+    shown = cli.invoke(app, ["ingest", str(world), "--visible", "--campaign", CAMPAIGN])
+    assert shown.exit_code == 0 and "not indexed again; now visible to players" in shown.output
+
+
 def test_lore_queries_file_prints_one_json_line_per_question(cli: CliRunner, tmp_path: Path) -> None:
     folder = bible(tmp_path)
     run(cli, "ingest", str(folder / "world.md"))
@@ -128,6 +144,10 @@ def test_lore_queries_file_prints_one_json_line_per_question(cli: CliRunner, tmp
     assert lines[1]["results"][0]["heading_path"][-1] == "The Drowned Temple"
     assert all(len(line["results"]) <= 2 for line in lines)
     assert all(r["source"] != "secrets.md" for line in lines for r in line["results"])
+    # The help says where the answer's words are and how a question file is written, as used above.
+    assert all("text" in line["answer"] for line in lines)
+    shown = " ".join(cli.invoke(app, ["lore", "--help"], terminal_width=200).stdout.split())
+    assert '"answer" -> "text"' in shown and '{"id": "q7", "q": "Who rules Saltmarsh?"}' in shown
 
 
 def test_bad_files_fail_clearly_and_yaml_is_handed_on(cli: CliRunner, tmp_path: Path) -> None:
@@ -266,3 +286,18 @@ def test_ingest_a_folder_of_books_and_cite_their_pages(cli: CliRunner, tmp_path:
         "basic-rules.html",
         "basic-rules.pdf",
     ]
+
+
+def test_the_sources_list_says_a_source_holds_gm_only_sections_to_the_gm(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    book = tmp_path / "isles.md"
+    book.write_text(WORLD + "\n## The Smugglers' Pact (GM only)\n\nEliza Crane takes the smugglers' coin.\n")
+    run(cli, "ingest", str(book))
+    (listed,) = run(cli, "sources")
+    assert listed["hidden"] is False and listed["hidden_chunks"] == 1
+    gm = cli.invoke(app, ["sources", "--campaign", CAMPAIGN])
+    assert gm.exit_code == 0, gm.output
+    assert f"GM-only sections: 1 of its {listed['chunk_count']} chunks" in gm.stdout
+    player = cli.invoke(app, ["sources", "--campaign", CAMPAIGN, "--as", "player"])
+    assert "isles.md" in player.stdout and "GM-only" not in player.stdout

@@ -1,6 +1,6 @@
 """What a GM says in a world's fields rather than its prose, imported and asked through `lorekeeper lore`, on a
 small world of our own (tests/fixtures/fenreach): a person's sex (kin words), a death's cause, where a prisoner
-is held, a parent outside the family tree, a spouse, who won a battle and its outcome, a treaty's terms, and the
+is held, a parent outside the family tree, a spouse, one parent or one faction of several kept for the GM, a place's population and aliases, who won a battle and its outcome, a treaty's terms, and the
 calendar's `today:` ages count to. On SQLite, then PostgreSQL.
 
 Each field the world hides (`gm_only`, its lines marked "# secret") reads to a player word for word as the same
@@ -70,6 +70,14 @@ READS = {
         "The terms of the Treaty of Wickham were the Ash Raiders keep the northern moors and pay the Wardens a "
         "tithe of peat."
     ),
+    # A place's population, as written (a number or words), and a place found by its alias.
+    "how many people live in fenreach": "Fenreach's population is 2400.",
+    "what's the population of fenreach": "Fenreach's population is 2400.",
+    "what is the population of the reach": "Fenreach's population is 2400.",
+    "how many people live in the fens": "The Fens' population is a few thousand marsh folk.",
+    "how many live at wickham abbey": "Wickham Abbey's population is forty sisters and their lay servants.",
+    "how many people live in cinder ford": "Nothing the table knows says how many people live in cinder ford.",
+    "where is reach town": "Fenreach is in the Fens.",
     # Sex makes kin words: a brother, a sister, a father.
     "who is wynn's brother": "Wynn Hale's brother is Aldous Hale.",
     "who is aldous's sister": "Aldous Hale's sister is Wynn Hale.",
@@ -105,6 +113,11 @@ SECRETS = {
     # `spouses:` hidden by `gm_only: [spouse]`: one secret, however it is written.
     "who is nessa crane married to": "Nessa Crane is married to Bram Keel.",
     "who is bram keel's wife": "Bram Keel is married to Nessa Crane.",
+    # One parent of two, one faction of two, kept for the GM (`{name: ..., gm_only: true}`).
+    "who is pip marsh's father": "Pip Marsh's father is Old Harl.",
+    "who are pip marsh's parents": "Pip Marsh's parents are Ida Marsh and Old Harl.",
+    "who are the members of the ash raiders": "Bram Keel and Isolde Wren are members of the Ash Raiders.",
+    "is isolde wren a member of the ash raiders": "Yes: Isolde Wren is a member of the Ash Raiders.",
 }
 #: The cards a GM-only field is on (a parent's tie is on the child's card and the parent's).
 HIDING = (
@@ -117,6 +130,9 @@ HIDING = (
     "Corvin Hale",
     "Ida Marsh",
     "Pip Marsh",
+    "Isolde Wren",
+    "The Ash Raiders",
+    "The Fen Wardens",
 )
 
 
@@ -233,6 +249,10 @@ BAD = {
     "cause_of_death: a fever\n    status: alive": (4, '"cause_of_death" is given, but "status" is alive'),
     "held_at: The Fen Wardens": (4, "Location"),
     "spouse: The Fen Wardens": (4, "Person"),
+    "parents: [{name: Old Harl, gm_only: yes}]": (
+        4,
+        '"gm_only" must be true or false (without quotes), not "yes"',
+    ),
 }
 
 

@@ -67,7 +67,8 @@ def test_a_lore_question_does_not_load_the_whole_application(cli_env: DatabaseTa
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "heavy = [m for m in ('openai', 'alembic', 'apscheduler', 'discord', 'bot.voice.service',\n"
         "    'bot.services.branches', 'canon.continuity', 'confusable_homoglyphs', 'ruamel', 'bot.app',\n"
-        "    'memory.knowledge.service', 'memory.knowledge.importer', 'memory.scene_tables') if m in sys.modules]\n"
+        "    'memory.knowledge.service', 'memory.knowledge.importer', 'memory.scene_tables', 'bot.schema.ops_tables')\n"
+        "    if m in sys.modules]\n"
         "print('HEAVY', heavy)\n"
         "print('POSTGRESQL DIALECT', 'sqlalchemy.dialects.postgresql' in sys.modules)\n"
     )

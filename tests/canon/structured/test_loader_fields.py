@@ -123,3 +123,56 @@ def test_a_bad_spouse_is_refused_at_its_line(field: str, line: int, said: str) -
     result = _load(f"kind: characters\ncharacters:\n  - name: Ann Reed\n    {field}\n")
     ((at, message),) = [(p.line, p.message) for p in result.problems]
     assert at == line and said in message, message
+
+
+def test_a_place_has_aliases_and_a_population_written_as_a_number_or_words() -> None:
+    result = _load(
+        "locations:\n  - name: Fenreach\n    aliases: [The Reach]\n    population: 2400\n"
+        "regions:\n  - name: The Fens\n    aliases: [Fenland]\n    population: a few thousand marsh folk\n"
+    )
+    assert result.ok, result.problems
+    places = {e.id: e.attributes for e in result.entries}
+    assert places["fenreach"]["aliases"] == ["The Reach"] and places["fenreach"]["population"] == "2400"
+    assert places["the_fens"]["population"] == "a few thousand marsh folk"
+    empty = _load("locations:\n  - name: Fenreach\n    population: ''\n")
+    ((line, message),) = [(p.line, p.message) for p in empty.problems]
+    assert line == 3 and message.startswith('"population" is empty: give a number like 2400')
+
+
+def test_one_item_of_a_list_is_kept_for_the_gm_and_its_tie_is_hidden_from_both_sides() -> None:
+    result = _load(
+        "lineage: marsh\nmembers:\n"
+        "  - name: Ida Marsh\n    children: [Pip Marsh, {name: Wren Marsh, gm_only: true}]\n"
+        "  - name: Pip Marsh\n    parents: [Ida Marsh, {name: Old Harl, gm_only: true}]\n"
+        "  - name: Wren Marsh\n    parents: [Ida Marsh]\n"  # the other side says it openly: still hidden
+        "  - name: Old Harl\n"
+        "---\nfactions:\n  - name: Ash Raiders\n    members:\n      - Bram Keel\n"
+        "      - name: Ida Marsh\n        gm_only: true\n"
+    )
+    assert result.ok, result.problems
+    edges = {(r.source_id, r.target_id): r.visibility for r in result.relations if r.type != "MEMBER_OF"}
+    assert edges == {
+        ("ida_marsh", "pip_marsh"): "public",
+        ("ida_marsh", "wren_marsh"): "gm_only",
+        ("old_harl", "pip_marsh"): "gm_only",
+    }
+    members = {r.source_id: r.visibility for r in result.relations if r.target_id == "ash_raiders"}
+    assert members == {"bram_keel": "public", "ida_marsh": "gm_only"}
+
+
+@pytest.mark.parametrize(
+    ("item", "said"),
+    [
+        ("{name: Bo, secret: true}", 'item 2 of "parents" must be a name, or a name only the GM may read'),
+        ("{name: Bo, gm_only: yes}", '"gm_only" must be true or false (without quotes), not "yes"'),
+        ("{gm_only: true}", "it needs both a name and gm_only"),
+    ],
+)
+def test_an_item_kept_for_the_gm_written_wrong_is_refused_at_its_place(item: str, said: str) -> None:
+    result = _load(f"characters:\n  - name: Ann Reed\n    parents: [Cy Reed, {item}]\n")
+    ((line, column, message),) = [(p.line, p.column, p.message) for p in result.problems]
+    assert (line, column) == (3, 24) and said in message, message
+    single = _load("characters:\n  - name: Ann Reed\n    home: {name: Mill Town, gm_only: true}\n")
+    assert [p.message for p in single.problems] == [
+        '"home" names one; to keep it for the GM, list it in the entry\'s gm_only: [home]'
+    ]
