@@ -10,6 +10,7 @@ names it independently of its value; its fingerprint tells a changed value from 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from canon.structured.records import LoreEntry, LoreRelation
 from canon.structured.schemas import SYMMETRIC
 from canon.structured.versions import CHUNK
 from canon.tables import EntityRow
+from canon.visibility import gm_only, visibility_of
 
 if TYPE_CHECKING:
     from canon.structured.planned import Planned
@@ -196,6 +198,7 @@ class FactBuilder:
                     continue
                 self._entry_facts(entry, lives.get(entry.id, ()), own)
             self._relation_facts(loaded.result.relations, own)
+        _keep_secret_ties(facts)
         return facts
 
     def _validity(self, start: WorldDate | None, end: WorldDate | None = None) -> tuple[Validity, str]:
@@ -285,6 +288,35 @@ class FactBuilder:
                 relation.line,
                 blake(text.encode(), digest_size=10).hexdigest(),
             )
+
+
+def _keep_secret_ties(facts: dict[str, dict[str, Fact]]) -> None:
+    """Make a tie that one file of the import keeps for the GM the GM's in every file saying it (a faction's
+    `members:` that lists her openly, a character whose `factions:` keeps it secret): one file telling it in
+    the open would tell it to every player."""
+    secret = {
+        slot
+        for own in facts.values()
+        for slot, fact in own.items()
+        if fact.kind is StatementKind.RELATION and gm_only(fact.visibility)
+    }
+    if not secret or len(facts) < 2:
+        return
+    hidden = visibility_of(True)
+    for own in facts.values():
+        for slot in secret & own.keys():
+            fact = own[slot]
+            if not gm_only(fact.visibility):
+                fp = statement_fingerprint(
+                    "relation",
+                    fact.subject_id,
+                    fact.predicate,
+                    fact.object_id,
+                    None,
+                    fact.validity,
+                    hidden.value,
+                )
+                own[slot] = dataclasses.replace(fact, visibility=hidden, fp=fp)
 
 
 def _bounds(validity: Validity) -> str:

@@ -26,7 +26,7 @@ from memory.knowledge.retrieval.answer_deeds import deed_verb, done_to, says_dee
 from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_answer, is_event, names_list
 from memory.knowledge.retrieval.answer_kin import family_answer, kin_answer, marriage_answer
 from memory.knowledge.retrieval.answer_lives import asks_how_died, life_answer
-from memory.knowledge.retrieval.answer_members import members_answer
+from memory.knowledge.retrieval.answer_members import group_said, members_answer
 from memory.knowledge.retrieval.answer_outcomes import outcome_answer
 from memory.knowledge.retrieval.answer_places import places_answer
 from memory.knowledge.retrieval.answer_population import population_answer
@@ -442,7 +442,7 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     for number, fact in enumerate(facts, 1):
         if not _about_entity_only(question, fact):
             continue
-        said = who_answer(fact, number)
+        said = who_answer(fact, number) or group_said(fact, number)
         if said is not None:
             return said, number
     return None

@@ -254,6 +254,8 @@ def marriage_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int
     did Bettany marry", "who did Hesk wed": the spouse, never a wedding's guests), or None."""
     if _WHOM.match(question):
         return _whom(question, facts)
+    if _IS_MARRIED.match(question):
+        return _is_married(question, facts)
     if not re.match(r"^\s*(?:when|what\s+(?:year|day|date))\b", question, re.I) or not MARRIAGE.search(
         question
     ):
@@ -278,6 +280,32 @@ def marriage_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int
         return None
     said = [_married(me.entity_name, spouse, kin) for spouse in spouses]
     return " ".join(f"{s}." for s in said) + f" [{number}]", number
+
+
+#: "Is X married?", "was X married to Y?", "is X wed": yes or no, by the spouses canon names.
+_IS_MARRIED = re.compile(
+    r"^\s*(?:is|was|are|were)\s+.+?\s+(?:married|wed|wedded)(?:\s+(?:to|with)\s+.+?)?\s*\??\s*$", re.I
+)
+
+
+def _is_married(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return whether the one asked is married (to the other one named): yes with the spouse, else that nothing
+    the table knows says so (never a "no" canon does not say)."""
+    people = _people_named(question, facts)
+    if not people or people[0].kin is None:
+        return None
+    me, kin = people[0], people[0].kin
+    number = facts.index(me) + 1
+    spouses = list(dict.fromkeys([*kin.ties.get("spouses", ()), *kin.weddings]))
+    tense = "was" if me.state == "dead" else "is"
+    if len(people) > 1 and people[1].entity_name not in spouses:
+        text = f"Nothing the table knows says {me.entity_name} {tense} married to {people[1].entity_name}"
+        if spouses:
+            text += f"; canon says {me.entity_name} {tense} married to {names_list(spouses)}"
+        return f"{text}. [{number}]", number
+    if not spouses:
+        return f"Nothing the table knows says {me.entity_name} {tense} married. [{number}]", number
+    return f"Yes: {me.entity_name} {tense} married to {names_list(spouses)}. [{number}]", number
 
 
 #: "Who did X marry?", "who did X wed?", "who has X married?": whom, not when.

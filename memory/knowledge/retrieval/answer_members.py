@@ -19,7 +19,11 @@ from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_told import told_sentence
 from memory.knowledge.retrieval.answer_words import sentences
 
-__all__ = ["asks_members", "members_answer"]
+__all__ = [
+    "asks_members",
+    "group_said",
+    "members_answer",
+]
 
 #: The kinds of entity that have members (the ontology's `MEMBER_OF` targets).
 GROUPS = frozenset({"Faction", "Lineage", "Culture"})
@@ -85,3 +89,10 @@ def members_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
             return f"{counted}. [{number}]", number
         return f"Nothing the table knows names a member of {in_prose(group.entity_name)}. [{number}]", number
     return f"{members_sentence(members, group.entity_name, counting=counting)}. [{number}]", number
+
+
+def group_said(fact: CanonFact, number: int) -> str | None:
+    """Return who a group is by its members, for a group whose card says nothing else of it ("who are the Tarrs
+    of Otter Ford": a family tree's name), or None."""
+    members = fact.tied("MEMBER_OF") if fact.entity_type in GROUPS else []
+    return f"{members_sentence(members, fact.entity_name)}. [{number}]" if members else None
