@@ -1,13 +1,16 @@
-"""Ingest: a tie this import keeps for the GM that a file imported before says openly, or the reverse.
+"""Ingest: a tie this import says that a file imported before says too, one of them keeping it for the GM.
 
-Within one import, a tie one file keeps for the GM is the GM's in every file saying it (`facts.py`). A file
-imported earlier is not read again: its open statement of the tie stands, and players read it there. The GM is
-told, with the files on each side and what to do: hide it in the other file too, or import the two together.
+Within one import, a tie one file keeps for the GM is the GM's in every file saying it (`facts.py`). Across
+imports the same holds where it can: a tie this import says openly that a file imported before keeps for the
+GM is the GM's here too (one statement, the other file's). A file imported earlier is not read again, though:
+when this import keeps for the GM a tie that file says openly, its open statement stands and players read it
+there. The GM is told, with the files on each side and what to do: hide it in that file too, or import the two
+files together.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
 
 from sqlalchemy import select
 
@@ -24,10 +27,11 @@ HIDDEN_TIE_TOLD = "secret_told"
 
 
 async def secrets_told_elsewhere(
-    state: IngestState, facts: Mapping[str, Mapping[str, Fact]]
+    state: IngestState, facts: dict[str, dict[str, Fact]]
 ) -> list[IngestWarning]:
-    """Return a warning for each tie a changed file states with one visibility and a file imported before (not
-    in this import) with the other."""
+    """Make the GM's each tie a changed file states openly that a file imported before (not in this import)
+    keeps for the GM; return a warning for each tie a changed file keeps for the GM that such a file states
+    openly."""
     others = {
         slot: version.file
         for version in state.versions.values()
@@ -53,17 +57,20 @@ async def secrets_told_elsewhere(
                 visibility_of(not gm_only(fact.visibility)).value,
             )
             said = state.versions[other].statements.get(slot)
-            if said is not None and said[1] == twin:
+            if said is None or said[1] != twin:
+                continue
+            if gm_only(fact.visibility):
                 found.append((name, other, fact))
+            else:  # kept for the GM by the other file: the GM's here too, the same statement
+                own[slot] = dataclasses.replace(fact, visibility=visibility_of(True), fp=twin)
     if not found:
         return []
     ids = {i for _, _, f in found for i in (f.subject_id, f.object_id) if i is not None}
     rows = await state.session.execute(select(EntityRow.id, EntityRow.name).where(EntityRow.id.in_(ids)))
     names = {int(i): str(n) for i, n in rows.all()}
     warnings: list[IngestWarning] = []
-    for name, other, fact in found:
+    for hidden, told, fact in found:
         tie = relation_sentence(fact.predicate, names[fact.subject_id], names.get(fact.object_id or 0, "?"))
-        hidden, told = (name, other) if gm_only(fact.visibility) else (other, name)
         warnings.append(
             IngestWarning(
                 kind=HIDDEN_TIE_TOLD,

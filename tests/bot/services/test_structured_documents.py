@@ -106,3 +106,21 @@ async def test_a_tie_kept_for_the_gm_that_a_file_imported_before_says_openly_is_
         reader = await reader_of(db, session, campaign, Viewer.PLAYER)
         (ida,) = await reader.find_exact("Ida Marsh")
         assert [s.predicate for s in await reader.statements(subject_ids=[ida.id])] == []
+
+
+async def test_a_tie_said_openly_that_a_file_imported_before_keeps_for_the_gm_is_the_gm_s(
+    db: Database, importer: StructuredImportService, campaign: Campaign
+) -> None:
+    folk = b"characters:\n  - name: Ida Marsh\n    factions: [{name: Ash Raiders, gm_only: true}]\n"
+    bare = b"factions:\n  - name: Ash Raiders\n"
+    first = await importer.import_files(campaign, [("factions.yaml", bare), ("folk.yaml", folk)], GM)
+    assert first.status == "ingested", first.summary()
+    listed = b"factions:\n  - name: Ash Raiders\n    members: [Ida Marsh]\n"
+    later = await importer.import_files(campaign, [("factions.yaml", listed)], GM)
+    assert later.status == "ingested" and not later.warnings, later.summary()
+    async with db.session() as session:
+        for viewer, seen in ((Viewer.PLAYER, []), (Viewer.GM, ["gm_only"])):
+            reader = await reader_of(db, session, campaign, viewer)
+            (ida,) = await reader.find_exact("Ida Marsh")
+            ties = await reader.statements(subject_ids=[ida.id])
+            assert [s.visibility.value for s in ties if s.predicate == "MEMBER_OF"] == seen
