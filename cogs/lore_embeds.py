@@ -420,6 +420,8 @@ def import_embed(report: ImportReport) -> discord.Embed:
             f"The same text is already imported as {_escape(source.title)} (source {report.duplicate_of}); "
             "nothing was indexed again."
         )
+        if report.changed:
+            embed.description += f"\nChanged as you asked: {_escape(', '.join(report.changed))}."
         return embed
     verb = f"Updated to version {source.version}" if report.outcome == ImportOutcome.UPDATED else "Imported"
     embed = discord.Embed(

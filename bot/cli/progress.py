@@ -13,7 +13,8 @@ if TYPE_CHECKING:
 def describe_report(report: ImportReport) -> str:
     """Return one imported file's line for the console: what became of it, its chunks and vectors."""
     if report.duplicate_of is not None:
-        return f"[yellow]=[/yellow] {report.filename}: same text as source #{report.duplicate_of}, not indexed again"
+        line = f"[yellow]=[/yellow] {report.filename}: same text as source #{report.duplicate_of}, not indexed again"
+        return line + (f"; {', '.join(report.changed)}" if report.changed else "")
     verb = "updated to version " + str(report.source.version) if report.previous_version else "imported"
     line = (
         f"[green]✓[/green] {report.filename}: {verb} as source #{report.source.id} "

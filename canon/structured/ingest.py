@@ -51,6 +51,7 @@ from canon.structured.reports import (
 from canon.structured.resolve import build_index
 from canon.structured.state import IngestState
 from canon.structured.statements import write_statements
+from canon.structured.told import secrets_told_elsewhere
 from canon.structured.versions import known_hashes, load_records
 from canon.structured.write import Writer
 
@@ -152,7 +153,9 @@ async def _ingest(
         await event_dates(state, index, planned),
         attribute_name=lambda type_name, name: state.ontology.attribute(type_name, name)[0],
     )
-    written = await write_statements(writer, builder.facts(changed))
+    facts = builder.facts(changed)
+    told = await secrets_told_elsewhere(state, facts)
+    written = await write_statements(writer, facts)
     await writer.write_rows()
-    warnings = await Checks(writer).run(written)
+    warnings = [*told, *await Checks(writer).run(written)]
     return done_report(state, "ingested", changeset.id, warnings)

@@ -47,6 +47,7 @@ KIND_WORDS = {
     "axiom_from_player": "A player changing the world's foundations",
     "life_dated_twice": "Born or died twice",
     "dead_before_born": "Dead before being born",
+    "secret_told": "A secret said openly in another file",
 }
 
 

@@ -196,6 +196,9 @@ class ImportReport(BaseModel):
     vector_error: str | None = None
     seconds: float = 0.0
     warnings: list[str] = Field(default_factory=list)
+    #: A file imported again with the same text: the settings it asked for that its source took ("now Canon
+    #: (was Reference)"), each said for a person.
+    changed: list[str] = Field(default_factory=list)
 
 
 class ImportFailure(BaseModel):

@@ -41,6 +41,27 @@ from memory.vector_index import VectorIndex
 __all__ = ["KnowledgeService"]
 
 
+def _setting(key: str, value: Any) -> Any:
+    return sorted(value) if key == "tags" else value
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, KnowledgeClass):
+        return value.label
+    if isinstance(value, list):
+        return ", ".join(value) or "no tags"
+    return "yes" if value else "no"
+
+
+#: The settings an import asks for that a file imported again takes, each said as "now … (was …)".
+_SETTINGS: dict[str, Callable[[Any, Any], str]] = {
+    "knowledge_class": lambda was, now: f"now {_words(now)} (was {_words(was)})",
+    "hidden": lambda was, now: "now hidden from players" if now else "now visible to players",
+    "tags": lambda was, now: f"tags now {_words(now)} (were {_words(was)})",
+    "always_include": lambda was, now: f"always included: {_words(now)} (was {_words(was)})",
+}
+
+
 class KnowledgeService:
     """Imported knowledge for the cogs and the command line: import, inspect, manage, reindex, ask.
 
@@ -116,14 +137,31 @@ class KnowledgeService:
     async def import_path(self, campaign_id: int, path: Path, **options: Any) -> ImportReport:
         """Import one file from disk (see `Importer.import_path`), with what the GM should know of it."""
         report = await self.importer.import_path(campaign_id, path, **options)
-        return await self._checked(campaign_id, report)
+        return await self._checked(campaign_id, await self._settled(campaign_id, report, options))
 
     async def import_bytes(
         self, campaign_id: int, filename: str, data: bytes, **options: Any
     ) -> ImportReport:
         """Import one file's bytes (see `Importer.import_bytes`), with what the GM should know of it."""
         report = await self.importer.import_bytes(campaign_id, filename, data, **options)
-        return await self._checked(campaign_id, report)
+        return await self._checked(campaign_id, await self._settled(campaign_id, report, options))
+
+    async def _settled(self, campaign_id: int, report: ImportReport, options: dict[str, Any]) -> ImportReport:
+        """Return the report of a file imported again with the same text, with the settings asked for this time
+        (class, visibility, tags, always-include) given to the source it already is: importing a world bible
+        again `--class canon` makes it Canon, where it would otherwise stay as it was, silently."""
+        if report.outcome != ImportOutcome.DUPLICATE or report.duplicate_of is None:
+            return report
+        source = report.source
+        asked = {key: options.get(key) for key in _SETTINGS if options.get(key) is not None}
+        if asked.get("always_include") and "knowledge_class" not in asked:
+            asked["knowledge_class"] = KnowledgeClass.CANON  # as a new import reads it
+        changed = {key: value for key, value in asked.items() if getattr(source, key) != _setting(key, value)}
+        if not changed:
+            return report
+        updated = await self.sources.set_source(campaign_id, report.duplicate_of, **changed)
+        said = [_SETTINGS[key](getattr(source, key), getattr(updated, key)) for key in changed]
+        return report.model_copy(update={"source": updated, "changed": said})
 
     async def _checked(self, campaign_id: int, report: ImportReport) -> ImportReport:
         """Add the GM's warnings to an import: always-include crowding answers, sections the story has changed."""

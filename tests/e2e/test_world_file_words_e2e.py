@@ -1,4 +1,5 @@
-"""A GM imports world files on Discord and reads every problem in plain words, at the line their editor shows."""
+"""A GM imports world files on Discord and reads every problem in plain words, at the line their editor shows;
+a file of two kinds is told where its `---` goes, and imports once split."""
 
 from __future__ import annotations
 
@@ -31,3 +32,18 @@ async def test_a_gm_reads_import_problems_in_plain_words(world: World) -> None:
         "world file it is: say which one in a line such as `kind: timeline` at the top; the kinds are timeline, "
         "family tree, gazetteer, bestiary, magic system, culture, characters and factions"
     ) in " ".join(kingdom.split()), kingdom
+
+
+MIXED = "characters:\n  - name: Ann Reed\n    home: Mill Town\nlocations:\n  - name: Mill Town\n    population: 300\n"
+
+
+async def test_a_gm_told_where_to_split_a_file_of_two_kinds_imports_it_split(world: World) -> None:
+    mixed = " ".join(embed_text((await import_yaml(world, "world.yaml", MIXED)).embeds[0]).split())
+    assert "1 problem in world.yaml; nothing was written." in mixed, mixed
+    assert (
+        "each kind needs a part of its own: put a line `---` (three dashes alone on the line, at its left edge) "
+        "before `locations:` (line 4), or put each kind in its own file"
+    ) in mixed, mixed
+    split = MIXED.replace("locations:", "---\nlocations:")
+    done = " ".join(embed_text((await import_yaml(world, "world.yaml", split)).embeds[0]).split())
+    assert "Imported 1 place, 1 person and 2 facts from world.yaml." in done, done

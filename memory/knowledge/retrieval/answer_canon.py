@@ -151,6 +151,8 @@ def kind_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             if told:
                 return " ".join(f"{line}." for line in told) + f" [{number}]", number
         for line in own:
+            if kind == "when" and not _dates_it(line, fact, question):
+                continue  # "when was Thistlewick founded": never the day of a fire there
             if (kind == "where" and _WHERE.search(line)) or (kind == "when" and _WHEN.search(line)):
                 return f"{opening(line, fact.entity_name, fact.entity_type)}. [{number}]", number
         for line in fact.facts:
@@ -161,6 +163,49 @@ def kind_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
                 said = f"{yes}: {line}" if yes else line
                 return f"{said}. [{number}]", number
     return None
+
+
+#: Deeds a when-question asks the day of ("when was X founded"): a card's sentence dates one only by its word.
+_DATED_DEEDS = frozenset(
+    {
+        *(
+            "founded",
+            "built",
+            "established",
+            "created",
+            "made",
+            "raised",
+            "settled",
+            "abandoned",
+            "destroyed",
+        ),
+        *(
+            "razed",
+            "sacked",
+            "forged",
+            "written",
+            "signed",
+            "crowned",
+            "married",
+            "wed",
+            "discovered",
+            "named",
+        ),
+    }
+)
+
+
+def _dates_it(line: str, fact: CanonFact, question: str) -> bool:
+    """Tell whether a card's sentence may answer a when-question of its entity: its own sentence (never an
+    event's at it), saying the deed asked when one is ("founded" in "… was founded in year 3"). An event's day is
+    the day of what it is, whatever the deed asked ("when was the treaty signed")."""
+    if not line.startswith(fact.entity_name + " "):
+        return False
+    if fact.entity_type == "Event" or " took place " in line:
+        return True
+    deeds = [w for w in fold_words(question) if w in _DATED_DEEDS]
+    said = set(fold_words(line))
+    return all(has_word(said, w) for w in deeds)
 
 
 def _state_in(fact: CanonFact, line: str) -> str | None:

@@ -31,6 +31,7 @@ from memory.knowledge.retrieval.answer_outcomes import outcome_answer
 from memory.knowledge.retrieval.answer_places import places_answer
 from memory.knowledge.retrieval.answer_population import population_answer
 from memory.knowledge.retrieval.answer_qualified import qualified_answer
+from memory.knowledge.retrieval.answer_sizes import size_answer
 from memory.knowledge.retrieval.answer_told import told_answer, told_sentence
 from memory.knowledge.retrieval.answer_which import renumbered, which_answer, which_meant
 from memory.knowledge.retrieval.answer_words import (
@@ -404,6 +405,7 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         or lived_answer(question, facts)
         or deaths_answer(question, facts)
         or culprit_answer(question, facts)
+        or size_answer(question, facts)
         or outcome_answer(question, facts)
         or population_answer(question, facts)
         or told_answer(question, facts)

@@ -256,6 +256,8 @@ def marriage_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int
         return _whom(question, facts)
     if _IS_MARRIED.match(question):
         return _is_married(question, facts)
+    if _MARRIED_TO.match(question):
+        return _married_to(question, facts)
     if not re.match(r"^\s*(?:when|what\s+(?:year|day|date))\b", question, re.I) or not MARRIAGE.search(
         question
     ):
@@ -306,6 +308,24 @@ def _is_married(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     if not spouses:
         return f"Nothing the table knows says {me.entity_name} {tense} married. [{number}]", number
     return f"Yes: {me.entity_name} {tense} married to {names_list(spouses)}. [{number}]", number
+
+
+#: "Who is X married to?", "who was X wed to?": the spouse, "was" for the dead.
+_MARRIED_TO = re.compile(r"^\s*who(?:m)?\s+(?:is|was)\s+.+?\s+(?:married|wed|wedded)\s+to\s*\??\s*$", re.I)
+
+
+def _married_to(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return whom the one asked is married to, else that nothing the table knows says they are married."""
+    people = _people_named(question, facts)
+    if not people or people[0].kin is None:
+        return None
+    me, kin = people[0], people[0].kin
+    number = facts.index(me) + 1
+    spouses = list(dict.fromkeys([*kin.ties.get("spouses", ()), *kin.weddings]))
+    tense = "was" if me.state == "dead" else "is"
+    if not spouses:
+        return f"Nothing the table knows says {me.entity_name} {tense} married. [{number}]", number
+    return f"{me.entity_name} {tense} married to {names_list(spouses)}. [{number}]", number
 
 
 #: "Who did X marry?", "who did X wed?", "who has X married?": whom, not when.

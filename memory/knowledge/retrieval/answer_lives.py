@@ -163,10 +163,24 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
                 return f"{unsure}{'; ' + last if last else ''}. [{number}]", number
             continue
         if _WHEN.search(folded):
-            pattern = _BORN if _BORN.search(folded) else _DIED if _DIED.search(folded) else None
-            if pattern is None:
+            if not (_BORN.search(folded) or _DIED.search(folded)):
                 return None
-            line = _line(fact, _BIRTH_LINE if pattern is _BORN else _DEATH_LINE)
-            if line is not None:
-                return f"{line}. [{number}]", number
+            dated = _when_answer(folded, fact, number)
+            if dated is not None:
+                return dated
+    return None
+
+
+def _when_answer(folded: str, fact: CanonFact, number: int) -> tuple[str, int] | None:
+    """Return when someone was born or died, as the card says it; of one canon has living, that nothing says
+    they died, and their state ("when did Hale die": "Nothing … says Hale Brannock died; Hale Brannock is alive")."""
+    pattern = _BORN if _BORN.search(folded) else _DIED if _DIED.search(folded) else None
+    if pattern is None:
+        return None
+    line = _line(fact, _BIRTH_LINE if pattern is _BORN else _DEATH_LINE)
+    if line is not None:
+        return f"{line}. [{number}]", number
+    living = _line(fact, re.compile(rf"\bis {re.escape(fact.state)}\b")) if fact.state else None
+    if pattern is _DIED and living and fact.state != "dead":
+        return f"Nothing the table knows says {fact.entity_name} died; {living}. [{number}]", number
     return None

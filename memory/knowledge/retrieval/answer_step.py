@@ -42,6 +42,7 @@ from memory.knowledge.retrieval.answer_scope import (
     strange_words,
     unheld_words,
 )
+from memory.knowledge.retrieval.answer_unknown import beside_the_point
 from memory.knowledge.retrieval.answer_verdict import verdict
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed, word_in
@@ -103,6 +104,12 @@ def reply(
     words many of those sources hold (a scene's words, `RetrievalTrace.common_words`). `meaning`: reads the
     sentences' meaning where no sentence holds enough of the question's words (`answer_meaning.closest`)."""
     answer = _reply(question, facts, results, unknown, common, meaning)
+    if (
+        answer.known
+        and answer.mode == AnswerMode.EXTRACTIVE
+        and beside_the_point(question.text, facts, answer.text)
+    ):
+        answer = _nothing(question, facts, results)  # a passage about the entity asked, saying nothing asked
     if answer.known:
         return named_subject(question, facts, results, answer)
     strange = bool(results) and bool(strange_words(question, unknown, results))

@@ -111,6 +111,22 @@ def test_ingest_a_folder_then_ask_as_player_and_gm(cli: CliRunner, tmp_path: Pat
     assert text.exit_code == 0 and "[Canon] world.md" in text.stdout
 
 
+def test_a_file_imported_again_takes_the_settings_asked(cli: CliRunner, tmp_path: Path) -> None:
+    """A world bible first imported as Reference, then again `--class canon`: the source becomes Canon (it used
+    to stay Reference, silently); asked nothing new, nothing changes."""
+    world = bible(tmp_path) / "world.md"
+    (first,) = run(cli, "ingest", str(world))["imported"]
+    assert first["source"]["knowledge_class"] == "reference"
+    (again,) = run(cli, "ingest", str(world), "--class", "canon", "--hidden")["imported"]
+    assert again["outcome"] == "duplicate" and again["source"]["knowledge_class"] == "canon"
+    assert again["changed"] == ["now Canon (was Reference)", "now hidden from players"]
+    assert [(s["knowledge_class"], s["hidden"]) for s in run(cli, "sources")] == [("canon", True)]
+    (same,) = run(cli, "ingest", str(world), "--class", "canon")["imported"]
+    assert same["changed"] == [] and same["source"]["hidden"]
+    shown = cli.invoke(app, ["ingest", str(world), "--visible", "--campaign", CAMPAIGN])
+    assert shown.exit_code == 0 and "not indexed again; now visible to players" in shown.output
+
+
 def test_lore_queries_file_prints_one_json_line_per_question(cli: CliRunner, tmp_path: Path) -> None:
     folder = bible(tmp_path)
     run(cli, "ingest", str(folder / "world.md"))

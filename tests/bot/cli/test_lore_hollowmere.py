@@ -109,8 +109,9 @@ KIN = {
         "Yes: Tove Moss' mother is Ilsa Moss; Ilsa Moss is alive, born in year 327 of the Reed Reckoning."
     ),
     "when did Tove's grandmother die": (
-        "Tove Moss' grandparents are Arlen Moss and Hesta Moss; canon does not say which are grandmothers. Arlen "
-        "Moss is alive, born in year 301 of the Reed Reckoning. Hesta Moss died in year 360 of the Reed Reckoning."
+        "Tove Moss' grandparents are Arlen Moss and Hesta Moss; canon does not say which are grandmothers. Nothing "
+        "the table knows says Arlen Moss died; Arlen Moss is alive, born in year 301 of the Reed Reckoning. Hesta "
+        "Moss died in year 360 of the Reed Reckoning."
     ),
     # A wedding with no tie of marriage in canon: the one other who took part in it.
     "when did Sella and Jory get married": (

@@ -48,6 +48,8 @@ READS = {
         "Nothing the table knows says Oswin Tarr was married to Wenna Tarr; canon says Oswin Tarr was married to "
         "Alda Tarr."
     ),
+    "who was oswin married to": "Oswin Tarr was married to Alda Tarr.",
+    "who is wenna tarr married to": "Nothing the table knows says Wenna Tarr is married.",
     "who are the tarrs of otter ford": (
         "Oswin Tarr, Alda Tarr, Wenna Tarr, Jory Tarr, Pell Tarr and Sel Tarr are members of the Tarrs of Otter "
         "Ford."

@@ -43,6 +43,7 @@ THISTLE_BRIDGE = (
 CAIRN_MOOR_SKIRMISH = (
     "Skirmish at Cairn Moor; canon names Hale Brannock, the Moor Wardens and Bram Ketter as taking part."
 )
+THISTLEWICK_FOLK = "In Thistlewick, some four thousand souls dwell within its walls, most of them weavers."
 DORRAN = "Dorran Pike started the riot in the Wool Market when the toll was doubled."
 
 #: Question -> its whole answer, as a player asks.
@@ -91,6 +92,23 @@ READS = {
         "Nothing the table knows says who burned the chapel of saint orr; canon names Bram Ketter as taking part in "
         "the Burning of the Chapel of Saint Orr."
     ),
+    # How many live in a place: the sentence giving a number of people, else nothing known, and what it is.
+    "how many people live in thistlewick": THISTLEWICK_FOLK,
+    "what is the population of thistlewick": THISTLEWICK_FOLK,
+    "how populous is thistlewick": THISTLEWICK_FOLK,
+    "how many people live in wending mere": "In Wending Mere, the hamlet on its shore holds barely sixty folk.",
+    "what's the population of ashby": "Nothing the table knows says how many people live in Ashby; Ashby is a village.",
+    "how big is cairn moor": "Nothing the table knows says how big Cairn Moor is; Cairn Moor is a moor.",
+    # A thing nothing says of a known entity: said so, never a neighbouring fact of it (the town's wool, the day of
+    # a fire there).
+    "who founded thistlewick": "Nothing the table knows says who founded thistlewick.",
+    "who is the mayor of thistlewick": "Nothing the table knows says who the mayor of thistlewick is.",
+    "when was thistlewick founded": "Nothing the table knows answers “when was thistlewick founded?”.",
+    "what weapon does hale brannock use": "Nothing the table knows answers “what weapon does hale brannock use?”.",
+    "when did hale brannock die": (
+        "Nothing the table knows says Hale Brannock died; Hale Brannock is alive, born in year 380 of the Kestrel "
+        "Years."
+    ),
 }
 
 
@@ -118,6 +136,12 @@ HIDDEN = {
         "who died in the raid on ashby ford",
         {"Mill": "Ford", "Tanner": "Cooper"},
         "Hob Tanner died in Raid on Ashby Mill.",
+    ),
+    # A thing nothing says of a GM-only entity: as of a name nobody wrote, never of it by name.
+    "who is abbot lune's mother": (
+        "who is abbot lunk's mother",
+        {"lune": "lunk"},
+        "Nothing the table knows says who abbot lune's mother is.",
     ),
     # A tie only the GM's notes tell: beside the one canon states, and alone.
     "who is wren's real father": (
@@ -167,6 +191,13 @@ def test_a_cause_canon_states_names_the_culprit(cli: CliRunner, tmp_path: Path) 
         cli, tmp_path, ["who poisoned the ashby well", "who was behind the poisoning of the ashby well"]
     )
     assert set(answers.values()) == {"Corm Tallis caused the Poisoning of the Ashby Well."}
+
+
+def test_a_population_typed_is_said(cli: CliRunner, tmp_path: Path) -> None:
+    result = cli.invoke(app, ["canon", "add", "fact", "Ashby", "population", "200", "-c", CAMPAIGN])
+    assert result.exit_code == 0, result.output
+    answers = ask(cli, tmp_path, ["how many people live in ashby", "how big is ashby"])
+    assert set(answers.values()) == {"Ashby's population is 200."}
 
 
 def test_a_gm_section_of_the_bible_is_quoted_without_its_label(cli: CliRunner, tmp_path: Path) -> None:

@@ -80,3 +80,47 @@ async def test_a_tie_one_file_keeps_for_the_gm_is_the_gm_s_though_another_file_o
         reader = await reader_of(db, session, campaign, Viewer.PLAYER)
         (bram,) = await reader.find_exact("Bram Keel")
         assert [s.predicate for s in await reader.statements(subject_ids=[bram.id])] == ["MEMBER_OF"]
+
+
+async def test_a_tie_kept_for_the_gm_that_a_file_imported_before_says_openly_is_told_to_the_gm(
+    db: Database, importer: StructuredImportService, campaign: Campaign
+) -> None:
+    factions = b"factions:\n  - name: Ash Raiders\n    members: [Ida Marsh]\n"
+    folk = b"characters:\n  - name: Ida Marsh\n    factions: [{name: Ash Raiders, gm_only: true}]\n"
+    first = await importer.import_files(
+        campaign, [("factions.yaml", factions), ("folk.yaml", b"characters:\n  - name: Ida Marsh\n")], GM
+    )
+    assert first.status == "ingested", first.summary()
+    later = await importer.import_files(campaign, [("folk.yaml", folk)], GM)
+    assert later.status == "ingested", later.summary()
+    (warning,) = [w for w in later.warnings if w.kind == "secret_told"]
+    assert warning.message == (
+        "Ida Marsh is a member of Ash Raiders: folk.yaml keeps it for the GM, but factions.yaml says it "
+        "openly, and players read it there. Hide it in factions.yaml too, or import the two files together."
+    )
+    # Done as told, the tie is the GM's alone and nothing more is said.
+    hidden = b"factions:\n  - name: Ash Raiders\n    members: [{name: Ida Marsh, gm_only: true}]\n"
+    again = await importer.import_files(campaign, [("factions.yaml", hidden)], GM, replace=True)
+    assert again.status == "ingested" and not [w for w in again.warnings if w.kind == "secret_told"]
+    async with db.session() as session:
+        reader = await reader_of(db, session, campaign, Viewer.PLAYER)
+        (ida,) = await reader.find_exact("Ida Marsh")
+        assert [s.predicate for s in await reader.statements(subject_ids=[ida.id])] == []
+
+
+async def test_a_tie_said_openly_that_a_file_imported_before_keeps_for_the_gm_is_the_gm_s(
+    db: Database, importer: StructuredImportService, campaign: Campaign
+) -> None:
+    folk = b"characters:\n  - name: Ida Marsh\n    factions: [{name: Ash Raiders, gm_only: true}]\n"
+    bare = b"factions:\n  - name: Ash Raiders\n"
+    first = await importer.import_files(campaign, [("factions.yaml", bare), ("folk.yaml", folk)], GM)
+    assert first.status == "ingested", first.summary()
+    listed = b"factions:\n  - name: Ash Raiders\n    members: [Ida Marsh]\n"
+    later = await importer.import_files(campaign, [("factions.yaml", listed)], GM)
+    assert later.status == "ingested" and not later.warnings, later.summary()
+    async with db.session() as session:
+        for viewer, seen in ((Viewer.PLAYER, []), (Viewer.GM, ["gm_only"])):
+            reader = await reader_of(db, session, campaign, viewer)
+            (ida,) = await reader.find_exact("Ida Marsh")
+            ties = await reader.statements(subject_ids=[ida.id])
+            assert [s.visibility.value for s in ties if s.predicate == "MEMBER_OF"] == seen

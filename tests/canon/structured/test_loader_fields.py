@@ -176,3 +176,15 @@ def test_an_item_kept_for_the_gm_written_wrong_is_refused_at_its_place(item: str
     assert [p.message for p in single.problems] == [
         '"home" names one; to keep it for the GM, list it in the entry\'s gm_only: [home]'
     ]
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"), [("wife", "spouse"), ("married_to", "spouse"), ("husbands", "spouses")]
+)
+def test_a_spouse_written_in_other_words_is_pointed_to_the_field(written: str, meant: str) -> None:
+    for text in (
+        f"characters:\n  - name: Ann Reed\n    {written}: Bo Reed\n",
+        f"lineage: reed\nmembers:\n  - name: Ann Reed\n    {written}: Bo Reed\n",
+    ):
+        ((problem,),) = [_load(text).problems]
+        assert problem.message.startswith(f'unknown field "{written}" (did you mean "{meant}"?)'), problem

@@ -1,0 +1,44 @@
+"""A question about a known entity that canon and the sources do not answer: said so, not answered with another fact.
+
+A question names something the table knows ("who founded Thistlewick", "who is the mayor of Thistlewick") and asks
+a thing nothing says. A passage about the entity holds its name, and so half the question's words: quoted, it
+answers something else ("Thistlewick is a market town of the Heathlands, …"). `beside_the_point` tells such an
+answer: quoted from passages for a question naming an entity canon holds, its sentences say none of the words the
+question asks besides the names. The answer is then "nothing known", in the question's own words (`answer.
+nothing_known`), word for word as of a name nobody wrote.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words
+
+__all__ = ["beside_the_point", "named_in"]
+
+_CITATION = re.compile(r"\s*\[\d+\]")
+
+
+def named_in(question: str, facts: Sequence[CanonFact]) -> CanonFact | None:
+    """Return the first card the question names by every word it was found by, or None."""
+    asked = set(fold_words(question.replace("’", "'")))
+    for fact in facts:
+        words = [w for w in fold_words(fact.matched) if w not in ("the", "a", "an")]
+        if words and all(w in asked for w in words) and len(fact.matched) <= 80:
+            return fact
+    return None
+
+
+def beside_the_point(question: str, facts: Sequence[CanonFact], answer: str) -> bool:
+    """Tell whether an answer quoted from passages, to a question naming an entity canon holds, says none of the
+    words the question asks besides the names of the entities found (see the module docstring)."""
+    if named_in(question, facts) is None:
+        return False
+    names = {w for f in facts for w in (*fold_words(f.matched), *fold_words(f.entity_name))}
+    asked = [w for w in key_words(question) if not has_word(names, w) and len(w) > 2]
+    if not asked:
+        return False
+    said = set(fold_words(_CITATION.sub("", answer)))
+    return not any(has_word(said, w) for w in asked)
