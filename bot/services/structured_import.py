@@ -42,7 +42,7 @@ from canon.graph import CanonReader
 from canon.models import Viewer
 from canon.ontology import Ontology, base_ontology
 from canon.storage import Database
-from canon.structured.files import LoadedFile, declared_source
+from canon.structured.files import LoadedFile, declared_source, remembered_names
 from canon.structured.ingest import IngestReport, file_hashes, ingest, known_hashes, load_files
 from canon.structured.loader import DEFAULT_MAX_BYTES
 from canon.structured.reports import failed_report
@@ -178,6 +178,8 @@ class StructuredImportService:
         if bad:
             raise InvalidInput(f"Structured lore files end in .yaml or .yml: {', '.join(bad)}.")
         files = [(declared_source(data) or name, data) for name, data in files]
+        async with self.db.session() as session:
+            files = remembered_names(files, await known_hashes(session, campaign.id))
         # The loaded files are hundreds of thousands of small objects without cycles, alive from the load to
         # the end of the ingest: the cyclic collector (paused by the loader and the ingest while they run)
         # would scan them all between the two. It waits until they are freed, then has little to scan.

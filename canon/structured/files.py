@@ -57,6 +57,25 @@ def declared_source(data: bytes) -> str | None:
     return text[:200] or None
 
 
+def remembered_names(
+    files: Sequence[tuple[str, bytes]], remembered: Mapping[str, str]
+) -> list[tuple[str, bytes]]:
+    """Return the files with one given from another folder than before known by the name it was imported under:
+    a file of a name the campaign does not remember whose content is, word for word, that of one file it does
+    (`folk.yaml` given from its own folder, imported before as `world/folk.yaml`; a Discord attachment of a file
+    imported from the command line) is that file, unchanged. `remembered`: content hashes by file name."""
+    given = {name for name, _ in files}
+    hashes = file_hashes(files)
+    known: list[tuple[str, bytes]] = []
+    for name, data in files:
+        same = [k for k, digest in remembered.items() if digest == hashes[name]]
+        if name not in remembered and len(same) == 1 and same[0] not in given:
+            name = same[0]
+            given.add(name)
+        known.append((name, data))
+    return known
+
+
 def file_hashes(files: Sequence[tuple[str, bytes]]) -> dict[str, str]:
     """Return each file's content hash by name."""
     return {name: content_hash(data) for name, data in files}

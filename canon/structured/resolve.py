@@ -118,7 +118,8 @@ def _owned(state: IngestState, index: Index) -> None:
                     entry.line,
                     entry.column,
                     f'"{key}" is already defined in {version.file} (line {info.get("l", "?")}), imported '
-                    "earlier; an id is defined in one file only",
+                    "earlier; an id is defined in one file only (if this is that file, changed, import it under "
+                    f"that name: from the folder it was imported from, or with a line `source: {version.file}`)",
                 )
     for name in state.changed_names:
         previous = state.versions.get(name)

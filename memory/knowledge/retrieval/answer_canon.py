@@ -151,8 +151,9 @@ def kind_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             if told:
                 return " ".join(f"{line}." for line in told) + f" [{number}]", number
         for line in own:
-            if kind == "when" and not _dates_it(line, fact, question):
-                continue  # "when was Thistlewick founded": never the day of a fire there
+            if kind in ("when", "where") and not _dates_it(line, fact, question, kind):
+                continue  # "when was Thistlewick founded": never the day of a fire there; "where was X born": not
+                # where X lives
             if (kind == "where" and _WHERE.search(line)) or (kind == "when" and _WHEN.search(line)):
                 return f"{opening(line, fact.entity_name, fact.entity_type)}. [{number}]", number
         for line in fact.facts:
@@ -165,41 +166,49 @@ def kind_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     return None
 
 
-#: Deeds a when-question asks the day of ("when was X founded"): a card's sentence dates one only by its word.
+#: Deeds a when- or where-question asks the day or the place of ("when was X founded", "where was X born"): a
+#: card's sentence says one only by its word.
 _DATED_DEEDS = frozenset(
-    {
-        *(
-            "founded",
-            "built",
-            "established",
-            "created",
-            "made",
-            "raised",
-            "settled",
-            "abandoned",
-            "destroyed",
-        ),
-        *(
-            "razed",
-            "sacked",
-            "forged",
-            "written",
-            "signed",
-            "crowned",
-            "married",
-            "wed",
-            "discovered",
-            "named",
-        ),
-    }
+    [
+        "founded",
+        "built",
+        "established",
+        "created",
+        "made",
+        "raised",
+        "settled",
+        "abandoned",
+        "destroyed",
+        "razed",
+        "sacked",
+        "forged",
+        "written",
+        "signed",
+        "crowned",
+        "married",
+        "wed",
+        "discovered",
+        "named",
+        "born",
+        "buried",
+        "trained",
+        "educated",
+        "grew",
+        "hidden",
+        "lost",
+        "found",
+        "seen",
+        "last",
+    ]
 )
 
 
-def _dates_it(line: str, fact: CanonFact, question: str) -> bool:
-    """Tell whether a card's sentence may answer a when-question of its entity: its own sentence (never an
-    event's at it), saying the deed asked when one is ("founded" in "… was founded in year 3"). An event's day is
-    the day of what it is, whatever the deed asked ("when was the treaty signed")."""
-    if not line.startswith(fact.entity_name + " "):
+def _dates_it(line: str, fact: CanonFact, question: str, kind: str = "when") -> bool:
+    """Tell whether a card's sentence may answer a when- or where-question of its entity: saying the deed asked
+    when one is ("founded" in "… was founded in year 3"; never "lives in" for "where was X born"), and of a when-
+    question its own sentence (never an event's at it). An event's day and place are those of what it is,
+    whatever the deed asked ("when was the treaty signed")."""
+    if kind == "when" and not line.startswith(fact.entity_name + " "):
         return False
     if fact.entity_type == "Event" or " took place " in line:
         return True

@@ -307,8 +307,9 @@ def _two_step(question: str, steps: Sequence[tuple[int, CanonFact]]) -> tuple[st
             said.append(text.rstrip("."))  # a tie said of both its ends once ("A married B", "B married A")
     if not said:
         return None
-    if len(said) == 1:
-        return f"{verdict}{first.step}; {said[0]}. [{number}]", number
+    if len(said) == 1:  # "…; nothing the table knows says …" inside the sentence
+        inner = said[0][0].lower() + said[0][1:] if said[0].startswith("Nothing ") else said[0]
+        return f"{verdict}{first.step}; {inner}. [{number}]", number
     return f"{first.step}. " + " ".join(f"{s[0].upper()}{s[1:]}." for s in said) + f" [{number}]", number
 
 

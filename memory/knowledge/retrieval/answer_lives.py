@@ -136,8 +136,8 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
         if _WHERE_DIED.search(folded) and fact.state is not None:
             # "Where did X die?" of one canon has alive (or missing) says so, never where they live.
             state = _line(fact, re.compile(rf"\bis {re.escape(fact.state)}\b"))
-            if state is not None:
-                return f"{state}. [{number}]", number
+            if state is not None:  # "Nothing … says Idris Fenn died; Idris Fenn is alive, …"
+                return f"Nothing the table knows says {fact.entity_name} died; {state}. [{number}]", number
             continue
         if _WHERE_HELD.search(folded):
             held = held_at(described)

@@ -25,6 +25,17 @@ __all__ = ["qualified_answer"]
 _DOUBTS = frozenset(
     {"real", "true", "actual", "secret", "natural", "birth", "biological", "hidden", "rightful"}
 )
+#: Words of a sentence saying a tie is not the one known ("She is secretly Hale's daughter").
+_SAYS_HIDDEN = _DOUBTS | {
+    "secretly",
+    "truly",
+    "really",
+    "actually",
+    "sired",
+    "fathered",
+    "bastard",
+    "in truth",
+}
 _TOLD = ("description", "gm notes", "notes")
 _POSSESSIVE_PRONOUN = re.compile(r"^(?:her|his|their|its)\s+", re.IGNORECASE)
 
@@ -54,6 +65,7 @@ def qualified_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
     ties = [w for w in words if w in RELATION_WORDS]
     if not doubts or not ties:
         return None
+    asked = {p for w in ties for p in RELATION_WORDS[w]}
     for number, fact in enumerate(facts, 1):
         named = set(fold_words(fact.matched)) | set(fold_words(fact.entity_name))
         if not named & set(words):
@@ -61,6 +73,10 @@ def qualified_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
         for sentence in _told(fact):
             said = fold_words(sentence)
             pairs = {f"{a} {b}" for a, b in itertools.pairwise(said)}
-            if any(f"{d} {t}" in pairs for d in doubts for t in ties):
+            # "her real father is …"; or a tie of the kind asked, said hidden ("she is secretly Hale's daughter")
+            kin = {p for w in said if w in RELATION_WORDS for p in RELATION_WORDS[w]}
+            if any(f"{d} {t}" in pairs for d in doubts for t in ties) or (
+                kin & asked and _SAYS_HIDDEN & set(said)
+            ):
                 return f"{_said_of(fact.entity_name, sentence)}. [{number}]", number
     return None

@@ -27,8 +27,8 @@ _PEOPLE = (
 )
 _ASKS = re.compile(
     rf"\bpopulation\b|\bpopulous\b|\bhow\s+many\s+(?:{_PEOPLE}|\w+)\s+(?:(?:live|lives|dwell|dwells|reside|resides|"
-    rf"are\s+there|are|is|call\s+\w+\s+home)\s+)?(?:in|at|on)\b|^\s*how\s+(?:big|large|small)\s+(?:is|was)\b|"
-    rf"\bsize\s+of\b",
+    rf"are\s+there|are|is)\s+)?(?:in|at|on)\b|\bhow\s+many\s+{_PEOPLE}\s+(?:does|do|did|call|live|dwell|reside|"
+    rf"are\s+there\s*\??$)|^\s*how\s+(?:big|large|small)\s+(?:is|was)\b|\bsize\s+of\b",
     re.IGNORECASE,
 )
 _NUMBER = (

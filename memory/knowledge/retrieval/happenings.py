@@ -79,6 +79,11 @@ _ANY_KILLED = re.compile(
     r"^\s*(?:was|were|has|have|had)\s+any(?:one|body|\s+\w+)?\s+(?:been\s+)?(?:killed|slain|murdered|drowned|"
     r"cut\s+down|struck\s+down|lost)\b"
 )
+#: Asked by the dead's nouns: "were there any casualties at …", "who were the dead of …", "how many deaths …".
+_THE_DEAD = re.compile(
+    r"^\s*(?:who|what|how\s+many|were\s+there|was\s+there|any|list)\b.*?\b(?:casualt(?:y|ies)|deaths|fatalit(?:y|ies)|"
+    r"the\s+(?:dead|fallen|slain))\b"
+)
 #: The most who took part in an event asked of whose deaths are read.
 _TAKING_PART_READ = 12
 #: Found as one who took part in the event asked: below the event itself.
@@ -168,7 +173,7 @@ async def death_events(reader: CanonReader, question: str, named: Sequence[Entit
 def asks_who_died(question: str) -> bool:
     """Tell whether a question asks who died in an event or at a place ("Who was killed at Fenwatch?")."""
     folded = " ".join(question.casefold().replace("’", "'").split())
-    return bool(_WHO_DIED.match(folded) or _ANY_KILLED.match(folded))
+    return bool(_WHO_DIED.match(folded) or _ANY_KILLED.match(folded) or _THE_DEAD.match(folded))
 
 
 async def the_fallen(reader: CanonReader, question: str, named: Sequence[EntityMatch]) -> list[EntityMatch]:

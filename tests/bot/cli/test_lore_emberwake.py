@@ -93,8 +93,8 @@ NAMES_AND_DEEDS = {
     ),
     "who is the ember queen married to": "Maren Dray is married to Quell Amberly.",
     "where did the ember queen's husband die": (
-        "Maren Dray, the Ember Queen, is married to Quell Amberly; Quell Amberly is alive, born in year "
-        "715 of the Ashen Reckoning."
+        "Maren Dray, the Ember Queen, is married to Quell Amberly; nothing the table knows says Quell Amberly died; "
+        "Quell Amberly is alive, born in year 715 of the Ashen Reckoning."
     ),
     "where is the grey wren held": "Sefa Orrow is imprisoned, held in the Glass Gaol since the Ember Revolt.",
     "did harrak fight at cindershoal": "Yes: Harrak Voss took part in the Battle of Cindershoal, at Cindershoal.",

@@ -76,7 +76,9 @@ READS = {
     "what is the population of the reach": "Fenreach's population is 2400.",
     "how many people live in the fens": "The Fens' population is a few thousand marsh folk.",
     "how many live at wickham abbey": "Wickham Abbey's population is forty sisters and their lay servants.",
-    "how many people live in cinder ford": "Nothing the table knows says how many people live in cinder ford.",
+    "how many people live in cinder ford": (
+        "Nothing the table knows says how many people live in Cinder Ford; Cinder Ford is a ford."
+    ),
     "where is reach town": "Fenreach is in the Fens.",
     # Sex makes kin words: a brother, a sister, a father.
     "who is wynn's brother": "Wynn Hale's brother is Aldous Hale.",

@@ -58,6 +58,8 @@ READS = {
     ),
     "who lost their lives in the flooding of ashby": "Pip Harrowgate died in the Flooding of Ashby.",
     "did anybody die in the flooding of ashby": "Yes: Pip Harrowgate died in the Flooding of Ashby.",
+    "were there any casualties at the battle of thistle bridge": f"Yes: {THISTLE_BRIDGE}",
+    "who was among the fallen at thistle bridge": THISTLE_BRIDGE,
     # A killing said of the one slain, not of the slayer.
     "who was killed in the ambush at wending mere": (
         "Crispin Dray died in Ambush at Wending Mere. Hale Brannock slew the outlaw Crispin Dray in the reeds."
@@ -96,6 +98,7 @@ READS = {
     "how many people live in thistlewick": THISTLEWICK_FOLK,
     "what is the population of thistlewick": THISTLEWICK_FOLK,
     "how populous is thistlewick": THISTLEWICK_FOLK,
+    "how many inhabitants does thistlewick have": THISTLEWICK_FOLK,
     "how many people live in wending mere": "In Wending Mere, the hamlet on its shore holds barely sixty folk.",
     "what's the population of ashby": "Nothing the table knows says how many people live in Ashby; Ashby is a village.",
     "how big is cairn moor": "Nothing the table knows says how big Cairn Moor is; Cairn Moor is a moor.",
@@ -105,6 +108,10 @@ READS = {
     "who is the mayor of thistlewick": "Nothing the table knows says who the mayor of thistlewick is.",
     "when was thistlewick founded": "Nothing the table knows answers “when was thistlewick founded?”.",
     "what weapon does hale brannock use": "Nothing the table knows answers “what weapon does hale brannock use?”.",
+    "where was dorran pike born": "Nothing the table knows answers “where was dorran pike born?”.",  # not his home
+    "where did dorran pike die": (
+        "Nothing the table knows says Dorran Pike died; Dorran Pike is alive, born in year 388 of the Kestrel Years."
+    ),
     "when did hale brannock die": (
         "Nothing the table knows says Hale Brannock died; Hale Brannock is alive, born in year 380 of the Kestrel "
         "Years."
@@ -148,6 +155,11 @@ HIDDEN = {
         "who is ned's real father",
         {"Wren": "Ned"},
         "Wren Tallis' real father is Hale Brannock, who has never owned her.",
+    ),
+    "who is mira's real father": (
+        "who is nell's real father",
+        {"mira": "nell"},
+        "Mira Holt is secretly the daughter of Osk Venner.",
     ),
     "who is tobin's true mother": (
         "who is ansel's true mother",

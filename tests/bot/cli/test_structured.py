@@ -142,6 +142,26 @@ def test_a_file_declaring_its_source_is_known_by_it_wherever_it_lies(cli: CliRun
     assert code == 0 and payload["yaml"][0]["status"] == "unchanged"
 
 
+def test_the_same_file_given_from_another_folder_is_the_file_imported_before(
+    cli: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "world").mkdir()
+    path = tmp_path / "world" / "bestiary.yaml"
+    path.write_text("creatures:\n  - id: aboleth\n    name: Aboleth\n", encoding="utf-8")
+    code, payload = ingest(cli, path)
+    assert code == 0 and payload["yaml"][0]["status"] == "ingested", payload
+    monkeypatch.chdir(tmp_path / "world")  # the GM runs the import from the world's own folder this time
+    code, payload = ingest(cli, Path("bestiary.yaml"))
+    assert code == 0 and payload["yaml"][0]["status"] == "unchanged", payload
+    assert payload["yaml"][0]["files"][0]["file"] == "world/bestiary.yaml"
+    # Changed, it is another file to the campaign: the error says how to import it as the same one.
+    Path("bestiary.yaml").write_text(path.read_text(encoding="utf-8") + "# seen again\n", encoding="utf-8")
+    text = cli.invoke(app, ["ingest", "bestiary.yaml", "--campaign", CAMPAIGN])
+    assert text.exit_code == 1
+    assert "already defined in world/bestiary.yaml" in text.stdout
+    assert "`source: world/bestiary.yaml`" in text.stdout
+
+
 def test_ingest_errors_are_listed_with_file_line_column_and_the_exit_code_is_one(
     cli: CliRunner, tmp_path: Path
 ) -> None:
