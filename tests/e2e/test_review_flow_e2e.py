@@ -157,5 +157,7 @@ async def test_a_refused_edit_gives_back_what_the_gm_typed(world: World) -> None
     bad = await emu.submit_modal(opened, gm, typed)
     said = bad.content or ""
     assert bad.ephemeral and "next tuesday" in said, said
-    assert "Nothing was changed" in said and "Its value: “bedridden with a fever since the storm”" in said, said
+    assert "Nothing was changed" in said and "Its value: “bedridden with a fever since the storm”" in said, (
+        said
+    )
     assert (await proposals_of_scene(world, row.scene_id))[0].content == row.content
