@@ -131,7 +131,7 @@ async def test_a_players_proposal_the_gm_kept_to_those_present_is_not_in_the_rec
             world.campaign, 906, FactContent(subject=Ref(name="Mira"), attribute=attribute, value=value), PAT
         )
     _, review = await services.canon.end_scene(906)
-    kept, secret = review.proposals
+    _public, secret = review.proposals
     await services.marks.toggle(secret.id, GM)  # the review card's "Only those present": GM-only canon now
     for proposal in review.proposals:
         await services.reviews.decide(proposal.id, accept=True, actor=GM)
