@@ -62,7 +62,7 @@ from cogs.review_modals import (
     RationaleModal,
     open_edit,
 )
-from cogs.review_present import NO_PINGS, PRESENT_LABEL, toggle_present
+from cogs.review_present import NO_PINGS, PRESENT_LABEL, UNMARK_LABEL, toggle_present
 from cogs.review_words import mark
 from cogs.services import services_of
 from memory.scenes import SceneStatus
@@ -119,10 +119,17 @@ class ProposalButton(
     """Accept, reject or edit one proposal, or mark it known only to those present."""
 
     def __init__(
-        self, proposal_id: int, action: str, *, warned: bool = False, number: int | None = None
+        self,
+        proposal_id: int,
+        action: str,
+        *,
+        warned: bool = False,
+        number: int | None = None,
+        marked: bool = False,
     ) -> None:
         # The label names the proposal by its number on the card, never by its id (ids have gaps).
-        label = {"accept": "Accept", "reject": "Reject", "edit": "Edit", "present": PRESENT_LABEL}[action]
+        present = UNMARK_LABEL if marked else PRESENT_LABEL  # `marked`: pressing again takes the mark off
+        label = {"accept": "Accept", "reject": "Reject", "edit": "Edit", "present": present}[action]
         label += (f" #{number}" if number is not None else "") + (
             " ⚠️" if action == "accept" and warned else ""
         )
@@ -359,8 +366,9 @@ def _proposal_controls(view: discord.ui.View, review: Review, page: int, chosen:
     view.add_item(ProposalButton(picked.id, "accept", warned=picked.needs_rationale, number=number))
     view.add_item(ProposalButton(picked.id, "reject", number=number))
     view.add_item(ProposalButton(picked.id, "edit", number=number))
-    if review.scene is not None and picked.id not in review.present:
-        view.add_item(ProposalButton(picked.id, "present", number=number))
+    if review.scene is not None:
+        marked = picked.id in review.present
+        view.add_item(ProposalButton(picked.id, "present", number=number, marked=marked))
 
 
 def review_view(review: Review, page: int, chosen: int | None = None) -> discord.ui.View:

@@ -162,8 +162,12 @@ def timeline_embed(
             )
         lines.append(line)
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT - 96) if lines else "Nothing recorded yet."
-    footer = "Struck through: retconned (what was believed before)."
-    if viewer == Viewer.GM:
-        footer += f" {LOCK} = GM only."
-    embed.set_footer(text=footer)
+    # A legend only for what the timeline shows: a key to nothing on it is one more thing to puzzle over.
+    legend = []
+    if any(v.statement.provenance.level == CanonLevel.RETCONNED for v in shown):
+        legend.append("Struck through: retconned (what was believed before).")
+    if viewer == Viewer.GM and any(LOCK in line for line in lines):
+        legend.append(f"{LOCK} = GM only.")
+    if legend:
+        embed.set_footer(text=" ".join(legend))
     return shrink_to_limit(embed)

@@ -8,13 +8,14 @@ from __future__ import annotations
 import discord
 
 from bot.client import limits
+from canon.errors import GameError
 from canon.wording import Wording, describe
 from cogs import canon_embeds
 from cogs.canon_views import show_review
 from cogs.checks import actor_of
 from cogs.embeds import clip
 from cogs.review_common import check_campaign, edited_note, gm, guarded, review_of
-from cogs.review_modals import RATIONALE_FIELD, SHOW_REASON, edit_changes
+from cogs.review_modals import RATIONALE_FIELD, SHOW_REASON, edit_changes, typed_back
 from cogs.services import services_of
 from cogs.submitted import modal_values, text_value
 
@@ -32,7 +33,10 @@ async def submit_modal(interaction: discord.Interaction, action: str, proposal_i
         words = Wording(calendar=(await services.calendars.calendar(campaign)).words())
         if action == "edit":  # its dates were shown in the calendar's words: an untouched one changes nothing
             changes = edit_changes(proposal, values, words.calendar)
-            proposal = await services.reviews.revise(proposal_id, changes, accept_as=actor)
+            try:
+                proposal = await services.reviews.revise(proposal_id, changes, accept_as=actor)
+            except GameError as error:  # a form cannot be shown again: what was typed goes back in words
+                raise type(error)(error.message + typed_back(changes)) from error
             done = edited_note(proposal, words, changed=bool(changes))
         else:
             accept = action == "rationale"

@@ -211,6 +211,17 @@ def edit_changes(
     return changes
 
 
+def typed_back(changes: Mapping[str, str | None]) -> str:
+    """Return the corrections of a refused edit as the GM typed them, to copy into Edit again (a refused form
+    closes, and Discord cannot open it again with what was in it)."""
+    typed = [
+        f"{_LABELS.get(name, name).split(' (')[0]}: “{value}”" for name, value in changes.items() if value
+    ]
+    if not typed:
+        return ""
+    return " Nothing was changed. What you typed, to copy into Edit again: " + "; ".join(typed) + "."
+
+
 async def open_edit(interaction: discord.Interaction, proposal: Proposal, about: str) -> None:
     """Open the modal that corrects a pending proposal, offering the attribute names of its subject's type."""
     if proposal.status != ProposalStatus.PENDING:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import discord
 
+from canon.models import Authority
 from canon.proposals import Proposal
 from canon.wording import Wording, describe
 from cogs.checks import actor_of
@@ -15,6 +16,7 @@ from cogs.services import services_of
 
 NO_PINGS = discord.AllowedMentions.none()
 PRESENT_LABEL = "Only those present"
+UNMARK_LABEL = "Take off “only those present”"
 
 
 def _names(names: tuple[str, ...]) -> str:
@@ -36,7 +38,13 @@ async def toggle_present(interaction: discord.Interaction, proposal: Proposal, w
         if mark.characters
         else "nobody who spoke in this scene plays a character yet, so nobody will learn it unless one does"
     )
+    # A player's proposal stays on the public card as they wrote it (`canon.visibility.proposal_hidden`).
+    where = (
+        "The players still see it on the card, as its proposer wrote it"
+        if proposal.authority == Authority.PLAYER
+        else "It is off the public card now: /canon review private:true shows it to you"
+    )
     return (
         f"{about} is now GM-only and known only to those present: once committed, {who}. "
-        "It waits on your private card; press the button again to take the mark off."
+        f"{where}; “{UNMARK_LABEL}” on the card takes the mark off."
     )

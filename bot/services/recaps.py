@@ -21,6 +21,7 @@ from canon.errors import Conflict, InvalidInput, NotFound, Unavailable
 from canon.models import EvidenceKind
 from canon.proposals import ProposalStatus
 from canon.storage import Database
+from canon.visibility import gm_only
 from canon.wording import describe
 from memory import journal
 from memory.journal import CitedTurn, Recap
@@ -83,8 +84,14 @@ class RecapService:
             turns = await scene_turns(session, scene_id, include_deleted=False)
         summary, method = await self._summary(scene_id)
         review = await self.reviews.review(scene_id, whole_scene=True)  # with what its checkpoints committed
+        # A player's proposal stays on the card as they wrote it (`review.secret` never holds it), but once
+        # the GM made it GM-only ("Only those present", Edit) the canon it wrote is not the table's to read.
         committed = [
-            p for p in review.proposals if p.status == ProposalStatus.COMMITTED and p.id not in review.secret
+            p
+            for p in review.proposals
+            if p.status == ProposalStatus.COMMITTED
+            and p.id not in review.secret
+            and not gm_only(p.content.visibility)
         ]
         cited_numbers = sorted(
             {

@@ -404,6 +404,18 @@ def test_a_timeline_strikes_retconned_rows_and_hides_gm_only_ones() -> None:
     assert "🔒 Mara's curse: yes" in gm
 
 
+def test_a_timeline_explains_only_the_marks_it_shows() -> None:
+    marked = [
+        statement(20, StatementKind.ATTRIBUTE, "material", value="stone", level=CanonLevel.RETCONNED),
+        statement(22, StatementKind.ATTRIBUTE, "curse", value="yes", visibility=Visibility.GM_ONLY),
+    ]
+    gm = entity_embeds.timeline_embed("Mara", marked, viewer=Viewer.GM).footer.text or ""
+    assert "Struck through: retconned" in gm and "🔒 = GM only" in gm, gm
+    plain = [statement(21, StatementKind.ATTRIBUTE, "material", value="wood")]
+    for viewer in (Viewer.GM, Viewer.PLAYER):  # nothing struck, nothing locked: no key to either
+        assert entity_embeds.timeline_embed("Mara", plain, viewer=viewer).footer.text is None
+
+
 def test_two_facts_of_the_same_words_are_told_apart_by_their_scene_not_a_number() -> None:
     first = statement(30, StatementKind.ATTRIBUTE, "oath", value="sworn")
     second = statement(31, StatementKind.ATTRIBUTE, "oath", value="sworn")

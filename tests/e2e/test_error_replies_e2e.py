@@ -118,7 +118,7 @@ async def test_an_error_after_endscenes_report_leaves_the_report_public(world: W
 async def test_an_unexpected_error_in_a_public_lore_answer_is_told_privately(
     world: World, monkeypatch
 ) -> None:
-    monkeypatch.setattr(world.bot.services.knowledge, "ask", broken)
+    monkeypatch.setattr(world.bot.services.knowledge.answers, "ask", broken)
     reply = await world.emu.invoke(
         world.channel, world.pat, "lore ask", question="Who rules Westhaven?", public=True
     )
@@ -137,7 +137,7 @@ async def test_a_private_lore_answer_that_fails_fills_its_own_private_thinking(
     world: World, monkeypatch
 ) -> None:
     """An ephemeral "thinking…" is edited into the error: no followup, nothing public."""
-    monkeypatch.setattr(world.bot.services.knowledge, "ask", broken)
+    monkeypatch.setattr(world.bot.services.knowledge.answers, "ask", broken)
     reply = await world.emu.invoke(world.channel, world.pat, "lore ask", question="Who rules Westhaven?")
     assert reply.deferred and reply.ephemeral and ERROR_ID_TEXT in (reply.content or "")
     original = reply.original_message

@@ -5,7 +5,15 @@ and a player's attempt to let an NPC tell a secret refused."""
 
 from __future__ import annotations
 
-from tests.e2e.canon_flow import embed_text, gm_adds, latest_scene, proposals_of_scene, review_cards
+from tests.e2e.canon_flow import (
+    buttons,
+    embed_text,
+    gm_adds,
+    latest_scene,
+    live,
+    proposals_of_scene,
+    review_cards,
+)
 from tests.e2e.conftest import World
 from tests.e2e.test_knowledge_e2e import card_of
 
@@ -70,3 +78,25 @@ async def test_a_proposal_known_only_to_those_present_and_each_players_own_recap
     # A player may not let an NPC tell a secret (refused before anything is asked of a model).
     tell = await emu.invoke(chan, pat, "npc talk", npc="The Duke", message="Confess!", tell="Duke spy")
     assert tell.ephemeral and "Only the GM" in (tell.content or ""), tell.content
+
+
+async def test_a_players_proposal_kept_to_those_present_can_be_taken_back_on_the_card(world: World) -> None:
+    emu, chan, gm, quinn = world.emu, world.channel, world.gm, world.quinn
+    await gm_adds(world, "entity", name="Brannoc", type="NPC")
+    await emu.invoke(chan, gm, "scene start", title="The bolt")
+    await emu.send_message(chan, quinn, "A bolt takes Brannoc in the chest.")
+    await emu.invoke(chan, quinn, "propose state", subject="Brannoc", state="dead")
+    await emu.invoke(chan, gm, "endscene")
+    (card,) = review_cards(world)
+    (proposal,) = await proposals_of_scene(world, (await latest_scene(world)).id)
+    present = f"lk:proposal:{proposal.id}:present"
+
+    note = _said(await emu.click(card, present, gm))
+    # A player's proposal stays on the card as they wrote it: the GM is told so, not sent to a private card.
+    assert "The players still see it on the card" in note and "private" not in note, note
+    assert "Brannoc dies" in embed_text(live(world, card)["embeds"][0])
+    undo = buttons(live(world, card))[present]  # the same button, saying what pressing it again does
+    assert undo["label"] == "Take off “only those present” #1", undo
+    again = _said(await emu.click(card, present, gm))
+    assert "is no longer marked" in again, again
+    assert buttons(live(world, card))[present]["label"] == "Only those present #1"

@@ -139,3 +139,25 @@ async def test_a_rejection_reason_reaches_players_only_when_the_gm_shows_it(worl
     committed = await emu.click(card, f"lk:review:{scene.id}:commit", gm)
     final = embed_text(committed.embeds[0])
     assert "Only one mill in town" in final and "secret lair" not in final
+
+
+async def test_a_refused_edit_gives_back_what_the_gm_typed(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await gm_adds(world, "entity", name="Ysolde", type="Person")
+    await emu.invoke(chan, gm, "scene start", title="The docks")
+    await emu.send_message(chan, pat, "Ysolde coughs all night.")
+    await emu.invoke(chan, pat, "propose fact", subject="Ysolde", attribute="health", value="ill")
+    await emu.invoke(chan, gm, "endscene")
+    (card,) = review_cards(world)
+    (row,) = await proposals_of_scene(world, (await latest_scene(world)).id)
+    opened = await emu.click(card, f"lk:proposal:{row.id}:edit", gm)
+
+    # The form closes on a date the calendar cannot read: the long correction is not lost with it.
+    typed = {"lk:edit:value": "bedridden with a fever since the storm", "lk:edit:when": "next tuesday"}
+    bad = await emu.submit_modal(opened, gm, typed)
+    said = bad.content or ""
+    assert bad.ephemeral and "next tuesday" in said, said
+    assert "Nothing was changed" in said and "Its value: “bedridden with a fever since the storm”" in said, (
+        said
+    )
+    assert (await proposals_of_scene(world, row.scene_id))[0].content == row.content

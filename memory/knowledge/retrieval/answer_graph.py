@@ -29,7 +29,6 @@ from memory.knowledge.retrieval.answer_lives import asks_how_died, life_answer
 from memory.knowledge.retrieval.answer_members import group_said, members_answer
 from memory.knowledge.retrieval.answer_outcomes import outcome_answer
 from memory.knowledge.retrieval.answer_places import places_answer
-from memory.knowledge.retrieval.answer_population import population_answer
 from memory.knowledge.retrieval.answer_qualified import qualified_answer
 from memory.knowledge.retrieval.answer_sizes import size_answer
 from memory.knowledge.retrieval.answer_told import told_answer, told_sentence
@@ -408,7 +407,6 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         or culprit_answer(question, facts)
         or size_answer(question, facts)
         or outcome_answer(question, facts)
-        or population_answer(question, facts)
         or told_answer(question, facts)
         or places_answer(question, facts)
         or members_answer(question, facts)

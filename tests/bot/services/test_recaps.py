@@ -117,3 +117,25 @@ async def test_a_recap_read_after_a_retcon_marks_the_fact_and_never_the_gm_only_
     assert gone.now is not None and gone.now.startswith("Mira's occupation: brewer")
     (latest,) = await services.recaps.latest(campaign, 1)
     assert latest.retconned == recap.retconned
+
+
+async def test_a_players_proposal_the_gm_kept_to_those_present_is_not_in_the_recap(
+    db_target: DatabaseTarget, tmp_path: Path, made: list[Services]
+) -> None:
+    services = await open_services(db_target, settings_for(tmp_path, None))
+    made.append(services)
+    world = await seed(services)
+    scene = await play(services, world, LINES, channel_id=906)
+    for attribute, value in (("occupation", "keeper of the ledger"), ("secret", "sells the ledger")):
+        await services.proposals.propose(
+            world.campaign, 906, FactContent(subject=Ref(name="Mira"), attribute=attribute, value=value), PAT
+        )
+    _, review = await services.canon.end_scene(906)
+    _public, secret = review.proposals
+    await services.marks.toggle(secret.id, GM)  # the review card's "Only those present": GM-only canon now
+    for proposal in review.proposals:
+        await services.reviews.decide(proposal.id, accept=True, actor=GM)
+    await services.canon.commit_scene(scene.id, GM)
+    recap = await services.recaps.recap_scene(scene.id)
+    assert recap.facts == ("Mira's occupation: keeper of the ledger",), recap.facts
+    assert "sells the ledger" not in str(recap)
