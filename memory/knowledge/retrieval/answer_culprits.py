@@ -61,17 +61,25 @@ def asks_culprit(question: str) -> re.Match[str] | None:
     return _ASKED.match(" ".join(question.replace("’", "'").split()))
 
 
+#: Events both sides do alike: who battled says nothing of who started it.
+_MUTUAL = frozenset({"battle", "fight", "war", "skirmish", "clash", "duel", "fray", "feud", "brawl", "melee"})
+
+
 def _stems(asked: re.Match[str], event: CanonFact) -> frozenset[str]:
-    """Return the deeds' stems a sentence may say for the deed asked: the kind of the verb asked, or for "who was
-    behind" the kind of the deed the event's name is led by and of starting and causing."""
+    """Return the deeds' stems a sentence may say for the deed asked: the kind of the verb asked; for "who was
+    behind", "who started" or "who caused" also the deed the event's name is led by ("besieged" of a siege,
+    "poisoned" of a poisoning: its doer started it), never a word of a place ("Mill Row Fire") nor a deed both
+    sides do ("battled")."""
     verb = asked["verb"]
+    head = next((w for w in fold_words(event.entity_name) if w not in ("the", "a", "an")), "")
+    stem = deed_of(head)
+    led = stem != head.rstrip("s") or head.endswith("ing")
+    own = {stem} if led and head not in _MUTUAL else set()
     if verb is None or verb.casefold() in ("did", "ordered", "plotted", "planned"):
-        head = next((w for w in fold_words(event.entity_name) if w not in ("the", "a", "an")), "")
-        stem = deed_of(head)
-        kinds = [k for k in _KINDS if any(stem.startswith(s) or s.startswith(stem) for s in k)]
-        # The deed the event's name is led by ("Poisoning of …"), never a word of a place ("Mill Row Fire").
-        return frozenset({"caus", "start", "order", "plot", "plan", *(s for k in kinds for s in k)})
-    return _stems_of(verb)
+        kinds = [k for k in _KINDS if any(stem.startswith(s) or s.startswith(stem) for s in k)] if own else []
+        return frozenset({"caus", "start", "order", "plot", "plan", *own, *(s for k in kinds for s in k)})
+    stems = _stems_of(verb)
+    return stems | own if stems & {"start", "caus"} else stems
 
 
 def _stems_of(verb: str) -> frozenset[str]:

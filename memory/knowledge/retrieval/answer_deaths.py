@@ -22,6 +22,7 @@ from canon.wording.counts import in_words
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_happenings import is_event, names_list
+from memory.knowledge.retrieval.answer_outcomes import said_of
 from memory.knowledge.retrieval.answer_told import told_sentence
 from memory.knowledge.retrieval.answer_words import fold_words, sentences
 from memory.knowledge.retrieval.happenings import EVENT_NOUNS, asks_who_died
@@ -91,7 +92,7 @@ def _dead_in(event: CanonFact, facts: Sequence[CanonFact]) -> tuple[list[str], l
     places = _places(event)
     dead: list[str] = []
     how: list[str] = []
-    told = sentences(event.description or attribute_value(event, "description") or "")
+    told = sentences(_description(event))
     for who in event.tied("PARTICIPATED_IN"):
         words = _own_words(who, event)
         for sentence in told:  # the event's own description: "Maudlin Crae was cut down on …"
@@ -121,6 +122,10 @@ def _dead_in(event: CanonFact, facts: Sequence[CanonFact]) -> tuple[list[str], l
             if telling:
                 how.append(told_sentence(who, telling))
     return dead, how
+
+
+def _description(fact: CanonFact) -> str:
+    return fact.description or attribute_value(fact, "description") or ""
 
 
 def _event_sentence(
@@ -161,9 +166,15 @@ def deaths_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         dead, how = _dead_in(event, facts)
         if dead:
             said.append(f"{_event_sentence(event, dead, how, yes=yes and not said, many=many)} [{number}]")
+            continue
+        # Deaths told of no one canon names ("the toll-men starved behind its doors"): the sentence, of the event.
+        unnamed = [s for s in sentences(_description(event)) if _DIED.search(s)][:2]
+        if unnamed:
+            told = " ".join(f"{said_of(event.entity_name, s, 'In')}." for s in unnamed)
+            said.append(f"{'Yes: ' if yes and not said else ''}{told} [{number}]")
     if said:
         return " ".join(said), first_number
-    anyone = "anyone died" if yes else "who died"
+    anyone = "anyone died" if yes else "how many died" if many else "who died"
     if place is not None:
         number, there = place
         others = names_list([f.entity_name for _, f in asked], "Event")

@@ -64,6 +64,11 @@ READS = {
     "who was killed in the ambush at wending mere": (
         "Crispin Dray died in Ambush at Wending Mere. Hale Brannock slew the outlaw Crispin Dray in the reeds."
     ),
+    # A death told of no one canon names: the sentence, of the event.
+    "who died in the siege of the tollhouse": (
+        "In the Siege of the Tollhouse, the dockhands besieged the tollhouse for three days, and the toll-men starved "
+        "behind its doors."
+    ),
     # No death told: said so, with who took part (of a place: its events).
     "did anyone die at the skirmish at cairn moor": f"Nothing the table knows says anyone died in {CAIRN_MOOR_SKIRMISH}",
     "who fell at the skirmish at cairn moor": f"Nothing the table knows says who died in {CAIRN_MOOR_SKIRMISH}",
@@ -74,6 +79,12 @@ READS = {
     # Who did it: one's own description saying the deed (or one of its kind), else nothing known, never guilt
     # by taking part.
     "who started the wool market riot": DORRAN,
+    # The doer of the deed an event is named for started it ("besieged" of a siege).
+    "who started the siege of the tollhouse": (
+        "At the Siege of the Tollhouse, the dockhands besieged the tollhouse for three days, and the toll-men starved "
+        "behind its doors."
+    ),
+    "how many died in the skirmish at cairn moor": f"Nothing the table knows says how many died in {CAIRN_MOOR_SKIRMISH}",
     "who was behind the wool market riot": DORRAN,
     "who set the mill row fire": (
         "Nothing the table knows says who set Mill Row Fire; canon names Gideon Farrow and Ysel Marr as taking part."
