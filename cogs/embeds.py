@@ -64,13 +64,21 @@ def scene_time_text(scene: Scene, words: CalendarWords = PLAIN.calendar) -> str:
     )
 
 
-def scene_report_embed(report: SceneReport, *, heading: str) -> discord.Embed:
-    """Render a scene's counts: turns, participants and duration."""
+#: The status of the report `/endscene` leaves in the channel: no one edits it at the commit, so it says what
+#: stays true ("waiting" would still be read long after the GM committed).
+POSTED_REVIEW_STATUS = "Ended; its canon review is below"
+
+
+def scene_report_embed(report: SceneReport, *, heading: str, posted: bool = False) -> discord.Embed:
+    """Render a scene's counts: turns, participants and duration (`posted`: the report left in the channel)."""
     scene = report.scene
     embed = discord.Embed(title=f"{heading}: {scene.title}", colour=COLOUR)
     embed.add_field(name="Turns", value=str(report.turn_count))
     embed.add_field(name="Duration", value=human_duration(report.duration))
-    embed.add_field(name="Status", value=STATUS_WORDS[scene.status])
+    status = STATUS_WORDS[scene.status]
+    if posted and scene.status == SceneStatus.REVIEW:
+        status = POSTED_REVIEW_STATUS
+    embed.add_field(name="Status", value=status)
     if scene.location:
         embed.add_field(name="Location", value=clip(scene.location, FIELD_LIMIT), inline=False)
     people = ", ".join(f"{p.name} ({p.turns})" for p in report.participants) or "nobody spoke"

@@ -196,7 +196,9 @@ class SceneCommands(commands.Cog):
             with contextlib.suppress(discord.HTTPException):  # the GM hears why (the error handler)
                 await status.delete()
             raise
-        await status.edit(content=None, embed=embeds.scene_report_embed(report, heading="Scene ended"))
+        await status.edit(
+            content=None, embed=embeds.scene_report_embed(report, heading="Scene ended", posted=True)
+        )
         if not review.proposals:  # complete already: its recap now (else the commit posts it)
             await _tell_gm(interaction, embeds.scene_ended_answer(scene, status.jump_url, 0))
             await post_recap(self.bot, scene.id, scene.channel_id)

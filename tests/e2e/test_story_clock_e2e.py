@@ -7,8 +7,8 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from memory.scene_tables import SceneRow
-from tests.e2e.canon_flow import canon_counts, embed_text, latest_scene, proposals_of_scene
-from tests.e2e.conftest import World, embed_fields, sql_run_below
+from tests.e2e.canon_flow import canon_counts, embed_text, latest_scene, proposals_of_scene, review_cards
+from tests.e2e.conftest import World, embed_fields, scene_report, sql_run_below
 from tests.e2e.test_continuity_e2e import import_yaml
 
 #: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
@@ -113,6 +113,12 @@ async def test_a_scene_card_says_its_status_and_a_short_scene_in_words(world: Wo
     await emu.invoke(chan, gm, "endscene")
     waiting = embed_fields((await emu.invoke(chan, pat, "scene status")).embeds[0])
     assert waiting["Status"] == "Waiting for the GM's canon review", waiting
+    # The report left in the channel is not edited at the commit: its status says what stays true.
+    scene = await latest_scene(world)
+    await emu.click(review_cards(world)[0], f"lk:review:{scene.id}:accept_all", gm)
+    await emu.click(review_cards(world)[0], f"lk:review:{scene.id}:commit", gm)
+    posted = embed_fields(scene_report(emu, chan)["embeds"][0])
+    assert posted["Status"] == "Ended; its canon review is below", posted
 
 
 @SQL_RUN_BELOW
