@@ -36,9 +36,14 @@ def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = Fals
     return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm, citations=False)
 
 
+HOW_AT_THISTLE_BRIDGE = (
+    "Maudlin Crae was cut down on the crown of the bridge. Jory Flint is a toll-man who fell at Thistle Bridge, "
+    "defending the toll-chain."
+)
+# A death dated the day and tied to the event, one its description tells, one told by someone canon does not list as
+# taking part.
 THISTLE_BRIDGE = (
-    "Osk Venner and Maudlin Crae died in the Battle of Thistle Bridge. Maudlin Crae was cut down on the crown of "
-    "the bridge."
+    f"Osk Venner, Maudlin Crae and Jory Flint died in the Battle of Thistle Bridge. {HOW_AT_THISTLE_BRIDGE}"
 )
 CAIRN_MOOR_SKIRMISH = (
     "Skirmish at Cairn Moor; canon names Hale Brannock, the Moor Wardens and Bram Ketter as taking part."
@@ -53,8 +58,8 @@ READS = {
     "who was killed at thistle bridge": THISTLE_BRIDGE,  # the events at a place
     "were any slain at the battle of thistle bridge": f"Yes: {THISTLE_BRIDGE}",
     "how many perished at the battle of thistle bridge": (
-        "Canon names two who died in the Battle of Thistle Bridge: Osk Venner and Maudlin Crae. Maudlin Crae was "
-        "cut down on the crown of the bridge."
+        "Canon names three who died in the Battle of Thistle Bridge: Osk Venner, Maudlin Crae and Jory Flint. "
+        f"{HOW_AT_THISTLE_BRIDGE}"
     ),
     "who lost their lives in the flooding of ashby": "Pip Harrowgate died in the Flooding of Ashby.",
     "did anybody die in the flooding of ashby": "Yes: Pip Harrowgate died in the Flooding of Ashby.",
