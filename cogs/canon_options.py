@@ -109,6 +109,24 @@ async def entity_names(interaction: discord.Interaction, current: str) -> Choice
     return entity_choices(found)
 
 
+async def place_names(interaction: discord.Interaction, current: str) -> Choices:
+    """Suggest the places of canon the user may see (a "where" box: never an event or a person)."""
+    try:
+        campaign = await campaign_of(interaction)
+        if campaign is None:
+            return []
+        found = await services_of(interaction).queries.autocomplete(
+            campaign,
+            current,
+            viewer=viewer_of(interaction),
+            places=True,
+            knowing=await lens_of(interaction, campaign),
+        )
+    except GameError:
+        return []
+    return entity_choices(found)
+
+
 async def fact_names(interaction: discord.Interaction, current: str) -> Choices:
     """Suggest the facts of canon the user may see that fit what is typed, shown in words (each choice sends
     back the fact's handle, which the commands understand, as they do the words)."""

@@ -38,6 +38,7 @@ from cogs.canon_options import (
     entity_names,
     entity_types,
     fact_list_names,
+    place_names,
     relation_types,
     state_tags,
     via_kinds,
@@ -267,7 +268,7 @@ class ProposeCommands(commands.Cog):
         relies_on=RELIES_ON_HELP,
     )
     @app_commands.autocomplete(
-        location=entity_names,
+        location=place_names,
         era=entity_names,
         participants=entity_name_list,
         when=date_choices,

@@ -440,8 +440,9 @@ def import_embed(report: ImportReport) -> discord.Embed:
     )
     lines = [
         f"{verb} {title}. {next_step}",
-        f"{source_flags(source)} · {report.chunk_count} chunks, "
-        f"{report.token_count:,} tokens · vectors {_escape(vectors)} · {report.seconds:.1f} s (source {source.id})",
+        # The passages are counted once, in words, above ("1 chunks" was a program's word, and wrong).
+        f"{source_flags(source)} · {report.token_count:,} tokens · vectors {_escape(vectors)} · "
+        f"{report.seconds:.1f} s (source {source.id})",
     ]
     if source.tags:
         lines.append("Tags: " + _escape(", ".join(source.tags)))

@@ -176,12 +176,13 @@ class CanonQueries:
         viewer: Viewer,
         speaking: bool = False,
         playable: bool = False,
+        places: bool = False,
         knowing: Lens = None,
     ) -> list[EntityRef]:
         """Return the entities whose names (or words of them) start with `prefix` that the viewer may see, for an
         autocomplete box (`speaking`: only beings that can speak; `playable`: only characters a player may
-        play), at most `SUGGESTIONS`."""
-        narrowed = speaking or playable
+        play; `places`: only locations), at most `SUGGESTIONS`."""
+        narrowed = speaking or playable or places
         async with self.db.session() as session:
             reader = await self.access.reader(session, campaign, viewer, knowing)
             refs = await reader.autocomplete(prefix, limit=8 * SUGGESTIONS if narrowed else SUGGESTIONS)
@@ -189,7 +190,9 @@ class CanonQueries:
         return [
             r
             for r in refs
-            if (not speaking or ontology.can_speak(r.type)) and (not playable or ontology.can_play(r.type))
+            if (not speaking or ontology.can_speak(r.type))
+            and (not playable or ontology.can_play(r.type))
+            and (not places or ontology.is_a(r.type, ("Location",)))
         ][:SUGGESTIONS]
 
     async def attribute_names(

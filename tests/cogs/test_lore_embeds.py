@@ -367,7 +367,10 @@ def import_report(**changes: Any) -> ImportReport:
 
 def test_import_answers_and_progress() -> None:
     done = text_of(lore_embeds.import_embed(import_report()))
-    assert "Imported: world.md" in done and "12 chunks" in done and "crown" in done
+    assert "Imported: world.md" in done and "12 passages" in done and "crown" in done
+    assert "chunk" not in done  # the passages are counted once, in the table's word
+    one = text_of(lore_embeds.import_embed(import_report(chunk_count=1)))
+    assert "(Reference, 1 passage)" in one and "chunk" not in one, one
     assert (
         done.splitlines()[1].startswith("Imported ")
         and "Imported **Source 4** (Reference, 12 passages). Players can now ask" in done

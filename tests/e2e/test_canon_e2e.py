@@ -166,6 +166,16 @@ async def test_the_canonization_gate_from_proposals_to_commit(world: World) -> N
     assert "Aldric is dead" in plain(embed_fields(aldric_after.embeds[0])["State"])
 
 
+async def test_a_where_box_suggests_places_only(world: World) -> None:
+    emu, chan = world.emu, world.channel
+    await gm_adds(world, "entity", name="The Gilded Eel", type="Location")
+    await gm_adds(world, "entity", name="Gilda", type="NPC")
+    await gm_adds(world, "event", name="The Gilded Eel opens", location="The Gilded Eel")
+    for command in ("propose event", "canon add event"):
+        where = await emu.autocomplete(chan, world.gm, command, "location", "Gil")
+        assert [c["name"] for c in where] == ["The Gilded Eel (Location)"], (command, where)
+
+
 @SQL_RUN_BELOW
 async def test_autocomplete_and_cards_hide_gm_only_canon_from_players(world: World) -> None:
     emu, chan = world.emu, world.channel

@@ -17,7 +17,7 @@ from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_happenings import is_event
-from memory.knowledge.retrieval.answer_words import sentences
+from memory.knowledge.retrieval.answer_words import fold_words, sentences
 
 __all__ = ["size_answer"]
 
@@ -26,7 +26,7 @@ _PEOPLE = (
     r"families|hearths|dwellers|men|women|mouths|fishers|farmers|families)"
 )
 _ASKS = re.compile(
-    rf"\bpopulation\b|\bpopulous\b|\bhow\s+many\s+(?:{_PEOPLE}|\w+)\s+(?:(?:live|lives|dwell|dwells|reside|resides|"
+    rf"\bpopulation\b|\bpopulous\b|\bhow\s+many\s+(?:{_PEOPLE}|\w+)\s+(?:(?:live|lives|living|dwell|dwells|reside|resides|inhabit|inhabits|"
     rf"are\s+there|are|is)\s+)?(?:in|at|on)\b|\bhow\s+many\s+{_PEOPLE}\s+(?:does|do|did|call|live|dwell|reside|"
     rf"are\s+there\s*\??$)|^\s*how\s+(?:big|large|small)\s+(?:is|was)\b|\bsize\s+of\b",
     re.IGNORECASE,
@@ -60,10 +60,15 @@ def size_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     question asks no such thing or names no place."""
     if not _ASKS.search(question.replace("’", "'")):
         return None
+    asked = set(fold_words(question.replace("’", "'")))
     found = next(
-        ((n, f) for n, f in enumerate(facts, 1) if f.entity_type in _PLACES and not is_event(f)),
+        (
+            (n, f)
+            for n, f in enumerate(facts, 1)
+            if f.entity_type in _PLACES and not is_event(f) and set(fold_words(f.matched)) <= asked
+        ),
         None,
-    )
+    )  # the place the question names (by its name or an alias), not one found beside it
     if found is None:
         return None
     number, place = found

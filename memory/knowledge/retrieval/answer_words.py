@@ -233,7 +233,8 @@ _BLOCK_START = re.compile(r"^\s*(?:[-*+•]\s|\d+[.)]\s|\|)")
 #: A label a world bible leads a GM's paragraph with ("Secret:", "**GM only:**", "[GM note]"): it marks the text
 #: for the GM, it is no part of what the text says.
 _GM_WORDS = (
-    r"(?:gm[\s_-]*only|gm(?:'s)?[\s_-]*notes?|secret|spoilers?|for\s+the\s+gm(?:'s\s+eyes)?(?:\s+only)?)"
+    r"(?:(?:gm|dm|referee|keeper|storyteller|narrator)(?:'s)?[\s_-]*(?:only|notes?|eyes\s+only)|secret|spoilers?|"
+    r"for\s+the\s+(?:gm|dm|referee)(?:'s\s+eyes)?(?:\s+only)?)"
 )
 _GM_LABEL = re.compile(
     rf"^\s*(?:[-*+•]\s+)?(?:\*{{1,3}}|_)?(?:[(\[]\s*{_GM_WORDS}\s*[)\]]|{_GM_WORDS})\s*(?:\*{{1,3}}|_)?\s*"
