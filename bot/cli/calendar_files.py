@@ -53,6 +53,10 @@ async def set_calendars(
     return done, before, changed
 
 
-async def restore_calendar(services: Any, campaign: Any, before: str | None) -> None:
-    """Put back the calendar block as it was before `set_calendars` (none: cleared)."""
+async def restore_calendar(
+    services: Any, campaign: Any, before: str | None, done: list[dict[str, str]]
+) -> list[dict[str, str]]:
+    """Put back the calendar block as it was before `set_calendars` (none: cleared), the world's files not
+    imported; return what each calendar file did then: nothing."""
     await services.calendars.set_block(campaign, before or "")
+    return [{"file": c["file"], "error": "not set: the world files were not imported"} for c in done]

@@ -204,11 +204,7 @@ async def _ingest_all(
             if calendar_set and (
                 yaml_results[-1].get("error") or yaml_results[-1].get("status") == "confirm"
             ):
-                await restore_calendar(services, target, before)  # nothing imported: nothing changed
-                calendar_results = [
-                    {"file": c["file"], "error": "not set: the world files were not imported"}
-                    for c in calendar_results
-                ]
+                calendar_results = await restore_calendar(services, target, before, calendar_results)
         failed += [
             ImportFailure(filename=c["file"], error=c["error"]) for c in calendar_results if "error" in c
         ]
