@@ -69,8 +69,11 @@ def scene_time_text(scene: Scene, words: CalendarWords = PLAIN.calendar) -> str:
 POSTED_REVIEW_STATUS = "Ended; its canon review is below"
 
 
-def scene_report_embed(report: SceneReport, *, heading: str, posted: bool = False) -> discord.Embed:
-    """Render a scene's counts: turns, participants and duration (`posted`: the report left in the channel)."""
+def scene_report_embed(
+    report: SceneReport, *, heading: str, posted: bool = False, words: CalendarWords = PLAIN.calendar
+) -> discord.Embed:
+    """Render a scene's counts: turns, participants and duration (`posted`: the report left in the channel),
+    and its in-world date in the campaign calendar's `words`."""
     scene = report.scene
     embed = discord.Embed(title=f"{heading}: {scene.title}", colour=COLOUR)
     embed.add_field(name="Turns", value=str(report.turn_count))
@@ -81,6 +84,10 @@ def scene_report_embed(report: SceneReport, *, heading: str, posted: bool = Fals
     embed.add_field(name="Status", value=status)
     if scene.location:
         embed.add_field(name="Location", value=clip(scene.location, FIELD_LIMIT), inline=False)
+    if scene.world_date:
+        embed.add_field(
+            name="In-world date", value=clip(words.date(scene.world_date), FIELD_LIMIT), inline=False
+        )
     people = ", ".join(f"{p.name} ({p.turns})" for p in report.participants) or "nobody spoke"
     embed.add_field(name="Participants", value=clip(people, FIELD_LIMIT), inline=False)
     embed.set_footer(text=f"Scene {scene.story_order} · started {scene.started_at:%Y-%m-%d %H:%M} UTC")

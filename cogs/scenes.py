@@ -106,8 +106,11 @@ class SceneCommands(commands.Cog):
         _guild(interaction)
         scene = await self.scenes.current_scene(interaction.channel_id or 0)
         report = await self.scenes.report(scene.id)
+        words = (await self.bot.services.calendars.calendar(await campaign_here(interaction))).words()
         await interaction.response.send_message(
-            embed=embeds.scene_report_embed(report, heading="Scene"), ephemeral=True, allowed_mentions=NONE
+            embed=embeds.scene_report_embed(report, heading="Scene", words=words),
+            ephemeral=True,
+            allowed_mentions=NONE,
         )
 
     @scene.command(name="transcript", description="Download this channel's scene as a Markdown file")
@@ -196,9 +199,9 @@ class SceneCommands(commands.Cog):
             with contextlib.suppress(discord.HTTPException):  # the GM hears why (the error handler)
                 await status.delete()
             raise
-        await status.edit(
-            content=None, embed=embeds.scene_report_embed(report, heading="Scene ended", posted=True)
-        )
+        words = (await self.bot.services.calendars.calendar(await campaign_here(interaction))).words()
+        ended = embeds.scene_report_embed(report, heading="Scene ended", posted=True, words=words)
+        await status.edit(content=None, embed=ended)
         if not review.proposals:  # complete already: its recap now (else the commit posts it)
             await _tell_gm(interaction, embeds.scene_ended_answer(scene, status.jump_url, 0))
             await post_recap(self.bot, scene.id, scene.channel_id)

@@ -159,6 +159,7 @@ async def _ingest_all(
 ) -> dict[str, Any]:
     """Import each dialogue into a scene and each prose file (a failed one is reported, the others go on),
     then the YAML files together."""
+    from bot.cli.calendar_files import is_calendar_file, restore_calendar, set_calendars
     from memory.knowledge.files import expand_paths
     from memory.knowledge.models import ImportFailure
 
@@ -190,12 +191,23 @@ async def _ingest_all(
                 from bot.cli.voice import extract_imported
 
                 extracted.append(await extract_imported(services, target, report, failed))
+        # The calendar first: the world's dates may be written in its words.
+        calendars = [p for p in yaml_files if is_calendar_file(p)]
+        yaml_files = [p for p in yaml_files if p not in calendars]
+        calendar_results, before, calendar_set = await set_calendars(services, target, calendars)
         if yaml_files:  # imported together: structured lore files may refer to each other
             yaml_results.append(
                 await _ingest_yaml(
                     services, target, yaml_files, hidden=options["hidden"], tags=tags, replace=replace
                 )
             )
+            if calendar_set and (
+                yaml_results[-1].get("error") or yaml_results[-1].get("status") == "confirm"
+            ):
+                calendar_results = await restore_calendar(services, target, before, calendar_results)
+        failed += [
+            ImportFailure(filename=c["file"], error=c["error"]) for c in calendar_results if "error" in c
+        ]
     finally:
         if progress:
             progress.stop()
@@ -205,6 +217,7 @@ async def _ingest_all(
         "imported": [r.model_dump(mode="json") for r in imported],
         "failed": [f.model_dump(mode="json") for f in failed],
         "yaml": yaml_results,
+        "calendar": calendar_results,
         "dialogue": [d for d in scenes if d],
         "extracted": [e for e in extracted if e],
     }
@@ -221,8 +234,10 @@ def ingest_text(outcome: dict[str, Any]) -> str:
     if counts or not (outcome["yaml"] or outcome.get("dialogue")):
         done = ", ".join(f"{n} {what}" for what, n in sorted(counts.items()))
         parts.append(f"prose: {done}" if done else "no prose file imported")
+    calendars = outcome.get("calendar", ())
+    parts += [f"calendar set from {c['file']}" for c in calendars if "text" in c]
     failed = len(outcome["failed"])
-    details: list[str] = []
+    details: list[str] = [f"  {c['file']}: {c['error']}" for c in calendars if "error" in c]
     for y in outcome["yaml"]:
         status = y.get("status")
         if status == "ingested":

@@ -41,6 +41,9 @@ from memory.scenes import Actor, SceneService, SceneStatus, SpeakerKind, scene_p
 PARTY_WORDS = {"party", "the party", "everyone", "all"}
 PRESENT_WORDS = {"present", "those present", "the scene", "this scene"}
 
+#: When a reveal with neither a date nor a scene counts from, in the table's words ("always" read as a glitch).
+SINCE_ALWAYS = "from the start of the story"
+
 
 @dataclass(frozen=True)
 class KnownItem:
@@ -353,5 +356,5 @@ class KnowledgeDesk:
                 since.append(f"since {words.date(r.world_from)}")
             if r.story_from is not None:
                 since.append(f"from scene {r.story_from}")
-            items.append(KnownItem(reveal=r, what=what, who=who, since=", ".join(since) or "always"))
+            items.append(KnownItem(reveal=r, what=what, who=who, since=", ".join(since) or SINCE_ALWAYS))
         return items

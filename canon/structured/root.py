@@ -175,7 +175,8 @@ def _detect_kind(body: list[tuple[Scalar, Node]], root: Map, validator: Validato
         validator.at(
             root,
             "this file looks like the campaign's calendar (it lists months), which is not imported as lore: set "
-            "it with /calendar set in Discord or `lorekeeper canon calendar --set FILE` on the command line",
+            "it with /calendar set in Discord; on the command line, `lorekeeper ingest` sets it first when it is "
+            "given with the world's files (or `lorekeeper canon calendar --set FILE`)",
         )
         return None
     shown = ", ".join(keys[:6]) + (", ..." if len(keys) > 6 else "")

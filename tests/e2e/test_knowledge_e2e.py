@@ -86,6 +86,7 @@ async def test_three_players_see_only_what_their_characters_know(world: World) -
     known = await emu.invoke(chan, world.quinn, "canon known")
     text = embed_text(known.embeds[0])
     assert "What Brann knows" in text and "crowns" in text and "spy" not in text, text
+    assert "ten thousand crowns (from the start of the story)" in text, text  # no date, no scene: in words
 
 
 @SQL_RUN_BELOW

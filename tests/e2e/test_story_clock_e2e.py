@@ -50,6 +50,8 @@ async def test_a_date_of_an_era_the_calendar_lacks_is_refused_where_a_scene_is_d
     assert (await latest_scene(world)).world_date == "tidewater_age.year_340"
     later = await emu.invoke(chan, gm, "scene time", when="two years later")
     assert "year 342 of the Tidewater Age" in (later.content or ""), later.content
+    status = embed_fields((await emu.invoke(chan, world.pat, "scene status")).embeds[0])
+    assert status["In-world date"] == "year 342 of the Tidewater Age", status  # where the table is, in words
     garbled = await emu.invoke(chan, gm, "scene time", when="year 0")
     assert garbled.ephemeral and garbled.content == (
         "Year 0 is in none of this campaign's eras. This campaign's era is the Tidewater Age (years 1 onwards)."

@@ -279,3 +279,28 @@ def test_a_file_of_several_documents_is_imported_as_one_file_of_several_kinds(
     assert text.exit_code == 1
     assert "more.yaml: line 6, column 14: " in text.stdout and "“Cy Moss” is the NPC at line 2" in text.stdout
     assert cli.invoke(app, ["canon", "entity", "Cy Moss", "--campaign", CAMPAIGN]).exit_code == 1
+
+
+CALENDAR = "kind: calendar\nmonths: [Rimewane, Sheaf]\n"
+FOLK = "kind: characters\ncharacters:\n  - name: Ansel Crowe\n    born: 3 Sheaf, year 612\n"
+
+
+def test_a_calendar_given_with_the_world_files_is_set_first(cli: CliRunner, tmp_path: Path) -> None:
+    """The GM lists the calendar anywhere among the files: it is set before the world's dates are read in its
+    words; when the world's files are not imported, the calendar is put back as it was."""
+    (tmp_path / "folk.yaml").write_text(FOLK, encoding="utf-8")
+    (tmp_path / "calendar.yaml").write_text(CALENDAR, encoding="utf-8")
+    (tmp_path / "bad.yaml").write_text(FOLK.replace("Ansel Crowe", "Bad Penny") + "    hair: red\n")
+    refused = cli.invoke(app, ["ingest", "bad.yaml", "calendar.yaml", "--campaign", CAMPAIGN])
+    assert refused.exit_code == 1
+    assert "calendar.yaml: not set: the world files were not imported" in refused.stdout
+    shown = cli.invoke(app, ["canon", "calendar", "--campaign", CAMPAIGN])
+    assert "Rimewane" not in shown.stdout  # put back: no months named
+    result = cli.invoke(app, ["ingest", "folk.yaml", "calendar.yaml", "--campaign", CAMPAIGN])
+    assert result.exit_code == 0, result.output
+    assert "calendar set from calendar.yaml" in result.stdout and "1 person" in result.stdout
+    card = cli.invoke(app, ["canon", "entity", "Ansel Crowe", "--campaign", CAMPAIGN])
+    assert "3 Sheaf, year 612" in card.stdout, card.stdout
+    (tmp_path / "calendar.yaml").write_text(CALENDAR + "seasons: [{name: wet, months: [Mudmonth]}]\n")
+    bad = cli.invoke(app, ["ingest", "calendar.yaml", "--campaign", CAMPAIGN])
+    assert bad.exit_code == 1 and "calendar.yaml: The season “wet” names “Mudmonth”" in bad.stdout

@@ -84,5 +84,6 @@ def test_a_calendar_given_as_a_world_file_says_where_a_calendar_goes() -> None:
     assert (problem.line, problem.column) == (1, 1)
     assert problem.message == (
         "this file looks like the campaign's calendar (it lists months), which is not imported as lore: set it "
-        "with /calendar set in Discord or `lorekeeper canon calendar --set FILE` on the command line"
+        "with /calendar set in Discord; on the command line, `lorekeeper ingest` sets it first when it is given "
+        "with the world's files (or `lorekeeper canon calendar --set FILE`)"
     )
