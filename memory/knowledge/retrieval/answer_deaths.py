@@ -93,7 +93,11 @@ def _dead_in(event: CanonFact, facts: Sequence[CanonFact]) -> tuple[list[str], l
     dead: list[str] = []
     how: list[str] = []
     told = sentences(_description(event))
-    for who in event.tied("PARTICIPATED_IN"):
+    # Those who took part, then those found by a description telling a death there (`happenings.the_fallen`).
+    others = [
+        f.entity_name for f in facts if f is not event and not is_event(f) and f.matched == event.matched
+    ]
+    for who in dict.fromkeys([*event.tied("PARTICIPATED_IN"), *others]):
         words = _own_words(who, event)
         for sentence in told:  # the event's own description: "Maudlin Crae was cut down on …"
             at = _named_at(sentence, words)

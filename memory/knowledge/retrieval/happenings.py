@@ -21,7 +21,8 @@ from canon.campaign_calendar import CampaignCalendar
 from canon.date_reading import read_date
 from canon.date_words import calendar_names
 from canon.errors import GameError
-from canon.graph.reader import CanonReader, happened_in_year
+from canon.graph.reader import CanonReader, facts_holding, happened_in_year
+from canon.models import Entity
 from memory.knowledge.glossary import SHIPPED
 from memory.knowledge.retrieval.answer_lives import asks_how_died
 from memory.knowledge.retrieval.answer_words import fold_words, has_word
@@ -199,7 +200,46 @@ async def the_fallen(reader: CanonReader, question: str, named: Sequence[EntityM
             statement.subject_id,
             EntityMatch(entity_id=statement.subject_id, matched=window, window=window, score=_FALLEN_SCORE),
         )
-    return list(found.values())[:_TAKING_PART_READ]
+    taking_part = list(found.values())[:_TAKING_PART_READ]
+    return taking_part + await _told_dying(reader, entities, events, {*have, *found})
+
+
+#: A description telling a death, of someone canon does not list as taking part ("fell at Thistle Bridge").
+_TOLD_DEATH = re.compile(
+    r"\b(?:died|fell|slain|killed|perished|drowned|cut\s+down|struck\s+down|lost\s+(?:his|her|their)\s+li)"
+)
+_TOLD_READ = 40
+
+
+async def _told_dying(
+    reader: CanonReader, entities: dict[int, Entity], events: dict[int, str], have: set[int]
+) -> list[EntityMatch]:
+    """Return those whose description (as the asker may read it) tells a death at an event found or at the place it
+    took place at, by the rarest word naming it, as matches found by the event's words (`answer_deaths` reads
+    whether the sentence ties the death to the event)."""
+    places = await reader.statements(
+        predicates=["OCCURRED_AT"], subject_ids=list(events), with_evidence=False
+    )
+    named = await reader.entities([p.object_id for p in places if p.object_id is not None])
+    found: list[EntityMatch] = []
+    for event_id, window in events.items():
+        names = [
+            entities[event_id].name,
+            *(named[p.object_id].name for p in places if p.object_id in named and p.subject_id == event_id),
+        ]
+        words = [w for n in names for w in fold_words(n) if w not in EVENT_NOUNS and len(w) > 3]
+        if not words:
+            continue
+        for statement in (await facts_holding(reader, ("description",), [max(words, key=len)]))[:_TOLD_READ]:
+            if statement.subject_id in have or not _TOLD_DEATH.search(statement.value or ""):
+                continue
+            have.add(statement.subject_id)
+            found.append(
+                EntityMatch(
+                    entity_id=statement.subject_id, matched=window, window=window, score=_FALLEN_SCORE
+                )
+            )
+    return found
 
 
 def asks_who_won(question: str) -> bool:

@@ -36,9 +36,14 @@ def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = Fals
     return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm, citations=False)
 
 
+HOW_AT_THISTLE_BRIDGE = (
+    "Maudlin Crae was cut down on the crown of the bridge. Jory Flint is a toll-man who fell at Thistle Bridge, "
+    "defending the toll-chain."
+)
+# A death dated the day and tied to the event, one its description tells, one told by someone canon does not list as
+# taking part.
 THISTLE_BRIDGE = (
-    "Osk Venner and Maudlin Crae died in the Battle of Thistle Bridge. Maudlin Crae was cut down on the crown of "
-    "the bridge."
+    f"Osk Venner, Maudlin Crae and Jory Flint died in the Battle of Thistle Bridge. {HOW_AT_THISTLE_BRIDGE}"
 )
 CAIRN_MOOR_SKIRMISH = (
     "Skirmish at Cairn Moor; canon names Hale Brannock, the Moor Wardens and Bram Ketter as taking part."
@@ -53,8 +58,8 @@ READS = {
     "who was killed at thistle bridge": THISTLE_BRIDGE,  # the events at a place
     "were any slain at the battle of thistle bridge": f"Yes: {THISTLE_BRIDGE}",
     "how many perished at the battle of thistle bridge": (
-        "Canon names two who died in the Battle of Thistle Bridge: Osk Venner and Maudlin Crae. Maudlin Crae was "
-        "cut down on the crown of the bridge."
+        "Canon names three who died in the Battle of Thistle Bridge: Osk Venner, Maudlin Crae and Jory Flint. "
+        f"{HOW_AT_THISTLE_BRIDGE}"
     ),
     "who lost their lives in the flooding of ashby": "Pip Harrowgate died in the Flooding of Ashby.",
     "did anybody die in the flooding of ashby": "Yes: Pip Harrowgate died in the Flooding of Ashby.",
@@ -196,24 +201,24 @@ def test_gm_only_canon_reads_to_a_player_as_a_twin_nobody_hid(cli: CliRunner, tm
 
 
 def test_a_cause_canon_states_names_the_culprit(cli: CliRunner, tmp_path: Path) -> None:
-    result = cli.invoke(
-        app,
-        [
-            "canon",
-            "add",
-            "relationship",
-            "Corm Tallis",
-            "CAUSED",
-            "Poisoning of the Ashby Well",
-            "-c",
-            CAMPAIGN,
-        ],
-    )
-    assert result.exit_code == 0, result.output
+    for cause in (
+        ["Corm Tallis", "CAUSED", "Poisoning of the Ashby Well"],
+        ["Crispin Dray", "CAUSED", "Raid on Ashby Mill", "--gm-only"],
+    ):
+        result = cli.invoke(app, ["canon", "add", "relationship", *cause, "-c", CAMPAIGN])
+        assert result.exit_code == 0, result.output
     answers = ask(
         cli, tmp_path, ["who poisoned the ashby well", "who was behind the poisoning of the ashby well"]
     )
     assert set(answers.values()) == {"Corm Tallis caused the Poisoning of the Ashby Well."}
+    # A cause only the GM may read: to a player, as the raid's twin nobody wrote a cause of.
+    raids = ["who was behind the raid on ashby mill", "who was behind the raid on ashby ford"]
+    player = ask(cli, tmp_path, raids)
+    assert _as_twin(player[raids[0]], {"Mill": "Ford", "Tanner": "Cooper"}) == player[raids[1]]
+    assert player[raids[1]] == (
+        "Nothing the table knows says who was behind Raid on Ashby Ford; canon names Hob Cooper as taking part."
+    )
+    assert ask(cli, tmp_path, raids[:1], gm=True) == {raids[0]: "Crispin Dray caused Raid on Ashby Mill."}
 
 
 def test_a_population_typed_is_said(cli: CliRunner, tmp_path: Path) -> None:
