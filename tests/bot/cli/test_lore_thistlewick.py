@@ -201,24 +201,24 @@ def test_gm_only_canon_reads_to_a_player_as_a_twin_nobody_hid(cli: CliRunner, tm
 
 
 def test_a_cause_canon_states_names_the_culprit(cli: CliRunner, tmp_path: Path) -> None:
-    result = cli.invoke(
-        app,
-        [
-            "canon",
-            "add",
-            "relationship",
-            "Corm Tallis",
-            "CAUSED",
-            "Poisoning of the Ashby Well",
-            "-c",
-            CAMPAIGN,
-        ],
-    )
-    assert result.exit_code == 0, result.output
+    for cause in (
+        ["Corm Tallis", "CAUSED", "Poisoning of the Ashby Well"],
+        ["Crispin Dray", "CAUSED", "Raid on Ashby Mill", "--gm-only"],
+    ):
+        result = cli.invoke(app, ["canon", "add", "relationship", *cause, "-c", CAMPAIGN])
+        assert result.exit_code == 0, result.output
     answers = ask(
         cli, tmp_path, ["who poisoned the ashby well", "who was behind the poisoning of the ashby well"]
     )
     assert set(answers.values()) == {"Corm Tallis caused the Poisoning of the Ashby Well."}
+    # A cause only the GM may read: to a player, as the raid's twin nobody wrote a cause of.
+    raids = ["who was behind the raid on ashby mill", "who was behind the raid on ashby ford"]
+    player = ask(cli, tmp_path, raids)
+    assert _as_twin(player[raids[0]], {"Mill": "Ford", "Tanner": "Cooper"}) == player[raids[1]]
+    assert player[raids[1]] == (
+        "Nothing the table knows says who was behind Raid on Ashby Ford; canon names Hob Cooper as taking part."
+    )
+    assert ask(cli, tmp_path, raids[:1], gm=True) == {raids[0]: "Crispin Dray caused Raid on Ashby Mill."}
 
 
 def test_a_population_typed_is_said(cli: CliRunner, tmp_path: Path) -> None:
