@@ -51,7 +51,7 @@ _LABELS = {
     "description": "A description",
 }
 #: The hints in the reason boxes (what to write, never an answer).
-ACCEPT_HINT = "Type what makes it true anyway"
+ACCEPT_HINT = "Type what makes it true anyway (the whole table reads it on the card)"
 REJECT_HINT = "Type a reason, or leave this empty"
 _MAX = {"value": 1000, "description": 2000, "attribute": 60, "name": 200}
 
