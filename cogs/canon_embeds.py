@@ -40,6 +40,7 @@ from canon.proposals import (
     ProposalStatus,
     ProposalWarning,
     RelationshipContent,
+    StateChangeContent,
 )
 from canon.visibility import view_hidden
 from canon.wording import (
@@ -429,13 +430,16 @@ def proposed_embed(
     embed = discord.Embed(title="Proposed for canon", colour=COLOUR)
     *created, requested = proposals
     content, dated = requested.content, date_of(requested.content)
-    if scene_dated and dated:
+    # A change of state keeps its date in the sentence: a dated "alive" is a birth, and the reply must say
+    # what the review card will ("is born in …"), not "becomes alive".
+    keeps_date = isinstance(content, StateChangeContent)
+    if scene_dated and dated and not keeps_date:
         content = content.model_copy(
             update={"since" if isinstance(content, RelationshipContent) else "when": None}
         )
     sentence = proposal_sentence(content, words.rich(escape))
     if scene_dated and dated:
-        sentence += f" (dated by the scene: {words.date(dated)})"
+        sentence += " (dated by the scene)" if keeps_date else f" (dated by the scene: {words.date(dated)})"
     lines = [f"{clip(sentence, 400)} — waits for the GM's review"]
     lines += [f"{escape(typed)} → {escape(name)}" for typed, name in renamed]
     for extra in created:

@@ -126,7 +126,13 @@ async def asked_first(
     ask = discord.ui.View(timeout=None)
     ask.add_item(confirm)
     await interaction.response.send_message(
-        undecided_note([numbers[p.id] for p in undecided], review.policy),
+        undecided_note(
+            [
+                (numbers[p.id], describe(p.content, review.words), kept_when_undecided(p, review.policy))
+                for p in undecided
+            ],
+            review.policy,
+        ),
         view=ask,
         ephemeral=True,
         allowed_mentions=discord.AllowedMentions.none(),

@@ -63,13 +63,23 @@ def undecided_rule(policy: Mapping[str, str]) -> str:
     return text
 
 
-def undecided_note(numbers: Sequence[int], policy: Mapping[str, str]) -> str:
-    """Return what Commit asks the GM, privately, while proposals are still undecided."""
-    shown = ", ".join(f"#{n}" for n in numbers[:8]) + (", …" if len(numbers) > 8 else "")
-    verb = "is" if len(numbers) == 1 else "are"
+def undecided_note(undecided: Sequence[tuple[int, str, bool]], policy: Mapping[str, str]) -> str:
+    """Return what Commit asks the GM, privately, while proposals are still undecided: each by its number and
+    its words, and whether the commit drops it or writes it. `undecided`: each one's card number, sentence and
+    whether the policy keeps it."""
+
+    def few(items: list[str]) -> str:
+        shown = items[:5] + ([f"{len(items) - 5} more"] if len(items) > 5 else [])
+        return _listed(shown)
+
+    dropped = [f"#{n} {about}" for n, about, kept in undecided if not kept]
+    written = [f"#{n} {about}" for n, about, kept in undecided if kept]
+    fate = [f"drops {few(dropped)}"] if dropped else []
+    fate += [f"writes {few(written)}"] if written else []
+    verb = "is" if len(undecided) == 1 else "are"
     return (
-        f"{counted(len(numbers), 'proposal')} {verb} still undecided ({shown}). {undecided_rule(policy)} "
-        "Press Commit again to go ahead."
+        f"{counted(len(undecided), 'proposal')} {verb} still undecided. Commit now {', and '.join(fate)}. "
+        f"{undecided_rule(policy)} Press Commit again to go ahead, or decide them on the card first."
     )
 
 

@@ -76,3 +76,17 @@ async def test_an_alliance_a_gm_dates_after_a_death_is_flagged(world: World) -> 
     assert added.embeds, added.content
     kinds = [c.kind for c in await open_conflicts(world)]
     assert kinds == ["dead_acting"], kinds
+
+
+async def test_a_dated_alive_is_the_same_birth_in_the_players_reply_and_on_the_card(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await import_yaml(world, "tree.yaml", TREE)
+    await emu.invoke(chan, gm, "scene start", title="The waystone", date="year 1260")
+    await emu.send_message(chan, pat, "Corvan's name is carved fresh, as if he still lived.")
+    proposed = await emu.invoke(chan, pat, "propose state", subject="Corvan Marrow", state="alive")
+    reply = embed_text(proposed.embeds[0])
+    # The scene dates it, and continuity reads a dated "alive" as a birth: the proposer reads what the GM will.
+    assert "Corvan Marrow is born in year 1260 (dated by the scene)" in reply, reply
+    await emu.invoke(chan, gm, "endscene")
+    (card,) = [m for m in emu.channel_messages(chan) if "Canon review" in str(m.get("embeds"))]
+    assert "Corvan Marrow is born in year 1260" in embed_text(card["embeds"][0])

@@ -24,9 +24,10 @@ from tests.e2e.conftest import World, sql_run_below
 #: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
 SQL_RUN_BELOW = sql_run_below("tests/bot/archive/test_export_import.py", "tests/bot/services/test_recaps.py")
 
-ASKED = (
-    "2 proposals are still undecided (#1, #2). Anything left undecided: yours (the GM's) is kept, the players' "
-    "is dropped. Press Commit again to go ahead."
+ASKED = (  # each by its words, and what the commit does with it: the GM need not scroll back to the card
+    "2 proposals are still undecided. Commit now drops #1 New Person: Court Jester, and writes "
+    "#2 New Location: Old Mill. Anything left undecided: yours (the GM's) is kept, the players' is dropped. "
+    "Press Commit again to go ahead, or decide them on the card first."
 )
 INSTRUCTIONS = (
     "Pick a proposal, then **Accept**, **Reject** or **Edit** it. Press **Commit** to write the accepted ones. "

@@ -34,6 +34,14 @@ def import_world(
     return runner
 
 
+def import_more(runner: CliRunner, campaign: str, folder: Path, name: str, text: str) -> None:
+    """Import one more YAML file, written into `folder` from `text`, into a world imported before."""
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["ingest", str(path), "-c", campaign])
+    assert result.exit_code == 0 and "problem" not in result.output, result.output
+
+
 def ask_world(
     cli: CliRunner,
     tmp_path: Path,

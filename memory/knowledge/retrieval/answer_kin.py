@@ -254,10 +254,8 @@ def marriage_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int
     did Bettany marry", "who did Hesk wed": the spouse, never a wedding's guests), or None."""
     if _WHOM.match(question):
         return _whom(question, facts)
-    if _IS_MARRIED.match(question):
-        return _is_married(question, facts)
-    if _MARRIED_TO.match(question):
-        return _married_to(question, facts)
+    if _IS_MARRIED.match(question) or _MARRIED_TO.match(question):
+        return _spouse_answer(question, facts, yes_no=_IS_MARRIED.match(question) is not None)
     if not re.match(r"^\s*(?:when|what\s+(?:year|day|date))\b", question, re.I) or not MARRIAGE.search(
         question
     ):
@@ -290,42 +288,29 @@ _IS_MARRIED = re.compile(
 )
 
 
-def _is_married(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    """Return whether the one asked is married (to the other one named): yes with the spouse, else that nothing
-    the table knows says so (never a "no" canon does not say)."""
+def _spouse_answer(question: str, facts: Sequence[CanonFact], *, yes_no: bool) -> tuple[str, int] | None:
+    """Return whom the one asked is married to ("was" for the dead), "Yes: …" first for a yes/no question, or
+    that nothing the table knows says they are married (to the other one named): never a "no" canon does not
+    say. None when the question names nobody whose family was read."""
     people = _people_named(question, facts)
     if not people or people[0].kin is None:
         return None
     me, kin = people[0], people[0].kin
     number = facts.index(me) + 1
     spouses = list(dict.fromkeys([*kin.ties.get("spouses", ()), *kin.weddings]))
-    tense = "was" if me.state == "dead" else "is"
-    if len(people) > 1 and people[1].entity_name not in spouses:
-        text = f"Nothing the table knows says {me.entity_name} {tense} married to {people[1].entity_name}"
+    said = f"{me.entity_name} {'was' if me.state == 'dead' else 'is'} married"
+    if yes_no and len(people) > 1 and people[1].entity_name not in spouses:
+        text = f"Nothing the table knows says {said} to {people[1].entity_name}"
         if spouses:
-            text += f"; canon says {me.entity_name} {tense} married to {names_list(spouses)}"
+            text += f"; canon says {said} to {names_list(spouses)}"
         return f"{text}. [{number}]", number
     if not spouses:
-        return f"Nothing the table knows says {me.entity_name} {tense} married. [{number}]", number
-    return f"Yes: {me.entity_name} {tense} married to {names_list(spouses)}. [{number}]", number
+        return f"Nothing the table knows says {said}. [{number}]", number
+    return f"{'Yes: ' if yes_no else ''}{said} to {names_list(spouses)}. [{number}]", number
 
 
 #: "Who is X married to?", "who was X wed to?": the spouse, "was" for the dead.
 _MARRIED_TO = re.compile(r"^\s*who(?:m)?\s+(?:is|was)\s+.+?\s+(?:married|wed|wedded)\s+to\s*\??\s*$", re.I)
-
-
-def _married_to(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    """Return whom the one asked is married to, else that nothing the table knows says they are married."""
-    people = _people_named(question, facts)
-    if not people or people[0].kin is None:
-        return None
-    me, kin = people[0], people[0].kin
-    number = facts.index(me) + 1
-    spouses = list(dict.fromkeys([*kin.ties.get("spouses", ()), *kin.weddings]))
-    tense = "was" if me.state == "dead" else "is"
-    if not spouses:
-        return f"Nothing the table knows says {me.entity_name} {tense} married. [{number}]", number
-    return f"{me.entity_name} {tense} married to {names_list(spouses)}. [{number}]", number
 
 
 #: "Who did X marry?", "who did X wed?", "who has X married?": whom, not when.

@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli.main import app
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_world
+from tests.helpers.lore_worlds import ask_world, import_more, import_world
 from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "brackenhythe"
@@ -32,10 +31,7 @@ characters:
 @pytest.fixture
 def cli(cli_env: DatabaseTarget, tmp_path: Path) -> CliRunner:
     runner = import_world(CAMPAIGN, WORLD, FILES, "calendar.yaml", calendar_first=True)
-    secret = tmp_path / "secret.yaml"
-    secret.write_text(SECRET, encoding="utf-8")
-    result = runner.invoke(app, ["ingest", str(secret), "-c", CAMPAIGN])
-    assert result.exit_code == 0 and "problem" not in result.output, result.output
+    import_more(runner, CAMPAIGN, tmp_path, "secret.yaml", SECRET)
     return runner
 
 

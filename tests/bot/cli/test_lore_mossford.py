@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli.main import app
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_world
+from tests.helpers.lore_worlds import ask_world, import_more, import_world
 from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "mossford"
@@ -38,10 +37,7 @@ def cli(cli_env: DatabaseTarget, tmp_path: Path) -> CliRunner:
     """A runner on the test's database with the calendar set, then the Mossford world imported (and one more
     person, GM-only)."""
     runner = import_world(CAMPAIGN, WORLD, FILES, "calendar.yaml", calendar_first=True)
-    hidden = tmp_path / "hidden.yaml"
-    hidden.write_text(HIDDEN, encoding="utf-8")
-    result = runner.invoke(app, ["ingest", str(hidden), "-c", CAMPAIGN])
-    assert result.exit_code == 0 and "problem" not in result.output, result.output
+    import_more(runner, CAMPAIGN, tmp_path, "hidden.yaml", HIDDEN)
     return runner
 
 
