@@ -173,7 +173,9 @@ class ProposalButton(
                 return
             accept = self.action == "accept"
             if proposal.status == ProposalStatus.PENDING and (proposal.needs_rationale or not accept):
-                modal = RationaleModal(self.proposal_id, proposal.warnings, accept=accept, about=about)
+                modal = RationaleModal(
+                    self.proposal_id, proposal.warnings, accept=accept, about=about, words=review.words
+                )
                 await interaction.response.send_modal(modal)
                 return
             actor = actor_of(interaction, services.settings.gm_role)

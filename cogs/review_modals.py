@@ -26,7 +26,7 @@ from canon.proposals import (
     ProposalType,
     ProposalWarning,
 )
-from canon.wording import CalendarWords, warning_sentence
+from canon.wording import PLAIN, CalendarWords, Wording, warning_sentence
 from canon.wording.dates import PLAIN_CALENDAR
 from canon.wording.relations import attribute_words
 from cogs.embeds import clip
@@ -51,7 +51,7 @@ _LABELS = {
     "description": "A description",
 }
 #: The hints in the reason boxes (what to write, never an answer).
-ACCEPT_HINT = "Type what makes it true anyway"
+ACCEPT_HINT = "Type what makes it true anyway (the whole table reads it on the card)"
 REJECT_HINT = "Type a reason, or leave this empty"
 _MAX = {"value": 1000, "description": 2000, "attribute": 60, "name": 200}
 
@@ -60,7 +60,13 @@ class RationaleModal(discord.ui.Modal):
     """Ask the GM why a proposal with continuity warnings is accepted anyway, or (optionally) why one is rejected."""
 
     def __init__(
-        self, proposal_id: int, warnings: Sequence[ProposalWarning], *, accept: bool = True, about: str = ""
+        self,
+        proposal_id: int,
+        warnings: Sequence[ProposalWarning],
+        *,
+        accept: bool = True,
+        about: str = "",
+        words: Wording = PLAIN,
     ) -> None:
         # Titled by what the proposal says, as the card shows it (the card numbers proposals, not by id).
         heading = "Accept despite warnings" if accept else "Reject"
@@ -71,7 +77,10 @@ class RationaleModal(discord.ui.Modal):
         )
         # A placeholder is a hint, never the warning: grey text in the box reads as an answer already given.
         first = next(iter(warnings), None)
-        warning = warning_sentence((first.message if first is not None else "") or "It breaks continuity.")
+        # In the campaign calendar's words, as the card says it (the plain calendar knows no era's name).
+        warning = warning_sentence(
+            (first.message if first is not None else "") or "It breaks continuity.", words
+        )
         placeholder = ACCEPT_HINT if accept else REJECT_HINT
         self.add_item(
             discord.ui.Label(

@@ -240,3 +240,20 @@ async def test_a_world_file_s_dates_are_read_in_the_calendar_s_words(world: Worl
     assert "Not imported" not in embed_text(done.embeds[0]), embed_text(done.embeds[0])
     card = embed_text((await emu.invoke(chan, gm, "canon entity", name="Ser Aldric")).embeds[0])
     assert "17 Hearthmoon, year 363 of the Third Age" in card, card
+
+
+async def test_the_accept_anyway_form_says_the_warning_in_the_calendars_words(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await import_yaml(world, "timeline.yaml", TIMELINE)
+    await emu.invoke(chan, gm, "calendar set", text=CALENDAR)
+    await emu.invoke(chan, gm, "canon add entity", name="Ysolde", type="NPC")
+    await emu.invoke(chan, gm, "canon add state", subject="Ysolde", state="dead", when="2 Frostmoon, 300 TA")
+    await emu.invoke(chan, gm, "scene start", title="The docks", date="17 Hearthmoon, 363 TA")
+    await emu.send_message(chan, pat, "Ysolde waves from the quay.")
+    await emu.invoke(chan, pat, "propose state", subject="Ysolde", state="alive")
+    await emu.invoke(chan, gm, "endscene")
+    (row,) = await proposals_of_scene(world, (await latest_scene(world)).id)
+    opened = await emu.click(review_cards(world)[0], f"lk:proposal:{row.id}:accept", gm)
+    (label,) = opened.modal["components"]
+    # As the card says it: the era and the month by their names, capitals and all.
+    assert "2 Frostmoon, year 300 of the Third Age" in label["description"], label["description"]

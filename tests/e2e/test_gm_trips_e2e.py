@@ -112,7 +112,11 @@ async def test_the_reason_forms_hint_and_never_look_filled_in(world: World) -> N
         why["description"]
         == "The warning: Aldric takes part in “The order to march” (scene 2) after dying (scene 1)."
     ), why
-    assert why["component"]["placeholder"] == "Type what makes it true anyway"
+    # The reason is shown on the public card: the hint says so before the GM writes a secret into it.
+    assert (
+        why["component"]["placeholder"]
+        == "Type what makes it true anyway (the whole table reads it on the card)"
+    )
     assert not why["component"].get("value")
 
     await pick(world, card, lantern.id)

@@ -207,11 +207,17 @@ def _by_form(question: str, facts: Sequence[CanonFact]) -> list[int]:
     return numbers
 
 
+_WHAT_DOES = re.compile(r"^\s*what\s+(?:does|did|do)\s+.+?\s+(?P<verb>[a-z]+)\s*\??\s*$")
+
+
 def _about_entity_only(question: str, fact: CanonFact) -> bool:
     """Return whether a question asks only about an entity ("Who is X?", "Tell me about X")."""
     if deed_verb(question) is not None:
         return False  # "who crowned the Storm Crown" asks a deed, not what the Storm Crown is
     named = set(fold_words(fact.matched)) | set(fold_words(fact.entity_name))
+    verb = _WHAT_DOES.match(question.casefold())
+    if verb and verb["verb"] not in ("do", "does", "did", "mean") and not has_word(named, verb["verb"]):
+        return False  # "what does Gideon own": a thing asked of him, though "own" is a word of no weight
     return all(has_word(named, w) for w in key_words(question))
 
 
