@@ -118,6 +118,8 @@ def _relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
         name = fact.entity_name
         if predicate == "SPOUSE_OF" and not how_many:  # "Maren Dray is married to Quell Amberly"
             text = relation_sentence(predicate, name, names_list(others))
+            if fact.state == "dead":  # "Oswin Tarr was married to Alda Tarr"
+                text = text.replace(" is married to ", " was married to ", 1)
         elif nouns is not None:
             singular, plural = nouns[0 if entity_is_subject else 1]
             noun = singular if len(others) == 1 else plural
@@ -205,11 +207,17 @@ def _by_form(question: str, facts: Sequence[CanonFact]) -> list[int]:
     return numbers
 
 
+_WHAT_DOES = re.compile(r"^\s*what\s+(?:does|did|do)\s+.+?\s+(?P<verb>[a-z]+)\s*\??\s*$")
+
+
 def _about_entity_only(question: str, fact: CanonFact) -> bool:
     """Return whether a question asks only about an entity ("Who is X?", "Tell me about X")."""
     if deed_verb(question) is not None:
         return False  # "who crowned the Storm Crown" asks a deed, not what the Storm Crown is
     named = set(fold_words(fact.matched)) | set(fold_words(fact.entity_name))
+    verb = _WHAT_DOES.match(question.casefold())
+    if verb and verb["verb"] not in ("do", "does", "did", "mean") and not has_word(named, verb["verb"]):
+        return False  # "what does Gideon own": a thing asked of him, though "own" is a word of no weight
     return all(has_word(named, w) for w in key_words(question))
 
 

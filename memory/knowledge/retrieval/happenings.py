@@ -22,12 +22,12 @@ from canon.date_reading import read_date
 from canon.date_words import calendar_names
 from canon.errors import GameError
 from canon.graph.reader import CanonReader, facts_holding, happened_in_year
-from canon.models import Entity
+from canon.models import Entity, EntityCard, EntityRef
 from memory.knowledge.glossary import SHIPPED
 from memory.knowledge.retrieval.answer_lives import asks_how_died
 from memory.knowledge.retrieval.answer_words import fold_words, has_word
 from memory.knowledge.retrieval.candidates import EntityMatch
-from memory.knowledge.retrieval.lives import death_event
+from memory.knowledge.retrieval.lives import card_status, death_event
 
 __all__ = [
     "EVENT_NOUNS",
@@ -163,12 +163,31 @@ async def death_events(reader: CanonReader, question: str, named: Sequence[Entit
         except GameError:  # hidden from this asker, or retconned
             continue
         event = death_event(card)
-        if event is not None and event.id not in have:
+        events = [event] if event is not None else _undated_dying(card, reader)
+        for event in events:
+            if event.id in have:
+                continue
             have.add(event.id)
             found.append(
                 EntityMatch(entity_id=event.id, matched=match.window, window=match.window, score=_PLACE_SCORE)
             )
     return found
+
+
+def _undated_dying(card: EntityCard, reader: CanonReader) -> list[EntityRef]:
+    """Return the events one canon has dead took part in (at most `_DYING`) when none was on the day of the death:
+    a description of one may tell how they died ("Maudlin Crae was cut down on the crown of the bridge")."""
+    state = card_status(card, reader.ontology) or (str(card.state.statement.value) if card.state else "")
+    if state.casefold() != "dead":
+        return []
+    me = card.entity.id
+    return [
+        view.object
+        for view in card.relations
+        if view.subject.id == me
+        and view.object is not None
+        and view.statement.predicate.upper() == "PARTICIPATED_IN"
+    ][:_DYING]
 
 
 def asks_who_died(question: str) -> bool:

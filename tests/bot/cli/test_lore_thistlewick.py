@@ -65,6 +65,8 @@ READS = {
     "did anybody die in the flooding of ashby": "Yes: Pip Harrowgate died in the Flooding of Ashby.",
     "were there any casualties at the battle of thistle bridge": f"Yes: {THISTLE_BRIDGE}",
     "who was among the fallen at thistle bridge": THISTLE_BRIDGE,
+    # How one canon has dead with no day of death died: an event they took part in tells it.
+    "how did maudlin crae die": "Maudlin Crae was cut down on the crown of the bridge.",
     # A killing said of the one slain, not of the slayer.
     "who was killed in the ambush at wending mere": (
         "Crispin Dray died in Ambush at Wending Mere. Hale Brannock slew the outlaw Crispin Dray in the reeds."
@@ -124,6 +126,7 @@ READS = {
     "who is the mayor of thistlewick": "Nothing the table knows says who the mayor of thistlewick is.",
     "when was thistlewick founded": "Nothing the table knows answers “when was thistlewick founded?”.",
     "what weapon does hale brannock use": "Nothing the table knows answers “what weapon does hale brannock use?”.",
+    "what does gideon farrow own": "Nothing the table knows answers “what does gideon farrow own?”.",  # not who he is
     "where was dorran pike born": "Nothing the table knows answers “where was dorran pike born?”.",  # not his home
     "where did dorran pike die": (
         "Nothing the table knows says Dorran Pike died; Dorran Pike is alive, born in year 388 of the Kestrel Years."
