@@ -128,7 +128,8 @@ def entity_card_embed(
             inline=False,
         )
     footer = f"As of {as_of_words(as_of, words)}"
-    if viewer == Viewer.GM:
+    shown = [embed.title or "", embed.description or "", *(f.value or "" for f in embed.fields)]
+    if viewer == Viewer.GM and any(LOCK in text for text in shown):  # a key only to a mark the card shows
         footer += f" · {LOCK} = GM only"
     embed.set_footer(text=footer)
     return shrink_to_limit(embed)

@@ -404,6 +404,14 @@ def test_a_timeline_strikes_retconned_rows_and_hides_gm_only_ones() -> None:
     assert "🔒 Mara's curse: yes" in gm
 
 
+def test_an_entity_card_explains_the_lock_only_when_it_shows_one() -> None:
+    marked = entity_embeds.entity_card_embed(mara_card(), viewer=Viewer.GM, as_of=AsOf())
+    assert "🔒 = GM only" in (marked.footer.text or ""), marked.footer.text
+    public = mara_card().model_copy(update={"relations": (), "facts": ()})
+    plain = entity_embeds.entity_card_embed(public, viewer=Viewer.GM, as_of=AsOf())
+    assert "🔒" not in str(plain.to_dict()), plain.footer.text
+
+
 def test_a_timeline_explains_only_the_marks_it_shows() -> None:
     marked = [
         statement(20, StatementKind.ATTRIBUTE, "material", value="stone", level=CanonLevel.RETCONNED),

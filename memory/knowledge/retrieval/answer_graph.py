@@ -118,6 +118,8 @@ def _relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
         name = fact.entity_name
         if predicate == "SPOUSE_OF" and not how_many:  # "Maren Dray is married to Quell Amberly"
             text = relation_sentence(predicate, name, names_list(others))
+            if fact.state == "dead":  # "Oswin Tarr was married to Alda Tarr"
+                text = text.replace(" is married to ", " was married to ", 1)
         elif nouns is not None:
             singular, plural = nouns[0 if entity_is_subject else 1]
             noun = singular if len(others) == 1 else plural

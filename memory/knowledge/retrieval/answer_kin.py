@@ -176,7 +176,10 @@ def kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | N
             )
         return f"{text}. [{number}]", number
     if tie == "spouses" and not re.search(r"\bhow\s+many\b", question, re.I):  # a marriage needs no sex said
-        return f"{relation_sentence('SPOUSE_OF', name, names_list(every))}. [{number}]", number
+        said = relation_sentence("SPOUSE_OF", name, names_list(every))
+        if owner.state == "dead":  # "Oswin Tarr was married to Alda Tarr"
+            said = said.replace(" is married to ", " was married to ", 1)
+        return f"{said}. [{number}]", number
     if re.search(r"\bhow\s+many\b", question, re.I) and not unsure:
         noun = _NOUNS[tie][1 if sex == "male" else 2 if sex == "female" else 0]
         counted = f"{in_words(len(found))} {noun[0] if len(found) == 1 else noun[1]}"

@@ -87,7 +87,7 @@ READS = {
     "who is wynn hale's mum": "Wynn Hale's mother is Elsbeth Hale.",
     # A character's spouse (`spouse:`), read from both ends.
     "who was maud fenn married to": "Maud Fenn was married to Old Harl.",  # she is dead
-    "who is old harl's wife": "Old Harl is married to Maud Fenn.",
+    "who is old harl's wife": "Old Harl was married to Maud Fenn.",  # he is dead too
     # Ages count to the calendar's today: no scene is played yet.
     "how old is bram keel": f"Bram Keel is about 30 years old, {BORN_850}; the story stands at {TODAY}.",
     "how old is isolde wren": (

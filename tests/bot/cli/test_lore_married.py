@@ -45,6 +45,7 @@ READS = {
         "Alda Tarr."
     ),
     "who was oswin married to": "Oswin Tarr was married to Alda Tarr.",
+    "who is oswins wife": "Oswin Tarr was married to Alda Tarr.",
     "who is wenna tarr married to": "Nothing the table knows says Wenna Tarr is married.",
     "who are the tarrs of otter ford": (
         "Oswin Tarr, Alda Tarr, Wenna Tarr, Jory Tarr, Pell Tarr and Sel Tarr are members of the Tarrs of Otter "
