@@ -43,6 +43,10 @@ _LIFE_WORDS = {
 _STATE_WORDS = frozenset(
     {"wounded", "missing", "imprisoned", "cursed", "undead", "intact", "damaged", "destroyed", "dissolved"}
 )
+#: The table's words for a prisoner: the state imprisoned asked ("is Cato a prisoner", "is Liss locked up").
+_HELD = re.compile(
+    r"\b(?:prisoner|captive|jailed|locked\s+(?:up|away)|in\s+(?:prison|jail|gaol|chains|a\s+cell)|behind\s+bars)\b"
+)
 #: The base ontology's terminal states (and "lost"), for a fact that does not say whether its state is one.
 _FINAL = frozenset({"dead", "destroyed", "dissolved", "lost"})
 #: States in which someone lives: "Is X alive?" of a wounded, imprisoned or cursed X is yes.
@@ -94,6 +98,8 @@ def asked_states(question: str) -> set[str]:
     if not _YES_NO.match(question.casefold()):
         return set()
     words = fold_words(question)
+    if _HELD.search(question.casefold()):
+        return {"imprisoned"}  # "is Cato a prisoner", "is Liss locked up"
     return {_LIFE_WORDS.get(w, w) for w in words if w in _LIFE_WORDS or w in _STATE_WORDS}
 
 
@@ -120,7 +126,8 @@ def _named(fact: CanonFact, question: str) -> bool:
     named = set(fold_words(fact.matched)) | set(fold_words(fact.entity_name))
     # "When was Tamsin crowned?" of an Investiture of Tamsin "given the salt crown": its description says it.
     named |= set(fold_words(fact.description or attribute_value(fact, "description") or ""))
-    rest = [w for w in fold_words(question) if w not in _EVENT_WORDS and len(w) > 2]
+    asked = _HELD.sub(" ", question.casefold())  # "locked up", "a prisoner": the state asked, no name's words
+    rest = [w for w in fold_words(asked) if w not in _EVENT_WORDS and len(w) > 2]
     from memory.knowledge.retrieval.answer_words import key_words
 
     keys = set(key_words(question))

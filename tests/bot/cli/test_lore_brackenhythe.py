@@ -98,6 +98,10 @@ READS = {
     ),
     # Where someone is held: a state and the description, or the description alone.
     "where is cato being held": "Cato Venn is imprisoned, chained in the cellars beneath the Counting House.",
+    # A prisoner in the table's words: the state imprisoned asked.
+    "is cato venn locked up": "Yes: Cato Venn is imprisoned.",
+    "is corwin a captive": "Yes: Corwin Ash is imprisoned.",
+    "is gerrit a prisoner": "No: Gerrit Vane is alive, born in year 610 of the Tallow Years.",
     "where is liss kept": LISS,
     "where's liss harrow imprisoned": LISS,
     "where is corwin held": "Corwin Ash is imprisoned; nothing the table knows says where.",

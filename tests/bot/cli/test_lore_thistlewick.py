@@ -86,6 +86,8 @@ READS = {
     # Who did it: one's own description saying the deed (or one of its kind), else nothing known, never guilt
     # by taking part.
     "who started the wool market riot": DORRAN,
+    # A deed asked of a place: each event there; a thing that burned is no doer ("The moor chapel burned …").
+    "who burned cairn moor": "Nothing the table knows says who burned cairn moor.",
     # The doer of the deed an event is named for started it ("besieged" of a siege).
     "who started the siege of the tollhouse": (
         "At the Siege of the Tollhouse, the dockhands besieged the tollhouse for three days, and the toll-men starved "
