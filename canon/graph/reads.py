@@ -160,17 +160,6 @@ class LineageReader:
         except (InvalidInput, ValueError):  # a block that no longer fits canon's eras: canon's alone
             return calendar_from(None, eras, glossary)
 
-    async def dated_keys(self) -> list[int]:
-        """Return every world key canon's entities and statements are dated by, retconned ones too (a calendar
-        set later must still hold each: its month, its day)."""
-        ids = [step.campaign_id for step in self.steps]
-        keys: set[int] = set()
-        for table in (EntityRow, StatementRow):
-            for column in (table.world_from_key, table.world_until_key):
-                query = select(column).where(table.campaign_id.in_(ids), column.is_not(None)).distinct()
-                keys.update(k for k in (await self.session.execute(query)).scalars() if k is not None)
-        return sorted(keys)
-
     async def canon_eras(self) -> dict[str, tuple[Any, ...]]:
         """Return the Era entities this viewer may see: (name, first year, last year, abbreviations) by key (an
         era's years are its validity on the world's clock; its abbreviation a timeline's `abbreviation:`)."""
@@ -333,3 +322,15 @@ class LineageReader:
                 StatementView(statement=s, subject=self.ref(subject), object=self.ref(obj) if obj else None)
             )
         return views
+
+
+async def dated_keys(reader: LineageReader) -> list[int]:
+    """Return every world key a campaign's canon entities and statements are dated by, retconned ones too (a
+    calendar set later must still hold each: its month, its day)."""
+    ids = [step.campaign_id for step in reader.steps]
+    keys: set[int] = set()
+    for table in (EntityRow, StatementRow):
+        for column in (table.world_from_key, table.world_until_key):
+            query = select(column).where(table.campaign_id.in_(ids), column.is_not(None)).distinct()
+            keys.update(k for k in (await reader.session.execute(query)).scalars() if k is not None)
+    return sorted(keys)
