@@ -78,7 +78,7 @@ _WHO_DIED = re.compile(
 )
 #: "Was anyone killed at …", "were any slain in …": the passive asked yes or no.
 _ANY_KILLED = re.compile(
-    r"^\s*(?:was|were|has|have|had)\s+any(?:one|body|\s+\w+)?\s+(?:been\s+)?(?:killed|slain|murdered|drowned|"
+    r"^\s*(?:was|were|has|have|had)(?:\s+any(?:one|body|\s+\w+)?)?\s+(?:been\s+)?(?:killed|slain|murdered|drowned|"
     r"cut\s+down|struck\s+down|lost)\b"
 )
 #: Asked by the dead's nouns: "were there any casualties at …", "who were the dead of …", "how many deaths …".

@@ -57,6 +57,7 @@ READS = {
     "who died in the battle of thistle bridge": THISTLE_BRIDGE,
     "who was killed at thistle bridge": THISTLE_BRIDGE,  # the events at a place
     "were any slain at the battle of thistle bridge": f"Yes: {THISTLE_BRIDGE}",
+    "was anyone killed at the battle of thistle bridge": f"Yes: {THISTLE_BRIDGE}",
     "how many perished at the battle of thistle bridge": (
         "Canon names three who died in the Battle of Thistle Bridge: Osk Venner, Maudlin Crae and Jory Flint. "
         f"{HOW_AT_THISTLE_BRIDGE}"
