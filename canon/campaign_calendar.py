@@ -25,7 +25,7 @@ types. Pure: no I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Annotated, Any
 
 import yaml
@@ -350,6 +350,25 @@ def checked(block: Mapping[str, Any] | None, canon_eras: CanonEras) -> CampaignC
             f"“{word}” would name two things in the calendar; give each era, month and season its own."
         )
     return calendar
+
+
+def check_canon_dates(calendar: CampaignCalendar, keys: Iterable[int]) -> None:
+    """Refuse a calendar that has no room for a date canon already holds (world keys, `year * 10000 + month *
+    100 + day`): a month past its last, a day past its month's (raise `InvalidInput`, saying what to do)."""
+    dated = [(key // 100 % 100, key % 100) for key in keys]
+    if months := sorted({m for m, _ in dated if m > calendar.month_count}):
+        raise InvalidInput(
+            f"Canon already has dates in month {months[-1]}, and this calendar's year has "
+            f"{calendar.month_count} month{'s' if calendar.month_count != 1 else ''}: give it at least "
+            f"{months[-1]} months (or retcon those dates first). Nothing changed."
+        )
+    for month, day in sorted(set(dated)):
+        if month and day > calendar.days_in(month):
+            raise InvalidInput(
+                f"Canon already has a date on day {day} of {calendar.month_name(month)}, and this calendar "
+                f"gives {calendar.month_name(month)} {calendar.days_in(month)} days: give it at least {day} "
+                "(or retcon that date first). Nothing changed."
+            )
 
 
 #: The calendar's fields in the table's words.

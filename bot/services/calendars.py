@@ -16,10 +16,17 @@ from bot.services.canon_access import CanonAccess
 from canon import campaigns
 from canon.calendar import WorldDate
 from canon.calendar_typed import parse_block
-from canon.campaign_calendar import CALENDAR_SETTINGS, CampaignCalendar, block_yaml, checked
+from canon.campaign_calendar import (
+    CALENDAR_SETTINGS,
+    CampaignCalendar,
+    block_yaml,
+    check_canon_dates,
+    checked,
+)
 from canon.campaigns import Campaign
 from canon.date_reading import DateReading, check_today, read_date
 from canon.errors import InvalidInput
+from canon.graph.reads import dated_keys
 from canon.models import Viewer
 from canon.storage import Database
 
@@ -61,6 +68,7 @@ class CalendarService:
             block = parse_block(text, await reader.calendar()) if text.strip() else {}
             calendar = checked(block, await reader.canon_eras())
             check_today(calendar)
+            check_canon_dates(calendar, await dated_keys(reader))  # "month 11" on a calendar of 3: never
             await campaigns.update_campaign_settings(session, campaign.id, {CALENDAR_SETTINGS: block})
             return calendar, block
 

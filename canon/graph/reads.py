@@ -322,3 +322,15 @@ class LineageReader:
                 StatementView(statement=s, subject=self.ref(subject), object=self.ref(obj) if obj else None)
             )
         return views
+
+
+async def dated_keys(reader: LineageReader) -> list[int]:
+    """Return every world key a campaign's canon entities and statements are dated by, retconned ones too (a
+    calendar set later must still hold each: its month, its day)."""
+    ids = [step.campaign_id for step in reader.steps]
+    keys: set[int] = set()
+    for table in (EntityRow, StatementRow):
+        for column in (table.world_from_key, table.world_until_key):
+            query = select(column).where(table.campaign_id.in_(ids), column.is_not(None)).distinct()
+            keys.update(k for k in (await reader.session.execute(query)).scalars() if k is not None)
+    return sorted(keys)

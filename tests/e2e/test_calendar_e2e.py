@@ -257,3 +257,20 @@ async def test_the_accept_anyway_form_says_the_warning_in_the_calendars_words(wo
     (label,) = opened.modal["components"]
     # As the card says it: the era and the month by their names, capitals and all.
     assert "2 Frostmoon, year 300 of the Third Age" in label["description"], label["description"]
+
+
+async def test_a_calendar_without_room_for_canons_dates_is_refused(world: World) -> None:
+    emu, chan, gm = world.emu, world.channel, world.gm
+    await import_yaml(world, "timeline.yaml", TIMELINE)
+    added = await emu.invoke(chan, gm, "canon add event", name="The Drowning", when="day 31 of month 11, 298")
+    assert added.embeds, added.content
+    short = await emu.invoke(chan, gm, "calendar set", text="months: Frostmoon, Thawmoon, Seedmoon")
+    assert short.ephemeral and (short.content or "").startswith(
+        "Canon already has dates in month 11, and this calendar's year has 3 months: give it at least 11"
+    ), short.content
+    thirty = await emu.invoke(chan, gm, "calendar set", text="days_per_month: 30")
+    assert "Canon already has a date on day 31 of month 11" in (thirty.content or ""), thirty.content
+    assert await stored_calendar(world) == [None]  # nothing changed
+    eleven = "months:\n" + "\n".join(f"  - {{name: Moon {n}, days: 31}}" for n in range(1, 12))
+    roomy = await emu.invoke(chan, gm, "calendar set", text=eleven)
+    assert (roomy.content or "").startswith("The campaign's calendar is set."), roomy.content

@@ -25,7 +25,7 @@ from memory.knowledge.retrieval.answer_happenings import is_event, names_list
 from memory.knowledge.retrieval.answer_outcomes import said_of
 from memory.knowledge.retrieval.answer_told import told_sentence
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, sentences
-from memory.knowledge.retrieval.happenings import EVENT_NOUNS, deed_of, does_deed
+from memory.knowledge.retrieval.happenings import EVENT_NOUNS, asks_culprit, deed_of, does_deed
 
 __all__ = ["asks_culprit", "culprit_answer", "says_a_deed"]
 
@@ -43,22 +43,8 @@ _KINDS: tuple[frozenset[str], ...] = (
     frozenset({"betray", "sold"}),
     frozenset({"flood", "breach", "broke", "open"}),
 )
-#: Deeds the question's verb is read as: any deed of its kind; "behind", "caused", "responsible": any kind.
-_ASKED = re.compile(
-    r"^\s*who(?:'s|\s+is|\s+was|\s+were)?\s+(?:(?P<behind>behind|responsible\s+for|to\s+blame\s+for|guilty\s+of|"
-    r"caused|cause[sd]?|the\s+culprit\s+(?:of|in|behind)|at\s+fault\s+for)|(?P<verb>set|lit|started|starts?|began|"
-    r"begun|burned|burnt|burns?|fired|torched|poisoned|sank|sunk|scuttled|drowned|destroyed|razed|sacked|wrecked|"
-    r"sabotaged|stole|looted|robbed|murdered|betrayed|instigated|incited|provoked|sparked|stirred\s+up|"
-    r"flooded|breached|broke|plotted|ordered|planned|did))\b\s*(?P<rest>.*?)\s*\??$",
-    re.IGNORECASE,
-)
 _PASSIVE_BY = re.compile(r"\b(?:was|were|had\s+been)\s+\w+(?:\s+\w+)?\s+by\s+(?=[A-Z]|the\s)", re.IGNORECASE)
 _ANY_KIND = frozenset(stem for kind in _KINDS for stem in kind)
-
-
-def asks_culprit(question: str) -> re.Match[str] | None:
-    """Return the question's form when it asks who did a deed ("who set the fire"), else None."""
-    return _ASKED.match(" ".join(question.replace("’", "'").split()))
 
 
 #: Events both sides do alike: who battled says nothing of who started it.
@@ -120,16 +106,22 @@ def _by_doer(sentence: str, stems: frozenset[str], event: CanonFact) -> bool:
     own = (
         set(fold_words(event.entity_name)) | EVENT_NOUNS | {"fire", "flames", "flame", "it", "water", "flood"}
     )
-    return bool(subject) and not set(subject) <= own and _capital_or_people(before)
+    return bool(subject) and not set(subject) <= own and _doer(before, event)
 
 
-def _capital_or_people(before: str) -> bool:
-    """Tell whether the words before a verb name a doer: a name, a pronoun of people, or a noun of people."""
+def _doer(before: str, event: CanonFact) -> bool:
+    """Tell whether the words before a verb name a doer: one canon names as taking part (by a word of their name),
+    a name inside the sentence, a pronoun of people or a noun of people ("the corsairs", "soldiers of the watch");
+    never a thing ("Half the city burned"): a capital opening the sentence names no one."""
+    said = set(fold_words(before))
+    took_part = {w for who in event.tied("PARTICIPATED_IN") for w in fold_words(who) if len(w) > 3}
+    inside = before.split(maxsplit=1)[1] if len(before.split()) > 1 else ""
     return bool(
-        re.search(r"\b[A-Z][a-z]+", before.lstrip("The ").lstrip("A "))
+        said & took_part
+        or re.search(r"\b[A-Z][a-z]+", inside)
         or re.search(
-            r"\b(?:he|she|they|someone|men|folk|raiders|corsairs|rebels|thieves|agents|soldiers|"
-            r"\w+(?:ers|ors|men|hands))\b",
+            r"\b(?:he|she|they|someone|men|folk|raiders|corsairs|rebels|thieves|agents|soldiers|assassins|"
+            r"arsonists|mob|crowd|\w+(?:ers|ors|men|hands|ists))\b",
             before,
             re.IGNORECASE,
         )
@@ -219,6 +211,40 @@ def culprit_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
     if found is None:  # the event not found for sure ("the fire on Mill Row"): one's own words saying it
         return _told_of_words(asked, facts)
     number, event = found
+    # Found by a place it took place at ("who burned Greyfen"): each event there, the nothing known in the
+    # question's words (no one event's name).
+    at_place = any(not is_event(f) and f.matched == event.matched and not f.life for f in facts)
+    events = [(n, f) for n, f in enumerate(facts, 1) if is_event(f) and f.matched == event.matched]
+    for number, event in events if at_place else [found]:
+        said = _done_by(asked, facts, event, number)
+        if said is not None:
+            return said
+    number, event = found
+    if at_place:
+        return f"Nothing the table knows says who {_deed_words(asked)} {asked['rest']}. [{number}]", number
+    named = in_prose(event.entity_name, "Event")
+    deed = _deed_words(asked)
+    own_words = asked["verb"] is not None and does_deed(
+        asked["verb"].split()[0].casefold(), event.entity_name
+    )
+    what = asked["rest"] if own_words and asked["rest"] else named  # "who drowned the pilot": its own words
+    took_part = event.tied("PARTICIPATED_IN")
+    where = "" if what == named else f" in {named}"
+    who = f"; canon names {names_list(took_part)} as taking part{where}" if took_part else ""
+    return f"Nothing the table knows says who {deed} {what}{who}. [{number}]", number
+
+
+def _deed_words(asked: re.Match[str]) -> str:
+    """Return the deed asked as "nothing known says who …" says it: "set", "was behind", "caused"."""
+    verb = asked["verb"] or asked["behind"]
+    deed = " ".join(verb.split()).casefold()
+    return f"was {deed}" if asked["behind"] and not deed.startswith("cause") else deed
+
+
+def _done_by(
+    asked: re.Match[str], facts: Sequence[CanonFact], event: CanonFact, number: int
+) -> tuple[str, int] | None:
+    """Return who canon says did the deed an event is: a cause, one's own words, the event's doer; or None."""
     causes = event.tied("CAUSED")
     if causes:
         return (
@@ -233,15 +259,4 @@ def culprit_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
     for sentence in sentences(event.description or attribute_value(event, "description") or ""):
         if _by_doer(sentence, stems, event):
             return f"{said_of(event.entity_name, sentence, 'At')}. [{number}]", number
-    named = in_prose(event.entity_name, "Event")
-    verb = asked["verb"] or asked["behind"]
-    deed = " ".join(verb.split()).casefold()
-    deed = f"was {deed}" if asked["behind"] and not deed.startswith("cause") else deed
-    own_words = asked["verb"] is not None and does_deed(
-        asked["verb"].split()[0].casefold(), event.entity_name
-    )
-    what = asked["rest"] if own_words and asked["rest"] else named  # "who drowned the pilot": its own words
-    took_part = event.tied("PARTICIPATED_IN")
-    where = "" if what == named else f" in {named}"
-    who = f"; canon names {names_list(took_part)} as taking part{where}" if took_part else ""
-    return f"Nothing the table knows says who {deed} {what}{who}. [{number}]", number
+    return None

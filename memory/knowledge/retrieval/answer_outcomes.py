@@ -74,12 +74,19 @@ _KIND = re.compile(
 )
 _ITS = re.compile(r"^its\s+", re.IGNORECASE)
 _IT = re.compile(r"^it\s+", re.IGNORECASE)
-_ARTICLE = re.compile(r"^(?:The|A|An)\s")
+
+
+#: Words that open a sentence with a capital they lose after a lead-in ("Dozens of reed-cutters were slain").
+_COMMON_LEAD = re.compile(
+    r"^(?:The|A|An|Some|Many|Most|All|Half|Dozens|Hundreds|Scores|Few|Several|No|None|Both|Each|Every|Two|Three|"
+    r"Four|Five|Ten|Twenty|Soldiers|Men|Folk|Raiders|Riders)\s"
+)
 
 
 def _lowered(sentence: str) -> str:
-    """Return a sentence as it reads after a lead-in: its article in lower case ("the Reed Clans won …")."""
-    return sentence[0].lower() + sentence[1:] if _ARTICLE.match(sentence) else sentence
+    """Return a sentence as it reads after a lead-in: its article or common opening word in lower case ("the Reed
+    Clans won …", "dozens of reed-cutters were slain"); a name as written."""
+    return sentence[0].lower() + sentence[1:] if _COMMON_LEAD.match(sentence) else sentence
 
 
 def said_of(event: str, sentence: str, lead: str) -> str:

@@ -17,6 +17,7 @@ from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_happenings import is_event
+from memory.knowledge.retrieval.answer_told import told_sentence
 from memory.knowledge.retrieval.answer_words import fold_words, sentences
 
 __all__ = ["size_answer"]
@@ -42,6 +43,10 @@ _COUNTED = re.compile(
     re.IGNORECASE,
 )
 _POPULATION = re.compile(r"population|inhabitants|people|residents", re.IGNORECASE)
+#: A sentence's verb: without one, a description's sentence says what the place is ("The great river city …").
+_VERB = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|lives?|lived|dwells?|dwelt|holds?|held|numbers?|counts?|houses?|shelters?)\b"
+)
 _PLACES = frozenset({"Location", "Region", "Plane"})
 _ARTICLE = re.compile(r"^(?:The|A|An|Some|About|Barely|Nearly|Almost|Over|Under|Perhaps|Roughly)\s")
 
@@ -51,6 +56,8 @@ def _said_of(place: str, sentence: str) -> str:
     text = sentence.strip().rstrip(".")
     if place.casefold() in text.casefold():
         return text
+    if re.match(r"^(?:A|An|The)\s", text) and not _VERB.search(text):
+        return told_sentence(place, text)  # "The great river city of the south, home to …": what it is
     lowered = text[0].lower() + text[1:] if _ARTICLE.match(text) else text
     return f"In {in_prose(place)}, {lowered}"
 

@@ -32,6 +32,7 @@ from memory.knowledge.retrieval.lives import card_status, death_event
 __all__ = [
     "EVENT_NOUNS",
     "asked_when",
+    "asks_culprit",
     "asks_who_died",
     "asks_who_was_there",
     "asks_who_won",
@@ -77,7 +78,7 @@ _WHO_DIED = re.compile(
 )
 #: "Was anyone killed at …", "were any slain in …": the passive asked yes or no.
 _ANY_KILLED = re.compile(
-    r"^\s*(?:was|were|has|have|had)\s+any(?:one|body|\s+\w+)?\s+(?:been\s+)?(?:killed|slain|murdered|drowned|"
+    r"^\s*(?:was|were|has|have|had)(?:\s+any(?:one|body|\s+\w+)?)?\s+(?:been\s+)?(?:killed|slain|murdered|drowned|"
     r"cut\s+down|struck\s+down|lost)\b"
 )
 #: Asked by the dead's nouns: "were there any casualties at …", "who were the dead of …", "how many deaths …".
@@ -190,6 +191,22 @@ def _undated_dying(card: EntityCard, reader: CanonReader) -> list[EntityRef]:
     ][:_DYING]
 
 
+#: Deeds the question's verb is read as: any deed of its kind; "behind", "caused", "responsible": any kind.
+_CULPRIT_ASKED = re.compile(
+    r"^\s*who(?:'s|\s+is|\s+was|\s+were)?\s+(?:(?P<behind>behind|responsible\s+for|to\s+blame\s+for|guilty\s+of|"
+    r"caused|cause[sd]?|the\s+culprit\s+(?:of|in|behind)|at\s+fault\s+for)|(?P<verb>set|lit|started|starts?|began|"
+    r"begun|burned|burnt|burns?|fired|torched|poisoned|sank|sunk|scuttled|drowned|destroyed|razed|sacked|wrecked|"
+    r"sabotaged|stole|looted|robbed|murdered|betrayed|instigated|incited|provoked|sparked|stirred\s+up|"
+    r"flooded|breached|broke|plotted|ordered|planned|did))\b\s*(?P<rest>.*?)\s*\??$",
+    re.IGNORECASE,
+)
+
+
+def asks_culprit(question: str) -> re.Match[str] | None:
+    """Return the question's form when it asks who did a deed ("who set the fire"), else None."""
+    return _CULPRIT_ASKED.match(" ".join(question.replace("’", "'").split()))
+
+
 def asks_who_died(question: str) -> bool:
     """Tell whether a question asks who died in an event or at a place ("Who was killed at Fenwatch?")."""
     folded = " ".join(question.casefold().replace("’", "'").split())
@@ -269,7 +286,8 @@ def asks_who_won(question: str) -> bool:
 async def at_place(reader: CanonReader, question: str, named: Sequence[EntityMatch]) -> list[EntityMatch]:
     """Return the events that took place at a place the question names, when it asks who was there or who won
     ("Who fought at Fenwatch?": the Siege of Fenwatch), as matches found by the place's words; none otherwise."""
-    if not named or not (asks_who_was_there(question) or asks_who_won(question) or asks_who_died(question)):
+    asked = asks_who_was_there(question) or asks_who_won(question) or asks_who_died(question)
+    if not named or not (asked or asks_culprit(question)):  # "who burned Greyfen": the deeds done there
         return []
     have = {m.entity_id for m in named}
     windows = {m.entity_id: m.window for m in named}

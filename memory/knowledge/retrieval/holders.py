@@ -216,8 +216,13 @@ async def _culprits(reader: CanonReader, named: Sequence[EntityMatch]) -> list[E
         ]
         if not words:
             continue
-        word = max(words, key=len)  # the rarer the word, the fewer the lines read
-        for statement in (await facts_holding(reader, _TOLD, [word]))[:_TOLD_READ]:
+        # The rarer the word, the fewer the lines read; two, for a name led by its deed ("Massacre at Greyfen").
+        told = [
+            st
+            for word in sorted(set(words), key=len, reverse=True)[:2]
+            for st in (await facts_holding(reader, _TOLD, [word]))[:_TOLD_READ]
+        ]
+        for statement in told:
             said = statement.value or ""
             if statement.subject_id in have or not says_a_deed(said):
                 continue

@@ -57,6 +57,7 @@ READS = {
     "who died in the battle of thistle bridge": THISTLE_BRIDGE,
     "who was killed at thistle bridge": THISTLE_BRIDGE,  # the events at a place
     "were any slain at the battle of thistle bridge": f"Yes: {THISTLE_BRIDGE}",
+    "was anyone killed at the battle of thistle bridge": f"Yes: {THISTLE_BRIDGE}",
     "how many perished at the battle of thistle bridge": (
         "Canon names three who died in the Battle of Thistle Bridge: Osk Venner, Maudlin Crae and Jory Flint. "
         f"{HOW_AT_THISTLE_BRIDGE}"
@@ -86,6 +87,8 @@ READS = {
     # Who did it: one's own description saying the deed (or one of its kind), else nothing known, never guilt
     # by taking part.
     "who started the wool market riot": DORRAN,
+    # A deed asked of a place: each event there; a thing that burned is no doer ("The moor chapel burned …").
+    "who burned cairn moor": "Nothing the table knows says who burned cairn moor.",
     # The doer of the deed an event is named for started it ("besieged" of a siege).
     "who started the siege of the tollhouse": (
         "At the Siege of the Tollhouse, the dockhands besieged the tollhouse for three days, and the toll-men starved "
