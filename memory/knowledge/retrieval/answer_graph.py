@@ -19,7 +19,13 @@ from canon.wording.counts import in_words
 from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_ages import age_answer
-from memory.knowledge.retrieval.answer_canon import asked_states, kind_answer, what_it_is, who_answer
+from memory.knowledge.retrieval.answer_canon import (
+    asked_kind,
+    asked_states,
+    kind_answer,
+    what_it_is,
+    who_answer,
+)
 from memory.knowledge.retrieval.answer_culprits import culprit_answer
 from memory.knowledge.retrieval.answer_deaths import deaths_answer
 from memory.knowledge.retrieval.answer_deeds import deed_verb, done_to, says_deed, took_part_answer
@@ -448,10 +454,39 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     attribute = _fact_answer(question, facts)
     if attribute is not None:
         return attribute
+    where = asked_kind(question) == "where"
     for number, fact in enumerate(facts, 1):
+        if where:
+            placed = _placed(question, fact, number)
+            if placed is not None:
+                return placed
+            continue
         if not _about_entity_only(question, fact):
             continue
         said = who_answer(fact, number) or group_said(fact, number)
         if said is not None:
             return said, number
     return None
+
+
+#: A description's words placing what it describes: "in the hills", "from the hill forts", "at Hythe".
+_PLACED = re.compile(
+    r"\b(?:in|at|from|near|beyond|under|above|below|across|outside)\s+(?:the\s+)?[A-Za-z]|\bof\s+(?:the\s+)?[A-Z]"
+)
+#: The words a where-question is put in beside the name ("where does Gerrit live", "where is Bran from").
+_WHERE_WORDS = frozenset(
+    {"live", "lives", "living", "located", "based", "stay", "stays", "reside", "resides"}
+)
+
+
+def _placed(question: str, fact: CanonFact, number: int) -> tuple[str, int] | None:
+    """Return what an entity asked "where" of is, when its description places it ("Gerrit Vane is a grim old
+    soldier who heads the Iron Host from the hill forts"); None when it does not ("a ferryman with one good eye":
+    no answer to where he is from)."""
+    named = set(fold_words(fact.matched)) | set(fold_words(fact.entity_name))
+    if not all(has_word(named, w) for w in key_words(question) if w not in _WHERE_WORDS):
+        return None
+    what = what_it_is(fact)
+    if what is None or not _PLACED.search(what):
+        return None
+    return f"{what if what.endswith('.') else what + '.'} [{number}]", number

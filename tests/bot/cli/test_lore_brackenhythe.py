@@ -98,6 +98,9 @@ READS = {
     ),
     # Where someone is held: a state and the description, or the description alone.
     "where is cato being held": "Cato Venn is imprisoned, chained in the cellars beneath the Counting House.",
+    # Where someone is, by a description that places them; one that does not is no answer to where.
+    "where does gerrit live": GERRIT,
+    "where is bran from": "Nothing the table knows answers “where is bran from?”.",
     # A prisoner in the table's words: the state imprisoned asked.
     "is cato venn locked up": "Yes: Cato Venn is imprisoned.",
     "is corwin a captive": "Yes: Corwin Ash is imprisoned.",
