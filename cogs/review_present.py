@@ -16,7 +16,7 @@ from cogs.services import services_of
 
 NO_PINGS = discord.AllowedMentions.none()
 PRESENT_LABEL = "Only those present"
-UNMARK_LABEL = "Take off “only those present”"
+UNMARK_LABEL = "Take the mark off"
 
 
 def _names(names: tuple[str, ...]) -> str:
@@ -46,5 +46,5 @@ async def toggle_present(interaction: discord.Interaction, proposal: Proposal, w
     )
     return (
         f"{about} is now GM-only and known only to those present: once committed, {who}. "
-        f"{where}; “{UNMARK_LABEL}” on the card takes the mark off."
+        f"{where}; its button “{UNMARK_LABEL}” there undoes it."
     )

@@ -96,7 +96,8 @@ async def test_a_players_proposal_kept_to_those_present_can_be_taken_back_on_the
     assert "The players still see it on the card" in note and "private" not in note, note
     assert "Brannoc dies" in embed_text(live(world, card)["embeds"][0])
     undo = buttons(live(world, card))[present]  # the same button, saying what pressing it again does
-    assert undo["label"] == "Take off “only those present” #1", undo
+    assert undo["label"] == "Take the mark off #1", undo
+    assert "its button “Take the mark off” there undoes it" in note, note
     again = _said(await emu.click(card, present, gm))
     assert "is no longer marked" in again, again
     assert buttons(live(world, card))[present]["label"] == "Only those present #1"
