@@ -88,10 +88,14 @@ def _either(tie: str) -> str:
     return _NOUNS[tie][3] or _NOUNS[tie][0][0]
 
 
-def _named(question: str, fact: CanonFact) -> int:
+def _named(question: str, fact: CanonFact, *, by_name: bool = False) -> int:
     """Return where the question names a person (-1: it does not); one a step found ("Tove's mother") by a word
-    of their own name ("is Ilsa Tove's mother")."""
+    of their own name ("is Ilsa Tove's mother"); `by_name`: by their own name's whole words only."""
     folded = question.casefold().replace("’", "'")
+    if by_name:
+        words = [w for w in fold_words(fact.entity_name) if len(w) > 2]
+        at = [m.start() for w in words[:1] for m in re.finditer(rf"\b{re.escape(w)}", folded)]
+        return min(at, default=-1)
     if not fact.step_span:
         return folded.find(fact.matched.casefold())
     at = [
@@ -111,12 +115,19 @@ def _people_named(question: str, facts: Sequence[CanonFact]) -> list[CanonFact]:
 def _owner(question: str, people: Sequence[CanonFact], word: str) -> CanonFact | None:
     """Return whose kin the question asks: the name before "'s <word>", after "<word> of", else the only one."""
     folded = question.casefold().replace("’", "'")
-    for fact in sorted(people, key=lambda f: -len(f.matched)):  # the longest name ending there
+    ending: list[tuple[int, int, CanonFact]] = []
+    for fact in people:
         name = re.escape(fact.matched.casefold())
-        if re.search(rf"{name}(?:'s|s'|')\s+(?:\w+\s+)?{word}\b", folded) or re.search(
-            rf"\b{word}\s+(?:of|to)\s+{name}", folded
-        ):
+        if re.search(rf"\b{word}\s+(?:of|to)\s+{name}", folded):
             return fact
+        # "Oswin's son", "Oswins son" (typed without its apostrophe), "the Tarrs' son", "Oswin's eldest son"; a
+        # name found with that "s" already ("pells" of Pell Tarr) needs none more.
+        last = (fold_words(fact.entity_name) or [""])[-1]
+        owns = "(?:'s|s'|'|s)" + ("?" if fact.matched.endswith("s") and not last.endswith("s") else "")
+        for found in re.finditer(rf"{name}{owns}\s+(?:\w+\s+)?{word}\b", folded):
+            ending.append((found.start(), len(fact.matched), fact))
+    if ending:  # the name nearest before the word, the longest of those ending there
+        return max(ending, key=lambda e: (e[0] + e[1], e[1]))[2]
     return people[0] if len(people) == 1 else None
 
 
@@ -159,7 +170,10 @@ def kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | N
     number = facts.index(owner) + 1
     tie, sex = KIN_WORDS[word]
     if _YES_NO.match(question):
-        others = [f for f in named if f is not owner]
+        # The one asked of by name first ("is Pell Tarr Oswin's son": Pell, not another child the tie found).
+        others = sorted(
+            (f for f in named if f is not owner), key=lambda f: _named(question, f, by_name=True) < 0
+        )
         return (f"{_is_kin(owner, others[0], tie, sex)}. [{number}]", number) if others else None
     found, unsure, every = _sorted(owner.kin, tie, sex)
     name = owner.entity_name

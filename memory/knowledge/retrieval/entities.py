@@ -324,7 +324,9 @@ class _NameRows:
 
 async def _with_kin(reader: CanonReader, facts: list[CanonFact], words: Wording) -> list[CanonFact]:
     """Return the cards with the families of the first few people among them (`retrieval.kin`)."""
-    people = [f.entity_id for f in facts if reader.ontology.is_a(f.entity_type, ("Person", "Deity"))]
+    # Those the question names itself first, then those a step found ("is Pell Oswin's son": Oswin's family).
+    ordered = sorted(facts, key=lambda f: f.step_span is not None)
+    people = [f.entity_id for f in ordered if reader.ontology.is_a(f.entity_type, ("Person", "Deity"))]
     return [
         f.model_copy(update={"kin": await kin_of(reader, f.entity_id, words)})
         if f.entity_id in people[:_KIN_READ]

@@ -47,6 +47,10 @@ READS = {
     "who was oswin married to": "Oswin Tarr was married to Alda Tarr.",
     "who is oswins wife": "Oswin Tarr was married to Alda Tarr.",
     "who is wenna tarr married to": "Nothing the table knows says Wenna Tarr is married.",
+    # Kin asked yes or no, the possessive typed with or without its apostrophe: of the one named, the other.
+    "is pell tarr oswins son": "Pell Tarr is Oswin Tarr's son or daughter; canon does not say which.",
+    "is sel tarr oswin's son": "Sel Tarr is Oswin Tarr's son or daughter; canon does not say which.",
+    "is oswin pells father": "Oswin Tarr is Pell Tarr's father or mother; canon does not say which.",
     "who are the tarrs of otter ford": (
         "Oswin Tarr, Alda Tarr, Wenna Tarr, Jory Tarr, Pell Tarr and Sel Tarr are members of the Tarrs of Otter "
         "Ford."
