@@ -214,7 +214,10 @@ async def _ingest_all(
     return {
         "campaign": target.name,
         "campaign_id": target.id,
-        "imported": [r.model_dump(mode="json") for r in imported],
+        "imported": [
+            r.model_dump(mode="json") | {"class_asked": options["knowledge_class"] is not None}
+            for r in imported
+        ],
         "failed": [f.model_dump(mode="json") for f in failed],
         "yaml": yaml_results,
         "calendar": calendar_results,
@@ -261,6 +264,14 @@ def ingest_text(outcome: dict[str, Any]) -> str:
     not_imported = f"; {counted(failed, 'file')} not imported" if failed else ""
     lines = [f"Campaign “{outcome['campaign']}”: {'; '.join(parts)}{not_imported}.", *details]
     lines += [f"  {e['filename']}: {e['text']}" for e in outcome["extracted"]]
+    read_as = [
+        r["filename"] for r in outcome["imported"] if r["outcome"] == "created" and not r.get("class_asked")
+    ]
+    if read_as and all(r["source"]["knowledge_class"] == "reference" for r in outcome["imported"]):
+        lines.append(
+            f"  {', '.join(read_as)}: imported as Reference (rules and background the table may look up). Your "
+            "campaign's own world bible? Import it again with --class canon."
+        )
     return "\n".join(lines)
 
 

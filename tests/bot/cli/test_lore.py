@@ -127,6 +127,15 @@ def test_a_file_imported_again_takes_the_settings_asked(cli: CliRunner, tmp_path
     assert shown.exit_code == 0 and "not indexed again; now visible to players" in shown.output
 
 
+def test_prose_imported_without_a_class_says_it_went_in_as_reference(cli: CliRunner, tmp_path: Path) -> None:
+    folder = bible(tmp_path)
+    said = cli.invoke(app, ["ingest", str(folder / "world.md"), "--campaign", CAMPAIGN])
+    assert said.exit_code == 0 and "world.md: imported as Reference" in said.stdout
+    assert "Import it again with --class canon." in said.stdout
+    canon = cli.invoke(app, ["ingest", str(folder / "gm"), "--class", "canon", "--campaign", CAMPAIGN])
+    assert canon.exit_code == 0 and "as Reference" not in canon.stdout
+
+
 def test_lore_queries_file_prints_one_json_line_per_question(cli: CliRunner, tmp_path: Path) -> None:
     folder = bible(tmp_path)
     run(cli, "ingest", str(folder / "world.md"))
