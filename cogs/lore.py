@@ -212,7 +212,11 @@ class LoreCommands(commands.Cog):
         await replies.answer(
             interaction,
             embed=lore_answer_embeds.answer_embed(answer, viewer=viewer, knowing=lens),
-            view=lore_views.answer_view(answer.retrieval_id, viewer=viewer),
+            view=lore_views.answer_view(
+                answer.retrieval_id,
+                viewer=viewer,
+                sources=lore_answer_embeds.sources_shown(answer, viewer=viewer, knowing=lens),
+            ),
         )
 
     # -- /lore import ---------------------------------------------------------------------------------

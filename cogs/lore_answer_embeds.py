@@ -83,6 +83,17 @@ def _reply(answer: Answer, results: Sequence[LoreResult], facts: Sequence[CanonF
     return compose(answer.question, facts, results)
 
 
+def sources_shown(answer: Answer, *, viewer: Viewer, knowing: Knowing | None = None) -> int:
+    """Return how many sources behind an answer the asker may open (none: no **Sources** to press)."""
+    return len(_visible_results(answer.results, viewer, knowing)) + len(
+        _visible_facts(answer.canon_facts, viewer, knowing)
+    )
+
+
+#: The footer of an answer nothing in the campaign supports: what the asker can do next.
+NOTHING_MATCHED = "Nothing in this campaign's canon or sources matched: try other words, or ask the GM."
+
+
 def answer_embed(answer: Answer, *, viewer: Viewer, knowing: Knowing | None = None) -> discord.Embed:
     """Render a `/lore ask` answer: the short answer citing its sources, the cited ones named under it."""
     results = _visible_results(answer.results, viewer, knowing)
@@ -110,6 +121,8 @@ def answer_embed(answer: Answer, *, viewer: Viewer, knowing: Knowing | None = No
     if shown:
         more = " “Why these?” shows the scores and reasons." if viewer == Viewer.GM else ""
         embed.set_footer(text=f"See the {counted(shown, 'source')}.{more}")
+    else:
+        embed.set_footer(text=NOTHING_MATCHED)
     if answer.unsaved:  # no stored record: the buttons that would open it are not there
         embed.set_footer(
             text=f"This answer could not be saved ({answer.unsaved}), so its sources cannot be opened"

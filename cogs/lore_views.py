@@ -128,11 +128,15 @@ class SourcesButton(
         await guarded(interaction, work)
 
 
-def answer_view(retrieval_id: int | None, *, viewer: Viewer = Viewer.PLAYER) -> discord.ui.View:
-    """Return the buttons under an answer: Sources, and "Why these?" for the GM (none when not stored)."""
+def answer_view(
+    retrieval_id: int | None, *, viewer: Viewer = Viewer.PLAYER, sources: int = 1
+) -> discord.ui.View:
+    """Return the buttons under an answer: Sources (when it has any to open), and "Why these?" for the GM
+    (none when not stored)."""
     view = discord.ui.View(timeout=None)
     if retrieval_id is not None:
-        view.add_item(SourcesButton(retrieval_id))
+        if sources:
+            view.add_item(SourcesButton(retrieval_id))
         if viewer == Viewer.GM:
             view.add_item(WhyButton(retrieval_id))
     return view

@@ -377,3 +377,15 @@ async def test_extracted_prose_waits_on_a_batch_card_only_the_gm_decides(
     # The closed card's buttons are disabled; the batch cannot be committed twice.
     closed = emu.stored(card).view()
     assert all(c.get("disabled") for row in closed["components"] for c in row["components"])
+
+
+async def test_an_answer_with_nothing_behind_it_offers_no_empty_sources_but_a_next_step(world: World) -> None:
+    emu, chan, pat = world.emu, world.channel, world.pat
+    empty = await emu.invoke(chan, pat, "lore ask", question="Who rules from the Gull Throne?")
+    shown = everything(empty.message)
+    assert "try other words, or ask the GM" in shown, shown
+    assert not [c for c in custom_ids(empty.message.get("components", [])) if c.startswith("lk:lore:src:")]
+    await import_file(world, "world.md", WORLD)
+    found = await emu.invoke(chan, pat, "lore ask", question="Who rules from the Gull Throne?")
+    assert "King Aldric" in await with_sources(world, found, pat)  # a Sources button to open, as before
+    assert "ask the GM" not in everything(found.message)
