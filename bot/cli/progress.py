@@ -23,7 +23,7 @@ def describe_report(report: ImportReport) -> str:
     )
     if report.vector_error:
         line += f" ({report.vector_error})"
-    return line
+    return "\n".join([line, *(f"  [yellow]![/yellow] {w}" for w in report.warnings)])
 
 
 class Progress:

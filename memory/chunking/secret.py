@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MARKER_WORDS", "marked_comment", "secret_title"]
+__all__ = ["GM_LABEL", "MARKER_WORDS", "labelled_paragraphs", "marked_comment", "secret_title"]
 
 #: The heading words, as the docs list them.
 MARKER_WORDS = ("(GM only)", "[GM only]", "(GM-only)", "(secret)", "[secret]")
@@ -37,3 +37,22 @@ def secret_title(title: str) -> tuple[str, bool]:
 def marked_comment(text: str) -> bool:
     """Return whether a block of text is only the GM-only comment (`<!-- gm-only -->`)."""
     return _ONLY_COMMENT.match(text) is not None
+
+
+#: A label a world bible leads a GM's paragraph with ("Secret:", "**GM only:**", "[GM note]"): it marks the text
+#: for the GM, it is no part of what the text says.
+_GM_WORDS = (
+    r"(?:(?:gm|dm|referee|keeper|storyteller|narrator)(?:'s)?[\s_-]*(?:only|notes?|eyes\s+only)|secret|spoilers?|"
+    r"for\s+the\s+(?:gm|dm|referee)(?:'s\s+eyes)?(?:\s+only)?)"
+)
+GM_LABEL = re.compile(
+    rf"^\s*(?:[-*+•]\s+)?(?:\*{{1,3}}|_)?(?:[(\[]\s*{_GM_WORDS}\s*[)\]]|{_GM_WORDS})\s*(?:\*{{1,3}}|_)?\s*"
+    rf"(?::|\s[-–—])\s*(?:\*{{1,3}}|_)?\s*|^\s*(?:\*{{1,3}}|_)?[(\[]\s*{_GM_WORDS}\s*[)\]](?:\*{{1,3}}|_)?\s+",
+    re.IGNORECASE,
+)
+
+
+def labelled_paragraphs(text: str) -> list[str]:
+    """Return the paragraphs of a text a GM's label leads ("Secret: The toll-men …", "**GM only:** …"): marked
+    for the GM in words, though no heading marks their section (the importer tells the GM)."""
+    return [p.strip() for p in re.split(r"\n\s*\n", text) if GM_LABEL.match(p.strip())]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
 import time
 from collections.abc import Awaitable, Sequence
 from pathlib import Path
@@ -33,9 +34,11 @@ from canon import offload
 from canon.campaigns import get_campaign
 from canon.errors import InvalidInput
 from canon.storage import Database
+from canon.wording.fact_names import clip_words
 from config.settings import LoreSettings
 from memory.books import Book, book_kind
 from memory.chunking import Chunk, ChunkingOptions, chunk_markdown
+from memory.chunking.secret import labelled_paragraphs
 from memory.knowledge.book_text import placed, read_source_text
 from memory.knowledge.files import (
     FileStore,
@@ -202,7 +205,7 @@ class Importer:
             return _raced_duplicate_report(name, written, started)
         # A concurrent delete of another source with the same bytes may have removed the copy meanwhile.
         await asyncio.to_thread(self.files.store, data, file_hash)
-        said = book.warnings if book is not None else ()
+        said = [*(book.warnings if book is not None else ()), *_labelled_in_the_open(chunks)]
         return await self._index(campaign_id, name, written, chunks, started, progress, said)
 
     async def _chunks(
@@ -317,6 +320,27 @@ class Importer:
             seconds=time.perf_counter() - started,
             warnings=warnings,
         )
+
+
+def _labelled_in_the_open(chunks: Sequence[Chunk]) -> list[str]:
+    """Return a warning for each paragraph a GM's label leads ("GM only: …", "Secret: …") in a section players
+    may read: the label hides nothing, only a heading's marker does (`memory.chunking.secret`)."""
+    found: dict[str, str] = {}
+    for chunk in chunks:
+        if chunk.secret:
+            continue
+        text = chunk.display_text or chunk.text
+        for paragraph in labelled_paragraphs(text):
+            # The heading nearest above it in the passage (small sections share one), else the passage's own.
+            above = re.findall(r"(?m)^#{1,6}\s+(.+?)\s*$", text[: text.find(paragraph)])
+            section = above[-1] if above else (chunk.heading_path[-1] if chunk.heading_path else "the top")
+            found.setdefault(paragraph, section)
+    return [
+        f"“{clip_words(paragraph, 80)}” (under {section}) reads as a secret, but players may read its section: to keep "
+        "it from them, add (GM only) to that section's heading, or move it under a heading that has it, and "
+        "import the file again."
+        for paragraph, section in found.items()
+    ]
 
 
 def _book_title(book: Book | None) -> str | None:

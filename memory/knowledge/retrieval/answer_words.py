@@ -8,7 +8,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from memory import fulltext
-from memory.chunking.secret import secret_title
+from memory.chunking.secret import GM_LABEL, secret_title
 from memory.knowledge.glossary import RELATED
 from memory.knowledge.question import CHATTER, GENERIC, without_how
 
@@ -230,22 +230,11 @@ def names_in(question: str) -> list[str]:
 
 
 _BLOCK_START = re.compile(r"^\s*(?:[-*+•]\s|\d+[.)]\s|\|)")
-#: A label a world bible leads a GM's paragraph with ("Secret:", "**GM only:**", "[GM note]"): it marks the text
-#: for the GM, it is no part of what the text says.
-_GM_WORDS = (
-    r"(?:(?:gm|dm|referee|keeper|storyteller|narrator)(?:'s)?[\s_-]*(?:only|notes?|eyes\s+only)|secret|spoilers?|"
-    r"for\s+the\s+(?:gm|dm|referee)(?:'s\s+eyes)?(?:\s+only)?)"
-)
-_GM_LABEL = re.compile(
-    rf"^\s*(?:[-*+•]\s+)?(?:\*{{1,3}}|_)?(?:[(\[]\s*{_GM_WORDS}\s*[)\]]|{_GM_WORDS})\s*(?:\*{{1,3}}|_)?\s*"
-    rf"(?::|\s[-–—])\s*(?:\*{{1,3}}|_)?\s*|^\s*(?:\*{{1,3}}|_)?[(\[]\s*{_GM_WORDS}\s*[)\]](?:\*{{1,3}}|_)?\s+",
-    re.IGNORECASE,
-)
 
 
 def _unlabelled(line: str) -> str:
     """Return a paragraph's first line without the GM's label leading it ("Secret: The toll-men …")."""
-    text = _GM_LABEL.sub("", line, count=1)
+    text = GM_LABEL.sub("", line, count=1)
     return text if text == line or not text else text[0].upper() + text[1:]
 
 

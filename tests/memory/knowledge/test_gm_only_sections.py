@@ -243,3 +243,29 @@ async def test_showing_a_section_never_reaches_a_branch_forked_before(db: Databa
     assert "nightbloom" not in texts(
         await service.ask(branch.id, QUESTION, viewer=Viewer.PLAYER, config="lexical")
     )
+
+
+async def test_a_paragraph_labelled_secret_in_a_public_section_is_told_to_the_gm(
+    db: Database, tmp_path: Path
+) -> None:
+    """A label ("GM only:", "**Secret:**") hides nothing, only a heading's marker does: the import tells the GM
+    where such a paragraph stands open, and says nothing of one under a marked heading."""
+    service = knowledge_service(db, tmp_path)
+    campaign = await new_campaign(db, "Greyhaven")
+    text = (
+        WITH_SECRET.replace(
+            "Gulls circle the lighthouse all day.",
+            "Gulls circle the lighthouse all day.\n\n**Secret:** the harbourmaster takes bribes.",
+        )
+        + "\nGM only: the cult meets at the new moon.\n"
+    )
+    report = await service.import_bytes(campaign, "greyhaven.md", text.encode())
+    (warning,) = report.warnings
+    assert warning.startswith(
+        "“**Secret:** the harbourmaster takes bribes.” (under The Harbour) reads as a secret"
+    )
+    assert "add (GM only) to that section's heading" in warning
+    plain = await service.import_bytes(
+        campaign, "plain.md", WITH_SECRET.replace("Greyhaven", "Saltby").encode()
+    )
+    assert plain.warnings == []
