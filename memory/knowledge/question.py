@@ -356,10 +356,35 @@ def _subject_words(text: str) -> list[str]:
 _RUN_TOGETHER = re.compile(r"(?i)\b(who|what|where|when|how)(?:'|’)?s\b")
 
 
+#: What a table types before its question ("wait is Rowan dead??", "ok so who rules"): no part of what it asks.
+_CHATTER_FIRST = re.compile(
+    r"(?i)^\s*(?:(?:wait|so|ok|okay|hey|hi|um+|uh+|hmm+|lol|btw|oh|well|yo|quick question|question|guys)"
+    r"\s*[,:;!.?-]*\s+)+(?=(?:who|whom|whose|what|when|where|which|why|how|is|are|was|were|did|does|do|has|have|can)\b)"
+)
+#: The table's ways of asking what the answer step reads in other words, said in those.
+_ASKING_PHRASES = (
+    (re.compile(r"(?i)\bnext in line (?:for|to)\b"), "heir to"),
+    (re.compile(r"(?i)\bstill around\b"), "still alive"),
+    (re.compile(r"(?i)\b(get|got|getting) hitched\b"), r"\1 married"),
+    (
+        re.compile(
+            r"(?i)\bwhere (?:are|is|do|does) (?:they|we|you|he|she|people) (?:keeping|holding|keep|hold) "
+            r"(?P<who>.+?)(?P<end>[?!.]*)\s*$"
+        ),
+        r"where is \g<who> held\g<end>",
+    ),
+)
+
+
 def spelled_out(question: str) -> str:
     """Return a question with a question word run into "is" written as two words: "whos the grey wren" is
-    "who is the grey wren" ("what's", "wheres" alike); anything else stays as typed."""
-    return _RUN_TOGETHER.sub(lambda m: f"{m[1]} is", question)
+    "who is the grey wren" ("what's", "wheres" alike), without the chatter typed before it ("wait is Rowan
+    dead"), and the table's ways of asking in the words the answers read ("next in line for" is "heir to",
+    "still around" is "still alive"); anything else stays as typed."""
+    question = _CHATTER_FIRST.sub("", _RUN_TOGETHER.sub(lambda m: f"{m[1]} is", question))
+    for pattern, said in _ASKING_PHRASES:
+        question = pattern.sub(said, question)
+    return question
 
 
 def analyse(question: str, glossary: Mapping[str, str] | None = None) -> Question:

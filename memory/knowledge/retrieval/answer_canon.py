@@ -126,12 +126,23 @@ def _named(fact: CanonFact, question: str) -> bool:
     named = set(fold_words(fact.matched)) | set(fold_words(fact.entity_name))
     # "When was Tamsin crowned?" of an Investiture of Tamsin "given the salt crown": its description says it.
     named |= set(fold_words(fact.description or attribute_value(fact, "description") or ""))
+    # "is prince rowan dead": a title or another name of theirs names them too.
+    named |= set(fold_words(" ".join(attribute_value(fact, a) or "" for a in ("titles", "aliases", "title"))))
+    named |= {
+        w for line in fact.facts if line.startswith(f"{fact.entity_name} is ") for w in _title_words(line)
+    }
     asked = _HELD.sub(" ", question.casefold())  # "locked up", "a prisoner": the state asked, no name's words
     rest = [w for w in fold_words(asked) if w not in _EVENT_WORDS and len(w) > 2]
     from memory.knowledge.retrieval.answer_words import key_words
 
     keys = set(key_words(question))
     return all(has_word(named, w) for w in rest if w in keys)
+
+
+def _title_words(line: str) -> list[str]:
+    """Return the words of a title a card's line gives ("Rowan Maravel is Prince of the Vellmark"), or none."""
+    found = re.search(r" is ((?:[A-Z][\w'-]*\s?)+)(?: of | to |$)", line)
+    return fold_words(found.group(1)) if found else []
 
 
 def kind_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:

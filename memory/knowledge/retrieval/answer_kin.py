@@ -273,9 +273,8 @@ def marriage_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int
         return _whom(question, facts)
     if _IS_MARRIED.match(question) or _MARRIED_TO.match(question):
         return _spouse_answer(question, facts, yes_no=_IS_MARRIED.match(question) is not None)
-    if not re.match(r"^\s*(?:when|what\s+(?:year|day|date))\b", question, re.I) or not MARRIAGE.search(
-        question
-    ):
+    when = re.match(r"^\s*(?:when|what\s+(?:year|day|date))\b", question, re.I) or _AND_WHEN.search(question)
+    if not when or not MARRIAGE.search(question):
         return None
     people = _people_named(question, facts)
     if not people:
@@ -299,6 +298,8 @@ def marriage_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int
     return " ".join(f"{s}." for s in said) + f" [{number}]", number
 
 
+#: "who did Aveline marry and when": whom and when, as "when did Aveline marry" says both.
+_AND_WHEN = re.compile(r"\b(?:marry|wed|married|wedded)\b.*\band\s+when\b", re.I)
 #: "Is X married?", "was X married to Y?", "is X wed": yes or no, by the spouses canon names.
 _IS_MARRIED = re.compile(
     r"^\s*(?:is|was|are|were)\s+.+?\s+(?:married|wed|wedded)(?:\s+(?:to|with)\s+.+?)?\s*\??\s*$", re.I

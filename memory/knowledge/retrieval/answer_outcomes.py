@@ -174,10 +174,8 @@ def _terms(events: Sequence[tuple[int, CanonFact]]) -> tuple[str, int] | None:
         typed = event.typed(_TERMS_FACTS)
         if typed:  # "terms: …", typed rather than told
             named = in_prose(event.entity_name, "Event")
-            return (
-                f"The {attribute_words(typed[0])} of {named} were {typed[1].rstrip('.')}. [{number}]",
-                number,
-            )
+            # "Under the Treaty of Kessa, the Brine Compact pays …": the terms as a sentence, never pasted raw.
+            return f"Under {named}, {_lowered(typed[1].strip().rstrip('.'))}. [{number}]", number
         told = _told(event)
         agreed = [s for s in told if re.search(r"\bterms?\b", s, re.I)] or [
             s for s in told if _AGREED.search(s)

@@ -67,8 +67,7 @@ READS = {
         "At the Siege of Wickham, the outcome was a truce after forty days; neither side took the abbey."
     ),
     "what were the terms of the treaty of wickham": (
-        "The terms of the Treaty of Wickham were the Ash Raiders keep the northern moors and pay the Wardens a "
-        "tithe of peat."
+        "Under the Treaty of Wickham, the Ash Raiders keep the northern moors and pay the Wardens a tithe of peat."
     ),
     # A place's population, as written (a number or words), and a place found by its alias.
     "how many people live in fenreach": "Fenreach's population is 2400.",
@@ -107,7 +106,7 @@ SECRETS = {
     "where is nessa crane held": "Nessa Crane is imprisoned; Nessa Crane is held at Wickham Abbey.",
     "who won the battle of black mire": "At the Battle of Black Mire, the winner was the Ash Raiders.",
     "what were the terms of the pact of the salt gaol": (
-        "The terms of the Pact of the Salt Gaol were Bram Keel goes free if he names his buyers."
+        "Under the Pact of the Salt Gaol, Bram Keel goes free if he names his buyers."
     ),
     "who is tobin ash's father": "Tobin Ash's father is Corvin Hale.",
     "who are corvin hale's children": "Corvin Hale's children are Aldous Hale, Tobin Ash and Wynn Hale.",
