@@ -212,6 +212,8 @@ class _Sentence:
     #: Its place among the passage's sentences, and the bold name of its block (None outside one).
     position: int = 0
     label: str | None = None
+    #: The sentence before it under the same heading, when it opens with "He" or "She" (who they are).
+    antecedent: str | None = None
 
 
 def asks_amount(question: str) -> bool:
@@ -412,7 +414,15 @@ def _scored(
                 density *= NAMED_BLOCK  # under a heading or bold name the question names ("Short Rest")
             score = (own + 0.5 * by_heading) * damp * density - 0.01 * position
             matched = {w for w in keys if covers(words, w)}
-            scored.append(_Sentence(text, first + index, score, matched, section, position, label))
+            before = placed[position - 1] if position else None
+            antecedent = (
+                before[2]
+                if before is not None and before[:2] == (section, label) and _PRONOUN.match(text)
+                else None
+            )
+            scored.append(
+                _Sentence(text, first + index, score, matched, section, position, label, antecedent)
+            )
     scored.sort(key=lambda s: -s.score)
     return scored
 
@@ -431,6 +441,13 @@ def _extractive(
     if not scored:
         return []
     chosen = [scored[0]]
+    top = scored[0]
+    if top.antecedent is not None:
+        # "He is Maren Marrow's elder brother" says who only with the sentence before it: both, in order.
+        said = _Sentence(
+            top.antecedent, top.number, top.score, set(), top.section, top.position - 1, top.label
+        )
+        return [said, top]
     before = next((s for s in scored[1:] if _goes_on(s, scored[0])), None)
     if before is not None:
         # "Each time you use it again, the damage increases by 1d12" goes on from the sentence before it ("If you
@@ -447,6 +464,8 @@ def _extractive(
     return chosen
 
 
+#: A sentence about someone the sentence before names: "Brannoc Marrow keeps the bar. He is Maren's brother."
+_PRONOUN = re.compile(r"^(?:he|she|his|her)\b", re.IGNORECASE)
 #: The opening of a sentence that goes on from the one before it: "Each time …", "This damage …", "It …".
 _GOES_ON = re.compile(
     r"^(?:each time|every time|this|that|these|those|it|its|they|their|such|otherwise|however|instead|"
@@ -499,6 +518,10 @@ def compose(
         placed = {r.chunk_id for r in results if r.place and r.heading_path}
         for sentence in _extractive(question, results, len(facts) + 1, only, kind_lines, needs, measure):
             text = sentence.text if sentence.text.endswith((".", "!", "?", "…")) else sentence.text + "."
+            if parts and parts[-1].endswith(
+                f" [{sentence.number}]"
+            ):  # two sentences of one passage: one mark
+                parts[-1] = parts[-1].removesuffix(f" [{sentence.number}]")
             parts.append(f"{text} [{sentence.number}]")
             cited.add(sentence.number)
             citation = citations[sentence.number - 1]

@@ -216,3 +216,20 @@ def test_a_second_sentence_that_answers_nothing_is_left_out() -> None:
     )
     answer = compose("Is the north gate of Greyhaven open?", [], [gate])
     assert answer.text == "The north gate is open to travellers by day and night. [1]"
+
+
+def test_a_sentence_saying_he_or_she_is_quoted_with_the_one_before_that_names_them() -> None:
+    keeper = passage(
+        "# The Gilded Eel\n\nBrannoc Marrow keeps the bar. He is Maren Marrow's elder brother, a big, slow-spoken "
+        "man. The cellar floods every spring.",
+        "The Gilded Eel",
+    )
+    said = compose("who is maren marrow's brother", [], [keeper])
+    assert said.text == (
+        "Brannoc Marrow keeps the bar. He is Maren Marrow's elder brother, a big, slow-spoken man. [1]"
+    )
+    # A sentence naming its subject is quoted alone.
+    named = passage(
+        "# The Gilded Eel\n\nThe cellar floods every spring. Brannoc keeps the bar.", "The Gilded Eel"
+    )
+    assert compose("who keeps the bar at the gilded eel", [], [named]).text == "Brannoc keeps the bar. [1]"
