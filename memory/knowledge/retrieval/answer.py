@@ -374,12 +374,7 @@ def _scored(
         if others and sum(1 for w in others if covers(passage, w)) / len(others) < MIN_COVERAGE:
             continue
         damp = (1.0 - 0.12 * rank) * (0.5 if result.out_of_date or result.overruled else 1.0)
-        placed = [
-            (section, label, text)
-            for section, body in sections_of(result.text)
-            for label, text in labelled_sentences(body)
-            if (kind_lines or text != kind_line(body)) and not (other and _stat_line(label, text, result))
-        ]
+        placed = _placed(result, kind_lines=kind_lines, other=other)
         for position, (section, label, text) in enumerate(placed):
             words = text_words(text, keys, how)
             needed = needs(result, section) if needs is not None else ()
@@ -414,12 +409,7 @@ def _scored(
                 density *= NAMED_BLOCK  # under a heading or bold name the question names ("Short Rest")
             score = (own + 0.5 * by_heading) * damp * density - 0.01 * position
             matched = {w for w in keys if covers(words, w)}
-            before = placed[position - 1] if position else None
-            antecedent = (
-                before[2]
-                if before is not None and before[:2] == (section, label) and _PRONOUN.match(text)
-                else None
-            )
+            antecedent = _antecedent(placed, position)
             scored.append(
                 _Sentence(text, first + index, score, matched, section, position, label, antecedent)
             )
@@ -466,6 +456,28 @@ def _extractive(
 
 #: A sentence about someone the sentence before names: "Brannoc Marrow keeps the bar. He is Maren's brother."
 _PRONOUN = re.compile(r"^(?:he|she|his|her)\b", re.IGNORECASE)
+
+
+def _placed(result: LoreResult, *, kind_lines: bool, other: bool) -> list[tuple[str | None, str | None, str]]:
+    """Return a passage's sentences with the inner heading and bold name each is under: an entry's kind line only
+    when asked (`kind_lines`), a stat line of an entry the question does not name (`other`) never."""
+    return [
+        (section, label, text)
+        for section, body in sections_of(result.text)
+        for label, text in labelled_sentences(body)
+        if (kind_lines or text != kind_line(body)) and not (other and _stat_line(label, text, result))
+    ]
+
+
+def _antecedent(placed: Sequence[tuple[str | None, str | None, str]], position: int) -> str | None:
+    """Return the sentence before the one at `position` under the same heading and bold name, when that one opens
+    with "He" or "She" (the one before says who), else None."""
+    if not position or not _PRONOUN.match(placed[position][2]):
+        return None
+    before = placed[position - 1]
+    return before[2] if before[:2] == placed[position][:2] else None
+
+
 #: The opening of a sentence that goes on from the one before it: "Each time …", "This damage …", "It …".
 _GOES_ON = re.compile(
     r"^(?:each time|every time|this|that|these|those|it|its|they|their|such|otherwise|however|instead|"
