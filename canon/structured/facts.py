@@ -72,6 +72,13 @@ def entity_fingerprint(entity_type: str, name: str, visibility: str, validity: V
     return hashlib.blake2b(text.encode(), digest_size=10).hexdigest()
 
 
+def tie_fingerprint(fact: Fact, visibility: str) -> str:
+    """Return the fingerprint of a relation fact at a visibility (a tie made GM-only, or its open twin)."""
+    return statement_fingerprint(
+        "relation", fact.subject_id, fact.predicate, fact.object_id, None, fact.validity, visibility
+    )
+
+
 def statement_fingerprint(
     kind: str,
     subject_id: int,
@@ -307,16 +314,9 @@ def _keep_secret_ties(facts: dict[str, dict[str, Fact]]) -> None:
         for slot in secret & own.keys():
             fact = own[slot]
             if not gm_only(fact.visibility):
-                fp = statement_fingerprint(
-                    "relation",
-                    fact.subject_id,
-                    fact.predicate,
-                    fact.object_id,
-                    None,
-                    fact.validity,
-                    hidden.value,
+                own[slot] = dataclasses.replace(
+                    fact, visibility=hidden, fp=tie_fingerprint(fact, hidden.value)
                 )
-                own[slot] = dataclasses.replace(fact, visibility=hidden, fp=fp)
 
 
 def _bounds(validity: Validity) -> str:

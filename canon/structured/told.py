@@ -15,7 +15,7 @@ import dataclasses
 from sqlalchemy import select
 
 from canon.models import StatementKind
-from canon.structured.facts import Fact, statement_fingerprint
+from canon.structured.facts import Fact, tie_fingerprint
 from canon.structured.reports import IngestWarning
 from canon.structured.state import IngestState
 from canon.tables import EntityRow
@@ -47,15 +47,7 @@ async def secrets_told_elsewhere(
             other = others.get(slot)
             if other is None or fact.kind is not StatementKind.RELATION:
                 continue
-            twin = statement_fingerprint(
-                "relation",
-                fact.subject_id,
-                fact.predicate,
-                fact.object_id,
-                None,
-                fact.validity,
-                visibility_of(not gm_only(fact.visibility)).value,
-            )
+            twin = tie_fingerprint(fact, visibility_of(not gm_only(fact.visibility)).value)
             said = state.versions[other].statements.get(slot)
             if said is None or said[1] != twin:
                 continue

@@ -17,7 +17,7 @@ from canon.calendar import UNKNOWN, DateError, WorldDate, parse_date
 from canon.wording import in_prose
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import is_event
-from memory.knowledge.retrieval.answer_words import fold_words
+from memory.knowledge.retrieval.answer_words import AGE_ASKING, fold_words
 
 __all__ = ["age_answer"]
 
@@ -207,13 +207,9 @@ def fold_first(question: str, a: CanonFact, b: CanonFact) -> CanonFact:
     return a if at_b < 0 or (0 <= at_a < at_b) else b
 
 
-#: The words that ask an age: a card found by them alone ("Old Salt" by "how old") is not the one asked of.
-_ASKING = frozenset({"how", "old", "older", "elder", "younger", "what", "age"})
-
-
 def _by_asking(fact: CanonFact) -> bool:
     words = set(fold_words(fact.matched))
-    return bool(words) and words <= _ASKING
+    return bool(words) and words <= AGE_ASKING
 
 
 def age_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:

@@ -20,7 +20,7 @@ from canon.wording.counts import in_words
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import is_event, names_list
 from memory.knowledge.retrieval.answer_members import GROUPS, asks_members
-from memory.knowledge.retrieval.answer_words import fold_words
+from memory.knowledge.retrieval.answer_words import AGE_ASKING, fold_words
 
 __all__ = ["renumbered", "which_answer", "which_meant"]
 
@@ -30,7 +30,7 @@ Answer = Callable[[str, Sequence[CanonFact]], tuple[str, int] | None]
 _PEOPLE = frozenset({"Person", "NPC", "PC"})
 _ARTICLES = frozenset({"the", "a", "an"})
 #: Words that ask, not name: a window of them alone ("old" of "how old", matching "Old Agnes") names no one.
-_ASKING = frozenset({"how", "old", "older", "elder", "younger", "age", "what", "who"})
+_ASKING = AGE_ASKING | {"who"}
 
 
 def _begins(window: list[str], name: str) -> bool:

@@ -13,6 +13,7 @@ from memory.knowledge.glossary import RELATED
 from memory.knowledge.question import CHATTER, GENERIC, without_how
 
 __all__ = [
+    "AGE_ASKING",
     "EXAMPLE_OPENS",
     "RELATION_WORDS",
     "asked_words",
@@ -230,6 +231,10 @@ def names_in(question: str) -> list[str]:
 
 
 _BLOCK_START = re.compile(r"^\s*(?:[-*+•]\s|\d+[.)]\s|\|)")
+
+
+#: The words that ask an age: a card found by them alone ("Old Salt" by "how old") is not the one asked of.
+AGE_ASKING = frozenset({"how", "old", "older", "elder", "younger", "what", "age"})
 
 
 def _unlabelled(line: str) -> str:

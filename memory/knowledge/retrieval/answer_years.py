@@ -13,7 +13,8 @@ from collections.abc import Sequence
 
 from canon.calendar import DateError, WorldDate, parse_date
 from memory.knowledge.models import CanonFact
-from memory.knowledge.retrieval.answer_words import fold_words
+from memory.knowledge.retrieval.answer_words import AGE_ASKING, fold_words
+from memory.knowledge.retrieval.years import BORN_OR_DIED_IN
 
 __all__ = ["lived_answer", "year_answer"]
 
@@ -23,7 +24,8 @@ _AT_YEAR = re.compile(
     r"(?:\s+(?:of\s+the\s+)?(?!and\b|or\b|when\b|while\b)[a-z][a-z.'’]*){0,4})\s*\??\s*$",
     re.IGNORECASE,
 )
-_ASKING = frozenset({"how", "old", "what", "age", "was", "were", "alive", "dead", "living"})
+#: The words asking an age or a life: a card found by them alone ("Old Agnes" by "how old") is not asked of.
+_ASKING = (AGE_ASKING - {"older", "elder", "younger"}) | {"was", "were", "alive", "dead", "living"}
 _HOW_OLD = re.compile(r"^\s*(?:how old|what age)\s+(?:was|were|is|will)\b", re.IGNORECASE)
 _ALIVE = re.compile(
     r"^\s*(?:was|were|is)\b.*\b(?:(?P<alive>alive|living|still\s+alive)|(?P<dead>dead|deceased))\b",
@@ -106,17 +108,10 @@ def year_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     return f"{verdict}: {name} was alive in {said}: {', '.join(lived)}. [{number}]", number
 
 
-#: "who was born in …", "who died in …": as `retrieval.years` finds them.
-_WHO_BORN_DIED = re.compile(
-    r"^\s*(?:who|which\s+(?:people|persons|characters|ones))\s+(?:(?:was|were)\s+(?P<born>born)|"
-    r"(?:died|perished|passed\s+away|fell|(?:was|were)\s+(?:killed|slain)))\s+(?:in|during)\b"
-)
-
-
 def lived_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return who was born (or died) in the year asked, each with the day canon gives, or that nobody the
     table knows was; None when the question asks no such thing."""
-    who = _WHO_BORN_DIED.match(" ".join(question.casefold().replace("’", "'").split()))
+    who = BORN_OR_DIED_IN.match(" ".join(question.casefold().replace("’", "'").split()))
     asked = _asked(question) if who is not None else None
     if who is None or asked is None:
         return None

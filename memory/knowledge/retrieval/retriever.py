@@ -81,12 +81,8 @@ class Retriever:
             campaign, steps = await self._campaign(session, campaign_id)
             # A branch: its ancestors' sources up to the fork; the ones imported later are blocked like
             # hidden ones, so they are kept out of the ancestor's vector collection too.
-            sources, after_fork = await split_lineage_sources(session, steps)
-            allowed = {s.id: s for s in retrievable(sources, viewer, knowing)}
+            sources, after_fork, allowed, secret, unseen = await _readable(session, steps, viewer, knowing)
             blocked = [s for s in sources if s.id not in allowed] + after_fork
-            # GM-only sections of allowed sources: left out for whoever may not read them, as hidden sources are.
-            secret = await hidden_section_chunks(session, [s.id for s in allowed.values() if s.hidden_chunks])
-            unseen = frozenset(c for c, s in secret.items() if not sections_seen(viewer, s, knowing))
             versions: dict[int, tuple[str, str]] = {}
             if config.mode != "lexical":
                 versions = await self.semantic.index_versions(session, {s.campaign_id for s in sources})
@@ -106,7 +102,7 @@ class Retriever:
                 knowing,
                 unseen,
             )
-            found.secret = frozenset(secret)
+            found.secret = secret
             await self._for_coverage(session, found, question, config)
             mark = time.perf_counter()
             answer = await assemble(
@@ -245,18 +241,14 @@ class Retriever:
             return question
         async with self.db.session() as session:
             campaign, steps = await self._campaign(session, campaign_id)
-            sources, _ = await split_lineage_sources(session, steps)
-            allowed = [s.id for s in retrievable(sources, viewer, knowing)]
-            secret = await hidden_section_chunks(session, [s.id for s in sources if s.id in allowed])
-            unseen = sorted(c for c, s in secret.items() if not sections_seen(viewer, s, knowing))
+            _, _, allowed, _, unseen = await _readable(session, steps, viewer, knowing)
             reader = CanonReader(
                 session, steps, self.entities.ontology(campaign), viewer=viewer, knowing=knowing
             )
             named = {w for folded in (await self.entities.names(reader, viewer))[0] for w in folded.split()}
-            campaigns = sorted({s.campaign_id for s in sources})
             for typed in list(found):
                 if typed in named or await fulltext.word_exists(
-                    session, typed, allowed, campaigns=campaigns, without=unseen
+                    session, typed, list(allowed), campaigns=campaigns_of(allowed), without=sorted(unseen)
                 ):
                     del found[typed]
         return corrected(question, found)
@@ -278,6 +270,19 @@ class Retriever:
         steps = await lineage(session, campaign_id)
         self._campaigns[campaign_id] = (time.monotonic(), campaign, steps)
         return campaign, steps
+
+
+async def _readable(
+    session: AsyncSession, steps: list[LineageStep], viewer: Viewer, knowing: Knowing | None
+) -> tuple[list[SourceLite], list[SourceLite], dict[int, SourceLite], frozenset[int], frozenset[int]]:
+    """Return a lineage's sources, those a branch blocks (imported after its fork), those the viewer may read by
+    id, the chunks of their GM-only sections, and those of them the viewer may not read."""
+    sources, after_fork = await split_lineage_sources(session, steps)
+    allowed = {s.id: s for s in retrievable(sources, viewer, knowing)}
+    # GM-only sections of allowed sources: left out for whoever may not read them, as hidden sources are.
+    secret = await hidden_section_chunks(session, [s.id for s in allowed.values() if s.hidden_chunks])
+    unseen = frozenset(c for c, s in secret.items() if not sections_seen(viewer, s, knowing))
+    return sources, after_fork, allowed, frozenset(secret), unseen
 
 
 async def _entity_headings(
