@@ -9,8 +9,6 @@ pressing the button there gets the private card it waits on.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
-
 import discord
 
 from bot.services.review import Review
@@ -18,6 +16,7 @@ from canon.proposals import Proposal
 from canon.wording import Wording, describe
 from cogs import canon_embeds
 from cogs.checks import actor_of
+from cogs.embeds import MessageContent
 from cogs.review_common import remember_private, reveals, review_of
 from cogs.services import services_of
 
@@ -27,7 +26,7 @@ UNMARK_LABEL = "Take the mark off"
 
 #: `cogs.canon_views`' `show_review` and `card_content`, passed in (that module holds this one's button).
 Show = Callable[[discord.Interaction, Review, int], Awaitable[None]]
-Card = Callable[..., dict[str, Any]]
+Card = Callable[..., MessageContent]
 
 
 def _names(names: tuple[str, ...]) -> str:

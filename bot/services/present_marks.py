@@ -55,7 +55,9 @@ async def present_characters(session: AsyncSession, campaign_id: int, scene_id: 
     return list(dict.fromkeys(active[m] for m in speakers if m in active))
 
 
-async def mark_present(session: AsyncSession, campaign_id: int, scene: Scene, proposal_id: int, by: str) -> None:
+async def mark_present(
+    session: AsyncSession, campaign_id: int, scene: Scene, proposal_id: int, by: str
+) -> None:
     """Mark a scene's proposal "known only to those present" (a promise the commit turns into reveals)."""
     await learned.add_reveals(
         session,
