@@ -9,6 +9,7 @@ pressing the button there gets the private card it waits on.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+
 import discord
 
 from bot.services.review import Review

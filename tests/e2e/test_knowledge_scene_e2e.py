@@ -92,7 +92,7 @@ async def test_a_players_proposal_kept_to_those_present_leaves_the_public_card_w
     await emu.invoke(chan, gm, "endscene")
     (card,) = review_cards(world)
     scene = await latest_scene(world)
-    title, dead = sorted(await proposals_of_scene(world, scene.id), key=lambda p: p.id)
+    _title, dead = sorted(await proposals_of_scene(world, scene.id), key=lambda p: p.id)
     await pick(world, card, dead.id)
     present = f"lk:proposal:{dead.id}:present"
 
