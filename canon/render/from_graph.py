@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from canon.errors import InvalidInput, NotFound
 from canon.graph import CanonReader
-from canon.models import NOW, AsOf, Entity, StatementKind
+from canon.models import NOW, AsOf, Entity, StatementKind, Viewer
 from canon.render.drawing import MAX_TIMELINE_EVENTS, MAX_TREE_PEOPLE
 from canon.render.family_tree import FamilyTree, TreePerson
 from canon.render.timeline import EraBand, Timeline, era_bounds
@@ -89,7 +89,8 @@ async def family_tree_of(
             name=visible[i].name,
             born=lives.get(i, (None, None))[0],
             died=lives.get(i, (None, None))[1],
-            hidden=entity_hidden(visible[i]),
+            # Marked "GM only" on the GM's tree alone: a player's character knows whom it shows, plainly.
+            hidden=entity_hidden(visible[i]) and reader.viewer == Viewer.GM,
         )
         for i in ordered
     )
