@@ -17,8 +17,9 @@ __all__ = ["clause_verb", "is_clause", "said_of_clauses"]
 #: Words a noun's name joins with, never the subject a verb follows ("Fall *of* the Tower", "Battle *at* the ford").
 _JOINING = frozenset(
     {
-        *("of", "the", "a", "an", "and", "or", "at", "in", "on", "to", "for", "from", "with", "by", "under"),
-        *("over", "upon", "into", "against", "de", "du", "la", "le", "von", "van", "its", "their", "his", "her"),
+        *("of", "the", "a", "an", "and", "or", "at", "in", "on", "to", "for", "from", "with", "by"),
+        *("under", "over", "upon", "into", "against", "de", "du", "la", "le", "von", "van", "its", "his"),
+        *("her", "their"),
     }
 )
 #: Verbs in the present said in the past otherwise than by "-ed".
@@ -119,6 +120,7 @@ def said_of_clauses(text: str, names: list[str]) -> str:
             else re.escape(name)
         )
         opening = re.compile(rf"(^|(?<=[.!?] )|(?<=\] )){spelled} took place ")
-        text = opening.sub(lambda m: f"{m[1]}{in_the_past(name)} ", text)
+        past = in_the_past(name)
+        text = opening.sub(lambda m, past=past: f"{m[1]}{past} ", text)
         text = re.sub(rf"(?<![“\w]){spelled}(?![”\w])", f"“{name}”", text)
     return text
