@@ -41,8 +41,8 @@ def test_an_answer_says_a_clause_name_as_one() -> None:
     assert said_of_clauses(
         "The Gilded Eel opens took place at Quillhaven on 3 Frostfall, year 12.", names
     ) == ("The Gilded Eel opened at Quillhaven on 3 Frostfall, year 12.")
-    assert said_of_clauses("Pell Varn took part in the Gilded Eel opens and the Battle of Grey Point.", names) == (
-        "Pell Varn took part in “The Gilded Eel opens” and the Battle of Grey Point."
-    )
+    assert said_of_clauses(
+        "Pell Varn took part in the Gilded Eel opens and the Battle of Grey Point.", names
+    ) == ("Pell Varn took part in “The Gilded Eel opens” and the Battle of Grey Point.")
     said = "A took place in year 3. [1] The Gilded Eel opens took place in year 12. [1]"
     assert said_of_clauses(said, names) == "A took place in year 3. [1] The Gilded Eel opened in year 12. [1]"
