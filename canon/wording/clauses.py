@@ -120,7 +120,7 @@ def said_of_clauses(text: str, names: list[str]) -> str:
             else re.escape(name)
         )
         opening = re.compile(rf"(^|(?<=[.!?] )|(?<=\] )){spelled} took place ")
-        past = in_the_past(name)
-        text = opening.sub(lambda m, past=past: f"{m[1]}{past} ", text)
-        text = re.sub(rf"(?<![“\w]){spelled}(?![”\w])", f"“{name}”", text)
+        past, quoted = (s.replace("\\", "\\\\") for s in (in_the_past(name), f"“{name}”"))  # replacements
+        text = opening.sub(rf"\g<1>{past} ", text)
+        text = re.sub(rf"(?<![“\w]){spelled}(?![”\w])", quoted, text)
     return text
