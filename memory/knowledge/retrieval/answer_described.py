@@ -40,14 +40,9 @@ from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import CHATTER, FILLER, Question
-from memory.knowledge.retrieval.answer import (
-    EXAMPLE,
-    asks_amount,
-    has_amount,
-    is_example,
-    numbered,
-)
+from memory.knowledge.retrieval.answer import numbered
 from memory.knowledge.retrieval.answer_first import akin
+from memory.knowledge.retrieval.answer_sentence import EXAMPLE, asks_amount, has_amount, is_example
 from memory.knowledge.retrieval.answer_words import (
     asked_words,
     examples,

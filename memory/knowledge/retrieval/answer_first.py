@@ -25,7 +25,8 @@ from memory.fulltext import STOPWORDS
 from memory.knowledge.glossary import expand
 from memory.knowledge.models import LoreResult
 from memory.knowledge.question import FILLER, HOW_UNITS, KIND_LINE, Question, ending_verb, how_word
-from memory.knowledge.retrieval.answer import (
+from memory.knowledge.retrieval.answer_scope import CHATTER
+from memory.knowledge.retrieval.answer_sentence import (
     EXAMPLE,
     NO_AMOUNT,
     asks_amount,
@@ -35,7 +36,6 @@ from memory.knowledge.retrieval.answer import (
     says_field,
     text_words,
 )
-from memory.knowledge.retrieval.answer_scope import CHATTER
 from memory.knowledge.retrieval.answer_words import (
     asked_words,
     examples,

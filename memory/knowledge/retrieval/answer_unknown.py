@@ -4,7 +4,7 @@ A question names something the table knows ("who founded Thistlewick", "who is t
 a thing nothing says. A passage about the entity holds its name, and so half the question's words: quoted, it
 answers something else ("Thistlewick is a market town of the Heathlands, …"). `beside_the_point` tells such an
 answer: quoted from passages for a question naming an entity canon holds, its sentences say none of the words the
-question asks besides the names. The answer is then "nothing known", in the question's own words (`answer.
+question asks besides the names. The answer is then "nothing known", in the question's own words (`answer_nothing.
 nothing_known`), word for word as of a name nobody wrote.
 """
 

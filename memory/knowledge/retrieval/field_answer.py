@@ -22,7 +22,7 @@ from memory.fulltext import STOPWORDS
 from memory.knowledge.fields import KIND, Field, fields_of
 from memory.knowledge.models import LoreResult
 from memory.knowledge.question import GENERIC, Question, ending_verb
-from memory.knowledge.retrieval.answer import counted
+from memory.knowledge.retrieval.answer_sentence import counted
 from memory.knowledge.retrieval.answer_words import (
     fold_words,
     related_said,

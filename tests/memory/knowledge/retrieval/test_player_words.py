@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from memory.knowledge.glossary import expand
 from memory.knowledge.question import analyse, ending_verb, how_word, without_how
-from memory.knowledge.retrieval.answer import counted
 from memory.knowledge.retrieval.answer_scope import strange_words
+from memory.knowledge.retrieval.answer_sentence import counted
 from memory.knowledge.retrieval.answer_step import _named_lower, reply
 from memory.knowledge.retrieval.answer_words import asked_words, related_said
 from tests.memory.knowledge.retrieval.test_answer import passage

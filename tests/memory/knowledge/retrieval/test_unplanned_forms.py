@@ -10,8 +10,8 @@ from canon.storage import Database
 from memory.knowledge.fields import Field, read_fields
 from memory.knowledge.glossary import expand
 from memory.knowledge.question import analyse
-from memory.knowledge.retrieval.answer import text_words
 from memory.knowledge.retrieval.answer_scope import off_subject
+from memory.knowledge.retrieval.answer_sentence import text_words
 from memory.knowledge.retrieval.answer_step import comparison, reply
 from memory.knowledge.retrieval.answer_words import key_words, same_word
 from memory.knowledge.retrieval.words import one_slip
