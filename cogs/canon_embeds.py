@@ -49,13 +49,12 @@ from canon.wording import (
     TurnWords,
     Wording,
     proposal_sentence,
-    statement_sentence,
     type_words,
     warning_sentence,
 )
 from canon.wording.evidence import by_scene
 from canon.wording.findings import kind_words
-from canon.wording.statements import shown_validity
+from canon.wording.statements import state_words
 from cogs.embeds import COLOUR, clip, counted
 from cogs.review_words import left_undecided, mark, undecided_rule
 from cogs.secret_marks import LOCK, statement_mark
@@ -502,16 +501,15 @@ def statement_line(
     viewer: Viewer = Viewer.GM,
     words: Wording = PLAIN,
     known: Known | None = None,
+    status: str | None = None,
 ) -> str:
     """Return one statement as a line: mark (`cogs.secret_marks`: the GM's lock, or what the player's
     character learned, `known`), sentence, when and evidence: its words, which typed back pick it
-    (`bot.services.fact_picking`), never a number."""
+    (`bot.services.fact_picking`), never a number. `status`: a card's state said as a living person's status
+    ("is missing (born in …)", `status_over_life`)."""
     words = words.rich(escape)
     sign = statement_mark(view, viewer, known)
-    line = (f"{sign} " if sign else "") + statement_sentence(view, words)
-    when = words.span(shown_validity(view))
-    if when:
-        line += f" ({when})"
+    line = (f"{sign} " if sign else "") + state_words(view, words, status)
     if evidence and view.statement.evidence:
         line += " — " + "; ".join(words.evidence(e, viewer) for e in view.statement.evidence[:2])
     return line

@@ -17,6 +17,7 @@ from canon.models import NOW, AsOf, CanonLevel, EntityCard, StatementView, Viewe
 from canon.visibility import Knowing, Known, entity_seen, visible_views
 from canon.wording import PLAIN, Wording, type_words
 from canon.wording.fact_names import told_apart
+from canon.wording.statements import status_over_life
 from cogs.canon_embeds import (
     DESCRIPTION_LIMIT,
     FIELD_LIMIT,
@@ -99,9 +100,9 @@ def entity_card_embed(
     if state is not None and not visible_views([state], viewer, knowing, as_of):
         state = None
     if state is not None:  # places and events have no state: nothing to say rather than "unknown"
-        embed.add_field(
-            name="State", value=statement_line(state, viewer=viewer, words=words, known=known), inline=False
-        )
+        status = status_over_life(state, facts)
+        line = statement_line(state, viewer=viewer, words=words, known=known, status=status)
+        embed.add_field(name="State", value=line, inline=False)
     relations = visible_views(card.relations, viewer, knowing, as_of)
     if relations:
         embed.add_field(
