@@ -11,7 +11,7 @@ mark, since the mark would tell the player that entity's other facts are hidden.
 from __future__ import annotations
 
 from canon.models import Entity, StatementView, Viewer
-from canon.visibility import Known, entity_hidden, view_hidden
+from canon.visibility import Known, entity_hidden, shows_lock, view_hidden
 
 LOCK = "🔒"
 KNOWN = "🗝️"
@@ -47,4 +47,4 @@ def mark_key(viewer: Viewer, shown: str) -> str | None:
 
 def gm_lock(viewer: Viewer, hidden: bool) -> str:
     """Return 🔒 for the GM on a hidden thing; a player reads no lock, ever."""
-    return LOCK if hidden and viewer == Viewer.GM else ""
+    return LOCK if shows_lock(viewer, hidden) else ""
