@@ -8,10 +8,13 @@
 - A GM-only section of a source (marked in its file, or hidden by the GM after import) is hidden exactly as a
   hidden source is: its passages are for the GM alone (and for a player whose character was shown the source),
   while the rest of a public source stays public.
-- A proposal is hidden when it is GM-only, or names a hidden entity or a hidden entity proposal, unless a
-  player made it: what a player proposed is shown back to the players as they wrote it, never dropped (a card
-  that drops it would tell them something is hidden). Its continuity warnings are hidden on their own when any
-  rests on hidden canon: the proposal shows, without warnings, and the GM reads them on the private view.
+- A proposal is hidden when it is GM-only: a player's too, kept to "Only those present" (by the player when
+  proposing, or by the GM on the card), since everyone in the channel reads a public card. Otherwise it is
+  hidden when it names a hidden entity or a hidden entity proposal, unless a player made it: what a player
+  proposed in the open is shown back to the players as they wrote it, never dropped (a card that drops it would
+  tell them something is hidden). A hidden proposal leaves a public card whole (no line, count or number:
+  the card numbers what players read first). Its continuity warnings are hidden on their own when any rests
+  on hidden canon: the proposal shows, without warnings, and the GM reads them on the private view.
 - A continuity conflict (or finding) is hidden when it touches a hidden entity or a hidden statement.
 - A player whose character knows something (`Knowing`, the viewer's lens: what the character learned, and
   from when) sees it although it is hidden: a known entity whole, as if public; a known statement, with its
@@ -215,10 +218,10 @@ def warnings_hidden(warnings: Iterable[ProposalWarning], hidden: HiddenCanon) ->
 
 def proposal_hidden(proposal: Proposal, hidden: HiddenCanon, hidden_proposals: Collection[int] = ()) -> bool:
     """Return whether players may not read a proposal (see the module docstring); its warnings aside."""
-    if proposal.authority == Authority.PLAYER:
-        return False
     if proposal.content.visibility == Visibility.GM_ONLY:
         return True
+    if proposal.authority == Authority.PLAYER:
+        return False
     refs = [r for _, r in references(proposal.content)]
     return any(r.entity_id is not None and r.entity_id in hidden.entities for r in refs) or any(
         r.proposal_id is not None and r.proposal_id in hidden_proposals for r in refs

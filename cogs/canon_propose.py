@@ -48,6 +48,12 @@ from cogs.places import campaign_here
 
 NONE = discord.AllowedMentions.none()
 RESOLUTION_HELP = "The turn of the dice roll that decided it (another bot's message in this scene)"
+PRESENT_HELP = "Only those present in this scene may learn it: kept off the public review card"
+#: What the proposer reads when they kept a proposal to those present (`present_only`).
+KEPT_TO_PRESENT = (
+    "Kept to those present: no public card shows it. The GM decides it privately; once it is committed, the "
+    "characters of the players who spoke in this scene know it."
+)
 Roll = app_commands.Range[int, 1, 1_000_000]
 
 
@@ -74,6 +80,7 @@ class ProposeCommands(commands.Cog):
         turns: str | None,
         resolution: int | None = None,
         relies_on: str | None = None,
+        present_only: bool = False,
     ) -> None:
         campaign = await campaign_here(interaction)
         span = forms.parse_turns(turns)
@@ -81,14 +88,19 @@ class ProposeCommands(commands.Cog):
         await replies.think(interaction)
         actor = actor_of(interaction, self.bot.services.settings.gm_role)
         proposals = await self.proposals.propose(
-            campaign, interaction.channel_id or 0, content, actor, turns=span, resolution=resolution
+            campaign,
+            interaction.channel_id or 0,
+            content,
+            actor,
+            turns=span,
+            resolution=resolution,
+            present_only=present_only,
         )
         # A player's warnings may rest on GM-only canon: those are left out, unmentioned (the GM reads them
-        # on the review card).
+        # on the review card). The proposal itself is the player's own: shown back even when kept to those present.
         secret: frozenset[int] = frozenset()
         if not actor.is_gm:
-            hidden, hidden_warnings = await self.reviews.secret_proposals(campaign, proposals)
-            secret = hidden | hidden_warnings
+            _, secret = await self.reviews.secret_proposals(campaign, proposals)
         # A date the proposer did not give is the scene's: the reply says so, in the calendar's words.
         stored = proposals[-1].content  # "born 1190" is stored as the birth it is, dated by its own value
         scene_dated = (
@@ -111,6 +123,8 @@ class ProposeCommands(commands.Cog):
         embed = canon_embeds.proposed_embed(
             proposals, secret=secret, words=words, scene_dated=scene_dated, renamed=renamed(content, stored)
         )
+        if present_only:
+            embed.add_field(name="Only those present", value=KEPT_TO_PRESENT, inline=False)
         await replies.answer(interaction, embed=embed)
 
     @propose.command(name="fact", description="Propose a fact: subject's attribute has a value")
@@ -122,6 +136,7 @@ class ProposeCommands(commands.Cog):
         turns=TURNS_HELP,
         resolution=RESOLUTION_HELP,
         relies_on=RELIES_ON_HELP,
+        present_only=PRESENT_HELP,
     )
     @app_commands.autocomplete(
         subject=entity_names, attribute=attribute_names, when=date_choices, relies_on=fact_list_names
@@ -136,6 +151,7 @@ class ProposeCommands(commands.Cog):
         turns: Turns | None = None,
         resolution: Roll | None = None,
         relies_on: Facts | None = None,
+        present_only: bool = False,
     ) -> None:
         """Propose `subject.attribute = value`."""
         await self._propose(
@@ -146,6 +162,7 @@ class ProposeCommands(commands.Cog):
             turns,
             resolution,
             relies_on=relies_on,
+            present_only=present_only,
         )
 
     @propose.command(name="entity", description="Propose a new person, place, faction, item...")
@@ -155,6 +172,7 @@ class ProposeCommands(commands.Cog):
         description="A few words about it",
         aliases="Other names, separated by commas",
         turns=TURNS_HELP,
+        present_only=PRESENT_HELP,
     )
     @app_commands.autocomplete(type=entity_types)
     async def propose_entity(
@@ -165,6 +183,7 @@ class ProposeCommands(commands.Cog):
         description: Text | None = None,
         aliases: Text | None = None,
         turns: Turns | None = None,
+        present_only: bool = False,
     ) -> None:
         """Propose a new entity."""
         await self._propose(
@@ -173,6 +192,7 @@ class ProposeCommands(commands.Cog):
                 name=name, entity_type=type, description=description, aliases=aliases
             ),
             turns,
+            present_only=present_only,
         )
 
     @propose.command(name="relationship", description="Propose a relation between two entities")
@@ -184,6 +204,7 @@ class ProposeCommands(commands.Cog):
         until=DATE_HELP,
         turns=TURNS_HELP,
         relies_on=RELIES_ON_HELP,
+        present_only=PRESENT_HELP,
     )
     @app_commands.rename(target="object")
     @app_commands.autocomplete(
@@ -204,6 +225,7 @@ class ProposeCommands(commands.Cog):
         until: Date | None = None,
         turns: Turns | None = None,
         relies_on: Facts | None = None,
+        present_only: bool = False,
     ) -> None:
         """Propose `subject RELATION object`."""
         await self._propose(
@@ -218,6 +240,7 @@ class ProposeCommands(commands.Cog):
             ),
             turns,
             relies_on=relies_on,
+            present_only=present_only,
         )
 
     @propose.command(name="state", description="Propose a change of state: dead, wounded, missing...")
@@ -229,6 +252,7 @@ class ProposeCommands(commands.Cog):
         turns=TURNS_HELP,
         resolution=RESOLUTION_HELP,
         relies_on=RELIES_ON_HELP,
+        present_only=PRESENT_HELP,
     )
     @app_commands.autocomplete(
         subject=entity_names, state=state_tags, via=via_kinds, when=date_choices, relies_on=fact_list_names
@@ -243,6 +267,7 @@ class ProposeCommands(commands.Cog):
         turns: Turns | None = None,
         resolution: Roll | None = None,
         relies_on: Facts | None = None,
+        present_only: bool = False,
     ) -> None:
         """Propose that an entity enters a state."""
         await self._propose(
@@ -253,6 +278,7 @@ class ProposeCommands(commands.Cog):
             turns,
             resolution,
             relies_on=relies_on,
+            present_only=present_only,
         )
 
     @propose.command(name="event", description="Propose an event: what happened, when, where, who took part")
@@ -266,6 +292,7 @@ class ProposeCommands(commands.Cog):
         turns=TURNS_HELP,
         resolution=RESOLUTION_HELP,
         relies_on=RELIES_ON_HELP,
+        present_only=PRESENT_HELP,
     )
     @app_commands.autocomplete(
         location=place_names,
@@ -286,6 +313,7 @@ class ProposeCommands(commands.Cog):
         turns: Turns | None = None,
         resolution: Roll | None = None,
         relies_on: Facts | None = None,
+        present_only: bool = False,
     ) -> None:
         """Propose an event."""
         await self._propose(
@@ -302,4 +330,5 @@ class ProposeCommands(commands.Cog):
             turns,
             resolution,
             relies_on=relies_on,
+            present_only=present_only,
         )

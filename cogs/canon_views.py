@@ -62,7 +62,7 @@ from cogs.review_modals import (
     RationaleModal,
     open_edit,
 )
-from cogs.review_present import NO_PINGS, PRESENT_LABEL, UNMARK_LABEL, toggle_present
+from cogs.review_present import PRESENT_LABEL, UNMARK_LABEL, press_present
 from cogs.review_words import mark
 from cogs.services import services_of
 from memory.scenes import SceneStatus
@@ -166,10 +166,7 @@ class ProposalButton(
                 await open_edit(interaction, proposal, about)
                 return
             if self.action == "present":
-                note = await toggle_present(interaction, proposal, review.words)
-                review = await review_of(interaction, proposal)
-                await show_review(interaction, review, canon_embeds.page_of(review, self.proposal_id))
-                await interaction.followup.send(note, ephemeral=True, allowed_mentions=NO_PINGS)
+                await press_present(interaction, proposal, review, show_review, card_content)
                 return
             accept = self.action == "accept"
             if proposal.status == ProposalStatus.PENDING and (proposal.needs_rationale or not accept):

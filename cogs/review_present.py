@@ -1,22 +1,33 @@
 """The review card's "Only those present" button: what it says, and what the GM reads after pressing it.
 
 The button itself is one of `cogs.canon_views.ProposalButton`'s actions (`lk:proposal:{id}:present`); this
-module calls the one service (`bot.services.present_marks.PresentMarks`) and words its answer.
+module calls the one service (`bot.services.present_marks.PresentMarks`) and words its answer. A marked proposal
+is GM-only, a player's own too (`canon.visibility.proposal_hidden`): it leaves the public card whole, and the GM
+pressing the button there gets the private card it waits on.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import discord
 
-from canon.models import Authority
+from bot.services.review import Review
 from canon.proposals import Proposal
 from canon.wording import Wording, describe
+from cogs import canon_embeds
 from cogs.checks import actor_of
+from cogs.embeds import MessageContent
+from cogs.review_common import remember_private, reveals, review_of
 from cogs.services import services_of
 
 NO_PINGS = discord.AllowedMentions.none()
 PRESENT_LABEL = "Only those present"
 UNMARK_LABEL = "Take the mark off"
+
+#: `cogs.canon_views`' `show_review` and `card_content`, passed in (that module holds this one's button).
+Show = Callable[[discord.Interaction, Review, int], Awaitable[None]]
+Card = Callable[..., MessageContent]
 
 
 def _names(names: tuple[str, ...]) -> str:
@@ -38,13 +49,27 @@ async def toggle_present(interaction: discord.Interaction, proposal: Proposal, w
         if mark.characters
         else "nobody who spoke in this scene plays a character yet, so nobody will learn it unless one does"
     )
-    # A player's proposal stays on the public card as they wrote it (`canon.visibility.proposal_hidden`).
-    where = (
-        "The players still see it on the card, as its proposer wrote it"
-        if proposal.authority == Authority.PLAYER
-        else "It is off the public card now: /canon review private:true shows it to you"
-    )
     return (
         f"{about} is now GM-only and known only to those present: once committed, {who}. "
-        f"{where}; its button “{UNMARK_LABEL}” there undoes it."
+        "It is off the public card now and waits on your private card, whose button "
+        f"“{UNMARK_LABEL}” takes the mark off."
     )
+
+
+async def press_present(
+    interaction: discord.Interaction, proposal: Proposal, review: Review, show: Show, card: Card
+) -> None:
+    """Toggle the mark, edit the clicked card, and tell the GM privately; pressed on the public card, which
+    no longer shows the proposal, the answer carries the GM's private card with it picked."""
+    note = await toggle_present(interaction, proposal, review.words)
+    review = await review_of(interaction, proposal)
+    page = canon_embeds.page_of(review, proposal.id)
+    await show(interaction, review, page)
+    if reveals(interaction.message):
+        await interaction.followup.send(note, ephemeral=True, allowed_mentions=NO_PINGS)
+        return
+    private = card(review, page, reveal=True, chosen=proposal.id)
+    message = await interaction.followup.send(
+        note, ephemeral=True, allowed_mentions=NO_PINGS, wait=True, **private
+    )
+    remember_private(interaction, review, message)

@@ -1,8 +1,10 @@
 """The review card's "known only to those present": a scene's proposal that becomes GM-only canon its
 participants' characters know.
 
-`PresentMarks` is the one service the card's button calls (GM only). Marking a pending proposal makes it GM-only
-(players' cards no longer show it) and keeps a mark beside it; pressing again takes the mark off (the proposal
+`PresentMarks` is the one service the card's button calls (GM only); a player may also keep their own proposal
+to those present when making it (`ProposalService.propose(present_only=True)`, marked by `mark_present`). Marking a
+pending proposal makes it GM-only (players' cards no longer show it, a player's own included) and keeps a mark
+beside it; pressing again takes the mark off (the proposal
 stays GM-only: Edit or a new proposal makes it public). When the scene is committed, `reveal_marked` (called by
 the commit, in its transaction) turns each mark of an accepted proposal into reveals of what it wrote, to the
 active characters of the players who spoke in the scene, from that scene on: all or nothing with the commit.
@@ -51,6 +53,25 @@ async def present_characters(session: AsyncSession, campaign_id: int, scene_id: 
         if r.active
     }
     return list(dict.fromkeys(active[m] for m in speakers if m in active))
+
+
+async def mark_present(
+    session: AsyncSession, campaign_id: int, scene: Scene, proposal_id: int, by: str
+) -> None:
+    """Mark a scene's proposal "known only to those present" (a promise the commit turns into reveals)."""
+    await learned.add_reveals(
+        session,
+        campaign_id,
+        learned.PRESENT_MARK,
+        proposal_id,
+        [None],
+        world_from=None,
+        world_from_key=None,
+        story_from=scene.story_order,
+        scene_id=scene.id,
+        reason=REASON.format(order=scene.story_order),
+        revealed_by=by,
+    )
 
 
 async def reveal_marked(session: AsyncSession, scene: Scene, result: CommitResult, by: str) -> int:
@@ -106,19 +127,7 @@ class PresentMarks:
                 marked = False
             else:
                 marked = True
-                await learned.add_reveals(
-                    session,
-                    campaign.id,
-                    learned.PRESENT_MARK,
-                    proposal_id,
-                    [None],
-                    world_from=None,
-                    world_from_key=None,
-                    story_from=scene.story_order,
-                    scene_id=scene.id,
-                    reason=REASON.format(order=scene.story_order),
-                    revealed_by=gm.name,
-                )
+                await mark_present(session, campaign.id, scene, proposal_id, gm.name)
                 if not gm_only(proposal.content.visibility):
                     reader = await self.access.reader(session, campaign, Viewer.GM)
                     hidden = proposal.content.model_copy(update={"visibility": visibility_of(True)})

@@ -13,17 +13,18 @@ from collections.abc import Sequence
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.canon_access import CanonAccess
+from bot.services.present_marks import mark_present
 from canon.campaigns import Campaign
 from canon.date_reading import scene_anchor
 from canon.errors import Conflict, InvalidInput, NotFound
-from canon.gate import Draft
+from canon.gate import Draft, proposal_rows
 from canon.graph import CanonReader
 from canon.models import Authority, Evidence, EvidenceKind, Viewer
 from canon.ontology import Ontology
 from canon.proposals import Proposal, ProposalContent, dated_by_scene
 from canon.storage import Database
-from canon.visibility import Knowing
-from memory.scenes import Actor, SceneService, SceneStatus, SpeakerKind, Turn, load_scene, scene_turns
+from canon.visibility import Knowing, gm_only, visibility_of
+from memory.scenes import Actor, Scene, SceneService, SceneStatus, SpeakerKind, Turn, load_scene, scene_turns
 
 log = logging.getLogger(__name__)
 
@@ -56,9 +57,14 @@ class ProposalService:
         *,
         turns: tuple[int, int] | None = None,
         resolution: int | None = None,
+        present_only: bool = False,
     ) -> list[Proposal]:
         """Propose a canon change in the channel's running scene, citing turns (by default the proposer's own
-        latest, `_cited_span`) and the roll that decided it (`resolution`: a roll turn's number)."""
+        latest, `_cited_span`) and the roll that decided it (`resolution`: a roll turn's number).
+
+        `present_only`: the proposer keeps it to those present, as the review card's "Only those present" does:
+        it is GM-only (no public card shows it, nor the names it proposes), marked, and once accepted and
+        committed the characters present in the scene know it."""
         scene = await self.scenes.current_scene(channel_id)
         if scene.status != SceneStatus.ACTIVE:
             raise Conflict("This scene has ended; proposals are closed while its review is open.")
@@ -89,9 +95,14 @@ class ProposalService:
                 loaded.story_order,
                 scene_anchor(loaded.world_date),
             )
-            return await gate.propose(
+            if present_only:
+                draft = dataclasses.replace(draft, content=_gm_only(draft.content))
+            stored = await gate.propose(
                 session, reader, draft, scene_id=scene.id, story_order=order, warn=True, anchor=anchor
             )
+            if present_only:
+                stored = [await _keep_to_present(session, campaign, loaded, p, actor) for p in stored]
+            return stored
 
         return await self.db.run(work)
 
@@ -129,6 +140,21 @@ class ProposalService:
             return stored
 
         return await self.db.run(work)
+
+
+def _gm_only(content: ProposalContent) -> ProposalContent:
+    return content.model_copy(update={"visibility": visibility_of(True)})
+
+
+async def _keep_to_present(
+    session: AsyncSession, campaign: Campaign, scene: Scene, proposal: Proposal, actor: Actor
+) -> Proposal:
+    """Make a just-stored proposal GM-only (the entity proposals made for its unknown names too) and mark it."""
+    if not gm_only(proposal.content.visibility):
+        row = await proposal_rows.revise(session, proposal.id, _gm_only(proposal.content))
+        proposal = proposal_rows.proposal_from_row(row)
+    await mark_present(session, campaign.id, scene, proposal.id, actor.name)
+    return proposal
 
 
 def _cited_span(

@@ -38,8 +38,9 @@ class Review:
     """What a review card shows: the scene, its proposals, and the Discord message of each turn cited.
 
     `secret` holds the ids of proposals a player must not read (`canon.visibility.proposal_hidden`: GM-only
-    ones and those naming GM-only entities, never a player's own); `secret_warnings` those shown to players
-    without their continuity warnings, which rest on GM-only canon. A card players see follows both.
+    ones, a player's kept to those present included, and those naming GM-only entities); `secret_warnings`
+    those whose continuity warnings rest on GM-only canon, shown to players without them. A card players see
+    follows both.
     """
 
     scene: Scene | None
@@ -171,7 +172,8 @@ class ReviewService:
         secret = {p.id for p in proposals if proposal_hidden(p, hidden)}
         # A proposal naming a hidden entity proposal is hidden too.
         secret |= {p.id for p in proposals if proposal_hidden(p, hidden, secret)}
-        warned = {p.id for p in proposals if p.id not in secret and warnings_hidden(p.warnings, hidden)}
+        # A hidden proposal's own too: its proposer reads it back (`/propose`), never the warnings' hidden canon.
+        warned = {p.id for p in proposals if warnings_hidden(p.warnings, hidden)}
         return frozenset(secret), frozenset(warned)
 
     async def _hidden(

@@ -33,6 +33,20 @@ def embed_text(embed: dict[str, Any]) -> str:
     return plain("\n".join(parts))
 
 
+def public_text(world: World) -> str:
+    """Return everything anyone in the scene channel reads there (no ephemeral answer): texts, embeds,
+    and the labels of its controls."""
+    said = []
+    for message in world.emu.channel_messages(world.channel):
+        said.append(plain(message.get("content")))
+        said += [embed_text(e) for e in message.get("embeds", [])]
+        for row in message.get("components", []):
+            for item in row.get("components", []):
+                said.append(str(item.get("label") or item.get("placeholder") or ""))
+                said += [f"{o.get('label')} {o.get('description') or ''}" for o in item.get("options", [])]
+    return "\n".join(said)
+
+
 def review_cards(world: World) -> list[dict[str, Any]]:
     """Return the review cards posted in the scene channel, oldest first (as they are now)."""
     return [

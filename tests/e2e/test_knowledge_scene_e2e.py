@@ -11,7 +11,9 @@ from tests.e2e.canon_flow import (
     gm_adds,
     latest_scene,
     live,
+    pick,
     proposals_of_scene,
+    public_text,
     review_cards,
 )
 from tests.e2e.conftest import World
@@ -80,24 +82,40 @@ async def test_a_proposal_known_only_to_those_present_and_each_players_own_recap
     assert tell.ephemeral and "Only the GM" in (tell.content or ""), tell.content
 
 
-async def test_a_players_proposal_kept_to_those_present_can_be_taken_back_on_the_card(world: World) -> None:
+async def test_a_players_proposal_kept_to_those_present_leaves_the_public_card_whole(world: World) -> None:
     emu, chan, gm, quinn = world.emu, world.channel, world.gm, world.quinn
     await gm_adds(world, "entity", name="Brannoc", type="NPC")
     await emu.invoke(chan, gm, "scene start", title="The bolt")
     await emu.send_message(chan, quinn, "A bolt takes Brannoc in the chest.")
+    await emu.invoke(chan, quinn, "propose fact", subject="Brannoc", attribute="title", value="the ferryman")
     await emu.invoke(chan, quinn, "propose state", subject="Brannoc", state="dead")
     await emu.invoke(chan, gm, "endscene")
     (card,) = review_cards(world)
-    (proposal,) = await proposals_of_scene(world, (await latest_scene(world)).id)
-    present = f"lk:proposal:{proposal.id}:present"
+    scene = await latest_scene(world)
+    _title, dead = sorted(await proposals_of_scene(world, scene.id), key=lambda p: p.id)
+    await pick(world, card, dead.id)
+    present = f"lk:proposal:{dead.id}:present"
 
-    note = _said(await emu.click(card, present, gm))
-    # A player's proposal stays on the card as they wrote it: the GM is told so, not sent to a private card.
-    assert "The players still see it on the card" in note and "private" not in note, note
-    assert "Brannoc dies" in embed_text(live(world, card)["embeds"][0])
-    undo = buttons(live(world, card))[present]  # the same button, saying what pressing it again does
-    assert undo["label"] == "Take the mark off #1", undo
-    assert "its button “Take the mark off” there undoes it" in note, note
-    again = _said(await emu.click(card, present, gm))
-    assert "is no longer marked" in again, again
-    assert buttons(live(world, card))[present]["label"] == "Only those present #1"
+    refused = await emu.click(card, present, quinn)  # a GM's control: the proposer's own click is refused
+    assert refused.ephemeral and "Only the GM" in _said(refused), _said(refused)
+    marked = await emu.click(card, present, gm)
+    note = _said(marked)
+    assert "off the public card" in note and "waits on your private card" in note, note
+    # Nothing public tells it: no line, no count that counts it, no number past the ones shown.
+    shown = public_text(world)
+    assert "dies" not in shown and "dead" not in shown, shown
+    public = embed_text(live(world, card)["embeds"][0])
+    assert "1 proposal:" in public and "#1" in public and "#2" not in public, public
+    assert "the ferryman" in public, public  # the player's other proposal stays, as they wrote it
+    reposted = await emu.invoke(chan, gm, "canon review")  # a card posted now reads as if it never was
+    assert reposted.ephemeral
+    again = embed_text(review_cards(world)[-1]["embeds"][0])
+    assert "1 proposal:" in again and "dies" not in again and "#2" not in again, again
+    # The GM reads it on the private card that came with the answer, numbered after the public ones.
+    (private,) = [m for m in marked.followup_messages if m.data.get("embeds")]
+    assert private.ephemeral and "Brannoc dies" in embed_text(private.data["embeds"][0])
+    undo = buttons(private.data)[present]
+    assert undo["label"] == "Take the mark off #2", undo
+    again_note = _said(await emu.click(private.data, present, gm))
+    assert "is no longer marked" in again_note and "stays GM-only" in again_note, again_note
+    assert "dies" not in public_text(world)

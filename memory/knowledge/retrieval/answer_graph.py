@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from canon.wording import relation_sentence, title_phrase
+from canon.wording.clauses import said_of_clauses
 from canon.wording.counts import in_words
 from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
@@ -75,6 +76,9 @@ _TOLD = ("description", "gm notes", "notes")
 #: Relations said once of all their subjects: "A, B and C took part in the Battle of Red Ford".
 _TOLD_TOGETHER = frozenset({"PARTICIPATED_IN"})
 _BORN_WHEN = re.compile(r" was born (?:on|in) |'s date of birth |, born (?:on|in) ")
+#: Relations whose subject is an event, and those whose object is.
+_EVENT_FIRST = frozenset({"OCCURRED_AT", "OCCURRED_DURING"})
+_EVENT_LAST = frozenset({"PARTICIPATED_IN", "WITNESSED", "CAUSED", "WON"})
 _SYMMETRIC = frozenset({"SIBLING_OF", "SPOUSE_OF", "ALLY_OF", "ENEMY_OF"})
 
 
@@ -266,7 +270,20 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
     """Return an answer from the canon graph (a relation, or the card of the entity asked about), or None; the
     cards are read in the order the question's form asks them (`_by_form`), cited by their own numbers. A
     name given in part that several share asks which one (`answer_which`); a question of kin or marriage is
-    answered from the family of the one it asks about (`answer_kin`)."""
+    answered from the family of the one it asks about (`answer_kin`). An event named by a clause is said as one
+    (`canon.wording.clauses`: "The Gilded Eel opened at …")."""
+    found = _from_graph(question, facts)
+    if found is None:
+        return None
+    events = [f.entity_name for f in facts if is_event(f)]
+    for relation in (r for f in facts for r in f.relations):
+        predicate = relation.predicate.upper()
+        events += [relation.subject] if predicate in _EVENT_FIRST else []
+        events += [relation.object] if predicate in _EVENT_LAST else []
+    return said_of_clauses(found[0], events), found[1]
+
+
+def _from_graph(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     steps = [(n, f) for n, f in enumerate(facts, 1) if f.step and f.step_span]
     if steps and len(re.findall(r"(?:'s|s')\s", steps[0][1].step_span or "")) > 1:
         return _two_step(question, steps)  # a chain of kin ("Tove's brother's wife"), read tie by tie
