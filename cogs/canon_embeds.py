@@ -49,13 +49,12 @@ from canon.wording import (
     TurnWords,
     Wording,
     proposal_sentence,
-    statement_sentence,
     type_words,
     warning_sentence,
 )
 from canon.wording.evidence import by_scene
 from canon.wording.findings import kind_words
-from canon.wording.statements import shown_validity
+from canon.wording.statements import state_words
 from cogs.embeds import COLOUR, clip, counted
 from cogs.review_words import left_undecided, mark, undecided_rule
 from memory.scenes import SceneStatus
@@ -501,14 +500,13 @@ def statement_line(
     evidence: bool = True,
     viewer: Viewer = Viewer.GM,
     words: Wording = PLAIN,
+    status: str | None = None,
 ) -> str:
     """Return one statement as a line: lock, sentence, when and evidence: its words, which typed back pick it
-    (`bot.services.fact_picking`), never a number."""
+    (`bot.services.fact_picking`), never a number. `status`: a card's state said as a living person's status
+    ("is missing (born in …)", `status_over_life`)."""
     words = words.rich(escape)
-    line = (f"{LOCK} " if view_hidden(view) else "") + statement_sentence(view, words)
-    when = words.span(shown_validity(view))
-    if when:
-        line += f" ({when})"
+    line = (f"{LOCK} " if view_hidden(view) else "") + state_words(view, words, status)
     if evidence and view.statement.evidence:
         line += " — " + "; ".join(words.evidence(e, viewer) for e in view.statement.evidence[:2])
     return line

@@ -16,6 +16,7 @@ from canon.models import AsOf, CanonLevel, EntityCard, StatementView, Viewer
 from canon.visibility import Knowing, entity_hidden, entity_seen, visible_views
 from canon.wording import PLAIN, Wording, type_words
 from canon.wording.fact_names import told_apart
+from canon.wording.statements import status_over_life
 from cogs.canon_embeds import (
     DESCRIPTION_LIMIT,
     FIELD_LIMIT,
@@ -95,7 +96,9 @@ def entity_card_embed(
     if state is not None and not visible_views([state], viewer, knowing, as_of):
         state = None
     if state is not None:  # places and events have no state: nothing to say rather than "unknown"
-        embed.add_field(name="State", value=statement_line(state, viewer=viewer, words=words), inline=False)
+        status = status_over_life(state, facts)
+        line = statement_line(state, viewer=viewer, words=words, status=status)
+        embed.add_field(name="State", value=line, inline=False)
     relations = visible_views(card.relations, viewer, knowing, as_of)
     if relations:
         embed.add_field(

@@ -65,6 +65,26 @@ def _line(view: StatementView, words: Wording | None = None) -> str:
     return f"{lock}{statement_words(view, words or PLAIN, Viewer.GM)}{retconned}"
 
 
+def _plain() -> Wording:
+    from canon.wording import PLAIN
+
+    return PLAIN
+
+
+def _state_line(card: EntityCard, words: Wording) -> str:
+    """Return a card's state as `_line` says a statement, a living person's status over a birth's "alive"."""
+    from canon.models import Viewer
+    from canon.visibility import view_hidden
+    from canon.wording.statements import state_words, status_over_life
+
+    assert card.state is not None
+    view = card.state
+    text = state_words(view, words, status_over_life(view, card.facts))
+    if view.statement.evidence:
+        text += " — " + "; ".join(words.evidence(e, Viewer.GM) for e in view.statement.evidence[:2])
+    return ("[gm only] " if view_hidden(view) else "") + text
+
+
 def _words(calendar: CampaignCalendar) -> Wording:
     """Return the words of the campaign's calendar for the command line's text."""
     from canon.wording import Wording
@@ -81,7 +101,7 @@ def _card_text(card: EntityCard, as_of: str, words: Wording | None = None) -> st
     if entity.aliases:
         lines.append("Also known as: " + ", ".join(entity.aliases))
     if card.state:  # a place or an event has no state: nothing to say, rather than "unknown"
-        lines.append("State: " + _line(card.state, words))
+        lines.append("State: " + _state_line(card, words or _plain()))
     lines += ["Relations:", *(f"  {_line(v, words)}" for v in card.relations)] if card.relations else []
     lines += ["Facts:", *(f"  {_line(v, words)}" for v in card.facts)] if card.facts else []
     return "\n".join(lines)

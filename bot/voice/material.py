@@ -12,6 +12,7 @@ from canon.graph import fold
 from canon.models import EntityCard, StatementKind
 from canon.ontology import Ontology
 from canon.visibility import entity_hidden, view_hidden
+from canon.wording.statements import status_over_life
 from memory.leaks import CARD_LABEL, Secret, card_secrets
 from memory.npc_memory import DocType, MemoryRecord, NewMemory, ScopeKind
 from memory.scenes import Scene, SpeakerKind, Turn
@@ -40,7 +41,8 @@ def card_line(card: EntityCard) -> str:
     if entity.description:
         bits.append(entity.description)
     if card.state is not None:
-        bits.append(f"currently {card.state.statement.value}")
+        # A living person's status ("missing") over a birth's "alive": what the card says.
+        bits.append(f"currently {status_over_life(card.state, card.facts) or card.state.statement.value}")
     sentences = [v.sentence() for v in (*card.facts, *card.relations)][:MAX_FACTS_PER_CARD]
     bits += sentences
     return "; ".join(bits)
@@ -216,7 +218,7 @@ def public_state_names(cards: Iterable[EntityCard]) -> dict[str, str]:
     states: dict[str, str] = {}
     for card in cards:
         if card.state is not None and card.state.statement.kind == StatementKind.STATE:
-            value = card.state.statement.value or ""
+            value = status_over_life(card.state, card.facts) or card.state.statement.value or ""
             for name in (card.entity.name, *card.entity.aliases):
                 states[name] = value
     return states

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 
 from canon.calendar import UNKNOWN
 from canon.models import StatementKind, StatementView, Validity, Viewer
@@ -52,6 +53,45 @@ def statement_words(view: StatementView, words: Wording, viewer: Viewer, *, evid
     if evidence and view.statement.evidence:
         text += " — " + "; ".join(words.evidence(e, viewer) for e in view.statement.evidence[:2])
     return text
+
+
+#: The states a person's `status` may name beside a life the dates only say began ("missing", "imprisoned"; "dead"
+#: with no date of death): the card says the status, never "alive".
+STATUS_STATES = frozenset({"wounded", "missing", "imprisoned", "cursed", "undead", "dead"})
+
+
+def status_over_life(state: StatementView | None, facts: Iterable[StatementView]) -> str | None:
+    """Return the state a person's `status` fact names when the card's state is only a birth's "alive" (a missing
+    man born in 631 is missing, not "alive since 631"), or None. `facts`: the card's facts the viewer sees, so a
+    status kept for the GM changes only the GM's card."""
+    if state is None or state.statement.kind != StatementKind.STATE or state.statement.via:
+        return None
+    if (state.statement.value or "").strip().casefold() != "alive":
+        return None
+    said = [
+        (v.statement.value or "").strip().casefold()
+        for v in facts
+        if v.statement.kind == StatementKind.ATTRIBUTE and v.statement.predicate == "status"
+    ]
+    return said[-1] if said and said[-1] in STATUS_STATES else None
+
+
+def state_parts(view: StatementView, words: Wording, status: str | None = None) -> tuple[str, str]:
+    """Return a card's state line as its sentence and when it holds: ("Idris Fenn is alive", "since year 830 of
+    …"), or with a `status` (`status_over_life`) that status and the birth: ("Haskel Sarrane is missing", "born
+    in year 631"; no birth date: "")."""
+    if status:
+        start = view.statement.validity.world_from
+        born = f"born {words.when(start)}" if start and start != UNKNOWN else ""
+        return state_sentence(words.name(view.subject.name), words.name(status)), born
+    return statement_sentence(view, words), words.span(shown_validity(view))
+
+
+def state_words(view: StatementView, words: Wording, status: str | None = None) -> str:
+    """Return a card's state line before its evidence: "Idris Fenn is alive (since year 830 of …)", "Haskel
+    Sarrane is missing (born in year 631)" (`state_parts`)."""
+    text, when = state_parts(view, words, status)
+    return f"{text} ({when})" if when else text
 
 
 #: What a life's state from a date nobody knows says of that date: "Osric Dray is dead; the date of death is not known".

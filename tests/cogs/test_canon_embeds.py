@@ -404,6 +404,25 @@ def test_a_timeline_strikes_retconned_rows_and_hides_gm_only_ones() -> None:
     assert "🔒 Mara's curse: yes" in gm
 
 
+def test_a_status_says_the_state_over_a_birth_and_a_hidden_one_only_to_the_gm() -> None:
+    hidden = statement(15, StatementKind.ATTRIBUTE, "status", value="missing", visibility=Visibility.GM_ONLY)
+    card = mara_card().model_copy(update={"facts": (hidden,)})
+    player = {
+        f.name: f.value or ""
+        for f in entity_embeds.entity_card_embed(card, viewer=Viewer.PLAYER, as_of=AsOf()).fields
+    }
+    assert player["State"].startswith("Mara is alive") and "missing" not in str(player)
+    gm = {
+        f.name: f.value or ""
+        for f in entity_embeds.entity_card_embed(card, viewer=Viewer.GM, as_of=AsOf()).fields
+    }
+    assert gm["State"].startswith("Mara is missing"), gm
+    said = statement(15, StatementKind.ATTRIBUTE, "status", value="imprisoned")
+    public = mara_card().model_copy(update={"facts": (said,)})
+    shown = entity_embeds.entity_card_embed(public, viewer=Viewer.PLAYER, as_of=AsOf()).fields
+    assert next(f.value for f in shown if f.name == "State").startswith("Mara is imprisoned")  # type: ignore[union-attr]
+
+
 def test_an_entity_card_explains_the_lock_only_when_it_shows_one() -> None:
     marked = entity_embeds.entity_card_embed(mara_card(), viewer=Viewer.GM, as_of=AsOf())
     assert "🔒 = GM only" in (marked.footer.text or ""), marked.footer.text

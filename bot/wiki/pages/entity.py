@@ -20,8 +20,8 @@ from canon.graph import CanonReader
 from canon.graph.fact_pages import facts_page
 from canon.models import AsOf, CanonLevel, EntityCard, Evidence, EvidenceKind, StatementView
 from canon.visibility import entity_hidden, passage_hidden, source_seen, view_hidden, visible_views
-from canon.wording import Wording, statement_sentence, type_words
-from canon.wording.statements import shown_validity
+from canon.wording import Wording, type_words
+from canon.wording.statements import state_parts, status_over_life
 from memory.knowledge.models import citation_label
 from memory.scenes import Scene, scenes_by_id
 
@@ -121,13 +121,18 @@ def _evidence(evidence: Evidence, reading: Reading, words: Wording, cited: Cited
 
 
 def statement_html(
-    view: StatementView, reading: Reading, words: Wording, cited: Cited, *, evidence: bool = True
+    view: StatementView,
+    reading: Reading,
+    words: Wording,
+    cited: Cited,
+    *,
+    evidence: bool = True,
+    status: str | None = None,
 ) -> str:
-    """Return one statement as the cards say it, in HTML: lock (GM), sentence, when, evidence."""
-    line = (f"{LOCK} " if reading.gm and view_hidden(view) else "") + _linked(
-        statement_sentence(view, words), view, reading, words
-    )
-    when = words.span(shown_validity(view))
+    """Return one statement as the cards say it, in HTML: lock (GM), sentence, when, evidence (`status`: a
+    card's state said as a living person's status, `status_over_life`)."""
+    sentence, when = state_parts(view, words, status)
+    line = (f"{LOCK} " if reading.gm and view_hidden(view) else "") + _linked(sentence, view, reading, words)
     if when:
         line += f" ({esc(when)})"
     if view.statement.provenance.level == CanonLevel.RETCONNED:
@@ -268,7 +273,8 @@ def _body(card: EntityCard, listed: FactsPage, reading: Reading, words: Wording,
         else None
     )
     if state is not None:
-        body += ["<h2>State</h2>", f"<p>{statement_html(state, reading, words, cited)}</p>"]
+        status = status_over_life(state, facts)
+        body += ["<h2>State</h2>", f"<p>{statement_html(state, reading, words, cited, status=status)}</p>"]
     relations = visible_views(card.relations, viewer, knowing, reading.as_of.as_of)
     if relations:
         lines = [statement_html(v, reading, words, cited, evidence=False) for v in relations[:200]]

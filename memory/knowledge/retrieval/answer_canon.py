@@ -179,9 +179,17 @@ def kind_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             if state is not None:
                 terminal = fact.state_terminal if fact.state else state in _FINAL
                 yes = verdict(question, state, terminal)
-                said = f"{yes}: {line}" if yes else line
+                said = f"{yes}: {line}" if yes else _unsure(question, fact, state) or line
                 return f"{said}. [{number}]", number
     return None
+
+
+def _unsure(question: str, fact: CanonFact, state: str) -> str | None:
+    """Return the answer to "is X alive?" (or dead) of a missing X: no verdict, and why ("Nothing the table knows
+    says whether Haskel Sarrane is alive; they are missing"), or None."""
+    if state != "missing" or not asked_states(question) & {"alive", "dead"}:
+        return None
+    return f"Nothing the table knows says whether {fact.entity_name} is alive; they are missing"
 
 
 #: Deeds a when- or where-question asks the day or the place of ("when was X founded", "where was X born"): a

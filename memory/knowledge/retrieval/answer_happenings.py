@@ -137,8 +137,9 @@ def _who_took_part(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
 def happening_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return what happened at a place, or who took part in an event (see the module docstring), or None."""
     folded = question.casefold()
-    if _WHAT_HAPPENED.match(folded):
-        when = asked_when(question)
+    when = asked_when(question)
+    asks_what = bool(_WHAT_HAPPENED.match(folded))
+    if asks_what or when is not None:  # "events of LR 500" asks what happened then, not at a place
         dated = [(n, f) for n, f in enumerate(facts, 1) if is_event(f) and when and f.matched == when]
         if (
             dated
@@ -151,7 +152,7 @@ def happening_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
             ]
             if told:
                 return " ".join(told), dated[0][0]
-        return _at_places(facts)
+        return _at_places(facts) if asks_what else None
     if re.match(r"^\s*who\b", folded):
         return _who_took_part(question, facts)
     if re.match(r"^\s*(?:when|where)\b", folded):

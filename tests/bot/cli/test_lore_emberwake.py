@@ -49,7 +49,7 @@ LIVES = {
     ),
     # `status:` in a family tree, and a status with no dates.
     "is fennick alive": "Yes: Fennick Dray is imprisoned (born in year 744 of the Ashen Reckoning).",
-    "is corwen alive": "Corwen Dray is missing.",
+    "is corwen alive": "Nothing the table knows says whether Corwen Dray is alive; they are missing.",
     "is dunmore alive": "No: Dunmore Pike is dead.",
     # Where a prisoner is held, from the description; a prisoner nobody places.
     "where is fennick held": "Fennick Dray is imprisoned, kept in the Glass Gaol for plotting against her.",

@@ -41,7 +41,7 @@ PLAYER = {
     "when did orrin die": ["Orrin Vaske died on 3 Sunmoon, year 871 of the Age of Tides"],
     "is orrin still alive": ["No: Orrin Vaske died on 3 Sunmoon"],
     "when was Tamsin born": ["Tamsin Vaske is alive, born on 20 Saltmoon, year 845"],
-    "is pip alive": ["Pip Marrowby is missing"],
+    "is pip alive": ["Nothing the table knows says whether Pip Marrowby is alive; they are missing"],
     # Events: on their day, at their place.
     "when was the battle of gull rock": ["took place at Gull Rock on 3 Sunmoon, year 871"],
     "who took part in the battle of gull rock": [
@@ -94,7 +94,7 @@ PLAYER = {
 PLAYER_OWN = {
     "tell me who nell is": ["Nell Quarrow"],
     "what year did corran die": ["Corran Vaske died on 12 Squallmoon, year 866"],
-    "is pip marrowby dead": ["Pip Marrowby is missing"],
+    "is pip marrowby dead": ["Nothing the table knows says whether Pip Marrowby is alive; they are missing"],
     "who is the heron": ["Idris Fenn, called The Heron"],
     "who fought at the battle of gull rock": ["Idris Fenn"],
     "what took place at tidehall": ["Investiture of Tamsin took place at Tidehall"],

@@ -1,0 +1,89 @@
+"""What a GM who wrote a world from the docs alone asked the YAML format to say, imported and read back through
+`lorekeeper` on a small world of our own (tests/fixtures/sarrane): a missing person's card and answers.
+
+A field the world hides (its lines marked "# secret") reads to a player word for word as the same world without
+it: the world is imported a second time without those lines, and the answers and cards compared.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bot.cli.main import app
+from tests.conftest import DatabaseTarget
+from tests.helpers.lore_worlds import ask_world, import_world
+from tests.helpers.paths import REPO
+
+WORLD = REPO / "tests" / "fixtures" / "sarrane"
+CAMPAIGN = "sarrane"
+FILES = ("chronicle", "house")
+
+
+@pytest.fixture
+def cli(cli_env: DatabaseTarget) -> CliRunner:
+    """A runner on the test's database with the calendar set, then the world imported."""
+    return import_world(CAMPAIGN, WORLD, FILES, "calendar.yaml", calendar_first=True)
+
+
+def ask(
+    cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False, campaign: str = CAMPAIGN
+) -> dict[str, str]:
+    """Return each question's answer without its citation."""
+    return ask_world(cli, tmp_path, campaign, questions, gm=gm, citations=False)
+
+
+def card(cli: CliRunner, name: str, *, gm: bool = False, campaign: str = CAMPAIGN) -> str:
+    """Return an entity's card as the command line prints it, its evidence's file and line left out."""
+    result = cli.invoke(app, ["canon", "entity", name, "-c", campaign, *(["--as", "gm"] if gm else [])])
+    assert result.exit_code == 0, result.output
+    return re.sub(r"\((?:absent|sarrane)/\w+\.yaml, line \d+\)", "(the file)", result.output)
+
+
+def _without_secrets(tmp_path: Path) -> Path:
+    """Return a copy of the world without its GM-only lines: what a player's answers must read like."""
+    folder = tmp_path / "absent"
+    folder.mkdir()
+    for name in (*FILES, "calendar"):
+        lines = (WORLD / f"{name}.yaml").read_text(encoding="utf-8").splitlines()
+        kept = [line for line in lines if not line.rstrip().endswith("# secret")]
+        (folder / f"{name}.yaml").write_text("\n".join(kept) + "\n", encoding="utf-8")
+    return folder
+
+
+def test_a_missing_person_reads_as_missing_never_alive(cli: CliRunner, tmp_path: Path) -> None:
+    haskel = card(cli, "Haskel Sarrane")
+    assert "State: Haskel Sarrane is missing (born in year 631 of the Crown Years)" in haskel
+    assert "alive" not in haskel
+    # The states a status may name beside a birth: a prisoner, a death with no date.
+    assert "State: Ilsa Sarrane is imprisoned (born in year 634 of the Crown Years)" in card(
+        cli, "Ilsa Sarrane"
+    )
+    assert "State: Oren Sarrane is dead (born on 2 Palmtide, year 598 of the Crown Years)" in card(
+        cli, "Oren Sarrane"
+    )
+    answers = ask(
+        cli, tmp_path, ["is haskel sarrane alive", "is haskel sarrane dead", "is ilsa sarrane alive"]
+    )
+    assert answers == {
+        "is haskel sarrane alive": "Nothing the table knows says whether Haskel Sarrane is alive; they are missing.",
+        "is haskel sarrane dead": "Nothing the table knows says whether Haskel Sarrane is alive; they are missing.",
+        "is ilsa sarrane alive": "Yes: Ilsa Sarrane is imprisoned (born in year 634 of the Crown Years).",
+    }
+
+
+def test_a_status_kept_for_the_gm_reads_to_a_player_as_if_never_written(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    assert "State: Tamsin Sarrane is missing (born in year 640 of the Crown Years)" in card(
+        cli, "Tamsin Sarrane", gm=True
+    )
+    absent = _without_secrets(tmp_path)
+    import_world("absent", absent, FILES, "calendar.yaml", calendar_first=True)
+    assert card(cli, "Tamsin Sarrane") == card(cli, "Tamsin Sarrane", campaign="absent")
+    asked = ["is tamsin sarrane alive", "who is tamsin sarrane"]
+    assert ask(cli, tmp_path, asked) == ask(cli, tmp_path, asked, campaign="absent")
+    assert "alive" in card(cli, "Tamsin Sarrane")
