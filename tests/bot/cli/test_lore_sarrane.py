@@ -1,5 +1,6 @@
 """What a GM who wrote a world from the docs alone asked the YAML format to say, imported and read back through
-`lorekeeper` on a small world of our own (tests/fixtures/sarrane): a missing person's card and answers.
+`lorekeeper` on a small world of our own (tests/fixtures/sarrane): a missing person's card and answers, one alias
+kept for the GM among public ones.
 
 A field the world hides (its lines marked "# secret") reads to a player word for word as the same world without
 it: the world is imported a second time without those lines, and the answers and cards compared.
@@ -7,6 +8,7 @@ it: the world is imported a second time without those lines, and the answers and
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -20,7 +22,7 @@ from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "sarrane"
 CAMPAIGN = "sarrane"
-FILES = ("chronicle", "house")
+FILES = ("chronicle", "house", "folk")
 
 
 @pytest.fixture
@@ -87,3 +89,71 @@ def test_a_status_kept_for_the_gm_reads_to_a_player_as_if_never_written(
     asked = ["is tamsin sarrane alive", "who is tamsin sarrane"]
     assert ask(cli, tmp_path, asked) == ask(cli, tmp_path, asked, campaign="absent")
     assert "alive" in card(cli, "Tamsin Sarrane")
+
+
+ALIASES = [
+    "who is the voice below",
+    "who is the harbour witch",
+    "what are mother quill's aliases",
+    "who is mother quill",
+]
+
+
+def test_one_alias_kept_for_the_gm_is_no_name_a_player_finds_or_reads(cli: CliRunner, tmp_path: Path) -> None:
+    player = ask(cli, tmp_path, ALIASES)
+    assert (
+        player["who is the harbour witch"]
+        == "Mother Quill, called the Harbour Witch, is a fortune-teller of the docks."
+    )
+    assert player["what are mother quill's aliases"] == "Mother Quill is also called the Harbour Witch."
+    absent = _without_secrets(tmp_path)
+    import_world("absent", absent, FILES, "calendar.yaml", calendar_first=True)
+    # The hidden alias asked by a player: the reply to a name nobody knows, word for word.
+    assert player == ask(cli, tmp_path, ALIASES, campaign="absent")
+    assert card(cli, "Mother Quill") == card(cli, "Mother Quill", campaign="absent")
+    assert "Voice Below" not in card(cli, "Mother Quill") and "not found" not in card(cli, "Mother Quill")
+    assert cli.invoke(app, ["canon", "entity", "The Voice Below", "-c", CAMPAIGN]).exit_code == 1
+    gm = card(cli, "Mother Quill", gm=True)
+    assert "Also known as: The Harbour Witch\n" in gm
+    assert "[gm only] Mother Quill's secret aliases: The Voice Below" in gm
+    said = ask(cli, tmp_path, ["what are mother quill's aliases"], gm=True)
+    assert said == {
+        "what are mother quill's aliases": "Mother Quill is also called the Harbour Witch or the Voice Below."
+    }
+    # Exported and imported again, the alias is still the GM's alone.
+    archive = tmp_path / "sarrane.zip"
+    assert cli.invoke(app, ["export", str(archive), "-c", CAMPAIGN]).exit_code == 0
+    assert cli.invoke(app, ["import", str(archive), "--as", "copy"]).exit_code == 0
+    assert card(cli, "Mother Quill", campaign="copy") == card(cli, "Mother Quill")
+    assert card(cli, "Mother Quill", campaign="copy", gm=True) == gm
+    assert ask(cli, tmp_path, ALIASES, campaign="copy") == player
+
+
+def _ingest(cli: CliRunner, path: Path) -> tuple[int, dict[str, object]]:
+    result = cli.invoke(app, ["ingest", str(path), "-c", CAMPAIGN, "--json"])
+    return result.exit_code, json.loads(result.stdout)["yaml"][0]
+
+
+#: A bad item of a list of aliases -> what its problem says (at line 5, where the item is written).
+BAD_ALIASES = {
+    "{name: The Grey Man, gm_only: yes}": '"gm_only" must be true or false (without quotes), not "yes"',
+    "{name: The Grey Man, hidden: true}": 'it holds "hidden"',
+    "{gm_only: true}": "it needs both a name and gm_only",
+    "[The Grey Man]": 'item 2 of "aliases" must be text',
+}
+
+
+@pytest.mark.parametrize("item", list(BAD_ALIASES))
+def test_a_bad_alias_is_refused_at_its_line_and_nothing_is_written(
+    cli: CliRunner, tmp_path: Path, item: str
+) -> None:
+    roster = tmp_path / "more.yaml"
+    roster.write_text(
+        f"kind: characters\ncharacters:\n  - name: Pell Rook\n    aliases:\n      - Old Pell\n      - {item}\n",
+        encoding="utf-8",
+    )
+    code, report = _ingest(cli, roster)
+    assert code == 1 and report["status"] == "failed", report
+    (error,) = report["errors"]  # type: ignore[misc]
+    assert error["line"] == 6 and BAD_ALIASES[item] in error["message"], error
+    assert cli.invoke(app, ["canon", "entity", "Pell Rook", "-c", CAMPAIGN]).exit_code == 1
