@@ -113,6 +113,12 @@ def calendar_names(calendar: CampaignCalendar) -> list[Name]:
     return names
 
 
+def calendar_words(calendar: CampaignCalendar) -> frozenset[str]:
+    """Return every name the calendar gives (its eras' names, keys, abbreviations and glossary terms, its months and
+    seasons), each folded as the reader compares it ("lr", "lantern reckoning", "frostfall")."""
+    return frozenset(" ".join(n.words) for n in calendar_names(calendar))
+
+
 def find_names(words: list[str], names: list[Name]) -> tuple[list[tuple[int, Name]], list[str | None]]:
     """Return the names found in `words` (position, name), longest first, and the words with them blanked."""
     rest: list[str | None] = list(words)

@@ -186,7 +186,7 @@ class LoreAnswers:
         )
         if self.llm is None:
             return answer
-        written = await self._written(answer)
+        written = await self._written(answer, viewer, knowing)
         if written is None:
             return answer
         if viewer == Viewer.PLAYER and written.known:
@@ -200,12 +200,13 @@ class LoreAnswers:
                 return answer
         return answer.model_copy(update={"reply": written})
 
-    async def _written(self, answer: Answer) -> ShortAnswer | None:
+    async def _written(self, answer: Answer, viewer: Viewer, knowing: Knowing | None) -> ShortAnswer | None:
         """Return the model's short answer, or None when it failed or cited nothing it was given."""
         assert self.llm is not None
         facts, results = answer.canon_facts, answer.results
         try:
-            asked = analyse(answer.question, await self.knowledge.glossary(answer.campaign_id))
+            glossary = await self.knowledge.glossary(answer.campaign_id, viewer=viewer, knowing=knowing)
+            asked = analyse(answer.question, glossary)
             reply = await self.llm.complete_structured(
                 answer_messages(answer.question, facts, results, asked=asked, candidate=answer.reply),
                 LoreReply,

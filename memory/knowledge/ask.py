@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from canon import campaigns
+from canon.date_words import calendar_words
 from canon.errors import InvalidInput, NotFound
 from canon.models import Viewer
 from canon.storage import Database, storage_fault, utc_now
@@ -59,11 +60,10 @@ class Answerer:
 
         Players never get hidden sources or GM-only canon; the GM gets them marked hidden. With `record`, the
         answer is stored (with the exact text shown) for the "Why these?" inspector, and each source used
-        counts one more use. The question is read through `glossary` (the shipped one and the campaign's,
-        `memory.knowledge.glossary.merged`; the shipped one alone when None) and searched in the books' words; a
-        comparison's parts are searched each on its own. Without `glossary`, the campaign's own (kept in its
-        settings) is read. A question is a read: when the storage cannot take the record (the disk is full,
-        the database is read-only), the answer is given all the same, unsaved, and says why.
+        counts one more use. The question is read through `glossary` (when None, the campaign's as this viewer
+        reads it: `glossary`) and searched in the books' words; a comparison's parts are searched each on its
+        own. A question is a read: when the storage cannot take the record (the disk is full, the database is
+        read-only), the answer is given all the same, unsaved, and says why.
         """
         question = " ".join(question.split())
         if not question:
@@ -76,7 +76,9 @@ class Answerer:
         read = await self.retriever.respelled(
             campaign_id, spelled_out(question), viewer=viewer, knowing=knowing
         )
-        asked = analyse(read, glossary if glossary is not None else await self.glossary(campaign_id))
+        if glossary is None:
+            glossary = await self.glossary(campaign_id, viewer=viewer, knowing=knowing)
+        asked = analyse(read, glossary)
         answer = await self.retriever.search(
             campaign_id,
             asked.search_text,
@@ -121,12 +123,18 @@ class Answerer:
 
         return await asyncio.to_thread(short) if meaning is not None else short()
 
-    async def glossary(self, campaign_id: int) -> dict[str, str]:
-        """Return the glossary a campaign's questions are read through: the shipped one under the campaign's."""
+    async def glossary(
+        self, campaign_id: int, *, viewer: Viewer, knowing: Knowing | None = None
+    ) -> dict[str, str]:
+        """Return the glossary a campaign's questions are read through by a viewer: the shipped one without the
+        words of the calendar the viewer may see ("LR" where an era is abbreviated so), under the campaign's
+        own terms (`memory.knowledge.glossary.merged`). A GM-only era's words are read as any campaign's for a
+        player: how a player's question reads never hints at it."""
         async with self.db.session() as session:
             campaign = await campaigns.get_campaign(session, campaign_id)
         own = (campaign.settings or {}).get(GLOSSARY_SETTINGS)
-        return merged(own if isinstance(own, dict) else None)
+        calendar = await self.retriever.calendar(campaign_id, viewer=viewer, knowing=knowing)
+        return merged(own if isinstance(own, dict) else None, calendar_words(calendar))
 
     async def _compared(
         self,

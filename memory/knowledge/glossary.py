@@ -5,6 +5,11 @@ A glossary maps a term the table uses ("AC", "hp", "knocked out", "gobbo") to th
 (`SHIPPED`); a campaign adds its own world's terms (kept in the campaign's settings, exported with it), and a
 campaign's term outranks a shipped one of the same spelling. Questions are read through it before they are
 searched and answered (`expand`).
+
+The campaign's calendar outranks the shipped glossary: a word the calendar gives (an era's name or abbreviation,
+a month, a season) is never read as a shipped term ("499 LR" is a year of the Lantern Reckoning where the calendar
+abbreviates an era "LR", not "499 long rest"; "12 AC" a year After the Crowning, not armor class). A term the GM
+added to the campaign's glossary outranks the calendar: the GM chose it, and can remove it (`merged`).
 """
 
 from __future__ import annotations
@@ -12,11 +17,11 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 # The key of a campaign's settings holding its glossary (`{term: meaning}`), exported with the campaign; the
 # calendar reads it too (a term meaning an era is read in dates as that era).
-from canon.campaign_calendar import GLOSSARY_SETTINGS
+from canon.campaign_calendar import GLOSSARY_SETTINGS, fold
 
 __all__ = [
     "GLOSSARY_SETTINGS",
@@ -192,9 +197,11 @@ def clean_term(term: str) -> str:
     return folded if _TERM.match(folded) and len(folded) <= MAX_TERM_CHARS else ""
 
 
-def merged(campaign: Mapping[str, str] | None = None) -> dict[str, str]:
-    """Return the shipped glossary with a campaign's terms over it."""
-    terms = dict(SHIPPED)
+def merged(campaign: Mapping[str, str] | None = None, calendar: Collection[str] = ()) -> dict[str, str]:
+    """Return the glossary a campaign's questions are read through: the shipped one without the words its calendar
+    gives (`calendar`, folded as `canon.date_words.calendar_words` gives them), with the campaign's own terms over
+    it (a term the GM added outranks the calendar)."""
+    terms = {term: meaning for term, meaning in SHIPPED.items() if fold(term) not in calendar}
     for term, meaning in (campaign or {}).items():
         key = clean_term(term)
         if key:

@@ -326,6 +326,12 @@ class Question:
         return bool(_YES_NO.match(self.expanded.casefold()))
 
     @property
+    def typed(self) -> str:
+        """Return the question as typed in the glossary's words it was read with, without a search's correction
+        ("toll" read as "troll" stays "toll"): the campaign's glossary as its calendar leaves it, never another."""
+        return expand(self.text, self.glossary_used)[0]
+
+    @property
     def search_text(self) -> str:
         """Return what to search for: the question in the books' words, without the table's chatter ("whats",
         "lol", "guys": no book says them, and they pull the question's meaning away from its subject)."""

@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from memory.fulltext import STOPWORDS
-from memory.knowledge.glossary import expand
 from memory.knowledge.models import LoreResult
 from memory.knowledge.question import FILLER, HOW_UNITS, KIND_LINE, Question, ending_verb, how_word
 from memory.knowledge.retrieval.answer_scope import CHATTER
@@ -99,7 +98,7 @@ def title_words(
     words = [w for w in fold_words(title) if w not in STOPWORDS and not w.isdigit()]
     # The words as typed (through the glossary): a title reached by a search's correction ("toll" read as
     # "troll") is not named.
-    typed = fold_words(expand(question.text)[0]) + fold_words(question.text)
+    typed = fold_words(question.typed) + fold_words(question.text)
     if not words or not all(_akin_any(w, typed) for w in words):
         return []
     around = fold_words(" ".join([result.source_title, *result.heading_path, section or ""]))
@@ -120,7 +119,7 @@ def _qualified(
     a word no source holds ("kobold dragonshield") or, asking a field, one the passage does not hold
     (`foreign`: "spyglass lens kit weight", where "unicorn telepathy range" is the unicorn's). The passage's
     own headings never qualify it ("paladin devotion aura" of "Paladin (Devotion): Aura of Devotion")."""
-    words = fold_words(expand(question.text)[0])
+    words = fold_words(question.typed)
     extra = {w for w in question.subject if not _akin_any(w, title) and not _akin_any(w, around)}
     at = [i for i, w in enumerate(words) if _akin_any(w, title)]
     if not at or not extra:

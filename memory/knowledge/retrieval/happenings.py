@@ -2,8 +2,9 @@
 
 Players ask of events as they speak, not by the names canon gives them:
 - "What happened in 212 RL?", "… in year 305 of the Long Dusk?": the year is read on the campaign's calendar
-  (`canon.date_reading`, the same words the answers write), and the events that took place in it are found,
-  with a place or without one;
+  (`canon.date_reading`, the same words the answers write; the question's glossary never takes the calendar's
+  words, `memory.knowledge.glossary.merged`), and the events that took place in it are found, with a place or
+  without one;
 - "Who fought at Fenwatch?", "Who was at the battle of Saltcombe?": the events that took place at the place
   named (`at_place`), so that those who took part in them can be named;
 - "When were the harbour lights burned?", "When was the queen crowned?": an event named for a deed ("The
@@ -17,13 +18,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canon.campaign_calendar import CampaignCalendar
 from canon.date_reading import read_date
-from canon.date_words import calendar_names
 from canon.errors import GameError
 from canon.graph.reader import CanonReader, facts_holding, happened_in_year
 from canon.models import Entity, EntityCard, EntityRef
-from memory.knowledge.glossary import SHIPPED
 from memory.knowledge.retrieval.answer_lives import asks_how_died
 from memory.knowledge.retrieval.answer_words import fold_words, has_word
 from memory.knowledge.retrieval.candidates import EntityMatch
@@ -45,10 +43,11 @@ __all__ = [
     "the_fallen",
 ]
 
+#: "What happened in 212 RL?", "which events took place during …", "events of LR 500": the words after say when.
 _IN_WHEN = re.compile(
-    r"^\s*(?:what\s+(?:happened|took place|went on|occurred|events?\s+(?:were there|took place|happened))|"
-    r"which\s+events?\s+(?:were there|took place|happened))\s+"
-    r"(?:in|during)\s+(?P<when>.+?)\s*[?.!]*\s*$"
+    r"^\s*(?:(?:what\s+(?:happened|took place|went on|occurred|events?\s+(?:were there|took place|happened))|"
+    r"which\s+events?\s+(?:were there|took place|happened))\s+(?:in|during)|(?:the\s+)?events\s+(?:of|in|during))\s+"
+    r"(?P<when>.+?)\s*[?.!]*\s*$"
 )
 _YEAR_SCORE = 80.0
 #: The most people named whose deaths' events are looked up.
@@ -100,20 +99,11 @@ EVENT_NOUNS = frozenset(
 
 
 def asked_when(question: str) -> str | None:
-    """Return the words of a "What happened in …?" after "in" ("212 rl", "year 212 of the reign of lamps"), or
+    """Return the words of a "What happened in …?" after "in" ("212 rl", "year 212 of the reign of lamps"; "events
+    of …" alike), or
     None: the events found by them are answered each on its day (`answer_happenings`)."""
     asked = _IN_WHEN.match(" ".join(question.casefold().replace("’", "'").split()))
     return asked["when"] if asked else None
-
-
-def calendar_words(when: str, calendar: CampaignCalendar) -> str:
-    """Return the words of a date with the shipped glossary's reading undone where the term is the calendar's
-    own ("499 long rest" of "499 LR" when LR is an era's abbreviation): the campaign's calendar outranks it."""
-    names = {" ".join(n.words) for n in calendar_names(calendar)}
-    for term, meaning in SHIPPED.items():
-        if term in names and meaning.casefold() not in names:
-            when = re.sub(rf"(?<![\w']){re.escape(meaning.casefold())}(?![\w'])", term, when)
-    return when
 
 
 async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
@@ -123,9 +113,7 @@ async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
     when = asked_when(question)
     if when is None:
         return []
-    calendar = await reader.calendar()
-    when = calendar_words(when, calendar)
-    reading = read_date(when, calendar)
+    reading = read_date(when, await reader.calendar())
     if reading.date is None or (reading.date.year is None and reading.date.era is None):
         return []
     if reading.date.year is None:  # "What happened during the Long Dusk?": the events of the era

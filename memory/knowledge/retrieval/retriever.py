@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from canon.campaign_calendar import CampaignCalendar
 from canon.campaigns import Campaign, LineageStep, get_campaign, lineage
 from canon.graph import CanonReader
 from canon.models import Viewer
@@ -252,6 +253,17 @@ class Retriever:
                 ):
                     del found[typed]
         return corrected(question, found)
+
+    async def calendar(
+        self, campaign_id: int, *, viewer: Viewer, knowing: Knowing | None = None
+    ) -> CampaignCalendar:
+        """Return the campaign's calendar as the viewer may see it: a GM-only era is no player's."""
+        async with self.db.session() as session:
+            campaign, steps = await self._campaign(session, campaign_id)
+            reader = CanonReader(
+                session, steps, self.entities.ontology(campaign), viewer=viewer, knowing=knowing
+            )
+            return await reader.calendar()
 
     def forget_index_state(self, campaign_id: int) -> None:
         """Drop the cached vector-index state of a campaign (called when its vectors are rebuilt)."""

@@ -1,9 +1,8 @@
 """The people born or dead in a year a question names: "who was born in 335 LR?", "who died in the year 351?".
 
-The year is read on the campaign's calendar as "what happened in …" reads it (`happenings.in_year`: the calendar's
-own abbreviations outrank the glossary's); the people are those whose life state (alive from a birth, dead from a
-death) starts in it, as the asker may see them, found as matches by the words saying the year. Their cards answer
-(`answer_years.lived_answer`).
+The year is read on the campaign's calendar as "what happened in …" reads it (`happenings.in_year`); the people
+are those whose life state (alive from a birth, dead from a death) starts in it, as the asker may see them, found
+as matches by the words saying the year. Their cards answer (`answer_years.lived_answer`).
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ import re
 from canon.date_reading import read_date
 from canon.graph.reader import CanonReader, states_begun_in_year
 from memory.knowledge.retrieval.candidates import EntityMatch
-from memory.knowledge.retrieval.happenings import calendar_words, in_year
+from memory.knowledge.retrieval.happenings import in_year
 
 __all__ = ["BORN_OR_DIED_IN", "in_a_year", "lives_in_year"]
 
@@ -38,9 +37,8 @@ async def lives_in_year(reader: CanonReader, question: str) -> list[EntityMatch]
     asked = BORN_OR_DIED_IN.match(" ".join(question.casefold().replace("’", "'").split()))
     if asked is None:
         return []
-    calendar = await reader.calendar()
-    when = calendar_words(asked["when"], calendar)
-    reading = read_date(when, calendar)
+    when = asked["when"]
+    reading = read_date(when, await reader.calendar())
     if reading.date is None or reading.date.year is None:
         return []
     started = await states_begun_in_year(reader, reading.date.year, "alive" if asked["born"] else "dead")

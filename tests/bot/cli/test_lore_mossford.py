@@ -47,6 +47,8 @@ _FLOOD = "The Flood of the Ropewalks took place at Mossford on 9 Greening, year 
 READS = {
     # The calendar's own abbreviation outranks the glossary's reading of it ("LR": a long rest).
     "what happened in 340 LR": _FLOOD,
+    "events of LR 340": _FLOOD,
+    "what happened in LR 340": _FLOOD,
     "what happened in 340": _FLOOD,
     # Born in a year of the Reed Years, died in the Long Reckoning: one year axis.
     "how old was tobias when he died": (

@@ -1,0 +1,105 @@
+"""How /lore reads the calendar's words before the shipped glossary's, on a small world of our own
+(tests/fixtures/ashcrown): years After the Crowning ("12 AC", the glossary's armor class), a month called Max (its
+maximum) and a GM-only era abbreviated "SR" (its short rest), asked in several forms; a campaign without the
+calendar, where "AC" is still armor class; a term the GM adds outranks the calendar. On SQLite, then PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from bot.cli.main import app
+from tests.conftest import DatabaseTarget
+from tests.helpers.lore_worlds import ask_world, import_world
+from tests.helpers.paths import REPO
+
+WORLD = REPO / "tests" / "fixtures" / "ashcrown"
+CAMPAIGN = "ashcrown"
+FILES = ("places", "folk", "chronicle", "hidden")
+
+
+def ingest(runner: CliRunner, campaign: str, path: Path) -> None:
+    result = runner.invoke(app, ["ingest", str(path), "-c", campaign])
+    assert result.exit_code == 0 and "problem" not in result.output, result.output
+
+
+@pytest.fixture
+def cli(cli_env: DatabaseTarget) -> CliRunner:
+    """A runner on the test's database: the Ashcrown world with its calendar and house rules, and a campaign of the
+    house rules alone (no calendar)."""
+    runner = import_world(CAMPAIGN, WORLD, FILES, "calendar.yaml", calendar_first=True)
+    ingest(runner, CAMPAIGN, WORLD / "rules.md")
+    assert runner.invoke(app, ["campaign", "create", "plain"]).exit_code == 0
+    ingest(runner, "plain", WORLD / "rules.md")
+    return runner
+
+
+GRANARY = "The Burning of the Granary took place at Ashcrown on 5 Max, year 12 of After the Crowning."
+HILL_FORT = "The Founding of the Hill Fort took place at Ashcrown in year 3 of the Dawn Reckoning."
+ARMOR_CLASS = (
+    "Your armor class is 10 plus your Dexterity modifier, plus the bonus of the armor and shield you wear."
+)
+SHORT_REST = "A short rest is at least 1 hour long."
+
+#: Question -> its whole answer, as a player asks in Ashcrown.
+READS = {
+    "what happened in 12 AC": GRANARY,
+    "what happened in AC 12": GRANARY,
+    "events of 12 AC": GRANARY,
+    "events of AC 12": GRANARY,
+    "what happened in Max of 12 AC": GRANARY,
+    "what happened in the year 12 AC": GRANARY,
+    "who was born in 12 AC": "Wenna Holt was born on 14 Rainmoot, year 12 of After the Crowning.",
+    "who died in 14 AC": "Osric Marl died on 20 Max, year 14 of After the Crowning.",
+    "how old was Edric in 12 AC": "Edric Vale was about 10 years old in 12 AC: born in year 2.",
+    # "DR" is no shipped term: read as it always was.
+    "what happened in 3 DR": HILL_FORT,
+    "events of DR 3": HILL_FORT,
+    # The house rules still answer in their own words.
+    "how is armor class calculated": ARMOR_CLASS,
+    "how long is a long rest": "A long rest is at least 8 hours of sleep or light activity.",
+}
+
+
+def test_the_calendar_s_words_outrank_the_shipped_glossary(cli: CliRunner, tmp_path: Path) -> None:
+    answers = ask_world(cli, tmp_path, CAMPAIGN, list(READS), citations=False)
+    assert {q: a for q, a in answers.items() if a != READS[q]} == {}
+
+
+def test_without_the_era_ac_is_armor_class(cli: CliRunner, tmp_path: Path) -> None:
+    asked = ["what is AC", "how is AC calculated", "how do I work out my AC", "events of 12 AC"]
+    answers = ask_world(cli, tmp_path, "plain", asked, citations=False)
+    assert answers == {
+        "what is AC": ARMOR_CLASS,
+        "how is AC calculated": ARMOR_CLASS,
+        "how do I work out my AC": ARMOR_CLASS,
+        "events of 12 AC": "Nothing the table knows answers “events of 12 AC”.",
+    }
+
+
+def test_a_gm_only_era_s_abbreviation_is_read_for_a_player_as_in_any_campaign(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    asked = ["what happened in 55 SR", "events of SR 55", "how long is an SR", "what happened in 56 SR"]
+    player = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    # "SR" is a short rest for a player, as in a campaign without the hidden era: nothing hints at it.
+    assert player == dict.fromkeys(asked, SHORT_REST)
+    plain = ask_world(cli, tmp_path, "plain", asked, citations=False)
+    assert plain == player
+    gm = ask_world(cli, tmp_path, CAMPAIGN, asked[:2], gm=True, citations=False)
+    drowned = "The Drowning of the Old Court took place at Ashcrown in year 55 of the Sunken Reign."
+    assert gm == dict.fromkeys(asked[:2], drowned)
+
+
+def test_a_term_the_gm_added_outranks_the_calendar(cli: CliRunner, tmp_path: Path) -> None:
+    # This table says "AC" for armor class, and its GM chose that over the era's abbreviation.
+    added = cli.invoke(app, ["glossary", "add", "AC", "armor class", "-c", CAMPAIGN])
+    assert added.exit_code == 0, added.output
+    asked = ["what is AC", "what happened in 12 After the Crowning", "what happened in 12 AC"]
+    answers = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    assert answers["what is AC"] == ARMOR_CLASS
+    assert answers["what happened in 12 After the Crowning"] == GRANARY  # the era by its name
+    assert GRANARY not in answers["what happened in 12 AC"]
