@@ -1,6 +1,6 @@
 """What a GM who wrote a world from the docs alone asked the YAML format to say, imported and read back through
 `lorekeeper` on a small world of our own (tests/fixtures/sarrane): a missing person's card and answers, one alias
-kept for the GM among public ones.
+kept for the GM among public ones, an event's date in the calendar's words.
 
 A field the world hides (its lines marked "# secret") reads to a player word for word as the same world without
 it: the world is imported a second time without those lines, and the answers and cards compared.
@@ -157,3 +157,42 @@ def test_a_bad_alias_is_refused_at_its_line_and_nothing_is_written(
     (error,) = report["errors"]  # type: ignore[misc]
     assert error["line"] == 6 and BAD_ALIASES[item] in error["message"], error
     assert cli.invoke(app, ["canon", "entity", "Pell Rook", "-c", CAMPAIGN]).exit_code == 1
+
+
+def test_an_event_dated_in_the_calendars_words_is_placed_on_that_day(cli: CliRunner, tmp_path: Path) -> None:
+    burning = card(cli, "Burning of the Docks")
+    assert "took place during the Crown Years (since 9 Scorch, year 668 of the Crown Years)" in burning
+    assert "in fiction date: the night of the long tide" in burning
+    asked = ask(cli, tmp_path, ["when did the burning of the docks happen"])
+    assert asked == {
+        "when did the burning of the docks happen": "The Burning of the Docks took place on 9 Scorch, year 668 of the "
+        "Crown Years."
+    }
+
+
+#: An event's bad date -> the line of its problem and what it says.
+BAD_DATES = {
+    "date: 9 Scorch, 668 CY\n    year: 668": (4, '"date" and "year" both say when this event happened'),
+    "date: 9 Scorch, 668 CY\n    month: 3": (4, '"date" and "month" both say when this event happened'),
+    "date: 9 Harvestmoon, 668 CY": (
+        4,
+        "“Harvestmoon” is not a month of this calendar; the nearest is Harvest",
+    ),
+    "date: 31 Scorch, 668 CY": (4, "Scorch has 30 days"),
+    "date: [668]": (4, '"date" must be a date'),
+}
+
+
+@pytest.mark.parametrize("field", list(BAD_DATES))
+def test_a_bad_event_date_is_refused_at_its_line_and_nothing_is_written(
+    cli: CliRunner, tmp_path: Path, field: str
+) -> None:
+    line, said = BAD_DATES[field]
+    timeline = tmp_path / "more.yaml"
+    timeline.write_text(
+        f"kind: timeline\nevents:\n  - name: Rout of Pellmoor\n    {field}\n", encoding="utf-8"
+    )
+    code, report = _ingest(cli, timeline)
+    assert code == 1 and report["status"] == "failed", report
+    assert [(e["line"], said in e["message"]) for e in report["errors"]] == [(line, True)], report  # type: ignore[union-attr]
+    assert cli.invoke(app, ["canon", "entity", "Rout of Pellmoor", "-c", CAMPAIGN]).exit_code == 1
