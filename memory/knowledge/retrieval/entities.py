@@ -42,6 +42,7 @@ from memory.knowledge.retrieval.holders import (
 )
 from memory.knowledge.retrieval.kin import asks_kin, kin_of
 from memory.knowledge.retrieval.lives import birth_line, card_life, card_status, died_in, story_date
+from memory.knowledge.retrieval.nouns import common_nouns
 from memory.knowledge.retrieval.places import around
 from memory.knowledge.retrieval.rulers import seated
 from memory.knowledge.retrieval.shared_names import family_names
@@ -414,6 +415,7 @@ class EntityFinder:
             return _counted(*counted), []
         # "What happened in year 212 of the Reign of Lamps?": the events of the year, not the era its words name.
         ranked = await in_a_year(reader, question) or best_matches(question, names, config)
+        ranked += await common_nouns(reader, question, ranked)  # "the navy": the one described so
         deeds = await by_deed(reader, question, ranked)  # found by the deed asked, if by a name's part too
         ranked = [m for m in ranked if m.entity_id not in {d.entity_id for d in deeds}] + deeds
         ranked += await at_place(reader, question, ranked)
