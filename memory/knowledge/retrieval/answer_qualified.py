@@ -58,21 +58,31 @@ def _said_of(name: str, sentence: str) -> str:
     return told_sentence(name, text)
 
 
-_MALE_TIES = frozenset({"father", "dad", "son", "brother", "husband", "grandfather", "uncle", "nephew"})
-_FEMALE_TIES = frozenset(
-    {"mother", "mum", "mom", "mam", "daughter", "sister", "wife", "grandmother", "aunt", "niece"}
-)
+#: Each tie by sex and its counterpart of the other sex: "her real father" says no mother.
+_COUNTERPARTS = {
+    **dict.fromkeys(("father", "dad"), ("mother", "mum", "mom", "mam")),
+    **dict.fromkeys(("mother", "mum", "mom", "mam"), ("father", "dad")),
+    "son": ("daughter",),
+    "daughter": ("son",),
+    "brother": ("sister",),
+    "sister": ("brother",),
+    "husband": ("wife",),
+    "wife": ("husband",),
+    "grandfather": ("grandmother",),
+    "grandmother": ("grandfather",),
+    "uncle": ("aunt",),
+    "aunt": ("uncle",),
+    "nephew": ("niece",),
+    "niece": ("nephew",),
+}
 
 
 def other_sex(asked: Sequence[str], said: Sequence[str]) -> bool:
-    """Tell whether a sentence's words naming a tie by sex are all of the other sex than those asked ("father"
-    for "mother"); words naming no sex are left aside."""
-    sexed = _MALE_TIES | _FEMALE_TIES
-    wanted, told = set(asked) & sexed, set(said) & sexed
-    for one, other in ((_MALE_TIES, _FEMALE_TIES), (_FEMALE_TIES, _MALE_TIES)):
-        if wanted and wanted <= one and told and told <= other:
-            return True
-    return False
+    """Tell whether a sentence says the counterpart of the tie asked and never the tie itself ("her real father
+    is …" for "who is her true mother"); "the daughter of …" for "who is her real father" is no counterpart."""
+    wanted = [w for w in asked if w in _COUNTERPARTS]
+    told = set(said)
+    return bool(wanted) and not told & set(wanted) and any(told & set(_COUNTERPARTS[w]) for w in wanted)
 
 
 def doubts_a_tie(question: str) -> bool:

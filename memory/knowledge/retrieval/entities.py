@@ -415,7 +415,6 @@ class EntityFinder:
             return _counted(*counted), []
         # "What happened in year 212 of the Reign of Lamps?": the events of the year, not the era its words name.
         ranked = await in_a_year(reader, question) or best_matches(question, names, config)
-        ranked += await common_nouns(reader, question, ranked)  # "the navy": the one described so
         deeds = await by_deed(reader, question, ranked)  # found by the deed asked, if by a name's part too
         ranked = [m for m in ranked if m.entity_id not in {d.entity_id for d in deeds}] + deeds
         ranked += await at_place(reader, question, ranked)
@@ -429,6 +428,8 @@ class EntityFinder:
             or await mentioned(reader, question, ranked)
         )
         ranked = (sure if held and len(sure) < len(ranked) else ranked) + held
+        if not held:  # "the navy": the one entity described so, when no title or deed found one
+            ranked += await common_nouns(reader, question, ranked)
         ranked += await family_names(reader, question, names[0], ranked)
         ranked += await heir_holders(reader, question, ranked)
         ranked += await heads_of(reader, question, ranked)  # after the holders of a title: each found once

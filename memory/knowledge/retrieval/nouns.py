@@ -45,16 +45,17 @@ def _runs(question: str) -> list[str]:
 
 
 def _defines(description: str, noun: str) -> bool:
-    """Tell whether a description's first sentence says what it describes is that thing: it opens with it ("The
-    navy of Quillhaven, …", "Corsairs of the southern isles"), says it after "is" or in apposition (", a fleet
-    of grey cutters")."""
-    said = " ".join(description.casefold().split()).split(". ")[0]
-    noun = re.escape(noun)
+    """Tell whether a description's first sentence says what it describes is that thing, in lower case (a common
+    noun, not a name or a title: "the Ember Queen" names a title): it opens with it ("The navy of Quillhaven, …",
+    "Corsairs of the southern isles"), says it after "is" or in apposition (", a fleet of grey cutters")."""
+    first = " ".join(description.split()).split(". ")[0]
+    said = first[:1].lower() + first[1:]  # its first word's capital is the sentence's
+    noun = rf"{re.escape(noun)}\b(?!['’])"  # "the regent's household" is no regent
     some = r"(?:[\w-]+\s+){0,2}?"
     return bool(
-        re.match(rf"^(?:(?:the|a|an|our)\s+)?{some}{noun}\b", said)
-        or re.search(rf"\b(?:is|are|was|serves as)\s+(?:the|its|their|a|an)\s+{some}{noun}\b", said)
-        or re.search(rf",\s+(?:the|a|an)\s+{some}{noun}\b", said)
+        re.match(rf"^(?:(?:the|a|an|our)\s+)?{some}{noun}", said)
+        or re.search(rf"\b(?:is|are|was|serves as)\s+(?:the|its|their|a|an)\s+{some}{noun}", said)
+        or re.search(rf",\s+(?:the|a|an)\s+{some}{noun}", said)
     )
 
 
