@@ -211,6 +211,8 @@ class Normaliser:
         spec = self.relation_fields[(entity_type, field_name)]
         # One item kept for the GM (`parents: [Ann, {name: Bo, gm_only: true}]`) is the GM's edge.
         gm_only = gm_only or bool(self.v.secret_items and loc in self.v.secret_items)
+        # A marriage written with its date (`spouses: [{name: Bo, married: 640}]`) starts then.
+        valid_from = valid_from or (self.v.item_dates.get(loc) if self.v.item_dates else None)
         # `refer`, inlined: a big tree links tens of thousands of references.
         self.reference_checks.append((owner, loc, field_name, target, spec.target_types))
         if target == owner:
@@ -225,6 +227,8 @@ class Normaliser:
         if known is not None:
             if gm_only:  # one side says it in secret (`gm_only: [spouse_of]`): the tie is the GM's alone
                 known["visibility"] = _EDGE_VISIBILITY[True]
+            if relation == "SPOUSE_OF" and valid_from is not None:
+                _one_wedding(self.v, known, valid_from, loc)
             return
         line, column = self.v.pos(loc)
         values = {
@@ -406,3 +410,16 @@ def _secret_aliases(
     public = [alias for alias, secret in zip(aliases, kept, strict=True) if not secret]
     secret = [alias for alias, secret in zip(aliases, kept, strict=True) if secret]
     return {**attributes, "aliases": public, "secret_aliases": secret}, (*gm_only, "secret_aliases")
+
+
+def _one_wedding(v: Validator, known: dict[str, Any], married: WorldDate, loc: Loc) -> None:
+    """Date a marriage both sides name from the side that says when; refuse two sides giving two dates."""
+    said = known["valid_from"]
+    if said is None:
+        known["valid_from"] = married
+    elif said != married:
+        v.report(
+            (*loc, "married"),
+            f'"married" gives this marriage another date than line {known["line"]} does: date it once (on one '
+            "side, or the same on both)",
+        )
