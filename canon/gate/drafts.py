@@ -134,7 +134,8 @@ def settle_attribute(
     name, spec = ontology.attribute(type_name, content.attribute)
     words = name.replace("_", " ")
     if spec is None:
-        nearest = [n.replace("_", " ") for n in ontology.nearest_attributes(type_name, name)]
+        close = ontology.close_attributes(type_name, content.attribute)
+        nearest = [n.replace("_", " ") for n in close]
         hint = f" Did you mean {' or '.join(nearest)}?" if nearest else ""
         message = (
             f"“{words}” is a new kind of detail for {content.subject.name}: nothing in this campaign uses it "
@@ -147,6 +148,7 @@ def settle_attribute(
             entity_ids=(subject,) if subject is not None else (),
             fingerprint=hashlib.sha256(f"{UNKNOWN_ATTRIBUTE}|{type_name}|{name}".encode()).hexdigest(),
             note=True,
+            suggestions=tuple(close),
         )
         return content.model_copy(update={"attribute": name}), note
     value = content.value.strip()
