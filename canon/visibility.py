@@ -72,6 +72,7 @@ __all__ = [
     "sections_seen",
     "seen",
     "shared_knowing",
+    "shows_lock",
     "source_hidden",
     "source_is_public_sql",
     "source_seen",
@@ -103,6 +104,12 @@ _F = TypeVar("_F", bound=_Flagged)
 def may_see(viewer: Viewer, hidden: bool) -> bool:
     """Return whether a viewer may see something hidden or not (the GM sees everything)."""
     return viewer == Viewer.GM or not hidden
+
+
+def shows_lock(viewer: Viewer, hidden: bool) -> bool:
+    """Return whether a viewer reads a hidden thing's GM-only mark: the GM alone (a player seeing it through
+    their character's lens reads it as plain knowledge)."""
+    return hidden and viewer == Viewer.GM
 
 
 def seen(viewer: Viewer, items: Iterable[_F]) -> list[_F]:

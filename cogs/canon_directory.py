@@ -24,11 +24,12 @@ from canon.models import NOW, EntityCard, Viewer
 from canon.visibility import Knowing, visible_views
 from canon.wording import PLAIN, Wording
 from canon.wording.proposals import type_words
-from cogs import canon_embeds, entity_embeds, submitted
+from cogs import entity_embeds, submitted
 from cogs.canon_options import entity_types, lens_of, viewer_of
 from cogs.embeds import COLOUR, MessageContent, clip
 from cogs.places import campaign_here
 from cogs.review_common import guarded
+from cogs.secret_marks import GM_KEY, LOCK, gm_lock
 from cogs.services import services_of
 
 NONE = discord.AllowedMentions.none()
@@ -40,15 +41,16 @@ def directory_embed(page: DirectoryPage, viewer: Viewer) -> discord.Embed:
     what = f"{page.kind} entries" if page.kind else "Everything canon knows"
     title = what + (f" matching “{page.text}”" if page.text else "")
     embed = discord.Embed(title=clip(title, 256), colour=COLOUR)
+    # A player reads what their character knows as plain knowledge: no lock (`cogs.secret_marks`).
     lines = [
-        (f"{canon_embeds.LOCK} " if entry.hidden else "")
+        (f"{LOCK} " if gm_lock(viewer, entry.hidden) else "")
         + f"{discord.utils.escape_markdown(entry.name)} · {entry.type}"
         for entry in page.entries
     ]
     embed.description = "\n".join(lines) if lines else empty_words(page)
     footer = f"Page {page.page + 1} of {page.pages} · pick one below to open its card"
     if viewer == Viewer.GM:
-        footer += f" · {canon_embeds.LOCK} = GM only"
+        footer += f" · {GM_KEY}"
     embed.set_footer(text=footer)
     return embed
 

@@ -42,7 +42,7 @@ from canon.proposals import (
     RelationshipContent,
     StateChangeContent,
 )
-from canon.visibility import view_hidden
+from canon.visibility import Known
 from canon.wording import (
     PLAIN,
     SceneWords,
@@ -57,6 +57,7 @@ from canon.wording.findings import kind_words
 from canon.wording.statements import state_words
 from cogs.embeds import COLOUR, clip, counted
 from cogs.review_words import left_undecided, mark, undecided_rule
+from cogs.secret_marks import LOCK, statement_mark
 from memory.scenes import SceneStatus
 
 PAGE_SIZE = 8
@@ -66,7 +67,6 @@ DESCRIPTION_LIMIT = 4096
 TITLE_LIMIT = 256
 # Eight proposal fields of this size, their names, a title, a description and a footer fit in 6000.
 PROPOSAL_FIELD_BUDGET = 600
-LOCK = "🔒"
 WARN = "⚠️"
 NOTE = "ℹ️"
 STATUS = {
@@ -500,13 +500,16 @@ def statement_line(
     evidence: bool = True,
     viewer: Viewer = Viewer.GM,
     words: Wording = PLAIN,
+    known: Known | None = None,
     status: str | None = None,
 ) -> str:
-    """Return one statement as a line: lock, sentence, when and evidence: its words, which typed back pick it
+    """Return one statement as a line: mark (`cogs.secret_marks`: the GM's lock, or what the player's
+    character learned, `known`), sentence, when and evidence: its words, which typed back pick it
     (`bot.services.fact_picking`), never a number. `status`: a card's state said as a living person's status
     ("is missing (born in …)", `status_over_life`)."""
     words = words.rich(escape)
-    line = (f"{LOCK} " if view_hidden(view) else "") + state_words(view, words, status)
+    sign = statement_mark(view, viewer, known)
+    line = (f"{sign} " if sign else "") + state_words(view, words, status)
     if evidence and view.statement.evidence:
         line += " — " + "; ".join(words.evidence(e, viewer) for e in view.statement.evidence[:2])
     return line

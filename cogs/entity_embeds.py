@@ -2,7 +2,8 @@
 
 Everything is said through `canon.wording` (relations as sentences, dates in the campaign calendar's words,
 evidence as "said in scene 1, turns 12–15, by Pat"). Players' cards carry no ids; the GM's card adds each
-statement's id (the GM's detail view) and marks GM-only rows 🔒.
+statement's id (the GM's detail view) and marks GM-only rows 🔒; a player's marks only what their character
+learned (`cogs.secret_marks`).
 """
 
 from __future__ import annotations
@@ -12,21 +13,21 @@ from collections.abc import Sequence
 import discord
 
 from bot.client.limits import fit_lines
-from canon.models import AsOf, CanonLevel, EntityCard, StatementView, Viewer
-from canon.visibility import Knowing, entity_hidden, entity_seen, visible_views
+from canon.models import NOW, AsOf, CanonLevel, EntityCard, StatementView, Viewer
+from canon.visibility import Knowing, Known, entity_seen, visible_views
 from canon.wording import PLAIN, Wording, type_words
 from canon.wording.fact_names import told_apart
 from canon.wording.statements import status_over_life
 from cogs.canon_embeds import (
     DESCRIPTION_LIMIT,
     FIELD_LIMIT,
-    LOCK,
     TITLE_LIMIT,
     escape,
     shrink_to_limit,
     statement_line,
 )
 from cogs.embeds import COLOUR, clip
+from cogs.secret_marks import entity_mark, mark_key
 
 
 def as_of_words(as_of: AsOf, words: Wording) -> str:
@@ -58,9 +59,11 @@ def _when(card: EntityCard, facts: Sequence[StatementView], words: Wording) -> s
     return words.date(date) if isinstance(date, str) and date else None
 
 
-def _fact_line(view: StatementView, card: EntityCard, viewer: Viewer, words: Wording) -> str:
+def _fact_line(
+    view: StatementView, card: EntityCard, viewer: Viewer, words: Wording, known: Known | None
+) -> str:
     """Return a fact's line, marked when a later value, dated in the world, changed it."""
-    line = statement_line(view, viewer=viewer, words=words)
+    line = statement_line(view, viewer=viewer, words=words, known=known)
     changed = card.changed_at.get(view.statement.id)
     if not changed:
         return line
@@ -77,8 +80,9 @@ def entity_card_embed(
     if not entity_seen(viewer, entity.visibility, entity.id, knowing, as_of):
         return discord.Embed(title="Not found", description="No such entity in this campaign's canon.")
     words = words.rich(escape)
-    lock = f" {LOCK}" if entity_hidden(entity) else ""
-    title = f"{entity.name} ({type_words(entity.type)}){lock}"
+    known = knowing.at(as_of) if knowing is not None and viewer != Viewer.GM else None
+    sign = entity_mark(entity, viewer, known)
+    title = f"{entity.name} ({type_words(entity.type)})" + (f" {sign}" if sign else "")
     embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=COLOUR)
     facts = visible_views(card.facts, viewer, knowing, as_of)
     lines = []
@@ -97,7 +101,7 @@ def entity_card_embed(
         state = None
     if state is not None:  # places and events have no state: nothing to say rather than "unknown"
         status = status_over_life(state, facts)
-        line = statement_line(state, viewer=viewer, words=words, status=status)
+        line = statement_line(state, viewer=viewer, words=words, known=known, status=status)
         embed.add_field(name="State", value=line, inline=False)
     relations = visible_views(card.relations, viewer, knowing, as_of)
     if relations:
@@ -106,7 +110,10 @@ def entity_card_embed(
             value=fit_lines(
                 told_apart(
                     relations,
-                    [statement_line(v, evidence=False, viewer=viewer, words=words) for v in relations],
+                    [
+                        statement_line(v, evidence=False, viewer=viewer, words=words, known=known)
+                        for v in relations
+                    ],
                     words,
                     viewer,
                 ),
@@ -119,7 +126,7 @@ def entity_card_embed(
         embed.add_field(
             name="Facts",
             value=fit_lines(
-                told_apart(facts, [_fact_line(v, card, viewer, words) for v in facts], words, viewer),
+                told_apart(facts, [_fact_line(v, card, viewer, words, known) for v in facts], words, viewer),
                 FIELD_LIMIT,
             ),
             inline=False,
@@ -132,8 +139,9 @@ def entity_card_embed(
         )
     footer = f"As of {as_of_words(as_of, words)}"
     shown = [embed.title or "", embed.description or "", *(f.value or "" for f in embed.fields)]
-    if viewer == Viewer.GM and any(LOCK in text for text in shown):  # a key only to a mark the card shows
-        footer += f" · {LOCK} = GM only"
+    key = mark_key(viewer, "\n".join(shown))  # a key only to a mark the card shows
+    if key is not None:
+        footer += f" · {key}"
     embed.set_footer(text=footer)
     return shrink_to_limit(embed)
 
@@ -151,8 +159,12 @@ def timeline_embed(
     embed = discord.Embed(title=clip(f"Timeline: {name}", TITLE_LIMIT), colour=COLOUR)
     shown = visible_views(views, viewer, knowing)
     by_id = {v.statement.id: v for v in shown}
+    known = knowing.at(NOW) if knowing is not None and viewer != Viewer.GM else None
     plain = told_apart(
-        shown, [statement_line(v, evidence=False, viewer=viewer, words=words) for v in shown], words, viewer
+        shown,
+        [statement_line(v, evidence=False, viewer=viewer, words=words, known=known) for v in shown],
+        words,
+        viewer,
     )
     lines = []
     for view, line in zip(shown, plain, strict=True):
@@ -170,8 +182,9 @@ def timeline_embed(
     legend = []
     if any(v.statement.provenance.level == CanonLevel.RETCONNED for v in shown):
         legend.append("Struck through: retconned (what was believed before).")
-    if viewer == Viewer.GM and any(LOCK in line for line in lines):
-        legend.append(f"{LOCK} = GM only.")
+    key = mark_key(viewer, "\n".join(lines))
+    if key is not None:
+        legend.append(key if key.endswith(".") else f"{key}.")
     if legend:
         embed.set_footer(text=" ".join(legend))
     return shrink_to_limit(embed)

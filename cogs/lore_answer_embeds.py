@@ -6,7 +6,8 @@ is marked out of date in both. Players get the sources and their classes; scores
 ("Why these?", `cogs.lore_embeds.why_embed`).
 
 Secrecy: the service already leaves hidden sources and GM-only canon out for a player; these renderers drop
-them again when the viewer is a player (belt and braces) and mark them 🔒 for the GM.
+them again when the viewer is a player (belt and braces) and mark them 🔒 for the GM. A player whose character
+knows a hidden thing reads it as plain knowledge, never locked (`cogs.secret_marks`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from cogs.lore_embeds import (
     warning_lines,
     where,
 )
+from cogs.secret_marks import gm_lock
 from memory.knowledge.answer_models import ShortAnswer
 from memory.knowledge.models import Answer, CanonFact, LoreResult, RetrievalRecord
 from memory.knowledge.retrieval.answer import compose
@@ -45,10 +47,11 @@ OUT_OF_DATE = "⚠️ Out of date"
 NOTHING = "Nothing in this campaign's knowledge answers that. Try other words, or ask the GM."
 
 
-def result_field(number: int, result: LoreResult) -> tuple[str, str]:
-    """Return the name and value of one passage's field."""
+def result_field(number: int, result: LoreResult, viewer: Viewer = Viewer.GM) -> tuple[str, str]:
+    """Return the name and value of one passage's field (a hidden one marked for the GM only)."""
     name = clip(f"[{number}] {where(result)}", FIELD_NAME_LIMIT)
-    lines = [f"*{class_badge(result.knowledge_class, hidden=result.hidden)}*"]
+    hidden = bool(gm_lock(viewer, result.hidden))
+    lines = [f"*{class_badge(result.knowledge_class, hidden=hidden)}*"]
     if result.out_of_date:
         lines.append(f"{OUT_OF_DATE}: now {_escape(clip(result.out_of_date, 200))}.")
     if result.disagrees:
@@ -61,9 +64,9 @@ def result_field(number: int, result: LoreResult) -> tuple[str, str]:
     return name, fit_lines(lines, FIELD_LIMIT)
 
 
-def fact_field(number: int, fact: CanonFact) -> tuple[str, str]:
-    """Return the name and value of one entity's canon facts."""
-    lock = f" {LOCK} GM only" if fact.hidden else ""
+def fact_field(number: int, fact: CanonFact, viewer: Viewer = Viewer.GM) -> tuple[str, str]:
+    """Return the name and value of one entity's canon facts (a hidden one marked for the GM only)."""
+    lock = f" {LOCK} GM only" if gm_lock(viewer, fact.hidden) else ""
     name = f"[{number}] {CANON_MARK} Canon: {fact.entity_name} ({fact.entity_type}){lock}"
     lines = []
     if fact.description:
@@ -149,10 +152,10 @@ def passages_embed(
     lines += warning_lines(answer.trace.warnings)
     embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
     for number, fact in enumerate(facts[:5], 1):
-        name, value = fact_field(number, fact)
+        name, value = fact_field(number, fact, viewer)
         embed.add_field(name=name, value=value, inline=False)
     first = len(facts) + 1
     for number, result in enumerate(results[: 25 - len(embed.fields)], first):
-        name, value = result_field(number, result)
+        name, value = result_field(number, result, viewer)
         embed.add_field(name=name, value=value, inline=False)
     return shrink_to_limit(embed)

@@ -13,7 +13,7 @@ from canon.render.drawing import MAX_TIMELINE_EVENTS, MAX_TREE_PEOPLE
 from canon.render.family_tree import FamilyTree, TreePerson
 from canon.render.timeline import EraBand, Timeline, era_bounds
 from canon.render.timeline_rows import events_page
-from canon.visibility import entity_hidden
+from canon.visibility import entity_hidden, shows_lock
 
 
 def _year_text(text: str | None, key: int | None) -> str | None:
@@ -89,7 +89,8 @@ async def family_tree_of(
             name=visible[i].name,
             born=lives.get(i, (None, None))[0],
             died=lives.get(i, (None, None))[1],
-            hidden=entity_hidden(visible[i]),
+            # Marked "GM only" on the GM's tree alone: a player's character knows whom it shows, plainly.
+            hidden=shows_lock(reader.viewer, entity_hidden(visible[i])),
         )
         for i in ordered
     )

@@ -30,6 +30,7 @@ from memory.knowledge.retrieval.answer_canon import (
 from memory.knowledge.retrieval.answer_culprits import culprit_answer
 from memory.knowledge.retrieval.answer_deaths import deaths_answer
 from memory.knowledge.retrieval.answer_deeds import deed_verb, done_to, says_deed, took_part_answer
+from memory.knowledge.retrieval.answer_doers import doer_answer
 from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_answer, is_event, names_list
 from memory.knowledge.retrieval.answer_kin import family_answer, kin_answer, marriage_answer
 from memory.knowledge.retrieval.answer_lives import asks_how_died, life_answer
@@ -443,6 +444,7 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         or members_answer(question, facts)
         or age_answer(question, facts)
         or took_part_answer(question, facts)
+        or doer_answer(question, facts)
         or _deed_answer(question, facts)
         or _holder_answer(question, facts)
         or ruler_answer(question, facts)

@@ -23,12 +23,12 @@ from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_wo
 from memory.knowledge.retrieval.happenings import EVENT_NOUNS, asked_when, asks_who_was_there, does_deed
 from memory.knowledge.retrieval.places import found_around
 
-__all__ = ["goal_answer", "happening_answer", "is_event", "names_list"]
+__all__ = ["TAKING_PART", "goal_answer", "happening_answer", "is_event", "names_list"]
 
 _WANTS = re.compile(r"\b(?:want|wants|wanted|goal|goals|aim|aims|seek|seeks|after)\b")
 
 #: Words asking who was at an event, beside its name ("who *fought at* …", "who *attended* …").
-_TAKING_PART = frozenset(
+TAKING_PART = frozenset(
     {
         *("took", "take", "part", "participated", "participants", "involved", "present", "there", "fought"),
         *("attended", "attend", "joined", "join", "marched", "sailed", "battled", "witnessed", "saw"),
@@ -118,7 +118,7 @@ def _who_took_part(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
         what = _what_it_was(fact)
         said = set(fold_words(what)) | set(fold_words(attribute_value(fact, "significance") or ""))
         if not all(
-            w in _TAKING_PART or w in EVENT_NOUNS or has_word(said, w) or does_deed(w, fact.entity_name)
+            w in TAKING_PART or w in EVENT_NOUNS or has_word(said, w) or does_deed(w, fact.entity_name)
             for w in asked
         ):
             continue

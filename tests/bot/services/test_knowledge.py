@@ -284,7 +284,7 @@ async def test_a_family_tree_shows_a_secret_child_only_to_the_character_who_know
     from canon.render import family_tree_of
 
     c = table.campaign
-    await table.entity("Little Vell", "NPC")
+    await table.entity("Little Vell", "NPC", hidden=True)
     content = RelationshipContent(
         subject=Ref(name="The Duke"), relation="PARENT_OF", object=Ref(name="Little Vell"), visibility=HIDDEN
     )
@@ -297,7 +297,12 @@ async def test_a_family_tree_shows_a_secret_child_only_to_the_character_who_know
             reader = await table.canon.access.reader(session, c, Viewer.PLAYER, lens)
             tree = await family_tree_of(reader, "The Duke")
         seen[member.name] = {p.name for p in tree.people}
+        # What a character knows is drawn plainly: the "GM only" tag is the GM's tree's alone.
+        assert not any(p.hidden for p in tree.people), tree.people
     assert "Little Vell" in seen["Quinn"] and "Little Vell" not in seen["Pat"], seen
+    async with table.canon.canon.db.session() as session:
+        gms = await family_tree_of(await table.canon.access.reader(session, c, Viewer.GM), "The Duke")
+    assert [p.name for p in gms.people if p.hidden] == ["Little Vell"], gms.people
 
 
 async def test_a_gm_revealing_a_fact_another_gm_retcons_at_once_shows_nothing_it_should_not(
