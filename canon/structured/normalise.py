@@ -129,6 +129,8 @@ class Normaliser:
     ) -> None:
         if entity_id in self.defined:
             return  # reported by validate.report_duplicate_ids
+        if self.v.secret_items and attributes.get("aliases"):
+            attributes, gm_only = _secret_aliases(self.v, attributes, entry_loc, gm_only)
         line, column = self.v.pos(entry_loc)
         self.defined[entity_id] = _Defined(entity_type, line, visibility, name)
         self.named.setdefault(id_from_name(name), entity_id)  # "Ser Aldric" finds the entry `aldric`
@@ -389,3 +391,18 @@ def _find_cycles(edges: dict[str, list[tuple[str, Loc]]]) -> Iterator[tuple[list
                 colour[target] = grey
                 path.append(target)
                 stack.append(iter(edges.get(target, ())))
+
+
+def _secret_aliases(
+    v: Validator, attributes: dict[str, JsonValue], entry_loc: Loc, gm_only: tuple[str, ...]
+) -> tuple[dict[str, JsonValue], tuple[str, ...]]:
+    """Move the aliases written `{name: ..., gm_only: true}` out of `aliases` (the names the entity is found by,
+    everyone's) into `secret_aliases`, a fact only the GM may read."""
+    aliases = attributes["aliases"]
+    assert isinstance(aliases, list)
+    kept = [(*entry_loc, "aliases", index) in v.secret_items for index in range(len(aliases))]
+    if not any(kept):
+        return attributes, gm_only
+    public = [alias for alias, secret in zip(aliases, kept, strict=True) if not secret]
+    secret = [alias for alias, secret in zip(aliases, kept, strict=True) if secret]
+    return {**attributes, "aliases": public, "secret_aliases": secret}, (*gm_only, "secret_aliases")

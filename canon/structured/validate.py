@@ -295,7 +295,7 @@ class Validator:
             item_loc = (*loc, len(items))
             if len(items) != index:  # after an item that failed: its own index no longer is its place
                 self.labels[item_loc] = f'item {index + 1} of "{key}"'
-            if type(item) is Map and shape.scalar is ScalarKind.REF:
+            if type(item) is Map and (shape.scalar is ScalarKind.REF or loc[-1] == "aliases"):
                 item = _kept_for_gm(self, item, item_loc, f'item {index + 1} of "{key}"')
             if (
                 verbatim

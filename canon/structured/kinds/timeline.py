@@ -23,6 +23,7 @@ from canon.structured.schemas import (
     AGENTS,
     ERAS,
     PLACES,
+    Date,
     Day,
     Entry,
     EraId,
@@ -54,6 +55,8 @@ class Event(Entry):
     name: Name
     in_fiction_date: Text | None = None
     era: EraPath | None = None
+    # Its date as a person's `born:` is written ("9 Scorch, 668 CY", "668", "crown_years.668.3.9"), or:
+    date: Date | None = None
     year: Year | None = None
     month: Month | None = None
     day: Day | None = None
@@ -221,15 +224,27 @@ def _event(
                 f"{inner_era.parent_era or 'not set'})",
             )
     era_id = path[-1] if path else (enclosing.era if enclosing else None)
+    written = _written_date(n, event, loc)
+    if era_id is None and written is not None:
+        era_id = written.era  # the date names the era: "9 Scorch, 668 CY"
+    elif written is not None and not _same_era(written.era, era_id, path, n.calendar):
+        n.v.report(
+            (*loc, "date"), f'"date" is in era {written.era}, but this event is in era {era_id}: give one era'
+        )
+        written = None
     date: WorldDate | None = None
-    if era_id is None and event.year is None:
+    refused = (*loc, "date") in n.v.reported  # a `date:` that could not be read: reported where it is written
+    if refused or (written is None and event.date is not None and not event.date.is_unknown):
+        pass  # a date refused: nothing more to say of it
+    elif era_id is None and event.year is None and (written is None or written.year is None):
         n.v.report(
             loc,
-            'an event listed outside an era needs "era:" (the era it happened in), or "year:" in a campaign '
-            "whose years have no eras",
+            'an event listed outside an era needs its date: "date:" written as a person\'s "born:" is (in the '
+            'calendar\'s words, or a year), "era:" (the era it happened in), or "year:" in a campaign whose years '
+            "have no eras",
         )
     else:
-        date = _event_date(n, event, era_id, path[:-1], loc)
+        date = _event_date(n, event, era_id, path[:-1], loc, written)
     attributes: dict[str, JsonValue] = {
         "date": n.date_text(date),
         "in_fiction_date": event.in_fiction_date,
@@ -263,9 +278,46 @@ def _event(
         n.link("Event", "winner", event.id, at, event.winner, valid_from=date, gm_only="winner" in hidden)
 
 
+def _written_date(n: Normaliser, event: Event, loc: Loc) -> WorldDate | None:
+    """Return an event's `date:` (None when it has none, or says nothing known); refuse it beside `year`,
+    `month` or `day`: a date is said one way."""
+    if event.date is None or event.date.is_unknown:
+        return None
+    also = [name for name in ("year", "month", "day") if getattr(event, name) is not None]
+    if also:
+        n.v.report(
+            (*loc, "date"),
+            f'"date" and "{also[0]}" both say when this event happened: write its date once, "date:" alone or '
+            '"year:" (with "month:" and "day:")',
+        )
+        return None
+    return event.date
+
+
+def _same_era(written: str | None, era: str | None, path: list[str], calendar: EraCalendar) -> bool:
+    """Tell whether a date's era agrees with the event's: none (a plain year), the era itself or one of its path,
+    or an era the event's era lies inside (a sub-era's event dated in its parent era's words)."""
+    if written is None or written in (era, *path):
+        return True
+    seen: set[str] = set()
+    while era is not None and era not in seen and era in calendar.eras:
+        seen.add(era)
+        era = calendar.eras[era].parent
+        if era == written:
+            return True
+    return False
+
+
 def _event_date(
-    n: Normaliser, event: Event, era_id: str | None, outer_eras: list[str], loc: Loc
+    n: Normaliser,
+    event: Event,
+    era_id: str | None,
+    outer_eras: list[str],
+    loc: Loc,
+    written: WorldDate | None = None,
 ) -> WorldDate | None:
+    if written is not None:
+        return _checked(n, written.model_copy(update={"era": era_id}), era_id, outer_eras, (*loc, "date"))
     broken = False
     if event.month is not None and event.year is None:
         n.v.report((*loc, "month"), '"month" needs a "year"')
@@ -286,11 +338,16 @@ def _event_date(
     if broken:
         return None
     date = WorldDate(era=era_id, year=event.year, month=event.month, day=event.day)
-    # A path such as 3rd_age.age_of_iron also promises the year lies inside 3rd_age.
+    return _checked(n, date, era_id, outer_eras, (*loc, "year"))
+
+
+def _checked(n: Normaliser, date: WorldDate, era_id: str | None, outer_eras: list[str], at: Loc) -> WorldDate:
+    """Report a date whose year lies outside its era (a path such as 3rd_age.age_of_iron also promises the year
+    lies inside 3rd_age), at the field that gives the year."""
     for era in [era_id, *reversed(outer_eras)] if era_id is not None else ():
         reason = n.calendar.check(date.model_copy(update={"era": era}))
         if reason is not None:
-            n.v.report((*loc, "year"), f'"year": {reason}')
+            n.v.report(at, f'"{at[-1]}": {reason}')
             break
     return date
 

@@ -140,7 +140,10 @@ def _described(fact: CanonFact) -> list[str]:
 
 
 def _aliases(fact: CanonFact) -> list[str]:
-    return [a for a in _attribute(fact, "aliases").split(", ") if a]
+    """Return the other names the asker may read: the public ones, and to the GM those kept for the GM (a card
+    shows a player no "secret aliases")."""
+    said = (_attribute(fact, "aliases"), _attribute(fact, "secret aliases"))
+    return [a for text in said for a in text.split(", ") if a]
 
 
 def _bare(name: str) -> list[str]:

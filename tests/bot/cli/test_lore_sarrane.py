@@ -1,5 +1,6 @@
 """What a GM who wrote a world from the docs alone asked the YAML format to say, imported and read back through
-`lorekeeper` on a small world of our own (tests/fixtures/sarrane): a missing person's card and answers.
+`lorekeeper` on a small world of our own (tests/fixtures/sarrane): a missing person's card and answers, one alias
+kept for the GM among public ones, an event's date in the calendar's words.
 
 A field the world hides (its lines marked "# secret") reads to a player word for word as the same world without
 it: the world is imported a second time without those lines, and the answers and cards compared.
@@ -7,6 +8,7 @@ it: the world is imported a second time without those lines, and the answers and
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -20,7 +22,7 @@ from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "sarrane"
 CAMPAIGN = "sarrane"
-FILES = ("chronicle", "house")
+FILES = ("chronicle", "house", "folk")
 
 
 @pytest.fixture
@@ -87,3 +89,110 @@ def test_a_status_kept_for_the_gm_reads_to_a_player_as_if_never_written(
     asked = ["is tamsin sarrane alive", "who is tamsin sarrane"]
     assert ask(cli, tmp_path, asked) == ask(cli, tmp_path, asked, campaign="absent")
     assert "alive" in card(cli, "Tamsin Sarrane")
+
+
+ALIASES = [
+    "who is the voice below",
+    "who is the harbour witch",
+    "what are mother quill's aliases",
+    "who is mother quill",
+]
+
+
+def test_one_alias_kept_for_the_gm_is_no_name_a_player_finds_or_reads(cli: CliRunner, tmp_path: Path) -> None:
+    player = ask(cli, tmp_path, ALIASES)
+    assert (
+        player["who is the harbour witch"]
+        == "Mother Quill, called the Harbour Witch, is a fortune-teller of the docks."
+    )
+    assert player["what are mother quill's aliases"] == "Mother Quill is also called the Harbour Witch."
+    absent = _without_secrets(tmp_path)
+    import_world("absent", absent, FILES, "calendar.yaml", calendar_first=True)
+    # The hidden alias asked by a player: the reply to a name nobody knows, word for word.
+    assert player == ask(cli, tmp_path, ALIASES, campaign="absent")
+    assert card(cli, "Mother Quill") == card(cli, "Mother Quill", campaign="absent")
+    assert "Voice Below" not in card(cli, "Mother Quill") and "not found" not in card(cli, "Mother Quill")
+    assert cli.invoke(app, ["canon", "entity", "The Voice Below", "-c", CAMPAIGN]).exit_code == 1
+    gm = card(cli, "Mother Quill", gm=True)
+    assert "Also known as: The Harbour Witch\n" in gm
+    assert "[gm only] Mother Quill's secret aliases: The Voice Below" in gm
+    said = ask(cli, tmp_path, ["what are mother quill's aliases"], gm=True)
+    assert said == {
+        "what are mother quill's aliases": "Mother Quill is also called the Harbour Witch or the Voice Below."
+    }
+    # Exported and imported again, the alias is still the GM's alone.
+    archive = tmp_path / "sarrane.zip"
+    assert cli.invoke(app, ["export", str(archive), "-c", CAMPAIGN]).exit_code == 0
+    assert cli.invoke(app, ["import", str(archive), "--as", "copy"]).exit_code == 0
+    assert card(cli, "Mother Quill", campaign="copy") == card(cli, "Mother Quill")
+    assert card(cli, "Mother Quill", campaign="copy", gm=True) == gm
+    assert ask(cli, tmp_path, ALIASES, campaign="copy") == player
+
+
+def _ingest(cli: CliRunner, path: Path) -> tuple[int, dict[str, object]]:
+    result = cli.invoke(app, ["ingest", str(path), "-c", CAMPAIGN, "--json"])
+    return result.exit_code, json.loads(result.stdout)["yaml"][0]
+
+
+#: A bad item of a list of aliases -> what its problem says (at line 5, where the item is written).
+BAD_ALIASES = {
+    "{name: The Grey Man, gm_only: yes}": '"gm_only" must be true or false (without quotes), not "yes"',
+    "{name: The Grey Man, hidden: true}": 'it holds "hidden"',
+    "{gm_only: true}": "it needs both a name and gm_only",
+    "[The Grey Man]": 'item 2 of "aliases" must be text',
+}
+
+
+@pytest.mark.parametrize("item", list(BAD_ALIASES))
+def test_a_bad_alias_is_refused_at_its_line_and_nothing_is_written(
+    cli: CliRunner, tmp_path: Path, item: str
+) -> None:
+    roster = tmp_path / "more.yaml"
+    roster.write_text(
+        f"kind: characters\ncharacters:\n  - name: Pell Rook\n    aliases:\n      - Old Pell\n      - {item}\n",
+        encoding="utf-8",
+    )
+    code, report = _ingest(cli, roster)
+    assert code == 1 and report["status"] == "failed", report
+    (error,) = report["errors"]  # type: ignore[misc]
+    assert error["line"] == 6 and BAD_ALIASES[item] in error["message"], error
+    assert cli.invoke(app, ["canon", "entity", "Pell Rook", "-c", CAMPAIGN]).exit_code == 1
+
+
+def test_an_event_dated_in_the_calendars_words_is_placed_on_that_day(cli: CliRunner, tmp_path: Path) -> None:
+    burning = card(cli, "Burning of the Docks")
+    assert "took place during the Crown Years (since 9 Scorch, year 668 of the Crown Years)" in burning
+    assert "in fiction date: the night of the long tide" in burning
+    asked = ask(cli, tmp_path, ["when did the burning of the docks happen"])
+    assert asked == {
+        "when did the burning of the docks happen": "The Burning of the Docks took place on 9 Scorch, year 668 of the "
+        "Crown Years."
+    }
+
+
+#: An event's bad date -> the line of its problem and what it says.
+BAD_DATES = {
+    "date: 9 Scorch, 668 CY\n    year: 668": (4, '"date" and "year" both say when this event happened'),
+    "date: 9 Scorch, 668 CY\n    month: 3": (4, '"date" and "month" both say when this event happened'),
+    "date: 9 Harvestmoon, 668 CY": (
+        4,
+        "“Harvestmoon” is not a month of this calendar; the nearest is Harvest",
+    ),
+    "date: 31 Scorch, 668 CY": (4, "Scorch has 30 days"),
+    "date: [668]": (4, '"date" must be a date'),
+}
+
+
+@pytest.mark.parametrize("field", list(BAD_DATES))
+def test_a_bad_event_date_is_refused_at_its_line_and_nothing_is_written(
+    cli: CliRunner, tmp_path: Path, field: str
+) -> None:
+    line, said = BAD_DATES[field]
+    timeline = tmp_path / "more.yaml"
+    timeline.write_text(
+        f"kind: timeline\nevents:\n  - name: Rout of Pellmoor\n    {field}\n", encoding="utf-8"
+    )
+    code, report = _ingest(cli, timeline)
+    assert code == 1 and report["status"] == "failed", report
+    assert [(e["line"], said in e["message"]) for e in report["errors"]] == [(line, True)], report  # type: ignore[union-attr]
+    assert cli.invoke(app, ["canon", "entity", "Rout of Pellmoor", "-c", CAMPAIGN]).exit_code == 1

@@ -100,8 +100,9 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
         (
             19,
             5,
-            'an event listed outside an era needs "era:" (the era it happened in), or "year:" in a campaign '
-            "whose years have no eras",
+            'an event listed outside an era needs its date: "date:" written as a person\'s "born:" is (in the '
+            'calendar\'s words, or a year), "era:" (the era it happened in), or "year:" in a campaign whose years '
+            "have no eras",
         ),
     ],
     "broken_invalid_date.yaml": [

@@ -1,0 +1,89 @@
+"""What a GM who wrote a world from the docs alone found the format could not say, read into records by the
+loader: one alias of a list kept for the GM, on every kind with aliases; an event's `date:` (one way only)."""
+
+from __future__ import annotations
+
+import pytest
+
+from canon.structured import load_lore_file
+from canon.structured.result import LoadResult
+
+
+def _load(text: str) -> LoadResult:
+    return load_lore_file(text, "world.yaml")
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "characters:\n  - name: Mother Quill\n",
+        "factions:\n  - name: Mother Quill\n",
+        "name: House Quill\nmembers:\n  - name: Mother Quill\n",
+        "locations:\n  - name: Mother Quill\n",
+        "regions:\n  - name: Mother Quill\n",
+    ],
+)
+def test_one_alias_kept_for_the_gm_is_a_secret_fact_and_no_name(head: str) -> None:
+    result = _load(
+        head + "    aliases:\n      - The Harbour Witch\n      - {name: The Voice Below, gm_only: true}\n"
+    )
+    assert result.ok, result.problems
+    quill = next(e for e in result.entries if e.name == "Mother Quill")
+    assert quill.attributes["aliases"] == ["The Harbour Witch"]
+    assert quill.attributes["secret_aliases"] == ["The Voice Below"]
+    assert "secret_aliases" in quill.gm_only and "aliases" not in quill.gm_only
+
+
+def test_an_alias_marked_false_stays_public_and_a_title_is_no_list_of_names() -> None:
+    result = _load("characters:\n  - name: Pell\n    aliases: [{name: Old Pell, gm_only: false}]\n")
+    assert result.ok, result.problems
+    (pell,) = result.entries
+    assert pell.attributes["aliases"] == ["Old Pell"] and "secret_aliases" not in pell.attributes
+    refused = _load("characters:\n  - name: Pell\n    titles: [{name: Reeve, gm_only: true}]\n")
+    (problem,) = refused.problems
+    assert problem.line == 3 and 'item 1 of "titles" must be text' in problem.message
+
+
+TWO_ERAS = (
+    "kind: timeline\neras:\n  - era: first_age\n    start: 1\n    end: 500\n"
+    "  - era: iron_years\n    parent_era: first_age\n    start: 300\n    end: 400\n"
+    "  - era: second_age\n    start: 501\nevents:\n"
+)
+
+
+def test_an_event_date_gives_its_era_and_day_or_agrees_with_its_era() -> None:
+    result = _load(
+        TWO_ERAS + "  - name: Sack of Harl\n    date: second_age.668.3.9\n"
+        "  - name: Iron Fair\n    era: iron_years\n    date: first_age.350\n"  # in the parent era's words
+        "  - name: Plain Fair\n    era: first_age\n    date: 20\n"
+    )
+    assert result.ok, result.problems
+    dated = {e.name: e.attributes.get("date") for e in result.entries if e.entity_type == "Event"}
+    assert dated == {
+        "Sack of Harl": "second_age.year_668.month_3.day_9",
+        "Iron Fair": "iron_years.year_350",
+        "Plain Fair": "first_age.year_20",
+    }
+    eras = {(r.source_id, r.target_id) for r in result.relations if r.type == "OCCURRED_DURING"}
+    assert ("sack_of_harl", "second_age") in eras and ("iron_fair", "iron_years") in eras
+
+
+@pytest.mark.parametrize(
+    ("event", "line", "said"),
+    [
+        (
+            "era: first_age\n    date: second_age.668",
+            15,
+            '"date" is in era second_age, but this event is in era first_age',
+        ),
+        ("date: first_age.700", 14, '"date": year 700'),
+        (
+            "era: first_age\n    date: 20\n    day: 3",
+            15,
+            '"date" and "day" both say when this event happened',
+        ),
+    ],
+)
+def test_an_event_date_that_disagrees_is_refused_at_its_line(event: str, line: int, said: str) -> None:
+    result = _load(TWO_ERAS + f"  - name: Sack of Harl\n    {event}\n")
+    assert [(p.line, said in p.message) for p in result.problems] == [(line, True)], result.problems
