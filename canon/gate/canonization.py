@@ -14,13 +14,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.calendar import WorldDate
 from canon.continuity import Finding
-from canon.errors import AskedAttribute, Conflict
+from canon.errors import Conflict
 from canon.gate import commit as commits
 from canon.gate import drafts, proposal_rows
 from canon.gate.commit import CommitResult, CommitTarget
 from canon.gate.drafts import Draft
 from canon.graph import CanonReader, naming
-from canon.models import Authority, Viewer
+from canon.models import Viewer
 from canon.ontology import Ontology
 from canon.proposals import (
     EntityContent,
@@ -61,9 +61,7 @@ class CanonizationGate:
         ask_attribute: bool = False,
     ) -> list[Proposal]:
         """Store a proposal (and an entity proposal for each unknown name); merge a duplicate into the original.
-
-        `ask_attribute` (the GM writing canon directly): a fact's attribute its subject's type does not declare
-        but is close to declared ones raises `AskedAttribute`, which asks the GM which they meant.
+        `ask_attribute`: an attribute close to declared ones raises `AskedAttribute` (`drafts.settle_attribute`).
 
         Names resolve as `reader`'s viewer sees canon. Returns the stored proposals, the requested one last.
         With `warn`, each gets the continuity warnings its review card shows: the findings it would raise,
@@ -80,11 +78,9 @@ class CanonizationGate:
         note: ProposalWarning | None = None
         if isinstance(content, FactContent):
             subject_type = await self._subject_type(session, reader, content)
-            typed = content.attribute
-            content, note = drafts.settle_attribute(self.ontology, content, subject_type, calendar)
-            if ask_attribute and note is not None and note.suggestions:  # the GM says which; never picked
-                close = tuple(n.replace("_", " ") for n in note.suggestions)
-                raise AskedAttribute(typed, content.subject.name, close)
+            content, note = drafts.settle_attribute(
+                self.ontology, content, subject_type, calendar, ask=ask_attribute
+            )
         created: list[ProposalRow] = []
         for role, ref, entity_type in missing:
             entity_draft = Draft(
@@ -116,13 +112,7 @@ class CanonizationGate:
             gm = CanonReader(session, reader.steps, self.ontology, viewer=Viewer.GM)
             for row in created:
                 found = await self._warnings(session, gm, row, story_order)
-                # The GM's own word on an attribute the ontology does not declare confirms it as a new one,
-                # unless it is close to a declared one: then the card asks which was meant.
-                noted = (
-                    note is not None
-                    and row is created[-1]
-                    and (draft.authority != Authority.GM or bool(note.suggestions))
-                )
+                noted = note is not None and row is created[-1] and drafts.noted(note, draft.authority)
                 notes = [note] if noted and note is not None else []
                 made = proposal_rows.proposal_from_row(row).content
                 if isinstance(made, EntityContent):
