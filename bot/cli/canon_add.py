@@ -41,7 +41,9 @@ def _add(
     build: Callable[[], ProposalContent],
     as_json: bool,
     relies_on: str | None = None,
+    new_detail: bool = False,
 ) -> None:
+    from canon.errors import AskedAttribute, InvalidInput
     from canon.models import Viewer
     from canon.wording import describe
 
@@ -57,9 +59,12 @@ def _add(
         words = await services.queries.words(
             found, viewer=Viewer.GM
         )  # dates in the campaign calendar's words
-        return await services.canon.add_direct(
-            found, content, cli_actor(), command=f"lorekeeper canon add {kind}"
-        )
+        try:
+            return await services.canon.add_direct(
+                found, content, cli_actor(), command=f"lorekeeper canon add {kind}", new_detail=new_detail
+            )
+        except AskedAttribute as asked:  # the GM says which attribute they meant: nothing is picked
+            raise InvalidInput(asked.sentence("add it again with --new-detail")) from None
 
     result = with_campaign(campaign, work)
     payload = {
@@ -98,6 +103,12 @@ def add_fact(
     when: WhenOption = None,
     relies_on: ReliesOnOption = None,
     gm_only: GmOnlyOption = False,
+    new_detail: Annotated[
+        bool,
+        typer.Option(
+            "--new-detail", help="Keep ATTRIBUTE as a new kind of detail, even when close to a known one"
+        ),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Write a fact: SUBJECT's ATTRIBUTE is VALUE."""
@@ -111,6 +122,7 @@ def add_fact(
         ),
         as_json,
         relies_on,
+        new_detail,
     )
 
 

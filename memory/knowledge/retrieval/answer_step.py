@@ -29,12 +29,13 @@ from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.fields import KIND
 from memory.knowledge.models import CanonFact, LoreResult
-from memory.knowledge.question import KIND_LINE, Question
+from memory.knowledge.question import KIND_LINE, Question, analyse
 from memory.knowledge.retrieval.answer import asks_measure, compose, nothing_known, numbered
 from memory.knowledge.retrieval.answer_described import described, named_subject
 from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_meaning import Meaning, closest
+from memory.knowledge.retrieval.answer_parts import joined, two_parts
 from memory.knowledge.retrieval.answer_scope import (
     named_otherwise,
     narrowed,
@@ -102,7 +103,12 @@ def reply(
     `unknown`: the question's words that no source the asker may read holds (the retriever's): a question about
     something no source names is answered "nothing known", not with a line about something else. `common`: its
     words many of those sources hold (a scene's words, `RetrievalTrace.common_words`). `meaning`: reads the
-    sentences' meaning where no sentence holds enough of the question's words (`answer_meaning.closest`)."""
+    sentences' meaning where no sentence holds enough of the question's words (`answer_meaning.closest`). A
+    question of two parts is answered part by part (`answer_parts`)."""
+    parts = two_parts(question.text, facts)
+    if parts is not None:
+        asked = [analyse(part, {}) for part in parts]
+        return joined([reply(part, facts, results, unknown, common, meaning) for part in asked])
     answer = _reply(question, facts, results, unknown, common, meaning)
     if (
         answer.known

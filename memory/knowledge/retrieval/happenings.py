@@ -64,7 +64,8 @@ _WHO_WAS_THERE = re.compile(
 #: "Who won the battle of Fenwatch?", "who won at Fenwatch?", "who lost …": how an event ended.
 _WHO_WON = re.compile(
     r"^\s*(?:who|which\s+(?:side|army|host|faction|clan|house))\s+(?:won|lost|prevailed|triumphed|"
-    r"(?:was|were)\s+(?:victorious|the\s+victors?|defeated|beaten)|came\s+out\s+on\s+top|carried\s+the\s+day)\b"
+    r"(?:was|were|is)\s+(?:victorious|the\s+(?:victors?|winners?|losers?)|defeated|beaten)|came\s+out\s+on\s+top|"
+    r"carried\s+the\s+day)\b"
 )
 #: "Who died in the battle of Fenwatch?", "who was killed at Fenwatch?", "did anyone die at …", "how many fell
 #: …": who died in an event or at a place (not how someone named died).

@@ -1,5 +1,6 @@
 """How /lore answers the forms an outsider's world found answered wrongly, on a small world of our own
-(tests/fixtures/quillhaven): an event named by a clause, a deed an event's description says, … Each is asked as players type it (lowercase, typos,
+(tests/fixtures/quillhaven): an event named by a clause, a deed an event's description says, a question of two
+parts, … Each is asked as players type it (lowercase, typos,
 "who's", short forms), as a player and as the GM; on SQLite, then PostgreSQL.
 """
 
@@ -36,6 +37,13 @@ def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = Fals
 
 EEL_OPENED = "The Gilded Eel opened at Quillhaven on 3 Frostfall, year 12 of the Harbour Reckoning."
 CROWNED = "At the Coronation of Queen Ysolde, Archbishop Fenn handed Queen Ysolde the Pearl Crown before the whole city."
+SALTMERE_WON = (
+    "At the Siege of Saltmere, the corsairs held the village for a month until the Tideguard broke them and won the "
+    "day."
+)
+SALTMERE_WHEN = (
+    "The Siege of Saltmere took place at Saltmere on 9 Thawmonth, year 18 of the Harbour Reckoning."
+)
 
 #: Question -> its whole answer, the same to a player and to the GM.
 READS = {
@@ -56,6 +64,19 @@ READS = {
     "who was at the coronation": (
         "Queen Ysolde, Archbishop Fenn and Admiral Cole took part in the Coronation of Queen Ysolde: Archbishop Fenn "
         "handed Queen Ysolde the Pearl Crown before the whole city."
+    ),
+    # A question of two parts: each part answered, in the order asked.
+    "who won the siege of saltmere and when was it": f"{SALTMERE_WON} {SALTMERE_WHEN}",
+    "when was the siege of saltmere and who won it": f"{SALTMERE_WHEN} {SALTMERE_WON}",
+    "whos the winner of the siege of saltmere, and when did it happen": f"{SALTMERE_WON} {SALTMERE_WHEN}",
+    "who won the siege of saltmere and where": f"{SALTMERE_WON} {SALTMERE_WHEN}",
+    "what is the tideguard and who is in it": (
+        "The Tideguard is the navy of Quillhaven, a fleet of grey cutters that keeps the sea lanes. Bran Tull and "
+        "Admiral Cole are members of the Tideguard."
+    ),
+    "where was corin vale born and when": (
+        "Nothing the table knows answers “where was corin vale born?”. Corin Vale is alive, born in year 15 of the "
+        "Harbour Reckoning."
     ),
 }
 

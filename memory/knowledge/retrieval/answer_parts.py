@@ -1,0 +1,83 @@
+"""A question of two parts ("who won the siege of Saltmere and when was it"): each part asked, each answered.
+
+A question joins two asking parts with "and" before a second asking word ("… and when was it", "… and where",
+"… and who leads it"). The second part's "it", "there", "they", "he", "she", "him" or "her" is what the first
+part names (the entity found by its words, events first), and a bare asking word ("and when") asks of it as the
+first part does ("where was Bran born and when": "when was Bran born"; of an event, "when was the Siege of
+Saltmere"). Both parts are answered from the same canon and passages, and said one after the other; a part
+nothing answers says so, so no part is dropped. "who did X marry and when" is one question
+(`answer_kin`), and so is anything with no second asking word ("when did Tomas and Ilse marry").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from canon.wording import in_prose
+from memory.knowledge.answer_models import ShortAnswer
+from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_happenings import is_event
+from memory.knowledge.retrieval.answer_words import fold_words
+
+__all__ = ["joined", "two_parts"]
+
+_ASKING = r"(?:when|where|who|whom|whose|how|what|why|which|did|does|do|was|were|is|are)"
+_TWO = re.compile(
+    rf"^\s*(?P<a>{_ASKING}\b.+?)\s*,?\s+and\s+(?P<b>{_ASKING}\b.*?)\s*[?.!]*\s*$", re.IGNORECASE
+)
+_PRONOUN = re.compile(r"\b(?:it|there|they|them|he|she|him|her|that)\b", re.IGNORECASE)
+#: "where was Bran born" → its auxiliary and what follows, for a bare "and when".
+_AUX = re.compile(rf"^\s*{_ASKING}\s+(?P<aux>was|were|is|are|did|does|do)\s+(?P<rest>.+)$", re.IGNORECASE)
+_MARRIAGE = re.compile(r"\b(?:marry|wed|married|wedded)\b", re.IGNORECASE)
+
+
+def _named(part: str, facts: Sequence[CanonFact]) -> CanonFact | None:
+    """Return what a part names: the card whose words found it all stand in the part, an event first."""
+    words = set(fold_words(part))
+    held = [f for f in facts if f.matched and set(fold_words(f.matched)) <= words]
+    held.sort(key=lambda f: (not is_event(f), -len(f.matched)))
+    return held[0] if held else None
+
+
+def two_parts(question: str, facts: Sequence[CanonFact]) -> tuple[str, str] | None:
+    """Return a two-part question's parts, the second said of what the first names; None for a question of one
+    part (see the module docstring)."""
+    found = _TWO.match(question.replace("’", "'"))
+    if found is None:
+        return None
+    first, second = found["a"], found["b"]
+    bare = re.fullmatch(_ASKING, second, re.IGNORECASE) is not None
+    if bare and _MARRIAGE.search(first):
+        return None  # "who did X marry and when": one question (`answer_kin`)
+    named = _named(first, facts)
+    if named is None:
+        return None
+    name = in_prose(named.entity_name, named.entity_type if is_event(named) else None)
+    if bare:
+        aux = _AUX.match(first)
+        if is_event(named):
+            second = f"{second} was {name}"
+        elif aux is not None:
+            second = f"{second} {aux['aux']} {aux['rest']}"
+        else:
+            return None
+    elif not set(fold_words(second)) & set(fold_words(named.entity_name)):
+        second = _PRONOUN.sub(name.replace("\\", "\\\\"), second, count=1)
+    return first, second
+
+
+def joined(answers: Sequence[ShortAnswer]) -> ShortAnswer:
+    """Return the answers of a question's parts as one: their words one after the other (a sentence said twice
+    once, one mark for two from one source), every source either cites marked cited, known when any part is."""
+    texts = list(dict.fromkeys(a.text for a in answers))
+    for at in range(len(texts) - 1):
+        mark = re.search(r" \[\d+\]$", texts[at])
+        if mark and texts[at + 1].endswith(mark[0]):
+            texts[at] = texts[at][: mark.start()]  # two answers from one source: one mark
+    cited = {c.number for a in answers for c in a.citations if c.cited}
+    first = next((a for a in answers if a.known), answers[0])
+    citations = [c.model_copy(update={"cited": c.number in cited}) for c in first.citations]
+    return first.model_copy(
+        update={"text": " ".join(texts), "citations": citations, "known": any(a.known for a in answers)}
+    )
