@@ -17,6 +17,17 @@ if TYPE_CHECKING:
 SPOUSE_FIELDS = frozenset({"spouse", "spouses", "spouse_of"})
 
 
+#: The key that keeps a name for the GM: a single `spouse:` is hidden by the entry's `gm_only` list instead.
+_SECRET = frozenset(("gm_only",))
+
+
+def is_marriage(value: Map) -> bool:
+    """Tell whether a mapping given to `spouse:` is a marriage with its date (`spouse: {name: Bo, married: 640}`;
+    else it is refused as a field of one)."""
+    keys = {key.value for key, _ in value.pairs}
+    return "married" in keys and keys.isdisjoint(_SECRET)
+
+
 class _Married(LoreModel):
     """The date of a marriage, read as a person's `born:` is (in the calendar's words too)."""
 

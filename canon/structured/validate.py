@@ -29,7 +29,7 @@ from pydantic import BaseModel, ValidationError
 
 from canon.calendar import CalendarRules, DateError, WorldDate
 from canon.campaign_calendar import CampaignCalendar, era_key_for
-from canon.structured.items import named_item
+from canon.structured.items import is_marriage, named_item
 from canon.structured.problems import Problems
 from canon.structured.schemas import ID_PATTERN, EntityType, FieldProblem, LoreModel, ScalarKind, id_from_name
 from canon.structured.shapes import (
@@ -250,10 +250,10 @@ class Validator:
             ):
                 data[name] = value.value  # what `scalar` returns for it, without the checks it cannot fail
                 continue
-            if type(value) is Map and name == "spouse" and "gm_only" not in {k.value for k, _ in value.pairs}:
-                value = named_item(
-                    self, value, field_loc, f'"{written_key}"'
-                )  # `spouse: {name: .., married: ..}`
+            if (
+                type(value) is Map and name == "spouse" and is_marriage(value)
+            ):  # `spouse: {name: .., married: ..}`
+                value = named_item(self, value, field_loc, f'"{written_key}"')
             elif isinstance(value, Seq | Map) and _several_for_one(self, value, shape, table, field_loc):
                 continue
             converted = self.convert(value, shape, field_loc, written_key)
