@@ -5,13 +5,27 @@ item's place: the normaliser reads it there (a secret edge, the marriage's start
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
+from canon.calendar import WorldDate
 from canon.structured.schemas import Date, LoreModel
-from canon.structured.tree import Broken, Map, Node, Scalar
+from canon.structured.tree import Broken, Map, Node, Scalar, got
 
-if TYPE_CHECKING:
-    from canon.structured.validate import Loc, Validator
+Loc = tuple[str | int, ...]
+
+
+class Validator(Protocol):
+    """What reading a named item needs of the validator: where things are, and what it notes and reports."""
+
+    example_name: str | None
+    positions: dict[Loc, Node]
+    secret_items: set[Loc]
+    item_dates: dict[Loc, WorldDate]
+
+    def at(self, node: Node | Scalar, message: str) -> None: ...
+
+    def validate(self, model: type[Any], data: dict[str, Any], loc: Loc) -> Any: ...
+
 
 #: The fields that name a husband or a wife: their items may carry the marriage's date (`married`).
 SPOUSE_FIELDS = frozenset({"spouse", "spouses", "spouse_of"})
@@ -50,9 +64,9 @@ def named_item(validator: Validator, item: Map, loc: Loc, label: str) -> Node:
     elif secret is not None and not (
         type(secret) is Scalar and secret.plain and secret.value in ("true", "false")
     ):
-        why = f'"gm_only" must be true or false (without quotes), not {_got(secret)}'
+        why = f'"gm_only" must be true or false (without quotes), not {got(secret)}'
     elif married is not None and type(married) is not Scalar:
-        why = f'"married" must be a date, as a person\'s "born:" is written; got {_got(married)}'
+        why = f'"married" must be a date, as a person\'s "born:" is written; got {got(married)}'
     else:
         if married is not None and not _read_married(validator, married, loc):
             return Broken(item.line, item.column)
@@ -93,9 +107,3 @@ def _read_married(validator: Validator, node: Scalar, loc: Loc) -> bool:
         return False
     validator.item_dates[loc] = read.married
     return True
-
-
-def _got(node: Node) -> str:
-    from canon.structured.validate import got
-
-    return got(node)

@@ -42,7 +42,7 @@ from canon.structured.shapes import (
     reference_lists,
     unknown_field,
 )
-from canon.structured.tree import Broken, Map, Node, Scalar, Seq
+from canon.structured.tree import Broken, Map, Node, Scalar, Seq, got
 
 Loc = tuple[str | int, ...]
 ModelT = TypeVar("ModelT", bound=LoreModel)
@@ -55,12 +55,6 @@ _LEADING_ZERO_INT = re.compile(r"[-+]?0[0-9]+")
 # The most digits a number's whole part may have: far beyond any field's range (a year has at most 12).
 MAX_DIGITS = 30
 _NUMBER = re.compile(r"[-+]?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?")
-
-
-def got(node: Node) -> str:
-    if isinstance(node, Scalar):
-        return f'"{node.value}"'
-    return "a list" if isinstance(node, Seq) else "a mapping"
 
 
 class _Failed:
