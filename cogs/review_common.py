@@ -152,6 +152,15 @@ def edited_note(proposal: Proposal, words: Wording, *, changed: bool = True) -> 
             if changed
             else f"Nothing was changed; accepted as it was: {about}."
         )
+    asked = next((w for w in proposal.warnings if w.new_attribute and w.suggestions), None)
+    if asked is not None and not proposal.needs_rationale:
+        close = " or ".join(n.replace("_", " ") for n in asked.suggestions)
+        typed = str(getattr(proposal.content, "attribute", "")).replace("_", " ")
+        return (
+            f"{'Corrected' if changed else 'Nothing was changed'}: {about}. “{typed}” is new to the campaign; "
+            f"did you mean {close}? It is still undecided: Edit it again to use that name, or press Accept to "
+            f"keep “{typed}” as a new kind of detail."
+        )
     return (
         f"{'Corrected' if changed else 'Nothing was changed'}: {about}. It "
         f"{'now conflicts' if changed else 'conflicts'} with canon, so it is still undecided: press Accept and give "

@@ -1,6 +1,7 @@
 """What a GM who wrote a world from the docs alone asked the YAML format to say, imported and read back through
 `lorekeeper` on a small world of our own (tests/fixtures/sarrane): a missing person's card and answers, one alias
-kept for the GM among public ones, an event's date in the calendar's words.
+kept for the GM among public ones, an event's date in the calendar's words, a
+marriage's date.
 
 A field the world hides (its lines marked "# secret") reads to a player word for word as the same world without
 it: the world is imported a second time without those lines, and the answers and cards compared.
@@ -196,3 +197,46 @@ def test_a_bad_event_date_is_refused_at_its_line_and_nothing_is_written(
     assert code == 1 and report["status"] == "failed", report
     assert [(e["line"], said in e["message"]) for e in report["errors"]] == [(line, True)], report  # type: ignore[union-attr]
     assert cli.invoke(app, ["canon", "entity", "Rout of Pellmoor", "-c", CAMPAIGN]).exit_code == 1
+
+
+def test_a_marriage_written_with_its_date_starts_then(cli: CliRunner, tmp_path: Path) -> None:
+    tie = "Oren Sarrane is married to Zera Ibarra (since 3 Frostfall, year 620 of the Crown Years)"
+    assert tie in card(cli, "Zera Ibarra") and tie in card(cli, "Oren Sarrane")
+    timeline = cli.invoke(app, ["canon", "timeline", "Zera Ibarra", "-c", CAMPAIGN]).output
+    assert tie in timeline
+    asked = ["when did oren sarrane marry zera ibarra", "when did zera ibarra marry oren sarrane"]
+    assert ask(cli, tmp_path, asked) == {
+        asked[0]: "Oren Sarrane married Zera Ibarra on 3 Frostfall, year 620 of the Crown Years.",
+        asked[1]: "Zera Ibarra married Oren Sarrane on 3 Frostfall, year 620 of the Crown Years.",
+    }
+
+
+#: A marriage's bad date (a roster of two) -> the line of its problem and what it says.
+BAD_MARRIAGES = {
+    "spouses: [{name: Ada Rook, married: 3 Harvestmoon, 620 CY}]": (4, "“Harvestmoon” is not a month"),
+    "spouses: [{name: Ada Rook, married: [620]}]": (4, '"married" must be a date'),
+    "spouse: {name: Ada Rook, married: 620 CY}\n    spouses: [{name: Ada Rook, married: 621 CY}]": (
+        5,
+        "gives this marriage another date than line 4 does",
+    ),
+    "parents: [{name: Ada Rook, married: 620 CY}]": (4, 'it holds "married"'),
+    "spouse: {name: Ada Rook, gm_only: true}": (4, "to keep it for the GM, list it in the entry's gm_only"),
+    "spouse: {name: Ada Rook, married: 620 CY}\n  - name: Ada Rook\n    spouse: {name: Pell Rook, married: 621 CY}": (
+        6,
+        "gives this marriage another date than line 4 does",
+    ),
+}
+
+
+@pytest.mark.parametrize("field", list(BAD_MARRIAGES))
+def test_a_bad_marriage_date_is_refused_at_its_line_and_nothing_is_written(
+    cli: CliRunner, tmp_path: Path, field: str
+) -> None:
+    line, said = BAD_MARRIAGES[field]
+    roster = tmp_path / "more.yaml"
+    text = f"kind: characters\ncharacters:\n  - name: Pell Rook\n    {field}\n"
+    roster.write_text(text if "- name: Ada Rook" in text else text + "  - name: Ada Rook\n", encoding="utf-8")
+    code, report = _ingest(cli, roster)
+    assert code == 1 and report["status"] == "failed", report
+    assert [(e["line"], said in e["message"]) for e in report["errors"]] == [(line, True)], report  # type: ignore[union-attr]
+    assert cli.invoke(app, ["canon", "entity", "Pell Rook", "-c", CAMPAIGN]).exit_code == 1

@@ -87,3 +87,26 @@ def test_an_event_date_gives_its_era_and_day_or_agrees_with_its_era() -> None:
 def test_an_event_date_that_disagrees_is_refused_at_its_line(event: str, line: int, said: str) -> None:
     result = _load(TWO_ERAS + f"  - name: Sack of Harl\n    {event}\n")
     assert [(p.line, said in p.message) for p in result.problems] == [(line, True)], result.problems
+
+
+def test_a_marriage_written_with_its_date_starts_then_on_either_side_and_may_be_secret() -> None:
+    result = _load(
+        "name: House Sarrane\nmembers:\n"
+        "  - name: Oren Sarrane\n    spouses: [{name: Zera Ibarra, married: 620}]\n"  # a year, on one line
+        "  - name: Zera Ibarra\n    spouse_of: [Oren Sarrane]\n"  # the other side, undated: one tie, dated
+        "  - name: Haskel Sarrane\n    spouse: {name: Mira Vell, married: 650}\n"
+        "  - name: Mira Vell\n"
+        "  - name: Ilsa Sarrane\n    spouses:\n      - {name: Bram Keel, gm_only: true, married: '651.2.3'}\n"
+        "  - name: Bram Keel\n"
+    )
+    assert result.ok, result.problems
+    married = {
+        (r.source_id, r.target_id): (str(r.valid_from), r.visibility)
+        for r in result.relations
+        if r.type == "SPOUSE_OF"
+    }
+    assert married == {
+        ("oren_sarrane", "zera_ibarra"): ("620", "public"),
+        ("haskel_sarrane", "mira_vell"): ("650", "public"),
+        ("ilsa_sarrane", "bram_keel"): ("651.month_2.day_3", "gm_only"),
+    }
