@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from bot.cli.common import Typer, checked, cli_actor, emit, with_campaign
+from bot.cli.common import IN_WORLD_DATE_HELP, Typer, checked, cli_actor, emit, with_campaign
 
 if TYPE_CHECKING:
     from canon.proposals import ProposalContent
@@ -26,7 +26,11 @@ CONFLICT_RECORDED = 3
 CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
 WhenOption = Annotated[
-    str | None, typer.Option("--when", help="In-world date, as the table says it: year 300 of the Third Age")
+    str | None,
+    typer.Option(
+        "--when",
+        help=IN_WORLD_DATE_HELP,
+    ),
 ]
 GmOnlyOption = Annotated[bool, typer.Option("--gm-only", help="Hide it from players")]
 ReliesOnOption = Annotated[

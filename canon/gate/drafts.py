@@ -10,7 +10,7 @@ from typing import Any
 from canon.calendar import DateError, WorldDate, check_era, parse_date
 from canon.campaign_calendar import CampaignCalendar
 from canon.continuity.life_dates import life_state
-from canon.date_reading import typed_date
+from canon.date_reading import example, typed_date
 from canon.errors import AskedAttribute, Conflict, InvalidInput, NotFound
 from canon.graph import CanonReader, naming
 from canon.models import Authority, CanonLevel, Evidence, StatementKind
@@ -254,10 +254,11 @@ async def check_eras(reader: CanonReader, content: ProposalContent) -> None:
     dated = {name: text for name, text in fields.items() if text}
     if not dated:
         return
-    eras = (await reader.calendar()).era_names()
+    calendar = await reader.calendar()
+    eras, shown = calendar.era_names(), example(calendar)  # the example in the campaign's own words
     for text in dated.values():
         try:
-            check_era(parse_date(text), text, eras)
+            check_era(parse_date(text), text, eras, shown)
         except DateError as error:
             raise InvalidInput(error.describe("the date") + ".") from None
 
