@@ -276,3 +276,34 @@ def test_a_lineage_nobody_defines_is_refused_at_its_line_with_the_way_to_define_
     assert error["line"] == 4 and '"lineage" of Ada Rook names “House Vell”' in error["message"], error
     assert "`name: House Vell` and `members: []`" in error["message"]
     assert cli.invoke(app, ["canon", "entity", "Ada Rook", "-c", CAMPAIGN]).exit_code == 1
+
+
+def test_the_timeline_decides_an_eras_years_over_the_calendar(cli: CliRunner, tmp_path: Path) -> None:
+    # The calendar names the era the timeline imported (years 1 onwards): years of its own are refused.
+    block = tmp_path / "calendar.yaml"
+    block.write_text("eras:\n  - {name: The Crown Years, abbreviation: CY, start: 5}\n", encoding="utf-8")
+    refused = cli.invoke(app, ["canon", "calendar", "-c", CAMPAIGN, "--set", str(block)])
+    assert refused.exit_code != 0
+    assert (
+        "The timeline says The Crown Years starts in year 1; the calendar says it starts in year 5."
+        in refused.output
+    )
+    assert "Nothing changed." in refused.output
+    # A timeline imported after a calendar that says other years: its years are used, and the import says so.
+    assert cli.invoke(app, ["campaign", "create", "later"]).exit_code == 0
+    block.write_text(
+        (WORLD / "calendar.yaml")
+        .read_text(encoding="utf-8")
+        .replace("abbreviation: CY}", "abbreviation: CY, start: 5}"),
+        encoding="utf-8",
+    )
+    assert cli.invoke(app, ["canon", "calendar", "-c", "later", "--set", str(block)]).exit_code == 0
+    result = cli.invoke(app, ["ingest", str(WORLD / "chronicle.yaml"), "-c", "later", "--json"])
+    (warning,) = json.loads(result.stdout)["yaml"][0]["warnings"]
+    assert warning["message"] == (
+        "The timeline says The Crown Years starts in year 1; the calendar says it starts in year 5. The timeline "
+        "decides an era's years: its years are used. Give the calendar the same years, or leave start and end out "
+        "of it."
+    )
+    shown = cli.invoke(app, ["canon", "calendar", "-c", "later"]).output
+    assert "the Crown Years (CY, years 1 onwards)" in shown, shown

@@ -131,3 +131,40 @@ def test_a_member_may_belong_to_another_lineage_or_none_and_may_keep_it_for_the_
         ("zera_ibarra", "house_ibarra"): ("604", "public"),
         ("ilsa_vell", "house_ibarra"): ("None", "gm_only"),
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "key", "name"),
+    [
+        (
+            "lineage: House Sarrane\nmembers:\n  - name: Oren Sarrane\n",
+            "Lineage",
+            "house_sarrane",
+            "House Sarrane",
+        ),
+        (
+            "kind: timeline\neras:\n  - era: The Crown Years\n    start: 1\n",
+            "Era",
+            "crown_years",
+            "The Crown Years",
+        ),
+        (
+            "kind: timeline\nevents:\n  - id: Burning of the Docks\n    year: 668\n",
+            "Event",
+            "burning_of_the_docks",
+            "Burning of the Docks",
+        ),
+        ("characters:\n  - id: Mira Vyr\n", "NPC", "mira_vyr", "Mira Vyr"),
+    ],
+)
+def test_a_name_written_where_the_id_goes_is_the_name(text: str, kind: str, key: str, name: str) -> None:
+    result = _load(text)
+    assert result.ok, result.problems
+    entry = next(e for e in result.entries if e.entity_type == kind)
+    assert (entry.id, entry.name) == (key, name)
+
+
+def test_a_name_where_the_id_goes_beside_a_name_is_still_refused_at_its_line() -> None:
+    result = _load("characters:\n  - id: Mira Vyr\n    name: Mira\n")
+    (problem,) = result.problems
+    assert problem.line == 2 and '"id" must be an id' in problem.message
