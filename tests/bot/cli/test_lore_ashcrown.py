@@ -6,6 +6,7 @@ calendar, where "AC" is still armor class; a term the GM adds outranks the calen
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -94,6 +95,19 @@ def test_a_gm_only_era_s_abbreviation_is_read_for_a_player_as_in_any_campaign(
     assert gm == dict.fromkeys(asked[:2], drowned)
 
 
+def listed(cli: CliRunner, campaign: str) -> dict[str, tuple[str, bool]]:
+    result = cli.invoke(app, ["glossary", "list", "-c", campaign, "--json"])
+    assert result.exit_code == 0, result.output
+    return {e["term"]: (e["meaning"], e["own"]) for e in json.loads(result.stdout)}
+
+
+def test_the_glossary_lists_the_shipped_terms_a_question_is_read_through(cli: CliRunner) -> None:
+    # "ac", "max" and "sr" (the GM's calendar has the hidden era) are the calendar's here, not the glossary's.
+    assert not {"ac", "max", "sr"} & listed(cli, CAMPAIGN).keys()
+    assert listed(cli, CAMPAIGN)["lr"] == ("long rest", False)
+    assert {"ac", "max", "sr", "lr"} <= listed(cli, "plain").keys()
+
+
 def test_a_term_the_gm_added_outranks_the_calendar(cli: CliRunner, tmp_path: Path) -> None:
     # This table says "AC" for armor class, and its GM chose that over the era's abbreviation.
     added = cli.invoke(app, ["glossary", "add", "AC", "armor class", "-c", CAMPAIGN])
@@ -103,6 +117,7 @@ def test_a_term_the_gm_added_outranks_the_calendar(cli: CliRunner, tmp_path: Pat
     assert answers["what is AC"] == ARMOR_CLASS
     assert answers["what happened in 12 After the Crowning"] == GRANARY  # the era by its name
     assert GRANARY not in answers["what happened in 12 AC"]
+    assert listed(cli, CAMPAIGN)["ac"] == ("armor class", True)
 
 
 #: The calendar with a today in the GM-only Sunken Reign, which the block names too (its abbreviation, its span).
