@@ -317,16 +317,8 @@ class Validator:
 
     def validate(self, model: type[ModelT], data: dict[str, Any], loc: Loc) -> ModelT | None:
         identity = self.identities.get(model)
-        written = data.get(identity[1]) if identity is not None else None
-        if (
-            identity is not None
-            and isinstance(written, str)
-            and "name" in model.model_fields
-            and "name" not in data
-            and not ID_PATTERN.fullmatch(written)
-        ):  # a name where the id goes (`lineage: House Sarrane`, no `name:`): the name, and the id it gives
-            data["name"] = data.pop(identity[1])
-            self.positions[(*loc, "name")] = self.positions.get((*loc, identity[1]), Map([], 1, 1))
+        if identity is not None:
+            _name_for_id(data, model, identity[1], self.positions, loc)
         if identity is not None and identity[1] not in data and isinstance(data.get("name"), str):
             # An entry the GM named and gave no id: its name gives it (an era's as the calendar keys it).
             made = (
@@ -424,6 +416,18 @@ class Validator:
                         (*loc, name, index), f'{self.label((*loc, name))} lists "{target}" more than once'
                     )
                 seen.add(target)
+
+
+def _name_for_id(
+    data: dict[str, Any], model: type[LoreModel], field: str, positions: dict[Loc, Node], loc: Loc
+) -> None:
+    """Read a name written where the id goes (`lineage: House Sarrane`, no `name:`) as the entry's name (its id
+    then comes from it)."""
+    written = data.get(field)
+    if isinstance(written, str) and "name" in model.model_fields and "name" not in data:
+        if not ID_PATTERN.fullmatch(written):
+            data["name"] = data.pop(field)
+            positions[(*loc, "name")] = positions.get((*loc, field), Map([], 1, 1))
 
 
 def report_duplicate_ids(validators: Sequence[Validator]) -> None:
