@@ -424,10 +424,11 @@ def _name_for_id(
     """Read a name written where the id goes (`lineage: House Sarrane`, no `name:`) as the entry's name (its id
     then comes from it)."""
     written = data.get(field)
-    if isinstance(written, str) and "name" in model.model_fields and "name" not in data:
-        if not ID_PATTERN.fullmatch(written):
-            data["name"] = data.pop(field)
-            positions[(*loc, "name")] = positions.get((*loc, field), Map([], 1, 1))
+    if not isinstance(written, str) or "name" not in model.model_fields or "name" in data:
+        return
+    if not ID_PATTERN.fullmatch(written):
+        data["name"] = data.pop(field)
+        positions[(*loc, "name")] = positions.get((*loc, field), Map([], 1, 1))
 
 
 def report_duplicate_ids(validators: Sequence[Validator]) -> None:
