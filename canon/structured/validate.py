@@ -317,6 +317,8 @@ class Validator:
 
     def validate(self, model: type[ModelT], data: dict[str, Any], loc: Loc) -> ModelT | None:
         identity = self.identities.get(model)
+        if identity is not None:
+            _name_for_id(data, model, identity[1], self.positions, loc)
         if identity is not None and identity[1] not in data and isinstance(data.get("name"), str):
             # An entry the GM named and gave no id: its name gives it (an era's as the calendar keys it).
             made = (
@@ -414,6 +416,19 @@ class Validator:
                         (*loc, name, index), f'{self.label((*loc, name))} lists "{target}" more than once'
                     )
                 seen.add(target)
+
+
+def _name_for_id(
+    data: dict[str, Any], model: type[LoreModel], field: str, positions: dict[Loc, Node], loc: Loc
+) -> None:
+    """Read a name written where the id goes (`lineage: House Sarrane`, no `name:`) as the entry's name (its id
+    then comes from it)."""
+    written = data.get(field)
+    if not isinstance(written, str) or "name" not in model.model_fields or "name" in data:
+        return
+    if not ID_PATTERN.fullmatch(written):
+        data["name"] = data.pop(field)
+        positions[(*loc, "name")] = positions.get((*loc, field), Map([], 1, 1))
 
 
 def report_duplicate_ids(validators: Sequence[Validator]) -> None:
