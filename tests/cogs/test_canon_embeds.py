@@ -406,7 +406,11 @@ def test_a_timeline_strikes_retconned_rows_and_hides_gm_only_ones() -> None:
 
 def test_a_status_says_the_state_over_a_birth_and_a_hidden_one_only_to_the_gm() -> None:
     hidden = statement(15, StatementKind.ATTRIBUTE, "status", value="missing", visibility=Visibility.GM_ONLY)
-    card = mara_card().model_copy(update={"facts": (hidden,)})
+    born = statement(10, StatementKind.STATE, "state", value="alive")
+    born = born.model_copy(
+        update={"statement": dataclasses.replace(born.statement, validity=Validity(world_from="320"))}
+    )
+    card = mara_card().model_copy(update={"facts": (hidden,), "state": born})
     player = {
         f.name: f.value or ""
         for f in entity_embeds.entity_card_embed(card, viewer=Viewer.PLAYER, as_of=AsOf()).fields
@@ -418,9 +422,17 @@ def test_a_status_says_the_state_over_a_birth_and_a_hidden_one_only_to_the_gm() 
     }
     assert gm["State"].startswith("Mara is missing"), gm
     said = statement(15, StatementKind.ATTRIBUTE, "status", value="imprisoned")
-    public = mara_card().model_copy(update={"facts": (said,)})
+    public = card.model_copy(update={"facts": (said,)})
     shown = entity_embeds.entity_card_embed(public, viewer=Viewer.PLAYER, as_of=AsOf()).fields
     assert next(f.value for f in shown if f.name == "State").startswith("Mara is imprisoned")  # type: ignore[union-attr]
+    # Alive said in play (found again) is the story's word: the file's status no longer overrides it.
+    found = mara_card().model_copy(update={"facts": (said,)})
+    state = next(
+        f.value
+        for f in entity_embeds.entity_card_embed(found, viewer=Viewer.GM, as_of=AsOf()).fields
+        if f.name == "State"
+    )
+    assert state.startswith("Mara is alive"), state  # type: ignore[union-attr]
 
 
 def test_an_entity_card_explains_the_lock_only_when_it_shows_one() -> None:
