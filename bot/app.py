@@ -272,7 +272,7 @@ def _desks(
         "reveals": reveals,
         "marks": PresentMarks(db, access),
         "beliefs": beliefs,
-        "glossary": GlossaryDesk(db),
+        "glossary": GlossaryDesk(db, access),
         "npc_memories": NpcMemoryDesk(voice.memories, access),
         "dialogue": DialogueImportService(scenes, turns, canon.canon, access),
         "pictures": PictureService(db, access),

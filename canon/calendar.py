@@ -249,23 +249,17 @@ def parse_date(text: str, rules: CalendarRules = DEFAULT_RULES) -> WorldDate:
     return WorldDate(era=era, year=year, month=month, day=day)
 
 
-def example_date(eras: Mapping[str, str], year: int | None = None) -> str:
-    """Return a date on the campaign's calendar to show as an example: its first era (by key) and a year."""
-    if not eras:
-        return str(year if year is not None else 412)
-    return f"{next(iter(eras))}.year_{year if year is not None else 1}"
-
-
-def check_era(date: WorldDate, text: str, eras: Mapping[str, str]) -> WorldDate:
+def check_era(date: WorldDate, text: str, eras: Mapping[str, str], example: str | None = None) -> WorldDate:
     """Return the date when the campaign's calendar defines its era (`eras`: the eras' names by key); raise
-    `DateError` naming the eras it does define otherwise. A campaign without eras takes any date."""
+    `DateError` naming the eras it does define otherwise, with `example`, a date in the calendar's words
+    (`canon.date_reading.example`, `CalendarWords.example`). A campaign without eras takes any date."""
     if date.era is None or not eras or date.era in eras:
         return date
     listed = ", ".join(f"{name} ({key})" for key, name in eras.items())
+    shown = f", like “{example}”" if example else ""
     raise DateError(
         text,
-        sentence=f"There is no era “{date.era}” in this campaign's calendar. Its eras: {listed}, "
-        f"e.g. `{example_date(eras, date.year)}`.",
+        sentence=f"There is no era “{date.era}” in this campaign's calendar. Its eras: {listed}{shown}.",
     )
 
 

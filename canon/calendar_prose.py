@@ -65,18 +65,27 @@ def read_prose(text: str) -> dict[str, Any] | None:
     return block
 
 
-#: A name's short word before a full stop ("St. Aldric's Reign", "Mt. Oro", "J. Harrow"): it may go on.
-_SHORT_WORD = re.compile(r"(?:^|\s)[A-Z][a-z]{0,2}$")
+#: A name's short word before a full stop ("St. Aldric's Reign", "Mt. Oro", "J. Harrow", "Capt. Horne", typed small
+#: as "st. aldric"): it may go on. An era's abbreviation ("610 FA.") ends its sentence.
+_SHORT_WORD = re.compile(r"(?:^|\s)(?:[A-Z][a-z]{0,3}|[a-z]{1,4})$")
+
+
+def _goes_on(pieces: list[tuple[str, bool]], end: int) -> bool:
+    """Return whether the piece at `end` may go on past its full stop: it ends in a name's short word, and the
+    piece after it is no sentence of the calendar's own ("Each month has 30 days", "Today is …")."""
+    if end + 1 >= len(pieces) or not pieces[end][1] or not _SHORT_WORD.search(pieces[end][0]):
+        return False
+    return not any(pattern.match(pieces[end + 1][0]) for _, pattern in _LABELS)
 
 
 def _read_from(pieces: list[tuple[str, bool]], index: int, block: dict[str, Any]) -> int:
     """Read the sentence starting at `index` into `block`; return where the next one starts, or -1.
 
-    A full stop after a name's short word ("St.") may be inside the name: the pieces joined across it are read
-    first, the piece alone only when they do not read."""
+    A full stop after a name's short word ("St.") may be inside the name (`_goes_on`): the pieces joined across it
+    are read first, the piece alone only when they do not read."""
     joined, end = pieces[index][0], index
     tries: list[tuple[str, int]] = [(joined, end)]
-    while end + 1 < len(pieces) and pieces[end][1] and _SHORT_WORD.search(pieces[end][0]):
+    while _goes_on(pieces, end):
         end += 1
         joined = f"{joined}. {pieces[end][0]}"
         tries.append((joined, end))

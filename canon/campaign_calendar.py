@@ -349,7 +349,34 @@ def checked(block: Mapping[str, Any] | None, canon_eras: CanonEras) -> CampaignC
         raise InvalidInput(
             f"“{word}” would name two things in the calendar; give each era, month and season its own."
         )
+    if (said := other_years(block, canon_eras)) is not None:
+        raise InvalidInput(
+            f"{said} The timeline decides an era's years: give the calendar the same years, or leave start and "
+            "end out of it (or import the timeline again with the new years). Nothing changed."
+        )
     return calendar
+
+
+def other_years(block: Mapping[str, Any] | None, canon_eras: CanonEras) -> str | None:
+    """Return the sentence saying how the block's years for an era differ from the years canon (a timeline)
+    gives it ("The timeline says the Crown Years ends in year 600; the calendar says it ends in year 700."), or
+    None when they agree: the timeline decides an era's years."""
+    by_name = {fold(str(v[0] or k)): k for k, v in canon_eras.items()}
+    for item in CalendarBlock.model_validate(block or {}).eras:
+        key = item.key or by_name.get(fold(item.name or "")) or era_key(item.name or "")
+        if key not in canon_eras:
+            continue
+        name, start, end = canon_eras[key][:3]
+        wrong = [
+            (bound, mine, theirs)
+            for bound, mine, theirs in (("start", item.start, start), ("end", item.end, end))
+            if mine is not None and theirs is not None and mine != theirs
+        ]
+        if wrong:
+            theirs_said = " and ".join(f"{bound}s in year {theirs}" for bound, _, theirs in wrong)
+            mine_said = " and ".join(f"{bound}s in year {mine}" for bound, mine, _ in wrong)
+            return f"The timeline says {name or key} {theirs_said}; the calendar says it {mine_said}."
+    return None
 
 
 def check_canon_dates(calendar: CampaignCalendar, keys: Iterable[int]) -> None:
@@ -413,7 +440,9 @@ def calendar_from(
         typed = [*(a for a in [item.abbreviation] if a), *item.abbreviations]
         era["abbreviations"] = tuple(dict.fromkeys([*typed, *era.get("abbreviations", ())]))
         for bound in ("start", "end"):
-            if getattr(item, bound) is not None:
+            # An era's years are canon's (a timeline's, with its evidence) where canon gives them: the block
+            # fills only what canon lacks (`checked` refuses a block that says other years).
+            if getattr(item, bound) is not None and era.get(bound) is None:
                 era[bound] = getattr(item, bound)
     months: list[MonthDef] = []
     for m in parsed.months:

@@ -93,14 +93,32 @@ class _Refusal(Exception):
         self.choices = choices
 
 
-def example(calendar: CampaignCalendar) -> str:
-    """Return a date in the calendar's words to show how one is written."""
+def _example_date(calendar: CampaignCalendar) -> WorldDate:
+    """Return a year of the calendar to show dates with: in its first dated era (or plainly, without eras)."""
     era = next((e for e in calendar.eras if e.start is not None or e.end is not None), None)
     era = era or (calendar.eras[0] if calendar.eras else None)
     if era is None:
-        return calendar.say(WorldDate(year=max(calendar.first_year, 412)))
+        return WorldDate(year=max(calendar.first_year, 412))
     year = era.start + 1 if era.start is not None else (era.end if era.end is not None else 300)
-    return calendar.say(WorldDate(era=era.key, year=year))
+    return WorldDate(era=era.key, year=year)
+
+
+def example(calendar: CampaignCalendar) -> str:
+    """Return a date in the calendar's words to show how one is written (every hint, placeholder and error
+    showing a date takes it from here, or from `examples`: never a fixed date of another world)."""
+    return calendar.say(_example_date(calendar))
+
+
+def examples(calendar: CampaignCalendar) -> list[str]:
+    """Return dates in the calendar's words to show how they are written: a year, and where the calendar names
+    its months a day of one ("17 Hearthmoon, year 301 of the Third Age")."""
+    year = _example_date(calendar)
+    shown = [calendar.say(year)]
+    if calendar.months:
+        month = min(3, len(calendar.months))
+        day = min(17, calendar.months[month - 1].days)
+        shown.append(calendar.say(year.model_copy(update={"month": month, "day": day})))
+    return shown
 
 
 def read_date(text: str, calendar: CampaignCalendar, *, anchor: WorldDate | None = None) -> DateReading:

@@ -29,3 +29,20 @@ class Conflict(GameError):
 
 class Unavailable(GameError):
     """A dependency the action needs is not configured or not reachable (for example no LLM)."""
+
+
+class AskedAttribute(InvalidInput):
+    """An attribute typed that the subject's type does not declare, close to some it does: the GM is asked
+    which they meant (`suggestions`, in words), never picked for; nothing is written."""
+
+    def __init__(self, typed: str, subject: str, suggestions: tuple[str, ...]) -> None:
+        self.typed, self.subject, self.suggestions = typed, subject, suggestions
+        super().__init__(self.sentence("add it again, saying it is a new kind of detail"))
+
+    def sentence(self, how: str) -> str:
+        """Return the question, with `how` the asker says "a new kind of detail" where they typed it."""
+        close = " or ".join(self.suggestions)
+        return (
+            f"“{self.typed}” is not a detail this campaign keeps for {self.subject}. Did you mean {close}? "
+            f"Write it again with that name, or, to keep “{self.typed}” as a new kind of detail, {how}."
+        )

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
+from canon.attribute_names import close_names, read_attribute
 from canon.errors import InvalidInput
 from canon.validation_words import problem_sentence
 from canon.wording.relation_names import find_relation, unknown_relation
@@ -238,7 +239,7 @@ class Ontology(BaseModel):
         """
         folded = attribute_key(name)
         index = self._attribute_index.get(type_name)
-        found = index.get(folded) if index is not None else None
+        found = read_attribute(index, folded) if index is not None else None  # "birthyear", "born in": born
         if found is None:
             return folded, None
         return found
@@ -249,6 +250,11 @@ class Ontology(BaseModel):
         types = [type_name] if type_name is not None else list(self._attribute_index)
         names = [name for t in types for name, _ in (self._attribute_index.get(t) or {}).values()]
         return list(dict.fromkeys(names))
+
+    def close_attributes(self, type_name: str, name: str, limit: int = 3) -> list[str]:
+        """Return the declared attributes of a type an undeclared typed name is close to, to ask the GM about
+        (`canon.attribute_names.close_names`: a typo, a shared word, a name within it), closest first."""
+        return close_names(self._attribute_index.get(type_name) or {}, name, limit)
 
     def nearest_attributes(self, type_name: str, name: str, limit: int = 3) -> list[str]:
         """Return the declared attributes of a type whose names or aliases are nearest to `name`."""

@@ -159,6 +159,8 @@ class ProposalWarning(BaseModel):
     prevailing_id: int | None = None
     fingerprint: str = ""
     note: bool = False
+    #: Of a new kind of detail: the declared attributes its name is close to, asked about (never picked).
+    suggestions: tuple[str, ...] = ()
 
     @property
     def new_attribute(self) -> bool:

@@ -17,7 +17,6 @@ from canon.calendar import (
     DateError,
     WorldDate,
     check_era,
-    example_date,
     parse_date,
     year_problem,
 )
@@ -25,6 +24,7 @@ from canon.campaign_calendar import CampaignCalendar
 from canon.continuity import world_key
 from canon.date_reading import read_date
 from canon.errors import InvalidInput
+from canon.wording.dates import CalendarWords
 
 _SHIFT = re.compile(r"^\+\s*([0-9]{1,6})\s*(day|days|week|weeks|month|months|year|years)$")
 SHIFT_FORMS = "+3 days, +2 weeks, +1 month, +10 years"
@@ -55,14 +55,15 @@ def scene_time(
         if clean.startswith("+"):
             raise InvalidInput(f"“{text}” is not a shift of time; write one like {SHIFT_FORMS}.")
         try:
-            date = check_era(parse_date(clean, rules), text.strip(), eras or {})
+            shown = CalendarWords(eras=eras or {}).example()  # a date in the campaign's own words
+            date = check_era(parse_date(clean, rules), text.strip(), eras or {}, shown)
         except DateError as error:
             if error.sentence:
                 raise InvalidInput(error.sentence) from None
             reason = f" ({error.reason})" if error.reason else ""
             raise InvalidInput(
                 f"“{text.strip()}” is not a date or a shift of time{reason}. Write a date on the campaign's "
-                f"calendar, like `{example_date(eras or {}, 300)}`, or a shift like {SHIFT_FORMS}."
+                f"calendar, like “{shown}”, or a shift like {SHIFT_FORMS}."
             ) from None
         if date.is_unknown:
             raise InvalidInput("A scene's date cannot be “unknown”; leave the date out instead.")

@@ -19,7 +19,7 @@ from canon.date_reading import read_date
 from canon.errors import InvalidInput
 from canon.models import Viewer
 from cogs.attachments import read_attachment
-from cogs.canon_options import date_choices, viewer_of
+from cogs.canon_options import CALENDAR_DATE_HELP, date_choices, viewer_of
 from cogs.checks import IN_SERVERS, gm_only
 from cogs.embeds import clip
 from cogs.places import campaign_here
@@ -105,9 +105,7 @@ class CalendarCommands(commands.Cog):
         )
 
     @group.command(name="read", description="See how a date you type is understood on this calendar")
-    @app_commands.describe(
-        date="A date as the table says it: year 363 of the Third Age, 17 Hearthmoon 340 TA"
-    )
+    @app_commands.describe(date=CALENDAR_DATE_HELP)
     @app_commands.autocomplete(date=date_choices)
     async def read(self, interaction: discord.Interaction, date: app_commands.Range[str, 1, 200]) -> None:
         """Answer with the date in the calendar's words, or why not and the readings to choose from."""

@@ -179,7 +179,7 @@ class CampaignCommands(commands.Cog):
     @app_commands.describe(
         name="The branch's name",
         at_scene="Fork right after this scene (default: now)",
-        at_date="Fork at this in-world date (year 363 of the Third Age): later-dated canon is left out",
+        at_date="Fork at this in-world date (the list suggests your calendar's words): later canon left out",
     )
     @app_commands.autocomplete(at_date=date_choices)
     @gm_only()

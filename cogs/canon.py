@@ -37,6 +37,7 @@ from cogs import (
     note_embeds,
     retcon_embeds,
     review_answers,
+    review_modals,
     submitted,
 )
 from cogs.canon_options import DATE_HELP, Date, Name, Text, date_choices, entity_names, played_characters
@@ -273,7 +274,7 @@ class CanonCommands(commands.Cog):
         if interaction.type != discord.InteractionType.modal_submit:
             return
         used = submitted.custom_id(interaction)
-        match = canon_views.MODAL.fullmatch(used)
+        match = review_modals.MODAL.fullmatch(used)
         if match is not None:
             await review_answers.submit_modal(interaction, match["action"], int(match["id"]))
         reason = conflict_views.REASON_MODAL.fullmatch(used)

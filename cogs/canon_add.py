@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot.client import replies
 from canon import forms
+from canon.errors import AskedAttribute, InvalidInput
 from canon.models import Viewer
 from canon.proposals import ProposalContent, citations
 from cogs import canon_embeds
@@ -47,11 +48,17 @@ NONE = discord.AllowedMentions.none()
 add = app_commands.Group(name="add", description="Write canon directly (GM)")
 
 
+NEW_DETAIL_HELP = (
+    "Keep the attribute as a new kind of detail, even when it is close to one the campaign knows"
+)
+
+
 async def _add(
     interaction: discord.Interaction,
     build: Callable[[str | None], ProposalContent],
     kind: str,
     relies_on: str | None = None,
+    new_detail: bool = False,
 ) -> None:
     campaign = await campaign_here(interaction)
     content = build(await cited_facts(interaction, campaign, relies_on))
@@ -59,9 +66,12 @@ async def _add(
     services = services_of(interaction)
     actor = actor_of(interaction, services.settings.gm_role)
     channel = getattr(interaction.channel, "name", None) or interaction.channel_id
-    result = await services.canon.add_direct(
-        campaign, content, actor, command=f"/canon add {kind} in #{channel}"
-    )
+    try:
+        result = await services.canon.add_direct(
+            campaign, content, actor, command=f"/canon add {kind} in #{channel}", new_detail=new_detail
+        )
+    except AskedAttribute as asked:  # the GM says which attribute they meant: nothing is picked for them
+        raise InvalidInput(asked.sentence("add it again with new_detail: True")) from None
     words = await services.queries.words(campaign, viewer=Viewer.GM, facts=citations(content))
     await replies.answer(interaction, embed=canon_embeds.added_embed(result, words))
 
@@ -74,6 +84,7 @@ async def _add(
     when=DATE_HELP,
     gm_only=GM_ONLY_HELP,
     relies_on=RELIES_ON_HELP,
+    new_detail=NEW_DETAIL_HELP,
 )
 @app_commands.autocomplete(
     subject=entity_names, attribute=attribute_names, when=date_choices, relies_on=fact_list_names
@@ -87,6 +98,7 @@ async def add_fact(
     when: Date | None = None,
     gm_only: bool = False,
     relies_on: Facts | None = None,
+    new_detail: bool = False,
 ) -> None:
     """Write `subject.attribute = value`."""
     await _add(
@@ -101,6 +113,7 @@ async def add_fact(
         ),
         "fact",
         relies_on=relies_on,
+        new_detail=new_detail,
     )
 
 

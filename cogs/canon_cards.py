@@ -16,7 +16,7 @@ import discord
 from bot.client import replies
 from bot.services.review import Review
 from canon.errors import InvalidInput
-from cogs import canon_embeds
+from cogs import review_embeds
 from cogs.canon_views import card_content
 from cogs.embeds import counted
 from cogs.review_common import remember_private
@@ -32,9 +32,9 @@ async def post_public_card(
     channel: discord.abc.Messageable, services: Services, review: Review
 ) -> discord.Message:
     """Post a review card where everyone sees it, as a message of the channel (it outlives any interaction),
-    and remember it for the commit. GM-only proposals are left out without a trace (`canon_embeds.as_seen`)."""
-    shown = canon_embeds.as_seen(review, reveal=False)
-    content = card_content(shown, canon_embeds.first_pending_page(shown), reveal=False)
+    and remember it for the commit. GM-only proposals are left out without a trace (`review_embeds.as_seen`)."""
+    shown = review_embeds.as_seen(review, reveal=False)
+    content = card_content(shown, review_embeds.first_pending_page(shown), reveal=False)
     try:
         message = await channel.send(allowed_mentions=discord.AllowedMentions.none(), **content)
     except discord.Forbidden:
@@ -61,7 +61,7 @@ async def post_review(interaction: discord.Interaction, review: Review, *, priva
     """
     services = services_of(interaction)
     if private:
-        content = card_content(review, canon_embeds.first_pending_page(review), reveal=True)
+        content = card_content(review, review_embeds.first_pending_page(review), reveal=True)
         message = await replies.answer(interaction, ephemeral=True, **content)
         remember_private(interaction, review, message)
         if review.scene is None and message is not None and interaction.channel_id is not None:
@@ -75,7 +75,7 @@ async def post_review(interaction: discord.Interaction, review: Review, *, priva
     message = await post_public_card(channel, services, review)
     posted = f"The review card is posted for everyone here: [open the review]({message.jump_url})."
     if review.secret:
-        content = card_content(review, canon_embeds.first_pending_page(review), reveal=True)
+        content = card_content(review, review_embeds.first_pending_page(review), reveal=True)
         message = await replies.answer(
             interaction, f"{posted}\n{secret_note(review)}", ephemeral=True, **content
         )
@@ -89,7 +89,7 @@ async def tell_gm_secret_proposals(interaction: discord.Interaction, review: Rev
 
     Past its 15 minutes the GM finds them with `/canon review private:true` in the channel.
     """
-    content = card_content(review, canon_embeds.first_pending_page(review), reveal=True)
+    content = card_content(review, review_embeds.first_pending_page(review), reveal=True)
     try:
         message = await replies.answer(interaction, secret_note(review), ephemeral=True, **content)
         remember_private(interaction, review, message)

@@ -15,7 +15,7 @@ from discord import app_commands
 
 from bot.client import limits
 from canon.campaigns import Campaign
-from canon.date_reading import example, read_date
+from canon.date_reading import examples, read_date
 from canon.errors import GameError
 from canon.models import EntityRef, Viewer
 from canon.ontology import Ontology
@@ -39,7 +39,12 @@ Turns = app_commands.Range[str, 1, 30]
 Facts = app_commands.Range[str, 1, 200]
 Word = app_commands.Range[str, 1, 60]
 
-DATE_HELP = "A date as the table says it: year 363 of the Third Age, 17 Hearthmoon 340 TA, three days later"
+#: Command descriptions are the same in every campaign: the examples come from the campaign's calendar, in the
+#: date options' suggestions (`date_choices`), never written here.
+DATE_HELP = (
+    "A date as your table says it (the list suggests your calendar's words), or a step: three days later"
+)
+CALENDAR_DATE_HELP = "The in-world date as your table says it (the list suggests your calendar's words)"
 TURNS_HELP = "The turns that show it, like 12 or 12-15 (default: the latest turn)"
 GM_ONLY_HELP = "Hide it from players (GM-only canon)"
 RELIES_ON_HELP = "The facts it builds on, by their words (pick from the list); several separated by ;"
@@ -333,8 +338,8 @@ async def date_choices(interaction: discord.Interaction, current: str) -> list[a
         await campaign_here(interaction), viewer_of(interaction)
     )
     typed = current.strip()
-    if not typed:
-        return [app_commands.Choice(name=example(calendar), value=example(calendar))]
+    if not typed:  # how a date is written, in this campaign's own words
+        return [app_commands.Choice(name=clip(s, 100), value=s[:100]) for s in examples(calendar)]
     reading = read_date(typed[:100], calendar)
     said = [calendar.say(reading.date)] if reading.date is not None else list(reading.choices)
     if not said:  # a relative date ("three days later") or words still being typed: keep what was typed

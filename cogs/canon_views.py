@@ -20,14 +20,12 @@ GMs only; Accept asks for one only when the proposal raises warnings; Edit opens
 proposal (`cogs.review_modals`).
 
 Nothing is decided without the GM seeing it: a public card leaves GM-only proposals out, so its Accept all
-leaves them undecided, and Commit waits until the GM decided them on a private card (it shows that card,
-privately, and says which). A commit closes every card of its scene: the public ones (recorded in the
-database) and the GM's private ones this process showed (`cogs.review_common.PrivateCards`).
+leaves them undecided, and Commit waits until the GM decided them on a private card (`cogs.review_commit`, which
+closes every card of the scene).
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import Any
 
@@ -35,19 +33,16 @@ import discord
 
 from bot.client import limits
 from bot.services.review import Review
-from canon.campaigns import Campaign
-from canon.errors import InvalidInput, NotAllowed
+from canon.errors import InvalidInput
 from canon.proposals import ProposalStatus
 from canon.wording import describe
-from cogs import canon_embeds, submitted
+from cogs import review_embeds, submitted
 from cogs.checks import actor_of
-from cogs.embeds import MessageContent, clip, counted
-from cogs.recaps import post_recap
+from cogs.embeds import MessageContent, clip
+from cogs.review_commit import commit, commit_batch
 from cogs.review_common import (
-    asked_first,
     check_campaign,
     check_guild,
-    close_private,
     focused,
     gm,
     guarded,
@@ -55,21 +50,14 @@ from cogs.review_common import (
     reveals,
     review_of,
     tell_not_accepted,
-    waiting_note,
 )
-from cogs.review_modals import (
-    MODAL,
-    RationaleModal,
-    open_edit,
-)
+from cogs.review_modals import RationaleModal, open_edit
 from cogs.review_present import PRESENT_LABEL, UNMARK_LABEL, press_present
 from cogs.review_words import mark
 from cogs.services import services_of
 from memory.scenes import SceneStatus
 
-__all__ = ["DYNAMIC_ITEMS", "MODAL", "card_content", "show_review"]
-
-log = logging.getLogger(__name__)
+__all__ = ["DYNAMIC_ITEMS", "card_content", "show_review"]
 
 _PICK_ROW, _ACTION_ROW, _CONTROL_ROW = 0, 1, 2
 
@@ -107,7 +95,7 @@ class ProposalPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"lk
                 raise InvalidInput("Pick a proposal from the list.")
             proposal = await services_of(interaction).reviews.proposal(int(values[0]))
             review = await review_of(interaction, proposal)
-            await show_review(interaction, review, canon_embeds.page_of(review, proposal.id), proposal.id)
+            await show_review(interaction, review, review_embeds.page_of(review, proposal.id), proposal.id)
 
         await guarded(interaction, work)
 
@@ -178,7 +166,7 @@ class ProposalButton(
             actor = actor_of(interaction, services.settings.gm_role)
             await services.reviews.decide(self.proposal_id, accept=accept, actor=actor)
             review = await review_of(interaction, proposal)
-            await show_review(interaction, review, canon_embeds.page_of(review, self.proposal_id))
+            await show_review(interaction, review, review_embeds.page_of(review, self.proposal_id))
 
         await guarded(interaction, work)
 
@@ -221,7 +209,14 @@ class ReviewButton(
         async def work() -> None:
             gm(interaction)
             if self.action in {"commit", "confirm"}:
-                await commit(interaction, self.scene_id, confirmed=self.action == "confirm")
+                await commit(
+                    interaction,
+                    self.scene_id,
+                    confirmed=self.action == "confirm",
+                    draw=card_content,
+                    confirm=ReviewButton(self.scene_id, "confirm"),
+                    closed=closed_view,
+                )
                 return
             services = services_of(interaction)
             actor = actor_of(interaction, services.settings.gm_role)
@@ -231,7 +226,7 @@ class ReviewButton(
             skip = () if reveals(interaction.message) else review.secret
             await services.reviews.accept_all(self.scene_id, actor, skip=skip)
             review = await services.reviews.review(self.scene_id)
-            await show_review(interaction, review, canon_embeds.first_pending_page(review))
+            await show_review(interaction, review, review_embeds.first_pending_page(review))
             await tell_not_accepted(interaction, review, frozenset(skip))
 
         await guarded(interaction, work)
@@ -320,7 +315,7 @@ class BatchButton(
             campaign = await check_campaign(interaction, self.campaign_id)
             services = services_of(interaction)
             if self.action == "commit":
-                await commit_batch(interaction, campaign, self.batch)
+                await commit_batch(interaction, campaign, self.batch, closed=_closed_batch_view)
                 return
             review = await services.reviews.review(None, campaign_id=self.campaign_id, batch=self.batch)
             if self.action == "accept_all":
@@ -330,7 +325,7 @@ class BatchButton(
                     None, actor, campaign_id=self.campaign_id, batch=self.batch, skip=skip
                 )
                 review = await services.reviews.review(None, campaign_id=self.campaign_id, batch=self.batch)
-            page = self.page if self.action == "page" else canon_embeds.first_pending_page(review)
+            page = self.page if self.action == "page" else review_embeds.first_pending_page(review)
             await show_review(interaction, review, page)
             if self.action == "accept_all":
                 await tell_not_accepted(interaction, review, frozenset(skip))
@@ -346,8 +341,8 @@ DYNAMIC_ITEMS = (ProposalPick, ProposalButton, ReviewButton, PageButton, BatchBu
 
 def _proposal_controls(view: discord.ui.View, review: Review, page: int, chosen: int | None) -> None:
     """Add the select of a page's pending proposals and Accept, Reject and Edit for the picked one."""
-    numbers = canon_embeds.card_numbers(review)
-    pending = [p for p in canon_embeds.page_proposals(review, page) if p.status == ProposalStatus.PENDING]
+    numbers = review_embeds.card_numbers(review)
+    pending = [p for p in review_embeds.page_proposals(review, page) if p.status == ProposalStatus.PENDING]
     picked = focused(review, page, chosen)
     if picked is None:
         return
@@ -376,13 +371,13 @@ def review_view(review: Review, page: int, chosen: int | None = None) -> discord
     Row 0: the select of the page's pending proposals; row 1: Accept, Reject and Edit for the picked one
     (`chosen`, or the first pending); row 2: paging, Accept all and Commit.
     """
-    page = canon_embeds.clamp_page(review, page)
+    page = review_embeds.clamp_page(review, page)
     if review.scene is None:
         return _batch_view(review, page, chosen)
     scene_id = review.scene.id
     view = discord.ui.View(timeout=None)
     _proposal_controls(view, review, page, chosen)
-    pages = canon_embeds.page_count(review)
+    pages = review_embeds.page_count(review)
     if pages > 1:
         view.add_item(PageButton(scene_id, max(0, page - 1), "prev", disabled=page == 0))
         view.add_item(PageButton(scene_id, min(pages - 1, page + 1), "next", disabled=page >= pages - 1))
@@ -402,7 +397,7 @@ def _batch_view(review: Review, page: int, chosen: int | None) -> discord.ui.Vie
     campaign_id, batch = _batch_review_ids(review)
     view = discord.ui.View(timeout=None)
     _proposal_controls(view, review, page, chosen)
-    pages = canon_embeds.page_count(review)
+    pages = review_embeds.page_count(review)
     if pages > 1:
         previous, following = max(0, page - 1), min(pages - 1, page + 1)
         view.add_item(BatchButton(campaign_id, batch, f"page:{previous}:prev", disabled=page == 0))
@@ -437,26 +432,26 @@ def closed_view(scene_id: int) -> discord.ui.View:
 def card_content(review: Review, page: int, *, reveal: bool, chosen: int | None = None) -> MessageContent:
     """Return the embed and view of a card as it stands (open or committed), `chosen` picked when pending.
 
-    A card players see has no line, count or control for a GM-only proposal (`canon_embeds.as_seen`).
+    A card players see has no line, count or control for a GM-only proposal (`review_embeds.as_seen`).
     """
-    review = canon_embeds.as_seen(review, reveal=reveal)
+    review = review_embeds.as_seen(review, reveal=reveal)
     if review.scene is None:  # an import batch
         if _batch_closed(review):
             return {
-                "embed": canon_embeds.committed_embed(review, [], reveal=reveal),
+                "embed": review_embeds.committed_embed(review, [], reveal=reveal),
                 "view": _closed_batch_view(review),
             }
         return {
-            "embed": canon_embeds.review_embed(review, page, reveal=reveal),
-            "view": _batch_view(review, canon_embeds.clamp_page(review, page), chosen),
+            "embed": review_embeds.review_embed(review, page, reveal=reveal),
+            "view": _batch_view(review, review_embeds.clamp_page(review, page), chosen),
         }
     if review.scene.status == SceneStatus.COMPLETED:
         return {
-            "embed": canon_embeds.committed_embed(review, [], reveal=reveal),
+            "embed": review_embeds.committed_embed(review, [], reveal=reveal),
             "view": closed_view(review.scene.id),
         }
     return {
-        "embed": canon_embeds.review_embed(review, page, reveal=reveal),
+        "embed": review_embeds.review_embed(review, page, reveal=reveal),
         "view": review_view(review, page, chosen),
     }
 
@@ -473,107 +468,3 @@ async def show_review(
     await interaction.response.edit_message(**content)
     if reveal:
         remember_private(interaction, review, interaction.message)
-
-
-# -- commits --------------------------------------------------------------------------------------------
-
-
-async def commit(interaction: discord.Interaction, scene_id: int, *, confirmed: bool = False) -> None:
-    """Commit a scene's review, then bring this card and every other card of the scene to the final state.
-
-    While a GM-only proposal is undecided nothing is committed: the GM gets the private card, picked on it.
-    While others are undecided, the GM is first asked, privately, with a Commit button of its own (`confirm`,
-    so a restart between the two presses changes nothing) that commits past them.
-    """
-    services = services_of(interaction)
-    if interaction.guild_id is None:  # pragma: no cover - review cards live in a server's channels
-        raise NotAllowed("Review cards live in a server's channels.")
-    review = await services.reviews.review(scene_id)
-    check_guild(interaction, review)
-    waiting = review.hidden_undecided()
-    if waiting and review.scene is not None and review.scene.status != SceneStatus.COMPLETED:
-        first = waiting[0].id
-        content = card_content(review, canon_embeds.page_of(review, first), reveal=True, chosen=first)
-        await interaction.response.send_message(
-            waiting_note(review, waiting),
-            ephemeral=True,
-            allowed_mentions=discord.AllowedMentions.none(),
-            **content,
-        )
-        remember_private(interaction, review, await interaction.original_response())
-        return
-    if not confirmed and await asked_first(interaction, review, ReviewButton(scene_id, "confirm")):
-        return
-    await interaction.response.defer()  # a big scene's commit may take longer than Discord's 3 s
-    actor = actor_of(interaction, services.settings.gm_role)
-    outcome = await services.canon.commit_scene(scene_id, actor, guild_id=interaction.guild_id)
-    findings, heard = outcome.result.findings, outcome.heard
-    settled = outcome.result.overridden().keys()  # accepted with the GM's reason: nothing left open
-    clicked = interaction.message
-    reveal = reveals(clicked)
-    # Players read the public cards: no word of a conflict that touches GM-only canon there.
-    await interaction.edit_original_response(
-        content=None,
-        embed=canon_embeds.committed_embed(
-            outcome.review,
-            findings if reveal else heard,
-            reveal=reveal,
-            committed_by=actor.name,
-            accepted=settled,
-        ),
-        view=closed_view(scene_id),
-    )
-    unheard = len(findings) - len(heard)
-    if unheard and not reveal:
-        await interaction.followup.send(
-            f"{canon_embeds.WARN} {counted(unheard, 'continuity conflict')} touching GM-only canon "
-            f"{'was' if unheard == 1 else 'were'} recorded too; "
-            "see `/canon conflicts`.",
-            ephemeral=True,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-    public = canon_embeds.committed_embed(
-        outcome.review, heard, reveal=False, committed_by=actor.name, accepted=settled
-    )
-    for card in outcome.cards:
-        if clicked is not None and card.message_id == clicked.id:
-            continue
-        try:
-            message = interaction.client.get_partial_messageable(card.channel_id).get_partial_message(
-                card.message_id
-            )
-            await message.edit(embed=public, view=closed_view(scene_id))
-        except discord.HTTPException:  # a deleted card, or a channel we lost: the commit stands anyway
-            log.warning("could not close review card %s", card.message_id, exc_info=True)
-    private = canon_embeds.committed_embed(
-        outcome.review, findings, reveal=True, committed_by=actor.name, accepted=settled
-    )
-    await close_private(
-        interaction.client,
-        scene_id,
-        {"embed": private, "view": closed_view(scene_id)},
-        skip=clicked.id if clicked is not None else None,
-    )
-    if outcome.review.scene is not None:
-        await post_recap(interaction.client, scene_id, outcome.review.scene.channel_id)
-
-
-async def commit_batch(interaction: discord.Interaction, campaign: Campaign, batch: str) -> None:
-    """Commit an import batch's accepted proposals and bring the clicked card to its final state."""
-    services = services_of(interaction)
-    await interaction.response.defer()
-    actor = actor_of(interaction, services.settings.gm_role)
-    outcome = await services.canon.commit_batch(campaign, batch, actor)
-    reveal = reveals(interaction.message)
-    findings = outcome.result.findings if reveal else outcome.heard
-    await interaction.edit_original_response(
-        embed=canon_embeds.committed_embed(
-            outcome.review,
-            findings,
-            reveal=reveal,
-            committed_by=actor.name,
-            accepted=outcome.result.overridden().keys(),
-        ),
-        view=_closed_batch_view(outcome.review),
-        allowed_mentions=discord.AllowedMentions.none(),
-    )

@@ -21,6 +21,7 @@ from cogs.canon_options import (
     Name,
     Text,
     campaign_of,
+    date_choices,
     entity_names,
     fact_names,
     played_characters,
@@ -82,7 +83,7 @@ def known_embed(title: str, lines: list[str], empty: str) -> discord.Embed:
     source="A hidden source's title: its passages answer their /lore questions",
     from_date="From when they know it, on the campaign's calendar (default: the scene's date)",
 )
-@app_commands.autocomplete(fact=fact_names, entity=entity_names, to=played_characters)
+@app_commands.autocomplete(fact=fact_names, entity=entity_names, to=played_characters, from_date=date_choices)
 @gm_only()
 async def reveal(
     interaction: discord.Interaction,

@@ -428,7 +428,7 @@ class LoreCommands(commands.Cog):
     async def glossary_list(self, interaction: discord.Interaction) -> None:
         """List the campaign's glossary, then the shipped terms it does not change."""
         campaign = await _campaign(interaction)
-        entries = await services_of(interaction).glossary.entries(campaign)
+        entries = await services_of(interaction).glossary.entries(campaign, viewer_of(interaction))
         await interaction.response.send_message(
             embed=lore_glossary.list_embed(entries), ephemeral=True, allowed_mentions=NONE
         )

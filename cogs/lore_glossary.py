@@ -25,7 +25,8 @@ def list_embed(entries: Sequence[GlossaryEntry]) -> discord.Embed:
         title="Glossary",
         description=(
             "/lore reads these words in questions as the books' words. "
-            "The GM adds the table's own with `/lore glossary add`."
+            "The GM adds the table's own with `/lore glossary add`. "
+            "A word the campaign's calendar gives (an era, its abbreviation, a month) is read as the calendar's."
         ),
         colour=COLOUR,
     )

@@ -24,7 +24,7 @@ from bot.services.lore_service import LoreImport
 from bot.services.review import Review
 from bot.services.roster_players import ServerMembers
 from canon.campaigns import Campaign
-from cogs import canon_cards, canon_embeds, lore_embeds, progress
+from cogs import canon_cards, lore_embeds, progress, review_embeds
 from cogs.canon_views import card_content
 from cogs.checks import actor_of
 from cogs.services import services_of
@@ -117,11 +117,11 @@ async def read_prose(interaction: discord.Interaction, outcome: LoreImport, read
     review = result.review
     services = services_of(interaction)
     if status is not None:
-        shown = review if review is None or where.gm_only else canon_embeds.as_seen(review, reveal=False)
+        shown = review if review is None or where.gm_only else review_embeds.as_seen(review, reveal=False)
         if shown is None:
             await status.edit(content=text, allowed_mentions=NONE)
         else:
-            card = card_content(shown, canon_embeds.first_pending_page(shown), reveal=where.gm_only)
+            card = card_content(shown, review_embeds.first_pending_page(shown), reveal=where.gm_only)
             await status.edit(content=text, allowed_mentions=NONE, **card)
         if review is not None:
             await services.reviews.record_card(review, channel_id=status.channel.id, message_id=status.id)
@@ -144,7 +144,7 @@ async def tell_gm_privately(
     message: discord.Message | None = None
     try:
         if review is not None:
-            content = card_content(review, canon_embeds.first_pending_page(review), reveal=True)
+            content = card_content(review, review_embeds.first_pending_page(review), reveal=True)
             message = await replies.answer(interaction, text, ephemeral=True, **content)
         else:
             message = await replies.answer(interaction, text, ephemeral=True)

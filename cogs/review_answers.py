@@ -10,7 +10,7 @@ import discord
 from bot.client import limits
 from canon.errors import GameError
 from canon.wording import Wording, describe
-from cogs import canon_embeds
+from cogs import review_embeds
 from cogs.canon_views import show_review
 from cogs.checks import actor_of
 from cogs.embeds import clip
@@ -52,7 +52,7 @@ async def submit_modal(interaction: discord.Interaction, action: str, proposal_i
             )
             return
         review = await review_of(interaction, proposal)
-        await show_review(interaction, review, canon_embeds.page_of(review, proposal_id), proposal_id)
+        await show_review(interaction, review, review_embeds.page_of(review, proposal_id), proposal_id)
         if action == "edit":  # the card shows the outcome; the GM reads in words what happened
             await interaction.followup.send(
                 clip(done, limits.MESSAGE), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()

@@ -24,7 +24,7 @@ from canon.errors import InvalidInput, NotAllowed
 from canon.gate import kept_when_undecided
 from canon.proposals import Proposal, ProposalStatus
 from canon.wording import Wording, describe, warning_sentence
-from cogs import canon_embeds
+from cogs import review_embeds
 from cogs.checks import require_gm
 from cogs.embeds import MessageContent, clip
 from cogs.review_words import not_accepted_note, undecided_note
@@ -35,6 +35,11 @@ if TYPE_CHECKING:
     pass
 
 log = logging.getLogger(__name__)
+
+#: `cogs.canon_views`' `show_review` and `card_content`, passed in to the modules of its buttons' actions (that
+#: module holds their buttons, so they cannot import it).
+Show = Callable[[discord.Interaction, Review, int], Awaitable[None]]
+Card = Callable[..., MessageContent]
 
 
 async def guarded(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
@@ -90,13 +95,13 @@ async def review_of(interaction: discord.Interaction, proposal: Proposal) -> Rev
 
 def focused(review: Review, page: int, chosen: int | None = None) -> Proposal | None:
     """Return the proposal a page's controls act on: the chosen one when pending there, else its first pending."""
-    pending = [p for p in canon_embeds.page_proposals(review, page) if p.status == ProposalStatus.PENDING]
+    pending = [p for p in review_embeds.page_proposals(review, page) if p.status == ProposalStatus.PENDING]
     return next((p for p in pending if p.id == chosen), pending[0] if pending else None)
 
 
 def waiting_note(review: Review, waiting: list[Proposal]) -> str:
     """Return what the GM reads when Commit waits for GM-only proposals (shown to the GM alone)."""
-    numbers = canon_embeds.card_numbers(review)
+    numbers = review_embeds.card_numbers(review)
     listed = "; ".join(
         f"#{numbers[p.id]} {clip(describe(p.content, review.words), 120)}" for p in waiting[:5]
     )
@@ -122,7 +127,7 @@ async def asked_first(
         return False
     if all(kept_when_undecided(p, review.policy) for p in undecided):
         return False
-    numbers = canon_embeds.card_numbers(review)
+    numbers = review_embeds.card_numbers(review)
     ask = discord.ui.View(timeout=None)
     ask.add_item(confirm)
     await interaction.response.send_message(
@@ -151,6 +156,15 @@ def edited_note(proposal: Proposal, words: Wording, *, changed: bool = True) -> 
             f"Corrected and accepted: {about}."
             if changed
             else f"Nothing was changed; accepted as it was: {about}."
+        )
+    asked = next((w for w in proposal.warnings if w.new_attribute and w.suggestions), None)
+    if asked is not None and not proposal.needs_rationale:
+        close = " or ".join(n.replace("_", " ") for n in asked.suggestions)
+        typed = str(getattr(proposal.content, "attribute", "")).replace("_", " ")
+        return (
+            f"{'Corrected' if changed else 'Nothing was changed'}: {about}. “{typed}” is new to the campaign; "
+            f"did you mean {close}? It is still undecided: Edit it again to use that name, or press Accept to "
+            f"keep “{typed}” as a new kind of detail."
         )
     return (
         f"{'Corrected' if changed else 'Nothing was changed'}: {about}. It "
@@ -220,7 +234,7 @@ async def tell_not_accepted(interaction: discord.Interaction, review: Review, sk
     ]
     if not left:
         return
-    numbers, words = canon_embeds.card_numbers(review), canon_embeds.review_words(review)
+    numbers, words = review_embeds.card_numbers(review), review_embeds.review_words(review)
     skipped = [
         (
             numbers[p.id],

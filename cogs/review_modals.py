@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.client import limits
+from canon.date_reading import examples
 from canon.errors import Conflict
 from canon.models import Viewer
 from canon.proposals import (
@@ -135,7 +136,10 @@ class EditModal(discord.ui.Modal):
         about: str = "",
         attributes: Sequence[str] = (),
         words: CalendarWords = PLAIN_CALENDAR,
+        example: str = "",
     ) -> None:
+        """`example`: a date in the campaign calendar's words (`canon.date_reading.examples`), the date boxes'
+        hint."""
         super().__init__(
             title=clip(f"Edit: {about}" if about else "Edit the proposal", limits.MODAL_TITLE),
             custom_id=f"lk:edit:{proposal.id}",
@@ -153,6 +157,9 @@ class EditModal(discord.ui.Modal):
                         if name in {"value", "description"}
                         else discord.TextStyle.short,
                         default=_shown(_said(value, name, words), name),
+                        placeholder=clip(f"like {example}", limits.MODAL_PLACEHOLDER)
+                        if name in DATE_FIELDS and example
+                        else None,
                         required=name not in OPTIONAL,
                         max_length=_MAX.get(name, 100),
                     ),
@@ -238,11 +245,12 @@ async def open_edit(interaction: discord.Interaction, proposal: Proposal, about:
     services = services_of(interaction)
     attributes: list[str] = []
     campaign = await check_campaign(interaction, proposal.campaign_id)
-    words = (await services.calendars.calendar(campaign)).words()  # its dates shown in the calendar's words
+    calendar = await services.calendars.calendar(campaign)
+    words = calendar.words()  # its dates shown in the calendar's words, and a hint written in them
     if isinstance(proposal.content, FactContent):
         ref = proposal.content.subject
         subject = f"#{ref.entity_id}" if ref.entity_id is not None else ref.name
         attributes = await services.queries.attribute_names(campaign, "", viewer=Viewer.GM, subject=subject)
     await interaction.response.send_modal(
-        EditModal(proposal, about=about, attributes=attributes, words=words)
+        EditModal(proposal, about=about, attributes=attributes, words=words, example=examples(calendar)[-1])
     )

@@ -8,26 +8,19 @@ pressing the button there gets the private card it waits on.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 import discord
 
 from bot.services.review import Review
 from canon.proposals import Proposal
 from canon.wording import Wording, describe
-from cogs import canon_embeds
+from cogs import review_embeds
 from cogs.checks import actor_of
-from cogs.embeds import MessageContent
-from cogs.review_common import remember_private, reveals, review_of
+from cogs.review_common import Card, Show, remember_private, reveals, review_of
 from cogs.services import services_of
 
 NO_PINGS = discord.AllowedMentions.none()
 PRESENT_LABEL = "Only those present"
 UNMARK_LABEL = "Take the mark off"
-
-#: `cogs.canon_views`' `show_review` and `card_content`, passed in (that module holds this one's button).
-Show = Callable[[discord.Interaction, Review, int], Awaitable[None]]
-Card = Callable[..., MessageContent]
 
 
 def _names(names: tuple[str, ...]) -> str:
@@ -63,7 +56,7 @@ async def press_present(
     no longer shows the proposal, the answer carries the GM's private card with it picked."""
     note = await toggle_present(interaction, proposal, review.words)
     review = await review_of(interaction, proposal)
-    page = canon_embeds.page_of(review, proposal.id)
+    page = review_embeds.page_of(review, proposal.id)
     await show(interaction, review, page)
     if reveals(interaction.message):
         await interaction.followup.send(note, ephemeral=True, allowed_mentions=NO_PINGS)

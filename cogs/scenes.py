@@ -17,7 +17,7 @@ from canon.errors import InvalidInput
 from canon.story_clock import date_and_key, scene_time
 from canon.wording import PLAIN
 from cogs import canon_cards, canon_options, embeds, progress, voice_embeds
-from cogs.canon_options import date_choices
+from cogs.canon_options import CALENDAR_DATE_HELP, date_choices
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
 from cogs.places import campaign_here
 from cogs.recaps import post_recap
@@ -52,7 +52,7 @@ class SceneCommands(commands.Cog):
     @app_commands.describe(
         title="What the scene is called",
         location="Where it takes place (a place of canon, or any words)",
-        date="The in-world date, as the table says it: year 363 of the Third Age, 17 Hearthmoon 340 TA",
+        date=CALENDAR_DATE_HELP,
     )
     @app_commands.autocomplete(date=date_choices)
     @gm_only()
@@ -88,7 +88,7 @@ class SceneCommands(commands.Cog):
 
     @scene.command(name="time", description="Move the scene's in-world date (GM)")
     @app_commands.describe(
-        when="A date as the table says it (year 363 of the Third Age), or a step: three days later, next spring"
+        when="A date as your table says it (the list suggests your calendar's words), or a step: next spring"
     )
     @app_commands.autocomplete(when=date_choices)
     @gm_only()

@@ -18,7 +18,7 @@ import typer
 from bot.cli.calendar import canon_calendar
 from bot.cli.canon_add import canon_add_app
 from bot.cli.canon_retcon import canon_retcon
-from bot.cli.common import Typer, checked, emit, fail, with_campaign
+from bot.cli.common import IN_WORLD_DATE_HELP, Typer, checked, emit, fail, with_campaign
 from bot.cli.knowledge import canon_known, canon_reveal, canon_unreveal
 
 if TYPE_CHECKING:
@@ -113,7 +113,10 @@ def canon_entity(
     campaign: CampaignOption,
     as_of: Annotated[
         str | None,
-        typer.Option("--as-of", help="In-world date, as the table says it: year 300 of the Third Age"),
+        typer.Option(
+            "--as-of",
+            help=IN_WORLD_DATE_HELP,
+        ),
     ] = None,
     as_of_scene: Annotated[
         int | None, typer.Option("--as-of-scene", help="As it stood after this scene (0: before any)")
@@ -191,7 +194,10 @@ def canon_neighbours(
     hops: Annotated[int, typer.Option("--hops", help="How many steps out (1 to 4)")] = 1,
     as_of: Annotated[
         str | None,
-        typer.Option("--as-of", help="In-world date, as the table says it: year 300 of the Third Age"),
+        typer.Option(
+            "--as-of",
+            help=IN_WORLD_DATE_HELP,
+        ),
     ] = None,
     viewer: AsOption = ViewerChoice.PLAYER,
     as_json: JsonOption = False,

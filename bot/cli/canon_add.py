@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from bot.cli.common import Typer, checked, cli_actor, emit, with_campaign
+from bot.cli.common import IN_WORLD_DATE_HELP, Typer, checked, cli_actor, emit, with_campaign
 
 if TYPE_CHECKING:
     from canon.proposals import ProposalContent
@@ -26,7 +26,11 @@ CONFLICT_RECORDED = 3
 CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
 WhenOption = Annotated[
-    str | None, typer.Option("--when", help="In-world date, as the table says it: year 300 of the Third Age")
+    str | None,
+    typer.Option(
+        "--when",
+        help=IN_WORLD_DATE_HELP,
+    ),
 ]
 GmOnlyOption = Annotated[bool, typer.Option("--gm-only", help="Hide it from players")]
 ReliesOnOption = Annotated[
@@ -41,7 +45,9 @@ def _add(
     build: Callable[[], ProposalContent],
     as_json: bool,
     relies_on: str | None = None,
+    new_detail: bool = False,
 ) -> None:
+    from canon.errors import AskedAttribute, InvalidInput
     from canon.models import Viewer
     from canon.wording import describe
 
@@ -57,9 +63,12 @@ def _add(
         words = await services.queries.words(
             found, viewer=Viewer.GM
         )  # dates in the campaign calendar's words
-        return await services.canon.add_direct(
-            found, content, cli_actor(), command=f"lorekeeper canon add {kind}"
-        )
+        try:
+            return await services.canon.add_direct(
+                found, content, cli_actor(), command=f"lorekeeper canon add {kind}", new_detail=new_detail
+            )
+        except AskedAttribute as asked:  # the GM says which attribute they meant: nothing is picked
+            raise InvalidInput(asked.sentence("add it again with --new-detail")) from None
 
     result = with_campaign(campaign, work)
     payload = {
@@ -98,6 +107,12 @@ def add_fact(
     when: WhenOption = None,
     relies_on: ReliesOnOption = None,
     gm_only: GmOnlyOption = False,
+    new_detail: Annotated[
+        bool,
+        typer.Option(
+            "--new-detail", help="Keep ATTRIBUTE as a new kind of detail, even when close to a known one"
+        ),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Write a fact: SUBJECT's ATTRIBUTE is VALUE."""
@@ -111,6 +126,7 @@ def add_fact(
         ),
         as_json,
         relies_on,
+        new_detail,
     )
 
 

@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+#: An in-world date option's help: the same for every campaign, so no example date of one (`--read` shows one).
+IN_WORLD_DATE_HELP = (
+    "In-world date in the campaign calendar's words (lorekeeper canon calendar -c NAME shows them)"
+)
+
 MISSING_TOKEN = """\
 Lorekeeper cannot start: no Discord bot token is set.
 

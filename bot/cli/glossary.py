@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from bot.cli.common import Typer, emit, with_campaign
+from canon.models import Viewer
 
 CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
@@ -41,7 +42,7 @@ def glossary_list(campaign: CampaignOption, as_json: JsonOption = False) -> None
     """List the campaign's terms, then the shipped ones it does not change."""
 
     async def work(services: Any, found: Any) -> list[Any]:
-        return list(await services.glossary.entries(found))
+        return list(await services.glossary.entries(found, Viewer.GM))
 
     entries = with_campaign(campaign, work)
     emit([_json(e) for e in entries], as_json=as_json, text=lambda: "\n".join(_line(e) for e in entries))

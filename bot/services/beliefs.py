@@ -119,7 +119,10 @@ class BeliefDesk:
                 value=belief.value,
                 visibility=visibility_of(True),
             )
-            result = await self.canon.add_direct(campaign, content, gm, command="/belief confirm")
+            # The belief's detail was named when it was kept: confirming it writes what the table heard.
+            result = await self.canon.add_direct(
+                campaign, content, gm, command="/belief confirm", new_detail=True
+            )
 
             async def reveal(session: AsyncSession) -> None:
                 for statement_id in result.statement_ids[:1]:

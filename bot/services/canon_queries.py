@@ -28,6 +28,7 @@ from canon.ontology import attribute_key
 from canon.storage import Database
 from canon.visibility import Knowing
 from canon.wording import Wording
+from canon.wording.dates import CalendarWords
 
 #: A player's lens on canon: what their character knows (None: public canon only, or the GM).
 Lens = Knowing | None
@@ -55,7 +56,8 @@ def parse_as_of(
         world, world_k = str(reading.date), world_key(reading.date)
     elif at_date:
         try:
-            date = check_era(parse_date(at_date.strip()), at_date.strip(), eras or {})
+            shown = CalendarWords(eras=eras or {}).example()  # a date in the campaign's own words
+            date = check_era(parse_date(at_date.strip()), at_date.strip(), eras or {}, shown)
         except DateError as error:
             raise InvalidInput(error.describe("The date") + ".") from None
         world, world_k = str(date), world_key(date)

@@ -204,9 +204,19 @@ class CanonService:
         return await self.reviews.public_findings(campaign_id, result.findings)
 
     async def add_direct(
-        self, campaign: Campaign, content: ProposalContent, actor: Actor, *, command: str
+        self,
+        campaign: Campaign,
+        content: ProposalContent,
+        actor: Actor,
+        *,
+        command: str,
+        new_detail: bool = False,
     ) -> CommitResult:
-        """Write canon directly (the GM's `/canon add`): authority gm, the command as evidence, one changeset."""
+        """Write canon directly (the GM's `/canon add`): authority gm, the command as evidence, one changeset.
+
+        A fact's attribute the subject's type does not declare, close to one it does ("birthplace": born?), is
+        asked about (`AskedAttribute`, nothing written) unless `new_detail` says it is a new kind of detail.
+        """
 
         async def work(session: AsyncSession) -> CommitResult:
             gate = self.access.gate_for(campaign)
@@ -220,7 +230,9 @@ class CanonService:
                 proposer_id=actor.id,
                 proposer_name=actor.name,
             )
-            proposals = await gate.propose(session, reader, draft, scene_id=None, batch=batch)
+            proposals = await gate.propose(
+                session, reader, draft, scene_id=None, batch=batch, ask_attribute=not new_detail
+            )
             for proposal in proposals:
                 await gate.decide(
                     session, proposal.id, accept=True, decider_id=actor.id, decider_name=actor.name

@@ -3,7 +3,8 @@
 A campaign's terms are kept in its settings (`memory.knowledge.glossary.GLOSSARY_SETTINGS`), so they go with an
 exported campaign and a branch starts with its parent's; the shipped glossary lies under them, and a campaign's
 term of the same spelling outranks the shipped one. `/lore` reads every question through both
-(`memory.knowledge.ask.Answerer`).
+(`memory.knowledge.ask.Answerer`), a shipped term never where the campaign's calendar names something by it ("LR"
+of the Lantern Reckoning): the list leaves such a term out, as the asker's calendar has it.
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.services.canon_access import CanonAccess
 from canon import campaigns
 from canon.campaigns import Campaign
+from canon.date_words import calendar_words
 from canon.errors import InvalidInput, NotFound
+from canon.models import Viewer
 from canon.storage import Database
-from memory.knowledge.glossary import GLOSSARY_SETTINGS, SHIPPED, checked_entry, clean_term
+from memory.knowledge.glossary import GLOSSARY_SETTINGS, SHIPPED, checked_entry, clean_term, merged
 
 __all__ = ["GlossaryDesk", "GlossaryEntry"]
 
@@ -33,15 +37,21 @@ class GlossaryEntry:
 class GlossaryDesk:
     """List, add and remove a campaign's glossary terms."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, access: CanonAccess) -> None:
         self.db = db
+        self.access = access
 
-    async def entries(self, campaign: Campaign) -> list[GlossaryEntry]:
-        """Return the campaign's terms (alphabetical), then the shipped ones it does not override."""
+    async def entries(self, campaign: Campaign, viewer: Viewer = Viewer.PLAYER) -> list[GlossaryEntry]:
+        """Return the campaign's terms (alphabetical), then the shipped ones a question is read through: those
+        the campaign does not override and its calendar (as the viewer may see it) does not name."""
         async with self.db.session() as session:
             own = await _terms(session, campaign.id)
+            calendar = await (await self.access.reader(session, campaign, viewer)).calendar()
+        read = merged(own, calendar_words(calendar))
         found = [GlossaryEntry(t, m, True) for t, m in sorted(own.items())]
-        return found + [GlossaryEntry(t, m, False) for t, m in sorted(SHIPPED.items()) if t not in own]
+        return found + [
+            GlossaryEntry(t, m, False) for t, m in sorted(SHIPPED.items()) if t not in own and t in read
+        ]
 
     async def add(self, campaign: Campaign, term: str, meaning: str) -> GlossaryEntry:
         """Add a term (or give one a new meaning); return it as stored."""

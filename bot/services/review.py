@@ -261,7 +261,13 @@ class ReviewService:
                 decider_name=accept_as.name if accept_as else "the GM",
             )
             # A new entity renamed to one canon has is decided already: its namers now point at that entity.
-            if accept_as is None or proposal.needs_rationale or proposal.status != ProposalStatus.PENDING:
+            # An attribute close to a declared one is asked about, never accepted for the GM ("birthplace": born?).
+            if (
+                accept_as is None
+                or proposal.needs_rationale
+                or proposal.status != ProposalStatus.PENDING
+                or asks_attribute(proposal)
+            ):
                 return proposal
             return await gate.decide(
                 session, proposal_id, accept=True, decider_id=accept_as.id, decider_name=accept_as.name
@@ -340,6 +346,12 @@ async def _review_words(
         return words
     named = await wording_for(session, await access.reader(session, campaign, Viewer.GM), facts=cited)
     return dataclasses.replace(words, facts=named.facts, hidden_facts=named.hidden_facts)
+
+
+def asks_attribute(proposal: Proposal) -> bool:
+    """Return whether a proposal's attribute is new to the campaign but close to declared ones: the GM is asked
+    which they meant (its note says them) before it is accepted."""
+    return any(w.new_attribute and w.suggestions for w in proposal.warnings)
 
 
 def _numbered(proposals: list[Proposal], secret: frozenset[int]) -> dict[int, int]:

@@ -20,7 +20,7 @@ from canon.gate import drafts, proposal_rows
 from canon.gate.commit import CommitResult, CommitTarget
 from canon.gate.drafts import Draft
 from canon.graph import CanonReader, naming
-from canon.models import Authority, Viewer
+from canon.models import Viewer
 from canon.ontology import Ontology
 from canon.proposals import (
     EntityContent,
@@ -58,8 +58,10 @@ class CanonizationGate:
         story_order: int | None = None,
         warn: bool = False,
         anchor: WorldDate | None = None,
+        ask_attribute: bool = False,
     ) -> list[Proposal]:
         """Store a proposal (and an entity proposal for each unknown name); merge a duplicate into the original.
+        `ask_attribute`: an attribute close to declared ones raises `AskedAttribute` (`drafts.settle_attribute`).
 
         Names resolve as `reader`'s viewer sees canon. Returns the stored proposals, the requested one last.
         With `warn`, each gets the continuity warnings its review card shows: the findings it would raise,
@@ -76,7 +78,9 @@ class CanonizationGate:
         note: ProposalWarning | None = None
         if isinstance(content, FactContent):
             subject_type = await self._subject_type(session, reader, content)
-            content, note = drafts.settle_attribute(self.ontology, content, subject_type, calendar)
+            content, note = drafts.settle_attribute(
+                self.ontology, content, subject_type, calendar, ask=ask_attribute
+            )
         created: list[ProposalRow] = []
         for role, ref, entity_type in missing:
             entity_draft = Draft(
@@ -108,8 +112,7 @@ class CanonizationGate:
             gm = CanonReader(session, reader.steps, self.ontology, viewer=Viewer.GM)
             for row in created:
                 found = await self._warnings(session, gm, row, story_order)
-                # The GM's own word on an attribute the ontology does not declare confirms it as a new one.
-                noted = note is not None and row is created[-1] and draft.authority != Authority.GM
+                noted = note is not None and row is created[-1] and drafts.noted(note, draft.authority)
                 notes = [note] if noted and note is not None else []
                 made = proposal_rows.proposal_from_row(row).content
                 if isinstance(made, EntityContent):

@@ -10,8 +10,8 @@ from typing import Any
 from canon.calendar import DateError, WorldDate, check_era, parse_date
 from canon.campaign_calendar import CampaignCalendar
 from canon.continuity.life_dates import life_state
-from canon.date_reading import typed_date
-from canon.errors import Conflict, InvalidInput, NotFound
+from canon.date_reading import example, typed_date
+from canon.errors import AskedAttribute, Conflict, InvalidInput, NotFound
 from canon.graph import CanonReader, naming
 from canon.models import Authority, CanonLevel, Evidence, StatementKind
 from canon.ontology import EntityKind, Ontology, ValueType, attribute_key
@@ -125,16 +125,31 @@ def normalise(
     raise AssertionError(content)  # pragma: no cover
 
 
+def noted(note: ProposalWarning, authority: Authority) -> bool:
+    """Return whether a proposal's card keeps its note of a new kind of detail: the GM's own word confirms a
+    new one, unless it is close to declared ones (then the card asks which was meant, the GM's too)."""
+    return authority != Authority.GM or bool(note.suggestions)
+
+
 def settle_attribute(
-    ontology: Ontology, content: FactContent, type_name: str, calendar: CampaignCalendar | None = None
+    ontology: Ontology,
+    content: FactContent,
+    type_name: str,
+    calendar: CampaignCalendar | None = None,
+    *,
+    ask: bool = False,
 ) -> tuple[FactContent, ProposalWarning | None]:
     """Return a fact under its declared attribute name with its value checked, and a warning when the subject's
-    type does not declare the attribute (naming the nearest ones); raise `InvalidInput` for a value of the
-    wrong type (a population that is not a number, a birth date that is not a date)."""
+    type does not declare the attribute (naming the close ones); raise `InvalidInput` for a value of the
+    wrong type (a population that is not a number, a birth date that is not a date), and with `ask` (the GM
+    writing canon directly) `AskedAttribute` for a name close to declared ones: the GM says which, never picked."""
     name, spec = ontology.attribute(type_name, content.attribute)
     words = name.replace("_", " ")
     if spec is None:
-        nearest = [n.replace("_", " ") for n in ontology.nearest_attributes(type_name, name)]
+        close = ontology.close_attributes(type_name, content.attribute)
+        nearest = [n.replace("_", " ") for n in close]
+        if ask and nearest:
+            raise AskedAttribute(content.attribute, content.subject.name, tuple(nearest))
         hint = f" Did you mean {' or '.join(nearest)}?" if nearest else ""
         message = (
             f"“{words}” is a new kind of detail for {content.subject.name}: nothing in this campaign uses it "
@@ -147,6 +162,7 @@ def settle_attribute(
             entity_ids=(subject,) if subject is not None else (),
             fingerprint=hashlib.sha256(f"{UNKNOWN_ATTRIBUTE}|{type_name}|{name}".encode()).hexdigest(),
             note=True,
+            suggestions=tuple(close),
         )
         return content.model_copy(update={"attribute": name}), note
     value = content.value.strip()
@@ -238,10 +254,11 @@ async def check_eras(reader: CanonReader, content: ProposalContent) -> None:
     dated = {name: text for name, text in fields.items() if text}
     if not dated:
         return
-    eras = (await reader.calendar()).era_names()
+    calendar = await reader.calendar()
+    eras, shown = calendar.era_names(), example(calendar)  # the example in the campaign's own words
     for text in dated.values():
         try:
-            check_era(parse_date(text), text, eras)
+            check_era(parse_date(text), text, eras, shown)
         except DateError as error:
             raise InvalidInput(error.describe("the date") + ".") from None
 

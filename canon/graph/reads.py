@@ -14,6 +14,7 @@ from typing import Any, Self
 from sqlalchemy import ColumnElement, and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from canon.calendar_seen import calendar_seen
 from canon.campaign_calendar import CALENDAR_SETTINGS, GLOSSARY_SETTINGS, CampaignCalendar, calendar_from
 from canon.campaigns import CampaignRow, LineageStep, lineage
 from canon.errors import InvalidInput, NotFound
@@ -150,15 +151,16 @@ class LineageReader:
 
     async def calendar(self) -> CampaignCalendar:
         """Return the campaign's calendar: the Era entities this viewer may see (names, `start` and `end`
-        years), named further by the calendar block the GM set (`canon.campaign_calendar`)."""
+        years), named further by the calendar block the GM set (`canon.campaign_calendar`). A player's leaves out
+        a GM-only era the block names, and a today in one (`canon.calendar_seen`)."""
         eras = await self.canon_eras()
-        campaign = await self.session.get(CampaignRow, self.campaign_id)
-        settings = (campaign.settings or {}) if campaign is not None else {}
-        block, glossary = settings.get(CALENDAR_SETTINGS), settings.get(GLOSSARY_SETTINGS)
-        try:
-            return calendar_from(block, eras, glossary)
-        except (InvalidInput, ValueError):  # a block that no longer fits canon's eras: canon's alone
-            return calendar_from(None, eras, glossary)
+        seen = await _calendar_of(self.session, self.campaign_id, eras)
+        if self.viewer == Viewer.GM:
+            return seen
+        every = await LineageReader(self.session, self.steps, self.ontology, viewer=Viewer.GM).canon_eras()
+        if hidden := every.keys() - eras.keys():
+            return calendar_seen(seen, await _calendar_of(self.session, self.campaign_id, every), hidden)
+        return seen
 
     async def canon_eras(self) -> dict[str, tuple[Any, ...]]:
         """Return the Era entities this viewer may see: (name, first year, last year, abbreviations) by key (an
@@ -334,3 +336,16 @@ async def dated_keys(reader: LineageReader) -> list[int]:
             query = select(column).where(table.campaign_id.in_(ids), column.is_not(None)).distinct()
             keys.update(k for k in (await reader.session.execute(query)).scalars() if k is not None)
     return sorted(keys)
+
+
+async def _calendar_of(
+    session: AsyncSession, campaign_id: int, eras: dict[str, tuple[Any, ...]]
+) -> CampaignCalendar:
+    """Return the calendar of canon's `eras` named further by the block the campaign's GM set."""
+    campaign = await session.get(CampaignRow, campaign_id)
+    settings = (campaign.settings or {}) if campaign is not None else {}
+    block, glossary = settings.get(CALENDAR_SETTINGS), settings.get(GLOSSARY_SETTINGS)
+    try:
+        return calendar_from(block, eras, glossary)
+    except (InvalidInput, ValueError):  # a block that no longer fits canon's eras: canon's alone
+        return calendar_from(None, eras, glossary)

@@ -65,6 +65,8 @@ async def family_tree_of(
             object_ids=[entity.id], predicates=["MEMBER_OF"], with_evidence=False
         )
         chosen = [s.subject_id for s in sorted(members, key=lambda s: s.id)]
+        # Those who married in (of another lineage, or none) stand beside their spouses.
+        chosen += [wed for member in list(chosen) for wed in sorted(kin.spouses.get(member, ()))]
         focus = None
         title = f"Family tree: {entity.name}"
     elif reader.ontology.is_a(entity.type, ["Person", "Creature", "Deity"]):

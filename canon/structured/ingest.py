@@ -36,6 +36,7 @@ from canon.errors import Conflict
 from canon.graph import CanonReader
 from canon.models import Viewer
 from canon.ontology import Ontology
+from canon.structured.era_years import calendar_years_differ
 from canon.structured.facts import FactBuilder, event_dates
 from canon.structured.files import LoadedFile, content_hash, file_hashes, load_files
 from canon.structured.plan import check_endpoints, entity_ids, plan_entities
@@ -157,5 +158,5 @@ async def _ingest(
     told = await secrets_told_elsewhere(state, facts)
     written = await write_statements(writer, facts)
     await writer.write_rows()
-    warnings = [*told, *await Checks(writer).run(written)]
+    warnings = [*told, *await calendar_years_differ(state, changed), *await Checks(writer).run(written)]
     return done_report(state, "ingested", changeset.id, warnings)

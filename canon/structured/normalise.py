@@ -209,8 +209,10 @@ class Normaliser:
         """Record the edge `RELATION_FIELDS` assigns to this field, and check the reference (`gm_only`: the
         edge is the GM's alone, whatever its ends)."""
         spec = self.relation_fields[(entity_type, field_name)]
-        # One item kept for the GM (`parents: [Ann, {name: Bo, gm_only: true}]`) is the GM's edge.
+        # One item kept for the GM (`parents: [Ann, {name: Bo, gm_only: true}]`) is the GM's edge; one written with
+        # its date (`spouses: [{name: Bo, married: 640}]`) starts then.
         gm_only = gm_only or bool(self.v.secret_items and loc in self.v.secret_items)
+        valid_from = valid_from or (self.v.item_dates.get(loc) if self.v.item_dates else None)  # `married:`
         # `refer`, inlined: a big tree links tens of thousands of references.
         self.reference_checks.append((owner, loc, field_name, target, spec.target_types))
         if target == owner:
@@ -223,8 +225,7 @@ class Normaliser:
         )
         known = self.relation_keys.get(key)
         if known is not None:
-            if gm_only:  # one side says it in secret (`gm_only: [spouse_of]`): the tie is the GM's alone
-                known["visibility"] = _EDGE_VISIBILITY[True]
+            _said_again(self.v, known, gm_only, valid_from, loc)
             return
         line, column = self.v.pos(loc)
         values = {
@@ -406,3 +407,24 @@ def _secret_aliases(
     public = [alias for alias, secret in zip(aliases, kept, strict=True) if not secret]
     secret = [alias for alias, secret in zip(aliases, kept, strict=True) if secret]
     return {**attributes, "aliases": public, "secret_aliases": secret}, (*gm_only, "secret_aliases")
+
+
+def _said_again(
+    v: Validator, known: dict[str, Any], gm_only: bool, married: WorldDate | None, loc: Loc
+) -> None:
+    """Merge an edge said a second time into the first: one side saying it in secret (`gm_only: [spouse_of]`)
+    makes the tie the GM's alone; a marriage both sides name is dated by the side that says when (two sides
+    giving two dates are refused)."""
+    if gm_only:
+        known["visibility"] = _EDGE_VISIBILITY[True]
+    said = known["valid_from"]
+    if known["type"] != "SPOUSE_OF" or married is None:
+        return
+    if said is None:
+        known["valid_from"] = married
+    elif said != married:
+        v.report(
+            (*loc, "married"),
+            f'"married" gives this marriage another date than line {known["line"]} does: date it once (on one '
+            "side, or the same on both)",
+        )

@@ -183,7 +183,7 @@ def _check_references(
                 message = (
                     f'"{u.field}" of {owner} names {written}, which is no entry of this file, of the other '
                     f"files of this import, or of the campaign's canon (expected {article(kinds)} {kinds})"
-                    f"{known_like(u.expected_types)}"
+                    f"{known_like(u.expected_types)}{_lineage_hint(u.field, written)}"
                 )
             elif u.expected_types and not fits(target.type, u.expected_types):
                 message = (
@@ -193,6 +193,17 @@ def _check_references(
             else:
                 continue
             state.error(u.file, u.line, u.column, message)
+
+
+def _lineage_hint(field: str, written: str) -> str:
+    """Say how a member's own lineage comes to be when nothing defines it: a family tree of its own."""
+    if field != "lineage":
+        return ""
+    name = written.strip("“”")
+    return (
+        f"; give {written} a family tree of its own (it may be a part of this file after a line `---`: "
+        f"`name: {name}` and `members: []`), or write `lineage: null` for none"
+    )
 
 
 async def _entities_by_key(state: IngestState, keys: set[str]) -> dict[str, Any]:

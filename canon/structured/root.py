@@ -8,8 +8,8 @@ import re
 import typing
 
 from canon.structured.kinds import KIND_KEYS, KINDS, LORE_KINDS, LoreDocument, LoreKind
-from canon.structured.tree import Broken, Map, Node, Scalar
-from canon.structured.validate import NULLS, Validator, got
+from canon.structured.tree import Broken, Map, Node, Scalar, got
+from canon.structured.validate import NULLS, Validator
 
 
 def read_root(

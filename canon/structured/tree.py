@@ -53,6 +53,13 @@ class Scalar:
         return self.style is None
 
 
+def got(node: Node) -> str:
+    """Return what a node is, as a problem says what it got: its text quoted, "a list" or "a mapping"."""
+    if isinstance(node, Scalar):
+        return f'"{node.value}"'
+    return "a list" if isinstance(node, Seq) else "a mapping"
+
+
 @dataclass(slots=True, eq=False)
 class Map:
     pairs: list[tuple[Scalar, Node]]

@@ -27,8 +27,9 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from canon.calendar import CalendarRules, DateError
+from canon.calendar import CalendarRules, DateError, WorldDate
 from canon.campaign_calendar import CampaignCalendar, era_key_for
+from canon.structured.items import is_marriage, named_item
 from canon.structured.problems import Problems
 from canon.structured.schemas import ID_PATTERN, EntityType, FieldProblem, LoreModel, ScalarKind, id_from_name
 from canon.structured.shapes import (
@@ -41,7 +42,7 @@ from canon.structured.shapes import (
     reference_lists,
     unknown_field,
 )
-from canon.structured.tree import Broken, Map, Node, Scalar, Seq
+from canon.structured.tree import Broken, Map, Node, Scalar, Seq, got
 
 Loc = tuple[str | int, ...]
 ModelT = TypeVar("ModelT", bound=LoreModel)
@@ -54,12 +55,6 @@ _LEADING_ZERO_INT = re.compile(r"[-+]?0[0-9]+")
 # The most digits a number's whole part may have: far beyond any field's range (a year has at most 12).
 MAX_DIGITS = 30
 _NUMBER = re.compile(r"[-+]?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?")
-
-
-def got(node: Node) -> str:
-    if isinstance(node, Scalar):
-        return f'"{node.value}"'
-    return "a list" if isinstance(node, Seq) else "a mapping"
 
 
 class _Failed:
@@ -152,6 +147,8 @@ class Validator:
         self.ids: list[tuple[str, EntityType, Loc]] = []
         #: Items of reference lists kept for the GM (`parents: [Ann, {name: Bo, gm_only: true}]`), by place.
         self.secret_items: set[Loc] = set()
+        #: The dates of marriages written with their spouse (`spouses: [{name: Bo, married: 640}]`), by place.
+        self.item_dates: dict[Loc, WorldDate] = {}
         #: A name the file itself gives (`first_name`), for the examples of its problems.
         self.example_name: str | None = None
 
@@ -247,7 +244,11 @@ class Validator:
             ):
                 data[name] = value.value  # what `scalar` returns for it, without the checks it cannot fail
                 continue
-            if isinstance(value, Seq | Map) and _several_for_one(self, value, shape, table, field_loc):
+            if (
+                type(value) is Map and name == "spouse" and is_marriage(value)
+            ):  # `spouse: {name: .., married: ..}`
+                value = named_item(self, value, field_loc, f'"{written_key}"')
+            elif isinstance(value, Seq | Map) and _several_for_one(self, value, shape, table, field_loc):
                 continue
             converted = self.convert(value, shape, field_loc, written_key)
             if converted is _FAILED:
@@ -296,7 +297,7 @@ class Validator:
             if len(items) != index:  # after an item that failed: its own index no longer is its place
                 self.labels[item_loc] = f'item {index + 1} of "{key}"'
             if type(item) is Map and (shape.scalar is ScalarKind.REF or loc[-1] == "aliases"):
-                item = _kept_for_gm(self, item, item_loc, f'item {index + 1} of "{key}"')
+                item = named_item(self, item, item_loc, f'item {index + 1} of "{key}"')
             if (
                 verbatim
                 and type(item) is Scalar
@@ -316,6 +317,8 @@ class Validator:
 
     def validate(self, model: type[ModelT], data: dict[str, Any], loc: Loc) -> ModelT | None:
         identity = self.identities.get(model)
+        if identity is not None:
+            _name_for_id(data, model, identity[1], self.positions, loc)
         if identity is not None and identity[1] not in data and isinstance(data.get("name"), str):
             # An entry the GM named and gave no id: its name gives it (an era's as the calendar keys it).
             made = (
@@ -415,6 +418,19 @@ class Validator:
                 seen.add(target)
 
 
+def _name_for_id(
+    data: dict[str, Any], model: type[LoreModel], field: str, positions: dict[Loc, Node], loc: Loc
+) -> None:
+    """Read a name written where the id goes (`lineage: House Sarrane`, no `name:`) as the entry's name (its id
+    then comes from it)."""
+    written = data.get(field)
+    if not isinstance(written, str) or "name" not in model.model_fields or "name" in data:
+        return
+    if not ID_PATTERN.fullmatch(written):
+        data["name"] = data.pop(field)
+        positions[(*loc, "name")] = positions.get((*loc, field), Map([], 1, 1))
+
+
 def report_duplicate_ids(validators: Sequence[Validator]) -> None:
     """Report every id given twice in the file (all kinds, and all its documents, share one namespace), at the
     later place."""
@@ -434,42 +450,6 @@ def report_duplicate_ids(validators: Sequence[Validator]) -> None:
             f'duplicate id "{entity_id}": already used for the {earlier[0]} at line {earlier[1][0]}, '
             f"column {earlier[1][1]}",
         )
-
-
-#: The keys of a list's item kept for the GM: its name, and the field naming what only the GM may read.
-_SECRET_ITEM = frozenset(("name", "gm_only"))
-
-
-def _kept_for_gm(validator: Validator, item: Map, loc: Loc, label: str) -> Node:
-    """Read an item of a reference list written as a name kept for the GM (`{name: Bo Reed, gm_only: true}`):
-    return its name's node, noting its place as secret when `gm_only` is true; report any other mapping."""
-    given = {key.value: value for key, value in item.pairs}
-    name, secret = given.get("name"), given.get("gm_only")
-    if (
-        set(given) == _SECRET_ITEM
-        and type(name) is Scalar
-        and name.value.strip()
-        and type(secret) is Scalar
-        and secret.plain
-        and secret.value in ("true", "false")
-    ):
-        if secret.value == "true":
-            validator.secret_items.add(loc)
-        return name
-    example = validator.example_name or "Bo Reed"
-    other = [key for key in given if key not in _SECRET_ITEM]
-    if other:
-        why = f'it holds "{other[0]}"'
-    elif type(secret) is Scalar and set(given) == _SECRET_ITEM:
-        why = f'"gm_only" must be true or false (without quotes), not {got(secret)}'
-    else:
-        why = "it needs both a name and gm_only"
-    validator.at(
-        item,
-        f"{label} must be a name, or a name only the GM may read, written {{name: {example}, gm_only: true}}; "
-        f"{why}",
-    )
-    return Broken(item.line, item.column)
 
 
 def _several_for_one(

@@ -52,6 +52,11 @@ class CalendarWords:
             return self.months[number - 1]
         return f"month {number}"
 
+    def example(self, year: int = 300) -> str:
+        """Return a date in these words to show how one is written: a year of the first era (a plain year
+        without eras). With the whole calendar at hand, `canon.date_reading.example` picks a year inside it."""
+        return self.world_date(WorldDate(era=next(iter(self.eras), None), year=year))
+
     def world_date(self, date: WorldDate) -> str:
         """Return a date in words at its precision: an era, a year, a month or a day of it."""
         if date.era is None and date.year is None:

@@ -66,6 +66,8 @@ def status_over_life(state: StatementView | None, facts: Iterable[StatementView]
     status kept for the GM changes only the GM's card."""
     if state is None or state.statement.kind != StatementKind.STATE or state.statement.via:
         return None
+    if state.statement.validity.story_from is not None:
+        return None  # alive said in play (found again, freed): the story's word, over the file's status
     if (state.statement.value or "").strip().casefold() != "alive":
         return None
     said = [

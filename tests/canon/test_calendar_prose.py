@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from canon.calendar import WorldDate
 from canon.calendar_prose import read_prose
 from canon.calendar_typed import parse_block
 from canon.campaign_calendar import calendar_from
-from canon.date_reading import check_today, present
+from canon.date_reading import check_today, present, read_date
 from canon.errors import InvalidInput
 from canon.validation_words import problem_words
 
@@ -46,8 +47,13 @@ _NAMES_IN_THE_READER_S_WORDS = [
     "Run 7",
     "In Year Nine",
     "St. Aldric's Reign",
+    "St. Aldric's Years",
     "The Reign of Mt. Oro",
     "Age of J. Harrow",
+    # A title's stop of four letters, a name typed in small letters: still one era.
+    "Capt. Horne's Peace",
+    "The Age of Prof. Vell",
+    "st. aldric's years",
 ]
 
 
@@ -77,6 +83,22 @@ def test_a_whole_calendar_with_such_names_reads_back(name: str) -> None:
     )
     said = calendar.describe()
     assert calendar_from(parse_block(said), {"third_age": ("The Third Age", 1, 9, ("TA",))}) == calendar
+
+
+@pytest.mark.parametrize("name", _NAMES_IN_THE_READER_S_WORDS)
+def test_today_in_the_bot_s_own_words_reads_back_exactly(name: str) -> None:
+    # "Today is 3 Frostfall, year 12 of St. Aldric's Years.": the date the calendar says, read as that date.
+    era = {"name": name, "abbreviation": "XY", "start": 10}
+    months = [{"name": "Thaw", "days": 30}, {"name": "Frostfall", "days": 30}]
+    calendar = calendar_from({"eras": [era], "months": months}, {})
+    written = calendar.say(WorldDate(era=calendar.eras[0].key, year=12, month=2, day=3))
+    assert written == f"3 Frostfall, year 12 of {calendar.era_phrase(calendar.eras[0].key)}"
+    assert read_date(written, calendar).date == WorldDate(era=calendar.eras[0].key, year=12, month=2, day=3)
+    dated = calendar_from({"eras": [era], "months": months, "today": written}, {})
+    block = parse_block(dated.describe())
+    assert [e["name"] for e in block["eras"]] == [name] and block["today"] == written
+    assert calendar_from(block, {}) == dated
+    assert present(dated) == WorldDate(era=calendar.eras[0].key, year=12, month=2, day=3)
 
 
 @pytest.mark.parametrize(
@@ -219,3 +241,15 @@ def test_an_era_that_ends_before_it_starts_is_named_as_a_sentence_says_it(name: 
     with pytest.raises(InvalidInput) as refused:
         parse_block(f"This campaign's era is {name} (years 10–9).")
     assert str(refused.value) == f"In the calendar, {said} (year 9) before it starts (year 10)."
+
+
+def test_a_sentence_of_the_calendar_s_own_after_a_short_word_is_a_sentence_of_its_own() -> None:
+    # "Vo." and "war." may end a name, but "Each month has 30 days" is a sentence the calendar writes.
+    assert read_prose("Today is year 12 of Ser Aldric Vo. Each month has 30 days.") == {
+        "today": "year 12 of Ser Aldric Vo",
+        "days_per_month": 30,
+    }
+    assert read_prose("Eras: St. Aldric's Years (SA, years 1 onwards). Today is the end of the war.") == {
+        "eras": [{"name": "St. Aldric's Years", "abbreviation": "SA", "start": 1}],
+        "today": "the end of the war",
+    }

@@ -195,3 +195,15 @@ def test_every_date_written_in_words_reads_back_as_itself(
 
 def test_no_reading_is_longer_than_the_limit() -> None:
     assert len("the 17th day of Hearthmoon, year 1042 of the Fourth Age") <= MAX_LENGTH
+
+
+def test_the_examples_of_a_date_are_in_the_campaigns_own_words_and_read_back() -> None:
+    from canon.date_reading import example, examples
+
+    assert examples(AGES) == ["year 2 of the Third Age", "17 Greenmoon, year 2 of the Third Age"]
+    assert examples(TIDEWATER) == ["year 1 of the Tidewater Age"]  # no months named: a year only
+    assert example(PLAIN) == "year 412"
+    for calendar in (AGES, TIDEWATER, PLAIN):
+        for shown in examples(calendar):  # what a hint shows, typed back, is that very date
+            reading = read_date(shown, calendar)
+            assert reading.date is not None and calendar.say(reading.date) == shown, shown

@@ -239,6 +239,41 @@ def test_types_declare_their_attributes_with_aliases_inherited_and_common() -> N
     assert o.nearest_attributes("NPC", "titel")[0] == "title"
 
 
+def test_an_attribute_is_read_through_its_synonyms_and_only_close_ones_are_offered() -> None:
+    o = base_ontology()
+    # Another spelling of a name or alias, or a name followed by a preposition: read without asking.
+    for typed, meant in [
+        ("birthyear", "born"),
+        ("Birth Year", "born"),
+        ("year of birth", "born"),
+        ("born in", "born"),
+        ("died on", "died"),
+        ("deathyear", "died"),
+        ("haircolor", "hair_colour"),
+        ("lives in", "home"),
+        ("home town", "home"),
+    ]:
+        name, spec = o.attribute("NPC", typed)
+        assert (name, spec is not None) == (meant, True), typed
+    # Anything else is asked about: the declared ones it is close to (a typo, a shared word, a name within it).
+    assert o.attribute("NPC", "birthplace") == ("birthplace", None)
+    assert o.close_attributes("NPC", "birthplace") == ["born"]
+    assert o.close_attributes("NPC", "titel") == ["title"]
+    assert o.close_attributes("NPC", "job title") == ["title", "occupation"]
+    assert o.close_attributes("NPC", "eye") == ["eye_colour"]
+    # A name close to nothing is no question: written as a new kind of detail when the GM types it.
+    for typed in ("secret", "horse", "treasure", "hideout", "captaincy"):
+        assert o.close_attributes("NPC", typed) == [], typed
+
+
+def test_a_spelling_two_attributes_share_once_squashed_is_no_synonym() -> None:
+    from canon.attribute_names import read_attribute
+
+    index = {"home_town": "home", "hometown_": "birthplace"}  # two owners of "hometown"
+    assert read_attribute(index, "hometown") is None
+    assert read_attribute({"home_town": "home"}, "hometown") == "home"
+
+
 def test_an_attribute_spelling_shared_by_two_attributes_or_a_bad_value_type_is_refused() -> None:
     data = bundled()
     data["entity_types"]["NPC"]["attributes"] = {

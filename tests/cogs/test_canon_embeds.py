@@ -32,7 +32,7 @@ from canon.models import (
 )
 from canon.proposals import EventContent, FactContent, Proposal, ProposalStatus, ProposalWarning, Ref
 from canon.wording import PLAIN, CalendarWords, SceneWords, TurnWords, Wording
-from cogs import canon_embeds, canon_views, entity_embeds, retcon_embeds
+from cogs import canon_embeds, canon_views, entity_embeds, retcon_embeds, review_embeds
 from cogs.canon_views import closed_view, review_view
 from memory.scenes import Scene, SceneStatus
 from tests.e2e.jargon import jargon_in
@@ -146,19 +146,19 @@ def components_within_limits(view: discord.ui.View) -> list[dict[str, Any]]:
 
 async def test_a_500_proposal_review_fits_discord_on_every_page() -> None:
     review = big_review()
-    assert canon_embeds.page_count(review) == 63
-    for page in range(canon_embeds.page_count(review)):
+    assert review_embeds.page_count(review) == 63
+    for page in range(review_embeds.page_count(review)):
         for reveal in (True, False):
-            assert_within_discord_limits(canon_embeds.review_embed(review, page, reveal=reveal))
+            assert_within_discord_limits(review_embeds.review_embed(review, page, reveal=reveal))
         components_within_limits(review_view(review, page))
-    last = canon_embeds.review_embed(review, 10_000, reveal=True)  # out of range: the last page
+    last = review_embeds.review_embed(review, 10_000, reveal=True)  # out of range: the last page
     assert "Page 63/63" in (last.footer.text or "")
     # Players' card: the 72 GM-only proposals are not there at all, so it has fewer pages.
-    public_last = canon_embeds.review_embed(review, 10_000, reveal=False)
+    public_last = review_embeds.review_embed(review, 10_000, reveal=False)
     assert "Page 54/54" in (public_last.footer.text or "")
     assert (public_last.description or "").startswith("428 proposals")
     assert_within_discord_limits(
-        canon_embeds.committed_embed(big_review(status=SceneStatus.COMPLETED), [], reveal=False)
+        review_embeds.committed_embed(big_review(status=SceneStatus.COMPLETED), [], reveal=False)
     )
     components_within_limits(closed_view(7))
 
@@ -201,24 +201,24 @@ async def test_the_review_view_picks_one_pending_proposal_and_has_the_controls()
     ]
     first = rows[-1]["components"][0]
     assert first.get("disabled") is True  # no page before the first
-    assert canon_embeds.page_of(review, 9) == 1 and canon_embeds.first_pending_page(review) == 0
+    assert review_embeds.page_of(review, 9) == 1 and review_embeds.first_pending_page(review) == 0
 
 
 def test_a_rejection_reason_is_shown_to_gms_only() -> None:
     rejected = proposal(1, status=ProposalStatus.REJECTED).model_copy(update={"rationale": "Vell is dead"})
     review = Review(scene=scene(), batch=None, proposals=[rejected], turn_messages={})
-    assert "Vell is dead" in canon_embeds.review_embed(review, 0, reveal=True).fields[0].value
-    assert "Vell is dead" not in str(canon_embeds.review_embed(review, 0, reveal=False).to_dict())
+    assert "Vell is dead" in review_embeds.review_embed(review, 0, reveal=True).fields[0].value
+    assert "Vell is dead" not in str(review_embeds.review_embed(review, 0, reveal=False).to_dict())
     done = dataclasses.replace(review, scene=scene(SceneStatus.COMPLETED))
-    assert "Vell is dead" in str(canon_embeds.committed_embed(done, [], reveal=True).to_dict())
-    assert "Vell is dead" not in str(canon_embeds.committed_embed(done, [], reveal=False).to_dict())
+    assert "Vell is dead" in str(review_embeds.committed_embed(done, [], reveal=True).to_dict())
+    assert "Vell is dead" not in str(review_embeds.committed_embed(done, [], reveal=False).to_dict())
 
 
 def test_a_proposal_shows_its_evidence_as_links_and_its_warnings() -> None:
     review = Review(
         scene=scene(), batch=None, proposals=[proposal(5, warnings=1)], turn_messages={1: 999, 3: 1003}
     )
-    embed = canon_embeds.review_embed(review, 0, reveal=False)
+    embed = review_embeds.review_embed(review, 0, reveal=False)
     (field,) = embed.fields
     assert (
         field.name == "#1 · ⏳ pending · ⚠️ conflicts with canon — give a reason to accept"
@@ -238,7 +238,7 @@ def test_user_text_cannot_forge_links_or_break_markdown() -> None:
         proposals=[proposal(1, value="[free](https://evil.example) **bold**")],
         turn_messages={},
     )
-    value = canon_embeds.review_embed(review, 0, reveal=False).fields[0].value or ""
+    value = review_embeds.review_embed(review, 0, reveal=False).fields[0].value or ""
     assert re.search(r"(?<!\\)\[free", value) is None and "\\[free" in value and "\\*\\*bold" in value
 
 
@@ -251,22 +251,22 @@ def test_hidden_proposals_leave_no_trace_on_public_cards_and_are_marked_on_priva
         turn_messages={},
         secret=frozenset({1}),
     )
-    public = canon_embeds.review_embed(review, 0, reveal=False)
+    public = review_embeds.review_embed(review, 0, reveal=False)
     text = str(public.to_dict())
     assert "fraud" not in text and "GM-only" not in text and "🔒" not in text and "#2" not in text
     assert [f.name for f in public.fields] == ["#1 · ⏳ pending"]  # numbered on the card: no gap, no id
     assert (public.description or "").startswith("1 proposal: 1 pending")
     assert (
-        canon_embeds.review_embed(review, 0, reveal=False).to_dict()
-        == canon_embeds.review_embed(
+        review_embeds.review_embed(review, 0, reveal=False).to_dict()
+        == review_embeds.review_embed(
             dataclasses.replace(review, proposals=[review.proposals[0]], secret=frozenset()), 0, reveal=False
         ).to_dict()
     )
-    private = canon_embeds.review_embed(review, 0, reveal=True)
+    private = review_embeds.review_embed(review, 0, reveal=True)
     assert [f.name for f in private.fields] == ["#1 · ⏳ pending", "#2 · ⏳ pending"]
     assert (private.fields[1].value or "").startswith("🔒 Mara is the king is a fraud")
     assert (private.description or "").startswith("2 proposals: 2 pending")
-    final = canon_embeds.committed_embed(
+    final = review_embeds.committed_embed(
         Review(
             scene=scene(SceneStatus.COMPLETED),
             batch=None,
@@ -406,7 +406,11 @@ def test_a_timeline_strikes_retconned_rows_and_hides_gm_only_ones() -> None:
 
 def test_a_status_says_the_state_over_a_birth_and_a_hidden_one_only_to_the_gm() -> None:
     hidden = statement(15, StatementKind.ATTRIBUTE, "status", value="missing", visibility=Visibility.GM_ONLY)
-    card = mara_card().model_copy(update={"facts": (hidden,)})
+    born = statement(10, StatementKind.STATE, "state", value="alive")
+    born = born.model_copy(
+        update={"statement": dataclasses.replace(born.statement, validity=Validity(world_from="320"))}
+    )
+    card = mara_card().model_copy(update={"facts": (hidden,), "state": born})
     player = {
         f.name: f.value or ""
         for f in entity_embeds.entity_card_embed(card, viewer=Viewer.PLAYER, as_of=AsOf()).fields
@@ -418,9 +422,17 @@ def test_a_status_says_the_state_over_a_birth_and_a_hidden_one_only_to_the_gm() 
     }
     assert gm["State"].startswith("Mara is missing"), gm
     said = statement(15, StatementKind.ATTRIBUTE, "status", value="imprisoned")
-    public = mara_card().model_copy(update={"facts": (said,)})
+    public = card.model_copy(update={"facts": (said,)})
     shown = entity_embeds.entity_card_embed(public, viewer=Viewer.PLAYER, as_of=AsOf()).fields
     assert next(f.value for f in shown if f.name == "State").startswith("Mara is imprisoned")  # type: ignore[union-attr]
+    # Alive said in play (found again) is the story's word: the file's status no longer overrides it.
+    found = mara_card().model_copy(update={"facts": (said,)})
+    state = next(
+        f.value
+        for f in entity_embeds.entity_card_embed(found, viewer=Viewer.GM, as_of=AsOf()).fields
+        if f.name == "State"
+    )
+    assert state.startswith("Mara is alive"), state  # type: ignore[union-attr]
 
 
 def test_an_entity_card_explains_the_lock_only_when_it_shows_one() -> None:
@@ -552,15 +564,15 @@ def test_a_public_card_shows_a_proposal_warned_by_hidden_canon_without_the_warni
         secret_warnings=frozenset({1}),
     )
     unwarned = dataclasses.replace(warned, proposals=[proposal(1), proposal(2)], secret_warnings=frozenset())
-    public = canon_embeds.review_embed(warned, 0, reveal=False)
+    public = review_embeds.review_embed(warned, 0, reveal=False)
     assert [f.name for f in public.fields] == ["#1 · ⏳ pending", "#2 · ⏳ pending"]
     # Not a trace: the card reads as one where nothing warned (no count, no line, no colour, no ⚠️ button).
-    assert public.to_dict() == canon_embeds.review_embed(unwarned, 0, reveal=False).to_dict()
+    assert public.to_dict() == review_embeds.review_embed(unwarned, 0, reveal=False).to_dict()
     view = canon_views.card_content(warned, 0, reveal=False)["view"]
     components = [c for row in view.to_components() for c in row["components"]]
     labels = [c.get("label") for c in components] + [o.get("description") for o in components[0]["options"]]
     assert "Accept #1" in labels and not any("⚠️" in str(label) for label in labels)
-    private = canon_embeds.review_embed(warned, 0, reveal=True)
+    private = review_embeds.review_embed(warned, 0, reveal=True)
     assert (
         private.fields[0].name == "#1 · ⏳ pending · ⚠️ conflicts with canon — give a reason to accept"
         and private.colour == canon_embeds.WARNING_COLOUR

@@ -11,7 +11,7 @@ from canon.models import StatementKind, Validity, Viewer
 from canon.proposals import FactContent, Ref
 from canon.wording import PLAIN, describe, proposal_sentence, statement_words
 from canon.wording.relations import is_or_are
-from cogs import canon_embeds, voice_embeds
+from cogs import canon_embeds, review_embeds, voice_embeds
 from memory.digests import Moment
 from memory.knowledge.retrieval.superseded import Change
 from tests.cogs.test_canon_embeds import ref, statement
@@ -82,14 +82,14 @@ def test_the_public_conflict_notice_says_what_happened() -> None:
     from tests.cogs.test_canon_embeds import big_review
 
     review = big_review(3, status=SceneStatus.COMPLETED)
-    settled = canon_embeds.committed_embed(review, [finding("a")], reveal=False, accepted={"a"})
+    settled = review_embeds.committed_embed(review, [finding("a")], reveal=False, accepted={"a"})
     assert "1 continuity conflict: accepted with the GM's reason; nothing open." in (
         settled.description or ""
     )
-    both = canon_embeds.committed_embed(review, [finding("a"), finding("b")], reveal=False, accepted={"a"})
+    both = review_embeds.committed_embed(review, [finding("a"), finding("b")], reveal=False, accepted={"a"})
     assert "2 continuity conflicts: 1 accepted with the GM's reason, 1 open for the GM" in (
         both.description or ""
     )
-    open_ = canon_embeds.committed_embed(review, [finding("b")], reveal=True)
+    open_ = review_embeds.committed_embed(review, [finding("b")], reveal=True)
     text = open_.description or ""
     assert "1 continuity conflict: open for the GM (/canon conflicts)." in text and "takes part" in text

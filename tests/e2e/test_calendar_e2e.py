@@ -274,3 +274,48 @@ async def test_a_calendar_without_room_for_canons_dates_is_refused(world: World)
     eleven = "months:\n" + "\n".join(f"  - {{name: Moon {n}, days: 31}}" for n in range(1, 12))
     roomy = await emu.invoke(chan, gm, "calendar set", text=eleven)
     assert (roomy.content or "").startswith("The campaign's calendar is set."), roomy.content
+
+
+#: The Third Age, and a GM-only era after it that the calendar block names too; the GM's today falls in it.
+HIDDEN_ERA = """\
+kind: timeline
+eras:
+  - era: 3rd_age
+    name: The Third Age
+    start: 1
+  - era: drowned_years
+    name: The Drowned Years
+    abbreviation: DY
+    start: 700
+    visibility: gm_only
+"""
+HIDDEN_TODAY = """\
+eras:
+  - {name: The Third Age, abbreviation: TA}
+  - {name: The Drowned Years, abbreviation: DY}
+months:
+  - {name: Frostmoon, days: 30}
+today: 3 Frostmoon, year 710 of the Drowned Years
+"""
+
+
+@SQL_RUN_BELOW
+async def test_a_gm_only_era_and_a_today_in_it_are_no_player_s_calendar(world: World) -> None:
+    emu, chan, gm, pat = world.emu, world.channel, world.gm, world.pat
+    await import_yaml(world, "timeline.yaml", HIDDEN_ERA)
+    done = await emu.invoke(chan, gm, "calendar set", text=HIDDEN_TODAY)
+    assert "Today is 3 Frostmoon, year 710 of the Drowned Years." in (done.content or ""), done.content
+    gm_shown = (await emu.invoke(chan, gm, "calendar show")).content or ""
+    assert "the Drowned Years (DY, years 700 onwards)" in gm_shown and "Today is 3 Frostmoon" in gm_shown
+    shown = (await emu.invoke(chan, pat, "calendar show")).content or ""
+    assert shown.startswith("This campaign's era is the Third Age (TA, years 1 onwards)."), shown
+    assert not any(word in shown for word in ("Drowned", "DY", "Today", "710")), shown
+    # The hidden era reads for a player as an era nobody made up reads, word for word.
+    hidden = await emu.invoke(chan, pat, "calendar read", date="year 710 of the Drowned Years")
+    other = await emu.invoke(chan, pat, "calendar read", date="year 710 of the Sodden Years")
+    assert hidden.ephemeral and hidden.content == (other.content or "").replace("Sodden", "Drowned")
+    assert (await emu.invoke(chan, pat, "calendar read", date="710 DY")).content == (
+        (await emu.invoke(chan, pat, "calendar read", date="710 QX")).content or ""
+    ).replace("QX", "DY")
+    mine = await emu.invoke(chan, gm, "calendar read", date="710 DY")
+    assert mine.content == "That is year 710 of the Drowned Years.", mine.content

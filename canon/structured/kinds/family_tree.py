@@ -66,6 +66,9 @@ class Person(Entry):
     home: Ref | None = None
     faction: Ref | None = None
     factions: list[Ref] = Field(default_factory=list)
+    # The lineage the member belongs to when it is not the file's (one who married in: `lineage: House Ibarra`),
+    # or none (`lineage: null`); left out, the file's.
+    lineage: Ref | None = None
     titles: list[Text] = Field(default_factory=list)
     status: Status | None = None
     description: Text | None = None
@@ -121,7 +124,7 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
         check_death(n, person, loc)
         visibility = person.visibility or lineage_visibility
         n.define("Person", person.id, person.name, person_attributes, visibility, loc, hidden)
-        n.link("Person", "members", person.id, loc, lineage, valid_from=person.born, valid_until=person.died)
+        _link_lineage(n, person, loc, lineage, "lineage" in hidden)
         for field_name, date in (("born", person.born), ("died", person.died)):
             if date is not None:
                 n.check_date(person.id, date, (*loc, field_name), field_name)
@@ -133,7 +136,7 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
         ):
             n.v.report((*loc, "died"), f'"died" ({person.died}) is before "born" ({person.born})')
         _link_kin(n, person, loc, people, hidden, ancestry)
-        n.link_fields("Person", person, loc, skip=("parents", "children"), gm_only=hidden)
+        n.link_fields("Person", person, loc, skip=("parents", "children", "lineage"), gm_only=hidden)
     n.report_cycles(
         ancestry,
         lambda cycle: (
@@ -141,6 +144,25 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
             "(each followed by one of their parents)"
         ),
     )
+
+
+def _link_lineage(n: Normaliser, person: Person, loc: Loc, lineage: str, hidden: bool) -> None:
+    """Make the member a member of the file's lineage from birth to death, or of the lineage it names itself
+    (one who married in), or of none (`lineage: null`)."""
+    written = "lineage" in person.model_fields_set
+    own = person.lineage if written else lineage
+    if own is not None:
+        at, field_name = ((*loc, "lineage"), "lineage") if written else (loc, "members")
+        n.link(
+            "Person",
+            field_name,
+            person.id,
+            at,
+            own,
+            valid_from=person.born,
+            valid_until=person.died,
+            gm_only=hidden,
+        )
 
 
 def _link_kin(
@@ -225,6 +247,14 @@ KIND = KindSpec(
         RelationField(
             entity_type="Person",
             field="members",
+            relation="MEMBER_OF",
+            outgoing=True,
+            target_types=("Lineage",),
+        ),
+        # A member's own lineage, when not the file's (one who married in): the same edge.
+        RelationField(
+            entity_type="Person",
+            field="lineage",
             relation="MEMBER_OF",
             outgoing=True,
             target_types=("Lineage",),

@@ -6,6 +6,7 @@ calendar, where "AC" is still armor class; a term the GM adds outranks the calen
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -94,6 +95,19 @@ def test_a_gm_only_era_s_abbreviation_is_read_for_a_player_as_in_any_campaign(
     assert gm == dict.fromkeys(asked[:2], drowned)
 
 
+def listed(cli: CliRunner, campaign: str) -> dict[str, tuple[str, bool]]:
+    result = cli.invoke(app, ["glossary", "list", "-c", campaign, "--json"])
+    assert result.exit_code == 0, result.output
+    return {e["term"]: (e["meaning"], e["own"]) for e in json.loads(result.stdout)}
+
+
+def test_the_glossary_lists_the_shipped_terms_a_question_is_read_through(cli: CliRunner) -> None:
+    # "ac", "max" and "sr" (the GM's calendar has the hidden era) are the calendar's here, not the glossary's.
+    assert not {"ac", "max", "sr"} & listed(cli, CAMPAIGN).keys()
+    assert listed(cli, CAMPAIGN)["lr"] == ("long rest", False)
+    assert {"ac", "max", "sr", "lr"} <= listed(cli, "plain").keys()
+
+
 def test_a_term_the_gm_added_outranks_the_calendar(cli: CliRunner, tmp_path: Path) -> None:
     # This table says "AC" for armor class, and its GM chose that over the era's abbreviation.
     added = cli.invoke(app, ["glossary", "add", "AC", "armor class", "-c", CAMPAIGN])
@@ -103,3 +117,47 @@ def test_a_term_the_gm_added_outranks_the_calendar(cli: CliRunner, tmp_path: Pat
     assert answers["what is AC"] == ARMOR_CLASS
     assert answers["what happened in 12 After the Crowning"] == GRANARY  # the era by its name
     assert GRANARY not in answers["what happened in 12 AC"]
+    assert listed(cli, CAMPAIGN)["ac"] == ("armor class", True)
+
+
+#: The calendar with a today in the GM-only Sunken Reign, which the block names too (its abbreviation, its span).
+HIDDEN_TODAY = (WORLD / "calendar.yaml").read_text(encoding="utf-8").replace(
+    "months:", "  - {name: The Sunken Reign, abbreviation: SR}\nmonths:"
+) + "today: 3 Emberly, year 60 of the Sunken Reign\n"
+AGES = ["how old is Edric", "how old is Wenna Holt", "what happened in 55 SR", "how long is an SR"]
+
+
+def set_calendar(cli: CliRunner, tmp_path: Path, text: str) -> None:
+    path = tmp_path / "calendar.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = cli.invoke(app, ["canon", "calendar", "-c", CAMPAIGN, "--set", str(path)])
+    assert result.exit_code == 0, result.output
+
+
+def test_a_today_in_a_gm_only_era_is_no_date_for_a_player(cli: CliRunner, tmp_path: Path) -> None:
+    before = ask_world(cli, tmp_path, CAMPAIGN, AGES, citations=False)
+    set_calendar(cli, tmp_path, HIDDEN_TODAY)
+    player = ask_world(cli, tmp_path, CAMPAIGN, AGES, citations=False)
+    # Word for word the answers of the campaign before its GM set a today: no age counted, no era named.
+    assert player == before
+    assert player["how old is Edric"] == (
+        "Edric Vale was born in year 2; canon holds no date for today to count an age from."
+    )
+    assert player["how long is an SR"] == SHORT_REST
+    assert not any("Sunken" in answer or "60" in answer for answer in player.values())
+    gm = ask_world(cli, tmp_path, CAMPAIGN, AGES[:2], gm=True, citations=False)
+    assert gm["how old is Edric"] == (
+        "Edric Vale is about 58 years old, born in year 2; the story stands at 3 Emberly, year 60 of the Sunken "
+        "Reign."
+    )
+
+
+def test_a_today_in_an_era_a_player_may_see_counts_their_ages(cli: CliRunner, tmp_path: Path) -> None:
+    set_calendar(
+        cli, tmp_path, HIDDEN_TODAY.replace("year 60 of the Sunken Reign", "year 20 of After the Crowning")
+    )
+    player = ask_world(cli, tmp_path, CAMPAIGN, AGES[:1], citations=False)
+    assert player["how old is Edric"] == (
+        "Edric Vale is about 18 years old, born in year 2; the story stands at 3 Emberly, year 20 of After the "
+        "Crowning."
+    )

@@ -1,6 +1,7 @@
 """What a GM who wrote a world from the docs alone asked the YAML format to say, imported and read back through
 `lorekeeper` on a small world of our own (tests/fixtures/sarrane): a missing person's card and answers, one alias
-kept for the GM among public ones, an event's date in the calendar's words.
+kept for the GM among public ones, an event's date in the calendar's words, a
+marriage's date, an in-law of another lineage.
 
 A field the world hides (its lines marked "# secret") reads to a player word for word as the same world without
 it: the world is imported a second time without those lines, and the answers and cards compared.
@@ -196,3 +197,113 @@ def test_a_bad_event_date_is_refused_at_its_line_and_nothing_is_written(
     assert code == 1 and report["status"] == "failed", report
     assert [(e["line"], said in e["message"]) for e in report["errors"]] == [(line, True)], report  # type: ignore[union-attr]
     assert cli.invoke(app, ["canon", "entity", "Rout of Pellmoor", "-c", CAMPAIGN]).exit_code == 1
+
+
+def test_a_marriage_written_with_its_date_starts_then(cli: CliRunner, tmp_path: Path) -> None:
+    tie = "Oren Sarrane is married to Zera Ibarra (since 3 Frostfall, year 620 of the Crown Years)"
+    assert tie in card(cli, "Zera Ibarra") and tie in card(cli, "Oren Sarrane")
+    timeline = cli.invoke(app, ["canon", "timeline", "Zera Ibarra", "-c", CAMPAIGN]).output
+    assert tie in timeline
+    asked = ["when did oren sarrane marry zera ibarra", "when did zera ibarra marry oren sarrane"]
+    assert ask(cli, tmp_path, asked) == {
+        asked[0]: "Oren Sarrane married Zera Ibarra on 3 Frostfall, year 620 of the Crown Years.",
+        asked[1]: "Zera Ibarra married Oren Sarrane on 3 Frostfall, year 620 of the Crown Years.",
+    }
+
+
+#: A marriage's bad date (a roster of two) -> the line of its problem and what it says.
+BAD_MARRIAGES = {
+    "spouses: [{name: Ada Rook, married: 3 Harvestmoon, 620 CY}]": (4, "“Harvestmoon” is not a month"),
+    "spouses: [{name: Ada Rook, married: [620]}]": (4, '"married" must be a date'),
+    "spouse: {name: Ada Rook, married: 620 CY}\n    spouses: [{name: Ada Rook, married: 621 CY}]": (
+        5,
+        "gives this marriage another date than line 4 does",
+    ),
+    "parents: [{name: Ada Rook, married: 620 CY}]": (4, 'it holds "married"'),
+    "spouse: {name: Ada Rook, gm_only: true}": (4, "to keep it for the GM, list it in the entry's gm_only"),
+    "spouse: {name: Ada Rook, married: 620 CY}\n  - name: Ada Rook\n    spouse: {name: Pell Rook, married: 621 CY}": (
+        6,
+        "gives this marriage another date than line 4 does",
+    ),
+}
+
+
+@pytest.mark.parametrize("field", list(BAD_MARRIAGES))
+def test_a_bad_marriage_date_is_refused_at_its_line_and_nothing_is_written(
+    cli: CliRunner, tmp_path: Path, field: str
+) -> None:
+    line, said = BAD_MARRIAGES[field]
+    roster = tmp_path / "more.yaml"
+    text = f"kind: characters\ncharacters:\n  - name: Pell Rook\n    {field}\n"
+    roster.write_text(text if "- name: Ada Rook" in text else text + "  - name: Ada Rook\n", encoding="utf-8")
+    code, report = _ingest(cli, roster)
+    assert code == 1 and report["status"] == "failed", report
+    assert [(e["line"], said in e["message"]) for e in report["errors"]] == [(line, True)], report  # type: ignore[union-attr]
+    assert cli.invoke(app, ["canon", "entity", "Pell Rook", "-c", CAMPAIGN]).exit_code == 1
+
+
+def test_one_who_married_in_reads_as_a_member_of_their_own_lineage_or_none(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    zera = card(cli, "Zera Ibarra")
+    assert "Zera Ibarra is a member of House Ibarra (since year 604 of the Crown Years)" in zera
+    assert "House Sarrane" not in zera
+    assert "member of" not in card(cli, "Mira Vell")
+    asked = ["who are the members of house sarrane", "who are the members of house ibarra"]
+    assert ask(cli, tmp_path, asked) == {
+        asked[
+            0
+        ]: "Oren Sarrane, Haskel Sarrane, Ilsa Sarrane and Tamsin Sarrane are members of House Sarrane.",
+        asked[1]: "Zera Ibarra is a member of House Ibarra.",
+    }
+    # The lineage's picture still draws them beside their spouses.
+    drawn = cli.invoke(
+        app, ["render", "tree", "House Sarrane", "-c", CAMPAIGN, "-o", str(tmp_path / "t.png")]
+    )
+    assert drawn.exit_code == 0 and "6 people" in drawn.output, drawn.output
+
+
+def test_a_lineage_nobody_defines_is_refused_at_its_line_with_the_way_to_define_it(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    tree = tmp_path / "more.yaml"
+    tree.write_text(
+        "name: House Rook\nmembers:\n  - name: Ada Rook\n    lineage: House Vell\n", encoding="utf-8"
+    )
+    code, report = _ingest(cli, tree)
+    assert code == 1
+    (error,) = report["errors"]  # type: ignore[misc]
+    assert error["line"] == 4 and '"lineage" of Ada Rook names “House Vell”' in error["message"], error
+    assert "`name: House Vell` and `members: []`" in error["message"]
+    assert cli.invoke(app, ["canon", "entity", "Ada Rook", "-c", CAMPAIGN]).exit_code == 1
+
+
+def test_the_timeline_decides_an_eras_years_over_the_calendar(cli: CliRunner, tmp_path: Path) -> None:
+    # The calendar names the era the timeline imported (years 1 onwards): years of its own are refused.
+    block = tmp_path / "calendar.yaml"
+    block.write_text("eras:\n  - {name: The Crown Years, abbreviation: CY, start: 5}\n", encoding="utf-8")
+    refused = cli.invoke(app, ["canon", "calendar", "-c", CAMPAIGN, "--set", str(block)])
+    assert refused.exit_code != 0
+    assert (
+        "The timeline says The Crown Years starts in year 1; the calendar says it starts in year 5."
+        in refused.output
+    )
+    assert "Nothing changed." in refused.output
+    # A timeline imported after a calendar that says other years: its years are used, and the import says so.
+    assert cli.invoke(app, ["campaign", "create", "later"]).exit_code == 0
+    block.write_text(
+        (WORLD / "calendar.yaml")
+        .read_text(encoding="utf-8")
+        .replace("abbreviation: CY}", "abbreviation: CY, start: 5}"),
+        encoding="utf-8",
+    )
+    assert cli.invoke(app, ["canon", "calendar", "-c", "later", "--set", str(block)]).exit_code == 0
+    result = cli.invoke(app, ["ingest", str(WORLD / "chronicle.yaml"), "-c", "later", "--json"])
+    (warning,) = json.loads(result.stdout)["yaml"][0]["warnings"]
+    assert warning["message"] == (
+        "The timeline says The Crown Years starts in year 1; the calendar says it starts in year 5. The timeline "
+        "decides an era's years: its years are used. Give the calendar the same years, or leave start and end out "
+        "of it."
+    )
+    shown = cli.invoke(app, ["canon", "calendar", "-c", "later"]).output
+    assert "the Crown Years (CY, years 1 onwards)" in shown, shown

@@ -12,7 +12,7 @@ from canon.campaigns import Campaign
 from canon.models import Visibility
 from canon.proposals import EntityContent, Ref, RelationshipContent, StateChangeContent
 from canon.storage import Database
-from cogs import canon_embeds
+from cogs import review_embeds
 from memory.scenes import SceneService
 from tests.bot.services.test_canon_service import CHANNEL, GM, PAT, play_scene
 from tests.e2e.canon_flow import embed_text
@@ -29,7 +29,7 @@ async def service(db: Database) -> CanonServices:
 
 
 def public_card(review) -> str:  # type: ignore[no-untyped-def]
-    return embed_text(canon_embeds.review_embed(review, 0, reveal=False).to_dict())
+    return embed_text(review_embeds.review_embed(review, 0, reveal=False).to_dict())
 
 
 async def test_a_proposal_naming_a_gm_only_proposed_entity_stays_off_the_players_card(
@@ -60,7 +60,7 @@ async def test_a_proposal_naming_a_gm_only_proposed_entity_stays_off_the_players
     assert review.secret == {duke.id, serves.id}
     shown = public_card(review)
     assert "Pale Duke" not in shown and "Brann becomes wounded" in shown, shown
-    assert "Pale Duke" in embed_text(canon_embeds.review_embed(review, 0, reveal=True).to_dict())
+    assert "Pale Duke" in embed_text(review_embeds.review_embed(review, 0, reveal=True).to_dict())
 
 
 async def test_a_warning_resting_on_a_statement_whose_object_is_gm_only_stays_off_the_players_card(
@@ -99,4 +99,4 @@ async def test_a_warning_resting_on_a_statement_whose_object_is_gm_only_stays_of
     assert review.secret == set() and review.secret_warnings == {stay.id}
     shown = public_card(review)
     assert "Brann is in Greyhaven" in shown and "Drowned Vault" not in shown and "⚠️" not in shown, shown
-    assert "Drowned Vault" in embed_text(canon_embeds.review_embed(review, 0, reveal=True).to_dict())
+    assert "Drowned Vault" in embed_text(review_embeds.review_embed(review, 0, reveal=True).to_dict())

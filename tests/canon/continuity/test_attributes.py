@@ -38,19 +38,24 @@ async def test_an_unknown_attribute_is_warned_with_the_nearest_names_and_kept_un
     desk: Desk,
 ) -> None:
     (fact,) = await desk.propose(
-        FactContent(subject=Ref(name="Mara"), attribute="Hair color!", value="red"), scene=1
+        FactContent(subject=Ref(name="Mara"), attribute="Hair style!", value="braided"), scene=1
     )
     (warning,) = fact.warnings
-    assert warning.kind == "unknown_attribute"
-    assert isinstance(fact.content, FactContent) and fact.content.attribute == "hair_color!"
+    assert warning.kind == "unknown_attribute" and warning.suggestions == ("hair_colour",)
+    assert isinstance(fact.content, FactContent) and fact.content.attribute == "hair_style!"
     (fact,) = await desk.propose(
-        FactContent(subject=Ref(name="Mara"), attribute="haircolor", value="red"), scene=1
+        FactContent(subject=Ref(name="Mara"), attribute="hairstyle", value="braided"), scene=1
     )
     (warning,) = fact.warnings
     assert warning.message == (
-        "“haircolor” is a new kind of detail for Mara: nothing in this campaign uses it yet. Did you mean "
-        "hair colour or eye colour? Accepting the proposal adds it."
+        "“hairstyle” is a new kind of detail for Mara: nothing in this campaign uses it yet. Did you mean "
+        "hair colour? Accepting the proposal adds it."
     )
+    # Another spelling of a declared name is that attribute: no question.
+    (same,) = await desk.propose(
+        FactContent(subject=Ref(name="Mara"), attribute="haircolor", value="red"), scene=1
+    )
+    assert isinstance(same.content, FactContent) and same.content.attribute == "hair_colour"
     # The scene's end recomputes the continuity warnings; the note stays, and accepting is the confirmation
     # (no rationale: the note is no continuity finding), so "accept all" takes it too.
     rewarned = {p.id: p for p in await desk.rewarn(1)}

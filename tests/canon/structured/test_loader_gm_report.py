@@ -87,3 +87,84 @@ def test_an_event_date_gives_its_era_and_day_or_agrees_with_its_era() -> None:
 def test_an_event_date_that_disagrees_is_refused_at_its_line(event: str, line: int, said: str) -> None:
     result = _load(TWO_ERAS + f"  - name: Sack of Harl\n    {event}\n")
     assert [(p.line, said in p.message) for p in result.problems] == [(line, True)], result.problems
+
+
+def test_a_marriage_written_with_its_date_starts_then_on_either_side_and_may_be_secret() -> None:
+    result = _load(
+        "name: House Sarrane\nmembers:\n"
+        "  - name: Oren Sarrane\n    spouses: [{name: Zera Ibarra, married: 620}]\n"  # a year, on one line
+        "  - name: Zera Ibarra\n    spouse_of: [Oren Sarrane]\n"  # the other side, undated: one tie, dated
+        "  - name: Haskel Sarrane\n    spouse: {name: Mira Vell, married: 650}\n"
+        "  - name: Mira Vell\n"
+        "  - name: Ilsa Sarrane\n    spouses:\n      - {name: Bram Keel, gm_only: true, married: '651.2.3'}\n"
+        "  - name: Bram Keel\n"
+    )
+    assert result.ok, result.problems
+    married = {
+        (r.source_id, r.target_id): (str(r.valid_from), r.visibility)
+        for r in result.relations
+        if r.type == "SPOUSE_OF"
+    }
+    assert married == {
+        ("oren_sarrane", "zera_ibarra"): ("620", "public"),
+        ("haskel_sarrane", "mira_vell"): ("650", "public"),
+        ("ilsa_sarrane", "bram_keel"): ("651.month_2.day_3", "gm_only"),
+    }
+
+
+def test_a_member_may_belong_to_another_lineage_or_none_and_may_keep_it_for_the_gm() -> None:
+    result = _load(
+        "name: House Sarrane\nmembers:\n  - name: Oren Sarrane\n    born: 598\n"
+        "  - name: Zera Ibarra\n    lineage: House Ibarra\n    born: 604\n"
+        "  - name: Mira Vell\n    lineage: null\n"
+        "  - name: Ilsa Vell\n    lineage: House Ibarra\n    gm_only: [lineage]\n"
+        "---\nname: House Ibarra\nmembers: []\n"
+    )
+    assert result.ok, result.problems
+    members = {
+        (r.source_id, r.target_id): (str(r.valid_from), r.visibility)
+        for r in result.relations
+        if r.type == "MEMBER_OF"
+    }
+    assert members == {
+        ("oren_sarrane", "house_sarrane"): ("598", "public"),
+        ("zera_ibarra", "house_ibarra"): ("604", "public"),
+        ("ilsa_vell", "house_ibarra"): ("None", "gm_only"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "key", "name"),
+    [
+        (
+            "lineage: House Sarrane\nmembers:\n  - name: Oren Sarrane\n",
+            "Lineage",
+            "house_sarrane",
+            "House Sarrane",
+        ),
+        (
+            "kind: timeline\neras:\n  - era: The Crown Years\n    start: 1\n",
+            "Era",
+            "crown_years",
+            "The Crown Years",
+        ),
+        (
+            "kind: timeline\nevents:\n  - id: Burning of the Docks\n    year: 668\n",
+            "Event",
+            "burning_of_the_docks",
+            "Burning of the Docks",
+        ),
+        ("characters:\n  - id: Mira Vyr\n", "NPC", "mira_vyr", "Mira Vyr"),
+    ],
+)
+def test_a_name_written_where_the_id_goes_is_the_name(text: str, kind: str, key: str, name: str) -> None:
+    result = _load(text)
+    assert result.ok, result.problems
+    entry = next(e for e in result.entries if e.entity_type == kind)
+    assert (entry.id, entry.name) == (key, name)
+
+
+def test_a_name_where_the_id_goes_beside_a_name_is_still_refused_at_its_line() -> None:
+    result = _load("characters:\n  - id: Mira Vyr\n    name: Mira\n")
+    (problem,) = result.problems
+    assert problem.line == 2 and '"id" must be an id' in problem.message
