@@ -426,15 +426,13 @@ class EntityFinder:
             await title_holders(reader, question, ranked)
             or await titled(reader, question, sure)
             or await mentioned(reader, question, ranked)
+            or await common_nouns(reader, question, ranked)  # "the navy": the one entity described so
         )
         ranked = (sure if held and len(sure) < len(ranked) else ranked) + held
-        if not held:  # "the navy": the one entity described so, when no title or deed found one
-            ranked += await common_nouns(reader, question, ranked)
         ranked += await family_names(reader, question, names[0], ranked)
         ranked += await heir_holders(reader, question, ranked)
         ranked += await heads_of(reader, question, ranked)  # after the holders of a title: each found once
-        if not ranked:
-            ranked = await described(reader, question)
+        ranked = ranked or await described(reader, question)
         step = await inner_step(reader, question, ranked)
         ranked = stepped(ranked, step)
         ranked += await around(reader, question, ranked)  # the places in or around a place asked about
