@@ -36,12 +36,16 @@ from canon.models import (
     Viewer,
 )
 from canon.tables import AliasRow, DependencyRow, EntityRow, StatementRow
-from canon.visibility import statement_is_public_sql
+from canon.visibility import may_see, statement_is_public_sql
 
 FUZZY_CUTOFF = 80
 _DEAD = frozenset({"dead"})
 #: A close spelling offered as a name is typed ("Osvin" for Oswin Harrow); below it the offers look random.
 AUTOCOMPLETE_CUTOFF = 70
+
+
+#: The attribute holding the aliases a file keeps for the GM (`canon.structured`'s `secret_aliases`).
+KEPT_ALIASES = "secret_aliases"
 
 
 class NameRows(NamedTuple):
@@ -50,6 +54,8 @@ class NameRows(NamedTuple):
 
     names: list[tuple[str, int, str]]
     aliases: list[tuple[str, int]]
+    #: Aliases a file keeps for the GM (`{name: ..., gm_only: true}` in `aliases`): names only the GM finds by.
+    secret: Sequence[tuple[str, int]] = ()
 
 
 class CanonReader(LineageReader):
@@ -69,7 +75,12 @@ class CanonReader(LineageReader):
                 AliasRow.alias_folded == folded, lineage_filter(AliasRow, self.steps)
             ),
         )
-        rows = await self._entity_rows([table.id.in_(ids)], as_of)
+        secret = (
+            [e for a, e in await self._secret_aliases() if fold(a) == folded]
+            if may_see(self.viewer, True)
+            else []
+        )
+        rows = await self._entity_rows([or_(table.id.in_(ids), table.id.in_(fixed_list(secret)))], as_of)
         rows = [r for r in rows if r.retconned_at is None]
         aliases = await self._aliases([r.id for r in rows], as_of)
         build = RowReader(EntityRow.__table__)
@@ -90,8 +101,25 @@ class CanonReader(LineageReader):
         aliases = [(a, e) for a, e in (await self.session.execute(alias_query)).all()]
         retconned = await self._retcons("entity", {e for _, e, _ in names} | {e for _, e in aliases}, NOW)
         return NameRows(
-            [r for r in names if r[1] not in retconned], [r for r in aliases if r[1] not in retconned]
+            [r for r in names if r[1] not in retconned],
+            [r for r in aliases if r[1] not in retconned],
+            [r for r in await self._secret_aliases() if r[1] not in retconned],
         )
+
+    async def _secret_aliases(self) -> list[tuple[str, int]]:
+        """Return the standing aliases files keep for the GM, one (alias, entity id) pair each."""
+        query = select(StatementRow.id, StatementRow.value, StatementRow.subject_id).where(
+            StatementRow.predicate == KEPT_ALIASES, lineage_filter(StatementRow, self.steps)
+        )
+        rows = (await self.session.execute(query)).all()
+        gone = await self._retcons("statement", [int(i) for i, _, _ in rows], NOW)
+        return [
+            (alias, int(e))
+            for i, value, e in rows
+            if i not in gone
+            for alias in str(value or "").split(", ")
+            if alias
+        ]
 
     async def resolve(self, name: str, as_of: AsOf = NOW, *, type_hint: str | None = None) -> Entity:
         """Return the entity a name means: exact name, alias or key first, then a unique whole word of a name
@@ -358,6 +386,8 @@ def visible_names(reader: LineageReader, rows: NameRows) -> list[tuple[str, int]
         if not seen or name_only:
             hidden.add(entity_id)  # no aliases: a hidden entity known by name only goes by that name alone
     pairs += [(alias, entity_id) for alias, entity_id in rows.aliases if entity_id not in hidden]
+    if may_see(reader.viewer, True):  # the GM finds an entity by the aliases kept for the GM too
+        pairs += [(alias, entity_id) for alias, entity_id in rows.secret if entity_id not in hidden]
     return pairs
 
 
