@@ -20,13 +20,13 @@ from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_told import told_sentence
 from memory.knowledge.retrieval.answer_words import RELATION_WORDS, fold_words, sentences
 
-__all__ = ["qualified_answer"]
+__all__ = ["SAYS_HIDDEN", "doubts_a_tie", "other_sex", "qualified_answer"]
 
-_DOUBTS = frozenset(
+DOUBTS = _DOUBTS = frozenset(
     {"real", "true", "actual", "secret", "natural", "birth", "biological", "hidden", "rightful"}
 )
 #: Words of a sentence saying a tie is not the one known ("She is secretly Hale's daughter").
-_SAYS_HIDDEN = _DOUBTS | {
+SAYS_HIDDEN = _SAYS_HIDDEN = _DOUBTS | {
     "secretly",
     "truly",
     "really",
@@ -58,13 +58,46 @@ def _said_of(name: str, sentence: str) -> str:
     return told_sentence(name, text)
 
 
+#: Each tie by sex and its counterpart of the other sex: "her real father" says no mother.
+_COUNTERPARTS = {
+    **dict.fromkeys(("father", "dad"), ("mother", "mum", "mom", "mam")),
+    **dict.fromkeys(("mother", "mum", "mom", "mam"), ("father", "dad")),
+    "son": ("daughter",),
+    "daughter": ("son",),
+    "brother": ("sister",),
+    "sister": ("brother",),
+    "husband": ("wife",),
+    "wife": ("husband",),
+    "grandfather": ("grandmother",),
+    "grandmother": ("grandfather",),
+    "uncle": ("aunt",),
+    "aunt": ("uncle",),
+    "nephew": ("niece",),
+    "niece": ("nephew",),
+}
+
+
+def other_sex(asked: Sequence[str], said: Sequence[str]) -> bool:
+    """Tell whether a sentence says the counterpart of the tie asked and never the tie itself ("her real father
+    is …" for "who is her true mother"); "the daughter of …" for "who is her real father" is no counterpart."""
+    wanted = [w for w in asked if w in _COUNTERPARTS]
+    told = set(said)
+    return bool(wanted) and not told & set(wanted) and any(told & set(_COUNTERPARTS[w]) for w in wanted)
+
+
+def doubts_a_tie(question: str) -> bool:
+    """Tell whether a question doubts a tie by a word just before it ("real father", "true mother")."""
+    words = fold_words(question.replace("’", "'"))
+    return any(a in _DOUBTS and b in RELATION_WORDS for a, b in itertools.pairwise(words))
+
+
 def qualified_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return the sentence saying a tie asked with a doubting word (see the module docstring), or None."""
     words = fold_words(question.replace("’", "'"))
+    if not doubts_a_tie(question):
+        return None  # "who heads the secret police": no tie doubted
     doubts = [w for w in words if w in _DOUBTS]
     ties = [w for w in words if w in RELATION_WORDS]
-    if not doubts or not ties:
-        return None
     asked = {p for w in ties for p in RELATION_WORDS[w]}
     for number, fact in enumerate(facts, 1):
         named = set(fold_words(fact.matched)) | set(fold_words(fact.entity_name))
@@ -75,6 +108,8 @@ def qualified_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
             pairs = {f"{a} {b}" for a, b in itertools.pairwise(said)}
             # "her real father is …"; or a tie of the kind asked, said hidden ("she is secretly Hale's daughter")
             kin = {p for w in said if w in RELATION_WORDS for p in RELATION_WORDS[w]}
+            if other_sex(ties, [w for w in said if w in RELATION_WORDS]):
+                continue  # "her real father is …" says no mother
             if any(f"{d} {t}" in pairs for d in doubts for t in ties) or (
                 kin & asked and _SAYS_HIDDEN & set(said)
             ):

@@ -20,7 +20,7 @@ from memory.knowledge.retrieval.answer_happenings import is_event
 from memory.knowledge.retrieval.answer_told import told_sentence
 from memory.knowledge.retrieval.answer_words import fold_words, sentences
 
-__all__ = ["size_answer"]
+__all__ = ["asks_size", "counts_people", "size_answer"]
 
 _PEOPLE = (
     r"(?:people|persons|souls|folk|folks|inhabitants|residents|citizens|villagers|townsfolk|townsmen|households|"
@@ -62,10 +62,20 @@ def _said_of(place: str, sentence: str) -> str:
     return f"In {in_prose(place)}, {lowered}"
 
 
+def asks_size(question: str) -> bool:
+    """Tell whether a question asks how many people live in a place, or how big it is."""
+    return bool(_ASKS.search(question.replace("’", "'")))
+
+
+def counts_people(sentence: str) -> bool:
+    """Tell whether a sentence gives a number of people ("About forty thousand people live in …")."""
+    return bool(_COUNTED.search(sentence))
+
+
 def size_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return how many people live in the place asked about (see the module docstring), or None when the
     question asks no such thing or names no place."""
-    if not _ASKS.search(question.replace("’", "'")):
+    if not asks_size(question):
         return None
     asked = set(fold_words(question.replace("’", "'")))
     found = next(
@@ -83,7 +93,7 @@ def size_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     if typed:  # "population: 200", typed rather than told
         return f"{possessive(place.entity_name)} {typed[0]} is {typed[1].rstrip('.')}. [{number}]", number
     told = sentences(place.description or attribute_value(place, "description") or "")
-    counted = [s for s in told if _COUNTED.search(s)]
+    counted = [s for s in told if counts_people(s)]
     if counted:
         return f"{_said_of(place.entity_name, counted[0])}. [{number}]", number
     if place.tied("LIVES_IN"):

@@ -36,6 +36,7 @@ from memory.knowledge.retrieval.answer_first import akin, field_words, from_firs
 from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_meaning import Meaning, closest
 from memory.knowledge.retrieval.answer_parts import joined, two_parts
+from memory.knowledge.retrieval.answer_prose import prose_beside
 from memory.knowledge.retrieval.answer_scope import (
     named_otherwise,
     narrowed,
@@ -109,6 +110,10 @@ def reply(
     if parts is not None:
         asked = [analyse(part, {}) for part in parts]
         return joined([reply(part, facts, results, unknown, common, meaning) for part in asked])
+    graph = graph_answer(question.text, facts)
+    told = prose_beside(question.text, graph[0] if graph else None, facts, results)
+    if told is not None:
+        return told  # the bible's sentence where the card falls short (`answer_prose`)
     answer = _reply(question, facts, results, unknown, common, meaning)
     if (
         answer.known

@@ -42,6 +42,7 @@ from memory.knowledge.retrieval.holders import (
 )
 from memory.knowledge.retrieval.kin import asks_kin, kin_of
 from memory.knowledge.retrieval.lives import birth_line, card_life, card_status, died_in, story_date
+from memory.knowledge.retrieval.nouns import common_nouns
 from memory.knowledge.retrieval.places import around
 from memory.knowledge.retrieval.rulers import seated
 from memory.knowledge.retrieval.shared_names import family_names
@@ -425,13 +426,13 @@ class EntityFinder:
             await title_holders(reader, question, ranked)
             or await titled(reader, question, sure)
             or await mentioned(reader, question, ranked)
+            or await common_nouns(reader, question, ranked)  # "the navy": the one entity described so
         )
         ranked = (sure if held and len(sure) < len(ranked) else ranked) + held
         ranked += await family_names(reader, question, names[0], ranked)
         ranked += await heir_holders(reader, question, ranked)
         ranked += await heads_of(reader, question, ranked)  # after the holders of a title: each found once
-        if not ranked:
-            ranked = await described(reader, question)
+        ranked = ranked or await described(reader, question)
         step = await inner_step(reader, question, ranked)
         ranked = stepped(ranked, step)
         ranked += await around(reader, question, ranked)  # the places in or around a place asked about

@@ -22,7 +22,7 @@ from memory.knowledge.retrieval.answer_told import told_sentence
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, sentences
 from memory.knowledge.retrieval.candidates import EntityMatch
 
-__all__ = ["asks_head", "head_answer", "heads_of"]
+__all__ = ["HEAD_VERB", "asks_head", "head_answer", "heads_of"]
 
 _ASKS = re.compile(
     r"^\s*who\s+(?:(?:leads|led|heads|headed|runs|ran|commands|commanded|is\s+in\s+charge\s+of|"
@@ -33,7 +33,7 @@ _ASKS = re.compile(
     r"(?:leader|head|chief|boss|captain|commander)\s*\??$"
 )
 #: A sentence naming its subject the head of a group.
-_HEAD = re.compile(
+HEAD_VERB = _HEAD = re.compile(
     r"\b(?:leads|led|heads|headed|runs|ran|commands|commanded|rules|ruled|(?:the\s+)?(?:leader|head|chief|"
     r"captain|commander|master|mistress|founder)\s+of|in\s+charge\s+of|at\s+the\s+head\s+of)\b",
     re.IGNORECASE,
@@ -151,6 +151,22 @@ def _led_by(fact: CanonFact) -> str | None:
     return next((s for s in sentences(described) if _LED_BY.search(s)), None)
 
 
+def _heads_by_noun(asked: set[str], facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return the sentence of one found by their own description saying they lead a group no entity is
+    ("who leads the dock smugglers": "Vessa Crane is a sharp-eyed widow who leads the dock smugglers …",
+    `nouns.common_nouns`), or None."""
+    for number, fact in enumerate(facts, 1):
+        if fact.matched != (fact.description or ""):
+            continue
+        for sentence in sentences(fact.matched):
+            said = set(fold_words(sentence))
+            if _HEAD.search(sentence) and all(
+                has_word(said, w) for w in asked if w not in ("the", "a", "an")
+            ):
+                return f"{told_sentence(fact.entity_name, sentence)}. [{number}]", number
+    return None
+
+
 def head_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return who heads the group asked as their description says it ("Gerrit Vane is a grim old soldier who
     heads the Iron Host …"), of a group canon gives no leader; or None."""
@@ -169,7 +185,7 @@ def head_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
         None,
     )
     if found is None:
-        return None
+        return _heads_by_noun(asked, facts)
     number = facts.index(found) + 1
     leaders = found.tied("LEADS")
     if leaders:  # "who is in charge of the Reed Clans": the relation, in its words

@@ -1,11 +1,14 @@
 """How /lore answers the forms an outsider's world found answered wrongly, on a small world of our own
-(tests/fixtures/quillhaven): an event named by a clause, a deed an event's description says, a question of two
+(tests/fixtures/quillhaven): what only the world bible's prose says of an entity the graph holds, a common noun for a
+group, an event named by a
+clause, a deed an event's description says, a question of two
 parts, … Each is asked as players type it (lowercase, typos,
 "who's", short forms), as a player and as the GM; on SQLite, then PostgreSQL.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -31,8 +34,9 @@ def cli(cli_env: DatabaseTarget) -> CliRunner:
 
 
 def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
-    """Return each question's answer without its citation."""
-    return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm, citations=False)
+    """Return each question's answer without its citation marks."""
+    answers = ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm)
+    return {q: re.sub(r" \[\d+\]", "", a) for q, a in answers.items()}
 
 
 EEL_OPENED = "The Gilded Eel opened at Quillhaven on 3 Frostfall, year 12 of the Harbour Reckoning."
@@ -44,6 +48,10 @@ SALTMERE_WON = (
 SALTMERE_WHEN = (
     "The Siege of Saltmere took place at Saltmere on 9 Thawmonth, year 18 of the Harbour Reckoning."
 )
+FORTY_THOUSAND = "About forty thousand people live in Quillhaven, most of them fisherfolk and dockhands."
+WED = "Tomas Reed and Ilse Marr were wed in year 9 of the Harbour Reckoning, at the harbour chapel."
+COLE = "Admiral Cole is a grey old sailor who commands the Tideguard."
+VESSA = "Vessa Crane is a sharp-eyed widow who leads the dock smugglers of Quillhaven."
 
 #: Question -> its whole answer, the same to a player and to the GM.
 READS = {
@@ -78,6 +86,32 @@ READS = {
         "Nothing the table knows answers “where was corin vale born?”. Corin Vale is alive, born in year 15 of the "
         "Harbour Reckoning."
     ),
+    # What only the bible's prose says of an entity the graph holds: its sentence, where the card falls short.
+    "how many people live in Quillhaven": f"{FORTY_THOUSAND} Canon names three of them: Tomas Reed, Ilse Marr and Vessa Crane.",
+    "how many ppl live in quillhaven?": f"{FORTY_THOUSAND} Canon names three of them: Tomas Reed, Ilse Marr and Vessa Crane.",
+    "whats quillhavens population": FORTY_THOUSAND,
+    "how populous is quillhaven": FORTY_THOUSAND,
+    "when did tomas and ilse get hitched": WED,
+    "what year did tomas reed wed ilse marr": WED,
+    "who's ilse marr married to": WED,
+    "how many cutters does the tideguard have": "The Tideguard keeps forty cutters in the inner harbour.",
+    "what do ppl in quillhaven do at midwinter": (
+        "At midwinter the people of Quillhaven float paper lanterns on the harbour to honour the drowned."
+    ),
+    "how many people live in saltmere": "Nothing the table knows says how many people live in Saltmere; Saltmere is a village.",
+    # A thing nothing says: declined, never a neighbouring fact of the one asked about.
+    "what is the name of vessa crane's dog": "Nothing the table knows says what the name of vessa crane's dog is.",
+    "whats vessa cranes dogs name": "Nothing the table knows says what vessa cranes dogs name is.",
+    "how many ships does the tideguard have": "Nothing the table knows answers “how many ships does the tideguard have?”.",
+    # A common noun the world uses for one entity: the one its description says it is, or leads.
+    "who leads the navy": COLE,
+    "whos in charge of the navy": COLE,
+    "who is the boss of the fleet": COLE,
+    "what is the navy": "The Tideguard is the navy of Quillhaven, a fleet of grey cutters that keeps the sea lanes.",
+    "who leads the dock smugglers": VESSA,
+    "who's the leader of the dock smugglers": VESSA,
+    "who runs the smugglers": VESSA,
+    "who leads the corsairs": "Nothing the table knows says who leads the corsairs.",  # no one said to
 }
 
 
@@ -86,3 +120,49 @@ def test_answers_say_what_is_asked(cli: CliRunner, tmp_path: Path) -> None:
     assert {q: a for q, a in player.items() if a != READS[q]} == {}
     gm = ask(cli, tmp_path, list(READS), gm=True)
     assert {q: a for q, a in gm.items() if a != READS[q]} == {}
+
+
+#: A question touching GM-only canon -> the same question of its twin nobody hid anything about, the words the
+#: answers write differently of the two, and the GM's answer.
+HIDDEN = {
+    # A tie the GM's notes alone tell; one a GM-only section of the bible tells; a GM-only parent.
+    "who's lira's real father": (
+        "who's wyn's real father",
+        {"Lira": "Wyn"},
+        "Lira Reed's real father is Admiral Cole, who never knew her.",
+    ),
+    "who is corin vale's real mother": (
+        "who is tam vale's real mother",
+        {"Corin": "Tam", "corin": "tam"},
+        "Corin Vale's true mother is Queen Ysolde, who gave him up at birth.",
+    ),
+    "whos dara fenn's father": (
+        "whos hesk doran's father",
+        {"dara fenn": "hesk doran"},
+        "Dara Fenn's father is Archbishop Fenn.",
+    ),
+    # A common noun only a GM-only group's description says.
+    "who leads the secret police": (
+        "who leads the river police",
+        {"secret": "river"},
+        "Inspector Mabry is a soft-spoken clerk who heads the Grey Hand.",
+    ),
+}
+
+
+def _as_twin(text: str, swaps: dict[str, str]) -> str:
+    """Return an answer about the hidden one with its words the twin's."""
+    return re.sub("|".join(map(re.escape, swaps)), lambda m: swaps[m.group()], text)
+
+
+def test_gm_only_canon_reads_to_a_player_as_a_twin_nobody_hid(cli: CliRunner, tmp_path: Path) -> None:
+    player = ask(cli, tmp_path, [q for hidden, (twin, _, _) in HIDDEN.items() for q in (hidden, twin)])
+    differ = {h: player[h] for h, (t, swaps, _) in HIDDEN.items() if _as_twin(player[h], swaps) != player[t]}
+    assert differ == {}
+    assert not any("Ysolde" in a or "Cole" in a or "Grey Hand" in a for a in player.values()), player
+    gm = ask(cli, tmp_path, [*HIDDEN, "who is lira reed's true mother"], gm=True)
+    assert {q: a for q, a in gm.items() if q in HIDDEN and a != HIDDEN[q][2]} == {}
+    # A secret of the other sex is no answer: "her real father" says no mother.
+    assert gm["who is lira reed's true mother"] == "Lira Reed's parents are Tomas Reed and Ilse Marr."
+    # A GM-only section's heading is never quoted, to the GM either.
+    assert not any("GM only" in a or "Corin's Mother" in a for a in gm.values()), gm
