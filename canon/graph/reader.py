@@ -19,6 +19,7 @@ from sqlalchemy import func, or_, select, union
 from canon.calendar import UNKNOWN
 from canon.errors import InvalidInput, NotFound
 from canon.graph import naming
+from canon.graph.kept_aliases import kept_aliases
 from canon.graph.keys import fold, statement_sort_key
 from canon.graph.lineage import fixed_list, lineage_filter
 from canon.graph.reads import LineageReader
@@ -42,10 +43,6 @@ FUZZY_CUTOFF = 80
 _DEAD = frozenset({"dead"})
 #: A close spelling offered as a name is typed ("Osvin" for Oswin Harrow); below it the offers look random.
 AUTOCOMPLETE_CUTOFF = 70
-
-
-#: The attribute holding the aliases a file keeps for the GM (`canon.structured`'s `secret_aliases`).
-KEPT_ALIASES = "secret_aliases"
 
 
 class NameRows(NamedTuple):
@@ -75,11 +72,10 @@ class CanonReader(LineageReader):
                 AliasRow.alias_folded == folded, lineage_filter(AliasRow, self.steps)
             ),
         )
-        secret = (
-            [e for a, e in await self._secret_aliases() if fold(a) == folded]
-            if may_see(self.viewer, True)
-            else []
+        kept = (
+            await kept_aliases(self.session, self.steps, self._retcons) if may_see(self.viewer, True) else []
         )
+        secret = [e for a, e in kept if fold(a) == folded]  # the GM's: an alias kept for the GM
         rows = await self._entity_rows([or_(table.id.in_(ids), table.id.in_(fixed_list(secret)))], as_of)
         rows = [r for r in rows if r.retconned_at is None]
         aliases = await self._aliases([r.id for r in rows], as_of)
@@ -103,23 +99,8 @@ class CanonReader(LineageReader):
         return NameRows(
             [r for r in names if r[1] not in retconned],
             [r for r in aliases if r[1] not in retconned],
-            [r for r in await self._secret_aliases() if r[1] not in retconned],
+            [r for r in await kept_aliases(self.session, self.steps, self._retcons) if r[1] not in retconned],
         )
-
-    async def _secret_aliases(self) -> list[tuple[str, int]]:
-        """Return the standing aliases files keep for the GM, one (alias, entity id) pair each."""
-        query = select(StatementRow.id, StatementRow.value, StatementRow.subject_id).where(
-            StatementRow.predicate == KEPT_ALIASES, lineage_filter(StatementRow, self.steps)
-        )
-        rows = (await self.session.execute(query)).all()
-        gone = await self._retcons("statement", [int(i) for i, _, _ in rows], NOW)
-        return [
-            (alias, int(e))
-            for i, value, e in rows
-            if i not in gone
-            for alias in str(value or "").split(", ")
-            if alias
-        ]
 
     async def resolve(self, name: str, as_of: AsOf = NOW, *, type_hint: str | None = None) -> Entity:
         """Return the entity a name means: exact name, alias or key first, then a unique whole word of a name
