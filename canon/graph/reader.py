@@ -19,6 +19,7 @@ from sqlalchemy import func, or_, select, union
 from canon.calendar import UNKNOWN
 from canon.errors import InvalidInput, NotFound
 from canon.graph import naming
+from canon.graph.kept_aliases import kept_aliases
 from canon.graph.keys import fold, statement_sort_key
 from canon.graph.lineage import fixed_list, lineage_filter
 from canon.graph.reads import LineageReader
@@ -36,7 +37,7 @@ from canon.models import (
     Viewer,
 )
 from canon.tables import AliasRow, DependencyRow, EntityRow, StatementRow
-from canon.visibility import statement_is_public_sql
+from canon.visibility import may_see, statement_is_public_sql
 
 FUZZY_CUTOFF = 80
 _DEAD = frozenset({"dead"})
@@ -50,6 +51,8 @@ class NameRows(NamedTuple):
 
     names: list[tuple[str, int, str]]
     aliases: list[tuple[str, int]]
+    #: Aliases a file keeps for the GM (`{name: ..., gm_only: true}` in `aliases`): names only the GM finds by.
+    secret: Sequence[tuple[str, int]] = ()
 
 
 class CanonReader(LineageReader):
@@ -69,7 +72,11 @@ class CanonReader(LineageReader):
                 AliasRow.alias_folded == folded, lineage_filter(AliasRow, self.steps)
             ),
         )
-        rows = await self._entity_rows([table.id.in_(ids)], as_of)
+        kept = (
+            await kept_aliases(self.session, self.steps, self._retcons) if may_see(self.viewer, True) else []
+        )
+        secret = [e for a, e in kept if fold(a) == folded]  # the GM's: an alias kept for the GM
+        rows = await self._entity_rows([or_(table.id.in_(ids), table.id.in_(fixed_list(secret)))], as_of)
         rows = [r for r in rows if r.retconned_at is None]
         aliases = await self._aliases([r.id for r in rows], as_of)
         build = RowReader(EntityRow.__table__)
@@ -90,7 +97,9 @@ class CanonReader(LineageReader):
         aliases = [(a, e) for a, e in (await self.session.execute(alias_query)).all()]
         retconned = await self._retcons("entity", {e for _, e, _ in names} | {e for _, e in aliases}, NOW)
         return NameRows(
-            [r for r in names if r[1] not in retconned], [r for r in aliases if r[1] not in retconned]
+            [r for r in names if r[1] not in retconned],
+            [r for r in aliases if r[1] not in retconned],
+            [r for r in await kept_aliases(self.session, self.steps, self._retcons) if r[1] not in retconned],
         )
 
     async def resolve(self, name: str, as_of: AsOf = NOW, *, type_hint: str | None = None) -> Entity:
@@ -358,6 +367,8 @@ def visible_names(reader: LineageReader, rows: NameRows) -> list[tuple[str, int]
         if not seen or name_only:
             hidden.add(entity_id)  # no aliases: a hidden entity known by name only goes by that name alone
     pairs += [(alias, entity_id) for alias, entity_id in rows.aliases if entity_id not in hidden]
+    if may_see(reader.viewer, True):  # the GM finds an entity by the aliases kept for the GM too
+        pairs += [(alias, entity_id) for alias, entity_id in rows.secret if entity_id not in hidden]
     return pairs
 
 

@@ -117,10 +117,12 @@ def test_one_alias_kept_for_the_gm_is_no_name_a_player_finds_or_reads(cli: CliRu
     gm = card(cli, "Mother Quill", gm=True)
     assert "Also known as: The Harbour Witch\n" in gm
     assert "[gm only] Mother Quill's secret aliases: The Voice Below" in gm
-    said = ask(cli, tmp_path, ["what are mother quill's aliases"], gm=True)
+    said = ask(cli, tmp_path, ["what are mother quill's aliases", "who is the voice below"], gm=True)
     assert said == {
-        "what are mother quill's aliases": "Mother Quill is also called the Harbour Witch or the Voice Below."
+        "what are mother quill's aliases": "Mother Quill is also called the Harbour Witch or the Voice Below.",
+        "who is the voice below": "Mother Quill is a fortune-teller of the docks.",  # the GM finds her by it
     }
+    assert "Mother Quill (NPC)" in card(cli, "The Voice Below", gm=True)
     # Exported and imported again, the alias is still the GM's alone.
     archive = tmp_path / "sarrane.zip"
     assert cli.invoke(app, ["export", str(archive), "-c", CAMPAIGN]).exit_code == 0
