@@ -76,6 +76,8 @@ _TITLES = frozenset(
 _TOLD = ("description", "gm notes", "notes")
 #: Relations said once of all their subjects: "A, B and C took part in the Battle of Red Ford".
 _TOLD_TOGETHER = frozenset({"PARTICIPATED_IN"})
+#: A day or a year in a card's line: its figures are no words asked ("what is X's first name").
+_DATES = re.compile(r"\b(?:\d+\s+[A-Z]\w*,\s+)?year\s+-?\d+\b")
 _BORN_WHEN = re.compile(r" was born (?:on|in) |'s date of birth |, born (?:on|in) ")
 #: Relations whose subject is an event, and those whose object is.
 _EVENT_FIRST = frozenset({"OCCURRED_AT", "OCCURRED_DURING"})
@@ -249,7 +251,7 @@ def _fact_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
                 continue  # a day of birth is no place of birth
             if deed in asked and not done_to(line, deed, fact):
                 continue
-            said = set(fold_words(line))
+            said = set(fold_words(_DATES.sub(" ", line)))  # "year 1" is no "first" name
             if all(has_word(said, w) for w in asked):
                 return f"{_told_line(fact, line, asked).rstrip('.')}. [{number}]", number
     return None
