@@ -4,7 +4,8 @@
 of those who took part are read (`happenings.the_fallen`), and one died there when
 - their death is dated the event's day and canon ties it to the event ("Osk Venner died on 12 Highsun, …, in the
   Battle of Thistle Bridge"), or their description says a death at the event or its place ("He fell at Otter
-  Ford, …");
+  Ford, …"), or they are a member of a group that took part and died that very day (both dated to the day:
+  "Bran Tull, a member of the Tideguard, died that day");
 - the event's description says it with a death's verb ("Maudlin Crae was cut down on the crown of the bridge";
   "Hale Brannock slew Osk Venner": the one slain).
 The answer names them, then how each died where canon tells it. Where canon tells no death, it says that nothing
@@ -121,11 +122,37 @@ def _dead_in(event: CanonFact, facts: Sequence[CanonFact]) -> tuple[list[str], l
             (s for s in own if _DIED.search(s) and _ties(s, event, places)),
             None,
         )
-        if died_there or telling:
+        group = None if died_there or telling else _of_a_group_that_day(card, event)
+        if died_there or telling or group:
             dead.append(who)
             if telling:
                 how.append(told_sentence(who, telling))
+            elif group:
+                how.append(f"{who}, a member of {in_prose(group)}, died that day")
     return dead, how
+
+
+_DAY = re.compile(r" took place (?:at .+? )?on (?P<day>\d+ .+)$")
+
+
+def _of_a_group_that_day(card: CanonFact, event: CanonFact) -> str | None:
+    """Return the group that took part in an event whose member died on its very day (canon dates both to the
+    day), as the member's card says it; None when there is none."""
+    day = next((m["day"] for line in event.facts if (m := _DAY.search(line))), None)
+    if day is None or f"{card.entity_name} died on {day}" not in card.facts:
+        return None
+    took_part = {p.casefold(): p for p in event.tied("PARTICIPATED_IN")}
+    me = card.entity_name.casefold()
+    return next(
+        (
+            took_part[r.object.casefold()]
+            for r in card.relations
+            if r.predicate.upper() == "MEMBER_OF"
+            and r.subject.casefold() == me
+            and r.object.casefold() in took_part
+        ),
+        None,
+    )
 
 
 def _description(fact: CanonFact) -> str:

@@ -203,8 +203,9 @@ def asks_who_died(question: str) -> bool:
 
 
 async def the_fallen(reader: CanonReader, question: str, named: Sequence[EntityMatch]) -> list[EntityMatch]:
-    """Return those who took part in the events found, when a question asks who died there, as matches found by
-    the event's words: their cards say whether they died that day (`answer_deaths`). None otherwise."""
+    """Return those who took part in the events found, and the members of the groups that did, when a question
+    asks who died there, as matches found by the event's words: their cards say whether they died that day
+    (`answer_deaths`). None otherwise."""
     if not named or not asks_who_died(question):
         return []
     have = {m.entity_id for m in named}
@@ -226,6 +227,13 @@ async def the_fallen(reader: CanonReader, question: str, named: Sequence[EntityM
             EntityMatch(entity_id=statement.subject_id, matched=window, window=window, score=_FALLEN_SCORE),
         )
     taking_part = list(found.values())[:_TAKING_PART_READ]
+    # The members of a group that took part: a death that day is theirs to tell (`answer_deaths`).
+    members: dict[int, EntityMatch] = {}
+    for st in await reader.statements(predicates=["MEMBER_OF"], object_ids=list(found), with_evidence=False):
+        if st.subject_id not in have and st.subject_id not in found and st.object_id in found:
+            members[st.subject_id] = found[st.object_id].model_copy(update={"entity_id": st.subject_id})
+    taking_part += list(members.values())[:_TAKING_PART_READ]
+    found |= members
     return taking_part + await _told_dying(reader, entities, events, {*have, *found})
 
 

@@ -1,7 +1,7 @@
 """How /lore answers the forms an outsider's world found answered wrongly, on a small world of our own
 (tests/fixtures/quillhaven): what only the world bible's prose says of an entity the graph holds, a common noun for a
 group, an event named by a
-clause, a deed an event's description says, a question of two
+clause, who died in a battle, a deed an event's description says, a question of two
 parts, … Each is asked as players type it (lowercase, typos,
 "who's", short forms), as a player and as the GM; on SQLite, then PostgreSQL.
 """
@@ -52,8 +52,12 @@ FORTY_THOUSAND = "About forty thousand people live in Quillhaven, most of them f
 WED = "Tomas Reed and Ilse Marr were wed in year 9 of the Harbour Reckoning, at the harbour chapel."
 COLE = "Admiral Cole is a grey old sailor who commands the Tideguard."
 VESSA = "Vessa Crane is a sharp-eyed widow who leads the dock smugglers of Quillhaven."
+GREY_POINT_DEAD = (
+    "Bran Tull and Mott Harl died in the Battle of Grey Point. Bran Tull, a member of the Tideguard, died that day. "
+    "Mott Harl is a corsair of the Red Sails, drowned off Grey Point."
+)
 
-#: Question -> its whole answer, the same to a player and to the GM.
+#: Question -> its whole answer, as a player reads it (the GM too, but for the deaths at Grey Point).
 READS = {
     # An event named by a clause: said in the past where it opens a sentence, quoted as a name inside one.
     "when did the Gilded Eel open": EEL_OPENED,
@@ -103,6 +107,15 @@ READS = {
     "what is the name of vessa crane's dog": "Nothing the table knows says what the name of vessa crane's dog is.",
     "whats vessa cranes dogs name": "Nothing the table knows says what vessa cranes dogs name is.",
     "how many ships does the tideguard have": "Nothing the table knows answers “how many ships does the tideguard have?”.",
+    # Who died in a battle: a death that day of a member of a group that took part, one a description places
+    # there; never all who took part.
+    "who died in the battle of grey point": GREY_POINT_DEAD,
+    "who was killed at grey point": GREY_POINT_DEAD,
+    "did anyone die in the battle of grey point": f"Yes: {GREY_POINT_DEAD}",
+    "who died at the siege of saltmere": (
+        "Nothing the table knows says who died in the Siege of Saltmere; canon names the Tideguard and the Red Sails "
+        "as taking part."
+    ),
     # A common noun the world uses for one entity: the one its description says it is, or leads.
     "who leads the navy": COLE,
     "whos in charge of the navy": COLE,
@@ -118,7 +131,8 @@ READS = {
 def test_answers_say_what_is_asked(cli: CliRunner, tmp_path: Path) -> None:
     player = ask(cli, tmp_path, list(READS))
     assert {q: a for q, a in player.items() if a != READS[q]} == {}
-    gm = ask(cli, tmp_path, list(READS), gm=True)
+    # The GM reads the same, but where GM-only canon says more (a membership: `HIDDEN`'s test).
+    gm = ask(cli, tmp_path, [q for q in READS if "grey point" not in q], gm=True)
     assert {q: a for q, a in gm.items() if a != READS[q]} == {}
 
 
@@ -160,9 +174,20 @@ def test_gm_only_canon_reads_to_a_player_as_a_twin_nobody_hid(cli: CliRunner, tm
     differ = {h: player[h] for h, (t, swaps, _) in HIDDEN.items() if _as_twin(player[h], swaps) != player[t]}
     assert differ == {}
     assert not any("Ysolde" in a or "Cole" in a or "Grey Hand" in a for a in player.values()), player
-    gm = ask(cli, tmp_path, [*HIDDEN, "who is lira reed's true mother"], gm=True)
+    gm = ask(
+        cli,
+        tmp_path,
+        [*HIDDEN, "who is lira reed's true mother", "who died in the battle of grey point"],
+        gm=True,
+    )
     assert {q: a for q, a in gm.items() if q in HIDDEN and a != HIDDEN[q][2]} == {}
     # A secret of the other sex is no answer: "her real father" says no mother.
     assert gm["who is lira reed's true mother"] == "Lira Reed's parents are Tomas Reed and Ilse Marr."
+    # A member whose membership only the GM may read died that day: the GM's dead, never a player's.
+    assert gm["who died in the battle of grey point"] == (
+        "Orrin Salt, Bran Tull and Mott Harl died in the Battle of Grey Point. Orrin Salt, a member of the Red "
+        "Sails, died that day. Bran Tull, a member of the Tideguard, died that day. Mott Harl is a corsair of the "
+        "Red Sails, drowned off Grey Point."
+    )
     # A GM-only section's heading is never quoted, to the GM either.
     assert not any("GM only" in a or "Corin's Mother" in a for a in gm.values()), gm
