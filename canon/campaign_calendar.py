@@ -375,7 +375,9 @@ def other_years(block: Mapping[str, Any] | None, canon_eras: CanonEras) -> str |
         if wrong:
             theirs_said = " and ".join(f"{bound}s in year {theirs}" for bound, _, theirs in wrong)
             mine_said = " and ".join(f"{bound}s in year {mine}" for bound, mine, _ in wrong)
-            return f"The timeline says {name or key} {theirs_said}; the calendar says it {mine_said}."
+            said = str(name or key)
+            said = f"the {said[4:]}" if said.startswith("The ") else said  # "says the Crown Years ends …"
+            return f"The timeline says {said} {theirs_said}; the calendar says it {mine_said}."
     return None
 
 

@@ -287,7 +287,7 @@ def test_the_timeline_decides_an_eras_years_over_the_calendar(cli: CliRunner, tm
     refused = cli.invoke(app, ["canon", "calendar", "-c", CAMPAIGN, "--set", str(block)])
     assert refused.exit_code != 0
     assert (
-        "The timeline says The Crown Years starts in year 1; the calendar says it starts in year 5."
+        "The timeline says the Crown Years starts in year 1; the calendar says it starts in year 5."
         in refused.output
     )
     assert "Nothing changed." in refused.output
@@ -303,7 +303,7 @@ def test_the_timeline_decides_an_eras_years_over_the_calendar(cli: CliRunner, tm
     result = cli.invoke(app, ["ingest", str(WORLD / "chronicle.yaml"), "-c", "later", "--json"])
     (warning,) = json.loads(result.stdout)["yaml"][0]["warnings"]
     assert warning["message"] == (
-        "The timeline says The Crown Years starts in year 1; the calendar says it starts in year 5. The timeline "
+        "The timeline says the Crown Years starts in year 1; the calendar says it starts in year 5. The timeline "
         "decides an era's years: its years are used. Give the calendar the same years, or leave start and end out "
         "of it."
     )
