@@ -120,6 +120,12 @@ READS = {
         "Nothing the table knows says who died in the Siege of Saltmere; canon names the Tideguard and the Red Sails "
         "as taking part."
     ),
+    # A deed canon names no doer of: nothing known says who; taking part is no guilt.
+    "who set the fire": (
+        "Nothing the table knows says who set the Chandlery Fire; canon names Pell Varn and Vessa Crane as taking "
+        "part."
+    ),
+    "who torched the chandlery": "Nothing the table knows says who torched the chandlery.",
     # A common noun the world uses for one entity: the one its description says it is, or leads.
     "who leads the navy": COLE,
     "whos in charge of the navy": COLE,
