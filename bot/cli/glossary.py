@@ -13,7 +13,6 @@ from typing import Annotated, Any
 import typer
 
 from bot.cli.common import Typer, emit, with_campaign
-from canon.models import Viewer
 
 CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
@@ -42,6 +41,8 @@ def glossary_list(campaign: CampaignOption, as_json: JsonOption = False) -> None
     """List the campaign's terms, then the shipped ones it does not change."""
 
     async def work(services: Any, found: Any) -> list[Any]:
+        from canon.models import Viewer  # pydantic: loaded by the command, not by `--help`
+
         return list(await services.glossary.entries(found, Viewer.GM))
 
     entries = with_campaign(campaign, work)

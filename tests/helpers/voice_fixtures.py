@@ -98,6 +98,7 @@ async def seed(
         ),
         GM,
         command="/canon add",
+        new_detail=True,  # close to `allegiance`, kept as a detail of its own on purpose
     )
     await canon.add_direct(
         campaign, StateChangeContent(subject=Ref(name="Aldric"), state="alive"), GM, command="/canon add"

@@ -31,7 +31,13 @@ from memory.knowledge.retrieval.answer_culprits import culprit_answer
 from memory.knowledge.retrieval.answer_deaths import deaths_answer
 from memory.knowledge.retrieval.answer_deeds import deed_verb, done_to, says_deed, took_part_answer
 from memory.knowledge.retrieval.answer_doers import doer_answer
-from memory.knowledge.retrieval.answer_happenings import goal_answer, happening_answer, is_event, names_list
+from memory.knowledge.retrieval.answer_happenings import (
+    event_names,
+    goal_answer,
+    happening_answer,
+    is_event,
+    names_list,
+)
 from memory.knowledge.retrieval.answer_kin import family_answer, kin_answer, marriage_answer
 from memory.knowledge.retrieval.answer_lives import asks_how_died, life_answer
 from memory.knowledge.retrieval.answer_members import group_said, members_answer
@@ -76,10 +82,9 @@ _TITLES = frozenset(
 _TOLD = ("description", "gm notes", "notes")
 #: Relations said once of all their subjects: "A, B and C took part in the Battle of Red Ford".
 _TOLD_TOGETHER = frozenset({"PARTICIPATED_IN"})
+#: A day or a year in a card's line: its figures are no words asked ("what is X's first name").
+_DATES = re.compile(r"\b(?:\d+\s+[A-Z]\w*,\s+)?year\s+-?\d+\b")
 _BORN_WHEN = re.compile(r" was born (?:on|in) |'s date of birth |, born (?:on|in) ")
-#: Relations whose subject is an event, and those whose object is.
-_EVENT_FIRST = frozenset({"OCCURRED_AT", "OCCURRED_DURING"})
-_EVENT_LAST = frozenset({"PARTICIPATED_IN", "WITNESSED", "CAUSED", "WON"})
 _SYMMETRIC = frozenset({"SIBLING_OF", "SPOUSE_OF", "ALLY_OF", "ENEMY_OF"})
 
 
@@ -249,7 +254,7 @@ def _fact_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
                 continue  # a day of birth is no place of birth
             if deed in asked and not done_to(line, deed, fact):
                 continue
-            said = set(fold_words(line))
+            said = set(fold_words(_DATES.sub(" ", line)))  # "year 1" is no "first" name
             if all(has_word(said, w) for w in asked):
                 return f"{_told_line(fact, line, asked).rstrip('.')}. [{number}]", number
     return None
@@ -276,12 +281,7 @@ def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
     found = _from_graph(question, facts)
     if found is None:
         return None
-    events = [f.entity_name for f in facts if is_event(f)]
-    for relation in (r for f in facts for r in f.relations):
-        predicate = relation.predicate.upper()
-        events += [relation.subject] if predicate in _EVENT_FIRST else []
-        events += [relation.object] if predicate in _EVENT_LAST else []
-    return said_of_clauses(found[0], events), found[1]
+    return said_of_clauses(found[0], event_names(facts)), found[1]
 
 
 def _from_graph(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:

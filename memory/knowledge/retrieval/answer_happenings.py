@@ -23,7 +23,7 @@ from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_wo
 from memory.knowledge.retrieval.happenings import EVENT_NOUNS, asked_when, asks_who_was_there, does_deed
 from memory.knowledge.retrieval.places import found_around
 
-__all__ = ["TAKING_PART", "goal_answer", "happening_answer", "is_event", "names_list"]
+__all__ = ["TAKING_PART", "event_names", "goal_answer", "happening_answer", "is_event", "names_list"]
 
 _WANTS = re.compile(r"\b(?:want|wants|wanted|goal|goals|aim|aims|seek|seeks|after)\b")
 
@@ -43,6 +43,21 @@ def is_event(fact: CanonFact) -> bool:
     return fact.entity_type == "Event" or any(
         line.startswith(fact.entity_name + " took place ") for line in fact.facts
     )
+
+
+#: Relations whose subject is an event, and those whose object is.
+_EVENT_FIRST = frozenset({"OCCURRED_AT", "OCCURRED_DURING"})
+_EVENT_LAST = frozenset({"PARTICIPATED_IN", "WITNESSED", "CAUSED", "WON"})
+
+
+def event_names(facts: Sequence[CanonFact]) -> list[str]:
+    """Return the names of the events the cards are of or tie to ("took part in …", "… took place at")."""
+    events = [f.entity_name for f in facts if is_event(f)]
+    for relation in (r for f in facts for r in f.relations):
+        predicate = relation.predicate.upper()
+        events += [relation.subject] if predicate in _EVENT_FIRST else []
+        events += [relation.object] if predicate in _EVENT_LAST else []
+    return events
 
 
 def names_list(

@@ -67,10 +67,20 @@ def two_parts(question: str, facts: Sequence[CanonFact]) -> tuple[str, str] | No
     return first, second
 
 
+def _sentences(text: str) -> list[str]:
+    """Return an answer's sentences without their citation marks."""
+    bare = re.sub(r"\s*\[\d+\]", "", text)
+    return [s.strip() for s in re.split(r"(?<=[.!?])\s+", bare) if s.strip()]
+
+
 def joined(answers: Sequence[ShortAnswer]) -> ShortAnswer:
     """Return the answers of a question's parts as one: their words one after the other (a sentence said twice
     once, one mark for two from one source), every source either cites marked cited, known when any part is."""
-    texts = list(dict.fromkeys(a.text for a in answers))
+    texts: list[str] = []
+    for answer in answers:
+        said = {s for t in texts for s in _sentences(t)}
+        if not set(_sentences(answer.text)) <= said:  # a part said whole by one before adds nothing
+            texts.append(answer.text)
     for at in range(len(texts) - 1):
         mark = re.search(r" \[\d+\]$", texts[at])
         if mark and texts[at + 1].endswith(mark[0]):

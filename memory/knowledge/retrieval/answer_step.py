@@ -116,7 +116,7 @@ def reply(
     told = prose_beside(question.text, graph[0] if graph else None, facts, results)
     if told is not None:
         return told  # the bible's sentence where the card falls short (`answer_prose`)
-    answer = _reply(question, facts, results, unknown, common, meaning)
+    answer = _reply(question, facts, results, unknown, common, meaning, graphed=graph is not None)
     if (
         answer.known
         and answer.mode == AnswerMode.EXTRACTIVE
@@ -136,8 +136,10 @@ def _reply(
     unknown: Sequence[str] = (),
     common: Sequence[str] = (),
     meaning: Meaning | None = None,
+    *,
+    graphed: bool,
 ) -> ShortAnswer:
-    if graph_answer(question.text, facts) is not None:
+    if graphed:  # the graph answers (`reply` asked it)
         return compose(question.text, facts, results)
     if strange_words(question, unknown, results) or _elsewhere(question, results, unknown):
         return _nothing(question, facts, results)

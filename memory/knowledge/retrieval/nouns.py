@@ -28,6 +28,8 @@ __all__ = ["common_nouns"]
 _LONGEST = 4
 #: Found by a common noun: below an entity named.
 _SCORE = 84.0
+#: The most runs looked up (each a query on the descriptions), longest first.
+_LOOKUPS = 3
 #: The most descriptions holding a noun read.
 _READ = 40
 
@@ -64,7 +66,7 @@ async def common_nouns(reader: CanonReader, question: str, named: Sequence[Entit
     (see the module docstring); none when the noun names an entity already, or fits several or none."""
     covered = {w for m in named for w in fold_words(m.window)}
     head = asks_head(question)
-    for noun in _runs(question):
+    for noun in _runs(question)[:_LOOKUPS]:
         if set(fold_words(noun)) <= covered:
             return []  # "the Tideguard": named
         told = (await facts_holding(reader, ("description",), [noun]))[:_READ]

@@ -106,6 +106,10 @@ READS = {
     # A thing nothing says: declined, never a neighbouring fact of the one asked about.
     "what is the name of vessa crane's dog": "Nothing the table knows says what the name of vessa crane's dog is.",
     "whats vessa cranes dogs name": "Nothing the table knows says what vessa cranes dogs name is.",
+    "what is admiral cole's first name": "Nothing the table knows says what admiral cole's first name is.",
+    "whats the name of the tideguard's flagship": (
+        "Nothing the table knows says what the name of the tideguard's flagship is."
+    ),
     "how many ships does the tideguard have": "Nothing the table knows answers “how many ships does the tideguard have?”.",
     # Who died in a battle: a death that day of a member of a group that took part, one a description places
     # there; never all who took part.
