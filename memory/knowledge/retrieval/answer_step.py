@@ -9,7 +9,8 @@
 4. otherwise the best passages' sentences (`answer.compose`, on the question in the books' words); a lesser
    passage the question names by its title and the headings it is under ("the teleport spell") answers first.
    Sentences quoted must be about the subject asked (`answer_scope.off_subject`; from lesser passages only, more
-   of its words).
+   of its words); a question naming two of the best passages' titles is answered by a sentence of one naming
+   the other (`answer_linked`).
 5. else, when the word search and the meaning search agree on the best passage, it answers a question that
    describes its subject in other words, the subject named (`answer_described`); an answer quoted for a question
    that describes its subject starts with the subject's name.
@@ -34,6 +35,7 @@ from memory.knowledge.retrieval.answer import asks_measure, compose, nothing_kno
 from memory.knowledge.retrieval.answer_described import described, named_subject
 from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
+from memory.knowledge.retrieval.answer_linked import linked, quoted_link
 from memory.knowledge.retrieval.answer_meaning import Meaning, closest
 from memory.knowledge.retrieval.answer_parts import joined, two_parts
 from memory.knowledge.retrieval.answer_prose import prose_beside
@@ -177,7 +179,7 @@ def _reply(
         # The books may use the table's word too ("a failed save"): the question as written gets its chance.
         answer = compose(question.text, facts, results, only, kind_lines=kinds, needs=needs, measure=measure)
     if not answer.known:
-        said = _first(question, facts, results, unknown)
+        said = _first(question, facts, results, unknown) or linked(question, facts, results)
         if said is None and meaning is not None:
             # A subject described in other words answers first, named (`described`); then the sentence of the
             # best passages closest in meaning, holding some of the question's words (`answer_meaning.closest`).
@@ -186,7 +188,10 @@ def _reply(
             )
         return said or answer.model_copy(update={"text": nothing_known(question.text)})
     if not any(c.cited and c.number == len(facts) + 1 for c in answer.citations):
-        # Quoted from a lesser passage while the question names the best one's title: the best one answers.
+        # Quoted from a lesser passage while the question names the best one's title: the best one answers,
+        # unless the question names both and the sentence quoted, of one, names the other (`answer_linked`).
+        if quoted_link(question, facts, results, answer.text):
+            return verdict(question, facts, results, answer)
         said = _first(question, facts, results, unknown)
         return said or verdict(question, facts, results, _on_subject(question, facts, results, answer))
     # A yes/no question a sentence answers outright: yes or no first (not of a field's line, `_yes_no`'s).
