@@ -121,7 +121,8 @@ def _short(question: str, graph: str) -> re.Pattern[str] | None:
     folded = question.casefold()
     graph = re.sub(r"\s*\[\d+\]", "", graph)  # its citation marks are no numbers
     if graph.startswith("Nothing the table knows"):
-        return re.compile("")
+        # A plain "nothing known"; one saying what canon holds instead ("…; X is alive") stands: canon outranks.
+        return None if ";" in graph else re.compile("")
     if doubts_a_tie(question) and not set(fold_words(graph)) & SAYS_HIDDEN:
         return _HIDDEN  # "who is Corin's real mother", answered with the tie canon states
     if re.match(r"^\s*how\s+many\b", folded) and not _NUMBER.search(graph):

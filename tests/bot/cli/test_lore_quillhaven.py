@@ -120,6 +120,10 @@ READS = {
         "Nothing the table knows says who died in the Siege of Saltmere; canon names the Tideguard and the Red Sails "
         "as taking part."
     ),
+    # Canon says more than "nothing known": it stands against the bible's rumour.
+    "when did hesk doran die": (
+        "Nothing the table knows says Hesk Doran died; Hesk Doran is alive, born in year 6 of the Harbour Reckoning."
+    ),
     # A deed canon names no doer of: nothing known says who; taking part is no guilt.
     "who set the fire": (
         "Nothing the table knows says who set the Chandlery Fire; canon names Pell Varn and Vessa Crane as taking "
