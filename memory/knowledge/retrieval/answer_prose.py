@@ -64,10 +64,22 @@ def _names(sentence: str, fact: CanonFact) -> bool:
     return any(re.search(rf"\b{re.escape(w)}\b", sentence) for w in words)
 
 
+#: The table's words for a tie, as a bible writes them ("mum": "mother").
+_TABLE_WORDS = {
+    "mum": "mother",
+    "mom": "mother",
+    "mam": "mother",
+    "dad": "father",
+    "da": "father",
+    "kid": "child",
+}
+
+
 def _holds(sentence: str, word: str, names: set[str]) -> bool:
     """Tell whether a sentence says a word asked, in any of its forms or by its kin ("wed" for "marry"), not
     as a word of a name ("Marr" is no "married")."""
     said = set(fold_words(sentence)) - names
+    word = _TABLE_WORDS.get(word, word)
     return has_word(said, word) or root(word) in {root(w) for w in said}
 
 
@@ -138,9 +150,9 @@ def prose_beside(
     """Return the prose sentence answering what the graph's answer (None: no answer) falls short of, or None
     when the graph's answer stands (see the module docstring)."""
     counted = _population(question, graph, facts, results)
-    if counted is not None or graph is None:
+    if counted is not None or (graph is None and not doubts_a_tie(question)):
         return counted
-    lacking = _short(question, graph)
+    lacking = _HIDDEN if graph is None else _short(question, graph)  # "real mum": no tie the graph reads
     named = _named(question, facts)
     if lacking is None or not named:
         return None

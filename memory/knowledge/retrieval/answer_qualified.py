@@ -88,7 +88,9 @@ def other_sex(asked: Sequence[str], said: Sequence[str]) -> bool:
 def doubts_a_tie(question: str) -> bool:
     """Tell whether a question doubts a tie by a word just before it ("real father", "true mother")."""
     words = fold_words(question.replace("’", "'"))
-    return any(a in _DOUBTS and b in RELATION_WORDS for a, b in itertools.pairwise(words))
+    return any(
+        a in _DOUBTS and (b in RELATION_WORDS or b in _COUNTERPARTS) for a, b in itertools.pairwise(words)
+    )
 
 
 def qualified_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:

@@ -164,6 +164,11 @@ HIDDEN = {
         {"Corin": "Tam", "corin": "tam"},
         "Corin Vale's true mother is Queen Ysolde, who gave him up at birth.",
     ),
+    "who is corin's real mum": (
+        "who is tam's real mum",
+        {"corin": "tam"},
+        "Corin Vale's true mother is Queen Ysolde, who gave him up at birth.",
+    ),
     "whos dara fenn's father": (
         "whos hesk doran's father",
         {"dara fenn": "hesk doran"},
