@@ -4,7 +4,8 @@ A question names something the table knows ("who founded Thistlewick", "who is t
 a thing nothing says. A passage about the entity holds its name, and so half the question's words: quoted, it
 answers something else ("Thistlewick is a market town of the Heathlands, …"). `beside_the_point` tells such an
 answer: quoted from passages for a question naming an entity canon holds, its sentences say none of the words the
-question asks besides the names. The answer is then "nothing known", in the question's own words (`answer_nothing.
+question asks besides the names, or it says the counterpart of a tie asked ("her real father is …" for "her real
+mum"). The answer is then "nothing known", in the question's own words (`answer_nothing.
 nothing_known`), word for word as of a name nobody wrote.
 """
 
@@ -14,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_qualified import other_sex
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words
 
 __all__ = ["beside_the_point", "named_in"]
@@ -41,4 +43,5 @@ def beside_the_point(question: str, facts: Sequence[CanonFact], answer: str) -> 
     if not asked:
         return False
     said = set(fold_words(_CITATION.sub("", answer)))
-    return not any(has_word(said, w) for w in asked)
+    # "her real father is …" for "who is her real mum": the other tie, no answer
+    return not any(has_word(said, w) for w in asked) or other_sex(fold_words(question), list(said))
