@@ -24,6 +24,7 @@ from memory.knowledge.models import Answer, LoreResult, RetrievalRecord
 from memory.knowledge.question import Question, analyse, spelled_out
 from memory.knowledge.retrieval import Retriever, SearchConfig, preset
 from memory.knowledge.retrieval.answer_meaning import MeaningReader, checked
+from memory.knowledge.retrieval.answer_parts import parts_answered, two_parts
 from memory.knowledge.retrieval.answer_step import comparison, reply
 from memory.knowledge.retrieval.words import corrected
 from memory.knowledge.retrievals import add_retrieval, load_retrieval
@@ -91,6 +92,22 @@ class Answerer:
         answer = answer.model_copy(update={"question": question})
         if asked.parts:
             answer = await self._compared(answer, asked, viewer=viewer, config=search, knowing=knowing)
+        elif (parts := two_parts(asked.text, answer.canon_facts)) is not None:
+            # "… and who leads it": each part searched and answered on its own, then said together
+            each = [
+                await self.ask(
+                    campaign_id,
+                    part,
+                    viewer=viewer,
+                    limit=limit,
+                    config=search,
+                    record=False,
+                    glossary=glossary,
+                    knowing=knowing,
+                )
+                for part in parts
+            ]
+            answer = answer.model_copy(update=parts_answered(*each))
         if answer.reply is None:
             if answer.trace.corrections:
                 # The search read "revivfy" as "revivify": so does the answer (the question as asked is kept).

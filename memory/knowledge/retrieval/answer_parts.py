@@ -4,8 +4,9 @@ A question joins two asking parts with "and" before a second asking word ("… a
 "… and who leads it"). The second part's "it", "there", "they", "he", "she", "him" or "her" is what the first
 part names (the entity found by its words, events first), and a bare asking word ("and when") asks of it as the
 first part does ("where was Bran born and when": "when was Bran born"; of an event, "when was the Siege of
-Saltmere"). Both parts are answered from the same canon and passages, and said one after the other; a part
-nothing answers says so, so no part is dropped. "who did X marry and when" is one question
+Saltmere"). Each part is searched and answered on its own (`KnowledgeService.ask`; `parts_answered` puts the two
+answers' sources together, renumbered), or, where only the whole was searched, from its canon and passages; the
+answers are said one after the other, and a part nothing answers says so, so no part is dropped. "who did X marry and when" is one question
 (`answer_kin`), and so is anything with no second asking word ("when did Tomas and Ilse marry").
 """
 
@@ -16,11 +17,12 @@ from collections.abc import Sequence
 
 from canon.wording import in_prose
 from memory.knowledge.answer_models import ShortAnswer
-from memory.knowledge.models import CanonFact
+from memory.knowledge.models import Answer, CanonFact, LoreResult
+from memory.knowledge.retrieval.answer import numbered
 from memory.knowledge.retrieval.answer_happenings import is_event
 from memory.knowledge.retrieval.answer_words import fold_words
 
-__all__ = ["joined", "two_parts"]
+__all__ = ["joined", "parts_answered", "two_parts"]
 
 _ASKING = r"(?:when|where|who|whom|whose|how|what|why|which|did|does|do|was|were|is|are)"
 _TWO = re.compile(
@@ -91,3 +93,59 @@ def joined(answers: Sequence[ShortAnswer]) -> ShortAnswer:
     return first.model_copy(
         update={"text": " ".join(texts), "citations": citations, "known": any(a.known for a in answers)}
     )
+
+
+def _placed(
+    first: Answer, second: Answer
+) -> tuple[list[CanonFact], list[LoreResult], dict[int, int], dict[int, int]]:
+    """Return the two answers' facts and passages as one list each (the first's, then the second's not in it), and
+    where each of the first's and the second's numbers goes."""
+    facts, results = list(first.canon_facts), list(first.results)
+    fact_at: dict[int, int] = {}
+    for number, fact in enumerate(second.canon_facts, 1):
+        have = next((n for n, f in enumerate(facts, 1) if f.entity_id == fact.entity_id), None)
+        facts += [] if have else [fact]
+        fact_at[number] = have or len(facts)
+    result_at: dict[int, int] = {}
+    for number, result in enumerate(second.results, 1):
+        have = next(
+            (n for n, r in enumerate(results, 1) if r.chunk_id == result.chunk_id and r.chunk_id), None
+        )
+        results += [] if have else [result]
+        result_at[number] = have or len(results)
+    one = {n: n for n in range(1, len(first.canon_facts) + 1)}
+    one |= {len(first.canon_facts) + n: len(facts) + n for n in range(1, len(first.results) + 1)}
+    two = dict(fact_at)
+    two |= {len(second.canon_facts) + n: len(facts) + at for n, at in result_at.items()}
+    return facts, results, one, two
+
+
+def _renumbered(text: str, moved: dict[int, int]) -> str:
+    """Return an answer's text with its citation marks moved to their new numbers."""
+    return re.sub(r"\[(\d+)\]", lambda m: f"[{moved.get(int(m[1]), int(m[1]))}]", text)
+
+
+def parts_answered(first: Answer, second: Answer) -> dict[str, object]:
+    """Return the fields of one answer made of the answers of a question's two parts, each searched on its own:
+    the facts and passages of both, each once, renumbered, and the two replies joined (`joined`)."""
+    facts, results, one, two = _placed(first, second)
+    base = {c.number: c for c in numbered(facts, results)}
+    replies: list[ShortAnswer] = []
+    for answer, moved in ((first, one), (second, two)):
+        if answer.reply is None:
+            continue
+        text = _renumbered(answer.reply.text, moved)
+        for citation in answer.reply.citations:
+            if citation.cited and citation.number in moved:
+                base[moved[citation.number]] = citation.model_copy(update={"number": moved[citation.number]})
+        cited = [moved[c.number] for c in answer.reply.citations if c.cited and c.number in moved]
+        marked = [c.model_copy(update={"cited": c.number in cited}) for c in base.values()]
+        replies.append(answer.reply.model_copy(update={"text": text, "citations": marked}))
+    reply = joined(replies) if replies else None
+    if reply is not None:  # a source either cites keeps the label that answer gave it
+        reply = reply.model_copy(
+            update={
+                "citations": [base[c.number].model_copy(update={"cited": c.cited}) for c in reply.citations]
+            }
+        )
+    return {"canon_facts": facts, "results": results, "reply": reply}

@@ -86,6 +86,11 @@ READS = {
         "The Tideguard is the navy of Quillhaven, a fleet of grey cutters that keeps the sea lanes. Bran Tull and "
         "Admiral Cole are members of the Tideguard."
     ),
+    # Each part searched on its own: the second's "it" found by what the first names.
+    "what is the navy and who commands it": (
+        "The Tideguard is the navy of Quillhaven, a fleet of grey cutters that keeps the sea lanes. Admiral Cole is a "
+        "grey old sailor who commands the Tideguard."
+    ),
     "where was corin vale born and when": (
         "Nothing the table knows answers “where was corin vale born?”. Corin Vale is alive, born in year 15 of the "
         "Harbour Reckoning."
