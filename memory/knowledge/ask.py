@@ -94,19 +94,7 @@ class Answerer:
             answer = await self._compared(answer, asked, viewer=viewer, config=search, knowing=knowing)
         elif (parts := two_parts(asked.text, answer.canon_facts)) is not None:
             # "… and who leads it": each part searched and answered on its own, then said together
-            each = [
-                await self.ask(
-                    campaign_id,
-                    part,
-                    viewer=viewer,
-                    limit=limit,
-                    config=search,
-                    record=False,
-                    glossary=glossary,
-                    knowing=knowing,
-                )
-                for part in parts
-            ]
+            each = [await self._part(campaign_id, p, viewer, limit, search, glossary, knowing) for p in parts]
             answer = answer.model_copy(update=parts_answered(*each))
         if answer.reply is None:
             if answer.trace.corrections:
@@ -126,6 +114,28 @@ class Answerer:
                 return answer.model_copy(update={"unsaved": fault})
             answer = answer.model_copy(update={"retrieval_id": retrieval_id})
         return answer
+
+    async def _part(
+        self,
+        campaign_id: int,
+        part: str,
+        viewer: Viewer,
+        limit: int,
+        config: SearchConfig,
+        glossary: Mapping[str, str],
+        knowing: Knowing | None,
+    ) -> Answer:
+        """Return the answer to one part of a two-part question, searched on its own and not recorded."""
+        return await self.ask(
+            campaign_id,
+            part,
+            viewer=viewer,
+            limit=limit,
+            config=config,
+            record=False,
+            glossary=glossary,
+            knowing=knowing,
+        )
 
     async def _reply(self, asked: Question, answer: Answer) -> ShortAnswer:
         """Return the short answer of the passages and facts found; with `meaning`, in a thread (the model runs
