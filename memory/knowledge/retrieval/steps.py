@@ -25,6 +25,7 @@ from memory.knowledge.retrieval.answer_kin import ASKING, tie_said
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.kin import KIN_WORDS, kin_of
+from memory.knowledge.retrieval.kin_hop import kin_hop
 
 __all__ = ["Step", "inner_step", "owner_of", "stepped"]
 
@@ -109,6 +110,9 @@ async def inner_step(reader: CanonReader, question: str, named: Sequence[EntityM
     chain = _CHAIN.search(folded)
     if chain is not None:
         return await _chain_step(reader, chain, named)
+    hop = await kin_hop(reader, folded, named, owner_of)  # "how old is corins mum": of whom canon says is
+    if hop is not None:
+        return Step(span=hop.span, said=hop.said, found=hop.found)
     match = _GROUP_OF.search(folded) or _OWNED.search(folded)
     if match is None:
         kin = _KIN_OWNED.search(folded)
