@@ -28,12 +28,14 @@ __all__ = ["NO_TODAY", "asked_era", "asks_calendar", "bordering", "calendar_answ
 NO_TODAY = "Canon holds no date for today."
 
 _WHAT = r"(?:what|wat|wot|whats|wats|what's)"
+#: Where the table says it means the story's time, not the real one: "in game", "in the world", "right now".
+_IN_STORY = r"(?:\s+(?:right\s+now|currently|in[\s-]?game|in\s+(?:the\s+)?(?:game|world|story|campaign|setting)))?"
 _TODAY = re.compile(
     rf"^{_WHAT}\s+(?:is\s+|was\s+)?(?:the\s+)?(?:current\s+|present\s+)?"
     r"(?P<asked>year|date|day|era|age)\s*"
     r"(?:is\s+it|is\s+today|is\s+it\s+today|are\s+we\s+in|is\s+it\s+now|is\s+today'?s\s+date|today|now)?"
-    r"(?:\s+(?:today|now))?$"
-    rf"|^{_WHAT}\s+(?:is\s+)?today'?s\s+(?P<asked2>date|year|era)$"
+    rf"(?:\s+(?:today|now))?{_IN_STORY}$"
+    rf"|^{_WHAT}\s+(?:is\s+)?today'?s\s+(?P<asked2>date|year|era){_IN_STORY}$"
     r"|^(?P<asked3>when)\s+is\s+(?:it\s+)?(?:today|now)$",
 )
 _WHAT_IS = re.compile(

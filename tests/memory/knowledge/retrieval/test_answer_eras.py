@@ -56,6 +56,11 @@ def test_its_card_s_description_adds_its_first_sentence() -> None:
         ("whats the date today?", "Today is 4 Thaw, year 320 of Reign of Lamps."),
         ("what day is it", "Today is 4 Thaw, year 320 of Reign of Lamps."),
         ("what's today's date", "Today is 4 Thaw, year 320 of Reign of Lamps."),
+        # The table says it means the story's time, not the real one.
+        ("whats the date today in game", "Today is 4 Thaw, year 320 of Reign of Lamps."),
+        ("what's today's date in-game", "Today is 4 Thaw, year 320 of Reign of Lamps."),
+        ("what year is it in the world", "Today is 4 Thaw, year 320 of Reign of Lamps."),
+        ("what year is it right now", "Today is 4 Thaw, year 320 of Reign of Lamps."),
         (
             "what era are we in",
             "The era is Reign of Lamps (RL): today is 4 Thaw, year 320 of Reign of Lamps.",
@@ -89,7 +94,13 @@ def test_an_abbreviation_the_glossary_takes_is_not_the_era_s() -> None:
 
 @pytest.mark.parametrize(
     "asked",
-    ["what is the lantern guild", "what year did the dusk end", "what age was Edric", "when did Tove die"],
+    [
+        "what is the lantern guild",
+        "what year did the dusk end",
+        "what age was Edric",
+        "when did Tove die",
+        "what year is it in the lantern guild's ledger",
+    ],
 )
 def test_a_question_of_no_era_is_left_to_the_other_answers(asked: str) -> None:
     assert calendar_answer(asked, CALENDAR) is None
