@@ -29,7 +29,9 @@ NO_TODAY = "Canon holds no date for today."
 
 _WHAT = r"(?:what|wat|wot|whats|wats|what's)"
 #: Where the table says it means the story's time, not the real one: "in game", "in the world", "right now".
-_IN_STORY = r"(?:\s+(?:right\s+now|currently|in[\s-]?game|in\s+(?:the\s+)?(?:game|world|story|campaign|setting)))?"
+_IN_STORY = (
+    r"(?:\s+(?:right\s+now|currently|in[\s-]?game|in\s+(?:the\s+)?(?:game|world|story|campaign|setting)))?"
+)
 _TODAY = re.compile(
     rf"^{_WHAT}\s+(?:is\s+|was\s+)?(?:the\s+)?(?:current\s+|present\s+)?"
     r"(?P<asked>year|date|day|era|age)\s*"
