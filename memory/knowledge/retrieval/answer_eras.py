@@ -4,7 +4,8 @@
   sentence of its card's description, when canon has an era card of that name the asker may see);
 - "when did the Dawn Reckoning end?", "when did After the Crowning begin?", "how long did the Dawn Reckoning
   last?": its bounds as the calendar gives them;
-- "what year is it?", "what's the date today?", "what era is it?": the calendar's today, or that canon holds none.
+- "what year is it?", "what's the date today?", "what era is it?": the calendar's today, or that canon holds none;
+- its seasons (`answer_seasons`): "which months are the wet season?", "what season is it?".
 
 The calendar is the asker's (`canon.calendar_seen`): a GM-only era is no era of a player's, so a player asking of
 it gets what any unknown name gets (these answers never speak of it), and a today in such an era is no today of
@@ -20,6 +21,7 @@ from collections.abc import Collection, Mapping, Sequence
 from canon.campaign_calendar import CampaignCalendar, EraDef, fold
 from canon.date_reading import present
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_seasons import asks_season, season_answer
 from memory.knowledge.retrieval.eras import Opening
 
 __all__ = ["NO_TODAY", "asked_era", "asks_calendar", "bordering", "calendar_answer"]
@@ -174,7 +176,7 @@ def _today(calendar: CampaignCalendar, asked: str) -> str:
 def asks_calendar(question: str) -> bool:
     """Tell whether a question may ask of the calendar (today, or something of a name that may be an era)."""
     said = _said(question)
-    return any(p.match(said) for p in (_TODAY, _HOW_LONG, _WHEN, _WHAT_IS))
+    return any(p.match(said) for p in (_TODAY, _HOW_LONG, _WHEN, _WHAT_IS)) or asks_season(said)
 
 
 def asked_era(question: str, calendar: CampaignCalendar, glossary: Collection[str] = ()) -> EraDef | None:
@@ -210,6 +212,8 @@ def calendar_answer(
     today = _TODAY.match(said)
     if today is not None:
         return _today(calendar, today["asked"] or today["asked2"] or "date")
+    if (season := season_answer(said, calendar, NO_TODAY)) is not None:
+        return season
     terms = {fold(t) for t in glossary}
     if (found := _HOW_LONG.match(said)) and (era := _era(found["era"], calendar, terms)):
         return _how_long(calendar, era)
