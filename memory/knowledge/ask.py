@@ -13,19 +13,28 @@ from dataclasses import replace
 from typing import Any
 
 from canon import campaigns
+from canon.campaign_calendar import CampaignCalendar
 from canon.date_words import calendar_words
 from canon.errors import InvalidInput, NotFound
 from canon.models import Viewer
 from canon.storage import Database, storage_fault, utc_now
 from canon.visibility import Knowing, entity_facts_seen, passages_seen
-from memory.knowledge.answer_models import ShortAnswer
+from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.glossary import GLOSSARY_SETTINGS, merged
 from memory.knowledge.models import Answer, LoreResult, RetrievalRecord
 from memory.knowledge.question import Question, analyse, spelled_out
 from memory.knowledge.retrieval import Retriever, SearchConfig, preset
+from memory.knowledge.retrieval.answer_eras import (
+    NO_TODAY,
+    asked_era,
+    asks_calendar,
+    bordering,
+    calendar_answer,
+)
 from memory.knowledge.retrieval.answer_meaning import MeaningReader, checked
 from memory.knowledge.retrieval.answer_parts import parts_answered, two_parts
 from memory.knowledge.retrieval.answer_step import comparison, reply
+from memory.knowledge.retrieval.eras import Opening
 from memory.knowledge.retrieval.words import corrected
 from memory.knowledge.retrievals import add_retrieval, load_retrieval
 
@@ -77,8 +86,10 @@ class Answerer:
         read = await self.retriever.respelled(
             campaign_id, spelled_out(question), viewer=viewer, knowing=knowing
         )
+        calendar = None  # read once, for the glossary and a question about the calendar
         if glossary is None:
-            glossary = await self.glossary(campaign_id, viewer=viewer, knowing=knowing)
+            calendar = await self.retriever.calendar(campaign_id, viewer=viewer, knowing=knowing)
+            glossary = await self._glossary(campaign_id, calendar)
         asked = analyse(read, glossary)
         answer = await self.retriever.search(
             campaign_id,
@@ -92,6 +103,10 @@ class Answerer:
         answer = answer.model_copy(update={"question": question})
         if asked.parts:
             answer = await self._compared(answer, asked, viewer=viewer, config=search, knowing=knowing)
+        elif (
+            said := await self._of_calendar(answer, asked, glossary, calendar, viewer, knowing)
+        ) is not None:
+            answer = answer.model_copy(update={"reply": said})
         elif (parts := two_parts(asked.text, answer.canon_facts)) is not None:
             # "… and who leads it": each part searched and answered on its own, then said together
             each = [await self._part(campaign_id, p, viewer, limit, search, glossary, knowing) for p in parts]
@@ -137,6 +152,35 @@ class Answerer:
             knowing=knowing,
         )
 
+    async def _of_calendar(
+        self,
+        answer: Answer,
+        asked: Question,
+        glossary: Mapping[str, str],
+        calendar: CampaignCalendar | None,
+        viewer: Viewer,
+        knowing: Knowing | None,
+    ) -> ShortAnswer | None:
+        """Return the answer to a question about the calendar the viewer may see (an era, today), or None."""
+        if not asks_calendar(asked.text):
+            return None
+        if calendar is None:
+            calendar = await self.retriever.calendar(answer.campaign_id, viewer=viewer, knowing=knowing)
+        era = asked_era(asked.text, calendar, glossary.keys())
+        opened: dict[str, Opening] = {}
+        if era is not None:  # the event that opened it, or the one after it
+            eras = bordering(calendar, era)
+            opened = await self.retriever.era_openings(
+                answer.campaign_id, eras, viewer=viewer, knowing=knowing
+            )
+        said = calendar_answer(
+            asked.text, calendar, glossary=glossary.keys(), facts=answer.canon_facts, opened=opened
+        )
+        if said is None:
+            return None
+        known = said != NO_TODAY
+        return ShortAnswer(text=said, mode=AnswerMode.GRAPH if known else AnswerMode.NOTHING, known=known)
+
     async def _reply(self, asked: Question, answer: Answer) -> ShortAnswer:
         """Return the short answer of the passages and facts found; with `meaning`, in a thread (the model runs
         there, off the event loop)."""
@@ -157,10 +201,14 @@ class Answerer:
         words of the calendar the viewer may see ("LR" where an era is abbreviated so), under the campaign's
         own terms (`memory.knowledge.glossary.merged`). A GM-only era's words are read as any campaign's for a
         player: how a player's question reads never hints at it."""
+        calendar = await self.retriever.calendar(campaign_id, viewer=viewer, knowing=knowing)
+        return await self._glossary(campaign_id, calendar)
+
+    async def _glossary(self, campaign_id: int, calendar: CampaignCalendar) -> dict[str, str]:
+        """Return the campaign's own terms over the shipped ones its calendar (the viewer's) leaves."""
         async with self.db.session() as session:
             campaign = await campaigns.get_campaign(session, campaign_id)
         own = (campaign.settings or {}).get(GLOSSARY_SETTINGS)
-        calendar = await self.retriever.calendar(campaign_id, viewer=viewer, knowing=knowing)
         return merged(own if isinstance(own, dict) else None, calendar_words(calendar))
 
     async def _compared(

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.campaign_calendar import CampaignCalendar
+from canon.campaign_calendar import CampaignCalendar, EraDef
 from canon.campaigns import Campaign, LineageStep, get_campaign, lineage
 from canon.graph import CanonReader
 from canon.models import Viewer
@@ -25,6 +25,7 @@ from memory.knowledge.retrieval.assemble import Found, assemble
 from memory.knowledge.retrieval.candidates import CandidateLists, EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
 from memory.knowledge.retrieval.entities import EntityFinder
+from memory.knowledge.retrieval.eras import Opening, openings
 from memory.knowledge.retrieval.semantic import SemanticSearch
 from memory.knowledge.retrieval.words import TypoFixer, campaigns_of, corrected, scale_words
 from memory.knowledge.section_rows import hidden_section_chunks
@@ -264,6 +265,17 @@ class Retriever:
                 session, steps, self.entities.ontology(campaign), viewer=viewer, knowing=knowing
             )
             return await reader.calendar()
+
+    async def era_openings(
+        self, campaign_id: int, eras: Sequence[EraDef], *, viewer: Viewer, knowing: Knowing | None = None
+    ) -> dict[str, Opening]:
+        """Return the event that opened each era, by era key, as the viewer may see it (`eras.openings`)."""
+        async with self.db.session() as session:
+            campaign, steps = await self._campaign(session, campaign_id)
+            reader = CanonReader(
+                session, steps, self.entities.ontology(campaign), viewer=viewer, knowing=knowing
+            )
+            return await openings(reader, await reader.calendar(), eras)
 
     def forget_index_state(self, campaign_id: int) -> None:
         """Drop the cached vector-index state of a campaign (called when its vectors are rebuilt)."""

@@ -58,6 +58,10 @@ PLAYER = {
     "when did lord orrin die": ["Orrin Vaske died on 3 Sunmoon"],
     "where did Corran die": ["in the Wreck of the Sable"],
     "where is pip": ["Pip Marrowby is missing", "Harrowport"],
+    # The calendar's seasons, named in lower case by the GM.
+    "which months are summer": ["Summer is Sunmoon and Reedmoon."],
+    "what season is icemoon in?": ["Icemoon falls in winter."],
+    "how long is spring": ["Spring lasts 3 months (90 days): Kelpmoon, Squallmoon and Saltmoon."],
     "where is tidehall": ["Tidehall is in Harrowport, in the Saltmarch"],
     "what does the tidewardens want": ["The Tidewardens want to clear the marsh of smugglers"],
     "who was wenna": ["Wenna Vaske was Lady of Saltmarch", "Wenna Vaske died on 14 Ashmoon, year 850"],
