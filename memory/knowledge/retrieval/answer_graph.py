@@ -482,7 +482,7 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
             continue
         if not _about_entity_only(question, fact):
             continue
-        said = who_answer(fact, number) or group_said(fact, number)
+        said = group_said(fact, number, who_answer(fact, number), question)
         if said is not None:
             return said, number
     return None

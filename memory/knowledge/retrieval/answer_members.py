@@ -91,8 +91,21 @@ def members_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
     return f"{members_sentence(members, group.entity_name, counting=counting)}. [{number}]", number
 
 
-def group_said(fact: CanonFact, number: int) -> str | None:
-    """Return who a group is by its members, for a group whose card says nothing else of it ("who are the Tarrs
-    of Otter Ford": a family tree's name), or None."""
+#: At most this many members are named after what a group's card says of it (a longer list is its own question).
+_NAMED_AFTER = 6
+
+
+def group_said(fact: CanonFact, number: int, told: str | None = None, question: str = "") -> str | None:
+    """Return who a group is by its members: after what its card says (`told`, cited `[number]`) when the question
+    asks "who" ("who are the Tideguard": the navy, then who canon names in it), alone for a group whose card says
+    nothing else ("who are the Tarrs of Otter Ford": a family tree's name); else `told`."""
+    who = question.lstrip().casefold().startswith("who")
     members = fact.tied("MEMBER_OF") if fact.entity_type in GROUPS else []
-    return f"{members_sentence(members, fact.entity_name)}. [{number}]" if members else None
+    if not members:
+        return told
+    listed = f"{members_sentence(members, fact.entity_name)}."
+    if told is None:
+        return f"{listed} [{number}]"
+    if not who or len(members) > _NAMED_AFTER:
+        return told
+    return f"{told.removesuffix(f' [{number}]')} {listed} [{number}]"

@@ -140,6 +140,12 @@ READS = {
     "whos in charge of the navy": COLE,
     "who is the boss of the fleet": COLE,
     "what is the navy": "The Tideguard is the navy of Quillhaven, a fleet of grey cutters that keeps the sea lanes.",
+    # "Who are" a group: what it is, then whom canon names in it; "what is" a group: what it is.
+    "who are the tideguard": (
+        "The Tideguard is the navy of Quillhaven, a fleet of grey cutters that keeps the sea lanes. Bran Tull and "
+        "Admiral Cole are members of the Tideguard."
+    ),
+    "what is the tideguard": "The Tideguard is the navy of Quillhaven, a fleet of grey cutters that keeps the sea lanes.",
     "who leads the dock smugglers": VESSA,
     "who's the leader of the dock smugglers": VESSA,
     "who runs the smugglers": VESSA,
