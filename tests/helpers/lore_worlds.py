@@ -3,12 +3,17 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from bot.cli.main import app
+from tests.helpers.paths import REPO
+
+#: Quillhaven: a harbour town with a world bible imported as Canon (tests/fixtures/quillhaven).
+QUILLHAVEN = REPO / "tests" / "fixtures" / "quillhaven"
 
 
 def import_world(
@@ -70,3 +75,26 @@ def ask_world(
             answers[question] = answer
     assert list(answers) == questions, result.output
     return answers
+
+
+def import_quillhaven(campaign: str = "quillhaven") -> CliRunner:
+    """Return a runner on the test's database with the calendar set, the Quillhaven world and its bible (Canon)
+    imported."""
+    runner = import_world(
+        campaign,
+        QUILLHAVEN,
+        ("places", "folk", "factions", "chronicle"),
+        "calendar.yaml",
+        calendar_first=True,
+    )
+    result = runner.invoke(app, ["ingest", str(QUILLHAVEN / "bible.md"), "-c", campaign, "--class", "canon"])
+    assert result.exit_code == 0, result.output
+    return runner
+
+
+def ask_unmarked(
+    cli: CliRunner, tmp_path: Path, campaign: str, questions: list[str], *, gm: bool = False
+) -> dict[str, str]:
+    """Return each question's answer without any of its citation marks (a two-part answer holds several)."""
+    answers = ask_world(cli, tmp_path, campaign, questions, gm=gm)
+    return {q: re.sub(r" \[\d+\]", "", a) for q, a in answers.items()}

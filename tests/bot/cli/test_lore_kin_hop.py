@@ -6,20 +6,15 @@ found, the tie said first; "nothing known" of a tie that names no one. On the Qu
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli.main import app
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_world
-from tests.helpers.paths import REPO
+from tests.helpers.lore_worlds import ask_unmarked, import_quillhaven
 
-WORLD = REPO / "tests" / "fixtures" / "quillhaven"
 CAMPAIGN = "quillhaven"
-FILES = ("places", "folk", "factions", "chronicle")
 
 NO_AGE = "canon holds no date for today to count an age from"
 ILSE_AGE = (
@@ -63,15 +58,12 @@ READS = {
 @pytest.fixture
 def cli(cli_env: DatabaseTarget) -> CliRunner:
     """A runner on the test's database with the Quillhaven world and its bible (Canon) imported."""
-    runner = import_world(CAMPAIGN, WORLD, FILES, "calendar.yaml", calendar_first=True)
-    result = runner.invoke(app, ["ingest", str(WORLD / "bible.md"), "-c", CAMPAIGN, "--class", "canon"])
-    assert result.exit_code == 0, result.output
-    return runner
+    return import_quillhaven(CAMPAIGN)
 
 
 def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
-    answers = ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm)
-    return {q: re.sub(r" \[\d+\]", "", a) for q, a in answers.items()}
+    """Return each question's answer without its citation marks."""
+    return ask_unmarked(cli, tmp_path, CAMPAIGN, questions, gm=gm)
 
 
 def test_a_relative_named_through_someone_is_asked_of(cli: CliRunner, tmp_path: Path) -> None:

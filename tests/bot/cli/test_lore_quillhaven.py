@@ -14,29 +14,21 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli.main import app
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_world
-from tests.helpers.paths import REPO
+from tests.helpers.lore_worlds import ask_unmarked, import_quillhaven
 
-WORLD = REPO / "tests" / "fixtures" / "quillhaven"
 CAMPAIGN = "quillhaven"
-FILES = ("places", "folk", "factions", "chronicle")
 
 
 @pytest.fixture
 def cli(cli_env: DatabaseTarget) -> CliRunner:
     """A runner on the test's database with the calendar set, the Quillhaven world and its bible (Canon) imported."""
-    runner = import_world(CAMPAIGN, WORLD, FILES, "calendar.yaml", calendar_first=True)
-    result = runner.invoke(app, ["ingest", str(WORLD / "bible.md"), "-c", CAMPAIGN, "--class", "canon"])
-    assert result.exit_code == 0, result.output
-    return runner
+    return import_quillhaven(CAMPAIGN)
 
 
 def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
     """Return each question's answer without its citation marks."""
-    answers = ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm)
-    return {q: re.sub(r" \[\d+\]", "", a) for q, a in answers.items()}
+    return ask_unmarked(cli, tmp_path, CAMPAIGN, questions, gm=gm)
 
 
 EEL_OPENED = "The Gilded Eel opened at Quillhaven on 3 Frostfall, year 12 of the Harbour Reckoning."
