@@ -39,7 +39,8 @@ from bot.ops.jobs import JobRuntime, Poster, install, uninstall
 from bot.ops.lease import SCHEDULER_LEASE, Lease, process_name
 from bot.ops.timeparse import zone
 from bot.schema.ops_tables import JOBS_TABLE
-from canon.storage import Database, storage_fault, utc_now
+from canon.storage import Database, utc_now
+from canon.storage_faults import storage_fault
 from config.settings import Settings
 
 if TYPE_CHECKING:
