@@ -16,8 +16,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.calendar_seen import calendar_seen, story_date_seen
 from canon.campaign_calendar import CALENDAR_SETTINGS, GLOSSARY_SETTINGS, CampaignCalendar, calendar_from
-from canon.campaigns import CampaignRow, LineageStep, lineage
+from canon.campaigns import CampaignRow, lineage
 from canon.errors import InvalidInput, NotFound
+from canon.forks import LineageStep
 from canon.graph.lineage import lineage_as_of, valid_at
 from canon.graph.rows import RowReader, evidence_from_row, with_retcons
 from canon.models import NOW, AsOf, Entity, EntityRef, Evidence, Statement, StatementView, Viewer

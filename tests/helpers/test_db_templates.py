@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.schema import database
 from canon import campaigns
+from canon.forks import ForkPoint
 from canon.storage import Database, create_engine
 from memory.scenes import Actor, SceneService, SpeakerKind
 from memory.turn_log import IncomingMessage, TurnLog
@@ -120,7 +121,7 @@ async def fill(db: Database) -> int:
 
     async def branch(session: AsyncSession) -> None:
         changeset = await campaigns.open_changeset(session, campaign.id, campaigns.ChangesetKind.GM_DIRECT)
-        point = campaigns.ForkPoint(changeset_id=changeset.id)
+        point = ForkPoint(changeset_id=changeset.id)
         await campaigns.create_branch(session, campaign, "What if", point, guild_id=10)
 
     await db.run(branch)

@@ -21,6 +21,9 @@ def _load(text: str) -> LoadResult:
         "name: House Quill\nmembers:\n  - name: Mother Quill\n",
         "locations:\n  - name: Mother Quill\n",
         "regions:\n  - name: Mother Quill\n",
+        "creatures:\n  - name: Mother Quill\n",
+        "deities:\n  - name: Mother Quill\n",
+        "kind: timeline\nevents:\n  - name: Mother Quill\n    year: 3\n",
     ],
 )
 def test_one_alias_kept_for_the_gm_is_a_secret_fact_and_no_name(head: str) -> None:
