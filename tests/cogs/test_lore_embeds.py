@@ -478,7 +478,7 @@ def test_a_batch_card_pages_and_rebuilds_its_buttons_from_their_custom_ids() -> 
     from bot.services.review import Review
     from canon.proposals import ProposalStatus
     from cogs.canon_views import BatchButton, card_content
-    from tests.cogs.test_canon_embeds import proposal
+    from tests.helpers.canon_samples import proposal
 
     batch = "extract:123456:1764500000"
     proposals = [
