@@ -36,7 +36,8 @@ from canon.visibility import Knowing, entity_hidden, shared_knowing, source_hidd
 from canon.wording import Wording
 from canon.wording.statements import statement_sentence
 from memory.knowledge.repository import campaign_sources
-from memory.scenes import Actor, SceneService, SceneStatus, SpeakerKind, scene_participants
+from memory.scene_service import SceneService
+from memory.scenes import Actor, SceneStatus, SpeakerKind, scene_participants
 
 PARTY_WORDS = {"party", "the party", "everyone", "all"}
 PRESENT_WORDS = {"present", "those present", "the scene", "this scene"}
