@@ -79,11 +79,11 @@ class KnowledgeDesk:
         async with self.db.session() as session:
             return await learned.member_knowing(session, campaign.id, member_id)
 
-    async def lens_of(self, campaign: Campaign, character: str) -> Knowing:
-        """Return what a named character knows (the GM's "as <character>" view)."""
+    async def lens_of(self, campaign: Campaign, character: str) -> tuple[str, Knowing]:
+        """Return a named character's name as canon spells it and what it knows (the GM's "as <character>" view)."""
         async with self.db.session() as session:
             entity = await self._character(session, campaign, character)
-            return await learned.knowing(session, campaign.id, [entity.id])
+            return entity.name, await learned.knowing(session, campaign.id, [entity.id])
 
     async def hearing(self, campaign: Campaign, channel_id: int, asker: Actor) -> Hearing:
         """Return what every character hearing an NPC's reply in a channel knows (the voice's `Listeners`).
