@@ -14,10 +14,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from canon.storage_faults import BUSY, storage_fault
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from canon import campaigns
-from canon.storage import BUSY, Database, storage_fault
+from canon.storage import Database
 from memory.scenes import Actor, SceneService, scene_turns
 from memory.turn_log import LoggedTurn, TurnLog
 from tests.conftest import DatabaseTarget, drop_target, make_target
