@@ -257,7 +257,11 @@ def test_a_sentence_of_the_calendar_s_own_after_a_short_word_is_a_sentence_of_it
 
 def test_an_era_with_several_abbreviations_is_said_with_each_and_reads_back() -> None:
     tolling = calendar_from(
-        {"eras": [{"name": "The Age of Tolling", "abbreviation": "AT", "abbreviations": ["Tolling"], "start": 0}]},
+        {
+            "eras": [
+                {"name": "The Age of Tolling", "abbreviation": "AT", "abbreviations": ["Tolling"], "start": 0}
+            ]
+        },
         {},
     )
     said = tolling.describe_eras()
