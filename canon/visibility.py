@@ -16,6 +16,8 @@
   the card numbers what players read first). Its continuity warnings are hidden on their own when any rests
   on hidden canon: the proposal shows, without warnings, and the GM reads them on the private view.
 - A continuity conflict (or finding) is hidden when it touches a hidden entity or a hidden statement.
+- A date is hidden when it falls in an era hidden from the viewer (a GM-only era their character does not know):
+  a player reads it as no date at all, never in that era's words (the story's date, the calendar's today).
 - A player whose character knows something (`Knowing`, the viewer's lens: what the character learned, and
   from when) sees it although it is hidden: a known entity whole, as if public; a known statement, with its
   ends' names and nothing else of a hidden end ("Vell's title: heir" tells Vell's name, not Vell's other
@@ -57,6 +59,7 @@ __all__ = [
     "Knowing",
     "Known",
     "Learned",
+    "date_hidden",
     "entities_seen",
     "entity_facts_seen",
     "entity_hidden",
@@ -166,6 +169,12 @@ def visible_views(
             as_of,
         )
     ]
+
+
+def date_hidden(era: str | None, hidden_eras: Collection[str]) -> bool:
+    """Return whether a date (by its era's key) is hidden from a viewer: it falls in one of `hidden_eras`, the keys
+    of the eras the viewer may not see (none for the GM). Such a date reads to them as no date at all."""
+    return era is not None and era in hidden_eras
 
 
 def source_hidden(hidden: bool) -> bool:

@@ -93,13 +93,17 @@ class CanonCommands(commands.Cog):
         calendar = await self.bot.services.calendars.calendar(campaign, viewer) if date else None
         as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at, calendar=calendar)
         lens = await canon_options.lens_of(interaction, campaign)
+        seen_as = None
         if as_character is not None:  # the GM's "as Sable sees it": a player's view through Sable's knowledge
             if viewer != Viewer.GM:
                 raise NotAllowed("Only the GM may look at canon as a character sees it.")
-            viewer, lens = Viewer.PLAYER, await self.bot.services.reveals.lens_of(campaign, as_character)
+            viewer = Viewer.PLAYER
+            seen_as, lens = await self.bot.services.reveals.lens_of(campaign, as_character)
         card, words = await self.queries.worded_card(campaign, name, viewer=viewer, as_of=as_of, knowing=lens)
         content = canon_directory.card_content(card, viewer, words, lens)  # with a select of related entities
-        embed = entity_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of, words=words, knowing=lens)
+        embed = entity_embeds.entity_card_embed(
+            card, viewer=viewer, as_of=as_of, words=words, knowing=lens, seen_as=seen_as
+        )
         if viewer == Viewer.GM:  # the GM's own notes about it: the GM's view only
             note_embeds.add_card_notes(embed, await self.bot.services.notes.about(campaign, card.entity.id))
         content["embed"] = embed

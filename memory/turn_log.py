@@ -24,13 +24,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from canon.storage_faults import is_transient, storage_fault
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.storage import Database
+from canon.storage_faults import is_transient, storage_fault
 from memory.scene_tables import SceneRow, TurnRevisionRow, TurnRow
 from memory.scenes import AttachmentInfo, EmbedInfo, SceneStatus, SpeakerKind
 

@@ -11,7 +11,6 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import discord
-from canon.storage_faults import DISK_ERROR, DISK_FULL, READ_ONLY, is_transient, storage_fault
 from discord import app_commands
 from discord.ext import commands
 from discord.ext.commands.bot import BotBase
@@ -21,6 +20,7 @@ from bot.client.replies import reply_ephemeral
 from bot.ops.logs import bind_log_context
 from canon import offload
 from canon.errors import GameError
+from canon.storage_faults import DISK_ERROR, DISK_FULL, READ_ONLY, is_transient, storage_fault
 from memory import chroma_apart
 from memory.chroma_client import ChromaCollections
 from memory.embedding import MiniLMEmbedder

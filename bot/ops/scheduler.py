@@ -31,13 +31,13 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from canon.storage_faults import storage_fault
 from sqlalchemy import text
 
 from bot.ops.apscheduler_adapter import build_scheduler, reminder_trigger
 from bot.ops.jobs import JobRuntime, Poster, install, uninstall
 from bot.ops.lease import SCHEDULER_LEASE, Lease, process_name
 from canon.storage import Database, utc_now
+from canon.storage_faults import storage_fault
 from config.settings import Settings
 
 if TYPE_CHECKING:

@@ -27,7 +27,8 @@ from canon.proposals import Proposal, ProposalStatus, citations, references, rev
 from canon.storage import Database
 from canon.visibility import HiddenCanon, proposal_hidden, warnings_hidden
 from canon.wording import PLAIN, Wording
-from memory.scenes import Actor, Scene, SceneService, SceneStatus, load_scene, scene_turns
+from memory.scene_service import SceneService
+from memory.scenes import Actor, Scene, SceneStatus, load_scene, scene_turns
 
 #: A click or command on a review of another server's campaign is refused with this.
 ANOTHER_SERVER = "This review belongs to another server's campaign."

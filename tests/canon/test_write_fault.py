@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from canon.storage_faults import READ_ONLY
 from sqlalchemy import text
 
+from canon.storage_faults import READ_ONLY
 from tests.conftest import DatabaseTarget
 from tests.helpers.storage_faults import make_read_only, make_writable
 

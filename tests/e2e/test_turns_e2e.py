@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from canon.storage_faults import DISK_FULL
 from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 
 from bot.offline.emulator.models import StoredMessage
+from canon.storage_faults import DISK_FULL
 from memory.scene_tables import TurnRow
 from tests.e2e.conftest import World
 

@@ -19,7 +19,7 @@ from canon.models import AsOf, Viewer
 from canon.render import TimelineLayout, TreeLayout
 from canon.storage import Database
 from canon.visibility import Knowing, Learned
-from memory.scenes import SceneService
+from memory.scene_service import SceneService
 from tests.conftest import DatabaseTarget
 from tests.helpers.picture_checks import standing
 from tests.helpers.valdorn import VALDORN, campaign_in

@@ -19,7 +19,7 @@ from canon.render.timeline import EraBand, TimelineEvent, era_bounds
 from canon.render.timeline_rows import _year, events_page
 from canon.storage import Database
 from canon.visibility import Knowing, Learned, entity_hidden
-from memory.scenes import SceneService
+from memory.scene_service import SceneService
 from tests.bot.wiki.conftest import GM
 from tests.conftest import DatabaseTarget
 from tests.helpers.valdorn import VALDORN, campaign_in
