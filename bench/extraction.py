@@ -70,7 +70,8 @@ from canon.proposals import (
 )
 from canon.storage import Database
 from config.settings import load_settings
-from memory.scenes import Actor, SceneService
+from memory.scene_service import SceneService
+from memory.scenes import Actor
 from memory.tokens import count_tokens
 
 NAME_MATCH = 90

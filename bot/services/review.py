@@ -27,10 +27,10 @@ from canon.proposals import Proposal, ProposalStatus, citations, references, rev
 from canon.storage import Database
 from canon.visibility import HiddenCanon, proposal_hidden, proposal_seen, warnings_hidden
 from canon.wording import PLAIN, Wording
+from memory.scene_service import SceneService
 from memory.scenes import (
     Actor,
     Scene,
-    SceneService,
     SceneStatus,
     SpeakerKind,
     load_scene,

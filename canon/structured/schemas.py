@@ -54,6 +54,7 @@ EntityType = Literal[
     "Culture",
     "Language",
     "Deity",
+    "Item",
 ]
 # The types an entry's reference may name (an NPC or a PC is a Person wherever a Person is expected).
 TargetType = Literal[
@@ -96,6 +97,9 @@ RelationType = Literal[
     "SEAT_OF",
     "ALLY_OF",
     "ENEMY_OF",
+    "MADE",
+    "POSSESSES",
+    "LOCATED_IN",
 ]
 # Relations that hold both ways: one edge per pair, however many entries state it, and from either side.
 SYMMETRIC: frozenset[str] = frozenset({"SPOUSE_OF", "ALLY_OF", "ENEMY_OF"})

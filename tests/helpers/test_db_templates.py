@@ -17,7 +17,8 @@ from bot.schema import database
 from canon import campaigns
 from canon.forks import ForkPoint
 from canon.storage import Database, create_engine
-from memory.scenes import Actor, SceneService, SpeakerKind
+from memory.scene_service import SceneService
+from memory.scenes import Actor, SpeakerKind
 from memory.turn_log import IncomingMessage, TurnLog
 from tests.conftest import POSTGRES_URL
 from tests.helpers.db_templates import Templates, fingerprint

@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 from canon import campaigns
 from canon.calendar import parse_date
 from canon.story_clock import date_and_key
-from memory.scenes import Actor, SceneService
+from memory.scene_service import SceneService
+from memory.scenes import Actor
 from tests.bot.cli.test_lore_ashcrown import CAMPAIGN, HIDDEN_TODAY, cli, set_calendar
 from tests.conftest import DatabaseTarget
 from tests.helpers.lore_worlds import ask_world

@@ -24,6 +24,7 @@ def _load(text: str) -> LoadResult:
         "creatures:\n  - name: Mother Quill\n",
         "deities:\n  - name: Mother Quill\n",
         "kind: timeline\nevents:\n  - name: Mother Quill\n    year: 3\n",
+        "items:\n  - name: Mother Quill\n",
     ],
 )
 def test_one_alias_kept_for_the_gm_is_a_secret_fact_and_no_name(head: str) -> None:
