@@ -13,8 +13,9 @@ from collections.abc import Sequence
 import discord
 
 from bot.client.limits import fit_lines
+from canon.knowing import Known
 from canon.models import NOW, AsOf, CanonLevel, EntityCard, StatementView, Viewer
-from canon.visibility import Knowing, Known, entity_seen, visible_views
+from canon.visibility import Knowing, entity_seen, visible_views
 from canon.wording import PLAIN, Wording, type_words
 from canon.wording.fact_names import told_apart
 from canon.wording.statements import status_over_life

@@ -11,8 +11,9 @@ character's eyes reads the same marks keyed with that character's name: "Known t
 
 from __future__ import annotations
 
+from canon.knowing import Known
 from canon.models import Entity, StatementView, Viewer
-from canon.visibility import Known, entity_hidden, shows_lock, view_hidden
+from canon.visibility import entity_hidden, shows_lock, view_hidden
 
 LOCK = "🔒"
 KNOWN = "🗝️"

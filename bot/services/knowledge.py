@@ -26,13 +26,14 @@ from canon.campaigns import Campaign
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from canon.forms import split_names
 from canon.graph import CanonReader
+from canon.knowing import shared_knowing
 from canon.knowledge import characters as links
 from canon.knowledge import learned
 from canon.knowledge.characters import LinkStatus
 from canon.knowledge.learned import Reveal
 from canon.models import Entity, Viewer
 from canon.storage import Database
-from canon.visibility import Knowing, entity_hidden, shared_knowing, source_hidden, view_hidden
+from canon.visibility import Knowing, entity_hidden, source_hidden, view_hidden
 from canon.wording import Wording
 from canon.wording.statements import statement_sentence
 from memory.knowledge.repository import campaign_sources
