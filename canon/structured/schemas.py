@@ -262,7 +262,9 @@ def _check_month(date: WorldDate, calendar: CampaignCalendar) -> None:
     month, day = date.month or 0, date.day
     days = calendar.days_in(month)
     if not days:
-        raise FieldProblem(f"names month {month}, but a year of this campaign has {calendar.month_count} months")
+        raise FieldProblem(
+            f"names month {month}, but a year of this campaign has {calendar.month_count} months"
+        )
     if day is not None and day > days:
         raise FieldProblem(f"names day {day} of {calendar.month_name(month)}, which has {days} days")
 
