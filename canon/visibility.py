@@ -14,7 +14,9 @@
   proposed in the open is shown back to the players as they wrote it, never dropped (a card that drops it would
   tell them something is hidden). A hidden proposal leaves a public card whole (no line, count or number:
   the card numbers what players read first). Its continuity warnings are hidden on their own when any rests
-  on hidden canon: the proposal shows, without warnings, and the GM reads them on the private view.
+  on hidden canon: the proposal shows, without warnings, and the GM reads them on the private view. A proposal
+  kept to those present is read, privately and before the commit, by every player who took part in its scene
+  (`proposal_seen`); not by one who did not.
 - A continuity conflict (or finding) is hidden when it touches a hidden entity or a hidden statement.
 - A date is hidden when it falls in an era hidden from the viewer (a GM-only era their character does not know):
   a player reads it as no date at all, never in that era's words (the story's date, the calendar's today).
@@ -69,6 +71,7 @@ __all__ = [
     "passage_hidden",
     "passages_seen",
     "proposal_hidden",
+    "proposal_seen",
     "sections_seen",
     "seen",
     "shows_lock",
@@ -237,6 +240,13 @@ def proposal_hidden(proposal: Proposal, hidden: HiddenCanon, hidden_proposals: C
     return any(r.entity_id is not None and r.entity_id in hidden.entities for r in refs) or any(
         r.proposal_id is not None and r.proposal_id in hidden_proposals for r in refs
     )
+
+
+def proposal_seen(viewer: Viewer, hidden: bool, *, kept_to_present: bool, took_part: bool) -> bool:
+    """Return whether a viewer reads a proposal of a scene before its commit: the GM always; a player when it is
+    not hidden (`proposal_hidden`), or when it is kept to those present and they took part in its scene (by the
+    scene's own record of who spoke): what their characters will know once it is committed."""
+    return may_see(viewer, hidden) or (kept_to_present and took_part)
 
 
 def entity_is_public_sql(entity: Any) -> ColumnElement[bool]:

@@ -37,12 +37,13 @@ from cogs import (
     note_embeds,
     retcon_embeds,
     review_answers,
+    review_embeds,
     review_modals,
     submitted,
 )
 from cogs.canon_options import DATE_HELP, Date, Name, Text, date_choices, entity_names, played_characters
 from cogs.canon_propose import ProposeCommands
-from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
+from cogs.checks import IN_SERVERS, NotGM, actor_of, gm_only, guild_only_message, not_gm_message
 from cogs.places import campaign_here
 from memory.knowledge.disagreement_admin import SourceDisagreements
 
@@ -205,12 +206,24 @@ class CanonCommands(commands.Cog):
         words = await self.queries.words(campaign, viewer=Viewer.GM, evidence=cited)
         await replies.answer(interaction, embed=canon_embeds.check_embed(findings, new, words))
 
-    @canon_group.command(name="review", description="Post this channel's canon review card again (GM)")
-    @app_commands.describe(private="Show it only to you, GM-only proposals included")
-    @gm_only()
+    @canon_group.command(
+        name="review",
+        description="Post this channel's canon review card again (GM); a player reads it privately",
+    )
+    @app_commands.describe(private="GM: show it only to you, GM-only proposals included")
     async def review(self, interaction: discord.Interaction, private: bool = False) -> None:
-        """Re-post the review card of the scene (or import) waiting for its commit in this channel."""
+        """Re-post the review card of the scene (or import) waiting for its commit in this channel; a player
+        reads it privately, with what was kept to those present when they took part in the scene."""
         _guild(interaction)
+        gm_role = self.bot.services.settings.gm_role
+        actor = actor_of(interaction, gm_role)
+        if not actor.is_gm:  # a scene's review only, as they may read it; anything else is the GM's, unsaid
+            read = await self.reviews.read_in_channel(interaction.channel_id or 0, actor)
+            if read is None:
+                raise NotGM(not_gm_message(gm_role))
+            embed = review_embeds.read_review_embed(read)
+            await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NONE)
+            return
         review = await self.reviews.review_in_channel(interaction.channel_id or 0)
         await replies.think(interaction)
         await canon_cards.post_review(interaction, review, private=private)
