@@ -17,7 +17,6 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import Campaign, ChangesetRow, LineageStep
-from canon.date_reading import present
 from canon.errors import GameError
 from canon.graph import CanonReader, NameRows, fold, visible_names
 from canon.models import Entity, EntityCard, Viewer
@@ -439,8 +438,7 @@ class EntityFinder:
         ranked += await around(reader, question, ranked)  # the places in or around a place asked about
         calendar = await reader.calendar() if ranked else None
         words = Wording(calendar=calendar.words()) if calendar is not None else PLAIN
-        today = present(calendar) if calendar is not None else None
-        now = await story_date(session, steps, str(today) if today is not None else None) if ranked else None
+        now = await story_date(session, steps, reader) if ranked else None
         facts: list[CanonFact] = []
         for m in ranked:
             try:
