@@ -266,7 +266,7 @@ class CampaignCalendar(BaseModel):
             )
         parts = []
         for era in self.eras:
-            extra = ", ".join([*era.abbreviations[:1], era.span_words()])
+            extra = ", ".join([*era.abbreviations, era.span_words()])  # every abbreviation typed for it
             parts.append(f"{self.era_phrase(era.key)} ({extra})")
         lead = "This campaign's era is " if len(parts) == 1 else "This campaign's eras are "
         return lead + _join(parts) + "."

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 import discord
 
 from bot.services.branches import Binding, BranchInfo, BranchNode, DeleteReport, RebasePlan
-from canon.campaigns import Campaign, CampaignStatus, ForkPoint, fork_point_of
+from canon.campaigns import Campaign, CampaignStatus
+from canon.forks import ForkPoint, fork_point_of
 from canon.wording import PLAIN, CalendarWords
 from canon.wording.counts import counted
 from cogs.embeds import COLOUR, FIELD_LIMIT, clip

@@ -18,6 +18,7 @@ import discord
 from bot.client.limits import fit_lines
 from canon.continuity import Finding, Side
 from canon.gate import CommitResult
+from canon.knowing import Known
 from canon.models import Evidence, StatementView, Viewer
 from canon.proposals import (
     EntityContent,
@@ -27,7 +28,6 @@ from canon.proposals import (
     RelationshipContent,
     StateChangeContent,
 )
-from canon.visibility import Known
 from canon.wording import PLAIN, Wording, proposal_sentence, type_words, warning_sentence
 from canon.wording.findings import kind_words
 from canon.wording.statements import state_words

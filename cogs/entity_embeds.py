@@ -13,8 +13,9 @@ from collections.abc import Sequence
 import discord
 
 from bot.client.limits import fit_lines
+from canon.knowing import Known
 from canon.models import NOW, AsOf, CanonLevel, EntityCard, StatementView, Viewer
-from canon.visibility import Knowing, Known, entity_seen, visible_views
+from canon.visibility import Knowing, entity_seen, visible_views
 from canon.wording import PLAIN, Wording, type_words
 from canon.wording.fact_names import told_apart
 from canon.wording.statements import status_over_life
@@ -72,10 +73,16 @@ def _fact_line(
 
 
 def entity_card_embed(
-    card: EntityCard, *, viewer: Viewer, as_of: AsOf, words: Wording = PLAIN, knowing: Knowing | None = None
+    card: EntityCard,
+    *,
+    viewer: Viewer,
+    as_of: AsOf,
+    words: Wording = PLAIN,
+    knowing: Knowing | None = None,
+    seen_as: str | None = None,
 ) -> discord.Embed:
     """Render an entity's card: state, aliases, relations, key facts and their evidence (a player's through
-    their character's lens, `knowing`)."""
+    their character's lens, `knowing`; `seen_as`: the name of the character the GM looks through, if so)."""
     entity = card.entity
     if not entity_seen(viewer, entity.visibility, entity.id, knowing, as_of):
         return discord.Embed(title="Not found", description="No such entity in this campaign's canon.")
@@ -139,7 +146,7 @@ def entity_card_embed(
         )
     footer = f"As of {as_of_words(as_of, words)}"
     shown = [embed.title or "", embed.description or "", *(f.value or "" for f in embed.fields)]
-    key = mark_key(viewer, "\n".join(shown))  # a key only to a mark the card shows
+    key = mark_key(viewer, "\n".join(shown), seen_as)  # a key only to a mark the card shows
     if key is not None:
         footer += f" · {key}"
     embed.set_footer(text=footer)

@@ -157,7 +157,7 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool, number: 
     if proposal.decided_by_name and proposal.status != ProposalStatus.PENDING:
         who += f" · decided by {escape(proposal.decided_by_name)}"
     lines.append(who)
-    if reveal and proposal.id in review.present:
+    if proposal.id in review.present and (reveal or proposal.id in review.read_present):
         lines.append("👥 Known only to those present: their characters learn it when it is committed")
     if proposal.evidence:
         said = by_scene(proposal.evidence)  # a scene's turns said once
@@ -231,6 +231,19 @@ def review_embed(review: Review, page: int, *, reveal: bool) -> discord.Embed:
         embed.add_field(name="Nothing proposed", value="Commit completes the scene.", inline=False)
     embed.set_footer(text=f"Page {page + 1}/{page_count(review)} · only the GM can press these buttons")
     return shrink_to_limit(embed)
+
+
+def read_review_embed(review: Review) -> discord.Embed:
+    """Render a review card as a player reads it, privately and without controls (`ReviewService.as_read_by`):
+    the page of the first proposal kept to those present they read, else of the first one pending."""
+    shown = as_seen(review, reveal=False)
+    first = min(shown.read_present, key=lambda i: card_numbers(shown)[i], default=None)
+    page = page_of(shown, first) if first is not None else first_pending_page(shown)
+    embed = review_embed(shown, page, reveal=False)
+    summary = (embed.description or "").split("\n", 1)[0]
+    embed.description = f"{summary}\nFor you alone, as you may read it: the GM decides each proposal."
+    embed.set_footer(text=f"Page {page + 1}/{page_count(shown)} · for you alone")
+    return embed
 
 
 def _checkpoint(review: Review) -> bool:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.campaigns import LineageStep
+from canon.forks import LineageStep
 from canon.graph import CanonReader, lineage_filter
 from canon.ontology import Ontology
 from canon.structured.files import LoadedFile

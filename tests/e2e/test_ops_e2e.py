@@ -20,7 +20,8 @@ from bot.llm.client import ChatMessage
 from bot.offline.emulator import Channel
 from bot.offline.emulator.models import parse_mentions
 from bot.ops import backup, jobs
-from bot.ops.scheduler import BACKUP_JOB, CONTINUITY_JOB, IDLE_JOB, sync_url
+from bot.ops.apscheduler_adapter import sync_url
+from bot.ops.scheduler import BACKUP_JOB, CONTINUITY_JOB, IDLE_JOB
 from bot.schema.ops_tables import JOBS_TABLE, ScheduledSessionRow
 from canon.storage import utc_now
 from config.settings import LLMSettings

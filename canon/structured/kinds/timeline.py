@@ -53,6 +53,7 @@ class Event(Entry):
 
     id: Id
     name: Name
+    aliases: list[Text] = Field(default_factory=list)
     in_fiction_date: Text | None = None
     era: EraPath | None = None
     # Its date as a person's `born:` is written ("9 Scorch, 668 CY", "668", "crown_years.668.3.9"), or:
@@ -246,6 +247,7 @@ def _event(
     else:
         date = _event_date(n, event, era_id, path[:-1], loc, written)
     attributes: dict[str, JsonValue] = {
+        "aliases": list(event.aliases),
         "date": n.date_text(date),
         "in_fiction_date": event.in_fiction_date,
         "outcome": event.outcome,
@@ -355,7 +357,7 @@ def _checked(n: Normaliser, date: WorldDate, era_id: str | None, outer_eras: lis
 #: An event's fields the GM may hide one by one (its date and era make the event itself: hide it whole).
 _EVENT_HIDEABLE = frozenset(
     {
-        *("in_fiction_date", "location", "participants", "winner", "winners"),
+        *("aliases", "in_fiction_date", "location", "participants", "winner", "winners"),
         *("outcome", "terms", "description", "significance"),
     }
 )
