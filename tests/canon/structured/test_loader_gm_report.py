@@ -172,3 +172,32 @@ def test_a_name_where_the_id_goes_beside_a_name_is_still_refused_at_its_line() -
     result = _load("characters:\n  - id: Mira Vyr\n    name: Mira\n")
     (problem,) = result.problems
     assert problem.line == 2 and '"id" must be an id' in problem.message
+
+
+def test_a_date_is_checked_against_the_campaign_s_own_months_whatever_form_it_is_written_in() -> None:
+    from canon.campaign_calendar import calendar_from
+
+    calendar = calendar_from(
+        {
+            "months": [
+                {"name": "Thaw", "days": 40},
+                {"name": "Frost", "days": 20},
+                *[{"name": f"Moon{i}"} for i in "ABCDEFGHIJKL"],
+            ]
+        },
+        {},
+    )
+
+    def said(born: str) -> list[str]:
+        result = load_lore_file(
+            f"characters:\n  - name: Ada\n    born: {born}\n", "world.yaml", calendar=calendar
+        )
+        return [p.message for p in result.problems]
+
+    assert said("300.1.40") == [] and said("300.14.3") == []  # past the default 12 months of 31 days
+    assert said("300.2.25") == ['"born" names day 25 of Frost, which has 20 days']
+    assert said("300.2.21")[0].startswith('"born" names day 21 of Frost')
+    assert "Frost has 20 days" in said("21 Frost, 300")[0]
+    assert "month 15 is not a month of the calendar (1 to 14)" in said("300.15.1")[0]
+    # Without a calendar, the default: 12 months of at most 31 days.
+    assert not load_lore_file("characters:\n  - name: Ada\n    born: 300.2.31\n", "world.yaml").problems
