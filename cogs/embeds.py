@@ -49,7 +49,7 @@ def scene_started_embed(scene: Scene, words: CalendarWords = PLAIN.calendar) -> 
     embed.description = "Every message in this channel is now logged as a turn of the scene."
     if scene.location:
         embed.add_field(name="Location", value=clip(scene.location, FIELD_LIMIT))
-    if scene.world_date:
+    if words.dated(scene.world_date):  # a date hidden from its readers is none
         embed.add_field(name="In-world date", value=clip(words.date(scene.world_date), FIELD_LIMIT))
     embed.set_footer(text=f"Started by {scene.started_by_name or 'the GM'}")
     return embed
@@ -84,7 +84,7 @@ def scene_report_embed(
     embed.add_field(name="Status", value=status)
     if scene.location:
         embed.add_field(name="Location", value=clip(scene.location, FIELD_LIMIT), inline=False)
-    if scene.world_date:
+    if words.dated(scene.world_date):  # a date hidden from its readers is none
         embed.add_field(
             name="In-world date", value=clip(words.date(scene.world_date), FIELD_LIMIT), inline=False
         )
