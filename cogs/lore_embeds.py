@@ -480,7 +480,8 @@ def structured_embed(report: IngestReport, filename: str) -> discord.Embed:
     embed.title = clip(f"Imported: {filename}", TITLE_LIMIT)
     embed.description = _escape(imported_sentence(report, filename))
     if report.status == "ingested":
-        embed.add_field(name="In detail", value=_escape(report.changes_text()), inline=False)
+        detail = " ".join([*report.changes, report.changes_text()])
+        embed.add_field(name="In detail", value=_escape(clip(detail, FIELD_LIMIT)), inline=False)
     if report.warnings:
         warnings = [f"⚠️ {kind_words(w.kind)}: {_escape(clip(w.message, 250))}" for w in report.warnings]
         embed.add_field(name=f"Warnings ({len(report.warnings)})", value=fit_lines(warnings, FIELD_LIMIT))
@@ -491,6 +492,9 @@ def imported_sentence(report: IngestReport, filename: str) -> str:
     """Return what a structured import wrote, in words, with what to do next."""
     if report.status == "unchanged":
         return f"{filename} is unchanged since it was imported: nothing new was written."
+    if any(f.status != "created" for f in report.files):  # imported again: what changed, what did not
+        said = report.headline()
+        return f"{said[:1].upper()}{said[1:]}."
     facts = report.statements.created + report.statements.changed
     parts = kinds_in_words(report.counts) + ([counted(facts, "fact")] if facts else [])
     if not parts:
