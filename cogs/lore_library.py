@@ -19,7 +19,7 @@ from bot.client import replies
 from bot.client.client import Lorekeeper
 from bot.client.limits import fit_lines
 from canon.errors import GameError
-from cogs import lore_embeds
+from cogs import lore_import_embeds
 from cogs.attachments import read_attachment
 from cogs.checks import gm_only, is_gm
 from cogs.embeds import COLOUR, clip
@@ -187,7 +187,7 @@ async def import_file(
         if report.outcome != ImportOutcome.DUPLICATE
         else None
     )
-    await replies.answer(interaction, note, embed=lore_embeds.import_embed(report))
+    await replies.answer(interaction, note, embed=lore_import_embeds.import_embed(report))
 
 
 async def setup(bot: Lorekeeper) -> None:

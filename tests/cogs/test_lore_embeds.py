@@ -8,7 +8,7 @@ from typing import Any
 from canon.models import Viewer
 from canon.structured import LoreProblem
 from canon.structured.ingest import ChangeCounts, FileReport, IngestReport, IngestWarning
-from cogs import lore_embeds
+from cogs import lore_embeds, lore_import_embeds
 from memory.knowledge.models import (
     Candidate,
     CanonFact,
@@ -205,28 +205,30 @@ def import_report(**changes: Any) -> ImportReport:
 
 
 def test_import_answers_and_progress() -> None:
-    done = text_of(lore_embeds.import_embed(import_report()))
+    done = text_of(lore_import_embeds.import_embed(import_report()))
     assert "Imported: world.md" in done and "12 passages" in done and "crown" in done
     assert "chunk" not in done  # the passages are counted once, in the table's word
-    one = text_of(lore_embeds.import_embed(import_report(chunk_count=1)))
+    one = text_of(lore_import_embeds.import_embed(import_report(chunk_count=1)))
     assert "(Reference, 1 passage)" in one and "chunk" not in one, one
     assert (
         done.splitlines()[1].startswith("Imported ")
         and "Imported **Source 4** (Reference, 12 passages). Players can now ask" in done
     )
-    hidden = text_of(lore_embeds.import_embed(import_report(source=source(4, hidden=True))))
+    hidden = text_of(lore_import_embeds.import_embed(import_report(source=source(4, hidden=True))))
     assert "only the GM reads it" in hidden and "Players can now ask" not in hidden
-    failed = lore_embeds.import_embed(
+    failed = lore_import_embeds.import_embed(
         import_report(vector_status=VectorStatus.FAILED, vector_error=LONG, warnings=[LONG] * 30)
     )
     assert_within_discord_limits(failed)
-    duplicate = lore_embeds.import_embed(import_report(outcome=ImportOutcome.DUPLICATE, duplicate_of=2))
+    duplicate = lore_import_embeds.import_embed(
+        import_report(outcome=ImportOutcome.DUPLICATE, duplicate_of=2)
+    )
     assert "(source 2)" in (duplicate.description or "")
     embedding = ImportProgress(filename="world.md", stage=ImportStage.EMBEDDING, done=64, total=128)
-    assert "64/128" in lore_embeds.progress_text(
+    assert "64/128" in lore_import_embeds.progress_text(
         embedding
-    ) and "█" * 10 + "░" * 10 in lore_embeds.progress_text(embedding)
-    assert len(lore_embeds.progress_text(embedding.model_copy(update={"filename": "f" * 3000}))) < 2000
+    ) and "█" * 10 + "░" * 10 in lore_import_embeds.progress_text(embedding)
+    assert len(lore_import_embeds.progress_text(embedding.model_copy(update={"filename": "f" * 3000}))) < 2000
 
 
 def test_a_broken_yaml_file_lists_its_error_lines_within_limits() -> None:
@@ -237,7 +239,7 @@ def test_a_broken_yaml_file_lists_its_error_lines_within_limits() -> None:
         for line in range(1, 400)
     )
     report = IngestReport(campaign_id=1, status="failed", errors=problems, error="Nothing was written.")
-    embed = lore_embeds.structured_embed(report, "family.yaml")
+    embed = lore_import_embeds.structured_embed(report, "family.yaml")
     assert_within_discord_limits(embed)
     assert "family.yaml: line 1, column 3: duplicate id" in text_of(embed)
     good = IngestReport(
@@ -251,7 +253,7 @@ def test_a_broken_yaml_file_lists_its_error_lines_within_limits() -> None:
         entities=ChangeCounts(created=2),
         warnings=tuple(IngestWarning(kind="name_clash", message=LONG) for _ in range(40)),
     )
-    embed = lore_embeds.structured_embed(good, "bestiary.yaml")
+    embed = lore_import_embeds.structured_embed(good, "bestiary.yaml")
     assert_within_discord_limits(embed)
     assert "Imported 2 creatures from bestiary.yaml" in text_of(embed)
     (warned,) = [f["value"] for f in embed.to_dict()["fields"] if f["name"] == "Warnings (40)"]
