@@ -8,8 +8,6 @@ import json
 import shutil
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from bot.cli.main import app
 from tests.conftest import DatabaseTarget
 from tests.helpers.lore_worlds import import_world
