@@ -111,7 +111,8 @@ def structured_embed(report: IngestReport, filename: str) -> discord.Embed:
     embed.title = clip(f"Imported: {filename}", EMBED_TITLE)
     embed.description = escape_with_mentions(imported_sentence(report, filename))
     if report.status == "ingested":
-        embed.add_field(name="In detail", value=escape_with_mentions(report.changes_text()), inline=False)
+        detail = " ".join([*report.changes, report.changes_text()])
+        embed.add_field(name="In detail", value=escape_with_mentions(clip(detail, FIELD_VALUE)), inline=False)
     if report.warnings:
         warnings = [
             f"⚠️ {kind_words(w.kind)}: {escape_with_mentions(clip(w.message, 250))}" for w in report.warnings
@@ -124,6 +125,9 @@ def imported_sentence(report: IngestReport, filename: str) -> str:
     """Return what a structured import wrote, in words, with what to do next."""
     if report.status == "unchanged":
         return f"{filename} is unchanged since it was imported: nothing new was written."
+    if any(f.status != "created" for f in report.files):  # imported again: what changed, what did not
+        said = report.headline()
+        return f"{said[:1].upper()}{said[1:]}."
     facts = report.statements.created + report.statements.changed
     parts = kinds_in_words(report.counts) + ([counted(facts, "fact")] if facts else [])
     if not parts:

@@ -90,6 +90,8 @@ READS = {
     "where is the ember wardens headquarters": SEAT,
     "where is the lantern circle based": "The Lantern Circle's headquarters are the Star Library of Belgarun Deep.",
     "what language do the stonekin speak": "The Stonekin speaks Old Delvish.",
+    "where are the stonekin based": "Belgarun Deep is the homeland of the Stonekin.",
+    "what do the stonekin believe in": MORRUK,
     "what tongue do the stonekin speak": "The Stonekin speaks Old Delvish.",
     # Two values compared: both said, and which wins.
     "who is older, thane borik or dagna": (
@@ -135,6 +137,7 @@ READS = {
     "the lantern circle was founded by whom": FOUNDER_CIRCLE,
     "who is the founder of the lantern circle": FOUNDER_CIRCLE,
     "who founded the ember wardens": FOUNDED_WARDENS,
+    "who started the ember wardens": FOUNDED_WARDENS,
     # Asked from the value's end, or when: the older forms still answer.
     "when was the ember wardens founded": (
         "The Founding of the Ember Wardens took place at Hallowforge in year 310 of the Hollow Crown."
@@ -186,6 +189,18 @@ HIDDEN = {
         {"quiet knives": "gravel guild"},
         "The Quiet Knives' founder is Sella Vey.",
     ),
+    # Who took part in a founding, kept for the GM; a GM-only event.
+    "who founded cinderholt": (
+        "who founded kessarion",
+        {"cinderholt": "kessarion"},
+        "Old Grimmick founded Cinderholt, at the Founding of Cinderholt in year 300 of the Hollow Crown.",
+    ),
+    "which came first, the drowning of debts or the fall of cinderholt": (
+        "which came first, the quarn flood or the fall of cinderholt",
+        {"drowning of debts": "quarn flood"},
+        "The Fall of Cinderholt came first, in Emberwane of year 398 of the Hollow Crown; the Drowning of Debts took "
+        "place in year 405 of the Hollow Crown.",
+    ),
     # A population and an age only the GM may read: the comparison reads as one canon cannot make.
     "is kessarine bigger than hallowforge": (
         "is the sunken vault bigger than hallowforge",
@@ -217,6 +232,8 @@ def test_gm_only_canon_reads_to_a_player_as_a_twin_nobody_hid(cli: CliRunner, tm
         "Sella Vey is",
         "900",
         "33",
+        "Grimmick founded",
+        "405",
     )
     assert not any(s in a for a in player.values() for s in secrets), player
     gm = ask(cli, tmp_path, list(HIDDEN), gm=True)
