@@ -179,7 +179,7 @@ async def test_replacing_a_file_of_the_same_name_asks_the_gm_first_and_a_player_
     assert "Imported 2 creatures from bestiary.yaml" in everything(first.message)
     asked = await emu.invoke(chan, gm, "lore import", file=attach(world, "bestiary.yaml", OTHER))
     text = everything(asked.message)
-    assert "Replace bestiary.yaml?" in text and "It retcons 2 entities (Aboleth, Kraken)" in text, text
+    assert "Replace bestiary.yaml?" in text and "It retcons 2 entries (Aboleth and Kraken)" in text, text
     assert "nothing was written yet" in text
     assert asked.message is not None
     (button,) = [
